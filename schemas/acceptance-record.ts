@@ -1,0 +1,91 @@
+import { z } from "zod";
+import {
+  commandResultSchema,
+  graderVersionSchema,
+  runnerSchema,
+  testedSnapshotSchema,
+  workflowRunRefSchema,
+} from "./command-record.js";
+import {
+  gitShaSchema,
+  isoDateTimeSchema,
+  positiveIntSchema,
+  repositoryFullNameSchema,
+} from "./primitives.js";
+import { verdictSchema } from "./verdict.js";
+
+/**
+ * The end states a decision can reach. `stale` is not among them: staleness is a later fact
+ * about a record (a newer head superseded it), stored beside the decision, never instead of it.
+ */
+export const decisionStateSchema = z.enum([
+  "pending",
+  "accepted",
+  "rejected",
+  "stalled",
+  "capped",
+  "blocked",
+  "escalated",
+  "not_gated",
+]);
+
+export const evaluatorIdentitySchema = z.strictObject({
+  kind: z.enum(["none", "llm", "command", "review"]),
+  provider: z.string().nullable(),
+  model: z.string().nullable(),
+  prompt_version: z.string().nullable(),
+});
+
+export const provenanceSchema = z.strictObject({
+  workflow: workflowRunRefSchema.nullable(),
+  verified: z.boolean(),
+  refused_reason: z
+    .string()
+    .nullable()
+    .meta({ description: "Why the command record was not believed." }),
+});
+
+export const handoffCheckSchema = z.strictObject({
+  path: z.string().min(1),
+  blob_sha: gitShaSchema.nullable(),
+  valid: z.boolean(),
+  findings: z.array(z.string()),
+});
+
+/** What a caller hands the store: one decision about one head commit. */
+export const acceptanceRecordInputSchema = z.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema,
+  tested: testedSnapshotSchema.nullable(),
+  commands: z.array(commandResultSchema),
+  provenance: provenanceSchema.nullable(),
+  runner: runnerSchema.nullable(),
+  grader: graderVersionSchema.extend({ evaluator: evaluatorIdentitySchema.nullable() }),
+  verdict: verdictSchema.nullable(),
+  verdict_by: z.string().nullable(),
+  handoff: handoffCheckSchema.nullable(),
+  decision: z.strictObject({
+    state: decisionStateSchema,
+    reasons: z.array(z.string()),
+  }),
+  decided_at: isoDateTimeSchema,
+});
+
+export const staleMarkSchema = z.strictObject({
+  superseded_by: gitShaSchema,
+  at: isoDateTimeSchema,
+});
+
+/** A stored acceptance record: never rewritten, only marked stale once. */
+export const acceptanceRecordSchema = acceptanceRecordInputSchema.extend({
+  id: positiveIntSchema,
+  recorded_at: isoDateTimeSchema,
+  stale: staleMarkSchema.nullable(),
+});
+
+export type DecisionState = z.infer<typeof decisionStateSchema>;
+export type AcceptanceRecordInput = z.infer<typeof acceptanceRecordInputSchema>;
+export type AcceptanceRecord = z.infer<typeof acceptanceRecordSchema>;
+export type StaleMark = z.infer<typeof staleMarkSchema>;

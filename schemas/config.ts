@@ -1,0 +1,229 @@
+import { z } from "zod";
+import { durationSchema } from "./duration.js";
+import { githubLoginSchema, positiveIntSchema } from "./primitives.js";
+
+/** Where agate reads its config, always at the pull request's base commit. */
+export const CONFIG_PATH = ".github/agate.yml";
+
+/** Paths that are protected whatever the config says: CI and agate's own config. */
+export const ALWAYS_PROTECTED_PATHS = [".github/**", CONFIG_PATH] as const;
+
+const nonEmpty = (what: string) => z.string().min(1, { error: `${what} must not be empty` });
+
+const globSchema = nonEmpty("a glob pattern").meta({
+  description: "A glob such as `codex/**` or `tests/acceptance/**` (picomatch syntax).",
+});
+
+const labelSchema = nonEmpty("a label name");
+
+export const commandSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9 ._:/-]*$/, {
+        error: (issue) =>
+          `${JSON.stringify(issue.input)} is not a command name: use letters, digits, spaces and . _ : / -, such as "unit tests"`,
+      })
+      .meta({ description: "Short name shown in the check-run summary, unique in the list." }),
+    run: nonEmpty("a command's run").meta({
+      description: "Shell text, run by `bash -eo pipefail` at the repository root.",
+    }),
+    timeout: durationSchema.prefault("10m").meta({
+      description: "Wall-clock limit such as 90s, 10m or 1h; the whole process tree is killed.",
+    }),
+  })
+  .meta({ description: "A command that must exit 0 on the tested commit." });
+
+export const gateSchema = z
+  .strictObject({
+    all: z
+      .boolean()
+      .default(false)
+      .meta({ description: "Gate every pull request, whoever opened it." }),
+    authors: z.array(githubLoginSchema).default([]).meta({
+      description:
+        "Logins whose pull requests are gated (agent accounts and apps, e.g. `my-agent[bot]`).",
+    }),
+    labels: z.array(labelSchema).default(["agent"]).meta({
+      description:
+        "A pull request carrying any of these labels is gated. Removing it later does not ungate it.",
+    }),
+    branches: z
+      .array(globSchema)
+      .default(["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"])
+      .meta({ description: "Head-branch globs whose pull requests are gated." }),
+  })
+  .meta({
+    description: "Which pull requests agate gates. Any match gates; nothing here can ungate.",
+  });
+
+const minScoreSchema = z
+  .number()
+  .min(0, { error: "min_score is a score between 0 and 1" })
+  .max(1, { error: "min_score is a score between 0 and 1" })
+  .default(0.8)
+  .meta({ description: "The evaluator's score must be at least this (0..1)." });
+
+const rubricSchema = z
+  .string()
+  .default("")
+  .meta({ description: "Extra acceptance criteria given to the evaluator, from the base branch." });
+
+export const evaluatorSchema = z
+  .discriminatedUnion(
+    "kind",
+    [
+      z.strictObject({ kind: z.literal("none") }),
+      z.strictObject({
+        kind: z.literal("llm"),
+        provider: z.enum(["openai", "anthropic"]).default("openai").meta({
+          description:
+            "`openai`: any OpenAI-compatible Chat Completions endpoint; `anthropic`: the Messages API.",
+        }),
+        model: nonEmpty("evaluator.model"),
+        base_url: z
+          .url({ error: "base_url must be an absolute URL such as http://localhost:8000/v1" })
+          .optional()
+          .meta({
+            description: "Endpoint base URL; absent means the provider's public endpoint.",
+          }),
+        min_score: minScoreSchema,
+        rubric: rubricSchema,
+      }),
+      z.strictObject({
+        kind: z.literal("command"),
+        run: nonEmpty("evaluator.run").meta({
+          description:
+            "Executable that reads the evaluation bundle as JSON on stdin and prints a verdict.",
+        }),
+        timeout: durationSchema.prefault("10m"),
+        min_score: minScoreSchema,
+        rubric: rubricSchema,
+      }),
+      z.strictObject({ kind: z.literal("review") }),
+    ],
+    {
+      error: (issue) =>
+        issue.code === "invalid_union"
+          ? `${JSON.stringify((issue.input as { kind?: unknown } | undefined)?.kind)} is not an evaluator kind: use none, llm, command or review`
+          : undefined,
+    },
+  )
+  .prefault({ kind: "none" })
+  .meta({
+    description: "Who signs off after every command passed. Default: none (commands only).",
+  });
+
+const optionalLimit = (description: string) =>
+  positiveIntSchema
+    .nullable()
+    .default(null)
+    .meta({ description: `${description} null: rule off.` });
+
+export const handoffSchema = z
+  .strictObject({
+    path: nonEmpty("handoff.path").default(".agate/handoff.md"),
+    required_when: z
+      .strictObject({
+        commits_over: optionalLimit("Required when the pull request has more commits than this."),
+        open_longer_than: durationSchema.nullable().default(null).meta({
+          description:
+            "Required when the pull request has been open longer than this. null: rule off.",
+        }),
+        changed_lines_over: optionalLimit("Required when more lines than this changed."),
+        labels: z.array(labelSchema).default(["long-task"]),
+        sessions_over: positiveIntSchema.nullable().default(1).meta({
+          description:
+            "Required when more distinct `Agent-Session:` commit trailers than this appear.",
+        }),
+      })
+      .prefault({}),
+  })
+  .prefault({})
+  .meta({ description: "The handoff file long tasks must carry at their head commit." });
+
+export const budgetsSchema = z
+  .strictObject({
+    graded_attempts_per_pr: positiveIntSchema.default(10).meta({
+      description: "Head SHAs graded per pull request before it is capped.",
+    }),
+    evaluator_calls_per_tree: positiveIntSchema.default(1).meta({
+      description: "Successful evaluator calls per tree SHA.",
+    }),
+    evaluator_calls_per_pr_per_day: positiveIntSchema.default(10),
+    evaluator_bundle_tokens: positiveIntSchema.default(60_000).meta({
+      description: "Ceiling on the estimated tokens of what the evaluator is shown.",
+    }),
+    unchanged_failures_before_stalled: positiveIntSchema.default(3).meta({
+      description:
+        "Consecutive failures with identical normalised output before the pull request is stalled.",
+    }),
+  })
+  .prefault({});
+
+export const escalationSchema = z
+  .strictObject({
+    maintainers: z
+      .array(
+        z.string().regex(/^@?[A-Za-z0-9-]+(\/[A-Za-z0-9_.-]+)?(\[bot\])?$/, {
+          error: (issue) =>
+            `${JSON.stringify(issue.input)} is neither a login (octocat) nor a team (@my-org/maintainers)`,
+        }),
+      )
+      .default([])
+      .meta({
+        description:
+          "Logins or @org/team slugs notified for escalated entries; empty: users with write access.",
+      }),
+    unanswered_timeout: durationSchema.prefault("30m"),
+    claim_timeout: durationSchema.prefault("10m"),
+    follow_up_limit: z.number().int().nonnegative().default(1),
+    claim_expiries_before_blocked: positiveIntSchema.default(2),
+  })
+  .prefault({});
+
+export const configSchema = z
+  .strictObject({
+    version: z.literal(1, { error: "version must be 1, the only config version this agate reads" }),
+    gate: gateSchema.prefault({}),
+    commands: z
+      .array(commandSchema)
+      .min(1, {
+        error: "commands needs at least one command, such as - { name: test, run: npm test }",
+      })
+      .superRefine((commands, ctx) => {
+        const seen = new Set<string>();
+        commands.forEach((command, index) => {
+          if (seen.has(command.name)) {
+            ctx.addIssue({
+              code: "custom",
+              path: [index, "name"],
+              input: command.name,
+              message: `${JSON.stringify(command.name)} is used by an earlier command: names must be unique`,
+            });
+          }
+          seen.add(command.name);
+        });
+      }),
+    protected_paths: z
+      .array(globSchema)
+      .default([])
+      .meta({
+        description: `Globs that need a maintainer's approval to change; ${ALWAYS_PROTECTED_PATHS.join(" and ")} always do.`,
+      }),
+    evaluator: evaluatorSchema,
+    handoff: handoffSchema,
+    budgets: budgetsSchema,
+    escalation: escalationSchema,
+  })
+  .meta({
+    title: "agate config (.github/agate.yml)",
+    description: "Read from the pull request's base branch.",
+  });
+
+/** The config as written (before defaults). */
+export type ConfigInput = z.input<typeof configSchema>;
+/** The config with every default applied and durations in milliseconds. */
+export type Config = z.output<typeof configSchema>;
+export type CommandSpec = Config["commands"][number];
+export type EvaluatorConfig = Config["evaluator"];

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { isoDateTimeSchema, positiveIntSchema, sha256HexSchema } from "./primitives.js";
+
+/** A webhook delivery as received; the id is GitHub's X-GitHub-Delivery. */
+export const deliverySchema = z.strictObject({
+  id: z.string().min(1),
+  event: z.string().min(1),
+  action: z.string().nullable(),
+  payload_sha256: sha256HexSchema,
+  received_at: isoDateTimeSchema,
+});
+
+export const jobStatusSchema = z.enum(["queued", "running", "done", "dead"]);
+
+export const newJobSchema = z.strictObject({
+  kind: z.string().min(1),
+  payload: z.json(),
+  /** Jobs with the same key run one at a time, in order (for example one pull request). */
+  concurrency_key: z.string().min(1).nullable().default(null),
+  run_at: isoDateTimeSchema.optional(),
+  max_attempts: positiveIntSchema.default(8),
+});
+
+export const jobSchema = z.strictObject({
+  id: positiveIntSchema,
+  kind: z.string(),
+  payload: z.json(),
+  concurrency_key: z.string().nullable(),
+  delivery_id: z.string().nullable(),
+  status: jobStatusSchema,
+  attempts: z.number().int().nonnegative(),
+  max_attempts: positiveIntSchema,
+  run_at: isoDateTimeSchema,
+  lease_owner: z.string().nullable(),
+  lease_expires_at: isoDateTimeSchema.nullable(),
+  last_error: z.string().nullable(),
+  created_at: isoDateTimeSchema,
+  updated_at: isoDateTimeSchema,
+});
+
+export const auditEntryInputSchema = z.strictObject({
+  kind: z
+    .string()
+    .min(1)
+    .meta({ description: "What was decided, e.g. gate.decision or entry.transition." }),
+  subject: z.string().min(1).meta({ description: "What it was about, e.g. octo/repo#12@<sha>." }),
+  decision: z.json(),
+  facts: z
+    .json()
+    .meta({ description: "Everything the decision was computed from, so it can be replayed." }),
+  at: isoDateTimeSchema,
+});
+
+export const auditEntrySchema = auditEntryInputSchema.extend({ id: positiveIntSchema });
+
+export type Delivery = z.infer<typeof deliverySchema>;
+export type JobStatus = z.infer<typeof jobStatusSchema>;
+export type NewJob = z.input<typeof newJobSchema>;
+export type Job = z.infer<typeof jobSchema>;
+export type AuditEntryInput = z.infer<typeof auditEntryInputSchema>;
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
