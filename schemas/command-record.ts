@@ -50,12 +50,10 @@ export const testedSnapshotSchema = z.strictObject({
   clean: z
     .boolean()
     .meta({ description: "The work tree had no changed or untracked files afterwards." }),
-  dirty_digest: sha256HexSchema
-    .nullable()
-    .meta({
-      description:
-        "sha256 over path and blob hash of each changed or untracked file; null when clean.",
-    }),
+  dirty_digest: sha256HexSchema.nullable().meta({
+    description:
+      "sha256 over path and blob hash of each changed or untracked file; null when clean.",
+  }),
 });
 
 export const pullRequestRefSchema = z.strictObject({
@@ -104,12 +102,9 @@ export const commandRecordSchema = z.strictObject({
   runner: runnerSchema,
   grader: graderVersionSchema,
   workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
-  cut: z
-    .array(z.string())
-    .default([])
-    .meta({
-      description: "What was shortened to fit a size limit, such as `commands[2].output.tail`.",
-    }),
+  cut: z.array(z.string()).default([]).meta({
+    description: "What was shortened to fit a size limit, such as `commands[2].output.tail`.",
+  }),
   created_at: isoDateTimeSchema,
 });
 

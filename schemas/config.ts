@@ -24,9 +24,13 @@ export const commandSchema = z
         error: (issue) =>
           `${JSON.stringify(issue.input)} is not a command name: use letters, digits, spaces and . _ : / -, such as "unit tests"`,
       })
-      .meta({ description: "Short name shown in the check-run summary, unique in the list." }),
+      .meta({
+        description: "Short name shown in the check-run summary, unique in the list.",
+        examples: ["unit tests"],
+      }),
     run: nonEmpty("a command's run").meta({
       description: "Shell text, run by `bash -eo pipefail` at the repository root.",
+      examples: ["npm test"],
     }),
     timeout: durationSchema.prefault("10m").meta({
       description: "Wall-clock limit such as 90s, 10m or 1h; the whole process tree is killed.",
@@ -80,7 +84,7 @@ export const evaluatorSchema = z
           description:
             "`openai`: any OpenAI-compatible Chat Completions endpoint; `anthropic`: the Messages API.",
         }),
-        model: nonEmpty("evaluator.model"),
+        model: nonEmpty("evaluator.model").meta({ examples: ["gpt-4.1-mini"] }),
         base_url: z
           .url({ error: "base_url must be an absolute URL such as http://localhost:8000/v1" })
           .optional()
@@ -184,13 +188,13 @@ export const escalationSchema = z
 
 export const configSchema = z
   .strictObject({
-    version: z.literal(1, { error: "version must be 1, the only config version this agate reads" }),
+    version: z
+      .literal(1, { error: "version must be 1, the only config version this agate reads" })
+      .meta({ examples: [1] }),
     gate: gateSchema.prefault({}),
     commands: z
       .array(commandSchema)
-      .min(1, {
-        error: "commands needs at least one command, such as - { name: test, run: npm test }",
-      })
+      .min(1, { error: "needs at least one command, such as - { name: test, run: npm test }" })
       .superRefine((commands, ctx) => {
         const seen = new Set<string>();
         commands.forEach((command, index) => {
@@ -204,7 +208,8 @@ export const configSchema = z
           }
           seen.add(command.name);
         });
-      }),
+      })
+      .meta({ examples: [[{ name: "test", run: "npm test" }]] }),
     protected_paths: z
       .array(globSchema)
       .default([])

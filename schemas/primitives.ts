@@ -1,11 +1,9 @@
 import { z } from "zod";
 
 /** A git object id: SHA-1 (40 hex) or SHA-256 (64 hex) repositories. */
-export const gitShaSchema = z
-  .string()
-  .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
-    error: "expected a git object id (40 or 64 hex digits)",
-  });
+export const gitShaSchema = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
+  error: "expected a git object id (40 or 64 hex digits)",
+});
 
 export const sha256HexSchema = z
   .string()
