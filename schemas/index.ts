@@ -4,6 +4,8 @@ export * from "./config.js";
 export * from "./duration.js";
 export * from "./handoff-entry.js";
 export * from "./handoff-file.js";
+export * from "./json-schema.js";
 export * from "./primitives.js";
 export * from "./store.js";
 export * from "./verdict.js";
+export * from "./version.js";

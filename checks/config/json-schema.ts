@@ -1,7 +1,6 @@
-import { z } from "zod";
-import { configSchema } from "../../schemas/config.js";
+import { configJsonSchema } from "../../schemas/json-schema.js";
 
-/** The subset of JSON Schema that z.toJSONSchema emits and that agate reads back. */
+/** The subset of JSON Schema that z.toJSONSchema emits and that the config errors read back. */
 export interface JsonSchemaNode {
   type?: string | string[];
   properties?: Record<string, JsonSchemaNode>;
@@ -15,25 +14,6 @@ export interface JsonSchemaNode {
   description?: string;
   required?: string[];
   additionalProperties?: boolean | JsonSchemaNode;
-}
-
-/**
- * The config's JSON Schema, as written (`io: "input"`: durations are text, defaults optional).
- * The same document is published for editors and walked here to name allowed keys and examples.
- */
-export function configJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(configSchema, {
-    io: "input",
-    target: "draft-2020-12",
-    // zod leaves out `examples` in input mode when a schema holds a transform (they could be
-    // output values); agate's examples are all written in input form, so keep them.
-    override: ({ zodSchema, jsonSchema }) => {
-      const examples = z.globalRegistry.get(zodSchema)?.examples;
-      if (Array.isArray(examples) && jsonSchema.examples === undefined) {
-        jsonSchema.examples = examples;
-      }
-    },
-  }) as Record<string, unknown>;
 }
 
 let cached: JsonSchemaNode | undefined;
