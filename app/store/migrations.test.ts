@@ -1,0 +1,148 @@
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runChild } from "./child-process.js";
+import { DatabaseTooNewError, MigrationMismatchError } from "./errors.js";
+import { checkMigrationOrder, LATEST_SCHEMA_VERSION, MIGRATIONS, migrate } from "./migrations.js";
+import { SqliteStore } from "./sqlite-store.js";
+import { tempDir } from "./test-support.js";
+
+const TABLES = [
+  "acceptance_record_stale_marks",
+  "acceptance_records",
+  "audit_log",
+  "deliveries",
+  "handoff_entries",
+  "handoff_entry_events",
+  "jobs",
+  "schema_migrations",
+];
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir());
+});
+afterEach(() => cleanup());
+
+function inspect(file: string) {
+  const db = new Database(file, { readonly: true });
+  try {
+    const tables = db
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+      .pluck()
+      .all();
+    const versions = db
+      .prepare("SELECT version FROM schema_migrations ORDER BY version")
+      .pluck()
+      .all();
+    const journal = db.pragma("journal_mode", { simple: true });
+    return { tables, versions, journal };
+  } finally {
+    db.close();
+  }
+}
+
+describe("migrations", () => {
+  it("are numbered 1, 2, 3, … without gaps", () => {
+    expect(() => checkMigrationOrder()).not.toThrow();
+    expect(LATEST_SCHEMA_VERSION).toBe(MIGRATIONS.length);
+    expect(() =>
+      checkMigrationOrder([
+        { version: 1, name: "a", up: "" },
+        { version: 3, name: "b", up: "" },
+      ]),
+    ).toThrow(/version 3, expected 2/);
+  });
+
+  it("create every table from an empty file and record the version", async () => {
+    const file = join(dir, "agate.db");
+    const store = SqliteStore.open(file);
+    await store.close();
+    const { tables, versions, journal } = inspect(file);
+    expect(tables).toEqual(TABLES);
+    expect(versions).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(journal).toBe("wal");
+  });
+
+  it("are a no-op when the database is current", async () => {
+    const file = join(dir, "agate.db");
+    await SqliteStore.open(file).close();
+    const db = new Database(file);
+    const outcome = migrate(db, file, () => new Date());
+    db.close();
+    expect(outcome).toEqual({
+      from: LATEST_SCHEMA_VERSION,
+      to: LATEST_SCHEMA_VERSION,
+      applied: [],
+    });
+    await SqliteStore.open(file).close();
+    expect(inspect(file).versions).toEqual(MIGRATIONS.map((m) => m.version));
+  });
+
+  it("apply only the pending ones, in order", () => {
+    const db = new Database(join(dir, "agate.db"));
+    const list = [
+      { version: 1, name: "one", up: "CREATE TABLE one (x INTEGER)" },
+      { version: 2, name: "two", up: "CREATE TABLE two (x INTEGER)" },
+    ];
+    expect(migrate(db, "x", () => new Date(), list.slice(0, 1)).applied).toEqual([1]);
+    expect(migrate(db, "x", () => new Date(), list)).toEqual({ from: 1, to: 2, applied: [2] });
+    db.close();
+  });
+
+  it("roll back entirely when one fails", () => {
+    const db = new Database(join(dir, "agate.db"));
+    const list = [
+      { version: 1, name: "one", up: "CREATE TABLE one (x INTEGER)" },
+      { version: 2, name: "broken", up: "CREATE TABLE (" },
+    ];
+    expect(() => migrate(db, "x", () => new Date(), list)).toThrow();
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all();
+    expect(tables).toEqual([]);
+    db.close();
+  });
+
+  it("refuse a database newer than the code, saying what to do", async () => {
+    const file = join(dir, "agate.db");
+    await SqliteStore.open(file).close();
+    const db = new Database(file);
+    db.prepare("INSERT INTO schema_migrations VALUES (?, 'from the future', 'x')").run(
+      LATEST_SCHEMA_VERSION + 1,
+    );
+    db.close();
+    let error: unknown;
+    try {
+      SqliteStore.open(file, { location: "./agate.db" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(DatabaseTooNewError);
+    expect((error as Error).message).toBe(
+      `database ./agate.db is at schema version ${LATEST_SCHEMA_VERSION + 1}, this agate knows up ` +
+        `to ${LATEST_SCHEMA_VERSION}: upgrade agate, or point AGATE_DATABASE_URL at another file`,
+    );
+  });
+
+  it("refuse a database whose applied migration has another name", async () => {
+    const file = join(dir, "agate.db");
+    await SqliteStore.open(file).close();
+    const db = new Database(file);
+    db.prepare("UPDATE schema_migrations SET name = 'something else' WHERE version = 1").run();
+    db.close();
+    expect(() => SqliteStore.open(file)).toThrow(MigrationMismatchError);
+  });
+
+  it("run once when two processes open the same new file at the same moment", async () => {
+    const file = join(dir, "agate.db");
+    const startAt = String(Date.now() + 1500);
+    const results = await Promise.all([1, 2, 3].map(() => runChild(["open", file, startAt])));
+    for (const result of results) {
+      expect(result.stderr).toBe("");
+      expect(result.stdout.trim()).toBe("opened");
+    }
+    expect(inspect(file).versions).toEqual(MIGRATIONS.map((m) => m.version));
+  });
+});

@@ -1,0 +1,224 @@
+/**
+ * Versioned SQLite migrations. Append new ones at the end; never edit an applied one (its name
+ * is checked on every open, so an edited or reordered list is caught).
+ */
+import type BetterSqlite3 from "better-sqlite3";
+import { DatabaseTooNewError, MigrationMismatchError } from "./errors.js";
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: string;
+}
+
+/** RAISE(ABORT) triggers that make a table append-only in the database itself. */
+function appendOnly(table: string, what: string): string {
+  return `
+    CREATE TRIGGER ${table}_no_update BEFORE UPDATE ON ${table}
+    BEGIN SELECT RAISE(ABORT, '${what} are append-only: UPDATE is refused, append a new row'); END;
+    CREATE TRIGGER ${table}_no_delete BEFORE DELETE ON ${table}
+    BEGIN SELECT RAISE(ABORT, '${what} are append-only: DELETE is refused'); END;
+  `;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "deliveries, jobs, acceptance records, handoff entries, audit log",
+    up: `
+      CREATE TABLE deliveries (
+        id TEXT PRIMARY KEY CHECK (id <> ''),
+        event TEXT NOT NULL,
+        action TEXT,
+        payload_sha256 TEXT NOT NULL CHECK (length(payload_sha256) = 64),
+        payload TEXT NOT NULL,
+        received_at TEXT NOT NULL,
+        recorded_at TEXT NOT NULL
+      ) STRICT;
+      ${appendOnly("deliveries", "webhook deliveries")}
+
+      -- AUTOINCREMENT: ids are never reused, so "older" (lower id) stays true for ordering.
+      CREATE TABLE jobs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL CHECK (kind <> ''),
+        payload TEXT NOT NULL CHECK (json_valid(payload)),
+        concurrency_key TEXT CHECK (concurrency_key <> ''),
+        delivery_id TEXT REFERENCES deliveries (id),
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'dead')),
+        attempts INTEGER NOT NULL CHECK (attempts >= 0),
+        max_attempts INTEGER NOT NULL CHECK (max_attempts > 0),
+        run_at TEXT NOT NULL,
+        lease_owner TEXT,
+        lease_expires_at TEXT,
+        last_error TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        CHECK (status <> 'running' OR (lease_owner IS NOT NULL AND lease_expires_at IS NOT NULL))
+      ) STRICT;
+      CREATE INDEX jobs_runnable ON jobs (run_at, id) WHERE status IN ('queued', 'running');
+      CREATE INDEX jobs_pending_by_key ON jobs (concurrency_key, id)
+        WHERE status IN ('queued', 'running') AND concurrency_key IS NOT NULL;
+      CREATE INDEX jobs_by_delivery ON jobs (delivery_id) WHERE delivery_id IS NOT NULL;
+      CREATE INDEX jobs_by_status ON jobs (status, id);
+
+      -- Nested parts are JSON text (SQL NULL for null); the query keys are real or generated
+      -- columns, so they can never disagree with the JSON they come from.
+      CREATE TABLE acceptance_records (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        repository TEXT NOT NULL,
+        pull_number INTEGER NOT NULL CHECK (pull_number > 0),
+        head_sha TEXT NOT NULL,
+        base_sha TEXT NOT NULL,
+        tested TEXT CHECK (json_valid(tested)),
+        tested_tree_sha TEXT GENERATED ALWAYS AS (tested ->> '$.tree_sha') VIRTUAL,
+        commands TEXT NOT NULL CHECK (json_valid(commands)),
+        provenance TEXT CHECK (json_valid(provenance)),
+        runner TEXT CHECK (json_valid(runner)),
+        grader TEXT NOT NULL CHECK (json_valid(grader)),
+        verdict TEXT CHECK (json_valid(verdict)),
+        verdict_by TEXT,
+        handoff TEXT CHECK (json_valid(handoff)),
+        decision TEXT NOT NULL CHECK (json_valid(decision)),
+        decision_state TEXT GENERATED ALWAYS AS (decision ->> '$.state') VIRTUAL,
+        decided_at TEXT NOT NULL,
+        recorded_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX acceptance_records_by_pull ON acceptance_records (repository, pull_number, id);
+      CREATE INDEX acceptance_records_by_head
+        ON acceptance_records (repository, pull_number, head_sha, id);
+      CREATE INDEX acceptance_records_by_tree
+        ON acceptance_records (repository, pull_number, tested_tree_sha);
+      CREATE INDEX acceptance_records_by_state
+        ON acceptance_records (repository, pull_number, decision_state);
+      ${appendOnly("acceptance_records", "acceptance records")}
+
+      -- Staleness is a later fact about a record, so it is a row of its own: the records table
+      -- refuses every UPDATE, and the primary key lets a record be marked stale only once.
+      CREATE TABLE acceptance_record_stale_marks (
+        record_id INTEGER PRIMARY KEY REFERENCES acceptance_records (id),
+        superseded_by TEXT NOT NULL,
+        at TEXT NOT NULL,
+        recorded_at TEXT NOT NULL
+      ) STRICT;
+      CREATE TRIGGER acceptance_record_stale_marks_not_own_head
+      BEFORE INSERT ON acceptance_record_stale_marks
+      WHEN NEW.superseded_by = (SELECT head_sha FROM acceptance_records WHERE id = NEW.record_id)
+      BEGIN SELECT RAISE(ABORT, 'a record cannot be superseded by its own head SHA'); END;
+      ${appendOnly("acceptance_record_stale_marks", "stale marks")}
+
+      CREATE TABLE handoff_entries (
+        repository TEXT NOT NULL,
+        issue_number INTEGER NOT NULL CHECK (issue_number > 0),
+        fields TEXT NOT NULL CHECK (json_valid(fields)),
+        state TEXT NOT NULL,
+        owner TEXT,
+        agent_waiting INTEGER NOT NULL CHECK (agent_waiting IN (0, 1)),
+        follow_ups INTEGER NOT NULL CHECK (follow_ups >= 0),
+        claim_expiries INTEGER NOT NULL CHECK (claim_expiries >= 0),
+        escalation_reason TEXT,
+        opened_at TEXT NOT NULL,
+        state_changed_at TEXT NOT NULL,
+        version INTEGER NOT NULL CHECK (version > 0),
+        PRIMARY KEY (repository, issue_number)
+      ) STRICT;
+      CREATE INDEX handoff_entries_by_state ON handoff_entries (state, repository);
+      CREATE TRIGGER handoff_entries_no_delete BEFORE DELETE ON handoff_entries
+      BEGIN SELECT RAISE(ABORT, 'handoff entries are never deleted: move them to a terminal state'); END;
+      CREATE TRIGGER handoff_entries_version_bumps BEFORE UPDATE ON handoff_entries
+      WHEN NEW.version <> OLD.version + 1
+      BEGIN SELECT RAISE(ABORT, 'a handoff entry update must bump version by exactly one'); END;
+
+      CREATE TABLE handoff_entry_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        repository TEXT NOT NULL,
+        issue_number INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        from_state TEXT,
+        to_state TEXT NOT NULL,
+        entry TEXT NOT NULL CHECK (json_valid(entry)),
+        recorded_at TEXT NOT NULL,
+        UNIQUE (repository, issue_number, version),
+        FOREIGN KEY (repository, issue_number) REFERENCES handoff_entries (repository, issue_number)
+      ) STRICT;
+      ${appendOnly("handoff_entry_events", "handoff entry events")}
+
+      CREATE TABLE audit_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL CHECK (kind <> ''),
+        subject TEXT NOT NULL CHECK (subject <> ''),
+        decision TEXT NOT NULL CHECK (json_valid(decision)),
+        facts TEXT NOT NULL CHECK (json_valid(facts)),
+        at TEXT NOT NULL,
+        recorded_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX audit_log_by_subject ON audit_log (subject, id);
+      CREATE INDEX audit_log_by_kind ON audit_log (kind, id);
+      ${appendOnly("audit_log", "audit log entries")}
+    `,
+  },
+];
+
+export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;
+
+/** What migrate() did, for logs. */
+export interface MigrationOutcome {
+  from: number;
+  to: number;
+  applied: number[];
+}
+
+/**
+ * Brings the database up to LATEST_SCHEMA_VERSION in one immediate transaction. The write lock
+ * is taken before the version is read, so two processes opening a new file at once cannot both
+ * migrate: the second waits (busy timeout), then sees the work done.
+ */
+export function migrate(
+  db: BetterSqlite3.Database,
+  location: string,
+  now: () => Date,
+  migrations: readonly Migration[] = MIGRATIONS,
+): MigrationOutcome {
+  const run = db.transaction((): MigrationOutcome => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at TEXT NOT NULL
+    ) STRICT`);
+    const applied = db
+      .prepare("SELECT version, name FROM schema_migrations ORDER BY version")
+      .all() as { version: number; name: string }[];
+    const newest = migrations.at(-1)?.version ?? 0;
+    const from = applied.at(-1)?.version ?? 0;
+    if (from > newest) throw new DatabaseTooNewError(location, from, newest);
+    for (const row of applied) {
+      const known = migrations.find((m) => m.version === row.version);
+      if (known?.name !== row.name) {
+        throw new MigrationMismatchError(location, row.version, row.name, known?.name ?? "(none)");
+      }
+    }
+    const insert = db.prepare(
+      "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+    );
+    const done: number[] = [];
+    for (const migration of migrations) {
+      if (migration.version <= from) continue;
+      db.exec(migration.up);
+      insert.run(migration.version, migration.name, now().toISOString());
+      done.push(migration.version);
+    }
+    return { from, to: done.at(-1) ?? from, applied: done };
+  });
+  return run.immediate();
+}
+
+/** The list must be 1, 2, 3, …: a gap or a duplicate is a merge mistake, caught by a test. */
+export function checkMigrationOrder(migrations: readonly Migration[] = MIGRATIONS): void {
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) {
+      throw new Error(
+        `migration "${migration.name}" has version ${migration.version}, expected ${index + 1}: ` +
+          "versions must be consecutive from 1; renumber the newest migration",
+      );
+    }
+  });
+}

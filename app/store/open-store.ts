@@ -1,0 +1,85 @@
+/** Turns AGATE_DATABASE_URL (or a url option) into an open, migrated Store. */
+import { mkdirSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DatabaseUrlError } from "./errors.js";
+import { SqliteStore } from "./sqlite-store.js";
+import type { Clock, Store } from "./store.js";
+
+export const DEFAULT_DATABASE_URL = "file:./agate.db";
+
+const ACCEPTED_FORMS =
+  "file:./agate.db, file:relative/path.db, file:/absolute/path.db, file:///absolute/path.db, " +
+  "a plain path such as ./agate.db, or :memory:";
+
+export type DatabaseTarget =
+  | { kind: "sqlite"; filename: string }
+  | { kind: "sqlite-memory"; filename: ":memory:" };
+
+/** Parses a database URL; relative paths resolve against `cwd`. */
+export function parseDatabaseUrl(url: string, cwd: string = process.cwd()): DatabaseTarget {
+  const text = url.trim();
+  if (text === "") {
+    throw new DatabaseUrlError(`AGATE_DATABASE_URL is empty; use one of: ${ACCEPTED_FORMS}`);
+  }
+  if (text === ":memory:") return { kind: "sqlite-memory", filename: ":memory:" };
+  if (/^postgres(ql)?:\/\//i.test(text)) {
+    throw new DatabaseUrlError(
+      "PostgreSQL is not supported yet: this agate stores its data in SQLite; set " +
+        `AGATE_DATABASE_URL to a file (${DEFAULT_DATABASE_URL}) or leave it unset`,
+    );
+  }
+  if (/^file:/i.test(text)) {
+    if (text.includes("?") || text.includes("#")) {
+      throw new DatabaseUrlError(
+        `database URL ${url} has a query or fragment, which agate does not read (it sets the ` +
+          `SQLite options itself); use one of: ${ACCEPTED_FORMS}`,
+      );
+    }
+    const path = /^file:\/\//i.test(text) ? fileUrlPath(url, text) : text.slice("file:".length);
+    if (path === "") {
+      throw new DatabaseUrlError(
+        `database URL ${url} names no file; use one of: ${ACCEPTED_FORMS}`,
+      );
+    }
+    return { kind: "sqlite", filename: isAbsolute(path) ? path : resolve(cwd, path) };
+  }
+  // A scheme of two or more letters (one letter is a Windows drive such as C:).
+  if (/^[a-z][a-z0-9+.-]+:/i.test(text)) {
+    throw new DatabaseUrlError(
+      `database URL ${url} has a scheme agate cannot open; use one of: ${ACCEPTED_FORMS}`,
+    );
+  }
+  return { kind: "sqlite", filename: isAbsolute(text) ? text : resolve(cwd, text) };
+}
+
+function fileUrlPath(url: string, text: string): string {
+  try {
+    return fileURLToPath(text);
+  } catch (error) {
+    throw new DatabaseUrlError(
+      `database URL ${url} is not a valid file URL (${(error as Error).message}); use one of: ` +
+        ACCEPTED_FORMS,
+    );
+  }
+}
+
+export interface OpenStoreOptions {
+  /** Defaults to AGATE_DATABASE_URL, then file:./agate.db. */
+  url?: string;
+  now?: Clock;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** Async because a PostgreSQL store (a later issue) will need to connect. */
+export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
+  const env = options.env ?? process.env;
+  const url = options.url ?? env.AGATE_DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  const target = parseDatabaseUrl(url, options.cwd);
+  if (target.kind === "sqlite") mkdirSync(dirname(target.filename), { recursive: true });
+  return SqliteStore.open(target.filename, {
+    location: url,
+    ...(options.now ? { now: options.now } : {}),
+  });
+}

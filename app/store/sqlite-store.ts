@@ -1,0 +1,701 @@
+/**
+ * The Store on better-sqlite3. better-sqlite3 is synchronous: each method does all its work in
+ * one synchronous immediate transaction and only then returns its promise, so no transaction is
+ * ever held across an await and the write lock is taken up front (the busy timeout then applies,
+ * instead of a deferred transaction failing with SQLITE_BUSY when it tries to upgrade).
+ */
+import { createHash } from "node:crypto";
+import Database from "better-sqlite3";
+import { z } from "zod";
+import {
+  type AcceptanceRecord,
+  type AcceptanceRecordInput,
+  acceptanceRecordInputSchema,
+  acceptanceRecordSchema,
+} from "../../schemas/acceptance-record.js";
+import { type HandoffEntry, handoffEntrySchema } from "../../schemas/handoff-entry.js";
+import {
+  gitShaSchema,
+  isoDateTimeSchema,
+  positiveIntSchema,
+  repositoryFullNameSchema,
+} from "../../schemas/primitives.js";
+import {
+  type AuditEntry,
+  type AuditEntryInput,
+  auditEntryInputSchema,
+  auditEntrySchema,
+  deliverySchema,
+  type Job,
+  type JobStatus,
+  jobSchema,
+  jobStatusSchema,
+  type NewJob,
+  newJobSchema,
+} from "../../schemas/store.js";
+import {
+  AlreadyExistsError,
+  LeaseLostError,
+  NotFoundError,
+  StoreError,
+  StoreOpenError,
+  VersionConflictError,
+} from "./errors.js";
+import { migrate } from "./migrations.js";
+import {
+  type HandoffEntryDraft,
+  type HandoffEntryEvent,
+  handoffEntryDraftSchema,
+  handoffEntryEventSchema,
+  type StoredDelivery,
+  storedDeliverySchema,
+} from "./rows.js";
+import type {
+  ClaimedJob,
+  ClaimJobOptions,
+  Clock,
+  FailJobOptions,
+  JobLease,
+  ListAuditQuery,
+  ListHandoffEntriesQuery,
+  ListRecordsQuery,
+  MarkStaleInput,
+  PullRequestKey,
+  RecordDeliveryInput,
+  RecordDeliveryResult,
+  Store,
+} from "./store.js";
+import { fromJsonColumn, parseInput, parseRow, toJsonColumn } from "./validate.js";
+
+type Row = Record<string, unknown>;
+
+export interface SqliteStoreOptions {
+  now?: Clock;
+  /** How long a write waits for another connection's write lock before failing. */
+  busyTimeoutMs?: number;
+  /** How the database is named in error messages (the URL or path the user gave). */
+  location?: string;
+}
+
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+const leaseSchema = z.strictObject({
+  jobId: positiveIntSchema,
+  workerId: z.string().min(1),
+  attempt: positiveIntSchema,
+});
+const claimOptionsSchema = z.strictObject({
+  workerId: z.string().min(1),
+  leaseMs: positiveIntSchema,
+  kinds: z.array(z.string().min(1)).optional(),
+});
+const markStaleSchema = z.strictObject({
+  repository: repositoryFullNameSchema,
+  pullNumber: positiveIntSchema,
+  supersededBy: gitShaSchema,
+  at: isoDateTimeSchema,
+});
+
+const RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
+  r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.decision,
+  r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by, m.at AS stale_at
+  FROM acceptance_records r LEFT JOIN acceptance_record_stale_marks m ON m.record_id = r.id`;
+const RECORD_JSON_COLUMNS = [
+  "tested",
+  "commands",
+  "provenance",
+  "runner",
+  "grader",
+  "verdict",
+  "handoff",
+  "decision",
+] as const;
+
+/** Run times are compared as text, so every stored instant has the same UTC format. */
+function instant(value: string | Date): string {
+  return (typeof value === "string" ? new Date(value) : value).toISOString();
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+export class SqliteStore implements Store {
+  readonly #db: Database.Database;
+  readonly #now: Clock;
+  readonly #statements = new Map<string, Database.Statement>();
+
+  private constructor(db: Database.Database, now: Clock) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  /** Opens (creating if needed) and migrates the database at `filename` (or ":memory:"). */
+  static open(filename: string, options: SqliteStoreOptions = {}): SqliteStore {
+    const location = options.location ?? filename;
+    const now = options.now ?? (() => new Date());
+    let db: Database.Database;
+    try {
+      db = new Database(filename, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
+    } catch (error) {
+      throw new StoreOpenError(
+        location,
+        `cannot open the agate database ${location}: ${(error as Error).message}; check that ` +
+          "the directory exists and is writable, or set AGATE_DATABASE_URL to another file",
+        { cause: error },
+      );
+    }
+    try {
+      // busy_timeout first: the journal-mode switch and the migration may wait on another
+      // process opening the same new file.
+      db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
+      db.pragma("foreign_keys = ON");
+      const mode = db.pragma("journal_mode = WAL", { simple: true });
+      if (!db.memory && mode !== "wal") {
+        throw new StoreOpenError(
+          location,
+          `the agate database ${location} cannot use WAL journaling (got "${String(mode)}"); ` +
+            "put it on a local disk (not a network file system)",
+        );
+      }
+      // FULL: a commit is fsynced before it returns, so a stored record survives power loss.
+      db.pragma("synchronous = FULL");
+      migrate(db, location, now);
+    } catch (error) {
+      db.close();
+      if (error instanceof StoreError) throw error;
+      throw new StoreOpenError(
+        location,
+        `cannot open the agate database ${location}: ${(error as Error).message}; if it is not ` +
+          "an agate SQLite database, point AGATE_DATABASE_URL at another file",
+        { cause: error },
+      );
+    }
+    return new SqliteStore(db, now);
+  }
+
+  /** Prepared once per connection, reused after. */
+  #sql(source: string): Database.Statement {
+    let statement = this.#statements.get(source);
+    if (!statement) {
+      statement = this.#db.prepare(source);
+      this.#statements.set(source, statement);
+    }
+    return statement;
+  }
+
+  #write<T>(fn: () => T): T {
+    return this.#db.transaction(fn).immediate();
+  }
+
+  #nowIso(): string {
+    return this.#now().toISOString();
+  }
+
+  // ---- deliveries ----------------------------------------------------------------------------
+
+  async recordDelivery(input: RecordDeliveryInput): Promise<RecordDeliveryResult> {
+    const delivery = parseInput(deliverySchema, input.delivery, "delivery");
+    const payload = parseInput(z.string(), input.payload, "delivery payload");
+    const jobs = parseInput(z.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
+    if (sha256(payload) !== delivery.payload_sha256) {
+      throw new StoreError(
+        "payload_mismatch",
+        `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact ` +
+          "text the digest was computed from, nothing was written",
+      );
+    }
+    return this.#write((): RecordDeliveryResult => {
+      const existing = this.#sql("SELECT payload_sha256 FROM deliveries WHERE id = ?").get(
+        delivery.id,
+      ) as { payload_sha256: string } | undefined;
+      if (existing) {
+        if (existing.payload_sha256 !== delivery.payload_sha256) {
+          return { status: "conflict", jobIds: [] };
+        }
+        const ids = this.#sql("SELECT id FROM jobs WHERE delivery_id = ? ORDER BY id")
+          .pluck()
+          .all(delivery.id) as number[];
+        return { status: "duplicate", jobIds: ids };
+      }
+      const now = this.#nowIso();
+      this.#sql(
+        `INSERT INTO deliveries (id, event, action, payload_sha256, payload, received_at, recorded_at)
+         VALUES (@id, @event, @action, @payload_sha256, @payload, @received_at, @recorded_at)`,
+      ).run({ ...delivery, payload, recorded_at: now });
+      const jobIds = jobs.map((job) => this.#insertJob(job, delivery.id, now).id);
+      return { status: "new", jobIds };
+    });
+  }
+
+  async getDelivery(id: string): Promise<StoredDelivery | null> {
+    const row = this.#sql(
+      "SELECT id, event, action, payload_sha256, payload, received_at FROM deliveries WHERE id = ?",
+    ).get(id) as Row | undefined;
+    return row ? parseRow(storedDeliverySchema, row, "deliveries", `id ${id}`) : null;
+  }
+
+  // ---- jobs ----------------------------------------------------------------------------------
+
+  #insertJob(job: z.output<typeof newJobSchema>, deliveryId: string | null, now: string): Job {
+    const row = this.#sql(
+      `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
+         max_attempts, run_at, created_at, updated_at)
+       VALUES (@kind, @payload, @concurrency_key, @delivery_id, 'queued', 0,
+         @max_attempts, @run_at, @now, @now)
+       RETURNING *`,
+    ).get({
+      kind: job.kind,
+      payload: JSON.stringify(job.payload),
+      concurrency_key: job.concurrency_key,
+      delivery_id: deliveryId,
+      max_attempts: job.max_attempts,
+      run_at: instant(job.run_at ?? now),
+      now,
+    }) as Row;
+    return this.#jobFromRow(row);
+  }
+
+  #jobFromRow(row: Row): Job {
+    const key = `id ${String(row.id)}`;
+    return parseRow(
+      jobSchema,
+      { ...row, payload: fromJsonColumn(row.payload, "jobs", key, "payload") },
+      "jobs",
+      key,
+    );
+  }
+
+  async enqueue(job: NewJob): Promise<Job> {
+    const parsed = parseInput(newJobSchema, job, "job");
+    return this.#write(() => this.#insertJob(parsed, null, this.#nowIso()));
+  }
+
+  async claimJob(options: ClaimJobOptions): Promise<ClaimedJob | null> {
+    const { workerId, leaseMs, kinds } = parseInput(claimOptionsSchema, options, "claim options");
+    return this.#write((): ClaimedJob | null => {
+      const now = this.#now();
+      const nowIso = now.toISOString();
+      // A worker that died on its last attempt leaves a running job with an expired lease;
+      // claiming it again would exceed max_attempts, so it is dead instead.
+      this.#sql(
+        `UPDATE jobs SET status = 'dead', lease_expires_at = NULL, updated_at = @now,
+           last_error = 'the lease of ' || lease_owner || ' expired on attempt ' || attempts ||
+             ' of ' || max_attempts || ' (the worker stopped or hung); last error: ' ||
+             coalesce(last_error, 'none')
+         WHERE status = 'running' AND lease_expires_at <= @now AND attempts >= max_attempts`,
+      ).run({ now: nowIso });
+      // One statement picks and leases: nothing can claim the same row in between, and the
+      // immediate transaction around it serialises claimers across connections and processes.
+      // A keyed job is runnable only when no older job of its key is still queued or running.
+      const row = this.#sql(
+        `UPDATE jobs SET status = 'running', lease_owner = @worker, lease_expires_at = @expires,
+           attempts = attempts + 1, updated_at = @now
+         WHERE id = (
+           SELECT j.id FROM jobs j
+           WHERE ((j.status = 'queued' AND j.run_at <= @now)
+               OR (j.status = 'running' AND j.lease_expires_at <= @now))
+             AND (@kinds IS NULL OR j.kind IN (SELECT value FROM json_each(@kinds)))
+             AND (j.concurrency_key IS NULL OR NOT EXISTS (
+               SELECT 1 FROM jobs o
+               WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
+                 AND o.status IN ('queued', 'running')))
+           ORDER BY j.run_at, j.id
+           LIMIT 1)
+         RETURNING *`,
+      ).get({
+        worker: workerId,
+        expires: new Date(now.getTime() + leaseMs).toISOString(),
+        now: nowIso,
+        kinds: kinds ? JSON.stringify(kinds) : null,
+      }) as Row | undefined;
+      if (!row) return null;
+      const job = this.#jobFromRow(row);
+      return { job, lease: { jobId: job.id, workerId, attempt: job.attempts } };
+    });
+  }
+
+  async heartbeat(lease: JobLease, leaseMs: number): Promise<Job> {
+    const held = parseInput(leaseSchema, lease, "job lease");
+    const ms = parseInput(positiveIntSchema, leaseMs, "lease duration (ms)");
+    return this.#write(() => {
+      const now = this.#now();
+      const row = this.#sql(
+        `UPDATE jobs SET lease_expires_at = @expires, updated_at = @now
+         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
+         RETURNING *`,
+      ).get({
+        ...this.#leaseParams(held),
+        expires: new Date(now.getTime() + ms).toISOString(),
+        now: now.toISOString(),
+      }) as Row | undefined;
+      if (!row) throw this.#leaseLost(held, "extend the lease of");
+      return this.#jobFromRow(row);
+    });
+  }
+
+  async completeJob(lease: JobLease): Promise<Job> {
+    const held = parseInput(leaseSchema, lease, "job lease");
+    return this.#write(() => {
+      const row = this.#sql(
+        `UPDATE jobs SET status = 'done', lease_expires_at = NULL, updated_at = @now
+         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
+         RETURNING *`,
+      ).get({ ...this.#leaseParams(held), now: this.#nowIso() }) as Row | undefined;
+      if (!row) throw this.#leaseLost(held, "complete");
+      return this.#jobFromRow(row);
+    });
+  }
+
+  async failJob(lease: JobLease, error: string, options: FailJobOptions = {}): Promise<Job> {
+    const held = parseInput(leaseSchema, lease, "job lease");
+    return this.#write(() => {
+      const now = this.#nowIso();
+      const row = this.#sql(
+        `UPDATE jobs SET
+           status = CASE WHEN @permanent OR attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
+           run_at = CASE WHEN @permanent OR attempts >= max_attempts THEN run_at ELSE @retry_at END,
+           lease_owner = CASE WHEN @permanent OR attempts >= max_attempts
+             THEN lease_owner ELSE NULL END,
+           lease_expires_at = NULL, last_error = @error, updated_at = @now
+         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
+         RETURNING *`,
+      ).get({
+        ...this.#leaseParams(held),
+        permanent: options.permanent ? 1 : 0,
+        retry_at: instant(options.retryAt ?? now),
+        error: String(error),
+        now,
+      }) as Row | undefined;
+      if (!row) throw this.#leaseLost(held, "fail");
+      return this.#jobFromRow(row);
+    });
+  }
+
+  #leaseParams(lease: JobLease): Row {
+    return { id: lease.jobId, worker: lease.workerId, attempt: lease.attempt };
+  }
+
+  /** Says what became of the job, so the log explains why the worker's result was dropped. */
+  #leaseLost(lease: JobLease, action: string): StoreError {
+    const row = this.#sql("SELECT * FROM jobs WHERE id = ?").get(lease.jobId) as Row | undefined;
+    if (!row) return new NotFoundError(`cannot ${action} job ${lease.jobId}: there is no such job`);
+    const job = this.#jobFromRow(row);
+    const now =
+      job.status === "running"
+        ? `it is now leased to ${job.lease_owner} on attempt ${job.attempts}, claimed after this lease expired`
+        : job.status === "queued"
+          ? "it went back to the queue"
+          : `it is ${job.status}`;
+    return new LeaseLostError(
+      lease.jobId,
+      `cannot ${action} job ${lease.jobId}: worker ${lease.workerId} no longer holds its lease ` +
+        `(attempt ${lease.attempt}); ${now}. Stop working on it and do not write its results.`,
+    );
+  }
+
+  async getJob(id: number): Promise<Job | null> {
+    const row = this.#sql("SELECT * FROM jobs WHERE id = ?").get(id) as Row | undefined;
+    return row ? this.#jobFromRow(row) : null;
+  }
+
+  async listJobs(query: { status?: JobStatus; deliveryId?: string } = {}): Promise<Job[]> {
+    const status = query.status ? parseInput(jobStatusSchema, query.status, "job status") : null;
+    const rows = this.#sql(
+      `SELECT * FROM jobs WHERE (@status IS NULL OR status = @status)
+         AND (@delivery IS NULL OR delivery_id = @delivery) ORDER BY id`,
+    ).all({ status, delivery: query.deliveryId ?? null }) as Row[];
+    return rows.map((row) => this.#jobFromRow(row));
+  }
+
+  // ---- acceptance records --------------------------------------------------------------------
+
+  async appendRecord(input: AcceptanceRecordInput): Promise<AcceptanceRecord> {
+    const record = parseInput(acceptanceRecordInputSchema, input, "acceptance record");
+    return this.#write(() => {
+      const { id } = this.#sql(
+        `INSERT INTO acceptance_records (repository, pull_number, head_sha, base_sha, tested,
+           commands, provenance, runner, grader, verdict, verdict_by, handoff, decision,
+           decided_at, recorded_at)
+         VALUES (@repository, @pull_number, @head_sha, @base_sha, @tested, @commands, @provenance,
+           @runner, @grader, @verdict, @verdict_by, @handoff, @decision, @decided_at, @recorded_at)
+         RETURNING id`,
+      ).get({
+        repository: record.repository,
+        pull_number: record.pull_number,
+        head_sha: record.head_sha,
+        base_sha: record.base_sha,
+        tested: toJsonColumn(record.tested),
+        commands: JSON.stringify(record.commands),
+        provenance: toJsonColumn(record.provenance),
+        runner: toJsonColumn(record.runner),
+        grader: JSON.stringify(record.grader),
+        verdict: toJsonColumn(record.verdict),
+        verdict_by: record.verdict_by,
+        handoff: toJsonColumn(record.handoff),
+        decision: JSON.stringify(record.decision),
+        decided_at: record.decided_at,
+        recorded_at: this.#nowIso(),
+      }) as { id: number };
+      return this.#recordById(id) as AcceptanceRecord;
+    });
+  }
+
+  async markStale(input: MarkStaleInput): Promise<number> {
+    const mark = parseInput(markStaleSchema, input, "stale mark");
+    return this.#write(
+      () =>
+        this.#sql(
+          `INSERT INTO acceptance_record_stale_marks (record_id, superseded_by, at, recorded_at)
+           SELECT r.id, @superseded_by, @at, @now FROM acceptance_records r
+           WHERE r.repository = @repository AND r.pull_number = @pull_number
+             AND r.head_sha <> @superseded_by
+             AND NOT EXISTS (
+               SELECT 1 FROM acceptance_record_stale_marks m WHERE m.record_id = r.id)`,
+        ).run({
+          repository: mark.repository,
+          pull_number: mark.pullNumber,
+          superseded_by: mark.supersededBy,
+          at: mark.at,
+          now: this.#nowIso(),
+        }).changes,
+    );
+  }
+
+  #recordById(id: number): AcceptanceRecord | null {
+    const row = this.#sql(`SELECT ${RECORD_COLUMNS} WHERE r.id = ?`).get(id) as Row | undefined;
+    return row ? this.#recordFromRow(row) : null;
+  }
+
+  #recordFromRow(row: Row): AcceptanceRecord {
+    const key = `id ${String(row.id)}`;
+    const { stale_superseded_by, stale_at, ...rest } = row;
+    const value: Row = { ...rest };
+    for (const column of RECORD_JSON_COLUMNS) {
+      value[column] = fromJsonColumn(row[column], "acceptance_records", key, column);
+    }
+    value.stale =
+      stale_superseded_by === null ? null : { superseded_by: stale_superseded_by, at: stale_at };
+    return parseRow(acceptanceRecordSchema, value, "acceptance_records", key);
+  }
+
+  async getRecord(id: number): Promise<AcceptanceRecord | null> {
+    return this.#recordById(id);
+  }
+
+  async listRecords(query: ListRecordsQuery): Promise<AcceptanceRecord[]> {
+    const rows = this.#sql(
+      `SELECT ${RECORD_COLUMNS}
+       WHERE r.repository = @repository AND r.pull_number = @pull_number
+         AND (@head IS NULL OR r.head_sha = @head) AND (@tree IS NULL OR r.tested_tree_sha = @tree)
+       ORDER BY r.id`,
+    ).all({
+      repository: query.repository,
+      pull_number: query.pullNumber,
+      head: query.headSha ?? null,
+      tree: query.treeSha ?? null,
+    }) as Row[];
+    return rows.map((row) => this.#recordFromRow(row));
+  }
+
+  async latestRecord(
+    query: PullRequestKey & { headSha?: string },
+  ): Promise<AcceptanceRecord | null> {
+    const row = this.#sql(
+      `SELECT ${RECORD_COLUMNS}
+       WHERE r.repository = @repository AND r.pull_number = @pull_number
+         AND (@head IS NULL OR r.head_sha = @head)
+       ORDER BY r.id DESC LIMIT 1`,
+    ).get({
+      repository: query.repository,
+      pull_number: query.pullNumber,
+      head: query.headSha ?? null,
+    }) as Row | undefined;
+    return row ? this.#recordFromRow(row) : null;
+  }
+
+  // ---- handoff entries -----------------------------------------------------------------------
+
+  #draft(next: HandoffEntryDraft): z.output<typeof handoffEntryDraftSchema> {
+    // Callers often spread an entry they read; its old version is not theirs to set.
+    const { version: _ignored, ...draft } = next as HandoffEntryDraft & { version?: unknown };
+    return parseInput(handoffEntryDraftSchema, draft, "handoff entry");
+  }
+
+  #entryParams(entry: HandoffEntry): Row {
+    return {
+      ...entry,
+      fields: JSON.stringify(entry.fields),
+      agent_waiting: entry.agent_waiting ? 1 : 0,
+    };
+  }
+
+  #entryRow(repository: string, issueNumber: number): HandoffEntry | null {
+    const row = this.#sql(
+      "SELECT * FROM handoff_entries WHERE repository = ? AND issue_number = ?",
+    ).get(repository, issueNumber) as Row | undefined;
+    return row ? this.#entryFromRow(row) : null;
+  }
+
+  #entryFromRow(row: Row): HandoffEntry {
+    const key = `${String(row.repository)}#${String(row.issue_number)}`;
+    return parseRow(
+      handoffEntrySchema,
+      {
+        ...row,
+        fields: fromJsonColumn(row.fields, "handoff_entries", key, "fields"),
+        agent_waiting: row.agent_waiting === 1,
+      },
+      "handoff_entries",
+      key,
+    );
+  }
+
+  #appendEntryEvent(entry: HandoffEntry, fromState: string | null): void {
+    this.#sql(
+      `INSERT INTO handoff_entry_events (repository, issue_number, version, from_state, to_state,
+         entry, recorded_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      entry.repository,
+      entry.issue_number,
+      entry.version,
+      fromState,
+      entry.state,
+      JSON.stringify(entry),
+      this.#nowIso(),
+    );
+  }
+
+  async createHandoffEntry(draft: HandoffEntryDraft): Promise<HandoffEntry> {
+    const entry: HandoffEntry = { ...this.#draft(draft), version: 1 };
+    return this.#write(() => {
+      if (this.#entryRow(entry.repository, entry.issue_number)) {
+        throw new AlreadyExistsError(
+          `${entry.repository}#${entry.issue_number} already has a handoff entry; read it and ` +
+            "update it with its version instead",
+        );
+      }
+      this.#sql(
+        `INSERT INTO handoff_entries (repository, issue_number, fields, state, owner,
+           agent_waiting, follow_ups, claim_expiries, escalation_reason, opened_at,
+           state_changed_at, version)
+         VALUES (@repository, @issue_number, @fields, @state, @owner, @agent_waiting, @follow_ups,
+           @claim_expiries, @escalation_reason, @opened_at, @state_changed_at, @version)`,
+      ).run(this.#entryParams(entry));
+      this.#appendEntryEvent(entry, null);
+      return entry;
+    });
+  }
+
+  async getHandoffEntry(repository: string, issueNumber: number): Promise<HandoffEntry | null> {
+    return this.#entryRow(repository, issueNumber);
+  }
+
+  async updateHandoffEntry(
+    next: HandoffEntryDraft,
+    options: { expectedVersion: number },
+  ): Promise<HandoffEntry> {
+    const expected = parseInput(positiveIntSchema, options.expectedVersion, "expectedVersion");
+    const entry: HandoffEntry = { ...this.#draft(next), version: expected + 1 };
+    const what = `handoff entry ${entry.repository}#${entry.issue_number}`;
+    return this.#write(() => {
+      const current = this.#entryRow(entry.repository, entry.issue_number);
+      if (!current) {
+        throw new NotFoundError(`${what} does not exist; create it before updating it`);
+      }
+      if (current.version !== expected) {
+        throw new VersionConflictError(what, expected, current.version);
+      }
+      this.#sql(
+        `UPDATE handoff_entries SET fields = @fields, state = @state, owner = @owner,
+           agent_waiting = @agent_waiting, follow_ups = @follow_ups,
+           claim_expiries = @claim_expiries, escalation_reason = @escalation_reason,
+           opened_at = @opened_at, state_changed_at = @state_changed_at, version = @version
+         WHERE repository = @repository AND issue_number = @issue_number
+           AND version = @expected`,
+      ).run({ ...this.#entryParams(entry), expected });
+      this.#appendEntryEvent(entry, current.state);
+      return entry;
+    });
+  }
+
+  async listHandoffEntries(query: ListHandoffEntriesQuery = {}): Promise<HandoffEntry[]> {
+    const rows = this.#sql(
+      `SELECT * FROM handoff_entries
+       WHERE (@repository IS NULL OR repository = @repository)
+         AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
+       ORDER BY repository, issue_number`,
+    ).all({
+      repository: query.repository ?? null,
+      states: query.states ? JSON.stringify(query.states) : null,
+    }) as Row[];
+    return rows.map((row) => this.#entryFromRow(row));
+  }
+
+  async listHandoffEntryEvents(
+    repository: string,
+    issueNumber: number,
+  ): Promise<HandoffEntryEvent[]> {
+    const rows = this.#sql(
+      `SELECT * FROM handoff_entry_events WHERE repository = ? AND issue_number = ? ORDER BY id`,
+    ).all(repository, issueNumber) as Row[];
+    return rows.map((row) => {
+      const key = `id ${String(row.id)}`;
+      return parseRow(
+        handoffEntryEventSchema,
+        { ...row, entry: fromJsonColumn(row.entry, "handoff_entry_events", key, "entry") },
+        "handoff_entry_events",
+        key,
+      );
+    });
+  }
+
+  // ---- audit log -----------------------------------------------------------------------------
+
+  async appendAudit(input: AuditEntryInput): Promise<AuditEntry> {
+    const entry = parseInput(auditEntryInputSchema, input, "audit entry");
+    return this.#write(() => {
+      const { id } = this.#sql(
+        `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+      ).get(
+        entry.kind,
+        entry.subject,
+        JSON.stringify(entry.decision),
+        JSON.stringify(entry.facts),
+        entry.at,
+        this.#nowIso(),
+      ) as { id: number };
+      return { id, ...entry };
+    });
+  }
+
+  async listAudit(query: ListAuditQuery = {}): Promise<AuditEntry[]> {
+    const limit =
+      query.limit === undefined ? -1 : parseInput(positiveIntSchema, query.limit, "audit limit");
+    const order = query.order === "desc" ? "DESC" : "ASC";
+    const rows = this.#sql(
+      `SELECT id, kind, subject, decision, facts, at FROM audit_log
+       WHERE (@subject IS NULL OR subject = @subject) AND (@kind IS NULL OR kind = @kind)
+       ORDER BY id ${order} LIMIT @limit`,
+    ).all({ subject: query.subject ?? null, kind: query.kind ?? null, limit }) as Row[];
+    return rows.map((row) => {
+      const key = `id ${String(row.id)}`;
+      return parseRow(
+        auditEntrySchema,
+        {
+          ...row,
+          decision: fromJsonColumn(row.decision, "audit_log", key, "decision"),
+          facts: fromJsonColumn(row.facts, "audit_log", key, "facts"),
+        },
+        "audit_log",
+        key,
+      );
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The durable store's port. Every method is async so that a PostgreSQL implementation can follow
+ * without changing callers; the SQLite one (sqlite-store.ts) does its work synchronously inside
+ * each call and never holds a transaction across an await.
+ */
+import type { AcceptanceRecord, AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
+import type { HandoffEntry, HandoffEntryState } from "../../schemas/handoff-entry.js";
+import type {
+  AuditEntry,
+  AuditEntryInput,
+  Delivery,
+  Job,
+  JobStatus,
+  NewJob,
+} from "../../schemas/store.js";
+import type { HandoffEntryDraft, HandoffEntryEvent, StoredDelivery } from "./rows.js";
+
+export type { HandoffEntryDraft, HandoffEntryEvent, StoredDelivery } from "./rows.js";
+
+/** Where time comes from; tests freeze and advance it (lease expiry without sleeping). */
+export type Clock = () => Date;
+
+export interface RecordDeliveryInput {
+  delivery: Delivery;
+  /** The exact text that `delivery.payload_sha256` was computed from (checked). */
+  payload: string;
+  /** Enqueued in the same transaction as the delivery row, or not at all. */
+  jobs: readonly NewJob[];
+}
+
+export interface RecordDeliveryResult {
+  /**
+   * new: stored, jobs enqueued. duplicate: same id and payload seen before, nothing enqueued.
+   * conflict: same id with a different payload, nothing written (the first one is kept).
+   */
+  status: "new" | "duplicate" | "conflict";
+  /** The delivery's jobs: the new ones, or for a duplicate the ones enqueued the first time. */
+  jobIds: number[];
+}
+
+/**
+ * Proof of a claim. `attempt` tells two claims of the same job by the same worker id apart, so
+ * a stale execution can never complete the newer one.
+ */
+export interface JobLease {
+  jobId: number;
+  workerId: string;
+  attempt: number;
+}
+
+export interface ClaimedJob {
+  job: Job;
+  lease: JobLease;
+}
+
+export interface ClaimJobOptions {
+  workerId: string;
+  leaseMs: number;
+  /** Only these kinds; all kinds when absent. */
+  kinds?: readonly string[];
+}
+
+export interface FailJobOptions {
+  /** When the job may run again; now when absent. Ignored when the job goes dead. */
+  retryAt?: Date;
+  /** Do not retry (for example an unknown kind): the job goes dead now. */
+  permanent?: boolean;
+}
+
+export interface PullRequestKey {
+  repository: string;
+  pullNumber: number;
+}
+
+export interface MarkStaleInput extends PullRequestKey {
+  /** The new head SHA; every not-yet-stale record of another head is marked with it. */
+  supersededBy: string;
+  at: string;
+}
+
+export interface ListRecordsQuery extends PullRequestKey {
+  headSha?: string;
+  /** The tested tree SHA, to find an earlier attempt on the same tree. */
+  treeSha?: string;
+}
+
+export interface ListHandoffEntriesQuery {
+  repository?: string;
+  states?: readonly HandoffEntryState[];
+}
+
+export interface ListAuditQuery {
+  subject?: string;
+  kind?: string;
+  limit?: number;
+  /** Oldest first by default; "desc" gives the newest first (with limit: the last N). */
+  order?: "asc" | "desc";
+}
+
+export interface Store {
+  // Webhook deliveries, each with the jobs it enqueues, in one transaction.
+  recordDelivery(input: RecordDeliveryInput): Promise<RecordDeliveryResult>;
+  getDelivery(id: string): Promise<StoredDelivery | null>;
+
+  // The job queue. Claiming is one atomic step that takes a lease.
+  enqueue(job: NewJob): Promise<Job>;
+  /**
+   * The oldest runnable job (queued and due, or running under an expired lease), leased to
+   * `workerId` for `leaseMs`, attempts incremented; null when none. A job with a concurrency key
+   * runs only when every older job of that key is done or dead: one at a time, in order.
+   */
+  claimJob(options: ClaimJobOptions): Promise<ClaimedJob | null>;
+  /** Extends the lease; LeaseLostError when the lease is no longer this one. */
+  heartbeat(lease: JobLease, leaseMs: number): Promise<Job>;
+  /** Marks the job done; LeaseLostError when the lease is no longer this one. */
+  completeJob(lease: JobLease): Promise<Job>;
+  /** Back to queued for a retry, or dead at max_attempts; LeaseLostError as above. */
+  failJob(lease: JobLease, error: string, options?: FailJobOptions): Promise<Job>;
+  getJob(id: number): Promise<Job | null>;
+  listJobs(query?: { status?: JobStatus; deliveryId?: string }): Promise<Job[]>;
+
+  // Acceptance records: append-only; a later push marks them stale, never rewrites them.
+  appendRecord(input: AcceptanceRecordInput): Promise<AcceptanceRecord>;
+  /** Returns how many records were marked. Records of `supersededBy` itself are left alone. */
+  markStale(input: MarkStaleInput): Promise<number>;
+  getRecord(id: number): Promise<AcceptanceRecord | null>;
+  /** Oldest first. */
+  listRecords(query: ListRecordsQuery): Promise<AcceptanceRecord[]>;
+  /** The newest record of the pull request (of that head when given), stale or not. */
+  latestRecord(query: PullRequestKey & { headSha?: string }): Promise<AcceptanceRecord | null>;
+
+  // Handoff entries: compare-and-set on version; every change is appended to an event log.
+  /** Version 1; AlreadyExistsError when the issue already has an entry. */
+  createHandoffEntry(entry: HandoffEntryDraft): Promise<HandoffEntry>;
+  getHandoffEntry(repository: string, issueNumber: number): Promise<HandoffEntry | null>;
+  /**
+   * Writes `next` as version expectedVersion + 1 (a `version` in `next` is ignored);
+   * VersionConflictError when the stored version is not expectedVersion.
+   */
+  updateHandoffEntry(
+    next: HandoffEntryDraft,
+    options: { expectedVersion: number },
+  ): Promise<HandoffEntry>;
+  listHandoffEntries(query?: ListHandoffEntriesQuery): Promise<HandoffEntry[]>;
+  /** Oldest first. */
+  listHandoffEntryEvents(repository: string, issueNumber: number): Promise<HandoffEntryEvent[]>;
+
+  // The audit log of decisions: append-only.
+  appendAudit(entry: AuditEntryInput): Promise<AuditEntry>;
+  listAudit(query?: ListAuditQuery): Promise<AuditEntry[]>;
+
+  close(): Promise<void>;
+}

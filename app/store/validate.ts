@@ -1,0 +1,41 @@
+/** Zod at the store's two edges: what callers hand in, and what rows read back as. */
+import { type ZodType, z } from "zod";
+import { CorruptRowError, InvalidInputError } from "./errors.js";
+
+export function parseInput<S extends ZodType>(
+  schema: S,
+  value: unknown,
+  what: string,
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new InvalidInputError(what, z.prettifyError(result.error));
+  return result.data;
+}
+
+export function parseRow<S extends ZodType>(
+  schema: S,
+  value: unknown,
+  table: string,
+  key: string,
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new CorruptRowError(table, key, z.prettifyError(result.error));
+  return result.data;
+}
+
+/** JSON text for a column; null stays SQL NULL so `IS NULL` means what it says. */
+export function toJsonColumn(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+export function fromJsonColumn(text: unknown, table: string, key: string, column: string): unknown {
+  if (text === null) return null;
+  if (typeof text !== "string") {
+    throw new CorruptRowError(table, key, `column ${column} is ${typeof text}, not JSON text`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CorruptRowError(table, key, `column ${column} is not valid JSON`, { cause: error });
+  }
+}
