@@ -26,6 +26,8 @@ async function main(): Promise<void> {
       const claimed = await store.claimJob({ workerId: workerId ?? "child", leaseMs: 600_000 });
       if (!claimed) break;
       ids.push(claimed.job.id);
+      // "Work" outside any transaction, as a real worker does, so the others get the lock.
+      await new Promise((resolve) => setTimeout(resolve, 1));
       await store.completeJob(claimed.lease);
     }
     await store.close();

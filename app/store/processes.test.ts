@@ -1,0 +1,56 @@
+// Real separate Node processes on one file: what a single process (where better-sqlite3 calls
+// are serialised anyway) cannot show.
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runChild } from "./child-process.js";
+import { SqliteStore } from "./sqlite-store.js";
+import { recordInput, tempDir } from "./test-support.js";
+
+let dir: string;
+let cleanup: () => void;
+let file: string;
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir());
+  file = join(dir, "agate.db");
+});
+afterEach(() => cleanup());
+
+describe("across processes", () => {
+  it("claimers never get the same job and together get all of them", async () => {
+    const jobs = 300;
+    const store = SqliteStore.open(file);
+    for (let n = 0; n < jobs; n++) await store.enqueue({ kind: "a", payload: n });
+    await store.close();
+
+    const startAt = String(Date.now() + 2000);
+    const results = await Promise.all(
+      ["p1", "p2", "p3", "p4"].map((worker) => runChild(["claim", file, startAt, worker])),
+    );
+    const perProcess = results.map((result) => {
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      return JSON.parse(result.stdout) as number[];
+    });
+    const all = perProcess.flat();
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.sort((a, b) => a - b)).toEqual(Array.from({ length: jobs }, (_, i) => i + 1));
+
+    const reader = SqliteStore.open(file);
+    const done = await reader.listJobs({ status: "done" });
+    await reader.close();
+    expect(done).toHaveLength(jobs);
+    // Each job was claimed exactly once.
+    expect(done.every((job) => job.attempts === 1)).toBe(true);
+  });
+
+  it("a record survives its writer being killed the moment the write returned", async () => {
+    const result = await runChild(["write", file]);
+    expect(result.signal).toBe("SIGKILL");
+    expect(result.stderr).toBe("");
+    const { id } = JSON.parse(result.stdout) as { id: number };
+    const reader = SqliteStore.open(file);
+    const record = await reader.getRecord(id);
+    await reader.close();
+    expect(record).toMatchObject({ ...recordInput(), id, stale: null });
+  });
+});
