@@ -12,12 +12,15 @@ export interface NormalisationRule {
   replacement: string;
 }
 
+/** CSI sequences (colours, cursor moves), OSC sequences (titles, hyperlinks), two-byte escapes. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escapes are what this removes
+const TERMINAL_ESCAPES =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+
 export const NORMALISATION_RULES: readonly NormalisationRule[] = [
   {
     name: "ansi",
-    // CSI sequences (colours, cursor moves), OSC sequences (titles, hyperlinks), and two-byte escapes.
-    pattern:
-      /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g,
+    pattern: TERMINAL_ESCAPES,
     replacement: "",
   },
   {
