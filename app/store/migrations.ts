@@ -55,7 +55,9 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at TEXT NOT NULL,
         CHECK (status <> 'running' OR (lease_owner IS NOT NULL AND lease_expires_at IS NOT NULL))
       ) STRICT;
-      CREATE INDEX jobs_runnable ON jobs (run_at, id) WHERE status IN ('queued', 'running');
+      -- The claim walks these in order and stops at the first runnable job: no sort, no scan.
+      CREATE INDEX jobs_queued ON jobs (run_at, id) WHERE status = 'queued';
+      CREATE INDEX jobs_leased ON jobs (lease_expires_at, id) WHERE status = 'running';
       CREATE INDEX jobs_pending_by_key ON jobs (concurrency_key, id)
         WHERE status IN ('queued', 'running') AND concurrency_key IS NOT NULL;
       CREATE INDEX jobs_by_delivery ON jobs (delivery_id) WHERE delivery_id IS NOT NULL;

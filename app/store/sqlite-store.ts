@@ -111,6 +111,16 @@ const RECORD_JSON_COLUMNS = [
   "decision",
 ] as const;
 
+/**
+ * A job of the wanted kinds that is not waiting for an older job of its concurrency key (one
+ * still queued or running): keyed jobs run one at a time, in order, even across retries.
+ */
+const RUNNABLE = `(@kinds IS NULL OR j.kind IN (SELECT value FROM json_each(@kinds)))
+  AND (j.concurrency_key IS NULL OR NOT EXISTS (
+    SELECT 1 FROM jobs o
+    WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
+      AND o.status IN ('queued', 'running')))`;
+
 /** Run times are compared as text, so every stored instant has the same UTC format. */
 function instant(value: string | Date): string {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
@@ -279,35 +289,40 @@ export class SqliteStore implements Store {
       // A worker that died on its last attempt leaves a running job with an expired lease;
       // claiming it again would exceed max_attempts, so it is dead instead.
       this.#sql(
-        `UPDATE jobs SET status = 'dead', lease_expires_at = NULL, updated_at = @now,
+        `UPDATE jobs INDEXED BY jobs_leased
+         SET status = 'dead', lease_expires_at = NULL, updated_at = @now,
            last_error = 'the lease of ' || lease_owner || ' expired on attempt ' || attempts ||
              ' of ' || max_attempts || ' (the worker stopped or hung); last error: ' ||
              coalesce(last_error, 'none')
          WHERE status = 'running' AND lease_expires_at <= @now AND attempts >= max_attempts`,
       ).run({ now: nowIso });
-      // One statement picks and leases: nothing can claim the same row in between, and the
-      // immediate transaction around it serialises claimers across connections and processes.
-      // A keyed job is runnable only when no older job of its key is still queued or running.
+      // Both reads and the lease write run in one immediate transaction, which serialises
+      // claimers across connections and processes: nothing can take the row in between.
+      const params = { now: nowIso, kinds: kinds ? JSON.stringify(kinds) : null };
+      // INDEXED BY: without statistics the planner prefers jobs_by_status and sorts the queue.
+      const due = this.#sql(`SELECT id, run_at FROM jobs j INDEXED BY jobs_queued
+         WHERE status = 'queued' AND run_at <= @now AND ${RUNNABLE} ORDER BY run_at, id LIMIT 1`).get(
+        params,
+      ) as { id: number; run_at: string } | undefined;
+      const expired = this.#sql(`SELECT id, run_at FROM jobs j INDEXED BY jobs_leased
+         WHERE status = 'running' AND lease_expires_at <= @now AND ${RUNNABLE}
+         ORDER BY run_at, id LIMIT 1`).get(params) as { id: number; run_at: string } | undefined;
+      const pick =
+        due && expired
+          ? due.run_at < expired.run_at || (due.run_at === expired.run_at && due.id < expired.id)
+            ? due
+            : expired
+          : (due ?? expired);
+      if (!pick) return null;
       const row = this.#sql(
         `UPDATE jobs SET status = 'running', lease_owner = @worker, lease_expires_at = @expires,
            attempts = attempts + 1, updated_at = @now
-         WHERE id = (
-           SELECT j.id FROM jobs j
-           WHERE ((j.status = 'queued' AND j.run_at <= @now)
-               OR (j.status = 'running' AND j.lease_expires_at <= @now))
-             AND (@kinds IS NULL OR j.kind IN (SELECT value FROM json_each(@kinds)))
-             AND (j.concurrency_key IS NULL OR NOT EXISTS (
-               SELECT 1 FROM jobs o
-               WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
-                 AND o.status IN ('queued', 'running')))
-           ORDER BY j.run_at, j.id
-           LIMIT 1)
-         RETURNING *`,
+         WHERE id = @id RETURNING *`,
       ).get({
+        id: pick.id,
         worker: workerId,
         expires: new Date(now.getTime() + leaseMs).toISOString(),
         now: nowIso,
-        kinds: kinds ? JSON.stringify(kinds) : null,
       }) as Row | undefined;
       if (!row) return null;
       const job = this.#jobFromRow(row);
