@@ -86,6 +86,18 @@ describe("acceptance records", () => {
     expect(() =>
       db.prepare("INSERT INTO acceptance_record_stale_marks VALUES (1, ?, 'x', 'x')").run(SHA_C),
     ).toThrow(/UNIQUE|PRIMARY KEY/);
+    const own = db
+      .prepare(
+        "INSERT INTO acceptance_records (repository, pull_number, head_sha, " +
+          "base_sha, commands, grader, decision, decided_at, recorded_at) " +
+          "VALUES ('octo/repo', 12, ?, ?, '[]', '{}', '{}', 'x', 'x') RETURNING id",
+      )
+      .get(SHA_B, SHA_C) as { id: number };
+    expect(() =>
+      db
+        .prepare("INSERT INTO acceptance_record_stale_marks VALUES (?, ?, 'x', 'x')")
+        .run(own.id, SHA_B),
+    ).toThrow(/cannot be superseded by its own head/);
     db.close();
   });
 

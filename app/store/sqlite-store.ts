@@ -126,6 +126,17 @@ function instant(value: string | Date): string {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
 }
 
+type Candidate = { id: number; run_at: string } | undefined;
+
+/** The one that has been due longer (ties by id: enqueued first). */
+function older(a: Candidate, b: Candidate): Candidate {
+  if (!a || !b) return a ?? b;
+  return a.run_at < b.run_at || (a.run_at === b.run_at && a.id < b.id) ? a : b;
+}
+
+/** A failure is kept for people to read; a whole log in it would bloat every claim. */
+const MAX_ERROR_CHARS = 16_384;
+
 function sha256(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
@@ -303,16 +314,11 @@ export class SqliteStore implements Store {
       const due = this.#sql(`SELECT id, run_at FROM jobs j INDEXED BY jobs_queued
          WHERE status = 'queued' AND run_at <= @now AND ${RUNNABLE} ORDER BY run_at, id LIMIT 1`).get(
         params,
-      ) as { id: number; run_at: string } | undefined;
+      ) as Candidate;
       const expired = this.#sql(`SELECT id, run_at FROM jobs j INDEXED BY jobs_leased
          WHERE status = 'running' AND lease_expires_at <= @now AND ${RUNNABLE}
-         ORDER BY run_at, id LIMIT 1`).get(params) as { id: number; run_at: string } | undefined;
-      const pick =
-        due && expired
-          ? due.run_at < expired.run_at || (due.run_at === expired.run_at && due.id < expired.id)
-            ? due
-            : expired
-          : (due ?? expired);
+         ORDER BY run_at, id LIMIT 1`).get(params) as Candidate;
+      const pick = older(due, expired);
       if (!pick) return null;
       const row = this.#sql(
         `UPDATE jobs SET status = 'running', lease_owner = @worker, lease_expires_at = @expires,
@@ -379,7 +385,7 @@ export class SqliteStore implements Store {
         ...this.#leaseParams(held),
         permanent: options.permanent ? 1 : 0,
         retry_at: instant(options.retryAt ?? now),
-        error: String(error),
+        error: String(error).slice(-MAX_ERROR_CHARS),
         now,
       }) as Row | undefined;
       if (!row) throw this.#leaseLost(held, "fail");

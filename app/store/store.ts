@@ -110,7 +110,10 @@ export interface Store {
    * runs only when every older job of that key is done or dead: one at a time, in order.
    */
   claimJob(options: ClaimJobOptions): Promise<ClaimedJob | null>;
-  /** Extends the lease; LeaseLostError when the lease is no longer this one. */
+  /**
+   * Extends the lease; LeaseLostError when the lease is no longer this one. A lease that expired
+   * but was not yet claimed by anyone else is still held, and is extended.
+   */
   heartbeat(lease: JobLease, leaseMs: number): Promise<Job>;
   /** Marks the job done; LeaseLostError when the lease is no longer this one. */
   completeJob(lease: JobLease): Promise<Job>;
