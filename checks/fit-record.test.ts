@@ -21,7 +21,13 @@ function record(tails: string[]): CommandRecord {
       timed_out: false,
       started_at: "2026-12-02T10:00:00.000Z",
       duration_ms: 1,
-      output: { bytes: tail.length, sha256: DIGEST, normalized_sha256: DIGEST, tail, truncated: false },
+      output: {
+        bytes: tail.length,
+        sha256: DIGEST,
+        normalized_sha256: DIGEST,
+        tail,
+        truncated: false,
+      },
     })),
     runner: { os: "Linux", arch: "X64", image_version: null, node_version: "v24.0.0" },
     grader: { agate_version: "0.1.0", config_digest: DIGEST },
@@ -37,7 +43,11 @@ describe("fitRecord", () => {
   });
 
   it("shortens the longest tails, keeps their ends, names what it cut, and stays valid", () => {
-    const big = record(["x".repeat(60_000) + "FAILED HERE", "short", "\"\\\n".repeat(20_000) + "END"]);
+    const big = record([
+      "x".repeat(60_000) + "FAILED HERE",
+      "short",
+      '"\\\n'.repeat(20_000) + "END",
+    ]);
     const fitted = fitRecord(big, 65_535);
     expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(65_535);
     expect(commandRecordSchema.parse(fitted)).toEqual(fitted);

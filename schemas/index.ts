@@ -1,4 +1,5 @@
 export * from "./acceptance-record.js";
+export * from "./action.js";
 export * from "./command-record.js";
 export * from "./config.js";
 export * from "./duration.js";

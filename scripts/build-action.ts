@@ -1,12 +1,12 @@
 /**
- * Bundles the Action into dist/action/index.js, the file action.yml runs. It is committed, as
- * every JavaScript action's bundle is, and CI fails when it differs from what this script makes.
+ * Bundles the Action into dist/action/index.js, the file action.yml runs, and `agate run` into
+ * dist/cli/index.js. They are committed, as every JavaScript action's bundle is, and CI fails
+ * when they differ from what this script makes.
  */
+import { chmodSync } from "node:fs";
 import { build } from "esbuild";
 
-await build({
-  entryPoints: ["action/index.ts"],
-  outfile: "dist/action/index.js",
+const shared = {
   bundle: true,
   platform: "node",
   target: "node20",
@@ -17,5 +17,14 @@ await build({
   },
   legalComments: "none",
   logLevel: "warning",
+} as const;
+
+await build({ ...shared, entryPoints: ["action/index.ts"], outfile: "dist/action/index.js" });
+await build({
+  ...shared,
+  entryPoints: ["action/cli-entry.ts"],
+  outfile: "dist/cli/index.js",
+  banner: { js: `#!/usr/bin/env node\n${shared.banner.js}` },
 });
-console.log("built dist/action/index.js");
+chmodSync("dist/cli/index.js", 0o755);
+console.log("built dist/action/index.js and dist/cli/index.js");

@@ -1,0 +1,61 @@
+import { git, gitMaybe } from "./git.js";
+
+/** Reads a file at a commit through the contents API, for when git cannot reach the commit. */
+export type ReadFileAtCommit = (sha: string, path: string) => Promise<string | null>;
+
+export interface BaseConfig {
+  /** null: the base commit has no config, so the repository has not adopted agate. */
+  text: string | null;
+  via: "git" | "api";
+}
+
+const hasCommit = (cwd: string, sha: string) =>
+  gitMaybe(cwd, ["cat-file", "-e", `${sha}^{commit}`]) !== undefined;
+
+/**
+ * The config as the base commit has it, never as the checked-out head has it: an agent must not
+ * be able to change what it is graded by. A shallow checkout lacks the base commit, so it is
+ * fetched by SHA; when that fails (no credentials persisted), the contents API is asked.
+ */
+export async function readConfigAtBase(options: {
+  cwd: string;
+  sha: string;
+  path: string;
+  api?: ReadFileAtCommit;
+}): Promise<BaseConfig> {
+  const { cwd, sha, path } = options;
+  if (!hasCommit(cwd, sha)) {
+    gitMaybe(cwd, ["fetch", "--no-tags", "--quiet", "--depth=1", "origin", sha]);
+  }
+  if (hasCommit(cwd, sha)) {
+    const exists = gitMaybe(cwd, ["cat-file", "-e", `${sha}:${path}`]) !== undefined;
+    return { text: exists ? git(cwd, ["show", `${sha}:${path}`]) : null, via: "git" };
+  }
+  if (options.api) return { text: await options.api(sha, path), via: "api" };
+  throw new Error(
+    `cannot read ${path} at the base commit ${sha}: it is not in the checkout and fetching it failed. ` +
+      "Give the Action a token with contents: read, or check out with fetch-depth: 0.",
+  );
+}
+
+/** The default base for a local run: where HEAD forked from the default branch. */
+export function localBase(cwd: string, ref?: string): string {
+  const candidates = ref
+    ? [ref]
+    : [
+        gitMaybe(cwd, ["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"])?.trim(),
+        "origin/main",
+        "origin/master",
+        "main",
+        "master",
+      ].filter((name): name is string => Boolean(name));
+  for (const name of candidates) {
+    const base = gitMaybe(cwd, ["merge-base", "HEAD", name])?.trim();
+    if (base) return base;
+  }
+  throw new Error(
+    ref
+      ? `cannot find where HEAD forked from ${ref}: is it a branch or commit of this repository?`
+      : "cannot find the default branch (origin/HEAD, main or master): pass --base REF",
+  );
+}

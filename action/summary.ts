@@ -1,0 +1,98 @@
+import type { CommandRecord, CommandResult } from "../schemas/command-record.js";
+import { formatDuration } from "../schemas/duration.js";
+
+export const commandPassed = (command: CommandResult) =>
+  command.exit_code === 0 && !command.timed_out && command.signal === null;
+
+export function failedCommands(record: CommandRecord): string[] {
+  return record.commands.filter((command) => !commandPassed(command)).map((c) => c.name);
+}
+
+export function resultText(command: CommandResult): string {
+  if (command.timed_out) return "timed out";
+  if (command.signal) return `killed (${command.signal})`;
+  return command.exit_code === 0 ? "passed" : `failed (exit ${command.exit_code})`;
+}
+
+/** 1234 ms -> "1.2s"; whole units read as the config writes them. */
+export function durationText(ms: number): string {
+  if (ms < 1_000) return `${ms}ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)}s`;
+  return formatDuration(Math.round(ms / 1_000) * 1_000);
+}
+
+const short = (sha: string) => sha.slice(0, 7);
+
+/** A fence longer than any run of backticks in the text, so command output cannot end it early. */
+function fenced(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}text\n${text.replace(/\n$/, "")}\n${fence}`;
+}
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+export function headline(record: CommandRecord): string {
+  const failed = failedCommands(record).length;
+  const total = record.commands.length;
+  const on = `on ${short(record.tested.sha)}`;
+  return failed === 0
+    ? `${total} of ${total} required commands passed ${on}`
+    : `${failed} of ${total} required commands failed ${on}`;
+}
+
+/**
+ * The human summary of a record: what ran on which commit, the result of each command, and the
+ * end of each failing output. Each tail is capped at `tailChars` so the whole stays within
+ * GitHub's 65,535-character limits for job summaries and check-run summaries.
+ */
+export function renderRecordMarkdown(record: CommandRecord, tailChars = 8_000): string {
+  const tested = record.tested;
+  const lines = [
+    `### agate: ${headline(record)}`,
+    "",
+    `Tested commit \`${tested.sha}\` (tree \`${tested.tree_sha}\`)` +
+      (tested.parents.length > 1
+        ? `, a merge of ${tested.parents.map((p) => `\`${short(p)}\``).join(" and ")}`
+        : ""),
+    record.pull_request
+      ? `Pull request #${record.pull_request.number}: head \`${short(record.pull_request.head_sha)}\`, base \`${short(record.pull_request.base_sha)}\``
+      : "",
+    tested.clean
+      ? "The work tree was clean after the commands."
+      : `**The work tree was not clean after the commands** (changed files digest \`${tested.dirty_digest}\`).`,
+    `Config digest \`${record.grader.config_digest}\`, agate ${record.grader.agate_version}.`,
+    "",
+    "| command | result | duration |",
+    "| --- | --- | --- |",
+    ...record.commands.map(
+      (c) =>
+        `| ${cell(c.name)} | ${commandPassed(c) ? "✅" : "❌"} ${resultText(c)} | ${durationText(c.duration_ms)} |`,
+    ),
+  ].filter((line, index, all) => line !== "" || all[index - 1] !== "");
+
+  for (const command of record.commands.filter((c) => !commandPassed(c))) {
+    const tail = command.output.tail.slice(-tailChars);
+    const note =
+      tail.length < command.output.bytes
+        ? ` (last ${tail.length} characters of ${command.output.bytes} bytes)`
+        : "";
+    lines.push(
+      "",
+      `<details><summary>${escapeHtml(command.name)}: ${resultText(command)}${note}</summary>`,
+      "",
+      `\`${escapeHtml(command.run)}\``,
+      "",
+      fenced(tail),
+      "",
+      "</details>",
+    );
+  }
+  if (record.cut.length > 0)
+    lines.push("", `Shortened to fit GitHub's limits: ${record.cut.join(", ")}.`);
+  return `${lines.join("\n")}\n`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
