@@ -1,0 +1,32 @@
+// Octokit clients against a simulator, authenticated the way agate's App and Action are.
+import { createAppAuth } from "@octokit/auth-app";
+import { Octokit } from "@octokit/rest";
+import type { GitHubSimulator } from "./simulator.js";
+
+/** Octokit logs failed requests with console.error; tests assert on errors instead. */
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+export function appClient(sim: GitHubSimulator): Octokit {
+  return new Octokit({
+    baseUrl: sim.apiUrl,
+    authStrategy: createAppAuth,
+    auth: { appId: sim.appId, privateKey: sim.privateKey },
+    log: quiet,
+  });
+}
+
+export function installationClient(
+  sim: GitHubSimulator,
+  installationId = sim.installationId,
+): Octokit {
+  return new Octokit({
+    baseUrl: sim.apiUrl,
+    authStrategy: createAppAuth,
+    auth: { appId: sim.appId, privateKey: sim.privateKey, installationId },
+    log: quiet,
+  });
+}
+
+export function tokenClient(sim: GitHubSimulator, token: string | undefined): Octokit {
+  return new Octokit({ baseUrl: sim.apiUrl, log: quiet, ...(token ? { auth: token } : {}) });
+}

@@ -1,0 +1,86 @@
+// App endpoints, authenticated with the App's JWT, including the installation token flow that
+// @octokit/auth-app performs (POST /app/installations/{id}/access_tokens).
+import * as s from "../serialize.js";
+import type { TokenPermission } from "../state.js";
+import {
+  bodyOf,
+  HttpError,
+  isJsonObject,
+  json,
+  numberParam,
+  type OperationTable,
+} from "./context.js";
+
+export const appOperations: OperationTable = {
+  "apps/get-authenticated": {
+    auth: "app",
+    handle: ({ world }) => json(200, s.integration(world.urls, world.app)),
+  },
+
+  "apps/list-installations": {
+    auth: "app",
+    handle: ({ world }) =>
+      json(
+        200,
+        [...world.installations.values()].map((item) =>
+          s.installation(world.urls, item, world.app),
+        ),
+      ),
+  },
+
+  "apps/get-installation": {
+    auth: "app",
+    handle: (ctx) => {
+      const found = ctx.world.installations.get(numberParam(ctx, "installation_id"));
+      if (!found) throw new HttpError(404, "Not Found");
+      return json(200, s.installation(ctx.world.urls, found, ctx.world.app));
+    },
+  },
+
+  "apps/get-repo-installation": {
+    auth: "app",
+    handle: (ctx) => {
+      const { world } = ctx;
+      let found: ReturnType<typeof world.installationFor>;
+      try {
+        found = world.installationFor(world.repo(ctx.params.owner ?? "", ctx.params.repo ?? ""));
+      } catch {
+        found = undefined;
+      }
+      if (!found) throw new HttpError(404, "Not Found");
+      return json(200, s.installation(world.urls, found, world.app));
+    },
+  },
+
+  "apps/get-org-installation": {
+    auth: "app",
+    handle: (ctx) => {
+      const login = (ctx.params.org ?? "").toLowerCase();
+      const found = [...ctx.world.installations.values()].find(
+        (item) => item.account.login.toLowerCase() === login,
+      );
+      if (!found) throw new HttpError(404, "Not Found");
+      return json(200, s.installation(ctx.world.urls, found, ctx.world.app));
+    },
+  },
+
+  "apps/create-installation-access-token": {
+    auth: "app",
+    handle: (ctx) => {
+      const { world } = ctx;
+      const found = world.installations.get(numberParam(ctx, "installation_id"));
+      if (!found) throw new HttpError(404, "Not Found");
+      const body = bodyOf(ctx);
+      const requested = isJsonObject(body.permissions)
+        ? (body.permissions as Record<string, TokenPermission>)
+        : undefined;
+      const token = world.mintInstallationToken(found, requested);
+      return json(201, {
+        token: token.token,
+        expires_at: token.expiresAt.toISOString().replace(/\.\d{3}Z$/, "Z"),
+        permissions: token.permissions,
+        repository_selection: "all",
+      });
+    },
+  },
+};

@@ -1,0 +1,156 @@
+// Pull requests: their files and commits are computed from git (merge base to head), as GitHub's.
+import * as s from "../serialize.js";
+import type { Review } from "../state.js";
+import { Unprocessable } from "../world.js";
+import {
+  bodyOf,
+  type Ctx,
+  json,
+  numberParam,
+  type OperationTable,
+  paginate,
+  queryString,
+  repoOf,
+  tokenOf,
+} from "./context.js";
+
+function pullOf(ctx: Ctx) {
+  const repo = repoOf(ctx);
+  return { repo, pull: ctx.world.pull(repo, numberParam(ctx, "pull_number")) };
+}
+
+function range(ctx: Ctx) {
+  const { repo, pull } = pullOf(ctx);
+  const head = ctx.world.branchSha(repo, pull.pull.headRef);
+  const base = ctx.world.branchSha(repo, pull.pull.baseRef);
+  if (!head || !base)
+    throw new Unprocessable("The head or base branch of this pull request is gone");
+  return { repo, pull, head, mergeBase: repo.git.mergeBase(base, head) ?? base };
+}
+
+const EVENTS: Record<string, Review["state"]> = {
+  APPROVE: "APPROVED",
+  REQUEST_CHANGES: "CHANGES_REQUESTED",
+  COMMENT: "COMMENTED",
+};
+
+export const pullOperations: OperationTable = {
+  "pulls/get": {
+    auth: "token",
+    permission: ["pull_requests", "read"],
+    handle: (ctx) => {
+      const accept = String(ctx.headers.accept ?? "");
+      if (/application\/vnd\.github(\.v3)?\.(diff|patch)/.test(accept)) {
+        const { repo, head, mergeBase } = range(ctx);
+        return { status: 200, raw: repo.git.diffText(mergeBase, head), contentType: "text/plain" };
+      }
+      const { repo, pull } = pullOf(ctx);
+      return json(200, ctx.world.pullJson(repo, pull, true));
+    },
+  },
+
+  "pulls/list": {
+    auth: "token",
+    permission: ["pull_requests", "read"],
+    handle: (ctx) => {
+      const repo = repoOf(ctx);
+      const state = queryString(ctx, "state") ?? "open";
+      const head = queryString(ctx, "head");
+      const base = queryString(ctx, "base");
+      const pulls = [...repo.issues.values()]
+        .filter((item) => item.pull)
+        .filter((item) => state === "all" || item.state === state)
+        .filter((item) => !base || item.pull?.baseRef === base)
+        .filter(
+          (item) =>
+            !head ||
+            `${repo.owner.login}:${item.pull?.headRef}`.toLowerCase() === head.toLowerCase(),
+        )
+        .sort((a, b) => b.number - a.number);
+      const { page, headers } = paginate(ctx, pulls);
+      return json(
+        200,
+        page.map((item) => ctx.world.pullJson(repo, item, false)),
+        headers,
+      );
+    },
+  },
+
+  "pulls/list-files": {
+    auth: "token",
+    permission: ["pull_requests", "read"],
+    handle: (ctx) => {
+      const { repo, head, mergeBase } = range(ctx);
+      // GitHub lists at most 3000 files of a pull request.
+      const files = repo.git.diff(mergeBase, head).slice(0, 3000);
+      const { page, headers } = paginate(ctx, files);
+      return json(
+        200,
+        page.map((file) => s.diffEntry(ctx.world.urls, repo, file, head)),
+        headers,
+      );
+    },
+  },
+
+  "pulls/list-commits": {
+    auth: "token",
+    permission: ["pull_requests", "read"],
+    handle: (ctx) => {
+      const { repo, head, mergeBase } = range(ctx);
+      const commits = repo.git.commitsBetween(mergeBase, head).slice(0, 250);
+      const { page, headers } = paginate(ctx, commits);
+      return json(
+        200,
+        page.map((sha) =>
+          s.commit(ctx.world.urls, repo, repo.git.readCommit(sha), (email) =>
+            ctx.world.accountByEmail(email),
+          ),
+        ),
+        headers,
+      );
+    },
+  },
+
+  "pulls/list-reviews": {
+    auth: "token",
+    permission: ["pull_requests", "read"],
+    handle: (ctx) => {
+      const { repo, pull } = pullOf(ctx);
+      const reviews = pull.pull.reviews.filter((review) => review.state !== "PENDING");
+      const { page, headers } = paginate(ctx, reviews);
+      return json(
+        200,
+        page.map((review) => s.review(ctx.world.urls, repo, pull, review)),
+        headers,
+      );
+    },
+  },
+
+  "pulls/create-review": {
+    auth: "token",
+    permission: ["pull_requests", "write"],
+    handle: (ctx) => {
+      const { repo, pull } = pullOf(ctx);
+      const body = bodyOf(ctx);
+      const token = tokenOf(ctx);
+      const event = typeof body.event === "string" ? body.event : undefined;
+      const state = event ? EVENTS[event] : "PENDING";
+      if (!state)
+        throw new Unprocessable("Unprocessable Entity", [{ field: "event", code: "invalid" }]);
+      if ((state === "CHANGES_REQUESTED" || state === "COMMENTED") && !body.body) {
+        throw new Unprocessable("Unprocessable Entity", [
+          {
+            message: `Review Can not ${event === "COMMENT" ? "comment" : "request changes"} on pull request without a body`,
+          },
+        ]);
+      }
+      const { review } = ctx.world.submitReview(repo, pull, {
+        state,
+        body: typeof body.body === "string" ? body.body : "",
+        user: token.actor,
+        ...(typeof body.commit_id === "string" ? { commitId: body.commit_id } : {}),
+      });
+      return json(200, s.review(ctx.world.urls, repo, pull, review));
+    },
+  },
+};

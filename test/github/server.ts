@@ -1,0 +1,142 @@
+// The HTTP front of the simulator: serves the API at the root and under /api/v3 (where Probot and
+// Octokit look with GHE_HOST), authenticates the caller like GitHub before anything else, and
+// logs every request with the operation and the kind of handler that answered.
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Credential } from "./handlers/context.js";
+
+export type HandledBy =
+  /** Answered from simulator state. */
+  | "stateful"
+  /** Answered with the spec's canned example (only with `strict: false`). */
+  | "example"
+  /** 501: the operation exists at GitHub but the simulator has no stateful handler for it. */
+  | "unhandled"
+  /** 400: the request failed validation against GitHub's OpenAPI description. */
+  | "rejected"
+  /** 401: no, an unknown or an invalid credential. */
+  | "unauthenticated"
+  /** No such route in GitHub's API. */
+  | "not-found"
+  /** The simulator's own routes (job log downloads). */
+  | "simulator";
+
+export interface CallRecord {
+  operationId: string | undefined;
+  method: string;
+  /** The path as requested, including any /api/v3 prefix, without the query. */
+  path: string;
+  status: number;
+  handledBy: HandledBy;
+  durationMs: number;
+}
+
+export interface RequestMeta {
+  operationId: string | undefined;
+  handledBy: HandledBy | undefined;
+  credential: Credential;
+  originalUrl: string;
+}
+
+const metas = new WeakMap<IncomingMessage, RequestMeta>();
+
+export function metaOf(req: IncomingMessage): RequestMeta {
+  let meta = metas.get(req);
+  if (!meta) {
+    meta = {
+      operationId: undefined,
+      handledBy: undefined,
+      credential: { kind: "none" },
+      originalUrl: req.url ?? "/",
+    };
+    metas.set(req, meta);
+  }
+  return meta;
+}
+
+export type CredentialCheck = { ok: true; credential: Credential } | { ok: false; message: string };
+
+export interface FrontOptions {
+  /** The library's express app, called with the rewritten request. */
+  app: (req: IncomingMessage, res: ServerResponse) => void;
+  authenticate: (authorization: string | undefined) => CredentialCheck;
+  /** Routes the simulator serves itself (pre-signed log URLs); return true when handled. */
+  ownRoute: (path: string, req: IncomingMessage, res: ServerResponse) => boolean;
+  onCall: (record: CallRecord) => void;
+}
+
+/**
+ * Path parameters cannot contain `/` for the library's router, but GitHub takes them unencoded in
+ * these positions (a file path, a ref, a `base...head` pair). Encode them as one segment.
+ */
+const MULTI_SEGMENT = [
+  /^(\/repos\/[^/]+\/[^/]+\/contents\/)(.+)$/,
+  /^(\/repos\/[^/]+\/[^/]+\/git\/ref\/)(.+)$/,
+  /^(\/repos\/[^/]+\/[^/]+\/git\/refs\/)(.+)$/,
+  /^(\/repos\/[^/]+\/[^/]+\/git\/matching-refs\/)(.+)$/,
+  /^(\/repos\/[^/]+\/[^/]+\/compare\/)(.+)$/,
+];
+
+export function rewritePath(path: string): string {
+  let rewritten = path.startsWith("/api/v3/") || path === "/api/v3" ? path.slice(7) || "/" : path;
+  for (const pattern of MULTI_SEGMENT) {
+    const match = pattern.exec(rewritten);
+    if (match?.[2]?.includes("/")) {
+      rewritten = `${match[1]}${match[2].split("/").join("%2F")}`;
+      break;
+    }
+  }
+  return rewritten;
+}
+
+export function startFront(options: FrontOptions): Promise<Server> {
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    const originalUrl = req.url ?? "/";
+    const queryAt = originalUrl.indexOf("?");
+    const path = queryAt === -1 ? originalUrl : originalUrl.slice(0, queryAt);
+    const query = queryAt === -1 ? "" : originalUrl.slice(queryAt);
+    const meta = metaOf(req);
+    meta.originalUrl = originalUrl;
+    res.setHeader("x-github-request-id", randomBytes(8).toString("hex").toUpperCase());
+    res.on("finish", () => {
+      const handledBy: HandledBy =
+        meta.handledBy ??
+        (meta.operationId ? (res.statusCode === 400 ? "rejected" : "stateful") : "not-found");
+      options.onCall({
+        operationId: meta.operationId,
+        method: req.method ?? "GET",
+        path,
+        status: res.statusCode,
+        handledBy,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      });
+    });
+    const rewritten = rewritePath(path);
+    if (options.ownRoute(rewritten, req, res)) {
+      meta.handledBy = "simulator";
+      return;
+    }
+    const check = options.authenticate(req.headers.authorization);
+    if (!check.ok) {
+      meta.handledBy = "unauthenticated";
+      res.statusCode = 401;
+      res.setHeader("content-type", "application/json; charset=utf-8");
+      res.end(
+        JSON.stringify({
+          message: check.message,
+          documentation_url: "https://docs.github.com/rest",
+          status: "401",
+        }),
+      );
+      return;
+    }
+    meta.credential = check.credential;
+    req.url = `${rewritten}${query}`;
+    options.app(req, res);
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve(server));
+  });
+}

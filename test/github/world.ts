@@ -1,0 +1,1022 @@
+// The simulated GitHub's state and the state changes that GitHub reacts to with webhooks. Both the
+// REST handlers and the seeding helpers change state only through here, so a change made by the
+// App through the API fires the same webhook as the same change made by a test.
+
+import { newTokenValue } from "./auth.js";
+import { type FileChanges, GitRepository } from "./git.js";
+import * as s from "./serialize.js";
+import type {
+  Account,
+  AccountType,
+  AppIdentity,
+  CheckConclusion,
+  CheckOutput,
+  CheckRun,
+  CheckStatus,
+  CheckSuite,
+  Comment,
+  Installation,
+  Issue,
+  Label,
+  PermissionLevel,
+  Repository,
+  Review,
+  Team,
+  Token,
+  TokenPermission,
+  WorkflowRun,
+  WorkflowStep,
+} from "./state.js";
+import { IdSource, nowIso, repoKey } from "./state.js";
+import type { Delivery, WebhookSender } from "./webhooks.js";
+
+type Json = Record<string, unknown>;
+
+/** What the default installation may do: what agate asks for, no more. */
+export const DEFAULT_INSTALLATION_PERMISSIONS: Record<string, TokenPermission> = {
+  actions: "read",
+  checks: "write",
+  contents: "read",
+  issues: "write",
+  members: "read",
+  metadata: "read",
+  pull_requests: "write",
+  statuses: "read",
+};
+
+const APP_EVENTS = [
+  "check_run",
+  "check_suite",
+  "issue_comment",
+  "issues",
+  "pull_request",
+  "pull_request_review",
+  "workflow_run",
+];
+
+/** GitHub Actions' own app, which owns check runs written with a workflow's GITHUB_TOKEN. */
+const ACTIONS_APP_ID = 15368;
+
+export class NotFound extends Error {}
+export class Unprocessable extends Error {
+  constructor(
+    message: string,
+    readonly errors: Json[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface Author {
+  name: string;
+  email: string;
+  /** Commit time in seconds; defaults to now. */
+  time?: number;
+}
+
+export class World {
+  readonly ids = new IdSource();
+  readonly accounts = new Map<string, Account>();
+  readonly repos = new Map<string, Repository>();
+  readonly installations = new Map<number, Installation>();
+  readonly tokens = new Map<string, Token>();
+  readonly teams = new Map<string, Team>();
+  readonly app: AppIdentity;
+  readonly actionsApp: AppIdentity;
+  private readonly pushedAt = new Map<Repository, string>();
+
+  constructor(
+    readonly urls: s.Urls,
+    private readonly webhooks: WebhookSender,
+    readonly appId: number,
+    appSlug: string,
+  ) {
+    const github = this.account("github", "Organization");
+    const owner = this.account("agate-dev", "Organization");
+    this.app = {
+      id: appId,
+      slug: appSlug,
+      name: appSlug,
+      owner,
+      bot: this.account(`${appSlug}[bot]`, "Bot"),
+      permissions: { ...DEFAULT_INSTALLATION_PERMISSIONS },
+      events: APP_EVENTS,
+    };
+    this.actionsApp = {
+      id: ACTIONS_APP_ID,
+      slug: "github-actions",
+      name: "GitHub Actions",
+      owner: github,
+      bot: this.account("github-actions[bot]", "Bot"),
+      permissions: { actions: "write", checks: "write", contents: "write", metadata: "read" },
+      events: [],
+    };
+  }
+
+  // ---- accounts, installations, tokens ------------------------------------------------------
+
+  account(login: string, type: AccountType = "User"): Account {
+    const existing = this.accounts.get(login.toLowerCase());
+    if (existing) return existing;
+    const id = this.ids.take();
+    const created: Account = {
+      id,
+      login,
+      type,
+      name: login,
+      email: type === "Bot" ? `${id}+${login}@users.noreply.github.com` : `${login}@example.com`,
+    };
+    this.accounts.set(login.toLowerCase(), created);
+    return created;
+  }
+
+  accountByEmail(email: string): Account | undefined {
+    for (const account of this.accounts.values()) {
+      if (account.email.toLowerCase() === email.toLowerCase()) return account;
+    }
+    return undefined;
+  }
+
+  install(
+    accountLogin: string,
+    permissions = DEFAULT_INSTALLATION_PERMISSIONS,
+    id?: number,
+  ): Installation {
+    const account = this.account(accountLogin, "Organization");
+    for (const existing of this.installations.values()) {
+      if (existing.account === account) return existing;
+    }
+    const installation: Installation = {
+      id: id ?? this.ids.take(),
+      appId: this.app.id,
+      account,
+      permissions: { ...permissions },
+      events: APP_EVENTS,
+      createdAt: nowIso(),
+    };
+    this.installations.set(installation.id, installation);
+    return installation;
+  }
+
+  installationFor(repo: Repository): Installation | undefined {
+    for (const installation of this.installations.values()) {
+      if (installation.account === repo.owner) return installation;
+    }
+    return undefined;
+  }
+
+  mintInstallationToken(
+    installation: Installation,
+    requested?: Record<string, TokenPermission>,
+  ): Token {
+    const permissions = requested ?? installation.permissions;
+    for (const [name, level] of Object.entries(permissions)) {
+      if (!covers(installation.permissions[name], level)) {
+        throw new Unprocessable(`The permissions requested are not granted to this installation.`, [
+          { resource: "Installation", field: name, code: "invalid" },
+        ]);
+      }
+    }
+    const token: Token = {
+      token: newTokenValue(),
+      installationId: installation.id,
+      app: this.app,
+      actor: this.app.bot,
+      permissions: { ...permissions },
+      expiresAt: new Date(Date.now() + 60 * 60 * 1000),
+    };
+    this.tokens.set(token.token, token);
+    return token;
+  }
+
+  /** A token that is not the App's: by default a workflow's GITHUB_TOKEN (GitHub Actions). */
+  mintPlainToken(input: {
+    permissions?: Record<string, TokenPermission>;
+    actor?: string;
+    app?: "github-actions" | "agate";
+  }): Token {
+    const app = input.app === "agate" ? this.app : this.actionsApp;
+    const token: Token = {
+      token: newTokenValue(),
+      installationId: undefined,
+      app,
+      actor: input.actor ? this.account(input.actor) : app.bot,
+      permissions: input.permissions ?? {
+        actions: "read",
+        checks: "write",
+        contents: "read",
+        issues: "write",
+        metadata: "read",
+        pull_requests: "write",
+        statuses: "write",
+      },
+      expiresAt: new Date(Date.now() + 60 * 60 * 1000),
+    };
+    this.tokens.set(token.token, token);
+    return token;
+  }
+
+  // ---- repositories and git -----------------------------------------------------------------
+
+  repo(owner: string, name: string): Repository {
+    const found = this.repos.get(repoKey(owner, name));
+    if (!found) throw new NotFound(`${owner}/${name}`);
+    return found;
+  }
+
+  createRepository(input: {
+    owner: string;
+    repo: string;
+    defaultBranch?: string;
+    private?: boolean;
+    ownerType?: AccountType;
+  }): Repository {
+    if (this.repos.has(repoKey(input.owner, input.repo))) {
+      throw new Unprocessable("name already exists on this account", [
+        { resource: "Repository", code: "custom", field: "name" },
+      ]);
+    }
+    const defaultBranch = input.defaultBranch ?? "main";
+    const repo: Repository = {
+      id: this.ids.take(),
+      owner: this.account(input.owner, input.ownerType ?? "Organization"),
+      name: input.repo,
+      defaultBranch,
+      private: input.private ?? true,
+      git: GitRepository.createBare(defaultBranch),
+      createdAt: nowIso(),
+      collaborators: new Map(),
+      labels: new Map(),
+      issues: new Map(),
+      nextNumber: 1,
+      checkSuites: new Map(),
+      checkRuns: new Map(),
+      workflowRuns: new Map(),
+      nextRunNumber: 1,
+    };
+    this.repos.set(repoKey(input.owner, input.repo), repo);
+    this.pushedAt.set(repo, repo.createdAt);
+    return repo;
+  }
+
+  pushedAtOf(repo: Repository): string {
+    return this.pushedAt.get(repo) ?? repo.createdAt;
+  }
+
+  branchSha(repo: Repository, branch: string): string | undefined {
+    return repo.git.resolveCommit(`refs/heads/${branch}`);
+  }
+
+  /**
+   * Commits file changes on top of a branch (creating it from `from`, default the default branch,
+   * when missing) and moves the branch, as a push does. Open pull requests with that head branch
+   * get `pull_request.synchronize`.
+   */
+  pushCommit(input: {
+    repo: Repository;
+    branch: string;
+    files: FileChanges;
+    message: string;
+    author: Author;
+    committer?: Author;
+    /** Who pushed: the `sender` of `pull_request.synchronize`. */
+    pusher: Account;
+    trailers?: Record<string, string>;
+    from?: string;
+  }): { sha: string; deliveries: Promise<Delivery[]> } {
+    const { repo } = input;
+    const current = this.branchSha(repo, input.branch);
+    const parent =
+      current ??
+      (input.from ? repo.git.resolveCommit(input.from) : this.branchSha(repo, repo.defaultBranch));
+    const trailers = Object.entries(input.trailers ?? {})
+      .map(([key, value]) => `${key}: ${value}`)
+      .join("\n");
+    const message = `${input.message.replace(/\n+$/, "")}\n${trailers ? `\n${trailers}\n` : ""}`;
+    const sha = repo.git.commitFiles({
+      parent,
+      files: input.files,
+      message,
+      author: input.author,
+      ...(input.committer ? { committer: input.committer } : {}),
+    });
+    return { sha, deliveries: this.moveBranch(repo, input.branch, sha, current, input.pusher) };
+  }
+
+  /** Moves a branch like a push; `expected` guards against a concurrent move. */
+  moveBranch(
+    repo: Repository,
+    branch: string,
+    sha: string,
+    expected: string | undefined,
+    pusher: Account,
+  ): Promise<Delivery[]> {
+    repo.git.updateRef(`refs/heads/${branch}`, sha, expected ?? "");
+    this.pushedAt.set(repo, nowIso());
+    const sends: Promise<Delivery>[] = [];
+    for (const item of repo.issues.values()) {
+      if (item.pull && item.state === "open" && item.pull.headRef === branch && expected) {
+        item.updatedAt = nowIso();
+        sends.push(
+          this.emit(repo, "pull_request", pusher, {
+            action: "synchronize",
+            number: item.number,
+            pull_request: this.pullJson(repo, item, true),
+            before: expected,
+            after: sha,
+          }),
+        );
+      }
+    }
+    return Promise.all(sends);
+  }
+
+  // ---- issues, pull requests, labels, comments, reviews -------------------------------------
+
+  issue(repo: Repository, number: number): Issue {
+    const found = repo.issues.get(number);
+    if (!found) throw new NotFound(`#${number}`);
+    return found;
+  }
+
+  pull(repo: Repository, number: number): Issue & { pull: NonNullable<Issue["pull"]> } {
+    const found = this.issue(repo, number);
+    if (!found.pull) throw new NotFound(`#${number} is not a pull request`);
+    return found as Issue & { pull: NonNullable<Issue["pull"]> };
+  }
+
+  private newIssue(
+    repo: Repository,
+    input: { title: string; body?: string | null; user: Account },
+  ) {
+    const now = nowIso();
+    const created: Issue = {
+      id: this.ids.take(),
+      pullId: undefined,
+      number: repo.nextNumber++,
+      title: input.title,
+      body: input.body ?? null,
+      user: input.user,
+      state: "open",
+      stateReason: null,
+      labels: [],
+      comments: [],
+      createdAt: now,
+      updatedAt: now,
+      closedAt: null,
+      pull: undefined,
+    };
+    repo.issues.set(created.number, created);
+    return created;
+  }
+
+  createIssue(
+    repo: Repository,
+    input: { title: string; body?: string | null; user: Account; labels?: string[] },
+  ): { issue: Issue; deliveries: Promise<Delivery[]> } {
+    const created = this.newIssue(repo, input);
+    const opened = this.emit(repo, "issues", input.user, {
+      action: "opened",
+      issue: this.issueJson(repo, created),
+    });
+    const labeled = this.addLabels(repo, created, input.labels ?? [], input.user);
+    return { issue: created, deliveries: Promise.all([opened, labeled]).then((all) => all.flat()) };
+  }
+
+  openPullRequest(
+    repo: Repository,
+    input: {
+      head: string;
+      base: string;
+      title: string;
+      body?: string | null;
+      user: Account;
+      draft?: boolean;
+      labels?: string[];
+    },
+  ): { issue: Issue; deliveries: Promise<Delivery[]> } {
+    const headSha = this.branchSha(repo, input.head);
+    const baseSha = this.branchSha(repo, input.base);
+    if (!headSha || !baseSha) {
+      throw new Unprocessable("Validation Failed", [
+        { resource: "PullRequest", field: headSha ? "base" : "head", code: "invalid" },
+      ]);
+    }
+    if (repo.git.commitsBetween(baseSha, headSha).length === 0) {
+      throw new Unprocessable("Validation Failed", [
+        {
+          resource: "PullRequest",
+          code: "custom",
+          message: `No commits between ${input.base} and ${input.head}`,
+        },
+      ]);
+    }
+    const created = this.newIssue(repo, input);
+    created.pullId = this.ids.take();
+    created.pull = {
+      headRef: input.head,
+      baseRef: input.base,
+      draft: input.draft ?? false,
+      merged: false,
+      mergedAt: null,
+      reviews: [],
+    };
+    // GitHub applies labels given at creation before it sends `opened`, then sends `labeled`.
+    const labels = input.labels ?? [];
+    for (const name of labels) this.attachLabel(repo, created, name);
+    const opened = this.emit(repo, "pull_request", input.user, {
+      action: "opened",
+      number: created.number,
+      pull_request: this.pullJson(repo, created, true),
+    });
+    const labeled = labels.map((name) => this.emitLabeled(repo, created, name, input.user));
+    return {
+      issue: created,
+      deliveries: Promise.all([opened, ...labeled]),
+    };
+  }
+
+  ensureLabel(
+    repo: Repository,
+    input: { name: string; color?: string; description?: string | null },
+  ): Label {
+    const existing = repo.labels.get(input.name.toLowerCase());
+    if (existing) return existing;
+    const created: Label = {
+      id: this.ids.take(),
+      name: input.name,
+      color: input.color ?? "ededed",
+      description: input.description ?? null,
+      default: false,
+    };
+    repo.labels.set(created.name.toLowerCase(), created);
+    return created;
+  }
+
+  private attachLabel(repo: Repository, target: Issue, name: string): boolean {
+    // Adding a label that does not exist creates it, as `issues/add-labels` does.
+    const found = this.ensureLabel(repo, { name });
+    if (target.labels.some((existing) => existing.toLowerCase() === found.name.toLowerCase())) {
+      return false;
+    }
+    target.labels.push(found.name);
+    target.updatedAt = nowIso();
+    return true;
+  }
+
+  private emitLabeled(repo: Repository, target: Issue, name: string, sender: Account) {
+    const found = this.ensureLabel(repo, { name });
+    return target.pull
+      ? this.emit(repo, "pull_request", sender, {
+          action: "labeled",
+          number: target.number,
+          pull_request: this.pullJson(repo, target, true),
+          label: s.label(this.urls, repo, found),
+        })
+      : this.emit(repo, "issues", sender, {
+          action: "labeled",
+          issue: this.issueJson(repo, target),
+          label: s.label(this.urls, repo, found),
+        });
+  }
+
+  /** Adds labels; only labels that were not there yet fire `labeled`, one delivery each. */
+  addLabels(
+    repo: Repository,
+    target: Issue,
+    names: string[],
+    sender: Account,
+  ): Promise<Delivery[]> {
+    const sends: Promise<Delivery>[] = [];
+    for (const name of names) {
+      if (this.attachLabel(repo, target, name)) {
+        sends.push(this.emitLabeled(repo, target, name, sender));
+      }
+    }
+    return Promise.all(sends);
+  }
+
+  removeLabel(repo: Repository, target: Issue, name: string, sender: Account): Promise<Delivery> {
+    const index = target.labels.findIndex(
+      (existing) => existing.toLowerCase() === name.toLowerCase(),
+    );
+    if (index === -1) throw new NotFound("Label does not exist");
+    const [removed = name] = target.labels.splice(index, 1);
+    target.updatedAt = nowIso();
+    const found = this.ensureLabel(repo, { name: removed });
+    return target.pull
+      ? this.emit(repo, "pull_request", sender, {
+          action: "unlabeled",
+          number: target.number,
+          pull_request: this.pullJson(repo, target, true),
+          label: s.label(this.urls, repo, found),
+        })
+      : this.emit(repo, "issues", sender, {
+          action: "unlabeled",
+          issue: this.issueJson(repo, target),
+          label: s.label(this.urls, repo, found),
+        });
+  }
+
+  /** Replaces the labels; each added one fires `labeled`, each removed one `unlabeled`. */
+  setLabels(
+    repo: Repository,
+    target: Issue,
+    names: string[],
+    sender: Account,
+  ): Promise<Delivery[]> {
+    const wanted = new Set(names.map((name) => name.toLowerCase()));
+    const removed = target.labels
+      .filter((existing) => !wanted.has(existing.toLowerCase()))
+      .map((existing) => this.removeLabel(repo, target, existing, sender));
+    const added = this.addLabels(repo, target, names, sender);
+    return Promise.all([Promise.all(removed), added]).then(([a, b]) => [...a, ...b]);
+  }
+
+  updateIssue(
+    repo: Repository,
+    target: Issue,
+    sender: Account,
+    input: {
+      title?: string;
+      body?: string | null;
+      state?: "open" | "closed";
+      stateReason?: "completed" | "not_planned" | "reopened";
+      labels?: string[];
+    },
+  ): Promise<Delivery[]> {
+    const event = target.pull ? "pull_request" : "issues";
+    const view = () =>
+      target.pull
+        ? { number: target.number, pull_request: this.pullJson(repo, target, true) }
+        : { issue: this.issueJson(repo, target) };
+    const sends: Promise<Delivery>[] = [];
+    const changes: Json = {};
+    if (input.title !== undefined && input.title !== target.title) {
+      changes.title = { from: target.title };
+      target.title = input.title;
+    }
+    if (input.body !== undefined && input.body !== target.body) {
+      changes.body = { from: target.body };
+      target.body = input.body;
+    }
+    const now = nowIso();
+    if (Object.keys(changes).length > 0) {
+      target.updatedAt = now;
+      sends.push(this.emit(repo, event, sender, { action: "edited", changes, ...view() }));
+    }
+    if (input.state !== undefined && input.state !== target.state) {
+      target.state = input.state;
+      target.updatedAt = now;
+      target.closedAt = input.state === "closed" ? now : null;
+      target.stateReason =
+        input.state === "closed" ? (input.stateReason ?? "completed") : "reopened";
+      sends.push(
+        this.emit(repo, event, sender, {
+          action: input.state === "closed" ? "closed" : "reopened",
+          ...view(),
+        }),
+      );
+    }
+    const labeled = input.labels
+      ? this.setLabels(repo, target, input.labels, sender)
+      : Promise.resolve([]);
+    return Promise.all([Promise.all(sends), labeled]).then(([a, b]) => [...a, ...b]);
+  }
+
+  editComment(repo: Repository, target: Issue, entry: Comment, body: string, sender: Account) {
+    const from = entry.body;
+    entry.body = body;
+    entry.updatedAt = nowIso();
+    return this.emit(repo, "issue_comment", sender, {
+      action: "edited",
+      changes: { body: { from } },
+      issue: this.issueJson(repo, target),
+      comment: s.comment(this.urls, repo, target, entry),
+    });
+  }
+
+  addComment(
+    repo: Repository,
+    target: Issue,
+    input: { body: string; user: Account; app?: AppIdentity },
+  ): { comment: Comment; delivery: Promise<Delivery> } {
+    const now = nowIso();
+    const created: Comment = {
+      id: this.ids.take(),
+      body: input.body,
+      user: input.user,
+      createdAt: now,
+      updatedAt: now,
+      app: input.app,
+    };
+    target.comments.push(created);
+    target.updatedAt = now;
+    const delivery = this.emit(repo, "issue_comment", input.user, {
+      action: "created",
+      issue: this.issueJson(repo, target),
+      comment: s.comment(this.urls, repo, target, created),
+    });
+    return { comment: created, delivery };
+  }
+
+  submitReview(
+    repo: Repository,
+    target: Issue & { pull: NonNullable<Issue["pull"]> },
+    input: { state: Review["state"]; body?: string; user: Account; commitId?: string },
+  ): { review: Review; delivery: Promise<Delivery | undefined> } {
+    const headSha = this.branchSha(repo, target.pull.headRef) ?? "";
+    const commitId = input.commitId ?? headSha;
+    if (!repo.git.resolveObject(commitId, "commit")) {
+      throw new Unprocessable("Validation Failed", [
+        { resource: "PullRequestReview", field: "commit_id", code: "invalid" },
+      ]);
+    }
+    if (input.user.login.toLowerCase() === target.user.login.toLowerCase()) {
+      if (input.state === "APPROVED" || input.state === "CHANGES_REQUESTED") {
+        // GitHub forbids approving or requesting changes on your own pull request.
+        throw new Unprocessable("Unprocessable Entity", [
+          { message: "Can not approve your own pull request" },
+        ]);
+      }
+    }
+    const created: Review = {
+      id: this.ids.take(),
+      user: input.user,
+      body: input.body ?? "",
+      state: input.state,
+      commitId,
+      submittedAt: nowIso(),
+    };
+    target.pull.reviews.push(created);
+    // A pending review is a draft only its author sees; GitHub sends nothing for it.
+    if (created.state === "PENDING")
+      return { review: created, delivery: Promise.resolve(undefined) };
+    const delivery = this.emit(repo, "pull_request_review", input.user, {
+      action: "submitted",
+      review: s.review(this.urls, repo, target, created),
+      pull_request: this.pullJson(repo, target, false),
+    });
+    return { review: created, delivery };
+  }
+
+  // ---- checks -------------------------------------------------------------------------------
+
+  private suiteFor(repo: Repository, app: AppIdentity, headSha: string): CheckSuite {
+    for (const suite of repo.checkSuites.values()) {
+      if (suite.app.id === app.id && suite.headSha === headSha) return suite;
+    }
+    const now = nowIso();
+    const branch = repo.git
+      .refs("refs/heads/")
+      .find((ref) => ref.sha === headSha)
+      ?.ref.replace("refs/heads/", "");
+    const suite: CheckSuite = {
+      id: this.ids.take(),
+      headSha,
+      headBranch: branch ?? null,
+      app,
+      createdAt: now,
+      updatedAt: now,
+    };
+    repo.checkSuites.set(suite.id, suite);
+    return suite;
+  }
+
+  createCheckRun(
+    repo: Repository,
+    app: AppIdentity,
+    sender: Account,
+    input: {
+      name: string;
+      headSha: string;
+      status?: CheckStatus;
+      conclusion?: CheckConclusion | null;
+      startedAt?: string;
+      completedAt?: string | null;
+      externalId?: string | null;
+      detailsUrl?: string | null;
+      output?: Partial<CheckOutput> & { annotations?: unknown[] };
+    },
+  ): { run: CheckRun; deliveries: Promise<Delivery[]> } {
+    const headSha = repo.git.resolveObject(input.headSha, "commit");
+    if (!headSha || headSha !== input.headSha) {
+      throw new Unprocessable(`No commit found for SHA: ${input.headSha}`);
+    }
+    const completed = input.conclusion != null || input.status === "completed";
+    if (input.status === "completed" && input.conclusion == null) {
+      throw new Unprocessable("Invalid request.\n\nNo conclusion given for a completed check run.");
+    }
+    const now = nowIso();
+    const suite = this.suiteFor(repo, app, headSha);
+    const run: CheckRun = {
+      id: this.ids.take(),
+      suiteId: suite.id,
+      headSha,
+      name: input.name,
+      status: completed ? "completed" : (input.status ?? "queued"),
+      conclusion: input.conclusion ?? null,
+      startedAt: input.startedAt ?? now,
+      completedAt: completed ? (input.completedAt ?? now) : null,
+      externalId: input.externalId ?? "",
+      detailsUrl: input.detailsUrl ?? `${this.urls.html}/${repo.owner.login}/${repo.name}/runs`,
+      output: {
+        title: input.output?.title ?? null,
+        summary: input.output?.summary ?? null,
+        text: input.output?.text ?? null,
+        annotationsCount: input.output?.annotations?.length ?? 0,
+      },
+      app,
+    };
+    repo.checkRuns.set(run.id, run);
+    suite.updatedAt = now;
+    const sends = [this.emitCheckRun(repo, run, "created", sender)];
+    if (run.status === "completed") sends.push(this.emitCheckRun(repo, run, "completed", sender));
+    return { run, deliveries: Promise.all(sends) };
+  }
+
+  updateCheckRun(
+    repo: Repository,
+    run: CheckRun,
+    sender: Account,
+    input: {
+      name?: string;
+      status?: CheckStatus;
+      conclusion?: CheckConclusion | null;
+      completedAt?: string;
+      externalId?: string;
+      detailsUrl?: string;
+      output?: Partial<CheckOutput> & { annotations?: unknown[] };
+    },
+  ): Promise<Delivery[]> {
+    const wasCompleted = run.status === "completed";
+    if (input.status === "completed" && input.conclusion == null && run.conclusion == null) {
+      throw new Unprocessable("Invalid request.\n\nNo conclusion given for a completed check run.");
+    }
+    if (input.name !== undefined) run.name = input.name;
+    if (input.externalId !== undefined) run.externalId = input.externalId;
+    if (input.detailsUrl !== undefined) run.detailsUrl = input.detailsUrl;
+    if (input.output) {
+      run.output = {
+        title: input.output.title ?? run.output.title,
+        summary: input.output.summary ?? run.output.summary,
+        text: input.output.text ?? run.output.text,
+        annotationsCount: run.output.annotationsCount + (input.output.annotations?.length ?? 0),
+      };
+    }
+    if (input.conclusion != null) {
+      run.conclusion = input.conclusion;
+      run.status = "completed";
+      run.completedAt = input.completedAt ?? nowIso();
+    } else if (input.status !== undefined) {
+      run.status = input.status;
+      if (input.status !== "completed") {
+        run.conclusion = null;
+        run.completedAt = null;
+      }
+    }
+    const suite = repo.checkSuites.get(run.suiteId);
+    if (suite) suite.updatedAt = nowIso();
+    // GitHub sends `completed` when a run becomes completed; other updates send nothing.
+    if (!wasCompleted && run.status === "completed") {
+      return Promise.all([this.emitCheckRun(repo, run, "completed", sender)]);
+    }
+    return Promise.resolve([]);
+  }
+
+  private emitCheckRun(repo: Repository, run: CheckRun, action: string, sender: Account) {
+    const suite = repo.checkSuites.get(run.suiteId);
+    const pulls = this.pullsForSha(repo, run.headSha);
+    const suiteJson = suite
+      ? (() => {
+          const full = s.checkSuite(
+            this.urls,
+            repo,
+            suite,
+            this.runsOfSuite(repo, suite),
+            repo.git.readCommit(suite.headSha),
+            pulls,
+            this.pushedAtOf(repo),
+          );
+          // The check_run webhook carries a shortened suite, as GitHub's does.
+          const { repository: _r, head_commit: _h, latest_check_runs_count: _l, ...rest } = full;
+          const { check_runs_url: _c, rerequestable: _a, runs_rerequestable: _b, ...short } = rest;
+          return short;
+        })()
+      : undefined;
+    return this.emit(repo, "check_run", sender, {
+      action,
+      check_run: s.checkRun(this.urls, repo, run, pulls, suiteJson),
+    });
+  }
+
+  runsOfSuite(repo: Repository, suite: CheckSuite): CheckRun[] {
+    return [...repo.checkRuns.values()].filter((run) => run.suiteId === suite.id);
+  }
+
+  /** Open pull requests whose head is at `sha`, in the minimal form check runs carry. */
+  pullsForSha(repo: Repository, sha: string): Json[] {
+    const result: Json[] = [];
+    for (const item of repo.issues.values()) {
+      if (!item.pull || item.state !== "open") continue;
+      const headSha = this.branchSha(repo, item.pull.headRef);
+      const baseSha = this.branchSha(repo, item.pull.baseRef);
+      if (headSha === sha && baseSha) {
+        result.push(s.pullRequestMinimal(this.urls, repo, item, headSha, baseSha));
+      }
+    }
+    return result;
+  }
+
+  // ---- workflow runs ------------------------------------------------------------------------
+
+  addWorkflowRun(
+    repo: Repository,
+    input: {
+      headSha: string;
+      path: string;
+      name?: string;
+      event?: string;
+      conclusion?: string | null;
+      status?: WorkflowRun["status"];
+      checkSuiteId?: number;
+      actor?: string;
+      jobs?: {
+        name: string;
+        conclusion?: string | null;
+        steps?: Partial<WorkflowStep>[];
+        log?: string;
+      }[];
+    },
+  ): WorkflowRun {
+    const headSha = repo.git.resolveObject(input.headSha, "commit");
+    if (!headSha) throw new Unprocessable(`No commit found for SHA: ${input.headSha}`);
+    const suite = input.checkSuiteId
+      ? repo.checkSuites.get(input.checkSuiteId)
+      : this.suiteFor(repo, this.actionsApp, headSha);
+    if (!suite) throw new NotFound(`check suite ${input.checkSuiteId}`);
+    const now = nowIso();
+    const status = input.status ?? (input.conclusion === null ? "in_progress" : "completed");
+    const conclusion = status === "completed" ? (input.conclusion ?? "success") : null;
+    const run: WorkflowRun = {
+      id: this.ids.take(),
+      workflowId: workflowIdOf(input.path),
+      name: input.name ?? input.path.split("/").pop() ?? input.path,
+      path: input.path,
+      headSha,
+      headBranch: suite.headBranch,
+      event: input.event ?? "pull_request",
+      status,
+      conclusion,
+      checkSuiteId: suite.id,
+      runNumber: repo.nextRunNumber++,
+      runAttempt: 1,
+      actor: this.account(input.actor ?? "agate-dev-bot"),
+      createdAt: now,
+      updatedAt: now,
+      jobs: [],
+    };
+    run.jobs = (input.jobs ?? [{ name: "build" }]).map((job) => ({
+      id: this.ids.take(),
+      runId: run.id,
+      name: job.name,
+      status,
+      conclusion: status === "completed" ? (job.conclusion ?? conclusion) : null,
+      startedAt: now,
+      completedAt: status === "completed" ? now : null,
+      steps: (job.steps ?? []).map((step, index) => ({
+        name: step.name ?? `step ${index + 1}`,
+        number: step.number ?? index + 1,
+        status: step.status ?? status,
+        conclusion: step.conclusion ?? (status === "completed" ? "success" : null),
+        startedAt: step.startedAt ?? now,
+        completedAt: step.completedAt ?? (status === "completed" ? now : null),
+      })),
+      log: job.log ?? "",
+    }));
+    repo.workflowRuns.set(run.id, run);
+    return run;
+  }
+
+  // ---- teams ----------------------------------------------------------------------------------
+
+  addTeamMember(org: string, teamSlug: string, login: string, role: "member" | "maintainer") {
+    const key = `${org.toLowerCase()}/${teamSlug.toLowerCase()}`;
+    let team = this.teams.get(key);
+    if (!team) {
+      team = { id: this.ids.take(), org, slug: teamSlug, name: teamSlug, members: new Map() };
+      this.teams.set(key, team);
+    }
+    this.account(login);
+    team.members.set(login.toLowerCase(), role);
+  }
+
+  permissionOf(repo: Repository, login: string): PermissionLevel {
+    if (login.toLowerCase() === repo.owner.login.toLowerCase()) return "admin";
+    return repo.collaborators.get(login.toLowerCase()) ?? "none";
+  }
+
+  // ---- JSON views shared by handlers and webhooks -------------------------------------------
+
+  issueJson(repo: Repository, item: Issue): Json {
+    return s.issue(this.urls, repo, item);
+  }
+
+  pullJson(repo: Repository, item: Issue, withStats: boolean): Json {
+    const pull = item.pull;
+    if (!pull) throw new NotFound(`#${item.number} is not a pull request`);
+    const headSha = this.branchSha(repo, pull.headRef) ?? "";
+    const baseSha = this.branchSha(repo, pull.baseRef) ?? "";
+    let stats: s.PullFacts["stats"];
+    if (withStats && headSha && baseSha) {
+      const mergeBase = repo.git.mergeBase(baseSha, headSha) ?? baseSha;
+      const files = repo.git.diff(mergeBase, headSha);
+      stats = {
+        additions: files.reduce((sum, file) => sum + file.additions, 0),
+        deletions: files.reduce((sum, file) => sum + file.deletions, 0),
+        changedFiles: files.length,
+        commits: repo.git.commitsBetween(mergeBase, headSha).length,
+      };
+    }
+    return s.pullRequest(this.urls, repo, item, {
+      headSha,
+      baseSha,
+      pushedAt: this.pushedAtOf(repo),
+      ...(stats ? { stats } : {}),
+    });
+  }
+
+  // ---- webhooks -------------------------------------------------------------------------------
+
+  /** Sends an event for a repository with the fields GitHub adds to every repository event. */
+  emit(repo: Repository, event: string, sender: Account, body: Json): Promise<Delivery> {
+    const installation = this.installationFor(repo);
+    const payload: Json = {
+      ...body,
+      repository: s.repository(this.urls, repo, this.pushedAtOf(repo)),
+      ...(repo.owner.type === "Organization"
+        ? { organization: organization(this.urls, repo.owner) }
+        : {}),
+      sender: s.user(this.urls, sender),
+      ...(installation
+        ? {
+            installation: {
+              id: installation.id,
+              node_id: Buffer.from(`026:Integration::Installation${installation.id}`).toString(
+                "base64",
+              ),
+            },
+          }
+        : {}),
+    };
+    return this.webhooks.send(event, payload);
+  }
+
+  reset(): void {
+    for (const repo of this.repos.values()) repo.git.remove();
+    this.repos.clear();
+    this.tokens.clear();
+    this.teams.clear();
+    this.pushedAt.clear();
+    const keep = new Set([
+      this.app.owner,
+      this.app.bot,
+      this.actionsApp.owner,
+      this.actionsApp.bot,
+    ]);
+    for (const [login, account] of this.accounts) {
+      if (!keep.has(account)) this.accounts.delete(login);
+    }
+    this.installations.clear();
+  }
+}
+
+function organization(urls: s.Urls, account: Account): Json {
+  const api = `${urls.api}/orgs/${account.login}`;
+  return {
+    login: account.login,
+    id: account.id,
+    node_id: Buffer.from(`012:Organization${account.id}`).toString("base64"),
+    url: api,
+    repos_url: `${api}/repos`,
+    events_url: `${api}/events`,
+    hooks_url: `${api}/hooks`,
+    issues_url: `${api}/issues`,
+    members_url: `${api}/members{/member}`,
+    public_members_url: `${api}/public_members{/member}`,
+    avatar_url: `${urls.html}/avatars/u/${account.id}?v=4`,
+    description: null,
+  };
+}
+
+/** A stable workflow id per workflow file path. */
+function workflowIdOf(path: string): number {
+  let hash = 0;
+  for (const char of path) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return (hash % 9_000_000) + 1_000_000;
+}
+
+export function covers(granted: TokenPermission | undefined, wanted: TokenPermission): boolean {
+  const rank = { read: 1, write: 2, admin: 3 } as const;
+  return granted !== undefined && rank[granted] >= rank[wanted];
+}
