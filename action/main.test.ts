@@ -1,62 +1,225 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { commandRecordSchema } from "../schemas/command-record.js";
+import { GIT_ENV, makeRepo, type TestRepo } from "../test/support/git-repo.js";
+import { webhookExample } from "../test/support/webhook-examples.js";
 
 const BUNDLE = resolve(import.meta.dirname, "..", "dist", "action", "index.js");
+const CONFIG = ".github/agate.yml";
 
-/** Runs the committed bundle the way the runner does: INPUT_* variables and a GITHUB_OUTPUT file. */
-function runAction(files: Record<string, string>) {
-  const dir = mkdtempSync(join(tmpdir(), "agate-action-"));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(dir, path, ".."), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  const output = join(dir, "github-output");
-  writeFileSync(output, "");
-  const result = spawnSync(process.execPath, [BUNDLE], {
-    cwd: dir,
-    encoding: "utf8",
-    env: {
-      PATH: process.env.PATH,
-      GITHUB_OUTPUT: output,
-      "INPUT_WORKING-DIRECTORY": dir,
-      INPUT_CONFIG: ".github/agate.yml",
-    },
-  });
-  return { ...result, outputs: readFileSync(output, "utf8") };
+interface PullRequestCheckout {
+  repo: TestRepo;
+  base: string;
+  head: string;
+  merge: string;
 }
 
-describe("the Action bundle (dist/action/index.js)", () => {
-  it("says in one line that a repository without a config has not adopted agate, and exits 0", () => {
-    const result = runAction({});
+/** What actions/checkout leaves on pull_request: the merge commit of head into base, detached. */
+function pullRequestCheckout(
+  baseFiles: Record<string, string>,
+  headFiles: Record<string, string | null>,
+): PullRequestCheckout {
+  const repo = makeRepo("agate-action-");
+  const base = repo.commit(baseFiles, "base");
+  repo.git("checkout", "--quiet", "-b", "codex/task");
+  const head = repo.commit(headFiles, "agent work");
+  repo.git("checkout", "--quiet", "main");
+  repo.git("merge", "--quiet", "--no-ff", "-m", "Merge head into base", "codex/task");
+  const merge = repo.git("rev-parse", "HEAD").trim();
+  repo.git("checkout", "--quiet", "--detach", merge);
+  return { repo, base, head, merge };
+}
+
+function runBundle(
+  checkout: PullRequestCheckout,
+  inputs: Record<string, string> = {},
+  extraEnv: Record<string, string> = {},
+) {
+  const temp = mkdtempSync(join(tmpdir(), "agate-runner-"));
+  const files = {
+    output: join(temp, "output"),
+    summary: join(temp, "summary"),
+    event: join(temp, "event.json"),
+  };
+  writeFileSync(files.output, "");
+  writeFileSync(files.summary, "");
+  const event = webhookExample("pull_request", "synchronize");
+  event.pull_request.number = 7;
+  event.pull_request.head.sha = checkout.head;
+  event.pull_request.base.sha = checkout.base;
+  event.repository.full_name = "octo/repo";
+  writeFileSync(files.event, JSON.stringify(event));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    ...GIT_ENV,
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: "pull_request",
+    GITHUB_EVENT_PATH: files.event,
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STEP_SUMMARY: files.summary,
+    GITHUB_REPOSITORY: "octo/repo",
+    GITHUB_RUN_ID: "4242",
+    GITHUB_RUN_ATTEMPT: "1",
+    GITHUB_JOB: "gate",
+    GITHUB_WORKFLOW_REF: "octo/repo/.github/workflows/ci.yml@refs/pull/7/merge",
+    RUNNER_TEMP: temp,
+    RUNNER_OS: "Linux",
+    RUNNER_ARCH: "X64",
+    "INPUT_WORKING-DIRECTORY": checkout.repo.dir,
+    INPUT_CONFIG: CONFIG,
+    "INPUT_FAIL-ON-COMMAND-FAILURE": "true",
+    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+    ...extraEnv,
+  };
+  const result = spawnSync(process.execPath, [BUNDLE], {
+    cwd: checkout.repo.dir,
+    encoding: "utf8",
+    env,
+  });
+  const outputs = Object.fromEntries(
+    [
+      ...readFileSync(files.output, "utf8").matchAll(
+        /^([\w-]+)<<(ghadelimiter_[\w-]+)\n([\s\S]*?)\n\2$/gm,
+      ),
+    ].map((m) => [m[1], m[3]]),
+  );
+  return { ...result, outputs, summary: readFileSync(files.summary, "utf8"), temp };
+}
+
+let checkout: PullRequestCheckout | undefined;
+afterEach(() => checkout?.repo.remove());
+
+const config = (commands: Record<string, string>) =>
+  `version: 1\ncommands:\n${Object.entries(commands)
+    .map(([name, run]) => `  - name: ${name}\n    run: ${JSON.stringify(run)}\n`)
+    .join("")}`;
+
+describe("the Action bundle, run the way the runner runs it", () => {
+  it("runs the base's commands on the merge commit and records what it tested", () => {
+    checkout = pullRequestCheckout(
+      { [CONFIG]: config({ unit: "echo unit ok", feature: "cat feature.txt" }) },
+      { "feature.txt": "feature\n", [CONFIG]: config({ unit: "true" }) },
+    );
+    const result = runBundle(checkout);
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.outputs.passed).toBe("true");
+    expect(result.outputs["tested-sha"]).toBe(checkout.merge);
+    expect(result.outputs["failed-commands"]).toBe("[]");
+
+    const record = commandRecordSchema.parse(
+      JSON.parse(readFileSync(result.outputs["record-path"] ?? "", "utf8")),
+    );
+    expect(record.tested.parents).toEqual([checkout.base, checkout.head]);
+    expect(record.pull_request).toEqual({
+      number: 7,
+      head_sha: checkout.head,
+      base_sha: checkout.base,
+    });
+    expect(record.commands.map((c) => c.name)).toEqual(["unit", "feature"]);
+    expect(record.workflow).toEqual({
+      run_id: 4242,
+      run_attempt: 1,
+      workflow_ref: "octo/repo/.github/workflows/ci.yml@refs/pull/7/merge",
+      job: "gate",
+      event_name: "pull_request",
+    });
+    expect(result.summary).toContain("### agate: 2 of 2 required commands passed");
+    expect(result.summary).toContain("| unit | ✅ passed |");
+    // The record file lives outside the work tree, so writing it does not dirty the checkout.
+    expect(record.tested.clean).toBe(true);
+  });
+
+  it("fails the step when a command fails, with the failing tail in the summary", () => {
+    checkout = pullRequestCheckout(
+      { [CONFIG]: config({ ok: "true", broken: "echo 'expected 3 to be 4' >&2; exit 1" }) },
+      { "a.txt": "a\n" },
+    );
+    const result = runBundle(checkout);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain("::error::agate: 1 of 2 required commands failed on");
+    expect(result.outputs.passed).toBe("false");
+    expect(result.outputs["failed-commands"]).toBe('["broken"]');
+    expect(result.summary).toContain("<details><summary>broken: failed (exit 1)</summary>");
+    expect(result.summary).toContain("expected 3 to be 4");
+  });
+
+  it("with fail-on-command-failure false, a failure warns and the step passes", () => {
+    checkout = pullRequestCheckout({ [CONFIG]: config({ broken: "exit 2" }) }, { "a.txt": "a\n" });
+    const result = runBundle(checkout, { "fail-on-command-failure": "false" });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("::warning::agate: 1 of 1 required commands failed");
+    expect(result.outputs.passed).toBe("false");
+  });
+
+  it("workflow commands printed by a command are not obeyed", () => {
+    checkout = pullRequestCheckout(
+      {
+        [CONFIG]: config({
+          hostile: "echo '::endgroup::'; echo '::set-output name=passed::true'; exit 1",
+        }),
+      },
+      { "a.txt": "a\n" },
+    );
+    const result = runBundle(checkout);
+    const stop = /::stop-commands::([0-9a-f]{32})\n/.exec(result.stdout);
+    expect(stop).not.toBeNull();
+    const [before, after] = result.stdout.split(stop?.[0] ?? "");
+    expect(before).toContain("::group::agate: hostile");
+    expect(after?.indexOf("::set-output name=passed::true")).toBeLessThan(
+      after?.indexOf(`::${stop?.[1]}::`) ?? -1,
+    );
+    expect(result.outputs.passed).toBe("false");
+  });
+
+  it("a base without a config: one line, exit 0", () => {
+    checkout = pullRequestCheckout(
+      { "README.md": "hi\n" },
+      { [CONFIG]: config({ sneaky: "true" }) },
+    );
+    const result = runBundle(checkout);
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toBe(
-      "agate: no .github/agate.yml here, so this repository has not adopted agate; nothing to do.",
+      `agate: the base commit ${checkout.base} has no .github/agate.yml, so this repository has not adopted agate; nothing to do.`,
     );
   });
 
-  it("validates the config and outputs its digest", () => {
-    const result = runAction({
-      ".github/agate.yml": "version: 1\ncommands:\n  - name: test\n    run: npm test\n",
-    });
-    expect(result.status).toBe(0);
-    expect(result.outputs).toMatch(/^config-digest<<ghadelimiter_[\w-]+\n[0-9a-f]{64}\n/);
-    expect(result.stdout).toContain("required: test: npm test");
-  });
-
-  it("fails with one annotation per problem, at the problem's line and column", () => {
-    const result = runAction({
-      ".github/agate.yml":
-        "version: 1\ncommands:\n  - name: test\n    run: npm test\n    timeout: 10x\nbugdets: {}\n",
-    });
+  it("a malformed base config fails with an annotation at its line and column", () => {
+    checkout = pullRequestCheckout(
+      {
+        [CONFIG]:
+          "version: 1\ncommands:\n  - name: test\n    run: npm test\n    timeout: 10x\nbugdets: {}\n",
+      },
+      { "a.txt": "a\n" },
+    );
+    const result = runBundle(checkout);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(
       '::error title=agate config,file=.github/agate.yml,line=5,col=14::commands[0].timeout: "10x" is not a duration such as 90s, 10m or 1h',
     );
     expect(result.stdout).toContain(
       "::error title=agate config,file=.github/agate.yml,line=6,col=1::bugdets: unknown key; did you mean budgets?",
+    );
+  });
+
+  it("without a token it warns that the App cannot see the record, and still writes it", () => {
+    checkout = pullRequestCheckout({ [CONFIG]: config({ ok: "true" }) }, { "a.txt": "a\n" });
+    const result = runBundle(checkout, { token: "" });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(
+      "::warning::agate: no token or repository, so the command record was not published",
+    );
+    expect(result.outputs["record-path"]).toBe(join(result.temp, "agate", "command-record.json"));
+  });
+
+  it("invalid inputs are named", () => {
+    checkout = pullRequestCheckout({ [CONFIG]: config({ ok: "true" }) }, { "a.txt": "a\n" });
+    const result = runBundle(checkout, { "fail-on-command-failure": "yes" });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain(
+      '::error::agate: invalid inputs: input fail-on-command-failure must be true or false, got "yes"',
     );
   });
 });

@@ -1,0 +1,65 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { commandRecordSchema } from "../schemas/command-record.js";
+import { GIT_ENV, makeRepo, type TestRepo } from "../test/support/git-repo.js";
+
+const CLI = resolve(import.meta.dirname, "..", "dist", "cli", "index.js");
+const agate = (repo: TestRepo, ...args: string[]) =>
+  spawnSync(CLI, args, {
+    cwd: repo.dir,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, ...GIT_ENV },
+  });
+
+let repo: TestRepo;
+afterEach(() => repo?.remove());
+
+describe("agate run (dist/cli/index.js), with no credentials", () => {
+  it("runs the base config's commands, prints a table, writes the record under .git", () => {
+    repo = makeRepo();
+    repo.commit({
+      ".github/agate.yml":
+        "version: 1\ncommands:\n  - name: greet\n    run: echo hi\n  - name: check\n    run: test -f done.txt\n",
+    });
+    repo.git("checkout", "--quiet", "-b", "agent/task");
+    repo.commit({
+      "done.txt": "yes\n",
+      ".github/agate.yml": "version: 1\ncommands:\n  - name: greet\n    run: 'true'\n",
+    });
+
+    const result = agate(repo, "run");
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /command\s+result\s+duration\ngreet\s+✓ passed\s+\d+ms\ncheck\s+✓ passed/,
+    );
+    expect(result.stdout).toContain("agate: 2 of 2 required commands passed on");
+    const record = commandRecordSchema.parse(
+      JSON.parse(readFileSync(join(repo.dir, ".git", "agate", "command-record.json"), "utf8")),
+    );
+    expect(record.workflow).toBeNull();
+    expect(record.tested.sha).toBe(repo.git("rev-parse", "HEAD").trim());
+  });
+
+  it("exits 1 when a command fails, 2 on a config error, and --base picks the base", () => {
+    repo = makeRepo();
+    const good = repo.commit({
+      ".github/agate.yml": "version: 1\ncommands:\n  - { name: f, run: exit 3 }\n",
+    });
+    repo.commit({ ".github/agate.yml": "version: 1\ncommands: oops\n" });
+    const failed = agate(repo, "run", "--base", good);
+    expect(failed.status).toBe(1);
+    expect(failed.stdout).toContain("f        ✗ failed (exit 3)");
+    const broken = agate(repo, "run", "--base", "HEAD");
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toContain('commands at line 2, column 11: expected a list, got "oops"');
+  });
+
+  it("usage errors exit 2 with the usage; --version prints the version", () => {
+    repo = makeRepo();
+    expect(agate(repo, "frobnicate").status).toBe(2);
+    expect(agate(repo, "run", "--nope").stderr).toContain("Usage:");
+    expect(agate(repo, "--version").stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});

@@ -1,0 +1,21 @@
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+
+interface ExampleGroup {
+  name: string;
+  examples: Array<Record<string, unknown> & { action?: string }>;
+}
+
+const groups = require("@octokit/webhooks-examples") as ExampleGroup[];
+
+/** A real webhook payload from @octokit/webhooks-examples, deep-copied so tests may edit it. */
+export function webhookExample(event: string, action?: string): Record<string, any> {
+  const group = groups.find((g) => g.name === event);
+  const example = group?.examples.find((e) => action === undefined || e.action === action);
+  if (!example)
+    throw new Error(
+      `no ${event}${action ? `.${action}` : ""} example in @octokit/webhooks-examples`,
+    );
+  return structuredClone(example) as Record<string, any>;
+}
