@@ -1,21 +1,26 @@
 import { createRequire } from "node:module";
+import type { EventPayloadMap, WebhookEventName } from "@octokit/webhooks-types";
 
 const require = createRequire(import.meta.url);
 
 interface ExampleGroup {
   name: string;
-  examples: Array<Record<string, unknown> & { action?: string }>;
+  examples: Array<{ action?: string }>;
 }
 
 const groups = require("@octokit/webhooks-examples") as ExampleGroup[];
 
 /** A real webhook payload from @octokit/webhooks-examples, deep-copied so tests may edit it. */
-export function webhookExample(event: string, action?: string): Record<string, any> {
+export function webhookExample<E extends WebhookEventName>(
+  event: E,
+  action?: string,
+): EventPayloadMap[E] {
   const group = groups.find((g) => g.name === event);
   const example = group?.examples.find((e) => action === undefined || e.action === action);
-  if (!example)
+  if (!example) {
     throw new Error(
       `no ${event}${action ? `.${action}` : ""} example in @octokit/webhooks-examples`,
     );
-  return structuredClone(example) as Record<string, any>;
+  }
+  return structuredClone(example) as EventPayloadMap[E];
 }
