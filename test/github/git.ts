@@ -178,13 +178,13 @@ export class GitRepository {
     const env = { GIT_INDEX_FILE: index };
     try {
       this.git(["read-tree", ...(base ? [base] : ["--empty"])], undefined, env);
-      const removals = entries.filter((entry) => entry.sha === null).map((entry) => entry.path);
-      if (removals.length > 0) {
-        this.git(["update-index", "--force-remove", "-z", "--stdin"], removals.join("\0"), env);
-      }
+      // Mode 0 with the null SHA removes a path; --index-info needs no work tree (a bare repo).
       const info = entries
-        .filter((entry) => entry.sha !== null)
-        .map((entry) => `${entry.mode} ${entry.sha}\t${entry.path}\0`)
+        .map((entry) =>
+          entry.sha === null
+            ? `0 ${ZERO}\t${entry.path}\0`
+            : `${entry.mode} ${entry.sha}\t${entry.path}\0`,
+        )
         .join("");
       if (info) this.git(["update-index", "-z", "--index-info"], info, env);
       return this.text(["write-tree"], undefined, env).trim();

@@ -146,6 +146,11 @@ export function repository(urls: Urls, repo: Repository, pushedAt: string): Json
     open_issues: openIssues,
     watchers: 0,
     default_branch: repo.defaultBranch,
+    allow_squash_merge: true,
+    allow_merge_commit: true,
+    allow_rebase_merge: true,
+    delete_branch_on_merge: false,
+    custom_properties: {},
   };
 }
 
@@ -155,11 +160,7 @@ export function fullRepository(urls: Urls, repo: Repository, pushedAt: string): 
     ...repository(urls, repo, pushedAt),
     network_count: 0,
     subscribers_count: 0,
-    allow_squash_merge: true,
-    allow_merge_commit: true,
-    allow_rebase_merge: true,
     allow_auto_merge: false,
-    delete_branch_on_merge: false,
     allow_update_branch: false,
     ...(repo.owner.type === "Organization" ? { organization: user(urls, repo.owner) } : {}),
   };
@@ -224,9 +225,10 @@ export function issue(urls: Urls, repo: Repository, item: Issue): Json {
     timeline_url: `${api}/timeline`,
     performed_via_github_app: null,
     reactions: reactions(`${api}/reactions`),
+    // GitHub sends `draft` on plain issues too (false), as the webhook examples show.
+    draft: item.pull?.draft ?? false,
     ...(item.pull
       ? {
-          draft: item.pull.draft,
           pull_request: {
             url: `${urls.api}/repos/${fullName(repo)}/pulls/${item.number}`,
             html_url: `${urls.html}/${fullName(repo)}/pull/${item.number}`,

@@ -71,12 +71,15 @@ describe("as strict as GitHub", () => {
   it("rejects a check run without a name with 400, as the OpenAPI description requires", async () => {
     const octokit = installationClient(sim);
     const head = sim.branchSha({ repo: "demo", branch: "main" }) ?? "";
+    // Octokit's types already forbid this; send it anyway, as untyped code could.
+    const malformed = { owner: sim.owner, repo: "demo", head_sha: head } as unknown as {
+      owner: string;
+      repo: string;
+      name: string;
+      head_sha: string;
+    };
     const error = await octokit
-      .request("POST /repos/{owner}/{repo}/check-runs", {
-        owner: sim.owner,
-        repo: "demo",
-        head_sha: head,
-      })
+      .request("POST /repos/{owner}/{repo}/check-runs", malformed)
       .catch((caught: unknown) => caught);
     expect(statusOf(error)).toBe(400);
     expect(JSON.stringify((error as { response: { data: unknown } }).response.data)).toContain(
