@@ -67,6 +67,17 @@ describe("migrations", () => {
     expect(journal).toBe("wal");
   });
 
+  it("leave the connection in WAL, synchronous=FULL, with foreign keys and a busy timeout", async () => {
+    const store = SqliteStore.open(join(dir, "agate.db"));
+    expect(store.settings()).toEqual({
+      journalMode: "wal",
+      synchronous: "full",
+      foreignKeys: true,
+      busyTimeoutMs: 5000,
+    });
+    await store.close();
+  });
+
   it("are a no-op when the database is current", async () => {
     const file = join(dir, "agate.db");
     await SqliteStore.open(file).close();

@@ -126,6 +126,28 @@ function instant(value: string | Date): string {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
 }
 
+/**
+ * Retries `fn` while SQLite answers SQLITE_BUSY, until `timeoutMs` has passed. Needed at open:
+ * when several processes open a new file at once, switching it to WAL fails with "database is
+ * locked" at once, without the busy handler (seen in the concurrent-open test). Both steps are
+ * safe to repeat: the switch is idempotent and migrate() re-reads the version under its lock.
+ */
+function whenNotBusy<T>(timeoutMs: number, fn: () => T): T {
+  const deadline = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
+    try {
+      return fn();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== "string" || !code.startsWith("SQLITE_BUSY") || Date.now() >= deadline) {
+        throw error;
+      }
+      Atomics.wait(pause, 0, 0, delay); // a synchronous sleep: open() is synchronous
+    }
+  }
+}
+
 type Candidate = { id: number; run_at: string } | undefined;
 
 /** The one that has been due longer (ties by id: enqueued first). */
@@ -155,9 +177,10 @@ export class SqliteStore implements Store {
   static open(filename: string, options: SqliteStoreOptions = {}): SqliteStore {
     const location = options.location ?? filename;
     const now = options.now ?? (() => new Date());
+    const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     let db: Database.Database;
     try {
-      db = new Database(filename, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
+      db = new Database(filename, { timeout: busyTimeoutMs });
     } catch (error) {
       throw new StoreOpenError(
         location,
@@ -166,12 +189,16 @@ export class SqliteStore implements Store {
         { cause: error },
       );
     }
+    let step = "configuring the connection";
     try {
       // busy_timeout first: the journal-mode switch and the migration may wait on another
       // process opening the same new file.
-      db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
+      db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       db.pragma("foreign_keys = ON");
-      const mode = db.pragma("journal_mode = WAL", { simple: true });
+      step = "switching to WAL";
+      const mode = whenNotBusy(busyTimeoutMs, () =>
+        db.pragma("journal_mode = WAL", { simple: true }),
+      );
       if (!db.memory && mode !== "wal") {
         throw new StoreOpenError(
           location,
@@ -181,18 +208,36 @@ export class SqliteStore implements Store {
       }
       // FULL: a commit is fsynced before it returns, so a stored record survives power loss.
       db.pragma("synchronous = FULL");
-      migrate(db, location, now);
+      step = "migrating";
+      whenNotBusy(busyTimeoutMs, () => migrate(db, location, now));
     } catch (error) {
       db.close();
       if (error instanceof StoreError) throw error;
       throw new StoreOpenError(
         location,
-        `cannot open the agate database ${location}: ${(error as Error).message}; if it is not ` +
+        `cannot open the agate database ${location} (${step}): ${(error as Error).message}; if it is not ` +
           "an agate SQLite database, point AGATE_DATABASE_URL at another file",
         { cause: error },
       );
     }
     return new SqliteStore(db, now);
+  }
+
+  /** The connection's durability settings as SQLite reports them, for start-up logs and tests. */
+  settings(): {
+    journalMode: string;
+    synchronous: string;
+    foreignKeys: boolean;
+    busyTimeoutMs: number;
+  } {
+    const synchronous = ["off", "normal", "full", "extra"];
+    return {
+      journalMode: String(this.#db.pragma("journal_mode", { simple: true })),
+      synchronous:
+        synchronous[Number(this.#db.pragma("synchronous", { simple: true }))] ?? "unknown",
+      foreignKeys: this.#db.pragma("foreign_keys", { simple: true }) === 1,
+      busyTimeoutMs: Number(this.#db.pragma("busy_timeout", { simple: true })),
+    };
   }
 
   /** Prepared once per connection, reused after. */
