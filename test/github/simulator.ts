@@ -59,7 +59,7 @@ export interface GitHubSimulator {
   appSlug: string;
   /** PKCS#8 PEM, generated for this instance. */
   privateKey: string;
-  webhookSecret: string;
+  readonly webhookSecret: string;
   /** The App's installation on the default owner. */
   installationId: number;
   /** The default owner of repositories (an organisation with the App installed). */
@@ -68,6 +68,8 @@ export interface GitHubSimulator {
   probotEnv(webhookPort?: number): Record<string, string>;
 
   setWebhookUrl(url: string | undefined): void;
+  /** Signs later deliveries with another secret (to test a receiver's verification). */
+  setWebhookSecret(secret: string): void;
   readonly deliveries: readonly Delivery[];
   /** Waits until every queued webhook was answered, including those the answers caused. */
   flushWebhooks(): Promise<void>;
@@ -189,6 +191,7 @@ export async function startGitHubSimulator(
   const owner = options.owner ?? "agate-dev";
   const appSlug = options.appSlug ?? "agate-sim";
   const secret = options.webhookSecret ?? DEFAULT_SECRET;
+  let currentSecret = secret;
   const keys = generateAppKeys();
   const appId = randomInt(100_000, 1_000_000);
   const spec = patchedSpecPath();
@@ -293,7 +296,9 @@ export async function startGitHubSimulator(
     appId,
     appSlug,
     privateKey: keys.privateKey,
-    webhookSecret: secret,
+    get webhookSecret() {
+      return currentSecret;
+    },
     get installationId() {
       return installation.id;
     },
@@ -301,12 +306,16 @@ export async function startGitHubSimulator(
     probotEnv: () => ({
       APP_ID: String(appId),
       PRIVATE_KEY: keys.privateKey,
-      WEBHOOK_SECRET: secret,
+      WEBHOOK_SECRET: currentSecret,
       GHE_HOST: gheHost,
       GHE_PROTOCOL: "http",
     }),
 
     setWebhookUrl: (next) => sender.setUrl(next),
+    setWebhookSecret: (next) => {
+      currentSecret = next;
+      sender.setSecret(next);
+    },
     get deliveries() {
       return sender.deliveries;
     },
@@ -488,6 +497,7 @@ export async function startGitHubSimulator(
 
     reset: () => {
       w.reset();
+      sim.setWebhookSecret(secret);
       sender.clear();
       sim.clearCalls();
       // Same id as before, so a Probot instance or token cache built earlier stays valid.
