@@ -19,6 +19,8 @@ export class OutputDigest {
   private readonly normalised = createHash("sha256");
   private readonly decoder = new StringDecoder("utf8");
   private partialLine = "";
+  /** Normalised text not yet hashed: hashing in larger pieces is several times faster. */
+  private pending = "";
   private tailChunks: Buffer[] = [];
   private tailLength = 0;
   private bytes = 0;
@@ -32,8 +34,10 @@ export class OutputDigest {
 
   finish(): CommandOutput {
     this.addText(this.decoder.end());
-    this.normalised.update(normaliseLine(this.partialLine));
+    this.hashNormalised(normaliseLine(this.partialLine));
     this.partialLine = "";
+    this.normalised.update(this.pending);
+    this.pending = "";
     const tail = Buffer.concat(this.tailChunks).subarray(-OUTPUT_TAIL_BYTES);
     return {
       bytes: this.bytes,
@@ -47,14 +51,22 @@ export class OutputDigest {
   private addText(text: string): void {
     let start = 0;
     for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n", start)) {
-      this.normalised.update(`${normaliseLine(this.partialLine + text.slice(start, newline))}\n`);
+      this.hashNormalised(`${normaliseLine(this.partialLine + text.slice(start, newline))}\n`);
       this.partialLine = "";
       start = newline + 1;
     }
     this.partialLine += text.slice(start);
     if (this.partialLine.length > MAX_LINE_CHARS) {
-      this.normalised.update(normaliseLine(this.partialLine));
+      this.hashNormalised(normaliseLine(this.partialLine));
       this.partialLine = "";
+    }
+  }
+
+  private hashNormalised(text: string): void {
+    this.pending += text;
+    if (this.pending.length >= 64 * 1024) {
+      this.normalised.update(this.pending);
+      this.pending = "";
     }
   }
 

@@ -78,3 +78,18 @@ describe("normaliseOutput: the same failure twice is one text, two failures are 
     );
   });
 });
+
+describe("normaliseLine scans once, with the same result as applying each rule in order", () => {
+  const sequential = (line: string) =>
+    NORMALISATION_RULES.reduce((text, rule) => text.replace(rule.pattern, rule.replacement), line);
+  const corpus = [
+    "2026-12-02T17:30:20Z 17:30:21 took 12ms in /tmp/x1/y.txt pid 99 at 0xdeadbeef00",
+    "\u001b[33m⚠\u001b[0m request 3F2B8C1E-9D4A-4E8B-A1F2-0C9D8E7F6A5B after 1.5 s",
+    "ok 1 - adds (3ms)",
+    "expected 12 to equal 13 at src/a.ts:4:7",
+    "/var/folders/x/T/tmp9/out: 10:11:12.5 process:42",
+  ];
+  it.each(corpus.map((line) => [line]))("%j", (line) => {
+    expect(normaliseLine(line)).toBe(sequential(line).replace(/[ \t]+$/, ""));
+  });
+});

@@ -37,7 +37,8 @@ export const NORMALISATION_RULES: readonly NormalisationRule[] = [
   },
   {
     name: "uuid",
-    pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
+    pattern:
+      /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g,
     replacement: "<uuid>",
   },
   {
@@ -56,7 +57,7 @@ export const NORMALISATION_RULES: readonly NormalisationRule[] = [
   },
   {
     name: "hex-address",
-    pattern: /\b0x[0-9a-f]{6,16}\b/gi,
+    pattern: /\b0x[0-9a-fA-F]{6,16}\b/g,
     replacement: "<addr>",
   },
   {
@@ -65,6 +66,25 @@ export const NORMALISATION_RULES: readonly NormalisationRule[] = [
     replacement: "$1$2<pid>",
   },
 ];
+
+const [ANSI_RULE, ...TEXT_RULES] = NORMALISATION_RULES;
+
+/**
+ * The text rules as one alternation, so a line is scanned once rather than once per rule: at
+ * each position the earliest-listed rule that matches wins, as applying them in order would.
+ * A match is then given the replacement of the first rule that matches all of it.
+ */
+const COMBINED = new RegExp(TEXT_RULES.map((rule) => `(?:${rule.pattern.source})`).join("|"), "g");
+const WHOLE = TEXT_RULES.map((rule) => ({
+  rule,
+  whole: new RegExp(`^(?:${rule.pattern.source})$`),
+  single: new RegExp(rule.pattern.source),
+}));
+
+function replaceMatch(match: string): string {
+  const found = WHOLE.find(({ whole }) => whole.test(match));
+  return found ? match.replace(found.single, found.rule.replacement) : match;
+}
 
 /**
  * Normalises one line (without its newline). A CRLF ending counts as a plain newline; a carriage
@@ -75,7 +95,8 @@ export function normaliseLine(line: string): string {
   const body = line.endsWith("\r") ? line.slice(0, -1) : line;
   const lastReturn = body.lastIndexOf("\r");
   let text = lastReturn >= 0 ? body.slice(lastReturn + 1) : body;
-  for (const rule of NORMALISATION_RULES) text = text.replace(rule.pattern, rule.replacement);
+  if (ANSI_RULE && text.includes("\u001b")) text = text.replace(ANSI_RULE.pattern, ANSI_RULE.replacement);
+  text = text.replace(COMBINED, replaceMatch);
   return text.replace(/[ \t]+$/, "");
 }
 

@@ -54,3 +54,21 @@ export type HandoffEntryFields = z.infer<typeof handoffEntryFieldsSchema>;
 export type HandoffEntryState = z.infer<typeof handoffEntryStateSchema>;
 export type EscalationReason = z.infer<typeof escalationReasonSchema>;
 export type HandoffEntry = z.infer<typeof handoffEntrySchema>;
+
+/** A handoff entry as a caller creates or changes it; the store owns `version`. */
+export const handoffEntryDraftSchema = handoffEntrySchema.omit({ version: true });
+
+/** One change of a handoff entry, appended on create and on every update. */
+export const handoffEntryEventSchema = z.strictObject({
+  id: positiveIntSchema,
+  repository: repositoryFullNameSchema,
+  issue_number: positiveIntSchema,
+  version: positiveIntSchema,
+  from_state: handoffEntryStateSchema.nullable(),
+  to_state: handoffEntryStateSchema,
+  entry: handoffEntrySchema,
+  recorded_at: isoDateTimeSchema,
+});
+
+export type HandoffEntryDraft = z.input<typeof handoffEntryDraftSchema>;
+export type HandoffEntryEvent = z.infer<typeof handoffEntryEventSchema>;

@@ -59,3 +59,7 @@ export type NewJob = z.input<typeof newJobSchema>;
 export type Job = z.infer<typeof jobSchema>;
 export type AuditEntryInput = z.infer<typeof auditEntryInputSchema>;
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/** A delivery with the exact payload text it was hashed from, so its jobs can be replayed. */
+export const storedDeliverySchema = deliverySchema.extend({ payload: z.string() });
+export type StoredDelivery = z.infer<typeof storedDeliverySchema>;

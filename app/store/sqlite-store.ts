@@ -13,7 +13,14 @@ import {
   acceptanceRecordInputSchema,
   acceptanceRecordSchema,
 } from "../../schemas/acceptance-record.js";
-import { type HandoffEntry, handoffEntrySchema } from "../../schemas/handoff-entry.js";
+import {
+  type HandoffEntry,
+  type HandoffEntryDraft,
+  type HandoffEntryEvent,
+  handoffEntryDraftSchema,
+  handoffEntryEventSchema,
+  handoffEntrySchema,
+} from "../../schemas/handoff-entry.js";
 import {
   gitShaSchema,
   isoDateTimeSchema,
@@ -32,6 +39,8 @@ import {
   jobStatusSchema,
   type NewJob,
   newJobSchema,
+  type StoredDelivery,
+  storedDeliverySchema,
 } from "../../schemas/store.js";
 import {
   AlreadyExistsError,
@@ -42,14 +51,6 @@ import {
   VersionConflictError,
 } from "./errors.js";
 import { migrate } from "./migrations.js";
-import {
-  type HandoffEntryDraft,
-  type HandoffEntryEvent,
-  handoffEntryDraftSchema,
-  handoffEntryEventSchema,
-  type StoredDelivery,
-  storedDeliverySchema,
-} from "./rows.js";
 import type {
   ClaimedJob,
   ClaimJobOptions,

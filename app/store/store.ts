@@ -4,7 +4,12 @@
  * each call and never holds a transaction across an await.
  */
 import type { AcceptanceRecord, AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
-import type { HandoffEntry, HandoffEntryState } from "../../schemas/handoff-entry.js";
+import type {
+  HandoffEntry,
+  HandoffEntryDraft,
+  HandoffEntryEvent,
+  HandoffEntryState,
+} from "../../schemas/handoff-entry.js";
 import type {
   AuditEntry,
   AuditEntryInput,
@@ -12,10 +17,11 @@ import type {
   Job,
   JobStatus,
   NewJob,
+  StoredDelivery,
 } from "../../schemas/store.js";
-import type { HandoffEntryDraft, HandoffEntryEvent, StoredDelivery } from "./rows.js";
 
-export type { HandoffEntryDraft, HandoffEntryEvent, StoredDelivery } from "./rows.js";
+export type { HandoffEntryDraft, HandoffEntryEvent } from "../../schemas/handoff-entry.js";
+export type { StoredDelivery } from "../../schemas/store.js";
 
 /** Where time comes from; tests freeze and advance it (lease expiry without sleeping). */
 export type Clock = () => Date;

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
+import type { HandoffEntryDraft } from "../../schemas/handoff-entry.js";
 import type { Delivery } from "../../schemas/store.js";
-import type { HandoffEntryDraft } from "./rows.js";
 
 export const SHA_A = "a".repeat(40);
 export const SHA_B = "b".repeat(40);
