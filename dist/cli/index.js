@@ -27310,7 +27310,9 @@ var package_default = {
     test: "vitest run",
     "check:generated": "bash scripts/check-generated.sh",
     all: "npm run typecheck && npm run lint && npm run build && npm run check:generated && npm test",
-    agate: "node dist/cli/index.js"
+    agate: "node dist/cli/index.js",
+    "bench:action": "tsx scripts/bench-action.ts",
+    "bench:store": "tsx app/store/bench-store.ts"
   },
   dependencies: {
     "@actions/core": "^3.0.1",
@@ -27327,6 +27329,7 @@ var package_default = {
     "@octokit/auth-app": "^8.3.1",
     "@octokit/webhooks-examples": "^7.6.1",
     "@octokit/webhooks-methods": "^6.0.0",
+    "@octokit/webhooks-types": "^7.6.1",
     "@simulacrum/github-api-simulator": "^0.8.0",
     "@types/better-sqlite3": "^9.6.0",
     "@types/node": "^20.19.43",
@@ -27360,7 +27363,9 @@ function git(cwd, args, input2) {
     });
   } catch (error62) {
     const stderr = String(error62.stderr ?? "").trim();
-    throw new Error(`git ${args.join(" ")} failed in ${cwd}: ${stderr || error62.message}`);
+    throw new Error(
+      `git ${args.join(" ")} failed in ${cwd}: ${stderr || error62.message}`
+    );
   }
 }
 function gitMaybe(cwd, args) {
@@ -27931,7 +27936,7 @@ var NORMALISATION_RULES = [
   },
   {
     name: "uuid",
-    pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
+    pattern: /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g,
     replacement: "<uuid>"
   },
   {
@@ -27948,7 +27953,7 @@ var NORMALISATION_RULES = [
   },
   {
     name: "hex-address",
-    pattern: /\b0x[0-9a-f]{6,16}\b/gi,
+    pattern: /\b0x[0-9a-fA-F]{6,16}\b/g,
     replacement: "<addr>"
   },
   {
@@ -27957,11 +27962,23 @@ var NORMALISATION_RULES = [
     replacement: "$1$2<pid>"
   }
 ];
+var [ANSI_RULE, ...TEXT_RULES] = NORMALISATION_RULES;
+var COMBINED = new RegExp(TEXT_RULES.map((rule) => `(?:${rule.pattern.source})`).join("|"), "g");
+var WHOLE = TEXT_RULES.map((rule) => ({
+  rule,
+  whole: new RegExp(`^(?:${rule.pattern.source})$`),
+  single: new RegExp(rule.pattern.source)
+}));
+function replaceMatch(match) {
+  const found = WHOLE.find(({ whole }) => whole.test(match));
+  return found ? match.replace(found.single, found.rule.replacement) : match;
+}
 function normaliseLine(line) {
   const body = line.endsWith("\r") ? line.slice(0, -1) : line;
   const lastReturn = body.lastIndexOf("\r");
   let text = lastReturn >= 0 ? body.slice(lastReturn + 1) : body;
-  for (const rule of NORMALISATION_RULES) text = text.replace(rule.pattern, rule.replacement);
+  if (ANSI_RULE && text.includes("\x1B")) text = text.replace(ANSI_RULE.pattern, ANSI_RULE.replacement);
+  text = text.replace(COMBINED, replaceMatch);
   return text.replace(/[ \t]+$/, "");
 }
 
@@ -27972,6 +27989,8 @@ var OutputDigest = class {
   normalised = createHash2("sha256");
   decoder = new StringDecoder("utf8");
   partialLine = "";
+  /** Normalised text not yet hashed: hashing in larger pieces is several times faster. */
+  pending = "";
   tailChunks = [];
   tailLength = 0;
   bytes = 0;
@@ -27983,8 +28002,10 @@ var OutputDigest = class {
   }
   finish() {
     this.addText(this.decoder.end());
-    this.normalised.update(normaliseLine(this.partialLine));
+    this.hashNormalised(normaliseLine(this.partialLine));
     this.partialLine = "";
+    this.normalised.update(this.pending);
+    this.pending = "";
     const tail = Buffer.concat(this.tailChunks).subarray(-OUTPUT_TAIL_BYTES);
     return {
       bytes: this.bytes,
@@ -27997,15 +28018,22 @@ var OutputDigest = class {
   addText(text) {
     let start = 0;
     for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n", start)) {
-      this.normalised.update(`${normaliseLine(this.partialLine + text.slice(start, newline))}
+      this.hashNormalised(`${normaliseLine(this.partialLine + text.slice(start, newline))}
 `);
       this.partialLine = "";
       start = newline + 1;
     }
     this.partialLine += text.slice(start);
     if (this.partialLine.length > MAX_LINE_CHARS) {
-      this.normalised.update(normaliseLine(this.partialLine));
+      this.hashNormalised(normaliseLine(this.partialLine));
       this.partialLine = "";
+    }
+  }
+  hashNormalised(text) {
+    this.pending += text;
+    if (this.pending.length >= 64 * 1024) {
+      this.normalised.update(this.pending);
+      this.pending = "";
     }
   }
   keepTail(chunk) {
@@ -28106,8 +28134,14 @@ function testedCommit(cwd) {
 function testedSnapshot(cwd, commit) {
   const changed = git(cwd, ["diff", "--no-renames", "--name-only", "-z", commit.sha, "--"]);
   const untracked = git(cwd, ["ls-files", "--others", "--exclude-standard", "-z"]);
-  const paths = [...new Set([...changed.split("\0"), ...untracked.split("\0")].filter(Boolean))].sort();
-  return { ...commit, clean: paths.length === 0, dirty_digest: paths.length ? dirtyDigest(cwd, paths) : null };
+  const paths = [
+    ...new Set([...changed.split("\0"), ...untracked.split("\0")].filter(Boolean))
+  ].sort();
+  return {
+    ...commit,
+    clean: paths.length === 0,
+    dirty_digest: paths.length ? dirtyDigest(cwd, paths) : null
+  };
 }
 function dirtyDigest(cwd, paths) {
   const existing = paths.filter((path) => existsSync(join(cwd, path)));
@@ -28268,18 +28302,26 @@ ${USAGE}`);
       return 0;
     }
     const record2 = outcome.record;
-    const recordPath = args.values.record ? resolve(cwd, args.values.record) : join2(resolve(root2, git(root2, ["rev-parse", "--git-dir"]).trim()), "agate", "command-record.json");
+    const recordPath = args.values.record ? resolve(cwd, args.values.record) : join2(
+      resolve(root2, git(root2, ["rev-parse", "--git-dir"]).trim()),
+      "agate",
+      "command-record.json"
+    );
     mkdirSync(dirname(recordPath), { recursive: true });
     writeFileSync(recordPath, `${JSON.stringify(record2, null, 2)}
 `);
     console.log(`
 ${table(record2.commands)}
 `);
-    console.log(`agate: ${headline(record2)}${record2.tested.clean ? "" : " (the work tree was not clean afterwards)"}.`);
+    console.log(
+      `agate: ${headline(record2)}${record2.tested.clean ? "" : " (the work tree was not clean afterwards)"}.`
+    );
     console.log(`record: ${recordPath}`);
     return failedCommands(record2).length === 0 ? 0 : 1;
   } catch (error62) {
-    console.error(error62 instanceof ConfigurationError ? error62.message : `agate: ${error62.message}`);
+    console.error(
+      error62 instanceof ConfigurationError ? error62.message : `agate: ${error62.message}`
+    );
     return 2;
   }
 }
@@ -28299,10 +28341,16 @@ function parse3(argv) {
 function table(commands) {
   const rows = [
     ["command", "result", "duration"],
-    ...commands.map((c) => [c.name, `${commandPassed(c) ? "\u2713" : "\u2717"} ${resultText(c)}`, durationText(c.duration_ms)])
+    ...commands.map((c) => [
+      c.name,
+      `${commandPassed(c) ? "\u2713" : "\u2717"} ${resultText(c)}`,
+      durationText(c.duration_ms)
+    ])
   ];
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => (row[i] ?? "").length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd()).join("\n");
+  return rows.map(
+    (row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd()
+  ).join("\n");
 }
 
 // action/cli-entry.ts
