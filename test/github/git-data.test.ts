@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { installationClient } from "./clients.js";
+import { installationClient, tokenClient } from "./clients.js";
 import { type GitHubSimulator, startGitHubSimulator } from "./simulator.js";
 
 let sim: GitHubSimulator;
@@ -230,11 +230,10 @@ describe("contents, trees and blobs", () => {
   });
 
   it("writes git data through the API with a token that may write contents", async () => {
-    const octokit = installationClient(sim);
-    const writer = new (octokit.constructor as typeof import("@octokit/rest").Octokit)({
-      baseUrl: sim.apiUrl,
-      auth: sim.createToken({ permissions: { contents: "write", metadata: "read" } }),
-    });
+    const writer = tokenClient(
+      sim,
+      sim.createToken({ permissions: { contents: "write", metadata: "read" } }),
+    );
     const base = sim.branchSha({ repo, branch: "main" }) ?? "";
     const baseTree = (await writer.rest.git.getCommit({ owner: sim.owner, repo, commit_sha: base }))
       .data.tree.sha;

@@ -676,7 +676,6 @@ export function commit(
   entry: GitCommit,
   accountFor: (email: string) => Account | undefined,
   files?: GitDiffEntry[],
-  baseSha?: string,
 ): Json {
   const api = `${urls.api}/repos/${fullName(repo)}`;
   const author = accountFor(entry.author.email);
@@ -716,7 +715,7 @@ export function commit(
     const additions = files.reduce((sum, file) => sum + file.additions, 0);
     const deletions = files.reduce((sum, file) => sum + file.deletions, 0);
     result.stats = { total: additions + deletions, additions, deletions };
-    result.files = files.map((file) => diffEntry(urls, repo, file, entry.sha ?? baseSha));
+    result.files = files.map((file) => diffEntry(urls, repo, file, entry.sha));
   }
   return result;
 }

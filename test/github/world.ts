@@ -124,7 +124,12 @@ export class World {
       login,
       type,
       name: login,
-      email: type === "Bot" ? `${id}+${login}@users.noreply.github.com` : `${login}@example.com`,
+      // GitHub's bot address keeps the brackets (41898282+github-actions[bot]@...), which the
+      // spec's own `format: email` rejects; the simulator drops them so commits validate.
+      email:
+        type === "Bot"
+          ? `${id}+${login.replace(/\[bot\]$/, "-bot")}@users.noreply.github.com`
+          : `${login}@example.com`,
     };
     this.accounts.set(login.toLowerCase(), created);
     return created;

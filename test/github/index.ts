@@ -1,0 +1,12 @@
+// The GitHub simulator's public surface for tests, benchmarks and the demo.
+export { appClient, installationClient, tokenClient } from "./clients.js";
+export { statefulOperations } from "./handlers/index.js";
+export { type Received, type Receiver, startReceiver } from "./receiver.js";
+export type { CallRecord, HandledBy } from "./server.js";
+export {
+  type GitHubSimulator,
+  type SimulatorOptions,
+  startGitHubSimulator,
+  type Who,
+} from "./simulator.js";
+export type { Delivery } from "./webhooks.js";
