@@ -1,13 +1,11 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { commandRecordSchema } from "../schemas/command-record.js";
-import { GIT_ENV, makeRepo, type TestRepo } from "../test/support/git-repo.js";
+import { runActionBundle } from "../test/support/action-runner.js";
+import { makeRepo, type TestRepo } from "../test/support/git-repo.js";
 import { webhookExample } from "../test/support/webhook-examples.js";
 
-const BUNDLE = resolve(import.meta.dirname, "..", "dist", "action", "index.js");
 const CONFIG = ".github/agate.yml";
 
 interface PullRequestCheckout {
@@ -33,60 +31,19 @@ function pullRequestCheckout(
   return { repo, base, head, merge };
 }
 
-function runBundle(
-  checkout: PullRequestCheckout,
-  inputs: Record<string, string> = {},
-  extraEnv: Record<string, string> = {},
-) {
-  const temp = mkdtempSync(join(tmpdir(), "agate-runner-"));
-  const files = {
-    output: join(temp, "output"),
-    summary: join(temp, "summary"),
-    event: join(temp, "event.json"),
-  };
-  writeFileSync(files.output, "");
-  writeFileSync(files.summary, "");
+async function runBundle(checkout: PullRequestCheckout, inputs: Record<string, string> = {}) {
   const event = webhookExample("pull_request", "synchronize");
   event.pull_request.number = 7;
   event.pull_request.head.sha = checkout.head;
   event.pull_request.base.sha = checkout.base;
   event.repository.full_name = "octo/repo";
-  writeFileSync(files.event, JSON.stringify(event));
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "",
-    ...GIT_ENV,
-    GITHUB_ACTIONS: "true",
-    GITHUB_EVENT_NAME: "pull_request",
-    GITHUB_EVENT_PATH: files.event,
-    GITHUB_OUTPUT: files.output,
-    GITHUB_STEP_SUMMARY: files.summary,
-    GITHUB_REPOSITORY: "octo/repo",
-    GITHUB_RUN_ID: "4242",
-    GITHUB_RUN_ATTEMPT: "1",
-    GITHUB_JOB: "gate",
-    GITHUB_WORKFLOW_REF: "octo/repo/.github/workflows/ci.yml@refs/pull/7/merge",
-    RUNNER_TEMP: temp,
-    RUNNER_OS: "Linux",
-    RUNNER_ARCH: "X64",
-    "INPUT_WORKING-DIRECTORY": checkout.repo.dir,
-    INPUT_CONFIG: CONFIG,
-    "INPUT_FAIL-ON-COMMAND-FAILURE": "true",
-    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
-    ...extraEnv,
-  };
-  const result = spawnSync(process.execPath, [BUNDLE], {
+  return runActionBundle({
     cwd: checkout.repo.dir,
-    encoding: "utf8",
-    env,
+    eventName: "pull_request",
+    event,
+    repository: "octo/repo",
+    inputs,
   });
-  const outputs = Object.fromEntries(
-    [
-      ...readFileSync(files.output, "utf8").matchAll(
-        /^([\w-]+)<<(ghadelimiter_[\w-]+)\n([\s\S]*?)\n\2$/gm,
-      ),
-    ].map((m) => [m[1], m[3]]),
-  );
-  return { ...result, outputs, summary: readFileSync(files.summary, "utf8"), temp };
 }
 
 let checkout: PullRequestCheckout | undefined;
@@ -98,12 +55,12 @@ const config = (commands: Record<string, string>) =>
     .join("")}`;
 
 describe("the Action bundle, run the way the runner runs it", () => {
-  it("runs the base's commands on the merge commit and records what it tested", () => {
+  it("runs the base's commands on the merge commit and records what it tested", async () => {
     checkout = pullRequestCheckout(
       { [CONFIG]: config({ unit: "echo unit ok", feature: "cat feature.txt" }) },
       { "feature.txt": "feature\n", [CONFIG]: config({ unit: "true" }) },
     );
-    const result = runBundle(checkout);
+    const result = await runBundle(checkout);
     expect(result.status, result.stdout + result.stderr).toBe(0);
     expect(result.outputs.passed).toBe("true");
     expect(result.outputs["tested-sha"]).toBe(checkout.merge);
@@ -122,7 +79,7 @@ describe("the Action bundle, run the way the runner runs it", () => {
     expect(record.workflow).toEqual({
       run_id: 4242,
       run_attempt: 1,
-      workflow_ref: "octo/repo/.github/workflows/ci.yml@refs/pull/7/merge",
+      workflow_ref: "octo/repo/.github/workflows/ci.yml@refs/heads/main",
       job: "gate",
       event_name: "pull_request",
     });
@@ -132,12 +89,12 @@ describe("the Action bundle, run the way the runner runs it", () => {
     expect(record.tested.clean).toBe(true);
   });
 
-  it("fails the step when a command fails, with the failing tail in the summary", () => {
+  it("fails the step when a command fails, with the failing tail in the summary", async () => {
     checkout = pullRequestCheckout(
       { [CONFIG]: config({ ok: "true", broken: "echo 'expected 3 to be 4' >&2; exit 1" }) },
       { "a.txt": "a\n" },
     );
-    const result = runBundle(checkout);
+    const result = await runBundle(checkout);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain("::error::agate: 1 of 2 required commands failed on");
     expect(result.outputs.passed).toBe("false");
@@ -146,15 +103,15 @@ describe("the Action bundle, run the way the runner runs it", () => {
     expect(result.summary).toContain("expected 3 to be 4");
   });
 
-  it("with fail-on-command-failure false, a failure warns and the step passes", () => {
+  it("with fail-on-command-failure false, a failure warns and the step passes", async () => {
     checkout = pullRequestCheckout({ [CONFIG]: config({ broken: "exit 2" }) }, { "a.txt": "a\n" });
-    const result = runBundle(checkout, { "fail-on-command-failure": "false" });
+    const result = await runBundle(checkout, { "fail-on-command-failure": "false" });
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("::warning::agate: 1 of 1 required commands failed");
     expect(result.outputs.passed).toBe("false");
   });
 
-  it("workflow commands printed by a command are not obeyed", () => {
+  it("workflow commands printed by a command are not obeyed", async () => {
     checkout = pullRequestCheckout(
       {
         [CONFIG]: config({
@@ -163,7 +120,7 @@ describe("the Action bundle, run the way the runner runs it", () => {
       },
       { "a.txt": "a\n" },
     );
-    const result = runBundle(checkout);
+    const result = await runBundle(checkout);
     const stop = /::stop-commands::([0-9a-f]{32})\n/.exec(result.stdout);
     expect(stop).not.toBeNull();
     const [before, after] = result.stdout.split(stop?.[0] ?? "");
@@ -174,19 +131,19 @@ describe("the Action bundle, run the way the runner runs it", () => {
     expect(result.outputs.passed).toBe("false");
   });
 
-  it("a base without a config: one line, exit 0", () => {
+  it("a base without a config: one line, exit 0", async () => {
     checkout = pullRequestCheckout(
       { "README.md": "hi\n" },
       { [CONFIG]: config({ sneaky: "true" }) },
     );
-    const result = runBundle(checkout);
+    const result = await runBundle(checkout);
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toBe(
       `agate: the base commit ${checkout.base} has no .github/agate.yml, so this repository has not adopted agate; nothing to do.`,
     );
   });
 
-  it("a malformed base config fails with an annotation at its line and column", () => {
+  it("a malformed base config fails with an annotation at its line and column", async () => {
     checkout = pullRequestCheckout(
       {
         [CONFIG]:
@@ -194,7 +151,7 @@ describe("the Action bundle, run the way the runner runs it", () => {
       },
       { "a.txt": "a\n" },
     );
-    const result = runBundle(checkout);
+    const result = await runBundle(checkout);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(
       '::error title=agate config,file=.github/agate.yml,line=5,col=14::commands[0].timeout: "10x" is not a duration such as 90s, 10m or 1h',
@@ -204,9 +161,9 @@ describe("the Action bundle, run the way the runner runs it", () => {
     );
   });
 
-  it("without a token it warns that the App cannot see the record, and still writes it", () => {
+  it("without a token it warns that the App cannot see the record, and still writes it", async () => {
     checkout = pullRequestCheckout({ [CONFIG]: config({ ok: "true" }) }, { "a.txt": "a\n" });
-    const result = runBundle(checkout, { token: "" });
+    const result = await runBundle(checkout, { token: "" });
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(
       "::warning::agate: no token or repository, so the command record was not published",
@@ -214,9 +171,9 @@ describe("the Action bundle, run the way the runner runs it", () => {
     expect(result.outputs["record-path"]).toBe(join(result.temp, "agate", "command-record.json"));
   });
 
-  it("invalid inputs are named", () => {
+  it("invalid inputs are named", async () => {
     checkout = pullRequestCheckout({ [CONFIG]: config({ ok: "true" }) }, { "a.txt": "a\n" });
-    const result = runBundle(checkout, { "fail-on-command-failure": "yes" });
+    const result = await runBundle(checkout, { "fail-on-command-failure": "yes" });
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(
       '::error::agate: invalid inputs: input fail-on-command-failure must be true or false, got "yes"',
