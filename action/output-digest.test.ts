@@ -14,10 +14,10 @@ function digestInChunks(data: Buffer, chunkSize: number) {
 
 describe("OutputDigest", () => {
   const text = Buffer.from(
-    Array.from(
+    `${Array.from(
       { length: 5000 },
       (_, i) => `\u001b[32m✓\u001b[39m test ${i} (${i % 97}ms) — ünïcødé\n`,
-    ).join("") + "last line without newline",
+    ).join("")}last line without newline`,
   );
 
   it.each([1, 7, 1024, 65_536, text.length])(

@@ -44,9 +44,9 @@ describe("fitRecord", () => {
 
   it("shortens the longest tails, keeps their ends, names what it cut, and stays valid", () => {
     const big = record([
-      "x".repeat(60_000) + "FAILED HERE",
+      `${"x".repeat(60_000)}FAILED HERE`,
       "short",
-      '"\\\n'.repeat(20_000) + "END",
+      `${'"\\\n'.repeat(20_000)}END`,
     ]);
     const fitted = fitRecord(big, 65_535);
     expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(65_535);

@@ -37,8 +37,7 @@ export const NORMALISATION_RULES: readonly NormalisationRule[] = [
   },
   {
     name: "uuid",
-    pattern:
-      /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g,
+    pattern: /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g,
     replacement: "<uuid>",
   },
   {
@@ -95,7 +94,8 @@ export function normaliseLine(line: string): string {
   const body = line.endsWith("\r") ? line.slice(0, -1) : line;
   const lastReturn = body.lastIndexOf("\r");
   let text = lastReturn >= 0 ? body.slice(lastReturn + 1) : body;
-  if (ANSI_RULE && text.includes("\u001b")) text = text.replace(ANSI_RULE.pattern, ANSI_RULE.replacement);
+  if (ANSI_RULE && text.includes("\u001b"))
+    text = text.replace(ANSI_RULE.pattern, ANSI_RULE.replacement);
   text = text.replace(COMBINED, replaceMatch);
   return text.replace(/[ \t]+$/, "");
 }

@@ -49,7 +49,8 @@ const action: number[] = [];
 for (let i = 0; i < ROUNDS; i++) {
   direct.push(
     time(() => {
-      for (const run of COMMANDS) spawnSync("bash", ["-eo", "pipefail", "-c", run], { cwd: repo.dir });
+      for (const run of COMMANDS)
+        spawnSync("bash", ["-eo", "pipefail", "-c", run], { cwd: repo.dir });
     }),
   );
   action.push(time(() => spawnSync(process.execPath, [BUNDLE], { cwd: repo.dir, env })));
@@ -80,9 +81,16 @@ async function peakRss(command: string, args: string[], options: Parameters<type
   return { peakKb, seconds: (performance.now() - start) / 1000, code };
 }
 
-const big = repoWith(["set +o pipefail; yes 'a line of output from a chatty test suite, 64 bytes long....' | head -c 1073741824"]);
-const streamed = await peakRss(process.execPath, [BUNDLE], { cwd: big.dir, env: actionEnv(big.dir) });
+const big = repoWith([
+  "set +o pipefail; yes 'a line of output from a chatty test suite, 64 bytes long....' | head -c 1073741824",
+]);
+const streamed = await peakRss(process.execPath, [BUNDLE], {
+  cwd: big.dir,
+  env: actionEnv(big.dir),
+});
 console.log("one command streaming 1 GiB of output through the Action");
 console.log(`  peak RSS:        ${(streamed.peakKb / 1024).toFixed(0)} MiB`);
-console.log(`  wall time:       ${streamed.seconds.toFixed(1)} s (${(1024 / streamed.seconds).toFixed(0)} MiB/s), exit ${streamed.code}`);
+console.log(
+  `  wall time:       ${streamed.seconds.toFixed(1)} s (${(1024 / streamed.seconds).toFixed(0)} MiB/s), exit ${streamed.code}`,
+);
 big.remove();
