@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../checks/config/parse-config.js";
 import type { JsonSchemaNode } from "../checks/config/json-schema.js";
+import { parseConfig } from "../checks/config/parse-config.js";
 import { configJsonSchema } from "../schemas/json-schema.js";
 
 const ROOT = join(import.meta.dirname, "..");
