@@ -51805,7 +51805,8 @@ function normaliseLine(line) {
   const body = line.endsWith("\r") ? line.slice(0, -1) : line;
   const lastReturn = body.lastIndexOf("\r");
   let text = lastReturn >= 0 ? body.slice(lastReturn + 1) : body;
-  if (ANSI_RULE && text.includes("\x1B")) text = text.replace(ANSI_RULE.pattern, ANSI_RULE.replacement);
+  if (ANSI_RULE && text.includes("\x1B"))
+    text = text.replace(ANSI_RULE.pattern, ANSI_RULE.replacement);
   text = text.replace(COMBINED, replaceMatch);
   return text.replace(/[ \t]+$/, "");
 }
