@@ -179,4 +179,36 @@ describe("the Action bundle, run the way the runner runs it", () => {
       '::error::agate: invalid inputs: input fail-on-command-failure must be true or false, got "yes"',
     );
   });
+
+  it("on merge_group, the config comes from the group's base and the record names the group", async () => {
+    const repo = makeRepo("agate-queue-");
+    checkout = { repo, base: "", head: "", merge: "" };
+    const base = repo.commit({ [CONFIG]: config({ queued: "echo from-base" }) }, "base");
+    const groupHead = repo.commit(
+      { [CONFIG]: config({ queued: "echo from-head" }), "a.txt": "a\n" },
+      "queued",
+    );
+    const event = webhookExample("merge_group", "checks_requested");
+    event.merge_group.base_sha = base;
+    event.merge_group.head_sha = groupHead;
+    event.repository.full_name = "octo/repo";
+    const result = await runActionBundle({
+      cwd: repo.dir,
+      eventName: "merge_group",
+      event,
+      repository: "octo/repo",
+    });
+    expect(result.status, result.stdout).toBe(0);
+    const record = commandRecordSchema.parse(
+      JSON.parse(readFileSync(result.outputs["record-path"] ?? "", "utf8")),
+    );
+    expect(record.commands.map((c) => c.output.tail)).toEqual(["from-base\n"]);
+    expect(record.merge_group).toEqual({
+      head_ref: event.merge_group.head_ref,
+      head_sha: groupHead,
+      base_sha: base,
+    });
+    expect(record.pull_request).toBeNull();
+    expect(record.tested.sha).toBe(groupHead);
+  });
 });

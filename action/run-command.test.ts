@@ -81,6 +81,15 @@ describe("runCommand", () => {
     expect(result.output.tail).toBe("done\n");
   });
 
+  it("the same failing test run twice with different timings has one normalised digest", async () => {
+    const flaky = (answer: number) =>
+      `echo "RUN $(date +%H:%M:%S.%N) in $(mktemp -d)"; sleep 0.$((RANDOM % 3)); echo "FAIL adds ($((RANDOM % 900 + 10))ms)"; echo "expected ${answer} to be 4"; exit 1`;
+    const [a, b, c] = [await run(flaky(3)), await run(flaky(3)), await run(flaky(5))];
+    expect(a.output.sha256).not.toBe(b.output.sha256);
+    expect(a.output.normalized_sha256).toBe(b.output.normalized_sha256);
+    expect(c.output.normalized_sha256).not.toBe(a.output.normalized_sha256);
+  });
+
   it("streams output as it arrives to the live log", async () => {
     const seen: string[] = [];
     await run("echo one; echo two", 20_000, { onOutput: (chunk) => seen.push(chunk.toString()) });
