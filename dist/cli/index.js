@@ -27319,7 +27319,7 @@ var package_default = {
     "@actions/exec": "^3.0.0",
     "@octokit/rest": "^22.0.1",
     "better-sqlite3": "^12.11.1",
-    canonicalize: "^5.1.0",
+    picomatch: "^4.0.7",
     probot: "^14.3.2",
     yaml: "^2.9.1",
     zod: "^4.6.7"
@@ -27333,6 +27333,7 @@ var package_default = {
     "@simulacrum/github-api-simulator": "^0.8.0",
     "@types/better-sqlite3": "^9.6.0",
     "@types/node": "^20.19.43",
+    "@types/picomatch": "^4.0.3",
     esbuild: "^0.28.2",
     tsx: "^4.23.15",
     typescript: "^5.9.3",
@@ -27414,158 +27415,21 @@ var import_yaml = __toESM(require_dist(), 1);
 
 // checks/config/digest.ts
 import { createHash } from "node:crypto";
-
-// node_modules/canonicalize/lib/canonicalize.js
-function serializeString(value) {
-  if (!value.isWellFormed()) {
-    throw new Error("Lone surrogate is not allowed");
-  }
-  return JSON.stringify(value);
-}
-function serializePrimitive(value) {
-  switch (typeof value) {
-    case "number":
-      if (isNaN(value)) {
-        throw new Error("NaN is not allowed");
-      }
-      if (!isFinite(value)) {
-        throw new Error("Infinity is not allowed");
-      }
-      return JSON.stringify(value);
-    case "string":
-      return serializeString(value);
-    case "boolean":
-      return value ? "true" : "false";
-    default:
-      return JSON.stringify(value);
-  }
-}
-function enterValue(value, seen) {
-  let wrappers = null;
-  while (value !== null && typeof value === "object" && typeof value.toJSON === "function") {
-    if (seen.has(value)) {
-      throw new Error("Circular reference detected");
-    }
-    seen.add(value);
-    (wrappers ??= []).push(value);
-    value = value.toJSON();
-  }
-  if (value instanceof Number || value instanceof String || value instanceof Boolean) {
-    value = value.valueOf();
-  }
+function canonicalJson(value) {
   if (value === null || typeof value !== "object") {
-    if (wrappers !== null) {
-      for (const wrapper of wrappers) seen.delete(wrapper);
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      throw new Error(`cannot canonicalise ${value}: JSON has no such number`);
     }
-    return serializePrimitive(value);
+    return JSON.stringify(value);
   }
-  if (seen.has(value)) {
-    throw new Error("Circular reference detected");
+  if (Array.isArray(value)) {
+    return `[${value.map((item) => item === void 0 ? "null" : canonicalJson(item)).join(",")}]`;
   }
-  seen.add(value);
-  return {
-    container: value,
-    // null marks an array frame; object frames carry their sorted keys.
-    // `sort()`'s default comparator orders by UTF-16 code unit, which is the
-    // order JCS requires.
-    keys: Array.isArray(value) ? null : Object.keys(value).sort(),
-    // Next child to serialize; the frame resumes here after a nested
-    // container's subtree completes.
-    index: 0,
-    // Whether no member has been emitted yet (controls comma placement).
-    first: true,
-    // toJSON wrappers to release from `seen` when this frame completes.
-    wrappers
-  };
+  const entries = Object.entries(value).filter(([, member]) => member !== void 0).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson(member)}`).join(",")}}`;
 }
-function canonicalize(object2) {
-  if (object2 === null || typeof object2 !== "object") {
-    return serializePrimitive(object2);
-  }
-  const seen = /* @__PURE__ */ new Set();
-  const root2 = enterValue(object2, seen);
-  if (typeof root2 !== "object") {
-    return root2;
-  }
-  let result = root2.keys === null ? "[" : "{";
-  const stack = [root2];
-  outer:
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1];
-      const container = frame.container;
-      if (frame.keys === null) {
-        while (frame.index < container.length) {
-          const i = frame.index++;
-          if (i > 0) {
-            result += ",";
-          }
-          const element = container[i];
-          const value = element === void 0 || typeof element === "symbol" || typeof element === "function" ? null : element;
-          if (value === null || typeof value !== "object") {
-            result += serializePrimitive(value);
-            continue;
-          }
-          const child = enterValue(value, seen);
-          if (typeof child !== "object") {
-            result += child === void 0 ? "null" : child;
-            continue;
-          }
-          result += child.keys === null ? "[" : "{";
-          stack.push(child);
-          continue outer;
-        }
-        result += "]";
-      } else {
-        const keys = frame.keys;
-        while (frame.index < keys.length) {
-          const key = keys[frame.index++];
-          const value = container[key];
-          if (value === void 0 || typeof value === "symbol" || typeof value === "function") {
-            continue;
-          }
-          if (value === null || typeof value !== "object") {
-            if (frame.first) {
-              frame.first = false;
-            } else {
-              result += ",";
-            }
-            result += serializeString(key) + ":" + serializePrimitive(value);
-            continue;
-          }
-          const child = enterValue(value, seen);
-          if (child === void 0) {
-            continue;
-          }
-          if (frame.first) {
-            frame.first = false;
-          } else {
-            result += ",";
-          }
-          result += serializeString(key) + ":";
-          if (typeof child !== "object") {
-            result += child;
-            continue;
-          }
-          result += child.keys === null ? "[" : "{";
-          stack.push(child);
-          continue outer;
-        }
-        result += "}";
-      }
-      seen.delete(container);
-      if (frame.wrappers !== null) {
-        for (const wrapper of frame.wrappers) seen.delete(wrapper);
-      }
-      stack.pop();
-    }
-  return result;
-}
-
-// checks/config/digest.ts
 function configDigest(config2) {
-  const text = canonicalize(config2);
-  if (text === void 0) throw new Error("config cannot be canonicalised: it has no JSON form");
-  return createHash("sha256").update(text).digest("hex");
+  return createHash("sha256").update(canonicalJson(config2)).digest("hex");
 }
 
 // schemas/command-record.ts
