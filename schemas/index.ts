@@ -10,3 +10,4 @@ export * from "./primitives.js";
 export * from "./store.js";
 export * from "./verdict.js";
 export * from "./version.js";
+export * from "./gate.js";

@@ -1,0 +1,156 @@
+import { z } from "zod";
+import { decisionStateSchema } from "./acceptance-record.js";
+import { commandRecordSchema } from "./command-record.js";
+import { configSchema } from "./config.js";
+import { gitShaSchema, isoDateTimeSchema, positiveIntSchema, repositoryFullNameSchema } from "./primitives.js";
+
+/** The live pull request, as GitHub reports it when the gate is evaluated. */
+export const pullRequestSnapshotSchema = z.strictObject({
+  repository: repositoryFullNameSchema,
+  number: positiveIntSchema,
+  state: z.enum(["open", "closed"]),
+  draft: z.boolean(),
+  head_sha: gitShaSchema,
+  head_ref: z.string(),
+  base_sha: gitShaSchema,
+  base_ref: z.string(),
+  author: z.strictObject({ login: z.string(), type: z.string() }),
+  labels: z.array(z.string()),
+});
+
+/** The config at the base commit, as the App read it (never the head's). */
+export const baseConfigFactSchema = z.discriminatedUnion("status", [
+  z.strictObject({
+    status: z.literal("ok"),
+    path: z.string(),
+    blob_sha: gitShaSchema,
+    digest: z.string(),
+    config: z.custom<z.output<typeof configSchema>>(),
+  }),
+  z.strictObject({ status: z.literal("missing"), path: z.string() }),
+  z.strictObject({ status: z.literal("invalid"), path: z.string(), message: z.string() }),
+]);
+
+export const changedFileSchema = z.strictObject({
+  filename: z.string(),
+  previous_filename: z.string().nullable(),
+  status: z.string(),
+});
+
+/** One `agate/commands` check run on the head, with the App's verdict on where it came from. */
+export const commandEvidenceSchema = z.strictObject({
+  check_run_id: positiveIntSchema,
+  created_at: isoDateTimeSchema,
+  record: commandRecordSchema.nullable(),
+  /** null: the record is believed. Otherwise why not, shown in the summary. */
+  refused: z.string().nullable(),
+  /** The record is believable but its run has not finished, so the runner's word is not in yet. */
+  waiting: z.string().nullable(),
+});
+
+/** An approving review, latest per reviewer. */
+export const approvalSchema = z.strictObject({
+  login: z.string(),
+  commit_id: gitShaSchema,
+  submitted_at: isoDateTimeSchema,
+  maintainer: z.boolean().meta({ description: "Write access or a listed team, and not the author." }),
+});
+
+/** An earlier record of this pull request, for the history and the carry-over rule. */
+export const priorRecordSchema = z.strictObject({
+  id: positiveIntSchema,
+  head_sha: gitShaSchema,
+  tree_sha: gitShaSchema.nullable(),
+  state: decisionStateSchema,
+  config_digest: z.string(),
+  agate_version: z.string(),
+  decided_at: isoDateTimeSchema,
+  stale: z.strictObject({ superseded_by: gitShaSchema, at: isoDateTimeSchema }).nullable(),
+});
+
+/** Everything the gate decision is computed from; stored beside it so it can be replayed. */
+export const gateFactsSchema = z.strictObject({
+  pull_request: pullRequestSnapshotSchema,
+  head_tree_sha: gitShaSchema.nullable(),
+  config: baseConfigFactSchema,
+  previously_gated: z.boolean(),
+  changed_files: z.array(changedFileSchema),
+  evidence: z.array(commandEvidenceSchema),
+  approvals: z.array(approvalSchema),
+  prior_records: z.array(priorRecordSchema),
+  agate_version: z.string(),
+});
+
+export const requirementSchema = z.strictObject({
+  id: z.enum(["config", "commands", "protected_paths", "evaluator", "handoff"]),
+  name: z.string(),
+  status: z.enum(["pass", "fail", "waiting"]),
+  reason: z.string(),
+});
+
+export const checkConclusionSchema = z.enum(["success", "failure", "action_required", "neutral"]);
+
+export const gateDecisionSchema = z.strictObject({
+  state: decisionStateSchema,
+  /** null: the check stays in progress. */
+  conclusion: checkConclusionSchema.nullable(),
+  title: z.string(),
+  requirements: z.array(requirementSchema),
+  /** Concrete open items for the agent's next session. */
+  missing: z.array(z.string()),
+  reasons: z.array(z.string()),
+  gated: z.strictObject({ gated: z.boolean(), reason: z.string() }),
+  /** The prior record whose acceptance this decision carries over, when it does. */
+  carried_over_from: positiveIntSchema.nullable(),
+});
+
+export type PullRequestSnapshot = z.infer<typeof pullRequestSnapshotSchema>;
+export type BaseConfigFact = z.infer<typeof baseConfigFactSchema>;
+export type ChangedFile = z.infer<typeof changedFileSchema>;
+export type CommandEvidence = z.infer<typeof commandEvidenceSchema>;
+export type Approval = z.infer<typeof approvalSchema>;
+export type PriorRecord = z.infer<typeof priorRecordSchema>;
+export type GateFacts = z.infer<typeof gateFactsSchema>;
+export type Requirement = z.infer<typeof requirementSchema>;
+export type CheckConclusion = z.infer<typeof checkConclusionSchema>;
+export type GateDecision = z.infer<typeof gateDecisionSchema>;
+
+/** A workflow run and its jobs as the Actions API reports them: GitHub's own word on a run. */
+export const workflowRunFactSchema = z.strictObject({
+  id: positiveIntSchema,
+  run_attempt: positiveIntSchema,
+  head_sha: gitShaSchema,
+  path: z.string(),
+  status: z.string().nullable(),
+  conclusion: z.string().nullable(),
+  jobs: z.array(
+    z.strictObject({
+      name: z.string(),
+      status: z.string(),
+      conclusion: z.string().nullable(),
+      steps: z.array(
+        z.strictObject({
+          name: z.string(),
+          number: z.number().int(),
+          status: z.string(),
+          conclusion: z.string().nullable(),
+          started_at: isoDateTimeSchema.nullable(),
+          completed_at: isoDateTimeSchema.nullable(),
+        }),
+      ),
+    }),
+  ),
+});
+
+/** The `agate/commands` check run as GitHub reports it (who made it and when, not what it says). */
+export const commandsCheckRunFactSchema = z.strictObject({
+  id: positiveIntSchema,
+  app_slug: z.string().nullable(),
+  head_sha: gitShaSchema,
+  started_at: isoDateTimeSchema.nullable(),
+  completed_at: isoDateTimeSchema.nullable(),
+  text: z.string().nullable(),
+});
+
+export type WorkflowRunFact = z.infer<typeof workflowRunFactSchema>;
+export type CommandsCheckRunFact = z.infer<typeof commandsCheckRunFactSchema>;
