@@ -1,0 +1,272 @@
+import { describe, expect, it } from "vitest";
+import type { CommandEvidence, GateFacts } from "../../schemas/gate.js";
+import {
+  BASE,
+  commandRecord,
+  gateFacts,
+  HEAD,
+  loadedConfig,
+  TREE,
+} from "../../test/support/gate-facts.js";
+import { decideGate } from "./decide.js";
+import { renderGateSummary } from "./render.js";
+
+const evidence = (
+  exitCodes: number[],
+  overrides: Partial<CommandEvidence> = {},
+): CommandEvidence => ({
+  check_run_id: 501,
+  created_at: "2026-12-02T10:00:03Z",
+  record: commandRecord(exitCodes),
+  refused: null,
+  waiting: null,
+  ...overrides,
+});
+const configOf = (text: string): GateFacts["config"] => {
+  const { config, digest } = loadedConfig(text);
+  return { status: "ok", path: ".github/agate.yml", blob_sha: "5".repeat(40), digest, config };
+};
+const maintainer = (commit: string) => ({
+  login: "octocat",
+  commit_id: commit,
+  submitted_at: "2026-12-02T11:00:00Z",
+  maintainer: true,
+});
+
+describe("decideGate", () => {
+  it("no config on the base: not adopted, neutral", () => {
+    const d = decideGate(gateFacts({ config: { status: "missing", path: ".github/agate.yml" } }));
+    expect([d.state, d.conclusion, d.title]).toEqual([
+      "not_gated",
+      "neutral",
+      "Not gated: the base commit has no .github/agate.yml, so this repository has not adopted agate",
+    ]);
+  });
+
+  it("an invalid base config fails the check with the file, line and fix", () => {
+    const message =
+      '.github/agate.yml is not a valid agate config (1 problem):\n  - commands at line 2, column 11: expected a list, got "x"';
+    const d = decideGate(
+      gateFacts({ config: { status: "invalid", path: ".github/agate.yml", message } }),
+    );
+    expect([d.state, d.conclusion]).toEqual(["rejected", "failure"]);
+    expect(d.missing[0]).toContain("commands at line 2, column 11");
+  });
+
+  it("a pull request no rule selects: neutral with the reason", () => {
+    const facts = gateFacts();
+    facts.pull_request.labels = [];
+    const d = decideGate(facts);
+    expect([d.state, d.conclusion]).toEqual(["not_gated", "neutral"]);
+    expect(d.title).toMatch(/^Not gated: author codex\[bot\] is not in gate\.authors/);
+  });
+
+  it("gated without evidence: in progress, waiting for the command record", () => {
+    const d = decideGate(gateFacts());
+    expect([d.state, d.conclusion]).toEqual(["pending", null]);
+    expect(d.title).toBe(
+      "Waiting on 1111111: waiting for the command record (the agate Action publishes agate/commands)",
+    );
+  });
+
+  it("verified passing evidence: accepted", () => {
+    const d = decideGate(gateFacts({ evidence: [evidence([0, 0])] }));
+    expect([d.state, d.conclusion, d.title]).toEqual([
+      "accepted",
+      "success",
+      "Accepted on 1111111: every requirement passed",
+    ]);
+    expect(d.missing).toEqual([]);
+  });
+
+  it("verified failing evidence: rejected, naming the commands, as next work items", () => {
+    const d = decideGate(gateFacts({ evidence: [evidence([0, 2])] }));
+    expect([d.state, d.conclusion]).toEqual(["rejected", "failure"]);
+    expect(d.title).toBe("Rejected on 1111111: 1 of 2 required commands failed (lint)");
+    expect(d.missing).toEqual(["required commands: 1 of 2 required commands failed (lint)"]);
+  });
+
+  it("the newest believed record decides; refused ones are shown, never counted", () => {
+    const d = decideGate(
+      gateFacts({
+        evidence: [
+          evidence([1, 1], { created_at: "2026-12-02T09:00:00Z" }),
+          evidence([0, 0], { created_at: "2026-12-02T10:00:00Z" }),
+          evidence([0, 0], {
+            created_at: "2026-12-02T12:00:00Z",
+            refused: "it says passed, the runner says the step failed",
+          }),
+        ],
+      }),
+    );
+    expect(d.state).toBe("accepted");
+    expect(d.reasons).toEqual([
+      "command record refused: it says passed, the runner says the step failed",
+    ]);
+    const onlyRefused = decideGate(
+      gateFacts({
+        evidence: [
+          evidence([0, 0], {
+            refused:
+              "the pull request modifies .github/workflows/ci.yml, the workflow that made it",
+          }),
+        ],
+      }),
+    );
+    expect([onlyRefused.state, onlyRefused.conclusion]).toEqual(["pending", null]);
+    expect(onlyRefused.reasons).toEqual([
+      "command record refused: the pull request modifies .github/workflows/ci.yml, the workflow that made it",
+    ]);
+  });
+
+  it("protected paths escalate until a maintainer approves this exact head", () => {
+    const changed_files = [
+      { filename: ".github/workflows/ci.yml", previous_filename: null, status: "modified" },
+    ];
+    const none = decideGate(gateFacts({ changed_files, evidence: [evidence([0, 0])] }));
+    expect([none.state, none.conclusion]).toEqual(["escalated", "action_required"]);
+    expect(none.title).toBe(
+      "Escalated on 1111111: changes .github/workflows/ci.yml: needs an approving review from a maintainer on 1111111",
+    );
+    const old = decideGate(
+      gateFacts({ changed_files, evidence: [evidence([0, 0])], approvals: [maintainer(BASE)] }),
+    );
+    expect(old.state).toBe("escalated");
+    expect(old.title).toContain("(octocat's approval is for 2222222, an older commit)");
+    const notMaintainer = decideGate(
+      gateFacts({
+        changed_files,
+        evidence: [evidence([0, 0])],
+        approvals: [{ ...maintainer(HEAD), maintainer: false }],
+      }),
+    );
+    expect(notMaintainer.state).toBe("escalated");
+    const approved = decideGate(
+      gateFacts({ changed_files, evidence: [evidence([0, 0])], approvals: [maintainer(HEAD)] }),
+    );
+    expect([approved.state, approved.conclusion]).toEqual(["accepted", "success"]);
+  });
+
+  it("failing commands win over escalation: the agent has work to do first", () => {
+    const changed_files = [
+      { filename: ".github/agate.yml", previous_filename: null, status: "modified" },
+    ];
+    expect(decideGate(gateFacts({ changed_files, evidence: [evidence([1, 0])] })).state).toBe(
+      "rejected",
+    );
+  });
+
+  it("an evaluator or handoff this version cannot check never lets it pass", () => {
+    const llm = decideGate(
+      gateFacts({
+        evidence: [evidence([0, 0])],
+        config: configOf(
+          "version: 1\ncommands: [{ name: unit, run: x }]\nevaluator: { kind: llm, model: m }\n",
+        ),
+      }),
+    );
+    expect([llm.state, llm.conclusion]).toEqual(["rejected", "failure"]);
+    expect(llm.title).toContain("evaluator.kind: llm is not supported by this agate version yet");
+    const facts = gateFacts({ evidence: [evidence([0, 0])] });
+    facts.pull_request.labels = ["agent", "long-task"];
+    expect(decideGate(facts).conclusion).toBe("failure");
+  });
+
+  it("carries an acceptance over only to another SHA with the same tree, config and agate version", () => {
+    const prior = {
+      id: 3,
+      head_sha: "6".repeat(40),
+      tree_sha: TREE,
+      state: "accepted" as const,
+      config_digest: loadedConfig().digest,
+      agate_version: "0.1.0",
+      decided_at: "2026-12-02T09:00:00Z",
+      stale: { superseded_by: HEAD, at: "2026-12-02T10:00:00Z" },
+    };
+    const carried = decideGate(gateFacts({ prior_records: [prior] }));
+    expect([carried.state, carried.conclusion, carried.carried_over_from]).toEqual([
+      "accepted",
+      "success",
+      3,
+    ]);
+    expect(carried.requirements[0]?.reason).toBe(
+      "carried over from 6666666, accepted on the identical tree 4444444 under the same config and agate version",
+    );
+    // The same SHA coming back (a force-push back to it) is graded afresh.
+    expect(decideGate(gateFacts({ prior_records: [{ ...prior, head_sha: HEAD }] })).state).toBe(
+      "pending",
+    );
+    expect(
+      decideGate(gateFacts({ prior_records: [{ ...prior, tree_sha: "9".repeat(40) }] })).state,
+    ).toBe("pending");
+    expect(
+      decideGate(gateFacts({ prior_records: [{ ...prior, config_digest: "0".repeat(64) }] })).state,
+    ).toBe("pending");
+    expect(
+      decideGate(gateFacts({ prior_records: [{ ...prior, agate_version: "0.0.9" }] })).state,
+    ).toBe("pending");
+    expect(decideGate(gateFacts({ prior_records: [{ ...prior, state: "rejected" }] })).state).toBe(
+      "pending",
+    );
+  });
+
+  it("success only ever comes with every requirement passing", () => {
+    const variants: GateFacts[] = [
+      gateFacts(),
+      gateFacts({ evidence: [evidence([0, 0], { waiting: "job gate is still running" })] }),
+      gateFacts({ evidence: [evidence([0, 0], { refused: "x" })] }),
+      gateFacts({ evidence: [evidence([0, 1])] }),
+      gateFacts({ evidence: [evidence([0, 0])] }),
+      gateFacts({
+        evidence: [evidence([0, 0])],
+        changed_files: [{ filename: ".github/x", previous_filename: null, status: "added" }],
+      }),
+    ];
+    for (const facts of variants) {
+      const d = decideGate(facts);
+      if (d.conclusion === "success")
+        expect(d.requirements.every((r) => r.status === "pass")).toBe(true);
+      if (d.state !== "not_gated") expect(d.conclusion).not.toBe("neutral");
+    }
+  });
+});
+
+describe("renderGateSummary", () => {
+  it("puts the end state first in plain words, then requirements, commands, work items, history", () => {
+    const facts = gateFacts({
+      evidence: [evidence([0, 3])],
+      prior_records: [
+        {
+          id: 1,
+          head_sha: "6".repeat(40),
+          tree_sha: TREE,
+          state: "rejected",
+          config_digest: "x",
+          agate_version: "0.1.0",
+          decided_at: "2026-12-02T09:00:00Z",
+          stale: { superseded_by: HEAD, at: "2026-12-02T10:00:00Z" },
+        },
+      ],
+    });
+    const summary = renderGateSummary(decideGate(facts), facts);
+    expect(summary.split("\n")[0]).toBe(
+      "**Rejected: it may not merge until what failed is fixed.** Rejected on 1111111: 1 of 2 required commands failed (lint).",
+    );
+    expect(summary).toContain(
+      "| required commands | ❌ fail | 1 of 2 required commands failed (lint) |",
+    );
+    expect(summary).toContain("| lint | 3 | 1.2s |");
+    expect(summary).toContain("<details><summary>lint: last output</summary>");
+    expect(summary).toContain("- [ ] required commands: 1 of 2 required commands failed (lint)");
+    expect(summary).toContain(
+      "| `6666666` | rejected | 2026-12-02T09:00:00Z | stale since 2026-12-02T10:00:00Z, by `1111111` |",
+    );
+  });
+
+  it("stays within GitHub's summary limit whatever the tails", () => {
+    const record = commandRecord([1, 1]);
+    for (const c of record.commands) c.output.tail = "x".repeat(60_000);
+    const facts = gateFacts({ evidence: [{ ...evidence([1, 1]), record }] });
+    expect(renderGateSummary(decideGate(facts), facts).length).toBeLessThanOrEqual(65_535);
+  });
+});

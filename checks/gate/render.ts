@@ -1,0 +1,102 @@
+import type { CommandRecord } from "../../schemas/command-record.js";
+import type { GateDecision, GateFacts } from "../../schemas/gate.js";
+
+/** GitHub caps a check run's output.summary at 65,535 characters. */
+export const SUMMARY_LIMIT = 65_535;
+
+const STATE_WORDS: Record<GateDecision["state"], string> = {
+  accepted: "Accepted: this pull request may merge.",
+  rejected: "Rejected: it may not merge until what failed is fixed.",
+  pending: "Waiting: the evidence is not complete yet.",
+  escalated: "Escalated: a maintainer must approve this exact commit.",
+  stalled: "Stalled: attempts stopped making progress.",
+  capped: "Capped: the attempt budget is spent.",
+  blocked: "Blocked.",
+  not_gated: "Not gated.",
+};
+const STATUS_ICON = { pass: "✅", fail: "❌", waiting: "⏳" } as const;
+
+const short = (sha: string) => sha.slice(0, 7);
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+function fenced(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}text\n${text.replace(/\n$/, "")}\n${fence}`;
+}
+
+function commandsSection(record: CommandRecord, tailChars: number): string[] {
+  const lines = [
+    "### Commands",
+    "",
+    `Tested \`${short(record.tested.sha)}\` (tree \`${short(record.tested.tree_sha)}\`)${record.workflow ? ` in workflow run ${record.workflow.run_id}, attempt ${record.workflow.run_attempt}, job ${record.workflow.job}` : ""}.`,
+    "",
+    "| command | exit | duration |",
+    "| --- | --- | --- |",
+    ...record.commands.map(
+      (c) =>
+        `| ${cell(c.name)} | ${c.timed_out ? "timed out" : c.signal ? c.signal : c.exit_code} | ${(c.duration_ms / 1000).toFixed(1)}s |`,
+    ),
+  ];
+  for (const c of record.commands.filter((c) => c.exit_code !== 0 || c.timed_out || c.signal)) {
+    lines.push(
+      "",
+      `<details><summary>${cell(c.name)}: last output</summary>`,
+      "",
+      fenced(c.output.tail.slice(-tailChars)),
+      "",
+      "</details>",
+    );
+  }
+  return lines;
+}
+
+/**
+ * The `agate` check run's summary, the main user interface: the end state in plain words first,
+ * then the requirements, the commands, the next work items, refused evidence and history.
+ */
+export function renderGateSummary(
+  decision: GateDecision,
+  facts: GateFacts,
+  tailChars = 6_000,
+): string {
+  const lines = [`**${STATE_WORDS[decision.state]}** ${decision.title}.`, ""];
+  if (decision.state === "not_gated") {
+    return `${lines.join("\n")}\n`;
+  }
+  if (decision.requirements.length > 0) {
+    lines.push("| requirement | status | why |", "| --- | --- | --- |");
+    for (const r of decision.requirements)
+      lines.push(`| ${r.name} | ${STATUS_ICON[r.status]} ${r.status} | ${cell(r.reason)} |`);
+    lines.push("");
+  }
+  const record = facts.evidence.filter((e) => e.record && !e.refused).at(-1)?.record;
+  if (record) lines.push(...commandsSection(record, tailChars), "");
+  if (decision.missing.length > 0) {
+    lines.push("### Next work items", "", ...decision.missing.map((m) => `- [ ] ${m}`), "");
+  }
+  if (decision.reasons.length > 0) {
+    lines.push("### Not believed", "", ...decision.reasons.map((r) => `- ${r}`), "");
+  }
+  const history = facts.prior_records.filter(
+    (r) => r.head_sha !== facts.pull_request.head_sha || r.stale,
+  );
+  if (history.length > 0) {
+    lines.push(
+      "### History",
+      "",
+      "| head | result | decided | superseded |",
+      "| --- | --- | --- | --- |",
+    );
+    for (const r of history.slice(-20)) {
+      lines.push(
+        `| \`${short(r.head_sha)}\` | ${r.state} | ${r.decided_at} | ${r.stale ? `stale since ${r.stale.at}, by \`${short(r.stale.superseded_by)}\`` : "—"} |`,
+      );
+    }
+    lines.push("");
+  }
+  const text = `${lines.join("\n")}\n`;
+  return text.length <= SUMMARY_LIMIT || tailChars < 200
+    ? text.slice(0, SUMMARY_LIMIT)
+    : renderGateSummary(decision, facts, Math.floor(tailChars / 4));
+}
