@@ -1,12 +1,45 @@
-import { openStore } from "./store/open-store.js";
-
 /**
- * `npm start`. The Probot App that decides the `agate` check is not in this version yet; what
- * exists is its durable store, so this opens (and migrates) it and says so plainly.
+ * `npm start`: the agate App. Settings come from the environment (and a `.env` file in the
+ * working directory, for local runs; a variable set in the environment wins over the file).
  */
-const store = await openStore();
-await store.close();
-console.log(
-  `agate App: the store at ${process.env.AGATE_DATABASE_URL ?? "file:./agate.db"} is migrated and ready. ` +
-    "The webhook handlers and the agate gate check are not in this version yet; `npm run demo` shows the Action and the GitHub simulator.",
-);
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseEnv } from "node:util";
+import { startAgate } from "./runtime/server.js";
+import type { JobHandler } from "./runtime/worker.js";
+
+/** The job handlers this build runs; a job kind without one is recorded and waits. */
+export const handlers: Readonly<Record<string, JobHandler>> = {};
+
+function environment(): NodeJS.ProcessEnv {
+  const file = resolve(".env");
+  if (!existsSync(file)) return process.env;
+  return { ...parseEnv(readFileSync(file, "utf8")), ...process.env };
+}
+
+let agate: Awaited<ReturnType<typeof startAgate>>;
+try {
+  agate = await startAgate({ env: environment(), handlers });
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+
+let stopping = false;
+async function shutdown(signal: NodeJS.Signals): Promise<void> {
+  if (stopping) {
+    console.error(`${signal} again: exiting now; leased jobs run again after their lease`);
+    process.exit(1);
+  }
+  stopping = true;
+  agate.probot.log.info(`${signal}: no new requests; waiting for running jobs, then exiting`);
+  try {
+    await agate.close();
+    process.exit(0);
+  } catch (error) {
+    console.error(`agate did not shut down cleanly: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+process.on("SIGTERM", (signal) => void shutdown(signal));
+process.on("SIGINT", (signal) => void shutdown(signal));

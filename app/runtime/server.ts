@@ -1,0 +1,186 @@
+/**
+ * The App process: settings, store, Probot's webhook middleware with the intake, workers, and an
+ * HTTP server (`POST /api/github/webhooks`, `GET /healthz`).
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { hostname } from "node:os";
+import { createNodeMiddleware, Probot } from "probot";
+import { openStore } from "../store/open-store.js";
+import type { Store } from "../store/store.js";
+import { registerIntake } from "./intake.js";
+import { defaultRoute, type Route } from "./route.js";
+import { loadSettings, type Settings } from "./settings.js";
+import { type JobHandler, type RuntimeLog, startWorkers, type Workers } from "./worker.js";
+
+export const WEBHOOKS_PATH = "/api/github/webhooks";
+export const HEALTH_PATH = "/healthz";
+
+/** What a job handler may use: the Probot instance (`probot.auth(installationId)`), the store. */
+export interface Runtime {
+  probot: Probot;
+  store: Store;
+  settings: Settings;
+  log: RuntimeLog;
+}
+
+export type Handlers =
+  | Readonly<Record<string, JobHandler>>
+  | ((runtime: Runtime) => Readonly<Record<string, JobHandler>>);
+
+export interface StartAgateOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Relative paths in the settings resolve against it. */
+  cwd?: string;
+  /** An open store to use (and leave open on close); by default AGATE_DATABASE_URL is opened. */
+  store?: Store;
+  handlers: Handlers;
+  route?: Route;
+  now?: () => Date;
+  /** Names this process in job leases; default host:pid:random. */
+  workerId?: string;
+  pollMs?: number;
+}
+
+export interface Agate {
+  /** http://host:port, with the port actually bound (PORT=0 picks one). */
+  url: string;
+  port: number;
+  probot: Probot;
+  store: Store;
+  workers: Workers;
+  /** Job kinds that have a handler in this process. */
+  kinds: readonly string[];
+  /** Stops accepting requests, stops the workers gracefully, closes the store it opened. */
+  close(): Promise<void>;
+}
+
+export async function startAgate(options: StartAgateOptions): Promise<Agate> {
+  const settings = loadSettings(options.env ?? process.env, { cwd: options.cwd });
+  const now = options.now ?? (() => new Date());
+  const ownsStore = options.store === undefined;
+  const store =
+    options.store ??
+    (await openStore({
+      url: settings.databaseUrl,
+      now,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    }));
+  try {
+    const probot = new Probot({
+      appId: settings.appId,
+      privateKey: settings.privateKey,
+      secret: settings.webhookSecret,
+      baseUrl: settings.baseUrl,
+      logLevel: settings.logLevel === "silent" ? "fatal" : settings.logLevel,
+      logFormat: settings.logFormat,
+    });
+    await probot.ready();
+    if (settings.logLevel === "silent") probot.log.level = "silent";
+    const log = probot.log.child({ name: "agate" });
+    const handlers =
+      typeof options.handlers === "function"
+        ? options.handlers({ probot, store, settings, log })
+        : options.handlers;
+    const workers = startWorkers({
+      store,
+      handlers,
+      workerId: options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+      concurrency: settings.workers,
+      leaseMs: settings.leaseMs,
+      now,
+      log,
+      ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+    });
+    const middleware = await createNodeMiddleware(
+      (app) =>
+        registerIntake(app, {
+          store,
+          now,
+          route: options.route ?? defaultRoute,
+          onEnqueued: () => workers.poke(),
+        }),
+      { probot, webhooksPath: WEBHOOKS_PATH },
+    );
+    const server = createServer((req, res) => {
+      if (req.method === "GET" && req.url === HEALTH_PATH) {
+        void health(store, res);
+        return;
+      }
+      void middleware(req, res, () => {
+        res.writeHead(404, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: `not found: ${req.method} ${req.url}` }));
+      });
+    });
+    const port = await listen(server, settings.port, settings.host).catch(async (error) => {
+      await workers.stop();
+      throw error;
+    });
+    const host = settings.host ?? "127.0.0.1";
+    const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+    const kinds = Object.keys(handlers);
+    log.info(
+      { url, database: settings.databaseUrl, workers: settings.workers, kinds },
+      `agate is listening on ${url}${WEBHOOKS_PATH}; job handlers: ${kinds.length > 0 ? kinds.join(", ") : "none (deliveries are recorded and queued, not worked)"}`,
+    );
+
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      port,
+      probot,
+      store,
+      workers,
+      kinds,
+      close: () => {
+        closing ??= (async () => {
+          await closeServer(server);
+          await workers.stop();
+          if (ownsStore) await store.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    if (ownsStore) await store.close();
+    throw error;
+  }
+}
+
+async function health(store: Store, res: ServerResponse<IncomingMessage>): Promise<void> {
+  try {
+    const queued = (await store.listJobs({ status: "queued" })).length;
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ ok: true, store: "sqlite", queued }));
+  } catch (error) {
+    res.writeHead(503, { "content-type": "application/json" });
+    res.end(JSON.stringify({ ok: false, store: "sqlite", error: (error as Error).message }));
+  }
+}
+
+function listen(server: Server, port: number, host: string | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(
+              `PORT ${port} is in use by another process: stop it, or set PORT to a free port (0 picks one)`,
+              { cause: error },
+            )
+          : error,
+      );
+    });
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === "object" && address ? address.port : port);
+    });
+  });
+}
+
+/** Stops accepting; requests in flight (a delivery being recorded) finish first. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}

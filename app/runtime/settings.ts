@@ -1,0 +1,273 @@
+/**
+ * The App's settings, read from the environment: Probot's (APP_ID, PRIVATE_KEY or
+ * PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, HOST, LOG_LEVEL, LOG_FORMAT, GHE_HOST, GHE_PROTOCOL)
+ * and agate's own (AGATE_*). Every missing or invalid one is reported at start, all at once,
+ * each with what to set it to: a misconfigured App must not start and fail on its first webhook.
+ *
+ * `agateEnvSchema` is pure (zod only) so that it can move to schemas/; reading the key file and
+ * checking the database URL happen in `loadSettings`.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "../store/open-store.js";
+
+const APP_SETTINGS = "Settings → Developer settings → GitHub Apps → your App";
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+
+/** An empty variable (`APP_ID=` in a unit file) means unset, as in Probot. */
+const blankToUndefined = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+
+const optionalText = z.preprocess(blankToUndefined, z.string().optional());
+
+function requiredText(missing: string) {
+  return z.preprocess(blankToUndefined, z.string({ error: missing }));
+}
+
+function wholeNumber(name: string, min: number, max: number, fix: string, fallback: number) {
+  const invalid = (input: unknown) => `${name} is ${JSON.stringify(input)}: ${fix}`;
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, { error: (issue) => invalid(issue.input) })
+      .refine((text) => Number(text) >= min && Number(text) <= max, {
+        error: (issue) => invalid(issue.input),
+      })
+      .transform(Number)
+      .default(fallback),
+  );
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(
+  name: string,
+  values: T,
+  fallback: T[number],
+) {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .enum(values, {
+        error: (issue) =>
+          `${name} is ${JSON.stringify(issue.input)}: use one of ${values.join(", ")}, or leave it unset for ${fallback}`,
+      })
+      .default(fallback),
+  );
+}
+
+/**
+ * PRIVATE_KEY as Probot takes it: the PEM text, the PEM with its newlines written as `\n` (how
+ * many hosts store multi-line values), or the PEM base64-encoded.
+ */
+export function normalizePrivateKey(value: string): string | null {
+  const text = value.trim();
+  const pem = text.includes("\\n") ? text.replaceAll("\\n", "\n") : text;
+  if (isPem(pem)) return pem;
+  if (/^[A-Za-z0-9+/=\s]+$/.test(text)) {
+    const decoded = Buffer.from(text, "base64").toString("utf8").trim();
+    if (isPem(decoded)) return decoded;
+  }
+  return null;
+}
+
+function isPem(text: string): boolean {
+  return /^-----BEGIN [A-Z ]*PRIVATE KEY-----\n[\s\S]+\n-----END [A-Z ]*PRIVATE KEY-----$/.test(
+    text,
+  );
+}
+
+export const agateEnvSchema = z
+  .object({
+    APP_ID: requiredText(
+      `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} → App ID)`,
+    ).pipe(
+      z
+        .string()
+        .regex(/^[1-9]\d*$/, {
+          error: (issue) =>
+            `APP_ID is ${JSON.stringify(issue.input)}, not an App id: set it to the number shown ` +
+            `as App ID (${APP_SETTINGS})`,
+        })
+        .transform(Number),
+    ),
+    PRIVATE_KEY: optionalText.pipe(
+      z
+        .string()
+        .transform((value, context) => {
+          const pem = normalizePrivateKey(value);
+          if (pem === null) {
+            context.issues.push({
+              code: "custom",
+              input: "(hidden)",
+              message:
+                "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its " +
+                "BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead",
+            });
+            return z.NEVER;
+          }
+          return pem;
+        })
+        .optional(),
+    ),
+    PRIVATE_KEY_PATH: optionalText,
+    WEBHOOK_SECRET: requiredText(
+      `WEBHOOK_SECRET is missing: set it to the webhook secret entered in ${APP_SETTINGS} → ` +
+        "Webhook secret; agate refuses webhooks it cannot verify",
+    ),
+    PORT: wholeNumber(
+      "PORT",
+      0,
+      65_535,
+      "set it to a TCP port 0-65535 (0 picks a free one), or leave it unset for 3000",
+      3000,
+    ),
+    HOST: optionalText,
+    LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
+    LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"], "pretty"),
+    GHE_HOST: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
+          error: (issue) =>
+            `GHE_HOST is ${JSON.stringify(issue.input)}: give the GitHub Enterprise host name ` +
+            "only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL",
+        })
+        .optional(),
+    ),
+    GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
+    AGATE_DATABASE_URL: optionalText.pipe(z.string().default(DEFAULT_DATABASE_URL)),
+    AGATE_WORKERS: wholeNumber(
+      "AGATE_WORKERS",
+      0,
+      64,
+      "set it to how many jobs run at once, 0-64 (0: this process only records webhooks), " +
+        "or leave it unset for 2",
+      2,
+    ),
+    AGATE_LEASE_MS: wholeNumber(
+      "AGATE_LEASE_MS",
+      1_000,
+      3_600_000,
+      "set it to how long a worker holds a job without a heartbeat, in milliseconds " +
+        "(1000-3600000), or leave it unset for 60000",
+      60_000,
+    ),
+  })
+  .refine(
+    (env) =>
+      blankToUndefined(env.PRIVATE_KEY) !== undefined ||
+      blankToUndefined(env.PRIVATE_KEY_PATH) !== undefined,
+    {
+      path: ["PRIVATE_KEY"],
+      // Checked even when other settings failed, so every problem is reported in one go.
+      when: () => true,
+      error:
+        "PRIVATE_KEY is missing: set PRIVATE_KEY to your App's private key (the .pem file's " +
+        `contents) or PRIVATE_KEY_PATH to the file; generate one under ${APP_SETTINGS} → ` +
+        "Private keys",
+    },
+  );
+
+export type AgateEnv = z.output<typeof agateEnvSchema>;
+
+export interface Settings {
+  appId: number;
+  privateKey: string;
+  webhookSecret: string;
+  port: number;
+  host: string | undefined;
+  logLevel: (typeof LOG_LEVELS)[number];
+  logFormat: "pretty" | "json";
+  /** Probot's GitHub API base URL: api.github.com, or GHE_PROTOCOL://GHE_HOST/api/v3. */
+  baseUrl: string;
+  databaseUrl: string;
+  workers: number;
+  leaseMs: number;
+}
+
+/** The settings are wrong; `problems` has one line per setting, each saying what to set. */
+export class SettingsError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(
+      `agate cannot start: ${problems.length === 1 ? "a setting is" : `${problems.length} settings are`} ` +
+        `missing or invalid (environment variables):\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+    );
+    this.name = "SettingsError";
+    this.problems = problems;
+  }
+}
+
+export interface LoadSettingsOptions {
+  /** Relative PRIVATE_KEY_PATH and database paths resolve against it. */
+  cwd?: string;
+}
+
+/** Validates `env`; SettingsError listing every problem when anything is missing or invalid. */
+export function loadSettings(env: NodeJS.ProcessEnv, options: LoadSettingsOptions = {}): Settings {
+  const cwd = options.cwd ?? process.cwd();
+  const parsed = agateEnvSchema.safeParse(env);
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => issue.message);
+  let privateKey: string | undefined;
+  if (parsed.success) privateKey = parsed.data.PRIVATE_KEY;
+  const keyPath = blankToUndefined(env.PRIVATE_KEY_PATH);
+  // PRIVATE_KEY wins when both are set, as in Probot.
+  if (
+    privateKey === undefined &&
+    typeof keyPath === "string" &&
+    blankToUndefined(env.PRIVATE_KEY) === undefined
+  ) {
+    const read = readPrivateKeyFile(resolve(cwd, keyPath), keyPath);
+    if ("problem" in read) problems.push(read.problem);
+    else privateKey = read.pem;
+  }
+  const databaseUrl = blankToUndefined(env.AGATE_DATABASE_URL);
+  if (typeof databaseUrl === "string") {
+    try {
+      parseDatabaseUrl(databaseUrl, cwd);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  if (!parsed.success || problems.length > 0 || privateKey === undefined) {
+    throw new SettingsError(problems);
+  }
+  const data = parsed.data;
+  return {
+    appId: data.APP_ID,
+    privateKey,
+    webhookSecret: data.WEBHOOK_SECRET,
+    port: data.PORT,
+    host: data.HOST,
+    logLevel: data.LOG_LEVEL,
+    logFormat: data.LOG_FORMAT,
+    baseUrl: data.GHE_HOST
+      ? `${data.GHE_PROTOCOL}://${data.GHE_HOST}/api/v3`
+      : "https://api.github.com",
+    databaseUrl: data.AGATE_DATABASE_URL,
+    workers: data.AGATE_WORKERS,
+    leaseMs: data.AGATE_LEASE_MS,
+  };
+}
+
+function readPrivateKeyFile(path: string, given: string): { pem: string } | { problem: string } {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    return {
+      problem:
+        `PRIVATE_KEY_PATH is ${given}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): ` +
+        "point it at the .pem file downloaded from your App's settings, readable by this process",
+    };
+  }
+  const pem = normalizePrivateKey(text);
+  if (pem === null) {
+    return {
+      problem: `PRIVATE_KEY_PATH is ${given}, which is not a PEM private key: use the .pem file downloaded from ${APP_SETTINGS} → Private keys`,
+    };
+  }
+  return { pem };
+}
