@@ -157,6 +157,15 @@ export interface GitHubSimulator {
     },
   ): { id: number; checkSuiteId: number; jobIds: number[] };
 
+  /** Completes a run, its jobs and steps; sends workflow_run.completed. Resolves when answered. */
+  completeWorkflowRun(
+    input: RepoRef & {
+      runId: number;
+      conclusion: string;
+      jobs?: { name: string; conclusion?: string; steps?: Partial<WorkflowStep>[] }[];
+    },
+  ): Promise<void>;
+
   addUser(login: string, type?: AccountType): void;
   setPermission(input: RepoRef & { user: string; permission: PermissionLevel }): void;
   addTeamMember(input: {
@@ -467,6 +476,11 @@ export async function startGitHubSimulator(
     addWorkflowRun: (input) => {
       const run = w.addWorkflowRun(repoOf(input), input);
       return { id: run.id, checkSuiteId: run.checkSuiteId, jobIds: run.jobs.map((job) => job.id) };
+    },
+
+    completeWorkflowRun: async (input) => {
+      await w.completeWorkflowRun(repoOf(input), input.runId, input);
+      await sender.flush();
     },
 
     addUser: (login, type = "User") => {

@@ -252,6 +252,14 @@ describe("payload shapes match @octokit/webhooks-examples", () => {
       check_run_id: run.data.id,
       conclusion: "success",
     });
+    const workflow = sim.addWorkflowRun({
+      repo,
+      headSha: head,
+      path: ".github/workflows/ci.yml",
+      conclusion: null,
+      jobs: [{ name: "gate" }],
+    });
+    await sim.completeWorkflowRun({ repo, runId: workflow.id, conclusion: "success" });
     await sim.flushWebhooks();
 
     const nested: Record<string, string[]> = {
@@ -260,6 +268,7 @@ describe("payload shapes match @octokit/webhooks-examples", () => {
       issue_comment: ["issue", "comment", "repository"],
       pull_request_review: ["review", "pull_request"],
       check_run: ["check_run", "repository"],
+      workflow_run: ["workflow_run", "workflow", "repository"],
     };
     const seen = new Set<string>();
     for (const delivery of sim.deliveries) {
@@ -284,6 +293,7 @@ describe("payload shapes match @octokit/webhooks-examples", () => {
       "pull_request.opened",
       "pull_request.synchronize",
       "pull_request_review.submitted",
+      "workflow_run.completed",
     ]);
   });
 });

@@ -835,6 +835,66 @@ export class World {
 
   // ---- workflow runs ------------------------------------------------------------------------
 
+  /**
+   * Finishes a run the way the runner does: every job and step completed with the given
+   * conclusions and times, then the `workflow_run` `completed` webhook GitHub sends to apps.
+   */
+  completeWorkflowRun(
+    repo: Repository,
+    runId: number,
+    input: {
+      conclusion: string;
+      jobs?: { name: string; conclusion?: string; steps?: Partial<WorkflowStep>[] }[];
+    },
+  ): Promise<Delivery> {
+    const run = repo.workflowRuns.get(runId);
+    if (!run) throw new NotFound(`workflow run ${runId}`);
+    const now = nowIso();
+    run.status = "completed";
+    run.conclusion = input.conclusion;
+    run.updatedAt = now;
+    for (const job of run.jobs) {
+      const given = input.jobs?.find((j) => j.name === job.name);
+      job.status = "completed";
+      job.conclusion = given?.conclusion ?? input.conclusion;
+      job.completedAt = now;
+      if (given?.steps) {
+        job.steps = given.steps.map((step, index) => ({
+          name: step.name ?? `step ${index + 1}`,
+          number: step.number ?? index + 1,
+          status: "completed",
+          conclusion: step.conclusion ?? "success",
+          startedAt: step.startedAt ?? job.startedAt,
+          completedAt: step.completedAt ?? now,
+        }));
+      }
+    }
+    const workflow = {
+      id: run.workflowId,
+      node_id: Buffer.from(`10:Workflow${run.workflowId}`).toString("base64"),
+      name: run.name,
+      path: run.path,
+      state: "active",
+      created_at: run.createdAt,
+      updated_at: run.createdAt,
+      url: `${this.urls.api}/repos/${repo.owner.login}/${repo.name}/actions/workflows/${run.workflowId}`,
+      html_url: `${this.urls.html}/${repo.owner.login}/${repo.name}/blob/${repo.defaultBranch}/${run.path}`,
+      badge_url: `${this.urls.html}/${repo.owner.login}/${repo.name}/workflows/${encodeURIComponent(run.name)}/badge.svg`,
+    };
+    return this.emit(repo, "workflow_run", run.actor, {
+      action: "completed",
+      workflow_run: s.workflowRun(
+        this.urls,
+        repo,
+        run,
+        repo.git.readCommit(run.headSha),
+        this.pullsForSha(repo, run.headSha),
+        this.pushedAtOf(repo),
+      ),
+      workflow,
+    });
+  }
+
   addWorkflowRun(
     repo: Repository,
     input: {
