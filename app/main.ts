@@ -6,12 +6,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { startAgate } from "./runtime/server.js";
+import type { Environment } from "./runtime/settings.js";
 import type { JobHandler } from "./runtime/worker.js";
 
 /** The job handlers this build runs; a job kind without one is recorded and waits. */
 export const handlers: Readonly<Record<string, JobHandler>> = {};
 
-function environment(): NodeJS.ProcessEnv {
+function environment(): Environment {
   const file = resolve(".env");
   if (!existsSync(file)) return process.env;
   return { ...parseEnv(readFileSync(file, "utf8")), ...process.env };

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import type { Probot } from "probot";
 import type { Store } from "../store/store.js";
 import type { Route } from "./route.js";
+import type { RuntimeLog } from "./worker.js";
 
 export { defaultRoute, ENTRY_DELIVERY, GATE_DELIVERY, type Route } from "./route.js";
 
@@ -17,6 +18,8 @@ export interface IntakeDeps {
   route: Route;
   /** Called after a new delivery enqueued jobs, so this process's workers wake at once. */
   onEnqueued?: (jobIds: readonly number[]) => void;
+  /** Where duplicates and conflicts are reported; Probot's logger by default. */
+  log?: RuntimeLog;
 }
 
 /**
@@ -39,6 +42,7 @@ export class DeliveryConflictError extends Error {
 }
 
 export function registerIntake(app: Probot, deps: IntakeDeps): void {
+  const log: RuntimeLog = deps.log ?? app.log;
   app.onAny(async (context) => {
     const payload = JSON.stringify(context.payload);
     const action = (context.payload as { action?: unknown }).action;
@@ -56,20 +60,20 @@ export function registerIntake(app: Probot, deps: IntakeDeps): void {
     });
     const fields = { delivery: delivery.id, event: delivery.event, action: delivery.action };
     if (result.status === "duplicate") {
-      app.log.info(
+      log.info(
         { ...fields, jobs: result.jobIds },
         "delivery seen before with the same body: acknowledged, not processed again",
       );
       return;
     }
     if (result.status === "conflict") {
-      app.log.error(
+      log.error(
         { ...fields, payload_sha256: delivery.payload_sha256 },
         `delivery ${delivery.id} refused (409): the id was received before with a different body; the first one is kept`,
       );
       throw new DeliveryConflictError(delivery.id);
     }
-    app.log.debug({ ...fields, jobs: result.jobIds }, "delivery recorded");
+    log.debug({ ...fields, jobs: result.jobIds }, "delivery recorded");
     if (result.jobIds.length > 0) deps.onEnqueued?.(result.jobIds);
   });
 }

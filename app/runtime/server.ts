@@ -10,7 +10,7 @@ import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import { registerIntake } from "./intake.js";
 import { defaultRoute, type Route } from "./route.js";
-import { loadSettings, type Settings } from "./settings.js";
+import { type Environment, loadSettings, type Settings } from "./settings.js";
 import { type JobHandler, type RuntimeLog, startWorkers, type Workers } from "./worker.js";
 
 export const WEBHOOKS_PATH = "/api/github/webhooks";
@@ -29,7 +29,7 @@ export type Handlers =
   | ((runtime: Runtime) => Readonly<Record<string, JobHandler>>);
 
 export interface StartAgateOptions {
-  env?: NodeJS.ProcessEnv;
+  env?: Environment;
   /** Relative paths in the settings resolve against it. */
   cwd?: string;
   /** An open store to use (and leave open on close); by default AGATE_DATABASE_URL is opened. */
@@ -40,6 +40,8 @@ export interface StartAgateOptions {
   /** Names this process in job leases; default host:pid:random. */
   workerId?: string;
   pollMs?: number;
+  /** agate's own log lines (intake, workers); a child of Probot's logger by default. */
+  log?: RuntimeLog;
 }
 
 export interface Agate {
@@ -77,7 +79,7 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
     });
     await probot.ready();
     if (settings.logLevel === "silent") probot.log.level = "silent";
-    const log = probot.log.child({ name: "agate" });
+    const log: RuntimeLog = options.log ?? probot.log.child({ name: "agate" });
     const handlers =
       typeof options.handlers === "function"
         ? options.handlers({ probot, store, settings, log })
@@ -99,6 +101,7 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
           now,
           route: options.route ?? defaultRoute,
           onEnqueued: () => workers.poke(),
+          log,
         }),
       { probot, webhooksPath: WEBHOOKS_PATH },
     );

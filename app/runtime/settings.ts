@@ -31,7 +31,7 @@ function wholeNumber(name: string, min: number, max: number, fix: string, fallba
     blankToUndefined,
     z
       .string()
-      .regex(/^\d+$/, { error: (issue) => invalid(issue.input) })
+      .regex(/^\d+$/, { error: (issue) => invalid(issue.input), abort: true })
       .refine((text) => Number(text) >= min && Number(text) <= max, {
         error: (issue) => invalid(issue.input),
       })
@@ -206,7 +206,9 @@ export interface LoadSettingsOptions {
 }
 
 /** Validates `env`; SettingsError listing every problem when anything is missing or invalid. */
-export function loadSettings(env: NodeJS.ProcessEnv, options: LoadSettingsOptions = {}): Settings {
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+export function loadSettings(env: Environment, options: LoadSettingsOptions = {}): Settings {
   const cwd = options.cwd ?? process.cwd();
   const parsed = agateEnvSchema.safeParse(env);
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => issue.message);

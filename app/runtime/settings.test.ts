@@ -1,0 +1,143 @@
+import { generateKeyPairSync } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDir } from "../store/test-support.js";
+import { type Environment, loadSettings, normalizePrivateKey, SettingsError } from "./settings.js";
+
+const PEM = generateKeyPairSync("rsa", { modulusLength: 2048 })
+  .privateKey.export({ type: "pkcs8", format: "pem" })
+  .toString()
+  .trim();
+const VALID = { APP_ID: "123", PRIVATE_KEY: PEM, WEBHOOK_SECRET: "s3cret" };
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir());
+});
+afterEach(() => cleanup());
+
+function problemsOf(env: Environment): readonly string[] {
+  try {
+    loadSettings(env, { cwd: dir });
+  } catch (error) {
+    expect(error).toBeInstanceOf(SettingsError);
+    return (error as SettingsError).problems;
+  }
+  throw new Error("expected the settings to be refused");
+}
+
+describe("loadSettings", () => {
+  it("takes Probot's settings and agate's, with defaults", () => {
+    expect(loadSettings(VALID, { cwd: dir })).toEqual({
+      appId: 123,
+      privateKey: PEM,
+      webhookSecret: "s3cret",
+      port: 3000,
+      host: undefined,
+      logLevel: "info",
+      logFormat: "pretty",
+      baseUrl: "https://api.github.com",
+      databaseUrl: "file:./agate.db",
+      workers: 2,
+      leaseMs: 60_000,
+    });
+  });
+
+  it("builds the API URL of a GitHub Enterprise host and reads AGATE_*", () => {
+    const settings = loadSettings(
+      {
+        ...VALID,
+        GHE_HOST: "127.0.0.1:8080",
+        GHE_PROTOCOL: "http",
+        PORT: "0",
+        LOG_LEVEL: "warn",
+        AGATE_DATABASE_URL: "file:./data/agate.db",
+        AGATE_WORKERS: "0",
+        AGATE_LEASE_MS: "5000",
+      },
+      { cwd: dir },
+    );
+    expect(settings).toMatchObject({
+      baseUrl: "http://127.0.0.1:8080/api/v3",
+      port: 0,
+      logLevel: "warn",
+      databaseUrl: "file:./data/agate.db",
+      workers: 0,
+      leaseMs: 5_000,
+    });
+  });
+
+  it("reads the key from PRIVATE_KEY_PATH, relative to the working directory", () => {
+    writeFileSync(join(dir, "app.pem"), `${PEM}\n`);
+    const { PRIVATE_KEY: _, ...withoutKey } = VALID;
+    expect(
+      loadSettings({ ...withoutKey, PRIVATE_KEY_PATH: "app.pem" }, { cwd: dir }).privateKey,
+    ).toBe(PEM);
+  });
+
+  it("accepts the key with escaped newlines or base64-encoded, as Probot does", () => {
+    expect(normalizePrivateKey(PEM.replaceAll("\n", "\\n"))).toBe(PEM);
+    expect(normalizePrivateKey(Buffer.from(PEM).toString("base64"))).toBe(PEM);
+    expect(normalizePrivateKey("not a key")).toBeNull();
+  });
+
+  it("names every missing setting at once, each with what to set", () => {
+    const problems = problemsOf({});
+    expect(problems).toEqual([
+      "APP_ID is missing: set it to your GitHub App's id (Settings → Developer settings → GitHub Apps → your App → App ID)",
+      "WEBHOOK_SECRET is missing: set it to the webhook secret entered in Settings → Developer settings → GitHub Apps → your App → Webhook secret; agate refuses webhooks it cannot verify",
+      "PRIVATE_KEY is missing: set PRIVATE_KEY to your App's private key (the .pem file's contents) or PRIVATE_KEY_PATH to the file; generate one under Settings → Developer settings → GitHub Apps → your App → Private keys",
+    ]);
+  });
+
+  it("treats an empty variable as missing", () => {
+    expect(problemsOf({ ...VALID, APP_ID: "  " })).toEqual([
+      expect.stringMatching(/^APP_ID is missing: /),
+    ]);
+  });
+
+  it("names every invalid setting with its value and the accepted ones", () => {
+    const problems = problemsOf({
+      ...VALID,
+      APP_ID: "my-app",
+      PRIVATE_KEY: "ssh-rsa AAAA",
+      PORT: "70000",
+      LOG_LEVEL: "loud",
+      GHE_HOST: "https://github.example.com",
+      GHE_PROTOCOL: "ftp",
+      AGATE_WORKERS: "-1",
+      AGATE_LEASE_MS: "10",
+      AGATE_DATABASE_URL: "mysql://db/agate",
+    });
+    expect(problems).toEqual([
+      'APP_ID is "my-app", not an App id: set it to the number shown as App ID (Settings → Developer settings → GitHub Apps → your App)',
+      "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead",
+      'PORT is "70000": set it to a TCP port 0-65535 (0 picks a free one), or leave it unset for 3000',
+      'LOG_LEVEL is "loud": use one of trace, debug, info, warn, error, fatal, silent, or leave it unset for info',
+      'GHE_HOST is "https://github.example.com": give the GitHub Enterprise host name only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL',
+      'GHE_PROTOCOL is "ftp": use one of https, http, or leave it unset for https',
+      'AGATE_WORKERS is "-1": set it to how many jobs run at once, 0-64 (0: this process only records webhooks), or leave it unset for 2',
+      'AGATE_LEASE_MS is "10": set it to how long a worker holds a job without a heartbeat, in milliseconds (1000-3600000), or leave it unset for 60000',
+      expect.stringContaining("database URL mysql://db/agate has a scheme agate cannot open"),
+    ]);
+  });
+
+  it("says when PRIVATE_KEY_PATH cannot be read or is not a key", () => {
+    const { PRIVATE_KEY: _, ...withoutKey } = VALID;
+    expect(problemsOf({ ...withoutKey, PRIVATE_KEY_PATH: "missing.pem" })).toEqual([
+      "PRIVATE_KEY_PATH is missing.pem, which cannot be read (ENOENT): point it at the .pem file downloaded from your App's settings, readable by this process",
+    ]);
+    writeFileSync(join(dir, "notes.txt"), "hello\n");
+    expect(problemsOf({ ...withoutKey, PRIVATE_KEY_PATH: "notes.txt" })).toEqual([
+      expect.stringMatching(/^PRIVATE_KEY_PATH is notes.txt, which is not a PEM private key/),
+    ]);
+  });
+
+  it("puts one line per problem in the error message", () => {
+    expect(() => loadSettings({ ...VALID, APP_ID: undefined }, { cwd: dir })).toThrow(
+      "agate cannot start: a setting is missing or invalid (environment variables):\n  - APP_ID is missing: ",
+    );
+  });
+});
