@@ -1,0 +1,189 @@
+import { createHash } from "node:crypto";
+import { decideGate } from "../../checks/gate/decide.js";
+import { renderGateSummary } from "../../checks/gate/render.js";
+import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
+import type { GateDecision, GateFacts } from "../../schemas/gate.js";
+import type { GitHubAdapter } from "../github/adapter.js";
+import type { Store } from "../store/store.js";
+import { type ConfigCache, gatherGateFacts } from "./gather.js";
+
+/** The labels people filter on; each gated state has one, created with a colour on first use. */
+export const STATE_LABELS: Record<string, { color: string; description: string }> = {
+  "agate:accepted": { color: "0e8a16", description: "agate: every requirement passed on the head" },
+  "agate:rejected": {
+    color: "b60205",
+    description: "agate: a requirement failed; see the agate check",
+  },
+  "agate:pending": { color: "fbca04", description: "agate: waiting for evidence on the head" },
+  "agate:escalated": {
+    color: "d93f0b",
+    description: "agate: needs a maintainer (protected paths or a decision only a human can make)",
+  },
+};
+
+export interface EvaluationResult {
+  decision: GateDecision | null;
+  /** Why nothing was decided, such as a closed pull request. */
+  skipped: string | null;
+  wroteCheck: boolean;
+  storedRecord: boolean;
+  calls: number;
+}
+
+const digestOf = (facts: GateFacts) =>
+  facts.config.status === "ok"
+    ? facts.config.digest
+    : createHash("sha256")
+        .update(facts.config.status === "invalid" ? facts.config.message : "")
+        .digest("hex");
+
+/**
+ * Re-evaluates one pull request from live facts. Whatever event triggered it, the decision is
+ * about the current head: a late or out-of-order event can only cause a fresh look at the head,
+ * never change the check of a commit that is no longer the head.
+ */
+export async function evaluatePullRequest(options: {
+  github: GitHubAdapter;
+  store: Store;
+  configs: ConfigCache;
+  number: number;
+  agateVersion: string;
+  now: () => Date;
+}): Promise<EvaluationResult> {
+  const { github, store, now } = options;
+  const pr = await github.pullRequest(options.number);
+  if (pr.state !== "open") {
+    return {
+      decision: null,
+      skipped: `#${pr.number} is closed`,
+      wroteCheck: false,
+      storedRecord: false,
+      calls: github.totalCalls,
+    };
+  }
+  // A new head supersedes every record of other heads; they stay, marked stale.
+  await store.markStale({
+    repository: pr.repository,
+    pullNumber: pr.number,
+    supersededBy: pr.head_sha,
+    at: now().toISOString(),
+  });
+  const facts = await gatherGateFacts({
+    github,
+    store,
+    configs: options.configs,
+    pullRequest: pr,
+    agateVersion: options.agateVersion,
+  });
+  const decision = decideGate(facts);
+  const summary = renderGateSummary(decision, facts);
+
+  const existing = await github.agateCheckRun(pr.head_sha);
+  const status = decision.conclusion === null ? "in_progress" : "completed";
+  const unchanged =
+    existing !== null &&
+    existing.status === status &&
+    (existing.conclusion ?? null) === decision.conclusion &&
+    existing.title === decision.title.slice(0, 255) &&
+    existing.summary === summary;
+  if (!unchanged) {
+    await github.writeAgateCheckRun(pr.head_sha, existing, {
+      status,
+      ...(decision.conclusion ? { conclusion: decision.conclusion } : {}),
+      title: decision.title,
+      summary,
+      externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}`,
+    });
+  }
+  if (decision.state !== "not_gated")
+    await syncLabels(github, pr.number, pr.labels, `agate:${decision.state}`);
+
+  const latest = facts.prior_records.filter((r) => r.head_sha === pr.head_sha).at(-1);
+  const storedRecord = !latest || latest.state !== decision.state || !unchanged;
+  if (storedRecord) {
+    const input = recordInput(facts, decision, digestOf(facts), options.agateVersion, now);
+    await store.appendRecord(input);
+    await store.appendAudit({
+      kind: "gate.decision",
+      subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
+      decision: JSON.parse(JSON.stringify(decision)),
+      facts: JSON.parse(JSON.stringify(facts)),
+      at: now().toISOString(),
+    });
+  }
+  return {
+    decision,
+    skipped: null,
+    wroteCheck: !unchanged,
+    storedRecord,
+    calls: github.totalCalls,
+  };
+}
+
+async function syncLabels(
+  github: GitHubAdapter,
+  number: number,
+  current: string[],
+  wanted: string,
+): Promise<void> {
+  for (const label of current) {
+    if (label in STATE_LABELS && label !== wanted) await github.removeLabel(number, label);
+  }
+  const style = STATE_LABELS[wanted];
+  if (!style || current.includes(wanted)) return;
+  await github.ensureLabel(wanted, style.color, style.description);
+  await github.addLabels(number, [wanted]);
+}
+
+function recordInput(
+  facts: GateFacts,
+  decision: GateDecision,
+  configDigest: string,
+  agateVersion: string,
+  now: () => Date,
+): AcceptanceRecordInput {
+  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
+  const shown = believed ?? facts.evidence.at(-1);
+  const record = shown?.record ?? null;
+  const evaluator = facts.config.status === "ok" ? facts.config.config.evaluator : null;
+  return {
+    repository: facts.pull_request.repository,
+    pull_number: facts.pull_request.number,
+    head_sha: facts.pull_request.head_sha,
+    base_sha: facts.pull_request.base_sha,
+    tested: record?.tested ?? null,
+    commands: record?.commands ?? [],
+    provenance: shown
+      ? {
+          workflow: record?.workflow ?? null,
+          verified: shown === believed,
+          refused_reason: shown.refused ?? shown.waiting,
+        }
+      : null,
+    runner: record?.runner ?? null,
+    grader: {
+      agate_version: agateVersion,
+      config_digest: configDigest,
+      evaluator: evaluator
+        ? {
+            kind: evaluator.kind,
+            provider: evaluator.kind === "llm" ? evaluator.provider : null,
+            model: evaluator.kind === "llm" ? evaluator.model : null,
+            prompt_version: null,
+          }
+        : null,
+    },
+    verdict: null,
+    verdict_by: null,
+    handoff: null,
+    decision: {
+      state: decision.state,
+      reasons: [
+        decision.title,
+        ...decision.requirements.map((r) => `${r.name}: ${r.status}: ${r.reason}`),
+        ...decision.reasons,
+      ],
+    },
+    decided_at: now().toISOString(),
+  };
+}

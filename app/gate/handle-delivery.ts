@@ -1,0 +1,80 @@
+import type { StoredDelivery } from "../../schemas/store.js";
+import { AGATE_VERSION } from "../../schemas/version.js";
+import { GitHubAdapter, type GitHubClient } from "../github/adapter.js";
+import type { Store } from "../store/store.js";
+import { evaluatePullRequest } from "./evaluate.js";
+import { ConfigCache } from "./gather.js";
+
+export interface GateDeps {
+  store: Store;
+  now: () => Date;
+  /** An installation-authenticated client (Probot's `auth(installationId)`). */
+  octokitFor(installationId: number): Promise<GitHubClient>;
+  /** The App's own slug, so only its `agate` check runs count as the gate. */
+  appSlug(): Promise<string>;
+  configs?: ConfigCache;
+  log?: (line: string) => void;
+}
+
+interface DeliveryPayload {
+  action?: string;
+  installation?: { id: number };
+  repository?: { full_name: string };
+  pull_request?: { number: number };
+  check_run?: {
+    name: string;
+    app?: { slug?: string } | null;
+    pull_requests?: { number: number }[];
+  };
+  check_suite?: { pull_requests?: { number: number }[] };
+  workflow_run?: { pull_requests?: { number: number }[] };
+}
+
+/** Which pull requests a delivery may have changed the gate of; the gate then reads them live. */
+export function pullRequestsOf(event: string, payload: DeliveryPayload, appSlug: string): number[] {
+  switch (event) {
+    case "pull_request":
+      return payload.action === "closed" || !payload.pull_request
+        ? []
+        : [payload.pull_request.number];
+    case "pull_request_review":
+      return payload.pull_request ? [payload.pull_request.number] : [];
+    case "check_run":
+      // Our own `agate` check changing is our own doing: re-evaluating on it would loop.
+      if (payload.check_run?.name === "agate" && payload.check_run.app?.slug === appSlug) return [];
+      return (payload.check_run?.pull_requests ?? []).map((p) => p.number);
+    case "check_suite":
+      return (payload.check_suite?.pull_requests ?? []).map((p) => p.number);
+    case "workflow_run":
+      return (payload.workflow_run?.pull_requests ?? []).map((p) => p.number);
+    default:
+      return [];
+  }
+}
+
+/** The `gate.delivery` job: re-evaluate every pull request the delivery names. */
+export async function handleGateDelivery(delivery: StoredDelivery, deps: GateDeps): Promise<void> {
+  const payload = JSON.parse(delivery.payload) as DeliveryPayload;
+  const installationId = payload.installation?.id;
+  const repository = payload.repository?.full_name;
+  if (!installationId || !repository) return;
+  const slug = await deps.appSlug();
+  const numbers = [...new Set(pullRequestsOf(delivery.event, payload, slug))];
+  if (numbers.length === 0) return;
+  const octokit = await deps.octokitFor(installationId);
+  const configs = deps.configs ?? new ConfigCache();
+  for (const number of numbers) {
+    const github = new GitHubAdapter(octokit, repository, slug);
+    const result = await evaluatePullRequest({
+      github,
+      store: deps.store,
+      configs,
+      number,
+      agateVersion: AGATE_VERSION,
+      now: deps.now,
+    });
+    deps.log?.(
+      `${repository}#${number} after ${delivery.event}${payload.action ? `.${payload.action}` : ""}: ${result.skipped ?? result.decision?.title} (${result.calls} GitHub calls)`,
+    );
+  }
+}

@@ -1,0 +1,342 @@
+import type { ProbotOctokit } from "probot";
+import type {
+  ChangedFile,
+  CommandsCheckRunFact,
+  PullRequestSnapshot,
+  WorkflowRunFact,
+} from "../../schemas/gate.js";
+
+export type GitHubClient = InstanceType<typeof ProbotOctokit>;
+
+export interface AgateCheckRun {
+  id: number;
+  status: string;
+  conclusion: string | null;
+  title: string | null;
+  summary: string | null;
+}
+
+export interface ReviewFact {
+  login: string;
+  state: string;
+  commit_id: string | null;
+  submitted_at: string | null;
+}
+
+export interface CheckRunWrite {
+  status: "in_progress" | "completed";
+  conclusion?: "success" | "failure" | "action_required" | "neutral";
+  title: string;
+  summary: string;
+  externalId: string;
+}
+
+const statusOf = (error: unknown) => (error as { status?: number }).status;
+
+/**
+ * Every GitHub call the App makes for one repository, in one place: the rules read facts through
+ * it, nothing else talks to GitHub, and `calls` counts what one event cost.
+ */
+export class GitHubAdapter {
+  readonly calls = new Map<string, number>();
+  readonly owner: string;
+  readonly repo: string;
+
+  constructor(
+    private readonly octokit: GitHubClient,
+    fullName: string,
+    /** The App's own slug: only its check runs named `agate` are the gate. */
+    private readonly appSlug: string,
+  ) {
+    const [owner, repo] = fullName.split("/");
+    if (!owner || !repo) throw new Error(`not a repository full name: ${fullName}`);
+    this.owner = owner;
+    this.repo = repo;
+  }
+
+  private count(operation: string): void {
+    this.calls.set(operation, (this.calls.get(operation) ?? 0) + 1);
+  }
+
+  get totalCalls(): number {
+    return [...this.calls.values()].reduce((a, b) => a + b, 0);
+  }
+
+  async pullRequest(number: number): Promise<PullRequestSnapshot> {
+    this.count("pulls/get");
+    const { data } = await this.octokit.rest.pulls.get({
+      owner: this.owner,
+      repo: this.repo,
+      pull_number: number,
+    });
+    return {
+      repository: `${this.owner}/${this.repo}`,
+      number: data.number,
+      state: data.state === "open" ? "open" : "closed",
+      draft: data.draft ?? false,
+      head_sha: data.head.sha,
+      head_ref: data.head.ref,
+      base_sha: data.base.sha,
+      base_ref: data.base.ref,
+      author: { login: data.user.login, type: data.user.type },
+      labels: data.labels.map((label) => label.name),
+    };
+  }
+
+  async changedFiles(number: number): Promise<ChangedFile[]> {
+    this.count("pulls/list-files");
+    const files = await this.octokit.paginate(this.octokit.rest.pulls.listFiles, {
+      owner: this.owner,
+      repo: this.repo,
+      pull_number: number,
+      per_page: 100,
+    });
+    return files.map((f) => ({
+      filename: f.filename,
+      previous_filename: f.previous_filename ?? null,
+      status: f.status,
+    }));
+  }
+
+  async treeOf(commitSha: string): Promise<string> {
+    this.count("git/get-commit");
+    const { data } = await this.octokit.rest.git.getCommit({
+      owner: this.owner,
+      repo: this.repo,
+      commit_sha: commitSha,
+    });
+    return data.tree.sha;
+  }
+
+  /** A file at an exact commit; null when it does not exist there. */
+  async fileAt(path: string, ref: string): Promise<{ text: string; blobSha: string } | null> {
+    this.count("repos/get-content");
+    try {
+      const { data } = await this.octokit.rest.repos.getContent({
+        owner: this.owner,
+        repo: this.repo,
+        path,
+        ref,
+      });
+      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return null;
+      return { text: Buffer.from(data.content, "base64").toString("utf8"), blobSha: data.sha };
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+  }
+
+  async checkRunsNamed(
+    name: string,
+    sha: string,
+  ): Promise<
+    Array<
+      CommandsCheckRunFact & {
+        status: string;
+        conclusion: string | null;
+        title: string | null;
+        summary: string | null;
+      }
+    >
+  > {
+    this.count("checks/list-for-ref");
+    const runs = await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
+      owner: this.owner,
+      repo: this.repo,
+      ref: sha,
+      check_name: name,
+      filter: "all",
+      per_page: 100,
+    });
+    return runs.map((run) => ({
+      id: run.id,
+      app_slug: run.app?.slug ?? null,
+      head_sha: run.head_sha,
+      started_at: run.started_at ?? null,
+      completed_at: run.completed_at ?? null,
+      text: run.output.text ?? null,
+      status: run.status,
+      conclusion: run.conclusion ?? null,
+      title: run.output.title ?? null,
+      summary: run.output.summary ?? null,
+    }));
+  }
+
+  /** The App's own `agate` check run on a commit, if it made one. Same-named runs of others are ignored. */
+  async agateCheckRun(sha: string): Promise<AgateCheckRun | null> {
+    const mine = (await this.checkRunsNamed("agate", sha)).filter(
+      (run) => run.app_slug === this.appSlug,
+    );
+    const run = mine.sort((a, b) => b.id - a.id)[0];
+    return run
+      ? {
+          id: run.id,
+          status: run.status,
+          conclusion: run.conclusion,
+          title: run.title,
+          summary: run.summary,
+        }
+      : null;
+  }
+
+  async writeAgateCheckRun(
+    sha: string,
+    existing: AgateCheckRun | null,
+    write: CheckRunWrite,
+  ): Promise<number> {
+    const output = { title: write.title.slice(0, 255), summary: write.summary };
+    const fields = {
+      owner: this.owner,
+      repo: this.repo,
+      status: write.status,
+      external_id: write.externalId,
+      output,
+      ...(write.status === "completed"
+        ? { conclusion: write.conclusion, completed_at: new Date().toISOString() }
+        : {}),
+    };
+    if (existing) {
+      this.count("checks/update");
+      await this.octokit.rest.checks.update({ ...fields, check_run_id: existing.id });
+      return existing.id;
+    }
+    this.count("checks/create");
+    const { data } = await this.octokit.rest.checks.create({
+      ...fields,
+      name: "agate",
+      head_sha: sha,
+    });
+    return data.id;
+  }
+
+  async workflowRun(runId: number): Promise<WorkflowRunFact | null> {
+    this.count("actions/get-workflow-run");
+    let run: Awaited<ReturnType<GitHubClient["rest"]["actions"]["getWorkflowRun"]>>["data"];
+    try {
+      ({ data: run } = await this.octokit.rest.actions.getWorkflowRun({
+        owner: this.owner,
+        repo: this.repo,
+        run_id: runId,
+      }));
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+    this.count("actions/list-jobs-for-workflow-run");
+    const jobs = await this.octokit.paginate(this.octokit.rest.actions.listJobsForWorkflowRun, {
+      owner: this.owner,
+      repo: this.repo,
+      run_id: runId,
+      filter: "latest",
+      per_page: 100,
+    });
+    return {
+      id: run.id,
+      run_attempt: run.run_attempt ?? 1,
+      head_sha: run.head_sha,
+      path: run.path,
+      status: run.status ?? null,
+      conclusion: run.conclusion ?? null,
+      jobs: jobs.map((job) => ({
+        name: job.name,
+        status: job.status,
+        conclusion: job.conclusion ?? null,
+        steps: (job.steps ?? []).map((step) => ({
+          name: step.name,
+          number: step.number,
+          status: step.status,
+          conclusion: step.conclusion ?? null,
+          started_at: step.started_at ?? null,
+          completed_at: step.completed_at ?? null,
+        })),
+      })),
+    };
+  }
+
+  async reviews(number: number): Promise<ReviewFact[]> {
+    this.count("pulls/list-reviews");
+    const reviews = await this.octokit.paginate(this.octokit.rest.pulls.listReviews, {
+      owner: this.owner,
+      repo: this.repo,
+      pull_number: number,
+      per_page: 100,
+    });
+    return reviews.map((r) => ({
+      login: r.user?.login ?? "",
+      state: r.state,
+      commit_id: r.commit_id ?? null,
+      submitted_at: r.submitted_at ?? null,
+    }));
+  }
+
+  async permission(login: string): Promise<string> {
+    this.count("repos/get-collaborator-permission-level");
+    try {
+      const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
+        owner: this.owner,
+        repo: this.repo,
+        username: login,
+      });
+      return data.permission;
+    } catch (error) {
+      if (statusOf(error) === 404) return "none";
+      throw error;
+    }
+  }
+
+  async isTeamMember(org: string, team: string, login: string): Promise<boolean> {
+    this.count("teams/get-membership-for-user-in-org");
+    try {
+      const { data } = await this.octokit.rest.teams.getMembershipForUserInOrg({
+        org,
+        team_slug: team,
+        username: login,
+      });
+      return data.state === "active";
+    } catch (error) {
+      if (statusOf(error) === 404) return false;
+      throw error;
+    }
+  }
+
+  async ensureLabel(name: string, color: string, description: string): Promise<void> {
+    this.count("issues/get-label");
+    try {
+      await this.octokit.rest.issues.getLabel({ owner: this.owner, repo: this.repo, name });
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+      this.count("issues/create-label");
+      await this.octokit.rest.issues.createLabel({
+        owner: this.owner,
+        repo: this.repo,
+        name,
+        color,
+        description,
+      });
+    }
+  }
+
+  async addLabels(number: number, labels: string[]): Promise<void> {
+    this.count("issues/add-labels");
+    await this.octokit.rest.issues.addLabels({
+      owner: this.owner,
+      repo: this.repo,
+      issue_number: number,
+      labels,
+    });
+  }
+
+  async removeLabel(number: number, name: string): Promise<void> {
+    this.count("issues/remove-label");
+    try {
+      await this.octokit.rest.issues.removeLabel({
+        owner: this.owner,
+        repo: this.repo,
+        issue_number: number,
+        name,
+      });
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+    }
+  }
+}
