@@ -33,7 +33,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
     process.exit(1);
   }
   stopping = true;
-  agate.probot.log.info(`${signal}: no new requests; waiting for running jobs, then exiting`);
+  agate.log.info({ signal }, "no new requests; waiting for running jobs, then exiting");
   try {
     await agate.close();
     process.exit(0);

@@ -53,6 +53,7 @@ export interface Agate {
   workers: Workers;
   /** Job kinds that have a handler in this process. */
   kinds: readonly string[];
+  log: RuntimeLog;
   /** Stops accepting requests, stops the workers gracefully, closes the store it opened. */
   close(): Promise<void>;
 }
@@ -135,6 +136,7 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
       store,
       workers,
       kinds,
+      log,
       close: () => {
         closing ??= (async () => {
           await closeServer(server);
