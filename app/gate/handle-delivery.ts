@@ -40,8 +40,12 @@ export function pullRequestsOf(event: string, payload: DeliveryPayload, appSlug:
     case "pull_request_review":
       return payload.pull_request ? [payload.pull_request.number] : [];
     case "check_run":
-      // Our own `agate` check changing is our own doing: re-evaluating on it would loop.
-      if (payload.check_run?.name === "agate" && payload.check_run.app?.slug === appSlug) return [];
+      // Our own `agate` check changing is our own doing: re-evaluating on it would loop. Only a
+      // person asking (the "Re-run gate" button, or "Re-run" in the checks tab) is a reason.
+      if (payload.check_run?.name === "agate" && payload.check_run.app?.slug === appSlug) {
+        const asked = payload.action === "requested_action" || payload.action === "rerequested";
+        if (!asked) return [];
+      }
       return (payload.check_run?.pull_requests ?? []).map((p) => p.number);
     case "check_suite":
       return (payload.check_suite?.pull_requests ?? []).map((p) => p.number);

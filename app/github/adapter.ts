@@ -191,6 +191,13 @@ export class GitHubAdapter {
       status: write.status,
       external_id: write.externalId,
       output,
+      actions: [
+        {
+          label: "Re-run gate",
+          description: "Recompute agate's decision",
+          identifier: "rerun-gate",
+        },
+      ],
       ...(write.status === "completed"
         ? { conclusion: write.conclusion, completed_at: new Date().toISOString() }
         : {}),
