@@ -186,6 +186,16 @@ export const escalationSchema = z
   })
   .prefault({});
 
+export const mergeQueueSchema = z
+  .strictObject({
+    record_timeout: durationSchema.prefault("30m").meta({
+      description:
+        "How long a merge group waits for its command record before the agate check fails; every checks request gets an answer.",
+    }),
+  })
+  .prefault({})
+  .meta({ description: "The merge queue: a merge group is accepted only on evidence for its own head." });
+
 export const configSchema = z
   .strictObject({
     version: z
@@ -220,6 +230,7 @@ export const configSchema = z
     handoff: handoffSchema,
     budgets: budgetsSchema,
     escalation: escalationSchema,
+    merge_queue: mergeQueueSchema,
   })
   .meta({
     title: "agate config (.github/agate.yml)",

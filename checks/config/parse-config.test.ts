@@ -96,6 +96,7 @@ describe("parseConfig: valid configs", () => {
         follow_up_limit: 1,
         claim_expiries_before_blocked: 2,
       },
+      merge_queue: { record_timeout: 1_800_000 },
     });
   });
 

@@ -51273,6 +51273,11 @@ var escalationSchema = external_exports.strictObject({
   follow_up_limit: external_exports.number().int().nonnegative().default(1),
   claim_expiries_before_blocked: positiveIntSchema.default(2)
 }).prefault({});
+var mergeQueueSchema = external_exports.strictObject({
+  record_timeout: durationSchema.prefault("30m").meta({
+    description: "How long a merge group waits for its command record before the agate check fails; every checks request gets an answer."
+  })
+}).prefault({}).meta({ description: "The merge queue: a merge group is accepted only on evidence for its own head." });
 var configSchema = external_exports.strictObject({
   version: external_exports.literal(1, { error: "version must be 1, the only config version this agate reads" }).meta({ examples: [1] }),
   gate: gateSchema.prefault({}),
@@ -51296,7 +51301,8 @@ var configSchema = external_exports.strictObject({
   evaluator: evaluatorSchema,
   handoff: handoffSchema,
   budgets: budgetsSchema,
-  escalation: escalationSchema
+  escalation: escalationSchema,
+  merge_queue: mergeQueueSchema
 }).meta({
   title: "agate config (.github/agate.yml)",
   description: "Read from the pull request's base branch."
