@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseEnv } from "node:util";
+import * as util from "node:util";
 import { startAgate } from "./runtime/server.js";
 import type { Environment } from "./runtime/settings.js";
 import type { JobHandler } from "./runtime/worker.js";
@@ -15,7 +15,14 @@ export const handlers: Readonly<Record<string, JobHandler>> = {};
 function environment(): Environment {
   const file = resolve(".env");
   if (!existsSync(file)) return process.env;
-  return { ...parseEnv(readFileSync(file, "utf8")), ...process.env };
+  // util.parseEnv is Node 20.12+; a named import would fail to link on older Node 20.
+  if (typeof util.parseEnv !== "function") {
+    console.error(
+      `${file} is ignored: reading .env needs Node 20.12 or later; set the variables in the environment`,
+    );
+    return process.env;
+  }
+  return { ...util.parseEnv(readFileSync(file, "utf8")), ...process.env };
 }
 
 let agate: Awaited<ReturnType<typeof startAgate>>;
