@@ -5,12 +5,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as util from "node:util";
+import { gateJobHandlers } from "./gate/job-handlers.js";
 import { startAgate } from "./runtime/server.js";
 import type { Environment } from "./runtime/settings.js";
-import type { JobHandler } from "./runtime/worker.js";
-
-/** The job handlers this build runs; a job kind without one is recorded and waits. */
-export const handlers: Readonly<Record<string, JobHandler>> = {};
 
 function environment(): Environment {
   const file = resolve(".env");
@@ -27,7 +24,7 @@ function environment(): Environment {
 
 let agate: Awaited<ReturnType<typeof startAgate>>;
 try {
-  agate = await startAgate({ env: environment(), handlers });
+  agate = await startAgate({ env: environment(), handlers: gateJobHandlers });
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

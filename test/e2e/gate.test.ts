@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,8 +12,7 @@ import {
   startGitHubSimulator,
   startReceiver,
 } from "../github/index.js";
-import { runActionBundle } from "../support/action-runner.js";
-import { GIT_ENV } from "../support/git-repo.js";
+import { simulatedCi } from "../support/simulated-ci.js";
 
 /**
  * The gate against the simulator: real git, the real Action bundle publishing its record, real
@@ -87,8 +85,6 @@ async function processDeliveries() {
   }
 }
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...GIT_ENV } }).trim();
 const CONFIG = 'version: 1\ncommands:\n  - name: answer\n    run: test "$(cat answer.txt)" = 42\n';
 
 function gateCheck(repo: string, sha: string) {
@@ -124,55 +120,16 @@ async function agentPullRequest(
   return { head, number, branch };
 }
 
-/**
- * CI for the current head: a workflow run in progress, the Action bundle on the merge checkout
- * publishing agate/commands, then the run completing with the agate step's conclusion.
- */
-async function ci(
-  repo: string,
-  branch: string,
-  head: string,
-  stepConclusion?: "success" | "failure",
-) {
-  const run = sim.addWorkflowRun({
+const ci = (repo: string, branch: string, head: string, stepConclusion?: "success" | "failure") =>
+  simulatedCi({
+    sim,
     repo,
-    headSha: head,
-    path: ".github/workflows/ci.yml",
-    conclusion: null,
-    jobs: [{ name: "gate" }],
+    branch,
+    head,
+    temp,
+    settle: processDeliveries,
+    ...(stepConclusion ? { stepConclusion } : {}),
   });
-  const dir = mkdtempSync(join(temp, "checkout-"));
-  git(dir, "clone", "--quiet", sim.gitDir({ repo }), ".");
-  git(dir, "merge", "--quiet", "--no-ff", "-m", "merge", `origin/${branch}`);
-  git(dir, "checkout", "--quiet", "--detach");
-  const event = sim.deliveries.filter((d) => d.event === "pull_request").at(-1)?.payload;
-  const started = new Date(Date.now() - 1000).toISOString();
-  const result = await runActionBundle({
-    cwd: dir,
-    eventName: "pull_request",
-    event,
-    repository: `${sim.owner}/${repo}`,
-    inputs: { token: sim.createToken({ permissions: { checks: "write", contents: "read" } }) },
-    env: { GITHUB_API_URL: sim.apiUrl, GITHUB_RUN_ID: String(run.id), GITHUB_JOB: "gate" },
-  });
-  const ended = new Date(Date.now() + 1000).toISOString();
-  await processDeliveries();
-  const conclusion = stepConclusion ?? (result.status === 0 ? "success" : "failure");
-  await sim.completeWorkflowRun({
-    repo,
-    runId: run.id,
-    conclusion,
-    jobs: [
-      {
-        name: "gate",
-        conclusion,
-        steps: [{ name: "Run agate", conclusion, startedAt: started, completedAt: ended }],
-      },
-    ],
-  });
-  await processDeliveries();
-  return result;
-}
 
 describe("the agate gate, end to end against the simulator", () => {
   it("opened → waiting; commands pass → accepted; a push → the old record stale, the new head graded afresh", async () => {

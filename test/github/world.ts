@@ -1040,7 +1040,11 @@ export class World {
   reset(): void {
     for (const repo of this.repos.values()) repo.git.remove();
     this.repos.clear();
-    this.tokens.clear();
+    // Installation tokens survive, as a real one lives an hour: the default installation comes
+    // back with the same id, and a Probot instance keeps its cached token across tests.
+    for (const [value, token] of this.tokens) {
+      if (token.installationId === undefined) this.tokens.delete(value);
+    }
     this.teams.clear();
     this.pushedAt.clear();
     const keep = new Set([

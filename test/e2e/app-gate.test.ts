@@ -1,0 +1,150 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gateJobHandlers } from "../../app/gate/job-handlers.js";
+import { type Agate, startAgate } from "../../app/runtime/server.js";
+import { recordingLog } from "../../app/runtime/testing/recording-log.js";
+import { type GitHubSimulator, startGitHubSimulator } from "../github/index.js";
+import { simulatedCi } from "../support/simulated-ci.js";
+
+/**
+ * The whole App as it runs in production, over HTTP: the simulator signs and sends webhooks to
+ * Probot's middleware, the intake stores them with their jobs, the workers run the gate, which
+ * reads GitHub with an installation token and writes the `agate` check.
+ */
+let sim: GitHubSimulator;
+let agate: Agate;
+const temp = mkdtempSync(join(tmpdir(), "agate-app-"));
+
+beforeAll(async () => {
+  sim = await startGitHubSimulator({ webhookSecret: "app-gate-secret" });
+  agate = await startAgate({
+    env: {
+      ...sim.probotEnv(),
+      WEBHOOK_SECRET: "app-gate-secret",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      AGATE_DATABASE_URL: `file:${join(temp, "agate.db")}`,
+    },
+    log: recordingLog(),
+    pollMs: 20,
+    handlers: gateJobHandlers,
+  });
+  sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
+});
+afterAll(async () => {
+  await agate?.close();
+  await sim?.close();
+  rmSync(temp, { recursive: true, force: true });
+});
+
+/** Until every webhook is answered and every job it enqueued is worked (and what that caused). */
+async function settle() {
+  for (let i = 0; i < 400; i++) {
+    await sim.flushWebhooks();
+    const open = [
+      ...(await agate.store.listJobs({ status: "queued" })),
+      ...(await agate.store.listJobs({ status: "running" })),
+    ];
+    if (open.length === 0) {
+      await sim.flushWebhooks();
+      if ((await agate.store.listJobs({ status: "queued" })).length === 0) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error("the App did not settle in 10 s");
+}
+
+const gateCheck = (repo: string, sha: string) =>
+  sim
+    .checkRuns({ repo })
+    .filter((c) => c.name === "agate" && c.headSha === sha)
+    .at(-1);
+
+const CONFIG =
+  'version: 1\ncommands:\n  - name: answer\n    run: test "$(cat answer.txt)" = 42\n  - name: lint\n    run: "! grep -rn TODO ."\n';
+
+describe("the App, end to end over HTTP", () => {
+  it("waits, accepts on verified evidence, marks it stale on push, and never reads the head's config", async () => {
+    const repo = "widgets";
+    await sim.createRepository({
+      repo,
+      files: {
+        ".github/agate.yml": CONFIG,
+        "answer.txt": "0\n",
+        ".github/workflows/ci.yml": "on: pull_request\n",
+      },
+    });
+    // The agent also edits the config to drop a command: the App reads the base's, not this.
+    const head = await sim.pushCommit({
+      repo,
+      branch: "codex/answer",
+      files: {
+        "answer.txt": "42\n",
+        ".github/agate.yml": 'version: 1\ncommands:\n  - name: answer\n    run: "true"\n',
+      },
+      author: "codex[bot]",
+    });
+    const { number } = await sim.openPullRequest({
+      repo,
+      head: "codex/answer",
+      title: "Answer",
+      user: "codex[bot]",
+    });
+    await settle();
+    // A protected path changed: escalated at once, before any evidence, so a human hears early.
+    expect(gateCheck(repo, head)).toMatchObject({
+      status: "completed",
+      conclusion: "action_required",
+    });
+    expect(sim.labelsOf({ repo, number })).toContain("agate:escalated");
+
+    await simulatedCi({ sim, repo, branch: "codex/answer", head, temp, settle });
+    const check = gateCheck(repo, head);
+    // The config changed on the head, a protected path: escalated, and the base's two commands ran.
+    expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
+    expect(check?.output?.summary).toContain("| answer | 0 |");
+    expect(check?.output?.summary).toContain("| lint | 0 |");
+    expect(check?.output?.summary).toContain(
+      "changes .github/agate.yml: needs an approving review from a maintainer",
+    );
+
+    sim.setPermission({ repo, user: "lead", permission: "maintain" });
+    await sim.submitReview({ repo, number, state: "APPROVED", user: "lead", commitId: head });
+    await settle();
+    expect(gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    expect(sim.labelsOf({ repo, number })).toContain("agate:accepted");
+
+    const next = await sim.pushCommit({
+      repo,
+      branch: "codex/answer",
+      files: { "notes.txt": "n\n" },
+      author: "codex[bot]",
+    });
+    await settle();
+    // The approval was for the old head: the config change needs approving again on this one.
+    expect(gateCheck(repo, next)).toMatchObject({ conclusion: "action_required" });
+    expect(gateCheck(repo, next)?.output?.summary).toContain(
+      `(lead's approval is for ${head.slice(0, 7)}, an older commit)`,
+    );
+    expect(sim.labelsOf({ repo, number })).toContain("agate:escalated");
+    expect(sim.labelsOf({ repo, number })).not.toContain("agate:accepted");
+    const records = await agate.store.listRecords({
+      repository: `${sim.owner}/${repo}`,
+      pullNumber: number,
+    });
+    expect(
+      records.filter((r) => r.head_sha === head).every((r) => r.stale?.superseded_by === next),
+    ).toBe(true);
+    const accepted = records.find((r) => r.head_sha === head && r.decision.state === "accepted");
+    expect(accepted?.commands.map((c) => c.name)).toEqual(["answer", "lint"]);
+    expect(accepted?.provenance).toMatchObject({ verified: true, refused_reason: null });
+    const audit = await agate.store.listAudit({
+      subject: `${sim.owner}/${repo}#${number}@${head}`,
+      kind: "gate.decision",
+    });
+    expect(audit.length).toBeGreaterThan(0);
+  });
+});
