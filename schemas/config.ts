@@ -194,7 +194,9 @@ export const mergeQueueSchema = z
     }),
   })
   .prefault({})
-  .meta({ description: "The merge queue: a merge group is accepted only on evidence for its own head." });
+  .meta({
+    description: "The merge queue: a merge group is accepted only on evidence for its own head.",
+  });
 
 export const configSchema = z
   .strictObject({

@@ -1,8 +1,13 @@
 import { z } from "zod";
 import { decisionStateSchema } from "./acceptance-record.js";
 import { commandRecordSchema } from "./command-record.js";
-import { configSchema } from "./config.js";
-import { gitShaSchema, isoDateTimeSchema, positiveIntSchema, repositoryFullNameSchema } from "./primitives.js";
+import type { configSchema } from "./config.js";
+import {
+  gitShaSchema,
+  isoDateTimeSchema,
+  positiveIntSchema,
+  repositoryFullNameSchema,
+} from "./primitives.js";
 
 /** The live pull request, as GitHub reports it when the gate is evaluated. */
 export const pullRequestSnapshotSchema = z.strictObject({
@@ -53,7 +58,9 @@ export const approvalSchema = z.strictObject({
   login: z.string(),
   commit_id: gitShaSchema,
   submitted_at: isoDateTimeSchema,
-  maintainer: z.boolean().meta({ description: "Write access or a listed team, and not the author." }),
+  maintainer: z
+    .boolean()
+    .meta({ description: "Write access or a listed team, and not the author." }),
 });
 
 /** An earlier record of this pull request, for the history and the carry-over rule. */

@@ -27261,7 +27261,9 @@ var mergeQueueSchema = external_exports.strictObject({
   record_timeout: durationSchema.prefault("30m").meta({
     description: "How long a merge group waits for its command record before the agate check fails; every checks request gets an answer."
   })
-}).prefault({}).meta({ description: "The merge queue: a merge group is accepted only on evidence for its own head." });
+}).prefault({}).meta({
+  description: "The merge queue: a merge group is accepted only on evidence for its own head."
+});
 var configSchema = external_exports.strictObject({
   version: external_exports.literal(1, { error: "version must be 1, the only config version this agate reads" }).meta({ examples: [1] }),
   gate: gateSchema.prefault({}),
@@ -27318,7 +27320,8 @@ var package_default = {
     all: "npm run typecheck && npm run lint && npm run build && npm run check:generated && npm test",
     agate: "node dist/cli/index.js",
     "bench:action": "tsx scripts/bench-action.ts",
-    "bench:store": "tsx app/store/bench-store.ts"
+    "bench:store": "tsx app/store/bench-store.ts",
+    "bench:app": "tsx app/runtime/bench-intake.ts"
   },
   dependencies: {
     "@actions/core": "^3.0.1",
