@@ -78,8 +78,14 @@ export function renderGateSummary(
   if (decision.reasons.length > 0) {
     lines.push("### Not believed", "", ...decision.reasons.map((r) => `- ${r}`), "");
   }
-  const history = facts.prior_records.filter(
-    (r) => r.head_sha !== facts.pull_request.head_sha || r.stale,
+  // One row per earlier head: its last decision, and when a newer head made it stale.
+  const lastByHead = new Map<string, GateFacts["prior_records"][number]>();
+  for (const r of facts.prior_records)
+    if (r.head_sha !== facts.pull_request.head_sha) lastByHead.set(r.head_sha, r);
+  const history = [...lastByHead.values()];
+  lines.push(
+    `Attempts so far: ${history.length + 1} head${history.length === 0 ? "" : "s"} graded.`,
+    "",
   );
   if (history.length > 0) {
     lines.push(

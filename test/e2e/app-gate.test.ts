@@ -6,6 +6,7 @@ import { gateJobHandlers } from "../../app/gate/job-handlers.js";
 import { type Agate, startAgate } from "../../app/runtime/server.js";
 import { recordingLog } from "../../app/runtime/testing/recording-log.js";
 import { type GitHubSimulator, startGitHubSimulator } from "../github/index.js";
+import { settle as settleApp } from "../support/settle.js";
 import { simulatedCi } from "../support/simulated-ci.js";
 
 /**
@@ -40,22 +41,7 @@ afterAll(async () => {
   rmSync(temp, { recursive: true, force: true });
 });
 
-/** Until every webhook is answered and every job it enqueued is worked (and what that caused). */
-async function settle() {
-  for (let i = 0; i < 400; i++) {
-    await sim.flushWebhooks();
-    const open = [
-      ...(await agate.store.listJobs({ status: "queued" })),
-      ...(await agate.store.listJobs({ status: "running" })),
-    ];
-    if (open.length === 0) {
-      await sim.flushWebhooks();
-      if ((await agate.store.listJobs({ status: "queued" })).length === 0) return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error("the App did not settle in 10 s");
-}
+const settle = () => settleApp(sim, agate);
 
 const gateCheck = (repo: string, sha: string) =>
   sim
