@@ -166,6 +166,14 @@ export interface GitHubSimulator {
     },
   ): Promise<void>;
 
+  /**
+   * The merge queue asks for checks on a group: sends `merge_group.checks_requested` with the
+   * base branch's tip as `base_sha`. Resolves when answered, with the base SHA it named.
+   */
+  requestMergeGroupChecks(
+    input: RepoRef & { baseBranch?: string; headSha: string; headRef: string; user?: Who },
+  ): Promise<{ baseSha: string }>;
+
   addUser(login: string, type?: AccountType): void;
   setPermission(input: RepoRef & { user: string; permission: PermissionLevel }): void;
   addTeamMember(input: {
@@ -481,6 +489,21 @@ export async function startGitHubSimulator(
     completeWorkflowRun: async (input) => {
       await w.completeWorkflowRun(repoOf(input), input.runId, input);
       await sender.flush();
+    },
+
+    requestMergeGroupChecks: async (input) => {
+      const repo = repoOf(input);
+      const { baseSha, delivery } = w.requestMergeGroupChecks(
+        repo,
+        {
+          baseBranch: input.baseBranch ?? repo.defaultBranch,
+          headSha: input.headSha,
+          headRef: input.headRef,
+        },
+        account(input.user ?? "octocat"),
+      );
+      await delivery;
+      return { baseSha };
     },
 
     addUser: (login, type = "User") => {

@@ -200,6 +200,29 @@ describe("state changes fire webhooks", () => {
   });
 });
 
+describe("merge queue", () => {
+  it("requestMergeGroupChecks sends merge_group.checks_requested for the group head on the base tip", async () => {
+    const base = sim.branchSha({ repo, branch: "main" }) ?? "";
+    const ref = "gh-readonly-queue/main/pr-7-abc";
+    const head = await sim.pushCommit({ repo, branch: ref, files: { "q.txt": "q\n" } });
+    const { baseSha } = await sim.requestMergeGroupChecks({ repo, headSha: head, headRef: ref });
+    expect(baseSha).toBe(base);
+    const body = JSON.parse(receiver.received.at(-1)?.body ?? "{}");
+    expect(String(receiver.received.at(-1)?.headers["x-github-event"])).toBe("merge_group");
+    expect(body).toMatchObject({
+      action: "checks_requested",
+      merge_group: {
+        head_sha: head,
+        head_ref: `refs/heads/${ref}`,
+        base_sha: base,
+        base_ref: "refs/heads/main",
+        head_commit: { id: head },
+      },
+    });
+    expect(body.installation.id).toBe(sim.installationId);
+  });
+});
+
 describe("payload shapes match @octokit/webhooks-examples", () => {
   interface Example {
     name: string;
@@ -260,6 +283,17 @@ describe("payload shapes match @octokit/webhooks-examples", () => {
       jobs: [{ name: "gate" }],
     });
     await sim.completeWorkflowRun({ repo, runId: workflow.id, conclusion: "success" });
+    const group = await sim.pushCommit({
+      repo,
+      branch: "gh-readonly-queue/main/pr-1-queued",
+      files: { "a.txt": "a\n" },
+      author: "octocat",
+    });
+    await sim.requestMergeGroupChecks({
+      repo,
+      headSha: group,
+      headRef: "gh-readonly-queue/main/pr-1-queued",
+    });
     await sim.flushWebhooks();
 
     const nested: Record<string, string[]> = {
@@ -269,6 +303,7 @@ describe("payload shapes match @octokit/webhooks-examples", () => {
       pull_request_review: ["review", "pull_request"],
       check_run: ["check_run", "repository"],
       workflow_run: ["workflow_run", "workflow", "repository"],
+      merge_group: ["merge_group", "repository"],
     };
     const seen = new Set<string>();
     for (const delivery of sim.deliveries) {
@@ -289,6 +324,7 @@ describe("payload shapes match @octokit/webhooks-examples", () => {
       "issue_comment.created",
       "issues.labeled",
       "issues.opened",
+      "merge_group.checks_requested",
       "pull_request.labeled",
       "pull_request.opened",
       "pull_request.synchronize",

@@ -833,6 +833,38 @@ export class World {
     return result;
   }
 
+  // ---- merge queue ----------------------------------------------------------------------------
+
+  /**
+   * GitHub's merge queue asking for checks on a merge group: `merge_group` `checks_requested`
+   * for a group head commit (built by the test, such as a push to a `gh-readonly-queue/...`
+   * branch) on top of the base branch's current tip.
+   */
+  requestMergeGroupChecks(
+    repo: Repository,
+    input: { baseBranch: string; headSha: string; headRef: string },
+    sender: Account,
+  ): { baseSha: string; delivery: Promise<Delivery> } {
+    const headSha = repo.git.resolveObject(input.headSha, "commit");
+    if (!headSha || headSha !== input.headSha) {
+      throw new Unprocessable(`No commit found for SHA: ${input.headSha}`);
+    }
+    const baseSha = this.branchSha(repo, input.baseBranch);
+    if (!baseSha) throw new NotFound(`branch ${input.baseBranch}`);
+    const ref = (name: string) => (name.startsWith("refs/") ? name : `refs/heads/${name}`);
+    const delivery = this.emit(repo, "merge_group", sender, {
+      action: "checks_requested",
+      merge_group: {
+        head_sha: headSha,
+        head_ref: ref(input.headRef),
+        base_sha: baseSha,
+        base_ref: ref(input.baseBranch),
+        head_commit: s.simpleCommit(repo.git.readCommit(headSha)),
+      },
+    });
+    return { baseSha, delivery };
+  }
+
   // ---- workflow runs ------------------------------------------------------------------------
 
   /**
