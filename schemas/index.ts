@@ -7,6 +7,7 @@ export * from "./gate.js";
 export * from "./handoff-entry.js";
 export * from "./handoff-file.js";
 export * from "./json-schema.js";
+export * from "./merge-group.js";
 export * from "./primitives.js";
 export * from "./store.js";
 export * from "./verdict.js";

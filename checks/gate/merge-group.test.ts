@@ -1,0 +1,237 @@
+import { describe, expect, it } from "vitest";
+import type { CommandRecord } from "../../schemas/command-record.js";
+import type { CommandEvidence } from "../../schemas/gate.js";
+import type { MergeGroupFacts } from "../../schemas/merge-group.js";
+import {
+  BASE,
+  commandRecord,
+  commandsCheckRun,
+  HEAD,
+  loadedConfig,
+  TREE,
+  workflowRun,
+} from "../../test/support/gate-facts.js";
+import {
+  decideMergeGroup,
+  isMergeQueueRef,
+  recordTimeoutReason,
+  renderMergeGroupSummary,
+  verifyMergeGroupProvenance,
+} from "./merge-group.js";
+
+const GROUP_REF = "refs/heads/gh-readonly-queue/main/pr-7-abc";
+
+/** A record as the Action makes it on merge_group: tested = the group head, no pull request. */
+function groupRecord(exitCodes: number[] = [0, 0], headSha = HEAD): CommandRecord {
+  return commandRecord(exitCodes, {
+    tested: { sha: headSha, tree_sha: TREE, parents: [BASE], clean: true, dirty_digest: null },
+    pull_request: null,
+    merge_group: { head_ref: GROUP_REF, head_sha: headSha, base_sha: BASE },
+  });
+}
+
+const believed = (record: CommandRecord, created_at = "2026-12-02T10:00:03.000Z") =>
+  ({
+    check_run_id: 501,
+    created_at,
+    record,
+    refused: null,
+    waiting: null,
+  }) satisfies CommandEvidence;
+
+function facts(overrides: Partial<MergeGroupFacts> = {}): MergeGroupFacts {
+  const { config, digest } = loadedConfig();
+  return {
+    merge_group: {
+      repository: "octo/widgets",
+      head_sha: HEAD,
+      head_ref: GROUP_REF,
+      base_sha: BASE,
+    },
+    config: { status: "ok", path: ".github/agate.yml", blob_sha: "5".repeat(40), digest, config },
+    changed_files: [{ filename: "src/a.ts", previous_filename: null, status: "modified" }],
+    evidence: [],
+    deadline_passed: false,
+    agate_version: "0.1.0",
+    ...overrides,
+  };
+}
+
+function withEvaluator(kind: "llm" | "command" | "review"): MergeGroupFacts {
+  const base = facts({ evidence: [believed(groupRecord())] });
+  if (base.config.status !== "ok") throw new Error("config");
+  const evaluator =
+    kind === "llm"
+      ? { kind, provider: "openai" as const, model: "m", min_score: 0.7, rubric: [] }
+      : kind === "command"
+        ? { kind, run: "x", timeout: 1000, min_score: 0.7, rubric: [] }
+        : { kind };
+  return {
+    ...base,
+    config: {
+      ...base.config,
+      config: { ...base.config.config, evaluator } as typeof base.config.config,
+    },
+  };
+}
+
+describe("decideMergeGroup: the queue accepts only on fresh evidence for the group head", () => {
+  it("waits, in progress, for the merge group's command record", () => {
+    const decision = decideMergeGroup(facts());
+    expect(decision).toMatchObject({ state: "pending", conclusion: null });
+    expect(decision.title).toContain("waiting for the command record for the merge group");
+  });
+
+  it("succeeds on a verified passing record for this exact head", () => {
+    const decision = decideMergeGroup(facts({ evidence: [believed(groupRecord())] }));
+    expect(decision).toMatchObject({ state: "accepted", conclusion: "success" });
+    expect(decision.title).toBe(
+      `Accepted merge group ${HEAD.slice(0, 7)}: the required commands passed on the group head`,
+    );
+  });
+
+  it("fails on a verified failing record, naming the failing commands", () => {
+    const decision = decideMergeGroup(facts({ evidence: [believed(groupRecord([0, 1]))] }));
+    expect(decision).toMatchObject({ state: "rejected", conclusion: "failure" });
+    expect(decision.title).toContain("1 of 2 required commands failed (lint)");
+  });
+
+  it("the newest believed record decides", () => {
+    const older = believed(groupRecord([1, 0]), "2026-12-02T10:00:01.000Z");
+    const newer = believed(groupRecord([0, 0]), "2026-12-02T10:05:00.000Z");
+    expect(decideMergeGroup(facts({ evidence: [newer, older] })).conclusion).toBe("success");
+  });
+
+  it("after record_timeout with no verified record, fails with the reason", () => {
+    const decision = decideMergeGroup(facts({ deadline_passed: true }));
+    expect(decision).toMatchObject({ state: "rejected", conclusion: "failure" });
+    expect(decision.title).toBe(
+      `Rejected merge group ${HEAD.slice(0, 7)}: no command record for the merge group head ${HEAD.slice(0, 7)} within 30m (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`,
+    );
+    expect(recordTimeoutReason(HEAD, 1_000)).toContain("within 1s (merge_queue.record_timeout)");
+  });
+
+  it("a verified passing record still wins after the deadline", () => {
+    const decision = decideMergeGroup(
+      facts({ deadline_passed: true, evidence: [believed(groupRecord())] }),
+    );
+    expect(decision.conclusion).toBe("success");
+  });
+
+  it.each<[string, Partial<MergeGroupFacts>]>([
+    ["no evidence", {}],
+    [
+      "refused evidence",
+      { evidence: [{ ...believed(groupRecord()), refused: "the group modifies ci.yml" }] },
+    ],
+    [
+      "evidence whose run has not finished",
+      { evidence: [{ ...believed(groupRecord()), waiting: "job gate is still running" }] },
+    ],
+    [
+      "a record for another merge group head",
+      { evidence: [believed(groupRecord([0, 0], "9".repeat(40)))] },
+    ],
+    ["a pull request's record", { evidence: [believed(commandRecord())] }],
+    ["a record with no commands", { evidence: [believed(groupRecord([]))] }],
+  ])("never succeeds without verified evidence for the exact head: %s", (_name, overrides) => {
+    for (const deadline_passed of [false, true]) {
+      const decision = decideMergeGroup(facts({ ...overrides, deadline_passed }));
+      expect(decision.conclusion).not.toBe("success");
+      if (deadline_passed) expect(decision.conclusion).toBe("failure");
+    }
+  });
+
+  it.each(["llm", "command", "review"] as const)(
+    "an unsupported evaluator kind (%s) never succeeds, even on passing evidence",
+    (kind) => {
+      const decision = decideMergeGroup(withEvaluator(kind));
+      expect(decision).toMatchObject({ state: "rejected", conclusion: "failure" });
+      expect(decision.title).toContain(`evaluator.kind: ${kind} is not supported`);
+    },
+  );
+
+  it("does not escalate protected paths in the queue, and says so", () => {
+    const input = facts({
+      evidence: [believed(groupRecord())],
+      changed_files: [
+        { filename: ".github/workflows/release.yml", previous_filename: null, status: "modified" },
+      ],
+    });
+    const decision = decideMergeGroup(input);
+    expect(decision.conclusion).toBe("success");
+    const protectedPaths = decision.requirements.find((r) => r.id === "protected_paths");
+    expect(protectedPaths?.reason).toBe(
+      ".github/workflows/release.yml changed; not escalated in the merge queue (its pull requests were approved before they were queued)",
+    );
+    expect(renderMergeGroupSummary(decision, input)).toContain("not escalated in the merge queue");
+  });
+
+  it("a base without config is not gated (neutral); an invalid one fails", () => {
+    expect(
+      decideMergeGroup(facts({ config: { status: "missing", path: ".github/agate.yml" } })),
+    ).toMatchObject({ state: "not_gated", conclusion: "neutral" });
+    expect(
+      decideMergeGroup(
+        facts({ config: { status: "invalid", path: ".github/agate.yml", message: "line 2: bad" } }),
+      ),
+    ).toMatchObject({ state: "rejected", conclusion: "failure" });
+  });
+
+  it("the summary shows the commands and the failing tail", () => {
+    const input = facts({ evidence: [believed(groupRecord([0, 1]))] });
+    const summary = renderMergeGroupSummary(decideMergeGroup(input), input);
+    expect(summary).toMatch(/^\*\*Rejected: this merge group may not merge\.\*\*/);
+    expect(summary).toContain("| lint | 1 |");
+    expect(summary).toContain("boom");
+  });
+});
+
+describe("verifyMergeGroupProvenance", () => {
+  const digest = loadedConfig().digest;
+  const verify = (record: CommandRecord, changed = "src/a.ts") =>
+    verifyMergeGroupProvenance({
+      checkRun: commandsCheckRun(record),
+      run: workflowRun(),
+      headSha: HEAD,
+      changedFiles: [{ filename: changed, previous_filename: null, status: "modified" }],
+      configDigest: digest,
+    });
+
+  it("believes a merge_group record for the group head from an unmodified workflow", () => {
+    expect(verify(groupRecord())).toMatchObject({ status: "verified" });
+  });
+
+  it("refuses a pull request's record, and one made for another group", () => {
+    expect(verify(commandRecord())).toMatchObject({ status: "refused" });
+    const pr = commandRecord([0, 0], {
+      tested: { sha: HEAD, tree_sha: TREE, parents: [BASE], clean: true, dirty_digest: null },
+    });
+    expect(verify(pr)).toMatchObject({
+      status: "refused",
+      reason: `it was made for pull request #7, not for the merge group ${HEAD.slice(0, 7)}`,
+    });
+    const other = commandRecord([0, 0], {
+      tested: { sha: HEAD, tree_sha: TREE, parents: [BASE], clean: true, dirty_digest: null },
+      pull_request: null,
+      merge_group: { head_ref: GROUP_REF, head_sha: "9".repeat(40), base_sha: BASE },
+    });
+    expect(verify(other)).toMatchObject({ status: "refused" });
+  });
+
+  it("refuses a record from a workflow the merge group modifies", () => {
+    expect(verify(groupRecord(), ".github/workflows/ci.yml")).toMatchObject({
+      status: "refused",
+      reason: "the merge group modifies .github/workflows/ci.yml, the workflow that made it",
+    });
+  });
+});
+
+describe("isMergeQueueRef", () => {
+  it("knows the merge queue's branches, with or without refs/heads/", () => {
+    expect(isMergeQueueRef(GROUP_REF)).toBe(true);
+    expect(isMergeQueueRef("gh-readonly-queue/main/pr-1-x")).toBe(true);
+    expect(isMergeQueueRef("feature/gh-readonly-queue")).toBe(false);
+    expect(isMergeQueueRef(null)).toBe(false);
+  });
+});

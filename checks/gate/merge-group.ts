@@ -1,0 +1,258 @@
+import type { CommandRecord } from "../../schemas/command-record.js";
+import { formatDuration } from "../../schemas/duration.js";
+import type { Requirement } from "../../schemas/gate.js";
+import type { MergeGroupDecision, MergeGroupFacts } from "../../schemas/merge-group.js";
+import { protectedChanges } from "./protected-paths.js";
+import { type ProvenanceInput, type ProvenanceVerdict, verifyProvenance } from "./provenance.js";
+
+/** GitHub's merge queue builds every group on a branch under this prefix. */
+export const MERGE_QUEUE_REF_PREFIX = "gh-readonly-queue/";
+
+/** GitHub caps a check run's output.summary at 65,535 characters. */
+const SUMMARY_LIMIT = 65_535;
+
+const short = (sha: string) => sha.slice(0, 7);
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+const failedNames = (record: CommandRecord) =>
+  record.commands
+    .filter((c) => c.exit_code !== 0 || c.timed_out || c.signal !== null)
+    .map((c) => c.name);
+
+/** Whether a branch (with or without `refs/heads/`) is one the merge queue made. */
+export function isMergeQueueRef(ref: string | null | undefined): boolean {
+  return (ref ?? "").replace(/^refs\/heads\//, "").startsWith(MERGE_QUEUE_REF_PREFIX);
+}
+
+/**
+ * Provenance for a merge group: everything `verifyProvenance` checks against the group head,
+ * and the record must say it was made for this merge group. A pull request's record, even one
+ * whose head happens to be the same commit, was made under that pull request's event and config
+ * read, not the queue's.
+ */
+export function verifyMergeGroupProvenance(input: ProvenanceInput): ProvenanceVerdict {
+  const verdict = verifyProvenance(input);
+  if (verdict.status === "refused") {
+    // The changed files here are base...head of the group, not a pull request's.
+    return {
+      ...verdict,
+      reason: verdict.reason.replace(/^the pull request modifies /, "the merge group modifies "),
+    };
+  }
+  const group = verdict.record.merge_group;
+  if (!group || verdict.record.pull_request) {
+    return {
+      status: "refused",
+      record: verdict.record,
+      reason: `it was made for ${verdict.record.pull_request ? `pull request #${verdict.record.pull_request.number}` : "no merge group"}, not for the merge group ${short(input.headSha)}`,
+    };
+  }
+  if (group.head_sha !== input.headSha) {
+    return {
+      status: "refused",
+      record: verdict.record,
+      reason: `it is for the merge group ${short(group.head_sha)}, not ${short(input.headSha)}`,
+    };
+  }
+  return verdict;
+}
+
+/** The failure a merge group gets when no verified record came within the deadline. */
+export function recordTimeoutReason(headSha: string, timeoutMs: number): string {
+  return `no command record for the merge group head ${short(headSha)} within ${formatDuration(timeoutMs)} (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`;
+}
+
+/**
+ * The gate decision for a merge group: success only on a verified, passing command record for
+ * the group's own head; failure on a failing one, on an unsupported setting, or when the
+ * deadline passed without one; otherwise the check stays in progress. Pure: facts in.
+ */
+export function decideMergeGroup(facts: MergeGroupFacts): MergeGroupDecision {
+  const head = short(facts.merge_group.head_sha);
+  const reasons = facts.evidence
+    .filter((e) => e.refused)
+    .map((e) => `command record refused: ${e.refused}`);
+  if (facts.config.status === "missing") {
+    const reason = `the group's base commit has no ${facts.config.path}, so this repository has not adopted agate`;
+    return {
+      state: "not_gated",
+      conclusion: "neutral",
+      title: `Not gated: ${reason}`,
+      requirements: [],
+      reasons: [reason],
+    };
+  }
+  if (facts.config.status === "invalid") {
+    return {
+      state: "rejected",
+      conclusion: "failure",
+      title: `The base branch's ${facts.config.path} is invalid: fix it there`,
+      requirements: [
+        { id: "config", name: "config", status: "fail", reason: facts.config.message },
+      ],
+      reasons: [facts.config.message, ...reasons],
+    };
+  }
+  const config = facts.config.config;
+  const requirements: Requirement[] = [
+    commandsRequirement(facts, config.merge_queue.record_timeout),
+    protectedRequirement(facts),
+    config.evaluator.kind === "none"
+      ? {
+          id: "evaluator",
+          name: "evaluator",
+          status: "pass",
+          reason: "none configured (evaluator.kind: none)",
+        }
+      : {
+          id: "evaluator",
+          name: "evaluator",
+          status: "fail",
+          reason: `evaluator.kind: ${config.evaluator.kind} is not supported by this agate version yet; set evaluator.kind: none to gate on the commands alone`,
+        },
+    {
+      id: "handoff",
+      name: "handoff file",
+      status: "pass",
+      reason: "not required in the merge queue: handoff files belong to pull requests",
+    },
+  ];
+  const failed = requirements.filter((r) => r.status === "fail");
+  if (failed.length > 0) {
+    return {
+      state: "rejected",
+      conclusion: "failure",
+      title: `Rejected merge group ${head}: ${failed.map((r) => r.reason).join("; ")}`,
+      requirements,
+      reasons,
+    };
+  }
+  const waiting = requirements.filter((r) => r.status === "waiting");
+  if (waiting.length > 0) {
+    return {
+      state: "pending",
+      conclusion: null,
+      title: `Waiting on merge group ${head}: ${waiting.map((r) => r.reason).join("; ")}`,
+      requirements,
+      reasons,
+    };
+  }
+  return {
+    state: "accepted",
+    conclusion: "success",
+    title: `Accepted merge group ${head}: the required commands passed on the group head`,
+    requirements,
+    reasons,
+  };
+}
+
+function commandsRequirement(facts: MergeGroupFacts, timeoutMs: number): Requirement {
+  const req = (status: Requirement["status"], reason: string): Requirement => ({
+    id: "commands",
+    name: "required commands",
+    status,
+    reason,
+  });
+  const headSha = facts.merge_group.head_sha;
+  // Only a believed record for this exact head counts; the newest one decides.
+  const verified = facts.evidence
+    .filter(
+      (e) => e.record && !e.refused && !e.waiting && e.record.merge_group?.head_sha === headSha,
+    )
+    .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];
+  if (verified?.record) {
+    const failed = failedNames(verified.record);
+    const total = verified.record.commands.length;
+    if (total === 0) return req("fail", "the command record lists no commands");
+    return failed.length === 0
+      ? req("pass", `${total} of ${total} passed on the group head ${short(headSha)}`)
+      : req("fail", `${failed.length} of ${total} required commands failed (${failed.join(", ")})`);
+  }
+  // A queue left waiting blocks the whole repository: past the deadline, waiting is failure.
+  if (facts.deadline_passed) return req("fail", recordTimeoutReason(headSha, timeoutMs));
+  const waiting = facts.evidence.find((e) => e.waiting);
+  if (waiting?.waiting) return req("waiting", waiting.waiting);
+  return req(
+    "waiting",
+    `waiting for the command record for the merge group (the agate Action publishes agate/commands on merge_group; failing after ${formatDuration(timeoutMs)})`,
+  );
+}
+
+/**
+ * The pull requests in the queue were gated (and escalated where needed) before they were
+ * queued, so the queue does not escalate again; the summary says what changed all the same.
+ */
+function protectedRequirement(facts: MergeGroupFacts): Requirement {
+  if (facts.config.status !== "ok") throw new Error("unreachable: config checked above");
+  const changed = protectedChanges(facts.changed_files, facts.config.config);
+  return {
+    id: "protected_paths",
+    name: "protected paths",
+    status: "pass",
+    reason:
+      changed.length === 0
+        ? "no protected path changed; not escalated in the merge queue (its pull requests were approved before they were queued)"
+        : `${changed.join(", ")} changed; not escalated in the merge queue (its pull requests were approved before they were queued)`,
+  };
+}
+
+const STATE_WORDS: Record<MergeGroupDecision["state"], string> = {
+  accepted: "Accepted: this merge group may merge.",
+  rejected: "Rejected: this merge group may not merge.",
+  pending: "Waiting: the evidence for the merge group is not complete yet.",
+  not_gated: "Not gated.",
+};
+const STATUS_ICON = { pass: "✅", fail: "❌", waiting: "⏳" } as const;
+
+/** The `agate` check summary on a merge group head. */
+export function renderMergeGroupSummary(
+  decision: MergeGroupDecision,
+  facts: MergeGroupFacts,
+): string {
+  const group = facts.merge_group;
+  const lines = [
+    `**${STATE_WORDS[decision.state]}** ${decision.title}.`,
+    "",
+    `Merge group \`${short(group.head_sha)}\` (${cell(group.head_ref)}) on base \`${short(group.base_sha)}\`: the gate needs a command record made on merge_group for this exact head, with the config at the base.`,
+    "",
+  ];
+  if (decision.state === "not_gated") return `${lines.join("\n")}\n`;
+  if (decision.requirements.length > 0) {
+    lines.push("| requirement | status | why |", "| --- | --- | --- |");
+    for (const r of decision.requirements)
+      lines.push(`| ${r.name} | ${STATUS_ICON[r.status]} ${r.status} | ${cell(r.reason)} |`);
+    lines.push("");
+  }
+  const record = facts.evidence.filter((e) => e.record && !e.refused).at(-1)?.record;
+  if (record) {
+    lines.push(
+      "### Commands",
+      "",
+      `Tested \`${short(record.tested.sha)}\` (tree \`${short(record.tested.tree_sha)}\`)${record.workflow ? ` in workflow run ${record.workflow.run_id}, attempt ${record.workflow.run_attempt}, job ${record.workflow.job}` : ""}.`,
+      "",
+      "| command | exit | duration |",
+      "| --- | --- | --- |",
+      ...record.commands.map(
+        (c) =>
+          `| ${cell(c.name)} | ${c.timed_out ? "timed out" : (c.signal ?? c.exit_code)} | ${(c.duration_ms / 1000).toFixed(1)}s |`,
+      ),
+      "",
+    );
+    for (const c of record.commands.filter((c) => c.exit_code !== 0 || c.timed_out || c.signal)) {
+      const tail = c.output.tail.slice(-4_000).replace(/\n$/, "");
+      lines.push(
+        `<details><summary>${cell(c.name)}: last output</summary>`,
+        "",
+        "````text",
+        tail.replace(/````/g, "'''' "),
+        "````",
+        "",
+        "</details>",
+        "",
+      );
+    }
+  }
+  if (decision.reasons.length > 0) {
+    lines.push("### Not believed", "", ...decision.reasons.map((r) => `- ${r}`), "");
+  }
+  return `${lines.join("\n")}\n`.slice(0, SUMMARY_LIMIT);
+}

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import {
+  baseConfigFactSchema,
+  changedFileSchema,
+  checkConclusionSchema,
+  commandEvidenceSchema,
+  requirementSchema,
+} from "./gate.js";
+import { gitShaSchema, repositoryFullNameSchema } from "./primitives.js";
+
+/** A merge group the merge queue asked checks for, as the `merge_group` webhook named it. */
+export const mergeGroupRefFactSchema = z.strictObject({
+  repository: repositoryFullNameSchema,
+  head_sha: gitShaSchema,
+  head_ref: z.string(),
+  base_sha: gitShaSchema,
+});
+
+/** Everything a merge-group decision is computed from; stored beside it so it can be replayed. */
+export const mergeGroupFactsSchema = z.strictObject({
+  merge_group: mergeGroupRefFactSchema,
+  /** The config at the group's base SHA. */
+  config: baseConfigFactSchema,
+  /** base...head: what the group changes, to tell whether it edits the workflow that tested it. */
+  changed_files: z.array(changedFileSchema),
+  /** `agate/commands` check runs on the group head, each with the provenance verdict. */
+  evidence: z.array(commandEvidenceSchema),
+  /** merge_queue.record_timeout has passed since the checks request without a verdict. */
+  deadline_passed: z.boolean(),
+  agate_version: z.string(),
+});
+
+export const mergeGroupDecisionSchema = z.strictObject({
+  state: z.enum(["accepted", "rejected", "pending", "not_gated"]),
+  /** null: the check stays in progress. */
+  conclusion: checkConclusionSchema.nullable(),
+  title: z.string(),
+  requirements: z.array(requirementSchema),
+  reasons: z.array(z.string()),
+});
+
+/** The `gate.merge_group_deadline` job: after record_timeout, the group must have an answer. */
+export const mergeGroupDeadlineJobSchema = z.strictObject({
+  repository: repositoryFullNameSchema,
+  installation_id: z.number().int().positive(),
+  head_sha: gitShaSchema,
+  head_ref: z.string(),
+  base_sha: gitShaSchema,
+});
+
+export type MergeGroupRefFact = z.infer<typeof mergeGroupRefFactSchema>;
+export type MergeGroupFacts = z.infer<typeof mergeGroupFactsSchema>;
+export type MergeGroupDecision = z.infer<typeof mergeGroupDecisionSchema>;
+export type MergeGroupDeadlineJob = z.infer<typeof mergeGroupDeadlineJobSchema>;
