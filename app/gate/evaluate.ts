@@ -95,10 +95,17 @@ export async function evaluatePullRequest(options: {
       externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}`,
     });
   }
-  if (decision.state !== "not_gated")
-    await syncLabels(github, pr.number, pr.labels, `agate:${decision.state}`);
-
   const latest = facts.prior_records.filter((r) => r.head_sha === pr.head_sha).at(-1);
+  if (decision.state !== "not_gated") {
+    const fixed = await syncLabels(github, pr.number, pr.labels, `agate:${decision.state}`);
+    // agate set this state's label before; if it is not as agate left it, a person changed it.
+    if (fixed && latest?.state === decision.state) {
+      await github.comment(
+        pr.number,
+        handEditedLabelComment(`agate:${decision.state}`, decision.title),
+      );
+    }
+  }
   const storedRecord = !latest || latest.state !== decision.state || !unchanged;
   if (storedRecord) {
     const input = recordInput(facts, decision, digestOf(facts), options.agateVersion, now);
@@ -120,19 +127,35 @@ export async function evaluatePullRequest(options: {
   };
 }
 
+/** Makes the agate:* labels show the state; says whether anything had to change. */
 async function syncLabels(
   github: GitHubAdapter,
   number: number,
   current: string[],
   wanted: string,
-): Promise<void> {
+): Promise<boolean> {
+  let changed = false;
   for (const label of current) {
-    if (label in STATE_LABELS && label !== wanted) await github.removeLabel(number, label);
+    if (label in STATE_LABELS && label !== wanted) {
+      await github.removeLabel(number, label);
+      changed = true;
+    }
   }
   const style = STATE_LABELS[wanted];
-  if (!style || current.includes(wanted)) return;
+  if (!style || current.includes(wanted)) return changed;
   await github.ensureLabel(wanted, style.color, style.description);
   await github.addLabels(number, [wanted]);
+  return true;
+}
+
+function handEditedLabelComment(label: string, title: string): string {
+  return [
+    `agate's labels show the state of its gate, so \`${label}\` is back: ${title}.`,
+    "",
+    "A label cannot change the state. To change it: push a commit that fixes what the `agate` check lists, " +
+      "let CI publish a new command record, or, for protected paths, have a maintainer approve the head commit. " +
+      "The `Re-run gate` button on the check recomputes the decision.",
+  ].join("\n");
 }
 
 function recordInput(

@@ -4,6 +4,7 @@ import { GitHubAdapter, type GitHubClient } from "../github/adapter.js";
 import type { Store } from "../store/store.js";
 import { evaluatePullRequest } from "./evaluate.js";
 import { ConfigCache } from "./gather.js";
+import { handleMergeGroupDelivery } from "./merge-group.js";
 
 export interface GateDeps {
   store: Store;
@@ -63,6 +64,8 @@ export async function handleGateDelivery(delivery: StoredDelivery, deps: GateDep
   const repository = payload.repository?.full_name;
   if (!installationId || !repository) return;
   const slug = await deps.appSlug();
+  // A merge group, or evidence on a merge-group head (no pull request): see merge-group.ts.
+  if (await handleMergeGroupDelivery(delivery, deps, slug)) return;
   const numbers = [...new Set(pullRequestsOf(delivery.event, payload, slug))];
   if (numbers.length === 0) return;
   const octokit = await deps.octokitFor(installationId);

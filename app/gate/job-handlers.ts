@@ -1,35 +1,95 @@
-import type { GitHubClient } from "../github/adapter.js";
+import { parseDuration } from "../../schemas/duration.js";
+import { AGATE_VERSION } from "../../schemas/version.js";
+import { AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
 import type { Runtime } from "../runtime/server.js";
 import type { JobHandler } from "../runtime/worker.js";
+import { evaluatePullRequest } from "./evaluate.js";
 import { ConfigCache } from "./gather.js";
 import { handleGateDelivery } from "./handle-delivery.js";
+import { EVALUATE, type EvaluateJobPayload, reconcileOnce } from "./reconcile.js";
+
+export const RECONCILE = "gate.reconcile";
+/** AGATE_RECONCILE_INTERVAL: how often the reconcile pass runs, such as 10m (the default) or 1h. */
+export const DEFAULT_RECONCILE_INTERVAL = "10m";
+
+export function reconcileIntervalMs(env: NodeJS.ProcessEnv): number {
+  const text = env.AGATE_RECONCILE_INTERVAL ?? DEFAULT_RECONCILE_INTERVAL;
+  const ms = parseDuration(text);
+  if (ms === undefined) {
+    throw new Error(
+      `AGATE_RECONCILE_INTERVAL=${JSON.stringify(text)} is not a duration such as 90s, 10m or 1h`,
+    );
+  }
+  return ms;
+}
 
 /** The gate's job handlers, given the running App (its Probot for installation tokens). */
-export function gateJobHandlers(runtime: Runtime): Record<string, JobHandler> {
+export function gateJobHandlers(
+  runtime: Runtime,
+  env: NodeJS.ProcessEnv = process.env,
+): Record<string, JobHandler> {
   const configs = new ConfigCache();
+  const intervalMs = reconcileIntervalMs(env);
   let slug: Promise<string> | undefined;
+  const app = async () => new AppAdapter((await runtime.probot.auth()) as GitHubClient);
   const appSlug = () => {
-    slug ??= runtime.probot.auth().then(async (octokit) => {
-      const { data } = await octokit.rest.apps.getAuthenticated();
-      if (!data?.slug) throw new Error("GitHub did not say this App's slug; is APP_ID right?");
-      return data.slug;
-    });
+    slug ??= app().then((adapter) => adapter.slug());
     slug.catch(() => {
       slug = undefined;
     });
     return slug;
   };
+  const octokitFor = async (id: number) => (await runtime.probot.auth(id)) as GitHubClient;
+  const now = () => new Date();
+  // One pass queued at all times: the first soon after start, then one per interval. No
+  // concurrency key: a keyed job waits behind older ones of its key, and the next pass is always
+  // queued in the future; two passes at once only queue the same keyed evaluations twice.
+  const scheduleReconcile = async (at: Date) => {
+    const queued = await runtime.store.listJobs({ status: "queued" });
+    if (queued.some((job) => job.kind === RECONCILE)) return;
+    await runtime.store.enqueue({ kind: RECONCILE, payload: null, run_at: at.toISOString() });
+  };
+  void scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5_000)));
+
   return {
     "gate.delivery": async (job, { delivery }) => {
       if (!delivery) throw new Error(`job ${job.id} names no stored delivery`);
       await handleGateDelivery(delivery, {
         store: runtime.store,
-        now: () => new Date(),
-        octokitFor: async (id) => (await runtime.probot.auth(id)) as GitHubClient,
+        now,
+        octokitFor,
         appSlug,
         configs,
         log: (line) => runtime.log.info({ job: job.id }, line),
       });
+    },
+    [RECONCILE]: async (job) => {
+      // The next pass is queued first, so a failing pass (retried with backoff) never ends them.
+      await scheduleReconcile(new Date(Date.now() + intervalMs));
+      await reconcileOnce({
+        store: runtime.store,
+        app: await app(),
+        octokitFor,
+        appSlug,
+        log: (line) => runtime.log.info({ job: job.id }, line),
+      });
+    },
+    [EVALUATE]: async (job) => {
+      const { repository, number, installation } = job.payload as unknown as EvaluateJobPayload;
+      const github = new GitHubAdapter(await octokitFor(installation), repository, await appSlug());
+      const result = await evaluatePullRequest({
+        github,
+        store: runtime.store,
+        configs,
+        number,
+        agateVersion: AGATE_VERSION,
+        now,
+      });
+      if (result.wroteCheck)
+        runtime.log.info(
+          { job: job.id },
+          `reconcile repaired ${repository}#${number}: ${result.decision?.title}`,
+        );
     },
   };
 }

@@ -216,6 +216,54 @@ export class GitHubAdapter {
     return data.id;
   }
 
+  /** What a merge group changes: base...head, as GitHub's compare reports it (up to 300 files). */
+  async compareFiles(base: string, head: string): Promise<ChangedFile[]> {
+    this.count("repos/compare-commits");
+    const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({
+      owner: this.owner,
+      repo: this.repo,
+      basehead: `${base}...${head}`,
+      per_page: 100,
+    });
+    return (data.files ?? []).map((f) => ({
+      filename: f.filename,
+      previous_filename: f.previous_filename ?? null,
+      status: f.status,
+    }));
+  }
+
+  /**
+   * The App's own newest `agate` check run on a commit with when it started and its external
+   * id, which a merge group's check uses to remember the group's base.
+   */
+  async agateCheckRunDetail(
+    sha: string,
+  ): Promise<(AgateCheckRun & { startedAt: string | null; externalId: string | null }) | null> {
+    this.count("checks/list-for-ref");
+    const runs = await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
+      owner: this.owner,
+      repo: this.repo,
+      ref: sha,
+      check_name: "agate",
+      filter: "all",
+      per_page: 100,
+    });
+    const run = runs
+      .filter((r) => r.app?.slug === this.appSlug && r.head_sha === sha)
+      .sort((a, b) => b.id - a.id)[0];
+    return run
+      ? {
+          id: run.id,
+          status: run.status,
+          conclusion: run.conclusion ?? null,
+          title: run.output.title ?? null,
+          summary: run.output.summary ?? null,
+          startedAt: run.started_at ?? null,
+          externalId: run.external_id ?? null,
+        }
+      : null;
+  }
+
   async workflowRun(runId: number): Promise<WorkflowRunFact | null> {
     this.count("actions/get-workflow-run");
     let run: Awaited<ReturnType<GitHubClient["rest"]["actions"]["getWorkflowRun"]>>["data"];
@@ -333,6 +381,27 @@ export class GitHubAdapter {
     });
   }
 
+  async comment(number: number, body: string): Promise<void> {
+    this.count("issues/create-comment");
+    await this.octokit.rest.issues.createComment({
+      owner: this.owner,
+      repo: this.repo,
+      issue_number: number,
+      body,
+    });
+  }
+
+  async openPullRequestNumbers(): Promise<number[]> {
+    this.count("pulls/list");
+    const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, {
+      owner: this.owner,
+      repo: this.repo,
+      state: "open",
+      per_page: 100,
+    });
+    return pulls.map((pull) => pull.number);
+  }
+
   async removeLabel(number: number, name: string): Promise<void> {
     this.count("issues/remove-label");
     try {
@@ -344,6 +413,30 @@ export class GitHubAdapter {
       });
     } catch (error) {
       if (statusOf(error) !== 404) throw error;
+    }
+  }
+}
+
+/** The App-level calls (authenticated as the App, not an installation). */
+export class AppAdapter {
+  constructor(private readonly octokit: GitHubClient) {}
+
+  async slug(): Promise<string> {
+    const { data } = await this.octokit.rest.apps.getAuthenticated();
+    if (!data?.slug) throw new Error("GitHub did not say this App's slug; is APP_ID right?");
+    return data.slug;
+  }
+
+  /** The installation on a repository; null when the App is no longer installed there. */
+  async installationOf(fullName: string): Promise<number | null> {
+    const [owner, repo] = fullName.split("/");
+    if (!owner || !repo) return null;
+    try {
+      const { data } = await this.octokit.rest.apps.getRepoInstallation({ owner, repo });
+      return data.id;
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
     }
   }
 }

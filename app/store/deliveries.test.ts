@@ -60,6 +60,26 @@ describe("webhook deliveries", () => {
     await reader.close();
   });
 
+  it("name the repositories agate has heard of, for the reconcile pass", async () => {
+    const store = SqliteStore.open(file);
+    const payloadOf = (name: string) =>
+      JSON.stringify({ action: "opened", repository: { full_name: name } });
+    for (const [id, name] of [
+      ["a", "octo/b"],
+      ["b", "octo/a"],
+      ["c", "octo/b"],
+    ] as const) {
+      await store.recordDelivery({
+        delivery: delivery(id, payloadOf(name)),
+        payload: payloadOf(name),
+        jobs: [],
+      });
+    }
+    await store.recordDelivery({ delivery: delivery("d", PAYLOAD), payload: PAYLOAD, jobs: [] });
+    expect(await store.listRepositories()).toEqual(["octo/a", "octo/b"]);
+    await store.close();
+  });
+
   it("seen again with the same payload are duplicates and enqueue nothing", async () => {
     const store = SqliteStore.open(file);
     const d = delivery("d-1", PAYLOAD);

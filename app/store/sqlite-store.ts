@@ -565,6 +565,16 @@ export class SqliteStore implements Store {
     return rows.map((row) => this.#recordFromRow(row));
   }
 
+  async listRepositories(): Promise<string[]> {
+    const rows = this.#sql(
+      `SELECT json_extract(payload, '$.repository.full_name') AS name FROM deliveries
+       WHERE json_valid(payload) AND name IS NOT NULL
+       UNION SELECT repository AS name FROM acceptance_records
+       ORDER BY name`,
+    ).all() as { name: string }[];
+    return rows.map((row) => row.name);
+  }
+
   async latestRecord(
     query: PullRequestKey & { headSha?: string },
   ): Promise<AcceptanceRecord | null> {

@@ -135,6 +135,8 @@ export interface Store {
   getRecord(id: number): Promise<AcceptanceRecord | null>;
   /** Oldest first. */
   listRecords(query: ListRecordsQuery): Promise<AcceptanceRecord[]>;
+  /** Every repository agate has heard of (from deliveries or records), for the reconcile pass. */
+  listRepositories(): Promise<string[]>;
   /** The newest record of the pull request (of that head when given), stale or not. */
   latestRecord(query: PullRequestKey & { headSha?: string }): Promise<AcceptanceRecord | null>;
 

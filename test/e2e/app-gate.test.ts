@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gateJobHandlers } from "../../app/gate/job-handlers.js";
+import { gateJobHandlers, RECONCILE } from "../../app/gate/job-handlers.js";
 import { type Agate, startAgate } from "../../app/runtime/server.js";
 import { recordingLog } from "../../app/runtime/testing/recording-log.js";
-import { type GitHubSimulator, startGitHubSimulator } from "../github/index.js";
+import { type GitHubSimulator, installationClient, startGitHubSimulator } from "../github/index.js";
 import { settle as settleApp } from "../support/settle.js";
 import { simulatedCi } from "../support/simulated-ci.js";
 
@@ -132,5 +132,56 @@ describe("the App, end to end over HTTP", () => {
       kind: "gate.decision",
     });
     expect(audit.length).toBeGreaterThan(0);
+  });
+
+  it("a webhook dropped on the way is repaired by the reconcile pass; a hand-edited label is put back with a comment", async () => {
+    const repo = "dropped";
+    await sim.createRepository({
+      repo,
+      files: { ".github/agate.yml": CONFIG, "answer.txt": "42\n" },
+    });
+    await sim.pushCommit({
+      repo,
+      branch: "codex/task",
+      files: { "a.txt": "a\n" },
+      author: "codex[bot]",
+    });
+    const { number } = await sim.openPullRequest({
+      repo,
+      head: "codex/task",
+      title: "Task",
+      user: "codex[bot]",
+    });
+    await settle();
+
+    sim.setWebhookUrl(undefined);
+    const lost = await sim.pushCommit({
+      repo,
+      branch: "codex/task",
+      files: { "b.txt": "b\n" },
+      author: "codex[bot]",
+    });
+    sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
+    expect(gateCheck(repo, lost)).toBeUndefined();
+
+    await agate.store.enqueue({ kind: RECONCILE, payload: null });
+    agate.workers.poke();
+    await settle();
+    expect(gateCheck(repo, lost)).toMatchObject({ status: "in_progress" });
+    expect(sim.labelsOf({ repo, number })).toContain("agate:pending");
+
+    await sim.removeLabel({ repo, number, label: "agate:pending", user: "octocat" });
+    await settle();
+    expect(sim.labelsOf({ repo, number })).toContain("agate:pending");
+    const comments = await installationClient(sim).rest.issues.listComments({
+      owner: sim.owner,
+      repo,
+      issue_number: number,
+    });
+    expect(comments.data.map((c) => c.body)).toEqual([
+      expect.stringMatching(
+        /^agate's labels show the state of its gate, so `agate:pending` is back: Waiting on/,
+      ),
+    ]);
   });
 });
