@@ -6,6 +6,7 @@ import type { JobHandler } from "../runtime/worker.js";
 import { evaluatePullRequest } from "./evaluate.js";
 import { ConfigCache } from "./gather.js";
 import { handleGateDelivery } from "./handle-delivery.js";
+import { handleMergeGroupDeadline, MERGE_GROUP_DEADLINE } from "./merge-group.js";
 import { EVALUATE, type EvaluateJobPayload, reconcileOnce } from "./reconcile.js";
 
 export const RECONCILE = "gate.reconcile";
@@ -63,6 +64,15 @@ export function gateJobHandlers(
         log: (line) => runtime.log.info({ job: job.id }, line),
       });
     },
+    [MERGE_GROUP_DEADLINE]: async (job) =>
+      handleMergeGroupDeadline(job.payload, {
+        store: runtime.store,
+        now,
+        octokitFor,
+        appSlug,
+        configs,
+        log: (line) => runtime.log.info({ job: job.id }, line),
+      }),
     [RECONCILE]: async (job) => {
       // The next pass is queued first, so a failing pass (retried with backoff) never ends them.
       await scheduleReconcile(new Date(Date.now() + intervalMs));
