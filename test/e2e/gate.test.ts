@@ -6,12 +6,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { handleGateDelivery } from "../../app/gate/handle-delivery.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
+import { embedRecord } from "../../checks/record-embedding.js";
 import {
   type GitHubSimulator,
   type Receiver,
   startGitHubSimulator,
   startReceiver,
+  tokenClient,
 } from "../github/index.js";
+import { commandRecord, TREE } from "../support/gate-facts.js";
 import { simulatedCi } from "../support/simulated-ci.js";
 
 /**
@@ -291,5 +294,115 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(check?.output?.summary).toContain(
       'commands[0].timeout at line 5, column 14: \\"10x\\" is not a duration'.replace(/\\"/g, '"'),
     );
+  });
+
+  it("a synchronize that arrives before the opened event: only the live head is graded", async () => {
+    const repo = "order";
+    await sim.createRepository({
+      repo,
+      files: { ".github/agate.yml": CONFIG, "answer.txt": "42\n" },
+    });
+    const first = await sim.pushCommit({
+      repo,
+      branch: "codex/x",
+      files: { "a.txt": "a\n" },
+      author: "codex[bot]",
+    });
+    const { number } = await sim.openPullRequest({
+      repo,
+      head: "codex/x",
+      title: "X",
+      user: "codex[bot]",
+    });
+    const second = await sim.pushCommit({
+      repo,
+      branch: "codex/x",
+      files: { "b.txt": "b\n" },
+      author: "codex[bot]",
+    });
+    await sim.flushWebhooks();
+    const pending = sim.deliveries.slice(handled);
+    handled = sim.deliveries.length;
+    const opened = pending.find((d) => d.action === "opened");
+    const synchronize = pending.find((d) => d.action === "synchronize");
+    if (!opened || !synchronize) throw new Error("expected opened and synchronize deliveries");
+    for (const d of [synchronize, opened]) {
+      await handleGateDelivery(
+        {
+          id: d.id,
+          event: d.event,
+          action: d.action ?? null,
+          payload: JSON.stringify(d.payload),
+          payload_sha256: "0".repeat(64),
+          received_at: new Date().toISOString(),
+        },
+        deps(),
+      );
+    }
+    expect(gateCheck(repo, second)).toMatchObject({ status: "in_progress" });
+    expect(gateCheck(repo, first)).toBeUndefined();
+    const records = await store.listRecords({
+      repository: `${sim.owner}/${repo}`,
+      pullNumber: number,
+    });
+    expect(new Set(records.map((r) => r.head_sha))).toEqual(new Set([second]));
+  });
+
+  it("a command record for an old SHA after a newer push never changes the new head's check", async () => {
+    const repo = "late";
+    const { head: old, branch } = await agentPullRequest(
+      repo,
+      { "answer.txt": "42\n" },
+      { labels: ["agent"] },
+    );
+    const current = await sim.pushCommit({
+      repo,
+      branch,
+      files: { "answer.txt": "41\n" },
+      author: "codex[bot]",
+    });
+    await processDeliveries();
+    expect(gateCheck(repo, current)).toMatchObject({ status: "in_progress" });
+    // CI for the old head finishes late, and passes.
+    const run = sim.addWorkflowRun({
+      repo,
+      headSha: old,
+      path: ".github/workflows/ci.yml",
+      conclusion: null,
+      jobs: [{ name: "gate" }],
+    });
+    const token = sim.createToken({ permissions: { checks: "write" } });
+    const record = commandRecord([0], {
+      repository: `${sim.owner}/${repo}`,
+      tested: { sha: old, tree_sha: TREE, parents: [], clean: true, dirty_digest: null },
+      pull_request: { number: 1, head_sha: old, base_sha: old },
+      workflow: {
+        run_id: run.id,
+        run_attempt: 1,
+        workflow_ref: "x",
+        job: "gate",
+        event_name: "pull_request",
+      },
+    });
+    await tokenClient(sim, token).rest.checks.create({
+      owner: sim.owner,
+      repo,
+      name: "agate/commands",
+      head_sha: old,
+      status: "completed",
+      conclusion: "success",
+      output: { title: "passed", summary: "late", text: embedRecord(record, 65_535) },
+    });
+    await sim.completeWorkflowRun({ repo, runId: run.id, conclusion: "success" });
+    await processDeliveries();
+    expect(gateCheck(repo, current)).toMatchObject({ status: "in_progress" });
+    expect(gateCheck(repo, current)?.output?.title).toContain("waiting for the command record");
+    // The late evidence is kept as history: its deliveries are what was received.
+    expect(
+      sim.deliveries.some(
+        (d) =>
+          d.event === "check_run" && (d.payload.check_run as { head_sha: string }).head_sha === old,
+      ),
+    ).toBe(true);
   });
 });
