@@ -1,4 +1,3 @@
-import { parseDuration } from "../../schemas/duration.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
 import { AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
 import type { Runtime } from "../runtime/server.js";
@@ -10,27 +9,11 @@ import { handleMergeGroupDeadline, MERGE_GROUP_DEADLINE } from "./merge-group.js
 import { EVALUATE, type EvaluateJobPayload, reconcileOnce } from "./reconcile.js";
 
 export const RECONCILE = "gate.reconcile";
-/** AGATE_RECONCILE_INTERVAL: how often the reconcile pass runs, such as 10m (the default) or 1h. */
-export const DEFAULT_RECONCILE_INTERVAL = "10m";
-
-export function reconcileIntervalMs(env: NodeJS.ProcessEnv): number {
-  const text = env.AGATE_RECONCILE_INTERVAL ?? DEFAULT_RECONCILE_INTERVAL;
-  const ms = parseDuration(text);
-  if (ms === undefined) {
-    throw new Error(
-      `AGATE_RECONCILE_INTERVAL=${JSON.stringify(text)} is not a duration such as 90s, 10m or 1h`,
-    );
-  }
-  return ms;
-}
 
 /** The gate's job handlers, given the running App (its Probot for installation tokens). */
-export function gateJobHandlers(
-  runtime: Runtime,
-  env: NodeJS.ProcessEnv = process.env,
-): Record<string, JobHandler> {
+export function gateJobHandlers(runtime: Runtime): Record<string, JobHandler> {
   const configs = new ConfigCache();
-  const intervalMs = reconcileIntervalMs(env);
+  const intervalMs = runtime.settings.reconcileIntervalMs;
   let slug: Promise<string> | undefined;
   const app = async () => new AppAdapter((await runtime.probot.auth()) as GitHubClient);
   const appSlug = () => {

@@ -42,7 +42,19 @@ describe("loadSettings", () => {
       databaseUrl: "file:./agate.db",
       workers: 2,
       leaseMs: 60_000,
+      reconcileIntervalMs: 600_000,
     });
+  });
+
+  it("reads the reconcile interval as a duration and names a bad one", () => {
+    expect(
+      loadSettings({ ...VALID, AGATE_RECONCILE_INTERVAL: "1h" }, { cwd: dir }).reconcileIntervalMs,
+    ).toBe(3_600_000);
+    expect(() =>
+      loadSettings({ ...VALID, AGATE_RECONCILE_INTERVAL: "often" }, { cwd: dir }),
+    ).toThrow(
+      'AGATE_RECONCILE_INTERVAL is "often": set it to a duration such as 90s, 10m or 1h, or leave it unset for 10m',
+    );
   });
 
   it("builds the API URL of a GitHub Enterprise host and reads AGATE_*", () => {

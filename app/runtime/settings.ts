@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { parseDuration } from "../../schemas/duration.js";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "../store/open-store.js";
 
 const APP_SETTINGS = "Settings → Developer settings → GitHub Apps → your App";
@@ -153,6 +154,16 @@ export const agateEnvSchema = z
         "(1000-3600000), or leave it unset for 60000",
       60_000,
     ),
+    AGATE_RECONCILE_INTERVAL: optionalText.pipe(
+      z
+        .string()
+        .default("10m")
+        .refine((text) => parseDuration(text) !== undefined, {
+          error: (issue) =>
+            `AGATE_RECONCILE_INTERVAL is ${JSON.stringify(issue.input)}: set it to a duration such as 90s, 10m or 1h, or leave it unset for 10m`,
+        })
+        .transform((text) => parseDuration(text) as number),
+    ),
   })
   .refine(
     (env) =>
@@ -184,6 +195,8 @@ export interface Settings {
   databaseUrl: string;
   workers: number;
   leaseMs: number;
+  /** How often the reconcile pass re-reads every open pull request. */
+  reconcileIntervalMs: number;
 }
 
 /** The settings are wrong; `problems` has one line per setting, each saying what to set. */
@@ -251,6 +264,7 @@ export function loadSettings(env: Environment, options: LoadSettingsOptions = {}
     databaseUrl: data.AGATE_DATABASE_URL,
     workers: data.AGATE_WORKERS,
     leaseMs: data.AGATE_LEASE_MS,
+    reconcileIntervalMs: data.AGATE_RECONCILE_INTERVAL,
   };
 }
 
