@@ -23,6 +23,11 @@ export async function simulatedCi(options: {
   settle: () => Promise<void>;
   /** What the runner says the agate step concluded; by default what the step really did. */
   stepConclusion?: "success" | "failure";
+  /**
+   * Run on `merge_group` instead: `head` is the group head, checked out as is (no merge), and
+   * the event is the simulator's last merge_group delivery for the repository.
+   */
+  mergeGroup?: boolean;
 }): Promise<ActionRun> {
   const { sim, repo } = options;
   const run = sim.addWorkflowRun({
@@ -31,21 +36,26 @@ export async function simulatedCi(options: {
     path: ".github/workflows/ci.yml",
     conclusion: null,
     jobs: [{ name: "gate" }],
+    ...(options.mergeGroup ? { event: "merge_group" } : {}),
   });
   const dir = mkdtempSync(join(options.temp, "checkout-"));
   git(dir, "clone", "--quiet", sim.gitDir({ repo }), ".");
-  git(dir, "merge", "--quiet", "--no-ff", "-m", "merge", `origin/${options.branch}`);
-  git(dir, "checkout", "--quiet", "--detach");
+  if (options.mergeGroup) {
+    git(dir, "checkout", "--quiet", "--detach", options.head);
+  } else {
+    git(dir, "merge", "--quiet", "--no-ff", "-m", "merge", `origin/${options.branch}`);
+    git(dir, "checkout", "--quiet", "--detach");
+  }
+  const eventName = options.mergeGroup ? "merge_group" : "pull_request";
   const event = sim.deliveries
     .filter(
-      (d) =>
-        d.event === "pull_request" && (d.payload.repository as { name?: string })?.name === repo,
+      (d) => d.event === eventName && (d.payload.repository as { name?: string })?.name === repo,
     )
     .at(-1)?.payload;
   const started = new Date(Date.now() - 1000).toISOString();
   const result = await runActionBundle({
     cwd: dir,
-    eventName: "pull_request",
+    eventName,
     event,
     repository: `${sim.owner}/${repo}`,
     inputs: { token: sim.createToken({ permissions: { checks: "write", contents: "read" } }) },
