@@ -22,6 +22,22 @@ describe("pullRequestsOf: which pull requests a delivery may change the gate of"
     ).toEqual([5]);
   });
 
+  it("ignores agate's own state labels changing, but not a person's edit of them", () => {
+    const labeled = (login: string, name: string) => ({
+      action: "labeled",
+      pull_request: { number: 3 },
+      label: { name },
+      sender: { login },
+    });
+    expect(
+      pullRequestsOf("pull_request", labeled("agate[bot]", "agate:accepted"), "agate"),
+    ).toEqual([]);
+    expect(pullRequestsOf("pull_request", labeled("octocat", "agate:accepted"), "agate")).toEqual([
+      3,
+    ]);
+    expect(pullRequestsOf("pull_request", labeled("agate[bot]", "agent"), "agate")).toEqual([3]);
+  });
+
   it("follows check runs, suites and workflow runs to their pull requests", () => {
     const prs = { pull_requests: [{ number: 1 }, { number: 2 }] };
     expect(

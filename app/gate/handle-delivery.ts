@@ -29,15 +29,24 @@ interface DeliveryPayload {
   };
   check_suite?: { pull_requests?: { number: number }[] };
   workflow_run?: { pull_requests?: { number: number }[] };
+  label?: { name: string };
+  sender?: { login: string };
 }
 
 /** Which pull requests a delivery may have changed the gate of; the gate then reads them live. */
 export function pullRequestsOf(event: string, payload: DeliveryPayload, appSlug: string): number[] {
   switch (event) {
     case "pull_request":
-      return payload.action === "closed" || !payload.pull_request
-        ? []
-        : [payload.pull_request.number];
+      if (payload.action === "closed" || !payload.pull_request) return [];
+      // agate's own state labels changing is agate's doing; a person's edit is re-evaluated.
+      if (
+        (payload.action === "labeled" || payload.action === "unlabeled") &&
+        payload.label?.name.startsWith("agate:") &&
+        payload.sender?.login === `${appSlug}[bot]`
+      ) {
+        return [];
+      }
+      return [payload.pull_request.number];
     case "pull_request_review":
       return payload.pull_request ? [payload.pull_request.number] : [];
     case "check_run":
