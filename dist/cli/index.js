@@ -27321,7 +27321,7 @@ var package_default = {
     agate: "node dist/cli/index.js",
     "bench:action": "tsx scripts/bench-action.ts",
     "bench:store": "tsx app/store/bench-store.ts",
-    "bench:app": "tsx app/runtime/bench-intake.ts"
+    "bench:app": "tsx app/runtime/bench-intake.ts && tsx scripts/bench-app-calls.ts"
   },
   dependencies: {
     "@actions/core": "^3.0.1",
