@@ -1,3 +1,4 @@
+import { tableCell as cell, escapeHtml, fenced, shortSha as short } from "../checks/markdown.js";
 import type { CommandRecord, CommandResult } from "../schemas/command-record.js";
 import { formatDuration } from "../schemas/duration.js";
 
@@ -20,17 +21,6 @@ export function durationText(ms: number): string {
   if (ms < 60_000) return `${(ms / 1_000).toFixed(1)}s`;
   return formatDuration(Math.round(ms / 1_000) * 1_000);
 }
-
-const short = (sha: string) => sha.slice(0, 7);
-
-/** A fence longer than any run of backticks in the text, so command output cannot end it early. */
-function fenced(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}text\n${text.replace(/\n$/, "")}\n${fence}`;
-}
-
-const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 export function headline(record: CommandRecord): string {
   const failed = failedCommands(record).length;
@@ -91,8 +81,4 @@ export function renderRecordMarkdown(record: CommandRecord, tailChars = 8_000): 
   if (record.cut.length > 0)
     lines.push("", `Shortened to fit GitHub's limits: ${record.cut.join(", ")}.`);
   return `${lines.join("\n")}\n`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }

@@ -3,8 +3,29 @@
  * dist/cli/index.js. They are committed, as every JavaScript action's bundle is, and CI fails
  * when they differ from what this script makes.
  */
-import { chmodSync } from "node:fs";
-import { build } from "esbuild";
+import { chmodSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { type BuildOptions, build, type Plugin } from "esbuild";
+
+const ROOT_PACKAGE = resolve(import.meta.dirname, "..", "package.json");
+
+/**
+ * agate's own package.json is imported for its version only; bundling all of it would make every
+ * edit to a script or a dependency range change dist/ for nothing.
+ */
+const versionOnly: Plugin = {
+  name: "agate-version-only",
+  setup(builder) {
+    builder.onLoad({ filter: /package\.json$/ }, (args) =>
+      resolve(args.path) === ROOT_PACKAGE
+        ? {
+            contents: JSON.stringify({ version: JSON.parse(readFileSync(args.path, "utf8")).version }),
+            loader: "json",
+          }
+        : undefined,
+    );
+  },
+};
 
 const shared = {
   bundle: true,
@@ -17,7 +38,8 @@ const shared = {
   },
   legalComments: "none",
   logLevel: "warning",
-} as const;
+  plugins: [versionOnly],
+} satisfies BuildOptions;
 
 await build({ ...shared, entryPoints: ["action/index.ts"], outfile: "dist/action/index.js" });
 await build({

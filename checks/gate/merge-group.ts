@@ -2,6 +2,7 @@ import type { CommandRecord } from "../../schemas/command-record.js";
 import { formatDuration } from "../../schemas/duration.js";
 import type { Requirement } from "../../schemas/gate.js";
 import type { MergeGroupDecision, MergeGroupFacts } from "../../schemas/merge-group.js";
+import { tableCell as cell, shortSha as short } from "../markdown.js";
 import { protectedChanges } from "./protected-paths.js";
 import { type ProvenanceInput, type ProvenanceVerdict, verifyProvenance } from "./provenance.js";
 
@@ -11,8 +12,6 @@ export const MERGE_QUEUE_REF_PREFIX = "gh-readonly-queue/";
 /** GitHub caps a check run's output.summary at 65,535 characters. */
 const SUMMARY_LIMIT = 65_535;
 
-const short = (sha: string) => sha.slice(0, 7);
-const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const failedNames = (record: CommandRecord) =>
   record.commands
     .filter((c) => c.exit_code !== 0 || c.timed_out || c.signal !== null)

@@ -1,5 +1,6 @@
 import type { CommandRecord } from "../../schemas/command-record.js";
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
+import { tableCell as cell, fenced, shortSha as short } from "../markdown.js";
 
 /** GitHub caps a check run's output.summary at 65,535 characters. */
 export const SUMMARY_LIMIT = 65_535;
@@ -15,15 +16,6 @@ const STATE_WORDS: Record<GateDecision["state"], string> = {
   not_gated: "Not gated.",
 };
 const STATUS_ICON = { pass: "✅", fail: "❌", waiting: "⏳" } as const;
-
-const short = (sha: string) => sha.slice(0, 7);
-const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
-
-function fenced(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}text\n${text.replace(/\n$/, "")}\n${fence}`;
-}
 
 function commandsSection(record: CommandRecord, tailChars: number): string[] {
   const lines = [

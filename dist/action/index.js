@@ -26832,11 +26832,11 @@ var Summary = class {
    */
   addTable(rows) {
     const tableBody = rows.map((row) => {
-      const cells = row.map((cell2) => {
-        if (typeof cell2 === "string") {
-          return this.wrap("td", cell2);
+      const cells = row.map((cell) => {
+        if (typeof cell === "string") {
+          return this.wrap("td", cell);
         }
-        const { header, data, colspan, rowspan } = cell2;
+        const { header, data, colspan, rowspan } = cell;
         const tag = header ? "th" : "td";
         const attrs = Object.assign(Object.assign({}, colspan && { colspan }), rowspan && { rowspan });
         return this.wrap(tag, data, attrs);
@@ -51024,67 +51024,7 @@ var Octokit2 = Octokit.plugin(requestLog, legacyRestEndpointMethods, paginateRes
 );
 
 // package.json
-var package_default = {
-  name: "agate",
-  version: "0.1.0",
-  description: "The acceptance gate for pull requests written by AI coding agents: a GitHub App and a GitHub Action.",
-  license: "MIT",
-  private: true,
-  type: "module",
-  engines: {
-    node: ">=20"
-  },
-  scripts: {
-    demo: "tsx scripts/demo.ts",
-    start: "npm run build:app && node build/app/main.js",
-    build: "npm run build:action && npm run build:app",
-    "build:action": "tsx scripts/build-action.ts",
-    "build:app": "tsc -p tsconfig.build.json",
-    schema: "tsx scripts/write-schemas.ts",
-    typecheck: "tsc -p tsconfig.json",
-    lint: "biome check .",
-    format: "biome check --write .",
-    test: "vitest run",
-    "check:generated": "bash scripts/check-generated.sh",
-    all: "npm run typecheck && npm run lint && npm run build && npm run check:generated && npm test",
-    agate: "node dist/cli/index.js",
-    "bench:action": "tsx scripts/bench-action.ts",
-    "bench:store": "tsx app/store/bench-store.ts",
-    "bench:app": "tsx app/runtime/bench-intake.ts && tsx scripts/bench-app-calls.ts"
-  },
-  dependencies: {
-    "@actions/core": "^3.0.1",
-    "@actions/exec": "^3.0.0",
-    "@octokit/rest": "^22.0.1",
-    "better-sqlite3": "^12.11.1",
-    picomatch: "^4.0.7",
-    probot: "^14.3.2",
-    yaml: "^2.9.1",
-    zod: "^4.6.7"
-  },
-  devDependencies: {
-    "@biomejs/biome": "^2.6.9",
-    "@octokit/auth-app": "^8.3.1",
-    "@octokit/webhooks-examples": "^7.6.1",
-    "@octokit/webhooks-methods": "^6.0.0",
-    "@octokit/webhooks-types": "^7.6.1",
-    "@simulacrum/github-api-simulator": "^0.8.0",
-    "@types/better-sqlite3": "^9.6.0",
-    "@types/node": "^20.19.43",
-    "@types/picomatch": "^4.0.3",
-    esbuild: "^0.28.2",
-    tsx: "^4.23.15",
-    typescript: "^5.9.3",
-    vitest: "^4.1.12"
-  },
-  allowScripts: {
-    "better-sqlite3": true,
-    esbuild: true
-  },
-  bin: {
-    agate: "dist/cli/index.js"
-  }
-};
+var package_default = { version: "0.1.0" };
 
 // schemas/version.ts
 var AGATE_VERSION = package_default.version;
@@ -51926,6 +51866,18 @@ async function runRequiredCommands(options) {
   return { kind: "ran", record: record2 };
 }
 
+// checks/markdown.ts
+var shortSha = (sha) => sha.slice(0, 7);
+var tableCell = (text) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+var escapeHtml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+function fenced(text) {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}text
+${text.replace(/\n$/, "")}
+${fence}`;
+}
+
 // action/summary.ts
 var commandPassed = (command) => command.exit_code === 0 && !command.timed_out && command.signal === null;
 function failedCommands(record2) {
@@ -51941,19 +51893,10 @@ function durationText(ms) {
   if (ms < 6e4) return `${(ms / 1e3).toFixed(1)}s`;
   return formatDuration(Math.round(ms / 1e3) * 1e3);
 }
-var short = (sha) => sha.slice(0, 7);
-function fenced(text) {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}text
-${text.replace(/\n$/, "")}
-${fence}`;
-}
-var cell = (text) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 function headline(record2) {
   const failed = failedCommands(record2).length;
   const total = record2.commands.length;
-  const on = `on ${short(record2.tested.sha)}`;
+  const on = `on ${shortSha(record2.tested.sha)}`;
   return failed === 0 ? `${total} of ${total} required commands passed ${on}` : `${failed} of ${total} required commands failed ${on}`;
 }
 function renderRecordMarkdown(record2, tailChars = 8e3) {
@@ -51961,15 +51904,15 @@ function renderRecordMarkdown(record2, tailChars = 8e3) {
   const lines = [
     `### agate: ${headline(record2)}`,
     "",
-    `Tested commit \`${tested.sha}\` (tree \`${tested.tree_sha}\`)` + (tested.parents.length > 1 ? `, a merge of ${tested.parents.map((p) => `\`${short(p)}\``).join(" and ")}` : ""),
-    record2.pull_request ? `Pull request #${record2.pull_request.number}: head \`${short(record2.pull_request.head_sha)}\`, base \`${short(record2.pull_request.base_sha)}\`` : "",
+    `Tested commit \`${tested.sha}\` (tree \`${tested.tree_sha}\`)` + (tested.parents.length > 1 ? `, a merge of ${tested.parents.map((p) => `\`${shortSha(p)}\``).join(" and ")}` : ""),
+    record2.pull_request ? `Pull request #${record2.pull_request.number}: head \`${shortSha(record2.pull_request.head_sha)}\`, base \`${shortSha(record2.pull_request.base_sha)}\`` : "",
     tested.clean ? "The work tree was clean after the commands." : `**The work tree was not clean after the commands** (changed files digest \`${tested.dirty_digest}\`).`,
     `Config digest \`${record2.grader.config_digest}\`, agate ${record2.grader.agate_version}.`,
     "",
     "| command | result | duration |",
     "| --- | --- | --- |",
     ...record2.commands.map(
-      (c) => `| ${cell(c.name)} | ${commandPassed(c) ? "\u2705" : "\u274C"} ${resultText(c)} | ${durationText(c.duration_ms)} |`
+      (c) => `| ${tableCell(c.name)} | ${commandPassed(c) ? "\u2705" : "\u274C"} ${resultText(c)} | ${durationText(c.duration_ms)} |`
     )
   ].filter((line, index, all) => line !== "" || all[index - 1] !== "");
   for (const command of record2.commands.filter((c) => !commandPassed(c))) {
@@ -51990,9 +51933,6 @@ function renderRecordMarkdown(record2, tailChars = 8e3) {
     lines.push("", `Shortened to fit GitHub's limits: ${record2.cut.join(", ")}.`);
   return `${lines.join("\n")}
 `;
-}
-function escapeHtml(text) {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 // action/main.ts

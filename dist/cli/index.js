@@ -27295,67 +27295,7 @@ var configSchema = external_exports.strictObject({
 });
 
 // package.json
-var package_default = {
-  name: "agate",
-  version: "0.1.0",
-  description: "The acceptance gate for pull requests written by AI coding agents: a GitHub App and a GitHub Action.",
-  license: "MIT",
-  private: true,
-  type: "module",
-  engines: {
-    node: ">=20"
-  },
-  scripts: {
-    demo: "tsx scripts/demo.ts",
-    start: "npm run build:app && node build/app/main.js",
-    build: "npm run build:action && npm run build:app",
-    "build:action": "tsx scripts/build-action.ts",
-    "build:app": "tsc -p tsconfig.build.json",
-    schema: "tsx scripts/write-schemas.ts",
-    typecheck: "tsc -p tsconfig.json",
-    lint: "biome check .",
-    format: "biome check --write .",
-    test: "vitest run",
-    "check:generated": "bash scripts/check-generated.sh",
-    all: "npm run typecheck && npm run lint && npm run build && npm run check:generated && npm test",
-    agate: "node dist/cli/index.js",
-    "bench:action": "tsx scripts/bench-action.ts",
-    "bench:store": "tsx app/store/bench-store.ts",
-    "bench:app": "tsx app/runtime/bench-intake.ts && tsx scripts/bench-app-calls.ts"
-  },
-  dependencies: {
-    "@actions/core": "^3.0.1",
-    "@actions/exec": "^3.0.0",
-    "@octokit/rest": "^22.0.1",
-    "better-sqlite3": "^12.11.1",
-    picomatch: "^4.0.7",
-    probot: "^14.3.2",
-    yaml: "^2.9.1",
-    zod: "^4.6.7"
-  },
-  devDependencies: {
-    "@biomejs/biome": "^2.6.9",
-    "@octokit/auth-app": "^8.3.1",
-    "@octokit/webhooks-examples": "^7.6.1",
-    "@octokit/webhooks-methods": "^6.0.0",
-    "@octokit/webhooks-types": "^7.6.1",
-    "@simulacrum/github-api-simulator": "^0.8.0",
-    "@types/better-sqlite3": "^9.6.0",
-    "@types/node": "^20.19.43",
-    "@types/picomatch": "^4.0.3",
-    esbuild: "^0.28.2",
-    tsx: "^4.23.15",
-    typescript: "^5.9.3",
-    vitest: "^4.1.12"
-  },
-  allowScripts: {
-    "better-sqlite3": true,
-    esbuild: true
-  },
-  bin: {
-    agate: "dist/cli/index.js"
-  }
-};
+var package_default = { version: "0.1.0" };
 
 // schemas/version.ts
 var AGATE_VERSION = package_default.version;
@@ -28098,6 +28038,9 @@ async function runRequiredCommands(options) {
   return { kind: "ran", record: record2 };
 }
 
+// checks/markdown.ts
+var shortSha = (sha) => sha.slice(0, 7);
+
 // action/summary.ts
 var commandPassed = (command) => command.exit_code === 0 && !command.timed_out && command.signal === null;
 function failedCommands(record2) {
@@ -28113,11 +28056,10 @@ function durationText(ms) {
   if (ms < 6e4) return `${(ms / 1e3).toFixed(1)}s`;
   return formatDuration(Math.round(ms / 1e3) * 1e3);
 }
-var short = (sha) => sha.slice(0, 7);
 function headline(record2) {
   const failed = failedCommands(record2).length;
   const total = record2.commands.length;
-  const on = `on ${short(record2.tested.sha)}`;
+  const on = `on ${shortSha(record2.tested.sha)}`;
   return failed === 0 ? `${total} of ${total} required commands passed ${on}` : `${failed} of ${total} required commands failed ${on}`;
 }
 

@@ -1,0 +1,18 @@
+/** Small text helpers for the summaries agate writes (check runs, job summaries). */
+
+/** A commit as people read it. */
+export const shortSha = (sha: string) => sha.slice(0, 7);
+
+/** Text safe inside a Markdown table cell. */
+export const tableCell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+/** Text safe inside HTML such as a `<summary>`. */
+export const escapeHtml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** A fence longer than any run of backticks in the text, so command output cannot end it early. */
+export function fenced(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}text\n${text.replace(/\n$/, "")}\n${fence}`;
+}
