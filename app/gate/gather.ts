@@ -1,13 +1,18 @@
 import { parseConfig } from "../../checks/config/parse-config.js";
 import { ConfigurationError } from "../../checks/errors.js";
 import { protectedChanges } from "../../checks/gate/protected-paths.js";
-import { verifyProvenance } from "../../checks/gate/provenance.js";
+import {
+  type ProvenanceInput,
+  type ProvenanceVerdict,
+  verifyProvenance,
+} from "../../checks/gate/provenance.js";
 import { extractRecord } from "../../checks/record-embedding.js";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import { CONFIG_PATH } from "../../schemas/config.js";
 import type {
   Approval,
   BaseConfigFact,
+  ChangedFile,
   CommandEvidence,
   GateFacts,
   PriorRecord,
@@ -86,19 +91,27 @@ export async function gatherGateFacts(options: {
     agate_version: options.agateVersion,
   };
   if (config.status !== "ok") return facts;
-  facts.evidence = await evidenceFor(github, facts, config.digest);
+  facts.evidence = await collectEvidence(github, {
+    headSha: pr.head_sha,
+    changedFiles: changed_files,
+    configDigest: config.digest,
+  });
   if (protectedChanges(changed_files, config.config).length > 0) {
     facts.approvals = await approvalsFor(github, pr, config.config.escalation.maintainers);
   }
   return facts;
 }
 
-async function evidenceFor(
+/**
+ * The `agate/commands` check runs on a commit, each with the App's verdict on where it came from.
+ * Each workflow run they name is read once, however many records name it.
+ */
+export async function collectEvidence(
   github: GitHubAdapter,
-  facts: GateFacts,
-  configDigest: string,
+  input: { headSha: string; changedFiles: ChangedFile[]; configDigest: string },
+  verify: (input: ProvenanceInput) => ProvenanceVerdict = verifyProvenance,
 ): Promise<CommandEvidence[]> {
-  const checkRuns = await github.checkRunsNamed(COMMANDS_CHECK_NAME, facts.pull_request.head_sha);
+  const checkRuns = await github.checkRunsNamed(COMMANDS_CHECK_NAME, input.headSha);
   const runs = new Map<number, Promise<WorkflowRunFact | null>>();
   const evidence: CommandEvidence[] = [];
   for (const checkRun of checkRuns) {
@@ -109,13 +122,7 @@ async function evidenceFor(
       if (!runs.has(runId)) runs.set(runId, github.workflowRun(runId));
       run = (await runs.get(runId)) ?? null;
     }
-    const verdict = verifyProvenance({
-      checkRun,
-      run,
-      headSha: facts.pull_request.head_sha,
-      changedFiles: facts.changed_files,
-      configDigest,
-    });
+    const verdict = verify({ checkRun, run, ...input });
     evidence.push({
       check_run_id: checkRun.id,
       created_at: checkRun.completed_at ?? checkRun.started_at ?? new Date(0).toISOString(),

@@ -9,8 +9,7 @@ import {
   renderMergeGroupSummary,
   verifyMergeGroupProvenance,
 } from "../../checks/gate/merge-group.js";
-import { extractRecord } from "../../checks/record-embedding.js";
-import type { BaseConfigFact, CommandEvidence, WorkflowRunFact } from "../../schemas/gate.js";
+import type { BaseConfigFact } from "../../schemas/gate.js";
 import {
   type MergeGroupDecision,
   type MergeGroupFacts,
@@ -21,7 +20,7 @@ import type { StoredDelivery } from "../../schemas/store.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
 import { GitHubAdapter } from "../github/adapter.js";
 import type { Store } from "../store/store.js";
-import { COMMANDS_CHECK_NAME, ConfigCache } from "./gather.js";
+import { ConfigCache, collectEvidence } from "./gather.js";
 import type { GateDeps } from "./handle-delivery.js";
 
 export const MERGE_GROUP_DEADLINE = "gate.merge_group_deadline";
@@ -67,7 +66,11 @@ export async function evaluateMergeGroup(options: {
   };
   if (config.status === "ok") {
     facts.changed_files = await github.compareFiles(group.base_sha, group.head_sha);
-    facts.evidence = await evidenceFor(github, facts, config.digest);
+    facts.evidence = await collectEvidence(
+      github,
+      { headSha: group.head_sha, changedFiles: facts.changed_files, configDigest: config.digest },
+      verifyMergeGroupProvenance,
+    );
     // A re-evaluation after the deadline (a late event) must not put the check back in
     // progress: the check run's own start is when the checks request was answered.
     const started = existing?.startedAt ? Date.parse(existing.startedAt) : Number.NaN;
@@ -101,41 +104,6 @@ export async function evaluateMergeGroup(options: {
     });
   }
   return { decision, wroteCheck: !unchanged };
-}
-
-async function evidenceFor(
-  github: GitHubAdapter,
-  facts: MergeGroupFacts,
-  configDigest: string,
-): Promise<CommandEvidence[]> {
-  const headSha = facts.merge_group.head_sha;
-  const checkRuns = await github.checkRunsNamed(COMMANDS_CHECK_NAME, headSha);
-  const runs = new Map<number, Promise<WorkflowRunFact | null>>();
-  const evidence: CommandEvidence[] = [];
-  for (const checkRun of checkRuns) {
-    const extracted = extractRecord(checkRun.text);
-    const runId = extracted.ok ? extracted.record.workflow?.run_id : undefined;
-    let run: WorkflowRunFact | null = null;
-    if (runId !== undefined) {
-      if (!runs.has(runId)) runs.set(runId, github.workflowRun(runId));
-      run = (await runs.get(runId)) ?? null;
-    }
-    const verdict = verifyMergeGroupProvenance({
-      checkRun,
-      run,
-      headSha,
-      changedFiles: facts.changed_files,
-      configDigest,
-    });
-    evidence.push({
-      check_run_id: checkRun.id,
-      created_at: checkRun.completed_at ?? checkRun.started_at ?? new Date(0).toISOString(),
-      record: verdict.record,
-      refused: verdict.status === "refused" ? verdict.reason : null,
-      waiting: verdict.status === "waiting" ? verdict.reason : null,
-    });
-  }
-  return evidence;
 }
 
 interface MergeGroupPayload {
