@@ -88,9 +88,33 @@ export async function handleGateDelivery(delivery: StoredDelivery, deps: GateDep
       number,
       agateVersion: AGATE_VERSION,
       now: deps.now,
+    }).catch(async (error: unknown) => {
+      await holdOnError(new GitHubAdapter(octokit, repository, slug), number, error);
+      throw error;
     });
     deps.log?.(
       `${repository}#${number} after ${delivery.event}${payload.action ? `.${payload.action}` : ""}: ${result.skipped ?? result.decision?.title} (${result.calls} GitHub calls)`,
     );
+  }
+}
+
+/**
+ * An evaluation that failed must not leave an earlier green standing: the check on the live head
+ * goes back to in progress with the reason, and the job is retried. Best effort: when GitHub
+ * itself is what fails, this fails too, and the retry is what remains.
+ */
+async function holdOnError(github: GitHubAdapter, number: number, error: unknown): Promise<void> {
+  try {
+    const pr = await github.pullRequest(number);
+    const existing = await github.agateCheckRun(pr.head_sha);
+    const reason = error instanceof Error ? error.message : String(error);
+    await github.writeAgateCheckRun(pr.head_sha, existing, {
+      status: "in_progress",
+      title: "agate could not finish evaluating this commit; it will retry",
+      summary: `**Not decided.** The last evaluation failed, so no earlier decision stands until it succeeds:\n\n\`\`\`text\n${reason.slice(0, 2_000)}\n\`\`\`\n`,
+      externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}`,
+    });
+  } catch {
+    // GitHub is what fails; the job's retry will try again.
   }
 }

@@ -405,4 +405,76 @@ describe("the agate gate, end to end against the simulator", () => {
       ),
     ).toBe(true);
   });
+
+  it("an evaluation that errors never leaves an earlier green standing", async () => {
+    const repo = "erroring";
+    const { head, branch } = await agentPullRequest(
+      repo,
+      { "answer.txt": "42\n" },
+      { labels: ["agent"] },
+    );
+    await ci(repo, branch, head);
+    expect(gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+
+    // GitHub failing one call cannot be made to happen in the simulator: break that one call.
+    const failing = {
+      ...deps(),
+      octokitFor: async (id: number) => {
+        const real = (await probot.auth(id)) as unknown as {
+          rest: { git: Record<string, unknown> };
+        };
+        const git = {
+          ...real.rest.git,
+          getCommit: async () => {
+            throw new Error("GitHub answered 502 Bad Gateway");
+          },
+        };
+        return new Proxy(real, {
+          get: (target, key) =>
+            key === "rest"
+              ? new Proxy(target.rest, {
+                  get: (rest, name) => (name === "git" ? git : Reflect.get(rest, name)),
+                })
+              : Reflect.get(target, key),
+        }) as never;
+      },
+    };
+    const last = sim.deliveries
+      .filter((d) => d.event === "pull_request" && d.action === "opened")
+      .at(-1);
+    if (!last) throw new Error("no pull_request delivery");
+    await expect(
+      handleGateDelivery(
+        {
+          id: "again",
+          event: last.event,
+          action: last.action ?? null,
+          payload: JSON.stringify(last.payload),
+          payload_sha256: "0".repeat(64),
+          received_at: new Date().toISOString(),
+        },
+        failing,
+      ),
+    ).rejects.toThrow("GitHub answered 502 Bad Gateway");
+    const held = gateCheck(repo, head);
+    expect(held).toMatchObject({ status: "in_progress", conclusion: null });
+    expect(held?.output?.title).toBe(
+      "agate could not finish evaluating this commit; it will retry",
+    );
+    expect(held?.output?.summary).toContain("GitHub answered 502 Bad Gateway");
+
+    // The retry, with GitHub answering again, decides afresh.
+    await handleGateDelivery(
+      {
+        id: "retry",
+        event: last.event,
+        action: last.action ?? null,
+        payload: JSON.stringify(last.payload),
+        payload_sha256: "0".repeat(64),
+        received_at: new Date().toISOString(),
+      },
+      deps(),
+    );
+    expect(gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+  });
 });
