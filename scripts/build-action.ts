@@ -19,7 +19,9 @@ const versionOnly: Plugin = {
     builder.onLoad({ filter: /package\.json$/ }, (args) =>
       resolve(args.path) === ROOT_PACKAGE
         ? {
-            contents: JSON.stringify({ version: JSON.parse(readFileSync(args.path, "utf8")).version }),
+            contents: JSON.stringify({
+              version: JSON.parse(readFileSync(args.path, "utf8")).version,
+            }),
             loader: "json",
           }
         : undefined,
