@@ -79,22 +79,12 @@ export async function evaluatePullRequest(options: {
   const summary = renderGateSummary(decision, facts);
 
   const existing = await github.agateCheckRun(pr.head_sha);
-  const status = decision.conclusion === null ? "in_progress" : "completed";
-  const unchanged =
-    existing !== null &&
-    existing.status === status &&
-    (existing.conclusion ?? null) === decision.conclusion &&
-    existing.title === decision.title.slice(0, 255) &&
-    existing.summary === summary;
-  if (!unchanged) {
-    await github.writeAgateCheckRun(pr.head_sha, existing, {
-      status,
-      ...(decision.conclusion ? { conclusion: decision.conclusion } : {}),
-      title: decision.title,
-      summary,
-      externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}`,
-    });
-  }
+  const wrote = await github.writeAgateCheckIfChanged(pr.head_sha, existing, {
+    conclusion: decision.conclusion,
+    title: decision.title,
+    summary,
+    externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}`,
+  });
   const latest = facts.prior_records.filter((r) => r.head_sha === pr.head_sha).at(-1);
   if (decision.state !== "not_gated") {
     const fixed = await syncLabels(github, pr.number, pr.labels, `agate:${decision.state}`);
@@ -106,7 +96,7 @@ export async function evaluatePullRequest(options: {
       );
     }
   }
-  const storedRecord = !latest || latest.state !== decision.state || !unchanged;
+  const storedRecord = !latest || latest.state !== decision.state || wrote;
   if (storedRecord) {
     const input = recordInput(facts, decision, digestOf(facts), options.agateVersion, now);
     await store.appendRecord(input);
@@ -121,7 +111,7 @@ export async function evaluatePullRequest(options: {
   return {
     decision,
     skipped: null,
-    wroteCheck: !unchanged,
+    wroteCheck: wrote,
     storedRecord,
     calls: github.totalCalls,
   };

@@ -80,21 +80,13 @@ export async function evaluateMergeGroup(options: {
   }
   const decision = decideMergeGroup(facts);
   const summary = renderMergeGroupSummary(decision, facts);
-  const status = decision.conclusion === null ? "in_progress" : "completed";
-  const unchanged =
-    existing !== null &&
-    existing.status === status &&
-    (existing.conclusion ?? null) === decision.conclusion &&
-    existing.title === decision.title.slice(0, 255) &&
-    existing.summary === summary;
-  if (!unchanged) {
-    await github.writeAgateCheckRun(group.head_sha, existing, {
-      status,
-      ...(decision.conclusion ? { conclusion: decision.conclusion } : {}),
-      title: decision.title,
-      summary,
-      externalId: externalIdOf(group),
-    });
+  const wrote = await github.writeAgateCheckIfChanged(group.head_sha, existing, {
+    conclusion: decision.conclusion,
+    title: decision.title,
+    summary,
+    externalId: externalIdOf(group),
+  });
+  if (wrote) {
     await options.store.appendAudit({
       kind: "gate.merge_group.decision",
       subject: `${group.repository}@${group.head_sha}`,
@@ -103,7 +95,7 @@ export async function evaluateMergeGroup(options: {
       at: now().toISOString(),
     });
   }
-  return { decision, wroteCheck: !unchanged };
+  return { decision, wroteCheck: wrote };
 }
 
 interface MergeGroupPayload {

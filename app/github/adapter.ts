@@ -179,6 +179,38 @@ export class GitHubAdapter {
       : null;
   }
 
+  /**
+   * Writes the `agate` check for a decision unless it already shows exactly that (computing a
+   * status is separate from writing it, and an unchanged one costs no write). True when written.
+   */
+  async writeAgateCheckIfChanged(
+    sha: string,
+    existing: AgateCheckRun | null,
+    check: {
+      conclusion: CheckRunWrite["conclusion"] | null;
+      title: string;
+      summary: string;
+      externalId: string;
+    },
+  ): Promise<boolean> {
+    const status = check.conclusion === null ? "in_progress" : "completed";
+    const unchanged =
+      existing !== null &&
+      existing.status === status &&
+      (existing.conclusion ?? null) === check.conclusion &&
+      existing.title === check.title.slice(0, 255) &&
+      existing.summary === check.summary;
+    if (unchanged) return false;
+    await this.writeAgateCheckRun(sha, existing, {
+      status,
+      ...(check.conclusion ? { conclusion: check.conclusion } : {}),
+      title: check.title,
+      summary: check.summary,
+      externalId: check.externalId,
+    });
+    return true;
+  }
+
   async writeAgateCheckRun(
     sha: string,
     existing: AgateCheckRun | null,
