@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   sim.reset();
-  // A reset forgets the installation tokens a Probot instance has cached.
+  // A fresh Probot per test: no token or state cached from another test.
   probot = new Probot({
     appId: sim.appId,
     privateKey: sim.privateKey,
