@@ -58,6 +58,20 @@ describe("pullRequestsOf: which pull requests a delivery may change the gate of"
     ).toEqual([1, 2]);
   });
 
+  it("looks once at a check run created already completed: on its completed event", () => {
+    const run = (action: string) => ({
+      action,
+      check_run: {
+        name: "agate/commands",
+        status: "completed",
+        app: { slug: "github-actions" },
+        pull_requests: [{ number: 4 }],
+      },
+    });
+    expect(pullRequestsOf("check_run", run("created"), "agate")).toEqual([]);
+    expect(pullRequestsOf("check_run", run("completed"), "agate")).toEqual([4]);
+  });
+
   it("ignores its own agate check changing, unless a person asked for a re-run", () => {
     const own = (action: string) => ({
       action,

@@ -24,6 +24,7 @@ interface DeliveryPayload {
   pull_request?: { number: number };
   check_run?: {
     name: string;
+    status?: string;
     app?: { slug?: string } | null;
     pull_requests?: { number: number }[];
   };
@@ -56,6 +57,8 @@ export function pullRequestsOf(event: string, payload: DeliveryPayload, appSlug:
         const asked = payload.action === "requested_action" || payload.action === "rerequested";
         if (!asked) return [];
       }
+      // A check run created already completed is followed by its `completed` event: one look.
+      if (payload.action === "created" && payload.check_run?.status === "completed") return [];
       return (payload.check_run?.pull_requests ?? []).map((p) => p.number);
     case "check_suite":
       return (payload.check_suite?.pull_requests ?? []).map((p) => p.number);
