@@ -1,13 +1,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { commandPassed, failedCommands } from "../checks/command-results.js";
 import { ConfigurationError } from "../checks/errors.js";
 import { CONFIG_PATH } from "../schemas/config.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 import { localBase } from "./base-config.js";
 import { git } from "./git.js";
 import { runRequiredCommands } from "./required-commands.js";
-import { commandPassed, durationText, failedCommands, headline, resultText } from "./summary.js";
+import { durationText, headline, resultText } from "./summary.js";
 
 const USAGE = `agate ${AGATE_VERSION}: the acceptance gate for agent pull requests
 

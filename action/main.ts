@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import * as core from "@actions/core";
+import { failedCommands } from "../checks/command-results.js";
 import { ConfigurationError } from "../checks/errors.js";
 import { embedRecord } from "../checks/record-embedding.js";
 import { actionInputsSchema } from "../schemas/action.js";
@@ -10,7 +11,7 @@ import { type EventContext, readEventContext } from "./event.js";
 import { git, gitMaybe } from "./git.js";
 import { ActionGitHub, CHECK_TEXT_LIMIT } from "./github.js";
 import { type RunLog, runRequiredCommands } from "./required-commands.js";
-import { failedCommands, headline, renderRecordMarkdown } from "./summary.js";
+import { headline, renderRecordMarkdown } from "./summary.js";
 
 /** The Action's entry point; every failure ends in core.setFailed with what to fix. */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {

@@ -1,13 +1,7 @@
+import { commandPassed, failedCommands } from "../checks/command-results.js";
 import { tableCell as cell, escapeHtml, fenced, shortSha as short } from "../checks/markdown.js";
 import type { CommandRecord, CommandResult } from "../schemas/command-record.js";
 import { formatDuration } from "../schemas/duration.js";
-
-export const commandPassed = (command: CommandResult) =>
-  command.exit_code === 0 && !command.timed_out && command.signal === null;
-
-export function failedCommands(record: CommandRecord): string[] {
-  return record.commands.filter((command) => !commandPassed(command)).map((c) => c.name);
-}
 
 export function resultText(command: CommandResult): string {
   if (command.timed_out) return "timed out";

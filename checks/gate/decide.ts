@@ -1,14 +1,9 @@
-import type { CommandRecord } from "../../schemas/command-record.js";
 import type { Config } from "../../schemas/config.js";
 import type { GateDecision, GateFacts, PriorRecord, Requirement } from "../../schemas/gate.js";
+import { failedCommands } from "../command-results.js";
+import { shortSha as short } from "../markdown.js";
 import { protectedChanges } from "./protected-paths.js";
 import { selectGate } from "./select.js";
-
-const short = (sha: string) => sha.slice(0, 7);
-const failedNames = (record: CommandRecord) =>
-  record.commands
-    .filter((c) => c.exit_code !== 0 || c.timed_out || c.signal !== null)
-    .map((c) => c.name);
 
 /**
  * The gate decision: a pure function of the facts the App collected (and stored beside the
@@ -134,7 +129,7 @@ function commandsRequirement(facts: GateFacts): {
     .filter((e) => e.record && !e.refused && !e.waiting)
     .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];
   if (verified?.record) {
-    const failed = failedNames(verified.record);
+    const failed = failedCommands(verified.record);
     const total = verified.record.commands.length;
     return failed.length === 0
       ? { requirement: req("pass", `${total} of ${total} passed`), carriedOverFrom: null }

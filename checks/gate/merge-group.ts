@@ -1,21 +1,14 @@
-import type { CommandRecord } from "../../schemas/command-record.js";
 import { formatDuration } from "../../schemas/duration.js";
 import type { Requirement } from "../../schemas/gate.js";
 import type { MergeGroupDecision, MergeGroupFacts } from "../../schemas/merge-group.js";
+import { commandPassed, failedCommands } from "../command-results.js";
 import { tableCell as cell, shortSha as short } from "../markdown.js";
 import { protectedChanges } from "./protected-paths.js";
 import { type ProvenanceInput, type ProvenanceVerdict, verifyProvenance } from "./provenance.js";
+import { SUMMARY_LIMIT } from "./render.js";
 
 /** GitHub's merge queue builds every group on a branch under this prefix. */
 export const MERGE_QUEUE_REF_PREFIX = "gh-readonly-queue/";
-
-/** GitHub caps a check run's output.summary at 65,535 characters. */
-const SUMMARY_LIMIT = 65_535;
-
-const failedNames = (record: CommandRecord) =>
-  record.commands
-    .filter((c) => c.exit_code !== 0 || c.timed_out || c.signal !== null)
-    .map((c) => c.name);
 
 /** Whether a branch (with or without `refs/heads/`) is one the merge queue made. */
 export function isMergeQueueRef(ref: string | null | undefined): boolean {
@@ -159,7 +152,7 @@ function commandsRequirement(facts: MergeGroupFacts, timeoutMs: number): Require
     )
     .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];
   if (verified?.record) {
-    const failed = failedNames(verified.record);
+    const failed = failedCommands(verified.record);
     const total = verified.record.commands.length;
     if (total === 0) return req("fail", "the command record lists no commands");
     return failed.length === 0
@@ -236,7 +229,7 @@ export function renderMergeGroupSummary(
       ),
       "",
     );
-    for (const c of record.commands.filter((c) => c.exit_code !== 0 || c.timed_out || c.signal)) {
+    for (const c of record.commands.filter((c) => !commandPassed(c))) {
       const tail = c.output.tail.slice(-4_000).replace(/\n$/, "");
       lines.push(
         `<details><summary>${cell(c.name)}: last output</summary>`,

@@ -1,5 +1,7 @@
 import type { CommandRecord } from "../../schemas/command-record.js";
 import type { ChangedFile, CommandsCheckRunFact, WorkflowRunFact } from "../../schemas/gate.js";
+import { recordPassed } from "../command-results.js";
+import { shortSha as short } from "../markdown.js";
 import { extractRecord } from "../record-embedding.js";
 
 /** The app whose check runs a workflow's GITHUB_TOKEN creates. */
@@ -19,10 +21,6 @@ export type ProvenanceVerdict =
   | { status: "verified"; record: CommandRecord }
   | { status: "waiting"; record: CommandRecord; reason: string }
   | { status: "refused"; record: CommandRecord | null; reason: string };
-
-const short = (sha: string) => sha.slice(0, 7);
-const passed = (record: CommandRecord) =>
-  record.commands.every((c) => c.exit_code === 0 && !c.timed_out && c.signal === null);
 
 /**
  * Whether a command record counts: only when GitHub's own data confirms what it says. Each
@@ -115,7 +113,7 @@ export function verifyProvenance(input: ProvenanceInput): ProvenanceVerdict {
   const step = within(0) ?? within(1_000);
   if (!step)
     return refuse(record, `no step of job ${job.name} was running when the record was published`);
-  if (passed(record) && step.conclusion !== "success") {
+  if (recordPassed(record) && step.conclusion !== "success") {
     return refuse(
       record,
       `it says passed, the runner says the step "${step.name}" ${step.conclusion ?? "did not finish"}`,

@@ -1,5 +1,6 @@
 import type { CommandRecord } from "../../schemas/command-record.js";
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
+import { commandPassed } from "../command-results.js";
 import { tableCell as cell, fenced, shortSha as short } from "../markdown.js";
 
 /** GitHub caps a check run's output.summary at 65,535 characters. */
@@ -30,7 +31,7 @@ function commandsSection(record: CommandRecord, tailChars: number): string[] {
         `| ${cell(c.name)} | ${c.timed_out ? "timed out" : c.signal ? c.signal : c.exit_code} | ${(c.duration_ms / 1000).toFixed(1)}s |`,
     ),
   ];
-  for (const c of record.commands.filter((c) => c.exit_code !== 0 || c.timed_out || c.signal)) {
+  for (const c of record.commands.filter((c) => !commandPassed(c))) {
     lines.push(
       "",
       `<details><summary>${cell(c.name)}: last output</summary>`,

@@ -26994,6 +26994,10 @@ function endGroup() {
   issue("endgroup");
 }
 
+// checks/command-results.ts
+var commandPassed = (command) => command.exit_code === 0 && !command.timed_out && command.signal === null;
+var failedCommands = (record2) => record2.commands.filter((command) => !commandPassed(command)).map((command) => command.name);
+
 // checks/errors.ts
 var ConfigurationError = class extends Error {
   constructor(file2, problems, headline2 = `${file2} is not a valid agate config`) {
@@ -51879,10 +51883,6 @@ ${fence}`;
 }
 
 // action/summary.ts
-var commandPassed = (command) => command.exit_code === 0 && !command.timed_out && command.signal === null;
-function failedCommands(record2) {
-  return record2.commands.filter((command) => !commandPassed(command)).map((c) => c.name);
-}
 function resultText(command) {
   if (command.timed_out) return "timed out";
   if (command.signal) return `killed (${command.signal})`;

@@ -7376,6 +7376,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join as join2, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
+// checks/command-results.ts
+var commandPassed = (command) => command.exit_code === 0 && !command.timed_out && command.signal === null;
+var failedCommands = (record2) => record2.commands.filter((command) => !commandPassed(command)).map((command) => command.name);
+
 // checks/errors.ts
 var ConfigurationError = class extends Error {
   constructor(file2, problems, headline2 = `${file2} is not a valid agate config`) {
@@ -28042,10 +28046,6 @@ async function runRequiredCommands(options) {
 var shortSha = (sha) => sha.slice(0, 7);
 
 // action/summary.ts
-var commandPassed = (command) => command.exit_code === 0 && !command.timed_out && command.signal === null;
-function failedCommands(record2) {
-  return record2.commands.filter((command) => !commandPassed(command)).map((c) => c.name);
-}
 function resultText(command) {
   if (command.timed_out) return "timed out";
   if (command.signal) return `killed (${command.signal})`;
