@@ -1,11 +1,7 @@
 import { Octokit } from "@octokit/rest";
+import { GITHUB_TEXT_LIMIT } from "../checks/markdown.js";
+import { COMMANDS_CHECK_NAME } from "../schemas/command-record.js";
 import { AGATE_VERSION } from "../schemas/version.js";
-
-/** The name of the check run that carries the command record to the App. */
-export const COMMANDS_CHECK_NAME = "agate/commands";
-
-/** GitHub's cap on a check run's output.summary and output.text. */
-export const CHECK_TEXT_LIMIT = 65_535;
 
 export interface CommandsCheckRun {
   headSha: string;
@@ -65,7 +61,7 @@ export class ActionGitHub {
       external_id: run.externalId,
       output: {
         title: run.title,
-        summary: run.summary.slice(0, CHECK_TEXT_LIMIT),
+        summary: run.summary.slice(0, GITHUB_TEXT_LIMIT),
         text: run.recordJson,
       },
     });

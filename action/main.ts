@@ -4,12 +4,13 @@ import { dirname, join, resolve } from "node:path";
 import * as core from "@actions/core";
 import { failedCommands } from "../checks/command-results.js";
 import { ConfigurationError } from "../checks/errors.js";
+import { GITHUB_TEXT_LIMIT } from "../checks/markdown.js";
 import { embedRecord } from "../checks/record-embedding.js";
 import { actionInputsSchema } from "../schemas/action.js";
 import type { CommandRecord } from "../schemas/command-record.js";
 import { type EventContext, readEventContext } from "./event.js";
 import { git, gitMaybe } from "./git.js";
-import { ActionGitHub, CHECK_TEXT_LIMIT } from "./github.js";
+import { ActionGitHub } from "./github.js";
 import { type RunLog, runRequiredCommands } from "./required-commands.js";
 import { headline, renderRecordMarkdown } from "./summary.js";
 
@@ -139,7 +140,7 @@ async function publish(
       passed: failedCommands(record).length === 0,
       title: headline(record),
       summary,
-      recordJson: embedRecord(record, CHECK_TEXT_LIMIT),
+      recordJson: embedRecord(record, GITHUB_TEXT_LIMIT),
       externalId: `${record.workflow.run_id}:${record.workflow.run_attempt}:${record.workflow.job}`,
     });
     core.info(`agate: published the command record as check run ${check.id} ${check.url}`);

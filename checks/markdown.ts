@@ -1,5 +1,8 @@
 /** Small text helpers for the summaries agate writes (check runs, job summaries). */
 
+/** GitHub's cap on a check run's output.summary and output.text, and on a job summary. */
+export const GITHUB_TEXT_LIMIT = 65_535;
+
 /** A commit as people read it. */
 export const shortSha = (sha: string) => sha.slice(0, 7);
 

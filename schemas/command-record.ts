@@ -8,6 +8,9 @@ import {
   sha256HexSchema,
 } from "./primitives.js";
 
+/** The check run the Action publishes its record in, and the App reads it from. */
+export const COMMANDS_CHECK_NAME = "agate/commands";
+
 /** Size of the output tail kept in a record; the full output is only digested. */
 export const OUTPUT_TAIL_BYTES = 64 * 1024;
 

@@ -9,6 +9,9 @@ import {
   repositoryFullNameSchema,
 } from "./primitives.js";
 
+/** The gate: the App's own check run of this name is what branch protection requires. */
+export const GATE_CHECK_NAME = "agate";
+
 /** The live pull request, as GitHub reports it when the gate is evaluated. */
 export const pullRequestSnapshotSchema = z.strictObject({
   repository: repositoryFullNameSchema,

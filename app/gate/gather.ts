@@ -8,6 +8,7 @@ import {
 } from "../../checks/gate/provenance.js";
 import { extractRecord } from "../../checks/record-embedding.js";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
+import { COMMANDS_CHECK_NAME } from "../../schemas/command-record.js";
 import { CONFIG_PATH } from "../../schemas/config.js";
 import type {
   Approval,
@@ -22,7 +23,6 @@ import type {
 import type { GitHubAdapter } from "../github/adapter.js";
 import type { Store } from "../store/store.js";
 
-export const COMMANDS_CHECK_NAME = "agate/commands";
 const WRITE_PERMISSIONS = new Set(["admin", "maintain", "write"]);
 
 /** Parsed base configs by blob SHA: a blob never changes, so neither does its parse. */

@@ -1,3 +1,4 @@
+import { GATE_CHECK_NAME } from "../../schemas/gate.js";
 import type { StoredDelivery } from "../../schemas/store.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
 import { GitHubAdapter, type GitHubClient } from "../github/adapter.js";
@@ -53,7 +54,7 @@ export function pullRequestsOf(event: string, payload: DeliveryPayload, appSlug:
     case "check_run":
       // Our own `agate` check changing is our own doing: re-evaluating on it would loop. Only a
       // person asking (the "Re-run gate" button, or "Re-run" in the checks tab) is a reason.
-      if (payload.check_run?.name === "agate" && payload.check_run.app?.slug === appSlug) {
+      if (payload.check_run?.name === GATE_CHECK_NAME && payload.check_run.app?.slug === appSlug) {
         const asked = payload.action === "requested_action" || payload.action === "rerequested";
         if (!asked) return [];
       }

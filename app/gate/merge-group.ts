@@ -10,6 +10,7 @@ import {
   verifyMergeGroupProvenance,
 } from "../../checks/gate/merge-group.js";
 import type { BaseConfigFact } from "../../schemas/gate.js";
+import { GATE_CHECK_NAME } from "../../schemas/gate.js";
 import {
   type MergeGroupDecision,
   type MergeGroupFacts,
@@ -125,7 +126,7 @@ export function mergeGroupHeadOf(
 ): { head_sha: string; head_ref: string } | null {
   if (event === "check_run" && payload.check_run) {
     const run = payload.check_run;
-    if (run.name === "agate" && run.app?.slug === appSlug) {
+    if (run.name === GATE_CHECK_NAME && run.app?.slug === appSlug) {
       const asked = payload.action === "requested_action" || payload.action === "rerequested";
       if (!asked) return null;
     }

@@ -5,6 +5,7 @@ import type {
   PullRequestSnapshot,
   WorkflowRunFact,
 } from "../../schemas/gate.js";
+import { GATE_CHECK_NAME } from "../../schemas/gate.js";
 
 export type GitHubClient = InstanceType<typeof ProbotOctokit>;
 
@@ -164,7 +165,7 @@ export class GitHubAdapter {
 
   /** The App's own `agate` check run on a commit, if it made one. Same-named runs of others are ignored. */
   async agateCheckRun(sha: string): Promise<AgateCheckRun | null> {
-    const mine = (await this.checkRunsNamed("agate", sha)).filter(
+    const mine = (await this.checkRunsNamed(GATE_CHECK_NAME, sha)).filter(
       (run) => run.app_slug === this.appSlug,
     );
     const run = mine.sort((a, b) => b.id - a.id)[0];
@@ -242,7 +243,7 @@ export class GitHubAdapter {
     this.count("checks/create");
     const { data } = await this.octokit.rest.checks.create({
       ...fields,
-      name: "agate",
+      name: GATE_CHECK_NAME,
       head_sha: sha,
     });
     return data.id;
@@ -276,7 +277,7 @@ export class GitHubAdapter {
       owner: this.owner,
       repo: this.repo,
       ref: sha,
-      check_name: "agate",
+      check_name: GATE_CHECK_NAME,
       filter: "all",
       per_page: 100,
     });

@@ -2,10 +2,9 @@ import { formatDuration } from "../../schemas/duration.js";
 import type { Requirement } from "../../schemas/gate.js";
 import type { MergeGroupDecision, MergeGroupFacts } from "../../schemas/merge-group.js";
 import { commandPassed, failedCommands } from "../command-results.js";
-import { tableCell as cell, shortSha as short } from "../markdown.js";
+import { tableCell as cell, GITHUB_TEXT_LIMIT, shortSha as short } from "../markdown.js";
 import { protectedChanges } from "./protected-paths.js";
 import { type ProvenanceInput, type ProvenanceVerdict, verifyProvenance } from "./provenance.js";
-import { SUMMARY_LIMIT } from "./render.js";
 
 /** GitHub's merge queue builds every group on a branch under this prefix. */
 export const MERGE_QUEUE_REF_PREFIX = "gh-readonly-queue/";
@@ -246,5 +245,5 @@ export function renderMergeGroupSummary(
   if (decision.reasons.length > 0) {
     lines.push("### Not believed", "", ...decision.reasons.map((r) => `- ${r}`), "");
   }
-  return `${lines.join("\n")}\n`.slice(0, SUMMARY_LIMIT);
+  return `${lines.join("\n")}\n`.slice(0, GITHUB_TEXT_LIMIT);
 }

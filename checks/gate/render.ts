@@ -1,10 +1,7 @@
 import type { CommandRecord } from "../../schemas/command-record.js";
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
 import { commandPassed } from "../command-results.js";
-import { tableCell as cell, fenced, shortSha as short } from "../markdown.js";
-
-/** GitHub caps a check run's output.summary at 65,535 characters. */
-export const SUMMARY_LIMIT = 65_535;
+import { tableCell as cell, fenced, GITHUB_TEXT_LIMIT, shortSha as short } from "../markdown.js";
 
 const STATE_WORDS: Record<GateDecision["state"], string> = {
   accepted: "Accepted: this pull request may merge.",
@@ -95,7 +92,7 @@ export function renderGateSummary(
     lines.push("");
   }
   const text = `${lines.join("\n")}\n`;
-  return text.length <= SUMMARY_LIMIT || tailChars < 200
-    ? text.slice(0, SUMMARY_LIMIT)
+  return text.length <= GITHUB_TEXT_LIMIT || tailChars < 200
+    ? text.slice(0, GITHUB_TEXT_LIMIT)
     : renderGateSummary(decision, facts, Math.floor(tailChars / 4));
 }

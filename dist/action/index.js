@@ -27019,6 +27019,19 @@ function formatProblem(problem) {
   return problem.path ? `${problem.path} at ${where}: ${problem.message}` : `at ${where}: ${problem.message}`;
 }
 
+// checks/markdown.ts
+var GITHUB_TEXT_LIMIT = 65535;
+var shortSha = (sha) => sha.slice(0, 7);
+var tableCell = (text) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+var escapeHtml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+function fenced(text) {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}text
+${text.replace(/\n$/, "")}
+${fence}`;
+}
+
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
@@ -46750,6 +46763,7 @@ var positiveIntSchema = external_exports.number().int().positive();
 var nonNegativeIntSchema = external_exports.number().int().nonnegative();
 
 // schemas/command-record.ts
+var COMMANDS_CHECK_NAME = "agate/commands";
 var OUTPUT_TAIL_BYTES = 64 * 1024;
 var commandOutputSchema = external_exports.strictObject({
   bytes: nonNegativeIntSchema,
@@ -51034,8 +51048,6 @@ var package_default = { version: "0.1.0" };
 var AGATE_VERSION = package_default.version;
 
 // action/github.ts
-var COMMANDS_CHECK_NAME = "agate/commands";
-var CHECK_TEXT_LIMIT = 65535;
 var ActionGitHub = class {
   constructor(token, owner, repo, baseUrl = "https://api.github.com") {
     this.owner = owner;
@@ -51077,7 +51089,7 @@ var ActionGitHub = class {
       external_id: run2.externalId,
       output: {
         title: run2.title,
-        summary: run2.summary.slice(0, CHECK_TEXT_LIMIT),
+        summary: run2.summary.slice(0, GITHUB_TEXT_LIMIT),
         text: run2.recordJson
       }
     });
@@ -51870,18 +51882,6 @@ async function runRequiredCommands(options) {
   return { kind: "ran", record: record2 };
 }
 
-// checks/markdown.ts
-var shortSha = (sha) => sha.slice(0, 7);
-var tableCell = (text) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
-var escapeHtml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-function fenced(text) {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}text
-${text.replace(/\n$/, "")}
-${fence}`;
-}
-
 // action/summary.ts
 function resultText(command) {
   if (command.timed_out) return "timed out";
@@ -52032,7 +52032,7 @@ async function publish(github, context, record2, summary2) {
       passed: failedCommands(record2).length === 0,
       title: headline(record2),
       summary: summary2,
-      recordJson: embedRecord(record2, CHECK_TEXT_LIMIT),
+      recordJson: embedRecord(record2, GITHUB_TEXT_LIMIT),
       externalId: `${record2.workflow.run_id}:${record2.workflow.run_attempt}:${record2.workflow.job}`
     });
     info(`agate: published the command record as check run ${check2.id} ${check2.url}`);

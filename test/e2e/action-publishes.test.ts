@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CHECK_TEXT_LIMIT, COMMANDS_CHECK_NAME } from "../../action/github.js";
+import { GITHUB_TEXT_LIMIT } from "../../checks/markdown.js";
 import { extractRecord } from "../../checks/record-embedding.js";
+import { COMMANDS_CHECK_NAME } from "../../schemas/command-record.js";
 import {
   type GitHubSimulator,
   type Receiver,
@@ -152,7 +153,7 @@ describe("the Action publishes its record to GitHub (simulated)", () => {
     const [check] = sim.checkRuns({ repo: pr.repo });
     expect(check?.conclusion).toBe("failure");
     expect(check?.output?.title).toMatch(/^2 of 2 required commands failed on [0-9a-f]{7}$/);
-    expect(check?.output?.text?.length).toBeLessThanOrEqual(CHECK_TEXT_LIMIT);
+    expect(check?.output?.text?.length).toBeLessThanOrEqual(GITHUB_TEXT_LIMIT);
     const extracted = extractRecord(check?.output?.text);
     if (!extracted.ok) throw new Error(extracted.reason);
     expect(extracted.record.cut).toEqual(["commands[0].output.tail", "commands[1].output.tail"]);
