@@ -6,6 +6,7 @@ import {
   testedSnapshotSchema,
   workflowRunRefSchema,
 } from "./command-record.js";
+import { handoffStatusSchema } from "./handoff-file.js";
 import {
   gitShaSchema,
   isoDateTimeSchema,
@@ -45,10 +46,17 @@ export const provenanceSchema = z.strictObject({
     .meta({ description: "Why the command record was not believed." }),
 });
 
+/** The handoff file as the gate verified it against the live pull request. */
 export const handoffCheckSchema = z.strictObject({
   path: z.string().min(1),
+  /** The rules that made the file required, in words; empty: not required. */
+  required_by: z.array(z.string()).default([]),
+  /** null: no file at the head commit. */
   blob_sha: gitShaSchema.nullable(),
+  /** The file exists and its front matter matches the schema. */
   valid: z.boolean(),
+  status: handoffStatusSchema.nullable().default(null),
+  /** Each way the file is invalid or disagrees with the live pull request, in words. */
   findings: z.array(z.string()),
 });
 

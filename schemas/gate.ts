@@ -78,6 +78,31 @@ export const priorRecordSchema = z.strictObject({
   stale: z.strictObject({ superseded_by: gitShaSchema, at: isoDateTimeSchema }).nullable(),
 });
 
+/** A commit of the pull request, as `pulls/list-commits` reports it. */
+export const pullCommitSchema = z.strictObject({
+  sha: gitShaSchema,
+  message: z.string(),
+  committed_at: isoDateTimeSchema.nullable(),
+});
+
+/**
+ * What the handoff requirement is judged on, read live: the file at the head commit, the pull
+ * request's size and age, its commits, and which files the newest non-empty commit touched
+ * (the file is fresh only if that commit touched it too, or touched nothing but it).
+ */
+export const handoffFactsSchema = z.strictObject({
+  file: z.strictObject({ path: z.string(), blob_sha: gitShaSchema, text: z.string() }).nullable(),
+  /** When the facts were read: the clock for the "open longer than" rule. */
+  observed_at: isoDateTimeSchema,
+  opened_at: isoDateTimeSchema,
+  /** The pull request's own counts (GitHub's `commits`, `additions + deletions`). */
+  commit_count: z.number().int().nonnegative(),
+  changed_lines: z.number().int().nonnegative(),
+  /** Up to 250 commits, oldest first (GitHub's limit for `pulls/list-commits`). */
+  commits: z.array(pullCommitSchema),
+  newest_change: z.strictObject({ sha: gitShaSchema, files: z.array(z.string()) }).nullable(),
+});
+
 /** Everything the gate decision is computed from; stored beside it so it can be replayed. */
 export const gateFactsSchema = z.strictObject({
   pull_request: pullRequestSnapshotSchema,
@@ -121,6 +146,8 @@ export type CommandEvidence = z.infer<typeof commandEvidenceSchema>;
 export type Approval = z.infer<typeof approvalSchema>;
 export type PriorRecord = z.infer<typeof priorRecordSchema>;
 export type GateFacts = z.infer<typeof gateFactsSchema>;
+export type PullCommit = z.infer<typeof pullCommitSchema>;
+export type HandoffFacts = z.infer<typeof handoffFactsSchema>;
 export type Requirement = z.infer<typeof requirementSchema>;
 export type CheckConclusion = z.infer<typeof checkConclusionSchema>;
 export type GateDecision = z.infer<typeof gateDecisionSchema>;

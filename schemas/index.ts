@@ -3,6 +3,7 @@ export * from "./action.js";
 export * from "./command-record.js";
 export * from "./config.js";
 export * from "./duration.js";
+export * from "./evaluation.js";
 export * from "./gate.js";
 export * from "./handoff-entry.js";
 export * from "./handoff-file.js";

@@ -29,7 +29,14 @@ describe("acceptance records", () => {
       grader: { agate_version: "0.1.0", config_digest: "e".repeat(64), evaluator: null },
       verdict: null,
       verdict_by: null,
-      handoff: { path: "HANDOFF.md", blob_sha: null, valid: false, findings: ["missing: tried"] },
+      handoff: {
+        path: "HANDOFF.md",
+        required_by: ["the label long-task"],
+        blob_sha: null,
+        valid: false,
+        status: null,
+        findings: ["missing: tried"],
+      },
       decision: { state: "pending", reasons: [] },
     });
     const writer = SqliteStore.open(file, { now: clock.now });

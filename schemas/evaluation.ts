@@ -1,0 +1,126 @@
+import { z } from "zod";
+import {
+  gitShaSchema,
+  isoDateTimeSchema,
+  nonNegativeIntSchema,
+  positiveIntSchema,
+  repositoryFullNameSchema,
+} from "./primitives.js";
+import { verdictSchema } from "./verdict.js";
+
+/** Bumped whenever the evaluator's instructions or the bundle's layout change meaning. */
+export const EVALUATOR_PROMPT_VERSION = "agate-eval-1";
+
+/** One changed file as the evaluator sees it; `patch` is null when it was left out or binary. */
+export const bundleFileSchema = z.strictObject({
+  filename: z.string(),
+  previous_filename: z.string().nullable(),
+  status: z.string(),
+  additions: nonNegativeIntSchema,
+  deletions: nonNegativeIntSchema,
+  patch: z.string().nullable(),
+  /** null: shown whole. Otherwise why the patch is not shown (budget, binary, too large). */
+  omitted: z.string().nullable(),
+});
+
+/**
+ * Everything the fresh-context evaluator is shown, built from GitHub at exact SHAs. Never the
+ * agent's transcript. Text written by the agent is untrusted data; the prompt fences it.
+ * The `command` evaluator gets exactly this as JSON on stdin.
+ */
+export const evaluationBundleSchema = z.strictObject({
+  prompt_version: z.string(),
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  base_sha: gitShaSchema,
+  head_sha: gitShaSchema,
+  tree_sha: gitShaSchema,
+  task: z.strictObject({
+    title: z.string(),
+    body: z.string(),
+    /** Issues the pull request closes or references, read from GitHub. */
+    issues: z.array(
+      z.strictObject({ number: positiveIntSchema, title: z.string(), body: z.string() }),
+    ),
+  }),
+  /** The repository's own instructions, from the base commit (AGENTS.md, CONTRIBUTING.md). */
+  instructions: z.array(z.strictObject({ path: z.string(), text: z.string() })),
+  /** Acceptance criteria from the base config. */
+  rubric: z.string(),
+  min_score: z.number().min(0).max(1),
+  diff: z.strictObject({
+    files: z.array(bundleFileSchema),
+    total_files: nonNegativeIntSchema,
+    total_additions: nonNegativeIntSchema,
+    total_deletions: nonNegativeIntSchema,
+  }),
+  commands: z.array(
+    z.strictObject({
+      name: z.string(),
+      run: z.string(),
+      exit_code: z.number().int().nullable(),
+      tail: z.string(),
+    }),
+  ),
+  handoff: z.strictObject({ path: z.string(), text: z.string() }).nullable(),
+  budget: z.strictObject({
+    token_limit: positiveIntSchema,
+    estimated_tokens: nonNegativeIntSchema,
+    /** What was shortened or left out to stay within the budget, in words. */
+    cuts: z.array(z.string()),
+  }),
+  /** For a retry after a malformed answer: what came back and why it was refused. */
+  previous_attempt: z
+    .strictObject({ output: z.string(), error: z.string() })
+    .nullable()
+    .default(null),
+});
+
+export const evaluatorKindSchema = z.enum(["none", "llm", "command", "review"]);
+
+/** Which evaluator judged, and what it cost. */
+export const evaluatorRunSchema = z.strictObject({
+  kind: evaluatorKindSchema,
+  provider: z.string().nullable(),
+  model: z.string().nullable(),
+  prompt_version: z.string(),
+  input_tokens: nonNegativeIntSchema.nullable(),
+  output_tokens: nonNegativeIntSchema.nullable(),
+  latency_ms: nonNegativeIntSchema,
+  /** Requests made, transport retries and the malformed-answer retry included. */
+  requests: nonNegativeIntSchema,
+});
+
+/** What one evaluation came to: a parsed verdict, or a failure that never accepts. */
+export const evaluationOutcomeSchema = z.discriminatedUnion("status", [
+  z.strictObject({ status: z.literal("verdict"), verdict: verdictSchema }),
+  z.strictObject({
+    status: z.literal("failed"),
+    /** What went wrong, such as "HTTP 401 from https://api.openai.com/v1/chat/completions". */
+    error: z.string(),
+    /** The exact config or environment change that fixes it, when one is known. */
+    fix: z.string(),
+  }),
+]);
+
+/** One stored evaluation of one tree: the verdict binds to the tree, so a new SHA with it reuses it. */
+export const evaluationSchema = z.strictObject({
+  id: positiveIntSchema,
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  tree_sha: gitShaSchema,
+  config_digest: z.string(),
+  run: evaluatorRunSchema,
+  outcome: evaluationOutcomeSchema,
+  at: isoDateTimeSchema,
+});
+
+export const evaluationInputSchema = evaluationSchema.omit({ id: true });
+
+export type BundleFile = z.infer<typeof bundleFileSchema>;
+export type EvaluationBundle = z.output<typeof evaluationBundleSchema>;
+export type EvaluatorRun = z.infer<typeof evaluatorRunSchema>;
+export type EvaluationOutcome = z.infer<typeof evaluationOutcomeSchema>;
+export type Evaluation = z.infer<typeof evaluationSchema>;
+export type EvaluationInput = z.infer<typeof evaluationInputSchema>;
