@@ -12,6 +12,7 @@ const TABLES = [
   "acceptance_records",
   "audit_log",
   "deliveries",
+  "evaluations",
   "handoff_entries",
   "handoff_entry_events",
   "jobs",

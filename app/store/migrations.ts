@@ -158,6 +158,28 @@ export const MIGRATIONS: readonly Migration[] = [
       ${appendOnly("audit_log", "audit log entries")}
     `,
   },
+  {
+    version: 2,
+    name: "evaluations",
+    up: `
+      -- One row per evaluator call (or failed attempt), bound to the tree it judged.
+      CREATE TABLE evaluations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        repository TEXT NOT NULL,
+        pull_number INTEGER NOT NULL CHECK (pull_number > 0),
+        head_sha TEXT NOT NULL,
+        tree_sha TEXT NOT NULL,
+        config_digest TEXT NOT NULL,
+        run TEXT NOT NULL CHECK (json_valid(run)),
+        outcome TEXT NOT NULL CHECK (json_valid(outcome)),
+        status TEXT NOT NULL CHECK (status IN ('verdict', 'failed')),
+        at TEXT NOT NULL,
+        recorded_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX evaluations_by_pull ON evaluations (repository, pull_number, id);
+      ${appendOnly("evaluations", "evaluations")}
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;

@@ -14,6 +14,12 @@ import {
   acceptanceRecordSchema,
 } from "../../schemas/acceptance-record.js";
 import {
+  type Evaluation,
+  type EvaluationInput,
+  evaluationInputSchema,
+  evaluationSchema,
+} from "../../schemas/evaluation.js";
+import {
   type HandoffEntry,
   type HandoffEntryDraft,
   type HandoffEntryEvent,
@@ -745,6 +751,59 @@ export class SqliteStore implements Store {
         this.#nowIso(),
       ) as { id: number };
       return { id, ...entry };
+    });
+  }
+
+  async appendEvaluation(input: EvaluationInput): Promise<Evaluation> {
+    const evaluation = parseInput(evaluationInputSchema, input, "evaluation");
+    return this.#write(() => {
+      const { id } = this.#sql(
+        `INSERT INTO evaluations
+           (repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, status, at, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      ).get(
+        evaluation.repository,
+        evaluation.pull_number,
+        evaluation.head_sha,
+        evaluation.tree_sha,
+        evaluation.config_digest,
+        JSON.stringify(evaluation.run),
+        JSON.stringify(evaluation.outcome),
+        evaluation.outcome.status,
+        evaluation.at,
+        this.#nowIso(),
+      ) as { id: number };
+      return { id, ...evaluation };
+    });
+  }
+
+  async listEvaluations(
+    query: PullRequestKey & { treeSha?: string; since?: string },
+  ): Promise<Evaluation[]> {
+    const rows = this.#sql(
+      `SELECT id, repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, at
+       FROM evaluations
+       WHERE repository = @repository AND pull_number = @pull_number
+         AND (@tree IS NULL OR tree_sha = @tree) AND (@since IS NULL OR at >= @since)
+       ORDER BY id`,
+    ).all({
+      repository: query.repository,
+      pull_number: query.pullNumber,
+      tree: query.treeSha ?? null,
+      since: query.since ?? null,
+    }) as Row[];
+    return rows.map((row) => {
+      const key = `id ${String(row.id)}`;
+      return parseRow(
+        evaluationSchema,
+        {
+          ...row,
+          run: fromJsonColumn(row.run, "evaluations", key, "run"),
+          outcome: fromJsonColumn(row.outcome, "evaluations", key, "outcome"),
+        },
+        "evaluations",
+        key,
+      );
     });
   }
 

@@ -4,6 +4,7 @@
  * each call and never holds a transaction across an await.
  */
 import type { AcceptanceRecord, AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
+import type { Evaluation, EvaluationInput } from "../../schemas/evaluation.js";
 import type {
   HandoffEntry,
   HandoffEntryDraft,
@@ -155,6 +156,13 @@ export interface Store {
   listHandoffEntries(query?: ListHandoffEntriesQuery): Promise<HandoffEntry[]>;
   /** Oldest first. */
   listHandoffEntryEvents(repository: string, issueNumber: number): Promise<HandoffEntryEvent[]>;
+
+  // Evaluations: append-only, one per evaluator call; a verdict binds to the tree it judged.
+  appendEvaluation(input: EvaluationInput): Promise<Evaluation>;
+  /** Oldest first; `since` (ISO time) keeps those at or after it, for the per-day budget. */
+  listEvaluations(
+    query: PullRequestKey & { treeSha?: string; since?: string },
+  ): Promise<Evaluation[]>;
 
   // The audit log of decisions: append-only.
   appendAudit(entry: AuditEntryInput): Promise<AuditEntry>;
