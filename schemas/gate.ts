@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { decisionStateSchema } from "./acceptance-record.js";
+import { decisionStateSchema, handoffCheckSchema } from "./acceptance-record.js";
 import { commandRecordSchema } from "./command-record.js";
 import type { configSchema } from "./config.js";
+import { evaluationSchema } from "./evaluation.js";
 import {
   gitShaSchema,
   isoDateTimeSchema,
@@ -103,6 +104,32 @@ export const handoffFactsSchema = z.strictObject({
   newest_change: z.strictObject({ sha: gitShaSchema, files: z.array(z.string()) }).nullable(),
 });
 
+/** A reviewer's latest decisive review, for the `review` evaluator. */
+export const reviewVerdictFactSchema = z.strictObject({
+  login: z.string(),
+  state: z.enum(["APPROVED", "CHANGES_REQUESTED"]),
+  commit_id: gitShaSchema,
+  submitted_at: isoDateTimeSchema,
+  body: z.string(),
+  maintainer: z
+    .boolean()
+    .meta({ description: "Write access or a listed team, not the author and not a bot." }),
+});
+
+/**
+ * The evaluator's verdict on the head's tree, as the store has it. `not_asked`: nothing stored
+ * for this tree, config and prompt version, so the App asks (after the deterministic checks pass).
+ */
+export const evaluationFactSchema = z.discriminatedUnion("status", [
+  z.strictObject({ status: z.literal("not_asked") }),
+  z.strictObject({ status: z.literal("judged"), evaluation: evaluationSchema }),
+  z.strictObject({
+    status: z.literal("over_budget"),
+    budget: z.enum(["evaluator_calls_per_pr_per_day", "evaluator_bundle_tokens"]),
+    detail: z.string(),
+  }),
+]);
+
 /** Everything the gate decision is computed from; stored beside it so it can be replayed. */
 export const gateFactsSchema = z.strictObject({
   pull_request: pullRequestSnapshotSchema,
@@ -114,12 +141,17 @@ export const gateFactsSchema = z.strictObject({
   approvals: z.array(approvalSchema),
   prior_records: z.array(priorRecordSchema),
   agate_version: z.string(),
+  /** null when the config is not readable. */
+  handoff: handoffFactsSchema.nullable(),
+  reviews: z.array(reviewVerdictFactSchema),
+  evaluation: evaluationFactSchema,
 });
 
 export const requirementSchema = z.strictObject({
   id: z.enum(["config", "commands", "protected_paths", "evaluator", "handoff"]),
   name: z.string(),
-  status: z.enum(["pass", "fail", "waiting"]),
+  /** blocked and capped end the gate as those states: the fix is outside the pull request. */
+  status: z.enum(["pass", "fail", "waiting", "blocked", "capped"]),
   reason: z.string(),
 });
 
@@ -137,6 +169,8 @@ export const gateDecisionSchema = z.strictObject({
   gated: z.strictObject({ gated: z.boolean(), reason: z.string() }),
   /** The prior record whose acceptance this decision carries over, when it does. */
   carried_over_from: positiveIntSchema.nullable(),
+  /** The handoff file as verified, for the acceptance record; null when not looked at. */
+  handoff: handoffCheckSchema.nullable(),
 });
 
 export type PullRequestSnapshot = z.infer<typeof pullRequestSnapshotSchema>;
@@ -148,6 +182,8 @@ export type PriorRecord = z.infer<typeof priorRecordSchema>;
 export type GateFacts = z.infer<typeof gateFactsSchema>;
 export type PullCommit = z.infer<typeof pullCommitSchema>;
 export type HandoffFacts = z.infer<typeof handoffFactsSchema>;
+export type ReviewVerdictFact = z.infer<typeof reviewVerdictFactSchema>;
+export type EvaluationFact = z.infer<typeof evaluationFactSchema>;
 export type Requirement = z.infer<typeof requirementSchema>;
 export type CheckConclusion = z.infer<typeof checkConclusionSchema>;
 export type GateDecision = z.infer<typeof gateDecisionSchema>;

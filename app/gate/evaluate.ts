@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
-import { decideGate } from "../../checks/gate/decide.js";
+import { believedRecord, decideGate } from "../../checks/gate/decide.js";
 import { renderGateSummary } from "../../checks/gate/render.js";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
+import { EVALUATOR_PROMPT_VERSION, type EvaluationInput } from "../../schemas/evaluation.js";
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import type { Store } from "../store/store.js";
+import { askEvaluator, type EvaluatorDeps, evaluatorDue } from "./ask-evaluator.js";
 import { type ConfigCache, gatherGateFacts } from "./gather.js";
 
 /** The labels people filter on; each gated state has one, created with a colour on first use. */
@@ -15,6 +17,14 @@ export const STATE_LABELS: Record<string, { color: string; description: string }
     description: "agate: a requirement failed; see the agate check",
   },
   "agate:pending": { color: "fbca04", description: "agate: waiting for evidence on the head" },
+  "agate:blocked": {
+    color: "5319e7",
+    description: "agate: blocked by something outside the pull request; the agate check says what",
+  },
+  "agate:capped": {
+    color: "c5def5",
+    description: "agate: a budget is spent; the agate check names it and how to raise it",
+  },
   "agate:escalated": {
     color: "d93f0b",
     description: "agate: needs a maintainer (protected paths or a decision only a human can make)",
@@ -49,6 +59,10 @@ export async function evaluatePullRequest(options: {
   number: number;
   agateVersion: string;
   now: () => Date;
+  /** How to reach the evaluator; absent: a configured llm or command evaluator is unavailable. */
+  evaluator?: EvaluatorDeps;
+  /** A person chose "Re-run evaluator". */
+  rerunEvaluator?: boolean;
 }): Promise<EvaluationResult> {
   const { github, store, now } = options;
   const pr = await github.pullRequest(options.number);
@@ -74,16 +88,62 @@ export async function evaluatePullRequest(options: {
     configs: options.configs,
     pullRequest: pr,
     agateVersion: options.agateVersion,
+    now,
   });
-  const decision = decideGate(facts);
+  let decision = decideGate(facts);
+  const externalId = `agate:${pr.repository}#${pr.number}@${pr.head_sha}`;
+  let existing = await github.agateCheckRun(pr.head_sha);
+  const config = facts.config.status === "ok" ? facts.config : null;
+  const asks =
+    config !== null &&
+    (config.config.evaluator.kind === "llm" || config.config.evaluator.kind === "command");
+  if (
+    config &&
+    asks &&
+    deterministicChecksHold(decision) &&
+    (await evaluatorDue({
+      facts,
+      config: config.config,
+      store,
+      rerun: options.rerunEvaluator ?? false,
+    }))
+  ) {
+    // The evaluator may take minutes: say so on the check first, so nobody reads an old result.
+    await github.writeAgateCheckIfChanged(pr.head_sha, existing, {
+      conclusion: null,
+      title: `Commands passed on ${pr.head_sha.slice(0, 7)}; the evaluator is judging tree ${(facts.head_tree_sha ?? "").slice(0, 7)}`,
+      summary:
+        "**Waiting: the evaluator is judging this commit.** Every required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.\n",
+      externalId,
+      rerunEvaluator: true,
+    });
+    existing = await github.agateCheckRun(pr.head_sha);
+    facts.evaluation = options.evaluator
+      ? await askEvaluator({
+          github,
+          store,
+          facts,
+          config: config.config,
+          configDigest: config.digest,
+          record: believedRecord(facts),
+          deps: options.evaluator,
+          now,
+        })
+      : {
+          status: "judged",
+          evaluation: await store.appendEvaluation(
+            unavailableEvaluation(facts, config.digest, now),
+          ),
+        };
+    decision = decideGate(facts);
+  }
   const summary = renderGateSummary(decision, facts);
-
-  const existing = await github.agateCheckRun(pr.head_sha);
   const wrote = await github.writeAgateCheckIfChanged(pr.head_sha, existing, {
     conclusion: decision.conclusion,
     title: decision.title,
     summary,
-    externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}`,
+    externalId,
+    rerunEvaluator: asks,
   });
   const latest = facts.prior_records.filter((r) => r.head_sha === pr.head_sha).at(-1);
   if (decision.state !== "not_gated") {
@@ -159,6 +219,8 @@ function recordInput(
   const shown = believed ?? facts.evidence.at(-1);
   const record = shown?.record ?? null;
   const evaluator = facts.config.status === "ok" ? facts.config.config.evaluator : null;
+  const judged = facts.evaluation.status === "judged" ? facts.evaluation.evaluation : null;
+  const verdict = judged?.outcome.status === "verdict" ? judged.outcome : null;
   return {
     repository: facts.pull_request.repository,
     pull_number: facts.pull_request.number,
@@ -182,13 +244,13 @@ function recordInput(
             kind: evaluator.kind,
             provider: evaluator.kind === "llm" ? evaluator.provider : null,
             model: evaluator.kind === "llm" ? evaluator.model : null,
-            prompt_version: null,
+            prompt_version: judged?.run.prompt_version ?? null,
           }
         : null,
     },
-    verdict: null,
-    verdict_by: null,
-    handoff: null,
+    verdict: verdict?.verdict ?? null,
+    verdict_by: verdictBy(facts),
+    handoff: decision.handoff,
     decision: {
       state: decision.state,
       reasons: [
@@ -198,5 +260,55 @@ function recordInput(
       ],
     },
     decided_at: now().toISOString(),
+  };
+}
+
+/** The commands passed and the handoff file holds: only then is an evaluator call worth its cost. */
+function deterministicChecksHold(decision: GateDecision): boolean {
+  const status = (id: string) => decision.requirements.find((r) => r.id === id)?.status;
+  return status("commands") === "pass" && status("handoff") === "pass";
+}
+
+/** Who gave the verdict the decision rests on, in words for the record. */
+function verdictBy(facts: GateFacts): string | null {
+  if (facts.evaluation.status === "judged") {
+    const run = facts.evaluation.evaluation.run;
+    return [run.kind, run.provider, run.model, run.prompt_version].filter(Boolean).join(" ");
+  }
+  const head = facts.pull_request.head_sha;
+  const approval = facts.reviews.find(
+    (r) => r.state === "APPROVED" && r.maintainer && r.commit_id === head,
+  );
+  return approval ? `review by ${approval.login}` : null;
+}
+
+/** No way to reach an evaluator was configured for this App: stored as a failure with the fix. */
+function unavailableEvaluation(
+  facts: GateFacts,
+  configDigest: string,
+  now: () => Date,
+): EvaluationInput {
+  return {
+    repository: facts.pull_request.repository,
+    pull_number: facts.pull_request.number,
+    head_sha: facts.pull_request.head_sha,
+    tree_sha: facts.head_tree_sha ?? facts.pull_request.head_sha,
+    config_digest: configDigest,
+    run: {
+      kind: "llm",
+      provider: null,
+      model: null,
+      prompt_version: EVALUATOR_PROMPT_VERSION,
+      input_tokens: null,
+      output_tokens: null,
+      latency_ms: 0,
+      requests: 0,
+    },
+    outcome: {
+      status: "failed",
+      error: "this agate process was started without an evaluator",
+      fix: "start the App with `npm start` (which wires the evaluator from AGATE_EVALUATOR_* settings)",
+    },
+    at: now().toISOString(),
   };
 }

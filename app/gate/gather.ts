@@ -9,18 +9,21 @@ import {
 import { extractRecord } from "../../checks/record-embedding.js";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import { COMMANDS_CHECK_NAME } from "../../schemas/command-record.js";
-import { CONFIG_PATH } from "../../schemas/config.js";
+import { CONFIG_PATH, type Config } from "../../schemas/config.js";
+import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
 import type {
-  Approval,
   BaseConfigFact,
   ChangedFile,
   CommandEvidence,
+  EvaluationFact,
   GateFacts,
+  HandoffFacts,
   PriorRecord,
   PullRequestSnapshot,
+  ReviewVerdictFact,
   WorkflowRunFact,
 } from "../../schemas/gate.js";
-import type { GitHubAdapter } from "../github/adapter.js";
+import type { GitHubAdapter, ReviewFact } from "../github/adapter.js";
 import type { Store } from "../store/store.js";
 
 const WRITE_PERMISSIONS = new Set(["admin", "maintain", "write"]);
@@ -70,6 +73,7 @@ export async function gatherGateFacts(options: {
   configs: ConfigCache;
   pullRequest: PullRequestSnapshot;
   agateVersion: string;
+  now: () => Date;
 }): Promise<GateFacts> {
   const { github, store, pullRequest: pr } = options;
   const config = await options.configs.read(github, pr.base_sha);
@@ -89,6 +93,9 @@ export async function gatherGateFacts(options: {
     approvals: [],
     prior_records,
     agate_version: options.agateVersion,
+    handoff: null,
+    reviews: [],
+    evaluation: { status: "not_asked" },
   };
   if (config.status !== "ok") return facts;
   facts.evidence = await collectEvidence(github, {
@@ -96,9 +103,27 @@ export async function gatherGateFacts(options: {
     changedFiles: changed_files,
     configDigest: config.digest,
   });
-  if (protectedChanges(changed_files, config.config).length > 0) {
-    facts.approvals = await approvalsFor(github, pr, config.config.escalation.maintainers);
-  }
+  const cfg = config.config;
+  const needsReviews =
+    cfg.evaluator.kind === "review" || protectedChanges(changed_files, cfg).length > 0;
+  const [reviews, handoff, evaluation] = await Promise.all([
+    needsReviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
+    handoffFactsFor(github, pr, cfg, options.now()),
+    cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command"
+      ? storedEvaluation(store, pr, head_tree_sha, config.digest)
+      : Promise.resolve<EvaluationFact>({ status: "not_asked" }),
+  ]);
+  facts.approvals = reviews
+    .filter((r) => r.state === "APPROVED")
+    .map(({ login, commit_id, submitted_at, maintainer }) => ({
+      login,
+      commit_id,
+      submitted_at,
+      maintainer,
+    }));
+  if (cfg.evaluator.kind === "review") facts.reviews = reviews;
+  facts.handoff = handoff;
+  facts.evaluation = evaluation;
   return facts;
 }
 
@@ -135,35 +160,100 @@ export async function collectEvidence(
 }
 
 /**
- * Approvals that still stand (a reviewer's latest review decides), each marked as a maintainer's
- * or not: write access or a listed maintainer or team member, and never the author.
+ * Each reviewer's latest decisive review (a later review replaces an earlier one; comments do
+ * not count), marked as a maintainer's or not: write access or a listed maintainer or team
+ * member, and never the author or a bot.
  */
-async function approvalsFor(
+async function latestReviews(
   github: GitHubAdapter,
   pr: PullRequestSnapshot,
   maintainers: string[],
-): Promise<Approval[]> {
-  const latest = new Map<
-    string,
-    { state: string; commit_id: string | null; submitted_at: string | null }
-  >();
+): Promise<ReviewVerdictFact[]> {
+  const latest = new Map<string, ReviewFact>();
   for (const review of await github.reviews(pr.number)) {
     if (review.state === "COMMENTED" || review.state === "PENDING") continue;
     latest.set(review.login.toLowerCase(), review);
   }
-  const approvals: Approval[] = [];
+  const verdicts: ReviewVerdictFact[] = [];
   for (const [login, review] of latest) {
-    if (review.state !== "APPROVED" || !review.commit_id || !review.submitted_at) continue;
+    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
+    if (!review.commit_id || !review.submitted_at) continue;
+    // A bot's review is never a maintainer's: an agent must not approve its own work.
+    const bot = review.user_type === "Bot" || login.endsWith("[bot]");
     const maintainer =
-      login !== pr.author.login.toLowerCase() && (await isMaintainer(github, login, maintainers));
-    approvals.push({
+      !bot &&
+      login !== pr.author.login.toLowerCase() &&
+      (await isMaintainer(github, login, maintainers));
+    verdicts.push({
       login,
+      state: review.state,
       commit_id: review.commit_id,
       submitted_at: review.submitted_at,
+      body: review.body,
       maintainer,
     });
   }
-  return approvals;
+  return verdicts;
+}
+
+/** What the handoff rules and the file's verification need, read live at the head. */
+async function handoffFactsFor(
+  github: GitHubAdapter,
+  pr: PullRequestSnapshot,
+  config: Config,
+  now: Date,
+): Promise<HandoffFacts> {
+  const rules = config.handoff.required_when;
+  const [file, detail, commits] = await Promise.all([
+    github.fileAt(config.handoff.path, pr.head_sha),
+    github.pullRequestDetail(pr.number),
+    rules.sessions_over === null ? Promise.resolve([]) : github.pullCommits(pr.number),
+  ]);
+  // Only a file that exists can be stale; its freshness needs the newest non-empty commit.
+  let newest_change: HandoffFacts["newest_change"] = null;
+  if (file) {
+    const candidates = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [pr.head_sha];
+    for (const sha of candidates.slice(0, 5)) {
+      const files = await github.commitFiles(sha);
+      if (files.length > 0) {
+        newest_change = { sha, files };
+        break;
+      }
+    }
+  }
+  return {
+    file: file ? { path: config.handoff.path, blob_sha: file.blobSha, text: file.text } : null,
+    observed_at: now.toISOString(),
+    opened_at: detail.created_at,
+    commit_count: detail.commits,
+    changed_lines: detail.additions + detail.deletions,
+    commits,
+    newest_change,
+  };
+}
+
+/**
+ * The stored evaluation of the head's tree under this config and prompt version: a verdict
+ * binds to the tree it judged, so a new SHA with the same tree reuses it.
+ */
+async function storedEvaluation(
+  store: Store,
+  pr: PullRequestSnapshot,
+  treeSha: string | null,
+  configDigest: string,
+): Promise<EvaluationFact> {
+  if (!treeSha) return { status: "not_asked" };
+  const stored = await store.listEvaluations({
+    repository: pr.repository,
+    pullNumber: pr.number,
+    treeSha,
+  });
+  const latest = stored
+    .filter(
+      (e) => e.config_digest === configDigest && e.run.prompt_version === EVALUATOR_PROMPT_VERSION,
+    )
+    .at(-1);
+  return latest ? { status: "judged", evaluation: latest } : { status: "not_asked" };
 }
 
 async function isMaintainer(

@@ -1,8 +1,9 @@
 import { GATE_CHECK_NAME } from "../../schemas/gate.js";
 import type { StoredDelivery } from "../../schemas/store.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
-import { GitHubAdapter, type GitHubClient } from "../github/adapter.js";
+import { GitHubAdapter, type GitHubClient, RERUN_EVALUATOR } from "../github/adapter.js";
 import type { Store } from "../store/store.js";
+import type { EvaluatorDeps } from "./ask-evaluator.js";
 import { evaluatePullRequest } from "./evaluate.js";
 import { ConfigCache } from "./gather.js";
 import { handleMergeGroupDelivery } from "./merge-group.js";
@@ -15,6 +16,8 @@ export interface GateDeps {
   /** The App's own slug, so only its `agate` check runs count as the gate. */
   appSlug(): Promise<string>;
   configs?: ConfigCache;
+  /** How to reach the evaluator; absent: a configured llm or command evaluator is unavailable. */
+  evaluator?: EvaluatorDeps;
   log?: (line: string) => void;
 }
 
@@ -33,6 +36,7 @@ interface DeliveryPayload {
   workflow_run?: { pull_requests?: { number: number }[] };
   label?: { name: string };
   sender?: { login: string };
+  requested_action?: { identifier?: string };
 }
 
 /** Which pull requests a delivery may have changed the gate of; the gate then reads them live. */
@@ -92,6 +96,11 @@ export async function handleGateDelivery(delivery: StoredDelivery, deps: GateDep
       number,
       agateVersion: AGATE_VERSION,
       now: deps.now,
+      ...(deps.evaluator ? { evaluator: deps.evaluator } : {}),
+      rerunEvaluator:
+        delivery.event === "check_run" &&
+        payload.action === "requested_action" &&
+        payload.requested_action?.identifier === RERUN_EVALUATOR,
     }).catch(async (error: unknown) => {
       await holdOnError(new GitHubAdapter(octokit, repository, slug), number, error);
       throw error;

@@ -1,7 +1,9 @@
 import { AGATE_VERSION } from "../../schemas/version.js";
+import { evaluatorPolicyFrom } from "../evaluator/policy.js";
 import { AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
 import type { Runtime } from "../runtime/server.js";
 import type { JobHandler } from "../runtime/worker.js";
+import type { EvaluatorDeps } from "./ask-evaluator.js";
 import { evaluatePullRequest } from "./evaluate.js";
 import { ConfigCache } from "./gather.js";
 import { handleGateDelivery } from "./handle-delivery.js";
@@ -25,6 +27,14 @@ export function gateJobHandlers(runtime: Runtime): Record<string, JobHandler> {
   };
   const octokitFor = async (id: number) => (await runtime.probot.auth(id)) as GitHubClient;
   const now = () => new Date();
+  const evaluator: EvaluatorDeps = {
+    policy: evaluatorPolicyFrom(runtime.env),
+    judgeOptions: {
+      env: runtime.env,
+      timeoutMs: runtime.settings.evaluatorTimeoutMs,
+      maxRetries: runtime.settings.evaluatorRetries,
+    },
+  };
   // One pass queued at all times: the first soon after start, then one per interval. No
   // concurrency key: a keyed job waits behind older ones of its key, and the next pass is always
   // queued in the future; two passes at once only queue the same keyed evaluations twice.
@@ -44,6 +54,7 @@ export function gateJobHandlers(runtime: Runtime): Record<string, JobHandler> {
         octokitFor,
         appSlug,
         configs,
+        evaluator,
         log: (line) => runtime.log.info({ job: job.id }, line),
       });
     },
@@ -77,6 +88,7 @@ export function gateJobHandlers(runtime: Runtime): Record<string, JobHandler> {
         number,
         agateVersion: AGATE_VERSION,
         now,
+        evaluator,
       });
       if (result.wroteCheck)
         runtime.log.info(

@@ -2,6 +2,7 @@ import type { ProbotOctokit } from "probot";
 import type {
   ChangedFile,
   CommandsCheckRunFact,
+  PullCommit,
   PullRequestSnapshot,
   WorkflowRunFact,
 } from "../../schemas/gate.js";
@@ -19,9 +20,31 @@ export interface AgateCheckRun {
 
 export interface ReviewFact {
   login: string;
+  /** GitHub's account type: User, Bot or Organization. */
+  user_type: string;
   state: string;
   commit_id: string | null;
   submitted_at: string | null;
+  body: string;
+}
+
+/** What the evaluator and the handoff rules read of a pull request beyond its snapshot. */
+export interface PullRequestDetail {
+  title: string;
+  body: string;
+  created_at: string;
+  commits: number;
+  additions: number;
+  deletions: number;
+}
+
+export interface DiffFile {
+  filename: string;
+  previous_filename: string | null;
+  status: string;
+  additions: number;
+  deletions: number;
+  patch: string | null;
 }
 
 export interface CheckRunWrite {
@@ -30,7 +53,13 @@ export interface CheckRunWrite {
   title: string;
   summary: string;
   externalId: string;
+  /** Offer "Re-run evaluator" (only where an evaluator is configured). */
+  rerunEvaluator?: boolean;
 }
+
+/** The check-run buttons, by the identifier GitHub sends back in `requested_action`. */
+export const RERUN_GATE = "rerun-gate";
+export const RERUN_EVALUATOR = "rerun-evaluator";
 
 const statusOf = (error: unknown) => (error as { status?: number }).status;
 
@@ -63,12 +92,23 @@ export class GitHubAdapter {
     return [...this.calls.values()].reduce((a, b) => a + b, 0);
   }
 
+  /** Kept from the last `pullRequest` read, so the detail costs no second call. */
+  private readonly details = new Map<number, PullRequestDetail>();
+
   async pullRequest(number: number): Promise<PullRequestSnapshot> {
     this.count("pulls/get");
     const { data } = await this.octokit.rest.pulls.get({
       owner: this.owner,
       repo: this.repo,
       pull_number: number,
+    });
+    this.details.set(data.number, {
+      title: data.title,
+      body: data.body ?? "",
+      created_at: data.created_at,
+      commits: data.commits,
+      additions: data.additions,
+      deletions: data.deletions,
     });
     return {
       repository: `${this.owner}/${this.repo}`,
@@ -82,6 +122,80 @@ export class GitHubAdapter {
       author: { login: data.user.login, type: data.user.type },
       labels: data.labels.map((label) => label.name),
     };
+  }
+
+  async pullRequestDetail(number: number): Promise<PullRequestDetail> {
+    const known = this.details.get(number);
+    if (known) return known;
+    await this.pullRequest(number);
+    const detail = this.details.get(number);
+    if (!detail) throw new Error(`pull request #${number} was read but has no detail`);
+    return detail;
+  }
+
+  /** The pull request's commits, oldest first (GitHub lists at most 250). */
+  async pullCommits(number: number): Promise<PullCommit[]> {
+    this.count("pulls/list-commits");
+    const commits = await this.octokit.paginate(this.octokit.rest.pulls.listCommits, {
+      owner: this.owner,
+      repo: this.repo,
+      pull_number: number,
+      per_page: 100,
+    });
+    return commits.map((c) => ({
+      sha: c.sha,
+      message: c.commit.message,
+      committed_at: c.commit.committer?.date ?? null,
+    }));
+  }
+
+  /** The files one commit touched against its first parent. */
+  async commitFiles(sha: string): Promise<string[]> {
+    this.count("repos/get-commit");
+    const { data } = await this.octokit.rest.repos.getCommit({
+      owner: this.owner,
+      repo: this.repo,
+      ref: sha,
+      per_page: 100,
+    });
+    return (data.files ?? []).flatMap((f) =>
+      f.previous_filename ? [f.filename, f.previous_filename] : [f.filename],
+    );
+  }
+
+  /** base...head with patches, at exact SHAs (GitHub's compare lists at most 300 files). */
+  async compareDiff(base: string, head: string): Promise<DiffFile[]> {
+    this.count("repos/compare-commits");
+    const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({
+      owner: this.owner,
+      repo: this.repo,
+      basehead: `${base}...${head}`,
+    });
+    return (data.files ?? []).map((f) => ({
+      filename: f.filename,
+      previous_filename: f.previous_filename ?? null,
+      status: f.status,
+      additions: f.additions,
+      deletions: f.deletions,
+      patch: f.patch ?? null,
+    }));
+  }
+
+  /** An issue's text; null when it does not exist or is a pull request. */
+  async issue(number: number): Promise<{ number: number; title: string; body: string } | null> {
+    this.count("issues/get");
+    try {
+      const { data } = await this.octokit.rest.issues.get({
+        owner: this.owner,
+        repo: this.repo,
+        issue_number: number,
+      });
+      if (data.pull_request) return null;
+      return { number: data.number, title: data.title, body: data.body ?? "" };
+    } catch (error) {
+      if (statusOf(error) === 404 || statusOf(error) === 410) return null;
+      throw error;
+    }
   }
 
   async changedFiles(number: number): Promise<ChangedFile[]> {
@@ -192,6 +306,7 @@ export class GitHubAdapter {
       title: string;
       summary: string;
       externalId: string;
+      rerunEvaluator?: boolean;
     },
   ): Promise<boolean> {
     const status = check.conclusion === null ? "in_progress" : "completed";
@@ -208,6 +323,7 @@ export class GitHubAdapter {
       title: check.title,
       summary: check.summary,
       externalId: check.externalId,
+      rerunEvaluator: check.rerunEvaluator ?? false,
     });
     return true;
   }
@@ -225,11 +341,16 @@ export class GitHubAdapter {
       external_id: write.externalId,
       output,
       actions: [
-        {
-          label: "Re-run gate",
-          description: "Recompute agate's decision",
-          identifier: "rerun-gate",
-        },
+        { label: "Re-run gate", description: "Recompute agate's decision", identifier: RERUN_GATE },
+        ...(write.rerunEvaluator
+          ? [
+              {
+                label: "Re-run evaluator",
+                description: "Ask the evaluator again",
+                identifier: RERUN_EVALUATOR,
+              },
+            ]
+          : []),
       ],
       ...(write.status === "completed"
         ? { conclusion: write.conclusion, completed_at: new Date().toISOString() }
@@ -351,9 +472,11 @@ export class GitHubAdapter {
     });
     return reviews.map((r) => ({
       login: r.user?.login ?? "",
+      user_type: r.user?.type ?? "User",
       state: r.state,
       commit_id: r.commit_id ?? null,
       submitted_at: r.submitted_at ?? null,
+      body: r.body ?? "",
     }));
   }
 

@@ -22,6 +22,8 @@ export interface Runtime {
   store: Store;
   settings: Settings;
   log: RuntimeLog;
+  /** The environment the settings came from: evaluator keys are read from it when needed. */
+  env: Environment;
 }
 
 export type Handlers =
@@ -83,7 +85,7 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
     const log: RuntimeLog = options.log ?? probot.log.child({ name: "agate" });
     const handlers =
       typeof options.handlers === "function"
-        ? options.handlers({ probot, store, settings, log })
+        ? options.handlers({ probot, store, settings, log, env: options.env ?? process.env })
         : options.handlers;
     const workers = startWorkers({
       store,

@@ -164,6 +164,35 @@ export const agateEnvSchema = z
         })
         .transform((text) => parseDuration(text) as number),
     ),
+    AGATE_EVALUATOR_TIMEOUT: optionalText.pipe(
+      z
+        .string()
+        .default("2m")
+        .refine((text) => parseDuration(text) !== undefined, {
+          error: (issue) =>
+            `AGATE_EVALUATOR_TIMEOUT is ${JSON.stringify(issue.input)}: set it to how long one evaluator request may take, such as 90s or 5m, or leave it unset for 2m`,
+        })
+        .transform((text) => parseDuration(text) as number),
+    ),
+    AGATE_EVALUATOR_RETRIES: wholeNumber(
+      "AGATE_EVALUATOR_RETRIES",
+      0,
+      10,
+      "set it to how many times a failed evaluator request is retried (429, 5xx, network), 0-10, or leave it unset for 2",
+      2,
+    ),
+    AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
+      z
+        .string()
+        .default("")
+        .refine(
+          (text) => text.split(/[,\n]/).every((u) => u.trim() === "" || URL.canParse(u.trim())),
+          {
+            error: (issue) =>
+              `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`,
+          },
+        ),
+    ),
   })
   .refine(
     (env) =>
@@ -197,6 +226,9 @@ export interface Settings {
   leaseMs: number;
   /** How often the reconcile pass re-reads every open pull request. */
   reconcileIntervalMs: number;
+  /** One evaluator request's limit, and transport retries after it. */
+  evaluatorTimeoutMs: number;
+  evaluatorRetries: number;
 }
 
 /** The settings are wrong; `problems` has one line per setting, each saying what to set. */
@@ -265,6 +297,8 @@ export function loadSettings(env: Environment, options: LoadSettingsOptions = {}
     workers: data.AGATE_WORKERS,
     leaseMs: data.AGATE_LEASE_MS,
     reconcileIntervalMs: data.AGATE_RECONCILE_INTERVAL,
+    evaluatorTimeoutMs: data.AGATE_EVALUATOR_TIMEOUT,
+    evaluatorRetries: data.AGATE_EVALUATOR_RETRIES,
   };
 }
 

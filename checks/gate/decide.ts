@@ -1,6 +1,10 @@
+import type { HandoffCheck } from "../../schemas/acceptance-record.js";
+import type { CommandRecord } from "../../schemas/command-record.js";
 import type { Config } from "../../schemas/config.js";
 import type { GateDecision, GateFacts, PriorRecord, Requirement } from "../../schemas/gate.js";
 import { failedCommands } from "../command-results.js";
+import { handoffRequiredBy } from "../handoff/required.js";
+import { verifyHandoff } from "../handoff/verify.js";
 import { shortSha as short } from "../markdown.js";
 import { protectedChanges } from "./protected-paths.js";
 import { selectGate } from "./select.js";
@@ -34,6 +38,7 @@ export function decideGate(facts: GateFacts): GateDecision {
       reasons: [facts.config.message],
       gated: { gated: true, reason: "the config that would decide cannot be read" },
       carried_over_from: null,
+      handoff: null,
     };
   }
 
@@ -42,20 +47,31 @@ export function decideGate(facts: GateFacts): GateDecision {
   if (!gated.gated) return notGated(gated.reason);
 
   const commands = commandsRequirement(facts);
-  const requirements: Requirement[] = [
-    commands.requirement,
-    protectedRequirement(facts, config),
-    evaluatorRequirement(config),
-    handoffRequirement(facts, config),
+  const handoff = handoffRequirement(facts, config, believedRecord(facts));
+  // The cheap deterministic checks come first: the evaluator is asked only once they hold.
+  const ready = commands.requirement.status === "pass" && handoff.requirement.status === "pass";
+  const evaluator = evaluatorRequirement(facts, config, ready);
+  const parts: Part[] = [
+    { requirement: commands.requirement, items: [] },
+    { requirement: protectedRequirement(facts, config), items: [] },
+    handoff,
+    evaluator,
   ];
+  const requirements = parts.map((p) => p.requirement);
   const reasons = facts.evidence
     .filter((e) => e.refused)
     .map((e) => `command record refused: ${e.refused}`);
-  const missing = requirements
-    .filter((r) => r.status !== "pass")
-    .map((r) => `${r.name}: ${r.reason}`);
+  // The next work items: a requirement's own items (the evaluator's missing list, the handoff
+  // file's findings) when it has them, otherwise the requirement itself.
+  const missing = parts
+    .filter((p) => p.requirement.status !== "pass")
+    .flatMap((p) =>
+      p.items.length > 0 ? p.items : [`${p.requirement.name}: ${p.requirement.reason}`],
+    );
 
   const failed = requirements.filter((r) => r.status === "fail");
+  const capped = requirements.filter((r) => r.status === "capped");
+  const blocked = requirements.filter((r) => r.status === "blocked");
   const protectedWaiting = requirements.find(
     (r) => r.id === "protected_paths" && r.status === "waiting",
   );
@@ -66,6 +82,7 @@ export function decideGate(facts: GateFacts): GateDecision {
     reasons,
     gated,
     carried_over_from: commands.carriedOverFrom,
+    handoff: handoff.check,
   };
   if (failed.length > 0) {
     return {
@@ -73,6 +90,22 @@ export function decideGate(facts: GateFacts): GateDecision {
       state: "rejected",
       conclusion: "failure",
       title: `Rejected on ${head}: ${failed.map((r) => r.reason).join("; ")}`,
+    };
+  }
+  if (capped.length > 0) {
+    return {
+      ...base,
+      state: "capped",
+      conclusion: "failure",
+      title: `Capped on ${head}: ${capped.map((r) => r.reason).join("; ")}`,
+    };
+  }
+  if (blocked.length > 0) {
+    return {
+      ...base,
+      state: "blocked",
+      conclusion: "failure",
+      title: `Blocked on ${head}: ${blocked.map((r) => r.reason).join("; ")}`,
     };
   }
   if (protectedWaiting) {
@@ -111,7 +144,23 @@ function notGated(reason: string): GateDecision {
     reasons: [reason],
     gated: { gated: false, reason },
     carried_over_from: null,
+    handoff: null,
   };
+}
+
+/** A requirement with the concrete items that make up its next work, when it has them. */
+interface Part {
+  requirement: Requirement;
+  items: string[];
+}
+
+/** The newest record agate believes on the head: the one that decides. */
+export function believedRecord(facts: GateFacts): CommandRecord | null {
+  return (
+    facts.evidence
+      .filter((e) => e.record && !e.refused && !e.waiting)
+      .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0]?.record ?? null
+  );
 }
 
 function commandsRequirement(facts: GateFacts): {
@@ -125,12 +174,10 @@ function commandsRequirement(facts: GateFacts): {
     reason,
   });
   // The newest believed record decides; older ones on the same head are history.
-  const verified = facts.evidence
-    .filter((e) => e.record && !e.refused && !e.waiting)
-    .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];
-  if (verified?.record) {
-    const failed = failedCommands(verified.record);
-    const total = verified.record.commands.length;
+  const verified = believedRecord(facts);
+  if (verified) {
+    const failed = failedCommands(verified);
+    const total = verified.commands.length;
     return failed.length === 0
       ? { requirement: req("pass", `${total} of ${total} passed`), carriedOverFrom: null }
       : {
@@ -205,41 +252,171 @@ function protectedRequirement(facts: GateFacts, config: Config): Requirement {
   );
 }
 
-function evaluatorRequirement(config: Config): Requirement {
-  const kind = config.evaluator.kind;
-  return kind === "none"
-    ? {
-        id: "evaluator",
-        name: "evaluator",
-        status: "pass",
-        reason: "none configured (evaluator.kind: none)",
-      }
-    : {
-        id: "evaluator",
-        name: "evaluator",
-        status: "fail",
-        reason: `evaluator.kind: ${kind} is not supported by this agate version yet; set evaluator.kind: none to gate on the commands alone`,
-      };
+function evaluatorRequirement(facts: GateFacts, config: Config, ready: boolean): Part {
+  const req = (status: Requirement["status"], reason: string, items: string[] = []): Part => ({
+    requirement: { id: "evaluator", name: "evaluator", status, reason },
+    items,
+  });
+  const evaluator = config.evaluator;
+  if (evaluator.kind === "none") return req("pass", "none configured (evaluator.kind: none)");
+  if (evaluator.kind === "review") return reviewRequirement(facts, req);
+  if (!ready) {
+    return req(
+      "waiting",
+      "asked only after every required command passed and the handoff file holds (no evaluator call yet)",
+    );
+  }
+  const tree = short(facts.head_tree_sha ?? "");
+  const fact = facts.evaluation;
+  if (fact.status === "not_asked") return req("waiting", `asking the evaluator about tree ${tree}`);
+  if (fact.status === "over_budget") return req("capped", fact.detail);
+  const { outcome, run } = fact.evaluation;
+  const who = [run.kind, run.provider, run.model].filter(Boolean).join(" ");
+  if (outcome.status === "failed") {
+    return req(
+      "blocked",
+      `evaluator unavailable (${who}): ${outcome.error}. Fix: ${outcome.fix}. Then choose "Re-run evaluator" on this check`,
+    );
+  }
+  const verdict = outcome.verdict;
+  const min = evaluator.min_score;
+  const reused =
+    fact.evaluation.head_sha !== facts.pull_request.head_sha
+      ? `, judged on ${short(fact.evaluation.head_sha)} with the identical tree`
+      : "";
+  if (verdict.complete && verdict.score >= min && verdict.missing.length === 0) {
+    return req("pass", `complete, score ${verdict.score} ≥ ${min} (${who}${reused})`);
+  }
+  const why = [
+    verdict.complete ? null : "not complete",
+    verdict.score < min ? `score ${verdict.score} < ${min}` : `score ${verdict.score}`,
+    verdict.missing.length > 0 ? `${verdict.missing.length} missing items` : null,
+  ].filter(Boolean);
+  return req(
+    "fail",
+    `${why.join(", ")} (${who}${reused})`,
+    verdict.missing.length > 0
+      ? verdict.missing
+      : [`the evaluator did not sign off (${why.join(", ")}) and named nothing missing`],
+  );
 }
 
-function handoffRequirement(facts: GateFacts, config: Config): Requirement {
-  const label = facts.pull_request.labels.find((l) =>
-    config.handoff.required_when.labels.includes(l),
+/**
+ * The `review` evaluator: the sign-off is a maintainer's approval of the exact head (not the
+ * author's, not a bot's); a maintainer's outstanding request for changes holds it, and its body
+ * becomes the work items.
+ */
+function reviewRequirement(
+  facts: GateFacts,
+  req: (status: Requirement["status"], reason: string, items?: string[]) => Part,
+): Part {
+  const head = facts.pull_request.head_sha;
+  const changes = facts.reviews.filter((r) => r.state === "CHANGES_REQUESTED" && r.maintainer);
+  if (changes.length > 0) {
+    const items = changes.flatMap((r) => reviewItems(r.login, r.body));
+    return req(
+      "fail",
+      `changes requested by ${changes.map((r) => `${r.login} on ${short(r.commit_id)}`).join(", ")}`,
+      items,
+    );
+  }
+  const approvals = facts.reviews.filter((r) => r.state === "APPROVED");
+  const onHead = approvals.find((r) => r.maintainer && r.commit_id === head);
+  if (onHead) return req("pass", `approved by ${onHead.login} on ${short(head)}`);
+  const notes = approvals.map((r) =>
+    !r.maintainer
+      ? `${r.login}'s approval does not count (${r.login.endsWith("[bot]") ? "a bot" : "not a maintainer, or the author"})`
+      : `${r.login}'s approval is for ${short(r.commit_id)}, an older commit`,
   );
-  return label
-    ? {
-        id: "handoff",
-        name: "handoff file",
-        status: "fail",
-        reason: `required by the label ${label}, but this agate version cannot verify handoff files yet`,
-      }
-    : {
-        id: "handoff",
-        name: "handoff file",
-        status: "pass",
-        reason:
-          "not required by label; the commit, age, size and session rules are not evaluated in this version",
-      };
+  return req(
+    "waiting",
+    `needs an approving review from a maintainer on ${short(head)}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`,
+  );
+}
+
+/** A review body as work items: its list items when it has any, else the whole text. */
+function reviewItems(login: string, body: string): string[] {
+  const items = body
+    .split("\n")
+    .map((line) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[ \]\s+)?(.+)$/.exec(line)?.[1]?.trim())
+    .filter((item): item is string => Boolean(item));
+  if (items.length > 0) return items;
+  const text = body.trim();
+  return [text === "" ? `address the changes ${login} requested` : `${login}: ${text}`];
+}
+
+function handoffRequirement(
+  facts: GateFacts,
+  config: Config,
+  record: CommandRecord | null,
+): Part & { check: HandoffCheck | null } {
+  const path = config.handoff.path;
+  const req = (status: Requirement["status"], reason: string, items: string[] = []) => ({
+    requirement: { id: "handoff" as const, name: "handoff file", status, reason },
+    items,
+  });
+  if (!facts.handoff) return { ...req("pass", "not read"), check: null };
+  const requiredBy = handoffRequiredBy(config.handoff.required_when, {
+    labels: facts.pull_request.labels,
+    facts: facts.handoff,
+  });
+  const check = verifyHandoff({
+    path,
+    requiredBy,
+    facts: facts.handoff,
+    headRef: facts.pull_request.head_ref,
+    changedFiles: facts.changed_files,
+    record,
+  });
+  const why = `required by ${requiredBy.join(", ")}`;
+  if (requiredBy.length === 0) {
+    const note = check.blob_sha
+      ? check.findings.length > 0
+        ? `; ${path} is there with ${check.findings.length} findings (informational)`
+        : `; ${path} is there and agrees with the pull request`
+      : "";
+    return {
+      ...req("pass", `not required: no rule of handoff.required_when applies${note}`),
+      check,
+    };
+  }
+  if (!check.blob_sha) {
+    return {
+      ...req("fail", `${why}, but ${path} is not at the head commit`, [
+        `Write ${path} and commit it: \`npx agate run\` then \`npx agate handoff --task "<the task>"\` fill it from the branch (${why})`,
+      ]),
+      check,
+    };
+  }
+  if (check.findings.length > 0) {
+    return {
+      ...req(
+        "fail",
+        `${path} does not agree with the pull request (${why}): ${check.findings.length} finding${check.findings.length === 1 ? "" : "s"}`,
+        check.findings.map((f) => `${path}: ${f}`),
+      ),
+      check,
+    };
+  }
+  if (check.status === "blocked") {
+    return {
+      ...req("blocked", `${path} says status: blocked; its next step and open items say on what`),
+      check,
+    };
+  }
+  if (check.status !== "ready") {
+    return {
+      ...req(
+        "waiting",
+        `${path} says status: ${check.status ?? "unknown"}; set status: ready when the task is done`,
+      ),
+      check,
+    };
+  }
+  return {
+    ...req("pass", `${path} is present, valid and true to the pull request (${why})`),
+    check,
+  };
 }
 
 function capitalise(text: string): string {

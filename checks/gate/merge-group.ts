@@ -5,6 +5,7 @@ import { commandPassed, failedCommands } from "../command-results.js";
 import { tableCell as cell, GITHUB_TEXT_LIMIT, shortSha as short } from "../markdown.js";
 import { protectedChanges } from "./protected-paths.js";
 import { type ProvenanceInput, type ProvenanceVerdict, verifyProvenance } from "./provenance.js";
+import { requirementsTable } from "./requirements-table.js";
 
 /** GitHub's merge queue builds every group on a branch under this prefix. */
 export const MERGE_QUEUE_REF_PREFIX = "gh-readonly-queue/";
@@ -192,7 +193,6 @@ const STATE_WORDS: Record<MergeGroupDecision["state"], string> = {
   pending: "Waiting: the evidence for the merge group is not complete yet.",
   not_gated: "Not gated.",
 };
-const STATUS_ICON = { pass: "✅", fail: "❌", waiting: "⏳" } as const;
 
 /** The `agate` check summary on a merge group head. */
 export function renderMergeGroupSummary(
@@ -207,12 +207,7 @@ export function renderMergeGroupSummary(
     "",
   ];
   if (decision.state === "not_gated") return `${lines.join("\n")}\n`;
-  if (decision.requirements.length > 0) {
-    lines.push("| requirement | status | why |", "| --- | --- | --- |");
-    for (const r of decision.requirements)
-      lines.push(`| ${r.name} | ${STATUS_ICON[r.status]} ${r.status} | ${cell(r.reason)} |`);
-    lines.push("");
-  }
+  lines.push(...requirementsTable(decision.requirements));
   const record = facts.evidence.filter((e) => e.record && !e.refused).at(-1)?.record;
   if (record) {
     lines.push(

@@ -2,6 +2,7 @@ import type { CommandRecord } from "../../schemas/command-record.js";
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
 import { commandPassed } from "../command-results.js";
 import { tableCell as cell, fenced, GITHUB_TEXT_LIMIT, shortSha as short } from "../markdown.js";
+import { requirementsTable } from "./requirements-table.js";
 
 const STATE_WORDS: Record<GateDecision["state"], string> = {
   accepted: "Accepted: this pull request may merge.",
@@ -9,11 +10,10 @@ const STATE_WORDS: Record<GateDecision["state"], string> = {
   pending: "Waiting: the evidence is not complete yet.",
   escalated: "Escalated: a maintainer must approve this exact commit.",
   stalled: "Stalled: attempts stopped making progress.",
-  capped: "Capped: the attempt budget is spent.",
-  blocked: "Blocked.",
+  capped: "Capped: a budget is spent.",
+  blocked: "Blocked: something outside this pull request must change first.",
   not_gated: "Not gated.",
 };
-const STATUS_ICON = { pass: "✅", fail: "❌", waiting: "⏳" } as const;
 
 function commandsSection(record: CommandRecord, tailChars: number): string[] {
   const lines = [
@@ -54,12 +54,7 @@ export function renderGateSummary(
   if (decision.state === "not_gated") {
     return `${lines.join("\n")}\n`;
   }
-  if (decision.requirements.length > 0) {
-    lines.push("| requirement | status | why |", "| --- | --- | --- |");
-    for (const r of decision.requirements)
-      lines.push(`| ${r.name} | ${STATUS_ICON[r.status]} ${r.status} | ${cell(r.reason)} |`);
-    lines.push("");
-  }
+  lines.push(...requirementsTable(decision.requirements));
   const record = facts.evidence.filter((e) => e.record && !e.refused).at(-1)?.record;
   if (record) lines.push(...commandsSection(record, tailChars), "");
   if (decision.missing.length > 0) {

@@ -1,7 +1,12 @@
 import { parseConfig } from "../../checks/config/parse-config.js";
 import { embedRecord } from "../../checks/record-embedding.js";
 import { type CommandRecord, commandRecordSchema } from "../../schemas/command-record.js";
-import type { CommandsCheckRunFact, GateFacts, WorkflowRunFact } from "../../schemas/gate.js";
+import type {
+  CommandsCheckRunFact,
+  GateFacts,
+  HandoffFacts,
+  WorkflowRunFact,
+} from "../../schemas/gate.js";
 
 /** SHAs that read as what they are in failure messages. */
 export const HEAD = "1".repeat(40);
@@ -140,6 +145,23 @@ export function gateFacts(overrides: Partial<GateFacts> = {}): GateFacts {
     approvals: [],
     prior_records: [],
     agate_version: "0.1.0",
+    handoff: handoffFacts(),
+    reviews: [],
+    evaluation: { status: "not_asked" },
+    ...overrides,
+  };
+}
+
+/** A short pull request with no handoff file: opened an hour before it was read, one commit. */
+export function handoffFacts(overrides: Partial<HandoffFacts> = {}): HandoffFacts {
+  return {
+    file: null,
+    observed_at: "2026-12-02T11:00:00Z",
+    opened_at: "2026-12-02T10:00:00Z",
+    commit_count: 1,
+    changed_lines: 10,
+    commits: [{ sha: HEAD, message: "Add a", committed_at: "2026-12-02T09:59:00Z" }],
+    newest_change: { sha: HEAD, files: ["src/a.ts"] },
     ...overrides,
   };
 }
