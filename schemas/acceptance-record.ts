@@ -97,3 +97,4 @@ export type DecisionState = z.infer<typeof decisionStateSchema>;
 export type AcceptanceRecordInput = z.infer<typeof acceptanceRecordInputSchema>;
 export type AcceptanceRecord = z.infer<typeof acceptanceRecordSchema>;
 export type StaleMark = z.infer<typeof staleMarkSchema>;
+export type HandoffCheck = z.infer<typeof handoffCheckSchema>;

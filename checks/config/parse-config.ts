@@ -154,7 +154,7 @@ function byPosition(a: FileProblem, b: FileProblem): number {
 }
 
 /** Damerau-free edit distance ≤ 2, or equal ignoring case and separators: a likely typo. */
-function closeEnough(typed: string, known: string): boolean {
+export function closeEnough(typed: string, known: string): boolean {
   const norm = (s: string) => s.toLowerCase().replace(/[-_ ]/g, "");
   if (norm(typed) === norm(known)) return true;
   const a = typed.toLowerCase();
@@ -177,7 +177,7 @@ function closeEnough(typed: string, known: string): boolean {
 }
 
 /** Plain wording for zod's generic issues; messages set on the schema itself take precedence. */
-function genericMessage(issue: z.core.$ZodRawIssue): string | undefined {
+export function genericMessage(issue: z.core.$ZodRawIssue): string | undefined {
   switch (issue.code) {
     case "invalid_type":
       return `expected ${noun(issue.expected)}, got ${describe(issue.input)}`;
