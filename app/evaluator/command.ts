@@ -63,7 +63,7 @@ export function evaluatorCommandEnvironment(
 }
 
 /**
- * Runs the evaluator command once: `bash -eo pipefail -c run` leading its own process group, the
+ * Runs the evaluator command once: `bash --norc -eo pipefail -c run` leading its own process group, the
  * bundle on stdin, stdout captured (bounded), stderr's tail kept for the error. A timeout kills
  * the whole group (SIGTERM, then SIGKILL after the grace), and whatever the command left running
  * is killed when it exits. Never throws: every failure is a result with what to do about it.
@@ -71,7 +71,9 @@ export function evaluatorCommandEnvironment(
 export async function runEvaluatorCommand(
   options: EvaluatorCommandOptions,
 ): Promise<EvaluatorCommandResult> {
-  const child = spawn("bash", ["-eo", "pipefail", "-c", options.run], {
+  // --norc: node's stdio pipes are socket pairs, and bash sources ~/.bashrc of the App's user
+  // when stdin is a socket (it takes it for an ssh session); that is no input for an evaluator.
+  const child = spawn("bash", ["--norc", "-eo", "pipefail", "-c", options.run], {
     cwd: options.cwd,
     env: options.env,
     detached: true,
