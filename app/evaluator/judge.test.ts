@@ -298,6 +298,23 @@ describe.each(["openai", "anthropic"] as const)("llm evaluator, %s wire", (wire)
     expect(JSON.stringify(result)).not.toContain(KEY);
   });
 
+  it("never repeats the key, even when the endpoint's error message echoes it", async () => {
+    llm.script({
+      status: 401,
+      body:
+        wire === "openai"
+          ? { error: { message: `Incorrect API key provided: ${KEY}.` } }
+          : {
+              type: "error",
+              error: { type: "authentication_error", message: `invalid x-api-key ${KEY}` },
+            },
+    });
+    const result = await judge();
+    expect(result.outcome.status).toBe("failed");
+    expect(JSON.stringify(result)).not.toContain(KEY);
+    expect(JSON.stringify(result)).toContain("***");
+  });
+
   it("names evaluator.model when the endpoint does not know the model", async () => {
     llm.script({ status: 404 });
     const result = await judge();

@@ -211,8 +211,17 @@ function llmJudge(config: LlmEvaluatorConfig, options: JudgeOptions): Judge {
       const endpoint = wire.endpoint(baseUrl);
       const shownEndpoint = redactUrl(endpoint);
       const isPublic = new URL(endpoint).host === new URL(wire.publicBaseUrl).host;
+      let secret: string | null = null;
       const finish = (outcome: EvaluationOutcome): JudgeResult => ({
-        outcome,
+        // Providers echo parts of a refused key in their messages; none of it goes further.
+        outcome:
+          outcome.status === "failed" && secret !== null
+            ? {
+                ...outcome,
+                error: outcome.error.replaceAll(secret, "***"),
+                fix: outcome.fix.replaceAll(secret, "***"),
+              }
+            : outcome,
         run: {
           kind: "llm",
           provider: config.provider,
@@ -235,6 +244,7 @@ function llmJudge(config: LlmEvaluatorConfig, options: JudgeOptions): Judge {
         });
       }
       const key = apiKey(options.env, wire.keyVariable);
+      secret = key?.value ?? null;
       // Local servers (Ollama, vLLM, llama.cpp) often need no key; the public endpoint always does.
       if (key === null && isPublic) {
         return finish({

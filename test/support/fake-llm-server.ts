@@ -34,7 +34,7 @@ export type FakeResponse =
   | { verdict: Record<string, unknown>; usage?: FakeUsage }
   /** A well-formed answer whose content is this raw text (Anthropic: a text block, no tool call). */
   | { text: string; usage?: FakeUsage }
-  /** An error status; `body` defaults to the wire format's error object. */
+  /** Any status with this body (default: the wire format's error object), e.g. 429 + retry-after. */
   | { status: number; headers?: Record<string, string>; body?: unknown }
   /** Waits before answering with `then` (default: a verdict that must never be read). */
   | { delayMs: number; then?: FakeResponse }
