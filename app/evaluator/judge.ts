@@ -321,7 +321,7 @@ function llmJudge(config: LlmEvaluatorConfig, options: JudgeOptions): Judge {
           case "timeout":
             return {
               error: `no answer from ${shownEndpoint} within ${timeoutMs} ms (${attempts})`,
-              fix: "the endpoint is slower than the App's evaluator timeout: choose a faster evaluator.model in .github/agate.yml on the base branch, or raise the App's evaluator timeout, then use Re-run evaluator",
+              fix: "the endpoint is slower than the App's evaluator timeout: choose a faster evaluator.model in .github/agate.yml on the base branch, or ask the App's operator to raise AGATE_EVALUATOR_TIMEOUT, then use Re-run evaluator",
             };
           case "connection":
             return {

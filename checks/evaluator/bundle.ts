@@ -192,11 +192,11 @@ function fitDiff(input: BundleInput, room: number, perFile: number, cuts: string
     omitted,
   });
 
-  // First every name (cheap, and what changed matters even without how), then whole patches.
+  // Names first, but at most a quarter of the room: a patch says more than a thousand names.
+  // Then whole patches; then more names with whatever is left.
   const chosen = new Map<number, BundleFile>();
   let left = room;
-  const unnamed: string[] = [];
-  for (const f of all) {
+  const name = (f: (typeof all)[number], budget: number) => {
     const reason = !f.listed
       ? "GitHub's compare lists at most 300 files; name only"
       : f.patch === null
@@ -204,12 +204,16 @@ function fitDiff(input: BundleInput, room: number, perFile: number, cuts: string
         : "left out to keep within the token budget";
     const entry = bare(f, reason);
     const cost = entryCost(entry);
-    if (cost > left) {
-      unnamed.push(f.filename);
-      continue;
-    }
+    if (cost > budget || cost > left) return false;
     chosen.set(f.order, entry);
     left -= cost;
+    return true;
+  };
+  let namesBudget = Math.floor(room / 4);
+  for (const f of all) {
+    const before = left;
+    if (!name(f, namesBudget)) break;
+    namesBudget -= before - left;
   }
   const candidates = all
     .filter((f) => f.patch !== null && chosen.has(f.order))
@@ -241,6 +245,8 @@ function fitDiff(input: BundleInput, room: number, perFile: number, cuts: string
     chosen.set(f.order, whole);
     left -= extra;
   }
+  for (const f of all) if (!chosen.has(f.order)) name(f, left);
+  const unnamed = all.filter((f) => !chosen.has(f.order)).map((f) => f.filename);
   if (tooLarge > 0)
     cuts.push(`${tooLarge} patches over the per-file budget of ${perFile} tokens left out`);
   if (noRoom > 0) cuts.push(`${noRoom} patches left out to keep within the token budget`);

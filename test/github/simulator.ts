@@ -166,6 +166,11 @@ export interface GitHubSimulator {
     },
   ): Promise<void>;
 
+  /** A person presses a check run's button: sends `check_run.requested_action`. */
+  requestCheckRunAction(
+    input: RepoRef & { checkRunId: number; identifier: string; user?: Who },
+  ): Promise<void>;
+
   /**
    * The merge queue asks for checks on a group: sends `merge_group.checks_requested` with the
    * base branch's tip as `base_sha`. Resolves when answered, with the base SHA it named.
@@ -488,6 +493,16 @@ export async function startGitHubSimulator(
 
     completeWorkflowRun: async (input) => {
       await w.completeWorkflowRun(repoOf(input), input.runId, input);
+      await sender.flush();
+    },
+
+    requestCheckRunAction: async (input) => {
+      await w.requestCheckRunAction(
+        repoOf(input),
+        input.checkRunId,
+        input.identifier,
+        account(input.user ?? "octocat"),
+      );
       await sender.flush();
     },
 

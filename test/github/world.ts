@@ -789,7 +789,20 @@ export class World {
     return Promise.resolve([]);
   }
 
-  private emitCheckRun(repo: Repository, run: CheckRun, action: string, sender: Account) {
+  /** A person pressed one of a check run's buttons: `check_run.requested_action`. */
+  requestCheckRunAction(repo: Repository, runId: number, identifier: string, sender: Account) {
+    const run = repo.checkRuns.get(runId);
+    if (!run) throw new Error(`no check run ${runId} in ${repo.owner}/${repo.name}`);
+    return this.emitCheckRun(repo, run, "requested_action", sender, { identifier });
+  }
+
+  private emitCheckRun(
+    repo: Repository,
+    run: CheckRun,
+    action: string,
+    sender: Account,
+    requestedAction?: { identifier: string },
+  ) {
     const suite = repo.checkSuites.get(run.suiteId);
     const pulls = this.pullsForSha(repo, run.headSha);
     const suiteJson = suite
@@ -812,6 +825,7 @@ export class World {
     return this.emit(repo, "check_run", sender, {
       action,
       check_run: s.checkRun(this.urls, repo, run, pulls, suiteJson),
+      ...(requestedAction ? { requested_action: requestedAction } : {}),
     });
   }
 

@@ -1,0 +1,198 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Probot } from "probot";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import type { EvaluatorDeps } from "../../app/gate/ask-evaluator.js";
+import { type GateDeps, handleGateDelivery } from "../../app/gate/handle-delivery.js";
+import { openStore } from "../../app/store/open-store.js";
+import type { Store } from "../../app/store/store.js";
+import {
+  type GitHubSimulator,
+  type Receiver,
+  startGitHubSimulator,
+  startReceiver,
+} from "../github/index.js";
+import type { ActionRun } from "./action-runner.js";
+import { simulatedCi } from "./simulated-ci.js";
+
+/**
+ * The gate against the simulator, for end-to-end tests: real git, the real Action bundle
+ * publishing its record, real workflow-run data, and the App's gate code reading it all over
+ * HTTP with an installation token. Deliveries are handed to the gate job directly, in order, as
+ * the workers would; the runtime has its own tests. Call once per test file, at the top level.
+ */
+export interface GateHarness {
+  readonly sim: GitHubSimulator;
+  readonly store: Store;
+  readonly temp: string;
+  deps(): GateDeps;
+  /** Hands every delivery since the last call to the gate job, in order. */
+  processDeliveries(): Promise<void>;
+  /** A repository with the config, an agent branch with `files`, and its pull request opened. */
+  agentPullRequest(
+    repo: string,
+    files: Record<string, string | null>,
+    options?: {
+      labels?: string[];
+      branch?: string;
+      config?: string;
+      body?: string;
+      title?: string;
+      baseFiles?: Record<string, string>;
+      trailers?: Record<string, string>;
+      /** Opened before the branch, so the first is #1 and the pull request comes after them. */
+      issues?: { title: string; body: string }[];
+    },
+  ): Promise<{ head: string; number: number; branch: string }>;
+  /** CI on the head: a workflow run with the Action bundle publishing agate/commands. */
+  ci(
+    repo: string,
+    branch: string,
+    head: string,
+    stepConclusion?: "success" | "failure",
+  ): Promise<ActionRun>;
+  /** The newest `agate` check run on a commit. */
+  gateCheck(
+    repo: string,
+    sha: string,
+  ): ReturnType<GitHubSimulator["checkRuns"]>[number] | undefined;
+}
+
+export const ANSWER_CONFIG =
+  'version: 1\ncommands:\n  - name: answer\n    run: test "$(cat answer.txt)" = 42\n';
+
+export function useGateHarness(
+  options: { evaluator?: () => EvaluatorDeps | undefined } = {},
+): GateHarness {
+  let sim: GitHubSimulator | undefined;
+  let receiver: Receiver | undefined;
+  let store: Store | undefined;
+  let probot: Probot | undefined;
+  let handled = 0;
+  const temp = mkdtempSync(join(tmpdir(), "agate-gate-"));
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the gate harness has no ${what} yet`);
+    return value;
+  };
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    sim = await startGitHubSimulator({ webhookUrl: receiver.url });
+  });
+  afterAll(async () => {
+    await sim?.close();
+    await receiver?.close();
+    await store?.close();
+    rmSync(temp, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    const s = need(sim, "simulator");
+    s.reset();
+    // A fresh Probot per test: no token or state cached from another test.
+    probot = new Probot({
+      appId: s.appId,
+      privateKey: s.privateKey,
+      baseUrl: s.apiUrl,
+      logLevel: "fatal",
+    });
+    await store?.close();
+    store = await openStore({
+      url: `file:${join(temp, `gate-${Date.now()}-${Math.random()}.db`)}`,
+    });
+    handled = s.deliveries.length;
+  });
+
+  const harness: GateHarness = {
+    get sim() {
+      return need(sim, "simulator");
+    },
+    get store() {
+      return need(store, "store");
+    },
+    temp,
+    deps() {
+      const s = need(sim, "simulator");
+      const p = need(probot, "Probot");
+      const evaluator = options.evaluator?.();
+      return {
+        store: need(store, "store"),
+        now: () => new Date(),
+        octokitFor: (id: number) => p.auth(id) as never,
+        appSlug: async () => s.appSlug,
+        ...(evaluator ? { evaluator } : {}),
+      };
+    },
+    async processDeliveries() {
+      const s = need(sim, "simulator");
+      await s.flushWebhooks();
+      while (handled < s.deliveries.length) {
+        const d = s.deliveries[handled++];
+        if (!d) continue;
+        await handleGateDelivery(
+          {
+            id: d.id,
+            event: d.event,
+            action: d.action ?? null,
+            payload: JSON.stringify(d.payload),
+            payload_sha256: "0".repeat(64),
+            received_at: new Date().toISOString(),
+          },
+          harness.deps(),
+        );
+        await s.flushWebhooks();
+      }
+    },
+    async agentPullRequest(repo, files, opts = {}) {
+      const s = need(sim, "simulator");
+      await s.createRepository({
+        repo,
+        files: {
+          ".github/agate.yml": opts.config ?? ANSWER_CONFIG,
+          "answer.txt": "0\n",
+          ".github/workflows/ci.yml": "on: pull_request\n",
+          ...opts.baseFiles,
+        },
+      });
+      for (const issue of opts.issues ?? []) {
+        await s.createIssue({ repo, ...issue, user: "octocat" });
+      }
+      const branch = opts.branch ?? "codex/answer";
+      const head = await s.pushCommit({
+        repo,
+        branch,
+        files,
+        author: "codex[bot]",
+        ...(opts.trailers ? { trailers: opts.trailers } : {}),
+      });
+      const { number } = await s.openPullRequest({
+        repo,
+        head: branch,
+        title: opts.title ?? "Answer",
+        ...(opts.body !== undefined ? { body: opts.body } : {}),
+        user: "codex[bot]",
+        labels: opts.labels ?? [],
+      });
+      await harness.processDeliveries();
+      return { head, number, branch };
+    },
+    ci(repo, branch, head, stepConclusion) {
+      return simulatedCi({
+        sim: need(sim, "simulator"),
+        repo,
+        branch,
+        head,
+        temp,
+        settle: () => harness.processDeliveries(),
+        ...(stepConclusion ? { stepConclusion } : {}),
+      });
+    },
+    gateCheck(repo, sha) {
+      return need(sim, "simulator")
+        .checkRuns({ repo })
+        .filter((c) => c.name === "agate" && c.headSha === sha)
+        .at(-1);
+    },
+  };
+  return harness;
+}
