@@ -22,10 +22,6 @@ const evidence = (
   waiting: null,
   ...overrides,
 });
-const configOf = (text: string): GateFacts["config"] => {
-  const { config, digest } = loadedConfig(text);
-  return { status: "ok", path: ".github/agate.yml", blob_sha: "5".repeat(40), digest, config };
-};
 const maintainer = (commit: string) => ({
   login: "octocat",
   commit_id: commit,
@@ -154,22 +150,6 @@ describe("decideGate", () => {
     expect(decideGate(gateFacts({ changed_files, evidence: [evidence([1, 0])] })).state).toBe(
       "rejected",
     );
-  });
-
-  it("an evaluator or handoff this version cannot check never lets it pass", () => {
-    const llm = decideGate(
-      gateFacts({
-        evidence: [evidence([0, 0])],
-        config: configOf(
-          "version: 1\ncommands: [{ name: unit, run: x }]\nevaluator: { kind: llm, model: m }\n",
-        ),
-      }),
-    );
-    expect([llm.state, llm.conclusion]).toEqual(["rejected", "failure"]);
-    expect(llm.title).toContain("evaluator.kind: llm is not supported by this agate version yet");
-    const facts = gateFacts({ evidence: [evidence([0, 0])] });
-    facts.pull_request.labels = ["agent", "long-task"];
-    expect(decideGate(facts).conclusion).toBe("failure");
   });
 
   it("carries an acceptance over only to another SHA with the same tree, config and agate version", () => {
