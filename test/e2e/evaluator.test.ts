@@ -75,7 +75,6 @@ describe("the evaluator in the gate, end to end", () => {
 
   it("half done is held with the missing items as work; done is accepted; the same tree is not asked twice", async () => {
     const repo = "eval-story";
-    const { sim } = gate;
     const { head, number, branch } = await gate.agentPullRequest(
       repo,
       {
@@ -185,6 +184,82 @@ describe("the evaluator in the gate, end to end", () => {
       `Accepted on ${done.slice(0, 7)}: every requirement passed`,
     );
     expect(gate.sim.labelsOf({ repo, number })).toContain("agate:accepted");
+
+    // An amended message: a new SHA with the identical tree reuses the verdict, asks nobody.
+    const amended = await gate.sim.pushCommit({
+      repo,
+      branch,
+      files: {},
+      message: "Same tree, new message",
+      author: "codex[bot]",
+    });
+    await gate.processDeliveries();
+    await gate.ci(repo, branch, amended);
+    expect(llm.requests).toHaveLength(2);
+    const reused = gate.gateCheck(repo, amended);
+    expect(reused).toMatchObject({ conclusion: "success" });
+    expect(reused?.output?.summary).toContain(
+      `judged on ${done.slice(0, 7)} with the identical tree`,
+    );
+  });
+
+  it("review: an approval counts only from a maintainer, on the head, and never a bot's", async () => {
+    const repo = "eval-review";
+    const config = `version: 1\ncommands:\n  - { name: answer, run: test "$(cat answer.txt)" = 42 }\nevaluator: { kind: review }\n`;
+    const { sim } = gate;
+    const { head, number, branch } = await gate.agentPullRequest(
+      repo,
+      { "answer.txt": "42\n" },
+      { config },
+    );
+    sim.addUser("maintainer");
+    sim.setPermission({ repo, user: "maintainer", permission: "write" });
+    sim.addUser("helper[bot]", "Bot");
+    sim.setPermission({ repo, user: "helper[bot]", permission: "write" });
+    await gate.ci(repo, branch, head);
+    expect(gate.gateCheck(repo, head)?.output?.title).toContain(
+      "needs an approving review from a maintainer",
+    );
+
+    await sim.submitReview({ repo, number, state: "APPROVED", user: "helper[bot]" });
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, head)?.status).toBe("in_progress");
+    expect(gate.gateCheck(repo, head)?.output?.title).toContain(
+      "helper[bot]'s approval does not count (a bot)",
+    );
+
+    await sim.submitReview({
+      repo,
+      number,
+      state: "CHANGES_REQUESTED",
+      user: "maintainer",
+      body: "- [ ] explain why 42\n",
+    });
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "failure" });
+    expect(gate.gateCheck(repo, head)?.output?.summary).toContain("- [ ] explain why 42");
+
+    await sim.submitReview({ repo, number, state: "APPROVED", user: "maintainer" });
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    expect(gate.gateCheck(repo, head)?.output?.summary).toContain(
+      `approved by maintainer on ${head.slice(0, 7)}`,
+    );
+
+    // A push: the approval is for an older commit now.
+    const next = await sim.pushCommit({
+      repo,
+      branch,
+      files: { "notes.md": "why 42\n" },
+      author: "codex[bot]",
+    });
+    await gate.processDeliveries();
+    await gate.ci(repo, branch, next);
+    const check = gate.gateCheck(repo, next);
+    expect(check?.status).toBe("in_progress");
+    expect(check?.output?.title).toContain(
+      `maintainer's approval is for ${head.slice(0, 7)}, an older commit`,
+    );
   });
 
   it("an evaluator that keeps failing blocks with the fix; Re-run evaluator asks again", async () => {
