@@ -191,15 +191,18 @@ describe("verifyHandoff", () => {
     expect(verify(byRun, { record: failing }).findings).toEqual([]);
   });
 
-  it("says when agate recorded no exit code (timeout, signal)", () => {
+  it("says when agate recorded no exit code (timeout, signal), which the file writes as -1", () => {
     const timedOut = { ...RECORD, commands: [command({ exit_code: null, timed_out: true })] };
     const killed = { ...RECORD, commands: [command({ exit_code: null, signal: "SIGKILL" })] };
     expect(verify({}, { record: timedOut }).findings).toEqual([
-      "last_command `npm test` says exit code 0, but agate recorded a timeout (no exit code)",
+      "last_command `npm test` says exit code 0, but agate recorded a timeout (no exit code: write -1)",
     ]);
     expect(verify({}, { record: killed }).findings).toEqual([
-      "last_command `npm test` says exit code 0, but agate recorded the signal SIGKILL (no exit code)",
+      "last_command `npm test` says exit code 0, but agate recorded the signal SIGKILL (no exit code: write -1)",
     ]);
+    const minusOne = { last_command: { run: "npm test", exit_code: -1, output_tail: "" } };
+    expect(verify(minusOne, { record: timedOut }).findings).toEqual([]);
+    expect(verify(minusOne, { record: killed }).findings).toEqual([]);
   });
 
   it("says it is waiting when there is no command record to compare with", () => {

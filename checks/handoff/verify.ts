@@ -19,6 +19,12 @@ export interface VerifyHandoffInput {
   record: CommandRecord | null;
 }
 
+/**
+ * The handoff file's exit code for a command that has none (timed out, killed by a signal): the
+ * schema needs a whole number, and no process exits with -1.
+ */
+export const NO_EXIT_CODE = -1;
+
 /** Past this many names of one kind, the rest are counted, so the summary stays readable. */
 const NAMES_PER_KIND = 20;
 
@@ -131,15 +137,16 @@ function lastCommandFindings(front: HandoffFrontMatter, record: CommandRecord | 
     ];
   }
   if (command.exit_code === last.exit_code) return [];
+  if (command.exit_code === null && last.exit_code === NO_EXIT_CODE) return [];
   return [
     `last_command \`${run}\` says exit code ${last.exit_code}, but agate recorded ${recordedEnd(command)}`,
   ];
 }
 
 function recordedEnd(command: CommandResult): string {
-  if (command.timed_out) return "a timeout (no exit code)";
+  if (command.timed_out) return `a timeout (no exit code: write ${NO_EXIT_CODE})`;
   if (command.exit_code === null)
-    return `the signal ${command.signal ?? "that killed it"} (no exit code)`;
+    return `the signal ${command.signal ?? "that killed it"} (no exit code: write ${NO_EXIT_CODE})`;
   return `exit code ${command.exit_code}`;
 }
 

@@ -1,0 +1,328 @@
+import { execFileSync } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, isAbsolute, join, posix, resolve } from "node:path";
+import { commandPassed } from "../checks/command-results.js";
+import { parseConfig } from "../checks/config/parse-config.js";
+import { ConfigurationError } from "../checks/errors.js";
+import { parseHandoffFile, renderHandoffFile } from "../checks/handoff/parse-handoff.js";
+import { NO_EXIT_CODE } from "../checks/handoff/verify.js";
+import { shortSha } from "../checks/markdown.js";
+import { NORMALISATION_RULES } from "../checks/normalise-output.js";
+import { type CommandRecord, commandRecordSchema } from "../schemas/command-record.js";
+import { CONFIG_PATH, handoffSchema } from "../schemas/config.js";
+import {
+  type HandoffFrontMatter,
+  handoffFrontMatterSchema,
+  handoffStatusSchema,
+} from "../schemas/handoff-file.js";
+import { localBase } from "./base-config.js";
+import { git, gitMaybe } from "./git.js";
+
+/** A problem the person at the terminal fixes (a flag, a file, the config): `agate` exits 2. */
+export class HandoffUsageError extends Error {
+  override readonly name = "HandoffUsageError";
+}
+
+export interface WriteHandoffOptions {
+  cwd: string;
+  /** The base to diff against; default: where HEAD forked from the default branch. */
+  base?: string;
+  /** Repository-relative; default: `handoff.path` of the base config, else `.agate/handoff.md`. */
+  path?: string;
+  task?: string;
+  status?: string;
+  nextStep?: string;
+  /** Replaces the open items; empty strings are dropped, so `[""]` clears them. */
+  openItems?: string[];
+  /** The command record of `agate run`; default `<git dir>/agate/command-record.json`. */
+  recordPath?: string;
+}
+
+export interface WrittenHandoff {
+  /** Repository-relative path of the handoff file. */
+  path: string;
+  /** Absolute path of the handoff file. */
+  file: string;
+  created: boolean;
+  /** The file already said exactly this; nothing was written. */
+  unchanged: boolean;
+  front: HandoffFrontMatter;
+  /** Things the caller should tell the user (stderr), such as a record of another commit. */
+  warnings: string[];
+}
+
+/** How much command output a handoff keeps: enough to see the failure, not a log. */
+const TAIL_LINES = 30;
+const TAIL_CHARS = 4_000;
+
+const NEW_FILE_BODY = `## Notes
+
+What the next session needs that the fields above do not say: decisions taken and why, dead
+ends, where to look first.
+`;
+
+/**
+ * Writes or updates the handoff file from the live git state, so that what it says about the
+ * branch is true when it is written: the current branch, every file changed against the base
+ * (committed or not), and the last command of the local record `agate run` wrote. What only a
+ * person or agent can say (task, status, next step, open items, the free text) is kept from the
+ * existing file unless an option sets it.
+ */
+export function writeHandoff(options: WriteHandoffOptions): WrittenHandoff {
+  const root = git(options.cwd, ["rev-parse", "--show-toplevel"]).trim();
+  const warnings: string[] = [];
+  const baseSha = (() => {
+    try {
+      return localBase(root, options.base);
+    } catch (error) {
+      throw new HandoffUsageError((error as Error).message);
+    }
+  })();
+  const path = handoffPath(root, baseSha, options.path);
+  const file = join(root, path);
+
+  const existing = existsSync(file) ? readExisting(readFileSync(file, "utf8"), path) : null;
+  const branch = gitMaybe(root, ["symbolic-ref", "--quiet", "--short", "HEAD"])?.trim();
+  if (!branch) {
+    throw new HandoffUsageError(
+      "HEAD is detached: check out the pull request's branch (git switch <branch>) and run agate handoff again",
+    );
+  }
+
+  const task = options.task ?? existing?.front.task;
+  if (task === undefined) {
+    throw new HandoffUsageError(
+      `there is no ${path} yet: pass --task "<the task>" (an issue such as #12, or one line) to start it`,
+    );
+  }
+  if (task.trim() === "") throw new HandoffUsageError("--task must not be empty");
+
+  let status = existing?.front.status ?? "in-progress";
+  if (options.status !== undefined) {
+    const parsed = handoffStatusSchema.safeParse(options.status);
+    if (!parsed.success) {
+      throw new HandoffUsageError(
+        `--status ${JSON.stringify(options.status)} is not one of ${handoffStatusSchema.options.join(", ")}`,
+      );
+    }
+    status = parsed.data;
+  }
+
+  const record = readRecord(root, options.cwd, options.recordPath);
+  let lastCommand = existing?.front.last_command ?? null;
+  if (record.record) {
+    const head = git(root, ["rev-parse", "HEAD"]).trim();
+    if (record.record.tested.sha !== head) {
+      warnings.push(
+        `the command record ${record.file} is for ${shortSha(record.record.tested.sha)}, but HEAD is ${shortSha(head)}: run \`npx agate run\` again so last_command describes this commit`,
+      );
+    }
+    const chosen = lastCommandOf(record.record);
+    if (chosen) lastCommand = chosen;
+    else warnings.push(`the command record ${record.file} has no commands; last_command kept`);
+  } else {
+    warnings.push(
+      `no command record at ${record.file}: run \`npx agate run\` first; last_command ${lastCommand ? "kept as it was" : "left empty"}`,
+    );
+  }
+
+  const front = handoffFrontMatterSchema.parse({
+    task: task.trim(),
+    branch,
+    status,
+    changed_files: changedFiles(root, baseSha, path),
+    last_command: lastCommand,
+    next_step: options.nextStep?.trim() ?? existing?.front.next_step ?? "",
+    open_items: options.openItems
+      ? options.openItems.map((item) => item.trim()).filter((item) => item !== "")
+      : (existing?.front.open_items ?? []),
+  } satisfies HandoffFrontMatter);
+  if (front.status === "ready" && (front.next_step !== "" || front.open_items.length > 0)) {
+    warnings.push(
+      'status is ready, but next_step or open_items are not empty: the gate calls that a contradiction; clear them (--next-step "" --open-item "") or keep status in-progress',
+    );
+  }
+
+  const body = withTreeMarker(existing ? existing.body : NEW_FILE_BODY, codeTree(root, path));
+  const text = renderHandoffFile(front, body);
+  const unchanged = existing?.text === text;
+  if (!unchanged) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+  return { path, file, created: existing === null, unchanged, front, warnings };
+}
+
+const MARKER = /^<!-- agate handoff: .*-->\s*$/;
+
+/**
+ * The last line of the notes names the code tree the file was written for. The gate counts the
+ * file as fresh only when the newest code commit also changed it; when new code leaves every
+ * field as it was, this line still changes, so writing the file again is enough to refresh it
+ * (and running it twice on the same code writes nothing).
+ */
+function withTreeMarker(body: string, tree: string): string {
+  const notes = body
+    .split("\n")
+    .filter((line) => !MARKER.test(line))
+    .join("\n")
+    .replace(/\s+$/, "");
+  const marker = `<!-- agate handoff: written for the code tree ${tree.slice(0, 12)} (the work tree without this file) -->`;
+  return notes === "" ? `${marker}\n` : `${notes}\n\n${marker}\n`;
+}
+
+/**
+ * The tree the work tree would commit as, without the handoff file: built in a copy of the index
+ * (so the real one and its staged changes are untouched, and unchanged files are not re-hashed).
+ */
+function codeTree(root: string, handoff: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "agate-handoff-"));
+  const index = join(dir, "index");
+  const realIndex = resolve(root, git(root, ["rev-parse", "--git-path", "index"]).trim());
+  const env = { ...process.env, GIT_INDEX_FILE: index };
+  const run = (args: string[]) =>
+    execFileSync("git", args, {
+      cwd: root,
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  try {
+    if (existsSync(realIndex)) copyFileSync(realIndex, index);
+    else if (gitMaybe(root, ["rev-parse", "--verify", "--quiet", "HEAD"]))
+      run(["read-tree", "HEAD"]);
+    run(["add", "--all", "--", "."]);
+    run(["rm", "--cached", "--quiet", "--ignore-unmatch", "--", handoff]);
+    return run(["write-tree"]).trim();
+  } catch (error) {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
+    throw new Error(
+      `cannot compute the work tree's code tree in ${root}: ${stderr || (error as Error).message}`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** --path, else the base config's handoff.path, else the schema's default. */
+function handoffPath(root: string, baseSha: string, flag: string | undefined): string {
+  if (flag !== undefined) return repoRelative(flag);
+  const configText = gitMaybe(root, ["show", `${baseSha}:${CONFIG_PATH}`]);
+  if (configText === undefined) return handoffSchema.parse({}).path;
+  try {
+    return parseConfig(configText, CONFIG_PATH).config.handoff.path;
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    throw new HandoffUsageError(
+      `${error.message}\nThe handoff file's path comes from this config (at the base ${shortSha(baseSha)}): fix it there, or pass --path.`,
+    );
+  }
+}
+
+/** A path inside the repository, written as git writes it (forward slashes, no `./`). */
+function repoRelative(path: string): string {
+  const normal = posix.normalize(path.replace(/\\/g, "/"));
+  if (path.trim() === "" || isAbsolute(path) || normal === "." || normal.startsWith("../")) {
+    throw new HandoffUsageError(
+      `--path ${JSON.stringify(path)} must be a file path relative to the repository root, such as .agate/handoff.md`,
+    );
+  }
+  return normal.replace(/^\.\//, "");
+}
+
+function readExisting(text: string, path: string) {
+  const parsed = parseHandoffFile(text, path);
+  if (!parsed.ok) {
+    throw new HandoffUsageError(
+      `${path} exists but cannot be read, so its task, status and notes cannot be kept:\n${parsed.errors
+        .map((error) => `  - ${error}`)
+        .join("\n")}\nFix these lines, or delete the file and run agate handoff again with --task.`,
+    );
+  }
+  return { text, front: parsed.front, body: parsed.body };
+}
+
+function readRecord(
+  root: string,
+  cwd: string,
+  flag: string | undefined,
+): { file: string; record: CommandRecord | null } {
+  const file = flag
+    ? resolve(cwd, flag)
+    : join(
+        resolve(root, git(root, ["rev-parse", "--git-dir"]).trim()),
+        "agate",
+        "command-record.json",
+      );
+  if (!existsSync(file)) {
+    if (flag) {
+      throw new HandoffUsageError(
+        `--record ${flag}: there is no file at ${file}; run \`npx agate run --record ${flag}\` first, or leave out --record`,
+      );
+    }
+    return { file, record: null };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new HandoffUsageError(
+      `${file} is not JSON (${(error as Error).message}): run \`npx agate run\` again to rewrite it`,
+    );
+  }
+  const parsed = commandRecordSchema.safeParse(data);
+  if (!parsed.success) {
+    throw new HandoffUsageError(
+      `${file} is not an agate command record (${parsed.error.issues[0]?.message ?? "invalid"}): run \`npx agate run\` again to rewrite it`,
+    );
+  }
+  return { file, record: parsed.data };
+}
+
+/** The first command that failed (what the next session must fix), else the last one. */
+function lastCommandOf(record: CommandRecord): HandoffFrontMatter["last_command"] {
+  const command = record.commands.find((c) => !commandPassed(c)) ?? record.commands.at(-1);
+  if (!command) return null;
+  return {
+    run: command.run,
+    exit_code: command.exit_code ?? NO_EXIT_CODE,
+    output_tail: shortTail(command.output.tail),
+  };
+}
+
+const TERMINAL_ESCAPES = NORMALISATION_RULES.find((rule) => rule.name === "ansi")?.pattern;
+
+function shortTail(tail: string): string {
+  const plain = TERMINAL_ESCAPES ? tail.replace(TERMINAL_ESCAPES, "") : tail;
+  const lines = plain.replace(/\r\n/g, "\n").split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  let kept = lines.slice(-TAIL_LINES).join("\n");
+  if (kept.length > TAIL_CHARS) kept = kept.slice(-TAIL_CHARS);
+  return kept === "" ? "" : `${kept}\n`;
+}
+
+/**
+ * Every file the branch changes against the merge base, as the pull request will show it once
+ * everything is committed: committed, staged, unstaged and untracked (ignored files are not).
+ * Renames are listed as both names, which the gate accepts, so no rename detection setting can
+ * make the list disagree with GitHub's.
+ */
+function changedFiles(root: string, baseSha: string, handoff: string): string[] {
+  const names = (args: string[]) => git(root, args).split("\0").filter(Boolean);
+  const files = new Set([
+    ...names(["diff", "--name-only", "--no-renames", "-z", baseSha]),
+    ...names(["diff", "--name-only", "--no-renames", "-z", "--cached", baseSha]),
+    ...names(["ls-files", "--others", "--exclude-standard", "-z"]),
+  ]);
+  files.delete(handoff);
+  return [...files].sort();
+}
