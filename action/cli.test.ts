@@ -63,3 +63,44 @@ describe("agate run (dist/cli/index.js), with no credentials", () => {
     expect(agate(repo, "--version").stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 });
+
+describe("agate handoff (dist/cli/index.js)", () => {
+  it("writes the file from agate run's record, keeps what was written, exits 2 on what to fix", () => {
+    repo = makeRepo();
+    repo.commit({
+      ".github/agate.yml": "version: 1\ncommands:\n  - name: unit\n    run: 'true'\n",
+    });
+    repo.git("checkout", "--quiet", "-b", "agent/task");
+    repo.commit({ "src/a.ts": "a\n" });
+
+    const noTask = agate(repo, "handoff");
+    expect(noTask.status).toBe(2);
+    expect(noTask.stderr).toContain("there is no .agate/handoff.md yet: pass --task");
+
+    expect(agate(repo, "run").status).toBe(0);
+    const first = agate(repo, "handoff", "--task", "#12", "--open-item", "a", "--open-item", "b");
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stderr).toBe("");
+    expect(first.stdout).toContain(
+      "agate: .agate/handoff.md written: status in-progress, 1 changed file, last_command `true` (exit 0).",
+    );
+    const text = readFileSync(join(repo.dir, ".agate", "handoff.md"), "utf8");
+    expect(text).toMatch(
+      /^---\ntask: "#12"\nbranch: agent\/task\nstatus: in-progress\nchanged_files:\n {2}- src\/a\.ts\nlast_command:\n {2}run: "true"\n {2}exit_code: 0\n/,
+    );
+    expect(text).toContain("open_items:\n  - a\n  - b\n---\n");
+
+    const again = agate(repo, "handoff", "--status", "ready", "--open-item", "");
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain("updated: status ready");
+    expect(readFileSync(join(repo.dir, ".agate", "handoff.md"), "utf8")).toContain('task: "#12"');
+
+    const bad = agate(repo, "handoff", "--status", "done");
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--status "done" is not one of in-progress, ready, blocked');
+    const unknown = agate(repo, "handoff", "--colour");
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("Usage:");
+    expect(agate(repo, "handoff", "--help").stdout).toContain("agate handoff [--base REF]");
+  });
+});

@@ -54,9 +54,9 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
     var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
-    var isMap2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
-    var isPair2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
-    var isScalar2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
+    var isMap3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
+    var isPair3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
+    var isScalar3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
     var isSeq = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
     function isCollection(node2) {
       if (node2 && typeof node2 === "object")
@@ -67,7 +67,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    function isNode2(node2) {
+    function isNode3(node2) {
       if (node2 && typeof node2 === "object")
         switch (node2[NODE_TYPE]) {
           case ALIAS:
@@ -78,7 +78,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node2) => (isScalar2(node2) || isCollection(node2)) && !!node2.anchor;
+    var hasAnchor = (node2) => (isScalar3(node2) || isCollection(node2)) && !!node2.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -90,10 +90,10 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap2;
-    exports.isNode = isNode2;
-    exports.isPair = isPair2;
-    exports.isScalar = isScalar2;
+    exports.isMap = isMap3;
+    exports.isNode = isNode3;
+    exports.isPair = isPair3;
+    exports.isScalar = isScalar3;
     exports.isSeq = isSeq;
   }
 });
@@ -1511,7 +1511,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify2(item, ctx, onComment, onChompKeep) {
+    function stringify3(item, ctx, onComment, onChompKeep) {
       if (identity.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity.isAlias(item)) {
@@ -1540,7 +1540,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -1550,7 +1550,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -1572,7 +1572,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify3.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -1624,7 +1624,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify3.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -1765,7 +1765,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map2, { key, value }) {
@@ -1801,7 +1801,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity.isNode(key) && ctx?.doc) {
-        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify3.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node2 of ctx.anchors.keys())
           strCtx.anchors.add(node2.anchor);
@@ -1868,12 +1868,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow = ctx.inFlow ?? collection.flow;
-      const stringify3 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify3(collection, ctx, options);
+      const stringify4 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify4(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -1898,7 +1898,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str2 = stringify3.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -1965,7 +1965,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify2.stringify(item, itemCtx, () => comment = null);
+        let str = stringify3.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
@@ -3326,7 +3326,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines = [];
@@ -3341,7 +3341,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify2.createStringifyContext(doc, options);
+      const ctx = stringify3.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -3363,7 +3363,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify3.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
@@ -3371,7 +3371,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines.push(body);
       } else {
-        lines.push(stringify2.stringify(doc.contents, ctx));
+        lines.push(stringify3.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -4039,16 +4039,16 @@ var require_resolve_block_map = __commonJS({
         }
         ctx.atKey = true;
         const keyStart = keyProps.end;
-        const keyNode2 = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        const keyNode3 = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
         if (ctx.schema.compat)
           utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
         ctx.atKey = false;
-        if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode2))
+        if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode3))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
         const valueProps = resolveProps.resolveProps(sep ?? [], {
           indicator: "map-value-ind",
           next: value,
-          offset: keyNode2.range[2],
+          offset: keyNode3.range[2],
           onError,
           parentIndent: bm.indent,
           startOnNewline: !key || key.type === "block-scalar"
@@ -4059,26 +4059,26 @@ var require_resolve_block_map = __commonJS({
             if (value?.type === "block-map" && !valueProps.hasNewline)
               onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
-              onError(keyNode2.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
+              onError(keyNode3.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
           const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
-          const pair = new Pair.Pair(keyNode2, valueNode);
+          const pair = new Pair.Pair(keyNode3, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
           map2.items.push(pair);
         } else {
           if (implicitKey)
-            onError(keyNode2.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
+            onError(keyNode3.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
           if (valueProps.comment) {
-            if (keyNode2.comment)
-              keyNode2.comment += "\n" + valueProps.comment;
+            if (keyNode3.comment)
+              keyNode3.comment += "\n" + valueProps.comment;
             else
-              keyNode2.comment = valueProps.comment;
+              keyNode3.comment = valueProps.comment;
           }
-          const pair = new Pair.Pair(keyNode2);
+          const pair = new Pair.Pair(keyNode3);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
           map2.items.push(pair);
@@ -4202,9 +4202,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap2 = fc.start.source === "{";
-      const fcName = isMap2 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap3 = fc.start.source === "{";
+      const fcName = isMap3 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -4240,7 +4240,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -4280,7 +4280,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep && !props.found) {
+        if (!isMap3 && !sep && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -4289,21 +4289,21 @@ var require_resolve_flow_collection = __commonJS({
         } else {
           ctx.atKey = true;
           const keyStart = props.end;
-          const keyNode2 = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+          const keyNode3 = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
           if (isBlock(key))
-            onError(keyNode2.range, "BLOCK_IN_FLOW", blockMsg);
+            onError(keyNode3.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
           const valueProps = resolveProps.resolveProps(sep ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
-            offset: keyNode2.range[2],
+            offset: keyNode3.range[2],
             onError,
             parentIndent: fc.indent,
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap2 && !props.found && ctx.options.strict) {
+            if (!isMap3 && !props.found && ctx.options.strict) {
               if (sep)
                 for (const st of sep) {
                   if (st === valueProps.found)
@@ -4327,31 +4327,31 @@ var require_resolve_flow_collection = __commonJS({
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
           } else if (valueProps.comment) {
-            if (keyNode2.comment)
-              keyNode2.comment += "\n" + valueProps.comment;
+            if (keyNode3.comment)
+              keyNode3.comment += "\n" + valueProps.comment;
             else
-              keyNode2.comment = valueProps.comment;
+              keyNode3.comment = valueProps.comment;
           }
-          const pair = new Pair.Pair(keyNode2, valueNode);
+          const pair = new Pair.Pair(keyNode3, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap2) {
+          if (isMap3) {
             const map2 = coll;
-            if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode2))
+            if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode3))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
             map2.items.push(pair);
           } else {
             const map2 = new YAMLMap.YAMLMap(ctx.schema);
             map2.flow = true;
             map2.items.push(pair);
-            const endRange = (valueNode ?? keyNode2).range;
-            map2.range = [keyNode2.range[0], endRange[1], endRange[2]];
+            const endRange = (valueNode ?? keyNode3).range;
+            map2.range = [keyNode3.range[0], endRange[1], endRange[2]];
             coll.items.push(map2);
           }
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap2 ? "}" : "]";
+      const expectedEnd = isMap3 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -5507,7 +5507,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -5560,7 +5560,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -5638,7 +5638,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -5722,7 +5722,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar2;
+    exports.isScalar = isScalar3;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -6321,7 +6321,7 @@ var require_lexer = __commonJS({
 var require_line_counter = __commonJS({
   "node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
-    var LineCounter2 = class {
+    var LineCounter3 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -6344,7 +6344,7 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports.LineCounter = LineCounter2;
+    exports.LineCounter = LineCounter3;
   }
 });
 
@@ -7252,7 +7252,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument2(source, options = {}) {
+    function parseDocument3(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -7278,7 +7278,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument2(src, options);
+      const doc = parseDocument3(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -7290,7 +7290,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify2(value, replacer, options) {
+    function stringify3(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -7314,8 +7314,8 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
-    exports.stringify = stringify2;
+    exports.parseDocument = parseDocument3;
+    exports.stringify = stringify3;
   }
 });
 
@@ -7372,8 +7372,8 @@ var require_dist = __commonJS({
 });
 
 // action/cli.ts
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join as join2, resolve } from "node:path";
+import { mkdirSync as mkdirSync2, writeFileSync as writeFileSync2 } from "node:fs";
+import { dirname as dirname2, join as join3, resolve as resolve2 } from "node:path";
 import { parseArgs } from "node:util";
 
 // checks/command-results.ts
@@ -12468,7 +12468,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve2) {
+function isRecursive(inst, stack, resolve3) {
   const cached3 = recursive.get(inst);
   if (cached3 !== void 0)
     return cached3 ? PROVEN : NONE;
@@ -12478,7 +12478,7 @@ function isRecursive(inst, stack, resolve2) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve2);
+      const answer = isRecursive(child, stack, resolve3);
       if (answer > result)
         result = answer;
     }
@@ -12489,7 +12489,7 @@ function isRecursive(inst, stack, resolve2) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve2) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve3) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -12553,7 +12553,7 @@ function isRecursive(inst, stack, resolve2) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve2 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve3 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -27363,6 +27363,20 @@ function localBase(cwd, ref) {
   );
 }
 
+// action/handoff.ts
+import { execFileSync as execFileSync2 } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, isAbsolute, join, posix, resolve } from "node:path";
+
 // checks/config/parse-config.ts
 var import_yaml = __toESM(require_dist(), 1);
 
@@ -27688,50 +27702,141 @@ function describe3(value) {
   return String(value);
 }
 
-// action/environment.ts
-import { arch, platform } from "node:os";
-var SECRET_NAMES = /* @__PURE__ */ new Set([
-  "GITHUB_TOKEN",
-  "GH_TOKEN",
-  "GITHUB_OUTPUT",
-  "GITHUB_STATE",
-  "GITHUB_ENV",
-  "GITHUB_PATH",
-  "GITHUB_STEP_SUMMARY"
-]);
-var SECRET_PREFIXES = ["INPUT_", "ACTIONS_"];
-function commandEnvironment(env) {
-  return Object.fromEntries(
-    Object.entries(env).filter(
-      ([name]) => !SECRET_NAMES.has(name) && !SECRET_PREFIXES.some((prefix) => name.startsWith(prefix))
-    )
+// checks/handoff/parse-handoff.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+var FENCE = /^---[ \t]*$/;
+var FIELDS = Object.keys(handoffFrontMatterSchema.shape);
+var EXAMPLES = {
+  task: 'task: "#12" (the issue, or one line saying what the task is)',
+  branch: "branch: <the pull request's head branch>",
+  status: `status: in-progress (one of ${handoffStatusSchema.options.join(", ")})`,
+  changed_files: "changed_files: [every file the branch changes against its base]"
+};
+function parseHandoffFile(text, path) {
+  const fail = (line, column, message) => ({
+    ok: false,
+    errors: [`${path}:${line}:${column}: ${message}`]
+  });
+  const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  const lines = source.split("\n");
+  if (!FENCE.test(stripCr(lines[0] ?? ""))) {
+    return fail(
+      1,
+      1,
+      "no front matter: the file must start with a line `---`, then the YAML fields (task, branch, status, changed_files, ...), then another `---` line"
+    );
+  }
+  const close = lines.findIndex((line, index) => index > 0 && FENCE.test(stripCr(line)));
+  if (close === -1) {
+    return fail(
+      1,
+      1,
+      "the front matter opened on line 1 is never closed: add a line `---` after its last field"
+    );
+  }
+  const yamlText = lines.slice(1, close).map(stripCr).join("\n");
+  const rest = lines.slice(close + 1);
+  if (rest.length > 0 && stripCr(rest[0] ?? "").trim() === "") rest.shift();
+  const body = rest.join("\n");
+  const counter = new import_yaml2.LineCounter();
+  const doc = (0, import_yaml2.parseDocument)(yamlText, {
+    lineCounter: counter,
+    prettyErrors: false,
+    uniqueKeys: true
+  });
+  const at = (offset) => {
+    const pos = counter.linePos(offset);
+    return `${path}:${pos.line + 1}:${pos.col}`;
+  };
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      errors: doc.errors.map((error62) => `${at(error62.pos[0])}: YAML syntax: ${error62.message}`)
+    };
+  }
+  if (doc.contents === null) {
+    return fail(2, 1, `the front matter is empty: it needs at least ${requiredFieldList()}`);
+  }
+  if (!(0, import_yaml2.isMap)(doc.contents)) {
+    return {
+      ok: false,
+      errors: [
+        `${at(doc.contents.range?.[0] ?? 0)}: the front matter must be a mapping of fields such as task: and branch:, not a single value or a list`
+      ]
+    };
+  }
+  let data;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error62) {
+    return fail(2, 1, `YAML: ${error62.message}`);
+  }
+  const result = handoffFrontMatterSchema.safeParse(data, { error: genericMessage });
+  if (result.success) return { ok: true, front: result.data, body };
+  const located = result.error.issues.flatMap((issue2) => locate(issue2, doc, at));
+  located.sort((a, b) => a.offset - b.offset);
+  return { ok: false, errors: located.map((problem) => problem.text) };
+}
+function renderHandoffFile(front, body) {
+  const ordered = Object.fromEntries(
+    FIELDS.map((key) => [key, front[key]])
   );
+  const yamlText = (0, import_yaml2.stringify)(ordered, { lineWidth: 0, blockQuote: "literal", indentSeq: true });
+  return `---
+${yamlText}---
+${body === "" ? "" : `
+${body}`}`;
 }
-function runnerInfo(env) {
-  return {
-    os: env.RUNNER_OS ?? platform(),
-    arch: env.RUNNER_ARCH ?? arch(),
-    image_version: env.ImageVersion ?? null,
-    node_version: process.version
-  };
+function locate(issue2, doc, at) {
+  const path = issue2.path;
+  if (issue2.code === "unrecognized_keys") {
+    return issue2.keys.map((key) => {
+      const offset2 = keyNode2(doc, path, key)?.range?.[0] ?? nearestNode2(doc, path).range?.[0] ?? 0;
+      return {
+        offset: offset2,
+        text: `${at(offset2)}: ${formatPath([...path, key])}: ${unknownKey(key, path)}`
+      };
+    });
+  }
+  const offset = nearestNode2(doc, path).range?.[0] ?? 0;
+  const missing = path.length > 0 && !doc.hasIn(path);
+  const name = formatPath(path) || "front matter";
+  const example = EXAMPLES[String(path[0])];
+  const message = missing ? `is missing${path.length === 1 && example ? `; add ${example}` : ""}` : issue2.message;
+  return [{ offset, text: `${at(offset)}: ${name}: ${message}` }];
 }
-function workflowRun(env) {
-  if (env.GITHUB_ACTIONS !== "true" || !env.GITHUB_RUN_ID) return null;
-  return {
-    run_id: Number(env.GITHUB_RUN_ID),
-    run_attempt: Number(env.GITHUB_RUN_ATTEMPT ?? "1"),
-    workflow_ref: env.GITHUB_WORKFLOW_REF ?? env.GITHUB_WORKFLOW ?? "unknown",
-    job: env.GITHUB_JOB ?? "unknown",
-    event_name: env.GITHUB_EVENT_NAME ?? "unknown"
-  };
+function unknownKey(key, mapPath) {
+  const allowed = mapPath.length === 0 ? FIELDS : mapPath[0] === "last_command" ? ["run", "exit_code", "output_tail"] : [];
+  const suggestion = allowed.find((name) => closeEnough(key, name));
+  const where = mapPath.length === 0 ? "the front matter" : formatPath(mapPath);
+  const known = allowed.length > 0 ? ` (${where} takes ${allowed.join(", ")})` : "";
+  return `unknown key${suggestion ? `; did you mean ${suggestion}?` : ""}${known}`;
 }
+function nearestNode2(doc, path) {
+  for (let depth = path.length; depth > 0; depth--) {
+    const node2 = doc.getIn(path.slice(0, depth), true);
+    if ((0, import_yaml2.isNode)(node2)) return node2;
+  }
+  return doc.contents;
+}
+function keyNode2(doc, mapPath, key) {
+  const map2 = mapPath.length === 0 ? doc.contents : doc.getIn(mapPath, true);
+  if (!(0, import_yaml2.isMap)(map2)) return void 0;
+  const pair = map2.items.find(
+    (item) => (0, import_yaml2.isPair)(item) && (0, import_yaml2.isScalar)(item.key) && String(item.key.value) === key
+  );
+  return pair && (0, import_yaml2.isNode)(pair.key) ? pair.key : void 0;
+}
+function requiredFieldList() {
+  return Object.keys(EXAMPLES).join(", ");
+}
+var stripCr = (line) => line.endsWith("\r") ? line.slice(0, -1) : line;
 
-// action/run-command.ts
-import { spawn } from "node:child_process";
+// checks/markdown.ts
+var shortSha = (sha) => sha.slice(0, 7);
 
-// action/output-digest.ts
-import { createHash as createHash2 } from "node:crypto";
-import { StringDecoder } from "node:string_decoder";
+// checks/handoff/verify.ts
+var NO_EXIT_CODE = -1;
 
 // checks/normalise-output.ts
 var TERMINAL_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
@@ -27800,7 +27905,268 @@ function normaliseLine(line) {
   return text.replace(/[ \t]+$/, "");
 }
 
+// action/handoff.ts
+var HandoffUsageError = class extends Error {
+  name = "HandoffUsageError";
+};
+var TAIL_LINES = 30;
+var TAIL_CHARS = 4e3;
+var NEW_FILE_BODY = `## Notes
+
+What the next session needs that the fields above do not say: decisions taken and why, dead
+ends, where to look first.
+`;
+function writeHandoff(options) {
+  const root2 = git(options.cwd, ["rev-parse", "--show-toplevel"]).trim();
+  const warnings = [];
+  const baseSha = (() => {
+    try {
+      return localBase(root2, options.base);
+    } catch (error62) {
+      throw new HandoffUsageError(error62.message);
+    }
+  })();
+  const path = handoffPath(root2, baseSha, options.path);
+  const file2 = join(root2, path);
+  const existing = existsSync(file2) ? readExisting(readFileSync(file2, "utf8"), path) : null;
+  const branch = gitMaybe(root2, ["symbolic-ref", "--quiet", "--short", "HEAD"])?.trim();
+  if (!branch) {
+    throw new HandoffUsageError(
+      "HEAD is detached: check out the pull request's branch (git switch <branch>) and run agate handoff again"
+    );
+  }
+  const task = options.task ?? existing?.front.task;
+  if (task === void 0) {
+    throw new HandoffUsageError(
+      `there is no ${path} yet: pass --task "<the task>" (an issue such as #12, or one line) to start it`
+    );
+  }
+  if (task.trim() === "") throw new HandoffUsageError("--task must not be empty");
+  let status = existing?.front.status ?? "in-progress";
+  if (options.status !== void 0) {
+    const parsed = handoffStatusSchema.safeParse(options.status);
+    if (!parsed.success) {
+      throw new HandoffUsageError(
+        `--status ${JSON.stringify(options.status)} is not one of ${handoffStatusSchema.options.join(", ")}`
+      );
+    }
+    status = parsed.data;
+  }
+  const record2 = readRecord(root2, options.cwd, options.recordPath);
+  let lastCommand = existing?.front.last_command ?? null;
+  if (record2.record) {
+    const head = git(root2, ["rev-parse", "HEAD"]).trim();
+    if (record2.record.tested.sha !== head) {
+      warnings.push(
+        `the command record ${record2.file} is for ${shortSha(record2.record.tested.sha)}, but HEAD is ${shortSha(head)}: run \`npx agate run\` again so last_command describes this commit`
+      );
+    }
+    const chosen = lastCommandOf(record2.record);
+    if (chosen) lastCommand = chosen;
+    else warnings.push(`the command record ${record2.file} has no commands; last_command kept`);
+  } else {
+    warnings.push(
+      `no command record at ${record2.file}: run \`npx agate run\` first; last_command ${lastCommand ? "kept as it was" : "left empty"}`
+    );
+  }
+  const front = handoffFrontMatterSchema.parse({
+    task: task.trim(),
+    branch,
+    status,
+    changed_files: changedFiles(root2, baseSha, path),
+    last_command: lastCommand,
+    next_step: options.nextStep?.trim() ?? existing?.front.next_step ?? "",
+    open_items: options.openItems ? options.openItems.map((item) => item.trim()).filter((item) => item !== "") : existing?.front.open_items ?? []
+  });
+  if (front.status === "ready" && (front.next_step !== "" || front.open_items.length > 0)) {
+    warnings.push(
+      'status is ready, but next_step or open_items are not empty: the gate calls that a contradiction; clear them (--next-step "" --open-item "") or keep status in-progress'
+    );
+  }
+  const body = withTreeMarker(existing ? existing.body : NEW_FILE_BODY, codeTree(root2, path));
+  const text = renderHandoffFile(front, body);
+  const unchanged = existing?.text === text;
+  if (!unchanged) {
+    mkdirSync(dirname(file2), { recursive: true });
+    writeFileSync(file2, text);
+  }
+  return { path, file: file2, created: existing === null, unchanged, front, warnings };
+}
+var MARKER = /^<!-- agate handoff: .*-->\s*$/;
+function withTreeMarker(body, tree) {
+  const notes = body.split("\n").filter((line) => !MARKER.test(line)).join("\n").replace(/\s+$/, "");
+  const marker = `<!-- agate handoff: written for the code tree ${tree.slice(0, 12)} (the work tree without this file) -->`;
+  return notes === "" ? `${marker}
+` : `${notes}
+
+${marker}
+`;
+}
+function codeTree(root2, handoff3) {
+  const dir = mkdtempSync(join(tmpdir(), "agate-handoff-"));
+  const index = join(dir, "index");
+  const realIndex = resolve(root2, git(root2, ["rev-parse", "--git-path", "index"]).trim());
+  const env = { ...process.env, GIT_INDEX_FILE: index };
+  const run = (args) => execFileSync2("git", args, {
+    cwd: root2,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"]
+  });
+  try {
+    if (existsSync(realIndex)) copyFileSync(realIndex, index);
+    else if (gitMaybe(root2, ["rev-parse", "--verify", "--quiet", "HEAD"]))
+      run(["read-tree", "HEAD"]);
+    run(["add", "--all", "--", "."]);
+    run(["rm", "--cached", "--quiet", "--ignore-unmatch", "--", handoff3]);
+    return run(["write-tree"]).trim();
+  } catch (error62) {
+    const stderr = String(error62.stderr ?? "").trim();
+    throw new Error(
+      `cannot compute the work tree's code tree in ${root2}: ${stderr || error62.message}`
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+function handoffPath(root2, baseSha, flag) {
+  if (flag !== void 0) return repoRelative(flag);
+  const configText = gitMaybe(root2, ["show", `${baseSha}:${CONFIG_PATH}`]);
+  if (configText === void 0) return handoffSchema.parse({}).path;
+  try {
+    return parseConfig(configText, CONFIG_PATH).config.handoff.path;
+  } catch (error62) {
+    if (!(error62 instanceof ConfigurationError)) throw error62;
+    throw new HandoffUsageError(
+      `${error62.message}
+The handoff file's path comes from this config (at the base ${shortSha(baseSha)}): fix it there, or pass --path.`
+    );
+  }
+}
+function repoRelative(path) {
+  const normal = posix.normalize(path.replace(/\\/g, "/"));
+  if (path.trim() === "" || isAbsolute(path) || normal === "." || normal.startsWith("../")) {
+    throw new HandoffUsageError(
+      `--path ${JSON.stringify(path)} must be a file path relative to the repository root, such as .agate/handoff.md`
+    );
+  }
+  return normal.replace(/^\.\//, "");
+}
+function readExisting(text, path) {
+  const parsed = parseHandoffFile(text, path);
+  if (!parsed.ok) {
+    throw new HandoffUsageError(
+      `${path} exists but cannot be read, so its task, status and notes cannot be kept:
+${parsed.errors.map((error62) => `  - ${error62}`).join("\n")}
+Fix these lines, or delete the file and run agate handoff again with --task.`
+    );
+  }
+  return { text, front: parsed.front, body: parsed.body };
+}
+function readRecord(root2, cwd, flag) {
+  const file2 = flag ? resolve(cwd, flag) : join(
+    resolve(root2, git(root2, ["rev-parse", "--git-dir"]).trim()),
+    "agate",
+    "command-record.json"
+  );
+  if (!existsSync(file2)) {
+    if (flag) {
+      throw new HandoffUsageError(
+        `--record ${flag}: there is no file at ${file2}; run \`npx agate run --record ${flag}\` first, or leave out --record`
+      );
+    }
+    return { file: file2, record: null };
+  }
+  let data;
+  try {
+    data = JSON.parse(readFileSync(file2, "utf8"));
+  } catch (error62) {
+    throw new HandoffUsageError(
+      `${file2} is not JSON (${error62.message}): run \`npx agate run\` again to rewrite it`
+    );
+  }
+  const parsed = commandRecordSchema.safeParse(data);
+  if (!parsed.success) {
+    throw new HandoffUsageError(
+      `${file2} is not an agate command record (${parsed.error.issues[0]?.message ?? "invalid"}): run \`npx agate run\` again to rewrite it`
+    );
+  }
+  return { file: file2, record: parsed.data };
+}
+function lastCommandOf(record2) {
+  const command = record2.commands.find((c) => !commandPassed(c)) ?? record2.commands.at(-1);
+  if (!command) return null;
+  return {
+    run: command.run,
+    exit_code: command.exit_code ?? NO_EXIT_CODE,
+    output_tail: shortTail(command.output.tail)
+  };
+}
+var TERMINAL_ESCAPES2 = NORMALISATION_RULES.find((rule) => rule.name === "ansi")?.pattern;
+function shortTail(tail) {
+  const plain = TERMINAL_ESCAPES2 ? tail.replace(TERMINAL_ESCAPES2, "") : tail;
+  const lines = plain.replace(/\r\n/g, "\n").split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  let kept = lines.slice(-TAIL_LINES).join("\n");
+  if (kept.length > TAIL_CHARS) kept = kept.slice(-TAIL_CHARS);
+  return kept === "" ? "" : `${kept}
+`;
+}
+function changedFiles(root2, baseSha, handoff3) {
+  const names = (args) => git(root2, args).split("\0").filter(Boolean);
+  const files = /* @__PURE__ */ new Set([
+    ...names(["diff", "--name-only", "--no-renames", "-z", baseSha]),
+    ...names(["diff", "--name-only", "--no-renames", "-z", "--cached", baseSha]),
+    ...names(["ls-files", "--others", "--exclude-standard", "-z"])
+  ]);
+  files.delete(handoff3);
+  return [...files].sort();
+}
+
+// action/environment.ts
+import { arch, platform } from "node:os";
+var SECRET_NAMES = /* @__PURE__ */ new Set([
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "GITHUB_OUTPUT",
+  "GITHUB_STATE",
+  "GITHUB_ENV",
+  "GITHUB_PATH",
+  "GITHUB_STEP_SUMMARY"
+]);
+var SECRET_PREFIXES = ["INPUT_", "ACTIONS_"];
+function commandEnvironment(env) {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([name]) => !SECRET_NAMES.has(name) && !SECRET_PREFIXES.some((prefix) => name.startsWith(prefix))
+    )
+  );
+}
+function runnerInfo(env) {
+  return {
+    os: env.RUNNER_OS ?? platform(),
+    arch: env.RUNNER_ARCH ?? arch(),
+    image_version: env.ImageVersion ?? null,
+    node_version: process.version
+  };
+}
+function workflowRun(env) {
+  if (env.GITHUB_ACTIONS !== "true" || !env.GITHUB_RUN_ID) return null;
+  return {
+    run_id: Number(env.GITHUB_RUN_ID),
+    run_attempt: Number(env.GITHUB_RUN_ATTEMPT ?? "1"),
+    workflow_ref: env.GITHUB_WORKFLOW_REF ?? env.GITHUB_WORKFLOW ?? "unknown",
+    job: env.GITHUB_JOB ?? "unknown",
+    event_name: env.GITHUB_EVENT_NAME ?? "unknown"
+  };
+}
+
+// action/run-command.ts
+import { spawn } from "node:child_process";
+
 // action/output-digest.ts
+import { createHash as createHash2 } from "node:crypto";
+import { StringDecoder } from "node:string_decoder";
 var MAX_LINE_CHARS = 64 * 1024;
 var OutputDigest = class {
   raw = createHash2("sha256");
@@ -27904,9 +28270,9 @@ async function runCommand(options) {
     killTimer = setTimeout(() => killGroup("SIGKILL"), grace);
   }, options.timeoutMs);
   const exit = await new Promise(
-    (resolve2, reject) => {
+    (resolve3, reject) => {
       child.once("error", reject);
-      child.once("exit", (code, signal) => resolve2({ code, signal }));
+      child.once("exit", (code, signal) => resolve3({ code, signal }));
     }
   ).finally(() => clearTimeout(timeout));
   killGroup("SIGKILL");
@@ -27925,15 +28291,15 @@ async function runCommand(options) {
 }
 async function drain(streams, limitMs) {
   const ended = streams.map(
-    (stream) => new Promise((resolve2) => {
-      if (stream.readableEnded || stream.destroyed) return resolve2();
-      stream.once("end", resolve2);
-      stream.once("close", resolve2);
+    (stream) => new Promise((resolve3) => {
+      if (stream.readableEnded || stream.destroyed) return resolve3();
+      stream.once("end", resolve3);
+      stream.once("close", resolve3);
     })
   );
   let timer;
-  const limit = new Promise((resolve2) => {
-    timer = setTimeout(resolve2, limitMs);
+  const limit = new Promise((resolve3) => {
+    timer = setTimeout(resolve3, limitMs);
   });
   await Promise.race([Promise.all(ended), limit]);
   clearTimeout(timer);
@@ -27942,8 +28308,8 @@ async function drain(streams, limitMs) {
 
 // action/snapshot.ts
 import { createHash as createHash3 } from "node:crypto";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync as existsSync2 } from "node:fs";
+import { join as join2 } from "node:path";
 function testedCommit(cwd) {
   const [sha, ...parents] = git(cwd, ["rev-list", "--parents", "-n", "1", "HEAD"]).trim().split(" ");
   if (!sha) throw new Error(`no commit checked out in ${cwd}: run agate in a git checkout`);
@@ -27962,7 +28328,7 @@ function testedSnapshot(cwd, commit) {
   };
 }
 function dirtyDigest(cwd, paths) {
-  const existing = paths.filter((path) => existsSync(join(cwd, path)));
+  const existing = paths.filter((path) => existsSync2(join2(cwd, path)));
   const blobs = existing.length ? git(cwd, ["hash-object", "--stdin-paths"], `${existing.join("\n")}
 `).trim().split("\n") : [];
   const blobOf = new Map(existing.map((path, i) => [path, blobs[i]]));
@@ -28042,9 +28408,6 @@ async function runRequiredCommands(options) {
   return { kind: "ran", record: record2 };
 }
 
-// checks/markdown.ts
-var shortSha = (sha) => sha.slice(0, 7);
-
 // action/summary.ts
 function resultText(command) {
   if (command.timed_out) return "timed out";
@@ -28071,11 +28434,23 @@ Usage:
       Runs the required commands from the config at the base commit (default: where HEAD
       forked from the default branch) on the checked-out commit, prints a table and writes the
       command record (default: .git/agate/command-record.json). No credentials needed.
+  agate handoff [--base REF] [--path P] [--task T] [--status S] [--next-step T]
+                [--open-item T ...] [--record PATH]
+      Writes or updates the handoff file (default: handoff.path of the base config, else
+      .agate/handoff.md) from the live git state: the current branch, every file changed
+      against the base (committed or not), and last_command from the record of \`agate run\`.
+      Task, status, next step, open items and the notes below the front matter are kept from
+      the existing file unless a flag sets them; a new file needs --task and starts
+      in-progress. --status is in-progress, ready or blocked; --open-item replaces the open
+      items (repeat it; --open-item "" clears them); --next-step "" clears the next step.
+      End a session with: agate run, agate handoff, then commit the handoff file.
   agate --version
 
-Exit status: 0 every command passed (or no config at the base), 1 a command failed,
-2 a usage or config error.`;
+Exit status of run: 0 every command passed (or no config at the base), 1 a command failed,
+2 a usage or config error. Of handoff: 0 the file is written (or was up to date), 2 a usage or
+config error (the message says what to fix).`;
 async function main(argv, cwd = process.cwd()) {
+  if (argv[0] === "handoff") return handoff2(argv.slice(1), cwd);
   let args;
   try {
     args = parse3(argv);
@@ -28118,13 +28493,13 @@ ${USAGE}`);
       return 0;
     }
     const record2 = outcome.record;
-    const recordPath = args.values.record ? resolve(cwd, args.values.record) : join2(
-      resolve(root2, git(root2, ["rev-parse", "--git-dir"]).trim()),
+    const recordPath = args.values.record ? resolve2(cwd, args.values.record) : join3(
+      resolve2(root2, git(root2, ["rev-parse", "--git-dir"]).trim()),
       "agate",
       "command-record.json"
     );
-    mkdirSync(dirname(recordPath), { recursive: true });
-    writeFileSync(recordPath, `${JSON.stringify(record2, null, 2)}
+    mkdirSync2(dirname2(recordPath), { recursive: true });
+    writeFileSync2(recordPath, `${JSON.stringify(record2, null, 2)}
 `);
     console.log(`
 ${table(record2.commands)}
@@ -28151,6 +28526,65 @@ function parse3(argv) {
       record: { type: "string" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" }
+    }
+  });
+}
+function handoff2(argv, cwd) {
+  let values;
+  try {
+    const parsed = parseHandoffArgs(argv);
+    if (parsed.positionals.length > 0) {
+      throw new Error(`agate handoff takes no arguments, got ${parsed.positionals.join(" ")}`);
+    }
+    values = parsed.values;
+  } catch (error62) {
+    console.error(`agate: ${error62.message}
+
+${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  try {
+    const written = writeHandoff({
+      cwd,
+      base: values.base,
+      path: values.path,
+      task: values.task,
+      status: values.status,
+      nextStep: values["next-step"],
+      openItems: values["open-item"],
+      recordPath: values.record
+    });
+    for (const warning of written.warnings) console.error(`agate: warning: ${warning}`);
+    const { front } = written;
+    const last = front.last_command ? `last_command \`${front.last_command.run}\` (exit ${front.last_command.exit_code})` : "no last_command";
+    const verb = written.unchanged ? "is up to date" : written.created ? "written" : "updated";
+    console.log(
+      `agate: ${written.path} ${verb}: status ${front.status}, ${front.changed_files.length} changed file${front.changed_files.length === 1 ? "" : "s"}, ${last}.`
+    );
+    console.log(`Commit it with your changes: git add ${written.path} && git commit`);
+    return 0;
+  } catch (error62) {
+    console.error(`agate: ${error62.message}`);
+    return 2;
+  }
+}
+function parseHandoffArgs(argv) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      base: { type: "string" },
+      path: { type: "string" },
+      task: { type: "string" },
+      status: { type: "string" },
+      "next-step": { type: "string" },
+      "open-item": { type: "string", multiple: true },
+      record: { type: "string" },
+      help: { type: "boolean", short: "h" }
     }
   });
 }
