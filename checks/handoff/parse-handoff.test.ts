@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { HandoffFrontMatter } from "../../schemas/handoff-file.js";
 import { parseHandoffFile, renderHandoffFile } from "./parse-handoff.js";
@@ -193,5 +195,17 @@ describe("renderHandoffFile", () => {
     expect(text).toContain(
       'changed_files: []\nlast_command: null\nnext_step: ""\nopen_items: []\n---\n',
     );
+  });
+});
+
+describe("docs/handoff.md", () => {
+  it("its template file is valid", () => {
+    const docs = readFileSync(join(import.meta.dirname, "..", "..", "docs", "handoff.md"), "utf8");
+    const template = /```markdown\n([\s\S]*?)```/.exec(docs)?.[1] ?? "";
+    const parsed = parseHandoffFile(template, P);
+    expect(parsed).toMatchObject({
+      ok: true,
+      front: { status: "in-progress", branch: "agent/retry-uploads" },
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configSchema } from "../../schemas/config.js";
@@ -140,6 +140,12 @@ describe("commitTrailers and agentSessions", () => {
     expect(
       agentSessions(["a\n\nnot a trailer\nAgent-Session: s1\nSigned-off-by: A <a@b>"]),
     ).toEqual(["s1"]);
+  });
+
+  it("reads the example in docs/handoff.md", () => {
+    const docs = readFileSync(join(import.meta.dirname, "..", "..", "docs", "handoff.md"), "utf8");
+    const example = /```text\n([\s\S]*?)```/.exec(docs)?.[1] ?? "";
+    expect(agentSessions([example])).toEqual(["2026-12-02-b"]);
   });
 
   describe("agrees with git log --format=%(trailers) on real commits", () => {
