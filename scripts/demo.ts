@@ -16,6 +16,9 @@ import { simulatedCi } from "../test/support/simulated-ci.js";
 
 // Its own file, never AGATE_DATABASE_URL: the demo starts by deleting it.
 const DATABASE = resolve("agate-demo.db");
+// The evaluator: a rule-based stand-in for a model, run as a `command` evaluator the App's
+// operator allows (AGATE_EVALUATOR_COMMANDS), exactly as a CLI agent judge would be.
+const JUDGE = `node ${resolve(import.meta.dirname, "demo-judge.mjs")}`;
 const REPO = "widgets";
 const BRANCH = "codex/answer";
 const SECRET = "demo-webhook-secret";
@@ -32,6 +35,7 @@ const agate = await startAgate({
     HOST: "127.0.0.1",
     LOG_LEVEL: "silent",
     AGATE_DATABASE_URL: `file:${DATABASE}`,
+    AGATE_EVALUATOR_COMMANDS: JUDGE,
   },
   log: recordingLog(),
   pollMs: 20,
@@ -67,8 +71,20 @@ const ci = (head: string) => simulatedCi({ sim, repo: REPO, branch: BRANCH, head
 
 try {
   console.log(`agate App at ${agate.url}, GitHub simulator at ${sim.apiUrl}, store ${DATABASE}`);
-  const config =
-    'version: 1\ncommands:\n  - name: unit tests\n    run: test "$(cat src/answer.txt)" = 42 || { echo "expected 42, got $(cat src/answer.txt)"; exit 1; }\n  - name: no TODOs\n    run: "! grep -rn TODO src"\n';
+  const config = [
+    "version: 1",
+    "commands:",
+    "  - name: unit tests",
+    '    run: test "$(cat src/answer.txt)" = 42 || { echo "expected 42, got $(cat src/answer.txt)"; exit 1; }',
+    "  - name: no TODOs",
+    '    run: "! grep -rn TODO src"',
+    "evaluator:",
+    "  kind: command",
+    `  run: ${JSON.stringify(JUDGE)}`,
+    "  rubric: |",
+    "    requires: README.md document the answer for users",
+    "",
+  ].join("\n");
   await sim.createRepository({
     repo: REPO,
     files: {
@@ -124,11 +140,41 @@ try {
     `every record of ${first.slice(0, 7)} is now stale, superseded by ${head.slice(0, 7)}`,
   );
 
-  step("CI runs again");
+  step("CI runs again: the tests pass, but the task is half done");
+  await ci(head);
+  const halfDone = showCheck(head);
+  expectThat(
+    halfDone?.conclusion === "failure" && (halfDone.output?.title ?? "").includes("not complete"),
+    "every command passed, so the evaluator was asked; it did not sign off → rejected",
+  );
+  expectThat(
+    halfDone?.output?.summary?.includes(
+      "- [ ] Change README.md: document the answer for users",
+    ) ?? false,
+    "its missing item is the next work item in the summary",
+  );
+
+  step("The agent does the missing work");
+  head = await sim.pushCommit({
+    repo: REPO,
+    branch: BRANCH,
+    files: { "README.md": "# widgets\n\nThe answer is 42.\n" },
+    author: "codex[bot]",
+    message: "Document the answer",
+  });
+  await settle();
   await ci(head);
   expectThat(
     showCheck(head)?.conclusion === "success",
-    "every command passed on this exact commit → accepted",
+    "every command passed on this exact commit and the evaluator signed off → accepted",
+  );
+  const judged = await agate.store.listEvaluations({
+    repository: `${sim.owner}/${REPO}`,
+    pullNumber: number,
+  });
+  expectThat(
+    judged.length === 2 && judged.every((e) => e.run.kind === "command"),
+    "two evaluations stored, one per tree, each naming who judged",
   );
 
   step("The agent also edits the CI workflow");

@@ -75,7 +75,10 @@ export function decideGate(facts: GateFacts): GateDecision {
   const protectedWaiting = requirements.find(
     (r) => r.id === "protected_paths" && r.status === "waiting",
   );
-  const waiting = requirements.filter((r) => r.status === "waiting");
+  // The evaluator's own wait is only worth the title when nothing else is waited for.
+  const allWaiting = requirements.filter((r) => r.status === "waiting");
+  const others = allWaiting.filter((r) => r.id !== "evaluator");
+  const waiting = others.length > 0 ? others : allWaiting;
   const base = {
     requirements,
     missing,
