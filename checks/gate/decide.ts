@@ -401,6 +401,15 @@ function handoffRequirement(
       check,
     };
   }
+  if (!record) {
+    return {
+      ...req(
+        "waiting",
+        `${path} agrees so far (${why}); its last command is checked against agate's command record of the head when it is in`,
+      ),
+      check,
+    };
+  }
   if (check.status === "blocked") {
     return {
       ...req("blocked", `${path} says status: blocked; its next step and open items say on what`),
