@@ -4,13 +4,16 @@
  * No network, no credentials. It plays one agent pull request and prints the `agate` check at
  * each step; it exits 0 only when every step came out as expected.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import { gateJobHandlers } from "../app/gate/job-handlers.js";
 import { startAgate } from "../app/runtime/server.js";
 import { recordingLog } from "../app/runtime/testing/recording-log.js";
 import { startGitHubSimulator } from "../test/github/index.js";
+import { GIT_ENV } from "../test/support/git-repo.js";
 import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
 
@@ -67,7 +70,19 @@ function showCheck(sha: string) {
   for (const line of table.slice(0, 8)) console.log(`    ${line}`);
   return check;
 }
-const ci = (head: string) => simulatedCi({ sim, repo: REPO, branch: BRANCH, head, temp, settle });
+const ci = (head: string, branch = BRANCH) =>
+  simulatedCi({ sim, repo: REPO, branch, head, temp, settle });
+const CLI = resolve(import.meta.dirname, "..", "dist", "cli", "index.js");
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...GIT_ENV } }).trim();
+/** The handoff file row of the check's summary, and its findings as next work items. */
+function handoffOf(sha: string) {
+  const lines = (showCheck(sha)?.output?.summary ?? "").split("\n");
+  return {
+    row: lines.find((line) => line.startsWith("| handoff file |")) ?? "",
+    items: lines.filter((line) => line.startsWith("- [ ] .agate/handoff.md: ")),
+  };
+}
 
 try {
   console.log(`agate App at ${agate.url}, GitHub simulator at ${sim.apiUrl}, store ${DATABASE}`);
@@ -147,10 +162,12 @@ try {
     halfDone?.conclusion === "failure" && (halfDone.output?.title ?? "").includes("not complete"),
     "every command passed, so the evaluator was asked; it did not sign off → rejected",
   );
+  for (const line of (halfDone?.output?.summary ?? "").split("\n")) {
+    if (line.startsWith("- [ ] ")) console.log(`    next work item: ${line.slice(6)}`);
+  }
   expectThat(
-    halfDone?.output?.summary?.includes(
-      "- [ ] Change README.md: document the answer for users",
-    ) ?? false,
+    halfDone?.output?.summary?.includes("- [ ] Change README.md: document the answer for users") ??
+      false,
     "its missing item is the next work item in the summary",
   );
 
@@ -210,6 +227,89 @@ try {
   expectThat(
     approved?.status === "in_progress",
     "approved, but the only record came from the edited workflow: still waiting for believable evidence",
+  );
+
+  step("A long task: another agent pull request, labelled long-task");
+  const LONG = "codex/long-task";
+  let long = await sim.pushCommit({
+    repo: REPO,
+    branch: LONG,
+    files: { "src/answer.txt": "42\n", "README.md": "# widgets\n\nThe answer is 42.\n" },
+    author: "codex[bot]",
+    message: "Answer and document it",
+  });
+  const second = await sim.openPullRequest({
+    repo: REPO,
+    head: LONG,
+    title: "Answer, as a long task",
+    user: "codex[bot]",
+    labels: ["long-task"],
+  });
+  await settle();
+  await ci(long, LONG);
+  const noFile = handoffOf(long);
+  expectThat(
+    noFile.row.includes("❌ fail") &&
+      noFile.row.includes("required by the label long-task") &&
+      noFile.row.includes("is not at the head commit"),
+    "no handoff file → held, naming the rule that requires one",
+  );
+
+  step("The agent writes a handoff file by hand, with a false file list");
+  long = await sim.pushCommit({
+    repo: REPO,
+    branch: LONG,
+    files: {
+      ".agate/handoff.md": [
+        "---",
+        "task: answer the question",
+        `branch: ${LONG}`,
+        "status: ready",
+        "changed_files: [src/answer.txt, src/cache.txt]",
+        "last_command: null",
+        "---",
+        "",
+      ].join("\n"),
+    },
+    author: "codex[bot]",
+    message: "Handoff",
+  });
+  await settle();
+  await ci(long, LONG);
+  const falseList = handoffOf(long);
+  for (const item of falseList.items) console.log(`    next work item: ${item.slice(6)}`);
+  expectThat(
+    falseList.row.includes("❌ fail") &&
+      falseList.items.some((item) => item.includes("README.md")) &&
+      falseList.items.some((item) => item.includes("src/cache.txt")),
+    "a false file list → held, with each difference named (README.md not listed, src/cache.txt not changed)",
+  );
+
+  step("The agent ends its session with `agate run` and `agate handoff`");
+  const clone = mkdtempSync(join(temp, "agent-"));
+  git(clone, "clone", "--quiet", sim.gitDir({ repo: REPO }), ".");
+  git(clone, "checkout", "--quiet", LONG);
+  const run = promisify(execFile);
+  await run(process.execPath, [CLI, "run"], { cwd: clone });
+  await run(process.execPath, [CLI, "handoff", "--status", "ready"], { cwd: clone });
+  long = await sim.pushCommit({
+    repo: REPO,
+    branch: LONG,
+    files: { ".agate/handoff.md": readFileSync(join(clone, ".agate/handoff.md"), "utf8") },
+    author: "codex[bot]",
+    message: "Handoff from agate handoff",
+  });
+  await settle();
+  await ci(long, LONG);
+  const trueFile = handoffOf(long);
+  expectThat(
+    trueFile.row.includes("✅ pass") && trueFile.row.includes("true to the pull request"),
+    "the file agate handoff wrote is true to the pull request → the requirement passes",
+  );
+  expectThat(
+    showCheck(long)?.conclusion === "success" &&
+      sim.labelsOf({ repo: REPO, number: second.number }).includes("agate:accepted"),
+    "and with the commands and the evaluator, the long task is accepted",
   );
 
   step("What the App kept");
