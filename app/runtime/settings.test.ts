@@ -43,7 +43,31 @@ describe("loadSettings", () => {
       workers: 2,
       leaseMs: 60_000,
       reconcileIntervalMs: 600_000,
+      evaluatorTimeoutMs: 120_000,
+      evaluatorRetries: 2,
     });
+  });
+
+  it("reads the evaluator's timeout, retries and endpoints, naming a bad one", () => {
+    const settings = loadSettings(
+      {
+        ...VALID,
+        AGATE_EVALUATOR_TIMEOUT: "90s",
+        AGATE_EVALUATOR_RETRIES: "0",
+        AGATE_EVALUATOR_BASE_URLS: "http://localhost:11434/v1, https://llm.example/v1",
+      },
+      { cwd: dir },
+    );
+    expect([settings.evaluatorTimeoutMs, settings.evaluatorRetries]).toEqual([90_000, 0]);
+    expect(() => loadSettings({ ...VALID, AGATE_EVALUATOR_TIMEOUT: "soon" }, { cwd: dir })).toThrow(
+      /AGATE_EVALUATOR_TIMEOUT is "soon": set it to how long one evaluator request may take/,
+    );
+    expect(() =>
+      loadSettings({ ...VALID, AGATE_EVALUATOR_BASE_URLS: "localhost:11434" }, { cwd: dir }),
+    ).toThrow(/AGATE_EVALUATOR_BASE_URLS is "localhost:11434": list absolute URLs/);
+    expect(() => loadSettings({ ...VALID, AGATE_EVALUATOR_RETRIES: "99" }, { cwd: dir })).toThrow(
+      /AGATE_EVALUATOR_RETRIES/,
+    );
   });
 
   it("reads the reconcile interval as a duration and names a bad one", () => {

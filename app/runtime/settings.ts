@@ -186,7 +186,7 @@ export const agateEnvSchema = z
         .string()
         .default("")
         .refine(
-          (text) => text.split(/[,\n]/).every((u) => u.trim() === "" || URL.canParse(u.trim())),
+          (text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())),
           {
             error: (issue) =>
               `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`,
@@ -320,4 +320,8 @@ function readPrivateKeyFile(path: string, given: string): { pem: string } | { pr
     };
   }
   return { pem };
+}
+
+function isHttpUrl(text: string): boolean {
+  return URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
 }

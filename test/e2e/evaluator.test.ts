@@ -59,7 +59,7 @@ function asked(n: number): string {
   return (body.messages ?? []).map((m) => `${m.role}: ${m.content}`).join("\n");
 }
 
-describe("the evaluator in the gate, end to end", () => {
+describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
   it("a failing command means no evaluator request at all", async () => {
     const repo = "eval-fail";
     const { head, branch } = await gate.agentPullRequest(
@@ -292,6 +292,46 @@ describe("the evaluator in the gate, end to end", () => {
     await gate.processDeliveries();
     expect(llm.requests).toHaveLength(3);
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+  });
+
+  it("budgets: past the calls per day, or a bundle over the token ceiling, the state is capped and names the budget", async () => {
+    const repo = "eval-budget";
+    const config = `${llmConfig()}budgets: { evaluator_calls_per_pr_per_day: 1 }\n`;
+    const { head, number, branch } = await gate.agentPullRequest(
+      repo,
+      { "answer.txt": "42\n" },
+      { config },
+    );
+    llm.script({ verdict: { complete: false, score: 0.5, missing: ["docs"], evidence: [] } });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toHaveLength(1);
+    const next = await gate.sim.pushCommit({
+      repo,
+      branch,
+      files: { "README.md": "42\n" },
+      author: "codex[bot]",
+    });
+    await gate.processDeliveries();
+    await gate.ci(repo, branch, next);
+    expect(llm.requests).toHaveLength(1);
+    const capped = gate.gateCheck(repo, next);
+    expect(capped).toMatchObject({ conclusion: "failure" });
+    expect(capped?.output?.title).toMatch(
+      /^Capped on [0-9a-f]{7}: 1 evaluator calls for this pull request in the last 24 h reached budgets\.evaluator_calls_per_pr_per_day \(1\); raise it in \.github\/agate\.yml on the base branch, or wait until /,
+    );
+    expect(gate.sim.labelsOf({ repo, number })).toContain("agate:capped");
+
+    const tiny = "eval-tokens";
+    const small = await gate.agentPullRequest(
+      tiny,
+      { "answer.txt": "42\n" },
+      { config: `${llmConfig()}budgets: { evaluator_bundle_tokens: 500 }\n` },
+    );
+    await gate.ci(tiny, small.branch, small.head);
+    expect(llm.requests).toHaveLength(1);
+    expect(gate.gateCheck(tiny, small.head)?.output?.title).toContain(
+      "over budgets.evaluator_bundle_tokens (500); raise it",
+    );
   });
 
   it("a command evaluator runs a real script only when the App's operator allows it", async () => {

@@ -57,7 +57,7 @@ function handoffState(repo: string, sha: string) {
   return { row, summary, items };
 }
 
-describe("the handoff file in the gate, end to end", () => {
+describe("the handoff file in the gate, end to end", { timeout: 120_000 }, () => {
   it("a long task is held without the file, named by its rule; each falsehood is named", {
     timeout: 120_000,
   }, async () => {
