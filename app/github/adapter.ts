@@ -1,4 +1,5 @@
 import type { ProbotOctokit } from "probot";
+import type { DiffFileInput } from "../../checks/evaluator/bundle.js";
 import type {
   ChangedFile,
   CommandsCheckRunFact,
@@ -38,14 +39,6 @@ export interface PullRequestDetail {
   deletions: number;
 }
 
-export interface DiffFile {
-  filename: string;
-  previous_filename: string | null;
-  status: string;
-  additions: number;
-  deletions: number;
-  patch: string | null;
-}
 
 export interface CheckRunWrite {
   status: "in_progress" | "completed";
@@ -164,7 +157,7 @@ export class GitHubAdapter {
   }
 
   /** base...head with patches, at exact SHAs (GitHub's compare lists at most 300 files). */
-  async compareDiff(base: string, head: string): Promise<DiffFile[]> {
+  async compareDiff(base: string, head: string): Promise<DiffFileInput[]> {
     this.count("repos/compare-commits");
     const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({
       owner: this.owner,

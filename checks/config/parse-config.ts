@@ -21,7 +21,7 @@ export interface LoadedConfig {
   file: string;
 }
 
-type Path = readonly PropertyKey[];
+export type Path = readonly PropertyKey[];
 
 /**
  * Parses and validates the text of `.github/agate.yml`. Throws a ConfigurationError that names
@@ -80,7 +80,7 @@ const EMPTY_MESSAGE =
   "the file is empty: it needs at least `version: 1` and one command, such as\n" +
   "      version: 1\n      commands:\n        - name: test\n          run: npm test";
 
-type Doc = ReturnType<typeof parseDocument>;
+export type Doc = ReturnType<typeof parseDocument>;
 type At = (offset: number) => { line: number; column: number };
 
 function toProblems(issue: z.core.$ZodIssue, doc: Doc, data: unknown, at: At): FileProblem[] {
@@ -105,7 +105,7 @@ function toProblems(issue: z.core.$ZodIssue, doc: Doc, data: unknown, at: At): F
 }
 
 /** The node at the path, or its closest existing ancestor (for a missing key: its mapping). */
-function nearestNode(doc: Doc, path: Path): Node {
+export function nearestNode(doc: Doc, path: Path): Node {
   for (let depth = path.length; depth > 0; depth--) {
     const node = doc.getIn(path.slice(0, depth), true);
     if (isNode(node)) return node;
@@ -113,7 +113,8 @@ function nearestNode(doc: Doc, path: Path): Node {
   return doc.contents as Node;
 }
 
-function keyNode(doc: Doc, mapPath: Path, key: string): Node | undefined {
+/** The key node of `key` in the mapping at `mapPath`: where an unknown key is reported. */
+export function keyNode(doc: Doc, mapPath: Path, key: string): Node | undefined {
   const map = mapPath.length === 0 ? doc.contents : doc.getIn(mapPath, true);
   if (!isMap(map)) return undefined;
   const pair = map.items.find(

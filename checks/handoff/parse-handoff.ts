@@ -1,20 +1,19 @@
-import {
-  isMap,
-  isNode,
-  isPair,
-  isScalar,
-  LineCounter,
-  type Node,
-  parseDocument,
-  stringify,
-} from "yaml";
+import { isMap, LineCounter, parseDocument, stringify } from "yaml";
 import type { z } from "zod";
 import {
   type HandoffFrontMatter,
   handoffFrontMatterSchema,
   handoffStatusSchema,
 } from "../../schemas/handoff-file.js";
-import { closeEnough, formatPath, genericMessage } from "../config/parse-config.js";
+import {
+  closeEnough,
+  type Doc,
+  formatPath,
+  genericMessage,
+  keyNode,
+  nearestNode,
+  type Path,
+} from "../config/parse-config.js";
 
 export type ParsedHandoff =
   | { ok: true; front: HandoffFrontMatter; body: string }
@@ -122,8 +121,6 @@ export function renderHandoffFile(front: HandoffFrontMatter, body: string): stri
   return `---\n${yamlText}---\n${body === "" ? "" : `\n${body}`}`;
 }
 
-type Doc = ReturnType<typeof parseDocument>;
-type Path = readonly PropertyKey[];
 interface Located {
   offset: number;
   text: string;
@@ -161,23 +158,6 @@ function unknownKey(key: string, mapPath: Path): string {
   const where = mapPath.length === 0 ? "the front matter" : formatPath(mapPath);
   const known = allowed.length > 0 ? ` (${where} takes ${allowed.join(", ")})` : "";
   return `unknown key${suggestion ? `; did you mean ${suggestion}?` : ""}${known}`;
-}
-
-function nearestNode(doc: Doc, path: Path): Node {
-  for (let depth = path.length; depth > 0; depth--) {
-    const node = doc.getIn(path.slice(0, depth), true);
-    if (isNode(node)) return node;
-  }
-  return doc.contents as Node;
-}
-
-function keyNode(doc: Doc, mapPath: Path, key: string): Node | undefined {
-  const map = mapPath.length === 0 ? doc.contents : doc.getIn(mapPath, true);
-  if (!isMap(map)) return undefined;
-  const pair = map.items.find(
-    (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === key,
-  );
-  return pair && isNode(pair.key) ? pair.key : undefined;
 }
 
 function requiredFieldList(): string {
