@@ -39,7 +39,6 @@ export interface PullRequestDetail {
   deletions: number;
 }
 
-
 export interface CheckRunWrite {
   status: "in_progress" | "completed";
   conclusion?: "success" | "failure" | "action_required" | "neutral";

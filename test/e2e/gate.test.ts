@@ -1,138 +1,27 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Probot } from "probot";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { handleGateDelivery } from "../../app/gate/handle-delivery.js";
-import { openStore } from "../../app/store/open-store.js";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Store } from "../../app/store/store.js";
 import { embedRecord } from "../../checks/record-embedding.js";
-import {
-  type GitHubSimulator,
-  type Receiver,
-  startGitHubSimulator,
-  startReceiver,
-  tokenClient,
-} from "../github/index.js";
+import { type GitHubSimulator, tokenClient } from "../github/index.js";
 import { commandRecord, TREE } from "../support/gate-facts.js";
-import { simulatedCi } from "../support/simulated-ci.js";
+import { ANSWER_CONFIG as CONFIG, useGateHarness } from "../support/gate-harness.js";
 
 /**
  * The gate against the simulator: real git, the real Action bundle publishing its record, real
  * workflow-run data, and the App's gate code reading it all over HTTP with an installation
  * token. Deliveries are handed to the gate job directly; the runtime has its own tests.
  */
+const gate = useGateHarness();
 let sim: GitHubSimulator;
-let receiver: Receiver;
 let store: Store;
-let probot: Probot;
-const temp = mkdtempSync(join(tmpdir(), "agate-gate-"));
-let handled = 0;
-
-beforeAll(async () => {
-  receiver = await startReceiver();
-  sim = await startGitHubSimulator({ webhookUrl: receiver.url });
-  probot = new Probot({
-    appId: sim.appId,
-    privateKey: sim.privateKey,
-    baseUrl: sim.apiUrl,
-    logLevel: "fatal",
-  });
+beforeEach(() => {
+  sim = gate.sim;
+  store = gate.store;
 });
-afterAll(async () => {
-  await sim?.close();
-  await receiver?.close();
-  await store?.close();
-  rmSync(temp, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  sim.reset();
-  // A fresh Probot per test: no token or state cached from another test.
-  probot = new Probot({
-    appId: sim.appId,
-    privateKey: sim.privateKey,
-    baseUrl: sim.apiUrl,
-    logLevel: "fatal",
-  });
-  await store?.close();
-  store = await openStore({ url: `file:${join(temp, `gate-${Date.now()}-${Math.random()}.db`)}` });
-  handled = sim.deliveries.length;
-});
-
-const deps = () => ({
-  store,
-  now: () => new Date(),
-  octokitFor: (id: number) => probot.auth(id) as never,
-  appSlug: async () => sim.appSlug,
-});
-
-/** Hands every delivery since the last call to the gate job, in order, like the workers would. */
-async function processDeliveries() {
-  await sim.flushWebhooks();
-  while (handled < sim.deliveries.length) {
-    const d = sim.deliveries[handled++];
-    if (!d) continue;
-    const payload = JSON.stringify(d.payload);
-    await handleGateDelivery(
-      {
-        id: d.id,
-        event: d.event,
-        action: d.action ?? null,
-        payload,
-        payload_sha256: "0".repeat(64),
-        received_at: new Date().toISOString(),
-      },
-      deps(),
-    );
-    await sim.flushWebhooks();
-  }
-}
-
-const CONFIG = 'version: 1\ncommands:\n  - name: answer\n    run: test "$(cat answer.txt)" = 42\n';
-
-function gateCheck(repo: string, sha: string) {
-  return sim
-    .checkRuns({ repo })
-    .filter((c) => c.name === "agate" && c.headSha === sha)
-    .at(-1);
-}
-
-async function agentPullRequest(
-  repo: string,
-  files: Record<string, string | null>,
-  options: { labels?: string[]; branch?: string; config?: string } = {},
-) {
-  await sim.createRepository({
-    repo,
-    files: {
-      ".github/agate.yml": options.config ?? CONFIG,
-      "answer.txt": "0\n",
-      ".github/workflows/ci.yml": "on: pull_request\n",
-    },
-  });
-  const branch = options.branch ?? "codex/answer";
-  const head = await sim.pushCommit({ repo, branch, files, author: "codex[bot]" });
-  const { number } = await sim.openPullRequest({
-    repo,
-    head: branch,
-    title: "Answer",
-    user: "codex[bot]",
-    labels: options.labels ?? [],
-  });
-  await processDeliveries();
-  return { head, number, branch };
-}
-
-const ci = (repo: string, branch: string, head: string, stepConclusion?: "success" | "failure") =>
-  simulatedCi({
-    sim,
-    repo,
-    branch,
-    head,
-    temp,
-    settle: processDeliveries,
-    ...(stepConclusion ? { stepConclusion } : {}),
-  });
+const deps = () => gate.deps();
+const processDeliveries = () => gate.processDeliveries();
+const gateCheck = (repo: string, sha: string) => gate.gateCheck(repo, sha);
+const agentPullRequest: typeof gate.agentPullRequest = (...args) => gate.agentPullRequest(...args);
+const ci: typeof gate.ci = (...args) => gate.ci(...args);
 
 describe("the agate gate, end to end against the simulator", () => {
   it("opened → waiting; commands pass → accepted; a push → the old record stale, the new head graded afresh", async () => {
@@ -320,25 +209,11 @@ describe("the agate gate, end to end against the simulator", () => {
       files: { "b.txt": "b\n" },
       author: "codex[bot]",
     });
-    await sim.flushWebhooks();
-    const pending = sim.deliveries.slice(handled);
-    handled = sim.deliveries.length;
+    const pending = await gate.takePending();
     const opened = pending.find((d) => d.action === "opened");
     const synchronize = pending.find((d) => d.action === "synchronize");
     if (!opened || !synchronize) throw new Error("expected opened and synchronize deliveries");
-    for (const d of [synchronize, opened]) {
-      await handleGateDelivery(
-        {
-          id: d.id,
-          event: d.event,
-          action: d.action ?? null,
-          payload: JSON.stringify(d.payload),
-          payload_sha256: "0".repeat(64),
-          received_at: new Date().toISOString(),
-        },
-        deps(),
-      );
-    }
+    for (const d of [synchronize, opened]) await gate.handle(d);
     expect(gateCheck(repo, second)).toMatchObject({ status: "in_progress" });
     expect(gateCheck(repo, first)).toBeUndefined();
     const records = await store.listRecords({
@@ -417,10 +292,11 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
 
     // GitHub failing one call cannot be made to happen in the simulator: break that one call.
+    const working = deps();
     const failing = {
-      ...deps(),
+      ...working,
       octokitFor: async (id: number) => {
-        const real = (await probot.auth(id)) as unknown as {
+        const real = (await working.octokitFor(id)) as unknown as {
           rest: { git: Record<string, unknown> };
         };
         const git = {
@@ -443,19 +319,7 @@ describe("the agate gate, end to end against the simulator", () => {
       .filter((d) => d.event === "pull_request" && d.action === "opened")
       .at(-1);
     if (!last) throw new Error("no pull_request delivery");
-    await expect(
-      handleGateDelivery(
-        {
-          id: "again",
-          event: last.event,
-          action: last.action ?? null,
-          payload: JSON.stringify(last.payload),
-          payload_sha256: "0".repeat(64),
-          received_at: new Date().toISOString(),
-        },
-        failing,
-      ),
-    ).rejects.toThrow("GitHub answered 502 Bad Gateway");
+    await expect(gate.handle(last, failing)).rejects.toThrow("GitHub answered 502 Bad Gateway");
     const held = gateCheck(repo, head);
     expect(held).toMatchObject({ status: "in_progress", conclusion: null });
     expect(held?.output?.title).toBe(
@@ -464,17 +328,7 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(held?.output?.summary).toContain("GitHub answered 502 Bad Gateway");
 
     // The retry, with GitHub answering again, decides afresh.
-    await handleGateDelivery(
-      {
-        id: "retry",
-        event: last.event,
-        action: last.action ?? null,
-        payload: JSON.stringify(last.payload),
-        payload_sha256: "0".repeat(64),
-        received_at: new Date().toISOString(),
-      },
-      deps(),
-    );
+    await gate.handle(last);
     expect(gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
   });
 });

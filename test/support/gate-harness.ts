@@ -8,6 +8,7 @@ import { type GateDeps, handleGateDelivery } from "../../app/gate/handle-deliver
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
 import {
+  type Delivery,
   type GitHubSimulator,
   type Receiver,
   startGitHubSimulator,
@@ -29,6 +30,10 @@ export interface GateHarness {
   deps(): GateDeps;
   /** Hands every delivery since the last call to the gate job, in order. */
   processDeliveries(): Promise<void>;
+  /** The deliveries not yet handed over, now counted as handled: a test hands them itself. */
+  takePending(): Promise<Delivery[]>;
+  /** Hands one delivery to the gate job, with `deps` (default: the harness's). */
+  handle(delivery: Delivery, deps?: GateDeps): Promise<void>;
   /** A repository with the config, an agent branch with `files`, and its pull request opened. */
   agentPullRequest(
     repo: string,
@@ -129,19 +134,29 @@ export function useGateHarness(
       while (handled < s.deliveries.length) {
         const d = s.deliveries[handled++];
         if (!d) continue;
-        await handleGateDelivery(
-          {
-            id: d.id,
-            event: d.event,
-            action: d.action ?? null,
-            payload: JSON.stringify(d.payload),
-            payload_sha256: "0".repeat(64),
-            received_at: new Date().toISOString(),
-          },
-          harness.deps(),
-        );
+        await harness.handle(d);
         await s.flushWebhooks();
       }
+    },
+    async takePending() {
+      const s = need(sim, "simulator");
+      await s.flushWebhooks();
+      const pending = s.deliveries.slice(handled);
+      handled = s.deliveries.length;
+      return pending;
+    },
+    handle(d, deps = harness.deps()) {
+      return handleGateDelivery(
+        {
+          id: d.id,
+          event: d.event,
+          action: d.action ?? null,
+          payload: JSON.stringify(d.payload),
+          payload_sha256: "0".repeat(64),
+          received_at: new Date().toISOString(),
+        },
+        deps,
+      );
     },
     async agentPullRequest(repo, files, opts = {}) {
       const s = need(sim, "simulator");
