@@ -55,8 +55,8 @@ var require_identity = __commonJS({
     var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
     var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
     var isMap3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
-    var isPair3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
-    var isScalar3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
+    var isPair2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
+    var isScalar2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
     var isSeq = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
     function isCollection(node2) {
       if (node2 && typeof node2 === "object")
@@ -67,7 +67,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    function isNode3(node2) {
+    function isNode2(node2) {
       if (node2 && typeof node2 === "object")
         switch (node2[NODE_TYPE]) {
           case ALIAS:
@@ -78,7 +78,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node2) => (isScalar3(node2) || isCollection(node2)) && !!node2.anchor;
+    var hasAnchor = (node2) => (isScalar2(node2) || isCollection(node2)) && !!node2.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -91,9 +91,9 @@ var require_identity = __commonJS({
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
     exports.isMap = isMap3;
-    exports.isNode = isNode3;
-    exports.isPair = isPair3;
-    exports.isScalar = isScalar3;
+    exports.isNode = isNode2;
+    exports.isPair = isPair2;
+    exports.isScalar = isScalar2;
     exports.isSeq = isSeq;
   }
 });
@@ -4039,16 +4039,16 @@ var require_resolve_block_map = __commonJS({
         }
         ctx.atKey = true;
         const keyStart = keyProps.end;
-        const keyNode3 = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        const keyNode2 = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
         if (ctx.schema.compat)
           utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
         ctx.atKey = false;
-        if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode3))
+        if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode2))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
         const valueProps = resolveProps.resolveProps(sep ?? [], {
           indicator: "map-value-ind",
           next: value,
-          offset: keyNode3.range[2],
+          offset: keyNode2.range[2],
           onError,
           parentIndent: bm.indent,
           startOnNewline: !key || key.type === "block-scalar"
@@ -4059,26 +4059,26 @@ var require_resolve_block_map = __commonJS({
             if (value?.type === "block-map" && !valueProps.hasNewline)
               onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
-              onError(keyNode3.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
+              onError(keyNode2.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
           const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
-          const pair = new Pair.Pair(keyNode3, valueNode);
+          const pair = new Pair.Pair(keyNode2, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
           map2.items.push(pair);
         } else {
           if (implicitKey)
-            onError(keyNode3.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
+            onError(keyNode2.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
           if (valueProps.comment) {
-            if (keyNode3.comment)
-              keyNode3.comment += "\n" + valueProps.comment;
+            if (keyNode2.comment)
+              keyNode2.comment += "\n" + valueProps.comment;
             else
-              keyNode3.comment = valueProps.comment;
+              keyNode2.comment = valueProps.comment;
           }
-          const pair = new Pair.Pair(keyNode3);
+          const pair = new Pair.Pair(keyNode2);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
           map2.items.push(pair);
@@ -4289,15 +4289,15 @@ var require_resolve_flow_collection = __commonJS({
         } else {
           ctx.atKey = true;
           const keyStart = props.end;
-          const keyNode3 = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+          const keyNode2 = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
           if (isBlock(key))
-            onError(keyNode3.range, "BLOCK_IN_FLOW", blockMsg);
+            onError(keyNode2.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
           const valueProps = resolveProps.resolveProps(sep ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
-            offset: keyNode3.range[2],
+            offset: keyNode2.range[2],
             onError,
             parentIndent: fc.indent,
             startOnNewline: false
@@ -4327,25 +4327,25 @@ var require_resolve_flow_collection = __commonJS({
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
           } else if (valueProps.comment) {
-            if (keyNode3.comment)
-              keyNode3.comment += "\n" + valueProps.comment;
+            if (keyNode2.comment)
+              keyNode2.comment += "\n" + valueProps.comment;
             else
-              keyNode3.comment = valueProps.comment;
+              keyNode2.comment = valueProps.comment;
           }
-          const pair = new Pair.Pair(keyNode3, valueNode);
+          const pair = new Pair.Pair(keyNode2, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
           if (isMap3) {
             const map2 = coll;
-            if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode3))
+            if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode2))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
             map2.items.push(pair);
           } else {
             const map2 = new YAMLMap.YAMLMap(ctx.schema);
             map2.flow = true;
             map2.items.push(pair);
-            const endRange = (valueNode ?? keyNode3).range;
-            map2.range = [keyNode3.range[0], endRange[1], endRange[2]];
+            const endRange = (valueNode ?? keyNode2).range;
+            map2.range = [keyNode2.range[0], endRange[1], endRange[2]];
             coll.items.push(map2);
           }
           offset = valueNode ? valueNode.range[2] : valueProps.end;
@@ -5638,7 +5638,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -5722,7 +5722,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar3;
+    exports.isScalar = isScalar2;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -27791,14 +27791,14 @@ function locate(issue2, doc, at) {
   const path = issue2.path;
   if (issue2.code === "unrecognized_keys") {
     return issue2.keys.map((key) => {
-      const offset2 = keyNode2(doc, path, key)?.range?.[0] ?? nearestNode2(doc, path).range?.[0] ?? 0;
+      const offset2 = keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0;
       return {
         offset: offset2,
         text: `${at(offset2)}: ${formatPath([...path, key])}: ${unknownKey(key, path)}`
       };
     });
   }
-  const offset = nearestNode2(doc, path).range?.[0] ?? 0;
+  const offset = nearestNode(doc, path).range?.[0] ?? 0;
   const missing = path.length > 0 && !doc.hasIn(path);
   const name = formatPath(path) || "front matter";
   const example = EXAMPLES[String(path[0])];
@@ -27811,21 +27811,6 @@ function unknownKey(key, mapPath) {
   const where = mapPath.length === 0 ? "the front matter" : formatPath(mapPath);
   const known = allowed.length > 0 ? ` (${where} takes ${allowed.join(", ")})` : "";
   return `unknown key${suggestion ? `; did you mean ${suggestion}?` : ""}${known}`;
-}
-function nearestNode2(doc, path) {
-  for (let depth = path.length; depth > 0; depth--) {
-    const node2 = doc.getIn(path.slice(0, depth), true);
-    if ((0, import_yaml2.isNode)(node2)) return node2;
-  }
-  return doc.contents;
-}
-function keyNode2(doc, mapPath, key) {
-  const map2 = mapPath.length === 0 ? doc.contents : doc.getIn(mapPath, true);
-  if (!(0, import_yaml2.isMap)(map2)) return void 0;
-  const pair = map2.items.find(
-    (item) => (0, import_yaml2.isPair)(item) && (0, import_yaml2.isScalar)(item.key) && String(item.key.value) === key
-  );
-  return pair && (0, import_yaml2.isNode)(pair.key) ? pair.key : void 0;
 }
 function requiredFieldList() {
   return Object.keys(EXAMPLES).join(", ");
