@@ -1,18 +1,10 @@
-import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { InvalidInputError, StoreError } from "./errors.js";
 import { SqliteStore } from "./sqlite-store.js";
-import { delivery, frozenClock, tempDir } from "./test-support.js";
+import { delivery, frozenClock, useTempDatabaseFile } from "./test-support.js";
 
-let dir: string;
-let cleanup: () => void;
-let file: string;
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-  file = join(dir, "agate.db");
-});
-afterEach(() => cleanup());
+const databaseFile = useTempDatabaseFile();
 
 const PAYLOAD = JSON.stringify({ action: "opened", number: 12 });
 const JOBS = [
@@ -23,13 +15,13 @@ const JOBS = [
 describe("webhook deliveries", () => {
   it("are stored with their payload and jobs, and read back after reopening", async () => {
     const clock = frozenClock();
-    const writer = SqliteStore.open(file, { now: clock.now });
+    const writer = SqliteStore.open(databaseFile(), { now: clock.now });
     const d = delivery("d-1", PAYLOAD);
     const result = await writer.recordDelivery({ delivery: d, payload: PAYLOAD, jobs: JOBS });
     expect(result).toEqual({ status: "new", jobIds: [1, 2] });
     await writer.close();
 
-    const reader = SqliteStore.open(file);
+    const reader = SqliteStore.open(databaseFile());
     expect(await reader.getDelivery("d-1")).toEqual({ ...d, payload: PAYLOAD });
     expect(await reader.getDelivery("d-2")).toBeNull();
     const jobs = await reader.listJobs({ deliveryId: "d-1" });
@@ -61,7 +53,7 @@ describe("webhook deliveries", () => {
   });
 
   it("name the repositories agate has heard of, for the reconcile pass", async () => {
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     const payloadOf = (name: string) =>
       JSON.stringify({ action: "opened", repository: { full_name: name } });
     for (const [id, name] of [
@@ -81,7 +73,7 @@ describe("webhook deliveries", () => {
   });
 
   it("seen again with the same payload are duplicates and enqueue nothing", async () => {
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     const d = delivery("d-1", PAYLOAD);
     await store.recordDelivery({ delivery: d, payload: PAYLOAD, jobs: JOBS });
     const again = await store.recordDelivery({
@@ -95,7 +87,7 @@ describe("webhook deliveries", () => {
   });
 
   it("with a known id but another payload are a conflict and never overwrite", async () => {
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     const d = delivery("d-1", PAYLOAD);
     await store.recordDelivery({ delivery: d, payload: PAYLOAD, jobs: JOBS });
     const other = JSON.stringify({ action: "closed" });
@@ -111,14 +103,14 @@ describe("webhook deliveries", () => {
   });
 
   it("are written with their jobs or not at all", async () => {
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     await store.close();
     // Make the second job's insert fail inside the transaction.
-    const db = new Database(file);
+    const db = new Database(databaseFile());
     db.exec(`CREATE TRIGGER test_boom BEFORE INSERT ON jobs WHEN NEW.kind = 'boom'
              BEGIN SELECT RAISE(ABORT, 'boom'); END`);
     db.close();
-    const again = SqliteStore.open(file);
+    const again = SqliteStore.open(databaseFile());
     await expect(
       again.recordDelivery({
         delivery: delivery("d-1", PAYLOAD),
@@ -135,7 +127,7 @@ describe("webhook deliveries", () => {
   });
 
   it("must come with the exact payload their digest was computed from", async () => {
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     const err = await store
       .recordDelivery({ delivery: delivery("d-1", PAYLOAD), payload: `${PAYLOAD} `, jobs: [] })
       .catch((error: unknown) => error);
@@ -153,10 +145,10 @@ describe("webhook deliveries", () => {
   });
 
   it("cannot be changed or deleted with raw SQL", async () => {
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     await store.recordDelivery({ delivery: delivery("d-1", PAYLOAD), payload: PAYLOAD, jobs: [] });
     await store.close();
-    const db = new Database(file);
+    const db = new Database(databaseFile());
     expect(() => db.prepare("UPDATE deliveries SET payload = '{}'").run()).toThrow(/append-only/);
     expect(() => db.prepare("DELETE FROM deliveries").run()).toThrow(/append-only/);
     db.close();

@@ -1,19 +1,11 @@
-import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EvaluationInput } from "../../schemas/evaluation.js";
 import { InvalidInputError } from "./errors.js";
 import { SqliteStore } from "./sqlite-store.js";
-import { DIGEST, SHA_A, SHA_B, TREE_1, tempDir } from "./test-support.js";
+import { DIGEST, SHA_A, SHA_B, TREE_1, useTempDatabaseFile } from "./test-support.js";
 
-let dir: string;
-let cleanup: () => void;
-let file: string;
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-  file = join(dir, "agate.db");
-});
-afterEach(() => cleanup());
+const databaseFile = useTempDatabaseFile();
 
 const PR = { repository: "octo/repo", pullNumber: 12 };
 
@@ -45,7 +37,7 @@ function evaluation(overrides: Partial<EvaluationInput> = {}): EvaluationInput {
 
 describe("evaluations", () => {
   it("round-trip through a reopened file, filtered by tree and by time", async () => {
-    const writer = SqliteStore.open(file);
+    const writer = SqliteStore.open(databaseFile());
     const first = await writer.appendEvaluation(evaluation());
     await writer.appendEvaluation(
       evaluation({
@@ -57,7 +49,7 @@ describe("evaluations", () => {
     );
     await writer.close();
 
-    const reader = SqliteStore.open(file);
+    const reader = SqliteStore.open(databaseFile());
     const all = await reader.listEvaluations(PR);
     expect(all.map((e) => e.id)).toEqual([first.id, first.id + 1]);
     expect(all[0]).toEqual(first);
@@ -71,7 +63,7 @@ describe("evaluations", () => {
   });
 
   it("refuse a verdict outside the schema and keep the table append-only", async () => {
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     await expect(
       store.appendEvaluation(
         evaluation({
@@ -84,7 +76,7 @@ describe("evaluations", () => {
     ).rejects.toThrow(InvalidInputError);
     await store.appendEvaluation(evaluation());
     await store.close();
-    const raw = new Database(file);
+    const raw = new Database(databaseFile());
     expect(() => raw.prepare("UPDATE evaluations SET status = 'verdict'").run()).toThrow(
       /append-only/,
     );

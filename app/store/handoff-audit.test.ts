@@ -1,6 +1,5 @@
-import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   AlreadyExistsError,
   InvalidInputError,
@@ -8,21 +7,14 @@ import {
   VersionConflictError,
 } from "./errors.js";
 import { SqliteStore } from "./sqlite-store.js";
-import { frozenClock, handoffDraft, tempDir } from "./test-support.js";
+import { frozenClock, handoffDraft, useTempDatabaseFile } from "./test-support.js";
 
-let dir: string;
-let cleanup: () => void;
-let file: string;
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-  file = join(dir, "agate.db");
-});
-afterEach(() => cleanup());
+const databaseFile = useTempDatabaseFile();
 
 describe("handoff entries", () => {
   it("round-trip, update by compare-and-set, and log every change", async () => {
     const clock = frozenClock();
-    const store = SqliteStore.open(file, { now: clock.now });
+    const store = SqliteStore.open(databaseFile(), { now: clock.now });
     const created = await store.createHandoffEntry(handoffDraft());
     expect(created).toEqual({ ...handoffDraft(), version: 1 });
     await expect(store.createHandoffEntry(handoffDraft())).rejects.toThrow(AlreadyExistsError);
@@ -50,7 +42,7 @@ describe("handoff entries", () => {
     );
     await store.close();
 
-    const reader = SqliteStore.open(file);
+    const reader = SqliteStore.open(databaseFile());
     expect(await reader.getHandoffEntry("octo/repo", 7)).toEqual(claimed);
     expect(await reader.getHandoffEntry("octo/repo", 8)).toBeNull();
     const events = await reader.listHandoffEntryEvents("octo/repo", 7);
@@ -64,7 +56,7 @@ describe("handoff entries", () => {
   });
 
   it("are listed by repository and state for the timers", async () => {
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     await store.createHandoffEntry(handoffDraft({ issue_number: 1 }));
     await store.createHandoffEntry(handoffDraft({ issue_number: 2, state: "claimed", owner: "x" }));
     await store.createHandoffEntry(handoffDraft({ repository: "octo/other", issue_number: 3 }));
@@ -78,7 +70,7 @@ describe("handoff entries", () => {
   });
 
   it("refuse updates of a missing entry and invalid fields, and are never deleted", async () => {
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     await expect(store.updateHandoffEntry(handoffDraft(), { expectedVersion: 1 })).rejects.toThrow(
       NotFoundError,
     );
@@ -92,7 +84,7 @@ describe("handoff entries", () => {
     );
     await store.createHandoffEntry(handoffDraft());
     await store.close();
-    const db = new Database(file);
+    const db = new Database(databaseFile());
     expect(() => db.prepare("DELETE FROM handoff_entries").run()).toThrow(/never deleted/);
     expect(() => db.prepare("UPDATE handoff_entries SET state = 'resolved'").run()).toThrow(
       /bump version/,
@@ -104,7 +96,7 @@ describe("handoff entries", () => {
 
 describe("audit log", () => {
   it("appends, lists by subject and kind, and refuses UPDATE and DELETE", async () => {
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     const a = await store.appendAudit({
       kind: "gate.decision",
       subject: "octo/repo#12@aaa",
@@ -137,7 +129,7 @@ describe("audit log", () => {
     });
     await store.close();
 
-    const reader = SqliteStore.open(file);
+    const reader = SqliteStore.open(databaseFile());
     expect(await reader.listAudit()).toEqual([a, b, d]);
     expect(await reader.listAudit({ subject: "octo/repo#12@aaa" })).toEqual([a, d]);
     expect(await reader.listAudit({ kind: "entry.transition" })).toEqual([b]);
@@ -146,7 +138,7 @@ describe("audit log", () => {
     ).toEqual([d]);
     await reader.close();
 
-    const db = new Database(file);
+    const db = new Database(databaseFile());
     expect(() => db.prepare("UPDATE audit_log SET decision = 'null'").run()).toThrow(/append-only/);
     expect(() => db.prepare("DELETE FROM audit_log").run()).toThrow(/append-only/);
     db.close();

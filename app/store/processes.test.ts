@@ -1,30 +1,22 @@
-// Real separate Node processes on one file: what a single process (where better-sqlite3 calls
-// are serialised anyway) cannot show.
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runChild } from "./child-process.js";
 import { SqliteStore } from "./sqlite-store.js";
-import { recordInput, tempDir } from "./test-support.js";
+import { recordInput, useTempDatabaseFile } from "./test-support.js";
 
-let dir: string;
-let cleanup: () => void;
-let file: string;
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-  file = join(dir, "agate.db");
-});
-afterEach(() => cleanup());
+const databaseFile = useTempDatabaseFile();
 
 describe("across processes", () => {
   it("claimers never get the same job and together get all of them", async () => {
     const jobs = 300;
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     for (let n = 0; n < jobs; n++) await store.enqueue({ kind: "a", payload: n });
     await store.close();
 
     const startAt = String(Date.now() + 2000);
     const results = await Promise.all(
-      ["p1", "p2", "p3", "p4"].map((worker) => runChild(["claim", file, startAt, worker])),
+      ["p1", "p2", "p3", "p4"].map((worker) =>
+        runChild(["claim", databaseFile(), startAt, worker]),
+      ),
     );
     const perProcess = results.map((result) => {
       expect(result.stderr).toBe("");
@@ -35,7 +27,7 @@ describe("across processes", () => {
     expect(new Set(all).size).toBe(all.length);
     expect(all.sort((a, b) => a - b)).toEqual(Array.from({ length: jobs }, (_, i) => i + 1));
 
-    const reader = SqliteStore.open(file);
+    const reader = SqliteStore.open(databaseFile());
     const done = await reader.listJobs({ status: "done" });
     await reader.close();
     expect(done).toHaveLength(jobs);
@@ -44,11 +36,11 @@ describe("across processes", () => {
   });
 
   it("a record survives its writer being killed the moment the write returned", async () => {
-    const result = await runChild(["write", file]);
+    const result = await runChild(["write", databaseFile()]);
     expect(result.signal).toBe("SIGKILL");
     expect(result.stderr).toBe("");
     const { id } = JSON.parse(result.stdout) as { id: number };
-    const reader = SqliteStore.open(file);
+    const reader = SqliteStore.open(databaseFile());
     const record = await reader.getRecord(id);
     await reader.close();
     expect(record).toMatchObject({ ...recordInput(), id, stale: null });

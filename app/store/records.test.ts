@@ -1,18 +1,18 @@
-import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CorruptRowError, InvalidInputError } from "./errors.js";
 import { SqliteStore } from "./sqlite-store.js";
-import { frozenClock, recordInput, SHA_A, SHA_B, SHA_C, TREE_1, tempDir } from "./test-support.js";
+import {
+  frozenClock,
+  recordInput,
+  SHA_A,
+  SHA_B,
+  SHA_C,
+  TREE_1,
+  useTempDatabaseFile,
+} from "./test-support.js";
 
-let dir: string;
-let cleanup: () => void;
-let file: string;
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-  file = join(dir, "agate.db");
-});
-afterEach(() => cleanup());
+const databaseFile = useTempDatabaseFile();
 
 const PR = { repository: "octo/repo", pullNumber: 12 };
 
@@ -39,13 +39,13 @@ describe("acceptance records", () => {
       },
       decision: { state: "pending", reasons: [] },
     });
-    const writer = SqliteStore.open(file, { now: clock.now });
+    const writer = SqliteStore.open(databaseFile(), { now: clock.now });
     const first = await writer.appendRecord(input);
     const second = await writer.appendRecord(bare);
     await writer.close();
 
     expect(first).toEqual({ ...input, id: 1, recorded_at: clock.now().toISOString(), stale: null });
-    const reader = SqliteStore.open(file);
+    const reader = SqliteStore.open(databaseFile());
     expect(await reader.getRecord(first.id)).toEqual(first);
     expect(await reader.listRecords(PR)).toEqual([first, second]);
     expect(second).toMatchObject(bare);
@@ -59,7 +59,7 @@ describe("acceptance records", () => {
   });
 
   it("are validated before anything is written", async () => {
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     const bad = { ...recordInput(), head_sha: "not-a-sha" };
     await expect(store.appendRecord(bad)).rejects.toThrow(InvalidInputError);
     await expect(store.appendRecord(bad)).rejects.toThrow(/head_sha/);
@@ -68,12 +68,12 @@ describe("acceptance records", () => {
   });
 
   it("cannot be updated or deleted, even with raw SQL: the database refuses", async () => {
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     await store.appendRecord(recordInput());
     await store.markStale({ ...PR, supersededBy: SHA_B, at: "2025-01-02T00:00:00.000Z" });
     await store.close();
 
-    const db = new Database(file);
+    const db = new Database(databaseFile());
     expect(() => db.prepare("UPDATE acceptance_records SET head_sha = ?").run(SHA_C)).toThrow(
       /append-only: UPDATE is refused/,
     );
@@ -110,7 +110,7 @@ describe("acceptance records", () => {
 
   it("become stale for every older head, once, with every field kept as it was", async () => {
     const clock = frozenClock();
-    const store = SqliteStore.open(file, { now: clock.now });
+    const store = SqliteStore.open(databaseFile(), { now: clock.now });
     const onA = await store.appendRecord(recordInput({ head_sha: SHA_A }));
     const rejectedA = await store.appendRecord(
       recordInput({ head_sha: SHA_A, decision: { state: "rejected", reasons: ["test failed"] } }),
@@ -147,7 +147,7 @@ describe("acceptance records", () => {
   });
 
   it("refuse a malformed stale mark", async () => {
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     await expect(
       store.markStale({ ...PR, supersededBy: "HEAD", at: "2025-01-02T00:00:00.000Z" }),
     ).rejects.toThrow(InvalidInputError);
@@ -155,17 +155,17 @@ describe("acceptance records", () => {
   });
 
   it("that were corrupted outside agate fail loudly when read", async () => {
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(databaseFile());
     const record = await store.appendRecord(recordInput());
     await store.close();
-    const db = new Database(file);
+    const db = new Database(databaseFile());
     db.exec("DROP TRIGGER acceptance_records_no_update");
     db.prepare("UPDATE acceptance_records SET decision = ? WHERE id = ?").run(
       '{"state":"approved-by-agent","reasons":[]}',
       record.id,
     );
     db.close();
-    const reader = SqliteStore.open(file);
+    const reader = SqliteStore.open(databaseFile());
     await expect(reader.getRecord(record.id)).rejects.toThrow(CorruptRowError);
     await expect(reader.getRecord(record.id)).rejects.toThrow(
       /row id 1 in table acceptance_records does not match its schema/,

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
 import type { HandoffEntryDraft } from "../../schemas/handoff-entry.js";
 import type { Delivery } from "../../schemas/store.js";
@@ -17,6 +18,19 @@ export const DIGEST = "d".repeat(64);
 export function tempDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "agate-store-"));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Registers a fresh directory per test and returns the path of a database file inside it. */
+export function useTempDatabaseFile(): () => string {
+  let current: { dir: string; cleanup: () => void } | undefined;
+  beforeEach(() => {
+    current = tempDir();
+  });
+  afterEach(() => current?.cleanup());
+  return () => {
+    if (!current) throw new Error("useTempDatabaseFile's path is only there inside a test");
+    return join(current.dir, "agate.db");
+  };
 }
 
 export interface TestClock {
