@@ -1,7 +1,6 @@
-import { beforeEach, describe, expect, it } from "vitest";
-import type { Store } from "../../app/store/store.js";
+import { describe, expect, it } from "vitest";
 import { embedRecord } from "../../checks/record-embedding.js";
-import { type GitHubSimulator, tokenClient } from "../github/index.js";
+import { tokenClient } from "../github/index.js";
 import { commandRecord, TREE } from "../support/gate-facts.js";
 import { ANSWER_CONFIG as CONFIG, useGateHarness } from "../support/gate-harness.js";
 
@@ -11,43 +10,35 @@ import { ANSWER_CONFIG as CONFIG, useGateHarness } from "../support/gate-harness
  * token. Deliveries are handed to the gate job directly; the runtime has its own tests.
  */
 const gate = useGateHarness();
-let sim: GitHubSimulator;
-let store: Store;
-beforeEach(() => {
-  sim = gate.sim;
-  store = gate.store;
-});
-const deps = () => gate.deps();
-const processDeliveries = () => gate.processDeliveries();
-const gateCheck = (repo: string, sha: string) => gate.gateCheck(repo, sha);
-const agentPullRequest: typeof gate.agentPullRequest = (...args) => gate.agentPullRequest(...args);
-const ci: typeof gate.ci = (...args) => gate.ci(...args);
 
 describe("the agate gate, end to end against the simulator", () => {
   it("opened → waiting; commands pass → accepted; a push → the old record stale, the new head graded afresh", async () => {
     const repo = "story";
-    const { head, number, branch } = await agentPullRequest(repo, { "answer.txt": "42\n" });
-    expect(gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
-    expect(gateCheck(repo, head)?.output?.title).toBe(
+    const { head, number, branch } = await gate.agentPullRequest(repo, { "answer.txt": "42\n" });
+    expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
+    expect(gate.gateCheck(repo, head)?.output?.title).toBe(
       `Waiting on ${head.slice(0, 7)}: waiting for the command record (the agate Action publishes agate/commands)`,
     );
-    expect(sim.labelsOf({ repo, number })).toContain("agate:pending");
+    expect(gate.sim.labelsOf({ repo, number })).toContain("agate:pending");
 
-    await ci(repo, branch, head);
-    expect(gateCheck(repo, head)).toMatchObject({ status: "completed", conclusion: "success" });
-    expect(sim.labelsOf({ repo, number })).toEqual(expect.arrayContaining(["agate:accepted"]));
-    expect(sim.labelsOf({ repo, number })).not.toContain("agate:pending");
+    await gate.ci(repo, branch, head);
+    expect(gate.gateCheck(repo, head)).toMatchObject({
+      status: "completed",
+      conclusion: "success",
+    });
+    expect(gate.sim.labelsOf({ repo, number })).toEqual(expect.arrayContaining(["agate:accepted"]));
+    expect(gate.sim.labelsOf({ repo, number })).not.toContain("agate:pending");
 
-    const next = await sim.pushCommit({
+    const next = await gate.sim.pushCommit({
       repo,
       branch,
       files: { "answer.txt": "41\n" },
       author: "codex[bot]",
     });
-    await processDeliveries();
-    expect(gateCheck(repo, next)).toMatchObject({ status: "in_progress" });
-    const records = await store.listRecords({
-      repository: `${sim.owner}/${repo}`,
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, next)).toMatchObject({ status: "in_progress" });
+    const records = await gate.store.listRecords({
+      repository: `${gate.sim.owner}/${repo}`,
       pullNumber: number,
     });
     const old = records.filter((r) => r.head_sha === head);
@@ -55,26 +46,26 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(old.every((r) => r.stale?.superseded_by === next)).toBe(true);
     expect(old.some((r) => r.decision.state === "accepted")).toBe(true);
 
-    await ci(repo, branch, next);
-    const rejected = gateCheck(repo, next);
+    await gate.ci(repo, branch, next);
+    const rejected = gate.gateCheck(repo, next);
     expect(rejected).toMatchObject({ conclusion: "failure" });
     expect(rejected?.output?.title).toBe(
       `Rejected on ${next.slice(0, 7)}: 1 of 1 required commands failed (answer)`,
     );
     expect(rejected?.output?.summary).toContain("### History");
     // The accepted check on the old head is left as history, never changed by the new head.
-    expect(gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
   });
 
   it("a record that says passed while the runner says the step failed is refused as tampering", async () => {
     const repo = "tamper";
-    const { head, branch } = await agentPullRequest(
+    const { head, branch } = await gate.agentPullRequest(
       repo,
       { "answer.txt": "42\n" },
       { labels: ["agent"] },
     );
-    await ci(repo, branch, head, "failure");
-    const check = gateCheck(repo, head);
+    await gate.ci(repo, branch, head, "failure");
+    const check = gate.gateCheck(repo, head);
     expect(check?.status).toBe("in_progress");
     expect(check?.output?.summary).toContain(
       'command record refused: it says passed, the runner says the step "Run agate" failure',
@@ -83,8 +74,8 @@ describe("the agate gate, end to end against the simulator", () => {
 
   it("a check run named agate/commands from any app but GitHub Actions is refused", async () => {
     const repo = "forged";
-    const { head } = await agentPullRequest(repo, { "answer.txt": "42\n" });
-    await sim.createCheckRun({
+    const { head } = await gate.agentPullRequest(repo, { "answer.txt": "42\n" });
+    await gate.sim.createCheckRun({
       repo,
       name: "agate/commands",
       headSha: head,
@@ -93,8 +84,8 @@ describe("the agate gate, end to end against the simulator", () => {
       conclusion: "success",
       output: { title: "passed", summary: "trust me", text: "```json\n{}\n```" },
     });
-    await processDeliveries();
-    await sim.createCheckRun({
+    await gate.processDeliveries();
+    await gate.sim.createCheckRun({
       repo,
       name: "agate/commands",
       headSha: head,
@@ -102,83 +93,89 @@ describe("the agate gate, end to end against the simulator", () => {
       conclusion: "success",
       output: { title: "passed", summary: "from a workflow", text: "all commands passed" },
     });
-    await processDeliveries();
-    const summary = gateCheck(repo, head)?.output?.summary ?? "";
+    await gate.processDeliveries();
+    const summary = gate.gateCheck(repo, head)?.output?.summary ?? "";
     expect(summary).toContain(
-      `command record refused: agate/commands was created by ${sim.appSlug}, not by a GitHub Actions workflow`,
+      `command record refused: agate/commands was created by ${gate.sim.appSlug}, not by a GitHub Actions workflow`,
     );
     expect(summary).toContain(
       "command record refused: the check run's text is not an embedded agate command record",
     );
-    expect(gateCheck(repo, head)?.status).toBe("in_progress");
+    expect(gate.gateCheck(repo, head)?.status).toBe("in_progress");
   });
 
   it("a workflow edit escalates until a maintainer approves this exact head", async () => {
     const repo = "protected";
-    const { head, number, branch } = await agentPullRequest(repo, {
+    const { head, number, branch } = await gate.agentPullRequest(repo, {
       "answer.txt": "42\n",
       ".github/workflows/lint.yml": "on: push\n",
     });
-    await ci(repo, branch, head);
-    expect(gateCheck(repo, head)).toMatchObject({ conclusion: "action_required" });
-    expect(sim.labelsOf({ repo, number })).toContain("agate:escalated");
+    await gate.ci(repo, branch, head);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "action_required" });
+    expect(gate.sim.labelsOf({ repo, number })).toContain("agate:escalated");
 
-    sim.setPermission({ repo, user: "maintainer", permission: "write" });
-    await sim.submitReview({ repo, number, state: "APPROVED", user: "maintainer", commitId: head });
-    await processDeliveries();
-    expect(gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
-    expect(gateCheck(repo, head)?.output?.summary).toContain(
+    gate.sim.setPermission({ repo, user: "maintainer", permission: "write" });
+    await gate.sim.submitReview({
+      repo,
+      number,
+      state: "APPROVED",
+      user: "maintainer",
+      commitId: head,
+    });
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    expect(gate.gateCheck(repo, head)?.output?.summary).toContain(
       `approved by maintainer on ${head.slice(0, 7)}`,
     );
   });
 
   it("not gated: neutral with one line; removing the agent label later does not ungate", async () => {
     const repo = "selection";
-    const { head } = await agentPullRequest(
+    const { head } = await gate.agentPullRequest(
       repo,
       { "answer.txt": "42\n" },
       { branch: "feature/human" },
     );
-    expect(gateCheck(repo, head)).toMatchObject({ conclusion: "neutral" });
-    expect(gateCheck(repo, head)?.output?.title).toMatch(
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "neutral" });
+    expect(gate.gateCheck(repo, head)?.output?.title).toMatch(
       /^Not gated: author codex\[bot\] is not in gate\.authors/,
     );
 
-    const gated = await sim.pushCommit({
+    const gated = await gate.sim.pushCommit({
       repo,
       branch: "feature/other",
       files: { "answer.txt": "42\n" },
       author: "codex[bot]",
     });
-    const { number } = await sim.openPullRequest({
+    const { number } = await gate.sim.openPullRequest({
       repo,
       head: "feature/other",
       title: "Other",
       user: "codex[bot]",
       labels: ["agent"],
     });
-    await processDeliveries();
-    expect(gateCheck(repo, gated)).toMatchObject({ status: "in_progress" });
-    await sim.removeLabel({ repo, number, label: "agent" });
-    const later = await sim.pushCommit({
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, gated)).toMatchObject({ status: "in_progress" });
+    await gate.sim.removeLabel({ repo, number, label: "agent" });
+    const later = await gate.sim.pushCommit({
       repo,
       branch: "feature/other",
       files: { "b.txt": "b\n" },
       author: "codex[bot]",
     });
-    await processDeliveries();
-    expect(gateCheck(repo, later)).toMatchObject({ status: "in_progress" });
-    expect(gateCheck(repo, later)?.output?.summary).toContain("Waiting");
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, later)).toMatchObject({ status: "in_progress" });
+    expect(gate.gateCheck(repo, later)?.output?.summary).toContain("Waiting");
   });
 
   it("a malformed config on the base fails the check with the file, line and fix", async () => {
     const repo = "broken";
-    const { head } = await agentPullRequest(
+    const { head } = await gate.agentPullRequest(
       repo,
       { "answer.txt": "42\n" },
       { config: "version: 1\ncommands:\n  - name: t\n    run: x\n    timeout: 10x\n" },
     );
-    const check = gateCheck(repo, head);
+    const check = gate.gateCheck(repo, head);
     expect(check).toMatchObject({ conclusion: "failure" });
     expect(check?.output?.summary).toContain(
       'commands[0].timeout at line 5, column 14: \\"10x\\" is not a duration'.replace(/\\"/g, '"'),
@@ -187,23 +184,23 @@ describe("the agate gate, end to end against the simulator", () => {
 
   it("a synchronize that arrives before the opened event: only the live head is graded", async () => {
     const repo = "order";
-    await sim.createRepository({
+    await gate.sim.createRepository({
       repo,
       files: { ".github/agate.yml": CONFIG, "answer.txt": "42\n" },
     });
-    const first = await sim.pushCommit({
+    const first = await gate.sim.pushCommit({
       repo,
       branch: "codex/x",
       files: { "a.txt": "a\n" },
       author: "codex[bot]",
     });
-    const { number } = await sim.openPullRequest({
+    const { number } = await gate.sim.openPullRequest({
       repo,
       head: "codex/x",
       title: "X",
       user: "codex[bot]",
     });
-    const second = await sim.pushCommit({
+    const second = await gate.sim.pushCommit({
       repo,
       branch: "codex/x",
       files: { "b.txt": "b\n" },
@@ -214,10 +211,10 @@ describe("the agate gate, end to end against the simulator", () => {
     const synchronize = pending.find((d) => d.action === "synchronize");
     if (!opened || !synchronize) throw new Error("expected opened and synchronize deliveries");
     for (const d of [synchronize, opened]) await gate.handle(d);
-    expect(gateCheck(repo, second)).toMatchObject({ status: "in_progress" });
-    expect(gateCheck(repo, first)).toBeUndefined();
-    const records = await store.listRecords({
-      repository: `${sim.owner}/${repo}`,
+    expect(gate.gateCheck(repo, second)).toMatchObject({ status: "in_progress" });
+    expect(gate.gateCheck(repo, first)).toBeUndefined();
+    const records = await gate.store.listRecords({
+      repository: `${gate.sim.owner}/${repo}`,
       pullNumber: number,
     });
     expect(new Set(records.map((r) => r.head_sha))).toEqual(new Set([second]));
@@ -225,30 +222,30 @@ describe("the agate gate, end to end against the simulator", () => {
 
   it("a command record for an old SHA after a newer push never changes the new head's check", async () => {
     const repo = "late";
-    const { head: old, branch } = await agentPullRequest(
+    const { head: old, branch } = await gate.agentPullRequest(
       repo,
       { "answer.txt": "42\n" },
       { labels: ["agent"] },
     );
-    const current = await sim.pushCommit({
+    const current = await gate.sim.pushCommit({
       repo,
       branch,
       files: { "answer.txt": "41\n" },
       author: "codex[bot]",
     });
-    await processDeliveries();
-    expect(gateCheck(repo, current)).toMatchObject({ status: "in_progress" });
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, current)).toMatchObject({ status: "in_progress" });
     // CI for the old head finishes late, and passes.
-    const run = sim.addWorkflowRun({
+    const run = gate.sim.addWorkflowRun({
       repo,
       headSha: old,
       path: ".github/workflows/ci.yml",
       conclusion: null,
       jobs: [{ name: "gate" }],
     });
-    const token = sim.createToken({ permissions: { checks: "write" } });
+    const token = gate.sim.createToken({ permissions: { checks: "write" } });
     const record = commandRecord([0], {
-      repository: `${sim.owner}/${repo}`,
+      repository: `${gate.sim.owner}/${repo}`,
       tested: { sha: old, tree_sha: TREE, parents: [], clean: true, dirty_digest: null },
       pull_request: { number: 1, head_sha: old, base_sha: old },
       workflow: {
@@ -259,8 +256,8 @@ describe("the agate gate, end to end against the simulator", () => {
         event_name: "pull_request",
       },
     });
-    await tokenClient(sim, token).rest.checks.create({
-      owner: sim.owner,
+    await tokenClient(gate.sim, token).rest.checks.create({
+      owner: gate.sim.owner,
       repo,
       name: "agate/commands",
       head_sha: old,
@@ -268,13 +265,15 @@ describe("the agate gate, end to end against the simulator", () => {
       conclusion: "success",
       output: { title: "passed", summary: "late", text: embedRecord(record, 65_535) },
     });
-    await sim.completeWorkflowRun({ repo, runId: run.id, conclusion: "success" });
-    await processDeliveries();
-    expect(gateCheck(repo, current)).toMatchObject({ status: "in_progress" });
-    expect(gateCheck(repo, current)?.output?.title).toContain("waiting for the command record");
+    await gate.sim.completeWorkflowRun({ repo, runId: run.id, conclusion: "success" });
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, current)).toMatchObject({ status: "in_progress" });
+    expect(gate.gateCheck(repo, current)?.output?.title).toContain(
+      "waiting for the command record",
+    );
     // The late evidence is kept as history: its deliveries are what was received.
     expect(
-      sim.deliveries.some(
+      gate.sim.deliveries.some(
         (d) =>
           d.event === "check_run" && (d.payload.check_run as { head_sha: string }).head_sha === old,
       ),
@@ -283,16 +282,16 @@ describe("the agate gate, end to end against the simulator", () => {
 
   it("an evaluation that errors never leaves an earlier green standing", async () => {
     const repo = "erroring";
-    const { head, branch } = await agentPullRequest(
+    const { head, branch } = await gate.agentPullRequest(
       repo,
       { "answer.txt": "42\n" },
       { labels: ["agent"] },
     );
-    await ci(repo, branch, head);
-    expect(gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    await gate.ci(repo, branch, head);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
 
     // GitHub failing one call cannot be made to happen in the simulator: break that one call.
-    const working = deps();
+    const working = gate.deps();
     const failing = {
       ...working,
       octokitFor: async (id: number) => {
@@ -315,12 +314,12 @@ describe("the agate gate, end to end against the simulator", () => {
         }) as never;
       },
     };
-    const last = sim.deliveries
+    const last = gate.sim.deliveries
       .filter((d) => d.event === "pull_request" && d.action === "opened")
       .at(-1);
     if (!last) throw new Error("no pull_request delivery");
     await expect(gate.handle(last, failing)).rejects.toThrow("GitHub answered 502 Bad Gateway");
-    const held = gateCheck(repo, head);
+    const held = gate.gateCheck(repo, head);
     expect(held).toMatchObject({ status: "in_progress", conclusion: null });
     expect(held?.output?.title).toBe(
       "agate could not finish evaluating this commit; it will retry",
@@ -329,6 +328,6 @@ describe("the agate gate, end to end against the simulator", () => {
 
     // The retry, with GitHub answering again, decides afresh.
     await gate.handle(last);
-    expect(gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
   });
 });

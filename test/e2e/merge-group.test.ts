@@ -9,8 +9,6 @@ import { simulatedCi } from "../support/simulated-ci.js";
  * it over HTTP. Deliveries and the deadline job are handed to their handlers directly.
  */
 const gate = useGateHarness();
-const processDeliveries = () => gate.processDeliveries();
-const gateCheck = (repo: string, sha: string) => gate.gateCheck(repo, sha);
 const groupCi = (repo: string, head: string) =>
   simulatedCi({
     sim: gate.sim,
@@ -18,7 +16,7 @@ const groupCi = (repo: string, head: string) =>
     branch: "unused",
     head,
     temp: gate.temp,
-    settle: processDeliveries,
+    settle: () => gate.processDeliveries(),
     mergeGroup: true,
   });
 
@@ -43,7 +41,7 @@ async function queuedGroup(repo: string, answer = "42", timeout = "10m") {
     message: "Merge pull request #1 from codex/answer",
   });
   await gate.sim.requestMergeGroupChecks({ repo, headSha: head, headRef });
-  await processDeliveries();
+  await gate.processDeliveries();
   return { head, base, headRef };
 }
 
@@ -51,8 +49,8 @@ describe("the merge queue, end to end against the simulator", () => {
   it("request → in progress → verified passing record on the group head → success", async () => {
     const repo = "queue";
     const { head } = await queuedGroup(repo);
-    expect(gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
-    expect(gateCheck(repo, head)?.output?.title).toContain(
+    expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
+    expect(gate.gateCheck(repo, head)?.output?.title).toContain(
       `Waiting on merge group ${head.slice(0, 7)}: waiting for the command record for the merge group`,
     );
     const deadline = (await gate.store.listJobs({ status: "queued" })).filter(
@@ -66,7 +64,7 @@ describe("the merge queue, end to end against the simulator", () => {
 
     const run = await groupCi(repo, head);
     expect(run.status, run.stderr).toBe(0);
-    const check = gateCheck(repo, head);
+    const check = gate.gateCheck(repo, head);
     expect(check).toMatchObject({ status: "completed", conclusion: "success" });
     expect(check?.output?.title).toBe(
       `Accepted merge group ${head.slice(0, 7)}: the required commands passed on the group head`,
@@ -75,7 +73,7 @@ describe("the merge queue, end to end against the simulator", () => {
 
     // The deadline then finds the group answered and leaves it be.
     await handleMergeGroupDeadline(deadline[0]?.payload, gate.deps());
-    expect(gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
     const audit = await gate.store.listAudit({ kind: "gate.merge_group.decision" });
     // Waiting on the request, waiting while the run was still going, then accepted; never failed.
     expect(audit.map((a) => (a.decision as { state: string }).state)).toEqual([
@@ -89,7 +87,7 @@ describe("the merge queue, end to end against the simulator", () => {
     const repo = "queue-red";
     const { head } = await queuedGroup(repo, "41");
     await groupCi(repo, head);
-    const check = gateCheck(repo, head);
+    const check = gate.gateCheck(repo, head);
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(check?.output?.title).toBe(
       `Rejected merge group ${head.slice(0, 7)}: 1 of 1 required commands failed (answer)`,
@@ -99,7 +97,7 @@ describe("the merge queue, end to end against the simulator", () => {
   it("a merge_group request with no record gets a failure in bounded time", async () => {
     const repo = "queue-silent";
     const { head } = await queuedGroup(repo, "42", "1s");
-    expect(gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
+    expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
     const [job] = (await gate.store.listJobs({ status: "queued" })).filter(
       (j) => j.kind === MERGE_GROUP_DEADLINE,
     );
@@ -109,8 +107,8 @@ describe("the merge queue, end to end against the simulator", () => {
       setTimeout(resolve, Math.max(0, Date.parse(job.run_at) - Date.now())),
     );
     await handleMergeGroupDeadline(job.payload, gate.deps());
-    await processDeliveries();
-    const check = gateCheck(repo, head);
+    await gate.processDeliveries();
+    const check = gate.gateCheck(repo, head);
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(check?.output?.title).toBe(
       `Rejected merge group ${head.slice(0, 7)}: no command record for the merge group head ${head.slice(0, 7)} within 1s (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`,
@@ -122,7 +120,7 @@ describe("the merge queue, end to end against the simulator", () => {
     const { head, headRef } = await queuedGroup(repo);
     const first = await groupCi(repo, head);
     expect(first.status).toBe(0);
-    expect(gateCheck(repo, head)?.conclusion).toBe("success");
+    expect(gate.gateCheck(repo, head)?.conclusion).toBe("success");
     const next = await gate.sim.pushCommit({
       repo,
       branch: `gh-readonly-queue/main/pr-2-${head}`,
@@ -134,7 +132,7 @@ describe("the merge queue, end to end against the simulator", () => {
       headSha: next,
       headRef: `gh-readonly-queue/main/pr-2-${head}`,
     });
-    await processDeliveries();
-    expect(gateCheck(repo, next)).toMatchObject({ status: "in_progress" });
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, next)).toMatchObject({ status: "in_progress" });
   });
 });

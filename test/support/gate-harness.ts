@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -145,18 +146,25 @@ export function useGateHarness(
       handled = s.deliveries.length;
       return pending;
     },
-    handle(d, deps = harness.deps()) {
-      return handleGateDelivery(
-        {
+    async handle(d, deps = harness.deps()) {
+      // Through the store as the intake and a worker would: the payload's digest is checked on
+      // the way in, and the gate job gets what the store gives back, not the test's object.
+      const payload = JSON.stringify(d.payload);
+      const s = need(store, "store");
+      await s.recordDelivery({
+        delivery: {
           id: d.id,
           event: d.event,
           action: d.action ?? null,
-          payload: JSON.stringify(d.payload),
-          payload_sha256: "0".repeat(64),
+          payload_sha256: createHash("sha256").update(payload, "utf8").digest("hex"),
           received_at: new Date().toISOString(),
         },
-        deps,
-      );
+        payload,
+        jobs: [],
+      });
+      const stored = await s.getDelivery(d.id);
+      if (!stored) throw new Error(`the store lost delivery ${d.id} it had just recorded`);
+      await handleGateDelivery(stored, deps);
     },
     async agentPullRequest(repo, files, opts = {}) {
       const s = need(sim, "simulator");
