@@ -37,6 +37,27 @@ export const evaluatorIdentitySchema = z.strictObject({
   prompt_version: z.string().nullable(),
 });
 
+/**
+ * Records stored before version 2 of the command record lack the work-tree fields; they stay
+ * readable as they were written, never filled in with invented values.
+ */
+const storedTestedSchema = testedSnapshotSchema.extend({
+  clean_before: z.boolean().optional(),
+  dirty_before: z.array(z.string()).optional(),
+});
+const storedCommandResultSchema = commandResultSchema.extend({
+  changed_paths: z.array(z.string()).optional(),
+  changed_paths_count: z.number().int().nonnegative().optional(),
+});
+
+/** A maintainer accepted this exact head explicitly; any push voids it. */
+export const maintainerOverrideSchema = z.strictObject({
+  by: z.string().min(1),
+  reason: z.string().min(1),
+  at: isoDateTimeSchema,
+  comment_url: z.string().nullable(),
+});
+
 export const provenanceSchema = z.strictObject({
   workflow: workflowRunRefSchema.nullable(),
   verified: z.boolean(),
@@ -66,14 +87,15 @@ export const acceptanceRecordInputSchema = z.strictObject({
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
   base_sha: gitShaSchema,
-  tested: testedSnapshotSchema.nullable(),
-  commands: z.array(commandResultSchema),
+  tested: storedTestedSchema.nullable(),
+  commands: z.array(storedCommandResultSchema),
   provenance: provenanceSchema.nullable(),
   runner: runnerSchema.nullable(),
   grader: graderVersionSchema.extend({ evaluator: evaluatorIdentitySchema.nullable() }),
   verdict: verdictSchema.nullable(),
   verdict_by: z.string().nullable(),
   handoff: handoffCheckSchema.nullable(),
+  override: maintainerOverrideSchema.nullable().default(null),
   decision: z.strictObject({
     state: decisionStateSchema,
     reasons: z.array(z.string()),
@@ -98,3 +120,4 @@ export type AcceptanceRecordInput = z.infer<typeof acceptanceRecordInputSchema>;
 export type AcceptanceRecord = z.infer<typeof acceptanceRecordSchema>;
 export type StaleMark = z.infer<typeof staleMarkSchema>;
 export type HandoffCheck = z.infer<typeof handoffCheckSchema>;
+export type MaintainerOverride = z.infer<typeof maintainerOverrideSchema>;

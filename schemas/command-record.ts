@@ -8,8 +8,18 @@ import {
   sha256HexSchema,
 } from "./primitives.js";
 
-/** The check run the Action publishes its record in, and the App reads it from. */
-export const COMMANDS_CHECK_NAME = "agate/commands";
+/**
+ * The record leaves the job as a workflow artifact: one per run attempt, named for the attempt,
+ * holding one file. The job that runs the pull request's code has no write token; the App reads
+ * the artifact with `actions: read` and believes it only when GitHub's data about the run agrees.
+ */
+export const RECORD_ARTIFACT_PREFIX = "agate-command-record";
+export const RECORD_FILE_NAME = "command-record.json";
+export const recordArtifactName = (runAttempt: number): string =>
+  `${RECORD_ARTIFACT_PREFIX}-attempt-${runAttempt}`;
+
+/** At most this many changed paths are listed per command; the rest is counted. */
+export const CHANGED_PATHS_LIMIT = 100;
 
 /** Size of the output tail kept in a record; the full output is only digested. */
 export const OUTPUT_TAIL_BYTES = 64 * 1024;
@@ -42,6 +52,12 @@ export const commandResultSchema = z.strictObject({
   started_at: isoDateTimeSchema,
   duration_ms: nonNegativeIntSchema,
   output: commandOutputSchema,
+  changed_paths: z.array(z.string()).meta({
+    description: `Paths this command changed in the work tree (modified, added, deleted, untracked and not ignored), as git sees them against the tested commit; at most ${CHANGED_PATHS_LIMIT}.`,
+  }),
+  changed_paths_count: nonNegativeIntSchema.meta({
+    description: "How many paths changed, listed or not.",
+  }),
 });
 
 export const testedSnapshotSchema = z.strictObject({
@@ -49,7 +65,17 @@ export const testedSnapshotSchema = z.strictObject({
     description: "`git rev-parse HEAD` where the commands ran (a merge commit on pull_request).",
   }),
   tree_sha: gitShaSchema,
-  parents: z.array(gitShaSchema),
+  parents: z.array(gitShaSchema).meta({
+    description:
+      "As the checkout knows them: empty in a shallow clone. The App reads the parents from GitHub, never from here.",
+  }),
+  clean_before: z.boolean().meta({
+    description:
+      "The work tree matched the tested commit when the first command started (nothing an earlier step wrote).",
+  }),
+  dirty_before: z.array(z.string()).meta({
+    description: `Paths that differed before the first command, at most ${CHANGED_PATHS_LIMIT}.`,
+  }),
   clean: z
     .boolean()
     .meta({ description: "The work tree had no changed or untracked files afterwards." }),
@@ -94,7 +120,10 @@ export const graderVersionSchema = z.strictObject({
 /** What the Action observed on the runner. agate writes it; the agent never does. */
 export const commandRecordSchema = z.strictObject({
   kind: z.literal("agate.command-record"),
-  version: z.literal(1),
+  version: z.literal(2).meta({
+    description:
+      "2: published as a workflow artifact, with the work tree's state before and after each command.",
+  }),
   repository: repositoryFullNameSchema
     .nullable()
     .meta({ description: "null for a local `agate run`." }),

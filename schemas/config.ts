@@ -35,15 +35,23 @@ export const commandSchema = z
     timeout: durationSchema.prefault("10m").meta({
       description: "Wall-clock limit such as 90s, 10m or 1h; the whole process tree is killed.",
     }),
+    writes: z
+      .array(globSchema)
+      .default([])
+      .meta({
+        description:
+          "Tracked or unignored paths this command may change (globs). A change anywhere else makes the record not believed: a command that edits the code it tests has not tested the commit.",
+        examples: [["coverage/**"]],
+      }),
   })
   .meta({ description: "A command that must exit 0 on the tested commit." });
 
 export const gateSchema = z
   .strictObject({
-    all: z
-      .boolean()
-      .default(false)
-      .meta({ description: "Gate every pull request, whoever opened it." }),
+    all: z.boolean().default(true).meta({
+      description:
+        "Gate every pull request, whoever opened it (the default). Set false to gate only what authors, labels or branches select; labels and branch names are the author's choice, so only authors narrow safely.",
+    }),
     authors: z.array(githubLoginSchema).default([]).meta({
       description:
         "Logins whose pull requests are gated (agent accounts and apps, e.g. `my-agent[bot]`).",
@@ -186,6 +194,41 @@ export const escalationSchema = z
   })
   .prefault({});
 
+/** Where a workflow's file lives; the App compares it with the run's `path`. */
+const workflowPathSchema = z
+  .string()
+  .regex(/^\.github\/workflows\/[^/]+\.ya?ml$/, {
+    error: (issue) =>
+      `${JSON.stringify(issue.input)} is not a workflow file: use a path such as .github/workflows/agate.yml`,
+  });
+
+const nameSchema = (what: string) =>
+  z
+    .string()
+    .min(1, { error: `${what} must not be empty` })
+    .max(100, { error: `${what} must be at most 100 characters` });
+
+/**
+ * The one place evidence may come from. The App believes a command record only from a run of
+ * this workflow file, this job and this step, so no other workflow (or token) can supply one.
+ */
+export const evidenceSchema = z
+  .strictObject({
+    workflow: workflowPathSchema.default(".github/workflows/agate.yml").meta({
+      description:
+        "The workflow file whose runs carry the evidence, on pull_request and merge_group.",
+    }),
+    job: nameSchema("evidence.job").default("agate").meta({
+      description: "The job (its key, or its `name:` when it has one) that runs the agate Action.",
+    }),
+    step: nameSchema("evidence.step").default("agate").meta({
+      description:
+        "The `name:` of the step that runs the agate Action; the runner's conclusion for it must agree with the record.",
+    }),
+  })
+  .prefault({})
+  .meta({ description: "Where command records come from: one workflow, job and step." });
+
 export const mergeQueueSchema = z
   .strictObject({
     record_timeout: durationSchema.prefault("30m").meta({
@@ -228,6 +271,7 @@ export const configSchema = z
       .meta({
         description: `Globs that need a maintainer's approval to change; ${ALWAYS_PROTECTED_PATHS.join(" and ")} always do.`,
       }),
+    evidence: evidenceSchema,
     evaluator: evaluatorSchema,
     handoff: handoffSchema,
     budgets: budgetsSchema,

@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { decisionStateSchema, handoffCheckSchema } from "./acceptance-record.js";
+import {
+  decisionStateSchema,
+  handoffCheckSchema,
+  maintainerOverrideSchema,
+} from "./acceptance-record.js";
 import { commandRecordSchema } from "./command-record.js";
 import type { configSchema } from "./config.js";
 import { evaluationSchema } from "./evaluation.js";
@@ -46,14 +50,105 @@ export const changedFileSchema = z.strictObject({
   status: z.string(),
 });
 
-/** One `agate/commands` check run on the head, with the App's verdict on where it came from. */
+/** A workflow run as the Actions API reports it: GitHub's own word, not the record's. */
+export const evidenceRunSchema = z.strictObject({
+  id: positiveIntSchema,
+  /** The run's newest attempt. */
+  run_attempt: positiveIntSchema,
+  head_sha: gitShaSchema,
+  /** The workflow file, such as `.github/workflows/agate.yml`. */
+  path: z.string(),
+  event: z.string(),
+  status: z.string().nullable(),
+  conclusion: z.string().nullable(),
+  html_url: z.string().nullable(),
+});
+
+/** One job of a run's newest attempt (`filter=latest`), with the runner's word on each step. */
+export const evidenceJobSchema = z.strictObject({
+  id: positiveIntSchema,
+  name: z.string(),
+  /** The attempt this job ran in (a re-run of other jobs keeps an earlier attempt's job). */
+  run_attempt: positiveIntSchema,
+  status: z.string(),
+  conclusion: z.string().nullable(),
+  html_url: z.string().nullable(),
+  steps: z.array(
+    z.strictObject({
+      name: z.string(),
+      number: z.number().int(),
+      status: z.string(),
+      conclusion: z.string().nullable(),
+    }),
+  ),
+});
+
+/** An artifact of the run whose name says it holds an agate command record. */
+export const recordArtifactSchema = z.strictObject({
+  id: positiveIntSchema,
+  name: z.string(),
+  size_in_bytes: z.number().int().nonnegative(),
+  expired: z.boolean(),
+});
+
+/** The tested commit as GitHub has it (git/get-commit): its tree and parents. */
+export const testedCommitFactSchema = z.strictObject({
+  sha: gitShaSchema,
+  tree_sha: gitShaSchema,
+  parents: z.array(gitShaSchema),
+});
+
+/**
+ * The newest run of the pinned evidence workflow for a head, and what it carries: everything the
+ * provenance rules judge, as read from GitHub, so a decision can be replayed from it.
+ */
+export const evidenceRunFactSchema = z.strictObject({
+  run: evidenceRunSchema,
+  /** The job named by `evidence.job` in the newest attempt; null when the run has none (yet). */
+  job: evidenceJobSchema.nullable(),
+  /** Every artifact of the run named like a command record, any attempt. */
+  artifacts: z.array(recordArtifactSchema),
+  /** The record in the one artifact of the job's attempt, when there is exactly one. */
+  record: commandRecordSchema.nullable(),
+  /** Why the record could not be read (download, size, zip, schema), in words. */
+  record_error: z.string().nullable(),
+  /** GitHub's word on the commit the record says it tested; null when GitHub does not have it. */
+  tested_commit: testedCommitFactSchema.nullable(),
+});
+
+/**
+ * Where the evidence may come from, read at the base: the pinned workflow and every local path it
+ * uses (`uses: ./...`, followed through local composite actions). A change to any of them by the
+ * pull request means the workflow that tested it is not the base's.
+ */
+export const evidenceSourceFactSchema = z.strictObject({
+  workflow: z.string(),
+  /** The workflow file exists at the base commit. */
+  exists: z.boolean(),
+  /** Repository paths (files or directories) the workflow uses locally. */
+  uses: z.array(z.string()),
+  /** Why the uses could not all be read; the records are then not believed. */
+  error: z.string().nullable(),
+  /** How many runs of the workflow exist for the head (only the newest decides). */
+  runs_for_head: z.number().int().nonnegative(),
+});
+
+/** Whether the changed-file listing is the whole change at the graded SHAs. */
+export const changedFilesListingSchema = z.strictObject({
+  complete: z.boolean(),
+  /** Why not, in words (a capped listing, a count that disagrees). */
+  reason: z.string().nullable(),
+});
+
+/** The App's verdict on the newest evidence run: believed, waited for, or refused with why. */
 export const commandEvidenceSchema = z.strictObject({
-  check_run_id: positiveIntSchema,
-  created_at: isoDateTimeSchema,
+  run_id: positiveIntSchema,
+  run_attempt: positiveIntSchema,
+  run_url: z.string().nullable(),
   record: commandRecordSchema.nullable(),
   /** null: the record is believed. Otherwise why not, shown in the summary. */
   refused: z.string().nullable(),
-  /** The record is believable but its run has not finished, so the runner's word is not in yet. */
+  /** The run has not finished what it must, so GitHub's word is not in yet. */
   waiting: z.string().nullable(),
 });
 
@@ -137,8 +232,16 @@ export const gateFactsSchema = z.strictObject({
   config: baseConfigFactSchema,
   previously_gated: z.boolean(),
   changed_files: z.array(changedFileSchema),
+  changed_files_listing: changedFilesListingSchema,
+  /** Test merge commits GitHub reported for this head (pulls/get `merge_commit_sha`), oldest first. */
+  merge_commits: z.array(gitShaSchema),
+  evidence_source: evidenceSourceFactSchema.nullable(),
+  evidence_run: evidenceRunFactSchema.nullable(),
+  /** The provenance verdict on `evidence_run` (at most one: the newest run decides). */
   evidence: z.array(commandEvidenceSchema),
   approvals: z.array(approvalSchema),
+  /** A maintainer's explicit acceptance of this exact head, if any. */
+  override: maintainerOverrideSchema.nullable(),
   prior_records: z.array(priorRecordSchema),
   agate_version: z.string(),
   /** null when the config is not readable. */
@@ -148,7 +251,7 @@ export const gateFactsSchema = z.strictObject({
 });
 
 export const requirementSchema = z.strictObject({
-  id: z.enum(["config", "commands", "protected_paths", "evaluator", "handoff"]),
+  id: z.enum(["config", "commands", "protected_paths", "evaluator", "handoff", "override"]),
   name: z.string(),
   /** blocked and capped end the gate as those states: the fix is outside the pull request. */
   status: z.enum(["pass", "fail", "waiting", "blocked", "capped"]),
@@ -188,42 +291,10 @@ export type Requirement = z.infer<typeof requirementSchema>;
 export type CheckConclusion = z.infer<typeof checkConclusionSchema>;
 export type GateDecision = z.infer<typeof gateDecisionSchema>;
 
-/** A workflow run and its jobs as the Actions API reports them: GitHub's own word on a run. */
-export const workflowRunFactSchema = z.strictObject({
-  id: positiveIntSchema,
-  run_attempt: positiveIntSchema,
-  head_sha: gitShaSchema,
-  path: z.string(),
-  status: z.string().nullable(),
-  conclusion: z.string().nullable(),
-  jobs: z.array(
-    z.strictObject({
-      name: z.string(),
-      status: z.string(),
-      conclusion: z.string().nullable(),
-      steps: z.array(
-        z.strictObject({
-          name: z.string(),
-          number: z.number().int(),
-          status: z.string(),
-          conclusion: z.string().nullable(),
-          started_at: isoDateTimeSchema.nullable(),
-          completed_at: isoDateTimeSchema.nullable(),
-        }),
-      ),
-    }),
-  ),
-});
-
-/** The `agate/commands` check run as GitHub reports it (who made it and when, not what it says). */
-export const commandsCheckRunFactSchema = z.strictObject({
-  id: positiveIntSchema,
-  app_slug: z.string().nullable(),
-  head_sha: gitShaSchema,
-  started_at: isoDateTimeSchema.nullable(),
-  completed_at: isoDateTimeSchema.nullable(),
-  text: z.string().nullable(),
-});
-
-export type WorkflowRunFact = z.infer<typeof workflowRunFactSchema>;
-export type CommandsCheckRunFact = z.infer<typeof commandsCheckRunFactSchema>;
+export type EvidenceRun = z.infer<typeof evidenceRunSchema>;
+export type EvidenceJob = z.infer<typeof evidenceJobSchema>;
+export type RecordArtifact = z.infer<typeof recordArtifactSchema>;
+export type TestedCommitFact = z.infer<typeof testedCommitFactSchema>;
+export type EvidenceRunFact = z.infer<typeof evidenceRunFactSchema>;
+export type EvidenceSourceFact = z.infer<typeof evidenceSourceFactSchema>;
+export type ChangedFilesListing = z.infer<typeof changedFilesListingSchema>;

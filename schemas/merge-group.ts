@@ -2,8 +2,11 @@ import { z } from "zod";
 import {
   baseConfigFactSchema,
   changedFileSchema,
+  changedFilesListingSchema,
   checkConclusionSchema,
   commandEvidenceSchema,
+  evidenceRunFactSchema,
+  evidenceSourceFactSchema,
   requirementSchema,
 } from "./gate.js";
 import { gitShaSchema, repositoryFullNameSchema } from "./primitives.js";
@@ -23,7 +26,11 @@ export const mergeGroupFactsSchema = z.strictObject({
   config: baseConfigFactSchema,
   /** base...head: what the group changes, to tell whether it edits the workflow that tested it. */
   changed_files: z.array(changedFileSchema),
-  /** `agate/commands` check runs on the group head, each with the provenance verdict. */
+  changed_files_listing: changedFilesListingSchema,
+  evidence_source: evidenceSourceFactSchema.nullable(),
+  /** The newest run of the pinned workflow on merge_group for the group head. */
+  evidence_run: evidenceRunFactSchema.nullable(),
+  /** The provenance verdict on `evidence_run`. */
   evidence: z.array(commandEvidenceSchema),
   /** merge_queue.record_timeout has passed since the checks request without a verdict. */
   deadline_passed: z.boolean(),
