@@ -19,3 +19,17 @@ export function fenced(text: string): string {
   const fence = "`".repeat(longest + 1);
   return `${fence}text\n${text.replace(/\n$/, "")}\n${fence}`;
 }
+
+/**
+ * Text someone else wrote (an author, a reviewer, command output) as an inline code span: on
+ * GitHub nothing inside one is a mention, a link, an image or HTML. The fence is longer than any
+ * backtick run in the text, and line breaks become spaces, so the text cannot close it.
+ */
+export function codeSpan(text: string, maxChars = 300): string {
+  const flat = text.replace(/[\r\n\t]+/g, " ");
+  const cut = flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}…` : flat;
+  const longest = Math.max(0, ...[...cut.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = cut.startsWith("`") || cut.endsWith("`") || cut === "" ? " " : "";
+  return `${fence}${pad}${cut}${pad}${fence}`;
+}

@@ -95,7 +95,7 @@ export const acceptanceRecordInputSchema = z.strictObject({
   verdict: verdictSchema.nullable(),
   verdict_by: z.string().nullable(),
   handoff: handoffCheckSchema.nullable(),
-  override: maintainerOverrideSchema.nullable().default(null),
+  override: maintainerOverrideSchema.nullable(),
   decision: z.strictObject({
     state: decisionStateSchema,
     reasons: z.array(z.string()),

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { isoDateTimeSchema, positiveIntSchema, sha256HexSchema } from "./primitives.js";
+import {
+  gitShaSchema,
+  isoDateTimeSchema,
+  positiveIntSchema,
+  repositoryFullNameSchema,
+  sha256HexSchema,
+} from "./primitives.js";
 
 /** A webhook delivery as received; the id is GitHub's X-GitHub-Delivery. */
 export const deliverySchema = z.strictObject({
@@ -63,3 +69,28 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 /** A delivery with the exact payload text it was hashed from, so its jobs can be replayed. */
 export const storedDeliverySchema = deliverySchema.extend({ payload: z.string() });
 export type StoredDelivery = z.infer<typeof storedDeliverySchema>;
+
+/** A maintainer's override as stored: one exact head of one pull request. */
+export const overrideInputSchema = z.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  by: z.string().min(1),
+  reason: z.string().min(1),
+  comment_url: z.string().nullable(),
+  at: isoDateTimeSchema,
+});
+export const storedOverrideSchema = overrideInputSchema.extend({ id: positiveIntSchema });
+
+/** A test merge commit GitHub reported for a head of a pull request. */
+export const mergeCommitObservationSchema = z.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  merge_sha: gitShaSchema,
+  observed_at: isoDateTimeSchema,
+});
+
+export type OverrideInput = z.infer<typeof overrideInputSchema>;
+export type StoredOverride = z.infer<typeof storedOverrideSchema>;
+export type MergeCommitObservation = z.infer<typeof mergeCommitObservationSchema>;

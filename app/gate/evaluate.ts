@@ -2,12 +2,14 @@ import { createHash } from "node:crypto";
 import { believedRecord, decideGate } from "../../checks/gate/decide.js";
 import { renderGateSummary } from "../../checks/gate/render.js";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
+import type { Config } from "../../schemas/config.js";
 import { EVALUATOR_PROMPT_VERSION, type EvaluationInput } from "../../schemas/evaluation.js";
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import type { Store } from "../store/store.js";
 import { askEvaluator, type EvaluatorDeps, evaluatorDue } from "./ask-evaluator.js";
-import { type ConfigCache, gatherGateFacts } from "./gather.js";
+import { EvidenceCache } from "./evidence.js";
+import { type ConfigCache, gatherGateFacts, HeadMovedError } from "./gather.js";
 
 /** The labels people filter on; each gated state has one, created with a colour on first use. */
 export const STATE_LABELS: Record<string, { color: string; description: string }> = {
@@ -63,17 +65,37 @@ export async function evaluatePullRequest(options: {
   evaluator?: EvaluatorDeps;
   /** A person chose "Re-run evaluator". */
   rerunEvaluator?: boolean;
+  /** Workflows and records already read (immutable once read); a fresh one when absent. */
+  evidence?: EvidenceCache;
+  /** The event matters only under some base configs (a workflow event of another workflow). */
+  relevant?: (config: Config) => boolean;
 }): Promise<EvaluationResult> {
+  // A head that moves while facts are read makes them a mix of two commits: read again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await evaluateOnce(options);
+    } catch (error) {
+      if (!(error instanceof HeadMovedError) || attempt >= 3) throw error;
+    }
+  }
+}
+
+async function evaluateOnce(options: Parameters<typeof evaluatePullRequest>[0]): Promise<EvaluationResult> {
   const { github, store, now } = options;
   const pr = await github.pullRequest(options.number);
-  if (pr.state !== "open") {
-    return {
-      decision: null,
-      skipped: `#${pr.number} is closed`,
-      wroteCheck: false,
-      storedRecord: false,
-      calls: github.totalCalls,
-    };
+  const skip = (skipped: string): EvaluationResult => ({
+    decision: null,
+    skipped,
+    wroteCheck: false,
+    storedRecord: false,
+    calls: github.totalCalls,
+  });
+  if (pr.state !== "open") return skip(`#${pr.number} is closed`);
+  if (options.relevant) {
+    const base = await options.configs.read(github, pr.base_sha);
+    if (base.status === "ok" && !options.relevant(base.config)) {
+      return skip(`#${pr.number}: not the evidence workflow or job of its base config`);
+    }
   }
   // A new head supersedes every record of other heads; they stay, marked stale.
   await store.markStale({
@@ -86,6 +108,7 @@ export async function evaluatePullRequest(options: {
     github,
     store,
     configs: options.configs,
+    evidence: options.evidence ?? new EvidenceCache(),
     pullRequest: pr,
     agateVersion: options.agateVersion,
     now,
@@ -251,6 +274,7 @@ function recordInput(
     verdict: verdict?.verdict ?? null,
     verdict_by: verdictBy(facts),
     handoff: decision.handoff,
+    override: decision.state === "accepted" ? facts.override : null,
     decision: {
       state: decision.state,
       reasons: [

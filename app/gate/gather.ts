@@ -1,38 +1,47 @@
 import { parseConfig } from "../../checks/config/parse-config.js";
 import { ConfigurationError } from "../../checks/errors.js";
 import { protectedChanges } from "../../checks/gate/protected-paths.js";
-import {
-  type ProvenanceInput,
-  type ProvenanceVerdict,
-  verifyProvenance,
-} from "../../checks/gate/provenance.js";
-import { extractRecord } from "../../checks/record-embedding.js";
+import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
-import { COMMANDS_CHECK_NAME } from "../../schemas/command-record.js";
 import { CONFIG_PATH, type Config } from "../../schemas/config.js";
 import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
 import type {
   BaseConfigFact,
   ChangedFile,
-  CommandEvidence,
+  ChangedFilesListing,
   EvaluationFact,
   GateFacts,
   HandoffFacts,
   PriorRecord,
   PullRequestSnapshot,
   ReviewVerdictFact,
-  WorkflowRunFact,
 } from "../../schemas/gate.js";
 import type { GitHubAdapter, ReviewFact } from "../github/adapter.js";
 import type { Store } from "../store/store.js";
+import { collectEvidence, type EvidenceCache } from "./evidence.js";
 
 const WRITE_PERMISSIONS = new Set(["admin", "maintain", "write"]);
 
 /** Parsed base configs by blob SHA: a blob never changes, so neither does its parse. */
 export class ConfigCache {
   private readonly parsed = new Map<string, BaseConfigFact>();
+  /** By repository and commit: a commit's file never changes either, so it is read once. */
+  private readonly atCommit = new Map<string, BaseConfigFact>();
 
   async read(github: GitHubAdapter, baseSha: string): Promise<BaseConfigFact> {
+    const key = `${github.owner}/${github.repo}@${baseSha}`;
+    const known = this.atCommit.get(key);
+    if (known) return known;
+    const fact = await this.readFile(github, baseSha);
+    this.atCommit.set(key, fact);
+    if (this.atCommit.size > 1_000) {
+      const oldest = this.atCommit.keys().next();
+      if (!oldest.done) this.atCommit.delete(oldest.value);
+    }
+    return fact;
+  }
+
+  private async readFile(github: GitHubAdapter, baseSha: string): Promise<BaseConfigFact> {
     const file = await github.fileAt(CONFIG_PATH, baseSha);
     if (!file) return { status: "missing", path: CONFIG_PATH };
     const cached = this.parsed.get(file.blobSha);
@@ -63,34 +72,98 @@ export function priorRecordOf(record: AcceptanceRecord): PriorRecord {
   };
 }
 
+/** The head moved while facts were read: a decision on them would mix two commits. */
+export class HeadMovedError extends Error {
+  constructor(number: number, from: string, to: string) {
+    super(
+      `the head of #${number} moved from ${from.slice(0, 7)} to ${to.slice(0, 7)} while agate read it; starting over`,
+    );
+    this.name = "HeadMovedError";
+  }
+}
+
+/**
+ * The files the pull request changes, at the exact base and head SHAs being graded. The compare
+ * of base...head is read by SHA and so cannot mix two heads; it lists at most 300 files, so a
+ * larger change is read from the pull request's own list (at most 3,000, read by number), after
+ * which the pull request is read again to make sure the head did not move meanwhile. A listing
+ * that may be cut is marked incomplete: the gate does not decide on it.
+ */
+export async function changedFilesAt(
+  github: GitHubAdapter,
+  pr: PullRequestSnapshot,
+): Promise<{ files: ChangedFile[]; listing: ChangedFilesListing }> {
+  const detail = await github.pullRequestDetail(pr.number);
+  const compared = await github.compareFiles(pr.base_sha, pr.head_sha);
+  if (compared.length < COMPARE_FILES_LIMIT && compared.length >= detail.changed_files) {
+    return { files: compared, listing: { complete: true, reason: null } };
+  }
+  const listed = await github.changedFiles(pr.number);
+  const after = await github.pullRequest(pr.number);
+  if (after.head_sha !== pr.head_sha) throw new HeadMovedError(pr.number, pr.head_sha, after.head_sha);
+  const count = (await github.pullRequestDetail(pr.number)).changed_files;
+  return {
+    files: listed,
+    listing: judgeListing({
+      source: "GitHub's file list of a pull request",
+      count: listed.length,
+      limit: PULL_FILES_LIMIT,
+      expected: count,
+    }),
+  };
+}
+
 /**
  * Collects everything the gate decision needs about one pull request, live from GitHub (the
- * config at the base SHA, never the head), plus what the store remembers. Reads only.
+ * config at the base SHA, never the head), plus what the store remembers. Reads GitHub only;
+ * the one write is to the store: the test merge commit GitHub reports for the head.
  */
 export async function gatherGateFacts(options: {
   github: GitHubAdapter;
   store: Store;
   configs: ConfigCache;
+  evidence: EvidenceCache;
   pullRequest: PullRequestSnapshot;
   agateVersion: string;
   now: () => Date;
 }): Promise<GateFacts> {
   const { github, store, pullRequest: pr } = options;
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const detail = await github.pullRequestDetail(pr.number);
+  if (detail.merge_commit_sha) {
+    await store.recordMergeCommit({
+      repository: pr.repository,
+      pull_number: pr.number,
+      head_sha: pr.head_sha,
+      merge_sha: detail.merge_commit_sha,
+      observed_at: options.now().toISOString(),
+    });
+  }
   const config = await options.configs.read(github, pr.base_sha);
-  const [changed_files, head_tree_sha, stored] = await Promise.all([
-    github.changedFiles(pr.number),
+  const [changed, head_tree_sha, stored, merge_commits, overrides] = await Promise.all([
+    changedFilesAt(github, pr),
     github.treeOf(pr.head_sha),
-    store.listRecords({ repository: pr.repository, pullNumber: pr.number }),
+    store.listRecords(key),
+    store.listMergeCommits({ ...key, headSha: pr.head_sha }),
+    store.listOverrides({ ...key, headSha: pr.head_sha }),
   ]);
   const prior_records = stored.map(priorRecordOf);
+  const override = overrides.at(-1);
   const facts: GateFacts = {
     pull_request: pr,
     head_tree_sha,
     config,
     previously_gated: prior_records.some((r) => r.state !== "not_gated"),
-    changed_files,
+    changed_files: changed.files,
+    changed_files_listing: changed.listing,
+    merge_commits,
+    evidence_source: null,
+    evidence_run: null,
     evidence: [],
     approvals: [],
+    override: override
+      ? { by: override.by, reason: override.reason, at: override.at, comment_url: override.comment_url }
+      : null,
     prior_records,
     agate_version: options.agateVersion,
     handoff: null,
@@ -98,14 +171,21 @@ export async function gatherGateFacts(options: {
     evaluation: { status: "not_asked" },
   };
   if (config.status !== "ok") return facts;
-  facts.evidence = await collectEvidence(github, {
-    headSha: pr.head_sha,
-    changedFiles: changed_files,
+  const collected = await collectEvidence(github, options.evidence, {
+    target: { kind: "pull_request", headSha: pr.head_sha, mergeCommits: merge_commits },
+    repository: pr.repository,
+    config: config.config,
     configDigest: config.digest,
+    baseSha: pr.base_sha,
+    changedFiles: changed.files,
+    listing: changed.listing,
   });
+  facts.evidence_source = collected.source;
+  facts.evidence_run = collected.run;
+  facts.evidence = collected.evidence;
   const cfg = config.config;
   const needsReviews =
-    cfg.evaluator.kind === "review" || protectedChanges(changed_files, cfg).length > 0;
+    cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
   const [reviews, handoff, evaluation] = await Promise.all([
     needsReviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
     handoffFactsFor(github, pr, cfg, options.now()),
@@ -125,38 +205,6 @@ export async function gatherGateFacts(options: {
   facts.handoff = handoff;
   facts.evaluation = evaluation;
   return facts;
-}
-
-/**
- * The `agate/commands` check runs on a commit, each with the App's verdict on where it came from.
- * Each workflow run they name is read once, however many records name it.
- */
-export async function collectEvidence(
-  github: GitHubAdapter,
-  input: { headSha: string; changedFiles: ChangedFile[]; configDigest: string },
-  verify: (input: ProvenanceInput) => ProvenanceVerdict = verifyProvenance,
-): Promise<CommandEvidence[]> {
-  const checkRuns = await github.checkRunsNamed(COMMANDS_CHECK_NAME, input.headSha);
-  const runs = new Map<number, Promise<WorkflowRunFact | null>>();
-  const evidence: CommandEvidence[] = [];
-  for (const checkRun of checkRuns) {
-    const extracted = extractRecord(checkRun.text);
-    const runId = extracted.ok ? extracted.record.workflow?.run_id : undefined;
-    let run: WorkflowRunFact | null = null;
-    if (runId !== undefined) {
-      if (!runs.has(runId)) runs.set(runId, github.workflowRun(runId));
-      run = (await runs.get(runId)) ?? null;
-    }
-    const verdict = verify({ checkRun, run, ...input });
-    evidence.push({
-      check_run_id: checkRun.id,
-      created_at: checkRun.completed_at ?? checkRun.started_at ?? new Date(0).toISOString(),
-      record: verdict.record,
-      refused: verdict.status === "refused" ? verdict.reason : null,
-      waiting: verdict.status === "waiting" ? verdict.reason : null,
-    });
-  }
-  return evidence;
 }
 
 /**
@@ -209,6 +257,11 @@ async function handoffFactsFor(
     github.pullRequestDetail(pr.number),
     rules.sessions_over === null ? Promise.resolve([]) : github.pullCommits(pr.number),
   ]);
+  // Commits are read by pull request number: if they end elsewhere, the head moved meanwhile.
+  const last = commits.at(-1)?.sha;
+  if (last && commits.length < 250 && last !== pr.head_sha) {
+    throw new HeadMovedError(pr.number, pr.head_sha, last);
+  }
   // Only a file that exists can be stale; its freshness needs the newest non-empty commit.
   let newest_change: HandoffFacts["newest_change"] = null;
   if (file) {

@@ -1,24 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { pullRequestsOf } from "./handle-delivery.js";
+import { evidenceEventMatters } from "../../schemas/jobs.js";
+import { loadedConfig } from "../../test/support/gate-facts.js";
+import { gateTargetsOf } from "./handle-delivery.js";
 
-describe("pullRequestsOf: which pull requests a delivery may change the gate of", () => {
+const numbers = (event: string, payload: object) =>
+  gateTargetsOf(event, payload, "agate").numbers;
+
+describe("gateTargetsOf: which pull requests a delivery may change the gate of", () => {
   it("reads the number from pull request and review events, and ignores closed ones", () => {
+    expect(numbers("pull_request", { action: "synchronize", pull_request: { number: 4 } })).toEqual(
+      [4],
+    );
+    expect(numbers("pull_request", { action: "closed", pull_request: { number: 4 } })).toEqual([]);
     expect(
-      pullRequestsOf(
-        "pull_request",
-        { action: "synchronize", pull_request: { number: 4 } },
-        "agate",
-      ),
-    ).toEqual([4]);
-    expect(
-      pullRequestsOf("pull_request", { action: "closed", pull_request: { number: 4 } }, "agate"),
-    ).toEqual([]);
-    expect(
-      pullRequestsOf(
-        "pull_request_review",
-        { action: "submitted", pull_request: { number: 5 } },
-        "agate",
-      ),
+      numbers("pull_request_review", { action: "submitted", pull_request: { number: 5 } }),
     ).toEqual([5]);
   });
 
@@ -29,68 +24,65 @@ describe("pullRequestsOf: which pull requests a delivery may change the gate of"
       label: { name },
       sender: { login },
     });
-    expect(
-      pullRequestsOf("pull_request", labeled("agate[bot]", "agate:accepted"), "agate"),
-    ).toEqual([]);
-    expect(pullRequestsOf("pull_request", labeled("octocat", "agate:accepted"), "agate")).toEqual([
-      3,
-    ]);
-    expect(pullRequestsOf("pull_request", labeled("agate[bot]", "agent"), "agate")).toEqual([3]);
+    expect(numbers("pull_request", labeled("agate[bot]", "agate:accepted"))).toEqual([]);
+    expect(numbers("pull_request", labeled("octocat", "agate:accepted"))).toEqual([3]);
+    expect(numbers("pull_request", labeled("agate[bot]", "agent"))).toEqual([3]);
   });
 
-  it("follows check runs, suites and workflow runs to their pull requests", () => {
-    const prs = { pull_requests: [{ number: 1 }, { number: 2 }] };
-    expect(
-      pullRequestsOf(
-        "check_run",
-        {
-          action: "completed",
-          check_run: { name: "agate/commands", app: { slug: "github-actions" }, ...prs },
+  it("marks a retarget, so the head's check goes back in progress first", () => {
+    const edited = {
+      action: "edited",
+      pull_request: { number: 3, head: { sha: "1".repeat(40) }, base: { ref: "dev", sha: "2".repeat(40) } },
+      changes: { base: { ref: { from: "main" }, sha: { from: "3".repeat(40) } } },
+    };
+    expect(gateTargetsOf("pull_request", edited, "agate").retarget).toEqual({
+      from: "main",
+      to: "dev",
+    });
+    const retitled = { ...edited, changes: {} };
+    expect(gateTargetsOf("pull_request", retitled, "agate").retarget).toBeNull();
+  });
+
+  it("follows a completed workflow run or job to its head, evaluated only when the base config makes it evidence", () => {
+    const run = gateTargetsOf(
+      "workflow_run",
+      {
+        action: "completed",
+        workflow_run: {
+          head_sha: "1".repeat(40),
+          path: ".github/workflows/agate.yml",
+          pull_requests: [{ number: 1 }],
         },
-        "agate",
-      ),
-    ).toEqual([1, 2]);
-    expect(
-      pullRequestsOf("check_suite", { action: "completed", check_suite: prs }, "agate"),
-    ).toEqual([1, 2]);
-    expect(
-      pullRequestsOf("workflow_run", { action: "completed", workflow_run: prs }, "agate"),
-    ).toEqual([1, 2]);
-  });
-
-  it("looks once at a check run created already completed: on its completed event", () => {
-    const run = (action: string) => ({
-      action,
-      check_run: {
-        name: "agate/commands",
-        status: "completed",
-        app: { slug: "github-actions" },
-        pull_requests: [{ number: 4 }],
       },
-    });
-    expect(pullRequestsOf("check_run", run("created"), "agate")).toEqual([]);
-    expect(pullRequestsOf("check_run", run("completed"), "agate")).toEqual([4]);
+      "agate",
+    );
+    expect([run.numbers, run.headSha]).toEqual([[1], "1".repeat(40)]);
+    const config = loadedConfig().config;
+    expect(run.relevant && evidenceEventMatters(run.relevant)(config)).toBe(true);
+    const job = gateTargetsOf(
+      "workflow_job",
+      { action: "completed", workflow_job: { head_sha: "1".repeat(40), name: "build" } },
+      "agate",
+    );
+    expect([job.numbers, job.headSha]).toEqual([[], "1".repeat(40)]);
+    expect(job.relevant && evidenceEventMatters(job.relevant)(config)).toBe(false);
+    expect(
+      gateTargetsOf("workflow_job", { action: "in_progress", workflow_job: { head_sha: "1" } }, "agate")
+        .headSha,
+    ).toBeNull();
   });
 
-  it("ignores its own agate check changing, unless a person asked for a re-run", () => {
-    const own = (action: string) => ({
+  it("a check run counts only when it is our own agate check and a person asked for a re-run", () => {
+    const own = (action: string, slug = "agate", name = "agate") => ({
       action,
-      check_run: { name: "agate", app: { slug: "agate" }, pull_requests: [{ number: 9 }] },
+      check_run: { name, head_sha: "1".repeat(40), app: { slug }, pull_requests: [{ number: 9 }] },
     });
-    expect(pullRequestsOf("check_run", own("completed"), "agate")).toEqual([]);
-    expect(pullRequestsOf("check_run", own("created"), "agate")).toEqual([]);
-    expect(pullRequestsOf("check_run", own("requested_action"), "agate")).toEqual([9]);
-    expect(pullRequestsOf("check_run", own("rerequested"), "agate")).toEqual([9]);
-    // Someone else's check run named agate is just another check run.
-    expect(
-      pullRequestsOf(
-        "check_run",
-        {
-          action: "completed",
-          check_run: { name: "agate", app: { slug: "impostor" }, pull_requests: [{ number: 9 }] },
-        },
-        "agate",
-      ),
-    ).toEqual([9]);
+    expect(numbers("check_run", own("completed"))).toEqual([]);
+    expect(numbers("check_run", own("created"))).toEqual([]);
+    expect(numbers("check_run", own("requested_action"))).toEqual([9]);
+    expect(numbers("check_run", own("rerequested"))).toEqual([9]);
+    // Someone else's check run named agate, or the old agate/commands, is no reason at all.
+    expect(numbers("check_run", own("requested_action", "impostor"))).toEqual([]);
+    expect(numbers("check_run", own("completed", "github-actions", "agate/commands"))).toEqual([]);
   });
 });

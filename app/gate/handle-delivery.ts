@@ -1,12 +1,20 @@
 import { GATE_CHECK_NAME } from "../../schemas/gate.js";
 import type { StoredDelivery } from "../../schemas/store.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
+import {
+  type EvidenceEvent,
+  evaluateJobSchema,
+  evidenceEventMatters,
+} from "../../schemas/jobs.js";
 import { GitHubAdapter, type GitHubClient, RERUN_EVALUATOR } from "../github/adapter.js";
 import type { Store } from "../store/store.js";
 import type { EvaluatorDeps } from "./ask-evaluator.js";
 import { evaluatePullRequest } from "./evaluate.js";
+import { EvidenceCache } from "./evidence.js";
 import { ConfigCache } from "./gather.js";
 import { handleMergeGroupDelivery } from "./merge-group.js";
+import { handleOverrideComment } from "./override.js";
+import { EVALUATE } from "./reconcile.js";
 
 export interface GateDeps {
   store: Store;
@@ -16,6 +24,7 @@ export interface GateDeps {
   /** The App's own slug, so only its `agate` check runs count as the gate. */
   appSlug(): Promise<string>;
   configs?: ConfigCache;
+  evidence?: EvidenceCache;
   /** How to reach the evaluator; absent: a configured llm or command evaluator is unavailable. */
   evaluator?: EvaluatorDeps;
   log?: (line: string) => void;
@@ -25,52 +34,96 @@ interface DeliveryPayload {
   action?: string;
   installation?: { id: number };
   repository?: { full_name: string };
-  pull_request?: { number: number };
+  pull_request?: { number: number; head?: { sha: string }; base?: { ref: string; sha: string } };
+  changes?: { base?: { ref?: { from: string }; sha?: { from: string } } };
   check_run?: {
     name: string;
+    head_sha?: string;
     status?: string;
     app?: { slug?: string } | null;
     pull_requests?: { number: number }[];
   };
-  check_suite?: { pull_requests?: { number: number }[] };
-  workflow_run?: { pull_requests?: { number: number }[] };
+  workflow_run?: { head_sha?: string; path?: string; pull_requests?: { number: number }[] };
+  workflow_job?: { head_sha?: string; name?: string };
+  issue?: { number: number; pull_request?: unknown };
+  comment?: { body?: string };
   label?: { name: string };
   sender?: { login: string };
   requested_action?: { identifier?: string };
 }
 
-/** Which pull requests a delivery may have changed the gate of; the gate then reads them live. */
-export function pullRequestsOf(event: string, payload: DeliveryPayload, appSlug: string): number[] {
+/**
+ * Which pull requests a delivery may have changed the gate of; the gate then reads them live.
+ * Workflow events name only a commit (a fork's pull request is not in their list), so they are
+ * followed by head SHA; `relevant` says from the base config whether the event could matter.
+ */
+export interface GateTargets {
+  numbers: number[];
+  /** Also every open pull request whose head is this commit. */
+  headSha: string | null;
+  /** Evaluate only when the base config makes this event evidence; null: always. */
+  relevant: EvidenceEvent | null;
+  /** The base changed: the head's check goes back in progress before anything is read. */
+  retarget: { from: string; to: string } | null;
+}
+
+const none: GateTargets = { numbers: [], headSha: null, relevant: null, retarget: null };
+
+export function gateTargetsOf(
+  event: string,
+  payload: DeliveryPayload,
+  appSlug: string,
+): GateTargets {
+  const numbers = (list: { number: number }[] | undefined) => (list ?? []).map((p) => p.number);
   switch (event) {
-    case "pull_request":
-      if (payload.action === "closed" || !payload.pull_request) return [];
+    case "pull_request": {
+      if (payload.action === "closed" || !payload.pull_request) return none;
       // agate's own state labels changing is agate's doing; a person's edit is re-evaluated.
       if (
         (payload.action === "labeled" || payload.action === "unlabeled") &&
         payload.label?.name.startsWith("agate:") &&
         payload.sender?.login === `${appSlug}[bot]`
       ) {
-        return [];
+        return none;
       }
-      return [payload.pull_request.number];
+      const from = payload.changes?.base?.ref?.from;
+      const to = payload.pull_request.base?.ref;
+      const retarget =
+        payload.action === "edited" && from !== undefined && to !== undefined ? { from, to } : null;
+      return { ...none, numbers: [payload.pull_request.number], retarget };
+    }
     case "pull_request_review":
-      return payload.pull_request ? [payload.pull_request.number] : [];
-    case "check_run":
-      // Our own `agate` check changing is our own doing: re-evaluating on it would loop. Only a
-      // person asking (the "Re-run gate" button, or "Re-run" in the checks tab) is a reason.
-      if (payload.check_run?.name === GATE_CHECK_NAME && payload.check_run.app?.slug === appSlug) {
-        const asked = payload.action === "requested_action" || payload.action === "rerequested";
-        if (!asked) return [];
-      }
-      // A check run created already completed is followed by its `completed` event: one look.
-      if (payload.action === "created" && payload.check_run?.status === "completed") return [];
-      return (payload.check_run?.pull_requests ?? []).map((p) => p.number);
-    case "check_suite":
-      return (payload.check_suite?.pull_requests ?? []).map((p) => p.number);
-    case "workflow_run":
-      return (payload.workflow_run?.pull_requests ?? []).map((p) => p.number);
+      return payload.pull_request ? { ...none, numbers: [payload.pull_request.number] } : none;
+    case "check_run": {
+      // Only our own `agate` check is a reason, and only when a person asks (the "Re-run gate"
+      // button, or "Re-run" in the checks tab); its own changes are our doing and would loop.
+      const run = payload.check_run;
+      if (run?.name !== GATE_CHECK_NAME || run.app?.slug !== appSlug) return none;
+      if (payload.action !== "requested_action" && payload.action !== "rerequested") return none;
+      return { ...none, numbers: numbers(run.pull_requests), headSha: run.head_sha ?? null };
+    }
+    case "workflow_run": {
+      const run = payload.workflow_run;
+      if (payload.action !== "completed" || !run?.head_sha) return none;
+      const path = run.path;
+      return {
+        ...none,
+        numbers: numbers(run.pull_requests),
+        headSha: run.head_sha,
+        relevant: { workflow: path ?? null, job: null },
+      };
+    }
+    case "workflow_job": {
+      const job = payload.workflow_job;
+      if (payload.action !== "completed" || !job?.head_sha) return none;
+      return {
+        ...none,
+        headSha: job.head_sha,
+        relevant: { workflow: null, job: job.name ?? null },
+      };
+    }
     default:
-      return [];
+      return none;
   }
 }
 
@@ -83,20 +136,63 @@ export async function handleGateDelivery(delivery: StoredDelivery, deps: GateDep
   const slug = await deps.appSlug();
   // A merge group, or evidence on a merge-group head (no pull request): see merge-group.ts.
   if (await handleMergeGroupDelivery(delivery, deps, slug)) return;
-  const numbers = [...new Set(pullRequestsOf(delivery.event, payload, slug))];
-  if (numbers.length === 0) return;
   const octokit = await deps.octokitFor(installationId);
   const configs = deps.configs ?? new ConfigCache();
-  for (const number of numbers) {
+  const evidence = deps.evidence ?? new EvidenceCache();
+  if (delivery.event === "issue_comment") {
+    await handleOverrideComment(payload, {
+      github: new GitHubAdapter(octokit, repository, slug),
+      store: deps.store,
+      now: deps.now,
+      evaluate: (github, number) =>
+        evaluatePullRequest({
+          github,
+          store: deps.store,
+          configs,
+          evidence,
+          number,
+          agateVersion: AGATE_VERSION,
+          now: deps.now,
+          ...(deps.evaluator ? { evaluator: deps.evaluator } : {}),
+        }),
+      log: deps.log,
+    });
+    return;
+  }
+  const targets = gateTargetsOf(delivery.event, payload, slug);
+  if (targets.headSha && targets.numbers.length === 0) {
+    // Known only by its head, the pull request is evaluated in a job of its own key, so it runs
+    // in order with the pull request's other jobs instead of beside them.
+    const lookup = new GitHubAdapter(octokit, repository, slug);
+    for (const number of await lookup.openPullRequestsWithHead(targets.headSha)) {
+      await deps.store.enqueue({
+        kind: EVALUATE,
+        payload: evaluateJobSchema.parse({
+          repository,
+          number,
+          installation: installationId,
+          only_if: targets.relevant,
+        }),
+        concurrency_key: `${repository}#${number}`,
+      });
+    }
+    return;
+  }
+  for (const number of targets.numbers) {
     const github = new GitHubAdapter(octokit, repository, slug);
+    if (targets.retarget && payload.pull_request?.head?.sha) {
+      await holdForRetarget(github, repository, number, payload.pull_request.head.sha, targets.retarget);
+    }
     const result = await evaluatePullRequest({
       github,
       store: deps.store,
       configs,
+      evidence,
       number,
       agateVersion: AGATE_VERSION,
       now: deps.now,
       ...(deps.evaluator ? { evaluator: deps.evaluator } : {}),
+      ...(targets.relevant ? { relevant: evidenceEventMatters(targets.relevant) } : {}),
       rerunEvaluator:
         delivery.event === "check_run" &&
         payload.action === "requested_action" &&
@@ -109,6 +205,26 @@ export async function handleGateDelivery(delivery: StoredDelivery, deps: GateDep
       `${repository}#${number} after ${delivery.event}${payload.action ? `.${payload.action}` : ""}: ${result.skipped ?? result.decision?.title} (${result.calls} GitHub calls)`,
     );
   }
+}
+
+/**
+ * A retarget must not leave the old base's decision standing while the new base is read: the
+ * check on the head goes back in progress first, saying why.
+ */
+async function holdForRetarget(
+  github: GitHubAdapter,
+  repository: string,
+  number: number,
+  headSha: string,
+  retarget: { from: string; to: string },
+): Promise<void> {
+  const existing = await github.agateCheckRun(headSha);
+  await github.writeAgateCheckRun(headSha, existing, {
+    status: "in_progress",
+    title: `The base changed from ${retarget.from} to ${retarget.to}: re-evaluating against the new base`,
+    summary: `**Not decided.** The pull request now targets \`${retarget.to}\`, not \`${retarget.from}\`; no decision made against the old base stands. agate is reading the new base's config.\n`,
+    externalId: `agate:${repository}#${number}@${headSha}`,
+  });
 }
 
 /**

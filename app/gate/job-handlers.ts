@@ -1,3 +1,4 @@
+import { evaluateJobSchema, evidenceEventMatters } from "../../schemas/jobs.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
 import { evaluatorPolicyFrom } from "../evaluator/policy.js";
 import { AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
@@ -5,16 +6,24 @@ import type { Runtime } from "../runtime/server.js";
 import type { JobHandler } from "../runtime/worker.js";
 import type { EvaluatorDeps } from "./ask-evaluator.js";
 import { evaluatePullRequest } from "./evaluate.js";
+import { EvidenceCache } from "./evidence.js";
 import { ConfigCache } from "./gather.js";
 import { handleGateDelivery } from "./handle-delivery.js";
 import { handleMergeGroupDeadline, MERGE_GROUP_DEADLINE } from "./merge-group.js";
-import { EVALUATE, type EvaluateJobPayload, reconcileOnce } from "./reconcile.js";
+import { GATE_DELIVERY } from "../runtime/route.js";
+import { EVALUATE, reconcileOnce } from "./reconcile.js";
 
 export const RECONCILE = "gate.reconcile";
 
+/** Every job kind the App handles; the router may enqueue only these (a test holds it to that). */
+export const HANDLED_KINDS = [GATE_DELIVERY, MERGE_GROUP_DEADLINE, RECONCILE, EVALUATE] as const;
+
 /** The gate's job handlers, given the running App (its Probot for installation tokens). */
-export function gateJobHandlers(runtime: Runtime): Record<string, JobHandler> {
+export function gateJobHandlers(
+  runtime: Runtime,
+): Record<(typeof HANDLED_KINDS)[number], JobHandler> {
   const configs = new ConfigCache();
+  const evidence = new EvidenceCache();
   const intervalMs = runtime.settings.reconcileIntervalMs;
   let slug: Promise<string> | undefined;
   const app = async () => new AppAdapter((await runtime.probot.auth()) as GitHubClient);
@@ -46,7 +55,7 @@ export function gateJobHandlers(runtime: Runtime): Record<string, JobHandler> {
   void scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5_000)));
 
   return {
-    "gate.delivery": async (job, { delivery }) => {
+    [GATE_DELIVERY]: async (job, { delivery }) => {
       if (!delivery) throw new Error(`job ${job.id} names no stored delivery`);
       await handleGateDelivery(delivery, {
         store: runtime.store,
@@ -54,6 +63,7 @@ export function gateJobHandlers(runtime: Runtime): Record<string, JobHandler> {
         octokitFor,
         appSlug,
         configs,
+        evidence,
         evaluator,
         log: (line) => runtime.log.info({ job: job.id }, line),
       });
@@ -79,16 +89,18 @@ export function gateJobHandlers(runtime: Runtime): Record<string, JobHandler> {
       });
     },
     [EVALUATE]: async (job) => {
-      const { repository, number, installation } = job.payload as unknown as EvaluateJobPayload;
+      const { repository, number, installation, only_if } = evaluateJobSchema.parse(job.payload);
       const github = new GitHubAdapter(await octokitFor(installation), repository, await appSlug());
       const result = await evaluatePullRequest({
         github,
         store: runtime.store,
         configs,
+        evidence,
         number,
         agateVersion: AGATE_VERSION,
         now,
         evaluator,
+        ...(only_if ? { relevant: evidenceEventMatters(only_if) } : {}),
       });
       if (result.wroteCheck)
         runtime.log.info(

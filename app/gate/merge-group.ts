@@ -3,11 +3,11 @@
  * put in progress and a deadline job is enqueued, so every checks request gets an explicit
  * conclusion within `merge_queue.record_timeout` (a queue left waiting blocks the repository).
  */
+import { COMPARE_FILES_LIMIT, judgeListing } from "../../checks/gate/listing.js";
 import {
   decideMergeGroup,
   isMergeQueueRef,
   renderMergeGroupSummary,
-  verifyMergeGroupProvenance,
 } from "../../checks/gate/merge-group.js";
 import type { BaseConfigFact } from "../../schemas/gate.js";
 import { GATE_CHECK_NAME } from "../../schemas/gate.js";
@@ -21,7 +21,8 @@ import type { StoredDelivery } from "../../schemas/store.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
 import { GitHubAdapter } from "../github/adapter.js";
 import type { Store } from "../store/store.js";
-import { ConfigCache, collectEvidence } from "./gather.js";
+import { collectEvidence, EvidenceCache } from "./evidence.js";
+import { ConfigCache } from "./gather.js";
 import type { GateDeps } from "./handle-delivery.js";
 
 export const MERGE_GROUP_DEADLINE = "gate.merge_group_deadline";
@@ -51,6 +52,7 @@ export async function evaluateMergeGroup(options: {
   deadlineReached: boolean;
   now: () => Date;
   agateVersion?: string;
+  evidence?: EvidenceCache;
 }): Promise<MergeGroupEvaluation> {
   const { github, group, now } = options;
   const [existing, config] = await Promise.all([
@@ -61,17 +63,34 @@ export async function evaluateMergeGroup(options: {
     merge_group: group,
     config,
     changed_files: [],
+    changed_files_listing: { complete: true, reason: null },
+    evidence_source: null,
+    evidence_run: null,
     evidence: [],
     deadline_passed: false,
     agate_version: options.agateVersion ?? AGATE_VERSION,
   };
   if (config.status === "ok") {
+    // Read by SHA, so nothing can move under it; but compare stops at 300 files.
     facts.changed_files = await github.compareFiles(group.base_sha, group.head_sha);
-    facts.evidence = await collectEvidence(
-      github,
-      { headSha: group.head_sha, changedFiles: facts.changed_files, configDigest: config.digest },
-      verifyMergeGroupProvenance,
-    );
+    facts.changed_files_listing = judgeListing({
+      source: "GitHub's compare of the merge group",
+      count: facts.changed_files.length,
+      limit: COMPARE_FILES_LIMIT,
+      expected: null,
+    });
+    const collected = await collectEvidence(github, options.evidence ?? new EvidenceCache(), {
+      target: { kind: "merge_group", headSha: group.head_sha },
+      repository: group.repository,
+      config: config.config,
+      configDigest: config.digest,
+      baseSha: group.base_sha,
+      changedFiles: facts.changed_files,
+      listing: facts.changed_files_listing,
+    });
+    facts.evidence_source = collected.source;
+    facts.evidence_run = collected.run;
+    facts.evidence = collected.evidence;
     // A re-evaluation after the deadline (a late event) must not put the check back in
     // progress: the check run's own start is when the checks request was answered.
     const started = existing?.startedAt ? Date.parse(existing.startedAt) : Number.NaN;
@@ -112,12 +131,13 @@ interface MergeGroupPayload {
     check_suite?: { head_branch?: string | null } | null;
   };
   workflow_run?: { head_sha: string; head_branch?: string | null; pull_requests?: unknown[] };
+  workflow_job?: { head_sha: string; head_branch?: string | null };
 }
 
 /**
- * The merge-group head a check_run / workflow_run event is about, when it is one: no pull
- * request, and a head branch the merge queue made. Our own `agate` check changing is skipped
- * (it would loop) unless a person asked for a re-run.
+ * The merge-group head a check_run / workflow_run / workflow_job event is about, when it is one:
+ * no pull request, and a head branch the merge queue made. Of check runs only our own `agate`
+ * check counts, and only when a person asked for a re-run (its own changes would loop).
  */
 export function mergeGroupHeadOf(
   event: string,
@@ -126,10 +146,10 @@ export function mergeGroupHeadOf(
 ): { head_sha: string; head_ref: string } | null {
   if (event === "check_run" && payload.check_run) {
     const run = payload.check_run;
-    if (run.name === GATE_CHECK_NAME && run.app?.slug === appSlug) {
-      const asked = payload.action === "requested_action" || payload.action === "rerequested";
-      if (!asked) return null;
-    }
+    // Evidence is no longer a check run: only a person asking our own check to re-run counts.
+    if (run.name !== GATE_CHECK_NAME || run.app?.slug !== appSlug) return null;
+    const asked = payload.action === "requested_action" || payload.action === "rerequested";
+    if (!asked) return null;
     const ref = run.check_suite?.head_branch ?? null;
     if ((run.pull_requests ?? []).length > 0 || !isMergeQueueRef(ref)) return null;
     return { head_sha: run.head_sha, head_ref: ref ?? "" };
@@ -138,6 +158,11 @@ export function mergeGroupHeadOf(
     const run = payload.workflow_run;
     if ((run.pull_requests ?? []).length > 0 || !isMergeQueueRef(run.head_branch)) return null;
     return { head_sha: run.head_sha, head_ref: run.head_branch ?? "" };
+  }
+  if (event === "workflow_job" && payload.workflow_job) {
+    const job = payload.workflow_job;
+    if (!isMergeQueueRef(job.head_branch)) return null;
+    return { head_sha: job.head_sha, head_ref: job.head_branch ?? "" };
   }
   return null;
 }

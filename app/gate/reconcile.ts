@@ -1,14 +1,10 @@
+import { evaluateJobSchema } from "../../schemas/jobs.js";
 import { type AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
 import type { Store } from "../store/store.js";
 
 /** Re-evaluates one pull request from live facts; queued by the reconcile pass. */
 export const EVALUATE = "gate.evaluate";
 
-export interface EvaluateJobPayload {
-  repository: string;
-  number: number;
-  installation: number;
-}
 
 export interface ReconcileDeps {
   store: Store;
@@ -36,10 +32,9 @@ export async function reconcileOnce(
     repositories++;
     const github = new GitHubAdapter(await deps.octokitFor(installation), repository, slug);
     for (const number of await github.openPullRequestNumbers()) {
-      const payload: EvaluateJobPayload = { repository, number, installation };
       await deps.store.enqueue({
         kind: EVALUATE,
-        payload: { ...payload },
+        payload: evaluateJobSchema.parse({ repository, number, installation }),
         concurrency_key: `${repository}#${number}`,
       });
       queued++;

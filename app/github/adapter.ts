@@ -1,11 +1,14 @@
 import type { ProbotOctokit } from "probot";
 import type { DiffFileInput } from "../../checks/evaluator/bundle.js";
+import { RECORD_ARTIFACT_PREFIX } from "../../schemas/command-record.js";
 import type {
   ChangedFile,
-  CommandsCheckRunFact,
+  EvidenceJob,
+  EvidenceRun,
   PullCommit,
   PullRequestSnapshot,
-  WorkflowRunFact,
+  RecordArtifact,
+  TestedCommitFact,
 } from "../../schemas/gate.js";
 import { GATE_CHECK_NAME } from "../../schemas/gate.js";
 
@@ -37,6 +40,21 @@ export interface PullRequestDetail {
   commits: number;
   additions: number;
   deletions: number;
+  /** GitHub's count of changed files, to tell a cut listing from a whole one. */
+  changed_files: number;
+  /** The test merge commit GitHub made for the head and base; null while it computes it. */
+  merge_commit_sha: string | null;
+}
+
+/** A check run as the list reads it: who made it, and what it shows. */
+interface ListedCheckRun {
+  id: number;
+  app_slug: string | null;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  title: string | null;
+  summary: string | null;
 }
 
 export interface CheckRunWrite {
@@ -101,6 +119,8 @@ export class GitHubAdapter {
       commits: data.commits,
       additions: data.additions,
       deletions: data.deletions,
+      changed_files: data.changed_files,
+      merge_commit_sha: data.merge_commit_sha ?? null,
     });
     return {
       repository: `${this.owner}/${this.repo}`,
@@ -233,19 +253,7 @@ export class GitHubAdapter {
     }
   }
 
-  async checkRunsNamed(
-    name: string,
-    sha: string,
-  ): Promise<
-    Array<
-      CommandsCheckRunFact & {
-        status: string;
-        conclusion: string | null;
-        title: string | null;
-        summary: string | null;
-      }
-    >
-  > {
+  async checkRunsNamed(name: string, sha: string): Promise<ListedCheckRun[]> {
     this.count("checks/list-for-ref");
     const runs = await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
       owner: this.owner,
@@ -259,9 +267,6 @@ export class GitHubAdapter {
       id: run.id,
       app_slug: run.app?.slug ?? null,
       head_sha: run.head_sha,
-      started_at: run.started_at ?? null,
-      completed_at: run.completed_at ?? null,
-      text: run.output.text ?? null,
       status: run.status,
       conclusion: run.conclusion ?? null,
       title: run.output.title ?? null,
@@ -410,19 +415,30 @@ export class GitHubAdapter {
       : null;
   }
 
-  async workflowRun(runId: number): Promise<WorkflowRunFact | null> {
-    this.count("actions/get-workflow-run");
-    let run: Awaited<ReturnType<GitHubClient["rest"]["actions"]["getWorkflowRun"]>>["data"];
-    try {
-      ({ data: run } = await this.octokit.rest.actions.getWorkflowRun({
-        owner: this.owner,
-        repo: this.repo,
-        run_id: runId,
-      }));
-    } catch (error) {
-      if (statusOf(error) === 404) return null;
-      throw error;
-    }
+  /** Runs for a head on one event, newest first (GitHub's own data on where evidence came from). */
+  async workflowRunsFor(headSha: string, event: string): Promise<EvidenceRun[]> {
+    this.count("actions/list-workflow-runs-for-repo");
+    const runs = await this.octokit.paginate(
+      this.octokit.rest.actions.listWorkflowRunsForRepo,
+      { owner: this.owner, repo: this.repo, head_sha: headSha, event, per_page: 100 },
+      (response) => response.data as unknown as WorkflowRunRow[],
+    );
+    return runs
+      .map((run) => ({
+        id: run.id,
+        run_attempt: run.run_attempt ?? 1,
+        head_sha: run.head_sha,
+        path: run.path,
+        event: run.event,
+        status: run.status ?? null,
+        conclusion: run.conclusion ?? null,
+        html_url: run.html_url ?? null,
+      }))
+      .sort((a, b) => b.id - a.id);
+  }
+
+  /** The jobs of a run's newest attempt (a job not re-run keeps its earlier attempt). */
+  async latestJobs(runId: number): Promise<EvidenceJob[]> {
     this.count("actions/list-jobs-for-workflow-run");
     const jobs = await this.octokit.paginate(this.octokit.rest.actions.listJobsForWorkflowRun, {
       owner: this.owner,
@@ -431,27 +447,106 @@ export class GitHubAdapter {
       filter: "latest",
       per_page: 100,
     });
-    return {
-      id: run.id,
-      run_attempt: run.run_attempt ?? 1,
-      head_sha: run.head_sha,
-      path: run.path,
-      status: run.status ?? null,
-      conclusion: run.conclusion ?? null,
-      jobs: jobs.map((job) => ({
-        name: job.name,
-        status: job.status,
-        conclusion: job.conclusion ?? null,
-        steps: (job.steps ?? []).map((step) => ({
-          name: step.name,
-          number: step.number,
-          status: step.status,
-          conclusion: step.conclusion ?? null,
-          started_at: step.started_at ?? null,
-          completed_at: step.completed_at ?? null,
-        })),
+    return jobs.map((job) => ({
+      id: job.id,
+      name: job.name,
+      run_attempt: job.run_attempt ?? 1,
+      status: job.status,
+      conclusion: job.conclusion ?? null,
+      html_url: job.html_url ?? null,
+      steps: (job.steps ?? []).map((step) => ({
+        name: step.name,
+        number: step.number,
+        status: step.status,
+        conclusion: step.conclusion ?? null,
       })),
-    };
+    }));
+  }
+
+  /** Every artifact of a run named like an agate command record, of any attempt. */
+  async recordArtifacts(runId: number): Promise<RecordArtifact[]> {
+    this.count("actions/list-workflow-run-artifacts");
+    const artifacts = await this.octokit.paginate(
+      this.octokit.rest.actions.listWorkflowRunArtifacts,
+      { owner: this.owner, repo: this.repo, run_id: runId, per_page: 100 },
+      (response) => response.data as unknown as ArtifactRow[],
+    );
+    return artifacts
+      .filter((a) => a.name.startsWith(RECORD_ARTIFACT_PREFIX))
+      .map((a) => ({
+        id: a.id,
+        name: a.name,
+        size_in_bytes: a.size_in_bytes,
+        expired: a.expired,
+      }));
+  }
+
+  /**
+   * An artifact's zip, at most `maxBytes`. GitHub answers with a redirect to short-lived storage;
+   * that URL is fetched without the installation token (it must never leave for another host).
+   */
+  async artifactZip(artifactId: number, maxBytes: number): Promise<Uint8Array> {
+    this.count("actions/download-artifact");
+    const response = await this.octokit.rest.actions.downloadArtifact({
+      owner: this.owner,
+      repo: this.repo,
+      artifact_id: artifactId,
+      archive_format: "zip",
+      request: { redirect: "manual" },
+    });
+    const location = (response.headers as Record<string, string | undefined>).location;
+    if (response.status !== 302 || !location) {
+      throw new Error(
+        `GitHub answered the download of artifact ${artifactId} with ${response.status} and no redirect`,
+      );
+    }
+    const blob = await fetch(location, { redirect: "error" });
+    if (!blob.ok || !blob.body) {
+      throw new Error(`the artifact storage answered ${blob.status} for artifact ${artifactId}`);
+    }
+    const declared = Number(blob.headers.get("content-length") ?? "0");
+    if (declared > maxBytes) {
+      await blob.body.cancel();
+      throw new Error(`artifact ${artifactId} is ${declared} bytes, over the ${maxBytes} agate reads`);
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of blob.body) {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        throw new Error(`artifact ${artifactId} is over the ${maxBytes} bytes agate reads`);
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  /** A commit as GitHub has it; null when GitHub has no such commit. */
+  async commit(sha: string): Promise<TestedCommitFact | null> {
+    this.count("git/get-commit");
+    try {
+      const { data } = await this.octokit.rest.git.getCommit({
+        owner: this.owner,
+        repo: this.repo,
+        commit_sha: sha,
+      });
+      return { sha: data.sha, tree_sha: data.tree.sha, parents: data.parents.map((p) => p.sha) };
+    } catch (error) {
+      if (statusOf(error) === 404 || statusOf(error) === 422) return null;
+      throw error;
+    }
+  }
+
+  /** Open pull requests whose head is this commit (a workflow event names only the commit). */
+  async openPullRequestsWithHead(sha: string): Promise<number[]> {
+    this.count("pulls/list");
+    const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, {
+      owner: this.owner,
+      repo: this.repo,
+      state: "open",
+      per_page: 100,
+    });
+    return pulls.filter((pull) => pull.head.sha === sha).map((pull) => pull.number);
   }
 
   async reviews(number: number): Promise<ReviewFact[]> {
@@ -563,6 +658,25 @@ export class GitHubAdapter {
       if (statusOf(error) !== 404) throw error;
     }
   }
+}
+
+/** The fields of a listed workflow run agate reads (the list's item type is not exported). */
+interface WorkflowRunRow {
+  id: number;
+  run_attempt?: number;
+  head_sha: string;
+  path: string;
+  event: string;
+  status: string | null;
+  conclusion: string | null;
+  html_url?: string;
+}
+
+interface ArtifactRow {
+  id: number;
+  name: string;
+  size_in_bytes: number;
+  expired: boolean;
 }
 
 /** The App-level calls (authenticated as the App, not an installation). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { webhookExample } from "../../test/support/webhook-examples.js";
-import { defaultRoute, ENTRY_DELIVERY, GATE_DELIVERY } from "./route.js";
+import { allWebhookExamples, webhookExample } from "../../test/support/webhook-examples.js";
+import { HANDLED_KINDS } from "../gate/job-handlers.js";
+import { defaultRoute, GATE_DELIVERY } from "./route.js";
 
 describe("defaultRoute", () => {
   it("enqueues one gate job per pull_request delivery, keyed by the pull request", () => {
@@ -32,10 +33,9 @@ describe("defaultRoute", () => {
     expect(defaultRoute("check_run", run, "d")[0]?.concurrency_key).toBe(
       `${run.repository.full_name}@${run.check_run.head_sha}`,
     );
-    const suite = webhookExample("check_suite", "completed");
-    expect(suite.check_suite.pull_requests[0]?.number).toBeTypeOf("number");
-    expect(defaultRoute("check_suite", suite, "d")[0]?.concurrency_key).toBe(
-      `${suite.repository.full_name}#${suite.check_suite.pull_requests[0]?.number}`,
+    const job = webhookExample("workflow_job", "completed");
+    expect(defaultRoute("workflow_job", job, "d")[0]?.concurrency_key).toBe(
+      `${job.repository.full_name}@${job.workflow_job.head_sha}`,
     );
     const workflow = webhookExample("workflow_run", "completed");
     expect(workflow.workflow_run.pull_requests).toEqual([]);
@@ -43,6 +43,8 @@ describe("defaultRoute", () => {
       kind: GATE_DELIVERY,
       concurrency_key: `${workflow.repository.full_name}@${workflow.workflow_run.head_sha}`,
     });
+    // Evidence is no longer a check suite: nothing to do for one.
+    expect(defaultRoute("check_suite", webhookExample("check_suite", "completed"), "d")).toEqual([]);
   });
 
   it("keys a merge group by its head SHA", () => {
@@ -52,19 +54,31 @@ describe("defaultRoute", () => {
     );
   });
 
-  it("enqueues an entry job for issues and issue comments, keyed by the issue", () => {
-    const issue = webhookExample("issues", "opened");
+  it("a comment on a pull request is the gate's (a maintainer's /agate accept), keyed by it; issues enqueue nothing", () => {
     const comment = webhookExample("issue_comment", "created");
-    expect(defaultRoute("issues", issue, "d-2")).toEqual([
+    expect(comment.issue.pull_request).toBeUndefined();
+    expect(defaultRoute("issue_comment", comment, "d")).toEqual([]);
+    expect(defaultRoute("issues", webhookExample("issues", "opened"), "d")).toEqual([]);
+    const onPull = { ...comment, issue: { ...comment.issue, pull_request: { url: "x" } } };
+    expect(defaultRoute("issue_comment", onPull, "d-3")).toEqual([
       {
-        kind: ENTRY_DELIVERY,
-        payload: { delivery_id: "d-2" },
-        concurrency_key: `${issue.repository.full_name}!${issue.issue.number}`,
+        kind: GATE_DELIVERY,
+        payload: { delivery_id: "d-3" },
+        concurrency_key: `${comment.repository.full_name}#${comment.issue.number}`,
       },
     ]);
-    expect(defaultRoute("issue_comment", comment, "d")[0]?.concurrency_key).toBe(
-      `${comment.repository.full_name}!${comment.issue.number}`,
-    );
+  });
+
+  it("never routes a job kind without a handler, for any example of any event", () => {
+    const handled = new Set<string>(HANDLED_KINDS);
+    let routed = 0;
+    for (const [name, payload] of allWebhookExamples()) {
+      for (const job of defaultRoute(name, payload, "d")) {
+        routed++;
+        expect(handled.has(job.kind), `${name} routes ${job.kind}`).toBe(true);
+      }
+    }
+    expect(routed).toBeGreaterThan(10);
   });
 
   it("leaves the key null when the payload names no repository", () => {

@@ -8,41 +8,45 @@ import type { NewJob } from "../../schemas/store.js";
 /** `deliveryId` is GitHub's X-GitHub-Delivery, which every job of the delivery carries. */
 export type Route = (event: string, payload: unknown, deliveryId: string) => NewJob[];
 
-/** Job kinds the default route enqueues. */
+/** The one job kind the default route enqueues; its handler is in app/gate/job-handlers.ts. */
 export const GATE_DELIVERY = "gate.delivery";
-export const ENTRY_DELIVERY = "entry.delivery";
 
-/** Events that can change a pull request's gate. */
+/**
+ * Events that can change a pull request's gate: the pull request itself, reviews, the
+ * evidence workflow's runs and jobs, a person asking our check to re-run, the merge queue, and
+ * a maintainer's `/agate accept` comment. Anything else is recorded and enqueues nothing: no
+ * job kind is ever routed without a handler.
+ */
 const GATE_EVENTS = new Set([
   "pull_request",
   "pull_request_review",
   "check_run",
-  "check_suite",
   "workflow_run",
+  "workflow_job",
   "merge_group",
+  "issue_comment",
 ]);
 
-/** Events that can change a handoff entry (an issue). */
-const ENTRY_EVENTS = new Set(["issues", "issue_comment"]);
-
-/** Where check_run / check_suite / workflow_run payloads keep their pull requests and head. */
+/** Where workflow and merge-group payloads keep their pull requests and head. */
 const SUITE_OBJECT: Record<string, string> = {
   check_run: "check_run",
-  check_suite: "check_suite",
   workflow_run: "workflow_run",
+  workflow_job: "workflow_job",
   merge_group: "merge_group",
 };
 
 /** Anything not listed enqueues nothing; the delivery is still recorded. */
 export const defaultRoute: Route = (event, payload, deliveryId) => {
-  const jobPayload = { delivery_id: deliveryId };
-  if (GATE_EVENTS.has(event)) {
-    return [{ kind: GATE_DELIVERY, payload: jobPayload, concurrency_key: gateKey(event, payload) }];
-  }
-  if (ENTRY_EVENTS.has(event)) {
-    return [{ kind: ENTRY_DELIVERY, payload: jobPayload, concurrency_key: entryKey(payload) }];
-  }
-  return [];
+  if (!GATE_EVENTS.has(event)) return [];
+  // A comment matters only on a pull request (issues carry no gate).
+  if (event === "issue_comment" && at(payload, "issue", "pull_request") === undefined) return [];
+  return [
+    {
+      kind: GATE_DELIVERY,
+      payload: { delivery_id: deliveryId },
+      concurrency_key: gateKey(event, payload),
+    },
+  ];
 };
 
 /**
@@ -52,7 +56,9 @@ export const defaultRoute: Route = (event, payload, deliveryId) => {
 export function gateKey(event: string, payload: unknown): string | null {
   const repository = fullName(payload);
   if (repository === null) return null;
-  const direct = numberAt(payload, "pull_request", "number");
+  const direct =
+    numberAt(payload, "pull_request", "number") ??
+    (event === "issue_comment" ? numberAt(payload, "issue", "number") : null);
   if (direct !== null) return `${repository}#${direct}`;
   const objectName = SUITE_OBJECT[event];
   if (objectName === undefined) return null;
@@ -62,13 +68,6 @@ export function gateKey(event: string, payload: unknown): string | null {
   if (first !== null) return `${repository}#${first}`;
   const head = at(object, "head_sha");
   return typeof head === "string" && head !== "" ? `${repository}@${head}` : null;
-}
-
-/** One issue's jobs run one at a time: `owner/repo!7`. */
-export function entryKey(payload: unknown): string | null {
-  const repository = fullName(payload);
-  const number = numberAt(payload, "issue", "number");
-  return repository !== null && number !== null ? `${repository}!${number}` : null;
 }
 
 function fullName(payload: unknown): string | null {

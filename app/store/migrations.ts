@@ -180,6 +180,41 @@ export const MIGRATIONS: readonly Migration[] = [
       ${appendOnly("evaluations", "evaluations")}
     `,
   },
+  {
+    version: 3,
+    name: "maintainer overrides, observed test merge commits, override on acceptance records",
+    up: `
+      ALTER TABLE acceptance_records ADD COLUMN override TEXT CHECK (json_valid(override));
+
+      -- A maintainer's explicit acceptance of one exact head; a push voids it by moving the head.
+      CREATE TABLE maintainer_overrides (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        repository TEXT NOT NULL,
+        pull_number INTEGER NOT NULL CHECK (pull_number > 0),
+        head_sha TEXT NOT NULL,
+        by TEXT NOT NULL CHECK (by <> ''),
+        reason TEXT NOT NULL CHECK (reason <> ''),
+        comment_url TEXT,
+        at TEXT NOT NULL,
+        recorded_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX maintainer_overrides_by_head
+        ON maintainer_overrides (repository, pull_number, head_sha, id);
+      ${appendOnly("maintainer_overrides", "maintainer overrides")}
+
+      -- Test merge commits GitHub reported for a head (pulls/get merge_commit_sha): the only
+      -- commits besides the head that a pull request's command record may have tested.
+      CREATE TABLE merge_commits (
+        repository TEXT NOT NULL,
+        pull_number INTEGER NOT NULL CHECK (pull_number > 0),
+        head_sha TEXT NOT NULL,
+        merge_sha TEXT NOT NULL,
+        observed_at TEXT NOT NULL,
+        PRIMARY KEY (repository, pull_number, head_sha, merge_sha)
+      ) STRICT;
+      ${appendOnly("merge_commits", "observed merge commits")}
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;

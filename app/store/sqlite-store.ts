@@ -43,10 +43,16 @@ import {
   type JobStatus,
   jobSchema,
   jobStatusSchema,
+  type MergeCommitObservation,
+  mergeCommitObservationSchema,
   type NewJob,
   newJobSchema,
+  type OverrideInput,
+  overrideInputSchema,
   type StoredDelivery,
+  type StoredOverride,
   storedDeliverySchema,
+  storedOverrideSchema,
 } from "../../schemas/store.js";
 import {
   AlreadyExistsError,
@@ -104,7 +110,7 @@ const markStaleSchema = z.strictObject({
 });
 
 const RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
-  r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.decision,
+  r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.override, r.decision,
   r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by, m.at AS stale_at
   FROM acceptance_records r LEFT JOIN acceptance_record_stale_marks m ON m.record_id = r.id`;
 const RECORD_JSON_COLUMNS = [
@@ -115,6 +121,7 @@ const RECORD_JSON_COLUMNS = [
   "grader",
   "verdict",
   "handoff",
+  "override",
   "decision",
 ] as const;
 
@@ -488,10 +495,11 @@ export class SqliteStore implements Store {
     return this.#write(() => {
       const { id } = this.#sql(
         `INSERT INTO acceptance_records (repository, pull_number, head_sha, base_sha, tested,
-           commands, provenance, runner, grader, verdict, verdict_by, handoff, decision,
+           commands, provenance, runner, grader, verdict, verdict_by, handoff, override, decision,
            decided_at, recorded_at)
          VALUES (@repository, @pull_number, @head_sha, @base_sha, @tested, @commands, @provenance,
-           @runner, @grader, @verdict, @verdict_by, @handoff, @decision, @decided_at, @recorded_at)
+           @runner, @grader, @verdict, @verdict_by, @handoff, @override, @decision, @decided_at,
+           @recorded_at)
          RETURNING id`,
       ).get({
         repository: record.repository,
@@ -506,6 +514,7 @@ export class SqliteStore implements Store {
         verdict: toJsonColumn(record.verdict),
         verdict_by: record.verdict_by,
         handoff: toJsonColumn(record.handoff),
+        override: toJsonColumn(record.override),
         decision: JSON.stringify(record.decision),
         decided_at: record.decided_at,
         recorded_at: this.#nowIso(),
@@ -805,6 +814,56 @@ export class SqliteStore implements Store {
         key,
       );
     });
+  }
+
+  async appendOverride(input: OverrideInput): Promise<StoredOverride> {
+    const override = parseInput(overrideInputSchema, input, "maintainer override");
+    return this.#write(() => {
+      const { id } = this.#sql(
+        `INSERT INTO maintainer_overrides
+           (repository, pull_number, head_sha, by, reason, comment_url, at, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      ).get(
+        override.repository,
+        override.pull_number,
+        override.head_sha,
+        override.by,
+        override.reason,
+        override.comment_url,
+        override.at,
+        this.#nowIso(),
+      ) as { id: number };
+      return { id, ...override };
+    });
+  }
+
+  async listOverrides(query: PullRequestKey & { headSha: string }): Promise<StoredOverride[]> {
+    const rows = this.#sql(
+      `SELECT id, repository, pull_number, head_sha, by, reason, comment_url, at
+       FROM maintainer_overrides
+       WHERE repository = ? AND pull_number = ? AND head_sha = ? ORDER BY id`,
+    ).all(query.repository, query.pullNumber, query.headSha) as Row[];
+    return rows.map((row) =>
+      parseRow(storedOverrideSchema, row, "maintainer_overrides", `id ${String(row.id)}`),
+    );
+  }
+
+  async recordMergeCommit(observation: MergeCommitObservation): Promise<void> {
+    const seen = parseInput(mergeCommitObservationSchema, observation, "merge commit");
+    this.#write(() =>
+      this.#sql(
+        `INSERT INTO merge_commits (repository, pull_number, head_sha, merge_sha, observed_at)
+         VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      ).run(seen.repository, seen.pull_number, seen.head_sha, seen.merge_sha, seen.observed_at),
+    );
+  }
+
+  async listMergeCommits(query: PullRequestKey & { headSha: string }): Promise<string[]> {
+    const rows = this.#sql(
+      `SELECT merge_sha FROM merge_commits
+       WHERE repository = ? AND pull_number = ? AND head_sha = ? ORDER BY observed_at, merge_sha`,
+    ).all(query.repository, query.pullNumber, query.headSha) as { merge_sha: string }[];
+    return rows.map((row) => row.merge_sha);
   }
 
   async listAudit(query: ListAuditQuery = {}): Promise<AuditEntry[]> {

@@ -17,8 +17,11 @@ import type {
   Delivery,
   Job,
   JobStatus,
+  MergeCommitObservation,
   NewJob,
+  OverrideInput,
   StoredDelivery,
+  StoredOverride,
 } from "../../schemas/store.js";
 
 export type { HandoffEntryDraft, HandoffEntryEvent } from "../../schemas/handoff-entry.js";
@@ -163,6 +166,17 @@ export interface Store {
   listEvaluations(
     query: PullRequestKey & { treeSha?: string; since?: string },
   ): Promise<Evaluation[]>;
+
+  // Maintainer overrides: append-only; each names one exact head, so a push voids it.
+  appendOverride(input: OverrideInput): Promise<StoredOverride>;
+  /** Oldest first. */
+  listOverrides(query: PullRequestKey & { headSha: string }): Promise<StoredOverride[]>;
+
+  // Test merge commits GitHub reported for a head: what a record may have tested besides it.
+  /** Idempotent: observing the same commit again changes nothing. */
+  recordMergeCommit(observation: MergeCommitObservation): Promise<void>;
+  /** Merge SHAs observed for the head, oldest first. */
+  listMergeCommits(query: PullRequestKey & { headSha: string }): Promise<string[]>;
 
   // The audit log of decisions: append-only.
   appendAudit(entry: AuditEntryInput): Promise<AuditEntry>;

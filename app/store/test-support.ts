@@ -99,6 +99,7 @@ export function recordInput(overrides: Partial<AcceptanceRecordInput> = {}): Acc
     verdict: { complete: true, score: 0.9, missing: [], evidence: ["tests pass"] },
     verdict_by: "evaluator",
     handoff: null,
+    override: null,
     decision: { state: "accepted", reasons: ["all required commands passed"] },
     decided_at: "2025-01-01T00:00:05.000Z",
     ...overrides,

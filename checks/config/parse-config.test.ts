@@ -64,13 +64,14 @@ describe("parseConfig: valid configs", () => {
     expect(config).toEqual({
       version: 1,
       gate: {
-        all: false,
+        all: true,
         authors: [],
         labels: ["agent"],
         branches: ["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"],
       },
-      commands: [{ name: "test", run: "npm test", timeout: 600_000 }],
+      commands: [{ name: "test", run: "npm test", timeout: 600_000, writes: [] }],
       protected_paths: [],
+      evidence: { workflow: ".github/workflows/agate.yml", job: "agate", step: "agate" },
       evaluator: { kind: "none" },
       handoff: {
         path: ".agate/handoff.md",
@@ -179,7 +180,7 @@ commands:
       ["protected", 6, 1],
     ]);
     expect(problems[0]?.message).toBe(
-      "unknown key; did you mean timeout? (commands[0] takes name, run, timeout)",
+      "unknown key; did you mean timeout? (commands[0] takes name, run, timeout, writes)",
     );
     expect(problems[1]?.message).toContain("the top level takes version, gate, commands");
   });

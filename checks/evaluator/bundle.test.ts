@@ -21,6 +21,8 @@ function command(name: string, tail: string): CommandResult {
       tail,
       truncated: false,
     },
+    changed_paths: [],
+    changed_paths_count: 0,
   };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Evaluation, EvaluationOutcome } from "../../schemas/evaluation.js";
 import type { CommandEvidence, GateFacts, ReviewVerdictFact } from "../../schemas/gate.js";
 import {
+  commandEvidence,
   commandRecord,
   gateFacts,
   HEAD,
@@ -11,13 +12,7 @@ import {
 import { decideGate } from "./decide.js";
 import { renderGateSummary } from "./render.js";
 
-const passed: CommandEvidence = {
-  check_run_id: 501,
-  created_at: "2026-12-02T10:00:03Z",
-  record: commandRecord([0, 0]),
-  refused: null,
-  waiting: null,
-};
+const passed: CommandEvidence = commandEvidence([0, 0]);
 const failing: CommandEvidence = { ...passed, record: commandRecord([1, 0]) };
 
 const configOf = (evaluator: string): GateFacts["config"] => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { CommandEvidence, GateFacts } from "../../schemas/gate.js";
+import type { GateFacts } from "../../schemas/gate.js";
 import {
   BASE,
+  commandEvidence,
   commandRecord,
   gateFacts,
   HEAD,
@@ -11,17 +12,7 @@ import {
 import { decideGate } from "./decide.js";
 import { renderGateSummary } from "./render.js";
 
-const evidence = (
-  exitCodes: number[],
-  overrides: Partial<CommandEvidence> = {},
-): CommandEvidence => ({
-  check_run_id: 501,
-  created_at: "2026-12-02T10:00:03Z",
-  record: commandRecord(exitCodes),
-  refused: null,
-  waiting: null,
-  ...overrides,
-});
+const evidence = commandEvidence;
 const maintainer = (commit: string) => ({
   login: "octocat",
   commit_id: commit,
@@ -49,9 +40,14 @@ describe("decideGate", () => {
     expect(d.missing[0]).toContain("commands at line 2, column 11");
   });
 
-  it("a pull request no rule selects: neutral with the reason", () => {
+  it("every pull request is gated by default; one no rule selects under gate.all: false is neutral with the reason", () => {
     const facts = gateFacts();
     facts.pull_request.labels = [];
+    expect(decideGate(facts).state).toBe("pending");
+    const { config, digest } = loadedConfig(
+      "version: 1\ngate: { all: false }\ncommands:\n  - { name: unit, run: npm test }\n",
+    );
+    facts.config = { status: "ok", path: ".github/agate.yml", blob_sha: "5".repeat(40), digest, config };
     const d = decideGate(facts);
     expect([d.state, d.conclusion]).toEqual(["not_gated", "neutral"]);
     expect(d.title).toMatch(/^Not gated: author codex\[bot\] is not in gate\.authors/);
@@ -60,9 +56,6 @@ describe("decideGate", () => {
   it("gated without evidence: in progress, waiting for the command record", () => {
     const d = decideGate(gateFacts());
     expect([d.state, d.conclusion]).toEqual(["pending", null]);
-    expect(d.title).toBe(
-      "Waiting on 1111111: waiting for the command record (the agate Action publishes agate/commands)",
-    );
   });
 
   it("verified passing evidence: accepted", () => {
@@ -82,37 +75,94 @@ describe("decideGate", () => {
     expect(d.missing).toEqual(["required commands: 1 of 2 required commands failed (lint)"]);
   });
 
-  it("the newest believed record decides; refused ones are shown, never counted", () => {
-    const d = decideGate(
-      gateFacts({
-        evidence: [
-          evidence([1, 1], { created_at: "2026-12-02T09:00:00Z" }),
-          evidence([0, 0], { created_at: "2026-12-02T10:00:00Z" }),
-          evidence([0, 0], {
-            created_at: "2026-12-02T12:00:00Z",
-            refused: "it says passed, the runner says the step failed",
-          }),
-        ],
-      }),
-    );
-    expect(d.state).toBe("accepted");
-    expect(d.reasons).toEqual([
-      "command record refused: it says passed, the runner says the step failed",
-    ]);
-    const onlyRefused = decideGate(
+  it("a refused record is shown with its reason, never counted", () => {
+    const refused = decideGate(
       gateFacts({
         evidence: [
           evidence([0, 0], {
             refused:
-              "the pull request modifies .github/workflows/ci.yml, the workflow that made it",
+              "the record says every command passed, but the runner says step agate failure: something in the job interfered with agate",
           }),
         ],
       }),
     );
-    expect([onlyRefused.state, onlyRefused.conclusion]).toEqual(["pending", null]);
-    expect(onlyRefused.reasons).toEqual([
-      "command record refused: the pull request modifies .github/workflows/ci.yml, the workflow that made it",
+    expect([refused.state, refused.conclusion]).toEqual(["pending", null]);
+    expect(refused.reasons).toEqual([
+      "command record refused: the record says every command passed, but the runner says step agate failure: something in the job interfered with agate",
     ]);
+    expect(refused.requirements[0]?.reason).toBe(
+      "no believable command record: the record says every command passed, but the runner says step agate failure: something in the job interfered with agate",
+    );
+  });
+
+  it("waits for a run of the pinned workflow, naming it, the job and the step", () => {
+    const d = decideGate(gateFacts());
+    expect(d.title).toBe(
+      "Waiting on 1111111: waiting for a run of .github/workflows/agate.yml on 1111111 (job agate, step agate) to upload its command record",
+    );
+  });
+
+  it("a file list that may be cut escalates, naming the cause and the maintainer's command", () => {
+    const d = decideGate(
+      gateFacts({
+        evidence: [evidence([0, 0])],
+        changed_files_listing: {
+          complete: false,
+          reason: "GitHub's file list of a pull request stops at 3000 files and this change has 3001, so agate cannot see every changed file",
+        },
+        approvals: [maintainer(HEAD)],
+      }),
+    );
+    expect([d.state, d.conclusion]).toEqual(["escalated", "action_required"]);
+    expect(d.title).toBe(
+      `Escalated on 1111111: GitHub's file list of a pull request stops at 3000 files and this change has 3001, so agate cannot see every changed file; a maintainer must accept this exact commit (\`/agate accept ${HEAD} <why this commit may merge>\`)`,
+    );
+  });
+
+  it("a maintainer's override accepts this exact head over every requirement, and says so", () => {
+    const override = {
+      by: "octocat",
+      reason: "the workflow change is reviewed",
+      at: "2026-12-02T12:00:00Z",
+      comment_url: null,
+    };
+    const facts = gateFacts({
+      evidence: [evidence([0, 0], { refused: "the change modifies `.github/workflows/agate.yml`" })],
+      changed_files: [
+        { filename: ".github/workflows/agate.yml", previous_filename: null, status: "modified" },
+      ],
+      override,
+    });
+    const d = decideGate(facts);
+    expect([d.state, d.conclusion]).toEqual(["accepted", "success"]);
+    expect(d.title).toBe(
+      "Accepted on 1111111 by octocat's override: the workflow change is reviewed",
+    );
+    expect(d.requirements.at(-1)).toEqual({
+      id: "override",
+      name: "maintainer override",
+      status: "pass",
+      reason: "octocat accepted 1111111 at 2026-12-02T12:00:00Z: the workflow change is reviewed",
+    });
+    const summary = renderGateSummary(d, facts);
+    expect(summary).toContain("### Maintainer override");
+    const without = gateFacts({ ...facts, override: null });
+    expect(renderGateSummary(decideGate(without), without)).toContain(
+      `### A maintainer can accept this commit\n\nagate cannot believe evidence for this commit on its own`,
+    );
+  });
+
+  it("a pull request gated before stays gated on a base without the config: blocked, not neutral", () => {
+    const d = decideGate(
+      gateFacts({
+        config: { status: "missing", path: ".github/agate.yml" },
+        previously_gated: true,
+      }),
+    );
+    expect([d.state, d.conclusion]).toEqual(["blocked", "failure"]);
+    expect(d.title).toBe(
+      "Blocked on 1111111: the base main (2222222) has no .github/agate.yml, but this pull request was gated before and stays gated",
+    );
   });
 
   it("protected paths escalate until a maintainer approves this exact head", () => {

@@ -6,6 +6,7 @@ import { failedCommands } from "../command-results.js";
 import { handoffRequiredBy } from "../handoff/required.js";
 import { verifyHandoff } from "../handoff/verify.js";
 import { shortSha as short } from "../markdown.js";
+import { overrideCommand } from "./listing.js";
 import { protectedChanges } from "./protected-paths.js";
 import { selectGate } from "./select.js";
 
@@ -18,6 +19,8 @@ export function decideGate(facts: GateFacts): GateDecision {
   const pr = facts.pull_request;
   const head = short(pr.head_sha);
   if (facts.config.status === "missing") {
+    // Once gated, stays gated: retargeting to a base without the config must not free it.
+    if (facts.previously_gated) return ungatedBase(facts, facts.config.path);
     return notGated(
       `the base commit has no ${facts.config.path}, so this repository has not adopted agate`,
     );
@@ -57,6 +60,8 @@ export function decideGate(facts: GateFacts): GateDecision {
     handoff,
     evaluator,
   ];
+  const override = overrideRequirement(facts);
+  if (override) parts.push({ requirement: override, items: [] });
   const requirements = parts.map((p) => p.requirement);
   const reasons = facts.evidence
     .filter((e) => e.refused)
@@ -87,6 +92,17 @@ export function decideGate(facts: GateFacts): GateDecision {
     carried_over_from: commands.carriedOverFrom,
     handoff: handoff.check,
   };
+  // A maintainer accepted this exact head: their decision stands over every other requirement,
+  // which the summary still shows as it is.
+  if (override && facts.override) {
+    return {
+      ...base,
+      missing: [],
+      state: "accepted",
+      conclusion: "success",
+      title: `Accepted on ${head} by ${facts.override.by}'s override: ${facts.override.reason}`,
+    };
+  }
   if (failed.length > 0) {
     return {
       ...base,
@@ -137,6 +153,37 @@ export function decideGate(facts: GateFacts): GateDecision {
   };
 }
 
+/** The override requirement, when a maintainer accepted this exact head. */
+function overrideRequirement(facts: GateFacts): Requirement | null {
+  const override = facts.override;
+  if (!override) return null;
+  return {
+    id: "override",
+    name: "maintainer override",
+    status: "pass",
+    reason: `${override.by} accepted ${short(facts.pull_request.head_sha)} at ${override.at}: ${override.reason}`,
+  };
+}
+
+/** A pull request gated before whose base now has no config: never neutral, never free. */
+function ungatedBase(facts: GateFacts, path: string): GateDecision {
+  const pr = facts.pull_request;
+  const reason = `the base ${pr.base_ref} (${short(pr.base_sha)}) has no ${path}, but this pull request was gated before and stays gated`;
+  return {
+    state: "blocked",
+    conclusion: "failure",
+    title: `Blocked on ${short(pr.head_sha)}: ${reason}`,
+    requirements: [{ id: "config", name: "config", status: "blocked", reason }],
+    missing: [
+      `Retarget the pull request to a base branch that has ${path}, or add ${path} to ${pr.base_ref}`,
+    ],
+    reasons: [reason],
+    gated: { gated: true, reason: "gated earlier; a pull request once gated stays gated" },
+    carried_over_from: null,
+    handoff: null,
+  };
+}
+
 function notGated(reason: string): GateDecision {
   return {
     state: "not_gated",
@@ -158,12 +205,14 @@ interface Part {
 }
 
 /** The newest record agate believes on the head: the one that decides. */
-export function believedRecord(facts: GateFacts): CommandRecord | null {
-  return (
-    facts.evidence
-      .filter((e) => e.record && !e.refused && !e.waiting)
-      .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0]?.record ?? null
-  );
+export function believedRecord(facts: Pick<GateFacts, "evidence">): CommandRecord | null {
+  return facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record ?? null;
+}
+
+/** What the gate waits for when no run of the evidence workflow has reported yet. */
+export function awaitedEvidence(config: Config, headSha: string): string {
+  const { workflow, job, step } = config.evidence;
+  return `waiting for a run of ${workflow} on ${short(headSha)} (job ${job}, step ${step}) to upload its command record`;
 }
 
 function commandsRequirement(facts: GateFacts): {
@@ -204,10 +253,20 @@ function commandsRequirement(facts: GateFacts): {
   const waiting = facts.evidence.find((e) => e.waiting);
   if (waiting?.waiting)
     return { requirement: req("waiting", waiting.waiting), carriedOverFrom: null };
+  const refused = facts.evidence.find((e) => e.refused);
+  if (refused?.refused) {
+    return {
+      requirement: req("waiting", `no believable command record: ${refused.refused}`),
+      carriedOverFrom: null,
+    };
+  }
+  const config = facts.config.status === "ok" ? facts.config.config : null;
   return {
     requirement: req(
       "waiting",
-      "waiting for the command record (the agate Action publishes agate/commands)",
+      config
+        ? awaitedEvidence(config, facts.pull_request.head_sha)
+        : "waiting for the command record",
     ),
     carriedOverFrom: null,
   };
@@ -239,8 +298,16 @@ function protectedRequirement(facts: GateFacts, config: Config): Requirement {
     status,
     reason,
   });
-  if (changed.length === 0) return req("pass", "no protected path changed");
   const head = facts.pull_request.head_sha;
+  // A listing that may have been cut could hide any protected path: not decidable, so a
+  // maintainer decides, on this exact commit.
+  if (!facts.changed_files_listing.complete) {
+    return req(
+      "waiting",
+      `${facts.changed_files_listing.reason ?? "the file list is incomplete"}; a maintainer must accept this exact commit (\`${overrideCommand(head)}\`)`,
+    );
+  }
+  if (changed.length === 0) return req("pass", "no protected path changed");
   const approval = facts.approvals.find((a) => a.maintainer && a.commit_id === head);
   const list = changed.join(", ");
   if (approval)

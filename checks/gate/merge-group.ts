@@ -4,7 +4,6 @@ import type { MergeGroupDecision, MergeGroupFacts } from "../../schemas/merge-gr
 import { commandPassed, failedCommands } from "../command-results.js";
 import { tableCell as cell, GITHUB_TEXT_LIMIT, shortSha as short } from "../markdown.js";
 import { protectedChanges } from "./protected-paths.js";
-import { type ProvenanceInput, type ProvenanceVerdict, verifyProvenance } from "./provenance.js";
 import { requirementsTable } from "./requirements-table.js";
 
 /** GitHub's merge queue builds every group on a branch under this prefix. */
@@ -13,39 +12,6 @@ export const MERGE_QUEUE_REF_PREFIX = "gh-readonly-queue/";
 /** Whether a branch (with or without `refs/heads/`) is one the merge queue made. */
 export function isMergeQueueRef(ref: string | null | undefined): boolean {
   return (ref ?? "").replace(/^refs\/heads\//, "").startsWith(MERGE_QUEUE_REF_PREFIX);
-}
-
-/**
- * Provenance for a merge group: everything `verifyProvenance` checks against the group head,
- * and the record must say it was made for this merge group. A pull request's record, even one
- * whose head happens to be the same commit, was made under that pull request's event and config
- * read, not the queue's.
- */
-export function verifyMergeGroupProvenance(input: ProvenanceInput): ProvenanceVerdict {
-  const verdict = verifyProvenance(input);
-  if (verdict.status === "refused") {
-    // The changed files here are base...head of the group, not a pull request's.
-    return {
-      ...verdict,
-      reason: verdict.reason.replace(/^the pull request modifies /, "the merge group modifies "),
-    };
-  }
-  const group = verdict.record.merge_group;
-  if (!group || verdict.record.pull_request) {
-    return {
-      status: "refused",
-      record: verdict.record,
-      reason: `it was made for ${verdict.record.pull_request ? `pull request #${verdict.record.pull_request.number}` : "no merge group"}, not for the merge group ${short(input.headSha)}`,
-    };
-  }
-  if (group.head_sha !== input.headSha) {
-    return {
-      status: "refused",
-      record: verdict.record,
-      reason: `it is for the merge group ${short(group.head_sha)}, not ${short(input.headSha)}`,
-    };
-  }
-  return verdict;
 }
 
 /** The failure a merge group gets when no verified record came within the deadline. */
@@ -146,11 +112,19 @@ function commandsRequirement(facts: MergeGroupFacts, timeoutMs: number): Require
   });
   const headSha = facts.merge_group.head_sha;
   // Only a believed record for this exact head counts; the newest one decides.
+  // A listing that may have been cut could hide a change to the evidence workflow: the queue
+  // cannot wait for a person, so it fails with the cause.
+  if (!facts.changed_files_listing.complete) {
+    return req(
+      "fail",
+      `${facts.changed_files_listing.reason ?? "the file list is incomplete"}; merge these pull requests in smaller groups`,
+    );
+  }
   const verified = facts.evidence
     .filter(
       (e) => e.record && !e.refused && !e.waiting && e.record.merge_group?.head_sha === headSha,
     )
-    .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];
+    .at(-1);
   if (verified?.record) {
     const failed = failedCommands(verified.record);
     const total = verified.record.commands.length;
@@ -163,9 +137,12 @@ function commandsRequirement(facts: MergeGroupFacts, timeoutMs: number): Require
   if (facts.deadline_passed) return req("fail", recordTimeoutReason(headSha, timeoutMs));
   const waiting = facts.evidence.find((e) => e.waiting);
   if (waiting?.waiting) return req("waiting", waiting.waiting);
+  const refused = facts.evidence.find((e) => e.refused);
+  if (refused?.refused) return req("waiting", `no believable command record: ${refused.refused}`);
+  const workflow = facts.config.status === "ok" ? facts.config.config.evidence.workflow : "";
   return req(
     "waiting",
-    `waiting for the command record for the merge group (the agate Action publishes agate/commands on merge_group; failing after ${formatDuration(timeoutMs)})`,
+    `waiting for a merge_group run of ${workflow} on the group head to upload its command record (failing after ${formatDuration(timeoutMs)})`,
   );
 }
 

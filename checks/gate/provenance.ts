@@ -1,134 +1,279 @@
-import type { CommandRecord } from "../../schemas/command-record.js";
-import type { ChangedFile, CommandsCheckRunFact, WorkflowRunFact } from "../../schemas/gate.js";
+import picomatch from "picomatch";
+import { type CommandRecord, recordArtifactName } from "../../schemas/command-record.js";
+import type { Config } from "../../schemas/config.js";
+import type {
+  ChangedFile,
+  ChangedFilesListing,
+  CommandEvidence,
+  EvidenceRunFact,
+  EvidenceSourceFact,
+} from "../../schemas/gate.js";
 import { recordPassed } from "../command-results.js";
-import { shortSha as short } from "../markdown.js";
-import { extractRecord } from "../record-embedding.js";
+import { codeSpan, shortSha as short } from "../markdown.js";
+import { evidenceSourceChanges } from "./workflow-uses.js";
 
-/** The app whose check runs a workflow's GITHUB_TOKEN creates. */
-export const ACTIONS_APP_SLUG = "github-actions";
+/** What the record must have been made for: a pull request's head, or a merge group's. */
+export type EvidenceTarget =
+  | {
+      kind: "pull_request";
+      headSha: string;
+      /** Test merge commits GitHub reported for this head: the only other commits it may test. */
+      mergeCommits: readonly string[];
+    }
+  | { kind: "merge_group"; headSha: string };
 
 export interface ProvenanceInput {
-  checkRun: CommandsCheckRunFact;
-  /** The workflow run the record names, as the Actions API reports it; null when it does not exist. */
-  run: WorkflowRunFact | null;
-  headSha: string;
-  changedFiles: readonly ChangedFile[];
+  target: EvidenceTarget;
+  repository: string;
+  /** The base config (the pinned evidence source and the required commands). */
+  config: Config;
   /** The digest the App computed from the base config itself. */
   configDigest: string;
+  source: EvidenceSourceFact;
+  run: EvidenceRunFact;
+  changedFiles: readonly ChangedFile[];
+  listing: ChangedFilesListing;
 }
 
 export type ProvenanceVerdict =
   | { status: "verified"; record: CommandRecord }
-  | { status: "waiting"; record: CommandRecord; reason: string }
+  | { status: "waiting"; record: CommandRecord | null; reason: string }
   | { status: "refused"; record: CommandRecord | null; reason: string };
 
+const EVENT_FOR: Record<EvidenceTarget["kind"], string> = {
+  pull_request: "pull_request",
+  merge_group: "merge_group",
+};
+
 /**
- * Whether a command record counts: only when GitHub's own data confirms what it says. Each
- * refusal names the check that failed, so the summary can say why the evidence was not believed.
+ * Whether the command record of the newest evidence run counts. Everything the record says about
+ * itself is written inside a job that runs the pull request's code, so each fact that decides is
+ * GitHub's: the run's workflow file, event, head and attempt; the job and the runner's conclusion
+ * for the agate step; the artifacts of the run; the tested commit's parents and tree. No time a
+ * client can set is read. Each refusal names the rule that failed, for the summary.
  */
 export function verifyProvenance(input: ProvenanceInput): ProvenanceVerdict {
-  const { checkRun, run, headSha } = input;
-  // A check run of the same name from any other app (or a person's token) is not evidence.
-  if (checkRun.app_slug !== ACTIONS_APP_SLUG) {
+  const { run, job, artifacts } = input.run;
+  const { evidence } = input.config;
+  const runName = `run ${run.id}`;
+  const record = input.run.record;
+  const refuse = (reason: string): ProvenanceVerdict => ({ status: "refused", record, reason });
+  const wait = (reason: string): ProvenanceVerdict => ({ status: "waiting", record, reason });
+
+  // Another workflow (any file with a token, or a pull_request_target one that runs the pull
+  // request's code with a write token) must not be able to supply evidence.
+  if (run.path !== evidence.workflow) {
     return refuse(
-      null,
-      `agate/commands was created by ${checkRun.app_slug ?? "an unknown app"}, not by a GitHub Actions workflow`,
+      `${runName} is of ${run.path}, not of the evidence workflow ${evidence.workflow} (evidence.workflow)`,
     );
   }
-  const extracted = extractRecord(checkRun.text);
-  if (!extracted.ok) return refuse(null, extracted.reason);
-  const record = extracted.record;
-  if (!record.workflow) {
+  const event = EVENT_FOR[input.target.kind];
+  if (run.event !== event) {
     return refuse(
-      record,
-      "it was made outside GitHub Actions (agate run), so GitHub cannot confirm it",
+      `${runName} ran on ${run.event}; evidence counts only from a ${event} run of ${evidence.workflow}`,
     );
   }
-  // The workflow must have read the same base config the App reads, or it ran other commands.
-  if (record.grader.config_digest !== input.configDigest) {
+  if (run.head_sha !== input.target.headSha) {
     return refuse(
-      record,
-      `it was made under config digest ${record.grader.config_digest.slice(0, 12)}, the base config's is ${input.configDigest.slice(0, 12)}`,
-    );
-  }
-  const claimedHead =
-    record.pull_request?.head_sha ?? record.merge_group?.head_sha ?? record.tested.sha;
-  if (claimedHead !== headSha) {
-    return refuse(record, `it is for ${short(claimedHead)}, not for the head ${short(headSha)}`);
-  }
-  // On pull_request, actions/checkout tests the merge commit, whose parent is the head.
-  if (record.tested.sha !== headSha && !record.tested.parents.includes(headSha)) {
-    return refuse(
-      record,
-      `it tested ${short(record.tested.sha)}, which is neither the head nor a merge of it`,
-    );
-  }
-  const runId = record.workflow.run_id;
-  if (!run) return refuse(record, `workflow run ${runId} does not exist`);
-  if (run.head_sha !== headSha) {
-    return refuse(
-      record,
-      `workflow run ${runId} ran for ${short(run.head_sha)}, not for the head ${short(headSha)}`,
-    );
-  }
-  // A workflow the pull request edits could print any record it likes.
-  const modified = input.changedFiles.some(
-    (f) => f.filename === run.path || f.previous_filename === run.path,
-  );
-  if (modified)
-    return refuse(record, `the pull request modifies ${run.path}, the workflow that made it`);
-  if (run.run_attempt !== record.workflow.run_attempt) {
-    return refuse(
-      record,
-      `it was made by attempt ${record.workflow.run_attempt} of workflow run ${runId}, which is now at attempt ${run.run_attempt}`,
+      `${runName} ran for ${short(run.head_sha)}, not for the head ${short(input.target.headSha)}`,
     );
   }
 
-  const jobKey = record.workflow.job;
-  // The API names a job by its display name: the key, or "key (matrix values)".
-  const job = run.jobs.find((j) => j.name === jobKey || j.name.startsWith(`${jobKey} (`));
+  // On pull_request GitHub runs the workflow file as the pull request has it: only a run of the
+  // base's own workflow (and of what it uses locally) is one the author could not rewrite.
+  if (!input.source.exists) {
+    return refuse(
+      `the base commit has no ${evidence.workflow}, so no run of it can be the base's (add the workflow on the base branch, or set evidence.workflow)`,
+    );
+  }
+  if (input.source.error) {
+    return refuse(`cannot tell what ${evidence.workflow} runs: ${input.source.error}`);
+  }
+  if (!input.listing.complete) {
+    return refuse(
+      `cannot confirm that the change leaves ${evidence.workflow} and what it uses alone: ${input.listing.reason ?? "the file list is incomplete"}`,
+    );
+  }
+  const touched = evidenceSourceChanges(input.changedFiles, input.source);
+  if (touched.length > 0) {
+    return refuse(
+      `the change modifies ${paths(touched)}, which the evidence workflow is or uses, so the workflow that ran is not the base's; a maintainer can accept this exact commit instead`,
+    );
+  }
+
   if (!job) {
     return run.status === "completed"
-      ? refuse(record, `workflow run ${runId} has no job ${jobKey}`)
-      : wait(record, `workflow run ${runId} has not started job ${jobKey} yet`);
+      ? refuse(
+          `${runName} has no job named ${evidence.job} (evidence.job); name the job that runs agate ${evidence.job}`,
+        )
+      : wait(`${runName} has not started job ${evidence.job} yet`);
   }
   if (job.status !== "completed") {
-    return wait(
-      record,
-      `job ${job.name} of workflow run ${runId} is still running, so the runner has not given its conclusion`,
-    );
+    return wait(`job ${job.name} of ${runName} is ${job.status.replace("_", " ")}`);
   }
-  // The step that published the record is the one running when GitHub stamped the check run.
-  const stamp = checkRun.completed_at ?? checkRun.started_at;
-  const published = stamp ? Date.parse(stamp) : Number.NaN;
-  // GitHub stamps times to the second; an exact fit wins over one within that rounding.
-  const within = (slackMs: number) =>
-    job.steps.find(
-      (s) =>
-        s.started_at !== null &&
-        s.completed_at !== null &&
-        Date.parse(s.started_at) - slackMs <= published &&
-        published <= Date.parse(s.completed_at) + slackMs,
-    );
-  const step = within(0) ?? within(1_000);
-  if (!step)
-    return refuse(record, `no step of job ${job.name} was running when the record was published`);
-  if (recordPassed(record) && step.conclusion !== "success") {
+  const wanted = recordArtifactName(job.run_attempt);
+  const named = artifacts.filter((a) => a.name === wanted);
+  // Each attempt of the job uploads one record. A second one means something else in the job
+  // (the pull request's code can read the runtime token) uploaded a record of its own.
+  if (named.length > 1) {
     return refuse(
-      record,
-      `it says passed, the runner says the step "${step.name}" ${step.conclusion ?? "did not finish"}`,
+      `${runName} has ${named.length} artifacts named ${wanted}: something besides agate's step uploaded a record in attempt ${job.run_attempt}, so neither is believed`,
     );
   }
+  const artifact = named[0];
+  if (!artifact) {
+    return refuse(
+      `job ${job.name} of ${runName} (attempt ${job.run_attempt}) finished ${job.conclusion ?? "without a conclusion"} without uploading ${wanted}; did the agate step run?`,
+    );
+  }
+  if (artifact.expired) {
+    return refuse(`artifact ${wanted} of ${runName} has expired; re-run the job`);
+  }
+  if (!record) {
+    return refuse(input.run.record_error ?? `artifact ${wanted} could not be read`);
+  }
+
+  const step = job.steps.find((s) => s.name === evidence.step);
+  if (!step) {
+    return refuse(
+      `job ${job.name} has no step named ${evidence.step} (evidence.step); give the step that runs agate \`name: ${evidence.step}\``,
+    );
+  }
+  if (step.status !== "completed") {
+    return wait(`step ${step.name} of job ${job.name} has not completed`);
+  }
+  // The runner's word on the step, against the record's: agate fails its step exactly when a
+  // command failed, so any disagreement means the job was interfered with.
+  const passed = recordPassed(record);
+  if (passed && step.conclusion !== "success") {
+    return refuse(
+      `the record says every command passed, but the runner says step ${step.name} ${step.conclusion ?? "did not finish"}: something in the job interfered with agate`,
+    );
+  }
+  if (!passed && step.conclusion !== "failure") {
+    return refuse(
+      `the record says a command failed, but the runner says step ${step.name} ${step.conclusion === "success" ? "succeeded" : (step.conclusion ?? "did not finish")}: the evidence workflow must not set fail-on-command-failure: false, or the job was interfered with`,
+    );
+  }
+
+  const mismatch = recordMismatch(record, input, job.run_attempt);
+  if (mismatch) return refuse(mismatch);
+  const tested = testedCommitProblem(record, input);
+  if (tested) return refuse(tested);
+  const tree = workTreeProblem(record, input.config);
+  if (tree) return refuse(tree);
   return { status: "verified", record };
 }
 
-const refuse = (record: CommandRecord | null, reason: string): ProvenanceVerdict => ({
-  status: "refused",
-  record,
-  reason,
-});
-const wait = (record: CommandRecord, reason: string): ProvenanceVerdict => ({
-  status: "waiting",
-  record,
-  reason,
-});
+/** What the record says about where it was made, against GitHub's data and the base config. */
+function recordMismatch(
+  record: CommandRecord,
+  input: ProvenanceInput,
+  attempt: number,
+): string | null {
+  const { run } = input.run;
+  const workflow = record.workflow;
+  if (!workflow) return "it says it was made outside GitHub Actions";
+  if (workflow.run_id !== run.id || workflow.run_attempt !== attempt) {
+    return `it names run ${workflow.run_id} attempt ${workflow.run_attempt}, but it was uploaded in run ${run.id} attempt ${attempt}`;
+  }
+  if (workflow.event_name !== run.event) {
+    return `it says event ${workflow.event_name}, GitHub says run ${run.id} ran on ${run.event}`;
+  }
+  if (record.repository !== input.repository) {
+    return `it names repository ${record.repository ?? "(none)"}, not ${input.repository}`;
+  }
+  const target = input.target;
+  const claimed =
+    target.kind === "pull_request" ? record.pull_request?.head_sha : record.merge_group?.head_sha;
+  const other = target.kind === "pull_request" ? record.merge_group : record.pull_request;
+  // A pull request's record was made under that event and its config read, not the queue's.
+  if (other) {
+    return target.kind === "pull_request"
+      ? `it was made for a merge group, not for this pull request's head ${short(target.headSha)}`
+      : `it was made for a pull request, not for the merge group ${short(target.headSha)}`;
+  }
+  if (claimed !== target.headSha) {
+    return `it was made for ${claimed ? short(claimed) : `no ${target.kind.replace("_", " ")}`}, not for the head ${short(target.headSha)}`;
+  }
+  // The workflow must have read the same base config the App reads, or it ran other commands.
+  if (record.grader.config_digest !== input.configDigest) {
+    return `it was made under config digest ${record.grader.config_digest.slice(0, 12)}, the base config's is ${input.configDigest.slice(0, 12)}`;
+  }
+  const wanted = input.config.commands.map((c) => `${c.name}\n${c.run}`);
+  const ran = record.commands.map((c) => `${c.name}\n${c.run}`);
+  if (wanted.length !== ran.length || wanted.some((w, i) => w !== ran[i])) {
+    return `its commands (${record.commands.map((c) => c.name).join(", ") || "none"}) are not the base config's (${input.config.commands.map((c) => c.name).join(", ")}), in order`;
+  }
+  return null;
+}
+
+/**
+ * The tested commit must be GitHub's: the head itself, or (on pull_request) a test merge commit
+ * GitHub reported for this head, whose second parent is the head; and its tree must be the one
+ * GitHub has for it. A commit made in the job (a fake merge of base and head) is neither.
+ */
+function testedCommitProblem(record: CommandRecord, input: ProvenanceInput): string | null {
+  const tested = record.tested.sha;
+  const head = input.target.headSha;
+  const github = input.run.tested_commit;
+  const isHead = tested === head;
+  const isMerge =
+    input.target.kind === "pull_request" && input.target.mergeCommits.includes(tested);
+  if (!isHead && !isMerge) {
+    const known =
+      input.target.kind === "pull_request" && input.target.mergeCommits.length > 0
+        ? ` (GitHub's test merge for it: ${input.target.mergeCommits.map(short).join(", ")})`
+        : "";
+    return `it tested ${short(tested)}, which is neither the head ${short(head)} nor a test merge commit GitHub made for it${known}; if the base branch moved since the run, re-run the workflow`;
+  }
+  if (!github || github.sha !== tested) return `GitHub has no commit ${short(tested)}`;
+  if (isMerge && github.parents[1] !== head) {
+    return `GitHub says ${short(tested)} is not a merge of the head ${short(head)} (its parents: ${github.parents.map(short).join(", ") || "none"})`;
+  }
+  if (github.tree_sha !== record.tested.tree_sha) {
+    return `it says the tree of ${short(tested)} is ${short(record.tested.tree_sha)}, GitHub says ${short(github.tree_sha)}`;
+  }
+  return null;
+}
+
+/** The commands must have run on the commit as checked out, and changed only what they may. */
+function workTreeProblem(record: CommandRecord, config: Config): string | null {
+  const { tested } = record;
+  if (!tested.clean_before) {
+    const dirty = tested.dirty_before.length > 0 ? paths(tested.dirty_before) : "paths not listed";
+    return `the work tree already differed from ${short(tested.sha)} before the first command (${dirty}): an earlier step changed what was tested`;
+  }
+  for (const command of record.commands) {
+    if (command.changed_paths_count === 0) continue;
+    const spec = config.commands.find((c) => c.name === command.name);
+    const allowed = spec?.writes ?? [];
+    const matches = allowed.length > 0 ? picomatch(allowed, { dot: true }) : () => false;
+    const outside = command.changed_paths.filter((path) => !matches(path));
+    if (outside.length > 0) {
+      return `command ${command.name} changed ${paths(outside)}, outside what it may write (commands[].writes): it did not test the commit as it is`;
+    }
+    if (command.changed_paths.length < command.changed_paths_count) {
+      return `command ${command.name} changed ${command.changed_paths_count} paths, more than the record lists, so they cannot all be checked against commands[].writes`;
+    }
+  }
+  return null;
+}
+
+/** Paths are the author's choice of text: each in a code span, at most five named. */
+function paths(list: readonly string[]): string {
+  const named = list.slice(0, 5).map((path) => codeSpan(path, 120));
+  return `${named.join(", ")}${list.length > 5 ? ` and ${list.length - 5} more` : ""}`;
+}
+
+/** The verdict as the gate facts keep it, beside the run it is about. */
+export function evidenceOf(fact: EvidenceRunFact, verdict: ProvenanceVerdict): CommandEvidence {
+  return {
+    run_id: fact.run.id,
+    run_attempt: fact.job?.run_attempt ?? fact.run.run_attempt,
+    run_url: fact.job?.html_url ?? fact.run.html_url,
+    record: verdict.record,
+    refused: verdict.status === "refused" ? verdict.reason : null,
+    waiting: verdict.status === "waiting" ? verdict.reason : null,
+  };
+}

@@ -1,8 +1,28 @@
 import type { CommandRecord } from "../../schemas/command-record.js";
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
 import { commandPassed } from "../command-results.js";
-import { tableCell as cell, fenced, GITHUB_TEXT_LIMIT, shortSha as short } from "../markdown.js";
+import {
+  tableCell as cell,
+  codeSpan,
+  fenced,
+  GITHUB_TEXT_LIMIT,
+  shortSha as short,
+} from "../markdown.js";
+import { overrideCommand } from "./listing.js";
 import { requirementsTable } from "./requirements-table.js";
+import { evidenceSourceChanges } from "./workflow-uses.js";
+
+/** Links go only to GitHub's own pages: a run URL comes from GitHub's API, never from a record. */
+const isGitHubUrl = (url: string) => /^https?:\/\/[^/\s]+\/[^\s()]*$/.test(url);
+
+/** Only a maintainer's explicit acceptance can get this commit through. */
+function needsMaintainer(facts: GateFacts): boolean {
+  if (!facts.changed_files_listing.complete) return true;
+  return (
+    facts.evidence_source !== null &&
+    evidenceSourceChanges(facts.changed_files, facts.evidence_source).length > 0
+  );
+}
 
 const STATE_WORDS: Record<GateDecision["state"], string> = {
   accepted: "Accepted: this pull request may merge.",
@@ -15,11 +35,18 @@ const STATE_WORDS: Record<GateDecision["state"], string> = {
   not_gated: "Not gated.",
 };
 
-function commandsSection(record: CommandRecord, tailChars: number): string[] {
+function commandsSection(
+  record: CommandRecord,
+  tailChars: number,
+  runUrl: string | null,
+): string[] {
+  const run = record.workflow
+    ? `workflow run ${record.workflow.run_id}, attempt ${record.workflow.run_attempt}`
+    : null;
   const lines = [
     "### Commands",
     "",
-    `Tested \`${short(record.tested.sha)}\` (tree \`${short(record.tested.tree_sha)}\`)${record.workflow ? ` in workflow run ${record.workflow.run_id}, attempt ${record.workflow.run_attempt}, job ${record.workflow.job}` : ""}.`,
+    `Tested \`${short(record.tested.sha)}\` (tree \`${short(record.tested.tree_sha)}\`)${run ? ` in ${runUrl && isGitHubUrl(runUrl) ? `[${run}](${runUrl})` : run}` : ""}.`,
     "",
     "| command | exit | duration |",
     "| --- | --- | --- |",
@@ -55,8 +82,29 @@ export function renderGateSummary(
     return `${lines.join("\n")}\n`;
   }
   lines.push(...requirementsTable(decision.requirements));
-  const record = facts.evidence.filter((e) => e.record && !e.refused).at(-1)?.record;
-  if (record) lines.push(...commandsSection(record, tailChars), "");
+  const believed = facts.evidence.filter((e) => e.record && !e.refused).at(-1);
+  if (believed?.record) {
+    lines.push(...commandsSection(believed.record, tailChars, believed.run_url), "");
+  }
+  if (facts.override && decision.state === "accepted") {
+    lines.push(
+      "### Maintainer override",
+      "",
+      `${codeSpan(facts.override.by, 60)} accepted this exact commit at ${facts.override.at}: ${codeSpan(facts.override.reason)}. Any push voids it.`,
+      "",
+    );
+  } else if (needsMaintainer(facts)) {
+    lines.push(
+      "### A maintainer can accept this commit",
+      "",
+      "agate cannot believe evidence for this commit on its own (the change touches the evidence workflow or what it uses, or is too large for GitHub to list). A person with write access who is not the author can accept this exact commit with a comment:",
+      "",
+      "```text",
+      overrideCommand(facts.pull_request.head_sha),
+      "```",
+      "",
+    );
+  }
   if (decision.missing.length > 0) {
     lines.push("### Next work items", "", ...decision.missing.map((m) => `- [ ] ${m}`), "");
   }

@@ -3,7 +3,8 @@ import { gateFacts, loadedConfig } from "../../test/support/gate-facts.js";
 import { protectedChanges } from "./protected-paths.js";
 import { selectGate } from "./select.js";
 
-const gate = loadedConfig().config.gate;
+/** The rules other than `all`: what gates when a repository sets `gate.all: false`. */
+const gate = { ...loadedConfig().config.gate, all: false };
 const pr = (overrides: Partial<ReturnType<typeof gateFacts>["pull_request"]>) => ({
   ...gateFacts().pull_request,
   labels: [],
@@ -11,6 +12,14 @@ const pr = (overrides: Partial<ReturnType<typeof gateFacts>["pull_request"]>) =>
 });
 
 describe("selectGate", () => {
+  it("gates every pull request by default (gate.all): labels and branches are the author's choice", () => {
+    expect(loadedConfig().config.gate.all).toBe(true);
+    expect(selectGate(loadedConfig().config.gate, pr({ head_ref: "feature/x" }), false)).toEqual({
+      gated: true,
+      reason: "every pull request is gated (gate.all)",
+    });
+  });
+
   it("gates by label, author, branch glob or all, and says which rule", () => {
     expect(selectGate(gate, pr({ labels: ["agent"] }), false)).toEqual({
       gated: true,

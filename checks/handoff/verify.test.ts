@@ -41,14 +41,24 @@ const command = (over: Partial<CommandResult>): CommandResult => ({
     tail: "ok\n",
     truncated: false,
   },
+  changed_paths: [],
+  changed_paths_count: 0,
   ...over,
 });
 
 const RECORD: CommandRecord = {
   kind: "agate.command-record",
-  version: 1,
+  version: 2,
   repository: "octo/repo",
-  tested: { sha: HEAD, tree_sha: "2".repeat(40), parents: [], clean: true, dirty_digest: null },
+  tested: {
+    sha: HEAD,
+    tree_sha: "2".repeat(40),
+    parents: [],
+    clean_before: true,
+    dirty_before: [],
+    clean: true,
+    dirty_digest: null,
+  },
   pull_request: null,
   merge_group: null,
   commands: [command({ name: "lint", run: "npm run lint" }), command({})],

@@ -1,11 +1,15 @@
 import { parseConfig } from "../../checks/config/parse-config.js";
-import { embedRecord } from "../../checks/record-embedding.js";
-import { type CommandRecord, commandRecordSchema } from "../../schemas/command-record.js";
+import {
+  type CommandRecord,
+  commandRecordSchema,
+  recordArtifactName,
+} from "../../schemas/command-record.js";
 import type {
-  CommandsCheckRunFact,
+  CommandEvidence,
+  EvidenceRunFact,
+  EvidenceSourceFact,
   GateFacts,
   HandoffFacts,
-  WorkflowRunFact,
 } from "../../schemas/gate.js";
 
 /** SHAs that read as what they are in failure messages. */
@@ -13,6 +17,9 @@ export const HEAD = "1".repeat(40);
 export const BASE = "2".repeat(40);
 export const MERGE = "3".repeat(40);
 export const TREE = "4".repeat(40);
+/** The tree of the merge commit MERGE. */
+export const MERGE_TREE = "6".repeat(40);
+export const EVIDENCE_WORKFLOW = ".github/workflows/agate.yml";
 
 export const CONFIG_TEXT =
   "version: 1\ncommands:\n  - { name: unit, run: npm test }\n  - { name: lint, run: npm run lint }\n";
@@ -29,14 +36,22 @@ export function commandRecord(
   const digest = loadedConfig().digest;
   return commandRecordSchema.parse({
     kind: "agate.command-record",
-    version: 1,
+    version: 2,
     repository: "octo/widgets",
-    tested: { sha: MERGE, tree_sha: TREE, parents: [BASE, HEAD], clean: true, dirty_digest: null },
+    tested: {
+      sha: MERGE,
+      tree_sha: MERGE_TREE,
+      parents: [],
+      clean_before: true,
+      dirty_before: [],
+      clean: true,
+      dirty_digest: null,
+    },
     pull_request: { number: 7, head_sha: HEAD, base_sha: BASE },
     merge_group: null,
     commands: exitCodes.map((exit_code, i) => ({
       name: ["unit", "lint", "extra"][i] ?? `c${i}`,
-      run: "x",
+      run: ["npm test", "npm run lint", "true"][i] ?? "true",
       exit_code,
       signal: null,
       timed_out: false,
@@ -49,14 +64,16 @@ export function commandRecord(
         tail: exit_code ? "boom\n" : "ok\n",
         truncated: false,
       },
+      changed_paths: [],
+      changed_paths_count: 0,
     })),
     runner: { os: "Linux", arch: "X64", image_version: null, node_version: "v24.0.0" },
     grader: { agate_version: "0.1.0", config_digest: digest },
     workflow: {
       run_id: 99,
       run_attempt: 1,
-      workflow_ref: "octo/widgets/.github/workflows/ci.yml@refs/pull/7/merge",
-      job: "gate",
+      workflow_ref: "octo/widgets/.github/workflows/agate.yml@refs/pull/7/merge",
+      job: "agate",
       event_name: "pull_request",
     },
     cut: [],
@@ -65,58 +82,49 @@ export function commandRecord(
   });
 }
 
-export function commandsCheckRun(
-  record: CommandRecord | null,
-  overrides: Partial<CommandsCheckRunFact> = {},
-): CommandsCheckRunFact {
-  return {
-    id: 501,
-    app_slug: "github-actions",
-    head_sha: HEAD,
-    started_at: "2026-12-02T10:00:03Z",
-    completed_at: "2026-12-02T10:00:03Z",
-    text: record ? embedRecord(record, 65_535) : null,
-    ...overrides,
-  };
+/** The base's evidence workflow, using nothing local. */
+export function evidenceSource(overrides: Partial<EvidenceSourceFact> = {}): EvidenceSourceFact {
+  return { workflow: EVIDENCE_WORKFLOW, exists: true, uses: [], error: null, runs_for_head: 1, ...overrides };
 }
 
-/** The workflow run the record names: completed, the agate step running 10:00:00–10:00:04. */
-export function workflowRun(
+/**
+ * A completed pull_request run of the evidence workflow for HEAD whose job `agate` ran the step
+ * `agate` with `stepConclusion`, and uploaded `record` as its one record artifact; GitHub has
+ * MERGE with parents [BASE, HEAD] and tree MERGE_TREE.
+ */
+export function evidenceRun(
+  record: CommandRecord | null,
   stepConclusion = "success",
-  overrides: Partial<WorkflowRunFact> = {},
-): WorkflowRunFact {
+  overrides: Partial<EvidenceRunFact> = {},
+): EvidenceRunFact {
   return {
-    id: 99,
-    run_attempt: 1,
-    head_sha: HEAD,
-    path: ".github/workflows/ci.yml",
-    status: "completed",
-    conclusion: stepConclusion,
-    jobs: [
-      {
-        name: "gate",
-        status: "completed",
-        conclusion: stepConclusion,
-        steps: [
-          {
-            name: "Set up job",
-            number: 1,
-            status: "completed",
-            conclusion: "success",
-            started_at: "2026-12-02T09:59:50Z",
-            completed_at: "2026-12-02T10:00:00Z",
-          },
-          {
-            name: "Run OWNER/agate@v1",
-            number: 2,
-            status: "completed",
-            conclusion: stepConclusion,
-            started_at: "2026-12-02T10:00:00Z",
-            completed_at: "2026-12-02T10:00:04Z",
-          },
-        ],
-      },
-    ],
+    run: {
+      id: 99,
+      run_attempt: 1,
+      head_sha: HEAD,
+      path: EVIDENCE_WORKFLOW,
+      event: "pull_request",
+      status: "completed",
+      conclusion: stepConclusion,
+      html_url: "https://github.com/octo/widgets/actions/runs/99",
+    },
+    job: {
+      id: 500,
+      name: "agate",
+      run_attempt: 1,
+      status: "completed",
+      conclusion: stepConclusion,
+      html_url: "https://github.com/octo/widgets/actions/runs/99/job/500",
+      steps: [
+        { name: "Set up job", number: 1, status: "completed", conclusion: "success" },
+        { name: "Run actions/checkout", number: 2, status: "completed", conclusion: "success" },
+        { name: "agate", number: 3, status: "completed", conclusion: stepConclusion },
+      ],
+    },
+    artifacts: [{ id: 700, name: recordArtifactName(1), size_in_bytes: 900, expired: false }],
+    record,
+    record_error: null,
+    tested_commit: { sha: MERGE, tree_sha: MERGE_TREE, parents: [BASE, HEAD] },
     ...overrides,
   };
 }
@@ -141,8 +149,13 @@ export function gateFacts(overrides: Partial<GateFacts> = {}): GateFacts {
     config: { status: "ok", path: ".github/agate.yml", blob_sha: "5".repeat(40), digest, config },
     previously_gated: false,
     changed_files: [{ filename: "src/a.ts", previous_filename: null, status: "modified" }],
+    changed_files_listing: { complete: true, reason: null },
+    merge_commits: [MERGE],
+    evidence_source: evidenceSource(),
+    evidence_run: null,
     evidence: [],
     approvals: [],
+    override: null,
     prior_records: [],
     agate_version: "0.1.0",
     handoff: handoffFacts(),
@@ -162,6 +175,22 @@ export function handoffFacts(overrides: Partial<HandoffFacts> = {}): HandoffFact
     changed_lines: 10,
     commits: [{ sha: HEAD, message: "Add a", committed_at: "2026-12-02T09:59:00Z" }],
     newest_change: { sha: HEAD, files: ["src/a.ts"] },
+    ...overrides,
+  };
+}
+
+/** The App's verdict on an evidence run, believed unless overridden. */
+export function commandEvidence(
+  exitCodes: number[] = [0, 0],
+  overrides: Partial<CommandEvidence> = {},
+): CommandEvidence {
+  return {
+    run_id: 99,
+    run_attempt: 1,
+    run_url: "https://github.com/octo/widgets/actions/runs/99/job/500",
+    record: commandRecord(exitCodes),
+    refused: null,
+    waiting: null,
     ...overrides,
   };
 }

@@ -10,6 +10,13 @@ interface ExampleGroup {
 
 const groups = require("@octokit/webhooks-examples") as ExampleGroup[];
 
+/** Every example payload of every event, deep-copied: `[event, payload]`. */
+export function allWebhookExamples(): [string, unknown][] {
+  return groups.flatMap((g) =>
+    g.examples.map((e): [string, unknown] => [g.name, structuredClone(e)]),
+  );
+}
+
 /** A real webhook payload from @octokit/webhooks-examples, deep-copied so tests may edit it. */
 export function webhookExample<E extends WebhookEventName>(
   event: E,

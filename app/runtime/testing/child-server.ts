@@ -20,7 +20,7 @@ const traced: JobHandler = async (job) => {
 };
 
 const agate = await startAgate({
-  handlers: { "gate.delivery": traced, "entry.delivery": traced },
+  handlers: { "gate.delivery": traced },
   pollMs: 50,
 });
 process.stdout.write(`AGATE_READY ${JSON.stringify({ url: agate.url, port: agate.port })}\n`);

@@ -1,0 +1,81 @@
+/**
+ * A maintainer's way out for a commit agate cannot accept on evidence (a pull request that must
+ * change the evidence workflow, or one too large to list): `/agate accept <sha> <reason>` in a
+ * comment. It is stored as an override of that exact head, with who and why; a push voids it.
+ */
+import { judgeOverride, parseOverrideComment } from "../../checks/gate/override.js";
+import { codeSpan, shortSha } from "../../checks/markdown.js";
+import type { GitHubAdapter } from "../github/adapter.js";
+import type { Store } from "../store/store.js";
+import type { EvaluationResult } from "./evaluate.js";
+
+interface CommentPayload {
+  action?: string;
+  issue?: { number: number; pull_request?: unknown };
+  comment?: { body?: string; html_url?: string; user?: { login: string; type: string } };
+}
+
+export async function handleOverrideComment(
+  payload: CommentPayload,
+  deps: {
+    github: GitHubAdapter;
+    store: Store;
+    now: () => Date;
+    evaluate: (github: GitHubAdapter, number: number) => Promise<EvaluationResult>;
+    log?: ((line: string) => void) | undefined;
+  },
+): Promise<void> {
+  const { github } = deps;
+  const number = payload.issue?.number;
+  const comment = payload.comment;
+  // Only a new comment on a pull request can be a command; an edit would let a later change of
+  // words accept a commit nobody looked at again.
+  if (payload.action !== "created" || !number || !payload.issue?.pull_request || !comment?.user) {
+    return;
+  }
+  const command = parseOverrideComment(comment.body ?? "");
+  if (!command) return;
+  const who = comment.user.login;
+  if (command.kind === "invalid") {
+    await github.comment(number, `agate did not accept anything: ${command.problem}.`);
+    return;
+  }
+  const pr = await github.pullRequest(number);
+  if (pr.state !== "open") {
+    await github.comment(number, "agate did not accept anything: the pull request is closed.");
+    return;
+  }
+  const verdict = judgeOverride({
+    command,
+    commenter: { login: who, type: comment.user.type, permission: await github.permission(who) },
+    author: pr.author.login,
+    headSha: pr.head_sha,
+  });
+  if (!verdict.ok) {
+    await github.comment(number, `agate did not accept ${codeSpan(command.sha, 64)}: ${verdict.problem}.`);
+    deps.log?.(`${pr.repository}#${number}: override by ${who} refused: ${verdict.problem}`);
+    return;
+  }
+  await deps.store.appendOverride({
+    repository: pr.repository,
+    pull_number: number,
+    head_sha: pr.head_sha,
+    by: who,
+    reason: command.reason,
+    comment_url: comment.html_url ?? null,
+    at: deps.now().toISOString(),
+  });
+  const result = await deps.evaluate(github, number);
+  await github.comment(
+    number,
+    [
+      `agate accepted \`${shortSha(pr.head_sha)}\` on the word of ${codeSpan(who, 60)}: ${codeSpan(command.reason)}.`,
+      "",
+      "This is stored with the acceptance record as a maintainer override. It holds for this exact commit only: any push voids it.",
+      result.decision ? `The \`agate\` check now says: ${codeSpan(result.decision.title)}.` : "",
+    ]
+      .filter((line, i, all) => line !== "" || i < all.length - 1)
+      .join("\n"),
+  );
+  deps.log?.(`${pr.repository}#${number}: ${who} accepted ${shortSha(pr.head_sha)} by override`);
+}

@@ -1,0 +1,72 @@
+import { shortSha as short } from "../markdown.js";
+
+/** A maintainer's command in a pull request comment: `/agate accept <sha> <reason>`. */
+export type OverrideCommand =
+  | { kind: "accept"; sha: string; reason: string }
+  | { kind: "invalid"; problem: string };
+
+const COMMAND = /^\/agate\s+accept\b(.*)$/s;
+const SHA_PREFIX = /^[0-9a-f]{7,64}$/;
+
+/**
+ * Reads the command at the start of a comment; null when the comment is not one (anything not
+ * starting with `/agate accept`). The SHA is required so that an acceptance can only ever be of
+ * the commit the maintainer looked at, never of one pushed while they typed.
+ */
+export function parseOverrideComment(body: string): OverrideCommand | null {
+  const match = COMMAND.exec(body.trimStart());
+  if (!match) return null;
+  const rest = (match[1] ?? "").trim();
+  const [sha = "", ...words] = rest.split(/\s+/);
+  if (!SHA_PREFIX.test(sha)) {
+    return {
+      kind: "invalid",
+      problem:
+        "the command needs the commit to accept and a reason: `/agate accept <sha> <why this commit may merge>` (at least 7 hex digits of the head SHA)",
+    };
+  }
+  const reason = rest.slice(rest.indexOf(sha) + sha.length).trim();
+  if (words.length === 0 || reason.length < 3) {
+    return {
+      kind: "invalid",
+      problem:
+        "the command needs a reason after the SHA: `/agate accept <sha> <why this commit may merge>`; it is stored with the acceptance",
+    };
+  }
+  return { kind: "accept", sha, reason: reason.slice(0, 1_000) };
+}
+
+const WRITE_PERMISSIONS = new Set(["admin", "maintain", "write"]);
+
+/**
+ * Whether an accept command counts: from a person with write access or more who is not the
+ * author and not a bot (an agent must never accept its own work), naming the live head.
+ */
+export function judgeOverride(input: {
+  command: Extract<OverrideCommand, { kind: "accept" }>;
+  commenter: { login: string; type: string; permission: string };
+  author: string;
+  headSha: string;
+}): { ok: true } | { ok: false; problem: string } {
+  const { command, commenter } = input;
+  const login = commenter.login.toLowerCase();
+  if (commenter.type === "Bot" || login.endsWith("[bot]")) {
+    return { ok: false, problem: "a bot cannot accept a commit; a maintainer must" };
+  }
+  if (login === input.author.toLowerCase()) {
+    return { ok: false, problem: "the author of a pull request cannot accept it" };
+  }
+  if (!WRITE_PERMISSIONS.has(commenter.permission)) {
+    return {
+      ok: false,
+      problem: `only people with write access or more can accept a commit (${commenter.login} has ${commenter.permission})`,
+    };
+  }
+  if (!input.headSha.startsWith(command.sha)) {
+    return {
+      ok: false,
+      problem: `the head is now ${short(input.headSha)}, not ${command.sha.slice(0, 12)}: look at the new commit and accept it by its SHA`,
+    };
+  }
+  return { ok: true };
+}
