@@ -16,6 +16,8 @@ const TABLES = [
   "handoff_entries",
   "handoff_entry_events",
   "jobs",
+  "maintainer_overrides",
+  "merge_commits",
   "schema_migrations",
 ];
 
