@@ -9,7 +9,7 @@ import {
 import { verdictSchema } from "./verdict.js";
 
 /** Bumped whenever the evaluator's instructions or the bundle's layout change meaning. */
-export const EVALUATOR_PROMPT_VERSION = "agate-eval-1";
+export const EVALUATOR_PROMPT_VERSION = "agate-eval-2";
 
 /** One changed file as the evaluator sees it; `patch` is null when it was left out or binary. */
 export const bundleFileSchema = z.strictObject({

@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
+import { SANDBOX_FIX, type Sandbox, spawnSandboxed } from "./sandbox.js";
 
 /** Beyond this on stdout the answer cannot be a verdict; stop reading rather than buffer it. */
 export const COMMAND_STDOUT_LIMIT = 1024 * 1024;
@@ -9,12 +9,12 @@ const DRAIN_LIMIT_MS = 2_000;
 
 export interface EvaluatorCommandOptions {
   run: string;
-  /** Written to stdin, then stdin is closed. */
+  /** Written to stdin, then stdin is closed; also the sandbox's /evaluation/bundle.json. */
   input: string;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
+  /** Where it runs: see app/evaluator/sandbox.ts. */
+  sandbox: Sandbox;
   timeoutMs: number;
-  /** Time between SIGTERM and SIGKILL when the timeout kills the process group. */
+  /** Time between SIGTERM and SIGKILL when the timeout kills the sandbox. */
   killGraceMs: number;
   signal?: AbortSignal;
 }
@@ -24,61 +24,22 @@ export type EvaluatorCommandResult =
   | { ok: false; error: string; fix: string };
 
 /**
- * Names the evaluator command never sees. The command comes from a repository's config and reads
- * a bundle full of text the agent wrote; the App runs it on its own host for every repository it
- * is installed on. With the App's private key or webhook secret, a repository owner (or an agent
- * whose diff talks a CLI evaluator into running `env`) could act as the App on every
- * installation; with the evaluator API key or database URL, spend the operator's money or read
- * every repository's records. So every agate setting and anything that looks like a credential
- * goes, unless the operator passes it on purpose (`passEnv`, e.g. a CLI agent's own key).
- */
-const SECRET_NAMES = new Set([
-  "PRIVATE_KEY",
-  "PRIVATE_KEY_PATH",
-  "WEBHOOK_SECRET",
-  "WEBHOOK_PROXY_URL",
-  "GITHUB_CLIENT_SECRET",
-  "CLIENT_SECRET",
-  "DATABASE_URL",
-]);
-const SECRET_PATTERN = /KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE|SESSION/i;
-
-export function evaluatorCommandEnvironment(
-  env: Record<string, string | undefined>,
-  passEnv: readonly string[] = [],
-): NodeJS.ProcessEnv {
-  const pass = new Set(passEnv);
-  const out: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined) continue;
-    const secret =
-      SECRET_NAMES.has(name) ||
-      name.startsWith("AGATE_") ||
-      SECRET_PATTERN.test(name) ||
-      // A URL with credentials in it (postgres://user:password@host) is a secret whatever its name.
-      /^[a-z][a-z0-9+.-]*:\/\/[^/\s]*:[^/\s]*@/i.test(value);
-    if (!secret || pass.has(name)) out[name] = value;
-  }
-  return out;
-}
-
-/**
- * Runs the evaluator command once: `bash --norc -eo pipefail -c run` leading its own process group, the
- * bundle on stdin, stdout captured (bounded), stderr's tail kept for the error. A timeout kills
- * the whole group (SIGTERM, then SIGKILL after the grace), and whatever the command left running
- * is killed when it exits. Never throws: every failure is a result with what to do about it.
+ * Runs the evaluator command once, in its sandbox: `bash --norc -eo pipefail -c run` under
+ * bwrap, which leads a process group of its own; the bundle on stdin and in bundle.json, stdout
+ * captured (bounded), stderr's tail kept for the error. A timeout kills bwrap's group (SIGTERM,
+ * then SIGKILL after the grace), and bwrap's death ends the sandbox's PID namespace, so every
+ * process in it dies; bash's exit ends it the same way, so nothing the command started outlives
+ * it. Never throws: every failure is a result with what to do about it.
  */
 export async function runEvaluatorCommand(
   options: EvaluatorCommandOptions,
 ): Promise<EvaluatorCommandResult> {
-  // --norc: node's stdio pipes are socket pairs, and bash sources ~/.bashrc of the App's user
-  // when stdin is a socket (it takes it for an ssh session); that is no input for an evaluator.
-  const child = spawn("bash", ["--norc", "-eo", "pipefail", "-c", options.run], {
-    cwd: options.cwd,
-    env: options.env,
-    detached: true,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  // --norc: bash sources ~/.bashrc when stdin is a socket (it takes it for an ssh session).
+  const { child, started } = spawnSandboxed(
+    options.sandbox,
+    ["bash", "--norc", "-eo", "pipefail", "-c", options.run],
+    options.input,
+  );
 
   const killGroup = (signal: NodeJS.Signals) => {
     if (child.pid === undefined) return;
@@ -133,7 +94,7 @@ export async function runEvaluatorCommand(
     clearTimeout(timeout);
     options.signal?.removeEventListener("abort", onAbort);
   });
-  // bash is gone; anything still in its group is a leftover that must not outlive the evaluation.
+  // bwrap is gone, and the sandbox with it; this only makes sure of its process group.
   killGroup("SIGKILL");
   clearTimeout(killTimer);
   await drained(child.stdout, child.stderr);
@@ -142,8 +103,8 @@ export async function runEvaluatorCommand(
   if ("spawnError" in exit) {
     return {
       ok: false,
-      error: `could not start the evaluator command with bash: ${exit.spawnError.message}`,
-      fix: "install bash on the App's host and make sure its PATH finds it",
+      error: `could not start bubblewrap (${options.sandbox.bwrap}) for the evaluator command: ${exit.spawnError.message}`,
+      fix: SANDBOX_FIX,
     };
   }
   if (stopped === "aborted") {
@@ -152,7 +113,7 @@ export async function runEvaluatorCommand(
   if (stopped === "timeout") {
     return {
       ok: false,
-      error: `evaluator.run did not finish within ${options.timeoutMs} ms; its process group was killed${tail}`,
+      error: `evaluator.run did not finish within ${options.timeoutMs} ms; its sandbox was killed${tail}`,
       fix: "raise evaluator.timeout in .github/agate.yml on the base branch, or make the command answer sooner",
     };
   }
@@ -163,21 +124,31 @@ export async function runEvaluatorCommand(
       fix: "make evaluator.run print only the verdict JSON on stdout; send logs to stderr",
     };
   }
+  if (!(await started)) {
+    return {
+      ok: false,
+      error: `the sandbox for the evaluator command did not start${tail}`,
+      fix: SANDBOX_FIX,
+    };
+  }
   if (exit.code !== 0) {
     const how =
       exit.code === null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
     return {
       ok: false,
-      error: `evaluator.run ${how}${tail}`,
-      fix: "make evaluator.run in .github/agate.yml on the base branch exit 0 after printing the verdict JSON; run it by hand with the bundle JSON on stdin to see why it fails",
+      error: `evaluator.run ${how} in its sandbox${tail}`,
+      fix:
+        exit.code === 127
+          ? "a program that evaluator.run names is not in the sandbox, which shows only /usr and the paths the App's operator lists: install it under /usr, or the App's operator lists its directory in AGATE_EVALUATOR_COMMAND_PATHS"
+          : "make evaluator.run in .github/agate.yml on the base branch exit 0 after printing the verdict JSON; run it by hand with the bundle JSON on stdin to see why it fails (in the sandbox it has no network unless the App's operator sets AGATE_EVALUATOR_COMMAND_NETWORK=allow, and only the variables listed in AGATE_EVALUATOR_COMMAND_ENV)",
     };
   }
   return { ok: true, stdout: Buffer.concat(stdout).toString("utf8") };
 }
 
 /**
- * Waits for what is still buffered in the pipes. A process that left the group (setsid) could
- * hold them open forever, so after a short while they are closed and the rest is not read.
+ * Waits for what is still buffered in the pipes. They close when the sandbox ends; should one
+ * stay open all the same, after a short while it is closed and the rest is not read.
  */
 async function drained(...streams: Readable[]): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

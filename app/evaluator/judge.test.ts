@@ -73,7 +73,7 @@ describe.each(["openai", "anthropic"] as const)("llm evaluator, %s wire", (wire)
     signal?: AbortSignal,
   ): Promise<JudgeResult> =>
     createJudge(evaluator, {
-      env: { [KEY_VARIABLE[wire]]: KEY },
+      env: { AGATE_EVALUATOR_API_KEY: KEY, AGATE_EVALUATOR_API_KEY_URL: llm.url },
       timeoutMs: 5_000,
       backoff: (attempt) => {
         backoffCalls.push(attempt);
@@ -140,13 +140,67 @@ describe.each(["openai", "anthropic"] as const)("llm evaluator, %s wire", (wire)
     expect(request?.path).not.toContain(KEY);
   });
 
-  it("prefers AGATE_EVALUATOR_API_KEY over the provider's variable", async () => {
+  it("sends the provider's own key only to its public endpoint, never to another", async () => {
     llm.script({ verdict });
-    await judge({ env: { AGATE_EVALUATOR_API_KEY: "agate-key", [KEY_VARIABLE[wire]]: KEY } });
-    const headers = llm.requests[0]?.headers;
-    expect(wire === "openai" ? headers?.authorization : headers?.["x-api-key"]).toMatch(
-      /agate-key$/,
-    );
+    const result = await judge({ env: { [KEY_VARIABLE[wire]]: KEY } });
+    expect(result.outcome.status).toBe("verdict");
+    expect(llm.requests[0]?.headers.authorization).toBeUndefined();
+    expect(llm.requests[0]?.headers["x-api-key"]).toBeUndefined();
+    expect(JSON.stringify(llm.requests[0]?.headers)).not.toContain(KEY);
+  });
+
+  it("sends AGATE_EVALUATOR_API_KEY only to the origin AGATE_EVALUATOR_API_KEY_URL names", async () => {
+    llm.script({ status: 401 });
+    const result = await judge({
+      env: {
+        AGATE_EVALUATOR_API_KEY: KEY,
+        // Another origin (the key is bound to scheme, host and port, as written).
+        AGATE_EVALUATOR_API_KEY_URL: "https://llm.example/v1",
+      },
+    });
+    expect(JSON.stringify(llm.requests[0]?.headers)).not.toContain(KEY);
+    expect(result.outcome).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("HTTP 401"),
+      fix: expect.stringContaining(
+        `the endpoint wants a key: set AGATE_EVALUATOR_API_KEY with AGATE_EVALUATOR_API_KEY_URL=${llm.url}`,
+      ),
+    });
+  });
+
+  it("refuses to send AGATE_EVALUATOR_API_KEY anywhere while AGATE_EVALUATOR_API_KEY_URL is unset", async () => {
+    const result = await judge({ env: { AGATE_EVALUATOR_API_KEY: KEY } });
+    expect(result.run.requests).toBe(0);
+    expect(llm.requests).toHaveLength(0);
+    expect(result.outcome).toEqual({
+      status: "failed",
+      error: expect.stringContaining("AGATE_EVALUATOR_API_KEY_URL does not say which endpoint"),
+      fix: expect.stringContaining("sets AGATE_EVALUATOR_API_KEY_URL"),
+    });
+  });
+
+  it("never follows a redirect: the second server hears nothing, and the evaluation fails naming both", async () => {
+    const elsewhere = await startFakeLlm({ wire });
+    try {
+      const target = `${elsewhere.url.replace(/\/v1$/, "")}${wire === "openai" ? "/v1/chat/completions" : "/v1/messages"}`;
+      for (const status of [301, 302, 307, 308] as const) {
+        llm.requests.length = 0;
+        llm.script({ redirectTo: `${target}?stolen=1`, status });
+        const result = await judge();
+        expect(llm.requests).toHaveLength(1);
+        expect(elsewhere.requests).toHaveLength(0);
+        // Not a transport error: a redirect is not retried.
+        expect(result.run.requests).toBe(1);
+        expect(result.outcome).toEqual({
+          status: "failed",
+          error: `${llm.url.replace(/\/$/, "")}${wire === "openai" ? "/chat/completions" : "/v1/messages"} answered HTTP ${status}, a redirect to ${target}; agate never follows an evaluator endpoint's redirects (the key and the prompt would go along)`,
+          fix: expect.stringContaining("point evaluator.base_url"),
+        });
+        expect(JSON.stringify(result)).not.toContain(KEY);
+      }
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it("sends no auth header to a custom endpoint when no key is set", async () => {
@@ -165,7 +219,9 @@ describe.each(["openai", "anthropic"] as const)("llm evaluator, %s wire", (wire)
     expect(result.outcome).toEqual({
       status: "failed",
       error: expect.stringContaining("no API key"),
-      fix: expect.stringContaining(`set AGATE_EVALUATOR_API_KEY (or ${KEY_VARIABLE[wire]})`),
+      fix: expect.stringContaining(
+        `set ${KEY_VARIABLE[wire]} (or AGATE_EVALUATOR_API_KEY with AGATE_EVALUATOR_API_KEY_URL=${wire === "openai" ? "https://api.openai.com/v1" : "https://api.anthropic.com"})`,
+      ),
     });
   });
 
@@ -293,7 +349,7 @@ describe.each(["openai", "anthropic"] as const)("llm evaluator, %s wire", (wire)
     expect(result.outcome).toEqual({
       status: "failed",
       error: expect.stringContaining("HTTP 401 from"),
-      fix: expect.stringContaining(`the key in ${KEY_VARIABLE[wire]} was refused`),
+      fix: expect.stringContaining("the key in AGATE_EVALUATOR_API_KEY was refused"),
     });
     expect(JSON.stringify(result)).not.toContain(KEY);
   });
@@ -382,7 +438,11 @@ describe("llm evaluator, OpenAI specifics", () => {
         min_score: 0.8,
         rubric: "",
       },
-      { env: { OPENAI_API_KEY: KEY }, timeoutMs: 5_000, backoff: () => 5 },
+      {
+        env: { AGATE_EVALUATOR_API_KEY: KEY, AGATE_EVALUATOR_API_KEY_URL: llm.url },
+        timeoutMs: 5_000,
+        backoff: () => 5,
+      },
     ).judge({ bundle: exampleBundle(), prompt });
 
   it("asks again without temperature when the model refuses temperature 0", async () => {

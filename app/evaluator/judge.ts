@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseVerdictText } from "../../checks/evaluator/parse-verdict.js";
 import type { EvaluatorConfig } from "../../schemas/config.js";
@@ -11,8 +8,10 @@ import type {
 } from "../../schemas/evaluation.js";
 import { type Backoff, exponentialBackoff } from "../runtime/backoff.js";
 import { anthropicWire } from "./anthropic.js";
-import { evaluatorCommandEnvironment, runEvaluatorCommand } from "./command.js";
+import { runEvaluatorCommand } from "./command.js";
 import { openaiWire } from "./openai.js";
+import { apiKeyUrlsFrom, commandSandboxSettingsFrom } from "./policy.js";
+import { prepareSandbox } from "./sandbox.js";
 
 export interface EvaluatorPrompt {
   system: string;
@@ -40,7 +39,10 @@ export type LlmEvaluatorConfig = Extract<EvaluatorConfig, { kind: "llm" }>;
 export type CommandEvaluatorConfig = Extract<EvaluatorConfig, { kind: "command" }>;
 
 export interface JudgeOptions {
-  /** The App's environment: API keys come from here, never from the repository. */
+  /**
+   * The App's environment: API keys and the command sandbox's settings come from here, never
+   * from the repository. The command gets none of it but the variables AGATE_EVALUATOR_COMMAND_ENV names.
+   */
   env: Record<string, string | undefined>;
   /** llm: limit on one HTTP request, reading the answer included. Default 120 s. */
   timeoutMs?: number;
@@ -50,19 +52,13 @@ export interface JudgeOptions {
   backoff?: Backoff;
   /** llm: a retry-after longer than this is not waited for; the evaluation fails at once. Default 60 s. */
   maxRetryAfterMs?: number;
-  /**
-   * command: the working directory. Default: a fresh empty temp dir, removed afterwards, so the
-   * command cannot read what sits in the App's own directory (a .env with its private key).
-   */
-  cwd?: string;
   /** command: time between SIGTERM and SIGKILL when the timeout kills it. Default 5 s. */
   killGraceMs?: number;
-  /** command: variables passed although they look like secrets, such as a CLI agent's own key. */
-  passEnv?: readonly string[];
 }
 
-/** The one key that works for every provider; the per-provider names are the fallback. */
+/** The operator's key, sent only to the endpoints named in AGATE_EVALUATOR_API_KEY_URL. */
 export const EVALUATOR_KEY_VARIABLE = "AGATE_EVALUATOR_API_KEY";
+export const EVALUATOR_KEY_URL_VARIABLE = "AGATE_EVALUATOR_API_KEY_URL";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_RETRIES = 2;
@@ -163,7 +159,7 @@ function addUsage(meter: Meter, usage: { input: number | null; output: number | 
 export interface LlmWire {
   readonly provider: "openai" | "anthropic";
   readonly publicBaseUrl: string;
-  /** The provider's own key variable, used when AGATE_EVALUATOR_API_KEY is not set. */
+  /** The provider's own key variable: sent only to the provider's public endpoint. */
   readonly keyVariable: string;
   /** How the request forces a structured answer, for the fix when an endpoint refuses it. */
   readonly structuredOutput: string;
@@ -201,7 +197,6 @@ function llmJudge(config: LlmEvaluatorConfig, options: JudgeOptions): Judge {
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const backoff = options.backoff ?? exponentialBackoff({ baseMs: 1_000, maxMs: 16_000 });
   const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-  const keyHelp = `${EVALUATOR_KEY_VARIABLE} (or ${wire.keyVariable})`;
 
   return {
     kind: "llm",
@@ -210,7 +205,11 @@ function llmJudge(config: LlmEvaluatorConfig, options: JudgeOptions): Judge {
       const meter: Meter = { requests: 0, input: null, output: null };
       const endpoint = wire.endpoint(baseUrl);
       const shownEndpoint = redactUrl(endpoint);
-      const isPublic = new URL(endpoint).host === new URL(wire.publicBaseUrl).host;
+      const origin = new URL(endpoint).origin;
+      const isPublic = origin === new URL(wire.publicBaseUrl).origin;
+      const keyHelp = isPublic
+        ? `${wire.keyVariable} (or ${EVALUATOR_KEY_VARIABLE} with ${EVALUATOR_KEY_URL_VARIABLE}=${redactUrl(baseUrl)})`
+        : `${EVALUATOR_KEY_VARIABLE} with ${EVALUATOR_KEY_URL_VARIABLE}=${redactUrl(baseUrl)}`;
       let secret: string | null = null;
       const finish = (outcome: EvaluationOutcome): JudgeResult => ({
         // Providers echo parts of a refused key in their messages; none of it goes further.
@@ -243,13 +242,21 @@ function llmJudge(config: LlmEvaluatorConfig, options: JudgeOptions): Judge {
           fix: `remove them from evaluator.base_url in .github/agate.yml on the base branch (and revoke them: the repository shows them to everyone who can read it), and set ${keyHelp} in the App's environment`,
         });
       }
-      const key = apiKey(options.env, wire.keyVariable);
+      const chosen = apiKey(options.env, wire, origin);
+      if ("problem" in chosen) {
+        return finish({
+          status: "failed",
+          error: chosen.problem,
+          fix: `the App's operator sets ${EVALUATOR_KEY_URL_VARIABLE} to the base URL the key in ${EVALUATOR_KEY_VARIABLE} belongs to`,
+        });
+      }
+      const key = chosen.key;
       secret = key?.value ?? null;
       // Local servers (Ollama, vLLM, llama.cpp) often need no key; the public endpoint always does.
       if (key === null && isPublic) {
         return finish({
           status: "failed",
-          error: `no API key for ${shownEndpoint}: neither ${EVALUATOR_KEY_VARIABLE} nor ${wire.keyVariable} is set in the App's environment`,
+          error: `no API key for ${shownEndpoint}: ${wire.keyVariable} is not set in the App's environment, and ${EVALUATOR_KEY_VARIABLE} (if set) belongs to another endpoint`,
           fix: `set ${keyHelp} in the App's environment, or point evaluator.base_url in .github/agate.yml on the base branch at an endpoint that needs no key`,
         });
       }
@@ -328,6 +335,11 @@ function llmJudge(config: LlmEvaluatorConfig, options: JudgeOptions): Judge {
               error: `could not reach ${shownEndpoint} (${attempts}): ${failure.detail}`,
               fix: "check evaluator.base_url in .github/agate.yml on the base branch and that the App's host can reach it, then use Re-run evaluator",
             };
+          case "redirect":
+            return {
+              error: `${shownEndpoint} answered HTTP ${failure.status}, a redirect to ${failure.detail}; agate never follows an evaluator endpoint's redirects (the key and the prompt would go along)`,
+              fix: "point evaluator.base_url in .github/agate.yml on the base branch at the endpoint itself (the App's operator lists it in AGATE_EVALUATOR_BASE_URLS, and in AGATE_EVALUATOR_API_KEY_URL if the key belongs there), then use Re-run evaluator",
+            };
           case "not-json":
             return {
               error: `${shownEndpoint} answered HTTP ${failure.status} with a body that is not JSON: ${failure.detail}`,
@@ -382,15 +394,35 @@ function llmJudge(config: LlmEvaluatorConfig, options: JudgeOptions): Judge {
   };
 }
 
+/**
+ * The key for a request to `origin`, and only a key that belongs there: the operator's
+ * AGATE_EVALUATOR_API_KEY goes only to the origins named in AGATE_EVALUATOR_API_KEY_URL, and a
+ * provider's own variable (OPENAI_API_KEY, ANTHROPIC_API_KEY) only to that provider's public
+ * endpoint. A repository picks the provider and, from the operator's list, the endpoint: without
+ * this, it could send the OpenAI key to Anthropic, or either to a plain-HTTP local server.
+ */
 function apiKey(
   env: Record<string, string | undefined>,
-  providerVariable: string,
-): { variable: string; value: string } | null {
-  for (const variable of [EVALUATOR_KEY_VARIABLE, providerVariable]) {
-    const value = env[variable]?.trim();
-    if (value) return { variable, value };
+  wire: LlmWire,
+  origin: string,
+): { key: { variable: string; value: string } | null } | { problem: string } {
+  const general = env[EVALUATOR_KEY_VARIABLE]?.trim();
+  if (general) {
+    const urls = apiKeyUrlsFrom(env);
+    if (urls.length === 0) {
+      return {
+        problem: `${EVALUATOR_KEY_VARIABLE} is set, but ${EVALUATOR_KEY_URL_VARIABLE} does not say which endpoint it belongs to, so agate sends it nowhere`,
+      };
+    }
+    if (urls.some((url) => URL.canParse(url) && new URL(url).origin === origin)) {
+      return { key: { variable: EVALUATOR_KEY_VARIABLE, value: general } };
+    }
   }
-  return null;
+  const own = env[wire.keyVariable]?.trim();
+  if (own && origin === new URL(wire.publicBaseUrl).origin) {
+    return { key: { variable: wire.keyVariable, value: own } };
+  }
+  return { key: null };
 }
 
 /** Error messages name the endpoint, never credentials someone put into its URL. */
@@ -418,6 +450,8 @@ function oneLine(text: string): string {
 type HttpFailure =
   | { ok: false; kind: "status"; status: number; json: unknown; attempts: number; detail: string }
   | { ok: false; kind: "not-json"; status: number; json: unknown; attempts: number; detail: string }
+  /** A 3xx: never followed, since the key and the prompt would go wherever it points. */
+  | { ok: false; kind: "redirect"; status: number; json: null; attempts: number; detail: string }
   | {
       ok: false;
       kind: "timeout" | "connection" | "aborted";
@@ -467,7 +501,21 @@ async function postJson(options: PostOptions): Promise<HttpResult> {
         headers: options.headers,
         body: text,
         signal,
+        // Never follow: fetch drops `authorization` on a cross-origin redirect, but forwards
+        // `x-api-key` and `api-key`, and the whole prompt, to wherever the endpoint points.
+        redirect: "manual",
       });
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel();
+        return {
+          ok: false,
+          kind: "redirect",
+          status: response.status,
+          json: null,
+          attempts: attempt,
+          detail: redirectTarget(options.url, response.headers.get("location")),
+        };
+      }
       const raw = await response.text();
       let json: unknown;
       try {
@@ -518,6 +566,16 @@ async function postJson(options: PostOptions): Promise<HttpResult> {
   }
 }
 
+/** Where a redirect points, as an origin and path only (no query, no credentials). */
+function redirectTarget(from: string, location: string | null): string {
+  if (location === null) return "(no location)";
+  try {
+    return redactUrl(new URL(location, from).toString());
+  } catch {
+    return "(an invalid location)";
+  }
+}
+
 function transportFailure(
   kind: "timeout" | "connection" | "aborted",
   attempts: number,
@@ -549,56 +607,62 @@ function connectionDetail(error: unknown): string {
 // command
 
 function commandJudge(config: CommandEvaluatorConfig, options: JudgeOptions): Judge {
-  const env = evaluatorCommandEnvironment(options.env, options.passEnv);
   return {
     kind: "command",
     async judge(request) {
       const started = performance.now();
       let requests = 0;
-      const ownDir = options.cwd === undefined;
-      const cwd = options.cwd ?? (await mkdtemp(join(tmpdir(), "agate-evaluator-")));
-      try {
-        const outcome = await askTwice(
-          async (previous) => {
-            requests += 1;
-            const bundle: EvaluationBundle = {
-              ...request.bundle,
-              previous_attempt: previous
-                ? { output: previous.output.slice(0, PREVIOUS_OUTPUT_LIMIT), error: previous.error }
-                : null,
-            };
-            const result = await runEvaluatorCommand({
-              run: config.run,
-              input: JSON.stringify(bundle),
-              cwd,
-              env,
-              timeoutMs: config.timeout,
-              killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
-              signal: request.signal,
-            });
-            return result.ok ? { ok: true, text: result.stdout } : result;
-          },
-          (error) => ({
-            error: `evaluator.run printed no valid verdict, malformed twice: ${error}`,
-            fix: 'make evaluator.run in .github/agate.yml on the base branch print only the verdict JSON {"complete", "score", "missing", "evidence"} on stdout (logs go to stderr); on the retry, the bundle\'s previous_attempt says what was refused and why',
-          }),
-        );
-        return {
-          outcome,
-          run: {
-            kind: "command",
-            provider: null,
-            model: null,
-            prompt_version: request.bundle.prompt_version,
-            input_tokens: null,
-            output_tokens: null,
-            latency_ms: Math.round(performance.now() - started),
-            requests,
-          },
-        };
-      } finally {
-        if (ownDir) await rm(cwd, { recursive: true, force: true });
+      const finish = (outcome: EvaluationOutcome): JudgeResult => ({
+        outcome,
+        run: {
+          kind: "command",
+          provider: null,
+          model: null,
+          prompt_version: request.bundle.prompt_version,
+          input_tokens: null,
+          output_tokens: null,
+          latency_ms: Math.round(performance.now() - started),
+          requests,
+        },
+      });
+      const settings = commandSandboxSettingsFrom(options.env);
+      if (!settings.ok) {
+        return finish({
+          status: "failed",
+          error: `the command evaluator's sandbox settings are invalid: ${settings.problems.join("; ")}`,
+          fix: "the App's operator corrects those settings (see docs/evaluator.md)",
+        });
       }
+      // No sandbox, no run: the command never executes outside one.
+      const prepared = await prepareSandbox(settings.settings, options.env);
+      if (!prepared.ok) {
+        return finish({ status: "failed", error: prepared.error, fix: prepared.fix });
+      }
+      const outcome = await askTwice(
+        async (previous) => {
+          requests += 1;
+          const bundle: EvaluationBundle = {
+            ...request.bundle,
+            previous_attempt: previous
+              ? { output: previous.output.slice(0, PREVIOUS_OUTPUT_LIMIT), error: previous.error }
+              : null,
+          };
+          const result = await runEvaluatorCommand({
+            run: config.run,
+            input: JSON.stringify(bundle),
+            sandbox: prepared.sandbox,
+            timeoutMs: config.timeout,
+            killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+            signal: request.signal,
+          });
+          return result.ok ? { ok: true, text: result.stdout } : result;
+        },
+        (error) => ({
+          error: `evaluator.run printed no valid verdict, malformed twice: ${error}`,
+          fix: 'make evaluator.run in .github/agate.yml on the base branch print only the verdict JSON {"complete", "score", "missing", "evidence"} on stdout (logs go to stderr); on the retry, the bundle\'s previous_attempt says what was refused and why',
+        }),
+      );
+      return finish(outcome);
     },
   };
 }

@@ -4,6 +4,7 @@ import {
   EVALUATOR_PROMPT_VERSION,
   type EvaluationBundle,
 } from "../../schemas/evaluation.js";
+import { quoteName } from "./untrusted.js";
 
 /**
  * Tokens are estimated as characters / 3: real tokenisers give about 4 characters a token for
@@ -15,6 +16,12 @@ export function estimateTokens(text: string): number {
 
 /** Room kept for the evaluator's fixed instructions and the fences around each section. */
 export const PROMPT_OVERHEAD_TOKENS = 1_500;
+
+/**
+ * What the prompt adds around each text that has a fence of its own (a patch shown, an issue, a
+ * command's output): the tags with a 32-digit boundary and a label, about 130 characters.
+ */
+export const FENCE_TOKENS = 45;
 
 /** Closing keywords and plain references in a pull request's text: `Fixes #12`, `#7`, `owner/repo#3`. */
 export function referencedIssues(text: string, repository: string, limit = 5): number[] {
@@ -116,7 +123,7 @@ export function buildBundle(input: BundleInput): EvaluationBundle {
     },
     instructions: input.instructions.map((file) => ({
       path: file.path,
-      text: cap(file.text, SHARE.instructions, file.path),
+      text: cap(file.text, SHARE.instructions, quoteName(file.path)),
     })),
     rubric: cap(input.rubric, SHARE.rubric, "the rubric"),
     min_score: input.minScore,
@@ -130,16 +137,26 @@ export function buildBundle(input: BundleInput): EvaluationBundle {
     handoff: input.handoff
       ? {
           path: input.handoff.path,
-          text: cap(input.handoff.text, SHARE.handoff, input.handoff.path),
+          text: cap(
+            input.handoff.text,
+            SHARE.handoff,
+            `the handoff file ${quoteName(input.handoff.path)}`,
+          ),
         }
       : null,
     budget: { token_limit: limit, estimated_tokens: 0, cuts },
     previous_attempt: null,
   };
 
-  const fixed = estimateTokens(JSON.stringify(bundle)) + PROMPT_OVERHEAD_TOKENS;
+  const fences = (bundle.task.issues.length + bundle.commands.length) * FENCE_TOKENS;
+  const fixed = estimateTokens(JSON.stringify(bundle)) + PROMPT_OVERHEAD_TOKENS + fences;
   bundle.diff.files = fitDiff(input, limit - fixed, Math.floor(limit * SHARE.file), cuts);
-  bundle.budget.estimated_tokens = estimateTokens(JSON.stringify(bundle)) + PROMPT_OVERHEAD_TOKENS;
+  const patches = bundle.diff.files.filter((file) => file.patch !== null).length;
+  bundle.budget.estimated_tokens =
+    estimateTokens(JSON.stringify(bundle)) +
+    PROMPT_OVERHEAD_TOKENS +
+    fences +
+    patches * FENCE_TOKENS;
   return bundle;
 }
 
@@ -151,7 +168,9 @@ function capCommands(commands: CommandResult[], limit: number, cuts: string[]) {
   );
   return commands.map((c) => {
     const tail = c.output.tail;
-    if (tail.length > each) cuts.push(`${c.name}'s output tail cut to its last ${each} characters`);
+    if (tail.length > each) {
+      cuts.push(`the output tail of ${quoteName(c.name)} cut to its last ${each} characters`);
+    }
     return {
       name: c.name,
       run: c.run,
@@ -229,7 +248,8 @@ function fitDiff(input: BundleInput, room: number, perFile: number, cuts: string
     const current = chosen.get(f.order);
     if (!current) continue;
     const whole: BundleFile = { ...current, patch: f.patch, omitted: null };
-    const extra = entryCost(whole) - entryCost(current);
+    // A patch shown gets a fence of its own in the prompt.
+    const extra = entryCost(whole) - entryCost(current) + FENCE_TOKENS;
     if (entryCost(whole) > perFile) {
       chosen.set(f.order, {
         ...current,
@@ -257,7 +277,7 @@ function fitDiff(input: BundleInput, room: number, perFile: number, cuts: string
   return [...chosen.entries()].sort((a, b) => a[0] - b[0]).map(([, file]) => file);
 }
 
-/** "src/ (3000), test/ (1200)": what a list too long to name is made of. */
+/** `"src/" (3000), "test/" (1200)`: what a list too long to name is made of; names as JSON strings. */
 function byFolder(paths: string[]): string {
   const counts = new Map<string, number>();
   for (const path of paths) {
@@ -266,7 +286,9 @@ function byFolder(paths: string[]): string {
     counts.set(folder, (counts.get(folder) ?? 0) + 1);
   }
   const sorted = [...counts.entries()].sort((a, b) => b[1] - a[1]);
-  const shown = sorted.slice(0, 8).map(([folder, n]) => `${folder} (${n})`);
+  const shown = sorted
+    .slice(0, 8)
+    .map(([folder, n]) => `${folder === "(root)" ? folder : quoteName(folder)} (${n})`);
   if (sorted.length > 8) shown.push(`${sorted.length - 8} more folders`);
   return shown.join(", ");
 }

@@ -2,6 +2,7 @@ import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { EvaluatorDeps } from "../../app/gate/ask-evaluator.js";
+import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
 import { type FakeLlm, startFakeLlm } from "../support/fake-llm-server.js";
 import { useGateHarness } from "../support/gate-harness.js";
 
@@ -12,11 +13,17 @@ import { useGateHarness } from "../support/gate-harness.js";
  */
 let llm: FakeLlm;
 let policy: EvaluatorDeps["policy"] = { baseUrls: [], commands: [] };
+/** What the command evaluator's sandbox shows besides the system (AGATE_EVALUATOR_COMMAND_PATHS). */
+let commandPaths = "";
 const gate = useGateHarness({
   evaluator: () => ({
     policy,
     judgeOptions: {
-      env: { AGATE_EVALUATOR_API_KEY: "sk-test-key" },
+      env: {
+        AGATE_EVALUATOR_API_KEY: "sk-test-key",
+        AGATE_EVALUATOR_API_KEY_URL: llm.url,
+        AGATE_EVALUATOR_COMMAND_PATHS: commandPaths,
+      },
       timeoutMs: 3_000,
       maxRetries: 1,
       backoff: () => 10,
@@ -125,7 +132,10 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     expect(request?.body).toMatchObject({ model: "judge-1", temperature: 0 });
     expect(text).toContain(`head ${head}`);
     expect(text).toContain("+export const answer = 42;");
-    expect(text).toContain('answer: `test "$(cat answer.txt)" = 42` exited 0');
+    expect(text).toContain("- required command 1: exited 0");
+    expect(text).toContain(
+      JSON.stringify({ name: "answer", run: 'test "$(cat answer.txt)" = 42' }),
+    );
     expect(text).toContain("handoff text for the evaluator");
     expect(text).toContain("Keep the README in step with the code.");
     expect(text).toContain("The README must say what the answer is.");
@@ -151,7 +161,7 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
       kind: "llm",
       provider: "openai",
       model: "judge-1",
-      prompt_version: "agate-eval-1",
+      prompt_version: EVALUATOR_PROMPT_VERSION,
       input_tokens: 1234,
       output_tokens: 56,
       requests: 1,
@@ -160,7 +170,10 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
       await gate.store.listRecords({ repository: `${gate.sim.owner}/${repo}`, pullNumber: number })
     ).at(-1);
     expect(record?.verdict).toMatchObject({ complete: false, score: 0.4 });
-    expect(record?.grader.evaluator).toMatchObject({ kind: "llm", prompt_version: "agate-eval-1" });
+    expect(record?.grader.evaluator).toMatchObject({
+      kind: "llm",
+      prompt_version: EVALUATOR_PROMPT_VERSION,
+    });
 
     // Re-running the gate on the same tree asks nobody.
     await gate.processDeliveries();
@@ -348,6 +361,8 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
       ].join("\n"),
     );
     chmodSync(script, 0o755);
+    // The sandbox shows the script only because the operator lists it.
+    commandPaths = script;
     const config = `version: 1\ncommands:\n  - { name: answer, run: test "$(cat answer.txt)" = 42 }\nevaluator: { kind: command, run: ${script} }\n`;
     policy = { baseUrls: [], commands: [] };
     const { head, number, branch } = await gate.agentPullRequest(

@@ -39,7 +39,9 @@ export type FakeResponse =
   /** Waits before answering with `then` (default: a verdict that must never be read). */
   | { delayMs: number; then?: FakeResponse }
   /** Closes the connection without an answer. */
-  | { drop: true };
+  | { drop: true }
+  /** Answers a redirect (default 307, which keeps the method and body) to this absolute URL. */
+  | { redirectTo: string; status?: 301 | 302 | 303 | 307 | 308 };
 
 export interface RecordedRequest {
   method: string;
@@ -110,6 +112,10 @@ export async function startFakeLlm(options: { wire: FakeWire }): Promise<FakeLlm
   function respond(res: ServerResponse, response: FakeResponse, request: unknown): void {
     if ("drop" in response) {
       res.socket?.destroy();
+      return;
+    }
+    if ("redirectTo" in response) {
+      send(res, response.status ?? 307, "", { location: response.redirectTo });
       return;
     }
     if ("delayMs" in response) {
