@@ -1,4 +1,4 @@
-import { git, gitMaybe } from "./git.js";
+import { gitMaybe } from "./git.js";
 
 /** Reads a file at a commit through the contents API, for when git cannot reach the commit. */
 export type ReadFileAtCommit = (sha: string, path: string) => Promise<string | null>;
@@ -13,6 +13,27 @@ const hasCommit = (cwd: string, sha: string) =>
   gitMaybe(cwd, ["cat-file", "-e", `${sha}^{commit}`]) !== undefined;
 
 /**
+ * `git fetch --depth=1 origin <what>`, before any command runs. Besides the hardening every call
+ * of agate's git gets (git.ts), `--upload-pack` overrides a `remote.origin.uploadpack` program
+ * from the repository's config (run locally for file and ssh remotes), and submodules are not
+ * fetched (their config is theirs).
+ */
+export function fetchShallow(cwd: string, what: string): boolean {
+  return (
+    gitMaybe(cwd, [
+      "fetch",
+      "--no-tags",
+      "--quiet",
+      "--no-recurse-submodules",
+      "--upload-pack=git-upload-pack",
+      "--depth=1",
+      "origin",
+      what,
+    ]) !== undefined
+  );
+}
+
+/**
  * The config as the base commit has it, never as the checked-out head has it: an agent must not
  * be able to change what it is graded by. A shallow checkout lacks the base commit, so it is
  * fetched by SHA; when that fails (no credentials persisted), the contents API is asked.
@@ -24,13 +45,16 @@ export async function readConfigAtBase(options: {
   api?: ReadFileAtCommit;
 }): Promise<BaseConfig> {
   const { cwd, sha, path } = options;
+  // cat-file prints the blob as stored: no textconv or filter (git show may apply them).
+  const read = () => gitMaybe(cwd, ["cat-file", "blob", `${sha}:${path}`]);
+  let text = read();
+  if (text !== undefined) return { text, via: "git" };
   if (!hasCommit(cwd, sha)) {
-    gitMaybe(cwd, ["fetch", "--no-tags", "--quiet", "--depth=1", "origin", sha]);
+    fetchShallow(cwd, sha);
+    text = read();
+    if (text !== undefined) return { text, via: "git" };
   }
-  if (hasCommit(cwd, sha)) {
-    const exists = gitMaybe(cwd, ["cat-file", "-e", `${sha}:${path}`]) !== undefined;
-    return { text: exists ? git(cwd, ["show", `${sha}:${path}`]) : null, via: "git" };
-  }
+  if (hasCommit(cwd, sha)) return { text: null, via: "git" };
   if (options.api) return { text: await options.api(sha, path), via: "api" };
   throw new Error(
     `cannot read ${path} at the base commit ${sha}: it is not in the checkout and fetching it failed. ` +

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { commandRecordSchema } from "../schemas/command-record.js";
@@ -54,6 +54,35 @@ describe("agate run (dist/cli/index.js), with no credentials", () => {
     const broken = agate(repo, "run", "--base", "HEAD");
     expect(broken.status).toBe(2);
     expect(broken.stderr).toContain('commands at line 2, column 11: expected a list, got "oops"');
+  });
+
+  it("works in the shadow git dir under .git/agate while commands run, names each command's changes, leaves no shadow", () => {
+    repo = makeRepo();
+    repo.commit({
+      ".github/agate.yml":
+        "version: 1\ncommands:\n  - name: shadow\n    run: test -f .git/agate/shadow-git/HEAD\n  - name: build\n    run: echo out > built.txt\n",
+      ".gitignore": "ignored.txt\n",
+    });
+    // A file the person ignores everywhere (their global ignore file) is not a change either.
+    const home = join(repo.dir, ".git", "home");
+    mkdirSync(join(home, ".config", "git"), { recursive: true });
+    writeFileSync(join(home, ".config", "git", "ignore"), ".idea/\n");
+    repo.write({ ".idea/workspace.xml": "<x/>\n" });
+    const result = spawnSync(CLI, ["run"], {
+      cwd: repo.dir,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, ...GIT_ENV, HOME: home },
+    });
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    const record = commandRecordSchema.parse(
+      JSON.parse(readFileSync(join(repo.dir, ".git", "agate", "command-record.json"), "utf8")),
+    );
+    expect(record.commands.map((c) => [c.name, c.exit_code, c.changed_paths])).toEqual([
+      ["shadow", 0, []],
+      ["build", 0, ["built.txt"]],
+    ]);
+    expect(record.tested).toMatchObject({ clean_before: true, clean: false });
+    expect(existsSync(join(repo.dir, ".git", "agate", "shadow-git"))).toBe(false);
   });
 
   it("usage errors exit 2 with the usage; --version prints the version", () => {

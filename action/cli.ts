@@ -6,7 +6,8 @@ import { ConfigurationError } from "../checks/errors.js";
 import { CONFIG_PATH } from "../schemas/config.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 import { localBase } from "./base-config.js";
-import { git } from "./git.js";
+import { systemExecutable } from "./executables.js";
+import { git, useUserExcludesFile } from "./git.js";
 import { writeHandoff } from "./handoff.js";
 import { runRequiredCommands } from "./required-commands.js";
 import { durationText, headline, resultText } from "./summary.js";
@@ -36,6 +37,16 @@ config error (the message says what to fix).`;
 
 /** `agate run` on a laptop or in an agent's sandbox: the Action's core with a terminal for a log. */
 export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
+  try {
+    // The system's git and bash first; on a machine that has them elsewhere, the person's PATH
+    // (they own it; the Action never looks at PATH). What they ignore everywhere is ignored here.
+    systemExecutable("git", { searchPath: process.env.PATH });
+    systemExecutable("bash", { searchPath: process.env.PATH });
+    useUserExcludesFile(process.env);
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
   if (argv[0] === "handoff") return handoff(argv.slice(1), cwd);
   let args: ReturnType<typeof parse>;
   try {
@@ -57,14 +68,17 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     const root = git(cwd, ["rev-parse", "--show-toplevel"]).trim();
     const configPath = args.values.config ?? CONFIG_PATH;
     const baseSha = localBase(root, args.values.base);
+    const stateDir = join(resolve(root, git(root, ["rev-parse", "--git-dir"]).trim()), "agate");
     const outcome = await runRequiredCommands({
       cwd: root,
       configPath,
       baseSha,
       env: process.env,
+      stateDir,
       repository: null,
       log: {
         info: (line) => console.log(line),
+        warning: (line) => console.error(`warning: ${line}`),
         async command(name, run) {
           console.log(`\n── ${name} ${"─".repeat(Math.max(0, 60 - name.length))}`);
           return run();
@@ -79,11 +93,7 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     const record = outcome.record;
     const recordPath = args.values.record
       ? resolve(cwd, args.values.record)
-      : join(
-          resolve(root, git(root, ["rev-parse", "--git-dir"]).trim()),
-          "agate",
-          "command-record.json",
-        );
+      : join(stateDir, "command-record.json");
     mkdirSync(dirname(recordPath), { recursive: true });
     writeFileSync(recordPath, `${JSON.stringify(record, null, 2)}\n`);
 

@@ -1,21 +1,189 @@
 import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { systemExecutable, systemPath } from "./executables.js";
 
-/** Runs git in `cwd` and returns its stdout; the error names the git command that failed. */
-export function git(cwd: string, args: string[], input?: string): string {
+/**
+ * agate's own git. The repository is the pull request's (or an agent's), so its `.git/config`,
+ * hooks and `.gitattributes` are repository-controlled, and the job's environment may have been
+ * set by an earlier step. Git runs programs named there: the fsmonitor hook when it refreshes the
+ * index, hooks, clean/smudge filters and textconv or external diff drivers, pagers, credential
+ * helpers and askpass programs, `core.sshCommand`, `ext::` remote URLs. None of that may run in
+ * agate's own processes (which hold the runner's tokens). Every call therefore gets:
+ *
+ * - a clean environment (`gitEnvironment`): no inherited `GIT_*` (an earlier step can export
+ *   `GIT_CONFIG_PARAMETERS`, `GIT_EXTERNAL_DIFF`, `GIT_SSH_COMMAND`, `GIT_DIR`... through
+ *   `$GITHUB_ENV`), no system config, a global config of agate's own (in a HOME made for the
+ *   one call and deleted after it, so the commands cannot rewrite it), `HOME` and
+ *   `XDG_CONFIG_HOME` that are not the user's, and a PATH of system directories only;
+ * - the `-c` overrides in `HARDENING`, which beat the repository's config for the keys they name;
+ * - the absolute path of the system's git (`systemExecutable`), never a PATH lookup.
+ *
+ * `-c` cannot switch off a filter or diff driver whose name it does not know, nor an
+ * `include.path` that pulls in such a driver. So after the first command starts (the commands can
+ * write anything into `.git/config`), agate never reads the repository's config at all: it runs
+ * git against a shadow git dir of its own (`shadow-git.ts`, `gitShadow`).
+ */
+const HARDENING: [key: string, value: string, blocks: string][] = [
+  ["core.fsmonitor", "false", "an fsmonitor hook program, run whenever git refreshes the index"],
+  [
+    "core.hooksPath",
+    "/dev/null",
+    "hooks (reference-transaction on fetch, ...): no file can exist under /dev/null",
+  ],
+  ["core.pager", "cat", "a pager program"],
+  ["core.askPass", "", "an askpass program asked for credentials"],
+  ["credential.helper", "", "credential helpers (shell commands); the empty value resets the list"],
+  ["core.sshCommand", "ssh", "core.sshCommand, a shell command run for ssh remotes"],
+  ["core.alternateRefsCommand", "true", "a command run during fetch to list the alternates' refs"],
+  ["protocol.ext.allow", "never", "ext:: remote URLs, which run a command"],
+  ["protocol.git.allow", "never", "git:// remotes and core.gitProxy, a command run for them"],
+  ["diff.external", "", "an external diff program"],
+  ["gc.auto", "0", "gc and its hooks run after a fetch"],
+  ["maintenance.auto", "false", "maintenance run after a fetch"],
+  ["submodule.recurse", "false", "commands recursing into submodules, whose config is theirs"],
+  ["fetch.recurseSubmodules", "false", "fetch recursing into submodules"],
+  ["core.untrackedCache", "false", "an untracked cache a command wrote into the index"],
+];
+
+const HARDENING_ARGS = HARDENING.flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+
+/** Repositories agate's git may open though another user owns them (container jobs). */
+const safeDirectories = new Set<string>();
+let userExcludes: string | undefined;
+
+const quote = (value: string) => `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+
+/**
+ * The global config agate's git reads: `safe.directory` lets git open a checkout owned by another
+ * user (container jobs), as the runner's own config would; nothing else.
+ */
+function globalConfig(): string {
+  const lines = ["[safe]"];
+  for (const dir of safeDirectories) {
+    if (!/[\n\r\0]/.test(dir)) lines.push(`\tdirectory = ${quote(dir)}`);
+  }
+  if (userExcludes) lines.push("[core]", `\texcludesFile = ${quote(userExcludes)}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * agate's own HOME for one git call, with its global config: made just before the call and
+ * deleted right after, so no command finds it to rewrite, and nothing is left behind.
+ */
+function withGitHome<T>(run: (home: string) => T): T {
+  const home = mkdtempSync(join(tmpdir(), "agate-git-"));
   try {
-    return execFileSync("git", args, {
-      cwd,
-      input,
-      encoding: "utf8",
-      maxBuffer: 256 * 1024 * 1024,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    writeFileSync(join(home, "config"), globalConfig());
+    return run(home);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * For `agate run` and `agate handoff` on a person's machine: their global ignore file (the
+ * `core.excludesFile` of their ~/.gitconfig, else git's default), so that what they ignore
+ * everywhere (.idea/, .DS_Store) is ignored here too. Only a file of patterns is taken from their
+ * config, read with `git config --file` (which runs nothing). The Action never calls this.
+ */
+export function useUserExcludesFile(env: NodeJS.ProcessEnv): void {
+  const userHome = env.HOME;
+  if (!userHome) return;
+  const xdg = env.XDG_CONFIG_HOME || join(userHome, ".config");
+  const expand = (path: string) =>
+    path.startsWith("~/") ? join(userHome, path.slice(2)) : resolve(userHome, path);
+  let configured: string | undefined;
+  for (const file of [join(userHome, ".gitconfig"), join(xdg, "git", "config")]) {
+    if (configured || !existsSync(file)) continue;
+    configured = gitMaybe(userHome, [
+      "config",
+      "--file",
+      file,
+      "--includes",
+      "--get",
+      "core.excludesFile",
+    ])?.trim();
+  }
+  const path = configured ? expand(configured) : join(xdg, "git", "ignore");
+  userExcludes = existsSync(path) ? path : undefined;
+}
+
+/** The user's global ignore file, when useUserExcludesFile found one. */
+export const userExcludesFile = (): string | undefined => userExcludes;
+
+/** The work tree's root, found without git (so safe.directory can name it before git runs). */
+function workTreeRoot(cwd: string): string | undefined {
+  let dir: string;
+  try {
+    dir = realpathSync(cwd);
+  } catch {
+    return undefined;
+  }
+  for (;;) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** The whole environment of agate's git: nothing inherited, see the module comment. */
+export function gitEnvironment(home: string): NodeJS.ProcessEnv {
+  return {
+    PATH: systemPath(),
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, "xdg"),
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: join(home, "config"),
+    GIT_TERMINAL_PROMPT: "0",
+    // Replace refs would let a repository substitute one object for another.
+    GIT_NO_REPLACE_OBJECTS: "1",
+    // Reading commands must not rewrite the repository's index behind the user's back.
+    GIT_OPTIONAL_LOCKS: "0",
+    LC_ALL: "C",
+  };
+}
+
+export interface GitOptions {
+  input?: string | Buffer;
+  /**
+   * Run against a shadow git dir of agate's own with this work tree: the repository's `.git` is
+   * not read at all (no config, no hooks, no index; objects only through the alternates).
+   */
+  shadow?: { gitDir: string; workTree: string };
+}
+
+function runGit(cwd: string, args: string[], options: GitOptions): Buffer {
+  const root = workTreeRoot(options.shadow?.workTree ?? cwd);
+  if (root) safeDirectories.add(root);
+  const location = options.shadow
+    ? [`--git-dir=${options.shadow.gitDir}`, `--work-tree=${options.shadow.workTree}`]
+    : [];
+  const fullArgs = ["--no-pager", ...location, ...HARDENING_ARGS, ...args];
+  const executable = systemExecutable("git");
+  try {
+    return withGitHome((home) =>
+      execFileSync(executable, fullArgs, {
+        cwd,
+        input: options.input,
+        env: gitEnvironment(home),
+        maxBuffer: 256 * 1024 * 1024,
+        stdio: ["pipe", "pipe", "pipe"],
+      }),
+    );
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
     throw new Error(
       `git ${args.join(" ")} failed in ${cwd}: ${stderr || (error as Error).message}`,
     );
   }
+}
+
+/** Runs git in `cwd` and returns its stdout; the error names the git command that failed. */
+export function git(cwd: string, args: string[], input?: string): string {
+  return runGit(cwd, args, { input }).toString("utf8");
 }
 
 /** Like git(), but a failure is an answer ("no such object") rather than an error. */
@@ -25,4 +193,25 @@ export function gitMaybe(cwd: string, args: string[]): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** git against a shadow git dir (see GitOptions.shadow), from the work tree's root. */
+export function gitShadow(
+  shadow: { gitDir: string; workTree: string },
+  args: string[],
+  input?: string | Buffer,
+): string {
+  return gitShadowBuffer(shadow, args, input).toString("utf8");
+}
+
+/** gitShadow(), its output as bytes (paths are bytes to git). */
+export function gitShadowBuffer(
+  shadow: { gitDir: string; workTree: string },
+  args: string[],
+  input?: string | Buffer,
+): Buffer {
+  return runGit(shadow.workTree, args, {
+    shadow: { gitDir: shadow.gitDir, workTree: shadow.workTree },
+    input,
+  });
 }

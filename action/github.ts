@@ -1,20 +1,11 @@
 import { Octokit } from "@octokit/rest";
-import { GITHUB_TEXT_LIMIT } from "../checks/markdown.js";
-import { COMMANDS_CHECK_NAME } from "../schemas/command-record.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 
-export interface CommandsCheckRun {
-  headSha: string;
-  passed: boolean;
-  title: string;
-  summary: string;
-  recordJson: string;
-  externalId: string;
-}
-
 /**
- * Every GitHub call the Action makes, in one place: reading a file at a commit (when git cannot)
- * and creating the `agate/commands` check run.
+ * The Action's one GitHub API call: reading the base config at a commit when git cannot fetch it
+ * (a shallow checkout of a private repository without persisted credentials). It needs
+ * `contents: read` and nothing else; the Action writes nothing through the API (the record
+ * leaves the job as a workflow artifact, see upload.ts).
  */
 export class ActionGitHub {
   private readonly octokit: Octokit;
@@ -48,23 +39,5 @@ export class ActionGitHub {
       if ((error as { status?: number }).status === 404) return null;
       throw error;
     }
-  }
-
-  async createCommandsCheckRun(run: CommandsCheckRun): Promise<{ id: number; url: string }> {
-    const { data } = await this.octokit.rest.checks.create({
-      owner: this.owner,
-      repo: this.repo,
-      name: COMMANDS_CHECK_NAME,
-      head_sha: run.headSha,
-      status: "completed",
-      conclusion: run.passed ? "success" : "failure",
-      external_id: run.externalId,
-      output: {
-        title: run.title,
-        summary: run.summary.slice(0, GITHUB_TEXT_LIMIT),
-        text: run.recordJson,
-      },
-    });
-    return { id: data.id, url: data.html_url ?? "" };
   }
 }

@@ -35,6 +35,7 @@ async function agateRun(dir: string): Promise<CommandRecord> {
     configPath: ".github/agate.yml",
     baseSha,
     env: { PATH: process.env.PATH },
+    stateDir: join(dir, ".git", "agate"),
     repository: null,
     log: { info() {}, command: (_name, run) => run(), output() {} },
   });

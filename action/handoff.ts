@@ -1,13 +1,4 @@
-import { execFileSync } from "node:child_process";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, posix, resolve } from "node:path";
 import { commandPassed } from "../checks/command-results.js";
@@ -25,7 +16,8 @@ import {
   handoffStatusSchema,
 } from "../schemas/handoff-file.js";
 import { localBase } from "./base-config.js";
-import { git, gitMaybe } from "./git.js";
+import { git, gitMaybe, gitShadow } from "./git.js";
+import { createShadowGit, refreshIndex, type ShadowGit } from "./shadow-git.js";
 
 /** A problem the person at the terminal fixes (a flag, a file, the config): `agate` exits 2. */
 export class HandoffUsageError extends Error {
@@ -135,11 +127,31 @@ export function writeHandoff(options: WriteHandoffOptions): WrittenHandoff {
     );
   }
 
+  // The work tree is read through a git dir of agate's own with a copy of the index: the
+  // repository's config (filters, fsmonitor, drivers) is never read, the index never written.
+  const head = gitMaybe(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])?.trim();
+  const scratch = mkdtempSync(join(tmpdir(), "agate-handoff-"));
+  let changed: string[];
+  let tree: string;
+  try {
+    const shadow = createShadowGit({
+      cwd: root,
+      sha: head ?? baseSha,
+      gitDir: join(scratch, "git"),
+      index: "as-is",
+    });
+    refreshIndex(shadow);
+    changed = changedFiles(shadow, baseSha, path);
+    tree = codeTree(shadow, path, head);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+
   const front = handoffFrontMatterSchema.parse({
     task: task.trim(),
     branch,
     status,
-    changed_files: changedFiles(root, baseSha, path),
+    changed_files: changed,
     last_command: lastCommand,
     next_step: options.nextStep?.trim() ?? existing?.front.next_step ?? "",
     open_items: options.openItems
@@ -152,7 +164,7 @@ export function writeHandoff(options: WriteHandoffOptions): WrittenHandoff {
     );
   }
 
-  const body = withTreeMarker(existing ? existing.body : NEW_FILE_BODY, codeTree(root, path));
+  const body = withTreeMarker(existing ? existing.body : NEW_FILE_BODY, tree);
   const text = renderHandoffFile(front, body);
   const unchanged = existing?.text === text;
   if (!unchanged) {
@@ -181,42 +193,28 @@ function withTreeMarker(body: string, tree: string): string {
 }
 
 /**
- * The tree the work tree would commit as, without the handoff file: built in a copy of the index
- * (so the real one and its staged changes are untouched, and unchanged files are not re-hashed).
+ * The tree the work tree would commit as, without the handoff file: built in the shadow's copy of
+ * the index (the real one and its staged changes are untouched, unchanged files are not re-hashed,
+ * and new blobs land in the shadow, not in the repository).
  */
-function codeTree(root: string, handoff: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "agate-handoff-"));
-  const index = join(dir, "index");
-  const realIndex = resolve(root, git(root, ["rev-parse", "--git-path", "index"]).trim());
-  const env = { ...process.env, GIT_INDEX_FILE: index };
-  const run = (args: string[]) =>
-    execFileSync("git", args, {
-      cwd: root,
-      env,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+function codeTree(shadow: ShadowGit, handoff: string, head: string | undefined): string {
+  const run = (args: string[]) => gitShadow(shadow, args);
   try {
-    if (existsSync(realIndex)) copyFileSync(realIndex, index);
-    else if (gitMaybe(root, ["rev-parse", "--verify", "--quiet", "HEAD"]))
-      run(["read-tree", "HEAD"]);
+    if (!existsSync(join(shadow.gitDir, "index")) && head) run(["read-tree", head]);
     run(["add", "--all", "--", "."]);
     run(["rm", "--cached", "--quiet", "--ignore-unmatch", "--", handoff]);
     return run(["write-tree"]).trim();
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
     throw new Error(
-      `cannot compute the work tree's code tree in ${root}: ${stderr || (error as Error).message}`,
+      `cannot compute the work tree's code tree in ${shadow.workTree}: ${(error as Error).message}`,
     );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /** --path, else the base config's handoff.path, else the schema's default. */
 function handoffPath(root: string, baseSha: string, flag: string | undefined): string {
   if (flag !== undefined) return repoRelative(flag);
-  const configText = gitMaybe(root, ["show", `${baseSha}:${CONFIG_PATH}`]);
+  const configText = gitMaybe(root, ["cat-file", "blob", `${baseSha}:${CONFIG_PATH}`]);
   if (configText === undefined) return handoffSchema.parse({}).path;
   try {
     return parseConfig(configText, CONFIG_PATH).config.handoff.path;
@@ -316,11 +314,11 @@ function shortTail(tail: string): string {
  * Renames are listed as both names, which the gate accepts, so no rename detection setting can
  * make the list disagree with GitHub's.
  */
-function changedFiles(root: string, baseSha: string, handoff: string): string[] {
-  const names = (args: string[]) => git(root, args).split("\0").filter(Boolean);
+function changedFiles(shadow: ShadowGit, baseSha: string, handoff: string): string[] {
+  const names = (args: string[]) => gitShadow(shadow, args).split("\0").filter(Boolean);
   const files = new Set([
-    ...names(["diff", "--name-only", "--no-renames", "-z", baseSha]),
-    ...names(["diff", "--name-only", "--no-renames", "-z", "--cached", baseSha]),
+    ...names(["diff-index", "--name-only", "--no-renames", "-z", baseSha]),
+    ...names(["diff-index", "--name-only", "--no-renames", "-z", "--cached", baseSha]),
     ...names(["ls-files", "--others", "--exclude-standard", "-z"]),
   ]);
   files.delete(handoff);

@@ -1,8 +1,9 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { commandRecordSchema } from "../schemas/command-record.js";
-import { runActionBundle } from "../test/support/action-runner.js";
+import { ACTION_BUNDLE, parseFileCommand, runActionBundle } from "../test/support/action-runner.js";
 import { makeRepo, type TestRepo } from "../test/support/git-repo.js";
 import { webhookExample } from "../test/support/webhook-examples.js";
 
@@ -31,7 +32,11 @@ function pullRequestCheckout(
   return { repo, base, head, merge };
 }
 
-async function runBundle(checkout: PullRequestCheckout, inputs: Record<string, string> = {}) {
+async function runBundle(
+  checkout: PullRequestCheckout,
+  inputs: Record<string, string> = {},
+  bundle?: string,
+) {
   const event = webhookExample("pull_request", "synchronize");
   event.pull_request.number = 7;
   event.pull_request.head.sha = checkout.head;
@@ -43,11 +48,16 @@ async function runBundle(checkout: PullRequestCheckout, inputs: Record<string, s
     event,
     repository: "octo/repo",
     inputs,
+    bundle,
   });
 }
 
 let checkout: PullRequestCheckout | undefined;
-afterEach(() => checkout?.repo.remove());
+const cleanup: TestRepo[] = [];
+afterEach(() => {
+  checkout?.repo.remove();
+  for (const repo of cleanup.splice(0)) repo.remove();
+});
 
 const config = (commands: Record<string, string>) =>
   `version: 1\ncommands:\n${Object.entries(commands)
@@ -161,14 +171,160 @@ describe("the Action bundle, run the way the runner runs it", () => {
     );
   });
 
-  it("without a token it warns that the App cannot see the record, and still writes it", async () => {
+  it("off a runner (no ACTIONS_RUNTIME_TOKEN) it warns once that the App cannot see the evidence, and keeps file, outputs and summary", async () => {
     checkout = pullRequestCheckout({ [CONFIG]: config({ ok: "true" }) }, { "a.txt": "a\n" });
     const result = await runBundle(checkout, { token: "" });
     expect(result.status).toBe(0);
+    expect(result.stdout.match(/::warning::/g)).toHaveLength(1);
     expect(result.stdout).toContain(
-      "::warning::agate: no token or repository, so the command record was not published",
+      "::warning::agate: not on a GitHub Actions runner (no ACTIONS_RUNTIME_TOKEN or ACTIONS_RESULTS_URL), so the command record was not uploaded and the App cannot see this evidence",
     );
     expect(result.outputs["record-path"]).toBe(join(result.temp, "agate", "command-record.json"));
+    expect(result.outputs.passed).toBe("true");
+    expect(result.summary).toContain(
+      "The record was not uploaded (not on a GitHub Actions runner)",
+    );
+    commandRecordSchema.parse(
+      JSON.parse(readFileSync(result.outputs["record-path"] ?? "", "utf8")),
+    );
+  });
+
+  it("a run that uploads nothing never loads the artifact client (its chunk can be missing)", async () => {
+    checkout = pullRequestCheckout({ [CONFIG]: config({ ok: "true" }) }, { "a.txt": "a\n" });
+    const copy = mkdtempSync(join(tmpdir(), "agate-bundle-"));
+    try {
+      cpSync(dirname(ACTION_BUNDLE), copy, { recursive: true });
+      const chunks = readdirSync(join(copy, "chunks"));
+      const artifact = chunks.filter((name) => name.startsWith("artifact-"));
+      expect(artifact).toHaveLength(1);
+      for (const name of artifact) rmSync(join(copy, "chunks", name));
+      const result = await runBundle(checkout, {}, join(copy, "index.js"));
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+      expect(result.outputs.passed).toBe("true");
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+    // agate run never uploads: the CLI bundle does not contain the client at all.
+    expect(
+      readFileSync(join(dirname(ACTION_BUNDLE), "..", "cli", "index.js"), "utf8"),
+    ).not.toContain("DefaultArtifactClient");
+  });
+
+  it("an earlier step's edit makes clean_before false and is named; each command's changes are its own", async () => {
+    checkout = pullRequestCheckout(
+      {
+        [CONFIG]: config({
+          install: "mkdir -p node_modules && echo x > node_modules/x.js && echo built > dist.txt",
+          test: "echo changed > src.txt && rm old.txt",
+          lint: "true",
+        }),
+        ".gitignore": "node_modules/\n",
+        "src.txt": "src\n",
+        "old.txt": "old\n",
+      },
+      { "a.txt": "a\n" },
+    );
+    // A step before agate edits a tracked file and adds an untracked one.
+    checkout.repo.write({ "a.txt": "edited by an earlier step\n", "stray.txt": "x\n" });
+    const result = await runBundle(checkout);
+    expect(result.status, result.stdout).toBe(0);
+    expect(result.stdout).toContain(
+      "::warning::agate: before the first command, 2 path(s) already differed from the tested commit",
+    );
+    const record = commandRecordSchema.parse(
+      JSON.parse(readFileSync(result.outputs["record-path"] ?? "", "utf8")),
+    );
+    expect(record.version).toBe(2);
+    expect(record.tested).toMatchObject({
+      sha: checkout.merge,
+      clean_before: false,
+      dirty_before: ["a.txt", "stray.txt"],
+      clean: false,
+    });
+    expect(record.commands.map((c) => [c.name, c.changed_paths, c.changed_paths_count])).toEqual([
+      ["install", ["dist.txt"], 1],
+      ["test", ["old.txt", "src.txt"], 2],
+      ["lint", [], 0],
+    ]);
+    expect(result.summary).toContain(
+      "**The work tree already differed from the tested commit before the first command**",
+    );
+    expect(result.summary).toContain("| test | ✅ passed |");
+  });
+
+  it("a shallow merge checkout as actions/checkout makes one gives a valid record", async () => {
+    // The server side: base, the pull request's head, and GitHub's test merge commit.
+    const origin = pullRequestCheckout(
+      { [CONFIG]: config({ unit: "cat feature.txt" }) },
+      { "feature.txt": "feature\n" },
+    );
+    origin.repo.git("update-ref", "refs/pull/7/merge", origin.merge);
+    const repo = makeRepo("agate-shallow-");
+    checkout = { ...origin, repo };
+    cleanup.push(origin.repo);
+    // actions/checkout@v4 on pull_request, fetch-depth 1, persist-credentials false.
+    repo.git("remote", "add", "origin", `file://${origin.repo.dir}`);
+    repo.git(
+      "fetch",
+      "--quiet",
+      "--no-tags",
+      "--depth=1",
+      "origin",
+      "+refs/pull/7/merge:refs/remotes/pull/7/merge",
+    );
+    repo.git("checkout", "--quiet", "--force", "refs/remotes/pull/7/merge");
+    // The shallow boundary: git reports no parents, and the base is not there.
+    expect(repo.git("rev-list", "--parents", "-n", "1", "HEAD").trim()).toBe(origin.merge);
+    expect(() => repo.git("cat-file", "-e", `${origin.base}^{commit}`)).toThrow();
+    const result = await runBundle(checkout);
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain("(read with git)");
+    const record = commandRecordSchema.parse(
+      JSON.parse(readFileSync(result.outputs["record-path"] ?? "", "utf8")),
+    );
+    expect(record.tested).toMatchObject({
+      sha: origin.merge,
+      tree_sha: origin.repo.git("rev-parse", `${origin.merge}^{tree}`).trim(),
+      parents: [origin.base, origin.head],
+      clean_before: true,
+      clean: true,
+    });
+    expect(record.commands[0]?.output.tail).toBe("feature\n");
+  });
+
+  it("the commands cannot set the step's outputs, the job's environment or PATH, or the summary", async () => {
+    // They read the file-command paths from agate's own environment and write to them, directly
+    // and from a background process that would write later.
+    const steal = (name: string) =>
+      `$(tr '\\0' '\\n' < /proc/$PPID/environ | sed -n 's/^${name}=//p')`;
+    checkout = pullRequestCheckout(
+      {
+        [CONFIG]: config({
+          forge: [
+            `echo passed=true >> "${steal("GITHUB_OUTPUT")}"`,
+            `echo 'failed-commands=[]' >> "${steal("GITHUB_OUTPUT")}"`,
+            `echo NODE_OPTIONS=--require=/tmp/evil.js >> "${steal("GITHUB_ENV")}"`,
+            `echo /tmp/evil >> "${steal("GITHUB_PATH")}"`,
+            `echo "# all $(echo green)-forged" >> "${steal("GITHUB_STEP_SUMMARY")}"`,
+            `OUT="${steal("GITHUB_OUTPUT")}"; (sleep 2; echo passed=true >> "$OUT") &`,
+            'echo passed=true >> "$GITHUB_OUTPUT" 2>/dev/null || true',
+            "exit 1",
+          ].join("\n"),
+        }),
+      },
+      { "a.txt": "a\n" },
+    );
+    const result = await runBundle(checkout);
+    expect(result.status).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const after = parseFileCommand(readFileSync(join(result.temp, "output"), "utf8"));
+    expect(after.passed).toBe("false");
+    expect(after["failed-commands"]).toBe('["forge"]');
+    expect(readFileSync(join(result.temp, "output"), "utf8")).not.toMatch(/^passed=true$/m);
+    expect(result.envFile).toBe("");
+    expect(result.pathFile).toBe("");
+    expect(result.summary).not.toContain("all green-forged");
+    expect(result.summary).toContain("1 of 1 required commands failed");
   });
 
   it("invalid inputs are named", async () => {

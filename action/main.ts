@@ -1,24 +1,37 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import * as core from "@actions/core";
 import { failedCommands } from "../checks/command-results.js";
 import { ConfigurationError } from "../checks/errors.js";
-import { GITHUB_TEXT_LIMIT } from "../checks/markdown.js";
-import { embedRecord } from "../checks/record-embedding.js";
 import { actionInputsSchema } from "../schemas/action.js";
-import type { CommandRecord } from "../schemas/command-record.js";
+import { fetchShallow } from "./base-config.js";
 import { type EventContext, readEventContext } from "./event.js";
+import { systemExecutable } from "./executables.js";
 import { git, gitMaybe } from "./git.js";
-import { ActionGitHub } from "./github.js";
 import { type RunLog, runRequiredCommands } from "./required-commands.js";
 import { headline, renderRecordMarkdown } from "./summary.js";
+import { type RecordUpload, RecordUploadError, uploadRecord } from "./upload.js";
 
 /** The Action's entry point; every failure ends in core.setFailed with what to fix. */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
     await runAction(env);
   } catch (error) {
+    // Whatever the commands (if any ran) wrote to the file commands does not stand either.
+    try {
+      resetFileCommands(env);
+    } catch {
+      // Reported below as the failure it follows from.
+    }
     if (error instanceof ConfigurationError) annotate(error);
     core.setFailed(error instanceof Error ? error.message : String(error));
   }
@@ -41,24 +54,38 @@ function readInputs() {
 }
 
 async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
+  // Resolved before anything else runs, from system directories only (never PATH).
+  systemExecutable("git");
+  systemExecutable("bash");
   const inputs = readInputs();
   const cwd = resolve(inputs["working-directory"]);
   const context = readEventContext(env);
   const repository =
     env.GITHUB_REPOSITORY ?? (context.kind === "other" ? context.repository : null);
   const [owner, repo] = (repository ?? "").split("/");
-  const github =
+  // The token only reads the base config when git cannot fetch it; the client is loaded then.
+  const readViaApi =
     inputs.token && owner && repo
-      ? new ActionGitHub(inputs.token, owner, repo, env.GITHUB_API_URL)
+      ? async (sha: string, path: string) => {
+          const { ActionGitHub } = await import("./github.js");
+          return new ActionGitHub(inputs.token, owner, repo, env.GITHUB_API_URL).readFileAtCommit(
+            sha,
+            path,
+          );
+        }
       : undefined;
+  const stateDir = env.RUNNER_TEMP
+    ? join(env.RUNNER_TEMP, "agate")
+    : join(resolve(cwd, git(cwd, ["rev-parse", "--git-dir"]).trim()), "agate");
 
   const outcome = await runRequiredCommands({
     cwd,
     configPath: inputs.config,
     baseSha: baseSha(cwd, context),
     env,
+    stateDir,
     log: actionsLog(),
-    readViaApi: github ? (sha, path) => github.readFileAtCommit(sha, path) : undefined,
+    readViaApi,
     repository: repository ?? null,
     pullRequest: context.kind === "pull_request" ? context.event.pull_request : undefined,
     mergeGroup: context.kind === "merge_group" ? context.event.merge_group : undefined,
@@ -70,13 +97,25 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
     return;
   }
 
+  // From here on every process the commands started is gone (runCommand waits for that), so
+  // what follows (the record, its upload, the outputs, the summary) cannot be raced by them.
   const record = outcome.record;
+  const json = `${JSON.stringify(record, null, 2)}\n`;
   const recordPath = inputs["record-path"]
     ? resolve(cwd, inputs["record-path"])
-    : join(env.RUNNER_TEMP ?? join(cwd, ".git"), "agate", "command-record.json");
+    : join(stateDir, "command-record.json");
   mkdirSync(dirname(recordPath), { recursive: true });
-  writeFileSync(recordPath, `${JSON.stringify(record, null, 2)}\n`);
+  writeFileSync(recordPath, json);
 
+  let upload: RecordUpload | RecordUploadError;
+  try {
+    upload = await uploadRecord(json, { env, tempDir: stateDir });
+  } catch (error) {
+    if (!(error instanceof RecordUploadError)) throw error;
+    upload = error;
+  }
+
+  resetFileCommands(env);
   const failed = failedCommands(record);
   core.setOutput("passed", failed.length === 0);
   core.setOutput("record-path", recordPath);
@@ -84,24 +123,83 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
   core.setOutput("tree-sha", record.tested.tree_sha);
   core.setOutput("failed-commands", JSON.stringify(failed));
 
-  const markdown = renderRecordMarkdown(record);
-  if (env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
-  await publish(github, context, record, markdown);
+  const markdown = `${renderRecordMarkdown(record)}\n${whereTheRecordWent(upload)}\n`;
+  if (env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write({ overwrite: true });
+
+  if (upload instanceof RecordUploadError) {
+    core.setFailed(upload.message);
+    return;
+  }
+  if (upload.kind === "uploaded") {
+    core.info(
+      `agate: uploaded the command record as the artifact ${upload.name} (id ${upload.id}).`,
+    );
+  } else {
+    core.warning(
+      `agate: not on a GitHub Actions runner (no ACTIONS_RUNTIME_TOKEN or ACTIONS_RESULTS_URL), so the command record was not uploaded and the App cannot see this evidence; it is in the job summary and at ${recordPath}.`,
+    );
+  }
 
   if (failed.length > 0) {
     const message = `agate: ${headline(record)}: ${failed.join(", ")}`;
     if (inputs["fail-on-command-failure"]) core.setFailed(message);
-    else core.warning(`${message} (not failing the step: fail-on-command-failure is false)`);
+    else
+      core.warning(
+        `${message} (not failing the step: fail-on-command-failure is false; the App refuses a failing record whose step succeeded)`,
+      );
   } else {
     core.info(`agate: ${headline(record)}.`);
   }
+}
+
+/**
+ * The runner gives each step its own file-command files and reads them when the step ends. Their
+ * paths are removed from the commands' environment, but a command can still find them (agate's
+ * own /proc/<pid>/environ, or a search of the runner's directory) and write `passed=true`, a
+ * variable or a PATH entry for later steps. agate writes nothing to them before this point, so
+ * once the commands are gone each is emptied (a symlink a command put there is replaced by a
+ * fresh file, never followed); agate's own outputs and summary are then the only content.
+ */
+function resetFileCommands(env: NodeJS.ProcessEnv): void {
+  for (const name of [
+    "GITHUB_OUTPUT",
+    "GITHUB_ENV",
+    "GITHUB_PATH",
+    "GITHUB_STATE",
+    "GITHUB_STEP_SUMMARY",
+  ]) {
+    const path = env[name];
+    if (!path) continue;
+    try {
+      if (!lstatSync(path).isFile()) unlinkSync(path);
+    } catch {
+      // Missing: written fresh below.
+    }
+    closeSync(
+      openSync(
+        path,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+      ),
+    );
+  }
+}
+
+function whereTheRecordWent(upload: RecordUpload | RecordUploadError): string {
+  if (upload instanceof RecordUploadError) {
+    return upload.tampering
+      ? "**The record could not be uploaded: an artifact of its name was already in this run attempt. The job was tampered with; the App will refuse this attempt's record.**"
+      : `**The record was not uploaded**, so the App cannot see it: ${upload.message.replace(/^agate: /, "")}`;
+  }
+  return upload.kind === "uploaded"
+    ? `The record is the artifact \`${upload.name}\` (id ${upload.id}) of this run.`
+    : "The record was not uploaded (not on a GitHub Actions runner); the App cannot see it.";
 }
 
 /** The config is read at the base: the pull request's or merge group's, else the default branch. */
 function baseSha(cwd: string, context: EventContext): string {
   if (context.kind !== "other") return context.baseSha;
   if (context.defaultBranch) {
-    gitMaybe(cwd, ["fetch", "--no-tags", "--quiet", "--depth=1", "origin", context.defaultBranch]);
+    fetchShallow(cwd, context.defaultBranch);
     const sha =
       gitMaybe(cwd, ["rev-parse", "--verify", "--quiet", "FETCH_HEAD^{commit}"]) ??
       gitMaybe(cwd, [
@@ -116,46 +214,6 @@ function baseSha(cwd: string, context: EventContext): string {
   return git(cwd, ["rev-parse", "HEAD"]).trim();
 }
 
-async function publish(
-  github: ActionGitHub | undefined,
-  context: EventContext,
-  record: CommandRecord,
-  summary: string,
-): Promise<void> {
-  if (!github || !record.workflow) {
-    core.warning(
-      "agate: no token or repository, so the command record was not published for the App; it is in the job summary and the record-path file.",
-    );
-    return;
-  }
-  const headSha =
-    context.kind === "pull_request"
-      ? context.event.pull_request.head.sha
-      : context.kind === "merge_group"
-        ? context.event.merge_group.head_sha
-        : record.tested.sha;
-  try {
-    const check = await github.createCommandsCheckRun({
-      headSha,
-      passed: failedCommands(record).length === 0,
-      title: headline(record),
-      summary,
-      recordJson: embedRecord(record, GITHUB_TEXT_LIMIT),
-      externalId: `${record.workflow.run_id}:${record.workflow.run_attempt}:${record.workflow.job}`,
-    });
-    core.info(`agate: published the command record as check run ${check.id} ${check.url}`);
-  } catch (error) {
-    const status = (error as { status?: number }).status;
-    const why =
-      status === 403 || status === 404
-        ? "the token may not create check runs (a fork's pull request, or the workflow lacks `permissions: checks: write`)"
-        : (error as Error).message;
-    core.warning(
-      `agate: could not publish the command record as a check run: ${why}. The App cannot see this run's evidence; the record is in the job summary and the record-path file.`,
-    );
-  }
-}
-
 /**
  * The Actions log. The commands' output is the pull request's code talking, so workflow commands
  * in it (`::set-output`, `::add-mask::`, `::endgroup::`, ...) are switched off while it streams,
@@ -164,6 +222,7 @@ async function publish(
 function actionsLog(): RunLog {
   return {
     info: (line) => core.info(line),
+    warning: (line) => core.warning(line),
     async command(name, run) {
       core.startGroup(`agate: ${name}`);
       const token = randomBytes(16).toString("hex");

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigurationError } from "../checks/errors.js";
 import { makeRepo, type TestRepo } from "../test/support/git-repo.js";
@@ -21,6 +22,7 @@ const runIn = (
     configPath: CONFIG,
     baseSha,
     env,
+    stateDir: join(repo.dir, ".git", "agate"),
     log: quietLog,
     repository: "octo/repo",
   });

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { parseConfig } from "../checks/config/parse-config.js";
 import { ConfigurationError } from "../checks/errors.js";
 import type { MergeGroupEvent, PullRequestEvent } from "../schemas/action.js";
@@ -7,11 +8,13 @@ import { AGATE_VERSION } from "../schemas/version.js";
 import { type ReadFileAtCommit, readConfigAtBase } from "./base-config.js";
 import { commandEnvironment, runnerInfo, workflowRun } from "./environment.js";
 import { runCommand } from "./run-command.js";
-import { testedCommit, testedSnapshot } from "./snapshot.js";
+import { createShadowGit, pathText, workTreeState } from "./shadow-git.js";
+import { changedBetween, listed, testedCommit, testedSnapshot } from "./snapshot.js";
 
 /** Where the commands' output and progress go: the Actions log, or a terminal. */
 export interface RunLog {
   info(line: string): void;
+  warning?(line: string): void;
   /** Wraps one command's live output (a collapsible group in the Actions log). */
   command<T>(name: string, run: () => Promise<T>): Promise<T>;
   output(chunk: Buffer): void;
@@ -22,6 +25,8 @@ export interface RequiredCommandsOptions {
   configPath: string;
   baseSha: string;
   env: NodeJS.ProcessEnv;
+  /** agate's own directory for this run (the shadow git dir lives there), outside the work tree or in .git. */
+  stateDir: string;
   log: RunLog;
   readViaApi?: ReadFileAtCommit;
   repository: string | null;
@@ -71,28 +76,56 @@ export async function runRequiredCommands(
   );
 
   const commit = testedCommit(cwd);
+  // Built now, while nothing of the pull request's has run under agate: every later look at the
+  // work tree goes through it and never reads the repository's .git (see shadow-git.ts).
+  const shadow = createShadowGit({
+    cwd,
+    sha: commit.sha,
+    gitDir: join(options.stateDir, "shadow-git"),
+  });
   const env = commandEnvironment(options.env);
   const commands: CommandResult[] = [];
-  for (const command of config.commands) {
-    const result = await log.command(command.name, () =>
-      runCommand({
-        name: command.name,
-        run: command.run,
-        timeoutMs: command.timeout,
-        cwd,
-        env,
-        onOutput: (chunk) => log.output(chunk),
-        now,
-      }),
-    );
-    commands.push(result);
+  let before: ReturnType<typeof workTreeState>;
+  let state: ReturnType<typeof workTreeState>;
+  try {
+    before = workTreeState(shadow);
+    if (before.size > 0) {
+      (log.warning ?? log.info)(
+        `agate: before the first command, ${before.size} path(s) already differed from the tested commit ${commit.sha.slice(0, 7)} (an earlier step changed them), such as ${[...before.keys()].slice(0, 5).map(pathText).join(", ")}; the record says so (clean_before: false).`,
+      );
+    }
+    state = before;
+    for (const command of config.commands) {
+      const result = await log.command(command.name, () =>
+        runCommand({
+          name: command.name,
+          run: command.run,
+          timeoutMs: command.timeout,
+          cwd,
+          env,
+          onOutput: (chunk) => log.output(chunk),
+          now,
+        }),
+      );
+      // Every process of the command's group is gone: what is in the work tree now is its doing.
+      const after = workTreeState(shadow);
+      const changed = changedBetween(state, after);
+      state = after;
+      commands.push({
+        ...result,
+        changed_paths: listed(changed),
+        changed_paths_count: changed.length,
+      });
+    }
+  } finally {
+    shadow.remove();
   }
 
   const record = commandRecordSchema.parse({
     kind: "agate.command-record",
-    version: 1,
+    version: 2,
     repository: options.repository,
-    tested: testedSnapshot(cwd, commit),
+    tested: testedSnapshot(commit, before, state),
     pull_request: options.pullRequest
       ? {
           number: options.pullRequest.number,

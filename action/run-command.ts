@@ -1,7 +1,12 @@
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
 import type { CommandResult } from "../schemas/command-record.js";
+import { systemExecutable } from "./executables.js";
 import { OutputDigest } from "./output-digest.js";
+
+/** What running a command observes; the work tree's changes are added by the caller. */
+export type CommandRun = Omit<CommandResult, "changed_paths" | "changed_paths_count">;
 
 export interface RunCommandOptions {
   name: string;
@@ -13,23 +18,33 @@ export interface RunCommandOptions {
   onOutput?: (chunk: Buffer) => void;
   /** Time between SIGTERM and SIGKILL when the timeout kills the process group. */
   killGraceMs?: number;
+  /** How long every process of the group may take to be gone after SIGKILL. */
+  goneLimitMs?: number;
+  /** bash, by absolute path; default the system's (see executables.ts). */
+  bash?: string;
   now?: () => Date;
 }
 
 /**
- * Runs one required command with `bash -eo pipefail -c`, stdout and stderr interleaved as the
- * log shows them. The command leads its own process group, so a timeout kills everything it
+ * Runs one required command with `bash --noprofile --norc -eo pipefail -c`, stdout and stderr
+ * interleaved as the log shows them. bash is the system's, by absolute path: a `bash` an earlier
+ * step put first on PATH is never run. `--noprofile --norc`: no start-up file of the user's runs
+ * (BASH_ENV, the one a non-interactive shell reads, is removed from the environment by
+ * commandEnvironment). The command leads its own process group, so a timeout kills everything it
  * started, and whatever it left running in the background is killed when it exits: a leftover
- * child must not keep writing after the record is made, nor hold the step open.
+ * child must not keep writing after the record is made, nor hold the step open. This returns only
+ * once every process of the group is gone (a process that left the group with setsid is not
+ * seen: see action/THREAT-MODEL.md).
  */
-export async function runCommand(options: RunCommandOptions): Promise<CommandResult> {
+export async function runCommand(options: RunCommandOptions): Promise<CommandRun> {
   const now = options.now ?? (() => new Date());
   const grace = options.killGraceMs ?? 5_000;
   const digest = new OutputDigest();
   const started = now();
   const startedMs = performance.now();
 
-  const child = spawn("bash", ["-eo", "pipefail", "-c", options.run], {
+  const bash = options.bash ?? systemExecutable("bash");
+  const child = spawn(bash, ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run], {
     cwd: options.cwd,
     env: options.env,
     detached: true,
@@ -68,6 +83,11 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
   // bash is gone; anything still in its group is a leftover background process.
   killGroup("SIGKILL");
   clearTimeout(killTimer);
+  if (child.pid !== undefined && !(await groupGone(child.pid, options.goneLimitMs ?? 10_000))) {
+    throw new Error(
+      `agate: a process of the command ${JSON.stringify(options.name)} survived SIGKILL; no record is made while it may still write`,
+    );
+  }
   await drain([child.stdout, child.stderr], 2_000);
 
   return {
@@ -80,6 +100,50 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
     duration_ms: Math.round(performance.now() - startedMs),
     output: digest.finish(),
   };
+}
+
+/** Members of a process group that can still run (a zombie cannot: it waits to be reaped). */
+function livingMembers(pgid: number): number {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return 0; // ESRCH: no process at all in the group.
+  }
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return 1; // No /proc (macOS): the group exists, count it as living.
+  }
+  let living = 0;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // pid (comm) state ppid pgrp ...; comm may contain spaces and parentheses.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") living++;
+  }
+  return living;
+}
+
+/** Kills the group again until no member can run; false when that takes longer than limitMs. */
+async function groupGone(pgid: number, limitMs: number): Promise<boolean> {
+  const deadline = performance.now() + limitMs;
+  for (;;) {
+    if (livingMembers(pgid) === 0) return true;
+    if (performance.now() > deadline) return false;
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      // Gone meanwhile.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /**

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import type { TestedSnapshot } from "../schemas/command-record.js";
+import { CHANGED_PATHS_LIMIT, type TestedSnapshot } from "../schemas/command-record.js";
 import { git } from "./git.js";
+import { pathText, type WorkTreeState } from "./shadow-git.js";
 
 export interface TestedCommit {
   sha: string;
@@ -10,43 +9,64 @@ export interface TestedCommit {
   parents: string[];
 }
 
-/** The commit the commands are about to run on: bound before they run, so they cannot move it. */
+/**
+ * The commit the commands are about to run on: bound before they run, so they cannot move it.
+ * Tree and parents are read from the commit object itself (whose content is its SHA), so a
+ * shallow checkout, where git pretends the boundary commit has no parents, still names them.
+ */
 export function testedCommit(cwd: string): TestedCommit {
-  const [sha, ...parents] = git(cwd, ["rev-list", "--parents", "-n", "1", "HEAD"])
-    .trim()
-    .split(" ");
-  if (!sha) throw new Error(`no commit checked out in ${cwd}: run agate in a git checkout`);
-  return { sha, tree_sha: git(cwd, ["rev-parse", `${sha}^{tree}`]).trim(), parents };
+  // One call: `<sha> commit <size>` and the commit object's text.
+  const batch = git(cwd, ["cat-file", "--batch"], "HEAD^{commit}\n");
+  const [first = "", ...rest] = batch.split("\n");
+  const [sha, type] = first.split(" ");
+  if (!sha || type !== "commit") {
+    throw new Error(`no commit checked out in ${cwd}: run agate in a git checkout`);
+  }
+  const header = rest.join("\n").split("\n\n", 1)[0] ?? "";
+  const field = (name: string) =>
+    header
+      .split("\n")
+      .filter((line) => line.startsWith(`${name} `))
+      .map((line) => line.slice(name.length + 1).trim());
+  const [tree] = field("tree");
+  if (!tree) throw new Error(`the commit ${sha} has no tree: is the checkout corrupt?`);
+  return { sha, tree_sha: tree, parents: field("parent") };
+}
+
+/** Paths whose token differs between two states (content or existence changed), sorted. */
+export function changedBetween(before: WorkTreeState, after: WorkTreeState): string[] {
+  const keys = new Set([...before.keys(), ...after.keys()]);
+  return [...keys].filter((key) => before.get(key) !== after.get(key)).sort();
+}
+
+/** A sorted list of path keys as the record shows them: text, at most CHANGED_PATHS_LIMIT. */
+export function listed(keys: string[]): string[] {
+  return keys.slice(0, CHANGED_PATHS_LIMIT).map(pathText);
 }
 
 /**
- * Binds what was really tested: the commit, and whether the work tree still equals it after the
- * commands ran. Any difference (an edited, deleted or new file, or HEAD moved by a command) is
- * named by a digest over each differing path and its blob hash, computed from content, never
- * from timestamps or status lines.
+ * Binds what was really tested: the commit, whether the work tree equalled it when the first
+ * command started (`before`: whatever an earlier step edited, added or deleted), and whether it
+ * still did after the last one (`after`; a command that edits files, or commits, is a
+ * difference). A dirty tree is named by a digest over each differing path and what is there,
+ * computed from content, never from timestamps or status lines.
  */
-export function testedSnapshot(cwd: string, commit: TestedCommit): TestedSnapshot {
-  const changed = git(cwd, ["diff", "--no-renames", "--name-only", "-z", commit.sha, "--"]);
-  const untracked = git(cwd, ["ls-files", "--others", "--exclude-standard", "-z"]);
-  const paths = [
-    ...new Set([...changed.split("\0"), ...untracked.split("\0")].filter(Boolean)),
-  ].sort();
+export function testedSnapshot(
+  commit: TestedCommit,
+  before: WorkTreeState,
+  after: WorkTreeState,
+): TestedSnapshot {
   return {
     ...commit,
-    clean: paths.length === 0,
-    dirty_digest: paths.length ? dirtyDigest(cwd, paths) : null,
+    clean_before: before.size === 0,
+    dirty_before: listed([...before.keys()]),
+    clean: after.size === 0,
+    dirty_digest: after.size ? dirtyDigest(after) : null,
   };
 }
 
-function dirtyDigest(cwd: string, paths: string[]): string {
-  const existing = paths.filter((path) => existsSync(join(cwd, path)));
-  const blobs = existing.length
-    ? git(cwd, ["hash-object", "--stdin-paths"], `${existing.join("\n")}\n`)
-        .trim()
-        .split("\n")
-    : [];
-  const blobOf = new Map(existing.map((path, i) => [path, blobs[i]]));
+function dirtyDigest(state: WorkTreeState): string {
   const hash = createHash("sha256");
-  for (const path of paths) hash.update(`${path}\0${blobOf.get(path) ?? "deleted"}\n`);
+  for (const [key, token] of state) hash.update(`${pathText(key)}\0${token}\n`);
   return hash.digest("hex");
 }

@@ -9,6 +9,20 @@ export function resultText(command: CommandResult): string {
   return command.exit_code === 0 ? "passed" : `failed (exit ${command.exit_code})`;
 }
 
+/** A file name (the pull request's choice) as inert text, also inside a table cell. */
+const pathCode = (path: string) =>
+  `<code>${escapeHtml(path)
+    .replace(/\|/g, "&#124;")
+    .replace(/[\r\n]/g, " ")}</code>`;
+
+/** How many paths a command changed, with the first few named. */
+function changedText(command: CommandResult): string {
+  if (command.changed_paths_count === 0) return "none";
+  const named = command.changed_paths.slice(0, 3).map(pathCode);
+  const more = command.changed_paths_count - named.length;
+  return `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+}
+
 /** 1234 ms -> "1.2s"; whole units read as the config writes them. */
 export function durationText(ms: number): string {
   if (ms < 1_000) return `${ms}ms`;
@@ -42,16 +56,19 @@ export function renderRecordMarkdown(record: CommandRecord, tailChars = 8_000): 
     record.pull_request
       ? `Pull request #${record.pull_request.number}: head \`${short(record.pull_request.head_sha)}\`, base \`${short(record.pull_request.base_sha)}\``
       : "",
+    tested.clean_before
+      ? ""
+      : `**The work tree already differed from the tested commit before the first command** (an earlier step changed ${tested.dirty_before.slice(0, 10).map(pathCode).join(", ")}${tested.dirty_before.length > 10 ? ", ..." : ""}).`,
     tested.clean
       ? "The work tree was clean after the commands."
       : `**The work tree was not clean after the commands** (changed files digest \`${tested.dirty_digest}\`).`,
     `Config digest \`${record.grader.config_digest}\`, agate ${record.grader.agate_version}.`,
     "",
-    "| command | result | duration |",
-    "| --- | --- | --- |",
+    "| command | result | duration | files changed |",
+    "| --- | --- | --- | --- |",
     ...record.commands.map(
       (c) =>
-        `| ${cell(c.name)} | ${commandPassed(c) ? "✅" : "❌"} ${resultText(c)} | ${durationText(c.duration_ms)} |`,
+        `| ${cell(c.name)} | ${commandPassed(c) ? "✅" : "❌"} ${resultText(c)} | ${durationText(c.duration_ms)} | ${changedText(c)} |`,
     ),
   ].filter((line, index, all) => line !== "" || all[index - 1] !== "");
 

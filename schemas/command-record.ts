@@ -53,7 +53,7 @@ export const commandResultSchema = z.strictObject({
   duration_ms: nonNegativeIntSchema,
   output: commandOutputSchema,
   changed_paths: z.array(z.string()).meta({
-    description: `Paths this command changed in the work tree (modified, added, deleted, untracked and not ignored), as git sees them against the tested commit; at most ${CHANGED_PATHS_LIMIT}.`,
+    description: `Paths whose content or existence in the work tree differs after this command from just before it (modified, added, deleted; new files unless ignored), relative to the repository root, sorted; at most ${CHANGED_PATHS_LIMIT}.`,
   }),
   changed_paths_count: nonNegativeIntSchema.meta({
     description: "How many paths changed, listed or not.",

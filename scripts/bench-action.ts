@@ -8,7 +8,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { makeRepo } from "../test/support/git-repo.js";
 
-const BUNDLE = resolve(import.meta.dirname, "..", "dist", "action", "index.js");
+/** AGATE_BENCH_BUNDLE: another bundle to measure (an older build, to compare). */
+const BUNDLE = process.env.AGATE_BENCH_BUNDLE
+  ? resolve(process.env.AGATE_BENCH_BUNDLE)
+  : resolve(import.meta.dirname, "..", "dist", "action", "index.js");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const COMMANDS = ["true", "echo hello", "ls > /dev/null"];
 

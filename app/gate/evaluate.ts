@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { believedRecord, decideGate } from "../../checks/gate/decide.js";
 import { renderGateSummary } from "../../checks/gate/render.js";
+import { codeSpan } from "../../checks/markdown.js";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
 import type { Config } from "../../schemas/config.js";
 import { EVALUATOR_PROMPT_VERSION, type EvaluationInput } from "../../schemas/evaluation.js";
@@ -178,6 +179,14 @@ async function evaluateOnce(options: Parameters<typeof evaluatePullRequest>[0]):
         handEditedLabelComment(`agate:${decision.state}`, decision.title),
       );
     }
+  } else {
+    // A state label on a pull request agate does not gate is a lie someone (or a ruleset)
+    // may read: it goes, with a comment saying why.
+    const stray = pr.labels.filter((label) => label in STATE_LABELS);
+    for (const label of stray) await github.removeLabel(pr.number, label);
+    if (stray.length > 0) {
+      await github.comment(pr.number, strayLabelComment(stray, decision.title));
+    }
   }
   const storedRecord = !latest || latest.state !== decision.state || wrote;
   if (storedRecord) {
@@ -221,9 +230,17 @@ async function syncLabels(
   return true;
 }
 
+function strayLabelComment(labels: string[], title: string): string {
+  return [
+    `agate removed ${labels.map((l) => `\`${l}\``).join(", ")}: agate's labels show the state of its gate, and it does not gate this pull request (${codeSpan(title)}).`,
+    "",
+    "A label cannot change what agate decides; the `agate` check is the gate.",
+  ].join("\n");
+}
+
 function handEditedLabelComment(label: string, title: string): string {
   return [
-    `agate's labels show the state of its gate, so \`${label}\` is back: ${title}.`,
+    `agate's labels show the state of its gate, so \`${label}\` is back: ${codeSpan(title)}.`,
     "",
     "A label cannot change the state. To change it: push a commit that fixes what the `agate` check lists, " +
       "let CI publish a new command record, or, for protected paths, have a maintainer approve the head commit. " +

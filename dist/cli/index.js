@@ -658,19 +658,19 @@ var require_Alias = __commonJS({
           if (ctx)
             ctx.aliasResolveCache = nodes;
         }
-        let found = void 0;
+        let found2 = void 0;
         for (const node2 of nodes) {
           if (node2 === this)
             break;
           if (node2.anchor === this.source)
-            found = node2;
+            found2 = node2;
         }
-        if (found && ctx) {
+        if (found2 && ctx) {
           const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
-          let data = anchors2.get(found);
+          let data = anchors2.get(found2);
           if (!data) {
-            toJS.toJS(found, null, ctx);
-            data = anchors2.get(found);
+            toJS.toJS(found2, null, ctx);
+            data = anchors2.get(found2);
           }
           if (data?.res === void 0) {
             const msg = "This should not happen: Alias anchor was not resolved?";
@@ -679,14 +679,14 @@ var require_Alias = __commonJS({
           if (maxAliasCount >= 0) {
             data.count += 1;
             if (data.aliasCount === 0)
-              data.aliasCount = getAliasCount(doc2, found, anchors2);
+              data.aliasCount = getAliasCount(doc2, found2, anchors2);
             if (data.count * data.aliasCount > maxAliasCount) {
               const msg = "Excessive alias count indicates a resource exhaustion attack";
               throw new ReferenceError(msg);
             }
           }
         }
-        return found;
+        return found2;
       }
       toJSON(_arg, ctx) {
         if (!ctx)
@@ -3792,7 +3792,7 @@ var require_resolve_props = __commonJS({
       let tag = null;
       let newlineAfterProp = null;
       let comma = null;
-      let found = null;
+      let found2 = null;
       let start = null;
       for (const token of tokens) {
         if (reqSpace) {
@@ -3829,7 +3829,7 @@ var require_resolve_props = __commonJS({
             if (atNewline) {
               if (comment)
                 comment += token.source;
-              else if (!found || indicator !== "seq-item-ind")
+              else if (!found2 || indicator !== "seq-item-ind")
                 spaceBefore = true;
             } else
               commentSep += token.source;
@@ -3863,9 +3863,9 @@ var require_resolve_props = __commonJS({
           case indicator:
             if (anchor2 || tag)
               onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
-            if (found)
+            if (found2)
               onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
-            found = token;
+            found2 = token;
             atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
             hasSpace = false;
             break;
@@ -3894,7 +3894,7 @@ var require_resolve_props = __commonJS({
         onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
       return {
         comma,
-        found,
+        found: found2,
         spaceBefore,
         comment,
         hasNewline,
@@ -6046,9 +6046,9 @@ var require_lexer = __commonJS({
         }
       }
       *parseQuotedScalar() {
-        const quote = this.charAt(0);
-        let end = this.buffer.indexOf(quote, this.pos + 1);
-        if (quote === "'") {
+        const quote2 = this.charAt(0);
+        let end = this.buffer.indexOf(quote2, this.pos + 1);
+        if (quote2 === "'") {
           while (end !== -1 && this.buffer[end + 1] === "'")
             end = this.buffer.indexOf("'", end + 2);
         } else {
@@ -7372,8 +7372,8 @@ var require_dist = __commonJS({
 });
 
 // action/cli.ts
-import { mkdirSync as mkdirSync2, writeFileSync as writeFileSync2 } from "node:fs";
-import { dirname as dirname2, join as join3, resolve as resolve2 } from "node:path";
+import { mkdirSync as mkdirSync3, writeFileSync as writeFileSync4 } from "node:fs";
+import { dirname as dirname4, join as join6, resolve as resolve4 } from "node:path";
 import { parseArgs } from "node:util";
 
 // checks/command-results.ts
@@ -9411,8 +9411,8 @@ function emoji() {
 }
 var ipv4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$/;
 var ipv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))$/;
-var mac = (delimiter) => {
-  const escapedDelim = escapeRegex(delimiter ?? ":");
+var mac = (delimiter2) => {
+  const escapedDelim = escapeRegex(delimiter2 ?? ":");
   return new RegExp(`^(?:[0-9A-F]{2}${escapedDelim}){5}[0-9A-F]{2}$|^(?:[0-9a-f]{2}${escapedDelim}){5}[0-9a-f]{2}$`);
 };
 var cidrv4 = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\/([0-9]|[1-2][0-9]|3[0-2])$/;
@@ -12468,7 +12468,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve3) {
+function isRecursive(inst, stack, resolve5) {
   const cached3 = recursive.get(inst);
   if (cached3 !== void 0)
     return cached3 ? PROVEN : NONE;
@@ -12478,7 +12478,7 @@ function isRecursive(inst, stack, resolve3) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve3);
+      const answer = isRecursive(child, stack, resolve5);
       if (answer > result)
         result = answer;
     }
@@ -12489,7 +12489,7 @@ function isRecursive(inst, stack, resolve3) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve3) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve5) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -12553,7 +12553,7 @@ function isRecursive(inst, stack, resolve3) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve3 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve5 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -27169,10 +27169,16 @@ var commandSchema = external_exports.strictObject({
   }),
   timeout: durationSchema.prefault("10m").meta({
     description: "Wall-clock limit such as 90s, 10m or 1h; the whole process tree is killed."
+  }),
+  writes: external_exports.array(globSchema).default([]).meta({
+    description: "Tracked or unignored paths this command may change (globs). A change anywhere else makes the record not believed: a command that edits the code it tests has not tested the commit.",
+    examples: [["coverage/**"]]
   })
 }).meta({ description: "A command that must exit 0 on the tested commit." });
 var gateSchema = external_exports.strictObject({
-  all: external_exports.boolean().default(false).meta({ description: "Gate every pull request, whoever opened it." }),
+  all: external_exports.boolean().default(true).meta({
+    description: "Gate every pull request, whoever opened it (the default). Set false to gate only what authors, labels or branches select; labels and branch names are the author's choice, so only authors narrow safely."
+  }),
   authors: external_exports.array(githubLoginSchema).default([]).meta({
     description: "Logins whose pull requests are gated (agent accounts and apps, e.g. `my-agent[bot]`)."
   }),
@@ -27261,6 +27267,21 @@ var escalationSchema = external_exports.strictObject({
   follow_up_limit: external_exports.number().int().nonnegative().default(1),
   claim_expiries_before_blocked: positiveIntSchema.default(2)
 }).prefault({});
+var workflowPathSchema = external_exports.string().regex(/^\.github\/workflows\/[^/]+\.ya?ml$/, {
+  error: (issue2) => `${JSON.stringify(issue2.input)} is not a workflow file: use a path such as .github/workflows/agate.yml`
+});
+var nameSchema = (what) => external_exports.string().min(1, { error: `${what} must not be empty` }).max(100, { error: `${what} must be at most 100 characters` });
+var evidenceSchema = external_exports.strictObject({
+  workflow: workflowPathSchema.default(".github/workflows/agate.yml").meta({
+    description: "The workflow file whose runs carry the evidence, on pull_request and merge_group."
+  }),
+  job: nameSchema("evidence.job").default("agate").meta({
+    description: "The job (its key, or its `name:` when it has one) that runs the agate Action."
+  }),
+  step: nameSchema("evidence.step").default("agate").meta({
+    description: "The `name:` of the step that runs the agate Action; the runner's conclusion for it must agree with the record."
+  })
+}).prefault({}).meta({ description: "Where command records come from: one workflow, job and step." });
 var mergeQueueSchema = external_exports.strictObject({
   record_timeout: durationSchema.prefault("30m").meta({
     description: "How long a merge group waits for its command record before the agate check fails; every checks request gets an answer."
@@ -27288,6 +27309,7 @@ var configSchema = external_exports.strictObject({
   protected_paths: external_exports.array(globSchema).default([]).meta({
     description: `Globs that need a maintainer's approval to change; ${ALWAYS_PROTECTED_PATHS.join(" and ")} always do.`
   }),
+  evidence: evidenceSchema,
   evaluator: evaluatorSchema,
   handoff: handoffSchema,
   budgets: budgetsSchema,
@@ -27306,21 +27328,168 @@ var AGATE_VERSION = package_default.version;
 
 // action/git.ts
 import { execFileSync } from "node:child_process";
-function git(cwd, args, input2) {
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname as dirname2, join as join2, resolve } from "node:path";
+
+// action/executables.ts
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
+var SYSTEM_DIRECTORIES = [
+  "/usr/bin",
+  "/bin",
+  "/usr/local/bin",
+  "/opt/homebrew/bin",
+  "/run/current-system/sw/bin"
+];
+var found = /* @__PURE__ */ new Map();
+function isExecutableFile(path) {
   try {
-    return execFileSync("git", args, {
-      cwd,
-      input: input2,
-      encoding: "utf8",
-      maxBuffer: 256 * 1024 * 1024,
-      stdio: ["pipe", "pipe", "pipe"]
-    });
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function systemExecutable(name, options = {}) {
+  const cached3 = found.get(name);
+  if (cached3) return cached3;
+  const fromPath = (options.searchPath ?? "").split(delimiter).filter((dir) => isAbsolute(dir)).map((dir) => join(dir, name));
+  const path = [...SYSTEM_DIRECTORIES.map((dir) => join(dir, name)), ...fromPath].find(
+    isExecutableFile
+  );
+  if (!path) {
+    throw new Error(
+      `agate needs ${name} in one of ${SYSTEM_DIRECTORIES.join(", ")}; install it there (agate does not look ${name} up on PATH, which an earlier step can change)`
+    );
+  }
+  found.set(name, path);
+  return path;
+}
+function systemPath() {
+  return [.../* @__PURE__ */ new Set([dirname(systemExecutable("git")), ...SYSTEM_DIRECTORIES])].join(delimiter);
+}
+
+// action/git.ts
+var HARDENING = [
+  ["core.fsmonitor", "false", "an fsmonitor hook program, run whenever git refreshes the index"],
+  [
+    "core.hooksPath",
+    "/dev/null",
+    "hooks (reference-transaction on fetch, ...): no file can exist under /dev/null"
+  ],
+  ["core.pager", "cat", "a pager program"],
+  ["core.askPass", "", "an askpass program asked for credentials"],
+  ["credential.helper", "", "credential helpers (shell commands); the empty value resets the list"],
+  ["core.sshCommand", "ssh", "core.sshCommand, a shell command run for ssh remotes"],
+  ["core.alternateRefsCommand", "true", "a command run during fetch to list the alternates' refs"],
+  ["protocol.ext.allow", "never", "ext:: remote URLs, which run a command"],
+  ["protocol.git.allow", "never", "git:// remotes and core.gitProxy, a command run for them"],
+  ["diff.external", "", "an external diff program"],
+  ["gc.auto", "0", "gc and its hooks run after a fetch"],
+  ["maintenance.auto", "false", "maintenance run after a fetch"],
+  ["submodule.recurse", "false", "commands recursing into submodules, whose config is theirs"],
+  ["fetch.recurseSubmodules", "false", "fetch recursing into submodules"],
+  ["core.untrackedCache", "false", "an untracked cache a command wrote into the index"]
+];
+var HARDENING_ARGS = HARDENING.flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+var safeDirectories = /* @__PURE__ */ new Set();
+var userExcludes;
+var quote = (value) => `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+function globalConfig2() {
+  const lines = ["[safe]"];
+  for (const dir of safeDirectories) {
+    if (!/[\n\r\0]/.test(dir)) lines.push(`	directory = ${quote(dir)}`);
+  }
+  if (userExcludes) lines.push("[core]", `	excludesFile = ${quote(userExcludes)}`);
+  return `${lines.join("\n")}
+`;
+}
+function withGitHome(run) {
+  const home = mkdtempSync(join2(tmpdir(), "agate-git-"));
+  try {
+    writeFileSync(join2(home, "config"), globalConfig2());
+    return run(home);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+function useUserExcludesFile(env) {
+  const userHome = env.HOME;
+  if (!userHome) return;
+  const xdg = env.XDG_CONFIG_HOME || join2(userHome, ".config");
+  const expand = (path2) => path2.startsWith("~/") ? join2(userHome, path2.slice(2)) : resolve(userHome, path2);
+  let configured;
+  for (const file2 of [join2(userHome, ".gitconfig"), join2(xdg, "git", "config")]) {
+    if (configured || !existsSync(file2)) continue;
+    configured = gitMaybe(userHome, [
+      "config",
+      "--file",
+      file2,
+      "--includes",
+      "--get",
+      "core.excludesFile"
+    ])?.trim();
+  }
+  const path = configured ? expand(configured) : join2(xdg, "git", "ignore");
+  userExcludes = existsSync(path) ? path : void 0;
+}
+var userExcludesFile = () => userExcludes;
+function workTreeRoot(cwd) {
+  let dir;
+  try {
+    dir = realpathSync(cwd);
+  } catch {
+    return void 0;
+  }
+  for (; ; ) {
+    if (existsSync(join2(dir, ".git"))) return dir;
+    const parent = dirname2(dir);
+    if (parent === dir) return void 0;
+    dir = parent;
+  }
+}
+function gitEnvironment(home) {
+  return {
+    PATH: systemPath(),
+    HOME: home,
+    XDG_CONFIG_HOME: join2(home, "xdg"),
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: join2(home, "config"),
+    GIT_TERMINAL_PROMPT: "0",
+    // Replace refs would let a repository substitute one object for another.
+    GIT_NO_REPLACE_OBJECTS: "1",
+    // Reading commands must not rewrite the repository's index behind the user's back.
+    GIT_OPTIONAL_LOCKS: "0",
+    LC_ALL: "C"
+  };
+}
+function runGit(cwd, args, options) {
+  const root2 = workTreeRoot(options.shadow?.workTree ?? cwd);
+  if (root2) safeDirectories.add(root2);
+  const location = options.shadow ? [`--git-dir=${options.shadow.gitDir}`, `--work-tree=${options.shadow.workTree}`] : [];
+  const fullArgs = ["--no-pager", ...location, ...HARDENING_ARGS, ...args];
+  const executable = systemExecutable("git");
+  try {
+    return withGitHome(
+      (home) => execFileSync(executable, fullArgs, {
+        cwd,
+        input: options.input,
+        env: gitEnvironment(home),
+        maxBuffer: 256 * 1024 * 1024,
+        stdio: ["pipe", "pipe", "pipe"]
+      })
+    );
   } catch (error62) {
     const stderr = String(error62.stderr ?? "").trim();
     throw new Error(
       `git ${args.join(" ")} failed in ${cwd}: ${stderr || error62.message}`
     );
   }
+}
+function git(cwd, args, input2) {
+  return runGit(cwd, args, { input: input2 }).toString("utf8");
 }
 function gitMaybe(cwd, args) {
   try {
@@ -27329,18 +27498,41 @@ function gitMaybe(cwd, args) {
     return void 0;
   }
 }
+function gitShadow(shadow, args, input2) {
+  return gitShadowBuffer(shadow, args, input2).toString("utf8");
+}
+function gitShadowBuffer(shadow, args, input2) {
+  return runGit(shadow.workTree, args, {
+    shadow: { gitDir: shadow.gitDir, workTree: shadow.workTree },
+    input: input2
+  });
+}
 
 // action/base-config.ts
 var hasCommit = (cwd, sha) => gitMaybe(cwd, ["cat-file", "-e", `${sha}^{commit}`]) !== void 0;
+function fetchShallow(cwd, what) {
+  return gitMaybe(cwd, [
+    "fetch",
+    "--no-tags",
+    "--quiet",
+    "--no-recurse-submodules",
+    "--upload-pack=git-upload-pack",
+    "--depth=1",
+    "origin",
+    what
+  ]) !== void 0;
+}
 async function readConfigAtBase(options) {
   const { cwd, sha, path } = options;
+  const read = () => gitMaybe(cwd, ["cat-file", "blob", `${sha}:${path}`]);
+  let text = read();
+  if (text !== void 0) return { text, via: "git" };
   if (!hasCommit(cwd, sha)) {
-    gitMaybe(cwd, ["fetch", "--no-tags", "--quiet", "--depth=1", "origin", sha]);
+    fetchShallow(cwd, sha);
+    text = read();
+    if (text !== void 0) return { text, via: "git" };
   }
-  if (hasCommit(cwd, sha)) {
-    const exists = gitMaybe(cwd, ["cat-file", "-e", `${sha}:${path}`]) !== void 0;
-    return { text: exists ? git(cwd, ["show", `${sha}:${path}`]) : null, via: "git" };
-  }
+  if (hasCommit(cwd, sha)) return { text: null, via: "git" };
   if (options.api) return { text: await options.api(sha, path), via: "api" };
   throw new Error(
     `cannot read ${path} at the base commit ${sha}: it is not in the checkout and fetching it failed. Give the Action a token with contents: read, or check out with fetch-depth: 0.`
@@ -27364,18 +27556,9 @@ function localBase(cwd, ref) {
 }
 
 // action/handoff.ts
-import { execFileSync as execFileSync2 } from "node:child_process";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync
-} from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, isAbsolute, join, posix, resolve } from "node:path";
+import { existsSync as existsSync3, mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, readFileSync as readFileSync2, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
+import { tmpdir as tmpdir2 } from "node:os";
+import { dirname as dirname3, isAbsolute as isAbsolute2, join as join4, posix, resolve as resolve3 } from "node:path";
 
 // checks/config/parse-config.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -27400,6 +27583,7 @@ function configDigest(config2) {
 }
 
 // schemas/command-record.ts
+var CHANGED_PATHS_LIMIT = 100;
 var OUTPUT_TAIL_BYTES = 64 * 1024;
 var commandOutputSchema = external_exports.strictObject({
   bytes: nonNegativeIntSchema,
@@ -27420,14 +27604,28 @@ var commandResultSchema = external_exports.strictObject({
   timed_out: external_exports.boolean(),
   started_at: isoDateTimeSchema,
   duration_ms: nonNegativeIntSchema,
-  output: commandOutputSchema
+  output: commandOutputSchema,
+  changed_paths: external_exports.array(external_exports.string()).meta({
+    description: `Paths whose content or existence in the work tree differs after this command from just before it (modified, added, deleted; new files unless ignored), relative to the repository root, sorted; at most ${CHANGED_PATHS_LIMIT}.`
+  }),
+  changed_paths_count: nonNegativeIntSchema.meta({
+    description: "How many paths changed, listed or not."
+  })
 });
 var testedSnapshotSchema = external_exports.strictObject({
   sha: gitShaSchema.meta({
     description: "`git rev-parse HEAD` where the commands ran (a merge commit on pull_request)."
   }),
   tree_sha: gitShaSchema,
-  parents: external_exports.array(gitShaSchema),
+  parents: external_exports.array(gitShaSchema).meta({
+    description: "As the checkout knows them: empty in a shallow clone. The App reads the parents from GitHub, never from here."
+  }),
+  clean_before: external_exports.boolean().meta({
+    description: "The work tree matched the tested commit when the first command started (nothing an earlier step wrote)."
+  }),
+  dirty_before: external_exports.array(external_exports.string()).meta({
+    description: `Paths that differed before the first command, at most ${CHANGED_PATHS_LIMIT}.`
+  }),
   clean: external_exports.boolean().meta({ description: "The work tree had no changed or untracked files afterwards." }),
   dirty_digest: sha256HexSchema.nullable().meta({
     description: "sha256 over path and blob hash of each changed or untracked file; null when clean."
@@ -27462,7 +27660,9 @@ var graderVersionSchema = external_exports.strictObject({
 });
 var commandRecordSchema = external_exports.strictObject({
   kind: external_exports.literal("agate.command-record"),
-  version: external_exports.literal(1),
+  version: external_exports.literal(2).meta({
+    description: "2: published as a workflow artifact, with the work tree's state before and after each command."
+  }),
   repository: repositoryFullNameSchema.nullable().meta({ description: "null for a local `agate run`." }),
   tested: testedSnapshotSchema,
   pull_request: pullRequestRefSchema.nullable(),
@@ -27877,8 +28077,8 @@ var WHOLE = TEXT_RULES.map((rule) => ({
   single: new RegExp(rule.pattern.source)
 }));
 function replaceMatch(match) {
-  const found = WHOLE.find(({ whole }) => whole.test(match));
-  return found ? match.replace(found.single, found.rule.replacement) : match;
+  const found2 = WHOLE.find(({ whole }) => whole.test(match));
+  return found2 ? match.replace(found2.single, found2.rule.replacement) : match;
 }
 function normaliseLine(line) {
   const body = line.endsWith("\r") ? line.slice(0, -1) : line;
@@ -27888,6 +28088,220 @@ function normaliseLine(line) {
     text = text.replace(ANSI_RULE.pattern, ANSI_RULE.replacement);
   text = text.replace(COMBINED, replaceMatch);
   return text.replace(/[ \t]+$/, "");
+}
+
+// action/shadow-git.ts
+import { createHash as createHash2 } from "node:crypto";
+import {
+  closeSync,
+  constants as constants2,
+  existsSync as existsSync2,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  realpathSync as realpathSync2,
+  rmSync as rmSync2,
+  statSync as statSync2,
+  utimesSync,
+  writeFileSync as writeFileSync2
+} from "node:fs";
+import { join as join3, resolve as resolve2 } from "node:path";
+var COPIED_CORE_SETTINGS = [
+  "filemode",
+  "symlinks",
+  "ignorecase",
+  "precomposeunicode",
+  "autocrlf",
+  "eol"
+];
+function createShadowGit(options) {
+  const { sha } = options;
+  const gitDir = resolve2(options.gitDir);
+  const [root2 = "", realGitDir = "", commonDir = "", objectFormat = ""] = git(options.cwd, [
+    "rev-parse",
+    "--show-toplevel",
+    "--absolute-git-dir",
+    "--git-common-dir",
+    "--show-object-format"
+  ]).trim().split("\n");
+  const common = resolve2(options.cwd, commonDir);
+  const objects = realpathSync2(join3(common, "objects"));
+  const format = objectFormat === "sha256" ? "sha256" : "sha1";
+  const settings = /* @__PURE__ */ new Map();
+  for (const entry of (gitMaybe(options.cwd, ["config", "-z", "--get-regexp", "^core\\."]) ?? "").split("\0")) {
+    const [key = "", value = ""] = entry.split("\n");
+    const name = COPIED_CORE_SETTINGS.find((known) => `core.${known}` === key.toLowerCase());
+    if (name && /^[A-Za-z0-9_-]+$/.test(value)) settings.set(name, value);
+  }
+  const config2 = [
+    "[core]",
+    `	repositoryformatversion = ${format === "sha1" ? 0 : 1}`,
+    "	bare = false",
+    "	fsmonitor = false",
+    "	hooksPath = /dev/null",
+    "	untrackedCache = false",
+    "	splitIndex = false",
+    ...[...settings].map(([name, value]) => `	${name} = ${value}`),
+    ...format === "sha1" ? [] : ["[extensions]", `	objectformat = ${format}`],
+    ""
+  ].join("\n");
+  const readIfFile = (path) => existsSync2(path) ? readFileSync(path) : Buffer.alloc(0);
+  const userExcludes2 = userExcludesFile();
+  const exclude = Buffer.concat([
+    readIfFile(join3(common, "info", "exclude")),
+    Buffer.from("\n"),
+    userExcludes2 ? readIfFile(userExcludes2) : Buffer.alloc(0)
+  ]);
+  let index;
+  let indexTime = 0;
+  const files = () => [
+    ["HEAD", `${sha}
+`],
+    ["config", config2],
+    [join3("objects", "info", "alternates"), `${objects}
+`],
+    [join3("info", "exclude"), exclude],
+    ...index ? [["index", index]] : []
+  ];
+  const restore = () => {
+    rmSync2(gitDir, { recursive: true, force: true });
+    for (const dir of ["refs", join3("objects", "info"), "info"]) {
+      mkdirSync(join3(gitDir, dir), { recursive: true, mode: 448 });
+    }
+    for (const [name, content] of files()) writeFileSync2(join3(gitDir, name), content);
+    if (index) utimesSync(join3(gitDir, "index"), indexTime, indexTime);
+  };
+  const shadow = {
+    gitDir,
+    workTree: root2,
+    objectFormat: format,
+    restore,
+    remove: () => rmSync2(gitDir, { recursive: true, force: true })
+  };
+  try {
+    restore();
+    const realIndex = join3(realGitDir, "index");
+    let split = false;
+    if (existsSync2(realIndex)) {
+      writeFileSync2(join3(gitDir, "index"), readFileSync(realIndex));
+      keepTimestamp(join3(gitDir, "index"), realIndex);
+      for (const name of readdirSync(realGitDir)) {
+        if (name.startsWith("sharedindex.")) {
+          writeFileSync2(join3(gitDir, name), readFileSync(join3(realGitDir, name)));
+          split = true;
+        }
+      }
+    }
+    if (options.index !== "as-is") {
+      try {
+        gitShadow(shadow, ["read-tree", "-m", sha]);
+      } catch {
+        rmSync2(join3(gitDir, "index"), { force: true });
+        gitShadow(shadow, ["read-tree", sha]);
+        refreshIndex(shadow);
+      }
+    } else if (split) {
+      gitShadow(shadow, ["update-index", "--no-split-index"]);
+    }
+    const indexFile = join3(gitDir, "index");
+    if (existsSync2(indexFile)) {
+      index = readFileSync(indexFile);
+      indexTime = Math.floor(statSync2(indexFile).mtimeMs / 1e3);
+    }
+    restore();
+  } catch (error62) {
+    shadow.remove();
+    throw error62;
+  }
+  return shadow;
+}
+function keepTimestamp(copy, original) {
+  const time3 = Math.floor(statSync2(original).mtimeMs / 1e3);
+  utimesSync(copy, time3, time3);
+}
+function gitMaybeShadow(shadow, args) {
+  try {
+    gitShadow(shadow, args);
+  } catch {
+  }
+}
+function refreshIndex(shadow) {
+  gitMaybeShadow(shadow, ["update-index", "-q", "--ignore-submodules", "--refresh"]);
+}
+function workTreeState(shadow) {
+  shadow.restore();
+  const out = gitShadowBuffer(shadow, [
+    "ls-files",
+    "-z",
+    "--modified",
+    "--others",
+    "--exclude-standard"
+  ]);
+  const paths = /* @__PURE__ */ new Set();
+  let start = 0;
+  for (let end = out.indexOf(0); end >= 0; end = out.indexOf(0, start)) {
+    if (end > start) paths.add(out.subarray(start, end).toString("latin1"));
+    start = end + 1;
+  }
+  const root2 = Buffer.from(`${shadow.workTree}/`);
+  const state = /* @__PURE__ */ new Map();
+  for (const key of [...paths].sort()) {
+    const name = key.endsWith("/") ? key.slice(0, -1) : key;
+    state.set(
+      key,
+      pathToken(Buffer.concat([root2, Buffer.from(name, "latin1")]), shadow.objectFormat)
+    );
+  }
+  return state;
+}
+var pathText = (key) => Buffer.from(key, "latin1").toString("utf8");
+function pathToken(path, format) {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return "deleted";
+  }
+  if (stat.isSymbolicLink()) {
+    return `120000 ${blobId(format, [readlinkSync(path, { encoding: "buffer" })])}`;
+  }
+  if (stat.isDirectory()) return "160000 directory";
+  if (!stat.isFile()) return "other";
+  let fd;
+  try {
+    fd = openSync(path, constants2.O_RDONLY | constants2.O_NOFOLLOW | constants2.O_NONBLOCK);
+  } catch {
+    return "unreadable";
+  }
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) return "other";
+    const mode = opened.mode & 73 ? "100755" : "100644";
+    const buffer = Buffer.alloc(1024 * 1024);
+    const hash2 = createHash2(format);
+    hash2.update(`blob ${opened.size}\0`);
+    let left = opened.size;
+    while (left > 0) {
+      const read = readSync(fd, buffer, 0, Math.min(buffer.length, left), null);
+      if (read === 0) break;
+      hash2.update(buffer.subarray(0, read));
+      left -= read;
+    }
+    return `${mode} ${left === 0 ? hash2.digest("hex") : "changing"}`;
+  } finally {
+    closeSync(fd);
+  }
+}
+function blobId(format, parts) {
+  const size = parts.reduce((sum, part) => sum + part.length, 0);
+  const hash2 = createHash2(format).update(`blob ${size}\0`);
+  for (const part of parts) hash2.update(part);
+  return hash2.digest("hex");
 }
 
 // action/handoff.ts
@@ -27912,8 +28326,8 @@ function writeHandoff(options) {
     }
   })();
   const path = handoffPath(root2, baseSha, options.path);
-  const file2 = join(root2, path);
-  const existing = existsSync(file2) ? readExisting(readFileSync(file2, "utf8"), path) : null;
+  const file2 = join4(root2, path);
+  const existing = existsSync3(file2) ? readExisting(readFileSync2(file2, "utf8"), path) : null;
   const branch = gitMaybe(root2, ["symbolic-ref", "--quiet", "--short", "HEAD"])?.trim();
   if (!branch) {
     throw new HandoffUsageError(
@@ -27940,10 +28354,10 @@ function writeHandoff(options) {
   const record2 = readRecord(root2, options.cwd, options.recordPath);
   let lastCommand = existing?.front.last_command ?? null;
   if (record2.record) {
-    const head = git(root2, ["rev-parse", "HEAD"]).trim();
-    if (record2.record.tested.sha !== head) {
+    const head2 = git(root2, ["rev-parse", "HEAD"]).trim();
+    if (record2.record.tested.sha !== head2) {
       warnings.push(
-        `the command record ${record2.file} is for ${shortSha(record2.record.tested.sha)}, but HEAD is ${shortSha(head)}: run \`npx agate run\` again so last_command describes this commit`
+        `the command record ${record2.file} is for ${shortSha(record2.record.tested.sha)}, but HEAD is ${shortSha(head2)}: run \`npx agate run\` again so last_command describes this commit`
       );
     }
     const chosen = lastCommandOf(record2.record);
@@ -27954,11 +28368,28 @@ function writeHandoff(options) {
       `no command record at ${record2.file}: run \`npx agate run\` first; last_command ${lastCommand ? "kept as it was" : "left empty"}`
     );
   }
+  const head = gitMaybe(root2, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])?.trim();
+  const scratch = mkdtempSync2(join4(tmpdir2(), "agate-handoff-"));
+  let changed;
+  let tree;
+  try {
+    const shadow = createShadowGit({
+      cwd: root2,
+      sha: head ?? baseSha,
+      gitDir: join4(scratch, "git"),
+      index: "as-is"
+    });
+    refreshIndex(shadow);
+    changed = changedFiles(shadow, baseSha, path);
+    tree = codeTree(shadow, path, head);
+  } finally {
+    rmSync3(scratch, { recursive: true, force: true });
+  }
   const front = handoffFrontMatterSchema.parse({
     task: task.trim(),
     branch,
     status,
-    changed_files: changedFiles(root2, baseSha, path),
+    changed_files: changed,
     last_command: lastCommand,
     next_step: options.nextStep?.trim() ?? existing?.front.next_step ?? "",
     open_items: options.openItems ? options.openItems.map((item) => item.trim()).filter((item) => item !== "") : existing?.front.open_items ?? []
@@ -27968,12 +28399,12 @@ function writeHandoff(options) {
       'status is ready, but next_step or open_items are not empty: the gate calls that a contradiction; clear them (--next-step "" --open-item "") or keep status in-progress'
     );
   }
-  const body = withTreeMarker(existing ? existing.body : NEW_FILE_BODY, codeTree(root2, path));
+  const body = withTreeMarker(existing ? existing.body : NEW_FILE_BODY, tree);
   const text = renderHandoffFile(front, body);
   const unchanged = existing?.text === text;
   if (!unchanged) {
-    mkdirSync(dirname(file2), { recursive: true });
-    writeFileSync(file2, text);
+    mkdirSync2(dirname3(file2), { recursive: true });
+    writeFileSync3(file2, text);
   }
   return { path, file: file2, created: existing === null, unchanged, front, warnings };
 }
@@ -27987,36 +28418,22 @@ function withTreeMarker(body, tree) {
 ${marker}
 `;
 }
-function codeTree(root2, handoff3) {
-  const dir = mkdtempSync(join(tmpdir(), "agate-handoff-"));
-  const index = join(dir, "index");
-  const realIndex = resolve(root2, git(root2, ["rev-parse", "--git-path", "index"]).trim());
-  const env = { ...process.env, GIT_INDEX_FILE: index };
-  const run = (args) => execFileSync2("git", args, {
-    cwd: root2,
-    env,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"]
-  });
+function codeTree(shadow, handoff3, head) {
+  const run = (args) => gitShadow(shadow, args);
   try {
-    if (existsSync(realIndex)) copyFileSync(realIndex, index);
-    else if (gitMaybe(root2, ["rev-parse", "--verify", "--quiet", "HEAD"]))
-      run(["read-tree", "HEAD"]);
+    if (!existsSync3(join4(shadow.gitDir, "index")) && head) run(["read-tree", head]);
     run(["add", "--all", "--", "."]);
     run(["rm", "--cached", "--quiet", "--ignore-unmatch", "--", handoff3]);
     return run(["write-tree"]).trim();
   } catch (error62) {
-    const stderr = String(error62.stderr ?? "").trim();
     throw new Error(
-      `cannot compute the work tree's code tree in ${root2}: ${stderr || error62.message}`
+      `cannot compute the work tree's code tree in ${shadow.workTree}: ${error62.message}`
     );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 function handoffPath(root2, baseSha, flag) {
   if (flag !== void 0) return repoRelative(flag);
-  const configText = gitMaybe(root2, ["show", `${baseSha}:${CONFIG_PATH}`]);
+  const configText = gitMaybe(root2, ["cat-file", "blob", `${baseSha}:${CONFIG_PATH}`]);
   if (configText === void 0) return handoffSchema.parse({}).path;
   try {
     return parseConfig(configText, CONFIG_PATH).config.handoff.path;
@@ -28030,7 +28447,7 @@ The handoff file's path comes from this config (at the base ${shortSha(baseSha)}
 }
 function repoRelative(path) {
   const normal = posix.normalize(path.replace(/\\/g, "/"));
-  if (path.trim() === "" || isAbsolute(path) || normal === "." || normal.startsWith("../")) {
+  if (path.trim() === "" || isAbsolute2(path) || normal === "." || normal.startsWith("../")) {
     throw new HandoffUsageError(
       `--path ${JSON.stringify(path)} must be a file path relative to the repository root, such as .agate/handoff.md`
     );
@@ -28049,12 +28466,12 @@ Fix these lines, or delete the file and run agate handoff again with --task.`
   return { text, front: parsed.front, body: parsed.body };
 }
 function readRecord(root2, cwd, flag) {
-  const file2 = flag ? resolve(cwd, flag) : join(
-    resolve(root2, git(root2, ["rev-parse", "--git-dir"]).trim()),
+  const file2 = flag ? resolve3(cwd, flag) : join4(
+    resolve3(root2, git(root2, ["rev-parse", "--git-dir"]).trim()),
     "agate",
     "command-record.json"
   );
-  if (!existsSync(file2)) {
+  if (!existsSync3(file2)) {
     if (flag) {
       throw new HandoffUsageError(
         `--record ${flag}: there is no file at ${file2}; run \`npx agate run --record ${flag}\` first, or leave out --record`
@@ -28064,7 +28481,7 @@ function readRecord(root2, cwd, flag) {
   }
   let data;
   try {
-    data = JSON.parse(readFileSync(file2, "utf8"));
+    data = JSON.parse(readFileSync2(file2, "utf8"));
   } catch (error62) {
     throw new HandoffUsageError(
       `${file2} is not JSON (${error62.message}): run \`npx agate run\` again to rewrite it`
@@ -28097,35 +28514,88 @@ function shortTail(tail) {
   return kept === "" ? "" : `${kept}
 `;
 }
-function changedFiles(root2, baseSha, handoff3) {
-  const names = (args) => git(root2, args).split("\0").filter(Boolean);
+function changedFiles(shadow, baseSha, handoff3) {
+  const names = (args) => gitShadow(shadow, args).split("\0").filter(Boolean);
   const files = /* @__PURE__ */ new Set([
-    ...names(["diff", "--name-only", "--no-renames", "-z", baseSha]),
-    ...names(["diff", "--name-only", "--no-renames", "-z", "--cached", baseSha]),
+    ...names(["diff-index", "--name-only", "--no-renames", "-z", baseSha]),
+    ...names(["diff-index", "--name-only", "--no-renames", "-z", "--cached", baseSha]),
     ...names(["ls-files", "--others", "--exclude-standard", "-z"])
   ]);
   files.delete(handoff3);
   return [...files].sort();
 }
 
+// action/required-commands.ts
+import { join as join5 } from "node:path";
+
 // action/environment.ts
 import { arch, platform } from "node:os";
-var SECRET_NAMES = /* @__PURE__ */ new Set([
-  "GITHUB_TOKEN",
-  "GH_TOKEN",
-  "GITHUB_OUTPUT",
-  "GITHUB_STATE",
-  "GITHUB_ENV",
-  "GITHUB_PATH",
-  "GITHUB_STEP_SUMMARY"
+var REMOVED_VARIABLES = [
+  // Secrets and the runner's internal tokens.
+  { name: "GITHUB_TOKEN", blocks: "writing to the repository with the workflow's token" },
+  { name: "GH_TOKEN", blocks: "the same token under the name gh reads" },
+  { name: "INPUT_", prefix: true, blocks: "the Action's inputs, the token input among them" },
+  {
+    name: "ACTIONS_",
+    prefix: true,
+    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see action/THREAT-MODEL.md"
+  },
+  // File commands: the step's outputs, the job's environment and PATH, the summary.
+  { name: "GITHUB_OUTPUT", blocks: "setting this step's outputs (passed=true)" },
+  { name: "GITHUB_ENV", blocks: "setting variables for later steps" },
+  { name: "GITHUB_PATH", blocks: "putting directories first on PATH for later steps" },
+  { name: "GITHUB_STATE", blocks: "setting the Action's post-step state" },
+  { name: "GITHUB_STEP_SUMMARY", blocks: "writing the job summary agate writes" },
+  // bash start-up: code that would run before, around or instead of the command.
+  {
+    name: "BASH_ENV",
+    blocks: "a file bash sources before a non-interactive command (`trap 'exit 0' EXIT`)"
+  },
+  { name: "ENV", blocks: "a file sh and bash in POSIX mode source at start-up" },
+  {
+    name: "BASH_FUNC_",
+    prefix: true,
+    blocks: "exported functions that override commands and builtins (`false() { true; }`)"
+  },
+  { name: "SHELLOPTS", blocks: "shell options imported at start-up (xtrace, which expands PS4)" },
+  { name: "BASHOPTS", blocks: "shopt options imported at start-up (extdebug, ...)" },
+  { name: "PS4", blocks: "a prompt whose command substitutions run on every traced line" },
+  { name: "PROMPT_COMMAND", blocks: "a command run before each prompt" },
+  { name: "CDPATH", blocks: "`cd dir` going somewhere else than ./dir" },
+  { name: "GLOBIGNORE", blocks: "globs silently matching fewer files (tests skipped)" },
+  { name: "IFS", blocks: "word splitting on other characters" },
+  { name: "BASH_XTRACEFD", blocks: "trace output written to a descriptor of the command's choice" },
+  // The dynamic loader: code injected into bash and every program it starts.
+  {
+    name: "LD_",
+    prefix: true,
+    blocks: "LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT: a library loaded into every process"
+  },
+  { name: "DYLD_", prefix: true, blocks: "the same on macOS" },
+  // git: configuration, programs and repository locations injected into the commands' git.
+  {
+    name: "GIT_",
+    prefix: true,
+    blocks: "GIT_CONFIG_*, GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF, GIT_EXEC_PATH...: a git that reads another repository or runs another program"
+  }
+];
+var NEUTRAL_GIT_VARIABLES = /* @__PURE__ */ new Set([
+  "GIT_AUTHOR_NAME",
+  "GIT_AUTHOR_EMAIL",
+  "GIT_AUTHOR_DATE",
+  "GIT_COMMITTER_NAME",
+  "GIT_COMMITTER_EMAIL",
+  "GIT_COMMITTER_DATE",
+  "GIT_TERMINAL_PROMPT"
 ]);
-var SECRET_PREFIXES = ["INPUT_", "ACTIONS_"];
-function commandEnvironment(env) {
-  return Object.fromEntries(
-    Object.entries(env).filter(
-      ([name]) => !SECRET_NAMES.has(name) && !SECRET_PREFIXES.some((prefix) => name.startsWith(prefix))
-    )
+function isRemovedVariable(name) {
+  if (NEUTRAL_GIT_VARIABLES.has(name)) return false;
+  return REMOVED_VARIABLES.some(
+    (entry) => entry.prefix ? name.startsWith(entry.name) : name === entry.name
   );
+}
+function commandEnvironment(env) {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !isRemovedVariable(name)));
 }
 function runnerInfo(env) {
   return {
@@ -28148,14 +28618,15 @@ function workflowRun(env) {
 
 // action/run-command.ts
 import { spawn } from "node:child_process";
+import { readdirSync as readdirSync2, readFileSync as readFileSync3 } from "node:fs";
 
 // action/output-digest.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
 var MAX_LINE_CHARS = 64 * 1024;
 var OutputDigest = class {
-  raw = createHash2("sha256");
-  normalised = createHash2("sha256");
+  raw = createHash3("sha256");
+  normalised = createHash3("sha256");
   decoder = new StringDecoder("utf8");
   partialLine = "";
   /** Normalised text not yet hashed: hashing in larger pieces is several times faster. */
@@ -28228,7 +28699,8 @@ async function runCommand(options) {
   const digest = new OutputDigest();
   const started = now();
   const startedMs = performance.now();
-  const child = spawn("bash", ["-eo", "pipefail", "-c", options.run], {
+  const bash = options.bash ?? systemExecutable("bash");
+  const child = spawn(bash, ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run], {
     cwd: options.cwd,
     env: options.env,
     detached: true,
@@ -28255,13 +28727,18 @@ async function runCommand(options) {
     killTimer = setTimeout(() => killGroup("SIGKILL"), grace);
   }, options.timeoutMs);
   const exit = await new Promise(
-    (resolve3, reject) => {
+    (resolve5, reject) => {
       child.once("error", reject);
-      child.once("exit", (code, signal) => resolve3({ code, signal }));
+      child.once("exit", (code, signal) => resolve5({ code, signal }));
     }
   ).finally(() => clearTimeout(timeout));
   killGroup("SIGKILL");
   clearTimeout(killTimer);
+  if (child.pid !== void 0 && !await groupGone(child.pid, options.goneLimitMs ?? 1e4)) {
+    throw new Error(
+      `agate: a process of the command ${JSON.stringify(options.name)} survived SIGKILL; no record is made while it may still write`
+    );
+  }
   await drain([child.stdout, child.stderr], 2e3);
   return {
     name: options.name,
@@ -28274,17 +28751,55 @@ async function runCommand(options) {
     output: digest.finish()
   };
 }
+function livingMembers(pgid) {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return 0;
+  }
+  let entries;
+  try {
+    entries = readdirSync2("/proc");
+  } catch {
+    return 1;
+  }
+  let living = 0;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync3(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") living++;
+  }
+  return living;
+}
+async function groupGone(pgid, limitMs) {
+  const deadline = performance.now() + limitMs;
+  for (; ; ) {
+    if (livingMembers(pgid) === 0) return true;
+    if (performance.now() > deadline) return false;
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+    }
+    await new Promise((resolve5) => setTimeout(resolve5, 5));
+  }
+}
 async function drain(streams, limitMs) {
   const ended = streams.map(
-    (stream) => new Promise((resolve3) => {
-      if (stream.readableEnded || stream.destroyed) return resolve3();
-      stream.once("end", resolve3);
-      stream.once("close", resolve3);
+    (stream) => new Promise((resolve5) => {
+      if (stream.readableEnded || stream.destroyed) return resolve5();
+      stream.once("end", resolve5);
+      stream.once("close", resolve5);
     })
   );
   let timer;
-  const limit = new Promise((resolve3) => {
-    timer = setTimeout(resolve3, limitMs);
+  const limit = new Promise((resolve5) => {
+    timer = setTimeout(resolve5, limitMs);
   });
   await Promise.race([Promise.all(ended), limit]);
   clearTimeout(timer);
@@ -28292,33 +28807,39 @@ async function drain(streams, limitMs) {
 }
 
 // action/snapshot.ts
-import { createHash as createHash3 } from "node:crypto";
-import { existsSync as existsSync2 } from "node:fs";
-import { join as join2 } from "node:path";
+import { createHash as createHash4 } from "node:crypto";
 function testedCommit(cwd) {
-  const [sha, ...parents] = git(cwd, ["rev-list", "--parents", "-n", "1", "HEAD"]).trim().split(" ");
-  if (!sha) throw new Error(`no commit checked out in ${cwd}: run agate in a git checkout`);
-  return { sha, tree_sha: git(cwd, ["rev-parse", `${sha}^{tree}`]).trim(), parents };
+  const batch = git(cwd, ["cat-file", "--batch"], "HEAD^{commit}\n");
+  const [first = "", ...rest] = batch.split("\n");
+  const [sha, type] = first.split(" ");
+  if (!sha || type !== "commit") {
+    throw new Error(`no commit checked out in ${cwd}: run agate in a git checkout`);
+  }
+  const header = rest.join("\n").split("\n\n", 1)[0] ?? "";
+  const field = (name) => header.split("\n").filter((line) => line.startsWith(`${name} `)).map((line) => line.slice(name.length + 1).trim());
+  const [tree] = field("tree");
+  if (!tree) throw new Error(`the commit ${sha} has no tree: is the checkout corrupt?`);
+  return { sha, tree_sha: tree, parents: field("parent") };
 }
-function testedSnapshot(cwd, commit) {
-  const changed = git(cwd, ["diff", "--no-renames", "--name-only", "-z", commit.sha, "--"]);
-  const untracked = git(cwd, ["ls-files", "--others", "--exclude-standard", "-z"]);
-  const paths = [
-    ...new Set([...changed.split("\0"), ...untracked.split("\0")].filter(Boolean))
-  ].sort();
+function changedBetween(before, after) {
+  const keys = /* @__PURE__ */ new Set([...before.keys(), ...after.keys()]);
+  return [...keys].filter((key) => before.get(key) !== after.get(key)).sort();
+}
+function listed(keys) {
+  return keys.slice(0, CHANGED_PATHS_LIMIT).map(pathText);
+}
+function testedSnapshot(commit, before, after) {
   return {
     ...commit,
-    clean: paths.length === 0,
-    dirty_digest: paths.length ? dirtyDigest(cwd, paths) : null
+    clean_before: before.size === 0,
+    dirty_before: listed([...before.keys()]),
+    clean: after.size === 0,
+    dirty_digest: after.size ? dirtyDigest(after) : null
   };
 }
-function dirtyDigest(cwd, paths) {
-  const existing = paths.filter((path) => existsSync2(join2(cwd, path)));
-  const blobs = existing.length ? git(cwd, ["hash-object", "--stdin-paths"], `${existing.join("\n")}
-`).trim().split("\n") : [];
-  const blobOf = new Map(existing.map((path, i) => [path, blobs[i]]));
-  const hash2 = createHash3("sha256");
-  for (const path of paths) hash2.update(`${path}\0${blobOf.get(path) ?? "deleted"}
+function dirtyDigest(state) {
+  const hash2 = createHash4("sha256");
+  for (const [key, token] of state) hash2.update(`${pathText(key)}\0${token}
 `);
   return hash2.digest("hex");
 }
@@ -28351,28 +28872,53 @@ async function runRequiredCommands(options) {
     `agate ${AGATE_VERSION}: ${config2.commands.length} required command(s) from ${options.configPath} at base ${options.baseSha} (read with ${base.via}), config digest ${digest}`
   );
   const commit = testedCommit(cwd);
+  const shadow = createShadowGit({
+    cwd,
+    sha: commit.sha,
+    gitDir: join5(options.stateDir, "shadow-git")
+  });
   const env = commandEnvironment(options.env);
   const commands = [];
-  for (const command of config2.commands) {
-    const result = await log.command(
-      command.name,
-      () => runCommand({
-        name: command.name,
-        run: command.run,
-        timeoutMs: command.timeout,
-        cwd,
-        env,
-        onOutput: (chunk) => log.output(chunk),
-        now
-      })
-    );
-    commands.push(result);
+  let before;
+  let state;
+  try {
+    before = workTreeState(shadow);
+    if (before.size > 0) {
+      (log.warning ?? log.info)(
+        `agate: before the first command, ${before.size} path(s) already differed from the tested commit ${commit.sha.slice(0, 7)} (an earlier step changed them), such as ${[...before.keys()].slice(0, 5).map(pathText).join(", ")}; the record says so (clean_before: false).`
+      );
+    }
+    state = before;
+    for (const command of config2.commands) {
+      const result = await log.command(
+        command.name,
+        () => runCommand({
+          name: command.name,
+          run: command.run,
+          timeoutMs: command.timeout,
+          cwd,
+          env,
+          onOutput: (chunk) => log.output(chunk),
+          now
+        })
+      );
+      const after = workTreeState(shadow);
+      const changed = changedBetween(state, after);
+      state = after;
+      commands.push({
+        ...result,
+        changed_paths: listed(changed),
+        changed_paths_count: changed.length
+      });
+    }
+  } finally {
+    shadow.remove();
   }
   const record2 = commandRecordSchema.parse({
     kind: "agate.command-record",
-    version: 1,
+    version: 2,
     repository: options.repository,
-    tested: testedSnapshot(cwd, commit),
+    tested: testedSnapshot(commit, before, state),
     pull_request: options.pullRequest ? {
       number: options.pullRequest.number,
       head_sha: options.pullRequest.head.sha,
@@ -28435,6 +28981,14 @@ Exit status of run: 0 every command passed (or no config at the base), 1 a comma
 2 a usage or config error. Of handoff: 0 the file is written (or was up to date), 2 a usage or
 config error (the message says what to fix).`;
 async function main(argv, cwd = process.cwd()) {
+  try {
+    systemExecutable("git", { searchPath: process.env.PATH });
+    systemExecutable("bash", { searchPath: process.env.PATH });
+    useUserExcludesFile(process.env);
+  } catch (error62) {
+    console.error(error62.message);
+    return 2;
+  }
   if (argv[0] === "handoff") return handoff2(argv.slice(1), cwd);
   let args;
   try {
@@ -28457,14 +29011,17 @@ ${USAGE}`);
     const root2 = git(cwd, ["rev-parse", "--show-toplevel"]).trim();
     const configPath = args.values.config ?? CONFIG_PATH;
     const baseSha = localBase(root2, args.values.base);
+    const stateDir = join6(resolve4(root2, git(root2, ["rev-parse", "--git-dir"]).trim()), "agate");
     const outcome = await runRequiredCommands({
       cwd: root2,
       configPath,
       baseSha,
       env: process.env,
+      stateDir,
       repository: null,
       log: {
         info: (line) => console.log(line),
+        warning: (line) => console.error(`warning: ${line}`),
         async command(name, run) {
           console.log(`
 \u2500\u2500 ${name} ${"\u2500".repeat(Math.max(0, 60 - name.length))}`);
@@ -28478,13 +29035,9 @@ ${USAGE}`);
       return 0;
     }
     const record2 = outcome.record;
-    const recordPath = args.values.record ? resolve2(cwd, args.values.record) : join3(
-      resolve2(root2, git(root2, ["rev-parse", "--git-dir"]).trim()),
-      "agate",
-      "command-record.json"
-    );
-    mkdirSync2(dirname2(recordPath), { recursive: true });
-    writeFileSync2(recordPath, `${JSON.stringify(record2, null, 2)}
+    const recordPath = args.values.record ? resolve4(cwd, args.values.record) : join6(stateDir, "command-record.json");
+    mkdirSync3(dirname4(recordPath), { recursive: true });
+    writeFileSync4(recordPath, `${JSON.stringify(record2, null, 2)}
 `);
     console.log(`
 ${table(record2.commands)}

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { GIT_ENV } from "./git-repo.js";
@@ -10,10 +10,13 @@ export interface ActionRun {
   status: number | null;
   stdout: string;
   stderr: string;
-  /** What the step set with GITHUB_OUTPUT, by name. */
+  /** What the step set with GITHUB_OUTPUT, by name (the last value of a name wins, as on a runner). */
   outputs: Record<string, string>;
   /** What the step wrote to GITHUB_STEP_SUMMARY. */
   summary: string;
+  /** What the step left in GITHUB_ENV and GITHUB_PATH for later steps (raw file contents). */
+  envFile: string;
+  pathFile: string;
   /** RUNNER_TEMP of this run. */
   temp: string;
 }
@@ -25,7 +28,15 @@ export interface ActionRunOptions {
   repository: string;
   inputs?: Record<string, string>;
   env?: Record<string, string>;
+  /** Another copy of the bundle to run (default: the committed dist/action/index.js). */
+  bundle?: string;
 }
+
+/** Each run's RUNNER_TEMP, kept while the test process reads it and removed when it exits. */
+const temps: string[] = [];
+process.once("exit", () => {
+  for (const temp of temps) rmSync(temp, { recursive: true, force: true });
+});
 
 /**
  * Runs the committed Action bundle the way the runner does: a node process with INPUT_*
@@ -34,13 +45,15 @@ export interface ActionRunOptions {
  */
 export async function runActionBundle(options: ActionRunOptions): Promise<ActionRun> {
   const temp = mkdtempSync(join(tmpdir(), "agate-runner-"));
+  temps.push(temp);
   const files = {
     output: join(temp, "output"),
     summary: join(temp, "summary"),
+    env: join(temp, "env"),
+    path: join(temp, "path"),
     event: join(temp, "event.json"),
   };
-  writeFileSync(files.output, "");
-  writeFileSync(files.summary, "");
+  for (const file of [files.output, files.summary, files.env, files.path]) writeFileSync(file, "");
   writeFileSync(files.event, JSON.stringify(options.event));
   const inputs = {
     "working-directory": options.cwd,
@@ -56,6 +69,8 @@ export async function runActionBundle(options: ActionRunOptions): Promise<Action
     GITHUB_EVENT_PATH: files.event,
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,
+    GITHUB_ENV: files.env,
+    GITHUB_PATH: files.path,
     GITHUB_REPOSITORY: options.repository,
     GITHUB_RUN_ID: "4242",
     GITHUB_RUN_ATTEMPT: "1",
@@ -68,7 +83,10 @@ export async function runActionBundle(options: ActionRunOptions): Promise<Action
     ...options.env,
   };
   // Asynchronous on purpose: a simulator in the same process must keep answering meanwhile.
-  const child = spawn(process.execPath, [ACTION_BUNDLE], { cwd: options.cwd, env });
+  const child = spawn(process.execPath, [options.bundle ?? ACTION_BUNDLE], {
+    cwd: options.cwd,
+    env,
+  });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
@@ -77,19 +95,34 @@ export async function runActionBundle(options: ActionRunOptions): Promise<Action
     child.once("error", fail);
     child.once("close", done);
   });
-  const outputs = Object.fromEntries(
-    [
-      ...readFileSync(files.output, "utf8").matchAll(
-        /^([\w-]+)<<(ghadelimiter_[\w-]+)\n([\s\S]*?)\n\2$/gm,
-      ),
-    ].map((m) => [m[1], m[3]]),
-  );
   return {
     status,
     stdout: Buffer.concat(stdout).toString("utf8"),
     stderr: Buffer.concat(stderr).toString("utf8"),
-    outputs: outputs as Record<string, string>,
+    outputs: parseFileCommand(readFileSync(files.output, "utf8")),
     summary: readFileSync(files.summary, "utf8"),
+    envFile: readFileSync(files.env, "utf8"),
+    pathFile: readFileSync(files.path, "utf8"),
     temp,
   };
+}
+
+/** GITHUB_OUTPUT as the runner reads it: `name=value` lines and `name<<DELIMITER` blocks. */
+export function parseFileCommand(text: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
+    if (heredoc?.[1] && heredoc[2]) {
+      const end = lines.indexOf(heredoc[2], i + 1);
+      if (end < 0) break;
+      values[heredoc[1]] = lines.slice(i + 1, end).join("\n");
+      i = end;
+    } else {
+      const eq = line.indexOf("=");
+      if (eq > 0) values[line.slice(0, eq)] = line.slice(eq + 1);
+    }
+  }
+  return values;
 }

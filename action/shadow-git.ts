@@ -1,0 +1,308 @@
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { join, resolve } from "node:path";
+import { git, gitMaybe, gitShadow, gitShadowBuffer, userExcludesFile } from "./git.js";
+
+/**
+ * A git dir of agate's own for the work tree under test, built before the first command runs and
+ * used for every look at the work tree from then on.
+ *
+ * Why: a command can write anything into the repository's `.git` (`.git/config` with
+ * `core.fsmonitor`, `include.path`, `filter.<x>.clean` named by a `.gitattributes` it also writes,
+ * `diff.<x>.textconv`, `core.sshCommand`; hooks; `info/attributes`; replace refs; an index with
+ * skip-worktree bits that hide its edits). Any git call that reads that `.git` after the commands
+ * started can run the command's code inside agate, or be lied to. The shadow has:
+ *
+ * - `config`: agate's own (no drivers, no fsmonitor, hooks at /dev/null), so nothing the
+ *   repository's config names can run;
+ * - `index`: the checkout's index, reset to the tested commit's tree (stat data kept, so unchanged
+ *   files are not re-read), kept in agate's memory;
+ * - `HEAD`: the tested commit; `objects/info/alternates`: the real object store (read-only use:
+ *   the snapshots below read no objects at all, only the index and the work tree);
+ * - `info/exclude`: the repository's ignore rules as they were before the commands.
+ *
+ * The commands run as the same user and can find and rewrite the shadow too, so it is deleted and
+ * written again from memory before every use (`restore`): what they wrote there is gone.
+ */
+export interface ShadowGit {
+  gitDir: string;
+  workTree: string;
+  objectFormat: "sha1" | "sha256";
+  /** Delete whatever is at gitDir and write the shadow again from agate's memory. */
+  restore(): void;
+  remove(): void;
+}
+
+/** core.* settings copied from the repository: they say how the checkout was written, run nothing. */
+const COPIED_CORE_SETTINGS = [
+  "filemode",
+  "symlinks",
+  "ignorecase",
+  "precomposeunicode",
+  "autocrlf",
+  "eol",
+];
+
+export interface ShadowGitOptions {
+  /** A directory of the work tree (its root is found from here). */
+  cwd: string;
+  /** The commit under test. */
+  sha: string;
+  /** Where the shadow is written (removed and rewritten on every restore). */
+  gitDir: string;
+  /**
+   * `tested-tree` (default): the index reset to the tested commit's tree, the baseline the
+   * snapshots compare the work tree with. `as-is`: the repository's index unchanged, staged
+   * changes included (for `agate handoff`, which describes the branch as it will be committed).
+   */
+  index?: "tested-tree" | "as-is";
+}
+
+/** Builds the shadow. Call it before the first command: it reads the repository's `.git`. */
+export function createShadowGit(options: ShadowGitOptions): ShadowGit {
+  const { sha } = options;
+  const gitDir = resolve(options.gitDir);
+  const [root = "", realGitDir = "", commonDir = "", objectFormat = ""] = git(options.cwd, [
+    "rev-parse",
+    "--show-toplevel",
+    "--absolute-git-dir",
+    "--git-common-dir",
+    "--show-object-format",
+  ])
+    .trim()
+    .split("\n");
+  const common = resolve(options.cwd, commonDir);
+  const objects = realpathSync(join(common, "objects"));
+  const format = objectFormat === "sha256" ? "sha256" : "sha1";
+
+  // Read as text, never run: `config --get-regexp` prints values.
+  const settings = new Map<string, string>();
+  for (const entry of (
+    gitMaybe(options.cwd, ["config", "-z", "--get-regexp", "^core\\."]) ?? ""
+  ).split("\0")) {
+    const [key = "", value = ""] = entry.split("\n");
+    const name = COPIED_CORE_SETTINGS.find((known) => `core.${known}` === key.toLowerCase());
+    if (name && /^[A-Za-z0-9_-]+$/.test(value)) settings.set(name, value);
+  }
+  const config = [
+    "[core]",
+    `\trepositoryformatversion = ${format === "sha1" ? 0 : 1}`,
+    "\tbare = false",
+    "\tfsmonitor = false",
+    "\thooksPath = /dev/null",
+    "\tuntrackedCache = false",
+    "\tsplitIndex = false",
+    ...[...settings].map(([name, value]) => `\t${name} = ${value}`),
+    ...(format === "sha1" ? [] : ["[extensions]", `\tobjectformat = ${format}`]),
+    "",
+  ].join("\n");
+
+  const readIfFile = (path: string) => (existsSync(path) ? readFileSync(path) : Buffer.alloc(0));
+  const userExcludes = userExcludesFile();
+  const exclude = Buffer.concat([
+    readIfFile(join(common, "info", "exclude")),
+    Buffer.from("\n"),
+    userExcludes ? readIfFile(userExcludes) : Buffer.alloc(0),
+  ]);
+
+  let index: Buffer | undefined;
+  let indexTime = 0;
+  const files = (): [string, Buffer | string][] => [
+    ["HEAD", `${sha}\n`],
+    ["config", config],
+    [join("objects", "info", "alternates"), `${objects}\n`],
+    [join("info", "exclude"), exclude],
+    ...(index ? [["index", index] as [string, Buffer]] : []),
+  ];
+  const restore = () => {
+    rmSync(gitDir, { recursive: true, force: true });
+    for (const dir of ["refs", join("objects", "info"), "info"]) {
+      mkdirSync(join(gitDir, dir), { recursive: true, mode: 0o700 });
+    }
+    for (const [name, content] of files()) writeFileSync(join(gitDir, name), content);
+    // The index file's time is part of its meaning: git trusts an entry's stat data only when the
+    // file is older than the index ("racy git"). A rewritten index must keep the old time, or an
+    // edit in the same second as the checkout, of the same size, would look unchanged.
+    if (index) utimesSync(join(gitDir, "index"), indexTime, indexTime);
+  };
+  const shadow: ShadowGit = {
+    gitDir,
+    workTree: root,
+    objectFormat: format,
+    restore,
+    remove: () => rmSync(gitDir, { recursive: true, force: true }),
+  };
+
+  try {
+    restore();
+    // The checkout's index, with its stat data, so that files nobody touched are not hashed again.
+    // A split index keeps its entries in sharedindex.* files beside it.
+    const realIndex = join(realGitDir, "index");
+    let split = false;
+    if (existsSync(realIndex)) {
+      writeFileSync(join(gitDir, "index"), readFileSync(realIndex));
+      keepTimestamp(join(gitDir, "index"), realIndex);
+      for (const name of readdirSync(realGitDir)) {
+        if (name.startsWith("sharedindex.")) {
+          writeFileSync(join(gitDir, name), readFileSync(join(realGitDir, name)));
+          split = true;
+        }
+      }
+    }
+    if (options.index !== "as-is") {
+      // Reset it to the tested tree: what an earlier step staged is a difference, not the
+      // baseline. `-m` keeps the stat data of entries that already match; an index read-tree
+      // cannot merge (unmerged entries, a broken file) is replaced by the tree itself. Either
+      // writes one whole index (splitIndex is off), which is all that is kept.
+      try {
+        gitShadow(shadow, ["read-tree", "-m", sha]);
+      } catch {
+        rmSync(join(gitDir, "index"), { force: true });
+        gitShadow(shadow, ["read-tree", sha]);
+        // No stat data now: record it once, or every snapshot would hash every file.
+        refreshIndex(shadow);
+      }
+    } else if (split) {
+      gitShadow(shadow, ["update-index", "--no-split-index"]);
+    }
+    const indexFile = join(gitDir, "index");
+    if (existsSync(indexFile)) {
+      index = readFileSync(indexFile);
+      indexTime = Math.floor(statSync(indexFile).mtimeMs / 1000);
+    }
+    restore();
+  } catch (error) {
+    shadow.remove();
+    throw error;
+  }
+  return shadow;
+}
+
+/** Gives `copy` the time of `original`, rounded down: an older index only trusts fewer entries. */
+function keepTimestamp(copy: string, original: string): void {
+  const time = Math.floor(statSync(original).mtimeMs / 1000);
+  utimesSync(copy, time, time);
+}
+
+function gitMaybeShadow(shadow: ShadowGit, args: string[]): void {
+  try {
+    gitShadow(shadow, args);
+  } catch {
+    // --refresh exits 1 when a file needs updating: that is an answer, not a failure.
+  }
+}
+
+/**
+ * Brings the shadow index's stat data up to date (content unchanged, stat changed: not a
+ * difference), so plumbing such as diff-index compares content, not timestamps.
+ */
+export function refreshIndex(shadow: ShadowGit): void {
+  gitMaybeShadow(shadow, ["update-index", "-q", "--ignore-submodules", "--refresh"]);
+}
+
+/**
+ * The work tree's differences from the tested commit: each path whose content or existence
+ * differs (modified, deleted, or new and not ignored), with a token of what is there now (mode
+ * and git blob id, or `deleted`). Read through the shadow, after restoring it: no object is read,
+ * nothing of the repository's `.git` is consulted, nothing it configures runs.
+ */
+export type WorkTreeState = Map<string, string>;
+
+export function workTreeState(shadow: ShadowGit): WorkTreeState {
+  shadow.restore();
+  const out = gitShadowBuffer(shadow, [
+    "ls-files",
+    "-z",
+    "--modified",
+    "--others",
+    "--exclude-standard",
+  ]);
+  // Paths are bytes to git; latin1 keeps every byte as one character, so no name is mangled.
+  const paths = new Set<string>();
+  let start = 0;
+  for (let end = out.indexOf(0); end >= 0; end = out.indexOf(0, start)) {
+    if (end > start) paths.add(out.subarray(start, end).toString("latin1"));
+    start = end + 1;
+  }
+  const root = Buffer.from(`${shadow.workTree}/`);
+  const state: WorkTreeState = new Map();
+  for (const key of [...paths].sort()) {
+    const name = key.endsWith("/") ? key.slice(0, -1) : key;
+    state.set(
+      key,
+      pathToken(Buffer.concat([root, Buffer.from(name, "latin1")]), shadow.objectFormat),
+    );
+  }
+  return state;
+}
+
+/** A path key of a WorkTreeState as text for the record. */
+export const pathText = (key: string): string => Buffer.from(key, "latin1").toString("utf8");
+
+/**
+ * What is at a path now: git's mode and blob id of a file or symlink (computed here from the raw
+ * bytes, no filter or conversion), `160000 directory` for a nested repository, `deleted`.
+ * lstat and O_NOFOLLOW: a symlink is hashed as a link, never followed; O_NONBLOCK: a FIFO a command
+ * left behind cannot make agate wait forever.
+ */
+export function pathToken(path: Buffer, format: "sha1" | "sha256"): string {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return "deleted";
+  }
+  if (stat.isSymbolicLink()) {
+    return `120000 ${blobId(format, [readlinkSync(path, { encoding: "buffer" })])}`;
+  }
+  if (stat.isDirectory()) return "160000 directory";
+  if (!stat.isFile()) return "other";
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return "unreadable";
+  }
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) return "other";
+    const mode = opened.mode & 0o111 ? "100755" : "100644";
+    const buffer = Buffer.alloc(1024 * 1024);
+    const hash = createHash(format);
+    hash.update(`blob ${opened.size}\0`);
+    let left = opened.size;
+    while (left > 0) {
+      const read = readSync(fd, buffer, 0, Math.min(buffer.length, left), null);
+      if (read === 0) break;
+      hash.update(buffer.subarray(0, read));
+      left -= read;
+    }
+    return `${mode} ${left === 0 ? hash.digest("hex") : "changing"}`;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function blobId(format: "sha1" | "sha256", parts: Buffer[]): string {
+  const size = parts.reduce((sum, part) => sum + part.length, 0);
+  const hash = createHash(format).update(`blob ${size}\0`);
+  for (const part of parts) hash.update(part);
+  return hash.digest("hex");
+}

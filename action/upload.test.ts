@@ -1,0 +1,49 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { RecordUploadError, runAttempt, uploadRecord } from "./upload.js";
+
+// The upload itself, and a 409 or 401 from the service, run end to end against the simulator's
+// artifact service in test/e2e/action-artifact.test.ts. Here: what happens before any request.
+
+let temp: string | undefined;
+afterEach(() => {
+  vi.unstubAllEnvs();
+  if (temp) rmSync(temp, { recursive: true, force: true });
+  temp = undefined;
+});
+
+describe("uploadRecord", () => {
+  it("off a runner it uploads nothing and names the artifact it would have been", async () => {
+    temp = mkdtempSync(join(tmpdir(), "agate-upload-"));
+    expect(await uploadRecord("{}", { env: { GITHUB_RUN_ATTEMPT: "3" }, tempDir: temp })).toEqual({
+      kind: "not-on-runner",
+      name: "agate-command-record-attempt-3",
+    });
+    expect(readdirSync(temp)).toEqual([]);
+  });
+
+  it("the attempt comes from GITHUB_RUN_ATTEMPT; anything else is attempt 1", () => {
+    expect(runAttempt({ GITHUB_RUN_ATTEMPT: "2" })).toBe(2);
+    expect(runAttempt({})).toBe(1);
+    expect(runAttempt({ GITHUB_RUN_ATTEMPT: "two" })).toBe(1);
+  });
+
+  it("a refusal of the client says what to fix and is not called tampering; the upload dir is gone", async () => {
+    temp = mkdtempSync(join(tmpdir(), "agate-upload-"));
+    const env = {
+      ACTIONS_RUNTIME_TOKEN: "x.e30.x",
+      ACTIONS_RESULTS_URL: "http://127.0.0.1:9/",
+      GITHUB_SERVER_URL: "https://github.example.com",
+    };
+    for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+    const error = await uploadRecord("{}", { env, tempDir: temp }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RecordUploadError);
+    expect((error as RecordUploadError).tampering).toBe(false);
+    expect((error as Error).message).toMatch(
+      /^agate: could not upload the command record as the artifact agate-command-record-attempt-1: .*The App cannot see this run's evidence without it: artifacts of this kind are not available on GitHub Enterprise Server\.$/,
+    );
+    expect(readdirSync(temp)).toEqual([]);
+  });
+});
