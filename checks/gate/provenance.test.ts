@@ -190,8 +190,21 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
       );
     });
 
+    it("refuses a record named for an attempt the run has not had (uploaded ahead by a forger)", () => {
+      const ahead = run(commandRecord(), {
+        artifacts: [
+          { id: 700, name: recordArtifactName(1), size_in_bytes: 9, expired: false },
+          { id: 701, name: recordArtifactName(2), size_in_bytes: 9, expired: false },
+        ],
+      });
+      expect(refusal(input({ run: ahead }))).toBe(
+        `run 99 has \`${recordArtifactName(2)}\`, named for an attempt it has not had: something in the job uploaded records of its own, so none is believed`,
+      );
+    });
+
     it("refuses a record of an older attempt: only the job's newest attempt counts", () => {
       const rerun = run(commandRecord());
+      rerun.run.run_attempt = 2;
       if (rerun.job) rerun.job.run_attempt = 2;
       expect(refusal(input({ run: rerun }))).toBe(
         `job agate of run 99 (attempt 2) finished success without uploading ${recordArtifactName(2)}; did the agate step run?`,

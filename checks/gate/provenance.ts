@@ -111,6 +111,17 @@ export function verifyProvenance(input: ProvenanceInput): ProvenanceVerdict {
   if (job.status !== "completed") {
     return wait(`job ${job.name} of ${runName} is ${job.status.replace("_", " ")}`);
   }
+  // The attempt in a name is the uploader's word: a record named for an attempt the run has not
+  // had was uploaded ahead by something in an earlier attempt's job.
+  const ahead = artifacts.filter((a) => {
+    const attempt = Number(/-attempt-(\d+)$/.exec(a.name)?.[1] ?? Number.NaN);
+    return !Number.isInteger(attempt) || attempt > run.run_attempt;
+  });
+  if (ahead.length > 0) {
+    return refuse(
+      `${runName} has ${ahead.map((a) => codeSpan(a.name, 80)).join(", ")}, named for an attempt it has not had: something in the job uploaded records of its own, so none is believed`,
+    );
+  }
   const wanted = recordArtifactName(job.run_attempt);
   const named = artifacts.filter((a) => a.name === wanted);
   // Each attempt of the job uploads one record. A second one means something else in the job
