@@ -70,6 +70,24 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const storedDeliverySchema = deliverySchema.extend({ payload: z.string() });
 export type StoredDelivery = z.infer<typeof storedDeliverySchema>;
 
+/** When retention removed a processed delivery's payload, and the retention it applied. */
+export const deliveryPruneSchema = z.strictObject({
+  pruned_at: isoDateTimeSchema,
+  retention_ms: positiveIntSchema,
+});
+
+/**
+ * What is kept of a delivery for good, payload or not: the delivery as received, the repository
+ * it names, when it was recorded, and whether its payload was pruned. Its outcome is its jobs.
+ */
+export const deliveryRecordSchema = deliverySchema.extend({
+  repository: z.string().nullable(),
+  recorded_at: isoDateTimeSchema,
+  pruned: deliveryPruneSchema.nullable(),
+});
+export type DeliveryPrune = z.infer<typeof deliveryPruneSchema>;
+export type DeliveryRecord = z.infer<typeof deliveryRecordSchema>;
+
 /** A maintainer's override as stored: one exact head of one pull request. */
 export const overrideInputSchema = z.strictObject({
   repository: repositoryFullNameSchema,

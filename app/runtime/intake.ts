@@ -1,8 +1,9 @@
 /**
- * The webhook path. Probot has verified the signature by the time this runs; the handler only
- * records the delivery and its jobs in one transaction and returns, so the row is committed
- * before Probot's middleware answers 2XX. Nothing here may take longer than that write: no
- * GitHub calls (GitHub gives a delivery 10 s, Probot answers 202 on its own after 9 s).
+ * The webhook path. The intake guard (intake-guard.ts) has bounded the body and checked its
+ * signature before Probot read it, and Probot has verified it again by the time this runs; the
+ * handler only records the delivery and its jobs in one transaction and returns, so the row is
+ * committed before Probot's middleware answers 2XX. Nothing here may take longer than that
+ * write: no GitHub calls (GitHub gives a delivery 10 s, Probot answers 202 on its own after 9 s).
  */
 import { createHash } from "node:crypto";
 import type { Probot } from "probot";

@@ -44,7 +44,9 @@ describe("defaultRoute", () => {
       concurrency_key: `${workflow.repository.full_name}@${workflow.workflow_run.head_sha}`,
     });
     // Evidence is no longer a check suite: nothing to do for one.
-    expect(defaultRoute("check_suite", webhookExample("check_suite", "completed"), "d")).toEqual([]);
+    expect(defaultRoute("check_suite", webhookExample("check_suite", "completed"), "d")).toEqual(
+      [],
+    );
   });
 
   it("keys a merge group by its head SHA", () => {

@@ -1,6 +1,7 @@
 /**
- * The App process: settings, store, Probot's webhook middleware with the intake, workers, and an
- * HTTP server (`POST /api/github/webhooks`, `GET /healthz`).
+ * The App process: settings, store, Probot's webhook middleware with the intake behind the
+ * intake guard (bounded bodies, signature checked before Probot reads anything), workers, the
+ * delivery retention timer, and an HTTP server (`POST /api/github/webhooks`, `GET /healthz`).
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -9,6 +10,14 @@ import { createNodeMiddleware, Probot } from "probot";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import { registerIntake } from "./intake.js";
+import {
+  answer,
+  createIntakeGuard,
+  type IntakeLimits,
+  type IntakeStats,
+  intakeLimits,
+} from "./intake-guard.js";
+import { type DeliveryRetention, startDeliveryRetention } from "./retention.js";
 import { defaultRoute, type Route } from "./route.js";
 import { type Environment, loadSettings, type Settings } from "./settings.js";
 import { type JobHandler, type RuntimeLog, startWorkers, type Workers } from "./worker.js";
@@ -44,6 +53,10 @@ export interface StartAgateOptions {
   pollMs?: number;
   /** agate's own log lines (intake, workers); a child of Probot's logger by default. */
   log?: RuntimeLog;
+  /** The intake guard's limits (tests make them small); GitHub's 25 MB cap and more by default. */
+  intakeLimits?: Partial<IntakeLimits>;
+  /** How often stored payloads are pruned (the first pass after at most a minute); 1 h by default. */
+  pruneIntervalMs?: number;
 }
 
 export interface Agate {
@@ -56,12 +69,17 @@ export interface Agate {
   /** Job kinds that have a handler in this process. */
   kinds: readonly string[];
   log: RuntimeLog;
+  /** What the intake guard let through and refused so far, and what it holds now. */
+  intake(): IntakeStats;
+  /** A retention pass now (the timer runs one every hour); resolves with payloads pruned. */
+  pruneDeliveries(): Promise<number>;
   /** Stops accepting requests, stops the workers gracefully, closes the store it opened. */
   close(): Promise<void>;
 }
 
 export async function startAgate(options: StartAgateOptions): Promise<Agate> {
   const settings = loadSettings(options.env ?? process.env, { cwd: options.cwd });
+  const limits = intakeLimits(options.intakeLimits);
   const now = options.now ?? (() => new Date());
   const ownsStore = options.store === undefined;
   const store =
@@ -108,17 +126,44 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
         }),
       { probot, webhooksPath: WEBHOOKS_PATH },
     );
+    const guard = createIntakeGuard({
+      secret: settings.webhookSecret,
+      path: WEBHOOKS_PATH,
+      limits,
+      log,
+    });
+    const probotMiddleware = (req: IncomingMessage, res: ServerResponse) =>
+      void middleware(req, res, () => {
+        answer(
+          req,
+          res,
+          404,
+          { error: `not found: ${req.method} ${req.url}` },
+          {},
+          limits.lingerMs,
+        );
+      });
     const server = createServer((req, res) => {
       if (req.method === "GET" && req.url === HEALTH_PATH) {
         void health(store, res);
         return;
       }
-      void middleware(req, res, () => {
-        res.writeHead(404, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: `not found: ${req.method} ${req.url}` }));
-      });
+      // A webhook request reaches Probot only through the guard, with its body read and
+      // verified; anything else goes to Probot's middleware, which reads no body for it.
+      if (guard.handle(req, res, probotMiddleware)) return;
+      probotMiddleware(req, res);
+    });
+    // Slow headers hold a socket and nothing else; still, nothing legitimate takes this long.
+    server.headersTimeout = 20_000;
+    server.requestTimeout = limits.waitMs + limits.bodyTimeoutMs + 20_000;
+    const retention: DeliveryRetention = startDeliveryRetention({
+      store,
+      retentionMs: settings.deliveryRetentionMs,
+      log,
+      ...(options.pruneIntervalMs ? { intervalMs: options.pruneIntervalMs } : {}),
     });
     const port = await listen(server, settings.port, settings.host).catch(async (error) => {
+      await retention.stop();
       await workers.stop();
       throw error;
     });
@@ -126,7 +171,14 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
     const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
     const kinds = Object.keys(handlers);
     log.info(
-      { url, database: settings.databaseUrl, workers: settings.workers, kinds },
+      {
+        url,
+        database: settings.databaseUrl,
+        workers: settings.workers,
+        kinds,
+        delivery_retention_ms: settings.deliveryRetentionMs,
+        max_body_bytes: limits.maxBodyBytes,
+      },
       `agate is listening on ${url}${WEBHOOKS_PATH}; job handlers: ${kinds.length > 0 ? kinds.join(", ") : "none (deliveries are recorded and queued, not worked)"}`,
     );
 
@@ -139,9 +191,12 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
       workers,
       kinds,
       log,
+      intake: () => guard.stats(),
+      pruneDeliveries: () => retention.runOnce(),
       close: () => {
         closing ??= (async () => {
           await closeServer(server);
+          await retention.stop();
           await workers.stop();
           if (ownsStore) await store.close();
         })();

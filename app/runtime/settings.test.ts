@@ -43,6 +43,7 @@ describe("loadSettings", () => {
       workers: 2,
       leaseMs: 60_000,
       reconcileIntervalMs: 600_000,
+      deliveryRetentionMs: 7 * 86_400_000,
       evaluatorTimeoutMs: 120_000,
       evaluatorRetries: 2,
     });
@@ -79,6 +80,21 @@ describe("loadSettings", () => {
     ).toThrow(
       'AGATE_RECONCILE_INTERVAL is "often": set it to a duration such as 90s, 10m or 1h, or leave it unset for 10m',
     );
+  });
+
+  it("reads the delivery retention as a duration of at least an hour, naming a bad one", () => {
+    const retention = (value: string) =>
+      loadSettings({ ...VALID, AGATE_DELIVERY_RETENTION: value }, { cwd: dir }).deliveryRetentionMs;
+    expect(retention("36h")).toBe(36 * 3_600_000);
+    expect(retention("1h")).toBe(3_600_000);
+    expect(retention("")).toBe(7 * 86_400_000);
+    for (const bad of ["59m", "forever", "0"]) {
+      expect(problemsOf({ ...VALID, AGATE_DELIVERY_RETENTION: bad })).toEqual([
+        `AGATE_DELIVERY_RETENTION is ${JSON.stringify(bad)}: set it to how long a processed ` +
+          "webhook delivery keeps its payload, at least 1h, such as 36h or 30d, or leave it " +
+          "unset for 7d",
+      ]);
+    }
   });
 
   it("builds the API URL of a GitHub Enterprise host and reads AGATE_*", () => {

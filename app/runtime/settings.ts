@@ -12,6 +12,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { parseDuration } from "../../schemas/duration.js";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "../store/open-store.js";
+import { MIN_DELIVERY_RETENTION_MS } from "../store/store.js";
 
 const APP_SETTINGS = "Settings → Developer settings → GitHub Apps → your App";
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
@@ -164,6 +165,16 @@ export const agateEnvSchema = z
         })
         .transform((text) => parseDuration(text) as number),
     ),
+    AGATE_DELIVERY_RETENTION: optionalText.pipe(
+      z
+        .string()
+        .default("7d")
+        .refine((text) => (parseDuration(text) ?? 0) >= MIN_DELIVERY_RETENTION_MS, {
+          error: (issue) =>
+            `AGATE_DELIVERY_RETENTION is ${JSON.stringify(issue.input)}: set it to how long a processed webhook delivery keeps its payload, at least 1h, such as 36h or 30d, or leave it unset for 7d`,
+        })
+        .transform((text) => parseDuration(text) as number),
+    ),
     AGATE_EVALUATOR_TIMEOUT: optionalText.pipe(
       z
         .string()
@@ -226,6 +237,8 @@ export interface Settings {
   leaseMs: number;
   /** How often the reconcile pass re-reads every open pull request. */
   reconcileIntervalMs: number;
+  /** How long a processed delivery keeps its payload before retention prunes it. */
+  deliveryRetentionMs: number;
   /** One evaluator request's limit, and transport retries after it. */
   evaluatorTimeoutMs: number;
   evaluatorRetries: number;
@@ -297,6 +310,7 @@ export function loadSettings(env: Environment, options: LoadSettingsOptions = {}
     workers: data.AGATE_WORKERS,
     leaseMs: data.AGATE_LEASE_MS,
     reconcileIntervalMs: data.AGATE_RECONCILE_INTERVAL,
+    deliveryRetentionMs: data.AGATE_DELIVERY_RETENTION,
     evaluatorTimeoutMs: data.AGATE_EVALUATOR_TIMEOUT,
     evaluatorRetries: data.AGATE_EVALUATOR_RETRIES,
   };

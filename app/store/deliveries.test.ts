@@ -149,7 +149,13 @@ describe("webhook deliveries", () => {
     await store.recordDelivery({ delivery: delivery("d-1", PAYLOAD), payload: PAYLOAD, jobs: [] });
     await store.close();
     const db = new Database(databaseFile());
-    expect(() => db.prepare("UPDATE deliveries SET payload = '{}'").run()).toThrow(/append-only/);
+    expect(() => db.prepare("UPDATE deliveries SET action = 'closed'").run()).toThrow(
+      /append-only/,
+    );
+    expect(() => db.prepare("UPDATE delivery_payloads SET payload = '{}'").run()).toThrow(
+      /append-only/,
+    );
+    expect(() => db.prepare("DELETE FROM delivery_payloads").run()).toThrow(/append-only/);
     expect(() => db.prepare("DELETE FROM deliveries").run()).toThrow(/append-only/);
     db.close();
   });

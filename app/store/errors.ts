@@ -107,6 +107,23 @@ export class VersionConflictError extends StoreError {
   }
 }
 
+/** The delivery is processed and retention has removed its payload; the rest of it is kept. */
+export class DeliveryPrunedError extends StoreError {
+  readonly deliveryId: string;
+  readonly prunedAt: string;
+
+  constructor(deliveryId: string, prunedAt: string, retentionMs: number) {
+    super(
+      "payload_pruned",
+      `delivery ${deliveryId} was processed, and its payload was pruned at ${prunedAt} by the ` +
+        `retention of ${retentionMs} ms (AGATE_DELIVERY_RETENTION); its id, event, digest and jobs ` +
+        "are kept. Nothing should need it again: a job that does was enqueued outside agate",
+    );
+    this.deliveryId = deliveryId;
+    this.prunedAt = prunedAt;
+  }
+}
+
 export class NotFoundError extends StoreError {
   constructor(message: string) {
     super("not_found", message);

@@ -12,6 +12,8 @@ const TABLES = [
   "acceptance_records",
   "audit_log",
   "deliveries",
+  "delivery_payload_prunes",
+  "delivery_payloads",
   "evaluations",
   "handoff_entries",
   "handoff_entry_events",

@@ -215,6 +215,69 @@ export const MIGRATIONS: readonly Migration[] = [
       ${appendOnly("merge_commits", "observed merge commits")}
     `,
   },
+  {
+    version: 4,
+    name: "delivery payloads in their own table, pruned by retention only",
+    up: `
+      -- A delivery's payload moves to its own table so that retention can remove it while the
+      -- delivery row (id, event, action, digest, times) stays append-only: a redelivery of a
+      -- pruned id is still recognised by its digest, and its jobs keep the outcome.
+      CREATE TABLE delivery_payloads (
+        delivery_id TEXT PRIMARY KEY REFERENCES deliveries (id),
+        payload TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO delivery_payloads (delivery_id, payload)
+        SELECT id, payload FROM deliveries ORDER BY rowid;
+
+      -- The repository a delivery names, kept when its payload goes (the reconcile pass lists
+      -- every repository agate has heard of). Filled once here, for the rows before this.
+      DROP TRIGGER deliveries_no_update;
+      ALTER TABLE deliveries ADD COLUMN repository TEXT;
+      UPDATE deliveries SET repository = CASE
+        WHEN json_valid(payload) AND json_type(payload, '$.repository.full_name') = 'text'
+        THEN payload ->> '$.repository.full_name' END;
+      ALTER TABLE deliveries DROP COLUMN payload;
+      CREATE TRIGGER deliveries_no_update BEFORE UPDATE ON deliveries
+      BEGIN SELECT RAISE(ABORT, 'webhook deliveries are append-only: UPDATE is refused, append a new row'); END;
+      CREATE INDEX deliveries_by_repository ON deliveries (repository) WHERE repository IS NOT NULL;
+
+      -- A prune is a fact of its own, appended: which delivery, when, under which retention.
+      -- The database itself refuses a prune of a delivery that is not processed (a job of it
+      -- still queued or running) or not older than the retention at the prune's time, a
+      -- retention under one hour, and a prune time ahead of this host's clock by more than an
+      -- hour; its payload row is deleted by the trigger below, and by nothing else.
+      CREATE TABLE delivery_payload_prunes (
+        delivery_id TEXT PRIMARY KEY REFERENCES deliveries (id),
+        retention_ms INTEGER NOT NULL CHECK (retention_ms >= 3600000),
+        pruned_at TEXT NOT NULL CHECK (unixepoch(pruned_at) IS NOT NULL)
+      ) STRICT;
+      ${appendOnly("delivery_payload_prunes", "payload prunes")}
+      CREATE TRIGGER delivery_payload_prunes_only_processed_and_old
+      BEFORE INSERT ON delivery_payload_prunes
+      BEGIN
+        SELECT RAISE(ABORT, 'a delivery payload can be pruned only once, while it is stored')
+        WHERE NOT EXISTS (SELECT 1 FROM delivery_payloads WHERE delivery_id = NEW.delivery_id);
+        SELECT RAISE(ABORT, 'a delivery payload cannot be pruned while a job of the delivery is queued or running')
+        WHERE EXISTS (SELECT 1 FROM jobs WHERE delivery_id = NEW.delivery_id
+          AND status IN ('queued', 'running'));
+        SELECT RAISE(ABORT, 'a delivery payload cannot be pruned before the retention has passed since the delivery was recorded')
+        WHERE (SELECT round(unixepoch(recorded_at, 'subsec') * 1000) FROM deliveries
+               WHERE id = NEW.delivery_id) + NEW.retention_ms
+          > round(unixepoch(NEW.pruned_at, 'subsec') * 1000);
+        SELECT RAISE(ABORT, 'a delivery payload prune cannot be dated ahead of the database host''s clock')
+        WHERE unixepoch(NEW.pruned_at) > unixepoch('now') + 3600;
+      END;
+      CREATE TRIGGER delivery_payload_prunes_delete_payload
+      AFTER INSERT ON delivery_payload_prunes
+      BEGIN DELETE FROM delivery_payloads WHERE delivery_id = NEW.delivery_id; END;
+
+      CREATE TRIGGER delivery_payloads_no_update BEFORE UPDATE ON delivery_payloads
+      BEGIN SELECT RAISE(ABORT, 'delivery payloads are append-only: UPDATE is refused'); END;
+      CREATE TRIGGER delivery_payloads_delete_only_pruned BEFORE DELETE ON delivery_payloads
+      WHEN NOT EXISTS (SELECT 1 FROM delivery_payload_prunes WHERE delivery_id = OLD.delivery_id)
+      BEGIN SELECT RAISE(ABORT, 'delivery payloads are append-only: only retention deletes one, by appending its prune'); END;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;

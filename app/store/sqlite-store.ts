@@ -38,6 +38,8 @@ import {
   type AuditEntryInput,
   auditEntryInputSchema,
   auditEntrySchema,
+  type DeliveryRecord,
+  deliveryRecordSchema,
   deliverySchema,
   type Job,
   type JobStatus,
@@ -56,6 +58,8 @@ import {
 } from "../../schemas/store.js";
 import {
   AlreadyExistsError,
+  CorruptRowError,
+  DeliveryPrunedError,
   LeaseLostError,
   NotFoundError,
   StoreError,
@@ -63,20 +67,23 @@ import {
   VersionConflictError,
 } from "./errors.js";
 import { migrate } from "./migrations.js";
-import type {
-  ClaimedJob,
-  ClaimJobOptions,
-  Clock,
-  FailJobOptions,
-  JobLease,
-  ListAuditQuery,
-  ListHandoffEntriesQuery,
-  ListRecordsQuery,
-  MarkStaleInput,
-  PullRequestKey,
-  RecordDeliveryInput,
-  RecordDeliveryResult,
-  Store,
+import {
+  type ClaimedJob,
+  type ClaimJobOptions,
+  type Clock,
+  type FailJobOptions,
+  type JobLease,
+  type ListAuditQuery,
+  type ListHandoffEntriesQuery,
+  type ListRecordsQuery,
+  type MarkStaleInput,
+  MIN_DELIVERY_RETENTION_MS,
+  type PruneDeliveriesOptions,
+  type PruneDeliveriesResult,
+  type PullRequestKey,
+  type RecordDeliveryInput,
+  type RecordDeliveryResult,
+  type Store,
 } from "./store.js";
 import { fromJsonColumn, parseInput, parseRow, toJsonColumn } from "./validate.js";
 
@@ -101,6 +108,15 @@ const claimOptionsSchema = z.strictObject({
   workerId: z.string().min(1),
   leaseMs: positiveIntSchema,
   kinds: z.array(z.string().min(1)).optional(),
+});
+const pruneOptionsSchema = z.strictObject({
+  retentionMs: z
+    .number()
+    .int()
+    .min(MIN_DELIVERY_RETENTION_MS, {
+      error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`,
+    }),
+  limit: positiveIntSchema.default(500),
 });
 const markStaleSchema = z.strictObject({
   repository: repositoryFullNameSchema,
@@ -299,10 +315,20 @@ export class SqliteStore implements Store {
         return { status: "duplicate", jobIds: ids };
       }
       const now = this.#nowIso();
+      // The repository is read from the payload by SQLite (no second JSON.parse here); it stays
+      // when the payload is pruned.
       this.#sql(
-        `INSERT INTO deliveries (id, event, action, payload_sha256, payload, received_at, recorded_at)
-         VALUES (@id, @event, @action, @payload_sha256, @payload, @received_at, @recorded_at)`,
+        `INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at,
+           repository)
+         VALUES (@id, @event, @action, @payload_sha256, @received_at, @recorded_at,
+           CASE WHEN json_valid(@payload)
+             AND json_type(@payload, '$.repository.full_name') = 'text'
+           THEN @payload ->> '$.repository.full_name' END)`,
       ).run({ ...delivery, payload, recorded_at: now });
+      this.#sql("INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, ?)").run(
+        delivery.id,
+        payload,
+      );
       const jobIds = jobs.map((job) => this.#insertJob(job, delivery.id, now).id);
       return { status: "new", jobIds };
     });
@@ -310,9 +336,66 @@ export class SqliteStore implements Store {
 
   async getDelivery(id: string): Promise<StoredDelivery | null> {
     const row = this.#sql(
-      "SELECT id, event, action, payload_sha256, payload, received_at FROM deliveries WHERE id = ?",
+      `SELECT d.id, d.event, d.action, d.payload_sha256, p.payload, d.received_at,
+         x.pruned_at, x.retention_ms
+       FROM deliveries d
+       LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
+       LEFT JOIN delivery_payload_prunes x ON x.delivery_id = d.id
+       WHERE d.id = ?`,
     ).get(id) as Row | undefined;
-    return row ? parseRow(storedDeliverySchema, row, "deliveries", `id ${id}`) : null;
+    if (!row) return null;
+    const { pruned_at, retention_ms, ...delivery } = row;
+    if (delivery.payload === null && typeof pruned_at === "string") {
+      throw new DeliveryPrunedError(id, pruned_at, Number(retention_ms));
+    }
+    if (delivery.payload === null) {
+      throw new CorruptRowError("delivery_payloads", `delivery ${id}`, "the payload is missing");
+    }
+    return parseRow(storedDeliverySchema, delivery, "deliveries", `id ${id}`);
+  }
+
+  async getDeliveryRecord(id: string): Promise<DeliveryRecord | null> {
+    const row = this.#sql(
+      `SELECT d.id, d.event, d.action, d.payload_sha256, d.received_at, d.repository,
+         d.recorded_at, x.pruned_at, x.retention_ms
+       FROM deliveries d LEFT JOIN delivery_payload_prunes x ON x.delivery_id = d.id
+       WHERE d.id = ?`,
+    ).get(id) as Row | undefined;
+    if (!row) return null;
+    const { pruned_at, retention_ms, ...delivery } = row;
+    return parseRow(
+      deliveryRecordSchema,
+      { ...delivery, pruned: pruned_at === null ? null : { pruned_at, retention_ms } },
+      "deliveries",
+      `id ${id}`,
+    );
+  }
+
+  async pruneDeliveryPayloads(options: PruneDeliveriesOptions): Promise<PruneDeliveriesResult> {
+    const { retentionMs, limit } = parseInput(pruneOptionsSchema, options, "prune options");
+    return this.#write((): PruneDeliveriesResult => {
+      const now = this.#now();
+      // Walks the payloads still stored (CROSS JOIN keeps them the outer loop; their primary
+      // key index, not their pages), so a pass costs what the retention window holds, not
+      // every delivery ever recorded, and no sort. The trigger on delivery_payload_prunes
+      // checks each row again and deletes its payload.
+      const pruned = this.#sql(
+        `INSERT INTO delivery_payload_prunes (delivery_id, retention_ms, pruned_at)
+         SELECT d.id, @retention, @now
+         FROM delivery_payloads p INDEXED BY sqlite_autoindex_delivery_payloads_1
+         CROSS JOIN deliveries d ON d.id = p.delivery_id
+         WHERE d.recorded_at <= @cutoff
+           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.delivery_id = d.id
+             AND j.status IN ('queued', 'running'))
+         LIMIT @limit`,
+      ).run({
+        retention: retentionMs,
+        now: now.toISOString(),
+        cutoff: new Date(now.getTime() - retentionMs).toISOString(),
+        limit,
+      }).changes;
+      return { pruned, more: pruned === limit };
+    });
   }
 
   // ---- jobs ----------------------------------------------------------------------------------
@@ -582,8 +665,7 @@ export class SqliteStore implements Store {
 
   async listRepositories(): Promise<string[]> {
     const rows = this.#sql(
-      `SELECT json_extract(payload, '$.repository.full_name') AS name FROM deliveries
-       WHERE json_valid(payload) AND name IS NOT NULL
+      `SELECT repository AS name FROM deliveries WHERE repository IS NOT NULL
        UNION SELECT repository AS name FROM acceptance_records
        ORDER BY name`,
     ).all() as { name: string }[];

@@ -15,6 +15,7 @@ import type {
   AuditEntry,
   AuditEntryInput,
   Delivery,
+  DeliveryRecord,
   Job,
   JobStatus,
   MergeCommitObservation,
@@ -25,7 +26,13 @@ import type {
 } from "../../schemas/store.js";
 
 export type { HandoffEntryDraft, HandoffEntryEvent } from "../../schemas/handoff-entry.js";
-export type { StoredDelivery } from "../../schemas/store.js";
+export type { DeliveryRecord, StoredDelivery } from "../../schemas/store.js";
+
+/**
+ * The shortest delivery retention there is (the database refuses a prune under it): a delivery
+ * is kept whole at least this long after it was recorded, whatever the setting says.
+ */
+export const MIN_DELIVERY_RETENTION_MS = 3_600_000;
 
 /** Where time comes from; tests freeze and advance it (lease expiry without sleeping). */
 export type Clock = () => Date;
@@ -107,10 +114,37 @@ export interface ListAuditQuery {
   order?: "asc" | "desc";
 }
 
+export interface PruneDeliveriesOptions {
+  /** Payloads of deliveries recorded at least this long ago, and processed, are pruned. */
+  retentionMs: number;
+  /** At most this many in one transaction (the write lock is held meanwhile); default 500. */
+  limit?: number;
+}
+
+export interface PruneDeliveriesResult {
+  /** Payloads pruned by this call. */
+  pruned: number;
+  /** True when the limit was reached: call again for the rest. */
+  more: boolean;
+}
+
 export interface Store {
-  // Webhook deliveries, each with the jobs it enqueues, in one transaction.
+  // Webhook deliveries, each with the jobs it enqueues, in one transaction. A duplicate is
+  // recognised by id and digest, also after its payload was pruned.
   recordDelivery(input: RecordDeliveryInput): Promise<RecordDeliveryResult>;
+  /**
+   * The delivery with its payload; null when unknown; DeliveryPrunedError when retention has
+   * removed its payload (only a processed one: every job of it done or dead).
+   */
   getDelivery(id: string): Promise<StoredDelivery | null>;
+  /** What is kept of a delivery for good (no payload), pruned or not; null when unknown. */
+  getDeliveryRecord(id: string): Promise<DeliveryRecord | null>;
+  /**
+   * Retention: removes the payloads of deliveries that are processed (no job of theirs queued
+   * or running) and were recorded at least `retentionMs` ago, and appends a prune
+   * for each. The database refuses any other removal or change of a delivery.
+   */
+  pruneDeliveryPayloads(options: PruneDeliveriesOptions): Promise<PruneDeliveriesResult>;
 
   // The job queue. Claiming is one atomic step that takes a lease.
   enqueue(job: NewJob): Promise<Job>;
