@@ -3,10 +3,12 @@
  * intake guard (bounded bodies, signature checked before Probot reads anything), workers, the
  * delivery retention timer, and an HTTP server (`POST /api/github/webhooks`, `GET /healthz`).
  */
+
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { hostname } from "node:os";
 import { createNodeMiddleware, Probot } from "probot";
+import { commandSandboxProblem } from "../evaluator/sandbox.js";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import { registerIntake } from "./intake.js";
@@ -181,6 +183,19 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
       },
       `agate is listening on ${url}${WEBHOOKS_PATH}; job handlers: ${kinds.length > 0 ? kinds.join(", ") : "none (deliveries are recorded and queued, not worked)"}`,
     );
+
+    // A `command` evaluator the operator allows needs the sandbox: say at start when there is none,
+    // rather than at the first pull request that asks for it.
+    const env = options.env ?? process.env;
+    if ((env.AGATE_EVALUATOR_COMMANDS ?? "").trim() !== "") {
+      const sandbox = await commandSandboxProblem(env);
+      if (sandbox) {
+        log.warn(
+          { sandbox: sandbox.error },
+          `AGATE_EVALUATOR_COMMANDS is set, but command evaluators cannot run here: ${sandbox.error}. Fix: ${sandbox.fix}`,
+        );
+      }
+    }
 
     let closing: Promise<void> | undefined;
     return {

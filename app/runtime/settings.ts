@@ -7,10 +7,12 @@
  * `agateEnvSchema` is pure (zod only) so that it can move to schemas/; reading the key file and
  * checking the database URL happen in `loadSettings`.
  */
+
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { parseDuration } from "../../schemas/duration.js";
+import { evaluatorSettingsProblems } from "../evaluator/policy.js";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "../store/open-store.js";
 import { MIN_DELIVERY_RETENTION_MS } from "../store/store.js";
 
@@ -283,6 +285,8 @@ export function loadSettings(env: Environment, options: LoadSettingsOptions = {}
     if ("problem" in read) problems.push(read.problem);
     else privateKey = read.pem;
   }
+  // The evaluator's settings (sandbox, key origins) are checked at start, not at first use.
+  problems.push(...evaluatorSettingsProblems(env));
   const databaseUrl = blankToUndefined(env.AGATE_DATABASE_URL);
   if (typeof databaseUrl === "string") {
     try {
