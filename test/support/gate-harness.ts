@@ -15,8 +15,7 @@ import {
   startGitHubSimulator,
   startReceiver,
 } from "../github/index.js";
-import type { ActionRun } from "./action-runner.js";
-import { simulatedCi } from "./simulated-ci.js";
+import { type SimulatedCiOptions, type SimulatedCiRun, simulatedCi } from "./simulated-ci.js";
 
 /**
  * The gate against the simulator, for end-to-end tests: real git, the real Action bundle
@@ -51,13 +50,13 @@ export interface GateHarness {
       issues?: { title: string; body: string }[];
     },
   ): Promise<{ head: string; number: number; branch: string }>;
-  /** CI on the head: a workflow run with the Action bundle publishing agate/commands. */
+  /** CI on the head as GitHub runs the README's workflow: the Action uploads its record. */
   ci(
     repo: string,
     branch: string,
     head: string,
-    stepConclusion?: "success" | "failure",
-  ): Promise<ActionRun>;
+    options?: Partial<Omit<SimulatedCiOptions, "sim" | "repo" | "head" | "temp" | "settle">>,
+  ): Promise<SimulatedCiRun>;
   /** The newest `agate` check run on a commit. */
   gateCheck(
     repo: string,
@@ -67,6 +66,26 @@ export interface GateHarness {
 
 export const ANSWER_CONFIG =
   'version: 1\ncommands:\n  - name: answer\n    run: test "$(cat answer.txt)" = 42\n';
+
+/** The README's evidence workflow, as a repository commits it on its default branch. */
+export const EVIDENCE_WORKFLOW_TEXT = [
+  "name: agate",
+  "on:",
+  "  pull_request:",
+  "  merge_group:",
+  "permissions:",
+  "  contents: read",
+  "jobs:",
+  "  agate:",
+  "    runs-on: ubuntu-latest",
+  "    steps:",
+  "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2",
+  "        with:",
+  "          persist-credentials: false",
+  "      - name: agate",
+  "        uses: OWNER/agate@v1",
+  "",
+].join("\n");
 
 export function useGateHarness(
   options: { evaluator?: () => EvaluatorDeps | undefined } = {},
@@ -173,7 +192,7 @@ export function useGateHarness(
         files: {
           ".github/agate.yml": opts.config ?? ANSWER_CONFIG,
           "answer.txt": "0\n",
-          ".github/workflows/ci.yml": "on: pull_request\n",
+          ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
           ...opts.baseFiles,
         },
       });
@@ -199,7 +218,7 @@ export function useGateHarness(
       await harness.processDeliveries();
       return { head, number, branch };
     },
-    ci(repo, branch, head, stepConclusion) {
+    ci(repo, branch, head, options = {}) {
       return simulatedCi({
         sim: need(sim, "simulator"),
         repo,
@@ -207,7 +226,7 @@ export function useGateHarness(
         head,
         temp,
         settle: () => harness.processDeliveries(),
-        ...(stepConclusion ? { stepConclusion } : {}),
+        ...options,
       });
     },
     gateCheck(repo, sha) {
