@@ -5,6 +5,9 @@ export { type Received, type Receiver, startReceiver } from "./receiver.js";
 export type { CallRecord, HandledBy } from "./server.js";
 export {
   type GitHubSimulator,
+  type SimArtifact,
+  type SimJob,
+  type SimPull,
   type SimulatorOptions,
   startGitHubSimulator,
   type Who,

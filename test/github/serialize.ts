@@ -5,6 +5,7 @@ import type { GitCommit, GitDiffEntry, GitTreeEntry } from "./git.js";
 import type {
   Account,
   AppIdentity,
+  Artifact,
   CheckRun,
   CheckSuite,
   Comment,
@@ -74,7 +75,7 @@ export function repository(urls: Urls, repo: Repository, pushedAt: string): Json
     owner: user(urls, repo.owner),
     html_url: `${urls.html}/${name}`,
     description: null,
-    fork: false,
+    fork: repo.parent !== undefined,
     url: api,
     forks_url: `${api}/forks`,
     keys_url: `${api}/keys{/key_id}`,
@@ -131,7 +132,7 @@ export function repository(urls: Urls, repo: Repository, pushedAt: string): Json
     has_wiki: true,
     has_pages: false,
     has_discussions: false,
-    forks_count: 0,
+    forks_count: repo.forkCount,
     mirror_url: null,
     archived: false,
     disabled: false,
@@ -142,7 +143,7 @@ export function repository(urls: Urls, repo: Repository, pushedAt: string): Json
     web_commit_signoff_required: false,
     topics: [],
     visibility: repo.private ? "private" : "public",
-    forks: 0,
+    forks: repo.forkCount,
     open_issues: openIssues,
     watchers: 0,
     default_branch: repo.defaultBranch,
@@ -156,8 +157,13 @@ export function repository(urls: Urls, repo: Repository, pushedAt: string): Json
 
 /** `repos/get` answers with the full repository, which adds counts and merge settings. */
 export function fullRepository(urls: Urls, repo: Repository, pushedAt: string): Json {
+  let source = repo.parent;
+  while (source?.parent) source = source.parent;
   return {
     ...repository(urls, repo, pushedAt),
+    // A fork names the repository it was forked from and the root of its network.
+    ...(repo.parent ? { parent: repository(urls, repo.parent, pushedAt) } : {}),
+    ...(source ? { source: repository(urls, source, pushedAt) } : {}),
     network_count: 0,
     subscribers_count: 0,
     allow_auto_merge: false,
@@ -277,6 +283,8 @@ export function comment(urls: Urls, repo: Repository, item: Issue, entry: Commen
 export interface PullFacts {
   headSha: string;
   baseSha: string;
+  /** The head repository's `pushed_at` (a fork has its own). */
+  headPushedAt: string;
   /** Diff and commit counts; only the single-pull-request endpoints and webhooks carry them. */
   stats?: { additions: number; deletions: number; changedFiles: number; commits: number };
   pushedAt: string;
@@ -289,12 +297,12 @@ export function pullRequest(urls: Urls, repo: Repository, item: Issue, facts: Pu
   const api = `${urls.api}/repos/${name}/pulls/${item.number}`;
   const issueApi = `${urls.api}/repos/${name}/issues/${item.number}`;
   const html = `${urls.html}/${name}/pull/${item.number}`;
-  const side = (ref: string, sha: string) => ({
-    label: `${repo.owner.login}:${ref}`,
+  const side = (of: Repository, ref: string, sha: string, pushedAt: string) => ({
+    label: `${of.owner.login}:${ref}`,
     ref,
     sha,
-    user: user(urls, repo.owner),
-    repo: repository(urls, repo, facts.pushedAt),
+    user: user(urls, of.owner),
+    repo: repository(urls, of, pushedAt),
   });
   const base: Json = {
     url: api,
@@ -314,7 +322,8 @@ export function pullRequest(urls: Urls, repo: Repository, item: Issue, facts: Pu
     updated_at: item.updatedAt,
     closed_at: item.closedAt,
     merged_at: pull.mergedAt,
-    merge_commit_sha: null,
+    // Stale while GitHub recomputes it after a push: webhooks carry the previous test merge.
+    merge_commit_sha: pull.merge.sha,
     assignee: null,
     assignees: [],
     requested_reviewers: [],
@@ -327,8 +336,8 @@ export function pullRequest(urls: Urls, repo: Repository, item: Issue, facts: Pu
     review_comment_url: `${urls.api}/repos/${name}/pulls/comments{/number}`,
     comments_url: `${issueApi}/comments`,
     statuses_url: `${urls.api}/repos/${name}/statuses/${facts.headSha}`,
-    head: side(pull.headRef, facts.headSha),
-    base: side(pull.baseRef, facts.baseSha),
+    head: side(pull.headRepo, pull.headRef, facts.headSha, facts.headPushedAt),
+    base: side(repo, pull.baseRef, facts.baseSha, facts.pushedAt),
     _links: {
       self: { href: api },
       html: { href: html },
@@ -344,16 +353,17 @@ export function pullRequest(urls: Urls, repo: Repository, item: Issue, facts: Pu
     active_lock_reason: null,
   };
   if (!facts.stats) return base;
+  const mergeable = pull.merge.pending ? null : pull.merge.mergeable;
   return {
     ...base,
     merged: pull.merged,
-    mergeable: null,
-    rebaseable: null,
-    mergeable_state: "unknown",
+    mergeable: mergeable,
+    rebaseable: mergeable,
+    mergeable_state: mergeable === null ? "unknown" : mergeable ? "clean" : "dirty",
     merged_by: null,
     comments: item.comments.length,
     review_comments: 0,
-    maintainer_can_modify: false,
+    maintainer_can_modify: pull.maintainerCanModify,
     commits: facts.stats.commits,
     additions: facts.stats.additions,
     deletions: facts.stats.deletions,
@@ -430,17 +440,17 @@ export function pullRequestMinimal(
   headSha: string,
   baseSha: string,
 ): Json {
-  const repoRef = {
-    id: repo.id,
-    url: `${urls.api}/repos/${fullName(repo)}`,
-    name: repo.name,
-  };
+  const repoRef = (of: Repository) => ({
+    id: of.id,
+    url: `${urls.api}/repos/${fullName(of)}`,
+    name: of.name,
+  });
   return {
     id: item.pullId,
     number: item.number,
     url: `${urls.api}/repos/${fullName(repo)}/pulls/${item.number}`,
-    head: { ref: item.pull?.headRef, sha: headSha, repo: repoRef },
-    base: { ref: item.pull?.baseRef, sha: baseSha, repo: repoRef },
+    head: { ref: item.pull?.headRef, sha: headSha, repo: repoRef(item.pull?.headRepo ?? repo) },
+    base: { ref: item.pull?.baseRef, sha: baseSha, repo: repoRef(repo) },
   };
 }
 
@@ -548,12 +558,14 @@ export function workflowRun(
   urls: Urls,
   repo: Repository,
   run: WorkflowRun,
+  attemptNumber: number,
   headCommit: GitCommit,
   pulls: Json[],
   pushedAt: string,
 ): Json {
   const api = `${urls.api}/repos/${fullName(repo)}/actions/runs/${run.id}`;
-  const minimal = repository(urls, repo, pushedAt);
+  const attempt = run.attempts.find((entry) => entry.number === attemptNumber);
+  if (!attempt) throw new Error(`run ${run.id} has no attempt ${attemptNumber}`);
   return {
     id: run.id,
     name: run.name,
@@ -563,33 +575,33 @@ export function workflowRun(
     head_branch: run.headBranch,
     head_sha: run.headSha,
     path: run.path,
-    display_title: run.name,
+    display_title: run.displayTitle,
     run_number: run.runNumber,
-    run_attempt: run.runAttempt,
+    run_attempt: attempt.number,
     event: run.event,
-    status: run.status,
-    conclusion: run.conclusion,
+    status: attempt.status,
+    conclusion: attempt.conclusion,
     workflow_id: run.workflowId,
     url: api,
     html_url: `${urls.html}/${fullName(repo)}/actions/runs/${run.id}`,
     pull_requests: pulls,
     created_at: run.createdAt,
-    updated_at: run.updatedAt,
-    run_started_at: run.createdAt,
+    updated_at: attempt.updatedAt,
+    run_started_at: attempt.runStartedAt,
     actor: user(urls, run.actor),
-    triggering_actor: user(urls, run.actor),
+    triggering_actor: user(urls, attempt.triggeringActor),
     jobs_url: `${api}/jobs`,
     logs_url: `${api}/logs`,
     check_suite_url: `${urls.api}/repos/${fullName(repo)}/check-suites/${run.checkSuiteId}`,
     artifacts_url: `${api}/artifacts`,
     cancel_url: `${api}/cancel`,
     rerun_url: `${api}/rerun`,
-    previous_attempt_url: null,
+    previous_attempt_url: attempt.number > 1 ? `${api}/attempts/${attempt.number - 1}` : null,
     workflow_url: `${urls.api}/repos/${fullName(repo)}/actions/workflows/${run.workflowId}`,
     head_commit: simpleCommit(headCommit),
-    repository: minimal,
-    head_repository: minimal,
-    head_repository_id: repo.id,
+    repository: repository(urls, repo, pushedAt),
+    head_repository: repository(urls, run.headRepo, pushedAt),
+    head_repository_id: run.headRepo.id,
   };
 }
 
@@ -599,7 +611,7 @@ export function job(urls: Urls, repo: Repository, run: WorkflowRun, entry: Workf
     id: entry.id,
     run_id: run.id,
     run_url: `${api}/runs/${run.id}`,
-    run_attempt: run.runAttempt,
+    run_attempt: entry.runAttempt,
     node_id: nodeId("8:CheckRun", entry.id),
     head_sha: run.headSha,
     head_branch: run.headBranch,
@@ -607,7 +619,7 @@ export function job(urls: Urls, repo: Repository, run: WorkflowRun, entry: Workf
     html_url: `${urls.html}/${fullName(repo)}/actions/runs/${run.id}/job/${entry.id}`,
     status: entry.status,
     conclusion: entry.conclusion,
-    created_at: entry.startedAt,
+    created_at: entry.createdAt,
     started_at: entry.startedAt,
     completed_at: entry.completedAt,
     name: entry.name,
@@ -620,12 +632,36 @@ export function job(urls: Urls, repo: Repository, run: WorkflowRun, entry: Workf
       completed_at: step.completedAt,
     })),
     check_run_url: `${urls.api}/repos/${fullName(repo)}/check-runs/${entry.id}`,
-    labels: ["ubuntu-latest"],
-    runner_id: 1,
-    runner_name: "GitHub Actions 1",
-    runner_group_id: 2,
-    runner_group_name: "GitHub Actions",
+    labels: entry.labels,
+    runner_id: entry.runner?.id ?? null,
+    runner_name: entry.runner?.name ?? null,
+    runner_group_id: entry.runner ? 2 : null,
+    runner_group_name: entry.runner ? "GitHub Actions" : null,
     workflow_name: run.name,
+  };
+}
+
+export function artifact(urls: Urls, repo: Repository, run: WorkflowRun, item: Artifact): Json {
+  const api = `${urls.api}/repos/${fullName(repo)}/actions/artifacts/${item.id}`;
+  return {
+    id: item.id,
+    node_id: nodeId("8:Artifact", item.id),
+    name: item.name,
+    size_in_bytes: item.size,
+    url: api,
+    archive_download_url: `${api}/zip`,
+    expired: item.expired,
+    digest: item.digest,
+    created_at: item.createdAt,
+    updated_at: item.updatedAt,
+    expires_at: item.expiresAt,
+    workflow_run: {
+      id: run.id,
+      repository_id: repo.id,
+      head_repository_id: run.headRepo.id,
+      head_branch: run.headBranch ?? "",
+      head_sha: run.headSha,
+    },
   };
 }
 

@@ -18,7 +18,7 @@ export type HandledBy =
   | "unauthenticated"
   /** No such route in GitHub's API. */
   | "not-found"
-  /** The simulator's own routes (job log downloads). */
+  /** The simulator's own routes: job logs, the artifact service, blob storage. */
   | "simulator";
 
 export interface CallRecord {
@@ -60,8 +60,11 @@ export interface FrontOptions {
   /** The library's express app, called with the rewritten request. */
   app: (req: IncomingMessage, res: ServerResponse) => void;
   authenticate: (authorization: string | undefined) => CredentialCheck;
-  /** Routes the simulator serves itself (pre-signed log URLs); return true when handled. */
-  ownRoute: (path: string, req: IncomingMessage, res: ServerResponse) => boolean;
+  /**
+   * Routes the simulator serves itself with their own authentication (pre-signed log and blob
+   * URLs, the Actions results service): returns a label for the call log when it handled one.
+   */
+  ownRoute: (path: string, req: IncomingMessage, res: ServerResponse) => string | false;
   onCall: (record: CallRecord) => void;
 }
 
@@ -113,8 +116,10 @@ export function startFront(options: FrontOptions): Promise<Server> {
       });
     });
     const rewritten = rewritePath(path);
-    if (options.ownRoute(rewritten, req, res)) {
+    const own = options.ownRoute(rewritten, req, res);
+    if (own) {
       meta.handledBy = "simulator";
+      meta.operationId = own;
       return;
     }
     const check = options.authenticate(req.headers.authorization);

@@ -5,6 +5,8 @@
 import { randomInt } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { simulation } from "@simulacrum/github-api-simulator";
+import { unzipSync } from "fflate";
+import { uploadArtifact } from "./artifact-upload.js";
 import { credentialOf, generateAppKeys, looksLikeJwt, verifyAppJwt } from "./auth.js";
 import type { FileChanges } from "./git.js";
 import { statefulOperations } from "./handlers/index.js";
@@ -20,6 +22,7 @@ import type {
   Repository,
   Review,
   TokenPermission,
+  WorkflowRun,
   WorkflowStep,
 } from "./state.js";
 import { type Delivery, WebhookSender } from "./webhooks.js";
@@ -38,6 +41,54 @@ export interface SimulatorOptions {
   /** The account the App is installed on, and the default owner of new repositories. */
   owner?: string;
   appSlug?: string;
+  /**
+   * Each workflow job is also a check run of GitHub Actions named after the job, as on GitHub
+   * (so a job named `agate` shows up as a second `agate` check run). Default false: see README.
+   */
+  jobCheckRuns?: boolean;
+}
+
+/** A job of a workflow run: its name and the steps GitHub would list for it. */
+export interface SimJob {
+  name: string;
+  /** Step names as GitHub shows them; "Set up job" and "Complete job" are added. */
+  steps?: string[];
+}
+
+/** What `sim.artifacts()` shows of an artifact. */
+export interface SimArtifact {
+  id: number;
+  name: string;
+  runId: number;
+  attempt: number;
+  /** The job (name) and job execution (id) whose runtime token created it. */
+  job: string;
+  jobId: number;
+  state: "pending" | "finalized" | "deleted";
+  size: number;
+  digest: string | null;
+  /** The blob as uploaded: the bytes the REST download serves. */
+  zip: Buffer;
+  /** The zip's files, when it is a zip. */
+  files: Record<string, Buffer> | undefined;
+  expired: boolean;
+}
+
+/** What `sim.pull()` shows of a pull request. */
+export interface SimPull {
+  number: number;
+  state: "open" | "closed";
+  headRef: string;
+  headOwner: string;
+  headRepo: string;
+  headSha: string;
+  baseRef: string;
+  baseSha: string;
+  /** The test merge commit (refs/pull/N/merge), null on a conflict. */
+  mergeCommitSha: string | null;
+  mergeable: boolean | null;
+  /** Every test merge commit made for it, oldest first. */
+  mergeCommits: { base: string; head: string; sha: string }[];
 }
 
 /** A person or bot by login, or a git identity (name and email) for commits. */
@@ -102,17 +153,42 @@ export interface GitHubSimulator {
       from?: string;
     },
   ): Promise<string>;
+  /**
+   * Opens a pull request: `pull_request.opened` (with `merge_commit_sha: null`), then GitHub's
+   * test merge commit is written to `refs/pull/N/merge`. With `headOwner`, the head branch is
+   * in that account's fork (see `forkRepository`).
+   */
   openPullRequest(
     input: RepoRef & {
       head: string;
+      headOwner?: string;
       base?: string;
       title: string;
       body?: string;
       user: Who;
       labels?: string[];
       draft?: boolean;
+      maintainerCanModify?: boolean;
     },
-  ): Promise<{ number: number; headSha: string; baseSha: string }>;
+  ): Promise<{ number: number; headSha: string; baseSha: string; mergeCommitSha: string | null }>;
+  /**
+   * Forks a repository to `owner` (a user account, the App not installed): a new repository
+   * with the source's branches, `fork: true`. Push to it with `pushCommit({owner, repo})`.
+   */
+  forkRepository(input: {
+    repo: string;
+    /** The source repository's owner; default `sim.owner`. */
+    sourceOwner?: string;
+    /** Who gets the fork. */
+    owner: string;
+    name?: string;
+  }): Promise<{ owner: string; repo: string; gitDir: string; id: number }>;
+  /** Changes a pull request's base (`pull_request.edited` with `changes.base`). */
+  retargetPullRequest(input: RepoRef & { number: number; base: string; user?: Who }): Promise<void>;
+  /** Closes or reopens a pull request (`closed` / `reopened`). */
+  setPullRequestState(
+    input: RepoRef & { number: number; state: "open" | "closed"; user?: Who },
+  ): Promise<void>;
   addLabels(input: RepoRef & { number: number; labels: string[]; user?: Who }): Promise<void>;
   removeLabel(input: RepoRef & { number: number; label: string; user?: Who }): Promise<void>;
   createIssue(
@@ -165,6 +241,93 @@ export interface GitHubSimulator {
       jobs?: { name: string; conclusion?: string; steps?: Partial<WorkflowStep>[] }[];
     },
   ): Promise<void>;
+
+  /**
+   * A workflow run as GitHub starts one: queued, its jobs queued; `workflow_run.requested`, then
+   * `workflow_job.queued` per job. `headSha` is what GitHub shows as the run's head (a pull
+   * request's head commit); `sha` and `ref` are GITHUB_SHA and GITHUB_REF (the test merge commit
+   * and `refs/pull/N/merge` on `pull_request`). `headOwner` names a fork the head came from.
+   */
+  createWorkflowRun(
+    input: RepoRef & {
+      path: string;
+      name?: string;
+      event: string;
+      headSha: string;
+      headBranch?: string | null;
+      headOwner?: string;
+      sha?: string;
+      ref?: string;
+      actor?: Who;
+      jobs: SimJob[];
+      displayTitle?: string;
+      eventPayload?: unknown;
+    },
+  ): Promise<{ id: number; attempt: number; checkSuiteId: number; jobIds: Record<string, number> }>;
+  /** A runner picks a job up: `workflow_run.in_progress` (first job) and `workflow_job.in_progress`. */
+  startJob(
+    input: RepoRef & { runId: number; job: string },
+  ): Promise<{ jobId: number; attempt: number }>;
+  /** A step of a running job finished (no webhook); the next step starts. */
+  completeStep(
+    input: RepoRef & {
+      runId: number;
+      job: string;
+      step: string;
+      conclusion: string;
+      startedAt?: string;
+      completedAt?: string;
+    },
+  ): void;
+  /**
+   * A job finished: steps not reported complete as the runner would, `workflow_job.completed`;
+   * the attempt's last job completes the run (`workflow_run.completed`, conclusion rolled up).
+   */
+  completeJob(
+    input: RepoRef & {
+      runId: number;
+      job: string;
+      conclusion?: string;
+      steps?: { name: string; conclusion: string; startedAt?: string; completedAt?: string }[];
+    },
+  ): Promise<void>;
+  /**
+   * Re-runs a completed run as a new attempt: all jobs, the failed ones, or the named ones (the
+   * others keep their earlier execution, as "Re-run failed jobs" does).
+   */
+  rerunWorkflowRun(
+    input: RepoRef & { runId: number; onlyJobs?: string[] | "failed"; actor?: Who },
+  ): Promise<{ attempt: number; jobIds: Record<string, number> }>;
+  /**
+   * The environment a job's JavaScript action gets for artifacts: ACTIONS_RUNTIME_TOKEN (bound
+   * to this run attempt and job execution), ACTIONS_RESULTS_URL, a GITHUB_SERVER_URL the client
+   * accepts, GITHUB_RETENTION_DAYS. `attempt` defaults to the newest.
+   */
+  actionsRuntime(
+    input: RepoRef & { runId: number; job: string; attempt?: number },
+  ): Record<string, string>;
+  /**
+   * Uploads an artifact as the job would (same HTTP path as @actions/artifact: Twirp, blob,
+   * finalize). Fails like the client: 409 for a second artifact of one name in one attempt,
+   * 401 once the job completed.
+   */
+  uploadArtifactAs(
+    input: RepoRef & {
+      runId: number;
+      job: string;
+      attempt?: number;
+      name: string;
+      files: Record<string, string | Buffer>;
+    },
+  ): Promise<{ id: number; size: number; digest: string }>;
+  /** Artifacts of a repository (or one run), every state, oldest first. */
+  artifacts(input: RepoRef & { runId?: number }): SimArtifact[];
+  /** Makes an artifact expired (listed with `expired: true`; its download answers 410). */
+  expireArtifact(input: RepoRef & { artifactId: number }): void;
+  /** A workflow run's state (attempts, every job execution). */
+  workflowRun(input: RepoRef & { runId: number }): WorkflowRun;
+  /** A pull request's refs and test merge commit. */
+  pull(input: RepoRef & { number: number }): SimPull;
 
   /** A person presses a check run's button: sends `check_run.requested_action`. */
   requestCheckRunAction(
@@ -238,9 +401,12 @@ export async function startGitHubSimulator(
     return { ok: true, credential: { kind: "token", token } };
   };
 
-  const ownRoute = (path: string, _req: IncomingMessage, res: ServerResponse): boolean => {
+  const ownRoute = (path: string, req: IncomingMessage, res: ServerResponse): string | false => {
+    if (!world) return false;
+    const artifactRoute = world.artifacts.handle(path, req, res);
+    if (artifactRoute) return artifactRoute;
     const match = /^\/_simulator\/job-logs\/(\d+)\/(\d+)$/.exec(path);
-    if (!match || !world) return false;
+    if (!match) return false;
     const repo = [...world.repos.values()].find((entry) => String(entry.id) === match[1]);
     const job = repo
       ? [...repo.workflowRuns.values()]
@@ -250,7 +416,7 @@ export async function startGitHubSimulator(
     res.statusCode = job ? 200 : 404;
     res.setHeader("content-type", "text/plain; charset=utf-8");
     res.end(job ? job.log : "Not Found");
-    return true;
+    return "simulator/job-logs";
   };
 
   const front = await startFront({
@@ -266,6 +432,12 @@ export async function startGitHubSimulator(
     ownRoute,
     onCall: (record) => {
       callLog.push(record);
+      // AGATE_SIM_DEBUG=1 prints every call answered with an error, for a test that swallows them.
+      if (process.env.AGATE_SIM_DEBUG && record.status >= 400) {
+        process.stderr.write(
+          `[github-sim] ${record.method} ${record.path} -> ${record.status} (${record.operationId ?? "no operation"}, ${record.handledBy})\n`,
+        );
+      }
       const key = record.operationId ?? `${record.method} ${record.path}`;
       calls[key] = (calls[key] ?? 0) + 1;
     },
@@ -279,6 +451,7 @@ export async function startGitHubSimulator(
   const hookId = randomInt(100_000_000, 999_999_999);
   const sender = new WebhookSender(secret, { hookId, appId }, options.webhookUrl);
   const w = new World({ api: apiUrl, html: url }, sender, appId, appSlug);
+  w.workflows.jobCheckRuns = options.jobCheckRuns ?? false;
   world = w;
   let installation = w.install(owner);
 
@@ -401,21 +574,50 @@ export async function startGitHubSimulator(
 
     openPullRequest: async (input) => {
       const repo = repoOf(input);
+      const headRepo = input.headOwner ? w.forkOf(repo, input.headOwner) : repo;
       const { issue, deliveries } = w.openPullRequest(repo, {
         head: input.head,
+        headRepo,
         base: input.base ?? repo.defaultBranch,
         title: input.title,
         body: input.body ?? null,
         user: account(input.user),
         ...(input.draft !== undefined ? { draft: input.draft } : {}),
         ...(input.labels ? { labels: input.labels } : {}),
+        ...(input.maintainerCanModify !== undefined
+          ? { maintainerCanModify: input.maintainerCanModify }
+          : {}),
       });
       await deliveries;
       return {
         number: issue.number,
-        headSha: w.branchSha(repo, input.head) ?? "",
+        headSha: w.pullHeadSha(repo, issue) ?? "",
         baseSha: w.branchSha(repo, input.base ?? repo.defaultBranch) ?? "",
+        mergeCommitSha: issue.pull?.merge.sha ?? null,
       };
+    },
+
+    forkRepository: async (input) => {
+      const source = w.repo(input.sourceOwner ?? owner, input.repo);
+      w.account(input.owner, "User");
+      const fork = w.forkRepository(source, input.owner, input.name);
+      return { owner: fork.owner.login, repo: fork.name, gitDir: fork.git.dir, id: fork.id };
+    },
+
+    retargetPullRequest: async (input) => {
+      const repo = repoOf(input);
+      await w.updateIssue(repo, w.pull(repo, input.number), account(input.user ?? "octocat"), {
+        base: input.base,
+      });
+      await sender.flush();
+    },
+
+    setPullRequestState: async (input) => {
+      const repo = repoOf(input);
+      await w.updateIssue(repo, w.pull(repo, input.number), account(input.user ?? "octocat"), {
+        state: input.state,
+      });
+      await sender.flush();
     },
 
     addLabels: async (input) => {
@@ -496,6 +698,145 @@ export async function startGitHubSimulator(
       await sender.flush();
     },
 
+    createWorkflowRun: async (input) => {
+      const repo = repoOf(input);
+      const headRepo = input.headOwner ? w.forkOf(repo, input.headOwner) : repo;
+      const { run, deliveries } = w.workflows.createRun(repo, {
+        path: input.path,
+        ...(input.name ? { name: input.name } : {}),
+        event: input.event,
+        headSha: input.headSha,
+        ...(input.headBranch !== undefined ? { headBranch: input.headBranch } : {}),
+        headRepo,
+        ...(input.sha ? { sha: input.sha } : {}),
+        ...(input.ref ? { ref: input.ref } : {}),
+        actor: account(input.actor ?? "octocat"),
+        jobs: input.jobs,
+        ...(input.displayTitle ? { displayTitle: input.displayTitle } : {}),
+        ...(input.eventPayload !== undefined ? { eventPayload: input.eventPayload } : {}),
+      });
+      await deliveries;
+      return {
+        id: run.id,
+        attempt: run.runAttempt,
+        checkSuiteId: run.checkSuiteId,
+        jobIds: Object.fromEntries(run.jobs.map((job) => [job.name, job.id])),
+      };
+    },
+
+    startJob: async (input) => {
+      const repo = repoOf(input);
+      const run = w.workflows.run(repo, input.runId);
+      await w.workflows.startJob(repo, run, input.job);
+      const job = w.workflows.job(run, input.job, run.runAttempt);
+      return { jobId: job.id, attempt: job.runAttempt };
+    },
+
+    completeStep: (input) => {
+      const run = w.workflows.run(repoOf(input), input.runId);
+      w.workflows.completeStep(run, input.job, input.step, input.conclusion, {
+        ...(input.startedAt ? { startedAt: input.startedAt } : {}),
+        ...(input.completedAt ? { completedAt: input.completedAt } : {}),
+      });
+    },
+
+    completeJob: async (input) => {
+      const repo = repoOf(input);
+      const run = w.workflows.run(repo, input.runId);
+      await w.workflows.completeJob(repo, run, input.job, {
+        ...(input.conclusion ? { conclusion: input.conclusion } : {}),
+        ...(input.steps ? { steps: input.steps } : {}),
+      });
+      await sender.flush();
+    },
+
+    rerunWorkflowRun: async (input) => {
+      const repo = repoOf(input);
+      const run = w.workflows.run(repo, input.runId);
+      await w.workflows.rerun(repo, run, {
+        ...(input.onlyJobs ? { jobs: input.onlyJobs } : {}),
+        actor: account(input.actor ?? "octocat"),
+      });
+      return {
+        attempt: run.runAttempt,
+        jobIds: Object.fromEntries(
+          w.workflows.jobsOfAttempt(run, run.runAttempt).map((job) => [job.name, job.id]),
+        ),
+      };
+    },
+
+    actionsRuntime: (input) => {
+      const run = w.workflows.run(repoOf(input), input.runId);
+      const job = w.workflows.job(run, input.job, input.attempt ?? run.runAttempt);
+      return w.artifacts.runtimeEnv(run, job);
+    },
+
+    uploadArtifactAs: (input) =>
+      uploadArtifact({
+        env: sim.actionsRuntime(input),
+        name: input.name,
+        files: input.files,
+      }),
+
+    artifacts: (input) => {
+      const repo = repoOf(input);
+      return [...repo.artifacts.values()]
+        .filter((item) => input.runId === undefined || item.runId === input.runId)
+        .sort((a, b) => a.id - b.id)
+        .map((item) => {
+          const zip = item.content ?? Buffer.alloc(0);
+          let files: Record<string, Buffer> | undefined;
+          try {
+            files = Object.fromEntries(
+              Object.entries(unzipSync(zip)).map(([name, data]) => [name, Buffer.from(data)]),
+            );
+          } catch {
+            files = undefined;
+          }
+          const run = repo.workflowRuns.get(item.runId);
+          return {
+            id: item.id,
+            name: item.name,
+            runId: item.runId,
+            attempt: item.attempt,
+            job: run?.jobs.find((job) => job.id === item.jobId)?.name ?? "",
+            jobId: item.jobId,
+            state: item.state,
+            size: item.size,
+            digest: item.digest,
+            zip,
+            files,
+            expired: item.expired,
+          };
+        });
+    },
+
+    expireArtifact: (input) => {
+      const item = repoOf(input).artifacts.get(input.artifactId);
+      if (!item) throw new Error(`no artifact ${input.artifactId}`);
+      item.expired = true;
+    },
+
+    workflowRun: (input) => w.workflows.run(repoOf(input), input.runId),
+
+    pull: (input) => {
+      const repo = repoOf(input);
+      const item = w.pull(repo, input.number);
+      return {
+        number: item.number,
+        state: item.state,
+        headRef: item.pull.headRef,
+        headOwner: item.pull.headRepo.owner.login,
+        headRepo: item.pull.headRepo.name,
+        headSha: w.pullHeadSha(repo, item) ?? "",
+        baseRef: item.pull.baseRef,
+        baseSha: w.branchSha(repo, item.pull.baseRef) ?? "",
+        mergeCommitSha: item.pull.merge.sha,
+        mergeable: item.pull.merge.mergeable,
+        mergeCommits: [...item.pull.merge.history],
+      };
+    },
+
     requestCheckRunAction: async (input) => {
       await w.requestCheckRunAction(
         repoOf(input),
@@ -549,6 +890,7 @@ export async function startGitHubSimulator(
 
     reset: () => {
       w.reset();
+      w.workflows.jobCheckRuns = options.jobCheckRuns ?? false;
       sim.setWebhookSecret(secret);
       sender.clear();
       sim.clearCalls();

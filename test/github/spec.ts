@@ -8,13 +8,17 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 /** Bump when a patch changes, so a cached patched copy from an older version is not reused. */
-const PATCH_VERSION = 1;
+const PATCH_VERSION = 3;
 
 export interface SpecPatchReport {
   /** `nullable: true` rewritten as `anyOf: [schema, {type: "null"}]`. */
   nullableRewritten: number;
   /** Top-level keys removed because nothing routes or validates with them. */
   removedKeys: string[];
+  /** Parameter schemas `oneOf: [integer, string]` rewritten as `anyOf`. */
+  oneOfParametersRewritten: number;
+  /** Schemas corrected to what GitHub sends (see patch 4). */
+  corrected: string[];
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -28,9 +32,24 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
  *
  * Patch 2 (x-webhooks): the webhook schemas are not used for routing or validation of the REST
  * API; dropping them shortens start-up and memory.
+ *
+ * Patch 3 (integer-or-string parameters): `workflow_id` (and `pages_deployment_id`) is
+ * `oneOf: [integer, string]`, an id or a file name. Parameters arrive as text and the validator
+ * coerces them, so an id such as `1234` matches both alternatives and `oneOf` rejects it (GitHub
+ * takes it). `anyOf` is what the description means.
+ *
+ * Patch 4 (label descriptions in `pull-request-simple`): a label without a description has
+ * `description: null` (the `label` schema, the full `pull-request` schema and every webhook
+ * schema say so, and the webhook examples show it); only `pull-request-simple`, what
+ * `pulls/list` answers with, says `string`. GitHub returns the same label objects in both.
  */
 export function patchSpec(spec: Record<string, Json>): SpecPatchReport {
-  const report: SpecPatchReport = { nullableRewritten: 0, removedKeys: [] };
+  const report: SpecPatchReport = {
+    nullableRewritten: 0,
+    removedKeys: [],
+    oneOfParametersRewritten: 0,
+    corrected: [],
+  };
   if ("x-webhooks" in spec) {
     delete spec["x-webhooks"];
     report.removedKeys.push("x-webhooks");
@@ -54,6 +73,42 @@ export function patchSpec(spec: Record<string, Json>): SpecPatchReport {
   };
   walk(spec.paths ?? null);
   walk(spec.components ?? null);
+  const parameters = (spec.components as Record<string, Json> | undefined)?.parameters;
+  if (parameters && typeof parameters === "object" && !Array.isArray(parameters)) {
+    for (const parameter of Object.values(parameters)) {
+      const schema = (parameter as Record<string, Json> | null)?.schema as
+        | Record<string, Json>
+        | undefined;
+      const options = schema?.oneOf;
+      if (
+        schema &&
+        Array.isArray(options) &&
+        options.every((option) => {
+          const type = (option as Record<string, Json> | null)?.type;
+          return type === "integer" || type === "string";
+        })
+      ) {
+        schema.anyOf = options;
+        delete schema.oneOf;
+        report.oneOfParametersRewritten++;
+      }
+    }
+  }
+  const schemas = (spec.components as Record<string, Json> | undefined)?.schemas as
+    | Record<string, Json>
+    | undefined;
+  const simple = schemas?.["pull-request-simple"] as Record<string, Json> | undefined;
+  const labels = (simple?.properties as Record<string, Json> | undefined)?.labels as
+    | Record<string, Json>
+    | undefined;
+  const labelProperties = (labels?.items as Record<string, Json> | undefined)?.properties as
+    | Record<string, Json>
+    | undefined;
+  const description = labelProperties?.description as Record<string, Json> | undefined;
+  if (labelProperties && description?.type === "string") {
+    labelProperties.description = { anyOf: [description, { type: "null" }] };
+    report.corrected.push("pull-request-simple.labels[].description: string or null");
+  }
   return report;
 }
 

@@ -75,11 +75,33 @@ export interface Review {
 
 export interface PullInfo {
   headRef: string;
+  /** The repository the head branch lives in: this one, or a fork of it. */
+  headRepo: Repository;
   baseRef: string;
   draft: boolean;
   merged: boolean;
   mergedAt: string | null;
+  maintainerCanModify: boolean;
   reviews: Review[];
+  merge: MergeState;
+}
+
+/**
+ * GitHub's test merge commit of the base branch's tip and the head (`refs/pull/N/merge`, the
+ * pull request's `merge_commit_sha`, what a `pull_request` workflow checks out).
+ */
+export interface MergeState {
+  /** The merge commit, or null before the first computation and while the pair conflicts. */
+  sha: string | null;
+  /** false when base and head conflict; null until computed. */
+  mergeable: boolean | null;
+  /** The base and head SHAs `sha` was computed for. */
+  base: string | null;
+  head: string | null;
+  /** A push or retarget made it stale: payloads show `mergeable: null` until recomputed. */
+  pending: boolean;
+  /** Every merge commit computed so far, oldest first (a late CI run tests an older one). */
+  history: { base: string; head: string; sha: string }[];
 }
 
 export interface Issue {
@@ -157,16 +179,40 @@ export interface WorkflowStep {
   completedAt: string | null;
 }
 
+export type JobStatus = "queued" | "in_progress" | "completed" | "waiting";
+
+/** One execution of a job: a re-run makes a new one (new id) in the new attempt. */
 export interface WorkflowJob {
   id: number;
   runId: number;
+  /** The attempt this execution belongs to. */
+  runAttempt: number;
   name: string;
-  status: "queued" | "in_progress" | "completed";
+  status: JobStatus;
   conclusion: string | null;
+  createdAt: string;
   startedAt: string;
   completedAt: string | null;
   steps: WorkflowStep[];
   log: string;
+  /** `workflow_job_run_backend_id`: the job's half of the runtime token's `Actions.Results` scope. */
+  backendId: string;
+  /** Set when a runner picked the job up. */
+  runner: { id: number; name: string } | null;
+  labels: string[];
+}
+
+/** One attempt of a run; a re-run adds one. */
+export interface RunAttempt {
+  number: number;
+  status: "queued" | "in_progress" | "completed";
+  conclusion: string | null;
+  createdAt: string;
+  updatedAt: string;
+  runStartedAt: string;
+  triggeringActor: Account;
+  /** `workflow_run_backend_id`: the run's half of the runtime token's `Actions.Results` scope. */
+  backendId: string;
 }
 
 export interface WorkflowRun {
@@ -174,18 +220,56 @@ export interface WorkflowRun {
   workflowId: number;
   name: string;
   path: string;
+  /** What GitHub shows as head: the pull request's head commit, not the test merge commit. */
   headSha: string;
   headBranch: string | null;
+  /** The repository the head commit came from (a fork for a fork's pull request). */
+  headRepo: Repository;
+  /** GITHUB_SHA and GITHUB_REF: on `pull_request`, the test merge commit and refs/pull/N/merge. */
+  sha: string;
+  ref: string;
   event: string;
+  displayTitle: string;
+  /** Of the newest attempt (mirrors `attempts.at(-1)`). */
   status: "queued" | "in_progress" | "completed";
   conclusion: string | null;
   checkSuiteId: number;
   runNumber: number;
+  /** The newest attempt's number. */
   runAttempt: number;
   actor: Account;
   createdAt: string;
   updatedAt: string;
+  attempts: RunAttempt[];
+  /** Every execution of every job, all attempts, in creation order. */
   jobs: WorkflowJob[];
+  /** The triggering event's payload (GITHUB_EVENT_PATH), reused by re-runs as on GitHub. */
+  eventPayload: unknown;
+}
+
+/** A workflow artifact (upload-artifact v4 / @actions/artifact 2+), stored per run attempt. */
+export interface Artifact {
+  id: number;
+  name: string;
+  runId: number;
+  attempt: number;
+  jobId: number;
+  runBackendId: string;
+  jobBackendId: string;
+  /** Created (name reserved, blob being written), finalized (listed), or deleted. */
+  state: "pending" | "finalized" | "deleted";
+  /** Staged blocks of the blob (Azure Put Block) until Put Block List commits them. */
+  blocks: Map<string, Buffer>;
+  /** The committed blob: the zip the REST download serves. */
+  content: Buffer | undefined;
+  contentType: string;
+  /** As FinalizeArtifact reported them (the client's count and sha256). */
+  size: number;
+  digest: string | null;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string;
+  expired: boolean;
 }
 
 export interface Repository {
@@ -206,6 +290,10 @@ export interface Repository {
   checkRuns: Map<number, CheckRun>;
   workflowRuns: Map<number, WorkflowRun>;
   nextRunNumber: number;
+  artifacts: Map<number, Artifact>;
+  /** The repository this one is a fork of. */
+  parent: Repository | undefined;
+  forkCount: number;
 }
 
 export interface Team {

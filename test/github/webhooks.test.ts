@@ -231,10 +231,16 @@ describe("payload shapes match @octokit/webhooks-examples", () => {
   const require = createRequire(import.meta.url);
   const catalog = require("@octokit/webhooks-examples/api.github.com/index.json") as Example[];
 
+  /** Actions without an example of their own are compared with a sibling of the same event. */
+  const SIBLING: Record<string, string> = {
+    "workflow_run.in_progress": "requested",
+    "pull_request.edited": "opened",
+  };
   function exampleOf(event: string, action: string): Record<string, unknown> {
+    const wanted = SIBLING[`${event}.${action}`] ?? action;
     const found = catalog
       .find((entry) => entry.name === event)
-      ?.examples.find((item) => item.action === action);
+      ?.examples.find((item) => item.action === wanted);
     if (!found) throw new Error(`no example for ${event}.${action}`);
     return found;
   }
@@ -283,6 +289,19 @@ describe("payload shapes match @octokit/webhooks-examples", () => {
       jobs: [{ name: "gate" }],
     });
     await sim.completeWorkflowRun({ repo, runId: workflow.id, conclusion: "success" });
+    // A job's life: workflow_run requested / in_progress / completed, workflow_job queued /
+    // in_progress / completed.
+    const agateRun = await sim.createWorkflowRun({
+      repo,
+      path: ".github/workflows/agate.yml",
+      event: "pull_request",
+      headSha: head,
+      jobs: [{ name: "agate", steps: ["agate"] }],
+    });
+    await sim.startJob({ repo, runId: agateRun.id, job: "agate" });
+    await sim.completeJob({ repo, runId: agateRun.id, job: "agate", conclusion: "success" });
+    await sim.pushCommit({ repo, branch: "release", files: { "r.txt": "r\n" } });
+    await sim.retargetPullRequest({ repo, number: 1, base: "release" });
     const group = await sim.pushCommit({
       repo,
       branch: "gh-readonly-queue/main/pr-1-queued",
@@ -303,6 +322,7 @@ describe("payload shapes match @octokit/webhooks-examples", () => {
       pull_request_review: ["review", "pull_request"],
       check_run: ["check_run", "repository"],
       workflow_run: ["workflow_run", "workflow", "repository"],
+      workflow_job: ["workflow_job", "repository"],
       merge_group: ["merge_group", "repository"],
     };
     const seen = new Set<string>();
@@ -325,11 +345,17 @@ describe("payload shapes match @octokit/webhooks-examples", () => {
       "issues.labeled",
       "issues.opened",
       "merge_group.checks_requested",
+      "pull_request.edited",
       "pull_request.labeled",
       "pull_request.opened",
       "pull_request.synchronize",
       "pull_request_review.submitted",
+      "workflow_job.completed",
+      "workflow_job.in_progress",
+      "workflow_job.queued",
       "workflow_run.completed",
+      "workflow_run.in_progress",
+      "workflow_run.requested",
     ]);
   });
 });

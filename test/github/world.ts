@@ -2,7 +2,9 @@
 // REST handlers and the seeding helpers change state only through here, so a change made by the
 // App through the API fires the same webhook as the same change made by a test.
 
+import { ArtifactService } from "./artifacts.js";
 import { newTokenValue } from "./auth.js";
+import { NotFound, Unprocessable } from "./errors.js";
 import { type FileChanges, GitRepository } from "./git.js";
 import * as s from "./serialize.js";
 import type {
@@ -29,6 +31,7 @@ import type {
 } from "./state.js";
 import { IdSource, nowIso, repoKey } from "./state.js";
 import type { Delivery, WebhookSender } from "./webhooks.js";
+import { Workflows } from "./workflows.js";
 
 type Json = Record<string, unknown>;
 
@@ -51,21 +54,14 @@ const APP_EVENTS = [
   "issues",
   "pull_request",
   "pull_request_review",
+  "workflow_job",
   "workflow_run",
 ];
 
 /** GitHub Actions' own app, which owns check runs written with a workflow's GITHUB_TOKEN. */
 const ACTIONS_APP_ID = 15368;
 
-export class NotFound extends Error {}
-export class Unprocessable extends Error {
-  constructor(
-    message: string,
-    readonly errors: Json[] = [],
-  ) {
-    super(message);
-  }
-}
+export { NotFound, Unprocessable };
 
 export interface Author {
   name: string;
@@ -83,6 +79,8 @@ export class World {
   readonly teams = new Map<string, Team>();
   readonly app: AppIdentity;
   readonly actionsApp: AppIdentity;
+  readonly workflows: Workflows = new Workflows(this);
+  readonly artifacts: ArtifactService;
   private readonly pushedAt = new Map<Repository, string>();
 
   constructor(
@@ -91,6 +89,7 @@ export class World {
     readonly appId: number,
     appSlug: string,
   ) {
+    this.artifacts = new ArtifactService(this, urls.html);
     const github = this.account("github", "Organization");
     const owner = this.account("agate-dev", "Organization");
     this.app = {
@@ -258,10 +257,61 @@ export class World {
       checkRuns: new Map(),
       workflowRuns: new Map(),
       nextRunNumber: 1,
+      artifacts: new Map(),
+      parent: undefined,
+      forkCount: 0,
     };
     this.repos.set(repoKey(input.owner, input.repo), repo);
     this.pushedAt.set(repo, repo.createdAt);
     return repo;
+  }
+
+  /**
+   * Forks a repository to another account, as GitHub does: a new repository with the source's
+   * branches and tags (not its pull request refs), `fork: true` and `parent` naming the source.
+   */
+  forkRepository(source: Repository, ownerLogin: string, name = source.name): Repository {
+    if (this.repos.has(repoKey(ownerLogin, name))) {
+      throw new Unprocessable("name already exists on this account", [
+        { resource: "Repository", code: "custom", field: "name" },
+      ]);
+    }
+    const now = nowIso();
+    const fork: Repository = {
+      id: this.ids.take(),
+      owner: this.account(ownerLogin),
+      name,
+      defaultBranch: source.defaultBranch,
+      private: source.private,
+      git: GitRepository.forkOf(source.git),
+      createdAt: now,
+      collaborators: new Map(),
+      labels: new Map(),
+      issues: new Map(),
+      nextNumber: 1,
+      checkSuites: new Map(),
+      checkRuns: new Map(),
+      workflowRuns: new Map(),
+      nextRunNumber: 1,
+      artifacts: new Map(),
+      parent: source,
+      forkCount: 0,
+    };
+    source.forkCount++;
+    this.repos.set(repoKey(ownerLogin, name), fork);
+    this.pushedAt.set(fork, now);
+    return fork;
+  }
+
+  /** The fork of `base` owned by `login` (or `base` itself when `login` owns it). */
+  forkOf(base: Repository, login: string): Repository {
+    if (base.owner.login.toLowerCase() === login.toLowerCase()) return base;
+    for (const repo of this.repos.values()) {
+      if (repo.parent === base && repo.owner.login.toLowerCase() === login.toLowerCase()) {
+        return repo;
+      }
+    }
+    throw new NotFound(`${login} has no fork of ${base.owner.login}/${base.name}`);
   }
 
   pushedAtOf(repo: Repository): string {
@@ -308,7 +358,11 @@ export class World {
     return { sha, deliveries: this.moveBranch(repo, input.branch, sha, current, input.pusher) };
   }
 
-  /** Moves a branch like a push; `expected` guards against a concurrent move. */
+  /**
+   * Moves a branch like a push; `expected` guards against a concurrent move. Open pull requests
+   * with that head (here, or in the repository this is a fork of) get `refs/pull/N/head` moved
+   * and `pull_request.synchronize`; those whose head or base moved get a new test merge commit.
+   */
   moveBranch(
     repo: Repository,
     branch: string,
@@ -319,21 +373,114 @@ export class World {
     repo.git.updateRef(`refs/heads/${branch}`, sha, expected ?? "");
     this.pushedAt.set(repo, nowIso());
     const sends: Promise<Delivery>[] = [];
-    for (const item of repo.issues.values()) {
-      if (item.pull && item.state === "open" && item.pull.headRef === branch && expected) {
+    const stale: [Repository, Issue][] = [];
+    for (const [base, item] of this.openPullsWithHead(repo, branch)) {
+      if (item.pull) this.writePullHeadRef(base, item.pull, item.number);
+      stale.push([base, item]);
+      if (expected && item.pull) {
         item.updatedAt = nowIso();
+        // GitHub recomputes the test merge in the background: the payload has the old one.
+        item.pull.merge.pending = true;
         sends.push(
-          this.emit(repo, "pull_request", pusher, {
+          this.emit(base, "pull_request", pusher, {
             action: "synchronize",
             number: item.number,
-            pull_request: this.pullJson(repo, item, true),
+            pull_request: this.pullJson(base, item, true),
             before: expected,
             after: sha,
           }),
         );
       }
     }
+    for (const item of repo.issues.values()) {
+      if (item.pull && item.state === "open" && item.pull.baseRef === branch) {
+        stale.push([repo, item]);
+      }
+    }
+    for (const [base, item] of stale) this.refreshMerge(base, item);
     return Promise.all(sends);
+  }
+
+  /** Open pull requests (in any repository) whose head is `branch` of `repo`. */
+  private openPullsWithHead(repo: Repository, branch: string): [Repository, Issue][] {
+    const found: [Repository, Issue][] = [];
+    for (const base of this.repos.values()) {
+      for (const item of base.issues.values()) {
+        if (
+          item.pull &&
+          item.state === "open" &&
+          item.pull.headRepo === repo &&
+          item.pull.headRef === branch
+        ) {
+          found.push([base, item]);
+        }
+      }
+    }
+    return found;
+  }
+
+  /** The head commit of a pull request: its head branch, or `refs/pull/N/head` once that is gone. */
+  pullHeadSha(repo: Repository, item: Issue): string | undefined {
+    const pull = item.pull;
+    if (!pull) return undefined;
+    return (
+      this.branchSha(pull.headRepo, pull.headRef) ??
+      repo.git.readRef(`refs/pull/${item.number}/head`)
+    );
+  }
+
+  /** `refs/pull/N/head` in the base repository, fetched from the fork for a fork's head. */
+  private writePullHeadRef(
+    repo: Repository,
+    head: { headRepo: Repository; headRef: string },
+    number: number,
+  ): string {
+    const ref = `refs/pull/${number}/head`;
+    if (head.headRepo === repo) {
+      const sha = this.branchSha(repo, head.headRef);
+      if (!sha) throw new NotFound(`branch ${head.headRef}`);
+      repo.git.updateRef(ref, sha);
+      return sha;
+    }
+    return repo.git.fetchRef(head.headRepo.git, `refs/heads/${head.headRef}`, ref);
+  }
+
+  /**
+   * Recomputes the test merge commit when the base tip or the head moved since the last time:
+   * a merge of head into base (parents [base, head], "Merge <head> into <base>") written to
+   * `refs/pull/N/merge`; on a conflict, no merge ref and `mergeable: false`.
+   */
+  refreshMerge(repo: Repository, item: Issue): void {
+    const pull = item.pull;
+    if (!pull) return;
+    const head = this.pullHeadSha(repo, item);
+    const base = this.branchSha(repo, pull.baseRef);
+    const merge = pull.merge;
+    if (!head || !base) {
+      merge.pending = false;
+      return;
+    }
+    if (merge.head === head && merge.base === base && merge.mergeable !== null) {
+      merge.pending = false;
+      return;
+    }
+    const ref = `refs/pull/${item.number}/merge`;
+    const tree = repo.git.mergeTree(base, head);
+    if (tree === undefined) {
+      if (repo.git.readRef(ref)) repo.git.deleteRef(ref);
+      Object.assign(merge, { sha: null, mergeable: false, base, head, pending: false });
+      return;
+    }
+    const sha = repo.git.writeCommit({
+      tree,
+      parents: [base, head],
+      message: `Merge ${head} into ${base}\n`,
+      author: { name: item.user.login, email: item.user.email },
+      committer: { name: "GitHub", email: "noreply@github.com" },
+    });
+    repo.git.updateRef(ref, sha);
+    Object.assign(merge, { sha, mergeable: true, base, head, pending: false });
+    merge.history.push({ base, head, sha });
   }
 
   // ---- issues, pull requests, labels, comments, reviews -------------------------------------
@@ -392,27 +539,36 @@ export class World {
     repo: Repository,
     input: {
       head: string;
+      /** The repository the head branch is in (a fork); default `repo`. */
+      headRepo?: Repository;
       base: string;
       title: string;
       body?: string | null;
       user: Account;
       draft?: boolean;
       labels?: string[];
+      maintainerCanModify?: boolean;
     },
   ): { issue: Issue; deliveries: Promise<Delivery[]> } {
-    const headSha = this.branchSha(repo, input.head);
+    const headRepo = input.headRepo ?? repo;
+    const headSha = this.branchSha(headRepo, input.head);
     const baseSha = this.branchSha(repo, input.base);
     if (!headSha || !baseSha) {
       throw new Unprocessable("Validation Failed", [
         { resource: "PullRequest", field: headSha ? "base" : "head", code: "invalid" },
       ]);
     }
+    // The head ref goes into the base repository first (a fork's commits are not here yet).
+    const number = repo.nextNumber;
+    this.writePullHeadRef(repo, { headRepo, headRef: input.head }, number);
     if (repo.git.commitsBetween(baseSha, headSha).length === 0) {
+      repo.git.deleteRef(`refs/pull/${number}/head`);
+      const label = headRepo === repo ? input.head : `${headRepo.owner.login}:${input.head}`;
       throw new Unprocessable("Validation Failed", [
         {
           resource: "PullRequest",
           code: "custom",
-          message: `No commits between ${input.base} and ${input.head}`,
+          message: `No commits between ${input.base} and ${label}`,
         },
       ]);
     }
@@ -420,11 +576,14 @@ export class World {
     created.pullId = this.ids.take();
     created.pull = {
       headRef: input.head,
+      headRepo,
       baseRef: input.base,
       draft: input.draft ?? false,
       merged: false,
       mergedAt: null,
+      maintainerCanModify: input.maintainerCanModify ?? false,
       reviews: [],
+      merge: { sha: null, mergeable: null, base: null, head: null, pending: true, history: [] },
     };
     // GitHub applies labels given at creation before it sends `opened`, then sends `labeled`.
     const labels = input.labels ?? [];
@@ -435,6 +594,9 @@ export class World {
       pull_request: this.pullJson(repo, created, true),
     });
     const labeled = labels.map((name) => this.emitLabeled(repo, created, name, input.user));
+    // The test merge commit is computed after `opened` went out, as GitHub does it in the
+    // background: the `opened` payload has `merge_commit_sha: null`, `mergeable: null`.
+    this.refreshMerge(repo, created);
     return {
       issue: created,
       deliveries: Promise.all([opened, ...labeled]),
@@ -548,6 +710,9 @@ export class World {
       state?: "open" | "closed";
       stateReason?: "completed" | "not_planned" | "reopened";
       labels?: string[];
+      /** A pull request's new base branch (`pulls/update`). */
+      base?: string;
+      maintainerCanModify?: boolean;
     },
   ): Promise<Delivery[]> {
     const event = target.pull ? "pull_request" : "issues";
@@ -557,6 +722,32 @@ export class World {
         : { issue: this.issueJson(repo, target) };
     const sends: Promise<Delivery>[] = [];
     const changes: Json = {};
+    const pull = target.pull;
+    if (pull && input.base !== undefined && input.base !== pull.baseRef) {
+      const baseSha = this.branchSha(repo, input.base);
+      if (!baseSha) {
+        throw new Unprocessable("Validation Failed", [
+          { resource: "PullRequest", field: "base", code: "invalid" },
+        ]);
+      }
+      const headSha = this.pullHeadSha(repo, target);
+      if (headSha && repo.git.commitsBetween(baseSha, headSha).length === 0) {
+        throw new Unprocessable("Validation Failed", [
+          {
+            resource: "PullRequest",
+            code: "custom",
+            message: `There are no new commits between base branch '${input.base}' and head branch '${pull.headRef}'.`,
+          },
+        ]);
+      }
+      // GitHub's `edited` names the old base by ref and by SHA (its tip when retargeted).
+      changes.base = {
+        ref: { from: pull.baseRef },
+        sha: { from: this.branchSha(repo, pull.baseRef) ?? pull.merge.base ?? "" },
+      };
+      pull.baseRef = input.base;
+      pull.merge.pending = true;
+    }
     if (input.title !== undefined && input.title !== target.title) {
       changes.title = { from: target.title };
       target.title = input.title;
@@ -564,6 +755,9 @@ export class World {
     if (input.body !== undefined && input.body !== target.body) {
       changes.body = { from: target.body };
       target.body = input.body;
+    }
+    if (pull && input.maintainerCanModify !== undefined) {
+      pull.maintainerCanModify = input.maintainerCanModify;
     }
     const now = nowIso();
     if (Object.keys(changes).length > 0) {
@@ -576,6 +770,10 @@ export class World {
       target.closedAt = input.state === "closed" ? now : null;
       target.stateReason =
         input.state === "closed" ? (input.stateReason ?? "completed") : "reopened";
+      if (pull && input.state === "open") {
+        this.writePullHeadRef(repo, pull, target.number);
+        pull.merge.pending = true;
+      }
       sends.push(
         this.emit(repo, event, sender, {
           action: input.state === "closed" ? "closed" : "reopened",
@@ -583,6 +781,7 @@ export class World {
         }),
       );
     }
+    if (pull && target.state === "open") this.refreshMerge(repo, target);
     const labeled = input.labels
       ? this.setLabels(repo, target, input.labels, sender)
       : Promise.resolve([]);
@@ -630,7 +829,7 @@ export class World {
     target: Issue & { pull: NonNullable<Issue["pull"]> },
     input: { state: Review["state"]; body?: string; user: Account; commitId?: string },
   ): { review: Review; delivery: Promise<Delivery | undefined> } {
-    const headSha = this.branchSha(repo, target.pull.headRef) ?? "";
+    const headSha = this.pullHeadSha(repo, target) ?? "";
     const commitId = input.commitId ?? headSha;
     if (!repo.git.resolveObject(commitId, "commit")) {
       throw new Unprocessable("Validation Failed", [
@@ -666,6 +865,26 @@ export class World {
   }
 
   // ---- checks -------------------------------------------------------------------------------
+
+  /** A new check suite (each workflow run has its own, as on GitHub). */
+  newSuite(
+    repo: Repository,
+    app: AppIdentity,
+    headSha: string,
+    headBranch: string | null,
+  ): CheckSuite {
+    const now = nowIso();
+    const suite: CheckSuite = {
+      id: this.ids.take(),
+      headSha,
+      headBranch,
+      app,
+      createdAt: now,
+      updatedAt: now,
+    };
+    repo.checkSuites.set(suite.id, suite);
+    return suite;
+  }
 
   private suiteFor(repo: Repository, app: AppIdentity, headSha: string): CheckSuite {
     for (const suite of repo.checkSuites.values()) {
@@ -796,7 +1015,7 @@ export class World {
     return this.emitCheckRun(repo, run, "requested_action", sender, { identifier });
   }
 
-  private emitCheckRun(
+  emitCheckRun(
     repo: Repository,
     run: CheckRun,
     action: string,
@@ -833,12 +1052,16 @@ export class World {
     return [...repo.checkRuns.values()].filter((run) => run.suiteId === suite.id);
   }
 
-  /** Open pull requests whose head is at `sha`, in the minimal form check runs carry. */
+  /**
+   * Open pull requests whose head is at `sha`, in the minimal form check runs and workflow runs
+   * carry. A fork's pull request is never listed there (GitHub fills `pull_requests` only for
+   * heads in the same repository).
+   */
   pullsForSha(repo: Repository, sha: string): Json[] {
     const result: Json[] = [];
     for (const item of repo.issues.values()) {
-      if (!item.pull || item.state !== "open") continue;
-      const headSha = this.branchSha(repo, item.pull.headRef);
+      if (!item.pull || item.state !== "open" || item.pull.headRepo !== repo) continue;
+      const headSha = this.pullHeadSha(repo, item);
       const baseSha = this.branchSha(repo, item.pull.baseRef);
       if (headSha === sha && baseSha) {
         result.push(s.pullRequestMinimal(this.urls, repo, item, headSha, baseSha));
@@ -882,65 +1105,9 @@ export class World {
   // ---- workflow runs ------------------------------------------------------------------------
 
   /**
-   * Finishes a run the way the runner does: every job and step completed with the given
-   * conclusions and times, then the `workflow_run` `completed` webhook GitHub sends to apps.
+   * Seeds a run without webhooks (the older helper): jobs in the given state, their steps as
+   * given. `conclusion: null` leaves it in progress.
    */
-  completeWorkflowRun(
-    repo: Repository,
-    runId: number,
-    input: {
-      conclusion: string;
-      jobs?: { name: string; conclusion?: string; steps?: Partial<WorkflowStep>[] }[];
-    },
-  ): Promise<Delivery> {
-    const run = repo.workflowRuns.get(runId);
-    if (!run) throw new NotFound(`workflow run ${runId}`);
-    const now = nowIso();
-    run.status = "completed";
-    run.conclusion = input.conclusion;
-    run.updatedAt = now;
-    for (const job of run.jobs) {
-      const given = input.jobs?.find((j) => j.name === job.name);
-      job.status = "completed";
-      job.conclusion = given?.conclusion ?? input.conclusion;
-      job.completedAt = now;
-      if (given?.steps) {
-        job.steps = given.steps.map((step, index) => ({
-          name: step.name ?? `step ${index + 1}`,
-          number: step.number ?? index + 1,
-          status: "completed",
-          conclusion: step.conclusion ?? "success",
-          startedAt: step.startedAt ?? job.startedAt,
-          completedAt: step.completedAt ?? now,
-        }));
-      }
-    }
-    const workflow = {
-      id: run.workflowId,
-      node_id: Buffer.from(`10:Workflow${run.workflowId}`).toString("base64"),
-      name: run.name,
-      path: run.path,
-      state: "active",
-      created_at: run.createdAt,
-      updated_at: run.createdAt,
-      url: `${this.urls.api}/repos/${repo.owner.login}/${repo.name}/actions/workflows/${run.workflowId}`,
-      html_url: `${this.urls.html}/${repo.owner.login}/${repo.name}/blob/${repo.defaultBranch}/${run.path}`,
-      badge_url: `${this.urls.html}/${repo.owner.login}/${repo.name}/workflows/${encodeURIComponent(run.name)}/badge.svg`,
-    };
-    return this.emit(repo, "workflow_run", run.actor, {
-      action: "completed",
-      workflow_run: s.workflowRun(
-        this.urls,
-        repo,
-        run,
-        repo.git.readCommit(run.headSha),
-        this.pullsForSha(repo, run.headSha),
-        this.pushedAtOf(repo),
-      ),
-      workflow,
-    });
-  }
-
   addWorkflowRun(
     repo: Repository,
     input: {
@@ -960,53 +1127,63 @@ export class World {
       }[];
     },
   ): WorkflowRun {
-    const headSha = repo.git.resolveObject(input.headSha, "commit");
-    if (!headSha) throw new Unprocessable(`No commit found for SHA: ${input.headSha}`);
-    const suite = input.checkSuiteId
-      ? repo.checkSuites.get(input.checkSuiteId)
-      : this.suiteFor(repo, this.actionsApp, headSha);
-    if (!suite) throw new NotFound(`check suite ${input.checkSuiteId}`);
-    const now = nowIso();
+    const jobs = input.jobs ?? [{ name: "build" }];
+    const { run } = this.workflows.createRun(repo, {
+      path: input.path,
+      ...(input.name ? { name: input.name } : {}),
+      event: input.event ?? "pull_request",
+      headSha: input.headSha,
+      actor: this.account(input.actor ?? "agate-dev-bot"),
+      jobs: jobs.map((job) => ({ name: job.name })),
+      ...(input.checkSuiteId ? { checkSuiteId: input.checkSuiteId } : {}),
+      silent: true,
+    });
     const status = input.status ?? (input.conclusion === null ? "in_progress" : "completed");
     const conclusion = status === "completed" ? (input.conclusion ?? "success") : null;
-    const run: WorkflowRun = {
-      id: this.ids.take(),
-      workflowId: workflowIdOf(input.path),
-      name: input.name ?? input.path.split("/").pop() ?? input.path,
-      path: input.path,
-      headSha,
-      headBranch: suite.headBranch,
-      event: input.event ?? "pull_request",
-      status,
-      conclusion,
-      checkSuiteId: suite.id,
-      runNumber: repo.nextRunNumber++,
-      runAttempt: 1,
-      actor: this.account(input.actor ?? "agate-dev-bot"),
-      createdAt: now,
-      updatedAt: now,
-      jobs: [],
-    };
-    run.jobs = (input.jobs ?? [{ name: "build" }]).map((job) => ({
-      id: this.ids.take(),
-      runId: run.id,
-      name: job.name,
-      status,
-      conclusion: status === "completed" ? (job.conclusion ?? conclusion) : null,
-      startedAt: now,
-      completedAt: status === "completed" ? now : null,
-      steps: (job.steps ?? []).map((step, index) => ({
-        name: step.name ?? `step ${index + 1}`,
-        number: step.number ?? index + 1,
-        status: step.status ?? status,
-        conclusion: step.conclusion ?? (status === "completed" ? "success" : null),
-        startedAt: step.startedAt ?? now,
-        completedAt: step.completedAt ?? (status === "completed" ? now : null),
-      })),
-      log: job.log ?? "",
-    }));
-    repo.workflowRuns.set(run.id, run);
+    this.workflows.seedState(run, status, conclusion, jobs);
+    this.workflows.seedCheckRuns(repo, run);
     return run;
+  }
+
+  /**
+   * Finishes a run the way the runner does (the older helper): every job not yet completed is
+   * completed with the given conclusions and steps (`workflow_job.completed` each), then the
+   * run (`workflow_run.completed`) with `conclusion`.
+   */
+  async completeWorkflowRun(
+    repo: Repository,
+    runId: number,
+    input: {
+      conclusion: string;
+      jobs?: { name: string; conclusion?: string; steps?: Partial<WorkflowStep>[] }[];
+    },
+  ): Promise<Delivery[]> {
+    const run = this.workflows.run(repo, runId);
+    const sends: Promise<Delivery[] | Delivery>[] = [];
+    for (const job of this.workflows.latestJobs(run)) {
+      if (job.status === "completed") continue;
+      if (job.status === "queued") {
+        job.status = "in_progress";
+        job.runner = { id: 1, name: "GitHub Actions 1" };
+      }
+      const given = input.jobs?.find((entry) => entry.name === job.name);
+      const steps = given?.steps?.map((step, index) => ({
+        name: step.name ?? `step ${index + 1}`,
+        conclusion: step.conclusion ?? "success",
+        ...(step.startedAt ? { startedAt: step.startedAt } : {}),
+        ...(step.completedAt ? { completedAt: step.completedAt } : {}),
+      }));
+      // The run's own conclusion is given: complete the jobs without the roll-up.
+      sends.push(
+        this.workflows.completeJobOnly(repo, run, job.name, {
+          conclusion: given?.conclusion ?? input.conclusion,
+          ...(steps ? { steps, replaceSteps: true } : {}),
+        }),
+      );
+    }
+    sends.push(this.workflows.completeAttempt(repo, run, input.conclusion));
+    const all = await Promise.all(sends);
+    return all.flat();
   }
 
   // ---- teams ----------------------------------------------------------------------------------
@@ -1036,16 +1213,13 @@ export class World {
   pullJson(repo: Repository, item: Issue, withStats: boolean): Json {
     const pull = item.pull;
     if (!pull) throw new NotFound(`#${item.number} is not a pull request`);
-    const headSha = this.branchSha(repo, pull.headRef) ?? "";
+    const headSha = this.pullHeadSha(repo, item) ?? "";
     const baseSha = this.branchSha(repo, pull.baseRef) ?? "";
     let stats: s.PullFacts["stats"];
     if (withStats && headSha && baseSha) {
       const mergeBase = repo.git.mergeBase(baseSha, headSha) ?? baseSha;
-      const files = repo.git.diff(mergeBase, headSha);
       stats = {
-        additions: files.reduce((sum, file) => sum + file.additions, 0),
-        deletions: files.reduce((sum, file) => sum + file.deletions, 0),
-        changedFiles: files.length,
+        ...repo.git.diffStats(mergeBase, headSha),
         commits: repo.git.commitsBetween(mergeBase, headSha).length,
       };
     }
@@ -1053,6 +1227,7 @@ export class World {
       headSha,
       baseSha,
       pushedAt: this.pushedAtOf(repo),
+      headPushedAt: this.pushedAtOf(pull.headRepo),
       ...(stats ? { stats } : {}),
     });
   }
@@ -1122,13 +1297,6 @@ function organization(urls: s.Urls, account: Account): Json {
     avatar_url: `${urls.html}/avatars/u/${account.id}?v=4`,
     description: null,
   };
-}
-
-/** A stable workflow id per workflow file path. */
-function workflowIdOf(path: string): number {
-  let hash = 0;
-  for (const char of path) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return (hash % 9_000_000) + 1_000_000;
 }
 
 export function covers(granted: TokenPermission | undefined, wanted: TokenPermission): boolean {

@@ -21,12 +21,15 @@ function pullOf(ctx: Ctx) {
 
 function range(ctx: Ctx) {
   const { repo, pull } = pullOf(ctx);
-  const head = ctx.world.branchSha(repo, pull.pull.headRef);
+  const head = ctx.world.pullHeadSha(repo, pull);
   const base = ctx.world.branchSha(repo, pull.pull.baseRef);
   if (!head || !base)
     throw new Unprocessable("The head or base branch of this pull request is gone");
   return { repo, pull, head, mergeBase: repo.git.mergeBase(base, head) ?? base };
 }
+
+/** GitHub's cap on `pulls/list-files`. */
+const MAX_FILES = 3000;
 
 const EVENTS: Record<string, Review["state"]> = {
   APPROVE: "APPROVED",
@@ -49,6 +52,28 @@ export const pullOperations: OperationTable = {
     },
   },
 
+  "pulls/update": {
+    auth: "token",
+    permission: ["pull_requests", "write"],
+    handle: (ctx) => {
+      const { repo, pull } = pullOf(ctx);
+      const body = bodyOf(ctx);
+      const token = tokenOf(ctx);
+      // Title, body, state and base in one call: one `edited` (naming every change), then
+      // `closed` / `reopened`; a new base gets a new test merge commit.
+      void ctx.world.updateIssue(repo, pull, token.actor, {
+        ...(typeof body.title === "string" ? { title: body.title } : {}),
+        ...(typeof body.body === "string" ? { body: body.body } : {}),
+        ...(body.state === "open" || body.state === "closed" ? { state: body.state } : {}),
+        ...(typeof body.base === "string" ? { base: body.base } : {}),
+        ...(typeof body.maintainer_can_modify === "boolean"
+          ? { maintainerCanModify: body.maintainer_can_modify }
+          : {}),
+      });
+      return json(200, ctx.world.pullJson(repo, pull, true));
+    },
+  },
+
   "pulls/list": {
     auth: "token",
     permission: ["pull_requests", "read"],
@@ -61,11 +86,16 @@ export const pullOperations: OperationTable = {
         .filter((item) => item.pull)
         .filter((item) => state === "all" || item.state === state)
         .filter((item) => !base || item.pull?.baseRef === base)
-        .filter(
-          (item) =>
-            !head ||
-            `${repo.owner.login}:${item.pull?.headRef}`.toLowerCase() === head.toLowerCase(),
-        )
+        // `head` is `owner:branch`, the owner being the head repository's (a fork's owner).
+        .filter((item) => {
+          if (!head || !item.pull) return true;
+          const [owner, branch] = head.includes(":") ? head.split(":", 2) : [undefined, head];
+          return (
+            (owner === undefined ||
+              item.pull.headRepo.owner.login.toLowerCase() === owner.toLowerCase()) &&
+            item.pull.headRef === branch
+          );
+        })
         .sort((a, b) => b.number - a.number);
       const { page, headers } = paginate(ctx, pulls);
       return json(
@@ -81,8 +111,9 @@ export const pullOperations: OperationTable = {
     permission: ["pull_requests", "read"],
     handle: (ctx) => {
       const { repo, head, mergeBase } = range(ctx);
-      // GitHub lists at most 3000 files of a pull request.
-      const files = repo.git.diff(mergeBase, head).slice(0, 3000);
+      // "Responses include a maximum of 3000 files" (GitHub's REST docs); `changed_files` on
+      // the pull request still counts them all.
+      const files = repo.git.diff(mergeBase, head).slice(0, MAX_FILES);
       const { page, headers } = paginate(ctx, files);
       return json(
         200,

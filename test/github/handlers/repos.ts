@@ -173,27 +173,41 @@ export const repoOperations: OperationTable = {
       if (wants(ctx, "diff")) {
         return { status: 200, raw: repo.git.diffText(mergeBase, head), contentType: "text/plain" };
       }
-      const commits = repo.git.commitsBetween(mergeBase, head).slice(0, 250);
-      const files = repo.git.diff(mergeBase, head).slice(0, 300);
+      // GitHub: without pagination at most 250 commits; with `page`/`per_page` the commits are
+      // paginated and "the list of changed files is only shown on the first page of results,
+      // and it includes up to 300 changed files for the entire comparison".
+      const all = repo.git.commitsBetween(mergeBase, head);
+      const paginated =
+        queryString(ctx, "page") !== undefined || queryString(ctx, "per_page") !== undefined;
+      const { page, headers } = paginated
+        ? paginate(ctx, all)
+        : { page: all.slice(0, 250), headers: {} };
+      const firstPage = !paginated || Number(queryString(ctx, "page") ?? 1) <= 1;
+      const commits = page;
+      const files = firstPage ? repo.git.diff(mergeBase, head).slice(0, 300) : [];
       const { urls } = ctx.world;
       const html = `${urls.html}/${fullName(repo)}/compare/${basehead}`;
-      return json(200, {
-        url: `${urls.api}/repos/${fullName(repo)}/compare/${basehead}`,
-        html_url: html,
-        permalink_url: `${urls.html}/${fullName(repo)}/compare/${base}...${head}`,
-        diff_url: `${html}.diff`,
-        patch_url: `${html}.patch`,
-        base_commit: s.commit(urls, repo, repo.git.readCommit(base), accountFor(ctx)),
-        merge_base_commit: s.commit(urls, repo, repo.git.readCommit(mergeBase), accountFor(ctx)),
-        status,
-        ahead_by: ahead.length,
-        behind_by: behind.length,
-        total_commits: ahead.length,
-        commits: commits.map((sha) =>
-          s.commit(urls, repo, repo.git.readCommit(sha), accountFor(ctx)),
-        ),
-        files: files.map((file) => s.diffEntry(urls, repo, file, head)),
-      });
+      return json(
+        200,
+        {
+          url: `${urls.api}/repos/${fullName(repo)}/compare/${basehead}`,
+          html_url: html,
+          permalink_url: `${urls.html}/${fullName(repo)}/compare/${base}...${head}`,
+          diff_url: `${html}.diff`,
+          patch_url: `${html}.patch`,
+          base_commit: s.commit(urls, repo, repo.git.readCommit(base), accountFor(ctx)),
+          merge_base_commit: s.commit(urls, repo, repo.git.readCommit(mergeBase), accountFor(ctx)),
+          status,
+          ahead_by: ahead.length,
+          behind_by: behind.length,
+          total_commits: ahead.length,
+          commits: commits.map((sha) =>
+            s.commit(urls, repo, repo.git.readCommit(sha), accountFor(ctx)),
+          ),
+          files: files.map((file) => s.diffEntry(urls, repo, file, head)),
+        },
+        headers,
+      );
     },
   },
 
