@@ -218,8 +218,9 @@ export const evidenceSchema = z
       description:
         "The workflow file whose runs carry the evidence, on pull_request and merge_group.",
     }),
-    job: nameSchema("evidence.job").default("agate").meta({
-      description: "The job (its key, or its `name:` when it has one) that runs the agate Action.",
+    job: nameSchema("evidence.job").default("agate-commands").meta({
+      description:
+        "The job (its key, or its `name:` when it has one) that runs the agate Action. Not `agate`: GitHub makes a check run named after each job, and `agate` is the gate's own check.",
     }),
     step: nameSchema("evidence.step").default("agate").meta({
       description:

@@ -71,7 +71,7 @@ describe("parseConfig: valid configs", () => {
       },
       commands: [{ name: "test", run: "npm test", timeout: 600_000, writes: [] }],
       protected_paths: [],
-      evidence: { workflow: ".github/workflows/agate.yml", job: "agate", step: "agate" },
+      evidence: { workflow: ".github/workflows/agate.yml", job: "agate-commands", step: "agate" },
       evaluator: { kind: "none" },
       handoff: {
         path: ".agate/handoff.md",

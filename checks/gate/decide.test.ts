@@ -98,7 +98,7 @@ describe("decideGate", () => {
   it("waits for a run of the pinned workflow, naming it, the job and the step", () => {
     const d = decideGate(gateFacts());
     expect(d.title).toBe(
-      "Waiting on 1111111: waiting for a run of .github/workflows/agate.yml on 1111111 (job agate, step agate) to upload its command record",
+      "Waiting on 1111111: waiting for a run of .github/workflows/agate.yml on 1111111 (job agate-commands, step agate) to upload its command record",
     );
   });
 

@@ -161,11 +161,11 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
       noJob.run.status = "in_progress";
       expect(verifyProvenance(input({ run: noJob }))).toMatchObject({
         status: "waiting",
-        reason: "run 99 has not started job agate yet",
+        reason: "run 99 has not started job agate-commands yet",
       });
       noJob.run.status = "completed";
       expect(refusal(input({ run: noJob }))).toBe(
-        "run 99 has no job named agate (evidence.job); name the job that runs agate agate",
+        "run 99 has no job named agate-commands (evidence.job); name the job that runs agate agate-commands",
       );
     });
 
@@ -174,7 +174,7 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
       if (running.job) running.job.status = "in_progress";
       expect(verifyProvenance(input({ run: running }))).toMatchObject({
         status: "waiting",
-        reason: "job agate of run 99 is in progress",
+        reason: "job agate-commands of run 99 is in progress",
       });
     });
 
@@ -207,7 +207,7 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
       rerun.run.run_attempt = 2;
       if (rerun.job) rerun.job.run_attempt = 2;
       expect(refusal(input({ run: rerun }))).toBe(
-        `job agate of run 99 (attempt 2) finished success without uploading ${recordArtifactName(2)}; did the agate step run?`,
+        `job agate-commands of run 99 (attempt 2) finished success without uploading ${recordArtifactName(2)}; did the agate step run?`,
       );
     });
 
@@ -228,7 +228,7 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
       const unnamed = run(commandRecord());
       if (unnamed.job) unnamed.job.steps = unnamed.job.steps.filter((s) => s.name !== "agate");
       expect(refusal(input({ run: unnamed }))).toBe(
-        "job agate has no step named agate (evidence.step); give the step that runs agate `name: agate`",
+        "job agate-commands has no step named agate (evidence.step); give the step that runs agate `name: agate`",
       );
     });
 

@@ -27528,8 +27528,8 @@ var evidenceSchema = external_exports.strictObject({
   workflow: workflowPathSchema.default(".github/workflows/agate.yml").meta({
     description: "The workflow file whose runs carry the evidence, on pull_request and merge_group."
   }),
-  job: nameSchema("evidence.job").default("agate").meta({
-    description: "The job (its key, or its `name:` when it has one) that runs the agate Action."
+  job: nameSchema("evidence.job").default("agate-commands").meta({
+    description: "The job (its key, or its `name:` when it has one) that runs the agate Action. Not `agate`: GitHub makes a check run named after each job, and `agate` is the gate's own check."
   }),
   step: nameSchema("evidence.step").default("agate").meta({
     description: "The `name:` of the step that runs the agate Action; the runner's conclusion for it must agree with the record."

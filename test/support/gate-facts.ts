@@ -73,7 +73,7 @@ export function commandRecord(
       run_id: 99,
       run_attempt: 1,
       workflow_ref: "octo/widgets/.github/workflows/agate.yml@refs/pull/7/merge",
-      job: "agate",
+      job: "agate-commands",
       event_name: "pull_request",
     },
     cut: [],
@@ -110,7 +110,7 @@ export function evidenceRun(
     },
     job: {
       id: 500,
-      name: "agate",
+      name: "agate-commands",
       run_attempt: 1,
       status: "completed",
       conclusion: stepConclusion,

@@ -76,7 +76,7 @@ export const EVIDENCE_WORKFLOW_TEXT = [
   "permissions:",
   "  contents: read",
   "jobs:",
-  "  agate:",
+  "  agate-commands:",
   "    runs-on: ubuntu-latest",
   "    steps:",
   "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2",
@@ -103,7 +103,8 @@ export function useGateHarness(
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    sim = await startGitHubSimulator({ webhookUrl: receiver.url });
+    // GitHub makes a check run for every job too (GitHub Actions' own); only the App's counts.
+    sim = await startGitHubSimulator({ webhookUrl: receiver.url, jobCheckRuns: true });
   });
   afterAll(async () => {
     await sim?.close();
@@ -230,9 +231,10 @@ export function useGateHarness(
       });
     },
     gateCheck(repo, sha) {
-      return need(sim, "simulator")
+      const s = need(sim, "simulator");
+      return s
         .checkRuns({ repo })
-        .filter((c) => c.name === "agate" && c.headSha === sha)
+        .filter((c) => c.name === "agate" && c.headSha === sha && c.app.slug === s.appSlug)
         .at(-1);
     },
   };

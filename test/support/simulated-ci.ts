@@ -29,7 +29,7 @@ import { type ActionRun, runActionBundle } from "./action-runner.js";
 export const DEFAULT_WORKFLOW = {
   path: ".github/workflows/agate.yml",
   name: "agate",
-  job: "agate",
+  job: "agate-commands",
   step: "agate",
 } as const;
 
