@@ -1,15 +1,11 @@
 import { GATE_CHECK_NAME } from "../../schemas/gate.js";
+import { type EvidenceEvent, evaluateJobSchema, evidenceEventMatters } from "../../schemas/jobs.js";
 import type { StoredDelivery } from "../../schemas/store.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
-import {
-  type EvidenceEvent,
-  evaluateJobSchema,
-  evidenceEventMatters,
-} from "../../schemas/jobs.js";
 import { GitHubAdapter, type GitHubClient, RERUN_EVALUATOR } from "../github/adapter.js";
 import type { Store } from "../store/store.js";
 import type { EvaluatorDeps } from "./ask-evaluator.js";
-import { evaluatePullRequest } from "./evaluate.js";
+import { type EvaluationResult, evaluatePullRequest } from "./evaluate.js";
 import { EvidenceCache } from "./evidence.js";
 import { ConfigCache } from "./gather.js";
 import { handleMergeGroupDelivery } from "./merge-group.js";
@@ -181,7 +177,13 @@ export async function handleGateDelivery(delivery: StoredDelivery, deps: GateDep
   for (const number of targets.numbers) {
     const github = new GitHubAdapter(octokit, repository, slug);
     if (targets.retarget && payload.pull_request?.head?.sha) {
-      await holdForRetarget(github, repository, number, payload.pull_request.head.sha, targets.retarget);
+      await holdForRetarget(
+        github,
+        repository,
+        number,
+        payload.pull_request.head.sha,
+        targets.retarget,
+      );
     }
     const result = await evaluatePullRequest({
       github,
@@ -205,6 +207,33 @@ export async function handleGateDelivery(delivery: StoredDelivery, deps: GateDep
       `${repository}#${number} after ${delivery.event}${payload.action ? `.${payload.action}` : ""}: ${result.skipped ?? result.decision?.title} (${result.calls} GitHub calls)`,
     );
   }
+}
+
+/**
+ * The `gate.evaluate` job: one pull request, read live (the reconcile pass, or a workflow event
+ * that named only its head), evaluated only when the event is evidence under its base config.
+ */
+export async function handleEvaluateJob(
+  payload: unknown,
+  deps: GateDeps,
+): Promise<EvaluationResult> {
+  const { repository, number, installation, only_if } = evaluateJobSchema.parse(payload);
+  const octokit = await deps.octokitFor(installation);
+  const slug = await deps.appSlug();
+  return evaluatePullRequest({
+    github: new GitHubAdapter(octokit, repository, slug),
+    store: deps.store,
+    configs: deps.configs ?? new ConfigCache(),
+    evidence: deps.evidence ?? new EvidenceCache(),
+    number,
+    agateVersion: AGATE_VERSION,
+    now: deps.now,
+    ...(deps.evaluator ? { evaluator: deps.evaluator } : {}),
+    ...(only_if ? { relevant: evidenceEventMatters(only_if) } : {}),
+  }).catch(async (error: unknown) => {
+    await holdOnError(new GitHubAdapter(octokit, repository, slug), number, error);
+    throw error;
+  });
 }
 
 /**

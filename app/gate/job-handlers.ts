@@ -1,16 +1,13 @@
-import { evaluateJobSchema, evidenceEventMatters } from "../../schemas/jobs.js";
-import { AGATE_VERSION } from "../../schemas/version.js";
 import { evaluatorPolicyFrom } from "../evaluator/policy.js";
-import { AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
+import { AppAdapter, type GitHubClient } from "../github/adapter.js";
+import { GATE_DELIVERY } from "../runtime/route.js";
 import type { Runtime } from "../runtime/server.js";
 import type { JobHandler } from "../runtime/worker.js";
 import type { EvaluatorDeps } from "./ask-evaluator.js";
-import { evaluatePullRequest } from "./evaluate.js";
 import { EvidenceCache } from "./evidence.js";
 import { ConfigCache } from "./gather.js";
-import { handleGateDelivery } from "./handle-delivery.js";
+import { handleEvaluateJob, handleGateDelivery } from "./handle-delivery.js";
 import { handleMergeGroupDeadline, MERGE_GROUP_DEADLINE } from "./merge-group.js";
-import { GATE_DELIVERY } from "../runtime/route.js";
 import { EVALUATE, reconcileOnce } from "./reconcile.js";
 
 export const RECONCILE = "gate.reconcile";
@@ -89,23 +86,19 @@ export function gateJobHandlers(
       });
     },
     [EVALUATE]: async (job) => {
-      const { repository, number, installation, only_if } = evaluateJobSchema.parse(job.payload);
-      const github = new GitHubAdapter(await octokitFor(installation), repository, await appSlug());
-      const result = await evaluatePullRequest({
-        github,
+      const result = await handleEvaluateJob(job.payload, {
         store: runtime.store,
+        now,
+        octokitFor,
+        appSlug,
         configs,
         evidence,
-        number,
-        agateVersion: AGATE_VERSION,
-        now,
         evaluator,
-        ...(only_if ? { relevant: evidenceEventMatters(only_if) } : {}),
       });
       if (result.wroteCheck)
         runtime.log.info(
           { job: job.id },
-          `reconcile repaired ${repository}#${number}: ${result.decision?.title}`,
+          `${result.decision?.title ?? result.skipped} (evaluated after a workflow event or by reconcile)`,
         );
     },
   };

@@ -5,7 +5,12 @@ import { join } from "node:path";
 import { Probot } from "probot";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import type { EvaluatorDeps } from "../../app/gate/ask-evaluator.js";
-import { type GateDeps, handleGateDelivery } from "../../app/gate/handle-delivery.js";
+import {
+  type GateDeps,
+  handleEvaluateJob,
+  handleGateDelivery,
+} from "../../app/gate/handle-delivery.js";
+import { EVALUATE } from "../../app/gate/reconcile.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
 import {
@@ -151,11 +156,25 @@ export function useGateHarness(
     },
     async processDeliveries() {
       const s = need(sim, "simulator");
+      const jobs = need(store, "store");
       await s.flushWebhooks();
-      while (handled < s.deliveries.length) {
-        const d = s.deliveries[handled++];
-        if (!d) continue;
-        await harness.handle(d);
+      // Deliveries in order, then the evaluations they queued (a workflow event that names only
+      // a head), as a worker would take them; until neither has anything left.
+      for (;;) {
+        if (handled < s.deliveries.length) {
+          const d = s.deliveries[handled++];
+          if (d) await harness.handle(d);
+          await s.flushWebhooks();
+          continue;
+        }
+        const claimed = await jobs.claimJob({
+          workerId: "gate-harness",
+          leaseMs: 60_000,
+          kinds: [EVALUATE],
+        });
+        if (!claimed) break;
+        await handleEvaluateJob(claimed.job.payload, harness.deps());
+        await jobs.completeJob(claimed.lease);
         await s.flushWebhooks();
       }
     },

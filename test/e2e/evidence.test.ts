@@ -1,0 +1,404 @@
+import { execFileSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "../../checks/config/parse-config.js";
+import {
+  type CommandRecord,
+  RECORD_FILE_NAME,
+  recordArtifactName,
+} from "../../schemas/command-record.js";
+import { AGATE_VERSION } from "../../schemas/version.js";
+import { tokenClient } from "../github/index.js";
+import { ANSWER_CONFIG, EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
+import type { CiJob } from "../support/simulated-ci.js";
+
+/**
+ * Each way an agent tried to get an acceptance it did not earn (issue 10), played end to end: the
+ * real Action bundle in a job the simulator runs like GitHub (shallow checkout of the test merge
+ * commit, the runtime token, artifacts), the App's gate reading GitHub's data over HTTP. Every
+ * attack ends not accepted, with the reason in the `agate` check's summary.
+ */
+const gate = useGateHarness();
+const FAILING = { "answer.txt": "41\n" };
+const PASSING = { "answer.txt": "42\n" };
+
+const summaryOf = (repo: string, sha: string) => gate.gateCheck(repo, sha)?.output?.summary ?? "";
+
+/**
+ * A command record as agate would write one that passed, for the job that is running: what code
+ * in the job can forge with the runtime token (it has the run id, attempt, SHAs and the config).
+ */
+function forgedPassingRecord(repo: string, job: CiJob, headSha: string, number: number) {
+  const { config, digest } = parseConfig(ANSWER_CONFIG);
+  const tree = execFileSync("git", ["rev-parse", `${job.sha}^{tree}`], {
+    cwd: gate.sim.gitDir({ repo }),
+    encoding: "utf8",
+  }).trim();
+  const record: CommandRecord = {
+    kind: "agate.command-record",
+    version: 2,
+    repository: `${gate.sim.owner}/${repo}`,
+    tested: {
+      sha: job.sha,
+      tree_sha: tree,
+      parents: [],
+      clean_before: true,
+      dirty_before: [],
+      clean: true,
+      dirty_digest: null,
+    },
+    pull_request: { number, head_sha: headSha, base_sha: headSha },
+    merge_group: null,
+    commands: config.commands.map((c) => ({
+      name: c.name,
+      run: c.run,
+      exit_code: 0,
+      signal: null,
+      timed_out: false,
+      started_at: new Date().toISOString(),
+      duration_ms: 3,
+      output: {
+        bytes: 0,
+        sha256: "0".repeat(64),
+        normalized_sha256: "0".repeat(64),
+        tail: "",
+        truncated: false,
+      },
+      changed_paths: [],
+      changed_paths_count: 0,
+    })),
+    runner: { os: "Linux", arch: "X64", image_version: null, node_version: "v24.0.0" },
+    grader: { agate_version: AGATE_VERSION, config_digest: digest },
+    workflow: {
+      run_id: job.runId,
+      run_attempt: job.attempt,
+      workflow_ref: `${gate.sim.owner}/${repo}/.github/workflows/agate.yml@${job.ref}`,
+      job: job.job,
+      event_name: "pull_request",
+    },
+    cut: [],
+    created_at: new Date().toISOString(),
+  };
+  return { [RECORD_FILE_NAME]: JSON.stringify(record) };
+}
+
+describe("evidence the code under test cannot forge", () => {
+  it("7. the README's workflow (shallow checkout of the test merge commit) gives a believed record", async () => {
+    const repo = "shallow";
+    const { head, branch } = await gate.agentPullRequest(repo, PASSING);
+    const run = await gate.ci(repo, branch, head);
+    expect(run.status, run.stderr).toBe(0);
+    // actions/checkout's default: one commit, no parents present locally.
+    const depth = execFileSync("git", ["rev-list", "--count", "HEAD"], {
+      cwd: run.workspace,
+      encoding: "utf8",
+    }).trim();
+    expect(depth).toBe("1");
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    expect(summaryOf(repo, head)).toContain(`Tested \`${run.sha.slice(0, 7)}\``);
+  });
+
+  it("1. a record forged with the runtime token from /proc, uploaded before agate's, is refused: agate's step fails", async () => {
+    const repo = "forged-artifact";
+    const { head, branch, number } = await gate.agentPullRequest(repo, FAILING);
+    const run = await gate.ci(repo, branch, head, {
+      beforeAgate: async (job) => {
+        await gate.sim.uploadArtifactAs({
+          repo,
+          runId: job.runId,
+          attempt: job.attempt,
+          job: job.job,
+          name: recordArtifactName(job.attempt),
+          files: forgedPassingRecord(repo, job, head, number),
+        });
+      },
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.stdout + run.stderr).toContain("tampered");
+    const check = gate.gateCheck(repo, head);
+    expect(check?.conclusion).not.toBe("success");
+    expect(summaryOf(repo, head)).toContain(
+      "the record says every command passed, but the runner says step agate failure: something in the job interfered with agate",
+    );
+  });
+
+  it("1. a check run named agate/commands from a workflow token is not evidence at all", async () => {
+    const repo = "forged-check";
+    const { head } = await gate.agentPullRequest(repo, FAILING);
+    const token = gate.sim.createToken({ permissions: { checks: "write" } });
+    await tokenClient(gate.sim, token).rest.checks.create({
+      owner: gate.sim.owner,
+      repo,
+      name: "agate/commands",
+      head_sha: head,
+      status: "completed",
+      conclusion: "success",
+      output: { title: "passed", summary: "trust me", text: "```json\n{}\n```" },
+    });
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
+    expect(gate.gateCheck(repo, head)?.output?.title).toContain(
+      "waiting for a run of .github/workflows/agate.yml",
+    );
+  });
+
+  it("3. a record from another workflow file, or from a push run, is never read", async () => {
+    const repo = "other-workflow";
+    const { head, branch } = await gate.agentPullRequest(repo, PASSING, {
+      baseFiles: { ".github/workflows/other.yml": EVIDENCE_WORKFLOW_TEXT },
+    });
+    const other = await gate.ci(repo, branch, head, {
+      workflow: { path: ".github/workflows/other.yml" },
+    });
+    expect(other.status).toBe(0);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
+    const pushed = await gate.ci(repo, branch, head, { event: "push" });
+    expect(pushed.status).toBe(0);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
+    expect(gate.gateCheck(repo, head)?.output?.title).toContain(
+      "waiting for a run of .github/workflows/agate.yml",
+    );
+  });
+
+  it("3. the runner's step conclusion must agree with the record, in each direction", async () => {
+    const repo = "disagree";
+    const { head, branch } = await gate.agentPullRequest(repo, PASSING);
+    await gate.ci(repo, branch, head, { stepConclusion: "failure" });
+    expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");
+    expect(summaryOf(repo, head)).toContain(
+      "the record says every command passed, but the runner says step agate failure",
+    );
+    const failing = await gate.sim.pushCommit({
+      repo,
+      branch,
+      files: FAILING,
+      author: "codex[bot]",
+    });
+    await gate.processDeliveries();
+    await gate.ci(repo, branch, failing, { stepConclusion: "success" });
+    expect(gate.gateCheck(repo, failing)?.conclusion).not.toBe("success");
+    expect(summaryOf(repo, failing)).toContain(
+      "the record says a command failed, but the runner says step agate succeeded",
+    );
+  });
+
+  it("3. only the newest attempt counts, and a record uploaded ahead for a later attempt is tampering", async () => {
+    const repo = "attempts";
+    const { head, branch, number } = await gate.agentPullRequest(repo, PASSING);
+    // Attempt 1's step failed for a reason of the runner's; the re-run (attempt 2) passes.
+    const first = await gate.ci(repo, branch, head, { stepConclusion: "failure" });
+    expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");
+    await gate.ci(repo, branch, head, { rerun: { runId: first.runId } });
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+
+    // A job that uploads a record named for the next attempt poisons that run for good.
+    const poisoned = await gate.sim.pushCommit({
+      repo,
+      branch,
+      files: { "b.txt": "b\n" },
+      author: "codex[bot]",
+    });
+    await gate.processDeliveries();
+    const run = await gate.ci(repo, branch, poisoned, {
+      whileRunning: async (job) => {
+        await gate.sim.uploadArtifactAs({
+          repo,
+          runId: job.runId,
+          attempt: job.attempt,
+          job: job.job,
+          name: recordArtifactName(job.attempt + 1),
+          files: forgedPassingRecord(repo, job, poisoned, number),
+        });
+      },
+    });
+    expect(run.status).toBe(0);
+    expect(summaryOf(repo, poisoned)).toContain(
+      `named for an attempt it has not had: something in the job uploaded records of its own`,
+    );
+    await gate.ci(repo, branch, poisoned, { rerun: { runId: run.runId } });
+    expect(gate.gateCheck(repo, poisoned)?.conclusion).not.toBe("success");
+    expect(summaryOf(repo, poisoned)).toContain(
+      `has 2 artifacts named ${recordArtifactName(2)}: something besides agate's step uploaded a record in attempt 2, so neither is believed`,
+    );
+  });
+
+  it("6. a BASH_ENV or a fake bash written into the job's environment by an earlier step changes nothing", async () => {
+    const repo = "poisoned-env";
+    const { head, branch } = await gate.agentPullRequest(repo, FAILING);
+    const run = await gate.ci(repo, branch, head, {
+      before: [
+        {
+          name: "poison",
+          run: [
+            'printf "exit 0\\n" > "$RUNNER_TEMP/always-pass.sh"',
+            'echo "BASH_ENV=$RUNNER_TEMP/always-pass.sh" >> "$GITHUB_ENV"',
+            'mkdir -p "$RUNNER_TEMP/fake" && printf "#!/bin/sh\\nexit 0\\n" > "$RUNNER_TEMP/fake/bash"',
+            'chmod +x "$RUNNER_TEMP/fake/bash" && echo "$RUNNER_TEMP/fake" >> "$GITHUB_PATH"',
+          ].join("\n"),
+        },
+      ],
+    });
+    expect(run.before.poison?.status).toBe(0);
+    expect(run.status).not.toBe(0);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "failure" });
+    expect(gate.gateCheck(repo, head)?.output?.title).toBe(
+      `Rejected on ${head.slice(0, 7)}: 1 of 1 required commands failed (answer)`,
+    );
+  });
+
+  it("8. a fake merge commit made in the job (the test rewritten, parents [base, head]) is not GitHub's", async () => {
+    const repo = "fake-merge";
+    const { head, branch } = await gate.agentPullRequest(repo, FAILING);
+    const run = await gate.ci(repo, branch, head, {
+      before: [
+        {
+          name: "forge a merge",
+          run: [
+            "set -e",
+            // The parents must be present to commit on them: deepen the shallow clone.
+            'git fetch --quiet --depth=2 origin "+$GITHUB_REF:refs/remotes/forged"',
+            "echo 42 > answer.txt && git add answer.txt",
+            "parents=$(git cat-file -p HEAD | awk '/^parent/ {printf \"-p %s \", $2}')",
+            "fake=$(git -c user.name=x -c user.email=x@x commit-tree $(git write-tree) $parents -m merge)",
+            "git update-ref HEAD $fake",
+          ].join("\n"),
+        },
+      ],
+    });
+    expect(run.before["forge a merge"]?.status, run.before["forge a merge"]?.stderr).toBe(0);
+    expect(run.status, run.stderr).toBe(0);
+    expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");
+    expect(summaryOf(repo, head)).toMatch(
+      /it tested [0-9a-f]{7}, which is neither the head [0-9a-f]{7} nor a test merge commit GitHub made for it/,
+    );
+  });
+
+  it("9. a work tree an earlier step edited without committing is refused", async () => {
+    const repo = "dirty";
+    const { head, branch } = await gate.agentPullRequest(repo, FAILING);
+    const run = await gate.ci(repo, branch, head, {
+      before: [{ name: "edit", run: "echo 42 > answer.txt" }],
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");
+    expect(summaryOf(repo, head)).toContain(
+      "before the first command (`answer.txt`): an earlier step changed what was tested",
+    );
+  });
+
+  it("a change to a local action the workflow uses refuses its records; a maintainer's override accepts that exact head; a push voids it", async () => {
+    const repo = "local-action";
+    const workflow = EVIDENCE_WORKFLOW_TEXT.replace(
+      "      - name: agate\n",
+      "      - uses: ./.github/actions/setup\n      - name: agate\n",
+    );
+    const { head, branch, number } = await gate.agentPullRequest(
+      repo,
+      { ...PASSING, ".github/actions/setup/action.yml": "runs:\n  using: composite\n  steps: []\n" },
+      {
+        baseFiles: {
+          ".github/workflows/agate.yml": workflow,
+          ".github/actions/setup/action.yml":
+            "runs:\n  using: composite\n  steps:\n    - run: echo set up\n      shell: bash\n",
+        },
+      },
+    );
+    await gate.ci(repo, branch, head);
+    const summary = summaryOf(repo, head);
+    expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");
+    expect(summary).toContain(
+      "the change modifies `.github/actions/setup/action.yml`, which the evidence workflow is or uses",
+    );
+    expect(summary).toContain(`/agate accept ${head} <why this commit may merge>`);
+
+    gate.sim.setPermission({ repo, user: "lead", permission: "write" });
+    gate.sim.setPermission({ repo, user: "reader", permission: "read" });
+    await gate.sim.addIssueComment({
+      repo,
+      number,
+      body: `/agate accept ${head.slice(0, 7)} looks fine`,
+      user: "reader",
+    });
+    await gate.sim.addIssueComment({
+      repo,
+      number,
+      body: `/agate accept ${head.slice(0, 10)} the setup change is reviewed @org/security-team`,
+      user: "lead",
+    });
+    await gate.processDeliveries();
+    const accepted = gate.gateCheck(repo, head);
+    expect(accepted).toMatchObject({ conclusion: "success" });
+    expect(accepted?.output?.title).toBe(
+      `Accepted on ${head.slice(0, 7)} by lead's override: the setup change is reviewed @org/security-team`,
+    );
+    const records = await gate.store.listRecords({
+      repository: `${gate.sim.owner}/${repo}`,
+      pullNumber: number,
+      headSha: head,
+    });
+    expect(records.at(-1)?.override).toMatchObject({
+      by: "lead",
+      reason: "the setup change is reviewed @org/security-team",
+    });
+    // The replies name no one: the reason is the maintainer's text, shown as code.
+    const replies = (gate.sim.repository({ repo }).issues.get(number)?.comments ?? [])
+      .filter((c) => c.app !== undefined)
+      .map((c) => c.body);
+    expect(replies.some((r) => r.startsWith("agate did not accept `"))).toBe(true);
+    expect(replies.at(-1)).toContain("`the setup change is reviewed @org/security-team`");
+
+    const next = await gate.sim.pushCommit({
+      repo,
+      branch,
+      files: { "b.txt": "b\n" },
+      author: "codex[bot]",
+    });
+    await gate.processDeliveries();
+    await gate.ci(repo, branch, next);
+    expect(gate.gateCheck(repo, next)?.conclusion).not.toBe("success");
+  });
+
+  it("4. a pull request of 3,001 files is escalated naming the cause, and its records are not believed", async () => {
+    const repo = "huge";
+    const files: Record<string, string> = { ...PASSING };
+    for (let i = 0; i < 3_000; i++) files[`pad/${String(i).padStart(4, "0")}.txt`] = `${i}\n`;
+    const { head, branch } = await gate.agentPullRequest(repo, files);
+    await gate.ci(repo, branch, head);
+    const check = gate.gateCheck(repo, head);
+    expect(check).toMatchObject({ conclusion: "action_required" });
+    expect(check?.output?.title).toContain(
+      "GitHub's file list of a pull request stops at 3000 files and this change has 3001, so agate cannot see every changed file",
+    );
+    expect(summaryOf(repo, head)).toContain("cannot confirm that the change leaves");
+  });
+
+  it("a pull request from a fork gets evidence too (the job needs no write token)", async () => {
+    const repo = "forked";
+    await gate.sim.createRepository({
+      repo,
+      files: {
+        ".github/agate.yml": ANSWER_CONFIG,
+        "answer.txt": "0\n",
+        ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
+      },
+    });
+    const fork = await gate.sim.forkRepository({ repo, owner: "outsider" });
+    const head = await gate.sim.pushCommit({
+      owner: fork.owner,
+      repo: fork.repo,
+      branch: "fix",
+      files: PASSING,
+      author: "outsider",
+    });
+    await gate.sim.openPullRequest({
+      repo,
+      head: "fix",
+      headOwner: "outsider",
+      title: "Fix",
+      user: "outsider",
+    });
+    await gate.processDeliveries();
+    const run = await gate.ci(repo, "fix", head);
+    expect(run.status, run.stderr).toBe(0);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+  });
+});
