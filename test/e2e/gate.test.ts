@@ -1,7 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { embedRecord } from "../../checks/record-embedding.js";
-import { tokenClient } from "../github/index.js";
-import { commandRecord, TREE } from "../support/gate-facts.js";
 import { ANSWER_CONFIG as CONFIG, useGateHarness } from "../support/gate-harness.js";
 
 /**
@@ -17,7 +14,7 @@ describe("the agate gate, end to end against the simulator", () => {
     const { head, number, branch } = await gate.agentPullRequest(repo, { "answer.txt": "42\n" });
     expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
     expect(gate.gateCheck(repo, head)?.output?.title).toBe(
-      `Waiting on ${head.slice(0, 7)}: waiting for the command record (the agate Action publishes agate/commands)`,
+      `Waiting on ${head.slice(0, 7)}: waiting for a run of .github/workflows/agate.yml on ${head.slice(0, 7)} (job agate-commands, step agate) to upload its command record`,
     );
     expect(gate.sim.labelsOf({ repo, number })).toContain("agate:pending");
 
@@ -57,53 +54,6 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
   });
 
-  it("a record that says passed while the runner says the step failed is refused as tampering", async () => {
-    const repo = "tamper";
-    const { head, branch } = await gate.agentPullRequest(
-      repo,
-      { "answer.txt": "42\n" },
-      { labels: ["agent"] },
-    );
-    await gate.ci(repo, branch, head, "failure");
-    const check = gate.gateCheck(repo, head);
-    expect(check?.status).toBe("in_progress");
-    expect(check?.output?.summary).toContain(
-      'command record refused: it says passed, the runner says the step "Run agate" failure',
-    );
-  });
-
-  it("a check run named agate/commands from any app but GitHub Actions is refused", async () => {
-    const repo = "forged";
-    const { head } = await gate.agentPullRequest(repo, { "answer.txt": "42\n" });
-    await gate.sim.createCheckRun({
-      repo,
-      name: "agate/commands",
-      headSha: head,
-      app: "agate",
-      status: "completed",
-      conclusion: "success",
-      output: { title: "passed", summary: "trust me", text: "```json\n{}\n```" },
-    });
-    await gate.processDeliveries();
-    await gate.sim.createCheckRun({
-      repo,
-      name: "agate/commands",
-      headSha: head,
-      status: "completed",
-      conclusion: "success",
-      output: { title: "passed", summary: "from a workflow", text: "all commands passed" },
-    });
-    await gate.processDeliveries();
-    const summary = gate.gateCheck(repo, head)?.output?.summary ?? "";
-    expect(summary).toContain(
-      `command record refused: agate/commands was created by ${gate.sim.appSlug}, not by a GitHub Actions workflow`,
-    );
-    expect(summary).toContain(
-      "command record refused: the check run's text is not an embedded agate command record",
-    );
-    expect(gate.gateCheck(repo, head)?.status).toBe("in_progress");
-  });
-
   it("a workflow edit escalates until a maintainer approves this exact head", async () => {
     const repo = "protected";
     const { head, number, branch } = await gate.agentPullRequest(repo, {
@@ -129,16 +79,35 @@ describe("the agate gate, end to end against the simulator", () => {
     );
   });
 
-  it("not gated: neutral with one line; removing the agent label later does not ungate", async () => {
-    const repo = "selection";
+  it("5. every pull request is gated by default, whatever the agent names its branch", async () => {
+    const repo = "default-gate";
     const { head } = await gate.agentPullRequest(
       repo,
       { "answer.txt": "42\n" },
-      { branch: "feature/human" },
+      { branch: "feature/x" },
+    );
+    expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
+  });
+
+  it("gate.all: false: one no rule selects is neutral with one line, and a stray agate label on it is removed; a label gates, and removing it later does not ungate", async () => {
+    const repo = "selection";
+    const narrow = `version: 1\ngate: { all: false }\ncommands:\n  - name: answer\n    run: test "$(cat answer.txt)" = 42\n`;
+    const { head, number: human } = await gate.agentPullRequest(
+      repo,
+      { "answer.txt": "42\n" },
+      { branch: "feature/human", config: narrow },
     );
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "neutral" });
     expect(gate.gateCheck(repo, head)?.output?.title).toMatch(
       /^Not gated: author codex\[bot\] is not in gate\.authors/,
+    );
+    // A hand-added agate:accepted on a pull request agate does not gate is a lie: removed.
+    await gate.sim.addLabels({ repo, number: human, labels: ["agate:accepted"], user: "octocat" });
+    await gate.processDeliveries();
+    expect(gate.sim.labelsOf({ repo, number: human })).not.toContain("agate:accepted");
+    const comments = gate.sim.repository({ repo }).issues.get(human)?.comments ?? [];
+    expect(comments.at(-1)?.body).toContain(
+      "agate removed `agate:accepted`: agate's labels show the state of its gate, and it does not gate this pull request",
     );
 
     const gated = await gate.sim.pushCommit({
@@ -166,6 +135,46 @@ describe("the agate gate, end to end against the simulator", () => {
     await gate.processDeliveries();
     expect(gate.gateCheck(repo, later)).toMatchObject({ status: "in_progress" });
     expect(gate.gateCheck(repo, later)?.output?.summary).toContain("Waiting");
+  });
+
+  it("5. a retarget puts the check back in progress first; a gated pull request on a base without a config is blocked, never neutral", async () => {
+    const repo = "retarget";
+    const { head, branch, number } = await gate.agentPullRequest(repo, { "answer.txt": "42\n" });
+    await gate.ci(repo, branch, head);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    await gate.sim.pushCommit({
+      repo,
+      branch: "bare",
+      files: { ".github/agate.yml": null },
+      message: "A base without agate",
+    });
+    await gate.processDeliveries();
+    await gate.sim.retargetPullRequest({ repo, number, base: "bare", user: "codex[bot]" });
+    const [edited] = (await gate.takePending()).filter((d) => d.action === "edited");
+    if (!edited) throw new Error("no pull_request.edited delivery for the retarget");
+    // The old base's success must not stand while the new base is read: hold it first.
+    const statuses: string[] = [];
+    const deps = gate.deps();
+    await gate.handle(edited, {
+      ...deps,
+      octokitFor: async (id: number) => {
+        const real = (await deps.octokitFor(id)) as unknown as {
+          rest: { checks: { update: (params: { status: string }) => Promise<unknown> } };
+        };
+        const update = real.rest.checks.update.bind(real.rest.checks);
+        real.rest.checks.update = async (params) => {
+          statuses.push(params.status);
+          return update(params);
+        };
+        return real as never;
+      },
+    });
+    expect(statuses).toEqual(["in_progress", "completed"]);
+    const check = gate.gateCheck(repo, head);
+    expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(check?.output?.title).toBe(
+      `Blocked on ${head.slice(0, 7)}: the base bare (${gate.sim.branchSha({ repo, branch: "bare" })?.slice(0, 7)}) has no .github/agate.yml, but this pull request was gated before and stays gated`,
+    );
   });
 
   it("a malformed config on the base fails the check with the file, line and fix", async () => {
@@ -236,48 +245,13 @@ describe("the agate gate, end to end against the simulator", () => {
     await gate.processDeliveries();
     expect(gate.gateCheck(repo, current)).toMatchObject({ status: "in_progress" });
     // CI for the old head finishes late, and passes.
-    const run = gate.sim.addWorkflowRun({
-      repo,
-      headSha: old,
-      path: ".github/workflows/ci.yml",
-      conclusion: null,
-      jobs: [{ name: "gate" }],
-    });
-    const token = gate.sim.createToken({ permissions: { checks: "write" } });
-    const record = commandRecord([0], {
-      repository: `${gate.sim.owner}/${repo}`,
-      tested: { sha: old, tree_sha: TREE, parents: [], clean: true, dirty_digest: null },
-      pull_request: { number: 1, head_sha: old, base_sha: old },
-      workflow: {
-        run_id: run.id,
-        run_attempt: 1,
-        workflow_ref: "x",
-        job: "gate",
-        event_name: "pull_request",
-      },
-    });
-    await tokenClient(gate.sim, token).rest.checks.create({
-      owner: gate.sim.owner,
-      repo,
-      name: "agate/commands",
-      head_sha: old,
-      status: "completed",
-      conclusion: "success",
-      output: { title: "passed", summary: "late", text: embedRecord(record, 65_535) },
-    });
-    await gate.sim.completeWorkflowRun({ repo, runId: run.id, conclusion: "success" });
-    await gate.processDeliveries();
+    const late = await gate.ci(repo, branch, old);
+    expect(late.status).toBe(0);
     expect(gate.gateCheck(repo, current)).toMatchObject({ status: "in_progress" });
     expect(gate.gateCheck(repo, current)?.output?.title).toContain(
-      "waiting for the command record",
+      "waiting for a run of .github/workflows/agate.yml",
     );
-    // The late evidence is kept as history: its deliveries are what was received.
-    expect(
-      gate.sim.deliveries.some(
-        (d) =>
-          d.event === "check_run" && (d.payload.check_run as { head_sha: string }).head_sha === old,
-      ),
-    ).toBe(true);
+    expect(gate.gateCheck(repo, old)?.conclusion).not.toBe("success");
   });
 
   it("an evaluation that errors never leaves an earlier green standing", async () => {
