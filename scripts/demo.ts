@@ -13,6 +13,7 @@ import { gateJobHandlers } from "../app/gate/job-handlers.js";
 import { startAgate } from "../app/runtime/server.js";
 import { recordingLog } from "../app/runtime/testing/recording-log.js";
 import { startGitHubSimulator } from "../test/github/index.js";
+import { EVIDENCE_WORKFLOW_TEXT } from "../test/support/evidence-workflow.js";
 import { GIT_ENV } from "../test/support/git-repo.js";
 import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
@@ -21,7 +22,8 @@ import { simulatedCi } from "../test/support/simulated-ci.js";
 const DATABASE = resolve("agate-demo.db");
 // The evaluator: a rule-based stand-in for a model, run as a `command` evaluator the App's
 // operator allows (AGATE_EVALUATOR_COMMANDS), exactly as a CLI agent judge would be.
-const JUDGE = `node ${resolve(import.meta.dirname, "demo-judge.mjs")}`;
+const JUDGE_SCRIPT = resolve(import.meta.dirname, "demo-judge.mjs");
+const JUDGE = `node ${JUDGE_SCRIPT}`;
 const REPO = "widgets";
 const BRANCH = "codex/answer";
 const SECRET = "demo-webhook-secret";
@@ -39,6 +41,8 @@ const agate = await startAgate({
     LOG_LEVEL: "silent",
     AGATE_DATABASE_URL: `file:${DATABASE}`,
     AGATE_EVALUATOR_COMMANDS: JUDGE,
+    // The judge runs in the evaluator's sandbox, which sees /usr and only the paths listed here.
+    AGATE_EVALUATOR_COMMAND_PATHS: JUDGE_SCRIPT,
   },
   log: recordingLog(),
   pollMs: 20,
@@ -104,7 +108,7 @@ try {
     repo: REPO,
     files: {
       ".github/agate.yml": config,
-      ".github/workflows/ci.yml": "on: [pull_request, merge_group]\n",
+      ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
       "src/answer.txt": "0\n",
     },
   });
@@ -124,10 +128,19 @@ try {
     user: "codex[bot]",
   });
   await settle();
-  expectThat(showCheck(head)?.status === "in_progress", "opened → waiting for the command record");
+  expectThat(
+    showCheck(head)?.status === "in_progress",
+    "opened → waiting for a run of .github/workflows/agate.yml to upload its command record",
+  );
 
-  step("CI runs the Action; the answer is wrong");
-  await ci(head);
+  step("CI runs the Action (contents: read only; a shallow checkout of GitHub's test merge commit); the answer is wrong");
+  const firstRun = await ci(head);
+  expectThat(
+    sim.artifacts({ repo: REPO, runId: firstRun.runId }).some((a) =>
+      a.name.startsWith("agate-command-record-attempt-"),
+    ),
+    "the record left the job as an artifact, not through a write token",
+  );
   const rejected = showCheck(head);
   expectThat(rejected?.conclusion === "failure", "a failing command → rejected");
   expectThat(
@@ -194,13 +207,15 @@ try {
     "two evaluations stored, one per tree, each naming who judged",
   );
 
-  step("The agent also edits the CI workflow");
+  step("The agent also edits the evidence workflow");
   head = await sim.pushCommit({
     repo: REPO,
     branch: BRANCH,
-    files: { ".github/workflows/ci.yml": "on: [pull_request]\n" },
+    files: {
+      ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT.replace("pull_request:", "pull_request: {}"),
+    },
     author: "codex[bot]",
-    message: "Simplify CI",
+    message: "Tidy the workflow",
   });
   await settle();
   await ci(head);
@@ -210,8 +225,9 @@ try {
     "a workflow edit → escalated, label agate:escalated",
   );
   expectThat(
-    escalated?.output?.summary?.includes("the pull request modifies .github/workflows/ci.yml") ??
-      false,
+    escalated?.output?.summary?.includes(
+      "the change modifies `.github/workflows/agate.yml`, which the evidence workflow is or uses",
+    ) ?? false,
     "and the record from the edited workflow is not believed",
   );
   expectThat(
@@ -225,8 +241,48 @@ try {
   await settle();
   const approved = showCheck(head);
   expectThat(
-    approved?.status === "in_progress",
-    "approved, but the only record came from the edited workflow: still waiting for believable evidence",
+    approved?.status === "in_progress" &&
+      (approved.output?.summary?.includes(`/agate accept ${head}`) ?? false),
+    "approved, but the only record came from the edited workflow: still waiting, and the summary names the way out",
+  );
+
+  step("The maintainer accepts this exact commit: /agate accept <sha> <reason>");
+  await sim.addIssueComment({
+    repo: REPO,
+    number,
+    body: `/agate accept ${head.slice(0, 12)} the workflow change is reviewed`,
+    user: "lead",
+  });
+  await settle();
+  const overridden = showCheck(head);
+  expectThat(
+    overridden?.conclusion === "success" &&
+      (overridden.output?.title ?? "").includes("by lead's override"),
+    "accepted by the maintainer's override, stored with who and why",
+  );
+
+  step("An outside contributor's pull request from a fork");
+  const fork = await sim.forkRepository({ repo: REPO, owner: "outsider" });
+  const forkHead = await sim.pushCommit({
+    owner: fork.owner,
+    repo: fork.repo,
+    branch: "typo",
+    files: { "src/answer.txt": "42\n", "README.md": "# widgets\n\nThe answer is 42.\n" },
+    author: "outsider",
+    message: "Answer and document it",
+  });
+  await sim.openPullRequest({
+    repo: REPO,
+    head: "typo",
+    headOwner: "outsider",
+    title: "Answer",
+    user: "outsider",
+  });
+  await settle();
+  await ci(forkHead, "typo");
+  expectThat(
+    showCheck(forkHead)?.conclusion === "success",
+    "a fork's pull request gets evidence too (the job needs no write token) → accepted",
   );
 
   step("A long task: another agent pull request, labelled long-task");

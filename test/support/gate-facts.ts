@@ -84,7 +84,14 @@ export function commandRecord(
 
 /** The base's evidence workflow, using nothing local. */
 export function evidenceSource(overrides: Partial<EvidenceSourceFact> = {}): EvidenceSourceFact {
-  return { workflow: EVIDENCE_WORKFLOW, exists: true, uses: [], error: null, runs_for_head: 1, ...overrides };
+  return {
+    workflow: EVIDENCE_WORKFLOW,
+    exists: true,
+    uses: [],
+    error: null,
+    runs_for_head: 1,
+    ...overrides,
+  };
 }
 
 /**

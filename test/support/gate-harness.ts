@@ -20,6 +20,7 @@ import {
   startGitHubSimulator,
   startReceiver,
 } from "../github/index.js";
+import { EVIDENCE_WORKFLOW_TEXT } from "./evidence-workflow.js";
 import { type SimulatedCiOptions, type SimulatedCiRun, simulatedCi } from "./simulated-ci.js";
 
 /**
@@ -72,25 +73,7 @@ export interface GateHarness {
 export const ANSWER_CONFIG =
   'version: 1\ncommands:\n  - name: answer\n    run: test "$(cat answer.txt)" = 42\n';
 
-/** The README's evidence workflow, as a repository commits it on its default branch. */
-export const EVIDENCE_WORKFLOW_TEXT = [
-  "name: agate",
-  "on:",
-  "  pull_request:",
-  "  merge_group:",
-  "permissions:",
-  "  contents: read",
-  "jobs:",
-  "  agate-commands:",
-  "    runs-on: ubuntu-latest",
-  "    steps:",
-  "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2",
-  "        with:",
-  "          persist-credentials: false",
-  "      - name: agate",
-  "        uses: OWNER/agate@v1",
-  "",
-].join("\n");
+export { EVIDENCE_WORKFLOW_TEXT } from "./evidence-workflow.js";
 
 export function useGateHarness(
   options: { evaluator?: () => EvaluatorDeps | undefined } = {},
