@@ -33,6 +33,8 @@ const temp = mkdtempSync(join(tmpdir(), "agate-demo-"));
 for (const suffix of ["", "-wal", "-shm"]) rmSync(`${DATABASE}${suffix}`, { force: true });
 const sim = await startGitHubSimulator({ webhookSecret: SECRET });
 const agate = await startAgate({
+  // The simulator has no secondary rate limits to pace writes for.
+  githubThrottle: false,
   env: {
     ...sim.probotEnv(),
     WEBHOOK_SECRET: SECRET,
@@ -133,12 +135,14 @@ try {
     "opened → waiting for a run of .github/workflows/agate.yml to upload its command record",
   );
 
-  step("CI runs the Action (contents: read only; a shallow checkout of GitHub's test merge commit); the answer is wrong");
+  step(
+    "CI runs the Action (contents: read only; a shallow checkout of GitHub's test merge commit); the answer is wrong",
+  );
   const firstRun = await ci(head);
   expectThat(
-    sim.artifacts({ repo: REPO, runId: firstRun.runId }).some((a) =>
-      a.name.startsWith("agate-command-record-attempt-"),
-    ),
+    sim
+      .artifacts({ repo: REPO, runId: firstRun.runId })
+      .some((a) => a.name.startsWith("agate-command-record-attempt-")),
     "the record left the job as an artifact, not through a write token",
   );
   const rejected = showCheck(head);
@@ -212,7 +216,10 @@ try {
     repo: REPO,
     branch: BRANCH,
     files: {
-      ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT.replace("pull_request:", "pull_request: {}"),
+      ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT.replace(
+        "pull_request:",
+        "pull_request: {}",
+      ),
     },
     author: "codex[bot]",
     message: "Tidy the workflow",

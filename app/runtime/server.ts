@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { hostname } from "node:os";
-import { createNodeMiddleware, Probot } from "probot";
+import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { commandSandboxProblem } from "../evaluator/sandbox.js";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
@@ -59,6 +59,11 @@ export interface StartAgateOptions {
   intakeLimits?: Partial<IntakeLimits>;
   /** How often stored payloads are pruned (the first pass after at most a minute); 1 h by default. */
   pruneIntervalMs?: number;
+  /**
+   * Pace GitHub calls as GitHub's secondary rate limits ask (a second between writes); on by
+   * default. Off only against a local simulator (tests, the demo), which has no such limits.
+   */
+  githubThrottle?: boolean;
 }
 
 export interface Agate {
@@ -78,6 +83,17 @@ export interface Agate {
   /** Stops accepting requests, stops the workers gracefully, closes the store it opened. */
   close(): Promise<void>;
 }
+
+/**
+ * Probot's client without the pacing of writes. A function default is needed: Probot merges its
+ * own throttle options over an object default, and ProbotOctokit turns `enabled` back on.
+ */
+export const UnthrottledOctokit = ProbotOctokit.defaults(
+  (options: ConstructorParameters<typeof ProbotOctokit>[0] = {}) => ({
+    ...options,
+    throttle: { ...options.throttle, enabled: false },
+  }),
+);
 
 export async function startAgate(options: StartAgateOptions): Promise<Agate> {
   const settings = loadSettings(options.env ?? process.env, { cwd: options.cwd });
@@ -99,6 +115,7 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
       baseUrl: settings.baseUrl,
       logLevel: settings.logLevel === "silent" ? "fatal" : settings.logLevel,
       logFormat: settings.logFormat,
+      ...(options.githubThrottle === false ? { Octokit: UnthrottledOctokit } : {}),
     });
     await probot.ready();
     if (settings.logLevel === "silent") probot.log.level = "silent";

@@ -7,6 +7,7 @@ import { type Agate, startAgate } from "../../app/runtime/server.js";
 import { recordingLog } from "../../app/runtime/testing/recording-log.js";
 import { type GitHubSimulator, installationClient, startGitHubSimulator } from "../github/index.js";
 import { settle as settleApp } from "../support/settle.js";
+import { EVIDENCE_WORKFLOW_TEXT } from "../support/evidence-workflow.js";
 import { simulatedCi } from "../support/simulated-ci.js";
 
 /**
@@ -21,6 +22,8 @@ const temp = mkdtempSync(join(tmpdir(), "agate-app-"));
 beforeAll(async () => {
   sim = await startGitHubSimulator({ webhookSecret: "app-gate-secret" });
   agate = await startAgate({
+    // The simulator has no secondary rate limits to pace writes for.
+    githubThrottle: false,
     env: {
       ...sim.probotEnv(),
       WEBHOOK_SECRET: "app-gate-secret",
@@ -46,7 +49,7 @@ const settle = () => settleApp(sim, agate);
 const gateCheck = (repo: string, sha: string) =>
   sim
     .checkRuns({ repo })
-    .filter((c) => c.name === "agate" && c.headSha === sha)
+    .filter((c) => c.name === "agate" && c.headSha === sha && c.app.slug === sim.appSlug)
     .at(-1);
 
 const CONFIG =
@@ -60,7 +63,7 @@ describe("the App, end to end over HTTP", () => {
       files: {
         ".github/agate.yml": CONFIG,
         "answer.txt": "0\n",
-        ".github/workflows/ci.yml": "on: pull_request\n",
+        ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
       },
     });
     // The agent also edits the config to drop a command: the App reads the base's, not this.
@@ -180,7 +183,7 @@ describe("the App, end to end over HTTP", () => {
     });
     expect(comments.data.map((c) => c.body)).toEqual([
       expect.stringMatching(
-        /^agate's labels show the state of its gate, so `agate:pending` is back: Waiting on/,
+        /^agate's labels show the state of its gate, so `agate:pending` is back: `Waiting on/,
       ),
     ]);
   });

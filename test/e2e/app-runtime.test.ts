@@ -60,6 +60,8 @@ describe("the App's webhook path against the simulator", () => {
 
   beforeAll(async () => {
     agate = await startAgate({
+      // The simulator has no secondary rate limits to pace writes for.
+      githubThrottle: false,
       env: {
         ...sim.probotEnv(),
         PORT: "0",

@@ -65,7 +65,7 @@ function stubEnv(run: { stdout: string }): Record<string, string> {
 }
 
 describe("a pull_request run of the README's workflow", () => {
-  it("queues and runs job agate, checks out the test merge commit shallow, completes with webhooks", async () => {
+  it("queues and runs job agate-commands, checks out the test merge commit shallow, completes with webhooks", async () => {
     const { head, number } = await agentPull();
     const before = sim.deliveries.length;
     const run = await simulatedCi({ sim, repo, head, temp, settle, bundle: stub });
@@ -80,7 +80,7 @@ describe("a pull_request run of the README's workflow", () => {
     const merge = sim.pull({ repo, number }).mergeCommitSha;
     expect(run).toMatchObject({
       attempt: 1,
-      job: "agate",
+      job: "agate-commands",
       sha: merge,
       ref: `refs/pull/${number}/merge`,
       status: 0,
@@ -114,7 +114,7 @@ describe("a pull_request run of the README's workflow", () => {
       GITHUB_REF: `refs/pull/${number}/merge`,
       GITHUB_RUN_ID: String(run.runId),
       GITHUB_RUN_ATTEMPT: "1",
-      GITHUB_JOB: "agate",
+      GITHUB_JOB: "agate-commands",
       GITHUB_WORKFLOW_REF: `${sim.owner}/${repo}/.github/workflows/agate.yml@refs/pull/${number}/merge`,
       GITHUB_HEAD_REF: "agent/1",
       GITHUB_BASE_REF: "main",
@@ -157,14 +157,19 @@ describe("a pull_request run of the README's workflow", () => {
     expect(agate?.conclusion).toBe(run.status === 0 ? "success" : "failure");
     const artifacts = sim.artifacts({ repo, runId: run.runId });
     expect(artifacts.map((item) => [item.name, item.attempt, item.job, item.state])).toEqual([
-      ["agate-command-record-attempt-1", 1, "agate", "finalized"],
+      ["agate-command-record-attempt-1", 1, "agate-commands", "finalized"],
     ]);
     expect(Object.keys(artifacts[0]?.files ?? {})).toEqual(["command-record.json"]);
     const record = JSON.parse(artifacts[0]?.files?.["command-record.json"]?.toString() ?? "{}");
     expect(record).toMatchObject({
       tested: { sha: run.sha },
       pull_request: { number, head_sha: head },
-      workflow: { run_id: run.runId, run_attempt: 1, job: "agate", event_name: "pull_request" },
+      workflow: {
+        run_id: run.runId,
+        run_attempt: 1,
+        job: "agate-commands",
+        event_name: "pull_request",
+      },
     });
   });
 
@@ -192,7 +197,12 @@ describe("a pull_request run of the README's workflow", () => {
     });
     expect(uploaded).toMatchObject({ id: expect.any(Number) });
     expect(sim.artifacts({ repo, runId: run.runId })).toMatchObject([
-      { name: "agate-command-record-attempt-1", attempt: 1, job: "agate", jobId: run.jobId },
+      {
+        name: "agate-command-record-attempt-1",
+        attempt: 1,
+        job: "agate-commands",
+        jobId: run.jobId,
+      },
     ]);
   });
 });

@@ -11,6 +11,7 @@ import {
   handleGateDelivery,
 } from "../../app/gate/handle-delivery.js";
 import { EVALUATE } from "../../app/gate/reconcile.js";
+import { UnthrottledOctokit } from "../../app/runtime/server.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
 import {
@@ -104,11 +105,13 @@ export function useGateHarness(
     const s = need(sim, "simulator");
     s.reset();
     // A fresh Probot per test: no token or state cached from another test.
+    // No pacing of writes: the simulator has no secondary rate limits (startAgate's githubThrottle).
     probot = new Probot({
       appId: s.appId,
       privateKey: s.privateKey,
       baseUrl: s.apiUrl,
       logLevel: "fatal",
+      Octokit: UnthrottledOctokit,
     });
     await store?.close();
     store = await openStore({
