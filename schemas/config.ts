@@ -195,12 +195,10 @@ export const escalationSchema = z
   .prefault({});
 
 /** Where a workflow's file lives; the App compares it with the run's `path`. */
-const workflowPathSchema = z
-  .string()
-  .regex(/^\.github\/workflows\/[^/]+\.ya?ml$/, {
-    error: (issue) =>
-      `${JSON.stringify(issue.input)} is not a workflow file: use a path such as .github/workflows/agate.yml`,
-  });
+const workflowPathSchema = z.string().regex(/^\.github\/workflows\/[^/]+\.ya?ml$/, {
+  error: (issue) =>
+    `${JSON.stringify(issue.input)} is not a workflow file: use a path such as .github/workflows/agate.yml`,
+});
 
 const nameSchema = (what: string) =>
   z

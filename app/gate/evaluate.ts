@@ -81,7 +81,9 @@ export async function evaluatePullRequest(options: {
   }
 }
 
-async function evaluateOnce(options: Parameters<typeof evaluatePullRequest>[0]): Promise<EvaluationResult> {
+async function evaluateOnce(
+  options: Parameters<typeof evaluatePullRequest>[0],
+): Promise<EvaluationResult> {
   const { github, store, now } = options;
   const pr = await github.pullRequest(options.number);
   const skip = (skipped: string): EvaluationResult => ({

@@ -4,11 +4,7 @@
  * on the commit it tested. The pure rules in checks/gate/provenance.ts decide what to believe.
  */
 import { unzipSync } from "fflate";
-import {
-  type EvidenceTarget,
-  evidenceOf,
-  verifyProvenance,
-} from "../../checks/gate/provenance.js";
+import { type EvidenceTarget, evidenceOf, verifyProvenance } from "../../checks/gate/provenance.js";
 import { localUses } from "../../checks/gate/workflow-uses.js";
 import {
   type CommandRecord,
@@ -39,7 +35,10 @@ const CACHE_LIMIT = 500;
  */
 export class EvidenceCache {
   private readonly sources = new Map<string, Promise<Omit<EvidenceSourceFact, "runs_for_head">>>();
-  private readonly records = new Map<number, { record: CommandRecord | null; error: string | null }>();
+  private readonly records = new Map<
+    number,
+    { record: CommandRecord | null; error: string | null }
+  >();
 
   source(
     github: GitHubAdapter,
@@ -133,7 +132,10 @@ async function readRecordArtifact(
   try {
     zip = await github.artifactZip(artifactId, MAX_ZIP_BYTES);
   } catch (error) {
-    return { record: null, error: `artifact ${artifactId} could not be downloaded: ${message(error)}` };
+    return {
+      record: null,
+      error: `artifact ${artifactId} could not be downloaded: ${message(error)}`,
+    };
   }
   let files: Record<string, Uint8Array>;
   const names: string[] = [];
@@ -147,7 +149,10 @@ async function readRecordArtifact(
       },
     });
   } catch (error) {
-    return { record: null, error: `artifact ${artifactId} is not a readable zip: ${message(error)}` };
+    return {
+      record: null,
+      error: `artifact ${artifactId} is not a readable zip: ${message(error)}`,
+    };
   }
   const data = files[RECORD_FILE_NAME];
   if (names.length !== 1 || !data) {

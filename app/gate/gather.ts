@@ -1,7 +1,7 @@
 import { parseConfig } from "../../checks/config/parse-config.js";
 import { ConfigurationError } from "../../checks/errors.js";
-import { protectedChanges } from "../../checks/gate/protected-paths.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
+import { protectedChanges } from "../../checks/gate/protected-paths.js";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import { CONFIG_PATH, type Config } from "../../schemas/config.js";
 import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
@@ -100,7 +100,8 @@ export async function changedFilesAt(
   }
   const listed = await github.changedFiles(pr.number);
   const after = await github.pullRequest(pr.number);
-  if (after.head_sha !== pr.head_sha) throw new HeadMovedError(pr.number, pr.head_sha, after.head_sha);
+  if (after.head_sha !== pr.head_sha)
+    throw new HeadMovedError(pr.number, pr.head_sha, after.head_sha);
   const count = (await github.pullRequestDetail(pr.number)).changed_files;
   return {
     files: listed,
@@ -162,7 +163,12 @@ export async function gatherGateFacts(options: {
     evidence: [],
     approvals: [],
     override: override
-      ? { by: override.by, reason: override.reason, at: override.at, comment_url: override.comment_url }
+      ? {
+          by: override.by,
+          reason: override.reason,
+          at: override.at,
+          comment_url: override.comment_url,
+        }
       : null,
     prior_records,
     agate_version: options.agateVersion,

@@ -3,8 +3,7 @@ import { evidenceEventMatters } from "../../schemas/jobs.js";
 import { loadedConfig } from "../../test/support/gate-facts.js";
 import { gateTargetsOf } from "./handle-delivery.js";
 
-const numbers = (event: string, payload: object) =>
-  gateTargetsOf(event, payload, "agate").numbers;
+const numbers = (event: string, payload: object) => gateTargetsOf(event, payload, "agate").numbers;
 
 describe("gateTargetsOf: which pull requests a delivery may change the gate of", () => {
   it("reads the number from pull request and review events, and ignores closed ones", () => {
@@ -32,7 +31,11 @@ describe("gateTargetsOf: which pull requests a delivery may change the gate of",
   it("marks a retarget, so the head's check goes back in progress first", () => {
     const edited = {
       action: "edited",
-      pull_request: { number: 3, head: { sha: "1".repeat(40) }, base: { ref: "dev", sha: "2".repeat(40) } },
+      pull_request: {
+        number: 3,
+        head: { sha: "1".repeat(40) },
+        base: { ref: "dev", sha: "2".repeat(40) },
+      },
       changes: { base: { ref: { from: "main" }, sha: { from: "3".repeat(40) } } },
     };
     expect(gateTargetsOf("pull_request", edited, "agate").retarget).toEqual({
@@ -67,8 +70,11 @@ describe("gateTargetsOf: which pull requests a delivery may change the gate of",
     expect([job.numbers, job.headSha]).toEqual([[], "1".repeat(40)]);
     expect(job.relevant && evidenceEventMatters(job.relevant)(config)).toBe(false);
     expect(
-      gateTargetsOf("workflow_job", { action: "in_progress", workflow_job: { head_sha: "1" } }, "agate")
-        .headSha,
+      gateTargetsOf(
+        "workflow_job",
+        { action: "in_progress", workflow_job: { head_sha: "1" } },
+        "agate",
+      ).headSha,
     ).toBeNull();
   });
 

@@ -52,7 +52,10 @@ export async function handleOverrideComment(
     headSha: pr.head_sha,
   });
   if (!verdict.ok) {
-    await github.comment(number, `agate did not accept ${codeSpan(command.sha, 64)}: ${verdict.problem}.`);
+    await github.comment(
+      number,
+      `agate did not accept ${codeSpan(command.sha, 64)}: ${verdict.problem}.`,
+    );
     deps.log?.(`${pr.repository}#${number}: override by ${who} refused: ${verdict.problem}`);
     return;
   }

@@ -5,7 +5,6 @@ import type { Store } from "../store/store.js";
 /** Re-evaluates one pull request from live facts; queued by the reconcile pass. */
 export const EVALUATE = "gate.evaluate";
 
-
 export interface ReconcileDeps {
   store: Store;
   app: AppAdapter;

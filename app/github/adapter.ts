@@ -507,7 +507,9 @@ export class GitHubAdapter {
     const declared = Number(blob.headers.get("content-length") ?? "0");
     if (declared > maxBytes) {
       await blob.body.cancel();
-      throw new Error(`artifact ${artifactId} is ${declared} bytes, over the ${maxBytes} agate reads`);
+      throw new Error(
+        `artifact ${artifactId} is ${declared} bytes, over the ${maxBytes} agate reads`,
+      );
     }
     const chunks: Uint8Array[] = [];
     let size = 0;

@@ -47,7 +47,13 @@ describe("decideGate", () => {
     const { config, digest } = loadedConfig(
       "version: 1\ngate: { all: false }\ncommands:\n  - { name: unit, run: npm test }\n",
     );
-    facts.config = { status: "ok", path: ".github/agate.yml", blob_sha: "5".repeat(40), digest, config };
+    facts.config = {
+      status: "ok",
+      path: ".github/agate.yml",
+      blob_sha: "5".repeat(40),
+      digest,
+      config,
+    };
     const d = decideGate(facts);
     expect([d.state, d.conclusion]).toEqual(["not_gated", "neutral"]);
     expect(d.title).toMatch(/^Not gated: author codex\[bot\] is not in gate\.authors/);
@@ -108,7 +114,8 @@ describe("decideGate", () => {
         evidence: [evidence([0, 0])],
         changed_files_listing: {
           complete: false,
-          reason: "GitHub's file list of a pull request stops at 3000 files and this change has 3001, so agate cannot see every changed file",
+          reason:
+            "GitHub's file list of a pull request stops at 3000 files and this change has 3001, so agate cannot see every changed file",
         },
         approvals: [maintainer(HEAD)],
       }),
@@ -127,7 +134,9 @@ describe("decideGate", () => {
       comment_url: null,
     };
     const facts = gateFacts({
-      evidence: [evidence([0, 0], { refused: "the change modifies `.github/workflows/agate.yml`" })],
+      evidence: [
+        evidence([0, 0], { refused: "the change modifies `.github/workflows/agate.yml`" }),
+      ],
       changed_files: [
         { filename: ".github/workflows/agate.yml", previous_filename: null, status: "modified" },
       ],

@@ -5,7 +5,9 @@ const HEAD = "abcdef0123456789abcdef0123456789abcdef01";
 
 describe("parseOverrideComment", () => {
   it("reads `/agate accept <sha> <reason>`, the reason running to the end", () => {
-    expect(parseOverrideComment("/agate accept abcdef0 the workflow change is reviewed\nby me")).toEqual({
+    expect(
+      parseOverrideComment("/agate accept abcdef0 the workflow change is reviewed\nby me"),
+    ).toEqual({
       kind: "accept",
       sha: "abcdef0",
       reason: "the workflow change is reviewed\nby me",
@@ -30,7 +32,12 @@ describe("parseOverrideComment", () => {
 describe("judgeOverride: who may accept which commit", () => {
   const command = { kind: "accept" as const, sha: "abcdef0", reason: "reviewed" };
   const judge = (login: string, type: string, permission: string, headSha = HEAD) =>
-    judgeOverride({ command, commenter: { login, type, permission }, author: "codex[bot]", headSha });
+    judgeOverride({
+      command,
+      commenter: { login, type, permission },
+      author: "codex[bot]",
+      headSha,
+    });
 
   it("accepts a maintainer naming the live head", () => {
     expect(judge("octocat", "User", "write")).toEqual({ ok: true });
@@ -55,7 +62,8 @@ describe("judgeOverride: who may accept which commit", () => {
     expect(judge("triager", "User", "triage")).toMatchObject({ ok: false });
     expect(judge("octocat", "User", "write", "1".repeat(40))).toEqual({
       ok: false,
-      problem: "the head is now 1111111, not abcdef0: look at the new commit and accept it by its SHA",
+      problem:
+        "the head is now 1111111, not abcdef0: look at the new commit and accept it by its SHA",
     });
   });
 });

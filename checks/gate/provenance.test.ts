@@ -287,7 +287,9 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
       ],
       [
         "another config",
-        commandRecord([0, 0], { grader: { agate_version: "0.1.0", config_digest: "f".repeat(64) } }),
+        commandRecord([0, 0], {
+          grader: { agate_version: "0.1.0", config_digest: "f".repeat(64) },
+        }),
         `it was made under config digest ffffffffffff, the base config's is ${digest.slice(0, 12)}`,
       ],
     ])("refuses a record naming %s", (_what, record, reason) => {
@@ -394,7 +396,11 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
     const groupRecord = (overrides: Partial<CommandRecord> = {}) =>
       commandRecord([0, 0], {
         pull_request: null,
-        merge_group: { head_ref: "refs/heads/gh-readonly-queue/main/pr-7", head_sha: HEAD, base_sha: BASE },
+        merge_group: {
+          head_ref: "refs/heads/gh-readonly-queue/main/pr-7",
+          head_sha: HEAD,
+          base_sha: BASE,
+        },
         tested: { ...commandRecord().tested, sha: HEAD, tree_sha: TREE },
         workflow: { ...(commandRecord().workflow ?? ({} as never)), event_name: "merge_group" },
         ...overrides,
@@ -405,9 +411,11 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
     });
 
     it("refuses a pull request's record, and a test merge commit, on a group head", () => {
-      expect(refusal(group(groupRecord({ pull_request: { number: 7, head_sha: HEAD, base_sha: BASE } })))).toBe(
-        "it was made for a pull request, not for the merge group 1111111",
-      );
+      expect(
+        refusal(
+          group(groupRecord({ pull_request: { number: 7, head_sha: HEAD, base_sha: BASE } })),
+        ),
+      ).toBe("it was made for a pull request, not for the merge group 1111111");
       const merged = groupRecord({ tested: commandRecord().tested });
       expect(refusal(group(merged))).toContain("it tested 3333333, which is neither the head");
     });

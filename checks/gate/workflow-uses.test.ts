@@ -25,14 +25,17 @@ describe("localUses: the local paths a workflow or composite action runs", () =>
   });
 
   it("reads a composite action's steps, and `./` as the whole repository", () => {
-    const action = "runs:\n  using: composite\n  steps:\n    - uses: ./\n    - run: echo\n      shell: bash\n";
+    const action =
+      "runs:\n  using: composite\n  steps:\n    - uses: ./\n    - run: echo\n      shell: bash\n";
     expect(localUses(action, "action.yml")).toEqual({ ok: true, uses: [""] });
   });
 
   it("says which file is not valid YAML", () => {
     const found = localUses("jobs: [\n", ".github/workflows/agate.yml");
     expect(found.ok).toBe(false);
-    expect(found.ok ? "" : found.error).toMatch(/^\.github\/workflows\/agate\.yml is not valid YAML/);
+    expect(found.ok ? "" : found.error).toMatch(
+      /^\.github\/workflows\/agate\.yml is not valid YAML/,
+    );
   });
 });
 
@@ -44,7 +47,11 @@ describe("evidenceSourceChanges", () => {
         [
           { filename: ".github/actions/setup/run.sh", previous_filename: null, status: "added" },
           { filename: ".github/actions/setupx/a", previous_filename: null, status: "added" },
-          { filename: "moved.yml", previous_filename: ".github/workflows/agate.yml", status: "renamed" },
+          {
+            filename: "moved.yml",
+            previous_filename: ".github/workflows/agate.yml",
+            status: "renamed",
+          },
           { filename: "src/a.ts", previous_filename: null, status: "modified" },
         ],
         source,

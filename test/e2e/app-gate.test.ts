@@ -6,8 +6,8 @@ import { gateJobHandlers, RECONCILE } from "../../app/gate/job-handlers.js";
 import { type Agate, startAgate } from "../../app/runtime/server.js";
 import { recordingLog } from "../../app/runtime/testing/recording-log.js";
 import { type GitHubSimulator, installationClient, startGitHubSimulator } from "../github/index.js";
-import { settle as settleApp } from "../support/settle.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../support/evidence-workflow.js";
+import { settle as settleApp } from "../support/settle.js";
 import { simulatedCi } from "../support/simulated-ci.js";
 
 /**

@@ -293,7 +293,10 @@ describe("evidence the code under test cannot forge", () => {
     );
     const { head, branch, number } = await gate.agentPullRequest(
       repo,
-      { ...PASSING, ".github/actions/setup/action.yml": "runs:\n  using: composite\n  steps: []\n" },
+      {
+        ...PASSING,
+        ".github/actions/setup/action.yml": "runs:\n  using: composite\n  steps: []\n",
+      },
       {
         baseFiles: {
           ".github/workflows/agate.yml": workflow,
