@@ -8,5 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default is one worker less than the cores: one, here. The end-to-end files spend
+    // much of their time waiting on child processes and HTTP, so three keep two cores busy.
+    maxWorkers: 3,
   },
 });
