@@ -40,18 +40,17 @@ export const DEFAULT_INSTALLATION_PERMISSIONS: Record<string, TokenPermission> =
   actions: "read",
   checks: "write",
   contents: "read",
-  issues: "write",
+  issues: "read",
   members: "read",
   metadata: "read",
   pull_requests: "write",
-  statuses: "read",
 };
 
+/** The events agate's app.yml subscribes to. */
 const APP_EVENTS = [
   "check_run",
-  "check_suite",
   "issue_comment",
-  "issues",
+  "merge_group",
   "pull_request",
   "pull_request_review",
   "workflow_job",

@@ -32,8 +32,11 @@ export type Reply =
 export interface Operation {
   /** `app`: the App's JWT; `token`: an installation token or a token from `createToken`. */
   auth: "app" | "token";
-  /** The token permission GitHub requires; `metadata` read is implied for every token. */
-  permission?: [string, TokenPermission];
+  /**
+   * The token permission GitHub requires; `metadata` read is implied for every token. A list is
+   * alternatives, any of which will do (labels and comments take `issues` or `pull_requests`).
+   */
+  permission?: [string, TokenPermission] | readonly [string, TokenPermission][];
   handle: (ctx: Ctx) => Reply | Promise<Reply>;
 }
 
@@ -87,9 +90,15 @@ export function repoOf(ctx: Ctx): Repository {
   return repo;
 }
 
-export function checkPermission(token: Token, needed: [string, TokenPermission]): boolean {
-  const [name, level] = needed;
-  return covers(token.permissions[name], level);
+export function checkPermission(
+  token: Token,
+  needed: [string, TokenPermission] | readonly [string, TokenPermission][],
+): boolean {
+  const alternatives =
+    typeof needed[0] === "string"
+      ? [needed as [string, TokenPermission]]
+      : (needed as readonly [string, TokenPermission][]);
+  return alternatives.some(([name, level]) => covers(token.permissions[name], level));
 }
 
 export function numberParam(ctx: Ctx, name: string): number {

@@ -48,6 +48,18 @@ function issueLabels(ctx: Ctx, repo: Repository, issue: Issue) {
 /** Issue endpoints need `issues`; on a pull request's number, `pull_requests` does too. */
 const ISSUES_READ: ["issues", "read"] = ["issues", "read"];
 const ISSUES_WRITE: ["issues", "write"] = ["issues", "write"];
+/**
+ * Labels and comments: GitHub takes either permission (an App with only `pull_requests: write`
+ * labels and comments on pull requests through these issue endpoints).
+ */
+const LABELS_OR_COMMENTS_READ: [string, "read"][] = [
+  ["issues", "read"],
+  ["pull_requests", "read"],
+];
+const LABELS_OR_COMMENTS_WRITE: [string, "write"][] = [
+  ["issues", "write"],
+  ["pull_requests", "write"],
+];
 
 export const issueOperations: OperationTable = {
   "issues/create": {
@@ -122,7 +134,7 @@ export const issueOperations: OperationTable = {
 
   "issues/list-comments": {
     auth: "token",
-    permission: ISSUES_READ,
+    permission: LABELS_OR_COMMENTS_READ,
     handle: (ctx) => {
       const { repo, issue } = issueOf(ctx);
       const { page, headers } = paginate(ctx, issue.comments);
@@ -136,7 +148,7 @@ export const issueOperations: OperationTable = {
 
   "issues/create-comment": {
     auth: "token",
-    permission: ISSUES_WRITE,
+    permission: LABELS_OR_COMMENTS_WRITE,
     handle: (ctx) => {
       const { repo, issue } = issueOf(ctx);
       const token = tokenOf(ctx);
@@ -152,7 +164,7 @@ export const issueOperations: OperationTable = {
 
   "issues/update-comment": {
     auth: "token",
-    permission: ISSUES_WRITE,
+    permission: LABELS_OR_COMMENTS_WRITE,
     handle: (ctx) => {
       const repo = repoOf(ctx);
       const id = numberParam(ctx, "comment_id");
@@ -170,7 +182,7 @@ export const issueOperations: OperationTable = {
 
   "issues/list-labels-on-issue": {
     auth: "token",
-    permission: ISSUES_READ,
+    permission: LABELS_OR_COMMENTS_READ,
     handle: (ctx) => {
       const { repo, issue } = issueOf(ctx);
       return json(200, issueLabels(ctx, repo, issue));
@@ -179,7 +191,7 @@ export const issueOperations: OperationTable = {
 
   "issues/add-labels": {
     auth: "token",
-    permission: ISSUES_WRITE,
+    permission: LABELS_OR_COMMENTS_WRITE,
     handle: (ctx) => {
       const { repo, issue } = issueOf(ctx);
       const names = labelNames(ctx.body);
@@ -193,7 +205,7 @@ export const issueOperations: OperationTable = {
 
   "issues/set-labels": {
     auth: "token",
-    permission: ISSUES_WRITE,
+    permission: LABELS_OR_COMMENTS_WRITE,
     handle: (ctx) => {
       const { repo, issue } = issueOf(ctx);
       ctx.world.setLabels(repo, issue, labelNames(ctx.body), tokenOf(ctx).actor);
@@ -203,7 +215,7 @@ export const issueOperations: OperationTable = {
 
   "issues/remove-label": {
     auth: "token",
-    permission: ISSUES_WRITE,
+    permission: LABELS_OR_COMMENTS_WRITE,
     handle: (ctx) => {
       const { repo, issue } = issueOf(ctx);
       void ctx.world.removeLabel(repo, issue, ctx.params.name ?? "", tokenOf(ctx).actor);
@@ -213,7 +225,7 @@ export const issueOperations: OperationTable = {
 
   "issues/list-labels-for-repo": {
     auth: "token",
-    permission: ISSUES_READ,
+    permission: LABELS_OR_COMMENTS_READ,
     handle: (ctx) => {
       const repo = repoOf(ctx);
       const labels = [...repo.labels.values()].map((item) => s.label(ctx.world.urls, repo, item));
@@ -224,7 +236,7 @@ export const issueOperations: OperationTable = {
 
   "issues/get-label": {
     auth: "token",
-    permission: ISSUES_READ,
+    permission: LABELS_OR_COMMENTS_READ,
     handle: (ctx) => {
       const repo = repoOf(ctx);
       const found = repo.labels.get((ctx.params.name ?? "").toLowerCase());
@@ -235,7 +247,7 @@ export const issueOperations: OperationTable = {
 
   "issues/create-label": {
     auth: "token",
-    permission: ISSUES_WRITE,
+    permission: LABELS_OR_COMMENTS_WRITE,
     handle: (ctx) => {
       const repo = repoOf(ctx);
       const body = bodyOf(ctx);
@@ -262,7 +274,7 @@ export const issueOperations: OperationTable = {
 
   "issues/update-label": {
     auth: "token",
-    permission: ISSUES_WRITE,
+    permission: LABELS_OR_COMMENTS_WRITE,
     handle: (ctx) => {
       const repo = repoOf(ctx);
       const found = repo.labels.get((ctx.params.name ?? "").toLowerCase());
