@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
+import { handEditedLabelComment, strayLabelComment } from "../../checks/gate/comments.js";
 import { believedRecord, decideGate } from "../../checks/gate/decide.js";
 import { renderGateSummary } from "../../checks/gate/render.js";
-import { codeSpan } from "../../checks/markdown.js";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
 import type { Config } from "../../schemas/config.js";
 import { EVALUATOR_PROMPT_VERSION, type EvaluationInput } from "../../schemas/evaluation.js";
@@ -230,24 +230,6 @@ async function syncLabels(
   await github.ensureLabel(wanted, style.color, style.description);
   await github.addLabels(number, [wanted]);
   return true;
-}
-
-function strayLabelComment(labels: string[], title: string): string {
-  return [
-    `agate removed ${labels.map((l) => `\`${l}\``).join(", ")}: agate's labels show the state of its gate, and it does not gate this pull request (${codeSpan(title)}).`,
-    "",
-    "A label cannot change what agate decides; the `agate` check is the gate.",
-  ].join("\n");
-}
-
-function handEditedLabelComment(label: string, title: string): string {
-  return [
-    `agate's labels show the state of its gate, so \`${label}\` is back: ${codeSpan(title)}.`,
-    "",
-    "A label cannot change the state. To change it: push a commit that fixes what the `agate` check lists, " +
-      "let CI publish a new command record, or, for protected paths, have a maintainer approve the head commit. " +
-      "The `Re-run gate` button on the check recomputes the decision.",
-  ].join("\n");
 }
 
 function recordInput(

@@ -6,6 +6,7 @@
 import { unzipSync } from "fflate";
 import { type EvidenceTarget, evidenceOf, verifyProvenance } from "../../checks/gate/provenance.js";
 import { localUses } from "../../checks/gate/workflow-uses.js";
+import { codeSpan } from "../../checks/markdown.js";
 import {
   type CommandRecord,
   commandRecordSchema,
@@ -151,28 +152,36 @@ async function readRecordArtifact(
   } catch (error) {
     return {
       record: null,
-      error: `artifact ${artifactId} is not a readable zip: ${message(error)}`,
+      error: `artifact ${artifactId} is not a readable zip: ${codeSpan(message(error))}`,
     };
   }
   const data = files[RECORD_FILE_NAME];
   if (names.length !== 1 || !data) {
     return {
       record: null,
-      error: `artifact ${artifactId} holds ${names.length === 0 ? "no files" : names.slice(0, 5).join(", ")}, not exactly one ${RECORD_FILE_NAME} of at most ${MAX_RECORD_BYTES} bytes`,
+      // Entry names are the uploader's text: code spans, never Markdown.
+      error: `artifact ${artifactId} holds ${
+        names.length === 0
+          ? "no files"
+          : names
+              .slice(0, 5)
+              .map((name) => codeSpan(name, 120))
+              .join(", ")
+      }, not exactly one ${RECORD_FILE_NAME} of at most ${MAX_RECORD_BYTES} bytes`,
     };
   }
   let json: unknown;
   try {
     json = JSON.parse(Buffer.from(data).toString("utf8"));
   } catch (error) {
-    return { record: null, error: `${RECORD_FILE_NAME} is not JSON: ${message(error)}` };
+    return { record: null, error: `${RECORD_FILE_NAME} is not JSON: ${codeSpan(message(error))}` };
   }
   const parsed = commandRecordSchema.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     return {
       record: null,
-      error: `${RECORD_FILE_NAME} is not a valid command record: ${first?.path.join(".") || "(root)"}: ${first?.message}`,
+      error: `${RECORD_FILE_NAME} is not a valid command record: ${codeSpan(`${first?.path.join(".") || "(root)"}: ${first?.message}`)}`,
     };
   }
   return { record: parsed.data, error: null };

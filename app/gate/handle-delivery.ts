@@ -1,3 +1,4 @@
+import { codeSpan, fenced } from "../../checks/markdown.js";
 import { GATE_CHECK_NAME } from "../../schemas/gate.js";
 import { type EvidenceEvent, evaluateJobSchema, evidenceEventMatters } from "../../schemas/jobs.js";
 import type { StoredDelivery } from "../../schemas/store.js";
@@ -251,7 +252,7 @@ async function holdForRetarget(
   await github.writeAgateCheckRun(headSha, existing, {
     status: "in_progress",
     title: `The base changed from ${retarget.from} to ${retarget.to}: re-evaluating against the new base`,
-    summary: `**Not decided.** The pull request now targets \`${retarget.to}\`, not \`${retarget.from}\`; no decision made against the old base stands. agate is reading the new base's config.\n`,
+    summary: `**Not decided.** The pull request now targets ${codeSpan(retarget.to, 120)}, not ${codeSpan(retarget.from, 120)}; no decision made against the old base stands. agate is reading the new base's config.\n`,
     externalId: `agate:${repository}#${number}@${headSha}`,
   });
 }
@@ -269,7 +270,7 @@ async function holdOnError(github: GitHubAdapter, number: number, error: unknown
     await github.writeAgateCheckRun(pr.head_sha, existing, {
       status: "in_progress",
       title: "agate could not finish evaluating this commit; it will retry",
-      summary: `**Not decided.** The last evaluation failed, so no earlier decision stands until it succeeds:\n\n\`\`\`text\n${reason.slice(0, 2_000)}\n\`\`\`\n`,
+      summary: `**Not decided.** The last evaluation failed, so no earlier decision stands until it succeeds:\n\n${fenced(reason.slice(0, 2_000))}\n`,
       externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}`,
     });
   } catch {

@@ -3,8 +3,10 @@
  * change the evidence workflow, or one too large to list): `/agate accept <sha> <reason>` in a
  * comment. It is stored as an override of that exact head, with who and why; a push voids it.
  */
+
+import { overrideAcceptedComment, overrideRefusedComment } from "../../checks/gate/comments.js";
 import { judgeOverride, parseOverrideComment } from "../../checks/gate/override.js";
-import { codeSpan, shortSha } from "../../checks/markdown.js";
+import { shortSha } from "../../checks/markdown.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import type { Store } from "../store/store.js";
 import type { EvaluationResult } from "./evaluate.js";
@@ -37,12 +39,12 @@ export async function handleOverrideComment(
   if (!command) return;
   const who = comment.user.login;
   if (command.kind === "invalid") {
-    await github.comment(number, `agate did not accept anything: ${command.problem}.`);
+    await github.comment(number, overrideRefusedComment(null, command.problem));
     return;
   }
   const pr = await github.pullRequest(number);
   if (pr.state !== "open") {
-    await github.comment(number, "agate did not accept anything: the pull request is closed.");
+    await github.comment(number, overrideRefusedComment(null, "the pull request is closed"));
     return;
   }
   const verdict = judgeOverride({
@@ -52,10 +54,7 @@ export async function handleOverrideComment(
     headSha: pr.head_sha,
   });
   if (!verdict.ok) {
-    await github.comment(
-      number,
-      `agate did not accept ${codeSpan(command.sha, 64)}: ${verdict.problem}.`,
-    );
+    await github.comment(number, overrideRefusedComment(command.sha, verdict.problem));
     deps.log?.(`${pr.repository}#${number}: override by ${who} refused: ${verdict.problem}`);
     return;
   }
@@ -71,14 +70,12 @@ export async function handleOverrideComment(
   const result = await deps.evaluate(github, number);
   await github.comment(
     number,
-    [
-      `agate accepted \`${shortSha(pr.head_sha)}\` on the word of ${codeSpan(who, 60)}: ${codeSpan(command.reason)}.`,
-      "",
-      "This is stored with the acceptance record as a maintainer override. It holds for this exact commit only: any push voids it.",
-      result.decision ? `The \`agate\` check now says: ${codeSpan(result.decision.title)}.` : "",
-    ]
-      .filter((line, i, all) => line !== "" || i < all.length - 1)
-      .join("\n"),
+    overrideAcceptedComment({
+      headSha: pr.head_sha,
+      by: who,
+      reason: command.reason,
+      title: result.decision?.title ?? null,
+    }),
   );
   deps.log?.(`${pr.repository}#${number}: ${who} accepted ${shortSha(pr.head_sha)} by override`);
 }

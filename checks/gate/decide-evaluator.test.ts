@@ -93,10 +93,11 @@ describe("the evaluator requirement", () => {
     expect(d.title).toBe(
       "Rejected on 1111111: not complete, score 0.4 < 0.8, 2 missing items (llm openai judge-1)",
     );
-    expect(d.missing).toEqual(["Document the retry count", "Test the third retry"]);
+    // The evaluator's words are shown as code: it read what the agent wrote.
+    expect(d.missing).toEqual(["`Document the retry count`", "`Test the third retry`"]);
     const summary = renderGateSummary(d, facts);
     expect(summary).toContain(
-      "### Next work items\n\n- [ ] Document the retry count\n- [ ] Test the third retry",
+      "### Next work items\n\n- [ ] `Document the retry count`\n- [ ] `Test the third retry`",
     );
   });
 
@@ -188,8 +189,8 @@ describe("the review evaluator", () => {
       review({ login: "hubot", commit_id: HEAD }),
     ]);
     expect([d.state, d.conclusion]).toEqual(["rejected", "failure"]);
-    expect(d.missing).toEqual(["handle the empty list", "document the flag"]);
+    expect(d.missing).toEqual(["`handle the empty list`", "`document the flag`"]);
     const prose = decide([review({ state: "CHANGES_REQUESTED", body: "Please split this PR." })]);
-    expect(prose.missing).toEqual(["octocat: Please split this PR."]);
+    expect(prose.missing).toEqual(["octocat: `Please split this PR.`"]);
   });
 });

@@ -145,13 +145,13 @@ describe("decideGate", () => {
     const d = decideGate(facts);
     expect([d.state, d.conclusion]).toEqual(["accepted", "success"]);
     expect(d.title).toBe(
-      "Accepted on 1111111 by octocat's override: the workflow change is reviewed",
+      "Accepted on 1111111 by octocat's override: `the workflow change is reviewed`",
     );
     expect(d.requirements.at(-1)).toEqual({
       id: "override",
       name: "maintainer override",
       status: "pass",
-      reason: "octocat accepted 1111111 at 2026-12-02T12:00:00Z: the workflow change is reviewed",
+      reason: "octocat accepted 1111111 at 2026-12-02T12:00:00Z: `the workflow change is reviewed`",
     });
     const summary = renderGateSummary(d, facts);
     expect(summary).toContain("### Maintainer override");
@@ -181,7 +181,7 @@ describe("decideGate", () => {
     const none = decideGate(gateFacts({ changed_files, evidence: [evidence([0, 0])] }));
     expect([none.state, none.conclusion]).toEqual(["escalated", "action_required"]);
     expect(none.title).toBe(
-      "Escalated on 1111111: changes .github/workflows/ci.yml: needs an approving review from a maintainer on 1111111",
+      "Escalated on 1111111: changes `.github/workflows/ci.yml`: needs an approving review from a maintainer on 1111111",
     );
     const old = decideGate(
       gateFacts({ changed_files, evidence: [evidence([0, 0])], approvals: [maintainer(BASE)] }),

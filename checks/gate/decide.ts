@@ -5,7 +5,7 @@ import type { GateDecision, GateFacts, PriorRecord, Requirement } from "../../sc
 import { failedCommands } from "../command-results.js";
 import { handoffRequiredBy } from "../handoff/required.js";
 import { verifyHandoff } from "../handoff/verify.js";
-import { shortSha as short } from "../markdown.js";
+import { codeSpan, shortSha as short } from "../markdown.js";
 import { overrideCommand } from "./listing.js";
 import { protectedChanges } from "./protected-paths.js";
 import { selectGate } from "./select.js";
@@ -100,7 +100,7 @@ export function decideGate(facts: GateFacts): GateDecision {
       missing: [],
       state: "accepted",
       conclusion: "success",
-      title: `Accepted on ${head} by ${facts.override.by}'s override: ${facts.override.reason}`,
+      title: `Accepted on ${head} by ${facts.override.by}'s override: ${codeSpan(facts.override.reason)}`,
     };
   }
   if (failed.length > 0) {
@@ -161,7 +161,7 @@ function overrideRequirement(facts: GateFacts): Requirement | null {
     id: "override",
     name: "maintainer override",
     status: "pass",
-    reason: `${override.by} accepted ${short(facts.pull_request.head_sha)} at ${override.at}: ${override.reason}`,
+    reason: `${override.by} accepted ${short(facts.pull_request.head_sha)} at ${override.at}: ${codeSpan(override.reason)}`,
   };
 }
 
@@ -309,7 +309,8 @@ function protectedRequirement(facts: GateFacts, config: Config): Requirement {
   }
   if (changed.length === 0) return req("pass", "no protected path changed");
   const approval = facts.approvals.find((a) => a.maintainer && a.commit_id === head);
-  const list = changed.join(", ");
+  // Paths are the author's text: each one a code span, so none is read as Markdown or a mention.
+  const list = changed.map((path) => codeSpan(path, 120)).join(", ");
   if (approval)
     return req("pass", `${list} changed; approved by ${approval.login} on ${short(head)}`);
   const stale = facts.approvals.find((a) => a.maintainer);
@@ -365,8 +366,9 @@ function evaluatorRequirement(facts: GateFacts, config: Config, ready: boolean):
   return req(
     "fail",
     `${why.join(", ")} (${who}${reused})`,
+    // The evaluator read what the agent wrote; its words are shown as code, never as Markdown.
     verdict.missing.length > 0
-      ? verdict.missing
+      ? verdict.missing.map((item) => codeSpan(item))
       : [`the evaluator did not sign off (${why.join(", ")}) and named nothing missing`],
   );
 }
@@ -410,9 +412,9 @@ function reviewItems(login: string, body: string): string[] {
     .split("\n")
     .map((line) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[ \]\s+)?(.+)$/.exec(line)?.[1]?.trim())
     .filter((item): item is string => Boolean(item));
-  if (items.length > 0) return items;
+  if (items.length > 0) return items.map((item) => codeSpan(item));
   const text = body.trim();
-  return [text === "" ? `address the changes ${login} requested` : `${login}: ${text}`];
+  return [text === "" ? `address the changes ${login} requested` : `${login}: ${codeSpan(text)}`];
 }
 
 function handoffRequirement(

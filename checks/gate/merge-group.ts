@@ -2,7 +2,7 @@ import { formatDuration } from "../../schemas/duration.js";
 import type { Requirement } from "../../schemas/gate.js";
 import type { MergeGroupDecision, MergeGroupFacts } from "../../schemas/merge-group.js";
 import { commandPassed, failedCommands } from "../command-results.js";
-import { tableCell as cell, GITHUB_TEXT_LIMIT, shortSha as short } from "../markdown.js";
+import { tableCell as cell, codeSpan, GITHUB_TEXT_LIMIT, shortSha as short } from "../markdown.js";
 import { protectedChanges } from "./protected-paths.js";
 import { requirementsTable } from "./requirements-table.js";
 
@@ -180,7 +180,7 @@ export function renderMergeGroupSummary(
   const lines = [
     `**${STATE_WORDS[decision.state]}** ${decision.title}.`,
     "",
-    `Merge group \`${short(group.head_sha)}\` (${cell(group.head_ref)}) on base \`${short(group.base_sha)}\`: the gate needs a command record made on merge_group for this exact head, with the config at the base.`,
+    `Merge group \`${short(group.head_sha)}\` (${codeSpan(group.head_ref, 200)}) on base \`${short(group.base_sha)}\`: the gate needs a command record made on merge_group for this exact head, with the config at the base.`,
     "",
   ];
   if (decision.state === "not_gated") return `${lines.join("\n")}\n`;

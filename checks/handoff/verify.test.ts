@@ -126,14 +126,14 @@ describe("verifyHandoff", () => {
     });
     expect(check).toMatchObject({ blob_sha: BLOB, valid: false, status: null });
     expect(check.findings).toEqual([
-      `${PATH}:4:9: status: "done" is not one of in-progress, ready, blocked`,
-      `${PATH}:5:16: changed_files: expected a list, got "x"`,
+      `\`${PATH}:4:9: status: "done" is not one of in-progress, ready, blocked\``,
+      `\`${PATH}:5:16: changed_files: expected a list, got "x"\``,
     ]);
   });
 
   it("names a branch that is not the pull request's head branch", () => {
     expect(verify({ branch: "agent/old" }).findings).toEqual([
-      `branch is "agent/old", but the pull request's head branch is "agent/retry"`,
+      "branch is `agent/old`, but the pull request's head branch is `agent/retry`",
     ]);
   });
 
@@ -148,9 +148,9 @@ describe("verifyHandoff", () => {
       },
     );
     expect(check.findings).toEqual([
-      "changed_files lacks src/new-name.ts, which the pull request changes (renamed from src/old-name.ts)",
-      "changed_files lacks src/gone.ts, which the pull request changes (removed)",
-      "changed_files lists src/ghost.ts, which the pull request does not change",
+      "changed_files lacks `src/new-name.ts`, which the pull request changes (renamed from `src/old-name.ts`)",
+      "changed_files lacks `src/gone.ts`, which the pull request changes (removed)",
+      "changed_files lists `src/ghost.ts`, which the pull request does not change",
     ]);
   });
 
@@ -163,7 +163,7 @@ describe("verifyHandoff", () => {
     ).toEqual([]);
     // The old name alone does not stand for the new one.
     expect(verify({ changed_files: ["src/a.ts", "src/old-name.ts"] }).findings).toEqual([
-      "changed_files lacks src/new-name.ts, which the pull request changes (renamed from src/old-name.ts)",
+      "changed_files lacks `src/new-name.ts`, which the pull request changes (renamed from `src/old-name.ts`)",
     ]);
   });
 
@@ -224,10 +224,10 @@ describe("verifyHandoff", () => {
 
   it("calls status ready with a next step or open items a contradiction", () => {
     expect(verify({ next_step: "wire the retry" }).findings).toEqual([
-      'status is ready, but next_step is "wire the retry": a finished task has neither; clear them or set status: in-progress',
+      "status is ready, but next_step is `wire the retry`: a finished task has neither; clear them or set status: in-progress",
     ]);
     expect(verify({ next_step: "x", open_items: ["a", "b"] }).findings).toEqual([
-      'status is ready, but next_step is "x" and 2 open items remain: a finished task has neither; clear them or set status: in-progress',
+      "status is ready, but next_step is `x` and 2 open items remain: a finished task has neither; clear them or set status: in-progress",
     ]);
   });
 

@@ -2,7 +2,7 @@ import type { HandoffCheck } from "../../schemas/acceptance-record.js";
 import type { CommandRecord, CommandResult } from "../../schemas/command-record.js";
 import type { ChangedFile, HandoffFacts } from "../../schemas/gate.js";
 import type { HandoffFrontMatter } from "../../schemas/handoff-file.js";
-import { shortSha } from "../markdown.js";
+import { codeSpan, shortSha } from "../markdown.js";
 import { parseHandoffFile } from "./parse-handoff.js";
 
 export interface VerifyHandoffInput {
@@ -54,7 +54,8 @@ export function verifyHandoff(input: VerifyHandoffInput): HandoffCheck {
       blob_sha: facts.file.blob_sha,
       valid: false,
       status: null,
-      findings: parsed.errors,
+      // A parse error quotes the file, which the author wrote: shown as code, never as Markdown.
+      findings: parsed.errors.map((error) => codeSpan(error)),
     };
   }
   const front = parsed.front;
@@ -72,7 +73,7 @@ function branchFindings(front: HandoffFrontMatter, headRef: string): string[] {
   return front.branch === headRef
     ? []
     : [
-        `branch is ${JSON.stringify(front.branch)}, but the pull request's head branch is ${JSON.stringify(headRef)}`,
+        `branch is ${codeSpan(front.branch)}, but the pull request's head branch is ${codeSpan(headRef)}`,
       ];
 }
 
@@ -97,12 +98,14 @@ function fileListFindings(
     ...capped(
       missing.map(
         (file) =>
-          `changed_files lacks ${file.filename}, which the pull request changes (${changeWord(file)})`,
+          `changed_files lacks ${codeSpan(file.filename)}, which the pull request changes (${changeWord(file)})`,
       ),
       (rest) => `changed_files lacks ${rest} more files that the pull request changes`,
     ),
     ...capped(
-      extra.map((file) => `changed_files lists ${file}, which the pull request does not change`),
+      extra.map(
+        (file) => `changed_files lists ${codeSpan(file)}, which the pull request does not change`,
+      ),
       (rest) => `changed_files lists ${rest} more files that the pull request does not change`,
     ),
   ];
@@ -110,7 +113,7 @@ function fileListFindings(
 
 function changeWord(file: ChangedFile): string {
   if (file.status === "renamed" && file.previous_filename)
-    return `renamed from ${file.previous_filename}`;
+    return `renamed from ${codeSpan(file.previous_filename)}`;
   return file.status;
 }
 
@@ -128,15 +131,15 @@ function lastCommandFindings(front: HandoffFrontMatter, record: CommandRecord | 
     record.commands.find((c) => c.run.trim() === run) ??
     record.commands.find((c) => c.name === run);
   if (!command) {
-    const known = record.commands.map((c) => `${c.name}: \`${c.run}\``).join(", ");
+    const known = record.commands.map((c) => `${c.name}: ${codeSpan(c.run)}`).join(", ");
     return [
-      `last_command \`${run}\` is not one of the commands agate recorded for this commit (${known || "none"})`,
+      `last_command ${codeSpan(run)} is not one of the commands agate recorded for this commit (${known || "none"})`,
     ];
   }
   if (command.exit_code === last.exit_code) return [];
   if (command.exit_code === null && last.exit_code === NO_EXIT_CODE) return [];
   return [
-    `last_command \`${run}\` says exit code ${last.exit_code}, but agate recorded ${recordedEnd(command)}`,
+    `last_command ${codeSpan(run)} says exit code ${last.exit_code}, but agate recorded ${recordedEnd(command)}`,
   ];
 }
 
@@ -150,8 +153,7 @@ function recordedEnd(command: CommandResult): string {
 function contradictionFindings(front: HandoffFrontMatter): string[] {
   if (front.status !== "ready") return [];
   const left: string[] = [];
-  if (front.next_step.trim() !== "")
-    left.push(`next_step is ${JSON.stringify(front.next_step.trim())}`);
+  if (front.next_step.trim() !== "") left.push(`next_step is ${codeSpan(front.next_step.trim())}`);
   if (front.open_items.length > 0)
     left.push(
       `${front.open_items.length} open item${front.open_items.length === 1 ? "" : "s"} remain`,

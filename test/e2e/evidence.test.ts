@@ -331,7 +331,7 @@ describe("evidence the code under test cannot forge", () => {
     const accepted = gate.gateCheck(repo, head);
     expect(accepted).toMatchObject({ conclusion: "success" });
     expect(accepted?.output?.title).toBe(
-      `Accepted on ${head.slice(0, 7)} by lead's override: the setup change is reviewed @org/security-team`,
+      `Accepted on ${head.slice(0, 7)} by lead's override: \`the setup change is reviewed @org/security-team\``,
     );
     const records = await gate.store.listRecords({
       repository: `${gate.sim.owner}/${repo}`,
