@@ -229,6 +229,58 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(new Set(records.map((r) => r.head_sha))).toEqual(new Set([second]));
   });
 
+  it("4. a head that moves while facts are read is not graded on a mix: the evaluation starts over on the new head", async () => {
+    const repo = "moving";
+    await gate.sim.createRepository({
+      repo,
+      files: { ".github/agate.yml": CONFIG, "answer.txt": "42\n" },
+    });
+    const first = await gate.sim.pushCommit({
+      repo,
+      branch: "codex/x",
+      files: { "a.txt": "a\n" },
+      author: "codex[bot]",
+    });
+    const { number } = await gate.sim.openPullRequest({
+      repo,
+      head: "codex/x",
+      title: "X",
+      user: "codex[bot]",
+    });
+    const [opened] = (await gate.takePending()).filter((d) => d.action === "opened");
+    if (!opened) throw new Error("no pull_request.opened delivery");
+    // The agent pushes while agate is reading the pull request's commits (read by number).
+    let second: string | undefined;
+    const deps = gate.deps();
+    await gate.handle(opened, {
+      ...deps,
+      octokitFor: async (id: number) => {
+        const octokit = (await deps.octokitFor(id)) as unknown as {
+          hook: { before: (name: string, hook: (o: { url: string }) => Promise<void>) => void };
+        };
+        octokit.hook.before("request", async (options) => {
+          if (second === undefined && /\/pulls\/(\{pull_number\}|\d+)\/commits/.test(options.url)) {
+            second = await gate.sim.pushCommit({
+              repo,
+              branch: "codex/x",
+              files: { "b.txt": "b\n" },
+              author: "codex[bot]",
+            });
+          }
+        });
+        return octokit as never;
+      },
+    });
+    expect(second).toBeDefined();
+    const records = await gate.store.listRecords({
+      repository: `${gate.sim.owner}/${repo}`,
+      pullNumber: number,
+    });
+    expect(records.map((r) => r.head_sha)).toEqual([second]);
+    expect(gate.gateCheck(repo, first)).toBeUndefined();
+    expect(gate.gateCheck(repo, second ?? "")).toMatchObject({ status: "in_progress" });
+  });
+
   it("a command record for an old SHA after a newer push never changes the new head's check", async () => {
     const repo = "late";
     const { head: old, branch } = await gate.agentPullRequest(
