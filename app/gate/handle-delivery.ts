@@ -124,6 +124,34 @@ export function gateTargetsOf(
   }
 }
 
+/**
+ * One evaluation of one pull request with the job's dependencies; an error first puts the head's
+ * check back in progress (no earlier decision stands on a failed evaluation), then propagates
+ * so the job retries.
+ */
+async function evaluateOne(
+  deps: GateDeps,
+  target: { octokit: GitHubClient; repository: string; slug: string; number: number },
+  options: { relevant?: EvidenceEvent | null; rerunEvaluator?: boolean } = {},
+): Promise<EvaluationResult> {
+  const { octokit, repository, slug, number } = target;
+  return evaluatePullRequest({
+    github: new GitHubAdapter(octokit, repository, slug),
+    store: deps.store,
+    configs: deps.configs ?? new ConfigCache(),
+    evidence: deps.evidence ?? new EvidenceCache(),
+    number,
+    agateVersion: AGATE_VERSION,
+    now: deps.now,
+    ...(deps.evaluator ? { evaluator: deps.evaluator } : {}),
+    ...(options.relevant ? { relevant: evidenceEventMatters(options.relevant) } : {}),
+    rerunEvaluator: options.rerunEvaluator ?? false,
+  }).catch(async (error: unknown) => {
+    await holdOnError(new GitHubAdapter(octokit, repository, slug), number, error);
+    throw error;
+  });
+}
+
 /** The `gate.delivery` job: re-evaluate every pull request the delivery names. */
 export async function handleGateDelivery(delivery: StoredDelivery, deps: GateDeps): Promise<void> {
   const payload = JSON.parse(delivery.payload) as DeliveryPayload;
@@ -134,24 +162,18 @@ export async function handleGateDelivery(delivery: StoredDelivery, deps: GateDep
   // A merge group, or evidence on a merge-group head (no pull request): see merge-group.ts.
   if (await handleMergeGroupDelivery(delivery, deps, slug)) return;
   const octokit = await deps.octokitFor(installationId);
-  const configs = deps.configs ?? new ConfigCache();
-  const evidence = deps.evidence ?? new EvidenceCache();
+  // One cache for the whole job, whatever path evaluates.
+  const shared: GateDeps = {
+    ...deps,
+    configs: deps.configs ?? new ConfigCache(),
+    evidence: deps.evidence ?? new EvidenceCache(),
+  };
   if (delivery.event === "issue_comment") {
     await handleOverrideComment(payload, {
       github: new GitHubAdapter(octokit, repository, slug),
       store: deps.store,
       now: deps.now,
-      evaluate: (github, number) =>
-        evaluatePullRequest({
-          github,
-          store: deps.store,
-          configs,
-          evidence,
-          number,
-          agateVersion: AGATE_VERSION,
-          now: deps.now,
-          ...(deps.evaluator ? { evaluator: deps.evaluator } : {}),
-        }),
+      evaluate: (number) => evaluateOne(shared, { octokit, repository, slug, number }),
       log: deps.log,
     });
     return;
@@ -186,24 +208,17 @@ export async function handleGateDelivery(delivery: StoredDelivery, deps: GateDep
         targets.retarget,
       );
     }
-    const result = await evaluatePullRequest({
-      github,
-      store: deps.store,
-      configs,
-      evidence,
-      number,
-      agateVersion: AGATE_VERSION,
-      now: deps.now,
-      ...(deps.evaluator ? { evaluator: deps.evaluator } : {}),
-      ...(targets.relevant ? { relevant: evidenceEventMatters(targets.relevant) } : {}),
-      rerunEvaluator:
-        delivery.event === "check_run" &&
-        payload.action === "requested_action" &&
-        payload.requested_action?.identifier === RERUN_EVALUATOR,
-    }).catch(async (error: unknown) => {
-      await holdOnError(new GitHubAdapter(octokit, repository, slug), number, error);
-      throw error;
-    });
+    const result = await evaluateOne(
+      shared,
+      { octokit, repository, slug, number },
+      {
+        relevant: targets.relevant,
+        rerunEvaluator:
+          delivery.event === "check_run" &&
+          payload.action === "requested_action" &&
+          payload.requested_action?.identifier === RERUN_EVALUATOR,
+      },
+    );
     deps.log?.(
       `${repository}#${number} after ${delivery.event}${payload.action ? `.${payload.action}` : ""}: ${result.skipped ?? result.decision?.title} (${result.calls} GitHub calls)`,
     );
@@ -221,20 +236,7 @@ export async function handleEvaluateJob(
   const { repository, number, installation, only_if } = evaluateJobSchema.parse(payload);
   const octokit = await deps.octokitFor(installation);
   const slug = await deps.appSlug();
-  return evaluatePullRequest({
-    github: new GitHubAdapter(octokit, repository, slug),
-    store: deps.store,
-    configs: deps.configs ?? new ConfigCache(),
-    evidence: deps.evidence ?? new EvidenceCache(),
-    number,
-    agateVersion: AGATE_VERSION,
-    now: deps.now,
-    ...(deps.evaluator ? { evaluator: deps.evaluator } : {}),
-    ...(only_if ? { relevant: evidenceEventMatters(only_if) } : {}),
-  }).catch(async (error: unknown) => {
-    await holdOnError(new GitHubAdapter(octokit, repository, slug), number, error);
-    throw error;
-  });
+  return evaluateOne(deps, { octokit, repository, slug, number }, { relevant: only_if });
 }
 
 /**

@@ -23,7 +23,8 @@ export async function handleOverrideComment(
     github: GitHubAdapter;
     store: Store;
     now: () => Date;
-    evaluate: (github: GitHubAdapter, number: number) => Promise<EvaluationResult>;
+    /** Evaluates the pull request again, now with the override stored. */
+    evaluate: (number: number) => Promise<EvaluationResult>;
     log?: ((line: string) => void) | undefined;
   },
 ): Promise<void> {
@@ -67,7 +68,7 @@ export async function handleOverrideComment(
     comment_url: comment.html_url ?? null,
     at: deps.now().toISOString(),
   });
-  const result = await deps.evaluate(github, number);
+  const result = await deps.evaluate(number);
   await github.comment(
     number,
     overrideAcceptedComment({
