@@ -322,8 +322,8 @@ describe("agate handoff → verifyHandoff on a real repository", () => {
     writeFileSync(file, readFileSync(file, "utf8").replace("  - src/a.ts\n", "  - src/other.ts\n"));
     repo.commit({}, "handoff");
     expect((await verifyAtHead(base)).findings).toEqual([
-      "changed_files lacks src/a.ts, which the pull request changes (modified)",
-      "changed_files lists src/other.ts, which the pull request does not change",
+      "changed_files lacks `src/a.ts`, which the pull request changes (modified)",
+      "changed_files lists `src/other.ts`, which the pull request does not change",
     ]);
   });
 });

@@ -183,8 +183,9 @@ try {
     if (line.startsWith("- [ ] ")) console.log(`    next work item: ${line.slice(6)}`);
   }
   expectThat(
-    halfDone?.output?.summary?.includes("- [ ] Change README.md: document the answer for users") ??
-      false,
+    halfDone?.output?.summary?.includes(
+      "- [ ] `Change README.md: document the answer for users`",
+    ) ?? false,
     "its missing item is the next work item in the summary",
   );
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -482,15 +482,24 @@ console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [t
   });
 
   it("refuses to bind a directory that holds the App's working directory", async () => {
-    const result = await judge(`echo '${verdictJson}'`, {
-      AGATE_EVALUATOR_COMMAND_PATHS: dirname(process.cwd()),
-    });
-    expect(result.run.requests).toBe(0);
-    expect(result.outcome).toEqual({
-      status: "failed",
-      error: expect.stringContaining("which holds the App's working directory"),
-      fix: expect.stringContaining("lists only the directory of the evaluator's program"),
-    });
+    // An App working in <dir>/app, wherever the checkout is (its parent may be /tmp itself).
+    const app = join(mkdtempSync(join(tmpdir(), "agate-app-")), "app");
+    mkdirSync(app);
+    const before = process.cwd();
+    process.chdir(app);
+    try {
+      const result = await judge(`echo '${verdictJson}'`, {
+        AGATE_EVALUATOR_COMMAND_PATHS: dirname(app),
+      });
+      expect(result.run.requests).toBe(0);
+      expect(result.outcome).toEqual({
+        status: "failed",
+        error: expect.stringContaining("which holds the App's working directory"),
+        fix: expect.stringContaining("lists only the directory of the evaluator's program"),
+      });
+    } finally {
+      process.chdir(before);
+    }
   });
 
   it("tells the App at start whether the command kind can run here", async () => {

@@ -97,7 +97,7 @@ describe("the App, end to end over HTTP", () => {
     expect(check?.output?.summary).toContain("| answer | 0 |");
     expect(check?.output?.summary).toContain("| lint | 0 |");
     expect(check?.output?.summary).toContain(
-      "changes .github/agate.yml: needs an approving review from a maintainer",
+      "changes `.github/agate.yml`: needs an approving review from a maintainer",
     );
 
     sim.setPermission({ repo, user: "lead", permission: "maintain" });

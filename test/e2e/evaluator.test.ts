@@ -121,8 +121,9 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     expect(check?.output?.title).toBe(
       `Rejected on ${head.slice(0, 7)}: not complete, score 0.4 < 0.8, 2 missing items (llm openai judge-1)`,
     );
-    expect(check?.output?.summary).toContain("- [ ] Document the answer in the README");
-    expect(check?.output?.summary).toContain("- [ ] Add a test for answer.ts");
+    // The evaluator's words are shown as code: it read what the agent wrote.
+    expect(check?.output?.summary).toContain("- [ ] `Document the answer in the README`");
+    expect(check?.output?.summary).toContain("- [ ] `Add a test for answer.ts`");
 
     // What it was shown: the diff at the exact SHAs, the command results, the handoff file, the
     // repository's instructions; every agent-written text fenced; no transcript.
@@ -250,7 +251,7 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     });
     await gate.processDeliveries();
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "failure" });
-    expect(gate.gateCheck(repo, head)?.output?.summary).toContain("- [ ] explain why 42");
+    expect(gate.gateCheck(repo, head)?.output?.summary).toContain("- [ ] `explain why 42`");
 
     await sim.submitReview({ repo, number, state: "APPROVED", user: "maintainer" });
     await gate.processDeliveries();
