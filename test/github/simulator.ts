@@ -8,6 +8,7 @@ import { simulation } from "@simulacrum/github-api-simulator";
 import { unzipSync } from "fflate";
 import { uploadArtifact } from "./artifact-upload.js";
 import { credentialOf, generateAppKeys, looksLikeJwt, verifyAppJwt } from "./auth.js";
+import { speedUpOpenApiRouter } from "./fast-router.js";
 import type { FileChanges } from "./git.js";
 import { statefulOperations } from "./handlers/index.js";
 import { libraryHandlers } from "./router.js";
@@ -372,6 +373,7 @@ const DEFAULT_SECRET = "agate-simulator-secret";
 export async function startGitHubSimulator(
   options: SimulatorOptions = {},
 ): Promise<GitHubSimulator> {
+  speedUpOpenApiRouter();
   const strict = options.strict ?? true;
   const owner = options.owner ?? "agate-dev";
   const appSlug = options.appSlug ?? "agate-sim";
