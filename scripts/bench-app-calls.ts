@@ -10,11 +10,13 @@ import { gateJobHandlers } from "../app/gate/job-handlers.js";
 import { startAgate } from "../app/runtime/server.js";
 import { recordingLog } from "../app/runtime/testing/recording-log.js";
 import { startGitHubSimulator } from "../test/github/index.js";
+import { EVIDENCE_WORKFLOW_TEXT } from "../test/support/evidence-workflow.js";
 import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
 
 const temp = mkdtempSync(join(tmpdir(), "agate-bench-calls-"));
-const sim = await startGitHubSimulator({ webhookSecret: "bench" });
+// As on GitHub, every job gets a check run of its own too (GitHub Actions').
+const sim = await startGitHubSimulator({ webhookSecret: "bench", jobCheckRuns: true });
 const log = recordingLog();
 const agate = await startAgate({
   // The simulator has no secondary rate limits to pace writes for.
@@ -44,7 +46,10 @@ function evaluations() {
 
 await sim.createRepository({
   repo: "bench",
-  files: { ".github/agate.yml": "version: 1\ncommands:\n  - { name: t, run: 'true' }\n" },
+  files: {
+    ".github/agate.yml": "version: 1\ncommands:\n  - { name: t, run: 'true' }\n",
+    ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
+  },
 });
 const head = await sim.pushCommit({
   repo: "bench",
@@ -68,7 +73,7 @@ const synchronize = evaluations()
   .filter((e) => e.event === "pull_request.synchronize");
 const accepted = sim
   .checkRuns({ repo: "bench" })
-  .find((c) => c.name === "agate" && c.headSha === head)?.conclusion;
+  .find((c) => c.name === "agate" && c.headSha === head && c.app.slug === sim.appSlug)?.conclusion;
 
 console.log(`one pull request, opened to ${accepted} (${toAccepted.length} evaluations):`);
 for (const e of toAccepted) console.log(`  ${e.event.padEnd(28)} ${e.calls} calls`);

@@ -1,3 +1,4 @@
+import { evaluateJobSchema } from "../../schemas/jobs.js";
 import { evaluatorPolicyFrom } from "../evaluator/policy.js";
 import { AppAdapter, type GitHubClient } from "../github/adapter.js";
 import { GATE_DELIVERY } from "../runtime/route.js";
@@ -95,11 +96,11 @@ export function gateJobHandlers(
         evidence,
         evaluator,
       });
-      if (result.wroteCheck)
-        runtime.log.info(
-          { job: job.id },
-          `${result.decision?.title ?? result.skipped} (evaluated after a workflow event or by reconcile)`,
-        );
+      const { repository, number } = evaluateJobSchema.parse(job.payload);
+      runtime.log.info(
+        { job: job.id },
+        `${repository}#${number} after gate.evaluate: ${result.skipped ?? result.decision?.title} (${result.calls} GitHub calls)`,
+      );
     },
   };
 }
