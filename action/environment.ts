@@ -16,7 +16,7 @@ export const REMOVED_VARIABLES: readonly { name: string; prefix?: true; blocks: 
     name: "ACTIONS_",
     prefix: true,
     blocks:
-      "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see action/THREAT-MODEL.md",
+      "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see the README's threat model",
   },
   // File commands: the step's outputs, the job's environment and PATH, the summary.
   { name: "GITHUB_OUTPUT", blocks: "setting this step's outputs (passed=true)" },

@@ -19,7 +19,12 @@ import { systemExecutable } from "./executables.js";
 import { git, gitMaybe } from "./git.js";
 import { type RunLog, runRequiredCommands } from "./required-commands.js";
 import { headline, renderRecordMarkdown } from "./summary.js";
-import { type RecordUpload, RecordUploadError, uploadRecord } from "./upload.js";
+import {
+  preloadArtifactClient,
+  type RecordUpload,
+  RecordUploadError,
+  uploadRecord,
+} from "./upload.js";
 
 /** The Action's entry point; every failure ends in core.setFailed with what to fix. */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -78,6 +83,8 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
     ? join(env.RUNNER_TEMP, "agate")
     : join(resolve(cwd, git(cwd, ["rev-parse", "--git-dir"]).trim()), "agate");
 
+  // Every module agate will run after the commands is loaded before the first one starts.
+  await preloadArtifactClient(env);
   const outcome = await runRequiredCommands({
     cwd,
     configPath: inputs.config,

@@ -34,7 +34,7 @@ export interface RunCommandOptions {
  * started, and whatever it left running in the background is killed when it exits: a leftover
  * child must not keep writing after the record is made, nor hold the step open. This returns only
  * once every process of the group is gone (a process that left the group with setsid is not
- * seen: see action/THREAT-MODEL.md).
+ * seen: see the README's threat model).
  */
 export async function runCommand(options: RunCommandOptions): Promise<CommandRun> {
   const now = options.now ?? (() => new Date());

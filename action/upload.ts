@@ -30,8 +30,8 @@ export function runAttempt(env: NodeJS.ProcessEnv): number {
  * group is gone. The file is written here, from the record in memory, into a fresh directory, just
  * before the upload: nothing the commands left on disk is uploaded.
  *
- * `@actions/artifact` (and its 200-odd dependencies) is loaded only here, with import(), so
- * `agate run` and a run off a runner never pay for it.
+ * `@actions/artifact` (and its 200-odd dependencies) is loaded with import() only on a runner,
+ * before the commands run (`preloadArtifactClient`), so `agate run` never pays for it.
  *
  * The runtime token that allows the upload is in agate's own process environment, which the
  * commands can read (/proc/<pid>/environ): they can upload an artifact of this name first. Names
@@ -39,6 +39,21 @@ export function runAttempt(env: NodeJS.ProcessEnv): number {
  * as tampering: the step fails, and the App, which requires exactly one record artifact per
  * attempt and the step's conclusion to agree with it, refuses the record.
  */
+type ArtifactModule = typeof import("@actions/artifact");
+let artifactModule: Promise<ArtifactModule> | undefined;
+
+/**
+ * Loads the artifact client now, before the first command starts. Its code sits in files the job's
+ * user can write (the action's own directory on the runner): loaded after the commands, a file a
+ * command rewrote would run inside agate's process and could upload a forged, passing record as
+ * the one record, then exit 0. Loaded before, what runs is what was checked out.
+ */
+export function preloadArtifactClient(env: NodeJS.ProcessEnv): Promise<ArtifactModule> | null {
+  if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL) return null;
+  artifactModule ??= import("@actions/artifact");
+  return artifactModule;
+}
+
 export async function uploadRecord(
   json: string,
   options: { env: NodeJS.ProcessEnv; tempDir: string },
@@ -53,7 +68,7 @@ export async function uploadRecord(
   const file = join(dir, RECORD_FILE_NAME);
   writeFileSync(file, json);
   try {
-    const { DefaultArtifactClient } = await import("@actions/artifact");
+    const { DefaultArtifactClient } = await (artifactModule ?? import("@actions/artifact"));
     const { id, size } = await new DefaultArtifactClient().uploadArtifact(name, [file], dir);
     if (id === undefined) {
       throw new RecordUploadError(

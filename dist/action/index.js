@@ -27925,7 +27925,7 @@ var REMOVED_VARIABLES = [
   {
     name: "ACTIONS_",
     prefix: true,
-    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see action/THREAT-MODEL.md"
+    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see the README's threat model"
   },
   // File commands: the step's outputs, the job's environment and PATH, the summary.
   { name: "GITHUB_OUTPUT", blocks: "setting this step's outputs (passed=true)" },
@@ -28697,6 +28697,12 @@ function runAttempt(env) {
   const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
   return Number.isInteger(attempt) && attempt > 0 ? attempt : 1;
 }
+var artifactModule;
+function preloadArtifactClient(env) {
+  if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL) return null;
+  artifactModule ??= import("./chunks/artifact-ZUUNLIPH.js");
+  return artifactModule;
+}
 async function uploadRecord(json2, options) {
   const { env } = options;
   const name = recordArtifactName(runAttempt(env));
@@ -28707,7 +28713,7 @@ async function uploadRecord(json2, options) {
   const file2 = join5(dir, RECORD_FILE_NAME);
   writeFileSync3(file2, json2);
   try {
-    const { DefaultArtifactClient } = await import("./chunks/artifact-ZUUNLIPH.js");
+    const { DefaultArtifactClient } = await (artifactModule ?? import("./chunks/artifact-ZUUNLIPH.js"));
     const { id, size } = await new DefaultArtifactClient().uploadArtifact(name, [file2], dir);
     if (id === void 0) {
       throw new RecordUploadError(
@@ -28781,6 +28787,7 @@ async function runAction(env) {
     );
   } : void 0;
   const stateDir = env.RUNNER_TEMP ? join6(env.RUNNER_TEMP, "agate") : join6(resolve3(cwd, git(cwd, ["rev-parse", "--git-dir"]).trim()), "agate");
+  await preloadArtifactClient(env);
   const outcome = await runRequiredCommands({
     cwd,
     configPath: inputs.config,

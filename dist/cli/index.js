@@ -28538,7 +28538,7 @@ var REMOVED_VARIABLES = [
   {
     name: "ACTIONS_",
     prefix: true,
-    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see action/THREAT-MODEL.md"
+    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see the README's threat model"
   },
   // File commands: the step's outputs, the job's environment and PATH, the summary.
   { name: "GITHUB_OUTPUT", blocks: "setting this step's outputs (passed=true)" },

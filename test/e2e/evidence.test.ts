@@ -1,4 +1,7 @@
 import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../checks/config/parse-config.js";
 import {
@@ -219,6 +222,40 @@ describe("evidence the code under test cannot forge", () => {
     expect(summaryOf(repo, poisoned)).toContain(
       `has 2 artifacts named ${recordArtifactName(2)}: something besides agate's step uploaded a record in attempt 2, so neither is believed`,
     );
+  });
+
+  it("3. a command that rewrites agate's own code on the runner (the lazily loaded artifact client) changes nothing: it was loaded before", async () => {
+    const repo = "rewrite-agate";
+    // The action as the runner keeps it: a directory the job's user can write.
+    const action = mkdtempSync(join(gate.temp, "action-"));
+    cpSync(resolve(import.meta.dirname, "..", "..", "dist", "action"), action, { recursive: true });
+    const marker = join(gate.temp, `${repo}-forged`);
+    const tamper = [
+      "set -e",
+      // agate's process is this shell's parent; its command line names the bundle.
+      "bundle=$(tr '\\0' '\\n' < /proc/$PPID/cmdline | grep index.js)",
+      'for chunk in "$(dirname "$bundle")"/chunks/artifact-*.js; do',
+      `  printf 'export class DefaultArtifactClient { async uploadArtifact() { require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran"); process.exit(0); } }\n' > "$chunk"`,
+      "done",
+      "",
+    ].join("\n");
+    const config = `version: 1\ncommands:\n  - name: tamper\n    run: bash tamper.sh\n  - name: answer\n    run: test "$(cat answer.txt)" = 42\n`;
+    const { head, branch } = await gate.agentPullRequest(
+      repo,
+      { ...FAILING, "tamper.sh": tamper },
+      { config },
+    );
+    const run = await gate.ci(repo, branch, head, { bundle: join(action, "index.js") });
+    expect(existsSync(marker)).toBe(false);
+    expect(run.status).not.toBe(0);
+    const [artifact] = gate.sim.artifacts({ repo, runId: run.runId });
+    const file = unzipSync(artifact?.zip ?? new Uint8Array())[RECORD_FILE_NAME];
+    const record = JSON.parse(Buffer.from(file ?? []).toString("utf8")) as CommandRecord;
+    expect(record.commands.map((c) => [c.name, c.exit_code])).toEqual([
+      ["tamper", 0],
+      ["answer", 1],
+    ]);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "failure" });
   });
 
   it("6. a BASH_ENV or a fake bash written into the job's environment by an earlier step changes nothing", async () => {
