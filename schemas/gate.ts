@@ -240,8 +240,15 @@ export const gateFactsSchema = z.strictObject({
   /** The provenance verdict on `evidence_run` (at most one: the newest run decides). */
   evidence: z.array(commandEvidenceSchema),
   approvals: z.array(approvalSchema),
-  /** A maintainer's explicit acceptance of this exact head, if any. */
+  /** A maintainer's explicit acceptance of this exact head on this base, if any. */
   override: maintainerOverrideSchema.nullable(),
+  /**
+   * Other pull requests (or this one under another base) this head was seen in. GitHub's check
+   * runs and workflow runs are per commit, so such a head's evidence cannot be attributed.
+   */
+  head_shared_with: z.array(
+    z.strictObject({ pull_number: positiveIntSchema, base_ref: z.string() }),
+  ),
   prior_records: z.array(priorRecordSchema),
   agate_version: z.string(),
   /** null when the config is not readable. */

@@ -93,6 +93,7 @@ export const overrideInputSchema = z.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
+  base_ref: z.string().min(1),
   by: z.string().min(1),
   reason: z.string().min(1),
   comment_url: z.string().nullable(),
@@ -109,6 +110,16 @@ export const mergeCommitObservationSchema = z.strictObject({
   observed_at: isoDateTimeSchema,
 });
 
+/** A head seen in a pull request against a base. */
+export const headObservationSchema = z.strictObject({
+  repository: repositoryFullNameSchema,
+  head_sha: gitShaSchema,
+  pull_number: positiveIntSchema,
+  base_ref: z.string().min(1),
+  observed_at: isoDateTimeSchema,
+});
+
 export type OverrideInput = z.infer<typeof overrideInputSchema>;
+export type HeadObservation = z.infer<typeof headObservationSchema>;
 export type StoredOverride = z.infer<typeof storedOverrideSchema>;
 export type MergeCommitObservation = z.infer<typeof mergeCommitObservationSchema>;

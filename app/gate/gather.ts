@@ -140,16 +140,25 @@ export async function gatherGateFacts(options: {
       observed_at: options.now().toISOString(),
     });
   }
+  await store.recordHeadObservation({
+    repository: pr.repository,
+    head_sha: pr.head_sha,
+    pull_number: pr.number,
+    base_ref: pr.base_ref,
+    observed_at: options.now().toISOString(),
+  });
   const config = await options.configs.read(github, pr.base_sha);
-  const [changed, head_tree_sha, stored, merge_commits, overrides] = await Promise.all([
+  const [changed, head_tree_sha, stored, merge_commits, overrides, heads] = await Promise.all([
     changedFilesAt(github, pr),
     github.treeOf(pr.head_sha),
     store.listRecords(key),
     store.listMergeCommits({ ...key, headSha: pr.head_sha }),
     store.listOverrides({ ...key, headSha: pr.head_sha }),
+    store.listHeadObservations({ repository: pr.repository, headSha: pr.head_sha }),
   ]);
   const prior_records = stored.map(priorRecordOf);
-  const override = overrides.at(-1);
+  // An override holds for the head on the base it was given on: a retarget voids it too.
+  const override = overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
   const facts: GateFacts = {
     pull_request: pr,
     head_tree_sha,
@@ -170,6 +179,9 @@ export async function gatherGateFacts(options: {
           comment_url: override.comment_url,
         }
       : null,
+    head_shared_with: heads.filter(
+      (h) => h.pull_number !== pr.number || h.base_ref !== pr.base_ref,
+    ),
     prior_records,
     agate_version: options.agateVersion,
     handoff: null,

@@ -63,6 +63,7 @@ export async function handleOverrideComment(
     repository: pr.repository,
     pull_number: number,
     head_sha: pr.head_sha,
+    base_ref: pr.base_ref,
     by: who,
     reason: command.reason,
     comment_url: comment.html_url ?? null,

@@ -17,6 +17,7 @@ const TABLES = [
   "evaluations",
   "handoff_entries",
   "handoff_entry_events",
+  "head_observations",
   "jobs",
   "maintainer_overrides",
   "merge_commits",

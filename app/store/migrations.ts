@@ -182,7 +182,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
-    name: "maintainer overrides, observed test merge commits, override on acceptance records",
+    name: "maintainer overrides, observed test merge commits and heads, override on acceptance records",
     up: `
       ALTER TABLE acceptance_records ADD COLUMN override TEXT CHECK (json_valid(override));
 
@@ -192,6 +192,8 @@ export const MIGRATIONS: readonly Migration[] = [
         repository TEXT NOT NULL,
         pull_number INTEGER NOT NULL CHECK (pull_number > 0),
         head_sha TEXT NOT NULL,
+        -- The base it was given on: a retarget voids it as a push does.
+        base_ref TEXT NOT NULL CHECK (base_ref <> ''),
         by TEXT NOT NULL CHECK (by <> ''),
         reason TEXT NOT NULL CHECK (reason <> ''),
         comment_url TEXT,
@@ -213,6 +215,19 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (repository, pull_number, head_sha, merge_sha)
       ) STRICT;
       ${appendOnly("merge_commits", "observed merge commits")}
+
+      -- Every (head, pull request, base) the App has seen. GitHub's check runs and workflow runs
+      -- are per commit: a head seen in two pull requests, or in one under two bases, cannot be
+      -- told apart by them, so its evidence is not believed and its check is never permissive.
+      CREATE TABLE head_observations (
+        repository TEXT NOT NULL,
+        head_sha TEXT NOT NULL,
+        pull_number INTEGER NOT NULL CHECK (pull_number > 0),
+        base_ref TEXT NOT NULL CHECK (base_ref <> ''),
+        observed_at TEXT NOT NULL,
+        PRIMARY KEY (repository, head_sha, pull_number, base_ref)
+      ) STRICT;
+      ${appendOnly("head_observations", "observed heads")}
     `,
   },
   {

@@ -14,6 +14,7 @@ describe("maintainer overrides", () => {
       repository: "octo/repo",
       pull_number: 12,
       head_sha: SHA_A,
+      base_ref: "main",
       by: "octocat",
       reason: "the workflow change is reviewed",
       comment_url: "https://github.com/octo/repo/pull/12#issuecomment-1",
@@ -32,6 +33,7 @@ describe("maintainer overrides", () => {
       repository: "octo/repo",
       pull_number: 12,
       head_sha: SHA_A,
+      base_ref: "main",
       by: "octocat",
       reason: "",
       comment_url: null,
@@ -45,6 +47,34 @@ describe("maintainer overrides", () => {
       /append-only/,
     );
     expect(() => raw.prepare("DELETE FROM maintainer_overrides").run()).toThrow(/append-only/);
+    raw.close();
+  });
+});
+
+describe("observed heads", () => {
+  it("are recorded once per head, pull request and base, listed in order", async () => {
+    const store = SqliteStore.open(databaseFile());
+    const seen = (pull_number: number, base_ref: string, observed_at: string) =>
+      store.recordHeadObservation({
+        repository: "octo/repo",
+        head_sha: SHA_A,
+        pull_number,
+        base_ref,
+        observed_at,
+      });
+    await seen(12, "main", "2025-01-01T10:00:00.000Z");
+    await seen(12, "main", "2025-01-01T11:00:00.000Z");
+    await seen(13, "release", "2025-01-01T12:00:00.000Z");
+    expect(await store.listHeadObservations({ repository: "octo/repo", headSha: SHA_A })).toEqual([
+      { pull_number: 12, base_ref: "main" },
+      { pull_number: 13, base_ref: "release" },
+    ]);
+    expect(await store.listHeadObservations({ repository: "octo/repo", headSha: SHA_B })).toEqual(
+      [],
+    );
+    await store.close();
+    const raw = new Database(databaseFile());
+    expect(() => raw.prepare("DELETE FROM head_observations").run()).toThrow(/append-only/);
     raw.close();
   });
 });

@@ -41,6 +41,8 @@ import {
   type DeliveryRecord,
   deliveryRecordSchema,
   deliverySchema,
+  type HeadObservation,
+  headObservationSchema,
   type Job,
   type JobStatus,
   jobSchema,
@@ -903,12 +905,13 @@ export class SqliteStore implements Store {
     return this.#write(() => {
       const { id } = this.#sql(
         `INSERT INTO maintainer_overrides
-           (repository, pull_number, head_sha, by, reason, comment_url, at, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+           (repository, pull_number, head_sha, base_ref, by, reason, comment_url, at, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       ).get(
         override.repository,
         override.pull_number,
         override.head_sha,
+        override.base_ref,
         override.by,
         override.reason,
         override.comment_url,
@@ -921,7 +924,7 @@ export class SqliteStore implements Store {
 
   async listOverrides(query: PullRequestKey & { headSha: string }): Promise<StoredOverride[]> {
     const rows = this.#sql(
-      `SELECT id, repository, pull_number, head_sha, by, reason, comment_url, at
+      `SELECT id, repository, pull_number, head_sha, base_ref, by, reason, comment_url, at
        FROM maintainer_overrides
        WHERE repository = ? AND pull_number = ? AND head_sha = ? ORDER BY id`,
     ).all(query.repository, query.pullNumber, query.headSha) as Row[];
@@ -946,6 +949,26 @@ export class SqliteStore implements Store {
        WHERE repository = ? AND pull_number = ? AND head_sha = ? ORDER BY observed_at, merge_sha`,
     ).all(query.repository, query.pullNumber, query.headSha) as { merge_sha: string }[];
     return rows.map((row) => row.merge_sha);
+  }
+
+  async recordHeadObservation(observation: HeadObservation): Promise<void> {
+    const seen = parseInput(headObservationSchema, observation, "head observation");
+    this.#write(() =>
+      this.#sql(
+        `INSERT INTO head_observations (repository, head_sha, pull_number, base_ref, observed_at)
+         VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      ).run(seen.repository, seen.head_sha, seen.pull_number, seen.base_ref, seen.observed_at),
+    );
+  }
+
+  async listHeadObservations(query: {
+    repository: string;
+    headSha: string;
+  }): Promise<{ pull_number: number; base_ref: string }[]> {
+    return this.#sql(
+      `SELECT pull_number, base_ref FROM head_observations
+       WHERE repository = ? AND head_sha = ? ORDER BY observed_at, pull_number, base_ref`,
+    ).all(query.repository, query.headSha) as { pull_number: number; base_ref: string }[];
   }
 
   async listAudit(query: ListAuditQuery = {}): Promise<AuditEntry[]> {

@@ -16,6 +16,7 @@ import type {
   AuditEntryInput,
   Delivery,
   DeliveryRecord,
+  HeadObservation,
   Job,
   JobStatus,
   MergeCommitObservation,
@@ -211,6 +212,15 @@ export interface Store {
   recordMergeCommit(observation: MergeCommitObservation): Promise<void>;
   /** Merge SHAs observed for the head, oldest first. */
   listMergeCommits(query: PullRequestKey & { headSha: string }): Promise<string[]>;
+
+  // Heads seen per pull request and base: a head in two of them cannot be told apart by GitHub.
+  /** Idempotent. */
+  recordHeadObservation(observation: HeadObservation): Promise<void>;
+  /** Every pull request and base the head was seen in, oldest first. */
+  listHeadObservations(query: {
+    repository: string;
+    headSha: string;
+  }): Promise<{ pull_number: number; base_ref: string }[]>;
 
   // The audit log of decisions: append-only.
   appendAudit(entry: AuditEntryInput): Promise<AuditEntry>;

@@ -161,6 +161,26 @@ describe("decideGate", () => {
     );
   });
 
+  it("a head also seen in another pull request, or under another base, is blocked whatever else holds, even where nothing would gate it", () => {
+    const shared = gateFacts({
+      evidence: [evidence([0, 0])],
+      head_shared_with: [
+        { pull_number: 9, base_ref: "release" },
+        { pull_number: 7, base_ref: "dev" },
+      ],
+    });
+    const d = decideGate(shared);
+    expect([d.state, d.conclusion]).toEqual(["blocked", "failure"]);
+    expect(d.title).toBe(
+      "Blocked on 1111111: 1111111 is also the head of #9 into `release`, this pull request into `dev`: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose",
+    );
+    const unconfigured = decideGate({
+      ...shared,
+      config: { status: "missing", path: ".github/agate.yml" },
+    });
+    expect(unconfigured.conclusion).toBe("failure");
+  });
+
   it("a pull request gated before stays gated on a base without the config: blocked, not neutral", () => {
     const d = decideGate(
       gateFacts({

@@ -18,6 +18,9 @@ import { selectGate } from "./select.js";
 export function decideGate(facts: GateFacts): GateDecision {
   const pr = facts.pull_request;
   const head = short(pr.head_sha);
+  // Before anything else, whatever this pull request's config says: the check run is per
+  // commit, so a decision here is also the check of every other pull request with this head.
+  if (facts.head_shared_with.length > 0) return sharedHead(facts);
   if (facts.config.status === "missing") {
     // Once gated, stays gated: retargeting to a base without the config must not free it.
     if (facts.previously_gated) return ungatedBase(facts, facts.config.path);
@@ -162,6 +165,38 @@ function overrideRequirement(facts: GateFacts): Requirement | null {
     name: "maintainer override",
     status: "pass",
     reason: `${override.by} accepted ${short(facts.pull_request.head_sha)} at ${override.at}: ${codeSpan(override.reason)}`,
+  };
+}
+
+/**
+ * A head seen in another pull request, or in this one under another base. GitHub's check runs
+ * and workflow runs belong to commits, not pull requests: a run made for the other one (with its
+ * base's workflow, which the author may control) is indistinguishable from this one's, and a
+ * decision written here is that one's too. Nothing about such a head is believed or permissive.
+ */
+function sharedHead(facts: GateFacts): GateDecision {
+  const pr = facts.pull_request;
+  const others = facts.head_shared_with.map((h) =>
+    h.pull_number === pr.number
+      ? `this pull request into ${codeSpan(h.base_ref, 120)}`
+      : `#${h.pull_number} into ${codeSpan(h.base_ref, 120)}`,
+  );
+  const reason = `${short(pr.head_sha)} is also the head of ${others.join(", ")}: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose`;
+  return {
+    state: "blocked",
+    conclusion: "failure",
+    title: `Blocked on ${short(pr.head_sha)}: ${reason}`,
+    requirements: [{ id: "commands", name: "required commands", status: "blocked", reason }],
+    missing: [
+      "Push a new commit to this pull request (a head of its own), and close any other pull request made from the same commit",
+    ],
+    reasons: [reason],
+    gated: {
+      gated: true,
+      reason: "a commit shared between pull requests is never decided permissively",
+    },
+    carried_over_from: null,
+    handoff: null,
   };
 }
 

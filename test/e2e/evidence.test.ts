@@ -411,6 +411,51 @@ describe("evidence the code under test cannot forge", () => {
     expect(summaryOf(repo, head)).toContain("cannot confirm that the change leaves");
   });
 
+  it("a second pull request from the same head (into a base without agate, or whose workflow the author wrote) never makes the shared check permissive", async () => {
+    const repo = "shared-head";
+    const { head, branch, number } = await gate.agentPullRequest(repo, PASSING);
+    await gate.ci(repo, branch, head);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    // An old branch without agate, and a second pull request from the same commit into it.
+    await gate.sim.pushCommit({
+      repo,
+      branch: "stale",
+      files: { ".github/agate.yml": null },
+      message: "An old branch",
+    });
+    const second = await gate.sim.openPullRequest({
+      repo,
+      head: branch,
+      base: "stale",
+      title: "Same head, other base",
+      user: "codex[bot]",
+    });
+    await gate.processDeliveries();
+    const check = gate.gateCheck(repo, head);
+    expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(check?.output?.title).toBe(
+      `Blocked on ${head.slice(0, 7)}: ${head.slice(0, 7)} is also the head of #${number} into \`main\`: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose`,
+    );
+    // Closing the second changes nothing: the first cannot tell a run of the second's from its own.
+    await gate.sim.setPullRequestState({ repo, number: second.number, state: "closed" });
+    await gate.processDeliveries();
+    await gate.ci(repo, branch, head);
+    expect(gate.gateCheck(repo, head)?.conclusion).toBe("failure");
+    expect(gate.gateCheck(repo, head)?.output?.title).toContain(
+      `is also the head of #${second.number} into \`stale\``,
+    );
+    // A new commit is a head of its own: graded again.
+    const next = await gate.sim.pushCommit({
+      repo,
+      branch,
+      files: { "b.txt": "b\n" },
+      author: "codex[bot]",
+    });
+    await gate.processDeliveries();
+    await gate.ci(repo, branch, next);
+    expect(gate.gateCheck(repo, next)).toMatchObject({ conclusion: "success" });
+  });
+
   it("a pull request from a fork gets evidence too (the job needs no write token)", async () => {
     const repo = "forked";
     await gate.sim.createRepository({

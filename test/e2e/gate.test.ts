@@ -137,7 +137,7 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(gate.gateCheck(repo, later)?.output?.summary).toContain("Waiting");
   });
 
-  it("5. a retarget puts the check back in progress first; a gated pull request on a base without a config is blocked, never neutral", async () => {
+  it("5. a retarget puts the check back in progress first; the head, now seen under two bases, is blocked, never neutral", async () => {
     const repo = "retarget";
     const { head, branch, number } = await gate.agentPullRequest(repo, { "answer.txt": "42\n" });
     await gate.ci(repo, branch, head);
@@ -172,8 +172,9 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(statuses).toEqual(["in_progress", "completed"]);
     const check = gate.gateCheck(repo, head);
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
+    // The same head under two bases: nothing GitHub keeps per commit can tell them apart.
     expect(check?.output?.title).toBe(
-      `Blocked on ${head.slice(0, 7)}: the base bare (${gate.sim.branchSha({ repo, branch: "bare" })?.slice(0, 7)}) has no .github/agate.yml, but this pull request was gated before and stays gated`,
+      `Blocked on ${head.slice(0, 7)}: ${head.slice(0, 7)} is also the head of this pull request into \`main\`: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose`,
     );
   });
 

@@ -163,6 +163,7 @@ export function gateFacts(overrides: Partial<GateFacts> = {}): GateFacts {
     evidence: [],
     approvals: [],
     override: null,
+    head_shared_with: [],
     prior_records: [],
     agate_version: "0.1.0",
     handoff: handoffFacts(),
