@@ -258,7 +258,7 @@ try {
   await sim.addIssueComment({
     repo: REPO,
     number,
-    body: `/agate accept ${head.slice(0, 12)} the workflow change is reviewed`,
+    body: `/agate accept ${head} the workflow change is reviewed`,
     user: "lead",
   });
   await settle();

@@ -12,6 +12,9 @@ import { askEvaluator, type EvaluatorDeps, evaluatorDue } from "./ask-evaluator.
 import { EvidenceCache } from "./evidence.js";
 import { type ConfigCache, gatherGateFacts, HeadMovedError } from "./gather.js";
 
+/** The prefix of agate's labels: every label with it shows agate's state, and only that. */
+const STATE_LABEL_PREFIX = "agate:";
+
 /** The labels people filter on; each gated state has one, created with a colour on first use. */
 export const STATE_LABELS: Record<string, { color: string; description: string }> = {
   "agate:accepted": { color: "0e8a16", description: "agate: every requirement passed on the head" },
@@ -184,7 +187,7 @@ async function evaluateOnce(
   } else {
     // A state label on a pull request agate does not gate is a lie someone (or a ruleset)
     // may read: it goes, with a comment saying why.
-    const stray = pr.labels.filter((label) => label in STATE_LABELS);
+    const stray = pr.labels.filter((label) => label.startsWith(STATE_LABEL_PREFIX));
     for (const label of stray) await github.removeLabel(pr.number, label);
     if (stray.length > 0) {
       await github.comment(pr.number, strayLabelComment(stray, decision.title));
@@ -220,7 +223,8 @@ async function syncLabels(
 ): Promise<boolean> {
   let changed = false;
   for (const label of current) {
-    if (label in STATE_LABELS && label !== wanted) {
+    // Every `agate:` label is agate's: one it does not use (agate:stalled today) is a lie too.
+    if (label.startsWith(STATE_LABEL_PREFIX) && label !== wanted) {
       await github.removeLabel(number, label);
       changed = true;
     }

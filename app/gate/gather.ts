@@ -76,7 +76,9 @@ export function priorRecordOf(record: AcceptanceRecord): PriorRecord {
 export class HeadMovedError extends Error {
   constructor(number: number, from: string, to: string) {
     super(
-      `the head of #${number} moved from ${from.slice(0, 7)} to ${to.slice(0, 7)} while agate read it; starting over`,
+      from === to
+        ? `the base of #${number} moved while agate read it; starting over`
+        : `the head of #${number} moved from ${from.slice(0, 7)} to ${to.slice(0, 7)} while agate read it; starting over`,
     );
     this.name = "HeadMovedError";
   }
@@ -100,8 +102,9 @@ export async function changedFilesAt(
   }
   const listed = await github.changedFiles(pr.number);
   const after = await github.pullRequest(pr.number);
-  if (after.head_sha !== pr.head_sha)
+  if (after.head_sha !== pr.head_sha || after.base_sha !== pr.base_sha) {
     throw new HeadMovedError(pr.number, pr.head_sha, after.head_sha);
+  }
   const count = (await github.pullRequestDetail(pr.number)).changed_files;
   return {
     files: listed,

@@ -190,7 +190,7 @@ describe("decideGate", () => {
     );
     expect([d.state, d.conclusion]).toEqual(["blocked", "failure"]);
     expect(d.title).toBe(
-      "Blocked on 1111111: the base main (2222222) has no .github/agate.yml, but this pull request was gated before and stays gated",
+      "Blocked on 1111111: the base `main` (2222222) has no .github/agate.yml, but this pull request was gated before and stays gated",
     );
   });
 

@@ -40,7 +40,9 @@ export function decideGate(facts: GateFacts): GateDecision {
       conclusion: "failure",
       title: `The base branch's ${facts.config.path} is invalid: fix it there`,
       requirements: [requirement],
-      missing: [`Fix ${facts.config.path} on ${pr.base_ref}: ${facts.config.message}`],
+      missing: [
+        `Fix ${facts.config.path} on ${codeSpan(pr.base_ref, 120)}: ${facts.config.message}`,
+      ],
       reasons: [facts.config.message],
       gated: { gated: true, reason: "the config that would decide cannot be read" },
       carried_over_from: null,
@@ -203,14 +205,14 @@ function sharedHead(facts: GateFacts): GateDecision {
 /** A pull request gated before whose base now has no config: never neutral, never free. */
 function ungatedBase(facts: GateFacts, path: string): GateDecision {
   const pr = facts.pull_request;
-  const reason = `the base ${pr.base_ref} (${short(pr.base_sha)}) has no ${path}, but this pull request was gated before and stays gated`;
+  const reason = `the base ${codeSpan(pr.base_ref, 120)} (${short(pr.base_sha)}) has no ${path}, but this pull request was gated before and stays gated`;
   return {
     state: "blocked",
     conclusion: "failure",
     title: `Blocked on ${short(pr.head_sha)}: ${reason}`,
     requirements: [{ id: "config", name: "config", status: "blocked", reason }],
     missing: [
-      `Retarget the pull request to a base branch that has ${path}, or add ${path} to ${pr.base_ref}`,
+      `Retarget the pull request to a base branch that has ${path}, or add ${path} to ${codeSpan(pr.base_ref, 120)}`,
     ],
     reasons: [reason],
     gated: { gated: true, reason: "gated earlier; a pull request once gated stays gated" },

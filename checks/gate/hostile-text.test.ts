@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { CommandRecord } from "../../schemas/command-record.js";
 import type { Evaluation } from "../../schemas/evaluation.js";
 import type { GateFacts } from "../../schemas/gate.js";
 import type { MergeGroupFacts } from "../../schemas/merge-group.js";
@@ -94,10 +95,11 @@ function judged(missing: string[]): GateFacts["evaluation"] {
 }
 
 /** A refusal as provenance writes it, for a record whose paths and tree the author chose. */
-function refusedEvidence() {
+function refusedEvidence(change?: (record: CommandRecord) => void) {
   const record = commandRecord();
   record.tested.clean_before = false;
   record.tested.dirty_before = [HOSTILE, `${HOSTILE}2`];
+  change?.(record);
   const run = evidenceRun(record);
   const { config, digest } = loadedConfig();
   const verdict = verifyProvenance({
@@ -149,6 +151,19 @@ const cases: [string, GateFacts][] = [
     }),
   ],
   ["a refused record's paths", gateFacts({ evidence: [refusedEvidence()] })],
+  [
+    "a record's own words (its event, its command names)",
+    gateFacts({
+      evidence: [
+        refusedEvidence((record) => {
+          if (record.workflow) record.workflow.event_name = HOSTILE;
+        }),
+        refusedEvidence((record) => {
+          for (const command of record.commands) command.name = HOSTILE;
+        }),
+      ],
+    }),
+  ],
   [
     "a failing command's output",
     gateFacts({

@@ -185,7 +185,7 @@ export function renderMergeGroupSummary(
   ];
   if (decision.state === "not_gated") return `${lines.join("\n")}\n`;
   lines.push(...requirementsTable(decision.requirements));
-  const record = facts.evidence.filter((e) => e.record && !e.refused).at(-1)?.record;
+  const record = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record;
   if (record) {
     lines.push(
       "### Commands",

@@ -6,10 +6,10 @@ const HEAD = "abcdef0123456789abcdef0123456789abcdef01";
 describe("parseOverrideComment", () => {
   it("reads `/agate accept <sha> <reason>`, the reason running to the end", () => {
     expect(
-      parseOverrideComment("/agate accept abcdef0 the workflow change is reviewed\nby me"),
+      parseOverrideComment(`/agate accept ${HEAD} the workflow change is reviewed\nby me`),
     ).toEqual({
       kind: "accept",
-      sha: "abcdef0",
+      sha: HEAD,
       reason: "the workflow change is reviewed\nby me",
     });
   });
@@ -22,7 +22,12 @@ describe("parseOverrideComment", () => {
   it("needs a SHA and a reason, and says so", () => {
     expect(parseOverrideComment("/agate accept")).toMatchObject({ kind: "invalid" });
     expect(parseOverrideComment("/agate accept now please")).toMatchObject({ kind: "invalid" });
-    expect(parseOverrideComment("/agate accept abcdef0")).toEqual({
+    // A short SHA could name another commit, ground to match it.
+    expect(parseOverrideComment("/agate accept abcdef0 reviewed")).toMatchObject({
+      kind: "invalid",
+      problem: expect.stringContaining("by its whole SHA"),
+    });
+    expect(parseOverrideComment(`/agate accept ${HEAD}`)).toEqual({
       kind: "invalid",
       problem: expect.stringContaining("needs a reason after the SHA"),
     });
@@ -30,7 +35,7 @@ describe("parseOverrideComment", () => {
 });
 
 describe("judgeOverride: who may accept which commit", () => {
-  const command = { kind: "accept" as const, sha: "abcdef0", reason: "reviewed" };
+  const command = { kind: "accept" as const, sha: HEAD, reason: "reviewed" };
   const judge = (login: string, type: string, permission: string, headSha = HEAD) =>
     judgeOverride({
       command,
@@ -63,7 +68,7 @@ describe("judgeOverride: who may accept which commit", () => {
     expect(judge("octocat", "User", "write", "1".repeat(40))).toEqual({
       ok: false,
       problem:
-        "the head is now 1111111, not abcdef0: look at the new commit and accept it by its SHA",
+        "the head is now 1111111, not abcdef012345: look at the new commit and accept it by its SHA",
     });
   });
 });

@@ -6,23 +6,25 @@ export type OverrideCommand =
   | { kind: "invalid"; problem: string };
 
 const COMMAND = /^\/agate\s+accept\b(.*)$/s;
-const SHA_PREFIX = /^[0-9a-f]{7,64}$/;
+/** The whole SHA: a prefix could name a commit the agent ground to match it. */
+const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * Reads the command at the start of a comment; null when the comment is not one (anything not
- * starting with `/agate accept`). The SHA is required so that an acceptance can only ever be of
- * the commit the maintainer looked at, never of one pushed while they typed.
+ * starting with `/agate accept`). The whole SHA is required so that an acceptance can only ever
+ * be of the commit the maintainer looked at: never of one pushed while they typed, nor of one
+ * ground to share a short prefix with it.
  */
 export function parseOverrideComment(body: string): OverrideCommand | null {
   const match = COMMAND.exec(body.trimStart());
   if (!match) return null;
   const rest = (match[1] ?? "").trim();
   const [sha = "", ...words] = rest.split(/\s+/);
-  if (!SHA_PREFIX.test(sha)) {
+  if (!FULL_SHA.test(sha)) {
     return {
       kind: "invalid",
       problem:
-        "the command needs the commit to accept and a reason: `/agate accept <sha> <why this commit may merge>` (at least 7 hex digits of the head SHA)",
+        "the command needs the commit to accept, by its whole SHA, and a reason: `/agate accept <sha> <why this commit may merge>` (a short SHA could name another commit made to match it)",
     };
   }
   const reason = rest.slice(rest.indexOf(sha) + sha.length).trim();
@@ -62,7 +64,7 @@ export function judgeOverride(input: {
       problem: `only people with write access or more can accept a commit (${commenter.login} has ${commenter.permission})`,
     };
   }
-  if (!input.headSha.startsWith(command.sha)) {
+  if (input.headSha !== command.sha) {
     return {
       ok: false,
       problem: `the head is now ${short(input.headSha)}, not ${command.sha.slice(0, 12)}: look at the new commit and accept it by its SHA`,

@@ -70,7 +70,7 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
       const other = evidenceRun(commandRecord());
       other.run.path = ".github/workflows/other.yml";
       expect(refusal(input({ run: other }))).toBe(
-        `run 99 is of .github/workflows/other.yml, not of the evidence workflow ${EVIDENCE_WORKFLOW} (evidence.workflow)`,
+        `run 99 is of \`.github/workflows/other.yml\`, not of the evidence workflow ${EVIDENCE_WORKFLOW} (evidence.workflow)`,
       );
     });
 
@@ -271,12 +271,12 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
       [
         "another event",
         withWorkflow({ event_name: "push" }),
-        "it says event push, GitHub says run 99 ran on pull_request",
+        "it says event `push`, GitHub says run 99 ran on pull_request",
       ],
       [
         "another repository",
         commandRecord([0, 0], { repository: "octo/other" }),
-        "it names repository octo/other, not octo/widgets",
+        "it names repository `octo/other`, not octo/widgets",
       ],
       [
         "another head",
@@ -300,7 +300,7 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
       const swapped = commandRecord();
       swapped.commands.reverse();
       expect(refusal(input({ run: run(swapped) }))).toBe(
-        "its commands (lint, unit) are not the base config's (unit, lint), in order",
+        "its commands (`lint`, `unit`) are not the base config's (unit, lint), in order",
       );
       const renamed = commandRecord();
       if (renamed.commands[0]) renamed.commands[0].run = "true";

@@ -64,7 +64,7 @@ export function verifyProvenance(input: ProvenanceInput): ProvenanceVerdict {
   // request's code with a write token) must not be able to supply evidence.
   if (run.path !== evidence.workflow) {
     return refuse(
-      `${runName} is of ${run.path}, not of the evidence workflow ${evidence.workflow} (evidence.workflow)`,
+      `${runName} is of ${codeSpan(run.path, 200)}, not of the evidence workflow ${evidence.workflow} (evidence.workflow)`,
     );
   }
   const event = EVENT_FOR[input.target.kind];
@@ -189,10 +189,11 @@ function recordMismatch(
     return `it names run ${workflow.run_id} attempt ${workflow.run_attempt}, but it was uploaded in run ${run.id} attempt ${attempt}`;
   }
   if (workflow.event_name !== run.event) {
-    return `it says event ${workflow.event_name}, GitHub says run ${run.id} ran on ${run.event}`;
+    // Everything in the record is the job's own word: shown as code, never as Markdown.
+    return `it says event ${codeSpan(workflow.event_name, 60)}, GitHub says run ${run.id} ran on ${run.event}`;
   }
   if (record.repository !== input.repository) {
-    return `it names repository ${record.repository ?? "(none)"}, not ${input.repository}`;
+    return `it names repository ${codeSpan(record.repository ?? "(none)", 120)}, not ${input.repository}`;
   }
   const target = input.target;
   const claimed =
@@ -214,7 +215,7 @@ function recordMismatch(
   const wanted = input.config.commands.map((c) => `${c.name}\n${c.run}`);
   const ran = record.commands.map((c) => `${c.name}\n${c.run}`);
   if (wanted.length !== ran.length || wanted.some((w, i) => w !== ran[i])) {
-    return `its commands (${record.commands.map((c) => c.name).join(", ") || "none"}) are not the base config's (${input.config.commands.map((c) => c.name).join(", ")}), in order`;
+    return `its commands (${record.commands.map((c) => codeSpan(c.name, 80)).join(", ") || "none"}) are not the base config's (${input.config.commands.map((c) => c.name).join(", ")}), in order`;
   }
   return null;
 }

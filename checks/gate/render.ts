@@ -82,7 +82,7 @@ export function renderGateSummary(
     return `${lines.join("\n")}\n`;
   }
   lines.push(...requirementsTable(decision.requirements));
-  const believed = facts.evidence.filter((e) => e.record && !e.refused).at(-1);
+  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
   if (believed?.record) {
     lines.push(...commandsSection(believed.record, tailChars, believed.run_url), "");
   }

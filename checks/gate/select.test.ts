@@ -26,7 +26,7 @@ describe("selectGate", () => {
       reason: "it carries the label agent (gate.labels)",
     });
     expect(selectGate(gate, pr({ head_ref: "codex/fix-1" }), false).reason).toBe(
-      "its branch codex/fix-1 matches codex/** (gate.branches)",
+      "its branch `codex/fix-1` matches codex/** (gate.branches)",
     );
     expect(
       selectGate(
@@ -48,7 +48,7 @@ describe("selectGate", () => {
     ).toEqual({
       gated: false,
       reason:
-        "not gated: author octocat is not in gate.authors, it has none of the labels agent, and its branch feature/x matches none of codex/**, claude/**, copilot/**, devin/**, openhands/**, agent/**",
+        "not gated: author octocat is not in gate.authors, it has none of the labels agent, and its branch `feature/x` matches none of codex/**, claude/**, copilot/**, devin/**, openhands/**, agent/**",
     });
   });
 

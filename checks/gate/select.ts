@@ -1,6 +1,7 @@
 import picomatch from "picomatch";
 import type { Config } from "../../schemas/config.js";
 import type { PullRequestSnapshot } from "../../schemas/gate.js";
+import { codeSpan } from "../markdown.js";
 
 export interface GateSelection {
   gated: boolean;
@@ -27,12 +28,15 @@ export function selectGate(
   if (label) return { gated: true, reason: `it carries the label ${label} (gate.labels)` };
   const branch = gate.branches.find((glob) => picomatch.isMatch(pr.head_ref, glob, { dot: true }));
   if (branch)
-    return { gated: true, reason: `its branch ${pr.head_ref} matches ${branch} (gate.branches)` };
+    return {
+      gated: true,
+      reason: `its branch ${codeSpan(pr.head_ref, 120)} matches ${branch} (gate.branches)`,
+    };
   return {
     gated: false,
     reason:
       `not gated: author ${pr.author.login} is not in gate.authors, it has none of the labels ` +
-      `${gate.labels.join(", ") || "(none configured)"}, and its branch ${pr.head_ref} matches none of ` +
+      `${gate.labels.join(", ") || "(none configured)"}, and its branch ${codeSpan(pr.head_ref, 120)} matches none of ` +
       `${gate.branches.join(", ") || "(none configured)"}`,
   };
 }

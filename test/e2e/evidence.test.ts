@@ -355,13 +355,13 @@ describe("evidence the code under test cannot forge", () => {
     await gate.sim.addIssueComment({
       repo,
       number,
-      body: `/agate accept ${head.slice(0, 7)} looks fine`,
+      body: `/agate accept ${head} looks fine`,
       user: "reader",
     });
     await gate.sim.addIssueComment({
       repo,
       number,
-      body: `/agate accept ${head.slice(0, 10)} the setup change is reviewed @org/security-team`,
+      body: `/agate accept ${head} the setup change is reviewed @org/security-team`,
       user: "lead",
     });
     await gate.processDeliveries();

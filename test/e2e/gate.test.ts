@@ -102,12 +102,18 @@ describe("the agate gate, end to end against the simulator", () => {
       /^Not gated: author codex\[bot\] is not in gate\.authors/,
     );
     // A hand-added agate:accepted on a pull request agate does not gate is a lie: removed.
-    await gate.sim.addLabels({ repo, number: human, labels: ["agate:accepted"], user: "octocat" });
+    await gate.sim.addLabels({
+      repo,
+      number: human,
+      labels: ["agate:accepted", "agate:stalled"],
+      user: "octocat",
+    });
     await gate.processDeliveries();
     expect(gate.sim.labelsOf({ repo, number: human })).not.toContain("agate:accepted");
+    expect(gate.sim.labelsOf({ repo, number: human })).not.toContain("agate:stalled");
     const comments = gate.sim.repository({ repo }).issues.get(human)?.comments ?? [];
     expect(comments.at(-1)?.body).toContain(
-      "agate removed `agate:accepted`: agate's labels show the state of its gate, and it does not gate this pull request",
+      "agate removed `agate:accepted`, `agate:stalled`: agate's labels show the state of its gate, and it does not gate this pull request",
     );
 
     const gated = await gate.sim.pushCommit({
