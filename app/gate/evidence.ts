@@ -22,6 +22,7 @@ import type {
   EvidenceSourceFact,
 } from "../../schemas/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
+import { remember } from "./bounded-map.js";
 
 /** A record is a few tails of 64 KiB; anything near these sizes is not one agate wrote. */
 const MAX_ZIP_BYTES = 16 * 1024 * 1024;
@@ -52,7 +53,7 @@ export class EvidenceCache {
       found = readEvidenceSource(github, baseSha, workflow);
       // A failed read (GitHub down) must be retried next time, not remembered.
       found.catch(() => this.sources.delete(key));
-      remember(this.sources, key, found);
+      remember(this.sources, key, found, CACHE_LIMIT);
     }
     return found;
   }
@@ -64,16 +65,8 @@ export class EvidenceCache {
     const known = this.records.get(artifactId);
     if (known) return known;
     const read = await readRecordArtifact(github, artifactId);
-    remember(this.records, artifactId, read);
+    remember(this.records, artifactId, read, CACHE_LIMIT);
     return read;
-  }
-}
-
-function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
-  map.set(key, value);
-  if (map.size > CACHE_LIMIT) {
-    const oldest = map.keys().next();
-    if (!oldest.done) map.delete(oldest.value);
   }
 }
 
@@ -129,15 +122,9 @@ async function readRecordArtifact(
   github: GitHubAdapter,
   artifactId: number,
 ): Promise<{ record: CommandRecord | null; error: string | null }> {
-  let zip: Uint8Array;
-  try {
-    zip = await github.artifactZip(artifactId, MAX_ZIP_BYTES);
-  } catch (error) {
-    return {
-      record: null,
-      error: `artifact ${artifactId} could not be downloaded: ${message(error)}`,
-    };
-  }
+  // A download that fails (GitHub or its storage down) throws: the job retries, and nothing is
+  // cached. What the bytes say is cached, since an artifact never changes.
+  const zip = await github.artifactZip(artifactId, MAX_ZIP_BYTES);
   let files: Record<string, Uint8Array>;
   const names: string[] = [];
   try {
@@ -239,7 +226,10 @@ export async function collectEvidence(
   if (job?.status === "completed") {
     const named = artifacts.filter((a) => a.name === recordArtifactName(job.run_attempt));
     const only = named.length === 1 ? named[0] : undefined;
-    if (only && !only.expired) {
+    if (only && !only.expired && only.size_in_bytes > MAX_ZIP_BYTES) {
+      // GitHub's own size: no record agate writes comes near it, so it is not downloaded.
+      fact.record_error = `artifact ${only.name} is ${only.size_in_bytes} bytes, more than the ${MAX_ZIP_BYTES} a command record can be`;
+    } else if (only && !only.expired) {
       const read = await cache.record(github, only.id);
       fact.record = read.record;
       fact.record_error = read.error;

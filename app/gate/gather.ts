@@ -18,6 +18,7 @@ import type {
 } from "../../schemas/gate.js";
 import type { GitHubAdapter, ReviewFact } from "../github/adapter.js";
 import type { Store } from "../store/store.js";
+import { remember } from "./bounded-map.js";
 import { collectEvidence, type EvidenceCache } from "./evidence.js";
 
 const WRITE_PERMISSIONS = new Set(["admin", "maintain", "write"]);
@@ -33,11 +34,7 @@ export class ConfigCache {
     const known = this.atCommit.get(key);
     if (known) return known;
     const fact = await this.readFile(github, baseSha);
-    this.atCommit.set(key, fact);
-    if (this.atCommit.size > 1_000) {
-      const oldest = this.atCommit.keys().next();
-      if (!oldest.done) this.atCommit.delete(oldest.value);
-    }
+    remember(this.atCommit, key, fact, 1_000);
     return fact;
   }
 
@@ -72,14 +69,10 @@ export function priorRecordOf(record: AcceptanceRecord): PriorRecord {
   };
 }
 
-/** The head moved while facts were read: a decision on them would mix two commits. */
+/** The head or base moved while facts were read: a decision on them would mix two commits. */
 export class HeadMovedError extends Error {
-  constructor(number: number, from: string, to: string) {
-    super(
-      from === to
-        ? `the base of #${number} moved while agate read it; starting over`
-        : `the head of #${number} moved from ${from.slice(0, 7)} to ${to.slice(0, 7)} while agate read it; starting over`,
-    );
+  constructor(number: number, what: string) {
+    super(`${what} of #${number} moved while agate read it; starting over`);
     this.name = "HeadMovedError";
   }
 }
@@ -102,9 +95,8 @@ export async function changedFilesAt(
   }
   const listed = await github.changedFiles(pr.number);
   const after = await github.pullRequest(pr.number);
-  if (after.head_sha !== pr.head_sha || after.base_sha !== pr.base_sha) {
-    throw new HeadMovedError(pr.number, pr.head_sha, after.head_sha);
-  }
+  if (after.head_sha !== pr.head_sha) throw new HeadMovedError(pr.number, "the head");
+  if (after.base_sha !== pr.base_sha) throw new HeadMovedError(pr.number, "the base");
   const count = (await github.pullRequestDetail(pr.number)).changed_files;
   return {
     files: listed,
@@ -120,7 +112,8 @@ export async function changedFilesAt(
 /**
  * Collects everything the gate decision needs about one pull request, live from GitHub (the
  * config at the base SHA, never the head), plus what the store remembers. Reads GitHub only;
- * the one write is to the store: the test merge commit GitHub reports for the head.
+ * it writes to the store what GitHub reported about the head (its test merge commit, the pull
+ * request and base it was seen in), which later evaluations need and GitHub does not keep.
  */
 export async function gatherGateFacts(options: {
   github: GitHubAdapter;
@@ -281,7 +274,7 @@ async function handoffFactsFor(
   // Commits are read by pull request number: if they end elsewhere, the head moved meanwhile.
   const last = commits.at(-1)?.sha;
   if (last && commits.length < 250 && last !== pr.head_sha) {
-    throw new HeadMovedError(pr.number, pr.head_sha, last);
+    throw new HeadMovedError(pr.number, "the head");
   }
   // Only a file that exists can be stale; its freshness needs the newest non-empty commit.
   let newest_change: HandoffFacts["newest_change"] = null;

@@ -124,6 +124,33 @@ describe("evidence the code under test cannot forge", () => {
     );
   });
 
+  it("1. an artifact that is not one command record (not JSON, several files) is refused saying what it holds", async () => {
+    const repo = "garbage-artifact";
+    const { head, branch } = await gate.agentPullRequest(repo, FAILING);
+    const upload = (files: Record<string, string>) => async (job: CiJob) => {
+      await gate.sim.uploadArtifactAs({
+        repo,
+        runId: job.runId,
+        attempt: job.attempt,
+        job: job.job,
+        name: recordArtifactName(job.attempt),
+        files,
+      });
+    };
+    await gate.ci(repo, branch, head, {
+      beforeAgate: upload({ [RECORD_FILE_NAME]: "all commands passed @octo-org/team" }),
+    });
+    expect(summaryOf(repo, head)).toContain(`${RECORD_FILE_NAME} is not JSON: \``);
+    expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");
+    await gate.ci(repo, branch, head, {
+      beforeAgate: upload({ [RECORD_FILE_NAME]: "{}", "extra.txt": "x" }),
+    });
+    expect(summaryOf(repo, head)).toMatch(
+      /artifact \d+ holds `[^`]+`, `[^`]+`, not exactly one command-record\.json/,
+    );
+    expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");
+  });
+
   it("1. a check run named agate/commands from a workflow token is not evidence at all", async () => {
     const repo = "forged-check";
     const { head } = await gate.agentPullRequest(repo, FAILING);

@@ -8,6 +8,30 @@ import { ANSWER_CONFIG as CONFIG, useGateHarness } from "../support/gate-harness
  */
 const gate = useGateHarness();
 
+/**
+ * A repository with the config and a pull request from `codex/x`, its deliveries not yet handed
+ * to the gate: a test hands them over itself, in its own order.
+ */
+async function openedWithoutHandling(repo: string) {
+  await gate.sim.createRepository({
+    repo,
+    files: { ".github/agate.yml": CONFIG, "answer.txt": "42\n" },
+  });
+  const first = await gate.sim.pushCommit({
+    repo,
+    branch: "codex/x",
+    files: { "a.txt": "a\n" },
+    author: "codex[bot]",
+  });
+  const { number } = await gate.sim.openPullRequest({
+    repo,
+    head: "codex/x",
+    title: "X",
+    user: "codex[bot]",
+  });
+  return { first, number };
+}
+
 describe("the agate gate, end to end against the simulator", () => {
   it("opened → waiting; commands pass → accepted; a push → the old record stale, the new head graded afresh", async () => {
     const repo = "story";
@@ -200,22 +224,7 @@ describe("the agate gate, end to end against the simulator", () => {
 
   it("a synchronize that arrives before the opened event: only the live head is graded", async () => {
     const repo = "order";
-    await gate.sim.createRepository({
-      repo,
-      files: { ".github/agate.yml": CONFIG, "answer.txt": "42\n" },
-    });
-    const first = await gate.sim.pushCommit({
-      repo,
-      branch: "codex/x",
-      files: { "a.txt": "a\n" },
-      author: "codex[bot]",
-    });
-    const { number } = await gate.sim.openPullRequest({
-      repo,
-      head: "codex/x",
-      title: "X",
-      user: "codex[bot]",
-    });
+    const { first, number } = await openedWithoutHandling(repo);
     const second = await gate.sim.pushCommit({
       repo,
       branch: "codex/x",
@@ -238,22 +247,7 @@ describe("the agate gate, end to end against the simulator", () => {
 
   it("4. a head that moves while facts are read is not graded on a mix: the evaluation starts over on the new head", async () => {
     const repo = "moving";
-    await gate.sim.createRepository({
-      repo,
-      files: { ".github/agate.yml": CONFIG, "answer.txt": "42\n" },
-    });
-    const first = await gate.sim.pushCommit({
-      repo,
-      branch: "codex/x",
-      files: { "a.txt": "a\n" },
-      author: "codex[bot]",
-    });
-    const { number } = await gate.sim.openPullRequest({
-      repo,
-      head: "codex/x",
-      title: "X",
-      user: "codex[bot]",
-    });
+    const { first, number } = await openedWithoutHandling(repo);
     const [opened] = (await gate.takePending()).filter((d) => d.action === "opened");
     if (!opened) throw new Error("no pull_request.opened delivery");
     // The agent pushes while agate is reading the pull request's commits (read by number).
