@@ -115,7 +115,7 @@ describe("runCommand", () => {
       [
         "--import",
         "tsx",
-        join(import.meta.dirname, "testing", "run-command-probe.ts"),
+        join(import.meta.dirname, "..", "test", "support", "run-command-probe.ts"),
         `cat ${file}`,
       ],
       { encoding: "utf8", cwd: join(import.meta.dirname, ".."), maxBuffer: 1 << 20 },

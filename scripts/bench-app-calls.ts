@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gateJobHandlers } from "../app/gate/job-handlers.js";
 import { startAgate } from "../app/runtime/server.js";
-import { recordingLog } from "../app/runtime/testing/recording-log.js";
 import { startGitHubSimulator } from "../test/github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../test/support/evidence-workflow.js";
+import { recordingLog } from "../test/support/recording-log.js";
 import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
 

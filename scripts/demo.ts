@@ -11,10 +11,10 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { gateJobHandlers } from "../app/gate/job-handlers.js";
 import { startAgate } from "../app/runtime/server.js";
-import { recordingLog } from "../app/runtime/testing/recording-log.js";
 import { startGitHubSimulator } from "../test/github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../test/support/evidence-workflow.js";
 import { GIT_ENV } from "../test/support/git-repo.js";
+import { recordingLog } from "../test/support/recording-log.js";
 import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
 

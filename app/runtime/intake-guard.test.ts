@@ -7,11 +7,11 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { eventually, recordingLog } from "../../test/support/recording-log.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
 import { tempDir } from "../store/test-support.js";
 import { Admission, intakeLimits, senderKey, webhookPathname } from "./intake-guard.js";
 import { type Agate, type StartAgateOptions, startAgate } from "./server.js";
-import { eventually, recordingLog } from "./testing/recording-log.js";
 
 const PEM = generateKeyPairSync("rsa", { modulusLength: 2048 })
   .privateKey.export({ type: "pkcs8", format: "pem" })

@@ -2,11 +2,11 @@ import { generateKeyPairSync } from "node:crypto";
 import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { eventually, recordingLog } from "../../test/support/recording-log.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
 import { DeliveryPrunedError } from "../store/errors.js";
 import { frozenClock, type TestClock, tempDir } from "../store/test-support.js";
 import { type Agate, startAgate } from "./server.js";
-import { eventually, recordingLog } from "./testing/recording-log.js";
 
 const PEM = generateKeyPairSync("rsa", { modulusLength: 2048 })
   .privateKey.export({ type: "pkcs8", format: "pem" })

@@ -3,10 +3,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { eventually, recordingLog } from "../../test/support/recording-log.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
 import { tempDir } from "../store/test-support.js";
 import { type Agate, startAgate } from "./server.js";
-import { eventually, recordingLog } from "./testing/recording-log.js";
 import type { JobHandler } from "./worker.js";
 
 const PEM = generateKeyPairSync("rsa", { modulusLength: 2048 })

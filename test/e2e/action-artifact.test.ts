@@ -26,14 +26,7 @@ import { GIT_ENV } from "../support/git-repo.js";
  * `@actions/artifact` client to the simulator's artifact service. The job has no write token: the
  * only GitHub API call the bundle may make is reading the base config.
  */
-const FORGE = resolve(
-  import.meta.dirname,
-  "..",
-  "..",
-  "action",
-  "testing",
-  "forge-record-artifact.mjs",
-);
+const FORGE = resolve(import.meta.dirname, "..", "support", "forge-record-artifact.mjs");
 const WORKFLOW = ".github/workflows/agate.yml";
 
 let sim: GitHubSimulator;

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gateJobHandlers, RECONCILE } from "../../app/gate/job-handlers.js";
 import { type Agate, startAgate } from "../../app/runtime/server.js";
-import { recordingLog } from "../../app/runtime/testing/recording-log.js";
 import { type GitHubSimulator, installationClient, startGitHubSimulator } from "../github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../support/evidence-workflow.js";
+import { recordingLog } from "../support/recording-log.js";
 import { settle as settleApp } from "../support/settle.js";
 import { simulatedCi } from "../support/simulated-ci.js";
 

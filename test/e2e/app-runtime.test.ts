@@ -6,12 +6,12 @@ import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Agate, startAgate } from "../../app/runtime/server.js";
-import { eventually, recordingLog } from "../../app/runtime/testing/recording-log.js";
-import { type AgateProcess, spawnAgate } from "../../app/runtime/testing/spawn-agate.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
 import { tempDir } from "../../app/store/test-support.js";
 import { type GitHubSimulator, startGitHubSimulator } from "../github/index.js";
+import { eventually, recordingLog } from "../support/recording-log.js";
+import { type AgateProcess, spawnAgate } from "../support/spawn-agate.js";
 
 const SECRET = "runtime-secret";
 

@@ -1,5 +1,5 @@
 /** Tests only: a RuntimeLog that keeps what was logged, to check what an operator would read. */
-import type { RuntimeLog } from "../worker.js";
+import type { RuntimeLog } from "../../app/runtime/worker.js";
 
 export interface LogEntry {
   level: "debug" | "info" | "warn" | "error";

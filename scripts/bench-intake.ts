@@ -3,7 +3,7 @@
  * and Probot's middleware onto a SQLite file (synchronous = FULL: each commit is fsynced),
  * beside a bare Probot app with a no-op handler in the same run. Prints figures, asserts nothing.
  *
- *   npx tsx app/runtime/bench-intake.ts [deliveries=500] [in-flight=8]
+ *   npx tsx scripts/bench-intake.ts [deliveries=500] [in-flight=8]
  */
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
 import { createNodeMiddleware, Probot } from "probot";
-import { startAgate, WEBHOOKS_PATH } from "./server.js";
+import { startAgate, WEBHOOKS_PATH } from "../app/runtime/server.js";
 
 const total = Number(process.argv[2] ?? 500);
 const inFlight = Number(process.argv[3] ?? 8);

@@ -5,8 +5,8 @@
  */
 import { appendFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
-import { startAgate } from "../server.js";
-import type { JobHandler } from "../worker.js";
+import { startAgate } from "../../app/runtime/server.js";
+import type { JobHandler } from "../../app/runtime/worker.js";
 
 const trace = process.env.AGATE_TEST_TRACE;
 if (!trace)

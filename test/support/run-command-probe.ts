@@ -1,9 +1,9 @@
 /**
  * Runs one command through runCommand in a fresh process and prints the result with the
  * process's peak RSS, so tests and benchmarks can bound memory without the test runner's own.
- * Usage: node --import tsx action/testing/run-command-probe.ts '<shell command>' [timeoutMs]
+ * Usage: node --import tsx test/support/run-command-probe.ts '<shell command>' [timeoutMs]
  */
-import { runCommand } from "../run-command.js";
+import { runCommand } from "../../action/run-command.js";
 
 const [run = "true", timeout = "600000"] = process.argv.slice(2);
 const result = await runCommand({
