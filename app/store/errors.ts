@@ -91,22 +91,6 @@ export class LeaseLostError extends StoreError {
   }
 }
 
-/** A compare-and-set update lost the race: someone changed the row since it was read. */
-export class VersionConflictError extends StoreError {
-  readonly expectedVersion: number;
-  readonly actualVersion: number;
-
-  constructor(what: string, expectedVersion: number, actualVersion: number) {
-    super(
-      "version_conflict",
-      `${what} is at version ${actualVersion}, not ${expectedVersion}: it changed since it was ` +
-        `read; read it again and re-apply the change`,
-    );
-    this.expectedVersion = expectedVersion;
-    this.actualVersion = actualVersion;
-  }
-}
-
 /** The delivery is processed and retention has removed its payload; the rest of it is kept. */
 export class DeliveryPrunedError extends StoreError {
   readonly deliveryId: string;
@@ -127,11 +111,5 @@ export class DeliveryPrunedError extends StoreError {
 export class NotFoundError extends StoreError {
   constructor(message: string) {
     super("not_found", message);
-  }
-}
-
-export class AlreadyExistsError extends StoreError {
-  constructor(message: string) {
-    super("already_exists", message);
   }
 }

@@ -1,11 +1,12 @@
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { payloadOf, tempDir } from "../../test/support/store.js";
 import { runChild } from "./child-process.js";
 import { DatabaseTooNewError, MigrationMismatchError } from "./errors.js";
 import { checkMigrationOrder, LATEST_SCHEMA_VERSION, MIGRATIONS, migrate } from "./migrations.js";
 import { SqliteStore } from "./sqlite-store.js";
-import { tempDir } from "./test-support.js";
 
 const TABLES = [
   "acceptance_record_stale_marks",
@@ -161,5 +162,44 @@ describe("migrations", () => {
       expect(result.stdout.trim()).toBe("opened");
     }
     expect(inspect(file).versions).toEqual(MIGRATIONS.map((m) => m.version));
+  });
+});
+
+describe("migration 4", () => {
+  it("moves stored payloads to their own table, keeping digests, and fills each delivery's repository", async () => {
+    const file = join(dir, "agate.db");
+    const db = new Database(file);
+    migrate(db, file, () => new Date(), MIGRATIONS.slice(0, 3));
+    const insert = db.prepare(
+      `INSERT INTO deliveries (id, event, action, payload_sha256, payload, received_at, recorded_at)
+       VALUES (?, 'pull_request', 'opened', ?, ?, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`,
+    );
+    const rows = [
+      ["a", payloadOf("a", "octo/a")],
+      ["b", JSON.stringify({ zen: "no repository" })],
+      ["c", JSON.stringify({ repository: { full_name: 42 } })],
+    ] as const;
+    for (const [id, payload] of rows) {
+      insert.run(id, createHash("sha256").update(payload).digest("hex"), payload);
+    }
+    db.prepare(
+      `INSERT INTO jobs (kind, payload, delivery_id, status, attempts, max_attempts, run_at, created_at, updated_at)
+       VALUES ('k', 'null', 'a', 'queued', 0, 8, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`,
+    ).run();
+    db.close();
+
+    const store = SqliteStore.open(file);
+    for (const [id, payload] of rows) {
+      expect((await store.getDelivery(id))?.payload).toBe(payload);
+    }
+    expect((await store.getDeliveryRecord("a"))?.repository).toBe("octo/a");
+    expect((await store.getDeliveryRecord("b"))?.repository).toBeNull();
+    expect((await store.getDeliveryRecord("c"))?.repository).toBeNull();
+    expect(await store.listRepositories()).toEqual(["octo/a"]);
+    expect(await store.listJobs({ deliveryId: "a" })).toHaveLength(1);
+    await store.close();
+    const raw = new Database(file);
+    expect(() => raw.prepare("UPDATE deliveries SET action = 'x'").run()).toThrow(/append-only/);
+    raw.close();
   });
 });

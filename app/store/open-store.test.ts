@@ -1,9 +1,9 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { recordInput, tempDir } from "../../test/support/store.js";
 import { DatabaseUrlError, StoreOpenError } from "./errors.js";
 import { DEFAULT_DATABASE_URL, openStore, parseDatabaseUrl } from "./open-store.js";
-import { recordInput, tempDir } from "./test-support.js";
 
 let dir: string;
 let cleanup: () => void;
@@ -47,9 +47,9 @@ describe("parseDatabaseUrl", () => {
 });
 
 describe("openStore", () => {
-  it("reads AGATE_DATABASE_URL and creates the parent directory", async () => {
+  it("opens the URL it is given, creating the parent directory", async () => {
     const file = join(dir, "nested", "deeper", "agate.db");
-    const store = await openStore({ env: { AGATE_DATABASE_URL: `file:${file}` } });
+    const store = await openStore({ url: `file:${file}` });
     await store.appendRecord(recordInput());
     await store.close();
     expect(existsSync(file)).toBe(true);
@@ -58,8 +58,8 @@ describe("openStore", () => {
     await again.close();
   });
 
-  it("defaults to ./agate.db relative to the working directory", async () => {
-    const store = await openStore({ env: {}, cwd: dir });
+  it("resolves a relative URL, such as the default ./agate.db, against cwd", async () => {
+    const store = await openStore({ url: DEFAULT_DATABASE_URL, cwd: dir });
     await store.close();
     expect(existsSync(join(dir, "agate.db"))).toBe(true);
   });

@@ -1,4 +1,7 @@
-/** Turns AGATE_DATABASE_URL (or a url option) into an open, migrated Store. */
+/**
+ * Turns a database URL into an open, migrated Store. The URL comes from the caller (the App's
+ * settings read AGATE_DATABASE_URL): nothing here reads the environment.
+ */
 import { mkdirSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -65,21 +68,19 @@ function fileUrlPath(url: string, text: string): string {
 }
 
 export interface OpenStoreOptions {
-  /** Defaults to AGATE_DATABASE_URL, then file:./agate.db. */
-  url?: string;
+  /** The database, in any form parseDatabaseUrl accepts (the settings' AGATE_DATABASE_URL). */
+  url: string;
   now?: Clock;
-  env?: NodeJS.ProcessEnv;
+  /** What a relative path is relative to; the process's working directory when absent. */
   cwd?: string;
 }
 
 /** Async because a PostgreSQL store (a later issue) will need to connect. */
-export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
-  const env = options.env ?? process.env;
-  const url = options.url ?? env.AGATE_DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  const target = parseDatabaseUrl(url, options.cwd);
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const target = parseDatabaseUrl(options.url, options.cwd);
   if (target.kind === "sqlite") mkdirSync(dirname(target.filename), { recursive: true });
   return SqliteStore.open(target.filename, {
-    location: url,
+    location: options.url,
     ...(options.now ? { now: options.now } : {}),
   });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { recordInput, useTempDatabaseFile } from "../../test/support/store.js";
 import { runChild } from "./child-process.js";
 import { SqliteStore } from "./sqlite-store.js";
-import { recordInput, useTempDatabaseFile } from "./test-support.js";
 
 const databaseFile = useTempDatabaseFile();
 
@@ -36,13 +36,14 @@ describe("across processes", () => {
   });
 
   it("a record survives its writer being killed the moment the write returned", async () => {
-    const result = await runChild(["write", databaseFile()]);
+    const result = await runChild(["write", databaseFile(), JSON.stringify(recordInput())]);
     expect(result.signal).toBe("SIGKILL");
     expect(result.stderr).toBe("");
     const { id } = JSON.parse(result.stdout) as { id: number };
     const reader = SqliteStore.open(databaseFile());
-    const record = await reader.getRecord(id);
+    const records = await reader.listRecords({ repository: "octo/repo", pullNumber: 12 });
     await reader.close();
-    expect(record).toMatchObject({ ...recordInput(), id, stale: null });
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ ...recordInput(), id, stale: null });
   });
 });

@@ -20,14 +20,6 @@ import {
   evaluationSchema,
 } from "../../schemas/evaluation.js";
 import {
-  type HandoffEntry,
-  type HandoffEntryDraft,
-  type HandoffEntryEvent,
-  handoffEntryDraftSchema,
-  handoffEntryEventSchema,
-  handoffEntrySchema,
-} from "../../schemas/handoff-entry.js";
-import {
   gitShaSchema,
   isoDateTimeSchema,
   positiveIntSchema,
@@ -44,7 +36,6 @@ import {
   type HeadObservation,
   headObservationSchema,
   type Job,
-  type JobStatus,
   jobSchema,
   jobStatusSchema,
   type MergeCommitObservation,
@@ -59,34 +50,37 @@ import {
   storedOverrideSchema,
 } from "../../schemas/store.js";
 import {
-  AlreadyExistsError,
   CorruptRowError,
   DeliveryPrunedError,
   LeaseLostError,
   NotFoundError,
   StoreError,
   StoreOpenError,
-  VersionConflictError,
 } from "./errors.js";
 import { migrate } from "./migrations.js";
+import type { AuditLog, ListAuditQuery } from "./ports/audit-log.js";
 import {
-  type ClaimedJob,
-  type ClaimJobOptions,
-  type Clock,
-  type FailJobOptions,
-  type JobLease,
-  type ListAuditQuery,
-  type ListHandoffEntriesQuery,
-  type ListRecordsQuery,
-  type MarkStaleInput,
+  type DeliveryLog,
   MIN_DELIVERY_RETENTION_MS,
   type PruneDeliveriesOptions,
   type PruneDeliveriesResult,
-  type PullRequestKey,
   type RecordDeliveryInput,
   type RecordDeliveryResult,
-  type Store,
-} from "./store.js";
+} from "./ports/delivery-log.js";
+import type { EvaluationStore, ListEvaluationsQuery } from "./ports/evaluation-store.js";
+import type {
+  ClaimedJob,
+  ClaimJobOptions,
+  FailJobOptions,
+  JobLease,
+  JobQueue,
+  ListJobsQuery,
+} from "./ports/job-queue.js";
+import type { HeadKey } from "./ports/keys.js";
+import type { HeadSighting, ObservationStore } from "./ports/observation-store.js";
+import type { OverrideStore } from "./ports/override-store.js";
+import type { ListRecordsQuery, MarkStaleInput, RecordStore } from "./ports/record-store.js";
+import type { Clock, Store } from "./store.js";
 import { fromJsonColumn, parseInput, parseRow, toJsonColumn } from "./validate.js";
 
 type Row = Record<string, unknown>;
@@ -195,7 +189,18 @@ function sha256(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-export class SqliteStore implements Store {
+/** Every port on one SQLite file. */
+export class SqliteStore
+  implements
+    DeliveryLog,
+    JobQueue,
+    RecordStore,
+    EvaluationStore,
+    OverrideStore,
+    ObservationStore,
+    AuditLog,
+    Store
+{
   readonly #db: Database.Database;
   readonly #now: Clock;
   readonly #statements = new Map<string, Database.Statement>();
@@ -290,7 +295,7 @@ export class SqliteStore implements Store {
     return this.#now().toISOString();
   }
 
-  // ---- deliveries ----------------------------------------------------------------------------
+  // ---- deliveries -------------------------------------------------------------------------------
 
   async recordDelivery(input: RecordDeliveryInput): Promise<RecordDeliveryResult> {
     const delivery = parseInput(deliverySchema, input.delivery, "delivery");
@@ -400,7 +405,7 @@ export class SqliteStore implements Store {
     });
   }
 
-  // ---- jobs ----------------------------------------------------------------------------------
+  // ---- jobs -------------------------------------------------------------------------------------
 
   #insertJob(job: z.output<typeof newJobSchema>, deliveryId: string | null, now: string): Job {
     const row = this.#sql(
@@ -564,7 +569,7 @@ export class SqliteStore implements Store {
     return row ? this.#jobFromRow(row) : null;
   }
 
-  async listJobs(query: { status?: JobStatus; deliveryId?: string } = {}): Promise<Job[]> {
+  async listJobs(query: ListJobsQuery = {}): Promise<Job[]> {
     const status = query.status ? parseInput(jobStatusSchema, query.status, "job status") : null;
     const rows = this.#sql(
       `SELECT * FROM jobs WHERE (@status IS NULL OR status = @status)
@@ -573,7 +578,7 @@ export class SqliteStore implements Store {
     return rows.map((row) => this.#jobFromRow(row));
   }
 
-  // ---- acceptance records --------------------------------------------------------------------
+  // ---- acceptance records -----------------------------------------------------------------------
 
   async appendRecord(input: AcceptanceRecordInput): Promise<AcceptanceRecord> {
     const record = parseInput(acceptanceRecordInputSchema, input, "acceptance record");
@@ -646,10 +651,6 @@ export class SqliteStore implements Store {
     return parseRow(acceptanceRecordSchema, value, "acceptance_records", key);
   }
 
-  async getRecord(id: number): Promise<AcceptanceRecord | null> {
-    return this.#recordById(id);
-  }
-
   async listRecords(query: ListRecordsQuery): Promise<AcceptanceRecord[]> {
     const rows = this.#sql(
       `SELECT ${RECORD_COLUMNS}
@@ -674,160 +675,7 @@ export class SqliteStore implements Store {
     return rows.map((row) => row.name);
   }
 
-  async latestRecord(
-    query: PullRequestKey & { headSha?: string },
-  ): Promise<AcceptanceRecord | null> {
-    const row = this.#sql(
-      `SELECT ${RECORD_COLUMNS}
-       WHERE r.repository = @repository AND r.pull_number = @pull_number
-         AND (@head IS NULL OR r.head_sha = @head)
-       ORDER BY r.id DESC LIMIT 1`,
-    ).get({
-      repository: query.repository,
-      pull_number: query.pullNumber,
-      head: query.headSha ?? null,
-    }) as Row | undefined;
-    return row ? this.#recordFromRow(row) : null;
-  }
-
-  // ---- handoff entries -----------------------------------------------------------------------
-
-  #draft(next: HandoffEntryDraft): z.output<typeof handoffEntryDraftSchema> {
-    // Callers often spread an entry they read; its old version is not theirs to set.
-    const { version: _ignored, ...draft } = next as HandoffEntryDraft & { version?: unknown };
-    return parseInput(handoffEntryDraftSchema, draft, "handoff entry");
-  }
-
-  #entryParams(entry: HandoffEntry): Row {
-    return {
-      ...entry,
-      fields: JSON.stringify(entry.fields),
-      agent_waiting: entry.agent_waiting ? 1 : 0,
-    };
-  }
-
-  #entryRow(repository: string, issueNumber: number): HandoffEntry | null {
-    const row = this.#sql(
-      "SELECT * FROM handoff_entries WHERE repository = ? AND issue_number = ?",
-    ).get(repository, issueNumber) as Row | undefined;
-    return row ? this.#entryFromRow(row) : null;
-  }
-
-  #entryFromRow(row: Row): HandoffEntry {
-    const key = `${String(row.repository)}#${String(row.issue_number)}`;
-    return parseRow(
-      handoffEntrySchema,
-      {
-        ...row,
-        fields: fromJsonColumn(row.fields, "handoff_entries", key, "fields"),
-        agent_waiting: row.agent_waiting === 1,
-      },
-      "handoff_entries",
-      key,
-    );
-  }
-
-  #appendEntryEvent(entry: HandoffEntry, fromState: string | null): void {
-    this.#sql(
-      `INSERT INTO handoff_entry_events (repository, issue_number, version, from_state, to_state,
-         entry, recorded_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      entry.repository,
-      entry.issue_number,
-      entry.version,
-      fromState,
-      entry.state,
-      JSON.stringify(entry),
-      this.#nowIso(),
-    );
-  }
-
-  async createHandoffEntry(draft: HandoffEntryDraft): Promise<HandoffEntry> {
-    const entry: HandoffEntry = { ...this.#draft(draft), version: 1 };
-    return this.#write(() => {
-      if (this.#entryRow(entry.repository, entry.issue_number)) {
-        throw new AlreadyExistsError(
-          `${entry.repository}#${entry.issue_number} already has a handoff entry; read it and ` +
-            "update it with its version instead",
-        );
-      }
-      this.#sql(
-        `INSERT INTO handoff_entries (repository, issue_number, fields, state, owner,
-           agent_waiting, follow_ups, claim_expiries, escalation_reason, opened_at,
-           state_changed_at, version)
-         VALUES (@repository, @issue_number, @fields, @state, @owner, @agent_waiting, @follow_ups,
-           @claim_expiries, @escalation_reason, @opened_at, @state_changed_at, @version)`,
-      ).run(this.#entryParams(entry));
-      this.#appendEntryEvent(entry, null);
-      return entry;
-    });
-  }
-
-  async getHandoffEntry(repository: string, issueNumber: number): Promise<HandoffEntry | null> {
-    return this.#entryRow(repository, issueNumber);
-  }
-
-  async updateHandoffEntry(
-    next: HandoffEntryDraft,
-    options: { expectedVersion: number },
-  ): Promise<HandoffEntry> {
-    const expected = parseInput(positiveIntSchema, options.expectedVersion, "expectedVersion");
-    const entry: HandoffEntry = { ...this.#draft(next), version: expected + 1 };
-    const what = `handoff entry ${entry.repository}#${entry.issue_number}`;
-    return this.#write(() => {
-      const current = this.#entryRow(entry.repository, entry.issue_number);
-      if (!current) {
-        throw new NotFoundError(`${what} does not exist; create it before updating it`);
-      }
-      if (current.version !== expected) {
-        throw new VersionConflictError(what, expected, current.version);
-      }
-      this.#sql(
-        `UPDATE handoff_entries SET fields = @fields, state = @state, owner = @owner,
-           agent_waiting = @agent_waiting, follow_ups = @follow_ups,
-           claim_expiries = @claim_expiries, escalation_reason = @escalation_reason,
-           opened_at = @opened_at, state_changed_at = @state_changed_at, version = @version
-         WHERE repository = @repository AND issue_number = @issue_number
-           AND version = @expected`,
-      ).run({ ...this.#entryParams(entry), expected });
-      this.#appendEntryEvent(entry, current.state);
-      return entry;
-    });
-  }
-
-  async listHandoffEntries(query: ListHandoffEntriesQuery = {}): Promise<HandoffEntry[]> {
-    const rows = this.#sql(
-      `SELECT * FROM handoff_entries
-       WHERE (@repository IS NULL OR repository = @repository)
-         AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
-       ORDER BY repository, issue_number`,
-    ).all({
-      repository: query.repository ?? null,
-      states: query.states ? JSON.stringify(query.states) : null,
-    }) as Row[];
-    return rows.map((row) => this.#entryFromRow(row));
-  }
-
-  async listHandoffEntryEvents(
-    repository: string,
-    issueNumber: number,
-  ): Promise<HandoffEntryEvent[]> {
-    const rows = this.#sql(
-      `SELECT * FROM handoff_entry_events WHERE repository = ? AND issue_number = ? ORDER BY id`,
-    ).all(repository, issueNumber) as Row[];
-    return rows.map((row) => {
-      const key = `id ${String(row.id)}`;
-      return parseRow(
-        handoffEntryEventSchema,
-        { ...row, entry: fromJsonColumn(row.entry, "handoff_entry_events", key, "entry") },
-        "handoff_entry_events",
-        key,
-      );
-    });
-  }
-
-  // ---- audit log -----------------------------------------------------------------------------
+  // ---- audit log --------------------------------------------------------------------------------
 
   async appendAudit(input: AuditEntryInput): Promise<AuditEntry> {
     const entry = parseInput(auditEntryInputSchema, input, "audit entry");
@@ -846,6 +694,32 @@ export class SqliteStore implements Store {
       return { id, ...entry };
     });
   }
+
+  async listAudit(query: ListAuditQuery = {}): Promise<AuditEntry[]> {
+    const limit =
+      query.limit === undefined ? -1 : parseInput(positiveIntSchema, query.limit, "audit limit");
+    const order = query.order === "desc" ? "DESC" : "ASC";
+    const rows = this.#sql(
+      `SELECT id, kind, subject, decision, facts, at FROM audit_log
+       WHERE (@subject IS NULL OR subject = @subject) AND (@kind IS NULL OR kind = @kind)
+       ORDER BY id ${order} LIMIT @limit`,
+    ).all({ subject: query.subject ?? null, kind: query.kind ?? null, limit }) as Row[];
+    return rows.map((row) => {
+      const key = `id ${String(row.id)}`;
+      return parseRow(
+        auditEntrySchema,
+        {
+          ...row,
+          decision: fromJsonColumn(row.decision, "audit_log", key, "decision"),
+          facts: fromJsonColumn(row.facts, "audit_log", key, "facts"),
+        },
+        "audit_log",
+        key,
+      );
+    });
+  }
+
+  // ---- evaluations ------------------------------------------------------------------------------
 
   async appendEvaluation(input: EvaluationInput): Promise<Evaluation> {
     const evaluation = parseInput(evaluationInputSchema, input, "evaluation");
@@ -870,9 +744,7 @@ export class SqliteStore implements Store {
     });
   }
 
-  async listEvaluations(
-    query: PullRequestKey & { treeSha?: string; since?: string },
-  ): Promise<Evaluation[]> {
+  async listEvaluations(query: ListEvaluationsQuery): Promise<Evaluation[]> {
     const rows = this.#sql(
       `SELECT id, repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, at
        FROM evaluations
@@ -900,6 +772,8 @@ export class SqliteStore implements Store {
     });
   }
 
+  // ---- maintainer overrides ---------------------------------------------------------------------
+
   async appendOverride(input: OverrideInput): Promise<StoredOverride> {
     const override = parseInput(overrideInputSchema, input, "maintainer override");
     return this.#write(() => {
@@ -922,7 +796,7 @@ export class SqliteStore implements Store {
     });
   }
 
-  async listOverrides(query: PullRequestKey & { headSha: string }): Promise<StoredOverride[]> {
+  async listOverrides(query: HeadKey): Promise<StoredOverride[]> {
     const rows = this.#sql(
       `SELECT id, repository, pull_number, head_sha, base_ref, by, reason, comment_url, at
        FROM maintainer_overrides
@@ -932,6 +806,8 @@ export class SqliteStore implements Store {
       parseRow(storedOverrideSchema, row, "maintainer_overrides", `id ${String(row.id)}`),
     );
   }
+
+  // ---- observations of GitHub -------------------------------------------------------------------
 
   async recordMergeCommit(observation: MergeCommitObservation): Promise<void> {
     const seen = parseInput(mergeCommitObservationSchema, observation, "merge commit");
@@ -943,7 +819,7 @@ export class SqliteStore implements Store {
     );
   }
 
-  async listMergeCommits(query: PullRequestKey & { headSha: string }): Promise<string[]> {
+  async listMergeCommits(query: HeadKey): Promise<string[]> {
     const rows = this.#sql(
       `SELECT merge_sha FROM merge_commits
        WHERE repository = ? AND pull_number = ? AND head_sha = ? ORDER BY observed_at, merge_sha`,
@@ -964,35 +840,11 @@ export class SqliteStore implements Store {
   async listHeadObservations(query: {
     repository: string;
     headSha: string;
-  }): Promise<{ pull_number: number; base_ref: string }[]> {
+  }): Promise<HeadSighting[]> {
     return this.#sql(
       `SELECT pull_number, base_ref FROM head_observations
        WHERE repository = ? AND head_sha = ? ORDER BY observed_at, pull_number, base_ref`,
-    ).all(query.repository, query.headSha) as { pull_number: number; base_ref: string }[];
-  }
-
-  async listAudit(query: ListAuditQuery = {}): Promise<AuditEntry[]> {
-    const limit =
-      query.limit === undefined ? -1 : parseInput(positiveIntSchema, query.limit, "audit limit");
-    const order = query.order === "desc" ? "DESC" : "ASC";
-    const rows = this.#sql(
-      `SELECT id, kind, subject, decision, facts, at FROM audit_log
-       WHERE (@subject IS NULL OR subject = @subject) AND (@kind IS NULL OR kind = @kind)
-       ORDER BY id ${order} LIMIT @limit`,
-    ).all({ subject: query.subject ?? null, kind: query.kind ?? null, limit }) as Row[];
-    return rows.map((row) => {
-      const key = `id ${String(row.id)}`;
-      return parseRow(
-        auditEntrySchema,
-        {
-          ...row,
-          decision: fromJsonColumn(row.decision, "audit_log", key, "decision"),
-          facts: fromJsonColumn(row.facts, "audit_log", key, "facts"),
-        },
-        "audit_log",
-        key,
-      );
-    });
+    ).all(query.repository, query.headSha) as HeadSighting[];
   }
 
   async close(): Promise<void> {

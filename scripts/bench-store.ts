@@ -1,13 +1,13 @@
 /**
  * Rough throughput of the SQLite store on this machine, with the production pragmas
  * (WAL, synchronous=FULL: one fsync per commit). Prints figures, asserts nothing, is not a test.
- *   npx tsx app/store/bench-store.ts [count]
+ *   npm run bench:store [-- count]
  */
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SqliteStore } from "./sqlite-store.js";
+import { SqliteStore } from "../app/store/sqlite-store.js";
 
 const count = Number(process.argv[2] ?? 2000);
 const dir = mkdtempSync(join(tmpdir(), "agate-bench-"));

@@ -1,0 +1,234 @@
+/**
+ * The DeliveryLog port's contract: its behaviour through the port alone, run against every
+ * backend in STORE_BACKENDS (test/support/store.ts).
+ * A delivery's jobs are enqueued with it and its retention waits for them, so the subject
+ * is a DeliveryLog and the JobQueue of the same database.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  delivery,
+  HOUR,
+  job,
+  type OpenContractDatabase,
+  payloadOf,
+  receive,
+  STORE_BACKENDS,
+  sixDeliveries,
+  useContractDatabase,
+  WEEK,
+  work,
+} from "../../../test/support/store.js";
+import { DeliveryPrunedError, InvalidInputError, StoreError } from "../errors.js";
+import type { DeliveryLog } from "../ports/delivery-log.js";
+import type { JobQueue } from "../ports/job-queue.js";
+
+const PAYLOAD = JSON.stringify({ action: "opened", number: 12 });
+const JOBS = [
+  { kind: "pull_request.evaluate", payload: { pull: 12 }, concurrency_key: "octo/repo#12" },
+  { kind: "labels.ensure", payload: null },
+];
+
+function deliveryLogContract(
+  backend: string,
+  open: OpenContractDatabase<DeliveryLog & JobQueue>,
+): void {
+  describe(`DeliveryLog contract: ${backend}`, () => {
+    const t = useContractDatabase(open);
+
+    describe("webhook deliveries", () => {
+      it("are stored with their payload and jobs, and read back after reopening", async () => {
+        const writer = t.port;
+        const d = delivery("d-1", PAYLOAD);
+        const result = await writer.recordDelivery({ delivery: d, payload: PAYLOAD, jobs: JOBS });
+        expect(result).toEqual({ status: "new", jobIds: [1, 2] });
+        await writer.close();
+
+        const reader = await t.connect();
+        expect(await reader.getDelivery("d-1")).toEqual({ ...d, payload: PAYLOAD });
+        expect(await reader.getDelivery("d-2")).toBeNull();
+        const now = t.clock.now().toISOString();
+        expect(await reader.listJobs({ deliveryId: "d-1" })).toEqual([
+          {
+            id: 1,
+            kind: "pull_request.evaluate",
+            payload: { pull: 12 },
+            concurrency_key: "octo/repo#12",
+            delivery_id: "d-1",
+            status: "queued",
+            attempts: 0,
+            max_attempts: 8,
+            run_at: now,
+            lease_owner: null,
+            lease_expires_at: null,
+            last_error: null,
+            created_at: now,
+            updated_at: now,
+          },
+          expect.objectContaining({
+            id: 2,
+            kind: "labels.ensure",
+            payload: null,
+            concurrency_key: null,
+          }),
+        ]);
+        expect(await reader.getDeliveryRecord("d-1")).toEqual({
+          ...d,
+          repository: null,
+          recorded_at: now,
+          pruned: null,
+        });
+        expect(await reader.getDeliveryRecord("d-2")).toBeNull();
+      });
+
+      it("seen again with the same payload are duplicates and enqueue nothing", async () => {
+        const store = t.port;
+        const d = delivery("d-1", PAYLOAD);
+        await store.recordDelivery({ delivery: d, payload: PAYLOAD, jobs: JOBS });
+        const again = await store.recordDelivery({
+          delivery: { ...d, received_at: "2025-01-01T00:00:09.000Z" },
+          payload: PAYLOAD,
+          jobs: JOBS,
+        });
+        expect(again).toEqual({ status: "duplicate", jobIds: [1, 2] });
+        expect(await store.listJobs()).toHaveLength(2);
+      });
+
+      it("with a known id but another payload are a conflict and never overwrite", async () => {
+        const store = t.port;
+        const d = delivery("d-1", PAYLOAD);
+        await store.recordDelivery({ delivery: d, payload: PAYLOAD, jobs: JOBS });
+        const other = JSON.stringify({ action: "closed" });
+        const result = await store.recordDelivery({
+          delivery: delivery("d-1", other),
+          payload: other,
+          jobs: JOBS,
+        });
+        expect(result).toEqual({ status: "conflict", jobIds: [] });
+        expect(await store.getDelivery("d-1")).toEqual({ ...d, payload: PAYLOAD });
+        expect(await store.listJobs()).toHaveLength(2);
+      });
+
+      it("must come with the exact payload their digest was computed from", async () => {
+        const store = t.port;
+        const err = await store
+          .recordDelivery({ delivery: delivery("d-1", PAYLOAD), payload: `${PAYLOAD} `, jobs: [] })
+          .catch((error: unknown) => error);
+        expect(err).toBeInstanceOf(StoreError);
+        expect((err as StoreError).code).toBe("payload_mismatch");
+        await expect(
+          store.recordDelivery({
+            delivery: { ...delivery("d-1", PAYLOAD), payload_sha256: "nope" },
+            payload: PAYLOAD,
+            jobs: [],
+          }),
+        ).rejects.toThrow(InvalidInputError);
+        expect(await store.getDelivery("d-1")).toBeNull();
+      });
+    });
+
+    describe("delivery retention", () => {
+      it("prunes exactly the payloads of processed deliveries older than the retention, and keeps the rest across a reopen", async () => {
+        const { clock } = t;
+        const store = t.port;
+        const d = await sixDeliveries(store, clock);
+
+        // A millisecond before a week: nothing is old enough yet.
+        expect(await store.pruneDeliveryPayloads({ retentionMs: WEEK })).toEqual({
+          pruned: 0,
+          more: false,
+        });
+        clock.advance(1);
+        expect(await store.pruneDeliveryPayloads({ retentionMs: WEEK })).toEqual({
+          pruned: 3,
+          more: false,
+        });
+        // Nothing left to do: a second pass prunes nothing and changes nothing.
+        expect(await store.pruneDeliveryPayloads({ retentionMs: WEEK })).toEqual({
+          pruned: 0,
+          more: false,
+        });
+        const prunedAt = clock.now().toISOString();
+        await store.close();
+
+        const reader = await t.connect();
+        for (const kept of [d.queued, d.running, d.young]) {
+          expect(await reader.getDelivery(kept.delivery.id)).toEqual({
+            ...kept.delivery,
+            payload: kept.payload,
+          });
+          expect((await reader.getDeliveryRecord(kept.delivery.id))?.pruned).toBeNull();
+        }
+        for (const gone of [d.done, d.dead, d.none]) {
+          const error = await reader.getDelivery(gone.delivery.id).catch((e: unknown) => e);
+          expect(error).toBeInstanceOf(DeliveryPrunedError);
+          expect((error as Error).message).toContain(
+            `delivery ${gone.delivery.id} was processed, and its payload was pruned at ${prunedAt}`,
+          );
+          // Id, event, action, digest, received_at, repository kept; the prune is a fact of its own.
+          expect(await reader.getDeliveryRecord(gone.delivery.id)).toEqual({
+            ...gone.delivery,
+            repository: gone === d.none ? "octo/pinged" : "octo/repo",
+            recorded_at: gone.delivery.received_at,
+            pruned: { pruned_at: prunedAt, retention_ms: WEEK },
+          });
+        }
+        // The outcome is the jobs, which stay as they were.
+        expect((await reader.listJobs({ deliveryId: "done" })).map((j) => j.status)).toEqual([
+          "done",
+          "done",
+        ]);
+        expect((await reader.listJobs({ deliveryId: "dead" }))[0]).toMatchObject({
+          status: "dead",
+          last_error: "boom",
+        });
+      });
+
+      it("still recognises a pruned delivery sent again: same body a duplicate, another body a conflict", async () => {
+        const { clock } = t;
+        const store = t.port;
+        const first = await receive(store, clock, "d-1", [job("k")]);
+        await work(store, "k", "done");
+        clock.advance(WEEK);
+        expect((await store.pruneDeliveryPayloads({ retentionMs: WEEK })).pruned).toBe(1);
+
+        const again = await receive(store, clock, "d-1", [job("k")], first.payload);
+        expect(again.result).toEqual({ status: "duplicate", jobIds: first.result.jobIds });
+        const other = await receive(store, clock, "d-1", [job("k")], payloadOf("forged"));
+        expect(other.result).toEqual({ status: "conflict", jobIds: [] });
+        expect(await store.listJobs()).toHaveLength(1);
+        expect(await store.getDeliveryRecord("d-1")).toMatchObject({
+          payload_sha256: first.delivery.payload_sha256,
+          received_at: first.delivery.received_at,
+        });
+      });
+
+      it("goes in batches of a limit, saying when there is more", async () => {
+        const { clock } = t;
+        const store = t.port;
+        for (const id of ["a", "b", "c", "d", "e"]) await receive(store, clock, id, []);
+        clock.advance(HOUR);
+        const limit = 2;
+        expect(await store.pruneDeliveryPayloads({ retentionMs: HOUR, limit })).toEqual({
+          pruned: 2,
+          more: true,
+        });
+        expect(await store.pruneDeliveryPayloads({ retentionMs: HOUR, limit })).toEqual({
+          pruned: 2,
+          more: true,
+        });
+        expect(await store.pruneDeliveryPayloads({ retentionMs: HOUR, limit })).toEqual({
+          pruned: 1,
+          more: false,
+        });
+      });
+
+      it("refuses a retention under an hour", async () => {
+        await expect(t.port.pruneDeliveryPayloads({ retentionMs: HOUR - 1 })).rejects.toThrow(
+          InvalidInputError,
+        );
+      });
+    });
+  });
+}
+
+for (const backend of STORE_BACKENDS) deliveryLogContract(backend.name, backend.open);

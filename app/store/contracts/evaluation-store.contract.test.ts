@@ -1,0 +1,68 @@
+/**
+ * The EvaluationStore port's contract: its behaviour through the port alone, run against every
+ * backend in STORE_BACKENDS (test/support/store.ts).
+ */
+import { describe, expect, it } from "vitest";
+import {
+  evaluation,
+  type OpenContractDatabase,
+  SHA_B,
+  STORE_BACKENDS,
+  TREE_1,
+  useContractDatabase,
+} from "../../../test/support/store.js";
+import { InvalidInputError } from "../errors.js";
+import type { EvaluationStore } from "../ports/evaluation-store.js";
+
+const PR = { repository: "octo/repo", pullNumber: 12 };
+
+function evaluationStoreContract(
+  backend: string,
+  open: OpenContractDatabase<EvaluationStore>,
+): void {
+  describe(`EvaluationStore contract: ${backend}`, () => {
+    const t = useContractDatabase(open);
+
+    it("round-trip through a reopened database, filtered by tree and by time", async () => {
+      const writer = t.port;
+      const first = await writer.appendEvaluation(evaluation());
+      await writer.appendEvaluation(
+        evaluation({
+          head_sha: SHA_B,
+          tree_sha: "2".repeat(40),
+          outcome: { status: "failed", error: "HTTP 500", fix: "retry later" },
+          at: "2025-01-02T10:00:00.000Z",
+        }),
+      );
+      await writer.close();
+
+      const reader = await t.connect();
+      const all = await reader.listEvaluations(PR);
+      expect(all.map((e) => e.id)).toEqual([first.id, first.id + 1]);
+      expect(all[0]).toEqual(first);
+      expect((await reader.listEvaluations({ ...PR, treeSha: TREE_1 })).map((e) => e.id)).toEqual([
+        first.id,
+      ]);
+      const since = await reader.listEvaluations({ ...PR, since: "2025-01-02T00:00:00.000Z" });
+      expect(since.map((e) => e.outcome.status)).toEqual(["failed"]);
+      expect(await reader.listEvaluations({ ...PR, pullNumber: 13 })).toEqual([]);
+    });
+
+    it("refuse a verdict outside the schema, writing nothing", async () => {
+      const store = t.port;
+      await expect(
+        store.appendEvaluation(
+          evaluation({
+            outcome: {
+              status: "verdict",
+              verdict: { complete: true, score: 2, missing: [], evidence: [] },
+            },
+          }),
+        ),
+      ).rejects.toThrow(InvalidInputError);
+      expect(await store.listEvaluations(PR)).toEqual([]);
+    });
+  });
+}
+
+for (const backend of STORE_BACKENDS) evaluationStoreContract(backend.name, backend.open);

@@ -1,0 +1,68 @@
+/**
+ * The ObservationStore port's contract: its behaviour through the port alone, run against every
+ * backend in STORE_BACKENDS (test/support/store.ts).
+ */
+import { describe, expect, it } from "vitest";
+import {
+  type OpenContractDatabase,
+  SHA_A,
+  SHA_B,
+  SHA_C,
+  STORE_BACKENDS,
+  useContractDatabase,
+} from "../../../test/support/store.js";
+import type { ObservationStore } from "../ports/observation-store.js";
+
+const PR = { repository: "octo/repo", pullNumber: 12 };
+
+function observationStoreContract(
+  backend: string,
+  open: OpenContractDatabase<ObservationStore>,
+): void {
+  describe(`ObservationStore contract: ${backend}`, () => {
+    const t = useContractDatabase(open);
+
+    it("records a head once per pull request and base, listed in order", async () => {
+      const store = t.port;
+      const seen = (pull_number: number, base_ref: string, observed_at: string) =>
+        store.recordHeadObservation({
+          repository: "octo/repo",
+          head_sha: SHA_A,
+          pull_number,
+          base_ref,
+          observed_at,
+        });
+      await seen(12, "main", "2025-01-01T10:00:00.000Z");
+      await seen(12, "main", "2025-01-01T11:00:00.000Z");
+      await seen(13, "release", "2025-01-01T12:00:00.000Z");
+      expect(await store.listHeadObservations({ repository: "octo/repo", headSha: SHA_A })).toEqual(
+        [
+          { pull_number: 12, base_ref: "main" },
+          { pull_number: 13, base_ref: "release" },
+        ],
+      );
+      expect(await store.listHeadObservations({ repository: "octo/repo", headSha: SHA_B })).toEqual(
+        [],
+      );
+    });
+
+    it("records a test merge commit once per head, listed oldest first", async () => {
+      const store = t.port;
+      const seen = (merge_sha: string, observed_at: string) =>
+        store.recordMergeCommit({
+          repository: "octo/repo",
+          pull_number: 12,
+          head_sha: SHA_A,
+          merge_sha,
+          observed_at,
+        });
+      await seen(SHA_B, "2025-01-01T10:00:00.000Z");
+      await seen(SHA_B, "2025-01-01T11:00:00.000Z");
+      await seen(SHA_C, "2025-01-01T12:00:00.000Z");
+      expect(await store.listMergeCommits({ ...PR, headSha: SHA_A })).toEqual([SHA_B, SHA_C]);
+      expect(await store.listMergeCommits({ ...PR, headSha: SHA_B })).toEqual([]);
+    });
+  });
+}
+
+for (const backend of STORE_BACKENDS) observationStoreContract(backend.name, backend.open);

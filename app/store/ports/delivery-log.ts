@@ -1,0 +1,67 @@
+/**
+ * Webhook deliveries, each recorded with the jobs it enqueues in one transaction (so a backend
+ * implementing this port implements JobQueue on the same database), and their retention.
+ */
+import type { Delivery, DeliveryRecord, NewJob, StoredDelivery } from "../../../schemas/store.js";
+
+/**
+ * The shortest delivery retention there is (the database refuses a prune under it): a delivery
+ * is kept whole at least this long after it was recorded, whatever the setting says.
+ */
+export const MIN_DELIVERY_RETENTION_MS = 3_600_000;
+
+export interface RecordDeliveryInput {
+  delivery: Delivery;
+  /** The exact text that `delivery.payload_sha256` was computed from (checked). */
+  payload: string;
+  /** Enqueued in the same transaction as the delivery row, or not at all. */
+  jobs: readonly NewJob[];
+}
+
+export interface RecordDeliveryResult {
+  /**
+   * new: stored, jobs enqueued. duplicate: same id and payload seen before, nothing enqueued.
+   * conflict: same id with a different payload, nothing written (the first one is kept).
+   */
+  status: "new" | "duplicate" | "conflict";
+  /** The delivery's jobs: the new ones, or for a duplicate the ones enqueued the first time. */
+  jobIds: number[];
+}
+
+export interface PruneDeliveriesOptions {
+  /** Payloads of deliveries recorded at least this long ago, and processed, are pruned. */
+  retentionMs: number;
+  /** At most this many in one transaction (the write lock is held meanwhile); default 500. */
+  limit?: number;
+}
+
+export interface PruneDeliveriesResult {
+  /** Payloads pruned by this call. */
+  pruned: number;
+  /** True when the limit was reached: call again for the rest. */
+  more: boolean;
+}
+
+export interface DeliveryLog {
+  /**
+   * The delivery and its jobs, in one transaction. A duplicate is recognised by id and digest,
+   * also after its payload was pruned. StoreError "payload_mismatch" when the payload does not
+   * hash to the digest; InvalidInputError for anything outside the schemas. Nothing is written
+   * in either case.
+   */
+  recordDelivery(input: RecordDeliveryInput): Promise<RecordDeliveryResult>;
+  /**
+   * The delivery with its payload; null when unknown; DeliveryPrunedError when retention has
+   * removed its payload (only a processed one: every job of it done or dead).
+   */
+  getDelivery(id: string): Promise<StoredDelivery | null>;
+  /** What is kept of a delivery for good (no payload), pruned or not; null when unknown. */
+  getDeliveryRecord(id: string): Promise<DeliveryRecord | null>;
+  /**
+   * Retention: removes the payloads of deliveries that are processed (no job of theirs queued
+   * or running) and were recorded at least `retentionMs` ago, and appends a prune for each.
+   * InvalidInputError for a retention under MIN_DELIVERY_RETENTION_MS. Nothing else ever
+   * removes or changes a delivery.
+   */
+  pruneDeliveryPayloads(options: PruneDeliveriesOptions): Promise<PruneDeliveriesResult>;
+}

@@ -1,0 +1,35 @@
+/** Acceptance records: append-only; a later push marks them stale, never rewrites them. */
+import type {
+  AcceptanceRecord,
+  AcceptanceRecordInput,
+} from "../../../schemas/acceptance-record.js";
+import type { PullRequestKey } from "./keys.js";
+
+export interface MarkStaleInput extends PullRequestKey {
+  /** The new head SHA; every not-yet-stale record of another head is marked with it. */
+  supersededBy: string;
+  at: string;
+}
+
+export interface ListRecordsQuery extends PullRequestKey {
+  headSha?: string;
+  /** The tested tree SHA, to find an earlier attempt on the same tree. */
+  treeSha?: string;
+}
+
+export interface RecordStore {
+  /** InvalidInputError when the input is outside the schema; nothing is written then. */
+  appendRecord(input: AcceptanceRecordInput): Promise<AcceptanceRecord>;
+  /**
+   * Returns how many records were marked. Records of `supersededBy` itself, and records marked
+   * before, are left alone: a record is marked once, by the first push past it.
+   */
+  markStale(input: MarkStaleInput): Promise<number>;
+  /** Oldest first. */
+  listRecords(query: ListRecordsQuery): Promise<AcceptanceRecord[]>;
+  /**
+   * Every repository agate has heard of, from records or from deliveries (also those whose
+   * payload was pruned), sorted, for the reconcile pass.
+   */
+  listRepositories(): Promise<string[]>;
+}

@@ -1,0 +1,315 @@
+/**
+ * Helpers for the store's tests: temp directories, a frozen clock, valid fixtures, a set of
+ * deliveries in every state for the retention tests, and the backends every port's contract
+ * suite (app/store/contracts/) runs against.
+ */
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach } from "vitest";
+import type { DeliveryLog } from "../../app/store/ports/delivery-log.js";
+import type { JobQueue } from "../../app/store/ports/job-queue.js";
+import { SqliteStore } from "../../app/store/sqlite-store.js";
+import type { Clock, Store } from "../../app/store/store.js";
+import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
+import type { EvaluationInput } from "../../schemas/evaluation.js";
+import type { Delivery, NewJob, OverrideInput } from "../../schemas/store.js";
+
+export const SHA_A = "a".repeat(40);
+export const SHA_B = "b".repeat(40);
+export const SHA_C = "c".repeat(40);
+export const TREE_1 = "1".repeat(40);
+export const DIGEST = "d".repeat(64);
+
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+export const WEEK = 7 * DAY;
+
+/** A fresh directory per test; call the returned cleanup in afterEach. */
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "agate-store-"));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Registers a fresh directory per test and returns the path of a database file inside it. */
+export function useTempDatabaseFile(): () => string {
+  let current: { dir: string; cleanup: () => void } | undefined;
+  beforeEach(() => {
+    current = tempDir();
+  });
+  afterEach(() => current?.cleanup());
+  return () => {
+    if (!current) throw new Error("useTempDatabaseFile's path is only there inside a test");
+    return join(current.dir, "agate.db");
+  };
+}
+
+export interface TestClock {
+  now: () => Date;
+  advance: (ms: number) => void;
+}
+
+export function frozenClock(start = "2025-01-01T00:00:00.000Z"): TestClock {
+  let current = new Date(start).getTime();
+  return {
+    now: () => new Date(current),
+    advance: (ms) => {
+      current += ms;
+    },
+  };
+}
+
+export function recordInput(overrides: Partial<AcceptanceRecordInput> = {}): AcceptanceRecordInput {
+  return {
+    repository: "octo/repo",
+    pull_number: 12,
+    head_sha: SHA_A,
+    base_sha: SHA_C,
+    tested: {
+      sha: SHA_A,
+      tree_sha: TREE_1,
+      parents: [SHA_C],
+      clean: true,
+      dirty_digest: null,
+    },
+    commands: [
+      {
+        name: "test",
+        run: "npm test",
+        exit_code: 0,
+        signal: null,
+        timed_out: false,
+        started_at: "2025-01-01T00:00:00.000Z",
+        duration_ms: 1234,
+        output: {
+          bytes: 10,
+          sha256: DIGEST,
+          normalized_sha256: DIGEST,
+          tail: "ok\n",
+          truncated: false,
+        },
+      },
+    ],
+    provenance: {
+      workflow: {
+        run_id: 1,
+        run_attempt: 1,
+        workflow_ref: "octo/repo/.github/workflows/agate.yml@refs/heads/main",
+        job: "agate",
+        event_name: "pull_request",
+      },
+      verified: true,
+      refused_reason: null,
+    },
+    runner: { os: "Linux", arch: "X64", image_version: null, node_version: "v20.0.0" },
+    grader: {
+      agate_version: "0.1.0",
+      config_digest: DIGEST,
+      evaluator: { kind: "llm", provider: "openai", model: "gpt", prompt_version: "1" },
+    },
+    verdict: { complete: true, score: 0.9, missing: [], evidence: ["tests pass"] },
+    verdict_by: "evaluator",
+    handoff: null,
+    override: null,
+    decision: { state: "accepted", reasons: ["all required commands passed"] },
+    decided_at: "2025-01-01T00:00:05.000Z",
+    ...overrides,
+  };
+}
+
+export function evaluation(overrides: Partial<EvaluationInput> = {}): EvaluationInput {
+  return {
+    repository: "octo/repo",
+    pull_number: 12,
+    head_sha: SHA_A,
+    tree_sha: TREE_1,
+    config_digest: DIGEST,
+    run: {
+      kind: "llm",
+      provider: "openai",
+      model: "gpt-test",
+      prompt_version: "agate-eval-1",
+      input_tokens: 1200,
+      output_tokens: 80,
+      latency_ms: 950,
+      requests: 1,
+    },
+    outcome: {
+      status: "verdict",
+      verdict: { complete: false, score: 0.4, missing: ["docs"], evidence: ["diff"] },
+    },
+    at: "2025-01-01T10:00:00.000Z",
+    ...overrides,
+  };
+}
+
+export function override(overrides: Partial<OverrideInput> = {}): OverrideInput {
+  return {
+    repository: "octo/repo",
+    pull_number: 12,
+    head_sha: SHA_A,
+    base_ref: "main",
+    by: "octocat",
+    reason: "the workflow change is reviewed",
+    comment_url: "https://github.com/octo/repo/pull/12#issuecomment-1",
+    at: "2025-01-01T10:00:00.000Z",
+    ...overrides,
+  };
+}
+
+export function delivery(id: string, payload: string, event = "pull_request"): Delivery {
+  return {
+    id,
+    event,
+    action: "opened",
+    payload_sha256: createHash("sha256").update(payload).digest("hex"),
+    received_at: "2025-01-01T00:00:00.000Z",
+  };
+}
+
+/** A webhook payload naming its repository, as GitHub's do. */
+export function payloadOf(id: string, repository = "octo/repo"): string {
+  return JSON.stringify({ action: "opened", id, repository: { full_name: repository } });
+}
+
+type DeliveriesAndJobs = DeliveryLog & JobQueue;
+
+/** Records a delivery received now (by the clock) with these jobs. */
+export async function receive(
+  store: DeliveriesAndJobs,
+  clock: TestClock,
+  id: string,
+  jobs: NewJob[],
+  payload = payloadOf(id),
+) {
+  const delivery = {
+    id,
+    event: "pull_request",
+    action: "opened",
+    payload_sha256: createHash("sha256").update(payload).digest("hex"),
+    received_at: clock.now().toISOString(),
+  };
+  const result = await store.recordDelivery({ delivery, payload, jobs });
+  return { delivery, payload, result };
+}
+
+/** Claims the one job of that kind and completes it, fails it for good, or leaves it running. */
+export async function work(
+  store: JobQueue,
+  kind: string,
+  outcome: "done" | "dead" | "running",
+): Promise<void> {
+  const claimed = await store.claimJob({ workerId: "w", leaseMs: HOUR, kinds: [kind] });
+  if (!claimed) throw new Error(`no ${kind} job to claim`);
+  if (outcome === "done") await store.completeJob(claimed.lease);
+  if (outcome === "dead") await store.failJob(claimed.lease, "boom", { permanent: true });
+}
+
+export const job = (kind: string): NewJob => ({ kind, payload: null });
+
+/**
+ * Five deliveries in every state (done, dead, queued, running, no job at all) and, a day later,
+ * one more done; the clock left a millisecond before the first five are a week old.
+ */
+export async function sixDeliveries(store: DeliveriesAndJobs, clock: TestClock) {
+  const done = await receive(store, clock, "done", [job("k-done"), job("k-done")]);
+  const dead = await receive(store, clock, "dead", [job("k-dead")]);
+  const queued = await receive(store, clock, "queued", [job("k-queued")]);
+  const running = await receive(store, clock, "running", [job("k-running")]);
+  const none = await receive(store, clock, "none", [], payloadOf("none", "octo/pinged"));
+  await work(store, "k-done", "done");
+  await work(store, "k-done", "done");
+  await work(store, "k-dead", "dead");
+  await work(store, "k-running", "running");
+  clock.advance(DAY);
+  const young = await receive(store, clock, "young", [job("k-young")]);
+  await work(store, "k-young", "done");
+  clock.advance(WEEK - DAY - 1);
+  return { done, dead, queued, running, none, young };
+}
+
+// ---- contract suites -----------------------------------------------------------------------
+
+export interface Connection {
+  close(): Promise<void>;
+}
+
+export interface ContractDatabase<P> {
+  /** A new connection to this test's database. The suite may close it; dispose() must. */
+  connect(): Promise<P & Connection>;
+  /** Closes every connection still open and removes the database. */
+  dispose(): Promise<void>;
+}
+
+/** Creates an empty database whose connections take the time from `now`. */
+export type OpenContractDatabase<P> = (now: Clock) => Promise<ContractDatabase<P>>;
+
+export interface StoreBackend {
+  name: string;
+  open: OpenContractDatabase<Store>;
+}
+
+/** The SQLite backend on a real file in a temp dir. */
+const sqlite: OpenContractDatabase<Store> = async (now) => {
+  const { dir, cleanup } = tempDir();
+  const file = join(dir, "agate.db");
+  const connections: SqliteStore[] = [];
+  return {
+    connect: async () => {
+      const store = SqliteStore.open(file, { now });
+      connections.push(store);
+      return store;
+    },
+    dispose: async () => {
+      for (const store of connections) await store.close();
+      cleanup();
+    },
+  };
+};
+
+/**
+ * Every backend the contract suites run against. A backend implements the ports and passes
+ * them all by adding its opener here.
+ */
+export const STORE_BACKENDS: readonly StoreBackend[] = [{ name: "SQLite", open: sqlite }];
+
+export interface ContractContext<P> {
+  /** The test's clock, frozen at 2025-01-01T00:00:00Z when the test starts. */
+  readonly clock: TestClock;
+  /** A connection opened before the test starts. */
+  readonly port: P & Connection;
+  /** Another connection to the same database. */
+  connect(): Promise<P & Connection>;
+}
+
+/**
+ * Registers a fresh database and clock per test of the enclosing describe. The suite sees the
+ * backend only through the port type P.
+ */
+export function useContractDatabase<P>(open: OpenContractDatabase<P>): ContractContext<P> {
+  let current: { clock: TestClock; db: ContractDatabase<P>; port: P & Connection } | undefined;
+  beforeEach(async () => {
+    const clock = frozenClock();
+    const db = await open(clock.now);
+    current = { clock, db, port: await db.connect() };
+  });
+  afterEach(async () => {
+    const db = current?.db;
+    current = undefined;
+    await db?.dispose();
+  });
+  const need = () => {
+    if (!current) throw new Error("the contract database is only there inside a test");
+    return current;
+  };
+  return {
+    get clock() {
+      return need().clock;
+    },
+    get port() {
+      return need().port;
+    },
+    connect: () => need().db.connect(),
+  };
+}
