@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { exampleBundle } from "../../test/support/fake-llm-server.js";
+import { loadEvaluatorSettings, SettingsError } from "../runtime/settings.js";
 import { COMMAND_STDOUT_LIMIT } from "./command.js";
 import { type CommandEvaluatorConfig, createJudge, type JudgeResult } from "./judge.js";
 import { commandSandboxProblem } from "./sandbox.js";
@@ -15,6 +16,7 @@ import { commandSandboxProblem } from "./sandbox.js";
  * The `command` evaluator for real: bash under bubblewrap, real scripts, real processes. The
  * scripts live in a temp dir that each test binds into the sandbox read-only through
  * AGATE_EVALUATOR_COMMAND_PATHS, as an operator lists the directory of the program they allow.
+ * The judge's options come from an environment through the settings module, as in the App.
  */
 
 const prompt = { system: "unused by the command kind", user: "unused" };
@@ -67,11 +69,30 @@ function judge(
     min_score: 0.8,
     rubric: "",
   };
-  return createJudge(config, {
-    env: { PATH: process.env.PATH, AGATE_EVALUATOR_COMMAND_PATHS: dir, ...env },
-    killGraceMs: 200,
-  }).judge({ bundle: exampleBundle(), prompt });
+  const { judgeOptions } = loadEvaluatorSettings({
+    PATH: process.env.PATH,
+    AGATE_EVALUATOR_COMMAND_PATHS: dir,
+    ...env,
+  });
+  return createJudge(config, { ...judgeOptions, killGraceMs: 200 }).judge({
+    bundle: exampleBundle(),
+    prompt,
+  });
 }
+
+/** The problems the App's start reports for these evaluator settings. */
+function startProblems(env: Record<string, string | undefined>): readonly string[] {
+  try {
+    loadEvaluatorSettings(env);
+  } catch (error) {
+    if (error instanceof SettingsError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+const sandboxOf = (env: Record<string, string | undefined>) =>
+  loadEvaluatorSettings(env).judgeOptions.sandbox;
 
 function verdictOf(result: JudgeResult) {
   if (result.outcome.status !== "verdict") throw new Error(JSON.stringify(result.outcome));
@@ -228,6 +249,7 @@ console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [.
       APP_ID: "123",
       OPENAI_API_KEY: "sk-1",
       AGATE_EVALUATOR_API_KEY: "sk-2",
+      AGATE_EVALUATOR_API_KEY_URL: "https://api.openai.com/v1",
       AGATE_DATABASE_URL: "postgres://agate:pw@db/agate",
       GITHUB_TOKEN: "ghs_1",
       CLI_MODEL_KEY: "cli-key-1",
@@ -467,18 +489,17 @@ console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [t
     });
   });
 
-  it("refuses invalid sandbox settings instead of guessing", async () => {
-    const result = await judge(`echo '${verdictJson}'`, {
+  it("refuses invalid sandbox settings instead of guessing: the App does not start on them", async () => {
+    const settings = {
+      PATH: process.env.PATH,
+      AGATE_EVALUATOR_COMMAND_PATHS: dir,
       AGATE_EVALUATOR_COMMAND_ENV: "PRIVATE_KEY",
       AGATE_EVALUATOR_COMMAND_NETWORK: "yes",
-    });
-    expect(result.run.requests).toBe(0);
-    expect(result.outcome).toMatchObject({
-      status: "failed",
-      error: expect.stringMatching(
-        /AGATE_EVALUATOR_COMMAND_NETWORK is "yes".*AGATE_EVALUATOR_COMMAND_ENV names PRIVATE_KEY/,
-      ),
-    });
+    };
+    expect(() => judge(`echo '${verdictJson}'`, settings)).toThrow(SettingsError);
+    expect(startProblems(settings).join("; ")).toMatch(
+      /AGATE_EVALUATOR_COMMAND_NETWORK is "yes".*AGATE_EVALUATOR_COMMAND_ENV names PRIVATE_KEY/,
+    );
   });
 
   it("refuses to bind a directory that holds the App's working directory", async () => {
@@ -503,15 +524,46 @@ console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [t
   });
 
   it("tells the App at start whether the command kind can run here", async () => {
-    expect(await commandSandboxProblem({ PATH: process.env.PATH })).toBeNull();
+    expect(await commandSandboxProblem(sandboxOf({ PATH: process.env.PATH }))).toBeNull();
     expect(
-      await commandSandboxProblem({ PATH: "/nonexistent", AGATE_EVALUATOR_COMMAND_PATHS: dir }),
+      await commandSandboxProblem(
+        sandboxOf({ PATH: "/nonexistent", AGATE_EVALUATOR_COMMAND_PATHS: dir }),
+      ),
     ).toEqual({
       error: expect.stringContaining("bubblewrap (bwrap) is not on the App's PATH"),
       fix: expect.stringContaining("apt-get install bubblewrap"),
     });
-    expect(await commandSandboxProblem({ AGATE_EVALUATOR_COMMAND_NETWORK: "yes" })).toMatchObject({
-      error: expect.stringContaining("AGATE_EVALUATOR_COMMAND_NETWORK"),
+    expect(startProblems({ AGATE_EVALUATOR_COMMAND_NETWORK: "yes" })).toEqual([
+      expect.stringContaining("AGATE_EVALUATOR_COMMAND_NETWORK"),
+    ]);
+  });
+
+  it("takes from the App's environment only what the sandbox needs, at start", async () => {
+    const env: Record<string, string | undefined> = {
+      PATH: process.env.PATH,
+      AGATE_EVALUATOR_COMMAND_PATHS: dir,
+      AGATE_EVALUATOR_COMMAND_ENV: "CLI_MODEL_KEY",
+      CLI_MODEL_KEY: "cli-key-1",
+    };
+    const { judgeOptions } = loadEvaluatorSettings(env);
+    expect(judgeOptions.sandbox).toMatchObject({
+      searchPath: process.env.PATH,
+      passEnv: { CLI_MODEL_KEY: "cli-key-1" },
     });
+    // A later change to the environment reaches no command: the value was captured at start.
+    env.CLI_MODEL_KEY = "changed";
+    const run = await script(
+      "key.mjs",
+      `console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [String(process.env.CLI_MODEL_KEY)] }));`,
+    );
+    const result = await createJudge(
+      { kind: "command", run, timeout: 10_000, min_score: 0.8, rubric: "" },
+      { ...judgeOptions, killGraceMs: 200 },
+    ).judge({ bundle: exampleBundle(), prompt });
+    expect(verdictOf(result).evidence).toEqual(["cli-key-1"]);
+    // Without a PATH in the App's environment, bwrap is looked up in the system's directories.
+    expect(sandboxOf({}).searchPath).toBe(
+      "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    );
   });
 });

@@ -12,6 +12,7 @@ import {
   type JudgeResult,
   type LlmEvaluatorConfig,
 } from "./judge.js";
+import type { CommandSandbox } from "./policy.js";
 
 const KEY = "sk-test-4f1d9c2b7a";
 const prompt = {
@@ -25,7 +26,18 @@ const verdict = {
   evidence: ["src/cli.ts reads --dry-run"],
 };
 
-const KEY_VARIABLE: Record<FakeWire, string> = {
+/** The llm kind never uses it. */
+const UNUSED_SANDBOX: CommandSandbox = {
+  bwrap: "bwrap",
+  network: "none",
+  paths: [],
+  env: [],
+  searchPath: "",
+  passEnv: {},
+  appPlaces: [],
+};
+
+const KEY_VARIABLE: Record<FakeWire, "OPENAI_API_KEY" | "ANTHROPIC_API_KEY"> = {
   openai: "OPENAI_API_KEY",
   anthropic: "ANTHROPIC_API_KEY",
 };
@@ -73,7 +85,9 @@ describe.each(["openai", "anthropic"] as const)("llm evaluator, %s wire", (wire)
     signal?: AbortSignal,
   ): Promise<JudgeResult> =>
     createJudge(evaluator, {
-      env: { AGATE_EVALUATOR_API_KEY: KEY, AGATE_EVALUATOR_API_KEY_URL: llm.url },
+      apiKeys: { AGATE_EVALUATOR_API_KEY: KEY },
+      apiKeyUrls: [llm.url],
+      sandbox: UNUSED_SANDBOX,
       timeoutMs: 5_000,
       backoff: (attempt) => {
         backoffCalls.push(attempt);
@@ -142,7 +156,7 @@ describe.each(["openai", "anthropic"] as const)("llm evaluator, %s wire", (wire)
 
   it("sends the provider's own key only to its public endpoint, never to another", async () => {
     llm.script({ verdict });
-    const result = await judge({ env: { [KEY_VARIABLE[wire]]: KEY } });
+    const result = await judge({ apiKeys: { [KEY_VARIABLE[wire]]: KEY }, apiKeyUrls: [] });
     expect(result.outcome.status).toBe("verdict");
     expect(llm.requests[0]?.headers.authorization).toBeUndefined();
     expect(llm.requests[0]?.headers["x-api-key"]).toBeUndefined();
@@ -152,11 +166,9 @@ describe.each(["openai", "anthropic"] as const)("llm evaluator, %s wire", (wire)
   it("sends AGATE_EVALUATOR_API_KEY only to the origin AGATE_EVALUATOR_API_KEY_URL names", async () => {
     llm.script({ status: 401 });
     const result = await judge({
-      env: {
-        AGATE_EVALUATOR_API_KEY: KEY,
-        // Another origin (the key is bound to scheme, host and port, as written).
-        AGATE_EVALUATOR_API_KEY_URL: "https://llm.example/v1",
-      },
+      apiKeys: { AGATE_EVALUATOR_API_KEY: KEY },
+      // Another origin (the key is bound to scheme, host and port, as written).
+      apiKeyUrls: ["https://llm.example/v1"],
     });
     expect(JSON.stringify(llm.requests[0]?.headers)).not.toContain(KEY);
     expect(result.outcome).toMatchObject({
@@ -169,7 +181,8 @@ describe.each(["openai", "anthropic"] as const)("llm evaluator, %s wire", (wire)
   });
 
   it("refuses to send AGATE_EVALUATOR_API_KEY anywhere while AGATE_EVALUATOR_API_KEY_URL is unset", async () => {
-    const result = await judge({ env: { AGATE_EVALUATOR_API_KEY: KEY } });
+    // The App refuses to start so; a judge given such options holds all the same.
+    const result = await judge({ apiKeys: { AGATE_EVALUATOR_API_KEY: KEY }, apiKeyUrls: [] });
     expect(result.run.requests).toBe(0);
     expect(llm.requests).toHaveLength(0);
     expect(result.outcome).toEqual({
@@ -205,7 +218,7 @@ describe.each(["openai", "anthropic"] as const)("llm evaluator, %s wire", (wire)
 
   it("sends no auth header to a custom endpoint when no key is set", async () => {
     llm.script({ verdict });
-    const result = await judge({ env: {} });
+    const result = await judge({ apiKeys: {}, apiKeyUrls: [] });
     expect(result.outcome.status).toBe("verdict");
     expect(llm.requests[0]?.headers.authorization).toBeUndefined();
     expect(llm.requests[0]?.headers["x-api-key"]).toBeUndefined();
@@ -213,7 +226,8 @@ describe.each(["openai", "anthropic"] as const)("llm evaluator, %s wire", (wire)
 
   it("asks the public endpoint nothing without a key, and says which variable to set", async () => {
     const { base_url: _local, ...publicConfig } = config();
-    const result = await judge({ env: { GITHUB_TOKEN: "unrelated" } }, publicConfig);
+    // Only the key variables are read at all (GITHUB_TOKEN, say, never is).
+    const result = await judge({ apiKeys: {}, apiKeyUrls: [] }, publicConfig);
     expect(result.run.requests).toBe(0);
     expect(llm.requests).toHaveLength(0);
     expect(result.outcome).toEqual({
@@ -439,7 +453,9 @@ describe("llm evaluator, OpenAI specifics", () => {
         rubric: "",
       },
       {
-        env: { AGATE_EVALUATOR_API_KEY: KEY, AGATE_EVALUATOR_API_KEY_URL: llm.url },
+        apiKeys: { AGATE_EVALUATOR_API_KEY: KEY },
+        apiKeyUrls: [llm.url],
+        sandbox: UNUSED_SANDBOX,
         timeoutMs: 5_000,
         backoff: () => 5,
       },

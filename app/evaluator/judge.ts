@@ -10,7 +10,7 @@ import { type Backoff, exponentialBackoff } from "../runtime/backoff.js";
 import { anthropicWire } from "./anthropic.js";
 import { runEvaluatorCommand } from "./command.js";
 import { openaiWire } from "./openai.js";
-import { apiKeyUrlsFrom, commandSandboxSettingsFrom } from "./policy.js";
+import type { CommandSandbox } from "./policy.js";
 import { prepareSandbox } from "./sandbox.js";
 
 export interface EvaluatorPrompt {
@@ -38,12 +38,31 @@ export interface Judge {
 export type LlmEvaluatorConfig = Extract<EvaluatorConfig, { kind: "llm" }>;
 export type CommandEvaluatorConfig = Extract<EvaluatorConfig, { kind: "command" }>;
 
+/** The variables an API key may come from: the operator's, and each provider's own. */
+export const API_KEY_VARIABLES = [
+  "AGATE_EVALUATOR_API_KEY",
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+] as const;
+export type ApiKeyVariable = (typeof API_KEY_VARIABLES)[number];
+
+/**
+ * What the App's operator set up, as values the App's start read and checked
+ * (app/runtime/settings.ts, `settings.evaluator.judgeOptions`); never anything from a repository.
+ */
 export interface JudgeOptions {
   /**
-   * The App's environment: API keys and the command sandbox's settings come from here, never
-   * from the repository. The command gets none of it but the variables AGATE_EVALUATOR_COMMAND_ENV names.
+   * llm: the keys the App may send, by the variable each was set in (trimmed; unset or blank
+   * ones absent). Each goes only where it belongs (see `apiKey`).
    */
-  env: Record<string, string | undefined>;
+  apiKeys: Readonly<Partial<Record<ApiKeyVariable, string>>>;
+  /** llm: AGATE_EVALUATOR_API_KEY_URL, the base URLs whose origins AGATE_EVALUATOR_API_KEY may go to. */
+  apiKeyUrls: readonly string[];
+  /**
+   * command: the sandbox's settings, with what it takes from the App's environment (its PATH,
+   * the values of the variables AGATE_EVALUATOR_COMMAND_ENV names); the command gets nothing else.
+   */
+  sandbox: CommandSandbox;
   /** llm: limit on one HTTP request, reading the answer included. Default 120 s. */
   timeoutMs?: number;
   /** llm: transport retries after the first request (429, 408, 409, 5xx, connection errors, timeouts). Default 2. */
@@ -57,7 +76,7 @@ export interface JudgeOptions {
 }
 
 /** The operator's key, sent only to the endpoints named in AGATE_EVALUATOR_API_KEY_URL. */
-export const EVALUATOR_KEY_VARIABLE = "AGATE_EVALUATOR_API_KEY";
+export const EVALUATOR_KEY_VARIABLE = "AGATE_EVALUATOR_API_KEY" satisfies ApiKeyVariable;
 export const EVALUATOR_KEY_URL_VARIABLE = "AGATE_EVALUATOR_API_KEY_URL";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -160,7 +179,7 @@ export interface LlmWire {
   readonly provider: "openai" | "anthropic";
   readonly publicBaseUrl: string;
   /** The provider's own key variable: sent only to the provider's public endpoint. */
-  readonly keyVariable: string;
+  readonly keyVariable: Exclude<ApiKeyVariable, typeof EVALUATOR_KEY_VARIABLE>;
   /** How the request forces a structured answer, for the fix when an endpoint refuses it. */
   readonly structuredOutput: string;
   endpoint(baseUrl: string): string;
@@ -242,7 +261,7 @@ function llmJudge(config: LlmEvaluatorConfig, options: JudgeOptions): Judge {
           fix: `remove them from evaluator.base_url in .github/agate.yml on the base branch (and revoke them: the repository shows them to everyone who can read it), and set ${keyHelp} in the App's environment`,
         });
       }
-      const chosen = apiKey(options.env, wire, origin);
+      const chosen = apiKey(options, wire, origin);
       if ("problem" in chosen) {
         return finish({
           status: "failed",
@@ -402,13 +421,14 @@ function llmJudge(config: LlmEvaluatorConfig, options: JudgeOptions): Judge {
  * this, it could send the OpenAI key to Anthropic, or either to a plain-HTTP local server.
  */
 function apiKey(
-  env: Record<string, string | undefined>,
+  options: Pick<JudgeOptions, "apiKeys" | "apiKeyUrls">,
   wire: LlmWire,
   origin: string,
-): { key: { variable: string; value: string } | null } | { problem: string } {
-  const general = env[EVALUATOR_KEY_VARIABLE]?.trim();
+): { key: { variable: ApiKeyVariable; value: string } | null } | { problem: string } {
+  const general = options.apiKeys[EVALUATOR_KEY_VARIABLE]?.trim();
   if (general) {
-    const urls = apiKeyUrlsFrom(env);
+    const urls = options.apiKeyUrls;
+    // The App refuses to start so; this holds for options built some other way too.
     if (urls.length === 0) {
       return {
         problem: `${EVALUATOR_KEY_VARIABLE} is set, but ${EVALUATOR_KEY_URL_VARIABLE} does not say which endpoint it belongs to, so agate sends it nowhere`,
@@ -418,7 +438,7 @@ function apiKey(
       return { key: { variable: EVALUATOR_KEY_VARIABLE, value: general } };
     }
   }
-  const own = env[wire.keyVariable]?.trim();
+  const own = options.apiKeys[wire.keyVariable]?.trim();
   if (own && origin === new URL(wire.publicBaseUrl).origin) {
     return { key: { variable: wire.keyVariable, value: own } };
   }
@@ -625,16 +645,9 @@ function commandJudge(config: CommandEvaluatorConfig, options: JudgeOptions): Ju
           requests,
         },
       });
-      const settings = commandSandboxSettingsFrom(options.env);
-      if (!settings.ok) {
-        return finish({
-          status: "failed",
-          error: `the command evaluator's sandbox settings are invalid: ${settings.problems.join("; ")}`,
-          fix: "the App's operator corrects those settings (see docs/evaluator.md)",
-        });
-      }
-      // No sandbox, no run: the command never executes outside one.
-      const prepared = await prepareSandbox(settings.settings, options.env);
+      // No sandbox, no run: the command never executes outside one. (Invalid sandbox settings
+      // never get here: the App refuses to start on them.)
+      const prepared = await prepareSandbox(options.sandbox);
       if (!prepared.ok) {
         return finish({ status: "failed", error: prepared.error, fix: prepared.fix });
       }

@@ -36,8 +36,12 @@ export function policyRefusal(
   };
 }
 
-/** Parses the two settings: comma- or newline-separated URLs, newline-separated commands. */
-export function evaluatorPolicyFrom(
+/**
+ * Parses the two lists: comma- or newline-separated URLs, newline-separated commands. Called by
+ * the settings module (app/runtime/settings.ts), which reads the environment once, at start, and
+ * checks each command there.
+ */
+export function parseEvaluatorPolicy(
   env: Readonly<Record<string, string | undefined>>,
 ): EvaluatorPolicy {
   const list = (text: string | undefined, separator: RegExp) =>
@@ -49,6 +53,16 @@ export function evaluatorPolicyFrom(
     baseUrls: list(env.AGATE_EVALUATOR_BASE_URLS, /[,\n]/),
     commands: list(env.AGATE_EVALUATOR_COMMANDS, /\n/),
   };
+}
+
+/**
+ * @deprecated use `settings.evaluator.policy` (app/runtime/settings.ts), checked at the App's
+ * start; this re-reads an environment and checks nothing. Kept until app/gate switches.
+ */
+export function evaluatorPolicyFrom(
+  env: Readonly<Record<string, string | undefined>>,
+): EvaluatorPolicy {
+  return parseEvaluatorPolicy(env);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -64,6 +78,31 @@ export interface CommandSandboxSettings {
   paths: readonly string[];
   /** Names of the App's environment variables handed to the command (AGATE_EVALUATOR_COMMAND_ENV). */
   env: readonly string[];
+}
+
+/** A directory or file of the App's own: never shown to the command. */
+export interface AppPlace {
+  path: string;
+  /** What it holds, for the refusal: "the App's private key". */
+  what: string;
+}
+
+/**
+ * The sandbox as the App's start set it up: the operator's settings, and what the sandbox takes
+ * from the App's environment, captured then as values (app/runtime/settings.ts), so that nothing
+ * reads the environment later.
+ */
+export interface CommandSandbox extends CommandSandboxSettings {
+  /** Where a bwrap given by name is looked up: the App's PATH (the system's directories when unset). */
+  searchPath: string;
+  /** The variables `env` names, with their values in the App's environment; unset ones are absent. */
+  passEnv: Readonly<Record<string, string>>;
+  /**
+   * The App's own places (HOME, the private key's directory, the database's, the settings'
+   * working directory): never bound, covered where a bound path holds them. The process's
+   * working directory and its user's home are added where the sandbox is built.
+   */
+  appPlaces: readonly AppPlace[];
 }
 
 /**
@@ -100,7 +139,7 @@ const items = (text: string | undefined) =>
 
 /**
  * Parses the sandbox settings. Every problem is returned, each naming the setting and what to
- * set it to; the `command` kind refuses to run while there is one.
+ * set it to; the App refuses to start while there is one (app/runtime/settings.ts).
  */
 export function commandSandboxSettingsFrom(
   env: Readonly<Record<string, string | undefined>>,

@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { delimiter, dirname, join, relative, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "../store/open-store.js";
-import { type CommandSandboxSettings, commandSandboxSettingsFrom } from "./policy.js";
+import type { AppPlace, CommandSandbox, CommandSandboxSettings } from "./policy.js";
 
 /**
  * The `command` evaluator's sandbox, on bubblewrap (bwrap). The command comes from a
@@ -34,7 +34,8 @@ import { type CommandSandboxSettings, commandSandboxSettingsFrom } from "./polic
 /** The command's working directory and HOME inside the sandbox: a tmpfs holding bundle.json. */
 export const SANDBOX_WORKDIR = "/evaluation";
 export const SANDBOX_BUNDLE = `${SANDBOX_WORKDIR}/bundle.json`;
-const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+/** The command's PATH before the listed directories; also where bwrap is looked up when the App has no PATH. */
+export const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 /** nobody: the uid and gid the command has inside a user namespace. */
 const SANDBOX_ID = 65534;
 /** Each tmpfs (/tmp, /evaluation) takes at most this much memory. */
@@ -109,12 +110,10 @@ const probes = new Map<string, Promise<Probe>>();
  * Builds the sandbox for the operator's settings: finds bwrap, probes once per process which
  * namespaces the host allows (a user namespace where possible; bwrap installed setuid, or an
  * App running as root where user namespaces are off, does without), checks the listed paths.
+ * Everything it takes from the App's environment is in `settings`, captured at start.
  */
-export async function prepareSandbox(
-  settings: CommandSandboxSettings,
-  appEnv: Readonly<Record<string, string | undefined>>,
-): Promise<SandboxResult> {
-  const bwrap = findBwrap(settings.bwrap, appEnv.PATH ?? process.env.PATH ?? "");
+export async function prepareSandbox(settings: CommandSandbox): Promise<SandboxResult> {
+  const bwrap = findBwrap(settings.bwrap, settings.searchPath);
   if (bwrap === null) {
     return {
       ok: false,
@@ -130,7 +129,7 @@ export async function prepareSandbox(
       fix: SANDBOX_FIX,
     };
   }
-  const places = appPlaces(appEnv);
+  const places = appPlaces(settings.appPlaces);
   const binds: Bind[] = [];
   for (const path of settings.paths) {
     const real = realOrNull(path);
@@ -162,7 +161,7 @@ export async function prepareSandbox(
     ok: true,
     sandbox: {
       bwrap,
-      args: [...built.args, ...environmentArgs(settings, appEnv)],
+      args: [...built.args, ...environmentArgs(settings)],
       passwd: `evaluator:x:${id}:${gid}:agate evaluator:${SANDBOX_WORKDIR}:/bin/sh\n`,
       group: `evaluator:x:${gid}:\n`,
     },
@@ -171,21 +170,106 @@ export async function prepareSandbox(
 
 /**
  * For the App's start: null when the `command` kind can run on this host with these settings,
- * otherwise what is wrong and the fix, for the App to log (or refuse to start on) when
- * AGATE_EVALUATOR_COMMANDS lists a command, instead of blocking the first pull request.
+ * otherwise what is wrong and the fix, for the App to log when AGATE_EVALUATOR_COMMANDS lists a
+ * command, instead of blocking the first pull request. (Invalid settings never get this far:
+ * the App refuses to start on them.)
  */
 export async function commandSandboxProblem(
-  env: Readonly<Record<string, string | undefined>>,
+  settings: CommandSandbox,
 ): Promise<{ error: string; fix: string } | null> {
-  const settings = commandSandboxSettingsFrom(env);
-  if (!settings.ok) {
-    return {
-      error: settings.problems.join("; "),
-      fix: "the App's operator corrects those settings (see docs/evaluator.md)",
-    };
-  }
-  const prepared = await prepareSandbox(settings.settings, env);
+  const prepared = await prepareSandbox(settings);
   return prepared.ok ? null : { error: prepared.error, fix: prepared.fix };
+}
+
+/** Bash's reserved words and builtins: a command that starts with one is bash's to read. */
+const BASH_WORDS = new Set(
+  (
+    "! [[ { case coproc for function if select time until while " +
+    ". : [ alias bg bind break builtin caller cd command compgen complete compopt continue " +
+    "declare dirs disown echo enable eval exec exit export false fc fg getopts hash help " +
+    "history jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly " +
+    "return set shift shopt source suspend test times trap true type typeset ulimit umask " +
+    "unalias unset wait"
+  ).split(" "),
+);
+
+/**
+ * For the settings module, at start: why a command from AGATE_EVALUATOR_COMMANDS cannot run in
+ * the sandbox as it is set up, found without running anything; null when nothing is known to be
+ * wrong. Only a plain first word (after `NAME=value` assignments) is looked at: the program.
+ * Given by path, it must be absolute (the command runs in /evaluation, which holds only
+ * bundle.json); by name, it must be on the sandbox's PATH; either way an executable file whose
+ * real path the sandbox shows (/usr, or a path in AGATE_EVALUATOR_COMMAND_PATHS). Quoting,
+ * expansions and compound commands are left to bash.
+ */
+export function commandProgramProblem(
+  run: string,
+  settings: Pick<CommandSandboxSettings, "paths">,
+): string | null {
+  const words = run.trim().split(/\s+/);
+  let index = 0;
+  while (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] ?? "")) index += 1;
+  const program = words[index];
+  if (program === undefined || !/^[A-Za-z0-9_./+@%,:-]+$/.test(program)) return null;
+  if (BASH_WORDS.has(program)) return null;
+  const listed = (what: string) =>
+    `AGATE_EVALUATOR_COMMANDS lists ${JSON.stringify(run)}, whose program ${program} ${what}`;
+  let found: string | null;
+  if (program.includes("/")) {
+    if (!program.startsWith("/")) {
+      return listed(
+        `is a relative path, and the command runs in ${SANDBOX_WORKDIR}, which holds only bundle.json: give the program's absolute path (such as /opt/judge/bin/judge), and list its directory in AGATE_EVALUATOR_COMMAND_PATHS`,
+      );
+    }
+    found = executableFile(program);
+    if (found === null) {
+      return listed(
+        "is not an executable file on the App's host: install it there, or correct the command in AGATE_EVALUATOR_COMMANDS",
+      );
+    }
+  } else {
+    const searched = [...SYSTEM_PATH.split(":"), ...settings.paths.filter(isDirectory)];
+    found = null;
+    for (const dir of searched) {
+      found = executableFile(join(dir, program));
+      if (found !== null) break;
+    }
+    if (found === null) {
+      return listed(
+        `is not on the sandbox's PATH (${searched.join(":")}): install it under /usr, or list its directory in AGATE_EVALUATOR_COMMAND_PATHS`,
+      );
+    }
+  }
+  const real = found;
+  const shown = [
+    "/usr",
+    ...ROOT_DIRS.filter((dir) => !lstatOrNull(dir)?.isSymbolicLink()),
+    ...settings.paths,
+  ]
+    .map(realOrNull)
+    .filter((dir): dir is string => dir !== null);
+  if (!shown.some((dir) => dir === real || inside(dir, real))) {
+    return listed(
+      `is ${real} on the App's host, which the sandbox does not show (it shows /usr and the paths in AGATE_EVALUATOR_COMMAND_PATHS): list ${dirname(real)} in AGATE_EVALUATOR_COMMAND_PATHS, or install the program under /usr`,
+    );
+  }
+  return null;
+}
+
+/** The real path of an executable regular file, or null. */
+function executableFile(path: string): string | null {
+  try {
+    accessSync(path, constants.X_OK);
+    const real = realpathSync(path);
+    return lstatOrNull(real)?.isFile() ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  const real = realOrNull(path);
+  return real !== null && lstatOrNull(real)?.isDirectory() === true;
 }
 
 function refused(error: string, fix: string): SandboxResult {
@@ -242,28 +326,54 @@ interface Place {
   what: string;
 }
 
-/** The App's own directories: never shown to the command, covered where a bind contains them. */
-function appPlaces(env: Readonly<Record<string, string | undefined>>): Place[] {
+const WORKING_DIRECTORY = "the App's working directory (its .env, its database)";
+
+/**
+ * For the settings module, at start: the App's own places, from its settings' values (HOME, the
+ * key file, the database URL, the directory relative paths resolve against).
+ */
+export function appPlacesOf(app: {
+  cwd: string;
+  home: string | undefined;
+  privateKeyPath: string | undefined;
+  databaseUrl: string | undefined;
+}): AppPlace[] {
+  const places: AppPlace[] = [{ path: resolve(app.cwd), what: WORKING_DIRECTORY }];
+  if (app.home) places.push({ path: app.home, what: "the App's HOME" });
+  if (app.privateKeyPath) {
+    places.push({
+      path: dirname(resolve(app.cwd, app.privateKeyPath)),
+      what: "the App's private key",
+    });
+  }
+  try {
+    const target = parseDatabaseUrl(app.databaseUrl || DEFAULT_DATABASE_URL, app.cwd);
+    if (target.kind === "sqlite")
+      places.push({ path: dirname(target.filename), what: "the App's database" });
+  } catch {
+    // An invalid URL keeps the App from starting; nothing to hide.
+  }
+  return places;
+}
+
+/**
+ * The App's own directories, real paths: never shown to the command, covered where a bind
+ * contains them. The process's working directory and its user's home, as they are now, and the
+ * places the settings named.
+ */
+function appPlaces(fromSettings: readonly AppPlace[]): Place[] {
   const places: Place[] = [];
   const add = (path: string | undefined, what: string) => {
     if (!path) return;
     const real = realOrNull(path);
     // "/" (a service's usual working directory) holds everything; nothing of it is bound anyway.
-    if (real !== null && real !== "/") places.push({ path: real, what });
+    if (real !== null && real !== "/" && !places.some((place) => place.path === real)) {
+      places.push({ path: real, what });
+    }
   };
-  const cwd = process.cwd();
-  add(cwd, "the App's working directory (its .env, its database)");
+  add(process.cwd(), WORKING_DIRECTORY);
   add(homedir(), "the home directory of the App's user");
-  add(env.HOME, "the App's HOME");
-  if (env.PRIVATE_KEY_PATH?.trim()) {
-    add(dirname(resolve(cwd, env.PRIVATE_KEY_PATH.trim())), "the App's private key");
-  }
-  try {
-    const target = parseDatabaseUrl(env.AGATE_DATABASE_URL?.trim() || DEFAULT_DATABASE_URL, cwd);
-    if (target.kind === "sqlite") add(dirname(target.filename), "the App's database");
-  } catch {
-    // An invalid URL keeps the App from starting; nothing to hide.
-  }
+  for (const place of fromSettings) add(place.path, place.what);
   return places;
 }
 
@@ -368,10 +478,7 @@ function sandboxArgs(
 }
 
 /** --clearenv, then only what the command needs and what the operator lists. */
-function environmentArgs(
-  settings: CommandSandboxSettings,
-  appEnv: Readonly<Record<string, string | undefined>>,
-): string[] {
+function environmentArgs(settings: CommandSandbox): string[] {
   const listedDirs = settings.paths.filter((path) => {
     const real = realOrNull(path);
     return real !== null && lstatOrNull(real)?.isDirectory();
@@ -385,7 +492,7 @@ function environmentArgs(
     LOGNAME: "evaluator",
   };
   for (const name of settings.env) {
-    const value = appEnv[name];
+    const value = settings.passEnv[name];
     if (value !== undefined) env[name] = value;
   }
   const args = ["--clearenv"];

@@ -1,13 +1,19 @@
 import { generateKeyPairSync } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eventually, recordingLog } from "../../test/support/recording-log.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
-import { tempDir } from "../store/test-support.js";
-import { type Agate, startAgate } from "./server.js";
+import { type Agate, type Runtime, startAgate } from "./server.js";
 import type { JobHandler } from "./worker.js";
+
+/** A fresh directory per test; call the returned cleanup in afterEach. */
+function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "agate-server-"));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 const PEM = generateKeyPairSync("rsa", { modulusLength: 2048 })
   .privateKey.export({ type: "pkcs8", format: "pem" })
@@ -62,6 +68,41 @@ describe("startAgate", () => {
         '  - AGATE_WORKERS is "many": set it to how many jobs run at once',
     );
     expect(existsSync(join(dir, "agate.db"))).toBe(false);
+  });
+
+  it("checks the evaluator's commands at start and hands job handlers its typed settings", async () => {
+    await expect(
+      startAgate({ env: env({ AGATE_EVALUATOR_COMMANDS: "./judge --json" }), handlers: {} }),
+    ).rejects.toThrow(
+      'agate cannot start: a setting is missing or invalid (environment variables):\n  - AGATE_EVALUATOR_COMMANDS lists "./judge --json", whose program ./judge is a relative path',
+    );
+    expect(existsSync(join(dir, "agate.db"))).toBe(false);
+
+    const log = recordingLog();
+    let seen: Runtime["settings"]["evaluator"] | undefined;
+    agate = await startAgate({
+      env: env({
+        AGATE_EVALUATOR_COMMANDS: "bash -c 'echo {}'",
+        AGATE_EVALUATOR_BWRAP: "/nonexistent/bin/bwrap",
+        OPENAI_API_KEY: "sk-openai",
+      }),
+      log,
+      handlers: (runtime) => {
+        seen = runtime.settings.evaluator;
+        return {};
+      },
+    });
+    expect(seen?.policy.commands).toEqual(["bash -c 'echo {}'"]);
+    expect(seen?.judgeOptions.apiKeys).toEqual({ OPENAI_API_KEY: "sk-openai" });
+    // The sandbox cannot be had here: said at start, from the settings, not at the first pull request.
+    expect(log.entries).toContainEqual(
+      expect.objectContaining({
+        level: "warn",
+        message: expect.stringContaining(
+          "AGATE_EVALUATOR_COMMANDS is set, but command evaluators cannot run here: the command evaluator runs only in a sandbox, and there is none on the App's host: AGATE_EVALUATOR_BWRAP is /nonexistent/bin/bwrap",
+        ),
+      }),
+    );
   });
 
   it("serves /healthz with the store and its queue", async () => {

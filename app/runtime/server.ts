@@ -33,7 +33,13 @@ export interface Runtime {
   store: Store;
   settings: Settings;
   log: RuntimeLog;
-  /** The environment the settings came from: evaluator keys are read from it when needed. */
+  /**
+   * The environment the settings came from.
+   *
+   * @deprecated read `settings` (the evaluator's policy and judge options are in
+   * `settings.evaluator`): the settings module is the environment's one reader. Goes away once
+   * app/gate no longer reads it.
+   */
   env: Environment;
 }
 
@@ -42,6 +48,10 @@ export type Handlers =
   | ((runtime: Runtime) => Readonly<Record<string, JobHandler>>);
 
 export interface StartAgateOptions {
+  /**
+   * The environment, from the program's entry point (app/main.ts: process.env and .env); read
+   * once, by `loadSettings`. Without it, this process's own environment.
+   */
   env?: Environment;
   /** Relative paths in the settings resolve against it. */
   cwd?: string;
@@ -96,7 +106,8 @@ export const UnthrottledOctokit = ProbotOctokit.defaults(
 );
 
 export async function startAgate(options: StartAgateOptions): Promise<Agate> {
-  const settings = loadSettings(options.env ?? process.env, { cwd: options.cwd });
+  const env = options.env ?? process.env;
+  const settings = loadSettings(env, { cwd: options.cwd });
   const limits = intakeLimits(options.intakeLimits);
   const now = options.now ?? (() => new Date());
   const ownsStore = options.store === undefined;
@@ -122,7 +133,7 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
     const log: RuntimeLog = options.log ?? probot.log.child({ name: "agate" });
     const handlers =
       typeof options.handlers === "function"
-        ? options.handlers({ probot, store, settings, log, env: options.env ?? process.env })
+        ? options.handlers({ probot, store, settings, log, env })
         : options.handlers;
     const workers = startWorkers({
       store,
@@ -203,9 +214,8 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
 
     // A `command` evaluator the operator allows needs the sandbox: say at start when there is none,
     // rather than at the first pull request that asks for it.
-    const env = options.env ?? process.env;
-    if ((env.AGATE_EVALUATOR_COMMANDS ?? "").trim() !== "") {
-      const sandbox = await commandSandboxProblem(env);
+    if (settings.evaluator.policy.commands.length > 0) {
+      const sandbox = await commandSandboxProblem(settings.evaluator.judgeOptions.sandbox);
       if (sandbox) {
         log.warn(
           { sandbox: sandbox.error },

@@ -1,9 +1,15 @@
 import { generateKeyPairSync } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../store/test-support.js";
 import { type Environment, loadSettings, normalizePrivateKey, SettingsError } from "./settings.js";
+
+/** A fresh directory per test; call the returned cleanup in afterEach. */
+function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "agate-settings-"));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 const PEM = generateKeyPairSync("rsa", { modulusLength: 2048 })
   .privateKey.export({ type: "pkcs8", format: "pem" })
@@ -46,7 +52,152 @@ describe("loadSettings", () => {
       deliveryRetentionMs: 7 * 86_400_000,
       evaluatorTimeoutMs: 120_000,
       evaluatorRetries: 2,
+      evaluator: {
+        policy: { baseUrls: [], commands: [] },
+        judgeOptions: {
+          apiKeys: {},
+          apiKeyUrls: [],
+          sandbox: {
+            bwrap: "bwrap",
+            network: "none",
+            paths: [],
+            env: [],
+            searchPath: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            passEnv: {},
+            appPlaces: [
+              { path: dir, what: "the App's working directory (its .env, its database)" },
+              { path: dir, what: "the App's database" },
+            ],
+          },
+          timeoutMs: 120_000,
+          maxRetries: 2,
+        },
+      },
     });
+  });
+
+  it("passes the evaluator typed values: policy, keys by variable, the sandbox with what it takes from the environment", () => {
+    writeFileSync(join(dir, "app.pem"), `${PEM}\n`);
+    const { PRIVATE_KEY: _, ...withoutKey } = VALID;
+    const settings = loadSettings(
+      {
+        ...withoutKey,
+        PRIVATE_KEY_PATH: "keys/../app.pem",
+        PATH: "/opt/bin:/usr/bin",
+        HOME: "/srv/agate",
+        AGATE_DATABASE_URL: "file:./data/agate.db",
+        AGATE_EVALUATOR_TIMEOUT: "30s",
+        AGATE_EVALUATOR_RETRIES: "1",
+        AGATE_EVALUATOR_BASE_URLS: "http://localhost:11434/v1",
+        AGATE_EVALUATOR_COMMANDS: "bash -c 'echo {}'\n  env JUDGE=1 true  \n",
+        AGATE_EVALUATOR_API_KEY: " sk-general ",
+        AGATE_EVALUATOR_API_KEY_URL: "http://localhost:11434/v1/",
+        OPENAI_API_KEY: "sk-openai",
+        ANTHROPIC_API_KEY: "  ",
+        GITHUB_TOKEN: "ghs_never_read",
+        AGATE_EVALUATOR_COMMAND_NETWORK: "allow",
+        AGATE_EVALUATOR_COMMAND_ENV: "CLI_KEY, UNSET_ONE",
+        CLI_KEY: "cli-1",
+      },
+      { cwd: dir },
+    );
+    expect(settings.evaluator).toEqual({
+      policy: {
+        baseUrls: ["http://localhost:11434/v1"],
+        commands: ["bash -c 'echo {}'", "env JUDGE=1 true"],
+      },
+      judgeOptions: {
+        apiKeys: { AGATE_EVALUATOR_API_KEY: "sk-general", OPENAI_API_KEY: "sk-openai" },
+        apiKeyUrls: ["http://localhost:11434/v1"],
+        sandbox: {
+          bwrap: "bwrap",
+          network: "allow",
+          paths: [],
+          env: ["CLI_KEY", "UNSET_ONE"],
+          searchPath: "/opt/bin:/usr/bin",
+          passEnv: { CLI_KEY: "cli-1" },
+          appPlaces: [
+            { path: dir, what: "the App's working directory (its .env, its database)" },
+            { path: "/srv/agate", what: "the App's HOME" },
+            { path: dir, what: "the App's private key" },
+            { path: join(dir, "data"), what: "the App's database" },
+          ],
+        },
+        timeoutMs: 30_000,
+        maxRetries: 1,
+      },
+    });
+    expect(JSON.stringify(settings)).not.toContain("ghs_never_read");
+  });
+
+  it("checks each allowed command's program at start, as far as it can without running it", () => {
+    const judgeDir = join(dir, "judge");
+    mkdirSync(judgeDir);
+    const judge = join(judgeDir, "judge");
+    writeFileSync(judge, "#!/bin/sh\n", { mode: 0o755 });
+    const notExecutable = join(judgeDir, "notes.txt");
+    writeFileSync(notExecutable, "");
+    chmodSync(notExecutable, 0o644);
+    // A program on the host that the sandbox does not show: a link from the listed directory out.
+    const elsewhere = join(dir, "elsewhere");
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, "real-judge"), "#!/bin/sh\n", { mode: 0o755 });
+    symlinkSync(join(elsewhere, "real-judge"), join(judgeDir, "linked-judge"));
+    const commands = [
+      "bash -c 'cat > /dev/null; echo {}'", // on the system's PATH
+      `${judge} --json`, // listed by path
+      "judge --json", // by name, in a listed directory (on the sandbox's PATH)
+      "MODEL=x  judge", // after an assignment
+      "cd /tmp && judge", // a builtin first: bash's to read
+      '"$JUDGE" --json', // an expansion: bash's to read
+      "./judge --json",
+      "/opt/agate-no-such-judge/bin/judge",
+      notExecutable,
+      "agate-no-such-program --json",
+      "linked-judge",
+    ];
+    const problems = problemsOf({
+      ...VALID,
+      AGATE_EVALUATOR_COMMANDS: commands.join("\n"),
+      AGATE_EVALUATOR_COMMAND_PATHS: judgeDir,
+    });
+    expect(problems).toEqual([
+      `AGATE_EVALUATOR_COMMANDS lists "./judge --json", whose program ./judge is a relative path, and the command runs in /evaluation, which holds only bundle.json: give the program's absolute path (such as /opt/judge/bin/judge), and list its directory in AGATE_EVALUATOR_COMMAND_PATHS`,
+      `AGATE_EVALUATOR_COMMANDS lists "/opt/agate-no-such-judge/bin/judge", whose program /opt/agate-no-such-judge/bin/judge is not an executable file on the App's host: install it there, or correct the command in AGATE_EVALUATOR_COMMANDS`,
+      `AGATE_EVALUATOR_COMMANDS lists ${JSON.stringify(notExecutable)}, whose program ${notExecutable} is not an executable file on the App's host: install it there, or correct the command in AGATE_EVALUATOR_COMMANDS`,
+      `AGATE_EVALUATOR_COMMANDS lists "agate-no-such-program --json", whose program agate-no-such-program is not on the sandbox's PATH (/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:${judgeDir}): install it under /usr, or list its directory in AGATE_EVALUATOR_COMMAND_PATHS`,
+      `AGATE_EVALUATOR_COMMANDS lists "linked-judge", whose program linked-judge is ${join(elsewhere, "real-judge")} on the App's host, which the sandbox does not show (it shows /usr and the paths in AGATE_EVALUATOR_COMMAND_PATHS): list ${elsewhere} in AGATE_EVALUATOR_COMMAND_PATHS, or install the program under /usr`,
+    ]);
+  });
+
+  it("reports the evaluator's problems with the others, one line each: sandbox, keys, commands", () => {
+    const { APP_ID: _, ...withoutAppId } = VALID;
+    expect(
+      problemsOf({
+        ...withoutAppId,
+        AGATE_EVALUATOR_API_KEY: "sk-1",
+        AGATE_EVALUATOR_COMMAND_NETWORK: "on",
+        AGATE_EVALUATOR_COMMANDS: "agate-no-such-program",
+      }),
+    ).toEqual([
+      expect.stringMatching(/^APP_ID is missing: /),
+      expect.stringMatching(/^AGATE_EVALUATOR_COMMAND_NETWORK is "on": /),
+      expect.stringMatching(
+        /^AGATE_EVALUATOR_API_KEY is set, but AGATE_EVALUATOR_API_KEY_URL does not say which endpoint/,
+      ),
+    ]);
+    expect(
+      problemsOf({
+        ...VALID,
+        AGATE_EVALUATOR_API_KEY_URL: "api.openai.com",
+        AGATE_EVALUATOR_COMMANDS: "agate-no-such-program",
+      }),
+    ).toEqual([
+      expect.stringMatching(/^AGATE_EVALUATOR_API_KEY_URL names "api.openai.com": /),
+      expect.stringMatching(
+        /^AGATE_EVALUATOR_COMMANDS lists "agate-no-such-program", whose program agate-no-such-program is not on the sandbox's PATH/,
+      ),
+    ]);
   });
 
   it("reads the evaluator's timeout, retries and endpoints, naming a bad one", () => {

@@ -1,18 +1,29 @@
 /**
  * The App's settings, read from the environment: Probot's (APP_ID, PRIVATE_KEY or
  * PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, HOST, LOG_LEVEL, LOG_FORMAT, GHE_HOST, GHE_PROTOCOL)
- * and agate's own (AGATE_*). Every missing or invalid one is reported at start, all at once,
- * each with what to set it to: a misconfigured App must not start and fail on its first webhook.
+ * and agate's own (AGATE_*), with the evaluator's keys (OPENAI_API_KEY, ANTHROPIC_API_KEY) and
+ * what its sandbox takes from the App's environment (PATH, HOME, the variables
+ * AGATE_EVALUATOR_COMMAND_ENV names). Every missing or invalid one is reported at start, all at
+ * once, each with what to set it to: a misconfigured App must not start and fail on its first
+ * webhook. This is the one reader of the environment: everything else gets typed values.
  *
- * `agateEnvSchema` is pure (zod only) so that it can move to schemas/; reading the key file and
- * checking the database URL happen in `loadSettings`.
+ * `agateEnvSchema` is pure (zod only) so that it can move to schemas/; reading the key file,
+ * checking the database URL and the evaluator's commands happen in `loadSettings`.
  */
 
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { parseDuration } from "../../schemas/duration.js";
-import { evaluatorSettingsProblems } from "../evaluator/policy.js";
+import { API_KEY_VARIABLES, type JudgeOptions } from "../evaluator/judge.js";
+import {
+  apiKeyUrlsFrom,
+  commandSandboxSettingsFrom,
+  type EvaluatorPolicy,
+  evaluatorSettingsProblems,
+  parseEvaluatorPolicy,
+} from "../evaluator/policy.js";
+import { appPlacesOf, commandProgramProblem, SYSTEM_PATH } from "../evaluator/sandbox.js";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "../store/open-store.js";
 import { MIN_DELIVERY_RETENTION_MS } from "../store/store.js";
 
@@ -80,6 +91,36 @@ function isPem(text: string): boolean {
     text,
   );
 }
+
+/** The evaluator's settings that are one variable each; the rest is checked in `evaluatorFrom`. */
+const evaluatorEnvShape = {
+  AGATE_EVALUATOR_TIMEOUT: optionalText.pipe(
+    z
+      .string()
+      .default("2m")
+      .refine((text) => parseDuration(text) !== undefined, {
+        error: (issue) =>
+          `AGATE_EVALUATOR_TIMEOUT is ${JSON.stringify(issue.input)}: set it to how long one evaluator request may take, such as 90s or 5m, or leave it unset for 2m`,
+      })
+      .transform((text) => parseDuration(text) as number),
+  ),
+  AGATE_EVALUATOR_RETRIES: wholeNumber(
+    "AGATE_EVALUATOR_RETRIES",
+    0,
+    10,
+    "set it to how many times a failed evaluator request is retried (429, 5xx, network), 0-10, or leave it unset for 2",
+    2,
+  ),
+  AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
+    z
+      .string()
+      .default("")
+      .refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
+        error: (issue) =>
+          `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`,
+      }),
+  ),
+};
 
 export const agateEnvSchema = z
   .object({
@@ -177,35 +218,7 @@ export const agateEnvSchema = z
         })
         .transform((text) => parseDuration(text) as number),
     ),
-    AGATE_EVALUATOR_TIMEOUT: optionalText.pipe(
-      z
-        .string()
-        .default("2m")
-        .refine((text) => parseDuration(text) !== undefined, {
-          error: (issue) =>
-            `AGATE_EVALUATOR_TIMEOUT is ${JSON.stringify(issue.input)}: set it to how long one evaluator request may take, such as 90s or 5m, or leave it unset for 2m`,
-        })
-        .transform((text) => parseDuration(text) as number),
-    ),
-    AGATE_EVALUATOR_RETRIES: wholeNumber(
-      "AGATE_EVALUATOR_RETRIES",
-      0,
-      10,
-      "set it to how many times a failed evaluator request is retried (429, 5xx, network), 0-10, or leave it unset for 2",
-      2,
-    ),
-    AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
-      z
-        .string()
-        .default("")
-        .refine(
-          (text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())),
-          {
-            error: (issue) =>
-              `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`,
-          },
-        ),
-    ),
+    ...evaluatorEnvShape,
   })
   .refine(
     (env) =>
@@ -241,9 +254,22 @@ export interface Settings {
   reconcileIntervalMs: number;
   /** How long a processed delivery keeps its payload before retention prunes it. */
   deliveryRetentionMs: number;
-  /** One evaluator request's limit, and transport retries after it. */
+  /** One evaluator request's limit, and transport retries after it (also in `evaluator.judgeOptions`). */
   evaluatorTimeoutMs: number;
   evaluatorRetries: number;
+  /** What repositories may make the evaluator do, and everything the evaluators use. */
+  evaluator: EvaluatorSettings;
+}
+
+/**
+ * The evaluator's settings as typed values: the operator's allow-lists (AGATE_EVALUATOR_BASE_URLS,
+ * AGATE_EVALUATOR_COMMANDS), and the options every judge gets (API keys by variable with
+ * AGATE_EVALUATOR_API_KEY_URL, the command sandbox with what it takes from the App's environment,
+ * AGATE_EVALUATOR_TIMEOUT, AGATE_EVALUATOR_RETRIES).
+ */
+export interface EvaluatorSettings {
+  policy: EvaluatorPolicy;
+  judgeOptions: JudgeOptions;
 }
 
 /** The settings are wrong; `problems` has one line per setting, each saying what to set. */
@@ -265,9 +291,9 @@ export interface LoadSettingsOptions {
   cwd?: string;
 }
 
-/** Validates `env`; SettingsError listing every problem when anything is missing or invalid. */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
+/** Validates `env`; SettingsError listing every problem when anything is missing or invalid. */
 export function loadSettings(env: Environment, options: LoadSettingsOptions = {}): Settings {
   const cwd = options.cwd ?? process.cwd();
   const parsed = agateEnvSchema.safeParse(env);
@@ -285,8 +311,10 @@ export function loadSettings(env: Environment, options: LoadSettingsOptions = {}
     if ("problem" in read) problems.push(read.problem);
     else privateKey = read.pem;
   }
-  // The evaluator's settings (sandbox, key origins) are checked at start, not at first use.
-  problems.push(...evaluatorSettingsProblems(env));
+  // The evaluator's settings (commands, sandbox, keys and their origins) are checked at start,
+  // not at first use.
+  const evaluator = evaluatorFrom(env, cwd);
+  problems.push(...evaluator.problems);
   const databaseUrl = blankToUndefined(env.AGATE_DATABASE_URL);
   if (typeof databaseUrl === "string") {
     try {
@@ -295,7 +323,12 @@ export function loadSettings(env: Environment, options: LoadSettingsOptions = {}
       problems.push((error as Error).message);
     }
   }
-  if (!parsed.success || problems.length > 0 || privateKey === undefined) {
+  if (
+    !parsed.success ||
+    problems.length > 0 ||
+    privateKey === undefined ||
+    evaluator.values === null
+  ) {
     throw new SettingsError(problems);
   }
   const data = parsed.data;
@@ -317,6 +350,97 @@ export function loadSettings(env: Environment, options: LoadSettingsOptions = {}
     deliveryRetentionMs: data.AGATE_DELIVERY_RETENTION,
     evaluatorTimeoutMs: data.AGATE_EVALUATOR_TIMEOUT,
     evaluatorRetries: data.AGATE_EVALUATOR_RETRIES,
+    evaluator: evaluatorSettings(data, evaluator.values),
+  };
+}
+
+/**
+ * The evaluator's settings alone, checked as `loadSettings` checks them: for tests and tools that
+ * build judges the way the App does. SettingsError listing every problem.
+ */
+export function loadEvaluatorSettings(
+  env: Environment,
+  options: LoadSettingsOptions = {},
+): EvaluatorSettings {
+  const parsed = z.object(evaluatorEnvShape).safeParse(env);
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => issue.message);
+  const evaluator = evaluatorFrom(env, options.cwd ?? process.cwd());
+  problems.push(...evaluator.problems);
+  if (!parsed.success || problems.length > 0 || evaluator.values === null) {
+    throw new SettingsError(problems);
+  }
+  return evaluatorSettings(parsed.data, evaluator.values);
+}
+
+type EvaluatorValues = Omit<EvaluatorSettings["judgeOptions"], "timeoutMs" | "maxRetries"> & {
+  policy: EvaluatorPolicy;
+};
+
+function evaluatorSettings(
+  data: { AGATE_EVALUATOR_TIMEOUT: number; AGATE_EVALUATOR_RETRIES: number },
+  { policy, ...judgeOptions }: EvaluatorValues,
+): EvaluatorSettings {
+  return {
+    policy,
+    judgeOptions: {
+      ...judgeOptions,
+      timeoutMs: data.AGATE_EVALUATOR_TIMEOUT,
+      maxRetries: data.AGATE_EVALUATOR_RETRIES,
+    },
+  };
+}
+
+/**
+ * The evaluator's settings that span variables or the host: the sandbox's (app/evaluator/policy.ts
+ * says what each may be), each allowed command's program (it must be there for the sandbox to
+ * run it), the keys and where they may go; and what the sandbox takes from the App's environment,
+ * captured now. `values` is null when there is a problem.
+ */
+function evaluatorFrom(
+  env: Environment,
+  cwd: string,
+): { problems: string[]; values: EvaluatorValues | null } {
+  const problems = evaluatorSettingsProblems(env);
+  const policy = parseEvaluatorPolicy(env);
+  const sandbox = commandSandboxSettingsFrom(env);
+  // With the sandbox's paths wrong, where a program would be found is not known yet.
+  if (sandbox.ok) {
+    for (const command of policy.commands) {
+      const problem = commandProgramProblem(command, sandbox.settings);
+      if (problem !== null) problems.push(problem);
+    }
+  }
+  if (problems.length > 0 || !sandbox.ok) return { problems, values: null };
+
+  const apiKeys: Partial<Record<(typeof API_KEY_VARIABLES)[number], string>> = {};
+  for (const variable of API_KEY_VARIABLES) {
+    const value = env[variable]?.trim();
+    if (value) apiKeys[variable] = value;
+  }
+  const passEnv: Record<string, string> = {};
+  for (const name of sandbox.settings.env) {
+    const value = env[name];
+    if (value !== undefined) passEnv[name] = value;
+  }
+  const text = (value: string | undefined) => value?.trim() || undefined;
+  return {
+    problems,
+    values: {
+      policy,
+      apiKeys,
+      apiKeyUrls: apiKeyUrlsFrom(env),
+      sandbox: {
+        ...sandbox.settings,
+        searchPath: text(env.PATH) ?? SYSTEM_PATH,
+        passEnv,
+        appPlaces: appPlacesOf({
+          cwd,
+          home: text(env.HOME),
+          privateKeyPath: text(env.PRIVATE_KEY_PATH),
+          databaseUrl: text(env.AGATE_DATABASE_URL),
+        }),
+      },
+    },
   };
 }
 
