@@ -1,6 +1,13 @@
+/**
+ * Every job the gate runs, by kind, with the schema of its payload. The route (app/gate/route.ts)
+ * makes them from a delivery, one per target; the handler table (app/gate/job-handlers.ts) has
+ * one handler per kind, and a test fails when a routed kind has none. Payloads are what the
+ * webhook said (GitHub's data, parsed once); handlers read anything else live.
+ */
 import { z } from "zod";
 import type { Config } from "./config.js";
-import { positiveIntSchema, repositoryFullNameSchema } from "./primitives.js";
+import { mergeGroupDeadlineJobSchema } from "./merge-group.js";
+import { gitShaSchema, positiveIntSchema, repositoryFullNameSchema } from "./primitives.js";
 
 /**
  * A workflow event that is evidence only under some base configs: a run of `workflow`, or a job
@@ -11,17 +18,112 @@ export const evidenceEventSchema = z.strictObject({
   job: z.string().nullable(),
 });
 
-/** The `gate.evaluate` job: one pull request, read live (reconcile, or a workflow event). */
-export const evaluateJobSchema = z.strictObject({
-  repository: repositoryFullNameSchema,
-  number: positiveIntSchema,
-  installation: positiveIntSchema,
-  /** Evaluate only when the event is evidence under the base config; null: always. */
-  only_if: evidenceEventSchema.nullable().default(null),
+/** What caused a job, for its log line and the stored decision. */
+export const triggerSchema = z.strictObject({
+  event: z.string(),
+  action: z.string().nullable(),
+  delivery_id: z.string().nullable(),
 });
 
+const target = {
+  repository: repositoryFullNameSchema,
+  installation: positiveIntSchema,
+};
+
+/** One pull request's gate pass: gather at exact SHAs, decide, plan, apply. */
+export const pullRequestJobSchema = z.strictObject({
+  ...target,
+  number: positiveIntSchema,
+  /** The head the event was about; the pass confirms it is still the head before deciding. */
+  head_sha: gitShaSchema.nullable().default(null),
+  /** The base the event named; with the head, what is read by SHA is read before the live pull request. */
+  base_sha: gitShaSchema.nullable().default(null),
+  trigger: triggerSchema,
+  /** Evaluate only when the event is evidence under the base config; null: always. */
+  only_if: evidenceEventSchema.nullable().default(null),
+  /** The base changed (pull_request.edited): the check goes back in progress first. */
+  retarget: z.strictObject({ from: z.string(), to: z.string() }).nullable().default(null),
+  /** A person chose "Re-run evaluator" on the check. */
+  rerun_evaluator: z.boolean().default(false),
+  /**
+   * The event counts only if it is not the App's own doing: an `agate:` label changed by this
+   * login, or a check run of this app slug. Checked by the handler, which knows the App's slug.
+   */
+  unless_sender: z.string().nullable().default(null),
+  only_if_app: z.string().nullable().default(null),
+});
+
+/** A workflow or check event that names only a commit: its open pull requests are found. */
+export const headJobSchema = z.strictObject({
+  ...target,
+  head_sha: gitShaSchema,
+  trigger: triggerSchema,
+  only_if: evidenceEventSchema.nullable().default(null),
+  only_if_app: z.string().nullable().default(null),
+});
+
+/** A merge-group head: a `merge_group` checks request, or evidence for a queue branch. */
+export const mergeGroupJobSchema = z.strictObject({
+  ...target,
+  head_sha: gitShaSchema,
+  head_ref: z.string(),
+  /** Named by the checks request; null for a later event, which finds it on our own check. */
+  base_sha: gitShaSchema.nullable(),
+  trigger: triggerSchema,
+  only_if_app: z.string().nullable().default(null),
+});
+
+/** A new comment on a pull request that may be a maintainer's `/agate accept`. */
+export const overrideJobSchema = z.strictObject({
+  ...target,
+  number: positiveIntSchema,
+  comment: z.strictObject({
+    body: z.string(),
+    html_url: z.string().nullable(),
+    user: z.strictObject({ login: z.string(), type: z.string() }),
+  }),
+  trigger: triggerSchema,
+});
+
+/** Ask the evaluator about one tree; the verdict is stored and a gate pass queued. */
+export const evaluatorJobSchema = z.strictObject({
+  ...target,
+  number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  tree_sha: gitShaSchema,
+  config_digest: z.string(),
+  /** A person asked again: a stored verdict does not stop the call (budgets still do). */
+  rerun: z.boolean().default(false),
+});
+
+export const JOB_KINDS = {
+  pullRequest: "gate.pull_request",
+  head: "gate.head",
+  mergeGroup: "gate.merge_group",
+  mergeGroupDeadline: "gate.merge_group_deadline",
+  override: "gate.override",
+  reconcile: "gate.reconcile",
+  evaluator: "gate.evaluator",
+} as const;
+
+/** The payload schema of each job kind. */
+export const JOB_PAYLOADS = {
+  [JOB_KINDS.pullRequest]: pullRequestJobSchema,
+  [JOB_KINDS.head]: headJobSchema,
+  [JOB_KINDS.mergeGroup]: mergeGroupJobSchema,
+  [JOB_KINDS.mergeGroupDeadline]: mergeGroupDeadlineJobSchema,
+  [JOB_KINDS.override]: overrideJobSchema,
+  [JOB_KINDS.reconcile]: z.null(),
+  [JOB_KINDS.evaluator]: evaluatorJobSchema,
+} as const;
+
+export type JobKind = keyof typeof JOB_PAYLOADS;
+export type JobPayload<K extends JobKind> = z.output<(typeof JOB_PAYLOADS)[K]>;
+export type JobPayloadInput<K extends JobKind> = z.input<(typeof JOB_PAYLOADS)[K]>;
 export type EvidenceEvent = z.infer<typeof evidenceEventSchema>;
-export type EvaluateJob = z.output<typeof evaluateJobSchema>;
+export type Trigger = z.infer<typeof triggerSchema>;
+export type PullRequestJob = z.output<typeof pullRequestJobSchema>;
+export type EvaluatorJob = z.output<typeof evaluatorJobSchema>;
 
 /** Whether a workflow event can carry evidence under this base config. */
 export function evidenceEventMatters(event: EvidenceEvent): (config: Config) => boolean {
@@ -29,3 +131,11 @@ export function evidenceEventMatters(event: EvidenceEvent): (config: Config) => 
     (event.workflow === null || event.workflow === config.evidence.workflow) &&
     (event.job === null || event.job === config.evidence.job);
 }
+
+/** Jobs of one pull request run one at a time, in order. */
+export const pullRequestKey = (repository: string, number: number) => `${repository}#${number}`;
+/** A commit's jobs (a merge group, a head not yet tied to a pull request). */
+export const headKey = (repository: string, sha: string) => `${repository}@${sha}`;
+/** The evaluator of a pull request: one call at a time, beside (not in front of) its gate. */
+export const evaluatorKey = (repository: string, number: number) =>
+  `${repository}#${number}:evaluator`;

@@ -36,13 +36,39 @@ const agate = await startAgate({
 sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
 const settle = () => settleApp(sim, agate);
 
-/** "(N GitHub calls)" from each evaluation the gate logged, by the event that caused it. */
+/** "(N GitHub calls: ops)" from each job the gate logged, by the event that caused it. */
 function evaluations() {
   return log.entries
-    .map((entry) => /after (\S+): .* \((\d+) GitHub calls\)$/.exec(entry.message))
+    .map((entry) => /after (\S+): .* \((\d+) GitHub calls(?:: ([^)]*))?\)$/.exec(entry.message))
     .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ event: m[1] ?? "", calls: Number(m[2]) }));
+    .map((m) => ({ event: m[1] ?? "", calls: Number(m[2]), ops: m[3] ?? "" }));
 }
+
+/** Milliseconds from a push (its webhook sent) to the App's `agate` check in progress on it. */
+async function latencyToCheck(repo: string, branch: string, n: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    const sha = await sim.pushCommit({
+      repo,
+      branch,
+      files: { [`l${i}.txt`]: `${i}\n` },
+      author: "codex[bot]",
+    });
+    for (;;) {
+      const check = sim
+        .checkRuns({ repo })
+        .find((c) => c.name === "agate" && c.headSha === sha && c.app.slug === sim.appSlug);
+      if (check) break;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    times.push(performance.now() - started);
+    await settle();
+  }
+  return times.sort((a, b) => a - b);
+}
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
 await sim.createRepository({
   repo: "bench",
@@ -75,13 +101,51 @@ const accepted = sim
   .checkRuns({ repo: "bench" })
   .find((c) => c.name === "agate" && c.headSha === head && c.app.slug === sim.appSlug)?.conclusion;
 
-console.log(`one pull request, opened to ${accepted} (${toAccepted.length} evaluations):`);
-for (const e of toAccepted) console.log(`  ${e.event.padEnd(28)} ${e.calls} calls`);
+console.log(`one pull request, opened to ${accepted} (${toAccepted.length} gate jobs):`);
+for (const e of toAccepted)
+  console.log(`  ${e.event.padEnd(28)} ${String(e.calls).padStart(2)} calls  ${e.ops}`);
 console.log(
   `  total                        ${toAccepted.reduce((sum, e) => sum + e.calls, 0)} calls`,
 );
 console.log(
-  `a synchronize to ${next.slice(0, 7)}: ${synchronize.map((e) => e.calls).join(", ")} calls`,
+  `a synchronize to ${next.slice(0, 7)} (accepted → pending): ${synchronize.map((e) => `${e.calls} calls  ${e.ops}`).join("; ")}`,
+);
+
+// A second pull request on the same base: what the base-wide reads (config, evidence workflow,
+// handoff file at the merge base) cost the first one is shared.
+const before = evaluations().length;
+const head2 = await sim.pushCommit({
+  repo: "bench",
+  branch: "codex/c",
+  files: { "c.txt": "c\n" },
+  author: "codex[bot]",
+});
+await sim.openPullRequest({ repo: "bench", head: "codex/c", title: "C", user: "codex[bot]" });
+await settle();
+await simulatedCi({ sim, repo: "bench", branch: "codex/c", head: head2, temp, settle });
+const second = evaluations().slice(before);
+console.log(
+  `a second pull request on the same base, opened to accepted (${second.length} gate jobs):`,
+);
+for (const e of second)
+  console.log(`  ${e.event.padEnd(28)} ${String(e.calls).padStart(2)} calls  ${e.ops}`);
+console.log(`  total                        ${second.reduce((sum, e) => sum + e.calls, 0)} calls`);
+const sync2 = await sim.pushCommit({
+  repo: "bench",
+  branch: "codex/c",
+  files: { "d.txt": "d\n" },
+  author: "codex[bot]",
+});
+await settle();
+const pendingSync = evaluations()
+  .slice(before + second.length)
+  .filter((e) => e.event === "pull_request.synchronize");
+console.log(
+  `a synchronize to ${sync2.slice(0, 7)} (accepted → pending): ${pendingSync.map((e) => `${e.calls} calls`).join(", ")}`,
+);
+const latency = await latencyToCheck("bench", "codex/c", 20);
+console.log(
+  `delivery → agate check in progress, 20 pushes: p50 ${percentile(latency, 50).toFixed(0)} ms, p95 ${percentile(latency, 95).toFixed(0)} ms`,
 );
 
 await agate.close();

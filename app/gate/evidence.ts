@@ -20,6 +20,7 @@ import type {
   CommandEvidence,
   EvidenceRunFact,
   EvidenceSourceFact,
+  TestedCommitFact,
 } from "../../schemas/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import { remember } from "./bounded-map.js";
@@ -198,12 +199,16 @@ export async function collectEvidence(
     baseSha: string;
     changedFiles: ChangedFile[];
     listing: ChangedFilesListing;
+    /** No run can have finished for this head yet (the event was its push): none is listed. */
+    skipRuns?: boolean;
+    /** A commit already read (the compare's), so the tested commit costs no call. */
+    knownCommit?: (sha: string) => TestedCommitFact | null;
   },
 ): Promise<CollectedEvidence> {
   const { workflow, job: jobName } = input.config.evidence;
   const [sourceRead, runs] = await Promise.all([
     cache.source(github, input.baseSha, workflow),
-    github.workflowRunsFor(input.target.headSha, input.target.kind),
+    input.skipRuns ? [] : github.workflowRunsFor(input.target.headSha, input.target.kind),
   ]);
   const ofWorkflow = runs.filter((run) => run.path === workflow);
   const source: EvidenceSourceFact = { ...sourceRead, runs_for_head: ofWorkflow.length };
@@ -235,7 +240,7 @@ export async function collectEvidence(
       fact.record_error = read.error;
       if (read.record) {
         const tested = read.record.tested.sha;
-        fact.tested_commit = await github.commit(tested);
+        fact.tested_commit = input.knownCommit?.(tested) ?? (await github.commit(tested));
       }
     }
   }

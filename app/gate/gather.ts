@@ -1,9 +1,13 @@
-import { parseConfig } from "../../checks/config/parse-config.js";
-import { ConfigurationError } from "../../checks/errors.js";
+/**
+ * gather: everything the gate decision needs about one pull request, read once, through the
+ * adapter, at the exact SHAs being graded (the config at the base, never the head), plus what the
+ * store remembers. It writes nothing: what GitHub reported that later passes need (the test merge
+ * commit, the pull request and base the head was seen in) is returned as observations for apply.
+ */
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
 import { protectedChanges } from "../../checks/gate/protected-paths.js";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
-import { CONFIG_PATH, type Config } from "../../schemas/config.js";
+import type { Config } from "../../schemas/config.js";
 import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
 import type {
   BaseConfigFact,
@@ -15,45 +19,55 @@ import type {
   PriorRecord,
   PullRequestSnapshot,
   ReviewVerdictFact,
+  TestedCommitFact,
 } from "../../schemas/gate.js";
-import type { GitHubAdapter, ReviewFact } from "../github/adapter.js";
-import type { Store } from "../store/store.js";
-import { remember } from "./bounded-map.js";
+import type {
+  Comparison,
+  GitHubAdapter,
+  PullRequestDetail,
+  ReviewFact,
+} from "../github/adapter.js";
+import type { AuditLog } from "../store/ports/audit-log.js";
+import type { EvaluationStore } from "../store/ports/evaluation-store.js";
+import type { ObservationStore } from "../store/ports/observation-store.js";
+import type { OverrideStore } from "../store/ports/override-store.js";
+import type { RecordStore } from "../store/ports/record-store.js";
+import type { ImmutableReads } from "./caches.js";
 import { collectEvidence, type EvidenceCache } from "./evidence.js";
 
 const WRITE_PERMISSIONS = new Set(["admin", "maintain", "write"]);
 
-/** Parsed base configs by blob SHA: a blob never changes, so neither does its parse. */
-export class ConfigCache {
-  private readonly parsed = new Map<string, BaseConfigFact>();
-  /** By repository and commit: a commit's file never changes either, so it is read once. */
-  private readonly atCommit = new Map<string, BaseConfigFact>();
+export type GatherStore = RecordStore &
+  EvaluationStore &
+  OverrideStore &
+  ObservationStore &
+  AuditLog;
 
-  async read(github: GitHubAdapter, baseSha: string): Promise<BaseConfigFact> {
-    const key = `${github.owner}/${github.repo}@${baseSha}`;
-    const known = this.atCommit.get(key);
-    if (known) return known;
-    const fact = await this.readFile(github, baseSha);
-    remember(this.atCommit, key, fact, 1_000);
-    return fact;
-  }
+/** The evaluator found a tree's bundle over budget: no call, and no evaluation, was made. */
+export const BUNDLE_OVER_BUDGET = "gate.evaluator.over_budget";
+export const bundleSubject = (pr: { repository: string; number: number }, treeSha: string) =>
+  `${pr.repository}#${pr.number}@tree:${treeSha}`;
 
-  private async readFile(github: GitHubAdapter, baseSha: string): Promise<BaseConfigFact> {
-    const file = await github.fileAt(CONFIG_PATH, baseSha);
-    if (!file) return { status: "missing", path: CONFIG_PATH };
-    const cached = this.parsed.get(file.blobSha);
-    if (cached) return cached;
-    let fact: BaseConfigFact;
-    try {
-      const { config, digest } = parseConfig(file.text, CONFIG_PATH);
-      fact = { status: "ok", path: CONFIG_PATH, blob_sha: file.blobSha, digest, config };
-    } catch (error) {
-      if (!(error instanceof ConfigurationError)) throw error;
-      fact = { status: "invalid", path: CONFIG_PATH, message: error.message };
-    }
-    this.parsed.set(file.blobSha, fact);
-    return fact;
-  }
+export interface GatherDeps {
+  github: GitHubAdapter;
+  store: GatherStore;
+  reads: ImmutableReads;
+  evidence: EvidenceCache;
+  agateVersion: string;
+  now: () => Date;
+}
+
+/** What GitHub reported in this pass that later passes need and GitHub does not keep. */
+export interface Observations {
+  merge_commit: { head_sha: string; merge_sha: string } | null;
+  head: { head_sha: string; base_ref: string };
+}
+
+export interface Gathered {
+  facts: GateFacts;
+  observations: Observations;
+  /** Nothing stored for the head's tree answers the evaluator, or a person asked again. */
+  evaluatorDue: boolean;
 }
 
 export function priorRecordOf(record: AcceptanceRecord): PriorRecord {
@@ -78,18 +92,23 @@ export class HeadMovedError extends Error {
 }
 
 /**
- * The files the pull request changes, at the exact base and head SHAs being graded. The compare
- * of base...head is read by SHA and so cannot mix two heads; it lists at most 300 files, so a
- * larger change is read from the pull request's own list (at most 3,000, read by number), after
- * which the pull request is read again to make sure the head did not move meanwhile. A listing
- * that may be cut is marked incomplete: the gate does not decide on it.
+ * The files the pull request changes, at the exact base and head SHAs. The compare of base...head
+ * is read by SHA and so cannot mix two heads; it lists at most 300 files, so a larger change is
+ * read from the pull request's own list (at most 3,000, read by number), after which the pull
+ * request is read again to make sure neither end moved meanwhile. A listing that may be cut is
+ * marked incomplete: the gate does not decide on it.
  */
-export async function changedFilesAt(
+async function changedFilesAt(
   github: GitHubAdapter,
   pr: PullRequestSnapshot,
+  detail: PullRequestDetail,
+  comparison: Comparison,
 ): Promise<{ files: ChangedFile[]; listing: ChangedFilesListing }> {
-  const detail = await github.pullRequestDetail(pr.number);
-  const compared = await github.compareFiles(pr.base_sha, pr.head_sha);
+  const compared = comparison.files.map(({ filename, previous_filename, status }) => ({
+    filename,
+    previous_filename,
+    status,
+  }));
   if (compared.length < COMPARE_FILES_LIMIT && compared.length >= detail.changed_files) {
     return { files: compared, listing: { complete: true, reason: null } };
   }
@@ -109,49 +128,98 @@ export async function changedFilesAt(
   };
 }
 
+/** A commit of the comparison as GitHub has it, without another call when the compare had it. */
+export function commitOf(comparison: Comparison, sha: string): TestedCommitFact | null {
+  const commit = comparison.commits.find((c) => c.sha === sha);
+  return commit ? { sha: commit.sha, tree_sha: commit.tree_sha, parents: commit.parents } : null;
+}
+
+function headTreeOf(comparison: Comparison): string | null {
+  const head = comparison.head_sha;
+  if (head === comparison.merge_base_sha) return comparison.merge_base_tree_sha;
+  return commitOf(comparison, head)?.tree_sha ?? null;
+}
+
+export type GatherOutcome =
+  | ({ status: "gathered" } & Gathered)
+  | { status: "skipped"; reason: string };
+
 /**
- * Collects everything the gate decision needs about one pull request, live from GitHub (the
- * config at the base SHA, never the head), plus what the store remembers. Reads GitHub only;
- * it writes to the store what GitHub reported about the head (its test merge commit, the pull
- * request and base it was seen in), which later evaluations need and GitHub does not keep.
+ * Gathers the facts for one pull request. When the event named the head and base, everything
+ * that is read by SHA is read first and the live pull request after: if either end moved
+ * meanwhile, the pass starts over on what GitHub now shows, so facts never mix two commits.
+ * Otherwise the live pull request comes first.
  */
-export async function gatherGateFacts(options: {
-  github: GitHubAdapter;
-  store: Store;
-  configs: ConfigCache;
-  evidence: EvidenceCache;
-  pullRequest: PullRequestSnapshot;
-  agateVersion: string;
-  now: () => Date;
-}): Promise<GateFacts> {
-  const { github, store, pullRequest: pr } = options;
+export async function gatherPullRequest(
+  deps: GatherDeps,
+  target: { number: number; head_sha: string | null; base_sha: string | null },
+  options: {
+    /** The event was the push itself (opened, synchronize): no run for it can have finished. */
+    skipRuns: boolean;
+    rerunEvaluator: boolean;
+    /** The event matters only under some base configs (a workflow event of another workflow). */
+    relevant?: ((config: Config) => boolean) | undefined;
+  },
+): Promise<GatherOutcome> {
+  const { github, reads } = deps;
+  let pr: PullRequestSnapshot | null = null;
+  let expected =
+    target.head_sha && target.base_sha ? { head: target.head_sha, base: target.base_sha } : null;
+  for (let attempt = 1; ; attempt++) {
+    if (!expected) {
+      pr = await github.pullRequest(target.number);
+      expected = { head: pr.head_sha, base: pr.base_sha };
+    }
+    const [config, comparison] = await Promise.all([
+      reads.config(github, expected.base),
+      reads.compare(github, expected.base, expected.head),
+    ]);
+    const live: PullRequestSnapshot = pr ?? (await github.pullRequest(target.number));
+    if (live.state !== "open") return { status: "skipped", reason: `#${live.number} is closed` };
+    if (live.head_sha === expected.head && live.base_sha === expected.base) {
+      if (options.relevant && config.status === "ok" && !options.relevant(config.config)) {
+        return {
+          status: "skipped",
+          reason: `#${live.number}: not the evidence workflow or job of its base config`,
+        };
+      }
+      return { status: "gathered", ...(await gatherAt(deps, live, config, comparison, options)) };
+    }
+    if (attempt >= 3) throw new HeadMovedError(target.number, "the head");
+    // Moved: start over on what GitHub now shows (this read is fresh; no second one).
+    pr = live;
+    expected = { head: live.head_sha, base: live.base_sha };
+  }
+}
+
+async function gatherAt(
+  deps: GatherDeps,
+  pr: PullRequestSnapshot,
+  config: BaseConfigFact,
+  comparison: Comparison,
+  options: { skipRuns: boolean; rerunEvaluator: boolean },
+): Promise<Gathered> {
+  const { github, store } = deps;
   const key = { repository: pr.repository, pullNumber: pr.number };
   const detail = await github.pullRequestDetail(pr.number);
-  if (detail.merge_commit_sha) {
-    await store.recordMergeCommit({
-      repository: pr.repository,
-      pull_number: pr.number,
-      head_sha: pr.head_sha,
-      merge_sha: detail.merge_commit_sha,
-      observed_at: options.now().toISOString(),
-    });
-  }
-  await store.recordHeadObservation({
-    repository: pr.repository,
-    head_sha: pr.head_sha,
-    pull_number: pr.number,
-    base_ref: pr.base_ref,
-    observed_at: options.now().toISOString(),
-  });
-  const config = await options.configs.read(github, pr.base_sha);
-  const [changed, head_tree_sha, stored, merge_commits, overrides, heads] = await Promise.all([
-    changedFilesAt(github, pr),
-    github.treeOf(pr.head_sha),
+  const [stored, mergeCommits, overrides, sightings] = await Promise.all([
     store.listRecords(key),
     store.listMergeCommits({ ...key, headSha: pr.head_sha }),
     store.listOverrides({ ...key, headSha: pr.head_sha }),
     store.listHeadObservations({ repository: pr.repository, headSha: pr.head_sha }),
   ]);
+  const observations: Observations = {
+    merge_commit: detail.merge_commit_sha
+      ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha }
+      : null,
+    head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
+  };
+  const merge_commits =
+    detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha)
+      ? [...mergeCommits, detail.merge_commit_sha]
+      : mergeCommits;
+  const changed = await changedFilesAt(github, pr, detail, comparison);
+  const head_tree_sha = headTreeOf(comparison) ?? (await github.treeOf(pr.head_sha));
   const prior_records = stored.map(priorRecordOf);
   // An override holds for the head on the base it was given on: a retarget voids it too.
   const override = overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
@@ -175,35 +243,40 @@ export async function gatherGateFacts(options: {
           comment_url: override.comment_url,
         }
       : null,
-    head_shared_with: heads.filter(
+    head_shared_with: sightings.filter(
       (h) => h.pull_number !== pr.number || h.base_ref !== pr.base_ref,
     ),
     prior_records,
-    agate_version: options.agateVersion,
+    agate_version: deps.agateVersion,
     handoff: null,
     reviews: [],
     evaluation: { status: "not_asked" },
   };
-  if (config.status !== "ok") return facts;
-  const collected = await collectEvidence(github, options.evidence, {
+  if (config.status !== "ok") return { facts, observations, evaluatorDue: false };
+  const cfg = config.config;
+  const collected = await collectEvidence(github, deps.evidence, {
     target: { kind: "pull_request", headSha: pr.head_sha, mergeCommits: merge_commits },
     repository: pr.repository,
-    config: config.config,
+    config: cfg,
     configDigest: config.digest,
     baseSha: pr.base_sha,
     changedFiles: changed.files,
     listing: changed.listing,
+    // Only for a head agate has not decided on before: a late or repeated push event for a head
+    // it knows must not hide the runs it already read.
+    skipRuns: options.skipRuns && !stored.some((r) => r.head_sha === pr.head_sha),
+    knownCommit: (sha) => commitOf(comparison, sha),
   });
   facts.evidence_source = collected.source;
   facts.evidence_run = collected.run;
   facts.evidence = collected.evidence;
-  const cfg = config.config;
   const needsReviews =
     cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
+  const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";
   const [reviews, handoff, evaluation] = await Promise.all([
     needsReviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
-    handoffFactsFor(github, pr, cfg, options.now()),
-    cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command"
+    handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
+    asks
       ? storedEvaluation(store, pr, head_tree_sha, config.digest)
       : Promise.resolve<EvaluationFact>({ status: "not_asked" }),
   ]);
@@ -218,7 +291,15 @@ export async function gatherGateFacts(options: {
   if (cfg.evaluator.kind === "review") facts.reviews = reviews;
   facts.handoff = handoff;
   facts.evaluation = evaluation;
-  return facts;
+  let evaluatorDue = asks && (await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator));
+  if (evaluatorDue) {
+    const spent = await dailyBudgetSpent(store, pr, cfg, deps.now());
+    if (spent) {
+      facts.evaluation = spent;
+      evaluatorDue = false;
+    }
+  }
+  return { facts, observations, evaluatorDue };
 }
 
 /**
@@ -258,24 +339,36 @@ async function latestReviews(
   return verdicts;
 }
 
-/** What the handoff rules and the file's verification need, read live at the head. */
+/**
+ * The handoff file at the head and what its rules and verification need. The compare says
+ * whether the pull request touched the file: when it did not, the head has the merge base's file
+ * (read once per merge base, shared by every pull request on it); the commits are the compare's.
+ */
 async function handoffFactsFor(
-  github: GitHubAdapter,
+  deps: GatherDeps,
   pr: PullRequestSnapshot,
   config: Config,
-  now: Date,
+  detail: PullRequestDetail,
+  comparison: Comparison,
+  changed: { files: ChangedFile[]; listing: ChangedFilesListing },
 ): Promise<HandoffFacts> {
-  const rules = config.handoff.required_when;
-  const [file, detail, commits] = await Promise.all([
-    github.fileAt(config.handoff.path, pr.head_sha),
-    github.pullRequestDetail(pr.number),
-    rules.sessions_over === null ? Promise.resolve([]) : github.pullCommits(pr.number),
-  ]);
-  // Commits are read by pull request number: if they end elsewhere, the head moved meanwhile.
-  const last = commits.at(-1)?.sha;
-  if (last && commits.length < 250 && last !== pr.head_sha) {
-    throw new HeadMovedError(pr.number, "the head");
-  }
+  const { github, reads } = deps;
+  const path = config.handoff.path;
+  const touched = changed.files.find((f) => f.filename === path || f.previous_filename === path);
+  const file =
+    touched?.filename === path && touched.status === "removed"
+      ? null
+      : touched || !changed.listing.complete
+        ? await reads.file(github, path, pr.head_sha)
+        : await reads.file(github, path, comparison.merge_base_sha);
+  const commits =
+    config.handoff.required_when.sessions_over === null
+      ? []
+      : comparison.commits.map(({ sha, message, committed_at }) => ({
+          sha,
+          message,
+          committed_at,
+        }));
   // Only a file that exists can be stale; its freshness needs the newest non-empty commit.
   let newest_change: HandoffFacts["newest_change"] = null;
   if (file) {
@@ -289,8 +382,8 @@ async function handoffFactsFor(
     }
   }
   return {
-    file: file ? { path: config.handoff.path, blob_sha: file.blobSha, text: file.text } : null,
-    observed_at: now.toISOString(),
+    file: file ? { path, blob_sha: file.blobSha, text: file.text } : null,
+    observed_at: deps.now().toISOString(),
     opened_at: detail.created_at,
     commit_count: detail.commits,
     changed_lines: detail.additions + detail.deletions,
@@ -304,7 +397,7 @@ async function handoffFactsFor(
  * binds to the tree it judged, so a new SHA with the same tree reuses it.
  */
 async function storedEvaluation(
-  store: Store,
+  store: EvaluationStore & AuditLog,
   pr: PullRequestSnapshot,
   treeSha: string | null,
   configDigest: string,
@@ -320,7 +413,67 @@ async function storedEvaluation(
       (e) => e.config_digest === configDigest && e.run.prompt_version === EVALUATOR_PROMPT_VERSION,
     )
     .at(-1);
-  return latest ? { status: "judged", evaluation: latest } : { status: "not_asked" };
+  if (latest) return { status: "judged", evaluation: latest };
+  // A tree whose bundle was over the token budget stays so until the config (its digest) changes.
+  const [over] = await store.listAudit({
+    kind: BUNDLE_OVER_BUDGET,
+    subject: bundleSubject(pr, treeSha),
+    order: "desc",
+    limit: 1,
+  });
+  const found = over?.decision as { config_digest?: string; detail?: string } | undefined;
+  if (found?.config_digest === configDigest && found.detail) {
+    return { status: "over_budget", budget: "evaluator_bundle_tokens", detail: found.detail };
+  }
+  return { status: "not_asked" };
+}
+
+/**
+ * Whether to ask now: nothing is stored for this tree, or a person asked again after a failure,
+ * or asked again about a verdict while the per-tree budget allows another call.
+ */
+async function evaluatorIsDue(
+  store: EvaluationStore,
+  facts: GateFacts,
+  config: Config,
+  rerun: boolean,
+): Promise<boolean> {
+  const fact = facts.evaluation;
+  if (fact.status === "not_asked") return true;
+  if (!rerun || fact.status !== "judged") return false;
+  if (fact.evaluation.outcome.status === "failed") return true;
+  const sameTree = await store.listEvaluations({
+    repository: facts.pull_request.repository,
+    pullNumber: facts.pull_request.number,
+    treeSha: fact.evaluation.tree_sha,
+  });
+  const verdicts = sameTree.filter(
+    (e) => e.outcome.status === "verdict" && e.config_digest === fact.evaluation.config_digest,
+  ).length;
+  return verdicts < config.budgets.evaluator_calls_per_tree;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Evaluator calls (requests actually sent) for the pull request in the last 24 hours, over budget. */
+async function dailyBudgetSpent(
+  store: EvaluationStore,
+  pr: PullRequestSnapshot,
+  config: Config,
+  now: Date,
+): Promise<EvaluationFact | null> {
+  const budget = config.budgets.evaluator_calls_per_pr_per_day;
+  const since = new Date(now.getTime() - DAY_MS).toISOString();
+  const today = (
+    await store.listEvaluations({ repository: pr.repository, pullNumber: pr.number, since })
+  ).filter((e) => e.run.requests > 0);
+  if (today.length < budget) return null;
+  const oldest = today[0]?.at ?? now.toISOString();
+  return {
+    status: "over_budget",
+    budget: "evaluator_calls_per_pr_per_day",
+    detail: `${today.length} evaluator calls for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`,
+  };
 }
 
 async function isMaintainer(

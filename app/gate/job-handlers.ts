@@ -1,50 +1,196 @@
-import { evaluateJobSchema } from "../../schemas/jobs.js";
-import { evaluatorPolicyFrom } from "../evaluator/policy.js";
-import { AppAdapter, type GitHubClient } from "../github/adapter.js";
-import { GATE_DELIVERY } from "../runtime/route.js";
+/**
+ * The handler of every gate job kind, in one table: each payload is parsed with its schema from
+ * schemas/jobs.ts, then handled. A kind the route makes without a handler here fails a test.
+ */
+import {
+  JOB_KINDS,
+  JOB_PAYLOADS,
+  type JobKind,
+  type JobPayload,
+  type JobPayloadInput,
+  pullRequestKey,
+} from "../../schemas/jobs.js";
+import { AGATE_VERSION } from "../../schemas/version.js";
+import { AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
 import type { Runtime } from "../runtime/server.js";
 import type { JobHandler } from "../runtime/worker.js";
-import type { EvaluatorDeps } from "./ask-evaluator.js";
+import { ImmutableReads } from "./caches.js";
+import { runEvaluatorJob } from "./evaluator-job.js";
 import { EvidenceCache } from "./evidence.js";
-import { ConfigCache } from "./gather.js";
-import { handleEvaluateJob, handleGateDelivery } from "./handle-delivery.js";
-import { handleMergeGroupDeadline, MERGE_GROUP_DEADLINE } from "./merge-group.js";
-import { EVALUATE, reconcileOnce } from "./reconcile.js";
+import type { GateDeps } from "./job-deps.js";
+import { handleMergeGroupDeadline, runMergeGroupJob } from "./merge-group.js";
+import { runOverrideJob } from "./override.js";
+import { type PassResult, runPullRequestPass } from "./pull-request.js";
+import { reconcileOnce } from "./reconcile.js";
 
-export const RECONCILE = "gate.reconcile";
+export type { GateDeps } from "./job-deps.js";
+
+/** `RECONCILE` is queued by the App itself, one pass at a time. */
+export const RECONCILE = JOB_KINDS.reconcile;
+
+type Handler<K extends JobKind> = (payload: JobPayload<K>, deps: GateDeps) => Promise<string>;
+
+async function adapterFor(deps: GateDeps, repository: string, installation: number) {
+  const slug = await deps.appSlug();
+  return { github: new GitHubAdapter(await deps.octokitFor(installation), repository, slug), slug };
+}
+
+async function pass(
+  deps: GateDeps,
+  job: JobPayload<"gate.pull_request">,
+  github: GitHubAdapter,
+  slug: string,
+): Promise<PassResult> {
+  return runPullRequestPass(
+    {
+      github,
+      store: deps.store,
+      reads: deps.reads ?? new ImmutableReads(),
+      evidence: deps.evidence ?? new EvidenceCache(),
+      agateVersion: AGATE_VERSION,
+      appSlug: slug,
+      now: deps.now,
+    },
+    job,
+  );
+}
+
+const describe = (result: PassResult) => result.skipped ?? result.decision?.title ?? "";
+const cause = (trigger: { event: string; action: string | null }) =>
+  `${trigger.event}${trigger.action ? `.${trigger.action}` : ""}`;
+
+/** Every job kind the gate handles. */
+export const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
+  [JOB_KINDS.pullRequest]: async (job, deps) => {
+    const { github, slug } = await adapterFor(deps, job.repository, job.installation);
+    const result = await pass(deps, job, github, slug);
+    return `${job.repository}#${job.number} after ${cause(job.trigger)}: ${describe(result)} (${github.totalCalls} GitHub calls: ${callList(github)})`;
+  },
+  [JOB_KINDS.head]: async (job, deps) => {
+    const { github, slug } = await adapterFor(deps, job.repository, job.installation);
+    if (job.only_if_app !== null && job.only_if_app !== slug) return "another app's check run";
+    // The pull requests agate saw with this head; GitHub is asked only when it saw none.
+    const seen = await deps.store.listHeadObservations({
+      repository: job.repository,
+      headSha: job.head_sha,
+    });
+    const numbers =
+      seen.length > 0
+        ? [...new Set(seen.map((s) => s.pull_number))]
+        : (await github.openPullRequests())
+            .filter((p) => p.head_sha === job.head_sha)
+            .map((p) => p.number);
+    // Each in a job of its own key, so it runs in order with the pull request's other jobs.
+    for (const number of numbers) {
+      const payload: JobPayloadInput<"gate.pull_request"> = {
+        repository: job.repository,
+        installation: job.installation,
+        number,
+        head_sha: job.head_sha,
+        trigger: job.trigger,
+        only_if: job.only_if,
+      };
+      await deps.store.enqueue({
+        kind: JOB_KINDS.pullRequest,
+        payload,
+        concurrency_key: pullRequestKey(job.repository, number),
+      });
+    }
+    return `${job.repository}@${job.head_sha.slice(0, 7)} after ${cause(job.trigger)}: queued pull requests ${numbers.map((n) => `#${n}`).join(", ") || "(none)"} (${github.totalCalls} GitHub calls)`;
+  },
+  [JOB_KINDS.mergeGroup]: (job, deps) => runMergeGroupJob(job, deps),
+  [JOB_KINDS.mergeGroupDeadline]: async (job, deps) => {
+    await handleMergeGroupDeadline(job, deps);
+    return `${job.repository} merge group ${job.head_sha.slice(0, 7)}: deadline handled`;
+  },
+  [JOB_KINDS.override]: async (job, deps) => {
+    const { github, slug } = await adapterFor(deps, job.repository, job.installation);
+    return runOverrideJob(job, {
+      github,
+      store: deps.store,
+      now: deps.now,
+      pass: (number) =>
+        pass(
+          deps,
+          JOB_PAYLOADS[JOB_KINDS.pullRequest].parse({
+            repository: job.repository,
+            installation: job.installation,
+            number,
+            trigger: job.trigger,
+          }),
+          github,
+          slug,
+        ),
+    });
+  },
+  [JOB_KINDS.reconcile]: async (_job, deps) => {
+    const app = new AppAdapter((await deps.octokitFor(0)) as GitHubClient);
+    const { repositories, queued } = await reconcileOnce({
+      store: deps.store,
+      app,
+      octokitFor: deps.octokitFor,
+      appSlug: deps.appSlug,
+    });
+    return `reconcile: queued ${queued} gate passes of open pull requests in ${repositories} repositories`;
+  },
+  [JOB_KINDS.evaluator]: async (job, deps) => {
+    const { github } = await adapterFor(deps, job.repository, job.installation);
+    const result = await runEvaluatorJob(
+      {
+        github,
+        store: deps.store,
+        reads: deps.reads ?? new ImmutableReads(),
+        evaluator: deps.evaluator,
+        now: deps.now,
+      },
+      job,
+    );
+    return `${job.repository}#${job.number} evaluator on tree ${job.tree_sha.slice(0, 7)}: ${result.outcome} (${github.totalCalls} GitHub calls)`;
+  },
+};
 
 /** Every job kind the App handles; the router may enqueue only these (a test holds it to that). */
-export const HANDLED_KINDS = [GATE_DELIVERY, MERGE_GROUP_DEADLINE, RECONCILE, EVALUATE] as const;
+export const HANDLED_KINDS = Object.keys(GATE_HANDLERS) as JobKind[];
+
+/** Parses a job's payload with its kind's schema and runs its handler; returns its log line. */
+export async function runGateJob(kind: string, payload: unknown, deps: GateDeps): Promise<string> {
+  if (!(kind in GATE_HANDLERS)) throw new Error(`no gate handler for job kind ${kind}`);
+  const k = kind as JobKind;
+  const parsed = JOB_PAYLOADS[k].parse(payload);
+  return (GATE_HANDLERS[k] as Handler<typeof k>)(parsed as JobPayload<typeof k>, deps);
+}
+
+function callList(github: GitHubAdapter): string {
+  return [...github.calls.entries()].map(([op, n]) => (n > 1 ? `${op}×${n}` : op)).join(", ");
+}
 
 /** The gate's job handlers, given the running App (its Probot for installation tokens). */
-export function gateJobHandlers(
-  runtime: Runtime,
-): Record<(typeof HANDLED_KINDS)[number], JobHandler> {
-  const configs = new ConfigCache();
-  const evidence = new EvidenceCache();
+export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
   const intervalMs = runtime.settings.reconcileIntervalMs;
   let slug: Promise<string> | undefined;
-  const app = async () => new AppAdapter((await runtime.probot.auth()) as GitHubClient);
   const appSlug = () => {
-    slug ??= app().then((adapter) => adapter.slug());
+    slug ??= runtime.probot
+      .auth()
+      .then((octokit) => new AppAdapter(octokit as GitHubClient).slug());
     slug.catch(() => {
       slug = undefined;
     });
     return slug;
   };
-  const octokitFor = async (id: number) => (await runtime.probot.auth(id)) as GitHubClient;
-  const now = () => new Date();
-  const evaluator: EvaluatorDeps = {
-    policy: evaluatorPolicyFrom(runtime.env),
-    judgeOptions: {
-      env: runtime.env,
-      timeoutMs: runtime.settings.evaluatorTimeoutMs,
-      maxRetries: runtime.settings.evaluatorRetries,
-    },
+  const deps: GateDeps = {
+    store: runtime.store,
+    now: () => new Date(),
+    // Installation 0: the App itself (Probot's `auth()` without an installation).
+    octokitFor: async (id) =>
+      (id === 0 ? await runtime.probot.auth() : await runtime.probot.auth(id)) as GitHubClient,
+    appSlug,
+    reads: new ImmutableReads(),
+    evidence: new EvidenceCache(),
+    evaluator: runtime.settings.evaluator,
   };
   // One pass queued at all times: the first soon after start, then one per interval. No
   // concurrency key: a keyed job waits behind older ones of its key, and the next pass is always
-  // queued in the future; two passes at once only queue the same keyed evaluations twice.
+  // queued in the future; two passes at once only queue the same keyed passes twice.
   const scheduleReconcile = async (at: Date) => {
     const queued = await runtime.store.listJobs({ status: "queued" });
     if (queued.some((job) => job.kind === RECONCILE)) return;
@@ -52,55 +198,17 @@ export function gateJobHandlers(
   };
   void scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5_000)));
 
-  return {
-    [GATE_DELIVERY]: async (job, { delivery }) => {
-      if (!delivery) throw new Error(`job ${job.id} names no stored delivery`);
-      await handleGateDelivery(delivery, {
-        store: runtime.store,
-        now,
-        octokitFor,
-        appSlug,
-        configs,
-        evidence,
-        evaluator,
-        log: (line) => runtime.log.info({ job: job.id }, line),
-      });
-    },
-    [MERGE_GROUP_DEADLINE]: async (job) =>
-      handleMergeGroupDeadline(job.payload, {
-        store: runtime.store,
-        now,
-        octokitFor,
-        appSlug,
-        configs,
-        log: (line) => runtime.log.info({ job: job.id }, line),
-      }),
-    [RECONCILE]: async (job) => {
+  const handlers = {} as Record<JobKind, JobHandler>;
+  for (const kind of HANDLED_KINDS) {
+    handlers[kind] = async (job) => {
       // The next pass is queued first, so a failing pass (retried with backoff) never ends them.
-      await scheduleReconcile(new Date(Date.now() + intervalMs));
-      await reconcileOnce({
-        store: runtime.store,
-        app: await app(),
-        octokitFor,
-        appSlug,
-        log: (line) => runtime.log.info({ job: job.id }, line),
+      if (kind === RECONCILE) await scheduleReconcile(new Date(Date.now() + intervalMs));
+      const line = await runGateJob(kind, job.payload, {
+        ...deps,
+        log: (text) => runtime.log.info({ job: job.id }, text),
       });
-    },
-    [EVALUATE]: async (job) => {
-      const result = await handleEvaluateJob(job.payload, {
-        store: runtime.store,
-        now,
-        octokitFor,
-        appSlug,
-        configs,
-        evidence,
-        evaluator,
-      });
-      const { repository, number } = evaluateJobSchema.parse(job.payload);
-      runtime.log.info(
-        { job: job.id },
-        `${repository}#${number} after gate.evaluate: ${result.skipped ?? result.decision?.title} (${result.calls} GitHub calls)`,
-      );
-    },
-  };
+      runtime.log.info({ job: job.id }, line);
+    };
+  }
+  return handlers;
 }

@@ -7,46 +7,35 @@
 import { overrideAcceptedComment, overrideRefusedComment } from "../../checks/gate/comments.js";
 import { judgeOverride, parseOverrideComment } from "../../checks/gate/override.js";
 import { shortSha } from "../../checks/markdown.js";
+import type { JobPayload } from "../../schemas/jobs.js";
 import type { GitHubAdapter } from "../github/adapter.js";
-import type { Store } from "../store/store.js";
-import type { EvaluationResult } from "./evaluate.js";
+import type { OverrideStore } from "../store/ports/override-store.js";
+import type { PassResult } from "./pull-request.js";
 
-interface CommentPayload {
-  action?: string;
-  issue?: { number: number; pull_request?: unknown };
-  comment?: { body?: string; html_url?: string; user?: { login: string; type: string } };
-}
-
-export async function handleOverrideComment(
-  payload: CommentPayload,
+/** The `gate.override` job: a new comment on a pull request that may be `/agate accept`. */
+export async function runOverrideJob(
+  job: JobPayload<"gate.override">,
   deps: {
     github: GitHubAdapter;
-    store: Store;
+    store: OverrideStore;
     now: () => Date;
-    /** Evaluates the pull request again, now with the override stored. */
-    evaluate: (number: number) => Promise<EvaluationResult>;
-    log?: ((line: string) => void) | undefined;
+    /** A gate pass of the pull request, now with the override stored. */
+    pass: (number: number) => Promise<PassResult>;
   },
-): Promise<void> {
+): Promise<string> {
   const { github } = deps;
-  const number = payload.issue?.number;
-  const comment = payload.comment;
-  // Only a new comment on a pull request can be a command; an edit would let a later change of
-  // words accept a commit nobody looked at again.
-  if (payload.action !== "created" || !number || !payload.issue?.pull_request || !comment?.user) {
-    return;
-  }
-  const command = parseOverrideComment(comment.body ?? "");
-  if (!command) return;
+  const { number, comment } = job;
+  const command = parseOverrideComment(comment.body);
+  if (!command) return `#${number}: not an agate command`;
   const who = comment.user.login;
   if (command.kind === "invalid") {
     await github.comment(number, overrideRefusedComment(null, command.problem));
-    return;
+    return `#${number}: /agate command refused: ${command.problem}`;
   }
   const pr = await github.pullRequest(number);
   if (pr.state !== "open") {
     await github.comment(number, overrideRefusedComment(null, "the pull request is closed"));
-    return;
+    return `#${number}: override on a closed pull request refused`;
   }
   const verdict = judgeOverride({
     command,
@@ -56,8 +45,7 @@ export async function handleOverrideComment(
   });
   if (!verdict.ok) {
     await github.comment(number, overrideRefusedComment(command.sha, verdict.problem));
-    deps.log?.(`${pr.repository}#${number}: override by ${who} refused: ${verdict.problem}`);
-    return;
+    return `${pr.repository}#${number}: override by ${who} refused: ${verdict.problem}`;
   }
   await deps.store.appendOverride({
     repository: pr.repository,
@@ -66,10 +54,10 @@ export async function handleOverrideComment(
     base_ref: pr.base_ref,
     by: who,
     reason: command.reason,
-    comment_url: comment.html_url ?? null,
+    comment_url: comment.html_url,
     at: deps.now().toISOString(),
   });
-  const result = await deps.evaluate(number);
+  const result = await deps.pass(number);
   await github.comment(
     number,
     overrideAcceptedComment({
@@ -79,5 +67,5 @@ export async function handleOverrideComment(
       title: result.decision?.title ?? null,
     }),
   );
-  deps.log?.(`${pr.repository}#${number}: ${who} accepted ${shortSha(pr.head_sha)} by override`);
+  return `${pr.repository}#${number}: ${who} accepted ${shortSha(pr.head_sha)} by override`;
 }

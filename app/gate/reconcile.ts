@@ -1,12 +1,10 @@
-import { evaluateJobSchema } from "../../schemas/jobs.js";
+import { JOB_KINDS, type JobPayloadInput, pullRequestKey } from "../../schemas/jobs.js";
 import { type AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
-import type { Store } from "../store/store.js";
-
-/** Re-evaluates one pull request from live facts; queued by the reconcile pass. */
-export const EVALUATE = "gate.evaluate";
+import type { JobQueue } from "../store/ports/job-queue.js";
+import type { RecordStore } from "../store/ports/record-store.js";
 
 export interface ReconcileDeps {
-  store: Store;
+  store: Pick<RecordStore, "listRepositories"> & Pick<JobQueue, "enqueue">;
   app: AppAdapter;
   octokitFor(installationId: number): Promise<GitHubClient>;
   appSlug(): Promise<string>;
@@ -15,9 +13,9 @@ export interface ReconcileDeps {
 
 /**
  * Webhooks get lost. This pass lists every open pull request of every repository agate has heard
- * of and queues a fresh evaluation of each, under the pull request's own concurrency key so it
- * runs in order with the webhook jobs. Evaluation writes only what differs from the live state,
- * so a check or label a dropped delivery left behind is repaired and the rest costs reads only.
+ * of and queues a gate pass of each, under the pull request's own concurrency key so it runs in
+ * order with the webhook jobs. A pass writes only what differs from the live state, so a check
+ * or label a dropped delivery left behind is repaired and the rest costs reads only.
  */
 export async function reconcileOnce(
   deps: ReconcileDeps,
@@ -30,17 +28,23 @@ export async function reconcileOnce(
     if (installation === null) continue;
     repositories++;
     const github = new GitHubAdapter(await deps.octokitFor(installation), repository, slug);
-    for (const number of await github.openPullRequestNumbers()) {
+    for (const { number } of await github.openPullRequests()) {
+      const payload: JobPayloadInput<"gate.pull_request"> = {
+        repository,
+        installation,
+        number,
+        trigger: { event: JOB_KINDS.reconcile, action: null, delivery_id: null },
+      };
       await deps.store.enqueue({
-        kind: EVALUATE,
-        payload: evaluateJobSchema.parse({ repository, number, installation }),
-        concurrency_key: `${repository}#${number}`,
+        kind: JOB_KINDS.pullRequest,
+        payload,
+        concurrency_key: pullRequestKey(repository, number),
       });
       queued++;
     }
   }
   deps.log?.(
-    `reconcile: queued ${queued} evaluations of open pull requests in ${repositories} repositories`,
+    `reconcile: queued ${queued} gate passes of open pull requests in ${repositories} repositories`,
   );
   return { repositories, queued };
 }

@@ -5,7 +5,6 @@ import type {
   ChangedFile,
   EvidenceJob,
   EvidenceRun,
-  PullCommit,
   PullRequestSnapshot,
   RecordArtifact,
   TestedCommitFact,
@@ -20,6 +19,8 @@ export interface AgateCheckRun {
   conclusion: string | null;
   title: string | null;
   summary: string | null;
+  startedAt: string | null;
+  externalId: string | null;
 }
 
 export interface ReviewFact {
@@ -46,15 +47,27 @@ export interface PullRequestDetail {
   merge_commit_sha: string | null;
 }
 
-/** A check run as the list reads it: who made it, and what it shows. */
-interface ListedCheckRun {
-  id: number;
-  app_slug: string | null;
+export interface LabelFact {
+  name: string;
+  color: string;
+  description: string | null;
+}
+
+/** base...head as GitHub's compare reports it, read once per SHA pair. */
+export interface Comparison {
+  base_sha: string;
   head_sha: string;
-  status: string;
-  conclusion: string | null;
-  title: string | null;
-  summary: string | null;
+  merge_base_sha: string;
+  merge_base_tree_sha: string;
+  total_commits: number;
+  files: DiffFileInput[];
+  commits: {
+    sha: string;
+    message: string;
+    committed_at: string | null;
+    tree_sha: string;
+    parents: string[];
+  }[];
 }
 
 export interface CheckRunWrite {
@@ -145,22 +158,6 @@ export class GitHubAdapter {
     return detail;
   }
 
-  /** The pull request's commits, oldest first (GitHub lists at most 250). */
-  async pullCommits(number: number): Promise<PullCommit[]> {
-    this.count("pulls/list-commits");
-    const commits = await this.octokit.paginate(this.octokit.rest.pulls.listCommits, {
-      owner: this.owner,
-      repo: this.repo,
-      pull_number: number,
-      per_page: 100,
-    });
-    return commits.map((c) => ({
-      sha: c.sha,
-      message: c.commit.message,
-      committed_at: c.commit.committer?.date ?? null,
-    }));
-  }
-
   /** The files one commit touched against its first parent. */
   async commitFiles(sha: string): Promise<string[]> {
     this.count("repos/get-commit");
@@ -175,22 +172,40 @@ export class GitHubAdapter {
     );
   }
 
-  /** base...head with patches, at exact SHAs (GitHub's compare lists at most 300 files). */
-  async compareDiff(base: string, head: string): Promise<DiffFileInput[]> {
+  /**
+   * base...head at exact SHAs, in one call: the changed files with their patches (GitHub lists at
+   * most 300), the commits from the merge base to the head (at most 250, oldest first, each with
+   * its tree and parents) and the merge base. Nothing in it can change, so callers cache it.
+   */
+  async compare(base: string, head: string): Promise<Comparison> {
     this.count("repos/compare-commits");
     const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({
       owner: this.owner,
       repo: this.repo,
       basehead: `${base}...${head}`,
     });
-    return (data.files ?? []).map((f) => ({
-      filename: f.filename,
-      previous_filename: f.previous_filename ?? null,
-      status: f.status,
-      additions: f.additions,
-      deletions: f.deletions,
-      patch: f.patch ?? null,
-    }));
+    return {
+      base_sha: base,
+      head_sha: head,
+      merge_base_sha: data.merge_base_commit.sha,
+      merge_base_tree_sha: data.merge_base_commit.commit.tree.sha,
+      total_commits: data.total_commits,
+      files: (data.files ?? []).map((f) => ({
+        filename: f.filename,
+        previous_filename: f.previous_filename ?? null,
+        status: f.status,
+        additions: f.additions,
+        deletions: f.deletions,
+        patch: f.patch ?? null,
+      })),
+      commits: data.commits.map((c) => ({
+        sha: c.sha,
+        message: c.commit.message,
+        committed_at: c.commit.committer?.date ?? null,
+        tree_sha: c.commit.tree.sha,
+        parents: c.parents.map((p) => p.sha),
+      })),
+    };
   }
 
   /** An issue's text; null when it does not exist or is a pull request. */
@@ -253,78 +268,6 @@ export class GitHubAdapter {
     }
   }
 
-  async checkRunsNamed(name: string, sha: string): Promise<ListedCheckRun[]> {
-    this.count("checks/list-for-ref");
-    const runs = await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
-      owner: this.owner,
-      repo: this.repo,
-      ref: sha,
-      check_name: name,
-      filter: "all",
-      per_page: 100,
-    });
-    return runs.map((run) => ({
-      id: run.id,
-      app_slug: run.app?.slug ?? null,
-      head_sha: run.head_sha,
-      status: run.status,
-      conclusion: run.conclusion ?? null,
-      title: run.output.title ?? null,
-      summary: run.output.summary ?? null,
-    }));
-  }
-
-  /** The App's own `agate` check run on a commit, if it made one. Same-named runs of others are ignored. */
-  async agateCheckRun(sha: string): Promise<AgateCheckRun | null> {
-    const mine = (await this.checkRunsNamed(GATE_CHECK_NAME, sha)).filter(
-      (run) => run.app_slug === this.appSlug,
-    );
-    const run = mine.sort((a, b) => b.id - a.id)[0];
-    return run
-      ? {
-          id: run.id,
-          status: run.status,
-          conclusion: run.conclusion,
-          title: run.title,
-          summary: run.summary,
-        }
-      : null;
-  }
-
-  /**
-   * Writes the `agate` check for a decision unless it already shows exactly that (computing a
-   * status is separate from writing it, and an unchanged one costs no write). True when written.
-   */
-  async writeAgateCheckIfChanged(
-    sha: string,
-    existing: AgateCheckRun | null,
-    check: {
-      conclusion: CheckRunWrite["conclusion"] | null;
-      title: string;
-      summary: string;
-      externalId: string;
-      rerunEvaluator?: boolean;
-    },
-  ): Promise<boolean> {
-    const status = check.conclusion === null ? "in_progress" : "completed";
-    const unchanged =
-      existing !== null &&
-      existing.status === status &&
-      (existing.conclusion ?? null) === check.conclusion &&
-      existing.title === check.title.slice(0, 255) &&
-      existing.summary === check.summary;
-    if (unchanged) return false;
-    await this.writeAgateCheckRun(sha, existing, {
-      status,
-      ...(check.conclusion ? { conclusion: check.conclusion } : {}),
-      title: check.title,
-      summary: check.summary,
-      externalId: check.externalId,
-      rerunEvaluator: check.rerunEvaluator ?? false,
-    });
-    return true;
-  }
-
   async writeAgateCheckRun(
     sha: string,
     existing: AgateCheckRun | null,
@@ -367,29 +310,11 @@ export class GitHubAdapter {
     return data.id;
   }
 
-  /** What a merge group changes: base...head, as GitHub's compare reports it (up to 300 files). */
-  async compareFiles(base: string, head: string): Promise<ChangedFile[]> {
-    this.count("repos/compare-commits");
-    const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({
-      owner: this.owner,
-      repo: this.repo,
-      basehead: `${base}...${head}`,
-      per_page: 100,
-    });
-    return (data.files ?? []).map((f) => ({
-      filename: f.filename,
-      previous_filename: f.previous_filename ?? null,
-      status: f.status,
-    }));
-  }
-
   /**
-   * The App's own newest `agate` check run on a commit with when it started and its external
-   * id, which a merge group's check uses to remember the group's base.
+   * The App's own newest `agate` check run on a commit, with when it started and its external id
+   * (a merge group's check keeps the group's base there). Same-named runs of others are ignored.
    */
-  async agateCheckRunDetail(
-    sha: string,
-  ): Promise<(AgateCheckRun & { startedAt: string | null; externalId: string | null }) | null> {
+  async agateCheckRun(sha: string): Promise<AgateCheckRun | null> {
     this.count("checks/list-for-ref");
     const runs = await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
       owner: this.owner,
@@ -539,8 +464,8 @@ export class GitHubAdapter {
     }
   }
 
-  /** Open pull requests whose head is this commit (a workflow event names only the commit). */
-  async openPullRequestsWithHead(sha: string): Promise<number[]> {
+  /** Every open pull request with its head (a workflow event names only the commit). */
+  async openPullRequests(): Promise<{ number: number; head_sha: string }[]> {
     this.count("pulls/list");
     const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, {
       owner: this.owner,
@@ -548,7 +473,7 @@ export class GitHubAdapter {
       state: "open",
       per_page: 100,
     });
-    return pulls.filter((pull) => pull.head.sha === sha).map((pull) => pull.number);
+    return pulls.map((pull) => ({ number: pull.number, head_sha: pull.head.sha }));
   }
 
   async reviews(number: number): Promise<ReviewFact[]> {
@@ -599,30 +524,33 @@ export class GitHubAdapter {
     }
   }
 
-  async ensureLabel(name: string, color: string, description: string): Promise<void> {
-    this.count("issues/get-label");
-    try {
-      await this.octokit.rest.issues.getLabel({ owner: this.owner, repo: this.repo, name });
-    } catch (error) {
-      if (statusOf(error) !== 404) throw error;
-      this.count("issues/create-label");
-      await this.octokit.rest.issues.createLabel({
-        owner: this.owner,
-        repo: this.repo,
-        name,
-        color,
-        description,
-      });
-    }
-  }
-
-  async addLabels(number: number, labels: string[]): Promise<void> {
+  /**
+   * Adds labels; GitHub creates a missing one with its default colour. Returns the labels as
+   * GitHub now has them, so a caller can style one that had to be created, with no read first.
+   */
+  async addLabels(number: number, labels: string[]): Promise<LabelFact[]> {
     this.count("issues/add-labels");
-    await this.octokit.rest.issues.addLabels({
+    const { data } = await this.octokit.rest.issues.addLabels({
       owner: this.owner,
       repo: this.repo,
       issue_number: number,
       labels,
+    });
+    return data.map((l) => ({
+      name: l.name,
+      color: l.color,
+      description: l.description ?? null,
+    }));
+  }
+
+  async styleLabel(name: string, color: string, description: string): Promise<void> {
+    this.count("issues/update-label");
+    await this.octokit.rest.issues.updateLabel({
+      owner: this.owner,
+      repo: this.repo,
+      name,
+      color,
+      description,
     });
   }
 
@@ -634,17 +562,6 @@ export class GitHubAdapter {
       issue_number: number,
       body,
     });
-  }
-
-  async openPullRequestNumbers(): Promise<number[]> {
-    this.count("pulls/list");
-    const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, {
-      owner: this.owner,
-      repo: this.repo,
-      state: "open",
-      per_page: 100,
-    });
-    return pulls.map((pull) => pull.number);
   }
 
   async removeLabel(number: number, name: string): Promise<void> {

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eventually, recordingLog } from "../../test/support/recording-log.js";
+import { tempDir } from "../../test/support/store.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
-import { tempDir } from "../store/test-support.js";
 import { Admission, intakeLimits, senderKey, webhookPathname } from "./intake-guard.js";
 import { type Agate, type StartAgateOptions, startAgate } from "./server.js";
 

@@ -11,7 +11,7 @@ import type { Store } from "../store/store.js";
 import type { Route } from "./route.js";
 import type { RuntimeLog } from "./worker.js";
 
-export { defaultRoute, GATE_DELIVERY, type Route } from "./route.js";
+export { defaultRoute, type Route } from "./route.js";
 
 export interface IntakeDeps {
   store: Store;

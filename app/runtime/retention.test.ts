@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eventually, recordingLog } from "../../test/support/recording-log.js";
+import { frozenClock, type TestClock, tempDir } from "../../test/support/store.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
 import { DeliveryPrunedError } from "../store/errors.js";
-import { frozenClock, type TestClock, tempDir } from "../store/test-support.js";
 import { type Agate, startAgate } from "./server.js";
 
 const PEM = generateKeyPairSync("rsa", { modulusLength: 2048 })
@@ -69,7 +69,7 @@ async function start(options: { retention?: string; pruneIntervalMs?: number } =
     pollMs: 10,
     ...(options.pruneIntervalMs ? { pruneIntervalMs: options.pruneIntervalMs } : {}),
     handlers: {
-      "gate.delivery": async (_job, { delivery }) => {
+      "gate.pull_request": async (_job, { delivery }) => {
         // The delivery "held" stays running until the test lets it go.
         if (delivery?.id === "held") await held;
         ran.push(delivery?.id ?? "?");

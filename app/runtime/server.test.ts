@@ -132,13 +132,13 @@ describe("startAgate", () => {
         const handler: JobHandler = async (job, { delivery }) => {
           ran.push(`${job.kind} ${delivery?.id}`);
         };
-        return { "gate.delivery": handler };
+        return { "gate.pull_request": handler };
       },
     });
     expect(probotSeen).toBe(true);
-    expect(agate.kinds).toEqual(["gate.delivery"]);
+    expect(agate.kinds).toEqual(["gate.pull_request"]);
     await eventually("the queued job to run", () => ran.length > 0);
-    expect(ran).toEqual(["gate.delivery d-1"]);
+    expect(ran).toEqual(["gate.pull_request d-1"]);
   });
 
   it("closes: stops listening, stops the workers, closes the store it opened", async () => {

@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Job } from "../../schemas/store.js";
 import { eventually, recordingLog } from "../../test/support/recording-log.js";
+import { frozenClock, type TestClock, tempDir } from "../../test/support/store.js";
 import { LeaseLostError } from "../store/errors.js";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
-import { frozenClock, type TestClock, tempDir } from "../store/test-support.js";
 import { type JobContext, type JobHandler, startWorkers, type Workers } from "./worker.js";
 
 let store: Store;

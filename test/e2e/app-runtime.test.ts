@@ -8,10 +8,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Agate, startAgate } from "../../app/runtime/server.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
-import { tempDir } from "../../app/store/test-support.js";
 import { type GitHubSimulator, startGitHubSimulator } from "../github/index.js";
 import { eventually, recordingLog } from "../support/recording-log.js";
 import { type AgateProcess, spawnAgate } from "../support/spawn-agate.js";
+import { tempDir } from "../support/store.js";
 
 const SECRET = "runtime-secret";
 
@@ -72,7 +72,7 @@ describe("the App's webhook path against the simulator", () => {
       log,
       pollMs: 20,
       handlers: ({ probot }) => ({
-        "gate.delivery": async (_job, { delivery }) => {
+        "gate.pull_request": async (_job, { delivery }) => {
           if (!delivery) throw new Error("a gate job without its delivery");
           runs.set(delivery.id, (runs.get(delivery.id) ?? 0) + 1);
           const payload = JSON.parse(delivery.payload) as {
@@ -126,8 +126,11 @@ describe("the App's webhook path against the simulator", () => {
       jobs.map(({ kind, payload, concurrency_key }) => ({ kind, payload, concurrency_key })),
     ).toEqual([
       {
-        kind: "gate.delivery",
-        payload: { delivery_id: id },
+        kind: "gate.pull_request",
+        payload: expect.objectContaining({
+          number: 1,
+          trigger: { event: "pull_request", action: "opened", delivery_id: id },
+        }),
         concurrency_key: `${sim.owner}/stored#1`,
       },
     ]);

@@ -1,7 +1,8 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { EvaluatorDeps } from "../../app/gate/ask-evaluator.js";
+import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
+import { loadEvaluatorSettings } from "../../app/runtime/settings.js";
 import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
 import { type FakeLlm, startFakeLlm } from "../support/fake-llm-server.js";
 import { useGateHarness } from "../support/gate-harness.js";
@@ -19,11 +20,12 @@ const gate = useGateHarness({
   evaluator: () => ({
     policy,
     judgeOptions: {
-      env: {
+      ...loadEvaluatorSettings({
         AGATE_EVALUATOR_API_KEY: "sk-test-key",
         AGATE_EVALUATOR_API_KEY_URL: llm.url,
         AGATE_EVALUATOR_COMMAND_PATHS: commandPaths,
-      },
+        PATH: process.env.PATH,
+      }).judgeOptions,
       timeoutMs: 3_000,
       maxRetries: 1,
       backoff: () => 10,

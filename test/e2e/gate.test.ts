@@ -250,7 +250,7 @@ describe("the agate gate, end to end against the simulator", () => {
     const { first, number } = await openedWithoutHandling(repo);
     const [opened] = (await gate.takePending()).filter((d) => d.action === "opened");
     if (!opened) throw new Error("no pull_request.opened delivery");
-    // The agent pushes while agate is reading the pull request's commits (read by number).
+    // The agent pushes while agate is reading what the pull request changes.
     let second: string | undefined;
     const deps = gate.deps();
     await gate.handle(opened, {
@@ -260,7 +260,7 @@ describe("the agate gate, end to end against the simulator", () => {
           hook: { before: (name: string, hook: (o: { url: string }) => Promise<void>) => void };
         };
         octokit.hook.before("request", async (options) => {
-          if (second === undefined && /\/pulls\/(\{pull_number\}|\d+)\/commits/.test(options.url)) {
+          if (second === undefined && /\/compare\//.test(options.url)) {
             second = await gate.sim.pushCommit({
               repo,
               branch: "codex/x",
@@ -322,23 +322,15 @@ describe("the agate gate, end to end against the simulator", () => {
     const failing = {
       ...working,
       octokitFor: async (id: number) => {
-        const real = (await working.octokitFor(id)) as unknown as {
-          rest: { git: Record<string, unknown> };
+        const octokit = (await working.octokitFor(id)) as unknown as {
+          hook: { before: (name: string, hook: (o: { url: string }) => void) => void };
         };
-        const git = {
-          ...real.rest.git,
-          getCommit: async () => {
+        octokit.hook.before("request", (options) => {
+          if (/\/actions\/runs/.test(options.url)) {
             throw new Error("GitHub answered 502 Bad Gateway");
-          },
-        };
-        return new Proxy(real, {
-          get: (target, key) =>
-            key === "rest"
-              ? new Proxy(target.rest, {
-                  get: (rest, name) => (name === "git" ? git : Reflect.get(rest, name)),
-                })
-              : Reflect.get(target, key),
-        }) as never;
+          }
+        });
+        return octokit as never;
       },
     };
     const last = gate.sim.deliveries

@@ -5,6 +5,7 @@
  */
 import { appendFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
+import { HANDLED_KINDS } from "../../app/gate/job-handlers.js";
 import { startAgate } from "../../app/runtime/server.js";
 import type { JobHandler } from "../../app/runtime/worker.js";
 
@@ -20,7 +21,8 @@ const traced: JobHandler = async (job) => {
 };
 
 const agate = await startAgate({
-  handlers: { "gate.delivery": traced },
+  handlers: Object.fromEntries(HANDLED_KINDS.map((kind) => [kind, traced])),
+  env: process.env,
   pollMs: 50,
 });
 process.stdout.write(`AGATE_READY ${JSON.stringify({ url: agate.url, port: agate.port })}\n`);

@@ -4,16 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Probot } from "probot";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import type { EvaluatorDeps } from "../../app/gate/ask-evaluator.js";
-import {
-  type GateDeps,
-  handleEvaluateJob,
-  handleGateDelivery,
-} from "../../app/gate/handle-delivery.js";
-import { EVALUATE } from "../../app/gate/reconcile.js";
+import { ImmutableReads } from "../../app/gate/caches.js";
+import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
+import { EvidenceCache } from "../../app/gate/evidence.js";
+import { type GateDeps, runGateJob } from "../../app/gate/job-handlers.js";
+import { defaultRoute } from "../../app/gate/route.js";
 import { UnthrottledOctokit } from "../../app/runtime/server.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
+import { JOB_KINDS } from "../../schemas/jobs.js";
 import {
   type Delivery,
   type GitHubSimulator,
@@ -27,8 +26,10 @@ import { type SimulatedCiOptions, type SimulatedCiRun, simulatedCi } from "./sim
 /**
  * The gate against the simulator, for end-to-end tests: real git, the real Action bundle
  * publishing its record, real workflow-run data, and the App's gate code reading it all over
- * HTTP with an installation token. Deliveries are handed to the gate job directly, in order, as
- * the workers would; the runtime has its own tests. Call once per test file, at the top level.
+ * HTTP with an installation token. Each delivery goes through the App's route, and its jobs to
+ * their handlers directly, in order, as the workers would (then the jobs they queued: passes of
+ * pull requests found by head, the evaluator); the runtime has its own tests. Call once per test
+ * file, at the top level.
  */
 export interface GateHarness {
   readonly sim: GitHubSimulator;
@@ -39,7 +40,7 @@ export interface GateHarness {
   processDeliveries(): Promise<void>;
   /** The deliveries not yet handed over, now counted as handled: a test hands them itself. */
   takePending(): Promise<Delivery[]>;
-  /** Hands one delivery to the gate job, with `deps` (default: the harness's). */
+  /** Routes one delivery and runs its jobs, with `deps` (default: the harness's). */
   handle(delivery: Delivery, deps?: GateDeps): Promise<void>;
   /** A repository with the config, an agent branch with `files`, and its pull request opened. */
   agentPullRequest(
@@ -84,6 +85,9 @@ export function useGateHarness(
   let store: Store | undefined;
   let probot: Probot | undefined;
   let handled = 0;
+  // Shared by every job of a test, as one App process shares them.
+  let reads = new ImmutableReads();
+  let evidence = new EvidenceCache();
   const temp = mkdtempSync(join(tmpdir(), "agate-gate-"));
   const need = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`the gate harness has no ${what} yet`);
@@ -118,6 +122,8 @@ export function useGateHarness(
       url: `file:${join(temp, `gate-${Date.now()}-${Math.random()}.db`)}`,
     });
     handled = s.deliveries.length;
+    reads = new ImmutableReads();
+    evidence = new EvidenceCache();
   });
 
   const harness: GateHarness = {
@@ -137,6 +143,8 @@ export function useGateHarness(
         now: () => new Date(),
         octokitFor: (id: number) => p.auth(id) as never,
         appSlug: async () => s.appSlug,
+        reads,
+        evidence,
         ...(evaluator ? { evaluator } : {}),
       };
     },
@@ -156,10 +164,10 @@ export function useGateHarness(
         const claimed = await jobs.claimJob({
           workerId: "gate-harness",
           leaseMs: 60_000,
-          kinds: [EVALUATE],
+          kinds: [JOB_KINDS.pullRequest, JOB_KINDS.head, JOB_KINDS.evaluator],
         });
         if (!claimed) break;
-        await handleEvaluateJob(claimed.job.payload, harness.deps());
+        await runGateJob(claimed.job.kind, claimed.job.payload, harness.deps());
         await jobs.completeJob(claimed.lease);
         await s.flushWebhooks();
       }
@@ -189,7 +197,9 @@ export function useGateHarness(
       });
       const stored = await s.getDelivery(d.id);
       if (!stored) throw new Error(`the store lost delivery ${d.id} it had just recorded`);
-      await handleGateDelivery(stored, deps);
+      for (const job of defaultRoute(stored.event, JSON.parse(stored.payload), stored.id)) {
+        await runGateJob(job.kind, job.payload, deps);
+      }
     },
     async agentPullRequest(repo, files, opts = {}) {
       const s = need(sim, "simulator");

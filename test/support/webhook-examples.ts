@@ -17,7 +17,11 @@ export function allWebhookExamples(): [string, unknown][] {
   );
 }
 
-/** A real webhook payload from @octokit/webhooks-examples, deep-copied so tests may edit it. */
+/**
+ * A real webhook payload from @octokit/webhooks-examples, deep-copied so tests may edit it. As a
+ * GitHub App receives it: with the installation it was sent for (repository webhooks, which most
+ * examples were captured from, carry none).
+ */
 export function webhookExample<E extends WebhookEventName>(
   event: E,
   action?: string,
@@ -29,5 +33,7 @@ export function webhookExample<E extends WebhookEventName>(
       `no ${event}${action ? `.${action}` : ""} example in @octokit/webhooks-examples`,
     );
   }
-  return structuredClone(example) as EventPayloadMap[E];
+  const copy = structuredClone(example) as Record<string, unknown>;
+  copy.installation ??= { id: 1, node_id: "MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ==" };
+  return copy as EventPayloadMap[E];
 }

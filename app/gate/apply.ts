@@ -1,0 +1,193 @@
+/**
+ * apply: carries out a gate pass's plan in a fixed order and records it. Stale marks and
+ * observations first (so a crash after them loses nothing a retry needs), then GitHub's writes
+ * (check, labels, comments), then the acceptance record with the facts, decision and plan it came
+ * from, then follow-up jobs. Nothing here decides or reads back what it wrote.
+ */
+import { createHash } from "node:crypto";
+import type { GatePlan } from "../../checks/gate/plan.js";
+import { STATE_LABELS } from "../../checks/gate/plan.js";
+import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
+import type { GateDecision, GateFacts } from "../../schemas/gate.js";
+import { evaluatorKey, JOB_KINDS, type JobPayloadInput } from "../../schemas/jobs.js";
+import type { AgateCheckRun, GitHubAdapter } from "../github/adapter.js";
+import type { AuditLog } from "../store/ports/audit-log.js";
+import type { JobQueue } from "../store/ports/job-queue.js";
+import type { ObservationStore } from "../store/ports/observation-store.js";
+import type { RecordStore } from "../store/ports/record-store.js";
+import type { Observations } from "./gather.js";
+
+export type ApplyStore = RecordStore & ObservationStore & AuditLog & Pick<JobQueue, "enqueue">;
+
+export interface Applied {
+  wroteCheck: boolean;
+  storedRecord: boolean;
+}
+
+export async function applyGatePlan(options: {
+  github: GitHubAdapter;
+  store: ApplyStore;
+  installation: number;
+  facts: GateFacts;
+  decision: GateDecision;
+  plan: GatePlan;
+  observations: Observations;
+  existing: AgateCheckRun | null;
+  now: () => Date;
+}): Promise<Applied> {
+  const { github, store, facts, decision, plan, now } = options;
+  const pr = facts.pull_request;
+  const at = now().toISOString();
+  // A new head supersedes every record of other heads; they stay, marked stale.
+  await store.markStale({
+    repository: pr.repository,
+    pullNumber: pr.number,
+    supersededBy: pr.head_sha,
+    at,
+  });
+  const { merge_commit, head } = options.observations;
+  if (merge_commit) {
+    await store.recordMergeCommit({
+      repository: pr.repository,
+      pull_number: pr.number,
+      ...merge_commit,
+      observed_at: at,
+    });
+  }
+  await store.recordHeadObservation({
+    repository: pr.repository,
+    pull_number: pr.number,
+    ...head,
+    observed_at: at,
+  });
+
+  if (plan.check) {
+    const { conclusion, title, summary, externalId, rerunEvaluator } = plan.check;
+    await github.writeAgateCheckRun(pr.head_sha, options.existing, {
+      status: conclusion === null ? "in_progress" : "completed",
+      ...(conclusion ? { conclusion } : {}),
+      title,
+      summary,
+      externalId,
+      rerunEvaluator,
+    });
+  }
+  for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
+  if (plan.labels.add.length > 0) {
+    const now = await github.addLabels(pr.number, plan.labels.add);
+    // GitHub made a label that did not exist with its default look: give it agate's, once.
+    for (const name of plan.labels.add) {
+      const style = STATE_LABELS[name];
+      const label = now.find((l) => l.name === name);
+      if (
+        style &&
+        label &&
+        (label.color !== style.color || label.description !== style.description)
+      ) {
+        await github.styleLabel(name, style.color, style.description);
+      }
+    }
+  }
+  for (const body of plan.comments) await github.comment(pr.number, body);
+
+  if (plan.storeDecision) {
+    await store.appendRecord(recordInput(facts, decision, at));
+    await store.appendAudit({
+      kind: "gate.decision",
+      subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
+      // The plan beside the decision: what this pass wrote, and why, can be replayed.
+      decision: JSON.parse(JSON.stringify({ ...decision, plan })),
+      facts: JSON.parse(JSON.stringify(facts)),
+      at,
+    });
+  }
+  if (plan.askEvaluator) {
+    const payload: JobPayloadInput<"gate.evaluator"> = {
+      repository: pr.repository,
+      installation: options.installation,
+      number: pr.number,
+      head_sha: pr.head_sha,
+      ...plan.askEvaluator,
+    };
+    await store.enqueue({
+      kind: JOB_KINDS.evaluator,
+      payload,
+      concurrency_key: evaluatorKey(pr.repository, pr.number),
+    });
+  }
+  return { wroteCheck: plan.check !== null, storedRecord: plan.storeDecision };
+}
+
+const digestOf = (facts: GateFacts) =>
+  facts.config.status === "ok"
+    ? facts.config.digest
+    : createHash("sha256")
+        .update(facts.config.status === "invalid" ? facts.config.message : "")
+        .digest("hex");
+
+function recordInput(
+  facts: GateFacts,
+  decision: GateDecision,
+  decidedAt: string,
+): AcceptanceRecordInput {
+  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
+  const shown = believed ?? facts.evidence.at(-1);
+  const record = shown?.record ?? null;
+  const evaluator = facts.config.status === "ok" ? facts.config.config.evaluator : null;
+  const judged = facts.evaluation.status === "judged" ? facts.evaluation.evaluation : null;
+  const verdict = judged?.outcome.status === "verdict" ? judged.outcome : null;
+  return {
+    repository: facts.pull_request.repository,
+    pull_number: facts.pull_request.number,
+    head_sha: facts.pull_request.head_sha,
+    base_sha: facts.pull_request.base_sha,
+    tested: record?.tested ?? null,
+    commands: record?.commands ?? [],
+    provenance: shown
+      ? {
+          workflow: record?.workflow ?? null,
+          verified: shown === believed,
+          refused_reason: shown.refused ?? shown.waiting,
+        }
+      : null,
+    runner: record?.runner ?? null,
+    grader: {
+      agate_version: facts.agate_version,
+      config_digest: digestOf(facts),
+      evaluator: evaluator
+        ? {
+            kind: evaluator.kind,
+            provider: evaluator.kind === "llm" ? evaluator.provider : null,
+            model: evaluator.kind === "llm" ? evaluator.model : null,
+            prompt_version: judged?.run.prompt_version ?? null,
+          }
+        : null,
+    },
+    verdict: verdict?.verdict ?? null,
+    verdict_by: verdictBy(facts),
+    handoff: decision.handoff,
+    override: decision.state === "accepted" ? facts.override : null,
+    decision: {
+      state: decision.state,
+      reasons: [
+        decision.title,
+        ...decision.requirements.map((r) => `${r.name}: ${r.status}: ${r.reason}`),
+        ...decision.reasons,
+      ],
+    },
+    decided_at: decidedAt,
+  };
+}
+
+/** Who gave the verdict the decision rests on, in words for the record. */
+function verdictBy(facts: GateFacts): string | null {
+  if (facts.evaluation.status === "judged") {
+    const run = facts.evaluation.evaluation.run;
+    return [run.kind, run.provider, run.model, run.prompt_version].filter(Boolean).join(" ");
+  }
+  const head = facts.pull_request.head_sha;
+  const approval = facts.reviews.find(
+    (r) => r.state === "APPROVED" && r.maintainer && r.commit_id === head,
+  );
+  return approval ? `review by ${approval.login}` : null;
+}

@@ -1,0 +1,255 @@
+import { randomBytes } from "node:crypto";
+import { buildBundle, referencedIssues } from "../../checks/evaluator/bundle.js";
+
+type BundleInput = Parameters<typeof buildBundle>[0];
+
+import { buildEvaluatorPrompt } from "../../checks/evaluator/prompt.js";
+import type { Config } from "../../schemas/config.js";
+import {
+  EVALUATOR_PROMPT_VERSION,
+  type EvaluationOutcome,
+  type EvaluatorRun,
+} from "../../schemas/evaluation.js";
+import type { PullRequestSnapshot } from "../../schemas/gate.js";
+import {
+  type EvaluatorJob,
+  JOB_KINDS,
+  type JobPayloadInput,
+  pullRequestKey,
+} from "../../schemas/jobs.js";
+import { createJudge, type Judge, type JudgeOptions } from "../evaluator/judge.js";
+import { type EvaluatorPolicy, policyRefusal } from "../evaluator/policy.js";
+import type { GitHubAdapter } from "../github/adapter.js";
+import type { AuditLog } from "../store/ports/audit-log.js";
+import type { EvaluationStore } from "../store/ports/evaluation-store.js";
+import type { JobQueue } from "../store/ports/job-queue.js";
+import type { RecordStore } from "../store/ports/record-store.js";
+import type { ImmutableReads } from "./caches.js";
+import { BUNDLE_OVER_BUDGET, bundleSubject } from "./gather.js";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The repository's own instructions, read from the base commit when present. */
+const INSTRUCTION_FILES = ["AGENTS.md", "CONTRIBUTING.md", ".github/CONTRIBUTING.md"];
+
+type AskedConfig = Extract<Config["evaluator"], { kind: "llm" | "command" }>;
+
+/** How the App reaches its evaluator; tests point it at local servers and scripts. */
+export interface EvaluatorDeps {
+  policy: EvaluatorPolicy;
+  judgeOptions: JudgeOptions;
+  /** Fresh randomness for the fences; replaced only to make a test's request predictable. */
+  boundary?: () => string;
+  /** Replaced only in tests that count judges made. */
+  createJudge?: (config: AskedConfig, options: JudgeOptions) => Judge;
+}
+
+export interface EvaluatorJobDeps {
+  github: GitHubAdapter;
+  store: EvaluationStore & RecordStore & AuditLog & Pick<JobQueue, "enqueue">;
+  reads: ImmutableReads;
+  /** How to reach the evaluator; absent: a configured llm or command evaluator is unavailable. */
+  evaluator: EvaluatorDeps | undefined;
+  now: () => Date;
+}
+
+/**
+ * The `gate.evaluator` job: asks the evaluator about one tree under its own lease (a slow model
+ * holds no gate worker and not the pull request's queue), stores what came of it (a verdict, or
+ * a failure that never accepts), and queues a fresh gate pass, which decides on it. Budgets are
+ * counters checked before anything is sent.
+ */
+export async function runEvaluatorJob(
+  deps: EvaluatorJobDeps,
+  job: EvaluatorJob,
+): Promise<{ asked: boolean; outcome: string }> {
+  const { github, store, now } = deps;
+  const done = async (outcome: string, asked: boolean) => {
+    await store.enqueue({
+      kind: JOB_KINDS.pullRequest,
+      payload: {
+        repository: job.repository,
+        installation: job.installation,
+        number: job.number,
+        trigger: { event: JOB_KINDS.evaluator, action: null, delivery_id: null },
+      } satisfies JobPayloadInput<"gate.pull_request">,
+      concurrency_key: pullRequestKey(job.repository, job.number),
+    });
+    return { asked, outcome };
+  };
+  const pr = await github.pullRequest(job.number);
+  // A newer head has a pass of its own, which asks about its own tree.
+  if (pr.state !== "open" || pr.head_sha !== job.head_sha) {
+    return { asked: false, outcome: "the head moved on; nothing asked" };
+  }
+  const config = await deps.reads.config(github, pr.base_sha);
+  if (config.status !== "ok" || config.digest !== job.config_digest) {
+    return done("the base config changed; the next pass decides", false);
+  }
+  const evaluator = config.config.evaluator;
+  if (evaluator.kind !== "llm" && evaluator.kind !== "command") {
+    return done("no evaluator is configured now", false);
+  }
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const sameTree = (await store.listEvaluations({ ...key, treeSha: job.tree_sha })).filter(
+    (e) =>
+      e.config_digest === job.config_digest && e.run.prompt_version === EVALUATOR_PROMPT_VERSION,
+  );
+  // Queued twice (a redelivery, two passes), the tree is judged once.
+  if (sameTree.length > 0 && !job.rerun) return done("already judged", false);
+  const record = (await store.listRecords({ ...key, headSha: pr.head_sha }))
+    .filter((r) => r.provenance?.verified && r.commands.length > 0)
+    .at(-1);
+  const appended = await askEvaluator({
+    github,
+    reads: deps.reads,
+    store,
+    audit: store,
+    pr,
+    treeSha: job.tree_sha,
+    config: config.config,
+    configDigest: config.digest,
+    commands: (record?.commands ?? []).map((c) => ({
+      ...c,
+      changed_paths: c.changed_paths ?? [],
+      changed_paths_count: c.changed_paths_count ?? 0,
+    })),
+    deps: deps.evaluator,
+    now,
+  });
+  return done(appended, true);
+}
+
+/** Builds the bundle, checks the budgets, calls the judge and stores the evaluation. */
+async function askEvaluator(options: {
+  github: GitHubAdapter;
+  reads: ImmutableReads;
+  store: EvaluationStore;
+  audit: AuditLog;
+  pr: PullRequestSnapshot;
+  treeSha: string;
+  config: Config;
+  configDigest: string;
+  commands: BundleInput["commands"];
+  deps: EvaluatorDeps | undefined;
+  now: () => Date;
+}): Promise<string> {
+  const { github, store, pr, config, now } = options;
+  const evaluator = config.evaluator as AskedConfig;
+  const store_ = (run: EvaluatorRun, outcome: EvaluationOutcome) =>
+    store.appendEvaluation({
+      repository: pr.repository,
+      pull_number: pr.number,
+      head_sha: pr.head_sha,
+      tree_sha: options.treeSha,
+      config_digest: options.configDigest,
+      run,
+      outcome,
+      at: now().toISOString(),
+    });
+  const idle = (latency: number): EvaluatorRun => ({
+    kind: evaluator.kind,
+    provider: evaluator.kind === "llm" ? evaluator.provider : null,
+    model: evaluator.kind === "llm" ? evaluator.model : null,
+    prompt_version: EVALUATOR_PROMPT_VERSION,
+    input_tokens: null,
+    output_tokens: null,
+    latency_ms: latency,
+    requests: 0,
+  });
+  if (!options.deps) {
+    await store_(
+      { ...idle(0), kind: "llm", provider: null, model: null },
+      {
+        status: "failed",
+        error: "this agate process was started without an evaluator",
+        fix: "start the App with `npm start` (which wires the evaluator from AGATE_EVALUATOR_* settings)",
+      },
+    );
+    return "no evaluator in this process";
+  }
+  const deps = options.deps;
+
+  const dayBudget = config.budgets.evaluator_calls_per_pr_per_day;
+  const since = new Date(now().getTime() - DAY_MS).toISOString();
+  const today = (
+    await store.listEvaluations({ repository: pr.repository, pullNumber: pr.number, since })
+  ).filter((e) => e.run.requests > 0);
+  // The pass that queued this job saw the day's budget open; another call may have spent it.
+  if (today.length >= dayBudget) return "over the daily budget; the next pass says so";
+
+  const detail = await github.pullRequestDetail(pr.number);
+  const issueNumbers = referencedIssues(`${detail.title}\n${detail.body}`, pr.repository).filter(
+    (n) => n !== pr.number,
+  );
+  const [issues, instructions, comparison] = await Promise.all([
+    Promise.all(issueNumbers.map((n) => github.issue(n))),
+    Promise.all(
+      INSTRUCTION_FILES.map(async (path) => {
+        const file = await options.reads.file(github, path, pr.base_sha);
+        return file ? { path, text: file.text } : null;
+      }),
+    ),
+    options.reads.compare(github, pr.base_sha, pr.head_sha),
+  ]);
+  const handoffPath = config.handoff.path;
+  const touched = comparison.files.some((f) => f.filename === handoffPath);
+  const handoff = await options.reads.file(
+    github,
+    handoffPath,
+    touched ? pr.head_sha : comparison.merge_base_sha,
+  );
+  const bundle = buildBundle({
+    repository: pr.repository,
+    pullNumber: pr.number,
+    baseSha: pr.base_sha,
+    headSha: pr.head_sha,
+    treeSha: options.treeSha,
+    title: detail.title,
+    body: detail.body,
+    issues: issues.filter((i) => i !== null),
+    instructions: instructions.filter((i) => i !== null),
+    rubric: evaluator.rubric,
+    minScore: evaluator.min_score,
+    files: comparison.files,
+    unlisted: [],
+    commands: options.commands,
+    handoff: handoff ? { path: handoffPath, text: handoff.text } : null,
+    tokenLimit: config.budgets.evaluator_bundle_tokens,
+  });
+  if (bundle.budget.estimated_tokens > bundle.budget.token_limit) {
+    // Not an evaluation (nothing was asked): the next pass finds it and says capped.
+    await options.audit.appendAudit({
+      kind: BUNDLE_OVER_BUDGET,
+      subject: bundleSubject(pr, options.treeSha),
+      decision: {
+        config_digest: options.configDigest,
+        detail: `even cut down, what the evaluator must see is about ${bundle.budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${bundle.budget.token_limit}); raise it in .github/agate.yml on the base branch`,
+      },
+      facts: { budget: bundle.budget },
+      at: now().toISOString(),
+    });
+    return "over the bundle budget";
+  }
+
+  const started = Date.now();
+  const refusal = policyRefusal(evaluator, deps.policy);
+  if (refusal) {
+    await store_(idle(Date.now() - started), { status: "failed", ...refusal });
+    return "refused by the operator's policy";
+  }
+  const judge = (deps.createJudge ?? createJudge)(evaluator, deps.judgeOptions);
+  const prompt = buildEvaluatorPrompt(bundle, freshBoundary(deps, bundle));
+  const { outcome, run } = await judge.judge({ bundle, prompt });
+  await store_(run, outcome);
+  return outcome.status;
+}
+
+/** A boundary no text in the bundle contains (a collision is astronomically unlikely; be sure). */
+function freshBoundary(deps: EvaluatorDeps, bundle: unknown): string {
+  const text = JSON.stringify(bundle);
+  for (;;) {
+    const boundary = deps.boundary?.() ?? randomBytes(16).toString("hex");
+    if (!text.includes(boundary)) return boundary;
+  }
+}

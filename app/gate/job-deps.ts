@@ -1,0 +1,21 @@
+import type { GitHubClient } from "../github/adapter.js";
+import type { Store } from "../store/store.js";
+import type { ImmutableReads } from "./caches.js";
+import type { EvaluatorDeps } from "./evaluator-job.js";
+import type { EvidenceCache } from "./evidence.js";
+
+/** What every gate job handler is given: the store, the clock and GitHub's clients. */
+export interface GateDeps {
+  store: Store;
+  now: () => Date;
+  /** An installation-authenticated client (Probot's `auth(installationId)`). */
+  octokitFor(installationId: number): Promise<GitHubClient>;
+  /** The App's own slug, so only its `agate` check runs count as the gate. */
+  appSlug(): Promise<string>;
+  /** Immutable reads shared across jobs; a fresh one per job when absent. */
+  reads?: ImmutableReads;
+  evidence?: EvidenceCache;
+  /** How to reach the evaluator; absent: a configured llm or command evaluator is unavailable. */
+  evaluator?: EvaluatorDeps;
+  log?: (line: string) => void;
+}

@@ -1,0 +1,128 @@
+/**
+ * One pull request's gate pass, the `gate.pull_request` job: gather (app/gate/gather.ts) →
+ * decide and plan (pure, checks/gate/decide.ts and plan.ts) → apply (app/gate/apply.ts).
+ * Whatever event caused it, the decision is about the live head: a late or out-of-order event
+ * only causes a fresh look, never changes the check of a commit that is no longer the head.
+ */
+import { decideGate } from "../../checks/gate/decide.js";
+import { planGatePass } from "../../checks/gate/plan.js";
+import { codeSpan, fenced } from "../../checks/markdown.js";
+import type { GateDecision } from "../../schemas/gate.js";
+import { evidenceEventMatters, type PullRequestJob } from "../../schemas/jobs.js";
+import type { GitHubAdapter } from "../github/adapter.js";
+import { type ApplyStore, applyGatePlan } from "./apply.js";
+import type { ImmutableReads } from "./caches.js";
+import type { EvidenceCache } from "./evidence.js";
+import { type GatherStore, gatherPullRequest } from "./gather.js";
+
+export interface PassDeps {
+  github: GitHubAdapter;
+  store: GatherStore & ApplyStore;
+  reads: ImmutableReads;
+  evidence: EvidenceCache;
+  agateVersion: string;
+  appSlug: string;
+  now: () => Date;
+}
+
+export interface PassResult {
+  decision: GateDecision | null;
+  /** Why nothing was decided, such as a closed pull request. */
+  skipped: string | null;
+  wroteCheck: boolean;
+  storedRecord: boolean;
+}
+
+/** The push itself: no run of the evidence workflow for this head can have finished yet. */
+const PUSHES = new Set(["opened", "synchronize"]);
+
+export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): Promise<PassResult> {
+  const skip = (skipped: string): PassResult => ({
+    decision: null,
+    skipped,
+    wroteCheck: false,
+    storedRecord: false,
+  });
+  if (job.only_if_app !== null && job.only_if_app !== deps.appSlug) {
+    return skip(`a check run of ${job.only_if_app}, not this App's`);
+  }
+  if (job.unless_sender !== null && job.unless_sender === `${deps.appSlug}[bot]`) {
+    return skip("agate's own label change");
+  }
+  const { github } = deps;
+  if (job.retarget && job.head_sha) await holdForRetarget(github, job);
+  try {
+    const gathered = await gatherPullRequest(
+      deps,
+      { number: job.number, head_sha: job.head_sha, base_sha: job.base_sha },
+      {
+        skipRuns: job.trigger.event === "pull_request" && PUSHES.has(job.trigger.action ?? ""),
+        rerunEvaluator: job.rerun_evaluator,
+        relevant: job.only_if ? evidenceEventMatters(job.only_if) : undefined,
+      },
+    );
+    if (gathered.status === "skipped") return skip(gathered.reason);
+    const { facts, observations, evaluatorDue } = gathered;
+    const decision = decideGate(facts);
+    const existing = await github.agateCheckRun(facts.pull_request.head_sha);
+    const plan = planGatePass({
+      facts,
+      decision,
+      existing,
+      evaluatorDue,
+      rerunEvaluator: job.rerun_evaluator,
+    });
+    const applied = await applyGatePlan({
+      github,
+      store: deps.store,
+      installation: job.installation,
+      facts,
+      decision,
+      plan,
+      observations,
+      existing,
+      now: deps.now,
+    });
+    return { decision, skipped: null, ...applied };
+  } catch (error) {
+    await holdOnError(github, job.number, error);
+    throw error;
+  }
+}
+
+/**
+ * A retarget must not leave the old base's decision standing while the new base is read: the
+ * check on the head goes back in progress first, saying why.
+ */
+async function holdForRetarget(github: GitHubAdapter, job: PullRequestJob): Promise<void> {
+  const { retarget, head_sha: head } = job;
+  if (!retarget || !head) return;
+  const existing = await github.agateCheckRun(head);
+  await github.writeAgateCheckRun(head, existing, {
+    status: "in_progress",
+    title: `The base changed from ${retarget.from} to ${retarget.to}: re-evaluating against the new base`,
+    summary: `**Not decided.** The pull request now targets ${codeSpan(retarget.to, 120)}, not ${codeSpan(retarget.from, 120)}; no decision made against the old base stands. agate is reading the new base's config.\n`,
+    externalId: `agate:${job.repository}#${job.number}@${head}`,
+  });
+}
+
+/**
+ * A pass that failed must not leave an earlier green standing: the check on the live head goes
+ * back to in progress with the reason, and the job is retried. Best effort: when GitHub itself
+ * is what fails, this fails too, and the retry is what remains.
+ */
+async function holdOnError(github: GitHubAdapter, number: number, error: unknown): Promise<void> {
+  try {
+    const pr = await github.pullRequest(number);
+    const existing = await github.agateCheckRun(pr.head_sha);
+    const reason = error instanceof Error ? error.message : String(error);
+    await github.writeAgateCheckRun(pr.head_sha, existing, {
+      status: "in_progress",
+      title: "agate could not finish evaluating this commit; it will retry",
+      summary: `**Not decided.** The last evaluation failed, so no earlier decision stands until it succeeds:\n\n${fenced(reason.slice(0, 2_000))}\n`,
+      externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}`,
+    });
+  } catch {
+    // GitHub is what fails; the job's retry will try again.
+  }
+}

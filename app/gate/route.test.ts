@@ -1,0 +1,199 @@
+import { describe, expect, it } from "vitest";
+import { JOB_KINDS, JOB_PAYLOADS, type JobKind } from "../../schemas/jobs.js";
+import { ROUTED_EVENTS } from "../../schemas/webhooks.js";
+import { allWebhookExamples, webhookExample } from "../../test/support/webhook-examples.js";
+import { HANDLED_KINDS } from "./job-handlers.js";
+import { defaultRoute } from "./route.js";
+
+const SHA = "1".repeat(40);
+const BASE = "2".repeat(40);
+const QUEUE = "gh-readonly-queue/main/pr-1-abc";
+const envelope = { repository: { full_name: "o/r" }, installation: { id: 7 } };
+const route = (event: string, payload: object) =>
+  defaultRoute(event, { ...envelope, ...payload }, "d");
+const kinds = (event: string, payload: object) => route(event, payload).map((j) => j.kind);
+const payloads = (event: string, payload: object) =>
+  route(event, payload).map((j) => JOB_PAYLOADS[j.kind as JobKind].parse(j.payload)) as Record<
+    string,
+    unknown
+  >[];
+
+const pullRequest = (action: string, extra: object = {}) => ({
+  action,
+  pull_request: { number: 4, head: { sha: SHA }, base: { ref: "main", sha: BASE } },
+  ...extra,
+});
+
+describe("defaultRoute: a delivery becomes jobs, one per target", () => {
+  it("a pull request event is one pass of that pull request, keyed by it, naming its head and base; closed is none", () => {
+    expect(route("pull_request", pullRequest("synchronize"))).toEqual([
+      {
+        kind: JOB_KINDS.pullRequest,
+        payload: expect.objectContaining({ number: 4, head_sha: SHA, base_sha: BASE }),
+        concurrency_key: "o/r#4",
+      },
+    ]);
+    expect(route("pull_request", pullRequest("closed"))).toEqual([]);
+    const review = { action: "submitted", pull_request: { number: 5, head: { sha: SHA } } };
+    expect(route("pull_request_review", review)[0]?.concurrency_key).toBe("o/r#5");
+  });
+
+  it("an agate: label changed names its sender, so the App's own change is skipped and a person's is not", () => {
+    const labeled = (login: string, name: string) =>
+      payloads("pull_request", pullRequest("labeled", { label: { name }, sender: { login } }))[0];
+    expect(labeled("agate[bot]", "agate:accepted")?.unless_sender).toBe("agate[bot]");
+    expect(labeled("octocat", "agate:accepted")?.unless_sender).toBe("octocat");
+    expect(labeled("agate[bot]", "agent")?.unless_sender).toBeNull();
+  });
+
+  it("marks a retarget, so the head's check goes back in progress first", () => {
+    const edited = pullRequest("edited", { changes: { base: { ref: { from: "dev" } } } });
+    expect(payloads("pull_request", edited)[0]?.retarget).toEqual({ from: "dev", to: "main" });
+    expect(
+      payloads("pull_request", pullRequest("edited", { changes: {} }))[0]?.retarget,
+    ).toBeNull();
+  });
+
+  it("a completed workflow run or job is followed to its pull requests or its head, evaluated only when the base config makes it evidence", () => {
+    const run = (prs: { number: number }[], branch = "codex/x") => ({
+      action: "completed",
+      workflow_run: {
+        id: 9,
+        head_sha: SHA,
+        head_branch: branch,
+        path: ".github/workflows/agate.yml",
+        pull_requests: prs,
+      },
+    });
+    expect(
+      route("workflow_run", run([{ number: 1 }, { number: 2 }])).map((j) => j.concurrency_key),
+    ).toEqual(["o/r#1", "o/r#2"]);
+    expect(payloads("workflow_run", run([{ number: 1 }]))[0]?.only_if).toEqual({
+      workflow: ".github/workflows/agate.yml",
+      job: null,
+    });
+    expect(route("workflow_run", run([]))).toEqual([
+      expect.objectContaining({ kind: JOB_KINDS.head, concurrency_key: `o/r@${SHA}` }),
+    ]);
+    expect(kinds("workflow_run", run([], QUEUE))).toEqual([JOB_KINDS.mergeGroup]);
+    expect(kinds("workflow_run", { ...run([]), action: "requested" })).toEqual([]);
+    const job = (action: string, branch = "codex/x") => ({
+      action,
+      workflow_job: { run_id: 9, head_sha: SHA, head_branch: branch, name: "build" },
+    });
+    expect(payloads("workflow_job", job("completed"))[0]).toMatchObject({
+      head_sha: SHA,
+      only_if: { workflow: null, job: "build" },
+    });
+    expect(kinds("workflow_job", job("completed", QUEUE))).toEqual([JOB_KINDS.mergeGroup]);
+    expect(route("workflow_job", job("in_progress"))).toEqual([]);
+  });
+
+  it("a check run counts only when it is an agate check a person asked to re-run; the handler checks it is this App's", () => {
+    const check = (action: string, extra: object = {}, name = "agate") => ({
+      action,
+      check_run: {
+        name,
+        head_sha: SHA,
+        app: { slug: "agate" },
+        pull_requests: [{ number: 9 }],
+        check_suite: { head_branch: "codex/x" },
+        ...extra,
+      },
+    });
+    expect(route("check_run", check("completed"))).toEqual([]);
+    expect(route("check_run", check("created"))).toEqual([]);
+    expect(route("check_run", check("completed", {}, "agate/commands"))).toEqual([]);
+    expect(payloads("check_run", check("requested_action"))[0]).toMatchObject({
+      number: 9,
+      only_if_app: "agate",
+    });
+    expect(
+      payloads("check_run", {
+        ...check("requested_action"),
+        requested_action: { identifier: "rerun-evaluator" },
+      })[0]?.rerun_evaluator,
+    ).toBe(true);
+    expect(
+      payloads("check_run", check("rerequested", { app: { slug: "impostor" } }))[0]?.only_if_app,
+    ).toBe("impostor");
+    // No pull request: a merge-queue head (its base is on our own check), or any other head.
+    const queued = check("rerequested", { pull_requests: [], check_suite: { head_branch: QUEUE } });
+    expect(route("check_run", queued)).toEqual([
+      expect.objectContaining({ kind: JOB_KINDS.mergeGroup, concurrency_key: `o/r@${SHA}` }),
+    ]);
+    expect(payloads("check_run", queued)[0]).toMatchObject({
+      base_sha: null,
+      only_if_app: "agate",
+    });
+    const orphan = check("rerequested", { pull_requests: [], check_suite: null });
+    expect(kinds("check_run", orphan)).toEqual([JOB_KINDS.head]);
+  });
+
+  it("a merge group's checks request names its base; other merge-group actions need no answer", () => {
+    const group = (action: string) => ({
+      action,
+      merge_group: { head_sha: SHA, head_ref: `refs/heads/${QUEUE}`, base_sha: BASE },
+    });
+    expect(payloads("merge_group", group("checks_requested"))[0]).toMatchObject({
+      head_sha: SHA,
+      base_sha: BASE,
+    });
+    expect(route("merge_group", group("checks_requested"))[0]?.concurrency_key).toBe(`o/r@${SHA}`);
+    expect(route("merge_group", group("destroyed"))).toEqual([]);
+  });
+
+  it("only a new /agate comment on a pull request is a job; issues, edits and other comments are not", () => {
+    const comment = (action: string, body: string, pull = true) => ({
+      action,
+      issue: { number: 3, ...(pull ? { pull_request: { url: "x" } } : {}) },
+      comment: {
+        body,
+        html_url: "https://github.com/o/r/pull/3#c",
+        user: { login: "m", type: "User" },
+      },
+    });
+    const accept = `/agate accept ${SHA} reviewed by hand`;
+    expect(route("issue_comment", comment("created", accept))).toEqual([
+      expect.objectContaining({ kind: JOB_KINDS.override, concurrency_key: "o/r#3" }),
+    ]);
+    expect(route("issue_comment", comment("edited", accept))).toEqual([]);
+    expect(route("issue_comment", comment("created", accept, false))).toEqual([]);
+    expect(route("issue_comment", comment("created", "looks good"))).toEqual([]);
+  });
+
+  it("a payload that is not what GitHub sends, or an event not routed, enqueues nothing", () => {
+    expect(defaultRoute("pull_request", { action: "opened" }, "d")).toEqual([]);
+    expect(route("pull_request", pullRequest("opened", { installation: undefined }))).toEqual([]);
+    expect(defaultRoute("push", webhookExample("push"), "d")).toEqual([]);
+    expect(defaultRoute("issues", webhookExample("issues", "opened"), "d")).toEqual([]);
+    expect(defaultRoute("check_suite", webhookExample("check_suite", "completed"), "d")).toEqual(
+      [],
+    );
+  });
+
+  it("GitHub's published examples of every routed event parse with the route's schemas", () => {
+    const examples = allWebhookExamples().filter(([name]) => name in ROUTED_EVENTS);
+    expect(examples.length).toBeGreaterThan(20);
+    for (const [name, payload] of examples) {
+      const withInstallation = { installation: { id: 1 }, ...(payload as object) };
+      const parsed = ROUTED_EVENTS[name as keyof typeof ROUTED_EVENTS].safeParse(withInstallation);
+      expect(parsed.success, `${name}: ${parsed.error?.message}`).toBe(true);
+    }
+  });
+
+  it("never routes a job kind without a handler, for any example of any event", () => {
+    const handled = new Set<string>(HANDLED_KINDS);
+    let routed = 0;
+    for (const [name, payload] of allWebhookExamples()) {
+      const withInstallation = { installation: { id: 1 }, ...(payload as object) };
+      for (const job of defaultRoute(name, withInstallation, "d")) {
+        routed++;
+        expect(handled.has(job.kind), `${name} routes ${job.kind}`).toBe(true);
+        // And the payload is what the handler's schema takes.
+        expect(JOB_PAYLOADS[job.kind as JobKind].safeParse(job.payload).success).toBe(true);
+      }
+    }
+    expect(routed).toBeGreaterThan(10);
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * What one gate pass writes, as a pure function of the facts, the one decision made on them and
+ * what GitHub shows now: the `agate` check run (none when it already shows exactly this), the
+ * state labels, comments, whether the decision is stored, and follow-up work (asking the
+ * evaluator). app/gate/apply.ts carries it out in a fixed order; nothing decides twice.
+ */
+import type { GateDecision, GateFacts } from "../../schemas/gate.js";
+import { shortSha as short } from "../markdown.js";
+import { handEditedLabelComment, strayLabelComment } from "./comments.js";
+import { renderGateSummary } from "./render.js";
+
+/** The prefix of agate's labels: every label with it shows agate's state, and only that. */
+export const STATE_LABEL_PREFIX = "agate:";
+
+/** The labels people filter on; each gated state has one, styled when agate first adds it. */
+export const STATE_LABELS: Record<string, { color: string; description: string }> = {
+  "agate:accepted": { color: "0e8a16", description: "agate: every requirement passed on the head" },
+  "agate:rejected": {
+    color: "b60205",
+    description: "agate: a requirement failed; see the agate check",
+  },
+  "agate:pending": { color: "fbca04", description: "agate: waiting for evidence on the head" },
+  "agate:blocked": {
+    color: "5319e7",
+    description: "agate: blocked by something outside the pull request; the agate check says what",
+  },
+  "agate:capped": {
+    color: "c5def5",
+    description: "agate: a budget is spent; the agate check names it and how to raise it",
+  },
+  "agate:escalated": {
+    color: "d93f0b",
+    description: "agate: needs a maintainer (protected paths or a decision only a human can make)",
+  },
+};
+
+/** What the `agate` check run shows; `conclusion: null` keeps it in progress. */
+export interface CheckView {
+  conclusion: "success" | "failure" | "action_required" | "neutral" | null;
+  title: string;
+  summary: string;
+  /** Offer "Re-run evaluator" (only where an evaluator is configured). */
+  rerunEvaluator: boolean;
+}
+
+/** The check as GitHub shows it now, when the App has one on the commit. */
+export interface ExistingCheck {
+  status: string;
+  conclusion: string | null;
+  title: string | null;
+  summary: string | null;
+}
+
+export interface GatePlan {
+  /** null: the check already shows exactly this. */
+  check: (CheckView & { externalId: string }) | null;
+  labels: { remove: string[]; add: string[] };
+  comments: string[];
+  /** Store a new acceptance record and the decision's audit entry. */
+  storeDecision: boolean;
+  /** Ask the evaluator about the head's tree in a job of its own. */
+  askEvaluator: { tree_sha: string; config_digest: string; rerun: boolean } | null;
+}
+
+/** GitHub keeps at most this much of a check run's title. */
+const TITLE_LIMIT = 255;
+
+/** Whether writing `wanted` would change what the check shows (an unchanged one costs nothing). */
+export function checkChanges(existing: ExistingCheck | null, wanted: CheckView): boolean {
+  const status = wanted.conclusion === null ? "in_progress" : "completed";
+  return !(
+    existing !== null &&
+    existing.status === status &&
+    (existing.conclusion ?? null) === wanted.conclusion &&
+    existing.title === wanted.title.slice(0, TITLE_LIMIT) &&
+    existing.summary === wanted.summary
+  );
+}
+
+export function planGatePass(input: {
+  facts: GateFacts;
+  decision: GateDecision;
+  existing: ExistingCheck | null;
+  /** Nothing stored for the head's tree answers the evaluator, or a person asked again. */
+  evaluatorDue: boolean;
+  /** A person chose "Re-run evaluator". */
+  rerunEvaluator: boolean;
+}): GatePlan {
+  const { facts, decision, existing } = input;
+  const pr = facts.pull_request;
+  const config = facts.config.status === "ok" ? facts.config : null;
+  const asks =
+    config !== null &&
+    (config.config.evaluator.kind === "llm" || config.config.evaluator.kind === "command");
+  // The cheap deterministic checks come first: an evaluator call only once they hold.
+  const status = (id: string) => decision.requirements.find((r) => r.id === id)?.status;
+  const ready = status("commands") === "pass" && status("handoff") === "pass";
+  const askEvaluator =
+    asks && ready && input.evaluatorDue && config !== null && facts.head_tree_sha !== null
+      ? {
+          tree_sha: facts.head_tree_sha,
+          config_digest: config.digest,
+          rerun: input.rerunEvaluator,
+        }
+      : null;
+  // While the evaluator judges (minutes, perhaps), the check says so: nobody reads an old result.
+  const view: CheckView = askEvaluator
+    ? {
+        conclusion: null,
+        title: `Commands passed on ${short(pr.head_sha)}; the evaluator is judging tree ${short(askEvaluator.tree_sha)}`,
+        summary:
+          "**Waiting: the evaluator is judging this commit.** Every required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.\n",
+        rerunEvaluator: true,
+      }
+    : {
+        conclusion: decision.conclusion,
+        title: decision.title,
+        summary: renderGateSummary(decision, facts),
+        rerunEvaluator: asks,
+      };
+  const check = checkChanges(existing, view)
+    ? { ...view, externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}` }
+    : null;
+
+  const latest = facts.prior_records.filter((r) => r.head_sha === pr.head_sha).at(-1);
+  const comments: string[] = [];
+  const agateLabels = pr.labels.filter((label) => label.startsWith(STATE_LABEL_PREFIX));
+  let labels: GatePlan["labels"];
+  if (decision.state !== "not_gated") {
+    const wanted = `${STATE_LABEL_PREFIX}${decision.state}`;
+    // Every `agate:` label is agate's: one it does not use (agate:stalled today) is a lie too.
+    labels = {
+      remove: agateLabels.filter((label) => label !== wanted),
+      add: STATE_LABELS[wanted] && !pr.labels.includes(wanted) ? [wanted] : [],
+    };
+    const changed = labels.remove.length > 0 || labels.add.length > 0;
+    // agate set this state's label before; if it is not as agate left it, a person changed it.
+    if (changed && latest?.state === decision.state) {
+      comments.push(handEditedLabelComment(wanted, decision.title));
+    }
+  } else {
+    // A state label on a pull request agate does not gate is a lie someone (or a ruleset)
+    // may read: it goes, with a comment saying why.
+    labels = { remove: agateLabels, add: [] };
+    if (agateLabels.length > 0) comments.push(strayLabelComment(agateLabels, decision.title));
+  }
+  return {
+    check,
+    labels,
+    comments,
+    storeDecision: !latest || latest.state !== decision.state || check !== null,
+    askEvaluator,
+  };
+}

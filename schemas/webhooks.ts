@@ -1,0 +1,113 @@
+/**
+ * The parts of GitHub's webhook payloads the gate reads, as zod schemas: each delivery is parsed
+ * once, when it is routed, into typed jobs. The field names and shapes are GitHub's published
+ * webhook types (@octokit/webhooks-types); `schemas/webhooks.test.ts` parses every real example of
+ * each routed event with them. Unknown fields are dropped, never trusted.
+ */
+import { z } from "zod";
+
+const repository = z.object({ full_name: z.string().regex(/^[^/\s]+\/[^/\s]+$/) });
+const installation = z.object({ id: z.number().int().positive() });
+const sha = z.string().regex(/^[0-9a-f]{40}$/);
+const account = z.object({ login: z.string(), type: z.string().optional() });
+const numbered = z.object({ number: z.number().int().positive() });
+
+/** Every routed event names its repository and the installation whose token can read it. */
+const envelope = {
+  action: z.string().optional(),
+  repository,
+  installation,
+  sender: account.optional(),
+};
+
+export const pullRequestEventSchema = z.object({
+  ...envelope,
+  action: z.string(),
+  pull_request: z.object({
+    number: z.number().int().positive(),
+    head: z.object({ sha }),
+    base: z.object({ ref: z.string(), sha }),
+  }),
+  changes: z
+    .object({ base: z.object({ ref: z.object({ from: z.string() }).optional() }).optional() })
+    .optional(),
+  label: z.object({ name: z.string() }).optional(),
+});
+
+export const pullRequestReviewEventSchema = z.object({
+  ...envelope,
+  pull_request: z.object({ number: z.number().int().positive(), head: z.object({ sha }) }),
+});
+
+export const checkRunEventSchema = z.object({
+  ...envelope,
+  action: z.string(),
+  check_run: z.object({
+    name: z.string(),
+    head_sha: sha,
+    app: z.object({ slug: z.string().optional() }).nullable().optional(),
+    pull_requests: z.array(numbered),
+    check_suite: z.object({ head_branch: z.string().nullable().optional() }).nullable().optional(),
+  }),
+  requested_action: z.object({ identifier: z.string() }).nullable().optional(),
+});
+
+export const workflowRunEventSchema = z.object({
+  ...envelope,
+  action: z.string(),
+  workflow_run: z.object({
+    id: z.number().int().positive(),
+    run_attempt: z.number().int().positive().optional(),
+    head_sha: sha,
+    head_branch: z.string().nullable().optional(),
+    path: z.string().optional(),
+    pull_requests: z.array(numbered),
+  }),
+});
+
+export const workflowJobEventSchema = z.object({
+  ...envelope,
+  action: z.string(),
+  workflow_job: z.object({
+    run_id: z.number().int().positive(),
+    head_sha: sha,
+    head_branch: z.string().nullable().optional(),
+    name: z.string(),
+  }),
+});
+
+export const mergeGroupEventSchema = z.object({
+  ...envelope,
+  action: z.string(),
+  merge_group: z.object({ head_sha: sha, head_ref: z.string(), base_sha: sha }),
+});
+
+export const issueCommentEventSchema = z.object({
+  ...envelope,
+  action: z.string(),
+  issue: z.object({ number: z.number().int().positive(), pull_request: z.unknown().optional() }),
+  comment: z.object({
+    body: z.string().nullable().optional(),
+    html_url: z.string().optional(),
+    user: account.nullable(),
+  }),
+});
+
+/** The schema of each event the gate routes, by GitHub's event name. */
+export const ROUTED_EVENTS = {
+  pull_request: pullRequestEventSchema,
+  pull_request_review: pullRequestReviewEventSchema,
+  check_run: checkRunEventSchema,
+  workflow_run: workflowRunEventSchema,
+  workflow_job: workflowJobEventSchema,
+  merge_group: mergeGroupEventSchema,
+  issue_comment: issueCommentEventSchema,
+} as const;
+
+export type RoutedEvent = keyof typeof ROUTED_EVENTS;
+export type PullRequestEvent = z.infer<typeof pullRequestEventSchema>;
+export type CheckRunEvent = z.infer<typeof checkRunEventSchema>;
+export type WorkflowRunEvent = z.infer<typeof workflowRunEventSchema>;
+export type WorkflowJobEvent = z.infer<typeof workflowJobEventSchema>;
+export type MergeGroupEvent = z.infer<typeof mergeGroupEventSchema>;
+export type IssueCommentEvent = z.infer<typeof issueCommentEventSchema>;
