@@ -120,13 +120,14 @@ export const JOB_PAYLOADS = {
 export type JobKind = keyof typeof JOB_PAYLOADS;
 export type JobPayload<K extends JobKind> = z.output<(typeof JOB_PAYLOADS)[K]>;
 export type JobPayloadInput<K extends JobKind> = z.input<(typeof JOB_PAYLOADS)[K]>;
-export type EvidenceEvent = z.infer<typeof evidenceEventSchema>;
 export type Trigger = z.infer<typeof triggerSchema>;
 export type PullRequestJob = z.output<typeof pullRequestJobSchema>;
 export type EvaluatorJob = z.output<typeof evaluatorJobSchema>;
 
 /** Whether a workflow event can carry evidence under this base config. */
-export function evidenceEventMatters(event: EvidenceEvent): (config: Config) => boolean {
+export function evidenceEventMatters(
+  event: z.infer<typeof evidenceEventSchema>,
+): (config: Config) => boolean {
   return (config) =>
     (event.workflow === null || event.workflow === config.evidence.workflow) &&
     (event.job === null || event.job === config.evidence.job);

@@ -70,7 +70,7 @@ export interface Gathered {
   evaluatorDue: boolean;
 }
 
-export function priorRecordOf(record: AcceptanceRecord): PriorRecord {
+function priorRecordOf(record: AcceptanceRecord): PriorRecord {
   return {
     id: record.id,
     head_sha: record.head_sha,
@@ -84,7 +84,7 @@ export function priorRecordOf(record: AcceptanceRecord): PriorRecord {
 }
 
 /** The head or base moved while facts were read: a decision on them would mix two commits. */
-export class HeadMovedError extends Error {
+class HeadMovedError extends Error {
   constructor(number: number, what: string) {
     super(`${what} of #${number} moved while agate read it; starting over`);
     this.name = "HeadMovedError";
@@ -129,7 +129,7 @@ async function changedFilesAt(
 }
 
 /** A commit of the comparison as GitHub has it, without another call when the compare had it. */
-export function commitOf(comparison: Comparison, sha: string): TestedCommitFact | null {
+function commitOf(comparison: Comparison, sha: string): TestedCommitFact | null {
   const commit = comparison.commits.find((c) => c.sha === sha);
   return commit ? { sha: commit.sha, tree_sha: commit.tree_sha, parents: commit.parents } : null;
 }
@@ -140,9 +140,7 @@ function headTreeOf(comparison: Comparison): string | null {
   return commitOf(comparison, head)?.tree_sha ?? null;
 }
 
-export type GatherOutcome =
-  | ({ status: "gathered" } & Gathered)
-  | { status: "skipped"; reason: string };
+type GatherOutcome = ({ status: "gathered" } & Gathered) | { status: "skipped"; reason: string };
 
 /**
  * Gathers the facts for one pull request. When the event named the head and base, everything

@@ -60,7 +60,7 @@ const cause = (trigger: { event: string; action: string | null }) =>
   `${trigger.event}${trigger.action ? `.${trigger.action}` : ""}`;
 
 /** Every job kind the gate handles. */
-export const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
+const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
   [JOB_KINDS.pullRequest]: async (job, deps) => {
     const { github, slug } = await adapterFor(deps, job.repository, job.installation);
     const result = await pass(deps, job, github, slug);

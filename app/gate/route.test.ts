@@ -1,9 +1,37 @@
+import type {
+  CheckRunEvent,
+  IssueCommentEvent,
+  MergeGroupEvent,
+  PullRequestEvent,
+  PullRequestReviewEvent,
+  WorkflowJobEvent,
+  WorkflowRunEvent,
+} from "@octokit/webhooks-types";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { JOB_KINDS, JOB_PAYLOADS, type JobKind } from "../../schemas/jobs.js";
-import { ROUTED_EVENTS } from "../../schemas/webhooks.js";
+import { ROUTED_EVENTS, type RoutedEvent } from "../../schemas/webhooks.js";
 import { allWebhookExamples, webhookExample } from "../../test/support/webhook-examples.js";
 import { HANDLED_KINDS } from "./job-handlers.js";
 import { defaultRoute } from "./route.js";
+
+/**
+ * Compile-time: each published webhook type, as an App receives it (with its installation), is
+ * something the route's schema takes. A schema that asks for a field GitHub does not send, or in
+ * another shape, fails typecheck here.
+ */
+type AsApp<T> = T & { installation: { id: number } };
+type Takes<E extends RoutedEvent, Published> =
+  AsApp<Published> extends z.input<(typeof ROUTED_EVENTS)[E]> ? true : never;
+const publishedTypesFit: { [E in RoutedEvent]: true } = {
+  pull_request: true satisfies Takes<"pull_request", PullRequestEvent>,
+  pull_request_review: true satisfies Takes<"pull_request_review", PullRequestReviewEvent>,
+  check_run: true satisfies Takes<"check_run", CheckRunEvent>,
+  workflow_run: true satisfies Takes<"workflow_run", WorkflowRunEvent>,
+  workflow_job: true satisfies Takes<"workflow_job", WorkflowJobEvent>,
+  merge_group: true satisfies Takes<"merge_group", MergeGroupEvent>,
+  issue_comment: true satisfies Takes<"issue_comment", IssueCommentEvent>,
+};
 
 const SHA = "1".repeat(40);
 const BASE = "2".repeat(40);
@@ -173,6 +201,7 @@ describe("defaultRoute: a delivery becomes jobs, one per target", () => {
   });
 
   it("GitHub's published examples of every routed event parse with the route's schemas", () => {
+    expect(Object.keys(publishedTypesFit).sort()).toEqual(Object.keys(ROUTED_EVENTS).sort());
     const examples = allWebhookExamples().filter(([name]) => name in ROUTED_EVENTS);
     expect(examples.length).toBeGreaterThan(20);
     for (const [name, payload] of examples) {

@@ -47,7 +47,7 @@ export interface PullRequestDetail {
   merge_commit_sha: string | null;
 }
 
-export interface LabelFact {
+interface LabelFact {
   name: string;
   color: string;
   description: string | null;

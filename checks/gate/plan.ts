@@ -35,7 +35,7 @@ export const STATE_LABELS: Record<string, { color: string; description: string }
 };
 
 /** What the `agate` check run shows; `conclusion: null` keeps it in progress. */
-export interface CheckView {
+interface CheckView {
   conclusion: "success" | "failure" | "action_required" | "neutral" | null;
   title: string;
   summary: string;
@@ -44,7 +44,7 @@ export interface CheckView {
 }
 
 /** The check as GitHub shows it now, when the App has one on the commit. */
-export interface ExistingCheck {
+interface ExistingCheck {
   status: string;
   conclusion: string | null;
   title: string | null;
