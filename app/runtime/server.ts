@@ -33,14 +33,6 @@ export interface Runtime {
   store: Store;
   settings: Settings;
   log: RuntimeLog;
-  /**
-   * The environment the settings came from.
-   *
-   * @deprecated read `settings` (the evaluator's policy and judge options are in
-   * `settings.evaluator`): the settings module is the environment's one reader. Goes away once
-   * app/gate no longer reads it.
-   */
-  env: Environment;
 }
 
 export type Handlers =
@@ -50,9 +42,9 @@ export type Handlers =
 export interface StartAgateOptions {
   /**
    * The environment, from the program's entry point (app/main.ts: process.env and .env); read
-   * once, by `loadSettings`. Without it, this process's own environment.
+   * once, by `loadSettings`, and by nothing else.
    */
-  env?: Environment;
+  env: Environment;
   /** Relative paths in the settings resolve against it. */
   cwd?: string;
   /** An open store to use (and leave open on close); by default AGATE_DATABASE_URL is opened. */
@@ -106,8 +98,7 @@ export const UnthrottledOctokit = ProbotOctokit.defaults(
 );
 
 export async function startAgate(options: StartAgateOptions): Promise<Agate> {
-  const env = options.env ?? process.env;
-  const settings = loadSettings(env, { cwd: options.cwd });
+  const settings = loadSettings(options.env, { cwd: options.cwd });
   const limits = intakeLimits(options.intakeLimits);
   const now = options.now ?? (() => new Date());
   const ownsStore = options.store === undefined;
@@ -133,7 +124,7 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
     const log: RuntimeLog = options.log ?? probot.log.child({ name: "agate" });
     const handlers =
       typeof options.handlers === "function"
-        ? options.handlers({ probot, store, settings, log, env })
+        ? options.handlers({ probot, store, settings, log })
         : options.handlers;
     const workers = startWorkers({
       store,
