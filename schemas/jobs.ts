@@ -45,6 +45,11 @@ export const pullRequestJobSchema = z.strictObject({
   retarget: z.strictObject({ from: z.string(), to: z.string() }).nullable().default(null),
   /** A person chose "Re-run evaluator" on the check. */
   rerun_evaluator: z.boolean().default(false),
+  /** The workflow run that completed (workflow_run): a pass that already read it is skipped. */
+  run: z
+    .strictObject({ id: positiveIntSchema, attempt: positiveIntSchema })
+    .nullable()
+    .default(null),
   /**
    * The event counts only if it is not the App's own doing: an `agate:` label changed by this
    * login, or a check run of this app slug. Checked by the handler, which knows the App's slug.

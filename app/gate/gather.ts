@@ -68,6 +68,11 @@ export interface Gathered {
   observations: Observations;
   /** Nothing stored for the head's tree answers the evaluator, or a person asked again. */
   evaluatorDue: boolean;
+  /**
+   * agate saw this head before (in any pull request), so it may have a check on it. A head never
+   * seen has none of agate's: its check is created without listing first.
+   */
+  headSeen: boolean;
 }
 
 function priorRecordOf(record: AcceptanceRecord): PriorRecord {
@@ -250,7 +255,8 @@ async function gatherAt(
     reviews: [],
     evaluation: { status: "not_asked" },
   };
-  if (config.status !== "ok") return { facts, observations, evaluatorDue: false };
+  const headSeen = sightings.length > 0;
+  if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
   const cfg = config.config;
   const collected = await collectEvidence(github, deps.evidence, {
     target: { kind: "pull_request", headSha: pr.head_sha, mergeCommits: merge_commits },
@@ -297,7 +303,7 @@ async function gatherAt(
       evaluatorDue = false;
     }
   }
-  return { facts, observations, evaluatorDue };
+  return { facts, observations, evaluatorDue, headSeen };
 }
 
 /**

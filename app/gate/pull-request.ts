@@ -7,9 +7,11 @@
 import { decideGate } from "../../checks/gate/decide.js";
 import { planGatePass } from "../../checks/gate/plan.js";
 import { codeSpan, fenced } from "../../checks/markdown.js";
-import type { GateDecision } from "../../schemas/gate.js";
+import type { EvidenceRunFact, GateDecision } from "../../schemas/gate.js";
 import { evidenceEventMatters, type PullRequestJob } from "../../schemas/jobs.js";
 import type { GitHubAdapter } from "../github/adapter.js";
+import type { AuditLog } from "../store/ports/audit-log.js";
+import type { ObservationStore } from "../store/ports/observation-store.js";
 import { type ApplyStore, applyGatePlan } from "./apply.js";
 import type { ImmutableReads } from "./caches.js";
 import type { EvidenceCache } from "./evidence.js";
@@ -49,6 +51,9 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
   if (job.unless_sender !== null && job.unless_sender === `${deps.appSlug}[bot]`) {
     return skip("agate's own label change");
   }
+  if (job.run && job.head_sha && (await runAlreadyRead(deps.store, job))) {
+    return skip(`run ${job.run.id} (attempt ${job.run.attempt}) was read when its job completed`);
+  }
   const { github } = deps;
   if (job.retarget && job.head_sha) await holdForRetarget(github, job);
   try {
@@ -62,9 +67,9 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
       },
     );
     if (gathered.status === "skipped") return skip(gathered.reason);
-    const { facts, observations, evaluatorDue } = gathered;
+    const { facts, observations, evaluatorDue, headSeen } = gathered;
     const decision = decideGate(facts);
-    const existing = await github.agateCheckRun(facts.pull_request.head_sha);
+    const existing = headSeen ? await github.agateCheckRun(facts.pull_request.head_sha) : null;
     const plan = planGatePass({
       facts,
       decision,
@@ -85,9 +90,31 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
     });
     return { decision, skipped: null, ...applied };
   } catch (error) {
-    await holdOnError(github, job.number, error);
+    await holdOnError(github, deps.store, job.number, error, deps.now);
     throw error;
   }
+}
+
+/**
+ * A completed workflow run adds nothing when its evidence job was already read complete for
+ * this head (the job's own event comes first): the last stored decision says what it read.
+ * Artifact names are unique in a run, so nothing can join the record after its job completed.
+ */
+async function runAlreadyRead(store: AuditLog, job: PullRequestJob): Promise<boolean> {
+  const { run, head_sha: head } = job;
+  if (!run || !head) return false;
+  const [last] = await store.listAudit({
+    kind: "gate.decision",
+    subject: `${job.repository}#${job.number}@${head}`,
+    order: "desc",
+    limit: 1,
+  });
+  const read = (last?.facts as { evidence_run?: EvidenceRunFact | null } | undefined)?.evidence_run;
+  return (
+    read?.run.id === run.id &&
+    read.run.run_attempt === run.attempt &&
+    read.job?.status === "completed"
+  );
 }
 
 /**
@@ -111,9 +138,23 @@ async function holdForRetarget(github: GitHubAdapter, job: PullRequestJob): Prom
  * back to in progress with the reason, and the job is retried. Best effort: when GitHub itself
  * is what fails, this fails too, and the retry is what remains.
  */
-async function holdOnError(github: GitHubAdapter, number: number, error: unknown): Promise<void> {
+async function holdOnError(
+  github: GitHubAdapter,
+  store: ObservationStore,
+  number: number,
+  error: unknown,
+  now: () => Date,
+): Promise<void> {
   try {
     const pr = await github.pullRequest(number);
+    // Seen now: the pass that retries lists the check this writes instead of making another.
+    await store.recordHeadObservation({
+      repository: pr.repository,
+      head_sha: pr.head_sha,
+      pull_number: pr.number,
+      base_ref: pr.base_ref,
+      observed_at: now().toISOString(),
+    });
     const existing = await github.agateCheckRun(pr.head_sha);
     const reason = error instanceof Error ? error.message : String(error);
     await github.writeAgateCheckRun(pr.head_sha, existing, {

@@ -130,8 +130,9 @@ const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
     const run = e.workflow_run;
     const only_if = { workflow: run.path ?? null, job: null };
     if (run.pull_requests.length > 0) {
+      const read = { id: run.id, attempt: run.run_attempt ?? 1 };
       return run.pull_requests.map((p) =>
-        make.pullRequest(p.number, { head_sha: run.head_sha, only_if }),
+        make.pullRequest(p.number, { head_sha: run.head_sha, only_if, run: read }),
       );
     }
     const ref = run.head_branch ?? null;

@@ -208,6 +208,30 @@ describe("the agate gate, end to end against the simulator", () => {
     );
   });
 
+  it("reads nothing twice: a new head's check is created without a listing, and a completed run whose job was already read costs no call", async () => {
+    const repo = "frugal";
+    const { head, branch } = await gate.agentPullRequest(repo, { "answer.txt": "42\n" });
+    // agate never saw this head: it cannot have a check of agate's to list.
+    expect(gate.sim.calls["checks/list-for-ref"] ?? 0).toBe(0);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
+    await gate.ci(repo, branch, head);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    const run = gate.sim.deliveries
+      .filter((d) => d.event === "workflow_run" && d.action === "completed")
+      .at(-1);
+    if (!run) throw new Error("no workflow_run.completed delivery");
+    const before = { ...gate.sim.calls };
+    await gate.handle(run);
+    expect(gate.sim.calls).toEqual(before);
+    // A re-run is a new attempt: read afresh, not skipped.
+    const rerun = structuredClone(run);
+    (rerun.payload as { workflow_run: { run_attempt: number } }).workflow_run.run_attempt += 1;
+    await gate.handle({ ...rerun, id: `${run.id}-attempt-2` });
+    expect(gate.sim.calls["actions/list-workflow-runs-for-repo"]).toBeGreaterThan(
+      before["actions/list-workflow-runs-for-repo"] ?? 0,
+    );
+  });
+
   it("a malformed config on the base fails the check with the file, line and fix", async () => {
     const repo = "broken";
     const { head } = await gate.agentPullRequest(
