@@ -2,8 +2,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { payloadOf, tempDir } from "../../test/support/store.js";
-import { runChild } from "./child-process.js";
+import { payloadOf, runStoreChild, tempDir } from "../../test/support/store.js";
 import { DatabaseTooNewError, MigrationMismatchError } from "./errors.js";
 import { checkMigrationOrder, LATEST_SCHEMA_VERSION, MIGRATIONS, migrate } from "./migrations.js";
 import { SqliteStore } from "./sqlite-store.js";
@@ -156,7 +155,7 @@ describe("migrations", () => {
   it("run once when two processes open the same new file at the same moment", async () => {
     const file = join(dir, "agate.db");
     const startAt = String(Date.now() + 1500);
-    const results = await Promise.all([1, 2, 3].map(() => runChild(["open", file, startAt])));
+    const results = await Promise.all([1, 2, 3].map(() => runStoreChild(["open", file, startAt])));
     for (const result of results) {
       expect(result.stderr).toBe("");
       expect(result.stdout.trim()).toBe("opened");

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recordInput, useTempDatabaseFile } from "../../test/support/store.js";
-import { runChild } from "./child-process.js";
+import { recordInput, runStoreChild, useTempDatabaseFile } from "../../test/support/store.js";
 import { SqliteStore } from "./sqlite-store.js";
 
 const databaseFile = useTempDatabaseFile();
@@ -15,7 +14,7 @@ describe("across processes", () => {
     const startAt = String(Date.now() + 2000);
     const results = await Promise.all(
       ["p1", "p2", "p3", "p4"].map((worker) =>
-        runChild(["claim", databaseFile(), startAt, worker]),
+        runStoreChild(["claim", databaseFile(), startAt, worker]),
       ),
     );
     const perProcess = results.map((result) => {
@@ -36,7 +35,7 @@ describe("across processes", () => {
   });
 
   it("a record survives its writer being killed the moment the write returned", async () => {
-    const result = await runChild(["write", databaseFile(), JSON.stringify(recordInput())]);
+    const result = await runStoreChild(["write", databaseFile()]);
     expect(result.signal).toBe("SIGKILL");
     expect(result.stderr).toBe("");
     const { id } = JSON.parse(result.stdout) as { id: number };

@@ -1,13 +1,14 @@
 /**
- * A separate process for the store's multi-process tests (run with `node --import tsx`).
+ * A separate process for the store's multi-process tests (run by `runStoreChild` in store.ts,
+ * with `node --import tsx`).
  *   claim <db> <startAtMs> <workerId>  claims and completes jobs until none is left; prints ids
- *   write <db> <recordJson>            appends the record, prints its id, then dies by SIGKILL
+ *   write <db>                         appends recordInput(), prints its id, then dies by SIGKILL
  *   open <db> <startAtMs>              opens (and so migrates) the database; prints the outcome
  */
-import { SqliteStore } from "./sqlite-store.js";
+import { SqliteStore } from "../../app/store/sqlite-store.js";
+import { recordInput } from "./store.js";
 
-// `third` is the start time for claim and open, the record's JSON for write.
-const [mode, db, third, workerId] = process.argv.slice(2);
+const [mode, db, startAt, workerId] = process.argv.slice(2);
 
 /** Spin until a shared start time so the processes really overlap. */
 function waitUntil(ms: number): void {
@@ -19,7 +20,7 @@ function waitUntil(ms: number): void {
 async function main(): Promise<void> {
   if (!db) throw new Error("usage: store-child.ts <claim|write|open> <db> ...");
   if (mode === "claim") {
-    waitUntil(Number(third));
+    waitUntil(Number(startAt));
     const store = SqliteStore.open(db, { busyTimeoutMs: 20_000 });
     const ids: number[] = [];
     for (;;) {
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
   }
   if (mode === "write") {
     const store = SqliteStore.open(db);
-    const record = await store.appendRecord(JSON.parse(third ?? "null"));
+    const record = await store.appendRecord(recordInput());
     process.stdout.write(`${JSON.stringify({ id: record.id })}\n`, () => {
       // No close, no exit handlers: the process dies the moment the write has returned.
       process.kill(process.pid, "SIGKILL");
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
     return;
   }
   if (mode === "open") {
-    waitUntil(Number(third));
+    waitUntil(Number(startAt));
     const store = SqliteStore.open(db, { busyTimeoutMs: 20_000 });
     await store.close();
     process.stdout.write("opened\n");

@@ -1,12 +1,15 @@
 /**
  * Helpers for the store's tests: temp directories, a frozen clock, valid fixtures, a set of
- * deliveries in every state for the retention tests, and the backends every port's contract
- * suite (app/store/contracts/) runs against.
+ * deliveries in every state for the retention tests, the store in a separate process
+ * (store-child.ts), and the backends every port's contract suite (app/store/contracts/) runs
+ * against.
  */
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach } from "vitest";
 import type { DeliveryLog } from "../../app/store/ports/delivery-log.js";
 import type { JobQueue } from "../../app/store/ports/job-queue.js";
@@ -227,6 +230,38 @@ export async function sixDeliveries(store: DeliveriesAndJobs, clock: TestClock) 
   await work(store, "k-young", "done");
   clock.advance(WEEK - DAY - 1);
   return { done, dead, queued, running, none, young };
+}
+
+// ---- the store in other processes -----------------------------------------------------------
+
+const STORE_CHILD = fileURLToPath(new URL("./store-child.ts", import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export interface ChildResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs store-child.ts (its first lines say what `args` may be) in a real separate Node process. */
+export function runStoreChild(args: readonly string[]): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", STORE_CHILD, ...args], {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
 }
 
 // ---- contract suites -----------------------------------------------------------------------
