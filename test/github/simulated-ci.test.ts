@@ -252,6 +252,48 @@ describe("what steps before agate can do", () => {
     ]);
   });
 
+  it("lets nothing in GITHUB_ENV override the runner's own variables of the agate step", async () => {
+    const { head } = await agentPull();
+    const run = await simulatedCi({
+      sim,
+      repo,
+      head,
+      temp,
+      settle,
+      bundle: stub,
+      before: [
+        {
+          name: "poison",
+          run: [
+            'echo \'{"forged":true}\' > "$RUNNER_TEMP/forged.json"',
+            'echo "GITHUB_EVENT_PATH=$RUNNER_TEMP/forged.json" >> "$GITHUB_ENV"',
+            'echo "GITHUB_OUTPUT=$RUNNER_TEMP/forged-output" >> "$GITHUB_ENV"',
+            'echo "GITHUB_STEP_SUMMARY=$RUNNER_TEMP/forged-summary" >> "$GITHUB_ENV"',
+            'echo "INPUT_TOKEN=forged" >> "$GITHUB_ENV"',
+            'echo "INPUT_CONFIG=forged.yml" >> "$GITHUB_ENV"',
+            'echo "INPUT_RECORD-PATH=$RUNNER_TEMP/forged-record.json" >> "$GITHUB_ENV"',
+            // PATH is not the runner's: GITHUB_ENV sets it, GITHUB_PATH entries go before it.
+            'echo "PATH=/opt/forged:$PATH" >> "$GITHUB_ENV"',
+            'echo "$RUNNER_TEMP/bin" >> "$GITHUB_PATH"',
+          ].join("\n"),
+        },
+      ],
+    });
+    expect(run.before.poison?.status).toBe(0);
+    const env = stubEnv(run);
+    const runnerTemp = env.RUNNER_TEMP ?? "";
+    expect(env.GITHUB_EVENT_PATH).not.toBe(join(runnerTemp, "forged.json"));
+    expect(JSON.parse(readFileSync(env.GITHUB_EVENT_PATH ?? "", "utf8"))).toMatchObject({
+      pull_request: { head: { sha: head } },
+    });
+    expect(env.GITHUB_OUTPUT).not.toBe(join(runnerTemp, "forged-output"));
+    expect(env.GITHUB_STEP_SUMMARY).not.toBe(join(runnerTemp, "forged-summary"));
+    expect(sim.world.tokens.has(env.INPUT_TOKEN ?? "")).toBe(true);
+    expect(env.INPUT_CONFIG).toBe(".github/agate.yml");
+    expect(env["INPUT_RECORD-PATH"]).toBe("");
+    expect(env.PATH?.split(":").slice(0, 2)).toEqual([join(runnerTemp, "bin"), "/opt/forged"]);
+  });
+
   it("skips agate after a failing step, and the job fails", async () => {
     const { head } = await agentPull();
     const run = await simulatedCi({

@@ -2,9 +2,28 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { parse } from "yaml";
 import { GIT_ENV } from "./git-repo.js";
 
-export const ACTION_BUNDLE = resolve(import.meta.dirname, "..", "..", "dist", "action", "index.js");
+const ROOT = resolve(import.meta.dirname, "..", "..");
+export const ACTION_BUNDLE = resolve(ROOT, "dist", "action", "index.js");
+
+/**
+ * The inputs action.yml declares with a literal default: the runner sets every declared input
+ * (INPUT_<NAME>), so a variable an earlier step put in GITHUB_ENV under that name never reaches
+ * the action. `token` defaults to an expression (`github.token`): callers pass one.
+ */
+const INPUT_DEFAULTS: Record<string, string> = Object.fromEntries(
+  Object.entries(
+    (
+      parse(readFileSync(resolve(ROOT, "action.yml"), "utf8")) as {
+        inputs: Record<string, { default?: unknown }>;
+      }
+    ).inputs,
+  )
+    .filter(([, input]) => typeof input.default === "string" && !input.default.includes("${{"))
+    .map(([name, input]) => [name, String(input.default)]),
+);
 
 export interface ActionRun {
   status: number | null;
@@ -27,6 +46,11 @@ export interface ActionRunOptions {
   event: unknown;
   repository: string;
   inputs?: Record<string, string>;
+  /**
+   * The job's environment as the step inherits it (job variables, what earlier steps wrote to
+   * GITHUB_ENV). It overrides the defaults here but not the runner's own variables for the step:
+   * GITHUB_EVENT_PATH, the file commands' paths and the INPUT_* variables win, as on a runner.
+   */
   env?: Record<string, string>;
   /** Another copy of the bundle to run (default: the committed dist/action/index.js). */
   bundle?: string;
@@ -55,22 +79,12 @@ export async function runActionBundle(options: ActionRunOptions): Promise<Action
   };
   for (const file of [files.output, files.summary, files.env, files.path]) writeFileSync(file, "");
   writeFileSync(files.event, JSON.stringify(options.event));
-  const inputs = {
-    "working-directory": options.cwd,
-    config: ".github/agate.yml",
-    "fail-on-command-failure": "true",
-    ...options.inputs,
-  };
+  const inputs = { ...INPUT_DEFAULTS, "working-directory": options.cwd, ...options.inputs };
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     ...GIT_ENV,
     GITHUB_ACTIONS: "true",
     GITHUB_EVENT_NAME: options.eventName,
-    GITHUB_EVENT_PATH: files.event,
-    GITHUB_OUTPUT: files.output,
-    GITHUB_STEP_SUMMARY: files.summary,
-    GITHUB_ENV: files.env,
-    GITHUB_PATH: files.path,
     GITHUB_REPOSITORY: options.repository,
     GITHUB_RUN_ID: "4242",
     GITHUB_RUN_ATTEMPT: "1",
@@ -79,8 +93,14 @@ export async function runActionBundle(options: ActionRunOptions): Promise<Action
     RUNNER_TEMP: temp,
     RUNNER_OS: "Linux",
     RUNNER_ARCH: "X64",
-    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
     ...options.env,
+    // The runner's own variables for this step come last: nothing inherited overrides them.
+    GITHUB_EVENT_PATH: files.event,
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STEP_SUMMARY: files.summary,
+    GITHUB_ENV: files.env,
+    GITHUB_PATH: files.path,
+    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
   };
   // Asynchronous on purpose: a simulator in the same process must keep answering meanwhile.
   const child = spawn(process.execPath, [options.bundle ?? ACTION_BUNDLE], {

@@ -247,13 +247,15 @@ export async function simulatedCi(options: SimulatedCiOptions): Promise<Simulate
   const added: Record<string, string> = {};
   const pathPrefix: string[] = [];
   // "You can't overwrite the value of the default environment variables named GITHUB_* and
-  // RUNNER_*" through GITHUB_ENV (GitHub's docs); other names, CI included, can be.
+  // RUNNER_*" through GITHUB_ENV (GitHub's docs); other names, CI and PATH included, can be. The
+  // runner's per-step variables (GITHUB_EVENT_PATH, the file commands, INPUT_*) are set after
+  // this, so they win too. GITHUB_PATH entries go before PATH, whoever set it.
   const stepEnv = () => ({
     ...jobEnv,
     ...Object.fromEntries(
       Object.entries(added).filter(([name]) => !(/^(GITHUB|RUNNER)_/.test(name) && name in jobEnv)),
     ),
-    PATH: [...pathPrefix, process.env.PATH ?? ""].join(":"),
+    PATH: [...pathPrefix, added.PATH ?? process.env.PATH ?? ""].join(":"),
   });
 
   // 5. `run:` steps before agate; a failing one skips the rest, as the runner does. They get no
