@@ -2,51 +2,26 @@
 // bodies by content-length and by stream, floods from one sender, bad signatures, while signed
 // deliveries keep being answered and stored exactly once. Memory is measured by
 // scripts/bench-intake-oversized.ts, not here.
-import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { request } from "node:http";
-import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useLocalApp } from "../../test/support/local-app.js";
 import { eventually, recordingLog } from "../../test/support/recording-log.js";
-import { tempDir } from "../../test/support/store.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
 import { Admission, intakeLimits, senderKey, webhookPathname } from "./intake-guard.js";
-import { type Agate, type StartAgateOptions, startAgate } from "./server.js";
+import type { Agate, StartAgateOptions } from "./server.js";
 
-const PEM = generateKeyPairSync("rsa", { modulusLength: 2048 })
-  .privateKey.export({ type: "pkcs8", format: "pem" })
-  .toString();
 const SECRET = "intake-test-secret";
 const MB = 1_000_000;
 const MiB = 1024 * 1024;
 
-let dir: string;
-let cleanup: () => void;
+const app = useLocalApp(SECRET);
+/** The App the test started last, for its intake's figures. */
 let agate: Agate | undefined;
 
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-});
-afterEach(async () => {
-  await agate?.close();
-  agate = undefined;
-  cleanup();
-});
-
 async function start(options: Partial<StartAgateOptions> = {}): Promise<Agate> {
-  agate = await startAgate({
-    env: {
-      APP_ID: "42",
-      PRIVATE_KEY: PEM,
-      WEBHOOK_SECRET: SECRET,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "silent",
-      AGATE_DATABASE_URL: `file:${join(dir, "agate.db")}`,
-    },
-    handlers: {},
-    ...options,
-  });
+  agate = await app.start(options);
   return agate;
 }
 

@@ -1,47 +1,20 @@
-import { generateKeyPairSync } from "node:crypto";
-import { join } from "node:path";
-import { sign } from "@octokit/webhooks-methods";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import { postDelivery, useLocalApp } from "../../test/support/local-app.js";
 import { eventually, recordingLog } from "../../test/support/recording-log.js";
-import { frozenClock, type TestClock, tempDir } from "../../test/support/store.js";
+import { DAY, frozenClock, type TestClock } from "../../test/support/store.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
 import { DeliveryPrunedError } from "../store/errors.js";
-import { type Agate, startAgate } from "./server.js";
 
-const PEM = generateKeyPairSync("rsa", { modulusLength: 2048 })
-  .privateKey.export({ type: "pkcs8", format: "pem" })
-  .toString();
 const SECRET = "retention-test-secret";
-const DAY = 86_400_000;
+const app = useLocalApp(SECRET);
 
-let dir: string;
-let cleanup: () => void;
-let agate: Agate | undefined;
 let clock: TestClock;
-
 beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
   clock = frozenClock();
 });
-afterEach(async () => {
-  await agate?.close();
-  agate = undefined;
-  cleanup();
-});
 
-async function deliver(url: string, id: string, body: string) {
-  const response = await fetch(`${url}/api/github/webhooks`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": "pull_request",
-      "x-github-delivery": id,
-      "x-hub-signature-256": await sign(SECRET, body),
-    },
-    body,
-  });
-  return response.status;
-}
+const deliver = (url: string, id: string, body: string) =>
+  postDelivery(url, { event: "pull_request", id, body }, SECRET);
 
 async function start(options: { retention?: string; pruneIntervalMs?: number } = {}) {
   const log = recordingLog();
@@ -50,20 +23,13 @@ async function start(options: { retention?: string; pruneIntervalMs?: number } =
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  agate = await startAgate({
-    env: {
-      APP_ID: "42",
-      PRIVATE_KEY: PEM,
-      WEBHOOK_SECRET: SECRET,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "silent",
-      AGATE_DATABASE_URL: `file:${join(dir, "agate.db")}`,
+  const agate = await app.start({
+    env: app.env({
       // One worker: the held job blocks it, and no second worker takes that job over when the
       // frozen clock jumps past its lease.
       AGATE_WORKERS: "1",
       ...(options.retention ? { AGATE_DELIVERY_RETENTION: options.retention } : {}),
-    },
+    }),
     now: clock.now,
     log,
     pollMs: 10,

@@ -1,87 +1,38 @@
-import { generateKeyPairSync } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { sign } from "@octokit/webhooks-methods";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { postDelivery, useLocalApp } from "../../test/support/local-app.js";
 import { eventually, recordingLog } from "../../test/support/recording-log.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
-import { type Agate, type Runtime, startAgate } from "./server.js";
+import type { Runtime } from "./server.js";
 import type { JobHandler } from "./worker.js";
 
-/** A fresh directory per test; call the returned cleanup in afterEach. */
-function tempDir(): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), "agate-server-"));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-const PEM = generateKeyPairSync("rsa", { modulusLength: 2048 })
-  .privateKey.export({ type: "pkcs8", format: "pem" })
-  .toString();
 const SECRET = "server-test-secret";
-
-let dir: string;
-let cleanup: () => void;
-let agate: Agate | undefined;
-
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-});
-afterEach(async () => {
-  await agate?.close();
-  agate = undefined;
-  cleanup();
-});
-
-function env(overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    APP_ID: "42",
-    PRIVATE_KEY: PEM,
-    WEBHOOK_SECRET: SECRET,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "silent",
-    AGATE_DATABASE_URL: `file:${join(dir, "agate.db")}`,
-    ...overrides,
-  };
-}
-
-async function post(url: string, event: string, id: string, body: string) {
-  return fetch(`${url}/api/github/webhooks`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": event,
-      "x-github-delivery": id,
-      "x-hub-signature-256": await sign(SECRET, body),
-    },
-    body,
-  });
-}
+const app = useLocalApp(SECRET);
 
 describe("startAgate", () => {
   it("refuses to start on a missing or invalid setting, with the message, before opening the store", async () => {
-    const { APP_ID: _, ...withoutAppId } = env({ AGATE_WORKERS: "many" });
-    await expect(startAgate({ env: withoutAppId, handlers: {} })).rejects.toThrow(
+    const { APP_ID: _, ...withoutAppId } = app.env({ AGATE_WORKERS: "many" });
+    await expect(app.start({ env: withoutAppId })).rejects.toThrow(
       "agate cannot start: 2 settings are missing or invalid (environment variables):\n" +
         "  - APP_ID is missing: set it to your GitHub App's id (Settings → Developer settings → GitHub Apps → your App → App ID)\n" +
         '  - AGATE_WORKERS is "many": set it to how many jobs run at once',
     );
-    expect(existsSync(join(dir, "agate.db"))).toBe(false);
+    expect(existsSync(join(app.dir, "agate.db"))).toBe(false);
   });
 
   it("checks the evaluator's commands at start and hands job handlers its typed settings", async () => {
     await expect(
-      startAgate({ env: env({ AGATE_EVALUATOR_COMMANDS: "./judge --json" }), handlers: {} }),
+      app.start({ env: app.env({ AGATE_EVALUATOR_COMMANDS: "./judge --json" }) }),
     ).rejects.toThrow(
       'agate cannot start: a setting is missing or invalid (environment variables):\n  - AGATE_EVALUATOR_COMMANDS lists "./judge --json", whose program ./judge is a relative path',
     );
-    expect(existsSync(join(dir, "agate.db"))).toBe(false);
+    expect(existsSync(join(app.dir, "agate.db"))).toBe(false);
 
     const log = recordingLog();
     let seen: Runtime["settings"]["evaluator"] | undefined;
-    agate = await startAgate({
-      env: env({
+    await app.start({
+      env: app.env({
         AGATE_EVALUATOR_COMMANDS: "bash -c 'echo {}'",
         AGATE_EVALUATOR_BWRAP: "/nonexistent/bin/bwrap",
         OPENAI_API_KEY: "sk-openai",
@@ -106,7 +57,7 @@ describe("startAgate", () => {
   });
 
   it("serves /healthz with the store and its queue", async () => {
-    agate = await startAgate({ env: env(), handlers: {} });
+    const agate = await app.start();
     const response = await fetch(`${agate.url}/healthz`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true, store: "sqlite", queued: 0 });
@@ -116,16 +67,17 @@ describe("startAgate", () => {
 
   it("records a signed delivery, counts it as queued without handlers, and runs it with one", async () => {
     const body = JSON.stringify(webhookExample("pull_request", "opened"));
-    agate = await startAgate({ env: env(), handlers: {} });
-    expect((await post(agate.url, "pull_request", "d-1", body)).status).toBe(200);
-    expect(await (await fetch(`${agate.url}/healthz`)).json()).toMatchObject({ queued: 1 });
-    await agate.close();
+    const first = await app.start();
+    expect(await postDelivery(first.url, { event: "pull_request", id: "d-1", body }, SECRET)).toBe(
+      200,
+    );
+    expect(await (await fetch(`${first.url}/healthz`)).json()).toMatchObject({ queued: 1 });
+    await first.close();
 
     const log = recordingLog();
     const ran: string[] = [];
     let probotSeen = false;
-    agate = await startAgate({
-      env: env(),
+    const agate = await app.start({
       log,
       handlers: (runtime) => {
         probotSeen = typeof runtime.probot.auth === "function";
@@ -142,20 +94,20 @@ describe("startAgate", () => {
   });
 
   it("closes: stops listening, stops the workers, closes the store it opened", async () => {
-    agate = await startAgate({ env: env(), handlers: {} });
-    const { url, store } = agate;
-    await agate.close();
-    agate = undefined;
+    const { url, store, close } = await app.start();
+    await close();
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
     await expect(store.listJobs()).rejects.toThrow();
   });
 
   it("says so when the port is taken", async () => {
-    agate = await startAgate({ env: env(), handlers: {} });
+    const agate = await app.start();
     await expect(
-      startAgate({
-        env: env({ PORT: String(agate.port), AGATE_DATABASE_URL: `file:${join(dir, "b.db")}` }),
-        handlers: {},
+      app.start({
+        env: app.env({
+          PORT: String(agate.port),
+          AGATE_DATABASE_URL: `file:${join(app.dir, "b.db")}`,
+        }),
       }),
     ).rejects.toThrow(`PORT ${agate.port} is in use by another process`);
   });

@@ -1,20 +1,11 @@
-import { generateKeyPairSync } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { appPrivateKey } from "../../test/support/local-app.js";
+import { tempDir } from "../../test/support/store.js";
 import { type Environment, loadSettings, normalizePrivateKey, SettingsError } from "./settings.js";
 
-/** A fresh directory per test; call the returned cleanup in afterEach. */
-function tempDir(): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), "agate-settings-"));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-const PEM = generateKeyPairSync("rsa", { modulusLength: 2048 })
-  .privateKey.export({ type: "pkcs8", format: "pem" })
-  .toString()
-  .trim();
+const PEM = appPrivateKey().trim();
 const VALID = { APP_ID: "123", PRIVATE_KEY: PEM, WEBHOOK_SECRET: "s3cret" };
 
 let dir: string;

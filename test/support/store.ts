@@ -31,7 +31,7 @@ export const WEEK = 7 * DAY;
 
 /** A fresh directory per test; call the returned cleanup in afterEach. */
 export function tempDir(): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), "agate-store-"));
+  const dir = mkdtempSync(join(tmpdir(), "agate-test-"));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
