@@ -1,5 +1,11 @@
 import { commandPassed, failedCommands } from "../checks/command-results.js";
-import { tableCell as cell, escapeHtml, fenced, shortSha as short } from "../checks/markdown.js";
+import {
+  tableCell as cell,
+  codeSpan,
+  escapeHtml,
+  fenced,
+  shortSha as short,
+} from "../checks/markdown.js";
 import type { CommandRecord, CommandResult } from "../schemas/command-record.js";
 import { formatDuration } from "../schemas/duration.js";
 
@@ -9,16 +15,10 @@ export function resultText(command: CommandResult): string {
   return command.exit_code === 0 ? "passed" : `failed (exit ${command.exit_code})`;
 }
 
-/** A file name (the pull request's choice) as inert text, also inside a table cell. */
-const pathCode = (path: string) =>
-  `<code>${escapeHtml(path)
-    .replace(/\|/g, "&#124;")
-    .replace(/[\r\n]/g, " ")}</code>`;
-
-/** How many paths a command changed, with the first few named. */
+/** How many paths a command changed, the first few named in code spans (the names are the pull request's). */
 function changedText(command: CommandResult): string {
   if (command.changed_paths_count === 0) return "none";
-  const named = command.changed_paths.slice(0, 3).map(pathCode);
+  const named = command.changed_paths.slice(0, 3).map((path) => codeSpan(path));
   const more = command.changed_paths_count - named.length;
   return `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }
@@ -58,7 +58,10 @@ export function renderRecordMarkdown(record: CommandRecord, tailChars = 8_000): 
       : "",
     tested.clean_before
       ? ""
-      : `**The work tree already differed from the tested commit before the first command** (an earlier step changed ${tested.dirty_before.slice(0, 10).map(pathCode).join(", ")}${tested.dirty_before.length > 10 ? ", ..." : ""}).`,
+      : `**The work tree already differed from the tested commit before the first command** (an earlier step changed ${tested.dirty_before
+          .slice(0, 10)
+          .map((path) => codeSpan(path))
+          .join(", ")}${tested.dirty_before.length > 10 ? ", ..." : ""}).`,
     tested.clean
       ? "The work tree was clean after the commands."
       : `**The work tree was not clean after the commands** (changed files digest \`${tested.dirty_digest}\`).`,
@@ -68,7 +71,7 @@ export function renderRecordMarkdown(record: CommandRecord, tailChars = 8_000): 
     "| --- | --- | --- | --- |",
     ...record.commands.map(
       (c) =>
-        `| ${cell(c.name)} | ${commandPassed(c) ? "✅" : "❌"} ${resultText(c)} | ${durationText(c.duration_ms)} | ${changedText(c)} |`,
+        `| ${cell(c.name)} | ${commandPassed(c) ? "✅" : "❌"} ${resultText(c)} | ${durationText(c.duration_ms)} | ${cell(changedText(c))} |`,
     ),
   ].filter((line, index, all) => line !== "" || all[index - 1] !== "");
 

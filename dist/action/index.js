@@ -28620,6 +28620,14 @@ function fenced(text) {
 ${text.replace(/\n$/, "")}
 ${fence}`;
 }
+function codeSpan(text, maxChars = 300) {
+  const flat = text.replace(/[\r\n\t]+/g, " ");
+  const cut = flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}\u2026` : flat;
+  const longest = Math.max(0, ...[...cut.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = cut.startsWith("`") || cut.endsWith("`") || cut === "" ? " " : "";
+  return `${fence}${pad}${cut}${pad}${fence}`;
+}
 
 // action/summary.ts
 function resultText(command) {
@@ -28627,10 +28635,9 @@ function resultText(command) {
   if (command.signal) return `killed (${command.signal})`;
   return command.exit_code === 0 ? "passed" : `failed (exit ${command.exit_code})`;
 }
-var pathCode = (path) => `<code>${escapeHtml(path).replace(/\|/g, "&#124;").replace(/[\r\n]/g, " ")}</code>`;
 function changedText(command) {
   if (command.changed_paths_count === 0) return "none";
-  const named = command.changed_paths.slice(0, 3).map(pathCode);
+  const named = command.changed_paths.slice(0, 3).map((path) => codeSpan(path));
   const more = command.changed_paths_count - named.length;
   return `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }
@@ -28652,14 +28659,14 @@ function renderRecordMarkdown(record2, tailChars = 8e3) {
     "",
     `Tested commit \`${tested.sha}\` (tree \`${tested.tree_sha}\`)` + (tested.parents.length > 1 ? `, a merge of ${tested.parents.map((p) => `\`${shortSha(p)}\``).join(" and ")}` : ""),
     record2.pull_request ? `Pull request #${record2.pull_request.number}: head \`${shortSha(record2.pull_request.head_sha)}\`, base \`${shortSha(record2.pull_request.base_sha)}\`` : "",
-    tested.clean_before ? "" : `**The work tree already differed from the tested commit before the first command** (an earlier step changed ${tested.dirty_before.slice(0, 10).map(pathCode).join(", ")}${tested.dirty_before.length > 10 ? ", ..." : ""}).`,
+    tested.clean_before ? "" : `**The work tree already differed from the tested commit before the first command** (an earlier step changed ${tested.dirty_before.slice(0, 10).map((path) => codeSpan(path)).join(", ")}${tested.dirty_before.length > 10 ? ", ..." : ""}).`,
     tested.clean ? "The work tree was clean after the commands." : `**The work tree was not clean after the commands** (changed files digest \`${tested.dirty_digest}\`).`,
     `Config digest \`${record2.grader.config_digest}\`, agate ${record2.grader.agate_version}.`,
     "",
     "| command | result | duration | files changed |",
     "| --- | --- | --- | --- |",
     ...record2.commands.map(
-      (c) => `| ${tableCell(c.name)} | ${commandPassed(c) ? "\u2705" : "\u274C"} ${resultText(c)} | ${durationText(c.duration_ms)} | ${changedText(c)} |`
+      (c) => `| ${tableCell(c.name)} | ${commandPassed(c) ? "\u2705" : "\u274C"} ${resultText(c)} | ${durationText(c.duration_ms)} | ${tableCell(changedText(c))} |`
     )
   ].filter((line, index, all) => line !== "" || all[index - 1] !== "");
   for (const command of record2.commands.filter((c) => !commandPassed(c))) {
