@@ -294,6 +294,27 @@ describe("what steps before agate can do", () => {
     expect(env.PATH?.split(":").slice(0, 2)).toEqual([join(runnerTemp, "bin"), "/opt/forged"]);
   });
 
+  it("shares the job's event file with earlier steps, which can rewrite it, as on a runner", async () => {
+    const { head } = await agentPull();
+    const run = await simulatedCi({
+      sim,
+      repo,
+      head,
+      temp,
+      settle,
+      bundle: stub,
+      before: [{ name: "rewrite", run: 'echo \'{"rewritten":true}\' > "$GITHUB_EVENT_PATH"' }],
+    });
+    expect(run.before.rewrite?.status).toBe(0);
+    const env = stubEnv(run);
+    expect(env.GITHUB_EVENT_PATH).toBe(
+      join(env.RUNNER_TEMP ?? "", "_github_workflow", "event.json"),
+    );
+    expect(JSON.parse(readFileSync(env.GITHUB_EVENT_PATH ?? "", "utf8"))).toEqual({
+      rewritten: true,
+    });
+  });
+
   it("skips agate after a failing step, and the job fails", async () => {
     const { head } = await agentPull();
     const run = await simulatedCi({

@@ -54,6 +54,11 @@ export interface ActionRunOptions {
   env?: Record<string, string>;
   /** Another copy of the bundle to run (default: the committed dist/action/index.js). */
   bundle?: string;
+  /**
+   * The job's event file: the runner writes it once, at the start of the job, and every step can
+   * read (and write) it. Default: a fresh file with `event`.
+   */
+  eventPath?: string;
 }
 
 /** Each run's RUNNER_TEMP, kept while the test process reads it and removed when it exits. */
@@ -78,7 +83,8 @@ export async function runActionBundle(options: ActionRunOptions): Promise<Action
     event: join(temp, "event.json"),
   };
   for (const file of [files.output, files.summary, files.env, files.path]) writeFileSync(file, "");
-  writeFileSync(files.event, JSON.stringify(options.event));
+  const eventPath = options.eventPath ?? files.event;
+  if (!options.eventPath) writeFileSync(eventPath, JSON.stringify(options.event));
   const inputs = { ...INPUT_DEFAULTS, "working-directory": options.cwd, ...options.inputs };
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
@@ -95,7 +101,7 @@ export async function runActionBundle(options: ActionRunOptions): Promise<Action
     RUNNER_ARCH: "X64",
     ...options.env,
     // The runner's own variables for this step come last: nothing inherited overrides them.
-    GITHUB_EVENT_PATH: files.event,
+    GITHUB_EVENT_PATH: eventPath,
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,
     GITHUB_ENV: files.env,

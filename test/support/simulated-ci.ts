@@ -21,8 +21,8 @@
 // processes' exit statuses give (or forced ones, for tamper tests).
 import { execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { GitHubSimulator } from "../github/index.js";
 import { type ActionRun, runActionBundle } from "./action-runner.js";
 
@@ -205,6 +205,11 @@ export async function simulatedCi(options: SimulatedCiOptions): Promise<Simulate
   // 3. actions/checkout with its defaults (fetch-depth 1, persist-credentials false here).
   const workspace = mkdtempSync(join(options.temp, "checkout-"));
   const runnerTemp = mkdtempSync(join(options.temp, "runner-temp-"));
+  // The runner writes the event file once for the whole job, in RUNNER_TEMP: every step reads
+  // the same file, and a step before agate can rewrite it.
+  const eventPath = join(runnerTemp, "_github_workflow", "event.json");
+  mkdirSync(dirname(eventPath));
+  writeFileSync(eventPath, JSON.stringify(target.payload));
   checkout(workspace, sim.gitDir(ref), target, options.fetchDepth ?? 1);
   done(CHECKOUT_STEP, "success");
 
@@ -271,6 +276,7 @@ export async function simulatedCi(options: SimulatedCiOptions): Promise<Simulate
       cwd: workspace,
       env: {
         ...stepEnv(),
+        GITHUB_EVENT_PATH: eventPath,
         GITHUB_ENV: files.env,
         GITHUB_PATH: files.path,
         GITHUB_OUTPUT: files.output,
@@ -323,6 +329,7 @@ export async function simulatedCi(options: SimulatedCiOptions): Promise<Simulate
         ...options.inputs,
       },
       env,
+      eventPath,
       ...(options.bundle ? { bundle: options.bundle } : {}),
     });
     stepConclusion = options.stepConclusion ?? (result.status === 0 ? "success" : "failure");
