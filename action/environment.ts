@@ -3,6 +3,19 @@ import type { z } from "zod";
 import type { runnerSchema, workflowRunRefSchema } from "../schemas/command-record.js";
 
 /**
+ * The runner's file commands: files the runner reads when the step ends. Removed from the
+ * commands' environment, and emptied by agate once the commands are gone (main.ts), since a
+ * command can find their paths anyway.
+ */
+export const FILE_COMMANDS: readonly { name: string; blocks: string }[] = [
+  { name: "GITHUB_OUTPUT", blocks: "setting this step's outputs (passed=true)" },
+  { name: "GITHUB_ENV", blocks: "setting variables for later steps" },
+  { name: "GITHUB_PATH", blocks: "putting directories first on PATH for later steps" },
+  { name: "GITHUB_STATE", blocks: "setting the Action's post-step state" },
+  { name: "GITHUB_STEP_SUMMARY", blocks: "writing the job summary agate writes" },
+];
+
+/**
  * What a required command never sees in its environment, and why. The commands run the pull
  * request's code (untrusted), and the job's environment may have been shaped by an earlier step
  * (anything written to `$GITHUB_ENV` reaches every later step, agate included).
@@ -18,12 +31,7 @@ export const REMOVED_VARIABLES: readonly { name: string; prefix?: true; blocks: 
     blocks:
       "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see the README's threat model",
   },
-  // File commands: the step's outputs, the job's environment and PATH, the summary.
-  { name: "GITHUB_OUTPUT", blocks: "setting this step's outputs (passed=true)" },
-  { name: "GITHUB_ENV", blocks: "setting variables for later steps" },
-  { name: "GITHUB_PATH", blocks: "putting directories first on PATH for later steps" },
-  { name: "GITHUB_STATE", blocks: "setting the Action's post-step state" },
-  { name: "GITHUB_STEP_SUMMARY", blocks: "writing the job summary agate writes" },
+  ...FILE_COMMANDS,
   // bash start-up: code that would run before, around or instead of the command.
   {
     name: "BASH_ENV",

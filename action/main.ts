@@ -14,6 +14,7 @@ import { failedCommands } from "../checks/command-results.js";
 import { ConfigurationError } from "../checks/errors.js";
 import { actionInputsSchema } from "../schemas/action.js";
 import { fetchShallow } from "./base-config.js";
+import { FILE_COMMANDS } from "./environment.js";
 import { type EventContext, readEventContext } from "./event.js";
 import { systemExecutable } from "./executables.js";
 import { git, gitMaybe } from "./git.js";
@@ -168,13 +169,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
  * fresh file, never followed); agate's own outputs and summary are then the only content.
  */
 function resetFileCommands(env: NodeJS.ProcessEnv): void {
-  for (const name of [
-    "GITHUB_OUTPUT",
-    "GITHUB_ENV",
-    "GITHUB_PATH",
-    "GITHUB_STATE",
-    "GITHUB_STEP_SUMMARY",
-  ]) {
+  for (const { name } of FILE_COMMANDS) {
     const path = env[name];
     if (!path) continue;
     try {

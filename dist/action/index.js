@@ -27346,6 +27346,96 @@ async function readConfigAtBase(options) {
   );
 }
 
+// action/environment.ts
+import { arch, platform } from "node:os";
+var FILE_COMMANDS = [
+  { name: "GITHUB_OUTPUT", blocks: "setting this step's outputs (passed=true)" },
+  { name: "GITHUB_ENV", blocks: "setting variables for later steps" },
+  { name: "GITHUB_PATH", blocks: "putting directories first on PATH for later steps" },
+  { name: "GITHUB_STATE", blocks: "setting the Action's post-step state" },
+  { name: "GITHUB_STEP_SUMMARY", blocks: "writing the job summary agate writes" }
+];
+var REMOVED_VARIABLES = [
+  // Secrets and the runner's internal tokens.
+  { name: "GITHUB_TOKEN", blocks: "writing to the repository with the workflow's token" },
+  { name: "GH_TOKEN", blocks: "the same token under the name gh reads" },
+  { name: "INPUT_", prefix: true, blocks: "the Action's inputs, the token input among them" },
+  {
+    name: "ACTIONS_",
+    prefix: true,
+    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see the README's threat model"
+  },
+  ...FILE_COMMANDS,
+  // bash start-up: code that would run before, around or instead of the command.
+  {
+    name: "BASH_ENV",
+    blocks: "a file bash sources before a non-interactive command (`trap 'exit 0' EXIT`)"
+  },
+  { name: "ENV", blocks: "a file sh and bash in POSIX mode source at start-up" },
+  {
+    name: "BASH_FUNC_",
+    prefix: true,
+    blocks: "exported functions that override commands and builtins (`false() { true; }`)"
+  },
+  { name: "SHELLOPTS", blocks: "shell options imported at start-up (xtrace, which expands PS4)" },
+  { name: "BASHOPTS", blocks: "shopt options imported at start-up (extdebug, ...)" },
+  { name: "PS4", blocks: "a prompt whose command substitutions run on every traced line" },
+  { name: "PROMPT_COMMAND", blocks: "a command run before each prompt" },
+  { name: "CDPATH", blocks: "`cd dir` going somewhere else than ./dir" },
+  { name: "GLOBIGNORE", blocks: "globs silently matching fewer files (tests skipped)" },
+  { name: "IFS", blocks: "word splitting on other characters" },
+  { name: "BASH_XTRACEFD", blocks: "trace output written to a descriptor of the command's choice" },
+  // The dynamic loader: code injected into bash and every program it starts.
+  {
+    name: "LD_",
+    prefix: true,
+    blocks: "LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT: a library loaded into every process"
+  },
+  { name: "DYLD_", prefix: true, blocks: "the same on macOS" },
+  // git: configuration, programs and repository locations injected into the commands' git.
+  {
+    name: "GIT_",
+    prefix: true,
+    blocks: "GIT_CONFIG_*, GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF, GIT_EXEC_PATH...: a git that reads another repository or runs another program"
+  }
+];
+var NEUTRAL_GIT_VARIABLES = /* @__PURE__ */ new Set([
+  "GIT_AUTHOR_NAME",
+  "GIT_AUTHOR_EMAIL",
+  "GIT_AUTHOR_DATE",
+  "GIT_COMMITTER_NAME",
+  "GIT_COMMITTER_EMAIL",
+  "GIT_COMMITTER_DATE",
+  "GIT_TERMINAL_PROMPT"
+]);
+function isRemovedVariable(name) {
+  if (NEUTRAL_GIT_VARIABLES.has(name)) return false;
+  return REMOVED_VARIABLES.some(
+    (entry) => entry.prefix ? name.startsWith(entry.name) : name === entry.name
+  );
+}
+function commandEnvironment(env) {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !isRemovedVariable(name)));
+}
+function runnerInfo(env) {
+  return {
+    os: env.RUNNER_OS ?? platform(),
+    arch: env.RUNNER_ARCH ?? arch(),
+    image_version: env.ImageVersion ?? null,
+    node_version: process.version
+  };
+}
+function workflowRun(env) {
+  if (env.GITHUB_ACTIONS !== "true" || !env.GITHUB_RUN_ID) return null;
+  return {
+    run_id: Number(env.GITHUB_RUN_ID),
+    run_attempt: Number(env.GITHUB_RUN_ATTEMPT ?? "1"),
+    workflow_ref: env.GITHUB_WORKFLOW_REF ?? env.GITHUB_WORKFLOW ?? "unknown",
+    job: env.GITHUB_JOB ?? "unknown",
+    event_name: env.GITHUB_EVENT_NAME ?? "unknown"
+  };
+}
+
 // action/event.ts
 import { readFileSync } from "node:fs";
 var PULL_REQUEST_EVENTS = /* @__PURE__ */ new Set(["pull_request", "pull_request_target"]);
@@ -27913,94 +28003,6 @@ function describe3(value) {
   if (typeof value === "object") return "a mapping";
   if (typeof value === "string") return JSON.stringify(value);
   return String(value);
-}
-
-// action/environment.ts
-import { arch, platform } from "node:os";
-var REMOVED_VARIABLES = [
-  // Secrets and the runner's internal tokens.
-  { name: "GITHUB_TOKEN", blocks: "writing to the repository with the workflow's token" },
-  { name: "GH_TOKEN", blocks: "the same token under the name gh reads" },
-  { name: "INPUT_", prefix: true, blocks: "the Action's inputs, the token input among them" },
-  {
-    name: "ACTIONS_",
-    prefix: true,
-    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see the README's threat model"
-  },
-  // File commands: the step's outputs, the job's environment and PATH, the summary.
-  { name: "GITHUB_OUTPUT", blocks: "setting this step's outputs (passed=true)" },
-  { name: "GITHUB_ENV", blocks: "setting variables for later steps" },
-  { name: "GITHUB_PATH", blocks: "putting directories first on PATH for later steps" },
-  { name: "GITHUB_STATE", blocks: "setting the Action's post-step state" },
-  { name: "GITHUB_STEP_SUMMARY", blocks: "writing the job summary agate writes" },
-  // bash start-up: code that would run before, around or instead of the command.
-  {
-    name: "BASH_ENV",
-    blocks: "a file bash sources before a non-interactive command (`trap 'exit 0' EXIT`)"
-  },
-  { name: "ENV", blocks: "a file sh and bash in POSIX mode source at start-up" },
-  {
-    name: "BASH_FUNC_",
-    prefix: true,
-    blocks: "exported functions that override commands and builtins (`false() { true; }`)"
-  },
-  { name: "SHELLOPTS", blocks: "shell options imported at start-up (xtrace, which expands PS4)" },
-  { name: "BASHOPTS", blocks: "shopt options imported at start-up (extdebug, ...)" },
-  { name: "PS4", blocks: "a prompt whose command substitutions run on every traced line" },
-  { name: "PROMPT_COMMAND", blocks: "a command run before each prompt" },
-  { name: "CDPATH", blocks: "`cd dir` going somewhere else than ./dir" },
-  { name: "GLOBIGNORE", blocks: "globs silently matching fewer files (tests skipped)" },
-  { name: "IFS", blocks: "word splitting on other characters" },
-  { name: "BASH_XTRACEFD", blocks: "trace output written to a descriptor of the command's choice" },
-  // The dynamic loader: code injected into bash and every program it starts.
-  {
-    name: "LD_",
-    prefix: true,
-    blocks: "LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT: a library loaded into every process"
-  },
-  { name: "DYLD_", prefix: true, blocks: "the same on macOS" },
-  // git: configuration, programs and repository locations injected into the commands' git.
-  {
-    name: "GIT_",
-    prefix: true,
-    blocks: "GIT_CONFIG_*, GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF, GIT_EXEC_PATH...: a git that reads another repository or runs another program"
-  }
-];
-var NEUTRAL_GIT_VARIABLES = /* @__PURE__ */ new Set([
-  "GIT_AUTHOR_NAME",
-  "GIT_AUTHOR_EMAIL",
-  "GIT_AUTHOR_DATE",
-  "GIT_COMMITTER_NAME",
-  "GIT_COMMITTER_EMAIL",
-  "GIT_COMMITTER_DATE",
-  "GIT_TERMINAL_PROMPT"
-]);
-function isRemovedVariable(name) {
-  if (NEUTRAL_GIT_VARIABLES.has(name)) return false;
-  return REMOVED_VARIABLES.some(
-    (entry) => entry.prefix ? name.startsWith(entry.name) : name === entry.name
-  );
-}
-function commandEnvironment(env) {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !isRemovedVariable(name)));
-}
-function runnerInfo(env) {
-  return {
-    os: env.RUNNER_OS ?? platform(),
-    arch: env.RUNNER_ARCH ?? arch(),
-    image_version: env.ImageVersion ?? null,
-    node_version: process.version
-  };
-}
-function workflowRun(env) {
-  if (env.GITHUB_ACTIONS !== "true" || !env.GITHUB_RUN_ID) return null;
-  return {
-    run_id: Number(env.GITHUB_RUN_ID),
-    run_attempt: Number(env.GITHUB_RUN_ATTEMPT ?? "1"),
-    workflow_ref: env.GITHUB_WORKFLOW_REF ?? env.GITHUB_WORKFLOW ?? "unknown",
-    job: env.GITHUB_JOB ?? "unknown",
-    event_name: env.GITHUB_EVENT_NAME ?? "unknown"
-  };
 }
 
 // action/run-command.ts
@@ -28862,13 +28864,7 @@ ${whereTheRecordWent(upload)}
   }
 }
 function resetFileCommands(env) {
-  for (const name of [
-    "GITHUB_OUTPUT",
-    "GITHUB_ENV",
-    "GITHUB_PATH",
-    "GITHUB_STATE",
-    "GITHUB_STEP_SUMMARY"
-  ]) {
+  for (const { name } of FILE_COMMANDS) {
     const path = env[name];
     if (!path) continue;
     try {

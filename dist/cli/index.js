@@ -28530,6 +28530,13 @@ import { join as join5 } from "node:path";
 
 // action/environment.ts
 import { arch, platform } from "node:os";
+var FILE_COMMANDS = [
+  { name: "GITHUB_OUTPUT", blocks: "setting this step's outputs (passed=true)" },
+  { name: "GITHUB_ENV", blocks: "setting variables for later steps" },
+  { name: "GITHUB_PATH", blocks: "putting directories first on PATH for later steps" },
+  { name: "GITHUB_STATE", blocks: "setting the Action's post-step state" },
+  { name: "GITHUB_STEP_SUMMARY", blocks: "writing the job summary agate writes" }
+];
 var REMOVED_VARIABLES = [
   // Secrets and the runner's internal tokens.
   { name: "GITHUB_TOKEN", blocks: "writing to the repository with the workflow's token" },
@@ -28540,12 +28547,7 @@ var REMOVED_VARIABLES = [
     prefix: true,
     blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see the README's threat model"
   },
-  // File commands: the step's outputs, the job's environment and PATH, the summary.
-  { name: "GITHUB_OUTPUT", blocks: "setting this step's outputs (passed=true)" },
-  { name: "GITHUB_ENV", blocks: "setting variables for later steps" },
-  { name: "GITHUB_PATH", blocks: "putting directories first on PATH for later steps" },
-  { name: "GITHUB_STATE", blocks: "setting the Action's post-step state" },
-  { name: "GITHUB_STEP_SUMMARY", blocks: "writing the job summary agate writes" },
+  ...FILE_COMMANDS,
   // bash start-up: code that would run before, around or instead of the command.
   {
     name: "BASH_ENV",
