@@ -253,6 +253,44 @@ describe("pulls/update and pulls/list", () => {
     });
   });
 
+  it("keeps one open pull request per head and base: a second is 422, also by reopening or retargeting", async () => {
+    const { number } = await pull();
+    const exists = {
+      errors: [{ message: `A pull request already exists for ${sim.owner}:agent/1.` }],
+    };
+    await expect(
+      sim.openPullRequest({ repo, head: "agent/1", title: "Again", user: "codex[bot]" }),
+    ).rejects.toMatchObject(exists);
+    // The same head into another base is another pull request.
+    await sim.pushCommit({ repo, branch: "release", files: { "r.txt": "r\n" } });
+    const other = await sim.openPullRequest({
+      repo,
+      head: "agent/1",
+      base: "release",
+      title: "Into release",
+      user: "codex[bot]",
+    });
+    await sim.setPullRequestState({ repo, number, state: "closed" });
+    const third = await sim.openPullRequest({ repo, head: "agent/1", title: "3", user: "x" });
+    expect(third.number).toBe(other.number + 1);
+
+    const writer = tokenClient(sim, sim.createToken({ permissions: { pull_requests: "write" } }));
+    const refused = (error: { status: number; response: { data: unknown } }) => ({
+      status: error.status,
+      data: error.response.data,
+    });
+    const reopened = await writer.rest.pulls
+      .update({ owner: sim.owner, repo, pull_number: number, state: "open" })
+      .catch(refused);
+    expect(reopened).toMatchObject({ status: 422, data: exists });
+    const retargeted = await writer.rest.pulls
+      .update({ owner: sim.owner, repo, pull_number: other.number, base: "main" })
+      .catch(refused);
+    expect(retargeted).toMatchObject({ status: 422, data: exists });
+    expect(sim.pull({ repo, number })).toMatchObject({ state: "closed" });
+    expect(sim.pull({ repo, number: other.number })).toMatchObject({ baseRef: "release" });
+  });
+
   it("filters by state, head (owner:branch) and base", async () => {
     const { number } = await pull();
     await sim.pushCommit({ repo, branch: "agent/2", files: { "z.txt": "z\n" } });

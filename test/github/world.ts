@@ -557,6 +557,7 @@ export class World {
         { resource: "PullRequest", field: headSha ? "base" : "head", code: "invalid" },
       ]);
     }
+    this.refuseSecondOpenPull(repo, { headRepo, headRef: input.head }, input.base);
     // The head ref goes into the base repository first (a fork's commits are not here yet).
     const number = repo.nextNumber;
     this.writePullHeadRef(repo, { headRepo, headRef: input.head }, number);
@@ -600,6 +601,37 @@ export class World {
       issue: created,
       deliveries: Promise.all([opened, ...labeled]),
     };
+  }
+
+  /**
+   * GitHub keeps one open pull request per head and base: opening, reopening or retargeting into
+   * a second is 422 "A pull request already exists for owner:branch.".
+   */
+  private refuseSecondOpenPull(
+    repo: Repository,
+    head: { headRepo: Repository; headRef: string },
+    base: string,
+    except?: Issue,
+  ): void {
+    for (const item of repo.issues.values()) {
+      const pull = item.pull;
+      if (
+        item !== except &&
+        pull &&
+        item.state === "open" &&
+        pull.headRepo === head.headRepo &&
+        pull.headRef === head.headRef &&
+        pull.baseRef === base
+      ) {
+        throw new Unprocessable("Validation Failed", [
+          {
+            resource: "PullRequest",
+            code: "custom",
+            message: `A pull request already exists for ${head.headRepo.owner.login}:${head.headRef}.`,
+          },
+        ]);
+      }
+    }
   }
 
   ensureLabel(
@@ -722,6 +754,9 @@ export class World {
     const sends: Promise<Delivery>[] = [];
     const changes: Json = {};
     const pull = target.pull;
+    if (pull && input.state === "open" && target.state === "closed") {
+      this.refuseSecondOpenPull(repo, pull, input.base ?? pull.baseRef, target);
+    }
     if (pull && input.base !== undefined && input.base !== pull.baseRef) {
       const baseSha = this.branchSha(repo, input.base);
       if (!baseSha) {
@@ -729,6 +764,7 @@ export class World {
           { resource: "PullRequest", field: "base", code: "invalid" },
         ]);
       }
+      if (target.state === "open") this.refuseSecondOpenPull(repo, pull, input.base, target);
       const headSha = this.pullHeadSha(repo, target);
       if (headSha && repo.git.commitsBetween(baseSha, headSha).length === 0) {
         throw new Unprocessable("Validation Failed", [
