@@ -21,7 +21,7 @@ import { git, gitMaybe } from "./git.js";
 import { type RunLog, runRequiredCommands } from "./required-commands.js";
 import { headline, renderRecordMarkdown } from "./summary.js";
 import {
-  preloadArtifactClient,
+  loadArtifactClient,
   type RecordUpload,
   RecordUploadError,
   uploadRecord,
@@ -85,7 +85,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
     : join(resolve(cwd, git(cwd, ["rev-parse", "--git-dir"]).trim()), "agate");
 
   // Every module agate will run after the commands is loaded before the first one starts.
-  await preloadArtifactClient(env);
+  const artifactClient = await loadArtifactClient(env);
   const outcome = await runRequiredCommands({
     cwd,
     configPath: inputs.config,
@@ -117,7 +117,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
 
   let upload: RecordUpload | RecordUploadError;
   try {
-    upload = await uploadRecord(json, { env, tempDir: stateDir });
+    upload = await uploadRecord(json, { env, tempDir: stateDir, client: artifactClient });
   } catch (error) {
     if (!(error instanceof RecordUploadError)) throw error;
     upload = error;

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RecordUploadError, runAttempt, uploadRecord } from "./upload.js";
+import { loadArtifactClient, RecordUploadError, runAttempt, uploadRecord } from "./upload.js";
 
 // The upload itself, and a 409 or 401 from the service, run end to end against the simulator's
 // artifact service in test/e2e/action-artifact.test.ts. Here: what happens before any request.
@@ -17,7 +17,10 @@ afterEach(() => {
 describe("uploadRecord", () => {
   it("off a runner it uploads nothing and names the artifact it would have been", async () => {
     temp = mkdtempSync(join(tmpdir(), "agate-upload-"));
-    expect(await uploadRecord("{}", { env: { GITHUB_RUN_ATTEMPT: "3" }, tempDir: temp })).toEqual({
+    const env = { GITHUB_RUN_ATTEMPT: "3" };
+    const client = await loadArtifactClient(env);
+    expect(client).toBeNull();
+    expect(await uploadRecord("{}", { env, tempDir: temp, client })).toEqual({
       kind: "not-on-runner",
       name: "agate-command-record-attempt-3",
     });
@@ -38,7 +41,9 @@ describe("uploadRecord", () => {
       GITHUB_SERVER_URL: "https://github.example.com",
     };
     for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-    const error = await uploadRecord("{}", { env, tempDir: temp }).catch((e: unknown) => e);
+    const client = await loadArtifactClient(env);
+    expect(client).not.toBeNull();
+    const error = await uploadRecord("{}", { env, tempDir: temp, client }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RecordUploadError);
     expect((error as RecordUploadError).tampering).toBe(false);
     expect((error as Error).message).toMatch(

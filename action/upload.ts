@@ -4,7 +4,7 @@ import { RECORD_FILE_NAME, recordArtifactName } from "../schemas/command-record.
 
 export type RecordUpload =
   | { kind: "uploaded"; name: string; id: number; size: number }
-  /** Not on a runner (no ACTIONS_RUNTIME_TOKEN or ACTIONS_RESULTS_URL): nothing was uploaded. */
+  /** Not on a runner (no artifact client: see loadArtifactClient): nothing was uploaded. */
   | { kind: "not-on-runner"; name: string };
 
 /** The upload failed; `tampering` when an artifact of the record's name was already there. */
@@ -24,14 +24,29 @@ export function runAttempt(env: NodeJS.ProcessEnv): number {
   return Number.isInteger(attempt) && attempt > 0 ? attempt : 1;
 }
 
+type ArtifactModule = typeof import("@actions/artifact");
+
+/**
+ * The artifact client, loaded now: call it before the first command starts. Its code sits in files
+ * the job's user can write (the action's own directory on the runner): loaded after the commands,
+ * a file a command rewrote would run inside agate's process and could upload a forged, passing
+ * record as the one record, then exit 0. Loaded before, what runs is what was checked out; and
+ * uploadRecord takes the loaded client, so nothing is imported after the commands.
+ *
+ * `@actions/artifact` (and its 200-odd dependencies) is loaded only on a runner (null otherwise:
+ * no ACTIONS_RUNTIME_TOKEN or ACTIONS_RESULTS_URL), so `agate run` never pays for it.
+ */
+export async function loadArtifactClient(env: NodeJS.ProcessEnv): Promise<ArtifactModule | null> {
+  if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL) return null;
+  return import("@actions/artifact");
+}
+
 /**
  * Uploads the record as the run attempt's one record artifact: `agate-command-record-attempt-<n>`
- * holding one file, `command-record.json`. Call it only after every process of every command's
- * group is gone. The file is written here, from the record in memory, into a fresh directory, just
- * before the upload: nothing the commands left on disk is uploaded.
- *
- * `@actions/artifact` (and its 200-odd dependencies) is loaded with import() only on a runner,
- * before the commands run (`preloadArtifactClient`), so `agate run` never pays for it.
+ * holding one file, `command-record.json`, through the client loadArtifactClient loaded (none: not
+ * on a runner, nothing uploaded). Call it only after every process of every command's group is
+ * gone. The file is written here, from the record in memory, into a fresh directory, just before
+ * the upload: nothing the commands left on disk is uploaded.
  *
  * The runtime token that allows the upload is in agate's own process environment, which the
  * commands can read (/proc/<pid>/environ): they can upload an artifact of this name first. Names
@@ -39,37 +54,23 @@ export function runAttempt(env: NodeJS.ProcessEnv): number {
  * as tampering: the step fails, and the App, which requires exactly one record artifact per
  * attempt and the step's conclusion to agree with it, refuses the record.
  */
-type ArtifactModule = typeof import("@actions/artifact");
-let artifactModule: Promise<ArtifactModule> | undefined;
-
-/**
- * Loads the artifact client now, before the first command starts. Its code sits in files the job's
- * user can write (the action's own directory on the runner): loaded after the commands, a file a
- * command rewrote would run inside agate's process and could upload a forged, passing record as
- * the one record, then exit 0. Loaded before, what runs is what was checked out.
- */
-export function preloadArtifactClient(env: NodeJS.ProcessEnv): Promise<ArtifactModule> | null {
-  if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL) return null;
-  artifactModule ??= import("@actions/artifact");
-  return artifactModule;
-}
-
 export async function uploadRecord(
   json: string,
-  options: { env: NodeJS.ProcessEnv; tempDir: string },
+  options: { env: NodeJS.ProcessEnv; tempDir: string; client: ArtifactModule | null },
 ): Promise<RecordUpload> {
-  const { env } = options;
-  const name = recordArtifactName(runAttempt(env));
-  if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL)
-    return { kind: "not-on-runner", name };
+  const name = recordArtifactName(runAttempt(options.env));
+  if (!options.client) return { kind: "not-on-runner", name };
 
   mkdirSync(options.tempDir, { recursive: true });
   const dir = mkdtempSync(join(options.tempDir, "upload-"));
   const file = join(dir, RECORD_FILE_NAME);
   writeFileSync(file, json);
   try {
-    const { DefaultArtifactClient } = await (artifactModule ?? import("@actions/artifact"));
-    const { id, size } = await new DefaultArtifactClient().uploadArtifact(name, [file], dir);
+    const { id, size } = await new options.client.DefaultArtifactClient().uploadArtifact(
+      name,
+      [file],
+      dir,
+    );
     if (id === undefined) {
       throw new RecordUploadError(
         `agate: the artifact service accepted ${name} but returned no artifact id; the App cannot find the record. Re-run the job.`,

@@ -28706,24 +28706,23 @@ function runAttempt(env) {
   const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
   return Number.isInteger(attempt) && attempt > 0 ? attempt : 1;
 }
-var artifactModule;
-function preloadArtifactClient(env) {
+async function loadArtifactClient(env) {
   if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL) return null;
-  artifactModule ??= import("./chunks/artifact-ZUUNLIPH.js");
-  return artifactModule;
+  return import("./chunks/artifact-ZUUNLIPH.js");
 }
 async function uploadRecord(json2, options) {
-  const { env } = options;
-  const name = recordArtifactName(runAttempt(env));
-  if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL)
-    return { kind: "not-on-runner", name };
+  const name = recordArtifactName(runAttempt(options.env));
+  if (!options.client) return { kind: "not-on-runner", name };
   mkdirSync2(options.tempDir, { recursive: true });
   const dir = mkdtempSync2(join5(options.tempDir, "upload-"));
   const file2 = join5(dir, RECORD_FILE_NAME);
   writeFileSync3(file2, json2);
   try {
-    const { DefaultArtifactClient } = await (artifactModule ?? import("./chunks/artifact-ZUUNLIPH.js"));
-    const { id, size } = await new DefaultArtifactClient().uploadArtifact(name, [file2], dir);
+    const { id, size } = await new options.client.DefaultArtifactClient().uploadArtifact(
+      name,
+      [file2],
+      dir
+    );
     if (id === void 0) {
       throw new RecordUploadError(
         `agate: the artifact service accepted ${name} but returned no artifact id; the App cannot find the record. Re-run the job.`,
@@ -28796,7 +28795,7 @@ async function runAction(env) {
     );
   } : void 0;
   const stateDir = env.RUNNER_TEMP ? join6(env.RUNNER_TEMP, "agate") : join6(resolve3(cwd, git(cwd, ["rev-parse", "--git-dir"]).trim()), "agate");
-  await preloadArtifactClient(env);
+  const artifactClient = await loadArtifactClient(env);
   const outcome = await runRequiredCommands({
     cwd,
     configPath: inputs.config,
@@ -28823,7 +28822,7 @@ async function runAction(env) {
   writeFileSync4(recordPath, json2);
   let upload;
   try {
-    upload = await uploadRecord(json2, { env, tempDir: stateDir });
+    upload = await uploadRecord(json2, { env, tempDir: stateDir, client: artifactClient });
   } catch (error63) {
     if (!(error63 instanceof RecordUploadError)) throw error63;
     upload = error63;
