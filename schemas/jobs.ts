@@ -18,6 +18,9 @@ export const evidenceEventSchema = z.strictObject({
   job: z.string().nullable(),
 });
 
+/** A workflow run's attempt, as its completion event named it. */
+const runReadSchema = z.strictObject({ id: positiveIntSchema, attempt: positiveIntSchema });
+
 /** What caused a job, for its log line and the stored decision. */
 export const triggerSchema = z.strictObject({
   event: z.string(),
@@ -45,11 +48,8 @@ export const pullRequestJobSchema = z.strictObject({
   retarget: z.strictObject({ from: z.string(), to: z.string() }).nullable().default(null),
   /** A person chose "Re-run evaluator" on the check. */
   rerun_evaluator: z.boolean().default(false),
-  /** The workflow run that completed (workflow_run): a pass that already read it is skipped. */
-  run: z
-    .strictObject({ id: positiveIntSchema, attempt: positiveIntSchema })
-    .nullable()
-    .default(null),
+  /** The run whose completion (or its job's) caused this: a pass that already read it is skipped. */
+  run: runReadSchema.nullable().default(null),
   /**
    * The event counts only if it is not the App's own doing: an `agate:` label changed by this
    * login, or a check run of this app slug. Checked by the handler, which knows the App's slug.
@@ -65,6 +65,7 @@ export const headJobSchema = z.strictObject({
   trigger: triggerSchema,
   only_if: evidenceEventSchema.nullable().default(null),
   only_if_app: z.string().nullable().default(null),
+  run: runReadSchema.nullable().default(null),
 });
 
 /** A merge-group head: a `merge_group` checks request, or evidence for a queue branch. */

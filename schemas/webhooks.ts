@@ -70,6 +70,7 @@ export const workflowJobEventSchema = z.object({
   action: z.string(),
   workflow_job: z.object({
     run_id: z.number().int().positive(),
+    run_attempt: z.number().int().positive().optional(),
     head_sha: sha,
     head_branch: z.string().nullable().optional(),
     name: z.string(),

@@ -37,12 +37,14 @@ sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
 const settle = () => settleApp(sim, agate);
 
 /** "(N GitHub calls: ops)" from each job the gate logged, by the event that caused it. */
-function evaluations() {
+function logged() {
   return log.entries
     .map((entry) => /after (\S+): .* \((\d+) GitHub calls(?:: ([^)]*))?\)$/.exec(entry.message))
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => ({ event: m[1] ?? "", calls: Number(m[2]), ops: m[3] ?? "" }));
 }
+/** The reconcile pass runs on its own timer (the first a few seconds after start): not counted. */
+const evaluations = () => logged().filter((e) => e.event !== "gate.reconcile");
 
 /** Milliseconds from a push (its webhook sent) to the App's `agate` check in progress on it. */
 async function latencyToCheck(repo: string, branch: string, n: number): Promise<number[]> {
@@ -142,6 +144,10 @@ const pendingSync = evaluations()
   .filter((e) => e.event === "pull_request.synchronize");
 console.log(
   `a synchronize to ${sync2.slice(0, 7)} (accepted → pending): ${pendingSync.map((e) => `${e.calls} calls`).join(", ")}`,
+);
+const reconciled = logged().filter((e) => e.event === "gate.reconcile");
+console.log(
+  `meanwhile, not counted above: ${reconciled.length} reconcile passes of open pull requests, ${reconciled.reduce((sum, e) => sum + e.calls, 0)} calls`,
 );
 const latency = await latencyToCheck("bench", "codex/c", 20);
 console.log(

@@ -89,6 +89,7 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
         head_sha: job.head_sha,
         trigger: job.trigger,
         only_if: job.only_if,
+        run: job.run,
       };
       await deps.store.enqueue({
         kind: JOB_KINDS.pullRequest,

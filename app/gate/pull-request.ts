@@ -52,7 +52,9 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
     return skip("agate's own label change");
   }
   if (job.run && job.head_sha && (await runAlreadyRead(deps.store, job))) {
-    return skip(`run ${job.run.id} (attempt ${job.run.attempt}) was read when its job completed`);
+    return skip(
+      `run ${job.run.id} (attempt ${job.run.attempt}) was already read with its job complete`,
+    );
   }
   const { github } = deps;
   if (job.retarget && job.head_sha) await holdForRetarget(github, job);
@@ -96,9 +98,9 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
 }
 
 /**
- * A completed workflow run adds nothing when its evidence job was already read complete for
- * this head (the job's own event comes first): the last stored decision says what it read.
- * Artifact names are unique in a run, so nothing can join the record after its job completed.
+ * A run's completion and its evidence job's completion each cause a pass; whichever comes second
+ * adds nothing when the last stored decision for the head already read that run's attempt with
+ * the job complete. Artifact names are unique in a run, so nothing can join the record after.
  */
 async function runAlreadyRead(store: AuditLog, job: PullRequestJob): Promise<boolean> {
   const { run, head_sha: head } = job;

@@ -129,22 +129,27 @@ const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
     if (e.action !== "completed") return [];
     const run = e.workflow_run;
     const only_if = { workflow: run.path ?? null, job: null };
+    const read = { id: run.id, attempt: run.run_attempt ?? 1 };
     if (run.pull_requests.length > 0) {
-      const read = { id: run.id, attempt: run.run_attempt ?? 1 };
       return run.pull_requests.map((p) =>
         make.pullRequest(p.number, { head_sha: run.head_sha, only_if, run: read }),
       );
     }
     const ref = run.head_branch ?? null;
     if (ref !== null && isMergeQueueRef(ref)) return [make.mergeGroup(run.head_sha, ref, null)];
-    return [make.head(run.head_sha, { only_if })];
+    return [make.head(run.head_sha, { only_if, run: read })];
   },
   workflow_job: (e, make) => {
     if (e.action !== "completed") return [];
     const j = e.workflow_job;
     const ref = j.head_branch ?? null;
     if (ref !== null && isMergeQueueRef(ref)) return [make.mergeGroup(j.head_sha, ref, null)];
-    return [make.head(j.head_sha, { only_if: { workflow: null, job: j.name } })];
+    return [
+      make.head(j.head_sha, {
+        only_if: { workflow: null, job: j.name },
+        run: { id: j.run_id, attempt: j.run_attempt ?? 1 },
+      }),
+    ];
   },
   merge_group: (e, make) => {
     // `destroyed` (merged, dequeued, invalidated) needs no answer; the deadline job finds the
