@@ -103,12 +103,21 @@ export function runnerInfo(env: NodeJS.ProcessEnv): z.infer<typeof runnerSchema>
   };
 }
 
+/**
+ * The attempt this job runs in: the record's `workflow.run_attempt` and the artifact's name, which
+ * the App requires to agree, both come from here.
+ */
+export function runAttempt(env: NodeJS.ProcessEnv): number {
+  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
+  return Number.isInteger(attempt) && attempt > 0 ? attempt : 1;
+}
+
 /** The workflow run that made the record, for the App to confirm with the Actions API. */
 export function workflowRun(env: NodeJS.ProcessEnv): z.infer<typeof workflowRunRefSchema> | null {
   if (env.GITHUB_ACTIONS !== "true" || !env.GITHUB_RUN_ID) return null;
   return {
     run_id: Number(env.GITHUB_RUN_ID),
-    run_attempt: Number(env.GITHUB_RUN_ATTEMPT ?? "1"),
+    run_attempt: runAttempt(env),
     workflow_ref: env.GITHUB_WORKFLOW_REF ?? env.GITHUB_WORKFLOW ?? "unknown",
     job: env.GITHUB_JOB ?? "unknown",
     event_name: env.GITHUB_EVENT_NAME ?? "unknown",

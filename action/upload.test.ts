@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { loadArtifactClient, RecordUploadError, runAttempt, uploadRecord } from "./upload.js";
+import { runAttempt } from "./environment.js";
+import { loadArtifactClient, RecordUploadError, uploadRecord } from "./upload.js";
 
 // The upload itself, and a 409 or 401 from the service, run end to end against the simulator's
 // artifact service in test/e2e/action-artifact.test.ts. Here: what happens before any request.

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RECORD_FILE_NAME, recordArtifactName } from "../schemas/command-record.js";
+import { runAttempt } from "./environment.js";
 
 export type RecordUpload =
   | { kind: "uploaded"; name: string; id: number; size: number }
@@ -16,12 +17,6 @@ export class RecordUploadError extends Error {
   ) {
     super(message);
   }
-}
-
-/** The attempt this job runs in, as the artifact's name says it. */
-export function runAttempt(env: NodeJS.ProcessEnv): number {
-  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
-  return Number.isInteger(attempt) && attempt > 0 ? attempt : 1;
 }
 
 type ArtifactModule = typeof import("@actions/artifact");

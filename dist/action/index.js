@@ -27425,11 +27425,15 @@ function runnerInfo(env) {
     node_version: process.version
   };
 }
+function runAttempt(env) {
+  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
+  return Number.isInteger(attempt) && attempt > 0 ? attempt : 1;
+}
 function workflowRun(env) {
   if (env.GITHUB_ACTIONS !== "true" || !env.GITHUB_RUN_ID) return null;
   return {
     run_id: Number(env.GITHUB_RUN_ID),
-    run_attempt: Number(env.GITHUB_RUN_ATTEMPT ?? "1"),
+    run_attempt: runAttempt(env),
     workflow_ref: env.GITHUB_WORKFLOW_REF ?? env.GITHUB_WORKFLOW ?? "unknown",
     job: env.GITHUB_JOB ?? "unknown",
     event_name: env.GITHUB_EVENT_NAME ?? "unknown"
@@ -28702,10 +28706,6 @@ var RecordUploadError = class extends Error {
   tampering;
   name = "RecordUploadError";
 };
-function runAttempt(env) {
-  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
-  return Number.isInteger(attempt) && attempt > 0 ? attempt : 1;
-}
 async function loadArtifactClient(env) {
   if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL) return null;
   return import("./chunks/artifact-ZUUNLIPH.js");
