@@ -33,6 +33,12 @@ function payloadsOf(action: string) {
     .map((d) => d.payload as { pull_request: Record<string, unknown>; changes?: unknown });
 }
 
+/** A refused API call's status and body. */
+const refused = (error: { status: number; response: { data: unknown } }) => ({
+  status: error.status,
+  data: error.response.data,
+});
+
 async function pull(files: Record<string, string | null> = { "c.txt": "c\n" }) {
   const head = await sim.pushCommit({ repo, branch: "agent/1", files, author: "codex[bot]" });
   const opened = await sim.openPullRequest({
@@ -251,6 +257,23 @@ describe("pulls/update and pulls/list", () => {
     expect(payloadsOf("edited")[1]?.changes).toEqual({
       base: { ref: { from: "release" }, sha: { from: release } },
     });
+
+    // A closed pull request keeps its base, also when the same call reopens or closes it.
+    const closedBase = {
+      errors: [
+        { field: "base", message: "Cannot change the base branch of a closed pull request." },
+      ],
+    };
+    const closing = await writer.rest.pulls
+      .update({ owner: sim.owner, repo, pull_number: number, state: "closed", base: "release" })
+      .catch(refused);
+    expect(closing).toMatchObject({ status: 422, data: closedBase });
+    await sim.setPullRequestState({ repo, number, state: "closed" });
+    const reopening = await writer.rest.pulls
+      .update({ owner: sim.owner, repo, pull_number: number, state: "open", base: "release" })
+      .catch(refused);
+    expect(reopening).toMatchObject({ status: 422, data: closedBase });
+    expect(sim.pull({ repo, number })).toMatchObject({ state: "closed", baseRef: "main" });
   });
 
   it("keeps one open pull request per head and base: a second is 422, also by reopening or retargeting", async () => {
@@ -275,10 +298,6 @@ describe("pulls/update and pulls/list", () => {
     expect(third.number).toBe(other.number + 1);
 
     const writer = tokenClient(sim, sim.createToken({ permissions: { pull_requests: "write" } }));
-    const refused = (error: { status: number; response: { data: unknown } }) => ({
-      status: error.status,
-      data: error.response.data,
-    });
     const reopened = await writer.rest.pulls
       .update({ owner: sim.owner, repo, pull_number: number, state: "open" })
       .catch(refused);

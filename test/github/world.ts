@@ -754,8 +754,23 @@ export class World {
     const sends: Promise<Delivery>[] = [];
     const changes: Json = {};
     const pull = target.pull;
+    if (
+      pull &&
+      input.base !== undefined &&
+      (target.state === "closed" || input.state === "closed")
+    ) {
+      // GitHub refuses a base with a closed pull request, also while reopening or closing it.
+      throw new Unprocessable("Validation Failed", [
+        {
+          resource: "PullRequest",
+          field: "base",
+          code: "invalid",
+          message: "Cannot change the base branch of a closed pull request.",
+        },
+      ]);
+    }
     if (pull && input.state === "open" && target.state === "closed") {
-      this.refuseSecondOpenPull(repo, pull, input.base ?? pull.baseRef, target);
+      this.refuseSecondOpenPull(repo, pull, pull.baseRef, target);
     }
     if (pull && input.base !== undefined && input.base !== pull.baseRef) {
       const baseSha = this.branchSha(repo, input.base);
@@ -764,7 +779,7 @@ export class World {
           { resource: "PullRequest", field: "base", code: "invalid" },
         ]);
       }
-      if (target.state === "open") this.refuseSecondOpenPull(repo, pull, input.base, target);
+      this.refuseSecondOpenPull(repo, pull, input.base, target);
       const headSha = this.pullHeadSha(repo, target);
       if (headSha && repo.git.commitsBetween(baseSha, headSha).length === 0) {
         throw new Unprocessable("Validation Failed", [
