@@ -9,16 +9,19 @@
  *   npx tsx scripts/bench-intake-oversized.ts [--no-bare] [--seconds=10]
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, request } from "node:http";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sign } from "@octokit/webhooks-methods";
-import { createNodeMiddleware, Probot } from "probot";
-import { startAgate, WEBHOOKS_PATH } from "../app/runtime/server.js";
+import { startAgate } from "../app/runtime/server.js";
+import {
+  bareProbot,
+  localAppEnv,
+  type SentBody,
+  sendWebhookBody,
+} from "../test/support/local-app.js";
+import { webhookExample } from "../test/support/webhook-examples.js";
 
 const SECRET = "bench-oversized-secret";
 const MB = 1_000_000;
@@ -27,38 +30,14 @@ const MiB = 1024 * 1024;
 // ---- the server side (child process) ---------------------------------------------------------
 
 async function serve(kind: "agate" | "bare"): Promise<void> {
-  const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048 })
-    .privateKey.export({ type: "pkcs8", format: "pem" })
-    .toString();
   let url: string;
   let dir: string | undefined;
   if (kind === "agate") {
+    // Not test/support/store.ts's tempDir: it loads vitest, which this process would measure.
     dir = mkdtempSync(join(tmpdir(), "agate-bench-oversized-"));
-    const agate = await startAgate({
-      env: {
-        APP_ID: "1",
-        PRIVATE_KEY: privateKey,
-        WEBHOOK_SECRET: SECRET,
-        PORT: "0",
-        HOST: "127.0.0.1",
-        LOG_LEVEL: "silent",
-        AGATE_DATABASE_URL: `file:${join(dir, "bench.db")}`,
-      },
-      handlers: {},
-    });
-    url = `${agate.url}${WEBHOOKS_PATH}`;
+    url = (await startAgate({ env: localAppEnv(dir, SECRET), handlers: {} })).url;
   } else {
-    // fatal: Probot logs a refused body whole (three times) at error level; that is not
-    // what is measured here.
-    const probot = new Probot({ appId: 1, privateKey, secret: SECRET, logLevel: "fatal" });
-    const middleware = await createNodeMiddleware((app) => app.onAny(async () => {}), {
-      probot,
-      webhooksPath: WEBHOOKS_PATH,
-    });
-    const server = createServer((req, res) => void middleware(req, res));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}${WEBHOOKS_PATH}`;
+    url = (await bareProbot(SECRET)).url;
   }
   let peak = process.memoryUsage().rss;
   setInterval(() => {
@@ -80,80 +59,16 @@ async function serve(kind: "agate" | "bare"): Promise<void> {
 
 // ---- the client side -------------------------------------------------------------------------
 
-interface Answer {
-  status: number | string;
-  ms: number;
-}
+type Answer = Pick<SentBody, "status" | "ms">;
 
-/** One POST on its own connection; the answer may come while the body is still being written. */
-function post(
-  url: string,
-  body: { chunk: Buffer; times: number },
-  headers: Record<string, string | number>,
-): Promise<Answer> {
-  const target = new URL(url);
-  const started = performance.now();
-  return new Promise((resolve) => {
-    let answered = false;
-    const done = (status: number | string) => {
-      if (answered) return;
-      answered = true;
-      resolve({ status, ms: performance.now() - started });
-      req.destroy();
-    };
-    const req = request({
-      host: target.hostname,
-      port: target.port,
-      path: target.pathname,
-      method: "POST",
-      agent: false,
-      headers: {
-        "content-type": "application/json",
-        "x-github-event": "pull_request",
-        "x-github-delivery": randomUUID(),
-        "x-hub-signature-256": `sha256=${"0".repeat(64)}`,
-        ...headers,
-      },
-    });
-    req.on("response", (res) => {
-      res.resume();
-      res.on("end", () => done(res.statusCode ?? 0));
-      res.on("error", () => done(res.statusCode ?? 0));
-    });
-    req.on("error", (error: NodeJS.ErrnoException) => done(error.code ?? "error"));
-    let sent = 0;
-    const write = (): void => {
-      while (!answered && sent < body.times) {
-        sent++;
-        if (!req.write(body.chunk)) {
-          req.once("drain", write);
-          return;
-        }
-      }
-      if (!answered) req.end();
-    };
-    write();
-  });
-}
-
-const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as Array<{
-  name: string;
-  examples: Array<Record<string, unknown>>;
-}>;
-const example = examples
-  .find((group) => group.name === "pull_request")
-  ?.examples.find((e) => e.action === "opened");
+const example = webhookExample("pull_request", "opened");
 
 async function signedDelivery(url: string, n: number): Promise<Answer> {
   const text = JSON.stringify({ ...example, number: n });
-  return post(
-    url,
-    { chunk: Buffer.from(text), times: 1 },
-    {
-      "content-length": Buffer.byteLength(text),
-      "x-hub-signature-256": await sign(SECRET, text),
-    },
-  );
+  return sendWebhookBody(url, {
+    body: Buffer.from(text),
+    headers: { "x-hub-signature-256": await sign(SECRET, text) },
+  });
 }
 
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(0).padStart(5)} MiB`;
@@ -174,8 +89,8 @@ interface Phase {
 }
 
 const space = Buffer.alloc(MiB, 0x20);
-const thirty = { chunk: Buffer.alloc(30 * MB, 0x20), times: 1 };
-const twenty = { chunk: Buffer.alloc(20 * MB, 0x20), times: 1 };
+const thirty = Buffer.alloc(30 * MB, 0x20);
+const twenty = Buffer.alloc(20 * MB, 0x20);
 const sixHundred = { chunk: space, times: 600 };
 
 function parallel(count: number, one: () => Promise<Answer>): Promise<Answer[]> {
@@ -194,21 +109,22 @@ function phases(seconds: number): Phase[] {
     },
     {
       name: "20 parallel unsigned 30 MB bodies with content-length",
-      run: (url) => parallel(20, () => post(url, thirty, { "content-length": 30 * MB })),
+      run: (url) => parallel(20, () => sendWebhookBody(url, { body: thirty })),
     },
     {
       name: "1 unsigned 600 MB body with content-length",
-      run: (url) => parallel(1, () => post(url, sixHundred, { "content-length": 600 * MiB })),
+      run: (url) => parallel(1, () => sendWebhookBody(url, { body: sixHundred })),
     },
     {
       name: "5 parallel unsigned 600 MB bodies, chunked (no content-length)",
       agateOnly: true,
-      run: (url) => parallel(5, () => post(url, sixHundred, { "transfer-encoding": "chunked" })),
+      run: (url) =>
+        parallel(5, () => sendWebhookBody(url, { body: sixHundred, contentLength: null })),
     },
     {
       name: "40 parallel unsigned 20 MB bodies (under the cap)",
       agateOnly: true,
-      run: (url) => parallel(40, () => post(url, twenty, { "content-length": 20 * MB })),
+      run: (url) => parallel(40, () => sendWebhookBody(url, { body: twenty })),
     },
     {
       name: `${seconds} s of 16 flooding connections (30 MB, 600 MB chunked, 20 MB unsigned)`,
@@ -216,9 +132,9 @@ function phases(seconds: number): Phase[] {
       run: async (url) => {
         const until = performance.now() + seconds * 1000;
         const kinds = [
-          () => post(url, thirty, { "content-length": 30 * MB }),
-          () => post(url, sixHundred, { "transfer-encoding": "chunked" }),
-          () => post(url, twenty, { "content-length": 20 * MB }),
+          () => sendWebhookBody(url, { body: thirty }),
+          () => sendWebhookBody(url, { body: sixHundred, contentLength: null }),
+          () => sendWebhookBody(url, { body: twenty }),
         ];
         const answers: Answer[] = [];
         await Promise.all(

@@ -5,22 +5,16 @@
  *
  *   npx tsx scripts/bench-intake.ts [deliveries=500] [in-flight=8]
  */
-import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { randomUUID } from "node:crypto";
 import { sign } from "@octokit/webhooks-methods";
-import { createNodeMiddleware, Probot } from "probot";
 import { startAgate, WEBHOOKS_PATH } from "../app/runtime/server.js";
+import { bareProbot, localAppEnv } from "../test/support/local-app.js";
+import { tempDir } from "../test/support/store.js";
+import { webhookExample } from "../test/support/webhook-examples.js";
 
 const total = Number(process.argv[2] ?? 500);
 const inFlight = Number(process.argv[3] ?? 8);
 const secret = "bench-secret";
-const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048 })
-  .privateKey.export({ type: "pkcs8", format: "pem" })
-  .toString();
 
 interface Request {
   id: string;
@@ -28,15 +22,7 @@ interface Request {
   signature: string;
 }
 
-// Read directly, not through test/support: this file is compiled with the App (tsconfig.build).
-const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as Array<{
-  name: string;
-  examples: Array<Record<string, unknown>>;
-}>;
-const payload = examples
-  .find((group) => group.name === "pull_request")
-  ?.examples.find((example) => example.action === "synchronize");
-if (!payload) throw new Error("no pull_request.synchronize example in @octokit/webhooks-examples");
+const payload = webhookExample("pull_request", "synchronize");
 
 async function requests(count: number): Promise<Request[]> {
   return Promise.all(
@@ -79,47 +65,24 @@ async function run(url: string, list: Request[], parallel: number) {
   return { perSecond: list.length / seconds, p50: at(0.5), p99: at(0.99) };
 }
 
-async function bareProbot() {
-  const probot = new Probot({ appId: 1, privateKey, secret, logLevel: "fatal" });
-  const middleware = await createNodeMiddleware((app) => app.onAny(async () => {}), {
-    probot,
-    webhooksPath: WEBHOOKS_PATH,
-  });
-  const server = createServer((req, res) => void middleware(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}${WEBHOOKS_PATH}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-const dir = mkdtempSync(join(tmpdir(), "agate-bench-intake-"));
+const { dir, cleanup } = tempDir();
 try {
   const agate = await startAgate({
-    env: {
-      APP_ID: "1",
-      PRIVATE_KEY: privateKey,
-      WEBHOOK_SECRET: secret,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "silent",
-      AGATE_DATABASE_URL: `file:${join(dir, "bench.db")}`,
-    },
+    env: localAppEnv(dir, secret),
     // No handlers: the workers stay out of the way, this measures the webhook path alone.
     handlers: {},
   });
-  const bare = await bareProbot();
+  const bare = await bareProbot(secret);
   const agateUrl = `${agate.url}${WEBHOOKS_PATH}`;
+  const bareUrl = `${bare.url}${WEBHOOKS_PATH}`;
   await run(agateUrl, await requests(50), inFlight);
-  await run(bare.url, await requests(50), inFlight);
+  await run(bareUrl, await requests(50), inFlight);
 
   const size = JSON.stringify(payload).length / 1024;
   console.log(`${total} signed pull_request deliveries of ${size.toFixed(1)} KiB each\n`);
   for (const parallel of [1, inFlight]) {
     const withAgate = await run(agateUrl, await requests(total), parallel);
-    const withBare = await run(bare.url, await requests(total), parallel);
+    const withBare = await run(bareUrl, await requests(total), parallel);
     const line = (name: string, r: typeof withAgate) =>
       `  ${name.padEnd(22)} ${r.perSecond.toFixed(0).padStart(6)} deliveries/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`;
     console.log(`${parallel} in flight:`);
@@ -134,5 +97,5 @@ try {
   await bare.close();
   await agate.close();
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  cleanup();
 }

@@ -6,8 +6,9 @@ import { randomUUID } from "node:crypto";
 import { request } from "node:http";
 import { sign } from "@octokit/webhooks-methods";
 import { describe, expect, it } from "vitest";
-import { useLocalApp } from "../../test/support/local-app.js";
+import { sendWebhookBody } from "../../test/support/local-app.js";
 import { eventually, recordingLog } from "../../test/support/recording-log.js";
+import { useLocalApp } from "../../test/support/use-local-app.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
 import { Admission, intakeLimits, senderKey, webhookPathname } from "./intake-guard.js";
 import type { Agate, StartAgateOptions } from "./server.js";
@@ -23,95 +24,6 @@ let agate: Agate | undefined;
 async function start(options: Partial<StartAgateOptions> = {}): Promise<Agate> {
   agate = await app.start(options);
   return agate;
-}
-
-interface Sent {
-  status: number;
-  text: string;
-  /** Body bytes the client had handed to its socket when the answer came. */
-  sent: number;
-  headers: Record<string, string | string[] | undefined>;
-}
-
-interface SendOptions {
-  headers?: Record<string, string>;
-  /** The body: one buffer, or the same chunk `times` times, streamed as the socket takes it. */
-  body: Buffer | { chunk: Buffer; times: number };
-  /** Declared content-length; none (chunked) when null. Defaults to the body's length. */
-  contentLength?: number | null;
-  localAddress?: string;
-  /** Stop writing after this many bytes and hold the connection (a slow sender). */
-  stallAfter?: number;
-}
-
-/**
- * One POST to the webhook path on its own connection, with node:http so that the answer is seen
- * while the body is still being written (the server may answer before it reads anything).
- */
-function send(url: string, options: SendOptions): Promise<Sent> {
-  const target = new URL(`${url}/api/github/webhooks`);
-  const streamed = "chunk" in options.body ? options.body : null;
-  const whole = streamed === null ? (options.body as Buffer) : null;
-  const total = streamed ? streamed.chunk.length * streamed.times : (whole as Buffer).length;
-  const length = options.contentLength === undefined ? total : options.contentLength;
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let answered = false;
-    const req = request({
-      host: target.hostname,
-      port: target.port,
-      path: target.pathname,
-      method: "POST",
-      agent: false,
-      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
-      headers: {
-        "content-type": "application/json",
-        "x-github-event": "pull_request",
-        "x-github-delivery": randomUUID(),
-        "x-hub-signature-256": `sha256=${"0".repeat(64)}`,
-        ...(length === null ? { "transfer-encoding": "chunked" } : { "content-length": length }),
-        ...options.headers,
-      },
-    });
-    req.on("response", (res) => {
-      answered = true;
-      const status = res.statusCode ?? 0;
-      const seen = sent;
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        text += chunk;
-      });
-      res.on("end", () => {
-        resolve({ status, text, sent: seen, headers: res.headers });
-        req.destroy();
-      });
-      res.on("error", () => resolve({ status, text, sent: seen, headers: res.headers }));
-    });
-    req.on("error", (error) => {
-      if (!answered) reject(error);
-    });
-    const chunks = streamed
-      ? Array.from({ length: streamed.times }, () => streamed.chunk)
-      : [whole as Buffer];
-    let index = 0;
-    const write = (): void => {
-      while (!answered && index < chunks.length) {
-        let chunk = chunks[index++] as Buffer;
-        if (options.stallAfter !== undefined) {
-          if (sent >= options.stallAfter) return;
-          chunk = chunk.subarray(0, options.stallAfter - sent);
-        }
-        sent += chunk.length;
-        if (!req.write(chunk)) {
-          req.once("drain", write);
-          return;
-        }
-      }
-      if (!answered && options.stallAfter === undefined) req.end();
-    };
-    write();
-  });
 }
 
 /** A pull_request delivery signed with the App's secret, as GitHub sends it. */
@@ -130,7 +42,7 @@ async function signed(number: number) {
 
 async function deliverSigned(url: string, number: number, localAddress?: string) {
   const delivery = await signed(number);
-  const answer = await send(url, {
+  const answer = await sendWebhookBody(url, {
     body: delivery.body,
     headers: delivery.headers,
     ...(localAddress ? { localAddress } : {}),
@@ -146,7 +58,7 @@ async function expectStoredOnce(store: Agate["store"], id: string, body: Buffer)
 describe("the webhook intake, under oversized and unsigned bodies", () => {
   it("answers a 600 MB unsigned body 413 by its content-length, without reading it", async () => {
     const { url, store } = await start();
-    const answer = await send(url, {
+    const answer = await sendWebhookBody(url, {
       body: { chunk: Buffer.alloc(MiB, 0x20), times: 600 },
       contentLength: 600 * MB,
     });
@@ -160,7 +72,7 @@ describe("the webhook intake, under oversized and unsigned bodies", () => {
 
   it("cuts a chunked 600 MB body (no content-length) at the cap and answers 413", async () => {
     const { url, store } = await start();
-    const answer = await send(url, {
+    const answer = await sendWebhookBody(url, {
       body: { chunk: Buffer.alloc(MiB, 0x20), times: 600 },
       contentLength: null,
     });
@@ -179,8 +91,11 @@ describe("the webhook intake, under oversized and unsigned bodies", () => {
     const thirty = Buffer.alloc(30 * MB, 0x20);
     let flooding = true;
     const flood = Promise.all([
-      ...Array.from({ length: 20 }, () => send(url, { body: thirty })),
-      send(url, { body: { chunk: Buffer.alloc(MiB, 0x20), times: 600 }, contentLength: null }),
+      ...Array.from({ length: 20 }, () => sendWebhookBody(url, { body: thirty })),
+      sendWebhookBody(url, {
+        body: { chunk: Buffer.alloc(MiB, 0x20), times: 600 },
+        contentLength: null,
+      }),
     ]).finally(() => {
       flooding = false;
     });
@@ -211,8 +126,8 @@ describe("the webhook intake, under oversized and unsigned bodies", () => {
       "x-github-delivery": "big-1",
       "x-hub-signature-256": await sign(SECRET, body.toString()),
     };
-    expect((await send(url, { body, headers })).status).toBe(200);
-    expect((await send(url, { body, headers, contentLength: null })).status).toBe(200);
+    expect((await sendWebhookBody(url, { body, headers })).status).toBe(200);
+    expect((await sendWebhookBody(url, { body, headers, contentLength: null })).status).toBe(200);
     await expectStoredOnce(store, "big-1", body);
   });
 
@@ -226,7 +141,7 @@ describe("the webhook intake, under oversized and unsigned bodies", () => {
       const body = Buffer.from(`${text.slice(0, -2)}"${" ".repeat(size - text.length)}}`);
       expect(body.length).toBe(size);
       const id = randomUUID();
-      const answer = await send(url, {
+      const answer = await sendWebhookBody(url, {
         body,
         contentLength: chunked ? null : body.length,
         headers: {
@@ -256,7 +171,10 @@ describe("the webhook intake, under oversized and unsigned bodies", () => {
       { "x-hub-signature-256": delivery.headers["x-hub-signature-256"] },
     ];
     for (const headers of cases) {
-      const answer = await send(url, { body, headers: { ...headers, "x-github-delivery": "bad" } });
+      const answer = await sendWebhookBody(url, {
+        body,
+        headers: { ...headers, "x-github-delivery": "bad" },
+      });
       expect(answer.status).toBe(400);
     }
     const missing = await new Promise<number>((resolve, reject) => {
@@ -297,10 +215,10 @@ describe("the webhook intake, under oversized and unsigned bodies", () => {
     });
     // Two bodies that stall half-way hold this sender's two places.
     const stalled = [1, 2].map(() =>
-      send(url, { body: Buffer.alloc(10_000, 0x20), stallAfter: 5_000 }),
+      sendWebhookBody(url, { body: Buffer.alloc(10_000, 0x20), stallAfter: 5_000 }),
     );
     await eventually("both stalled bodies to be admitted", () => agate?.intake().inFlight === 2);
-    const third = await send(url, { body: Buffer.alloc(1_000, 0x20) });
+    const third = await sendWebhookBody(url, { body: Buffer.alloc(1_000, 0x20) });
     expect(third.status).toBe(429);
     expect(third.headers["retry-after"]).toBe("1");
     // Another address (GitHub's, say) still gets in while the first is over its share.
@@ -324,12 +242,12 @@ describe("the webhook intake, under oversized and unsigned bodies", () => {
       },
     });
     // A large stalled body holds 100 kB of the sender's 150 kB; another large one must wait.
-    const holder = send(url, {
+    const holder = sendWebhookBody(url, {
       body: Buffer.alloc(100_000, 0x20),
       stallAfter: 1_000,
     });
     await eventually("the large body to be admitted", () => agate?.intake().inFlight === 1);
-    const waiting = send(url, { body: Buffer.alloc(90_000, 0x20) });
+    const waiting = sendWebhookBody(url, { body: Buffer.alloc(90_000, 0x20) });
     await eventually("the second large body to wait", () => agate?.intake().waiting === 1);
     // A small signed delivery fits beside the holder and does not queue behind the waiter.
     expect((await deliverSigned(url, 3)).answer.status).toBe(200);

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { postDelivery, useLocalApp } from "../../test/support/local-app.js";
+import { postDelivery } from "../../test/support/local-app.js";
 import { eventually, recordingLog } from "../../test/support/recording-log.js";
 import { DAY, frozenClock, type TestClock } from "../../test/support/store.js";
+import { useLocalApp } from "../../test/support/use-local-app.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
 import { DeliveryPrunedError } from "../store/errors.js";
 

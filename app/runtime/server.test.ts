@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { postDelivery, useLocalApp } from "../../test/support/local-app.js";
+import { postDelivery } from "../../test/support/local-app.js";
 import { eventually, recordingLog } from "../../test/support/recording-log.js";
+import { useLocalApp } from "../../test/support/use-local-app.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
 import type { Runtime } from "./server.js";
 import type { JobHandler } from "./worker.js";
