@@ -3,11 +3,12 @@ import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { commandPassed, failedCommands } from "../checks/command-results.js";
 import { ConfigurationError } from "../checks/errors.js";
+import { RECORD_FILE_NAME } from "../schemas/command-record.js";
 import { CONFIG_PATH } from "../schemas/config.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 import { localBase } from "./base-config.js";
 import { systemExecutable } from "./executables.js";
-import { git, useUserExcludesFile } from "./git.js";
+import { git, localStateDir, useUserExcludesFile } from "./git.js";
 import { writeHandoff } from "./handoff.js";
 import { runRequiredCommands } from "./required-commands.js";
 import { durationText, headline, resultText } from "./summary.js";
@@ -68,7 +69,7 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     const root = git(cwd, ["rev-parse", "--show-toplevel"]).trim();
     const configPath = args.values.config ?? CONFIG_PATH;
     const baseSha = localBase(root, args.values.base);
-    const stateDir = join(resolve(root, git(root, ["rev-parse", "--git-dir"]).trim()), "agate");
+    const stateDir = localStateDir(root);
     const outcome = await runRequiredCommands({
       cwd: root,
       configPath,
@@ -93,7 +94,7 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     const record = outcome.record;
     const recordPath = args.values.record
       ? resolve(cwd, args.values.record)
-      : join(stateDir, "command-record.json");
+      : join(stateDir, RECORD_FILE_NAME);
     mkdirSync(dirname(recordPath), { recursive: true });
     writeFileSync(recordPath, `${JSON.stringify(record, null, 2)}\n`);
 

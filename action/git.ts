@@ -186,6 +186,15 @@ export function git(cwd: string, args: string[], input?: string): string {
   return runGit(cwd, args, { input }).toString("utf8");
 }
 
+/**
+ * agate's own directory in a checkout: `<git dir>/agate`, outside the work tree. `agate run` keeps
+ * its shadow git dir and record there (the Action too, off a runner); `agate handoff` reads the
+ * record from there.
+ */
+export function localStateDir(cwd: string): string {
+  return join(resolve(cwd, git(cwd, ["rev-parse", "--git-dir"]).trim()), "agate");
+}
+
 /** Like git(), but a failure is an answer ("no such object") rather than an error. */
 export function gitMaybe(cwd: string, args: string[]): string | undefined {
   try {

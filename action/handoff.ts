@@ -8,7 +8,11 @@ import { parseHandoffFile, renderHandoffFile } from "../checks/handoff/parse-han
 import { NO_EXIT_CODE } from "../checks/handoff/verify.js";
 import { shortSha } from "../checks/markdown.js";
 import { NORMALISATION_RULES } from "../checks/normalise-output.js";
-import { type CommandRecord, commandRecordSchema } from "../schemas/command-record.js";
+import {
+  type CommandRecord,
+  commandRecordSchema,
+  RECORD_FILE_NAME,
+} from "../schemas/command-record.js";
 import { CONFIG_PATH, handoffSchema } from "../schemas/config.js";
 import {
   type HandoffFrontMatter,
@@ -16,7 +20,7 @@ import {
   handoffStatusSchema,
 } from "../schemas/handoff-file.js";
 import { localBase } from "./base-config.js";
-import { git, gitMaybe, gitShadow } from "./git.js";
+import { git, gitMaybe, gitShadow, localStateDir } from "./git.js";
 import { createShadowGit, refreshIndex, type ShadowGit } from "./shadow-git.js";
 
 /** A problem the person at the terminal fixes (a flag, a file, the config): `agate` exits 2. */
@@ -254,13 +258,7 @@ function readRecord(
   cwd: string,
   flag: string | undefined,
 ): { file: string; record: CommandRecord | null } {
-  const file = flag
-    ? resolve(cwd, flag)
-    : join(
-        resolve(root, git(root, ["rev-parse", "--git-dir"]).trim()),
-        "agate",
-        "command-record.json",
-      );
+  const file = flag ? resolve(cwd, flag) : join(localStateDir(root), RECORD_FILE_NAME);
   if (!existsSync(file)) {
     if (flag) {
       throw new HandoffUsageError(

@@ -13,11 +13,12 @@ import * as core from "@actions/core";
 import { failedCommands } from "../checks/command-results.js";
 import { ConfigurationError } from "../checks/errors.js";
 import { actionInputsSchema } from "../schemas/action.js";
+import { RECORD_FILE_NAME } from "../schemas/command-record.js";
 import { fetchShallow } from "./base-config.js";
 import { FILE_COMMANDS } from "./environment.js";
 import { type EventContext, readEventContext } from "./event.js";
 import { systemExecutable } from "./executables.js";
-import { git, gitMaybe } from "./git.js";
+import { git, gitMaybe, localStateDir } from "./git.js";
 import { type RunLog, runRequiredCommands } from "./required-commands.js";
 import { headline, renderRecordMarkdown } from "./summary.js";
 import {
@@ -80,9 +81,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
           );
         }
       : undefined;
-  const stateDir = env.RUNNER_TEMP
-    ? join(env.RUNNER_TEMP, "agate")
-    : join(resolve(cwd, git(cwd, ["rev-parse", "--git-dir"]).trim()), "agate");
+  const stateDir = env.RUNNER_TEMP ? join(env.RUNNER_TEMP, "agate") : localStateDir(cwd);
 
   // Every module agate will run after the commands is loaded before the first one starts.
   const artifactClient = await loadArtifactClient(env);
@@ -111,7 +110,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
   const json = `${JSON.stringify(record, null, 2)}\n`;
   const recordPath = inputs["record-path"]
     ? resolve(cwd, inputs["record-path"])
-    : join(stateDir, "command-record.json");
+    : join(stateDir, RECORD_FILE_NAME);
   mkdirSync(dirname(recordPath), { recursive: true });
   writeFileSync(recordPath, json);
 

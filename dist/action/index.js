@@ -27153,6 +27153,104 @@ var mergeGroupEventSchema = external_exports.object({
 });
 var anyEventSchema = external_exports.object({ repository: repositorySchema.optional() });
 
+// schemas/command-record.ts
+var RECORD_ARTIFACT_PREFIX = "agate-command-record";
+var RECORD_FILE_NAME = "command-record.json";
+var recordArtifactName = (runAttempt2) => `${RECORD_ARTIFACT_PREFIX}-attempt-${runAttempt2}`;
+var CHANGED_PATHS_LIMIT = 100;
+var OUTPUT_TAIL_BYTES = 64 * 1024;
+var commandOutputSchema = external_exports.strictObject({
+  bytes: nonNegativeIntSchema,
+  sha256: sha256HexSchema.meta({
+    description: "sha256 of the raw output (stdout and stderr as interleaved)."
+  }),
+  normalized_sha256: sha256HexSchema.meta({
+    description: "sha256 after volatile text (colours, timestamps, durations, temp paths) is removed."
+  }),
+  tail: external_exports.string().meta({ description: `The last ${OUTPUT_TAIL_BYTES} bytes of output, as UTF-8.` }),
+  truncated: external_exports.boolean().meta({ description: "The tail is not the whole output." })
+});
+var commandResultSchema = external_exports.strictObject({
+  name: external_exports.string().min(1),
+  run: external_exports.string().min(1),
+  exit_code: external_exports.number().int().nullable().meta({ description: "null when killed by a signal or timeout." }),
+  signal: external_exports.string().nullable(),
+  timed_out: external_exports.boolean(),
+  started_at: isoDateTimeSchema,
+  duration_ms: nonNegativeIntSchema,
+  output: commandOutputSchema,
+  changed_paths: external_exports.array(external_exports.string()).meta({
+    description: `Paths whose content or existence in the work tree differs after this command from just before it (modified, added, deleted; new files unless ignored), relative to the repository root, sorted; at most ${CHANGED_PATHS_LIMIT}.`
+  }),
+  changed_paths_count: nonNegativeIntSchema.meta({
+    description: "How many paths changed, listed or not."
+  })
+});
+var testedSnapshotSchema = external_exports.strictObject({
+  sha: gitShaSchema.meta({
+    description: "`git rev-parse HEAD` where the commands ran (a merge commit on pull_request)."
+  }),
+  tree_sha: gitShaSchema,
+  parents: external_exports.array(gitShaSchema).meta({
+    description: "As the checkout knows them: empty in a shallow clone. The App reads the parents from GitHub, never from here."
+  }),
+  clean_before: external_exports.boolean().meta({
+    description: "The work tree matched the tested commit when the first command started (nothing an earlier step wrote)."
+  }),
+  dirty_before: external_exports.array(external_exports.string()).meta({
+    description: `Paths that differed before the first command, at most ${CHANGED_PATHS_LIMIT}.`
+  }),
+  clean: external_exports.boolean().meta({ description: "The work tree had no changed or untracked files afterwards." }),
+  dirty_digest: sha256HexSchema.nullable().meta({
+    description: "sha256 over path and blob hash of each changed or untracked file; null when clean."
+  })
+});
+var pullRequestRefSchema = external_exports.strictObject({
+  number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema
+});
+var mergeGroupRefSchema = external_exports.strictObject({
+  head_ref: external_exports.string().min(1),
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema
+});
+var runnerSchema = external_exports.strictObject({
+  os: external_exports.string(),
+  arch: external_exports.string(),
+  image_version: external_exports.string().nullable(),
+  node_version: external_exports.string()
+});
+var workflowRunRefSchema = external_exports.strictObject({
+  run_id: positiveIntSchema,
+  run_attempt: positiveIntSchema,
+  workflow_ref: external_exports.string().min(1),
+  job: external_exports.string().min(1),
+  event_name: external_exports.string().min(1)
+});
+var graderVersionSchema = external_exports.strictObject({
+  agate_version: external_exports.string().min(1),
+  config_digest: sha256HexSchema
+});
+var commandRecordSchema = external_exports.strictObject({
+  kind: external_exports.literal("agate.command-record"),
+  version: external_exports.literal(2).meta({
+    description: "2: published as a workflow artifact, with the work tree's state before and after each command."
+  }),
+  repository: repositoryFullNameSchema.nullable().meta({ description: "null for a local `agate run`." }),
+  tested: testedSnapshotSchema,
+  pull_request: pullRequestRefSchema.nullable(),
+  merge_group: mergeGroupRefSchema.nullable(),
+  commands: external_exports.array(commandResultSchema),
+  runner: runnerSchema,
+  grader: graderVersionSchema,
+  workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
+  cut: external_exports.array(external_exports.string()).default([]).meta({
+    description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
+  }),
+  created_at: isoDateTimeSchema
+});
+
 // action/git.ts
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -27297,6 +27395,9 @@ function runGit(cwd, args, options) {
 }
 function git(cwd, args, input2) {
   return runGit(cwd, args, { input: input2 }).toString("utf8");
+}
+function localStateDir(cwd) {
+  return join2(resolve(cwd, git(cwd, ["rev-parse", "--git-dir"]).trim()), "agate");
 }
 function gitMaybe(cwd, args) {
   try {
@@ -27685,104 +27786,6 @@ function canonicalJson(value) {
 function configDigest(config2) {
   return createHash("sha256").update(canonicalJson(config2)).digest("hex");
 }
-
-// schemas/command-record.ts
-var RECORD_ARTIFACT_PREFIX = "agate-command-record";
-var RECORD_FILE_NAME = "command-record.json";
-var recordArtifactName = (runAttempt2) => `${RECORD_ARTIFACT_PREFIX}-attempt-${runAttempt2}`;
-var CHANGED_PATHS_LIMIT = 100;
-var OUTPUT_TAIL_BYTES = 64 * 1024;
-var commandOutputSchema = external_exports.strictObject({
-  bytes: nonNegativeIntSchema,
-  sha256: sha256HexSchema.meta({
-    description: "sha256 of the raw output (stdout and stderr as interleaved)."
-  }),
-  normalized_sha256: sha256HexSchema.meta({
-    description: "sha256 after volatile text (colours, timestamps, durations, temp paths) is removed."
-  }),
-  tail: external_exports.string().meta({ description: `The last ${OUTPUT_TAIL_BYTES} bytes of output, as UTF-8.` }),
-  truncated: external_exports.boolean().meta({ description: "The tail is not the whole output." })
-});
-var commandResultSchema = external_exports.strictObject({
-  name: external_exports.string().min(1),
-  run: external_exports.string().min(1),
-  exit_code: external_exports.number().int().nullable().meta({ description: "null when killed by a signal or timeout." }),
-  signal: external_exports.string().nullable(),
-  timed_out: external_exports.boolean(),
-  started_at: isoDateTimeSchema,
-  duration_ms: nonNegativeIntSchema,
-  output: commandOutputSchema,
-  changed_paths: external_exports.array(external_exports.string()).meta({
-    description: `Paths whose content or existence in the work tree differs after this command from just before it (modified, added, deleted; new files unless ignored), relative to the repository root, sorted; at most ${CHANGED_PATHS_LIMIT}.`
-  }),
-  changed_paths_count: nonNegativeIntSchema.meta({
-    description: "How many paths changed, listed or not."
-  })
-});
-var testedSnapshotSchema = external_exports.strictObject({
-  sha: gitShaSchema.meta({
-    description: "`git rev-parse HEAD` where the commands ran (a merge commit on pull_request)."
-  }),
-  tree_sha: gitShaSchema,
-  parents: external_exports.array(gitShaSchema).meta({
-    description: "As the checkout knows them: empty in a shallow clone. The App reads the parents from GitHub, never from here."
-  }),
-  clean_before: external_exports.boolean().meta({
-    description: "The work tree matched the tested commit when the first command started (nothing an earlier step wrote)."
-  }),
-  dirty_before: external_exports.array(external_exports.string()).meta({
-    description: `Paths that differed before the first command, at most ${CHANGED_PATHS_LIMIT}.`
-  }),
-  clean: external_exports.boolean().meta({ description: "The work tree had no changed or untracked files afterwards." }),
-  dirty_digest: sha256HexSchema.nullable().meta({
-    description: "sha256 over path and blob hash of each changed or untracked file; null when clean."
-  })
-});
-var pullRequestRefSchema = external_exports.strictObject({
-  number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  base_sha: gitShaSchema
-});
-var mergeGroupRefSchema = external_exports.strictObject({
-  head_ref: external_exports.string().min(1),
-  head_sha: gitShaSchema,
-  base_sha: gitShaSchema
-});
-var runnerSchema = external_exports.strictObject({
-  os: external_exports.string(),
-  arch: external_exports.string(),
-  image_version: external_exports.string().nullable(),
-  node_version: external_exports.string()
-});
-var workflowRunRefSchema = external_exports.strictObject({
-  run_id: positiveIntSchema,
-  run_attempt: positiveIntSchema,
-  workflow_ref: external_exports.string().min(1),
-  job: external_exports.string().min(1),
-  event_name: external_exports.string().min(1)
-});
-var graderVersionSchema = external_exports.strictObject({
-  agate_version: external_exports.string().min(1),
-  config_digest: sha256HexSchema
-});
-var commandRecordSchema = external_exports.strictObject({
-  kind: external_exports.literal("agate.command-record"),
-  version: external_exports.literal(2).meta({
-    description: "2: published as a workflow artifact, with the work tree's state before and after each command."
-  }),
-  repository: repositoryFullNameSchema.nullable().meta({ description: "null for a local `agate run`." }),
-  tested: testedSnapshotSchema,
-  pull_request: pullRequestRefSchema.nullable(),
-  merge_group: mergeGroupRefSchema.nullable(),
-  commands: external_exports.array(commandResultSchema),
-  runner: runnerSchema,
-  grader: graderVersionSchema,
-  workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
-  cut: external_exports.array(external_exports.string()).default([]).meta({
-    description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
-  }),
-  created_at: isoDateTimeSchema
-});
 
 // schemas/handoff-file.ts
 var handoffStatusSchema = external_exports.enum(["in-progress", "ready", "blocked"]);
@@ -28794,7 +28797,7 @@ async function runAction(env) {
       path
     );
   } : void 0;
-  const stateDir = env.RUNNER_TEMP ? join6(env.RUNNER_TEMP, "agate") : join6(resolve3(cwd, git(cwd, ["rev-parse", "--git-dir"]).trim()), "agate");
+  const stateDir = env.RUNNER_TEMP ? join6(env.RUNNER_TEMP, "agate") : localStateDir(cwd);
   const artifactClient = await loadArtifactClient(env);
   const outcome = await runRequiredCommands({
     cwd,
@@ -28817,7 +28820,7 @@ async function runAction(env) {
   const record2 = outcome.record;
   const json2 = `${JSON.stringify(record2, null, 2)}
 `;
-  const recordPath = inputs["record-path"] ? resolve3(cwd, inputs["record-path"]) : join6(stateDir, "command-record.json");
+  const recordPath = inputs["record-path"] ? resolve3(cwd, inputs["record-path"]) : join6(stateDir, RECORD_FILE_NAME);
   mkdirSync3(dirname3(recordPath), { recursive: true });
   writeFileSync4(recordPath, json2);
   let upload;

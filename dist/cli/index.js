@@ -27118,6 +27118,115 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// schemas/primitives.ts
+var gitShaSchema = external_exports.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
+  error: "expected a git object id (40 or 64 hex digits)"
+});
+var sha256HexSchema = external_exports.string().regex(/^[0-9a-f]{64}$/, { error: "expected a sha256 digest (64 hex digits)" });
+var isoDateTimeSchema = external_exports.iso.datetime({ offset: true });
+var repositoryFullNameSchema = external_exports.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: "expected owner/name" });
+var githubLoginSchema = external_exports.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/, {
+  error: (issue2) => `${JSON.stringify(issue2.input)} is not a GitHub login such as octocat or copilot-swe-agent[bot]`
+});
+var positiveIntSchema = external_exports.number().int().positive();
+var nonNegativeIntSchema = external_exports.number().int().nonnegative();
+
+// schemas/command-record.ts
+var RECORD_FILE_NAME = "command-record.json";
+var CHANGED_PATHS_LIMIT = 100;
+var OUTPUT_TAIL_BYTES = 64 * 1024;
+var commandOutputSchema = external_exports.strictObject({
+  bytes: nonNegativeIntSchema,
+  sha256: sha256HexSchema.meta({
+    description: "sha256 of the raw output (stdout and stderr as interleaved)."
+  }),
+  normalized_sha256: sha256HexSchema.meta({
+    description: "sha256 after volatile text (colours, timestamps, durations, temp paths) is removed."
+  }),
+  tail: external_exports.string().meta({ description: `The last ${OUTPUT_TAIL_BYTES} bytes of output, as UTF-8.` }),
+  truncated: external_exports.boolean().meta({ description: "The tail is not the whole output." })
+});
+var commandResultSchema = external_exports.strictObject({
+  name: external_exports.string().min(1),
+  run: external_exports.string().min(1),
+  exit_code: external_exports.number().int().nullable().meta({ description: "null when killed by a signal or timeout." }),
+  signal: external_exports.string().nullable(),
+  timed_out: external_exports.boolean(),
+  started_at: isoDateTimeSchema,
+  duration_ms: nonNegativeIntSchema,
+  output: commandOutputSchema,
+  changed_paths: external_exports.array(external_exports.string()).meta({
+    description: `Paths whose content or existence in the work tree differs after this command from just before it (modified, added, deleted; new files unless ignored), relative to the repository root, sorted; at most ${CHANGED_PATHS_LIMIT}.`
+  }),
+  changed_paths_count: nonNegativeIntSchema.meta({
+    description: "How many paths changed, listed or not."
+  })
+});
+var testedSnapshotSchema = external_exports.strictObject({
+  sha: gitShaSchema.meta({
+    description: "`git rev-parse HEAD` where the commands ran (a merge commit on pull_request)."
+  }),
+  tree_sha: gitShaSchema,
+  parents: external_exports.array(gitShaSchema).meta({
+    description: "As the checkout knows them: empty in a shallow clone. The App reads the parents from GitHub, never from here."
+  }),
+  clean_before: external_exports.boolean().meta({
+    description: "The work tree matched the tested commit when the first command started (nothing an earlier step wrote)."
+  }),
+  dirty_before: external_exports.array(external_exports.string()).meta({
+    description: `Paths that differed before the first command, at most ${CHANGED_PATHS_LIMIT}.`
+  }),
+  clean: external_exports.boolean().meta({ description: "The work tree had no changed or untracked files afterwards." }),
+  dirty_digest: sha256HexSchema.nullable().meta({
+    description: "sha256 over path and blob hash of each changed or untracked file; null when clean."
+  })
+});
+var pullRequestRefSchema = external_exports.strictObject({
+  number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema
+});
+var mergeGroupRefSchema = external_exports.strictObject({
+  head_ref: external_exports.string().min(1),
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema
+});
+var runnerSchema = external_exports.strictObject({
+  os: external_exports.string(),
+  arch: external_exports.string(),
+  image_version: external_exports.string().nullable(),
+  node_version: external_exports.string()
+});
+var workflowRunRefSchema = external_exports.strictObject({
+  run_id: positiveIntSchema,
+  run_attempt: positiveIntSchema,
+  workflow_ref: external_exports.string().min(1),
+  job: external_exports.string().min(1),
+  event_name: external_exports.string().min(1)
+});
+var graderVersionSchema = external_exports.strictObject({
+  agate_version: external_exports.string().min(1),
+  config_digest: sha256HexSchema
+});
+var commandRecordSchema = external_exports.strictObject({
+  kind: external_exports.literal("agate.command-record"),
+  version: external_exports.literal(2).meta({
+    description: "2: published as a workflow artifact, with the work tree's state before and after each command."
+  }),
+  repository: repositoryFullNameSchema.nullable().meta({ description: "null for a local `agate run`." }),
+  tested: testedSnapshotSchema,
+  pull_request: pullRequestRefSchema.nullable(),
+  merge_group: mergeGroupRefSchema.nullable(),
+  commands: external_exports.array(commandResultSchema),
+  runner: runnerSchema,
+  grader: graderVersionSchema,
+  workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
+  cut: external_exports.array(external_exports.string()).default([]).meta({
+    description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
+  }),
+  created_at: isoDateTimeSchema
+});
+
 // schemas/duration.ts
 var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5 };
 var DURATION_PATTERN = /^([1-9][0-9]*)(ms|s|m|h|d)$/;
@@ -27134,19 +27243,6 @@ function formatDuration(ms) {
   return `${ms}ms`;
 }
 var durationSchema = external_exports.string({ error: (issue2) => durationMessage(issue2.input) }).regex(DURATION_PATTERN, { error: (issue2) => durationMessage(issue2.input) }).transform((text) => parseDuration(text));
-
-// schemas/primitives.ts
-var gitShaSchema = external_exports.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
-  error: "expected a git object id (40 or 64 hex digits)"
-});
-var sha256HexSchema = external_exports.string().regex(/^[0-9a-f]{64}$/, { error: "expected a sha256 digest (64 hex digits)" });
-var isoDateTimeSchema = external_exports.iso.datetime({ offset: true });
-var repositoryFullNameSchema = external_exports.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: "expected owner/name" });
-var githubLoginSchema = external_exports.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/, {
-  error: (issue2) => `${JSON.stringify(issue2.input)} is not a GitHub login such as octocat or copilot-swe-agent[bot]`
-});
-var positiveIntSchema = external_exports.number().int().positive();
-var nonNegativeIntSchema = external_exports.number().int().nonnegative();
 
 // schemas/config.ts
 var CONFIG_PATH = ".github/agate.yml";
@@ -27491,6 +27587,9 @@ function runGit(cwd, args, options) {
 function git(cwd, args, input2) {
   return runGit(cwd, args, { input: input2 }).toString("utf8");
 }
+function localStateDir(cwd) {
+  return join2(resolve(cwd, git(cwd, ["rev-parse", "--git-dir"]).trim()), "agate");
+}
 function gitMaybe(cwd, args) {
   try {
     return git(cwd, args);
@@ -27581,101 +27680,6 @@ function canonicalJson(value) {
 function configDigest(config2) {
   return createHash("sha256").update(canonicalJson(config2)).digest("hex");
 }
-
-// schemas/command-record.ts
-var CHANGED_PATHS_LIMIT = 100;
-var OUTPUT_TAIL_BYTES = 64 * 1024;
-var commandOutputSchema = external_exports.strictObject({
-  bytes: nonNegativeIntSchema,
-  sha256: sha256HexSchema.meta({
-    description: "sha256 of the raw output (stdout and stderr as interleaved)."
-  }),
-  normalized_sha256: sha256HexSchema.meta({
-    description: "sha256 after volatile text (colours, timestamps, durations, temp paths) is removed."
-  }),
-  tail: external_exports.string().meta({ description: `The last ${OUTPUT_TAIL_BYTES} bytes of output, as UTF-8.` }),
-  truncated: external_exports.boolean().meta({ description: "The tail is not the whole output." })
-});
-var commandResultSchema = external_exports.strictObject({
-  name: external_exports.string().min(1),
-  run: external_exports.string().min(1),
-  exit_code: external_exports.number().int().nullable().meta({ description: "null when killed by a signal or timeout." }),
-  signal: external_exports.string().nullable(),
-  timed_out: external_exports.boolean(),
-  started_at: isoDateTimeSchema,
-  duration_ms: nonNegativeIntSchema,
-  output: commandOutputSchema,
-  changed_paths: external_exports.array(external_exports.string()).meta({
-    description: `Paths whose content or existence in the work tree differs after this command from just before it (modified, added, deleted; new files unless ignored), relative to the repository root, sorted; at most ${CHANGED_PATHS_LIMIT}.`
-  }),
-  changed_paths_count: nonNegativeIntSchema.meta({
-    description: "How many paths changed, listed or not."
-  })
-});
-var testedSnapshotSchema = external_exports.strictObject({
-  sha: gitShaSchema.meta({
-    description: "`git rev-parse HEAD` where the commands ran (a merge commit on pull_request)."
-  }),
-  tree_sha: gitShaSchema,
-  parents: external_exports.array(gitShaSchema).meta({
-    description: "As the checkout knows them: empty in a shallow clone. The App reads the parents from GitHub, never from here."
-  }),
-  clean_before: external_exports.boolean().meta({
-    description: "The work tree matched the tested commit when the first command started (nothing an earlier step wrote)."
-  }),
-  dirty_before: external_exports.array(external_exports.string()).meta({
-    description: `Paths that differed before the first command, at most ${CHANGED_PATHS_LIMIT}.`
-  }),
-  clean: external_exports.boolean().meta({ description: "The work tree had no changed or untracked files afterwards." }),
-  dirty_digest: sha256HexSchema.nullable().meta({
-    description: "sha256 over path and blob hash of each changed or untracked file; null when clean."
-  })
-});
-var pullRequestRefSchema = external_exports.strictObject({
-  number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  base_sha: gitShaSchema
-});
-var mergeGroupRefSchema = external_exports.strictObject({
-  head_ref: external_exports.string().min(1),
-  head_sha: gitShaSchema,
-  base_sha: gitShaSchema
-});
-var runnerSchema = external_exports.strictObject({
-  os: external_exports.string(),
-  arch: external_exports.string(),
-  image_version: external_exports.string().nullable(),
-  node_version: external_exports.string()
-});
-var workflowRunRefSchema = external_exports.strictObject({
-  run_id: positiveIntSchema,
-  run_attempt: positiveIntSchema,
-  workflow_ref: external_exports.string().min(1),
-  job: external_exports.string().min(1),
-  event_name: external_exports.string().min(1)
-});
-var graderVersionSchema = external_exports.strictObject({
-  agate_version: external_exports.string().min(1),
-  config_digest: sha256HexSchema
-});
-var commandRecordSchema = external_exports.strictObject({
-  kind: external_exports.literal("agate.command-record"),
-  version: external_exports.literal(2).meta({
-    description: "2: published as a workflow artifact, with the work tree's state before and after each command."
-  }),
-  repository: repositoryFullNameSchema.nullable().meta({ description: "null for a local `agate run`." }),
-  tested: testedSnapshotSchema,
-  pull_request: pullRequestRefSchema.nullable(),
-  merge_group: mergeGroupRefSchema.nullable(),
-  commands: external_exports.array(commandResultSchema),
-  runner: runnerSchema,
-  grader: graderVersionSchema,
-  workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
-  cut: external_exports.array(external_exports.string()).default([]).meta({
-    description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
-  }),
-  created_at: isoDateTimeSchema
-});
 
 // schemas/handoff-file.ts
 var handoffStatusSchema = external_exports.enum(["in-progress", "ready", "blocked"]);
@@ -28466,11 +28470,7 @@ Fix these lines, or delete the file and run agate handoff again with --task.`
   return { text, front: parsed.front, body: parsed.body };
 }
 function readRecord(root2, cwd, flag) {
-  const file2 = flag ? resolve3(cwd, flag) : join4(
-    resolve3(root2, git(root2, ["rev-parse", "--git-dir"]).trim()),
-    "agate",
-    "command-record.json"
-  );
+  const file2 = flag ? resolve3(cwd, flag) : join4(localStateDir(root2), RECORD_FILE_NAME);
   if (!existsSync3(file2)) {
     if (flag) {
       throw new HandoffUsageError(
@@ -29017,7 +29017,7 @@ ${USAGE}`);
     const root2 = git(cwd, ["rev-parse", "--show-toplevel"]).trim();
     const configPath = args.values.config ?? CONFIG_PATH;
     const baseSha = localBase(root2, args.values.base);
-    const stateDir = join6(resolve4(root2, git(root2, ["rev-parse", "--git-dir"]).trim()), "agate");
+    const stateDir = localStateDir(root2);
     const outcome = await runRequiredCommands({
       cwd: root2,
       configPath,
@@ -29041,7 +29041,7 @@ ${USAGE}`);
       return 0;
     }
     const record2 = outcome.record;
-    const recordPath = args.values.record ? resolve4(cwd, args.values.record) : join6(stateDir, "command-record.json");
+    const recordPath = args.values.record ? resolve4(cwd, args.values.record) : join6(stateDir, RECORD_FILE_NAME);
     mkdirSync3(dirname4(recordPath), { recursive: true });
     writeFileSync4(recordPath, `${JSON.stringify(record2, null, 2)}
 `);
