@@ -25,7 +25,7 @@ import {
 } from "../evaluator/policy.js";
 import { appPlacesOf, commandProgramProblem, SYSTEM_PATH } from "../evaluator/sandbox.js";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "../store/open-store.js";
-import { MIN_DELIVERY_RETENTION_MS } from "../store/store.js";
+import { MIN_DELIVERY_RETENTION_MS } from "../store/ports/delivery-log.js";
 
 const APP_SETTINGS = "Settings → Developer settings → GitHub Apps → your App";
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;

@@ -15,7 +15,8 @@
 
 import type { Job, StoredDelivery } from "../../schemas/store.js";
 import { LeaseLostError } from "../store/errors.js";
-import type { ClaimedJob, JobLease, Store } from "../store/store.js";
+import type { ClaimedJob, JobLease } from "../store/ports/job-queue.js";
+import type { Store } from "../store/store.js";
 import { type Backoff, exponentialBackoff } from "./backoff.js";
 
 export interface JobContext {

@@ -58,28 +58,25 @@ import {
   StoreOpenError,
 } from "./errors.js";
 import { migrate } from "./migrations.js";
-import type { AuditLog, ListAuditQuery } from "./ports/audit-log.js";
+import type { ListAuditQuery } from "./ports/audit-log.js";
 import {
-  type DeliveryLog,
   MIN_DELIVERY_RETENTION_MS,
   type PruneDeliveriesOptions,
   type PruneDeliveriesResult,
   type RecordDeliveryInput,
   type RecordDeliveryResult,
 } from "./ports/delivery-log.js";
-import type { EvaluationStore, ListEvaluationsQuery } from "./ports/evaluation-store.js";
+import type { ListEvaluationsQuery } from "./ports/evaluation-store.js";
 import type {
   ClaimedJob,
   ClaimJobOptions,
   FailJobOptions,
   JobLease,
-  JobQueue,
   ListJobsQuery,
 } from "./ports/job-queue.js";
 import type { HeadKey } from "./ports/keys.js";
-import type { HeadSighting, ObservationStore } from "./ports/observation-store.js";
-import type { OverrideStore } from "./ports/override-store.js";
-import type { ListRecordsQuery, MarkStaleInput, RecordStore } from "./ports/record-store.js";
+import type { HeadSighting } from "./ports/observation-store.js";
+import type { ListRecordsQuery, MarkStaleInput } from "./ports/record-store.js";
 import type { Clock, Store } from "./store.js";
 import { fromJsonColumn, parseInput, parseRow, toJsonColumn } from "./validate.js";
 
@@ -190,17 +187,7 @@ function sha256(text: string): string {
 }
 
 /** Every port on one SQLite file. */
-export class SqliteStore
-  implements
-    DeliveryLog,
-    JobQueue,
-    RecordStore,
-    EvaluationStore,
-    OverrideStore,
-    ObservationStore,
-    AuditLog,
-    Store
-{
+export class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #now: Clock;
   readonly #statements = new Map<string, Database.Statement>();

@@ -1,9 +1,10 @@
 /**
  * The durable store: one port per kind of data (ports/), and `Store`, all of them on one
- * database. Callers take the narrowest port they need; a backend implements every port, and
- * proves it by passing the suites in contracts/ (one line in test/support/store.ts adds it). Every method is async so that a PostgreSQL
- * backend can follow without changing callers; the SQLite one (sqlite-store.ts) does its work
- * synchronously inside each call and never holds a transaction across an await.
+ * database. Callers take the narrowest port they need, and its types, from ports/; a backend
+ * implements every port, and proves it by passing the suites in contracts/ (one line in
+ * test/support/store.ts adds it). Every method is async so that a PostgreSQL backend can follow
+ * without changing callers; the SQLite one (sqlite-store.ts) does its work synchronously inside
+ * each call and never holds a transaction across an await.
  */
 import type { AuditLog } from "./ports/audit-log.js";
 import type { DeliveryLog } from "./ports/delivery-log.js";
@@ -12,30 +13,6 @@ import type { JobQueue } from "./ports/job-queue.js";
 import type { ObservationStore } from "./ports/observation-store.js";
 import type { OverrideStore } from "./ports/override-store.js";
 import type { RecordStore } from "./ports/record-store.js";
-
-export type { DeliveryRecord, StoredDelivery } from "../../schemas/store.js";
-export type { AuditLog, ListAuditQuery } from "./ports/audit-log.js";
-export {
-  type DeliveryLog,
-  MIN_DELIVERY_RETENTION_MS,
-  type PruneDeliveriesOptions,
-  type PruneDeliveriesResult,
-  type RecordDeliveryInput,
-  type RecordDeliveryResult,
-} from "./ports/delivery-log.js";
-export type { EvaluationStore, ListEvaluationsQuery } from "./ports/evaluation-store.js";
-export type {
-  ClaimedJob,
-  ClaimJobOptions,
-  FailJobOptions,
-  JobLease,
-  JobQueue,
-  ListJobsQuery,
-} from "./ports/job-queue.js";
-export type { HeadKey, PullRequestKey } from "./ports/keys.js";
-export type { HeadSighting, ObservationStore } from "./ports/observation-store.js";
-export type { OverrideStore } from "./ports/override-store.js";
-export type { ListRecordsQuery, MarkStaleInput, RecordStore } from "./ports/record-store.js";
 
 /** Where time comes from; tests freeze and advance it (lease expiry without sleeping). */
 export type Clock = () => Date;
