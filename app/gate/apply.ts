@@ -74,11 +74,11 @@ export async function applyGatePlan(options: {
   }
   for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
   if (plan.labels.add.length > 0) {
-    const now = await github.addLabels(pr.number, plan.labels.add);
+    const added = await github.addLabels(pr.number, plan.labels.add);
     // GitHub made a label that did not exist with its default look: give it agate's, once.
     for (const name of plan.labels.add) {
       const style = STATE_LABELS[name];
-      const label = now.find((l) => l.name === name);
+      const label = added.find((l) => l.name === name);
       if (
         style &&
         label &&

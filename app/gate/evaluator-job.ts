@@ -136,7 +136,7 @@ async function askEvaluator(options: {
 }): Promise<string> {
   const { github, store, pr, config, now } = options;
   const evaluator = config.evaluator as AskedConfig;
-  const store_ = (run: EvaluatorRun, outcome: EvaluationOutcome) =>
+  const storeEvaluation = (run: EvaluatorRun, outcome: EvaluationOutcome) =>
     store.appendEvaluation({
       repository: pr.repository,
       pull_number: pr.number,
@@ -158,14 +158,11 @@ async function askEvaluator(options: {
     requests: 0,
   });
   if (!options.deps) {
-    await store_(
-      { ...idle(0), kind: "llm", provider: null, model: null },
-      {
-        status: "failed",
-        error: "this agate process was started without an evaluator",
-        fix: "start the App with `npm start` (which wires the evaluator from AGATE_EVALUATOR_* settings)",
-      },
-    );
+    await storeEvaluation(idle(0), {
+      status: "failed",
+      error: "this agate process was started without an evaluator",
+      fix: "start the App with `npm start` (which wires the evaluator from AGATE_EVALUATOR_* settings)",
+    });
     return "no evaluator in this process";
   }
   const deps = options.deps;
@@ -235,13 +232,13 @@ async function askEvaluator(options: {
   const started = Date.now();
   const refusal = policyRefusal(evaluator, deps.policy);
   if (refusal) {
-    await store_(idle(Date.now() - started), { status: "failed", ...refusal });
+    await storeEvaluation(idle(Date.now() - started), { status: "failed", ...refusal });
     return "refused by the operator's policy";
   }
   const judge = (deps.createJudge ?? createJudge)(evaluator, deps.judgeOptions);
   const prompt = buildEvaluatorPrompt(bundle, freshBoundary(deps, bundle));
   const { outcome, run } = await judge.judge({ bundle, prompt });
-  await store_(run, outcome);
+  await storeEvaluation(run, outcome);
   return outcome.status;
 }
 

@@ -10,6 +10,8 @@ export interface GateDeps {
   now: () => Date;
   /** An installation-authenticated client (Probot's `auth(installationId)`). */
   octokitFor(installationId: number): Promise<GitHubClient>;
+  /** Authenticated as the App itself (not an installation): the reconcile pass's installations. */
+  appOctokit(): Promise<GitHubClient>;
   /** The App's own slug, so only its `agate` check runs count as the gate. */
   appSlug(): Promise<string>;
   /** Immutable reads shared across jobs; a fresh one per job when absent. */

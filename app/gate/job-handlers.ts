@@ -125,7 +125,7 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
     });
   },
   [JOB_KINDS.reconcile]: async (_job, deps) => {
-    const app = new AppAdapter((await deps.octokitFor(0)) as GitHubClient);
+    const app = new AppAdapter(await deps.appOctokit());
     const { repositories, queued } = await reconcileOnce({
       store: deps.store,
       app,
@@ -170,9 +170,7 @@ export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
   const intervalMs = runtime.settings.reconcileIntervalMs;
   let slug: Promise<string> | undefined;
   const appSlug = () => {
-    slug ??= runtime.probot
-      .auth()
-      .then((octokit) => new AppAdapter(octokit as GitHubClient).slug());
+    slug ??= deps.appOctokit().then((octokit) => new AppAdapter(octokit).slug());
     slug.catch(() => {
       slug = undefined;
     });
@@ -181,9 +179,8 @@ export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
   const deps: GateDeps = {
     store: runtime.store,
     now: () => new Date(),
-    // Installation 0: the App itself (Probot's `auth()` without an installation).
-    octokitFor: async (id) =>
-      (id === 0 ? await runtime.probot.auth() : await runtime.probot.auth(id)) as GitHubClient,
+    octokitFor: async (id) => (await runtime.probot.auth(id)) as GitHubClient,
+    appOctokit: async () => (await runtime.probot.auth()) as GitHubClient,
     appSlug,
     reads: new ImmutableReads(),
     evidence: new EvidenceCache(),

@@ -142,6 +142,7 @@ export function useGateHarness(
         store: need(store, "store"),
         now: () => new Date(),
         octokitFor: (id: number) => p.auth(id) as never,
+        appOctokit: () => p.auth() as never,
         appSlug: async () => s.appSlug,
         reads,
         evidence,
