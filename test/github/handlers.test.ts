@@ -265,6 +265,56 @@ describe("issues, labels and comments", () => {
     ]);
   });
 
+  it("takes pull_requests for labels and comments on a pull request's number only, issues on any", async () => {
+    const issue = await sim.createIssue({ repo, title: "A plain issue", user: "octocat" });
+    const comment = await sim.addIssueComment({ repo, number: issue, body: "hi", user: "octocat" });
+    const status = (call: Promise<{ status: number }>) =>
+      call.then(
+        (response) => response.status,
+        (error: { status: number }) => error.status,
+      );
+    // One after another: each call sees the labels the one before it left.
+    const statuses = async (octokit: ReturnType<typeof tokenClient>, number: number) => {
+      const target = { owner: sim.owner, repo, issue_number: number };
+      const { issues: api } = octokit.rest;
+      return [
+        await status(api.addLabels({ ...target, labels: ["x"] })),
+        await status(api.setLabels({ ...target, labels: ["y"] })),
+        await status(api.removeLabel({ ...target, name: "y" })),
+        await status(api.listLabelsOnIssue(target)),
+        await status(api.createComment({ ...target, body: "b" })),
+        await status(api.listComments(target)),
+      ];
+    };
+    const pulls = tokenClient(sim, sim.createToken({ permissions: { pull_requests: "write" } }));
+    const issues = tokenClient(sim, sim.createToken({ permissions: { issues: "write" } }));
+    expect(await statuses(pulls, 1)).toEqual([200, 200, 200, 200, 201, 200]);
+    expect(await statuses(pulls, issue)).toEqual([403, 403, 403, 403, 403, 403]);
+    expect(
+      await status(
+        pulls.rest.issues.updateComment({ owner: sim.owner, repo, comment_id: comment, body: "x" }),
+      ),
+    ).toBe(403);
+    expect(await statuses(issues, issue)).toEqual([200, 200, 200, 200, 201, 200]);
+    expect(await statuses(issues, 1)).toEqual([200, 200, 200, 200, 201, 200]);
+    expect(
+      await status(
+        issues.rest.issues.updateComment({
+          owner: sim.owner,
+          repo,
+          comment_id: comment,
+          body: "x",
+        }),
+      ),
+    ).toBe(200);
+    // A repository's labels take either.
+    expect(
+      await status(
+        pulls.rest.issues.createLabel({ owner: sim.owner, repo, name: "z", color: "000000" }),
+      ),
+    ).toBe(201);
+  });
+
   it("lets a workflow token write check runs as GitHub Actions, not as the App", async () => {
     const workflow = tokenClient(sim, sim.createToken());
     const run = await workflow.rest.checks.create({

@@ -113,7 +113,11 @@ export function libraryHandlers(
           if (credential.kind !== "token") {
             throw new HttpError(403, "Resource not accessible by integration");
           }
-          if (operation.permission && !checkPermission(credential.token, operation.permission)) {
+          const needed =
+            typeof operation.permission === "function"
+              ? operation.permission(ctx)
+              : operation.permission;
+          if (needed && !checkPermission(credential.token, needed)) {
             throw new HttpError(403, "Resource not accessible by integration");
           }
         }

@@ -29,14 +29,18 @@ export type Reply =
   | { status: number; json: unknown; headers?: Record<string, string> }
   | { status: number; raw: string | Buffer; contentType: string; headers?: Record<string, string> };
 
+/** A token permission, or a list of alternatives any of which will do. */
+export type Permission = [string, TokenPermission] | readonly [string, TokenPermission][];
+
 export interface Operation {
   /** `app`: the App's JWT; `token`: an installation token or a token from `createToken`. */
   auth: "app" | "token";
   /**
-   * The token permission GitHub requires; `metadata` read is implied for every token. A list is
-   * alternatives, any of which will do (labels and comments take `issues` or `pull_requests`).
+   * The token permission GitHub requires; `metadata` read is implied for every token. A function
+   * when it depends on what the path names (labels and comments take `pull_requests` on a pull
+   * request's number only); it may throw NotFound.
    */
-  permission?: [string, TokenPermission] | readonly [string, TokenPermission][];
+  permission?: Permission | ((ctx: Ctx) => Permission);
   handle: (ctx: Ctx) => Reply | Promise<Reply>;
 }
 
@@ -90,10 +94,7 @@ export function repoOf(ctx: Ctx): Repository {
   return repo;
 }
 
-export function checkPermission(
-  token: Token,
-  needed: [string, TokenPermission] | readonly [string, TokenPermission][],
-): boolean {
+export function checkPermission(token: Token, needed: Permission): boolean {
   const alternatives =
     typeof needed[0] === "string"
       ? [needed as [string, TokenPermission]]

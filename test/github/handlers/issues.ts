@@ -1,7 +1,7 @@
 // Issues, labels and comments. Pull requests are issues here too (labels and comments on a pull
 // request go through these endpoints), and a label change on one fires `pull_request.labeled`.
 import * as s from "../serialize.js";
-import type { Issue, Repository } from "../state.js";
+import type { Comment, Issue, Repository, TokenPermission } from "../state.js";
 import { NotFound, Unprocessable } from "../world.js";
 import {
   bodyOf,
@@ -9,6 +9,7 @@ import {
   json,
   numberParam,
   type OperationTable,
+  type Permission,
   paginate,
   queryString,
   repoOf,
@@ -45,21 +46,47 @@ function issueLabels(ctx: Ctx, repo: Repository, issue: Issue) {
   });
 }
 
-/** Issue endpoints need `issues`; on a pull request's number, `pull_requests` does too. */
+/** The comment named by `comment_id`, and the issue or pull request it is on. */
+function commentOf(ctx: Ctx): { repo: Repository; issue: Issue; comment: Comment } {
+  const repo = repoOf(ctx);
+  const id = numberParam(ctx, "comment_id");
+  for (const issue of repo.issues.values()) {
+    const comment = issue.comments.find((entry) => entry.id === id);
+    if (comment) return { repo, issue, comment };
+  }
+  throw new NotFound("Not Found");
+}
+
+/** Issue endpoints need `issues`. */
 const ISSUES_READ: ["issues", "read"] = ["issues", "read"];
 const ISSUES_WRITE: ["issues", "write"] = ["issues", "write"];
 /**
- * Labels and comments: GitHub takes either permission (an App with only `pull_requests: write`
- * labels and comments on pull requests through these issue endpoints).
+ * A repository's labels: GitHub takes `issues` or `pull_requests` (an App with only
+ * `pull_requests: write` manages the labels it puts on pull requests).
  */
-const LABELS_OR_COMMENTS_READ: [string, "read"][] = [
+const REPO_LABELS_READ: Permission = [
   ["issues", "read"],
   ["pull_requests", "read"],
 ];
-const LABELS_OR_COMMENTS_WRITE: [string, "write"][] = [
+const REPO_LABELS_WRITE: Permission = [
   ["issues", "write"],
   ["pull_requests", "write"],
 ];
+/**
+ * Labels and comments on a number: `issues`, or `pull_requests` when the number is a pull
+ * request's. GitHub counts `pull_requests` for pull requests only: on a plain issue it is 403.
+ */
+function onIssueOrPull(level: TokenPermission): (ctx: Ctx) => Permission {
+  return (ctx) => {
+    const { issue } = ctx.params.comment_id !== undefined ? commentOf(ctx) : issueOf(ctx);
+    return issue.pull
+      ? [
+          ["issues", level],
+          ["pull_requests", level],
+        ]
+      : ["issues", level];
+  };
+}
 
 export const issueOperations: OperationTable = {
   "issues/create": {
@@ -134,7 +161,7 @@ export const issueOperations: OperationTable = {
 
   "issues/list-comments": {
     auth: "token",
-    permission: LABELS_OR_COMMENTS_READ,
+    permission: onIssueOrPull("read"),
     handle: (ctx) => {
       const { repo, issue } = issueOf(ctx);
       const { page, headers } = paginate(ctx, issue.comments);
@@ -148,7 +175,7 @@ export const issueOperations: OperationTable = {
 
   "issues/create-comment": {
     auth: "token",
-    permission: LABELS_OR_COMMENTS_WRITE,
+    permission: onIssueOrPull("write"),
     handle: (ctx) => {
       const { repo, issue } = issueOf(ctx);
       const token = tokenOf(ctx);
@@ -164,25 +191,18 @@ export const issueOperations: OperationTable = {
 
   "issues/update-comment": {
     auth: "token",
-    permission: LABELS_OR_COMMENTS_WRITE,
+    permission: onIssueOrPull("write"),
     handle: (ctx) => {
-      const repo = repoOf(ctx);
-      const id = numberParam(ctx, "comment_id");
-      const token = tokenOf(ctx);
-      for (const issue of repo.issues.values()) {
-        const found = issue.comments.find((entry) => entry.id === id);
-        if (!found) continue;
-        const body = bodyOf(ctx);
-        ctx.world.editComment(repo, issue, found, String(body.body), token.actor);
-        return json(200, s.comment(ctx.world.urls, repo, issue, found));
-      }
-      throw new NotFound("Not Found");
+      const { repo, issue, comment } = commentOf(ctx);
+      const body = bodyOf(ctx);
+      ctx.world.editComment(repo, issue, comment, String(body.body), tokenOf(ctx).actor);
+      return json(200, s.comment(ctx.world.urls, repo, issue, comment));
     },
   },
 
   "issues/list-labels-on-issue": {
     auth: "token",
-    permission: LABELS_OR_COMMENTS_READ,
+    permission: onIssueOrPull("read"),
     handle: (ctx) => {
       const { repo, issue } = issueOf(ctx);
       return json(200, issueLabels(ctx, repo, issue));
@@ -191,7 +211,7 @@ export const issueOperations: OperationTable = {
 
   "issues/add-labels": {
     auth: "token",
-    permission: LABELS_OR_COMMENTS_WRITE,
+    permission: onIssueOrPull("write"),
     handle: (ctx) => {
       const { repo, issue } = issueOf(ctx);
       const names = labelNames(ctx.body);
@@ -205,7 +225,7 @@ export const issueOperations: OperationTable = {
 
   "issues/set-labels": {
     auth: "token",
-    permission: LABELS_OR_COMMENTS_WRITE,
+    permission: onIssueOrPull("write"),
     handle: (ctx) => {
       const { repo, issue } = issueOf(ctx);
       ctx.world.setLabels(repo, issue, labelNames(ctx.body), tokenOf(ctx).actor);
@@ -215,7 +235,7 @@ export const issueOperations: OperationTable = {
 
   "issues/remove-label": {
     auth: "token",
-    permission: LABELS_OR_COMMENTS_WRITE,
+    permission: onIssueOrPull("write"),
     handle: (ctx) => {
       const { repo, issue } = issueOf(ctx);
       void ctx.world.removeLabel(repo, issue, ctx.params.name ?? "", tokenOf(ctx).actor);
@@ -225,7 +245,7 @@ export const issueOperations: OperationTable = {
 
   "issues/list-labels-for-repo": {
     auth: "token",
-    permission: LABELS_OR_COMMENTS_READ,
+    permission: REPO_LABELS_READ,
     handle: (ctx) => {
       const repo = repoOf(ctx);
       const labels = [...repo.labels.values()].map((item) => s.label(ctx.world.urls, repo, item));
@@ -236,7 +256,7 @@ export const issueOperations: OperationTable = {
 
   "issues/get-label": {
     auth: "token",
-    permission: LABELS_OR_COMMENTS_READ,
+    permission: REPO_LABELS_READ,
     handle: (ctx) => {
       const repo = repoOf(ctx);
       const found = repo.labels.get((ctx.params.name ?? "").toLowerCase());
@@ -247,7 +267,7 @@ export const issueOperations: OperationTable = {
 
   "issues/create-label": {
     auth: "token",
-    permission: LABELS_OR_COMMENTS_WRITE,
+    permission: REPO_LABELS_WRITE,
     handle: (ctx) => {
       const repo = repoOf(ctx);
       const body = bodyOf(ctx);
@@ -274,7 +294,7 @@ export const issueOperations: OperationTable = {
 
   "issues/update-label": {
     auth: "token",
-    permission: LABELS_OR_COMMENTS_WRITE,
+    permission: REPO_LABELS_WRITE,
     handle: (ctx) => {
       const repo = repoOf(ctx);
       const found = repo.labels.get((ctx.params.name ?? "").toLowerCase());
