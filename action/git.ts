@@ -57,14 +57,15 @@ const quote = (value: string) => `"${value.replace(/\\/g, "\\\\").replace(/"/g, 
 
 /**
  * The global config agate's git reads: `safe.directory` lets git open a checkout owned by another
- * user (container jobs), as the runner's own config would; nothing else.
+ * user (container jobs), as the runner's own config would; nothing else. (The user's global ignore
+ * file is not named here: its patterns are copied into the shadow's info/exclude before the
+ * commands, the only calls that consult ignore rules.)
  */
 function globalConfig(): string {
   const lines = ["[safe]"];
   for (const dir of safeDirectories) {
     if (!/[\n\r\0]/.test(dir)) lines.push(`\tdirectory = ${quote(dir)}`);
   }
-  if (userExcludes) lines.push("[core]", `\texcludesFile = ${quote(userExcludes)}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -146,13 +147,19 @@ export function gitEnvironment(home: string): NodeJS.ProcessEnv {
   };
 }
 
-export interface GitOptions {
-  input?: string | Buffer;
-  /**
-   * Run against a shadow git dir of agate's own with this work tree: the repository's `.git` is
-   * not read at all (no config, no hooks, no index; objects only through the alternates).
-   */
-  shadow?: { gitDir: string; workTree: string };
+/**
+ * A shadow git dir of agate's own and the work tree it describes: git run against it does not read
+ * the repository's `.git` at all (no config, no hooks, no index; objects only through the
+ * alternates). See shadow-git.ts.
+ */
+export interface ShadowLocation {
+  gitDir: string;
+  workTree: string;
+}
+
+interface GitOptions {
+  input?: string | Buffer | undefined;
+  shadow?: ShadowLocation;
 }
 
 function runGit(cwd: string, args: string[], options: GitOptions): Buffer {
@@ -204,23 +211,16 @@ export function gitMaybe(cwd: string, args: string[]): string | undefined {
   }
 }
 
-/** git against a shadow git dir (see GitOptions.shadow), from the work tree's root. */
-export function gitShadow(
-  shadow: { gitDir: string; workTree: string },
-  args: string[],
-  input?: string | Buffer,
-): string {
+/** git against a shadow git dir (see ShadowLocation), from the work tree's root. */
+export function gitShadow(shadow: ShadowLocation, args: string[], input?: string | Buffer): string {
   return gitShadowBuffer(shadow, args, input).toString("utf8");
 }
 
 /** gitShadow(), its output as bytes (paths are bytes to git). */
 export function gitShadowBuffer(
-  shadow: { gitDir: string; workTree: string },
+  shadow: ShadowLocation,
   args: string[],
   input?: string | Buffer,
 ): Buffer {
-  return runGit(shadow.workTree, args, {
-    shadow: { gitDir: shadow.gitDir, workTree: shadow.workTree },
-    input,
-  });
+  return runGit(shadow.workTree, args, { shadow, input });
 }

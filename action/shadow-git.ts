@@ -18,7 +18,14 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join, resolve } from "node:path";
-import { git, gitMaybe, gitShadow, gitShadowBuffer, userExcludesFile } from "./git.js";
+import {
+  git,
+  gitMaybe,
+  gitShadow,
+  gitShadowBuffer,
+  type ShadowLocation,
+  userExcludesFile,
+} from "./git.js";
 
 /**
  * A git dir of agate's own for the work tree under test, built before the first command runs and
@@ -41,9 +48,7 @@ import { git, gitMaybe, gitShadow, gitShadowBuffer, userExcludesFile } from "./g
  * The commands run as the same user and can find and rewrite the shadow too, so it is deleted and
  * written again from memory before every use (`restore`): what they wrote there is gone.
  */
-export interface ShadowGit {
-  gitDir: string;
-  workTree: string;
+export interface ShadowGit extends ShadowLocation {
   objectFormat: "sha1" | "sha256";
   /** Delete whatever is at gitDir and write the shadow again from agate's memory. */
   restore(): void;

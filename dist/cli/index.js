@@ -27498,7 +27498,6 @@ function globalConfig2() {
   for (const dir of safeDirectories) {
     if (!/[\n\r\0]/.test(dir)) lines.push(`	directory = ${quote(dir)}`);
   }
-  if (userExcludes) lines.push("[core]", `	excludesFile = ${quote(userExcludes)}`);
   return `${lines.join("\n")}
 `;
 }
@@ -27601,10 +27600,7 @@ function gitShadow(shadow, args, input2) {
   return gitShadowBuffer(shadow, args, input2).toString("utf8");
 }
 function gitShadowBuffer(shadow, args, input2) {
-  return runGit(shadow.workTree, args, {
-    shadow: { gitDir: shadow.gitDir, workTree: shadow.workTree },
-    input: input2
-  });
+  return runGit(shadow.workTree, args, { shadow, input: input2 });
 }
 
 // action/base-config.ts
