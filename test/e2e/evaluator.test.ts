@@ -183,13 +183,10 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     expect(llm.requests).toHaveLength(1);
 
     // The agent does the rest: a new tree, asked again, accepted.
-    const done = await gate.sim.pushCommit({
-      repo,
-      branch,
-      files: { "README.md": "The answer is 42.\n", "src/answer.test.ts": "// test\n" },
-      author: "codex[bot]",
+    const done = await gate.agentPush(repo, branch, {
+      "README.md": "The answer is 42.\n",
+      "src/answer.test.ts": "// test\n",
     });
-    await gate.processDeliveries();
     llm.script({
       verdict: { complete: true, score: 0.95, missing: [], evidence: ["README documents 42"] },
     });
@@ -321,13 +318,7 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     llm.script({ verdict: { complete: false, score: 0.5, missing: ["docs"], evidence: [] } });
     await gate.ci(repo, branch, head);
     expect(llm.requests).toHaveLength(1);
-    const next = await gate.sim.pushCommit({
-      repo,
-      branch,
-      files: { "README.md": "42\n" },
-      author: "codex[bot]",
-    });
-    await gate.processDeliveries();
+    const next = await gate.agentPush(repo, branch, { "README.md": "42\n" });
     await gate.ci(repo, branch, next);
     expect(llm.requests).toHaveLength(1);
     const capped = gate.gateCheck(repo, next);

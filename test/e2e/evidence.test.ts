@@ -221,13 +221,7 @@ describe("evidence the code under test cannot forge", () => {
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
 
     // A job that uploads a record named for the next attempt poisons that run for good.
-    const poisoned = await gate.sim.pushCommit({
-      repo,
-      branch,
-      files: { "b.txt": "b\n" },
-      author: "codex[bot]",
-    });
-    await gate.processDeliveries();
+    const poisoned = await gate.agentPush(repo, branch, { "b.txt": "b\n" });
     const run = await gate.ci(repo, branch, poisoned, {
       whileRunning: async (job) => {
         await gate.sim.uploadArtifactAs({
@@ -413,13 +407,7 @@ describe("evidence the code under test cannot forge", () => {
     expect(replies.some((r) => r.startsWith("agate did not accept `"))).toBe(true);
     expect(replies.at(-1)).toContain("`the setup change is reviewed @org/security-team`");
 
-    const next = await gate.sim.pushCommit({
-      repo,
-      branch,
-      files: { "b.txt": "b\n" },
-      author: "codex[bot]",
-    });
-    await gate.processDeliveries();
+    const next = await gate.agentPush(repo, branch, { "b.txt": "b\n" });
     await gate.ci(repo, branch, next);
     expect(gate.gateCheck(repo, next)?.conclusion).not.toBe("success");
   });
@@ -472,13 +460,7 @@ describe("evidence the code under test cannot forge", () => {
       `is also the head of #${second.number} into \`stale\``,
     );
     // A new commit is a head of its own: graded again.
-    const next = await gate.sim.pushCommit({
-      repo,
-      branch,
-      files: { "b.txt": "b\n" },
-      author: "codex[bot]",
-    });
-    await gate.processDeliveries();
+    const next = await gate.agentPush(repo, branch, { "b.txt": "b\n" });
     await gate.ci(repo, branch, next);
     expect(gate.gateCheck(repo, next)).toMatchObject({ conclusion: "success" });
   });

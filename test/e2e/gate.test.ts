@@ -50,13 +50,7 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(gate.sim.labelsOf({ repo, number })).toEqual(expect.arrayContaining(["agate:accepted"]));
     expect(gate.sim.labelsOf({ repo, number })).not.toContain("agate:pending");
 
-    const next = await gate.sim.pushCommit({
-      repo,
-      branch,
-      files: { "answer.txt": "41\n" },
-      author: "codex[bot]",
-    });
-    await gate.processDeliveries();
+    const next = await gate.agentPush(repo, branch, { "answer.txt": "41\n" });
     expect(gate.gateCheck(repo, next)).toMatchObject({ status: "in_progress" });
     const records = await gate.store.listRecords({
       repository: `${gate.sim.owner}/${repo}`,
@@ -156,13 +150,7 @@ describe("the agate gate, end to end against the simulator", () => {
     await gate.processDeliveries();
     expect(gate.gateCheck(repo, gated)).toMatchObject({ status: "in_progress" });
     await gate.sim.removeLabel({ repo, number, label: "agent" });
-    const later = await gate.sim.pushCommit({
-      repo,
-      branch: "feature/other",
-      files: { "b.txt": "b\n" },
-      author: "codex[bot]",
-    });
-    await gate.processDeliveries();
+    const later = await gate.agentPush(repo, "feature/other", { "b.txt": "b\n" });
     expect(gate.gateCheck(repo, later)).toMatchObject({ status: "in_progress" });
     expect(gate.gateCheck(repo, later)?.output?.summary).toContain("Waiting");
   });
@@ -313,13 +301,7 @@ describe("the agate gate, end to end against the simulator", () => {
       { "answer.txt": "42\n" },
       { labels: ["agent"] },
     );
-    const current = await gate.sim.pushCommit({
-      repo,
-      branch,
-      files: { "answer.txt": "41\n" },
-      author: "codex[bot]",
-    });
-    await gate.processDeliveries();
+    const current = await gate.agentPush(repo, branch, { "answer.txt": "41\n" });
     expect(gate.gateCheck(repo, current)).toMatchObject({ status: "in_progress" });
     // CI for the old head finishes late, and passes.
     const late = await gate.ci(repo, branch, old);

@@ -58,6 +58,8 @@ export interface GateHarness {
       issues?: { title: string; body: string }[];
     },
   ): Promise<{ head: string; number: number; branch: string }>;
+  /** The agent pushes `files` to `branch`; the deliveries that causes are handled. */
+  agentPush(repo: string, branch: string, files: Record<string, string | null>): Promise<string>;
   /** CI on the head as GitHub runs the README's workflow: the Action uploads its record. */
   ci(
     repo: string,
@@ -234,6 +236,16 @@ export function useGateHarness(
       });
       await harness.processDeliveries();
       return { head, number, branch };
+    },
+    async agentPush(repo, branch, files) {
+      const sha = await need(sim, "simulator").pushCommit({
+        repo,
+        branch,
+        files,
+        author: "codex[bot]",
+      });
+      await harness.processDeliveries();
+      return sha;
     },
     ci(repo, branch, head, options = {}) {
       return simulatedCi({
