@@ -78,7 +78,7 @@ import type { HeadKey } from "./ports/keys.js";
 import type { HeadSighting } from "./ports/observation-store.js";
 import type { ListRecordsQuery, MarkStaleInput } from "./ports/record-store.js";
 import type { Clock, Store } from "./store.js";
-import { fromJsonColumn, parseInput, parseRow, toJsonColumn } from "./validate.js";
+import { parseInput, parseRow, parseRowWithJson, toJsonColumn } from "./validate.js";
 
 type Row = Record<string, unknown>;
 
@@ -414,13 +414,7 @@ export class SqliteStore implements Store {
   }
 
   #jobFromRow(row: Row): Job {
-    const key = `id ${String(row.id)}`;
-    return parseRow(
-      jobSchema,
-      { ...row, payload: fromJsonColumn(row.payload, "jobs", key, "payload") },
-      "jobs",
-      key,
-    );
+    return parseRowWithJson(jobSchema, row, "jobs", ["payload"]);
   }
 
   async enqueue(job: NewJob): Promise<Job> {
@@ -627,15 +621,15 @@ export class SqliteStore implements Store {
   }
 
   #recordFromRow(row: Row): AcceptanceRecord {
-    const key = `id ${String(row.id)}`;
     const { stale_superseded_by, stale_at, ...rest } = row;
-    const value: Row = { ...rest };
-    for (const column of RECORD_JSON_COLUMNS) {
-      value[column] = fromJsonColumn(row[column], "acceptance_records", key, column);
-    }
-    value.stale =
+    const stale =
       stale_superseded_by === null ? null : { superseded_by: stale_superseded_by, at: stale_at };
-    return parseRow(acceptanceRecordSchema, value, "acceptance_records", key);
+    return parseRowWithJson(
+      acceptanceRecordSchema,
+      { ...rest, stale },
+      "acceptance_records",
+      RECORD_JSON_COLUMNS,
+    );
   }
 
   async listRecords(query: ListRecordsQuery): Promise<AcceptanceRecord[]> {
@@ -691,19 +685,9 @@ export class SqliteStore implements Store {
        WHERE (@subject IS NULL OR subject = @subject) AND (@kind IS NULL OR kind = @kind)
        ORDER BY id ${order} LIMIT @limit`,
     ).all({ subject: query.subject ?? null, kind: query.kind ?? null, limit }) as Row[];
-    return rows.map((row) => {
-      const key = `id ${String(row.id)}`;
-      return parseRow(
-        auditEntrySchema,
-        {
-          ...row,
-          decision: fromJsonColumn(row.decision, "audit_log", key, "decision"),
-          facts: fromJsonColumn(row.facts, "audit_log", key, "facts"),
-        },
-        "audit_log",
-        key,
-      );
-    });
+    return rows.map((row) =>
+      parseRowWithJson(auditEntrySchema, row, "audit_log", ["decision", "facts"]),
+    );
   }
 
   // ---- evaluations ------------------------------------------------------------------------------
@@ -744,19 +728,9 @@ export class SqliteStore implements Store {
       tree: query.treeSha ?? null,
       since: query.since ?? null,
     }) as Row[];
-    return rows.map((row) => {
-      const key = `id ${String(row.id)}`;
-      return parseRow(
-        evaluationSchema,
-        {
-          ...row,
-          run: fromJsonColumn(row.run, "evaluations", key, "run"),
-          outcome: fromJsonColumn(row.outcome, "evaluations", key, "outcome"),
-        },
-        "evaluations",
-        key,
-      );
-    });
+    return rows.map((row) =>
+      parseRowWithJson(evaluationSchema, row, "evaluations", ["run", "outcome"]),
+    );
   }
 
   // ---- maintainer overrides ---------------------------------------------------------------------
@@ -790,7 +764,7 @@ export class SqliteStore implements Store {
        WHERE repository = ? AND pull_number = ? AND head_sha = ? ORDER BY id`,
     ).all(query.repository, query.pullNumber, query.headSha) as Row[];
     return rows.map((row) =>
-      parseRow(storedOverrideSchema, row, "maintainer_overrides", `id ${String(row.id)}`),
+      parseRowWithJson(storedOverrideSchema, row, "maintainer_overrides", []),
     );
   }
 

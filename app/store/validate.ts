@@ -28,7 +28,23 @@ export function toJsonColumn(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);
 }
 
-export function fromJsonColumn(text: unknown, table: string, key: string, column: string): unknown {
+/**
+ * A row read back by its id: the `json` columns parsed from their text, then the whole checked
+ * against `schema`. CorruptRowError naming the table, the row and what is wrong otherwise.
+ */
+export function parseRowWithJson<S extends ZodType>(
+  schema: S,
+  row: Record<string, unknown>,
+  table: string,
+  json: readonly string[],
+): z.output<S> {
+  const key = `id ${String(row.id)}`;
+  const value = { ...row };
+  for (const column of json) value[column] = fromJsonColumn(row[column], table, key, column);
+  return parseRow(schema, value, table, key);
+}
+
+function fromJsonColumn(text: unknown, table: string, key: string, column: string): unknown {
   if (text === null) return null;
   if (typeof text !== "string") {
     throw new CorruptRowError(table, key, `column ${column} is ${typeof text}, not JSON text`);
