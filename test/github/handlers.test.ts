@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { installationClient, tokenClient } from "./clients.js";
 import { type GitHubSimulator, startGitHubSimulator } from "./simulator.js";
+import { DEFAULT_INSTALLATION_PERMISSIONS } from "./world.js";
 
 let sim: GitHubSimulator;
 const repo = "svc";
@@ -212,13 +213,17 @@ describe("issues, labels and comments", () => {
   });
 
   it("creates an issue as the App's bot, comments, relabels and closes it", async () => {
-    // agate's app.yml asks only `issues: read` today; an App that asked for `issues: write`.
-    for (const installation of sim.world.installations.values()) {
-      installation.permissions.issues = "write";
-    }
-    const octokit = installationClient(sim);
+    // agate's app.yml asks only `issues: read` today: an installation on another account that
+    // granted `issues: write` (the default installation keeps app.yml's permissions).
+    const owner = "issue-writers";
+    const installationId = sim.installApp(owner, {
+      ...DEFAULT_INSTALLATION_PERMISSIONS,
+      issues: "write",
+    });
+    await sim.createRepository({ owner, repo });
+    const octokit = installationClient(sim, installationId);
     const issue = await octokit.rest.issues.create({
-      owner: sim.owner,
+      owner,
       repo,
       title: "Handoff: need credentials",
       body: "project: x",
@@ -226,26 +231,26 @@ describe("issues, labels and comments", () => {
     });
     expect(issue.data.user?.login).toBe(`${sim.appSlug}[bot]`);
     const comment = await octokit.rest.issues.createComment({
-      owner: sim.owner,
+      owner,
       repo,
       issue_number: issue.data.number,
       body: "Missing field: tried",
     });
     expect(comment.data.performed_via_github_app?.id).toBe(sim.appId);
     await octokit.rest.issues.setLabels({
-      owner: sim.owner,
+      owner,
       repo,
       issue_number: issue.data.number,
       labels: ["agate:blocked"],
     });
     await octokit.rest.issues.update({
-      owner: sim.owner,
+      owner,
       repo,
       issue_number: issue.data.number,
       state: "closed",
     });
     const read = await octokit.rest.issues.get({
-      owner: sim.owner,
+      owner,
       repo,
       issue_number: issue.data.number,
     });
