@@ -186,15 +186,9 @@ export async function receive(
   jobs: NewJob[],
   payload = payloadOf(id),
 ) {
-  const delivery = {
-    id,
-    event: "pull_request",
-    action: "opened",
-    payload_sha256: createHash("sha256").update(payload).digest("hex"),
-    received_at: clock.now().toISOString(),
-  };
-  const result = await store.recordDelivery({ delivery, payload, jobs });
-  return { delivery, payload, result };
+  const received = { ...delivery(id, payload), received_at: clock.now().toISOString() };
+  const result = await store.recordDelivery({ delivery: received, payload, jobs });
+  return { delivery: received, payload, result };
 }
 
 /** Claims the one job of that kind and completes it, fails it for good, or leaves it running. */
