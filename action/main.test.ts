@@ -64,6 +64,9 @@ const config = (commands: Record<string, string>) =>
     .map(([name, run]) => `  - name: ${name}\n    run: ${JSON.stringify(run)}\n`)
     .join("")}`;
 
+/** Shell text that reads a variable from agate's own environment (the command's parent's /proc). */
+const steal = (name: string) => `$(tr '\\0' '\\n' < /proc/$PPID/environ | sed -n 's/^${name}=//p')`;
+
 describe("the Action bundle, run the way the runner runs it", () => {
   it("runs the base's commands on the merge commit and records what it tested", async () => {
     checkout = pullRequestCheckout(
@@ -135,6 +138,7 @@ describe("the Action bundle, run the way the runner runs it", () => {
     expect(stop).not.toBeNull();
     const [before, after] = result.stdout.split(stop?.[0] ?? "");
     expect(before).toContain("::group::agate: hostile");
+    expect(after).toContain("::set-output name=passed::true");
     expect(after?.indexOf("::set-output name=passed::true")).toBeLessThan(
       after?.indexOf(`::${stop?.[1]}::`) ?? -1,
     );
@@ -295,8 +299,6 @@ describe("the Action bundle, run the way the runner runs it", () => {
   it("the commands cannot set the step's outputs, the job's environment or PATH, or the summary", async () => {
     // They read the file-command paths from agate's own environment and write to them, directly
     // and from a background process that would write later.
-    const steal = (name: string) =>
-      `$(tr '\\0' '\\n' < /proc/$PPID/environ | sed -n 's/^${name}=//p')`;
     checkout = pullRequestCheckout(
       {
         [CONFIG]: config({
@@ -325,6 +327,28 @@ describe("the Action bundle, run the way the runner runs it", () => {
     expect(result.pathFile).toBe("");
     expect(result.summary).not.toContain("all green-forged");
     expect(result.summary).toContain("1 of 1 required commands failed");
+  });
+
+  it("a FIFO or a symlink a command puts at a file-command path neither blocks agate nor is written through", async () => {
+    checkout = pullRequestCheckout(
+      {
+        [CONFIG]: config({
+          swap: [
+            // A FIFO with no reader: opening it to write would wait forever.
+            `OUT="${steal("GITHUB_OUTPUT")}"; rm -f "$OUT"; mkfifo "$OUT"`,
+            // A symlink to a file of the work tree: emptying it must not empty that file.
+            `ENVF="${steal("GITHUB_ENV")}"; rm -f "$ENVF"; ln -s "$PWD/victim.txt" "$ENVF"`,
+          ].join("\n"),
+        }),
+        "victim.txt": "victim\n",
+      },
+      { "a.txt": "a\n" },
+    );
+    const result = await runBundle(checkout);
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.outputs.passed).toBe("true");
+    expect(result.envFile).toBe("");
+    expect(readFileSync(join(checkout.repo.dir, "victim.txt"), "utf8")).toBe("victim\n");
   });
 
   it("invalid inputs are named", async () => {
