@@ -189,6 +189,15 @@ async function askEvaluator(options: {
     ),
     options.reads.compare(github, pr.base_sha, pr.head_sha),
   ]);
+  // GitHub's compare lists at most 300 files: the rest are named (without patches) from the pull
+  // request's own list, so the evaluator knows what it was not shown.
+  const listed = new Set(comparison.files.map((f) => f.filename));
+  const unlisted =
+    detail.changed_files > comparison.files.length
+      ? (await github.changedFiles(pr.number))
+          .filter((f) => !listed.has(f.filename))
+          .map((f) => ({ filename: f.filename, status: f.status }))
+      : [];
   const handoffPath = config.handoff.path;
   const touched = comparison.files.some((f) => f.filename === handoffPath);
   const handoff = await options.reads.file(
@@ -209,7 +218,7 @@ async function askEvaluator(options: {
     rubric: evaluator.rubric,
     minScore: evaluator.min_score,
     files: comparison.files,
-    unlisted: [],
+    unlisted,
     commands: options.commands,
     handoff: handoff ? { path: handoffPath, text: handoff.text } : null,
     tokenLimit: config.budgets.evaluator_bundle_tokens,

@@ -275,6 +275,19 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     );
   });
 
+  it("a change over GitHub's 300-file compare: the files past it are named to the evaluator, without patches", async () => {
+    const repo = "eval-wide";
+    const files: Record<string, string> = { "answer.txt": "42\n" };
+    for (let i = 0; i < 305; i++) files[`wide/file-${String(i).padStart(3, "0")}.txt`] = `${i}\n`;
+    const { head, branch } = await gate.agentPullRequest(repo, files, { config: llmConfig() });
+    llm.script({ verdict: { complete: true, score: 0.9, missing: [], evidence: [] } });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toHaveLength(1);
+    // The compare stops at 300 of the 306 files; the last ones come from the pull request's list.
+    expect(asked(0)).toContain("wide/file-304.txt");
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+  });
+
   it("an evaluator that keeps failing blocks with the fix; Re-run evaluator asks again", async () => {
     const repo = "eval-down";
     const { head, number, branch } = await gate.agentPullRequest(
