@@ -41,8 +41,6 @@ describe("loadSettings", () => {
       leaseMs: 60_000,
       reconcileIntervalMs: 600_000,
       deliveryRetentionMs: 7 * 86_400_000,
-      evaluatorTimeoutMs: 120_000,
-      evaluatorRetries: 2,
       evaluator: {
         policy: { baseUrls: [], commands: [] },
         judgeOptions: {
@@ -201,7 +199,8 @@ describe("loadSettings", () => {
       },
       { cwd: dir },
     );
-    expect([settings.evaluatorTimeoutMs, settings.evaluatorRetries]).toEqual([90_000, 0]);
+    const { timeoutMs, maxRetries } = settings.evaluator.judgeOptions;
+    expect([timeoutMs, maxRetries]).toEqual([90_000, 0]);
     expect(() => loadSettings({ ...VALID, AGATE_EVALUATOR_TIMEOUT: "soon" }, { cwd: dir })).toThrow(
       /AGATE_EVALUATOR_TIMEOUT is "soon": set it to how long one evaluator request may take/,
     );

@@ -235,8 +235,6 @@ export const agateEnvSchema = z
     },
   );
 
-export type AgateEnv = z.output<typeof agateEnvSchema>;
-
 export interface Settings {
   appId: number;
   privateKey: string;
@@ -254,9 +252,6 @@ export interface Settings {
   reconcileIntervalMs: number;
   /** How long a processed delivery keeps its payload before retention prunes it. */
   deliveryRetentionMs: number;
-  /** One evaluator request's limit, and transport retries after it (also in `evaluator.judgeOptions`). */
-  evaluatorTimeoutMs: number;
-  evaluatorRetries: number;
   /** What repositories may make the evaluator do, and everything the evaluators use. */
   evaluator: EvaluatorSettings;
 }
@@ -348,8 +343,6 @@ export function loadSettings(env: Environment, options: LoadSettingsOptions = {}
     leaseMs: data.AGATE_LEASE_MS,
     reconcileIntervalMs: data.AGATE_RECONCILE_INTERVAL,
     deliveryRetentionMs: data.AGATE_DELIVERY_RETENTION,
-    evaluatorTimeoutMs: data.AGATE_EVALUATOR_TIMEOUT,
-    evaluatorRetries: data.AGATE_EVALUATOR_RETRIES,
     evaluator: evaluatorSettings(data, evaluator.values),
   };
 }
