@@ -26,6 +26,7 @@ import type {
   WorkflowRun,
   WorkflowStep,
 } from "./state.js";
+import { newestAttempt } from "./state.js";
 import { type Delivery, WebhookSender } from "./webhooks.js";
 import { type Author, World } from "./world.js";
 
@@ -720,7 +721,7 @@ export async function startGitHubSimulator(
       await deliveries;
       return {
         id: run.id,
-        attempt: run.runAttempt,
+        attempt: newestAttempt(run).number,
         checkSuiteId: run.checkSuiteId,
         jobIds: Object.fromEntries(run.jobs.map((job) => [job.name, job.id])),
       };
@@ -730,7 +731,7 @@ export async function startGitHubSimulator(
       const repo = repoOf(input);
       const run = w.workflows.run(repo, input.runId);
       await w.workflows.startJob(repo, run, input.job);
-      const job = w.workflows.job(run, input.job, run.runAttempt);
+      const job = w.workflows.job(run, input.job, newestAttempt(run).number);
       return { jobId: job.id, attempt: job.runAttempt };
     },
 
@@ -760,16 +761,18 @@ export async function startGitHubSimulator(
         actor: account(input.actor ?? "octocat"),
       });
       return {
-        attempt: run.runAttempt,
+        attempt: newestAttempt(run).number,
         jobIds: Object.fromEntries(
-          w.workflows.jobsOfAttempt(run, run.runAttempt).map((job) => [job.name, job.id]),
+          w.workflows
+            .jobsOfAttempt(run, newestAttempt(run).number)
+            .map((job) => [job.name, job.id]),
         ),
       };
     },
 
     actionsRuntime: (input) => {
       const run = w.workflows.run(repoOf(input), input.runId);
-      const job = w.workflows.job(run, input.job, input.attempt ?? run.runAttempt);
+      const job = w.workflows.job(run, input.job, input.attempt ?? newestAttempt(run).number);
       return w.artifacts.runtimeEnv(run, job);
     },
 

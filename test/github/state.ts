@@ -230,16 +230,14 @@ export interface WorkflowRun {
   ref: string;
   event: string;
   displayTitle: string;
-  /** Of the newest attempt (mirrors `attempts.at(-1)`). */
-  status: "queued" | "in_progress" | "completed";
-  conclusion: string | null;
   checkSuiteId: number;
   runNumber: number;
-  /** The newest attempt's number. */
-  runAttempt: number;
   actor: Account;
   createdAt: string;
-  updatedAt: string;
+  /**
+   * Oldest first, never empty. The run's own status, conclusion, `updated_at` and `run_attempt`
+   * are the newest attempt's (`newestAttempt`), not copies of them.
+   */
   attempts: RunAttempt[];
   /** Every execution of every job, all attempts, in creation order. */
   jobs: WorkflowJob[];
@@ -310,6 +308,13 @@ export class IdSource {
   take(): number {
     return this.next++;
   }
+}
+
+/** A run's newest attempt: its status, conclusion and number are the run's. */
+export function newestAttempt(run: WorkflowRun): RunAttempt {
+  const attempt = run.attempts.at(-1);
+  if (!attempt) throw new Error(`workflow run ${run.id} has no attempt`);
+  return attempt;
 }
 
 export function fullName(repo: Repository): string {

@@ -15,7 +15,7 @@ import type {
   WorkflowRun,
   WorkflowStep,
 } from "./state.js";
-import { nowIso } from "./state.js";
+import { newestAttempt, nowIso } from "./state.js";
 import type { Delivery } from "./webhooks.js";
 import type { World } from "./world.js";
 
@@ -65,14 +65,14 @@ export class Workflows {
     return found;
   }
 
-  attempt(run: WorkflowRun, number = run.runAttempt): RunAttempt {
+  attempt(run: WorkflowRun, number = newestAttempt(run).number): RunAttempt {
     const found = run.attempts.find((entry) => entry.number === number);
     if (!found) throw new NotFound(`workflow run ${run.id} has no attempt ${number}`);
     return found;
   }
 
   /** Each job's most recent execution up to `attempt` (what `filter=latest` lists). */
-  latestJobs(run: WorkflowRun, attempt = run.runAttempt): WorkflowJob[] {
+  latestJobs(run: WorkflowRun, attempt = newestAttempt(run).number): WorkflowJob[] {
     const byName = new Map<string, WorkflowJob>();
     for (const job of run.jobs) {
       if (job.runAttempt > attempt) continue;
@@ -189,14 +189,10 @@ export class Workflows {
       ref: input.ref ?? (headBranch ? `refs/heads/${headBranch}` : headSha),
       event: input.event,
       displayTitle: input.displayTitle ?? this.displayTitleOf(repo, input.event, headSha),
-      status: "queued",
-      conclusion: null,
       checkSuiteId: suite.id,
       runNumber: repo.nextRunNumber++,
-      runAttempt: 1,
       actor: input.actor,
       createdAt: now,
-      updatedAt: now,
       attempts: [attempt],
       jobs: [],
       eventPayload: input.eventPayload,
@@ -264,7 +260,7 @@ export class Workflows {
    * queued). The first job of an attempt to start puts the run in progress too.
    */
   startJob(repo: Repository, run: WorkflowRun, name: string): Promise<Delivery[]> {
-    const job = this.job(run, name, run.runAttempt);
+    const job = this.job(run, name, newestAttempt(run).number);
     if (job.status !== "queued" && job.status !== "waiting") {
       throw new Unprocessable(`job ${name} of run ${run.id} is already ${job.status}`);
     }
@@ -275,7 +271,6 @@ export class Workflows {
       attempt.status = "in_progress";
       attempt.runStartedAt = now;
       attempt.updatedAt = now;
-      this.mirror(run);
       sends.push(this.emitRun(repo, run, "in_progress"));
     }
     job.status = "in_progress";
@@ -307,7 +302,7 @@ export class Workflows {
     conclusion: string,
     times: { startedAt?: string; completedAt?: string } = {},
   ): WorkflowStep {
-    const job = this.job(run, jobName, run.runAttempt);
+    const job = this.job(run, jobName, newestAttempt(run).number);
     if (job.status !== "in_progress") {
       throw new Unprocessable(`job ${jobName} of run ${run.id} is not in progress`);
     }
@@ -365,7 +360,7 @@ export class Workflows {
     name: string,
     input: { conclusion?: string; steps?: StepResult[]; replaceSteps?: boolean } = {},
   ): Promise<Delivery[]> {
-    const job = this.job(run, name, run.runAttempt);
+    const job = this.job(run, name, newestAttempt(run).number);
     if (job.status === "completed") {
       throw new Unprocessable(`job ${name} of run ${run.id} is already completed`);
     }
@@ -439,7 +434,6 @@ export class Workflows {
     attempt.status = "completed";
     attempt.conclusion = conclusion ?? rollUp(this.latestJobs(run));
     attempt.updatedAt = now;
-    this.mirror(run);
     return this.emitRun(repo, run, "completed");
   }
 
@@ -477,8 +471,6 @@ export class Workflows {
       backendId: randomUUID(),
     };
     run.attempts.push(attempt);
-    run.runAttempt = attempt.number;
-    this.mirror(run);
     const sends = [this.emitRun(repo, run, "requested")];
     for (const previous of chosen) {
       const plan = this.plans.get(previous) ?? [];
@@ -503,7 +495,7 @@ export class Workflows {
   /** Sets a freshly created run's state directly, without webhooks. */
   seedState(
     run: WorkflowRun,
-    status: WorkflowRun["status"],
+    status: RunAttempt["status"],
     conclusion: string | null,
     jobs: {
       name: string;
@@ -515,7 +507,6 @@ export class Workflows {
     const attempt = this.attempt(run);
     attempt.status = status;
     attempt.conclusion = status === "completed" ? conclusion : null;
-    this.mirror(run);
     for (const [index, job] of run.jobs.entries()) {
       const given = jobs[index];
       job.status = status;
@@ -550,7 +541,7 @@ export class Workflows {
 
   // ---- JSON and webhooks ------------------------------------------------------------------------
 
-  runJson(repo: Repository, run: WorkflowRun, attempt = run.runAttempt): Json {
+  runJson(repo: Repository, run: WorkflowRun, attempt = newestAttempt(run).number): Json {
     return s.workflowRun(
       this.world.urls,
       repo,
@@ -624,14 +615,6 @@ export class Workflows {
     return announce
       ? this.world.emitCheckRun(repo, check, "created", this.world.actionsApp.bot)
       : undefined;
-  }
-
-  /** The run's own status fields follow its newest attempt. */
-  private mirror(run: WorkflowRun): void {
-    const attempt = this.attempt(run);
-    run.status = attempt.status;
-    run.conclusion = attempt.conclusion;
-    run.updatedAt = attempt.updatedAt;
   }
 }
 

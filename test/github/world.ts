@@ -23,6 +23,7 @@ import type {
   PermissionLevel,
   Repository,
   Review,
+  RunAttempt,
   Team,
   Token,
   TokenPermission,
@@ -1166,7 +1167,7 @@ export class World {
       name?: string;
       event?: string;
       conclusion?: string | null;
-      status?: WorkflowRun["status"];
+      status?: RunAttempt["status"];
       checkSuiteId?: number;
       actor?: string;
       jobs?: {

@@ -2,7 +2,7 @@
 // `actions: read`) to decide whether a command record came from the pinned workflow's run on the
 // graded commit, in its newest attempt, from the named job and step.
 import * as s from "../serialize.js";
-import type { Artifact, Repository, WorkflowRun } from "../state.js";
+import { type Artifact, newestAttempt, type Repository, type WorkflowRun } from "../state.js";
 import { NotFound } from "../world.js";
 import {
   type Ctx,
@@ -39,7 +39,10 @@ function filterRuns(ctx: Ctx, runs: WorkflowRun[]): WorkflowRun[] {
   return runs
     .filter((run) => !suite || String(run.checkSuiteId) === suite)
     .filter((run) => !headSha || run.headSha === headSha)
-    .filter((run) => !status || run.status === status || run.conclusion === status)
+    .filter((run) => {
+      const { status: current, conclusion } = newestAttempt(run);
+      return !status || current === status || conclusion === status;
+    })
     .filter((run) => !event || run.event === event)
     .filter((run) => !branch || run.headBranch === branch)
     .filter((run) => !actor || run.actor.login.toLowerCase() === actor.toLowerCase())
