@@ -55,6 +55,19 @@ function wholeNumber(name: string, min: number, max: number, fix: string, fallba
   );
 }
 
+/** A duration such as 90s, 10m or 36h (schemas/duration.ts), at least `minMs`, in milliseconds. */
+function duration(name: string, fix: string, fallback: string, minMs = 0) {
+  return optionalText.pipe(
+    z
+      .string()
+      .default(fallback)
+      .refine((text) => (parseDuration(text) ?? -1) >= minMs, {
+        error: (issue) => `${name} is ${JSON.stringify(issue.input)}: ${fix}`,
+      })
+      .transform((text) => parseDuration(text) as number),
+  );
+}
+
 function oneOf<const T extends readonly [string, ...string[]]>(
   name: string,
   values: T,
@@ -94,15 +107,10 @@ function isPem(text: string): boolean {
 
 /** The evaluator's settings that are one variable each; the rest is checked in `evaluatorFrom`. */
 const evaluatorEnvShape = {
-  AGATE_EVALUATOR_TIMEOUT: optionalText.pipe(
-    z
-      .string()
-      .default("2m")
-      .refine((text) => parseDuration(text) !== undefined, {
-        error: (issue) =>
-          `AGATE_EVALUATOR_TIMEOUT is ${JSON.stringify(issue.input)}: set it to how long one evaluator request may take, such as 90s or 5m, or leave it unset for 2m`,
-      })
-      .transform((text) => parseDuration(text) as number),
+  AGATE_EVALUATOR_TIMEOUT: duration(
+    "AGATE_EVALUATOR_TIMEOUT",
+    "set it to how long one evaluator request may take, such as 90s or 5m, or leave it unset for 2m",
+    "2m",
   ),
   AGATE_EVALUATOR_RETRIES: wholeNumber(
     "AGATE_EVALUATOR_RETRIES",
@@ -198,25 +206,17 @@ export const agateEnvSchema = z
         "(1000-3600000), or leave it unset for 60000",
       60_000,
     ),
-    AGATE_RECONCILE_INTERVAL: optionalText.pipe(
-      z
-        .string()
-        .default("10m")
-        .refine((text) => parseDuration(text) !== undefined, {
-          error: (issue) =>
-            `AGATE_RECONCILE_INTERVAL is ${JSON.stringify(issue.input)}: set it to a duration such as 90s, 10m or 1h, or leave it unset for 10m`,
-        })
-        .transform((text) => parseDuration(text) as number),
+    AGATE_RECONCILE_INTERVAL: duration(
+      "AGATE_RECONCILE_INTERVAL",
+      "set it to a duration such as 90s, 10m or 1h, or leave it unset for 10m",
+      "10m",
     ),
-    AGATE_DELIVERY_RETENTION: optionalText.pipe(
-      z
-        .string()
-        .default("7d")
-        .refine((text) => (parseDuration(text) ?? 0) >= MIN_DELIVERY_RETENTION_MS, {
-          error: (issue) =>
-            `AGATE_DELIVERY_RETENTION is ${JSON.stringify(issue.input)}: set it to how long a processed webhook delivery keeps its payload, at least 1h, such as 36h or 30d, or leave it unset for 7d`,
-        })
-        .transform((text) => parseDuration(text) as number),
+    AGATE_DELIVERY_RETENTION: duration(
+      "AGATE_DELIVERY_RETENTION",
+      "set it to how long a processed webhook delivery keeps its payload, at least 1h, such as " +
+        "36h or 30d, or leave it unset for 7d",
+      "7d",
+      MIN_DELIVERY_RETENTION_MS,
     ),
     ...evaluatorEnvShape,
   })
