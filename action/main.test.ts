@@ -351,6 +351,24 @@ describe("the Action bundle, run the way the runner runs it", () => {
     expect(readFileSync(join(checkout.repo.dir, "victim.txt"), "utf8")).toBe("victim\n");
   });
 
+  it("a FIFO a command leaves where agate writes the record's copy does not block it", async () => {
+    checkout = pullRequestCheckout(
+      {
+        [CONFIG]: config({
+          plant: 'mkdir -p "$RUNNER_TEMP/agate" && mkfifo "$RUNNER_TEMP/agate/command-record.json"',
+        }),
+      },
+      { "a.txt": "a\n" },
+    );
+    const result = await runBundle(checkout);
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.outputs["record-path"]).toBe(join(result.temp, "agate", "command-record.json"));
+    const record = commandRecordSchema.parse(
+      JSON.parse(readFileSync(result.outputs["record-path"] ?? "", "utf8")),
+    );
+    expect(record.commands.map((c) => [c.name, c.exit_code])).toEqual([["plant", 0]]);
+  });
+
   it("invalid inputs are named", async () => {
     checkout = pullRequestCheckout({ [CONFIG]: config({ ok: "true" }) }, { "a.txt": "a\n" });
     const result = await runBundle(checkout, { "fail-on-command-failure": "yes" });

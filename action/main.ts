@@ -112,7 +112,8 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
     ? resolve(cwd, inputs["record-path"])
     : join(stateDir, RECORD_FILE_NAME);
   mkdirSync(dirname(recordPath), { recursive: true });
-  writeFileSync(recordPath, json);
+  // The commands can reach this path (RUNNER_TEMP is theirs too): a fresh regular file.
+  writeRegularFile(recordPath, json);
 
   let upload: RecordUpload | RecordUploadError;
   try {
@@ -170,18 +171,29 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
 function resetFileCommands(env: NodeJS.ProcessEnv): void {
   for (const { name } of FILE_COMMANDS) {
     const path = env[name];
-    if (!path) continue;
-    try {
-      if (!lstatSync(path).isFile()) unlinkSync(path);
-    } catch {
-      // Missing: written fresh below.
-    }
-    closeSync(
-      openSync(
-        path,
-        constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-      ),
-    );
+    if (path) writeRegularFile(path, "");
+  }
+}
+
+/**
+ * Writes `content` as the whole of a regular file at `path`, for a path the commands could reach:
+ * whatever else they put there (a symlink, a FIFO that would block the write forever) is removed
+ * first and never followed or opened.
+ */
+function writeRegularFile(path: string, content: string): void {
+  try {
+    if (!lstatSync(path).isFile()) unlinkSync(path);
+  } catch {
+    // Missing: created below.
+  }
+  const fd = openSync(
+    path,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+  );
+  try {
+    writeFileSync(fd, content);
+  } finally {
+    closeSync(fd);
   }
 }
 

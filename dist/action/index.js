@@ -28818,7 +28818,7 @@ async function runAction(env) {
 `;
   const recordPath = inputs["record-path"] ? resolve3(cwd, inputs["record-path"]) : join6(stateDir, RECORD_FILE_NAME);
   mkdirSync3(dirname3(recordPath), { recursive: true });
-  writeFileSync4(recordPath, json2);
+  writeRegularFile(recordPath, json2);
   let upload;
   try {
     upload = await uploadRecord(json2, { env, tempDir: stateDir, client: artifactClient });
@@ -28864,17 +28864,22 @@ ${whereTheRecordWent(upload)}
 function resetFileCommands(env) {
   for (const { name } of FILE_COMMANDS) {
     const path = env[name];
-    if (!path) continue;
-    try {
-      if (!lstatSync2(path).isFile()) unlinkSync(path);
-    } catch {
-    }
-    closeSync2(
-      openSync2(
-        path,
-        constants3.O_WRONLY | constants3.O_CREAT | constants3.O_TRUNC | constants3.O_NOFOLLOW
-      )
-    );
+    if (path) writeRegularFile(path, "");
+  }
+}
+function writeRegularFile(path, content) {
+  try {
+    if (!lstatSync2(path).isFile()) unlinkSync(path);
+  } catch {
+  }
+  const fd = openSync2(
+    path,
+    constants3.O_WRONLY | constants3.O_CREAT | constants3.O_TRUNC | constants3.O_NOFOLLOW
+  );
+  try {
+    writeFileSync4(fd, content);
+  } finally {
+    closeSync2(fd);
   }
 }
 function whereTheRecordWent(upload) {
