@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 import { verify } from "@octokit/webhooks-methods";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { installationClient } from "./clients.js";
+import { installationClient, tokenClient } from "./clients.js";
 import { type Receiver, startReceiver } from "./receiver.js";
 import { type GitHubSimulator, startGitHubSimulator } from "./simulator.js";
 
@@ -158,7 +158,9 @@ describe("state changes fire webhooks", () => {
 
   it("labels on an issue fire issues.labeled once per new label", async () => {
     const number = await sim.createIssue({ repo, title: "Handoff", user: "codex[bot]" });
-    const octokit = installationClient(sim);
+    // A plain issue takes `issues: write` (the default installation's `pull_requests: write`
+    // counts on pull requests only).
+    const octokit = tokenClient(sim, sim.createToken({ permissions: { issues: "write" } }));
     await octokit.rest.issues.addLabels({
       owner: sim.owner,
       repo,
