@@ -62,15 +62,18 @@ export const DEFAULT_INTAKE_LIMITS: Readonly<IntakeLimits> = {
   lingerMs: 500,
 };
 
-export type RefusalReason =
-  | "content_type"
-  | "headers_missing"
-  | "signature_malformed"
-  | "too_large"
-  | "sender_busy"
-  | "busy"
-  | "body_timeout"
-  | "signature_mismatch";
+const REFUSAL_REASONS = [
+  "content_type",
+  "headers_missing",
+  "signature_malformed",
+  "too_large",
+  "sender_busy",
+  "busy",
+  "body_timeout",
+  "signature_mismatch",
+] as const;
+
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 export interface IntakeStats {
   /** Bodies being read or handled now, and the bytes they reserve. */
@@ -566,22 +569,13 @@ export class Admission {
 
 // ---- logging refusals ------------------------------------------------------------------------
 
-const REASONS: readonly RefusalReason[] = [
-  "content_type",
-  "headers_missing",
-  "signature_malformed",
-  "too_large",
-  "sender_busy",
-  "busy",
-  "body_timeout",
-  "signature_mismatch",
-];
-
 /** The first refusal is logged; after it, counts at most every `everyMs` (a flood is not a log flood). */
 class RefusalLog {
   readonly #log: RuntimeLog;
   readonly #everyMs: number;
-  readonly #total = Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<RefusalReason, number>;
+  readonly #total = Object.fromEntries(
+    REFUSAL_REASONS.map((r) => [r, 0]),
+  ) as IntakeStats["refused"];
   #sinceLine = 0;
   #lastLine = Number.NEGATIVE_INFINITY;
 
