@@ -36,4 +36,14 @@ describe("the job summary", () => {
     for (const row of rows) expect(tableCells(row), row).toBe(tableCells(rows[0] ?? ""));
     expect(markdown).toContain("and 2 more");
   });
+
+  it("shows a failing command's text as the config writes it, backticks and angle brackets included", () => {
+    const record = commandRecord([1]);
+    const [command] = record.commands;
+    if (!command) throw new Error("no command");
+    command.run = "test `cat n` -lt 3 && grep '<x>' out.txt";
+    const markdown = renderRecordMarkdown(record);
+    expect(markdown).toContain("``test `cat n` -lt 3 && grep '<x>' out.txt``");
+    expect(markdown).not.toContain("&lt;x&gt;' out.txt");
+  });
 });

@@ -85,7 +85,7 @@ export function renderRecordMarkdown(record: CommandRecord, tailChars = 8_000): 
       "",
       `<details><summary>${escapeHtml(command.name)}: ${resultText(command)}${note}</summary>`,
       "",
-      `\`${escapeHtml(command.run)}\``,
+      codeSpan(command.run, 2_000),
       "",
       fenced(tail),
       "",

@@ -28681,7 +28681,7 @@ function renderRecordMarkdown(record2, tailChars = 8e3) {
       "",
       `<details><summary>${escapeHtml(command.name)}: ${resultText(command)}${note}</summary>`,
       "",
-      `\`${escapeHtml(command.run)}\``,
+      codeSpan(command.run, 2e3),
       "",
       fenced(tail),
       "",
