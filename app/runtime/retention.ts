@@ -13,11 +13,9 @@ import type { RuntimeLog } from "./worker.js";
 export const PRUNE_INTERVAL_MS = 3_600_000;
 /** The first pass, after start-up's own work. */
 export const FIRST_PRUNE_AFTER_MS = 60_000;
-/** Payloads pruned per transaction: each holds the write lock briefly, webhooks go between. */
-export const PRUNE_BATCH = 500;
 
 export interface DeliveryRetention {
-  /** Prunes everything due now, in batches; resolves with how many payloads went. */
+  /** Prunes everything due now, in the store's batches; resolves with how many payloads went. */
   runOnce(): Promise<number>;
   /** Stops the timer and waits for a pass in progress. */
   stop(): Promise<void>;
@@ -28,14 +26,11 @@ export interface DeliveryRetentionOptions {
   retentionMs: number;
   log: RuntimeLog;
   intervalMs?: number;
-  firstAfterMs?: number;
-  batch?: number;
 }
 
 export function startDeliveryRetention(options: DeliveryRetentionOptions): DeliveryRetention {
   const { store, retentionMs, log } = options;
   const intervalMs = options.intervalMs ?? PRUNE_INTERVAL_MS;
-  const batch = options.batch ?? PRUNE_BATCH;
   let stopped = false;
   let running: Promise<number> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -43,7 +38,7 @@ export function startDeliveryRetention(options: DeliveryRetentionOptions): Deliv
   async function pass(): Promise<number> {
     let total = 0;
     for (;;) {
-      const { pruned, more } = await store.pruneDeliveryPayloads({ retentionMs, limit: batch });
+      const { pruned, more } = await store.pruneDeliveryPayloads({ retentionMs });
       total += pruned;
       if (!more || stopped) break;
       // Between batches, let waiting webhooks have the event loop and the write lock.
@@ -81,7 +76,7 @@ export function startDeliveryRetention(options: DeliveryRetentionOptions): Deliv
     // The server keeps the process alive; a pending prune must not.
     timer.unref();
   }
-  schedule(Math.min(options.firstAfterMs ?? FIRST_PRUNE_AFTER_MS, intervalMs));
+  schedule(Math.min(FIRST_PRUNE_AFTER_MS, intervalMs));
 
   return {
     runOnce,

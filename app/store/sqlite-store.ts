@@ -60,6 +60,7 @@ import {
 import { migrate } from "./migrations.js";
 import type { ListAuditQuery } from "./ports/audit-log.js";
 import {
+  DEFAULT_PRUNE_LIMIT,
   MIN_DELIVERY_RETENTION_MS,
   type PruneDeliveriesOptions,
   type PruneDeliveriesResult,
@@ -109,7 +110,7 @@ const pruneOptionsSchema = z.strictObject({
     .min(MIN_DELIVERY_RETENTION_MS, {
       error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`,
     }),
-  limit: positiveIntSchema.default(500),
+  limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT),
 });
 const markStaleSchema = z.strictObject({
   repository: repositoryFullNameSchema,

@@ -28,10 +28,13 @@ export interface RecordDeliveryResult {
   jobIds: number[];
 }
 
+/** Payloads pruned per call by default: each call holds the write lock briefly, webhooks go between. */
+export const DEFAULT_PRUNE_LIMIT = 500;
+
 export interface PruneDeliveriesOptions {
   /** Payloads of deliveries recorded at least this long ago, and processed, are pruned. */
   retentionMs: number;
-  /** At most this many in one transaction (the write lock is held meanwhile); default 500. */
+  /** At most this many in one transaction (the write lock is held meanwhile); DEFAULT_PRUNE_LIMIT when absent. */
   limit?: number;
 }
 
