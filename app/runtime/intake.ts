@@ -11,8 +11,6 @@ import type { Store } from "../store/store.js";
 import type { Route } from "./route.js";
 import type { RuntimeLog } from "./worker.js";
 
-export { defaultRoute, type Route } from "./route.js";
-
 export interface IntakeDeps {
   store: Store;
   now: () => Date;
