@@ -9,3 +9,32 @@ export function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number):
     if (!oldest.done) map.delete(oldest.value);
   }
 }
+
+/**
+ * A read of what never changes, shared while in flight and remembered once it succeeded: a
+ * failed read is forgotten (the next asks again), and so is a value `keep` refuses (too big to
+ * hold: it is read again when needed rather than held for everyone).
+ */
+export function rememberRead<K, V>(
+  map: Map<K, Promise<V>>,
+  key: K,
+  limit: number,
+  read: () => Promise<V>,
+  keep: (value: V) => boolean = () => true,
+): Promise<V> {
+  let found = map.get(key);
+  if (!found) {
+    const reading = read();
+    found = reading;
+    reading.then(
+      (value) => {
+        if (!keep(value) && map.get(key) === reading) map.delete(key);
+      },
+      () => {
+        if (map.get(key) === reading) map.delete(key);
+      },
+    );
+    remember(map, key, reading, limit);
+  }
+  return found;
+}

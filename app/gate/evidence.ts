@@ -23,7 +23,7 @@ import type {
   TestedCommitFact,
 } from "../../schemas/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
-import { remember } from "./bounded-map.js";
+import { remember, rememberRead } from "./bounded-map.js";
 
 /** A record is a few tails of 64 KiB; anything near these sizes is not one agate wrote. */
 const MAX_ZIP_BYTES = 16 * 1024 * 1024;
@@ -48,15 +48,13 @@ export class EvidenceCache {
     baseSha: string,
     workflow: string,
   ): Promise<Omit<EvidenceSourceFact, "runs_for_head">> {
-    const key = `${github.owner}/${github.repo}@${baseSha}:${workflow}`;
-    let found = this.sources.get(key);
-    if (!found) {
-      found = readEvidenceSource(github, baseSha, workflow);
-      // A failed read (GitHub down) must be retried next time, not remembered.
-      found.catch(() => this.sources.delete(key));
-      remember(this.sources, key, found, CACHE_LIMIT);
-    }
-    return found;
+    // A failed read (GitHub down) is retried next time, not remembered.
+    return rememberRead(
+      this.sources,
+      `${github.owner}/${github.repo}@${baseSha}:${workflow}`,
+      CACHE_LIMIT,
+      () => readEvidenceSource(github, baseSha, workflow),
+    );
   }
 
   async record(
