@@ -28,8 +28,13 @@ import {
   uploadRecord,
 } from "./upload.js";
 
-/** The Action's entry point; every failure ends in core.setFailed with what to fix. */
-export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+/**
+ * The Action's entry point; every failure ends in core.setFailed with what to fix. It reads the
+ * process's own environment, the one @actions/core reads inputs and file-command paths from: the
+ * files agate empties after the commands must be the very files core then writes.
+ */
+export async function run(): Promise<void> {
+  const env = process.env;
   try {
     await runAction(env);
   } catch (error) {

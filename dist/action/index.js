@@ -28753,7 +28753,8 @@ function uploadError(name, error63) {
 }
 
 // action/main.ts
-async function run(env = process.env) {
+async function run() {
+  const env = process.env;
   try {
     await runAction(env);
   } catch (error63) {
