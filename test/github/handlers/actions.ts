@@ -2,15 +2,21 @@
 // `actions: read`) to decide whether a command record came from the pinned workflow's run on the
 // graded commit, in its newest attempt, from the named job and step.
 import * as s from "../serialize.js";
-import { type Artifact, newestAttempt, type Repository, type WorkflowRun } from "../state.js";
+import {
+  type Artifact,
+  newestAttempt,
+  type Repository,
+  type WorkflowJob,
+  type WorkflowRun,
+} from "../state.js";
 import { NotFound } from "../world.js";
 import {
   type Ctx,
+  countedPage,
   errorBody,
   json,
   numberParam,
   type OperationTable,
-  paginate,
   queryString,
   repoOf,
 } from "./context.js";
@@ -50,13 +56,18 @@ function filterRuns(ctx: Ctx, runs: WorkflowRun[]): WorkflowRun[] {
 }
 
 function listRuns(ctx: Ctx, repo: Repository, runs: WorkflowRun[]) {
-  const selected = filterRuns(ctx, runs);
-  const { page, headers } = paginate(ctx, selected);
-  return json(
-    200,
-    { total_count: selected.length, workflow_runs: page.map((run) => runJson(ctx, repo, run)) },
-    headers,
-  );
+  return countedPage(ctx, "workflow_runs", filterRuns(ctx, runs), (run) => runJson(ctx, repo, run));
+}
+
+/** The run's attempt named by `attempt_number` (404 when it has none of that number). */
+function attemptOf(ctx: Ctx, run: WorkflowRun): number {
+  const number = numberParam(ctx, "attempt_number");
+  if (!run.attempts.some((attempt) => attempt.number === number)) throw new NotFound("Not Found");
+  return number;
+}
+
+function listJobs(ctx: Ctx, repo: Repository, run: WorkflowRun, jobs: WorkflowJob[]) {
+  return countedPage(ctx, "jobs", jobs, (job) => s.job(ctx.world.urls, repo, run, job));
 }
 
 /** Artifacts the REST API lists: finalized, not deleted (expired ones are listed, `expired`). */
@@ -70,6 +81,10 @@ function artifactJson(ctx: Ctx, repo: Repository, item: Artifact) {
   const run = repo.workflowRuns.get(item.runId);
   if (!run) throw new NotFound("Not Found");
   return s.artifact(ctx.world.urls, repo, run, item);
+}
+
+function listArtifacts(ctx: Ctx, repo: Repository, items: Artifact[]) {
+  return countedPage(ctx, "artifacts", items, (item) => artifactJson(ctx, repo, item));
 }
 
 function artifactOf(ctx: Ctx, repo: Repository): Artifact {
@@ -122,11 +137,7 @@ export const actionOperations: OperationTable = {
     handle: (ctx) => {
       const repo = repoOf(ctx);
       const run = runOf(ctx, repo);
-      const number = numberParam(ctx, "attempt_number");
-      if (!run.attempts.some((attempt) => attempt.number === number)) {
-        throw new NotFound("Not Found");
-      }
-      return json(200, runJson(ctx, repo, run, number));
+      return json(200, runJson(ctx, repo, run, attemptOf(ctx, run)));
     },
   },
 
@@ -141,15 +152,7 @@ export const actionOperations: OperationTable = {
         (queryString(ctx, "filter") ?? "latest") === "all"
           ? run.jobs
           : ctx.world.workflows.latestJobs(run);
-      const { page, headers } = paginate(ctx, jobs);
-      return json(
-        200,
-        {
-          total_count: jobs.length,
-          jobs: page.map((job) => s.job(ctx.world.urls, repo, run, job)),
-        },
-        headers,
-      );
+      return listJobs(ctx, repo, run, jobs);
     },
   },
 
@@ -159,20 +162,7 @@ export const actionOperations: OperationTable = {
     handle: (ctx) => {
       const repo = repoOf(ctx);
       const run = runOf(ctx, repo);
-      const number = numberParam(ctx, "attempt_number");
-      if (!run.attempts.some((attempt) => attempt.number === number)) {
-        throw new NotFound("Not Found");
-      }
-      const jobs = ctx.world.workflows.jobsOfAttempt(run, number);
-      const { page, headers } = paginate(ctx, jobs);
-      return json(
-        200,
-        {
-          total_count: jobs.length,
-          jobs: page.map((job) => s.job(ctx.world.urls, repo, run, job)),
-        },
-        headers,
-      );
+      return listJobs(ctx, repo, run, ctx.world.workflows.jobsOfAttempt(run, attemptOf(ctx, run)));
     },
   },
 
@@ -210,12 +200,10 @@ export const actionOperations: OperationTable = {
       const run = runOf(ctx, repo);
       const name = queryString(ctx, "name");
       // Every attempt's artifacts: after a re-run one name can appear once per attempt.
-      const items = listed(repo, (item) => item.runId === run.id && (!name || item.name === name));
-      const { page, headers } = paginate(ctx, items);
-      return json(
-        200,
-        { total_count: items.length, artifacts: page.map((item) => artifactJson(ctx, repo, item)) },
-        headers,
+      return listArtifacts(
+        ctx,
+        repo,
+        listed(repo, (item) => item.runId === run.id && (!name || item.name === name)),
       );
     },
   },
@@ -226,12 +214,10 @@ export const actionOperations: OperationTable = {
     handle: (ctx) => {
       const repo = repoOf(ctx);
       const name = queryString(ctx, "name");
-      const items = listed(repo, (item) => !name || item.name === name).reverse();
-      const { page, headers } = paginate(ctx, items);
-      return json(
-        200,
-        { total_count: items.length, artifacts: page.map((item) => artifactJson(ctx, repo, item)) },
-        headers,
+      return listArtifacts(
+        ctx,
+        repo,
+        listed(repo, (item) => !name || item.name === name).reverse(),
       );
     },
   },

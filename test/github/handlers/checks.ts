@@ -6,11 +6,11 @@ import { NotFound } from "../world.js";
 import {
   bodyOf,
   type Ctx,
+  countedPage,
   HttpError,
   json,
   numberParam,
   type OperationTable,
-  paginate,
   queryString,
   repoOf,
   tokenOf,
@@ -131,12 +131,7 @@ export const checkOperations: OperationTable = {
         ctx,
         [...repo.checkRuns.values()].filter((run) => run.headSha === sha),
       );
-      const { page, headers } = paginate(ctx, runs);
-      return json(
-        200,
-        { total_count: runs.length, check_runs: page.map((run) => runJson(ctx, repo, run)) },
-        headers,
-      );
+      return countedPage(ctx, "check_runs", runs, (run) => runJson(ctx, repo, run));
     },
   },
 
@@ -148,12 +143,7 @@ export const checkOperations: OperationTable = {
       const suite = repo.checkSuites.get(numberParam(ctx, "check_suite_id"));
       if (!suite) throw new NotFound("Not Found");
       const runs = filterRuns(ctx, ctx.world.runsOfSuite(repo, suite));
-      const { page, headers } = paginate(ctx, runs);
-      return json(
-        200,
-        { total_count: runs.length, check_runs: page.map((run) => runJson(ctx, repo, run)) },
-        headers,
-      );
+      return countedPage(ctx, "check_runs", runs, (run) => runJson(ctx, repo, run));
     },
   },
 
@@ -178,15 +168,7 @@ export const checkOperations: OperationTable = {
       const suites = [...repo.checkSuites.values()]
         .filter((suite) => suite.headSha === sha)
         .filter((suite) => !appId || String(suite.app.id) === appId);
-      const { page, headers } = paginate(ctx, suites);
-      return json(
-        200,
-        {
-          total_count: suites.length,
-          check_suites: page.map((suite) => suiteJson(ctx, repo, suite.id)),
-        },
-        headers,
-      );
+      return countedPage(ctx, "check_suites", suites, (suite) => suiteJson(ctx, repo, suite.id));
     },
   },
 };

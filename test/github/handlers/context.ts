@@ -141,6 +141,20 @@ export function paginate<T>(
   return { page, headers };
 }
 
+/**
+ * One page of a listing GitHub wraps in an object, `{total_count, <key>: [...]}`, with the Link
+ * header; `total_count` counts every item, not the page's.
+ */
+export function countedPage<T>(
+  ctx: Ctx,
+  key: string,
+  items: T[],
+  toJson: (item: T) => unknown,
+): Reply {
+  const { page, headers } = paginate(ctx, items);
+  return json(200, { total_count: items.length, [key]: page.map(toJson) }, headers);
+}
+
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
