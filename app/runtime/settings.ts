@@ -7,8 +7,9 @@
  * once, each with what to set it to: a misconfigured App must not start and fail on its first
  * webhook. This is the one reader of the environment: everything else gets typed values.
  *
- * `agateEnvSchema` is pure (zod only) so that it can move to schemas/; reading the key file,
- * checking the database URL and the evaluator's commands happen in `loadSettings`.
+ * `agateEnvSchema` checks each variable alone, without I/O (it takes its defaults and limits
+ * from app/store, so it stays here rather than in schemas/); reading the key file, checking the
+ * database URL and the evaluator's commands happen in `loadSettings`.
  */
 
 import { readFileSync } from "node:fs";
