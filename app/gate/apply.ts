@@ -61,17 +61,7 @@ export async function applyGatePlan(options: {
     observed_at: at,
   });
 
-  if (plan.check) {
-    const { conclusion, title, summary, externalId, rerunEvaluator } = plan.check;
-    await github.writeAgateCheckRun(pr.head_sha, options.existing, {
-      status: conclusion === null ? "in_progress" : "completed",
-      ...(conclusion ? { conclusion } : {}),
-      title,
-      summary,
-      externalId,
-      rerunEvaluator,
-    });
-  }
+  if (plan.check) await github.writeAgateCheckRun(pr.head_sha, options.existing, plan.check);
   for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
   if (plan.labels.add.length > 0) {
     const added = await github.addLabels(pr.number, plan.labels.add);

@@ -112,14 +112,9 @@ export async function evaluateMergeGroup(options: {
   const wrote = checkChanges(existing, view);
   if (wrote) {
     await github.writeAgateCheckRun(group.head_sha, existing, {
-      status: decision.conclusion === null ? "in_progress" : "completed",
-      ...(decision.conclusion ? { conclusion: decision.conclusion } : {}),
-      title: decision.title,
-      summary,
+      ...view,
       externalId: externalIdOf(group),
     });
-  }
-  if (wrote) {
     await options.store.appendAudit({
       kind: "gate.merge_group.decision",
       subject: `${group.repository}@${group.head_sha}`,

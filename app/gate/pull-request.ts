@@ -128,7 +128,8 @@ async function holdForRetarget(github: GitHubAdapter, job: PullRequestJob): Prom
   if (!retarget || !head) return;
   const existing = await github.agateCheckRun(head);
   await github.writeAgateCheckRun(head, existing, {
-    status: "in_progress",
+    conclusion: null,
+    rerunEvaluator: false,
     title: `The base changed from ${retarget.from} to ${retarget.to}: re-evaluating against the new base`,
     summary: `**Not decided.** The pull request now targets ${codeSpan(retarget.to, 120)}, not ${codeSpan(retarget.from, 120)}; no decision made against the old base stands. agate is reading the new base's config.\n`,
     externalId: `agate:${job.repository}#${job.number}@${head}`,
@@ -160,7 +161,8 @@ async function holdOnError(
     const existing = await github.agateCheckRun(pr.head_sha);
     const reason = error instanceof Error ? error.message : String(error);
     await github.writeAgateCheckRun(pr.head_sha, existing, {
-      status: "in_progress",
+      conclusion: null,
+      rerunEvaluator: false,
       title: "agate could not finish evaluating this commit; it will retry",
       summary: `**Not decided.** The last evaluation failed, so no earlier decision stands until it succeeds:\n\n${fenced(reason.slice(0, 2_000))}\n`,
       externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}`,

@@ -1,5 +1,6 @@
 import type { ProbotOctokit } from "probot";
 import type { DiffFileInput } from "../../checks/evaluator/bundle.js";
+import type { CheckRunWrite } from "../../checks/gate/plan.js";
 import { RECORD_ARTIFACT_PREFIX } from "../../schemas/command-record.js";
 import type {
   ChangedFile,
@@ -68,16 +69,6 @@ export interface Comparison {
     tree_sha: string;
     parents: string[];
   }[];
-}
-
-export interface CheckRunWrite {
-  status: "in_progress" | "completed";
-  conclusion?: "success" | "failure" | "action_required" | "neutral";
-  title: string;
-  summary: string;
-  externalId: string;
-  /** Offer "Re-run evaluator" (only where an evaluator is configured). */
-  rerunEvaluator?: boolean;
 }
 
 /** The check-run buttons, by the identifier GitHub sends back in `requested_action`. */
@@ -277,7 +268,7 @@ export class GitHubAdapter {
     const fields = {
       owner: this.owner,
       repo: this.repo,
-      status: write.status,
+      status: write.conclusion === null ? ("in_progress" as const) : ("completed" as const),
       external_id: write.externalId,
       output,
       actions: [
@@ -292,7 +283,7 @@ export class GitHubAdapter {
             ]
           : []),
       ],
-      ...(write.status === "completed"
+      ...(write.conclusion !== null
         ? { conclusion: write.conclusion, completed_at: new Date().toISOString() }
         : {}),
     };

@@ -35,13 +35,16 @@ export const STATE_LABELS: Record<string, { color: string; description: string }
 };
 
 /** What the `agate` check run shows; `conclusion: null` keeps it in progress. */
-interface CheckView {
+export interface CheckView {
   conclusion: "success" | "failure" | "action_required" | "neutral" | null;
   title: string;
   summary: string;
   /** Offer "Re-run evaluator" (only where an evaluator is configured). */
   rerunEvaluator: boolean;
 }
+
+/** A write of the `agate` check run: what it shows, and the id that names its subject. */
+export type CheckRunWrite = CheckView & { externalId: string };
 
 /** The check as GitHub shows it now, when the App has one on the commit. */
 interface ExistingCheck {
@@ -53,7 +56,7 @@ interface ExistingCheck {
 
 export interface GatePlan {
   /** null: the check already shows exactly this. */
-  check: (CheckView & { externalId: string }) | null;
+  check: CheckRunWrite | null;
   labels: { remove: string[]; add: string[] };
   comments: string[];
   /** Store a new acceptance record and the decision's audit entry. */
