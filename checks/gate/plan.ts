@@ -47,7 +47,7 @@ export interface CheckView {
 export type CheckRunWrite = CheckView & { externalId: string };
 
 /** The check as GitHub shows it now, when the App has one on the commit. */
-interface ExistingCheck {
+export interface ExistingCheck {
   status: string;
   conclusion: string | null;
   title: string | null;

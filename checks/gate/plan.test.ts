@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import type { GateFacts, PriorRecord } from "../../schemas/gate.js";
+import {
+  commandEvidence,
+  commandRecord,
+  gateFacts,
+  HEAD,
+  loadedConfig,
+  TREE,
+} from "../../test/support/gate-facts.js";
+import { decideGate } from "./decide.js";
+import { type ExistingCheck, planGatePass } from "./plan.js";
+import { renderGateSummary } from "./render.js";
+
+const LLM: GateFacts["config"] = (() => {
+  const { config, digest } = loadedConfig(
+    "version: 1\ncommands:\n  - { name: unit, run: npm test }\nevaluator: { kind: llm, model: judge-1 }\n",
+  );
+  return { status: "ok", path: ".github/agate.yml", blob_sha: "5".repeat(40), digest, config };
+})();
+
+const prior = (state: PriorRecord["state"]): PriorRecord => ({
+  id: 1,
+  head_sha: HEAD,
+  tree_sha: TREE,
+  state,
+  config_digest: "d",
+  agate_version: "0.1.0",
+  decided_at: "2026-12-03T10:00:00Z",
+  stale: null,
+});
+
+function plan(facts: GateFacts, existing: ExistingCheck | null = null, evaluatorDue = false) {
+  const decision = decideGate(facts);
+  return {
+    decision,
+    plan: planGatePass({ facts, decision, existing, evaluatorDue, rerunEvaluator: false }),
+  };
+}
+
+describe("planGatePass: what one gate pass writes", () => {
+  it("a first decision writes the check, adds its state label and is stored", () => {
+    const { decision, plan: p } = plan(gateFacts());
+    expect(decision.state).toBe("pending");
+    expect(p.check).toMatchObject({
+      conclusion: null,
+      title: decision.title,
+      externalId: `agate:octo/widgets#7@${HEAD}`,
+      rerunEvaluator: false,
+    });
+    expect(p.labels).toEqual({ remove: [], add: ["agate:pending"] });
+    expect([p.comments, p.storeDecision, p.askEvaluator]).toEqual([[], true, null]);
+  });
+
+  it("a check that already shows the decision is not written again, and the same state is not stored twice", () => {
+    const facts = gateFacts({
+      evidence: [commandEvidence([0, 0])],
+      prior_records: [prior("accepted")],
+      pull_request: { ...gateFacts().pull_request, labels: ["agent", "agate:accepted"] },
+    });
+    const decision = decideGate(facts);
+    const shown: ExistingCheck = {
+      status: "completed",
+      conclusion: "success",
+      title: decision.title,
+      summary: renderGateSummary(decision, facts),
+    };
+    const { plan: p } = plan(facts, shown);
+    expect(p).toMatchObject({ check: null, storeDecision: false, comments: [] });
+    expect(p.labels).toEqual({ remove: [], add: [] });
+    // Any difference (here the summary) is a write, and a write is a stored decision.
+    const { plan: changed } = plan(facts, { ...shown, summary: "older words" });
+    expect(changed.check).not.toBeNull();
+    expect(changed.storeDecision).toBe(true);
+  });
+
+  it("a state label a person removed is put back with a comment; other agate: labels go", () => {
+    const facts = gateFacts({
+      prior_records: [prior("pending")],
+      pull_request: { ...gateFacts().pull_request, labels: ["agent", "agate:accepted"] },
+    });
+    const { plan: p } = plan(facts);
+    expect(p.labels).toEqual({ remove: ["agate:accepted"], add: ["agate:pending"] });
+    expect(p.comments).toHaveLength(1);
+    expect(p.comments[0]).toContain("`agate:pending` is back");
+  });
+
+  it("a pull request agate does not gate loses every agate: label, with a comment saying why", () => {
+    const facts = gateFacts({
+      config: { status: "missing", path: ".github/agate.yml" },
+      pull_request: { ...gateFacts().pull_request, labels: ["agate:accepted", "agate:stalled"] },
+    });
+    const { decision, plan: p } = plan(facts);
+    expect(decision.state).toBe("not_gated");
+    expect(p.labels).toEqual({ remove: ["agate:accepted", "agate:stalled"], add: [] });
+    expect(p.comments[0]).toContain("agate removed `agate:accepted`, `agate:stalled`");
+  });
+
+  it("the evaluator is asked only when the commands pass and it is due; the check says it is judging", () => {
+    const passing = gateFacts({ config: LLM, evidence: [commandEvidence([0])] });
+    const { plan: asked } = plan(passing, null, true);
+    expect(asked.askEvaluator).toEqual({
+      tree_sha: TREE,
+      config_digest: LLM.status === "ok" ? LLM.digest : "",
+      rerun: false,
+    });
+    expect(asked.check).toMatchObject({
+      conclusion: null,
+      title: `Commands passed on ${HEAD.slice(0, 7)}; the evaluator is judging tree ${TREE.slice(0, 7)}`,
+      rerunEvaluator: true,
+    });
+    expect(plan(passing, null, false).plan.askEvaluator).toBeNull();
+    const failing = gateFacts({
+      config: LLM,
+      evidence: [{ ...commandEvidence([1]), record: commandRecord([1]) }],
+    });
+    expect(plan(failing, null, true).plan.askEvaluator).toBeNull();
+    // No evaluator configured: never asked, whatever "due" says.
+    expect(
+      plan(gateFacts({ evidence: [commandEvidence([0, 0])] }), null, true).plan.askEvaluator,
+    ).toBeNull();
+  });
+});
