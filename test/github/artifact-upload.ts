@@ -4,6 +4,7 @@
 // code path a job's upload takes. Errors read like the client's.
 import { createHash, randomUUID } from "node:crypto";
 import { zipSync } from "fflate";
+import { resultsScope } from "./artifacts.js";
 
 const SERVICE = "twirp/github.actions.results.api.v1.ArtifactService";
 
@@ -15,7 +16,7 @@ export interface UploadedArtifact {
 }
 
 /** A zip of the files (deflate level 6, as upload-artifact's default compression level). */
-export function zipFiles(files: Record<string, string | Buffer>): Buffer {
+function zipFiles(files: Record<string, string | Buffer>): Buffer {
   const entries: Record<string, Uint8Array> = {};
   for (const [name, content] of Object.entries(files)) {
     entries[name] = typeof content === "string" ? Buffer.from(content) : content;
@@ -23,27 +24,38 @@ export function zipFiles(files: Record<string, string | Buffer>): Buffer {
   return Buffer.from(zipSync(entries, { level: 6 }));
 }
 
+/**
+ * The results service as a job reaches it with its environment: the backend ids the client
+ * sends (from the runtime token's scope) and a raw Twirp call (another bearer token can be given,
+ * to try a forged one).
+ */
+export function resultsService(env: Record<string, string>): {
+  ids: { workflow_run_backend_id: string; workflow_job_run_backend_id: string };
+  post(method: string, body: Record<string, unknown>, token?: string): Promise<Response>;
+} {
+  const own = env.ACTIONS_RUNTIME_TOKEN ?? "";
+  const results = new URL(env.ACTIONS_RESULTS_URL ?? "").origin;
+  const { runBackendId, jobBackendId } = resultsScope(own);
+  return {
+    ids: { workflow_run_backend_id: runBackendId, workflow_job_run_backend_id: jobBackendId },
+    post: (method, body, token = own) =>
+      fetch(`${results}/${SERVICE}/${method}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+  };
+}
+
 export async function uploadArtifact(input: {
   env: Record<string, string>;
   name: string;
   files: Record<string, string | Buffer>;
 }): Promise<UploadedArtifact> {
-  const token = input.env.ACTIONS_RUNTIME_TOKEN ?? "";
-  const results = new URL(input.env.ACTIONS_RESULTS_URL ?? "").origin;
-  const claims = JSON.parse(
-    Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8"),
-  ) as { scp?: string };
-  const scope = (claims.scp ?? "").split(" ").find((part) => part.startsWith("Actions.Results:"));
-  const [, runBackendId = "", jobBackendId = ""] = (scope ?? "").split(":");
-  const ids = { workflow_run_backend_id: runBackendId, workflow_job_run_backend_id: jobBackendId };
+  const service = resultsService(input.env);
   const call = async (method: string, body: Record<string, unknown>) => {
-    const response = await fetch(`${results}/${SERVICE}/${method}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    const parsed = JSON.parse(text) as Record<string, unknown>;
+    const response = await service.post(method, { ...service.ids, ...body });
+    const parsed = JSON.parse(await response.text()) as Record<string, unknown>;
     if (!response.ok) {
       throw new Error(
         `Failed to ${method}: Received non-retryable error: Failed request: (${response.status}) ${response.statusText}: ${String(parsed.msg)}`,
@@ -53,7 +65,6 @@ export async function uploadArtifact(input: {
   };
   const zip = zipFiles(input.files);
   const created = await call("CreateArtifact", {
-    ...ids,
     name: input.name,
     mime_type: "application/zip",
     version: 7,
@@ -76,7 +87,6 @@ export async function uploadArtifact(input: {
   );
   const digest = `sha256:${createHash("sha256").update(zip).digest("hex")}`;
   const finalized = await call("FinalizeArtifact", {
-    ...ids,
     name: input.name,
     size: String(zip.length),
     hash: digest,

@@ -7,6 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { resultsService } from "./artifact-upload.js";
+import { resultsScope } from "./artifacts.js";
 import { tokenClient } from "./clients.js";
 import { runArtifactClient } from "./real-artifact-client.js";
 import { type GitHubSimulator, startGitHubSimulator } from "./simulator.js";
@@ -43,11 +45,17 @@ async function runningJob(jobs = ["agate"]) {
   return run;
 }
 
-function recordFile(content: string) {
+/** The real client uploads `command-record.json` with `content` as the artifact `name`. */
+function clientUpload(env: Record<string, string>, content: string, name = NAME) {
   const dir = mkdtempSync(join(temp, "record-"));
   const file = join(dir, "command-record.json");
   writeFileSync(file, content);
-  return { dir, file };
+  return runArtifactClient(env, { kind: "upload", name, files: [file], root: dir });
+}
+
+/** An upload with the job `agate`'s runtime token, through the same HTTP calls as the client. */
+function upload(runId: number, files: Record<string, string>, name = NAME) {
+  return sim.uploadArtifactAs({ repo, runId, job: "agate", name, files });
 }
 
 function reader(permissions: Record<string, "read" | "write"> = { actions: "read" }) {
@@ -68,13 +76,7 @@ describe("the real @actions/artifact client against the simulator", () => {
       "GITHUB_RETENTION_DAYS",
       "GITHUB_SERVER_URL",
     ]);
-    const record = recordFile('{"version":2}\n');
-    const upload = await runArtifactClient(env, {
-      kind: "upload",
-      name: NAME,
-      files: [record.file],
-      root: record.dir,
-    });
+    const upload = await clientUpload(env, '{"version":2}\n');
     expect(upload.error).toBeUndefined();
     const uploaded = upload.result as { id: number; size: number; digest: string };
 
@@ -145,22 +147,10 @@ describe("the real @actions/artifact client against the simulator", () => {
   });
 
   it("fails a second upload of one name in one attempt with GitHub's 409, and the first stays", async () => {
-    const run = await runningJob();
+    const run = await runningJob(["agate", "other"]);
     const env = sim.actionsRuntime({ repo, runId: run.id, job: "agate" });
-    const first = recordFile("first\n");
-    const second = recordFile("second\n");
-    await runArtifactClient(env, {
-      kind: "upload",
-      name: NAME,
-      files: [first.file],
-      root: first.dir,
-    });
-    const again = await runArtifactClient(env, {
-      kind: "upload",
-      name: NAME,
-      files: [second.file],
-      root: second.dir,
-    });
+    await clientUpload(env, "first\n");
+    const again = await clientUpload(env, "second\n");
     expect(again.error).toBe(
       "Failed to CreateArtifact: Received non-retryable error: Failed request: (409) Conflict: an artifact with this name already exists on the workflow run",
     );
@@ -169,7 +159,7 @@ describe("the real @actions/artifact client against the simulator", () => {
     expect(artifacts[0]?.files?.["command-record.json"]?.toString()).toBe("first\n");
     // Another job of the same attempt cannot take the name either.
     const forged = await sim
-      .uploadArtifactAs({ repo, runId: run.id, job: "agate", name: NAME, files: { x: "y" } })
+      .uploadArtifactAs({ repo, runId: run.id, job: "other", name: NAME, files: { x: "y" } })
       .catch((error: Error) => error.message);
     expect(forged).toContain("(409) Conflict");
   });
@@ -177,13 +167,7 @@ describe("the real @actions/artifact client against the simulator", () => {
   it("lists and downloads through the client's own ListArtifacts and GetSignedArtifactURL", async () => {
     const run = await runningJob();
     const env = sim.actionsRuntime({ repo, runId: run.id, job: "agate" });
-    const record = recordFile("{}\n");
-    await runArtifactClient(env, {
-      kind: "upload",
-      name: NAME,
-      files: [record.file],
-      root: record.dir,
-    });
+    await clientUpload(env, "{}\n");
     const listed = await runArtifactClient(env, { kind: "list" });
     const artifacts = (listed.result as { artifacts: { id: number; name: string }[] }).artifacts;
     expect(artifacts.map((item) => item.name)).toEqual([NAME]);
@@ -201,26 +185,15 @@ describe("what binds an upload to one run, attempt and job", () => {
   it("refuses a forged token (401), another job's ids (403) and a completed job's token (401)", async () => {
     const run = await runningJob(["agate", "other"]);
     const env = sim.actionsRuntime({ repo, runId: run.id, job: "agate" });
-    const call = (token: string, body: Record<string, unknown>) =>
-      fetch(
-        `${env.ACTIONS_RESULTS_URL}twirp/github.actions.results.api.v1.ArtifactService/CreateArtifact`,
-        {
-          method: "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          body: JSON.stringify(body),
-        },
-      );
+    const service = resultsService(env);
     const token = env.ACTIONS_RUNTIME_TOKEN ?? "";
-    const [header, payload] = token.split(".");
-    const claims = JSON.parse(Buffer.from(payload ?? "", "base64url").toString());
-    const [, runBackend, jobBackend] = String(
-      claims.scp.split(" ").find((scope: string) => scope.startsWith("Actions.Results:")),
-    ).split(":");
-    const other = sim.actionsRuntime({ repo, runId: run.id, job: "other" }).ACTIONS_RUNTIME_TOKEN;
-    const otherClaims = JSON.parse(Buffer.from(other?.split(".")[1] ?? "", "base64url").toString());
-    const [, , otherJob] = String(
-      otherClaims.scp.split(" ").find((scope: string) => scope.startsWith("Actions.Results:")),
-    ).split(":");
+    const [header] = token.split(".");
+    const { claims, runBackendId: runBackend, jobBackendId: jobBackend } = resultsScope(token);
+    const otherJob = resultsScope(
+      sim.actionsRuntime({ repo, runId: run.id, job: "other" }).ACTIONS_RUNTIME_TOKEN ?? "",
+    ).jobBackendId;
+    const call = (bearer: string, body: Record<string, unknown>) =>
+      service.post("CreateArtifact", body, bearer);
     const body = (job: string) => ({
       workflow_run_backend_id: runBackend,
       workflow_job_run_backend_id: job,
@@ -232,48 +205,41 @@ describe("what binds an upload to one run, attempt and job", () => {
     const forgedClaims = Buffer.from(
       JSON.stringify({ ...claims, scp: `Actions.Results:${runBackend}:${otherJob}` }),
     ).toString("base64url");
-    const forged = await call(
-      `${header}.${forgedClaims}.${token.split(".")[2]}`,
-      body(otherJob ?? ""),
-    );
+    const forged = await call(`${header}.${forgedClaims}.${token.split(".")[2]}`, body(otherJob));
     expect(forged.status).toBe(401);
     expect(await forged.json()).toMatchObject({ code: "unauthenticated" });
 
-    const wrongJob = await call(token, body(otherJob ?? ""));
+    const wrongJob = await call(token, body(otherJob));
     expect(wrongJob.status).toBe(403);
     expect(await wrongJob.json()).toMatchObject({ code: "permission_denied" });
 
-    expect((await call(token, body(jobBackend ?? ""))).status).toBe(200);
+    expect((await call(token, body(jobBackend))).status).toBe(200);
 
     await sim.completeJob({ repo, runId: run.id, job: "agate", conclusion: "success" });
-    const late = await call(token, { ...body(jobBackend ?? ""), name: "late" });
+    const late = await call(token, { ...body(jobBackend), name: "late" });
     expect(late.status).toBe(401);
-    const lateSeed = await sim
-      .uploadArtifactAs({ repo, runId: run.id, job: "agate", name: "late", files: { a: "b" } })
-      .catch((error: Error) => error.message);
+    const lateSeed = await upload(run.id, { a: "b" }, "late").catch(
+      (error: Error) => error.message,
+    );
     expect(lateSeed).toContain("(401) Unauthorized");
   });
 
   it("lets a re-run upload the same name again: the run lists one per attempt", async () => {
     const run = await runningJob();
-    const first = await sim.uploadArtifactAs({
-      repo,
-      runId: run.id,
-      job: "agate",
-      name: "agate-command-record",
-      files: { "command-record.json": "attempt 1\n" },
-    });
+    const first = await upload(
+      run.id,
+      { "command-record.json": "attempt 1\n" },
+      "agate-command-record",
+    );
     await sim.completeJob({ repo, runId: run.id, job: "agate", conclusion: "failure" });
     const rerun = await sim.rerunWorkflowRun({ repo, runId: run.id });
     expect(rerun.attempt).toBe(2);
     await sim.startJob({ repo, runId: run.id, job: "agate" });
-    const second = await sim.uploadArtifactAs({
-      repo,
-      runId: run.id,
-      job: "agate",
-      name: "agate-command-record",
-      files: { "command-record.json": "attempt 2\n" },
-    });
+    const second = await upload(
+      run.id,
+      { "command-record.json": "attempt 2\n" },
+      "agate-command-record",
+    );
     expect(second.id).toBeGreaterThan(first.id);
     const { data } = await reader().rest.actions.listWorkflowRunArtifacts({
       owner: sim.owner,
@@ -300,22 +266,10 @@ describe("what binds an upload to one run, attempt and job", () => {
   it("lets the job delete and re-upload its own artifact (what `overwrite: true` does)", async () => {
     const run = await runningJob();
     const env = sim.actionsRuntime({ repo, runId: run.id, job: "agate" });
-    const first = await sim.uploadArtifactAs({
-      repo,
-      runId: run.id,
-      job: "agate",
-      name: NAME,
-      files: { "command-record.json": "real\n" },
-    });
+    const first = await upload(run.id, { "command-record.json": "real\n" });
     const deleted = await runArtifactClient(env, { kind: "delete", name: NAME });
     expect(deleted.result).toEqual({ id: first.id });
-    const second = await sim.uploadArtifactAs({
-      repo,
-      runId: run.id,
-      job: "agate",
-      name: NAME,
-      files: { "command-record.json": "forged\n" },
-    });
+    const second = await upload(run.id, { "command-record.json": "forged\n" });
     const { data } = await reader().rest.actions.listWorkflowRunArtifacts({
       owner: sim.owner,
       repo,
@@ -329,13 +283,7 @@ describe("what binds an upload to one run, attempt and job", () => {
 describe("the REST side", () => {
   it("needs actions: read to read and actions: write to delete; answers 404 for unknown ids", async () => {
     const run = await runningJob();
-    const { id } = await sim.uploadArtifactAs({
-      repo,
-      runId: run.id,
-      job: "agate",
-      name: NAME,
-      files: { "command-record.json": "{}" },
-    });
+    const { id } = await upload(run.id, { "command-record.json": "{}" });
     const noActions = await reader({ contents: "read" })
       .rest.actions.listWorkflowRunArtifacts({ owner: sim.owner, repo, run_id: run.id })
       .catch(statusOf);
@@ -366,29 +314,12 @@ describe("the REST side", () => {
 
   it("does not list an upload before FinalizeArtifact", async () => {
     const run = await runningJob();
-    const env = sim.actionsRuntime({ repo, runId: run.id, job: "agate" });
-    const claims = JSON.parse(
-      Buffer.from(env.ACTIONS_RUNTIME_TOKEN?.split(".")[1] ?? "", "base64url").toString(),
-    );
-    const [, runBackend, jobBackend] = String(
-      claims.scp.split(" ").find((scope: string) => scope.startsWith("Actions.Results:")),
-    ).split(":");
-    const created = await fetch(
-      `${env.ACTIONS_RESULTS_URL}twirp/github.actions.results.api.v1.ArtifactService/CreateArtifact`,
-      {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${env.ACTIONS_RUNTIME_TOKEN}`,
-          "content-type": "application/json",
-        },
-        body: JSON.stringify({
-          workflow_run_backend_id: runBackend,
-          workflow_job_run_backend_id: jobBackend,
-          name: NAME,
-          version: 7,
-        }),
-      },
-    );
+    const service = resultsService(sim.actionsRuntime({ repo, runId: run.id, job: "agate" }));
+    const created = await service.post("CreateArtifact", {
+      ...service.ids,
+      name: NAME,
+      version: 7,
+    });
     expect(created.status).toBe(200);
     const { data } = await reader().rest.actions.listWorkflowRunArtifacts({
       owner: sim.owner,
@@ -401,13 +332,7 @@ describe("the REST side", () => {
 
   it("lists an expired artifact as expired and answers its download with 410", async () => {
     const run = await runningJob();
-    const { id } = await sim.uploadArtifactAs({
-      repo,
-      runId: run.id,
-      job: "agate",
-      name: NAME,
-      files: { "command-record.json": "{}" },
-    });
+    const { id } = await upload(run.id, { "command-record.json": "{}" });
     sim.expireArtifact({ repo, artifactId: id });
     const { data } = await reader().rest.actions.getArtifact({
       owner: sim.owner,
@@ -428,13 +353,7 @@ describe("the REST side", () => {
 
   it("refuses a download URL whose signature was tampered with (403)", async () => {
     const run = await runningJob();
-    const { id } = await sim.uploadArtifactAs({
-      repo,
-      runId: run.id,
-      job: "agate",
-      name: NAME,
-      files: { "command-record.json": "{}" },
-    });
+    const { id } = await upload(run.id, { "command-record.json": "{}" });
     const redirect = await fetch(
       `${sim.apiUrl}/repos/${sim.owner}/${repo}/actions/artifacts/${id}/zip`,
       {

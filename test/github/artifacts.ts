@@ -41,6 +41,23 @@ interface Scope {
   job: WorkflowJob;
 }
 
+/**
+ * A runtime token's claims and the ids of its `Actions.Results:<run backend id>:<job backend id>`
+ * scope, decoded as @actions/artifact decodes them (not verified: `scopeOf` does that first).
+ */
+export function resultsScope(token: string): {
+  claims: { scp?: string; exp?: number };
+  runBackendId: string;
+  jobBackendId: string;
+} {
+  const claims = JSON.parse(
+    Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8") || "{}",
+  ) as { scp?: string; exp?: number };
+  const scope = (claims.scp ?? "").split(" ").find((part) => part.startsWith("Actions.Results:"));
+  const [, runBackendId = "", jobBackendId = ""] = (scope ?? "").split(":");
+  return { claims, runBackendId, jobBackendId };
+}
+
 /** A Twirp error: HTTP status and Twirp code (https://twitchtv.github.io/twirp/docs/spec_v7.html). */
 class TwirpError extends Error {
   constructor(
@@ -117,15 +134,10 @@ export class ArtifactService {
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
       throw new TwirpError(401, "unauthenticated", "invalid runtime token");
     }
-    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as {
-      scp?: string;
-      exp?: number;
-    };
+    const { claims, runBackendId, jobBackendId } = resultsScope(token);
     if (typeof claims.exp !== "number" || claims.exp * 1000 <= Date.now()) {
       throw new TwirpError(401, "unauthenticated", "runtime token expired");
     }
-    const scope = (claims.scp ?? "").split(" ").find((part) => part.startsWith("Actions.Results:"));
-    const [, runBackendId = "", jobBackendId = ""] = (scope ?? "").split(":");
     const found = this.world.workflows.byBackendIds(runBackendId, jobBackendId);
     if (!found) throw new TwirpError(401, "unauthenticated", "unknown workflow run or job");
     if (found.job.status === "completed") {
