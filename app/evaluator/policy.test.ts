@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { loadedConfig } from "../../test/support/gate-facts.js";
 import {
   commandSandboxSettingsFrom,
-  evaluatorPolicyFrom,
   evaluatorSettingsProblems,
+  parseEvaluatorPolicy,
   policyRefusal,
 } from "./policy.js";
 
@@ -16,7 +16,7 @@ const evaluatorOf = (yaml: string) => {
 };
 
 describe("the operator's evaluator policy", () => {
-  const policy = evaluatorPolicyFrom({
+  const policy = parseEvaluatorPolicy({
     AGATE_EVALUATOR_BASE_URLS: "http://localhost:11434/v1/, https://llm.example/v1",
     AGATE_EVALUATOR_COMMANDS: "claude -p --output-format json\n  node /opt/judge.mjs  \n",
   });
@@ -26,7 +26,7 @@ describe("the operator's evaluator policy", () => {
       baseUrls: ["http://localhost:11434/v1/", "https://llm.example/v1"],
       commands: ["claude -p --output-format json", "node /opt/judge.mjs"],
     });
-    expect(evaluatorPolicyFrom({})).toEqual({ baseUrls: [], commands: [] });
+    expect(parseEvaluatorPolicy({})).toEqual({ baseUrls: [], commands: [] });
   });
 
   it("lets the public endpoints and listed base URLs through, trailing slashes aside", () => {

@@ -55,16 +55,6 @@ export function parseEvaluatorPolicy(
   };
 }
 
-/**
- * @deprecated use `settings.evaluator.policy` (app/runtime/settings.ts), checked at the App's
- * start; this re-reads an environment and checks nothing. Kept until app/gate switches.
- */
-export function evaluatorPolicyFrom(
-  env: Readonly<Record<string, string | undefined>>,
-): EvaluatorPolicy {
-  return parseEvaluatorPolicy(env);
-}
-
 // ---------------------------------------------------------------------------------------------
 // The command evaluator's sandbox, as the operator sets it up.
 

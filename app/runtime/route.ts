@@ -6,5 +6,3 @@ import type { NewJob } from "../../schemas/store.js";
 
 /** `deliveryId` is GitHub's X-GitHub-Delivery, which the jobs name as their trigger. */
 export type Route = (event: string, payload: unknown, deliveryId: string) => NewJob[];
-
-export { defaultRoute } from "../gate/route.js";

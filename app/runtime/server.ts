@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { commandSandboxProblem } from "../evaluator/sandbox.js";
+import { defaultRoute } from "../gate/route.js";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import { registerIntake } from "./intake.js";
@@ -20,7 +21,7 @@ import {
   intakeLimits,
 } from "./intake-guard.js";
 import { type DeliveryRetention, startDeliveryRetention } from "./retention.js";
-import { defaultRoute, type Route } from "./route.js";
+import type { Route } from "./route.js";
 import { type Environment, loadSettings, type Settings } from "./settings.js";
 import { type JobHandler, type RuntimeLog, startWorkers, type Workers } from "./worker.js";
 
