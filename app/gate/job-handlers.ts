@@ -190,8 +190,7 @@ export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
   // concurrency key: a keyed job waits behind older ones of its key, and the next pass is always
   // queued in the future; two passes at once only queue the same keyed passes twice.
   const scheduleReconcile = async (at: Date) => {
-    const queued = await runtime.store.listJobs({ status: "queued" });
-    if (queued.some((job) => job.kind === RECONCILE)) return;
+    if ((await runtime.store.countJobs({ status: "queued", kind: RECONCILE })) > 0) return;
     await runtime.store.enqueue({ kind: RECONCILE, payload: null, run_at: at.toISOString() });
   };
   void scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5_000)));

@@ -245,7 +245,7 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
 
 async function health(store: Store, res: ServerResponse<IncomingMessage>): Promise<void> {
   try {
-    const queued = (await store.listJobs({ status: "queued" })).length;
+    const queued = await store.countJobs({ status: "queued" });
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ ok: true, store: "sqlite", queued }));
   } catch (error) {

@@ -188,6 +188,11 @@ function sha256(text: string): string {
 }
 
 /** Every port on one SQLite file. */
+/** The jobs a ListJobsQuery selects; an absent field selects all. */
+const JOB_FILTER = `(@status IS NULL OR status = @status)
+  AND (@delivery IS NULL OR delivery_id = @delivery)
+  AND (@kind IS NULL OR kind = @kind)`;
+
 export class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #now: Clock;
@@ -552,12 +557,25 @@ export class SqliteStore implements Store {
   }
 
   async listJobs(query: ListJobsQuery = {}): Promise<Job[]> {
-    const status = query.status ? parseInput(jobStatusSchema, query.status, "job status") : null;
-    const rows = this.#sql(
-      `SELECT * FROM jobs WHERE (@status IS NULL OR status = @status)
-         AND (@delivery IS NULL OR delivery_id = @delivery) ORDER BY id`,
-    ).all({ status, delivery: query.deliveryId ?? null }) as Row[];
+    const rows = this.#sql(`SELECT * FROM jobs WHERE ${JOB_FILTER} ORDER BY id`).all(
+      this.#jobFilter(query),
+    ) as Row[];
     return rows.map((row) => this.#jobFromRow(row));
+  }
+
+  async countJobs(query: ListJobsQuery = {}): Promise<number> {
+    const row = this.#sql(`SELECT count(*) AS n FROM jobs WHERE ${JOB_FILTER}`).get(
+      this.#jobFilter(query),
+    ) as { n: number };
+    return row.n;
+  }
+
+  #jobFilter(query: ListJobsQuery) {
+    return {
+      status: query.status ? parseInput(jobStatusSchema, query.status, "job status") : null,
+      delivery: query.deliveryId ?? null,
+      kind: query.kind ?? null,
+    };
   }
 
   // ---- acceptance records -----------------------------------------------------------------------

@@ -58,6 +58,11 @@ function jobQueueContract(backend: string, open: OpenContractDatabase<JobQueue>)
       expect((await store.listJobs({ status: "queued" })).map((j) => j.id)).toEqual([b.id]);
       expect((await store.listJobs({ status: "running" })).map((j) => j.id)).toEqual([a.id]);
       expect(await store.listJobs({ deliveryId: "none" })).toEqual([]);
+      expect((await store.listJobs({ kind: "b" })).map((j) => j.id)).toEqual([b.id]);
+      expect(await store.countJobs()).toBe(2);
+      expect(await store.countJobs({ status: "queued" })).toBe(1);
+      expect(await store.countJobs({ status: "queued", kind: "a" })).toBe(0);
+      expect(await store.countJobs({ kind: "a" })).toBe(1);
       expect(await store.getJob(b.id)).toEqual(b);
       expect(await store.getJob(999)).toBeNull();
     });

@@ -33,6 +33,7 @@ export interface FailJobOptions {
 export interface ListJobsQuery {
   status?: JobStatus;
   deliveryId?: string;
+  kind?: string;
 }
 
 export interface JobQueue {
@@ -59,4 +60,6 @@ export interface JobQueue {
   getJob(id: number): Promise<Job | null>;
   /** Oldest first. */
   listJobs(query?: ListJobsQuery): Promise<Job[]>;
+  /** How many listJobs would return, without reading them (health checks, the reconcile timer). */
+  countJobs(query?: ListJobsQuery): Promise<number>;
 }
