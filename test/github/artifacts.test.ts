@@ -6,31 +6,23 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { resultsService } from "./artifact-upload.js";
 import { resultsScope } from "./artifacts.js";
 import { tokenClient } from "./clients.js";
 import { runArtifactClient } from "./real-artifact-client.js";
-import { type GitHubSimulator, startGitHubSimulator } from "./simulator.js";
+import { useSimulator } from "./use-simulator.js";
 
-let sim: GitHubSimulator;
-let temp: string;
 const repo = "art";
 const NAME = "agate-command-record-attempt-1";
 let head: string;
-
-beforeAll(async () => {
-  sim = await startGitHubSimulator();
-  temp = mkdtempSync(join(tmpdir(), "agate-artifacts-"));
+const { sim } = useSimulator({
+  seed: async (sim) => {
+    ({ headSha: head } = await sim.createRepository({ repo }));
+  },
 });
-afterAll(async () => {
-  await sim.close();
-  rmSync(temp, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  sim.reset();
-  ({ headSha: head } = await sim.createRepository({ repo }));
-});
+const temp = mkdtempSync(join(tmpdir(), "agate-artifacts-"));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 /** A run of the agate workflow with its job in progress. */
 async function runningJob(jobs = ["agate"]) {

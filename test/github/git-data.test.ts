@@ -3,30 +3,22 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { installationClient, tokenClient } from "./clients.js";
-import { type GitHubSimulator, startGitHubSimulator } from "./simulator.js";
+import { useSimulator } from "./use-simulator.js";
 
-let sim: GitHubSimulator;
 const repo = "widgets";
-
-beforeAll(async () => {
-  sim = await startGitHubSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.reset();
-  await sim.createRepository({
-    repo,
-    files: {
-      ".github/agate.yml": "version: 1\n",
-      "src/a.ts": "export const a = 1;\n",
-      "src/b.ts": "export const b = 2;\n",
-      "docs/old-name.md": "# Title\n\nSome text that stays the same for rename detection.\n",
-    },
-  });
+const { sim } = useSimulator({
+  seed: (sim) =>
+    sim.createRepository({
+      repo,
+      files: {
+        ".github/agate.yml": "version: 1\n",
+        "src/a.ts": "export const a = 1;\n",
+        "src/b.ts": "export const b = 2;\n",
+        "docs/old-name.md": "# Title\n\nSome text that stays the same for rename detection.\n",
+      },
+    }),
 });
 
 async function featurePull() {

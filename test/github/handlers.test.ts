@@ -1,30 +1,22 @@
 // The remaining stateful handlers agate reads: check listings, workflow runs and jobs for a check
 // suite, collaborator permissions, team membership, issues, labels and comments.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { installationClient, tokenClient } from "./clients.js";
-import { type GitHubSimulator, startGitHubSimulator } from "./simulator.js";
+import { agentPull, useSimulator } from "./use-simulator.js";
 import { DEFAULT_INSTALLATION_PERMISSIONS } from "./world.js";
 
-let sim: GitHubSimulator;
 const repo = "svc";
 let head: string;
-
-beforeAll(async () => {
-  sim = await startGitHubSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.reset();
-  await sim.createRepository({ repo });
-  head = await sim.pushCommit({
-    repo,
-    branch: "agent/x",
-    files: { "x.ts": "x\n" },
-    author: "codex[bot]",
-  });
-  await sim.openPullRequest({ repo, head: "agent/x", title: "X", user: "codex[bot]" });
+const { sim } = useSimulator({
+  seed: async (sim) => {
+    await sim.createRepository({ repo });
+    ({ head } = await agentPull(sim, {
+      repo,
+      branch: "agent/x",
+      files: { "x.ts": "x\n" },
+      title: "X",
+    }));
+  },
 });
 
 describe("check runs and suites", () => {

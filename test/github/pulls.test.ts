@@ -3,25 +3,17 @@
 // caps on listings, retargeting with `pulls/update`, filters of `pulls/list`, and pull requests
 // from forks.
 import { execFileSync } from "node:child_process";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { installationClient, tokenClient } from "./clients.js";
-import { type GitHubSimulator, startGitHubSimulator } from "./simulator.js";
+import { agentPull, forkPull, useSimulator } from "./use-simulator.js";
 
-let sim: GitHubSimulator;
 const repo = "merges";
-
-beforeAll(async () => {
-  sim = await startGitHubSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.reset();
-  await sim.createRepository({
-    repo,
-    files: { "a.txt": "one\ntwo\nthree\n", "b.txt": "b\n", ".github/agate.yml": "version: 1\n" },
-  });
+const { sim } = useSimulator({
+  seed: (sim) =>
+    sim.createRepository({
+      repo,
+      files: { "a.txt": "one\ntwo\nthree\n", "b.txt": "b\n", ".github/agate.yml": "version: 1\n" },
+    }),
 });
 
 const git = (repository: string, ...args: string[]) =>
@@ -39,16 +31,13 @@ const refused = (error: { status: number; response: { data: unknown } }) => ({
   data: error.response.data,
 });
 
-async function pull(files: Record<string, string | null> = { "c.txt": "c\n" }) {
-  const head = await sim.pushCommit({ repo, branch: "agent/1", files, author: "codex[bot]" });
-  const opened = await sim.openPullRequest({
-    repo,
-    head: "agent/1",
-    title: "Task",
-    user: "codex[bot]",
-  });
-  return { head, ...opened };
-}
+/** `pulls/get` as the App reads it. */
+const pullsGet = async (number: number) =>
+  (await installationClient(sim).rest.pulls.get({ owner: sim.owner, repo, pull_number: number }))
+    .data;
+
+const pull = (files: Record<string, string | null> = { "c.txt": "c\n" }) =>
+  agentPull(sim, { repo, files });
 
 describe("the test merge commit", () => {
   it("is a merge of the head into the base tip in refs/pull/N/merge, what pulls/get names", async () => {
@@ -68,11 +57,7 @@ describe("the test merge commit", () => {
       "b.txt",
       "c.txt",
     ]);
-    const { data } = await installationClient(sim).rest.pulls.get({
-      owner: sim.owner,
-      repo,
-      pull_number: number,
-    });
+    const data = await pullsGet(number);
     expect(data).toMatchObject({
       merge_commit_sha: mergeCommitSha,
       mergeable: true,
@@ -121,11 +106,7 @@ describe("the test merge commit", () => {
     expect(() =>
       git(repo, "rev-parse", "--verify", "--quiet", `refs/pull/${number}/merge`),
     ).toThrow();
-    const { data } = await installationClient(sim).rest.pulls.get({
-      owner: sim.owner,
-      repo,
-      pull_number: number,
-    });
+    const data = await pullsGet(number);
     expect(data).toMatchObject({
       merge_commit_sha: null,
       mergeable: false,
@@ -144,7 +125,7 @@ describe("counts and caps", () => {
     });
     const { number } = await sim.openPullRequest({ repo, head: "agent/1", title: "t", user: "x" });
     const octokit = installationClient(sim);
-    const { data } = await octokit.rest.pulls.get({ owner: sim.owner, repo, pull_number: number });
+    const data = await pullsGet(number);
     const files = await octokit.paginate(octokit.rest.pulls.listFiles, {
       owner: sim.owner,
       repo,
@@ -162,7 +143,7 @@ describe("counts and caps", () => {
     // Seeding writes the objects in process (measure.ts prints how long it takes).
     const { number, head } = await pull(files);
     const octokit = installationClient(sim);
-    const { data } = await octokit.rest.pulls.get({ owner: sim.owner, repo, pull_number: number });
+    const data = await pullsGet(number);
     expect(data.changed_files).toBe(3001);
     const listed = await octokit.paginate(octokit.rest.pulls.listFiles, {
       owner: sim.owner,
@@ -336,28 +317,18 @@ describe("pulls/update and pulls/list", () => {
 
 describe("pull requests from forks", () => {
   it("head.repo is the fork; the base repository gets refs/pull/N/head and /merge", async () => {
-    const fork = await sim.forkRepository({ repo, owner: "contributor" });
-    expect(fork).toMatchObject({ owner: "contributor", repo });
-    const head = await sim.pushCommit({
+    const { fork, head, number, mergeCommitSha } = await forkPull(sim, {
+      repo,
       owner: "contributor",
-      repo,
-      branch: "fix",
       files: { "c.txt": "from a fork\n" },
-      author: "contributor",
     });
-    const { number, mergeCommitSha } = await sim.openPullRequest({
-      repo,
-      head: "fix",
-      headOwner: "contributor",
-      title: "Fork fix",
-      user: "contributor",
-    });
+    expect(fork).toMatchObject({ owner: "contributor", repo });
     expect(git(repo, "rev-parse", `refs/pull/${number}/head`)).toBe(head);
     expect(git(repo, "rev-parse", `refs/pull/${number}/merge^2`)).toBe(head);
     expect(sim.branchSha({ repo, branch: "fix" })).toBeUndefined();
 
     const octokit = installationClient(sim);
-    const { data } = await octokit.rest.pulls.get({ owner: sim.owner, repo, pull_number: number });
+    const data = await pullsGet(number);
     expect(data.head).toMatchObject({ label: "contributor:fix", ref: "fix", sha: head });
     expect(data.head.repo).toMatchObject({ full_name: `contributor/${repo}`, fork: true });
     expect(data.base.repo).toMatchObject({ full_name: `${sim.owner}/${repo}`, fork: false });

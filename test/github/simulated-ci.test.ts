@@ -7,57 +7,45 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { simulatedCi } from "../support/simulated-ci.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { type SimulatedCiOptions, simulatedCi } from "../support/simulated-ci.js";
 import { tokenClient } from "./clients.js";
 import { runArtifactClient } from "./real-artifact-client.js";
-import { type GitHubSimulator, startGitHubSimulator } from "./simulator.js";
+import { forkPull, agentPull as openAgentPull, useSimulator } from "./use-simulator.js";
 
-let sim: GitHubSimulator;
-let temp: string;
-let stub: string;
 const repo = "ci";
-
-beforeAll(async () => {
-  sim = await startGitHubSimulator();
-  temp = mkdtempSync(join(tmpdir(), "agate-sim-ci-"));
-  // Stands in for the Action: reports its environment and exits with STUB_EXIT.
-  stub = join(temp, "stub.mjs");
-  writeFileSync(
-    stub,
-    `process.stdout.write(JSON.stringify(process.env)); process.exitCode = Number(process.env.STUB_EXIT ?? 0);\n`,
-  );
+const { sim } = useSimulator({
+  seed: (sim) =>
+    sim.createRepository({
+      repo,
+      files: {
+        "answer.txt": "0\n",
+        ".github/agate.yml": "version: 1\ncommands:\n  - name: answer\n    run: cat answer.txt\n",
+        ".github/workflows/agate.yml": "on: [pull_request, merge_group]\n",
+      },
+    }),
 });
-afterAll(async () => {
-  await sim.close();
-  rmSync(temp, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  sim.reset();
-  await sim.createRepository({
-    repo,
-    files: {
-      "answer.txt": "0\n",
-      ".github/agate.yml": "version: 1\ncommands:\n  - name: answer\n    run: cat answer.txt\n",
-      ".github/workflows/agate.yml": "on: [pull_request, merge_group]\n",
-    },
-  });
-});
+const temp = mkdtempSync(join(tmpdir(), "agate-sim-ci-"));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+// Stands in for the Action: reports its environment and exits with STUB_EXIT.
+const stub = join(temp, "stub.mjs");
+writeFileSync(
+  stub,
+  `process.stdout.write(JSON.stringify(process.env)); process.exitCode = Number(process.env.STUB_EXIT ?? 0);\n`,
+);
 
 const settle = () => sim.flushWebhooks();
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
 
-async function agentPull(files: Record<string, string> = { "answer.txt": "42\n" }) {
-  const head = await sim.pushCommit({ repo, branch: "agent/1", files, author: "codex[bot]" });
-  const { number } = await sim.openPullRequest({
-    repo,
-    head: "agent/1",
-    title: "Answer",
-    user: "codex[bot]",
-  });
-  return { head, number };
-}
+const agentPull = (files: Record<string, string> = { "answer.txt": "42\n" }) =>
+  openAgentPull(sim, { repo, files, title: "Answer" });
+
+/** CI for `head` with the stub in place of the Action, as most tests here run it. */
+const ci = (
+  head: string,
+  options: Partial<Omit<SimulatedCiOptions, "sim" | "repo" | "head">> = {},
+) => simulatedCi({ sim, repo, head, temp, settle, bundle: stub, ...options });
 
 function stubEnv(run: { stdout: string }): Record<string, string> {
   return JSON.parse(run.stdout) as Record<string, string>;
@@ -67,7 +55,7 @@ describe("a pull_request run of the README's workflow", () => {
   it("queues and runs job agate-commands, checks out the test merge commit shallow, completes with webhooks", async () => {
     const { head, number } = await agentPull();
     const before = sim.deliveries.length;
-    const run = await simulatedCi({ sim, repo, head, temp, settle, bundle: stub });
+    const run = await ci(head);
     expect(sim.deliveries.slice(before).map((d) => `${d.event}.${d.action}`)).toEqual([
       "workflow_run.requested",
       "workflow_job.queued",
@@ -181,13 +169,7 @@ describe("a pull_request run of the README's workflow", () => {
     const dir = mkdtempSync(join(temp, "upload-"));
     writeFileSync(join(dir, "command-record.json"), "{}\n");
     let uploaded: unknown;
-    const run = await simulatedCi({
-      sim,
-      repo,
-      head,
-      temp,
-      settle,
-      bundle: stub,
+    const run = await ci(head, {
       whileRunning: async (job) => {
         const result = await runArtifactClient(job.env, {
           kind: "upload",
@@ -213,13 +195,7 @@ describe("a pull_request run of the README's workflow", () => {
 describe("what steps before agate can do", () => {
   it("carries GITHUB_ENV and GITHUB_PATH to the agate step (not NODE_OPTIONS or a default GITHUB_*), and edits to the work tree", async () => {
     const { head } = await agentPull();
-    const run = await simulatedCi({
-      sim,
-      repo,
-      head,
-      temp,
-      settle,
-      bundle: stub,
+    const run = await ci(head, {
       before: [
         {
           name: "npm ci",
@@ -257,13 +233,7 @@ describe("what steps before agate can do", () => {
 
   it("lets nothing in GITHUB_ENV override the runner's own variables of the agate step", async () => {
     const { head } = await agentPull();
-    const run = await simulatedCi({
-      sim,
-      repo,
-      head,
-      temp,
-      settle,
-      bundle: stub,
+    const run = await ci(head, {
       before: [
         {
           name: "poison",
@@ -299,13 +269,7 @@ describe("what steps before agate can do", () => {
 
   it("shares the job's event file with earlier steps, which can rewrite it, as on a runner", async () => {
     const { head } = await agentPull();
-    const run = await simulatedCi({
-      sim,
-      repo,
-      head,
-      temp,
-      settle,
-      bundle: stub,
+    const run = await ci(head, {
       before: [{ name: "rewrite", run: 'echo \'{"rewritten":true}\' > "$GITHUB_EVENT_PATH"' }],
     });
     expect(run.before.rewrite?.status).toBe(0);
@@ -320,15 +284,7 @@ describe("what steps before agate can do", () => {
 
   it("skips agate after a failing step, and the job fails", async () => {
     const { head } = await agentPull();
-    const run = await simulatedCi({
-      sim,
-      repo,
-      head,
-      temp,
-      settle,
-      bundle: stub,
-      before: [{ name: "setup", run: "exit 3" }],
-    });
+    const run = await ci(head, { before: [{ name: "setup", run: "exit 3" }] });
     expect(run.status).toBeNull();
     expect(run.conclusion).toBe("failure");
     expect(run.steps.find((step) => step.name === "setup")?.conclusion).toBe("failure");
@@ -338,16 +294,7 @@ describe("what steps before agate can do", () => {
 
   it("records a forced step conclusion whatever the process did (tamper tests)", async () => {
     const { head } = await agentPull();
-    const run = await simulatedCi({
-      sim,
-      repo,
-      head,
-      temp,
-      settle,
-      bundle: stub,
-      env: { STUB_EXIT: "1" },
-      stepConclusion: "success",
-    });
+    const run = await ci(head, { env: { STUB_EXIT: "1" }, stepConclusion: "success" });
     expect(run.status).toBe(1);
     expect(run.steps.find((step) => step.name === "agate")?.conclusion).toBe("success");
     expect(run.conclusion).toBe("success");
@@ -357,26 +304,10 @@ describe("what steps before agate can do", () => {
 describe("other shapes of runs", () => {
   it("re-runs as attempt 2 with the same GITHUB_SHA, GITHUB_REF and payload, and a new job", async () => {
     const { head } = await agentPull();
-    const first = await simulatedCi({
-      sim,
-      repo,
-      head,
-      temp,
-      settle,
-      bundle: stub,
-      env: { STUB_EXIT: "1" },
-    });
+    const first = await ci(head, { env: { STUB_EXIT: "1" } });
     // Meanwhile the base moves: the re-run still tests the first run's merge commit.
     await sim.pushCommit({ repo, branch: "main", files: { "other.txt": "x\n" } });
-    const second = await simulatedCi({
-      sim,
-      repo,
-      head,
-      temp,
-      settle,
-      bundle: stub,
-      rerun: { runId: first.runId },
-    });
+    const second = await ci(head, { rerun: { runId: first.runId } });
     expect(second).toMatchObject({
       runId: first.runId,
       attempt: 2,
@@ -395,29 +326,19 @@ describe("other shapes of runs", () => {
 
   it("checks out a full history with fetchDepth 0", async () => {
     const { head } = await agentPull();
-    const run = await simulatedCi({ sim, repo, head, temp, settle, bundle: stub, fetchDepth: 0 });
+    const run = await ci(head, { fetchDepth: 0 });
     expect(git(run.workspace, "rev-parse", "--is-shallow-repository")).toBe("false");
     expect(git(run.workspace, "rev-parse", "HEAD^2")).toBe(head);
   });
 
   it("runs a fork's pull request: head repository the fork, no pull_requests, the merge checked out", async () => {
-    await sim.forkRepository({ repo, owner: "contributor" });
-    const head = await sim.pushCommit({
+    const { head, number } = await forkPull(sim, {
+      repo,
       owner: "contributor",
-      repo,
-      branch: "fix",
       files: { "answer.txt": "42\n" },
-      author: "contributor",
-    });
-    const { number } = await sim.openPullRequest({
-      repo,
-      head: "fix",
-      headOwner: "contributor",
-      title: "Fork",
-      user: "contributor",
     });
     const before = sim.deliveries.length;
-    const run = await simulatedCi({ sim, repo, head, temp, settle, bundle: stub });
+    const run = await ci(head);
     expect(run.sha).toBe(sim.pull({ repo, number }).mergeCommitSha);
     expect(readFileSync(join(run.workspace, "answer.txt"), "utf8")).toBe("42\n");
     const completed = sim.deliveries
@@ -434,15 +355,7 @@ describe("other shapes of runs", () => {
     const ref = "gh-readonly-queue/main/pr-1-abc";
     const head = await sim.pushCommit({ repo, branch: ref, files: { "answer.txt": "42\n" } });
     await sim.requestMergeGroupChecks({ repo, headSha: head, headRef: ref });
-    const run = await simulatedCi({
-      sim,
-      repo,
-      head,
-      temp,
-      settle,
-      bundle: stub,
-      mergeGroup: true,
-    });
+    const run = await ci(head, { mergeGroup: true });
     expect(run).toMatchObject({ sha: head, ref: `refs/heads/${ref}` });
     expect(git(run.workspace, "symbolic-ref", "HEAD")).toBe(`refs/heads/${ref}`);
     expect(stubEnv(run).GITHUB_EVENT_NAME).toBe("merge_group");
@@ -456,24 +369,14 @@ describe("other shapes of runs", () => {
   it("refuses to run a pull_request workflow for a conflicting pull request, as GitHub does not", async () => {
     const { head } = await agentPull({ "answer.txt": "42\n" });
     await sim.pushCommit({ repo, branch: "main", files: { "answer.txt": "7\n" } });
-    await expect(simulatedCi({ sim, repo, head, temp, settle, bundle: stub })).rejects.toThrow(
-      /merge conflict/,
-    );
+    await expect(ci(head)).rejects.toThrow(/merge conflict/);
   });
 
   it("runs nothing when the workflow file is not at the commit GitHub would run", async () => {
     const { head } = await agentPull();
-    await expect(
-      simulatedCi({
-        sim,
-        repo,
-        head,
-        temp,
-        settle,
-        bundle: stub,
-        workflow: { path: ".github/workflows/other.yml" },
-      }),
-    ).rejects.toThrow(/would run no workflow/);
+    await expect(ci(head, { workflow: { path: ".github/workflows/other.yml" } })).rejects.toThrow(
+      /would run no workflow/,
+    );
   });
 
   it("lets code of the job act with the runtime token before agate (a forged record first)", async () => {
@@ -505,13 +408,7 @@ describe("other shapes of runs", () => {
 
   it("gives `run:` steps no runtime token", async () => {
     const { head } = await agentPull();
-    const run = await simulatedCi({
-      sim,
-      repo,
-      head,
-      temp,
-      settle,
-      bundle: stub,
+    const run = await ci(head, {
       before: [{ name: "look", run: 'test -z "$ACTIONS_RUNTIME_TOKEN" && echo token=none' }],
     });
     expect(run.before.look?.stdout).toBe("token=none\n");

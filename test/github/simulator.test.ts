@@ -2,21 +2,13 @@
 import { generateKeyPairSync } from "node:crypto";
 import { createAppAuth } from "@octokit/auth-app";
 import { Octokit } from "@octokit/rest";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { appClient, installationClient, tokenClient } from "./clients.js";
-import { type GitHubSimulator, startGitHubSimulator } from "./simulator.js";
+import { startGitHubSimulator } from "./simulator.js";
+import { useSimulator } from "./use-simulator.js";
 
-let sim: GitHubSimulator;
-
-beforeAll(async () => {
-  sim = await startGitHubSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  sim.reset();
-  await sim.createRepository({ repo: "demo", files: { "README.md": "hello\n" } });
+const { sim } = useSimulator({
+  seed: (sim) => sim.createRepository({ repo: "demo", files: { "README.md": "hello\n" } }),
 });
 
 function statusOf(error: unknown): number | undefined {

@@ -2,27 +2,15 @@
 // shaped like the real payloads in @octokit/webhooks-examples.
 import { createRequire } from "node:module";
 import { verify } from "@octokit/webhooks-methods";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { installationClient, tokenClient } from "./clients.js";
-import { type Receiver, startReceiver } from "./receiver.js";
-import { type GitHubSimulator, startGitHubSimulator } from "./simulator.js";
+import { agentPull, useSimulator } from "./use-simulator.js";
 
-let sim: GitHubSimulator;
-let receiver: Receiver;
 const repo = "hooks";
-
-beforeAll(async () => {
-  receiver = await startReceiver();
-  sim = await startGitHubSimulator({ webhookSecret: "s3cret", webhookUrl: receiver.url });
-});
-afterAll(async () => {
-  await sim.close();
-  await receiver.close();
-});
-beforeEach(async () => {
-  sim.reset();
-  receiver.received.length = 0;
-  await sim.createRepository({ repo, files: { "README.md": "# hooks\n" } });
+const { sim, receiver } = useSimulator({
+  options: { webhookSecret: "s3cret" },
+  receiver: true,
+  seed: (sim) => sim.createRepository({ repo, files: { "README.md": "# hooks\n" } }),
 });
 
 function events(): string[] {
@@ -32,22 +20,8 @@ function events(): string[] {
   });
 }
 
-async function openPull(labels?: string[]) {
-  const head = await sim.pushCommit({
-    repo,
-    branch: "agent/task",
-    files: { "a.txt": "a\n" },
-    author: "codex[bot]",
-  });
-  const pr = await sim.openPullRequest({
-    repo,
-    head: "agent/task",
-    title: "Task",
-    user: "codex[bot]",
-    ...(labels ? { labels } : {}),
-  });
-  return { head, number: pr.number };
-}
+const openPull = (labels?: string[]) =>
+  agentPull(sim, { repo, branch: "agent/task", ...(labels ? { labels } : {}) });
 
 describe("signatures and headers", () => {
   it("signs each delivery with HMAC SHA-256: it verifies with the secret and fails with another", async () => {

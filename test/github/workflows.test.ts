@@ -1,40 +1,23 @@
 // Workflow runs like GitHub's: attempts, job executions with steps, re-runs that keep the jobs
 // they do not re-run, the REST views the App reads (validated against the OpenAPI description)
 // and the `workflow_run` / `workflow_job` webhooks each transition fires.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { tokenClient } from "./clients.js";
-import { type Receiver, startReceiver } from "./receiver.js";
-import { type GitHubSimulator, startGitHubSimulator } from "./simulator.js";
+import { agentPull, useSimulator } from "./use-simulator.js";
 
-let sim: GitHubSimulator;
-let receiver: Receiver;
 const repo = "flows";
 const PATH = ".github/workflows/agate.yml";
 let head: string;
 let number: number;
-
-beforeAll(async () => {
-  receiver = await startReceiver();
-  sim = await startGitHubSimulator({ webhookUrl: receiver.url });
-});
-afterAll(async () => {
-  await sim.close();
-  await receiver.close();
-});
-beforeEach(async () => {
-  sim.reset();
-  receiver.received.length = 0;
-  await sim.createRepository({
-    repo,
-    files: { README: "r\n", ".github/workflows/agate.yml": "on: pull_request\n" },
-  });
-  head = await sim.pushCommit({ repo, branch: "agent/1", files: { "a.txt": "a\n" } });
-  ({ number } = await sim.openPullRequest({
-    repo,
-    head: "agent/1",
-    title: "Task",
-    user: "codex[bot]",
-  }));
+const { sim } = useSimulator({
+  receiver: true,
+  seed: async (sim) => {
+    await sim.createRepository({
+      repo,
+      files: { README: "r\n", ".github/workflows/agate.yml": "on: pull_request\n" },
+    });
+    ({ head, number } = await agentPull(sim, { repo }));
+  },
 });
 
 const octokit = () => tokenClient(sim, sim.createToken({ permissions: { actions: "read" } }));
@@ -168,39 +151,35 @@ describe("the REST views of runs and jobs", () => {
       jobs: [{ name: "build" }],
     });
     const api = octokit();
-    const byName = await api.rest.actions.listWorkflowRuns({
-      owner: sim.owner,
-      repo,
-      workflow_id: "agate.yml",
-    });
-    expect(byName.data.workflow_runs.map((entry) => entry.id)).toEqual([run.id]);
-    const workflowId = byName.data.workflow_runs[0]?.workflow_id ?? 0;
-    const byId = await api.rest.actions.listWorkflowRuns({
-      owner: sim.owner,
-      repo,
+    const runsOf = async (query: {
+      workflow_id: string | number;
+      head_sha?: string;
+      event?: string;
+      status?: "queued";
+      branch?: string;
+    }) => (await api.rest.actions.listWorkflowRuns({ owner: sim.owner, repo, ...query })).data;
+    const byName = await runsOf({ workflow_id: "agate.yml" });
+    expect(byName.workflow_runs.map((entry) => entry.id)).toEqual([run.id]);
+    const workflowId = byName.workflow_runs[0]?.workflow_id ?? 0;
+    const byId = await runsOf({
       workflow_id: workflowId,
       head_sha: head,
       event: "pull_request",
       status: "queued",
       branch: "agent/1",
     });
-    expect(byId.data.total_count).toBe(1);
-    const none = await api.rest.actions.listWorkflowRuns({
-      owner: sim.owner,
-      repo,
-      workflow_id: "agate.yml",
-      event: "push",
-    });
-    expect(none.data.total_count).toBe(0);
+    expect(byId.total_count).toBe(1);
+    const none = await runsOf({ workflow_id: "agate.yml", event: "push" });
+    expect(none.total_count).toBe(0);
     const forRepo = await api.rest.actions.listWorkflowRunsForRepo({
       owner: sim.owner,
       repo,
       event: "push",
     });
     expect(forRepo.data.workflow_runs.map((entry) => entry.id)).toEqual([other.id]);
-    const missing = await api.rest.actions
-      .listWorkflowRuns({ owner: sim.owner, repo, workflow_id: "nope.yml" })
-      .catch((error: { status: number }) => error.status);
+    const missing = await runsOf({ workflow_id: "nope.yml" }).catch(
+      (error: { status: number }) => error.status,
+    );
     expect(missing).toBe(404);
   });
 
