@@ -167,16 +167,6 @@ export class Workflows {
       : this.world.newSuite(repo, this.world.actionsApp, headSha, headBranch);
     if (!suite) throw new NotFound(`check suite ${input.checkSuiteId}`);
     const now = nowIso();
-    const attempt: RunAttempt = {
-      number: 1,
-      status: "queued",
-      conclusion: null,
-      createdAt: now,
-      updatedAt: now,
-      runStartedAt: now,
-      triggeringActor: input.actor,
-      backendId: randomUUID(),
-    };
     const run: WorkflowRun = {
       id: this.world.ids.take(),
       workflowId: workflowIdOf(input.path),
@@ -193,7 +183,7 @@ export class Workflows {
       runNumber: repo.nextRunNumber++,
       actor: input.actor,
       createdAt: now,
-      attempts: [attempt],
+      attempts: [queuedAttempt(1, input.actor)],
       jobs: [],
       eventPayload: input.eventPayload,
     };
@@ -459,17 +449,7 @@ export class Workflows {
           ? latest.filter((job) => FAILED.has(job.conclusion ?? ""))
           : latest.filter((job) => (input.jobs as string[]).includes(job.name));
     if (chosen.length === 0) throw new Unprocessable("There are no jobs to re-run");
-    const now = nowIso();
-    const attempt: RunAttempt = {
-      number: current.number + 1,
-      status: "queued",
-      conclusion: null,
-      createdAt: now,
-      updatedAt: now,
-      runStartedAt: now,
-      triggeringActor: input.actor,
-      backendId: randomUUID(),
-    };
+    const attempt = queuedAttempt(current.number + 1, input.actor);
     run.attempts.push(attempt);
     const sends = [this.emitRun(repo, run, "requested")];
     for (const previous of chosen) {
@@ -616,6 +596,21 @@ export class Workflows {
       ? this.world.emitCheckRun(repo, check, "created", this.world.actionsApp.bot)
       : undefined;
   }
+}
+
+/** A new attempt of a run, queued (its `workflow_run_backend_id` a fresh one). */
+function queuedAttempt(number: number, triggeringActor: Account): RunAttempt {
+  const now = nowIso();
+  return {
+    number,
+    status: "queued",
+    conclusion: null,
+    createdAt: now,
+    updatedAt: now,
+    runStartedAt: now,
+    triggeringActor,
+    backendId: randomUUID(),
+  };
 }
 
 /** A run's conclusion from its jobs: a failed or timed-out job fails it, then cancelled. */

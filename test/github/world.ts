@@ -241,13 +241,23 @@ export class World {
       ]);
     }
     const defaultBranch = input.defaultBranch ?? "main";
-    const repo: Repository = {
-      id: this.ids.take(),
+    return this.addRepository({
       owner: this.account(input.owner, input.ownerType ?? "Organization"),
       name: input.repo,
       defaultBranch,
       private: input.private ?? true,
       git: GitRepository.createBare(defaultBranch),
+      parent: undefined,
+    });
+  }
+
+  /** A new repository with nothing in it but its git data: no issues, checks, runs or labels. */
+  private addRepository(
+    input: Pick<Repository, "owner" | "name" | "defaultBranch" | "private" | "git" | "parent">,
+  ): Repository {
+    const repo: Repository = {
+      ...input,
+      id: this.ids.take(),
       createdAt: nowIso(),
       collaborators: new Map(),
       labels: new Map(),
@@ -258,10 +268,9 @@ export class World {
       workflowRuns: new Map(),
       nextRunNumber: 1,
       artifacts: new Map(),
-      parent: undefined,
       forkCount: 0,
     };
-    this.repos.set(repoKey(input.owner, input.repo), repo);
+    this.repos.set(repoKey(repo.owner.login, repo.name), repo);
     this.pushedAt.set(repo, repo.createdAt);
     return repo;
   }
@@ -276,30 +285,15 @@ export class World {
         { resource: "Repository", code: "custom", field: "name" },
       ]);
     }
-    const now = nowIso();
-    const fork: Repository = {
-      id: this.ids.take(),
+    const fork = this.addRepository({
       owner: this.account(ownerLogin),
       name,
       defaultBranch: source.defaultBranch,
       private: source.private,
       git: GitRepository.forkOf(source.git),
-      createdAt: now,
-      collaborators: new Map(),
-      labels: new Map(),
-      issues: new Map(),
-      nextNumber: 1,
-      checkSuites: new Map(),
-      checkRuns: new Map(),
-      workflowRuns: new Map(),
-      nextRunNumber: 1,
-      artifacts: new Map(),
       parent: source,
-      forkCount: 0,
-    };
+    });
     source.forkCount++;
-    this.repos.set(repoKey(ownerLogin, name), fork);
-    this.pushedAt.set(fork, now);
     return fork;
   }
 
