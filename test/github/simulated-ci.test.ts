@@ -135,6 +135,14 @@ describe("a pull_request run of the README's workflow", () => {
       conclusion: "success",
       pull_requests: [expect.objectContaining({ number })],
     });
+    // The runner the job ran on is the one the job's environment names.
+    const { data: job } = await api.rest.actions.getJobForWorkflowRun({
+      owner: sim.owner,
+      repo,
+      job_id: run.jobId,
+    });
+    expect(job.runner_name).toMatch(/^GitHub Actions \d+$/);
+    expect(env.RUNNER_NAME).toBe(job.runner_name);
   });
 
   it("runs the committed Action bundle by default, which uploads its record as this attempt's artifact", async () => {

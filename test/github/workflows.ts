@@ -265,8 +265,7 @@ export class Workflows {
     }
     job.status = "in_progress";
     job.startedAt = now;
-    const id = this.runnerIds++;
-    job.runner = { id, name: `GitHub Actions ${id}` };
+    this.assignRunner(job);
     job.steps = (this.plans.get(job) ?? [SETUP_STEP, COMPLETE_STEP]).map((step, index) => ({
       name: step,
       number: index + 1,
@@ -282,6 +281,12 @@ export class Workflows {
     }
     sends.push(this.emitJob(repo, run, job, "in_progress"));
     return Promise.all(sends);
+  }
+
+  /** A hosted runner takes the job: `runner_id` / `runner_name` (RUNNER_NAME in the job). */
+  assignRunner(job: WorkflowJob): void {
+    const id = this.runnerIds++;
+    job.runner = { id, name: `GitHub Actions ${id}` };
   }
 
   /** The runner finished a step (no webhook: GitHub sends none per step); the next one starts. */
@@ -493,10 +498,7 @@ export class Workflows {
       job.conclusion = status === "completed" ? (given?.conclusion ?? conclusion) : null;
       job.completedAt = status === "completed" ? job.startedAt : null;
       job.log = given?.log ?? "";
-      if (status !== "queued") {
-        const id = this.runnerIds++;
-        job.runner = { id, name: `GitHub Actions ${id}` };
-      }
+      if (status !== "queued") this.assignRunner(job);
       job.steps = (given?.steps ?? []).map((step, number) => ({
         name: step.name ?? `step ${number + 1}`,
         number: step.number ?? number + 1,

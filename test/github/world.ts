@@ -1209,7 +1209,7 @@ export class World {
       if (job.status === "completed") continue;
       if (job.status === "queued") {
         job.status = "in_progress";
-        job.runner = { id: 1, name: "GitHub Actions 1" };
+        this.workflows.assignRunner(job);
       }
       const given = input.jobs?.find((entry) => entry.name === job.name);
       const steps = given?.steps?.map((step, index) => ({

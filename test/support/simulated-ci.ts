@@ -215,6 +215,8 @@ export async function simulatedCi(options: SimulatedCiOptions): Promise<Simulate
 
   // 4. The job's environment, as the runner sets it for every step.
   const run = sim.workflowRun({ ...ref, runId });
+  const runner = run.jobs.find((entry) => entry.id === jobId)?.runner;
+  if (!runner) throw new Error(`job ${jobId} of run ${runId} has no runner after it started`);
   const runtime = sim.actionsRuntime({ ...ref, runId, job: workflow.job, attempt });
   const repository = `${owner}/${repo}`;
   const jobEnv: Record<string, string> = {
@@ -244,7 +246,7 @@ export async function simulatedCi(options: SimulatedCiOptions): Promise<Simulate
     GITHUB_RETENTION_DAYS: runtime.GITHUB_RETENTION_DAYS ?? "90",
     RUNNER_OS: "Linux",
     RUNNER_ARCH: "X64",
-    RUNNER_NAME: "GitHub Actions 1",
+    RUNNER_NAME: runner.name,
     RUNNER_ENVIRONMENT: "github-hosted",
     RUNNER_TEMP: runnerTemp,
     ...target.extraEnv,
