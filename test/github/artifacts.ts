@@ -24,7 +24,7 @@ const BLOB_PREFIX = "/_simulator/blob/";
 /** GitHub's default retention for artifacts. */
 const RETENTION_DAYS = 90;
 /** The REST download URL "expires after 1 minute" (GitHub's REST docs, download an artifact). */
-export const DOWNLOAD_URL_SECONDS = 60;
+const DOWNLOAD_URL_SECONDS = 60;
 /** How long an upload URL stays valid (not documented by GitHub; one hour here). */
 const UPLOAD_URL_SECONDS = 60 * 60;
 /** Runtime tokens live about as long as a job may (6 hours on hosted runners). */

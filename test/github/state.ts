@@ -179,7 +179,8 @@ export interface WorkflowStep {
   completedAt: string | null;
 }
 
-export type JobStatus = "queued" | "in_progress" | "completed" | "waiting";
+/** No `waiting`: nothing here has environments that hold a job for approval. */
+export type JobStatus = "queued" | "in_progress" | "completed";
 
 /** One execution of a job: a re-run makes a new one (new id) in the new attempt. */
 export interface WorkflowJob {

@@ -40,10 +40,13 @@ export interface StepResult {
 
 /** GitHub's job steps around the workflow's own. */
 export const SETUP_STEP = "Set up job";
-export const COMPLETE_STEP = "Complete job";
+const COMPLETE_STEP = "Complete job";
 
-/** Conclusions that make a run fail, and that "re-run failed jobs" re-runs. */
-const FAILED = new Set(["failure", "cancelled", "timed_out", "startup_failure"]);
+/**
+ * Job conclusions "re-run failed jobs" re-runs. (`startup_failure` is a run's conclusion when its
+ * workflow cannot start; no job has it: the job schema's conclusions do not include it.)
+ */
+const FAILED = new Set(["failure", "cancelled", "timed_out"]);
 
 export class Workflows {
   /**
@@ -251,7 +254,7 @@ export class Workflows {
    */
   startJob(repo: Repository, run: WorkflowRun, name: string): Promise<Delivery[]> {
     const job = this.job(run, name, newestAttempt(run).number);
-    if (job.status !== "queued" && job.status !== "waiting") {
+    if (job.status !== "queued") {
       throw new Unprocessable(`job ${name} of run ${run.id} is already ${job.status}`);
     }
     const now = nowIso();
@@ -410,7 +413,6 @@ export class Workflows {
     job.status = "completed";
     job.conclusion = conclusion;
     job.completedAt = now;
-    if (job.startedAt > now) job.startedAt = now;
     const sends = [this.emitJob(repo, run, job, "completed")];
     const check = repo.checkRuns.get(job.id);
     if (check) {
@@ -515,7 +517,7 @@ export class Workflows {
     for (const job of run.jobs) {
       const check = repo.checkRuns.get(job.id);
       if (!check) continue;
-      check.status = job.status === "waiting" ? "waiting" : job.status;
+      check.status = job.status;
       check.conclusion = job.conclusion as CheckRun["conclusion"];
       check.completedAt = job.completedAt;
     }
@@ -621,7 +623,6 @@ function rollUp(jobs: WorkflowJob[]): string {
     return "failure";
   }
   if (jobs.some((job) => job.conclusion === "cancelled")) return "cancelled";
-  if (jobs.some((job) => job.conclusion === "startup_failure")) return "startup_failure";
   return "success";
 }
 

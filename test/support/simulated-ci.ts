@@ -24,9 +24,10 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { GitHubSimulator } from "../github/index.js";
+import { SETUP_STEP } from "../github/workflows.js";
 import { type ActionRun, runActionBundle } from "./action-runner.js";
 
-export const DEFAULT_WORKFLOW = {
+const DEFAULT_WORKFLOW = {
   path: ".github/workflows/agate.yml",
   name: "agate",
   job: "agate-commands",
@@ -34,8 +35,8 @@ export const DEFAULT_WORKFLOW = {
 } as const;
 
 /** GitHub's step names for the checkout action (its main and post steps). */
-export const CHECKOUT_STEP = "Run actions/checkout@v4";
-export const CHECKOUT_POST_STEP = "Post Run actions/checkout@v4";
+const CHECKOUT_STEP = "Run actions/checkout@v4";
+const CHECKOUT_POST_STEP = "Post Run actions/checkout@v4";
 
 export interface CiStep {
   /** The step's `name:` (GitHub lists it under that name). */
@@ -200,7 +201,7 @@ export async function simulatedCi(options: SimulatedCiOptions): Promise<Simulate
     conclusion: string,
     times?: { startedAt: string; completedAt: string },
   ) => sim.completeStep({ ...ref, runId, job: workflow.job, step, conclusion, ...times });
-  done("Set up job", "success");
+  done(SETUP_STEP, "success");
 
   // 3. actions/checkout with its defaults (fetch-depth 1, persist-credentials false here).
   const workspace = mkdtempSync(join(options.temp, "checkout-"));
