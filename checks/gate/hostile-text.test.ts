@@ -14,7 +14,7 @@ import {
   loadedConfig,
   MERGE,
 } from "../../test/support/gate-facts.js";
-import { outsideCode, tableCells } from "../../test/support/inert-markdown.js";
+import { outsideCode, tableCellCount } from "../../test/support/inert-markdown.js";
 import {
   handEditedLabelComment,
   overrideAcceptedComment,
@@ -54,7 +54,7 @@ function assertInert(text: string, where: string): void {
       header = null;
       continue;
     }
-    const cells = tableCells(line);
+    const cells = tableCellCount(line);
     if (header === null) header = cells;
     else expect(cells, `${where}: a broken table row ${line}`).toBe(header);
   }
