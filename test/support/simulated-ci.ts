@@ -3,7 +3,7 @@
 //   on: [pull_request, merge_group]
 //   permissions: { contents: read }
 //   jobs:
-//     agate:
+//     agate-commands:
 //       runs-on: ubuntu-latest
 //       steps:
 //         - uses: actions/checkout@v4
