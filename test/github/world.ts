@@ -376,10 +376,8 @@ export class World {
         // GitHub recomputes the test merge in the background: the payload has the old one.
         item.pull.merge.pending = true;
         sends.push(
-          this.emit(base, "pull_request", pusher, {
+          this.emitAbout(base, item, pusher, {
             action: "synchronize",
-            number: item.number,
-            pull_request: this.pullJson(base, item, true),
             before: expected,
             after: sha,
           }),
@@ -521,10 +519,7 @@ export class World {
     input: { title: string; body?: string | null; user: Account; labels?: string[] },
   ): { issue: Issue; deliveries: Promise<Delivery[]> } {
     const created = this.newIssue(repo, input);
-    const opened = this.emit(repo, "issues", input.user, {
-      action: "opened",
-      issue: this.issueJson(repo, created),
-    });
+    const opened = this.emitAbout(repo, created, input.user, { action: "opened" });
     const labeled = this.addLabels(repo, created, input.labels ?? [], input.user);
     return { issue: created, deliveries: Promise.all([opened, labeled]).then((all) => all.flat()) };
   }
@@ -583,11 +578,7 @@ export class World {
     // GitHub applies labels given at creation before it sends `opened`, then sends `labeled`.
     const labels = input.labels ?? [];
     for (const name of labels) this.attachLabel(repo, created, name);
-    const opened = this.emit(repo, "pull_request", input.user, {
-      action: "opened",
-      number: created.number,
-      pull_request: this.pullJson(repo, created, true),
-    });
+    const opened = this.emitAbout(repo, created, input.user, { action: "opened" });
     const labeled = labels.map((name) => this.emitLabeled(repo, created, name, input.user));
     // The test merge commit is computed after `opened` went out, as GitHub does it in the
     // background: the `opened` payload has `merge_commit_sha: null`, `mergeable: null`.
@@ -657,20 +648,30 @@ export class World {
     return true;
   }
 
-  private emitLabeled(repo: Repository, target: Issue, name: string, sender: Account) {
-    const found = this.ensureLabel(repo, { name });
+  /** An issue's or pull request's own event (`issues` / `pull_request`), as it is now. */
+  private emitAbout(
+    repo: Repository,
+    target: Issue,
+    sender: Account,
+    body: Json & { action: string },
+  ): Promise<Delivery> {
+    const { action, ...rest } = body;
     return target.pull
       ? this.emit(repo, "pull_request", sender, {
-          action: "labeled",
+          action,
           number: target.number,
           pull_request: this.pullJson(repo, target, true),
-          label: s.label(this.urls, repo, found),
+          ...rest,
         })
-      : this.emit(repo, "issues", sender, {
-          action: "labeled",
-          issue: this.issueJson(repo, target),
-          label: s.label(this.urls, repo, found),
-        });
+      : this.emit(repo, "issues", sender, { action, issue: this.issueJson(repo, target), ...rest });
+  }
+
+  private emitLabeled(repo: Repository, target: Issue, name: string, sender: Account) {
+    const found = this.ensureLabel(repo, { name });
+    return this.emitAbout(repo, target, sender, {
+      action: "labeled",
+      label: s.label(this.urls, repo, found),
+    });
   }
 
   /** Adds labels; only labels that were not there yet fire `labeled`, one delivery each. */
@@ -697,18 +698,10 @@ export class World {
     const [removed = name] = target.labels.splice(index, 1);
     target.updatedAt = nowIso();
     const found = this.ensureLabel(repo, { name: removed });
-    return target.pull
-      ? this.emit(repo, "pull_request", sender, {
-          action: "unlabeled",
-          number: target.number,
-          pull_request: this.pullJson(repo, target, true),
-          label: s.label(this.urls, repo, found),
-        })
-      : this.emit(repo, "issues", sender, {
-          action: "unlabeled",
-          issue: this.issueJson(repo, target),
-          label: s.label(this.urls, repo, found),
-        });
+    return this.emitAbout(repo, target, sender, {
+      action: "unlabeled",
+      label: s.label(this.urls, repo, found),
+    });
   }
 
   /** Replaces the labels; each added one fires `labeled`, each removed one `unlabeled`. */
@@ -741,11 +734,6 @@ export class World {
       maintainerCanModify?: boolean;
     },
   ): Promise<Delivery[]> {
-    const event = target.pull ? "pull_request" : "issues";
-    const view = () =>
-      target.pull
-        ? { number: target.number, pull_request: this.pullJson(repo, target, true) }
-        : { issue: this.issueJson(repo, target) };
     const sends: Promise<Delivery>[] = [];
     const changes: Json = {};
     const pull = target.pull;
@@ -807,7 +795,7 @@ export class World {
     const now = nowIso();
     if (Object.keys(changes).length > 0) {
       target.updatedAt = now;
-      sends.push(this.emit(repo, event, sender, { action: "edited", changes, ...view() }));
+      sends.push(this.emitAbout(repo, target, sender, { action: "edited", changes }));
     }
     if (input.state !== undefined && input.state !== target.state) {
       target.state = input.state;
@@ -820,9 +808,8 @@ export class World {
         pull.merge.pending = true;
       }
       sends.push(
-        this.emit(repo, event, sender, {
+        this.emitAbout(repo, target, sender, {
           action: input.state === "closed" ? "closed" : "reopened",
-          ...view(),
         }),
       );
     }
