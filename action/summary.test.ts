@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { commandRecord } from "../test/support/gate-facts.js";
-import { outsideCode, tableCells } from "../test/support/inert-markdown.js";
+import { outsideCode, tableCellCount } from "../test/support/inert-markdown.js";
 import { renderRecordMarkdown } from "./summary.js";
 
 /**
@@ -33,7 +33,7 @@ describe("the job summary", () => {
     expect(rendered).not.toMatch(/^\s*#+\s*Acceptance/m);
     const rows = markdown.split("\n").filter((line) => line.startsWith("|"));
     expect(rows).toHaveLength(4);
-    for (const row of rows) expect(tableCells(row), row).toBe(tableCells(rows[0] ?? ""));
+    for (const row of rows) expect(tableCellCount(row), row).toBe(tableCellCount(rows[0] ?? ""));
     expect(markdown).toContain("and 2 more");
   });
 

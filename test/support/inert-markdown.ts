@@ -82,9 +82,3 @@ function withoutCodeSpans(line: string): string {
 export function tableCellCount(row: string): number {
   return row.replace(/\\\|/g, "").split("|").length;
 }
-
-/**
- * @deprecated The old name of `tableCellCount` (it counts, it does not split), kept while
- * action/summary.test.ts still imports it.
- */
-export const tableCells = tableCellCount;
