@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseHandoffFile } from "../checks/handoff/parse-handoff.js";
 import { handoffRequiredBy } from "../checks/handoff/required.js";
-import { verifyHandoff } from "../checks/handoff/verify.js";
+import { AGATE_CLI, verifyHandoff } from "../checks/handoff/verify.js";
 import type { CommandRecord } from "../schemas/command-record.js";
 import { configSchema } from "../schemas/config.js";
 import type { ChangedFile, HandoffFacts } from "../schemas/gate.js";
@@ -105,7 +105,7 @@ describe("writeHandoff", () => {
     const first = write({ task: "t" });
     expect(first.front.last_command).toBeNull();
     expect(first.warnings).toEqual([
-      `no command record at ${join(repo.dir, ".git", "agate", "command-record.json")}: run \`npx agate run\` first; last_command left empty`,
+      `no command record at ${join(repo.dir, ".git", "agate", "command-record.json")}: run \`${AGATE_CLI} run\` first; last_command left empty`,
     ]);
     const record = await agateRun(repo.dir);
     repo.commit({ "src/b.ts": "b\n" }, "more");
@@ -113,7 +113,7 @@ describe("writeHandoff", () => {
     expect(second.warnings).toEqual([
       expect.stringMatching(
         new RegExp(
-          `is for ${record.tested.sha.slice(0, 7)}, but HEAD is [0-9a-f]{7}: run \`npx agate run\` again`,
+          `is for ${record.tested.sha.slice(0, 7)}, but HEAD is [0-9a-f]{7}: run \`${AGATE_CLI.replace(/[.]/g, "\\.")} run\` again`,
         ),
       ),
     ]);
@@ -170,7 +170,7 @@ describe("writeHandoff", () => {
     );
     repo.write({ [HANDOFF]: "---\ntask: t\nstatus: finished\n---\n" });
     expect(() => write()).toThrow(
-      /cannot be read[\s\S]*\.agate\/handoff\.md:3:9: status: "finished" is not one of[\s\S]*delete the file and run agate handoff again with --task/,
+      /cannot be read[\s\S]*\.agate\/handoff\.md:3:9: status: "finished" is not one of[\s\S]*delete the file and run `npx --yes agate-gate@[\d.]+ handoff` again with --task/,
     );
   });
 
@@ -304,7 +304,7 @@ describe("agate handoff → verifyHandoff on a real repository", () => {
     const codeChange = repo.commit({ "src/a.ts": "a3\n" }, "fix after the handoff");
     const stale = await verifyAtHead(base);
     expect(stale.findings).toEqual([
-      `${HANDOFF} was updated before the newest code change (${codeChange.slice(0, 7)}): run \`npx agate handoff\` and commit it with or after the change`,
+      `${HANDOFF} was updated before the newest code change (${codeChange.slice(0, 7)}): run \`${AGATE_CLI} handoff\` and commit it with or after the change`,
     ]);
 
     await agateRun(repo.dir);

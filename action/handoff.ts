@@ -5,7 +5,7 @@ import { commandPassed } from "../checks/command-results.js";
 import { parseConfig } from "../checks/config/parse-config.js";
 import { ConfigurationError } from "../checks/errors.js";
 import { parseHandoffFile, renderHandoffFile } from "../checks/handoff/parse-handoff.js";
-import { NO_EXIT_CODE } from "../checks/handoff/verify.js";
+import { AGATE_CLI, NO_EXIT_CODE } from "../checks/handoff/verify.js";
 import { shortSha } from "../checks/markdown.js";
 import { NORMALISATION_RULES } from "../checks/normalise-output.js";
 import {
@@ -90,7 +90,7 @@ export function writeHandoff(options: WriteHandoffOptions): WrittenHandoff {
   const branch = gitMaybe(root, ["symbolic-ref", "--quiet", "--short", "HEAD"])?.trim();
   if (!branch) {
     throw new HandoffUsageError(
-      "HEAD is detached: check out the pull request's branch (git switch <branch>) and run agate handoff again",
+      `HEAD is detached: check out the pull request's branch (git switch <branch>) and run \`${AGATE_CLI} handoff\` again`,
     );
   }
 
@@ -119,7 +119,7 @@ export function writeHandoff(options: WriteHandoffOptions): WrittenHandoff {
     const head = git(root, ["rev-parse", "HEAD"]).trim();
     if (record.record.tested.sha !== head) {
       warnings.push(
-        `the command record ${record.file} is for ${shortSha(record.record.tested.sha)}, but HEAD is ${shortSha(head)}: run \`npx agate run\` again so last_command describes this commit`,
+        `the command record ${record.file} is for ${shortSha(record.record.tested.sha)}, but HEAD is ${shortSha(head)}: run \`${AGATE_CLI} run\` again so last_command describes this commit`,
       );
     }
     const chosen = lastCommandOf(record.record);
@@ -127,7 +127,7 @@ export function writeHandoff(options: WriteHandoffOptions): WrittenHandoff {
     else warnings.push(`the command record ${record.file} has no commands; last_command kept`);
   } else {
     warnings.push(
-      `no command record at ${record.file}: run \`npx agate run\` first; last_command ${lastCommand ? "kept as it was" : "left empty"}`,
+      `no command record at ${record.file}: run \`${AGATE_CLI} run\` first; last_command ${lastCommand ? "kept as it was" : "left empty"}`,
     );
   }
 
@@ -247,7 +247,9 @@ function readExisting(text: string, path: string) {
     throw new HandoffUsageError(
       `${path} exists but cannot be read, so its task, status and notes cannot be kept:\n${parsed.errors
         .map((error) => `  - ${error}`)
-        .join("\n")}\nFix these lines, or delete the file and run agate handoff again with --task.`,
+        .join(
+          "\n",
+        )}\nFix these lines, or delete the file and run \`${AGATE_CLI} handoff\` again with --task.`,
     );
   }
   return { text, front: parsed.front, body: parsed.body };
@@ -262,7 +264,7 @@ function readRecord(
   if (!existsSync(file)) {
     if (flag) {
       throw new HandoffUsageError(
-        `--record ${flag}: there is no file at ${file}; run \`npx agate run --record ${flag}\` first, or leave out --record`,
+        `--record ${flag}: there is no file at ${file}; run \`${AGATE_CLI} run --record ${flag}\` first, or leave out --record`,
       );
     }
     return { file, record: null };
@@ -272,13 +274,13 @@ function readRecord(
     data = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
     throw new HandoffUsageError(
-      `${file} is not JSON (${(error as Error).message}): run \`npx agate run\` again to rewrite it`,
+      `${file} is not JSON (${(error as Error).message}): run \`${AGATE_CLI} run\` again to rewrite it`,
     );
   }
   const parsed = commandRecordSchema.safeParse(data);
   if (!parsed.success) {
     throw new HandoffUsageError(
-      `${file} is not an agate command record (${parsed.error.issues[0]?.message ?? "invalid"}): run \`npx agate run\` again to rewrite it`,
+      `${file} is not an agate command record (${parsed.error.issues[0]?.message ?? "invalid"}): run \`${AGATE_CLI} run\` again to rewrite it`,
     );
   }
   return { file, record: parsed.data };

@@ -4,7 +4,7 @@ import type { Config } from "../../schemas/config.js";
 import type { GateDecision, GateFacts, PriorRecord, Requirement } from "../../schemas/gate.js";
 import { failedCommands } from "../command-results.js";
 import { handoffRequiredBy } from "../handoff/required.js";
-import { verifyHandoff } from "../handoff/verify.js";
+import { AGATE_CLI, verifyHandoff } from "../handoff/verify.js";
 import { codeSpan, shortSha as short } from "../markdown.js";
 import { overrideCommand } from "./listing.js";
 import { protectedChanges } from "./protected-paths.js";
@@ -492,7 +492,7 @@ function handoffRequirement(
   if (!check.blob_sha) {
     return {
       ...req("fail", `${why}, but ${path} is not at the head commit`, [
-        `Write ${path} and commit it: \`npx agate run\` then \`npx agate handoff --task "<the task>"\` fill it from the branch (${why})`,
+        `Write ${path} and commit it: \`${AGATE_CLI} run\` then \`${AGATE_CLI} handoff --task "<the task>"\` fill it from the branch (${why})`,
       ]),
       check,
     };

@@ -3,7 +3,7 @@ import type { CommandRecord, CommandResult } from "../../schemas/command-record.
 import type { ChangedFile, HandoffFacts } from "../../schemas/gate.js";
 import type { HandoffFrontMatter } from "../../schemas/handoff-file.js";
 import { renderHandoffFile } from "./parse-handoff.js";
-import { type VerifyHandoffInput, verifyHandoff } from "./verify.js";
+import { AGATE_CLI, type VerifyHandoffInput, verifyHandoff } from "./verify.js";
 
 const PATH = ".agate/handoff.md";
 const HEAD = "1".repeat(40);
@@ -178,7 +178,7 @@ describe("verifyHandoff", () => {
 
   it("wants a last command that agate recorded, with the exit code agate recorded", () => {
     expect(verify({ last_command: null }).findings).toEqual([
-      "last_command is missing: run `npx agate run`, then `npx agate handoff`, to record the last command and its exit code",
+      `last_command is missing: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\`, to record the last command and its exit code`,
     ]);
     expect(
       verify({ last_command: { run: "npm run build", exit_code: 0, output_tail: "" } }).findings,
@@ -218,7 +218,7 @@ describe("verifyHandoff", () => {
   it("finds nothing wrong with the last command while there is no record to compare with", () => {
     expect(verify({}, { record: null }).findings).toEqual([]);
     expect(verify({ last_command: null }, { record: null }).findings).toEqual([
-      "last_command is missing: run `npx agate run`, then `npx agate handoff`, to record the last command and its exit code",
+      `last_command is missing: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\`, to record the last command and its exit code`,
     ]);
   });
 
@@ -243,7 +243,7 @@ describe("verifyHandoff", () => {
       newest_change: { sha: CODE_SHA, files: ["src/a.ts"] },
     });
     expect(verify({}, { facts: stale }).findings).toEqual([
-      `${PATH} was updated before the newest code change (c0ffee0): run \`npx agate handoff\` and commit it with or after the change`,
+      `${PATH} was updated before the newest code change (c0ffee0): run \`${AGATE_CLI} handoff\` and commit it with or after the change`,
     ]);
     // A commit that touched only the handoff file is its update, not a code change.
     const onlyHandoff = { ...stale, newest_change: { sha: CODE_SHA, files: [PATH] } };

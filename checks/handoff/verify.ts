@@ -2,6 +2,7 @@ import type { HandoffCheck } from "../../schemas/acceptance-record.js";
 import type { CommandRecord, CommandResult } from "../../schemas/command-record.js";
 import type { ChangedFile, HandoffFacts } from "../../schemas/gate.js";
 import type { HandoffFrontMatter } from "../../schemas/handoff-file.js";
+import { AGATE_VERSION } from "../../schemas/version.js";
 import { codeSpan, shortSha } from "../markdown.js";
 import { parseHandoffFile } from "./parse-handoff.js";
 
@@ -24,6 +25,24 @@ export interface VerifyHandoffInput {
  * schema needs a whole number, and no process exits with -1.
  */
 export const NO_EXIT_CODE = -1;
+
+/** The npm package that ships agate's CLI. The name `agate` on npm is an unrelated project's. */
+export const CLI_PACKAGE = "agate-gate";
+
+/**
+ * The command every instruction tells an agent or a person to run (AGATE_CLI + ` run`): the
+ * package named explicitly, so npx never fetches a stranger's `agate`, at the releases that
+ * are compatible with this version (0.1.x for 0.1.0, 1.x for 1.2.3; a pre-release exactly), so
+ * the file it writes is the one this version verifies; `--yes` because an agent cannot answer
+ * npx's install prompt. Once the version is published, it works in any repository.
+ */
+export const AGATE_CLI = `npx --yes ${CLI_PACKAGE}@${compatibleReleases(AGATE_VERSION)}`;
+
+export function compatibleReleases(version: string): string {
+  const match = /^(\d+)\.(\d+)\.\d+$/.exec(version);
+  if (!match) return version;
+  return match[1] === "0" ? `0.${match[2]}` : (match[1] as string);
+}
 
 /** Past this many names of one kind, the rest are counted, so the summary stays readable. */
 const NAMES_PER_KIND = 20;
@@ -121,7 +140,7 @@ function lastCommandFindings(front: HandoffFrontMatter, record: CommandRecord | 
   const last = front.last_command;
   if (!last) {
     return [
-      "last_command is missing: run `npx agate run`, then `npx agate handoff`, to record the last command and its exit code",
+      `last_command is missing: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\`, to record the last command and its exit code`,
     ];
   }
   const run = last.run.trim();
@@ -173,7 +192,7 @@ function staleFindings(facts: HandoffFacts, path: string): string[] {
   if (!newest || newest.files.includes(path)) return [];
   if (!newest.files.some((file) => file !== path)) return [];
   return [
-    `${path} was updated before the newest code change (${shortSha(newest.sha)}): run \`npx agate handoff\` and commit it with or after the change`,
+    `${path} was updated before the newest code change (${shortSha(newest.sha)}): run \`${AGATE_CLI} handoff\` and commit it with or after the change`,
   ];
 }
 

@@ -28022,6 +28022,13 @@ var shortSha = (sha) => sha.slice(0, 7);
 
 // checks/handoff/verify.ts
 var NO_EXIT_CODE = -1;
+var CLI_PACKAGE = "agate-gate";
+var AGATE_CLI = `npx --yes ${CLI_PACKAGE}@${compatibleReleases(AGATE_VERSION)}`;
+function compatibleReleases(version2) {
+  const match = /^(\d+)\.(\d+)\.\d+$/.exec(version2);
+  if (!match) return version2;
+  return match[1] === "0" ? `0.${match[2]}` : match[1];
+}
 
 // checks/normalise-output.ts
 var TERMINAL_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
@@ -28331,7 +28338,7 @@ function writeHandoff(options) {
   const branch = gitMaybe(root2, ["symbolic-ref", "--quiet", "--short", "HEAD"])?.trim();
   if (!branch) {
     throw new HandoffUsageError(
-      "HEAD is detached: check out the pull request's branch (git switch <branch>) and run agate handoff again"
+      `HEAD is detached: check out the pull request's branch (git switch <branch>) and run \`${AGATE_CLI} handoff\` again`
     );
   }
   const task = options.task ?? existing?.front.task;
@@ -28357,7 +28364,7 @@ function writeHandoff(options) {
     const head2 = git(root2, ["rev-parse", "HEAD"]).trim();
     if (record2.record.tested.sha !== head2) {
       warnings.push(
-        `the command record ${record2.file} is for ${shortSha(record2.record.tested.sha)}, but HEAD is ${shortSha(head2)}: run \`npx agate run\` again so last_command describes this commit`
+        `the command record ${record2.file} is for ${shortSha(record2.record.tested.sha)}, but HEAD is ${shortSha(head2)}: run \`${AGATE_CLI} run\` again so last_command describes this commit`
       );
     }
     const chosen = lastCommandOf(record2.record);
@@ -28365,7 +28372,7 @@ function writeHandoff(options) {
     else warnings.push(`the command record ${record2.file} has no commands; last_command kept`);
   } else {
     warnings.push(
-      `no command record at ${record2.file}: run \`npx agate run\` first; last_command ${lastCommand ? "kept as it was" : "left empty"}`
+      `no command record at ${record2.file}: run \`${AGATE_CLI} run\` first; last_command ${lastCommand ? "kept as it was" : "left empty"}`
     );
   }
   const head = gitMaybe(root2, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])?.trim();
@@ -28459,8 +28466,10 @@ function readExisting(text, path) {
   if (!parsed.ok) {
     throw new HandoffUsageError(
       `${path} exists but cannot be read, so its task, status and notes cannot be kept:
-${parsed.errors.map((error62) => `  - ${error62}`).join("\n")}
-Fix these lines, or delete the file and run agate handoff again with --task.`
+${parsed.errors.map((error62) => `  - ${error62}`).join(
+        "\n"
+      )}
+Fix these lines, or delete the file and run \`${AGATE_CLI} handoff\` again with --task.`
     );
   }
   return { text, front: parsed.front, body: parsed.body };
@@ -28470,7 +28479,7 @@ function readRecord(root2, cwd, flag) {
   if (!existsSync3(file2)) {
     if (flag) {
       throw new HandoffUsageError(
-        `--record ${flag}: there is no file at ${file2}; run \`npx agate run --record ${flag}\` first, or leave out --record`
+        `--record ${flag}: there is no file at ${file2}; run \`${AGATE_CLI} run --record ${flag}\` first, or leave out --record`
       );
     }
     return { file: file2, record: null };
@@ -28480,13 +28489,13 @@ function readRecord(root2, cwd, flag) {
     data = JSON.parse(readFileSync2(file2, "utf8"));
   } catch (error62) {
     throw new HandoffUsageError(
-      `${file2} is not JSON (${error62.message}): run \`npx agate run\` again to rewrite it`
+      `${file2} is not JSON (${error62.message}): run \`${AGATE_CLI} run\` again to rewrite it`
     );
   }
   const parsed = commandRecordSchema.safeParse(data);
   if (!parsed.success) {
     throw new HandoffUsageError(
-      `${file2} is not an agate command record (${parsed.error.issues[0]?.message ?? "invalid"}): run \`npx agate run\` again to rewrite it`
+      `${file2} is not an agate command record (${parsed.error.issues[0]?.message ?? "invalid"}): run \`${AGATE_CLI} run\` again to rewrite it`
     );
   }
   return { file: file2, record: parsed.data };

@@ -74,7 +74,9 @@ describe("the handoff file in the gate, end to end", { timeout: 120_000 }, () =>
     expect(handoffState(repo, head).row).toContain(
       "required by the label long-task (handoff.required_when.labels), but .agate/handoff.md is not at the head commit",
     );
-    expect(handoffState(repo, head).summary).toContain("npx agate handoff");
+    expect(handoffState(repo, head).summary).toMatch(
+      /`npx --yes agate-gate@[\d.]+ handoff --task "<the task>"`/,
+    );
 
     const push = async (files: Record<string, string>) => {
       const sha = await sim.pushCommit({ repo, branch, files, author: "codex[bot]" });
