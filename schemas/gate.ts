@@ -31,6 +31,28 @@ export const pullRequestSnapshotSchema = z.strictObject({
   labels: z.array(z.string()),
 });
 
+/** What the evaluator and the handoff rules read of a pull request beyond its snapshot. */
+export const pullRequestDetailSchema = z.strictObject({
+  title: z.string(),
+  body: z.string(),
+  created_at: isoDateTimeSchema,
+  /** GitHub's own time of the pull request's last change: which of two views is newer. */
+  updated_at: isoDateTimeSchema,
+  commits: z.number().int().nonnegative(),
+  additions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+  /** GitHub's count of changed files, to tell a cut listing from a whole one. */
+  changed_files: z.number().int().nonnegative(),
+  /** The test merge commit GitHub made for the head and base; null while it computes it. */
+  merge_commit_sha: gitShaSchema.nullable(),
+});
+
+/** A pull request as one read of it, or one webhook about it, showed it. */
+export const pullRequestViewSchema = z.strictObject({
+  snapshot: pullRequestSnapshotSchema,
+  detail: pullRequestDetailSchema,
+});
+
 /** The config at the base commit, as the App read it (never the head's). */
 export const baseConfigFactSchema = z.discriminatedUnion("status", [
   z.strictObject({
@@ -284,6 +306,8 @@ export const gateDecisionSchema = z.strictObject({
 });
 
 export type PullRequestSnapshot = z.infer<typeof pullRequestSnapshotSchema>;
+export type PullRequestDetail = z.infer<typeof pullRequestDetailSchema>;
+export type PullRequestView = z.infer<typeof pullRequestViewSchema>;
 export type BaseConfigFact = z.infer<typeof baseConfigFactSchema>;
 export type ChangedFile = z.infer<typeof changedFileSchema>;
 export type CommandEvidence = z.infer<typeof commandEvidenceSchema>;

@@ -119,7 +119,41 @@ export const headObservationSchema = z.strictObject({
   observed_at: isoDateTimeSchema,
 });
 
+/**
+ * The newest view of a pull request agate acted on, by GitHub's `updated_at`, and a digest of
+ * what it showed: a webhook's copy is used instead of a fresh read only when it is not older.
+ */
+export const pullRequestSightingSchema = z.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  updated_at: isoDateTimeSchema,
+  digest: sha256HexSchema,
+  observed_at: isoDateTimeSchema,
+});
+
+/** The App's own `agate` check run on one commit, as GitHub returned it to a read or a write. */
+export const agateCheckRunSchema = z.strictObject({
+  id: positiveIntSchema,
+  status: z.string(),
+  conclusion: z.string().nullable(),
+  title: z.string().nullable(),
+  summary: z.string().nullable(),
+  startedAt: isoDateTimeSchema.nullable(),
+  externalId: z.string().nullable(),
+});
+
+/** One commit's `agate` check run as agate last wrote it (the ledger that spares a listing). */
+export const checkRunEntrySchema = z.strictObject({
+  repository: repositoryFullNameSchema,
+  head_sha: gitShaSchema,
+  check: agateCheckRunSchema,
+  written_at: isoDateTimeSchema,
+});
+
 export type OverrideInput = z.infer<typeof overrideInputSchema>;
 export type HeadObservation = z.infer<typeof headObservationSchema>;
 export type StoredOverride = z.infer<typeof storedOverrideSchema>;
 export type MergeCommitObservation = z.infer<typeof mergeCommitObservationSchema>;
+export type PullRequestSighting = z.infer<typeof pullRequestSightingSchema>;
+export type AgateCheckRun = z.infer<typeof agateCheckRunSchema>;
+export type CheckRunEntry = z.infer<typeof checkRunEntrySchema>;

@@ -15,6 +15,7 @@ import type { AuditLog } from "../store/ports/audit-log.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
 import type { RecordStore } from "../store/ports/record-store.js";
+import type { AgateChecks } from "./check-runs.js";
 import type { Observations } from "./gather.js";
 
 export type ApplyStore = RecordStore & ObservationStore & AuditLog & Pick<JobQueue, "enqueue">;
@@ -26,6 +27,7 @@ export interface Applied {
 
 export async function applyGatePlan(options: {
   github: GitHubAdapter;
+  checks: AgateChecks;
   store: ApplyStore;
   installation: number;
   facts: GateFacts;
@@ -61,7 +63,7 @@ export async function applyGatePlan(options: {
     observed_at: at,
   });
 
-  if (plan.check) await github.writeAgateCheckRun(pr.head_sha, options.existing, plan.check);
+  if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
   for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
   if (plan.labels.add.length > 0) {
     const added = await github.addLabels(pr.number, plan.labels.add);

@@ -18,8 +18,10 @@ import {
 import { AGATE_VERSION } from "../../schemas/version.js";
 import { GitHubAdapter } from "../github/adapter.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
+import type { CheckRunLedger } from "../store/ports/check-run-ledger.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import { ImmutableReads } from "./caches.js";
+import { AgateChecks } from "./check-runs.js";
 import { collectEvidence, EvidenceCache } from "./evidence.js";
 import type { GateDeps } from "./job-deps.js";
 
@@ -43,7 +45,7 @@ export interface MergeGroupEvaluation {
 /** Evaluates one merge group's head from live facts and writes its `agate` check run. */
 export async function evaluateMergeGroup(options: {
   github: GitHubAdapter;
-  store: AuditLog;
+  store: AuditLog & CheckRunLedger;
   reads: ImmutableReads;
   group: MergeGroupRefFact;
   /** The deadline job is running: no verified record by now means failure. */
@@ -53,8 +55,9 @@ export async function evaluateMergeGroup(options: {
   evidence?: EvidenceCache;
 }): Promise<MergeGroupEvaluation> {
   const { github, group, now } = options;
+  const checks = new AgateChecks(github, options.store, now);
   const [existing, config] = await Promise.all([
-    github.agateCheckRun(group.head_sha),
+    checks.current(group.head_sha),
     options.reads.config(github, group.base_sha),
   ]);
   const facts: MergeGroupFacts = {
@@ -111,7 +114,7 @@ export async function evaluateMergeGroup(options: {
   };
   const wrote = checkChanges(existing, view);
   if (wrote) {
-    await github.writeAgateCheckRun(group.head_sha, existing, {
+    await checks.write(group.head_sha, existing, {
       ...view,
       externalId: externalIdOf(group),
     });
@@ -160,7 +163,7 @@ export async function runMergeGroupJob(
   } else {
     // Only a group the queue asked about (our check on it names its base) is evaluated: a branch
     // merely named like a queue branch gets no check from us.
-    const existing = await github.agateCheckRun(job.head_sha);
+    const existing = await new AgateChecks(github, deps.store, deps.now).current(job.head_sha);
     const match = BASE_IN_EXTERNAL_ID.exec(existing?.externalId ?? "");
     if (!match?.[2] || match[1] !== job.head_sha) {
       return `${job.repository}@${short}: no merge_group checks request seen for it; nothing to do`;
@@ -220,7 +223,7 @@ export async function handleMergeGroupDeadline(payload: unknown, deps: GateDeps)
     job.repository,
     slug,
   );
-  const existing = await github.agateCheckRun(job.head_sha);
+  const existing = await new AgateChecks(github, deps.store, deps.now).current(job.head_sha);
   if (existing?.status === "completed") {
     deps.log?.(
       `${job.repository} merge group ${job.head_sha.slice(0, 7)}: deadline reached, already concluded ${existing.conclusion}`,

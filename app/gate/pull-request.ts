@@ -11,15 +11,17 @@ import type { EvidenceRunFact, GateDecision } from "../../schemas/gate.js";
 import { evidenceEventMatters, type PullRequestJob } from "../../schemas/jobs.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
+import type { CheckRunLedger } from "../store/ports/check-run-ledger.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
 import { type ApplyStore, applyGatePlan } from "./apply.js";
 import type { ImmutableReads } from "./caches.js";
+import { AgateChecks } from "./check-runs.js";
 import type { EvidenceCache } from "./evidence.js";
 import { type GatherStore, gatherPullRequest } from "./gather.js";
 
 export interface PassDeps {
   github: GitHubAdapter;
-  store: GatherStore & ApplyStore;
+  store: GatherStore & ApplyStore & CheckRunLedger;
   reads: ImmutableReads;
   evidence: EvidenceCache;
   agateVersion: string;
@@ -57,7 +59,8 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
     );
   }
   const { github } = deps;
-  if (job.retarget && job.head_sha) await holdForRetarget(github, job);
+  const checks = new AgateChecks(github, deps.store, deps.now);
+  if (job.retarget && job.head_sha) await holdForRetarget(checks, job);
   try {
     const gathered = await gatherPullRequest(
       deps,
@@ -71,7 +74,7 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
     if (gathered.status === "skipped") return skip(gathered.reason);
     const { facts, observations, evaluatorDue, headSeen } = gathered;
     const decision = decideGate(facts);
-    const existing = headSeen ? await github.agateCheckRun(facts.pull_request.head_sha) : null;
+    const existing = await checks.current(facts.pull_request.head_sha, headSeen);
     const plan = planGatePass({
       facts,
       decision,
@@ -81,6 +84,7 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
     });
     const applied = await applyGatePlan({
       github,
+      checks,
       store: deps.store,
       installation: job.installation,
       facts,
@@ -92,7 +96,7 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
     });
     return { decision, skipped: null, ...applied };
   } catch (error) {
-    await holdOnError(github, deps.store, job.number, error, deps.now);
+    await holdOnError(github, checks, deps.store, job.number, error, deps.now);
     throw error;
   }
 }
@@ -123,11 +127,11 @@ async function runAlreadyRead(store: AuditLog, job: PullRequestJob): Promise<boo
  * A retarget must not leave the old base's decision standing while the new base is read: the
  * check on the head goes back in progress first, saying why.
  */
-async function holdForRetarget(github: GitHubAdapter, job: PullRequestJob): Promise<void> {
+async function holdForRetarget(checks: AgateChecks, job: PullRequestJob): Promise<void> {
   const { retarget, head_sha: head } = job;
   if (!retarget || !head) return;
-  const existing = await github.agateCheckRun(head);
-  await github.writeAgateCheckRun(head, existing, {
+  const existing = await checks.current(head);
+  await checks.write(head, existing, {
     conclusion: null,
     rerunEvaluator: false,
     title: `The base changed from ${retarget.from} to ${retarget.to}: re-evaluating against the new base`,
@@ -143,6 +147,7 @@ async function holdForRetarget(github: GitHubAdapter, job: PullRequestJob): Prom
  */
 async function holdOnError(
   github: GitHubAdapter,
+  checks: AgateChecks,
   store: ObservationStore,
   number: number,
   error: unknown,
@@ -158,9 +163,9 @@ async function holdOnError(
       base_ref: pr.base_ref,
       observed_at: now().toISOString(),
     });
-    const existing = await github.agateCheckRun(pr.head_sha);
+    const existing = await checks.current(pr.head_sha);
     const reason = error instanceof Error ? error.message : String(error);
-    await github.writeAgateCheckRun(pr.head_sha, existing, {
+    await checks.write(pr.head_sha, existing, {
       conclusion: null,
       rerunEvaluator: false,
       title: "agate could not finish evaluating this commit; it will retry",

@@ -6,23 +6,19 @@ import type {
   ChangedFile,
   EvidenceJob,
   EvidenceRun,
+  PullRequestDetail,
   PullRequestSnapshot,
+  PullRequestView,
   RecordArtifact,
   TestedCommitFact,
 } from "../../schemas/gate.js";
 import { GATE_CHECK_NAME } from "../../schemas/gate.js";
+import type { AgateCheckRun } from "../../schemas/store.js";
+
+export type { PullRequestDetail } from "../../schemas/gate.js";
+export type { AgateCheckRun } from "../../schemas/store.js";
 
 export type GitHubClient = InstanceType<typeof ProbotOctokit>;
-
-export interface AgateCheckRun {
-  id: number;
-  status: string;
-  conclusion: string | null;
-  title: string | null;
-  summary: string | null;
-  startedAt: string | null;
-  externalId: string | null;
-}
 
 export interface ReviewFact {
   login: string;
@@ -32,20 +28,6 @@ export interface ReviewFact {
   commit_id: string | null;
   submitted_at: string | null;
   body: string;
-}
-
-/** What the evaluator and the handoff rules read of a pull request beyond its snapshot. */
-export interface PullRequestDetail {
-  title: string;
-  body: string;
-  created_at: string;
-  commits: number;
-  additions: number;
-  deletions: number;
-  /** GitHub's count of changed files, to tell a cut listing from a whole one. */
-  changed_files: number;
-  /** The test merge commit GitHub made for the head and base; null while it computes it. */
-  merge_commit_sha: string | null;
 }
 
 interface LabelFact {
@@ -110,33 +92,43 @@ export class GitHubAdapter {
   private readonly details = new Map<number, PullRequestDetail>();
 
   async pullRequest(number: number): Promise<PullRequestSnapshot> {
+    return (await this.pullRequestView(number)).snapshot;
+  }
+
+  /** The pull request as GitHub shows it now: one read. */
+  async pullRequestView(number: number): Promise<PullRequestView> {
     this.count("pulls/get");
     const { data } = await this.octokit.rest.pulls.get({
       owner: this.owner,
       repo: this.repo,
       pull_number: number,
     });
-    this.details.set(data.number, {
+    const detail: PullRequestDetail = {
       title: data.title,
       body: data.body ?? "",
       created_at: data.created_at,
+      updated_at: data.updated_at,
       commits: data.commits,
       additions: data.additions,
       deletions: data.deletions,
       changed_files: data.changed_files,
       merge_commit_sha: data.merge_commit_sha ?? null,
-    });
+    };
+    this.details.set(data.number, detail);
     return {
-      repository: `${this.owner}/${this.repo}`,
-      number: data.number,
-      state: data.state === "open" ? "open" : "closed",
-      draft: data.draft ?? false,
-      head_sha: data.head.sha,
-      head_ref: data.head.ref,
-      base_sha: data.base.sha,
-      base_ref: data.base.ref,
-      author: { login: data.user.login, type: data.user.type },
-      labels: data.labels.map((label) => label.name),
+      snapshot: {
+        repository: `${this.owner}/${this.repo}`,
+        number: data.number,
+        state: data.state === "open" ? "open" : "closed",
+        draft: data.draft ?? false,
+        head_sha: data.head.sha,
+        head_ref: data.head.ref,
+        base_sha: data.base.sha,
+        base_ref: data.base.ref,
+        author: { login: data.user.login, type: data.user.type },
+        labels: data.labels.map((label) => label.name),
+      },
+      detail,
     };
   }
 
@@ -263,7 +255,7 @@ export class GitHubAdapter {
     sha: string,
     existing: AgateCheckRun | null,
     write: CheckRunWrite,
-  ): Promise<number> {
+  ): Promise<AgateCheckRun> {
     const output = { title: write.title.slice(0, 255), summary: write.summary };
     const fields = {
       owner: this.owner,
@@ -289,16 +281,19 @@ export class GitHubAdapter {
     };
     if (existing) {
       this.count("checks/update");
-      await this.octokit.rest.checks.update({ ...fields, check_run_id: existing.id });
-      return existing.id;
+      const updated = await this.octokit.rest.checks.update({
+        ...fields,
+        check_run_id: existing.id,
+      });
+      return agateCheckRunOf(updated.data);
     }
     this.count("checks/create");
-    const { data } = await this.octokit.rest.checks.create({
+    const created = await this.octokit.rest.checks.create({
       ...fields,
       name: GATE_CHECK_NAME,
       head_sha: sha,
     });
-    return data.id;
+    return agateCheckRunOf(created.data);
   }
 
   /**
@@ -318,17 +313,7 @@ export class GitHubAdapter {
     const run = runs
       .filter((r) => r.app?.slug === this.appSlug && r.head_sha === sha)
       .sort((a, b) => b.id - a.id)[0];
-    return run
-      ? {
-          id: run.id,
-          status: run.status,
-          conclusion: run.conclusion ?? null,
-          title: run.output.title ?? null,
-          summary: run.output.summary ?? null,
-          startedAt: run.started_at ?? null,
-          externalId: run.external_id ?? null,
-        }
-      : null;
+    return run ? agateCheckRunOf(run) : null;
   }
 
   /** Runs for a head on one event, newest first (GitHub's own data on where evidence came from). */
@@ -611,4 +596,24 @@ export class AppAdapter {
       throw error;
     }
   }
+}
+
+/** A check run as GitHub returns it from a listing, a create or an update. */
+function agateCheckRunOf(run: {
+  id: number;
+  status: string;
+  conclusion: string | null;
+  started_at: string | null;
+  external_id: string | null;
+  output: { title: string | null; summary: string | null };
+}): AgateCheckRun {
+  return {
+    id: run.id,
+    status: run.status,
+    conclusion: run.conclusion ?? null,
+    title: run.output.title ?? null,
+    summary: run.output.summary ?? null,
+    startedAt: run.started_at ?? null,
+    externalId: run.external_id ?? null,
+  };
 }

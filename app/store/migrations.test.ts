@@ -10,6 +10,7 @@ import { SqliteStore } from "./sqlite-store.js";
 const TABLES = [
   "acceptance_record_stale_marks",
   "acceptance_records",
+  "agate_check_runs",
   "audit_log",
   "deliveries",
   "delivery_payload_prunes",
@@ -21,6 +22,7 @@ const TABLES = [
   "jobs",
   "maintainer_overrides",
   "merge_commits",
+  "pull_request_sightings",
   "schema_migrations",
 ];
 

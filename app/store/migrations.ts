@@ -293,6 +293,34 @@ export const MIGRATIONS: readonly Migration[] = [
       BEGIN SELECT RAISE(ABORT, 'delivery payloads are append-only: only retention deletes one, by appending its prune'); END;
     `,
   },
+  {
+    version: 5,
+    name: "pull request sightings and the ledger of agate's own check runs",
+    up: `
+      -- The newest view of each pull request a pass acted on, by GitHub's updated_at: a webhook's
+      -- copy of the pull request is believed instead of a fresh read only when it is not older.
+      -- Mutable on purpose: one row per pull request, replaced only by a view at least as new.
+      CREATE TABLE pull_request_sightings (
+        repository TEXT NOT NULL,
+        pull_number INTEGER NOT NULL CHECK (pull_number > 0),
+        updated_at TEXT NOT NULL CHECK (unixepoch(updated_at) IS NOT NULL),
+        digest TEXT NOT NULL CHECK (length(digest) = 64),
+        observed_at TEXT NOT NULL,
+        PRIMARY KEY (repository, pull_number)
+      ) STRICT;
+
+      -- agate's own agate check run on each commit as agate last wrote it; known = 0 while a
+      -- write is in flight (a crash there leaves it unknown, read from GitHub again).
+      CREATE TABLE agate_check_runs (
+        repository TEXT NOT NULL,
+        head_sha TEXT NOT NULL,
+        known INTEGER NOT NULL CHECK (known IN (0, 1)),
+        check_run TEXT NOT NULL CHECK (json_valid(check_run)),
+        written_at TEXT NOT NULL,
+        PRIMARY KEY (repository, head_sha)
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;

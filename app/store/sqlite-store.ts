@@ -26,10 +26,14 @@ import {
   repositoryFullNameSchema,
 } from "../../schemas/primitives.js";
 import {
+  type AgateCheckRun,
   type AuditEntry,
   type AuditEntryInput,
+  agateCheckRunSchema,
   auditEntryInputSchema,
   auditEntrySchema,
+  type CheckRunEntry,
+  checkRunEntrySchema,
   type DeliveryRecord,
   deliveryRecordSchema,
   deliverySchema,
@@ -44,6 +48,8 @@ import {
   newJobSchema,
   type OverrideInput,
   overrideInputSchema,
+  type PullRequestSighting,
+  pullRequestSightingSchema,
   type StoredDelivery,
   type StoredOverride,
   storedDeliverySchema,
@@ -75,7 +81,7 @@ import type {
   JobLease,
   ListJobsQuery,
 } from "./ports/job-queue.js";
-import type { HeadKey } from "./ports/keys.js";
+import type { HeadKey, PullRequestKey } from "./ports/keys.js";
 import type { HeadSighting } from "./ports/observation-store.js";
 import type { ListRecordsQuery, MarkStaleInput } from "./ports/record-store.js";
 import type { Clock, Store } from "./store.js";
@@ -825,6 +831,76 @@ export class SqliteStore implements Store {
       `SELECT pull_number, base_ref FROM head_observations
        WHERE repository = ? AND head_sha = ? ORDER BY observed_at, pull_number, base_ref`,
     ).all(query.repository, query.headSha) as HeadSighting[];
+  }
+
+  async recordPullRequestSighting(sighting: PullRequestSighting): Promise<void> {
+    const seen = parseInput(pullRequestSightingSchema, sighting, "pull request sighting");
+    this.#write(() =>
+      this.#sql(
+        `INSERT INTO pull_request_sightings
+           (repository, pull_number, updated_at, digest, observed_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (repository, pull_number) DO UPDATE SET
+           updated_at = excluded.updated_at, digest = excluded.digest,
+           observed_at = excluded.observed_at
+         WHERE unixepoch(excluded.updated_at, 'subsec') >= unixepoch(updated_at, 'subsec')`,
+      ).run(seen.repository, seen.pull_number, seen.updated_at, seen.digest, seen.observed_at),
+    );
+  }
+
+  async latestPullRequestSighting(query: PullRequestKey): Promise<PullRequestSighting | null> {
+    const row = this.#sql(
+      `SELECT repository, pull_number, updated_at, digest, observed_at FROM pull_request_sightings
+       WHERE repository = ? AND pull_number = ?`,
+    ).get(query.repository, query.pullNumber);
+    return row === undefined
+      ? null
+      : parseRow(
+          pullRequestSightingSchema,
+          row,
+          "pull_request_sightings",
+          `${query.repository}#${query.pullNumber}`,
+        );
+  }
+
+  async beginCheckRunWrite(query: { repository: string; headSha: string }): Promise<void> {
+    this.#write(() =>
+      this.#sql("UPDATE agate_check_runs SET known = 0 WHERE repository = ? AND head_sha = ?").run(
+        query.repository,
+        query.headSha,
+      ),
+    );
+  }
+
+  async recordCheckRun(entry: CheckRunEntry): Promise<void> {
+    const known = parseInput(checkRunEntrySchema, entry, "check run entry");
+    this.#write(() =>
+      this.#sql(
+        `INSERT INTO agate_check_runs (repository, head_sha, known, check_run, written_at)
+         VALUES (?, ?, 1, ?, ?)
+         ON CONFLICT (repository, head_sha) DO UPDATE SET
+           known = 1, check_run = excluded.check_run, written_at = excluded.written_at`,
+      ).run(known.repository, known.head_sha, JSON.stringify(known.check), known.written_at),
+    );
+  }
+
+  async knownCheckRun(query: {
+    repository: string;
+    headSha: string;
+  }): Promise<AgateCheckRun | null> {
+    const row = this.#sql(
+      "SELECT check_run FROM agate_check_runs WHERE repository = ? AND head_sha = ? AND known = 1",
+    ).get(query.repository, query.headSha) as { check_run: string } | undefined;
+    if (row === undefined) return null;
+    const key = `${query.repository}@${query.headSha}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(row.check_run);
+    } catch (error) {
+      throw new CorruptRowError("agate_check_runs", key, "check_run is not valid JSON", {
+        cause: error,
+      });
+    }
+    return parseRow(agateCheckRunSchema, value, "agate_check_runs", key);
   }
 
   async close(): Promise<void> {

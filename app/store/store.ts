@@ -7,6 +7,7 @@
  * each call and never holds a transaction across an await.
  */
 import type { AuditLog } from "./ports/audit-log.js";
+import type { CheckRunLedger } from "./ports/check-run-ledger.js";
 import type { DeliveryLog } from "./ports/delivery-log.js";
 import type { EvaluationStore } from "./ports/evaluation-store.js";
 import type { JobQueue } from "./ports/job-queue.js";
@@ -25,6 +26,7 @@ export interface Store
     EvaluationStore,
     OverrideStore,
     ObservationStore,
+    CheckRunLedger,
     AuditLog {
   close(): Promise<void>;
 }

@@ -204,6 +204,8 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
     await gate.ci(repo, branch, head);
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    // The evidence pass knew its own check from the ledger of what agate wrote: no listing.
+    expect(gate.sim.calls["checks/list-for-ref"] ?? 0).toBe(0);
     const run = gate.sim.deliveries
       .filter((d) => d.event === "workflow_run" && d.action === "completed")
       .at(-1);
@@ -218,6 +220,24 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(gate.sim.calls["actions/list-workflow-runs-for-repo"]).toBeGreaterThan(
       before["actions/list-workflow-runs-for-repo"] ?? 0,
     );
+  });
+
+  it("a check write that may not have been recorded (a crash between GitHub and the ledger) is listed again, not believed", async () => {
+    const repo = "inflight";
+    const { head, branch } = await gate.agentPullRequest(repo, { "answer.txt": "42\n" });
+    const repository = `${gate.sim.owner}/${repo}`;
+    expect(await gate.store.knownCheckRun({ repository, headSha: head })).toMatchObject({
+      status: "in_progress",
+    });
+    await gate.store.beginCheckRunWrite({ repository, headSha: head });
+    await gate.ci(repo, branch, head);
+    expect(gate.sim.calls["checks/list-for-ref"]).toBe(1);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    expect(await gate.store.knownCheckRun({ repository, headSha: head })).toMatchObject({
+      status: "completed",
+      conclusion: "success",
+      id: gate.gateCheck(repo, head)?.id,
+    });
   });
 
   it("a malformed config on the base fails the check with the file, line and fix", async () => {

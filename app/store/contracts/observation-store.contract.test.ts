@@ -62,6 +62,44 @@ function observationStoreContract(
       expect(await store.listMergeCommits({ ...PR, headSha: SHA_A })).toEqual([SHA_B, SHA_C]);
       expect(await store.listMergeCommits({ ...PR, headSha: SHA_B })).toEqual([]);
     });
+
+    it("keeps the newest pull request sighting by GitHub's updated_at; an older one changes nothing", async () => {
+      const store = t.port;
+      const sighting = (updated_at: string, digest: string) => ({
+        repository: "octo/repo",
+        pull_number: 12,
+        updated_at,
+        digest: digest.repeat(64),
+        observed_at: "2025-01-01T12:00:00.000Z",
+      });
+      expect(await store.latestPullRequestSighting(PR)).toBeNull();
+      await store.recordPullRequestSighting(sighting("2025-01-01T10:00:05Z", "a"));
+      // Older, even written in another format: ignored.
+      await store.recordPullRequestSighting(sighting("2025-01-01T10:00:04.999Z", "b"));
+      expect(await store.latestPullRequestSighting(PR)).toEqual(
+        sighting("2025-01-01T10:00:05Z", "a"),
+      );
+      // As new: replaces (two views of one second cannot be ordered; the caller reads live).
+      await store.recordPullRequestSighting(sighting("2025-01-01T10:00:05Z", "c"));
+      expect((await store.latestPullRequestSighting(PR))?.digest).toBe("c".repeat(64));
+      await store.recordPullRequestSighting(sighting("2025-01-01T10:00:06Z", "d"));
+      expect(await store.latestPullRequestSighting(PR)).toEqual(
+        sighting("2025-01-01T10:00:06Z", "d"),
+      );
+      expect(await store.latestPullRequestSighting({ ...PR, pullNumber: 13 })).toBeNull();
+    });
+
+    it("refuses a sighting that is not one, naming the field", async () => {
+      await expect(
+        t.port.recordPullRequestSighting({
+          repository: "octo/repo",
+          pull_number: 12,
+          updated_at: "yesterday",
+          digest: "a".repeat(64),
+          observed_at: "2025-01-01T12:00:00.000Z",
+        }),
+      ).rejects.toThrow(/updated_at/);
+    });
   });
 }
 

@@ -1,10 +1,16 @@
 /**
  * Facts GitHub showed agate, kept because GitHub forgets or does not say them later: the test
- * merge commits reported for a head (what a record may have tested besides the head), and the
- * pull requests and bases a head was seen in (a head in two of them cannot be told apart).
+ * merge commits reported for a head (what a record may have tested besides the head), the
+ * pull requests and bases a head was seen in (a head in two of them cannot be told apart), and
+ * the newest view of each pull request a pass acted on (so an older webhook is never believed
+ * over it).
  */
-import type { HeadObservation, MergeCommitObservation } from "../../../schemas/store.js";
-import type { HeadKey } from "./keys.js";
+import type {
+  HeadObservation,
+  MergeCommitObservation,
+  PullRequestSighting,
+} from "../../../schemas/store.js";
+import type { HeadKey, PullRequestKey } from "./keys.js";
 
 /** One pull request and base a head was seen in. */
 export type HeadSighting = Pick<HeadObservation, "pull_number" | "base_ref">;
@@ -18,4 +24,11 @@ export interface ObservationStore {
   recordHeadObservation(observation: HeadObservation): Promise<void>;
   /** Every pull request and base the head was seen in, oldest first. */
   listHeadObservations(query: { repository: string; headSha: string }): Promise<HeadSighting[]>;
+  /**
+   * Keeps the sighting when it is at least as new (GitHub's `updated_at`) as the one kept; an
+   * older one changes nothing.
+   */
+  recordPullRequestSighting(sighting: PullRequestSighting): Promise<void>;
+  /** The newest sighting of the pull request, or null when no pass has seen it. */
+  latestPullRequestSighting(query: PullRequestKey): Promise<PullRequestSighting | null>;
 }
