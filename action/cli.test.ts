@@ -1,11 +1,27 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { AGATE_CLI, CLI_PACKAGE, compatibleReleases } from "../checks/handoff/verify.js";
 import { commandRecordSchema } from "../schemas/command-record.js";
 import { GIT_ENV, makeRepo, type TestRepo } from "../test/support/git-repo.js";
 
-const CLI = resolve(import.meta.dirname, "..", "dist", "cli", "index.js");
+const ROOT = resolve(import.meta.dirname, "..");
+const CLI = join(ROOT, "dist", "cli", "index.js");
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  name: string;
+  version: string;
+  private?: boolean;
+  bin?: Record<string, string>;
+};
 const agate = (repo: TestRepo, ...args: string[]) =>
   spawnSync(CLI, args, {
     cwd: repo.dir,
@@ -85,11 +101,277 @@ describe("agate run (dist/cli/index.js), with no credentials", () => {
     expect(existsSync(join(repo.dir, ".git", "agate", "shadow-git"))).toBe(false);
   });
 
-  it("usage errors exit 2 with the usage; --version prints the version", () => {
+  it("an unknown command or option is named in agate's words, with the usage, exit 2", () => {
     repo = makeRepo();
-    expect(agate(repo, "frobnicate").status).toBe(2);
-    expect(agate(repo, "run", "--nope").stderr).toContain("Usage:");
-    expect(agate(repo, "--version").stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const unknown = agate(repo, "frobnicate");
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /^agate: unknown command 'frobnicate'; the commands are run, handoff, validate, help\n\nagate \d+\.\d+\.\d+: .*\n\nUsage:\n/,
+    );
+    const none = agate(repo);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/^agate: no command given\n/);
+
+    const bogus = agate(repo, "run", "--bogus");
+    expect(bogus.status).toBe(2);
+    expect(bogus.stderr).toMatch(
+      /^agate: unknown option '--bogus' for 'run'; its options are --base, --config, --record, --help\n/,
+    );
+    expect(bogus.stderr).toContain("Usage:");
+    // Not Node's parser, which talks about positionals to someone who mistyped a flag.
+    expect(bogus.stderr).not.toContain("positional");
+    expect(agate(repo, "run", "--confg", "x.yml").stderr).toMatch(
+      /^agate: unknown option '--confg' for 'run' \(did you mean --config\?\)/,
+    );
+    expect(agate(repo, "validate", "-x").stderr).toMatch(
+      /^agate: unknown option '-x' for 'validate'/,
+    );
+    expect(agate(repo, "--bogus").stderr).toMatch(
+      /^agate: unknown option '--bogus' for 'agate-gate'/,
+    );
+    const noValue = agate(repo, "handoff", "--task");
+    expect(noValue.status).toBe(2);
+    expect(noValue.stderr).toMatch(/^agate: option '--task' of 'handoff' needs a value\n/);
+    expect(agate(repo, "run", "--help=yes").stderr).toMatch(
+      /^agate: option '--help' of 'run' takes no value\n/,
+    );
+    const extra = agate(repo, "run", "everything");
+    expect(extra.status).toBe(2);
+    expect(extra.stderr).toMatch(/^agate: 'run' takes no arguments, got 'everything'\n/);
+    expect(agate(repo, "validate", "a.yml", "b.yml").stderr).toMatch(
+      /^agate: 'validate' takes at most 1, got 'b\.yml'\n/,
+    );
+  });
+
+  it("--version prints the version, --help and help the usage, exit 0", () => {
+    repo = makeRepo();
+    const version = agate(repo, "--version");
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toBe(PACKAGE.version);
+    for (const args of [["--help"], ["help"], ["run", "--help"], ["validate", "-h"]]) {
+      const help = agate(repo, ...args);
+      expect(help.status, args.join(" ")).toBe(0);
+      expect(help.stdout).toContain(`${CLI_PACKAGE} validate [FILE]`);
+    }
+  });
+});
+
+describe("agate run without a config at the base commit", () => {
+  const CONFIG = "version: 1\ncommands:\n  - name: unit\n    run: 'true'\n";
+  const recordFile = () => join(repo.dir, ".git", "agate", "command-record.json");
+
+  it("nothing anywhere: the repository has not adopted agate, nothing to run, exit 0", () => {
+    repo = makeRepo();
+    repo.commit({ "README.md": "hi\n" });
+    const result = agate(repo, "run");
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /^agate: the base commit [0-9a-f]{7} has no \.github\/agate\.yml; nothing to run\.\n$/,
+    );
+    expect(existsSync(recordFile())).toBe(false);
+  });
+
+  it("a --config path that is nowhere exits 2 and names the path", () => {
+    repo = makeRepo();
+    repo.commit({ ".github/agate.yml": CONFIG });
+    const result = agate(repo, "run", "--config", "ci/agate.yml");
+    expect(result.status).toBe(2);
+    expect(result.stdout).not.toContain("nothing to run");
+    expect(result.stderr).toMatch(
+      /^agate: --config ci\/agate\.yml: there is no such file at the base commit [0-9a-f]{7} nor in the work tree; check the path \(relative to the repository root\), or leave out --config for \.github\/agate\.yml\n$/,
+    );
+    expect(existsSync(recordFile())).toBe(false);
+  });
+
+  it("a config only in the work tree (not committed) exits 2 and says to commit it", () => {
+    repo = makeRepo();
+    repo.commit({ "README.md": "hi\n" });
+    repo.write({ ".github/agate.yml": CONFIG, "ci/agate.yml": CONFIG });
+    const implicit = agate(repo, "run");
+    expect(implicit.status).toBe(2);
+    expect(implicit.stderr).toMatch(
+      /^agate: \.github\/agate\.yml is in the work tree but not committed, and agate reads the config at the base commit [0-9a-f]{7}: commit it .*Check it first: agate-gate validate \.github\/agate\.yml\n$/,
+    );
+    const named = agate(repo, "run", "--config", "ci/agate.yml");
+    expect(named.status).toBe(2);
+    expect(named.stderr).toMatch(
+      /^agate: --config ci\/agate\.yml: ci\/agate\.yml is in the work tree but not committed/,
+    );
+  });
+
+  it("a config this branch commits: exit 0 by default (as in CI), exit 2 when named; --base HEAD runs it", () => {
+    repo = makeRepo();
+    repo.commit({ "README.md": "hi\n" });
+    repo.git("checkout", "--quiet", "-b", "adopt-agate");
+    repo.commit({ ".github/agate.yml": CONFIG });
+    const implicit = agate(repo, "run");
+    expect(implicit.status, implicit.stderr).toBe(0);
+    expect(implicit.stdout).toMatch(
+      /^agate: the base commit [0-9a-f]{7} has no \.github\/agate\.yml; this branch commits it, .*To run it now: agate-gate run --base HEAD\. Nothing to run\.\n$/,
+    );
+    const named = agate(repo, "run", "--config", ".github/agate.yml");
+    expect(named.status).toBe(2);
+    expect(named.stderr).toContain("agate: --config .github/agate.yml: the base commit");
+    expect(named.stderr).toContain(
+      "To run it now: agate-gate run --base HEAD --config .github/agate.yml",
+    );
+    const now = agate(repo, "run", "--base", "HEAD");
+    expect(now.status, now.stderr).toBe(0);
+    expect(now.stdout).toContain("agate: 1 of 1 required commands passed on");
+  });
+});
+
+describe("agate run's hint for exit 141", () => {
+  it("names SIGPIPE and pipefail for a command that exited 141, and only for it", () => {
+    repo = makeRepo();
+    repo.commit({
+      ".github/agate.yml":
+        "version: 1\ncommands:\n  - name: first-line\n    run: yes | head -n 1\n  - name: plain\n    run: exit 3\n",
+    });
+    const result = agate(repo, "run");
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/first-line\s+✗ failed \(exit 141\)/);
+    const hints = result.stdout.split("\n").filter((line) => line.startsWith("hint:"));
+    expect(hints).toEqual([
+      "hint: first-line exited 141, which is 128 + SIGPIPE: a program in a pipeline wrote after its reader had stopped (as in `yes | head` or `cmd | grep -q x`), and agate runs commands with bash -o pipefail, so that fails the command. Let the reader read everything, or don't pipe into one that stops early.",
+    ]);
+  });
+});
+
+describe("agate validate [FILE]: the work tree's config and handoff file", () => {
+  it("says OK in one line for a valid config, and reads the work tree, not a commit", () => {
+    repo = makeRepo();
+    repo.commit({ "README.md": "hi\n" });
+    repo.write({
+      ".github/agate.yml":
+        "version: 1\ncommands:\n  - { name: unit, run: npm test }\n  - { name: lint, run: npm run lint }\n",
+    });
+    const result = agate(repo, "validate");
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(
+      /^agate: OK: \.github\/agate\.yml is a valid agate config \(2 required commands, digest [0-9a-f]{12}\); no handoff file at \.agate\/handoff\.md\.\n$/,
+    );
+  });
+
+  it("prints every config problem with field, line, column and 'did you mean', exit 1", () => {
+    repo = makeRepo();
+    repo.write({
+      ".github/agate.yml": "version: 1\ncomands:\n  - { name: unit, run: npm test }\n",
+    });
+    const result = agate(repo, "validate");
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(".github/agate.yml is not a valid agate config (2 problems):");
+    expect(result.stderr).toContain(
+      "  - comands at line 2, column 1: unknown key; did you mean commands?",
+    );
+    expect(result.stderr).toContain("  - commands at line 1, column 1: is missing");
+  });
+
+  it("checks FILE and the handoff file at its handoff.path; a bad handoff file alone fails", () => {
+    repo = makeRepo();
+    repo.write({
+      "ci/gate.yml":
+        "version: 1\ncommands:\n  - { name: unit, run: npm test }\nhandoff:\n  path: notes/handoff.md\n",
+      "notes/handoff.md": "---\ntask: t\nstatus: finished\n---\n",
+      // Not the configured path: not looked at.
+      ".agate/handoff.md": "no front matter\n",
+    });
+    const bad = agate(repo, "validate", "ci/gate.yml");
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toContain("notes/handoff.md is not a valid handoff file (3 problems):");
+    expect(bad.stderr).toContain(
+      '  - notes/handoff.md:3:9: status: "finished" is not one of in-progress, ready, blocked',
+    );
+    expect(bad.stderr).not.toContain(".agate/handoff.md");
+
+    repo.write({
+      "notes/handoff.md":
+        "---\ntask: t\nbranch: main\nstatus: in-progress\nchanged_files: [src/a.ts]\n---\n",
+    });
+    const good = agate(repo, "validate", "ci/gate.yml");
+    expect(good.status, good.stderr).toBe(0);
+    expect(good.stdout).toMatch(
+      /^agate: OK: ci\/gate\.yml is a valid agate config \(1 required command, digest [0-9a-f]{12}\); notes\/handoff\.md is a valid handoff file\.\n$/,
+    );
+  });
+
+  it("exits 2 when there is no file to check, naming it", () => {
+    repo = makeRepo();
+    const none = agate(repo, "validate");
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/^agate: there is no \.github\/agate\.yml here \(.*\): write one/);
+    const named = agate(repo, "validate", "ci/missing.yml");
+    expect(named.status).toBe(2);
+    expect(named.stderr).toBe(
+      `agate: there is no file ci/missing.yml (${join(realpathSync(repo.dir), "ci", "missing.yml")})\n`,
+    );
+  });
+});
+
+describe("the package people install: agate-gate", () => {
+  it("is named agate-gate, publishable, and its bin is the CLI bundle with a shebang", () => {
+    expect(PACKAGE.name).toBe(CLI_PACKAGE);
+    expect(PACKAGE.private).toBeUndefined();
+    expect(PACKAGE.bin).toEqual({ "agate-gate": "dist/cli/index.js" });
+    expect(readFileSync(CLI, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+    expect(statSync(CLI).mode & 0o111).not.toBe(0);
+  });
+
+  it("instructions name it at the releases compatible with this version", () => {
+    expect(compatibleReleases("0.1.0")).toBe("0.1");
+    expect(compatibleReleases("0.12.4")).toBe("0.12");
+    expect(compatibleReleases("1.2.3")).toBe("1");
+    expect(compatibleReleases("2.0.0-rc.1")).toBe("2.0.0-rc.1");
+    expect(AGATE_CLI).toBe(`npx --yes agate-gate@${compatibleReleases(PACKAGE.version)}`);
+  });
+
+  it("README, docs and AGENTS.md never tell anyone to run `npx agate` (a stranger's package)", () => {
+    for (const file of [
+      "README.md",
+      "AGENTS.md",
+      ...readdirSync(join(ROOT, "docs")).map((f) => `docs/${f}`),
+    ]) {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      expect(text.match(/npx (--yes )?agate(?![-\w])/g), file).toBeNull();
+      for (const [spec] of text.matchAll(/npx --yes agate-gate@\S+/g)) {
+        expect(spec, file).toBe(AGATE_CLI);
+      }
+    }
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    expect(readme).toContain(`${AGATE_CLI} run`);
+    expect(readme).toContain(`${AGATE_CLI} handoff`);
+    expect(readme).toContain(`${AGATE_CLI} validate`);
+    expect(readFileSync(join(ROOT, "docs", "handoff.md"), "utf8")).toContain(
+      `${AGATE_CLI} handoff`,
+    );
+  });
+
+  it("npm pack ships the bundles, action.yml, the JSON Schemas and the release files, not the sources", () => {
+    const packed = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    expect(packed.status, packed.stderr).toBe(0);
+    const [info] = JSON.parse(packed.stdout) as { name: string; files: { path: string }[] }[];
+    const files = info?.files.map((f) => f.path) ?? [];
+    expect(info?.name).toBe("agate-gate");
+    for (const needed of [
+      "dist/cli/index.js",
+      "dist/action/index.js",
+      "action.yml",
+      "schemas/agate.schema.json",
+      "schemas/handoff.schema.json",
+      "README.md",
+      "LICENSE",
+      "CHANGELOG.md",
+      "package.json",
+    ]) {
+      expect(files, needed).toContain(needed);
+    }
+    expect(files.filter((f) => /\.ts$|^(app|checks|test|scripts)\//.test(f))).toEqual([]);
   });
 });
 
@@ -130,6 +412,6 @@ describe("agate handoff (dist/cli/index.js)", () => {
     const unknown = agate(repo, "handoff", "--colour");
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain("Usage:");
-    expect(agate(repo, "handoff", "--help").stdout).toContain("agate handoff [--base REF]");
+    expect(agate(repo, "handoff", "--help").stdout).toContain("agate-gate handoff [--base REF]");
   });
 });

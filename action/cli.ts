@@ -1,14 +1,18 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 import { commandPassed, failedCommands } from "../checks/command-results.js";
+import { closeEnough, parseConfig } from "../checks/config/parse-config.js";
 import { ConfigurationError } from "../checks/errors.js";
-import { RECORD_FILE_NAME } from "../schemas/command-record.js";
-import { CONFIG_PATH } from "../schemas/config.js";
+import { parseHandoffFile } from "../checks/handoff/parse-handoff.js";
+import { AGATE_CLI, CLI_PACKAGE } from "../checks/handoff/verify.js";
+import { shortSha } from "../checks/markdown.js";
+import { type CommandRecord, RECORD_FILE_NAME } from "../schemas/command-record.js";
+import { CONFIG_PATH, handoffSchema } from "../schemas/config.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 import { localBase } from "./base-config.js";
 import { systemExecutable } from "./executables.js";
-import { git, localStateDir, useUserExcludesFile } from "./git.js";
+import { git, gitMaybe, localStateDir, useUserExcludesFile } from "./git.js";
 import { writeHandoff } from "./handoff.js";
 import { runRequiredCommands } from "./required-commands.js";
 import { durationText, headline, resultText } from "./summary.js";
@@ -16,27 +20,121 @@ import { durationText, headline, resultText } from "./summary.js";
 const USAGE = `agate ${AGATE_VERSION}: the acceptance gate for agent pull requests
 
 Usage:
-  agate run [--base REF] [--config PATH] [--record PATH]
+  ${CLI_PACKAGE} run [--base REF] [--config PATH] [--record PATH]
       Runs the required commands from the config at the base commit (default: where HEAD
       forked from the default branch) on the checked-out commit, prints a table and writes the
       command record (default: .git/agate/command-record.json). No credentials needed.
-  agate handoff [--base REF] [--path P] [--task T] [--status S] [--next-step T]
+  ${CLI_PACKAGE} handoff [--base REF] [--path P] [--task T] [--status S] [--next-step T]
                 [--open-item T ...] [--record PATH]
       Writes or updates the handoff file (default: handoff.path of the base config, else
       .agate/handoff.md) from the live git state: the current branch, every file changed
-      against the base (committed or not), and last_command from the record of \`agate run\`.
+      against the base (committed or not), and last_command from the record of \`run\`.
       Task, status, next step, open items and the notes below the front matter are kept from
       the existing file unless a flag sets them; a new file needs --task and starts
       in-progress. --status is in-progress, ready or blocked; --open-item replaces the open
       items (repeat it; --open-item "" clears them); --next-step "" clears the next step.
-      End a session with: agate run, agate handoff, then commit the handoff file.
-  agate --version
+      End a session with: run, handoff, then commit the handoff file.
+  ${CLI_PACKAGE} validate [FILE]
+      Checks a config in the work tree (default: ${CONFIG_PATH}) before it is committed, and
+      the handoff file at its handoff.path when there is one. The gate reads the config at the
+      base commit: a change takes effect once it is merged.
+  ${CLI_PACKAGE} --version
 
+The npm package is ${CLI_PACKAGE}; where it is not installed: ${AGATE_CLI} <command>.
 Exit status of run: 0 every command passed (or no config at the base), 1 a command failed,
 2 a usage or config error. Of handoff: 0 the file is written (or was up to date), 2 a usage or
-config error (the message says what to fix).`;
+config error (the message says what to fix). Of validate: 0 valid, 1 a file is invalid, 2 a
+usage error or no file to check.`;
 
-/** `agate run` on a laptop or in an agent's sandbox: the Action's core with a terminal for a log. */
+/** A mistake on the command line: the message, then the usage, and exit status 2. */
+class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+const RUN_OPTIONS = {
+  base: { type: "string" },
+  config: { type: "string" },
+  record: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} satisfies Options;
+
+const HANDOFF_OPTIONS = {
+  base: { type: "string" },
+  path: { type: "string" },
+  task: { type: "string" },
+  status: { type: "string" },
+  "next-step": { type: "string" },
+  "open-item": { type: "string", multiple: true },
+  record: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} satisfies Options;
+
+const VALIDATE_OPTIONS = {
+  help: { type: "boolean", short: "h" },
+} satisfies Options;
+
+const TOP_OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} satisfies Options;
+
+const COMMANDS = ["run", "handoff", "validate", "help"] as const;
+
+/**
+ * The arguments of one command, or a UsageError in agate's words: Node's parser names an unknown
+ * option in a sentence about positionals, which is no help to someone who mistyped a flag.
+ */
+function parseCommand<T extends Options>(
+  command: string,
+  argv: string[],
+  options: T,
+  maxPositionals = 0,
+) {
+  const loose = parseArgs({
+    args: argv,
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const names = Object.keys(options).map((name) => `--${name}`);
+  for (const token of loose.tokens) {
+    if (token.kind !== "option") continue;
+    const option = options[token.name];
+    if (!option) {
+      const near = names.find((name) =>
+        closeEnough(token.rawName.replace(/^-+/, ""), name.slice(2)),
+      );
+      throw new UsageError(
+        `unknown option '${token.rawName}' for '${command}'${near ? ` (did you mean ${near}?)` : ""}; its options are ${names.join(", ")}`,
+      );
+    }
+    if (option.type === "string" && token.value === undefined) {
+      throw new UsageError(`option '${token.rawName}' of '${command}' needs a value`);
+    }
+    if (option.type === "boolean" && token.value !== undefined) {
+      throw new UsageError(`option '${token.rawName}' of '${command}' takes no value`);
+    }
+  }
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true });
+  } catch (error) {
+    // What is left is a value that looks like an option (--task --status): Node's words say it.
+    throw new UsageError(`${command}: ${(error as Error).message}`);
+  }
+  if (parsed.positionals.length > maxPositionals) {
+    const extra = parsed.positionals.slice(maxPositionals);
+    throw new UsageError(
+      `'${command}' takes ${maxPositionals === 0 ? "no arguments" : `at most ${maxPositionals}`}, got ${extra.map((a) => `'${a}'`).join(" ")}`,
+    );
+  }
+  return parsed;
+}
+
+/** The CLI on a laptop or in an agent's sandbox: the Action's core with a terminal for a log. */
 export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
   try {
     // The system's git and bash first; on a machine that has them elsewhere, the person's PATH
@@ -48,27 +146,57 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     console.error((error as Error).message);
     return 2;
   }
-  if (argv[0] === "handoff") return handoff(argv.slice(1), cwd);
-  let args: ReturnType<typeof parse>;
   try {
-    args = parse(argv);
+    return await dispatch(argv, cwd);
   } catch (error) {
-    console.error(`agate: ${(error as Error).message}\n\n${USAGE}`);
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`agate: ${error.message}\n\n${USAGE}`);
     return 2;
   }
-  if (args.values.version) {
-    console.log(AGATE_VERSION);
+}
+
+async function dispatch(argv: string[], cwd: string): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined) throw new UsageError("no command given");
+  if (command.startsWith("-")) {
+    const { values } = parseCommand(CLI_PACKAGE, argv, TOP_OPTIONS);
+    if (values.version) {
+      console.log(AGATE_VERSION);
+      return 0;
+    }
+    console.log(USAGE);
     return 0;
   }
-  if (args.values.help || args.positionals[0] !== "run") {
-    console.log(USAGE);
-    return args.values.help ? 0 : 2;
+  switch (command as (typeof COMMANDS)[number]) {
+    case "run":
+      return run(parseCommand("run", rest, RUN_OPTIONS).values, cwd);
+    case "handoff":
+      return handoff(parseCommand("handoff", rest, HANDOFF_OPTIONS).values, cwd);
+    case "validate": {
+      const { values, positionals } = parseCommand("validate", rest, VALIDATE_OPTIONS, 1);
+      if (values.help) return help();
+      return validate(positionals[0], cwd);
+    }
+    case "help":
+      return help();
+    default:
+      throw new UsageError(`unknown command '${command}'; the commands are ${COMMANDS.join(", ")}`);
   }
+}
 
+function help(): number {
+  console.log(USAGE);
+  return 0;
+}
+
+type RunValues = ReturnType<typeof parseCommand<typeof RUN_OPTIONS>>["values"];
+
+async function run(values: RunValues, cwd: string): Promise<number> {
+  if (values.help) return help();
   try {
     const root = git(cwd, ["rev-parse", "--show-toplevel"]).trim();
-    const configPath = args.values.config ?? CONFIG_PATH;
-    const baseSha = localBase(root, args.values.base);
+    const configPath = values.config ?? CONFIG_PATH;
+    const baseSha = localBase(root, values.base);
     const stateDir = localStateDir(root);
     const outcome = await runRequiredCommands({
       cwd: root,
@@ -88,17 +216,17 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
       },
     });
     if (outcome.kind === "not-adopted") {
-      console.log(`agate: the base commit ${baseSha} has no ${configPath}; nothing to run.`);
-      return 0;
+      return notAtBase(root, configPath, baseSha, values.config !== undefined);
     }
     const record = outcome.record;
-    const recordPath = args.values.record
-      ? resolve(cwd, args.values.record)
+    const recordPath = values.record
+      ? resolve(cwd, values.record)
       : join(stateDir, RECORD_FILE_NAME);
     mkdirSync(dirname(recordPath), { recursive: true });
     writeFileSync(recordPath, `${JSON.stringify(record, null, 2)}\n`);
 
     console.log(`\n${table(record.commands)}\n`);
+    for (const hint of pipeHints(record.commands)) console.log(hint);
     console.log(
       `agate: ${headline(record)}${record.tested.clean ? "" : " (the work tree was not clean afterwards)"}.`,
     );
@@ -112,37 +240,112 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
   }
 }
 
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      base: { type: "string" },
-      config: { type: "string" },
-      record: { type: "string" },
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean", short: "v" },
-    },
-  });
-}
-
-/** `agate handoff`: the true handoff file in one command at the end of an agent's session. */
-function handoff(argv: string[], cwd: string): number {
-  let values: ReturnType<typeof parseHandoffArgs>["values"];
-  try {
-    const parsed = parseHandoffArgs(argv);
-    if (parsed.positionals.length > 0) {
-      throw new Error(`agate handoff takes no arguments, got ${parsed.positionals.join(" ")}`);
+/**
+ * The base commit has no config. With no --config and no config anywhere, the repository has
+ * not adopted agate and there is nothing to run (as in CI). A named config, or one that exists
+ * only in the work tree, is a mistake to point out: "nothing to run" with exit 0 would read as
+ * a pass.
+ */
+function notAtBase(root: string, path: string, baseSha: string, named: boolean): number {
+  const base = shortSha(baseSha);
+  const inWorkTree = existsSync(join(root, path));
+  const atHead = gitMaybe(root, ["cat-file", "-e", `HEAD:${path}`]) !== undefined;
+  const flag = named ? `--config ${path}: ` : "";
+  if (atHead) {
+    const message = `${flag}the base commit ${base} has no ${path}; this branch commits it, and agate reads the config at the base (the gate does too, so it applies once merged). To run it now: ${CLI_PACKAGE} run --base HEAD${named ? ` --config ${path}` : ""}`;
+    if (named) {
+      console.error(`agate: ${message}`);
+      return 2;
     }
-    values = parsed.values;
-  } catch (error) {
-    console.error(`agate: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
+    console.log(`agate: ${message}. Nothing to run.`);
     return 0;
   }
+  if (inWorkTree) {
+    console.error(
+      `agate: ${flag}${path} is in the work tree but not committed, and agate reads the config at the base commit ${base}: commit it (on the default branch, or on this branch and run with --base HEAD). Check it first: ${CLI_PACKAGE} validate ${path}`,
+    );
+    return 2;
+  }
+  if (named) {
+    console.error(
+      `agate: --config ${path}: there is no such file at the base commit ${base} nor in the work tree; check the path (relative to the repository root), or leave out --config for ${CONFIG_PATH}`,
+    );
+    return 2;
+  }
+  console.log(`agate: the base commit ${base} has no ${path}; nothing to run.`);
+  return 0;
+}
+
+/**
+ * 141 is 128 + SIGPIPE: under `pipefail` (how agate runs every command), a writer killed because
+ * its reader stopped early (`yes | head`, `cmd | grep -q x`) fails the whole command.
+ */
+function pipeHints(commands: CommandRecord["commands"]): string[] {
+  return commands
+    .filter((c) => c.exit_code === 141 || (c.exit_code === null && c.signal === "SIGPIPE"))
+    .map(
+      (c) =>
+        `hint: ${c.name} ${c.exit_code === 141 ? "exited 141, which is 128 + SIGPIPE" : "was killed by SIGPIPE"}: a program in a pipeline wrote after its reader had stopped (as in \`yes | head\` or \`cmd | grep -q x\`), and agate runs commands with bash -o pipefail, so that fails the command. Let the reader read everything, or don't pipe into one that stops early.\n`,
+    );
+}
+
+/**
+ * `validate [FILE]`: the config in the work tree, before it is committed, with the same parser
+ * and messages as the gate (field, line, column, "did you mean"); and the handoff file at the
+ * config's handoff.path when the repository has one. Only the files' shape: what the gate checks
+ * against the live pull request (its branch, its changed files, the command record) needs one.
+ */
+function validate(file: string | undefined, cwd: string): number {
+  const root = gitMaybe(cwd, ["rev-parse", "--show-toplevel"])?.trim();
+  const configFile = file ? resolve(cwd, file) : join(root ?? cwd, CONFIG_PATH);
+  const shown = file ?? CONFIG_PATH;
+  if (!existsSync(configFile)) {
+    console.error(
+      file
+        ? `agate: there is no file ${file} (${configFile})`
+        : `agate: there is no ${CONFIG_PATH} here (${configFile}): write one (the reference: https://github.com/agate-gate/agate/blob/main/docs/config.md), or name the file: ${CLI_PACKAGE} validate PATH`,
+    );
+    return 2;
+  }
+  const said: string[] = [];
+  let problems = 0;
+  let handoffPath = handoffSchema.parse({}).path;
+  try {
+    const { config, digest } = parseConfig(readFileSync(configFile, "utf8"), shown);
+    handoffPath = config.handoff.path;
+    said.push(
+      `${shown} is a valid agate config (${config.commands.length} required command${config.commands.length === 1 ? "" : "s"}, digest ${digest.slice(0, 12)})`,
+    );
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) {
+      console.error(`agate: cannot read ${shown}: ${(error as Error).message}`);
+      return 2;
+    }
+    console.error(error.message);
+    problems++;
+  }
+  // The handoff file is the repository's; a FILE outside any repository has none to check.
+  const handoffFile = root ? join(root, handoffPath) : undefined;
+  if (handoffFile && existsSync(handoffFile)) {
+    const parsed = parseHandoffFile(readFileSync(handoffFile, "utf8"), handoffPath);
+    if (parsed.ok) said.push(`${handoffPath} is a valid handoff file`);
+    else {
+      console.error(
+        `${handoffPath} is not a valid handoff file (${parsed.errors.length} ${parsed.errors.length === 1 ? "problem" : "problems"}):\n${parsed.errors.map((e) => `  - ${e}`).join("\n")}`,
+      );
+      problems++;
+    }
+  } else if (handoffFile) said.push(`no handoff file at ${handoffPath}`);
+  if (problems > 0) return 1;
+  console.log(`agate: OK: ${said.join("; ")}.`);
+  return 0;
+}
+
+type HandoffValues = ReturnType<typeof parseCommand<typeof HANDOFF_OPTIONS>>["values"];
+
+/** `handoff`: the true handoff file in one command at the end of an agent's session. */
+function handoff(values: HandoffValues, cwd: string): number {
+  if (values.help) return help();
   try {
     const written = writeHandoff({
       cwd,
@@ -170,23 +373,6 @@ function handoff(argv: string[], cwd: string): number {
     console.error(`agate: ${(error as Error).message}`);
     return 2;
   }
-}
-
-function parseHandoffArgs(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      base: { type: "string" },
-      path: { type: "string" },
-      task: { type: "string" },
-      status: { type: "string" },
-      "next-step": { type: "string" },
-      "open-item": { type: "string", multiple: true },
-      record: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
 }
 
 function table(commands: Parameters<typeof commandPassed>[0][]): string {

@@ -7271,7 +7271,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse4(src, reviver, options) {
+    function parse3(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -7312,7 +7312,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse4;
+    exports.parse = parse3;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument3;
     exports.stringify = stringify3;
@@ -7372,7 +7372,7 @@ var require_dist = __commonJS({
 });
 
 // action/cli.ts
-import { mkdirSync as mkdirSync3, writeFileSync as writeFileSync4 } from "node:fs";
+import { existsSync as existsSync4, mkdirSync as mkdirSync3, readFileSync as readFileSync4, writeFileSync as writeFileSync4 } from "node:fs";
 import { dirname as dirname4, join as join6, resolve as resolve4 } from "node:path";
 import { parseArgs } from "node:util";
 
@@ -7380,26 +7380,8 @@ import { parseArgs } from "node:util";
 var commandPassed = (command) => command.exit_code === 0 && !command.timed_out && command.signal === null;
 var failedCommands = (record2) => record2.commands.filter((command) => !commandPassed(command)).map((command) => command.name);
 
-// checks/errors.ts
-var ConfigurationError = class extends Error {
-  constructor(file2, problems, headline2 = `${file2} is not a valid agate config`) {
-    super(
-      [
-        `${headline2} (${problems.length} ${problems.length === 1 ? "problem" : "problems"}):`,
-        ...problems.map((p) => `  - ${formatProblem(p)}`)
-      ].join("\n")
-    );
-    this.file = file2;
-    this.problems = problems;
-  }
-  file;
-  problems;
-  name = "ConfigurationError";
-};
-function formatProblem(problem) {
-  const where = `line ${problem.line}, column ${problem.column}`;
-  return problem.path ? `${problem.path} at ${where}: ${problem.message}` : `at ${where}: ${problem.message}`;
-}
+// checks/config/parse-config.ts
+var import_yaml = __toESM(require_dist(), 1);
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -9259,18 +9241,18 @@ var validateAsync = async (schema, value, _ctx) => {
   return result.issues.length === 0;
 };
 var _encode = (_Err) => {
-  const parse4 = _parse(_Err);
+  const parse3 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return parse4(schema, value, ctx, finalizeParams(fn, _params));
+    return parse3(schema, value, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encode = /* @__PURE__ */ _encode($ZodRealError);
 var _decode = (_Err) => {
-  const parse4 = _parse(_Err);
+  const parse3 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
-    return parse4(schema, value, _ctx, finalizeParams(fn, _params));
+    return parse3(schema, value, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
@@ -10765,7 +10747,7 @@ function capSize(inst, size) {
   if (!caps.length)
     return;
   const cap = Math.min(...caps.map((c) => c[0]));
-  const parse4 = inst._zod.parse;
+  const parse3 = inst._zod.parse;
   inst._zod.parse = (payload, ctx) => {
     const n = size(payload.value);
     if (n > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
@@ -10779,7 +10761,7 @@ function capSize(inst, size) {
         }
       }
     }
-    return parse4(payload, ctx);
+    return parse3(payload, ctx);
   };
 }
 var arraySize = (input2) => Array.isArray(input2) ? input2.length : -1;
@@ -26904,7 +26886,7 @@ function visit(schema, fnOrHandlers) {
     return h ? h(node2, rewritten) : node2;
   };
   const cache = /* @__PURE__ */ new Map();
-  function run(s) {
+  function run2(s) {
     const cached3 = cache.get(s);
     if (cached3 === RESOLVING) {
       return new $ZodLazy({
@@ -26930,21 +26912,21 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys) {
-          const mapped = run(oldShape[k]);
+          const mapped = run2(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run(def.catchall);
+          newCatchall = run2(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run(def.element);
+        const mapped = run2(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -26952,14 +26934,14 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run(item);
+          const mapped = run2(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run(def.rest);
+          newRest = run2(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -26967,12 +26949,12 @@ function visit(schema, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run(def.keyType);
-        const newVal = run(def.valueType);
+        const newKey = run2(def.keyType);
+        const newVal = run2(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run(def.valueType);
+        const newVal = run2(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
@@ -26980,7 +26962,7 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newOptions = [];
         for (const opt of oldOptions) {
-          const mapped = run(opt);
+          const mapped = run2(opt);
           if (mapped !== opt)
             changed = true;
           newOptions.push(mapped);
@@ -26988,8 +26970,8 @@ function visit(schema, fnOrHandlers) {
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run(def.left);
-        const newRight = run(def.right);
+        const newLeft = run2(def.left);
+        const newRight = run2(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -27001,23 +26983,23 @@ function visit(schema, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run(def.innerType);
+        const newInner = run2(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run(def.in);
-        const newOut = run(def.out);
+        const newIn = run2(def.in);
+        const newOut = run2(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run(def.input);
-        const newOutput = run(def.output);
+        const newInput = run2(def.input);
+        const newOutput = run2(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run(original()) });
+        return clone(s, { ...rest, getter: () => run2(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -27048,7 +27030,7 @@ function visit(schema, fnOrHandlers) {
       }
     }
   }
-  return run(schema);
+  return run2(schema);
 }
 
 // node_modules/zod/v4/classic/deep-partial.js
@@ -27118,115 +27100,6 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// schemas/primitives.ts
-var gitShaSchema = external_exports.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
-  error: "expected a git object id (40 or 64 hex digits)"
-});
-var sha256HexSchema = external_exports.string().regex(/^[0-9a-f]{64}$/, { error: "expected a sha256 digest (64 hex digits)" });
-var isoDateTimeSchema = external_exports.iso.datetime({ offset: true });
-var repositoryFullNameSchema = external_exports.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: "expected owner/name" });
-var githubLoginSchema = external_exports.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/, {
-  error: (issue2) => `${JSON.stringify(issue2.input)} is not a GitHub login such as octocat or copilot-swe-agent[bot]`
-});
-var positiveIntSchema = external_exports.number().int().positive();
-var nonNegativeIntSchema = external_exports.number().int().nonnegative();
-
-// schemas/command-record.ts
-var RECORD_FILE_NAME = "command-record.json";
-var CHANGED_PATHS_LIMIT = 100;
-var OUTPUT_TAIL_BYTES = 64 * 1024;
-var commandOutputSchema = external_exports.strictObject({
-  bytes: nonNegativeIntSchema,
-  sha256: sha256HexSchema.meta({
-    description: "sha256 of the raw output (stdout and stderr as interleaved)."
-  }),
-  normalized_sha256: sha256HexSchema.meta({
-    description: "sha256 after volatile text (colours, timestamps, durations, temp paths) is removed."
-  }),
-  tail: external_exports.string().meta({ description: `The last ${OUTPUT_TAIL_BYTES} bytes of output, as UTF-8.` }),
-  truncated: external_exports.boolean().meta({ description: "The tail is not the whole output." })
-});
-var commandResultSchema = external_exports.strictObject({
-  name: external_exports.string().min(1),
-  run: external_exports.string().min(1),
-  exit_code: external_exports.number().int().nullable().meta({ description: "null when killed by a signal or timeout." }),
-  signal: external_exports.string().nullable(),
-  timed_out: external_exports.boolean(),
-  started_at: isoDateTimeSchema,
-  duration_ms: nonNegativeIntSchema,
-  output: commandOutputSchema,
-  changed_paths: external_exports.array(external_exports.string()).meta({
-    description: `Paths whose content or existence in the work tree differs after this command from just before it (modified, added, deleted; new files unless ignored), relative to the repository root, sorted; at most ${CHANGED_PATHS_LIMIT}.`
-  }),
-  changed_paths_count: nonNegativeIntSchema.meta({
-    description: "How many paths changed, listed or not."
-  })
-});
-var testedSnapshotSchema = external_exports.strictObject({
-  sha: gitShaSchema.meta({
-    description: "`git rev-parse HEAD` where the commands ran (a merge commit on pull_request)."
-  }),
-  tree_sha: gitShaSchema,
-  parents: external_exports.array(gitShaSchema).meta({
-    description: "As the checkout knows them: empty in a shallow clone. The App reads the parents from GitHub, never from here."
-  }),
-  clean_before: external_exports.boolean().meta({
-    description: "The work tree matched the tested commit when the first command started (nothing an earlier step wrote)."
-  }),
-  dirty_before: external_exports.array(external_exports.string()).meta({
-    description: `Paths that differed before the first command, at most ${CHANGED_PATHS_LIMIT}.`
-  }),
-  clean: external_exports.boolean().meta({ description: "The work tree had no changed or untracked files afterwards." }),
-  dirty_digest: sha256HexSchema.nullable().meta({
-    description: "sha256 over path and blob hash of each changed or untracked file; null when clean."
-  })
-});
-var pullRequestRefSchema = external_exports.strictObject({
-  number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  base_sha: gitShaSchema
-});
-var mergeGroupRefSchema = external_exports.strictObject({
-  head_ref: external_exports.string().min(1),
-  head_sha: gitShaSchema,
-  base_sha: gitShaSchema
-});
-var runnerSchema = external_exports.strictObject({
-  os: external_exports.string(),
-  arch: external_exports.string(),
-  image_version: external_exports.string().nullable(),
-  node_version: external_exports.string()
-});
-var workflowRunRefSchema = external_exports.strictObject({
-  run_id: positiveIntSchema,
-  run_attempt: positiveIntSchema,
-  workflow_ref: external_exports.string().min(1),
-  job: external_exports.string().min(1),
-  event_name: external_exports.string().min(1)
-});
-var graderVersionSchema = external_exports.strictObject({
-  agate_version: external_exports.string().min(1),
-  config_digest: sha256HexSchema
-});
-var commandRecordSchema = external_exports.strictObject({
-  kind: external_exports.literal("agate.command-record"),
-  version: external_exports.literal(2).meta({
-    description: "2: published as a workflow artifact, with the work tree's state before and after each command."
-  }),
-  repository: repositoryFullNameSchema.nullable().meta({ description: "null for a local `agate run`." }),
-  tested: testedSnapshotSchema,
-  pull_request: pullRequestRefSchema.nullable(),
-  merge_group: mergeGroupRefSchema.nullable(),
-  commands: external_exports.array(commandResultSchema),
-  runner: runnerSchema,
-  grader: graderVersionSchema,
-  workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
-  cut: external_exports.array(external_exports.string()).default([]).meta({
-    description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
-  }),
-  created_at: isoDateTimeSchema
-});
-
 // schemas/duration.ts
 var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5 };
 var DURATION_PATTERN = /^([1-9][0-9]*)(ms|s|m|h|d)$/;
@@ -27243,6 +27116,19 @@ function formatDuration(ms) {
   return `${ms}ms`;
 }
 var durationSchema = external_exports.string({ error: (issue2) => durationMessage(issue2.input) }).regex(DURATION_PATTERN, { error: (issue2) => durationMessage(issue2.input) }).transform((text) => parseDuration(text));
+
+// schemas/primitives.ts
+var gitShaSchema = external_exports.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
+  error: "expected a git object id (40 or 64 hex digits)"
+});
+var sha256HexSchema = external_exports.string().regex(/^[0-9a-f]{64}$/, { error: "expected a sha256 digest (64 hex digits)" });
+var isoDateTimeSchema = external_exports.iso.datetime({ offset: true });
+var repositoryFullNameSchema = external_exports.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: "expected owner/name" });
+var githubLoginSchema = external_exports.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/, {
+  error: (issue2) => `${JSON.stringify(issue2.input)} is not a GitHub login such as octocat or copilot-swe-agent[bot]`
+});
+var positiveIntSchema = external_exports.number().int().positive();
+var nonNegativeIntSchema = external_exports.number().int().nonnegative();
 
 // schemas/config.ts
 var CONFIG_PATH = ".github/agate.yml";
@@ -27416,247 +27302,26 @@ var configSchema = external_exports.strictObject({
   description: "Read from the pull request's base branch."
 });
 
-// package.json
-var package_default = { version: "0.1.0" };
-
-// schemas/version.ts
-var AGATE_VERSION = package_default.version;
-
-// action/git.ts
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname as dirname2, join as join2, resolve } from "node:path";
-
-// action/executables.ts
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join } from "node:path";
-var SYSTEM_DIRECTORIES = [
-  "/usr/bin",
-  "/bin",
-  "/usr/local/bin",
-  "/opt/homebrew/bin",
-  "/run/current-system/sw/bin"
-];
-var found = /* @__PURE__ */ new Map();
-function isExecutableFile(path) {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-function systemExecutable(name, options = {}) {
-  const cached3 = found.get(name);
-  if (cached3) return cached3;
-  const fromPath = (options.searchPath ?? "").split(delimiter).filter((dir) => isAbsolute(dir)).map((dir) => join(dir, name));
-  const path = [...SYSTEM_DIRECTORIES.map((dir) => join(dir, name)), ...fromPath].find(
-    isExecutableFile
-  );
-  if (!path) {
-    throw new Error(
-      `agate needs ${name} in one of ${SYSTEM_DIRECTORIES.join(", ")}; install it there (agate does not look ${name} up on PATH, which an earlier step can change)`
+// checks/errors.ts
+var ConfigurationError = class extends Error {
+  constructor(file2, problems, headline2 = `${file2} is not a valid agate config`) {
+    super(
+      [
+        `${headline2} (${problems.length} ${problems.length === 1 ? "problem" : "problems"}):`,
+        ...problems.map((p) => `  - ${formatProblem(p)}`)
+      ].join("\n")
     );
+    this.file = file2;
+    this.problems = problems;
   }
-  found.set(name, path);
-  return path;
+  file;
+  problems;
+  name = "ConfigurationError";
+};
+function formatProblem(problem) {
+  const where = `line ${problem.line}, column ${problem.column}`;
+  return problem.path ? `${problem.path} at ${where}: ${problem.message}` : `at ${where}: ${problem.message}`;
 }
-function systemPath() {
-  return [.../* @__PURE__ */ new Set([dirname(systemExecutable("git")), ...SYSTEM_DIRECTORIES])].join(delimiter);
-}
-
-// action/git.ts
-var HARDENING = [
-  ["core.fsmonitor", "false", "an fsmonitor hook program, run whenever git refreshes the index"],
-  [
-    "core.hooksPath",
-    "/dev/null",
-    "hooks (reference-transaction on fetch, ...): no file can exist under /dev/null"
-  ],
-  ["core.pager", "cat", "a pager program"],
-  ["core.askPass", "", "an askpass program asked for credentials"],
-  ["credential.helper", "", "credential helpers (shell commands); the empty value resets the list"],
-  ["core.sshCommand", "ssh", "core.sshCommand, a shell command run for ssh remotes"],
-  ["core.alternateRefsCommand", "true", "a command run during fetch to list the alternates' refs"],
-  ["protocol.ext.allow", "never", "ext:: remote URLs, which run a command"],
-  ["protocol.git.allow", "never", "git:// remotes and core.gitProxy, a command run for them"],
-  ["diff.external", "", "an external diff program"],
-  ["gc.auto", "0", "gc and its hooks run after a fetch"],
-  ["maintenance.auto", "false", "maintenance run after a fetch"],
-  ["submodule.recurse", "false", "commands recursing into submodules, whose config is theirs"],
-  ["fetch.recurseSubmodules", "false", "fetch recursing into submodules"],
-  ["core.untrackedCache", "false", "an untracked cache a command wrote into the index"]
-];
-var HARDENING_ARGS = HARDENING.flatMap(([key, value]) => ["-c", `${key}=${value}`]);
-var safeDirectories = /* @__PURE__ */ new Set();
-var userExcludes;
-var quote = (value) => `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-function globalConfig2() {
-  const lines = ["[safe]"];
-  for (const dir of safeDirectories) {
-    if (!/[\n\r\0]/.test(dir)) lines.push(`	directory = ${quote(dir)}`);
-  }
-  return `${lines.join("\n")}
-`;
-}
-function withGitHome(run) {
-  const home = mkdtempSync(join2(tmpdir(), "agate-git-"));
-  try {
-    writeFileSync(join2(home, "config"), globalConfig2());
-    return run(home);
-  } finally {
-    rmSync(home, { recursive: true, force: true });
-  }
-}
-function useUserExcludesFile(env) {
-  const userHome = env.HOME;
-  if (!userHome) return;
-  const xdg = env.XDG_CONFIG_HOME || join2(userHome, ".config");
-  const expand = (path2) => path2.startsWith("~/") ? join2(userHome, path2.slice(2)) : resolve(userHome, path2);
-  let configured;
-  for (const file2 of [join2(userHome, ".gitconfig"), join2(xdg, "git", "config")]) {
-    if (configured || !existsSync(file2)) continue;
-    configured = gitMaybe(userHome, [
-      "config",
-      "--file",
-      file2,
-      "--includes",
-      "--get",
-      "core.excludesFile"
-    ])?.trim();
-  }
-  const path = configured ? expand(configured) : join2(xdg, "git", "ignore");
-  userExcludes = existsSync(path) ? path : void 0;
-}
-var userExcludesFile = () => userExcludes;
-function workTreeRoot(cwd) {
-  let dir;
-  try {
-    dir = realpathSync(cwd);
-  } catch {
-    return void 0;
-  }
-  for (; ; ) {
-    if (existsSync(join2(dir, ".git"))) return dir;
-    const parent = dirname2(dir);
-    if (parent === dir) return void 0;
-    dir = parent;
-  }
-}
-function gitEnvironment(home) {
-  return {
-    PATH: systemPath(),
-    HOME: home,
-    XDG_CONFIG_HOME: join2(home, "xdg"),
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: join2(home, "config"),
-    GIT_TERMINAL_PROMPT: "0",
-    // Replace refs would let a repository substitute one object for another.
-    GIT_NO_REPLACE_OBJECTS: "1",
-    // Reading commands must not rewrite the repository's index behind the user's back.
-    GIT_OPTIONAL_LOCKS: "0",
-    LC_ALL: "C"
-  };
-}
-function runGit(cwd, args, options) {
-  const root2 = workTreeRoot(options.shadow?.workTree ?? cwd);
-  if (root2) safeDirectories.add(root2);
-  const location = options.shadow ? [`--git-dir=${options.shadow.gitDir}`, `--work-tree=${options.shadow.workTree}`] : [];
-  const fullArgs = ["--no-pager", ...location, ...HARDENING_ARGS, ...args];
-  const executable = systemExecutable("git");
-  try {
-    return withGitHome(
-      (home) => execFileSync(executable, fullArgs, {
-        cwd,
-        input: options.input,
-        env: gitEnvironment(home),
-        maxBuffer: 256 * 1024 * 1024,
-        stdio: ["pipe", "pipe", "pipe"]
-      })
-    );
-  } catch (error62) {
-    const stderr = String(error62.stderr ?? "").trim();
-    throw new Error(
-      `git ${args.join(" ")} failed in ${cwd}: ${stderr || error62.message}`
-    );
-  }
-}
-function git(cwd, args, input2) {
-  return runGit(cwd, args, { input: input2 }).toString("utf8");
-}
-function localStateDir(cwd) {
-  return join2(resolve(cwd, git(cwd, ["rev-parse", "--git-dir"]).trim()), "agate");
-}
-function gitMaybe(cwd, args) {
-  try {
-    return git(cwd, args);
-  } catch {
-    return void 0;
-  }
-}
-function gitShadow(shadow, args, input2) {
-  return gitShadowBuffer(shadow, args, input2).toString("utf8");
-}
-function gitShadowBuffer(shadow, args, input2) {
-  return runGit(shadow.workTree, args, { shadow, input: input2 });
-}
-
-// action/base-config.ts
-var hasCommit = (cwd, sha) => gitMaybe(cwd, ["cat-file", "-e", `${sha}^{commit}`]) !== void 0;
-function fetchShallow(cwd, what) {
-  return gitMaybe(cwd, [
-    "fetch",
-    "--no-tags",
-    "--quiet",
-    "--no-recurse-submodules",
-    "--upload-pack=git-upload-pack",
-    "--depth=1",
-    "origin",
-    what
-  ]) !== void 0;
-}
-async function readConfigAtBase(options) {
-  const { cwd, sha, path } = options;
-  const read = () => gitMaybe(cwd, ["cat-file", "blob", `${sha}:${path}`]);
-  let text = read();
-  if (text !== void 0) return { text, via: "git" };
-  if (!hasCommit(cwd, sha)) {
-    fetchShallow(cwd, sha);
-    text = read();
-    if (text !== void 0) return { text, via: "git" };
-  }
-  if (hasCommit(cwd, sha)) return { text: null, via: "git" };
-  if (options.api) return { text: await options.api(sha, path), via: "api" };
-  throw new Error(
-    `cannot read ${path} at the base commit ${sha}: it is not in the checkout and fetching it failed. Give the Action a token with contents: read, or check out with fetch-depth: 0.`
-  );
-}
-function localBase(cwd, ref) {
-  const candidates = ref ? [ref] : [
-    gitMaybe(cwd, ["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"])?.trim(),
-    "origin/main",
-    "origin/master",
-    "main",
-    "master"
-  ].filter((name) => Boolean(name));
-  for (const name of candidates) {
-    const base = gitMaybe(cwd, ["merge-base", "HEAD", name])?.trim();
-    if (base) return base;
-  }
-  throw new Error(
-    ref ? `cannot find where HEAD forked from ${ref}: is it a branch or commit of this repository?` : "cannot find the default branch (origin/HEAD, main or master): pass --base REF"
-  );
-}
-
-// action/handoff.ts
-import { existsSync as existsSync3, mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, readFileSync as readFileSync2, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
-import { tmpdir as tmpdir2 } from "node:os";
-import { dirname as dirname3, isAbsolute as isAbsolute2, join as join4, posix, resolve as resolve3 } from "node:path";
-
-// checks/config/parse-config.ts
-var import_yaml = __toESM(require_dist(), 1);
 
 // checks/config/digest.ts
 import { createHash } from "node:crypto";
@@ -27676,6 +27341,102 @@ function canonicalJson(value) {
 function configDigest(config2) {
   return createHash("sha256").update(canonicalJson(config2)).digest("hex");
 }
+
+// schemas/command-record.ts
+var RECORD_FILE_NAME = "command-record.json";
+var CHANGED_PATHS_LIMIT = 100;
+var OUTPUT_TAIL_BYTES = 64 * 1024;
+var commandOutputSchema = external_exports.strictObject({
+  bytes: nonNegativeIntSchema,
+  sha256: sha256HexSchema.meta({
+    description: "sha256 of the raw output (stdout and stderr as interleaved)."
+  }),
+  normalized_sha256: sha256HexSchema.meta({
+    description: "sha256 after volatile text (colours, timestamps, durations, temp paths) is removed."
+  }),
+  tail: external_exports.string().meta({ description: `The last ${OUTPUT_TAIL_BYTES} bytes of output, as UTF-8.` }),
+  truncated: external_exports.boolean().meta({ description: "The tail is not the whole output." })
+});
+var commandResultSchema = external_exports.strictObject({
+  name: external_exports.string().min(1),
+  run: external_exports.string().min(1),
+  exit_code: external_exports.number().int().nullable().meta({ description: "null when killed by a signal or timeout." }),
+  signal: external_exports.string().nullable(),
+  timed_out: external_exports.boolean(),
+  started_at: isoDateTimeSchema,
+  duration_ms: nonNegativeIntSchema,
+  output: commandOutputSchema,
+  changed_paths: external_exports.array(external_exports.string()).meta({
+    description: `Paths whose content or existence in the work tree differs after this command from just before it (modified, added, deleted; new files unless ignored), relative to the repository root, sorted; at most ${CHANGED_PATHS_LIMIT}.`
+  }),
+  changed_paths_count: nonNegativeIntSchema.meta({
+    description: "How many paths changed, listed or not."
+  })
+});
+var testedSnapshotSchema = external_exports.strictObject({
+  sha: gitShaSchema.meta({
+    description: "`git rev-parse HEAD` where the commands ran (a merge commit on pull_request)."
+  }),
+  tree_sha: gitShaSchema,
+  parents: external_exports.array(gitShaSchema).meta({
+    description: "As the checkout knows them: empty in a shallow clone. The App reads the parents from GitHub, never from here."
+  }),
+  clean_before: external_exports.boolean().meta({
+    description: "The work tree matched the tested commit when the first command started (nothing an earlier step wrote)."
+  }),
+  dirty_before: external_exports.array(external_exports.string()).meta({
+    description: `Paths that differed before the first command, at most ${CHANGED_PATHS_LIMIT}.`
+  }),
+  clean: external_exports.boolean().meta({ description: "The work tree had no changed or untracked files afterwards." }),
+  dirty_digest: sha256HexSchema.nullable().meta({
+    description: "sha256 over path and blob hash of each changed or untracked file; null when clean."
+  })
+});
+var pullRequestRefSchema = external_exports.strictObject({
+  number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema
+});
+var mergeGroupRefSchema = external_exports.strictObject({
+  head_ref: external_exports.string().min(1),
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema
+});
+var runnerSchema = external_exports.strictObject({
+  os: external_exports.string(),
+  arch: external_exports.string(),
+  image_version: external_exports.string().nullable(),
+  node_version: external_exports.string()
+});
+var workflowRunRefSchema = external_exports.strictObject({
+  run_id: positiveIntSchema,
+  run_attempt: positiveIntSchema,
+  workflow_ref: external_exports.string().min(1),
+  job: external_exports.string().min(1),
+  event_name: external_exports.string().min(1)
+});
+var graderVersionSchema = external_exports.strictObject({
+  agate_version: external_exports.string().min(1),
+  config_digest: sha256HexSchema
+});
+var commandRecordSchema = external_exports.strictObject({
+  kind: external_exports.literal("agate.command-record"),
+  version: external_exports.literal(2).meta({
+    description: "2: published as a workflow artifact, with the work tree's state before and after each command."
+  }),
+  repository: repositoryFullNameSchema.nullable().meta({ description: "null for a local `agate run`." }),
+  tested: testedSnapshotSchema,
+  pull_request: pullRequestRefSchema.nullable(),
+  merge_group: mergeGroupRefSchema.nullable(),
+  commands: external_exports.array(commandResultSchema),
+  runner: runnerSchema,
+  grader: graderVersionSchema,
+  workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
+  cut: external_exports.array(external_exports.string()).default([]).meta({
+    description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
+  }),
+  created_at: isoDateTimeSchema
+});
 
 // schemas/handoff-file.ts
 var handoffStatusSchema = external_exports.enum(["in-progress", "ready", "blocked"]);
@@ -28017,6 +27778,12 @@ function requiredFieldList() {
 }
 var stripCr = (line) => line.endsWith("\r") ? line.slice(0, -1) : line;
 
+// package.json
+var package_default = { version: "0.1.0" };
+
+// schemas/version.ts
+var AGATE_VERSION = package_default.version;
+
 // checks/markdown.ts
 var shortSha = (sha) => sha.slice(0, 7);
 
@@ -28029,6 +27796,239 @@ function compatibleReleases(version2) {
   if (!match) return version2;
   return match[1] === "0" ? `0.${match[2]}` : match[1];
 }
+
+// action/git.ts
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname as dirname2, join as join2, resolve } from "node:path";
+
+// action/executables.ts
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
+var SYSTEM_DIRECTORIES = [
+  "/usr/bin",
+  "/bin",
+  "/usr/local/bin",
+  "/opt/homebrew/bin",
+  "/run/current-system/sw/bin"
+];
+var found = /* @__PURE__ */ new Map();
+function isExecutableFile(path) {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function systemExecutable(name, options = {}) {
+  const cached3 = found.get(name);
+  if (cached3) return cached3;
+  const fromPath = (options.searchPath ?? "").split(delimiter).filter((dir) => isAbsolute(dir)).map((dir) => join(dir, name));
+  const path = [...SYSTEM_DIRECTORIES.map((dir) => join(dir, name)), ...fromPath].find(
+    isExecutableFile
+  );
+  if (!path) {
+    throw new Error(
+      `agate needs ${name} in one of ${SYSTEM_DIRECTORIES.join(", ")}; install it there (agate does not look ${name} up on PATH, which an earlier step can change)`
+    );
+  }
+  found.set(name, path);
+  return path;
+}
+function systemPath() {
+  return [.../* @__PURE__ */ new Set([dirname(systemExecutable("git")), ...SYSTEM_DIRECTORIES])].join(delimiter);
+}
+
+// action/git.ts
+var HARDENING = [
+  ["core.fsmonitor", "false", "an fsmonitor hook program, run whenever git refreshes the index"],
+  [
+    "core.hooksPath",
+    "/dev/null",
+    "hooks (reference-transaction on fetch, ...): no file can exist under /dev/null"
+  ],
+  ["core.pager", "cat", "a pager program"],
+  ["core.askPass", "", "an askpass program asked for credentials"],
+  ["credential.helper", "", "credential helpers (shell commands); the empty value resets the list"],
+  ["core.sshCommand", "ssh", "core.sshCommand, a shell command run for ssh remotes"],
+  ["core.alternateRefsCommand", "true", "a command run during fetch to list the alternates' refs"],
+  ["protocol.ext.allow", "never", "ext:: remote URLs, which run a command"],
+  ["protocol.git.allow", "never", "git:// remotes and core.gitProxy, a command run for them"],
+  ["diff.external", "", "an external diff program"],
+  ["gc.auto", "0", "gc and its hooks run after a fetch"],
+  ["maintenance.auto", "false", "maintenance run after a fetch"],
+  ["submodule.recurse", "false", "commands recursing into submodules, whose config is theirs"],
+  ["fetch.recurseSubmodules", "false", "fetch recursing into submodules"],
+  ["core.untrackedCache", "false", "an untracked cache a command wrote into the index"]
+];
+var HARDENING_ARGS = HARDENING.flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+var safeDirectories = /* @__PURE__ */ new Set();
+var userExcludes;
+var quote = (value) => `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+function globalConfig2() {
+  const lines = ["[safe]"];
+  for (const dir of safeDirectories) {
+    if (!/[\n\r\0]/.test(dir)) lines.push(`	directory = ${quote(dir)}`);
+  }
+  return `${lines.join("\n")}
+`;
+}
+function withGitHome(run2) {
+  const home = mkdtempSync(join2(tmpdir(), "agate-git-"));
+  try {
+    writeFileSync(join2(home, "config"), globalConfig2());
+    return run2(home);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+function useUserExcludesFile(env) {
+  const userHome = env.HOME;
+  if (!userHome) return;
+  const xdg = env.XDG_CONFIG_HOME || join2(userHome, ".config");
+  const expand = (path2) => path2.startsWith("~/") ? join2(userHome, path2.slice(2)) : resolve(userHome, path2);
+  let configured;
+  for (const file2 of [join2(userHome, ".gitconfig"), join2(xdg, "git", "config")]) {
+    if (configured || !existsSync(file2)) continue;
+    configured = gitMaybe(userHome, [
+      "config",
+      "--file",
+      file2,
+      "--includes",
+      "--get",
+      "core.excludesFile"
+    ])?.trim();
+  }
+  const path = configured ? expand(configured) : join2(xdg, "git", "ignore");
+  userExcludes = existsSync(path) ? path : void 0;
+}
+var userExcludesFile = () => userExcludes;
+function workTreeRoot(cwd) {
+  let dir;
+  try {
+    dir = realpathSync(cwd);
+  } catch {
+    return void 0;
+  }
+  for (; ; ) {
+    if (existsSync(join2(dir, ".git"))) return dir;
+    const parent = dirname2(dir);
+    if (parent === dir) return void 0;
+    dir = parent;
+  }
+}
+function gitEnvironment(home) {
+  return {
+    PATH: systemPath(),
+    HOME: home,
+    XDG_CONFIG_HOME: join2(home, "xdg"),
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: join2(home, "config"),
+    GIT_TERMINAL_PROMPT: "0",
+    // Replace refs would let a repository substitute one object for another.
+    GIT_NO_REPLACE_OBJECTS: "1",
+    // Reading commands must not rewrite the repository's index behind the user's back.
+    GIT_OPTIONAL_LOCKS: "0",
+    LC_ALL: "C"
+  };
+}
+function runGit(cwd, args, options) {
+  const root2 = workTreeRoot(options.shadow?.workTree ?? cwd);
+  if (root2) safeDirectories.add(root2);
+  const location = options.shadow ? [`--git-dir=${options.shadow.gitDir}`, `--work-tree=${options.shadow.workTree}`] : [];
+  const fullArgs = ["--no-pager", ...location, ...HARDENING_ARGS, ...args];
+  const executable = systemExecutable("git");
+  try {
+    return withGitHome(
+      (home) => execFileSync(executable, fullArgs, {
+        cwd,
+        input: options.input,
+        env: gitEnvironment(home),
+        maxBuffer: 256 * 1024 * 1024,
+        stdio: ["pipe", "pipe", "pipe"]
+      })
+    );
+  } catch (error62) {
+    const stderr = String(error62.stderr ?? "").trim();
+    throw new Error(
+      `git ${args.join(" ")} failed in ${cwd}: ${stderr || error62.message}`
+    );
+  }
+}
+function git(cwd, args, input2) {
+  return runGit(cwd, args, { input: input2 }).toString("utf8");
+}
+function localStateDir(cwd) {
+  return join2(resolve(cwd, git(cwd, ["rev-parse", "--git-dir"]).trim()), "agate");
+}
+function gitMaybe(cwd, args) {
+  try {
+    return git(cwd, args);
+  } catch {
+    return void 0;
+  }
+}
+function gitShadow(shadow, args, input2) {
+  return gitShadowBuffer(shadow, args, input2).toString("utf8");
+}
+function gitShadowBuffer(shadow, args, input2) {
+  return runGit(shadow.workTree, args, { shadow, input: input2 });
+}
+
+// action/base-config.ts
+var hasCommit = (cwd, sha) => gitMaybe(cwd, ["cat-file", "-e", `${sha}^{commit}`]) !== void 0;
+function fetchShallow(cwd, what) {
+  return gitMaybe(cwd, [
+    "fetch",
+    "--no-tags",
+    "--quiet",
+    "--no-recurse-submodules",
+    "--upload-pack=git-upload-pack",
+    "--depth=1",
+    "origin",
+    what
+  ]) !== void 0;
+}
+async function readConfigAtBase(options) {
+  const { cwd, sha, path } = options;
+  const read = () => gitMaybe(cwd, ["cat-file", "blob", `${sha}:${path}`]);
+  let text = read();
+  if (text !== void 0) return { text, via: "git" };
+  if (!hasCommit(cwd, sha)) {
+    fetchShallow(cwd, sha);
+    text = read();
+    if (text !== void 0) return { text, via: "git" };
+  }
+  if (hasCommit(cwd, sha)) return { text: null, via: "git" };
+  if (options.api) return { text: await options.api(sha, path), via: "api" };
+  throw new Error(
+    `cannot read ${path} at the base commit ${sha}: it is not in the checkout and fetching it failed. Give the Action a token with contents: read, or check out with fetch-depth: 0.`
+  );
+}
+function localBase(cwd, ref) {
+  const candidates = ref ? [ref] : [
+    gitMaybe(cwd, ["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"])?.trim(),
+    "origin/main",
+    "origin/master",
+    "main",
+    "master"
+  ].filter((name) => Boolean(name));
+  for (const name of candidates) {
+    const base = gitMaybe(cwd, ["merge-base", "HEAD", name])?.trim();
+    if (base) return base;
+  }
+  throw new Error(
+    ref ? `cannot find where HEAD forked from ${ref}: is it a branch or commit of this repository?` : "cannot find the default branch (origin/HEAD, main or master): pass --base REF"
+  );
+}
+
+// action/handoff.ts
+import { existsSync as existsSync3, mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, readFileSync as readFileSync2, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
+import { tmpdir as tmpdir2 } from "node:os";
+import { dirname as dirname3, isAbsolute as isAbsolute2, join as join4, posix, resolve as resolve3 } from "node:path";
 
 // checks/normalise-output.ts
 var TERMINAL_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
@@ -28426,12 +28426,12 @@ ${marker}
 `;
 }
 function codeTree(shadow, handoff3, head) {
-  const run = (args) => gitShadow(shadow, args);
+  const run2 = (args) => gitShadow(shadow, args);
   try {
-    if (!existsSync3(join4(shadow.gitDir, "index")) && head) run(["read-tree", head]);
-    run(["add", "--all", "--", "."]);
-    run(["rm", "--cached", "--quiet", "--ignore-unmatch", "--", handoff3]);
-    return run(["write-tree"]).trim();
+    if (!existsSync3(join4(shadow.gitDir, "index")) && head) run2(["read-tree", head]);
+    run2(["add", "--all", "--", "."]);
+    run2(["rm", "--cached", "--quiet", "--ignore-unmatch", "--", handoff3]);
+    return run2(["write-tree"]).trim();
   } catch (error62) {
     throw new Error(
       `cannot compute the work tree's code tree in ${shadow.workTree}: ${error62.message}`
@@ -28972,25 +28972,99 @@ function headline(record2) {
 var USAGE = `agate ${AGATE_VERSION}: the acceptance gate for agent pull requests
 
 Usage:
-  agate run [--base REF] [--config PATH] [--record PATH]
+  ${CLI_PACKAGE} run [--base REF] [--config PATH] [--record PATH]
       Runs the required commands from the config at the base commit (default: where HEAD
       forked from the default branch) on the checked-out commit, prints a table and writes the
       command record (default: .git/agate/command-record.json). No credentials needed.
-  agate handoff [--base REF] [--path P] [--task T] [--status S] [--next-step T]
+  ${CLI_PACKAGE} handoff [--base REF] [--path P] [--task T] [--status S] [--next-step T]
                 [--open-item T ...] [--record PATH]
       Writes or updates the handoff file (default: handoff.path of the base config, else
       .agate/handoff.md) from the live git state: the current branch, every file changed
-      against the base (committed or not), and last_command from the record of \`agate run\`.
+      against the base (committed or not), and last_command from the record of \`run\`.
       Task, status, next step, open items and the notes below the front matter are kept from
       the existing file unless a flag sets them; a new file needs --task and starts
       in-progress. --status is in-progress, ready or blocked; --open-item replaces the open
       items (repeat it; --open-item "" clears them); --next-step "" clears the next step.
-      End a session with: agate run, agate handoff, then commit the handoff file.
-  agate --version
+      End a session with: run, handoff, then commit the handoff file.
+  ${CLI_PACKAGE} validate [FILE]
+      Checks a config in the work tree (default: ${CONFIG_PATH}) before it is committed, and
+      the handoff file at its handoff.path when there is one. The gate reads the config at the
+      base commit: a change takes effect once it is merged.
+  ${CLI_PACKAGE} --version
 
+The npm package is ${CLI_PACKAGE}; where it is not installed: ${AGATE_CLI} <command>.
 Exit status of run: 0 every command passed (or no config at the base), 1 a command failed,
 2 a usage or config error. Of handoff: 0 the file is written (or was up to date), 2 a usage or
-config error (the message says what to fix).`;
+config error (the message says what to fix). Of validate: 0 valid, 1 a file is invalid, 2 a
+usage error or no file to check.`;
+var UsageError = class extends Error {
+  name = "UsageError";
+};
+var RUN_OPTIONS = {
+  base: { type: "string" },
+  config: { type: "string" },
+  record: { type: "string" },
+  help: { type: "boolean", short: "h" }
+};
+var HANDOFF_OPTIONS = {
+  base: { type: "string" },
+  path: { type: "string" },
+  task: { type: "string" },
+  status: { type: "string" },
+  "next-step": { type: "string" },
+  "open-item": { type: "string", multiple: true },
+  record: { type: "string" },
+  help: { type: "boolean", short: "h" }
+};
+var VALIDATE_OPTIONS = {
+  help: { type: "boolean", short: "h" }
+};
+var TOP_OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" }
+};
+var COMMANDS = ["run", "handoff", "validate", "help"];
+function parseCommand(command, argv, options, maxPositionals = 0) {
+  const loose = parseArgs({
+    args: argv,
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true
+  });
+  const names = Object.keys(options).map((name) => `--${name}`);
+  for (const token of loose.tokens) {
+    if (token.kind !== "option") continue;
+    const option = options[token.name];
+    if (!option) {
+      const near = names.find(
+        (name) => closeEnough(token.rawName.replace(/^-+/, ""), name.slice(2))
+      );
+      throw new UsageError(
+        `unknown option '${token.rawName}' for '${command}'${near ? ` (did you mean ${near}?)` : ""}; its options are ${names.join(", ")}`
+      );
+    }
+    if (option.type === "string" && token.value === void 0) {
+      throw new UsageError(`option '${token.rawName}' of '${command}' needs a value`);
+    }
+    if (option.type === "boolean" && token.value !== void 0) {
+      throw new UsageError(`option '${token.rawName}' of '${command}' takes no value`);
+    }
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true });
+  } catch (error62) {
+    throw new UsageError(`${command}: ${error62.message}`);
+  }
+  if (parsed.positionals.length > maxPositionals) {
+    const extra = parsed.positionals.slice(maxPositionals);
+    throw new UsageError(
+      `'${command}' takes ${maxPositionals === 0 ? "no arguments" : `at most ${maxPositionals}`}, got ${extra.map((a) => `'${a}'`).join(" ")}`
+    );
+  }
+  return parsed;
+}
 async function main(argv, cwd = process.cwd()) {
   try {
     systemExecutable("git", { searchPath: process.env.PATH });
@@ -29000,28 +29074,54 @@ async function main(argv, cwd = process.cwd()) {
     console.error(error62.message);
     return 2;
   }
-  if (argv[0] === "handoff") return handoff2(argv.slice(1), cwd);
-  let args;
   try {
-    args = parse3(argv);
+    return await dispatch(argv, cwd);
   } catch (error62) {
+    if (!(error62 instanceof UsageError)) throw error62;
     console.error(`agate: ${error62.message}
 
 ${USAGE}`);
     return 2;
   }
-  if (args.values.version) {
-    console.log(AGATE_VERSION);
+}
+async function dispatch(argv, cwd) {
+  const [command, ...rest] = argv;
+  if (command === void 0) throw new UsageError("no command given");
+  if (command.startsWith("-")) {
+    const { values } = parseCommand(CLI_PACKAGE, argv, TOP_OPTIONS);
+    if (values.version) {
+      console.log(AGATE_VERSION);
+      return 0;
+    }
+    console.log(USAGE);
     return 0;
   }
-  if (args.values.help || args.positionals[0] !== "run") {
-    console.log(USAGE);
-    return args.values.help ? 0 : 2;
+  switch (command) {
+    case "run":
+      return run(parseCommand("run", rest, RUN_OPTIONS).values, cwd);
+    case "handoff":
+      return handoff2(parseCommand("handoff", rest, HANDOFF_OPTIONS).values, cwd);
+    case "validate": {
+      const { values, positionals } = parseCommand("validate", rest, VALIDATE_OPTIONS, 1);
+      if (values.help) return help();
+      return validate2(positionals[0], cwd);
+    }
+    case "help":
+      return help();
+    default:
+      throw new UsageError(`unknown command '${command}'; the commands are ${COMMANDS.join(", ")}`);
   }
+}
+function help() {
+  console.log(USAGE);
+  return 0;
+}
+async function run(values, cwd) {
+  if (values.help) return help();
   try {
     const root2 = git(cwd, ["rev-parse", "--show-toplevel"]).trim();
-    const configPath = args.values.config ?? CONFIG_PATH;
-    const baseSha = localBase(root2, args.values.base);
+    const configPath = values.config ?? CONFIG_PATH;
+    const baseSha = localBase(root2, values.base);
     const stateDir = localStateDir(root2);
     const outcome = await runRequiredCommands({
       cwd: root2,
@@ -29033,26 +29133,26 @@ ${USAGE}`);
       log: {
         info: (line) => console.log(line),
         warning: (line) => console.error(`warning: ${line}`),
-        async command(name, run) {
+        async command(name, run2) {
           console.log(`
 \u2500\u2500 ${name} ${"\u2500".repeat(Math.max(0, 60 - name.length))}`);
-          return run();
+          return run2();
         },
         output: (chunk) => process.stdout.write(chunk)
       }
     });
     if (outcome.kind === "not-adopted") {
-      console.log(`agate: the base commit ${baseSha} has no ${configPath}; nothing to run.`);
-      return 0;
+      return notAtBase(root2, configPath, baseSha, values.config !== void 0);
     }
     const record2 = outcome.record;
-    const recordPath = args.values.record ? resolve4(cwd, args.values.record) : join6(stateDir, RECORD_FILE_NAME);
+    const recordPath = values.record ? resolve4(cwd, values.record) : join6(stateDir, RECORD_FILE_NAME);
     mkdirSync3(dirname4(recordPath), { recursive: true });
     writeFileSync4(recordPath, `${JSON.stringify(record2, null, 2)}
 `);
     console.log(`
 ${table(record2.commands)}
 `);
+    for (const hint of pipeHints(record2.commands)) console.log(hint);
     console.log(
       `agate: ${headline(record2)}${record2.tested.clean ? "" : " (the work tree was not clean afterwards)"}.`
     );
@@ -29065,37 +29165,86 @@ ${table(record2.commands)}
     return 2;
   }
 }
-function parse3(argv) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      base: { type: "string" },
-      config: { type: "string" },
-      record: { type: "string" },
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean", short: "v" }
+function notAtBase(root2, path, baseSha, named) {
+  const base = shortSha(baseSha);
+  const inWorkTree = existsSync4(join6(root2, path));
+  const atHead = gitMaybe(root2, ["cat-file", "-e", `HEAD:${path}`]) !== void 0;
+  const flag = named ? `--config ${path}: ` : "";
+  if (atHead) {
+    const message = `${flag}the base commit ${base} has no ${path}; this branch commits it, and agate reads the config at the base (the gate does too, so it applies once merged). To run it now: ${CLI_PACKAGE} run --base HEAD${named ? ` --config ${path}` : ""}`;
+    if (named) {
+      console.error(`agate: ${message}`);
+      return 2;
     }
-  });
-}
-function handoff2(argv, cwd) {
-  let values;
-  try {
-    const parsed = parseHandoffArgs(argv);
-    if (parsed.positionals.length > 0) {
-      throw new Error(`agate handoff takes no arguments, got ${parsed.positionals.join(" ")}`);
-    }
-    values = parsed.values;
-  } catch (error62) {
-    console.error(`agate: ${error62.message}
-
-${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
+    console.log(`agate: ${message}. Nothing to run.`);
     return 0;
   }
+  if (inWorkTree) {
+    console.error(
+      `agate: ${flag}${path} is in the work tree but not committed, and agate reads the config at the base commit ${base}: commit it (on the default branch, or on this branch and run with --base HEAD). Check it first: ${CLI_PACKAGE} validate ${path}`
+    );
+    return 2;
+  }
+  if (named) {
+    console.error(
+      `agate: --config ${path}: there is no such file at the base commit ${base} nor in the work tree; check the path (relative to the repository root), or leave out --config for ${CONFIG_PATH}`
+    );
+    return 2;
+  }
+  console.log(`agate: the base commit ${base} has no ${path}; nothing to run.`);
+  return 0;
+}
+function pipeHints(commands) {
+  return commands.filter((c) => c.exit_code === 141 || c.exit_code === null && c.signal === "SIGPIPE").map(
+    (c) => `hint: ${c.name} ${c.exit_code === 141 ? "exited 141, which is 128 + SIGPIPE" : "was killed by SIGPIPE"}: a program in a pipeline wrote after its reader had stopped (as in \`yes | head\` or \`cmd | grep -q x\`), and agate runs commands with bash -o pipefail, so that fails the command. Let the reader read everything, or don't pipe into one that stops early.
+`
+  );
+}
+function validate2(file2, cwd) {
+  const root2 = gitMaybe(cwd, ["rev-parse", "--show-toplevel"])?.trim();
+  const configFile = file2 ? resolve4(cwd, file2) : join6(root2 ?? cwd, CONFIG_PATH);
+  const shown = file2 ?? CONFIG_PATH;
+  if (!existsSync4(configFile)) {
+    console.error(
+      file2 ? `agate: there is no file ${file2} (${configFile})` : `agate: there is no ${CONFIG_PATH} here (${configFile}): write one (the reference: https://github.com/agate-gate/agate/blob/main/docs/config.md), or name the file: ${CLI_PACKAGE} validate PATH`
+    );
+    return 2;
+  }
+  const said = [];
+  let problems = 0;
+  let handoffPath2 = handoffSchema.parse({}).path;
+  try {
+    const { config: config2, digest } = parseConfig(readFileSync4(configFile, "utf8"), shown);
+    handoffPath2 = config2.handoff.path;
+    said.push(
+      `${shown} is a valid agate config (${config2.commands.length} required command${config2.commands.length === 1 ? "" : "s"}, digest ${digest.slice(0, 12)})`
+    );
+  } catch (error62) {
+    if (!(error62 instanceof ConfigurationError)) {
+      console.error(`agate: cannot read ${shown}: ${error62.message}`);
+      return 2;
+    }
+    console.error(error62.message);
+    problems++;
+  }
+  const handoffFile = root2 ? join6(root2, handoffPath2) : void 0;
+  if (handoffFile && existsSync4(handoffFile)) {
+    const parsed = parseHandoffFile(readFileSync4(handoffFile, "utf8"), handoffPath2);
+    if (parsed.ok) said.push(`${handoffPath2} is a valid handoff file`);
+    else {
+      console.error(
+        `${handoffPath2} is not a valid handoff file (${parsed.errors.length} ${parsed.errors.length === 1 ? "problem" : "problems"}):
+${parsed.errors.map((e) => `  - ${e}`).join("\n")}`
+      );
+      problems++;
+    }
+  } else if (handoffFile) said.push(`no handoff file at ${handoffPath2}`);
+  if (problems > 0) return 1;
+  console.log(`agate: OK: ${said.join("; ")}.`);
+  return 0;
+}
+function handoff2(values, cwd) {
+  if (values.help) return help();
   try {
     const written = writeHandoff({
       cwd,
@@ -29120,22 +29269,6 @@ ${USAGE}`);
     console.error(`agate: ${error62.message}`);
     return 2;
   }
-}
-function parseHandoffArgs(argv) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      base: { type: "string" },
-      path: { type: "string" },
-      task: { type: "string" },
-      status: { type: "string" },
-      "next-step": { type: "string" },
-      "open-item": { type: "string", multiple: true },
-      record: { type: "string" },
-      help: { type: "boolean", short: "h" }
-    }
-  });
 }
 function table(commands) {
   const rows = [
