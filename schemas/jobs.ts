@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { Config } from "./config.js";
+import { pullRequestViewSchema } from "./gate.js";
 import { mergeGroupDeadlineJobSchema } from "./merge-group.js";
 import { gitShaSchema, positiveIntSchema, repositoryFullNameSchema } from "./primitives.js";
 
@@ -41,6 +42,11 @@ export const pullRequestJobSchema = z.strictObject({
   head_sha: gitShaSchema.nullable().default(null),
   /** The base the event named; with the head, what is read by SHA is read before the live pull request. */
   base_sha: gitShaSchema.nullable().default(null),
+  /**
+   * The whole pull request as the event showed it (its test merge commit left out: the event's
+   * may be an older head's). Used instead of a fresh read only when no newer view was acted on.
+   */
+  seen: pullRequestViewSchema.nullable().default(null),
   trigger: triggerSchema,
   /** Evaluate only when the event is evidence under the base config; null: always. */
   only_if: evidenceEventSchema.nullable().default(null),

@@ -25,8 +25,22 @@ export const pullRequestEventSchema = z.object({
   action: z.string(),
   pull_request: z.object({
     number: z.number().int().positive(),
-    head: z.object({ sha }),
+    head: z.object({ sha, ref: z.string().optional() }),
     base: z.object({ ref: z.string(), sha }),
+    // The rest of the pull request as the event showed it: with all of it, a pass can use this
+    // view instead of reading the pull request again (app/gate/gather.ts says when).
+    state: z.string().optional(),
+    draft: z.boolean().optional(),
+    user: account.nullable().optional(),
+    labels: z.array(z.object({ name: z.string() })).optional(),
+    title: z.string().optional(),
+    body: z.string().nullable().optional(),
+    created_at: z.string().optional(),
+    updated_at: z.string().optional(),
+    commits: z.number().int().nonnegative().optional(),
+    additions: z.number().int().nonnegative().optional(),
+    deletions: z.number().int().nonnegative().optional(),
+    changed_files: z.number().int().nonnegative().optional(),
   }),
   changes: z
     .object({ base: z.object({ ref: z.object({ from: z.string() }).optional() }).optional() })

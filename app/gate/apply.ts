@@ -62,6 +62,12 @@ export async function applyGatePlan(options: {
     ...head,
     observed_at: at,
   });
+  await store.recordPullRequestSighting({
+    repository: pr.repository,
+    pull_number: pr.number,
+    ...options.observations.sighting,
+    observed_at: at,
+  });
 
   if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
   for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);

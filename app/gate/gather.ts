@@ -4,6 +4,8 @@
  * store remembers. It writes nothing: what GitHub reported that later passes need (the test merge
  * commit, the pull request and base the head was seen in) is returned as observations for apply.
  */
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../../checks/config/digest.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
 import { protectedChanges } from "../../checks/gate/protected-paths.js";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
@@ -17,16 +19,13 @@ import type {
   GateFacts,
   HandoffFacts,
   PriorRecord,
+  PullRequestDetail,
   PullRequestSnapshot,
+  PullRequestView,
   ReviewVerdictFact,
   TestedCommitFact,
 } from "../../schemas/gate.js";
-import type {
-  Comparison,
-  GitHubAdapter,
-  PullRequestDetail,
-  ReviewFact,
-} from "../github/adapter.js";
+import type { Comparison, GitHubAdapter, ReviewFact } from "../github/adapter.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
@@ -61,6 +60,8 @@ export interface GatherDeps {
 export interface Observations {
   merge_commit: { head_sha: string; merge_sha: string } | null;
   head: { head_sha: string; base_ref: string };
+  /** The view of the pull request this pass acted on: an older one is never believed after it. */
+  sighting: { updated_at: string; digest: string };
 }
 
 export interface Gathered {
@@ -147,15 +148,42 @@ function headTreeOf(comparison: Comparison): string | null {
 
 type GatherOutcome = ({ status: "gathered" } & Gathered) | { status: "skipped"; reason: string };
 
+/** What a view showed, apart from the test merge commit (which a webhook's view leaves out). */
+export function viewDigest(view: PullRequestView): string {
+  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
+  return createHash("sha256").update(canonicalJson(shown)).digest("hex");
+}
+
+/**
+ * Whether an event's view of the pull request can stand for a fresh read: no pass acted on a
+ * newer one. GitHub's `updated_at` orders views (an older event delivered late is not believed
+ * over a newer one already acted on); two views of the same second are one only when they show
+ * the same. A pull request agate decided on before any sighting was kept is read afresh.
+ */
+async function viewIsCurrent(store: GatherStore, view: PullRequestView): Promise<boolean> {
+  const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
+  const last = await store.latestPullRequestSighting(key);
+  if (!last) return (await store.listRecords(key)).length === 0;
+  const ours = Date.parse(view.detail.updated_at);
+  const theirs = Date.parse(last.updated_at);
+  return ours > theirs || (ours === theirs && last.digest === viewDigest(view));
+}
+
 /**
  * Gathers the facts for one pull request. When the event named the head and base, everything
- * that is read by SHA is read first and the live pull request after: if either end moved
- * meanwhile, the pass starts over on what GitHub now shows, so facts never mix two commits.
- * Otherwise the live pull request comes first.
+ * that is read by SHA is read first and the pull request after: if either end moved meanwhile,
+ * the pass starts over on what GitHub now shows, so facts never mix two commits. The event's own
+ * view of the pull request stands in for that read when it is current (viewIsCurrent). Without
+ * a head and base, the live pull request comes first.
  */
 export async function gatherPullRequest(
   deps: GatherDeps,
-  target: { number: number; head_sha: string | null; base_sha: string | null },
+  target: {
+    number: number;
+    head_sha: string | null;
+    base_sha: string | null;
+    seen?: PullRequestView | null;
+  },
   options: {
     /** The event was the push itself (opened, synchronize): no run for it can have finished. */
     skipRuns: boolean;
@@ -165,19 +193,28 @@ export async function gatherPullRequest(
   },
 ): Promise<GatherOutcome> {
   const { github, reads } = deps;
-  let pr: PullRequestSnapshot | null = null;
+  let read: PullRequestView | null = null;
   let expected =
     target.head_sha && target.base_sha ? { head: target.head_sha, base: target.base_sha } : null;
+  let seen =
+    target.seen &&
+    expected &&
+    target.seen.snapshot.head_sha === expected.head &&
+    target.seen.snapshot.base_sha === expected.base &&
+    (await viewIsCurrent(deps.store, target.seen))
+      ? target.seen
+      : null;
   for (let attempt = 1; ; attempt++) {
     if (!expected) {
-      pr = await github.pullRequest(target.number);
-      expected = { head: pr.head_sha, base: pr.base_sha };
+      read = await github.pullRequestView(target.number);
+      expected = { head: read.snapshot.head_sha, base: read.snapshot.base_sha };
     }
     const [config, comparison] = await Promise.all([
       reads.config(github, expected.base),
       reads.compare(github, expected.base, expected.head),
     ]);
-    const live: PullRequestSnapshot = pr ?? (await github.pullRequest(target.number));
+    const view: PullRequestView = read ?? seen ?? (await github.pullRequestView(target.number));
+    const live = view.snapshot;
     if (live.state !== "open") return { status: "skipped", reason: `#${live.number} is closed` };
     if (live.head_sha === expected.head && live.base_sha === expected.base) {
       if (options.relevant && config.status === "ok" && !options.relevant(config.config)) {
@@ -186,25 +223,26 @@ export async function gatherPullRequest(
           reason: `#${live.number}: not the evidence workflow or job of its base config`,
         };
       }
-      return { status: "gathered", ...(await gatherAt(deps, live, config, comparison, options)) };
+      return { status: "gathered", ...(await gatherAt(deps, view, config, comparison, options)) };
     }
     if (attempt >= 3) throw new HeadMovedError(target.number, "the head");
     // Moved: start over on what GitHub now shows (this read is fresh; no second one).
-    pr = live;
+    read = view;
+    seen = null;
     expected = { head: live.head_sha, base: live.base_sha };
   }
 }
 
 async function gatherAt(
   deps: GatherDeps,
-  pr: PullRequestSnapshot,
+  view: PullRequestView,
   config: BaseConfigFact,
   comparison: Comparison,
   options: { skipRuns: boolean; rerunEvaluator: boolean },
 ): Promise<Gathered> {
   const { github, store } = deps;
+  const { snapshot: pr, detail } = view;
   const key = { repository: pr.repository, pullNumber: pr.number };
-  const detail = await github.pullRequestDetail(pr.number);
   const [stored, mergeCommits, overrides, sightings] = await Promise.all([
     store.listRecords(key),
     store.listMergeCommits({ ...key, headSha: pr.head_sha }),
@@ -216,6 +254,7 @@ async function gatherAt(
       ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha }
       : null,
     head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
+    sighting: { updated_at: detail.updated_at, digest: viewDigest(view) },
   };
   const merge_commits =
     detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha)

@@ -64,7 +64,7 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
   try {
     const gathered = await gatherPullRequest(
       deps,
-      { number: job.number, head_sha: job.head_sha, base_sha: job.base_sha },
+      { number: job.number, head_sha: job.head_sha, base_sha: job.base_sha, seen: job.seen },
       {
         skipRuns: job.trigger.event === "pull_request" && PUSHES.has(job.trigger.action ?? ""),
         rerunEvaluator: job.rerun_evaluator,

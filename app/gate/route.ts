@@ -9,7 +9,11 @@ import type { z } from "zod";
 import { isMergeQueueRef } from "../../checks/gate/merge-group.js";
 import { parseOverrideComment } from "../../checks/gate/override.js";
 import { STATE_LABEL_PREFIX } from "../../checks/gate/plan.js";
-import { GATE_CHECK_NAME } from "../../schemas/gate.js";
+import {
+  GATE_CHECK_NAME,
+  type PullRequestView,
+  pullRequestViewSchema,
+} from "../../schemas/gate.js";
 import {
   headKey,
   JOB_KINDS,
@@ -83,6 +87,60 @@ function jobMaker(
 type Make = ReturnType<typeof jobMaker>;
 type Event<E extends RoutedEvent> = z.output<(typeof ROUTED_EVENTS)[E]>;
 
+/**
+ * The pull request as a `pull_request` event showed it, when the payload has all of it. The test
+ * merge commit is left out: GitHub computes it after the push, so the event's may be an older
+ * head's.
+ */
+function viewOf(e: Event<"pull_request">, repository: string): PullRequestView | null {
+  const p = e.pull_request;
+  const user = p.user;
+  if (
+    (p.state !== "open" && p.state !== "closed") ||
+    p.head.ref === undefined ||
+    !user?.type ||
+    p.labels === undefined ||
+    p.title === undefined ||
+    p.created_at === undefined ||
+    p.updated_at === undefined ||
+    p.commits === undefined ||
+    p.additions === undefined ||
+    p.deletions === undefined ||
+    p.changed_files === undefined
+  ) {
+    return null;
+  }
+  const view = pullRequestViewSchema.safeParse({
+    snapshot: {
+      repository,
+      number: p.number,
+      state: p.state,
+      draft: p.draft ?? false,
+      head_sha: p.head.sha,
+      head_ref: p.head.ref,
+      base_sha: p.base.sha,
+      base_ref: p.base.ref,
+      author: { login: user.login, type: user.type },
+      labels: p.labels.map((label) => label.name),
+    },
+    detail: {
+      title: p.title,
+      body: p.body ?? "",
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+      commits: p.commits,
+      additions: p.additions,
+      deletions: p.deletions,
+      changed_files: p.changed_files,
+      merge_commit_sha: null,
+    },
+  });
+  return view.success ? view.data : null;
+}
+
+/** The events whose view of the pull request may stand in for a read: the pushes. */
+const VIEW_ACTIONS = new Set(["opened", "reopened", "synchronize"]);
+
 /** Each routed event's jobs, from its parsed payload. */
 const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
   pull_request: (e, make) => {
@@ -93,6 +151,9 @@ const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
       make.pullRequest(e.pull_request.number, {
         head_sha: e.pull_request.head.sha,
         base_sha: e.pull_request.base.sha,
+        // Only a push's own event: a burst of label or text edits each shows a view already
+        // old when the next lands, and a fresh read answers them all at once.
+        seen: VIEW_ACTIONS.has(e.action) ? viewOf(e, make.repository) : null,
         retarget:
           e.action === "edited" && from !== undefined
             ? { from, to: e.pull_request.base.ref }

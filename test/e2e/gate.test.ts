@@ -280,8 +280,12 @@ describe("the agate gate, end to end against the simulator", () => {
   it("4. a head that moves while facts are read is not graded on a mix: the evaluation starts over on the new head", async () => {
     const repo = "moving";
     const { first, number } = await openedWithoutHandling(repo);
-    const [opened] = (await gate.takePending()).filter((d) => d.action === "opened");
-    if (!opened) throw new Error("no pull_request.opened delivery");
+    const [event] = (await gate.takePending()).filter((d) => d.action === "opened");
+    if (!event) throw new Error("no pull_request.opened delivery");
+    // An event without the whole pull request in it: the pass reads the pull request after what
+    // it reads by SHA (an event's own view is believed as it stands; the next test covers that).
+    const opened = structuredClone(event);
+    delete (opened.payload as { pull_request: { updated_at?: string } }).pull_request.updated_at;
     // The agent pushes while agate is reading what the pull request changes.
     let second: string | undefined;
     const deps = gate.deps();
@@ -314,6 +318,47 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(gate.gateCheck(repo, second ?? "")).toMatchObject({ status: "in_progress" });
   });
 
+  it("4b. an event's own view is the pull request at the event's SHAs: a push while facts are read is graded by its own event, and the earlier record goes stale", async () => {
+    const repo = "moving-view";
+    const { first, number } = await openedWithoutHandling(repo);
+    const [opened] = (await gate.takePending()).filter((d) => d.action === "opened");
+    if (!opened) throw new Error("no pull_request.opened delivery");
+    let second: string | undefined;
+    const deps = gate.deps();
+    await gate.handle(opened, {
+      ...deps,
+      octokitFor: async (id: number) => {
+        const octokit = (await deps.octokitFor(id)) as unknown as {
+          hook: { before: (name: string, hook: (o: { url: string }) => Promise<void>) => void };
+        };
+        octokit.hook.before("request", async (options) => {
+          if (second === undefined && /\/compare\//.test(options.url)) {
+            second = await gate.sim.pushCommit({
+              repo,
+              branch: "codex/x",
+              files: { "b.txt": "b\n" },
+              author: "codex[bot]",
+            });
+          }
+        });
+        return octokit as never;
+      },
+    });
+    if (second === undefined) throw new Error("the push during the pass did not happen");
+    // Every fact of that pass was read at `first`: its record and check name `first` alone.
+    const key = { repository: `${gate.sim.owner}/${repo}`, pullNumber: number };
+    const [record] = await gate.store.listRecords(key);
+    expect(record?.head_sha).toBe(first);
+    expect(record?.tested).toBeNull();
+    expect(gate.gateCheck(repo, first)).toMatchObject({ status: "in_progress" });
+    // The push's own event grades the new head, and nothing of `first` stands.
+    await gate.processDeliveries();
+    const records = await gate.store.listRecords(key);
+    expect(records.at(-1)?.head_sha).toBe(second);
+    expect(records.filter((r) => r.head_sha === first && r.stale === null)).toEqual([]);
+    expect(gate.gateCheck(repo, second)).toMatchObject({ status: "in_progress" });
+  });
+
   it("a command record for an old SHA after a newer push never changes the new head's check", async () => {
     const repo = "late";
     const { head: old, branch } = await gate.agentPullRequest(
@@ -331,6 +376,43 @@ describe("the agate gate, end to end against the simulator", () => {
       "waiting for a run of .github/workflows/agate.yml",
     );
     expect(gate.gateCheck(repo, old)?.conclusion).not.toBe("success");
+  });
+
+  it("an event's own view of the pull request stands in for a read only while it is the newest acted on: a late copy of an older one reads the pull request again and resurrects nothing", async () => {
+    const repo = "late-view";
+    const {
+      head: old,
+      number,
+      branch,
+    } = await gate.agentPullRequest(repo, {
+      "answer.txt": "42\n",
+    });
+    const opened = gate.sim.deliveries.find(
+      (d) =>
+        d.event === "pull_request" &&
+        d.action === "opened" &&
+        (d.payload as { repository: { name: string } }).repository.name === repo,
+    );
+    if (!opened) throw new Error("no pull_request.opened delivery");
+    // The opened pass believed its event: no read of the pull request.
+    expect(gate.sim.calls["pulls/get"] ?? 0).toBe(0);
+    await gate.ci(repo, branch, old);
+    expect(gate.gateCheck(repo, old)).toMatchObject({ conclusion: "success" });
+    const current = await gate.agentPush(repo, branch, { "answer.txt": "41\n" });
+    expect(gate.sim.labelsOf({ repo, number })).toEqual(["agate:pending"]);
+    const reads = gate.sim.calls["pulls/get"] ?? 0;
+
+    // The opened event again, delivered late (a new delivery id): it shows the old head.
+    await gate.handle({ ...opened, id: `${opened.id}-late` });
+    expect(gate.sim.calls["pulls/get"]).toBe(reads + 1);
+    expect(gate.sim.labelsOf({ repo, number })).toEqual(["agate:pending"]);
+    expect(gate.gateCheck(repo, current)).toMatchObject({ status: "in_progress" });
+    const records = await gate.store.listRecords({
+      repository: `${gate.sim.owner}/${repo}`,
+      pullNumber: number,
+    });
+    expect(records.filter((r) => r.head_sha === old && r.stale === null)).toEqual([]);
+    expect(records.at(-1)?.head_sha).toBe(current);
   });
 
   it("an evaluation that errors never leaves an earlier green standing", async () => {
