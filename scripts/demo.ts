@@ -28,6 +28,7 @@ const REPO = "widgets";
 const BRANCH = "codex/answer";
 const SECRET = "demo-webhook-secret";
 const failures: string[] = [];
+const SMOKE = process.argv.includes("--smoke");
 const temp = mkdtempSync(join(tmpdir(), "agate-demo-"));
 
 for (const suffix of ["", "-wal", "-shm"]) rmSync(`${DATABASE}${suffix}`, { force: true });
@@ -152,229 +153,237 @@ try {
     "the summary carries the failing tail",
   );
 
-  step("The agent pushes a fix");
-  const first = head;
-  head = await sim.pushCommit({
-    repo: REPO,
-    branch: BRANCH,
-    files: { "src/answer.txt": "42\n" },
-    author: "codex[bot]",
-    message: "Fix the answer",
-  });
-  await settle();
-  expectThat(showCheck(head)?.status === "in_progress", "the new head waits for its own evidence");
-  const records = await agate.store.listRecords({
-    repository: `${sim.owner}/${REPO}`,
-    pullNumber: number,
-  });
-  expectThat(
-    records.filter((r) => r.head_sha === first).every((r) => r.stale?.superseded_by === head),
-    `every record of ${first.slice(0, 7)} is now stale, superseded by ${head.slice(0, 7)}`,
-  );
+  // `--smoke`, the test suite's run: the quickstart's plumbing end to end (the App, the durable
+  // webhook path, the built Action in simulated CI, the database file). Every later step is an
+  // end-to-end test's too; `.ci/run` plays the whole story with `npm run demo`.
+  if (!SMOKE) {
+    step("The agent pushes a fix");
+    const first = head;
+    head = await sim.pushCommit({
+      repo: REPO,
+      branch: BRANCH,
+      files: { "src/answer.txt": "42\n" },
+      author: "codex[bot]",
+      message: "Fix the answer",
+    });
+    await settle();
+    expectThat(
+      showCheck(head)?.status === "in_progress",
+      "the new head waits for its own evidence",
+    );
+    const records = await agate.store.listRecords({
+      repository: `${sim.owner}/${REPO}`,
+      pullNumber: number,
+    });
+    expectThat(
+      records.filter((r) => r.head_sha === first).every((r) => r.stale?.superseded_by === head),
+      `every record of ${first.slice(0, 7)} is now stale, superseded by ${head.slice(0, 7)}`,
+    );
 
-  step("CI runs again: the tests pass, but the task is half done");
-  await ci(head);
-  const halfDone = showCheck(head);
-  expectThat(
-    halfDone?.conclusion === "failure" && (halfDone.output?.title ?? "").includes("not complete"),
-    "every command passed, so the evaluator was asked; it did not sign off → rejected",
-  );
-  for (const line of (halfDone?.output?.summary ?? "").split("\n")) {
-    if (line.startsWith("- [ ] ")) console.log(`    next work item: ${line.slice(6)}`);
+    step("CI runs again: the tests pass, but the task is half done");
+    await ci(head);
+    const halfDone = showCheck(head);
+    expectThat(
+      halfDone?.conclusion === "failure" && (halfDone.output?.title ?? "").includes("not complete"),
+      "every command passed, so the evaluator was asked; it did not sign off → rejected",
+    );
+    for (const line of (halfDone?.output?.summary ?? "").split("\n")) {
+      if (line.startsWith("- [ ] ")) console.log(`    next work item: ${line.slice(6)}`);
+    }
+    expectThat(
+      halfDone?.output?.summary?.includes(
+        "- [ ] `Change README.md: document the answer for users`",
+      ) ?? false,
+      "its missing item is the next work item in the summary",
+    );
+
+    step("The agent does the missing work");
+    head = await sim.pushCommit({
+      repo: REPO,
+      branch: BRANCH,
+      files: { "README.md": "# widgets\n\nThe answer is 42.\n" },
+      author: "codex[bot]",
+      message: "Document the answer",
+    });
+    await settle();
+    await ci(head);
+    expectThat(
+      showCheck(head)?.conclusion === "success",
+      "every command passed on this exact commit and the evaluator signed off → accepted",
+    );
+    const judged = await agate.store.listEvaluations({
+      repository: `${sim.owner}/${REPO}`,
+      pullNumber: number,
+    });
+    expectThat(
+      judged.length === 2 && judged.every((e) => e.run.kind === "command"),
+      "two evaluations stored, one per tree, each naming who judged",
+    );
+
+    step("The agent also edits the evidence workflow");
+    head = await sim.pushCommit({
+      repo: REPO,
+      branch: BRANCH,
+      files: {
+        ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT.replace(
+          "pull_request:",
+          "pull_request: {}",
+        ),
+      },
+      author: "codex[bot]",
+      message: "Tidy the workflow",
+    });
+    await settle();
+    await ci(head);
+    const escalated = showCheck(head);
+    expectThat(
+      escalated?.conclusion === "action_required",
+      "a workflow edit → escalated, label agate:escalated",
+    );
+    expectThat(
+      escalated?.output?.summary?.includes(
+        "the change modifies `.github/workflows/agate.yml`, which the evidence workflow is or uses",
+      ) ?? false,
+      "and the record from the edited workflow is not believed",
+    );
+    expectThat(
+      sim.labelsOf({ repo: REPO, number }).includes("agate:escalated"),
+      "the pull request carries agate:escalated",
+    );
+
+    step("A maintainer approves this exact commit");
+    sim.setPermission({ repo: REPO, user: "lead", permission: "maintain" });
+    await sim.submitReview({ repo: REPO, number, state: "APPROVED", user: "lead", commitId: head });
+    await settle();
+    const approved = showCheck(head);
+    expectThat(
+      approved?.status === "in_progress" &&
+        (approved.output?.summary?.includes(`/agate accept ${head}`) ?? false),
+      "approved, but the only record came from the edited workflow: still waiting, and the summary names the way out",
+    );
+
+    step("The maintainer accepts this exact commit: /agate accept <sha> <reason>");
+    await sim.addIssueComment({
+      repo: REPO,
+      number,
+      body: `/agate accept ${head} the workflow change is reviewed`,
+      user: "lead",
+    });
+    await settle();
+    const overridden = showCheck(head);
+    expectThat(
+      overridden?.conclusion === "success" &&
+        (overridden.output?.title ?? "").includes("by lead's override"),
+      "accepted by the maintainer's override, stored with who and why",
+    );
+
+    step("An outside contributor's pull request from a fork");
+    const fork = await sim.forkRepository({ repo: REPO, owner: "outsider" });
+    const forkHead = await sim.pushCommit({
+      owner: fork.owner,
+      repo: fork.repo,
+      branch: "typo",
+      files: { "src/answer.txt": "42\n", "README.md": "# widgets\n\nThe answer is 42.\n" },
+      author: "outsider",
+      message: "Answer and document it",
+    });
+    await sim.openPullRequest({
+      repo: REPO,
+      head: "typo",
+      headOwner: "outsider",
+      title: "Answer",
+      user: "outsider",
+    });
+    await settle();
+    await ci(forkHead, "typo");
+    expectThat(
+      showCheck(forkHead)?.conclusion === "success",
+      "a fork's pull request gets evidence too (the job needs no write token) → accepted",
+    );
+
+    step("A long task: another agent pull request, labelled long-task");
+    const LONG = "codex/long-task";
+    let long = await sim.pushCommit({
+      repo: REPO,
+      branch: LONG,
+      files: { "src/answer.txt": "42\n", "README.md": "# widgets\n\nThe answer is 42.\n" },
+      author: "codex[bot]",
+      message: "Answer and document it",
+    });
+    const second = await sim.openPullRequest({
+      repo: REPO,
+      head: LONG,
+      title: "Answer, as a long task",
+      user: "codex[bot]",
+      labels: ["long-task"],
+    });
+    await settle();
+    await ci(long, LONG);
+    const noFile = handoffOf(long);
+    expectThat(
+      noFile.row.includes("❌ fail") &&
+        noFile.row.includes("required by the label long-task") &&
+        noFile.row.includes("is not at the head commit"),
+      "no handoff file → held, naming the rule that requires one",
+    );
+
+    step("The agent writes a handoff file by hand, with a false file list");
+    long = await sim.pushCommit({
+      repo: REPO,
+      branch: LONG,
+      files: {
+        ".agate/handoff.md": [
+          "---",
+          "task: answer the question",
+          `branch: ${LONG}`,
+          "status: ready",
+          "changed_files: [src/answer.txt, src/cache.txt]",
+          "last_command: null",
+          "---",
+          "",
+        ].join("\n"),
+      },
+      author: "codex[bot]",
+      message: "Handoff",
+    });
+    await settle();
+    await ci(long, LONG);
+    const falseList = handoffOf(long);
+    for (const item of falseList.items) console.log(`    next work item: ${item.slice(6)}`);
+    expectThat(
+      falseList.row.includes("❌ fail") &&
+        falseList.items.some((item) => item.includes("README.md")) &&
+        falseList.items.some((item) => item.includes("src/cache.txt")),
+      "a false file list → held, with each difference named (README.md not listed, src/cache.txt not changed)",
+    );
+
+    step("The agent ends its session with `agate run` and `agate handoff`");
+    const clone = mkdtempSync(join(temp, "agent-"));
+    git(clone, "clone", "--quiet", sim.gitDir({ repo: REPO }), ".");
+    git(clone, "checkout", "--quiet", LONG);
+    const run = promisify(execFile);
+    await run(process.execPath, [CLI, "run"], { cwd: clone });
+    await run(process.execPath, [CLI, "handoff", "--status", "ready"], { cwd: clone });
+    long = await sim.pushCommit({
+      repo: REPO,
+      branch: LONG,
+      files: { ".agate/handoff.md": readFileSync(join(clone, ".agate/handoff.md"), "utf8") },
+      author: "codex[bot]",
+      message: "Handoff from agate handoff",
+    });
+    await settle();
+    await ci(long, LONG);
+    const trueFile = handoffOf(long);
+    expectThat(
+      trueFile.row.includes("✅ pass") && trueFile.row.includes("true to the pull request"),
+      "the file agate handoff wrote is true to the pull request → the requirement passes",
+    );
+    expectThat(
+      showCheck(long)?.conclusion === "success" &&
+        sim.labelsOf({ repo: REPO, number: second.number }).includes("agate:accepted"),
+      "and with the commands and the evaluator, the long task is accepted",
+    );
   }
-  expectThat(
-    halfDone?.output?.summary?.includes(
-      "- [ ] `Change README.md: document the answer for users`",
-    ) ?? false,
-    "its missing item is the next work item in the summary",
-  );
-
-  step("The agent does the missing work");
-  head = await sim.pushCommit({
-    repo: REPO,
-    branch: BRANCH,
-    files: { "README.md": "# widgets\n\nThe answer is 42.\n" },
-    author: "codex[bot]",
-    message: "Document the answer",
-  });
-  await settle();
-  await ci(head);
-  expectThat(
-    showCheck(head)?.conclusion === "success",
-    "every command passed on this exact commit and the evaluator signed off → accepted",
-  );
-  const judged = await agate.store.listEvaluations({
-    repository: `${sim.owner}/${REPO}`,
-    pullNumber: number,
-  });
-  expectThat(
-    judged.length === 2 && judged.every((e) => e.run.kind === "command"),
-    "two evaluations stored, one per tree, each naming who judged",
-  );
-
-  step("The agent also edits the evidence workflow");
-  head = await sim.pushCommit({
-    repo: REPO,
-    branch: BRANCH,
-    files: {
-      ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT.replace(
-        "pull_request:",
-        "pull_request: {}",
-      ),
-    },
-    author: "codex[bot]",
-    message: "Tidy the workflow",
-  });
-  await settle();
-  await ci(head);
-  const escalated = showCheck(head);
-  expectThat(
-    escalated?.conclusion === "action_required",
-    "a workflow edit → escalated, label agate:escalated",
-  );
-  expectThat(
-    escalated?.output?.summary?.includes(
-      "the change modifies `.github/workflows/agate.yml`, which the evidence workflow is or uses",
-    ) ?? false,
-    "and the record from the edited workflow is not believed",
-  );
-  expectThat(
-    sim.labelsOf({ repo: REPO, number }).includes("agate:escalated"),
-    "the pull request carries agate:escalated",
-  );
-
-  step("A maintainer approves this exact commit");
-  sim.setPermission({ repo: REPO, user: "lead", permission: "maintain" });
-  await sim.submitReview({ repo: REPO, number, state: "APPROVED", user: "lead", commitId: head });
-  await settle();
-  const approved = showCheck(head);
-  expectThat(
-    approved?.status === "in_progress" &&
-      (approved.output?.summary?.includes(`/agate accept ${head}`) ?? false),
-    "approved, but the only record came from the edited workflow: still waiting, and the summary names the way out",
-  );
-
-  step("The maintainer accepts this exact commit: /agate accept <sha> <reason>");
-  await sim.addIssueComment({
-    repo: REPO,
-    number,
-    body: `/agate accept ${head} the workflow change is reviewed`,
-    user: "lead",
-  });
-  await settle();
-  const overridden = showCheck(head);
-  expectThat(
-    overridden?.conclusion === "success" &&
-      (overridden.output?.title ?? "").includes("by lead's override"),
-    "accepted by the maintainer's override, stored with who and why",
-  );
-
-  step("An outside contributor's pull request from a fork");
-  const fork = await sim.forkRepository({ repo: REPO, owner: "outsider" });
-  const forkHead = await sim.pushCommit({
-    owner: fork.owner,
-    repo: fork.repo,
-    branch: "typo",
-    files: { "src/answer.txt": "42\n", "README.md": "# widgets\n\nThe answer is 42.\n" },
-    author: "outsider",
-    message: "Answer and document it",
-  });
-  await sim.openPullRequest({
-    repo: REPO,
-    head: "typo",
-    headOwner: "outsider",
-    title: "Answer",
-    user: "outsider",
-  });
-  await settle();
-  await ci(forkHead, "typo");
-  expectThat(
-    showCheck(forkHead)?.conclusion === "success",
-    "a fork's pull request gets evidence too (the job needs no write token) → accepted",
-  );
-
-  step("A long task: another agent pull request, labelled long-task");
-  const LONG = "codex/long-task";
-  let long = await sim.pushCommit({
-    repo: REPO,
-    branch: LONG,
-    files: { "src/answer.txt": "42\n", "README.md": "# widgets\n\nThe answer is 42.\n" },
-    author: "codex[bot]",
-    message: "Answer and document it",
-  });
-  const second = await sim.openPullRequest({
-    repo: REPO,
-    head: LONG,
-    title: "Answer, as a long task",
-    user: "codex[bot]",
-    labels: ["long-task"],
-  });
-  await settle();
-  await ci(long, LONG);
-  const noFile = handoffOf(long);
-  expectThat(
-    noFile.row.includes("❌ fail") &&
-      noFile.row.includes("required by the label long-task") &&
-      noFile.row.includes("is not at the head commit"),
-    "no handoff file → held, naming the rule that requires one",
-  );
-
-  step("The agent writes a handoff file by hand, with a false file list");
-  long = await sim.pushCommit({
-    repo: REPO,
-    branch: LONG,
-    files: {
-      ".agate/handoff.md": [
-        "---",
-        "task: answer the question",
-        `branch: ${LONG}`,
-        "status: ready",
-        "changed_files: [src/answer.txt, src/cache.txt]",
-        "last_command: null",
-        "---",
-        "",
-      ].join("\n"),
-    },
-    author: "codex[bot]",
-    message: "Handoff",
-  });
-  await settle();
-  await ci(long, LONG);
-  const falseList = handoffOf(long);
-  for (const item of falseList.items) console.log(`    next work item: ${item.slice(6)}`);
-  expectThat(
-    falseList.row.includes("❌ fail") &&
-      falseList.items.some((item) => item.includes("README.md")) &&
-      falseList.items.some((item) => item.includes("src/cache.txt")),
-    "a false file list → held, with each difference named (README.md not listed, src/cache.txt not changed)",
-  );
-
-  step("The agent ends its session with `agate run` and `agate handoff`");
-  const clone = mkdtempSync(join(temp, "agent-"));
-  git(clone, "clone", "--quiet", sim.gitDir({ repo: REPO }), ".");
-  git(clone, "checkout", "--quiet", LONG);
-  const run = promisify(execFile);
-  await run(process.execPath, [CLI, "run"], { cwd: clone });
-  await run(process.execPath, [CLI, "handoff", "--status", "ready"], { cwd: clone });
-  long = await sim.pushCommit({
-    repo: REPO,
-    branch: LONG,
-    files: { ".agate/handoff.md": readFileSync(join(clone, ".agate/handoff.md"), "utf8") },
-    author: "codex[bot]",
-    message: "Handoff from agate handoff",
-  });
-  await settle();
-  await ci(long, LONG);
-  const trueFile = handoffOf(long);
-  expectThat(
-    trueFile.row.includes("✅ pass") && trueFile.row.includes("true to the pull request"),
-    "the file agate handoff wrote is true to the pull request → the requirement passes",
-  );
-  expectThat(
-    showCheck(long)?.conclusion === "success" &&
-      sim.labelsOf({ repo: REPO, number: second.number }).includes("agate:accepted"),
-    "and with the commands and the evaluator, the long task is accepted",
-  );
 
   step("What the App kept");
   const all = await agate.store.listRecords({
@@ -402,4 +411,6 @@ if (failures.length > 0) {
   );
   process.exit(1);
 }
-console.log(`\n✓ demo: every step came out as expected. The database is ${DATABASE}.`);
+console.log(
+  `\n✓ demo: every step${SMOKE ? " of the smoke run" : ""} came out as expected. The database is ${DATABASE}.`,
+);
