@@ -1,0 +1,308 @@
+/**
+ * The handoff entry's state machine: facts in (the entry, a command or the clock, the config's
+ * counters), the next entry and what to say out. Pure: the App stores the step with a
+ * compare-and-set, posts its reply and moves the labels.
+ *
+ *   open ──► claimed ──► resolved        claimed ──► open (claim ended: expired or released)
+ *   open ──► blocked (nobody can help, unanswered too long, too many ends or follow-ups)
+ *   any non-terminal ──► escalated (money, external, irreversible, credentials, scope)
+ *
+ * resolved, blocked and escalated are terminal: every later command is refused.
+ */
+import type { Config } from "../../schemas/config.js";
+import type {
+  EntryDeadline,
+  EntryEventInput,
+  EntryEventKind,
+  HandoffEntry,
+  HandoffEntryDraft,
+  HandoffEntryFields,
+  HandoffEntryState,
+} from "../../schemas/handoff-entry.js";
+import { TERMINAL_ENTRY_STATES } from "../../schemas/handoff-entry.js";
+import type { EntryCommand } from "./commands.js";
+import * as say from "./replies.js";
+
+export type EscalationRules = Config["escalation"];
+
+/** One change: the entry as it is to be stored, and its event (reply included). */
+export interface EntryStep {
+  entry: HandoffEntryDraft;
+  event: EntryEventInput;
+}
+
+export const isTerminal = (state: HandoffEntryState) =>
+  (TERMINAL_ENTRY_STATES as readonly string[]).includes(state);
+
+const same = (a: string | null, b: string | null) =>
+  a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
+
+const deadline = (kind: EntryDeadline["kind"], at: Date, ms: number): EntryDeadline => ({
+  kind,
+  at: new Date(at.getTime() + ms).toISOString(),
+});
+
+/** A new entry from a valid form: open, with its unanswered deadline. */
+export function openEntry(input: {
+  repository: string;
+  issue_number: number;
+  author: string;
+  fields: HandoffEntryFields;
+  at: Date;
+  rules: EscalationRules;
+}): EntryStep {
+  const at = input.at.toISOString();
+  const entry: HandoffEntryDraft = {
+    repository: input.repository,
+    issue_number: input.issue_number,
+    author: input.author,
+    fields: input.fields,
+    state: "open",
+    owner: null,
+    follow_ups: 0,
+    claim_expiries: 0,
+    escalation_reason: null,
+    why: null,
+    deadline: deadline("unanswered", input.at, input.rules.unanswered_timeout),
+    comments_through: 0,
+    opened_at: at,
+    state_changed_at: at,
+  };
+  return {
+    entry,
+    event: {
+      kind: "opened",
+      actor: input.author,
+      comment_id: null,
+      reason: "opened with every required field",
+      reply: say.opened(entry, input.rules),
+      mentions: [],
+      at,
+    },
+  };
+}
+
+interface Change {
+  kind: EntryEventKind;
+  reason: string;
+  reply: string;
+  mentions?: string[];
+  next?: Partial<HandoffEntryDraft>;
+}
+
+function step(
+  entry: HandoffEntry,
+  change: Change,
+  actor: string,
+  commentId: number | null,
+  at: Date,
+): EntryStep {
+  const { version: _version, ...current } = entry;
+  const next: HandoffEntryDraft = { ...current, ...change.next };
+  if (commentId !== null) next.comments_through = Math.max(entry.comments_through, commentId);
+  if (next.state !== entry.state) next.state_changed_at = at.toISOString();
+  if (isTerminal(next.state)) next.deadline = null;
+  return {
+    entry: next,
+    event: {
+      kind: change.kind,
+      actor,
+      comment_id: commentId,
+      reason: change.reason,
+      reply: change.reply,
+      mentions: change.mentions ?? [],
+      at: at.toISOString(),
+    },
+  };
+}
+
+const refused = (reason: string, reply: string): Change => ({ kind: "refused", reason, reply });
+
+/** A claim that ended without an answer: back to open, or blocked at the configured count. */
+function claimEnded(
+  entry: HandoffEntry,
+  how: "expired" | "released",
+  at: Date,
+  rules: EscalationRules,
+): Change {
+  const ends = entry.claim_expiries + 1;
+  const limit = rules.claim_expiries_before_blocked;
+  const owner = entry.owner ?? "";
+  const kind: EntryEventKind = how === "expired" ? "claim_expired" : "released";
+  if (ends >= limit) {
+    const why = `claim ${ends} of ${limit} ended without an answer (${how})`;
+    return {
+      kind,
+      reason: why,
+      reply: say.claimEnded({ owner, how, ends, limit, blocked: true, rules }),
+      next: { state: "blocked", owner: null, claim_expiries: ends, why },
+    };
+  }
+  return {
+    kind,
+    reason: `claim by ${owner} ${how} (${ends} of ${limit})`,
+    reply: say.claimEnded({ owner, how, ends, limit, blocked: false, rules }),
+    next: {
+      state: "open",
+      owner: null,
+      claim_expiries: ends,
+      deadline: deadline("unanswered", at, rules.unanswered_timeout),
+    },
+  };
+}
+
+/** Who may park or escalate an entry: its author, its owner, or a listed maintainer. */
+function mayPark(entry: HandoffEntry, actor: string, rules: EscalationRules): boolean {
+  if (same(actor, entry.author) || same(actor, entry.owner)) return true;
+  return rules.maintainers.some((m) => !m.includes("/") && same(m.replace(/^@/, ""), actor));
+}
+
+function decide(
+  entry: HandoffEntry,
+  command: EntryCommand,
+  actor: string,
+  at: Date,
+  rules: EscalationRules,
+): Change {
+  if (isTerminal(entry.state)) {
+    return refused(`${command.kind} on a ${entry.state} entry`, say.terminal(entry));
+  }
+  const owner = entry.owner;
+  const isOwner = same(actor, owner);
+  const needsOwner = (what: string) =>
+    refused(`${what} by ${actor}, who is not the owner`, say.notOwner(entry, what, actor));
+  switch (command.kind) {
+    case "invalid":
+      return refused(`invalid /${command.command}`, say.invalid(command.problem));
+    case "claim":
+      if (same(actor, entry.author)) {
+        return refused("claim by the author", say.authorCannotClaim(entry.author));
+      }
+      if (entry.state === "claimed") {
+        return isOwner
+          ? refused("claim by the owner again", say.alreadyYours(entry))
+          : refused(`claim by ${actor} while ${owner} owns it`, say.claimedBy(entry, actor));
+      }
+      return {
+        kind: "claimed",
+        reason: `claimed by ${actor}`,
+        reply: say.claimed(actor, rules),
+        next: {
+          state: "claimed",
+          owner: actor,
+          deadline: deadline("claim", at, rules.claim_timeout),
+        },
+      };
+    case "answer":
+      if (!isOwner) return needsOwner("answer");
+      return {
+        kind: "answered",
+        reason: `answered by ${actor}`,
+        reply: say.answered(entry),
+        next: { state: "resolved" },
+      };
+    case "ask": {
+      if (!isOwner) return needsOwner("follow-up question");
+      const asked = entry.follow_ups + 1;
+      if (asked > rules.follow_up_limit) {
+        const why = `follow-up question ${asked} is over the limit of ${rules.follow_up_limit}`;
+        return {
+          kind: "blocked",
+          reason: why,
+          reply: say.tooManyFollowUps(asked, rules.follow_up_limit),
+          next: { state: "blocked", owner: null, follow_ups: asked, why },
+        };
+      }
+      return {
+        kind: "asked",
+        reason: `follow-up question ${asked} of ${rules.follow_up_limit} by ${actor}`,
+        reply: say.asked(entry, asked, rules.follow_up_limit),
+        next: { follow_ups: asked },
+      };
+    }
+    case "release":
+      if (!isOwner) return needsOwner("release");
+      return claimEnded(entry, "released", at, rules);
+    case "block":
+      if (!mayPark(entry, actor, rules)) {
+        return refused(`block by ${actor}`, say.notParticipant(entry, "block", actor));
+      }
+      return {
+        kind: "blocked",
+        reason: `blocked by ${actor}: ${command.why}`,
+        reply: say.blocked(actor, command.why),
+        next: { state: "blocked", owner: null, why: command.why },
+      };
+    case "escalate": {
+      if (!mayPark(entry, actor, rules)) {
+        return refused(`escalate by ${actor}`, say.notParticipant(entry, "escalate", actor));
+      }
+      const mentions = rules.maintainers.map((m) => (m.startsWith("@") ? m : `@${m}`));
+      return {
+        kind: "escalated",
+        reason: `escalated by ${actor} (${command.reason}): ${command.why}`,
+        reply: say.escalated(actor, command.reason, command.why, mentions),
+        mentions,
+        next: {
+          state: "escalated",
+          escalation_reason: command.reason,
+          why: command.why,
+        },
+      };
+    }
+  }
+}
+
+/**
+ * A command from a comment. Null when that comment was handled already (its id is not above
+ * `comments_through`): a redelivered or late webhook changes nothing and says nothing again.
+ */
+export function applyCommand(
+  entry: HandoffEntry,
+  input: { command: EntryCommand; actor: string; comment_id: number; at: Date },
+  rules: EscalationRules,
+): EntryStep | null {
+  if (input.comment_id <= entry.comments_through) return null;
+  const change = decide(entry, input.command, input.actor, input.at, rules);
+  return step(entry, change, input.actor, input.comment_id, input.at);
+}
+
+/**
+ * The clock: when the entry's deadline has passed, the claim ends or the open entry is blocked.
+ * Null when nothing is due (no deadline, or not yet), so an early or superseded timer is a no-op.
+ */
+export function applyDeadline(
+  entry: HandoffEntry,
+  at: Date,
+  rules: EscalationRules,
+): EntryStep | null {
+  const due = entry.deadline;
+  if (!due || at.getTime() < Date.parse(due.at)) return null;
+  if (due.kind === "claim" && entry.state === "claimed") {
+    return step(entry, claimEnded(entry, "expired", at, rules), "agate", null, at);
+  }
+  if (due.kind === "unanswered" && entry.state === "open") {
+    const why = `unanswered for ${say.duration(rules.unanswered_timeout)}`;
+    return step(
+      entry,
+      {
+        kind: "blocked",
+        reason: why,
+        reply: say.unanswered(rules.unanswered_timeout),
+        next: { state: "blocked", why },
+      },
+      "agate",
+      null,
+      at,
+    );
+  }
+  return null;
+}
+
+/** Priority is derived, never set: blocking while an agent waits on an unresolved entry. */
+export function entryPriority(
+  state: HandoffEntryState,
+  agentWaiting: boolean,
+): "blocking" | "background" {
+  return agentWaiting && state !== "resolved" ? "blocking" : "background";
+}
