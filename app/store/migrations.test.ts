@@ -17,6 +17,7 @@ const TABLES = [
   "delivery_payloads",
   "evaluations",
   "handoff_entries",
+  "handoff_entry_event_posts",
   "handoff_entry_events",
   "head_observations",
   "jobs",
@@ -201,6 +202,64 @@ describe("migration 4", () => {
     await store.close();
     const raw = new Database(file);
     expect(() => raw.prepare("UPDATE deliveries SET action = 'x'").run()).toThrow(/append-only/);
+    raw.close();
+  });
+
+  it("6 replaces migration 1's unused entry tables; the database keeps entries, their history and posted replies as the port promises", async () => {
+    const file = join(dir, "agate.db");
+    const db = new Database(file);
+    migrate(db, file, () => new Date(), MIGRATIONS.slice(0, 5));
+    expect(db.prepare("SELECT count(*) FROM handoff_entries").pluck().get()).toBe(0);
+    db.close();
+    const store = SqliteStore.open(file);
+    const entry = {
+      repository: "o/r",
+      issue_number: 1,
+      author: "a",
+      fields: { project: "p", question: "q", tried: "t", needed: "n", blocking_pull: null },
+      state: "open" as const,
+      owner: null,
+      follow_ups: 0,
+      claim_expiries: 0,
+      escalation_reason: null,
+      why: null,
+      deadline: null,
+      comments_through: 0,
+      opened_at: "2025-01-01T00:00:00.000Z",
+      state_changed_at: "2025-01-01T00:00:00.000Z",
+    };
+    const event = {
+      kind: "opened" as const,
+      actor: "a",
+      comment_id: null,
+      reason: "opened",
+      reply: null,
+      mentions: [],
+      at: "2025-01-01T00:00:00.000Z",
+    };
+    await store.createEntry({ entry, event });
+    await store.markEntryEventPosted({
+      repository: "o/r",
+      issueNumber: 1,
+      version: 1,
+      at: "2025-01-01T00:00:00.000Z",
+    });
+    await store.close();
+    const raw = new Database(file);
+    expect(() => raw.prepare("DELETE FROM handoff_entries").run()).toThrow(/never deleted/);
+    expect(() => raw.prepare("UPDATE handoff_entries SET version = version + 2").run()).toThrow(
+      /exactly one/,
+    );
+    expect(() => raw.prepare("UPDATE handoff_entry_events SET actor = 'x'").run()).toThrow(
+      /append-only/,
+    );
+    expect(() => raw.prepare("DELETE FROM handoff_entry_event_posts").run()).toThrow(/append-only/);
+    expect(() =>
+      raw
+        .prepare(`UPDATE handoff_entries SET entry = json_set(entry, '$.state', 'done'),
+        version = version + 1`)
+        .run(),
+    ).toThrow(/CHECK constraint/);
     raw.close();
   });
 });

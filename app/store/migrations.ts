@@ -321,6 +321,61 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 6,
+    name: "handoff entries as compare-and-set rows with an append-only history and posted replies",
+    up: `
+      -- Migration 1's tables were never written (no code used them); they are replaced by the
+      -- shape the entry state machine needs: the whole entry as JSON (query keys generated from
+      -- it, so they cannot disagree), and events that carry their reply and comment id.
+      DROP TABLE handoff_entry_events;
+      DROP TABLE handoff_entries;
+
+      CREATE TABLE handoff_entries (
+        repository TEXT NOT NULL,
+        issue_number INTEGER NOT NULL CHECK (issue_number > 0),
+        entry TEXT NOT NULL CHECK (json_valid(entry)),
+        state TEXT GENERATED ALWAYS AS (entry ->> '$.state') VIRTUAL
+          CHECK (state IN ('open', 'claimed', 'resolved', 'blocked', 'escalated')),
+        version INTEGER NOT NULL CHECK (version > 0),
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (repository, issue_number)
+      ) STRICT;
+      CREATE INDEX handoff_entries_by_state ON handoff_entries (repository, state);
+      CREATE TRIGGER handoff_entries_no_delete BEFORE DELETE ON handoff_entries
+      BEGIN SELECT RAISE(ABORT, 'handoff entries are never deleted: move them to a terminal state'); END;
+      CREATE TRIGGER handoff_entries_version_bumps BEFORE UPDATE ON handoff_entries
+      WHEN NEW.version <> OLD.version + 1
+      BEGIN SELECT RAISE(ABORT, 'a handoff entry update must bump version by exactly one'); END;
+
+      -- One row per version: the change, who and why, the entry after it, and agate's reply.
+      -- A comment's command is recorded once per entry (NULL comment ids are distinct).
+      CREATE TABLE handoff_entry_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        repository TEXT NOT NULL,
+        issue_number INTEGER NOT NULL,
+        version INTEGER NOT NULL CHECK (version > 0),
+        kind TEXT NOT NULL CHECK (kind <> ''),
+        actor TEXT NOT NULL CHECK (actor <> ''),
+        comment_id INTEGER CHECK (comment_id > 0),
+        from_state TEXT,
+        to_state TEXT NOT NULL,
+        event TEXT NOT NULL CHECK (json_valid(event)),
+        recorded_at TEXT NOT NULL,
+        UNIQUE (repository, issue_number, version),
+        UNIQUE (repository, issue_number, comment_id),
+        FOREIGN KEY (repository, issue_number) REFERENCES handoff_entries (repository, issue_number)
+      ) STRICT;
+      ${appendOnly("handoff_entry_events", "handoff entry events")}
+
+      -- A reply posted on the issue is a later fact about an event: a row of its own.
+      CREATE TABLE handoff_entry_event_posts (
+        event_id INTEGER PRIMARY KEY REFERENCES handoff_entry_events (id),
+        posted_at TEXT NOT NULL
+      ) STRICT;
+      ${appendOnly("handoff_entry_event_posts", "posted replies")}
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;

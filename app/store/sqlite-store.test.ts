@@ -218,24 +218,23 @@ describe("SQLite append-only tables", () => {
     raw.close();
   });
 
-  it("keep guarding the handoff entry tables, which nothing writes yet", async () => {
+  it("keep guarding the handoff entry tables (migration 6): no delete, one version at a time, history append-only", async () => {
     await SqliteStore.open(databaseFile()).close();
     const db = new Database(databaseFile());
     db.pragma("foreign_keys = ON");
     db.prepare(
-      `INSERT INTO handoff_entries (repository, issue_number, fields, state, owner, agent_waiting,
-         follow_ups, claim_expiries, escalation_reason, opened_at, state_changed_at, version)
-       VALUES ('octo/repo', 7, '{}', 'open', NULL, 1, 0, 0, NULL, 'x', 'x', 1)`,
+      `INSERT INTO handoff_entries (repository, issue_number, entry, version, updated_at)
+       VALUES ('octo/repo', 7, '{"state":"open"}', 1, 'x')`,
     ).run();
     db.prepare(
-      `INSERT INTO handoff_entry_events (repository, issue_number, version, from_state, to_state,
-         entry, recorded_at)
-       VALUES ('octo/repo', 7, 1, NULL, 'open', '{}', 'x')`,
+      `INSERT INTO handoff_entry_events (repository, issue_number, version, kind, actor,
+         from_state, to_state, event, recorded_at)
+       VALUES ('octo/repo', 7, 1, 'opened', 'a', NULL, 'open', '{}', 'x')`,
     ).run();
     expect(() => db.prepare("DELETE FROM handoff_entries").run()).toThrow(/never deleted/);
-    expect(() => db.prepare("UPDATE handoff_entries SET state = 'resolved'").run()).toThrow(
-      /bump version/,
-    );
+    expect(() =>
+      db.prepare(`UPDATE handoff_entries SET entry = '{"state":"resolved"}'`).run(),
+    ).toThrow(/bump version/);
     expect(() => db.prepare("DELETE FROM handoff_entry_events").run()).toThrow(/append-only/);
     db.close();
   });

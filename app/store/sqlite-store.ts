@@ -20,6 +20,16 @@ import {
   evaluationSchema,
 } from "../../schemas/evaluation.js";
 import {
+  type EntryEventInput,
+  entryEventInputSchema,
+  type HandoffEntry,
+  type HandoffEntryDraft,
+  type HandoffEntryEvent,
+  handoffEntryDraftSchema,
+  handoffEntryEventSchema,
+  handoffEntrySchema,
+} from "../../schemas/handoff-entry.js";
+import {
   gitShaSchema,
   isoDateTimeSchema,
   positiveIntSchema,
@@ -73,6 +83,11 @@ import {
   type RecordDeliveryInput,
   type RecordDeliveryResult,
 } from "./ports/delivery-log.js";
+import {
+  type EntryKey,
+  EntryVersionConflictError,
+  type ListEntriesQuery,
+} from "./ports/entry-store.js";
 import type { ListEvaluationsQuery } from "./ports/evaluation-store.js";
 import type {
   ClaimedJob,
@@ -197,7 +212,8 @@ function sha256(text: string): string {
 /** The jobs a ListJobsQuery selects; an absent field selects all. */
 const JOB_FILTER = `(@status IS NULL OR status = @status)
   AND (@delivery IS NULL OR delivery_id = @delivery)
-  AND (@kind IS NULL OR kind = @kind)`;
+  AND (@kind IS NULL OR kind = @kind)
+  AND (@key IS NULL OR concurrency_key = @key)`;
 
 export class SqliteStore implements Store {
   readonly #db: Database.Database;
@@ -581,6 +597,7 @@ export class SqliteStore implements Store {
       status: query.status ? parseInput(jobStatusSchema, query.status, "job status") : null,
       delivery: query.deliveryId ?? null,
       kind: query.kind ?? null,
+      key: query.concurrencyKey ?? null,
     };
   }
 
@@ -901,6 +918,189 @@ export class SqliteStore implements Store {
       });
     }
     return parseRow(agateCheckRunSchema, value, "agate_check_runs", key);
+  }
+
+  // ---- handoff entries ---------------------------------------------------------------------------
+
+  #entryInput(input: {
+    entry: HandoffEntryDraft;
+    event: EntryEventInput;
+    jobs?: readonly NewJob[] | undefined;
+  }) {
+    const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
+    const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
+    const jobs = parseInput(z.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+    return { entry, event, jobs };
+  }
+
+  #entryRow(key: EntryKey): HandoffEntry | null {
+    const row = this.#sql(
+      "SELECT entry, version FROM handoff_entries WHERE repository = ? AND issue_number = ?",
+    ).get(key.repository, key.issueNumber) as { entry: string; version: number } | undefined;
+    return row ? this.#entryFromRow(row, `${key.repository}#${key.issueNumber}`) : null;
+  }
+
+  #entryFromRow(row: { entry: string; version: number }, key: string): HandoffEntry {
+    let value: unknown;
+    try {
+      value = { ...JSON.parse(row.entry), version: row.version };
+    } catch (error) {
+      throw new CorruptRowError("handoff_entries", key, "entry is not valid JSON", {
+        cause: error,
+      });
+    }
+    return parseRow(handoffEntrySchema, value, "handoff_entries", key);
+  }
+
+  #appendEntryEvent(
+    entry: HandoffEntry,
+    from: HandoffEntry["state"] | null,
+    event: EntryEventInput,
+  ): void {
+    this.#sql(
+      `INSERT INTO handoff_entry_events (repository, issue_number, version, kind, actor,
+         comment_id, from_state, to_state, event, recorded_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      entry.repository,
+      entry.issue_number,
+      entry.version,
+      event.kind,
+      event.actor,
+      event.comment_id,
+      from,
+      entry.state,
+      JSON.stringify(event),
+      this.#nowIso(),
+    );
+  }
+
+  async createEntry(input: {
+    entry: HandoffEntryDraft;
+    event: EntryEventInput;
+    jobs?: readonly NewJob[];
+  }): Promise<{ created: boolean; entry: HandoffEntry }> {
+    const { entry, event, jobs } = this.#entryInput(input);
+    const key = { repository: entry.repository, issueNumber: entry.issue_number };
+    return this.#write(() => {
+      const existing = this.#entryRow(key);
+      if (existing) return { created: false, entry: existing };
+      const now = this.#nowIso();
+      this.#sql(
+        `INSERT INTO handoff_entries (repository, issue_number, entry, version, updated_at)
+         VALUES (?, ?, ?, 1, ?)`,
+      ).run(entry.repository, entry.issue_number, JSON.stringify(entry), now);
+      const stored = { ...entry, version: 1 };
+      this.#appendEntryEvent(stored, null, event);
+      for (const job of jobs) this.#insertJob(job, null, now);
+      return { created: true, entry: stored };
+    });
+  }
+
+  async getEntry(key: EntryKey): Promise<HandoffEntry | null> {
+    return this.#entryRow(key);
+  }
+
+  async updateEntry(input: {
+    expectedVersion: number;
+    entry: HandoffEntryDraft;
+    event: EntryEventInput;
+    jobs?: readonly NewJob[];
+  }): Promise<HandoffEntry> {
+    const { entry, event, jobs } = this.#entryInput(input);
+    const expected = parseInput(positiveIntSchema, input.expectedVersion, "expected version");
+    const key = { repository: entry.repository, issueNumber: entry.issue_number };
+    return this.#write(() => {
+      const current = this.#entryRow(key);
+      if (!current) {
+        throw new NotFoundError(
+          `no handoff entry ${key.repository}#${key.issueNumber} to update: create it first`,
+        );
+      }
+      if (current.version !== expected) {
+        throw new EntryVersionConflictError(
+          key,
+          `it is at version ${current.version}, not ${expected}`,
+        );
+      }
+      if (event.comment_id !== null) {
+        const seen = this.#sql(
+          `SELECT version FROM handoff_entry_events
+           WHERE repository = ? AND issue_number = ? AND comment_id = ?`,
+        ).get(key.repository, key.issueNumber, event.comment_id) as { version: number } | undefined;
+        if (seen) {
+          throw new EntryVersionConflictError(
+            key,
+            `comment ${event.comment_id} was recorded at version ${seen.version} already`,
+          );
+        }
+      }
+      const now = this.#nowIso();
+      const next = { ...entry, version: expected + 1 };
+      this.#sql(
+        `UPDATE handoff_entries SET entry = ?, version = ?, updated_at = ?
+         WHERE repository = ? AND issue_number = ? AND version = ?`,
+      ).run(JSON.stringify(entry), next.version, now, key.repository, key.issueNumber, expected);
+      this.#appendEntryEvent(next, current.state, event);
+      for (const job of jobs) this.#insertJob(job, null, now);
+      return next;
+    });
+  }
+
+  async listEntryEvents(key: EntryKey): Promise<HandoffEntryEvent[]> {
+    const rows = this.#sql(
+      `SELECT e.id, e.repository, e.issue_number, e.version, e.from_state, e.to_state, e.event,
+         p.posted_at
+       FROM handoff_entry_events e LEFT JOIN handoff_entry_event_posts p ON p.event_id = e.id
+       WHERE e.repository = ? AND e.issue_number = ? ORDER BY e.version`,
+    ).all(key.repository, key.issueNumber) as Row[];
+    return rows.map((row) => {
+      const { event, ...rest } = parseRowWithJson(
+        z.looseObject({ event: z.record(z.string(), z.unknown()) }),
+        row,
+        "handoff_entry_events",
+        ["event"],
+      );
+      return parseRow(
+        handoffEntryEventSchema,
+        { ...event, ...rest },
+        "handoff_entry_events",
+        `id ${String(row.id)}`,
+      );
+    });
+  }
+
+  async markEntryEventPosted(key: EntryKey & { version: number; at: string }): Promise<void> {
+    const at = parseInput(isoDateTimeSchema, key.at, "posted time");
+    this.#write(() => {
+      const event = this.#sql(
+        `SELECT id FROM handoff_entry_events
+         WHERE repository = ? AND issue_number = ? AND version = ?`,
+      ).get(key.repository, key.issueNumber, key.version) as { id: number } | undefined;
+      if (!event) {
+        throw new NotFoundError(
+          `handoff entry ${key.repository}#${key.issueNumber} has no event at version ${key.version}`,
+        );
+      }
+      this.#sql(
+        "INSERT INTO handoff_entry_event_posts (event_id, posted_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+      ).run(event.id, at);
+    });
+  }
+
+  async listEntries(query: ListEntriesQuery = {}): Promise<HandoffEntry[]> {
+    const rows = this.#sql(
+      `SELECT repository, issue_number, entry, version FROM handoff_entries
+       WHERE (@repository IS NULL OR repository = @repository)
+         AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
+       ORDER BY repository, issue_number`,
+    ).all({
+      repository: query.repository ?? null,
+      states: query.states ? JSON.stringify(query.states) : null,
+    }) as (Row & { entry: string; version: number })[];
+    return rows.map((row) =>
+      this.#entryFromRow(row, `${String(row.repository)}#${String(row.issue_number)}`),
+    );
   }
 
   async close(): Promise<void> {

@@ -9,6 +9,7 @@
 import type { AuditLog } from "./ports/audit-log.js";
 import type { CheckRunLedger } from "./ports/check-run-ledger.js";
 import type { DeliveryLog } from "./ports/delivery-log.js";
+import type { EntryStore } from "./ports/entry-store.js";
 import type { EvaluationStore } from "./ports/evaluation-store.js";
 import type { JobQueue } from "./ports/job-queue.js";
 import type { ObservationStore } from "./ports/observation-store.js";
@@ -27,6 +28,7 @@ export interface Store
     OverrideStore,
     ObservationStore,
     CheckRunLedger,
-    AuditLog {
+    AuditLog,
+    EntryStore {
   close(): Promise<void>;
 }
