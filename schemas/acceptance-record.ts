@@ -99,6 +99,10 @@ export const acceptanceRecordInputSchema = z.strictObject({
   decision: z.strictObject({
     state: decisionStateSchema,
     reasons: z.array(z.string()),
+    /** The head's own tree when decided: an attempt with the same tree is not graded again. */
+    head_tree_sha: gitShaSchema.nullable().optional(),
+    /** The earlier head whose failure this decision replayed, its tree being unchanged. */
+    replayed_from: gitShaSchema.nullable().optional(),
   }),
   decided_at: isoDateTimeSchema,
 });

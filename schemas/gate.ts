@@ -196,6 +196,38 @@ export const priorRecordSchema = z.strictObject({
   stale: z.strictObject({ superseded_by: gitShaSchema, at: isoDateTimeSchema }).nullable(),
 });
 
+/** How much of a failing command's tail an attempt keeps, to show a replayed failure. */
+export const ATTEMPT_TAIL_CHARS = 2_000;
+
+/**
+ * One earlier graded attempt of the pull request, from its stored records: a head with a believed
+ * command record, or a head whose unchanged tree replayed an earlier failure.
+ */
+export const attemptFactSchema = z.strictObject({
+  head_sha: gitShaSchema,
+  /** The head's own tree (null for records from before agate kept it). */
+  head_tree_sha: gitShaSchema.nullable(),
+  base_sha: gitShaSchema,
+  config_digest: z.string(),
+  agate_version: z.string(),
+  /** The commands that did not pass, with the digest of their normalised output. */
+  failures: z.array(
+    z.strictObject({
+      name: z.string(),
+      exit_code: z.number().int().nullable(),
+      timed_out: z.boolean(),
+      output_digest: z.string(),
+      tail: z.string().max(ATTEMPT_TAIL_CHARS),
+    }),
+  ),
+  passed: z.array(z.string()),
+  /** The evaluator's open items on this attempt; null when it gave no verdict on it. */
+  missing: z.array(z.string()).nullable(),
+  /** The earlier head whose failure this attempt replayed (its tree was unchanged). */
+  replayed_from: gitShaSchema.nullable(),
+  decided_at: isoDateTimeSchema,
+});
+
 /** A commit of the pull request, as `pulls/list-commits` reports it. */
 export const pullCommitSchema = z.strictObject({
   sha: gitShaSchema,
@@ -272,6 +304,8 @@ export const gateFactsSchema = z.strictObject({
     z.strictObject({ pull_number: positiveIntSchema, base_ref: z.string() }),
   ),
   prior_records: z.array(priorRecordSchema),
+  /** Earlier graded attempts (other heads), oldest first: what progress is judged on. */
+  attempts: z.array(attemptFactSchema).default([]),
   agate_version: z.string(),
   /** null when the config is not readable. */
   handoff: handoffFactsSchema.nullable(),
@@ -280,10 +314,21 @@ export const gateFactsSchema = z.strictObject({
 });
 
 export const requirementSchema = z.strictObject({
-  id: z.enum(["config", "commands", "protected_paths", "evaluator", "handoff", "override"]),
+  id: z.enum([
+    "config",
+    "commands",
+    "progress",
+    "protected_paths",
+    "evaluator",
+    "handoff",
+    "override",
+  ]),
   name: z.string(),
-  /** blocked and capped end the gate as those states: the fix is outside the pull request. */
-  status: z.enum(["pass", "fail", "waiting", "blocked", "capped"]),
+  /**
+   * blocked and capped end the gate as those states: the fix is outside the pull request.
+   * stalled: attempts stopped making progress (a failure, and a different one is needed).
+   */
+  status: z.enum(["pass", "fail", "waiting", "blocked", "capped", "stalled"]),
   reason: z.string(),
 });
 
@@ -301,6 +346,8 @@ export const gateDecisionSchema = z.strictObject({
   gated: z.strictObject({ gated: z.boolean(), reason: z.string() }),
   /** The prior record whose acceptance this decision carries over, when it does. */
   carried_over_from: positiveIntSchema.nullable(),
+  /** The earlier head whose failure this decision shows again: the tree did not change. */
+  replayed_from: gitShaSchema.nullable().optional(),
   /** The handoff file as verified, for the acceptance record; null when not looked at. */
   handoff: handoffCheckSchema.nullable(),
 });
@@ -315,6 +362,7 @@ export type Approval = z.infer<typeof approvalSchema>;
 export type PriorRecord = z.infer<typeof priorRecordSchema>;
 export type GateFacts = z.infer<typeof gateFactsSchema>;
 export type PullCommit = z.infer<typeof pullCommitSchema>;
+export type AttemptFact = z.infer<typeof attemptFactSchema>;
 export type HandoffFacts = z.infer<typeof handoffFactsSchema>;
 export type ReviewVerdictFact = z.infer<typeof reviewVerdictFactSchema>;
 export type EvaluationFact = z.infer<typeof evaluationFactSchema>;

@@ -9,7 +9,12 @@ import type { GatePlan } from "../../checks/gate/plan.js";
 import { STATE_LABELS } from "../../checks/gate/plan.js";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
-import { evaluatorKey, JOB_KINDS, type JobPayloadInput } from "../../schemas/jobs.js";
+import {
+  evaluatorJobSchema,
+  evaluatorKey,
+  JOB_KINDS,
+  type JobPayloadInput,
+} from "../../schemas/jobs.js";
 import type { AgateCheckRun, GitHubAdapter } from "../github/adapter.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
@@ -18,7 +23,10 @@ import type { RecordStore } from "../store/ports/record-store.js";
 import type { AgateChecks } from "./check-runs.js";
 import type { Observations } from "./gather.js";
 
-export type ApplyStore = RecordStore & ObservationStore & AuditLog & Pick<JobQueue, "enqueue">;
+export type ApplyStore = RecordStore &
+  ObservationStore &
+  AuditLog &
+  Pick<JobQueue, "enqueue" | "listJobs">;
 
 export interface Applied {
   wroteCheck: boolean;
@@ -99,7 +107,7 @@ export async function applyGatePlan(options: {
       at,
     });
   }
-  if (plan.askEvaluator) {
+  if (plan.askEvaluator && !(await evaluatorAlreadyAsked(store, pr, plan.askEvaluator))) {
     const payload: JobPayloadInput<"gate.evaluator"> = {
       repository: pr.repository,
       installation: options.installation,
@@ -114,6 +122,33 @@ export async function applyGatePlan(options: {
     });
   }
   return { wroteCheck: plan.check !== null, storedRecord: plan.storeDecision };
+}
+
+/**
+ * A pass made while the evaluator judges the same tree (its job queued or running) asks nothing
+ * more: that job's verdict queues the next pass. A person's re-run is always asked.
+ */
+async function evaluatorAlreadyAsked(
+  queue: Pick<JobQueue, "listJobs">,
+  pr: GateFacts["pull_request"],
+  ask: NonNullable<GatePlan["askEvaluator"]>,
+): Promise<boolean> {
+  if (ask.rerun) return false;
+  const concurrencyKey = evaluatorKey(pr.repository, pr.number);
+  for (const status of ["queued", "running"] as const) {
+    const jobs = await queue.listJobs({ kind: JOB_KINDS.evaluator, status, concurrencyKey });
+    for (const job of jobs) {
+      const parsed = evaluatorJobSchema.safeParse(job.payload);
+      if (
+        parsed.success &&
+        parsed.data.tree_sha === ask.tree_sha &&
+        parsed.data.config_digest === ask.config_digest
+      ) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 const digestOf = (facts: GateFacts) =>
@@ -167,6 +202,8 @@ function recordInput(
     override: decision.state === "accepted" ? facts.override : null,
     decision: {
       state: decision.state,
+      head_tree_sha: facts.head_tree_sha,
+      replayed_from: decision.replayed_from ?? null,
       reasons: [
         decision.title,
         ...decision.requirements.map((r) => `${r.name}: ${r.status}: ${r.reason}`),

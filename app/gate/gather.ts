@@ -5,13 +5,16 @@
  * commit, the pull request and base the head was seen in) is returned as observations for apply.
  */
 import { createHash } from "node:crypto";
+import { outcomePassed } from "../../checks/command-results.js";
 import { canonicalJson } from "../../checks/config/digest.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
+import { failuresOf } from "../../checks/gate/progress.js";
 import { protectedChanges } from "../../checks/gate/protected-paths.js";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import type { Config } from "../../schemas/config.js";
 import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
 import type {
+  AttemptFact,
   BaseConfigFact,
   ChangedFile,
   ChangedFilesListing,
@@ -87,6 +90,35 @@ function priorRecordOf(record: AcceptanceRecord): PriorRecord {
     decided_at: record.decided_at,
     stale: record.stale,
   };
+}
+
+/**
+ * The pull request's earlier graded attempts (heads other than `head`), oldest first: a head's
+ * newest record with a believed command record, or one that replayed an earlier failure (its
+ * failures are that attempt's).
+ */
+export function attemptsOf(records: readonly AcceptanceRecord[], head: string): AttemptFact[] {
+  const attempts = new Map<string, AttemptFact>();
+  for (const r of records) {
+    if (r.head_sha === head) continue;
+    const replayed = r.decision.replayed_from ?? null;
+    const source = replayed ? attempts.get(replayed) : undefined;
+    const believed = r.provenance?.verified === true && r.commands.length > 0;
+    if (!source && !believed) continue;
+    attempts.set(r.head_sha, {
+      head_sha: r.head_sha,
+      head_tree_sha: r.decision.head_tree_sha ?? null,
+      base_sha: r.base_sha,
+      config_digest: r.grader.config_digest,
+      agate_version: r.grader.agate_version,
+      failures: source ? source.failures : failuresOf(r.commands),
+      passed: source ? source.passed : r.commands.filter(outcomePassed).map((c) => c.name),
+      missing: source ? source.missing : (r.verdict?.missing ?? null),
+      replayed_from: source ? source.head_sha : null,
+      decided_at: r.decided_at,
+    });
+  }
+  return [...attempts.values()];
 }
 
 /** The head or base moved while facts were read: a decision on them would mix two commits. */
@@ -289,6 +321,7 @@ async function gatherAt(
       (h) => h.pull_number !== pr.number || h.base_ref !== pr.base_ref,
     ),
     prior_records,
+    attempts: attemptsOf(stored, pr.head_sha),
     agate_version: deps.agateVersion,
     handoff: null,
     reviews: [],

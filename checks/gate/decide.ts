@@ -1,12 +1,27 @@
 import type { HandoffCheck } from "../../schemas/acceptance-record.js";
 import type { CommandRecord } from "../../schemas/command-record.js";
 import type { Config } from "../../schemas/config.js";
-import type { GateDecision, GateFacts, PriorRecord, Requirement } from "../../schemas/gate.js";
+import type {
+  AttemptFact,
+  GateDecision,
+  GateFacts,
+  PriorRecord,
+  Requirement,
+} from "../../schemas/gate.js";
 import { failedCommands } from "../command-results.js";
 import { handoffRequiredBy } from "../handoff/required.js";
 import { AGATE_CLI, verifyHandoff } from "../handoff/verify.js";
 import { codeSpan, shortSha as short } from "../markdown.js";
 import { overrideCommand } from "./listing.js";
+import {
+  type Attempt,
+  attemptOfRecord,
+  cappedReason,
+  noProgressStreak,
+  replayedFailure,
+  type Stall,
+  stalledReason,
+} from "./progress.js";
 import { protectedChanges } from "./protected-paths.js";
 import { selectGate } from "./select.js";
 
@@ -54,13 +69,15 @@ export function decideGate(facts: GateFacts): GateDecision {
   const gated = selectGate(config.gate, pr, facts.previously_gated);
   if (!gated.gated) return notGated(gated.reason);
 
-  const commands = commandsRequirement(facts);
+  const progress = progressOf(facts);
+  const commands = progress.replay ? replayedCommands(progress.replay) : commandsRequirement(facts);
   const handoff = handoffRequirement(facts, config, believedRecord(facts));
   // The cheap deterministic checks come first: the evaluator is asked only once they hold.
   const ready = commands.requirement.status === "pass" && handoff.requirement.status === "pass";
   const evaluator = evaluatorRequirement(facts, config, ready);
   const parts: Part[] = [
     { requirement: commands.requirement, items: [] },
+    ...(progress.requirement ? [{ requirement: progress.requirement, items: [] }] : []),
     { requirement: protectedRequirement(facts, config), items: [] },
     handoff,
     evaluator,
@@ -80,6 +97,8 @@ export function decideGate(facts: GateFacts): GateDecision {
     );
 
   const failed = requirements.filter((r) => r.status === "fail");
+  const stalled = requirements.find((r) => r.status === "stalled");
+  const attemptsCapped = requirements.find((r) => r.id === "progress" && r.status === "capped");
   const capped = requirements.filter((r) => r.status === "capped");
   const blocked = requirements.filter((r) => r.status === "blocked");
   const protectedWaiting = requirements.find(
@@ -95,6 +114,7 @@ export function decideGate(facts: GateFacts): GateDecision {
     reasons,
     gated,
     carried_over_from: commands.carriedOverFrom,
+    replayed_from: progress.replay?.head_sha ?? null,
     handoff: handoff.check,
   };
   // A maintainer accepted this exact head: their decision stands over every other requirement,
@@ -106,6 +126,23 @@ export function decideGate(facts: GateFacts): GateDecision {
       state: "accepted",
       conclusion: "success",
       title: `Accepted on ${head} by ${facts.override.by}'s override: ${codeSpan(facts.override.reason)}`,
+    };
+  }
+  // Past the attempts budget this head is not graded at all: what it would have been is moot.
+  if (attemptsCapped) {
+    return {
+      ...base,
+      state: "capped",
+      conclusion: "failure",
+      title: `Capped on ${head}: ${attemptsCapped.reason}`,
+    };
+  }
+  if (stalled) {
+    return {
+      ...base,
+      state: "stalled",
+      conclusion: "failure",
+      title: `Stalled on ${head}: ${stalled.reason}`,
     };
   }
   if (failed.length > 0) {
@@ -155,6 +192,77 @@ export function decideGate(facts: GateFacts): GateDecision {
     title: commands.carriedOverFrom
       ? `Accepted on ${head}: carried over from an identical tree`
       : `Accepted on ${head}: every requirement passed`,
+  };
+}
+
+/** The pull request's progress over its graded attempts (checks/gate/progress.ts). */
+export interface ProgressView {
+  /** Graded attempts, this head included when it is graded. */
+  graded: number;
+  /** The earlier failure this head replays (its tree unchanged), if any. */
+  replay: AttemptFact | null;
+  /** The stall, when this head's failure made no progress. */
+  stall: Stall | null;
+  /** capped or stalled, when one holds; null otherwise. */
+  requirement: Requirement | null;
+}
+
+export function progressOf(facts: GateFacts): ProgressView {
+  const none = { graded: facts.attempts.length, replay: null, stall: null, requirement: null };
+  if (facts.config.status !== "ok") return none;
+  const { config, digest } = facts.config;
+  const budget = config.budgets.graded_attempts_per_pr;
+  const req = (status: Requirement["status"], reason: string): Requirement => ({
+    id: "progress",
+    name: "progress",
+    status,
+    reason,
+  });
+  if (facts.attempts.length >= budget) {
+    return {
+      ...none,
+      requirement: req("capped", cappedReason(config, facts.attempts.length)),
+    };
+  }
+  const replay = replayedFailure(facts, digest);
+  const record = believedRecord(facts);
+  const judged = facts.evaluation.status === "judged" ? facts.evaluation.evaluation : null;
+  const current: Attempt | null = replay
+    ? { ...replay, head_sha: facts.pull_request.head_sha }
+    : record
+      ? attemptOfRecord(
+          facts,
+          record,
+          judged?.outcome.status === "verdict" ? judged.outcome.verdict.missing : null,
+        )
+      : null;
+  const graded = facts.attempts.length + (current ? 1 : 0);
+  if (!current || current.failures.length === 0) return { ...none, graded, replay };
+  const stall = noProgressStreak(facts.attempts, current);
+  const limit = config.budgets.unchanged_failures_before_stalled;
+  return {
+    graded,
+    replay,
+    stall: stall.streak >= limit ? stall : null,
+    requirement: stall.streak >= limit ? req("stalled", stalledReason(config, stall)) : null,
+  };
+}
+
+/** The commands requirement of a head whose tree is an earlier failed attempt's: not graded again. */
+function replayedCommands(replay: AttemptFact): {
+  requirement: Requirement;
+  carriedOverFrom: number | null;
+} {
+  const total = replay.failures.length + replay.passed.length;
+  const names = replay.failures.map((f) => f.name).join(", ");
+  return {
+    requirement: {
+      id: "commands",
+      name: "required commands",
+      status: "fail",
+      reason: `work tree unchanged since the failure at ${short(replay.head_sha)}: ${replay.failures.length} of ${total} required commands failed there (${names}); not graded again`,
+    },
+    carriedOverFrom: null,
   };
 }
 

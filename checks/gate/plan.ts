@@ -24,6 +24,11 @@ export const STATE_LABELS: Record<string, { color: string; description: string }
     color: "5319e7",
     description: "agate: blocked by something outside the pull request; the agate check says what",
   },
+  "agate:stalled": {
+    color: "e4e669",
+    description:
+      "agate: attempts stopped making progress; the agate check shows the repeated failure",
+  },
   "agate:capped": {
     color: "c5def5",
     description: "agate: a budget is spent; the agate check names it and how to raise it",
@@ -131,7 +136,7 @@ export function planGatePass(input: {
   let labels: GatePlan["labels"];
   if (decision.state !== "not_gated") {
     const wanted = `${STATE_LABEL_PREFIX}${decision.state}`;
-    // Every `agate:` label is agate's: one it does not use (agate:stalled today) is a lie too.
+    // Every `agate:` label is agate's: one that is not this state's is a lie, whoever set it.
     labels = {
       remove: agateLabels.filter((label) => label !== wanted),
       add: STATE_LABELS[wanted] && !pr.labels.includes(wanted) ? [wanted] : [],

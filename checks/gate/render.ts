@@ -1,5 +1,5 @@
 import type { CommandRecord } from "../../schemas/command-record.js";
-import type { GateDecision, GateFacts } from "../../schemas/gate.js";
+import type { AttemptFact, GateDecision, GateFacts } from "../../schemas/gate.js";
 import { commandPassed } from "../command-results.js";
 import {
   tableCell as cell,
@@ -8,7 +8,9 @@ import {
   GITHUB_TEXT_LIMIT,
   shortSha as short,
 } from "../markdown.js";
+import { progressOf } from "./decide.js";
 import { overrideCommand } from "./listing.js";
+import type { Stall } from "./progress.js";
 import { requirementsTable } from "./requirements-table.js";
 import { evidenceSourceChanges } from "./workflow-uses.js";
 
@@ -68,6 +70,50 @@ function commandsSection(
   return lines;
 }
 
+/** A head whose tree failed before: the stored failure, shown again, not graded again. */
+function replaySection(replay: AttemptFact, tailChars: number): string[] {
+  const lines = [
+    "### Work tree unchanged since the failure",
+    "",
+    `This head's tree \`${short(replay.head_tree_sha ?? "")}\` is the one that failed at \`${short(replay.head_sha)}\` on the same base under the same config; it is not graded again. Change the code, not only the commit, to be graded afresh.`,
+  ];
+  for (const f of replay.failures) {
+    lines.push(
+      "",
+      `<details><summary>${cell(f.name)}: ${f.timed_out ? "timed out" : `exit ${f.exit_code ?? "none"}`}, last output at ${short(replay.head_sha)}</summary>`,
+      "",
+      fenced(f.tail.slice(-tailChars)),
+      "",
+      "</details>",
+    );
+  }
+  return lines;
+}
+
+/** A stalled pull request: the repeated failure, the attempts that repeated it, what was achieved. */
+function stallSection(stall: Stall): string[] {
+  const last = stall.attempts.at(-1);
+  const lines = [
+    "### No progress",
+    "",
+    "| attempt | tree | failing commands (normalised output digest) |",
+    "| --- | --- | --- |",
+    ...stall.attempts.map(
+      (a) =>
+        `| \`${short(a.head_sha)}\` | \`${short(a.head_tree_sha ?? "")}\` | ${cell(a.failures.map((f) => `${f.name} (${f.output_digest.slice(0, 12)})`).join(", "))} |`,
+    ),
+    "",
+    stall.achieved.length > 0
+      ? "What the pull request achieved before it stalled:"
+      : "Nothing the attempts record improved: no command that failed passes now, and no evaluator item was closed.",
+    ...stall.achieved.map((item) => `- ${item}`),
+  ];
+  if (last && last.failures.length > 0) {
+    lines.push("", `The repeated failure: ${last.failures.map((f) => cell(f.name)).join(", ")}.`);
+  }
+  return lines;
+}
+
 /**
  * The `agate` check run's summary, the main user interface: the end state in plain words first,
  * then the requirements, the commands, the next work items, refused evidence and history.
@@ -82,10 +128,14 @@ export function renderGateSummary(
     return `${lines.join("\n")}\n`;
   }
   lines.push(...requirementsTable(decision.requirements));
+  const progress = progressOf(facts);
   const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
-  if (believed?.record) {
+  if (progress.replay) {
+    lines.push(...replaySection(progress.replay, tailChars), "");
+  } else if (believed?.record) {
     lines.push(...commandsSection(believed.record, tailChars, believed.run_url), "");
   }
+  if (progress.stall) lines.push(...stallSection(progress.stall), "");
   if (facts.override && decision.state === "accepted") {
     lines.push(
       "### Maintainer override",
@@ -116,8 +166,10 @@ export function renderGateSummary(
   for (const r of facts.prior_records)
     if (r.head_sha !== facts.pull_request.head_sha) lastByHead.set(r.head_sha, r);
   const history = [...lastByHead.values()];
+  const budget =
+    facts.config.status === "ok" ? facts.config.config.budgets.graded_attempts_per_pr : null;
   lines.push(
-    `Attempts so far: ${history.length + 1} head${history.length === 0 ? "" : "s"} graded.`,
+    `Graded attempts: ${progress.graded}${budget === null ? "" : ` of ${budget} (budgets.graded_attempts_per_pr)`}; a head counts once a command record of it is believed, or when its unchanged tree replays an earlier failure.`,
     "",
   );
   if (history.length > 0) {

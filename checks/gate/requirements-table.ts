@@ -7,6 +7,7 @@ const STATUS_ICON: Record<Requirement["status"], string> = {
   waiting: "⏳",
   blocked: "⛔",
   capped: "🧢",
+  stalled: "🔁",
 };
 
 /** The requirements as a Markdown table, one row each, for the pull request and merge group summaries. */

@@ -165,6 +165,7 @@ export function gateFacts(overrides: Partial<GateFacts> = {}): GateFacts {
     override: null,
     head_shared_with: [],
     prior_records: [],
+    attempts: [],
     agate_version: "0.1.0",
     handoff: handoffFacts(),
     reviews: [],

@@ -48,7 +48,7 @@ function jobQueueContract(backend: string, open: OpenContractDatabase<JobQueue>)
       expect(await store.claimJob({ workerId: "w", leaseMs: LEASE, kinds: ["c"] })).toBeNull();
     });
 
-    it("lists jobs oldest first, by status and by delivery", async () => {
+    it("lists jobs oldest first, by status, delivery, kind and concurrency key", async () => {
       const store = t.port;
       const a = await store.enqueue({ kind: "a", payload: 1 });
       const b = await store.enqueue({ kind: "b", payload: 2 });
@@ -63,6 +63,14 @@ function jobQueueContract(backend: string, open: OpenContractDatabase<JobQueue>)
       expect(await store.countJobs({ status: "queued" })).toBe(1);
       expect(await store.countJobs({ status: "queued", kind: "a" })).toBe(0);
       expect(await store.countJobs({ kind: "a" })).toBe(1);
+      const keyed = await store.enqueue({ kind: "b", payload: 3, concurrency_key: "octo/repo#1" });
+      expect((await store.listJobs({ concurrencyKey: "octo/repo#1" })).map((j) => j.id)).toEqual([
+        keyed.id,
+      ]);
+      expect(await store.countJobs({ concurrencyKey: "octo/repo#2" })).toBe(0);
+      expect(
+        await store.countJobs({ kind: "b", status: "queued", concurrencyKey: "octo/repo#1" }),
+      ).toBe(1);
       expect(await store.getJob(b.id)).toEqual(b);
       expect(await store.getJob(999)).toBeNull();
     });

@@ -34,6 +34,8 @@ export interface ListJobsQuery {
   status?: JobStatus;
   deliveryId?: string;
   kind?: string;
+  /** Jobs of one concurrency key (one pull request, one head). */
+  concurrencyKey?: string;
 }
 
 export interface JobQueue {
