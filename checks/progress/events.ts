@@ -1,0 +1,152 @@
+import type { ModelUsage, TraceFormat, TraceStep } from "../../schemas/trace.js";
+import { canonicalJson, shortHash } from "./hash.js";
+import { shellFacts } from "./shell.js";
+import { normaliseResult, resultHash } from "./volatile.js";
+
+/** A step as a parser emits it; the detector numbers it. */
+export type StepInput = Omit<TraceStep, "index">;
+
+/** What a parser returns for one record: tool calls, model calls, turns, failures, the end. */
+export type TraceEvent =
+  | { type: "step"; step: StepInput }
+  /** One model response; `id` dedupes usage repeated on several records of one message. */
+  | { type: "model-call"; id: string | null; usage: ModelUsage | null }
+  /** Cumulative usage (Codex's total_token_usage): the newest replaces, never adds. */
+  | { type: "usage-total"; total: ModelUsage; last: ModelUsage | null }
+  | { type: "turn" }
+  | { type: "infrastructure"; kind: string; at: string; message: string }
+  /** The trace's own end: exit status, and totals it declares (used when larger). */
+  | {
+      type: "exit";
+      status: string | null;
+      cost_usd: number | null;
+      model_calls: number | null;
+      input_tokens?: number | null;
+      output_tokens?: number | null;
+    };
+
+/** A parser takes one record at a time; `end` flushes calls that never got a result. */
+export interface TraceParser {
+  readonly format: TraceFormat;
+  push(record: unknown, at: string): TraceEvent[];
+  end(): TraceEvent[];
+}
+
+/** Malformed input: `at` names the line (or element) so the user can look at it. */
+export class TraceParseError extends Error {
+  override readonly name = "TraceParseError";
+  constructor(
+    readonly at: string,
+    readonly reason: string,
+  ) {
+    super(`${at}: ${reason}`);
+  }
+}
+
+export type InfrastructureKind = NonNullable<TraceStep["infrastructure"]>;
+
+/**
+ * Infrastructure failures are the provider's or the network's, not the agent's: they are never
+ * counted towards a stall. Only short results are looked at, so a test log that mentions a 503
+ * is not taken for one.
+ */
+export function infrastructureOf(text: string): InfrastructureKind | null {
+  if (text.length > 2000) return null;
+  if (/rate.?limit|\b429\b|too many requests|overloaded/i.test(text)) return "rate-limit";
+  if (/\b50[0-4]\b|internal server error|bad gateway|service unavailable/i.test(text))
+    return "server-error";
+  if (/timed? ?out|timeout|deadline exceeded/i.test(text)) return "timeout";
+  if (/ECONNRESET|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|connection (reset|refused)|SSL/i.test(text))
+    return "network";
+  return null;
+}
+
+const preview = (text: string) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
+};
+
+export interface CallFacts {
+  at: string;
+  tool: string;
+  /** Arguments as the trace holds them; cosmetic keys are left out by the parser. */
+  args: unknown;
+  /** The shell command, when the tool runs one: kind, name and path come from it. */
+  command?: string | null;
+  kind?: TraceStep["kind"];
+  path?: string | null;
+  model_call: string | null;
+  turn: number;
+  time: string | null;
+}
+
+export interface ResultFacts {
+  text: string;
+  exit_code: number | null;
+  error: boolean;
+  write?: { before: string | null; after: string | null } | null;
+  /** A result that is itself an infrastructure failure (an API error record). */
+  infrastructure?: InfrastructureKind | null;
+}
+
+/** Builds the normalised step; `result` null for a call that never got one. */
+export function buildStep(call: CallFacts, result: ResultFacts | null): StepInput {
+  const shell = call.command ? shellFacts(call.command) : null;
+  const argsText = canonicalJson(call.args);
+  const failed = result !== null && (result.error || (result.exit_code ?? 0) !== 0);
+  const kind = call.kind ?? shell?.kind ?? "other";
+  return {
+    at: call.at,
+    tool: call.tool,
+    kind: failed && kind === "write" ? "command" : kind,
+    name: shell?.name || call.tool,
+    args: argsText,
+    args_hash: shortHash(`${call.tool}\u0000${argsText}`),
+    preview: preview(call.command ?? str(asRecord(call.args)?.command) ?? call.path ?? argsText),
+    path: call.path ?? shell?.path ?? null,
+    result: {
+      hash: result ? resultHash(result.exit_code, result.text) : null,
+      exit_code: result?.exit_code ?? null,
+      error: failed,
+      bytes: result ? Buffer.byteLength(result.text) : 0,
+    },
+    write: result?.write ?? null,
+    revert: failed ? null : (shell?.revert ?? null),
+    infrastructure:
+      result?.infrastructure ?? (result && failed ? infrastructureOf(result.text) : null),
+    model_call: call.model_call,
+    turn: call.turn,
+    time: call.time,
+  };
+}
+
+/** Content hash of a file body, for writes whose before and after the trace carries. */
+export const contentHash = (text: string) => shortHash(normaliseResult(text));
+
+export const asRecord = (value: unknown): Record<string, unknown> | null =>
+  value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+
+export const num = (value: unknown): number | null =>
+  typeof value === "number" && Number.isFinite(value) ? value : null;
+
+export const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
+
+/** Usage in the shape OpenAI-compatible providers (litellm) report it. */
+export function openAiUsage(raw: unknown, cost: number | null = null): ModelUsage | null {
+  const usage = asRecord(raw);
+  if (!usage) return null;
+  const details = asRecord(usage.prompt_tokens_details);
+  return {
+    input_tokens: num(usage.prompt_tokens) ?? num(usage.input_tokens) ?? 0,
+    cached_input_tokens:
+      num(details?.cached_tokens) ??
+      num(usage.cache_read_input_tokens) ??
+      num(usage.prompt_cache_hit_tokens) ??
+      0,
+    cache_creation_input_tokens: num(usage.cache_creation_input_tokens) ?? 0,
+    output_tokens: num(usage.completion_tokens) ?? num(usage.output_tokens) ?? 0,
+    cost_usd: num(usage.cost) ?? cost,
+  };
+}

@@ -1,0 +1,184 @@
+import {
+  asRecord,
+  buildStep,
+  type CallFacts,
+  infrastructureOf,
+  num,
+  openAiUsage,
+  str,
+  type TraceEvent,
+  TraceParseError,
+  type TraceParser,
+} from "../events.js";
+
+/**
+ * mini-swe-agent trajectories (`*.traj.json`): `messages[]` then `info`. Format
+ * `mini-swe-agent-1`: the action is the one ```bash block of an assistant message and the result
+ * the next user message, `<returncode>N</returncode><output>…</output>`. Format
+ * `mini-swe-agent-1.1`: assistant `tool_calls[]`, results are `role: "tool"` messages with
+ * `extra.returncode` and `extra.raw_output`; `role: "exit"` ends the run.
+ */
+export function createMiniSweAgentParser(): TraceParser {
+  let turn = 0;
+  let modelCalls = 0;
+  /** v1.1 says it twice (the exit message and info): report the failure once. */
+  let infrastructureSeen = false;
+  /** v1: the one pending bash block; v1.1: calls by tool_call_id. */
+  let pendingText: CallFacts | null = null;
+  const pendingTools = new Map<string, CallFacts>();
+
+  function callFrom(command: string, at: string, modelCall: string | null, args?: unknown) {
+    return {
+      at,
+      tool: "bash",
+      args: args ?? { command: command.trim() },
+      command,
+      model_call: modelCall,
+      turn: Math.max(turn, 1),
+      time: null,
+    } satisfies CallFacts;
+  }
+
+  function resultOf(text: string): { exit: number | null; output: string } {
+    const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(text);
+    const output = /<output>\n?([\s\S]*?)<\/output>/.exec(text);
+    return {
+      exit: code ? Number(code[1]) : null,
+      output: output ? (output[1] ?? "") : text,
+    };
+  }
+
+  function assistant(message: Record<string, unknown>, at: string): TraceEvent[] {
+    const extra = asRecord(message.extra);
+    const response = asRecord(extra?.response);
+    modelCalls++;
+    const id = str(response?.id) ?? `call-${modelCalls}`;
+    const events: TraceEvent[] = [
+      { type: "model-call", id, usage: openAiUsage(response?.usage, num(extra?.cost)) },
+    ];
+    if (Array.isArray(message.tool_calls)) {
+      for (const [i, raw] of message.tool_calls.entries()) {
+        const call = asRecord(raw);
+        const fn = asRecord(call?.function);
+        const callId = str(call?.id);
+        if (!call || !fn || !callId) {
+          throw new TraceParseError(at, `tool_calls[${i}] has no id or function`);
+        }
+        let args: unknown = str(fn.arguments) ?? fn.arguments;
+        try {
+          if (typeof args === "string") args = JSON.parse(args);
+        } catch {
+          // Unparseable arguments are compared as the text the model wrote.
+        }
+        const command = str(asRecord(args)?.command) ?? null;
+        pendingTools.set(callId, {
+          ...callFrom(command ?? "", at, id, args),
+          tool: str(fn.name) ?? "bash",
+          command,
+        });
+      }
+      return events;
+    }
+    const content = str(message.content) ?? "";
+    const blocks = [...content.matchAll(/```bash\s*\n([\s\S]*?)\n```/g)];
+    // Several blocks or none is a format error: the harness ran nothing.
+    pendingText = blocks.length === 1 ? callFrom(blocks[0]?.[1] ?? "", at, id) : null;
+    return events;
+  }
+
+  function tool(message: Record<string, unknown>): TraceEvent[] {
+    const callId = str(message.tool_call_id);
+    const call = callId ? pendingTools.get(callId) : undefined;
+    if (!callId || !call) return [];
+    pendingTools.delete(callId);
+    const extra = asRecord(message.extra);
+    const parsed = resultOf(str(message.content) ?? "");
+    const exit = num(extra?.returncode) ?? parsed.exit;
+    const text = str(extra?.raw_output) ?? parsed.output;
+    return [{ type: "step", step: buildStep(call, { text, exit_code: exit, error: exit !== 0 }) }];
+  }
+
+  function user(message: Record<string, unknown>): TraceEvent[] {
+    const content = str(message.content) ?? "";
+    if (turn === 0) {
+      turn = 1;
+      return [{ type: "turn" }];
+    }
+    if (!pendingText) return [];
+    const call = pendingText;
+    pendingText = null;
+    const parsed = resultOf(content);
+    const timedOut = parsed.exit === null && /timed out/i.test(content) ? "timeout" : null;
+    return [
+      {
+        type: "step",
+        step: buildStep(call, {
+          text: parsed.output,
+          exit_code: parsed.exit,
+          error: parsed.exit !== null && parsed.exit !== 0,
+          infrastructure: timedOut,
+        }),
+      },
+    ];
+  }
+
+  function exit(message: Record<string, unknown>, at: string): TraceEvent[] {
+    const extra = asRecord(message.extra);
+    const status = str(extra?.exit_status);
+    const text = str(extra?.exception_str) ?? str(message.content) ?? "";
+    const events: TraceEvent[] = [];
+    const kind = status && status !== "Submitted" ? infrastructureOf(`${status} ${text}`) : null;
+    if (kind) {
+      infrastructureSeen = true;
+      events.push({ type: "infrastructure", kind, at, message: text.slice(0, 300) });
+    }
+    return events;
+  }
+
+  return {
+    format: "mini-swe-agent",
+    push(record, at) {
+      const message = asRecord(record);
+      if (!message) throw new TraceParseError(at, "expected a message object");
+      if ("__info" in message) {
+        const info = asRecord(message.__info);
+        const stats = asRecord(info?.model_stats);
+        const status = str(info?.exit_status);
+        const events: TraceEvent[] = [];
+        const kind = status && status !== "Submitted" ? infrastructureOf(status) : null;
+        if (kind && !infrastructureSeen)
+          events.push({ type: "infrastructure", kind, at, message: status ?? "" });
+        events.push({
+          type: "exit",
+          status,
+          cost_usd: num(stats?.instance_cost),
+          model_calls: num(stats?.api_calls),
+        });
+        return events;
+      }
+      switch (message.role) {
+        case "system":
+          return [];
+        case "assistant":
+          return assistant(message, at);
+        case "tool":
+          return tool(message);
+        case "user":
+          return user(message);
+        case "exit":
+          return exit(message, at);
+        default:
+          throw new TraceParseError(
+            at,
+            `unknown message role ${JSON.stringify(message.role)} (expected system, user, assistant, tool or exit)`,
+          );
+      }
+    },
+    end() {
+      const open = [...pendingTools.values(), ...(pendingText ? [pendingText] : [])];
+      pendingTools.clear();
+      pendingText = null;
+      return open.map((call) => ({ type: "step", step: buildStep(call, null) }) as TraceEvent);
+    },
+  };
+}
