@@ -62,13 +62,15 @@ export async function analyseTraceFile(
   }
   const first = await firstLine(path);
   let lineFormat: TraceFormat | null = null;
+  let oneValuePerLine = false;
   try {
     lineFormat = first.trim() ? detectLineFormat(JSON.parse(first)) : null;
+    oneValuePerLine = true;
   } catch {
     // Not one JSON value per line: a document (pretty-printed JSON starts with a lone brace).
   }
-  const documentLike = /\.traj(\.json)?$|\.json$/.test(basename(path)) && !lineFormat;
-  if (!lineFormat && (documentLike || /^\s*[[{]/.test(first))) {
+  const documentName = /\.traj(\.json)?$|\.json$/.test(basename(path));
+  if (!lineFormat && (documentName || (!oneValuePerLine && /^\s*[[{]/.test(first)))) {
     return analyseDocument(path, size, options);
   }
   return analyseLines(path, lineFormat, options);

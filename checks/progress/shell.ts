@@ -60,11 +60,22 @@ export function shellSegments(command: string): string[] {
   return segments.map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
-/** Words of one segment, quotes removed (good enough for names and paths). */
+/** Words of one segment, quotes and redirections removed (good enough for names and paths). */
 export function shellWords(segment: string): string[] {
   const words: string[] = [];
+  let skipNext = false;
   for (const match of segment.matchAll(/'([^']*)'|"((?:\\.|[^"\\])*)"|(\S+)/g)) {
-    words.push(match[1] ?? match[2] ?? match[3] ?? "");
+    const bare = match[3];
+    if (skipNext) {
+      skipNext = false;
+      continue;
+    }
+    // 2>/dev/null, >out.txt, 2>&1, < in: a redirection, not an operand.
+    if (bare !== undefined && /^(\d*|&)?(>>?|<)/.test(bare)) {
+      skipNext = /^(\d*|&)?(>>?|<)&?$/.test(bare);
+      continue;
+    }
+    words.push(match[1] ?? match[2] ?? bare ?? "");
   }
   return words;
 }

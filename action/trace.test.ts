@@ -1,0 +1,227 @@
+import { execFileSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { TraceParseError } from "../checks/progress/events.js";
+import { progressReportSchema } from "../schemas/trace.js";
+import { analyseTraceFile, TraceFileError } from "./trace.js";
+
+const FIXTURES = join(import.meta.dirname, "..", "test", "fixtures", "traces");
+const SAMPLES = process.env.AGATE_TRAJECTORIES ?? "/work/shared/trajectories";
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+function temp(name: string, content: string): string {
+  dir ??= mkdtempSync(join(tmpdir(), "agate-trace-"));
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+async function parseError(promise: Promise<unknown>): Promise<TraceParseError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TraceParseError);
+  return error as TraceParseError;
+}
+
+describe("reading each format (small fixtures written from the documented field maps)", () => {
+  it("Claude Code session JSONL: steps, the fix as milestones, usage of a split message once", async () => {
+    const report = await analyseTraceFile(join(FIXTURES, "claude-code.jsonl"));
+    expect(progressReportSchema.parse(report)).toEqual(report);
+    expect(report).toMatchObject({ format: "claude-code", records: 12, steps: 4, stalled: false });
+    // The edit (a new net diff) and the test that newly passes.
+    expect(report.counters.milestones).toBe(2);
+    expect(report.budgets).toMatchObject({
+      model_calls: 5,
+      turns: 1,
+      input_tokens: 2012 + 2170 + 2260 + 2330 + 2370,
+      cached_input_tokens: 2012 + 2162 + 2252 + 2322,
+      peak_context_tokens: 2370,
+    });
+  });
+
+  it("Codex rollout JSONL: exit codes from both output forms, cumulative usage not summed", async () => {
+    const report = await analyseTraceFile(join(FIXTURES, "codex.jsonl"));
+    expect(report).toMatchObject({ format: "codex", steps: 3 });
+    expect(report.counters.milestones).toBe(2);
+    expect(report.budgets).toMatchObject({
+      model_calls: 3,
+      input_tokens: 17500,
+      cached_input_tokens: 15000,
+      output_tokens: 450,
+      peak_context_tokens: 6500,
+      executed_tool_calls: 3,
+    });
+  });
+
+  it("OpenHands events as JSONL", async () => {
+    const report = await analyseTraceFile(join(FIXTURES, "openhands.jsonl"));
+    expect(report).toMatchObject({ format: "openhands", steps: 2 });
+    expect(report.budgets).toMatchObject({ model_calls: 2, turns: 1, input_tokens: 6100 });
+  });
+
+  const samples = [
+    [
+      "swe-agent",
+      "princeton-nlp-SWE-agent/tests/test_data/trajectories/gpt4__swe-bench-dev-easy_first_only__default__t-0.00__p-0.95__c-3.00__install-1/pydicom__pydicom-1458.traj",
+    ],
+    [
+      "mini-swe-agent",
+      "gruckion-mini-swe-agent/swebench_results/20251118_gemini-3-pro-74pct/trajs/django__django-16255/django__django-16255.traj.json",
+    ],
+    [
+      "mini-swe-agent",
+      "swe-agent-mini-swe-agent-pr816/output/deepseek_chat_test_1-100/django__django-14752/django__django-14752.traj.json",
+    ],
+    ["openhands", "All-Hands-AI-OpenHands/tests/runtime/trajs/basic_gui_mode.json"],
+  ] as const;
+  it.skipIf(!existsSync(SAMPLES)).each(samples)("the real %s sample %s", async (format, path) => {
+    const report = await analyseTraceFile(join(SAMPLES, path));
+    expect(report.format).toBe(format);
+    expect(report.steps).toBeGreaterThan(0);
+    expect(report.budgets.model_calls).toBeGreaterThanOrEqual(
+      report.budgets.tool_calls > 0 ? 1 : 0,
+    );
+  });
+
+  it.skipIf(!existsSync(SAMPLES))(
+    "a provider timeout is an infrastructure failure, not a stall",
+    async () => {
+      const report = await analyseTraceFile(
+        join(
+          SAMPLES,
+          "swe-agent-mini-swe-agent-pr816/output/deepseek_reasoner_dev/pvlib__pvlib-python-1154/pvlib__pvlib-python-1154.traj.json",
+        ),
+      );
+      expect(report.exit_status).toBe("Timeout");
+      expect(report.infrastructure_failures.map((f) => f.kind)).toEqual(["timeout"]);
+      expect(report.stalled).toBe(false);
+    },
+  );
+});
+
+describe("malformed input names the line", () => {
+  it("a line that is not JSON", async () => {
+    const lines = readFileSync(join(FIXTURES, "codex.jsonl"), "utf8").split("\n");
+    lines.splice(4, 0, '{"timestamp": "x", "type": "response_item", "payload": {');
+    const error = await parseError(analyseTraceFile(temp("broken.jsonl", lines.join("\n"))));
+    expect(error.at).toBe("line 5");
+    expect(error.message).toMatch(/^line 5: not valid JSON/);
+  });
+
+  it("a record of the right format with a broken shape", async () => {
+    const text = `${JSON.stringify({ type: "user", uuid: "u", sessionId: "s", message: { role: "user", content: "hi" } })}\n${JSON.stringify({ type: "assistant", uuid: "a", sessionId: "s" })}\n`;
+    const error = await parseError(analyseTraceFile(temp("cc.jsonl", text)));
+    expect(error.message).toBe("line 2: an assistant line without a message");
+  });
+
+  it("a file in no format agate reads says which formats it does read", async () => {
+    const error = await parseError(analyseTraceFile(temp("other.jsonl", '{"hello": 1}\n')));
+    expect(error.message).toMatch(
+      /^line 1: not a trace agate reads: expected one of claude-code, codex, openhands, swe-agent, mini-swe-agent/,
+    );
+  });
+
+  it("a pretty-printed document with a syntax error names its line", async () => {
+    const error = await parseError(
+      analyseTraceFile(temp("x.traj", '{\n  "trajectory": [\n    {"action": "ls",,}\n  ]\n}\n')),
+    );
+    expect(error.message).toMatch(/^line 3: not valid JSON/);
+  });
+
+  it("a document over the size limit is refused with the limit named", async () => {
+    const path = temp(
+      "big.traj",
+      JSON.stringify({ trajectory: [{ action: "ls", observation: "x".repeat(5000) }] }),
+    );
+    const error = await parseError(analyseTraceFile(path, { maxDocumentBytes: 1000 }));
+    expect(error.message).toMatch(/one JSON document of \d+ bytes, over the 1000-byte limit/);
+  });
+
+  it("a JSONL line over the line limit is refused, without reading it whole", async () => {
+    const good = JSON.stringify({
+      type: "user",
+      uuid: "u",
+      sessionId: "s",
+      message: { role: "user", content: "hi" },
+    });
+    const path = temp(
+      "long.jsonl",
+      `${good}\n${good}\n{"type":"user","x":"${"y".repeat(3_000_000)}"}\n`,
+    );
+    const error = await parseError(analyseTraceFile(path, { maxLineBytes: 1_000_000 }));
+    expect(error.message).toMatch(/^line 3: longer than 1000000 bytes/);
+  });
+
+  it("a FIFO, a symlink or a missing file is a file error, never a hang", async () => {
+    dir = mkdtempSync(join(tmpdir(), "agate-trace-"));
+    const fifo = join(dir, "fifo.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    const link = join(dir, "link.jsonl");
+    symlinkSync(join(FIXTURES, "codex.jsonl"), link);
+    mkdirSync(join(dir, "d"));
+    for (const path of [fifo, link, join(dir, "d"), join(dir, "missing.jsonl")]) {
+      if (!existsSync(path) && path === fifo) continue;
+      await expect(analyseTraceFile(path)).rejects.toBeInstanceOf(TraceFileError);
+    }
+  });
+});
+
+describe("streaming", () => {
+  it("reads a long JSONL trace one line at a time (20 000 calls)", async () => {
+    const one = (i: number) =>
+      [
+        JSON.stringify({
+          type: "assistant",
+          uuid: `a${i}`,
+          sessionId: "s",
+          message: {
+            id: `m${i}`,
+            content: [
+              {
+                type: "tool_use",
+                id: `t${i}`,
+                name: "Bash",
+                input: { command: `cat f${i % 500}.py` },
+              },
+            ],
+            usage: { input_tokens: 10, output_tokens: 1 },
+          },
+        }),
+        JSON.stringify({
+          type: "user",
+          uuid: `u${i}`,
+          sessionId: "s",
+          message: {
+            role: "user",
+            content: [{ type: "tool_result", tool_use_id: `t${i}`, content: `body ${i % 500}` }],
+          },
+        }),
+      ].join("\n");
+    const path = temp(
+      "long.jsonl",
+      `${Array.from({ length: 20_000 }, (_, i) => one(i)).join("\n")}\n`,
+    );
+    const report = await analyseTraceFile(path);
+    expect(report.steps).toBe(20_000);
+    expect(report.budgets.model_calls).toBe(20_000);
+    // Past the 500 distinct files every read repeats one seen before.
+    expect(report.counters.new_information).toBe(500);
+    expect(report.stalled).toBe(true);
+  });
+});

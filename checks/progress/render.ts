@@ -1,0 +1,88 @@
+import type { Budgets, ProgressReport } from "../../schemas/trace.js";
+import { codeSpan, tableCell } from "../markdown.js";
+
+const BUDGET_LABELS: [keyof Budgets, string][] = [
+  ["model_calls", "model calls"],
+  ["tool_calls", "tool calls"],
+  ["executed_tool_calls", "executed tool calls"],
+  ["max_tool_calls_per_turn", "most tool calls in one turn"],
+  ["max_tool_calls_per_model_call", "most tool calls in one model call"],
+  ["turns", "turns"],
+  ["input_tokens", "billed input tokens"],
+  ["cached_input_tokens", "of them cached"],
+  ["output_tokens", "output tokens"],
+  ["peak_context_tokens", "peak context (tokens)"],
+  ["cost_usd", "cost (USD)"],
+];
+
+const verdict = (report: ProgressReport) =>
+  report.stalled
+    ? "busy without progress in the segments below"
+    : report.findings.length > 0
+      ? "progressing; over a budget"
+      : "no stall found";
+
+/** The report as plain text for a terminal (`agate trace`). */
+export function renderProgressText(report: ProgressReport, source: string): string {
+  const c = report.counters;
+  const lines = [
+    `${source}: ${report.format} trace, ${report.steps} tool calls in ${report.records} records${report.exit_status ? `, ended ${report.exit_status}` : ""}`,
+    `verdict: ${verdict(report)}`,
+    `new information: ${c.new_information} calls; none: ${c.no_new_information} (longest run ${c.longest_without_new_information})`,
+    `milestones: ${c.milestones}; calls since the last: ${c.steps_since_last_milestone} (longest stretch ${c.longest_without_milestone}); reverts: ${c.reverts}`,
+  ];
+  if (report.findings.length > 0) {
+    lines.push("flagged:");
+    for (const f of report.findings) {
+      lines.push(`  ${f.kind} at steps ${f.from_step}-${f.to_step} (${f.at}): ${f.why}`);
+    }
+    if (report.findings_not_listed > 0) lines.push(`  … and ${report.findings_not_listed} more`);
+  }
+  if (report.infrastructure_failure_count > 0) {
+    lines.push(`infrastructure failures (not stalls): ${report.infrastructure_failure_count}`);
+    for (const f of report.infrastructure_failures.slice(0, 5)) {
+      lines.push(`  ${f.kind} at ${f.at}: ${f.message.replace(/\s+/g, " ").slice(0, 160)}`);
+    }
+  }
+  lines.push("budgets:");
+  for (const [key, label] of BUDGET_LABELS) {
+    const value = report.budgets[key];
+    if (value !== null) lines.push(`  ${label}: ${value}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The report as a Markdown section for a job summary. Everything from the trace (commands,
+ * paths, messages) is the agent's text: it goes into code spans only.
+ */
+export function renderProgressMarkdown(report: ProgressReport, source: string): string {
+  const c = report.counters;
+  const out = [
+    `### Agent trace ${codeSpan(source, 200)}: ${verdict(report)}`,
+    "",
+    `${report.format}, ${report.steps} tool calls${report.exit_status ? `, ended ${codeSpan(report.exit_status, 60)}` : ""}. New information in ${c.new_information} calls, none in ${c.no_new_information}; ${c.milestones} milestones, ${c.steps_since_last_milestone} calls since the last; ${c.reverts} reverts. A stall here is reported to the evaluator; it never decides the gate by itself.`,
+    "",
+  ];
+  if (report.findings.length > 0) {
+    out.push("| flagged | steps | where | why |", "|---|---|---|---|");
+    for (const f of report.findings) {
+      out.push(
+        `| ${f.kind} | ${f.from_step}–${f.to_step} | ${tableCell(codeSpan(f.at, 60))} | ${tableCell(codeSpan(f.why, 300))} |`,
+      );
+    }
+    if (report.findings_not_listed > 0) out.push("", `… and ${report.findings_not_listed} more.`);
+    out.push("");
+  }
+  if (report.infrastructure_failure_count > 0) {
+    out.push(
+      `Infrastructure failures (not counted as stalls): ${report.infrastructure_failure_count}, first ${codeSpan(report.infrastructure_failures[0]?.message ?? "", 200)}.`,
+      "",
+    );
+  }
+  const budgets = BUDGET_LABELS.filter(([key]) => report.budgets[key] !== null)
+    .map(([key, label]) => `${label} ${report.budgets[key]}`)
+    .join(" · ");
+  out.push(`Budgets: ${budgets}.`, "");
+  return out.join("\n");
+}
