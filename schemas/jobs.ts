@@ -108,6 +108,41 @@ export const evaluatorJobSchema = z.strictObject({
   rerun: z.boolean().default(false),
 });
 
+/**
+ * One handoff entry's pass (app/entries/): its issue read live, new commands in its comments
+ * handled in order, due deadlines applied, replies posted, labels and open/closed projected.
+ */
+export const entryJobSchema = z.strictObject({
+  ...target,
+  issue_number: positiveIntSchema,
+  trigger: triggerSchema,
+  /** A label agate owns changed by this login: put back, with a comment, unless it was agate. */
+  label_change: z
+    .strictObject({
+      label: z.string(),
+      action: z.enum(["labeled", "unlabeled"]),
+      by: z.string(),
+    })
+    .nullable()
+    .default(null),
+  /** The issue was closed or reopened by this login: put back when the state says otherwise. */
+  state_change: z
+    .strictObject({ action: z.enum(["closed", "reopened"]), by: z.string() })
+    .nullable()
+    .default(null),
+});
+
+/**
+ * An entry's timer, due at its deadline (run_at). No concurrency key: a key would hold the
+ * entry's other jobs behind it until then. When it fires it queues the entry's pass, which
+ * applies the deadline only if it is still the entry's and has passed.
+ */
+export const entryDeadlineJobSchema = z.strictObject({
+  ...target,
+  issue_number: positiveIntSchema,
+  deadline_at: z.iso.datetime({ offset: true }),
+});
+
 export const JOB_KINDS = {
   pullRequest: "gate.pull_request",
   head: "gate.head",
@@ -116,6 +151,8 @@ export const JOB_KINDS = {
   override: "gate.override",
   reconcile: "gate.reconcile",
   evaluator: "gate.evaluator",
+  entry: "entries.entry",
+  entryDeadline: "entries.deadline",
 } as const;
 
 /** The payload schema of each job kind. */
@@ -127,6 +164,8 @@ export const JOB_PAYLOADS = {
   [JOB_KINDS.override]: overrideJobSchema,
   [JOB_KINDS.reconcile]: z.null(),
   [JOB_KINDS.evaluator]: evaluatorJobSchema,
+  [JOB_KINDS.entry]: entryJobSchema,
+  [JOB_KINDS.entryDeadline]: entryDeadlineJobSchema,
 } as const;
 
 export type JobKind = keyof typeof JOB_PAYLOADS;
@@ -135,6 +174,8 @@ export type JobPayloadInput<K extends JobKind> = z.input<(typeof JOB_PAYLOADS)[K
 export type Trigger = z.infer<typeof triggerSchema>;
 export type PullRequestJob = z.output<typeof pullRequestJobSchema>;
 export type EvaluatorJob = z.output<typeof evaluatorJobSchema>;
+export type EntryJob = z.output<typeof entryJobSchema>;
+export type EntryDeadlineJob = z.output<typeof entryDeadlineJobSchema>;
 
 /** Whether a workflow event can carry evidence under this base config. */
 export function evidenceEventMatters(
@@ -152,3 +193,5 @@ export const headKey = (repository: string, sha: string) => `${repository}@${sha
 /** The evaluator of a pull request: one call at a time, beside (not in front of) its gate. */
 export const evaluatorKey = (repository: string, number: number) =>
   `${repository}#${number}:evaluator`;
+/** One handoff entry's jobs run one at a time, in order (issue and pull numbers never share one). */
+export const entryKey = (repository: string, issue: number) => `${repository}#${issue}:entry`;

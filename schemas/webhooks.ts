@@ -108,6 +108,18 @@ export const issueCommentEventSchema = z.object({
   }),
 });
 
+/** An issue opened, edited, labelled, closed or reopened: a handoff entry's own event. */
+export const issuesEventSchema = z.object({
+  ...envelope,
+  action: z.string(),
+  issue: z.object({
+    number: z.number().int().positive(),
+    body: z.string().nullable().optional(),
+    pull_request: z.unknown().optional(),
+  }),
+  label: z.object({ name: z.string() }).optional(),
+});
+
 /** The schema of each event the gate routes, by GitHub's event name. */
 export const ROUTED_EVENTS = {
   pull_request: pullRequestEventSchema,
@@ -117,6 +129,7 @@ export const ROUTED_EVENTS = {
   workflow_job: workflowJobEventSchema,
   merge_group: mergeGroupEventSchema,
   issue_comment: issueCommentEventSchema,
+  issues: issuesEventSchema,
 } as const;
 
 export type RoutedEvent = keyof typeof ROUTED_EVENTS;

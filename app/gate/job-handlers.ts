@@ -11,6 +11,7 @@ import {
   pullRequestKey,
 } from "../../schemas/jobs.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
+import { handleEntryDeadlineJob, handleEntryJob } from "../entries/handlers.js";
 import { AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
 import type { Runtime } from "../runtime/server.js";
 import type { JobHandler } from "../runtime/worker.js";
@@ -148,6 +149,8 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
     );
     return `${job.repository}#${job.number} evaluator on tree ${job.tree_sha.slice(0, 7)}: ${result.outcome} (${github.totalCalls} GitHub calls)`;
   },
+  [JOB_KINDS.entry]: (job, deps) => handleEntryJob(job, deps),
+  [JOB_KINDS.entryDeadline]: (job, deps) => handleEntryDeadlineJob(job, deps),
 };
 
 /** Every job kind the App handles; the router may enqueue only these (a test holds it to that). */

@@ -1,6 +1,7 @@
 import type {
   CheckRunEvent,
   IssueCommentEvent,
+  IssuesEvent,
   MergeGroupEvent,
   PullRequestEvent,
   PullRequestReviewEvent,
@@ -31,6 +32,7 @@ const publishedTypesFit: { [E in RoutedEvent]: true } = {
   workflow_job: true satisfies Takes<"workflow_job", WorkflowJobEvent>,
   merge_group: true satisfies Takes<"merge_group", MergeGroupEvent>,
   issue_comment: true satisfies Takes<"issue_comment", IssueCommentEvent>,
+  issues: true satisfies Takes<"issues", IssuesEvent>,
 };
 
 const SHA = "1".repeat(40);

@@ -24,6 +24,7 @@ import {
 } from "../../schemas/jobs.js";
 import type { NewJob } from "../../schemas/store.js";
 import { ROUTED_EVENTS, type RoutedEvent } from "../../schemas/webhooks.js";
+import { entryJobsForComment, entryJobsForIssue } from "../entries/route.js";
 import { RERUN_EVALUATOR } from "../github/adapter.js";
 import type { Route } from "../runtime/route.js";
 
@@ -219,7 +220,9 @@ const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
     const g = e.merge_group;
     return [make.mergeGroup(g.head_sha, g.head_ref, g.base_sha)];
   },
+  issues: (e, make) => entryJobsForIssue(e, make),
   issue_comment: (e, make) => {
+    if (e.issue.pull_request === undefined) return entryJobsForComment(e, make);
     // Only a new comment on a pull request can be a command (issues carry no gate); an edit
     // would let a later change of words accept a commit nobody looked at again.
     const user = e.comment.user;

@@ -553,6 +553,117 @@ export class GitHubAdapter {
       if (statusOf(error) !== 404) throw error;
     }
   }
+
+  // ---- handoff entries (issues) -----------------------------------------------------------------
+
+  /** An issue as a handoff entry reads it; null when it does not exist or is a pull request. */
+  async entryIssue(number: number): Promise<EntryIssueFact | null> {
+    this.count("issues/get");
+    try {
+      const { data } = await this.octokit.rest.issues.get({
+        owner: this.owner,
+        repo: this.repo,
+        issue_number: number,
+      });
+      if (data.pull_request) return null;
+      return {
+        number: data.number,
+        body: data.body ?? "",
+        state: data.state === "closed" ? "closed" : "open",
+        author: data.user?.login ?? "ghost",
+        labels: data.labels.map((label) =>
+          typeof label === "string" ? label : (label.name ?? ""),
+        ),
+        created_at: data.created_at,
+      };
+    } catch (error) {
+      if (statusOf(error) === 404 || statusOf(error) === 410) return null;
+      throw error;
+    }
+  }
+
+  /** Every comment on an issue, oldest first. */
+  async issueComments(number: number): Promise<IssueCommentFact[]> {
+    this.count("issues/list-comments");
+    const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
+      owner: this.owner,
+      repo: this.repo,
+      issue_number: number,
+      per_page: 100,
+    });
+    return comments.map((c) => ({
+      id: c.id,
+      body: c.body ?? "",
+      login: c.user?.login ?? "ghost",
+      created_at: c.created_at,
+    }));
+  }
+
+  /** Opens or closes an issue (closed as completed or not planned). */
+  async setIssueState(
+    number: number,
+    state: "open" | "closed",
+    reason?: "completed" | "not_planned",
+  ): Promise<void> {
+    this.count("issues/update");
+    await this.octokit.rest.issues.update({
+      owner: this.owner,
+      repo: this.repo,
+      issue_number: number,
+      state,
+      ...(state === "closed" && reason ? { state_reason: reason } : {}),
+    });
+  }
+
+  /** A file on the default branch (no SHA: an issue has no base); null when there is none. */
+  async defaultBranchFile(path: string): Promise<{ text: string; blobSha: string } | null> {
+    this.count("repos/get-content");
+    try {
+      const { data } = await this.octokit.rest.repos.getContent({
+        owner: this.owner,
+        repo: this.repo,
+        path,
+      });
+      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return null;
+      return { text: Buffer.from(data.content, "base64").toString("utf8"), blobSha: data.sha };
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+  }
+
+  /** Whether a pull request is open; false when it is closed or does not exist. */
+  async isPullRequestOpen(number: number): Promise<boolean> {
+    this.count("pulls/get");
+    try {
+      const { data } = await this.octokit.rest.pulls.get({
+        owner: this.owner,
+        repo: this.repo,
+        pull_number: number,
+      });
+      return data.state === "open";
+    } catch (error) {
+      if (statusOf(error) === 404) return false;
+      throw error;
+    }
+  }
+}
+
+/** An issue as a handoff entry reads it. */
+export interface EntryIssueFact {
+  number: number;
+  body: string;
+  state: "open" | "closed";
+  author: string;
+  labels: string[];
+  created_at: string;
+}
+
+export interface IssueCommentFact {
+  id: number;
+  body: string;
+  login: string;
+  created_at: string;
 }
 
 /** The fields of a listed workflow run agate reads (the list's item type is not exported). */

@@ -205,8 +205,8 @@ describe("issues, labels and comments", () => {
   });
 
   it("creates an issue as the App's bot, comments, relabels and closes it", async () => {
-    // agate's app.yml asks only `issues: read` today: an installation on another account that
-    // granted `issues: write` (the default installation keeps app.yml's permissions).
+    // An installation on another account that granted `issues: write` explicitly (the default
+    // installation keeps app.yml's permissions, which ask for it too, for handoff entries).
     const owner = "issue-writers";
     const installationId = sim.installApp(owner, {
       ...DEFAULT_INSTALLATION_PERMISSIONS,

@@ -26,7 +26,7 @@ import type {
   WorkflowRun,
   WorkflowStep,
 } from "./state.js";
-import { newestAttempt } from "./state.js";
+import { newestAttempt, setSimulatorClock } from "./state.js";
 import { type Delivery, WebhookSender } from "./webhooks.js";
 import { type Author, World } from "./world.js";
 
@@ -364,6 +364,11 @@ export interface GitHubSimulator {
   repository(input: RepoRef): Repository;
   readonly world: World;
 
+  /**
+   * The clock GitHub's timestamps (created_at, updated_at, ...) come from; the real one when
+   * absent. Shared by every simulator in the process; reset() and close() put the real one back.
+   */
+  setClock(now?: () => Date): void;
   /** Clears all state (repositories, tokens, deliveries, calls) and re-installs the App. */
   reset(): void;
   close(): Promise<void>;
@@ -893,7 +898,9 @@ export async function startGitHubSimulator(
     repository: (input) => repoOf(input),
     world: w,
 
+    setClock: (now) => setSimulatorClock(now),
     reset: () => {
+      setSimulatorClock();
       w.reset();
       w.workflows.jobCheckRuns = options.jobCheckRuns ?? false;
       sim.setWebhookSecret(secret);
@@ -903,6 +910,7 @@ export async function startGitHubSimulator(
       installation = w.install(owner, undefined, installation.id);
     },
     close: async () => {
+      setSimulatorClock();
       w.reset();
       await new Promise<void>((resolve) => {
         front.closeAllConnections();

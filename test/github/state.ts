@@ -327,6 +327,17 @@ export function repoKey(owner: string, name: string): string {
   return `${owner.toLowerCase()}/${name.toLowerCase()}`;
 }
 
+/**
+ * Where the simulator's timestamps come from. Tests of timers (handoff entries) give it the same
+ * frozen clock as the App, so GitHub's created_at and the App's "now" agree; `sim.setClock()`
+ * sets it and `reset()` puts the real one back. One per process: every simulator shares it.
+ */
+let clock: () => number = () => Date.now();
+
+export function setSimulatorClock(now?: () => Date): void {
+  clock = now ? () => now().getTime() : () => Date.now();
+}
+
 export function nowIso(): string {
-  return new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace(".000Z", "Z");
+  return new Date(Math.floor(clock() / 1000) * 1000).toISOString().replace(".000Z", "Z");
 }

@@ -41,16 +41,17 @@ export const DEFAULT_INSTALLATION_PERMISSIONS: Record<string, TokenPermission> =
   actions: "read",
   checks: "write",
   contents: "read",
-  issues: "read",
+  issues: "write",
   members: "read",
   metadata: "read",
   pull_requests: "write",
 };
 
-/** The events agate's app.yml subscribes to. */
-const APP_EVENTS = [
+/** The events agate's app.yml subscribes to (app-manifest.test.ts holds the two together). */
+export const APP_EVENTS = [
   "check_run",
   "issue_comment",
+  "issues",
   "merge_group",
   "pull_request",
   "pull_request_review",

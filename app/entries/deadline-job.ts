@@ -1,0 +1,40 @@
+/**
+ * An entry's timer firing: when the deadline is still the entry's, the entry's own pass is
+ * queued (under its concurrency key, so it runs in order with its comment jobs); that pass
+ * reads the comments first, so an answer made in time is never overtaken by its own timer.
+ */
+import {
+  type EntryDeadlineJob,
+  entryKey,
+  JOB_KINDS,
+  type JobPayloadInput,
+} from "../../schemas/jobs.js";
+import type { EntryStore } from "../store/ports/entry-store.js";
+import type { JobQueue } from "../store/ports/job-queue.js";
+
+export async function runEntryDeadlineJob(
+  job: EntryDeadlineJob,
+  deps: { store: EntryStore & JobQueue },
+): Promise<string> {
+  const where = `${job.repository}#${job.issue_number}`;
+  const entry = await deps.store.getEntry({
+    repository: job.repository,
+    issueNumber: job.issue_number,
+  });
+  // A later change set another deadline (its own timer is queued) or none: this one is moot.
+  if (!entry?.deadline || entry.deadline.at !== job.deadline_at) {
+    return `${where}: timer for ${job.deadline_at} superseded`;
+  }
+  const payload: JobPayloadInput<"entries.entry"> = {
+    repository: job.repository,
+    installation: job.installation,
+    issue_number: job.issue_number,
+    trigger: { event: "timer", action: entry.deadline.kind, delivery_id: null },
+  };
+  await deps.store.enqueue({
+    kind: JOB_KINDS.entry,
+    payload: payload as never,
+    concurrency_key: entryKey(job.repository, job.issue_number),
+  });
+  return `${where}: ${entry.deadline.kind} deadline ${job.deadline_at} reached, pass queued`;
+}

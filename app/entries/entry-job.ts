@@ -1,0 +1,293 @@
+/**
+ * One handoff entry's pass, run for every event about its issue and when its timer fires: the
+ * issue read live, an entry made from a valid form (or the form refused), new commands handled
+ * in comment order with any deadline that passed before each, replies posted exactly once, then
+ * labels and the issue's open/closed state projected from the stored entry.
+ */
+import { parseEntryCommand } from "../../checks/entries/commands.js";
+import { parseEntryForm } from "../../checks/entries/form.js";
+import {
+  applyCommand,
+  applyDeadline,
+  type EntryStep,
+  type EscalationRules,
+  openEntry,
+} from "../../checks/entries/machine.js";
+import {
+  commandForLabel,
+  desiredEntryLabels,
+  ENTRY_LABELS,
+  isEntryLabel,
+  issueStateFor,
+  planEntryLabels,
+} from "../../checks/entries/projection.js";
+import * as say from "../../checks/entries/replies.js";
+import type { HandoffEntry } from "../../schemas/handoff-entry.js";
+import { type EntryJob, JOB_KINDS, type JobPayloadInput } from "../../schemas/jobs.js";
+import type { NewJob } from "../../schemas/store.js";
+import type { EntryIssueFact, GitHubAdapter, IssueCommentFact } from "../github/adapter.js";
+import type { EntryStore } from "../store/ports/entry-store.js";
+import type { JobQueue } from "../store/ports/job-queue.js";
+import { readEscalationRules } from "./rules.js";
+
+/** The GitHub calls an entry's pass makes, all through the adapter. */
+export type EntryGitHub = Pick<
+  GitHubAdapter,
+  | "entryIssue"
+  | "issueComments"
+  | "comment"
+  | "addLabels"
+  | "removeLabel"
+  | "styleLabel"
+  | "setIssueState"
+  | "defaultBranchFile"
+  | "isPullRequestOpen"
+>;
+
+export interface EntryDeps {
+  github: EntryGitHub;
+  store: EntryStore & JobQueue;
+  now: () => Date;
+  /** The App's bot login (`<slug>[bot]`): its own comments and label changes are no commands. */
+  appLogin: string;
+}
+
+/** Hidden in each reply, so a reply posted before a crash is found instead of posted twice. */
+const replyMarker = (version: number) => `<!-- agate:entry-event ${version} -->`;
+const REFUSAL_MARKER = "<!-- agate:entry-refused -->";
+
+/** The timer job for an entry's deadline, if it has one. */
+export function deadlineJobs(
+  entry: HandoffEntry | EntryStep["entry"],
+  installation: number,
+): NewJob[] {
+  if (!entry.deadline) return [];
+  const payload: JobPayloadInput<"entries.deadline"> = {
+    repository: entry.repository,
+    installation,
+    issue_number: entry.issue_number,
+    deadline_at: entry.deadline.at,
+  };
+  return [
+    {
+      kind: JOB_KINDS.entryDeadline,
+      payload: payload as NewJob["payload"],
+      run_at: entry.deadline.at,
+    },
+  ];
+}
+
+export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<string> {
+  const { github, store } = deps;
+  const key = { repository: job.repository, issueNumber: job.issue_number };
+  const where = `${job.repository}#${job.issue_number}`;
+  // agate's own label and state changes come back as webhooks: nothing to do, no call made.
+  const by = job.label_change?.by ?? job.state_change?.by;
+  if (by !== undefined && by.toLowerCase() === deps.appLogin.toLowerCase()) {
+    return `${where}: agate's own change`;
+  }
+  let entry = await store.getEntry(key);
+  // Any event but a label change may be the first agate hears of an entry (deliveries can come
+  // out of order: a /claim before its issue's `opened`).
+  const creates = job.label_change === null;
+  if (!entry && !creates) return `${where}: not a handoff entry`;
+
+  const issue = await github.entryIssue(job.issue_number);
+  if (!issue) return `${where}: no such issue (or a pull request)`;
+
+  let rulesRead: Awaited<ReturnType<typeof readEscalationRules>> | undefined;
+  const rules = async (): Promise<EscalationRules> => {
+    rulesRead ??= await readEscalationRules(github);
+    return rulesRead.rules;
+  };
+  const notes: string[] = [];
+
+  const save = async (current: HandoffEntry, step: EntryStep): Promise<HandoffEntry> => {
+    const moved = step.entry.deadline?.at !== current.deadline?.at;
+    const next = await store.updateEntry({
+      expectedVersion: current.version,
+      entry: step.entry,
+      event: step.event,
+      jobs: moved ? deadlineJobs(step.entry, job.installation) : [],
+    });
+    notes.push(`${step.event.kind}${step.entry.state !== current.state ? ` → ${next.state}` : ""}`);
+    return next;
+  };
+
+  /** Applies every deadline that passed by `until`, each at its own time. */
+  const deadlines = async (current: HandoffEntry, until: Date): Promise<HandoffEntry> => {
+    let e = current;
+    while (e.deadline && Date.parse(e.deadline.at) <= until.getTime()) {
+      const step = applyDeadline(e, new Date(e.deadline.at), await rules());
+      if (!step) break;
+      e = await save(e, step);
+    }
+    return e;
+  };
+
+  let justOpened = false;
+  if (!entry) {
+    if (issue.state === "closed") return `${where}: closed, not a handoff entry`;
+    const form = parseEntryForm(issue.body);
+    if (form.kind === "not_an_entry") return `${where}: not a handoff entry`;
+    if (form.kind === "refused") {
+      await refuse(github, issue, say.refusedForm(form.missing, form.problems));
+      return `${where}: refused (missing ${form.missing.join(", ") || form.problems.join("; ")}), closed (${callsOf(github)})`;
+    }
+    const step = openEntry({
+      repository: job.repository,
+      issue_number: issue.number,
+      author: issue.author,
+      fields: form.fields,
+      at: deps.now(),
+      rules: await rules(),
+    });
+    const created = await store.createEntry({
+      ...step,
+      jobs: deadlineJobs(step.entry, job.installation),
+    });
+    entry = created.entry;
+    if (created.created) notes.push("opened");
+    justOpened = created.created;
+  }
+
+  // Comments are read whenever a command or a timer may be due: a timer must see an answer
+  // made in time whose webhook is still on its way, a command handles any before it, and a new
+  // entry any made before agate saw it.
+  let comments: IssueCommentFact[] | undefined;
+  if (job.trigger.event === "issue_comment" || job.trigger.event === "timer" || justOpened) {
+    comments = await github.issueComments(issue.number);
+    const pending = comments
+      .filter((c) => c.id > (entry as HandoffEntry).comments_through)
+      .filter((c) => c.login.toLowerCase() !== deps.appLogin.toLowerCase())
+      .map((c) => ({ comment: c, command: parseEntryCommand(c.body) }))
+      .sort((a, b) => a.comment.id - b.comment.id);
+    for (const { comment, command } of pending) {
+      if (command === null) continue;
+      const at = new Date(Math.min(Date.parse(comment.created_at), deps.now().getTime()));
+      entry = await deadlines(entry, at);
+      const step = applyCommand(
+        entry,
+        { command, actor: comment.login, comment_id: comment.id, at },
+        await rules(),
+      );
+      if (step) entry = await save(entry, step);
+    }
+  }
+  entry = await deadlines(entry, deps.now());
+
+  const posted = await postReplies(deps, entry, comments);
+  const projected = await project(deps, entry, issue, job);
+  if (rulesRead?.problem) notes.push(rulesRead.problem);
+  return `${where} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected} (${callsOf(github)})`;
+}
+
+/** The refusal once (found by its marker after a crash), then the issue closed. */
+async function refuse(github: EntryGitHub, issue: EntryIssueFact, text: string): Promise<void> {
+  const comments = await github.issueComments(issue.number);
+  if (!comments.some((c) => c.body.includes(REFUSAL_MARKER))) {
+    await github.comment(issue.number, `${text}\n\n${REFUSAL_MARKER}`);
+  }
+  await github.setIssueState(issue.number, "closed", "not_planned");
+}
+
+/**
+ * Posts every reply not yet marked posted, oldest first, each once: a reply whose marker is
+ * already on the issue (posted before a crash, not yet marked) is only marked.
+ */
+async function postReplies(
+  deps: EntryDeps,
+  entry: HandoffEntry,
+  listed: IssueCommentFact[] | undefined,
+): Promise<number> {
+  const key = { repository: entry.repository, issueNumber: entry.issue_number };
+  const unposted = (await deps.store.listEntryEvents(key)).filter((e) => e.posted_at === null);
+  if (unposted.length === 0) return 0;
+  const needsPost = unposted.some((e) => e.reply !== null);
+  const comments = needsPost
+    ? (listed ?? (await deps.github.issueComments(entry.issue_number)))
+    : [];
+  const own = comments.filter((c) => c.login.toLowerCase() === deps.appLogin.toLowerCase());
+  let count = 0;
+  for (const event of unposted) {
+    if (event.reply !== null && !own.some((c) => c.body.includes(replyMarker(event.version)))) {
+      await deps.github.comment(
+        entry.issue_number,
+        `${event.reply}\n\n${replyMarker(event.version)}`,
+      );
+      count++;
+    }
+    await deps.store.markEntryEventPosted({
+      ...key,
+      version: event.version,
+      at: deps.now().toISOString(),
+    });
+  }
+  return count;
+}
+
+/** Labels and open/closed from the stored entry; a hand change put back says which command. */
+async function project(
+  deps: EntryDeps,
+  entry: HandoffEntry,
+  issue: EntryIssueFact,
+  job: EntryJob,
+): Promise<string> {
+  const { github } = deps;
+  const pull = entry.fields.blocking_pull;
+  const waiting =
+    pull !== null && entry.state !== "resolved" && (await github.isPullRequestOpen(pull));
+  const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting));
+  if (plan.add.length > 0) {
+    const labels = await github.addLabels(issue.number, plan.add);
+    // A label GitHub had to create has its default colour: give it agate's, once.
+    for (const label of labels) {
+      const style = ENTRY_LABELS.get(label.name.toLowerCase());
+      if (style && label.description !== style.description) {
+        await github.styleLabel(label.name, style.color, style.description);
+      }
+    }
+  }
+  for (const name of plan.remove) await github.removeLabel(issue.number, name);
+  const change = job.label_change;
+  if (
+    change &&
+    isEntryLabel(change.label) &&
+    [...plan.add, ...plan.remove].some((l) => l.toLowerCase() === change.label.toLowerCase())
+  ) {
+    await github.comment(
+      issue.number,
+      say.labelPutBack({
+        label: change.label,
+        action: change.action,
+        by: change.by,
+        state: entry.state,
+        command: commandForLabel(change.label),
+      }),
+    );
+  }
+  const want = issueStateFor(entry.state);
+  let moved = "";
+  if (want && want.state !== issue.state) {
+    await github.setIssueState(
+      issue.number,
+      want.state,
+      want.state === "closed" ? want.reason : undefined,
+    );
+    moved = `, ${want.state === "closed" ? "closed" : "reopened"}`;
+    const state = job.state_change;
+    // Only a person's close or reopen is answered; agate closing its own entry is not undone.
+    if (state && (state.action === "closed") === (issue.state === "closed")) {
+      await github.comment(
+        issue.number,
+        say.closedPutBack({ by: state.by, state: entry.state, reopened: want.state === "open" }),
+      );
+    }
+  }
+  return `labels +${plan.add.length} -${plan.remove.length}${moved}`;
+}
+
+function callsOf(github: EntryGitHub): string {
+  const calls = (github as { totalCalls?: number }).totalCalls;
+  return calls === undefined ? "calls not counted" : `${calls} GitHub calls`;
+}

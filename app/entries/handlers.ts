@@ -1,0 +1,16 @@
+/** The handoff entry job kinds' handlers, registered in app/gate/job-handlers.ts's table. */
+import type { EntryDeadlineJob, EntryJob } from "../../schemas/jobs.js";
+import type { GateDeps } from "../gate/job-deps.js";
+import { GitHubAdapter } from "../github/adapter.js";
+import { runEntryDeadlineJob } from "./deadline-job.js";
+import { runEntryJob } from "./entry-job.js";
+
+export async function handleEntryJob(job: EntryJob, deps: GateDeps): Promise<string> {
+  const slug = await deps.appSlug();
+  const github = new GitHubAdapter(await deps.octokitFor(job.installation), job.repository, slug);
+  return runEntryJob(job, { github, store: deps.store, now: deps.now, appLogin: `${slug}[bot]` });
+}
+
+export function handleEntryDeadlineJob(job: EntryDeadlineJob, deps: GateDeps): Promise<string> {
+  return runEntryDeadlineJob(job, { store: deps.store });
+}

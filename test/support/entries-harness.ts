@@ -1,0 +1,215 @@
+/**
+ * Handoff entries against the simulator with a controllable clock, for end-to-end tests: the App,
+ * the store and GitHub's timestamps all read one frozen clock the test advances. Deliveries go
+ * through the App's route into the store's job queue as the intake records them; jobs are
+ * claimed by the store's clock (a timer runs only once it is due) and run by the App's handlers,
+ * as a worker would. Call once per test file, at the top level.
+ */
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Probot } from "probot";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { type GateDeps, runGateJob } from "../../app/gate/job-handlers.js";
+import { defaultRoute } from "../../app/gate/route.js";
+import { UnthrottledOctokit } from "../../app/runtime/server.js";
+import { SqliteStore } from "../../app/store/sqlite-store.js";
+import {
+  type Delivery,
+  type GitHubSimulator,
+  type Receiver,
+  startGitHubSimulator,
+  startReceiver,
+} from "../github/index.js";
+import type { Comment, Issue } from "../github/state.js";
+import { frozenClock, type TestClock } from "./store.js";
+
+export const ENTRY_FORM = (fields: {
+  project?: string;
+  question?: string;
+  tried?: string;
+  needed?: string;
+  pull?: string;
+}) =>
+  [
+    `### Project\n\n${fields.project ?? "widgets"}`,
+    `### Question\n\n${fields.question ?? "Which port does the staging database listen on?"}`,
+    `### Tried\n\n${fields.tried ?? "Read README.md and config/; nothing names it."}`,
+    `### Needed\n\n${fields.needed ?? "The port number."}`,
+    `### Blocking pull request\n\n${fields.pull ?? "_No response_"}`,
+  ].join("\n\n");
+
+export interface EntriesHarness {
+  readonly sim: GitHubSimulator;
+  readonly store: SqliteStore;
+  readonly clock: TestClock;
+  /** Log lines of every job run, in order. */
+  readonly log: string[];
+  deps(): GateDeps;
+  /** Records every new delivery with its routed jobs, then runs every due job, until quiet. */
+  work(): Promise<void>;
+  /** Moves the clock on (GitHub's and the App's), then works. */
+  advance(ms: number): Promise<void>;
+  /** Records one delivery (under `id`, default its own) with its routed jobs; nothing is run. */
+  record(delivery: Delivery, id?: string): Promise<"new" | "duplicate" | "conflict">;
+  /** The deliveries not recorded yet, now counted as taken: the test records them itself. */
+  takePending(): Promise<Delivery[]>;
+  /** Runs due jobs until none is left. */
+  runJobs(): Promise<void>;
+  /** The repository with the config, and an entry issue opened by `user`; its number. */
+  repo(name: string, config?: string): Promise<void>;
+  openEntry(repo: string, body: string, user?: string): Promise<number>;
+  comment(repo: string, number: number, body: string, user: string): Promise<number>;
+  issue(repo: string, number: number): Issue;
+  /** agate's comments on the issue (its bot's), oldest first. */
+  agateComments(repo: string, number: number): Comment[];
+}
+
+export function useEntriesHarness(): EntriesHarness {
+  let sim: GitHubSimulator | undefined;
+  let receiver: Receiver | undefined;
+  let store: SqliteStore | undefined;
+  let probot: Probot | undefined;
+  let clock: TestClock | undefined;
+  let taken = 0;
+  const log: string[] = [];
+  const temp = mkdtempSync(join(tmpdir(), "agate-entries-"));
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the entries harness has no ${what} yet`);
+    return value;
+  };
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    sim = await startGitHubSimulator({ webhookUrl: receiver.url });
+  });
+  afterAll(async () => {
+    await sim?.close();
+    await receiver?.close();
+    await store?.close();
+    rmSync(temp, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    const s = need(sim, "simulator");
+    s.reset();
+    // Now, to the second, so GitHub's timestamps and the App's clock are one and the same.
+    clock = frozenClock(new Date(Math.floor(Date.now() / 1000) * 1000).toISOString());
+    s.setClock(clock.now);
+    probot = new Probot({
+      appId: s.appId,
+      privateKey: s.privateKey,
+      baseUrl: s.apiUrl,
+      logLevel: "fatal",
+      Octokit: UnthrottledOctokit,
+    });
+    await store?.close();
+    store = SqliteStore.open(join(temp, `entries-${Date.now()}-${Math.random()}.db`), {
+      now: clock.now,
+    });
+    taken = s.deliveries.length;
+    log.length = 0;
+  });
+
+  const harness: EntriesHarness = {
+    get sim() {
+      return need(sim, "simulator");
+    },
+    get store() {
+      return need(store, "store");
+    },
+    get clock() {
+      return need(clock, "clock");
+    },
+    log,
+    deps() {
+      const s = need(sim, "simulator");
+      const p = need(probot, "Probot");
+      return {
+        store: need(store, "store"),
+        now: need(clock, "clock").now,
+        octokitFor: (id: number) => p.auth(id) as never,
+        appOctokit: () => p.auth() as never,
+        appSlug: async () => s.appSlug,
+      };
+    },
+    async record(d, id = d.id) {
+      const s = need(store, "store");
+      const payload = JSON.stringify(d.payload);
+      const result = await s.recordDelivery({
+        delivery: {
+          id,
+          event: d.event,
+          action: d.action ?? null,
+          payload_sha256: createHash("sha256").update(payload, "utf8").digest("hex"),
+          received_at: need(clock, "clock").now().toISOString(),
+        },
+        payload,
+        jobs: defaultRoute(d.event, JSON.parse(payload), id),
+      });
+      return result.status;
+    },
+    async takePending() {
+      const s = need(sim, "simulator");
+      await s.flushWebhooks();
+      const pending = s.deliveries.slice(taken);
+      taken = s.deliveries.length;
+      return pending;
+    },
+    async runJobs() {
+      const s = need(store, "store");
+      for (;;) {
+        const claimed = await s.claimJob({ workerId: "entries-harness", leaseMs: 60_000 });
+        if (!claimed) return;
+        log.push(await runGateJob(claimed.job.kind, claimed.job.payload, harness.deps()));
+        await s.completeJob(claimed.lease);
+      }
+    },
+    async work() {
+      for (let round = 0; round < 50; round++) {
+        const pending = await harness.takePending();
+        for (const d of pending) await harness.record(d);
+        await harness.runJobs();
+        await need(sim, "simulator").flushWebhooks();
+        if (need(sim, "simulator").deliveries.length === taken) return;
+      }
+      throw new Error("the entries harness did not settle in 50 rounds (a loop of webhooks?)");
+    },
+    async advance(ms) {
+      need(clock, "clock").advance(ms);
+      await harness.work();
+    },
+    async repo(name, config) {
+      await need(sim, "simulator").createRepository({
+        repo: name,
+        files: config === undefined ? { "README.md": "x\n" } : { ".github/agate.yml": config },
+      });
+    },
+    async openEntry(repo, body, user = "agent-a") {
+      const number = await need(sim, "simulator").createIssue({
+        repo,
+        title: "Handoff: a question",
+        body,
+        user,
+      });
+      await harness.work();
+      return number;
+    },
+    async comment(repo, number, body, user) {
+      const id = await need(sim, "simulator").addIssueComment({ repo, number, body, user });
+      await harness.work();
+      return id;
+    },
+    issue(repo, number) {
+      const s = need(sim, "simulator");
+      return s.world.issue(s.repository({ repo }), number);
+    },
+    agateComments(repo, number) {
+      const s = need(sim, "simulator");
+      return harness
+        .issue(repo, number)
+        .comments.filter((c) => c.user.login === `${s.appSlug}[bot]`);
+    },
+  };
+  return harness;
+}
