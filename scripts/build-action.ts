@@ -1,7 +1,11 @@
 /**
- * Bundles the Action into dist/action/index.js, the file action.yml runs, and `agate run` into
- * dist/cli/index.js. They are committed, as every JavaScript action's bundle is, and CI fails
- * when they differ from what this script makes.
+ * Bundles the Action into dist/action/index.js, the file action.yml runs, `agate run` into
+ * dist/cli/index.js, and the App into dist/app/index.js (what `npm start` runs: no TypeScript at
+ * start, so a production install without dev dependencies starts). They are committed, as every
+ * JavaScript action's bundle is, and CI fails when they differ from what this script makes.
+ *
+ * The App bundle holds agate's own code only; its dependencies (probot, better-sqlite3 with its
+ * native binding) stay packages, loaded from node_modules.
  *
  * The Action is split: what it loads with import() only sometimes (the artifact upload with its
  * ~230 packages, the API client for reading the base config when git cannot) is in
@@ -63,4 +67,11 @@ await build({
   banner: { js: `#!/usr/bin/env node\n${shared.banner.js}` },
 });
 chmodSync("dist/cli/index.js", 0o755);
-console.log("built dist/action/index.js and dist/cli/index.js");
+await build({
+  ...shared,
+  entryPoints: ["app/main.ts"],
+  outfile: "dist/app/index.js",
+  packages: "external",
+  banner: {},
+});
+console.log("built dist/action/index.js, dist/cli/index.js and dist/app/index.js");

@@ -1,14 +1,27 @@
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { postDelivery } from "../../test/support/local-app.js";
 import { eventually, recordingLog } from "../../test/support/recording-log.js";
 import { useLocalApp } from "../../test/support/use-local-app.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
-import type { Runtime } from "./server.js";
+import type { Readiness, Runtime } from "./server.js";
 import type { JobHandler } from "./worker.js";
 
 const SECRET = "server-test-secret";
+const ROOT = join(import.meta.dirname, "..", "..");
+
+/** A loopback port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return port;
+}
 const app = useLocalApp(SECRET);
 
 describe("startAgate", () => {
@@ -64,6 +77,75 @@ describe("startAgate", () => {
     expect(await response.json()).toEqual({ ok: true, store: "sqlite", queued: 0 });
     const missing = await fetch(`${agate.url}/nope`);
     expect(missing.status).toBe(404);
+  });
+
+  it("serves /readyz: not ready while GitHub refuses the App's credentials, and says which part failed", async () => {
+    // This App's GitHub is an address where nothing listens: the store is fine, GitHub is not.
+    const closed = await closedPort();
+    const agate = await app.start({
+      env: app.env({ GHE_HOST: `127.0.0.1:${closed}`, GHE_PROTOCOL: "http" }),
+    });
+    const response = await fetch(`${agate.url}/readyz`);
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as Readiness;
+    expect(body.ok).toBe(false);
+    expect(body.store).toEqual({ ok: true, kind: "sqlite" });
+    expect(body.github.ok).toBe(false);
+    expect(body.github.error).toMatch(
+      /^GitHub refused or could not be reached with the App's credentials.*; check APP_ID, the private key, and GHE_HOST$/,
+    );
+    // Liveness does not ask GitHub: the process and its store are fine.
+    expect((await fetch(`${agate.url}/healthz`)).status).toBe(200);
+  });
+
+  it("logs the address it really listens on: every interface when HOST is unset", async () => {
+    const log = recordingLog();
+    const { HOST: _, ...everywhere } = app.env();
+    const agate = await app.start({ env: everywhere, log });
+    const line = log.entries.find((e) => e.message.startsWith("agate is listening on"));
+    expect(line?.message).toMatch(
+      new RegExp(
+        `^agate is listening on every interface \\((::|0\\.0\\.0\\.0)\\), port ${agate.port}: webhooks at /api/github/webhooks, liveness at /healthz, readiness at /readyz`,
+      ),
+    );
+    expect((await fetch(`${agate.url}/healthz`)).status).toBe(200);
+    const local = recordingLog();
+    const loopback = await app.start({ log: local });
+    expect(
+      local.entries.find((e) => e.message.startsWith("agate is listening on"))?.message,
+    ).toContain(`agate is listening on 127.0.0.1:${loopback.port}:`);
+  });
+
+  it("npm start runs the committed bundle dist/app/index.js: no TypeScript at start; it listens, is alive, and drains on SIGTERM", async () => {
+    const child = spawn(process.execPath, [join(ROOT, "dist", "app", "index.js")], {
+      cwd: app.dir,
+      env: { PATH: process.env.PATH ?? "", ...app.env({ LOG_LEVEL: "info", LOG_FORMAT: "json" }) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+    const port = await new Promise<number>((done, fail) => {
+      const timer = setTimeout(
+        () => fail(new Error(`no listening line in 20 s:\n${output}`)),
+        20_000,
+      );
+      const collect = (chunk: Buffer) => {
+        output += chunk.toString();
+        const listening = /agate is listening on 127\.0\.0\.1:(\d+):/.exec(output);
+        if (listening?.[1]) {
+          clearTimeout(timer);
+          done(Number(listening[1]));
+        }
+      };
+      child.stdout.on("data", collect);
+      child.stderr.on("data", collect);
+    });
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    // The App queues its own first reconcile pass at start.
+    expect(await health.json()).toEqual({ ok: true, store: "sqlite", queued: 1 });
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(output).toContain("no new requests; waiting for running jobs, then exiting");
   });
 
   it("records a signed delivery, counts it as queued without handlers, and runs it with one", async () => {

@@ -1,7 +1,8 @@
 /**
  * The App process: settings, store, Probot's webhook middleware with the intake behind the
  * intake guard (bounded bodies, signature checked before Probot reads anything), workers, the
- * delivery retention timer, and an HTTP server (`POST /api/github/webhooks`, `GET /healthz`).
+ * delivery retention timer, and an HTTP server (`POST /api/github/webhooks`, `GET /healthz` for
+ * liveness, `GET /readyz` for readiness).
  */
 
 import { randomUUID } from "node:crypto";
@@ -27,6 +28,10 @@ import { type JobHandler, type RuntimeLog, startWorkers, type Workers } from "./
 
 export const WEBHOOKS_PATH = "/api/github/webhooks";
 export const HEALTH_PATH = "/healthz";
+export const READY_PATH = "/readyz";
+/** How long a readiness answer is reused: probes come every few seconds, GitHub is asked less. */
+const READY_CACHE_MS = 10_000;
+const READY_GITHUB_TIMEOUT_MS = 5_000;
 
 /** What a job handler may use: the Probot instance (`probot.auth(installationId)`), the store. */
 export interface Runtime {
@@ -165,9 +170,18 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
           limits.lingerMs,
         );
       });
+    const storeKind = storeKindOf(settings.databaseUrl);
+    const readiness = readinessCheck(store, storeKind, probot, now);
     const server = createServer((req, res) => {
       if (req.method === "GET" && req.url === HEALTH_PATH) {
-        void health(store, res);
+        void health(store, storeKind, res);
+        return;
+      }
+      if (req.method === "GET" && req.url === READY_PATH) {
+        void readiness().then((ready) => {
+          res.writeHead(ready.ok ? 200 : 503, { "content-type": "application/json" });
+          res.end(JSON.stringify(ready));
+        });
         return;
       }
       // A webhook request reaches Probot only through the guard, with its body read and
@@ -184,24 +198,31 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
       log,
       ...(options.pruneIntervalMs ? { intervalMs: options.pruneIntervalMs } : {}),
     });
-    const port = await listen(server, settings.port, settings.host).catch(async (error) => {
+    const bound = await listen(server, settings.port, settings.host).catch(async (error) => {
       await retention.stop();
       await workers.stop();
       throw error;
     });
-    const host = settings.host ?? "127.0.0.1";
-    const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+    const { port } = bound;
+    // Say where it really listens: with no HOST, Node binds every interface, not loopback.
+    const everywhere = bound.address === "::" || bound.address === "0.0.0.0";
+    const reach = everywhere ? "127.0.0.1" : bound.address;
+    const url = `http://${reach.includes(":") ? `[${reach}]` : reach}:${port}`;
+    const where = everywhere
+      ? `every interface (${bound.address}), port ${port}`
+      : `${reach.includes(":") ? `[${reach}]` : reach}:${port}`;
     const kinds = Object.keys(handlers);
     log.info(
       {
-        url,
+        address: bound.address,
+        port,
         database: settings.databaseUrl,
         workers: settings.workers,
         kinds,
         delivery_retention_ms: settings.deliveryRetentionMs,
         max_body_bytes: limits.maxBodyBytes,
       },
-      `agate is listening on ${url}${WEBHOOKS_PATH}; job handlers: ${kinds.length > 0 ? kinds.join(", ") : "none (deliveries are recorded and queued, not worked)"}`,
+      `agate is listening on ${where}: webhooks at ${WEBHOOKS_PATH}, liveness at ${HEALTH_PATH}, readiness at ${READY_PATH}; job handlers: ${kinds.length > 0 ? kinds.join(", ") : "none (deliveries are recorded and queued, not worked)"}`,
     );
 
     // A `command` evaluator the operator allows needs the sandbox: say at start when there is none,
@@ -243,18 +264,89 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
   }
 }
 
-async function health(store: Store, res: ServerResponse<IncomingMessage>): Promise<void> {
+/** Which backend a database URL opens, for the health answers. */
+const storeKindOf = (databaseUrl: string) =>
+  /^postgres(ql)?:/i.test(databaseUrl) ? "postgresql" : "sqlite";
+
+/**
+ * Liveness: the process answers and its store answers (a worker that cannot reach its store is
+ * stuck). It asks GitHub nothing, so a GitHub outage never restarts the App.
+ */
+async function health(
+  store: Store,
+  kind: string,
+  res: ServerResponse<IncomingMessage>,
+): Promise<void> {
   try {
     const queued = await store.countJobs({ status: "queued" });
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ ok: true, store: "sqlite", queued }));
+    res.end(JSON.stringify({ ok: true, store: kind, queued }));
   } catch (error) {
     res.writeHead(503, { "content-type": "application/json" });
-    res.end(JSON.stringify({ ok: false, store: "sqlite", error: (error as Error).message }));
+    res.end(JSON.stringify({ ok: false, store: kind, error: (error as Error).message }));
   }
 }
 
-function listen(server: Server, port: number, host: string | undefined): Promise<number> {
+export interface Readiness {
+  ok: boolean;
+  store: { ok: boolean; kind: string; error?: string };
+  /** The App's own credentials against GitHub (`GET /app`): the key, the id and the host. */
+  github: { ok: boolean; app?: string; error?: string };
+  checked_at: string;
+}
+
+/**
+ * Readiness: this App can do its work, so a load balancer may send it webhooks. The store answers,
+ * and GitHub accepts the App's credentials. The answer is reused for a few seconds.
+ */
+function readinessCheck(
+  store: Store,
+  kind: string,
+  probot: Probot,
+  now: () => Date,
+): () => Promise<Readiness> {
+  let last: { at: number; answer: Promise<Readiness> } | undefined;
+  const check = async (): Promise<Readiness> => {
+    const [storeState, github] = await Promise.all([
+      store.countJobs({ status: "queued" }).then(
+        () => ({ ok: true, kind }),
+        (error: Error) => ({ ok: false, kind, error: error.message }),
+      ),
+      probot
+        .auth()
+        // A probe must answer in seconds: no retries, and a deadline.
+        .then((octokit) =>
+          octokit.rest.apps.getAuthenticated({
+            request: { retries: 0, signal: AbortSignal.timeout(READY_GITHUB_TIMEOUT_MS) },
+          }),
+        )
+        .then(
+          ({ data }) => ({ ok: true, app: data?.slug ?? String(data?.id ?? "") }),
+          (error: Error & { status?: number }) => ({
+            ok: false,
+            error: `GitHub refused or could not be reached with the App's credentials${error.status ? ` (HTTP ${error.status})` : ""}: ${error.message}; check APP_ID, the private key, and GHE_HOST`,
+          }),
+        ),
+    ]);
+    return {
+      ok: storeState.ok && github.ok,
+      store: storeState,
+      github,
+      checked_at: now().toISOString(),
+    };
+  };
+  return () => {
+    const at = Date.now();
+    if (!last || at - last.at >= READY_CACHE_MS) last = { at, answer: check() };
+    return last.answer;
+  };
+}
+
+function listen(
+  server: Server,
+  port: number,
+  host: string | undefined,
+): Promise<{ address: string; port: number }> {
   return new Promise((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
       reject(
@@ -268,7 +360,11 @@ function listen(server: Server, port: number, host: string | undefined): Promise
     });
     server.listen(port, host, () => {
       const address = server.address();
-      resolve(typeof address === "object" && address ? address.port : port);
+      resolve(
+        typeof address === "object" && address
+          ? { address: address.address, port: address.port }
+          : { address: host ?? "::", port },
+      );
     });
   });
 }

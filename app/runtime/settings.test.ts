@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -325,6 +326,32 @@ describe("loadSettings", () => {
     writeFileSync(join(dir, "notes.txt"), "hello\n");
     expect(problemsOf({ ...withoutKey, PRIVATE_KEY_PATH: "notes.txt" })).toEqual([
       expect.stringMatching(/^PRIVATE_KEY_PATH is notes.txt, which is not a PEM private key/),
+    ]);
+  });
+
+  it("refuses a PEM block that is not a usable RSA key at start, in one line, for either variable", () => {
+    const { PRIVATE_KEY: _, ...withoutKey } = VALID;
+    // The armor is intact, a line of the key is not: the first GitHub call would fail.
+    const lines = PEM.split("\n");
+    const cut = [...lines.slice(0, 3), ...lines.slice(5)].join("\n");
+    const ec = generateKeyPairSync("ec", { namedCurve: "P-256" })
+      .privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString()
+      .trim();
+    const [broken, notRsa] = [cut, ec].map((key) => problemsOf({ ...VALID, PRIVATE_KEY: key }));
+    expect(broken).toEqual([
+      expect.stringMatching(
+        /^PRIVATE_KEY looks like a PEM private key, but it does not parse as a private key \(.+\): paste the App's .pem file unchanged, or generate a new key under Settings → Developer settings → GitHub Apps → your App → Private keys$/,
+      ),
+    ]);
+    expect(notRsa).toEqual([
+      "PRIVATE_KEY looks like a PEM private key, but its type is ec, and GitHub Apps sign with RSA: paste the App's .pem file unchanged, or generate a new key under Settings → Developer settings → GitHub Apps → your App → Private keys",
+    ]);
+    writeFileSync(join(dir, "cut.pem"), `${cut}\n`);
+    expect(problemsOf({ ...withoutKey, PRIVATE_KEY_PATH: "cut.pem" })).toEqual([
+      expect.stringMatching(
+        /^PRIVATE_KEY_PATH is cut.pem, which looks like a PEM private key, but it does not parse as a private key/,
+      ),
     ]);
   });
 

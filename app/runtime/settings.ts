@@ -11,6 +11,7 @@
  * from app/store, so it stays here rather than in schemas/); reading the key file, checking the
  * database URL and the evaluator's commands happen in `loadSettings`.
  */
+import { createPrivateKey } from "node:crypto";
 
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -100,6 +101,22 @@ export function normalizePrivateKey(value: string): string | null {
   return null;
 }
 
+/**
+ * Why a PEM block is not a key GitHub would take for signing the App's JWT (RS256), or null. The
+ * armor alone proves nothing: a cut or edited key passes it and fails at the first GitHub call.
+ */
+export function privateKeyProblem(pem: string): string | null {
+  try {
+    const key = createPrivateKey(pem);
+    return key.asymmetricKeyType === "rsa"
+      ? null
+      : `its type is ${key.asymmetricKeyType ?? "not RSA"}, and GitHub Apps sign with RSA`;
+  } catch (error) {
+    const reason = (error as Error).message.replace(/^error:[0-9A-F]+:/i, "").trim();
+    return `it does not parse as a private key (${reason})`;
+  }
+}
+
 function isPem(text: string): boolean {
   return /^-----BEGIN [A-Z ]*PRIVATE KEY-----\n[\s\S]+\n-----END [A-Z ]*PRIVATE KEY-----$/.test(
     text,
@@ -157,6 +174,15 @@ export const agateEnvSchema = z
               message:
                 "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its " +
                 "BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead",
+            });
+            return z.NEVER;
+          }
+          const problem = privateKeyProblem(pem);
+          if (problem !== null) {
+            context.issues.push({
+              code: "custom",
+              input: "(hidden)",
+              message: `PRIVATE_KEY looks like a PEM private key, but ${problem}: paste the App's .pem file unchanged, or generate a new key under ${APP_SETTINGS} → Private keys`,
             });
             return z.NEVER;
           }
@@ -453,6 +479,12 @@ function readPrivateKeyFile(path: string, given: string): { pem: string } | { pr
   if (pem === null) {
     return {
       problem: `PRIVATE_KEY_PATH is ${given}, which is not a PEM private key: use the .pem file downloaded from ${APP_SETTINGS} → Private keys`,
+    };
+  }
+  const problem = privateKeyProblem(pem);
+  if (problem !== null) {
+    return {
+      problem: `PRIVATE_KEY_PATH is ${given}, which looks like a PEM private key, but ${problem}: use the .pem file downloaded from ${APP_SETTINGS} → Private keys, unchanged`,
     };
   }
   return { pem };

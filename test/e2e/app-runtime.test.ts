@@ -112,6 +112,20 @@ describe("the App's webhook path against the simulator", () => {
     });
   }
 
+  it("is ready (/readyz) when its store answers and GitHub takes the App's credentials", async () => {
+    const response = await fetch(`${agate.url}/readyz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      ok: true,
+      store: { ok: true, kind: "sqlite" },
+      github: { ok: true, app: sim.appSlug },
+    });
+    expect(sim.calls["apps/get-authenticated"]).toBe(1);
+    // Probes come every few seconds; GitHub is asked again only after a while.
+    await fetch(`${agate.url}/readyz`);
+    expect(sim.calls["apps/get-authenticated"]).toBe(1);
+  });
+
   it("has the delivery and its job in the store by the time the sender sees the 2XX", async () => {
     await openAgentPullRequest("stored");
     // openPullRequest returns once its webhook was answered: nothing was awaited after the 200.
