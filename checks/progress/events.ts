@@ -47,17 +47,36 @@ export type InfrastructureKind = NonNullable<TraceStep["infrastructure"]>;
 
 /**
  * Infrastructure failures are the provider's or the network's, not the agent's: they are never
- * counted towards a stall. Only short results are looked at, so a test log that mentions a 503
- * is not taken for one.
+ * counted towards a stall. This reads a harness's or provider's own error message (an exit
+ * status, an API error record), where naming a timeout or a 5xx is what the text is about.
  */
 export function infrastructureOf(text: string): InfrastructureKind | null {
   if (text.length > 2000) return null;
   if (/rate.?limit|\b429\b|too many requests|overloaded/i.test(text)) return "rate-limit";
-  if (/\b50[0-4]\b|internal server error|bad gateway|service unavailable/i.test(text))
+  if (/\b50[0-4]\b|internal ?server ?error|bad gateway|service unavailable/i.test(text))
     return "server-error";
   if (/timed? ?out|timeout|deadline exceeded/i.test(text)) return "timeout";
   if (/ECONNRESET|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|connection (reset|refused)|SSL/i.test(text))
     return "network";
+  return null;
+}
+
+/**
+ * A failed tool result is taken for an infrastructure failure only when the whole short result
+ * is an HTTP or provider error: a traceback that mentions TIMEOUT or SSL is the agent's code
+ * failing (the benchmark's Django runs are full of them), and that must stay visible.
+ */
+export function stepInfrastructureOf(text: string): InfrastructureKind | null {
+  const head = text.trim();
+  if (head.length > 300) return null;
+  if (/^(error:?\s*)?(HTTP\S*\s*)?429\b|^(error:?\s*)?(rate limit|too many requests)/i.test(head))
+    return "rate-limit";
+  if (
+    /^(error:?\s*)?(HTTP\S*\s*)?5\d\d\b|^(error:?\s*)?(service unavailable|bad gateway|gateway timeout|internal server error)/i.test(
+      head,
+    )
+  )
+    return "server-error";
   return null;
 }
 
@@ -113,7 +132,7 @@ export function buildStep(call: CallFacts, result: ResultFacts | null): StepInpu
     write: result?.write ?? null,
     revert: failed ? null : (shell?.revert ?? null),
     infrastructure:
-      result?.infrastructure ?? (result && failed ? infrastructureOf(result.text) : null),
+      result?.infrastructure ?? (result && failed ? stepInfrastructureOf(result.text) : null),
     model_call: call.model_call,
     turn: call.turn,
     time: call.time,

@@ -152,9 +152,11 @@ export function createClaudeCodeParser(): TraceParser {
       const call = toolId ? pending.get(toolId) : undefined;
       if (!toolId || !call) continue;
       pending.delete(toolId);
-      const text = resultText(block?.content);
+      const raw = resultText(block?.content);
       const isError = block?.is_error === true;
-      const code = /^Exit code (\d+)/.exec(text);
+      const code = /^Exit code (\d+)\n?/.exec(raw);
+      // Claude Code's own "Exit code N" header is the exit code, not output.
+      const text = code ? raw.slice(code[0].length) : raw;
       const exit = call.name === "Bash" ? (code ? Number(code[1]) : isError ? 1 : 0) : null;
       events.push({
         type: "step",
