@@ -119,6 +119,11 @@ function checkout(pr: PullRequest, options: { reachable?: boolean } = {}): strin
   return dir;
 }
 
+/** What AGATE_ACTION_NODE (the Node the runner helper starts the bundle with) reports. */
+const ACTION_NODE_VERSION = process.env.AGATE_ACTION_NODE
+  ? execFileSync(process.env.AGATE_ACTION_NODE, ["--version"], { encoding: "utf8" }).trim()
+  : process.version;
+
 /** The pinned workflow's run for the pull request, its `agate` job in progress on a runner. */
 async function workflowRun(pr: PullRequest) {
   const run = await sim.createWorkflowRun({
@@ -216,6 +221,8 @@ describe("the Action uploads its record as the run attempt's artifact (simulated
       base_sha: pr.base,
     });
     expect(record.workflow).toMatchObject({ run_id: run.id, run_attempt: 1, job: "agate" });
+    // The Node the bundle ran on (Node 24 under .ci/run, as on GitHub's runners).
+    expect(record.runner?.node_version).toBe(ACTION_NODE_VERSION);
 
     expect(step.stdout).toContain(
       `agate: uploaded the command record as the artifact ${recordArtifactName(1)} (id ${artifact?.id}).`,

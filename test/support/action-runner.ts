@@ -68,6 +68,12 @@ process.once("exit", () => {
 });
 
 /**
+ * The Node that runs the bundle: GitHub's runners use Node 24 (action.yml: `runs.using: node24`),
+ * and `.ci/run` points AGATE_ACTION_NODE at one; the tests' own Node otherwise.
+ */
+const ACTION_NODE = process.env.AGATE_ACTION_NODE || process.execPath;
+
+/**
  * Runs the committed Action bundle the way the runner does: a node process with INPUT_*
  * variables, GITHUB_EVENT_PATH, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, and the
  * GITHUB_* and RUNNER_* variables a job has.
@@ -109,7 +115,7 @@ export async function runActionBundle(options: ActionRunOptions): Promise<Action
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
   };
   // Asynchronous on purpose: a simulator in the same process must keep answering meanwhile.
-  const child = spawn(process.execPath, [options.bundle ?? ACTION_BUNDLE], {
+  const child = spawn(ACTION_NODE, [options.bundle ?? ACTION_BUNDLE], {
     cwd: options.cwd,
     env,
   });
