@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { makeRepo, type TestRepo } from "../test/support/git-repo.js";
 import { webhookExample } from "../test/support/webhook-examples.js";
 
 const CONFIG = ".github/agate.yml";
+const FIXTURE_TRACES = join(import.meta.dirname, "..", "test", "fixtures", "traces");
 
 interface PullRequestCheckout {
   repo: TestRepo;
@@ -367,6 +368,52 @@ describe("the Action bundle, run the way the runner runs it", () => {
       JSON.parse(readFileSync(result.outputs["record-path"] ?? "", "utf8")),
     );
     expect(record.commands.map((c) => [c.name, c.exit_code])).toEqual([["plant", 0]]);
+  });
+
+  it("a trace input adds each trace's progress report to the summary; a bad trace never changes the verdict", async () => {
+    checkout = pullRequestCheckout({ [CONFIG]: config({ ok: "true" }) }, { "a.txt": "a\n" });
+    // Outside the work tree, as a downloaded trace artifact would be.
+    const traces = mkdtempSync(join(tmpdir(), "agate-traces-"));
+    try {
+      cpSync(join(FIXTURE_TRACES, "codex.jsonl"), join(traces, "codex.jsonl"));
+      cpSync(join(FIXTURE_TRACES, "claude-code.jsonl"), join(traces, "claude.jsonl"));
+      const good = await runBundle(checkout, { token: "", trace: join(traces, "*.jsonl") });
+      expect(good.status, good.stdout + good.stderr).toBe(0);
+      expect(good.outputs.passed).toBe("true");
+      expect(good.summary).toContain(
+        `### Agent trace \`${join(traces, "claude.jsonl")}\`: no stall found`,
+      );
+      expect(good.summary).toContain(
+        `### Agent trace \`${join(traces, "codex.jsonl")}\`: no stall found`,
+      );
+      expect(good.summary).toMatch(/Budgets: model calls 3 · tool calls 3/);
+      expect(good.summary).toContain(
+        "The trace reports are not uploaded (not on a GitHub Actions runner).",
+      );
+      // No second warning: the one about the record's upload stays the only one.
+      expect(good.stdout.match(/::warning::/g)).toHaveLength(1);
+
+      writeFileSync(join(traces, "broken.jsonl"), '{"type":"session_meta","payload":{}}\n{oops\n');
+      const bad = await runBundle(checkout, { token: "", trace: join(traces, "broken.jsonl") });
+      expect(bad.status, bad.stdout + bad.stderr).toBe(0);
+      expect(bad.outputs.passed).toBe("true");
+      expect(bad.summary).toContain(
+        `### Agent trace \`${join(traces, "broken.jsonl")}\`: not read`,
+      );
+      expect(bad.summary).toContain("line 2: not valid JSON");
+
+      const failing = pullRequestCheckout(
+        { [CONFIG]: config({ bad: "exit 3" }) },
+        { "a.txt": "a\n" },
+      );
+      cleanup.push(failing.repo);
+      const none = await runBundle(failing, { token: "", trace: join(traces, "missing-*.jsonl") });
+      expect(none.status).toBe(1);
+      expect(none.outputs.passed).toBe("false");
+      expect(none.summary).toContain("no file matches");
+    } finally {
+      rmSync(traces, { recursive: true, force: true });
+    }
   });
 
   it("invalid inputs are named", async () => {

@@ -12,6 +12,8 @@ import { dirname, join, resolve } from "node:path";
 import * as core from "@actions/core";
 import { failedCommands } from "../checks/command-results.js";
 import { ConfigurationError } from "../checks/errors.js";
+import { codeSpan } from "../checks/markdown.js";
+import { renderProgressMarkdown } from "../checks/progress/render.js";
 import { actionInputsSchema } from "../schemas/action.js";
 import { RECORD_FILE_NAME } from "../schemas/command-record.js";
 import { fetchShallow } from "./base-config.js";
@@ -21,11 +23,13 @@ import { systemExecutable } from "./executables.js";
 import { git, gitMaybe, localStateDir } from "./git.js";
 import { type RunLog, runRequiredCommands } from "./required-commands.js";
 import { headline, renderRecordMarkdown } from "./summary.js";
+import { readTraces, type TraceOutcome } from "./trace.js";
 import {
   loadArtifactClient,
   type RecordUpload,
   RecordUploadError,
   uploadRecord,
+  uploadTraceReport,
 } from "./upload.js";
 
 /**
@@ -90,6 +94,10 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
 
   // Every module agate will run after the commands is loaded before the first one starts.
   const artifactClient = await loadArtifactClient(env);
+  // The agent's trace is read before the commands run, so they cannot rewrite it or swap it
+  // for a FIFO; a bad trace is reported and never changes the verdict.
+  const traceInput = core.getInput("trace").trim();
+  const traces = traceInput ? await readTraces(cwd, traceInput) : [];
   const outcome = await runRequiredCommands({
     cwd,
     configPath: inputs.config,
@@ -136,7 +144,16 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
   core.setOutput("tree-sha", record.tested.tree_sha);
   core.setOutput("failed-commands", JSON.stringify(failed));
 
-  const markdown = `${renderRecordMarkdown(record)}\n${whereTheRecordWent(upload)}\n`;
+  let traceMarkdown = "";
+  if (traces.length > 0) {
+    const where = await uploadTraceReport(`${JSON.stringify(traceJson(traces), null, 2)}\n`, {
+      env,
+      tempDir: stateDir,
+      client: artifactClient,
+    });
+    traceMarkdown = `\n${renderTraces(traces)}\nThe trace reports are ${where}.\n`;
+  }
+  const markdown = `${renderRecordMarkdown(record)}\n${whereTheRecordWent(upload)}\n${traceMarkdown}`;
   if (env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write({ overwrite: true });
 
   if (upload instanceof RecordUploadError) {
@@ -211,6 +228,21 @@ function whereTheRecordWent(upload: RecordUpload | RecordUploadError): string {
   return upload.kind === "uploaded"
     ? `The record is the artifact \`${upload.name}\` (id ${upload.id}) of this run.`
     : "The record was not uploaded (not on a GitHub Actions runner); the App cannot see it.";
+}
+
+function traceJson(traces: TraceOutcome[]) {
+  return traces.map(({ source, report, error }) => ({ source, report, error }));
+}
+
+/** The agent-trace section of the job summary: one part per trace, errors as what to fix. */
+function renderTraces(traces: TraceOutcome[]): string {
+  return traces
+    .map(({ source, report, error }) =>
+      report
+        ? renderProgressMarkdown(report, source)
+        : `### Agent trace ${codeSpan(source, 200)}: not read\n\n${codeSpan(error ?? "", 500)}. The commands' verdict does not depend on it; fix the trace input or the file to get a progress report.\n`,
+    )
+    .join("\n");
 }
 
 /** The config is read at the base: the pull request's or merge group's, else the default branch. */

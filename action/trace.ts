@@ -1,5 +1,6 @@
-import { createReadStream, lstatSync, readFileSync } from "node:fs";
-import { basename } from "node:path";
+import { createReadStream, type Dirent, lstatSync, readdirSync, readFileSync } from "node:fs";
+import { basename, join, relative, resolve } from "node:path";
+import picomatch from "picomatch";
 import { createTraceAnalysis } from "../checks/progress/analyse.js";
 import { TraceParseError } from "../checks/progress/events.js";
 import {
@@ -174,4 +175,59 @@ async function analyseLines(
   }
   if (!analysis) throw new TraceParseError("line 1", "the trace is empty");
   return analysis.finish();
+}
+
+/** At most this many trace files are read for one `trace` input. */
+export const MAX_TRACE_FILES = 20;
+
+/**
+ * The files a `trace` input names under `cwd`: a path, or a glob (picomatch) matched against the
+ * regular files below its static base. Symbolic links are never followed or matched.
+ */
+export function resolveTraceFiles(cwd: string, pattern: string): string[] {
+  const scan = picomatch.scan(pattern);
+  if (!scan.isGlob) return [resolve(cwd, pattern)];
+  const base = resolve(cwd, scan.base || ".");
+  const match = picomatch(scan.glob, { dot: true });
+  const found: string[] = [];
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(base, { recursive: true, withFileTypes: true });
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    if (match(relative(base, path))) found.push(path);
+  }
+  return found.sort().slice(0, MAX_TRACE_FILES);
+}
+
+export interface TraceOutcome {
+  source: string;
+  report: ProgressReport | null;
+  error: string | null;
+}
+
+/**
+ * Reads every trace a `trace` input names; a bad trace is an outcome with its error, never a
+ * throw, so it cannot change the commands' verdict.
+ */
+export async function readTraces(cwd: string, pattern: string): Promise<TraceOutcome[]> {
+  const files = resolveTraceFiles(cwd, pattern);
+  if (files.length === 0) {
+    return [{ source: pattern, report: null, error: `no file matches ${pattern} under ${cwd}` }];
+  }
+  const outcomes: TraceOutcome[] = [];
+  for (const file of files) {
+    const inside = relative(cwd, file);
+    const source = inside && !inside.startsWith("..") ? inside : file;
+    try {
+      outcomes.push({ source, report: await analyseTraceFile(file), error: null });
+    } catch (error) {
+      outcomes.push({ source, report: null, error: (error as Error).message });
+    }
+  }
+  return outcomes;
 }

@@ -36,6 +36,39 @@ export async function loadArtifactClient(env: NodeJS.ProcessEnv): Promise<Artifa
   return import("@actions/artifact");
 }
 
+/** The agent-trace progress reports leave the job in an artifact of their own, named per attempt. */
+export const TRACE_REPORT_FILE_NAME = "trace-report.json";
+export const traceReportArtifactName = (attempt: number) => `agate-trace-report-attempt-${attempt}`;
+
+/**
+ * Uploads the trace reports as their own artifact: the record artifact must hold exactly one
+ * file (the App refuses any other), so the reports never go there. Nothing about the gate rests
+ * on it; a failure is returned, never thrown.
+ */
+export async function uploadTraceReport(
+  json: string,
+  options: { env: NodeJS.ProcessEnv; tempDir: string; client: ArtifactModule | null },
+): Promise<string> {
+  const name = traceReportArtifactName(runAttempt(options.env));
+  if (!options.client) return `not uploaded (not on a GitHub Actions runner)`;
+  mkdirSync(options.tempDir, { recursive: true });
+  const dir = mkdtempSync(join(options.tempDir, "trace-"));
+  const file = join(dir, TRACE_REPORT_FILE_NAME);
+  writeFileSync(file, json);
+  try {
+    const { id } = await new options.client.DefaultArtifactClient().uploadArtifact(
+      name,
+      [file],
+      dir,
+    );
+    return `the artifact \`${name}\` (id ${id ?? "unknown"})`;
+  } catch (error) {
+    return `not uploaded: ${error instanceof Error ? error.message : String(error)}`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Uploads the record as the run attempt's one record artifact: `agate-command-record-attempt-<n>`
  * holding one file, `command-record.json`, through the client loadArtifactClient loaded (none: not
