@@ -380,7 +380,7 @@ var require_directives = __commonJS({
         return tag[0] === "!" ? tag : `!<${tag}>`;
       }
       toString(doc) {
-        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const lines2 = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
         const tagEntries = Object.entries(this.tags);
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
@@ -396,9 +396,9 @@ var require_directives = __commonJS({
           if (handle === "!!" && prefix === "tag:yaml.org,2002:")
             continue;
           if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle} ${prefix}`);
+            lines2.push(`%TAG ${handle} ${prefix}`);
         }
-        return lines.join("\n");
+        return lines2.join("\n");
       }
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
@@ -968,13 +968,13 @@ var require_Collection = __commonJS({
 var require_stringifyComment = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
-    var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
+    var stringifyComment = (str2) => str2.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
-    var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str2, indent, comment) => str2.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str2.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -1128,16 +1128,16 @@ var require_stringifyString = __commonJS({
       lineWidth: ctx.options.lineWidth,
       minContentWidth: ctx.options.minContentWidth
     });
-    var containsDocumentMarker = (str) => /^(%|---|\.\.\.)/m.test(str);
-    function lineLengthOverLimit(str, lineWidth, indentLength) {
+    var containsDocumentMarker = (str2) => /^(%|---|\.\.\.)/m.test(str2);
+    function lineLengthOverLimit(str2, lineWidth, indentLength) {
       if (!lineWidth || lineWidth < 0)
         return false;
       const limit = lineWidth - indentLength;
-      const strLen = str.length;
+      const strLen = str2.length;
       if (strLen <= limit)
         return false;
       for (let i = 0, start = 0; i < strLen; ++i) {
-        if (str[i] === "\n") {
+        if (str2[i] === "\n") {
           if (i - start > limit)
             return true;
           start = i + 1;
@@ -1154,11 +1154,11 @@ var require_stringifyString = __commonJS({
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str = "";
+      let str2 = "";
       let start = 0;
       for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
         if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
-          str += json2.slice(start, i) + "\\ ";
+          str2 += json2.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
@@ -1167,38 +1167,38 @@ var require_stringifyString = __commonJS({
           switch (json2[i + 1]) {
             case "u":
               {
-                str += json2.slice(start, i);
+                str2 += json2.slice(start, i);
                 const code = json2.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
-                    str += "\\0";
+                    str2 += "\\0";
                     break;
                   case "0007":
-                    str += "\\a";
+                    str2 += "\\a";
                     break;
                   case "000b":
-                    str += "\\v";
+                    str2 += "\\v";
                     break;
                   case "001b":
-                    str += "\\e";
+                    str2 += "\\e";
                     break;
                   case "0085":
-                    str += "\\N";
+                    str2 += "\\N";
                     break;
                   case "00a0":
-                    str += "\\_";
+                    str2 += "\\_";
                     break;
                   case "2028":
-                    str += "\\L";
+                    str2 += "\\L";
                     break;
                   case "2029":
-                    str += "\\P";
+                    str2 += "\\P";
                     break;
                   default:
                     if (code.substr(0, 2) === "00")
-                      str += "\\x" + code.substr(2);
+                      str2 += "\\x" + code.substr(2);
                     else
-                      str += json2.substr(i, 6);
+                      str2 += json2.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
@@ -1208,14 +1208,14 @@ var require_stringifyString = __commonJS({
               if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str += json2.slice(start, i) + "\n\n";
+                str2 += json2.slice(start, i) + "\n\n";
                 while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
-                  str += "\n";
+                  str2 += "\n";
                   i += 2;
                 }
-                str += indent;
+                str2 += indent;
                 if (json2[i + 2] === " ")
-                  str += "\\";
+                  str2 += "\\";
                 i += 1;
                 start = i + 1;
               }
@@ -1224,8 +1224,8 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str = start ? str + json2.slice(start) : json2;
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      str2 = start ? str2 + json2.slice(start) : json2;
+      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
@@ -1353,15 +1353,15 @@ ${indent}${start}${value}${end}`;
           return quotedString(value, ctx);
         }
       }
-      const str = value.replace(/\n+/g, `$&
+      const str2 = value.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str2);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -1513,11 +1513,11 @@ var require_stringify = __commonJS({
       const props = stringifyProps(node2, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str2 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
       if (!props)
-        return str;
-      return identity.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
-${ctx.indent}${str}`;
+        return str2;
+      return identity.isScalar(node2) || str2[0] === "{" || str2[0] === "[" ? `${props} ${str2}` : `${props}
+${ctx.indent}${str2}`;
     }
     exports.createStringifyContext = createStringifyContext;
     exports.stringify = stringify2;
@@ -1552,8 +1552,8 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str.length > 1024) {
+      let str2 = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str2.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
         explicitKey = true;
@@ -1562,27 +1562,27 @@ var require_stringifyPair = __commonJS({
         if (allNullValues || value == null) {
           if (keyCommentDone && onComment)
             onComment();
-          return str === "" ? "?" : explicitKey ? `? ${str}` : str;
+          return str2 === "" ? "?" : explicitKey ? `? ${str2}` : str2;
         }
       } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str = `? ${str}`;
+        str2 = `? ${str2}`;
         if (keyComment && !keyCommentDone) {
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
         } else if (chompKeep && onChompKeep)
           onChompKeep();
-        return str;
+        return str2;
       }
       if (keyCommentDone)
         keyComment = null;
       if (explicitKey) {
         if (keyComment)
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
-        str = `? ${str}
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+        str2 = `? ${str2}
 ${indent}:`;
       } else {
-        str = `${str}:`;
+        str2 = `${str2}:`;
         if (keyComment)
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
       if (identity.isNode(value)) {
@@ -1598,7 +1598,7 @@ ${indent}:`;
       }
       ctx.implicitKey = false;
       if (!explicitKey && !keyComment && identity.isScalar(value))
-        ctx.indentAtStart = str.length + 1;
+        ctx.indentAtStart = str2.length + 1;
       chompKeep = false;
       if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
         ctx.indent = ctx.indent.substring(2);
@@ -1642,16 +1642,16 @@ ${ctx.indent}`;
       } else if (valueStr === "" || valueStr[0] === "\n") {
         ws = "";
       }
-      str += ws + valueStr;
+      str2 += ws + valueStr;
       if (ctx.inFlow) {
         if (valueCommentDone && onComment)
           onComment();
       } else if (valueComment && !valueCommentDone) {
-        str += stringifyComment.lineComment(str, ctx.indent, commentString(valueComment));
+        str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(valueComment));
       } else if (chompKeep && onChompKeep) {
         onChompKeep();
       }
-      return str;
+      return str2;
     }
     exports.stringifyPair = stringifyPair;
   }
@@ -1859,50 +1859,50 @@ var require_stringifyCollection = __commonJS({
       const { indent, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment2 = null;
         if (identity.isNode(item)) {
           if (!chompKeep && item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, chompKeep);
           if (item.comment)
             comment2 = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (!chompKeep && ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, chompKeep);
           }
         }
         chompKeep = false;
-        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str3 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
-          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
+          str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str2);
+        lines2.push(blockItemPrefix + str3);
       }
-      let str;
-      if (lines.length === 0) {
-        str = flowChars.start + flowChars.end;
+      let str2;
+      if (lines2.length === 0) {
+        str2 = flowChars.start + flowChars.end;
       } else {
-        str = lines[0];
-        for (let i = 1; i < lines.length; ++i) {
-          const line = lines[i];
-          str += line ? `
+        str2 = lines2[0];
+        for (let i = 1; i < lines2.length; ++i) {
+          const line = lines2[i];
+          str2 += line ? `
 ${indent}${line}` : "\n";
         }
       }
       if (comment) {
-        str += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        str2 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
         onChompKeep();
-      return str;
+      return str2;
     }
     function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
       const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
@@ -1914,22 +1914,22 @@ ${indent}${line}` : "\n";
       });
       let reqNewline = false;
       let linesAtValue = 0;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment = null;
         if (identity.isNode(item)) {
           if (item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, false);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, false);
           if (item.comment)
             comment = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, false);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, false);
             if (ik.comment)
               reqNewline = true;
           }
@@ -1945,49 +1945,49 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify2.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
+        let str2 = stringify2.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines2.length > linesAtValue || str2.includes("\n"));
         if (i < items.length - 1) {
-          str += ",";
+          str2 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines2.reduce((sum, line) => sum + line.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
-            str += ",";
+            str2 += ",";
           }
         }
         if (comment)
-          str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
-        lines.push(str);
-        linesAtValue = lines.length;
+          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment));
+        lines2.push(str2);
+        linesAtValue = lines2.length;
       }
       const { start, end } = flowChars;
-      if (lines.length === 0) {
+      if (lines2.length === 0) {
         return start + end;
       } else {
         if (!reqNewline) {
-          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          const len = lines2.reduce((sum, line) => sum + line.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
-          let str = start;
-          for (const line of lines)
-            str += line ? `
+          let str2 = start;
+          for (const line of lines2)
+            str2 += line ? `
 ${indentStep}${indent}${line}` : "\n";
-          return `${str}
+          return `${str2}
 ${indent}${end}`;
         } else {
-          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+          return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
         }
       }
     }
-    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+    function addCommentBefore({ indent, options: { commentString } }, lines2, comment, chompKeep) {
       if (comment && chompKeep)
         comment = comment.replace(/^\n+/, "");
       if (comment) {
         const ic = stringifyComment.indentComment(commentString(comment), indent);
-        lines.push(ic.trimStart());
+        lines2.push(ic.trimStart());
       }
     }
     exports.stringifyCollection = stringifyCollection;
@@ -2307,7 +2307,7 @@ var require_string = __commonJS({
       identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
-      resolve: (str) => str,
+      resolve: (str2) => str2,
       stringify(item, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
@@ -2345,7 +2345,7 @@ var require_bool = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str) => new Scalar.Scalar(str[0] === "t" || str[0] === "T"),
+      resolve: (str2) => new Scalar.Scalar(str2[0] === "t" || str2[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -2366,9 +2366,9 @@ var require_stringifyNumber = __commonJS({
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
-      const num = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num))
-        return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
+      const num2 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num2))
+        return isNaN(num2) ? ".nan" : num2 < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
@@ -2397,7 +2397,7 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -2406,10 +2406,10 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str) => parseFloat(str),
+      resolve: (str2) => parseFloat(str2),
       stringify(node2) {
-        const num = Number(node2.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num2 = Number(node2.value);
+        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -2417,11 +2417,11 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str));
-        const dot = str.indexOf(".");
-        if (dot !== -1 && str[str.length - 1] === "0")
-          node2.minFractionDigits = str.length - dot - 1;
+      resolve(str2) {
+        const node2 = new Scalar.Scalar(parseFloat(str2));
+        const dot = str2.indexOf(".");
+        if (dot !== -1 && str2[str2.length - 1] === "0")
+          node2.minFractionDigits = str2.length - dot - 1;
         return node2;
       },
       stringify: stringifyNumber.stringifyNumber
@@ -2438,7 +2438,7 @@ var require_int = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
+    var intResolve = (str2, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2.substring(offset), radix);
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
       if (intIdentify(value) && value >= 0)
@@ -2451,7 +2451,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0o")
     };
     var int2 = {
@@ -2459,7 +2459,7 @@ var require_int = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -2468,7 +2468,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
     exports.int = int2;
@@ -2521,7 +2521,7 @@ var require_schema2 = __commonJS({
         identify: (value) => typeof value === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
-        resolve: (str) => str,
+        resolve: (str2) => str2,
         stringify: stringifyJSON
       },
       {
@@ -2538,7 +2538,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
-        resolve: (str) => str === "true",
+        resolve: (str2) => str2 === "true",
         stringify: stringifyJSON
       },
       {
@@ -2546,7 +2546,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
+        resolve: (str2, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2, 10),
         stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
       },
       {
@@ -2554,7 +2554,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str) => parseFloat(str),
+        resolve: (str2) => parseFloat(str2),
         stringify: stringifyJSON
       }
     ];
@@ -2562,9 +2562,9 @@ var require_schema2 = __commonJS({
       default: true,
       tag: "",
       test: /^/,
-      resolve(str, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str)}`);
-        return str;
+      resolve(str2, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str2)}`);
+        return str2;
       }
     };
     var schema = [map2.map, seq.seq].concat(jsonScalars, jsonError);
@@ -2596,10 +2596,10 @@ var require_binary = __commonJS({
         if (typeof node_buffer.Buffer === "function") {
           return node_buffer.Buffer.from(src, "base64");
         } else if (typeof atob === "function") {
-          const str = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str.length);
-          for (let i = 0; i < str.length; ++i)
-            buffer[i] = str.charCodeAt(i);
+          const str2 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str2.length);
+          for (let i = 0; i < str2.length; ++i)
+            buffer[i] = str2.charCodeAt(i);
           return buffer;
         } else {
           onError("This environment does not support reading binary tags; either Buffer or atob is required");
@@ -2610,28 +2610,28 @@ var require_binary = __commonJS({
         if (!value)
           return "";
         const buf = value;
-        let str;
+        let str2;
         if (typeof node_buffer.Buffer === "function") {
-          str = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+          str2 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
         } else if (typeof btoa === "function") {
           let s = "";
           for (let i = 0; i < buf.length; ++i)
             s += String.fromCharCode(buf[i]);
-          str = btoa(s);
+          str2 = btoa(s);
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
         type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str.length / lineWidth);
-          const lines = new Array(n);
+          const n = Math.ceil(str2.length / lineWidth);
+          const lines2 = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str.substr(o, lineWidth);
+            lines2[i] = str2.substr(o, lineWidth);
           }
-          str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str2 = lines2.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString({ comment, type, value: str2 }, ctx, onComment, onChompKeep);
       }
     };
     exports.binary = binary;
@@ -2837,7 +2837,7 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -2846,10 +2846,10 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str) => parseFloat(str.replace(/_/g, "")),
+      resolve: (str2) => parseFloat(str2.replace(/_/g, "")),
       stringify(node2) {
-        const num = Number(node2.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num2 = Number(node2.value);
+        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -2857,11 +2857,11 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
-        const dot = str.indexOf(".");
+      resolve(str2) {
+        const node2 = new Scalar.Scalar(parseFloat(str2.replace(/_/g, "")));
+        const dot = str2.indexOf(".");
         if (dot !== -1) {
-          const f = str.substring(dot + 1).replace(/_/g, "");
+          const f = str2.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
             node2.minFractionDigits = f.length;
         }
@@ -2881,34 +2881,34 @@ var require_int2 = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str, offset, radix, { intAsBigInt }) {
-      const sign = str[0];
+    function intResolve(str2, offset, radix, { intAsBigInt }) {
+      const sign = str2[0];
       if (sign === "-" || sign === "+")
         offset += 1;
-      str = str.substring(offset).replace(/_/g, "");
+      str2 = str2.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
         switch (radix) {
           case 2:
-            str = `0b${str}`;
+            str2 = `0b${str2}`;
             break;
           case 8:
-            str = `0o${str}`;
+            str2 = `0o${str2}`;
             break;
           case 16:
-            str = `0x${str}`;
+            str2 = `0x${str2}`;
             break;
         }
-        const n2 = BigInt(str);
+        const n2 = BigInt(str2);
         return sign === "-" ? BigInt(-1) * n2 : n2;
       }
-      const n = parseInt(str, radix);
+      const n = parseInt(str2, radix);
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
       if (intIdentify(value)) {
-        const str = value.toString(radix);
-        return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
+        const str2 = value.toString(radix);
+        return value < 0 ? "-" + prefix + str2.substr(1) : prefix + str2;
       }
       return stringifyNumber.stringifyNumber(node2);
     }
@@ -2918,7 +2918,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 2, opt),
       stringify: (node2) => intStringify(node2, 2, "0b")
     };
     var intOct = {
@@ -2927,7 +2927,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 1, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0")
     };
     var int2 = {
@@ -2935,7 +2935,7 @@ var require_int2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -2944,7 +2944,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
     exports.int = int2;
@@ -3048,26 +3048,26 @@ var require_timestamp = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str, asBigInt) {
-      const sign = str[0];
-      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
-      return sign === "-" ? num(-1) * res : res;
+    function parseSexagesimal(str2, asBigInt) {
+      const sign = str2[0];
+      const parts = sign === "-" || sign === "+" ? str2.substring(1) : str2;
+      const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
+      return sign === "-" ? num2(-1) * res : res;
     }
     function stringifySexagesimal(node2) {
       let { value } = node2;
-      let num = (n) => n;
+      let num2 = (n) => n;
       if (typeof value === "bigint")
-        num = (n) => BigInt(n);
+        num2 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node2);
       let sign = "";
       if (value < 0) {
         sign = "-";
-        value *= num(-1);
+        value *= num2(-1);
       }
-      const _60 = num(60);
+      const _60 = num2(60);
       const parts = [value % _60];
       if (value < 60) {
         parts.unshift(0);
@@ -3087,7 +3087,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str, _onError, { intAsBigInt }) => parseSexagesimal(str, intAsBigInt),
+      resolve: (str2, _onError, { intAsBigInt }) => parseSexagesimal(str2, intAsBigInt),
       stringify: stringifySexagesimal
     };
     var floatTime = {
@@ -3096,7 +3096,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str) => parseSexagesimal(str, false),
+      resolve: (str2) => parseSexagesimal(str2, false),
       stringify: stringifySexagesimal
     };
     var timestamp = {
@@ -3107,8 +3107,8 @@ var require_timestamp = __commonJS({
       // may be omitted altogether, resulting in a date format. In such a case, the time part is
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str) {
-        const match = str.match(timestamp.test);
+      resolve(str2) {
+        const match = str2.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -3309,35 +3309,35 @@ var require_stringifyDocument = __commonJS({
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
-      const lines = [];
+      const lines2 = [];
       let hasDirectives = options.directives === true;
       if (options.directives !== false && doc.directives) {
         const dir = doc.directives.toString(doc);
         if (dir) {
-          lines.push(dir);
+          lines2.push(dir);
           hasDirectives = true;
         } else if (doc.directives.docStart)
           hasDirectives = true;
       }
       if (hasDirectives)
-        lines.push("---");
+        lines2.push("---");
       const ctx = stringify2.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
-        if (lines.length !== 1)
-          lines.unshift("");
+        if (lines2.length !== 1)
+          lines2.unshift("");
         const cs = commentString(doc.commentBefore);
-        lines.unshift(stringifyComment.indentComment(cs, ""));
+        lines2.unshift(stringifyComment.indentComment(cs, ""));
       }
       let chompKeep = false;
       let contentComment = null;
       if (doc.contents) {
         if (identity.isNode(doc.contents)) {
           if (doc.contents.spaceBefore && hasDirectives)
-            lines.push("");
+            lines2.push("");
           if (doc.contents.commentBefore) {
             const cs = commentString(doc.contents.commentBefore);
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push(stringifyComment.indentComment(cs, ""));
           }
           ctx.forceBlockIndent = !!doc.comment;
           contentComment = doc.contents.comment;
@@ -3346,36 +3346,36 @@ var require_stringifyDocument = __commonJS({
         let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
+        if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
+          lines2[lines2.length - 1] = `--- ${body}`;
         } else
-          lines.push(body);
+          lines2.push(body);
       } else {
-        lines.push(stringify2.stringify(doc.contents, ctx));
+        lines2.push(stringify2.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
           const cs = commentString(doc.comment);
           if (cs.includes("\n")) {
-            lines.push("...");
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push("...");
+            lines2.push(stringifyComment.indentComment(cs, ""));
           } else {
-            lines.push(`... ${cs}`);
+            lines2.push(`... ${cs}`);
           }
         } else {
-          lines.push("...");
+          lines2.push("...");
         }
       } else {
         let dc = doc.comment;
         if (dc && chompKeep)
           dc = dc.replace(/^\n+/, "");
         if (dc) {
-          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
-            lines.push("");
-          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+          if ((!chompKeep || contentComment) && lines2[lines2.length - 1] !== "")
+            lines2.push("");
+          lines2.push(stringifyComment.indentComment(commentString(dc), ""));
         }
       }
-      return lines.join("\n") + "\n";
+      return lines2.join("\n") + "\n";
     }
     exports.stringifyDocument = stringifyDocument;
   }
@@ -4437,17 +4437,17 @@ var require_resolve_block_scalar = __commonJS({
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines(scalar.source) : [];
-      let chompStart = lines.length;
-      for (let i = lines.length - 1; i >= 0; --i) {
-        const content = lines[i][1];
+      const lines2 = scalar.source ? splitLines(scalar.source) : [];
+      let chompStart = lines2.length;
+      for (let i = lines2.length - 1; i >= 0; --i) {
+        const content = lines2[i][1];
         if (content === "" || content === "\r")
           chompStart = i;
         else
           break;
       }
       if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        const value2 = header.chomp === "+" && lines2.length > 0 ? "\n".repeat(Math.max(1, lines2.length - 1)) : "";
         let end2 = start + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
@@ -4457,7 +4457,7 @@ var require_resolve_block_scalar = __commonJS({
       let offset = scalar.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
-        const [indent, content] = lines[i];
+        const [indent, content] = lines2[i];
         if (content === "" || content === "\r") {
           if (header.indent === 0 && indent.length > trimIndent)
             trimIndent = indent.length;
@@ -4477,17 +4477,17 @@ var require_resolve_block_scalar = __commonJS({
         }
         offset += indent.length + content.length + 1;
       }
-      for (let i = lines.length - 1; i >= chompStart; --i) {
-        if (lines[i][0].length > trimIndent)
+      for (let i = lines2.length - 1; i >= chompStart; --i) {
+        if (lines2[i][0].length > trimIndent)
           chompStart = i + 1;
       }
       let value = "";
       let sep = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
-        value += lines[i][0].slice(trimIndent) + "\n";
+        value += lines2[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
-        let [indent, content] = lines[i];
+        let [indent, content] = lines2[i];
         offset += indent.length + content.length + 1;
         const crlf = content[content.length - 1] === "\r";
         if (crlf)
@@ -4524,8 +4524,8 @@ var require_resolve_block_scalar = __commonJS({
         case "-":
           break;
         case "+":
-          for (let i = chompStart; i < lines.length; ++i)
-            value += "\n" + lines[i][0].slice(trimIndent);
+          for (let i = chompStart; i < lines2.length; ++i)
+            value += "\n" + lines2[i][0].slice(trimIndent);
           if (value[value.length - 1] !== "\n")
             value += "\n";
           break;
@@ -4600,10 +4600,10 @@ var require_resolve_block_scalar = __commonJS({
       const first = split[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
-      const lines = [line0];
+      const lines2 = [line0];
       for (let i = 1; i < split.length; i += 2)
-        lines.push([split[i], split[i + 1]]);
-      return lines;
+        lines2.push([split[i], split[i + 1]]);
+      return lines2;
     }
     exports.resolveBlockScalar = resolveBlockScalar;
   }
@@ -7351,21 +7351,1798 @@ var require_dist = __commonJS({
   }
 });
 
+// node_modules/picomatch/lib/constants.js
+var require_constants = __commonJS({
+  "node_modules/picomatch/lib/constants.js"(exports, module) {
+    "use strict";
+    var WIN_SLASH = "\\\\/";
+    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+    var DOT_LITERAL = "\\.";
+    var PLUS_LITERAL = "\\+";
+    var QMARK_LITERAL = "\\?";
+    var SLASH_LITERAL = "\\/";
+    var ONE_CHAR = "(?=.)";
+    var QMARK = "[^/]";
+    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+    var NO_DOT = `(?!${DOT_LITERAL})`;
+    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+    var STAR = `${QMARK}*?`;
+    var SEP = "/";
+    var POSIX_CHARS = {
+      DOT_LITERAL,
+      PLUS_LITERAL,
+      QMARK_LITERAL,
+      SLASH_LITERAL,
+      ONE_CHAR,
+      QMARK,
+      END_ANCHOR,
+      DOTS_SLASH,
+      NO_DOT,
+      NO_DOTS,
+      NO_DOT_SLASH,
+      NO_DOTS_SLASH,
+      QMARK_NO_DOT,
+      STAR,
+      START_ANCHOR,
+      SEP
+    };
+    var WINDOWS_CHARS = {
+      ...POSIX_CHARS,
+      SLASH_LITERAL: `[${WIN_SLASH}]`,
+      QMARK: WIN_NO_SLASH,
+      STAR: `${WIN_NO_SLASH}*?`,
+      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+      NO_DOT: `(?!${DOT_LITERAL})`,
+      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+      SEP: "\\"
+    };
+    var POSIX_REGEX_SOURCE = {
+      __proto__: null,
+      alnum: "a-zA-Z0-9",
+      alpha: "a-zA-Z",
+      ascii: "\\x00-\\x7F",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1F\\x7F",
+      digit: "0-9",
+      graph: "\\x21-\\x7E",
+      lower: "a-z",
+      print: "\\x20-\\x7E ",
+      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
+      space: " \\t\\r\\n\\v\\f",
+      upper: "A-Z",
+      word: "A-Za-z0-9_",
+      xdigit: "A-Fa-f0-9"
+    };
+    module.exports = {
+      DEFAULT_MAX_EXTGLOB_RECURSION,
+      MAX_LENGTH: 1024 * 64,
+      POSIX_REGEX_SOURCE,
+      // regular expressions
+      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+      // Replace globs with equivalent patterns to reduce parsing time.
+      REPLACEMENTS: {
+        __proto__: null,
+        "***": "*",
+        "**/**": "**",
+        "**/**/**": "**"
+      },
+      // Digits
+      CHAR_0: 48,
+      /* 0 */
+      CHAR_9: 57,
+      /* 9 */
+      // Alphabet chars.
+      CHAR_UPPERCASE_A: 65,
+      /* A */
+      CHAR_LOWERCASE_A: 97,
+      /* a */
+      CHAR_UPPERCASE_Z: 90,
+      /* Z */
+      CHAR_LOWERCASE_Z: 122,
+      /* z */
+      CHAR_LEFT_PARENTHESES: 40,
+      /* ( */
+      CHAR_RIGHT_PARENTHESES: 41,
+      /* ) */
+      CHAR_ASTERISK: 42,
+      /* * */
+      // Non-alphabetic chars.
+      CHAR_AMPERSAND: 38,
+      /* & */
+      CHAR_AT: 64,
+      /* @ */
+      CHAR_BACKWARD_SLASH: 92,
+      /* \ */
+      CHAR_CARRIAGE_RETURN: 13,
+      /* \r */
+      CHAR_CIRCUMFLEX_ACCENT: 94,
+      /* ^ */
+      CHAR_COLON: 58,
+      /* : */
+      CHAR_COMMA: 44,
+      /* , */
+      CHAR_DOT: 46,
+      /* . */
+      CHAR_DOUBLE_QUOTE: 34,
+      /* " */
+      CHAR_EQUAL: 61,
+      /* = */
+      CHAR_EXCLAMATION_MARK: 33,
+      /* ! */
+      CHAR_FORM_FEED: 12,
+      /* \f */
+      CHAR_FORWARD_SLASH: 47,
+      /* / */
+      CHAR_GRAVE_ACCENT: 96,
+      /* ` */
+      CHAR_HASH: 35,
+      /* # */
+      CHAR_HYPHEN_MINUS: 45,
+      /* - */
+      CHAR_LEFT_ANGLE_BRACKET: 60,
+      /* < */
+      CHAR_LEFT_CURLY_BRACE: 123,
+      /* { */
+      CHAR_LEFT_SQUARE_BRACKET: 91,
+      /* [ */
+      CHAR_LINE_FEED: 10,
+      /* \n */
+      CHAR_NO_BREAK_SPACE: 160,
+      /* \u00A0 */
+      CHAR_PERCENT: 37,
+      /* % */
+      CHAR_PLUS: 43,
+      /* + */
+      CHAR_QUESTION_MARK: 63,
+      /* ? */
+      CHAR_RIGHT_ANGLE_BRACKET: 62,
+      /* > */
+      CHAR_RIGHT_CURLY_BRACE: 125,
+      /* } */
+      CHAR_RIGHT_SQUARE_BRACKET: 93,
+      /* ] */
+      CHAR_SEMICOLON: 59,
+      /* ; */
+      CHAR_SINGLE_QUOTE: 39,
+      /* ' */
+      CHAR_SPACE: 32,
+      /*   */
+      CHAR_TAB: 9,
+      /* \t */
+      CHAR_UNDERSCORE: 95,
+      /* _ */
+      CHAR_VERTICAL_LINE: 124,
+      /* | */
+      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
+      /* \uFEFF */
+      /**
+       * Create EXTGLOB_CHARS
+       */
+      extglobChars(chars) {
+        return {
+          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
+          "?": { type: "qmark", open: "(?:", close: ")?" },
+          "+": { type: "plus", open: "(?:", close: ")+" },
+          "*": { type: "star", open: "(?:", close: ")*" },
+          "@": { type: "at", open: "(?:", close: ")" }
+        };
+      },
+      /**
+       * Create GLOB_CHARS
+       */
+      globChars(win32) {
+        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+      }
+    };
+  }
+});
+
+// node_modules/picomatch/lib/utils.js
+var require_utils = __commonJS({
+  "node_modules/picomatch/lib/utils.js"(exports) {
+    "use strict";
+    var {
+      REGEX_BACKSLASH,
+      REGEX_REMOVE_BACKSLASH,
+      REGEX_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_GLOBAL
+    } = require_constants();
+    exports.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports.hasRegexChars = (str2) => REGEX_SPECIAL_CHARS.test(str2);
+    exports.isRegexChar = (str2) => str2.length === 1 && exports.hasRegexChars(str2);
+    exports.escapeRegex = (str2) => str2.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports.toPosixSlashes = (str2) => str2.replace(REGEX_BACKSLASH, "/");
+    exports.isWindows = () => {
+      if (typeof navigator !== "undefined" && navigator.platform) {
+        const platform2 = navigator.platform.toLowerCase();
+        return platform2 === "win32" || platform2 === "windows";
+      }
+      if (typeof process !== "undefined" && process.platform) {
+        return process.platform === "win32";
+      }
+      return false;
+    };
+    exports.removeBackslashes = (str2) => {
+      return str2.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+        return match === "\\" ? "" : match;
+      });
+    };
+    exports.escapeLast = (input2, char, lastIdx) => {
+      const idx = input2.lastIndexOf(char, lastIdx);
+      if (idx === -1) return input2;
+      if (input2[idx - 1] === "\\") return exports.escapeLast(input2, char, idx - 1);
+      return `${input2.slice(0, idx)}\\${input2.slice(idx)}`;
+    };
+    exports.removePrefix = (input2, state = {}) => {
+      let output2 = input2;
+      if (output2.startsWith("./")) {
+        output2 = output2.slice(2);
+        state.prefix = "./";
+      }
+      return output2;
+    };
+    exports.wrapOutput = (input2, state = {}, options = {}) => {
+      const prepend = options.contains ? "" : "^";
+      const append = options.contains ? "" : "$";
+      let output2 = `${prepend}(?:${input2})${append}`;
+      if (state.negated === true) {
+        output2 = `(?:^(?!${output2}).*$)`;
+      }
+      return output2;
+    };
+    exports.basename = (path, { windows } = {}) => {
+      const segs = path.split(windows ? /[\\/]/ : "/");
+      const last = segs[segs.length - 1];
+      if (last === "") {
+        return segs[segs.length - 2];
+      }
+      return last;
+    };
+  }
+});
+
+// node_modules/picomatch/lib/scan.js
+var require_scan = __commonJS({
+  "node_modules/picomatch/lib/scan.js"(exports, module) {
+    "use strict";
+    var utils = require_utils();
+    var {
+      CHAR_ASTERISK,
+      /* * */
+      CHAR_AT,
+      /* @ */
+      CHAR_BACKWARD_SLASH,
+      /* \ */
+      CHAR_COMMA,
+      /* , */
+      CHAR_DOT,
+      /* . */
+      CHAR_EXCLAMATION_MARK,
+      /* ! */
+      CHAR_FORWARD_SLASH,
+      /* / */
+      CHAR_LEFT_CURLY_BRACE,
+      /* { */
+      CHAR_LEFT_PARENTHESES,
+      /* ( */
+      CHAR_LEFT_SQUARE_BRACKET,
+      /* [ */
+      CHAR_PLUS,
+      /* + */
+      CHAR_QUESTION_MARK,
+      /* ? */
+      CHAR_RIGHT_CURLY_BRACE,
+      /* } */
+      CHAR_RIGHT_PARENTHESES,
+      /* ) */
+      CHAR_RIGHT_SQUARE_BRACKET
+      /* ] */
+    } = require_constants();
+    var isPathSeparator = (code) => {
+      return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+    };
+    var depth = (token) => {
+      if (token.isPrefix !== true) {
+        token.depth = token.isGlobstar ? Infinity : 1;
+      }
+    };
+    var scan = (input2, options) => {
+      const opts = options || {};
+      const length = input2.length - 1;
+      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+      const slashes = [];
+      const tokens = [];
+      const parts = [];
+      let str2 = input2;
+      let index = -1;
+      let start = 0;
+      let lastIndex = 0;
+      let isBrace = false;
+      let isBracket = false;
+      let isGlob = false;
+      let isExtglob = false;
+      let isGlobstar = false;
+      let braceEscaped = false;
+      let backslashes = false;
+      let negated = false;
+      let negatedExtglob = false;
+      let finished = false;
+      let braces = 0;
+      let prev;
+      let code;
+      let token = { value: "", depth: 0, isGlob: false };
+      const eos = () => index >= length;
+      const peek = () => str2.charCodeAt(index + 1);
+      const advance = () => {
+        prev = code;
+        return str2.charCodeAt(++index);
+      };
+      while (index < length) {
+        code = advance();
+        let next;
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          code = advance();
+          if (code === CHAR_LEFT_CURLY_BRACE) {
+            braceEscaped = true;
+          }
+          continue;
+        }
+        if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (code === CHAR_LEFT_CURLY_BRACE) {
+              braces++;
+              continue;
+            }
+            if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (braceEscaped !== true && code === CHAR_COMMA) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (code === CHAR_RIGHT_CURLY_BRACE) {
+              braces--;
+              if (braces === 0) {
+                braceEscaped = false;
+                isBrace = token.isBrace = true;
+                finished = true;
+                break;
+              }
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_FORWARD_SLASH) {
+          slashes.push(index);
+          tokens.push(token);
+          token = { value: "", depth: 0, isGlob: false };
+          if (finished === true) continue;
+          if (prev === CHAR_DOT && index === start + 1) {
+            start += 2;
+            continue;
+          }
+          lastIndex = index + 1;
+          continue;
+        }
+        if (opts.noext !== true) {
+          const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
+          if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+            isGlob = token.isGlob = true;
+            isExtglob = token.isExtglob = true;
+            finished = true;
+            if (code === CHAR_EXCLAMATION_MARK && index === start) {
+              negatedExtglob = true;
+            }
+            if (scanToEnd === true) {
+              let parens = 0;
+              while (eos() !== true && (code = advance())) {
+                if (code === CHAR_BACKWARD_SLASH) {
+                  backslashes = token.backslashes = true;
+                  advance();
+                  continue;
+                }
+                if (code === CHAR_LEFT_PARENTHESES) {
+                  parens++;
+                  continue;
+                }
+                if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                  finished = true;
+                  break;
+                }
+              }
+              continue;
+            }
+            break;
+          }
+        }
+        if (code === CHAR_ASTERISK) {
+          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_QUESTION_MARK) {
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_LEFT_SQUARE_BRACKET) {
+          while (eos() !== true && (next = advance())) {
+            if (next === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+              isBracket = token.isBracket = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              break;
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+          negated = token.negated = true;
+          start++;
+          continue;
+        }
+        if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+          isGlob = token.isGlob = true;
+          if (scanToEnd === true) {
+            let parens = 1;
+            while (eos() !== true && (code = advance())) {
+              if (code === CHAR_BACKWARD_SLASH) {
+                backslashes = token.backslashes = true;
+                advance();
+                continue;
+              }
+              if (code === CHAR_LEFT_PARENTHESES) {
+                parens++;
+                continue;
+              }
+              if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                finished = true;
+                break;
+              }
+            }
+            continue;
+          }
+          break;
+        }
+        if (isGlob === true) {
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+      }
+      if (opts.noext === true) {
+        isExtglob = false;
+        isGlob = false;
+      }
+      let base = str2;
+      let prefix = "";
+      let glob = "";
+      if (start > 0) {
+        prefix = str2.slice(0, start);
+        str2 = str2.slice(start);
+        lastIndex -= start;
+      }
+      if (base && isGlob === true && lastIndex > 0) {
+        base = str2.slice(0, lastIndex);
+        glob = str2.slice(lastIndex);
+      } else if (isGlob === true) {
+        base = "";
+        glob = str2;
+      } else {
+        base = str2;
+      }
+      if (base && base !== "" && base !== "/" && base !== str2) {
+        if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+          base = base.slice(0, -1);
+        }
+      }
+      if (opts.unescape === true) {
+        if (glob) glob = utils.removeBackslashes(glob);
+        if (base && backslashes === true) {
+          base = utils.removeBackslashes(base);
+        }
+      }
+      const state = {
+        prefix,
+        input: input2,
+        start,
+        base,
+        glob,
+        isBrace,
+        isBracket,
+        isGlob,
+        isExtglob,
+        isGlobstar,
+        negated,
+        negatedExtglob
+      };
+      if (opts.tokens === true) {
+        state.maxDepth = 0;
+        if (!isPathSeparator(code)) {
+          tokens.push(token);
+        }
+        state.tokens = tokens;
+      }
+      if (opts.parts === true || opts.tokens === true) {
+        let prevIndex;
+        for (let idx = 0; idx < slashes.length; idx++) {
+          const n2 = prevIndex !== void 0 ? prevIndex + 1 : start;
+          const i = slashes[idx];
+          const value2 = input2.slice(n2, i);
+          if (opts.tokens) {
+            if (idx === 0 && start !== 0) {
+              tokens[idx].isPrefix = true;
+              tokens[idx].value = prefix;
+            } else {
+              tokens[idx].value = value2;
+            }
+            depth(tokens[idx]);
+            state.maxDepth += tokens[idx].depth;
+          }
+          if (i >= start) {
+            parts.push(value2);
+            prevIndex = i;
+          }
+        }
+        const n = prevIndex !== void 0 ? prevIndex + 1 : start;
+        const value = input2.slice(n);
+        parts.push(value);
+        if (opts.tokens && prevIndex && prevIndex + 1 < input2.length) {
+          tokens[tokens.length - 1].value = value;
+          depth(tokens[tokens.length - 1]);
+          state.maxDepth += tokens[tokens.length - 1].depth;
+        }
+        state.slashes = slashes;
+        state.parts = parts;
+      }
+      return state;
+    };
+    module.exports = scan;
+  }
+});
+
+// node_modules/picomatch/lib/parse.js
+var require_parse = __commonJS({
+  "node_modules/picomatch/lib/parse.js"(exports, module) {
+    "use strict";
+    var constants4 = require_constants();
+    var utils = require_utils();
+    var {
+      MAX_LENGTH,
+      POSIX_REGEX_SOURCE,
+      REGEX_NON_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_BACKREF,
+      REPLACEMENTS
+    } = constants4;
+    var expandRange = (args, options) => {
+      if (typeof options.expandRange === "function") {
+        return options.expandRange(...args, options);
+      }
+      args.sort();
+      const value = `[${args.join("-")}]`;
+      try {
+        new RegExp(value);
+      } catch (ex) {
+        return args.map((v) => utils.escapeRegex(v)).join("..");
+      }
+      return value;
+    };
+    var syntaxError = (type, char) => {
+      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+    };
+    var splitTopLevel = (input2) => {
+      const parts = [];
+      let bracket = 0;
+      let paren = 0;
+      let quote2 = 0;
+      let value = "";
+      let escaped = false;
+      for (const ch of input2) {
+        if (escaped === true) {
+          value += ch;
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          value += ch;
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote2 = quote2 === 1 ? 0 : 1;
+          value += ch;
+          continue;
+        }
+        if (quote2 === 0) {
+          if (ch === "[") {
+            bracket++;
+          } else if (ch === "]" && bracket > 0) {
+            bracket--;
+          } else if (bracket === 0) {
+            if (ch === "(") {
+              paren++;
+            } else if (ch === ")" && paren > 0) {
+              paren--;
+            } else if (ch === "|" && paren === 0) {
+              parts.push(value);
+              value = "";
+              continue;
+            }
+          }
+        }
+        value += ch;
+      }
+      parts.push(value);
+      return parts;
+    };
+    var isPlainBranch = (branch) => {
+      let escaped = false;
+      for (const ch of branch) {
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (/[?*+@!()[\]{}]/.test(ch)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    var normalizeSimpleBranch = (branch) => {
+      let value = branch.trim();
+      let changed = true;
+      while (changed === true) {
+        changed = false;
+        if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+          value = value.slice(2, -1);
+          changed = true;
+        }
+      }
+      if (!isPlainBranch(value)) {
+        return;
+      }
+      return value.replace(/\\(.)/g, "$1");
+    };
+    var hasRepeatedCharPrefixOverlap = (branches) => {
+      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+      for (let i = 0; i < values.length; i++) {
+        for (let j = i + 1; j < values.length; j++) {
+          const a = values[i];
+          const b = values[j];
+          const char = a[0];
+          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+            continue;
+          }
+          if (a === b || a.startsWith(b) || b.startsWith(a)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    var parseRepeatedExtglob = (pattern, requireEnd = true) => {
+      if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
+        return;
+      }
+      let bracket = 0;
+      let paren = 0;
+      let quote2 = 0;
+      let escaped = false;
+      for (let i = 1; i < pattern.length; i++) {
+        const ch = pattern[i];
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote2 = quote2 === 1 ? 0 : 1;
+          continue;
+        }
+        if (quote2 === 1) {
+          continue;
+        }
+        if (ch === "[") {
+          bracket++;
+          continue;
+        }
+        if (ch === "]" && bracket > 0) {
+          bracket--;
+          continue;
+        }
+        if (bracket > 0) {
+          continue;
+        }
+        if (ch === "(") {
+          paren++;
+          continue;
+        }
+        if (ch === ")") {
+          paren--;
+          if (paren === 0) {
+            if (requireEnd === true && i !== pattern.length - 1) {
+              return;
+            }
+            return {
+              type: pattern[0],
+              body: pattern.slice(2, i),
+              end: i
+            };
+          }
+        }
+      }
+    };
+    var buildCharClassStar = (chars) => {
+      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
+      return `${source}*`;
+    };
+    var getStarExtglobSequenceChars = (pattern) => {
+      let index = 0;
+      const chars = [];
+      while (index < pattern.length) {
+        const match = parseRepeatedExtglob(pattern.slice(index), false);
+        if (!match || match.type !== "*") {
+          return;
+        }
+        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
+        if (branches.length !== 1) {
+          return;
+        }
+        const branch = normalizeSimpleBranch(branches[0]);
+        if (!branch || branch.length !== 1) {
+          return;
+        }
+        chars.push(branch);
+        index += match.end + 1;
+      }
+      if (chars.length < 1) {
+        return;
+      }
+      return chars;
+    };
+    var repeatedExtglobRecursion = (pattern) => {
+      let depth = 0;
+      let value = pattern.trim();
+      let match = parseRepeatedExtglob(value);
+      while (match) {
+        depth++;
+        value = match.body.trim();
+        match = parseRepeatedExtglob(value);
+      }
+      return depth;
+    };
+    var analyzeRepeatedExtglob = (body, options) => {
+      if (options.maxExtglobRecursion === false) {
+        return { risky: false };
+      }
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants4.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const branches = splitTopLevel(body).map((branch) => branch.trim());
+      if (branches.length > 1) {
+        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
+          return { risky: true };
+        }
+      }
+      const safeChars = [];
+      let sawStarSequence = false;
+      let combinable = true;
+      for (const branch of branches) {
+        const chars = getStarExtglobSequenceChars(branch);
+        if (chars) {
+          sawStarSequence = true;
+          safeChars.push(...chars);
+          continue;
+        }
+        const literal2 = normalizeSimpleBranch(branch);
+        if (literal2 && literal2.length === 1) {
+          safeChars.push(literal2);
+          continue;
+        }
+        combinable = false;
+        if (repeatedExtglobRecursion(branch) > max) {
+          return { risky: true };
+        }
+      }
+      if (sawStarSequence) {
+        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
+      }
+      return { risky: false };
+    };
+    var parse4 = (input2, options) => {
+      if (typeof input2 !== "string") {
+        throw new TypeError("Expected a string");
+      }
+      input2 = REPLACEMENTS[input2] || input2;
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      let len = input2.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      const bos = { type: "bos", value: "", output: opts.prepend || "" };
+      const tokens = [bos];
+      const capture = opts.capture ? "" : "?:";
+      const PLATFORM_CHARS = constants4.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants4.extglobChars(PLATFORM_CHARS);
+      const {
+        DOT_LITERAL,
+        PLUS_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOT_SLASH,
+        NO_DOTS_SLASH,
+        QMARK,
+        QMARK_NO_DOT,
+        STAR,
+        START_ANCHOR
+      } = PLATFORM_CHARS;
+      const globstar = (opts2) => {
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const nodot = opts.dot ? "" : NO_DOT;
+      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+      let star = opts.bash === true ? globstar(opts) : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      if (typeof opts.noext === "boolean") {
+        opts.noextglob = opts.noext;
+      }
+      const state = {
+        input: input2,
+        index: -1,
+        start: 0,
+        dot: opts.dot === true,
+        consumed: "",
+        output: "",
+        prefix: "",
+        backtrack: false,
+        negated: false,
+        brackets: 0,
+        braces: 0,
+        parens: 0,
+        quotes: 0,
+        globstar: false,
+        tokens
+      };
+      input2 = utils.removePrefix(input2, state);
+      len = input2.length;
+      const extglobs = [];
+      const braces = [];
+      const stack = [];
+      let prev = bos;
+      let value;
+      const eos = () => state.index === len - 1;
+      const peek = state.peek = (n = 1) => input2[state.index + n];
+      const advance = state.advance = () => input2[++state.index] || "";
+      const remaining = () => input2.slice(state.index + 1);
+      const consume = (value2 = "", num2 = 0) => {
+        state.consumed += value2;
+        state.index += num2;
+      };
+      const append = (token) => {
+        state.output += token.output != null ? token.output : token.value;
+        consume(token.value);
+      };
+      const negate = () => {
+        let count = 1;
+        while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
+          advance();
+          state.start++;
+          count++;
+        }
+        if (count % 2 === 0) {
+          return false;
+        }
+        state.negated = true;
+        state.start++;
+        return true;
+      };
+      const increment = (type) => {
+        state[type]++;
+        stack.push(type);
+      };
+      const decrement = (type) => {
+        state[type]--;
+        stack.pop();
+      };
+      const push = (tok) => {
+        if (prev.type === "globstar") {
+          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
+          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
+          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
+            state.output = state.output.slice(0, -prev.output.length);
+            prev.type = "star";
+            prev.value = "*";
+            prev.output = star;
+            state.output += prev.output;
+          }
+        }
+        if (extglobs.length && tok.type !== "paren") {
+          extglobs[extglobs.length - 1].inner += tok.value;
+        }
+        if (tok.value || tok.output) append(tok);
+        if (prev && prev.type === "text" && tok.type === "text") {
+          prev.output = (prev.output || prev.value) + tok.value;
+          prev.value += tok.value;
+          return;
+        }
+        tok.prev = prev;
+        tokens.push(tok);
+        prev = tok;
+      };
+      const extglobOpen = (type, value2) => {
+        const token = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
+        token.prev = prev;
+        token.parens = state.parens;
+        token.output = state.output;
+        token.startIndex = state.index;
+        token.tokensIndex = tokens.length;
+        const output2 = (opts.capture ? "(" : "") + token.open;
+        increment("parens");
+        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
+        push({ type: "paren", extglob: true, value: advance(), output: output2 });
+        extglobs.push(token);
+      };
+      const extglobClose = (token) => {
+        const literal2 = input2.slice(token.startIndex, state.index + 1);
+        const body = input2.slice(token.startIndex + 2, state.index);
+        const analysis = analyzeRepeatedExtglob(body, opts);
+        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
+          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
+          const open2 = tokens[token.tokensIndex];
+          open2.type = "text";
+          open2.value = literal2;
+          open2.output = safeOutput || utils.escapeRegex(literal2);
+          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+            tokens[i].value = "";
+            tokens[i].output = "";
+            delete tokens[i].suffix;
+          }
+          state.output = token.output + open2.output;
+          state.backtrack = true;
+          push({ type: "paren", extglob: true, value, output: "" });
+          decrement("parens");
+          return;
+        }
+        let output2 = token.close + (opts.capture ? ")" : "");
+        let rest;
+        if (token.type === "negate") {
+          let extglobStar = star;
+          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
+            extglobStar = globstar(opts);
+          }
+          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+            output2 = token.close = `)$))${extglobStar}`;
+          }
+          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+            const expression = parse4(rest, { ...options, fastpaths: false }).output;
+            output2 = token.close = `)${expression})${extglobStar})`;
+          }
+          if (token.prev.type === "bos") {
+            state.negatedExtglob = true;
+          }
+        }
+        push({ type: "paren", extglob: true, value, output: output2 });
+        decrement("parens");
+      };
+      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input2)) {
+        let backslashes = false;
+        let output2 = input2.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc2, chars, first, rest, index) => {
+          if (first === "\\") {
+            backslashes = true;
+            return m;
+          }
+          if (first === "?") {
+            if (esc2) {
+              return esc2 + first + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            if (index === 0) {
+              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            return QMARK.repeat(chars.length);
+          }
+          if (first === ".") {
+            return DOT_LITERAL.repeat(chars.length);
+          }
+          if (first === "*") {
+            if (esc2) {
+              return esc2 + first + (rest ? star : "");
+            }
+            return star;
+          }
+          return esc2 ? m : `\\${m}`;
+        });
+        if (backslashes === true) {
+          if (opts.unescape === true) {
+            output2 = output2.replace(/\\/g, "");
+          } else {
+            output2 = output2.replace(/\\+/g, (m) => {
+              return m.length % 2 === 0 ? "\\\\" : m ? "\\" : "";
+            });
+          }
+        }
+        if (output2 === input2 && opts.contains === true) {
+          state.output = input2;
+          return state;
+        }
+        state.output = utils.wrapOutput(output2, state, options);
+        return state;
+      }
+      while (!eos()) {
+        value = advance();
+        if (value === "\0") {
+          continue;
+        }
+        if (value === "\\") {
+          const next = peek();
+          if (next === "/" && opts.bash !== true) {
+            continue;
+          }
+          if (next === "." || next === ";") {
+            continue;
+          }
+          if (!next) {
+            value += "\\";
+            push({ type: "text", value });
+            continue;
+          }
+          const match = /^\\+/.exec(remaining());
+          let slashes = 0;
+          if (match && match[0].length > 2) {
+            slashes = match[0].length;
+            state.index += slashes;
+            if (slashes % 2 !== 0) {
+              value += "\\";
+            }
+          }
+          if (opts.unescape === true) {
+            value = advance();
+          } else {
+            value += advance();
+          }
+          if (state.brackets === 0) {
+            push({ type: "text", value });
+            continue;
+          }
+        }
+        if (state.brackets > 0 && (value !== "]" || prev.value === "[" || prev.value === "[^")) {
+          if (opts.posix !== false && value === ":") {
+            const inner = prev.value.slice(1);
+            if (inner.includes("[")) {
+              prev.posix = true;
+              if (inner.includes(":")) {
+                const idx = prev.value.lastIndexOf("[");
+                const pre = prev.value.slice(0, idx);
+                const rest2 = prev.value.slice(idx + 2);
+                const posix = POSIX_REGEX_SOURCE[rest2];
+                if (posix) {
+                  prev.value = pre + posix;
+                  state.backtrack = true;
+                  advance();
+                  if (!bos.output && tokens.indexOf(prev) === 1) {
+                    bos.output = ONE_CHAR;
+                  }
+                  continue;
+                }
+              }
+            }
+          }
+          if (value === "[" && peek() !== ":" || value === "-" && peek() === "]") {
+            value = `\\${value}`;
+          }
+          if (value === "]" && (prev.value === "[" || prev.value === "[^")) {
+            value = `\\${value}`;
+          }
+          if (opts.posix === true && value === "!" && prev.value === "[") {
+            value = "^";
+          }
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (state.quotes === 1 && value !== '"') {
+          value = utils.escapeRegex(value);
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (value === '"') {
+          state.quotes = state.quotes === 1 ? 0 : 1;
+          if (opts.keepQuotes === true) {
+            push({ type: "text", value });
+          }
+          continue;
+        }
+        if (value === "(") {
+          increment("parens");
+          push({ type: "paren", value });
+          continue;
+        }
+        if (value === ")") {
+          if (state.parens === 0 && opts.strictBrackets === true) {
+            throw new SyntaxError(syntaxError("opening", "("));
+          }
+          const extglob = extglobs[extglobs.length - 1];
+          if (extglob && state.parens === extglob.parens + 1) {
+            extglobClose(extglobs.pop());
+            continue;
+          }
+          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
+          decrement("parens");
+          continue;
+        }
+        if (value === "[") {
+          if (opts.nobracket === true || !remaining().includes("]")) {
+            if (opts.nobracket !== true && opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("closing", "]"));
+            }
+            value = `\\${value}`;
+          } else {
+            increment("brackets");
+          }
+          push({ type: "bracket", value });
+          continue;
+        }
+        if (value === "]") {
+          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          if (state.brackets === 0) {
+            if (opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("opening", "["));
+            }
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          decrement("brackets");
+          const prevValue = prev.value.slice(1);
+          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
+            value = `/${value}`;
+          }
+          prev.value += value;
+          append({ value });
+          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+            continue;
+          }
+          const escaped = utils.escapeRegex(prev.value);
+          state.output = state.output.slice(0, -prev.value.length);
+          if (opts.literalBrackets === true) {
+            state.output += escaped;
+            prev.value = escaped;
+            continue;
+          }
+          prev.value = `(${capture}${escaped}|${prev.value})`;
+          state.output += prev.value;
+          continue;
+        }
+        if (value === "{" && opts.nobrace !== true) {
+          increment("braces");
+          const open2 = {
+            type: "brace",
+            value,
+            output: "(",
+            outputIndex: state.output.length,
+            tokensIndex: state.tokens.length
+          };
+          braces.push(open2);
+          push(open2);
+          continue;
+        }
+        if (value === "}") {
+          const brace = braces[braces.length - 1];
+          if (opts.nobrace === true || !brace) {
+            push({ type: "text", value, output: value });
+            continue;
+          }
+          let output2 = ")";
+          if (brace.dots === true) {
+            const arr = tokens.slice();
+            const range = [];
+            for (let i = arr.length - 1; i >= 0; i--) {
+              tokens.pop();
+              if (arr[i].type === "brace") {
+                break;
+              }
+              if (arr[i].type !== "dots") {
+                range.unshift(arr[i].value);
+              }
+            }
+            output2 = expandRange(range, opts);
+            state.backtrack = true;
+          }
+          if (brace.comma !== true && brace.dots !== true) {
+            const out = state.output.slice(0, brace.outputIndex);
+            const toks = state.tokens.slice(brace.tokensIndex);
+            brace.value = brace.output = "\\{";
+            value = output2 = "\\}";
+            state.output = out;
+            for (const t of toks) {
+              state.output += t.output || t.value;
+            }
+          }
+          push({ type: "brace", value, output: output2 });
+          decrement("braces");
+          braces.pop();
+          continue;
+        }
+        if (value === "|") {
+          if (extglobs.length > 0) {
+            extglobs[extglobs.length - 1].conditions++;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value === ",") {
+          let output2 = value;
+          const brace = braces[braces.length - 1];
+          if (brace && stack[stack.length - 1] === "braces") {
+            brace.comma = true;
+            output2 = "|";
+          }
+          push({ type: "comma", value, output: output2 });
+          continue;
+        }
+        if (value === "/") {
+          if (prev.type === "dot" && state.index === state.start + 1) {
+            state.start = state.index + 1;
+            state.consumed = "";
+            state.output = "";
+            tokens.pop();
+            prev = bos;
+            continue;
+          }
+          push({ type: "slash", value, output: SLASH_LITERAL });
+          continue;
+        }
+        if (value === ".") {
+          if (state.braces > 0 && prev.type === "dot") {
+            if (prev.value === ".") prev.output = DOT_LITERAL;
+            const brace = braces[braces.length - 1];
+            prev.type = "dots";
+            prev.output += value;
+            prev.value += value;
+            brace.dots = true;
+            continue;
+          }
+          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
+            push({ type: "text", value, output: DOT_LITERAL });
+            continue;
+          }
+          push({ type: "dot", value, output: DOT_LITERAL });
+          continue;
+        }
+        if (value === "?") {
+          const isGroup = prev && prev.value === "(";
+          if (!isGroup && opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("qmark", value);
+            continue;
+          }
+          if (prev && prev.type === "paren") {
+            const next = peek();
+            let output2 = value;
+            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
+              output2 = `\\${value}`;
+            }
+            push({ type: "text", value, output: output2 });
+            continue;
+          }
+          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
+            push({ type: "qmark", value, output: QMARK_NO_DOT });
+            continue;
+          }
+          push({ type: "qmark", value, output: QMARK });
+          continue;
+        }
+        if (value === "!") {
+          if (opts.noextglob !== true && peek() === "(") {
+            if (peek(2) !== "?" || !/[!=<:]/.test(peek(3))) {
+              extglobOpen("negate", value);
+              continue;
+            }
+          }
+          if (opts.nonegate !== true && state.index === 0) {
+            negate();
+            continue;
+          }
+        }
+        if (value === "+") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("plus", value);
+            continue;
+          }
+          if (prev && prev.value === "(" || opts.regex === false) {
+            push({ type: "plus", value, output: PLUS_LITERAL });
+            continue;
+          }
+          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
+            push({ type: "plus", value });
+            continue;
+          }
+          push({ type: "plus", value: PLUS_LITERAL });
+          continue;
+        }
+        if (value === "@") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            push({ type: "at", extglob: true, value, output: "" });
+            continue;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value !== "*") {
+          if (value === "$" || value === "^") {
+            value = `\\${value}`;
+          }
+          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+          if (match) {
+            value += match[0];
+            state.index += match[0].length;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (prev && (prev.type === "globstar" || prev.star === true)) {
+          prev.type = "star";
+          prev.star = true;
+          prev.value += value;
+          prev.output = star;
+          state.backtrack = true;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        let rest = remaining();
+        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+          extglobOpen("star", value);
+          continue;
+        }
+        if (prev.type === "star") {
+          if (opts.noglobstar === true) {
+            consume(value);
+            continue;
+          }
+          const prior = prev.prev;
+          const before = prior.prev;
+          const isStart = prior.type === "slash" || prior.type === "bos";
+          const afterStar = before && (before.type === "star" || before.type === "globstar");
+          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
+          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
+          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          while (rest.slice(0, 3) === "/**") {
+            const after = input2[state.index + 4];
+            if (after && after !== "/") {
+              break;
+            }
+            rest = rest.slice(3);
+            consume("/**", 3);
+          }
+          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
+          if (prior.type === "bos" && eos()) {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = globstar(opts);
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
+            prev.value += value;
+            state.globstar = true;
+            state.output += prior.output + prev.output;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
+            const end = rest[1] !== void 0 ? "|$" : "";
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+            prev.value += value;
+            state.output += prior.output + prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          if (prior.type === "bos" && rest[0] === "/") {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          state.output = state.output.slice(0, -prev.output.length);
+          prev.type = "globstar";
+          prev.output = globstar(opts);
+          prev.value += value;
+          state.output += prev.output;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        const token = { type: "star", value, output: star };
+        if (opts.bash === true) {
+          token.output = ".*?";
+          if (prev.type === "bos" || prev.type === "slash") {
+            token.output = nodot + token.output;
+          }
+          push(token);
+          continue;
+        }
+        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
+          token.output = value;
+          push(token);
+          continue;
+        }
+        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
+          if (prev.type === "dot") {
+            state.output += NO_DOT_SLASH;
+            prev.output += NO_DOT_SLASH;
+          } else if (opts.dot === true) {
+            state.output += NO_DOTS_SLASH;
+            prev.output += NO_DOTS_SLASH;
+          } else {
+            state.output += nodot;
+            prev.output += nodot;
+          }
+          if (peek() !== "*") {
+            state.output += ONE_CHAR;
+            prev.output += ONE_CHAR;
+          }
+        }
+        push(token);
+      }
+      while (state.brackets > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
+        state.output = utils.escapeLast(state.output, "[");
+        decrement("brackets");
+      }
+      while (state.parens > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
+        state.output = utils.escapeLast(state.output, "(");
+        decrement("parens");
+      }
+      while (state.braces > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
+        state.output = utils.escapeLast(state.output, "{");
+        decrement("braces");
+      }
+      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
+        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
+      }
+      if (state.backtrack === true) {
+        state.output = "";
+        for (const token of state.tokens) {
+          state.output += token.output != null ? token.output : token.value;
+          if (token.suffix) {
+            state.output += token.suffix;
+          }
+        }
+      }
+      return state;
+    };
+    parse4.fastpaths = (input2, options) => {
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      const len = input2.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      input2 = REPLACEMENTS[input2] || input2;
+      const {
+        DOT_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOTS,
+        NO_DOTS_SLASH,
+        STAR,
+        START_ANCHOR
+      } = constants4.globChars(opts.windows);
+      const nodot = opts.dot ? NO_DOTS : NO_DOT;
+      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+      const capture = opts.capture ? "" : "?:";
+      const state = { negated: false, prefix: "" };
+      let star = opts.bash === true ? ".*?" : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      const globstar = (opts2) => {
+        if (opts2.noglobstar === true) return star;
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const create = (str2) => {
+        switch (str2) {
+          case "*":
+            return `${nodot}${ONE_CHAR}${star}`;
+          case ".*":
+            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*.*":
+            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*/*":
+            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+          case "**":
+            return nodot + globstar(opts);
+          case "**/*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+          case "**/*.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "**/.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+          default: {
+            const match = /^(.*?)\.(\w+)$/.exec(str2);
+            if (!match) return;
+            const source2 = create(match[1]);
+            if (!source2) return;
+            return source2 + DOT_LITERAL + match[2];
+          }
+        }
+      };
+      const output2 = utils.removePrefix(input2, state);
+      let source = create(output2);
+      if (source && opts.strictSlashes !== true) {
+        source += `${SLASH_LITERAL}?`;
+      }
+      return source;
+    };
+    module.exports = parse4;
+  }
+});
+
+// node_modules/picomatch/lib/picomatch.js
+var require_picomatch = __commonJS({
+  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
+    "use strict";
+    var scan = require_scan();
+    var parse4 = require_parse();
+    var utils = require_utils();
+    var constants4 = require_constants();
+    var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var picomatch2 = (glob, options, returnState = false) => {
+      if (Array.isArray(glob)) {
+        const fns = glob.map((input2) => picomatch2(input2, options, returnState));
+        const arrayMatcher = (str2) => {
+          for (const isMatch of fns) {
+            const state2 = isMatch(str2);
+            if (state2) return state2;
+          }
+          return false;
+        };
+        return arrayMatcher;
+      }
+      const isState = isObject2(glob) && glob.tokens && glob.input;
+      if (glob === "" || typeof glob !== "string" && !isState) {
+        throw new TypeError("Expected pattern to be a non-empty string");
+      }
+      const opts = options || {};
+      const posix = opts.windows;
+      const regex = isState ? picomatch2.compileRe(glob, options) : picomatch2.makeRe(glob, options, false, true);
+      const state = regex.state;
+      delete regex.state;
+      let isIgnored = () => false;
+      if (opts.ignore) {
+        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
+      }
+      const matcher = (input2, returnObject = false) => {
+        const { isMatch, match, output: output2 } = picomatch2.test(input2, regex, options, { glob, posix });
+        const result = { glob, state, regex, posix, input: input2, output: output2, match, isMatch };
+        if (typeof opts.onResult === "function") {
+          opts.onResult(result);
+        }
+        if (isMatch === false) {
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (isIgnored(input2)) {
+          if (typeof opts.onIgnore === "function") {
+            opts.onIgnore(result);
+          }
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (typeof opts.onMatch === "function") {
+          opts.onMatch(result);
+        }
+        return returnObject ? result : true;
+      };
+      if (returnState) {
+        matcher.state = state;
+      }
+      return matcher;
+    };
+    picomatch2.test = (input2, regex, options, { glob, posix } = {}) => {
+      if (typeof input2 !== "string") {
+        throw new TypeError("Expected input to be a string");
+      }
+      if (input2 === "") {
+        return { isMatch: false, output: "" };
+      }
+      const opts = options || {};
+      const format = opts.format || (posix ? utils.toPosixSlashes : null);
+      let match = input2 === glob;
+      let output2 = match && format ? format(input2) : input2;
+      if (match === false) {
+        output2 = format ? format(input2) : input2;
+        match = output2 === glob;
+      }
+      if (match === false || opts.capture === true) {
+        if (opts.matchBase === true || opts.basename === true) {
+          match = picomatch2.matchBase(input2, regex, options, posix);
+        } else {
+          match = regex.exec(output2);
+        }
+      }
+      return { isMatch: Boolean(match), match, output: output2 };
+    };
+    picomatch2.matchBase = (input2, glob, options, posix = options && options.windows) => {
+      const regex = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options);
+      return regex.test(utils.basename(input2, { windows: posix }));
+    };
+    picomatch2.isMatch = (str2, patterns, options) => picomatch2(patterns, options)(str2);
+    picomatch2.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
+      return parse4(pattern, { ...options, fastpaths: false });
+    };
+    picomatch2.scan = (input2, options) => scan(input2, options);
+    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
+      if (returnOutput === true) {
+        return state.output;
+      }
+      const opts = options || {};
+      const prepend = opts.contains ? "" : "^";
+      const append = opts.contains ? "" : "$";
+      let source = `${prepend}(?:${state.output})${append}`;
+      if (state && state.negated === true) {
+        source = `^(?!${source}).*$`;
+      }
+      const regex = picomatch2.toRegex(source, options);
+      if (returnState === true) {
+        regex.state = state;
+      }
+      return regex;
+    };
+    picomatch2.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
+      if (!input2 || typeof input2 !== "string") {
+        throw new TypeError("Expected a non-empty string");
+      }
+      let parsed = { negated: false, fastpaths: true };
+      if (options.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
+        parsed.output = parse4.fastpaths(input2, options);
+      }
+      if (!parsed.output) {
+        parsed = parse4(input2, options);
+      }
+      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
+    };
+    picomatch2.toRegex = (source, options) => {
+      try {
+        const opts = options || {};
+        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
+      } catch (err) {
+        if (options && options.debug === true) throw err;
+        return /$^/;
+      }
+    };
+    picomatch2.constants = constants4;
+    module.exports = picomatch2;
+  }
+});
+
+// node_modules/picomatch/index.js
+var require_picomatch2 = __commonJS({
+  "node_modules/picomatch/index.js"(exports, module) {
+    "use strict";
+    var pico = require_picomatch();
+    var utils = require_utils();
+    function picomatch2(glob, options, returnState = false) {
+      if (options && (options.windows === null || options.windows === void 0)) {
+        options = { ...options, windows: utils.isWindows() };
+      }
+      return pico(glob, options, returnState);
+    }
+    Object.assign(picomatch2, pico);
+    module.exports = picomatch2;
+  }
+});
+
 // action/main.ts
 import { randomBytes } from "node:crypto";
 import {
   closeSync as closeSync2,
   constants as constants3,
-  lstatSync as lstatSync2,
+  lstatSync as lstatSync3,
   mkdirSync as mkdirSync3,
   openSync as openSync2,
   unlinkSync,
   writeFileSync as writeFileSync4
 } from "node:fs";
-import { dirname as dirname3, join as join6, resolve as resolve3 } from "node:path";
+import { dirname as dirname3, join as join7, resolve as resolve4 } from "node:path";
 
 // checks/command-results.ts
-var commandPassed = (command) => command.exit_code === 0 && !command.timed_out && command.signal === null;
+var outcomePassed = (outcome) => outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
+var commandPassed = (command) => outcomePassed(command);
 var failedCommands = (record2) => record2.commands.filter((command) => !commandPassed(command)).map((command) => command.name);
 
 // checks/errors.ts
@@ -7387,6 +9164,70 @@ var ConfigurationError = class extends Error {
 function formatProblem(problem) {
   const where = `line ${problem.line}, column ${problem.column}`;
   return problem.path ? `${problem.path} at ${where}: ${problem.message}` : `at ${where}: ${problem.message}`;
+}
+
+// checks/markdown.ts
+var shortSha = (sha) => sha.slice(0, 7);
+var tableCell = (text) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+var escapeHtml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+function fenced(text) {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}text
+${text.replace(/\n$/, "")}
+${fence}`;
+}
+function codeSpan(text, maxChars = 300) {
+  const flat = text.replace(/[\r\n\t]+/g, " ");
+  const cut = flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}\u2026` : flat;
+  const longest = Math.max(0, ...[...cut.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = cut.startsWith("`") || cut.endsWith("`") || cut === "" ? " " : "";
+  return `${fence}${pad}${cut}${pad}${fence}`;
+}
+
+// checks/progress/render.ts
+var BUDGET_LABELS = [
+  ["model_calls", "model calls"],
+  ["tool_calls", "tool calls"],
+  ["executed_tool_calls", "executed tool calls"],
+  ["max_tool_calls_per_turn", "most tool calls in one turn"],
+  ["max_tool_calls_per_model_call", "most tool calls in one model call"],
+  ["turns", "turns"],
+  ["input_tokens", "billed input tokens"],
+  ["cached_input_tokens", "of them cached"],
+  ["output_tokens", "output tokens"],
+  ["peak_context_tokens", "peak context (tokens)"],
+  ["cost_usd", "cost (USD)"]
+];
+var verdict = (report) => report.stalled ? "busy without progress in the segments below" : report.findings.length > 0 ? "progressing; over a budget" : "no stall found";
+function renderProgressMarkdown(report, source) {
+  const c = report.counters;
+  const out = [
+    `### Agent trace ${codeSpan(source, 200)}: ${verdict(report)}`,
+    "",
+    `${report.format}, ${report.steps} tool calls${report.exit_status ? `, ended ${codeSpan(report.exit_status, 60)}` : ""}. New information in ${c.new_information} calls, none in ${c.no_new_information}; ${c.milestones} milestones, ${c.steps_since_last_milestone} calls since the last; ${c.reverts} reverts. A stall here is reported to the evaluator; it never decides the gate by itself.`,
+    ""
+  ];
+  if (report.findings.length > 0) {
+    out.push("| flagged | steps | where | why |", "|---|---|---|---|");
+    for (const f of report.findings) {
+      out.push(
+        `| ${f.kind} | ${f.from_step}\u2013${f.to_step} | ${tableCell(codeSpan(f.at, 60))} | ${tableCell(codeSpan(f.why, 300))} |`
+      );
+    }
+    if (report.findings_not_listed > 0) out.push("", `\u2026 and ${report.findings_not_listed} more.`);
+    out.push("");
+  }
+  if (report.infrastructure_failure_count > 0) {
+    out.push(
+      `Infrastructure failures (not counted as stalls): ${report.infrastructure_failure_count}, first ${codeSpan(report.infrastructure_failures[0]?.message ?? "", 200)}.`,
+      ""
+    );
+  }
+  const budgets = BUDGET_LABELS.filter(([key]) => report.budgets[key] !== null).map(([key, label]) => `${label} ${report.budgets[key]}`).join(" \xB7 ");
+  out.push(`Budgets: ${budgets}.`, "");
+  return out.join("\n");
 }
 
 // node_modules/zod/v4/classic/external.js
@@ -8224,14 +10065,14 @@ function promiseAllObject(promisesObj) {
 }
 function randomString(length = 10) {
   const chars = "abcdefghijklmnopqrstuvwxyz";
-  let str = "";
+  let str2 = "";
   for (let i = 0; i < length; i++) {
-    str += chars[Math.floor(Math.random() * chars.length)];
+    str2 += chars[Math.floor(Math.random() * chars.length)];
   }
-  return str;
+  return str2;
 }
-function esc(str) {
-  return JSON.stringify(str);
+function esc(str2) {
+  return JSON.stringify(str2);
 }
 function slugify(input2) {
   return input2.toLowerCase().trim().replace(/[^\w\s-]/g, "").replace(/[\s_-]+/g, "-").replace(/^-+|-+$/g, "");
@@ -8345,8 +10186,8 @@ var primitiveTypes = /* @__PURE__ */ new Set([
   "symbol",
   "undefined"
 ]);
-function escapeRegex(str) {
-  return str.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+function escapeRegex(str2) {
+  return str2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 function clone(inst, def, params) {
   const cl = new inst._zod.constr(def ?? inst._zod.def);
@@ -8612,13 +10453,13 @@ function getSizableOrigin(input2) {
   return "unknown";
 }
 var highSurrogate = /[\uD800-\uDBFF]/;
-function codePointLength(str) {
-  const units = str.length;
-  if (!highSurrogate.test(str))
+function codePointLength(str2) {
+  const units = str2.length;
+  if (!highSurrogate.test(str2))
     return units;
   let count = units;
   for (let i = 0; i < units - 1; i++) {
-    if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
+    if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
       count--;
       i++;
     }
@@ -9129,14 +10970,14 @@ function toDotPath(_path) {
   return segs.join("");
 }
 function prettifyError(error63) {
-  const lines = [];
+  const lines2 = [];
   const issues = [...error63.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
   for (const issue2 of issues) {
-    lines.push(`\u2716 ${issue2.message}`);
+    lines2.push(`\u2716 ${issue2.message}`);
     if (issue2.path?.length)
-      lines.push(`  \u2192 at ${toDotPath(issue2.path)}`);
+      lines2.push(`  \u2192 at ${toDotPath(issue2.path)}`);
   }
-  return lines.join("\n");
+  return lines2.join("\n");
 }
 
 // node_modules/zod/v4/core/parse.js
@@ -9971,9 +11812,9 @@ var Doc = class {
       return;
     }
     const content = arg;
-    const lines = content.split("\n").filter((x) => x);
-    const minIndent = Math.min(...lines.map((x) => x.length - x.trimStart().length));
-    const dedented = lines.map((x) => x.slice(minIndent)).map((x) => " ".repeat(this.indent * 2) + x);
+    const lines2 = content.split("\n").filter((x) => x);
+    const minIndent = Math.min(...lines2.map((x) => x.length - x.trimStart().length));
+    const dedented = lines2.map((x) => x.slice(minIndent)).map((x) => " ".repeat(this.indent * 2) + x);
     for (const line of dedented) {
       this.content.push(line);
     }
@@ -12456,7 +14297,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve4) {
+function isRecursive(inst, stack, resolve5) {
   const cached3 = recursive.get(inst);
   if (cached3 !== void 0)
     return cached3 ? PROVEN : NONE;
@@ -12466,7 +14307,7 @@ function isRecursive(inst, stack, resolve4) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve4);
+      const answer = isRecursive(child, stack, resolve5);
       if (answer > result)
         result = answer;
     }
@@ -12477,7 +14318,7 @@ function isRecursive(inst, stack, resolve4) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve4) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve5) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -12541,7 +14382,7 @@ function isRecursive(inst, stack, resolve4) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve4 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve5 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -27323,11 +29164,11 @@ var safeDirectories = /* @__PURE__ */ new Set();
 var userExcludes;
 var quote = (value) => `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 function globalConfig2() {
-  const lines = ["[safe]"];
+  const lines2 = ["[safe]"];
   for (const dir of safeDirectories) {
-    if (!/[\n\r\0]/.test(dir)) lines.push(`	directory = ${quote(dir)}`);
+    if (!/[\n\r\0]/.test(dir)) lines2.push(`	directory = ${quote(dir)}`);
   }
-  return `${lines.join("\n")}
+  return `${lines2.join("\n")}
 `;
 }
 function withGitHome(run2) {
@@ -27848,10 +29689,10 @@ function configSchemaAt(path, value) {
 
 // checks/config/parse-config.ts
 function parseConfig(text, file2 = CONFIG_PATH) {
-  const lines = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const lines2 = new import_yaml.LineCounter();
+  const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lines2, prettyErrors: false, uniqueKeys: true });
   const at = (offset) => {
-    const pos = lines.linePos(offset);
+    const pos = lines2.linePos(offset);
     return { line: pos.line, column: pos.col };
   };
   if (doc.errors.length > 0) {
@@ -28082,6 +29923,9 @@ function normaliseLine(line) {
   text = text.replace(COMBINED, replaceMatch);
   return text.replace(/[ \t]+$/, "");
 }
+function normaliseOutput(text) {
+  return text.split("\n").map(normaliseLine).join("\n");
+}
 
 // action/output-digest.ts
 var MAX_LINE_CHARS = 64 * 1024;
@@ -28188,9 +30032,9 @@ async function runCommand(options) {
     killTimer = setTimeout(() => killGroup("SIGKILL"), grace);
   }, options.timeoutMs);
   const exit = await new Promise(
-    (resolve4, reject) => {
+    (resolve5, reject) => {
       child.once("error", reject);
-      child.once("exit", (code, signal) => resolve4({ code, signal }));
+      child.once("exit", (code, signal) => resolve5({ code, signal }));
     }
   ).finally(() => clearTimeout(timeout));
   killGroup("SIGKILL");
@@ -28247,20 +30091,20 @@ async function groupGone(pgid, limitMs) {
       process.kill(-pgid, "SIGKILL");
     } catch {
     }
-    await new Promise((resolve4) => setTimeout(resolve4, 5));
+    await new Promise((resolve5) => setTimeout(resolve5, 5));
   }
 }
 async function drain(streams, limitMs) {
   const ended = streams.map(
-    (stream) => new Promise((resolve4) => {
-      if (stream.readableEnded || stream.destroyed) return resolve4();
-      stream.once("end", resolve4);
-      stream.once("close", resolve4);
+    (stream) => new Promise((resolve5) => {
+      if (stream.readableEnded || stream.destroyed) return resolve5();
+      stream.once("end", resolve5);
+      stream.once("close", resolve5);
     })
   );
   let timer;
-  const limit = new Promise((resolve4) => {
-    timer = setTimeout(resolve4, limitMs);
+  const limit = new Promise((resolve5) => {
+    timer = setTimeout(resolve5, limitMs);
   });
   await Promise.race([Promise.all(ended), limit]);
   clearTimeout(timer);
@@ -28614,26 +30458,6 @@ async function runRequiredCommands(options) {
   return { kind: "ran", record: record2 };
 }
 
-// checks/markdown.ts
-var shortSha = (sha) => sha.slice(0, 7);
-var tableCell = (text) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
-var escapeHtml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-function fenced(text) {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}text
-${text.replace(/\n$/, "")}
-${fence}`;
-}
-function codeSpan(text, maxChars = 300) {
-  const flat = text.replace(/[\r\n\t]+/g, " ");
-  const cut = flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}\u2026` : flat;
-  const longest = Math.max(0, ...[...cut.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  const pad = cut.startsWith("`") || cut.endsWith("`") || cut === "" ? " " : "";
-  return `${fence}${pad}${cut}${pad}${fence}`;
-}
-
 // action/summary.ts
 function resultText(command) {
   if (command.timed_out) return "timed out";
@@ -28659,7 +30483,7 @@ function headline(record2) {
 }
 function renderRecordMarkdown(record2, tailChars = 8e3) {
   const tested = record2.tested;
-  const lines = [
+  const lines2 = [
     `### agate: ${headline(record2)}`,
     "",
     `Tested commit \`${tested.sha}\` (tree \`${tested.tree_sha}\`)` + (tested.parents.length > 1 ? `, a merge of ${tested.parents.map((p) => `\`${shortSha(p)}\``).join(" and ")}` : ""),
@@ -28677,7 +30501,7 @@ function renderRecordMarkdown(record2, tailChars = 8e3) {
   for (const command of record2.commands.filter((c) => !commandPassed(c))) {
     const tail = command.output.tail.slice(-tailChars);
     const note = tail.length < command.output.bytes ? ` (last ${tail.length} characters of ${command.output.bytes} bytes)` : "";
-    lines.push(
+    lines2.push(
       "",
       `<details><summary>${escapeHtml(command.name)}: ${resultText(command)}${note}</summary>`,
       "",
@@ -28689,14 +30513,1822 @@ function renderRecordMarkdown(record2, tailChars = 8e3) {
     );
   }
   if (record2.cut.length > 0)
-    lines.push("", `Shortened to fit GitHub's limits: ${record2.cut.join(", ")}.`);
-  return `${lines.join("\n")}
+    lines2.push("", `Shortened to fit GitHub's limits: ${record2.cut.join(", ")}.`);
+  return `${lines2.join("\n")}
 `;
+}
+
+// action/trace.ts
+var import_picomatch = __toESM(require_picomatch2(), 1);
+import { createReadStream, lstatSync as lstatSync2, readdirSync as readdirSync3, readFileSync as readFileSync4 } from "node:fs";
+import { basename, join as join5, relative, resolve as resolve3 } from "node:path";
+
+// schemas/trace.ts
+var TRACE_FORMATS = [
+  "claude-code",
+  "codex",
+  "openhands",
+  "swe-agent",
+  "mini-swe-agent"
+];
+var traceFormatSchema = external_exports.enum(TRACE_FORMATS);
+var stepKindSchema = external_exports.enum(["read", "write", "command", "search", "other"]);
+var shortHashSchema = external_exports.string().regex(/^[0-9a-f]{16}$/);
+var countSchema = external_exports.number().int().nonnegative();
+var traceStepSchema = external_exports.strictObject({
+  /** 1-based number of the tool call in the trace. */
+  index: external_exports.number().int().positive(),
+  /** Where the call was read from: `line 12` for JSONL, `messages[7]` for one JSON document. */
+  at: external_exports.string(),
+  tool: external_exports.string().meta({ description: "Tool name as the agent called it (Bash, shell, bash)." }),
+  kind: stepKindSchema,
+  /** The command's program (`python`, `grep`) for shell calls, else the tool name. */
+  name: external_exports.string(),
+  /** Arguments as canonical JSON (sorted keys, cosmetic fields such as descriptions dropped). */
+  args: external_exports.string(),
+  args_hash: shortHashSchema,
+  /** A short, single-line preview for people (the command, or the path). */
+  preview: external_exports.string(),
+  /** File the call read or wrote, when the format says. */
+  path: external_exports.string().nullable(),
+  result: external_exports.strictObject({
+    /** Hash of the result after volatile fields are stripped and the text normalised. */
+    hash: shortHashSchema.nullable(),
+    exit_code: external_exports.number().int().nullable(),
+    /** The tool reported an error (is_error, a non-zero exit, an error observation). */
+    error: external_exports.boolean(),
+    bytes: countSchema
+  }),
+  /** Content hashes around a write, when the format carries them (before null: a new file). */
+  write: external_exports.strictObject({ before: shortHashSchema.nullable(), after: shortHashSchema.nullable() }).nullable(),
+  /** Paths this call put back to the base commit (`git checkout -- f`, `git stash`; `*`: all). */
+  revert: external_exports.array(external_exports.string()).nullable(),
+  /** Infrastructure failure seen in this call's result (timeouts, 5xx, rate limits). */
+  infrastructure: external_exports.enum(["timeout", "server-error", "rate-limit", "network"]).nullable(),
+  /** The model call that issued this step (its id, or a running number). */
+  model_call: external_exports.string().nullable(),
+  /** The human turn it belongs to (1-based). */
+  turn: external_exports.number().int().nonnegative(),
+  /** When it happened as the trace says (never evidence; shown only). */
+  time: external_exports.string().nullable()
+});
+var modelUsageSchema = external_exports.strictObject({
+  input_tokens: countSchema,
+  cached_input_tokens: countSchema,
+  cache_creation_input_tokens: countSchema,
+  output_tokens: countSchema,
+  cost_usd: external_exports.number().nonnegative().nullable()
+});
+var progressThresholdsSchema = external_exports.strictObject({
+  identical_streak: external_exports.number().int().min(2).default(3).meta({
+    description: "Flag the same call with the same (volatile-stripped) result this many times in a row."
+  }),
+  cycle_repeats: external_exports.number().int().min(2).default(3).meta({
+    description: "Flag a cycle of 2 or 3 different calls with unchanged results repeated this many times (A-B-A-B-A-B is 3)."
+  }),
+  reverts: external_exports.number().int().min(1).default(3).meta({
+    description: "Flag edit-run-revert cycles once the work tree has returned to an earlier state this many times without a command newly passing."
+  }),
+  no_new_information: external_exports.number().int().min(2).default(12).meta({
+    description: "Flag this many tool calls in a row that brought no new information."
+  }),
+  steps_without_milestone: external_exports.number().int().min(2).default(60).meta({
+    description: "Flag this many tool calls since the last verified milestone (a command newly passing, a new net diff) when most of them brought no new information."
+  }),
+  no_milestone_stale_share: external_exports.number().min(0).max(1).default(0.5).meta({
+    description: "Share of calls without new information a milestone-less stretch needs to be flagged."
+  }),
+  max_model_calls: external_exports.number().int().positive().nullable().default(null),
+  max_tool_calls: external_exports.number().int().positive().nullable().default(null),
+  max_tool_calls_per_turn: external_exports.number().int().positive().nullable().default(null),
+  max_input_tokens: external_exports.number().int().positive().nullable().default(null),
+  max_context_tokens: external_exports.number().int().positive().nullable().default(null),
+  max_cost_usd: external_exports.number().positive().nullable().default(null)
+});
+var findingKindSchema = external_exports.enum([
+  "identical-streak",
+  "short-cycle",
+  "revert-cycle",
+  "no-new-information",
+  "no-milestone",
+  "budget"
+]);
+var progressFindingSchema = external_exports.strictObject({
+  kind: findingKindSchema,
+  /** First and last step (TraceStep.index) of the flagged segment; budgets: the step that crossed. */
+  from_step: external_exports.number().int().nonnegative(),
+  to_step: external_exports.number().int().nonnegative(),
+  /** Where in the file the segment starts, as the parser names it. */
+  at: external_exports.string(),
+  why: external_exports.string()
+});
+var budgetsSchema2 = external_exports.strictObject({
+  model_calls: countSchema,
+  tool_calls: countSchema.meta({ description: "Tool calls issued." }),
+  executed_tool_calls: countSchema.meta({ description: "Tool calls that returned a result." }),
+  max_tool_calls_per_turn: countSchema,
+  max_tool_calls_per_model_call: countSchema,
+  turns: countSchema,
+  input_tokens: countSchema.meta({
+    description: "Billed input tokens over all model calls (cache reads and writes included), each call once."
+  }),
+  cached_input_tokens: countSchema,
+  output_tokens: countSchema,
+  peak_context_tokens: countSchema.meta({
+    description: "The largest input of a single model call."
+  }),
+  cost_usd: external_exports.number().nonnegative().nullable()
+});
+var PROGRESS_REPORT_VERSION = 1;
+var progressReportSchema = external_exports.strictObject({
+  version: external_exports.literal(PROGRESS_REPORT_VERSION),
+  format: traceFormatSchema,
+  /** Records (lines, messages, events) read, and those skipped as not tool-related. */
+  records: countSchema,
+  steps: countSchema,
+  /** How the run ended, when the trace says (exit_status, a final error). */
+  exit_status: external_exports.string().nullable(),
+  counters: external_exports.strictObject({
+    new_information: countSchema,
+    no_new_information: countSchema,
+    milestones: countSchema,
+    steps_since_last_milestone: countSchema,
+    longest_without_milestone: countSchema,
+    longest_without_new_information: countSchema,
+    reverts: countSchema
+  }),
+  budgets: budgetsSchema2,
+  infrastructure_failures: external_exports.array(
+    external_exports.strictObject({ kind: external_exports.string(), at: external_exports.string(), message: external_exports.string() })
+  ),
+  infrastructure_failure_count: countSchema,
+  findings: external_exports.array(progressFindingSchema),
+  /** Findings past the report's list limit, counted only. */
+  findings_not_listed: countSchema,
+  /** A no-progress finding (not a loop or budget finding alone): the evaluator is told. */
+  stalled: external_exports.boolean(),
+  thresholds: progressThresholdsSchema
+});
+
+// checks/progress/bounded-set.ts
+var BoundedSet = class {
+  constructor(limit) {
+    this.limit = limit;
+  }
+  limit;
+  entries = /* @__PURE__ */ new Map();
+  has(key) {
+    return this.entries.has(key);
+  }
+  /** Adds the key; returns whether it was new. */
+  add(key) {
+    if (this.entries.has(key)) return false;
+    this.entries.set(key, true);
+    if (this.entries.size > this.limit) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== void 0) this.entries.delete(oldest);
+    }
+    return true;
+  }
+  get size() {
+    return this.entries.size;
+  }
+};
+
+// checks/progress/hash.ts
+import { createHash as createHash5 } from "node:crypto";
+function shortHash(text) {
+  return createHash5("sha256").update(text).digest("hex").slice(0, 16);
+}
+function canonicalJson2(value) {
+  return JSON.stringify(sortKeys(value)) ?? "null";
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === "object") {
+    const out = {};
+    for (const key of Object.keys(value).sort()) {
+      out[key] = sortKeys(value[key]);
+    }
+    return out;
+  }
+  return value;
+}
+
+// checks/progress/workspace.ts
+var Workspace = class {
+  tokens = /* @__PURE__ */ new Map();
+  base = /* @__PURE__ */ new Map();
+  lastEdit = /* @__PURE__ */ new Map();
+  state = 0n;
+  get current() {
+    return this.state.toString(16).padStart(16, "0");
+  }
+  entry(path, token) {
+    return BigInt(`0x${shortHash(`${path}\0${token}`)}`);
+  }
+  set(path, token) {
+    const old = this.tokens.get(path);
+    if (old !== void 0) this.state ^= this.entry(path, old);
+    if (token === null) this.tokens.delete(path);
+    else {
+      this.tokens.set(path, token);
+      this.state ^= this.entry(path, token);
+    }
+  }
+  /** Applies a step; returns the state before and after. */
+  apply(step) {
+    const before = this.current;
+    if (step.revert) {
+      const paths = step.revert.includes("*") ? [...this.tokens.keys()] : step.revert;
+      for (const path of paths) {
+        this.set(path, null);
+        this.lastEdit.delete(path);
+      }
+    } else if (step.kind === "write") {
+      const path = step.path ?? "?";
+      if (step.write?.after) {
+        if (!this.base.has(path)) this.base.set(path, step.write.before ?? "absent");
+        this.set(path, step.write.after === this.base.get(path) ? null : step.write.after);
+      } else if (this.lastEdit.get(path) !== step.args_hash) {
+        const previous = this.tokens.get(path) ?? "base";
+        this.set(path, shortHash(`${previous}\0${step.args_hash}`));
+        this.lastEdit.set(path, step.args_hash);
+      }
+    }
+    return { before, after: this.current };
+  }
+};
+
+// checks/progress/detector.ts
+var DEFAULT_PROGRESS_THRESHOLDS = progressThresholdsSchema.parse({});
+var SEEN_LIMIT = 2e5;
+var REPORT_LIST_LIMIT = 100;
+var STALL_KINDS = /* @__PURE__ */ new Set([
+  "identical-streak",
+  "short-cycle",
+  "revert-cycle",
+  "no-new-information",
+  "no-milestone"
+]);
+var Segments = class {
+  open = /* @__PURE__ */ new Map();
+  closed = [];
+  dropped = 0;
+  hit(tracker, finding) {
+    const current = this.open.get(tracker);
+    if (current && finding.from_step <= current.to_step + 1) {
+      current.to_step = finding.to_step;
+      current.why = finding.why;
+      return;
+    }
+    if (current) this.close(current);
+    this.open.set(tracker, { ...finding });
+  }
+  miss(tracker) {
+    const current = this.open.get(tracker);
+    if (current) this.close(current);
+    this.open.delete(tracker);
+  }
+  /** Keeps the first REPORT_LIST_LIMIT findings; later ones are counted in `dropped`. */
+  close(finding) {
+    if (this.closed.length < REPORT_LIST_LIMIT) this.closed.push(finding);
+    else this.dropped++;
+  }
+  all() {
+    return [...this.closed, ...this.open.values()].sort((a, b) => a.from_step - b.from_step);
+  }
+};
+var ProgressDetector = class {
+  constructor(format, thresholds = {}) {
+    this.format = format;
+    this.t = progressThresholdsSchema.parse({ ...DEFAULT_PROGRESS_THRESHOLDS, ...thresholds });
+    this.states.add(this.workspace.current);
+  }
+  format;
+  t;
+  segments = new Segments();
+  workspace = new Workspace();
+  seen = new BoundedSet(SEEN_LIMIT);
+  states = new BoundedSet(SEEN_LIMIT);
+  modelCallIds = new BoundedSet(SEEN_LIMIT);
+  lastExit = /* @__PURE__ */ new Map();
+  records = 0;
+  steps = 0;
+  exitStatus = null;
+  counters = {
+    new_information: 0,
+    no_new_information: 0,
+    milestones: 0,
+    steps_since_last_milestone: 0,
+    longest_without_milestone: 0,
+    longest_without_new_information: 0,
+    reverts: 0
+  };
+  budgets = {
+    model_calls: 0,
+    tool_calls: 0,
+    executed_tool_calls: 0,
+    max_tool_calls_per_turn: 0,
+    max_tool_calls_per_model_call: 0,
+    turns: 0,
+    input_tokens: 0,
+    cached_input_tokens: 0,
+    output_tokens: 0,
+    peak_context_tokens: 0,
+    cost_usd: null
+  };
+  infrastructure = [];
+  infrastructureCount = 0;
+  totals = null;
+  declared = {
+    cost: null,
+    calls: null,
+    input: null,
+    output: null
+  };
+  crossed = /* @__PURE__ */ new Set();
+  // Run state of the trackers.
+  staleSinceMilestone = 0;
+  afterMilestone = null;
+  noInfoRun = 0;
+  noInfoStart = null;
+  lastPair = null;
+  streak = 0;
+  streakStart = null;
+  window = [];
+  revertsSincePass = 0;
+  wroteSinceRevert = false;
+  firstWriteSincePass = null;
+  turnCalls = 0;
+  modelCall = { id: null, calls: 0 };
+  /** Counts one record read from the trace (whether or not it produced events). */
+  record() {
+    this.records++;
+  }
+  push(event) {
+    switch (event.type) {
+      case "step":
+        this.step({ ...event.step, index: ++this.steps });
+        break;
+      case "model-call":
+        if (event.id !== null && !this.modelCallIds.add(event.id)) break;
+        this.budgets.model_calls++;
+        if (event.usage) {
+          this.budgets.input_tokens += event.usage.input_tokens;
+          this.budgets.cached_input_tokens += event.usage.cached_input_tokens;
+          this.budgets.output_tokens += event.usage.output_tokens;
+          this.budgets.peak_context_tokens = Math.max(
+            this.budgets.peak_context_tokens,
+            event.usage.input_tokens
+          );
+          if (event.usage.cost_usd !== null)
+            this.budgets.cost_usd = (this.budgets.cost_usd ?? 0) + event.usage.cost_usd;
+        }
+        break;
+      case "usage-total": {
+        const key = shortHash(JSON.stringify(event.total));
+        if (this.totals?.key === key) break;
+        this.totals = {
+          key,
+          changes: (this.totals?.changes ?? 0) + 1,
+          input: event.total.input_tokens,
+          cached: event.total.cached_input_tokens,
+          output: event.total.output_tokens
+        };
+        if (event.last) {
+          this.budgets.peak_context_tokens = Math.max(
+            this.budgets.peak_context_tokens,
+            event.last.input_tokens
+          );
+        }
+        break;
+      }
+      case "turn":
+        this.budgets.turns++;
+        this.turnCalls = 0;
+        break;
+      case "infrastructure":
+        this.noteInfrastructure(event.kind, event.at, event.message);
+        break;
+      case "exit":
+        this.exitStatus = event.status ?? this.exitStatus;
+        this.declared = {
+          cost: event.cost_usd,
+          calls: event.model_calls,
+          input: event.input_tokens ?? null,
+          output: event.output_tokens ?? null
+        };
+        break;
+    }
+    this.checkBudgets();
+  }
+  step(step) {
+    const b = this.budgets;
+    b.tool_calls++;
+    if (step.result.hash !== null) b.executed_tool_calls++;
+    this.turnCalls++;
+    b.max_tool_calls_per_turn = Math.max(b.max_tool_calls_per_turn, this.turnCalls);
+    if (step.model_call === null || step.model_call !== this.modelCall.id) {
+      this.modelCall = { id: step.model_call, calls: 0 };
+    }
+    this.modelCall.calls++;
+    b.max_tool_calls_per_model_call = Math.max(
+      b.max_tool_calls_per_model_call,
+      this.modelCall.calls
+    );
+    if (step.result.hash === null) return;
+    if (step.infrastructure) {
+      this.noteInfrastructure(step.infrastructure, step.at, `${step.name}: ${step.preview}`);
+      return;
+    }
+    const mark = { index: step.index, at: step.at };
+    let newInformation;
+    let milestone = false;
+    let reverted = false;
+    if (step.kind === "write" || step.revert) {
+      this.firstWriteSincePass ??= mark;
+      const { before, after } = this.workspace.apply(step);
+      const seenBefore = !this.states.add(after);
+      newInformation = false;
+      if (step.revert) {
+        reverted = before !== after || this.wroteSinceRevert;
+        this.wroteSinceRevert = false;
+      } else if (before !== after) {
+        if (seenBefore) {
+          reverted = true;
+          this.wroteSinceRevert = false;
+        } else {
+          newInformation = true;
+          milestone = true;
+          this.wroteSinceRevert = true;
+        }
+      }
+    } else {
+      const key = step.kind === "read" ? `read\0${step.result.hash}` : step.kind === "command" || step.kind === "search" ? `cmd\0${step.name}\0${step.result.hash}` : `other\0${step.args_hash}\0${step.result.hash}`;
+      newInformation = this.seen.add(key);
+    }
+    let passed = false;
+    if (step.result.exit_code !== null) {
+      const before = this.lastExit.get(step.args_hash);
+      passed = step.result.exit_code === 0 && before !== void 0 && before !== 0;
+      if (this.lastExit.size < SEEN_LIMIT || this.lastExit.has(step.args_hash))
+        this.lastExit.set(step.args_hash, step.result.exit_code);
+    }
+    milestone ||= passed;
+    const c = this.counters;
+    if (newInformation) {
+      c.new_information++;
+      this.noInfoRun = 0;
+      this.noInfoStart = null;
+    } else {
+      c.no_new_information++;
+      this.noInfoRun++;
+      this.noInfoStart ??= mark;
+      c.longest_without_new_information = Math.max(
+        c.longest_without_new_information,
+        this.noInfoRun
+      );
+    }
+    if (milestone) {
+      c.milestones++;
+      c.steps_since_last_milestone = 0;
+      this.staleSinceMilestone = 0;
+      this.afterMilestone = null;
+    } else {
+      c.steps_since_last_milestone++;
+      this.afterMilestone ??= mark;
+      if (!newInformation) this.staleSinceMilestone++;
+      c.longest_without_milestone = Math.max(
+        c.longest_without_milestone,
+        c.steps_since_last_milestone
+      );
+    }
+    if (reverted) {
+      c.reverts++;
+      this.revertsSincePass++;
+    }
+    if (passed) {
+      this.revertsSincePass = 0;
+      this.firstWriteSincePass = null;
+      this.segments.miss("revert");
+    }
+    this.detect(step, mark, reverted);
+  }
+  detect(step, mark, reverted) {
+    const t = this.t;
+    const s = this.segments;
+    const finding = (kind, from, why) => ({
+      kind,
+      from_step: from.index,
+      to_step: mark.index,
+      at: from.at,
+      why
+    });
+    const pair = `${step.args_hash}:${step.result.hash}`;
+    if (pair === this.lastPair) this.streak++;
+    else {
+      this.streak = 1;
+      this.streakStart = mark;
+    }
+    this.lastPair = pair;
+    if (this.streak >= t.identical_streak && this.streakStart) {
+      s.hit(
+        "identical",
+        finding(
+          "identical-streak",
+          this.streakStart,
+          `the same call (${step.name}: ${step.preview}) returned the same result ${this.streak} times in a row`
+        )
+      );
+    } else s.miss("identical");
+    this.window.push({ ...mark, pair });
+    if (this.window.length > 3 * t.cycle_repeats) this.window.shift();
+    let cycled = false;
+    for (const period of [2, 3]) {
+      const length = period * t.cycle_repeats;
+      if (this.window.length < length) continue;
+      const tail = this.window.slice(-length);
+      const distinct = new Set(tail.slice(0, period).map((m) => m.pair)).size;
+      if (distinct < 2) continue;
+      if (tail.every((m, i) => i < period || m.pair === tail[i - period]?.pair)) {
+        const first = tail[0];
+        s.hit(
+          "cycle",
+          finding(
+            "short-cycle",
+            first,
+            `a cycle of ${period} different calls repeated ${t.cycle_repeats} times with the same results`
+          )
+        );
+        cycled = true;
+        break;
+      }
+    }
+    if (!cycled) s.miss("cycle");
+    if (reverted && this.revertsSincePass >= t.reverts && this.firstWriteSincePass) {
+      s.hit(
+        "revert",
+        finding(
+          "revert-cycle",
+          this.firstWriteSincePass,
+          `the work tree returned to an earlier state ${this.revertsSincePass} times and no command newly passed`
+        )
+      );
+    }
+    if (this.noInfoRun >= t.no_new_information && this.noInfoStart) {
+      s.hit(
+        "no-info",
+        finding(
+          "no-new-information",
+          this.noInfoStart,
+          `${this.noInfoRun} tool calls in a row brought no new information (results, reads and tree states seen before)`
+        )
+      );
+    } else s.miss("no-info");
+    const since = this.counters.steps_since_last_milestone;
+    if (since >= t.steps_without_milestone && this.staleSinceMilestone / since >= t.no_milestone_stale_share && this.afterMilestone) {
+      s.hit(
+        "no-milestone",
+        finding(
+          "no-milestone",
+          this.afterMilestone,
+          `${since} tool calls since the last verified milestone (a command newly passing or a new net diff), ${this.staleSinceMilestone} of them without new information`
+        )
+      );
+    } else s.miss("no-milestone");
+  }
+  /** The first few are listed; the rest only counted, so the report stays small. */
+  noteInfrastructure(kind, at, message) {
+    this.infrastructureCount++;
+    if (this.infrastructure.length < REPORT_LIST_LIMIT)
+      this.infrastructure.push({ kind, at, message: message.slice(0, 300) });
+  }
+  checkBudgets() {
+    const b = this.currentBudgets();
+    const t = this.t;
+    const limits = [
+      ["model calls", b.model_calls, t.max_model_calls],
+      ["tool calls", b.tool_calls, t.max_tool_calls],
+      ["tool calls in one turn", b.max_tool_calls_per_turn, t.max_tool_calls_per_turn],
+      ["billed input tokens", b.input_tokens, t.max_input_tokens],
+      ["context tokens in one call", b.peak_context_tokens, t.max_context_tokens],
+      ["cost in USD", b.cost_usd ?? 0, t.max_cost_usd]
+    ];
+    for (const [name, used, limit] of limits) {
+      if (limit === null || used <= limit || this.crossed.has(name)) continue;
+      this.crossed.add(name);
+      this.segments.close({
+        kind: "budget",
+        from_step: this.steps,
+        to_step: this.steps,
+        at: `step ${this.steps}`,
+        why: `${name}: ${Number(used.toFixed(4))} is over the limit of ${limit}`
+      });
+    }
+  }
+  currentBudgets() {
+    const b = { ...this.budgets };
+    if (this.totals) {
+      b.input_tokens = Math.max(b.input_tokens, this.totals.input);
+      b.cached_input_tokens = Math.max(b.cached_input_tokens, this.totals.cached);
+      b.output_tokens = Math.max(b.output_tokens, this.totals.output);
+      b.model_calls = Math.max(b.model_calls, this.totals.changes);
+    }
+    if (this.declared.input !== null)
+      b.input_tokens = Math.max(b.input_tokens, this.declared.input);
+    if (this.declared.output !== null)
+      b.output_tokens = Math.max(b.output_tokens, this.declared.output);
+    if (this.declared.calls !== null) b.model_calls = Math.max(b.model_calls, this.declared.calls);
+    if (this.declared.cost !== null && this.declared.cost >= (b.cost_usd ?? 0))
+      b.cost_usd = this.declared.cost;
+    if (b.cost_usd !== null) b.cost_usd = Math.round(b.cost_usd * 1e6) / 1e6;
+    return b;
+  }
+  report() {
+    const findings = this.segments.all();
+    return {
+      version: PROGRESS_REPORT_VERSION,
+      format: this.format,
+      records: this.records,
+      steps: this.steps,
+      exit_status: this.exitStatus,
+      counters: { ...this.counters },
+      budgets: this.currentBudgets(),
+      infrastructure_failures: this.infrastructure,
+      infrastructure_failure_count: this.infrastructureCount,
+      findings,
+      findings_not_listed: this.segments.dropped,
+      stalled: findings.some((f) => STALL_KINDS.has(f.kind)),
+      thresholds: this.t
+    };
+  }
+};
+
+// checks/progress/shell.ts
+var READERS = /* @__PURE__ */ new Set(["cat", "nl", "head", "tail", "less", "more", "view", "bat", "wc"]);
+var SEARCHERS = /* @__PURE__ */ new Set(["grep", "egrep", "rg", "ag", "find", "ls", "tree", "fd", "locate"]);
+var WRAPPERS = /* @__PURE__ */ new Set(["sudo", "env", "time", "nice", "command", "exec", "nohup"]);
+function shellSegments(command) {
+  const body = command.replace(
+    /<<-?\s*(['"]?)(\w+)\1[^\n]*\n[\s\S]*?\n\s*\2\s*(?=\n|$)/g,
+    (m) => m.slice(0, m.indexOf("\n"))
+  );
+  const segments = [];
+  let current = "";
+  let quote2 = null;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (quote2) {
+      if (c === quote2) quote2 = null;
+      else if (c === "\\" && quote2 === '"') {
+        current += c + (body[i + 1] ?? "");
+        i++;
+        continue;
+      }
+      current += c;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      quote2 = c;
+      current += c;
+      continue;
+    }
+    const two = body.slice(i, i + 2);
+    if (two === "&&" || two === "||") {
+      segments.push(current);
+      current = "";
+      i++;
+      continue;
+    }
+    if (c === ";" || c === "\n" || c === "|" && body[i + 1] !== "&") {
+      segments.push(current);
+      current = "";
+      continue;
+    }
+    current += c;
+  }
+  segments.push(current);
+  return segments.map((s) => s.trim()).filter((s) => s.length > 0);
+}
+function shellWords(segment) {
+  const words = [];
+  let skipNext = false;
+  for (const match of segment.matchAll(/'([^']*)'|"((?:\\.|[^"\\])*)"|(\S+)/g)) {
+    const bare = match[3];
+    if (skipNext) {
+      skipNext = false;
+      continue;
+    }
+    if (bare !== void 0 && /^(\d*|&)?(>>?|<)/.test(bare)) {
+      skipNext = /^(\d*|&)?(>>?|<)&?$/.test(bare);
+      continue;
+    }
+    words.push(match[1] ?? match[2] ?? bare ?? "");
+  }
+  return words;
+}
+function programOf(words) {
+  let i = 0;
+  while (i < words.length) {
+    const word = words[i];
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || WRAPPERS.has(word)) i++;
+    else if (word === "timeout") i += 2;
+    else break;
+  }
+  const program = words[i] ?? "";
+  return { name: program.split("/").pop() ?? program, args: words.slice(i + 1) };
+}
+var lastOperand = (args) => [...args].reverse().find((a) => !a.startsWith("-") && !/^\d+(,\d+)?p?$/.test(a)) ?? null;
+function redirectTarget(segment) {
+  const match = /(?:^|[^0-9&>])>>?\s*([^\s&|;<>]+)/.exec(segment);
+  const target = match?.[1];
+  return target && target !== "/dev/null" ? target : null;
+}
+function revertOf(name, args) {
+  if (name !== "git") return null;
+  const [sub, ...rest] = args;
+  const operands = rest.filter((a) => !a.startsWith("-"));
+  if (sub === "checkout" && !rest.some((a) => a === "-b" || a === "-B")) {
+    const paths = rest.includes("--") ? rest.slice(rest.indexOf("--") + 1) : operands;
+    if (paths.length === 0) return null;
+    return paths.includes(".") ? ["*"] : paths;
+  }
+  if (sub === "restore") return operands.length === 0 || operands.includes(".") ? ["*"] : operands;
+  if (sub === "stash" && (rest.length === 0 || rest[0] === "push" || rest[0] === "-u"))
+    return ["*"];
+  if (sub === "reset" && rest.includes("--hard")) return ["*"];
+  return null;
+}
+function shellFacts(command) {
+  const segments = shellSegments(command);
+  let first = null;
+  let kind = "command";
+  let path = null;
+  let revert = null;
+  for (const segment of segments) {
+    const { name, args } = programOf(shellWords(segment));
+    if (name === "cd" || name === "") continue;
+    first ??= { name, args };
+    const reverted = revertOf(name, args);
+    if (reverted) {
+      revert = [...revert ?? [], ...reverted];
+      kind = "write";
+      continue;
+    }
+    const target = redirectTarget(segment);
+    const inPlace = name === "sed" && args.some((a) => /^-i/.test(a) || a === "--in-place");
+    if (inPlace || target || name === "tee" || name === "patch" || name === "touch") {
+      kind = "write";
+      path = target ?? lastOperand(args);
+      continue;
+    }
+    if (name === "rm" || name === "mv" || name === "cp" || name === "git" && args[0] === "apply") {
+      kind = "write";
+      path = lastOperand(args);
+      continue;
+    }
+    if (kind !== "write" && segments.length > 0 && first.name === name) {
+      const printsOnly = name === "sed" ? args.includes("-n") : READERS.has(name);
+      if (printsOnly) {
+        kind = "read";
+        path = lastOperand(args);
+      } else if (SEARCHERS.has(name) || name === "git" && args[0] === "grep") kind = "search";
+    }
+  }
+  return { name: first?.name ?? "", kind, path, revert };
+}
+
+// checks/progress/volatile.ts
+var VOLATILE_RESULT_KEYS = /* @__PURE__ */ new Set([
+  "duration_seconds",
+  "duration_ms",
+  "durationMs",
+  "totalDurationMs",
+  "elapsed",
+  "elapsed_ms",
+  "elapsed_seconds",
+  "execution_time",
+  "wall_time",
+  "wall_time_seconds",
+  "timestamp",
+  "created_at",
+  "execution_count",
+  "pid"
+]);
+var VOLATILE_TEXT_RULES = [
+  // "execution_count": 17, execution_count=17, "duration_seconds": 0.42
+  [
+    /("?)(execution_count|duration_seconds|duration_ms|durationMs|elapsed(?:_ms|_seconds)?|wall_time(?:_seconds)?)\1(\s*[:=]\s*)-?\d+(?:\.\d+)?(?:e-?\d+)?/g,
+    "$1$2$1$3<n>"
+  ],
+  // Jupyter prompts: In [17]:, Out[17]:
+  [/\b(In|Out)\s?\[\d+\]/g, "$1[<n>]"],
+  // Codex's plain shell result header: "Wall time: 0.0123 seconds" (the unit may be missing).
+  [/^(Wall time:)\s*[^\n]*$/gm, "$1 <duration>"]
+];
+function stripVolatile(value) {
+  if (Array.isArray(value)) return value.map(stripVolatile);
+  if (value !== null && typeof value === "object") {
+    const out = {};
+    for (const [key, inner] of Object.entries(value)) {
+      if (!VOLATILE_RESULT_KEYS.has(key)) out[key] = stripVolatile(inner);
+    }
+    return out;
+  }
+  return value;
+}
+function normaliseResult(text) {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    try {
+      return normaliseText(canonicalJson2(stripVolatile(JSON.parse(trimmed))));
+    } catch {
+    }
+  }
+  return normaliseText(text);
+}
+function normaliseText(text) {
+  let out = normaliseOutput(text);
+  for (const [pattern, replacement] of VOLATILE_TEXT_RULES) out = out.replace(pattern, replacement);
+  return out;
+}
+function resultHash(exitCode, text) {
+  return shortHash(`${exitCode ?? "-"}\0${normaliseResult(text)}`);
+}
+
+// checks/progress/events.ts
+var TraceParseError = class extends Error {
+  constructor(at, reason) {
+    super(`${at}: ${reason}`);
+    this.at = at;
+    this.reason = reason;
+  }
+  at;
+  reason;
+  name = "TraceParseError";
+};
+function infrastructureOf(text) {
+  if (text.length > 2e3) return null;
+  if (/rate.?limit|\b429\b|too many requests|overloaded/i.test(text)) return "rate-limit";
+  if (/\b50[0-4]\b|internal ?server ?error|bad gateway|service unavailable/i.test(text))
+    return "server-error";
+  if (/timed? ?out|timeout|deadline exceeded/i.test(text)) return "timeout";
+  if (/ECONNRESET|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|connection (reset|refused)|SSL/i.test(text))
+    return "network";
+  return null;
+}
+function stepInfrastructureOf(text) {
+  const head = text.trim();
+  if (head.length > 300) return null;
+  if (/^(error:?\s*)?(HTTP\S*\s*)?429\b|^(error:?\s*)?(rate limit|too many requests)/i.test(head))
+    return "rate-limit";
+  if (/^(error:?\s*)?(HTTP\S*\s*)?5\d\d\b|^(error:?\s*)?(service unavailable|bad gateway|gateway timeout|internal server error)/i.test(
+    head
+  ))
+    return "server-error";
+  return null;
+}
+var preview = (text) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 120 ? `${flat.slice(0, 119)}\u2026` : flat;
+};
+function buildStep(call, result) {
+  const shell = call.command ? shellFacts(call.command) : null;
+  const argsText = canonicalJson2(call.args);
+  const failed = result !== null && (result.error || (result.exit_code ?? 0) !== 0);
+  const kind = call.kind ?? shell?.kind ?? "other";
+  return {
+    at: call.at,
+    tool: call.tool,
+    kind: failed && kind === "write" ? "command" : kind,
+    name: shell?.name || call.tool,
+    args: argsText,
+    args_hash: shortHash(`${call.tool}\0${argsText}`),
+    preview: preview(call.command ?? str(asRecord(call.args)?.command) ?? call.path ?? argsText),
+    path: call.path ?? shell?.path ?? null,
+    result: {
+      hash: result ? resultHash(result.exit_code, result.text) : null,
+      exit_code: result?.exit_code ?? null,
+      error: failed,
+      bytes: result ? Buffer.byteLength(result.text) : 0
+    },
+    write: result?.write ?? null,
+    revert: failed ? null : shell?.revert ?? null,
+    infrastructure: result?.infrastructure ?? (result && failed ? stepInfrastructureOf(result.text) : null),
+    model_call: call.model_call,
+    turn: call.turn,
+    time: call.time
+  };
+}
+var contentHash = (text) => shortHash(normaliseResult(text));
+var asRecord = (value) => value !== null && typeof value === "object" && !Array.isArray(value) ? value : null;
+var num = (value) => typeof value === "number" && Number.isFinite(value) ? value : null;
+var str = (value) => typeof value === "string" ? value : null;
+function openAiUsage(raw, cost = null) {
+  const usage = asRecord(raw);
+  if (!usage) return null;
+  const details = asRecord(usage.prompt_tokens_details);
+  return {
+    input_tokens: num(usage.prompt_tokens) ?? num(usage.input_tokens) ?? 0,
+    cached_input_tokens: num(details?.cached_tokens) ?? num(usage.cache_read_input_tokens) ?? num(usage.prompt_cache_hit_tokens) ?? 0,
+    cache_creation_input_tokens: num(usage.cache_creation_input_tokens) ?? 0,
+    output_tokens: num(usage.completion_tokens) ?? num(usage.output_tokens) ?? 0,
+    cost_usd: num(usage.cost) ?? cost
+  };
+}
+
+// checks/progress/parsers/claude-code.ts
+var TOOL_KINDS = {
+  Read: "read",
+  NotebookRead: "read",
+  Write: "write",
+  Edit: "write",
+  MultiEdit: "write",
+  NotebookEdit: "write",
+  Grep: "search",
+  Glob: "search",
+  LS: "search"
+};
+var COSMETIC_INPUT = /* @__PURE__ */ new Set(["description"]);
+function usageOf(raw) {
+  const usage = asRecord(raw);
+  if (!usage) return null;
+  const cacheRead = num(usage.cache_read_input_tokens) ?? 0;
+  const cacheWrite = num(usage.cache_creation_input_tokens) ?? 0;
+  return {
+    input_tokens: (num(usage.input_tokens) ?? 0) + cacheRead + cacheWrite,
+    cached_input_tokens: cacheRead,
+    cache_creation_input_tokens: cacheWrite,
+    output_tokens: num(usage.output_tokens) ?? 0,
+    cost_usd: null
+  };
+}
+function resultText2(content) {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content.map(
+      (block) => str(asRecord(block)?.text) ?? (asRecord(block)?.type === "image" ? "[image]" : "")
+    ).join("\n");
+  }
+  return "";
+}
+function writeOf(tool, raw) {
+  const result = asRecord(raw);
+  if (!result) return null;
+  const original = str(result.originalFile);
+  if (tool === "Write") {
+    const content = str(result.content);
+    if (content === null) return null;
+    return {
+      before: original === null ? null : contentHash(original),
+      after: contentHash(content)
+    };
+  }
+  if (tool === "Edit" && original !== null) {
+    const oldString = str(result.oldString) ?? "";
+    const newString = str(result.newString) ?? "";
+    const after = result.replaceAll === true ? original.split(oldString).join(newString) : original.replace(oldString, () => newString);
+    return { before: contentHash(original), after: contentHash(after) };
+  }
+  return null;
+}
+function createClaudeCodeParser() {
+  let turn = 0;
+  let anonymous = 0;
+  const pending = /* @__PURE__ */ new Map();
+  function assistant(line, message, at) {
+    const id = str(message.id) ?? `line-${at}-${anonymous++}`;
+    const events = [];
+    const content = Array.isArray(message.content) ? message.content : [];
+    if (line.isApiErrorMessage === true) {
+      const text = resultText2(content);
+      events.push({
+        type: "infrastructure",
+        kind: infrastructureOf(text) ?? "server-error",
+        at,
+        message: text.slice(0, 300)
+      });
+      return events;
+    }
+    events.push({ type: "model-call", id, usage: usageOf(message.usage) });
+    for (const raw of content) {
+      const block = asRecord(raw);
+      if (block?.type !== "tool_use") continue;
+      const toolId = str(block.id);
+      const name = str(block.name);
+      if (!toolId || !name) throw new TraceParseError(at, "a tool_use block has no id or name");
+      const input2 = asRecord(block.input) ?? {};
+      const args = Object.fromEntries(
+        Object.entries(input2).filter(([k]) => !COSMETIC_INPUT.has(k))
+      );
+      pending.set(toolId, {
+        name,
+        at,
+        tool: name,
+        args,
+        command: name === "Bash" ? str(input2.command) ?? "" : null,
+        kind: TOOL_KINDS[name] ?? (name === "Bash" ? void 0 : "other"),
+        path: str(input2.file_path) ?? str(input2.notebook_path) ?? str(input2.path),
+        model_call: id,
+        turn: Math.max(turn, 1),
+        time: str(line.timestamp)
+      });
+    }
+    return events;
+  }
+  function user(line, message) {
+    const content = message.content;
+    const blocks = Array.isArray(content) ? content.map(asRecord) : [];
+    const results = blocks.filter((b) => b?.type === "tool_result");
+    if (results.length === 0) {
+      if (line.isMeta === true || line.isCompactSummary === true) return [];
+      turn++;
+      return [{ type: "turn" }];
+    }
+    const events = [];
+    for (const block of results) {
+      const toolId = str(block?.tool_use_id);
+      const call = toolId ? pending.get(toolId) : void 0;
+      if (!toolId || !call) continue;
+      pending.delete(toolId);
+      const raw = resultText2(block?.content);
+      const isError = block?.is_error === true;
+      const code = /^Exit code (\d+)\n?/.exec(raw);
+      const text = code ? raw.slice(code[0].length) : raw;
+      const exit = call.name === "Bash" ? code ? Number(code[1]) : isError ? 1 : 0 : null;
+      events.push({
+        type: "step",
+        step: buildStep(call, {
+          text,
+          exit_code: exit,
+          error: isError,
+          write: isError ? null : writeOf(call.name, line.toolUseResult)
+        })
+      });
+    }
+    return events;
+  }
+  return {
+    format: "claude-code",
+    push(record2, at) {
+      const line = asRecord(record2);
+      const type = str(line?.type);
+      if (!line || !type) throw new TraceParseError(at, "not a Claude Code session line (no type)");
+      const message = asRecord(line.message);
+      if (type === "assistant") {
+        if (!message) throw new TraceParseError(at, "an assistant line without a message");
+        return assistant(line, message, at);
+      }
+      if (type === "user") {
+        if (!message) throw new TraceParseError(at, "a user line without a message");
+        return user(line, message);
+      }
+      return [];
+    },
+    end() {
+      const open2 = [...pending.values()];
+      pending.clear();
+      return open2.map((call) => ({ type: "step", step: buildStep(call, null) }));
+    }
+  };
+}
+
+// checks/progress/parsers/codex.ts
+function usageOf2(raw) {
+  const usage = asRecord(raw);
+  if (!usage) return null;
+  return {
+    // OpenAI's input_tokens already include the cached ones.
+    input_tokens: num(usage.input_tokens) ?? 0,
+    cached_input_tokens: num(usage.cached_input_tokens) ?? 0,
+    cache_creation_input_tokens: 0,
+    output_tokens: (num(usage.output_tokens) ?? 0) + (num(usage.reasoning_output_tokens) ?? 0),
+    cost_usd: null
+  };
+}
+function commandText(raw) {
+  if (typeof raw === "string") return raw;
+  if (!Array.isArray(raw) || !raw.every((w) => typeof w === "string")) return null;
+  const argv = raw;
+  if (argv.length === 3 && /(^|\/)(ba|z)?sh$/.test(argv[0] ?? "") && /^-l?c$/.test(argv[1] ?? "")) {
+    return argv[2] ?? "";
+  }
+  return argv.join(" ");
+}
+function parseOutput(raw) {
+  try {
+    const parsed = asRecord(JSON.parse(raw));
+    if (parsed && typeof parsed.output === "string") {
+      return { text: parsed.output, exit: num(asRecord(parsed.metadata)?.exit_code) };
+    }
+  } catch {
+  }
+  const code = /^Exit code:\s*(-?\d+)/m.exec(raw);
+  const body = /\nOutput:\n([\s\S]*)$/.exec(raw);
+  return { text: body ? body[1] ?? "" : raw, exit: code ? Number(code[1]) : null };
+}
+function createCodexParser() {
+  let turn = 0;
+  const pending = /* @__PURE__ */ new Map();
+  function call(payload, at, time3) {
+    const callId = str(payload.call_id) ?? str(payload.id);
+    if (!callId) throw new TraceParseError(at, `a ${String(payload.type)} without call_id`);
+    const name = str(payload.name) ?? "shell";
+    let args = payload.arguments ?? payload.input ?? payload.action;
+    if (typeof args === "string" && payload.type === "function_call") {
+      try {
+        args = JSON.parse(args);
+      } catch {
+      }
+    }
+    const record2 = asRecord(args);
+    const command = payload.type === "custom_tool_call" ? null : commandText(record2?.command ?? record2?.cmd ?? null);
+    const patch = typeof args === "string" && name === "apply_patch" ? args : null;
+    const patched = patch ? /\*\*\* (?:Update|Add|Delete) File: (.+)/.exec(patch)?.[1] : null;
+    const { workdir: _workdir, timeout_ms: _timeout, ...kept } = record2 ?? {};
+    pending.set(callId, {
+      at,
+      tool: name,
+      args: record2 ? kept : args,
+      command,
+      kind: name === "apply_patch" ? "write" : command === null ? "other" : void 0,
+      path: patched ?? null,
+      model_call: null,
+      turn: Math.max(turn, 1),
+      time: time3
+    });
+  }
+  function output2(payload) {
+    const callId = str(payload.call_id);
+    const found2 = callId ? pending.get(callId) : void 0;
+    if (!callId || !found2) return [];
+    pending.delete(callId);
+    const raw = str(payload.output) ?? str(asRecord(payload.output)?.content) ?? "";
+    const { text, exit } = parseOutput(raw);
+    const failed = exit !== null ? exit !== 0 : /^(error|apply_patch verification failed)/i.test(text);
+    return [
+      {
+        type: "step",
+        step: buildStep(found2, { text, exit_code: exit, error: failed })
+      }
+    ];
+  }
+  return {
+    format: "codex",
+    push(record2, at) {
+      const line = asRecord(record2);
+      const type = str(line?.type);
+      const payload = asRecord(line?.payload);
+      if (!line || !type) throw new TraceParseError(at, "not a Codex rollout line (no type)");
+      if (!payload) {
+        if (type === "session_meta" || type === "response_item" || type === "event_msg")
+          throw new TraceParseError(at, `a ${type} line without a payload object`);
+        return [];
+      }
+      const kind = str(payload.type);
+      const time3 = str(line.timestamp);
+      if (type === "response_item") {
+        if (kind === "function_call" || kind === "custom_tool_call" || kind === "local_shell_call") {
+          call(payload, at, time3);
+          return [];
+        }
+        if (kind === "function_call_output" || kind === "custom_tool_call_output") {
+          return output2(payload);
+        }
+        return [];
+      }
+      if (type === "event_msg") {
+        if (kind === "user_message") {
+          turn++;
+          return [{ type: "turn" }];
+        }
+        if (kind === "token_count") {
+          const info2 = asRecord(payload.info);
+          const total = usageOf2(info2?.total_token_usage);
+          return total ? [{ type: "usage-total", total, last: usageOf2(info2?.last_token_usage) }] : [];
+        }
+        if (kind === "error" || kind === "stream_error") {
+          const message = str(payload.message) ?? "";
+          return [
+            {
+              type: "infrastructure",
+              kind: infrastructureOf(message) ?? "server-error",
+              at,
+              message: message.slice(0, 300)
+            }
+          ];
+        }
+      }
+      return [];
+    },
+    end() {
+      const open2 = [...pending.values()];
+      pending.clear();
+      return open2.map((c) => ({ type: "step", step: buildStep(c, null) }));
+    }
+  };
+}
+
+// checks/progress/parsers/mini-swe-agent.ts
+function createMiniSweAgentParser() {
+  let turn = 0;
+  let modelCalls = 0;
+  let infrastructureSeen = false;
+  let pendingText = null;
+  const pendingTools = /* @__PURE__ */ new Map();
+  function callFrom(command, at, modelCall, args) {
+    return {
+      at,
+      tool: "bash",
+      args: args ?? { command: command.trim() },
+      command,
+      model_call: modelCall,
+      turn: Math.max(turn, 1),
+      time: null
+    };
+  }
+  function resultOf(text) {
+    const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(text);
+    const output2 = /<output>\n?([\s\S]*?)<\/output>/.exec(text);
+    return {
+      exit: code ? Number(code[1]) : null,
+      output: output2 ? output2[1] ?? "" : text
+    };
+  }
+  function assistant(message, at) {
+    const extra = asRecord(message.extra);
+    const response = asRecord(extra?.response);
+    modelCalls++;
+    const id = str(response?.id) ?? `call-${modelCalls}`;
+    const events = [
+      { type: "model-call", id, usage: openAiUsage(response?.usage, num(extra?.cost)) }
+    ];
+    if (Array.isArray(message.tool_calls)) {
+      for (const [i, raw] of message.tool_calls.entries()) {
+        const call = asRecord(raw);
+        const fn = asRecord(call?.function);
+        const callId = str(call?.id);
+        if (!call || !fn || !callId) {
+          throw new TraceParseError(at, `tool_calls[${i}] has no id or function`);
+        }
+        let args = str(fn.arguments) ?? fn.arguments;
+        try {
+          if (typeof args === "string") args = JSON.parse(args);
+        } catch {
+        }
+        const command = str(asRecord(args)?.command) ?? null;
+        pendingTools.set(callId, {
+          ...callFrom(command ?? "", at, id, args),
+          tool: str(fn.name) ?? "bash",
+          command
+        });
+      }
+      return events;
+    }
+    const content = str(message.content) ?? "";
+    const blocks = [...content.matchAll(/```bash\s*\n([\s\S]*?)\n```/g)];
+    pendingText = blocks.length === 1 ? callFrom(blocks[0]?.[1] ?? "", at, id) : null;
+    return events;
+  }
+  function tool(message) {
+    const callId = str(message.tool_call_id);
+    const call = callId ? pendingTools.get(callId) : void 0;
+    if (!callId || !call) return [];
+    pendingTools.delete(callId);
+    const extra = asRecord(message.extra);
+    const parsed = resultOf(str(message.content) ?? "");
+    const exit2 = num(extra?.returncode) ?? parsed.exit;
+    const text = str(extra?.raw_output) ?? parsed.output;
+    return [{ type: "step", step: buildStep(call, { text, exit_code: exit2, error: exit2 !== 0 }) }];
+  }
+  function user(message) {
+    const content = str(message.content) ?? "";
+    if (turn === 0) {
+      turn = 1;
+      return [{ type: "turn" }];
+    }
+    if (!pendingText) return [];
+    const call = pendingText;
+    pendingText = null;
+    const parsed = resultOf(content);
+    const timedOut = parsed.exit === null && /timed out/i.test(content) ? "timeout" : null;
+    return [
+      {
+        type: "step",
+        step: buildStep(call, {
+          text: parsed.output,
+          exit_code: parsed.exit,
+          error: parsed.exit !== null && parsed.exit !== 0,
+          infrastructure: timedOut
+        })
+      }
+    ];
+  }
+  function exit(message, at) {
+    const extra = asRecord(message.extra);
+    const status = str(extra?.exit_status);
+    const text = str(extra?.exception_str) ?? str(message.content) ?? "";
+    const events = [];
+    const kind = status && status !== "Submitted" ? infrastructureOf(`${status} ${text}`) : null;
+    if (kind) {
+      infrastructureSeen = true;
+      events.push({ type: "infrastructure", kind, at, message: text.slice(0, 300) });
+    }
+    return events;
+  }
+  return {
+    format: "mini-swe-agent",
+    push(record2, at) {
+      const message = asRecord(record2);
+      if (!message) throw new TraceParseError(at, "expected a message object");
+      if ("__info" in message) {
+        const info2 = asRecord(message.__info);
+        const stats = asRecord(info2?.model_stats);
+        const status = str(info2?.exit_status);
+        const events = [];
+        const kind = status && status !== "Submitted" ? infrastructureOf(status) : null;
+        if (kind && !infrastructureSeen)
+          events.push({ type: "infrastructure", kind, at, message: status ?? "" });
+        events.push({
+          type: "exit",
+          status,
+          cost_usd: num(stats?.instance_cost),
+          model_calls: num(stats?.api_calls)
+        });
+        return events;
+      }
+      switch (message.role) {
+        case "system":
+          return [];
+        case "assistant":
+          return assistant(message, at);
+        case "tool":
+          return tool(message);
+        case "user":
+          return user(message);
+        case "exit":
+          return exit(message, at);
+        default:
+          throw new TraceParseError(
+            at,
+            `unknown message role ${JSON.stringify(message.role)} (expected system, user, assistant, tool or exit)`
+          );
+      }
+    },
+    end() {
+      const open2 = [...pendingTools.values(), ...pendingText ? [pendingText] : []];
+      pendingTools.clear();
+      pendingText = null;
+      return open2.map((call) => ({ type: "step", step: buildStep(call, null) }));
+    }
+  };
+}
+
+// checks/progress/parsers/openhands.ts
+var TOOL_ACTIONS = {
+  run: void 0,
+  // a shell command: kind from its text
+  run_ipython: "command",
+  read: "read",
+  edit: "write",
+  write: "write",
+  browse: "other",
+  browse_interactive: "other",
+  call_tool_mcp: "other"
+};
+var COSMETIC_ARGS = /* @__PURE__ */ new Set([
+  "thought",
+  "impl_source",
+  "confirmation_state",
+  "is_input",
+  "blocking",
+  "hidden",
+  "security_risk"
+]);
+function createOpenHandsParser() {
+  let turn = 0;
+  const pending = /* @__PURE__ */ new Map();
+  function modelCall(event) {
+    const metadata = asRecord(event.tool_call_metadata);
+    const response = asRecord(metadata?.model_response);
+    const id = str(response?.id);
+    if (!id) return { id: null, events: [] };
+    return { id, events: [{ type: "model-call", id, usage: openAiUsage(response?.usage) }] };
+  }
+  function action(event, name, at) {
+    const source = str(event.source);
+    const args = asRecord(event.args) ?? {};
+    if (source === "user" && name === "message") {
+      turn++;
+      return [{ type: "turn" }];
+    }
+    if (source !== "agent") return [];
+    const call = modelCall(event);
+    if (!(name in TOOL_ACTIONS)) return call.events;
+    const id = num(event.id);
+    if (id === null) throw new TraceParseError(at, `the ${name} action has no numeric id`);
+    const kept = Object.fromEntries(Object.entries(args).filter(([k]) => !COSMETIC_ARGS.has(k)));
+    const command = name === "run" ? str(args.command) ?? "" : null;
+    pending.set(id, {
+      at,
+      tool: str(asRecord(event.tool_call_metadata)?.function_name) ?? name,
+      args: kept,
+      command,
+      kind: TOOL_ACTIONS[name],
+      path: str(args.path),
+      model_call: call.id,
+      turn: Math.max(turn, 1),
+      time: str(event.timestamp)
+    });
+    return call.events;
+  }
+  function observation(event, name, at) {
+    const extras = asRecord(event.extras) ?? {};
+    if (name === "agent_state_changed" && extras.agent_state === "error") {
+      const reason = str(extras.reason) ?? "";
+      const kind = infrastructureOf(reason);
+      return kind ? [{ type: "infrastructure", kind, at, message: reason.slice(0, 300) }] : [];
+    }
+    const cause = num(event.cause);
+    const call = cause === null ? void 0 : pending.get(cause);
+    if (cause === null || !call) return [];
+    pending.delete(cause);
+    const text = str(event.content) ?? "";
+    const exit = num(asRecord(extras.metadata)?.exit_code);
+    const isEdit = name === "edit" || name === "write";
+    const oldContent = str(extras.old_content);
+    const newContent = str(extras.new_content);
+    const step = buildStep(call, {
+      text,
+      exit_code: exit,
+      error: name === "error" || exit !== null && exit !== 0,
+      write: isEdit && newContent !== null ? {
+        before: oldContent === null ? null : contentHash(oldContent),
+        after: contentHash(newContent)
+      } : null,
+      // exit -1: the command did not return within the runtime's wait (a server, a hang).
+      infrastructure: exit === -1 ? "timeout" : null
+    });
+    return [{ type: "step", step }];
+  }
+  return {
+    format: "openhands",
+    push(record2, at) {
+      const event = asRecord(record2);
+      if (!event) throw new TraceParseError(at, "expected an event object");
+      const act = str(event.action);
+      const obs = str(event.observation);
+      if (act) return action(event, act, at);
+      if (obs) return observation(event, obs, at);
+      if (!("id" in event) && !("source" in event)) {
+        throw new TraceParseError(
+          at,
+          "not an OpenHands event (no id, source, action or observation)"
+        );
+      }
+      return [];
+    },
+    end() {
+      const open2 = [...pending.values()];
+      pending.clear();
+      return open2.map((call) => ({ type: "step", step: buildStep(call, null) }));
+    }
+  };
+}
+
+// checks/progress/parsers/swe-agent.ts
+var SWE_COMMANDS = {
+  open: "read",
+  goto: "read",
+  scroll_up: "read",
+  scroll_down: "read",
+  search_file: "search",
+  search_dir: "search",
+  find_file: "search",
+  create: "write",
+  edit: "write",
+  insert: "write",
+  append: "write",
+  submit: "other"
+};
+function openFileOf(state) {
+  let value = state;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  const file2 = str(asRecord(value)?.open_file);
+  return file2 && file2 !== "n/a" ? file2 : null;
+}
+function createSweAgentParser() {
+  let calls = 0;
+  return {
+    format: "swe-agent",
+    push(record2, at) {
+      const step = asRecord(record2);
+      if (!step) throw new TraceParseError(at, "expected a trajectory step object");
+      if ("__info" in step) {
+        const info2 = asRecord(step.__info);
+        const stats = asRecord(info2?.model_stats);
+        return [
+          {
+            type: "exit",
+            status: str(info2?.exit_status),
+            cost_usd: num(stats?.instance_cost),
+            model_calls: num(stats?.api_calls) || null,
+            input_tokens: num(stats?.tokens_sent),
+            output_tokens: num(stats?.tokens_received)
+          }
+        ];
+      }
+      const action = str(step.action);
+      if (action === null) throw new TraceParseError(at, "the step has no action text");
+      calls++;
+      const events = [
+        { type: "model-call", id: `step-${calls}`, usage: null },
+        ...calls === 1 ? [{ type: "turn" }] : []
+      ];
+      const command = action.trim();
+      if (command === "") return events;
+      const [word = "", ...rest] = command.split(/\s+/);
+      const editor = word === "str_replace_editor" ? rest[0] : null;
+      const own2 = editor ? editor === "view" ? "read" : "write" : SWE_COMMANDS[word];
+      const named = editor ? rest[1] ?? null : word === "open" || word === "create" ? rest[0] : null;
+      const observation = str(step.observation) ?? "";
+      events.push({
+        type: "step",
+        step: buildStep(
+          {
+            at,
+            tool: own2 ? word : "bash",
+            args: { command },
+            command: own2 ? null : command,
+            kind: own2,
+            path: own2 ? named ?? openFileOf(step.state) : void 0,
+            model_call: `step-${calls}`,
+            turn: 1,
+            time: null
+          },
+          { text: observation, exit_code: null, error: false }
+        )
+      });
+      return events;
+    },
+    end: () => []
+  };
+}
+
+// checks/progress/parsers/index.ts
+function createParser(format) {
+  switch (format) {
+    case "claude-code":
+      return createClaudeCodeParser();
+    case "codex":
+      return createCodexParser();
+    case "openhands":
+      return createOpenHandsParser();
+    case "swe-agent":
+      return createSweAgentParser();
+    default:
+      return createMiniSweAgentParser();
+  }
+}
+var CODEX_TYPES = /* @__PURE__ */ new Set([
+  "session_meta",
+  "response_item",
+  "event_msg",
+  "turn_context",
+  "compacted"
+]);
+var CLAUDE_TYPES = /* @__PURE__ */ new Set(["user", "assistant", "summary", "system", "file-history-snapshot"]);
+function detectLineFormat(record2) {
+  const line = asRecord(record2);
+  if (!line) return null;
+  const type = str(line.type);
+  if (type && CODEX_TYPES.has(type) && "payload" in line) return "codex";
+  if (type && CLAUDE_TYPES.has(type) && ("sessionId" in line || "uuid" in line || "leafUuid" in line))
+    return "claude-code";
+  if ("source" in line && ("action" in line || "observation" in line)) return "openhands";
+  return null;
+}
+function detectDocumentFormat(document) {
+  if (Array.isArray(document))
+    return document.length === 0 ? "openhands" : detectLineFormat(document[0]) === "openhands" ? "openhands" : null;
+  const doc = asRecord(document);
+  if (!doc) return null;
+  if (Array.isArray(doc.trajectory)) return "swe-agent";
+  if (Array.isArray(doc.messages) && (str(doc.trajectory_format)?.startsWith("mini-swe-agent") ?? "info" in doc))
+    return "mini-swe-agent";
+  return null;
+}
+function* documentRecords(document, format) {
+  if (format === "openhands") {
+    if (!Array.isArray(document))
+      throw new TraceParseError("document", "expected a JSON array of events");
+    for (const [i, event] of document.entries()) yield { record: event, at: `event [${i}]` };
+    return;
+  }
+  const doc = asRecord(document);
+  const key = format === "swe-agent" ? "trajectory" : format === "mini-swe-agent" ? "messages" : null;
+  const list = key ? doc?.[key] : null;
+  if (!doc || !key || !Array.isArray(list)) {
+    throw new TraceParseError(
+      "document",
+      `expected an object with a ${key ?? "records"} array (${format})`
+    );
+  }
+  for (const [i, record2] of list.entries()) yield { record: record2, at: `${key}[${i}]` };
+  yield { record: { __info: doc.info ?? null }, at: "info" };
+}
+
+// checks/progress/analyse.ts
+function createTraceAnalysis(format, thresholds = {}) {
+  const parser = createParser(format);
+  const detector = new ProgressDetector(format, thresholds);
+  return {
+    format,
+    push(record2, at) {
+      detector.record();
+      for (const event of parser.push(record2, at)) detector.push(event);
+    },
+    finish() {
+      for (const event of parser.end()) detector.push(event);
+      return detector.report();
+    }
+  };
+}
+
+// action/trace.ts
+var MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+var MAX_LINE_BYTES = 32 * 1024 * 1024;
+var TraceFileError = class extends Error {
+  name = "TraceFileError";
+};
+var FORMATS_TEXT = TRACE_FORMATS.join(", ");
+async function analyseTraceFile(path, options = {}) {
+  let size;
+  try {
+    const stat = lstatSync2(path);
+    if (!stat.isFile()) {
+      throw new TraceFileError(
+        `${path} is not a regular file (a ${stat.isSymbolicLink() ? "symbolic link" : "directory or special file"}); pass the trace file itself`
+      );
+    }
+    size = stat.size;
+  } catch (error63) {
+    if (error63 instanceof TraceFileError) throw error63;
+    throw new TraceFileError(`cannot read ${path}: ${error63.message}`);
+  }
+  const first = await firstLine(path);
+  let lineFormat = null;
+  let oneValuePerLine = false;
+  try {
+    lineFormat = first.trim() ? detectLineFormat(JSON.parse(first)) : null;
+    oneValuePerLine = true;
+  } catch {
+  }
+  const documentName = /\.traj(\.json)?$|\.json$/.test(basename(path));
+  if (!lineFormat && (documentName || !oneValuePerLine && /^\s*[[{]/.test(first))) {
+    return analyseDocument(path, size, options);
+  }
+  return analyseLines(path, lineFormat, options);
+}
+async function firstLine(path) {
+  const stream = createReadStream(path, { start: 0, end: 64 * 1024 - 1 });
+  let text = "";
+  for await (const chunk of stream) text += chunk.toString("utf8");
+  const end = text.indexOf("\n");
+  return end >= 0 ? text.slice(0, end) : text;
+}
+function analyseDocument(path, size, options) {
+  const limit = options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
+  if (size > limit) {
+    throw new TraceParseError(
+      "document",
+      `${path} is one JSON document of ${size} bytes, over the ${limit}-byte limit for whole-document traces (.traj, .traj.json, OpenHands arrays); JSONL traces have no such limit`
+    );
+  }
+  const text = readFileSync4(path, "utf8");
+  let document;
+  try {
+    document = JSON.parse(text);
+  } catch (error63) {
+    const message = error63.message;
+    const position = /position (\d+)/.exec(message);
+    const line = position ? text.slice(0, Number(position[1])).split("\n").length : null;
+    throw new TraceParseError(line ? `line ${line}` : "document", `not valid JSON: ${message}`);
+  }
+  const format = options.format ?? detectDocumentFormat(document);
+  if (!format) {
+    throw new TraceParseError(
+      "document",
+      `not a trace agate reads: expected one of ${FORMATS_TEXT} (a SWE-agent .traj with trajectory[], a mini-swe-agent .traj.json with messages[], or an OpenHands event array); pass --format to say which`
+    );
+  }
+  const analysis = createTraceAnalysis(format, options.thresholds);
+  for (const { record: record2, at } of documentRecords(document, format)) analysis.push(record2, at);
+  return analysis.finish();
+}
+async function* lines(path, maxLineBytes) {
+  let parts = [];
+  let length = 0;
+  let number4 = 0;
+  for await (const chunk of createReadStream(path, {
+    highWaterMark: 1024 * 1024
+  })) {
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+      parts.push(chunk.subarray(start, nl));
+      number4++;
+      yield [number4, Buffer.concat(parts).toString("utf8")];
+      parts = [];
+      length = 0;
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      parts.push(chunk.subarray(start));
+      length += chunk.length - start;
+      if (length > maxLineBytes) {
+        throw new TraceParseError(
+          `line ${number4 + 1}`,
+          `longer than ${maxLineBytes} bytes; a JSONL trace holds one record per line`
+        );
+      }
+    }
+  }
+  if (length > 0) yield [number4 + 1, Buffer.concat(parts).toString("utf8")];
+}
+async function analyseLines(path, detected, options) {
+  let analysis = null;
+  for await (const [number4, text] of lines(path, options.maxLineBytes ?? MAX_LINE_BYTES)) {
+    if (text.trim() === "") continue;
+    const at = `line ${number4}`;
+    let record2;
+    try {
+      record2 = JSON.parse(text);
+    } catch (error63) {
+      throw new TraceParseError(at, `not valid JSON: ${error63.message}`);
+    }
+    if (!analysis) {
+      const format = options.format ?? detected ?? detectLineFormat(record2);
+      if (!format) {
+        throw new TraceParseError(
+          at,
+          `not a trace agate reads: expected one of ${FORMATS_TEXT} (Claude Code session JSONL, Codex rollout JSONL, OpenHands events); pass --format to say which`
+        );
+      }
+      analysis = createTraceAnalysis(format, options.thresholds);
+    }
+    analysis.push(record2, at);
+  }
+  if (!analysis) throw new TraceParseError("line 1", "the trace is empty");
+  return analysis.finish();
+}
+var MAX_TRACE_FILES = 20;
+function resolveTraceFiles(cwd, pattern) {
+  const scan = import_picomatch.default.scan(pattern);
+  if (!scan.isGlob) return [resolve3(cwd, pattern)];
+  const base = resolve3(cwd, scan.base || ".");
+  const match = (0, import_picomatch.default)(scan.glob, { dot: true });
+  const found2 = [];
+  let entries;
+  try {
+    entries = readdirSync3(base, { recursive: true, withFileTypes: true });
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const path = join5(entry.parentPath, entry.name);
+    if (match(relative(base, path))) found2.push(path);
+  }
+  return found2.sort().slice(0, MAX_TRACE_FILES);
+}
+async function readTraces(cwd, pattern) {
+  const files = resolveTraceFiles(cwd, pattern);
+  if (files.length === 0) {
+    return [{ source: pattern, report: null, error: `no file matches ${pattern} under ${cwd}` }];
+  }
+  const outcomes = [];
+  for (const file2 of files) {
+    const inside = relative(cwd, file2);
+    const source = inside && !inside.startsWith("..") ? inside : file2;
+    try {
+      outcomes.push({ source, report: await analyseTraceFile(file2), error: null });
+    } catch (error63) {
+      outcomes.push({ source, report: null, error: error63.message });
+    }
+  }
+  return outcomes;
 }
 
 // action/upload.ts
 import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join5 } from "node:path";
+import { join as join6 } from "node:path";
 var RecordUploadError = class extends Error {
   constructor(message, tampering) {
     super(message);
@@ -28709,12 +32341,34 @@ async function loadArtifactClient(env) {
   if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL) return null;
   return import("./chunks/artifact-ZUUNLIPH.js");
 }
+var TRACE_REPORT_FILE_NAME = "trace-report.json";
+var traceReportArtifactName = (attempt) => `agate-trace-report-attempt-${attempt}`;
+async function uploadTraceReport(json2, options) {
+  const name = traceReportArtifactName(runAttempt(options.env));
+  if (!options.client) return `not uploaded (not on a GitHub Actions runner)`;
+  mkdirSync2(options.tempDir, { recursive: true });
+  const dir = mkdtempSync2(join6(options.tempDir, "trace-"));
+  const file2 = join6(dir, TRACE_REPORT_FILE_NAME);
+  writeFileSync3(file2, json2);
+  try {
+    const { id } = await new options.client.DefaultArtifactClient().uploadArtifact(
+      name,
+      [file2],
+      dir
+    );
+    return `the artifact \`${name}\` (id ${id ?? "unknown"})`;
+  } catch (error63) {
+    return `not uploaded: ${error63 instanceof Error ? error63.message : String(error63)}`;
+  } finally {
+    rmSync3(dir, { recursive: true, force: true });
+  }
+}
 async function uploadRecord(json2, options) {
   const name = recordArtifactName(runAttempt(options.env));
   if (!options.client) return { kind: "not-on-runner", name };
   mkdirSync2(options.tempDir, { recursive: true });
-  const dir = mkdtempSync2(join5(options.tempDir, "upload-"));
-  const file2 = join5(dir, RECORD_FILE_NAME);
+  const dir = mkdtempSync2(join6(options.tempDir, "upload-"));
+  const file2 = join6(dir, RECORD_FILE_NAME);
   writeFileSync3(file2, json2);
   try {
     const { id, size } = await new options.client.DefaultArtifactClient().uploadArtifact(
@@ -28783,7 +32437,7 @@ async function runAction(env) {
   systemExecutable("git");
   systemExecutable("bash");
   const inputs = readInputs();
-  const cwd = resolve3(inputs["working-directory"]);
+  const cwd = resolve4(inputs["working-directory"]);
   const context = readEventContext(env);
   const repository = env.GITHUB_REPOSITORY ?? (context.kind === "other" ? context.repository : null);
   const [owner, repo] = (repository ?? "").split("/");
@@ -28794,8 +32448,10 @@ async function runAction(env) {
       path
     );
   } : void 0;
-  const stateDir = env.RUNNER_TEMP ? join6(env.RUNNER_TEMP, "agate") : localStateDir(cwd);
+  const stateDir = env.RUNNER_TEMP ? join7(env.RUNNER_TEMP, "agate") : localStateDir(cwd);
   const artifactClient = await loadArtifactClient(env);
+  const traceInput = getInput("trace").trim();
+  const traces = traceInput ? await readTraces(cwd, traceInput) : [];
   const outcome = await runRequiredCommands({
     cwd,
     configPath: inputs.config,
@@ -28817,7 +32473,7 @@ async function runAction(env) {
   const record2 = outcome.record;
   const json2 = `${JSON.stringify(record2, null, 2)}
 `;
-  const recordPath = inputs["record-path"] ? resolve3(cwd, inputs["record-path"]) : join6(stateDir, RECORD_FILE_NAME);
+  const recordPath = inputs["record-path"] ? resolve4(cwd, inputs["record-path"]) : join7(stateDir, RECORD_FILE_NAME);
   mkdirSync3(dirname3(recordPath), { recursive: true });
   writeRegularFile(recordPath, json2);
   let upload;
@@ -28834,9 +32490,22 @@ async function runAction(env) {
   setOutput("tested-sha", record2.tested.sha);
   setOutput("tree-sha", record2.tested.tree_sha);
   setOutput("failed-commands", JSON.stringify(failed));
+  let traceMarkdown = "";
+  if (traces.length > 0) {
+    const where = await uploadTraceReport(`${JSON.stringify(traceJson(traces), null, 2)}
+`, {
+      env,
+      tempDir: stateDir,
+      client: artifactClient
+    });
+    traceMarkdown = `
+${renderTraces(traces)}
+The trace reports are ${where}.
+`;
+  }
   const markdown = `${renderRecordMarkdown(record2)}
 ${whereTheRecordWent(upload)}
-`;
+${traceMarkdown}`;
   if (env.GITHUB_STEP_SUMMARY) await summary.addRaw(markdown).write({ overwrite: true });
   if (upload instanceof RecordUploadError) {
     setFailed(upload.message);
@@ -28870,7 +32539,7 @@ function resetFileCommands(env) {
 }
 function writeRegularFile(path, content) {
   try {
-    if (!lstatSync2(path).isFile()) unlinkSync(path);
+    if (!lstatSync3(path).isFile()) unlinkSync(path);
   } catch {
   }
   const fd = openSync2(
@@ -28888,6 +32557,17 @@ function whereTheRecordWent(upload) {
     return upload.tampering ? "**The record could not be uploaded: an artifact of its name was already in this run attempt. The job was tampered with; the App will refuse this attempt's record.**" : `**The record was not uploaded**, so the App cannot see it: ${upload.message.replace(/^agate: /, "")}`;
   }
   return upload.kind === "uploaded" ? `The record is the artifact \`${upload.name}\` (id ${upload.id}) of this run.` : "The record was not uploaded (not on a GitHub Actions runner); the App cannot see it.";
+}
+function traceJson(traces) {
+  return traces.map(({ source, report, error: error63 }) => ({ source, report, error: error63 }));
+}
+function renderTraces(traces) {
+  return traces.map(
+    ({ source, report, error: error63 }) => report ? renderProgressMarkdown(report, source) : `### Agent trace ${codeSpan(source, 200)}: not read
+
+${codeSpan(error63 ?? "", 500)}. The commands' verdict does not depend on it; fix the trace input or the file to get a progress report.
+`
+  ).join("\n");
 }
 function baseSha(cwd, context) {
   if (context.kind !== "other") return context.baseSha;
