@@ -13,6 +13,7 @@ import {
   type EscalationRules,
   openEntry,
 } from "../../checks/entries/machine.js";
+import { markerPrefix, renderReplyMarker } from "../../checks/entries/marker.js";
 import {
   commandForLabel,
   desiredEntryLabels,
@@ -52,8 +53,6 @@ export interface EntryDeps {
   appLogin: string;
 }
 
-/** Hidden in each reply, so a reply posted before a crash is found instead of posted twice. */
-const replyMarker = (version: number) => `<!-- agate:entry-event ${version} -->`;
 const REFUSAL_MARKER = "<!-- agate:entry-refused -->";
 
 /** The timer job for an entry's deadline, if it has one. */
@@ -210,10 +209,10 @@ async function postReplies(
   const own = comments.filter((c) => c.login.toLowerCase() === deps.appLogin.toLowerCase());
   let count = 0;
   for (const event of unposted) {
-    if (event.reply !== null && !own.some((c) => c.body.includes(replyMarker(event.version)))) {
+    if (event.reply !== null && !own.some((c) => c.body.includes(markerPrefix(event.version)))) {
       await deps.github.comment(
         entry.issue_number,
-        `${event.reply}\n\n${replyMarker(event.version)}`,
+        `${event.reply}\n\n${renderReplyMarker({ ...event, state: event.to_state, comment: event.comment_id })}`,
       );
       count++;
     }
