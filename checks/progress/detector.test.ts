@@ -26,7 +26,9 @@ describe("seed 002: a loop guard blinded by volatile fields", () => {
 
   it("the raw results all differ, so a guard that hashed them would stay silent", () => {
     const results = new Set(
-      Array.from({ length: 186 }, (_, n) => JSON.stringify((noop(n)[1] as any).message.content[0])),
+      Array.from({ length: 186 }, (_, n) =>
+        JSON.stringify((noop(n)[1] as { message: { content: unknown[] } }).message.content[0]),
+      ),
     );
     expect(results.size).toBe(186);
   });
