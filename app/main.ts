@@ -7,7 +7,8 @@ import { resolve } from "node:path";
 import * as util from "node:util";
 import { gateJobHandlers } from "./gate/job-handlers.js";
 import { startAgate } from "./runtime/server.js";
-import type { Environment } from "./runtime/settings.js";
+import { type Environment, loadSetupSettings, unregistered } from "./runtime/settings.js";
+import { startSetup } from "./runtime/setup.js";
 
 function environment(): Environment {
   const file = resolve(".env");
@@ -20,6 +21,22 @@ function environment(): Environment {
     return process.env;
   }
   return { ...util.parseEnv(readFileSync(file, "utf8")), ...process.env };
+}
+
+// Not registered yet: serve GitHub's manifest flow; once a person registered the App, its
+// credentials are in .env and the App starts with them, in this same process.
+if (unregistered(environment())) {
+  try {
+    const setup = await startSetup({
+      settings: loadSetupSettings(environment()),
+      cwd: process.cwd(),
+    });
+    await setup.registered;
+    await setup.close();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
 }
 
 let agate: Awaited<ReturnType<typeof startAgate>>;

@@ -148,105 +148,107 @@ const evaluatorEnvShape = {
   ),
 };
 
+const appEnvShape = {
+  APP_ID: requiredText(
+    `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} → App ID)`,
+  ).pipe(
+    z
+      .string()
+      .regex(/^[1-9]\d*$/, {
+        error: (issue) =>
+          `APP_ID is ${JSON.stringify(issue.input)}, not an App id: set it to the number shown ` +
+          `as App ID (${APP_SETTINGS})`,
+      })
+      .transform(Number),
+  ),
+  PRIVATE_KEY: optionalText.pipe(
+    z
+      .string()
+      .transform((value, context) => {
+        const pem = normalizePrivateKey(value);
+        if (pem === null) {
+          context.issues.push({
+            code: "custom",
+            input: "(hidden)",
+            message:
+              "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its " +
+              "BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead",
+          });
+          return z.NEVER;
+        }
+        const problem = privateKeyProblem(pem);
+        if (problem !== null) {
+          context.issues.push({
+            code: "custom",
+            input: "(hidden)",
+            message: `PRIVATE_KEY looks like a PEM private key, but ${problem}: paste the App's .pem file unchanged, or generate a new key under ${APP_SETTINGS} → Private keys`,
+          });
+          return z.NEVER;
+        }
+        return pem;
+      })
+      .optional(),
+  ),
+  PRIVATE_KEY_PATH: optionalText,
+  WEBHOOK_SECRET: requiredText(
+    `WEBHOOK_SECRET is missing: set it to the webhook secret entered in ${APP_SETTINGS} → ` +
+      "Webhook secret; agate refuses webhooks it cannot verify",
+  ),
+  PORT: wholeNumber(
+    "PORT",
+    0,
+    65_535,
+    "set it to a TCP port 0-65535 (0 picks a free one), or leave it unset for 3000",
+    3000,
+  ),
+  HOST: optionalText,
+  LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
+  LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"], "pretty"),
+  GHE_HOST: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
+        error: (issue) =>
+          `GHE_HOST is ${JSON.stringify(issue.input)}: give the GitHub Enterprise host name ` +
+          "only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL",
+      })
+      .optional(),
+  ),
+  GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
+  AGATE_DATABASE_URL: optionalText.pipe(z.string().default(DEFAULT_DATABASE_URL)),
+  AGATE_WORKERS: wholeNumber(
+    "AGATE_WORKERS",
+    0,
+    64,
+    "set it to how many jobs run at once, 0-64 (0: this process only records webhooks), " +
+      "or leave it unset for 2",
+    2,
+  ),
+  AGATE_LEASE_MS: wholeNumber(
+    "AGATE_LEASE_MS",
+    1_000,
+    3_600_000,
+    "set it to how long a worker holds a job without a heartbeat, in milliseconds " +
+      "(1000-3600000), or leave it unset for 60000",
+    60_000,
+  ),
+  AGATE_RECONCILE_INTERVAL: duration(
+    "AGATE_RECONCILE_INTERVAL",
+    "set it to a duration such as 90s, 10m or 1h, or leave it unset for 10m",
+    "10m",
+  ),
+  AGATE_DELIVERY_RETENTION: duration(
+    "AGATE_DELIVERY_RETENTION",
+    "set it to how long a processed webhook delivery keeps its payload, at least 1h, such as " +
+      "36h or 30d, or leave it unset for 7d",
+    "7d",
+    MIN_DELIVERY_RETENTION_MS,
+  ),
+  ...evaluatorEnvShape,
+};
+
 export const agateEnvSchema = z
-  .object({
-    APP_ID: requiredText(
-      `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} → App ID)`,
-    ).pipe(
-      z
-        .string()
-        .regex(/^[1-9]\d*$/, {
-          error: (issue) =>
-            `APP_ID is ${JSON.stringify(issue.input)}, not an App id: set it to the number shown ` +
-            `as App ID (${APP_SETTINGS})`,
-        })
-        .transform(Number),
-    ),
-    PRIVATE_KEY: optionalText.pipe(
-      z
-        .string()
-        .transform((value, context) => {
-          const pem = normalizePrivateKey(value);
-          if (pem === null) {
-            context.issues.push({
-              code: "custom",
-              input: "(hidden)",
-              message:
-                "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its " +
-                "BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead",
-            });
-            return z.NEVER;
-          }
-          const problem = privateKeyProblem(pem);
-          if (problem !== null) {
-            context.issues.push({
-              code: "custom",
-              input: "(hidden)",
-              message: `PRIVATE_KEY looks like a PEM private key, but ${problem}: paste the App's .pem file unchanged, or generate a new key under ${APP_SETTINGS} → Private keys`,
-            });
-            return z.NEVER;
-          }
-          return pem;
-        })
-        .optional(),
-    ),
-    PRIVATE_KEY_PATH: optionalText,
-    WEBHOOK_SECRET: requiredText(
-      `WEBHOOK_SECRET is missing: set it to the webhook secret entered in ${APP_SETTINGS} → ` +
-        "Webhook secret; agate refuses webhooks it cannot verify",
-    ),
-    PORT: wholeNumber(
-      "PORT",
-      0,
-      65_535,
-      "set it to a TCP port 0-65535 (0 picks a free one), or leave it unset for 3000",
-      3000,
-    ),
-    HOST: optionalText,
-    LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
-    LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"], "pretty"),
-    GHE_HOST: optionalText.pipe(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
-          error: (issue) =>
-            `GHE_HOST is ${JSON.stringify(issue.input)}: give the GitHub Enterprise host name ` +
-            "only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL",
-        })
-        .optional(),
-    ),
-    GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
-    AGATE_DATABASE_URL: optionalText.pipe(z.string().default(DEFAULT_DATABASE_URL)),
-    AGATE_WORKERS: wholeNumber(
-      "AGATE_WORKERS",
-      0,
-      64,
-      "set it to how many jobs run at once, 0-64 (0: this process only records webhooks), " +
-        "or leave it unset for 2",
-      2,
-    ),
-    AGATE_LEASE_MS: wholeNumber(
-      "AGATE_LEASE_MS",
-      1_000,
-      3_600_000,
-      "set it to how long a worker holds a job without a heartbeat, in milliseconds " +
-        "(1000-3600000), or leave it unset for 60000",
-      60_000,
-    ),
-    AGATE_RECONCILE_INTERVAL: duration(
-      "AGATE_RECONCILE_INTERVAL",
-      "set it to a duration such as 90s, 10m or 1h, or leave it unset for 10m",
-      "10m",
-    ),
-    AGATE_DELIVERY_RETENTION: duration(
-      "AGATE_DELIVERY_RETENTION",
-      "set it to how long a processed webhook delivery keeps its payload, at least 1h, such as " +
-        "36h or 30d, or leave it unset for 7d",
-      "7d",
-      MIN_DELIVERY_RETENTION_MS,
-    ),
-    ...evaluatorEnvShape,
-  })
+  .object(appEnvShape)
   .refine(
     (env) =>
       blankToUndefined(env.PRIVATE_KEY) !== undefined ||
@@ -295,6 +297,67 @@ export interface EvaluatorSettings {
 }
 
 /** The settings are wrong; `problems` has one line per setting, each saying what to set. */
+/** None of the App's credentials is set: it is not registered yet, and the setup flow runs. */
+export function unregistered(env: Environment): boolean {
+  return ["APP_ID", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "WEBHOOK_SECRET"].every(
+    (name) => blankToUndefined(env[name]) === undefined,
+  );
+}
+
+/** What the registration server (app/runtime/setup.ts) needs, before the App has credentials. */
+export interface SetupSettings {
+  port: number;
+  host: string | undefined;
+  /** Where people create Apps: https://github.com, or GHE_PROTOCOL://GHE_HOST. */
+  githubUrl: string;
+  /** The API the manifest code is converted with. */
+  apiUrl: string;
+  /** The address GitHub and browsers reach this App at; from the request when unset. */
+  publicUrl: string | undefined;
+  /** Register the App under this organisation rather than the person's account. */
+  org: string | undefined;
+}
+
+const setupEnvSchema = z.object({
+  PORT: appEnvShape.PORT,
+  HOST: appEnvShape.HOST,
+  GHE_HOST: appEnvShape.GHE_HOST,
+  GHE_PROTOCOL: appEnvShape.GHE_PROTOCOL,
+  AGATE_PUBLIC_URL: optionalText.pipe(
+    z
+      .string()
+      .refine(isHttpUrl, {
+        error: (issue) =>
+          `AGATE_PUBLIC_URL is ${JSON.stringify(issue.input)}: give the address GitHub reaches this App at, such as https://agate.example.com`,
+      })
+      .optional(),
+  ),
+  AGATE_GITHUB_ORG: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9-]+$/, {
+        error: (issue) =>
+          `AGATE_GITHUB_ORG is ${JSON.stringify(issue.input)}: give the organisation's login, such as my-org`,
+      })
+      .optional(),
+  ),
+});
+
+export function loadSetupSettings(env: Environment): SetupSettings {
+  const parsed = setupEnvSchema.safeParse(env);
+  if (!parsed.success) throw new SettingsError(parsed.error.issues.map((issue) => issue.message));
+  const data = parsed.data;
+  const web = data.GHE_HOST ? `${data.GHE_PROTOCOL}://${data.GHE_HOST}` : "https://github.com";
+  return {
+    port: data.PORT,
+    host: data.HOST,
+    githubUrl: web,
+    apiUrl: data.GHE_HOST ? `${web}/api/v3` : "https://api.github.com",
+    publicUrl: data.AGATE_PUBLIC_URL?.replace(/\/+$/, ""),
+    org: data.AGATE_GITHUB_ORG,
+  };
+}
+
 export class SettingsError extends Error {
   readonly problems: readonly string[];
 

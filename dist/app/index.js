@@ -1,6 +1,6 @@
 // app/main.ts
-import { existsSync, readFileSync as readFileSync2 } from "node:fs";
-import { resolve as resolve4 } from "node:path";
+import { existsSync as existsSync2, readFileSync as readFileSync3 } from "node:fs";
+import { resolve as resolve5 } from "node:path";
 import * as util from "node:util";
 
 // schemas/jobs.ts
@@ -1677,7 +1677,7 @@ function cutTitle(text, limit = GITHUB_TITLE_LIMIT) {
 function durationText(ms) {
   if (ms < 1e3) return `${Math.max(0, Math.round(ms))} ms`;
   const tenths = Math.round(ms / 100);
-  if (tenths < 600) return `${(tenths / 10).toFixed(1)} s`;
+  if (tenths < 600) return `${tenths / 10} s`;
   const seconds = Math.round(ms / 1e3);
   if (seconds < 3600) {
     const s = seconds % 60;
@@ -1702,7 +1702,7 @@ function outputDetails(input) {
   const shown = displayTail(input.tail);
   if (shown.trim() === "") return [`${escapeHtml(input.label)}; it printed nothing.`];
   return [
-    `<details${input.open ? " open" : ""}><summary>${escapeHtml(input.label)}</summary>`,
+    `<details${input.open ? " open" : ""}><summary>${escapeHtml(`${input.label}${input.note ?? ""}`)}</summary>`,
     "",
     ...input.lead ? [input.lead, ""] : [],
     fenced(shown),
@@ -2006,6 +2006,12 @@ function applyDeadline(entry, at, rules) {
 function entryPriority(state, agentWaiting) {
   return agentWaiting && state !== "resolved" ? "blocking" : "background";
 }
+
+// checks/entries/marker.ts
+function renderReplyMarker(marker) {
+  return `<!-- agate:entry-event v=${marker.version} kind=${marker.kind} state=${marker.state} actor=${marker.actor} comment=${marker.comment ?? 0} -->`;
+}
+var markerPrefix = (version) => `<!-- agate:entry-event v=${version} `;
 
 // checks/entries/projection.ts
 var STATE_LABELS = {
@@ -2521,7 +2527,6 @@ async function readEscalationRules(github) {
 }
 
 // app/entries/entry-job.ts
-var replyMarker = (version) => `<!-- agate:entry-event ${version} -->`;
 var REFUSAL_MARKER = "<!-- agate:entry-refused -->";
 function deadlineJobs(entry, installation2) {
   if (!entry.deadline) return [];
@@ -2643,12 +2648,12 @@ async function postReplies(deps, entry, listed) {
   const own = comments.filter((c) => c.login.toLowerCase() === deps.appLogin.toLowerCase());
   let count2 = 0;
   for (const event of unposted) {
-    if (event.reply !== null && !own.some((c) => c.body.includes(replyMarker(event.version)))) {
+    if (event.reply !== null && !own.some((c) => c.body.includes(markerPrefix(event.version)))) {
       await deps.github.comment(
         entry.issue_number,
         `${event.reply}
 
-${replyMarker(event.version)}`
+${renderReplyMarker({ ...event, state: event.to_state, comment: event.comment_id })}`
       );
       count2++;
     }
@@ -5394,9 +5399,9 @@ async function runEvaluatorCommand(options) {
   const onAbort = () => stop("aborted");
   options.signal?.addEventListener("abort", onAbort, { once: true });
   if (options.signal?.aborted) onAbort();
-  const exit = await new Promise((resolve5) => {
-    child.once("error", (error) => resolve5({ spawnError: error }));
-    child.once("exit", (code, signal) => resolve5({ code, signal }));
+  const exit = await new Promise((resolve6) => {
+    child.once("error", (error) => resolve6({ spawnError: error }));
+    child.once("exit", (code, signal) => resolve6({ code, signal }));
   }).finally(() => {
     clearTimeout(timeout);
     options.signal?.removeEventListener("abort", onAbort);
@@ -5451,15 +5456,15 @@ async function drained(...streams) {
   await Promise.race([
     Promise.all(
       streams.map(
-        (stream) => new Promise((resolve5) => {
-          if (stream.readableEnded || stream.destroyed) return resolve5();
-          stream.once("end", resolve5);
-          stream.once("close", resolve5);
+        (stream) => new Promise((resolve6) => {
+          if (stream.readableEnded || stream.destroyed) return resolve6();
+          stream.once("end", resolve6);
+          stream.once("close", resolve6);
         })
       )
     ),
-    new Promise((resolve5) => {
-      timer = setTimeout(resolve5, DRAIN_LIMIT_MS);
+    new Promise((resolve6) => {
+      timer = setTimeout(resolve6, DRAIN_LIMIT_MS);
     })
   ]);
   clearTimeout(timer);
@@ -7127,232 +7132,6 @@ function freshBoundary(deps, bundle) {
   }
 }
 
-// checks/gate/requirements-table.ts
-var STATUS_ICON = {
-  pass: "\u2705",
-  fail: "\u274C",
-  waiting: "\u23F3",
-  blocked: "\u26D4",
-  capped: "\u{1F9E2}",
-  stalled: "\u{1F501}"
-};
-function requirementsTable(requirements) {
-  if (requirements.length === 0) return [];
-  return [
-    "| requirement | status | why |",
-    "| --- | --- | --- |",
-    ...requirements.map(
-      (r) => `| ${r.name} | ${STATUS_ICON[r.status]} ${r.status} | ${tableCell(r.reason)} |`
-    ),
-    ""
-  ];
-}
-
-// checks/gate/merge-group.ts
-var MERGE_QUEUE_REF_PREFIX = "gh-readonly-queue/";
-function isMergeQueueRef(ref) {
-  return (ref ?? "").replace(/^refs\/heads\//, "").startsWith(MERGE_QUEUE_REF_PREFIX);
-}
-function recordTimeoutReason(headSha, timeoutMs) {
-  return `no command record for the merge group head ${shortSha(headSha)} within ${formatDuration(timeoutMs)} (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`;
-}
-function decideMergeGroup(facts) {
-  const head = shortSha(facts.merge_group.head_sha);
-  const reasons = facts.evidence.filter((e) => e.refused).map((e) => `command record refused: ${e.refused}`);
-  if (facts.config.status === "missing") {
-    const reason = `the group's base commit has no ${facts.config.path}, so this repository has not adopted agate`;
-    return {
-      state: "not_gated",
-      conclusion: "neutral",
-      title: `Not gated: ${reason}`,
-      requirements: [],
-      reasons: [reason]
-    };
-  }
-  if (facts.config.status === "invalid") {
-    return {
-      state: "rejected",
-      conclusion: "failure",
-      title: `The base branch's ${facts.config.path} is invalid: fix it there`,
-      requirements: [
-        { id: "config", name: "config", status: "fail", reason: facts.config.message }
-      ],
-      reasons: [facts.config.message, ...reasons]
-    };
-  }
-  const config = facts.config.config;
-  const requirements = [
-    commandsRequirement(facts, config.merge_queue.record_timeout),
-    protectedRequirement(facts),
-    config.evaluator.kind === "none" ? {
-      id: "evaluator",
-      name: "evaluator",
-      status: "pass",
-      reason: "none configured (evaluator.kind: none)"
-    } : {
-      id: "evaluator",
-      name: "evaluator",
-      status: "fail",
-      reason: `evaluator.kind: ${config.evaluator.kind} is not supported by this agate version yet; set evaluator.kind: none to gate on the commands alone`
-    },
-    {
-      id: "handoff",
-      name: "handoff file",
-      status: "pass",
-      reason: "not required in the merge queue: handoff files belong to pull requests"
-    }
-  ];
-  const failed = requirements.filter((r) => r.status === "fail");
-  if (failed.length > 0) {
-    return {
-      state: "rejected",
-      conclusion: "failure",
-      title: `Rejected merge group ${head}: ${failed.map((r) => r.reason).join("; ")}`,
-      requirements,
-      reasons
-    };
-  }
-  const waiting = requirements.filter((r) => r.status === "waiting");
-  if (waiting.length > 0) {
-    return {
-      state: "pending",
-      conclusion: null,
-      title: `Waiting on merge group ${head}: ${waiting.map((r) => r.reason).join("; ")}`,
-      requirements,
-      reasons
-    };
-  }
-  return {
-    state: "accepted",
-    conclusion: "success",
-    title: `Accepted merge group ${head}: the required commands passed on the group head`,
-    requirements,
-    reasons
-  };
-}
-function commandsRequirement(facts, timeoutMs) {
-  const req = (status, reason) => ({
-    id: "commands",
-    name: "required commands",
-    status,
-    reason
-  });
-  const headSha = facts.merge_group.head_sha;
-  if (!facts.changed_files_listing.complete) {
-    return req(
-      "fail",
-      `${facts.changed_files_listing.reason ?? "the file list is incomplete"}; merge these pull requests in smaller groups`
-    );
-  }
-  const verified = facts.evidence.filter(
-    (e) => e.record && !e.refused && !e.waiting && e.record.merge_group?.head_sha === headSha
-  ).at(-1);
-  if (verified?.record) {
-    const failed = failedCommands(verified.record);
-    const total = verified.record.commands.length;
-    if (total === 0) return req("fail", "the command record lists no commands");
-    return failed.length === 0 ? req("pass", `${total} of ${total} passed on the group head ${shortSha(headSha)}`) : req("fail", `${failed.length} of ${total} required commands failed (${failed.join(", ")})`);
-  }
-  if (facts.deadline_passed) return req("fail", recordTimeoutReason(headSha, timeoutMs));
-  const waiting = facts.evidence.find((e) => e.waiting);
-  if (waiting?.waiting) return req("waiting", waiting.waiting);
-  const refused3 = facts.evidence.find((e) => e.refused);
-  if (refused3?.refused) return req("waiting", `no believable command record: ${refused3.refused}`);
-  const workflow = facts.config.status === "ok" ? facts.config.config.evidence.workflow : "";
-  return req(
-    "waiting",
-    `waiting for a merge_group run of ${workflow} on the group head to upload its command record (failing after ${formatDuration(timeoutMs)})`
-  );
-}
-function protectedRequirement(facts) {
-  if (facts.config.status !== "ok") throw new Error("unreachable: config checked above");
-  const changed = protectedChanges(facts.changed_files, facts.config.config);
-  return {
-    id: "protected_paths",
-    name: "protected paths",
-    status: "pass",
-    reason: changed.length === 0 ? "no protected path changed; not escalated in the merge queue (its pull requests were approved before they were queued)" : `${changed.join(", ")} changed; not escalated in the merge queue (its pull requests were approved before they were queued)`
-  };
-}
-var STATE_WORDS = {
-  accepted: "Accepted: this merge group may merge.",
-  rejected: "Rejected: this merge group may not merge.",
-  pending: "Waiting: the evidence for the merge group is not complete yet.",
-  not_gated: "Not gated."
-};
-function renderMergeGroupSummary(decision, facts) {
-  const group = facts.merge_group;
-  const lines = [
-    `**${STATE_WORDS[decision.state]}** ${decision.title}.`,
-    "",
-    `Merge group \`${shortSha(group.head_sha)}\` (${codeSpan(group.head_ref, 200)}) on base \`${shortSha(group.base_sha)}\`: the gate needs a command record made on merge_group for this exact head, with the config at the base.`,
-    ""
-  ];
-  if (decision.state === "not_gated") return `${lines.join("\n")}
-`;
-  lines.push(...requirementsTable(decision.requirements));
-  const record = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record;
-  if (record) {
-    lines.push(
-      "### Commands",
-      "",
-      `Tested \`${shortSha(record.tested.sha)}\` (tree \`${shortSha(record.tested.tree_sha)}\`)${record.workflow ? ` in workflow run ${record.workflow.run_id}, attempt ${record.workflow.run_attempt}, job ${record.workflow.job}` : ""}.`,
-      "",
-      "| command | exit | duration |",
-      "| --- | --- | --- |",
-      ...record.commands.map(
-        (c) => `| ${tableCell(c.name)} | ${c.timed_out ? "timed out" : c.signal ?? c.exit_code} | ${(c.duration_ms / 1e3).toFixed(1)}s |`
-      ),
-      ""
-    );
-    for (const c of record.commands.filter((c2) => !commandPassed(c2))) {
-      const tail = c.output.tail.slice(-4e3).replace(/\n$/, "");
-      lines.push(
-        `<details><summary>${tableCell(c.name)}: last output</summary>`,
-        "",
-        "````text",
-        tail.replace(/````/g, "'''' "),
-        "````",
-        "",
-        "</details>",
-        ""
-      );
-    }
-  }
-  if (decision.reasons.length > 0) {
-    lines.push("### Not believed", "", ...decision.reasons.map((r) => `- ${r}`), "");
-  }
-  return `${lines.join("\n")}
-`.slice(0, GITHUB_TEXT_LIMIT);
-}
-
-// checks/gate/comments.ts
-function handEditedLabelComment(label, title) {
-  return [
-    `agate's labels show the state of its gate, so \`${label}\` is back: ${codeSpan(title)}.`,
-    "",
-    "A label cannot change the state. To change it: push a commit that fixes what the `agate` check lists, let CI publish a new command record, or, for protected paths, have a maintainer approve the head commit. The `Re-run gate` button on the check recomputes the decision."
-  ].join("\n");
-}
-function strayLabelComment(labels, title) {
-  return [
-    `agate removed ${labels.map((l) => `\`${l}\``).join(", ")}: agate's labels show the state of its gate, and it does not gate this pull request (${codeSpan(title)}).`,
-    "",
-    "A label cannot change what agate decides; the `agate` check is the gate."
-  ].join("\n");
-}
-function overrideRefusedComment(sha2, problem) {
-  return sha2 === null ? `agate did not accept anything: ${problem}.` : `agate did not accept ${codeSpan(sha2, 64)}: ${problem}.`;
-}
-function overrideAcceptedComment(input) {
-  return [
-    `agate accepted \`${shortSha(input.headSha)}\` on the word of ${codeSpan(input.by, 60)}: ${codeSpan(input.reason)}.`,
-    "",
-    "This is stored with the acceptance record as a maintainer override. It holds for this exact commit only: any push voids it.",
-    ...input.title ? ["", `The \`agate\` check now says: ${codeSpan(input.title)}.`] : []
-  ].join("\n");
-}
-
 // checks/handoff/required.ts
 var SESSION_TRAILER = "Agent-Session";
 var KEY = "handoff.required_when";
@@ -7769,14 +7548,14 @@ function decideGate(facts) {
   const gated = selectGate(config.gate, pr, facts.previously_gated);
   if (!gated.gated) return notGated(gated.reason);
   const progress = progressOf(facts);
-  const commands = progress.replay ? replayedCommands(progress.replay) : commandsRequirement2(facts);
+  const commands = progress.replay ? replayedCommands(progress.replay) : commandsRequirement(facts);
   const handoff = handoffRequirement(facts, config, believedRecord(facts));
   const ready = commands.requirement.status === "pass" && handoff.requirement.status === "pass";
   const evaluator = evaluatorRequirement(facts, config, ready);
   const parts = [
     commands,
     ...progress.requirement ? [{ requirement: progress.requirement, items: progressItems(facts, progress) }] : [],
-    protectedRequirement2(facts, config),
+    protectedRequirement(facts, config),
     handoff,
     evaluator
   ];
@@ -8017,7 +7796,7 @@ function awaitedEvidence(config) {
   const { workflow, job: job2, step: step2 } = config.evidence;
   return `no run of ${workflow} (job ${job2}, step ${step2}) has uploaded a command record for this commit yet`;
 }
-function commandsRequirement2(facts) {
+function commandsRequirement(facts) {
   const req = (status, reason) => ({
     id: "commands",
     name: "required commands",
@@ -8039,7 +7818,7 @@ function commandsRequirement2(facts) {
       ),
       // Names come from the base config (provenance checks the record's against it).
       items: failed.map(
-        (c) => `Make ${codeSpan(c.name, 80)} pass and push: ${c.timed_out ? `it timed out after ${durationText(c.duration_ms)}` : c.signal ? `it was killed by ${c.signal}` : `it exited ${c.exit_code}`} (its last output is below)`
+        (c) => `Make ${codeSpan(c.name, 80)} pass and push: ${c.timed_out ? `it timed out after ${durationText(c.duration_ms)}` : c.signal ? `it was killed by ${c.signal}` : `it exited ${c.exit_code}`}${displayTail(c.output.tail).trim() === "" ? ", printing nothing" : " (its last output is below)"}`
       ),
       carriedOverFrom: null
     };
@@ -8085,7 +7864,7 @@ function carryOver(facts) {
     (r) => r.state === "accepted" && r.head_sha !== facts.pull_request.head_sha && r.tree_sha === facts.head_tree_sha && r.config_digest === digest && r.agate_version === facts.agate_version
   );
 }
-function protectedRequirement2(facts, config) {
+function protectedRequirement(facts, config) {
   const changed = protectedChanges(facts.changed_files, config);
   const req = (status, reason, items2 = []) => ({
     requirement: { id: "protected_paths", name: "protected paths", status, reason },
@@ -8271,6 +8050,27 @@ function capitalise(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+// checks/gate/requirements-table.ts
+var STATUS_ICON = {
+  pass: "\u2705",
+  fail: "\u274C",
+  waiting: "\u23F3",
+  blocked: "\u26D4",
+  capped: "\u{1F9E2}",
+  stalled: "\u{1F501}"
+};
+function requirementsTable(requirements) {
+  if (requirements.length === 0) return [];
+  return [
+    "| requirement | status | why |",
+    "| --- | --- | --- |",
+    ...requirements.map(
+      (r) => `| ${r.name} | ${STATUS_ICON[r.status]} ${r.status} | ${tableCell(r.reason)} |`
+    ),
+    ""
+  ];
+}
+
 // checks/gate/render.ts
 var isGitHubUrl = (url) => typeof url === "string" && /^https?:\/\/[^/\s]+\/[^\s()]*$/.test(url);
 var link = (text, url) => isGitHubUrl(url) ? `[${text}](${url})` : text;
@@ -8331,7 +8131,7 @@ function commandsSection(input) {
     "| command | result | duration |",
     "| --- | --- | --- |",
     ...record.commands.map(
-      (c) => `| ${tableCell(c.name)} | ${commandPassed(c) ? "\u2705" : "\u274C"} ${outcomeText(c)} | ${durationText(c.duration_ms)} |`
+      (c) => `| ${tableCell(c.name)} | ${commandPassed(c) ? "\u2705" : "\u274C"} ${outcomeText({ ...c, duration_ms: void 0 })} | ${durationText(c.duration_ms)} |`
     )
   ];
   const failing = record.commands.filter((c) => !commandPassed(c));
@@ -8343,7 +8143,8 @@ function commandsSection(input) {
     lines.push(
       "",
       ...outputDetails({
-        label: `${c.name}: ${outcomeText(c)}${failed ? ", last output" : ""}`,
+        label: `${c.name}: ${outcomeText(c)}`,
+        note: failed ? ", last output" : "",
         tail,
         open: failed
       })
@@ -8361,9 +8162,10 @@ function replaySection(replay, tailChars) {
     lines.push(
       "",
       ...outputDetails({
-        label: `${f.name}: ${outcomeText({ ...f, signal: null })} at ${shortSha(replay.head_sha)}, last output`,
+        label: `${f.name}: ${outcomeText({ ...f, signal: null })} at ${shortSha(replay.head_sha)}`,
+        note: ", last output",
         tail: f.tail.slice(-tailChars),
-        open: !outcomePassed({ ...f, signal: null })
+        open: true
       })
     );
   }
@@ -8487,6 +8289,228 @@ function renderGateSummary(decision, facts, tailChars = 6e3) {
   const text = `${lines.join("\n")}
 `;
   return text.length <= GITHUB_TEXT_LIMIT || tailChars < 200 ? text.slice(0, GITHUB_TEXT_LIMIT) : renderGateSummary(decision, facts, Math.floor(tailChars / 4));
+}
+
+// checks/gate/merge-group.ts
+var MERGE_QUEUE_REF_PREFIX = "gh-readonly-queue/";
+function isMergeQueueRef(ref) {
+  return (ref ?? "").replace(/^refs\/heads\//, "").startsWith(MERGE_QUEUE_REF_PREFIX);
+}
+function recordTimeoutReason(headSha, timeoutMs) {
+  return `no command record for the merge group head ${shortSha(headSha)} within ${durationText(timeoutMs)} (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`;
+}
+function decideMergeGroup(facts) {
+  const head = shortSha(facts.merge_group.head_sha);
+  const reasons = facts.evidence.filter((e) => e.refused).map((e) => `command record refused: ${e.refused}`);
+  if (facts.config.status === "missing") {
+    const reason = `the group's base commit has no ${facts.config.path}, so this repository has not adopted agate`;
+    return {
+      state: "not_gated",
+      conclusion: "neutral",
+      title: cutTitle(`Not gated: ${reason}`),
+      requirements: [],
+      reasons: [reason]
+    };
+  }
+  if (facts.config.status === "invalid") {
+    const path = facts.config.path;
+    return {
+      state: "rejected",
+      conclusion: "failure",
+      title: cutTitle(
+        `Rejected merge group ${head}: the base branch's ${path} is invalid; a maintainer must fix it there`
+      ),
+      requirements: [
+        {
+          id: "config",
+          name: "config",
+          status: "blocked",
+          reason: `${path} at the group's base commit is invalid (its problems are listed below)`
+        }
+      ],
+      reasons: [facts.config.message, ...reasons]
+    };
+  }
+  const config = facts.config.config;
+  const requirements = [
+    commandsRequirement2(facts, config.merge_queue.record_timeout),
+    protectedRequirement2(facts),
+    config.evaluator.kind === "none" ? {
+      id: "evaluator",
+      name: "evaluator",
+      status: "pass",
+      reason: "none configured (evaluator.kind: none)"
+    } : {
+      id: "evaluator",
+      name: "evaluator",
+      status: "fail",
+      reason: `evaluator.kind: ${config.evaluator.kind} is not supported by this agate version yet; set evaluator.kind: none to gate on the commands alone`
+    },
+    {
+      id: "handoff",
+      name: "handoff file",
+      status: "pass",
+      reason: "not required in the merge queue: handoff files belong to pull requests"
+    }
+  ];
+  const failed = requirements.filter((r) => r.status === "fail");
+  if (failed.length > 0) {
+    return {
+      state: "rejected",
+      conclusion: "failure",
+      title: cutTitle(`Rejected merge group ${head}: ${failed.map((r) => r.reason).join("; ")}`),
+      requirements,
+      reasons
+    };
+  }
+  const waiting = requirements.filter((r) => r.status === "waiting");
+  if (waiting.length > 0) {
+    return {
+      state: "pending",
+      conclusion: null,
+      title: cutTitle(`Waiting on merge group ${head}: ${waiting.map((r) => r.reason).join("; ")}`),
+      requirements,
+      reasons
+    };
+  }
+  return {
+    state: "accepted",
+    conclusion: "success",
+    title: `Accepted merge group ${head}: the required commands passed on the group head`,
+    requirements,
+    reasons
+  };
+}
+function commandsRequirement2(facts, timeoutMs) {
+  const req = (status, reason) => ({
+    id: "commands",
+    name: "required commands",
+    status,
+    reason
+  });
+  const headSha = facts.merge_group.head_sha;
+  if (!facts.changed_files_listing.complete) {
+    return req(
+      "fail",
+      `${facts.changed_files_listing.reason ?? "the file list is incomplete"}; merge these pull requests in smaller groups`
+    );
+  }
+  const verified = facts.evidence.filter(
+    (e) => e.record && !e.refused && !e.waiting && e.record.merge_group?.head_sha === headSha
+  ).at(-1);
+  if (verified?.record) {
+    const failed = failedCommands(verified.record);
+    const total = verified.record.commands.length;
+    if (total === 0) return req("fail", "the command record lists no commands");
+    return failed.length === 0 ? req("pass", `${total} of ${total} passed on the group head ${shortSha(headSha)}`) : req("fail", `${failed.length} of ${total} required commands failed (${failed.join(", ")})`);
+  }
+  if (facts.deadline_passed) return req("fail", recordTimeoutReason(headSha, timeoutMs));
+  const waiting = facts.evidence.find((e) => e.waiting);
+  if (waiting?.waiting) return req("waiting", waiting.waiting);
+  const refused3 = facts.evidence.find((e) => e.refused);
+  if (refused3?.refused) return req("waiting", `no believable command record: ${refused3.refused}`);
+  const workflow = facts.config.status === "ok" ? facts.config.config.evidence.workflow : "";
+  return req(
+    "waiting",
+    `no merge_group run of ${workflow} has uploaded a command record for the group head yet (it fails after ${durationText(timeoutMs)})`
+  );
+}
+function protectedRequirement2(facts) {
+  if (facts.config.status !== "ok") throw new Error("unreachable: config checked above");
+  const changed = protectedChanges(facts.changed_files, facts.config.config);
+  return {
+    id: "protected_paths",
+    name: "protected paths",
+    status: "pass",
+    reason: changed.length === 0 ? "no protected path changed; not escalated in the merge queue (its pull requests were approved before they were queued)" : `${changed.join(", ")} changed; not escalated in the merge queue (its pull requests were approved before they were queued)`
+  };
+}
+function firstLine2(decision, facts) {
+  switch (decision.state) {
+    case "accepted":
+      return "**Accepted:** this merge group may merge. Nothing to do.";
+    case "pending":
+      return "**Waiting:** the evidence for the merge group is not complete yet. Nothing to do yet: this check updates itself when it is in.";
+    case "not_gated":
+      return "**Not gated:** agate does not gate this repository's merge queue. Nothing to do.";
+    case "rejected": {
+      const next = facts.config.status === "invalid" ? `ask a maintainer to fix ${facts.config.path} on the base branch (the problems are listed below), then queue the pull requests again` : "fix what failed in the pull requests (below) and queue them again";
+      return `**Rejected:** this merge group may not merge. **Next:** ${next}.`;
+    }
+  }
+}
+function renderMergeGroupSummary(decision, facts, tailChars = 4e3) {
+  const group = facts.merge_group;
+  const lines = [
+    firstLine2(decision, facts),
+    "",
+    `Merge group \`${shortSha(group.head_sha)}\` (${codeSpan(group.head_ref, 200)}) on base \`${shortSha(group.base_sha)}\`: the gate needs a command record made on merge_group for this exact head, with the config at the base.`,
+    ""
+  ];
+  if (decision.state === "not_gated") return `${lines.join("\n")}
+`;
+  lines.push(...requirementsTable(decision.requirements));
+  if (facts.config.status === "invalid") {
+    lines.push(
+      `### Problems in ${facts.config.path} at the base commit`,
+      "",
+      fenced(facts.config.message),
+      ""
+    );
+  }
+  const config = facts.config.status === "ok" ? facts.config.config : null;
+  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
+  if (believed?.record) {
+    lines.push(
+      ...commandsSection({
+        record: believed.record,
+        evidence: believed,
+        runFact: facts.evidence_run,
+        names: config ? { job: config.evidence.job, step: config.evidence.step } : null,
+        tailChars
+      }),
+      ""
+    );
+  }
+  const refused3 = facts.evidence.filter((e) => e.refused);
+  if (refused3.length > 0) {
+    lines.push(
+      "### Not believed",
+      "",
+      ...refused3.map((e) => `- run ${e.run_id}, attempt ${e.run_attempt}: ${e.refused}`),
+      ""
+    );
+  }
+  const text = `${lines.join("\n")}
+`;
+  return text.length <= GITHUB_TEXT_LIMIT || tailChars < 200 ? text.slice(0, GITHUB_TEXT_LIMIT) : renderMergeGroupSummary(decision, facts, Math.floor(tailChars / 4));
+}
+
+// checks/gate/comments.ts
+function handEditedLabelComment(label, title) {
+  return [
+    `agate's labels show the state of its gate, so \`${label}\` is back: ${codeSpan(title)}.`,
+    "",
+    "A label cannot change the state. To change it: push a commit that fixes what the `agate` check lists, let CI publish a new command record, or, for protected paths, have a maintainer approve the head commit. The `Re-run gate` button on the check recomputes the decision."
+  ].join("\n");
+}
+function strayLabelComment(labels, title) {
+  return [
+    `agate removed ${labels.map((l) => `\`${l}\``).join(", ")}: agate's labels show the state of its gate, and it does not gate this pull request (${codeSpan(title)}).`,
+    "",
+    "A label cannot change what agate decides; the `agate` check is the gate."
+  ].join("\n");
+}
+function overrideRefusedComment(sha2, problem) {
+  return sha2 === null ? `agate did not accept anything: ${problem}.` : `agate did not accept ${codeSpan(sha2, 64)}: ${problem}.`;
+}
+function overrideAcceptedComment(input) {
+  return [
+    `agate accepted \`${shortSha(input.headSha)}\` on the word of ${codeSpan(input.by, 60)}: ${codeSpan(input.reason)}.`,
+    "",
+    "This is stored with the acceptance record as a maintainer override. It holds for this exact commit only: any push voids it.",
+    ...input.title ? ["", `The \`agate\` check now says: ${codeSpan(input.title)}.`] : []
+  ].join("\n");
 }
 
 // checks/gate/plan.ts
@@ -9896,7 +9920,7 @@ function senderKey(address) {
   return `${groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16)).join(":")}::/64`;
 }
 function readBody(req, secret, limits, counter) {
-  return new Promise((resolve5) => {
+  return new Promise((resolve6) => {
     const hmac = createHmac("sha256", secret);
     let chunks = [];
     let size = 0;
@@ -9909,7 +9933,7 @@ function readBody(req, secret, limits, counter) {
       req.off("end", onEnd);
       req.off("close", onClose);
       req.off("error", onClose);
-      resolve5(typeof outcome === "function" ? outcome() : outcome);
+      resolve6(typeof outcome === "function" ? outcome() : outcome);
       chunks = [];
     };
     const onData = (chunk) => {
@@ -9986,7 +10010,7 @@ var Admission = class {
       this.#forget(sender, use);
       return Promise.resolve(refusal);
     }
-    return new Promise((resolve5) => {
+    return new Promise((resolve6) => {
       use.waiting++;
       const finish = (granted) => {
         clearTimeout(timer);
@@ -9996,7 +10020,7 @@ var Admission = class {
         use.waiting--;
         const outcome = granted === "timeout" ? this.#refusal(use, bytes) : granted;
         if (typeof outcome === "string") this.#forget(sender, use);
-        resolve5(outcome);
+        resolve6(outcome);
       };
       const waiter = { sender, bytes, resolve: finish };
       const timer = setTimeout(() => finish("timeout"), this.#limits.waitMs);
@@ -10210,7 +10234,7 @@ var evaluatorEnvShape = {
     })
   )
 };
-var agateEnvSchema = z21.object({
+var appEnvShape = {
   APP_ID: requiredText(
     `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} \u2192 App ID)`
   ).pipe(
@@ -10288,7 +10312,8 @@ var agateEnvSchema = z21.object({
     MIN_DELIVERY_RETENTION_MS
   ),
   ...evaluatorEnvShape
-}).refine(
+};
+var agateEnvSchema = z21.object(appEnvShape).refine(
   (env) => blankToUndefined(env.PRIVATE_KEY) !== void 0 || blankToUndefined(env.PRIVATE_KEY_PATH) !== void 0,
   {
     path: ["PRIVATE_KEY"],
@@ -10297,6 +10322,41 @@ var agateEnvSchema = z21.object({
     error: `PRIVATE_KEY is missing: set PRIVATE_KEY to your App's private key (the .pem file's contents) or PRIVATE_KEY_PATH to the file; generate one under ${APP_SETTINGS} \u2192 Private keys`
   }
 );
+function unregistered(env) {
+  return ["APP_ID", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "WEBHOOK_SECRET"].every(
+    (name) => blankToUndefined(env[name]) === void 0
+  );
+}
+var setupEnvSchema = z21.object({
+  PORT: appEnvShape.PORT,
+  HOST: appEnvShape.HOST,
+  GHE_HOST: appEnvShape.GHE_HOST,
+  GHE_PROTOCOL: appEnvShape.GHE_PROTOCOL,
+  AGATE_PUBLIC_URL: optionalText.pipe(
+    z21.string().refine(isHttpUrl, {
+      error: (issue) => `AGATE_PUBLIC_URL is ${JSON.stringify(issue.input)}: give the address GitHub reaches this App at, such as https://agate.example.com`
+    }).optional()
+  ),
+  AGATE_GITHUB_ORG: optionalText.pipe(
+    z21.string().regex(/^[A-Za-z0-9-]+$/, {
+      error: (issue) => `AGATE_GITHUB_ORG is ${JSON.stringify(issue.input)}: give the organisation's login, such as my-org`
+    }).optional()
+  )
+});
+function loadSetupSettings(env) {
+  const parsed = setupEnvSchema.safeParse(env);
+  if (!parsed.success) throw new SettingsError(parsed.error.issues.map((issue) => issue.message));
+  const data = parsed.data;
+  const web = data.GHE_HOST ? `${data.GHE_PROTOCOL}://${data.GHE_HOST}` : "https://github.com";
+  return {
+    port: data.PORT,
+    host: data.HOST,
+    githubUrl: web,
+    apiUrl: data.GHE_HOST ? `${web}/api/v3` : "https://api.github.com",
+    publicUrl: data.AGATE_PUBLIC_URL?.replace(/\/+$/, ""),
+    org: data.AGATE_GITHUB_ORG
+  };
+}
 var SettingsError = class extends Error {
   problems;
   constructor(problems) {
@@ -10454,11 +10514,11 @@ function startWorkers(options) {
   }
   function sleep2(seen) {
     if (stopping2 || seen !== generation) return Promise.resolve();
-    return new Promise((resolve5) => {
+    return new Promise((resolve6) => {
       const wake = () => {
         clearTimeout(timer);
         sleepers.delete(wake);
-        resolve5();
+        resolve6();
       };
       const timer = setTimeout(wake, pollMs);
       sleepers.add(wake);
@@ -10567,18 +10627,18 @@ function startWorkers(options) {
       if (after.status === "dead") {
         log.error(
           { ...fields, error: reason },
-          `${what} and is dead, not retried: ${firstLine2(reason)}. Fix the cause; the job and its delivery stay in the store with the error for replay`
+          `${what} and is dead, not retried: ${firstLine3(reason)}. Fix the cause; the job and its delivery stay in the store with the error for replay`
         );
       } else {
         log.warn(
           { ...fields, error: reason, retry_at: after.run_at },
-          `${what} of ${after.max_attempts}: ${firstLine2(reason)}; retrying at ${after.run_at}. Nothing to do unless it keeps failing`
+          `${what} of ${after.max_attempts}: ${firstLine3(reason)}; retrying at ${after.run_at}. Nothing to do unless it keeps failing`
         );
       }
     } catch (error) {
       log.warn(
         { ...fields, error: reason, err: error },
-        `${what}: ${firstLine2(reason)}; the failure could not be recorded (${message2(error)}), so the job runs again after its lease`
+        `${what}: ${firstLine3(reason)}; the failure could not be recorded (${message2(error)}), so the job runs again after its lease`
       );
     }
   }
@@ -10599,8 +10659,8 @@ function startWorkers(options) {
       let timer;
       const timedOut = await Promise.race([
         Promise.all(loops).then(() => false),
-        new Promise((resolve5) => {
-          timer = setTimeout(() => resolve5(true), stopTimeoutMs);
+        new Promise((resolve6) => {
+          timer = setTimeout(() => resolve6(true), stopTimeoutMs);
         })
       ]);
       clearTimeout(timer);
@@ -10624,7 +10684,7 @@ function describe3(error) {
   if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
   return `thrown: ${String(error)}`;
 }
-function firstLine2(text) {
+function firstLine3(text) {
   return text.split("\n", 1)[0] ?? text;
 }
 
@@ -10828,7 +10888,7 @@ function readinessCheck(store, kind, probot, now) {
   };
 }
 function listen(server, port, host) {
-  return new Promise((resolve5, reject) => {
+  return new Promise((resolve6, reject) => {
     server.once("error", (error) => {
       reject(
         error.code === "EADDRINUSE" ? new Error(
@@ -10839,30 +10899,242 @@ function listen(server, port, host) {
     });
     server.listen(port, host, () => {
       const address = server.address();
-      resolve5(
+      resolve6(
         typeof address === "object" && address ? { address: address.address, port: address.port } : { address: host ?? "::", port }
       );
     });
   });
 }
 function closeServer(server) {
-  return new Promise((resolve5) => {
-    server.close(() => resolve5());
+  return new Promise((resolve6) => {
+    server.close(() => resolve6());
     server.closeIdleConnections();
   });
 }
 
+// app/runtime/setup.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { existsSync, readFileSync as readFileSync2, writeFileSync } from "node:fs";
+import { createServer as createServer2 } from "node:http";
+import { join as join2, resolve as resolve4 } from "node:path";
+import { parse as parseYaml } from "yaml";
+
+// app/github/manifest.ts
+import { Octokit } from "@octokit/rest";
+async function convertManifestCode(baseUrl, code) {
+  const octokit = new Octokit({ baseUrl, request: { retries: 0 } });
+  const { data } = await octokit.rest.apps.createFromManifest({ code });
+  if (!data.pem || !data.webhook_secret) {
+    throw new Error(
+      `GitHub registered the App ${data.slug ?? data.id} but sent no private key or webhook secret: generate them on its settings page (${data.html_url})`
+    );
+  }
+  return {
+    id: data.id,
+    slug: data.slug ?? String(data.id),
+    html_url: data.html_url,
+    pem: data.pem,
+    webhook_secret: data.webhook_secret
+  };
+}
+
+// app/runtime/setup.ts
+var SETUP_PATH = "/setup";
+var SETUP_DONE_PATH = "/setup/done";
+var WEBHOOKS_PATH2 = "/api/github/webhooks";
+var MANIFEST_FILE = resolve4(import.meta.dirname, "..", "..", "app.yml");
+function manifestFor(publicUrl, file = MANIFEST_FILE) {
+  const fromFile = parseYaml(readFileSync2(file, "utf8"));
+  return {
+    ...fromFile,
+    url: typeof fromFile.url === "string" ? fromFile.url : publicUrl,
+    hook_attributes: { url: `${publicUrl}${WEBHOOKS_PATH2}`, active: true },
+    redirect_url: `${publicUrl}${SETUP_DONE_PATH}`,
+    public: false
+  };
+}
+var escapeHtml2 = (text) => text.replace(
+  /[&<>"']/g,
+  (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c
+);
+function page(res, status, title, body) {
+  res.writeHead(status, {
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": "default-src 'none'; form-action https: http:; style-src 'unsafe-inline'"
+  });
+  res.end(
+    `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml2(title)}</title></head><body style="font-family:sans-serif;max-width:42rem;margin:3rem auto">${body}</body></html>`
+  );
+}
+function writeCredentials(cwd, app) {
+  const file = join2(cwd, ".env");
+  const existing = existsSync(file) ? readFileSync2(file, "utf8") : "";
+  if (/^\s*APP_ID\s*=/m.test(existing)) {
+    throw new Error(
+      `${file} already has an APP_ID; agate did not overwrite it. Move it away to register again, or delete the App just created (${app.html_url})`
+    );
+  }
+  const lines = [
+    `# The GitHub App ${app.slug}, registered from app.yml on ${(/* @__PURE__ */ new Date()).toISOString()}.`,
+    `APP_ID=${app.id}`,
+    `PRIVATE_KEY="${app.pem.trim().replaceAll("\n", "\\n")}"`,
+    `WEBHOOK_SECRET=${app.webhook_secret}`,
+    ""
+  ];
+  writeFileSync(
+    file,
+    `${existing}${existing && !existing.endsWith("\n") ? "\n" : ""}${lines.join("\n")}`,
+    {
+      mode: 384
+    }
+  );
+  return file;
+}
+async function startSetup(options) {
+  const { settings } = options;
+  const log = options.log ?? ((line) => console.log(line));
+  const state = randomBytes2(16).toString("hex");
+  let done = false;
+  let resolveRegistered = () => {
+  };
+  const registered = new Promise((resolve6) => {
+    resolveRegistered = resolve6;
+  });
+  const publicUrlOf = (req) => settings.publicUrl ?? `http://${req.headers.host ?? `127.0.0.1:${settings.port}`}`;
+  const handle = async (req, res) => {
+    const url2 = new URL(req.url ?? "/", "http://setup.invalid");
+    if (req.method !== "GET") {
+      res.writeHead(405, { allow: "GET" }).end();
+      return;
+    }
+    if (url2.pathname === "/" || url2.pathname === SETUP_PATH) {
+      const base = publicUrlOf(req);
+      const manifest = manifestFor(base);
+      const where = settings.org ? `${settings.githubUrl}/organizations/${settings.org}/settings/apps/new` : `${settings.githubUrl}/settings/apps/new`;
+      const local = /^https?:\/\/(localhost|127\.|\[::1\])/.test(base);
+      page(
+        res,
+        200,
+        "Register agate",
+        `<h1>Register agate as a GitHub App</h1>
+<p>This creates a private GitHub App from <code>app.yml</code>${settings.org ? ` under <b>${escapeHtml2(settings.org)}</b>` : " under your account"}, with the permissions and events agate needs and nothing more. GitHub will send its webhooks to <code>${escapeHtml2(`${base}${WEBHOOKS_PATH2}`)}</code>.</p>
+${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it. Set AGATE_PUBLIC_URL to the address GitHub reaches this App at (or change the webhook URL in the App's settings later).</p>` : ""}
+<form action="${escapeHtml2(`${where}?state=${state}`)}" method="post">
+<input type="hidden" name="manifest" value="${escapeHtml2(JSON.stringify(manifest))}">
+<button type="submit">Create the GitHub App</button>
+</form>`
+      );
+      return;
+    }
+    if (url2.pathname === SETUP_DONE_PATH) {
+      const code = url2.searchParams.get("code") ?? "";
+      if (url2.searchParams.get("state") !== state) {
+        page(
+          res,
+          403,
+          "Not this setup",
+          '<p>This link did not come from the form this agate served. Start again at <a href="/">/</a>.</p>'
+        );
+        return;
+      }
+      if (done) {
+        page(
+          res,
+          409,
+          "Already registered",
+          "<p>This agate was registered already; restart it with <code>npm start</code>.</p>"
+        );
+        return;
+      }
+      if (!/^[A-Za-z0-9_-]{1,200}$/.test(code)) {
+        page(
+          res,
+          400,
+          "No code",
+          `<p>GitHub's redirect carried no code. Start again at <a href="/">/</a>.</p>`
+        );
+        return;
+      }
+      let app;
+      let file;
+      try {
+        app = await convertManifestCode(settings.apiUrl, code);
+        file = writeCredentials(options.cwd, app);
+      } catch (error) {
+        page(res, 502, "Registration failed", `<p>${escapeHtml2(error.message)}</p>`);
+        log(`agate setup: ${error.message}`);
+        return;
+      }
+      done = true;
+      log(
+        `agate setup: registered the GitHub App ${app.slug} (id ${app.id}); its credentials are in ${file}. Install it (${app.html_url}/installations/new), then run npm start again.`
+      );
+      page(
+        res,
+        200,
+        "agate is registered",
+        `<h1>Registered ${escapeHtml2(app.slug)}</h1>
+<p>The App's id, private key and webhook secret are in <code>${escapeHtml2(file)}</code> (readable by this user only).</p>
+<ol><li><a href="${escapeHtml2(`${app.html_url}/installations/new`)}">Install it on your repositories</a>.</li>
+<li>Stop this setup server and run <code>npm start</code> again: agate starts with the new App.</li></ol>`
+      );
+      resolveRegistered(app);
+      return;
+    }
+    res.writeHead(404, { "content-type": "text/plain" }).end(`not found: ${url2.pathname}`);
+  };
+  const server = createServer2((req, res) => {
+    handle(req, res).catch((error) => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end(`agate setup failed: ${error.message}`);
+    });
+  });
+  const port = await new Promise((ready, fail) => {
+    server.once("error", fail);
+    server.listen(settings.port, settings.host, () => {
+      const address = server.address();
+      ready(typeof address === "object" && address ? address.port : settings.port);
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  log(
+    `agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET): open ${settings.publicUrl ?? url}/ to register it as a GitHub App from app.yml in one click.`
+  );
+  return {
+    url,
+    port,
+    registered,
+    close: () => new Promise((closed) => {
+      server.close(() => closed());
+      server.closeAllConnections();
+    })
+  };
+}
+
 // app/main.ts
 function environment() {
-  const file = resolve4(".env");
-  if (!existsSync(file)) return process.env;
+  const file = resolve5(".env");
+  if (!existsSync2(file)) return process.env;
   if (typeof util.parseEnv !== "function") {
     console.error(
       `${file} is ignored: reading .env needs Node 20.12 or later; set the variables in the environment`
     );
     return process.env;
   }
-  return { ...util.parseEnv(readFileSync2(file, "utf8")), ...process.env };
+  return { ...util.parseEnv(readFileSync3(file, "utf8")), ...process.env };
+}
+if (unregistered(environment())) {
+  try {
+    const setup = await startSetup({
+      settings: loadSetupSettings(environment()),
+      cwd: process.cwd()
+    });
+    await setup.registered;
+    await setup.close();
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
 }
 var agate;
 try {

@@ -65,6 +65,8 @@ export interface FrontOptions {
    * URLs, the Actions results service): returns a label for the call log when it handled one.
    */
   ownRoute: (path: string, req: IncomingMessage, res: ServerResponse) => string | false;
+  /** Operations GitHub answers without any credential (checked by their own handler). */
+  isPublic: (method: string, path: string) => boolean;
   onCall: (record: CallRecord) => void;
 }
 
@@ -122,7 +124,10 @@ export function startFront(options: FrontOptions): Promise<Server> {
       meta.operationId = own;
       return;
     }
-    const check = options.authenticate(req.headers.authorization);
+    const check: CredentialCheck =
+      req.headers.authorization === undefined && options.isPublic(req.method ?? "GET", rewritten)
+        ? { ok: true, credential: { kind: "none" } }
+        : options.authenticate(req.headers.authorization);
     if (!check.ok) {
       meta.handledBy = "unauthenticated";
       res.statusCode = 401;

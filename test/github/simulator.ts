@@ -2,7 +2,7 @@
 // validates every request (400) and every stateful response (502); git data lives in real bare
 // repositories; state changes send signed webhooks; the App authenticates with a real JWT.
 
-import { randomInt } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { simulation } from "@simulacrum/github-api-simulator";
 import { unzipSync } from "fflate";
@@ -12,6 +12,7 @@ import { speedUpOpenApiRouter } from "./fast-router.js";
 import type { FileChanges } from "./git.js";
 import { statefulOperations } from "./handlers/index.js";
 import { libraryHandlers } from "./router.js";
+import * as s from "./serialize.js";
 import { type CallRecord, type CredentialCheck, startFront } from "./server.js";
 import { patchedSpecPath } from "./spec.js";
 import type {
@@ -112,6 +113,12 @@ export interface GitHubSimulator {
   appSlug: string;
   /** PKCS#8 PEM, generated for this instance. */
   privateKey: string;
+  /**
+   * What a person's click on "Create GitHub App" does with a manifest form: GitHub registers the
+   * App and redirects to the manifest's redirect_url with a one-time code (returned here), which
+   * `POST /app-manifests/{code}/conversions` turns into the App's id, key and webhook secret.
+   */
+  registerFromManifest(manifest: Record<string, unknown>): { code: string };
   readonly webhookSecret: string;
   /** The App's installation on the default owner. */
   installationId: number;
@@ -438,6 +445,8 @@ export async function startGitHubSimulator(
     },
     authenticate,
     ownRoute,
+    isPublic: (method, path) =>
+      method === "POST" && /^\/app-manifests\/[^/]+\/conversions$/.test(path),
     onCall: (record) => {
       callLog.push(record);
       // AGATE_SIM_DEBUG=1 prints every call answered with an error, for a test that swallows them.
@@ -514,6 +523,24 @@ export async function startGitHubSimulator(
       GHE_PROTOCOL: "http",
     }),
 
+    registerFromManifest: (manifest) => {
+      for (const field of ["name", "url", "redirect_url"] as const) {
+        if (typeof manifest[field] !== "string" || manifest[field] === "") {
+          throw new Error(`GitHub refuses an App manifest without ${field}`);
+        }
+      }
+      const hook = manifest.hook_attributes as { url?: unknown } | undefined;
+      if (typeof hook?.url !== "string")
+        throw new Error("GitHub refuses a manifest without hook_attributes.url");
+      const code = randomUUID().replaceAll("-", "");
+      w.manifestConversions.set(code, {
+        ...s.integration(w.urls, w.app),
+        client_secret: "sim-client-secret",
+        webhook_secret: currentSecret,
+        pem: keys.privateKey,
+      });
+      return { code };
+    },
     setWebhookUrl: (next) => sender.setUrl(next),
     setWebhookSecret: (next) => {
       currentSecret = next;

@@ -82,6 +82,8 @@ export class World {
   readonly actionsApp: AppIdentity;
   readonly workflows: Workflows = new Workflows(this);
   readonly artifacts: ArtifactService;
+  /** One-time manifest codes and the App each converts to (registerFromManifest). */
+  readonly manifestConversions = new Map<string, Json>();
   private readonly pushedAt = new Map<Repository, string>();
 
   constructor(

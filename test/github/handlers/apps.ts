@@ -17,6 +17,18 @@ export const appOperations: OperationTable = {
     handle: ({ world }) => json(200, s.integration(world.urls, world.app)),
   },
 
+  "apps/create-from-manifest": {
+    auth: "none",
+    handle: (ctx) => {
+      // The code is the credential, and GitHub takes each once.
+      const code = ctx.params.code ?? "";
+      const app = ctx.world.manifestConversions.get(code);
+      if (!app) throw new HttpError(404, "Not Found");
+      ctx.world.manifestConversions.delete(code);
+      return json(201, app);
+    },
+  },
+
   "apps/list-installations": {
     auth: "app",
     handle: ({ world }) =>

@@ -33,8 +33,11 @@ export type Reply =
 export type Permission = [string, TokenPermission] | readonly [string, TokenPermission][];
 
 export interface Operation {
-  /** `app`: the App's JWT; `token`: an installation token or a token from `createToken`. */
-  auth: "app" | "token";
+  /**
+   * `app`: the App's JWT; `token`: an installation token or a token from `createToken`; `none`:
+   * no credential at all (the manifest conversion, whose one-time code is the credential).
+   */
+  auth: "app" | "token" | "none";
   /**
    * The token permission GitHub requires; `metadata` read is implied for every token. A function
    * when it depends on what the path names (labels and comments take `pull_requests` on a pull

@@ -1,0 +1,25 @@
+# agate's App: `npm start` (the committed bundle dist/app/index.js) on Node.js 20, as an
+# unprivileged user, with its SQLite database on a volume. Build: docker build -t agate .
+# Run: docker run -p 3000:3000 -v agate-data:/data --env-file .env agate
+FROM node:20-bookworm-slim
+
+ENV NODE_ENV=production \
+    PORT=3000 \
+    AGATE_DATABASE_URL=file:/data/agate.db
+
+WORKDIR /app
+# Dependencies first (their layer is reused while only agate's code changes); better-sqlite3
+# installs its prebuilt binding for this Node.
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY app.yml ./
+COPY dist/app ./dist/app
+
+RUN mkdir -p /data && chown node:node /data
+VOLUME /data
+USER node
+EXPOSE 3000
+# Liveness: the process and its database answer (readiness, with GitHub, is /readyz).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "dist/app/index.js"]

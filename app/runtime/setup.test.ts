@@ -1,0 +1,122 @@
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseEnv } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { useSimulator } from "../../test/github/use-simulator.js";
+import { tempDir } from "../../test/support/store.js";
+import { loadSettings, loadSetupSettings } from "./settings.js";
+import { type SetupServer, startSetup } from "./setup.js";
+
+const { sim } = useSimulator();
+
+/** The form's target and its hidden manifest, as a browser would post them. */
+function formOf(html: string): { action: string; manifest: Record<string, unknown> } {
+  const unescape = (text: string) =>
+    text
+      .replaceAll("&quot;", '"')
+      .replaceAll("&#39;", "'")
+      .replaceAll("&lt;", "<")
+      .replaceAll("&gt;", ">")
+      .replaceAll("&amp;", "&");
+  const action = /<form action="([^"]+)"/.exec(html)?.[1];
+  const manifest = /name="manifest" value="([^"]+)"/.exec(html)?.[1];
+  if (!action || !manifest) throw new Error(`no manifest form in:\n${html}`);
+  return { action: unescape(action), manifest: JSON.parse(unescape(manifest)) };
+}
+
+describe("registration by GitHub's App-manifest flow (no credentials yet)", () => {
+  let dir: string;
+  let cleanup: () => void;
+  let setup: SetupServer | undefined;
+  const lines: string[] = [];
+  beforeEach(() => {
+    ({ dir, cleanup } = tempDir());
+    lines.length = 0;
+  });
+  afterEach(async () => {
+    await setup?.close();
+    setup = undefined;
+    cleanup();
+  });
+  const start = async (extra: Record<string, string> = {}) => {
+    setup = await startSetup({
+      settings: loadSetupSettings({
+        PORT: "0",
+        HOST: "127.0.0.1",
+        GHE_HOST: sim.gheHost,
+        GHE_PROTOCOL: "http",
+        ...extra,
+      }),
+      cwd: dir,
+      log: (line) => lines.push(line),
+    });
+    return setup;
+  };
+
+  it("serves app.yml as a manifest, exchanges GitHub's code for the App's credentials, and writes .env the App starts with", async () => {
+    const server = await start({ AGATE_PUBLIC_URL: "https://agate.example.com/" });
+    expect(lines[0]).toBe(
+      "agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET): open https://agate.example.com/ to register it as a GitHub App from app.yml in one click.",
+    );
+    const home = await fetch(`${server.url}/`);
+    expect(home.status).toBe(200);
+    const { action, manifest } = formOf(await home.text());
+    const url = new URL(action);
+    expect(`${url.origin}${url.pathname}`).toBe(`http://${sim.gheHost}/settings/apps/new`);
+    const state = url.searchParams.get("state") ?? "";
+    expect(state).toMatch(/^[0-9a-f]{32}$/);
+    expect(manifest).toMatchObject({
+      name: "agate",
+      public: false,
+      hook_attributes: { url: "https://agate.example.com/api/github/webhooks", active: true },
+      redirect_url: "https://agate.example.com/setup/done",
+      default_permissions: { checks: "write", contents: "read" },
+    });
+    expect(manifest.default_events).toContain("pull_request");
+
+    // The person clicks "Create GitHub App"; GitHub redirects back with a one-time code.
+    const { code } = sim.registerFromManifest(manifest);
+    const forged = await fetch(`${server.url}/setup/done?code=${code}&state=${"0".repeat(32)}`);
+    expect(forged.status).toBe(403);
+    const back = await fetch(`${server.url}/setup/done?code=${code}&state=${state}`);
+    expect(back.status, await back.clone().text()).toBe(200);
+    expect(await back.text()).toContain(`Registered ${sim.appSlug}`);
+    expect(await server.registered).toMatchObject({ id: sim.appId, slug: sim.appSlug });
+    expect(sim.calls["apps/create-from-manifest"]).toBe(1);
+
+    const file = join(dir, ".env");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const env = parseEnv(readFileSync(file, "utf8"));
+    const settings = loadSettings(
+      { ...env, GHE_HOST: sim.gheHost, GHE_PROTOCOL: "http" },
+      { cwd: dir },
+    );
+    expect(settings.appId).toBe(sim.appId);
+    expect(settings.webhookSecret).toBe(sim.webhookSecret);
+    expect(settings.privateKey.trim()).toBe(sim.privateKey.trim());
+    // The same link again changes nothing.
+    expect((await fetch(`${server.url}/setup/done?code=${code}&state=${state}`)).status).toBe(409);
+  });
+
+  it("never overwrites an APP_ID already in .env, and says a local address is not reachable by GitHub", async () => {
+    writeFileSync(join(dir, ".env"), "APP_ID=7\n");
+    const server = await start();
+    const html = await (await fetch(`${server.url}/`)).text();
+    expect(html).toContain("That address is this machine's own");
+    const { action, manifest } = formOf(html);
+    const state = new URL(action).searchParams.get("state") ?? "";
+    const { code } = sim.registerFromManifest(manifest);
+    const refused = await fetch(`${server.url}/setup/done?code=${code}&state=${state}`);
+    expect(refused.status).toBe(502);
+    expect(await refused.text()).toContain("already has an APP_ID; agate did not overwrite it");
+    expect(readFileSync(join(dir, ".env"), "utf8")).toBe("APP_ID=7\n");
+  });
+
+  it("refuses bad setup settings in one line each", () => {
+    expect(() =>
+      loadSetupSettings({ AGATE_PUBLIC_URL: "agate.example.com", AGATE_GITHUB_ORG: "my org" }),
+    ).toThrow(
+      'agate cannot start: 2 settings are missing or invalid (environment variables):\n  - AGATE_PUBLIC_URL is "agate.example.com": give the address GitHub reaches this App at, such as https://agate.example.com\n  - AGATE_GITHUB_ORG is "my org": give the organisation\'s login, such as my-org',
+    );
+  });
+});
