@@ -10,14 +10,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach } from "vitest";
+import pg from "pg";
+import { afterEach, beforeEach, inject } from "vitest";
 import type { DeliveryLog } from "../../app/store/ports/delivery-log.js";
 import type { JobQueue } from "../../app/store/ports/job-queue.js";
+import { PostgresStore } from "../../app/store/postgres/postgres-store.js";
 import { SqliteStore } from "../../app/store/sqlite-store.js";
 import type { Clock, Store } from "../../app/store/store.js";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
 import type { EvaluationInput } from "../../schemas/evaluation.js";
 import type { Delivery, NewJob, OverrideInput } from "../../schemas/store.js";
+import { databaseUrl } from "./postgres-global-setup.js";
 
 export const SHA_A = "a".repeat(40);
 export const SHA_B = "b".repeat(40);
@@ -297,11 +300,42 @@ const sqlite: OpenContractDatabase<Store> = async (now) => {
   };
 };
 
+let admin: pg.Pool | undefined;
+let databases = 0;
+
+/**
+ * The PostgreSQL backend: a database of its own per test, copied from the template the
+ * globalSetup migrated once (test/support/postgres-global-setup.ts; a copy costs a fraction of
+ * migrating a fresh one), dropped afterwards.
+ */
+const postgres: OpenContractDatabase<Store> = async (now) => {
+  const server = inject("postgresUrl");
+  admin ??= new pg.Pool({ connectionString: server, max: 1, allowExitOnIdle: true });
+  const name = `agate_test_${process.pid}_${++databases}`;
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject("postgresTemplate")}`);
+  const url = databaseUrl(server, name);
+  const connections: PostgresStore[] = [];
+  return {
+    connect: async () => {
+      const store = await PostgresStore.open({ url, now, poolSize: 4 });
+      connections.push(store);
+      return store;
+    },
+    dispose: async () => {
+      for (const store of connections) await store.close();
+      await admin?.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    },
+  };
+};
+
 /**
  * Every backend the contract suites run against. A backend implements the ports and passes
  * them all by adding its opener here.
  */
-export const STORE_BACKENDS: readonly StoreBackend[] = [{ name: "SQLite", open: sqlite }];
+export const STORE_BACKENDS: readonly StoreBackend[] = [
+  { name: "SQLite", open: sqlite },
+  { name: "PostgreSQL", open: postgres },
+];
 
 export interface ContractContext<P> {
   /** The test's clock, frozen at 2025-01-01T00:00:00Z when the test starts. */

@@ -1,0 +1,1188 @@
+/**
+ * The Store on PostgreSQL, for several App replicas on one database. One pool per store; each
+ * method is one statement or one READ COMMITTED transaction. Where SQLite relies on its single
+ * writer, this relies on row locks: jobs are claimed with FOR UPDATE SKIP LOCKED, an entry is
+ * locked before its compare-and-set, and inserts that two replicas may race on (a delivery, an
+ * entry, a stale mark) use ON CONFLICT so the loser sees the winner's row instead of an error.
+ * Time comes from the injected clock, never from the server's now() (one guard excepted: the
+ * prune trigger compares with the database host's clock, as SQLite's does).
+ */
+import { createHash } from "node:crypto";
+import pg from "pg";
+import { z } from "zod";
+import {
+  type AcceptanceRecord,
+  type AcceptanceRecordInput,
+  acceptanceRecordInputSchema,
+  acceptanceRecordSchema,
+} from "../../../schemas/acceptance-record.js";
+import {
+  type Evaluation,
+  type EvaluationInput,
+  evaluationInputSchema,
+  evaluationSchema,
+} from "../../../schemas/evaluation.js";
+import {
+  type EntryEventInput,
+  entryEventInputSchema,
+  type HandoffEntry,
+  type HandoffEntryDraft,
+  type HandoffEntryEvent,
+  handoffEntryDraftSchema,
+  handoffEntryEventSchema,
+  handoffEntrySchema,
+} from "../../../schemas/handoff-entry.js";
+import {
+  gitShaSchema,
+  isoDateTimeSchema,
+  positiveIntSchema,
+  repositoryFullNameSchema,
+} from "../../../schemas/primitives.js";
+import {
+  type AgateCheckRun,
+  type AuditEntry,
+  type AuditEntryInput,
+  agateCheckRunSchema,
+  auditEntryInputSchema,
+  auditEntrySchema,
+  type CheckRunEntry,
+  checkRunEntrySchema,
+  type DeliveryRecord,
+  deliveryRecordSchema,
+  deliverySchema,
+  type HeadObservation,
+  headObservationSchema,
+  type Job,
+  jobSchema,
+  jobStatusSchema,
+  type MergeCommitObservation,
+  mergeCommitObservationSchema,
+  type NewJob,
+  newJobSchema,
+  type OverrideInput,
+  overrideInputSchema,
+  type PullRequestSighting,
+  pullRequestSightingSchema,
+  type StoredDelivery,
+  type StoredOverride,
+  storedDeliverySchema,
+  storedOverrideSchema,
+} from "../../../schemas/store.js";
+import {
+  CorruptRowError,
+  DeliveryPrunedError,
+  LeaseLostError,
+  NotFoundError,
+  StoreError,
+  StoreOpenError,
+} from "../errors.js";
+import type { ListAuditQuery } from "../ports/audit-log.js";
+import {
+  DEFAULT_PRUNE_LIMIT,
+  MIN_DELIVERY_RETENTION_MS,
+  type PruneDeliveriesOptions,
+  type PruneDeliveriesResult,
+  type RecordDeliveryInput,
+  type RecordDeliveryResult,
+} from "../ports/delivery-log.js";
+import {
+  type EntryKey,
+  EntryVersionConflictError,
+  type ListEntriesQuery,
+} from "../ports/entry-store.js";
+import type { ListEvaluationsQuery } from "../ports/evaluation-store.js";
+import type {
+  ClaimedJob,
+  ClaimJobOptions,
+  FailJobOptions,
+  JobLease,
+  ListJobsQuery,
+} from "../ports/job-queue.js";
+import type { HeadKey, PullRequestKey } from "../ports/keys.js";
+import type { HeadSighting } from "../ports/observation-store.js";
+import type { ListRecordsQuery, MarkStaleInput } from "../ports/record-store.js";
+import type { Clock, Store } from "../store.js";
+import { parseInput, parseRow, parseRowWithJson, toJsonColumn } from "../validate.js";
+import { AGATE_TYPES, connectError, isRetriable, queryError, redactUrl } from "./connection.js";
+import { migratePostgres } from "./migrations.js";
+
+type Row = Record<string, unknown>;
+type Queryable = Pick<pg.ClientBase, "query">;
+
+export interface PostgresStoreOptions {
+  /** postgres:// or postgresql://; libpq's sslmode, sslrootcert, sslcert, sslkey are read from it. */
+  url: string;
+  now?: Clock;
+  /** Connections this store may hold at once (per replica). */
+  poolSize?: number;
+  /** A statement running longer is cancelled by the server (and the call fails, writing nothing). */
+  statementTimeoutMs?: number;
+  /** How long to wait for a connection, new or from the pool. */
+  connectTimeoutMs?: number;
+  /** Tables live in this existing schema (search_path) instead of the user's default. */
+  schema?: string;
+  /** How the database is named in error messages; the URL without its password by default. */
+  location?: string;
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** The oldest PostgreSQL whose features the migrations use (stored generated columns). */
+const MIN_SERVER_VERSION = 120000;
+
+const leaseSchema = z.strictObject({
+  jobId: positiveIntSchema,
+  workerId: z.string().min(1),
+  attempt: positiveIntSchema,
+});
+const claimOptionsSchema = z.strictObject({
+  workerId: z.string().min(1),
+  leaseMs: positiveIntSchema,
+  kinds: z.array(z.string().min(1)).optional(),
+});
+const pruneOptionsSchema = z.strictObject({
+  retentionMs: z
+    .number()
+    .int()
+    .min(MIN_DELIVERY_RETENTION_MS, {
+      error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`,
+    }),
+  limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT),
+});
+const markStaleSchema = z.strictObject({
+  repository: repositoryFullNameSchema,
+  pullNumber: positiveIntSchema,
+  supersededBy: gitShaSchema,
+  at: isoDateTimeSchema,
+});
+const schemaNameSchema = z
+  .string()
+  .regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
+
+const RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
+  r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.override,
+  r.decision, r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by,
+  m.at AS stale_at
+  FROM acceptance_records r LEFT JOIN acceptance_record_stale_marks m ON m.record_id = r.id`;
+const RECORD_JSON_COLUMNS = [
+  "tested",
+  "commands",
+  "provenance",
+  "runner",
+  "grader",
+  "verdict",
+  "handoff",
+  "override",
+  "decision",
+] as const;
+
+/**
+ * A job of the wanted kinds ($2, a text[] or NULL) that is not waiting for an older job of its
+ * concurrency key. Safe under SKIP LOCKED: an older job of the key is queued or running until
+ * it is done or dead, so a claimer that skips it (locked by another) still sees it and waits.
+ */
+const RUNNABLE = `($2::text[] IS NULL OR j.kind = ANY ($2::text[]))
+  AND (j.concurrency_key IS NULL OR NOT EXISTS (
+    SELECT 1 FROM jobs o
+    WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
+      AND o.status IN ('queued', 'running')))`;
+
+/** The jobs a ListJobsQuery selects ($1..$4); an absent field selects all. */
+const JOB_FILTER = `($1::text IS NULL OR status = $1::text)
+  AND ($2::text IS NULL OR delivery_id = $2::text)
+  AND ($3::text IS NULL OR kind = $3::text)
+  AND ($4::text IS NULL OR concurrency_key = $4::text)`;
+
+/** A failure is kept for people to read; a whole log in it would bloat every claim. */
+const MAX_ERROR_CHARS = 16_384;
+
+function instant(value: string | Date): string {
+  return (typeof value === "string" ? new Date(value) : value).toISOString();
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+type Candidate = { id: number; run_at: string } | undefined;
+
+/** The one that has been due longer (ties by id: enqueued first). */
+function older(a: Candidate, b: Candidate): Candidate {
+  if (!a || !b) return a ?? b;
+  const at = Date.parse(a.run_at);
+  const bt = Date.parse(b.run_at);
+  return at < bt || (at === bt && a.id < b.id) ? a : b;
+}
+
+export class PostgresStore implements Store {
+  readonly #pool: pg.Pool;
+  readonly #now: Clock;
+  readonly #location: string;
+  readonly #statementTimeoutMs: number;
+  #closed = false;
+
+  private constructor(pool: pg.Pool, now: Clock, location: string, statementTimeoutMs: number) {
+    this.#pool = pool;
+    this.#now = now;
+    this.#location = location;
+    this.#statementTimeoutMs = statementTimeoutMs;
+  }
+
+  /** Connects, checks the server, and migrates the schema; StoreOpenError saying what to check. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const location = options.location ?? redactUrl(options.url);
+    const now = options.now ?? (() => new Date());
+    const statementTimeoutMs = parseInput(
+      positiveIntSchema,
+      options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+      "statement timeout (ms)",
+    );
+    const schema =
+      options.schema === undefined
+        ? undefined
+        : parseInput(schemaNameSchema, options.schema, "PostgreSQL schema name");
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: parseInput(positiveIntSchema, options.poolSize ?? DEFAULT_POOL_SIZE, "pool size"),
+      connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      statement_timeout: statementTimeoutMs,
+      // A transaction left open by a stalled replica must not hold its row locks for ever.
+      idle_in_transaction_session_timeout: Math.max(statementTimeoutMs, 60_000),
+      application_name: "agate",
+      types: AGATE_TYPES,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    // An idle connection the server closed (a restart, a failover) is dropped by the pool and
+    // replaced on next use; without a listener its 'error' would end the process.
+    pool.on("error", () => undefined);
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw connectError(options.url, error);
+    }
+    try {
+      const version = Number(
+        (await client.query<{ v: string }>("SELECT current_setting('server_version_num') AS v"))
+          .rows[0]?.v,
+      );
+      if (version < MIN_SERVER_VERSION) {
+        throw new StoreOpenError(
+          location,
+          `the agate database ${location} runs PostgreSQL ${version}, agate needs 12 or newer: ` +
+            "upgrade the server, or point AGATE_DATABASE_URL at a newer one",
+        );
+      }
+      await migratePostgres(client, location, now);
+      client.release();
+    } catch (error) {
+      client.release(true);
+      await pool.end().catch(() => undefined);
+      if (error instanceof StoreError) throw error;
+      throw new StoreOpenError(
+        location,
+        `cannot open the agate database ${location} (migrating): ${(error as Error).message}; ` +
+          "check that the user may create tables, functions and triggers in its schema",
+        { cause: error },
+      );
+    }
+    return new PostgresStore(pool, now, location, statementTimeoutMs);
+  }
+
+  #nowIso(): string {
+    return this.#now().toISOString();
+  }
+
+  async #query<R extends Row = Row>(
+    text: string,
+    values: unknown[] = [],
+    on: Queryable = this.#pool,
+  ): Promise<pg.QueryResult<R>> {
+    try {
+      return await on.query<R>(text, values);
+    } catch (error) {
+      throw queryError(this.#location, this.#statementTimeoutMs, error);
+    }
+  }
+
+  async #rows<R extends Row = Row>(
+    text: string,
+    values: unknown[] = [],
+    on: Queryable = this.#pool,
+  ): Promise<R[]> {
+    return (await this.#query<R>(text, values, on)).rows;
+  }
+
+  /**
+   * One READ COMMITTED transaction; run again from the start (at most three times) when the
+   * server rolled it back for a deadlock or serialisation failure.
+   */
+  async #tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      let client: pg.PoolClient;
+      try {
+        client = await this.#pool.connect();
+      } catch (error) {
+        throw queryError(this.#location, this.#statementTimeoutMs, error);
+      }
+      let broken = false;
+      try {
+        await client.query("BEGIN");
+        const result = await fn(client);
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {
+          broken = true;
+        });
+        if (attempt < 3 && isRetriable(error)) continue;
+        throw queryError(this.#location, this.#statementTimeoutMs, error);
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  // ---- deliveries -------------------------------------------------------------------------------
+
+  async recordDelivery(input: RecordDeliveryInput): Promise<RecordDeliveryResult> {
+    const delivery = parseInput(deliverySchema, input.delivery, "delivery");
+    const payload = parseInput(z.string(), input.payload, "delivery payload");
+    const jobs = parseInput(z.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
+    if (sha256(payload) !== delivery.payload_sha256) {
+      throw new StoreError(
+        "payload_mismatch",
+        `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact ` +
+          "text the digest was computed from, nothing was written",
+      );
+    }
+    return this.#tx(async (client): Promise<RecordDeliveryResult> => {
+      const seen = async (): Promise<RecordDeliveryResult | null> => {
+        const [existing] = await this.#rows<{ payload_sha256: string }>(
+          "SELECT payload_sha256 FROM deliveries WHERE id = $1",
+          [delivery.id],
+          client,
+        );
+        if (!existing) return null;
+        if (existing.payload_sha256 !== delivery.payload_sha256) {
+          return { status: "conflict", jobIds: [] };
+        }
+        const ids = await this.#rows<{ id: number }>(
+          "SELECT id FROM jobs WHERE delivery_id = $1 ORDER BY id",
+          [delivery.id],
+          client,
+        );
+        return { status: "duplicate", jobIds: ids.map((row) => row.id) };
+      };
+      const before = await seen();
+      if (before) return before;
+      const now = this.#nowIso();
+      // ON CONFLICT: the same delivery at two replicas at once; the second waits for the
+      // first's commit, inserts nothing, and answers from the row the first wrote.
+      const inserted = await this.#query(
+        `INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at,
+           repository)
+         VALUES ($1, $2, $3, $4, $5, $6, agate_payload_repository($7))
+         ON CONFLICT (id) DO NOTHING`,
+        [
+          delivery.id,
+          delivery.event,
+          delivery.action,
+          delivery.payload_sha256,
+          delivery.received_at,
+          now,
+          payload,
+        ],
+        client,
+      );
+      if (inserted.rowCount === 0) {
+        const after = await seen();
+        if (after) return after;
+      }
+      await this.#query(
+        "INSERT INTO delivery_payloads (delivery_id, payload) VALUES ($1, $2)",
+        [delivery.id, payload],
+        client,
+      );
+      const jobIds: number[] = [];
+      for (const job of jobs)
+        jobIds.push((await this.#insertJob(client, job, delivery.id, now)).id);
+      return { status: "new", jobIds };
+    });
+  }
+
+  async getDelivery(id: string): Promise<StoredDelivery | null> {
+    const [row] = await this.#rows(
+      `SELECT d.id, d.event, d.action, d.payload_sha256, p.payload, d.received_at,
+         x.pruned_at, x.retention_ms
+       FROM deliveries d
+       LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
+       LEFT JOIN delivery_payload_prunes x ON x.delivery_id = d.id
+       WHERE d.id = $1`,
+      [id],
+    );
+    if (!row) return null;
+    const { pruned_at, retention_ms, ...delivery } = row;
+    if (delivery.payload === null && typeof pruned_at === "string") {
+      throw new DeliveryPrunedError(id, pruned_at, Number(retention_ms));
+    }
+    if (delivery.payload === null) {
+      throw new CorruptRowError("delivery_payloads", `delivery ${id}`, "the payload is missing");
+    }
+    return parseRow(storedDeliverySchema, delivery, "deliveries", `id ${id}`);
+  }
+
+  async getDeliveryRecord(id: string): Promise<DeliveryRecord | null> {
+    const [row] = await this.#rows(
+      `SELECT d.id, d.event, d.action, d.payload_sha256, d.received_at, d.repository,
+         d.recorded_at, x.pruned_at, x.retention_ms
+       FROM deliveries d LEFT JOIN delivery_payload_prunes x ON x.delivery_id = d.id
+       WHERE d.id = $1`,
+      [id],
+    );
+    if (!row) return null;
+    const { pruned_at, retention_ms, ...delivery } = row;
+    return parseRow(
+      deliveryRecordSchema,
+      { ...delivery, pruned: pruned_at === null ? null : { pruned_at, retention_ms } },
+      "deliveries",
+      `id ${id}`,
+    );
+  }
+
+  async pruneDeliveryPayloads(options: PruneDeliveriesOptions): Promise<PruneDeliveriesResult> {
+    const { retentionMs, limit } = parseInput(pruneOptionsSchema, options, "prune options");
+    const now = this.#now();
+    // SKIP LOCKED: two replicas pruning at once take different payloads instead of one of them
+    // failing in the trigger on a payload the other just removed. The trigger on
+    // delivery_payload_prunes checks each row again and deletes its payload.
+    const result = await this.#query(
+      `WITH candidates AS (
+         SELECT p.delivery_id FROM delivery_payloads p
+         JOIN deliveries d ON d.id = p.delivery_id
+         WHERE d.recorded_at <= $1
+           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.delivery_id = d.id
+             AND j.status IN ('queued', 'running'))
+         LIMIT $2
+         FOR UPDATE OF p SKIP LOCKED)
+       INSERT INTO delivery_payload_prunes (delivery_id, retention_ms, pruned_at)
+       SELECT delivery_id, $3, $4 FROM candidates`,
+      [new Date(now.getTime() - retentionMs).toISOString(), limit, retentionMs, now.toISOString()],
+    );
+    const pruned = result.rowCount ?? 0;
+    return { pruned, more: pruned === limit };
+  }
+
+  // ---- jobs -------------------------------------------------------------------------------------
+
+  async #insertJob(
+    on: Queryable,
+    job: z.output<typeof newJobSchema>,
+    deliveryId: string | null,
+    now: string,
+  ): Promise<Job> {
+    const [row] = await this.#rows(
+      `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
+         max_attempts, run_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'queued', 0, $5, $6, $7, $7)
+       RETURNING *`,
+      [
+        job.kind,
+        JSON.stringify(job.payload),
+        job.concurrency_key,
+        deliveryId,
+        job.max_attempts,
+        instant(job.run_at ?? now),
+        now,
+      ],
+      on,
+    );
+    return this.#jobFromRow(row as Row);
+  }
+
+  #jobFromRow(row: Row): Job {
+    return parseRowWithJson(jobSchema, row, "jobs", ["payload"]);
+  }
+
+  async enqueue(job: NewJob): Promise<Job> {
+    const parsed = parseInput(newJobSchema, job, "job");
+    return this.#insertJob(this.#pool, parsed, null, this.#nowIso());
+  }
+
+  async claimJob(options: ClaimJobOptions): Promise<ClaimedJob | null> {
+    const { workerId, leaseMs, kinds } = parseInput(claimOptionsSchema, options, "claim options");
+    return this.#tx(async (client): Promise<ClaimedJob | null> => {
+      const now = this.#now();
+      const nowIso = now.toISOString();
+      // A worker that died on its last attempt leaves a running job with an expired lease;
+      // claiming it again would exceed max_attempts, so it is dead instead.
+      await this.#query(
+        `UPDATE jobs
+         SET status = 'dead', lease_expires_at = NULL, updated_at = $1,
+           last_error = 'the lease of ' || lease_owner || ' expired on attempt ' || attempts ||
+             ' of ' || max_attempts || ' (the worker stopped or hung); last error: ' ||
+             coalesce(last_error, 'none')
+         WHERE status = 'running' AND lease_expires_at <= $1 AND attempts >= max_attempts`,
+        [nowIso],
+        client,
+      );
+      // The oldest due job and the oldest expired lease, each locked (SKIP LOCKED: a job
+      // another replica is claiming right now is passed over, not waited for); the older
+      // of the two is taken, the other's lock ends with the transaction.
+      const params = [nowIso, kinds ?? null];
+      const [due] = await this.#rows<{ id: number; run_at: string }>(
+        `SELECT id, run_at FROM jobs j
+         WHERE status = 'queued' AND run_at <= $1 AND ${RUNNABLE}
+         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+        params,
+        client,
+      );
+      const [expired] = await this.#rows<{ id: number; run_at: string }>(
+        `SELECT id, run_at FROM jobs j
+         WHERE status = 'running' AND lease_expires_at <= $1 AND ${RUNNABLE}
+         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+        params,
+        client,
+      );
+      const pick = older(due, expired);
+      if (!pick) return null;
+      const [row] = await this.#rows(
+        `UPDATE jobs SET status = 'running', lease_owner = $2, lease_expires_at = $3,
+           attempts = attempts + 1, updated_at = $4
+         WHERE id = $1 RETURNING *`,
+        [pick.id, workerId, new Date(now.getTime() + leaseMs).toISOString(), nowIso],
+        client,
+      );
+      if (!row) return null;
+      const job = this.#jobFromRow(row);
+      return { job, lease: { jobId: job.id, workerId, attempt: job.attempts } };
+    });
+  }
+
+  async heartbeat(lease: JobLease, leaseMs: number): Promise<Job> {
+    const held = parseInput(leaseSchema, lease, "job lease");
+    const ms = parseInput(positiveIntSchema, leaseMs, "lease duration (ms)");
+    const now = this.#now();
+    const [row] = await this.#rows(
+      `UPDATE jobs SET lease_expires_at = $4, updated_at = $5
+       WHERE id = $1 AND status = 'running' AND lease_owner = $2 AND attempts = $3
+       RETURNING *`,
+      [...this.#leaseParams(held), new Date(now.getTime() + ms).toISOString(), now.toISOString()],
+    );
+    if (!row) throw await this.#leaseLost(held, "extend the lease of");
+    return this.#jobFromRow(row);
+  }
+
+  async completeJob(lease: JobLease): Promise<Job> {
+    const held = parseInput(leaseSchema, lease, "job lease");
+    const [row] = await this.#rows(
+      `UPDATE jobs SET status = 'done', lease_expires_at = NULL, updated_at = $4
+       WHERE id = $1 AND status = 'running' AND lease_owner = $2 AND attempts = $3
+       RETURNING *`,
+      [...this.#leaseParams(held), this.#nowIso()],
+    );
+    if (!row) throw await this.#leaseLost(held, "complete");
+    return this.#jobFromRow(row);
+  }
+
+  async failJob(lease: JobLease, error: string, options: FailJobOptions = {}): Promise<Job> {
+    const held = parseInput(leaseSchema, lease, "job lease");
+    const now = this.#nowIso();
+    // PostgreSQL text cannot hold NUL, and a command's output may: shown as ␀ instead.
+    const message = String(error).slice(-MAX_ERROR_CHARS).replaceAll("\u0000", "\u2400");
+    const [row] = await this.#rows(
+      `UPDATE jobs SET
+         status = CASE WHEN $4 OR attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
+         run_at = CASE WHEN $4 OR attempts >= max_attempts THEN run_at ELSE $5 END,
+         lease_owner = CASE WHEN $4 OR attempts >= max_attempts THEN lease_owner ELSE NULL END,
+         lease_expires_at = NULL, last_error = $6, updated_at = $7
+       WHERE id = $1 AND status = 'running' AND lease_owner = $2 AND attempts = $3
+       RETURNING *`,
+      [
+        ...this.#leaseParams(held),
+        options.permanent === true,
+        instant(options.retryAt ?? now),
+        message,
+        now,
+      ],
+    );
+    if (!row) throw await this.#leaseLost(held, "fail");
+    return this.#jobFromRow(row);
+  }
+
+  #leaseParams(lease: JobLease): [number, string, number] {
+    return [lease.jobId, lease.workerId, lease.attempt];
+  }
+
+  /** Says what became of the job, so the log explains why the worker's result was dropped. */
+  async #leaseLost(lease: JobLease, action: string): Promise<StoreError> {
+    const [row] = await this.#rows("SELECT * FROM jobs WHERE id = $1", [lease.jobId]);
+    if (!row) return new NotFoundError(`cannot ${action} job ${lease.jobId}: there is no such job`);
+    const job = this.#jobFromRow(row);
+    const now =
+      job.status === "running"
+        ? `it is now leased to ${job.lease_owner} on attempt ${job.attempts}, claimed after this lease expired`
+        : job.status === "queued"
+          ? "it went back to the queue"
+          : `it is ${job.status}`;
+    return new LeaseLostError(
+      lease.jobId,
+      `cannot ${action} job ${lease.jobId}: worker ${lease.workerId} no longer holds its lease ` +
+        `(attempt ${lease.attempt}); ${now}. Stop working on it and do not write its results.`,
+    );
+  }
+
+  async getJob(id: number): Promise<Job | null> {
+    const [row] = await this.#rows("SELECT * FROM jobs WHERE id = $1", [id]);
+    return row ? this.#jobFromRow(row) : null;
+  }
+
+  async listJobs(query: ListJobsQuery = {}): Promise<Job[]> {
+    const rows = await this.#rows(
+      `SELECT * FROM jobs WHERE ${JOB_FILTER} ORDER BY id`,
+      this.#jobFilter(query),
+    );
+    return rows.map((row) => this.#jobFromRow(row));
+  }
+
+  async countJobs(query: ListJobsQuery = {}): Promise<number> {
+    const [row] = await this.#rows<{ n: number }>(
+      `SELECT count(*) AS n FROM jobs WHERE ${JOB_FILTER}`,
+      this.#jobFilter(query),
+    );
+    return row?.n ?? 0;
+  }
+
+  #jobFilter(query: ListJobsQuery): (string | null)[] {
+    return [
+      query.status ? parseInput(jobStatusSchema, query.status, "job status") : null,
+      query.deliveryId ?? null,
+      query.kind ?? null,
+      query.concurrencyKey ?? null,
+    ];
+  }
+
+  // ---- acceptance records -----------------------------------------------------------------------
+
+  async appendRecord(input: AcceptanceRecordInput): Promise<AcceptanceRecord> {
+    const record = parseInput(acceptanceRecordInputSchema, input, "acceptance record");
+    return this.#tx(async (client) => {
+      const [inserted] = await this.#rows<{ id: number }>(
+        `INSERT INTO acceptance_records (repository, pull_number, head_sha, base_sha, tested,
+           commands, provenance, runner, grader, verdict, verdict_by, handoff, override, decision,
+           decided_at, recorded_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+         RETURNING id`,
+        [
+          record.repository,
+          record.pull_number,
+          record.head_sha,
+          record.base_sha,
+          toJsonColumn(record.tested),
+          JSON.stringify(record.commands),
+          toJsonColumn(record.provenance),
+          toJsonColumn(record.runner),
+          JSON.stringify(record.grader),
+          toJsonColumn(record.verdict),
+          record.verdict_by,
+          toJsonColumn(record.handoff),
+          toJsonColumn(record.override),
+          JSON.stringify(record.decision),
+          record.decided_at,
+          this.#nowIso(),
+        ],
+        client,
+      );
+      const [row] = await this.#rows(
+        `SELECT ${RECORD_COLUMNS} WHERE r.id = $1`,
+        [inserted?.id],
+        client,
+      );
+      return this.#recordFromRow(row as Row);
+    });
+  }
+
+  async markStale(input: MarkStaleInput): Promise<number> {
+    const mark = parseInput(markStaleSchema, input, "stale mark");
+    // ON CONFLICT: two replicas handling the same push mark each record once between them.
+    const result = await this.#query(
+      `INSERT INTO acceptance_record_stale_marks (record_id, superseded_by, at, recorded_at)
+       SELECT r.id, $3, $4, $5 FROM acceptance_records r
+       WHERE r.repository = $1 AND r.pull_number = $2 AND r.head_sha <> $3
+         AND NOT EXISTS (
+           SELECT 1 FROM acceptance_record_stale_marks m WHERE m.record_id = r.id)
+       ON CONFLICT (record_id) DO NOTHING`,
+      [mark.repository, mark.pullNumber, mark.supersededBy, mark.at, this.#nowIso()],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  #recordFromRow(row: Row): AcceptanceRecord {
+    const { stale_superseded_by, stale_at, ...rest } = row;
+    const stale =
+      stale_superseded_by === null ? null : { superseded_by: stale_superseded_by, at: stale_at };
+    return parseRowWithJson(
+      acceptanceRecordSchema,
+      { ...rest, stale },
+      "acceptance_records",
+      RECORD_JSON_COLUMNS,
+    );
+  }
+
+  async listRecords(query: ListRecordsQuery): Promise<AcceptanceRecord[]> {
+    const rows = await this.#rows(
+      `SELECT ${RECORD_COLUMNS}
+       WHERE r.repository = $1 AND r.pull_number = $2
+         AND ($3::text IS NULL OR r.head_sha = $3::text)
+         AND ($4::text IS NULL OR r.tested_tree_sha = $4::text)
+       ORDER BY r.id`,
+      [query.repository, query.pullNumber, query.headSha ?? null, query.treeSha ?? null],
+    );
+    return rows.map((row) => this.#recordFromRow(row));
+  }
+
+  async listRepositories(): Promise<string[]> {
+    // COLLATE "C": byte order, as SQLite sorts, whatever the database's locale.
+    const rows = await this.#rows<{ name: string }>(
+      `SELECT name FROM (
+         SELECT repository AS name FROM deliveries WHERE repository IS NOT NULL
+         UNION SELECT repository FROM acceptance_records) AS known
+       ORDER BY name COLLATE "C"`,
+    );
+    return rows.map((row) => row.name);
+  }
+
+  // ---- audit log --------------------------------------------------------------------------------
+
+  async appendAudit(input: AuditEntryInput): Promise<AuditEntry> {
+    const entry = parseInput(auditEntryInputSchema, input, "audit entry");
+    const [row] = await this.#rows<{ id: number }>(
+      `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [
+        entry.kind,
+        entry.subject,
+        JSON.stringify(entry.decision),
+        JSON.stringify(entry.facts),
+        entry.at,
+        this.#nowIso(),
+      ],
+    );
+    return { id: row?.id as number, ...entry };
+  }
+
+  async listAudit(query: ListAuditQuery = {}): Promise<AuditEntry[]> {
+    // LIMIT NULL is no limit.
+    const limit =
+      query.limit === undefined ? null : parseInput(positiveIntSchema, query.limit, "audit limit");
+    const order = query.order === "desc" ? "DESC" : "ASC";
+    const rows = await this.#rows(
+      `SELECT id, kind, subject, decision, facts, at FROM audit_log
+       WHERE ($1::text IS NULL OR subject = $1::text) AND ($2::text IS NULL OR kind = $2::text)
+       ORDER BY id ${order} LIMIT $3`,
+      [query.subject ?? null, query.kind ?? null, limit],
+    );
+    return rows.map((row) =>
+      parseRowWithJson(auditEntrySchema, row, "audit_log", ["decision", "facts"]),
+    );
+  }
+
+  // ---- evaluations ------------------------------------------------------------------------------
+
+  async appendEvaluation(input: EvaluationInput): Promise<Evaluation> {
+    const evaluation = parseInput(evaluationInputSchema, input, "evaluation");
+    const [row] = await this.#rows<{ id: number }>(
+      `INSERT INTO evaluations
+         (repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, status, at,
+          recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      [
+        evaluation.repository,
+        evaluation.pull_number,
+        evaluation.head_sha,
+        evaluation.tree_sha,
+        evaluation.config_digest,
+        JSON.stringify(evaluation.run),
+        JSON.stringify(evaluation.outcome),
+        evaluation.outcome.status,
+        evaluation.at,
+        this.#nowIso(),
+      ],
+    );
+    return { id: row?.id as number, ...evaluation };
+  }
+
+  async listEvaluations(query: ListEvaluationsQuery): Promise<Evaluation[]> {
+    // `since` compares instants (an offset-written time is placed right), where SQLite compares
+    // the text: the same answer for the UTC times agate writes.
+    const rows = await this.#rows(
+      `SELECT id, repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, at
+       FROM evaluations
+       WHERE repository = $1 AND pull_number = $2
+         AND ($3::text IS NULL OR tree_sha = $3::text)
+         AND ($4::timestamptz IS NULL OR at::timestamptz >= $4::timestamptz)
+       ORDER BY id`,
+      [query.repository, query.pullNumber, query.treeSha ?? null, query.since ?? null],
+    );
+    return rows.map((row) =>
+      parseRowWithJson(evaluationSchema, row, "evaluations", ["run", "outcome"]),
+    );
+  }
+
+  // ---- maintainer overrides ---------------------------------------------------------------------
+
+  async appendOverride(input: OverrideInput): Promise<StoredOverride> {
+    const override = parseInput(overrideInputSchema, input, "maintainer override");
+    const [row] = await this.#rows<{ id: number }>(
+      `INSERT INTO maintainer_overrides
+         (repository, pull_number, head_sha, base_ref, by, reason, comment_url, at, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      [
+        override.repository,
+        override.pull_number,
+        override.head_sha,
+        override.base_ref,
+        override.by,
+        override.reason,
+        override.comment_url,
+        override.at,
+        this.#nowIso(),
+      ],
+    );
+    return { id: row?.id as number, ...override };
+  }
+
+  async listOverrides(query: HeadKey): Promise<StoredOverride[]> {
+    const rows = await this.#rows(
+      `SELECT id, repository, pull_number, head_sha, base_ref, by, reason, comment_url, at
+       FROM maintainer_overrides
+       WHERE repository = $1 AND pull_number = $2 AND head_sha = $3 ORDER BY id`,
+      [query.repository, query.pullNumber, query.headSha],
+    );
+    return rows.map((row) =>
+      parseRowWithJson(storedOverrideSchema, row, "maintainer_overrides", []),
+    );
+  }
+
+  // ---- observations of GitHub -------------------------------------------------------------------
+
+  async recordMergeCommit(observation: MergeCommitObservation): Promise<void> {
+    const seen = parseInput(mergeCommitObservationSchema, observation, "merge commit");
+    await this.#query(
+      `INSERT INTO merge_commits (repository, pull_number, head_sha, merge_sha, observed_at)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      [seen.repository, seen.pull_number, seen.head_sha, seen.merge_sha, seen.observed_at],
+    );
+  }
+
+  async listMergeCommits(query: HeadKey): Promise<string[]> {
+    const rows = await this.#rows<{ merge_sha: string }>(
+      `SELECT merge_sha FROM merge_commits
+       WHERE repository = $1 AND pull_number = $2 AND head_sha = $3
+       ORDER BY observed_at COLLATE "C", merge_sha COLLATE "C"`,
+      [query.repository, query.pullNumber, query.headSha],
+    );
+    return rows.map((row) => row.merge_sha);
+  }
+
+  async recordHeadObservation(observation: HeadObservation): Promise<void> {
+    const seen = parseInput(headObservationSchema, observation, "head observation");
+    await this.#query(
+      `INSERT INTO head_observations (repository, head_sha, pull_number, base_ref, observed_at)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      [seen.repository, seen.head_sha, seen.pull_number, seen.base_ref, seen.observed_at],
+    );
+  }
+
+  async listHeadObservations(query: {
+    repository: string;
+    headSha: string;
+  }): Promise<HeadSighting[]> {
+    return this.#rows<HeadSighting>(
+      `SELECT pull_number, base_ref FROM head_observations
+       WHERE repository = $1 AND head_sha = $2
+       ORDER BY observed_at COLLATE "C", pull_number, base_ref COLLATE "C"`,
+      [query.repository, query.headSha],
+    );
+  }
+
+  async recordPullRequestSighting(sighting: PullRequestSighting): Promise<void> {
+    const seen = parseInput(pullRequestSightingSchema, sighting, "pull request sighting");
+    await this.#query(
+      `INSERT INTO pull_request_sightings
+         (repository, pull_number, updated_at, digest, observed_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (repository, pull_number) DO UPDATE SET
+         updated_at = excluded.updated_at, digest = excluded.digest,
+         observed_at = excluded.observed_at
+       WHERE excluded.updated_at::timestamptz
+         >= pull_request_sightings.updated_at::timestamptz`,
+      [seen.repository, seen.pull_number, seen.updated_at, seen.digest, seen.observed_at],
+    );
+  }
+
+  async latestPullRequestSighting(query: PullRequestKey): Promise<PullRequestSighting | null> {
+    const [row] = await this.#rows(
+      `SELECT repository, pull_number, updated_at, digest, observed_at FROM pull_request_sightings
+       WHERE repository = $1 AND pull_number = $2`,
+      [query.repository, query.pullNumber],
+    );
+    return row === undefined
+      ? null
+      : parseRow(
+          pullRequestSightingSchema,
+          row,
+          "pull_request_sightings",
+          `${query.repository}#${query.pullNumber}`,
+        );
+  }
+
+  async beginCheckRunWrite(query: { repository: string; headSha: string }): Promise<void> {
+    await this.#query(
+      "UPDATE agate_check_runs SET known = false WHERE repository = $1 AND head_sha = $2",
+      [query.repository, query.headSha],
+    );
+  }
+
+  async recordCheckRun(entry: CheckRunEntry): Promise<void> {
+    const known = parseInput(checkRunEntrySchema, entry, "check run entry");
+    await this.#query(
+      `INSERT INTO agate_check_runs (repository, head_sha, known, check_run, written_at)
+       VALUES ($1, $2, true, $3, $4)
+       ON CONFLICT (repository, head_sha) DO UPDATE SET
+         known = true, check_run = excluded.check_run, written_at = excluded.written_at`,
+      [known.repository, known.head_sha, JSON.stringify(known.check), known.written_at],
+    );
+  }
+
+  async knownCheckRun(query: {
+    repository: string;
+    headSha: string;
+  }): Promise<AgateCheckRun | null> {
+    const [row] = await this.#rows<{ check_run: string }>(
+      "SELECT check_run FROM agate_check_runs WHERE repository = $1 AND head_sha = $2 AND known",
+      [query.repository, query.headSha],
+    );
+    if (row === undefined) return null;
+    const key = `${query.repository}@${query.headSha}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(row.check_run);
+    } catch (error) {
+      throw new CorruptRowError("agate_check_runs", key, "check_run is not valid JSON", {
+        cause: error,
+      });
+    }
+    return parseRow(agateCheckRunSchema, value, "agate_check_runs", key);
+  }
+
+  // ---- handoff entries ---------------------------------------------------------------------------
+
+  #entryInput(input: {
+    entry: HandoffEntryDraft;
+    event: EntryEventInput;
+    jobs?: readonly NewJob[] | undefined;
+  }) {
+    const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
+    const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
+    const jobs = parseInput(z.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+    return { entry, event, jobs };
+  }
+
+  async #entryRow(on: Queryable, key: EntryKey, lock = false): Promise<HandoffEntry | null> {
+    const [row] = await this.#rows<{ entry: string; version: number }>(
+      `SELECT entry, version FROM handoff_entries WHERE repository = $1 AND issue_number = $2
+       ${lock ? "FOR UPDATE" : ""}`,
+      [key.repository, key.issueNumber],
+      on,
+    );
+    return row ? this.#entryFromRow(row, `${key.repository}#${key.issueNumber}`) : null;
+  }
+
+  #entryFromRow(row: { entry: string; version: number }, key: string): HandoffEntry {
+    let value: unknown;
+    try {
+      value = { ...JSON.parse(row.entry), version: row.version };
+    } catch (error) {
+      throw new CorruptRowError("handoff_entries", key, "entry is not valid JSON", {
+        cause: error,
+      });
+    }
+    return parseRow(handoffEntrySchema, value, "handoff_entries", key);
+  }
+
+  async #appendEntryEvent(
+    on: Queryable,
+    entry: HandoffEntry,
+    from: HandoffEntry["state"] | null,
+    event: EntryEventInput,
+  ): Promise<void> {
+    await this.#query(
+      `INSERT INTO handoff_entry_events (repository, issue_number, version, kind, actor,
+         comment_id, from_state, to_state, event, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        entry.repository,
+        entry.issue_number,
+        entry.version,
+        event.kind,
+        event.actor,
+        event.comment_id,
+        from,
+        entry.state,
+        JSON.stringify(event),
+        this.#nowIso(),
+      ],
+      on,
+    );
+  }
+
+  async createEntry(input: {
+    entry: HandoffEntryDraft;
+    event: EntryEventInput;
+    jobs?: readonly NewJob[];
+  }): Promise<{ created: boolean; entry: HandoffEntry }> {
+    const { entry, event, jobs } = this.#entryInput(input);
+    const key = { repository: entry.repository, issueNumber: entry.issue_number };
+    return this.#tx(async (client) => {
+      const now = this.#nowIso();
+      // ON CONFLICT: two replicas opening the same issue's entry; the second returns the first's.
+      const inserted = await this.#query(
+        `INSERT INTO handoff_entries (repository, issue_number, entry, version, updated_at)
+         VALUES ($1, $2, $3, 1, $4) ON CONFLICT DO NOTHING`,
+        [entry.repository, entry.issue_number, JSON.stringify(entry), now],
+        client,
+      );
+      if (inserted.rowCount === 0) {
+        const existing = await this.#entryRow(client, key);
+        if (existing) return { created: false, entry: existing };
+      }
+      const stored = { ...entry, version: 1 };
+      await this.#appendEntryEvent(client, stored, null, event);
+      for (const job of jobs) await this.#insertJob(client, job, null, now);
+      return { created: true, entry: stored };
+    });
+  }
+
+  async getEntry(key: EntryKey): Promise<HandoffEntry | null> {
+    return this.#entryRow(this.#pool, key);
+  }
+
+  async updateEntry(input: {
+    expectedVersion: number;
+    entry: HandoffEntryDraft;
+    event: EntryEventInput;
+    jobs?: readonly NewJob[];
+  }): Promise<HandoffEntry> {
+    const { entry, event, jobs } = this.#entryInput(input);
+    const expected = parseInput(positiveIntSchema, input.expectedVersion, "expected version");
+    const key = { repository: entry.repository, issueNumber: entry.issue_number };
+    return this.#tx(async (client) => {
+      // Locked: a second writer waits here, then reads the version the first one wrote.
+      const current = await this.#entryRow(client, key, true);
+      if (!current) {
+        throw new NotFoundError(
+          `no handoff entry ${key.repository}#${key.issueNumber} to update: create it first`,
+        );
+      }
+      if (current.version !== expected) {
+        throw new EntryVersionConflictError(
+          key,
+          `it is at version ${current.version}, not ${expected}`,
+        );
+      }
+      if (event.comment_id !== null) {
+        const [seen] = await this.#rows<{ version: number }>(
+          `SELECT version FROM handoff_entry_events
+           WHERE repository = $1 AND issue_number = $2 AND comment_id = $3`,
+          [key.repository, key.issueNumber, event.comment_id],
+          client,
+        );
+        if (seen) {
+          throw new EntryVersionConflictError(
+            key,
+            `comment ${event.comment_id} was recorded at version ${seen.version} already`,
+          );
+        }
+      }
+      const now = this.#nowIso();
+      const next = { ...entry, version: expected + 1 };
+      await this.#query(
+        `UPDATE handoff_entries SET entry = $1, version = $2, updated_at = $3
+         WHERE repository = $4 AND issue_number = $5 AND version = $6`,
+        [JSON.stringify(entry), next.version, now, key.repository, key.issueNumber, expected],
+        client,
+      );
+      await this.#appendEntryEvent(client, next, current.state, event);
+      for (const job of jobs) await this.#insertJob(client, job, null, now);
+      return next;
+    });
+  }
+
+  async listEntryEvents(key: EntryKey): Promise<HandoffEntryEvent[]> {
+    const rows = await this.#rows(
+      `SELECT e.id, e.repository, e.issue_number, e.version, e.from_state, e.to_state, e.event,
+         p.posted_at
+       FROM handoff_entry_events e LEFT JOIN handoff_entry_event_posts p ON p.event_id = e.id
+       WHERE e.repository = $1 AND e.issue_number = $2 ORDER BY e.version`,
+      [key.repository, key.issueNumber],
+    );
+    return rows.map((row) => {
+      const { event, ...rest } = parseRowWithJson(
+        z.looseObject({ event: z.record(z.string(), z.unknown()) }),
+        row,
+        "handoff_entry_events",
+        ["event"],
+      );
+      return parseRow(
+        handoffEntryEventSchema,
+        { ...event, ...rest },
+        "handoff_entry_events",
+        `id ${String(row.id)}`,
+      );
+    });
+  }
+
+  async markEntryEventPosted(key: EntryKey & { version: number; at: string }): Promise<void> {
+    const at = parseInput(isoDateTimeSchema, key.at, "posted time");
+    await this.#tx(async (client) => {
+      const [event] = await this.#rows<{ id: number }>(
+        `SELECT id FROM handoff_entry_events
+         WHERE repository = $1 AND issue_number = $2 AND version = $3`,
+        [key.repository, key.issueNumber, key.version],
+        client,
+      );
+      if (!event) {
+        throw new NotFoundError(
+          `handoff entry ${key.repository}#${key.issueNumber} has no event at version ${key.version}`,
+        );
+      }
+      await this.#query(
+        `INSERT INTO handoff_entry_event_posts (event_id, posted_at) VALUES ($1, $2)
+         ON CONFLICT DO NOTHING`,
+        [event.id, at],
+        client,
+      );
+    });
+  }
+
+  async listEntries(query: ListEntriesQuery = {}): Promise<HandoffEntry[]> {
+    const rows = await this.#rows<Row & { entry: string; version: number }>(
+      `SELECT repository, issue_number, entry, version FROM handoff_entries
+       WHERE ($1::text IS NULL OR repository = $1::text)
+         AND ($2::text[] IS NULL OR state = ANY ($2::text[]))
+       ORDER BY repository COLLATE "C", issue_number`,
+      [query.repository ?? null, query.states ? [...query.states] : null],
+    );
+    return rows.map((row) =>
+      this.#entryFromRow(row, `${String(row.repository)}#${String(row.issue_number)}`),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.end();
+  }
+}
