@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AGATE_CLI, CLI_PACKAGE, compatibleReleases } from "../checks/handoff/verify.js";
 import { commandRecordSchema } from "../schemas/command-record.js";
+import { progressReportSchema } from "../schemas/trace.js";
 import { GIT_ENV, makeRepo, type TestRepo } from "../test/support/git-repo.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -101,12 +102,28 @@ describe("agate run (dist/cli/index.js), with no credentials", () => {
     expect(existsSync(join(repo.dir, ".git", "agate", "shadow-git"))).toBe(false);
   });
 
+  it("trace reads an agent's trace through the CLI: a report, --json, and a malformed line named", () => {
+    repo = makeRepo();
+    const fixture = join(ROOT, "test", "fixtures", "traces", "codex.jsonl");
+    const report = agate(repo, "trace", fixture);
+    expect(report.status, report.stderr).toBe(0);
+    expect(report.stdout).toContain("codex");
+    const json = agate(repo, "trace", fixture, "--json");
+    expect(json.status).toBe(0);
+    expect(progressReportSchema.parse(JSON.parse(json.stdout)).format).toBe("codex");
+    const [first] = readFileSync(fixture, "utf8").split("\n");
+    writeFileSync(join(repo.dir, "bad.jsonl"), `${first}\nnot json\n`);
+    const bad = agate(repo, "trace", "bad.jsonl");
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/line 2/);
+  });
+
   it("an unknown command or option is named in agate's words, with the usage, exit 2", () => {
     repo = makeRepo();
     const unknown = agate(repo, "frobnicate");
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(
-      /^agate: unknown command 'frobnicate'; the commands are run, handoff, validate, help\n\nagate \d+\.\d+\.\d+: .*\n\nUsage:\n/,
+      /^agate: unknown command 'frobnicate'; the commands are run, handoff, validate, trace, help\n\nagate \d+\.\d+\.\d+: .*\n\nUsage:\n/,
     );
     const none = agate(repo);
     expect(none.status).toBe(2);
@@ -332,7 +349,9 @@ describe("the package people install: agate-gate", () => {
     for (const file of [
       "README.md",
       "AGENTS.md",
-      ...readdirSync(join(ROOT, "docs")).map((f) => `docs/${f}`),
+      ...readdirSync(join(ROOT, "docs"), { recursive: true, encoding: "utf8" })
+        .filter((f) => /\.(md|ya?ml)$/.test(f))
+        .map((f) => `docs/${f}`),
     ]) {
       const text = readFileSync(join(ROOT, file), "utf8");
       expect(text.match(/npx (--yes )?agate(?![-\w])/g), file).toBeNull();

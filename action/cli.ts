@@ -11,11 +11,13 @@ import { type CommandRecord, RECORD_FILE_NAME } from "../schemas/command-record.
 import { CONFIG_PATH, handoffSchema } from "../schemas/config.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 import { localBase } from "./base-config.js";
+import { entryMain } from "./entries-cli.js";
 import { systemExecutable } from "./executables.js";
 import { git, gitMaybe, localStateDir, useUserExcludesFile } from "./git.js";
 import { writeHandoff } from "./handoff.js";
 import { runRequiredCommands } from "./required-commands.js";
 import { durationText, headline, resultText } from "./summary.js";
+import { runTraceCommand } from "./trace-command.js";
 
 const USAGE = `agate ${AGATE_VERSION}: the acceptance gate for agent pull requests
 
@@ -38,13 +40,20 @@ Usage:
       Checks a config in the work tree (default: ${CONFIG_PATH}) before it is committed, and
       the handoff file at its handoff.path when there is one. The gate reads the config at the
       base commit: a change takes effect once it is merged.
+  ${CLI_PACKAGE} trace FILE [--json] [--format F]
+      Reads an agent's trace (Claude Code, Codex, OpenHands, SWE-agent, mini-swe-agent) and
+      reports, with no model call, whether it made progress: steps that brought nothing new,
+      identical call streaks, cycles, edit → run → revert loops, budgets (docs/progress.md).
+  ${CLI_PACKAGE} entry <ask|poll|claim|answer|followup|reply|status> ...
+      Handoff entries on issues, through the GitHub API (${CLI_PACKAGE} entry help).
   ${CLI_PACKAGE} --version
 
 The npm package is ${CLI_PACKAGE}; where it is not installed: ${AGATE_CLI} <command>.
 Exit status of run: 0 every command passed (or no config at the base), 1 a command failed,
 2 a usage or config error. Of handoff: 0 the file is written (or was up to date), 2 a usage or
 config error (the message says what to fix). Of validate: 0 valid, 1 a file is invalid, 2 a
-usage error or no file to check.`;
+usage error or no file to check. Of trace: 0 read (a stall is a finding, not an error), 1 the
+trace is malformed (the message names the line), 2 a usage error.`;
 
 /** A mistake on the command line: the message, then the usage, and exit status 2. */
 class UsageError extends Error {
@@ -80,7 +89,7 @@ const TOP_OPTIONS = {
   version: { type: "boolean", short: "v" },
 } satisfies Options;
 
-const COMMANDS = ["run", "handoff", "validate", "help"] as const;
+const COMMANDS = ["run", "handoff", "validate", "trace", "entry", "help"] as const;
 
 /**
  * The arguments of one command, or a UsageError in agate's words: Node's parser names an unknown
@@ -177,6 +186,13 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
       if (values.help) return help();
       return validate(positionals[0], cwd);
     }
+    case "trace":
+      return runTraceCommand(rest, {
+        stdout: (text) => process.stdout.write(text),
+        stderr: (text) => process.stderr.write(text),
+      });
+    case "entry":
+      return entryMain(rest);
     case "help":
       return help();
     default:

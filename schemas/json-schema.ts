@@ -2,6 +2,7 @@ import { z } from "zod";
 import { commandRecordSchema } from "./command-record.js";
 import { configSchema } from "./config.js";
 import { handoffFrontMatterSchema } from "./handoff-file.js";
+import { progressReportSchema } from "./trace.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -38,6 +39,9 @@ export function publishedJsonSchemas(): Record<string, string> {
     ),
     "command-record.schema.json": render(
       inputJsonSchema(commandRecordSchema, "agate command record"),
+    ),
+    "trace-report.schema.json": render(
+      inputJsonSchema(progressReportSchema, "agate agent-trace progress report"),
     ),
   };
 }
