@@ -1,9 +1,20 @@
 import { existsSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { recordInput, tempDir } from "../../test/support/store.js";
+import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
+import { databaseUrl } from "../../test/support/postgres-global-setup.js";
+import { freshPostgresDatabase, recordInput, tempDir } from "../../test/support/store.js";
 import { DatabaseUrlError, StoreOpenError } from "./errors.js";
 import { DEFAULT_DATABASE_URL, openStore, parseDatabaseUrl } from "./open-store.js";
+import { PostgresStore } from "./postgres/postgres-store.js";
+import { SqliteStore } from "./sqlite-store.js";
+
+/** The file a URL names (the test fails when it names none). */
+function fileOf(url: string, cwd?: string): string {
+  const target = parseDatabaseUrl(url, cwd);
+  if (target.kind === "postgres") throw new Error(`${url} names no file`);
+  return target.filename;
+}
 
 let dir: string;
 let cleanup: () => void;
@@ -19,29 +30,30 @@ describe("parseDatabaseUrl", () => {
       kind: "sqlite",
       filename: "/srv/agate/agate.db",
     });
-    expect(parseDatabaseUrl("file:data/agate.db", cwd).filename).toBe("/srv/agate/data/agate.db");
-    expect(parseDatabaseUrl("file:/var/lib/agate.db", cwd).filename).toBe("/var/lib/agate.db");
-    expect(parseDatabaseUrl("file:///var/lib/agate%20x.db", cwd).filename).toBe(
-      "/var/lib/agate x.db",
-    );
-    expect(parseDatabaseUrl("./agate.db", cwd).filename).toBe("/srv/agate/agate.db");
-    expect(parseDatabaseUrl("/tmp/a.db", cwd).filename).toBe("/tmp/a.db");
+    expect(fileOf("file:data/agate.db", cwd)).toBe("/srv/agate/data/agate.db");
+    expect(fileOf("file:/var/lib/agate.db", cwd)).toBe("/var/lib/agate.db");
+    expect(fileOf("file:///var/lib/agate%20x.db", cwd)).toBe("/var/lib/agate x.db");
+    expect(fileOf("./agate.db", cwd)).toBe("/srv/agate/agate.db");
+    expect(fileOf("/tmp/a.db", cwd)).toBe("/tmp/a.db");
     expect(parseDatabaseUrl(":memory:", cwd)).toEqual({
       kind: "sqlite-memory",
       filename: ":memory:",
     });
   });
 
-  it("says PostgreSQL is not supported yet", () => {
-    for (const url of ["postgres://u@h/db", "postgresql://u@h/db"]) {
-      expect(() => parseDatabaseUrl(url)).toThrow(DatabaseUrlError);
-      expect(() => parseDatabaseUrl(url)).toThrow(/^PostgreSQL is not supported yet: /);
+  it("accepts postgres:// and postgresql:// URLs, and refuses a malformed one without echoing it", () => {
+    for (const url of ["postgres://u@h/db", "postgresql://u:p@h:5433/db?sslmode=verify-full"]) {
+      expect(parseDatabaseUrl(url)).toEqual({ kind: "postgres", url });
     }
+    const bad = "postgres://agate:s3cret@[::1/agate";
+    expect(() => parseDatabaseUrl(bad)).toThrow(DatabaseUrlError);
+    expect(() => parseDatabaseUrl(bad)).toThrow(/postgres:\/\/user:password@host:5432\/database/);
+    expect(() => parseDatabaseUrl(bad)).not.toThrow(/s3cret/);
   });
 
   it("names the accepted forms for anything else", () => {
     for (const url of ["mysql://h/db", "file:./a.db?mode=ro", "", "file:"]) {
-      expect(() => parseDatabaseUrl(url)).toThrow(/file:\.\/agate\.db.*:memory:/);
+      expect(() => parseDatabaseUrl(url)).toThrow(/file:\.\/agate\.db.*:memory:.*postgres:\/\//);
     }
   });
 });
@@ -76,5 +88,62 @@ describe("openStore", () => {
     writeFileSync(file, "x".repeat(4096));
     await expect(openStore({ url: file })).rejects.toThrow(StoreOpenError);
     await expect(openStore({ url: file })).rejects.toThrow(/not an agate SQLite database/);
+  });
+});
+
+/** A port on this host where nothing listens (bound, then released). */
+function closedPort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+describe("openStore on PostgreSQL", () => {
+  it("opens a postgres:// URL, migrating an empty database, and reads back across a reopen", async () => {
+    const database = await freshPostgresDatabase({ empty: true });
+    try {
+      const store = await openStore({ url: database.url, poolSize: 2, statementTimeoutMs: 5000 });
+      expect(store).toBeInstanceOf(PostgresStore);
+      await store.appendRecord(recordInput());
+      await store.close();
+      const again = await openStore({ url: database.url.replace(/^postgres:/, "postgresql:") });
+      expect(await again.listRecords({ repository: "octo/repo", pullNumber: 12 })).toHaveLength(1);
+      await again.close();
+      // A file URL still opens SQLite.
+      const file = await openStore({ url: ":memory:" });
+      expect(file).toBeInstanceOf(SqliteStore);
+      await file.close();
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it("names the host and what to check when nothing listens there, and never the password", async () => {
+    const port = await closedPort();
+    const url = `postgres://agate:s3cret@127.0.0.1:${port}/agate`;
+    const error = await openStore({ url }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreOpenError);
+    const message = (error as Error).message;
+    expect(message).toContain(`nothing accepts connections at 127.0.0.1:${port}`);
+    expect(message).toContain("check that PostgreSQL is running there");
+    expect(message).toContain(`postgres://agate:***@127.0.0.1:${port}/agate`);
+    expect(message).not.toContain("s3cret");
+  });
+
+  it("says which user was refused, and which database is missing", async () => {
+    const server = new URL(inject("postgresUrl"));
+    server.password = "wrong";
+    const refused = await openStore({ url: server.toString() }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(StoreOpenError);
+    expect((refused as Error).message).toMatch(/refused user agate .*check the user and password/);
+    expect((refused as Error).message).not.toContain(":wrong@");
+
+    const missing = databaseUrl(inject("postgresUrl"), "agate_no_such_database");
+    await expect(openStore({ url: missing })).rejects.toThrow(
+      /has no database agate_no_such_database: create it \(createdb agate_no_such_database/,
+    );
   });
 });

@@ -6,6 +6,8 @@ import { mkdirSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseUrlError } from "./errors.js";
+import { redactUrl } from "./postgres/connection.js";
+import { PostgresStore } from "./postgres/postgres-store.js";
 import { SqliteStore } from "./sqlite-store.js";
 import type { Clock, Store } from "./store.js";
 
@@ -13,11 +15,12 @@ export const DEFAULT_DATABASE_URL = "file:./agate.db";
 
 const ACCEPTED_FORMS =
   "file:./agate.db, file:relative/path.db, file:/absolute/path.db, file:///absolute/path.db, " +
-  "a plain path such as ./agate.db, or :memory:";
+  "a plain path such as ./agate.db, :memory:, or postgres://user:password@host:5432/database";
 
 export type DatabaseTarget =
   | { kind: "sqlite"; filename: string }
-  | { kind: "sqlite-memory"; filename: ":memory:" };
+  | { kind: "sqlite-memory"; filename: ":memory:" }
+  | { kind: "postgres"; url: string };
 
 /** Parses a database URL; relative paths resolve against `cwd`. */
 export function parseDatabaseUrl(url: string, cwd: string = process.cwd()): DatabaseTarget {
@@ -27,10 +30,17 @@ export function parseDatabaseUrl(url: string, cwd: string = process.cwd()): Data
   }
   if (text === ":memory:") return { kind: "sqlite-memory", filename: ":memory:" };
   if (/^postgres(ql)?:\/\//i.test(text)) {
-    throw new DatabaseUrlError(
-      "PostgreSQL is not supported yet: this agate stores its data in SQLite; set " +
-        `AGATE_DATABASE_URL to a file (${DEFAULT_DATABASE_URL}) or leave it unset`,
-    );
+    try {
+      new URL(text);
+    } catch {
+      // The URL itself may hold a password: it is not repeated.
+      throw new DatabaseUrlError(
+        "AGATE_DATABASE_URL starts with postgres:// but is not a valid URL: write it as " +
+          "postgres://user:password@host:5432/database, percent-encoding special characters " +
+          "in the user and password (@ as %40, / as %2F)",
+      );
+    }
+    return { kind: "postgres", url: text };
   }
   if (/^file:/i.test(text)) {
     if (text.includes("?") || text.includes("#")) {
@@ -73,11 +83,24 @@ export interface OpenStoreOptions {
   now?: Clock;
   /** What a relative path is relative to; the process's working directory when absent. */
   cwd?: string;
+  /** PostgreSQL only: connections per process (AGATE_DATABASE_POOL). */
+  poolSize?: number;
+  /** PostgreSQL only: a statement running longer is cancelled (AGATE_DATABASE_STATEMENT_TIMEOUT). */
+  statementTimeoutMs?: number;
 }
 
-/** Async because a PostgreSQL store (a later issue) will need to connect. */
+/** Opens SQLite for a file or :memory:, PostgreSQL for a postgres:// or postgresql:// URL. */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const target = parseDatabaseUrl(options.url, options.cwd);
+  if (target.kind === "postgres") {
+    return PostgresStore.open({
+      url: target.url,
+      location: redactUrl(target.url),
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.poolSize ? { poolSize: options.poolSize } : {}),
+      ...(options.statementTimeoutMs ? { statementTimeoutMs: options.statementTimeoutMs } : {}),
+    });
+  }
   if (target.kind === "sqlite") mkdirSync(dirname(target.filename), { recursive: true });
   return SqliteStore.open(target.filename, {
     location: options.url,

@@ -304,26 +304,40 @@ let admin: pg.Pool | undefined;
 let databases = 0;
 
 /**
- * The PostgreSQL backend: a database of its own per test, copied from the template the
- * globalSetup migrated once (test/support/postgres-global-setup.ts; a copy costs a fraction of
- * migrating a fresh one), dropped afterwards.
+ * A new database on the run's PostgreSQL server (test/support/postgres-global-setup.ts), copied
+ * from the template migrated once to agate's newest schema (a copy costs a fraction of
+ * migrating a fresh one), or an empty one with `empty`; drop() removes it.
  */
-const postgres: OpenContractDatabase<Store> = async (now) => {
+export async function freshPostgresDatabase(
+  options: { empty?: boolean } = {},
+): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
   const server = inject("postgresUrl");
   admin ??= new pg.Pool({ connectionString: server, max: 1, allowExitOnIdle: true });
   const name = `agate_test_${process.pid}_${++databases}`;
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject("postgresTemplate")}`);
-  const url = databaseUrl(server, name);
+  const template = options.empty ? "template0" : inject("postgresTemplate");
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  return {
+    url: databaseUrl(server, name),
+    name,
+    drop: async () => {
+      await admin?.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+/** The PostgreSQL backend: a database of its own per test. */
+const postgres: OpenContractDatabase<Store> = async (now) => {
+  const database = await freshPostgresDatabase();
   const connections: PostgresStore[] = [];
   return {
     connect: async () => {
-      const store = await PostgresStore.open({ url, now, poolSize: 4 });
+      const store = await PostgresStore.open({ url: database.url, now, poolSize: 4 });
       connections.push(store);
       return store;
     },
     dispose: async () => {
       for (const store of connections) await store.close();
-      await admin?.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      await database.drop();
     },
   };
 };
