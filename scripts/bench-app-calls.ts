@@ -123,6 +123,21 @@ async function story(title: string, branch: string) {
   console.log(
     `a synchronize to ${next.slice(0, 7)} (${conclusion === "success" ? "accepted" : conclusion} → pending): ${synchronize.map((e) => `${e.calls} calls  ${e.ops}`).join("; ")}`,
   );
+  // Another push before CI reported: the state (and its label) stays pending.
+  const seen = evaluations().length;
+  const again = await sim.pushCommit({
+    repo: "bench",
+    branch,
+    files: { [`${branch}.txt`]: "c\n" },
+    author: "codex[bot]",
+  });
+  await settle();
+  const still = evaluations()
+    .slice(seen)
+    .filter((e) => e.event === "pull_request.synchronize");
+  console.log(
+    `a synchronize to ${again.slice(0, 7)} (pending → pending): ${still.map((e) => `${e.calls} calls  ${e.ops}`).join("; ")}`,
+  );
 }
 
 await story("one pull request", "codex/b");
