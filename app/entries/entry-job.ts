@@ -175,8 +175,9 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
   }
   entry = await deadlines(entry, deps.now());
 
-  const posted = await postReplies(deps, entry, comments);
+  // Labels first: a client that sees agate's reply sees the labels it promises.
   const projected = await project(deps, entry, issue, job);
+  const posted = await postReplies(deps, entry, comments);
   if (rulesRead?.problem) notes.push(rulesRead.problem);
   return `${where} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected} (${callsOf(github)})`;
 }

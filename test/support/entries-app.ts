@@ -1,0 +1,56 @@
+/**
+ * Tests only: the agate App as it runs in production (startAgate with its real handlers, over
+ * HTTP), in this process, against a simulator; and the environment an agent's CLI gets there.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gateJobHandlers } from "../../app/gate/job-handlers.js";
+import { type Agate, startAgate } from "../../app/runtime/server.js";
+import type { GitHubSimulator } from "../github/index.js";
+
+export async function startEntriesApp(
+  sim: GitHubSimulator,
+  secret: string,
+): Promise<{ agate: Agate; close(): Promise<void> }> {
+  const temp = mkdtempSync(join(tmpdir(), "agate-entries-app-"));
+  const agate = await startAgate({
+    githubThrottle: false,
+    env: {
+      ...sim.probotEnv(),
+      WEBHOOK_SECRET: secret,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      AGATE_DATABASE_URL: `file:${join(temp, "agate.db")}`,
+    },
+    pollMs: 20,
+    handlers: gateJobHandlers,
+  });
+  sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
+  return {
+    agate,
+    close: async () => {
+      await agate.close();
+      rmSync(temp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What an agent's CLI needs: a token acting as `login`, the API, the repository, the App. */
+export function agentEnv(
+  sim: GitHubSimulator,
+  login: string,
+  repo: string,
+): Record<string, string> {
+  return {
+    GITHUB_TOKEN: sim.createToken({
+      actor: login,
+      permissions: { issues: "write", metadata: "read" },
+    }),
+    GITHUB_API_URL: sim.apiUrl,
+    GITHUB_REPOSITORY: `${sim.owner}/${repo}`,
+    AGATE_APP_LOGIN: `${sim.appSlug}[bot]`,
+    AGATE_ENTRY_POLL_MS: "100",
+  };
+}
