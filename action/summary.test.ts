@@ -46,4 +46,40 @@ describe("the job summary", () => {
     expect(markdown).toContain("``test `cat n` -lt 3 && grep '<x>' out.txt``");
     expect(markdown).not.toContain("&lt;x&gt;' out.txt");
   });
+
+  it("says first what happened and what to do next, opens failing output and folds passing output", () => {
+    const record = commandRecord([0, 1]);
+    const [unit, lint] = record.commands;
+    if (!unit || !lint) throw new Error("two commands");
+    lint.output.tail = "\u001b[31mFAIL\u001b[0m a.test.ts\n";
+    const markdown = renderRecordMarkdown(record);
+    expect(markdown.split("\n")[0]).toBe(
+      "### agate: 1 of 2 required commands failed on 3333333. Next: make `lint` pass, then push (the output is below).",
+    );
+    expect(markdown).toContain(
+      "<details open><summary>lint: failed (exit 1)</summary>\n\n`npm run lint`\n\n```text\nFAIL a.test.ts\n```",
+    );
+    expect(markdown).toContain("<details><summary>unit: passed</summary>");
+    expect(markdown).not.toContain("\u001b");
+    // Display only: the record keeps the raw bytes its digests were taken over.
+    expect(lint.output.tail).toContain("\u001b[31m");
+    expect(markdown).toContain("| lint | ❌ failed (exit 1) | 1.2 s | none |");
+
+    const passed = renderRecordMarkdown(commandRecord([0, 0]));
+    expect(passed.split("\n")[0]).toBe(
+      "### agate: 2 of 2 required commands passed on 3333333. Next: nothing here; the `agate` check on the commit decides whether it may merge.",
+    );
+  });
+
+  it("gives a timed-out command that printed nothing one line, not an empty block", () => {
+    const record = commandRecord([1]);
+    const [command] = record.commands;
+    if (!command) throw new Error("no command");
+    Object.assign(command, { exit_code: null, timed_out: true, duration_ms: 184_000 });
+    command.output.tail = "";
+    const markdown = renderRecordMarkdown(record);
+    expect(markdown).toContain("| unit | ❌ timed out | 3 min 4 s | none |");
+    expect(markdown).toContain("\nunit: timed out after 3 min 4 s; it printed nothing.\n");
+    expect(markdown).not.toContain("<details");
+  });
 });

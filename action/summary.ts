@@ -2,17 +2,19 @@ import { commandPassed, failedCommands } from "../checks/command-results.js";
 import {
   tableCell as cell,
   codeSpan,
-  escapeHtml,
-  fenced,
+  durationText,
+  outcomeText,
+  outputDetails,
   shortSha as short,
 } from "../checks/markdown.js";
 import type { CommandRecord, CommandResult } from "../schemas/command-record.js";
-import { formatDuration } from "../schemas/duration.js";
 
+/** The one duration format (checks/markdown.ts), re-exported for the CLI's lines. */
+export { durationText };
+
+/** A command's outcome in a table cell, where the duration has a column of its own. */
 export function resultText(command: CommandResult): string {
-  if (command.timed_out) return "timed out";
-  if (command.signal) return `killed (${command.signal})`;
-  return command.exit_code === 0 ? "passed" : `failed (exit ${command.exit_code})`;
+  return outcomeText({ ...command, duration_ms: undefined });
 }
 
 /** How many paths a command changed, the first few named in code spans (the names are the pull request's). */
@@ -23,11 +25,14 @@ function changedText(command: CommandResult): string {
   return `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }
 
-/** 1234 ms -> "1.2s"; whole units read as the config writes them. */
-export function durationText(ms: number): string {
-  if (ms < 1_000) return `${ms}ms`;
-  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)}s`;
-  return formatDuration(Math.round(ms / 1_000) * 1_000);
+/** What the person reading the job summary does next. */
+function nextAction(record: CommandRecord): string {
+  const failed = failedCommands(record);
+  if (failed.length > 0)
+    return `make ${failed.map((name) => codeSpan(name, 80)).join(", ")} pass, then push (the output is below)`;
+  if (!record.tested.clean)
+    return "make the commands leave the work tree clean, or list what they write in commands[].writes";
+  return "nothing here; the `agate` check on the commit decides whether it may merge";
 }
 
 export function headline(record: CommandRecord): string {
@@ -46,18 +51,17 @@ export function headline(record: CommandRecord): string {
  */
 export function renderRecordMarkdown(record: CommandRecord, tailChars = 8_000): string {
   const tested = record.tested;
-  const lines = [
-    `### agate: ${headline(record)}`,
-    "",
+  // What was tested and how, one fact a line (a list, so Markdown does not run them together).
+  const facts = [
     `Tested commit \`${tested.sha}\` (tree \`${tested.tree_sha}\`)` +
       (tested.parents.length > 1
         ? `, a merge of ${tested.parents.map((p) => `\`${short(p)}\``).join(" and ")}`
         : ""),
     record.pull_request
       ? `Pull request #${record.pull_request.number}: head \`${short(record.pull_request.head_sha)}\`, base \`${short(record.pull_request.base_sha)}\``
-      : "",
+      : null,
     tested.clean_before
-      ? ""
+      ? null
       : `**The work tree already differed from the tested commit before the first command** (an earlier step changed ${tested.dirty_before
           .slice(0, 10)
           .map((path) => codeSpan(path))
@@ -66,6 +70,11 @@ export function renderRecordMarkdown(record: CommandRecord, tailChars = 8_000): 
       ? "The work tree was clean after the commands."
       : `**The work tree was not clean after the commands** (changed files digest \`${tested.dirty_digest}\`).`,
     `Config digest \`${record.grader.config_digest}\`, agate ${record.grader.agate_version}.`,
+  ];
+  const lines = [
+    `### agate: ${headline(record)}. Next: ${nextAction(record)}.`,
+    "",
+    ...facts.filter((fact) => fact !== null).map((fact) => `- ${fact}`),
     "",
     "| command | result | duration | files changed |",
     "| --- | --- | --- | --- |",
@@ -73,23 +82,28 @@ export function renderRecordMarkdown(record: CommandRecord, tailChars = 8_000): 
       (c) =>
         `| ${cell(c.name)} | ${commandPassed(c) ? "✅" : "❌"} ${resultText(c)} | ${durationText(c.duration_ms)} | ${cell(changedText(c))} |`,
     ),
-  ].filter((line, index, all) => line !== "" || all[index - 1] !== "");
+  ];
 
-  for (const command of record.commands.filter((c) => !commandPassed(c))) {
-    const tail = command.output.tail.slice(-tailChars);
+  // Failing output first and open; passing output after it, shorter and folded.
+  const failing = record.commands.filter((c) => !commandPassed(c));
+  const passing = record.commands.filter((c) => commandPassed(c));
+  for (const command of [...failing, ...passing]) {
+    const failed = !commandPassed(command);
+    const tail = command.output.tail.slice(-(failed ? tailChars : Math.floor(tailChars / 4)));
+    if (!failed && tail.trim() === "") continue;
     const note =
       tail.length < command.output.bytes
         ? ` (last ${tail.length} characters of ${command.output.bytes} bytes)`
         : "";
     lines.push(
       "",
-      `<details><summary>${escapeHtml(command.name)}: ${resultText(command)}${note}</summary>`,
-      "",
-      codeSpan(command.run, 2_000),
-      "",
-      fenced(tail),
-      "",
-      "</details>",
+      ...outputDetails({
+        label: `${command.name}: ${outcomeText(command)}`,
+        note,
+        tail,
+        open: failed,
+        lead: codeSpan(command.run, 2_000),
+      }),
     );
   }
   if (record.cut.length > 0)

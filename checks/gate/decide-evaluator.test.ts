@@ -191,6 +191,6 @@ describe("the review evaluator", () => {
     expect([d.state, d.conclusion]).toEqual(["rejected", "failure"]);
     expect(d.missing).toEqual(["`handle the empty list`", "`document the flag`"]);
     const prose = decide([review({ state: "CHANGES_REQUESTED", body: "Please split this PR." })]);
-    expect(prose.missing).toEqual(["octocat: `Please split this PR.`"]);
+    expect(prose.missing).toEqual(["Address what octocat asked for: `Please split this PR.`"]);
   });
 });

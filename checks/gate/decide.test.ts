@@ -4,6 +4,7 @@ import {
   BASE,
   commandEvidence,
   commandRecord,
+  evidenceRun,
   gateFacts,
   HEAD,
   loadedConfig,
@@ -30,14 +31,28 @@ describe("decideGate", () => {
     ]);
   });
 
-  it("an invalid base config fails the check with the file, line and fix", () => {
+  it("an invalid base config blocks the check (the fix is on the base), showing the file, line and fix once", () => {
     const message =
       '.github/agate.yml is not a valid agate config (1 problem):\n  - commands at line 2, column 11: expected a list, got "x"';
-    const d = decideGate(
-      gateFacts({ config: { status: "invalid", path: ".github/agate.yml", message } }),
+    const facts = gateFacts({ config: { status: "invalid", path: ".github/agate.yml", message } });
+    const d = decideGate(facts);
+    expect([d.state, d.conclusion]).toEqual(["blocked", "failure"]);
+    expect(d.title).toBe(
+      "Blocked on 1111111: the base branch's .github/agate.yml is invalid; a maintainer must fix it there",
     );
-    expect([d.state, d.conclusion]).toEqual(["rejected", "failure"]);
-    expect(d.missing[0]).toContain("commands at line 2, column 11");
+    expect(d.missing).toEqual([
+      "Ask a maintainer to fix .github/agate.yml on `main` (the problems are listed below); a change this pull request makes to it does not count, as the config is read from the base",
+    ]);
+    const summary = renderGateSummary(d, facts);
+    expect(summary.split("\n")[0]).toBe(
+      `**Blocked:** the fix is outside this pull request. **Next:** ${d.missing[0]}.`,
+    );
+    expect(summary).toContain(
+      "| config | ⛔ blocked | .github/agate.yml at the base commit 2222222 is invalid (its problems are listed below) |",
+    );
+    // The parser's message once, whole, with its line and column.
+    expect(summary.split("commands at line 2, column 11").length - 1).toBe(1);
+    expect(summary).toContain(`\`\`\`text\n${message}\n\`\`\``);
   });
 
   it("every pull request is gated by default; one no rule selects under gate.all: false is neutral with the reason", () => {
@@ -78,7 +93,9 @@ describe("decideGate", () => {
     const d = decideGate(gateFacts({ evidence: [evidence([0, 2])] }));
     expect([d.state, d.conclusion]).toEqual(["rejected", "failure"]);
     expect(d.title).toBe("Rejected on 1111111: 1 of 2 required commands failed (lint)");
-    expect(d.missing).toEqual(["required commands: 1 of 2 required commands failed (lint)"]);
+    expect(d.missing).toEqual([
+      "Make `lint` pass and push: it exited 2 (its last output is below)",
+    ]);
   });
 
   it("a refused record is shown with its reason, never counted", () => {
@@ -104,7 +121,12 @@ describe("decideGate", () => {
   it("waits for a run of the pinned workflow, naming it, the job and the step", () => {
     const d = decideGate(gateFacts());
     expect(d.title).toBe(
-      "Waiting on 1111111: waiting for a run of .github/workflows/agate.yml on 1111111 (job agate-commands, step agate) to upload its command record",
+      "Waiting on 1111111: no run of .github/workflows/agate.yml (job agate-commands, step agate) has uploaded a command record for this commit yet",
+    );
+    // Nobody can act on a run that has not reported: no work item, and the summary says so.
+    expect(d.missing).toEqual([]);
+    expect(renderGateSummary(d, gateFacts()).split("\n")[0]).toBe(
+      "**Waiting:** the evidence is not complete yet. Nothing to do yet: this check updates itself when the evidence is in.",
     );
   });
 
@@ -122,8 +144,11 @@ describe("decideGate", () => {
     );
     expect([d.state, d.conclusion]).toEqual(["escalated", "action_required"]);
     expect(d.title).toBe(
-      `Escalated on 1111111: GitHub's file list of a pull request stops at 3000 files and this change has 3001, so agate cannot see every changed file; a maintainer must accept this exact commit (\`/agate accept ${HEAD} <why this commit may merge>\`)`,
+      "Escalated on 1111111: GitHub's file list of a pull request stops at 3000 files and this change has 3001, so agate cannot see every changed file; only a maintainer can accept this exact commit",
     );
+    expect(d.missing).toEqual([
+      `Ask a maintainer to accept this exact commit with \`/agate accept ${HEAD} <why this commit may merge>\``,
+    ]);
   });
 
   it("a maintainer's override accepts this exact head over every requirement, and says so", () => {
@@ -172,13 +197,32 @@ describe("decideGate", () => {
     const d = decideGate(shared);
     expect([d.state, d.conclusion]).toEqual(["blocked", "failure"]);
     expect(d.title).toBe(
-      "Blocked on 1111111: 1111111 is also the head of #9 into `release`, this pull request into `dev`: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose",
+      "Blocked on 1111111: this commit is also the head of #9 into `release`, this pull request into `dev`: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose",
     );
     const unconfigured = decideGate({
       ...shared,
       config: { status: "missing", path: ".github/agate.yml" },
     });
     expect(unconfigured.conclusion).toBe("failure");
+  });
+
+  it("a title over GitHub's 255 characters is cut at a word, with …", () => {
+    const d = decideGate(
+      gateFacts({
+        head_shared_with: Array.from({ length: 12 }, (_, i) => ({
+          pull_number: 100 + i,
+          base_ref: `release/2026-${i}`,
+        })),
+      }),
+    );
+    expect(d.state).toBe("blocked");
+    expect(d.title.length).toBeLessThanOrEqual(255);
+    expect(d.title.endsWith("…")).toBe(true);
+    // Whole words only: the text before … is the start of the full title, up to a space.
+    const full = `Blocked on 1111111: ${d.requirements[0]?.reason}`;
+    const kept = d.title.slice(0, -1);
+    expect(full.startsWith(kept)).toBe(true);
+    expect(full.slice(kept.length)).toMatch(/^[\s,;:.(-]/);
   });
 
   it("a pull request gated before stays gated on a base without the config: blocked, not neutral", () => {
@@ -201,8 +245,11 @@ describe("decideGate", () => {
     const none = decideGate(gateFacts({ changed_files, evidence: [evidence([0, 0])] }));
     expect([none.state, none.conclusion]).toEqual(["escalated", "action_required"]);
     expect(none.title).toBe(
-      "Escalated on 1111111: changes `.github/workflows/ci.yml`: needs an approving review from a maintainer on 1111111",
+      "Escalated on 1111111: changes `.github/workflows/ci.yml`: needs a maintainer's approving review of this commit",
     );
+    expect(none.missing).toEqual([
+      "Ask a maintainer to review and approve 1111111, which changes `.github/workflows/ci.yml`",
+    ]);
     const old = decideGate(
       gateFacts({ changed_files, evidence: [evidence([0, 0])], approvals: [maintainer(BASE)] }),
     );
@@ -291,7 +338,7 @@ describe("decideGate", () => {
 });
 
 describe("renderGateSummary", () => {
-  it("puts the end state first in plain words, then requirements, commands, work items, history", () => {
+  it("puts the state and the next action first, then requirements, work items, commands, history", () => {
     const facts = gateFacts({
       evidence: [evidence([0, 3])],
       prior_records: [
@@ -309,17 +356,71 @@ describe("renderGateSummary", () => {
     });
     const summary = renderGateSummary(decideGate(facts), facts);
     expect(summary.split("\n")[0]).toBe(
-      "**Rejected: it may not merge until what failed is fixed.** Rejected on 1111111: 1 of 2 required commands failed (lint).",
+      "**Rejected:** it may not merge yet. **Next:** Make `lint` pass and push: it exited 3 (its last output is below).",
     );
+    const at = (text: string) => {
+      const index = summary.indexOf(text);
+      expect(index, text).toBeGreaterThan(0);
+      return index;
+    };
+    const order = [
+      at("| required commands | ❌ fail | 1 of 2 required commands failed (lint) |"),
+      at("- [ ] Make `lint` pass and push: it exited 3 (its last output is below)"),
+      at("| lint | ❌ failed (exit 3) | 1.2 s |"),
+      // The failing output is open, the passing output folded.
+      at(
+        "<details open><summary>lint: failed (exit 3), last output</summary>\n\n```text\nboom\n```",
+      ),
+      at("<details><summary>unit: passed</summary>\n\n```text\nok\n```"),
+      at(
+        "| `6666666` | rejected | 2026-12-02T09:00:00Z | stale since 2026-12-02T10:00:00Z, by `1111111` |",
+      ),
+    ];
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it("links the run, the job and the step from GitHub's own URLs, never a record's", () => {
+    const record = commandRecord([0, 1]);
+    const facts = gateFacts({
+      evidence: [commandEvidence([0, 1], { record })],
+      evidence_run: evidenceRun(record),
+    });
+    const summary = renderGateSummary(decideGate(facts), facts);
     expect(summary).toContain(
-      "| required commands | ❌ fail | 1 of 2 required commands failed (lint) |",
+      "in [run 99](https://github.com/octo/widgets/actions/runs/99), attempt 1 · [job agate-commands](https://github.com/octo/widgets/actions/runs/99/job/500) · [step agate](https://github.com/octo/widgets/actions/runs/99/job/500#step:3:1).",
     );
-    expect(summary).toContain("| lint | 3 | 1.2s |");
-    expect(summary).toContain("<details><summary>lint: last output</summary>");
-    expect(summary).toContain("- [ ] required commands: 1 of 2 required commands failed (lint)");
+    // A URL GitHub did not give (or one that would end the link early) is plain text.
+    const run = evidenceRun(record);
+    run.run.html_url = "https://github.com/octo/widgets/actions/runs/99) [x](https://evil.example";
+    if (run.job) run.job.html_url = null;
+    const unlinked = gateFacts({
+      evidence: [commandEvidence([0, 1], { record, run_url: null })],
+      evidence_run: run,
+    });
+    const text = renderGateSummary(decideGate(unlinked), unlinked);
+    expect(text).toContain("in run 99, attempt 1 · job agate-commands · step agate.");
+    expect(text).not.toContain("evil.example");
+  });
+
+  it("shows a tail as a terminal would (no escape sequences), and a silent timeout as one line", () => {
+    const record = commandRecord([0, 1]);
+    const [unit, lint] = record.commands;
+    if (!unit || !lint) throw new Error("two commands");
+    lint.output.tail = "\u001b[31mFAIL\u001b[0m a.test.ts\r\nprogress 10%\rprogress 100%\n";
+    Object.assign(unit, { exit_code: null, timed_out: true, duration_ms: 300_000 });
+    unit.output.tail = "";
+    const facts = gateFacts({ evidence: [commandEvidence([0, 1], { record })] });
+    const summary = renderGateSummary(decideGate(facts), facts);
+    expect(summary).toContain("```text\nFAIL a.test.ts\nprogress 100%\n```");
+    expect(summary).not.toContain("\u001b");
+    // The digest the record carries is over the raw bytes; only what is shown changes.
+    expect(lint.output.tail).toContain("\u001b[31m");
+    expect(summary).toContain("| unit | ❌ timed out | 5 min |");
     expect(summary).toContain(
-      "| `6666666` | rejected | 2026-12-02T09:00:00Z | stale since 2026-12-02T10:00:00Z, by `1111111` |",
+      "- [ ] Make `unit` pass and push: it timed out after 5 min, printing nothing\n",
     );
+    expect(summary).toContain("\nunit: timed out after 5 min; it printed nothing.\n");
+    expect(summary).not.toMatch(/<details[^>]*><summary>unit/);
   });
 
   it("stays within GitHub's summary limit whatever the tails", () => {

@@ -8,10 +8,17 @@ import type {
   PriorRecord,
   Requirement,
 } from "../../schemas/gate.js";
-import { failedCommands } from "../command-results.js";
+import { commandPassed } from "../command-results.js";
 import { handoffRequiredBy } from "../handoff/required.js";
 import { AGATE_CLI, verifyHandoff } from "../handoff/verify.js";
-import { codeSpan, shortSha as short } from "../markdown.js";
+import {
+  codeSpan,
+  counted,
+  cutTitle,
+  displayTail,
+  durationText,
+  shortSha as short,
+} from "../markdown.js";
 import { overrideCommand } from "./listing.js";
 import {
   type Attempt,
@@ -44,20 +51,26 @@ export function decideGate(facts: GateFacts): GateDecision {
     );
   }
   if (facts.config.status === "invalid") {
+    // Blocked, not rejected: the config is read from the base, so nothing this pull request
+    // does can fix it. The parser's message is shown once, under the table (render.ts).
+    const path = facts.config.path;
     const requirement: Requirement = {
       id: "config",
       name: "config",
-      status: "fail",
-      reason: facts.config.message,
+      status: "blocked",
+      reason: `${path} at the base commit ${short(pr.base_sha)} is invalid (its problems are listed below)`,
     };
     return {
-      state: "rejected",
+      state: "blocked",
       conclusion: "failure",
-      title: `The base branch's ${facts.config.path} is invalid: fix it there`,
+      title: cutTitle(
+        `Blocked on ${head}: the base branch's ${path} is invalid; a maintainer must fix it there`,
+      ),
       requirements: [requirement],
       missing: [
-        `Fix ${facts.config.path} on ${codeSpan(pr.base_ref, 120)}: ${facts.config.message}`,
+        `Ask a maintainer to fix ${path} on ${codeSpan(pr.base_ref, 120)} (the problems are listed below); a change this pull request makes to it does not count, as the config is read from the base`,
       ],
+      // Kept with the stored decision for the audit; the summary shows the facts' copy.
       reasons: [facts.config.message],
       gated: { gated: true, reason: "the config that would decide cannot be read" },
       carried_over_from: null,
@@ -76,9 +89,11 @@ export function decideGate(facts: GateFacts): GateDecision {
   const ready = commands.requirement.status === "pass" && handoff.requirement.status === "pass";
   const evaluator = evaluatorRequirement(facts, config, ready);
   const parts: Part[] = [
-    { requirement: commands.requirement, items: [] },
-    ...(progress.requirement ? [{ requirement: progress.requirement, items: [] }] : []),
-    { requirement: protectedRequirement(facts, config), items: [] },
+    commands,
+    ...(progress.requirement
+      ? [{ requirement: progress.requirement, items: progressItems(facts, progress) }]
+      : []),
+    protectedRequirement(facts, config),
     handoff,
     evaluator,
   ];
@@ -88,13 +103,6 @@ export function decideGate(facts: GateFacts): GateDecision {
   const reasons = facts.evidence
     .filter((e) => e.refused)
     .map((e) => `command record refused: ${e.refused}`);
-  // The next work items: a requirement's own items (the evaluator's missing list, the handoff
-  // file's findings) when it has them, otherwise the requirement itself.
-  const missing = parts
-    .filter((p) => p.requirement.status !== "pass")
-    .flatMap((p) =>
-      p.items.length > 0 ? p.items : [`${p.requirement.name}: ${p.requirement.reason}`],
-    );
 
   const failed = requirements.filter((r) => r.status === "fail");
   const stalled = requirements.find((r) => r.status === "stalled");
@@ -108,6 +116,22 @@ export function decideGate(facts: GateFacts): GateDecision {
   const allWaiting = requirements.filter((r) => r.status === "waiting");
   const others = allWaiting.filter((r) => r.id !== "evaluator");
   const waiting = others.length > 0 ? others : allWaiting;
+  // The requirement that decides the state; its work comes first, as the summary's next action.
+  const decisive =
+    attemptsCapped ??
+    stalled ??
+    failed[0] ??
+    capped[0] ??
+    blocked[0] ??
+    protectedWaiting ??
+    parts.find((p) => p.requirement.status !== "pass" && p.items.length > 0)?.requirement;
+  // The next work items: what someone can do, each requirement's own. A requirement that only
+  // waits (a run in progress, the evaluator not asked yet) has none: nobody can act on it.
+  const open = parts.filter((p) => p.requirement.status !== "pass");
+  const missing = [
+    ...open.filter((p) => p.requirement === decisive),
+    ...open.filter((p) => p.requirement !== decisive),
+  ].flatMap((p) => p.items);
   const base = {
     requirements,
     missing,
@@ -125,7 +149,9 @@ export function decideGate(facts: GateFacts): GateDecision {
       missing: [],
       state: "accepted",
       conclusion: "success",
-      title: `Accepted on ${head} by ${facts.override.by}'s override: ${codeSpan(facts.override.reason)}`,
+      title: cutTitle(
+        `Accepted on ${head} by ${facts.override.by}'s override: ${codeSpan(facts.override.reason)}`,
+      ),
     };
   }
   // Past the attempts budget this head is not graded at all: what it would have been is moot.
@@ -134,7 +160,7 @@ export function decideGate(facts: GateFacts): GateDecision {
       ...base,
       state: "capped",
       conclusion: "failure",
-      title: `Capped on ${head}: ${attemptsCapped.reason}`,
+      title: cutTitle(`Capped on ${head}: ${attemptsCapped.reason}`),
     };
   }
   if (stalled) {
@@ -142,7 +168,7 @@ export function decideGate(facts: GateFacts): GateDecision {
       ...base,
       state: "stalled",
       conclusion: "failure",
-      title: `Stalled on ${head}: ${stalled.reason}`,
+      title: cutTitle(`Stalled on ${head}: ${stalled.reason}`),
     };
   }
   if (failed.length > 0) {
@@ -150,7 +176,7 @@ export function decideGate(facts: GateFacts): GateDecision {
       ...base,
       state: "rejected",
       conclusion: "failure",
-      title: `Rejected on ${head}: ${failed.map((r) => r.reason).join("; ")}`,
+      title: cutTitle(`Rejected on ${head}: ${failed.map((r) => r.reason).join("; ")}`),
     };
   }
   if (capped.length > 0) {
@@ -158,7 +184,7 @@ export function decideGate(facts: GateFacts): GateDecision {
       ...base,
       state: "capped",
       conclusion: "failure",
-      title: `Capped on ${head}: ${capped.map((r) => r.reason).join("; ")}`,
+      title: cutTitle(`Capped on ${head}: ${capped.map((r) => r.reason).join("; ")}`),
     };
   }
   if (blocked.length > 0) {
@@ -166,7 +192,7 @@ export function decideGate(facts: GateFacts): GateDecision {
       ...base,
       state: "blocked",
       conclusion: "failure",
-      title: `Blocked on ${head}: ${blocked.map((r) => r.reason).join("; ")}`,
+      title: cutTitle(`Blocked on ${head}: ${blocked.map((r) => r.reason).join("; ")}`),
     };
   }
   if (protectedWaiting) {
@@ -174,7 +200,7 @@ export function decideGate(facts: GateFacts): GateDecision {
       ...base,
       state: "escalated",
       conclusion: "action_required",
-      title: `Escalated on ${head}: ${protectedWaiting.reason}`,
+      title: cutTitle(`Escalated on ${head}: ${protectedWaiting.reason}`),
     };
   }
   if (waiting.length > 0) {
@@ -182,7 +208,7 @@ export function decideGate(facts: GateFacts): GateDecision {
       ...base,
       state: "pending",
       conclusion: null,
-      title: `Waiting on ${head}: ${waiting.map((r) => r.reason).join("; ")}`,
+      title: cutTitle(`Waiting on ${head}: ${waiting.map((r) => r.reason).join("; ")}`),
     };
   }
   return {
@@ -248,11 +274,21 @@ export function progressOf(facts: GateFacts): ProgressView {
   };
 }
 
+/** What can be done about a spent attempts budget or a stall. */
+function progressItems(facts: GateFacts, progress: ProgressView): string[] {
+  const head = facts.pull_request.head_sha;
+  if (progress.stall) {
+    return [
+      `Push a change that changes the failure: ${counted(progress.stall.streak, "failed attempt")} in a row failed the same way, or on a tree already tried (the repeated failure is below)`,
+    ];
+  }
+  return [
+    `Ask a maintainer to raise budgets.graded_attempts_per_pr in ${facts.config.path} on ${codeSpan(facts.pull_request.base_ref, 120)}, or to accept this exact commit with \`${overrideCommand(head)}\``,
+  ];
+}
+
 /** The commands requirement of a head whose tree is an earlier failed attempt's: not graded again. */
-function replayedCommands(replay: AttemptFact): {
-  requirement: Requirement;
-  carriedOverFrom: number | null;
-} {
+function replayedCommands(replay: AttemptFact): Part & { carriedOverFrom: number | null } {
   const total = replay.failures.length + replay.passed.length;
   const names = replay.failures.map((f) => f.name).join(", ");
   return {
@@ -262,6 +298,9 @@ function replayedCommands(replay: AttemptFact): {
       status: "fail",
       reason: `work tree unchanged since the failure at ${short(replay.head_sha)}: ${replay.failures.length} of ${total} required commands failed there (${names}); not graded again`,
     },
+    items: [
+      `Change the code, not only the commit: this tree failed at ${short(replay.head_sha)} (${names}); fix that failure (its output is below) and push`,
+    ],
     carriedOverFrom: null,
   };
 }
@@ -291,11 +330,11 @@ function sharedHead(facts: GateFacts): GateDecision {
       ? `this pull request into ${codeSpan(h.base_ref, 120)}`
       : `#${h.pull_number} into ${codeSpan(h.base_ref, 120)}`,
   );
-  const reason = `${short(pr.head_sha)} is also the head of ${others.join(", ")}: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose`;
+  const reason = `this commit is also the head of ${others.join(", ")}: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose`;
   return {
     state: "blocked",
     conclusion: "failure",
-    title: `Blocked on ${short(pr.head_sha)}: ${reason}`,
+    title: cutTitle(`Blocked on ${short(pr.head_sha)}: ${reason}`),
     requirements: [{ id: "commands", name: "required commands", status: "blocked", reason }],
     missing: [
       "Push a new commit to this pull request (a head of its own), and close any other pull request made from the same commit",
@@ -317,7 +356,7 @@ function ungatedBase(facts: GateFacts, path: string): GateDecision {
   return {
     state: "blocked",
     conclusion: "failure",
-    title: `Blocked on ${short(pr.head_sha)}: ${reason}`,
+    title: cutTitle(`Blocked on ${short(pr.head_sha)}: ${reason}`),
     requirements: [{ id: "config", name: "config", status: "blocked", reason }],
     missing: [
       `Retarget the pull request to a base branch that has ${path}, or add ${path} to ${codeSpan(pr.base_ref, 120)}`,
@@ -333,7 +372,7 @@ function notGated(reason: string): GateDecision {
   return {
     state: "not_gated",
     conclusion: "neutral",
-    title: reason.startsWith("not gated") ? capitalise(reason) : `Not gated: ${reason}`,
+    title: cutTitle(reason.startsWith("not gated") ? capitalise(reason) : `Not gated: ${reason}`),
     requirements: [],
     missing: [],
     reasons: [reason],
@@ -354,16 +393,16 @@ export function believedRecord(facts: Pick<GateFacts, "evidence">): CommandRecor
   return facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record ?? null;
 }
 
-/** What the gate waits for when no run of the evidence workflow has reported yet. */
-export function awaitedEvidence(config: Config, headSha: string): string {
+/**
+ * What the gate waits for when no run of the evidence workflow has reported yet. Said as a fact,
+ * not as "waiting for": the title already says Waiting, and names the head.
+ */
+export function awaitedEvidence(config: Config): string {
   const { workflow, job, step } = config.evidence;
-  return `waiting for a run of ${workflow} on ${short(headSha)} (job ${job}, step ${step}) to upload its command record`;
+  return `no run of ${workflow} (job ${job}, step ${step}) has uploaded a command record for this commit yet`;
 }
 
-function commandsRequirement(facts: GateFacts): {
-  requirement: Requirement;
-  carriedOverFrom: number | null;
-} {
+function commandsRequirement(facts: GateFacts): Part & { carriedOverFrom: number | null } {
   const req = (status: Requirement["status"], reason: string): Requirement => ({
     id: "commands",
     name: "required commands",
@@ -373,14 +412,29 @@ function commandsRequirement(facts: GateFacts): {
   // The newest believed record decides; older ones on the same head are history.
   const verified = believedRecord(facts);
   if (verified) {
-    const failed = failedCommands(verified);
+    const failed = verified.commands.filter((c) => !commandPassed(c));
     const total = verified.commands.length;
     return failed.length === 0
-      ? { requirement: req("pass", `${total} of ${total} passed`), carriedOverFrom: null }
+      ? {
+          requirement: req("pass", `${total} of ${total} passed`),
+          items: [],
+          carriedOverFrom: null,
+        }
       : {
           requirement: req(
             "fail",
-            `${failed.length} of ${total} required commands failed (${failed.join(", ")})`,
+            `${failed.length} of ${total} required commands failed (${failed.map((c) => c.name).join(", ")})`,
+          ),
+          // Names come from the base config (provenance checks the record's against it).
+          items: failed.map(
+            (c) =>
+              `Make ${codeSpan(c.name, 80)} pass and push: ${
+                c.timed_out
+                  ? `it timed out after ${durationText(c.duration_ms)}`
+                  : c.signal
+                    ? `it was killed by ${c.signal}`
+                    : `it exited ${c.exit_code}`
+              }${displayTail(c.output.tail).trim() === "" ? ", printing nothing" : " (its last output is below)"}`,
           ),
           carriedOverFrom: null,
         };
@@ -392,16 +446,21 @@ function commandsRequirement(facts: GateFacts): {
         "pass",
         `carried over from ${short(carried.head_sha)}, accepted on the identical tree ${short(carried.tree_sha ?? "")} under the same config and agate version`,
       ),
+      items: [],
       carriedOverFrom: carried.id,
     };
   }
+  // A run still going: nothing for anyone to do but wait, so no work item.
   const waiting = facts.evidence.find((e) => e.waiting);
   if (waiting?.waiting)
-    return { requirement: req("waiting", waiting.waiting), carriedOverFrom: null };
+    return { requirement: req("waiting", waiting.waiting), items: [], carriedOverFrom: null };
   const refused = facts.evidence.find((e) => e.refused);
   if (refused?.refused) {
     return {
       requirement: req("waiting", `no believable command record: ${refused.refused}`),
+      items: [
+        'Fix what made agate refuse the command record (under "Not believed" below), then push or re-run the evidence workflow',
+      ],
       carriedOverFrom: null,
     };
   }
@@ -409,10 +468,9 @@ function commandsRequirement(facts: GateFacts): {
   return {
     requirement: req(
       "waiting",
-      config
-        ? awaitedEvidence(config, facts.pull_request.head_sha)
-        : "waiting for the command record",
+      config ? awaitedEvidence(config) : "no command record for this commit yet",
     ),
+    items: [],
     carriedOverFrom: null,
   };
 }
@@ -435,13 +493,11 @@ function carryOver(facts: GateFacts): PriorRecord | undefined {
   );
 }
 
-function protectedRequirement(facts: GateFacts, config: Config): Requirement {
+function protectedRequirement(facts: GateFacts, config: Config): Part {
   const changed = protectedChanges(facts.changed_files, config);
-  const req = (status: Requirement["status"], reason: string): Requirement => ({
-    id: "protected_paths",
-    name: "protected paths",
-    status,
-    reason,
+  const req = (status: Requirement["status"], reason: string, items: string[] = []): Part => ({
+    requirement: { id: "protected_paths", name: "protected paths", status, reason },
+    items,
   });
   const head = facts.pull_request.head_sha;
   // A listing that may have been cut could hide any protected path: not decidable, so a
@@ -449,7 +505,8 @@ function protectedRequirement(facts: GateFacts, config: Config): Requirement {
   if (!facts.changed_files_listing.complete) {
     return req(
       "waiting",
-      `${facts.changed_files_listing.reason ?? "the file list is incomplete"}; a maintainer must accept this exact commit (\`${overrideCommand(head)}\`)`,
+      `${facts.changed_files_listing.reason ?? "the file list is incomplete"}; only a maintainer can accept this exact commit`,
+      [`Ask a maintainer to accept this exact commit with \`${overrideCommand(head)}\``],
     );
   }
   if (changed.length === 0) return req("pass", "no protected path changed");
@@ -464,7 +521,8 @@ function protectedRequirement(facts: GateFacts, config: Config): Requirement {
     : "";
   return req(
     "waiting",
-    `changes ${list}: needs an approving review from a maintainer on ${short(head)}${note}`,
+    `changes ${list}: needs a maintainer's approving review of this commit${note}`,
+    [`Ask a maintainer to review and approve ${short(head)}, which changes ${list}`],
   );
 }
 
@@ -485,14 +543,15 @@ function evaluatorRequirement(facts: GateFacts, config: Config, ready: boolean):
   const tree = short(facts.head_tree_sha ?? "");
   const fact = facts.evaluation;
   if (fact.status === "not_asked") return req("waiting", `asking the evaluator about tree ${tree}`);
-  if (fact.status === "over_budget") return req("capped", fact.detail);
+  if (fact.status === "over_budget")
+    return req("capped", fact.detail, [
+      `Wait, or ask a maintainer to raise the budget: ${fact.detail}`,
+    ]);
   const { outcome, run } = fact.evaluation;
   const who = [run.kind, run.provider, run.model].filter(Boolean).join(" ");
   if (outcome.status === "failed") {
-    return req(
-      "blocked",
-      `evaluator unavailable (${who}): ${outcome.error}. Fix: ${outcome.fix}. Then choose "Re-run evaluator" on this check`,
-    );
+    const reason = `evaluator unavailable (${who}): ${outcome.error}. Fix: ${outcome.fix}. Then choose "Re-run evaluator" on this check`;
+    return req("blocked", reason, [`Ask agate's operator to fix the evaluator: ${reason}`]);
   }
   const verdict = outcome.verdict;
   const min = evaluator.min_score;
@@ -506,7 +565,7 @@ function evaluatorRequirement(facts: GateFacts, config: Config, ready: boolean):
   const why = [
     verdict.complete ? null : "not complete",
     verdict.score < min ? `score ${verdict.score} < ${min}` : `score ${verdict.score}`,
-    verdict.missing.length > 0 ? `${verdict.missing.length} missing items` : null,
+    verdict.missing.length > 0 ? counted(verdict.missing.length, "missing item") : null,
   ].filter(Boolean);
   return req(
     "fail",
@@ -514,7 +573,9 @@ function evaluatorRequirement(facts: GateFacts, config: Config, ready: boolean):
     // The evaluator read what the agent wrote; its words are shown as code, never as Markdown.
     verdict.missing.length > 0
       ? verdict.missing.map((item) => codeSpan(item))
-      : [`the evaluator did not sign off (${why.join(", ")}) and named nothing missing`],
+      : [
+          `Finish the task and push: the evaluator did not sign off (${why.join(", ")}) but named nothing missing`,
+        ],
   );
 }
 
@@ -547,7 +608,8 @@ function reviewRequirement(
   );
   return req(
     "waiting",
-    `needs an approving review from a maintainer on ${short(head)}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`,
+    `needs a maintainer's approving review of this commit${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`,
+    [`Ask a maintainer to review and approve ${short(head)}`],
   );
 }
 
@@ -559,7 +621,11 @@ function reviewItems(login: string, body: string): string[] {
     .filter((item): item is string => Boolean(item));
   if (items.length > 0) return items.map((item) => codeSpan(item));
   const text = body.trim();
-  return [text === "" ? `address the changes ${login} requested` : `${login}: ${codeSpan(text)}`];
+  return [
+    text === ""
+      ? `Address the changes ${login} requested`
+      : `Address what ${login} asked for: ${codeSpan(text)}`,
+  ];
 }
 
 function handoffRequirement(
@@ -589,7 +655,7 @@ function handoffRequirement(
   if (requiredBy.length === 0) {
     const note = check.blob_sha
       ? check.findings.length > 0
-        ? `; ${path} is there with ${check.findings.length} findings (informational)`
+        ? `; ${path} is there with ${counted(check.findings.length, "finding")} (informational)`
         : `; ${path} is there and agrees with the pull request`
       : "";
     return {
@@ -609,8 +675,8 @@ function handoffRequirement(
     return {
       ...req(
         "fail",
-        `${path} does not agree with the pull request (${why}): ${check.findings.length} finding${check.findings.length === 1 ? "" : "s"}`,
-        check.findings.map((f) => `${path}: ${f}`),
+        `${path} does not agree with the pull request (${why}): ${counted(check.findings.length, "finding")}`,
+        check.findings.map((f) => `Fix ${path}: ${f}`),
       ),
       check,
     };
@@ -626,7 +692,9 @@ function handoffRequirement(
   }
   if (check.status === "blocked") {
     return {
-      ...req("blocked", `${path} says status: blocked; its next step and open items say on what`),
+      ...req("blocked", `${path} says status: blocked; its next step and open items say on what`, [
+        `Resolve what ${path} says it is blocked on (its next step and open items), then set status: ready`,
+      ]),
       check,
     };
   }
@@ -635,6 +703,7 @@ function handoffRequirement(
       ...req(
         "waiting",
         `${path} says status: ${check.status ?? "unknown"}; set status: ready when the task is done`,
+        [`Set status: ready in ${path} once the task is done`],
       ),
       check,
     };

@@ -72,8 +72,8 @@ describe("decideMergeGroup: the queue accepts only on fresh evidence for the gro
   it("waits, in progress, for the merge group's command record", () => {
     const decision = decideMergeGroup(facts());
     expect(decision).toMatchObject({ state: "pending", conclusion: null });
-    expect(decision.title).toContain(
-      "waiting for a merge_group run of .github/workflows/agate.yml on the group head to upload its command record (failing after 30m)",
+    expect(decision.title).toBe(
+      "Waiting on merge group 1111111: no merge_group run of .github/workflows/agate.yml has uploaded a command record for the group head yet (it fails after 30 min)",
     );
   });
 
@@ -108,9 +108,9 @@ describe("decideMergeGroup: the queue accepts only on fresh evidence for the gro
     const decision = decideMergeGroup(facts({ deadline_passed: true }));
     expect(decision).toMatchObject({ state: "rejected", conclusion: "failure" });
     expect(decision.title).toBe(
-      `Rejected merge group ${HEAD.slice(0, 7)}: no command record for the merge group head ${HEAD.slice(0, 7)} within 30m (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`,
+      `Rejected merge group ${HEAD.slice(0, 7)}: no command record for the merge group head ${HEAD.slice(0, 7)} within 30 min (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`,
     );
-    expect(recordTimeoutReason(HEAD, 1_000)).toContain("within 1s (merge_queue.record_timeout)");
+    expect(recordTimeoutReason(HEAD, 1_000)).toContain("within 1 s (merge_queue.record_timeout)");
   });
 
   it("a verified passing record still wins after the deadline", () => {
@@ -169,23 +169,33 @@ describe("decideMergeGroup: the queue accepts only on fresh evidence for the gro
     expect(renderMergeGroupSummary(decision, input)).toContain("not escalated in the merge queue");
   });
 
-  it("a base without config is not gated (neutral); an invalid one fails", () => {
+  it("a base without config is not gated (neutral); an invalid one fails, its message shown once", () => {
     expect(
       decideMergeGroup(facts({ config: { status: "missing", path: ".github/agate.yml" } })),
     ).toMatchObject({ state: "not_gated", conclusion: "neutral" });
-    expect(
-      decideMergeGroup(
-        facts({ config: { status: "invalid", path: ".github/agate.yml", message: "line 2: bad" } }),
-      ),
-    ).toMatchObject({ state: "rejected", conclusion: "failure" });
+    const invalid = facts({
+      config: { status: "invalid", path: ".github/agate.yml", message: "line 2: bad" },
+    });
+    const decision = decideMergeGroup(invalid);
+    expect(decision).toMatchObject({ state: "rejected", conclusion: "failure" });
+    expect(decision.requirements).toMatchObject([{ id: "config", status: "blocked" }]);
+    const summary = renderMergeGroupSummary(decision, invalid);
+    expect(summary.split("\n")[0]).toBe(
+      "**Rejected:** this merge group may not merge. **Next:** ask a maintainer to fix .github/agate.yml on the base branch (the problems are listed below), then queue the pull requests again.",
+    );
+    expect(summary.split("line 2: bad").length - 1).toBe(1);
   });
 
   it("the summary shows the commands and the failing tail", () => {
     const input = facts({ evidence: [believed(groupRecord([0, 1]))] });
     const summary = renderMergeGroupSummary(decideMergeGroup(input), input);
-    expect(summary).toMatch(/^\*\*Rejected: this merge group may not merge\.\*\*/);
-    expect(summary).toContain("| lint | 1 |");
-    expect(summary).toContain("boom");
+    expect(summary.split("\n")[0]).toBe(
+      "**Rejected:** this merge group may not merge. **Next:** fix what failed in the pull requests (below) and queue them again.",
+    );
+    expect(summary).toContain("| lint | ❌ failed (exit 1) | 1.2 s |");
+    expect(summary).toContain(
+      "<details open><summary>lint: failed (exit 1), last output</summary>\n\n```text\nboom\n```",
+    );
   });
 });
 

@@ -1,9 +1,16 @@
-import { formatDuration } from "../../schemas/duration.js";
 import type { Requirement } from "../../schemas/gate.js";
 import type { MergeGroupDecision, MergeGroupFacts } from "../../schemas/merge-group.js";
-import { commandPassed, failedCommands } from "../command-results.js";
-import { tableCell as cell, codeSpan, GITHUB_TEXT_LIMIT, shortSha as short } from "../markdown.js";
+import { failedCommands } from "../command-results.js";
+import {
+  codeSpan,
+  cutTitle,
+  durationText,
+  fenced,
+  GITHUB_TEXT_LIMIT,
+  shortSha as short,
+} from "../markdown.js";
 import { protectedChanges } from "./protected-paths.js";
+import { commandsSection } from "./render.js";
 import { requirementsTable } from "./requirements-table.js";
 
 /** GitHub's merge queue builds every group on a branch under this prefix. */
@@ -16,7 +23,7 @@ export function isMergeQueueRef(ref: string | null | undefined): boolean {
 
 /** The failure a merge group gets when no verified record came within the deadline. */
 export function recordTimeoutReason(headSha: string, timeoutMs: number): string {
-  return `no command record for the merge group head ${short(headSha)} within ${formatDuration(timeoutMs)} (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`;
+  return `no command record for the merge group head ${short(headSha)} within ${durationText(timeoutMs)} (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`;
 }
 
 /**
@@ -34,18 +41,28 @@ export function decideMergeGroup(facts: MergeGroupFacts): MergeGroupDecision {
     return {
       state: "not_gated",
       conclusion: "neutral",
-      title: `Not gated: ${reason}`,
+      title: cutTitle(`Not gated: ${reason}`),
       requirements: [],
       reasons: [reason],
     };
   }
   if (facts.config.status === "invalid") {
+    // The state stays `rejected` (a merge group's decision has no `blocked`: schemas/merge-group.ts);
+    // the requirement says blocked, and the parser's message is shown once, by the renderer.
+    const path = facts.config.path;
     return {
       state: "rejected",
       conclusion: "failure",
-      title: `The base branch's ${facts.config.path} is invalid: fix it there`,
+      title: cutTitle(
+        `Rejected merge group ${head}: the base branch's ${path} is invalid; a maintainer must fix it there`,
+      ),
       requirements: [
-        { id: "config", name: "config", status: "fail", reason: facts.config.message },
+        {
+          id: "config",
+          name: "config",
+          status: "blocked",
+          reason: `${path} at the group's base commit is invalid (its problems are listed below)`,
+        },
       ],
       reasons: [facts.config.message, ...reasons],
     };
@@ -79,7 +96,7 @@ export function decideMergeGroup(facts: MergeGroupFacts): MergeGroupDecision {
     return {
       state: "rejected",
       conclusion: "failure",
-      title: `Rejected merge group ${head}: ${failed.map((r) => r.reason).join("; ")}`,
+      title: cutTitle(`Rejected merge group ${head}: ${failed.map((r) => r.reason).join("; ")}`),
       requirements,
       reasons,
     };
@@ -89,7 +106,7 @@ export function decideMergeGroup(facts: MergeGroupFacts): MergeGroupDecision {
     return {
       state: "pending",
       conclusion: null,
-      title: `Waiting on merge group ${head}: ${waiting.map((r) => r.reason).join("; ")}`,
+      title: cutTitle(`Waiting on merge group ${head}: ${waiting.map((r) => r.reason).join("; ")}`),
       requirements,
       reasons,
     };
@@ -142,7 +159,7 @@ function commandsRequirement(facts: MergeGroupFacts, timeoutMs: number): Require
   const workflow = facts.config.status === "ok" ? facts.config.config.evidence.workflow : "";
   return req(
     "waiting",
-    `waiting for a merge_group run of ${workflow} on the group head to upload its command record (failing after ${formatDuration(timeoutMs)})`,
+    `no merge_group run of ${workflow} has uploaded a command record for the group head yet (it fails after ${durationText(timeoutMs)})`,
   );
 }
 
@@ -164,58 +181,73 @@ function protectedRequirement(facts: MergeGroupFacts): Requirement {
   };
 }
 
-const STATE_WORDS: Record<MergeGroupDecision["state"], string> = {
-  accepted: "Accepted: this merge group may merge.",
-  rejected: "Rejected: this merge group may not merge.",
-  pending: "Waiting: the evidence for the merge group is not complete yet.",
-  not_gated: "Not gated.",
-};
+/** The state and the single next action, for the summary's first line. */
+function firstLine(decision: MergeGroupDecision, facts: MergeGroupFacts): string {
+  switch (decision.state) {
+    case "accepted":
+      return "**Accepted:** this merge group may merge. Nothing to do.";
+    case "pending":
+      return "**Waiting:** the evidence for the merge group is not complete yet. Nothing to do yet: this check updates itself when it is in.";
+    case "not_gated":
+      return "**Not gated:** agate does not gate this repository's merge queue. Nothing to do.";
+    case "rejected": {
+      const next =
+        facts.config.status === "invalid"
+          ? `ask a maintainer to fix ${facts.config.path} on the base branch (the problems are listed below), then queue the pull requests again`
+          : "fix what failed in the pull requests (below) and queue them again";
+      return `**Rejected:** this merge group may not merge. **Next:** ${next}.`;
+    }
+  }
+}
 
 /** The `agate` check summary on a merge group head. */
 export function renderMergeGroupSummary(
   decision: MergeGroupDecision,
   facts: MergeGroupFacts,
+  tailChars = 4_000,
 ): string {
   const group = facts.merge_group;
   const lines = [
-    `**${STATE_WORDS[decision.state]}** ${decision.title}.`,
+    firstLine(decision, facts),
     "",
     `Merge group \`${short(group.head_sha)}\` (${codeSpan(group.head_ref, 200)}) on base \`${short(group.base_sha)}\`: the gate needs a command record made on merge_group for this exact head, with the config at the base.`,
     "",
   ];
   if (decision.state === "not_gated") return `${lines.join("\n")}\n`;
   lines.push(...requirementsTable(decision.requirements));
-  const record = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record;
-  if (record) {
+  if (facts.config.status === "invalid") {
     lines.push(
-      "### Commands",
+      `### Problems in ${facts.config.path} at the base commit`,
       "",
-      `Tested \`${short(record.tested.sha)}\` (tree \`${short(record.tested.tree_sha)}\`)${record.workflow ? ` in workflow run ${record.workflow.run_id}, attempt ${record.workflow.run_attempt}, job ${record.workflow.job}` : ""}.`,
-      "",
-      "| command | exit | duration |",
-      "| --- | --- | --- |",
-      ...record.commands.map(
-        (c) =>
-          `| ${cell(c.name)} | ${c.timed_out ? "timed out" : (c.signal ?? c.exit_code)} | ${(c.duration_ms / 1000).toFixed(1)}s |`,
-      ),
+      fenced(facts.config.message),
       "",
     );
-    for (const c of record.commands.filter((c) => !commandPassed(c))) {
-      const tail = c.output.tail.slice(-4_000).replace(/\n$/, "");
-      lines.push(
-        `<details><summary>${cell(c.name)}: last output</summary>`,
-        "",
-        "````text",
-        tail.replace(/````/g, "'''' "),
-        "````",
-        "",
-        "</details>",
-        "",
-      );
-    }
   }
-  if (decision.reasons.length > 0) {
-    lines.push("### Not believed", "", ...decision.reasons.map((r) => `- ${r}`), "");
+  const config = facts.config.status === "ok" ? facts.config.config : null;
+  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
+  if (believed?.record) {
+    lines.push(
+      ...commandsSection({
+        record: believed.record,
+        evidence: believed,
+        runFact: facts.evidence_run,
+        names: config ? { job: config.evidence.job, step: config.evidence.step } : null,
+        tailChars,
+      }),
+      "",
+    );
   }
-  return `${lines.join("\n")}\n`.slice(0, GITHUB_TEXT_LIMIT);
+  const refused = facts.evidence.filter((e) => e.refused);
+  if (refused.length > 0) {
+    lines.push(
+      "### Not believed",
+      "",
+      ...refused.map((e) => `- run ${e.run_id}, attempt ${e.run_attempt}: ${e.refused}`),
+      "",
+    );
+  }
+  const text = `${lines.join("\n")}\n`;
+  return text.length <= GITHUB_TEXT_LIMIT || tailChars < 200
+    ? text.slice(0, GITHUB_TEXT_LIMIT)
+    : renderMergeGroupSummary(decision, facts, Math.floor(tailChars / 4));
 }

@@ -186,7 +186,9 @@ describe("decideGate: graded attempts, replays and stalls", () => {
     expect(d.title).toContain("3 failed attempts in a row without progress");
     expect(d.title).toContain("budgets.unchanged_failures_before_stalled (3)");
     const summary = renderGateSummary(d, facts);
-    expect(summary).toContain("**Stalled: attempts stopped making progress.**");
+    expect(summary.split("\n")[0]).toBe(
+      "**Stalled:** attempts stopped making progress. **Next:** Push a change that changes the failure: 3 failed attempts in a row failed the same way, or on a tree already tried (the repeated failure is below); 1 more work item below.",
+    );
     expect(summary).toContain("### No progress");
     expect(summary).toContain("The repeated failure: unit.");
     // A push that changes the failure leaves stalled: rejected, graded as usual.

@@ -1,11 +1,21 @@
 import type { CommandRecord } from "../../schemas/command-record.js";
-import type { AttemptFact, GateDecision, GateFacts } from "../../schemas/gate.js";
+import type {
+  AttemptFact,
+  CommandEvidence,
+  EvidenceRunFact,
+  GateDecision,
+  GateFacts,
+} from "../../schemas/gate.js";
 import { commandPassed } from "../command-results.js";
 import {
   tableCell as cell,
   codeSpan,
+  counted,
+  durationText,
   fenced,
   GITHUB_TEXT_LIMIT,
+  outcomeText,
+  outputDetails,
   shortSha as short,
 } from "../markdown.js";
 import { progressOf } from "./decide.js";
@@ -14,8 +24,16 @@ import type { Stall } from "./progress.js";
 import { requirementsTable } from "./requirements-table.js";
 import { evidenceSourceChanges } from "./workflow-uses.js";
 
-/** Links go only to GitHub's own pages: a run URL comes from GitHub's API, never from a record. */
-const isGitHubUrl = (url: string) => /^https?:\/\/[^/\s]+\/[^\s()]*$/.test(url);
+/**
+ * Links go only to GitHub's own pages: a run or job URL comes from GitHub's API (the evidence
+ * run fact), never from a record, which the pull request's code wrote and could point anywhere.
+ * The shape check keeps a URL from ending the Markdown link early.
+ */
+const isGitHubUrl = (url: string | null | undefined): url is string =>
+  typeof url === "string" && /^https?:\/\/[^/\s]+\/[^\s()]*$/.test(url);
+
+const link = (text: string, url: string | null | undefined) =>
+  isGitHubUrl(url) ? `[${text}](${url})` : text;
 
 /** Only a maintainer's explicit acceptance can get this commit through. */
 function needsMaintainer(facts: GateFacts): boolean {
@@ -26,45 +44,109 @@ function needsMaintainer(facts: GateFacts): boolean {
   );
 }
 
-const STATE_WORDS: Record<GateDecision["state"], string> = {
-  accepted: "Accepted: this pull request may merge.",
-  rejected: "Rejected: it may not merge until what failed is fixed.",
-  pending: "Waiting: the evidence is not complete yet.",
-  escalated: "Escalated: a maintainer must approve this exact commit.",
-  stalled: "Stalled: attempts stopped making progress.",
-  capped: "Capped: a budget is spent.",
-  blocked: "Blocked: something outside this pull request must change first.",
-  not_gated: "Not gated.",
+/** What each state means, in a few words, for the summary's first line. */
+const STATE_LEAD: Record<GateDecision["state"], string> = {
+  accepted: "**Accepted:** it may merge.",
+  rejected: "**Rejected:** it may not merge yet.",
+  pending: "**Waiting:** the evidence is not complete yet.",
+  escalated: "**Escalated:** a maintainer must accept this exact commit.",
+  stalled: "**Stalled:** attempts stopped making progress.",
+  capped: "**Capped:** a budget is spent.",
+  blocked: "**Blocked:** the fix is outside this pull request.",
+  not_gated: "**Not gated:** agate does not gate this pull request.",
 };
 
-function commandsSection(
-  record: CommandRecord,
-  tailChars: number,
-  runUrl: string | null,
-): string[] {
-  const run = record.workflow
-    ? `workflow run ${record.workflow.run_id}, attempt ${record.workflow.run_attempt}`
-    : null;
+/**
+ * The summary's first line: the state and the single next action (the decision's first work
+ * item, which decide.ts puts first because its requirement decided the state). GitHub shows the
+ * title, with the cause, right above it.
+ */
+function firstLine(decision: GateDecision, facts: GateFacts): string {
+  if (decision.state === "accepted" && facts.override) {
+    return `**Accepted by ${codeSpan(facts.override.by, 60)}'s override:** this exact commit may merge; any push voids it. Nothing to do.`;
+  }
+  const [next, ...rest] = decision.missing;
+  if (next === undefined) {
+    const idle =
+      decision.state === "pending"
+        ? "Nothing to do yet: this check updates itself when the evidence is in."
+        : "Nothing to do.";
+    return `${STATE_LEAD[decision.state]} ${idle}`;
+  }
+  const more = rest.length > 0 ? `; ${counted(rest.length, "more work item")} below` : "";
+  return `${STATE_LEAD[decision.state]} **Next:** ${next}${more}.`;
+}
+
+/**
+ * Where the evidence ran, linked where GitHub gave the URL: the run, the job, and the step (the
+ * job page's own `#step:N:1` anchor for the step's log). Names are the base config's
+ * (evidence.job, evidence.step); ids and URLs are GitHub's.
+ */
+function evidenceWhere(
+  evidence: Pick<CommandEvidence, "run_id" | "run_attempt" | "run_url">,
+  runFact: EvidenceRunFact | null,
+  names: { job: string; step: string } | null,
+): string {
+  const fact = runFact?.run.id === evidence.run_id ? runFact : null;
+  const parts = [
+    `${link(`run ${evidence.run_id}`, fact?.run.html_url)}, attempt ${evidence.run_attempt}`,
+  ];
+  const job = fact?.job;
+  const jobUrl = job?.html_url ?? (fact ? null : evidence.run_url);
+  if (names) {
+    parts.push(link(`job ${names.job}`, jobUrl));
+    const step = job?.steps.find((s) => s.name === names.step);
+    parts.push(
+      link(
+        `step ${names.step}`,
+        step && isGitHubUrl(jobUrl) ? `${jobUrl}#step:${step.number}:1` : null,
+      ),
+    );
+  } else if (isGitHubUrl(jobUrl)) {
+    parts.push(link("job", jobUrl));
+  }
+  return parts.join(" · ");
+}
+
+/**
+ * The commands of a believed record: a table, then each failing command's output open and each
+ * passing one's collapsed. Shared by the pull request and merge group summaries.
+ */
+export function commandsSection(input: {
+  record: CommandRecord;
+  evidence: CommandEvidence;
+  runFact: EvidenceRunFact | null;
+  names: { job: string; step: string } | null;
+  tailChars: number;
+}): string[] {
+  const { record, tailChars } = input;
   const lines = [
     "### Commands",
     "",
-    `Tested \`${short(record.tested.sha)}\` (tree \`${short(record.tested.tree_sha)}\`)${run ? ` in ${runUrl && isGitHubUrl(runUrl) ? `[${run}](${runUrl})` : run}` : ""}.`,
+    `Tested \`${short(record.tested.sha)}\` (tree \`${short(record.tested.tree_sha)}\`) in ${evidenceWhere(input.evidence, input.runFact, input.names)}.`,
     "",
-    "| command | exit | duration |",
+    "| command | result | duration |",
     "| --- | --- | --- |",
     ...record.commands.map(
       (c) =>
-        `| ${cell(c.name)} | ${c.timed_out ? "timed out" : c.signal ? c.signal : c.exit_code} | ${(c.duration_ms / 1000).toFixed(1)}s |`,
+        `| ${cell(c.name)} | ${commandPassed(c) ? "✅" : "❌"} ${outcomeText({ ...c, duration_ms: undefined })} | ${durationText(c.duration_ms)} |`,
     ),
   ];
-  for (const c of record.commands.filter((c) => !commandPassed(c))) {
+  const failing = record.commands.filter((c) => !commandPassed(c));
+  const passing = record.commands.filter((c) => commandPassed(c));
+  for (const c of [...failing, ...passing]) {
+    const failed = !commandPassed(c);
+    // Passing output is context, not the point: less of it, and folded.
+    const tail = c.output.tail.slice(-(failed ? tailChars : Math.floor(tailChars / 4)));
+    if (!failed && tail.trim() === "") continue;
     lines.push(
       "",
-      `<details><summary>${cell(c.name)}: last output</summary>`,
-      "",
-      fenced(c.output.tail.slice(-tailChars)),
-      "",
-      "</details>",
+      ...outputDetails({
+        label: `${c.name}: ${outcomeText(c)}`,
+        note: failed ? ", last output" : "",
+        tail,
+        open: failed,
+      }),
     );
   }
   return lines;
@@ -80,11 +162,12 @@ function replaySection(replay: AttemptFact, tailChars: number): string[] {
   for (const f of replay.failures) {
     lines.push(
       "",
-      `<details><summary>${cell(f.name)}: ${f.timed_out ? "timed out" : `exit ${f.exit_code ?? "none"}`}, last output at ${short(replay.head_sha)}</summary>`,
-      "",
-      fenced(f.tail.slice(-tailChars)),
-      "",
-      "</details>",
+      ...outputDetails({
+        label: `${f.name}: ${outcomeText({ ...f, signal: null })} at ${short(replay.head_sha)}`,
+        note: ", last output",
+        tail: f.tail.slice(-tailChars),
+        open: true,
+      }),
     );
   }
   return lines;
@@ -115,25 +198,57 @@ function stallSection(stall: Stall): string[] {
 }
 
 /**
- * The `agate` check run's summary, the main user interface: the end state in plain words first,
- * then the requirements, the commands, the next work items, refused evidence and history.
+ * The `agate` check run's summary, the main user interface. Read top down in ten seconds: the
+ * state and the next action, the requirements, the work items, then the evidence (failing
+ * output open), refused records and history.
  */
 export function renderGateSummary(
   decision: GateDecision,
   facts: GateFacts,
   tailChars = 6_000,
 ): string {
-  const lines = [`**${STATE_WORDS[decision.state]}** ${decision.title}.`, ""];
+  const lines = [firstLine(decision, facts), ""];
   if (decision.state === "not_gated") {
     return `${lines.join("\n")}\n`;
   }
   lines.push(...requirementsTable(decision.requirements));
+  if (facts.config.status === "invalid") {
+    // The parser's message, once: the table and the title only point here.
+    lines.push(
+      `### Problems in ${facts.config.path} at the base commit`,
+      "",
+      fenced(facts.config.message),
+      "",
+    );
+  }
+  if (decision.missing.length > 0) {
+    lines.push("### Next work items", "", ...decision.missing.map((m) => `- [ ] ${m}`), "");
+  }
+  const config = facts.config.status === "ok" ? facts.config.config : null;
+  const names = config ? { job: config.evidence.job, step: config.evidence.step } : null;
   const progress = progressOf(facts);
   const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
   if (progress.replay) {
     lines.push(...replaySection(progress.replay, tailChars), "");
   } else if (believed?.record) {
-    lines.push(...commandsSection(believed.record, tailChars, believed.run_url), "");
+    lines.push(
+      ...commandsSection({
+        record: believed.record,
+        evidence: believed,
+        runFact: facts.evidence_run,
+        names,
+        tailChars,
+      }),
+      "",
+    );
+  } else {
+    const newest = facts.evidence.at(-1);
+    if (newest) {
+      lines.push(
+        `The newest run of the evidence workflow: ${evidenceWhere(newest, facts.evidence_run, names)}.`,
+        "",
+      );
+    }
   }
   if (progress.stall) lines.push(...stallSection(progress.stall), "");
   if (facts.override && decision.state === "accepted") {
@@ -155,19 +270,21 @@ export function renderGateSummary(
       "",
     );
   }
-  if (decision.missing.length > 0) {
-    lines.push("### Next work items", "", ...decision.missing.map((m) => `- [ ] ${m}`), "");
-  }
-  if (decision.reasons.length > 0) {
-    lines.push("### Not believed", "", ...decision.reasons.map((r) => `- ${r}`), "");
+  const refused = facts.evidence.filter((e) => e.refused);
+  if (refused.length > 0) {
+    lines.push(
+      "### Not believed",
+      "",
+      ...refused.map((e) => `- run ${e.run_id}, attempt ${e.run_attempt}: ${e.refused}`),
+      "",
+    );
   }
   // One row per earlier head: its last decision, and when a newer head made it stale.
   const lastByHead = new Map<string, GateFacts["prior_records"][number]>();
   for (const r of facts.prior_records)
     if (r.head_sha !== facts.pull_request.head_sha) lastByHead.set(r.head_sha, r);
   const history = [...lastByHead.values()];
-  const budget =
-    facts.config.status === "ok" ? facts.config.config.budgets.graded_attempts_per_pr : null;
+  const budget = config ? config.budgets.graded_attempts_per_pr : null;
   lines.push(
     `Graded attempts: ${progress.graded}${budget === null ? "" : ` of ${budget} (budgets.graded_attempts_per_pr)`}; a head counts once a command record of it is believed, or when its unchanged tree replays an earlier failure.`,
     "",

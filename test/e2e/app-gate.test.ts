@@ -94,10 +94,10 @@ describe("the App, end to end over HTTP", () => {
     const check = gateCheck(repo, head);
     // The config changed on the head, a protected path: escalated, and the base's two commands ran.
     expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
-    expect(check?.output?.summary).toContain("| answer | 0 |");
-    expect(check?.output?.summary).toContain("| lint | 0 |");
+    expect(check?.output?.summary).toContain("| answer | ✅ passed |");
+    expect(check?.output?.summary).toContain("| lint | ✅ passed |");
     expect(check?.output?.summary).toContain(
-      "changes `.github/agate.yml`: needs an approving review from a maintainer",
+      "changes `.github/agate.yml`: needs a maintainer's approving review of this commit",
     );
 
     sim.setPermission({ repo, user: "lead", permission: "maintain" });

@@ -231,7 +231,7 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     sim.setPermission({ repo, user: "helper[bot]", permission: "write" });
     await gate.ci(repo, branch, head);
     expect(gate.gateCheck(repo, head)?.output?.title).toContain(
-      "needs an approving review from a maintainer",
+      "needs a maintainer's approving review of this commit",
     );
 
     await sim.submitReview({ repo, number, state: "APPROVED", user: "helper[bot]" });

@@ -167,7 +167,7 @@ describe("evidence the code under test cannot forge", () => {
     await gate.processDeliveries();
     expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
     expect(gate.gateCheck(repo, head)?.output?.title).toContain(
-      "waiting for a run of .github/workflows/agate.yml",
+      "no run of .github/workflows/agate.yml",
     );
   });
 
@@ -185,7 +185,7 @@ describe("evidence the code under test cannot forge", () => {
     expect(pushed.status).toBe(0);
     expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
     expect(gate.gateCheck(repo, head)?.output?.title).toContain(
-      "waiting for a run of .github/workflows/agate.yml",
+      "no run of .github/workflows/agate.yml",
     );
   });
 
@@ -449,7 +449,7 @@ describe("evidence the code under test cannot forge", () => {
     const check = gate.gateCheck(repo, head);
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(check?.output?.title).toBe(
-      `Blocked on ${head.slice(0, 7)}: ${head.slice(0, 7)} is also the head of #${number} into \`main\`: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose`,
+      `Blocked on ${head.slice(0, 7)}: this commit is also the head of #${number} into \`main\`: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose`,
     );
     // Closing the second changes nothing: the first cannot tell a run of the second's from its own.
     await gate.sim.setPullRequestState({ repo, number: second.number, state: "closed" });

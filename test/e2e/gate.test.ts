@@ -38,7 +38,7 @@ describe("the agate gate, end to end against the simulator", () => {
     const { head, number, branch } = await gate.agentPullRequest(repo, { "answer.txt": "42\n" });
     expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
     expect(gate.gateCheck(repo, head)?.output?.title).toBe(
-      `Waiting on ${head.slice(0, 7)}: waiting for a run of .github/workflows/agate.yml on ${head.slice(0, 7)} (job agate-commands, step agate) to upload its command record`,
+      `Waiting on ${head.slice(0, 7)}: no run of .github/workflows/agate.yml (job agate-commands, step agate) has uploaded a command record for this commit yet`,
     );
     expect(gate.sim.labelsOf({ repo, number })).toContain("agate:pending");
 
@@ -192,7 +192,7 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
     // The same head under two bases: nothing GitHub keeps per commit can tell them apart.
     expect(check?.output?.title).toBe(
-      `Blocked on ${head.slice(0, 7)}: ${head.slice(0, 7)} is also the head of this pull request into \`main\`: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose`,
+      `Blocked on ${head.slice(0, 7)}: this commit is also the head of this pull request into \`main\`: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose`,
     );
   });
 
@@ -240,18 +240,22 @@ describe("the agate gate, end to end against the simulator", () => {
     });
   });
 
-  it("a malformed config on the base fails the check with the file, line and fix", async () => {
+  it("a malformed config on the base blocks the check (the fix is on the base) with the file, line and fix, once", async () => {
     const repo = "broken";
-    const { head } = await gate.agentPullRequest(
+    const { head, number } = await gate.agentPullRequest(
       repo,
       { "answer.txt": "42\n" },
       { config: "version: 1\ncommands:\n  - name: t\n    run: x\n    timeout: 10x\n" },
     );
     const check = gate.gateCheck(repo, head);
     expect(check).toMatchObject({ conclusion: "failure" });
-    expect(check?.output?.summary).toContain(
-      'commands[0].timeout at line 5, column 14: \\"10x\\" is not a duration'.replace(/\\"/g, '"'),
+    expect(check?.output?.title).toBe(
+      `Blocked on ${head.slice(0, 7)}: the base branch's .github/agate.yml is invalid; a maintainer must fix it there`,
     );
+    expect(gate.sim.labelsOf({ repo, number })).toContain("agate:blocked");
+    const problem = 'commands[0].timeout at line 5, column 14: "10x" is not a duration';
+    expect(check?.output?.summary).toContain(problem);
+    expect(check?.output?.summary?.split(problem)).toHaveLength(2);
   });
 
   it("a synchronize that arrives before the opened event: only the live head is graded", async () => {
@@ -373,7 +377,7 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(late.status).toBe(0);
     expect(gate.gateCheck(repo, current)).toMatchObject({ status: "in_progress" });
     expect(gate.gateCheck(repo, current)?.output?.title).toContain(
-      "waiting for a run of .github/workflows/agate.yml",
+      "no run of .github/workflows/agate.yml",
     );
     expect(gate.gateCheck(repo, old)?.conclusion).not.toBe("success");
   });

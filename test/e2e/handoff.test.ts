@@ -53,7 +53,7 @@ function handoffState(repo: string, sha: string) {
   const lines = summary.split("\n");
   const row = lines.find((line) => line.startsWith("| handoff file |")) ?? "";
   // The findings, as the next work items the summary lists.
-  const items = lines.filter((line) => line.startsWith(`- [ ] ${PATH}: `)).join("\n");
+  const items = lines.filter((line) => line.startsWith(`- [ ] Fix ${PATH}: `)).join("\n");
   return { row, summary, items };
 }
 

@@ -50,8 +50,8 @@ describe("the merge queue, end to end against the simulator", () => {
     const repo = "queue";
     const { head } = await queuedGroup(repo);
     expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
-    expect(gate.gateCheck(repo, head)?.output?.title).toContain(
-      `Waiting on merge group ${head.slice(0, 7)}: waiting for a merge_group run of .github/workflows/agate.yml on the group head to upload its command record (failing after 10m)`,
+    expect(gate.gateCheck(repo, head)?.output?.title).toBe(
+      `Waiting on merge group ${head.slice(0, 7)}: no merge_group run of .github/workflows/agate.yml has uploaded a command record for the group head yet (it fails after 10 min)`,
     );
     const deadline = (await gate.store.listJobs({ status: "queued" })).filter(
       (j) => j.kind === MERGE_GROUP_DEADLINE,
@@ -110,7 +110,7 @@ describe("the merge queue, end to end against the simulator", () => {
     const check = gate.gateCheck(repo, head);
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(check?.output?.title).toBe(
-      `Rejected merge group ${head.slice(0, 7)}: no command record for the merge group head ${head.slice(0, 7)} within 1s (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`,
+      `Rejected merge group ${head.slice(0, 7)}: no command record for the merge group head ${head.slice(0, 7)} within 1 s (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`,
     );
   });
 

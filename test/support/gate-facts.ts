@@ -4,7 +4,9 @@ import {
   commandRecordSchema,
   recordArtifactName,
 } from "../../schemas/command-record.js";
+import type { Evaluation } from "../../schemas/evaluation.js";
 import type {
+  AttemptFact,
   CommandEvidence,
   EvidenceRunFact,
   EvidenceSourceFact,
@@ -202,4 +204,67 @@ export function commandEvidence(
     waiting: null,
     ...overrides,
   };
+}
+
+/** The base config fact for a config text (CONFIG_TEXT by default), as the App reads it. */
+export function configFact(text = CONFIG_TEXT): GateFacts["config"] {
+  const { config, digest } = loadedConfig(text);
+  return { status: "ok", path: ".github/agate.yml", blob_sha: "5".repeat(40), digest, config };
+}
+
+/**
+ * An earlier graded attempt of the pull request as gather keeps it: head `head` on tree `tree`
+ * failed `unit` (exit 1) with the normalised output digest `outputDigest`, under CONFIG_TEXT.
+ */
+export function attemptFact(
+  head: string,
+  tree: string,
+  outputDigest = "b".repeat(64),
+  overrides: Partial<AttemptFact> = {},
+): AttemptFact {
+  return {
+    head_sha: head,
+    head_tree_sha: tree,
+    base_sha: BASE,
+    config_digest: loadedConfig().digest,
+    agate_version: "0.1.0",
+    failures: [
+      { name: "unit", exit_code: 1, timed_out: false, output_digest: outputDigest, tail: "boom\n" },
+    ],
+    passed: ["lint"],
+    missing: null,
+    replayed_from: null,
+    decided_at: "2026-12-02T10:00:00.000Z",
+    ...overrides,
+  };
+}
+
+/** The llm evaluator's stored verdict on HEAD's tree (openai judge-1). */
+export function judgedEvaluation(verdict: {
+  complete: boolean;
+  score: number;
+  missing: string[];
+  evidence?: string[];
+}): GateFacts["evaluation"] {
+  const evaluation: Evaluation = {
+    id: 1,
+    repository: "octo/widgets",
+    pull_number: 7,
+    head_sha: HEAD,
+    tree_sha: TREE,
+    config_digest: "d".repeat(64),
+    run: {
+      kind: "llm",
+      provider: "openai",
+      model: "judge-1",
+      prompt_version: "agate-eval-1",
+      input_tokens: 10,
+      output_tokens: 5,
+      latency_ms: 100,
+      requests: 1,
+    },
+    outcome: { status: "verdict", verdict: { evidence: [], ...verdict } },
+    at: "2026-12-02T10:01:00Z",
+  };
+  return { status: "judged", evaluation };
 }

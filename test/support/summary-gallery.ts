@@ -1,0 +1,278 @@
+/**
+ * The summaries gallery (docs/summaries.md): one example of every state, rendered by the real
+ * renderers from fixed facts, so a change to what people read is reviewed as a text diff.
+ * scripts/write-summaries.ts writes it; checks/gate/summaries-gallery.test.ts fails when the
+ * committed file is stale.
+ */
+import { renderRecordMarkdown } from "../../action/summary.js";
+import { decideGate } from "../../checks/gate/decide.js";
+import { decideMergeGroup, renderMergeGroupSummary } from "../../checks/gate/merge-group.js";
+import { renderGateSummary } from "../../checks/gate/render.js";
+import { codeSpan } from "../../checks/markdown.js";
+import type { CommandRecord } from "../../schemas/command-record.js";
+import type { GateDecision, GateFacts } from "../../schemas/gate.js";
+import type { MergeGroupFacts } from "../../schemas/merge-group.js";
+import {
+  attemptFact,
+  BASE,
+  CONFIG_TEXT,
+  commandEvidence,
+  commandRecord,
+  configFact,
+  EVIDENCE_WORKFLOW,
+  evidenceRun,
+  gateFacts,
+  HEAD,
+  judgedEvaluation,
+  TREE,
+} from "./gate-facts.js";
+
+export interface GalleryEntry {
+  heading: string;
+  /** When a reader sees it, in a sentence. */
+  when: string;
+  /** The gate state shown (for the coverage test); null for the Action's job summary. */
+  state: GateDecision["state"] | null;
+  /** The check run's title and conclusion; null for the job summary, which has neither. */
+  check: { title: string; conclusion: string | null } | null;
+  markdown: string;
+}
+
+const sha = (c: string) => c.repeat(40);
+
+/** A failing record as a real run leaves it: colour codes in one tail, a silent timeout. */
+function failingRecord(): CommandRecord {
+  const record = commandRecord([1, 1]);
+  const [unit, lint] = record.commands;
+  if (!unit || !lint) throw new Error("two commands");
+  Object.assign(unit, { exit_code: null, timed_out: true, duration_ms: 600_000 });
+  unit.output = { ...unit.output, bytes: 0, tail: "" };
+  lint.duration_ms = 21;
+  lint.output = {
+    ...lint.output,
+    bytes: 96,
+    tail: "\u001b[31mFAIL\u001b[0m src/answer.ts:3:7\n  \u001b[1mno-unused-vars\u001b[22m: 'x' is assigned a value but never used\n",
+  };
+  return record;
+}
+
+function gateEntry(
+  heading: string,
+  when: string,
+  facts: GateFacts,
+  expected: GateDecision["state"],
+): GalleryEntry {
+  const decision = decideGate(facts);
+  // The gallery shows what it says it shows, or it fails to build.
+  if (decision.state !== expected) {
+    throw new Error(`${heading}: the facts decide ${decision.state}, not ${expected}`);
+  }
+  return {
+    heading,
+    when,
+    state: decision.state,
+    check: { title: decision.title, conclusion: decision.conclusion },
+    markdown: renderGateSummary(decision, facts),
+  };
+}
+
+function withRun(exitCodes: number[], record = commandRecord(exitCodes)) {
+  return {
+    evidence: [commandEvidence(exitCodes, { record })],
+    evidence_run: evidenceRun(
+      record,
+      exitCodes.every((code) => code === 0) ? "success" : "failure",
+    ),
+  };
+}
+
+export function galleryEntries(): GalleryEntry[] {
+  const workflowChange = [
+    { filename: EVIDENCE_WORKFLOW, previous_filename: null, status: "modified" },
+  ];
+  const stalledAttempts = [attemptFact(sha("a"), sha("8")), attemptFact(sha("c"), sha("9"))];
+  const mergeGroupRecord = commandRecord([0, 1], {
+    tested: { ...commandRecord().tested, sha: HEAD, tree_sha: TREE, parents: [BASE] },
+    pull_request: null,
+    merge_group: {
+      head_ref: "refs/heads/gh-readonly-queue/main/pr-7-abc",
+      head_sha: HEAD,
+      base_sha: BASE,
+    },
+  });
+  const mergeGroupRun = evidenceRun(mergeGroupRecord, "failure");
+  mergeGroupRun.run.event = "merge_group";
+  const mergeGroup: MergeGroupFacts = {
+    merge_group: {
+      repository: "octo/widgets",
+      head_sha: HEAD,
+      head_ref: "refs/heads/gh-readonly-queue/main/pr-7-abc",
+      base_sha: BASE,
+    },
+    config: configFact(),
+    changed_files: [{ filename: "src/a.ts", previous_filename: null, status: "modified" }],
+    changed_files_listing: { complete: true, reason: null },
+    evidence_source: null,
+    evidence_run: mergeGroupRun,
+    evidence: [commandEvidence([], { record: mergeGroupRecord })],
+    deadline_passed: false,
+    agate_version: "0.1.0",
+  };
+  const mergeDecision = decideMergeGroup(mergeGroup);
+
+  return [
+    gateEntry(
+      "Accepted",
+      "Every required command passed on the head, and nothing else is asked for.",
+      gateFacts(withRun([0, 0])),
+      "accepted",
+    ),
+    gateEntry(
+      "Accepted by a maintainer's override",
+      "The pull request changed the evidence workflow, so agate believes no record of it; a maintainer accepted this exact commit with `/agate accept`.",
+      gateFacts({
+        changed_files: workflowChange,
+        evidence: [
+          commandEvidence([0, 0], {
+            refused: `the change modifies \`${EVIDENCE_WORKFLOW}\`, which the evidence workflow is or uses`,
+          }),
+        ],
+        override: {
+          by: "octocat",
+          reason: "the workflow change is reviewed",
+          at: "2026-12-02T12:00:00Z",
+          comment_url: null,
+        },
+      }),
+      "accepted",
+    ),
+    gateEntry(
+      "Rejected: a command failed",
+      "A required command failed on the head: one timed out without output, one failed with coloured output (shown without its escape codes).",
+      gateFacts(withRun([1, 1], failingRecord())),
+      "rejected",
+    ),
+    gateEntry(
+      "Rejected: the evaluator found work missing",
+      "The commands passed; the evaluator (a fresh model session) did not sign off, and its missing items are the next work.",
+      gateFacts({
+        config: configFact(
+          `${CONFIG_TEXT}evaluator: { kind: llm, model: judge-1, min_score: 0.8 }\n`,
+        ),
+        ...withRun([0, 0]),
+        evaluation: judgedEvaluation({
+          complete: false,
+          score: 0.4,
+          missing: ["Document the retry count in README.md"],
+        }),
+      }),
+      "rejected",
+    ),
+    gateEntry(
+      "Stalled",
+      "The third failed attempt in a row with the same normalised output: busy, but no progress.",
+      gateFacts({ attempts: stalledAttempts, ...withRun([1, 0]) }),
+      "stalled",
+    ),
+    gateEntry(
+      "Capped",
+      "The pull request has used its graded attempts (budgets.graded_attempts_per_pr); a new head is not graded.",
+      gateFacts({
+        attempts: Array.from({ length: 10 }, (_, i) =>
+          attemptFact(sha(String.fromCharCode(97 + (i % 6))), sha(String(i)), sha(String(i))),
+        ),
+        ...withRun([0, 0]),
+      }),
+      "capped",
+    ),
+    gateEntry(
+      "Blocked: the base branch's config is invalid",
+      "The config is read from the base branch, so the pull request cannot fix it: a maintainer must.",
+      gateFacts({
+        config: {
+          status: "invalid",
+          path: ".github/agate.yml",
+          message:
+            '.github/agate.yml is not a valid agate config (1 problem):\n  - commands[0].timeout at line 5, column 14: "10x" is not a duration such as 90s, 10m or 1h',
+        },
+      }),
+      "blocked",
+    ),
+    gateEntry(
+      "Escalated",
+      "The commands passed, but the pull request changes a protected path; it needs a maintainer's approval of this exact commit.",
+      gateFacts({
+        changed_files: [
+          {
+            filename: ".github/workflows/release.yml",
+            previous_filename: null,
+            status: "modified",
+          },
+        ],
+        ...withRun([0, 0]),
+      }),
+      "escalated",
+    ),
+    gateEntry(
+      "Waiting",
+      "The pull request was opened or pushed; no run of the evidence workflow has reported yet.",
+      gateFacts(),
+      "pending",
+    ),
+    gateEntry(
+      "Not gated",
+      "The base branch has no config: this repository has not adopted agate (the check is neutral).",
+      gateFacts({ config: { status: "missing", path: ".github/agate.yml" } }),
+      "not_gated",
+    ),
+    {
+      heading: "Merge group: rejected",
+      when: "A merge queue group whose head failed a required command.",
+      state: null,
+      check: { title: mergeDecision.title, conclusion: mergeDecision.conclusion },
+      markdown: renderMergeGroupSummary(mergeDecision, mergeGroup),
+    },
+    {
+      heading: "The Action's job summary",
+      when: "What the agate step writes to the workflow run's page (no title: a job summary has none).",
+      state: null,
+      check: null,
+      markdown: renderRecordMarkdown(failingRecord()),
+    },
+  ];
+}
+
+/** docs/summaries.md, whole. */
+export function summariesGallery(): string {
+  const entries = galleryEntries();
+  const lines = [
+    "# What agate's summaries look like",
+    "",
+    "<!-- Generated by `npm run summaries` (scripts/write-summaries.ts) from the real renderers and fixed facts; do not edit. -->",
+    "",
+    "One example of every state of the `agate` check, the merge-group check and the Action's job summary, rendered by the code that writes them. On GitHub the check's title is shown above its summary. A change to any summary changes this file, so it is reviewed as text.",
+    "",
+    ...entries.map((e) => `- [${e.heading}](#${anchor(e.heading)})`),
+    "",
+  ];
+  for (const entry of entries) {
+    lines.push("---", "", `## ${entry.heading}`, "", entry.when, "");
+    if (entry.check) {
+      lines.push(
+        `Check title: ${codeSpan(entry.check.title, 300)}  `,
+        `Conclusion: ${entry.check.conclusion === null ? "none yet (in progress)" : `\`${entry.check.conclusion}\``}`,
+        "",
+      );
+    }
+    lines.push(entry.markdown.trimEnd(), "");
+  }
+  return `${lines.join("\n")}`;
+}
+
+/** GitHub's heading anchor: lower case, punctuation dropped, spaces as hyphens. */
+function anchor(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} -]/gu, "")
+    .replace(/ /g, "-");
+}
