@@ -305,7 +305,11 @@ async function status(ctx: Ctx): Promise<void> {
       .filter((m) => m.kind === "asked")
       .map((m) => comments.find((c) => c.id === m.comment));
     const followUps = asked.flatMap((c) => (c ? [c.body.replace(/^\s*\/ask\s*/, "").trim()] : []));
-    return { number, ...s, answer, follow_ups: followUps };
+    // What people said, in order (agate's own replies left out): a follow-up's answer is here.
+    const said = comments
+      .filter((c) => !ctx.client.isApp(c.login))
+      .map((c) => ({ id: c.id, login: c.login, body: c.body }));
+    return { number, ...s, answer, follow_ups: followUps, comments: said };
   };
   const found = await waitFor(wait, ctx.env, async () => {
     const s = await read();

@@ -12,7 +12,7 @@ import type { GitHubSimulator } from "../github/index.js";
 export async function startEntriesApp(
   sim: GitHubSimulator,
   secret: string,
-): Promise<{ agate: Agate; close(): Promise<void> }> {
+): Promise<{ agate: Agate; dir: string; close(): Promise<void> }> {
   const temp = mkdtempSync(join(tmpdir(), "agate-entries-app-"));
   const agate = await startAgate({
     githubThrottle: false,
@@ -30,6 +30,7 @@ export async function startEntriesApp(
   sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
   return {
     agate,
+    dir: temp,
     close: async () => {
       await agate.close();
       rmSync(temp, { recursive: true, force: true });
