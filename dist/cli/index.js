@@ -400,7 +400,7 @@ var require_directives = __commonJS({
         return tag[0] === "!" ? tag : `!<${tag}>`;
       }
       toString(doc) {
-        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const lines2 = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
         const tagEntries = Object.entries(this.tags);
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
@@ -416,9 +416,9 @@ var require_directives = __commonJS({
           if (handle === "!!" && prefix === "tag:yaml.org,2002:")
             continue;
           if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle} ${prefix}`);
+            lines2.push(`%TAG ${handle} ${prefix}`);
         }
-        return lines.join("\n");
+        return lines2.join("\n");
       }
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
@@ -871,7 +871,7 @@ var require_Collection = __commonJS({
       });
     }
     var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
-    var Collection = class extends Node.NodeBase {
+    var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
         Object.defineProperty(this, "schema", {
@@ -978,7 +978,7 @@ var require_Collection = __commonJS({
         }
       }
     };
-    exports.Collection = Collection;
+    exports.Collection = Collection2;
     exports.collectionFromPath = collectionFromPath;
     exports.isEmptyPath = isEmptyPath;
   }
@@ -988,13 +988,13 @@ var require_Collection = __commonJS({
 var require_stringifyComment = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
-    var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
+    var stringifyComment = (str2) => str2.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
-    var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str2, indent, comment) => str2.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str2.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -1148,16 +1148,16 @@ var require_stringifyString = __commonJS({
       lineWidth: ctx.options.lineWidth,
       minContentWidth: ctx.options.minContentWidth
     });
-    var containsDocumentMarker = (str) => /^(%|---|\.\.\.)/m.test(str);
-    function lineLengthOverLimit(str, lineWidth, indentLength) {
+    var containsDocumentMarker = (str2) => /^(%|---|\.\.\.)/m.test(str2);
+    function lineLengthOverLimit(str2, lineWidth, indentLength) {
       if (!lineWidth || lineWidth < 0)
         return false;
       const limit = lineWidth - indentLength;
-      const strLen = str.length;
+      const strLen = str2.length;
       if (strLen <= limit)
         return false;
       for (let i = 0, start = 0; i < strLen; ++i) {
-        if (str[i] === "\n") {
+        if (str2[i] === "\n") {
           if (i - start > limit)
             return true;
           start = i + 1;
@@ -1174,11 +1174,11 @@ var require_stringifyString = __commonJS({
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str = "";
+      let str2 = "";
       let start = 0;
       for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
         if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
-          str += json2.slice(start, i) + "\\ ";
+          str2 += json2.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
@@ -1187,38 +1187,38 @@ var require_stringifyString = __commonJS({
           switch (json2[i + 1]) {
             case "u":
               {
-                str += json2.slice(start, i);
+                str2 += json2.slice(start, i);
                 const code = json2.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
-                    str += "\\0";
+                    str2 += "\\0";
                     break;
                   case "0007":
-                    str += "\\a";
+                    str2 += "\\a";
                     break;
                   case "000b":
-                    str += "\\v";
+                    str2 += "\\v";
                     break;
                   case "001b":
-                    str += "\\e";
+                    str2 += "\\e";
                     break;
                   case "0085":
-                    str += "\\N";
+                    str2 += "\\N";
                     break;
                   case "00a0":
-                    str += "\\_";
+                    str2 += "\\_";
                     break;
                   case "2028":
-                    str += "\\L";
+                    str2 += "\\L";
                     break;
                   case "2029":
-                    str += "\\P";
+                    str2 += "\\P";
                     break;
                   default:
                     if (code.substr(0, 2) === "00")
-                      str += "\\x" + code.substr(2);
+                      str2 += "\\x" + code.substr(2);
                     else
-                      str += json2.substr(i, 6);
+                      str2 += json2.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
@@ -1228,14 +1228,14 @@ var require_stringifyString = __commonJS({
               if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str += json2.slice(start, i) + "\n\n";
+                str2 += json2.slice(start, i) + "\n\n";
                 while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
-                  str += "\n";
+                  str2 += "\n";
                   i += 2;
                 }
-                str += indent;
+                str2 += indent;
                 if (json2[i + 2] === " ")
-                  str += "\\";
+                  str2 += "\\";
                 i += 1;
                 start = i + 1;
               }
@@ -1244,8 +1244,8 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str = start ? str + json2.slice(start) : json2;
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      str2 = start ? str2 + json2.slice(start) : json2;
+      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
@@ -1373,15 +1373,15 @@ ${indent}${start}${value}${end}`;
           return quotedString(value, ctx);
         }
       }
-      const str = value.replace(/\n+/g, `$&
+      const str2 = value.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str2);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -1533,11 +1533,11 @@ var require_stringify = __commonJS({
       const props = stringifyProps(node2, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str2 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
       if (!props)
-        return str;
-      return identity.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
-${ctx.indent}${str}`;
+        return str2;
+      return identity.isScalar(node2) || str2[0] === "{" || str2[0] === "[" ? `${props} ${str2}` : `${props}
+${ctx.indent}${str2}`;
     }
     exports.createStringifyContext = createStringifyContext;
     exports.stringify = stringify3;
@@ -1572,8 +1572,8 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify3.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str.length > 1024) {
+      let str2 = stringify3.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str2.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
         explicitKey = true;
@@ -1582,27 +1582,27 @@ var require_stringifyPair = __commonJS({
         if (allNullValues || value == null) {
           if (keyCommentDone && onComment)
             onComment();
-          return str === "" ? "?" : explicitKey ? `? ${str}` : str;
+          return str2 === "" ? "?" : explicitKey ? `? ${str2}` : str2;
         }
       } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str = `? ${str}`;
+        str2 = `? ${str2}`;
         if (keyComment && !keyCommentDone) {
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
         } else if (chompKeep && onChompKeep)
           onChompKeep();
-        return str;
+        return str2;
       }
       if (keyCommentDone)
         keyComment = null;
       if (explicitKey) {
         if (keyComment)
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
-        str = `? ${str}
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+        str2 = `? ${str2}
 ${indent}:`;
       } else {
-        str = `${str}:`;
+        str2 = `${str2}:`;
         if (keyComment)
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
       if (identity.isNode(value)) {
@@ -1618,7 +1618,7 @@ ${indent}:`;
       }
       ctx.implicitKey = false;
       if (!explicitKey && !keyComment && identity.isScalar(value))
-        ctx.indentAtStart = str.length + 1;
+        ctx.indentAtStart = str2.length + 1;
       chompKeep = false;
       if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
         ctx.indent = ctx.indent.substring(2);
@@ -1662,16 +1662,16 @@ ${ctx.indent}`;
       } else if (valueStr === "" || valueStr[0] === "\n") {
         ws = "";
       }
-      str += ws + valueStr;
+      str2 += ws + valueStr;
       if (ctx.inFlow) {
         if (valueCommentDone && onComment)
           onComment();
       } else if (valueComment && !valueCommentDone) {
-        str += stringifyComment.lineComment(str, ctx.indent, commentString(valueComment));
+        str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(valueComment));
       } else if (chompKeep && onChompKeep) {
         onChompKeep();
       }
-      return str;
+      return str2;
     }
     exports.stringifyPair = stringifyPair;
   }
@@ -1706,7 +1706,7 @@ var require_merge = __commonJS({
     var identity = require_identity();
     var Scalar = require_Scalar();
     var MERGE_KEY = "<<";
-    var merge2 = {
+    var merge3 = {
       identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
@@ -1716,7 +1716,7 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
+    var isMergeKey = (ctx, key) => (merge3.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge3.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
     function addMergeToJSMap(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -1755,7 +1755,7 @@ var require_merge = __commonJS({
     }
     exports.addMergeToJSMap = addMergeToJSMap;
     exports.isMergeKey = isMergeKey;
-    exports.merge = merge2;
+    exports.merge = merge3;
   }
 });
 
@@ -1764,15 +1764,15 @@ var require_addPairToJSMap = __commonJS({
   "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
-    var merge2 = require_merge();
+    var merge3 = require_merge();
     var stringify3 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map2, { key, value }) {
       if (identity.isNode(key) && key.addToJSMap)
         key.addToJSMap(ctx, map2, value);
-      else if (merge2.isMergeKey(ctx, key))
-        merge2.addMergeToJSMap(ctx, map2, value);
+      else if (merge3.isMergeKey(ctx, key))
+        merge3.addMergeToJSMap(ctx, map2, value);
       else {
         const jsKey = toJS.toJS(key, "", ctx);
         if (map2 instanceof Map) {
@@ -1879,50 +1879,50 @@ var require_stringifyCollection = __commonJS({
       const { indent, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment2 = null;
         if (identity.isNode(item)) {
           if (!chompKeep && item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, chompKeep);
           if (item.comment)
             comment2 = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (!chompKeep && ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, chompKeep);
           }
         }
         chompKeep = false;
-        let str2 = stringify3.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str3 = stringify3.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
-          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
+          str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str2);
+        lines2.push(blockItemPrefix + str3);
       }
-      let str;
-      if (lines.length === 0) {
-        str = flowChars.start + flowChars.end;
+      let str2;
+      if (lines2.length === 0) {
+        str2 = flowChars.start + flowChars.end;
       } else {
-        str = lines[0];
-        for (let i = 1; i < lines.length; ++i) {
-          const line = lines[i];
-          str += line ? `
+        str2 = lines2[0];
+        for (let i = 1; i < lines2.length; ++i) {
+          const line = lines2[i];
+          str2 += line ? `
 ${indent}${line}` : "\n";
         }
       }
       if (comment) {
-        str += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        str2 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
         onChompKeep();
-      return str;
+      return str2;
     }
     function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
       const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
@@ -1934,22 +1934,22 @@ ${indent}${line}` : "\n";
       });
       let reqNewline = false;
       let linesAtValue = 0;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment = null;
         if (identity.isNode(item)) {
           if (item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, false);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, false);
           if (item.comment)
             comment = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, false);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, false);
             if (ik.comment)
               reqNewline = true;
           }
@@ -1965,49 +1965,49 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify3.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
+        let str2 = stringify3.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines2.length > linesAtValue || str2.includes("\n"));
         if (i < items.length - 1) {
-          str += ",";
+          str2 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines2.reduce((sum, line) => sum + line.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
-            str += ",";
+            str2 += ",";
           }
         }
         if (comment)
-          str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
-        lines.push(str);
-        linesAtValue = lines.length;
+          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment));
+        lines2.push(str2);
+        linesAtValue = lines2.length;
       }
       const { start, end } = flowChars;
-      if (lines.length === 0) {
+      if (lines2.length === 0) {
         return start + end;
       } else {
         if (!reqNewline) {
-          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          const len = lines2.reduce((sum, line) => sum + line.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
-          let str = start;
-          for (const line of lines)
-            str += line ? `
+          let str2 = start;
+          for (const line of lines2)
+            str2 += line ? `
 ${indentStep}${indent}${line}` : "\n";
-          return `${str}
+          return `${str2}
 ${indent}${end}`;
         } else {
-          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+          return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
         }
       }
     }
-    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+    function addCommentBefore({ indent, options: { commentString } }, lines2, comment, chompKeep) {
       if (comment && chompKeep)
         comment = comment.replace(/^\n+/, "");
       if (comment) {
         const ic = stringifyComment.indentComment(commentString(comment), indent);
-        lines.push(ic.trimStart());
+        lines2.push(ic.trimStart());
       }
     }
     exports.stringifyCollection = stringifyCollection;
@@ -2020,7 +2020,7 @@ var require_YAMLMap = __commonJS({
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
-    var Collection = require_Collection();
+    var Collection2 = require_Collection();
     var identity = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
@@ -2036,7 +2036,7 @@ var require_YAMLMap = __commonJS({
       }
       return void 0;
     }
-    var YAMLMap = class extends Collection.Collection {
+    var YAMLMap = class extends Collection2.Collection {
       static get tagName() {
         return "tag:yaml.org,2002:map";
       }
@@ -2186,11 +2186,11 @@ var require_YAMLSeq = __commonJS({
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
-    var Collection = require_Collection();
+    var Collection2 = require_Collection();
     var identity = require_identity();
     var Scalar = require_Scalar();
     var toJS = require_toJS();
-    var YAMLSeq = class extends Collection.Collection {
+    var YAMLSeq = class extends Collection2.Collection {
       static get tagName() {
         return "tag:yaml.org,2002:seq";
       }
@@ -2327,7 +2327,7 @@ var require_string = __commonJS({
       identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
-      resolve: (str) => str,
+      resolve: (str2) => str2,
       stringify(item, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
@@ -2365,7 +2365,7 @@ var require_bool = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str) => new Scalar.Scalar(str[0] === "t" || str[0] === "T"),
+      resolve: (str2) => new Scalar.Scalar(str2[0] === "t" || str2[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -2386,9 +2386,9 @@ var require_stringifyNumber = __commonJS({
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
-      const num = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num))
-        return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
+      const num2 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num2))
+        return isNaN(num2) ? ".nan" : num2 < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
@@ -2417,7 +2417,7 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -2426,10 +2426,10 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str) => parseFloat(str),
+      resolve: (str2) => parseFloat(str2),
       stringify(node2) {
-        const num = Number(node2.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num2 = Number(node2.value);
+        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -2437,11 +2437,11 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str));
-        const dot = str.indexOf(".");
-        if (dot !== -1 && str[str.length - 1] === "0")
-          node2.minFractionDigits = str.length - dot - 1;
+      resolve(str2) {
+        const node2 = new Scalar.Scalar(parseFloat(str2));
+        const dot = str2.indexOf(".");
+        if (dot !== -1 && str2[str2.length - 1] === "0")
+          node2.minFractionDigits = str2.length - dot - 1;
         return node2;
       },
       stringify: stringifyNumber.stringifyNumber
@@ -2458,7 +2458,7 @@ var require_int = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
+    var intResolve = (str2, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2.substring(offset), radix);
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
       if (intIdentify(value) && value >= 0)
@@ -2471,7 +2471,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0o")
     };
     var int2 = {
@@ -2479,7 +2479,7 @@ var require_int = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -2488,7 +2488,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
     exports.int = int2;
@@ -2541,7 +2541,7 @@ var require_schema2 = __commonJS({
         identify: (value) => typeof value === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
-        resolve: (str) => str,
+        resolve: (str2) => str2,
         stringify: stringifyJSON
       },
       {
@@ -2558,7 +2558,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
-        resolve: (str) => str === "true",
+        resolve: (str2) => str2 === "true",
         stringify: stringifyJSON
       },
       {
@@ -2566,7 +2566,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
+        resolve: (str2, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2, 10),
         stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
       },
       {
@@ -2574,7 +2574,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str) => parseFloat(str),
+        resolve: (str2) => parseFloat(str2),
         stringify: stringifyJSON
       }
     ];
@@ -2582,9 +2582,9 @@ var require_schema2 = __commonJS({
       default: true,
       tag: "",
       test: /^/,
-      resolve(str, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str)}`);
-        return str;
+      resolve(str2, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str2)}`);
+        return str2;
       }
     };
     var schema = [map2.map, seq.seq].concat(jsonScalars, jsonError);
@@ -2616,10 +2616,10 @@ var require_binary = __commonJS({
         if (typeof node_buffer.Buffer === "function") {
           return node_buffer.Buffer.from(src, "base64");
         } else if (typeof atob === "function") {
-          const str = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str.length);
-          for (let i = 0; i < str.length; ++i)
-            buffer[i] = str.charCodeAt(i);
+          const str2 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str2.length);
+          for (let i = 0; i < str2.length; ++i)
+            buffer[i] = str2.charCodeAt(i);
           return buffer;
         } else {
           onError("This environment does not support reading binary tags; either Buffer or atob is required");
@@ -2630,28 +2630,28 @@ var require_binary = __commonJS({
         if (!value)
           return "";
         const buf = value;
-        let str;
+        let str2;
         if (typeof node_buffer.Buffer === "function") {
-          str = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+          str2 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
         } else if (typeof btoa === "function") {
           let s = "";
           for (let i = 0; i < buf.length; ++i)
             s += String.fromCharCode(buf[i]);
-          str = btoa(s);
+          str2 = btoa(s);
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
         type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str.length / lineWidth);
-          const lines = new Array(n);
+          const n = Math.ceil(str2.length / lineWidth);
+          const lines2 = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str.substr(o, lineWidth);
+            lines2[i] = str2.substr(o, lineWidth);
           }
-          str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str2 = lines2.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString({ comment, type, value: str2 }, ctx, onComment, onChompKeep);
       }
     };
     exports.binary = binary;
@@ -2857,7 +2857,7 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -2866,10 +2866,10 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str) => parseFloat(str.replace(/_/g, "")),
+      resolve: (str2) => parseFloat(str2.replace(/_/g, "")),
       stringify(node2) {
-        const num = Number(node2.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num2 = Number(node2.value);
+        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -2877,11 +2877,11 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
-        const dot = str.indexOf(".");
+      resolve(str2) {
+        const node2 = new Scalar.Scalar(parseFloat(str2.replace(/_/g, "")));
+        const dot = str2.indexOf(".");
         if (dot !== -1) {
-          const f = str.substring(dot + 1).replace(/_/g, "");
+          const f = str2.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
             node2.minFractionDigits = f.length;
         }
@@ -2901,34 +2901,34 @@ var require_int2 = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str, offset, radix, { intAsBigInt }) {
-      const sign = str[0];
+    function intResolve(str2, offset, radix, { intAsBigInt }) {
+      const sign = str2[0];
       if (sign === "-" || sign === "+")
         offset += 1;
-      str = str.substring(offset).replace(/_/g, "");
+      str2 = str2.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
         switch (radix) {
           case 2:
-            str = `0b${str}`;
+            str2 = `0b${str2}`;
             break;
           case 8:
-            str = `0o${str}`;
+            str2 = `0o${str2}`;
             break;
           case 16:
-            str = `0x${str}`;
+            str2 = `0x${str2}`;
             break;
         }
-        const n2 = BigInt(str);
+        const n2 = BigInt(str2);
         return sign === "-" ? BigInt(-1) * n2 : n2;
       }
-      const n = parseInt(str, radix);
+      const n = parseInt(str2, radix);
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
       if (intIdentify(value)) {
-        const str = value.toString(radix);
-        return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
+        const str2 = value.toString(radix);
+        return value < 0 ? "-" + prefix + str2.substr(1) : prefix + str2;
       }
       return stringifyNumber.stringifyNumber(node2);
     }
@@ -2938,7 +2938,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 2, opt),
       stringify: (node2) => intStringify(node2, 2, "0b")
     };
     var intOct = {
@@ -2947,7 +2947,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 1, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0")
     };
     var int2 = {
@@ -2955,7 +2955,7 @@ var require_int2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -2964,7 +2964,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
     exports.int = int2;
@@ -3068,26 +3068,26 @@ var require_timestamp = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str, asBigInt) {
-      const sign = str[0];
-      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
-      return sign === "-" ? num(-1) * res : res;
+    function parseSexagesimal(str2, asBigInt) {
+      const sign = str2[0];
+      const parts = sign === "-" || sign === "+" ? str2.substring(1) : str2;
+      const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
+      return sign === "-" ? num2(-1) * res : res;
     }
     function stringifySexagesimal(node2) {
       let { value } = node2;
-      let num = (n) => n;
+      let num2 = (n) => n;
       if (typeof value === "bigint")
-        num = (n) => BigInt(n);
+        num2 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node2);
       let sign = "";
       if (value < 0) {
         sign = "-";
-        value *= num(-1);
+        value *= num2(-1);
       }
-      const _60 = num(60);
+      const _60 = num2(60);
       const parts = [value % _60];
       if (value < 60) {
         parts.unshift(0);
@@ -3107,7 +3107,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str, _onError, { intAsBigInt }) => parseSexagesimal(str, intAsBigInt),
+      resolve: (str2, _onError, { intAsBigInt }) => parseSexagesimal(str2, intAsBigInt),
       stringify: stringifySexagesimal
     };
     var floatTime = {
@@ -3116,7 +3116,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str) => parseSexagesimal(str, false),
+      resolve: (str2) => parseSexagesimal(str2, false),
       stringify: stringifySexagesimal
     };
     var timestamp = {
@@ -3127,8 +3127,8 @@ var require_timestamp = __commonJS({
       // may be omitted altogether, resulting in a date format. In such a case, the time part is
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str) {
-        const match = str.match(timestamp.test);
+      resolve(str2) {
+        const match = str2.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -3163,7 +3163,7 @@ var require_schema3 = __commonJS({
     var bool = require_bool2();
     var float = require_float2();
     var int2 = require_int2();
-    var merge2 = require_merge();
+    var merge3 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
     var set2 = require_set();
@@ -3183,7 +3183,7 @@ var require_schema3 = __commonJS({
       float.floatExp,
       float.float,
       binary.binary,
-      merge2.merge,
+      merge3.merge,
       omap.omap,
       pairs.pairs,
       set2.set,
@@ -3209,7 +3209,7 @@ var require_tags = __commonJS({
     var schema = require_schema();
     var schema$1 = require_schema2();
     var binary = require_binary();
-    var merge2 = require_merge();
+    var merge3 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
     var schema$2 = require_schema3();
@@ -3234,7 +3234,7 @@ var require_tags = __commonJS({
       intOct: int2.intOct,
       intTime: timestamp.intTime,
       map: map2.map,
-      merge: merge2.merge,
+      merge: merge3.merge,
       null: _null4.nullTag,
       omap: omap.omap,
       pairs: pairs.pairs,
@@ -3244,7 +3244,7 @@ var require_tags = __commonJS({
     };
     var coreKnownTags = {
       "tag:yaml.org,2002:binary": binary.binary,
-      "tag:yaml.org,2002:merge": merge2.merge,
+      "tag:yaml.org,2002:merge": merge3.merge,
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs.pairs,
       "tag:yaml.org,2002:set": set2.set,
@@ -3253,7 +3253,7 @@ var require_tags = __commonJS({
     function getTags(customTags, schemaName, addMergeTag) {
       const schemaTags = schemas.get(schemaName);
       if (schemaTags && !customTags) {
-        return addMergeTag && !schemaTags.includes(merge2.merge) ? schemaTags.concat(merge2.merge) : schemaTags.slice();
+        return addMergeTag && !schemaTags.includes(merge3.merge) ? schemaTags.concat(merge3.merge) : schemaTags.slice();
       }
       let tags = schemaTags;
       if (!tags) {
@@ -3271,7 +3271,7 @@ var require_tags = __commonJS({
         tags = customTags(tags.slice());
       }
       if (addMergeTag)
-        tags = tags.concat(merge2.merge);
+        tags = tags.concat(merge3.merge);
       return tags.reduce((tags2, tag) => {
         const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
         if (!tagObj) {
@@ -3300,11 +3300,11 @@ var require_Schema = __commonJS({
     var tags = require_tags();
     var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     var Schema = class _Schema {
-      constructor({ compat, customTags, merge: merge2, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+      constructor({ compat, customTags, merge: merge3, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
         this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
         this.name = typeof schema === "string" && schema || "core";
         this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
-        this.tags = tags.getTags(customTags, this.name, merge2);
+        this.tags = tags.getTags(customTags, this.name, merge3);
         this.toStringOptions = toStringDefaults ?? null;
         Object.defineProperty(this, identity.MAP, { value: map2.map });
         Object.defineProperty(this, identity.SCALAR, { value: string4.string });
@@ -3329,35 +3329,35 @@ var require_stringifyDocument = __commonJS({
     var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
-      const lines = [];
+      const lines2 = [];
       let hasDirectives = options.directives === true;
       if (options.directives !== false && doc.directives) {
         const dir = doc.directives.toString(doc);
         if (dir) {
-          lines.push(dir);
+          lines2.push(dir);
           hasDirectives = true;
         } else if (doc.directives.docStart)
           hasDirectives = true;
       }
       if (hasDirectives)
-        lines.push("---");
+        lines2.push("---");
       const ctx = stringify3.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
-        if (lines.length !== 1)
-          lines.unshift("");
+        if (lines2.length !== 1)
+          lines2.unshift("");
         const cs = commentString(doc.commentBefore);
-        lines.unshift(stringifyComment.indentComment(cs, ""));
+        lines2.unshift(stringifyComment.indentComment(cs, ""));
       }
       let chompKeep = false;
       let contentComment = null;
       if (doc.contents) {
         if (identity.isNode(doc.contents)) {
           if (doc.contents.spaceBefore && hasDirectives)
-            lines.push("");
+            lines2.push("");
           if (doc.contents.commentBefore) {
             const cs = commentString(doc.contents.commentBefore);
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push(stringifyComment.indentComment(cs, ""));
           }
           ctx.forceBlockIndent = !!doc.comment;
           contentComment = doc.contents.comment;
@@ -3366,36 +3366,36 @@ var require_stringifyDocument = __commonJS({
         let body = stringify3.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
+        if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
+          lines2[lines2.length - 1] = `--- ${body}`;
         } else
-          lines.push(body);
+          lines2.push(body);
       } else {
-        lines.push(stringify3.stringify(doc.contents, ctx));
+        lines2.push(stringify3.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
           const cs = commentString(doc.comment);
           if (cs.includes("\n")) {
-            lines.push("...");
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push("...");
+            lines2.push(stringifyComment.indentComment(cs, ""));
           } else {
-            lines.push(`... ${cs}`);
+            lines2.push(`... ${cs}`);
           }
         } else {
-          lines.push("...");
+          lines2.push("...");
         }
       } else {
         let dc = doc.comment;
         if (dc && chompKeep)
           dc = dc.replace(/^\n+/, "");
         if (dc) {
-          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
-            lines.push("");
-          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+          if ((!chompKeep || contentComment) && lines2[lines2.length - 1] !== "")
+            lines2.push("");
+          lines2.push(stringifyComment.indentComment(commentString(dc), ""));
         }
       }
-      return lines.join("\n") + "\n";
+      return lines2.join("\n") + "\n";
     }
     exports.stringifyDocument = stringifyDocument;
   }
@@ -3406,7 +3406,7 @@ var require_Document = __commonJS({
   "node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
-    var Collection = require_Collection();
+    var Collection2 = require_Collection();
     var identity = require_identity();
     var Pair = require_Pair();
     var toJS = require_toJS();
@@ -3557,7 +3557,7 @@ var require_Document = __commonJS({
        * @returns `true` if the item was found and removed.
        */
       deleteIn(path) {
-        if (Collection.isEmptyPath(path)) {
+        if (Collection2.isEmptyPath(path)) {
           if (this.contents == null)
             return false;
           this.contents = null;
@@ -3579,7 +3579,7 @@ var require_Document = __commonJS({
        * `true` (collections are always returned intact).
        */
       getIn(path, keepScalar) {
-        if (Collection.isEmptyPath(path))
+        if (Collection2.isEmptyPath(path))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
         return identity.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
       }
@@ -3593,7 +3593,7 @@ var require_Document = __commonJS({
        * Checks if the document includes a value at `path`.
        */
       hasIn(path) {
-        if (Collection.isEmptyPath(path))
+        if (Collection2.isEmptyPath(path))
           return this.contents !== void 0;
         return identity.isCollection(this.contents) ? this.contents.hasIn(path) : false;
       }
@@ -3603,7 +3603,7 @@ var require_Document = __commonJS({
        */
       set(key, value) {
         if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, [key], value);
+          this.contents = Collection2.collectionFromPath(this.schema, [key], value);
         } else if (assertCollection(this.contents)) {
           this.contents.set(key, value);
         }
@@ -3613,10 +3613,10 @@ var require_Document = __commonJS({
        * boolean to add/remove the item from the set.
        */
       setIn(path, value) {
-        if (Collection.isEmptyPath(path)) {
+        if (Collection2.isEmptyPath(path)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path), value);
         } else if (assertCollection(this.contents)) {
           this.contents.setIn(path, value);
         }
@@ -4004,10 +4004,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep, value } = collItem;
+        const { start, key, sep: sep2, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep?.[0],
+          next: key ?? sep2?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -4021,7 +4021,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep) {
+          if (!keyProps.anchor && !keyProps.tag && !sep2) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -4045,7 +4045,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode2))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep ?? [], {
+        const valueProps = resolveProps.resolveProps(sep2 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode2.range[2],
@@ -4061,7 +4061,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode2.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -4152,7 +4152,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep = "";
+        let sep2 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -4166,13 +4166,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep + cb;
-              sep = "";
+                comment += sep2 + cb;
+              sep2 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep += source;
+                sep2 += source;
               hasSpace = true;
               break;
             default:
@@ -4215,18 +4215,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep, value } = collItem;
+        const { start, key, sep: sep2, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep?.[0],
+          next: key ?? sep2?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep && !value) {
+          if (!props.anchor && !props.tag && !sep2 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -4280,8 +4280,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
+        if (!isMap3 && !sep2 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -4293,7 +4293,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode2.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep ?? [], {
+          const valueProps = resolveProps.resolveProps(sep2 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -4304,8 +4304,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep)
-                for (const st of sep) {
+              if (sep2)
+                for (const st of sep2) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -4322,7 +4322,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -4457,17 +4457,17 @@ var require_resolve_block_scalar = __commonJS({
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines(scalar.source) : [];
-      let chompStart = lines.length;
-      for (let i = lines.length - 1; i >= 0; --i) {
-        const content = lines[i][1];
+      const lines2 = scalar.source ? splitLines(scalar.source) : [];
+      let chompStart = lines2.length;
+      for (let i = lines2.length - 1; i >= 0; --i) {
+        const content = lines2[i][1];
         if (content === "" || content === "\r")
           chompStart = i;
         else
           break;
       }
       if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        const value2 = header.chomp === "+" && lines2.length > 0 ? "\n".repeat(Math.max(1, lines2.length - 1)) : "";
         let end2 = start + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
@@ -4477,7 +4477,7 @@ var require_resolve_block_scalar = __commonJS({
       let offset = scalar.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
-        const [indent, content] = lines[i];
+        const [indent, content] = lines2[i];
         if (content === "" || content === "\r") {
           if (header.indent === 0 && indent.length > trimIndent)
             trimIndent = indent.length;
@@ -4497,17 +4497,17 @@ var require_resolve_block_scalar = __commonJS({
         }
         offset += indent.length + content.length + 1;
       }
-      for (let i = lines.length - 1; i >= chompStart; --i) {
-        if (lines[i][0].length > trimIndent)
+      for (let i = lines2.length - 1; i >= chompStart; --i) {
+        if (lines2[i][0].length > trimIndent)
           chompStart = i + 1;
       }
       let value = "";
-      let sep = "";
+      let sep2 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
-        value += lines[i][0].slice(trimIndent) + "\n";
+        value += lines2[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
-        let [indent, content] = lines[i];
+        let [indent, content] = lines2[i];
         offset += indent.length + content.length + 1;
         const crlf = content[content.length - 1] === "\r";
         if (crlf)
@@ -4519,24 +4519,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep + indent.slice(trimIndent) + content;
-          sep = "\n";
+          value += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep === " ")
-            sep = "\n";
-          else if (!prevMoreIndented && sep === "\n")
-            sep = "\n\n";
-          value += sep + indent.slice(trimIndent) + content;
-          sep = "\n";
+          if (sep2 === " ")
+            sep2 = "\n";
+          else if (!prevMoreIndented && sep2 === "\n")
+            sep2 = "\n\n";
+          value += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep === "\n")
+          if (sep2 === "\n")
             value += "\n";
           else
-            sep = "\n";
+            sep2 = "\n";
         } else {
-          value += sep + content;
-          sep = " ";
+          value += sep2 + content;
+          sep2 = " ";
           prevMoreIndented = false;
         }
       }
@@ -4544,8 +4544,8 @@ var require_resolve_block_scalar = __commonJS({
         case "-":
           break;
         case "+":
-          for (let i = chompStart; i < lines.length; ++i)
-            value += "\n" + lines[i][0].slice(trimIndent);
+          for (let i = chompStart; i < lines2.length; ++i)
+            value += "\n" + lines2[i][0].slice(trimIndent);
           if (value[value.length - 1] !== "\n")
             value += "\n";
           break;
@@ -4620,10 +4620,10 @@ var require_resolve_block_scalar = __commonJS({
       const first = split[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
-      const lines = [line0];
+      const lines2 = [line0];
       for (let i = 1; i < split.length; i += 2)
-        lines.push([split[i], split[i + 1]]);
-      return lines;
+        lines2.push([split[i], split[i + 1]]);
+      return lines2;
     }
     exports.resolveBlockScalar = resolveBlockScalar;
   }
@@ -4719,25 +4719,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep = " ";
+      let sep2 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep === "\n")
-            res += sep;
+          if (sep2 === "\n")
+            res += sep2;
           else
-            sep = "\n";
+            sep2 = "\n";
         } else {
-          res += sep + lm;
-          sep = " ";
+          res += sep2 + lm;
+          sep2 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep + (match?.[1] ?? "");
+      return res + sep2 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -5547,14 +5547,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep, value }) {
+    function stringifyItem({ start, key, sep: sep2, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep)
-        for (const st of sep)
+      if (sep2)
+        for (const st of sep2)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -6721,18 +6721,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep;
+          let sep2;
           if (scalar.end) {
-            sep = scalar.end;
-            sep.push(this.sourceToken);
+            sep2 = scalar.end;
+            sep2.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep = [this.sourceToken];
+            sep2 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep }]
+            items: [{ start, key: scalar, sep: sep2 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -6885,15 +6885,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep = it.sep;
-                  sep.push(this.sourceToken);
+                  const sep2 = it.sep;
+                  sep2.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep }]
+                    items: [{ start: start2, key, sep: sep2 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -7087,13 +7087,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep = fc.end.splice(1, fc.end.length);
-            sep.push(this.sourceToken);
+            const sep2 = fc.end.splice(1, fc.end.length);
+            sep2.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep }]
+              items: [{ start, key: fc, sep: sep2 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -7271,7 +7271,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse3(src, reviver, options) {
+    function parse5(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -7312,7 +7312,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse3;
+    exports.parse = parse5;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument3;
     exports.stringify = stringify3;
@@ -7372,13 +7372,14 @@ var require_dist = __commonJS({
 });
 
 // action/cli.ts
-import { existsSync as existsSync4, mkdirSync as mkdirSync3, readFileSync as readFileSync4, writeFileSync as writeFileSync4 } from "node:fs";
-import { dirname as dirname4, join as join6, resolve as resolve4 } from "node:path";
-import { parseArgs } from "node:util";
+import { existsSync as existsSync4, mkdirSync as mkdirSync3, readFileSync as readFileSync5, writeFileSync as writeFileSync4 } from "node:fs";
+import { dirname as dirname4, join as join7, resolve as resolve5 } from "node:path";
+import { parseArgs as parseArgs2 } from "node:util";
 
 // checks/command-results.ts
-var commandPassed = (command) => command.exit_code === 0 && !command.timed_out && command.signal === null;
-var failedCommands = (record2) => record2.commands.filter((command) => !commandPassed(command)).map((command) => command.name);
+var outcomePassed = (outcome) => outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
+var commandPassed = (command2) => outcomePassed(command2);
+var failedCommands = (record2) => record2.commands.filter((command2) => !commandPassed(command2)).map((command2) => command2.name);
 
 // checks/config/parse-config.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -8218,14 +8219,14 @@ function promiseAllObject(promisesObj) {
 }
 function randomString(length = 10) {
   const chars = "abcdefghijklmnopqrstuvwxyz";
-  let str = "";
+  let str2 = "";
   for (let i = 0; i < length; i++) {
-    str += chars[Math.floor(Math.random() * chars.length)];
+    str2 += chars[Math.floor(Math.random() * chars.length)];
   }
-  return str;
+  return str2;
 }
-function esc(str) {
-  return JSON.stringify(str);
+function esc(str2) {
+  return JSON.stringify(str2);
 }
 function slugify(input2) {
   return input2.toLowerCase().trim().replace(/[^\w\s-]/g, "").replace(/[\s_-]+/g, "-").replace(/^-+|-+$/g, "");
@@ -8339,8 +8340,8 @@ var primitiveTypes = /* @__PURE__ */ new Set([
   "symbol",
   "undefined"
 ]);
-function escapeRegex(str) {
-  return str.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+function escapeRegex(str2) {
+  return str2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 function clone(inst, def, params) {
   const cl = new inst._zod.constr(def ?? inst._zod.def);
@@ -8606,13 +8607,13 @@ function getSizableOrigin(input2) {
   return "unknown";
 }
 var highSurrogate = /[\uD800-\uDBFF]/;
-function codePointLength(str) {
-  const units = str.length;
-  if (!highSurrogate.test(str))
+function codePointLength(str2) {
+  const units = str2.length;
+  if (!highSurrogate.test(str2))
     return units;
   let count = units;
   for (let i = 0; i < units - 1; i++) {
-    if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
+    if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
       count--;
       i++;
     }
@@ -9123,14 +9124,14 @@ function toDotPath(_path) {
   return segs.join("");
 }
 function prettifyError(error62) {
-  const lines = [];
+  const lines2 = [];
   const issues = [...error62.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
   for (const issue2 of issues) {
-    lines.push(`\u2716 ${issue2.message}`);
+    lines2.push(`\u2716 ${issue2.message}`);
     if (issue2.path?.length)
-      lines.push(`  \u2192 at ${toDotPath(issue2.path)}`);
+      lines2.push(`  \u2192 at ${toDotPath(issue2.path)}`);
   }
-  return lines.join("\n");
+  return lines2.join("\n");
 }
 
 // node_modules/zod/v4/core/parse.js
@@ -9241,18 +9242,18 @@ var validateAsync = async (schema, value, _ctx) => {
   return result.issues.length === 0;
 };
 var _encode = (_Err) => {
-  const parse3 = _parse(_Err);
+  const parse5 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return parse3(schema, value, ctx, finalizeParams(fn, _params));
+    return parse5(schema, value, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encode = /* @__PURE__ */ _encode($ZodRealError);
 var _decode = (_Err) => {
-  const parse3 = _parse(_Err);
+  const parse5 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
-    return parse3(schema, value, _ctx, finalizeParams(fn, _params));
+    return parse5(schema, value, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
@@ -9965,9 +9966,9 @@ var Doc = class {
       return;
     }
     const content = arg;
-    const lines = content.split("\n").filter((x) => x);
-    const minIndent = Math.min(...lines.map((x) => x.length - x.trimStart().length));
-    const dedented = lines.map((x) => x.slice(minIndent)).map((x) => " ".repeat(this.indent * 2) + x);
+    const lines2 = content.split("\n").filter((x) => x);
+    const minIndent = Math.min(...lines2.map((x) => x.length - x.trimStart().length));
+    const dedented = lines2.map((x) => x.slice(minIndent)).map((x) => " ".repeat(this.indent * 2) + x);
     for (const line of dedented) {
       this.content.push(line);
     }
@@ -10747,7 +10748,7 @@ function capSize(inst, size) {
   if (!caps.length)
     return;
   const cap = Math.min(...caps.map((c) => c[0]));
-  const parse3 = inst._zod.parse;
+  const parse5 = inst._zod.parse;
   inst._zod.parse = (payload, ctx) => {
     const n = size(payload.value);
     if (n > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
@@ -10761,7 +10762,7 @@ function capSize(inst, size) {
         }
       }
     }
-    return parse3(payload, ctx);
+    return parse5(payload, ctx);
   };
 }
 var arraySize = (input2) => Array.isArray(input2) ? input2.length : -1;
@@ -12450,7 +12451,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve5) {
+function isRecursive(inst, stack, resolve6) {
   const cached3 = recursive.get(inst);
   if (cached3 !== void 0)
     return cached3 ? PROVEN : NONE;
@@ -12460,7 +12461,7 @@ function isRecursive(inst, stack, resolve5) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve5);
+      const answer = isRecursive(child, stack, resolve6);
       if (answer > result)
         result = answer;
     }
@@ -12471,13 +12472,13 @@ function isRecursive(inst, stack, resolve5) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve5) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve6) : NONE;
       if (child > answer)
         answer = child;
     }
     return answer;
   };
-  const merge2 = (answer) => {
+  const merge3 = (answer) => {
     if (answer > result)
       result = answer;
   };
@@ -12486,7 +12487,7 @@ function isRecursive(inst, stack, resolve5) {
   switch (kind) {
     case "object": {
       const raw = rawShape(def);
-      merge2(raw ? shape(raw, true) : ASSUMED);
+      merge3(raw ? shape(raw, true) : ASSUMED);
       check2(def.catchall);
       break;
     }
@@ -12535,8 +12536,8 @@ function isRecursive(inst, stack, resolve5) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve5 ? inst._zod.innerType : void 0);
-      merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
+      const inner = def._cachedInner ?? (resolve6 ? inst._zod.innerType : void 0);
+      merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
     // a leaf by choice: `parts` are regex fragments, not data positions
@@ -12601,15 +12602,15 @@ function bucketFor(state, inst) {
 var handoff;
 var open = [];
 var memo = {
-  alloc(_inst, payload, empty) {
+  alloc(_inst, payload, empty2) {
     const bucket = handoff;
     if (!bucket)
-      return empty;
+      return empty2;
     handoff = void 0;
-    const entry = { value: empty, issues: null };
+    const entry = { value: empty2, issues: null };
     bucket.set(payload.value, entry);
     open.push(entry);
-    return empty;
+    return empty2;
   },
   guard(inst) {
     var _a3;
@@ -20405,13 +20406,13 @@ function installCompiledUserMethods(target, source, parser) {
     };
   }
   if (typeof sourceAny.parse === "function") {
-    const originalParse = sourceAny.parse;
+    const originalParse2 = sourceAny.parse;
     targetAny.parse = (data, params) => {
       const out = parser(data);
       if (out !== INVALID) {
         return out;
       }
-      return originalParse(data, params);
+      return originalParse2(data, params);
     };
   }
 }
@@ -27109,12 +27110,6 @@ function parseDuration(text) {
   if (!match) return void 0;
   return Number(match[1]) * UNIT_MS[match[2]];
 }
-function formatDuration(ms) {
-  for (const unit of ["d", "h", "m", "s"]) {
-    if (ms % UNIT_MS[unit] === 0 && ms >= UNIT_MS[unit]) return `${ms / UNIT_MS[unit]}${unit}`;
-  }
-  return `${ms}ms`;
-}
 var durationSchema = external_exports.string({ error: (issue2) => durationMessage(issue2.input) }).regex(DURATION_PATTERN, { error: (issue2) => durationMessage(issue2.input) }).transform((text) => parseDuration(text));
 
 // schemas/primitives.ts
@@ -27276,16 +27271,16 @@ var configSchema = external_exports.strictObject({
   gate: gateSchema.prefault({}),
   commands: external_exports.array(commandSchema).min(1, { error: "needs at least one command, such as - { name: test, run: npm test }" }).superRefine((commands, ctx) => {
     const seen = /* @__PURE__ */ new Set();
-    commands.forEach((command, index) => {
-      if (seen.has(command.name)) {
+    commands.forEach((command2, index) => {
+      if (seen.has(command2.name)) {
         ctx.addIssue({
           code: "custom",
           path: [index, "name"],
-          input: command.name,
-          message: `${JSON.stringify(command.name)} is used by an earlier command: names must be unique`
+          input: command2.name,
+          message: `${JSON.stringify(command2.name)} is used by an earlier command: names must be unique`
         });
       }
-      seen.add(command.name);
+      seen.add(command2.name);
     });
   }).meta({ examples: [[{ name: "test", run: "npm test" }]] }),
   protected_paths: external_exports.array(globSchema).default([]).meta({
@@ -27454,6 +27449,153 @@ var handoffFrontMatterSchema = external_exports.strictObject({
   open_items: external_exports.array(external_exports.string().min(1)).default([])
 });
 
+// schemas/trace.ts
+var TRACE_FORMATS = [
+  "claude-code",
+  "codex",
+  "openhands",
+  "swe-agent",
+  "mini-swe-agent"
+];
+var traceFormatSchema = external_exports.enum(TRACE_FORMATS);
+var stepKindSchema = external_exports.enum(["read", "write", "command", "search", "other"]);
+var shortHashSchema = external_exports.string().regex(/^[0-9a-f]{16}$/);
+var countSchema = external_exports.number().int().nonnegative();
+var traceStepSchema = external_exports.strictObject({
+  /** 1-based number of the tool call in the trace. */
+  index: external_exports.number().int().positive(),
+  /** Where the call was read from: `line 12` for JSONL, `messages[7]` for one JSON document. */
+  at: external_exports.string(),
+  tool: external_exports.string().meta({ description: "Tool name as the agent called it (Bash, shell, bash)." }),
+  kind: stepKindSchema,
+  /** The command's program (`python`, `grep`) for shell calls, else the tool name. */
+  name: external_exports.string(),
+  /** Arguments as canonical JSON (sorted keys, cosmetic fields such as descriptions dropped). */
+  args: external_exports.string(),
+  args_hash: shortHashSchema,
+  /** A short, single-line preview for people (the command, or the path). */
+  preview: external_exports.string(),
+  /** File the call read or wrote, when the format says. */
+  path: external_exports.string().nullable(),
+  result: external_exports.strictObject({
+    /** Hash of the result after volatile fields are stripped and the text normalised. */
+    hash: shortHashSchema.nullable(),
+    exit_code: external_exports.number().int().nullable(),
+    /** The tool reported an error (is_error, a non-zero exit, an error observation). */
+    error: external_exports.boolean(),
+    bytes: countSchema
+  }),
+  /** Content hashes around a write, when the format carries them (before null: a new file). */
+  write: external_exports.strictObject({ before: shortHashSchema.nullable(), after: shortHashSchema.nullable() }).nullable(),
+  /** Paths this call put back to the base commit (`git checkout -- f`, `git stash`; `*`: all). */
+  revert: external_exports.array(external_exports.string()).nullable(),
+  /** Infrastructure failure seen in this call's result (timeouts, 5xx, rate limits). */
+  infrastructure: external_exports.enum(["timeout", "server-error", "rate-limit", "network"]).nullable(),
+  /** The model call that issued this step (its id, or a running number). */
+  model_call: external_exports.string().nullable(),
+  /** The human turn it belongs to (1-based). */
+  turn: external_exports.number().int().nonnegative(),
+  /** When it happened as the trace says (never evidence; shown only). */
+  time: external_exports.string().nullable()
+});
+var modelUsageSchema = external_exports.strictObject({
+  input_tokens: countSchema,
+  cached_input_tokens: countSchema,
+  cache_creation_input_tokens: countSchema,
+  output_tokens: countSchema,
+  cost_usd: external_exports.number().nonnegative().nullable()
+});
+var progressThresholdsSchema = external_exports.strictObject({
+  identical_streak: external_exports.number().int().min(2).default(3).meta({
+    description: "Flag the same call with the same (volatile-stripped) result this many times in a row."
+  }),
+  cycle_repeats: external_exports.number().int().min(2).default(3).meta({
+    description: "Flag a cycle of 2 or 3 different calls with unchanged results repeated this many times (A-B-A-B-A-B is 3)."
+  }),
+  reverts: external_exports.number().int().min(1).default(3).meta({
+    description: "Flag edit-run-revert cycles once the work tree has returned to an earlier state this many times without a command newly passing."
+  }),
+  no_new_information: external_exports.number().int().min(2).default(12).meta({
+    description: "Flag this many tool calls in a row that brought no new information."
+  }),
+  steps_without_milestone: external_exports.number().int().min(2).default(60).meta({
+    description: "Flag this many tool calls since the last verified milestone (a command newly passing, a new net diff) when most of them brought no new information."
+  }),
+  no_milestone_stale_share: external_exports.number().min(0).max(1).default(0.5).meta({
+    description: "Share of calls without new information a milestone-less stretch needs to be flagged."
+  }),
+  max_model_calls: external_exports.number().int().positive().nullable().default(null),
+  max_tool_calls: external_exports.number().int().positive().nullable().default(null),
+  max_tool_calls_per_turn: external_exports.number().int().positive().nullable().default(null),
+  max_input_tokens: external_exports.number().int().positive().nullable().default(null),
+  max_context_tokens: external_exports.number().int().positive().nullable().default(null),
+  max_cost_usd: external_exports.number().positive().nullable().default(null)
+});
+var findingKindSchema = external_exports.enum([
+  "identical-streak",
+  "short-cycle",
+  "revert-cycle",
+  "no-new-information",
+  "no-milestone",
+  "budget"
+]);
+var progressFindingSchema = external_exports.strictObject({
+  kind: findingKindSchema,
+  /** First and last step (TraceStep.index) of the flagged segment; budgets: the step that crossed. */
+  from_step: external_exports.number().int().nonnegative(),
+  to_step: external_exports.number().int().nonnegative(),
+  /** Where in the file the segment starts, as the parser names it. */
+  at: external_exports.string(),
+  why: external_exports.string()
+});
+var budgetsSchema2 = external_exports.strictObject({
+  model_calls: countSchema,
+  tool_calls: countSchema.meta({ description: "Tool calls issued." }),
+  executed_tool_calls: countSchema.meta({ description: "Tool calls that returned a result." }),
+  max_tool_calls_per_turn: countSchema,
+  max_tool_calls_per_model_call: countSchema,
+  turns: countSchema,
+  input_tokens: countSchema.meta({
+    description: "Billed input tokens over all model calls (cache reads and writes included), each call once."
+  }),
+  cached_input_tokens: countSchema,
+  output_tokens: countSchema,
+  peak_context_tokens: countSchema.meta({
+    description: "The largest input of a single model call."
+  }),
+  cost_usd: external_exports.number().nonnegative().nullable()
+});
+var PROGRESS_REPORT_VERSION = 1;
+var progressReportSchema = external_exports.strictObject({
+  version: external_exports.literal(PROGRESS_REPORT_VERSION),
+  format: traceFormatSchema,
+  /** Records (lines, messages, events) read, and those skipped as not tool-related. */
+  records: countSchema,
+  steps: countSchema,
+  /** How the run ended, when the trace says (exit_status, a final error). */
+  exit_status: external_exports.string().nullable(),
+  counters: external_exports.strictObject({
+    new_information: countSchema,
+    no_new_information: countSchema,
+    milestones: countSchema,
+    steps_since_last_milestone: countSchema,
+    longest_without_milestone: countSchema,
+    longest_without_new_information: countSchema,
+    reverts: countSchema
+  }),
+  budgets: budgetsSchema2,
+  infrastructure_failures: external_exports.array(
+    external_exports.strictObject({ kind: external_exports.string(), at: external_exports.string(), message: external_exports.string() })
+  ),
+  infrastructure_failure_count: countSchema,
+  findings: external_exports.array(progressFindingSchema),
+  /** Findings past the report's list limit, counted only. */
+  findings_not_listed: countSchema,
+  /** A no-progress finding (not a loop or budget finding alone): the evaluator is told. */
+  stalled: external_exports.boolean(),
+  thresholds: progressThresholdsSchema
+});
+
 // schemas/json-schema.ts
 function inputJsonSchema(schema, title) {
   const json2 = external_exports.toJSONSchema(schema, {
@@ -27503,10 +27645,10 @@ function configSchemaAt(path, value) {
 
 // checks/config/parse-config.ts
 function parseConfig(text, file2 = CONFIG_PATH) {
-  const lines = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const lines2 = new import_yaml.LineCounter();
+  const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lines2, prettyErrors: false, uniqueKeys: true });
   const at = (offset) => {
-    const pos = lines.linePos(offset);
+    const pos = lines2.linePos(offset);
     return { line: pos.line, column: pos.col };
   };
   if (doc.errors.length > 0) {
@@ -27679,15 +27821,15 @@ function parseHandoffFile(text, path) {
     errors: [`${path}:${line}:${column}: ${message}`]
   });
   const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
-  const lines = source.split("\n");
-  if (!FENCE.test(stripCr(lines[0] ?? ""))) {
+  const lines2 = source.split("\n");
+  if (!FENCE.test(stripCr(lines2[0] ?? ""))) {
     return fail(
       1,
       1,
       "no front matter: the file must start with a line `---`, then the YAML fields (task, branch, status, changed_files, ...), then another `---` line"
     );
   }
-  const close = lines.findIndex((line, index) => index > 0 && FENCE.test(stripCr(line)));
+  const close = lines2.findIndex((line, index) => index > 0 && FENCE.test(stripCr(line)));
   if (close === -1) {
     return fail(
       1,
@@ -27695,8 +27837,8 @@ function parseHandoffFile(text, path) {
       "the front matter opened on line 1 is never closed: add a line `---` after its last field"
     );
   }
-  const yamlText = lines.slice(1, close).map(stripCr).join("\n");
-  const rest = lines.slice(close + 1);
+  const yamlText = lines2.slice(1, close).map(stripCr).join("\n");
+  const rest = lines2.slice(close + 1);
   if (rest.length > 0 && stripCr(rest[0] ?? "").trim() === "") rest.shift();
   const body = rest.join("\n");
   const counter = new import_yaml2.LineCounter();
@@ -27784,8 +27926,98 @@ var package_default = { version: "0.1.0" };
 // schemas/version.ts
 var AGATE_VERSION = package_default.version;
 
+// checks/normalise-output.ts
+var TERMINAL_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+var NORMALISATION_RULES = [
+  {
+    name: "ansi",
+    pattern: TERMINAL_ESCAPES,
+    replacement: ""
+  },
+  {
+    name: "iso-timestamp",
+    pattern: /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b/g,
+    replacement: "<timestamp>"
+  },
+  {
+    name: "time-of-day",
+    pattern: /\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g,
+    replacement: "<time>"
+  },
+  {
+    name: "uuid",
+    pattern: /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g,
+    replacement: "<uuid>"
+  },
+  {
+    name: "temp-path",
+    // mkdtemp-style directories: /tmp/..., macOS /var/folders/..., the runner's _temp, Windows Temp.
+    pattern: /(?:\/private)?\/tmp\/[^\s'"`:,;)\]}]+|\/var\/folders\/[^\s'"`:,;)\]}]+|\/home\/runner\/work\/_temp\/[^\s'"`:,;)\]}]+|[A-Za-z]:\\(?:[^\s\\'"]+\\)*?Temp\\[^\s'"`:,;)\]}]+/g,
+    replacement: "<tmp>"
+  },
+  {
+    name: "duration",
+    // 12ms, 1.5s, 3 seconds, 2m, 1h, 250µs: a number directly followed by a unit of time.
+    pattern: /\b\d+(?:[.,]\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?)\b/g,
+    replacement: "<duration>"
+  },
+  {
+    name: "hex-address",
+    pattern: /\b0x[0-9a-fA-F]{6,16}\b/g,
+    replacement: "<addr>"
+  },
+  {
+    name: "pid",
+    pattern: /\b(pid|PID|process)([ =:#]+)\d+\b/g,
+    replacement: "$1$2<pid>"
+  }
+];
+var [ANSI_RULE, ...TEXT_RULES] = NORMALISATION_RULES;
+var COMBINED = new RegExp(TEXT_RULES.map((rule) => `(?:${rule.pattern.source})`).join("|"), "g");
+var WHOLE = TEXT_RULES.map((rule) => ({
+  rule,
+  whole: new RegExp(`^(?:${rule.pattern.source})$`),
+  single: new RegExp(rule.pattern.source)
+}));
+function replaceMatch(match) {
+  const found2 = WHOLE.find(({ whole }) => whole.test(match));
+  return found2 ? match.replace(found2.single, found2.rule.replacement) : match;
+}
+function normaliseLine(line) {
+  const body = line.endsWith("\r") ? line.slice(0, -1) : line;
+  const lastReturn = body.lastIndexOf("\r");
+  let text = lastReturn >= 0 ? body.slice(lastReturn + 1) : body;
+  if (ANSI_RULE && text.includes("\x1B"))
+    text = text.replace(ANSI_RULE.pattern, ANSI_RULE.replacement);
+  text = text.replace(COMBINED, replaceMatch);
+  return text.replace(/[ \t]+$/, "");
+}
+function normaliseOutput(text) {
+  return text.split("\n").map(normaliseLine).join("\n");
+}
+
 // checks/markdown.ts
 var shortSha = (sha) => sha.slice(0, 7);
+function durationText(ms) {
+  if (ms < 1e3) return `${Math.max(0, Math.round(ms))} ms`;
+  const tenths = Math.round(ms / 100);
+  if (tenths < 600) return `${tenths / 10} s`;
+  const seconds = Math.round(ms / 1e3);
+  if (seconds < 3600) {
+    const s = seconds % 60;
+    return `${Math.floor(seconds / 60)} min${s > 0 ? ` ${s} s` : ""}`;
+  }
+  const minutes = Math.round(seconds / 60);
+  const m = minutes % 60;
+  return `${Math.floor(minutes / 60)} h${m > 0 ? ` ${m} min` : ""}`;
+}
+var TERMINAL_ESCAPES2 = NORMALISATION_RULES.find((rule) => rule.name === "ansi")?.pattern;
+function outcomeText(command2) {
+  if (command2.timed_out)
+    return command2.duration_ms === void 0 ? "timed out" : `timed out after ${durationText(command2.duration_ms)}`;
+  if (command2.signal) return `killed (${command2.signal})`;
+  return command2.exit_code === 0 ? "passed" : `failed (exit ${command2.exit_code ?? "none"})`;
+}
 
 // checks/handoff/verify.ts
 var NO_EXIT_CODE = -1;
@@ -27869,11 +28101,11 @@ var safeDirectories = /* @__PURE__ */ new Set();
 var userExcludes;
 var quote = (value) => `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 function globalConfig2() {
-  const lines = ["[safe]"];
+  const lines2 = ["[safe]"];
   for (const dir of safeDirectories) {
-    if (!/[\n\r\0]/.test(dir)) lines.push(`	directory = ${quote(dir)}`);
+    if (!/[\n\r\0]/.test(dir)) lines2.push(`	directory = ${quote(dir)}`);
   }
-  return `${lines.join("\n")}
+  return `${lines2.join("\n")}
 `;
 }
 function withGitHome(run2) {
@@ -27889,7 +28121,7 @@ function useUserExcludesFile(env) {
   const userHome = env.HOME;
   if (!userHome) return;
   const xdg = env.XDG_CONFIG_HOME || join2(userHome, ".config");
-  const expand = (path2) => path2.startsWith("~/") ? join2(userHome, path2.slice(2)) : resolve(userHome, path2);
+  const expand2 = (path2) => path2.startsWith("~/") ? join2(userHome, path2.slice(2)) : resolve(userHome, path2);
   let configured;
   for (const file2 of [join2(userHome, ".gitconfig"), join2(xdg, "git", "config")]) {
     if (configured || !existsSync(file2)) continue;
@@ -27902,7 +28134,7 @@ function useUserExcludesFile(env) {
       "core.excludesFile"
     ])?.trim();
   }
-  const path = configured ? expand(configured) : join2(xdg, "git", "ignore");
+  const path = configured ? expand2(configured) : join2(xdg, "git", "ignore");
   userExcludes = existsSync(path) ? path : void 0;
 }
 var userExcludesFile = () => userExcludes;
@@ -28025,77 +28257,4627 @@ function localBase(cwd, ref) {
   );
 }
 
+// action/entries-cli.ts
+import { parseArgs } from "node:util";
+
+// node_modules/universal-user-agent/index.js
+function getUserAgent() {
+  if (typeof navigator === "object" && "userAgent" in navigator) {
+    return navigator.userAgent;
+  }
+  if (typeof process === "object" && process.version !== void 0) {
+    return `Node.js/${process.version.substr(1)} (${process.platform}; ${process.arch})`;
+  }
+  return "<environment undetectable>";
+}
+
+// node_modules/before-after-hook/lib/register.js
+function register(state, name, method, options) {
+  if (typeof method !== "function") {
+    throw new Error("method for before hook must be a function");
+  }
+  if (!options) {
+    options = {};
+  }
+  if (Array.isArray(name)) {
+    return name.reverse().reduce((callback, name2) => {
+      return register.bind(null, state, name2, callback, options);
+    }, method)();
+  }
+  return Promise.resolve().then(() => {
+    if (!state.registry[name]) {
+      return method(options);
+    }
+    return state.registry[name].reduce((method2, registered) => {
+      return registered.hook.bind(null, method2, options);
+    }, method)();
+  });
+}
+
+// node_modules/before-after-hook/lib/add.js
+function addHook(state, kind, name, hook2) {
+  const orig = hook2;
+  if (!state.registry[name]) {
+    state.registry[name] = [];
+  }
+  if (kind === "before") {
+    hook2 = (method, options) => {
+      return Promise.resolve().then(orig.bind(null, options)).then(method.bind(null, options));
+    };
+  }
+  if (kind === "after") {
+    hook2 = (method, options) => {
+      let result;
+      return Promise.resolve().then(method.bind(null, options)).then((result_) => {
+        result = result_;
+        return orig(result, options);
+      }).then(() => {
+        return result;
+      });
+    };
+  }
+  if (kind === "error") {
+    hook2 = (method, options) => {
+      return Promise.resolve().then(method.bind(null, options)).catch((error62) => {
+        return orig(error62, options);
+      });
+    };
+  }
+  state.registry[name].push({
+    hook: hook2,
+    orig
+  });
+}
+
+// node_modules/before-after-hook/lib/remove.js
+function removeHook(state, name, method) {
+  if (!state.registry[name]) {
+    return;
+  }
+  const index = state.registry[name].map((registered) => {
+    return registered.orig;
+  }).indexOf(method);
+  if (index === -1) {
+    return;
+  }
+  state.registry[name].splice(index, 1);
+}
+
+// node_modules/before-after-hook/index.js
+var bind = Function.bind;
+var bindable = bind.bind(bind);
+function bindApi(hook2, state, name) {
+  const removeHookRef = bindable(removeHook, null).apply(
+    null,
+    name ? [state, name] : [state]
+  );
+  hook2.api = { remove: removeHookRef };
+  hook2.remove = removeHookRef;
+  ["before", "error", "after", "wrap"].forEach((kind) => {
+    const args = name ? [state, kind, name] : [state, kind];
+    hook2[kind] = hook2.api[kind] = bindable(addHook, null).apply(null, args);
+  });
+}
+function Singular() {
+  const singularHookName = /* @__PURE__ */ Symbol("Singular");
+  const singularHookState = {
+    registry: {}
+  };
+  const singularHook = register.bind(null, singularHookState, singularHookName);
+  bindApi(singularHook, singularHookState, singularHookName);
+  return singularHook;
+}
+function Collection() {
+  const state = {
+    registry: {}
+  };
+  const hook2 = register.bind(null, state);
+  bindApi(hook2, state);
+  return hook2;
+}
+var before_after_hook_default = { Singular, Collection };
+
+// node_modules/@octokit/endpoint/dist-bundle/index.js
+var VERSION = "0.0.0-development";
+var userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
+var DEFAULTS = {
+  method: "GET",
+  baseUrl: "https://api.github.com",
+  headers: {
+    accept: "application/vnd.github.v3+json",
+    "user-agent": userAgent
+  },
+  mediaType: {
+    format: ""
+  }
+};
+function lowercaseKeys(object2) {
+  if (!object2) {
+    return {};
+  }
+  return Object.keys(object2).reduce((newObj, key) => {
+    newObj[key.toLowerCase()] = object2[key];
+    return newObj;
+  }, {});
+}
+function isPlainObject2(value) {
+  if (typeof value !== "object" || value === null) return false;
+  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null) return true;
+  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+}
+function mergeDeep(defaults, options) {
+  const result = Object.assign({}, defaults);
+  Object.keys(options).forEach((key) => {
+    if (isPlainObject2(options[key])) {
+      if (!(key in defaults)) Object.assign(result, { [key]: options[key] });
+      else result[key] = mergeDeep(defaults[key], options[key]);
+    } else {
+      Object.assign(result, { [key]: options[key] });
+    }
+  });
+  return result;
+}
+function removeUndefinedProperties(obj) {
+  for (const key in obj) {
+    if (obj[key] === void 0) {
+      delete obj[key];
+    }
+  }
+  return obj;
+}
+function merge2(defaults, route, options) {
+  if (typeof route === "string") {
+    let [method, url2] = route.split(" ");
+    options = Object.assign(url2 ? { method, url: url2 } : { url: method }, options);
+  } else {
+    options = Object.assign({}, route);
+  }
+  options.headers = lowercaseKeys(options.headers);
+  removeUndefinedProperties(options);
+  removeUndefinedProperties(options.headers);
+  const mergedOptions = mergeDeep(defaults || {}, options);
+  if (options.url === "/graphql") {
+    if (defaults && defaults.mediaType.previews?.length) {
+      mergedOptions.mediaType.previews = defaults.mediaType.previews.filter(
+        (preview2) => !mergedOptions.mediaType.previews.includes(preview2)
+      ).concat(mergedOptions.mediaType.previews);
+    }
+    mergedOptions.mediaType.previews = (mergedOptions.mediaType.previews || []).map((preview2) => preview2.replace(/-preview/, ""));
+  }
+  return mergedOptions;
+}
+function addQueryParameters(url2, parameters) {
+  const separator = /\?/.test(url2) ? "&" : "?";
+  const names = Object.keys(parameters);
+  if (names.length === 0) {
+    return url2;
+  }
+  return url2 + separator + names.map((name) => {
+    if (name === "q") {
+      return "q=" + parameters.q.split("+").map(encodeURIComponent).join("+");
+    }
+    return `${name}=${encodeURIComponent(parameters[name])}`;
+  }).join("&");
+}
+var urlVariableRegex = /\{[^{}}]+\}/g;
+function removeNonChars(variableName) {
+  return variableName.replace(/(?:^\W+)|(?:(?<!\W)\W+$)/g, "").split(/,/);
+}
+function extractUrlVariableNames(url2) {
+  const matches = url2.match(urlVariableRegex);
+  if (!matches) {
+    return [];
+  }
+  return matches.map(removeNonChars).reduce((a, b) => a.concat(b), []);
+}
+function omit2(object2, keysToOmit) {
+  const result = { __proto__: null };
+  for (const key of Object.keys(object2)) {
+    if (keysToOmit.indexOf(key) === -1) {
+      result[key] = object2[key];
+    }
+  }
+  return result;
+}
+function encodeReserved(str2) {
+  return str2.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
+    if (!/%[0-9A-Fa-f]/.test(part)) {
+      part = encodeURI(part).replace(/%5B/g, "[").replace(/%5D/g, "]");
+    }
+    return part;
+  }).join("");
+}
+function encodeUnreserved(str2) {
+  return encodeURIComponent(str2).replace(/[!'()*]/g, function(c) {
+    return "%" + c.charCodeAt(0).toString(16).toUpperCase();
+  });
+}
+function encodeValue(operator, value, key) {
+  value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
+  if (key) {
+    return encodeUnreserved(key) + "=" + value;
+  } else {
+    return value;
+  }
+}
+function isDefined(value) {
+  return value !== void 0 && value !== null;
+}
+function isKeyOperator(operator) {
+  return operator === ";" || operator === "&" || operator === "?";
+}
+function getValues(context, operator, key, modifier) {
+  var value = context[key], result = [];
+  if (isDefined(value) && value !== "") {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
+      value = value.toString();
+      if (modifier && modifier !== "*") {
+        value = value.substring(0, parseInt(modifier, 10));
+      }
+      result.push(
+        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
+      );
+    } else {
+      if (modifier === "*") {
+        if (Array.isArray(value)) {
+          value.filter(isDefined).forEach(function(value2) {
+            result.push(
+              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
+            );
+          });
+        } else {
+          Object.keys(value).forEach(function(k) {
+            if (isDefined(value[k])) {
+              result.push(encodeValue(operator, value[k], k));
+            }
+          });
+        }
+      } else {
+        const tmp = [];
+        if (Array.isArray(value)) {
+          value.filter(isDefined).forEach(function(value2) {
+            tmp.push(encodeValue(operator, value2));
+          });
+        } else {
+          Object.keys(value).forEach(function(k) {
+            if (isDefined(value[k])) {
+              tmp.push(encodeUnreserved(k));
+              tmp.push(encodeValue(operator, value[k].toString()));
+            }
+          });
+        }
+        if (isKeyOperator(operator)) {
+          result.push(encodeUnreserved(key) + "=" + tmp.join(","));
+        } else if (tmp.length !== 0) {
+          result.push(tmp.join(","));
+        }
+      }
+    }
+  } else {
+    if (operator === ";") {
+      if (isDefined(value)) {
+        result.push(encodeUnreserved(key));
+      }
+    } else if (value === "" && (operator === "&" || operator === "?")) {
+      result.push(encodeUnreserved(key) + "=");
+    } else if (value === "") {
+      result.push("");
+    }
+  }
+  return result;
+}
+function parseUrl(template) {
+  return {
+    expand: expand.bind(null, template)
+  };
+}
+function expand(template, context) {
+  var operators = ["+", "#", ".", "/", ";", "?", "&"];
+  template = template.replace(
+    /\{([^\{\}]+)\}|([^\{\}]+)/g,
+    function(_, expression, literal2) {
+      if (expression) {
+        let operator = "";
+        const values = [];
+        if (operators.indexOf(expression.charAt(0)) !== -1) {
+          operator = expression.charAt(0);
+          expression = expression.substr(1);
+        }
+        expression.split(/,/g).forEach(function(variable) {
+          var tmp = /([^:\*]*)(?::(\d+)|(\*))?/.exec(variable);
+          values.push(getValues(context, operator, tmp[1], tmp[2] || tmp[3]));
+        });
+        if (operator && operator !== "+") {
+          var separator = ",";
+          if (operator === "?") {
+            separator = "&";
+          } else if (operator !== "#") {
+            separator = operator;
+          }
+          return (values.length !== 0 ? operator : "") + values.join(separator);
+        } else {
+          return values.join(",");
+        }
+      } else {
+        return encodeReserved(literal2);
+      }
+    }
+  );
+  if (template === "/") {
+    return template;
+  } else {
+    return template.replace(/\/$/, "");
+  }
+}
+function parse3(options) {
+  let method = options.method.toUpperCase();
+  let url2 = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
+  let headers = Object.assign({}, options.headers);
+  let body;
+  let parameters = omit2(options, [
+    "method",
+    "baseUrl",
+    "url",
+    "headers",
+    "request",
+    "mediaType"
+  ]);
+  const urlVariableNames = extractUrlVariableNames(url2);
+  url2 = parseUrl(url2).expand(parameters);
+  if (!/^http/.test(url2)) {
+    url2 = options.baseUrl + url2;
+  }
+  const omittedParameters = Object.keys(options).filter((option) => urlVariableNames.includes(option)).concat("baseUrl");
+  const remainingParameters = omit2(parameters, omittedParameters);
+  const isBinaryRequest = /application\/octet-stream/i.test(headers.accept);
+  if (!isBinaryRequest) {
+    if (options.mediaType.format) {
+      headers.accept = headers.accept.split(/,/).map(
+        (format) => format.replace(
+          /application\/vnd(\.\w+)(\.v3)?(\.\w+)?(\+json)?$/,
+          `application/vnd$1$2.${options.mediaType.format}`
+        )
+      ).join(",");
+    }
+    if (url2.endsWith("/graphql")) {
+      if (options.mediaType.previews?.length) {
+        const previewsFromAcceptHeader = headers.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
+        headers.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview2) => {
+          const format = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
+          return `application/vnd.github.${preview2}-preview${format}`;
+        }).join(",");
+      }
+    }
+  }
+  if (["GET", "HEAD"].includes(method)) {
+    url2 = addQueryParameters(url2, remainingParameters);
+  } else {
+    if ("data" in remainingParameters) {
+      body = remainingParameters.data;
+    } else {
+      if (Object.keys(remainingParameters).length) {
+        body = remainingParameters;
+      }
+    }
+  }
+  if (!headers["content-type"] && typeof body !== "undefined") {
+    headers["content-type"] = "application/json; charset=utf-8";
+  }
+  if (["PATCH", "PUT"].includes(method) && typeof body === "undefined") {
+    body = "";
+  }
+  return Object.assign(
+    { method, url: url2, headers },
+    typeof body !== "undefined" ? { body } : null,
+    options.request ? { request: options.request } : null
+  );
+}
+function endpointWithDefaults(defaults, route, options) {
+  return parse3(merge2(defaults, route, options));
+}
+function withDefaults(oldDefaults, newDefaults) {
+  const DEFAULTS2 = merge2(oldDefaults, newDefaults);
+  const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
+  return Object.assign(endpoint2, {
+    DEFAULTS: DEFAULTS2,
+    defaults: withDefaults.bind(null, DEFAULTS2),
+    merge: merge2.bind(null, DEFAULTS2),
+    parse: parse3
+  });
+}
+var endpoint = withDefaults(null, DEFAULTS);
+
+// node_modules/content-type/dist/index.js
+var SP = 32;
+var HTAB = 9;
+var SEMI = 59;
+var EQ = 61;
+var DQUOTE = 34;
+var BSLASH = 92;
+var COMMA = 44;
+var LOWER_CASE = 1;
+var OWS = 2;
+var SEMI_FLAG = 4;
+var COMMA_FLAG = 8;
+var TOKEN_FLAG = 16;
+var NON_ASCII = 65280;
+var CASE_FLAGS = LOWER_CASE | NON_ASCII;
+var CHAR_MAP = new Uint8Array(256);
+CHAR_MAP[HTAB] |= OWS;
+CHAR_MAP[SP] |= OWS;
+CHAR_MAP[SEMI] |= SEMI_FLAG;
+CHAR_MAP[COMMA] |= COMMA_FLAG;
+for (let code = 128; code <= 255; code++) {
+  CHAR_MAP[code] |= LOWER_CASE;
+}
+for (const char of "!#$%&'*+-.^_`|~") {
+  CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
+}
+for (let code = 48; code <= 57; code++) {
+  CHAR_MAP[code] |= TOKEN_FLAG;
+}
+for (let code = 65; code <= 90; code++) {
+  CHAR_MAP[code] |= LOWER_CASE | TOKEN_FLAG;
+}
+for (let code = 97; code <= 122; code++) {
+  CHAR_MAP[code] |= TOKEN_FLAG;
+}
+var NullObject = /* @__PURE__ */ (() => {
+  const C = function() {
+  };
+  C.prototype = /* @__PURE__ */ Object.create(null);
+  return C;
+})();
+function parse4(header, options) {
+  const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
+  const len = header.length;
+  let valueStart = options?.start ?? 0;
+  while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
+    valueStart++;
+  }
+  let index = valueStart;
+  let typeFlags = 0;
+  let whitespace = -1;
+  let stop = options?.parameters === false ? COMMA_FLAG : 0;
+  while (index < len) {
+    const code = header.charCodeAt(index);
+    const flags = CHAR_MAP[code];
+    if ((flags & stopFlags) !== 0) {
+      stop |= flags & COMMA_FLAG;
+      break;
+    }
+    if ((flags & OWS) !== 0) {
+      if (whitespace === -1)
+        whitespace = index;
+    } else {
+      whitespace = -1;
+    }
+    typeFlags |= code & NON_ASCII | flags;
+    index++;
+  }
+  const valueEnd = whitespace === -1 ? index : whitespace;
+  const value = header.slice(valueStart, valueEnd);
+  const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
+  if (index === len || stop !== 0) {
+    return { type, index, parameters: new NullObject() };
+  }
+  return parseParameters(header, type, index, len, stopFlags);
+}
+function parseParameters(header, type, index, len, stopFlags) {
+  const parameters = new NullObject();
+  parameter: while (index < len) {
+    index++;
+    while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
+      index++;
+    }
+    const keyStart = index;
+    let keyFlags = 0;
+    let keyWhitespace = -1;
+    while (index < len) {
+      const code = header.charCodeAt(index);
+      const flags = CHAR_MAP[code];
+      if ((flags & stopFlags) !== 0) {
+        if ((flags & COMMA_FLAG) !== 0)
+          break parameter;
+        continue parameter;
+      }
+      if (code === EQ) {
+        const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
+        const value = header.slice(keyStart, keyEnd);
+        const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
+        index++;
+        while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
+          index++;
+        }
+        if (index < len && header.charCodeAt(index) === DQUOTE) {
+          const quotedStart = ++index;
+          let escaped = false;
+          while (index < len) {
+            const code2 = header.charCodeAt(index);
+            if (code2 === DQUOTE) {
+              if (parameters[key] === void 0) {
+                parameters[key] = escaped ? unescapeQuotedPairs(header, quotedStart, index) : header.slice(quotedStart, index);
+              }
+              index++;
+              let stop2 = 0;
+              while (index < len) {
+                const code3 = header.charCodeAt(index);
+                const flags2 = CHAR_MAP[code3];
+                if ((flags2 & stopFlags) !== 0) {
+                  stop2 = flags2 & COMMA_FLAG;
+                  break;
+                }
+                index++;
+              }
+              if (stop2 !== 0)
+                break parameter;
+              continue parameter;
+            }
+            if (code2 === BSLASH && index + 1 < len) {
+              escaped = true;
+              index += 2;
+              continue;
+            }
+            index++;
+          }
+          continue parameter;
+        }
+        const valueStart = index;
+        let stop = 0;
+        let valueWhitespace = -1;
+        while (index < len) {
+          const code2 = header.charCodeAt(index);
+          const flags2 = CHAR_MAP[code2];
+          if ((flags2 & stopFlags) !== 0) {
+            stop = flags2 & COMMA_FLAG;
+            break;
+          }
+          if ((flags2 & OWS) !== 0) {
+            if (valueWhitespace === -1)
+              valueWhitespace = index;
+          } else {
+            valueWhitespace = -1;
+          }
+          index++;
+        }
+        if (parameters[key] === void 0) {
+          const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
+          parameters[key] = header.slice(valueStart, valueEnd);
+        }
+        if (stop !== 0)
+          break parameter;
+        continue parameter;
+      }
+      if ((flags & OWS) !== 0) {
+        if (keyWhitespace === -1)
+          keyWhitespace = index;
+      } else {
+        keyWhitespace = -1;
+      }
+      keyFlags |= code & NON_ASCII | flags;
+      index++;
+    }
+  }
+  return { type, index, parameters };
+}
+function unescapeQuotedPairs(str2, start, end) {
+  let result = "";
+  for (let index = start; index < end; index++) {
+    if (str2.charCodeAt(index) === BSLASH) {
+      result += str2.slice(start, index);
+      start = ++index;
+    }
+  }
+  return result + str2.slice(start, end);
+}
+
+// node_modules/json-with-bigint/json-with-bigint.js
+var intRegex = /^-?\d+$/;
+var noiseValue = /^-?\d+n+$/;
+var originalStringify = JSON.stringify;
+var originalParse = JSON.parse;
+var customFormat = /^-?\d+n$/;
+var bigIntsStringify = /([\[:])?"(-?\d+)n"($|\s*[,\}\]])/g;
+var noiseStringify = /([\[:])?("-?\d+n+)n("$|"\s*[,\}\]])/g;
+var isUnstringifiable = (val) => val === void 0 || typeof val === "function" || typeof val === "symbol";
+var isRawJSON = (val) => val !== null && typeof val === "object" && val.constructor && val.constructor.name === "RawJSON";
+var stringifyIteratively = (rootValue, replacer, spaceParam) => {
+  let space = "";
+  if (typeof spaceParam === "number") {
+    space = " ".repeat(Math.min(10, Math.max(0, Math.floor(spaceParam))));
+  } else if (typeof spaceParam === "string") {
+    space = spaceParam.slice(0, 10);
+  }
+  const isFunctionReplacer = typeof replacer === "function";
+  const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
+  const prepareVal = (parent, key, val) => {
+    const isObject2 = val !== null && typeof val === "object";
+    const hasToJSON = isObject2 && typeof val.toJSON === "function";
+    if (hasToJSON) {
+      val = val.toJSON(key);
+    }
+    const isNoise = typeof val === "string" && noiseValue.test(val);
+    if (isNoise) return val + "n";
+    const isBigInt = typeof val === "bigint";
+    if (isBigInt) {
+      const supportsRawJSON = "rawJSON" in JSON;
+      if (supportsRawJSON) return JSON.rawJSON(val.toString());
+      return val.toString() + "n";
+    }
+    if (isFunctionReplacer) {
+      val = replacer.call(parent, key, val);
+    }
+    const isPostReplacerObject = val !== null && typeof val === "object";
+    if (isPostReplacerObject) {
+      const isPrimitiveWrapper = val instanceof Number || val instanceof String || val instanceof Boolean;
+      if (isPrimitiveWrapper) {
+        val = val.valueOf();
+      }
+    }
+    return val;
+  };
+  const rootProcessed = prepareVal({ "": rootValue }, "", rootValue);
+  if (isUnstringifiable(rootProcessed)) {
+    return void 0;
+  }
+  const isRootPrimitive = rootProcessed === null || typeof rootProcessed !== "object";
+  const isRootNativeRawJSON = isRawJSON(rootProcessed);
+  if (isRootPrimitive || isRootNativeRawJSON) {
+    return originalStringify(rootProcessed);
+  }
+  const chunks = [];
+  let level = 0;
+  const stack = [
+    {
+      parent: { "": rootProcessed },
+      key: "",
+      val: rootProcessed,
+      isArray: Array.isArray(rootProcessed),
+      keys: Array.isArray(rootProcessed) ? null : Object.keys(rootProcessed),
+      index: 0,
+      first: true
+    }
+  ];
+  const visited = new WeakSet([rootProcessed]);
+  while (stack.length > 0) {
+    const node2 = stack[stack.length - 1];
+    if (node2.index === 0) {
+      chunks.push(node2.isArray ? "[" : "{");
+      level++;
+    }
+    let isDone = false;
+    if (node2.isArray) {
+      if (node2.index < node2.val.length) {
+        if (!node2.first) chunks.push(",");
+        if (space) chunks.push("\n" + space.repeat(level));
+        const childRaw = node2.val[node2.index];
+        const childVal = prepareVal(node2.val, String(node2.index), childRaw);
+        if (isUnstringifiable(childVal)) {
+          chunks.push("null");
+          node2.first = false;
+          node2.index++;
+        } else {
+          const isComplexObject = childVal !== null && typeof childVal === "object";
+          const isNativeRaw = isRawJSON(childVal);
+          if (isComplexObject && !isNativeRaw) {
+            if (visited.has(childVal)) {
+              throw new TypeError("Converting circular structure to JSON");
+            }
+            visited.add(childVal);
+            stack.push({
+              parent: node2.val,
+              key: String(node2.index),
+              val: childVal,
+              isArray: Array.isArray(childVal),
+              keys: Array.isArray(childVal) ? null : Object.keys(childVal),
+              index: 0,
+              first: true
+            });
+            node2.first = false;
+            node2.index++;
+          } else {
+            chunks.push(originalStringify(childVal));
+            node2.first = false;
+            node2.index++;
+          }
+        }
+      } else {
+        isDone = true;
+      }
+    } else {
+      while (node2.index < node2.keys.length) {
+        const k = node2.keys[node2.index++];
+        const isFilteredOutByArray = propertyList && !propertyList.has(k);
+        if (isFilteredOutByArray) continue;
+        const childRaw = node2.val[k];
+        const childVal = prepareVal(node2.val, k, childRaw);
+        if (isUnstringifiable(childVal)) continue;
+        if (!node2.first) chunks.push(",");
+        if (space) {
+          chunks.push("\n" + space.repeat(level) + originalStringify(k) + ": ");
+        } else {
+          chunks.push(originalStringify(k) + ":");
+        }
+        const isComplexObject = childVal !== null && typeof childVal === "object";
+        const isNativeRaw = isRawJSON(childVal);
+        if (isComplexObject && !isNativeRaw) {
+          if (visited.has(childVal)) {
+            throw new TypeError("Converting circular structure to JSON");
+          }
+          visited.add(childVal);
+          stack.push({
+            parent: node2.val,
+            key: k,
+            val: childVal,
+            isArray: Array.isArray(childVal),
+            keys: Array.isArray(childVal) ? null : Object.keys(childVal),
+            index: 0,
+            first: true
+          });
+          node2.first = false;
+          break;
+        } else {
+          chunks.push(originalStringify(childVal));
+          node2.first = false;
+        }
+      }
+      const isNodeFullyProcessed = node2.index >= node2.keys.length && stack[stack.length - 1] === node2;
+      if (isNodeFullyProcessed) {
+        isDone = true;
+      }
+    }
+    if (isDone) {
+      level--;
+      if (!node2.first && space) chunks.push("\n" + space.repeat(level));
+      chunks.push(node2.isArray ? "]" : "}");
+      visited.delete(node2.val);
+      stack.pop();
+    }
+  }
+  return chunks.join("");
+};
+var JSONStringify = (value, replacer, space) => {
+  try {
+    const supportsRawJSON = "rawJSON" in JSON;
+    if (supportsRawJSON) {
+      return originalStringify(
+        value,
+        (key, val) => {
+          if (typeof val === "bigint") return JSON.rawJSON(val.toString());
+          const hasFunctionReplacer = typeof replacer === "function";
+          if (hasFunctionReplacer) return replacer(key, val);
+          const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
+          if (isKeyInArrayReplacer) return val;
+          return val;
+        },
+        space
+      );
+    }
+    if (!value) return originalStringify(value, replacer, space);
+    const convertedToCustomJSON = originalStringify(
+      value,
+      (key, val) => {
+        const isNoise = typeof val === "string" && noiseValue.test(val);
+        if (isNoise) return val.toString() + "n";
+        if (typeof val === "bigint") return val.toString() + "n";
+        const hasFunctionReplacer = typeof replacer === "function";
+        if (hasFunctionReplacer) return replacer(key, val);
+        const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
+        if (isKeyInArrayReplacer) return val;
+        return val;
+      },
+      space
+    );
+    const processedJSON = convertedToCustomJSON.replace(
+      bigIntsStringify,
+      "$1$2$3"
+    );
+    const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3");
+    return denoisedJSON;
+  } catch (error62) {
+    if (error62 instanceof RangeError) {
+      const convertedJSON = stringifyIteratively(value, replacer, space);
+      if (convertedJSON === void 0) return void 0;
+      const supportsRawJSON = "rawJSON" in JSON;
+      if (supportsRawJSON) return convertedJSON;
+      const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
+      return processedJSON.replace(noiseStringify, "$1$2$3");
+    }
+    throw error62;
+  }
+};
+var featureCache = /* @__PURE__ */ new Map();
+var isContextSourceSupported = () => {
+  const parseFingerprint = JSON.parse.toString();
+  if (featureCache.has(parseFingerprint)) {
+    return featureCache.get(parseFingerprint);
+  }
+  try {
+    const result = JSON.parse(
+      "1",
+      (_, __, context) => !!context?.source && context.source === "1"
+    );
+    featureCache.set(parseFingerprint, result);
+    return result;
+  } catch {
+    featureCache.set(parseFingerprint, false);
+    return false;
+  }
+};
+var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
+  const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
+  if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
+  const isNoiseValue = typeof value === "string" && noiseValue.test(value);
+  if (isNoiseValue) return value.slice(0, -1);
+  const hasUserReviver = typeof userReviver === "function";
+  if (!hasUserReviver) return value;
+  return userReviver(key, value, context);
+};
+var JSONParseV2 = (text, reviver) => {
+  return JSON.parse(text, (key, value, context) => {
+    const isNumber = typeof value === "number";
+    const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
+    const isBigNumber = isNumber && isOutOfBounds;
+    const isInt = context && intRegex.test(context.source);
+    const isBigInt = isBigNumber && isInt;
+    if (isBigInt) return BigInt(context.source);
+    const hasCustomReviver = typeof reviver === "function";
+    if (!hasCustomReviver) return value;
+    return reviver(key, value, context);
+  });
+};
+var MAX_INT = Number.MAX_SAFE_INTEGER.toString();
+var MAX_DIGITS = MAX_INT.length;
+var stringsOrLargeNumbers = /"(?:[^"\\]|\\.)*"|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/g;
+var noiseValueWithQuotes = /^"-?\d+n+"$/;
+var applyReviverIteratively = (parsed, userReviver) => {
+  const rootHolder = { "": parsed };
+  const stack = [{ parent: rootHolder, key: "", visited: false }];
+  while (stack.length > 0) {
+    const node2 = stack[stack.length - 1];
+    if (!node2.visited) {
+      node2.visited = true;
+      const value = node2.parent[node2.key];
+      const isComplexObject = value !== null && typeof value === "object";
+      if (isComplexObject) {
+        const keys = Object.keys(value);
+        for (let i = keys.length - 1; i >= 0; i--) {
+          stack.push({ parent: value, key: keys[i], visited: false });
+        }
+      }
+    } else {
+      const { parent, key } = node2;
+      let value = parent[key];
+      if (typeof value === "string") {
+        const isCustomFormatBigInt = customFormat.test(value);
+        if (isCustomFormatBigInt) {
+          value = BigInt(value.slice(0, -1));
+        } else {
+          const isNoise = noiseValue.test(value);
+          if (isNoise) value = value.slice(0, -1);
+        }
+      }
+      const hasUserReviver = typeof userReviver === "function";
+      if (hasUserReviver) {
+        value = userReviver.call(parent, key, value);
+      }
+      const isDeleted = value === void 0;
+      if (isDeleted) {
+        delete parent[key];
+      } else {
+        parent[key] = value;
+      }
+      stack.pop();
+    }
+  }
+  return rootHolder[""];
+};
+var serializeBigInts = (text) => {
+  return text.replace(
+    stringsOrLargeNumbers,
+    (match, digits, fractional, exponential) => {
+      const isString = match[0] === '"';
+      const isNoise = isString && noiseValueWithQuotes.test(match);
+      if (isNoise) return match.substring(0, match.length - 1) + 'n"';
+      const hasFractionalOrExponential = fractional || exponential;
+      const isLessThanMaxSafeInt = digits && (digits.length < MAX_DIGITS || digits.length === MAX_DIGITS && digits <= MAX_INT);
+      const isStandardValue = isString || hasFractionalOrExponential || isLessThanMaxSafeInt;
+      if (isStandardValue) return match;
+      return '"' + match + 'n"';
+    }
+  );
+};
+var JSONParse = (text, reviver) => {
+  if (!text) return originalParse(text, reviver);
+  try {
+    if (isContextSourceSupported()) return JSONParseV2(text, reviver);
+    const serializedData = serializeBigInts(text);
+    return originalParse(
+      serializedData,
+      (key, value, context) => convertMarkedBigIntsReviver(key, value, context, reviver)
+    );
+  } catch (error62) {
+    if (error62 instanceof RangeError) {
+      const serializedData = serializeBigInts(text);
+      const parsed = originalParse(serializedData);
+      return applyReviverIteratively(parsed, reviver);
+    }
+    throw error62;
+  }
+};
+
+// node_modules/@octokit/request-error/dist-src/index.js
+var RequestError = class extends Error {
+  name;
+  /**
+   * http status code
+   */
+  status;
+  /**
+   * Request options that lead to the error.
+   */
+  request;
+  /**
+   * Response object if a response was received
+   */
+  response;
+  constructor(message, statusCode, options) {
+    super(message, { cause: options.cause });
+    this.name = "HttpError";
+    this.status = Number.parseInt(statusCode);
+    if (Number.isNaN(this.status)) {
+      this.status = 0;
+    }
+    if ("response" in options) {
+      this.response = options.response;
+    }
+    const requestCopy = Object.assign({}, options.request);
+    if (options.request.headers.authorization) {
+      requestCopy.headers = Object.assign({}, options.request.headers, {
+        authorization: options.request.headers.authorization.replace(
+          /(?<! ) .*$/,
+          " [REDACTED]"
+        )
+      });
+    }
+    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
+    this.request = requestCopy;
+  }
+};
+
+// node_modules/@octokit/request/dist-bundle/index.js
+var VERSION2 = "10.0.16";
+var defaults_default = {
+  headers: {
+    "user-agent": `octokit-request.js/${VERSION2} ${getUserAgent()}`
+  }
+};
+function isPlainObject3(value) {
+  if (typeof value !== "object" || value === null) return false;
+  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null) return true;
+  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+}
+var noop = () => "";
+async function fetchWrapper(requestOptions) {
+  const fetch = requestOptions.request?.fetch || globalThis.fetch;
+  if (!fetch) {
+    throw new Error(
+      "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
+    );
+  }
+  const log = requestOptions.request?.log || console;
+  const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
+  const body = isPlainObject3(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
+  const requestHeaders = Object.fromEntries(
+    Object.entries(requestOptions.headers).map(([name, value]) => [
+      name,
+      String(value)
+    ])
+  );
+  let fetchResponse;
+  try {
+    fetchResponse = await fetch(requestOptions.url, {
+      method: requestOptions.method,
+      body,
+      redirect: requestOptions.request?.redirect,
+      headers: requestHeaders,
+      signal: requestOptions.request?.signal,
+      // duplex must be set if request.body is ReadableStream or Async Iterables.
+      // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
+      ...requestOptions.body && { duplex: "half" }
+    });
+  } catch (error62) {
+    let message = "Unknown Error";
+    if (error62 instanceof Error) {
+      if (error62.name === "AbortError") {
+        error62.status = 500;
+        throw error62;
+      }
+      message = error62.message;
+      if (error62.name === "TypeError" && "cause" in error62) {
+        if (error62.cause instanceof Error) {
+          message = error62.cause.message;
+        } else if (typeof error62.cause === "string") {
+          message = error62.cause;
+        }
+      }
+    }
+    const requestError = new RequestError(message, 500, {
+      request: requestOptions
+    });
+    requestError.cause = error62;
+    throw requestError;
+  }
+  const status2 = fetchResponse.status;
+  const url2 = fetchResponse.url;
+  const responseHeaders = {};
+  for (const [key, value] of fetchResponse.headers) {
+    responseHeaders[key] = value;
+  }
+  const octokitResponse = {
+    url: url2,
+    status: status2,
+    headers: responseHeaders,
+    data: ""
+  };
+  if ("deprecation" in responseHeaders) {
+    const matches = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
+    const deprecationLink = matches && matches.pop();
+    log.warn(
+      `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
+    );
+  }
+  if (status2 === 204 || status2 === 205) {
+    return octokitResponse;
+  }
+  if (requestOptions.method === "HEAD") {
+    if (status2 < 400) {
+      return octokitResponse;
+    }
+    throw new RequestError(fetchResponse.statusText, status2, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  if (status2 === 304) {
+    octokitResponse.data = await getResponseData(fetchResponse);
+    throw new RequestError("Not modified", status2, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  if (status2 >= 400) {
+    octokitResponse.data = await getResponseData(fetchResponse);
+    throw new RequestError(toErrorMessage(octokitResponse.data), status2, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  octokitResponse.data = parseSuccessResponseBody ? await getResponseData(fetchResponse) : fetchResponse.body;
+  return octokitResponse;
+}
+async function getResponseData(response) {
+  const contentType = response.headers.get("content-type");
+  if (!contentType) {
+    return response.text().catch(noop);
+  }
+  const mimetype = parse4(contentType);
+  if (isJSONResponse(mimetype)) {
+    let text = "";
+    try {
+      text = await response.text();
+      return JSONParse(text);
+    } catch (err) {
+      return text;
+    }
+  } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
+  // (RFC 2046) and must never be decoded as text, even when the response
+  // carries a (misleading) `charset=utf-8` parameter — see #751.
+  mimetype.parameters.charset?.toLowerCase() === "utf-8" && mimetype.type !== "application/octet-stream") {
+    return response.text().catch(noop);
+  } else {
+    return response.arrayBuffer().catch(
+      /* v8 ignore next -- @preserve */
+      () => new ArrayBuffer(0)
+    );
+  }
+}
+function isJSONResponse(mimetype) {
+  return mimetype.type === "application/json" || mimetype.type === "application/scim+json";
+}
+function toErrorMessage(data) {
+  if (typeof data === "string") {
+    return data;
+  }
+  if (data instanceof ArrayBuffer) {
+    return "Unknown error";
+  }
+  if (typeof data === "object" && data !== null && "message" in data) {
+    const objectData = data;
+    const suffix = "documentation_url" in objectData ? ` - ${objectData.documentation_url}` : "";
+    return Array.isArray(objectData.errors) ? `${objectData.message}: ${objectData.errors.map((v) => JSON.stringify(v)).join(", ")}${suffix}` : `${objectData.message}${suffix}`;
+  }
+  return `Unknown error: ${JSON.stringify(data)}`;
+}
+function withDefaults2(oldEndpoint, newDefaults) {
+  const endpoint2 = oldEndpoint.defaults(newDefaults);
+  const newApi = function(route, parameters) {
+    const endpointOptions = endpoint2.merge(route, parameters);
+    if (!endpointOptions.request || !endpointOptions.request.hook) {
+      return fetchWrapper(endpoint2.parse(endpointOptions));
+    }
+    const request2 = (route2, parameters2) => {
+      return fetchWrapper(
+        endpoint2.parse(endpoint2.merge(route2, parameters2))
+      );
+    };
+    Object.assign(request2, {
+      endpoint: endpoint2,
+      defaults: withDefaults2.bind(null, endpoint2)
+    });
+    return endpointOptions.request.hook(request2, endpointOptions);
+  };
+  return Object.assign(newApi, {
+    endpoint: endpoint2,
+    defaults: withDefaults2.bind(null, endpoint2)
+  });
+}
+var request = withDefaults2(endpoint, defaults_default);
+
+// node_modules/@octokit/graphql/dist-bundle/index.js
+var VERSION3 = "0.0.0-development";
+function _buildMessageForResponseErrors(data) {
+  return `Request failed due to following response errors:
+` + data.errors.map((e) => ` - ${e.message}`).join("\n");
+}
+var GraphqlResponseError = class extends Error {
+  constructor(request2, headers, response) {
+    super(_buildMessageForResponseErrors(response));
+    this.request = request2;
+    this.headers = headers;
+    this.response = response;
+    this.errors = response.errors;
+    this.data = response.data;
+    if (Error.captureStackTrace) {
+      Error.captureStackTrace(this, this.constructor);
+    }
+  }
+  request;
+  headers;
+  response;
+  name = "GraphqlResponseError";
+  errors;
+  data;
+};
+var NON_VARIABLE_OPTIONS = [
+  "method",
+  "baseUrl",
+  "url",
+  "headers",
+  "request",
+  "query",
+  "mediaType",
+  "operationName"
+];
+var FORBIDDEN_VARIABLE_OPTIONS = ["query", "method", "url"];
+var GHES_V3_SUFFIX_REGEX = /\/api\/v3\/?$/;
+function graphql(request2, query, options) {
+  if (options) {
+    if (typeof query === "string" && "query" in options) {
+      return Promise.reject(
+        new Error(`[@octokit/graphql] "query" cannot be used as variable name`)
+      );
+    }
+    for (const key in options) {
+      if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key)) continue;
+      return Promise.reject(
+        new Error(
+          `[@octokit/graphql] "${key}" cannot be used as variable name`
+        )
+      );
+    }
+  }
+  const parsedOptions = typeof query === "string" ? Object.assign({ query }, options) : query;
+  const requestOptions = Object.keys(
+    parsedOptions
+  ).reduce((result, key) => {
+    if (NON_VARIABLE_OPTIONS.includes(key)) {
+      result[key] = parsedOptions[key];
+      return result;
+    }
+    if (!result.variables) {
+      result.variables = {};
+    }
+    result.variables[key] = parsedOptions[key];
+    return result;
+  }, {});
+  const baseUrl = parsedOptions.baseUrl || request2.endpoint.DEFAULTS.baseUrl;
+  if (GHES_V3_SUFFIX_REGEX.test(baseUrl)) {
+    requestOptions.url = baseUrl.replace(GHES_V3_SUFFIX_REGEX, "/api/graphql");
+  }
+  return request2(requestOptions).then((response) => {
+    if (response.data.errors) {
+      const headers = {};
+      for (const key of Object.keys(response.headers)) {
+        headers[key] = response.headers[key];
+      }
+      throw new GraphqlResponseError(
+        requestOptions,
+        headers,
+        response.data
+      );
+    }
+    return response.data.data;
+  });
+}
+function withDefaults3(request2, newDefaults) {
+  const newRequest = request2.defaults(newDefaults);
+  const newApi = (query, options) => {
+    return graphql(newRequest, query, options);
+  };
+  return Object.assign(newApi, {
+    defaults: withDefaults3.bind(null, newRequest),
+    endpoint: newRequest.endpoint
+  });
+}
+var graphql2 = withDefaults3(request, {
+  headers: {
+    "user-agent": `octokit-graphql.js/${VERSION3} ${getUserAgent()}`
+  },
+  method: "POST",
+  url: "/graphql"
+});
+function withCustomRequest(customRequest) {
+  return withDefaults3(customRequest, {
+    method: "POST",
+    url: "/graphql"
+  });
+}
+
+// node_modules/@octokit/auth-token/dist-bundle/index.js
+var b64url = "(?:[a-zA-Z0-9_-]+)";
+var sep = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
+var isJWT = jwtRE.test.bind(jwtRE);
+async function auth(token) {
+  const isApp = isJWT(token);
+  const isInstallation = token.startsWith("v1.") || token.startsWith("ghs_");
+  const isUserToServer = token.startsWith("ghu_");
+  const tokenType = isApp ? "app" : isInstallation ? "installation" : isUserToServer ? "user-to-server" : "oauth";
+  return {
+    type: "token",
+    token,
+    tokenType
+  };
+}
+function withAuthorizationPrefix(token) {
+  if (token.split(/\./).length === 3) {
+    return `bearer ${token}`;
+  }
+  return `token ${token}`;
+}
+async function hook(token, request2, route, parameters) {
+  const endpoint2 = request2.endpoint.merge(
+    route,
+    parameters
+  );
+  endpoint2.headers.authorization = withAuthorizationPrefix(token);
+  return request2(endpoint2);
+}
+var createTokenAuth = function createTokenAuth2(token) {
+  if (!token) {
+    throw new Error("[@octokit/auth-token] No token passed to createTokenAuth");
+  }
+  if (typeof token !== "string") {
+    throw new Error(
+      "[@octokit/auth-token] Token passed to createTokenAuth is not a string"
+    );
+  }
+  token = token.replace(/^(token|bearer) +/i, "");
+  return Object.assign(auth.bind(null, token), {
+    hook: hook.bind(null, token)
+  });
+};
+
+// node_modules/@octokit/core/dist-src/version.js
+var VERSION4 = "7.0.8";
+
+// node_modules/@octokit/core/dist-src/index.js
+var noop2 = () => {
+};
+var consoleWarn = console.warn.bind(console);
+var consoleError = console.error.bind(console);
+function createLogger(logger = {}) {
+  if (typeof logger.debug !== "function") {
+    logger.debug = noop2;
+  }
+  if (typeof logger.info !== "function") {
+    logger.info = noop2;
+  }
+  if (typeof logger.warn !== "function") {
+    logger.warn = consoleWarn;
+  }
+  if (typeof logger.error !== "function") {
+    logger.error = consoleError;
+  }
+  return logger;
+}
+var userAgentTrail = `octokit-core.js/${VERSION4} ${getUserAgent()}`;
+var Octokit = class {
+  static VERSION = VERSION4;
+  static defaults(defaults) {
+    const OctokitWithDefaults = class extends this {
+      constructor(...args) {
+        const options = args[0] || {};
+        if (typeof defaults === "function") {
+          super(defaults(options));
+          return;
+        }
+        super(
+          Object.assign(
+            {},
+            defaults,
+            options,
+            options.userAgent && defaults.userAgent ? {
+              userAgent: `${options.userAgent} ${defaults.userAgent}`
+            } : null
+          )
+        );
+      }
+    };
+    return OctokitWithDefaults;
+  }
+  static plugins = [];
+  /**
+   * Attach a plugin (or many) to your Octokit instance.
+   *
+   * @example
+   * const API = Octokit.plugin(plugin1, plugin2, plugin3, ...)
+   */
+  static plugin(...newPlugins) {
+    const currentPlugins = this.plugins;
+    const NewOctokit = class extends this {
+      static plugins = currentPlugins.concat(
+        newPlugins.filter((plugin) => !currentPlugins.includes(plugin))
+      );
+    };
+    return NewOctokit;
+  }
+  constructor(options = {}) {
+    const hook2 = new before_after_hook_default.Collection();
+    const requestDefaults = {
+      baseUrl: request.endpoint.DEFAULTS.baseUrl,
+      headers: {},
+      request: Object.assign({}, options.request, {
+        // @ts-ignore internal usage only, no need to type
+        hook: hook2.bind(null, "request")
+      }),
+      mediaType: {
+        previews: [],
+        format: ""
+      }
+    };
+    requestDefaults.headers["user-agent"] = options.userAgent ? `${options.userAgent} ${userAgentTrail}` : userAgentTrail;
+    if (options.baseUrl) {
+      requestDefaults.baseUrl = options.baseUrl;
+    }
+    if (options.previews) {
+      requestDefaults.mediaType.previews = options.previews;
+    }
+    if (options.timeZone) {
+      requestDefaults.headers["time-zone"] = options.timeZone;
+    }
+    this.request = request.defaults(requestDefaults);
+    this.graphql = withCustomRequest(this.request).defaults(requestDefaults);
+    this.log = createLogger(options.log);
+    this.hook = hook2;
+    if (!options.authStrategy) {
+      if (!options.auth) {
+        this.auth = async () => ({
+          type: "unauthenticated"
+        });
+      } else {
+        const auth2 = createTokenAuth(options.auth);
+        hook2.wrap("request", auth2.hook);
+        this.auth = auth2;
+      }
+    } else {
+      const { authStrategy, ...otherOptions } = options;
+      const auth2 = authStrategy(
+        Object.assign(
+          {
+            request: this.request,
+            log: this.log,
+            // we pass the current octokit instance as well as its constructor options
+            // to allow for authentication strategies that return a new octokit instance
+            // that shares the same internal state as the current one. The original
+            // requirement for this was the "event-octokit" authentication strategy
+            // of https://github.com/probot/octokit-auth-probot.
+            octokit: this,
+            octokitOptions: otherOptions
+          },
+          options.auth
+        )
+      );
+      hook2.wrap("request", auth2.hook);
+      this.auth = auth2;
+    }
+    const classConstructor = this.constructor;
+    for (let i = 0; i < classConstructor.plugins.length; ++i) {
+      Object.assign(this, classConstructor.plugins[i](this, options));
+    }
+  }
+  // assigned during constructor
+  request;
+  graphql;
+  log;
+  hook;
+  // TODO: type `octokit.auth` based on passed options.authStrategy
+  auth;
+};
+
+// node_modules/@octokit/plugin-request-log/dist-src/version.js
+var VERSION5 = "6.0.0";
+
+// node_modules/@octokit/plugin-request-log/dist-src/index.js
+function requestLog(octokit) {
+  octokit.hook.wrap("request", (request2, options) => {
+    octokit.log.debug("request", options);
+    const start = Date.now();
+    const requestOptions = octokit.request.endpoint.parse(options);
+    const path = requestOptions.url.replace(options.baseUrl, "");
+    return request2(options).then((response) => {
+      const requestId = response.headers["x-github-request-id"];
+      octokit.log.info(
+        `${requestOptions.method} ${path} - ${response.status} with id ${requestId} in ${Date.now() - start}ms`
+      );
+      return response;
+    }).catch((error62) => {
+      const requestId = error62.response?.headers["x-github-request-id"] || "UNKNOWN";
+      octokit.log.error(
+        `${requestOptions.method} ${path} - ${error62.status} with id ${requestId} in ${Date.now() - start}ms`
+      );
+      throw error62;
+    });
+  });
+}
+requestLog.VERSION = VERSION5;
+
+// node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
+var VERSION6 = "0.0.0-development";
+function normalizePaginatedListResponse(response) {
+  if (!response.data) {
+    return {
+      ...response,
+      data: []
+    };
+  }
+  const responseNeedsNormalization = ("total_count" in response.data || "total_commits" in response.data) && !("url" in response.data);
+  if (!responseNeedsNormalization) return response;
+  const incompleteResults = response.data.incomplete_results;
+  const repositorySelection = response.data.repository_selection;
+  const totalCount = response.data.total_count;
+  const totalCommits = response.data.total_commits;
+  delete response.data.incomplete_results;
+  delete response.data.repository_selection;
+  delete response.data.total_count;
+  delete response.data.total_commits;
+  const namespaceKey = Object.keys(response.data)[0];
+  const data = response.data[namespaceKey];
+  response.data = data;
+  if (typeof incompleteResults !== "undefined") {
+    response.data.incomplete_results = incompleteResults;
+  }
+  if (typeof repositorySelection !== "undefined") {
+    response.data.repository_selection = repositorySelection;
+  }
+  response.data.total_count = totalCount;
+  response.data.total_commits = totalCommits;
+  return response;
+}
+function iterator(octokit, route, parameters) {
+  const options = typeof route === "function" ? route.endpoint(parameters) : octokit.request.endpoint(route, parameters);
+  const requestMethod = typeof route === "function" ? route : octokit.request;
+  const method = options.method;
+  const headers = options.headers;
+  let url2 = options.url;
+  return {
+    [Symbol.asyncIterator]: () => ({
+      async next() {
+        if (!url2) return { done: true };
+        try {
+          const response = await requestMethod({ method, url: url2, headers });
+          const normalizedResponse = normalizePaginatedListResponse(response);
+          url2 = ((normalizedResponse.headers.link || "").match(
+            /<([^<>]+)>;\s*rel="next"/
+          ) || [])[1];
+          if (!url2 && "total_commits" in normalizedResponse.data) {
+            const parsedUrl = new URL(normalizedResponse.url);
+            const params = parsedUrl.searchParams;
+            const page = parseInt(params.get("page") || "1", 10);
+            const per_page = parseInt(params.get("per_page") || "250", 10);
+            if (page * per_page < normalizedResponse.data.total_commits) {
+              params.set("page", String(page + 1));
+              url2 = parsedUrl.toString();
+            }
+          }
+          return { value: normalizedResponse };
+        } catch (error62) {
+          if (error62.status !== 409) throw error62;
+          url2 = "";
+          return {
+            value: {
+              status: 200,
+              headers: {},
+              data: []
+            }
+          };
+        }
+      }
+    })
+  };
+}
+function paginate(octokit, route, parameters, mapFn) {
+  if (typeof parameters === "function") {
+    mapFn = parameters;
+    parameters = void 0;
+  }
+  return gather(
+    octokit,
+    [],
+    iterator(octokit, route, parameters)[Symbol.asyncIterator](),
+    mapFn
+  );
+}
+function gather(octokit, results, iterator2, mapFn) {
+  return iterator2.next().then((result) => {
+    if (result.done) {
+      return results;
+    }
+    let earlyExit = false;
+    function done() {
+      earlyExit = true;
+    }
+    results = results.concat(
+      mapFn ? mapFn(result.value, done) : result.value.data
+    );
+    if (earlyExit) {
+      return results;
+    }
+    return gather(octokit, results, iterator2, mapFn);
+  });
+}
+var composePaginateRest = Object.assign(paginate, {
+  iterator
+});
+function paginateRest(octokit) {
+  return {
+    paginate: Object.assign(paginate.bind(null, octokit), {
+      iterator: iterator.bind(null, octokit)
+    })
+  };
+}
+paginateRest.VERSION = VERSION6;
+
+// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
+var VERSION7 = "17.0.0";
+
+// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js
+var Endpoints = {
+  actions: {
+    addCustomLabelsToSelfHostedRunnerForOrg: [
+      "POST /orgs/{org}/actions/runners/{runner_id}/labels"
+    ],
+    addCustomLabelsToSelfHostedRunnerForRepo: [
+      "POST /repos/{owner}/{repo}/actions/runners/{runner_id}/labels"
+    ],
+    addRepoAccessToSelfHostedRunnerGroupInOrg: [
+      "PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories/{repository_id}"
+    ],
+    addSelectedRepoToOrgSecret: [
+      "PUT /orgs/{org}/actions/secrets/{secret_name}/repositories/{repository_id}"
+    ],
+    addSelectedRepoToOrgVariable: [
+      "PUT /orgs/{org}/actions/variables/{name}/repositories/{repository_id}"
+    ],
+    approveWorkflowRun: [
+      "POST /repos/{owner}/{repo}/actions/runs/{run_id}/approve"
+    ],
+    cancelWorkflowRun: [
+      "POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel"
+    ],
+    createEnvironmentVariable: [
+      "POST /repos/{owner}/{repo}/environments/{environment_name}/variables"
+    ],
+    createHostedRunnerForOrg: ["POST /orgs/{org}/actions/hosted-runners"],
+    createOrUpdateEnvironmentSecret: [
+      "PUT /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}"
+    ],
+    createOrUpdateOrgSecret: ["PUT /orgs/{org}/actions/secrets/{secret_name}"],
+    createOrUpdateRepoSecret: [
+      "PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}"
+    ],
+    createOrgVariable: ["POST /orgs/{org}/actions/variables"],
+    createRegistrationTokenForOrg: [
+      "POST /orgs/{org}/actions/runners/registration-token"
+    ],
+    createRegistrationTokenForRepo: [
+      "POST /repos/{owner}/{repo}/actions/runners/registration-token"
+    ],
+    createRemoveTokenForOrg: ["POST /orgs/{org}/actions/runners/remove-token"],
+    createRemoveTokenForRepo: [
+      "POST /repos/{owner}/{repo}/actions/runners/remove-token"
+    ],
+    createRepoVariable: ["POST /repos/{owner}/{repo}/actions/variables"],
+    createWorkflowDispatch: [
+      "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches"
+    ],
+    deleteActionsCacheById: [
+      "DELETE /repos/{owner}/{repo}/actions/caches/{cache_id}"
+    ],
+    deleteActionsCacheByKey: [
+      "DELETE /repos/{owner}/{repo}/actions/caches{?key,ref}"
+    ],
+    deleteArtifact: [
+      "DELETE /repos/{owner}/{repo}/actions/artifacts/{artifact_id}"
+    ],
+    deleteCustomImageFromOrg: [
+      "DELETE /orgs/{org}/actions/hosted-runners/images/custom/{image_definition_id}"
+    ],
+    deleteCustomImageVersionFromOrg: [
+      "DELETE /orgs/{org}/actions/hosted-runners/images/custom/{image_definition_id}/versions/{version}"
+    ],
+    deleteEnvironmentSecret: [
+      "DELETE /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}"
+    ],
+    deleteEnvironmentVariable: [
+      "DELETE /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}"
+    ],
+    deleteHostedRunnerForOrg: [
+      "DELETE /orgs/{org}/actions/hosted-runners/{hosted_runner_id}"
+    ],
+    deleteOrgSecret: ["DELETE /orgs/{org}/actions/secrets/{secret_name}"],
+    deleteOrgVariable: ["DELETE /orgs/{org}/actions/variables/{name}"],
+    deleteRepoSecret: [
+      "DELETE /repos/{owner}/{repo}/actions/secrets/{secret_name}"
+    ],
+    deleteRepoVariable: [
+      "DELETE /repos/{owner}/{repo}/actions/variables/{name}"
+    ],
+    deleteSelfHostedRunnerFromOrg: [
+      "DELETE /orgs/{org}/actions/runners/{runner_id}"
+    ],
+    deleteSelfHostedRunnerFromRepo: [
+      "DELETE /repos/{owner}/{repo}/actions/runners/{runner_id}"
+    ],
+    deleteWorkflowRun: ["DELETE /repos/{owner}/{repo}/actions/runs/{run_id}"],
+    deleteWorkflowRunLogs: [
+      "DELETE /repos/{owner}/{repo}/actions/runs/{run_id}/logs"
+    ],
+    disableSelectedRepositoryGithubActionsOrganization: [
+      "DELETE /orgs/{org}/actions/permissions/repositories/{repository_id}"
+    ],
+    disableWorkflow: [
+      "PUT /repos/{owner}/{repo}/actions/workflows/{workflow_id}/disable"
+    ],
+    downloadArtifact: [
+      "GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}"
+    ],
+    downloadJobLogsForWorkflowRun: [
+      "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs"
+    ],
+    downloadWorkflowRunAttemptLogs: [
+      "GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/logs"
+    ],
+    downloadWorkflowRunLogs: [
+      "GET /repos/{owner}/{repo}/actions/runs/{run_id}/logs"
+    ],
+    enableSelectedRepositoryGithubActionsOrganization: [
+      "PUT /orgs/{org}/actions/permissions/repositories/{repository_id}"
+    ],
+    enableWorkflow: [
+      "PUT /repos/{owner}/{repo}/actions/workflows/{workflow_id}/enable"
+    ],
+    forceCancelWorkflowRun: [
+      "POST /repos/{owner}/{repo}/actions/runs/{run_id}/force-cancel"
+    ],
+    generateRunnerJitconfigForOrg: [
+      "POST /orgs/{org}/actions/runners/generate-jitconfig"
+    ],
+    generateRunnerJitconfigForRepo: [
+      "POST /repos/{owner}/{repo}/actions/runners/generate-jitconfig"
+    ],
+    getActionsCacheList: ["GET /repos/{owner}/{repo}/actions/caches"],
+    getActionsCacheUsage: ["GET /repos/{owner}/{repo}/actions/cache/usage"],
+    getActionsCacheUsageByRepoForOrg: [
+      "GET /orgs/{org}/actions/cache/usage-by-repository"
+    ],
+    getActionsCacheUsageForOrg: ["GET /orgs/{org}/actions/cache/usage"],
+    getAllowedActionsOrganization: [
+      "GET /orgs/{org}/actions/permissions/selected-actions"
+    ],
+    getAllowedActionsRepository: [
+      "GET /repos/{owner}/{repo}/actions/permissions/selected-actions"
+    ],
+    getArtifact: ["GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}"],
+    getCustomImageForOrg: [
+      "GET /orgs/{org}/actions/hosted-runners/images/custom/{image_definition_id}"
+    ],
+    getCustomImageVersionForOrg: [
+      "GET /orgs/{org}/actions/hosted-runners/images/custom/{image_definition_id}/versions/{version}"
+    ],
+    getCustomOidcSubClaimForRepo: [
+      "GET /repos/{owner}/{repo}/actions/oidc/customization/sub"
+    ],
+    getEnvironmentPublicKey: [
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/secrets/public-key"
+    ],
+    getEnvironmentSecret: [
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}"
+    ],
+    getEnvironmentVariable: [
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}"
+    ],
+    getGithubActionsDefaultWorkflowPermissionsOrganization: [
+      "GET /orgs/{org}/actions/permissions/workflow"
+    ],
+    getGithubActionsDefaultWorkflowPermissionsRepository: [
+      "GET /repos/{owner}/{repo}/actions/permissions/workflow"
+    ],
+    getGithubActionsPermissionsOrganization: [
+      "GET /orgs/{org}/actions/permissions"
+    ],
+    getGithubActionsPermissionsRepository: [
+      "GET /repos/{owner}/{repo}/actions/permissions"
+    ],
+    getHostedRunnerForOrg: [
+      "GET /orgs/{org}/actions/hosted-runners/{hosted_runner_id}"
+    ],
+    getHostedRunnersGithubOwnedImagesForOrg: [
+      "GET /orgs/{org}/actions/hosted-runners/images/github-owned"
+    ],
+    getHostedRunnersLimitsForOrg: [
+      "GET /orgs/{org}/actions/hosted-runners/limits"
+    ],
+    getHostedRunnersMachineSpecsForOrg: [
+      "GET /orgs/{org}/actions/hosted-runners/machine-sizes"
+    ],
+    getHostedRunnersPartnerImagesForOrg: [
+      "GET /orgs/{org}/actions/hosted-runners/images/partner"
+    ],
+    getHostedRunnersPlatformsForOrg: [
+      "GET /orgs/{org}/actions/hosted-runners/platforms"
+    ],
+    getJobForWorkflowRun: ["GET /repos/{owner}/{repo}/actions/jobs/{job_id}"],
+    getOrgPublicKey: ["GET /orgs/{org}/actions/secrets/public-key"],
+    getOrgSecret: ["GET /orgs/{org}/actions/secrets/{secret_name}"],
+    getOrgVariable: ["GET /orgs/{org}/actions/variables/{name}"],
+    getPendingDeploymentsForRun: [
+      "GET /repos/{owner}/{repo}/actions/runs/{run_id}/pending_deployments"
+    ],
+    getRepoPermissions: [
+      "GET /repos/{owner}/{repo}/actions/permissions",
+      {},
+      { renamed: ["actions", "getGithubActionsPermissionsRepository"] }
+    ],
+    getRepoPublicKey: ["GET /repos/{owner}/{repo}/actions/secrets/public-key"],
+    getRepoSecret: ["GET /repos/{owner}/{repo}/actions/secrets/{secret_name}"],
+    getRepoVariable: ["GET /repos/{owner}/{repo}/actions/variables/{name}"],
+    getReviewsForRun: [
+      "GET /repos/{owner}/{repo}/actions/runs/{run_id}/approvals"
+    ],
+    getSelfHostedRunnerForOrg: ["GET /orgs/{org}/actions/runners/{runner_id}"],
+    getSelfHostedRunnerForRepo: [
+      "GET /repos/{owner}/{repo}/actions/runners/{runner_id}"
+    ],
+    getWorkflow: ["GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}"],
+    getWorkflowAccessToRepository: [
+      "GET /repos/{owner}/{repo}/actions/permissions/access"
+    ],
+    getWorkflowRun: ["GET /repos/{owner}/{repo}/actions/runs/{run_id}"],
+    getWorkflowRunAttempt: [
+      "GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}"
+    ],
+    getWorkflowRunUsage: [
+      "GET /repos/{owner}/{repo}/actions/runs/{run_id}/timing"
+    ],
+    getWorkflowUsage: [
+      "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/timing"
+    ],
+    listArtifactsForRepo: ["GET /repos/{owner}/{repo}/actions/artifacts"],
+    listCustomImageVersionsForOrg: [
+      "GET /orgs/{org}/actions/hosted-runners/images/custom/{image_definition_id}/versions"
+    ],
+    listCustomImagesForOrg: [
+      "GET /orgs/{org}/actions/hosted-runners/images/custom"
+    ],
+    listEnvironmentSecrets: [
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/secrets"
+    ],
+    listEnvironmentVariables: [
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/variables"
+    ],
+    listGithubHostedRunnersInGroupForOrg: [
+      "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/hosted-runners"
+    ],
+    listHostedRunnersForOrg: ["GET /orgs/{org}/actions/hosted-runners"],
+    listJobsForWorkflowRun: [
+      "GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs"
+    ],
+    listJobsForWorkflowRunAttempt: [
+      "GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs"
+    ],
+    listLabelsForSelfHostedRunnerForOrg: [
+      "GET /orgs/{org}/actions/runners/{runner_id}/labels"
+    ],
+    listLabelsForSelfHostedRunnerForRepo: [
+      "GET /repos/{owner}/{repo}/actions/runners/{runner_id}/labels"
+    ],
+    listOrgSecrets: ["GET /orgs/{org}/actions/secrets"],
+    listOrgVariables: ["GET /orgs/{org}/actions/variables"],
+    listRepoOrganizationSecrets: [
+      "GET /repos/{owner}/{repo}/actions/organization-secrets"
+    ],
+    listRepoOrganizationVariables: [
+      "GET /repos/{owner}/{repo}/actions/organization-variables"
+    ],
+    listRepoSecrets: ["GET /repos/{owner}/{repo}/actions/secrets"],
+    listRepoVariables: ["GET /repos/{owner}/{repo}/actions/variables"],
+    listRepoWorkflows: ["GET /repos/{owner}/{repo}/actions/workflows"],
+    listRunnerApplicationsForOrg: ["GET /orgs/{org}/actions/runners/downloads"],
+    listRunnerApplicationsForRepo: [
+      "GET /repos/{owner}/{repo}/actions/runners/downloads"
+    ],
+    listSelectedReposForOrgSecret: [
+      "GET /orgs/{org}/actions/secrets/{secret_name}/repositories"
+    ],
+    listSelectedReposForOrgVariable: [
+      "GET /orgs/{org}/actions/variables/{name}/repositories"
+    ],
+    listSelectedRepositoriesEnabledGithubActionsOrganization: [
+      "GET /orgs/{org}/actions/permissions/repositories"
+    ],
+    listSelfHostedRunnersForOrg: ["GET /orgs/{org}/actions/runners"],
+    listSelfHostedRunnersForRepo: ["GET /repos/{owner}/{repo}/actions/runners"],
+    listWorkflowRunArtifacts: [
+      "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts"
+    ],
+    listWorkflowRuns: [
+      "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs"
+    ],
+    listWorkflowRunsForRepo: ["GET /repos/{owner}/{repo}/actions/runs"],
+    reRunJobForWorkflowRun: [
+      "POST /repos/{owner}/{repo}/actions/jobs/{job_id}/rerun"
+    ],
+    reRunWorkflow: ["POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun"],
+    reRunWorkflowFailedJobs: [
+      "POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs"
+    ],
+    removeAllCustomLabelsFromSelfHostedRunnerForOrg: [
+      "DELETE /orgs/{org}/actions/runners/{runner_id}/labels"
+    ],
+    removeAllCustomLabelsFromSelfHostedRunnerForRepo: [
+      "DELETE /repos/{owner}/{repo}/actions/runners/{runner_id}/labels"
+    ],
+    removeCustomLabelFromSelfHostedRunnerForOrg: [
+      "DELETE /orgs/{org}/actions/runners/{runner_id}/labels/{name}"
+    ],
+    removeCustomLabelFromSelfHostedRunnerForRepo: [
+      "DELETE /repos/{owner}/{repo}/actions/runners/{runner_id}/labels/{name}"
+    ],
+    removeSelectedRepoFromOrgSecret: [
+      "DELETE /orgs/{org}/actions/secrets/{secret_name}/repositories/{repository_id}"
+    ],
+    removeSelectedRepoFromOrgVariable: [
+      "DELETE /orgs/{org}/actions/variables/{name}/repositories/{repository_id}"
+    ],
+    reviewCustomGatesForRun: [
+      "POST /repos/{owner}/{repo}/actions/runs/{run_id}/deployment_protection_rule"
+    ],
+    reviewPendingDeploymentsForRun: [
+      "POST /repos/{owner}/{repo}/actions/runs/{run_id}/pending_deployments"
+    ],
+    setAllowedActionsOrganization: [
+      "PUT /orgs/{org}/actions/permissions/selected-actions"
+    ],
+    setAllowedActionsRepository: [
+      "PUT /repos/{owner}/{repo}/actions/permissions/selected-actions"
+    ],
+    setCustomLabelsForSelfHostedRunnerForOrg: [
+      "PUT /orgs/{org}/actions/runners/{runner_id}/labels"
+    ],
+    setCustomLabelsForSelfHostedRunnerForRepo: [
+      "PUT /repos/{owner}/{repo}/actions/runners/{runner_id}/labels"
+    ],
+    setCustomOidcSubClaimForRepo: [
+      "PUT /repos/{owner}/{repo}/actions/oidc/customization/sub"
+    ],
+    setGithubActionsDefaultWorkflowPermissionsOrganization: [
+      "PUT /orgs/{org}/actions/permissions/workflow"
+    ],
+    setGithubActionsDefaultWorkflowPermissionsRepository: [
+      "PUT /repos/{owner}/{repo}/actions/permissions/workflow"
+    ],
+    setGithubActionsPermissionsOrganization: [
+      "PUT /orgs/{org}/actions/permissions"
+    ],
+    setGithubActionsPermissionsRepository: [
+      "PUT /repos/{owner}/{repo}/actions/permissions"
+    ],
+    setSelectedReposForOrgSecret: [
+      "PUT /orgs/{org}/actions/secrets/{secret_name}/repositories"
+    ],
+    setSelectedReposForOrgVariable: [
+      "PUT /orgs/{org}/actions/variables/{name}/repositories"
+    ],
+    setSelectedRepositoriesEnabledGithubActionsOrganization: [
+      "PUT /orgs/{org}/actions/permissions/repositories"
+    ],
+    setWorkflowAccessToRepository: [
+      "PUT /repos/{owner}/{repo}/actions/permissions/access"
+    ],
+    updateEnvironmentVariable: [
+      "PATCH /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}"
+    ],
+    updateHostedRunnerForOrg: [
+      "PATCH /orgs/{org}/actions/hosted-runners/{hosted_runner_id}"
+    ],
+    updateOrgVariable: ["PATCH /orgs/{org}/actions/variables/{name}"],
+    updateRepoVariable: [
+      "PATCH /repos/{owner}/{repo}/actions/variables/{name}"
+    ]
+  },
+  activity: {
+    checkRepoIsStarredByAuthenticatedUser: ["GET /user/starred/{owner}/{repo}"],
+    deleteRepoSubscription: ["DELETE /repos/{owner}/{repo}/subscription"],
+    deleteThreadSubscription: [
+      "DELETE /notifications/threads/{thread_id}/subscription"
+    ],
+    getFeeds: ["GET /feeds"],
+    getRepoSubscription: ["GET /repos/{owner}/{repo}/subscription"],
+    getThread: ["GET /notifications/threads/{thread_id}"],
+    getThreadSubscriptionForAuthenticatedUser: [
+      "GET /notifications/threads/{thread_id}/subscription"
+    ],
+    listEventsForAuthenticatedUser: ["GET /users/{username}/events"],
+    listNotificationsForAuthenticatedUser: ["GET /notifications"],
+    listOrgEventsForAuthenticatedUser: [
+      "GET /users/{username}/events/orgs/{org}"
+    ],
+    listPublicEvents: ["GET /events"],
+    listPublicEventsForRepoNetwork: ["GET /networks/{owner}/{repo}/events"],
+    listPublicEventsForUser: ["GET /users/{username}/events/public"],
+    listPublicOrgEvents: ["GET /orgs/{org}/events"],
+    listReceivedEventsForUser: ["GET /users/{username}/received_events"],
+    listReceivedPublicEventsForUser: [
+      "GET /users/{username}/received_events/public"
+    ],
+    listRepoEvents: ["GET /repos/{owner}/{repo}/events"],
+    listRepoNotificationsForAuthenticatedUser: [
+      "GET /repos/{owner}/{repo}/notifications"
+    ],
+    listReposStarredByAuthenticatedUser: ["GET /user/starred"],
+    listReposStarredByUser: ["GET /users/{username}/starred"],
+    listReposWatchedByUser: ["GET /users/{username}/subscriptions"],
+    listStargazersForRepo: ["GET /repos/{owner}/{repo}/stargazers"],
+    listWatchedReposForAuthenticatedUser: ["GET /user/subscriptions"],
+    listWatchersForRepo: ["GET /repos/{owner}/{repo}/subscribers"],
+    markNotificationsAsRead: ["PUT /notifications"],
+    markRepoNotificationsAsRead: ["PUT /repos/{owner}/{repo}/notifications"],
+    markThreadAsDone: ["DELETE /notifications/threads/{thread_id}"],
+    markThreadAsRead: ["PATCH /notifications/threads/{thread_id}"],
+    setRepoSubscription: ["PUT /repos/{owner}/{repo}/subscription"],
+    setThreadSubscription: [
+      "PUT /notifications/threads/{thread_id}/subscription"
+    ],
+    starRepoForAuthenticatedUser: ["PUT /user/starred/{owner}/{repo}"],
+    unstarRepoForAuthenticatedUser: ["DELETE /user/starred/{owner}/{repo}"]
+  },
+  apps: {
+    addRepoToInstallation: [
+      "PUT /user/installations/{installation_id}/repositories/{repository_id}",
+      {},
+      { renamed: ["apps", "addRepoToInstallationForAuthenticatedUser"] }
+    ],
+    addRepoToInstallationForAuthenticatedUser: [
+      "PUT /user/installations/{installation_id}/repositories/{repository_id}"
+    ],
+    checkToken: ["POST /applications/{client_id}/token"],
+    createFromManifest: ["POST /app-manifests/{code}/conversions"],
+    createInstallationAccessToken: [
+      "POST /app/installations/{installation_id}/access_tokens"
+    ],
+    deleteAuthorization: ["DELETE /applications/{client_id}/grant"],
+    deleteInstallation: ["DELETE /app/installations/{installation_id}"],
+    deleteToken: ["DELETE /applications/{client_id}/token"],
+    getAuthenticated: ["GET /app"],
+    getBySlug: ["GET /apps/{app_slug}"],
+    getInstallation: ["GET /app/installations/{installation_id}"],
+    getOrgInstallation: ["GET /orgs/{org}/installation"],
+    getRepoInstallation: ["GET /repos/{owner}/{repo}/installation"],
+    getSubscriptionPlanForAccount: [
+      "GET /marketplace_listing/accounts/{account_id}"
+    ],
+    getSubscriptionPlanForAccountStubbed: [
+      "GET /marketplace_listing/stubbed/accounts/{account_id}"
+    ],
+    getUserInstallation: ["GET /users/{username}/installation"],
+    getWebhookConfigForApp: ["GET /app/hook/config"],
+    getWebhookDelivery: ["GET /app/hook/deliveries/{delivery_id}"],
+    listAccountsForPlan: ["GET /marketplace_listing/plans/{plan_id}/accounts"],
+    listAccountsForPlanStubbed: [
+      "GET /marketplace_listing/stubbed/plans/{plan_id}/accounts"
+    ],
+    listInstallationReposForAuthenticatedUser: [
+      "GET /user/installations/{installation_id}/repositories"
+    ],
+    listInstallationRequestsForAuthenticatedApp: [
+      "GET /app/installation-requests"
+    ],
+    listInstallations: ["GET /app/installations"],
+    listInstallationsForAuthenticatedUser: ["GET /user/installations"],
+    listPlans: ["GET /marketplace_listing/plans"],
+    listPlansStubbed: ["GET /marketplace_listing/stubbed/plans"],
+    listReposAccessibleToInstallation: ["GET /installation/repositories"],
+    listSubscriptionsForAuthenticatedUser: ["GET /user/marketplace_purchases"],
+    listSubscriptionsForAuthenticatedUserStubbed: [
+      "GET /user/marketplace_purchases/stubbed"
+    ],
+    listWebhookDeliveries: ["GET /app/hook/deliveries"],
+    redeliverWebhookDelivery: [
+      "POST /app/hook/deliveries/{delivery_id}/attempts"
+    ],
+    removeRepoFromInstallation: [
+      "DELETE /user/installations/{installation_id}/repositories/{repository_id}",
+      {},
+      { renamed: ["apps", "removeRepoFromInstallationForAuthenticatedUser"] }
+    ],
+    removeRepoFromInstallationForAuthenticatedUser: [
+      "DELETE /user/installations/{installation_id}/repositories/{repository_id}"
+    ],
+    resetToken: ["PATCH /applications/{client_id}/token"],
+    revokeInstallationAccessToken: ["DELETE /installation/token"],
+    scopeToken: ["POST /applications/{client_id}/token/scoped"],
+    suspendInstallation: ["PUT /app/installations/{installation_id}/suspended"],
+    unsuspendInstallation: [
+      "DELETE /app/installations/{installation_id}/suspended"
+    ],
+    updateWebhookConfigForApp: ["PATCH /app/hook/config"]
+  },
+  billing: {
+    getGithubActionsBillingOrg: ["GET /orgs/{org}/settings/billing/actions"],
+    getGithubActionsBillingUser: [
+      "GET /users/{username}/settings/billing/actions"
+    ],
+    getGithubBillingPremiumRequestUsageReportOrg: [
+      "GET /organizations/{org}/settings/billing/premium_request/usage"
+    ],
+    getGithubBillingPremiumRequestUsageReportUser: [
+      "GET /users/{username}/settings/billing/premium_request/usage"
+    ],
+    getGithubBillingUsageReportOrg: [
+      "GET /organizations/{org}/settings/billing/usage"
+    ],
+    getGithubBillingUsageReportUser: [
+      "GET /users/{username}/settings/billing/usage"
+    ],
+    getGithubPackagesBillingOrg: ["GET /orgs/{org}/settings/billing/packages"],
+    getGithubPackagesBillingUser: [
+      "GET /users/{username}/settings/billing/packages"
+    ],
+    getSharedStorageBillingOrg: [
+      "GET /orgs/{org}/settings/billing/shared-storage"
+    ],
+    getSharedStorageBillingUser: [
+      "GET /users/{username}/settings/billing/shared-storage"
+    ]
+  },
+  campaigns: {
+    createCampaign: ["POST /orgs/{org}/campaigns"],
+    deleteCampaign: ["DELETE /orgs/{org}/campaigns/{campaign_number}"],
+    getCampaignSummary: ["GET /orgs/{org}/campaigns/{campaign_number}"],
+    listOrgCampaigns: ["GET /orgs/{org}/campaigns"],
+    updateCampaign: ["PATCH /orgs/{org}/campaigns/{campaign_number}"]
+  },
+  checks: {
+    create: ["POST /repos/{owner}/{repo}/check-runs"],
+    createSuite: ["POST /repos/{owner}/{repo}/check-suites"],
+    get: ["GET /repos/{owner}/{repo}/check-runs/{check_run_id}"],
+    getSuite: ["GET /repos/{owner}/{repo}/check-suites/{check_suite_id}"],
+    listAnnotations: [
+      "GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations"
+    ],
+    listForRef: ["GET /repos/{owner}/{repo}/commits/{ref}/check-runs"],
+    listForSuite: [
+      "GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs"
+    ],
+    listSuitesForRef: ["GET /repos/{owner}/{repo}/commits/{ref}/check-suites"],
+    rerequestRun: [
+      "POST /repos/{owner}/{repo}/check-runs/{check_run_id}/rerequest"
+    ],
+    rerequestSuite: [
+      "POST /repos/{owner}/{repo}/check-suites/{check_suite_id}/rerequest"
+    ],
+    setSuitesPreferences: [
+      "PATCH /repos/{owner}/{repo}/check-suites/preferences"
+    ],
+    update: ["PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}"]
+  },
+  codeScanning: {
+    commitAutofix: [
+      "POST /repos/{owner}/{repo}/code-scanning/alerts/{alert_number}/autofix/commits"
+    ],
+    createAutofix: [
+      "POST /repos/{owner}/{repo}/code-scanning/alerts/{alert_number}/autofix"
+    ],
+    createVariantAnalysis: [
+      "POST /repos/{owner}/{repo}/code-scanning/codeql/variant-analyses"
+    ],
+    deleteAnalysis: [
+      "DELETE /repos/{owner}/{repo}/code-scanning/analyses/{analysis_id}{?confirm_delete}"
+    ],
+    deleteCodeqlDatabase: [
+      "DELETE /repos/{owner}/{repo}/code-scanning/codeql/databases/{language}"
+    ],
+    getAlert: [
+      "GET /repos/{owner}/{repo}/code-scanning/alerts/{alert_number}",
+      {},
+      { renamedParameters: { alert_id: "alert_number" } }
+    ],
+    getAnalysis: [
+      "GET /repos/{owner}/{repo}/code-scanning/analyses/{analysis_id}"
+    ],
+    getAutofix: [
+      "GET /repos/{owner}/{repo}/code-scanning/alerts/{alert_number}/autofix"
+    ],
+    getCodeqlDatabase: [
+      "GET /repos/{owner}/{repo}/code-scanning/codeql/databases/{language}"
+    ],
+    getDefaultSetup: ["GET /repos/{owner}/{repo}/code-scanning/default-setup"],
+    getSarif: ["GET /repos/{owner}/{repo}/code-scanning/sarifs/{sarif_id}"],
+    getVariantAnalysis: [
+      "GET /repos/{owner}/{repo}/code-scanning/codeql/variant-analyses/{codeql_variant_analysis_id}"
+    ],
+    getVariantAnalysisRepoTask: [
+      "GET /repos/{owner}/{repo}/code-scanning/codeql/variant-analyses/{codeql_variant_analysis_id}/repos/{repo_owner}/{repo_name}"
+    ],
+    listAlertInstances: [
+      "GET /repos/{owner}/{repo}/code-scanning/alerts/{alert_number}/instances"
+    ],
+    listAlertsForOrg: ["GET /orgs/{org}/code-scanning/alerts"],
+    listAlertsForRepo: ["GET /repos/{owner}/{repo}/code-scanning/alerts"],
+    listAlertsInstances: [
+      "GET /repos/{owner}/{repo}/code-scanning/alerts/{alert_number}/instances",
+      {},
+      { renamed: ["codeScanning", "listAlertInstances"] }
+    ],
+    listCodeqlDatabases: [
+      "GET /repos/{owner}/{repo}/code-scanning/codeql/databases"
+    ],
+    listRecentAnalyses: ["GET /repos/{owner}/{repo}/code-scanning/analyses"],
+    updateAlert: [
+      "PATCH /repos/{owner}/{repo}/code-scanning/alerts/{alert_number}"
+    ],
+    updateDefaultSetup: [
+      "PATCH /repos/{owner}/{repo}/code-scanning/default-setup"
+    ],
+    uploadSarif: ["POST /repos/{owner}/{repo}/code-scanning/sarifs"]
+  },
+  codeSecurity: {
+    attachConfiguration: [
+      "POST /orgs/{org}/code-security/configurations/{configuration_id}/attach"
+    ],
+    attachEnterpriseConfiguration: [
+      "POST /enterprises/{enterprise}/code-security/configurations/{configuration_id}/attach"
+    ],
+    createConfiguration: ["POST /orgs/{org}/code-security/configurations"],
+    createConfigurationForEnterprise: [
+      "POST /enterprises/{enterprise}/code-security/configurations"
+    ],
+    deleteConfiguration: [
+      "DELETE /orgs/{org}/code-security/configurations/{configuration_id}"
+    ],
+    deleteConfigurationForEnterprise: [
+      "DELETE /enterprises/{enterprise}/code-security/configurations/{configuration_id}"
+    ],
+    detachConfiguration: [
+      "DELETE /orgs/{org}/code-security/configurations/detach"
+    ],
+    getConfiguration: [
+      "GET /orgs/{org}/code-security/configurations/{configuration_id}"
+    ],
+    getConfigurationForRepository: [
+      "GET /repos/{owner}/{repo}/code-security-configuration"
+    ],
+    getConfigurationsForEnterprise: [
+      "GET /enterprises/{enterprise}/code-security/configurations"
+    ],
+    getConfigurationsForOrg: ["GET /orgs/{org}/code-security/configurations"],
+    getDefaultConfigurations: [
+      "GET /orgs/{org}/code-security/configurations/defaults"
+    ],
+    getDefaultConfigurationsForEnterprise: [
+      "GET /enterprises/{enterprise}/code-security/configurations/defaults"
+    ],
+    getRepositoriesForConfiguration: [
+      "GET /orgs/{org}/code-security/configurations/{configuration_id}/repositories"
+    ],
+    getRepositoriesForEnterpriseConfiguration: [
+      "GET /enterprises/{enterprise}/code-security/configurations/{configuration_id}/repositories"
+    ],
+    getSingleConfigurationForEnterprise: [
+      "GET /enterprises/{enterprise}/code-security/configurations/{configuration_id}"
+    ],
+    setConfigurationAsDefault: [
+      "PUT /orgs/{org}/code-security/configurations/{configuration_id}/defaults"
+    ],
+    setConfigurationAsDefaultForEnterprise: [
+      "PUT /enterprises/{enterprise}/code-security/configurations/{configuration_id}/defaults"
+    ],
+    updateConfiguration: [
+      "PATCH /orgs/{org}/code-security/configurations/{configuration_id}"
+    ],
+    updateEnterpriseConfiguration: [
+      "PATCH /enterprises/{enterprise}/code-security/configurations/{configuration_id}"
+    ]
+  },
+  codesOfConduct: {
+    getAllCodesOfConduct: ["GET /codes_of_conduct"],
+    getConductCode: ["GET /codes_of_conduct/{key}"]
+  },
+  codespaces: {
+    addRepositoryForSecretForAuthenticatedUser: [
+      "PUT /user/codespaces/secrets/{secret_name}/repositories/{repository_id}"
+    ],
+    addSelectedRepoToOrgSecret: [
+      "PUT /orgs/{org}/codespaces/secrets/{secret_name}/repositories/{repository_id}"
+    ],
+    checkPermissionsForDevcontainer: [
+      "GET /repos/{owner}/{repo}/codespaces/permissions_check"
+    ],
+    codespaceMachinesForAuthenticatedUser: [
+      "GET /user/codespaces/{codespace_name}/machines"
+    ],
+    createForAuthenticatedUser: ["POST /user/codespaces"],
+    createOrUpdateOrgSecret: [
+      "PUT /orgs/{org}/codespaces/secrets/{secret_name}"
+    ],
+    createOrUpdateRepoSecret: [
+      "PUT /repos/{owner}/{repo}/codespaces/secrets/{secret_name}"
+    ],
+    createOrUpdateSecretForAuthenticatedUser: [
+      "PUT /user/codespaces/secrets/{secret_name}"
+    ],
+    createWithPrForAuthenticatedUser: [
+      "POST /repos/{owner}/{repo}/pulls/{pull_number}/codespaces"
+    ],
+    createWithRepoForAuthenticatedUser: [
+      "POST /repos/{owner}/{repo}/codespaces"
+    ],
+    deleteForAuthenticatedUser: ["DELETE /user/codespaces/{codespace_name}"],
+    deleteFromOrganization: [
+      "DELETE /orgs/{org}/members/{username}/codespaces/{codespace_name}"
+    ],
+    deleteOrgSecret: ["DELETE /orgs/{org}/codespaces/secrets/{secret_name}"],
+    deleteRepoSecret: [
+      "DELETE /repos/{owner}/{repo}/codespaces/secrets/{secret_name}"
+    ],
+    deleteSecretForAuthenticatedUser: [
+      "DELETE /user/codespaces/secrets/{secret_name}"
+    ],
+    exportForAuthenticatedUser: [
+      "POST /user/codespaces/{codespace_name}/exports"
+    ],
+    getCodespacesForUserInOrg: [
+      "GET /orgs/{org}/members/{username}/codespaces"
+    ],
+    getExportDetailsForAuthenticatedUser: [
+      "GET /user/codespaces/{codespace_name}/exports/{export_id}"
+    ],
+    getForAuthenticatedUser: ["GET /user/codespaces/{codespace_name}"],
+    getOrgPublicKey: ["GET /orgs/{org}/codespaces/secrets/public-key"],
+    getOrgSecret: ["GET /orgs/{org}/codespaces/secrets/{secret_name}"],
+    getPublicKeyForAuthenticatedUser: [
+      "GET /user/codespaces/secrets/public-key"
+    ],
+    getRepoPublicKey: [
+      "GET /repos/{owner}/{repo}/codespaces/secrets/public-key"
+    ],
+    getRepoSecret: [
+      "GET /repos/{owner}/{repo}/codespaces/secrets/{secret_name}"
+    ],
+    getSecretForAuthenticatedUser: [
+      "GET /user/codespaces/secrets/{secret_name}"
+    ],
+    listDevcontainersInRepositoryForAuthenticatedUser: [
+      "GET /repos/{owner}/{repo}/codespaces/devcontainers"
+    ],
+    listForAuthenticatedUser: ["GET /user/codespaces"],
+    listInOrganization: [
+      "GET /orgs/{org}/codespaces",
+      {},
+      { renamedParameters: { org_id: "org" } }
+    ],
+    listInRepositoryForAuthenticatedUser: [
+      "GET /repos/{owner}/{repo}/codespaces"
+    ],
+    listOrgSecrets: ["GET /orgs/{org}/codespaces/secrets"],
+    listRepoSecrets: ["GET /repos/{owner}/{repo}/codespaces/secrets"],
+    listRepositoriesForSecretForAuthenticatedUser: [
+      "GET /user/codespaces/secrets/{secret_name}/repositories"
+    ],
+    listSecretsForAuthenticatedUser: ["GET /user/codespaces/secrets"],
+    listSelectedReposForOrgSecret: [
+      "GET /orgs/{org}/codespaces/secrets/{secret_name}/repositories"
+    ],
+    preFlightWithRepoForAuthenticatedUser: [
+      "GET /repos/{owner}/{repo}/codespaces/new"
+    ],
+    publishForAuthenticatedUser: [
+      "POST /user/codespaces/{codespace_name}/publish"
+    ],
+    removeRepositoryForSecretForAuthenticatedUser: [
+      "DELETE /user/codespaces/secrets/{secret_name}/repositories/{repository_id}"
+    ],
+    removeSelectedRepoFromOrgSecret: [
+      "DELETE /orgs/{org}/codespaces/secrets/{secret_name}/repositories/{repository_id}"
+    ],
+    repoMachinesForAuthenticatedUser: [
+      "GET /repos/{owner}/{repo}/codespaces/machines"
+    ],
+    setRepositoriesForSecretForAuthenticatedUser: [
+      "PUT /user/codespaces/secrets/{secret_name}/repositories"
+    ],
+    setSelectedReposForOrgSecret: [
+      "PUT /orgs/{org}/codespaces/secrets/{secret_name}/repositories"
+    ],
+    startForAuthenticatedUser: ["POST /user/codespaces/{codespace_name}/start"],
+    stopForAuthenticatedUser: ["POST /user/codespaces/{codespace_name}/stop"],
+    stopInOrganization: [
+      "POST /orgs/{org}/members/{username}/codespaces/{codespace_name}/stop"
+    ],
+    updateForAuthenticatedUser: ["PATCH /user/codespaces/{codespace_name}"]
+  },
+  copilot: {
+    addCopilotSeatsForTeams: [
+      "POST /orgs/{org}/copilot/billing/selected_teams"
+    ],
+    addCopilotSeatsForUsers: [
+      "POST /orgs/{org}/copilot/billing/selected_users"
+    ],
+    cancelCopilotSeatAssignmentForTeams: [
+      "DELETE /orgs/{org}/copilot/billing/selected_teams"
+    ],
+    cancelCopilotSeatAssignmentForUsers: [
+      "DELETE /orgs/{org}/copilot/billing/selected_users"
+    ],
+    copilotMetricsForOrganization: ["GET /orgs/{org}/copilot/metrics"],
+    copilotMetricsForTeam: ["GET /orgs/{org}/team/{team_slug}/copilot/metrics"],
+    getCopilotOrganizationDetails: ["GET /orgs/{org}/copilot/billing"],
+    getCopilotSeatDetailsForUser: [
+      "GET /orgs/{org}/members/{username}/copilot"
+    ],
+    listCopilotSeats: ["GET /orgs/{org}/copilot/billing/seats"]
+  },
+  credentials: { revoke: ["POST /credentials/revoke"] },
+  dependabot: {
+    addSelectedRepoToOrgSecret: [
+      "PUT /orgs/{org}/dependabot/secrets/{secret_name}/repositories/{repository_id}"
+    ],
+    createOrUpdateOrgSecret: [
+      "PUT /orgs/{org}/dependabot/secrets/{secret_name}"
+    ],
+    createOrUpdateRepoSecret: [
+      "PUT /repos/{owner}/{repo}/dependabot/secrets/{secret_name}"
+    ],
+    deleteOrgSecret: ["DELETE /orgs/{org}/dependabot/secrets/{secret_name}"],
+    deleteRepoSecret: [
+      "DELETE /repos/{owner}/{repo}/dependabot/secrets/{secret_name}"
+    ],
+    getAlert: ["GET /repos/{owner}/{repo}/dependabot/alerts/{alert_number}"],
+    getOrgPublicKey: ["GET /orgs/{org}/dependabot/secrets/public-key"],
+    getOrgSecret: ["GET /orgs/{org}/dependabot/secrets/{secret_name}"],
+    getRepoPublicKey: [
+      "GET /repos/{owner}/{repo}/dependabot/secrets/public-key"
+    ],
+    getRepoSecret: [
+      "GET /repos/{owner}/{repo}/dependabot/secrets/{secret_name}"
+    ],
+    listAlertsForEnterprise: [
+      "GET /enterprises/{enterprise}/dependabot/alerts"
+    ],
+    listAlertsForOrg: ["GET /orgs/{org}/dependabot/alerts"],
+    listAlertsForRepo: ["GET /repos/{owner}/{repo}/dependabot/alerts"],
+    listOrgSecrets: ["GET /orgs/{org}/dependabot/secrets"],
+    listRepoSecrets: ["GET /repos/{owner}/{repo}/dependabot/secrets"],
+    listSelectedReposForOrgSecret: [
+      "GET /orgs/{org}/dependabot/secrets/{secret_name}/repositories"
+    ],
+    removeSelectedRepoFromOrgSecret: [
+      "DELETE /orgs/{org}/dependabot/secrets/{secret_name}/repositories/{repository_id}"
+    ],
+    repositoryAccessForOrg: [
+      "GET /organizations/{org}/dependabot/repository-access"
+    ],
+    setRepositoryAccessDefaultLevel: [
+      "PUT /organizations/{org}/dependabot/repository-access/default-level"
+    ],
+    setSelectedReposForOrgSecret: [
+      "PUT /orgs/{org}/dependabot/secrets/{secret_name}/repositories"
+    ],
+    updateAlert: [
+      "PATCH /repos/{owner}/{repo}/dependabot/alerts/{alert_number}"
+    ],
+    updateRepositoryAccessForOrg: [
+      "PATCH /organizations/{org}/dependabot/repository-access"
+    ]
+  },
+  dependencyGraph: {
+    createRepositorySnapshot: [
+      "POST /repos/{owner}/{repo}/dependency-graph/snapshots"
+    ],
+    diffRange: [
+      "GET /repos/{owner}/{repo}/dependency-graph/compare/{basehead}"
+    ],
+    exportSbom: ["GET /repos/{owner}/{repo}/dependency-graph/sbom"]
+  },
+  emojis: { get: ["GET /emojis"] },
+  enterpriseTeamMemberships: {
+    add: [
+      "PUT /enterprises/{enterprise}/teams/{enterprise-team}/memberships/{username}"
+    ],
+    bulkAdd: [
+      "POST /enterprises/{enterprise}/teams/{enterprise-team}/memberships/add"
+    ],
+    bulkRemove: [
+      "POST /enterprises/{enterprise}/teams/{enterprise-team}/memberships/remove"
+    ],
+    get: [
+      "GET /enterprises/{enterprise}/teams/{enterprise-team}/memberships/{username}"
+    ],
+    list: ["GET /enterprises/{enterprise}/teams/{enterprise-team}/memberships"],
+    remove: [
+      "DELETE /enterprises/{enterprise}/teams/{enterprise-team}/memberships/{username}"
+    ]
+  },
+  enterpriseTeamOrganizations: {
+    add: [
+      "PUT /enterprises/{enterprise}/teams/{enterprise-team}/organizations/{org}"
+    ],
+    bulkAdd: [
+      "POST /enterprises/{enterprise}/teams/{enterprise-team}/organizations/add"
+    ],
+    bulkRemove: [
+      "POST /enterprises/{enterprise}/teams/{enterprise-team}/organizations/remove"
+    ],
+    delete: [
+      "DELETE /enterprises/{enterprise}/teams/{enterprise-team}/organizations/{org}"
+    ],
+    getAssignment: [
+      "GET /enterprises/{enterprise}/teams/{enterprise-team}/organizations/{org}"
+    ],
+    getAssignments: [
+      "GET /enterprises/{enterprise}/teams/{enterprise-team}/organizations"
+    ]
+  },
+  enterpriseTeams: {
+    create: ["POST /enterprises/{enterprise}/teams"],
+    delete: ["DELETE /enterprises/{enterprise}/teams/{team_slug}"],
+    get: ["GET /enterprises/{enterprise}/teams/{team_slug}"],
+    list: ["GET /enterprises/{enterprise}/teams"],
+    update: ["PATCH /enterprises/{enterprise}/teams/{team_slug}"]
+  },
+  gists: {
+    checkIsStarred: ["GET /gists/{gist_id}/star"],
+    create: ["POST /gists"],
+    createComment: ["POST /gists/{gist_id}/comments"],
+    delete: ["DELETE /gists/{gist_id}"],
+    deleteComment: ["DELETE /gists/{gist_id}/comments/{comment_id}"],
+    fork: ["POST /gists/{gist_id}/forks"],
+    get: ["GET /gists/{gist_id}"],
+    getComment: ["GET /gists/{gist_id}/comments/{comment_id}"],
+    getRevision: ["GET /gists/{gist_id}/{sha}"],
+    list: ["GET /gists"],
+    listComments: ["GET /gists/{gist_id}/comments"],
+    listCommits: ["GET /gists/{gist_id}/commits"],
+    listForUser: ["GET /users/{username}/gists"],
+    listForks: ["GET /gists/{gist_id}/forks"],
+    listPublic: ["GET /gists/public"],
+    listStarred: ["GET /gists/starred"],
+    star: ["PUT /gists/{gist_id}/star"],
+    unstar: ["DELETE /gists/{gist_id}/star"],
+    update: ["PATCH /gists/{gist_id}"],
+    updateComment: ["PATCH /gists/{gist_id}/comments/{comment_id}"]
+  },
+  git: {
+    createBlob: ["POST /repos/{owner}/{repo}/git/blobs"],
+    createCommit: ["POST /repos/{owner}/{repo}/git/commits"],
+    createRef: ["POST /repos/{owner}/{repo}/git/refs"],
+    createTag: ["POST /repos/{owner}/{repo}/git/tags"],
+    createTree: ["POST /repos/{owner}/{repo}/git/trees"],
+    deleteRef: ["DELETE /repos/{owner}/{repo}/git/refs/{ref}"],
+    getBlob: ["GET /repos/{owner}/{repo}/git/blobs/{file_sha}"],
+    getCommit: ["GET /repos/{owner}/{repo}/git/commits/{commit_sha}"],
+    getRef: ["GET /repos/{owner}/{repo}/git/ref/{ref}"],
+    getTag: ["GET /repos/{owner}/{repo}/git/tags/{tag_sha}"],
+    getTree: ["GET /repos/{owner}/{repo}/git/trees/{tree_sha}"],
+    listMatchingRefs: ["GET /repos/{owner}/{repo}/git/matching-refs/{ref}"],
+    updateRef: ["PATCH /repos/{owner}/{repo}/git/refs/{ref}"]
+  },
+  gitignore: {
+    getAllTemplates: ["GET /gitignore/templates"],
+    getTemplate: ["GET /gitignore/templates/{name}"]
+  },
+  hostedCompute: {
+    createNetworkConfigurationForOrg: [
+      "POST /orgs/{org}/settings/network-configurations"
+    ],
+    deleteNetworkConfigurationFromOrg: [
+      "DELETE /orgs/{org}/settings/network-configurations/{network_configuration_id}"
+    ],
+    getNetworkConfigurationForOrg: [
+      "GET /orgs/{org}/settings/network-configurations/{network_configuration_id}"
+    ],
+    getNetworkSettingsForOrg: [
+      "GET /orgs/{org}/settings/network-settings/{network_settings_id}"
+    ],
+    listNetworkConfigurationsForOrg: [
+      "GET /orgs/{org}/settings/network-configurations"
+    ],
+    updateNetworkConfigurationForOrg: [
+      "PATCH /orgs/{org}/settings/network-configurations/{network_configuration_id}"
+    ]
+  },
+  interactions: {
+    getRestrictionsForAuthenticatedUser: ["GET /user/interaction-limits"],
+    getRestrictionsForOrg: ["GET /orgs/{org}/interaction-limits"],
+    getRestrictionsForRepo: ["GET /repos/{owner}/{repo}/interaction-limits"],
+    getRestrictionsForYourPublicRepos: [
+      "GET /user/interaction-limits",
+      {},
+      { renamed: ["interactions", "getRestrictionsForAuthenticatedUser"] }
+    ],
+    removeRestrictionsForAuthenticatedUser: ["DELETE /user/interaction-limits"],
+    removeRestrictionsForOrg: ["DELETE /orgs/{org}/interaction-limits"],
+    removeRestrictionsForRepo: [
+      "DELETE /repos/{owner}/{repo}/interaction-limits"
+    ],
+    removeRestrictionsForYourPublicRepos: [
+      "DELETE /user/interaction-limits",
+      {},
+      { renamed: ["interactions", "removeRestrictionsForAuthenticatedUser"] }
+    ],
+    setRestrictionsForAuthenticatedUser: ["PUT /user/interaction-limits"],
+    setRestrictionsForOrg: ["PUT /orgs/{org}/interaction-limits"],
+    setRestrictionsForRepo: ["PUT /repos/{owner}/{repo}/interaction-limits"],
+    setRestrictionsForYourPublicRepos: [
+      "PUT /user/interaction-limits",
+      {},
+      { renamed: ["interactions", "setRestrictionsForAuthenticatedUser"] }
+    ]
+  },
+  issues: {
+    addAssignees: [
+      "POST /repos/{owner}/{repo}/issues/{issue_number}/assignees"
+    ],
+    addBlockedByDependency: [
+      "POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by"
+    ],
+    addLabels: ["POST /repos/{owner}/{repo}/issues/{issue_number}/labels"],
+    addSubIssue: [
+      "POST /repos/{owner}/{repo}/issues/{issue_number}/sub_issues"
+    ],
+    checkUserCanBeAssigned: ["GET /repos/{owner}/{repo}/assignees/{assignee}"],
+    checkUserCanBeAssignedToIssue: [
+      "GET /repos/{owner}/{repo}/issues/{issue_number}/assignees/{assignee}"
+    ],
+    create: ["POST /repos/{owner}/{repo}/issues"],
+    createComment: [
+      "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
+    ],
+    createLabel: ["POST /repos/{owner}/{repo}/labels"],
+    createMilestone: ["POST /repos/{owner}/{repo}/milestones"],
+    deleteComment: [
+      "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}"
+    ],
+    deleteLabel: ["DELETE /repos/{owner}/{repo}/labels/{name}"],
+    deleteMilestone: [
+      "DELETE /repos/{owner}/{repo}/milestones/{milestone_number}"
+    ],
+    get: ["GET /repos/{owner}/{repo}/issues/{issue_number}"],
+    getComment: ["GET /repos/{owner}/{repo}/issues/comments/{comment_id}"],
+    getEvent: ["GET /repos/{owner}/{repo}/issues/events/{event_id}"],
+    getLabel: ["GET /repos/{owner}/{repo}/labels/{name}"],
+    getMilestone: ["GET /repos/{owner}/{repo}/milestones/{milestone_number}"],
+    getParent: ["GET /repos/{owner}/{repo}/issues/{issue_number}/parent"],
+    list: ["GET /issues"],
+    listAssignees: ["GET /repos/{owner}/{repo}/assignees"],
+    listComments: ["GET /repos/{owner}/{repo}/issues/{issue_number}/comments"],
+    listCommentsForRepo: ["GET /repos/{owner}/{repo}/issues/comments"],
+    listDependenciesBlockedBy: [
+      "GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by"
+    ],
+    listDependenciesBlocking: [
+      "GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocking"
+    ],
+    listEvents: ["GET /repos/{owner}/{repo}/issues/{issue_number}/events"],
+    listEventsForRepo: ["GET /repos/{owner}/{repo}/issues/events"],
+    listEventsForTimeline: [
+      "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline"
+    ],
+    listForAuthenticatedUser: ["GET /user/issues"],
+    listForOrg: ["GET /orgs/{org}/issues"],
+    listForRepo: ["GET /repos/{owner}/{repo}/issues"],
+    listLabelsForMilestone: [
+      "GET /repos/{owner}/{repo}/milestones/{milestone_number}/labels"
+    ],
+    listLabelsForRepo: ["GET /repos/{owner}/{repo}/labels"],
+    listLabelsOnIssue: [
+      "GET /repos/{owner}/{repo}/issues/{issue_number}/labels"
+    ],
+    listMilestones: ["GET /repos/{owner}/{repo}/milestones"],
+    listSubIssues: [
+      "GET /repos/{owner}/{repo}/issues/{issue_number}/sub_issues"
+    ],
+    lock: ["PUT /repos/{owner}/{repo}/issues/{issue_number}/lock"],
+    removeAllLabels: [
+      "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels"
+    ],
+    removeAssignees: [
+      "DELETE /repos/{owner}/{repo}/issues/{issue_number}/assignees"
+    ],
+    removeDependencyBlockedBy: [
+      "DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id}"
+    ],
+    removeLabel: [
+      "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}"
+    ],
+    removeSubIssue: [
+      "DELETE /repos/{owner}/{repo}/issues/{issue_number}/sub_issue"
+    ],
+    reprioritizeSubIssue: [
+      "PATCH /repos/{owner}/{repo}/issues/{issue_number}/sub_issues/priority"
+    ],
+    setLabels: ["PUT /repos/{owner}/{repo}/issues/{issue_number}/labels"],
+    unlock: ["DELETE /repos/{owner}/{repo}/issues/{issue_number}/lock"],
+    update: ["PATCH /repos/{owner}/{repo}/issues/{issue_number}"],
+    updateComment: ["PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}"],
+    updateLabel: ["PATCH /repos/{owner}/{repo}/labels/{name}"],
+    updateMilestone: [
+      "PATCH /repos/{owner}/{repo}/milestones/{milestone_number}"
+    ]
+  },
+  licenses: {
+    get: ["GET /licenses/{license}"],
+    getAllCommonlyUsed: ["GET /licenses"],
+    getForRepo: ["GET /repos/{owner}/{repo}/license"]
+  },
+  markdown: {
+    render: ["POST /markdown"],
+    renderRaw: [
+      "POST /markdown/raw",
+      { headers: { "content-type": "text/plain; charset=utf-8" } }
+    ]
+  },
+  meta: {
+    get: ["GET /meta"],
+    getAllVersions: ["GET /versions"],
+    getOctocat: ["GET /octocat"],
+    getZen: ["GET /zen"],
+    root: ["GET /"]
+  },
+  migrations: {
+    deleteArchiveForAuthenticatedUser: [
+      "DELETE /user/migrations/{migration_id}/archive"
+    ],
+    deleteArchiveForOrg: [
+      "DELETE /orgs/{org}/migrations/{migration_id}/archive"
+    ],
+    downloadArchiveForOrg: [
+      "GET /orgs/{org}/migrations/{migration_id}/archive"
+    ],
+    getArchiveForAuthenticatedUser: [
+      "GET /user/migrations/{migration_id}/archive"
+    ],
+    getStatusForAuthenticatedUser: ["GET /user/migrations/{migration_id}"],
+    getStatusForOrg: ["GET /orgs/{org}/migrations/{migration_id}"],
+    listForAuthenticatedUser: ["GET /user/migrations"],
+    listForOrg: ["GET /orgs/{org}/migrations"],
+    listReposForAuthenticatedUser: [
+      "GET /user/migrations/{migration_id}/repositories"
+    ],
+    listReposForOrg: ["GET /orgs/{org}/migrations/{migration_id}/repositories"],
+    listReposForUser: [
+      "GET /user/migrations/{migration_id}/repositories",
+      {},
+      { renamed: ["migrations", "listReposForAuthenticatedUser"] }
+    ],
+    startForAuthenticatedUser: ["POST /user/migrations"],
+    startForOrg: ["POST /orgs/{org}/migrations"],
+    unlockRepoForAuthenticatedUser: [
+      "DELETE /user/migrations/{migration_id}/repos/{repo_name}/lock"
+    ],
+    unlockRepoForOrg: [
+      "DELETE /orgs/{org}/migrations/{migration_id}/repos/{repo_name}/lock"
+    ]
+  },
+  oidc: {
+    getOidcCustomSubTemplateForOrg: [
+      "GET /orgs/{org}/actions/oidc/customization/sub"
+    ],
+    updateOidcCustomSubTemplateForOrg: [
+      "PUT /orgs/{org}/actions/oidc/customization/sub"
+    ]
+  },
+  orgs: {
+    addSecurityManagerTeam: [
+      "PUT /orgs/{org}/security-managers/teams/{team_slug}",
+      {},
+      {
+        deprecated: "octokit.rest.orgs.addSecurityManagerTeam() is deprecated, see https://docs.github.com/rest/orgs/security-managers#add-a-security-manager-team"
+      }
+    ],
+    assignTeamToOrgRole: [
+      "PUT /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}"
+    ],
+    assignUserToOrgRole: [
+      "PUT /orgs/{org}/organization-roles/users/{username}/{role_id}"
+    ],
+    blockUser: ["PUT /orgs/{org}/blocks/{username}"],
+    cancelInvitation: ["DELETE /orgs/{org}/invitations/{invitation_id}"],
+    checkBlockedUser: ["GET /orgs/{org}/blocks/{username}"],
+    checkMembershipForUser: ["GET /orgs/{org}/members/{username}"],
+    checkPublicMembershipForUser: ["GET /orgs/{org}/public_members/{username}"],
+    convertMemberToOutsideCollaborator: [
+      "PUT /orgs/{org}/outside_collaborators/{username}"
+    ],
+    createArtifactStorageRecord: [
+      "POST /orgs/{org}/artifacts/metadata/storage-record"
+    ],
+    createInvitation: ["POST /orgs/{org}/invitations"],
+    createIssueType: ["POST /orgs/{org}/issue-types"],
+    createWebhook: ["POST /orgs/{org}/hooks"],
+    customPropertiesForOrgsCreateOrUpdateOrganizationValues: [
+      "PATCH /organizations/{org}/org-properties/values"
+    ],
+    customPropertiesForOrgsGetOrganizationValues: [
+      "GET /organizations/{org}/org-properties/values"
+    ],
+    customPropertiesForReposCreateOrUpdateOrganizationDefinition: [
+      "PUT /orgs/{org}/properties/schema/{custom_property_name}"
+    ],
+    customPropertiesForReposCreateOrUpdateOrganizationDefinitions: [
+      "PATCH /orgs/{org}/properties/schema"
+    ],
+    customPropertiesForReposCreateOrUpdateOrganizationValues: [
+      "PATCH /orgs/{org}/properties/values"
+    ],
+    customPropertiesForReposDeleteOrganizationDefinition: [
+      "DELETE /orgs/{org}/properties/schema/{custom_property_name}"
+    ],
+    customPropertiesForReposGetOrganizationDefinition: [
+      "GET /orgs/{org}/properties/schema/{custom_property_name}"
+    ],
+    customPropertiesForReposGetOrganizationDefinitions: [
+      "GET /orgs/{org}/properties/schema"
+    ],
+    customPropertiesForReposGetOrganizationValues: [
+      "GET /orgs/{org}/properties/values"
+    ],
+    delete: ["DELETE /orgs/{org}"],
+    deleteAttestationsBulk: ["POST /orgs/{org}/attestations/delete-request"],
+    deleteAttestationsById: [
+      "DELETE /orgs/{org}/attestations/{attestation_id}"
+    ],
+    deleteAttestationsBySubjectDigest: [
+      "DELETE /orgs/{org}/attestations/digest/{subject_digest}"
+    ],
+    deleteIssueType: ["DELETE /orgs/{org}/issue-types/{issue_type_id}"],
+    deleteWebhook: ["DELETE /orgs/{org}/hooks/{hook_id}"],
+    disableSelectedRepositoryImmutableReleasesOrganization: [
+      "DELETE /orgs/{org}/settings/immutable-releases/repositories/{repository_id}"
+    ],
+    enableSelectedRepositoryImmutableReleasesOrganization: [
+      "PUT /orgs/{org}/settings/immutable-releases/repositories/{repository_id}"
+    ],
+    get: ["GET /orgs/{org}"],
+    getImmutableReleasesSettings: [
+      "GET /orgs/{org}/settings/immutable-releases"
+    ],
+    getImmutableReleasesSettingsRepositories: [
+      "GET /orgs/{org}/settings/immutable-releases/repositories"
+    ],
+    getMembershipForAuthenticatedUser: ["GET /user/memberships/orgs/{org}"],
+    getMembershipForUser: ["GET /orgs/{org}/memberships/{username}"],
+    getOrgRole: ["GET /orgs/{org}/organization-roles/{role_id}"],
+    getOrgRulesetHistory: ["GET /orgs/{org}/rulesets/{ruleset_id}/history"],
+    getOrgRulesetVersion: [
+      "GET /orgs/{org}/rulesets/{ruleset_id}/history/{version_id}"
+    ],
+    getWebhook: ["GET /orgs/{org}/hooks/{hook_id}"],
+    getWebhookConfigForOrg: ["GET /orgs/{org}/hooks/{hook_id}/config"],
+    getWebhookDelivery: [
+      "GET /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}"
+    ],
+    list: ["GET /organizations"],
+    listAppInstallations: ["GET /orgs/{org}/installations"],
+    listArtifactStorageRecords: [
+      "GET /orgs/{org}/artifacts/{subject_digest}/metadata/storage-records"
+    ],
+    listAttestationRepositories: ["GET /orgs/{org}/attestations/repositories"],
+    listAttestations: ["GET /orgs/{org}/attestations/{subject_digest}"],
+    listAttestationsBulk: [
+      "POST /orgs/{org}/attestations/bulk-list{?per_page,before,after}"
+    ],
+    listBlockedUsers: ["GET /orgs/{org}/blocks"],
+    listFailedInvitations: ["GET /orgs/{org}/failed_invitations"],
+    listForAuthenticatedUser: ["GET /user/orgs"],
+    listForUser: ["GET /users/{username}/orgs"],
+    listInvitationTeams: ["GET /orgs/{org}/invitations/{invitation_id}/teams"],
+    listIssueTypes: ["GET /orgs/{org}/issue-types"],
+    listMembers: ["GET /orgs/{org}/members"],
+    listMembershipsForAuthenticatedUser: ["GET /user/memberships/orgs"],
+    listOrgRoleTeams: ["GET /orgs/{org}/organization-roles/{role_id}/teams"],
+    listOrgRoleUsers: ["GET /orgs/{org}/organization-roles/{role_id}/users"],
+    listOrgRoles: ["GET /orgs/{org}/organization-roles"],
+    listOrganizationFineGrainedPermissions: [
+      "GET /orgs/{org}/organization-fine-grained-permissions"
+    ],
+    listOutsideCollaborators: ["GET /orgs/{org}/outside_collaborators"],
+    listPatGrantRepositories: [
+      "GET /orgs/{org}/personal-access-tokens/{pat_id}/repositories"
+    ],
+    listPatGrantRequestRepositories: [
+      "GET /orgs/{org}/personal-access-token-requests/{pat_request_id}/repositories"
+    ],
+    listPatGrantRequests: ["GET /orgs/{org}/personal-access-token-requests"],
+    listPatGrants: ["GET /orgs/{org}/personal-access-tokens"],
+    listPendingInvitations: ["GET /orgs/{org}/invitations"],
+    listPublicMembers: ["GET /orgs/{org}/public_members"],
+    listSecurityManagerTeams: [
+      "GET /orgs/{org}/security-managers",
+      {},
+      {
+        deprecated: "octokit.rest.orgs.listSecurityManagerTeams() is deprecated, see https://docs.github.com/rest/orgs/security-managers#list-security-manager-teams"
+      }
+    ],
+    listWebhookDeliveries: ["GET /orgs/{org}/hooks/{hook_id}/deliveries"],
+    listWebhooks: ["GET /orgs/{org}/hooks"],
+    pingWebhook: ["POST /orgs/{org}/hooks/{hook_id}/pings"],
+    redeliverWebhookDelivery: [
+      "POST /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}/attempts"
+    ],
+    removeMember: ["DELETE /orgs/{org}/members/{username}"],
+    removeMembershipForUser: ["DELETE /orgs/{org}/memberships/{username}"],
+    removeOutsideCollaborator: [
+      "DELETE /orgs/{org}/outside_collaborators/{username}"
+    ],
+    removePublicMembershipForAuthenticatedUser: [
+      "DELETE /orgs/{org}/public_members/{username}"
+    ],
+    removeSecurityManagerTeam: [
+      "DELETE /orgs/{org}/security-managers/teams/{team_slug}",
+      {},
+      {
+        deprecated: "octokit.rest.orgs.removeSecurityManagerTeam() is deprecated, see https://docs.github.com/rest/orgs/security-managers#remove-a-security-manager-team"
+      }
+    ],
+    reviewPatGrantRequest: [
+      "POST /orgs/{org}/personal-access-token-requests/{pat_request_id}"
+    ],
+    reviewPatGrantRequestsInBulk: [
+      "POST /orgs/{org}/personal-access-token-requests"
+    ],
+    revokeAllOrgRolesTeam: [
+      "DELETE /orgs/{org}/organization-roles/teams/{team_slug}"
+    ],
+    revokeAllOrgRolesUser: [
+      "DELETE /orgs/{org}/organization-roles/users/{username}"
+    ],
+    revokeOrgRoleTeam: [
+      "DELETE /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}"
+    ],
+    revokeOrgRoleUser: [
+      "DELETE /orgs/{org}/organization-roles/users/{username}/{role_id}"
+    ],
+    setImmutableReleasesSettings: [
+      "PUT /orgs/{org}/settings/immutable-releases"
+    ],
+    setImmutableReleasesSettingsRepositories: [
+      "PUT /orgs/{org}/settings/immutable-releases/repositories"
+    ],
+    setMembershipForUser: ["PUT /orgs/{org}/memberships/{username}"],
+    setPublicMembershipForAuthenticatedUser: [
+      "PUT /orgs/{org}/public_members/{username}"
+    ],
+    unblockUser: ["DELETE /orgs/{org}/blocks/{username}"],
+    update: ["PATCH /orgs/{org}"],
+    updateIssueType: ["PUT /orgs/{org}/issue-types/{issue_type_id}"],
+    updateMembershipForAuthenticatedUser: [
+      "PATCH /user/memberships/orgs/{org}"
+    ],
+    updatePatAccess: ["POST /orgs/{org}/personal-access-tokens/{pat_id}"],
+    updatePatAccesses: ["POST /orgs/{org}/personal-access-tokens"],
+    updateWebhook: ["PATCH /orgs/{org}/hooks/{hook_id}"],
+    updateWebhookConfigForOrg: ["PATCH /orgs/{org}/hooks/{hook_id}/config"]
+  },
+  packages: {
+    deletePackageForAuthenticatedUser: [
+      "DELETE /user/packages/{package_type}/{package_name}"
+    ],
+    deletePackageForOrg: [
+      "DELETE /orgs/{org}/packages/{package_type}/{package_name}"
+    ],
+    deletePackageForUser: [
+      "DELETE /users/{username}/packages/{package_type}/{package_name}"
+    ],
+    deletePackageVersionForAuthenticatedUser: [
+      "DELETE /user/packages/{package_type}/{package_name}/versions/{package_version_id}"
+    ],
+    deletePackageVersionForOrg: [
+      "DELETE /orgs/{org}/packages/{package_type}/{package_name}/versions/{package_version_id}"
+    ],
+    deletePackageVersionForUser: [
+      "DELETE /users/{username}/packages/{package_type}/{package_name}/versions/{package_version_id}"
+    ],
+    getAllPackageVersionsForAPackageOwnedByAnOrg: [
+      "GET /orgs/{org}/packages/{package_type}/{package_name}/versions",
+      {},
+      { renamed: ["packages", "getAllPackageVersionsForPackageOwnedByOrg"] }
+    ],
+    getAllPackageVersionsForAPackageOwnedByTheAuthenticatedUser: [
+      "GET /user/packages/{package_type}/{package_name}/versions",
+      {},
+      {
+        renamed: [
+          "packages",
+          "getAllPackageVersionsForPackageOwnedByAuthenticatedUser"
+        ]
+      }
+    ],
+    getAllPackageVersionsForPackageOwnedByAuthenticatedUser: [
+      "GET /user/packages/{package_type}/{package_name}/versions"
+    ],
+    getAllPackageVersionsForPackageOwnedByOrg: [
+      "GET /orgs/{org}/packages/{package_type}/{package_name}/versions"
+    ],
+    getAllPackageVersionsForPackageOwnedByUser: [
+      "GET /users/{username}/packages/{package_type}/{package_name}/versions"
+    ],
+    getPackageForAuthenticatedUser: [
+      "GET /user/packages/{package_type}/{package_name}"
+    ],
+    getPackageForOrganization: [
+      "GET /orgs/{org}/packages/{package_type}/{package_name}"
+    ],
+    getPackageForUser: [
+      "GET /users/{username}/packages/{package_type}/{package_name}"
+    ],
+    getPackageVersionForAuthenticatedUser: [
+      "GET /user/packages/{package_type}/{package_name}/versions/{package_version_id}"
+    ],
+    getPackageVersionForOrganization: [
+      "GET /orgs/{org}/packages/{package_type}/{package_name}/versions/{package_version_id}"
+    ],
+    getPackageVersionForUser: [
+      "GET /users/{username}/packages/{package_type}/{package_name}/versions/{package_version_id}"
+    ],
+    listDockerMigrationConflictingPackagesForAuthenticatedUser: [
+      "GET /user/docker/conflicts"
+    ],
+    listDockerMigrationConflictingPackagesForOrganization: [
+      "GET /orgs/{org}/docker/conflicts"
+    ],
+    listDockerMigrationConflictingPackagesForUser: [
+      "GET /users/{username}/docker/conflicts"
+    ],
+    listPackagesForAuthenticatedUser: ["GET /user/packages"],
+    listPackagesForOrganization: ["GET /orgs/{org}/packages"],
+    listPackagesForUser: ["GET /users/{username}/packages"],
+    restorePackageForAuthenticatedUser: [
+      "POST /user/packages/{package_type}/{package_name}/restore{?token}"
+    ],
+    restorePackageForOrg: [
+      "POST /orgs/{org}/packages/{package_type}/{package_name}/restore{?token}"
+    ],
+    restorePackageForUser: [
+      "POST /users/{username}/packages/{package_type}/{package_name}/restore{?token}"
+    ],
+    restorePackageVersionForAuthenticatedUser: [
+      "POST /user/packages/{package_type}/{package_name}/versions/{package_version_id}/restore"
+    ],
+    restorePackageVersionForOrg: [
+      "POST /orgs/{org}/packages/{package_type}/{package_name}/versions/{package_version_id}/restore"
+    ],
+    restorePackageVersionForUser: [
+      "POST /users/{username}/packages/{package_type}/{package_name}/versions/{package_version_id}/restore"
+    ]
+  },
+  privateRegistries: {
+    createOrgPrivateRegistry: ["POST /orgs/{org}/private-registries"],
+    deleteOrgPrivateRegistry: [
+      "DELETE /orgs/{org}/private-registries/{secret_name}"
+    ],
+    getOrgPrivateRegistry: ["GET /orgs/{org}/private-registries/{secret_name}"],
+    getOrgPublicKey: ["GET /orgs/{org}/private-registries/public-key"],
+    listOrgPrivateRegistries: ["GET /orgs/{org}/private-registries"],
+    updateOrgPrivateRegistry: [
+      "PATCH /orgs/{org}/private-registries/{secret_name}"
+    ]
+  },
+  projects: {
+    addItemForOrg: ["POST /orgs/{org}/projectsV2/{project_number}/items"],
+    addItemForUser: [
+      "POST /users/{username}/projectsV2/{project_number}/items"
+    ],
+    deleteItemForOrg: [
+      "DELETE /orgs/{org}/projectsV2/{project_number}/items/{item_id}"
+    ],
+    deleteItemForUser: [
+      "DELETE /users/{username}/projectsV2/{project_number}/items/{item_id}"
+    ],
+    getFieldForOrg: [
+      "GET /orgs/{org}/projectsV2/{project_number}/fields/{field_id}"
+    ],
+    getFieldForUser: [
+      "GET /users/{username}/projectsV2/{project_number}/fields/{field_id}"
+    ],
+    getForOrg: ["GET /orgs/{org}/projectsV2/{project_number}"],
+    getForUser: ["GET /users/{username}/projectsV2/{project_number}"],
+    getOrgItem: ["GET /orgs/{org}/projectsV2/{project_number}/items/{item_id}"],
+    getUserItem: [
+      "GET /users/{username}/projectsV2/{project_number}/items/{item_id}"
+    ],
+    listFieldsForOrg: ["GET /orgs/{org}/projectsV2/{project_number}/fields"],
+    listFieldsForUser: [
+      "GET /users/{username}/projectsV2/{project_number}/fields"
+    ],
+    listForOrg: ["GET /orgs/{org}/projectsV2"],
+    listForUser: ["GET /users/{username}/projectsV2"],
+    listItemsForOrg: ["GET /orgs/{org}/projectsV2/{project_number}/items"],
+    listItemsForUser: [
+      "GET /users/{username}/projectsV2/{project_number}/items"
+    ],
+    updateItemForOrg: [
+      "PATCH /orgs/{org}/projectsV2/{project_number}/items/{item_id}"
+    ],
+    updateItemForUser: [
+      "PATCH /users/{username}/projectsV2/{project_number}/items/{item_id}"
+    ]
+  },
+  pulls: {
+    checkIfMerged: ["GET /repos/{owner}/{repo}/pulls/{pull_number}/merge"],
+    create: ["POST /repos/{owner}/{repo}/pulls"],
+    createReplyForReviewComment: [
+      "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies"
+    ],
+    createReview: ["POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews"],
+    createReviewComment: [
+      "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments"
+    ],
+    deletePendingReview: [
+      "DELETE /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}"
+    ],
+    deleteReviewComment: [
+      "DELETE /repos/{owner}/{repo}/pulls/comments/{comment_id}"
+    ],
+    dismissReview: [
+      "PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals"
+    ],
+    get: ["GET /repos/{owner}/{repo}/pulls/{pull_number}"],
+    getReview: [
+      "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}"
+    ],
+    getReviewComment: ["GET /repos/{owner}/{repo}/pulls/comments/{comment_id}"],
+    list: ["GET /repos/{owner}/{repo}/pulls"],
+    listCommentsForReview: [
+      "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments"
+    ],
+    listCommits: ["GET /repos/{owner}/{repo}/pulls/{pull_number}/commits"],
+    listFiles: ["GET /repos/{owner}/{repo}/pulls/{pull_number}/files"],
+    listRequestedReviewers: [
+      "GET /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers"
+    ],
+    listReviewComments: [
+      "GET /repos/{owner}/{repo}/pulls/{pull_number}/comments"
+    ],
+    listReviewCommentsForRepo: ["GET /repos/{owner}/{repo}/pulls/comments"],
+    listReviews: ["GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews"],
+    merge: ["PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge"],
+    removeRequestedReviewers: [
+      "DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers"
+    ],
+    requestReviewers: [
+      "POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers"
+    ],
+    submitReview: [
+      "POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/events"
+    ],
+    update: ["PATCH /repos/{owner}/{repo}/pulls/{pull_number}"],
+    updateBranch: [
+      "PUT /repos/{owner}/{repo}/pulls/{pull_number}/update-branch"
+    ],
+    updateReview: [
+      "PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}"
+    ],
+    updateReviewComment: [
+      "PATCH /repos/{owner}/{repo}/pulls/comments/{comment_id}"
+    ]
+  },
+  rateLimit: { get: ["GET /rate_limit"] },
+  reactions: {
+    createForCommitComment: [
+      "POST /repos/{owner}/{repo}/comments/{comment_id}/reactions"
+    ],
+    createForIssue: [
+      "POST /repos/{owner}/{repo}/issues/{issue_number}/reactions"
+    ],
+    createForIssueComment: [
+      "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions"
+    ],
+    createForPullRequestReviewComment: [
+      "POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions"
+    ],
+    createForRelease: [
+      "POST /repos/{owner}/{repo}/releases/{release_id}/reactions"
+    ],
+    createForTeamDiscussionCommentInOrg: [
+      "POST /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments/{comment_number}/reactions"
+    ],
+    createForTeamDiscussionInOrg: [
+      "POST /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/reactions"
+    ],
+    deleteForCommitComment: [
+      "DELETE /repos/{owner}/{repo}/comments/{comment_id}/reactions/{reaction_id}"
+    ],
+    deleteForIssue: [
+      "DELETE /repos/{owner}/{repo}/issues/{issue_number}/reactions/{reaction_id}"
+    ],
+    deleteForIssueComment: [
+      "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}"
+    ],
+    deleteForPullRequestComment: [
+      "DELETE /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions/{reaction_id}"
+    ],
+    deleteForRelease: [
+      "DELETE /repos/{owner}/{repo}/releases/{release_id}/reactions/{reaction_id}"
+    ],
+    deleteForTeamDiscussion: [
+      "DELETE /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/reactions/{reaction_id}"
+    ],
+    deleteForTeamDiscussionComment: [
+      "DELETE /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments/{comment_number}/reactions/{reaction_id}"
+    ],
+    listForCommitComment: [
+      "GET /repos/{owner}/{repo}/comments/{comment_id}/reactions"
+    ],
+    listForIssue: ["GET /repos/{owner}/{repo}/issues/{issue_number}/reactions"],
+    listForIssueComment: [
+      "GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions"
+    ],
+    listForPullRequestReviewComment: [
+      "GET /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions"
+    ],
+    listForRelease: [
+      "GET /repos/{owner}/{repo}/releases/{release_id}/reactions"
+    ],
+    listForTeamDiscussionCommentInOrg: [
+      "GET /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments/{comment_number}/reactions"
+    ],
+    listForTeamDiscussionInOrg: [
+      "GET /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/reactions"
+    ]
+  },
+  repos: {
+    acceptInvitation: [
+      "PATCH /user/repository_invitations/{invitation_id}",
+      {},
+      { renamed: ["repos", "acceptInvitationForAuthenticatedUser"] }
+    ],
+    acceptInvitationForAuthenticatedUser: [
+      "PATCH /user/repository_invitations/{invitation_id}"
+    ],
+    addAppAccessRestrictions: [
+      "POST /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/apps",
+      {},
+      { mapToData: "apps" }
+    ],
+    addCollaborator: ["PUT /repos/{owner}/{repo}/collaborators/{username}"],
+    addStatusCheckContexts: [
+      "POST /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks/contexts",
+      {},
+      { mapToData: "contexts" }
+    ],
+    addTeamAccessRestrictions: [
+      "POST /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams",
+      {},
+      { mapToData: "teams" }
+    ],
+    addUserAccessRestrictions: [
+      "POST /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/users",
+      {},
+      { mapToData: "users" }
+    ],
+    cancelPagesDeployment: [
+      "POST /repos/{owner}/{repo}/pages/deployments/{pages_deployment_id}/cancel"
+    ],
+    checkAutomatedSecurityFixes: [
+      "GET /repos/{owner}/{repo}/automated-security-fixes"
+    ],
+    checkCollaborator: ["GET /repos/{owner}/{repo}/collaborators/{username}"],
+    checkImmutableReleases: ["GET /repos/{owner}/{repo}/immutable-releases"],
+    checkPrivateVulnerabilityReporting: [
+      "GET /repos/{owner}/{repo}/private-vulnerability-reporting"
+    ],
+    checkVulnerabilityAlerts: [
+      "GET /repos/{owner}/{repo}/vulnerability-alerts"
+    ],
+    codeownersErrors: ["GET /repos/{owner}/{repo}/codeowners/errors"],
+    compareCommits: ["GET /repos/{owner}/{repo}/compare/{base}...{head}"],
+    compareCommitsWithBasehead: [
+      "GET /repos/{owner}/{repo}/compare/{basehead}"
+    ],
+    createAttestation: ["POST /repos/{owner}/{repo}/attestations"],
+    createAutolink: ["POST /repos/{owner}/{repo}/autolinks"],
+    createCommitComment: [
+      "POST /repos/{owner}/{repo}/commits/{commit_sha}/comments"
+    ],
+    createCommitSignatureProtection: [
+      "POST /repos/{owner}/{repo}/branches/{branch}/protection/required_signatures"
+    ],
+    createCommitStatus: ["POST /repos/{owner}/{repo}/statuses/{sha}"],
+    createDeployKey: ["POST /repos/{owner}/{repo}/keys"],
+    createDeployment: ["POST /repos/{owner}/{repo}/deployments"],
+    createDeploymentBranchPolicy: [
+      "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies"
+    ],
+    createDeploymentProtectionRule: [
+      "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules"
+    ],
+    createDeploymentStatus: [
+      "POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses"
+    ],
+    createDispatchEvent: ["POST /repos/{owner}/{repo}/dispatches"],
+    createForAuthenticatedUser: ["POST /user/repos"],
+    createFork: ["POST /repos/{owner}/{repo}/forks"],
+    createInOrg: ["POST /orgs/{org}/repos"],
+    createOrUpdateEnvironment: [
+      "PUT /repos/{owner}/{repo}/environments/{environment_name}"
+    ],
+    createOrUpdateFileContents: ["PUT /repos/{owner}/{repo}/contents/{path}"],
+    createOrgRuleset: ["POST /orgs/{org}/rulesets"],
+    createPagesDeployment: ["POST /repos/{owner}/{repo}/pages/deployments"],
+    createPagesSite: ["POST /repos/{owner}/{repo}/pages"],
+    createRelease: ["POST /repos/{owner}/{repo}/releases"],
+    createRepoRuleset: ["POST /repos/{owner}/{repo}/rulesets"],
+    createUsingTemplate: [
+      "POST /repos/{template_owner}/{template_repo}/generate"
+    ],
+    createWebhook: ["POST /repos/{owner}/{repo}/hooks"],
+    customPropertiesForReposCreateOrUpdateRepositoryValues: [
+      "PATCH /repos/{owner}/{repo}/properties/values"
+    ],
+    customPropertiesForReposGetRepositoryValues: [
+      "GET /repos/{owner}/{repo}/properties/values"
+    ],
+    declineInvitation: [
+      "DELETE /user/repository_invitations/{invitation_id}",
+      {},
+      { renamed: ["repos", "declineInvitationForAuthenticatedUser"] }
+    ],
+    declineInvitationForAuthenticatedUser: [
+      "DELETE /user/repository_invitations/{invitation_id}"
+    ],
+    delete: ["DELETE /repos/{owner}/{repo}"],
+    deleteAccessRestrictions: [
+      "DELETE /repos/{owner}/{repo}/branches/{branch}/protection/restrictions"
+    ],
+    deleteAdminBranchProtection: [
+      "DELETE /repos/{owner}/{repo}/branches/{branch}/protection/enforce_admins"
+    ],
+    deleteAnEnvironment: [
+      "DELETE /repos/{owner}/{repo}/environments/{environment_name}"
+    ],
+    deleteAutolink: ["DELETE /repos/{owner}/{repo}/autolinks/{autolink_id}"],
+    deleteBranchProtection: [
+      "DELETE /repos/{owner}/{repo}/branches/{branch}/protection"
+    ],
+    deleteCommitComment: ["DELETE /repos/{owner}/{repo}/comments/{comment_id}"],
+    deleteCommitSignatureProtection: [
+      "DELETE /repos/{owner}/{repo}/branches/{branch}/protection/required_signatures"
+    ],
+    deleteDeployKey: ["DELETE /repos/{owner}/{repo}/keys/{key_id}"],
+    deleteDeployment: [
+      "DELETE /repos/{owner}/{repo}/deployments/{deployment_id}"
+    ],
+    deleteDeploymentBranchPolicy: [
+      "DELETE /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}"
+    ],
+    deleteFile: ["DELETE /repos/{owner}/{repo}/contents/{path}"],
+    deleteInvitation: [
+      "DELETE /repos/{owner}/{repo}/invitations/{invitation_id}"
+    ],
+    deleteOrgRuleset: ["DELETE /orgs/{org}/rulesets/{ruleset_id}"],
+    deletePagesSite: ["DELETE /repos/{owner}/{repo}/pages"],
+    deletePullRequestReviewProtection: [
+      "DELETE /repos/{owner}/{repo}/branches/{branch}/protection/required_pull_request_reviews"
+    ],
+    deleteRelease: ["DELETE /repos/{owner}/{repo}/releases/{release_id}"],
+    deleteReleaseAsset: [
+      "DELETE /repos/{owner}/{repo}/releases/assets/{asset_id}"
+    ],
+    deleteRepoRuleset: ["DELETE /repos/{owner}/{repo}/rulesets/{ruleset_id}"],
+    deleteWebhook: ["DELETE /repos/{owner}/{repo}/hooks/{hook_id}"],
+    disableAutomatedSecurityFixes: [
+      "DELETE /repos/{owner}/{repo}/automated-security-fixes"
+    ],
+    disableDeploymentProtectionRule: [
+      "DELETE /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/{protection_rule_id}"
+    ],
+    disableImmutableReleases: [
+      "DELETE /repos/{owner}/{repo}/immutable-releases"
+    ],
+    disablePrivateVulnerabilityReporting: [
+      "DELETE /repos/{owner}/{repo}/private-vulnerability-reporting"
+    ],
+    disableVulnerabilityAlerts: [
+      "DELETE /repos/{owner}/{repo}/vulnerability-alerts"
+    ],
+    downloadArchive: [
+      "GET /repos/{owner}/{repo}/zipball/{ref}",
+      {},
+      { renamed: ["repos", "downloadZipballArchive"] }
+    ],
+    downloadTarballArchive: ["GET /repos/{owner}/{repo}/tarball/{ref}"],
+    downloadZipballArchive: ["GET /repos/{owner}/{repo}/zipball/{ref}"],
+    enableAutomatedSecurityFixes: [
+      "PUT /repos/{owner}/{repo}/automated-security-fixes"
+    ],
+    enableImmutableReleases: ["PUT /repos/{owner}/{repo}/immutable-releases"],
+    enablePrivateVulnerabilityReporting: [
+      "PUT /repos/{owner}/{repo}/private-vulnerability-reporting"
+    ],
+    enableVulnerabilityAlerts: [
+      "PUT /repos/{owner}/{repo}/vulnerability-alerts"
+    ],
+    generateReleaseNotes: [
+      "POST /repos/{owner}/{repo}/releases/generate-notes"
+    ],
+    get: ["GET /repos/{owner}/{repo}"],
+    getAccessRestrictions: [
+      "GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions"
+    ],
+    getAdminBranchProtection: [
+      "GET /repos/{owner}/{repo}/branches/{branch}/protection/enforce_admins"
+    ],
+    getAllDeploymentProtectionRules: [
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules"
+    ],
+    getAllEnvironments: ["GET /repos/{owner}/{repo}/environments"],
+    getAllStatusCheckContexts: [
+      "GET /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks/contexts"
+    ],
+    getAllTopics: ["GET /repos/{owner}/{repo}/topics"],
+    getAppsWithAccessToProtectedBranch: [
+      "GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/apps"
+    ],
+    getAutolink: ["GET /repos/{owner}/{repo}/autolinks/{autolink_id}"],
+    getBranch: ["GET /repos/{owner}/{repo}/branches/{branch}"],
+    getBranchProtection: [
+      "GET /repos/{owner}/{repo}/branches/{branch}/protection"
+    ],
+    getBranchRules: ["GET /repos/{owner}/{repo}/rules/branches/{branch}"],
+    getClones: ["GET /repos/{owner}/{repo}/traffic/clones"],
+    getCodeFrequencyStats: ["GET /repos/{owner}/{repo}/stats/code_frequency"],
+    getCollaboratorPermissionLevel: [
+      "GET /repos/{owner}/{repo}/collaborators/{username}/permission"
+    ],
+    getCombinedStatusForRef: ["GET /repos/{owner}/{repo}/commits/{ref}/status"],
+    getCommit: ["GET /repos/{owner}/{repo}/commits/{ref}"],
+    getCommitActivityStats: ["GET /repos/{owner}/{repo}/stats/commit_activity"],
+    getCommitComment: ["GET /repos/{owner}/{repo}/comments/{comment_id}"],
+    getCommitSignatureProtection: [
+      "GET /repos/{owner}/{repo}/branches/{branch}/protection/required_signatures"
+    ],
+    getCommunityProfileMetrics: ["GET /repos/{owner}/{repo}/community/profile"],
+    getContent: ["GET /repos/{owner}/{repo}/contents/{path}"],
+    getContributorsStats: ["GET /repos/{owner}/{repo}/stats/contributors"],
+    getCustomDeploymentProtectionRule: [
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/{protection_rule_id}"
+    ],
+    getDeployKey: ["GET /repos/{owner}/{repo}/keys/{key_id}"],
+    getDeployment: ["GET /repos/{owner}/{repo}/deployments/{deployment_id}"],
+    getDeploymentBranchPolicy: [
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}"
+    ],
+    getDeploymentStatus: [
+      "GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses/{status_id}"
+    ],
+    getEnvironment: [
+      "GET /repos/{owner}/{repo}/environments/{environment_name}"
+    ],
+    getLatestPagesBuild: ["GET /repos/{owner}/{repo}/pages/builds/latest"],
+    getLatestRelease: ["GET /repos/{owner}/{repo}/releases/latest"],
+    getOrgRuleSuite: ["GET /orgs/{org}/rulesets/rule-suites/{rule_suite_id}"],
+    getOrgRuleSuites: ["GET /orgs/{org}/rulesets/rule-suites"],
+    getOrgRuleset: ["GET /orgs/{org}/rulesets/{ruleset_id}"],
+    getOrgRulesets: ["GET /orgs/{org}/rulesets"],
+    getPages: ["GET /repos/{owner}/{repo}/pages"],
+    getPagesBuild: ["GET /repos/{owner}/{repo}/pages/builds/{build_id}"],
+    getPagesDeployment: [
+      "GET /repos/{owner}/{repo}/pages/deployments/{pages_deployment_id}"
+    ],
+    getPagesHealthCheck: ["GET /repos/{owner}/{repo}/pages/health"],
+    getParticipationStats: ["GET /repos/{owner}/{repo}/stats/participation"],
+    getPullRequestReviewProtection: [
+      "GET /repos/{owner}/{repo}/branches/{branch}/protection/required_pull_request_reviews"
+    ],
+    getPunchCardStats: ["GET /repos/{owner}/{repo}/stats/punch_card"],
+    getReadme: ["GET /repos/{owner}/{repo}/readme"],
+    getReadmeInDirectory: ["GET /repos/{owner}/{repo}/readme/{dir}"],
+    getRelease: ["GET /repos/{owner}/{repo}/releases/{release_id}"],
+    getReleaseAsset: ["GET /repos/{owner}/{repo}/releases/assets/{asset_id}"],
+    getReleaseByTag: ["GET /repos/{owner}/{repo}/releases/tags/{tag}"],
+    getRepoRuleSuite: [
+      "GET /repos/{owner}/{repo}/rulesets/rule-suites/{rule_suite_id}"
+    ],
+    getRepoRuleSuites: ["GET /repos/{owner}/{repo}/rulesets/rule-suites"],
+    getRepoRuleset: ["GET /repos/{owner}/{repo}/rulesets/{ruleset_id}"],
+    getRepoRulesetHistory: [
+      "GET /repos/{owner}/{repo}/rulesets/{ruleset_id}/history"
+    ],
+    getRepoRulesetVersion: [
+      "GET /repos/{owner}/{repo}/rulesets/{ruleset_id}/history/{version_id}"
+    ],
+    getRepoRulesets: ["GET /repos/{owner}/{repo}/rulesets"],
+    getStatusChecksProtection: [
+      "GET /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks"
+    ],
+    getTeamsWithAccessToProtectedBranch: [
+      "GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams"
+    ],
+    getTopPaths: ["GET /repos/{owner}/{repo}/traffic/popular/paths"],
+    getTopReferrers: ["GET /repos/{owner}/{repo}/traffic/popular/referrers"],
+    getUsersWithAccessToProtectedBranch: [
+      "GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/users"
+    ],
+    getViews: ["GET /repos/{owner}/{repo}/traffic/views"],
+    getWebhook: ["GET /repos/{owner}/{repo}/hooks/{hook_id}"],
+    getWebhookConfigForRepo: [
+      "GET /repos/{owner}/{repo}/hooks/{hook_id}/config"
+    ],
+    getWebhookDelivery: [
+      "GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}"
+    ],
+    listActivities: ["GET /repos/{owner}/{repo}/activity"],
+    listAttestations: [
+      "GET /repos/{owner}/{repo}/attestations/{subject_digest}"
+    ],
+    listAutolinks: ["GET /repos/{owner}/{repo}/autolinks"],
+    listBranches: ["GET /repos/{owner}/{repo}/branches"],
+    listBranchesForHeadCommit: [
+      "GET /repos/{owner}/{repo}/commits/{commit_sha}/branches-where-head"
+    ],
+    listCollaborators: ["GET /repos/{owner}/{repo}/collaborators"],
+    listCommentsForCommit: [
+      "GET /repos/{owner}/{repo}/commits/{commit_sha}/comments"
+    ],
+    listCommitCommentsForRepo: ["GET /repos/{owner}/{repo}/comments"],
+    listCommitStatusesForRef: [
+      "GET /repos/{owner}/{repo}/commits/{ref}/statuses"
+    ],
+    listCommits: ["GET /repos/{owner}/{repo}/commits"],
+    listContributors: ["GET /repos/{owner}/{repo}/contributors"],
+    listCustomDeploymentRuleIntegrations: [
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/apps"
+    ],
+    listDeployKeys: ["GET /repos/{owner}/{repo}/keys"],
+    listDeploymentBranchPolicies: [
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies"
+    ],
+    listDeploymentStatuses: [
+      "GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses"
+    ],
+    listDeployments: ["GET /repos/{owner}/{repo}/deployments"],
+    listForAuthenticatedUser: ["GET /user/repos"],
+    listForOrg: ["GET /orgs/{org}/repos"],
+    listForUser: ["GET /users/{username}/repos"],
+    listForks: ["GET /repos/{owner}/{repo}/forks"],
+    listInvitations: ["GET /repos/{owner}/{repo}/invitations"],
+    listInvitationsForAuthenticatedUser: ["GET /user/repository_invitations"],
+    listLanguages: ["GET /repos/{owner}/{repo}/languages"],
+    listPagesBuilds: ["GET /repos/{owner}/{repo}/pages/builds"],
+    listPublic: ["GET /repositories"],
+    listPullRequestsAssociatedWithCommit: [
+      "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls"
+    ],
+    listReleaseAssets: [
+      "GET /repos/{owner}/{repo}/releases/{release_id}/assets"
+    ],
+    listReleases: ["GET /repos/{owner}/{repo}/releases"],
+    listTags: ["GET /repos/{owner}/{repo}/tags"],
+    listTeams: ["GET /repos/{owner}/{repo}/teams"],
+    listWebhookDeliveries: [
+      "GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries"
+    ],
+    listWebhooks: ["GET /repos/{owner}/{repo}/hooks"],
+    merge: ["POST /repos/{owner}/{repo}/merges"],
+    mergeUpstream: ["POST /repos/{owner}/{repo}/merge-upstream"],
+    pingWebhook: ["POST /repos/{owner}/{repo}/hooks/{hook_id}/pings"],
+    redeliverWebhookDelivery: [
+      "POST /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}/attempts"
+    ],
+    removeAppAccessRestrictions: [
+      "DELETE /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/apps",
+      {},
+      { mapToData: "apps" }
+    ],
+    removeCollaborator: [
+      "DELETE /repos/{owner}/{repo}/collaborators/{username}"
+    ],
+    removeStatusCheckContexts: [
+      "DELETE /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks/contexts",
+      {},
+      { mapToData: "contexts" }
+    ],
+    removeStatusCheckProtection: [
+      "DELETE /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks"
+    ],
+    removeTeamAccessRestrictions: [
+      "DELETE /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams",
+      {},
+      { mapToData: "teams" }
+    ],
+    removeUserAccessRestrictions: [
+      "DELETE /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/users",
+      {},
+      { mapToData: "users" }
+    ],
+    renameBranch: ["POST /repos/{owner}/{repo}/branches/{branch}/rename"],
+    replaceAllTopics: ["PUT /repos/{owner}/{repo}/topics"],
+    requestPagesBuild: ["POST /repos/{owner}/{repo}/pages/builds"],
+    setAdminBranchProtection: [
+      "POST /repos/{owner}/{repo}/branches/{branch}/protection/enforce_admins"
+    ],
+    setAppAccessRestrictions: [
+      "PUT /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/apps",
+      {},
+      { mapToData: "apps" }
+    ],
+    setStatusCheckContexts: [
+      "PUT /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks/contexts",
+      {},
+      { mapToData: "contexts" }
+    ],
+    setTeamAccessRestrictions: [
+      "PUT /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams",
+      {},
+      { mapToData: "teams" }
+    ],
+    setUserAccessRestrictions: [
+      "PUT /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/users",
+      {},
+      { mapToData: "users" }
+    ],
+    testPushWebhook: ["POST /repos/{owner}/{repo}/hooks/{hook_id}/tests"],
+    transfer: ["POST /repos/{owner}/{repo}/transfer"],
+    update: ["PATCH /repos/{owner}/{repo}"],
+    updateBranchProtection: [
+      "PUT /repos/{owner}/{repo}/branches/{branch}/protection"
+    ],
+    updateCommitComment: ["PATCH /repos/{owner}/{repo}/comments/{comment_id}"],
+    updateDeploymentBranchPolicy: [
+      "PUT /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}"
+    ],
+    updateInformationAboutPagesSite: ["PUT /repos/{owner}/{repo}/pages"],
+    updateInvitation: [
+      "PATCH /repos/{owner}/{repo}/invitations/{invitation_id}"
+    ],
+    updateOrgRuleset: ["PUT /orgs/{org}/rulesets/{ruleset_id}"],
+    updatePullRequestReviewProtection: [
+      "PATCH /repos/{owner}/{repo}/branches/{branch}/protection/required_pull_request_reviews"
+    ],
+    updateRelease: ["PATCH /repos/{owner}/{repo}/releases/{release_id}"],
+    updateReleaseAsset: [
+      "PATCH /repos/{owner}/{repo}/releases/assets/{asset_id}"
+    ],
+    updateRepoRuleset: ["PUT /repos/{owner}/{repo}/rulesets/{ruleset_id}"],
+    updateStatusCheckPotection: [
+      "PATCH /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks",
+      {},
+      { renamed: ["repos", "updateStatusCheckProtection"] }
+    ],
+    updateStatusCheckProtection: [
+      "PATCH /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks"
+    ],
+    updateWebhook: ["PATCH /repos/{owner}/{repo}/hooks/{hook_id}"],
+    updateWebhookConfigForRepo: [
+      "PATCH /repos/{owner}/{repo}/hooks/{hook_id}/config"
+    ],
+    uploadReleaseAsset: [
+      "POST /repos/{owner}/{repo}/releases/{release_id}/assets{?name,label}",
+      { baseUrl: "https://uploads.github.com" }
+    ]
+  },
+  search: {
+    code: ["GET /search/code"],
+    commits: ["GET /search/commits"],
+    issuesAndPullRequests: ["GET /search/issues"],
+    labels: ["GET /search/labels"],
+    repos: ["GET /search/repositories"],
+    topics: ["GET /search/topics"],
+    users: ["GET /search/users"]
+  },
+  secretScanning: {
+    createPushProtectionBypass: [
+      "POST /repos/{owner}/{repo}/secret-scanning/push-protection-bypasses"
+    ],
+    getAlert: [
+      "GET /repos/{owner}/{repo}/secret-scanning/alerts/{alert_number}"
+    ],
+    getScanHistory: ["GET /repos/{owner}/{repo}/secret-scanning/scan-history"],
+    listAlertsForOrg: ["GET /orgs/{org}/secret-scanning/alerts"],
+    listAlertsForRepo: ["GET /repos/{owner}/{repo}/secret-scanning/alerts"],
+    listLocationsForAlert: [
+      "GET /repos/{owner}/{repo}/secret-scanning/alerts/{alert_number}/locations"
+    ],
+    listOrgPatternConfigs: [
+      "GET /orgs/{org}/secret-scanning/pattern-configurations"
+    ],
+    updateAlert: [
+      "PATCH /repos/{owner}/{repo}/secret-scanning/alerts/{alert_number}"
+    ],
+    updateOrgPatternConfigs: [
+      "PATCH /orgs/{org}/secret-scanning/pattern-configurations"
+    ]
+  },
+  securityAdvisories: {
+    createFork: [
+      "POST /repos/{owner}/{repo}/security-advisories/{ghsa_id}/forks"
+    ],
+    createPrivateVulnerabilityReport: [
+      "POST /repos/{owner}/{repo}/security-advisories/reports"
+    ],
+    createRepositoryAdvisory: [
+      "POST /repos/{owner}/{repo}/security-advisories"
+    ],
+    createRepositoryAdvisoryCveRequest: [
+      "POST /repos/{owner}/{repo}/security-advisories/{ghsa_id}/cve"
+    ],
+    getGlobalAdvisory: ["GET /advisories/{ghsa_id}"],
+    getRepositoryAdvisory: [
+      "GET /repos/{owner}/{repo}/security-advisories/{ghsa_id}"
+    ],
+    listGlobalAdvisories: ["GET /advisories"],
+    listOrgRepositoryAdvisories: ["GET /orgs/{org}/security-advisories"],
+    listRepositoryAdvisories: ["GET /repos/{owner}/{repo}/security-advisories"],
+    updateRepositoryAdvisory: [
+      "PATCH /repos/{owner}/{repo}/security-advisories/{ghsa_id}"
+    ]
+  },
+  teams: {
+    addOrUpdateMembershipForUserInOrg: [
+      "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}"
+    ],
+    addOrUpdateRepoPermissionsInOrg: [
+      "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}"
+    ],
+    checkPermissionsForRepoInOrg: [
+      "GET /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}"
+    ],
+    create: ["POST /orgs/{org}/teams"],
+    createDiscussionCommentInOrg: [
+      "POST /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments"
+    ],
+    createDiscussionInOrg: ["POST /orgs/{org}/teams/{team_slug}/discussions"],
+    deleteDiscussionCommentInOrg: [
+      "DELETE /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments/{comment_number}"
+    ],
+    deleteDiscussionInOrg: [
+      "DELETE /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}"
+    ],
+    deleteInOrg: ["DELETE /orgs/{org}/teams/{team_slug}"],
+    getByName: ["GET /orgs/{org}/teams/{team_slug}"],
+    getDiscussionCommentInOrg: [
+      "GET /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments/{comment_number}"
+    ],
+    getDiscussionInOrg: [
+      "GET /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}"
+    ],
+    getMembershipForUserInOrg: [
+      "GET /orgs/{org}/teams/{team_slug}/memberships/{username}"
+    ],
+    list: ["GET /orgs/{org}/teams"],
+    listChildInOrg: ["GET /orgs/{org}/teams/{team_slug}/teams"],
+    listDiscussionCommentsInOrg: [
+      "GET /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments"
+    ],
+    listDiscussionsInOrg: ["GET /orgs/{org}/teams/{team_slug}/discussions"],
+    listForAuthenticatedUser: ["GET /user/teams"],
+    listMembersInOrg: ["GET /orgs/{org}/teams/{team_slug}/members"],
+    listPendingInvitationsInOrg: [
+      "GET /orgs/{org}/teams/{team_slug}/invitations"
+    ],
+    listReposInOrg: ["GET /orgs/{org}/teams/{team_slug}/repos"],
+    removeMembershipForUserInOrg: [
+      "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}"
+    ],
+    removeRepoInOrg: [
+      "DELETE /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}"
+    ],
+    updateDiscussionCommentInOrg: [
+      "PATCH /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments/{comment_number}"
+    ],
+    updateDiscussionInOrg: [
+      "PATCH /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}"
+    ],
+    updateInOrg: ["PATCH /orgs/{org}/teams/{team_slug}"]
+  },
+  users: {
+    addEmailForAuthenticated: [
+      "POST /user/emails",
+      {},
+      { renamed: ["users", "addEmailForAuthenticatedUser"] }
+    ],
+    addEmailForAuthenticatedUser: ["POST /user/emails"],
+    addSocialAccountForAuthenticatedUser: ["POST /user/social_accounts"],
+    block: ["PUT /user/blocks/{username}"],
+    checkBlocked: ["GET /user/blocks/{username}"],
+    checkFollowingForUser: ["GET /users/{username}/following/{target_user}"],
+    checkPersonIsFollowedByAuthenticated: ["GET /user/following/{username}"],
+    createGpgKeyForAuthenticated: [
+      "POST /user/gpg_keys",
+      {},
+      { renamed: ["users", "createGpgKeyForAuthenticatedUser"] }
+    ],
+    createGpgKeyForAuthenticatedUser: ["POST /user/gpg_keys"],
+    createPublicSshKeyForAuthenticated: [
+      "POST /user/keys",
+      {},
+      { renamed: ["users", "createPublicSshKeyForAuthenticatedUser"] }
+    ],
+    createPublicSshKeyForAuthenticatedUser: ["POST /user/keys"],
+    createSshSigningKeyForAuthenticatedUser: ["POST /user/ssh_signing_keys"],
+    deleteAttestationsBulk: [
+      "POST /users/{username}/attestations/delete-request"
+    ],
+    deleteAttestationsById: [
+      "DELETE /users/{username}/attestations/{attestation_id}"
+    ],
+    deleteAttestationsBySubjectDigest: [
+      "DELETE /users/{username}/attestations/digest/{subject_digest}"
+    ],
+    deleteEmailForAuthenticated: [
+      "DELETE /user/emails",
+      {},
+      { renamed: ["users", "deleteEmailForAuthenticatedUser"] }
+    ],
+    deleteEmailForAuthenticatedUser: ["DELETE /user/emails"],
+    deleteGpgKeyForAuthenticated: [
+      "DELETE /user/gpg_keys/{gpg_key_id}",
+      {},
+      { renamed: ["users", "deleteGpgKeyForAuthenticatedUser"] }
+    ],
+    deleteGpgKeyForAuthenticatedUser: ["DELETE /user/gpg_keys/{gpg_key_id}"],
+    deletePublicSshKeyForAuthenticated: [
+      "DELETE /user/keys/{key_id}",
+      {},
+      { renamed: ["users", "deletePublicSshKeyForAuthenticatedUser"] }
+    ],
+    deletePublicSshKeyForAuthenticatedUser: ["DELETE /user/keys/{key_id}"],
+    deleteSocialAccountForAuthenticatedUser: ["DELETE /user/social_accounts"],
+    deleteSshSigningKeyForAuthenticatedUser: [
+      "DELETE /user/ssh_signing_keys/{ssh_signing_key_id}"
+    ],
+    follow: ["PUT /user/following/{username}"],
+    getAuthenticated: ["GET /user"],
+    getById: ["GET /user/{account_id}"],
+    getByUsername: ["GET /users/{username}"],
+    getContextForUser: ["GET /users/{username}/hovercard"],
+    getGpgKeyForAuthenticated: [
+      "GET /user/gpg_keys/{gpg_key_id}",
+      {},
+      { renamed: ["users", "getGpgKeyForAuthenticatedUser"] }
+    ],
+    getGpgKeyForAuthenticatedUser: ["GET /user/gpg_keys/{gpg_key_id}"],
+    getPublicSshKeyForAuthenticated: [
+      "GET /user/keys/{key_id}",
+      {},
+      { renamed: ["users", "getPublicSshKeyForAuthenticatedUser"] }
+    ],
+    getPublicSshKeyForAuthenticatedUser: ["GET /user/keys/{key_id}"],
+    getSshSigningKeyForAuthenticatedUser: [
+      "GET /user/ssh_signing_keys/{ssh_signing_key_id}"
+    ],
+    list: ["GET /users"],
+    listAttestations: ["GET /users/{username}/attestations/{subject_digest}"],
+    listAttestationsBulk: [
+      "POST /users/{username}/attestations/bulk-list{?per_page,before,after}"
+    ],
+    listBlockedByAuthenticated: [
+      "GET /user/blocks",
+      {},
+      { renamed: ["users", "listBlockedByAuthenticatedUser"] }
+    ],
+    listBlockedByAuthenticatedUser: ["GET /user/blocks"],
+    listEmailsForAuthenticated: [
+      "GET /user/emails",
+      {},
+      { renamed: ["users", "listEmailsForAuthenticatedUser"] }
+    ],
+    listEmailsForAuthenticatedUser: ["GET /user/emails"],
+    listFollowedByAuthenticated: [
+      "GET /user/following",
+      {},
+      { renamed: ["users", "listFollowedByAuthenticatedUser"] }
+    ],
+    listFollowedByAuthenticatedUser: ["GET /user/following"],
+    listFollowersForAuthenticatedUser: ["GET /user/followers"],
+    listFollowersForUser: ["GET /users/{username}/followers"],
+    listFollowingForUser: ["GET /users/{username}/following"],
+    listGpgKeysForAuthenticated: [
+      "GET /user/gpg_keys",
+      {},
+      { renamed: ["users", "listGpgKeysForAuthenticatedUser"] }
+    ],
+    listGpgKeysForAuthenticatedUser: ["GET /user/gpg_keys"],
+    listGpgKeysForUser: ["GET /users/{username}/gpg_keys"],
+    listPublicEmailsForAuthenticated: [
+      "GET /user/public_emails",
+      {},
+      { renamed: ["users", "listPublicEmailsForAuthenticatedUser"] }
+    ],
+    listPublicEmailsForAuthenticatedUser: ["GET /user/public_emails"],
+    listPublicKeysForUser: ["GET /users/{username}/keys"],
+    listPublicSshKeysForAuthenticated: [
+      "GET /user/keys",
+      {},
+      { renamed: ["users", "listPublicSshKeysForAuthenticatedUser"] }
+    ],
+    listPublicSshKeysForAuthenticatedUser: ["GET /user/keys"],
+    listSocialAccountsForAuthenticatedUser: ["GET /user/social_accounts"],
+    listSocialAccountsForUser: ["GET /users/{username}/social_accounts"],
+    listSshSigningKeysForAuthenticatedUser: ["GET /user/ssh_signing_keys"],
+    listSshSigningKeysForUser: ["GET /users/{username}/ssh_signing_keys"],
+    setPrimaryEmailVisibilityForAuthenticated: [
+      "PATCH /user/email/visibility",
+      {},
+      { renamed: ["users", "setPrimaryEmailVisibilityForAuthenticatedUser"] }
+    ],
+    setPrimaryEmailVisibilityForAuthenticatedUser: [
+      "PATCH /user/email/visibility"
+    ],
+    unblock: ["DELETE /user/blocks/{username}"],
+    unfollow: ["DELETE /user/following/{username}"],
+    updateAuthenticated: ["PATCH /user"]
+  }
+};
+var endpoints_default = Endpoints;
+
+// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js
+var endpointMethodsMap = /* @__PURE__ */ new Map();
+for (const [scope, endpoints] of Object.entries(endpoints_default)) {
+  for (const [methodName, endpoint2] of Object.entries(endpoints)) {
+    const [route, defaults, decorations] = endpoint2;
+    const [method, url2] = route.split(/ /);
+    const endpointDefaults = Object.assign(
+      {
+        method,
+        url: url2
+      },
+      defaults
+    );
+    if (!endpointMethodsMap.has(scope)) {
+      endpointMethodsMap.set(scope, /* @__PURE__ */ new Map());
+    }
+    endpointMethodsMap.get(scope).set(methodName, {
+      scope,
+      methodName,
+      endpointDefaults,
+      decorations
+    });
+  }
+}
+var handler = {
+  has({ scope }, methodName) {
+    return endpointMethodsMap.get(scope).has(methodName);
+  },
+  getOwnPropertyDescriptor(target, methodName) {
+    return {
+      value: this.get(target, methodName),
+      // ensures method is in the cache
+      configurable: true,
+      writable: true,
+      enumerable: true
+    };
+  },
+  defineProperty(target, methodName, descriptor) {
+    Object.defineProperty(target.cache, methodName, descriptor);
+    return true;
+  },
+  deleteProperty(target, methodName) {
+    delete target.cache[methodName];
+    return true;
+  },
+  ownKeys({ scope }) {
+    return [...endpointMethodsMap.get(scope).keys()];
+  },
+  set(target, methodName, value) {
+    return target.cache[methodName] = value;
+  },
+  get({ octokit, scope, cache }, methodName) {
+    if (cache[methodName]) {
+      return cache[methodName];
+    }
+    const method = endpointMethodsMap.get(scope).get(methodName);
+    if (!method) {
+      return void 0;
+    }
+    const { endpointDefaults, decorations } = method;
+    if (decorations) {
+      cache[methodName] = decorate(
+        octokit,
+        scope,
+        methodName,
+        endpointDefaults,
+        decorations
+      );
+    } else {
+      cache[methodName] = octokit.request.defaults(endpointDefaults);
+    }
+    return cache[methodName];
+  }
+};
+function endpointsToMethods(octokit) {
+  const newMethods = {};
+  for (const scope of endpointMethodsMap.keys()) {
+    newMethods[scope] = new Proxy({ octokit, scope, cache: {} }, handler);
+  }
+  return newMethods;
+}
+function decorate(octokit, scope, methodName, defaults, decorations) {
+  const requestWithDefaults = octokit.request.defaults(defaults);
+  function withDecorations(...args) {
+    let options = requestWithDefaults.endpoint.merge(...args);
+    if (decorations.mapToData) {
+      options = Object.assign({}, options, {
+        data: options[decorations.mapToData],
+        [decorations.mapToData]: void 0
+      });
+      return requestWithDefaults(options);
+    }
+    if (decorations.renamed) {
+      const [newScope, newMethodName] = decorations.renamed;
+      octokit.log.warn(
+        `octokit.${scope}.${methodName}() has been renamed to octokit.${newScope}.${newMethodName}()`
+      );
+    }
+    if (decorations.deprecated) {
+      octokit.log.warn(decorations.deprecated);
+    }
+    if (decorations.renamedParameters) {
+      const options2 = requestWithDefaults.endpoint.merge(...args);
+      for (const [name, alias] of Object.entries(
+        decorations.renamedParameters
+      )) {
+        if (name in options2) {
+          octokit.log.warn(
+            `"${name}" parameter is deprecated for "octokit.${scope}.${methodName}()". Use "${alias}" instead`
+          );
+          if (!(alias in options2)) {
+            options2[alias] = options2[name];
+          }
+          delete options2[name];
+        }
+      }
+      return requestWithDefaults(options2);
+    }
+    return requestWithDefaults(...args);
+  }
+  return Object.assign(withDecorations, requestWithDefaults);
+}
+
+// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js
+function restEndpointMethods(octokit) {
+  const api = endpointsToMethods(octokit);
+  return {
+    rest: api
+  };
+}
+restEndpointMethods.VERSION = VERSION7;
+function legacyRestEndpointMethods(octokit) {
+  const api = endpointsToMethods(octokit);
+  return {
+    ...api,
+    rest: api
+  };
+}
+legacyRestEndpointMethods.VERSION = VERSION7;
+
+// node_modules/@octokit/rest/dist-src/version.js
+var VERSION8 = "22.0.1";
+
+// node_modules/@octokit/rest/dist-src/index.js
+var Octokit2 = Octokit.plugin(requestLog, legacyRestEndpointMethods, paginateRest).defaults(
+  {
+    userAgent: `octokit-rest.js/${VERSION8}`
+  }
+);
+
+// schemas/handoff-entry.ts
+var handoffEntryFieldsSchema = external_exports.strictObject({
+  project: external_exports.string().trim().min(1, { error: "project: which project or repository this is about" }),
+  question: external_exports.string().trim().min(1, { error: "question: the one thing that needs an answer" }),
+  tried: external_exports.string().trim().min(1, { error: "tried: what was already tried, and what happened" }),
+  needed: external_exports.string().trim().min(1, { error: "needed: what answer or action would unblock it" }),
+  /** The pull request of the agent that waits on the answer; optional. */
+  blocking_pull: positiveIntSchema.nullable().default(null)
+});
+var REQUIRED_ENTRY_FIELDS = ["project", "question", "tried", "needed"];
+var handoffEntryStateSchema = external_exports.enum([
+  "open",
+  "claimed",
+  "resolved",
+  "blocked",
+  "escalated"
+]);
+var escalationReasonSchema = external_exports.enum([
+  "money",
+  "external",
+  "irreversible",
+  "credentials",
+  "scope"
+]);
+var entryPrioritySchema = external_exports.enum(["blocking", "background"]);
+var entryDeadlineSchema = external_exports.strictObject({
+  kind: external_exports.enum(["unanswered", "claim"]),
+  at: isoDateTimeSchema
+});
+var handoffEntrySchema = external_exports.strictObject({
+  repository: repositoryFullNameSchema,
+  issue_number: positiveIntSchema,
+  /** Who opened the issue: the agent that waits. It may not claim its own entry. */
+  author: external_exports.string().min(1),
+  fields: handoffEntryFieldsSchema,
+  state: handoffEntryStateSchema,
+  owner: external_exports.string().nullable().meta({ description: "The one claimant, from the claim on." }),
+  follow_ups: nonNegativeIntSchema,
+  /** Claims that ended without an answer (expired or released). */
+  claim_expiries: nonNegativeIntSchema,
+  escalation_reason: escalationReasonSchema.nullable(),
+  /** Why it ended blocked or escalated, in words; null otherwise. */
+  why: external_exports.string().nullable(),
+  deadline: entryDeadlineSchema.nullable(),
+  /** The newest comment id handled: commands in comments up to it are done, exactly once. */
+  comments_through: nonNegativeIntSchema,
+  opened_at: isoDateTimeSchema,
+  state_changed_at: isoDateTimeSchema,
+  version: positiveIntSchema.meta({
+    description: "Bumped on every change, for compare-and-set updates."
+  })
+});
+var handoffEntryDraftSchema = handoffEntrySchema.omit({ version: true });
+var entryEventKindSchema = external_exports.enum([
+  "opened",
+  "claimed",
+  "answered",
+  "asked",
+  "released",
+  "blocked",
+  "escalated",
+  "claim_expired",
+  /** A command that changed nothing: refused, or already so. It still gets its one reply. */
+  "refused"
+]);
+var entryEventInputSchema = external_exports.strictObject({
+  kind: entryEventKindSchema,
+  /** A login, or "agate" for the App's own timers. */
+  actor: external_exports.string().min(1),
+  /** The comment whose command this was; null for the opening and for timers. */
+  comment_id: positiveIntSchema.nullable(),
+  reason: external_exports.string(),
+  /** The comment agate posts on the issue for it; null: none. */
+  reply: external_exports.string().nullable(),
+  /** Who the reply mentions (escalations only). */
+  mentions: external_exports.array(external_exports.string()),
+  at: isoDateTimeSchema
+});
+var handoffEntryEventSchema = entryEventInputSchema.extend({
+  id: positiveIntSchema,
+  repository: repositoryFullNameSchema,
+  issue_number: positiveIntSchema,
+  version: positiveIntSchema,
+  from_state: handoffEntryStateSchema.nullable(),
+  to_state: handoffEntryStateSchema,
+  /** When its reply was posted on the issue (or found there); null: not yet. */
+  posted_at: isoDateTimeSchema.nullable()
+});
+
+// checks/entries/form.ts
+var FIELD_HEADINGS = {
+  project: ["Project"],
+  question: ["Question"],
+  tried: ["Tried", "What was tried"],
+  needed: ["Needed", "What is needed"],
+  blocking_pull: ["Blocking pull request"]
+};
+var NO_RESPONSE = "_No response_";
+var HEADING = /^###[ \t]+(.+?)[ \t]*#*[ \t]*$/gm;
+var fieldOf = (heading) => {
+  const wanted = heading.trim().toLowerCase();
+  for (const [field, names] of Object.entries(FIELD_HEADINGS)) {
+    if (names.some((name) => name.toLowerCase() === wanted)) {
+      return field;
+    }
+  }
+  return void 0;
+};
+function sections(body) {
+  const found2 = [...body.matchAll(HEADING)].filter((match) => fieldOf(match[1] ?? ""));
+  const out = /* @__PURE__ */ new Map();
+  found2.forEach((match, index) => {
+    const field = fieldOf(match[1] ?? "");
+    if (!field || out.has(field)) return;
+    const start = (match.index ?? 0) + match[0].length;
+    const end = found2[index + 1]?.index ?? body.length;
+    out.set(field, body.slice(start, end).trim());
+  });
+  return out;
+}
+var empty = (text) => text === void 0 || text === "" || text === NO_RESPONSE;
+function pullNumber(text) {
+  if (empty(text)) return null;
+  const match = /^(?:#|.*\/pull\/)?([1-9][0-9]*)\/?$/.exec((text ?? "").trim());
+  if (!match) {
+    return `blocking pull request: ${JSON.stringify((text ?? "").slice(0, 80))} is not a pull request; write its number, such as #12`;
+  }
+  return Number(match[1]);
+}
+function parseEntryForm(body) {
+  const found2 = sections((body ?? "").replace(/\r\n/g, "\n"));
+  if (found2.size === 0) return { kind: "not_an_entry" };
+  const missing = REQUIRED_ENTRY_FIELDS.filter((field) => empty(found2.get(field)));
+  const pull = pullNumber(found2.get("blocking_pull"));
+  const problems = typeof pull === "string" ? [pull] : [];
+  if (missing.length > 0 || typeof pull === "string") {
+    return { kind: "refused", missing, problems };
+  }
+  return {
+    kind: "entry",
+    fields: {
+      project: found2.get("project") ?? "",
+      question: found2.get("question") ?? "",
+      tried: found2.get("tried") ?? "",
+      needed: found2.get("needed") ?? "",
+      blocking_pull: pull
+    }
+  };
+}
+function renderEntryForm(fields) {
+  const part = (field, text) => `### ${FIELD_HEADINGS[field][0]}
+
+${text.trim() === "" ? NO_RESPONSE : text.trim()}
+`;
+  return [
+    part("project", fields.project),
+    part("question", fields.question),
+    part("tried", fields.tried),
+    part("needed", fields.needed),
+    part("blocking_pull", fields.blocking_pull === null ? "" : `#${fields.blocking_pull}`)
+  ].join("\n");
+}
+
+// checks/entries/marker.ts
+var MARKER = /<!-- agate:entry-event v=([1-9][0-9]*) kind=([a-z_]+) state=([a-z]+) actor=(\S+) comment=([0-9]+) -->/;
+function parseReplyMarker(body) {
+  const match = MARKER.exec(body);
+  if (!match) return null;
+  const kind = entryEventKindSchema.safeParse(match[2]);
+  const state = handoffEntryStateSchema.safeParse(match[3]);
+  if (!kind.success || !state.success) return null;
+  const comment = Number(match[5]);
+  return {
+    version: Number(match[1]),
+    kind: kind.data,
+    state: state.data,
+    actor: match[4] ?? "",
+    comment: comment === 0 ? null : comment
+  };
+}
+function entryStatus(comments, appLogin) {
+  const markers = comments.filter((c) => c.login.toLowerCase() === appLogin.toLowerCase()).map((c) => parseReplyMarker(c.body)).filter((m) => m !== null).sort((a, b) => a.version - b.version);
+  let status2 = null;
+  for (const m of markers) {
+    if (m.kind === "refused") continue;
+    const owner = m.kind === "claimed" ? m.actor : m.state === "claimed" || m.state === "resolved" || m.state === "escalated" ? status2?.owner ?? null : null;
+    status2 = { state: m.state, owner, version: m.version };
+  }
+  return status2;
+}
+
+// action/entries-cli.ts
+var ENTRY_USAGE = `Handoff entries (docs/entries.md), through the GitHub API:
+
+  entry ask --project P --question Q --tried T --needed N [--pull NUMBER] [--title T]
+      Opens an entry (an issue in the entry form's layout) and waits for agate to open it.
+  entry poll [--project P] [--wait DURATION]
+      Lists open, unclaimed entries (number, question, tried, needed); --wait waits until
+      there is one.
+  entry claim NUMBER          becomes the entry's one owner (or says who owns it)
+  entry answer NUMBER TEXT    the owner's answer: resolves and closes the entry
+  entry followup NUMBER TEXT  the owner's follow-up question to the author (one at most)
+  entry reply NUMBER TEXT     a plain comment: the author answering a follow-up
+  entry status [NUMBER] [--wait DURATION]
+      One entry's state, owner and answer (--wait: until it is resolved, blocked or
+      escalated), or every open entry and who holds it.
+
+Options of every entry command: --repo OWNER/NAME (default GITHUB_REPOSITORY), --json,
+--no-wait (do not wait for agate's reply), --timeout DURATION (for agate's reply, default 2m).
+Environment: AGATE_GITHUB_TOKEN or GITHUB_TOKEN (a token that can write issues),
+GITHUB_API_URL (default https://api.github.com), AGATE_APP_LOGIN (the App's bot, whose replies
+are believed; default agate[bot]). Exit status: 0 done, 1 agate refused it or the wait ran
+out, 2 a usage or setup error.`;
+var EntryUsageError = class extends Error {
+};
+var EntryRefusedError = class extends Error {
+};
+var OPTIONS = {
+  repo: { type: "string" },
+  json: { type: "boolean" },
+  "no-wait": { type: "boolean" },
+  timeout: { type: "string" },
+  wait: { type: "string" },
+  project: { type: "string" },
+  question: { type: "string" },
+  tried: { type: "string" },
+  needed: { type: "string" },
+  pull: { type: "string" },
+  title: { type: "string" },
+  help: { type: "boolean", short: "h" }
+};
+async function entryMain(argv, env = process.env, out = { log: console.log, error: console.error }) {
+  try {
+    const parsed = (() => {
+      try {
+        return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+      } catch (error62) {
+        throw new EntryUsageError(error62.message);
+      }
+    })();
+    const [command2, ...args] = parsed.positionals;
+    if (parsed.values.help || command2 === void 0 || command2 === "help") {
+      out.log(ENTRY_USAGE);
+      return command2 === void 0 && !parsed.values.help ? 2 : 0;
+    }
+    const client = EntryClient.fromEnv(env, parsed.values.repo);
+    const ctx = { client, values: parsed.values, args, out, env };
+    const run2 = COMMANDS[command2];
+    if (!run2) {
+      throw new EntryUsageError(
+        `unknown entry command '${command2}'; the commands are ${Object.keys(COMMANDS).join(", ")}`
+      );
+    }
+    await run2(ctx);
+    return 0;
+  } catch (error62) {
+    if (error62 instanceof EntryUsageError) {
+      out.error(`agate entry: ${error62.message}
+
+${ENTRY_USAGE}`);
+      return 2;
+    }
+    if (error62 instanceof EntryRefusedError) {
+      out.error(`agate entry: ${error62.message}`);
+      return 1;
+    }
+    const status2 = error62.status;
+    if (status2 !== void 0) {
+      out.error(`agate entry: ${githubProblem(status2, error62.message)}`);
+      return 2;
+    }
+    throw error62;
+  }
+}
+function githubProblem(status2, message) {
+  switch (status2) {
+    case 401:
+      return `GitHub refused the token (401: ${message}): set AGATE_GITHUB_TOKEN or GITHUB_TOKEN to a valid token`;
+    case 403:
+      return `GitHub forbade it (403: ${message}): the token needs issues: write on the repository`;
+    case 404:
+      return `GitHub found no such repository or issue (404: ${message}): check --repo (or GITHUB_REPOSITORY) and the number, and that the token can see the repository`;
+    default:
+      return `GitHub answered ${status2}: ${message}`;
+  }
+}
+var COMMANDS = {
+  ask,
+  poll,
+  claim: (ctx) => command(ctx, "claim", () => "/claim"),
+  answer: (ctx) => command(ctx, "answer", (text) => `/answer ${text}`, "the answer"),
+  followup: (ctx) => command(ctx, "followup", (text) => `/ask ${text}`, "the question"),
+  reply,
+  status
+};
+function durationOption(text, name, fallback) {
+  if (text === void 0) return fallback;
+  const ms = parseDuration(text);
+  if (ms === void 0) {
+    throw new EntryUsageError(
+      `--${name} ${JSON.stringify(text)} is not a duration such as 30s, 10m or 1h`
+    );
+  }
+  return ms;
+}
+function issueNumber(text, command2) {
+  const number4 = Number((text ?? "").replace(/^#/, ""));
+  if (!Number.isInteger(number4) || number4 < 1) {
+    throw new EntryUsageError(
+      `'entry ${command2}' needs the entry's issue number first, such as 12`
+    );
+  }
+  return number4;
+}
+var pollMs = (env) => Number(env.AGATE_ENTRY_POLL_MS ?? 2e3);
+var sleep = (ms) => new Promise((resolve6) => setTimeout(resolve6, ms));
+async function waitFor(ms, env, read) {
+  const deadline = Date.now() + ms;
+  for (; ; ) {
+    const value = await read();
+    if (value !== null) return value;
+    if (Date.now() >= deadline) return null;
+    await sleep(Math.min(pollMs(env), Math.max(0, deadline - Date.now())));
+  }
+}
+var stripMarker = (body) => body.replace(/\n*<!-- agate:[^>]*-->\s*$/, "").trim();
+async function ask(ctx) {
+  const { values } = ctx;
+  const pull = values.pull === void 0 ? null : issueNumber(values.pull, "ask --pull");
+  const fields = {
+    project: values.project ?? "",
+    question: values.question ?? "",
+    tried: values.tried ?? "",
+    needed: values.needed ?? "",
+    blocking_pull: pull
+  };
+  const body = renderEntryForm(fields);
+  const form = parseEntryForm(body);
+  if (form.kind !== "entry") {
+    const missing = form.kind === "refused" ? form.missing : [];
+    throw new EntryUsageError(
+      `an entry needs every required field; missing or empty: ${missing.map((f) => `--${f}`).join(", ")}`
+    );
+  }
+  const title = values.title ?? `Handoff: ${fields.question.split("\n")[0]?.slice(0, 80)}`;
+  const number4 = await ctx.client.createIssue(title, body);
+  if (values["no-wait"]) return report(ctx, { number: number4, state: null }, `opened #${number4}`);
+  const timeout = durationOption(values.timeout, "timeout", 12e4);
+  const answer = await waitFor(timeout, ctx.env, async () => {
+    const comments = await ctx.client.comments(number4);
+    const app = comments.filter((c) => ctx.client.isApp(c.login));
+    const refused = app.find((c) => c.body.includes("<!-- agate:entry-refused -->"));
+    if (refused) return { refused: stripMarker(refused.body) };
+    return entryStatus(comments, ctx.client.appLogin) ? { refused: null } : null;
+  });
+  if (answer === null) {
+    throw new EntryRefusedError(
+      `opened #${number4}, but agate did not answer within ${values.timeout ?? "2m"}: is the agate App installed on ${ctx.client.fullName} with the issues event?`
+    );
+  }
+  if (answer.refused !== null) throw new EntryRefusedError(`#${number4} refused: ${answer.refused}`);
+  report(ctx, { number: number4, state: "open" }, `entry #${number4} is open`);
+}
+async function poll(ctx) {
+  const wait = durationOption(ctx.values.wait, "wait", 0);
+  const list = async () => {
+    const issues = await ctx.client.openIssues("agate:open");
+    const entries = issues.flatMap((issue2) => {
+      const form = parseEntryForm(issue2.body);
+      if (form.kind !== "entry") return [];
+      if (ctx.values.project !== void 0 && form.fields.project !== ctx.values.project) return [];
+      return [{ number: issue2.number, author: issue2.author, ...form.fields }];
+    });
+    return entries.length > 0 ? entries : null;
+  };
+  const found2 = await waitFor(wait, ctx.env, list) ?? [];
+  if (ctx.values.json) {
+    ctx.out.log(JSON.stringify(found2));
+    return;
+  }
+  if (found2.length === 0) ctx.out.log("no open entries");
+  for (const e of found2) {
+    ctx.out.log(
+      `#${e.number} (${e.project}, by ${e.author}): ${e.question}
+  tried: ${e.tried}
+  needed: ${e.needed}`
+    );
+  }
+}
+async function command(ctx, name, text, needs) {
+  const number4 = issueNumber(ctx.args[0], name);
+  const rest = ctx.args.slice(1).join(" ").trim();
+  if (needs && rest === "")
+    throw new EntryUsageError(`'entry ${name}' needs ${needs} after the number`);
+  const id = await ctx.client.comment(number4, text(rest));
+  if (ctx.values["no-wait"]) return report(ctx, { number: number4, comment: id }, `posted on #${number4}`);
+  const timeout = durationOption(ctx.values.timeout, "timeout", 12e4);
+  const answered = await waitFor(timeout, ctx.env, async () => {
+    for (const c of await ctx.client.comments(number4)) {
+      const marker2 = ctx.client.isApp(c.login) ? parseReplyMarker(c.body) : null;
+      if (marker2?.comment === id) return { marker: marker2, text: stripMarker(c.body) };
+    }
+    return null;
+  });
+  if (!answered) {
+    throw new EntryRefusedError(
+      `posted on #${number4}, but agate did not answer within ${ctx.values.timeout ?? "2m"}; see the issue`
+    );
+  }
+  const { marker, text: said } = answered;
+  if (marker.kind === "refused") throw new EntryRefusedError(`#${number4}: ${said}`);
+  report(
+    ctx,
+    { number: number4, state: marker.state, kind: marker.kind, reply: said },
+    `#${number4} ${marker.state}: ${said}`
+  );
+}
+async function reply(ctx) {
+  const number4 = issueNumber(ctx.args[0], "reply");
+  const text = ctx.args.slice(1).join(" ").trim();
+  if (text === "" || text.startsWith("/")) {
+    throw new EntryUsageError("'entry reply' needs the text after the number (not a command)");
+  }
+  const id = await ctx.client.comment(number4, text);
+  report(ctx, { number: number4, comment: id }, `replied on #${number4}`);
+}
+var FINAL = /* @__PURE__ */ new Set(["resolved", "blocked", "escalated"]);
+async function status(ctx) {
+  if (ctx.args[0] === void 0) return statusAll(ctx);
+  const number4 = issueNumber(ctx.args[0], "status");
+  const wait = durationOption(ctx.values.wait, "wait", 0);
+  const read = async () => {
+    const comments = await ctx.client.comments(number4);
+    const s = entryStatus(comments, ctx.client.appLogin);
+    if (!s) return null;
+    const markers = comments.filter((c) => ctx.client.isApp(c.login)).map((c) => parseReplyMarker(c.body)).filter((m) => m !== null);
+    const answered = markers.find((m) => m.kind === "answered");
+    const answerComment = comments.find((c) => c.id === answered?.comment);
+    const answer = answerComment ? answerComment.body.replace(/^\s*\/answer\s*/, "").trim() : null;
+    const asked = markers.filter((m) => m.kind === "asked").map((m) => comments.find((c) => c.id === m.comment));
+    const followUps = asked.flatMap((c) => c ? [c.body.replace(/^\s*\/ask\s*/, "").trim()] : []);
+    const said = comments.filter((c) => !ctx.client.isApp(c.login)).map((c) => ({ id: c.id, login: c.login, body: c.body }));
+    return { number: number4, ...s, answer, follow_ups: followUps, comments: said };
+  };
+  const found2 = await waitFor(wait, ctx.env, async () => {
+    const s = await read();
+    return s && (wait === 0 || FINAL.has(s.state)) ? s : null;
+  });
+  if (!found2) {
+    const last = await read();
+    if (!last) throw new EntryRefusedError(`#${number4} is not an entry agate has opened`);
+    throw new EntryRefusedError(`#${number4} is still ${last.state} after ${ctx.values.wait}`);
+  }
+  report(
+    ctx,
+    found2,
+    `#${number4} ${found2.state}${found2.owner ? `, owner ${found2.owner}` : ""}${found2.answer ? `
+answer: ${found2.answer}` : ""}`
+  );
+}
+async function statusAll(ctx) {
+  const rows = [];
+  for (const state of ["open", "claimed", "escalated"]) {
+    for (const issue2 of await ctx.client.openIssues(`agate:${state}`)) {
+      const owner = state === "open" ? null : entryStatus(await ctx.client.comments(issue2.number), ctx.client.appLogin)?.owner ?? null;
+      rows.push({
+        number: issue2.number,
+        state,
+        owner,
+        author: issue2.author,
+        created_at: issue2.created_at
+      });
+    }
+  }
+  if (ctx.values.json) return ctx.out.log(JSON.stringify(rows));
+  if (rows.length === 0) ctx.out.log("no open entries");
+  for (const r of rows) {
+    ctx.out.log(
+      `#${r.number} ${r.state}${r.owner ? ` held by ${r.owner}` : ""} (opened by ${r.author} at ${r.created_at})`
+    );
+  }
+}
+function report(ctx, data, text) {
+  ctx.out.log(ctx.values.json ? JSON.stringify(data) : text);
+}
+var EntryClient = class _EntryClient {
+  constructor(token, baseUrl, owner, repo, appLogin) {
+    this.owner = owner;
+    this.repo = repo;
+    this.appLogin = appLogin;
+    this.octokit = new Octokit2({ auth: token, baseUrl, userAgent: `agate-cli/${AGATE_VERSION}` });
+  }
+  owner;
+  repo;
+  appLogin;
+  octokit;
+  static fromEnv(env, repoOption) {
+    const token = env.AGATE_GITHUB_TOKEN || env.GITHUB_TOKEN;
+    if (!token) {
+      throw new EntryUsageError(
+        "no token: set AGATE_GITHUB_TOKEN or GITHUB_TOKEN to a token that can write issues in the repository"
+      );
+    }
+    const full = repoOption ?? env.GITHUB_REPOSITORY;
+    const [owner, repo, extra] = (full ?? "").split("/");
+    if (!owner || !repo || extra !== void 0) {
+      throw new EntryUsageError(
+        `${full ? `${JSON.stringify(full)} is not a repository` : "no repository"}: pass --repo OWNER/NAME or set GITHUB_REPOSITORY`
+      );
+    }
+    const baseUrl = (env.GITHUB_API_URL || "https://api.github.com").replace(/\/+$/, "");
+    return new _EntryClient(token, baseUrl, owner, repo, env.AGATE_APP_LOGIN || "agate[bot]");
+  }
+  get fullName() {
+    return `${this.owner}/${this.repo}`;
+  }
+  isApp(login) {
+    return login.toLowerCase() === this.appLogin.toLowerCase();
+  }
+  async createIssue(title, body) {
+    const { data } = await this.octokit.rest.issues.create({
+      owner: this.owner,
+      repo: this.repo,
+      title,
+      body
+    });
+    return data.number;
+  }
+  async comment(number4, body) {
+    const { data } = await this.octokit.rest.issues.createComment({
+      owner: this.owner,
+      repo: this.repo,
+      issue_number: number4,
+      body
+    });
+    return data.id;
+  }
+  async comments(number4) {
+    const list = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
+      owner: this.owner,
+      repo: this.repo,
+      issue_number: number4,
+      per_page: 100
+    });
+    return list.map((c) => ({ id: c.id, login: c.user?.login ?? "", body: c.body ?? "" }));
+  }
+  /** Open issues (not pull requests) with this label, oldest first. */
+  async openIssues(label) {
+    const list = await this.octokit.paginate(this.octokit.rest.issues.listForRepo, {
+      owner: this.owner,
+      repo: this.repo,
+      state: "open",
+      labels: label,
+      per_page: 100
+    });
+    return list.filter((i) => !i.pull_request).map((i) => ({
+      number: i.number,
+      body: i.body ?? "",
+      author: i.user?.login ?? "",
+      created_at: i.created_at
+    })).sort((a, b) => a.number - b.number);
+  }
+};
+
 // action/handoff.ts
 import { existsSync as existsSync3, mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, readFileSync as readFileSync2, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
 import { dirname as dirname3, isAbsolute as isAbsolute2, join as join4, posix, resolve as resolve3 } from "node:path";
-
-// checks/normalise-output.ts
-var TERMINAL_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-var NORMALISATION_RULES = [
-  {
-    name: "ansi",
-    pattern: TERMINAL_ESCAPES,
-    replacement: ""
-  },
-  {
-    name: "iso-timestamp",
-    pattern: /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b/g,
-    replacement: "<timestamp>"
-  },
-  {
-    name: "time-of-day",
-    pattern: /\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g,
-    replacement: "<time>"
-  },
-  {
-    name: "uuid",
-    pattern: /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g,
-    replacement: "<uuid>"
-  },
-  {
-    name: "temp-path",
-    // mkdtemp-style directories: /tmp/..., macOS /var/folders/..., the runner's _temp, Windows Temp.
-    pattern: /(?:\/private)?\/tmp\/[^\s'"`:,;)\]}]+|\/var\/folders\/[^\s'"`:,;)\]}]+|\/home\/runner\/work\/_temp\/[^\s'"`:,;)\]}]+|[A-Za-z]:\\(?:[^\s\\'"]+\\)*?Temp\\[^\s'"`:,;)\]}]+/g,
-    replacement: "<tmp>"
-  },
-  {
-    name: "duration",
-    // 12ms, 1.5s, 3 seconds, 2m, 1h, 250µs: a number directly followed by a unit of time.
-    pattern: /\b\d+(?:[.,]\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?)\b/g,
-    replacement: "<duration>"
-  },
-  {
-    name: "hex-address",
-    pattern: /\b0x[0-9a-fA-F]{6,16}\b/g,
-    replacement: "<addr>"
-  },
-  {
-    name: "pid",
-    pattern: /\b(pid|PID|process)([ =:#]+)\d+\b/g,
-    replacement: "$1$2<pid>"
-  }
-];
-var [ANSI_RULE, ...TEXT_RULES] = NORMALISATION_RULES;
-var COMBINED = new RegExp(TEXT_RULES.map((rule) => `(?:${rule.pattern.source})`).join("|"), "g");
-var WHOLE = TEXT_RULES.map((rule) => ({
-  rule,
-  whole: new RegExp(`^(?:${rule.pattern.source})$`),
-  single: new RegExp(rule.pattern.source)
-}));
-function replaceMatch(match) {
-  const found2 = WHOLE.find(({ whole }) => whole.test(match));
-  return found2 ? match.replace(found2.single, found2.rule.replacement) : match;
-}
-function normaliseLine(line) {
-  const body = line.endsWith("\r") ? line.slice(0, -1) : line;
-  const lastReturn = body.lastIndexOf("\r");
-  let text = lastReturn >= 0 ? body.slice(lastReturn + 1) : body;
-  if (ANSI_RULE && text.includes("\x1B"))
-    text = text.replace(ANSI_RULE.pattern, ANSI_RULE.replacement);
-  text = text.replace(COMBINED, replaceMatch);
-  return text.replace(/[ \t]+$/, "");
-}
 
 // action/shadow-git.ts
 import { createHash as createHash2 } from "node:crypto";
@@ -28348,7 +33130,7 @@ function writeHandoff(options) {
     );
   }
   if (task.trim() === "") throw new HandoffUsageError("--task must not be empty");
-  let status = existing?.front.status ?? "in-progress";
+  let status2 = existing?.front.status ?? "in-progress";
   if (options.status !== void 0) {
     const parsed = handoffStatusSchema.safeParse(options.status);
     if (!parsed.success) {
@@ -28356,7 +33138,7 @@ function writeHandoff(options) {
         `--status ${JSON.stringify(options.status)} is not one of ${handoffStatusSchema.options.join(", ")}`
       );
     }
-    status = parsed.data;
+    status2 = parsed.data;
   }
   const record2 = readRecord(root2, options.cwd, options.recordPath);
   let lastCommand = existing?.front.last_command ?? null;
@@ -28395,7 +33177,7 @@ function writeHandoff(options) {
   const front = handoffFrontMatterSchema.parse({
     task: task.trim(),
     branch,
-    status,
+    status: status2,
     changed_files: changed,
     last_command: lastCommand,
     next_step: options.nextStep?.trim() ?? existing?.front.next_step ?? "",
@@ -28415,9 +33197,9 @@ function writeHandoff(options) {
   }
   return { path, file: file2, created: existing === null, unchanged, front, warnings };
 }
-var MARKER = /^<!-- agate handoff: .*-->\s*$/;
+var MARKER2 = /^<!-- agate handoff: .*-->\s*$/;
 function withTreeMarker(body, tree) {
-  const notes = body.split("\n").filter((line) => !MARKER.test(line)).join("\n").replace(/\s+$/, "");
+  const notes = body.split("\n").filter((line) => !MARKER2.test(line)).join("\n").replace(/\s+$/, "");
   const marker = `<!-- agate handoff: written for the code tree ${tree.slice(0, 12)} (the work tree without this file) -->`;
   return notes === "" ? `${marker}
 ` : `${notes}
@@ -28501,20 +33283,20 @@ function readRecord(root2, cwd, flag) {
   return { file: file2, record: parsed.data };
 }
 function lastCommandOf(record2) {
-  const command = record2.commands.find((c) => !commandPassed(c)) ?? record2.commands.at(-1);
-  if (!command) return null;
+  const command2 = record2.commands.find((c) => !commandPassed(c)) ?? record2.commands.at(-1);
+  if (!command2) return null;
   return {
-    run: command.run,
-    exit_code: command.exit_code ?? NO_EXIT_CODE,
-    output_tail: shortTail(command.output.tail)
+    run: command2.run,
+    exit_code: command2.exit_code ?? NO_EXIT_CODE,
+    output_tail: shortTail(command2.output.tail)
   };
 }
-var TERMINAL_ESCAPES2 = NORMALISATION_RULES.find((rule) => rule.name === "ansi")?.pattern;
+var TERMINAL_ESCAPES3 = NORMALISATION_RULES.find((rule) => rule.name === "ansi")?.pattern;
 function shortTail(tail) {
-  const plain = TERMINAL_ESCAPES2 ? tail.replace(TERMINAL_ESCAPES2, "") : tail;
-  const lines = plain.replace(/\r\n/g, "\n").split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  let kept = lines.slice(-TAIL_LINES).join("\n");
+  const plain = TERMINAL_ESCAPES3 ? tail.replace(TERMINAL_ESCAPES3, "") : tail;
+  const lines2 = plain.replace(/\r\n/g, "\n").split("\n");
+  if (lines2.at(-1) === "") lines2.pop();
+  let kept = lines2.slice(-TAIL_LINES).join("\n");
   if (kept.length > TAIL_CHARS) kept = kept.slice(-TAIL_CHARS);
   return kept === "" ? "" : `${kept}
 `;
@@ -28738,9 +33520,9 @@ async function runCommand(options) {
     killTimer = setTimeout(() => killGroup("SIGKILL"), grace);
   }, options.timeoutMs);
   const exit = await new Promise(
-    (resolve5, reject) => {
+    (resolve6, reject) => {
       child.once("error", reject);
-      child.once("exit", (code, signal) => resolve5({ code, signal }));
+      child.once("exit", (code, signal) => resolve6({ code, signal }));
     }
   ).finally(() => clearTimeout(timeout));
   killGroup("SIGKILL");
@@ -28797,20 +33579,20 @@ async function groupGone(pgid, limitMs) {
       process.kill(-pgid, "SIGKILL");
     } catch {
     }
-    await new Promise((resolve5) => setTimeout(resolve5, 5));
+    await new Promise((resolve6) => setTimeout(resolve6, 5));
   }
 }
 async function drain(streams, limitMs) {
   const ended = streams.map(
-    (stream) => new Promise((resolve5) => {
-      if (stream.readableEnded || stream.destroyed) return resolve5();
-      stream.once("end", resolve5);
-      stream.once("close", resolve5);
+    (stream) => new Promise((resolve6) => {
+      if (stream.readableEnded || stream.destroyed) return resolve6();
+      stream.once("end", resolve6);
+      stream.once("close", resolve6);
     })
   );
   let timer;
-  const limit = new Promise((resolve5) => {
-    timer = setTimeout(resolve5, limitMs);
+  const limit = new Promise((resolve6) => {
+    timer = setTimeout(resolve6, limitMs);
   });
   await Promise.race([Promise.all(ended), limit]);
   clearTimeout(timer);
@@ -28900,13 +33682,13 @@ async function runRequiredCommands(options) {
       );
     }
     state = before;
-    for (const command of config2.commands) {
+    for (const command2 of config2.commands) {
       const result = await log.command(
-        command.name,
+        command2.name,
         () => runCommand({
-          name: command.name,
-          run: command.run,
-          timeoutMs: command.timeout,
+          name: command2.name,
+          run: command2.run,
+          timeoutMs: command2.timeout,
           cwd,
           env,
           onOutput: (chunk) => log.output(chunk),
@@ -28951,21 +33733,1751 @@ async function runRequiredCommands(options) {
 }
 
 // action/summary.ts
-function resultText(command) {
-  if (command.timed_out) return "timed out";
-  if (command.signal) return `killed (${command.signal})`;
-  return command.exit_code === 0 ? "passed" : `failed (exit ${command.exit_code})`;
-}
-function durationText(ms) {
-  if (ms < 1e3) return `${ms}ms`;
-  if (ms < 6e4) return `${(ms / 1e3).toFixed(1)}s`;
-  return formatDuration(Math.round(ms / 1e3) * 1e3);
+function resultText(command2) {
+  return outcomeText({ ...command2, duration_ms: void 0 });
 }
 function headline(record2) {
   const failed = failedCommands(record2).length;
   const total = record2.commands.length;
   const on = `on ${shortSha(record2.tested.sha)}`;
   return failed === 0 ? `${total} of ${total} required commands passed ${on}` : `${failed} of ${total} required commands failed ${on}`;
+}
+
+// checks/progress/hash.ts
+import { createHash as createHash5 } from "node:crypto";
+function shortHash(text) {
+  return createHash5("sha256").update(text).digest("hex").slice(0, 16);
+}
+function canonicalJson2(value) {
+  return JSON.stringify(sortKeys(value)) ?? "null";
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === "object") {
+    const out = {};
+    for (const key of Object.keys(value).sort()) {
+      out[key] = sortKeys(value[key]);
+    }
+    return out;
+  }
+  return value;
+}
+
+// checks/progress/shell.ts
+var READERS = /* @__PURE__ */ new Set(["cat", "nl", "head", "tail", "less", "more", "view", "bat", "wc"]);
+var SEARCHERS = /* @__PURE__ */ new Set(["grep", "egrep", "rg", "ag", "find", "ls", "tree", "fd", "locate"]);
+var WRAPPERS = /* @__PURE__ */ new Set(["sudo", "env", "time", "nice", "command", "exec", "nohup"]);
+function shellSegments(command2) {
+  const body = command2.replace(
+    /<<-?\s*(['"]?)(\w+)\1[^\n]*\n[\s\S]*?\n\s*\2\s*(?=\n|$)/g,
+    (m) => m.slice(0, m.indexOf("\n"))
+  );
+  const segments = [];
+  let current = "";
+  let quote2 = null;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (quote2) {
+      if (c === quote2) quote2 = null;
+      else if (c === "\\" && quote2 === '"') {
+        current += c + (body[i + 1] ?? "");
+        i++;
+        continue;
+      }
+      current += c;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      quote2 = c;
+      current += c;
+      continue;
+    }
+    const two = body.slice(i, i + 2);
+    if (two === "&&" || two === "||") {
+      segments.push(current);
+      current = "";
+      i++;
+      continue;
+    }
+    if (c === ";" || c === "\n" || c === "|" && body[i + 1] !== "&") {
+      segments.push(current);
+      current = "";
+      continue;
+    }
+    current += c;
+  }
+  segments.push(current);
+  return segments.map((s) => s.trim()).filter((s) => s.length > 0);
+}
+function shellWords(segment) {
+  const words = [];
+  let skipNext = false;
+  for (const match of segment.matchAll(/'([^']*)'|"((?:\\.|[^"\\])*)"|(\S+)/g)) {
+    const bare = match[3];
+    if (skipNext) {
+      skipNext = false;
+      continue;
+    }
+    if (bare !== void 0 && /^(\d*|&)?(>>?|<)/.test(bare)) {
+      skipNext = /^(\d*|&)?(>>?|<)&?$/.test(bare);
+      continue;
+    }
+    words.push(match[1] ?? match[2] ?? bare ?? "");
+  }
+  return words;
+}
+function programOf(words) {
+  let i = 0;
+  while (i < words.length) {
+    const word = words[i];
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || WRAPPERS.has(word)) i++;
+    else if (word === "timeout") i += 2;
+    else break;
+  }
+  const program = words[i] ?? "";
+  return { name: program.split("/").pop() ?? program, args: words.slice(i + 1) };
+}
+var lastOperand = (args) => [...args].reverse().find((a) => !a.startsWith("-") && !/^\d+(,\d+)?p?$/.test(a)) ?? null;
+function redirectTarget(segment) {
+  const match = /(?:^|[^0-9&>])>>?\s*([^\s&|;<>]+)/.exec(segment);
+  const target = match?.[1];
+  return target && target !== "/dev/null" ? target : null;
+}
+function revertOf(name, args) {
+  if (name !== "git") return null;
+  const [sub, ...rest] = args;
+  const operands = rest.filter((a) => !a.startsWith("-"));
+  if (sub === "checkout" && !rest.some((a) => a === "-b" || a === "-B")) {
+    const paths = rest.includes("--") ? rest.slice(rest.indexOf("--") + 1) : operands;
+    if (paths.length === 0) return null;
+    return paths.includes(".") ? ["*"] : paths;
+  }
+  if (sub === "restore") return operands.length === 0 || operands.includes(".") ? ["*"] : operands;
+  if (sub === "stash" && (rest.length === 0 || rest[0] === "push" || rest[0] === "-u"))
+    return ["*"];
+  if (sub === "reset" && rest.includes("--hard")) return ["*"];
+  return null;
+}
+function shellFacts(command2) {
+  const segments = shellSegments(command2);
+  let first = null;
+  let kind = "command";
+  let path = null;
+  let revert = null;
+  for (const segment of segments) {
+    const { name, args } = programOf(shellWords(segment));
+    if (name === "cd" || name === "") continue;
+    first ??= { name, args };
+    const reverted = revertOf(name, args);
+    if (reverted) {
+      revert = [...revert ?? [], ...reverted];
+      kind = "write";
+      continue;
+    }
+    const target = redirectTarget(segment);
+    const inPlace = name === "sed" && args.some((a) => /^-i/.test(a) || a === "--in-place");
+    if (inPlace || target || name === "tee" || name === "patch" || name === "touch") {
+      kind = "write";
+      path = target ?? lastOperand(args);
+      continue;
+    }
+    if (name === "rm" || name === "mv" || name === "cp" || name === "git" && args[0] === "apply") {
+      kind = "write";
+      path = lastOperand(args);
+      continue;
+    }
+    if (kind !== "write" && segments.length > 0 && first.name === name) {
+      const printsOnly = name === "sed" ? args.includes("-n") : READERS.has(name);
+      if (printsOnly) {
+        kind = "read";
+        path = lastOperand(args);
+      } else if (SEARCHERS.has(name) || name === "git" && args[0] === "grep") kind = "search";
+    }
+  }
+  return { name: first?.name ?? "", kind, path, revert };
+}
+
+// checks/progress/volatile.ts
+var VOLATILE_RESULT_KEYS = /* @__PURE__ */ new Set([
+  "duration_seconds",
+  "duration_ms",
+  "durationMs",
+  "totalDurationMs",
+  "elapsed",
+  "elapsed_ms",
+  "elapsed_seconds",
+  "execution_time",
+  "wall_time",
+  "wall_time_seconds",
+  "timestamp",
+  "created_at",
+  "execution_count",
+  "pid"
+]);
+var VOLATILE_TEXT_RULES = [
+  // "execution_count": 17, execution_count=17, "duration_seconds": 0.42
+  [
+    /("?)(execution_count|duration_seconds|duration_ms|durationMs|elapsed(?:_ms|_seconds)?|wall_time(?:_seconds)?)\1(\s*[:=]\s*)-?\d+(?:\.\d+)?(?:e-?\d+)?/g,
+    "$1$2$1$3<n>"
+  ],
+  // Jupyter prompts: In [17]:, Out[17]:
+  [/\b(In|Out)\s?\[\d+\]/g, "$1[<n>]"],
+  // Codex's plain shell result header: "Wall time: 0.0123 seconds" (the unit may be missing).
+  [/^(Wall time:)\s*[^\n]*$/gm, "$1 <duration>"]
+];
+function stripVolatile(value) {
+  if (Array.isArray(value)) return value.map(stripVolatile);
+  if (value !== null && typeof value === "object") {
+    const out = {};
+    for (const [key, inner] of Object.entries(value)) {
+      if (!VOLATILE_RESULT_KEYS.has(key)) out[key] = stripVolatile(inner);
+    }
+    return out;
+  }
+  return value;
+}
+function normaliseResult(text) {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    try {
+      return normaliseText(canonicalJson2(stripVolatile(JSON.parse(trimmed))));
+    } catch {
+    }
+  }
+  return normaliseText(text);
+}
+function normaliseText(text) {
+  let out = normaliseOutput(text);
+  for (const [pattern, replacement] of VOLATILE_TEXT_RULES) out = out.replace(pattern, replacement);
+  return out;
+}
+function resultHash(exitCode, text) {
+  return shortHash(`${exitCode ?? "-"}\0${normaliseResult(text)}`);
+}
+
+// checks/progress/events.ts
+var TraceParseError = class extends Error {
+  constructor(at, reason) {
+    super(`${at}: ${reason}`);
+    this.at = at;
+    this.reason = reason;
+  }
+  at;
+  reason;
+  name = "TraceParseError";
+};
+function infrastructureOf(text) {
+  if (text.length > 2e3) return null;
+  if (/rate.?limit|\b429\b|too many requests|overloaded/i.test(text)) return "rate-limit";
+  if (/\b50[0-4]\b|internal ?server ?error|bad gateway|service unavailable/i.test(text))
+    return "server-error";
+  if (/timed? ?out|timeout|deadline exceeded/i.test(text)) return "timeout";
+  if (/ECONNRESET|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|connection (reset|refused)|SSL/i.test(text))
+    return "network";
+  return null;
+}
+function stepInfrastructureOf(text) {
+  const head = text.trim();
+  if (head.length > 300) return null;
+  if (/^(error:?\s*)?(HTTP\S*\s*)?429\b|^(error:?\s*)?(rate limit|too many requests)/i.test(head))
+    return "rate-limit";
+  if (/^(error:?\s*)?(HTTP\S*\s*)?5\d\d\b|^(error:?\s*)?(service unavailable|bad gateway|gateway timeout|internal server error)/i.test(
+    head
+  ))
+    return "server-error";
+  return null;
+}
+var preview = (text) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 120 ? `${flat.slice(0, 119)}\u2026` : flat;
+};
+function buildStep(call, result) {
+  const shell = call.command ? shellFacts(call.command) : null;
+  const argsText = canonicalJson2(call.args);
+  const failed = result !== null && (result.error || (result.exit_code ?? 0) !== 0);
+  const kind = call.kind ?? shell?.kind ?? "other";
+  return {
+    at: call.at,
+    tool: call.tool,
+    kind: failed && kind === "write" ? "command" : kind,
+    name: shell?.name || call.tool,
+    args: argsText,
+    args_hash: shortHash(`${call.tool}\0${argsText}`),
+    preview: preview(call.command ?? str(asRecord(call.args)?.command) ?? call.path ?? argsText),
+    path: call.path ?? shell?.path ?? null,
+    result: {
+      hash: result ? resultHash(result.exit_code, result.text) : null,
+      exit_code: result?.exit_code ?? null,
+      error: failed,
+      bytes: result ? Buffer.byteLength(result.text) : 0
+    },
+    write: result?.write ?? null,
+    revert: failed ? null : shell?.revert ?? null,
+    infrastructure: result?.infrastructure ?? (result && failed ? stepInfrastructureOf(result.text) : null),
+    model_call: call.model_call,
+    turn: call.turn,
+    time: call.time
+  };
+}
+var contentHash = (text) => shortHash(normaliseResult(text));
+var asRecord = (value) => value !== null && typeof value === "object" && !Array.isArray(value) ? value : null;
+var num = (value) => typeof value === "number" && Number.isFinite(value) ? value : null;
+var str = (value) => typeof value === "string" ? value : null;
+function openAiUsage(raw, cost = null) {
+  const usage = asRecord(raw);
+  if (!usage) return null;
+  const details = asRecord(usage.prompt_tokens_details);
+  return {
+    input_tokens: num(usage.prompt_tokens) ?? num(usage.input_tokens) ?? 0,
+    cached_input_tokens: num(details?.cached_tokens) ?? num(usage.cache_read_input_tokens) ?? num(usage.prompt_cache_hit_tokens) ?? 0,
+    cache_creation_input_tokens: num(usage.cache_creation_input_tokens) ?? 0,
+    output_tokens: num(usage.completion_tokens) ?? num(usage.output_tokens) ?? 0,
+    cost_usd: num(usage.cost) ?? cost
+  };
+}
+
+// checks/progress/render.ts
+var BUDGET_LABELS = [
+  ["model_calls", "model calls"],
+  ["tool_calls", "tool calls"],
+  ["executed_tool_calls", "executed tool calls"],
+  ["max_tool_calls_per_turn", "most tool calls in one turn"],
+  ["max_tool_calls_per_model_call", "most tool calls in one model call"],
+  ["turns", "turns"],
+  ["input_tokens", "billed input tokens"],
+  ["cached_input_tokens", "of them cached"],
+  ["output_tokens", "output tokens"],
+  ["peak_context_tokens", "peak context (tokens)"],
+  ["cost_usd", "cost (USD)"]
+];
+var verdict = (report2) => report2.stalled ? "busy without progress in the segments below" : report2.findings.length > 0 ? "progressing; over a budget" : "no stall found";
+function renderProgressText(report2, source) {
+  const c = report2.counters;
+  const lines2 = [
+    `${source}: ${report2.format} trace, ${report2.steps} tool calls in ${report2.records} records${report2.exit_status ? `, ended ${report2.exit_status}` : ""}`,
+    `verdict: ${verdict(report2)}`,
+    `new information: ${c.new_information} calls; none: ${c.no_new_information} (longest run ${c.longest_without_new_information})`,
+    `milestones: ${c.milestones}; calls since the last: ${c.steps_since_last_milestone} (longest stretch ${c.longest_without_milestone}); reverts: ${c.reverts}`
+  ];
+  if (report2.findings.length > 0) {
+    lines2.push("flagged:");
+    for (const f of report2.findings) {
+      lines2.push(`  ${f.kind} at steps ${f.from_step}-${f.to_step} (${f.at}): ${f.why}`);
+    }
+    if (report2.findings_not_listed > 0) lines2.push(`  \u2026 and ${report2.findings_not_listed} more`);
+  }
+  if (report2.infrastructure_failure_count > 0) {
+    lines2.push(`infrastructure failures (not stalls): ${report2.infrastructure_failure_count}`);
+    for (const f of report2.infrastructure_failures.slice(0, 5)) {
+      lines2.push(`  ${f.kind} at ${f.at}: ${f.message.replace(/\s+/g, " ").slice(0, 160)}`);
+    }
+  }
+  lines2.push("budgets:");
+  for (const [key, label] of BUDGET_LABELS) {
+    const value = report2.budgets[key];
+    if (value !== null) lines2.push(`  ${label}: ${value}`);
+  }
+  return `${lines2.join("\n")}
+`;
+}
+
+// action/trace.ts
+import { createReadStream, lstatSync as lstatSync2, readdirSync as readdirSync3, readFileSync as readFileSync4 } from "node:fs";
+import { basename, join as join6, relative, resolve as resolve4 } from "node:path";
+
+// checks/progress/bounded-set.ts
+var BoundedSet = class {
+  constructor(limit) {
+    this.limit = limit;
+  }
+  limit;
+  entries = /* @__PURE__ */ new Map();
+  has(key) {
+    return this.entries.has(key);
+  }
+  /** Adds the key; returns whether it was new. */
+  add(key) {
+    if (this.entries.has(key)) return false;
+    this.entries.set(key, true);
+    if (this.entries.size > this.limit) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== void 0) this.entries.delete(oldest);
+    }
+    return true;
+  }
+  get size() {
+    return this.entries.size;
+  }
+};
+
+// checks/progress/workspace.ts
+var Workspace = class {
+  tokens = /* @__PURE__ */ new Map();
+  base = /* @__PURE__ */ new Map();
+  lastEdit = /* @__PURE__ */ new Map();
+  state = 0n;
+  get current() {
+    return this.state.toString(16).padStart(16, "0");
+  }
+  entry(path, token) {
+    return BigInt(`0x${shortHash(`${path}\0${token}`)}`);
+  }
+  set(path, token) {
+    const old = this.tokens.get(path);
+    if (old !== void 0) this.state ^= this.entry(path, old);
+    if (token === null) this.tokens.delete(path);
+    else {
+      this.tokens.set(path, token);
+      this.state ^= this.entry(path, token);
+    }
+  }
+  /** Applies a step; returns the state before and after. */
+  apply(step) {
+    const before = this.current;
+    if (step.revert) {
+      const paths = step.revert.includes("*") ? [...this.tokens.keys()] : step.revert;
+      for (const path of paths) {
+        this.set(path, null);
+        this.lastEdit.delete(path);
+      }
+    } else if (step.kind === "write") {
+      const path = step.path ?? "?";
+      if (step.write?.after) {
+        if (!this.base.has(path)) this.base.set(path, step.write.before ?? "absent");
+        this.set(path, step.write.after === this.base.get(path) ? null : step.write.after);
+      } else if (this.lastEdit.get(path) !== step.args_hash) {
+        const previous = this.tokens.get(path) ?? "base";
+        this.set(path, shortHash(`${previous}\0${step.args_hash}`));
+        this.lastEdit.set(path, step.args_hash);
+      }
+    }
+    return { before, after: this.current };
+  }
+};
+
+// checks/progress/detector.ts
+var DEFAULT_PROGRESS_THRESHOLDS = progressThresholdsSchema.parse({});
+var SEEN_LIMIT = 2e5;
+var REPORT_LIST_LIMIT = 100;
+var STALL_KINDS = /* @__PURE__ */ new Set([
+  "identical-streak",
+  "short-cycle",
+  "revert-cycle",
+  "no-new-information",
+  "no-milestone"
+]);
+var Segments = class {
+  open = /* @__PURE__ */ new Map();
+  closed = [];
+  dropped = 0;
+  hit(tracker, finding) {
+    const current = this.open.get(tracker);
+    if (current && finding.from_step <= current.to_step + 1) {
+      current.to_step = finding.to_step;
+      current.why = finding.why;
+      return;
+    }
+    if (current) this.close(current);
+    this.open.set(tracker, { ...finding });
+  }
+  miss(tracker) {
+    const current = this.open.get(tracker);
+    if (current) this.close(current);
+    this.open.delete(tracker);
+  }
+  /** Keeps the first REPORT_LIST_LIMIT findings; later ones are counted in `dropped`. */
+  close(finding) {
+    if (this.closed.length < REPORT_LIST_LIMIT) this.closed.push(finding);
+    else this.dropped++;
+  }
+  all() {
+    return [...this.closed, ...this.open.values()].sort((a, b) => a.from_step - b.from_step);
+  }
+};
+var ProgressDetector = class {
+  constructor(format, thresholds = {}) {
+    this.format = format;
+    this.t = progressThresholdsSchema.parse({ ...DEFAULT_PROGRESS_THRESHOLDS, ...thresholds });
+    this.states.add(this.workspace.current);
+  }
+  format;
+  t;
+  segments = new Segments();
+  workspace = new Workspace();
+  seen = new BoundedSet(SEEN_LIMIT);
+  states = new BoundedSet(SEEN_LIMIT);
+  modelCallIds = new BoundedSet(SEEN_LIMIT);
+  lastExit = /* @__PURE__ */ new Map();
+  records = 0;
+  steps = 0;
+  exitStatus = null;
+  counters = {
+    new_information: 0,
+    no_new_information: 0,
+    milestones: 0,
+    steps_since_last_milestone: 0,
+    longest_without_milestone: 0,
+    longest_without_new_information: 0,
+    reverts: 0
+  };
+  budgets = {
+    model_calls: 0,
+    tool_calls: 0,
+    executed_tool_calls: 0,
+    max_tool_calls_per_turn: 0,
+    max_tool_calls_per_model_call: 0,
+    turns: 0,
+    input_tokens: 0,
+    cached_input_tokens: 0,
+    output_tokens: 0,
+    peak_context_tokens: 0,
+    cost_usd: null
+  };
+  infrastructure = [];
+  infrastructureCount = 0;
+  totals = null;
+  declared = {
+    cost: null,
+    calls: null,
+    input: null,
+    output: null
+  };
+  crossed = /* @__PURE__ */ new Set();
+  // Run state of the trackers.
+  staleSinceMilestone = 0;
+  afterMilestone = null;
+  noInfoRun = 0;
+  noInfoStart = null;
+  lastPair = null;
+  streak = 0;
+  streakStart = null;
+  window = [];
+  revertsSincePass = 0;
+  wroteSinceRevert = false;
+  firstWriteSincePass = null;
+  turnCalls = 0;
+  modelCall = { id: null, calls: 0 };
+  /** Counts one record read from the trace (whether or not it produced events). */
+  record() {
+    this.records++;
+  }
+  push(event) {
+    switch (event.type) {
+      case "step":
+        this.step({ ...event.step, index: ++this.steps });
+        break;
+      case "model-call":
+        if (event.id !== null && !this.modelCallIds.add(event.id)) break;
+        this.budgets.model_calls++;
+        if (event.usage) {
+          this.budgets.input_tokens += event.usage.input_tokens;
+          this.budgets.cached_input_tokens += event.usage.cached_input_tokens;
+          this.budgets.output_tokens += event.usage.output_tokens;
+          this.budgets.peak_context_tokens = Math.max(
+            this.budgets.peak_context_tokens,
+            event.usage.input_tokens
+          );
+          if (event.usage.cost_usd !== null)
+            this.budgets.cost_usd = (this.budgets.cost_usd ?? 0) + event.usage.cost_usd;
+        }
+        break;
+      case "usage-total": {
+        const key = shortHash(JSON.stringify(event.total));
+        if (this.totals?.key === key) break;
+        this.totals = {
+          key,
+          changes: (this.totals?.changes ?? 0) + 1,
+          input: event.total.input_tokens,
+          cached: event.total.cached_input_tokens,
+          output: event.total.output_tokens
+        };
+        if (event.last) {
+          this.budgets.peak_context_tokens = Math.max(
+            this.budgets.peak_context_tokens,
+            event.last.input_tokens
+          );
+        }
+        break;
+      }
+      case "turn":
+        this.budgets.turns++;
+        this.turnCalls = 0;
+        break;
+      case "infrastructure":
+        this.noteInfrastructure(event.kind, event.at, event.message);
+        break;
+      case "exit":
+        this.exitStatus = event.status ?? this.exitStatus;
+        this.declared = {
+          cost: event.cost_usd,
+          calls: event.model_calls,
+          input: event.input_tokens ?? null,
+          output: event.output_tokens ?? null
+        };
+        break;
+    }
+    this.checkBudgets();
+  }
+  step(step) {
+    const b = this.budgets;
+    b.tool_calls++;
+    if (step.result.hash !== null) b.executed_tool_calls++;
+    this.turnCalls++;
+    b.max_tool_calls_per_turn = Math.max(b.max_tool_calls_per_turn, this.turnCalls);
+    if (step.model_call === null || step.model_call !== this.modelCall.id) {
+      this.modelCall = { id: step.model_call, calls: 0 };
+    }
+    this.modelCall.calls++;
+    b.max_tool_calls_per_model_call = Math.max(
+      b.max_tool_calls_per_model_call,
+      this.modelCall.calls
+    );
+    if (step.result.hash === null) return;
+    if (step.infrastructure) {
+      this.noteInfrastructure(step.infrastructure, step.at, `${step.name}: ${step.preview}`);
+      return;
+    }
+    const mark = { index: step.index, at: step.at };
+    let newInformation;
+    let milestone = false;
+    let reverted = false;
+    if (step.kind === "write" || step.revert) {
+      this.firstWriteSincePass ??= mark;
+      const { before, after } = this.workspace.apply(step);
+      const seenBefore = !this.states.add(after);
+      newInformation = false;
+      if (step.revert) {
+        reverted = before !== after || this.wroteSinceRevert;
+        this.wroteSinceRevert = false;
+      } else if (before !== after) {
+        if (seenBefore) {
+          reverted = true;
+          this.wroteSinceRevert = false;
+        } else {
+          newInformation = true;
+          milestone = true;
+          this.wroteSinceRevert = true;
+        }
+      }
+    } else {
+      const key = step.kind === "read" ? `read\0${step.result.hash}` : step.kind === "command" || step.kind === "search" ? `cmd\0${step.name}\0${step.result.hash}` : `other\0${step.args_hash}\0${step.result.hash}`;
+      newInformation = this.seen.add(key);
+    }
+    let passed = false;
+    if (step.result.exit_code !== null) {
+      const before = this.lastExit.get(step.args_hash);
+      passed = step.result.exit_code === 0 && before !== void 0 && before !== 0;
+      if (this.lastExit.size < SEEN_LIMIT || this.lastExit.has(step.args_hash))
+        this.lastExit.set(step.args_hash, step.result.exit_code);
+    }
+    milestone ||= passed;
+    const c = this.counters;
+    if (newInformation) {
+      c.new_information++;
+      this.noInfoRun = 0;
+      this.noInfoStart = null;
+    } else {
+      c.no_new_information++;
+      this.noInfoRun++;
+      this.noInfoStart ??= mark;
+      c.longest_without_new_information = Math.max(
+        c.longest_without_new_information,
+        this.noInfoRun
+      );
+    }
+    if (milestone) {
+      c.milestones++;
+      c.steps_since_last_milestone = 0;
+      this.staleSinceMilestone = 0;
+      this.afterMilestone = null;
+    } else {
+      c.steps_since_last_milestone++;
+      this.afterMilestone ??= mark;
+      if (!newInformation) this.staleSinceMilestone++;
+      c.longest_without_milestone = Math.max(
+        c.longest_without_milestone,
+        c.steps_since_last_milestone
+      );
+    }
+    if (reverted) {
+      c.reverts++;
+      this.revertsSincePass++;
+    }
+    if (passed) {
+      this.revertsSincePass = 0;
+      this.firstWriteSincePass = null;
+      this.segments.miss("revert");
+    }
+    this.detect(step, mark, reverted);
+  }
+  detect(step, mark, reverted) {
+    const t = this.t;
+    const s = this.segments;
+    const finding = (kind, from, why) => ({
+      kind,
+      from_step: from.index,
+      to_step: mark.index,
+      at: from.at,
+      why
+    });
+    const pair = `${step.args_hash}:${step.result.hash}`;
+    if (pair === this.lastPair) this.streak++;
+    else {
+      this.streak = 1;
+      this.streakStart = mark;
+    }
+    this.lastPair = pair;
+    if (this.streak >= t.identical_streak && this.streakStart) {
+      s.hit(
+        "identical",
+        finding(
+          "identical-streak",
+          this.streakStart,
+          `the same call (${step.name}: ${step.preview}) returned the same result ${this.streak} times in a row`
+        )
+      );
+    } else s.miss("identical");
+    this.window.push({ ...mark, pair });
+    if (this.window.length > 3 * t.cycle_repeats) this.window.shift();
+    let cycled = false;
+    for (const period of [2, 3]) {
+      const length = period * t.cycle_repeats;
+      if (this.window.length < length) continue;
+      const tail = this.window.slice(-length);
+      const distinct = new Set(tail.slice(0, period).map((m) => m.pair)).size;
+      if (distinct < 2) continue;
+      if (tail.every((m, i) => i < period || m.pair === tail[i - period]?.pair)) {
+        const first = tail[0];
+        s.hit(
+          "cycle",
+          finding(
+            "short-cycle",
+            first,
+            `a cycle of ${period} different calls repeated ${t.cycle_repeats} times with the same results`
+          )
+        );
+        cycled = true;
+        break;
+      }
+    }
+    if (!cycled) s.miss("cycle");
+    if (reverted && this.revertsSincePass >= t.reverts && this.firstWriteSincePass) {
+      s.hit(
+        "revert",
+        finding(
+          "revert-cycle",
+          this.firstWriteSincePass,
+          `the work tree returned to an earlier state ${this.revertsSincePass} times and no command newly passed`
+        )
+      );
+    }
+    if (this.noInfoRun >= t.no_new_information && this.noInfoStart) {
+      s.hit(
+        "no-info",
+        finding(
+          "no-new-information",
+          this.noInfoStart,
+          `${this.noInfoRun} tool calls in a row brought no new information (results, reads and tree states seen before)`
+        )
+      );
+    } else s.miss("no-info");
+    const since = this.counters.steps_since_last_milestone;
+    if (since >= t.steps_without_milestone && this.staleSinceMilestone / since >= t.no_milestone_stale_share && this.afterMilestone) {
+      s.hit(
+        "no-milestone",
+        finding(
+          "no-milestone",
+          this.afterMilestone,
+          `${since} tool calls since the last verified milestone (a command newly passing or a new net diff), ${this.staleSinceMilestone} of them without new information`
+        )
+      );
+    } else s.miss("no-milestone");
+  }
+  /** The first few are listed; the rest only counted, so the report stays small. */
+  noteInfrastructure(kind, at, message) {
+    this.infrastructureCount++;
+    if (this.infrastructure.length < REPORT_LIST_LIMIT)
+      this.infrastructure.push({ kind, at, message: message.slice(0, 300) });
+  }
+  checkBudgets() {
+    const b = this.currentBudgets();
+    const t = this.t;
+    const limits = [
+      ["model calls", b.model_calls, t.max_model_calls],
+      ["tool calls", b.tool_calls, t.max_tool_calls],
+      ["tool calls in one turn", b.max_tool_calls_per_turn, t.max_tool_calls_per_turn],
+      ["billed input tokens", b.input_tokens, t.max_input_tokens],
+      ["context tokens in one call", b.peak_context_tokens, t.max_context_tokens],
+      ["cost in USD", b.cost_usd ?? 0, t.max_cost_usd]
+    ];
+    for (const [name, used, limit] of limits) {
+      if (limit === null || used <= limit || this.crossed.has(name)) continue;
+      this.crossed.add(name);
+      this.segments.close({
+        kind: "budget",
+        from_step: this.steps,
+        to_step: this.steps,
+        at: `step ${this.steps}`,
+        why: `${name}: ${Number(used.toFixed(4))} is over the limit of ${limit}`
+      });
+    }
+  }
+  currentBudgets() {
+    const b = { ...this.budgets };
+    if (this.totals) {
+      b.input_tokens = Math.max(b.input_tokens, this.totals.input);
+      b.cached_input_tokens = Math.max(b.cached_input_tokens, this.totals.cached);
+      b.output_tokens = Math.max(b.output_tokens, this.totals.output);
+      b.model_calls = Math.max(b.model_calls, this.totals.changes);
+    }
+    if (this.declared.input !== null)
+      b.input_tokens = Math.max(b.input_tokens, this.declared.input);
+    if (this.declared.output !== null)
+      b.output_tokens = Math.max(b.output_tokens, this.declared.output);
+    if (this.declared.calls !== null) b.model_calls = Math.max(b.model_calls, this.declared.calls);
+    if (this.declared.cost !== null && this.declared.cost >= (b.cost_usd ?? 0))
+      b.cost_usd = this.declared.cost;
+    if (b.cost_usd !== null) b.cost_usd = Math.round(b.cost_usd * 1e6) / 1e6;
+    return b;
+  }
+  report() {
+    const findings = this.segments.all();
+    return {
+      version: PROGRESS_REPORT_VERSION,
+      format: this.format,
+      records: this.records,
+      steps: this.steps,
+      exit_status: this.exitStatus,
+      counters: { ...this.counters },
+      budgets: this.currentBudgets(),
+      infrastructure_failures: this.infrastructure,
+      infrastructure_failure_count: this.infrastructureCount,
+      findings,
+      findings_not_listed: this.segments.dropped,
+      stalled: findings.some((f) => STALL_KINDS.has(f.kind)),
+      thresholds: this.t
+    };
+  }
+};
+
+// checks/progress/parsers/claude-code.ts
+var TOOL_KINDS = {
+  Read: "read",
+  NotebookRead: "read",
+  Write: "write",
+  Edit: "write",
+  MultiEdit: "write",
+  NotebookEdit: "write",
+  Grep: "search",
+  Glob: "search",
+  LS: "search"
+};
+var COSMETIC_INPUT = /* @__PURE__ */ new Set(["description"]);
+function usageOf(raw) {
+  const usage = asRecord(raw);
+  if (!usage) return null;
+  const cacheRead = num(usage.cache_read_input_tokens) ?? 0;
+  const cacheWrite = num(usage.cache_creation_input_tokens) ?? 0;
+  return {
+    input_tokens: (num(usage.input_tokens) ?? 0) + cacheRead + cacheWrite,
+    cached_input_tokens: cacheRead,
+    cache_creation_input_tokens: cacheWrite,
+    output_tokens: num(usage.output_tokens) ?? 0,
+    cost_usd: null
+  };
+}
+function resultText2(content) {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content.map(
+      (block) => str(asRecord(block)?.text) ?? (asRecord(block)?.type === "image" ? "[image]" : "")
+    ).join("\n");
+  }
+  return "";
+}
+function writeOf(tool, raw) {
+  const result = asRecord(raw);
+  if (!result) return null;
+  const original = str(result.originalFile);
+  if (tool === "Write") {
+    const content = str(result.content);
+    if (content === null) return null;
+    return {
+      before: original === null ? null : contentHash(original),
+      after: contentHash(content)
+    };
+  }
+  if (tool === "Edit" && original !== null) {
+    const oldString = str(result.oldString) ?? "";
+    const newString = str(result.newString) ?? "";
+    const after = result.replaceAll === true ? original.split(oldString).join(newString) : original.replace(oldString, () => newString);
+    return { before: contentHash(original), after: contentHash(after) };
+  }
+  return null;
+}
+function createClaudeCodeParser() {
+  let turn = 0;
+  let anonymous = 0;
+  const pending = /* @__PURE__ */ new Map();
+  function assistant(line, message, at) {
+    const id = str(message.id) ?? `line-${at}-${anonymous++}`;
+    const events = [];
+    const content = Array.isArray(message.content) ? message.content : [];
+    if (line.isApiErrorMessage === true) {
+      const text = resultText2(content);
+      events.push({
+        type: "infrastructure",
+        kind: infrastructureOf(text) ?? "server-error",
+        at,
+        message: text.slice(0, 300)
+      });
+      return events;
+    }
+    events.push({ type: "model-call", id, usage: usageOf(message.usage) });
+    for (const raw of content) {
+      const block = asRecord(raw);
+      if (block?.type !== "tool_use") continue;
+      const toolId = str(block.id);
+      const name = str(block.name);
+      if (!toolId || !name) throw new TraceParseError(at, "a tool_use block has no id or name");
+      const input2 = asRecord(block.input) ?? {};
+      const args = Object.fromEntries(
+        Object.entries(input2).filter(([k]) => !COSMETIC_INPUT.has(k))
+      );
+      pending.set(toolId, {
+        name,
+        at,
+        tool: name,
+        args,
+        command: name === "Bash" ? str(input2.command) ?? "" : null,
+        kind: TOOL_KINDS[name] ?? (name === "Bash" ? void 0 : "other"),
+        path: str(input2.file_path) ?? str(input2.notebook_path) ?? str(input2.path),
+        model_call: id,
+        turn: Math.max(turn, 1),
+        time: str(line.timestamp)
+      });
+    }
+    return events;
+  }
+  function user(line, message) {
+    const content = message.content;
+    const blocks = Array.isArray(content) ? content.map(asRecord) : [];
+    const results = blocks.filter((b) => b?.type === "tool_result");
+    if (results.length === 0) {
+      if (line.isMeta === true || line.isCompactSummary === true) return [];
+      turn++;
+      return [{ type: "turn" }];
+    }
+    const events = [];
+    for (const block of results) {
+      const toolId = str(block?.tool_use_id);
+      const call = toolId ? pending.get(toolId) : void 0;
+      if (!toolId || !call) continue;
+      pending.delete(toolId);
+      const raw = resultText2(block?.content);
+      const isError = block?.is_error === true;
+      const code = /^Exit code (\d+)\n?/.exec(raw);
+      const text = code ? raw.slice(code[0].length) : raw;
+      const exit = call.name === "Bash" ? code ? Number(code[1]) : isError ? 1 : 0 : null;
+      events.push({
+        type: "step",
+        step: buildStep(call, {
+          text,
+          exit_code: exit,
+          error: isError,
+          write: isError ? null : writeOf(call.name, line.toolUseResult)
+        })
+      });
+    }
+    return events;
+  }
+  return {
+    format: "claude-code",
+    push(record2, at) {
+      const line = asRecord(record2);
+      const type = str(line?.type);
+      if (!line || !type) throw new TraceParseError(at, "not a Claude Code session line (no type)");
+      const message = asRecord(line.message);
+      if (type === "assistant") {
+        if (!message) throw new TraceParseError(at, "an assistant line without a message");
+        return assistant(line, message, at);
+      }
+      if (type === "user") {
+        if (!message) throw new TraceParseError(at, "a user line without a message");
+        return user(line, message);
+      }
+      return [];
+    },
+    end() {
+      const open2 = [...pending.values()];
+      pending.clear();
+      return open2.map((call) => ({ type: "step", step: buildStep(call, null) }));
+    }
+  };
+}
+
+// checks/progress/parsers/codex.ts
+function usageOf2(raw) {
+  const usage = asRecord(raw);
+  if (!usage) return null;
+  return {
+    // OpenAI's input_tokens already include the cached ones.
+    input_tokens: num(usage.input_tokens) ?? 0,
+    cached_input_tokens: num(usage.cached_input_tokens) ?? 0,
+    cache_creation_input_tokens: 0,
+    output_tokens: (num(usage.output_tokens) ?? 0) + (num(usage.reasoning_output_tokens) ?? 0),
+    cost_usd: null
+  };
+}
+function commandText(raw) {
+  if (typeof raw === "string") return raw;
+  if (!Array.isArray(raw) || !raw.every((w) => typeof w === "string")) return null;
+  const argv = raw;
+  if (argv.length === 3 && /(^|\/)(ba|z)?sh$/.test(argv[0] ?? "") && /^-l?c$/.test(argv[1] ?? "")) {
+    return argv[2] ?? "";
+  }
+  return argv.join(" ");
+}
+function parseOutput(raw) {
+  try {
+    const parsed = asRecord(JSON.parse(raw));
+    if (parsed && typeof parsed.output === "string") {
+      return { text: parsed.output, exit: num(asRecord(parsed.metadata)?.exit_code) };
+    }
+  } catch {
+  }
+  const code = /^Exit code:\s*(-?\d+)/m.exec(raw);
+  const body = /\nOutput:\n([\s\S]*)$/.exec(raw);
+  return { text: body ? body[1] ?? "" : raw, exit: code ? Number(code[1]) : null };
+}
+function createCodexParser() {
+  let turn = 0;
+  const pending = /* @__PURE__ */ new Map();
+  function call(payload, at, time3) {
+    const callId = str(payload.call_id) ?? str(payload.id);
+    if (!callId) throw new TraceParseError(at, `a ${String(payload.type)} without call_id`);
+    const name = str(payload.name) ?? "shell";
+    let args = payload.arguments ?? payload.input ?? payload.action;
+    if (typeof args === "string" && payload.type === "function_call") {
+      try {
+        args = JSON.parse(args);
+      } catch {
+      }
+    }
+    const record2 = asRecord(args);
+    const command2 = payload.type === "custom_tool_call" ? null : commandText(record2?.command ?? record2?.cmd ?? null);
+    const patch = typeof args === "string" && name === "apply_patch" ? args : null;
+    const patched = patch ? /\*\*\* (?:Update|Add|Delete) File: (.+)/.exec(patch)?.[1] : null;
+    const { workdir: _workdir, timeout_ms: _timeout, ...kept } = record2 ?? {};
+    pending.set(callId, {
+      at,
+      tool: name,
+      args: record2 ? kept : args,
+      command: command2,
+      kind: name === "apply_patch" ? "write" : command2 === null ? "other" : void 0,
+      path: patched ?? null,
+      model_call: null,
+      turn: Math.max(turn, 1),
+      time: time3
+    });
+  }
+  function output2(payload) {
+    const callId = str(payload.call_id);
+    const found2 = callId ? pending.get(callId) : void 0;
+    if (!callId || !found2) return [];
+    pending.delete(callId);
+    const raw = str(payload.output) ?? str(asRecord(payload.output)?.content) ?? "";
+    const { text, exit } = parseOutput(raw);
+    const failed = exit !== null ? exit !== 0 : /^(error|apply_patch verification failed)/i.test(text);
+    return [
+      {
+        type: "step",
+        step: buildStep(found2, { text, exit_code: exit, error: failed })
+      }
+    ];
+  }
+  return {
+    format: "codex",
+    push(record2, at) {
+      const line = asRecord(record2);
+      const type = str(line?.type);
+      const payload = asRecord(line?.payload);
+      if (!line || !type) throw new TraceParseError(at, "not a Codex rollout line (no type)");
+      if (!payload) {
+        if (type === "session_meta" || type === "response_item" || type === "event_msg")
+          throw new TraceParseError(at, `a ${type} line without a payload object`);
+        return [];
+      }
+      const kind = str(payload.type);
+      const time3 = str(line.timestamp);
+      if (type === "response_item") {
+        if (kind === "function_call" || kind === "custom_tool_call" || kind === "local_shell_call") {
+          call(payload, at, time3);
+          return [];
+        }
+        if (kind === "function_call_output" || kind === "custom_tool_call_output") {
+          return output2(payload);
+        }
+        return [];
+      }
+      if (type === "event_msg") {
+        if (kind === "user_message") {
+          turn++;
+          return [{ type: "turn" }];
+        }
+        if (kind === "token_count") {
+          const info = asRecord(payload.info);
+          const total = usageOf2(info?.total_token_usage);
+          return total ? [{ type: "usage-total", total, last: usageOf2(info?.last_token_usage) }] : [];
+        }
+        if (kind === "error" || kind === "stream_error") {
+          const message = str(payload.message) ?? "";
+          return [
+            {
+              type: "infrastructure",
+              kind: infrastructureOf(message) ?? "server-error",
+              at,
+              message: message.slice(0, 300)
+            }
+          ];
+        }
+      }
+      return [];
+    },
+    end() {
+      const open2 = [...pending.values()];
+      pending.clear();
+      return open2.map((c) => ({ type: "step", step: buildStep(c, null) }));
+    }
+  };
+}
+
+// checks/progress/parsers/mini-swe-agent.ts
+function createMiniSweAgentParser() {
+  let turn = 0;
+  let modelCalls = 0;
+  let infrastructureSeen = false;
+  let pendingText = null;
+  const pendingTools = /* @__PURE__ */ new Map();
+  function callFrom(command2, at, modelCall, args) {
+    return {
+      at,
+      tool: "bash",
+      args: args ?? { command: command2.trim() },
+      command: command2,
+      model_call: modelCall,
+      turn: Math.max(turn, 1),
+      time: null
+    };
+  }
+  function resultOf(text) {
+    const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(text);
+    const output2 = /<output>\n?([\s\S]*?)<\/output>/.exec(text);
+    return {
+      exit: code ? Number(code[1]) : null,
+      output: output2 ? output2[1] ?? "" : text
+    };
+  }
+  function assistant(message, at) {
+    const extra = asRecord(message.extra);
+    const response = asRecord(extra?.response);
+    modelCalls++;
+    const id = str(response?.id) ?? `call-${modelCalls}`;
+    const events = [
+      { type: "model-call", id, usage: openAiUsage(response?.usage, num(extra?.cost)) }
+    ];
+    if (Array.isArray(message.tool_calls)) {
+      for (const [i, raw] of message.tool_calls.entries()) {
+        const call = asRecord(raw);
+        const fn = asRecord(call?.function);
+        const callId = str(call?.id);
+        if (!call || !fn || !callId) {
+          throw new TraceParseError(at, `tool_calls[${i}] has no id or function`);
+        }
+        let args = str(fn.arguments) ?? fn.arguments;
+        try {
+          if (typeof args === "string") args = JSON.parse(args);
+        } catch {
+        }
+        const command2 = str(asRecord(args)?.command) ?? null;
+        pendingTools.set(callId, {
+          ...callFrom(command2 ?? "", at, id, args),
+          tool: str(fn.name) ?? "bash",
+          command: command2
+        });
+      }
+      return events;
+    }
+    const content = str(message.content) ?? "";
+    const blocks = [...content.matchAll(/```bash\s*\n([\s\S]*?)\n```/g)];
+    pendingText = blocks.length === 1 ? callFrom(blocks[0]?.[1] ?? "", at, id) : null;
+    return events;
+  }
+  function tool(message) {
+    const callId = str(message.tool_call_id);
+    const call = callId ? pendingTools.get(callId) : void 0;
+    if (!callId || !call) return [];
+    pendingTools.delete(callId);
+    const extra = asRecord(message.extra);
+    const parsed = resultOf(str(message.content) ?? "");
+    const exit2 = num(extra?.returncode) ?? parsed.exit;
+    const text = str(extra?.raw_output) ?? parsed.output;
+    return [{ type: "step", step: buildStep(call, { text, exit_code: exit2, error: exit2 !== 0 }) }];
+  }
+  function user(message) {
+    const content = str(message.content) ?? "";
+    if (turn === 0) {
+      turn = 1;
+      return [{ type: "turn" }];
+    }
+    if (!pendingText) return [];
+    const call = pendingText;
+    pendingText = null;
+    const parsed = resultOf(content);
+    const timedOut = parsed.exit === null && /timed out/i.test(content) ? "timeout" : null;
+    return [
+      {
+        type: "step",
+        step: buildStep(call, {
+          text: parsed.output,
+          exit_code: parsed.exit,
+          error: parsed.exit !== null && parsed.exit !== 0,
+          infrastructure: timedOut
+        })
+      }
+    ];
+  }
+  function exit(message, at) {
+    const extra = asRecord(message.extra);
+    const status2 = str(extra?.exit_status);
+    const text = str(extra?.exception_str) ?? str(message.content) ?? "";
+    const events = [];
+    const kind = status2 && status2 !== "Submitted" ? infrastructureOf(`${status2} ${text}`) : null;
+    if (kind) {
+      infrastructureSeen = true;
+      events.push({ type: "infrastructure", kind, at, message: text.slice(0, 300) });
+    }
+    return events;
+  }
+  return {
+    format: "mini-swe-agent",
+    push(record2, at) {
+      const message = asRecord(record2);
+      if (!message) throw new TraceParseError(at, "expected a message object");
+      if ("__info" in message) {
+        const info = asRecord(message.__info);
+        const stats = asRecord(info?.model_stats);
+        const status2 = str(info?.exit_status);
+        const events = [];
+        const kind = status2 && status2 !== "Submitted" ? infrastructureOf(status2) : null;
+        if (kind && !infrastructureSeen)
+          events.push({ type: "infrastructure", kind, at, message: status2 ?? "" });
+        events.push({
+          type: "exit",
+          status: status2,
+          cost_usd: num(stats?.instance_cost),
+          model_calls: num(stats?.api_calls)
+        });
+        return events;
+      }
+      switch (message.role) {
+        case "system":
+          return [];
+        case "assistant":
+          return assistant(message, at);
+        case "tool":
+          return tool(message);
+        case "user":
+          return user(message);
+        case "exit":
+          return exit(message, at);
+        default:
+          throw new TraceParseError(
+            at,
+            `unknown message role ${JSON.stringify(message.role)} (expected system, user, assistant, tool or exit)`
+          );
+      }
+    },
+    end() {
+      const open2 = [...pendingTools.values(), ...pendingText ? [pendingText] : []];
+      pendingTools.clear();
+      pendingText = null;
+      return open2.map((call) => ({ type: "step", step: buildStep(call, null) }));
+    }
+  };
+}
+
+// checks/progress/parsers/openhands.ts
+var TOOL_ACTIONS = {
+  run: void 0,
+  // a shell command: kind from its text
+  run_ipython: "command",
+  read: "read",
+  edit: "write",
+  write: "write",
+  browse: "other",
+  browse_interactive: "other",
+  call_tool_mcp: "other"
+};
+var COSMETIC_ARGS = /* @__PURE__ */ new Set([
+  "thought",
+  "impl_source",
+  "confirmation_state",
+  "is_input",
+  "blocking",
+  "hidden",
+  "security_risk"
+]);
+function createOpenHandsParser() {
+  let turn = 0;
+  const pending = /* @__PURE__ */ new Map();
+  function modelCall(event) {
+    const metadata = asRecord(event.tool_call_metadata);
+    const response = asRecord(metadata?.model_response);
+    const id = str(response?.id);
+    if (!id) return { id: null, events: [] };
+    return { id, events: [{ type: "model-call", id, usage: openAiUsage(response?.usage) }] };
+  }
+  function action(event, name, at) {
+    const source = str(event.source);
+    const args = asRecord(event.args) ?? {};
+    if (source === "user" && name === "message") {
+      turn++;
+      return [{ type: "turn" }];
+    }
+    if (source !== "agent") return [];
+    const call = modelCall(event);
+    if (!(name in TOOL_ACTIONS)) return call.events;
+    const id = num(event.id);
+    if (id === null) throw new TraceParseError(at, `the ${name} action has no numeric id`);
+    const kept = Object.fromEntries(Object.entries(args).filter(([k]) => !COSMETIC_ARGS.has(k)));
+    const command2 = name === "run" ? str(args.command) ?? "" : null;
+    pending.set(id, {
+      at,
+      tool: str(asRecord(event.tool_call_metadata)?.function_name) ?? name,
+      args: kept,
+      command: command2,
+      kind: TOOL_ACTIONS[name],
+      path: str(args.path),
+      model_call: call.id,
+      turn: Math.max(turn, 1),
+      time: str(event.timestamp)
+    });
+    return call.events;
+  }
+  function observation(event, name, at) {
+    const extras = asRecord(event.extras) ?? {};
+    if (name === "agent_state_changed" && extras.agent_state === "error") {
+      const reason = str(extras.reason) ?? "";
+      const kind = infrastructureOf(reason);
+      return kind ? [{ type: "infrastructure", kind, at, message: reason.slice(0, 300) }] : [];
+    }
+    const cause = num(event.cause);
+    const call = cause === null ? void 0 : pending.get(cause);
+    if (cause === null || !call) return [];
+    pending.delete(cause);
+    const text = str(event.content) ?? "";
+    const exit = num(asRecord(extras.metadata)?.exit_code);
+    const isEdit = name === "edit" || name === "write";
+    const oldContent = str(extras.old_content);
+    const newContent = str(extras.new_content);
+    const step = buildStep(call, {
+      text,
+      exit_code: exit,
+      error: name === "error" || exit !== null && exit !== 0,
+      write: isEdit && newContent !== null ? {
+        before: oldContent === null ? null : contentHash(oldContent),
+        after: contentHash(newContent)
+      } : null,
+      // exit -1: the command did not return within the runtime's wait (a server, a hang).
+      infrastructure: exit === -1 ? "timeout" : null
+    });
+    return [{ type: "step", step }];
+  }
+  return {
+    format: "openhands",
+    push(record2, at) {
+      const event = asRecord(record2);
+      if (!event) throw new TraceParseError(at, "expected an event object");
+      const act = str(event.action);
+      const obs = str(event.observation);
+      if (act) return action(event, act, at);
+      if (obs) return observation(event, obs, at);
+      if (!("id" in event) && !("source" in event)) {
+        throw new TraceParseError(
+          at,
+          "not an OpenHands event (no id, source, action or observation)"
+        );
+      }
+      return [];
+    },
+    end() {
+      const open2 = [...pending.values()];
+      pending.clear();
+      return open2.map((call) => ({ type: "step", step: buildStep(call, null) }));
+    }
+  };
+}
+
+// checks/progress/parsers/swe-agent.ts
+var SWE_COMMANDS = {
+  open: "read",
+  goto: "read",
+  scroll_up: "read",
+  scroll_down: "read",
+  search_file: "search",
+  search_dir: "search",
+  find_file: "search",
+  create: "write",
+  edit: "write",
+  insert: "write",
+  append: "write",
+  submit: "other"
+};
+function openFileOf(state) {
+  let value = state;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  const file2 = str(asRecord(value)?.open_file);
+  return file2 && file2 !== "n/a" ? file2 : null;
+}
+function createSweAgentParser() {
+  let calls = 0;
+  return {
+    format: "swe-agent",
+    push(record2, at) {
+      const step = asRecord(record2);
+      if (!step) throw new TraceParseError(at, "expected a trajectory step object");
+      if ("__info" in step) {
+        const info = asRecord(step.__info);
+        const stats = asRecord(info?.model_stats);
+        return [
+          {
+            type: "exit",
+            status: str(info?.exit_status),
+            cost_usd: num(stats?.instance_cost),
+            model_calls: num(stats?.api_calls) || null,
+            input_tokens: num(stats?.tokens_sent),
+            output_tokens: num(stats?.tokens_received)
+          }
+        ];
+      }
+      const action = str(step.action);
+      if (action === null) throw new TraceParseError(at, "the step has no action text");
+      calls++;
+      const events = [
+        { type: "model-call", id: `step-${calls}`, usage: null },
+        ...calls === 1 ? [{ type: "turn" }] : []
+      ];
+      const command2 = action.trim();
+      if (command2 === "") return events;
+      const [word = "", ...rest] = command2.split(/\s+/);
+      const editor = word === "str_replace_editor" ? rest[0] : null;
+      const own2 = editor ? editor === "view" ? "read" : "write" : SWE_COMMANDS[word];
+      const named = editor ? rest[1] ?? null : word === "open" || word === "create" ? rest[0] : null;
+      const observation = str(step.observation) ?? "";
+      events.push({
+        type: "step",
+        step: buildStep(
+          {
+            at,
+            tool: own2 ? word : "bash",
+            args: { command: command2 },
+            command: own2 ? null : command2,
+            kind: own2,
+            path: own2 ? named ?? openFileOf(step.state) : void 0,
+            model_call: `step-${calls}`,
+            turn: 1,
+            time: null
+          },
+          { text: observation, exit_code: null, error: false }
+        )
+      });
+      return events;
+    },
+    end: () => []
+  };
+}
+
+// checks/progress/parsers/index.ts
+function createParser(format) {
+  switch (format) {
+    case "claude-code":
+      return createClaudeCodeParser();
+    case "codex":
+      return createCodexParser();
+    case "openhands":
+      return createOpenHandsParser();
+    case "swe-agent":
+      return createSweAgentParser();
+    default:
+      return createMiniSweAgentParser();
+  }
+}
+var CODEX_TYPES = /* @__PURE__ */ new Set([
+  "session_meta",
+  "response_item",
+  "event_msg",
+  "turn_context",
+  "compacted"
+]);
+var CLAUDE_TYPES = /* @__PURE__ */ new Set(["user", "assistant", "summary", "system", "file-history-snapshot"]);
+function detectLineFormat(record2) {
+  const line = asRecord(record2);
+  if (!line) return null;
+  const type = str(line.type);
+  if (type && CODEX_TYPES.has(type) && "payload" in line) return "codex";
+  if (type && CLAUDE_TYPES.has(type) && ("sessionId" in line || "uuid" in line || "leafUuid" in line))
+    return "claude-code";
+  if ("source" in line && ("action" in line || "observation" in line)) return "openhands";
+  return null;
+}
+function detectDocumentFormat(document) {
+  if (Array.isArray(document))
+    return document.length === 0 ? "openhands" : detectLineFormat(document[0]) === "openhands" ? "openhands" : null;
+  const doc = asRecord(document);
+  if (!doc) return null;
+  if (Array.isArray(doc.trajectory)) return "swe-agent";
+  if (Array.isArray(doc.messages) && (str(doc.trajectory_format)?.startsWith("mini-swe-agent") ?? "info" in doc))
+    return "mini-swe-agent";
+  return null;
+}
+function* documentRecords(document, format) {
+  if (format === "openhands") {
+    if (!Array.isArray(document))
+      throw new TraceParseError("document", "expected a JSON array of events");
+    for (const [i, event] of document.entries()) yield { record: event, at: `event [${i}]` };
+    return;
+  }
+  const doc = asRecord(document);
+  const key = format === "swe-agent" ? "trajectory" : format === "mini-swe-agent" ? "messages" : null;
+  const list = key ? doc?.[key] : null;
+  if (!doc || !key || !Array.isArray(list)) {
+    throw new TraceParseError(
+      "document",
+      `expected an object with a ${key ?? "records"} array (${format})`
+    );
+  }
+  for (const [i, record2] of list.entries()) yield { record: record2, at: `${key}[${i}]` };
+  yield { record: { __info: doc.info ?? null }, at: "info" };
+}
+
+// checks/progress/analyse.ts
+function createTraceAnalysis(format, thresholds = {}) {
+  const parser = createParser(format);
+  const detector = new ProgressDetector(format, thresholds);
+  return {
+    format,
+    push(record2, at) {
+      detector.record();
+      for (const event of parser.push(record2, at)) detector.push(event);
+    },
+    finish() {
+      for (const event of parser.end()) detector.push(event);
+      return detector.report();
+    }
+  };
+}
+
+// action/trace.ts
+var MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+var MAX_LINE_BYTES = 32 * 1024 * 1024;
+var TraceFileError = class extends Error {
+  name = "TraceFileError";
+};
+var FORMATS_TEXT = TRACE_FORMATS.join(", ");
+async function analyseTraceFile(path, options = {}) {
+  let size;
+  try {
+    const stat = lstatSync2(path);
+    if (!stat.isFile()) {
+      throw new TraceFileError(
+        `${path} is not a regular file (a ${stat.isSymbolicLink() ? "symbolic link" : "directory or special file"}); pass the trace file itself`
+      );
+    }
+    size = stat.size;
+  } catch (error62) {
+    if (error62 instanceof TraceFileError) throw error62;
+    throw new TraceFileError(`cannot read ${path}: ${error62.message}`);
+  }
+  const first = await firstLine(path);
+  let lineFormat = null;
+  let oneValuePerLine = false;
+  try {
+    lineFormat = first.trim() ? detectLineFormat(JSON.parse(first)) : null;
+    oneValuePerLine = true;
+  } catch {
+  }
+  const documentName = /\.traj(\.json)?$|\.json$/.test(basename(path));
+  if (!lineFormat && (documentName || !oneValuePerLine && /^\s*[[{]/.test(first))) {
+    return analyseDocument(path, size, options);
+  }
+  return analyseLines(path, lineFormat, options);
+}
+async function firstLine(path) {
+  const stream = createReadStream(path, { start: 0, end: 64 * 1024 - 1 });
+  let text = "";
+  for await (const chunk of stream) text += chunk.toString("utf8");
+  const end = text.indexOf("\n");
+  return end >= 0 ? text.slice(0, end) : text;
+}
+function analyseDocument(path, size, options) {
+  const limit = options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
+  if (size > limit) {
+    throw new TraceParseError(
+      "document",
+      `${path} is one JSON document of ${size} bytes, over the ${limit}-byte limit for whole-document traces (.traj, .traj.json, OpenHands arrays); JSONL traces have no such limit`
+    );
+  }
+  const text = readFileSync4(path, "utf8");
+  let document;
+  try {
+    document = JSON.parse(text);
+  } catch (error62) {
+    const message = error62.message;
+    const position = /position (\d+)/.exec(message);
+    const line = position ? text.slice(0, Number(position[1])).split("\n").length : null;
+    throw new TraceParseError(line ? `line ${line}` : "document", `not valid JSON: ${message}`);
+  }
+  const format = options.format ?? detectDocumentFormat(document);
+  if (!format) {
+    throw new TraceParseError(
+      "document",
+      `not a trace agate reads: expected one of ${FORMATS_TEXT} (a SWE-agent .traj with trajectory[], a mini-swe-agent .traj.json with messages[], or an OpenHands event array); pass --format to say which`
+    );
+  }
+  const analysis = createTraceAnalysis(format, options.thresholds);
+  for (const { record: record2, at } of documentRecords(document, format)) analysis.push(record2, at);
+  return analysis.finish();
+}
+async function* lines(path, maxLineBytes) {
+  let parts = [];
+  let length = 0;
+  let number4 = 0;
+  for await (const chunk of createReadStream(path, {
+    highWaterMark: 1024 * 1024
+  })) {
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+      parts.push(chunk.subarray(start, nl));
+      number4++;
+      yield [number4, Buffer.concat(parts).toString("utf8")];
+      parts = [];
+      length = 0;
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      parts.push(chunk.subarray(start));
+      length += chunk.length - start;
+      if (length > maxLineBytes) {
+        throw new TraceParseError(
+          `line ${number4 + 1}`,
+          `longer than ${maxLineBytes} bytes; a JSONL trace holds one record per line`
+        );
+      }
+    }
+  }
+  if (length > 0) yield [number4 + 1, Buffer.concat(parts).toString("utf8")];
+}
+async function analyseLines(path, detected, options) {
+  let analysis = null;
+  for await (const [number4, text] of lines(path, options.maxLineBytes ?? MAX_LINE_BYTES)) {
+    if (text.trim() === "") continue;
+    const at = `line ${number4}`;
+    let record2;
+    try {
+      record2 = JSON.parse(text);
+    } catch (error62) {
+      throw new TraceParseError(at, `not valid JSON: ${error62.message}`);
+    }
+    if (!analysis) {
+      const format = options.format ?? detected ?? detectLineFormat(record2);
+      if (!format) {
+        throw new TraceParseError(
+          at,
+          `not a trace agate reads: expected one of ${FORMATS_TEXT} (Claude Code session JSONL, Codex rollout JSONL, OpenHands events); pass --format to say which`
+        );
+      }
+      analysis = createTraceAnalysis(format, options.thresholds);
+    }
+    analysis.push(record2, at);
+  }
+  if (!analysis) throw new TraceParseError("line 1", "the trace is empty");
+  return analysis.finish();
+}
+
+// action/trace-command.ts
+var TRACE_USAGE = `usage: agate-gate trace FILE [--json] [--format ${TRACE_FORMATS.join("|")}]
+
+Reads an agent's trace (Claude Code session JSONL, Codex rollout JSONL, OpenHands events,
+SWE-agent .traj, mini-swe-agent .traj.json) and reports whether it made progress: calls that
+brought no new information, steps since the last verified milestone, identical call streaks,
+short cycles, edit-run-revert cycles, and budgets. --json prints the progress report as JSON.
+Exit 0: the trace was read (whatever it shows); 1: malformed trace; 2: usage error.
+`;
+async function runTraceCommand(args, io) {
+  let json2 = false;
+  let format;
+  const files = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--json") json2 = true;
+    else if (arg === "--help" || arg === "-h") {
+      io.stdout(TRACE_USAGE);
+      return 0;
+    } else if (arg === "--format" || arg.startsWith("--format=")) {
+      const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : args[++i];
+      if (!value || !TRACE_FORMATS.includes(value)) {
+        io.stderr(
+          `agate: --format needs one of ${TRACE_FORMATS.join(", ")}${value ? `, not ${JSON.stringify(value)}` : ""}
+
+${TRACE_USAGE}`
+        );
+        return 2;
+      }
+      format = value;
+    } else if (arg.startsWith("-") && arg !== "-") {
+      io.stderr(`agate: unknown option ${arg} for trace
+
+${TRACE_USAGE}`);
+      return 2;
+    } else files.push(arg);
+  }
+  if (files.length !== 1) {
+    io.stderr(
+      `agate: trace takes exactly one FILE${files.length > 1 ? `, got ${files.length}` : ""}
+
+${TRACE_USAGE}`
+    );
+    return 2;
+  }
+  const file2 = files[0];
+  try {
+    const report2 = await analyseTraceFile(file2, { format });
+    io.stdout(json2 ? `${JSON.stringify(report2, null, 2)}
+` : renderProgressText(report2, file2));
+    return 0;
+  } catch (error62) {
+    if (error62 instanceof TraceFileError) {
+      io.stderr(`agate: ${error62.message}
+`);
+      return 2;
+    }
+    if (error62 instanceof TraceParseError) {
+      io.stderr(
+        `agate: ${file2}: ${error62.message}
+The trace is malformed or in a format agate does not read; fix that line, or pass --format if the format was guessed wrong.
+`
+      );
+      return 1;
+    }
+    throw error62;
+  }
 }
 
 // action/cli.ts
@@ -28990,13 +35502,20 @@ Usage:
       Checks a config in the work tree (default: ${CONFIG_PATH}) before it is committed, and
       the handoff file at its handoff.path when there is one. The gate reads the config at the
       base commit: a change takes effect once it is merged.
+  ${CLI_PACKAGE} trace FILE [--json] [--format F]
+      Reads an agent's trace (Claude Code, Codex, OpenHands, SWE-agent, mini-swe-agent) and
+      reports, with no model call, whether it made progress: steps that brought nothing new,
+      identical call streaks, cycles, edit \u2192 run \u2192 revert loops, budgets (docs/progress.md).
+  ${CLI_PACKAGE} entry <ask|poll|claim|answer|followup|reply|status> ...
+      Handoff entries on issues, through the GitHub API (${CLI_PACKAGE} entry help).
   ${CLI_PACKAGE} --version
 
 The npm package is ${CLI_PACKAGE}; where it is not installed: ${AGATE_CLI} <command>.
 Exit status of run: 0 every command passed (or no config at the base), 1 a command failed,
 2 a usage or config error. Of handoff: 0 the file is written (or was up to date), 2 a usage or
 config error (the message says what to fix). Of validate: 0 valid, 1 a file is invalid, 2 a
-usage error or no file to check.`;
+usage error or no file to check. Of trace: 0 read (a stall is a finding, not an error), 1 the
+trace is malformed (the message names the line), 2 a usage error.`;
 var UsageError = class extends Error {
   name = "UsageError";
 };
@@ -29023,9 +35542,9 @@ var TOP_OPTIONS = {
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" }
 };
-var COMMANDS = ["run", "handoff", "validate", "help"];
-function parseCommand(command, argv, options, maxPositionals = 0) {
-  const loose = parseArgs({
+var COMMANDS2 = ["run", "handoff", "validate", "trace", "entry", "help"];
+function parseCommand(command2, argv, options, maxPositionals = 0) {
+  const loose = parseArgs2({
     args: argv,
     options,
     strict: false,
@@ -29041,26 +35560,26 @@ function parseCommand(command, argv, options, maxPositionals = 0) {
         (name) => closeEnough(token.rawName.replace(/^-+/, ""), name.slice(2))
       );
       throw new UsageError(
-        `unknown option '${token.rawName}' for '${command}'${near ? ` (did you mean ${near}?)` : ""}; its options are ${names.join(", ")}`
+        `unknown option '${token.rawName}' for '${command2}'${near ? ` (did you mean ${near}?)` : ""}; its options are ${names.join(", ")}`
       );
     }
     if (option.type === "string" && token.value === void 0) {
-      throw new UsageError(`option '${token.rawName}' of '${command}' needs a value`);
+      throw new UsageError(`option '${token.rawName}' of '${command2}' needs a value`);
     }
     if (option.type === "boolean" && token.value !== void 0) {
-      throw new UsageError(`option '${token.rawName}' of '${command}' takes no value`);
+      throw new UsageError(`option '${token.rawName}' of '${command2}' takes no value`);
     }
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true });
+    parsed = parseArgs2({ args: argv, options, allowPositionals: true });
   } catch (error62) {
-    throw new UsageError(`${command}: ${error62.message}`);
+    throw new UsageError(`${command2}: ${error62.message}`);
   }
   if (parsed.positionals.length > maxPositionals) {
     const extra = parsed.positionals.slice(maxPositionals);
     throw new UsageError(
-      `'${command}' takes ${maxPositionals === 0 ? "no arguments" : `at most ${maxPositionals}`}, got ${extra.map((a) => `'${a}'`).join(" ")}`
+      `'${command2}' takes ${maxPositionals === 0 ? "no arguments" : `at most ${maxPositionals}`}, got ${extra.map((a) => `'${a}'`).join(" ")}`
     );
   }
   return parsed;
@@ -29085,9 +35604,9 @@ ${USAGE}`);
   }
 }
 async function dispatch(argv, cwd) {
-  const [command, ...rest] = argv;
-  if (command === void 0) throw new UsageError("no command given");
-  if (command.startsWith("-")) {
+  const [command2, ...rest] = argv;
+  if (command2 === void 0) throw new UsageError("no command given");
+  if (command2.startsWith("-")) {
     const { values } = parseCommand(CLI_PACKAGE, argv, TOP_OPTIONS);
     if (values.version) {
       console.log(AGATE_VERSION);
@@ -29096,7 +35615,7 @@ async function dispatch(argv, cwd) {
     console.log(USAGE);
     return 0;
   }
-  switch (command) {
+  switch (command2) {
     case "run":
       return run(parseCommand("run", rest, RUN_OPTIONS).values, cwd);
     case "handoff":
@@ -29106,10 +35625,17 @@ async function dispatch(argv, cwd) {
       if (values.help) return help();
       return validate2(positionals[0], cwd);
     }
+    case "trace":
+      return runTraceCommand(rest, {
+        stdout: (text) => process.stdout.write(text),
+        stderr: (text) => process.stderr.write(text)
+      });
+    case "entry":
+      return entryMain(rest);
     case "help":
       return help();
     default:
-      throw new UsageError(`unknown command '${command}'; the commands are ${COMMANDS.join(", ")}`);
+      throw new UsageError(`unknown command '${command2}'; the commands are ${COMMANDS2.join(", ")}`);
   }
 }
 function help() {
@@ -29145,7 +35671,7 @@ async function run(values, cwd) {
       return notAtBase(root2, configPath, baseSha, values.config !== void 0);
     }
     const record2 = outcome.record;
-    const recordPath = values.record ? resolve4(cwd, values.record) : join6(stateDir, RECORD_FILE_NAME);
+    const recordPath = values.record ? resolve5(cwd, values.record) : join7(stateDir, RECORD_FILE_NAME);
     mkdirSync3(dirname4(recordPath), { recursive: true });
     writeFileSync4(recordPath, `${JSON.stringify(record2, null, 2)}
 `);
@@ -29167,7 +35693,7 @@ ${table(record2.commands)}
 }
 function notAtBase(root2, path, baseSha, named) {
   const base = shortSha(baseSha);
-  const inWorkTree = existsSync4(join6(root2, path));
+  const inWorkTree = existsSync4(join7(root2, path));
   const atHead = gitMaybe(root2, ["cat-file", "-e", `HEAD:${path}`]) !== void 0;
   const flag = named ? `--config ${path}: ` : "";
   if (atHead) {
@@ -29202,7 +35728,7 @@ function pipeHints(commands) {
 }
 function validate2(file2, cwd) {
   const root2 = gitMaybe(cwd, ["rev-parse", "--show-toplevel"])?.trim();
-  const configFile = file2 ? resolve4(cwd, file2) : join6(root2 ?? cwd, CONFIG_PATH);
+  const configFile = file2 ? resolve5(cwd, file2) : join7(root2 ?? cwd, CONFIG_PATH);
   const shown = file2 ?? CONFIG_PATH;
   if (!existsSync4(configFile)) {
     console.error(
@@ -29214,7 +35740,7 @@ function validate2(file2, cwd) {
   let problems = 0;
   let handoffPath2 = handoffSchema.parse({}).path;
   try {
-    const { config: config2, digest } = parseConfig(readFileSync4(configFile, "utf8"), shown);
+    const { config: config2, digest } = parseConfig(readFileSync5(configFile, "utf8"), shown);
     handoffPath2 = config2.handoff.path;
     said.push(
       `${shown} is a valid agate config (${config2.commands.length} required command${config2.commands.length === 1 ? "" : "s"}, digest ${digest.slice(0, 12)})`
@@ -29227,9 +35753,9 @@ function validate2(file2, cwd) {
     console.error(error62.message);
     problems++;
   }
-  const handoffFile = root2 ? join6(root2, handoffPath2) : void 0;
+  const handoffFile = root2 ? join7(root2, handoffPath2) : void 0;
   if (handoffFile && existsSync4(handoffFile)) {
-    const parsed = parseHandoffFile(readFileSync4(handoffFile, "utf8"), handoffPath2);
+    const parsed = parseHandoffFile(readFileSync5(handoffFile, "utf8"), handoffPath2);
     if (parsed.ok) said.push(`${handoffPath2} is a valid handoff file`);
     else {
       console.error(
