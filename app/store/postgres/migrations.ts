@@ -123,7 +123,8 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION acceptance_record_stale_marks_not_own_head();
       ${appendOnly("acceptance_record_stale_marks", "stale marks")}
 
-      -- Never used by code; replaced in migration 6 (kept so version 1 means what it does in SQLite).
+      -- Never written by any code and dropped by migration 6; created so version 1 has SQLite's
+      -- tables (their triggers left out: nothing can reach these tables before 6 drops them).
       CREATE TABLE handoff_entries (
         repository text NOT NULL,
         issue_number integer NOT NULL CHECK (issue_number > 0),
