@@ -49,7 +49,7 @@ describe("agate run (dist/cli/index.js), with no credentials", () => {
     const result = agate(repo, "run");
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(
-      /command\s+result\s+duration\ngreet\s+✓ passed\s+\d+ms\ncheck\s+✓ passed/,
+      /command\s+result\s+duration\ngreet\s+✓ passed\s+\d+(\.\d)? m?s\ncheck\s+✓ passed/,
     );
     expect(result.stdout).toContain("agate: 2 of 2 required commands passed on");
     const record = commandRecordSchema.parse(

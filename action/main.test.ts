@@ -113,7 +113,7 @@ describe("the Action bundle, run the way the runner runs it", () => {
     expect(result.stdout).toContain("::error::agate: 1 of 2 required commands failed on");
     expect(result.outputs.passed).toBe("false");
     expect(result.outputs["failed-commands"]).toBe('["broken"]');
-    expect(result.summary).toContain("<details><summary>broken: failed (exit 1)</summary>");
+    expect(result.summary).toContain("<details open><summary>broken: failed (exit 1)</summary>");
     expect(result.summary).toContain("expected 3 to be 4");
   });
 
