@@ -9166,6 +9166,76 @@ function formatProblem(problem) {
   return problem.path ? `${problem.path} at ${where}: ${problem.message}` : `at ${where}: ${problem.message}`;
 }
 
+// checks/normalise-output.ts
+var TERMINAL_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+var NORMALISATION_RULES = [
+  {
+    name: "ansi",
+    pattern: TERMINAL_ESCAPES,
+    replacement: ""
+  },
+  {
+    name: "iso-timestamp",
+    pattern: /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b/g,
+    replacement: "<timestamp>"
+  },
+  {
+    name: "time-of-day",
+    pattern: /\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g,
+    replacement: "<time>"
+  },
+  {
+    name: "uuid",
+    pattern: /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g,
+    replacement: "<uuid>"
+  },
+  {
+    name: "temp-path",
+    // mkdtemp-style directories: /tmp/..., macOS /var/folders/..., the runner's _temp, Windows Temp.
+    pattern: /(?:\/private)?\/tmp\/[^\s'"`:,;)\]}]+|\/var\/folders\/[^\s'"`:,;)\]}]+|\/home\/runner\/work\/_temp\/[^\s'"`:,;)\]}]+|[A-Za-z]:\\(?:[^\s\\'"]+\\)*?Temp\\[^\s'"`:,;)\]}]+/g,
+    replacement: "<tmp>"
+  },
+  {
+    name: "duration",
+    // 12ms, 1.5s, 3 seconds, 2m, 1h, 250µs: a number directly followed by a unit of time.
+    pattern: /\b\d+(?:[.,]\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?)\b/g,
+    replacement: "<duration>"
+  },
+  {
+    name: "hex-address",
+    pattern: /\b0x[0-9a-fA-F]{6,16}\b/g,
+    replacement: "<addr>"
+  },
+  {
+    name: "pid",
+    pattern: /\b(pid|PID|process)([ =:#]+)\d+\b/g,
+    replacement: "$1$2<pid>"
+  }
+];
+var [ANSI_RULE, ...TEXT_RULES] = NORMALISATION_RULES;
+var COMBINED = new RegExp(TEXT_RULES.map((rule) => `(?:${rule.pattern.source})`).join("|"), "g");
+var WHOLE = TEXT_RULES.map((rule) => ({
+  rule,
+  whole: new RegExp(`^(?:${rule.pattern.source})$`),
+  single: new RegExp(rule.pattern.source)
+}));
+function replaceMatch(match) {
+  const found2 = WHOLE.find(({ whole }) => whole.test(match));
+  return found2 ? match.replace(found2.single, found2.rule.replacement) : match;
+}
+function normaliseLine(line) {
+  const body = line.endsWith("\r") ? line.slice(0, -1) : line;
+  const lastReturn = body.lastIndexOf("\r");
+  let text = lastReturn >= 0 ? body.slice(lastReturn + 1) : body;
+  if (ANSI_RULE && text.includes("\x1B"))
+    text = text.replace(ANSI_RULE.pattern, ANSI_RULE.replacement);
+  text = text.replace(COMBINED, replaceMatch);
+  return text.replace(/[ \t]+$/, "");
+}
+function normaliseOutput(text) {
+  return text.split("\n").map(normaliseLine).join("\n");
+}
+
 // checks/markdown.ts
 var shortSha = (sha) => sha.slice(0, 7);
 var tableCell = (text) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -9184,6 +9254,45 @@ function codeSpan(text, maxChars = 300) {
   const fence = "`".repeat(longest + 1);
   const pad = cut.startsWith("`") || cut.endsWith("`") || cut === "" ? " " : "";
   return `${fence}${pad}${cut}${pad}${fence}`;
+}
+function durationText(ms) {
+  if (ms < 1e3) return `${Math.max(0, Math.round(ms))} ms`;
+  const tenths = Math.round(ms / 100);
+  if (tenths < 600) return `${tenths / 10} s`;
+  const seconds = Math.round(ms / 1e3);
+  if (seconds < 3600) {
+    const s = seconds % 60;
+    return `${Math.floor(seconds / 60)} min${s > 0 ? ` ${s} s` : ""}`;
+  }
+  const minutes = Math.round(seconds / 60);
+  const m = minutes % 60;
+  return `${Math.floor(minutes / 60)} h${m > 0 ? ` ${m} min` : ""}`;
+}
+var TERMINAL_ESCAPES2 = NORMALISATION_RULES.find((rule) => rule.name === "ansi")?.pattern;
+function displayTail(text) {
+  if (!TERMINAL_ESCAPES2) throw new Error("normalise-output.ts lost its ansi rule");
+  return text.replace(TERMINAL_ESCAPES2, "").split("\n").map((line) => {
+    const drawn = line.replace(/\r+$/, "");
+    return drawn.slice(drawn.lastIndexOf("\r") + 1);
+  }).join("\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
+}
+function outputDetails(input2) {
+  const shown = displayTail(input2.tail);
+  if (shown.trim() === "") return [`${escapeHtml(input2.label)}; it printed nothing.`];
+  return [
+    `<details${input2.open ? " open" : ""}><summary>${escapeHtml(`${input2.label}${input2.note ?? ""}`)}</summary>`,
+    "",
+    ...input2.lead ? [input2.lead, ""] : [],
+    fenced(shown),
+    "",
+    "</details>"
+  ];
+}
+function outcomeText(command) {
+  if (command.timed_out)
+    return command.duration_ms === void 0 ? "timed out" : `timed out after ${durationText(command.duration_ms)}`;
+  if (command.signal) return `killed (${command.signal})`;
+  return command.exit_code === 0 ? "passed" : `failed (exit ${command.exit_code ?? "none"})`;
 }
 
 // checks/progress/render.ts
@@ -29425,12 +29534,6 @@ function parseDuration(text) {
   if (!match) return void 0;
   return Number(match[1]) * UNIT_MS[match[2]];
 }
-function formatDuration(ms) {
-  for (const unit of ["d", "h", "m", "s"]) {
-    if (ms % UNIT_MS[unit] === 0 && ms >= UNIT_MS[unit]) return `${ms / UNIT_MS[unit]}${unit}`;
-  }
-  return `${ms}ms`;
-}
 var durationSchema = external_exports.string({ error: (issue2) => durationMessage(issue2.input) }).regex(DURATION_PATTERN, { error: (issue2) => durationMessage(issue2.input) }).transform((text) => parseDuration(text));
 
 // schemas/config.ts
@@ -29545,7 +29648,7 @@ var escalationSchema = external_exports.strictObject({
       error: (issue2) => `${JSON.stringify(issue2.input)} is neither a login (octocat) nor a team (@my-org/maintainers)`
     })
   ).default([]).meta({
-    description: "Logins or @org/team slugs notified for escalated entries; empty: users with write access."
+    description: "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths (empty: anyone with write access)."
   }),
   unanswered_timeout: durationSchema.prefault("30m"),
   claim_timeout: durationSchema.prefault("10m"),
@@ -29638,6 +29741,153 @@ var handoffFrontMatterSchema = external_exports.strictObject({
   }).nullable().default(null),
   next_step: external_exports.string().default("").meta({ description: "The next unresolved step; empty when none." }),
   open_items: external_exports.array(external_exports.string().min(1)).default([])
+});
+
+// schemas/trace.ts
+var TRACE_FORMATS = [
+  "claude-code",
+  "codex",
+  "openhands",
+  "swe-agent",
+  "mini-swe-agent"
+];
+var traceFormatSchema = external_exports.enum(TRACE_FORMATS);
+var stepKindSchema = external_exports.enum(["read", "write", "command", "search", "other"]);
+var shortHashSchema = external_exports.string().regex(/^[0-9a-f]{16}$/);
+var countSchema = external_exports.number().int().nonnegative();
+var traceStepSchema = external_exports.strictObject({
+  /** 1-based number of the tool call in the trace. */
+  index: external_exports.number().int().positive(),
+  /** Where the call was read from: `line 12` for JSONL, `messages[7]` for one JSON document. */
+  at: external_exports.string(),
+  tool: external_exports.string().meta({ description: "Tool name as the agent called it (Bash, shell, bash)." }),
+  kind: stepKindSchema,
+  /** The command's program (`python`, `grep`) for shell calls, else the tool name. */
+  name: external_exports.string(),
+  /** Arguments as canonical JSON (sorted keys, cosmetic fields such as descriptions dropped). */
+  args: external_exports.string(),
+  args_hash: shortHashSchema,
+  /** A short, single-line preview for people (the command, or the path). */
+  preview: external_exports.string(),
+  /** File the call read or wrote, when the format says. */
+  path: external_exports.string().nullable(),
+  result: external_exports.strictObject({
+    /** Hash of the result after volatile fields are stripped and the text normalised. */
+    hash: shortHashSchema.nullable(),
+    exit_code: external_exports.number().int().nullable(),
+    /** The tool reported an error (is_error, a non-zero exit, an error observation). */
+    error: external_exports.boolean(),
+    bytes: countSchema
+  }),
+  /** Content hashes around a write, when the format carries them (before null: a new file). */
+  write: external_exports.strictObject({ before: shortHashSchema.nullable(), after: shortHashSchema.nullable() }).nullable(),
+  /** Paths this call put back to the base commit (`git checkout -- f`, `git stash`; `*`: all). */
+  revert: external_exports.array(external_exports.string()).nullable(),
+  /** Infrastructure failure seen in this call's result (timeouts, 5xx, rate limits). */
+  infrastructure: external_exports.enum(["timeout", "server-error", "rate-limit", "network"]).nullable(),
+  /** The model call that issued this step (its id, or a running number). */
+  model_call: external_exports.string().nullable(),
+  /** The human turn it belongs to (1-based). */
+  turn: external_exports.number().int().nonnegative(),
+  /** When it happened as the trace says (never evidence; shown only). */
+  time: external_exports.string().nullable()
+});
+var modelUsageSchema = external_exports.strictObject({
+  input_tokens: countSchema,
+  cached_input_tokens: countSchema,
+  cache_creation_input_tokens: countSchema,
+  output_tokens: countSchema,
+  cost_usd: external_exports.number().nonnegative().nullable()
+});
+var progressThresholdsSchema = external_exports.strictObject({
+  identical_streak: external_exports.number().int().min(2).default(3).meta({
+    description: "Flag the same call with the same (volatile-stripped) result this many times in a row."
+  }),
+  cycle_repeats: external_exports.number().int().min(2).default(3).meta({
+    description: "Flag a cycle of 2 or 3 different calls with unchanged results repeated this many times (A-B-A-B-A-B is 3)."
+  }),
+  reverts: external_exports.number().int().min(1).default(3).meta({
+    description: "Flag edit-run-revert cycles once the work tree has returned to an earlier state this many times without a command newly passing."
+  }),
+  no_new_information: external_exports.number().int().min(2).default(12).meta({
+    description: "Flag this many tool calls in a row that brought no new information."
+  }),
+  steps_without_milestone: external_exports.number().int().min(2).default(60).meta({
+    description: "Flag this many tool calls since the last verified milestone (a command newly passing, a new net diff) when most of them brought no new information."
+  }),
+  no_milestone_stale_share: external_exports.number().min(0).max(1).default(0.5).meta({
+    description: "Share of calls without new information a milestone-less stretch needs to be flagged."
+  }),
+  max_model_calls: external_exports.number().int().positive().nullable().default(null),
+  max_tool_calls: external_exports.number().int().positive().nullable().default(null),
+  max_tool_calls_per_turn: external_exports.number().int().positive().nullable().default(null),
+  max_input_tokens: external_exports.number().int().positive().nullable().default(null),
+  max_context_tokens: external_exports.number().int().positive().nullable().default(null),
+  max_cost_usd: external_exports.number().positive().nullable().default(null)
+});
+var findingKindSchema = external_exports.enum([
+  "identical-streak",
+  "short-cycle",
+  "revert-cycle",
+  "no-new-information",
+  "no-milestone",
+  "budget"
+]);
+var progressFindingSchema = external_exports.strictObject({
+  kind: findingKindSchema,
+  /** First and last step (TraceStep.index) of the flagged segment; budgets: the step that crossed. */
+  from_step: external_exports.number().int().nonnegative(),
+  to_step: external_exports.number().int().nonnegative(),
+  /** Where in the file the segment starts, as the parser names it. */
+  at: external_exports.string(),
+  why: external_exports.string()
+});
+var budgetsSchema2 = external_exports.strictObject({
+  model_calls: countSchema,
+  tool_calls: countSchema.meta({ description: "Tool calls issued." }),
+  executed_tool_calls: countSchema.meta({ description: "Tool calls that returned a result." }),
+  max_tool_calls_per_turn: countSchema,
+  max_tool_calls_per_model_call: countSchema,
+  turns: countSchema,
+  input_tokens: countSchema.meta({
+    description: "Billed input tokens over all model calls (cache reads and writes included), each call once."
+  }),
+  cached_input_tokens: countSchema,
+  output_tokens: countSchema,
+  peak_context_tokens: countSchema.meta({
+    description: "The largest input of a single model call."
+  }),
+  cost_usd: external_exports.number().nonnegative().nullable()
+});
+var PROGRESS_REPORT_VERSION = 1;
+var progressReportSchema = external_exports.strictObject({
+  version: external_exports.literal(PROGRESS_REPORT_VERSION),
+  format: traceFormatSchema,
+  /** Records (lines, messages, events) read, and those skipped as not tool-related. */
+  records: countSchema,
+  steps: countSchema,
+  /** How the run ended, when the trace says (exit_status, a final error). */
+  exit_status: external_exports.string().nullable(),
+  counters: external_exports.strictObject({
+    new_information: countSchema,
+    no_new_information: countSchema,
+    milestones: countSchema,
+    steps_since_last_milestone: countSchema,
+    longest_without_milestone: countSchema,
+    longest_without_new_information: countSchema,
+    reverts: countSchema
+  }),
+  budgets: budgetsSchema2,
+  infrastructure_failures: external_exports.array(
+    external_exports.strictObject({ kind: external_exports.string(), at: external_exports.string(), message: external_exports.string() })
+  ),
+  infrastructure_failure_count: countSchema,
+  findings: external_exports.array(progressFindingSchema),
+  /** Findings past the report's list limit, counted only. */
+  findings_not_listed: countSchema,
+  /** A no-progress finding (not a loop or budget finding alone): the evaluator is told. */
+  stalled: external_exports.boolean(),
+  thresholds: progressThresholdsSchema
 });
 
 // schemas/json-schema.ts
@@ -29856,78 +30106,6 @@ import { readdirSync, readFileSync as readFileSync2 } from "node:fs";
 // action/output-digest.ts
 import { createHash as createHash2 } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
-
-// checks/normalise-output.ts
-var TERMINAL_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-var NORMALISATION_RULES = [
-  {
-    name: "ansi",
-    pattern: TERMINAL_ESCAPES,
-    replacement: ""
-  },
-  {
-    name: "iso-timestamp",
-    pattern: /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b/g,
-    replacement: "<timestamp>"
-  },
-  {
-    name: "time-of-day",
-    pattern: /\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g,
-    replacement: "<time>"
-  },
-  {
-    name: "uuid",
-    pattern: /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g,
-    replacement: "<uuid>"
-  },
-  {
-    name: "temp-path",
-    // mkdtemp-style directories: /tmp/..., macOS /var/folders/..., the runner's _temp, Windows Temp.
-    pattern: /(?:\/private)?\/tmp\/[^\s'"`:,;)\]}]+|\/var\/folders\/[^\s'"`:,;)\]}]+|\/home\/runner\/work\/_temp\/[^\s'"`:,;)\]}]+|[A-Za-z]:\\(?:[^\s\\'"]+\\)*?Temp\\[^\s'"`:,;)\]}]+/g,
-    replacement: "<tmp>"
-  },
-  {
-    name: "duration",
-    // 12ms, 1.5s, 3 seconds, 2m, 1h, 250µs: a number directly followed by a unit of time.
-    pattern: /\b\d+(?:[.,]\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?)\b/g,
-    replacement: "<duration>"
-  },
-  {
-    name: "hex-address",
-    pattern: /\b0x[0-9a-fA-F]{6,16}\b/g,
-    replacement: "<addr>"
-  },
-  {
-    name: "pid",
-    pattern: /\b(pid|PID|process)([ =:#]+)\d+\b/g,
-    replacement: "$1$2<pid>"
-  }
-];
-var [ANSI_RULE, ...TEXT_RULES] = NORMALISATION_RULES;
-var COMBINED = new RegExp(TEXT_RULES.map((rule) => `(?:${rule.pattern.source})`).join("|"), "g");
-var WHOLE = TEXT_RULES.map((rule) => ({
-  rule,
-  whole: new RegExp(`^(?:${rule.pattern.source})$`),
-  single: new RegExp(rule.pattern.source)
-}));
-function replaceMatch(match) {
-  const found2 = WHOLE.find(({ whole }) => whole.test(match));
-  return found2 ? match.replace(found2.single, found2.rule.replacement) : match;
-}
-function normaliseLine(line) {
-  const body = line.endsWith("\r") ? line.slice(0, -1) : line;
-  const lastReturn = body.lastIndexOf("\r");
-  let text = lastReturn >= 0 ? body.slice(lastReturn + 1) : body;
-  if (ANSI_RULE && text.includes("\x1B"))
-    text = text.replace(ANSI_RULE.pattern, ANSI_RULE.replacement);
-  text = text.replace(COMBINED, replaceMatch);
-  return text.replace(/[ \t]+$/, "");
-}
-function normaliseOutput(text) {
-  return text.split("\n").map(normaliseLine).join("\n");
-}
-
-// action/output-digest.ts
 var MAX_LINE_CHARS = 64 * 1024;
 var OutputDigest = class {
   raw = createHash2("sha256");
@@ -30460,9 +30638,7 @@ async function runRequiredCommands(options) {
 
 // action/summary.ts
 function resultText(command) {
-  if (command.timed_out) return "timed out";
-  if (command.signal) return `killed (${command.signal})`;
-  return command.exit_code === 0 ? "passed" : `failed (exit ${command.exit_code})`;
+  return outcomeText({ ...command, duration_ms: void 0 });
 }
 function changedText(command) {
   if (command.changed_paths_count === 0) return "none";
@@ -30470,10 +30646,13 @@ function changedText(command) {
   const more = command.changed_paths_count - named.length;
   return `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }
-function durationText(ms) {
-  if (ms < 1e3) return `${ms}ms`;
-  if (ms < 6e4) return `${(ms / 1e3).toFixed(1)}s`;
-  return formatDuration(Math.round(ms / 1e3) * 1e3);
+function nextAction(record2) {
+  const failed = failedCommands(record2);
+  if (failed.length > 0)
+    return `make ${failed.map((name) => codeSpan(name, 80)).join(", ")} pass, then push (the output is below)`;
+  if (!record2.tested.clean)
+    return "make the commands leave the work tree clean, or list what they write in commands[].writes";
+  return "nothing here; the `agate` check on the commit decides whether it may merge";
 }
 function headline(record2) {
   const failed = failedCommands(record2).length;
@@ -30483,33 +30662,40 @@ function headline(record2) {
 }
 function renderRecordMarkdown(record2, tailChars = 8e3) {
   const tested = record2.tested;
-  const lines2 = [
-    `### agate: ${headline(record2)}`,
-    "",
+  const facts = [
     `Tested commit \`${tested.sha}\` (tree \`${tested.tree_sha}\`)` + (tested.parents.length > 1 ? `, a merge of ${tested.parents.map((p) => `\`${shortSha(p)}\``).join(" and ")}` : ""),
-    record2.pull_request ? `Pull request #${record2.pull_request.number}: head \`${shortSha(record2.pull_request.head_sha)}\`, base \`${shortSha(record2.pull_request.base_sha)}\`` : "",
-    tested.clean_before ? "" : `**The work tree already differed from the tested commit before the first command** (an earlier step changed ${tested.dirty_before.slice(0, 10).map((path) => codeSpan(path)).join(", ")}${tested.dirty_before.length > 10 ? ", ..." : ""}).`,
+    record2.pull_request ? `Pull request #${record2.pull_request.number}: head \`${shortSha(record2.pull_request.head_sha)}\`, base \`${shortSha(record2.pull_request.base_sha)}\`` : null,
+    tested.clean_before ? null : `**The work tree already differed from the tested commit before the first command** (an earlier step changed ${tested.dirty_before.slice(0, 10).map((path) => codeSpan(path)).join(", ")}${tested.dirty_before.length > 10 ? ", ..." : ""}).`,
     tested.clean ? "The work tree was clean after the commands." : `**The work tree was not clean after the commands** (changed files digest \`${tested.dirty_digest}\`).`,
-    `Config digest \`${record2.grader.config_digest}\`, agate ${record2.grader.agate_version}.`,
+    `Config digest \`${record2.grader.config_digest}\`, agate ${record2.grader.agate_version}.`
+  ];
+  const lines2 = [
+    `### agate: ${headline(record2)}. Next: ${nextAction(record2)}.`,
+    "",
+    ...facts.filter((fact) => fact !== null).map((fact) => `- ${fact}`),
     "",
     "| command | result | duration | files changed |",
     "| --- | --- | --- | --- |",
     ...record2.commands.map(
       (c) => `| ${tableCell(c.name)} | ${commandPassed(c) ? "\u2705" : "\u274C"} ${resultText(c)} | ${durationText(c.duration_ms)} | ${tableCell(changedText(c))} |`
     )
-  ].filter((line, index, all) => line !== "" || all[index - 1] !== "");
-  for (const command of record2.commands.filter((c) => !commandPassed(c))) {
-    const tail = command.output.tail.slice(-tailChars);
+  ];
+  const failing = record2.commands.filter((c) => !commandPassed(c));
+  const passing = record2.commands.filter((c) => commandPassed(c));
+  for (const command of [...failing, ...passing]) {
+    const failed = !commandPassed(command);
+    const tail = command.output.tail.slice(-(failed ? tailChars : Math.floor(tailChars / 4)));
+    if (!failed && tail.trim() === "") continue;
     const note = tail.length < command.output.bytes ? ` (last ${tail.length} characters of ${command.output.bytes} bytes)` : "";
     lines2.push(
       "",
-      `<details><summary>${escapeHtml(command.name)}: ${resultText(command)}${note}</summary>`,
-      "",
-      codeSpan(command.run, 2e3),
-      "",
-      fenced(tail),
-      "",
-      "</details>"
+      ...outputDetails({
+        label: `${command.name}: ${outcomeText(command)}`,
+        note,
+        tail,
+        open: failed,
+        lead: codeSpan(command.run, 2e3)
+      })
     );
   }
   if (record2.cut.length > 0)
@@ -30522,153 +30708,6 @@ function renderRecordMarkdown(record2, tailChars = 8e3) {
 var import_picomatch = __toESM(require_picomatch2(), 1);
 import { createReadStream, lstatSync as lstatSync2, readdirSync as readdirSync3, readFileSync as readFileSync4 } from "node:fs";
 import { basename, join as join5, relative, resolve as resolve3 } from "node:path";
-
-// schemas/trace.ts
-var TRACE_FORMATS = [
-  "claude-code",
-  "codex",
-  "openhands",
-  "swe-agent",
-  "mini-swe-agent"
-];
-var traceFormatSchema = external_exports.enum(TRACE_FORMATS);
-var stepKindSchema = external_exports.enum(["read", "write", "command", "search", "other"]);
-var shortHashSchema = external_exports.string().regex(/^[0-9a-f]{16}$/);
-var countSchema = external_exports.number().int().nonnegative();
-var traceStepSchema = external_exports.strictObject({
-  /** 1-based number of the tool call in the trace. */
-  index: external_exports.number().int().positive(),
-  /** Where the call was read from: `line 12` for JSONL, `messages[7]` for one JSON document. */
-  at: external_exports.string(),
-  tool: external_exports.string().meta({ description: "Tool name as the agent called it (Bash, shell, bash)." }),
-  kind: stepKindSchema,
-  /** The command's program (`python`, `grep`) for shell calls, else the tool name. */
-  name: external_exports.string(),
-  /** Arguments as canonical JSON (sorted keys, cosmetic fields such as descriptions dropped). */
-  args: external_exports.string(),
-  args_hash: shortHashSchema,
-  /** A short, single-line preview for people (the command, or the path). */
-  preview: external_exports.string(),
-  /** File the call read or wrote, when the format says. */
-  path: external_exports.string().nullable(),
-  result: external_exports.strictObject({
-    /** Hash of the result after volatile fields are stripped and the text normalised. */
-    hash: shortHashSchema.nullable(),
-    exit_code: external_exports.number().int().nullable(),
-    /** The tool reported an error (is_error, a non-zero exit, an error observation). */
-    error: external_exports.boolean(),
-    bytes: countSchema
-  }),
-  /** Content hashes around a write, when the format carries them (before null: a new file). */
-  write: external_exports.strictObject({ before: shortHashSchema.nullable(), after: shortHashSchema.nullable() }).nullable(),
-  /** Paths this call put back to the base commit (`git checkout -- f`, `git stash`; `*`: all). */
-  revert: external_exports.array(external_exports.string()).nullable(),
-  /** Infrastructure failure seen in this call's result (timeouts, 5xx, rate limits). */
-  infrastructure: external_exports.enum(["timeout", "server-error", "rate-limit", "network"]).nullable(),
-  /** The model call that issued this step (its id, or a running number). */
-  model_call: external_exports.string().nullable(),
-  /** The human turn it belongs to (1-based). */
-  turn: external_exports.number().int().nonnegative(),
-  /** When it happened as the trace says (never evidence; shown only). */
-  time: external_exports.string().nullable()
-});
-var modelUsageSchema = external_exports.strictObject({
-  input_tokens: countSchema,
-  cached_input_tokens: countSchema,
-  cache_creation_input_tokens: countSchema,
-  output_tokens: countSchema,
-  cost_usd: external_exports.number().nonnegative().nullable()
-});
-var progressThresholdsSchema = external_exports.strictObject({
-  identical_streak: external_exports.number().int().min(2).default(3).meta({
-    description: "Flag the same call with the same (volatile-stripped) result this many times in a row."
-  }),
-  cycle_repeats: external_exports.number().int().min(2).default(3).meta({
-    description: "Flag a cycle of 2 or 3 different calls with unchanged results repeated this many times (A-B-A-B-A-B is 3)."
-  }),
-  reverts: external_exports.number().int().min(1).default(3).meta({
-    description: "Flag edit-run-revert cycles once the work tree has returned to an earlier state this many times without a command newly passing."
-  }),
-  no_new_information: external_exports.number().int().min(2).default(12).meta({
-    description: "Flag this many tool calls in a row that brought no new information."
-  }),
-  steps_without_milestone: external_exports.number().int().min(2).default(60).meta({
-    description: "Flag this many tool calls since the last verified milestone (a command newly passing, a new net diff) when most of them brought no new information."
-  }),
-  no_milestone_stale_share: external_exports.number().min(0).max(1).default(0.5).meta({
-    description: "Share of calls without new information a milestone-less stretch needs to be flagged."
-  }),
-  max_model_calls: external_exports.number().int().positive().nullable().default(null),
-  max_tool_calls: external_exports.number().int().positive().nullable().default(null),
-  max_tool_calls_per_turn: external_exports.number().int().positive().nullable().default(null),
-  max_input_tokens: external_exports.number().int().positive().nullable().default(null),
-  max_context_tokens: external_exports.number().int().positive().nullable().default(null),
-  max_cost_usd: external_exports.number().positive().nullable().default(null)
-});
-var findingKindSchema = external_exports.enum([
-  "identical-streak",
-  "short-cycle",
-  "revert-cycle",
-  "no-new-information",
-  "no-milestone",
-  "budget"
-]);
-var progressFindingSchema = external_exports.strictObject({
-  kind: findingKindSchema,
-  /** First and last step (TraceStep.index) of the flagged segment; budgets: the step that crossed. */
-  from_step: external_exports.number().int().nonnegative(),
-  to_step: external_exports.number().int().nonnegative(),
-  /** Where in the file the segment starts, as the parser names it. */
-  at: external_exports.string(),
-  why: external_exports.string()
-});
-var budgetsSchema2 = external_exports.strictObject({
-  model_calls: countSchema,
-  tool_calls: countSchema.meta({ description: "Tool calls issued." }),
-  executed_tool_calls: countSchema.meta({ description: "Tool calls that returned a result." }),
-  max_tool_calls_per_turn: countSchema,
-  max_tool_calls_per_model_call: countSchema,
-  turns: countSchema,
-  input_tokens: countSchema.meta({
-    description: "Billed input tokens over all model calls (cache reads and writes included), each call once."
-  }),
-  cached_input_tokens: countSchema,
-  output_tokens: countSchema,
-  peak_context_tokens: countSchema.meta({
-    description: "The largest input of a single model call."
-  }),
-  cost_usd: external_exports.number().nonnegative().nullable()
-});
-var PROGRESS_REPORT_VERSION = 1;
-var progressReportSchema = external_exports.strictObject({
-  version: external_exports.literal(PROGRESS_REPORT_VERSION),
-  format: traceFormatSchema,
-  /** Records (lines, messages, events) read, and those skipped as not tool-related. */
-  records: countSchema,
-  steps: countSchema,
-  /** How the run ended, when the trace says (exit_status, a final error). */
-  exit_status: external_exports.string().nullable(),
-  counters: external_exports.strictObject({
-    new_information: countSchema,
-    no_new_information: countSchema,
-    milestones: countSchema,
-    steps_since_last_milestone: countSchema,
-    longest_without_milestone: countSchema,
-    longest_without_new_information: countSchema,
-    reverts: countSchema
-  }),
-  budgets: budgetsSchema2,
-  infrastructure_failures: external_exports.array(
-    external_exports.strictObject({ kind: external_exports.string(), at: external_exports.string(), message: external_exports.string() })
-  ),
-  infrastructure_failure_count: countSchema,
-  findings: external_exports.array(progressFindingSchema),
-  /** Findings past the report's list limit, counted only. */
-  findings_not_listed: countSchema,
-  /** A no-progress finding (not a loop or budget finding alone): the evaluator is told. */
-  stalled: external_exports.boolean(),
-  thresholds: progressThresholdsSchema
-});
 
 // checks/progress/bounded-set.ts
 var BoundedSet = class {
