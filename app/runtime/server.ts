@@ -112,6 +112,8 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
     options.store ??
     (await openStore({
       url: settings.databaseUrl,
+      poolSize: settings.databasePoolSize,
+      statementTimeoutMs: settings.databaseStatementTimeoutMs,
       now,
       ...(options.cwd ? { cwd: options.cwd } : {}),
     }));

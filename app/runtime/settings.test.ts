@@ -38,6 +38,8 @@ describe("loadSettings", () => {
       logFormat: "pretty",
       baseUrl: "https://api.github.com",
       databaseUrl: "file:./agate.db",
+      databasePoolSize: 10,
+      databaseStatementTimeoutMs: 30_000,
       workers: 2,
       leaseMs: 60_000,
       reconcileIntervalMs: 600_000,
@@ -250,10 +252,14 @@ describe("loadSettings", () => {
         AGATE_DATABASE_URL: "file:./data/agate.db",
         AGATE_WORKERS: "0",
         AGATE_LEASE_MS: "5000",
+        AGATE_DATABASE_POOL: "40",
+        AGATE_DATABASE_STATEMENT_TIMEOUT: "2m",
       },
       { cwd: dir },
     );
     expect(settings).toMatchObject({
+      databasePoolSize: 40,
+      databaseStatementTimeoutMs: 120_000,
       baseUrl: "http://127.0.0.1:8080/api/v3",
       port: 0,
       logLevel: "warn",

@@ -216,6 +216,19 @@ const appEnvShape = {
   ),
   GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
   AGATE_DATABASE_URL: optionalText.pipe(z.string().default(DEFAULT_DATABASE_URL)),
+  AGATE_DATABASE_POOL: wholeNumber(
+    "AGATE_DATABASE_POOL",
+    1,
+    500,
+    "set it to how many PostgreSQL connections one App process may hold, 1-500, or leave it unset for 10",
+    10,
+  ),
+  AGATE_DATABASE_STATEMENT_TIMEOUT: duration(
+    "AGATE_DATABASE_STATEMENT_TIMEOUT",
+    "set it to how long one PostgreSQL statement may run, such as 30s or 2m, or leave it unset for 30s",
+    "30s",
+    1_000,
+  ),
   AGATE_WORKERS: wholeNumber(
     "AGATE_WORKERS",
     0,
@@ -275,6 +288,9 @@ export interface Settings {
   /** Probot's GitHub API base URL: api.github.com, or GHE_PROTOCOL://GHE_HOST/api/v3. */
   baseUrl: string;
   databaseUrl: string;
+  /** PostgreSQL only: the pool's size, and how long one statement may run. */
+  databasePoolSize: number;
+  databaseStatementTimeoutMs: number;
   workers: number;
   leaseMs: number;
   /** How often the reconcile pass re-reads every open pull request. */
@@ -429,6 +445,8 @@ export function loadSettings(env: Environment, options: LoadSettingsOptions = {}
       ? `${data.GHE_PROTOCOL}://${data.GHE_HOST}/api/v3`
       : "https://api.github.com",
     databaseUrl: data.AGATE_DATABASE_URL,
+    databasePoolSize: data.AGATE_DATABASE_POOL,
+    databaseStatementTimeoutMs: data.AGATE_DATABASE_STATEMENT_TIMEOUT,
     workers: data.AGATE_WORKERS,
     leaseMs: data.AGATE_LEASE_MS,
     reconcileIntervalMs: data.AGATE_RECONCILE_INTERVAL,

@@ -39,7 +39,7 @@ export class DatabaseTooNewError extends StoreError {
     super(
       "database_too_new",
       `database ${location} is at schema version ${databaseVersion}, this agate knows up to ` +
-        `${codeVersion}: upgrade agate, or point AGATE_DATABASE_URL at another file`,
+        `${codeVersion}: upgrade agate, or point AGATE_DATABASE_URL at another database`,
     );
     this.location = location;
     this.databaseVersion = databaseVersion;
@@ -54,7 +54,7 @@ export class MigrationMismatchError extends StoreError {
       "migration_mismatch",
       `database ${location} has migration ${version} "${applied}" applied, but this agate's ` +
         `migration ${version} is "${known}": the file was migrated by a different build of ` +
-        `agate; use that build, or point AGATE_DATABASE_URL at another file`,
+        `agate; use that build, or point AGATE_DATABASE_URL at another database`,
     );
   }
 }

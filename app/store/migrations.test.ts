@@ -142,7 +142,7 @@ describe("migrations", () => {
     expect(error).toBeInstanceOf(DatabaseTooNewError);
     expect((error as Error).message).toBe(
       `database ./agate.db is at schema version ${LATEST_SCHEMA_VERSION + 1}, this agate knows up ` +
-        `to ${LATEST_SCHEMA_VERSION}: upgrade agate, or point AGATE_DATABASE_URL at another file`,
+        `to ${LATEST_SCHEMA_VERSION}: upgrade agate, or point AGATE_DATABASE_URL at another database`,
     );
   });
 
