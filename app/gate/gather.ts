@@ -10,6 +10,7 @@ import { canonicalJson } from "../../checks/config/digest.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
 import { failuresOf } from "../../checks/gate/progress.js";
 import { protectedChanges } from "../../checks/gate/protected-paths.js";
+import { counted } from "../../checks/markdown.js";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import type { Config } from "../../schemas/config.js";
 import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
@@ -548,7 +549,7 @@ async function dailyBudgetSpent(
   return {
     status: "over_budget",
     budget: "evaluator_calls_per_pr_per_day",
-    detail: `${today.length} evaluator calls for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`,
+    detail: `${counted(today.length, "evaluator call")} for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`,
   };
 }
 

@@ -109,6 +109,10 @@ describe("planGatePass: what one gate pass writes", () => {
       title: `Commands passed on ${HEAD.slice(0, 7)}; the evaluator is judging tree ${TREE.slice(0, 7)}`,
       rerunEvaluator: true,
     });
+    // The first line says the state and the next action, as every summary's does.
+    expect(asked.check?.summary.split("\n")[0]).toBe(
+      "**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.",
+    );
     expect(plan(passing, null, false).plan.askEvaluator).toBeNull();
     const failing = gateFacts({
       config: LLM,

@@ -5,7 +5,7 @@
  * evaluator). app/gate/apply.ts carries it out in a fixed order; nothing decides twice.
  */
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
-import { shortSha as short } from "../markdown.js";
+import { GITHUB_TITLE_LIMIT, shortSha as short } from "../markdown.js";
 import { handEditedLabelComment, strayLabelComment } from "./comments.js";
 import { renderGateSummary } from "./render.js";
 
@@ -70,9 +70,6 @@ export interface GatePlan {
   askEvaluator: { tree_sha: string; config_digest: string; rerun: boolean } | null;
 }
 
-/** GitHub keeps at most this much of a check run's title. */
-const TITLE_LIMIT = 255;
-
 /** Whether writing `wanted` would change what the check shows (an unchanged one costs nothing). */
 export function checkChanges(existing: ExistingCheck | null, wanted: CheckView): boolean {
   const status = wanted.conclusion === null ? "in_progress" : "completed";
@@ -80,7 +77,7 @@ export function checkChanges(existing: ExistingCheck | null, wanted: CheckView):
     existing !== null &&
     existing.status === status &&
     (existing.conclusion ?? null) === wanted.conclusion &&
-    existing.title === wanted.title.slice(0, TITLE_LIMIT) &&
+    existing.title === wanted.title.slice(0, GITHUB_TITLE_LIMIT) &&
     existing.summary === wanted.summary
   );
 }
@@ -117,7 +114,7 @@ export function planGatePass(input: {
         conclusion: null,
         title: `Commands passed on ${short(pr.head_sha)}; the evaluator is judging tree ${short(askEvaluator.tree_sha)}`,
         summary:
-          "**Waiting: the evaluator is judging this commit.** Every required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.\n",
+          "**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.\n\nEvery required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.\n",
         rerunEvaluator: true,
       }
     : {

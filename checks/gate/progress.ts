@@ -15,7 +15,7 @@ import type { CommandRecord } from "../../schemas/command-record.js";
 import type { Config } from "../../schemas/config.js";
 import { ATTEMPT_TAIL_CHARS, type AttemptFact, type GateFacts } from "../../schemas/gate.js";
 import { outcomePassed } from "../command-results.js";
-import { shortSha as short } from "../markdown.js";
+import { counted, shortSha as short } from "../markdown.js";
 
 export type AttemptFailure = AttemptFact["failures"][number];
 
@@ -148,12 +148,12 @@ function achievedBefore(all: readonly Attempt[], current: Attempt): string[] {
 /** The budget's words when the pull request has used its graded attempts. */
 export function cappedReason(config: Config, graded: number): string {
   const budget = config.budgets.graded_attempts_per_pr;
-  return `${graded} graded attempt${graded === 1 ? "" : "s"} used budgets.graded_attempts_per_pr (${budget}); this head is not graded: raise the budget in .github/agate.yml on the base branch, or a maintainer accepts this exact commit`;
+  return `${counted(graded, "graded attempt")} used budgets.graded_attempts_per_pr (${budget}); this head is not graded: raise the budget in .github/agate.yml on the base branch, or a maintainer accepts this exact commit`;
 }
 
 /** The words for a stalled pull request's requirement. */
 export function stalledReason(config: Config, stall: Stall): string {
   const limit = config.budgets.unchanged_failures_before_stalled;
   const heads = stall.attempts.map((a) => short(a.head_sha)).join(", ");
-  return `${stall.streak} failed attempts in a row without progress (${heads}), at budgets.unchanged_failures_before_stalled (${limit}): the same failure, or a tree already tried; push a change that changes the failure`;
+  return `${counted(stall.streak, "failed attempt")} in a row without progress (${heads}), at budgets.unchanged_failures_before_stalled (${limit}): the same failure, or a tree already tried; push a change that changes the failure`;
 }

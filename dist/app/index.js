@@ -2201,7 +2201,7 @@ var escalationSchema = z12.strictObject({
       error: (issue) => `${JSON.stringify(issue.input)} is neither a login (octocat) nor a team (@my-org/maintainers)`
     })
   ).default([]).meta({
-    description: "Logins or @org/team slugs notified for escalated entries; empty: users with write access."
+    description: "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths (empty: anyone with write access)."
   }),
   unanswered_timeout: durationSchema.prefault("30m"),
   claim_timeout: durationSchema.prefault("10m"),
@@ -2302,13 +2302,163 @@ function configDigest(config) {
 }
 
 // schemas/json-schema.ts
+import { z as z14 } from "zod";
+
+// schemas/trace.ts
 import { z as z13 } from "zod";
+var TRACE_FORMATS = [
+  "claude-code",
+  "codex",
+  "openhands",
+  "swe-agent",
+  "mini-swe-agent"
+];
+var traceFormatSchema = z13.enum(TRACE_FORMATS);
+var stepKindSchema = z13.enum(["read", "write", "command", "search", "other"]);
+var shortHashSchema = z13.string().regex(/^[0-9a-f]{16}$/);
+var countSchema = z13.number().int().nonnegative();
+var traceStepSchema = z13.strictObject({
+  /** 1-based number of the tool call in the trace. */
+  index: z13.number().int().positive(),
+  /** Where the call was read from: `line 12` for JSONL, `messages[7]` for one JSON document. */
+  at: z13.string(),
+  tool: z13.string().meta({ description: "Tool name as the agent called it (Bash, shell, bash)." }),
+  kind: stepKindSchema,
+  /** The command's program (`python`, `grep`) for shell calls, else the tool name. */
+  name: z13.string(),
+  /** Arguments as canonical JSON (sorted keys, cosmetic fields such as descriptions dropped). */
+  args: z13.string(),
+  args_hash: shortHashSchema,
+  /** A short, single-line preview for people (the command, or the path). */
+  preview: z13.string(),
+  /** File the call read or wrote, when the format says. */
+  path: z13.string().nullable(),
+  result: z13.strictObject({
+    /** Hash of the result after volatile fields are stripped and the text normalised. */
+    hash: shortHashSchema.nullable(),
+    exit_code: z13.number().int().nullable(),
+    /** The tool reported an error (is_error, a non-zero exit, an error observation). */
+    error: z13.boolean(),
+    bytes: countSchema
+  }),
+  /** Content hashes around a write, when the format carries them (before null: a new file). */
+  write: z13.strictObject({ before: shortHashSchema.nullable(), after: shortHashSchema.nullable() }).nullable(),
+  /** Paths this call put back to the base commit (`git checkout -- f`, `git stash`; `*`: all). */
+  revert: z13.array(z13.string()).nullable(),
+  /** Infrastructure failure seen in this call's result (timeouts, 5xx, rate limits). */
+  infrastructure: z13.enum(["timeout", "server-error", "rate-limit", "network"]).nullable(),
+  /** The model call that issued this step (its id, or a running number). */
+  model_call: z13.string().nullable(),
+  /** The human turn it belongs to (1-based). */
+  turn: z13.number().int().nonnegative(),
+  /** When it happened as the trace says (never evidence; shown only). */
+  time: z13.string().nullable()
+});
+var modelUsageSchema = z13.strictObject({
+  input_tokens: countSchema,
+  cached_input_tokens: countSchema,
+  cache_creation_input_tokens: countSchema,
+  output_tokens: countSchema,
+  cost_usd: z13.number().nonnegative().nullable()
+});
+var progressThresholdsSchema = z13.strictObject({
+  identical_streak: z13.number().int().min(2).default(3).meta({
+    description: "Flag the same call with the same (volatile-stripped) result this many times in a row."
+  }),
+  cycle_repeats: z13.number().int().min(2).default(3).meta({
+    description: "Flag a cycle of 2 or 3 different calls with unchanged results repeated this many times (A-B-A-B-A-B is 3)."
+  }),
+  reverts: z13.number().int().min(1).default(3).meta({
+    description: "Flag edit-run-revert cycles once the work tree has returned to an earlier state this many times without a command newly passing."
+  }),
+  no_new_information: z13.number().int().min(2).default(12).meta({
+    description: "Flag this many tool calls in a row that brought no new information."
+  }),
+  steps_without_milestone: z13.number().int().min(2).default(60).meta({
+    description: "Flag this many tool calls since the last verified milestone (a command newly passing, a new net diff) when most of them brought no new information."
+  }),
+  no_milestone_stale_share: z13.number().min(0).max(1).default(0.5).meta({
+    description: "Share of calls without new information a milestone-less stretch needs to be flagged."
+  }),
+  max_model_calls: z13.number().int().positive().nullable().default(null),
+  max_tool_calls: z13.number().int().positive().nullable().default(null),
+  max_tool_calls_per_turn: z13.number().int().positive().nullable().default(null),
+  max_input_tokens: z13.number().int().positive().nullable().default(null),
+  max_context_tokens: z13.number().int().positive().nullable().default(null),
+  max_cost_usd: z13.number().positive().nullable().default(null)
+});
+var findingKindSchema = z13.enum([
+  "identical-streak",
+  "short-cycle",
+  "revert-cycle",
+  "no-new-information",
+  "no-milestone",
+  "budget"
+]);
+var progressFindingSchema = z13.strictObject({
+  kind: findingKindSchema,
+  /** First and last step (TraceStep.index) of the flagged segment; budgets: the step that crossed. */
+  from_step: z13.number().int().nonnegative(),
+  to_step: z13.number().int().nonnegative(),
+  /** Where in the file the segment starts, as the parser names it. */
+  at: z13.string(),
+  why: z13.string()
+});
+var budgetsSchema2 = z13.strictObject({
+  model_calls: countSchema,
+  tool_calls: countSchema.meta({ description: "Tool calls issued." }),
+  executed_tool_calls: countSchema.meta({ description: "Tool calls that returned a result." }),
+  max_tool_calls_per_turn: countSchema,
+  max_tool_calls_per_model_call: countSchema,
+  turns: countSchema,
+  input_tokens: countSchema.meta({
+    description: "Billed input tokens over all model calls (cache reads and writes included), each call once."
+  }),
+  cached_input_tokens: countSchema,
+  output_tokens: countSchema,
+  peak_context_tokens: countSchema.meta({
+    description: "The largest input of a single model call."
+  }),
+  cost_usd: z13.number().nonnegative().nullable()
+});
+var PROGRESS_REPORT_VERSION = 1;
+var progressReportSchema = z13.strictObject({
+  version: z13.literal(PROGRESS_REPORT_VERSION),
+  format: traceFormatSchema,
+  /** Records (lines, messages, events) read, and those skipped as not tool-related. */
+  records: countSchema,
+  steps: countSchema,
+  /** How the run ended, when the trace says (exit_status, a final error). */
+  exit_status: z13.string().nullable(),
+  counters: z13.strictObject({
+    new_information: countSchema,
+    no_new_information: countSchema,
+    milestones: countSchema,
+    steps_since_last_milestone: countSchema,
+    longest_without_milestone: countSchema,
+    longest_without_new_information: countSchema,
+    reverts: countSchema
+  }),
+  budgets: budgetsSchema2,
+  infrastructure_failures: z13.array(
+    z13.strictObject({ kind: z13.string(), at: z13.string(), message: z13.string() })
+  ),
+  infrastructure_failure_count: countSchema,
+  findings: z13.array(progressFindingSchema),
+  /** Findings past the report's list limit, counted only. */
+  findings_not_listed: countSchema,
+  /** A no-progress finding (not a loop or budget finding alone): the evaluator is told. */
+  stalled: z13.boolean(),
+  thresholds: progressThresholdsSchema
+});
+
+// schemas/json-schema.ts
 function inputJsonSchema(schema, title) {
-  const json = z13.toJSONSchema(schema, {
+  const json = z14.toJSONSchema(schema, {
     io: "input",
     target: "draft-2020-12",
     override: ({ zodSchema, jsonSchema }) => {
-      const examples = z13.globalRegistry.get(zodSchema)?.examples;
+      const examples = z14.globalRegistry.get(zodSchema)?.examples;
       if (Array.isArray(examples) && jsonSchema.examples === void 0) {
         jsonSchema.examples = examples;
       }
@@ -2625,8 +2775,8 @@ async function runEntryJob(job2, deps) {
     }
   }
   entry = await deadlines(entry, deps.now());
-  const posted = await postReplies(deps, entry, comments);
   const projected = await project(deps, entry, issue, job2);
+  const posted = await postReplies(deps, entry, comments);
   if (rulesRead?.problem) notes.push(rulesRead.problem);
   return `${where} after ${job2.trigger.event}${job2.trigger.action ? `.${job2.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected} (${callsOf(github)})`;
 }
@@ -3162,7 +3312,7 @@ ${bundle.handoff.text}`) : "(none at the head commit)"
 import { setTimeout as sleep } from "node:timers/promises";
 
 // checks/evaluator/parse-verdict.ts
-import { z as z14 } from "zod";
+import { z as z15 } from "zod";
 var VERDICT_ERROR_LIMIT = 500;
 var FIELD_SHAPES = {
   complete: "a boolean",
@@ -3248,7 +3398,7 @@ function refuse2(error) {
   };
 }
 function verdictJsonSchema() {
-  const { $schema: _dialect, ...schema } = z14.toJSONSchema(verdictSchema);
+  const { $schema: _dialect, ...schema } = z15.toJSONSchema(verdictSchema);
   return stripKeyword(schema, "minLength");
 }
 function stripKeyword(node, keyword) {
@@ -3274,25 +3424,25 @@ function exponentialBackoff(options = {}) {
 }
 
 // app/evaluator/anthropic.ts
-import { z as z15 } from "zod";
+import { z as z16 } from "zod";
 var PUBLIC_BASE_URL = "https://api.anthropic.com";
 var API_VERSION = "2023-06-01";
 var MAX_TOKENS = 4096;
 var TOOL_NAME = "verdict";
-var contentBlockSchema = z15.union([
-  z15.object({ type: z15.literal("text"), text: z15.string() }),
-  z15.object({ type: z15.literal("tool_use"), id: z15.string(), name: z15.string(), input: z15.unknown() }),
-  z15.object({ type: z15.string() }).loose()
+var contentBlockSchema = z16.union([
+  z16.object({ type: z16.literal("text"), text: z16.string() }),
+  z16.object({ type: z16.literal("tool_use"), id: z16.string(), name: z16.string(), input: z16.unknown() }),
+  z16.object({ type: z16.string() }).loose()
 ]);
-var messageSchema = z15.object({
-  content: z15.array(contentBlockSchema),
-  stop_reason: z15.string().nullish(),
-  usage: z15.object({
-    input_tokens: z15.number().int().nonnegative().nullish(),
-    output_tokens: z15.number().int().nonnegative().nullish()
+var messageSchema = z16.object({
+  content: z16.array(contentBlockSchema),
+  stop_reason: z16.string().nullish(),
+  usage: z16.object({
+    input_tokens: z16.number().int().nonnegative().nullish(),
+    output_tokens: z16.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema = z15.object({ error: z15.object({ message: z15.string() }) });
+var errorSchema = z16.object({ error: z16.object({ message: z16.string() }) });
 var anthropicWire = {
   provider: "anthropic",
   publicBaseUrl: PUBLIC_BASE_URL,
@@ -3408,7 +3558,7 @@ var DatabaseTooNewError = class extends StoreError {
   constructor(location, databaseVersion, codeVersion) {
     super(
       "database_too_new",
-      `database ${location} is at schema version ${databaseVersion}, this agate knows up to ${codeVersion}: upgrade agate, or point AGATE_DATABASE_URL at another file`
+      `database ${location} is at schema version ${databaseVersion}, this agate knows up to ${codeVersion}: upgrade agate, or point AGATE_DATABASE_URL at another database`
     );
     this.location = location;
     this.databaseVersion = databaseVersion;
@@ -3419,7 +3569,7 @@ var MigrationMismatchError = class extends StoreError {
   constructor(location, version, applied, known) {
     super(
       "migration_mismatch",
-      `database ${location} has migration ${version} "${applied}" applied, but this agate's migration ${version} is "${known}": the file was migrated by a different build of agate; use that build, or point AGATE_DATABASE_URL at another file`
+      `database ${location} has migration ${version} "${applied}" applied, but this agate's migration ${version} is "${known}": the file was migrated by a different build of agate; use that build, or point AGATE_DATABASE_URL at another database`
     );
   }
 };
@@ -3462,113 +3612,1630 @@ var NotFoundError = class extends StoreError {
   }
 };
 
-// app/store/sqlite-store.ts
+// app/store/postgres/connection.ts
+import pg from "pg";
+function redactUrl(url) {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== "") parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "the PostgreSQL URL in AGATE_DATABASE_URL";
+  }
+}
+function describeTarget(url) {
+  try {
+    const parsed = new URL(url);
+    return {
+      host: decodeURIComponent(parsed.hostname) || parsed.searchParams.get("host") || "localhost",
+      port: parsed.port || "5432",
+      database: decodeURIComponent(parsed.pathname.slice(1)) || "(the user's name)",
+      user: decodeURIComponent(parsed.username) || "(the operating system user)"
+    };
+  } catch {
+    return { host: "?", port: "?", database: "?", user: "?" };
+  }
+}
+var INT8_OID = 20;
+var JSON_OID = 114;
+var JSONB_OID = 3802;
+var TIMESTAMPTZ_OID = 1184;
+var AGATE_TYPES = {
+  getTypeParser: ((oid, format) => {
+    if (oid === INT8_OID) {
+      return (text) => {
+        const value = Number(text);
+        if (!Number.isSafeInteger(value)) {
+          throw new StoreError(
+            "integer_overflow",
+            `the database returned the integer ${text}, beyond what agate can count exactly (2^53)`
+          );
+        }
+        return value;
+      };
+    }
+    if (oid === JSON_OID || oid === JSONB_OID) return (text) => text;
+    if (oid === TIMESTAMPTZ_OID) {
+      const parse = pg.types.getTypeParser(TIMESTAMPTZ_OID, "text");
+      return (text) => parse(text).toISOString();
+    }
+    return pg.types.getTypeParser(oid, format ?? "text");
+  })
+};
+var UNREACHABLE = /* @__PURE__ */ new Set(["ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "EPIPE"]);
+function connectError(url, error) {
+  const location = redactUrl(url);
+  const { host, port, database, user } = describeTarget(url);
+  const err = error;
+  const code = err.code ?? "";
+  const message3 = err.message ?? String(error);
+  const at = `PostgreSQL at ${host}:${port}`;
+  let advice;
+  if (UNREACHABLE.has(code)) {
+    advice = `nothing accepts connections at ${host}:${port} (${code}): check that PostgreSQL is running there, that it listens on that address (listen_addresses, port), and that no firewall or security group is in the way`;
+  } else if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    advice = `the host name ${host} does not resolve (${code}): check the host in AGATE_DATABASE_URL and this machine's DNS`;
+  } else if (code === "ETIMEDOUT" || /timeout/i.test(message3)) {
+    advice = `${at} did not answer in time (${message3}): check the host and port in AGATE_DATABASE_URL, and that no firewall drops the connection`;
+  } else if (code === "28P01" || code === "28000") {
+    advice = `${at} refused user ${user} (${message3}): check the user and password in AGATE_DATABASE_URL, and the server's pg_hba.conf`;
+  } else if (code === "3D000") {
+    advice = `${at} has no database ${database}: create it (createdb ${database}, or CREATE DATABASE) or correct its name in AGATE_DATABASE_URL`;
+  } else if (code === "53300") {
+    advice = `${at} has no connection slot left (${message3}): lower AGATE_DATABASE_POOL on each replica, or raise max_connections`;
+  } else if (/SSL|TLS|certificate/i.test(message3)) {
+    advice = `the TLS handshake with ${at} failed (${message3}): check sslmode and sslrootcert in AGATE_DATABASE_URL (for example ?sslmode=verify-full&sslrootcert=/path/to/ca.pem), or sslmode=disable for a server without TLS on a trusted network`;
+  } else {
+    advice = `cannot connect to ${at} (${message3}): check AGATE_DATABASE_URL`;
+  }
+  return new StoreOpenError(location, `cannot open the agate database ${location}: ${advice}`, {
+    cause: error
+  });
+}
+function queryError(location, statementTimeoutMs, error) {
+  const err = error;
+  const code = err.code ?? "";
+  if (error instanceof StoreError) return error;
+  if (UNREACHABLE.has(code) || code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || /Connection terminated|connection timeout|timeout exceeded when trying to connect/i.test(
+    err.message ?? ""
+  )) {
+    return new StoreError(
+      "database_unavailable",
+      `the agate database ${location} cannot be reached (${err.message}): check that PostgreSQL is running and reachable from this host; nothing of this call was written, and the work is retried when the database is back`,
+      { cause: error }
+    );
+  }
+  if (code === "57014") {
+    return new StoreError(
+      "statement_timeout",
+      `a query on the agate database ${location} ran longer than the statement timeout of ${statementTimeoutMs} ms and was cancelled, nothing of it was written: check the server's load and locks (pg_stat_activity), or raise AGATE_DATABASE_STATEMENT_TIMEOUT`,
+      { cause: error }
+    );
+  }
+  if (code === "22021" && /0x00/.test(err.message ?? "")) {
+    return new InvalidInputError(
+      "text for PostgreSQL",
+      "a value holds the NUL character (\\u0000), which PostgreSQL text cannot store"
+    );
+  }
+  return error;
+}
+function isRetriable(error) {
+  const code = error.code;
+  return code === "40001" || code === "40P01";
+}
+
+// app/store/postgres/postgres-store.ts
 import { createHash as createHash2 } from "node:crypto";
-import Database from "better-sqlite3";
-import { z as z18 } from "zod";
+import pg2 from "pg";
+import { z as z19 } from "zod";
 
 // schemas/store.ts
-import { z as z16 } from "zod";
-var deliverySchema = z16.strictObject({
-  id: z16.string().min(1),
-  event: z16.string().min(1),
-  action: z16.string().nullable(),
+import { z as z17 } from "zod";
+var deliverySchema = z17.strictObject({
+  id: z17.string().min(1),
+  event: z17.string().min(1),
+  action: z17.string().nullable(),
   payload_sha256: sha256HexSchema,
   received_at: isoDateTimeSchema
 });
-var jobStatusSchema = z16.enum(["queued", "running", "done", "dead"]);
-var newJobSchema = z16.strictObject({
-  kind: z16.string().min(1),
-  payload: z16.json(),
+var jobStatusSchema = z17.enum(["queued", "running", "done", "dead"]);
+var newJobSchema = z17.strictObject({
+  kind: z17.string().min(1),
+  payload: z17.json(),
   /** Jobs with the same key run one at a time, in order (for example one pull request). */
-  concurrency_key: z16.string().min(1).nullable().default(null),
+  concurrency_key: z17.string().min(1).nullable().default(null),
   run_at: isoDateTimeSchema.optional(),
   max_attempts: positiveIntSchema.default(8)
 });
-var jobSchema = z16.strictObject({
+var jobSchema = z17.strictObject({
   id: positiveIntSchema,
-  kind: z16.string(),
-  payload: z16.json(),
-  concurrency_key: z16.string().nullable(),
-  delivery_id: z16.string().nullable(),
+  kind: z17.string(),
+  payload: z17.json(),
+  concurrency_key: z17.string().nullable(),
+  delivery_id: z17.string().nullable(),
   status: jobStatusSchema,
-  attempts: z16.number().int().nonnegative(),
+  attempts: z17.number().int().nonnegative(),
   max_attempts: positiveIntSchema,
   run_at: isoDateTimeSchema,
-  lease_owner: z16.string().nullable(),
+  lease_owner: z17.string().nullable(),
   lease_expires_at: isoDateTimeSchema.nullable(),
-  last_error: z16.string().nullable(),
+  last_error: z17.string().nullable(),
   created_at: isoDateTimeSchema,
   updated_at: isoDateTimeSchema
 });
-var auditEntryInputSchema = z16.strictObject({
-  kind: z16.string().min(1).meta({ description: "What was decided, e.g. gate.decision or entry.transition." }),
-  subject: z16.string().min(1).meta({ description: "What it was about, e.g. octo/repo#12@<sha>." }),
-  decision: z16.json(),
-  facts: z16.json().meta({ description: "Everything the decision was computed from, so it can be replayed." }),
+var auditEntryInputSchema = z17.strictObject({
+  kind: z17.string().min(1).meta({ description: "What was decided, e.g. gate.decision or entry.transition." }),
+  subject: z17.string().min(1).meta({ description: "What it was about, e.g. octo/repo#12@<sha>." }),
+  decision: z17.json(),
+  facts: z17.json().meta({ description: "Everything the decision was computed from, so it can be replayed." }),
   at: isoDateTimeSchema
 });
 var auditEntrySchema = auditEntryInputSchema.extend({ id: positiveIntSchema });
-var storedDeliverySchema = deliverySchema.extend({ payload: z16.string() });
-var deliveryPruneSchema = z16.strictObject({
+var storedDeliverySchema = deliverySchema.extend({ payload: z17.string() });
+var deliveryPruneSchema = z17.strictObject({
   pruned_at: isoDateTimeSchema,
   retention_ms: positiveIntSchema
 });
 var deliveryRecordSchema = deliverySchema.extend({
-  repository: z16.string().nullable(),
+  repository: z17.string().nullable(),
   recorded_at: isoDateTimeSchema,
   pruned: deliveryPruneSchema.nullable()
 });
-var overrideInputSchema = z16.strictObject({
+var overrideInputSchema = z17.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
-  base_ref: z16.string().min(1),
-  by: z16.string().min(1),
-  reason: z16.string().min(1),
-  comment_url: z16.string().nullable(),
+  base_ref: z17.string().min(1),
+  by: z17.string().min(1),
+  reason: z17.string().min(1),
+  comment_url: z17.string().nullable(),
   at: isoDateTimeSchema
 });
 var storedOverrideSchema = overrideInputSchema.extend({ id: positiveIntSchema });
-var mergeCommitObservationSchema = z16.strictObject({
+var mergeCommitObservationSchema = z17.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
   merge_sha: gitShaSchema,
   observed_at: isoDateTimeSchema
 });
-var headObservationSchema = z16.strictObject({
+var headObservationSchema = z17.strictObject({
   repository: repositoryFullNameSchema,
   head_sha: gitShaSchema,
   pull_number: positiveIntSchema,
-  base_ref: z16.string().min(1),
+  base_ref: z17.string().min(1),
   observed_at: isoDateTimeSchema
 });
-var pullRequestSightingSchema = z16.strictObject({
+var pullRequestSightingSchema = z17.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   updated_at: isoDateTimeSchema,
   digest: sha256HexSchema,
   observed_at: isoDateTimeSchema
 });
-var agateCheckRunSchema = z16.strictObject({
+var agateCheckRunSchema = z17.strictObject({
   id: positiveIntSchema,
-  status: z16.string(),
-  conclusion: z16.string().nullable(),
-  title: z16.string().nullable(),
-  summary: z16.string().nullable(),
+  status: z17.string(),
+  conclusion: z17.string().nullable(),
+  title: z17.string().nullable(),
+  summary: z17.string().nullable(),
   startedAt: isoDateTimeSchema.nullable(),
-  externalId: z16.string().nullable()
+  externalId: z17.string().nullable()
 });
-var checkRunEntrySchema = z16.strictObject({
+var checkRunEntrySchema = z17.strictObject({
   repository: repositoryFullNameSchema,
   head_sha: gitShaSchema,
   check: agateCheckRunSchema,
   written_at: isoDateTimeSchema
 });
 
-// app/store/migrations.ts
+// app/store/ports/delivery-log.ts
+var MIN_DELIVERY_RETENTION_MS = 36e5;
+var DEFAULT_PRUNE_LIMIT = 500;
+
+// app/store/ports/entry-store.ts
+var EntryVersionConflictError = class extends StoreError {
+  constructor(key, detail) {
+    super(
+      "entry_version_conflict",
+      `handoff entry ${key.repository}#${key.issueNumber}: ${detail}; nothing was written, read it again and decide again`
+    );
+  }
+};
+
+// app/store/validate.ts
+import { z as z18 } from "zod";
+function parseInput(schema, value, what) {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new InvalidInputError(what, z18.prettifyError(result.error));
+  return result.data;
+}
+function parseRow(schema, value, table, key) {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new CorruptRowError(table, key, z18.prettifyError(result.error));
+  return result.data;
+}
+function toJsonColumn(value) {
+  return value === null || value === void 0 ? null : JSON.stringify(value);
+}
+function parseRowWithJson(schema, row, table, json) {
+  const key = `id ${String(row.id)}`;
+  const value = { ...row };
+  for (const column of json) value[column] = fromJsonColumn(row[column], table, key, column);
+  return parseRow(schema, value, table, key);
+}
+function fromJsonColumn(text, table, key, column) {
+  if (text === null) return null;
+  if (typeof text !== "string") {
+    throw new CorruptRowError(table, key, `column ${column} is ${typeof text}, not JSON text`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CorruptRowError(table, key, `column ${column} is not valid JSON`, { cause: error });
+  }
+}
+
+// app/store/postgres/migrations.ts
 function appendOnly(table, what) {
+  return `
+    CREATE TRIGGER ${table}_no_update BEFORE UPDATE ON ${table} FOR EACH ROW
+      EXECUTE FUNCTION agate_refuse('${what} are append-only: UPDATE is refused, append a new row');
+    CREATE TRIGGER ${table}_no_delete BEFORE DELETE ON ${table} FOR EACH ROW
+      EXECUTE FUNCTION agate_refuse('${what} are append-only: DELETE is refused');
+    CREATE TRIGGER ${table}_no_truncate BEFORE TRUNCATE ON ${table} FOR EACH STATEMENT
+      EXECUTE FUNCTION agate_refuse('${what} are append-only: TRUNCATE is refused');
+  `;
+}
+var POSTGRES_MIGRATIONS = [
+  {
+    version: 1,
+    name: "deliveries, jobs, acceptance records, handoff entries, audit log",
+    up: `
+      -- The message is the trigger's argument: one function for every refusal.
+      CREATE FUNCTION agate_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION '%', TG_ARGV[0] USING ERRCODE = 'integrity_constraint_violation'; END
+      $$;
+
+      CREATE TABLE deliveries (
+        id text PRIMARY KEY CHECK (id <> ''),
+        event text NOT NULL,
+        action text,
+        payload_sha256 text NOT NULL CHECK (length(payload_sha256) = 64),
+        payload text NOT NULL,
+        received_at text NOT NULL,
+        recorded_at timestamptz NOT NULL
+      );
+      ${appendOnly("deliveries", "webhook deliveries")}
+
+      CREATE TABLE jobs (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        kind text NOT NULL CHECK (kind <> ''),
+        payload json NOT NULL,
+        concurrency_key text CHECK (concurrency_key <> ''),
+        delivery_id text REFERENCES deliveries (id),
+        status text NOT NULL CHECK (status IN ('queued', 'running', 'done', 'dead')),
+        attempts integer NOT NULL CHECK (attempts >= 0),
+        max_attempts integer NOT NULL CHECK (max_attempts > 0),
+        run_at timestamptz NOT NULL,
+        lease_owner text,
+        lease_expires_at timestamptz,
+        last_error text,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        CHECK (status <> 'running' OR (lease_owner IS NOT NULL AND lease_expires_at IS NOT NULL))
+      );
+      -- The claim reads these in order and stops at the first runnable job.
+      CREATE INDEX jobs_queued ON jobs (run_at, id) WHERE status = 'queued';
+      CREATE INDEX jobs_leased ON jobs (lease_expires_at, id) WHERE status = 'running';
+      CREATE INDEX jobs_pending_by_key ON jobs (concurrency_key, id)
+        WHERE status IN ('queued', 'running') AND concurrency_key IS NOT NULL;
+      CREATE INDEX jobs_by_delivery ON jobs (delivery_id) WHERE delivery_id IS NOT NULL;
+      CREATE INDEX jobs_by_status ON jobs (status, id);
+
+      CREATE TABLE acceptance_records (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        repository text NOT NULL,
+        pull_number integer NOT NULL CHECK (pull_number > 0),
+        head_sha text NOT NULL,
+        base_sha text NOT NULL,
+        tested json,
+        tested_tree_sha text GENERATED ALWAYS AS (tested ->> 'tree_sha') STORED,
+        commands json NOT NULL,
+        provenance json,
+        runner json,
+        grader json NOT NULL,
+        verdict json,
+        verdict_by text,
+        handoff json,
+        decision json NOT NULL,
+        decision_state text GENERATED ALWAYS AS (decision ->> 'state') STORED,
+        decided_at text NOT NULL,
+        recorded_at timestamptz NOT NULL
+      );
+      CREATE INDEX acceptance_records_by_pull ON acceptance_records (repository, pull_number, id);
+      CREATE INDEX acceptance_records_by_head
+        ON acceptance_records (repository, pull_number, head_sha, id);
+      CREATE INDEX acceptance_records_by_tree
+        ON acceptance_records (repository, pull_number, tested_tree_sha);
+      CREATE INDEX acceptance_records_by_state
+        ON acceptance_records (repository, pull_number, decision_state);
+      ${appendOnly("acceptance_records", "acceptance records")}
+
+      -- Staleness is a later fact about a record: a row of its own, once per record.
+      CREATE TABLE acceptance_record_stale_marks (
+        record_id bigint PRIMARY KEY REFERENCES acceptance_records (id),
+        superseded_by text NOT NULL,
+        at text NOT NULL,
+        recorded_at timestamptz NOT NULL
+      );
+      CREATE FUNCTION acceptance_record_stale_marks_not_own_head() RETURNS trigger
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.superseded_by = (SELECT head_sha FROM acceptance_records WHERE id = NEW.record_id) THEN
+          RAISE EXCEPTION 'a record cannot be superseded by its own head SHA'
+            USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        RETURN NEW;
+      END
+      $$;
+      CREATE TRIGGER acceptance_record_stale_marks_not_own_head
+        BEFORE INSERT ON acceptance_record_stale_marks
+        FOR EACH ROW EXECUTE FUNCTION acceptance_record_stale_marks_not_own_head();
+      ${appendOnly("acceptance_record_stale_marks", "stale marks")}
+
+      -- Never written by any code and dropped by migration 6; created so version 1 has SQLite's
+      -- tables (their triggers left out: nothing can reach these tables before 6 drops them).
+      CREATE TABLE handoff_entries (
+        repository text NOT NULL,
+        issue_number integer NOT NULL CHECK (issue_number > 0),
+        fields json NOT NULL,
+        state text NOT NULL,
+        owner text,
+        agent_waiting boolean NOT NULL,
+        follow_ups integer NOT NULL CHECK (follow_ups >= 0),
+        claim_expiries integer NOT NULL CHECK (claim_expiries >= 0),
+        escalation_reason text,
+        opened_at text NOT NULL,
+        state_changed_at text NOT NULL,
+        version integer NOT NULL CHECK (version > 0),
+        PRIMARY KEY (repository, issue_number)
+      );
+      CREATE TABLE handoff_entry_events (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        repository text NOT NULL,
+        issue_number integer NOT NULL,
+        version integer NOT NULL,
+        from_state text,
+        to_state text NOT NULL,
+        entry json NOT NULL,
+        recorded_at timestamptz NOT NULL,
+        UNIQUE (repository, issue_number, version),
+        FOREIGN KEY (repository, issue_number) REFERENCES handoff_entries (repository, issue_number)
+      );
+
+      CREATE TABLE audit_log (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        kind text NOT NULL CHECK (kind <> ''),
+        subject text NOT NULL CHECK (subject <> ''),
+        decision json NOT NULL,
+        facts json NOT NULL,
+        at text NOT NULL,
+        recorded_at timestamptz NOT NULL
+      );
+      CREATE INDEX audit_log_by_subject ON audit_log (subject, id);
+      CREATE INDEX audit_log_by_kind ON audit_log (kind, id);
+      ${appendOnly("audit_log", "audit log entries")}
+    `
+  },
+  {
+    version: 2,
+    name: "evaluations",
+    up: `
+      CREATE TABLE evaluations (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        repository text NOT NULL,
+        pull_number integer NOT NULL CHECK (pull_number > 0),
+        head_sha text NOT NULL,
+        tree_sha text NOT NULL,
+        config_digest text NOT NULL,
+        run json NOT NULL,
+        outcome json NOT NULL,
+        status text NOT NULL CHECK (status IN ('verdict', 'failed')),
+        at text NOT NULL,
+        recorded_at timestamptz NOT NULL
+      );
+      CREATE INDEX evaluations_by_pull ON evaluations (repository, pull_number, id);
+      ${appendOnly("evaluations", "evaluations")}
+    `
+  },
+  {
+    version: 3,
+    name: "maintainer overrides, observed test merge commits and heads, override on acceptance records",
+    up: `
+      ALTER TABLE acceptance_records ADD COLUMN override json;
+
+      CREATE TABLE maintainer_overrides (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        repository text NOT NULL,
+        pull_number integer NOT NULL CHECK (pull_number > 0),
+        head_sha text NOT NULL,
+        base_ref text NOT NULL CHECK (base_ref <> ''),
+        by text NOT NULL CHECK (by <> ''),
+        reason text NOT NULL CHECK (reason <> ''),
+        comment_url text,
+        at text NOT NULL,
+        recorded_at timestamptz NOT NULL
+      );
+      CREATE INDEX maintainer_overrides_by_head
+        ON maintainer_overrides (repository, pull_number, head_sha, id);
+      ${appendOnly("maintainer_overrides", "maintainer overrides")}
+
+      CREATE TABLE merge_commits (
+        repository text NOT NULL,
+        pull_number integer NOT NULL CHECK (pull_number > 0),
+        head_sha text NOT NULL,
+        merge_sha text NOT NULL,
+        observed_at text NOT NULL,
+        PRIMARY KEY (repository, pull_number, head_sha, merge_sha)
+      );
+      ${appendOnly("merge_commits", "observed merge commits")}
+
+      CREATE TABLE head_observations (
+        repository text NOT NULL,
+        head_sha text NOT NULL,
+        pull_number integer NOT NULL CHECK (pull_number > 0),
+        base_ref text NOT NULL CHECK (base_ref <> ''),
+        observed_at text NOT NULL,
+        PRIMARY KEY (repository, head_sha, pull_number, base_ref)
+      );
+      ${appendOnly("head_observations", "observed heads")}
+    `
+  },
+  {
+    version: 4,
+    name: "delivery payloads in their own table, pruned by retention only",
+    up: `
+      CREATE TABLE delivery_payloads (
+        delivery_id text PRIMARY KEY REFERENCES deliveries (id),
+        payload text NOT NULL
+      );
+      INSERT INTO delivery_payloads (delivery_id, payload) SELECT id, payload FROM deliveries;
+
+      -- The repository a payload names, or NULL (not JSON, or no string there), as SQLite's
+      -- json_valid / json_type / ->> read it. json, not jsonb: it accepts what SQLite accepts.
+      CREATE FUNCTION agate_payload_repository(payload text) RETURNS text
+      LANGUAGE plpgsql IMMUTABLE AS $$
+      DECLARE doc json;
+      BEGIN
+        BEGIN
+          doc := payload::json;
+        EXCEPTION WHEN others THEN
+          RETURN NULL;
+        END;
+        IF json_typeof(doc) = 'object' AND json_typeof(doc -> 'repository') = 'object'
+          AND json_typeof(doc -> 'repository' -> 'full_name') = 'string' THEN
+          RETURN doc -> 'repository' ->> 'full_name';
+        END IF;
+        RETURN NULL;
+      END
+      $$;
+
+      DROP TRIGGER deliveries_no_update ON deliveries;
+      ALTER TABLE deliveries ADD COLUMN repository text;
+      UPDATE deliveries SET repository = agate_payload_repository(payload);
+      ALTER TABLE deliveries DROP COLUMN payload;
+      CREATE TRIGGER deliveries_no_update BEFORE UPDATE ON deliveries FOR EACH ROW
+        EXECUTE FUNCTION agate_refuse('webhook deliveries are append-only: UPDATE is refused, append a new row');
+      CREATE INDEX deliveries_by_repository ON deliveries (repository) WHERE repository IS NOT NULL;
+
+      -- A prune is a fact of its own. The database refuses one of a delivery that is not
+      -- processed or not older than the retention at the prune's time, a retention under one
+      -- hour, and a prune dated more than an hour ahead of the database host's clock; the
+      -- payload row is deleted by the trigger below, and by nothing else.
+      CREATE TABLE delivery_payload_prunes (
+        delivery_id text PRIMARY KEY REFERENCES deliveries (id),
+        retention_ms bigint NOT NULL CHECK (retention_ms >= 3600000),
+        pruned_at timestamptz NOT NULL
+      );
+      ${appendOnly("delivery_payload_prunes", "payload prunes")}
+      CREATE FUNCTION delivery_payload_prunes_only_processed_and_old() RETURNS trigger
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NOT EXISTS (SELECT 1 FROM delivery_payloads WHERE delivery_id = NEW.delivery_id) THEN
+          RAISE EXCEPTION 'a delivery payload can be pruned only once, while it is stored'
+            USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        IF EXISTS (SELECT 1 FROM jobs WHERE delivery_id = NEW.delivery_id
+            AND status IN ('queued', 'running')) THEN
+          RAISE EXCEPTION 'a delivery payload cannot be pruned while a job of the delivery is queued or running'
+            USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        IF (SELECT recorded_at FROM deliveries WHERE id = NEW.delivery_id)
+            + NEW.retention_ms * interval '1 millisecond' > NEW.pruned_at THEN
+          RAISE EXCEPTION 'a delivery payload cannot be pruned before the retention has passed since the delivery was recorded'
+            USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        -- The one place the database's own clock is read: a guard against a runaway caller clock.
+        IF NEW.pruned_at > now() + interval '1 hour' THEN
+          RAISE EXCEPTION 'a delivery payload prune cannot be dated ahead of the database host''s clock'
+            USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        RETURN NEW;
+      END
+      $$;
+      CREATE TRIGGER delivery_payload_prunes_only_processed_and_old
+        BEFORE INSERT ON delivery_payload_prunes
+        FOR EACH ROW EXECUTE FUNCTION delivery_payload_prunes_only_processed_and_old();
+      CREATE FUNCTION delivery_payload_prunes_delete_payload() RETURNS trigger
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        DELETE FROM delivery_payloads WHERE delivery_id = NEW.delivery_id;
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER delivery_payload_prunes_delete_payload
+        AFTER INSERT ON delivery_payload_prunes
+        FOR EACH ROW EXECUTE FUNCTION delivery_payload_prunes_delete_payload();
+
+      CREATE TRIGGER delivery_payloads_no_update BEFORE UPDATE ON delivery_payloads FOR EACH ROW
+        EXECUTE FUNCTION agate_refuse('delivery payloads are append-only: UPDATE is refused');
+      CREATE TRIGGER delivery_payloads_no_truncate BEFORE TRUNCATE ON delivery_payloads
+        FOR EACH STATEMENT
+        EXECUTE FUNCTION agate_refuse('delivery payloads are append-only: TRUNCATE is refused');
+      CREATE FUNCTION delivery_payloads_delete_only_pruned() RETURNS trigger
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NOT EXISTS (SELECT 1 FROM delivery_payload_prunes WHERE delivery_id = OLD.delivery_id) THEN
+          RAISE EXCEPTION 'delivery payloads are append-only: only retention deletes one, by appending its prune'
+            USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        RETURN OLD;
+      END
+      $$;
+      CREATE TRIGGER delivery_payloads_delete_only_pruned BEFORE DELETE ON delivery_payloads
+        FOR EACH ROW EXECUTE FUNCTION delivery_payloads_delete_only_pruned();
+    `
+  },
+  {
+    version: 5,
+    name: "pull request sightings and the ledger of agate's own check runs",
+    up: `
+      -- Mutable on purpose: one row per pull request, replaced only by a view at least as new.
+      CREATE TABLE pull_request_sightings (
+        repository text NOT NULL,
+        pull_number integer NOT NULL CHECK (pull_number > 0),
+        updated_at text NOT NULL,
+        digest text NOT NULL CHECK (length(digest) = 64),
+        observed_at text NOT NULL,
+        PRIMARY KEY (repository, pull_number)
+      );
+
+      -- known = false while a write is in flight (a crash there leaves it unknown).
+      CREATE TABLE agate_check_runs (
+        repository text NOT NULL,
+        head_sha text NOT NULL,
+        known boolean NOT NULL,
+        check_run json NOT NULL,
+        written_at text NOT NULL,
+        PRIMARY KEY (repository, head_sha)
+      );
+    `
+  },
+  {
+    version: 6,
+    name: "handoff entries as compare-and-set rows with an append-only history and posted replies",
+    up: `
+      DROP TABLE handoff_entry_events;
+      DROP TABLE handoff_entries;
+
+      CREATE TABLE handoff_entries (
+        repository text NOT NULL,
+        issue_number integer NOT NULL CHECK (issue_number > 0),
+        entry json NOT NULL,
+        state text GENERATED ALWAYS AS (entry ->> 'state') STORED
+          CHECK (state IN ('open', 'claimed', 'resolved', 'blocked', 'escalated')),
+        version integer NOT NULL CHECK (version > 0),
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (repository, issue_number)
+      );
+      CREATE INDEX handoff_entries_by_state ON handoff_entries (repository, state);
+      CREATE TRIGGER handoff_entries_no_delete BEFORE DELETE ON handoff_entries FOR EACH ROW
+        EXECUTE FUNCTION agate_refuse('handoff entries are never deleted: move them to a terminal state');
+      CREATE TRIGGER handoff_entries_no_truncate BEFORE TRUNCATE ON handoff_entries
+        FOR EACH STATEMENT
+        EXECUTE FUNCTION agate_refuse('handoff entries are never deleted: move them to a terminal state');
+      CREATE FUNCTION handoff_entries_version_bumps() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.version <> OLD.version + 1 THEN
+          RAISE EXCEPTION 'a handoff entry update must bump version by exactly one'
+            USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        RETURN NEW;
+      END
+      $$;
+      CREATE TRIGGER handoff_entries_version_bumps BEFORE UPDATE ON handoff_entries
+        FOR EACH ROW EXECUTE FUNCTION handoff_entries_version_bumps();
+
+      -- bigint comment ids: GitHub's ids outgrew 32 bits long ago.
+      CREATE TABLE handoff_entry_events (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        repository text NOT NULL,
+        issue_number integer NOT NULL,
+        version integer NOT NULL CHECK (version > 0),
+        kind text NOT NULL CHECK (kind <> ''),
+        actor text NOT NULL CHECK (actor <> ''),
+        comment_id bigint CHECK (comment_id > 0),
+        from_state text,
+        to_state text NOT NULL,
+        event json NOT NULL,
+        recorded_at timestamptz NOT NULL,
+        UNIQUE (repository, issue_number, version),
+        UNIQUE (repository, issue_number, comment_id),
+        FOREIGN KEY (repository, issue_number) REFERENCES handoff_entries (repository, issue_number)
+      );
+      ${appendOnly("handoff_entry_events", "handoff entry events")}
+
+      CREATE TABLE handoff_entry_event_posts (
+        event_id bigint PRIMARY KEY REFERENCES handoff_entry_events (id),
+        posted_at text NOT NULL
+      );
+      ${appendOnly("handoff_entry_event_posts", "posted replies")}
+    `
+  }
+];
+var MIGRATION_LOCK = 1634165108;
+async function migratePostgres(client, location, now, migrations = POSTGRES_MIGRATIONS) {
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))", [
+      MIGRATION_LOCK
+    ]);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL
+    )`);
+    const applied = (await client.query(
+      "SELECT version, name FROM schema_migrations ORDER BY version"
+    )).rows;
+    const newest = migrations.at(-1)?.version ?? 0;
+    const from = applied.at(-1)?.version ?? 0;
+    if (from > newest) throw new DatabaseTooNewError(location, from, newest);
+    for (const row of applied) {
+      const known = migrations.find((m) => m.version === row.version);
+      if (known?.name !== row.name) {
+        throw new MigrationMismatchError(location, row.version, row.name, known?.name ?? "(none)");
+      }
+    }
+    const done = [];
+    for (const migration of migrations) {
+      if (migration.version <= from) continue;
+      await client.query(migration.up);
+      await client.query(
+        "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+        [migration.version, migration.name, now().toISOString()]
+      );
+      done.push(migration.version);
+    }
+    await client.query("COMMIT");
+    return { from, to: done.at(-1) ?? from, applied: done };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => void 0);
+    throw error;
+  }
+}
+
+// app/store/postgres/postgres-store.ts
+var DEFAULT_POOL_SIZE = 10;
+var DEFAULT_STATEMENT_TIMEOUT_MS = 3e4;
+var DEFAULT_CONNECT_TIMEOUT_MS = 1e4;
+var MIN_SERVER_VERSION = 12e4;
+var leaseSchema = z19.strictObject({
+  jobId: positiveIntSchema,
+  workerId: z19.string().min(1),
+  attempt: positiveIntSchema
+});
+var claimOptionsSchema = z19.strictObject({
+  workerId: z19.string().min(1),
+  leaseMs: positiveIntSchema,
+  kinds: z19.array(z19.string().min(1)).optional()
+});
+var pruneOptionsSchema = z19.strictObject({
+  retentionMs: z19.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+    error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
+  }),
+  limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
+});
+var markStaleSchema = z19.strictObject({
+  repository: repositoryFullNameSchema,
+  pullNumber: positiveIntSchema,
+  supersededBy: gitShaSchema,
+  at: isoDateTimeSchema
+});
+var schemaNameSchema = z19.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
+var RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
+  r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.override,
+  r.decision, r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by,
+  m.at AS stale_at
+  FROM acceptance_records r LEFT JOIN acceptance_record_stale_marks m ON m.record_id = r.id`;
+var RECORD_JSON_COLUMNS = [
+  "tested",
+  "commands",
+  "provenance",
+  "runner",
+  "grader",
+  "verdict",
+  "handoff",
+  "override",
+  "decision"
+];
+var RUNNABLE = `($2::text[] IS NULL OR j.kind = ANY ($2::text[]))
+  AND (j.concurrency_key IS NULL OR NOT EXISTS (
+    SELECT 1 FROM jobs o
+    WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
+      AND o.status IN ('queued', 'running')))`;
+var JOB_FILTER = `($1::text IS NULL OR status = $1::text)
+  AND ($2::text IS NULL OR delivery_id = $2::text)
+  AND ($3::text IS NULL OR kind = $3::text)
+  AND ($4::text IS NULL OR concurrency_key = $4::text)`;
+var MAX_ERROR_CHARS = 16384;
+function instant(value) {
+  return (typeof value === "string" ? new Date(value) : value).toISOString();
+}
+function sha256(text) {
+  return createHash2("sha256").update(text, "utf8").digest("hex");
+}
+function older(a, b) {
+  if (!a || !b) return a ?? b;
+  const at = Date.parse(a.run_at);
+  const bt = Date.parse(b.run_at);
+  return at < bt || at === bt && a.id < b.id ? a : b;
+}
+var PostgresStore = class _PostgresStore {
+  #pool;
+  #now;
+  #location;
+  #statementTimeoutMs;
+  #closed = false;
+  constructor(pool, now, location, statementTimeoutMs) {
+    this.#pool = pool;
+    this.#now = now;
+    this.#location = location;
+    this.#statementTimeoutMs = statementTimeoutMs;
+  }
+  /** Connects, checks the server, and migrates the schema; StoreOpenError saying what to check. */
+  static async open(options) {
+    const location = options.location ?? redactUrl(options.url);
+    const now = options.now ?? (() => /* @__PURE__ */ new Date());
+    const statementTimeoutMs = parseInput(
+      positiveIntSchema,
+      options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+      "statement timeout (ms)"
+    );
+    const schema = options.schema === void 0 ? void 0 : parseInput(schemaNameSchema, options.schema, "PostgreSQL schema name");
+    const pool = new pg2.Pool({
+      connectionString: options.url,
+      max: parseInput(positiveIntSchema, options.poolSize ?? DEFAULT_POOL_SIZE, "pool size"),
+      connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      statement_timeout: statementTimeoutMs,
+      // A transaction left open by a stalled replica must not hold its row locks for ever.
+      idle_in_transaction_session_timeout: Math.max(statementTimeoutMs, 6e4),
+      application_name: "agate",
+      types: AGATE_TYPES,
+      ...schema ? { options: `-c search_path=${schema}` } : {}
+    });
+    pool.on("error", () => void 0);
+    let client;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      await pool.end().catch(() => void 0);
+      throw connectError(options.url, error);
+    }
+    try {
+      const version = Number(
+        (await client.query("SELECT current_setting('server_version_num') AS v")).rows[0]?.v
+      );
+      if (version < MIN_SERVER_VERSION) {
+        throw new StoreOpenError(
+          location,
+          `the agate database ${location} runs PostgreSQL ${version}, agate needs 12 or newer: upgrade the server, or point AGATE_DATABASE_URL at a newer one`
+        );
+      }
+      await migratePostgres(client, location, now);
+      client.release();
+    } catch (error) {
+      client.release(true);
+      await pool.end().catch(() => void 0);
+      if (error instanceof StoreError) throw error;
+      throw new StoreOpenError(
+        location,
+        `cannot open the agate database ${location} (migrating): ${error.message}; check that the user may create tables, functions and triggers in its schema`,
+        { cause: error }
+      );
+    }
+    return new _PostgresStore(pool, now, location, statementTimeoutMs);
+  }
+  #nowIso() {
+    return this.#now().toISOString();
+  }
+  async #query(text, values = [], on = this.#pool) {
+    try {
+      return await on.query(text, values);
+    } catch (error) {
+      throw queryError(this.#location, this.#statementTimeoutMs, error);
+    }
+  }
+  async #rows(text, values = [], on = this.#pool) {
+    return (await this.#query(text, values, on)).rows;
+  }
+  /**
+   * One READ COMMITTED transaction; run again from the start (at most three times) when the
+   * server rolled it back for a deadlock or serialisation failure.
+   */
+  async #tx(fn) {
+    for (let attempt = 1; ; attempt++) {
+      let client;
+      try {
+        client = await this.#pool.connect();
+      } catch (error) {
+        throw queryError(this.#location, this.#statementTimeoutMs, error);
+      }
+      let broken = false;
+      try {
+        await client.query("BEGIN");
+        const result = await fn(client);
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {
+          broken = true;
+        });
+        if (attempt < 3 && isRetriable(error)) continue;
+        throw queryError(this.#location, this.#statementTimeoutMs, error);
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+  // ---- deliveries -------------------------------------------------------------------------------
+  async recordDelivery(input) {
+    const delivery = parseInput(deliverySchema, input.delivery, "delivery");
+    const payload = parseInput(z19.string(), input.payload, "delivery payload");
+    const jobs = parseInput(z19.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
+    if (sha256(payload) !== delivery.payload_sha256) {
+      throw new StoreError(
+        "payload_mismatch",
+        `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact text the digest was computed from, nothing was written`
+      );
+    }
+    return this.#tx(async (client) => {
+      const seen = async () => {
+        const [existing] = await this.#rows(
+          "SELECT payload_sha256 FROM deliveries WHERE id = $1",
+          [delivery.id],
+          client
+        );
+        if (!existing) return null;
+        if (existing.payload_sha256 !== delivery.payload_sha256) {
+          return { status: "conflict", jobIds: [] };
+        }
+        const ids = await this.#rows(
+          "SELECT id FROM jobs WHERE delivery_id = $1 ORDER BY id",
+          [delivery.id],
+          client
+        );
+        return { status: "duplicate", jobIds: ids.map((row) => row.id) };
+      };
+      const before = await seen();
+      if (before) return before;
+      const now = this.#nowIso();
+      const inserted = await this.#query(
+        `INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at,
+           repository)
+         VALUES ($1, $2, $3, $4, $5, $6, agate_payload_repository($7))
+         ON CONFLICT (id) DO NOTHING`,
+        [
+          delivery.id,
+          delivery.event,
+          delivery.action,
+          delivery.payload_sha256,
+          delivery.received_at,
+          now,
+          payload
+        ],
+        client
+      );
+      if (inserted.rowCount === 0) {
+        const after = await seen();
+        if (after) return after;
+      }
+      await this.#query(
+        "INSERT INTO delivery_payloads (delivery_id, payload) VALUES ($1, $2)",
+        [delivery.id, payload],
+        client
+      );
+      const jobIds = [];
+      for (const job2 of jobs)
+        jobIds.push((await this.#insertJob(client, job2, delivery.id, now)).id);
+      return { status: "new", jobIds };
+    });
+  }
+  async getDelivery(id) {
+    const [row] = await this.#rows(
+      `SELECT d.id, d.event, d.action, d.payload_sha256, p.payload, d.received_at,
+         x.pruned_at, x.retention_ms
+       FROM deliveries d
+       LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
+       LEFT JOIN delivery_payload_prunes x ON x.delivery_id = d.id
+       WHERE d.id = $1`,
+      [id]
+    );
+    if (!row) return null;
+    const { pruned_at, retention_ms, ...delivery } = row;
+    if (delivery.payload === null && typeof pruned_at === "string") {
+      throw new DeliveryPrunedError(id, pruned_at, Number(retention_ms));
+    }
+    if (delivery.payload === null) {
+      throw new CorruptRowError("delivery_payloads", `delivery ${id}`, "the payload is missing");
+    }
+    return parseRow(storedDeliverySchema, delivery, "deliveries", `id ${id}`);
+  }
+  async getDeliveryRecord(id) {
+    const [row] = await this.#rows(
+      `SELECT d.id, d.event, d.action, d.payload_sha256, d.received_at, d.repository,
+         d.recorded_at, x.pruned_at, x.retention_ms
+       FROM deliveries d LEFT JOIN delivery_payload_prunes x ON x.delivery_id = d.id
+       WHERE d.id = $1`,
+      [id]
+    );
+    if (!row) return null;
+    const { pruned_at, retention_ms, ...delivery } = row;
+    return parseRow(
+      deliveryRecordSchema,
+      { ...delivery, pruned: pruned_at === null ? null : { pruned_at, retention_ms } },
+      "deliveries",
+      `id ${id}`
+    );
+  }
+  async pruneDeliveryPayloads(options) {
+    const { retentionMs, limit } = parseInput(pruneOptionsSchema, options, "prune options");
+    const now = this.#now();
+    const result = await this.#query(
+      `WITH candidates AS (
+         SELECT p.delivery_id FROM delivery_payloads p
+         JOIN deliveries d ON d.id = p.delivery_id
+         WHERE d.recorded_at <= $1
+           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.delivery_id = d.id
+             AND j.status IN ('queued', 'running'))
+         LIMIT $2
+         FOR UPDATE OF p SKIP LOCKED)
+       INSERT INTO delivery_payload_prunes (delivery_id, retention_ms, pruned_at)
+       SELECT delivery_id, $3, $4 FROM candidates`,
+      [new Date(now.getTime() - retentionMs).toISOString(), limit, retentionMs, now.toISOString()]
+    );
+    const pruned = result.rowCount ?? 0;
+    return { pruned, more: pruned === limit };
+  }
+  // ---- jobs -------------------------------------------------------------------------------------
+  async #insertJob(on, job2, deliveryId, now) {
+    const [row] = await this.#rows(
+      `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
+         max_attempts, run_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'queued', 0, $5, $6, $7, $7)
+       RETURNING *`,
+      [
+        job2.kind,
+        JSON.stringify(job2.payload),
+        job2.concurrency_key,
+        deliveryId,
+        job2.max_attempts,
+        instant(job2.run_at ?? now),
+        now
+      ],
+      on
+    );
+    return this.#jobFromRow(row);
+  }
+  #jobFromRow(row) {
+    return parseRowWithJson(jobSchema, row, "jobs", ["payload"]);
+  }
+  async enqueue(job2) {
+    const parsed = parseInput(newJobSchema, job2, "job");
+    return this.#insertJob(this.#pool, parsed, null, this.#nowIso());
+  }
+  async claimJob(options) {
+    const { workerId, leaseMs, kinds } = parseInput(claimOptionsSchema, options, "claim options");
+    return this.#tx(async (client) => {
+      const now = this.#now();
+      const nowIso = now.toISOString();
+      await this.#query(
+        `UPDATE jobs
+         SET status = 'dead', lease_expires_at = NULL, updated_at = $1,
+           last_error = 'the lease of ' || lease_owner || ' expired on attempt ' || attempts ||
+             ' of ' || max_attempts || ' (the worker stopped or hung); last error: ' ||
+             coalesce(last_error, 'none')
+         WHERE status = 'running' AND lease_expires_at <= $1 AND attempts >= max_attempts`,
+        [nowIso],
+        client
+      );
+      const params = [nowIso, kinds ?? null];
+      const [due] = await this.#rows(
+        `SELECT id, run_at FROM jobs j
+         WHERE status = 'queued' AND run_at <= $1 AND ${RUNNABLE}
+         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+        params,
+        client
+      );
+      const [expired] = await this.#rows(
+        `SELECT id, run_at FROM jobs j
+         WHERE status = 'running' AND lease_expires_at <= $1 AND ${RUNNABLE}
+         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+        params,
+        client
+      );
+      const pick = older(due, expired);
+      if (!pick) return null;
+      const [row] = await this.#rows(
+        `UPDATE jobs SET status = 'running', lease_owner = $2, lease_expires_at = $3,
+           attempts = attempts + 1, updated_at = $4
+         WHERE id = $1 RETURNING *`,
+        [pick.id, workerId, new Date(now.getTime() + leaseMs).toISOString(), nowIso],
+        client
+      );
+      if (!row) return null;
+      const job2 = this.#jobFromRow(row);
+      return { job: job2, lease: { jobId: job2.id, workerId, attempt: job2.attempts } };
+    });
+  }
+  async heartbeat(lease, leaseMs) {
+    const held = parseInput(leaseSchema, lease, "job lease");
+    const ms = parseInput(positiveIntSchema, leaseMs, "lease duration (ms)");
+    const now = this.#now();
+    const [row] = await this.#rows(
+      `UPDATE jobs SET lease_expires_at = $4, updated_at = $5
+       WHERE id = $1 AND status = 'running' AND lease_owner = $2 AND attempts = $3
+       RETURNING *`,
+      [...this.#leaseParams(held), new Date(now.getTime() + ms).toISOString(), now.toISOString()]
+    );
+    if (!row) throw await this.#leaseLost(held, "extend the lease of");
+    return this.#jobFromRow(row);
+  }
+  async completeJob(lease) {
+    const held = parseInput(leaseSchema, lease, "job lease");
+    const [row] = await this.#rows(
+      `UPDATE jobs SET status = 'done', lease_expires_at = NULL, updated_at = $4
+       WHERE id = $1 AND status = 'running' AND lease_owner = $2 AND attempts = $3
+       RETURNING *`,
+      [...this.#leaseParams(held), this.#nowIso()]
+    );
+    if (!row) throw await this.#leaseLost(held, "complete");
+    return this.#jobFromRow(row);
+  }
+  async failJob(lease, error, options = {}) {
+    const held = parseInput(leaseSchema, lease, "job lease");
+    const now = this.#nowIso();
+    const message3 = String(error).slice(-MAX_ERROR_CHARS).replaceAll("\0", "\u2400");
+    const [row] = await this.#rows(
+      `UPDATE jobs SET
+         status = CASE WHEN $4 OR attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
+         run_at = CASE WHEN $4 OR attempts >= max_attempts THEN run_at ELSE $5 END,
+         lease_owner = CASE WHEN $4 OR attempts >= max_attempts THEN lease_owner ELSE NULL END,
+         lease_expires_at = NULL, last_error = $6, updated_at = $7
+       WHERE id = $1 AND status = 'running' AND lease_owner = $2 AND attempts = $3
+       RETURNING *`,
+      [
+        ...this.#leaseParams(held),
+        options.permanent === true,
+        instant(options.retryAt ?? now),
+        message3,
+        now
+      ]
+    );
+    if (!row) throw await this.#leaseLost(held, "fail");
+    return this.#jobFromRow(row);
+  }
+  #leaseParams(lease) {
+    return [lease.jobId, lease.workerId, lease.attempt];
+  }
+  /** Says what became of the job, so the log explains why the worker's result was dropped. */
+  async #leaseLost(lease, action) {
+    const [row] = await this.#rows("SELECT * FROM jobs WHERE id = $1", [lease.jobId]);
+    if (!row) return new NotFoundError(`cannot ${action} job ${lease.jobId}: there is no such job`);
+    const job2 = this.#jobFromRow(row);
+    const now = job2.status === "running" ? `it is now leased to ${job2.lease_owner} on attempt ${job2.attempts}, claimed after this lease expired` : job2.status === "queued" ? "it went back to the queue" : `it is ${job2.status}`;
+    return new LeaseLostError(
+      lease.jobId,
+      `cannot ${action} job ${lease.jobId}: worker ${lease.workerId} no longer holds its lease (attempt ${lease.attempt}); ${now}. Stop working on it and do not write its results.`
+    );
+  }
+  async getJob(id) {
+    const [row] = await this.#rows("SELECT * FROM jobs WHERE id = $1", [id]);
+    return row ? this.#jobFromRow(row) : null;
+  }
+  async listJobs(query = {}) {
+    const rows = await this.#rows(
+      `SELECT * FROM jobs WHERE ${JOB_FILTER} ORDER BY id`,
+      this.#jobFilter(query)
+    );
+    return rows.map((row) => this.#jobFromRow(row));
+  }
+  async countJobs(query = {}) {
+    const [row] = await this.#rows(
+      `SELECT count(*) AS n FROM jobs WHERE ${JOB_FILTER}`,
+      this.#jobFilter(query)
+    );
+    return row?.n ?? 0;
+  }
+  #jobFilter(query) {
+    return [
+      query.status ? parseInput(jobStatusSchema, query.status, "job status") : null,
+      query.deliveryId ?? null,
+      query.kind ?? null,
+      query.concurrencyKey ?? null
+    ];
+  }
+  // ---- acceptance records -----------------------------------------------------------------------
+  async appendRecord(input) {
+    const record = parseInput(acceptanceRecordInputSchema, input, "acceptance record");
+    return this.#tx(async (client) => {
+      const [inserted] = await this.#rows(
+        `INSERT INTO acceptance_records (repository, pull_number, head_sha, base_sha, tested,
+           commands, provenance, runner, grader, verdict, verdict_by, handoff, override, decision,
+           decided_at, recorded_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+         RETURNING id`,
+        [
+          record.repository,
+          record.pull_number,
+          record.head_sha,
+          record.base_sha,
+          toJsonColumn(record.tested),
+          JSON.stringify(record.commands),
+          toJsonColumn(record.provenance),
+          toJsonColumn(record.runner),
+          JSON.stringify(record.grader),
+          toJsonColumn(record.verdict),
+          record.verdict_by,
+          toJsonColumn(record.handoff),
+          toJsonColumn(record.override),
+          JSON.stringify(record.decision),
+          record.decided_at,
+          this.#nowIso()
+        ],
+        client
+      );
+      const [row] = await this.#rows(
+        `SELECT ${RECORD_COLUMNS} WHERE r.id = $1`,
+        [inserted?.id],
+        client
+      );
+      return this.#recordFromRow(row);
+    });
+  }
+  async markStale(input) {
+    const mark = parseInput(markStaleSchema, input, "stale mark");
+    const result = await this.#query(
+      `INSERT INTO acceptance_record_stale_marks (record_id, superseded_by, at, recorded_at)
+       SELECT r.id, $3, $4, $5 FROM acceptance_records r
+       WHERE r.repository = $1 AND r.pull_number = $2 AND r.head_sha <> $3
+         AND NOT EXISTS (
+           SELECT 1 FROM acceptance_record_stale_marks m WHERE m.record_id = r.id)
+       ON CONFLICT (record_id) DO NOTHING`,
+      [mark.repository, mark.pullNumber, mark.supersededBy, mark.at, this.#nowIso()]
+    );
+    return result.rowCount ?? 0;
+  }
+  #recordFromRow(row) {
+    const { stale_superseded_by, stale_at, ...rest } = row;
+    const stale = stale_superseded_by === null ? null : { superseded_by: stale_superseded_by, at: stale_at };
+    return parseRowWithJson(
+      acceptanceRecordSchema,
+      { ...rest, stale },
+      "acceptance_records",
+      RECORD_JSON_COLUMNS
+    );
+  }
+  async listRecords(query) {
+    const rows = await this.#rows(
+      `SELECT ${RECORD_COLUMNS}
+       WHERE r.repository = $1 AND r.pull_number = $2
+         AND ($3::text IS NULL OR r.head_sha = $3::text)
+         AND ($4::text IS NULL OR r.tested_tree_sha = $4::text)
+       ORDER BY r.id`,
+      [query.repository, query.pullNumber, query.headSha ?? null, query.treeSha ?? null]
+    );
+    return rows.map((row) => this.#recordFromRow(row));
+  }
+  async listRepositories() {
+    const rows = await this.#rows(
+      `SELECT name FROM (
+         SELECT repository AS name FROM deliveries WHERE repository IS NOT NULL
+         UNION SELECT repository FROM acceptance_records) AS known
+       ORDER BY name COLLATE "C"`
+    );
+    return rows.map((row) => row.name);
+  }
+  // ---- audit log --------------------------------------------------------------------------------
+  async appendAudit(input) {
+    const entry = parseInput(auditEntryInputSchema, input, "audit entry");
+    const [row] = await this.#rows(
+      `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [
+        entry.kind,
+        entry.subject,
+        JSON.stringify(entry.decision),
+        JSON.stringify(entry.facts),
+        entry.at,
+        this.#nowIso()
+      ]
+    );
+    return { id: row?.id, ...entry };
+  }
+  async listAudit(query = {}) {
+    const limit = query.limit === void 0 ? null : parseInput(positiveIntSchema, query.limit, "audit limit");
+    const order = query.order === "desc" ? "DESC" : "ASC";
+    const rows = await this.#rows(
+      `SELECT id, kind, subject, decision, facts, at FROM audit_log
+       WHERE ($1::text IS NULL OR subject = $1::text) AND ($2::text IS NULL OR kind = $2::text)
+       ORDER BY id ${order} LIMIT $3`,
+      [query.subject ?? null, query.kind ?? null, limit]
+    );
+    return rows.map(
+      (row) => parseRowWithJson(auditEntrySchema, row, "audit_log", ["decision", "facts"])
+    );
+  }
+  // ---- evaluations ------------------------------------------------------------------------------
+  async appendEvaluation(input) {
+    const evaluation = parseInput(evaluationInputSchema, input, "evaluation");
+    const [row] = await this.#rows(
+      `INSERT INTO evaluations
+         (repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, status, at,
+          recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      [
+        evaluation.repository,
+        evaluation.pull_number,
+        evaluation.head_sha,
+        evaluation.tree_sha,
+        evaluation.config_digest,
+        JSON.stringify(evaluation.run),
+        JSON.stringify(evaluation.outcome),
+        evaluation.outcome.status,
+        evaluation.at,
+        this.#nowIso()
+      ]
+    );
+    return { id: row?.id, ...evaluation };
+  }
+  async listEvaluations(query) {
+    const rows = await this.#rows(
+      `SELECT id, repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, at
+       FROM evaluations
+       WHERE repository = $1 AND pull_number = $2
+         AND ($3::text IS NULL OR tree_sha = $3::text)
+         AND ($4::timestamptz IS NULL OR at::timestamptz >= $4::timestamptz)
+       ORDER BY id`,
+      [query.repository, query.pullNumber, query.treeSha ?? null, query.since ?? null]
+    );
+    return rows.map(
+      (row) => parseRowWithJson(evaluationSchema, row, "evaluations", ["run", "outcome"])
+    );
+  }
+  // ---- maintainer overrides ---------------------------------------------------------------------
+  async appendOverride(input) {
+    const override = parseInput(overrideInputSchema, input, "maintainer override");
+    const [row] = await this.#rows(
+      `INSERT INTO maintainer_overrides
+         (repository, pull_number, head_sha, base_ref, by, reason, comment_url, at, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      [
+        override.repository,
+        override.pull_number,
+        override.head_sha,
+        override.base_ref,
+        override.by,
+        override.reason,
+        override.comment_url,
+        override.at,
+        this.#nowIso()
+      ]
+    );
+    return { id: row?.id, ...override };
+  }
+  async listOverrides(query) {
+    const rows = await this.#rows(
+      `SELECT id, repository, pull_number, head_sha, base_ref, by, reason, comment_url, at
+       FROM maintainer_overrides
+       WHERE repository = $1 AND pull_number = $2 AND head_sha = $3 ORDER BY id`,
+      [query.repository, query.pullNumber, query.headSha]
+    );
+    return rows.map(
+      (row) => parseRowWithJson(storedOverrideSchema, row, "maintainer_overrides", [])
+    );
+  }
+  // ---- observations of GitHub -------------------------------------------------------------------
+  async recordMergeCommit(observation) {
+    const seen = parseInput(mergeCommitObservationSchema, observation, "merge commit");
+    await this.#query(
+      `INSERT INTO merge_commits (repository, pull_number, head_sha, merge_sha, observed_at)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      [seen.repository, seen.pull_number, seen.head_sha, seen.merge_sha, seen.observed_at]
+    );
+  }
+  async listMergeCommits(query) {
+    const rows = await this.#rows(
+      `SELECT merge_sha FROM merge_commits
+       WHERE repository = $1 AND pull_number = $2 AND head_sha = $3
+       ORDER BY observed_at COLLATE "C", merge_sha COLLATE "C"`,
+      [query.repository, query.pullNumber, query.headSha]
+    );
+    return rows.map((row) => row.merge_sha);
+  }
+  async recordHeadObservation(observation) {
+    const seen = parseInput(headObservationSchema, observation, "head observation");
+    await this.#query(
+      `INSERT INTO head_observations (repository, head_sha, pull_number, base_ref, observed_at)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      [seen.repository, seen.head_sha, seen.pull_number, seen.base_ref, seen.observed_at]
+    );
+  }
+  async listHeadObservations(query) {
+    return this.#rows(
+      `SELECT pull_number, base_ref FROM head_observations
+       WHERE repository = $1 AND head_sha = $2
+       ORDER BY observed_at COLLATE "C", pull_number, base_ref COLLATE "C"`,
+      [query.repository, query.headSha]
+    );
+  }
+  async recordPullRequestSighting(sighting) {
+    const seen = parseInput(pullRequestSightingSchema, sighting, "pull request sighting");
+    await this.#query(
+      `INSERT INTO pull_request_sightings
+         (repository, pull_number, updated_at, digest, observed_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (repository, pull_number) DO UPDATE SET
+         updated_at = excluded.updated_at, digest = excluded.digest,
+         observed_at = excluded.observed_at
+       WHERE excluded.updated_at::timestamptz
+         >= pull_request_sightings.updated_at::timestamptz`,
+      [seen.repository, seen.pull_number, seen.updated_at, seen.digest, seen.observed_at]
+    );
+  }
+  async latestPullRequestSighting(query) {
+    const [row] = await this.#rows(
+      `SELECT repository, pull_number, updated_at, digest, observed_at FROM pull_request_sightings
+       WHERE repository = $1 AND pull_number = $2`,
+      [query.repository, query.pullNumber]
+    );
+    return row === void 0 ? null : parseRow(
+      pullRequestSightingSchema,
+      row,
+      "pull_request_sightings",
+      `${query.repository}#${query.pullNumber}`
+    );
+  }
+  async beginCheckRunWrite(query) {
+    await this.#query(
+      "UPDATE agate_check_runs SET known = false WHERE repository = $1 AND head_sha = $2",
+      [query.repository, query.headSha]
+    );
+  }
+  async recordCheckRun(entry) {
+    const known = parseInput(checkRunEntrySchema, entry, "check run entry");
+    await this.#query(
+      `INSERT INTO agate_check_runs (repository, head_sha, known, check_run, written_at)
+       VALUES ($1, $2, true, $3, $4)
+       ON CONFLICT (repository, head_sha) DO UPDATE SET
+         known = true, check_run = excluded.check_run, written_at = excluded.written_at`,
+      [known.repository, known.head_sha, JSON.stringify(known.check), known.written_at]
+    );
+  }
+  async knownCheckRun(query) {
+    const [row] = await this.#rows(
+      "SELECT check_run FROM agate_check_runs WHERE repository = $1 AND head_sha = $2 AND known",
+      [query.repository, query.headSha]
+    );
+    if (row === void 0) return null;
+    const key = `${query.repository}@${query.headSha}`;
+    let value;
+    try {
+      value = JSON.parse(row.check_run);
+    } catch (error) {
+      throw new CorruptRowError("agate_check_runs", key, "check_run is not valid JSON", {
+        cause: error
+      });
+    }
+    return parseRow(agateCheckRunSchema, value, "agate_check_runs", key);
+  }
+  // ---- handoff entries ---------------------------------------------------------------------------
+  #entryInput(input) {
+    const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
+    const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
+    const jobs = parseInput(z19.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+    return { entry, event, jobs };
+  }
+  async #entryRow(on, key, lock = false) {
+    const [row] = await this.#rows(
+      `SELECT entry, version FROM handoff_entries WHERE repository = $1 AND issue_number = $2
+       ${lock ? "FOR UPDATE" : ""}`,
+      [key.repository, key.issueNumber],
+      on
+    );
+    return row ? this.#entryFromRow(row, `${key.repository}#${key.issueNumber}`) : null;
+  }
+  #entryFromRow(row, key) {
+    let value;
+    try {
+      value = { ...JSON.parse(row.entry), version: row.version };
+    } catch (error) {
+      throw new CorruptRowError("handoff_entries", key, "entry is not valid JSON", {
+        cause: error
+      });
+    }
+    return parseRow(handoffEntrySchema, value, "handoff_entries", key);
+  }
+  async #appendEntryEvent(on, entry, from, event) {
+    await this.#query(
+      `INSERT INTO handoff_entry_events (repository, issue_number, version, kind, actor,
+         comment_id, from_state, to_state, event, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        entry.repository,
+        entry.issue_number,
+        entry.version,
+        event.kind,
+        event.actor,
+        event.comment_id,
+        from,
+        entry.state,
+        JSON.stringify(event),
+        this.#nowIso()
+      ],
+      on
+    );
+  }
+  async createEntry(input) {
+    const { entry, event, jobs } = this.#entryInput(input);
+    const key = { repository: entry.repository, issueNumber: entry.issue_number };
+    return this.#tx(async (client) => {
+      const now = this.#nowIso();
+      const inserted = await this.#query(
+        `INSERT INTO handoff_entries (repository, issue_number, entry, version, updated_at)
+         VALUES ($1, $2, $3, 1, $4) ON CONFLICT DO NOTHING`,
+        [entry.repository, entry.issue_number, JSON.stringify(entry), now],
+        client
+      );
+      if (inserted.rowCount === 0) {
+        const existing = await this.#entryRow(client, key);
+        if (existing) return { created: false, entry: existing };
+      }
+      const stored = { ...entry, version: 1 };
+      await this.#appendEntryEvent(client, stored, null, event);
+      for (const job2 of jobs) await this.#insertJob(client, job2, null, now);
+      return { created: true, entry: stored };
+    });
+  }
+  async getEntry(key) {
+    return this.#entryRow(this.#pool, key);
+  }
+  async updateEntry(input) {
+    const { entry, event, jobs } = this.#entryInput(input);
+    const expected = parseInput(positiveIntSchema, input.expectedVersion, "expected version");
+    const key = { repository: entry.repository, issueNumber: entry.issue_number };
+    return this.#tx(async (client) => {
+      const current = await this.#entryRow(client, key, true);
+      if (!current) {
+        throw new NotFoundError(
+          `no handoff entry ${key.repository}#${key.issueNumber} to update: create it first`
+        );
+      }
+      if (current.version !== expected) {
+        throw new EntryVersionConflictError(
+          key,
+          `it is at version ${current.version}, not ${expected}`
+        );
+      }
+      if (event.comment_id !== null) {
+        const [seen] = await this.#rows(
+          `SELECT version FROM handoff_entry_events
+           WHERE repository = $1 AND issue_number = $2 AND comment_id = $3`,
+          [key.repository, key.issueNumber, event.comment_id],
+          client
+        );
+        if (seen) {
+          throw new EntryVersionConflictError(
+            key,
+            `comment ${event.comment_id} was recorded at version ${seen.version} already`
+          );
+        }
+      }
+      const now = this.#nowIso();
+      const next = { ...entry, version: expected + 1 };
+      await this.#query(
+        `UPDATE handoff_entries SET entry = $1, version = $2, updated_at = $3
+         WHERE repository = $4 AND issue_number = $5 AND version = $6`,
+        [JSON.stringify(entry), next.version, now, key.repository, key.issueNumber, expected],
+        client
+      );
+      await this.#appendEntryEvent(client, next, current.state, event);
+      for (const job2 of jobs) await this.#insertJob(client, job2, null, now);
+      return next;
+    });
+  }
+  async listEntryEvents(key) {
+    const rows = await this.#rows(
+      `SELECT e.id, e.repository, e.issue_number, e.version, e.from_state, e.to_state, e.event,
+         p.posted_at
+       FROM handoff_entry_events e LEFT JOIN handoff_entry_event_posts p ON p.event_id = e.id
+       WHERE e.repository = $1 AND e.issue_number = $2 ORDER BY e.version`,
+      [key.repository, key.issueNumber]
+    );
+    return rows.map((row) => {
+      const { event, ...rest } = parseRowWithJson(
+        z19.looseObject({ event: z19.record(z19.string(), z19.unknown()) }),
+        row,
+        "handoff_entry_events",
+        ["event"]
+      );
+      return parseRow(
+        handoffEntryEventSchema,
+        { ...event, ...rest },
+        "handoff_entry_events",
+        `id ${String(row.id)}`
+      );
+    });
+  }
+  async markEntryEventPosted(key) {
+    const at = parseInput(isoDateTimeSchema, key.at, "posted time");
+    await this.#tx(async (client) => {
+      const [event] = await this.#rows(
+        `SELECT id FROM handoff_entry_events
+         WHERE repository = $1 AND issue_number = $2 AND version = $3`,
+        [key.repository, key.issueNumber, key.version],
+        client
+      );
+      if (!event) {
+        throw new NotFoundError(
+          `handoff entry ${key.repository}#${key.issueNumber} has no event at version ${key.version}`
+        );
+      }
+      await this.#query(
+        `INSERT INTO handoff_entry_event_posts (event_id, posted_at) VALUES ($1, $2)
+         ON CONFLICT DO NOTHING`,
+        [event.id, at],
+        client
+      );
+    });
+  }
+  async listEntries(query = {}) {
+    const rows = await this.#rows(
+      `SELECT repository, issue_number, entry, version FROM handoff_entries
+       WHERE ($1::text IS NULL OR repository = $1::text)
+         AND ($2::text[] IS NULL OR state = ANY ($2::text[]))
+       ORDER BY repository COLLATE "C", issue_number`,
+      [query.repository ?? null, query.states ? [...query.states] : null]
+    );
+    return rows.map(
+      (row) => this.#entryFromRow(row, `${String(row.repository)}#${String(row.issue_number)}`)
+    );
+  }
+  async close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.end();
+  }
+};
+
+// app/store/sqlite-store.ts
+import { createHash as createHash3 } from "node:crypto";
+import Database from "better-sqlite3";
+import { z as z20 } from "zod";
+
+// app/store/migrations.ts
+function appendOnly2(table, what) {
   return `
     CREATE TRIGGER ${table}_no_update BEFORE UPDATE ON ${table}
     BEGIN SELECT RAISE(ABORT, '${what} are append-only: UPDATE is refused, append a new row'); END;
@@ -3590,7 +5257,7 @@ var MIGRATIONS = [
         received_at TEXT NOT NULL,
         recorded_at TEXT NOT NULL
       ) STRICT;
-      ${appendOnly("deliveries", "webhook deliveries")}
+      ${appendOnly2("deliveries", "webhook deliveries")}
 
       -- AUTOINCREMENT: ids are never reused, so "older" (lower id) stays true for ordering.
       CREATE TABLE jobs (
@@ -3647,7 +5314,7 @@ var MIGRATIONS = [
         ON acceptance_records (repository, pull_number, tested_tree_sha);
       CREATE INDEX acceptance_records_by_state
         ON acceptance_records (repository, pull_number, decision_state);
-      ${appendOnly("acceptance_records", "acceptance records")}
+      ${appendOnly2("acceptance_records", "acceptance records")}
 
       -- Staleness is a later fact about a record, so it is a row of its own: the records table
       -- refuses every UPDATE, and the primary key lets a record be marked stale only once.
@@ -3661,7 +5328,7 @@ var MIGRATIONS = [
       BEFORE INSERT ON acceptance_record_stale_marks
       WHEN NEW.superseded_by = (SELECT head_sha FROM acceptance_records WHERE id = NEW.record_id)
       BEGIN SELECT RAISE(ABORT, 'a record cannot be superseded by its own head SHA'); END;
-      ${appendOnly("acceptance_record_stale_marks", "stale marks")}
+      ${appendOnly2("acceptance_record_stale_marks", "stale marks")}
 
       CREATE TABLE handoff_entries (
         repository TEXT NOT NULL,
@@ -3697,7 +5364,7 @@ var MIGRATIONS = [
         UNIQUE (repository, issue_number, version),
         FOREIGN KEY (repository, issue_number) REFERENCES handoff_entries (repository, issue_number)
       ) STRICT;
-      ${appendOnly("handoff_entry_events", "handoff entry events")}
+      ${appendOnly2("handoff_entry_events", "handoff entry events")}
 
       CREATE TABLE audit_log (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -3710,7 +5377,7 @@ var MIGRATIONS = [
       ) STRICT;
       CREATE INDEX audit_log_by_subject ON audit_log (subject, id);
       CREATE INDEX audit_log_by_kind ON audit_log (kind, id);
-      ${appendOnly("audit_log", "audit log entries")}
+      ${appendOnly2("audit_log", "audit log entries")}
     `
   },
   {
@@ -3732,7 +5399,7 @@ var MIGRATIONS = [
         recorded_at TEXT NOT NULL
       ) STRICT;
       CREATE INDEX evaluations_by_pull ON evaluations (repository, pull_number, id);
-      ${appendOnly("evaluations", "evaluations")}
+      ${appendOnly2("evaluations", "evaluations")}
     `
   },
   {
@@ -3757,7 +5424,7 @@ var MIGRATIONS = [
       ) STRICT;
       CREATE INDEX maintainer_overrides_by_head
         ON maintainer_overrides (repository, pull_number, head_sha, id);
-      ${appendOnly("maintainer_overrides", "maintainer overrides")}
+      ${appendOnly2("maintainer_overrides", "maintainer overrides")}
 
       -- Test merge commits GitHub reported for a head (pulls/get merge_commit_sha): the only
       -- commits besides the head that a pull request's command record may have tested.
@@ -3769,7 +5436,7 @@ var MIGRATIONS = [
         observed_at TEXT NOT NULL,
         PRIMARY KEY (repository, pull_number, head_sha, merge_sha)
       ) STRICT;
-      ${appendOnly("merge_commits", "observed merge commits")}
+      ${appendOnly2("merge_commits", "observed merge commits")}
 
       -- Every (head, pull request, base) the App has seen. GitHub's check runs and workflow runs
       -- are per commit: a head seen in two pull requests, or in one under two bases, cannot be
@@ -3782,7 +5449,7 @@ var MIGRATIONS = [
         observed_at TEXT NOT NULL,
         PRIMARY KEY (repository, head_sha, pull_number, base_ref)
       ) STRICT;
-      ${appendOnly("head_observations", "observed heads")}
+      ${appendOnly2("head_observations", "observed heads")}
     `
   },
   {
@@ -3821,7 +5488,7 @@ var MIGRATIONS = [
         retention_ms INTEGER NOT NULL CHECK (retention_ms >= 3600000),
         pruned_at TEXT NOT NULL CHECK (unixepoch(pruned_at) IS NOT NULL)
       ) STRICT;
-      ${appendOnly("delivery_payload_prunes", "payload prunes")}
+      ${appendOnly2("delivery_payload_prunes", "payload prunes")}
       CREATE TRIGGER delivery_payload_prunes_only_processed_and_old
       BEFORE INSERT ON delivery_payload_prunes
       BEGIN
@@ -3921,14 +5588,14 @@ var MIGRATIONS = [
         UNIQUE (repository, issue_number, comment_id),
         FOREIGN KEY (repository, issue_number) REFERENCES handoff_entries (repository, issue_number)
       ) STRICT;
-      ${appendOnly("handoff_entry_events", "handoff entry events")}
+      ${appendOnly2("handoff_entry_events", "handoff entry events")}
 
       -- A reply posted on the issue is a later fact about an event: a row of its own.
       CREATE TABLE handoff_entry_event_posts (
         event_id INTEGER PRIMARY KEY REFERENCES handoff_entry_events (id),
         posted_at TEXT NOT NULL
       ) STRICT;
-      ${appendOnly("handoff_entry_event_posts", "posted replies")}
+      ${appendOnly2("handoff_entry_event_posts", "posted replies")}
     `
   }
 ];
@@ -3965,82 +5632,35 @@ function migrate(db, location, now, migrations = MIGRATIONS) {
   return run.immediate();
 }
 
-// app/store/ports/delivery-log.ts
-var MIN_DELIVERY_RETENTION_MS = 36e5;
-var DEFAULT_PRUNE_LIMIT = 500;
-
-// app/store/ports/entry-store.ts
-var EntryVersionConflictError = class extends StoreError {
-  constructor(key, detail) {
-    super(
-      "entry_version_conflict",
-      `handoff entry ${key.repository}#${key.issueNumber}: ${detail}; nothing was written, read it again and decide again`
-    );
-  }
-};
-
-// app/store/validate.ts
-import { z as z17 } from "zod";
-function parseInput(schema, value, what) {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new InvalidInputError(what, z17.prettifyError(result.error));
-  return result.data;
-}
-function parseRow(schema, value, table, key) {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new CorruptRowError(table, key, z17.prettifyError(result.error));
-  return result.data;
-}
-function toJsonColumn(value) {
-  return value === null || value === void 0 ? null : JSON.stringify(value);
-}
-function parseRowWithJson(schema, row, table, json) {
-  const key = `id ${String(row.id)}`;
-  const value = { ...row };
-  for (const column of json) value[column] = fromJsonColumn(row[column], table, key, column);
-  return parseRow(schema, value, table, key);
-}
-function fromJsonColumn(text, table, key, column) {
-  if (text === null) return null;
-  if (typeof text !== "string") {
-    throw new CorruptRowError(table, key, `column ${column} is ${typeof text}, not JSON text`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new CorruptRowError(table, key, `column ${column} is not valid JSON`, { cause: error });
-  }
-}
-
 // app/store/sqlite-store.ts
 var DEFAULT_BUSY_TIMEOUT_MS = 5e3;
-var leaseSchema = z18.strictObject({
+var leaseSchema2 = z20.strictObject({
   jobId: positiveIntSchema,
-  workerId: z18.string().min(1),
+  workerId: z20.string().min(1),
   attempt: positiveIntSchema
 });
-var claimOptionsSchema = z18.strictObject({
-  workerId: z18.string().min(1),
+var claimOptionsSchema2 = z20.strictObject({
+  workerId: z20.string().min(1),
   leaseMs: positiveIntSchema,
-  kinds: z18.array(z18.string().min(1)).optional()
+  kinds: z20.array(z20.string().min(1)).optional()
 });
-var pruneOptionsSchema = z18.strictObject({
-  retentionMs: z18.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+var pruneOptionsSchema2 = z20.strictObject({
+  retentionMs: z20.number().int().min(MIN_DELIVERY_RETENTION_MS, {
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
-var markStaleSchema = z18.strictObject({
+var markStaleSchema2 = z20.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
   at: isoDateTimeSchema
 });
-var RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
+var RECORD_COLUMNS2 = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
   r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.override, r.decision,
   r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by, m.at AS stale_at
   FROM acceptance_records r LEFT JOIN acceptance_record_stale_marks m ON m.record_id = r.id`;
-var RECORD_JSON_COLUMNS = [
+var RECORD_JSON_COLUMNS2 = [
   "tested",
   "commands",
   "provenance",
@@ -4051,12 +5671,12 @@ var RECORD_JSON_COLUMNS = [
   "override",
   "decision"
 ];
-var RUNNABLE = `(@kinds IS NULL OR j.kind IN (SELECT value FROM json_each(@kinds)))
+var RUNNABLE2 = `(@kinds IS NULL OR j.kind IN (SELECT value FROM json_each(@kinds)))
   AND (j.concurrency_key IS NULL OR NOT EXISTS (
     SELECT 1 FROM jobs o
     WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
       AND o.status IN ('queued', 'running')))`;
-function instant(value) {
+function instant2(value) {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
 }
 function whenNotBusy(timeoutMs, fn) {
@@ -4074,15 +5694,15 @@ function whenNotBusy(timeoutMs, fn) {
     }
   }
 }
-function older(a, b) {
+function older2(a, b) {
   if (!a || !b) return a ?? b;
   return a.run_at < b.run_at || a.run_at === b.run_at && a.id < b.id ? a : b;
 }
-var MAX_ERROR_CHARS = 16384;
-function sha256(text) {
-  return createHash2("sha256").update(text, "utf8").digest("hex");
+var MAX_ERROR_CHARS2 = 16384;
+function sha2562(text) {
+  return createHash3("sha256").update(text, "utf8").digest("hex");
 }
-var JOB_FILTER = `(@status IS NULL OR status = @status)
+var JOB_FILTER2 = `(@status IS NULL OR status = @status)
   AND (@delivery IS NULL OR delivery_id = @delivery)
   AND (@kind IS NULL OR kind = @kind)
   AND (@key IS NULL OR concurrency_key = @key)`;
@@ -4166,9 +5786,9 @@ var SqliteStore = class _SqliteStore {
   // ---- deliveries -------------------------------------------------------------------------------
   async recordDelivery(input) {
     const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z18.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z18.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
-    if (sha256(payload) !== delivery.payload_sha256) {
+    const payload = parseInput(z20.string(), input.payload, "delivery payload");
+    const jobs = parseInput(z20.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
+    if (sha2562(payload) !== delivery.payload_sha256) {
       throw new StoreError(
         "payload_mismatch",
         `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact text the digest was computed from, nothing was written`
@@ -4238,7 +5858,7 @@ var SqliteStore = class _SqliteStore {
     );
   }
   async pruneDeliveryPayloads(options) {
-    const { retentionMs, limit } = parseInput(pruneOptionsSchema, options, "prune options");
+    const { retentionMs, limit } = parseInput(pruneOptionsSchema2, options, "prune options");
     return this.#write(() => {
       const now = this.#now();
       const pruned = this.#sql(
@@ -4273,7 +5893,7 @@ var SqliteStore = class _SqliteStore {
       concurrency_key: job2.concurrency_key,
       delivery_id: deliveryId,
       max_attempts: job2.max_attempts,
-      run_at: instant(job2.run_at ?? now),
+      run_at: instant2(job2.run_at ?? now),
       now
     });
     return this.#jobFromRow(row);
@@ -4286,7 +5906,7 @@ var SqliteStore = class _SqliteStore {
     return this.#write(() => this.#insertJob(parsed, null, this.#nowIso()));
   }
   async claimJob(options) {
-    const { workerId, leaseMs, kinds } = parseInput(claimOptionsSchema, options, "claim options");
+    const { workerId, leaseMs, kinds } = parseInput(claimOptionsSchema2, options, "claim options");
     return this.#write(() => {
       const now = this.#now();
       const nowIso = now.toISOString();
@@ -4300,13 +5920,13 @@ var SqliteStore = class _SqliteStore {
       ).run({ now: nowIso });
       const params = { now: nowIso, kinds: kinds ? JSON.stringify(kinds) : null };
       const due = this.#sql(`SELECT id, run_at FROM jobs j INDEXED BY jobs_queued
-         WHERE status = 'queued' AND run_at <= @now AND ${RUNNABLE} ORDER BY run_at, id LIMIT 1`).get(
+         WHERE status = 'queued' AND run_at <= @now AND ${RUNNABLE2} ORDER BY run_at, id LIMIT 1`).get(
         params
       );
       const expired = this.#sql(`SELECT id, run_at FROM jobs j INDEXED BY jobs_leased
-         WHERE status = 'running' AND lease_expires_at <= @now AND ${RUNNABLE}
+         WHERE status = 'running' AND lease_expires_at <= @now AND ${RUNNABLE2}
          ORDER BY run_at, id LIMIT 1`).get(params);
-      const pick = older(due, expired);
+      const pick = older2(due, expired);
       if (!pick) return null;
       const row = this.#sql(
         `UPDATE jobs SET status = 'running', lease_owner = @worker, lease_expires_at = @expires,
@@ -4324,7 +5944,7 @@ var SqliteStore = class _SqliteStore {
     });
   }
   async heartbeat(lease, leaseMs) {
-    const held = parseInput(leaseSchema, lease, "job lease");
+    const held = parseInput(leaseSchema2, lease, "job lease");
     const ms = parseInput(positiveIntSchema, leaseMs, "lease duration (ms)");
     return this.#write(() => {
       const now = this.#now();
@@ -4342,7 +5962,7 @@ var SqliteStore = class _SqliteStore {
     });
   }
   async completeJob(lease) {
-    const held = parseInput(leaseSchema, lease, "job lease");
+    const held = parseInput(leaseSchema2, lease, "job lease");
     return this.#write(() => {
       const row = this.#sql(
         `UPDATE jobs SET status = 'done', lease_expires_at = NULL, updated_at = @now
@@ -4354,7 +5974,7 @@ var SqliteStore = class _SqliteStore {
     });
   }
   async failJob(lease, error, options = {}) {
-    const held = parseInput(leaseSchema, lease, "job lease");
+    const held = parseInput(leaseSchema2, lease, "job lease");
     return this.#write(() => {
       const now = this.#nowIso();
       const row = this.#sql(
@@ -4369,8 +5989,8 @@ var SqliteStore = class _SqliteStore {
       ).get({
         ...this.#leaseParams(held),
         permanent: options.permanent ? 1 : 0,
-        retry_at: instant(options.retryAt ?? now),
-        error: String(error).slice(-MAX_ERROR_CHARS),
+        retry_at: instant2(options.retryAt ?? now),
+        error: String(error).slice(-MAX_ERROR_CHARS2),
         now
       });
       if (!row) throw this.#leaseLost(held, "fail");
@@ -4396,13 +6016,13 @@ var SqliteStore = class _SqliteStore {
     return row ? this.#jobFromRow(row) : null;
   }
   async listJobs(query = {}) {
-    const rows = this.#sql(`SELECT * FROM jobs WHERE ${JOB_FILTER} ORDER BY id`).all(
+    const rows = this.#sql(`SELECT * FROM jobs WHERE ${JOB_FILTER2} ORDER BY id`).all(
       this.#jobFilter(query)
     );
     return rows.map((row) => this.#jobFromRow(row));
   }
   async countJobs(query = {}) {
-    const row = this.#sql(`SELECT count(*) AS n FROM jobs WHERE ${JOB_FILTER}`).get(
+    const row = this.#sql(`SELECT count(*) AS n FROM jobs WHERE ${JOB_FILTER2}`).get(
       this.#jobFilter(query)
     );
     return row.n;
@@ -4449,7 +6069,7 @@ var SqliteStore = class _SqliteStore {
     });
   }
   async markStale(input) {
-    const mark = parseInput(markStaleSchema, input, "stale mark");
+    const mark = parseInput(markStaleSchema2, input, "stale mark");
     return this.#write(
       () => this.#sql(
         `INSERT INTO acceptance_record_stale_marks (record_id, superseded_by, at, recorded_at)
@@ -4468,7 +6088,7 @@ var SqliteStore = class _SqliteStore {
     );
   }
   #recordById(id) {
-    const row = this.#sql(`SELECT ${RECORD_COLUMNS} WHERE r.id = ?`).get(id);
+    const row = this.#sql(`SELECT ${RECORD_COLUMNS2} WHERE r.id = ?`).get(id);
     return row ? this.#recordFromRow(row) : null;
   }
   #recordFromRow(row) {
@@ -4478,12 +6098,12 @@ var SqliteStore = class _SqliteStore {
       acceptanceRecordSchema,
       { ...rest, stale },
       "acceptance_records",
-      RECORD_JSON_COLUMNS
+      RECORD_JSON_COLUMNS2
     );
   }
   async listRecords(query) {
     const rows = this.#sql(
-      `SELECT ${RECORD_COLUMNS}
+      `SELECT ${RECORD_COLUMNS2}
        WHERE r.repository = @repository AND r.pull_number = @pull_number
          AND (@head IS NULL OR r.head_sha = @head) AND (@tree IS NULL OR r.tested_tree_sha = @tree)
        ORDER BY r.id`
@@ -4701,7 +6321,7 @@ var SqliteStore = class _SqliteStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-    const jobs = parseInput(z18.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
     return { entry, event, jobs };
   }
   #entryRow(key) {
@@ -4808,7 +6428,7 @@ var SqliteStore = class _SqliteStore {
     ).all(key.repository, key.issueNumber);
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
-        z18.looseObject({ event: z18.record(z18.string(), z18.unknown()) }),
+        z20.looseObject({ event: z20.record(z20.string(), z20.unknown()) }),
         row,
         "handoff_entry_events",
         ["event"]
@@ -4859,7 +6479,7 @@ var SqliteStore = class _SqliteStore {
 
 // app/store/open-store.ts
 var DEFAULT_DATABASE_URL = "file:./agate.db";
-var ACCEPTED_FORMS = "file:./agate.db, file:relative/path.db, file:/absolute/path.db, file:///absolute/path.db, a plain path such as ./agate.db, or :memory:";
+var ACCEPTED_FORMS = "file:./agate.db, file:relative/path.db, file:/absolute/path.db, file:///absolute/path.db, a plain path such as ./agate.db, :memory:, or postgres://user:password@host:5432/database";
 function parseDatabaseUrl(url, cwd = process.cwd()) {
   const text = url.trim();
   if (text === "") {
@@ -4867,9 +6487,14 @@ function parseDatabaseUrl(url, cwd = process.cwd()) {
   }
   if (text === ":memory:") return { kind: "sqlite-memory", filename: ":memory:" };
   if (/^postgres(ql)?:\/\//i.test(text)) {
-    throw new DatabaseUrlError(
-      `PostgreSQL is not supported yet: this agate stores its data in SQLite; set AGATE_DATABASE_URL to a file (${DEFAULT_DATABASE_URL}) or leave it unset`
-    );
+    try {
+      new URL(text);
+    } catch {
+      throw new DatabaseUrlError(
+        "AGATE_DATABASE_URL starts with postgres:// but is not a valid URL: write it as postgres://user:password@host:5432/database, percent-encoding special characters in the user and password (@ as %40, / as %2F)"
+      );
+    }
+    return { kind: "postgres", url: text };
   }
   if (/^file:/i.test(text)) {
     if (text.includes("?") || text.includes("#")) {
@@ -4903,6 +6528,15 @@ function fileUrlPath(url, text) {
 }
 async function openStore(options) {
   const target2 = parseDatabaseUrl(options.url, options.cwd);
+  if (target2.kind === "postgres") {
+    return PostgresStore.open({
+      url: target2.url,
+      location: redactUrl(target2.url),
+      ...options.now ? { now: options.now } : {},
+      ...options.poolSize ? { poolSize: options.poolSize } : {},
+      ...options.statementTimeoutMs ? { statementTimeoutMs: options.statementTimeoutMs } : {}
+    });
+  }
   if (target2.kind === "sqlite") mkdirSync(dirname(target2.filename), { recursive: true });
   return SqliteStore.open(target2.filename, {
     location: options.url,
@@ -5479,25 +7113,25 @@ ${tail}`;
 }
 
 // app/evaluator/openai.ts
-import { z as z19 } from "zod";
+import { z as z21 } from "zod";
 var PUBLIC_BASE_URL2 = "https://api.openai.com/v1";
-var completionSchema = z19.object({
-  choices: z19.array(
-    z19.object({
-      message: z19.object({
-        content: z19.string().nullish(),
-        refusal: z19.string().nullish()
+var completionSchema = z21.object({
+  choices: z21.array(
+    z21.object({
+      message: z21.object({
+        content: z21.string().nullish(),
+        refusal: z21.string().nullish()
       }),
-      finish_reason: z19.string().nullish()
+      finish_reason: z21.string().nullish()
     })
   ).min(1),
-  usage: z19.object({
-    prompt_tokens: z19.number().int().nonnegative().nullish(),
-    completion_tokens: z19.number().int().nonnegative().nullish()
+  usage: z21.object({
+    prompt_tokens: z21.number().int().nonnegative().nullish(),
+    completion_tokens: z21.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema2 = z19.object({
-  error: z19.union([z19.object({ message: z19.string() }), z19.string()])
+var errorSchema2 = z21.object({
+  error: z21.union([z21.object({ message: z21.string() }), z21.string()])
 });
 var openaiWire = {
   provider: "openai",
@@ -5636,10 +7270,10 @@ function llmJudge(config, options) {
       const started = performance.now();
       const meter = { requests: 0, input: null, output: null };
       const endpoint = wire.endpoint(baseUrl);
-      const shownEndpoint = redactUrl(endpoint);
+      const shownEndpoint = redactUrl2(endpoint);
       const origin = new URL(endpoint).origin;
       const isPublic = origin === new URL(wire.publicBaseUrl).origin;
-      const keyHelp = isPublic ? `${wire.keyVariable} (or ${EVALUATOR_KEY_VARIABLE} with ${EVALUATOR_KEY_URL_VARIABLE}=${redactUrl(baseUrl)})` : `${EVALUATOR_KEY_VARIABLE} with ${EVALUATOR_KEY_URL_VARIABLE}=${redactUrl(baseUrl)}`;
+      const keyHelp = isPublic ? `${wire.keyVariable} (or ${EVALUATOR_KEY_VARIABLE} with ${EVALUATOR_KEY_URL_VARIABLE}=${redactUrl2(baseUrl)})` : `${EVALUATOR_KEY_VARIABLE} with ${EVALUATOR_KEY_URL_VARIABLE}=${redactUrl2(baseUrl)}`;
       let secret = null;
       const finish = (outcome2) => ({
         // Providers echo parts of a refused key in their messages; none of it goes further.
@@ -5774,7 +7408,7 @@ function llmJudge(config, options) {
         if (status === 404 || (status === 400 || status === 422) && /model/i.test(said)) {
           return {
             error,
-            fix: `evaluator.model ${config.model} is unknown at ${redactUrl(baseUrl)}, or evaluator.base_url is wrong: set evaluator.model (and evaluator.base_url) in .github/agate.yml on the base branch`
+            fix: `evaluator.model ${config.model} is unknown at ${redactUrl2(baseUrl)}, or evaluator.base_url is wrong: set evaluator.model (and evaluator.base_url) in .github/agate.yml on the base branch`
           };
         }
         if (status === 429) {
@@ -5786,12 +7420,12 @@ function llmJudge(config, options) {
         if (status >= 500 || status === 408 || status === 409) {
           return {
             error,
-            fix: `the endpoint failed ${attempts} in a row: check the provider's status or the server at ${redactUrl(baseUrl)}, then use Re-run evaluator`
+            fix: `the endpoint failed ${attempts} in a row: check the provider's status or the server at ${redactUrl2(baseUrl)}, then use Re-run evaluator`
           };
         }
         return {
           error,
-          fix: `the endpoint refused the request: make sure evaluator.model ${config.model} at ${redactUrl(baseUrl)} supports ${wire.structuredOutput}, or choose another evaluator.model or evaluator.provider in .github/agate.yml on the base branch`
+          fix: `the endpoint refused the request: make sure evaluator.model ${config.model} at ${redactUrl2(baseUrl)} supports ${wire.structuredOutput}, or choose another evaluator.model or evaluator.provider in .github/agate.yml on the base branch`
         };
       };
       const outcome = await askTwice(ask, (error) => ({
@@ -5821,7 +7455,7 @@ function apiKey(options, wire, origin) {
   }
   return { key: null };
 }
-function redactUrl(url) {
+function redactUrl2(url) {
   try {
     const parsed = new URL(url);
     parsed.username = "";
@@ -5920,7 +7554,7 @@ async function postJson(options) {
 function redirectTarget(from, location) {
   if (location === null) return "(no location)";
   try {
-    return redactUrl(new URL(location, from).toString());
+    return redactUrl2(new URL(location, from).toString());
   } catch {
     return "(an invalid location)";
   }
@@ -6107,7 +7741,7 @@ function evaluatorSettingsProblems(env) {
 }
 
 // app/gate/gather.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 
 // checks/command-results.ts
 var outcomePassed = (outcome) => outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
@@ -6202,12 +7836,12 @@ function achievedBefore(all, current) {
 }
 function cappedReason(config, graded) {
   const budget = config.budgets.graded_attempts_per_pr;
-  return `${graded} graded attempt${graded === 1 ? "" : "s"} used budgets.graded_attempts_per_pr (${budget}); this head is not graded: raise the budget in .github/agate.yml on the base branch, or a maintainer accepts this exact commit`;
+  return `${counted(graded, "graded attempt")} used budgets.graded_attempts_per_pr (${budget}); this head is not graded: raise the budget in .github/agate.yml on the base branch, or a maintainer accepts this exact commit`;
 }
 function stalledReason(config, stall) {
   const limit = config.budgets.unchanged_failures_before_stalled;
   const heads = stall.attempts.map((a) => shortSha(a.head_sha)).join(", ");
-  return `${stall.streak} failed attempts in a row without progress (${heads}), at budgets.unchanged_failures_before_stalled (${limit}): the same failure, or a tree already tried; push a change that changes the failure`;
+  return `${counted(stall.streak, "failed attempt")} in a row without progress (${heads}), at budgets.unchanged_failures_before_stalled (${limit}): the same failure, or a tree already tried; push a change that changes the failure`;
 }
 
 // checks/gate/protected-paths.ts
@@ -6713,7 +8347,7 @@ function headTreeOf(comparison) {
 }
 function viewDigest(view) {
   const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
-  return createHash3("sha256").update(canonicalJson(shown)).digest("hex");
+  return createHash4("sha256").update(canonicalJson(shown)).digest("hex");
 }
 async function viewIsCurrent(store, view) {
   const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
@@ -6950,7 +8584,7 @@ async function dailyBudgetSpent(store, pr, config, now) {
   return {
     status: "over_budget",
     budget: "evaluator_calls_per_pr_per_day",
-    detail: `${today.length} evaluator calls for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`
+    detail: `${counted(today.length, "evaluator call")} for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`
   };
 }
 async function isMaintainer(github, login, maintainers) {
@@ -8097,7 +9731,7 @@ function firstLine(decision, facts) {
     const idle = decision.state === "pending" ? "Nothing to do yet: this check updates itself when the evidence is in." : "Nothing to do.";
     return `${STATE_LEAD[decision.state]} ${idle}`;
   }
-  const more = rest.length > 0 ? ` (${counted(rest.length, "more work item")} below)` : "";
+  const more = rest.length > 0 ? `; ${counted(rest.length, "more work item")} below` : "";
   return `${STATE_LEAD[decision.state]} **Next:** ${next}${more}.`;
 }
 function evidenceWhere(evidence, runFact, names) {
@@ -8539,10 +10173,9 @@ var STATE_LABELS2 = {
     description: "agate: needs a maintainer (protected paths or a decision only a human can make)"
   }
 };
-var TITLE_LIMIT = 255;
 function checkChanges(existing, wanted) {
   const status = wanted.conclusion === null ? "in_progress" : "completed";
-  return !(existing !== null && existing.status === status && (existing.conclusion ?? null) === wanted.conclusion && existing.title === wanted.title.slice(0, TITLE_LIMIT) && existing.summary === wanted.summary);
+  return !(existing !== null && existing.status === status && (existing.conclusion ?? null) === wanted.conclusion && existing.title === wanted.title.slice(0, GITHUB_TITLE_LIMIT) && existing.summary === wanted.summary);
 }
 function planGatePass(input) {
   const { facts, decision, existing } = input;
@@ -8559,7 +10192,7 @@ function planGatePass(input) {
   const view = askEvaluator2 ? {
     conclusion: null,
     title: `Commands passed on ${shortSha(pr.head_sha)}; the evaluator is judging tree ${shortSha(askEvaluator2.tree_sha)}`,
-    summary: "**Waiting: the evaluator is judging this commit.** Every required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.\n",
+    summary: "**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.\n\nEvery required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.\n",
     rerunEvaluator: true
   } : {
     conclusion: decision.conclusion,
@@ -8898,7 +10531,7 @@ async function runOverrideJob(job2, deps) {
 }
 
 // app/gate/apply.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 async function applyGatePlan(options) {
   const { github, store, facts, decision, plan, now } = options;
   const pr = facts.pull_request;
@@ -8984,7 +10617,7 @@ async function evaluatorAlreadyAsked(queue, pr, ask) {
   }
   return false;
 }
-var digestOf = (facts) => facts.config.status === "ok" ? facts.config.digest : createHash4("sha256").update(facts.config.status === "invalid" ? facts.config.message : "").digest("hex");
+var digestOf = (facts) => facts.config.status === "ok" ? facts.config.digest : createHash5("sha256").update(facts.config.status === "invalid" ? facts.config.message : "").digest("hex");
 function recordInput(facts, decision, decidedAt) {
   const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
   const shown = believed ?? facts.evidence.at(-1);
@@ -9349,106 +10982,106 @@ import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 
 // schemas/webhooks.ts
-import { z as z20 } from "zod";
-var repository = z20.object({ full_name: z20.string().regex(/^[^/\s]+\/[^/\s]+$/) });
-var installation = z20.object({ id: z20.number().int().positive() });
-var sha = z20.string().regex(/^[0-9a-f]{40}$/);
-var account = z20.object({ login: z20.string(), type: z20.string().optional() });
-var numbered = z20.object({ number: z20.number().int().positive() });
+import { z as z22 } from "zod";
+var repository = z22.object({ full_name: z22.string().regex(/^[^/\s]+\/[^/\s]+$/) });
+var installation = z22.object({ id: z22.number().int().positive() });
+var sha = z22.string().regex(/^[0-9a-f]{40}$/);
+var account = z22.object({ login: z22.string(), type: z22.string().optional() });
+var numbered = z22.object({ number: z22.number().int().positive() });
 var envelope = {
-  action: z20.string().optional(),
+  action: z22.string().optional(),
   repository,
   installation,
   sender: account.optional()
 };
-var pullRequestEventSchema = z20.object({
+var pullRequestEventSchema = z22.object({
   ...envelope,
-  action: z20.string(),
-  pull_request: z20.object({
-    number: z20.number().int().positive(),
-    head: z20.object({ sha, ref: z20.string().optional() }),
-    base: z20.object({ ref: z20.string(), sha }),
+  action: z22.string(),
+  pull_request: z22.object({
+    number: z22.number().int().positive(),
+    head: z22.object({ sha, ref: z22.string().optional() }),
+    base: z22.object({ ref: z22.string(), sha }),
     // The rest of the pull request as the event showed it: with all of it, a pass can use this
     // view instead of reading the pull request again (app/gate/gather.ts says when).
-    state: z20.string().optional(),
-    draft: z20.boolean().optional(),
+    state: z22.string().optional(),
+    draft: z22.boolean().optional(),
     user: account.nullable().optional(),
-    labels: z20.array(z20.object({ name: z20.string() })).optional(),
-    title: z20.string().optional(),
-    body: z20.string().nullable().optional(),
-    created_at: z20.string().optional(),
-    updated_at: z20.string().optional(),
-    commits: z20.number().int().nonnegative().optional(),
-    additions: z20.number().int().nonnegative().optional(),
-    deletions: z20.number().int().nonnegative().optional(),
-    changed_files: z20.number().int().nonnegative().optional()
+    labels: z22.array(z22.object({ name: z22.string() })).optional(),
+    title: z22.string().optional(),
+    body: z22.string().nullable().optional(),
+    created_at: z22.string().optional(),
+    updated_at: z22.string().optional(),
+    commits: z22.number().int().nonnegative().optional(),
+    additions: z22.number().int().nonnegative().optional(),
+    deletions: z22.number().int().nonnegative().optional(),
+    changed_files: z22.number().int().nonnegative().optional()
   }),
-  changes: z20.object({ base: z20.object({ ref: z20.object({ from: z20.string() }).optional() }).optional() }).optional(),
-  label: z20.object({ name: z20.string() }).optional()
+  changes: z22.object({ base: z22.object({ ref: z22.object({ from: z22.string() }).optional() }).optional() }).optional(),
+  label: z22.object({ name: z22.string() }).optional()
 });
-var pullRequestReviewEventSchema = z20.object({
+var pullRequestReviewEventSchema = z22.object({
   ...envelope,
-  pull_request: z20.object({ number: z20.number().int().positive(), head: z20.object({ sha }) })
+  pull_request: z22.object({ number: z22.number().int().positive(), head: z22.object({ sha }) })
 });
-var checkRunEventSchema = z20.object({
+var checkRunEventSchema = z22.object({
   ...envelope,
-  action: z20.string(),
-  check_run: z20.object({
-    name: z20.string(),
+  action: z22.string(),
+  check_run: z22.object({
+    name: z22.string(),
     head_sha: sha,
-    app: z20.object({ slug: z20.string().optional() }).nullable().optional(),
-    pull_requests: z20.array(numbered),
-    check_suite: z20.object({ head_branch: z20.string().nullable().optional() }).nullable().optional()
+    app: z22.object({ slug: z22.string().optional() }).nullable().optional(),
+    pull_requests: z22.array(numbered),
+    check_suite: z22.object({ head_branch: z22.string().nullable().optional() }).nullable().optional()
   }),
-  requested_action: z20.object({ identifier: z20.string().optional() }).nullable().optional()
+  requested_action: z22.object({ identifier: z22.string().optional() }).nullable().optional()
 });
-var workflowRunEventSchema = z20.object({
+var workflowRunEventSchema = z22.object({
   ...envelope,
-  action: z20.string(),
-  workflow_run: z20.object({
-    id: z20.number().int().positive(),
-    run_attempt: z20.number().int().positive().optional(),
+  action: z22.string(),
+  workflow_run: z22.object({
+    id: z22.number().int().positive(),
+    run_attempt: z22.number().int().positive().optional(),
     head_sha: sha,
-    head_branch: z20.string().nullable().optional(),
-    path: z20.string().optional(),
-    pull_requests: z20.array(numbered)
+    head_branch: z22.string().nullable().optional(),
+    path: z22.string().optional(),
+    pull_requests: z22.array(numbered)
   })
 });
-var workflowJobEventSchema = z20.object({
+var workflowJobEventSchema = z22.object({
   ...envelope,
-  action: z20.string(),
-  workflow_job: z20.object({
-    run_id: z20.number().int().positive(),
-    run_attempt: z20.number().int().positive().optional(),
+  action: z22.string(),
+  workflow_job: z22.object({
+    run_id: z22.number().int().positive(),
+    run_attempt: z22.number().int().positive().optional(),
     head_sha: sha,
-    head_branch: z20.string().nullable().optional(),
-    name: z20.string()
+    head_branch: z22.string().nullable().optional(),
+    name: z22.string()
   })
 });
-var mergeGroupEventSchema = z20.object({
+var mergeGroupEventSchema = z22.object({
   ...envelope,
-  action: z20.string(),
-  merge_group: z20.object({ head_sha: sha, head_ref: z20.string(), base_sha: sha })
+  action: z22.string(),
+  merge_group: z22.object({ head_sha: sha, head_ref: z22.string(), base_sha: sha })
 });
-var issueCommentEventSchema = z20.object({
+var issueCommentEventSchema = z22.object({
   ...envelope,
-  action: z20.string(),
-  issue: z20.object({ number: z20.number().int().positive(), pull_request: z20.unknown().optional() }),
-  comment: z20.object({
-    body: z20.string().nullable().optional(),
-    html_url: z20.string().optional(),
+  action: z22.string(),
+  issue: z22.object({ number: z22.number().int().positive(), pull_request: z22.unknown().optional() }),
+  comment: z22.object({
+    body: z22.string().nullable().optional(),
+    html_url: z22.string().optional(),
     user: account.nullable()
   })
 });
-var issuesEventSchema = z20.object({
+var issuesEventSchema = z22.object({
   ...envelope,
-  action: z20.string(),
-  issue: z20.object({
-    number: z20.number().int().positive(),
-    body: z20.string().nullable().optional(),
-    pull_request: z20.unknown().optional()
+  action: z22.string(),
+  issue: z22.object({
+    number: z22.number().int().positive(),
+    body: z22.string().nullable().optional(),
+    pull_request: z22.unknown().optional()
   }),
-  label: z20.object({ name: z20.string() }).optional()
+  label: z22.object({ name: z22.string() }).optional()
 });
 var ROUTED_EVENTS = {
   pull_request: pullRequestEventSchema,
@@ -9673,7 +11306,7 @@ var defaultRoute = (event, payload, deliveryId) => {
 };
 
 // app/runtime/intake.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 var DeliveryConflictError = class extends Error {
   status = 409;
   deliveryId;
@@ -9694,7 +11327,7 @@ function registerIntake(app, deps) {
       id: context.id,
       event: context.name,
       action: typeof action === "string" ? action : null,
-      payload_sha256: createHash5("sha256").update(payload, "utf8").digest("hex"),
+      payload_sha256: createHash6("sha256").update(payload, "utf8").digest("hex"),
       received_at: deps.now().toISOString()
     };
     const result = await deps.store.recordDelivery({
@@ -10159,34 +11792,34 @@ function startDeliveryRetention(options) {
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve as resolve3 } from "node:path";
-import { z as z21 } from "zod";
+import { z as z23 } from "zod";
 var APP_SETTINGS = "Settings \u2192 Developer settings \u2192 GitHub Apps \u2192 your App";
 var LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 var blankToUndefined = (value) => typeof value === "string" && value.trim() === "" ? void 0 : value;
-var optionalText = z21.preprocess(blankToUndefined, z21.string().optional());
+var optionalText = z23.preprocess(blankToUndefined, z23.string().optional());
 function requiredText(missing) {
-  return z21.preprocess(blankToUndefined, z21.string({ error: missing }));
+  return z23.preprocess(blankToUndefined, z23.string({ error: missing }));
 }
 function wholeNumber(name, min, max, fix, fallback) {
   const invalid2 = (input) => `${name} is ${JSON.stringify(input)}: ${fix}`;
-  return z21.preprocess(
+  return z23.preprocess(
     blankToUndefined,
-    z21.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
+    z23.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
       error: (issue) => invalid2(issue.input)
     }).transform(Number).default(fallback)
   );
 }
 function duration2(name, fix, fallback, minMs = 0) {
   return optionalText.pipe(
-    z21.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
+    z23.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: ${fix}`
     }).transform((text) => parseDuration(text))
   );
 }
 function oneOf(name, values, fallback) {
-  return z21.preprocess(
+  return z23.preprocess(
     blankToUndefined,
-    z21.enum(values, {
+    z23.enum(values, {
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: use one of ${values.join(", ")}, or leave it unset for ${fallback}`
     }).default(fallback)
   );
@@ -10229,7 +11862,7 @@ var evaluatorEnvShape = {
     2
   ),
   AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
-    z21.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
+    z23.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
       error: (issue) => `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`
     })
   )
@@ -10238,12 +11871,12 @@ var appEnvShape = {
   APP_ID: requiredText(
     `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} \u2192 App ID)`
   ).pipe(
-    z21.string().regex(/^[1-9]\d*$/, {
+    z23.string().regex(/^[1-9]\d*$/, {
       error: (issue) => `APP_ID is ${JSON.stringify(issue.input)}, not an App id: set it to the number shown as App ID (${APP_SETTINGS})`
     }).transform(Number)
   ),
   PRIVATE_KEY: optionalText.pipe(
-    z21.string().transform((value, context) => {
+    z23.string().transform((value, context) => {
       const pem = normalizePrivateKey(value);
       if (pem === null) {
         context.issues.push({
@@ -10251,7 +11884,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead"
         });
-        return z21.NEVER;
+        return z23.NEVER;
       }
       const problem = privateKeyProblem(pem);
       if (problem !== null) {
@@ -10260,7 +11893,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: `PRIVATE_KEY looks like a PEM private key, but ${problem}: paste the App's .pem file unchanged, or generate a new key under ${APP_SETTINGS} \u2192 Private keys`
         });
-        return z21.NEVER;
+        return z23.NEVER;
       }
       return pem;
     }).optional()
@@ -10280,12 +11913,25 @@ var appEnvShape = {
   LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
   LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"], "pretty"),
   GHE_HOST: optionalText.pipe(
-    z21.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
+    z23.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
       error: (issue) => `GHE_HOST is ${JSON.stringify(issue.input)}: give the GitHub Enterprise host name only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL`
     }).optional()
   ),
   GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
-  AGATE_DATABASE_URL: optionalText.pipe(z21.string().default(DEFAULT_DATABASE_URL)),
+  AGATE_DATABASE_URL: optionalText.pipe(z23.string().default(DEFAULT_DATABASE_URL)),
+  AGATE_DATABASE_POOL: wholeNumber(
+    "AGATE_DATABASE_POOL",
+    1,
+    500,
+    "set it to how many PostgreSQL connections one App process may hold, 1-500, or leave it unset for 10",
+    10
+  ),
+  AGATE_DATABASE_STATEMENT_TIMEOUT: duration2(
+    "AGATE_DATABASE_STATEMENT_TIMEOUT",
+    "set it to how long one PostgreSQL statement may run, such as 30s or 2m, or leave it unset for 30s",
+    "30s",
+    1e3
+  ),
   AGATE_WORKERS: wholeNumber(
     "AGATE_WORKERS",
     0,
@@ -10313,7 +11959,7 @@ var appEnvShape = {
   ),
   ...evaluatorEnvShape
 };
-var agateEnvSchema = z21.object(appEnvShape).refine(
+var agateEnvSchema = z23.object(appEnvShape).refine(
   (env) => blankToUndefined(env.PRIVATE_KEY) !== void 0 || blankToUndefined(env.PRIVATE_KEY_PATH) !== void 0,
   {
     path: ["PRIVATE_KEY"],
@@ -10327,18 +11973,18 @@ function unregistered(env) {
     (name) => blankToUndefined(env[name]) === void 0
   );
 }
-var setupEnvSchema = z21.object({
+var setupEnvSchema = z23.object({
   PORT: appEnvShape.PORT,
   HOST: appEnvShape.HOST,
   GHE_HOST: appEnvShape.GHE_HOST,
   GHE_PROTOCOL: appEnvShape.GHE_PROTOCOL,
   AGATE_PUBLIC_URL: optionalText.pipe(
-    z21.string().refine(isHttpUrl, {
+    z23.string().refine(isHttpUrl, {
       error: (issue) => `AGATE_PUBLIC_URL is ${JSON.stringify(issue.input)}: give the address GitHub reaches this App at, such as https://agate.example.com`
     }).optional()
   ),
   AGATE_GITHUB_ORG: optionalText.pipe(
-    z21.string().regex(/^[A-Za-z0-9-]+$/, {
+    z23.string().regex(/^[A-Za-z0-9-]+$/, {
       error: (issue) => `AGATE_GITHUB_ORG is ${JSON.stringify(issue.input)}: give the organisation's login, such as my-org`
     }).optional()
   )
@@ -10404,6 +12050,8 @@ function loadSettings(env, options = {}) {
     logFormat: data.LOG_FORMAT,
     baseUrl: data.GHE_HOST ? `${data.GHE_PROTOCOL}://${data.GHE_HOST}/api/v3` : "https://api.github.com",
     databaseUrl: data.AGATE_DATABASE_URL,
+    databasePoolSize: data.AGATE_DATABASE_POOL,
+    databaseStatementTimeoutMs: data.AGATE_DATABASE_STATEMENT_TIMEOUT,
     workers: data.AGATE_WORKERS,
     leaseMs: data.AGATE_LEASE_MS,
     reconcileIntervalMs: data.AGATE_RECONCILE_INTERVAL,
@@ -10707,6 +12355,8 @@ async function startAgate(options) {
   const ownsStore = options.store === void 0;
   const store = options.store ?? await openStore({
     url: settings.databaseUrl,
+    poolSize: settings.databasePoolSize,
+    statementTimeoutMs: settings.databaseStatementTimeoutMs,
     now,
     ...options.cwd ? { cwd: options.cwd } : {}
   });
