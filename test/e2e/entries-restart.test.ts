@@ -43,6 +43,9 @@ async function start(): Promise<AppProcess> {
       HOST: "127.0.0.1",
       LOG_LEVEL: process.env.ENTRIES_DEBUG ? "info" : "silent",
       AGATE_DATABASE_URL: `file:${join(temp, "agate.db")}`,
+      // A crash can land inside any pass (agate's own label events queue some after the reply);
+      // a short lease hands such a job to the next process within seconds, not a minute.
+      AGATE_LEASE_MS: "2000",
     },
   });
   running.push(app);
@@ -68,6 +71,13 @@ async function until<T>(what: string, read: () => T | undefined, limitMs = 15_00
 }
 
 const labelsOf = (n: number) => sim.labelsOf({ repo: "r", number: n });
+/** agate replied to the claim: the claim's pass is done (it projects labels, then replies). */
+const claimAnswered = (n: number) =>
+  sim.world
+    .issue(sim.repository({ repo: "r" }), n)
+    .comments.some((c) => c.app !== undefined && c.body.startsWith("Claimed by"))
+    ? true
+    : undefined;
 /** The labels are exactly these: the pass that set them has finished (it removes last). */
 const labelled = (n: number, ...labels: string[]) =>
   [...labelsOf(n)].sort().join() === [...labels].sort().join() ? true : undefined;
@@ -96,6 +106,7 @@ describe("entry timers across a restart of the App", () => {
     // Until the claim's pass is done: a job killed mid-way holds its entry's later jobs until its
     // lease expires (AGATE_LEASE_MS), which is not what this test is about.
     await until("the claim", () => labelled(n, "agate:claimed", "agate:background"));
+    await until("agate's reply to the claim", () => claimAnswered(n));
     const claimedAt = Date.now();
     await first.crash();
     // The deadline passes while no App runs: nothing can happen.
@@ -132,6 +143,7 @@ describe("entry timers across a restart of the App", () => {
     // Until the claim's pass is done: a job killed mid-way holds its entry's later jobs until its
     // lease expires (AGATE_LEASE_MS), which is not what this test is about.
     await until("the claim", () => labelled(n, "agate:claimed", "agate:background"));
+    await until("agate's reply to the claim", () => claimAnswered(n));
     await first.crash();
     // The owner answers in time; its webhook finds no App (GitHub records a failed delivery).
     await sim.addIssueComment({ repo: "r", number: n, body: "/answer 5433", user: "agent-b" });

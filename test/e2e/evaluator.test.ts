@@ -337,7 +337,7 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     const capped = gate.gateCheck(repo, next);
     expect(capped).toMatchObject({ conclusion: "failure" });
     expect(capped?.output?.title).toMatch(
-      /^Capped on [0-9a-f]{7}: 1 evaluator calls for this pull request in the last 24 h reached budgets\.evaluator_calls_per_pr_per_day \(1\); raise it in \.github\/agate\.yml on the base branch, or wait until /,
+      /^Capped on [0-9a-f]{7}: 1 evaluator call for this pull request in the last 24 h reached budgets\.evaluator_calls_per_pr_per_day \(1\); raise it in \.github\/agate\.yml on the base branch, or wait until /,
     );
     expect(gate.sim.labelsOf({ repo, number })).toContain("agate:capped");
 
