@@ -64,6 +64,10 @@ export const gateSchema = z
       .array(globSchema)
       .default(["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"])
       .meta({ description: "Head-branch globs whose pull requests are gated." }),
+    report_only: z.boolean().default(false).meta({
+      description:
+        "Adopt agate gradually: the agate check always concludes neutral (it never blocks a merge or a merge queue) and its summary shows what agate would have decided; no state labels are set. Everything else (records, the evaluator, budgets) runs as when enforced.",
+    }),
   })
   .meta({
     description: "Which pull requests agate gates. Any match gates; nothing here can ungate.",

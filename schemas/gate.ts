@@ -348,6 +348,8 @@ export const gateDecisionSchema = z.strictObject({
   carried_over_from: positiveIntSchema.nullable(),
   /** The earlier head whose failure this decision shows again: the tree did not change. */
   replayed_from: gitShaSchema.nullable().optional(),
+  /** gate.report_only: the state is what agate would decide; the check concludes neutral. */
+  report_only: z.boolean().optional(),
   /** The handoff file as verified, for the acceptance record; null when not looked at. */
   handoff: handoffCheckSchema.nullable(),
 });

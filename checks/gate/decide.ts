@@ -38,6 +38,20 @@ import { selectGate } from "./select.js";
  * success; only a pull request the base config does not gate concludes neutral.
  */
 export function decideGate(facts: GateFacts): GateDecision {
+  const decision = decideEnforced(facts);
+  const reportOnly = facts.config.status === "ok" && facts.config.config.gate.report_only;
+  if (!reportOnly || decision.state === "not_gated") return decision;
+  // Adopting gradually: GitHub counts neutral as passing, so the check never blocks; the decision
+  // itself stays whole (recorded, summarised) so people see what agate would do.
+  return {
+    ...decision,
+    conclusion: "neutral",
+    report_only: true,
+    title: cutTitle(`Report only, would be ${decision.state}: ${decision.title}`),
+  };
+}
+
+function decideEnforced(facts: GateFacts): GateDecision {
   const pr = facts.pull_request;
   const head = short(pr.head_sha);
   // Before anything else, whatever this pull request's config says: the check run is per

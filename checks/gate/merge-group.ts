@@ -32,6 +32,18 @@ export function recordTimeoutReason(headSha: string, timeoutMs: number): string 
  * deadline passed without one; otherwise the check stays in progress. Pure: facts in.
  */
 export function decideMergeGroup(facts: MergeGroupFacts): MergeGroupDecision {
+  const decision = decideMergeGroupEnforced(facts);
+  const reportOnly = facts.config.status === "ok" && facts.config.config.gate.report_only;
+  // gate.report_only: a queue must never wait on, or be failed by, a gate being tried out.
+  if (!reportOnly || decision.state === "not_gated") return decision;
+  return {
+    ...decision,
+    conclusion: "neutral",
+    title: cutTitle(`Report only, would be ${decision.state}: ${decision.title}`),
+  };
+}
+
+function decideMergeGroupEnforced(facts: MergeGroupFacts): MergeGroupDecision {
   const head = short(facts.merge_group.head_sha);
   const reasons = facts.evidence
     .filter((e) => e.refused)

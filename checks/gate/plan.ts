@@ -111,7 +111,7 @@ export function planGatePass(input: {
   // While the evaluator judges (minutes, perhaps), the check says so: nobody reads an old result.
   const view: CheckView = askEvaluator
     ? {
-        conclusion: null,
+        conclusion: decision.report_only ? "neutral" : null,
         title: `Commands passed on ${short(pr.head_sha)}; the evaluator is judging tree ${short(askEvaluator.tree_sha)}`,
         summary:
           "**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.\n\nEvery required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.\n",
@@ -131,7 +131,7 @@ export function planGatePass(input: {
   const comments: string[] = [];
   const agateLabels = pr.labels.filter((label) => label.startsWith(STATE_LABEL_PREFIX));
   let labels: GatePlan["labels"];
-  if (decision.state !== "not_gated") {
+  if (decision.state !== "not_gated" && !decision.report_only) {
     const wanted = `${STATE_LABEL_PREFIX}${decision.state}`;
     // Every `agate:` label is agate's: one that is not this state's is a lie, whoever set it.
     labels = {

@@ -62,6 +62,10 @@ const STATE_LEAD: Record<GateDecision["state"], string> = {
  * title, with the cause, right above it.
  */
 function firstLine(decision: GateDecision, facts: GateFacts): string {
+  if (decision.report_only) {
+    const [next] = decision.missing;
+    return `**Report only:** this check never blocks a merge (gate.report_only in the base config). Enforced, it would be ${decision.state}${next ? `; its next work item: ${next}` : ""}.`;
+  }
   if (decision.state === "accepted" && facts.override) {
     return `**Accepted by ${codeSpan(facts.override.by, 60)}'s override:** this exact commit may merge; any push voids it. Nothing to do.`;
   }

@@ -29573,7 +29573,10 @@ var gateSchema = external_exports.strictObject({
   labels: external_exports.array(labelSchema).default(["agent"]).meta({
     description: "A pull request carrying any of these labels is gated. Removing it later does not ungate it."
   }),
-  branches: external_exports.array(globSchema).default(["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"]).meta({ description: "Head-branch globs whose pull requests are gated." })
+  branches: external_exports.array(globSchema).default(["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"]).meta({ description: "Head-branch globs whose pull requests are gated." }),
+  report_only: external_exports.boolean().default(false).meta({
+    description: "Adopt agate gradually: the agate check always concludes neutral (it never blocks a merge or a merge queue) and its summary shows what agate would have decided; no state labels are set. Everything else (records, the evaluator, budgets) runs as when enforced."
+  })
 }).meta({
   description: "Which pull requests agate gates. Any match gates; nothing here can ungate."
 });

@@ -594,6 +594,8 @@ var gateDecisionSchema = z7.strictObject({
   carried_over_from: positiveIntSchema.nullable(),
   /** The earlier head whose failure this decision shows again: the tree did not change. */
   replayed_from: gitShaSchema.nullable().optional(),
+  /** gate.report_only: the state is what agate would decide; the check concludes neutral. */
+  report_only: z7.boolean().optional(),
   /** The handoff file as verified, for the acceptance record; null when not looked at. */
   handoff: handoffCheckSchema.nullable()
 });
@@ -2126,7 +2128,10 @@ var gateSchema = z12.strictObject({
   labels: z12.array(labelSchema).default(["agent"]).meta({
     description: "A pull request carrying any of these labels is gated. Removing it later does not ungate it."
   }),
-  branches: z12.array(globSchema).default(["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"]).meta({ description: "Head-branch globs whose pull requests are gated." })
+  branches: z12.array(globSchema).default(["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"]).meta({ description: "Head-branch globs whose pull requests are gated." }),
+  report_only: z12.boolean().default(false).meta({
+    description: "Adopt agate gradually: the agate check always concludes neutral (it never blocks a merge or a merge queue) and its summary shows what agate would have decided; no state labels are set. Everything else (records, the evaluator, budgets) runs as when enforced."
+  })
 }).meta({
   description: "Which pull requests agate gates. Any match gates; nothing here can ungate."
 });
@@ -9144,6 +9149,17 @@ function selectGate(gate, pr, previouslyGated) {
 
 // checks/gate/decide.ts
 function decideGate(facts) {
+  const decision = decideEnforced(facts);
+  const reportOnly = facts.config.status === "ok" && facts.config.config.gate.report_only;
+  if (!reportOnly || decision.state === "not_gated") return decision;
+  return {
+    ...decision,
+    conclusion: "neutral",
+    report_only: true,
+    title: cutTitle(`Report only, would be ${decision.state}: ${decision.title}`)
+  };
+}
+function decideEnforced(facts) {
   const pr = facts.pull_request;
   const head = shortSha(pr.head_sha);
   if (facts.head_shared_with.length > 0) return sharedHead(facts);
@@ -9723,6 +9739,10 @@ var STATE_LEAD = {
   not_gated: "**Not gated:** agate does not gate this pull request."
 };
 function firstLine(decision, facts) {
+  if (decision.report_only) {
+    const [next2] = decision.missing;
+    return `**Report only:** this check never blocks a merge (gate.report_only in the base config). Enforced, it would be ${decision.state}${next2 ? `; its next work item: ${next2}` : ""}.`;
+  }
   if (decision.state === "accepted" && facts.override) {
     return `**Accepted by ${codeSpan(facts.override.by, 60)}'s override:** this exact commit may merge; any push voids it. Nothing to do.`;
   }
@@ -9934,6 +9954,16 @@ function recordTimeoutReason(headSha, timeoutMs) {
   return `no command record for the merge group head ${shortSha(headSha)} within ${durationText(timeoutMs)} (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`;
 }
 function decideMergeGroup(facts) {
+  const decision = decideMergeGroupEnforced(facts);
+  const reportOnly = facts.config.status === "ok" && facts.config.config.gate.report_only;
+  if (!reportOnly || decision.state === "not_gated") return decision;
+  return {
+    ...decision,
+    conclusion: "neutral",
+    title: cutTitle(`Report only, would be ${decision.state}: ${decision.title}`)
+  };
+}
+function decideMergeGroupEnforced(facts) {
   const head = shortSha(facts.merge_group.head_sha);
   const reasons = facts.evidence.filter((e) => e.refused).map((e) => `command record refused: ${e.refused}`);
   if (facts.config.status === "missing") {
@@ -10190,7 +10220,7 @@ function planGatePass(input) {
     rerun: input.rerunEvaluator
   } : null;
   const view = askEvaluator2 ? {
-    conclusion: null,
+    conclusion: decision.report_only ? "neutral" : null,
     title: `Commands passed on ${shortSha(pr.head_sha)}; the evaluator is judging tree ${shortSha(askEvaluator2.tree_sha)}`,
     summary: "**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.\n\nEvery required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.\n",
     rerunEvaluator: true
@@ -10205,7 +10235,7 @@ function planGatePass(input) {
   const comments = [];
   const agateLabels = pr.labels.filter((label) => label.startsWith(STATE_LABEL_PREFIX));
   let labels;
-  if (decision.state !== "not_gated") {
+  if (decision.state !== "not_gated" && !decision.report_only) {
     const wanted = `${STATE_LABEL_PREFIX}${decision.state}`;
     labels = {
       remove: agateLabels.filter((label) => label !== wanted),

@@ -240,6 +240,21 @@ describe("the agate gate, end to end against the simulator", () => {
     });
   });
 
+  it("gate.report_only: a failing command is reported as what would be decided; the check is neutral and no state label is set", async () => {
+    const repo = "trying-out";
+    const { head, number, branch } = await gate.agentPullRequest(
+      repo,
+      { "answer.txt": "41\n" },
+      { config: `${CONFIG}gate:\n  report_only: true\n` },
+    );
+    await gate.ci(repo, branch, head);
+    const check = gate.gateCheck(repo, head);
+    expect(check).toMatchObject({ status: "completed", conclusion: "neutral" });
+    expect(check?.output?.title).toMatch(/^Report only, would be rejected: /);
+    expect(check?.output?.summary).toContain("**Report only:** this check never blocks a merge");
+    expect(gate.sim.labelsOf({ repo, number }).filter((l) => l.startsWith("agate:"))).toEqual([]);
+  });
+
   it("a malformed config on the base blocks the check (the fix is on the base) with the file, line and fix, once", async () => {
     const repo = "broken";
     const { head, number } = await gate.agentPullRequest(
