@@ -11,7 +11,7 @@ const { sim } = useSimulator();
 
 /** The form's target and its hidden manifest, as a browser would post them. */
 function formOf(html: string): { action: string; manifest: Record<string, unknown> } {
-  const unescape = (text: string) =>
+  const fromHtml = (text: string) =>
     text
       .replaceAll("&quot;", '"')
       .replaceAll("&#39;", "'")
@@ -21,7 +21,7 @@ function formOf(html: string): { action: string; manifest: Record<string, unknow
   const action = /<form action="([^"]+)"/.exec(html)?.[1];
   const manifest = /name="manifest" value="([^"]+)"/.exec(html)?.[1];
   if (!action || !manifest) throw new Error(`no manifest form in:\n${html}`);
-  return { action: unescape(action), manifest: JSON.parse(unescape(manifest)) };
+  return { action: fromHtml(action), manifest: JSON.parse(fromHtml(manifest)) };
 }
 
 describe("registration by GitHub's App-manifest flow (no credentials yet)", () => {
