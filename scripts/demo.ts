@@ -87,7 +87,7 @@ function handoffOf(sha: string) {
   const lines = (showCheck(sha)?.output?.summary ?? "").split("\n");
   return {
     row: lines.find((line) => line.startsWith("| handoff file |")) ?? "",
-    items: lines.filter((line) => line.startsWith("- [ ] .agate/handoff.md: ")),
+    items: lines.filter((line) => line.startsWith("- [ ] Fix .agate/handoff.md: ")),
   };
 }
 
