@@ -68,6 +68,7 @@ describe("parseConfig: valid configs", () => {
         authors: [],
         labels: ["agent"],
         branches: ["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"],
+        report_only: false,
       },
       commands: [{ name: "test", run: "npm test", timeout: 600_000, writes: [] }],
       protected_paths: [],
@@ -166,7 +167,7 @@ commands:
         path: "gate.lables",
         line: 6,
         column: 3,
-        message: "unknown key; did you mean labels? (gate takes all, authors, labels, branches)",
+        message: "unknown key; did you mean labels? (gate takes all, authors, labels, branches, report_only)",
       },
     ]);
   });
