@@ -167,7 +167,8 @@ commands:
         path: "gate.lables",
         line: 6,
         column: 3,
-        message: "unknown key; did you mean labels? (gate takes all, authors, labels, branches, report_only)",
+        message:
+          "unknown key; did you mean labels? (gate takes all, authors, labels, branches, report_only)",
       },
     ]);
   });
