@@ -30,6 +30,7 @@ import {
   stalledReason,
 } from "./progress.js";
 import { protectedChanges } from "./protected-paths.js";
+import { reportOnly } from "./report-only.js";
 import { selectGate } from "./select.js";
 
 /**
@@ -39,16 +40,8 @@ import { selectGate } from "./select.js";
  */
 export function decideGate(facts: GateFacts): GateDecision {
   const decision = decideEnforced(facts);
-  const reportOnly = facts.config.status === "ok" && facts.config.config.gate.report_only;
-  if (!reportOnly || decision.state === "not_gated") return decision;
-  // Adopting gradually: GitHub counts neutral as passing, so the check never blocks; the decision
-  // itself stays whole (recorded, summarised) so people see what agate would do.
-  return {
-    ...decision,
-    conclusion: "neutral",
-    report_only: true,
-    title: cutTitle(`Report only, would be ${decision.state}: ${decision.title}`),
-  };
+  const reported = reportOnly(facts.config, decision);
+  return reported === decision ? decision : { ...reported, report_only: true };
 }
 
 function decideEnforced(facts: GateFacts): GateDecision {

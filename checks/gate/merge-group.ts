@@ -11,6 +11,7 @@ import {
 } from "../markdown.js";
 import { protectedChanges } from "./protected-paths.js";
 import { commandsSection } from "./render.js";
+import { reportOnly } from "./report-only.js";
 import { requirementsTable } from "./requirements-table.js";
 
 /** GitHub's merge queue builds every group on a branch under this prefix. */
@@ -32,15 +33,8 @@ export function recordTimeoutReason(headSha: string, timeoutMs: number): string 
  * deadline passed without one; otherwise the check stays in progress. Pure: facts in.
  */
 export function decideMergeGroup(facts: MergeGroupFacts): MergeGroupDecision {
-  const decision = decideMergeGroupEnforced(facts);
-  const reportOnly = facts.config.status === "ok" && facts.config.config.gate.report_only;
   // gate.report_only: a queue must never wait on, or be failed by, a gate being tried out.
-  if (!reportOnly || decision.state === "not_gated") return decision;
-  return {
-    ...decision,
-    conclusion: "neutral",
-    title: cutTitle(`Report only, would be ${decision.state}: ${decision.title}`),
-  };
+  return reportOnly(facts.config, decideMergeGroupEnforced(facts));
 }
 
 function decideMergeGroupEnforced(facts: MergeGroupFacts): MergeGroupDecision {

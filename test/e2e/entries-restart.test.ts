@@ -91,22 +91,28 @@ async function events(n: number) {
   }
 }
 
+/** An App, and an entry agent-b has claimed, the claim's pass finished (labels and reply). */
+async function claimedEntry(): Promise<{ first: AppProcess; n: number }> {
+  await sim.createRepository({ repo: "r", files: { ".github/agate.yml": CONFIG } });
+  const first = await start();
+  const n = await sim.createIssue({
+    repo: "r",
+    title: "Handoff",
+    body: ENTRY_FORM({}),
+    user: "agent-a",
+  });
+  await until("the entry to open", () => labelled(n, "agate:open", "agate:background"));
+  await sim.addIssueComment({ repo: "r", number: n, body: "/claim", user: "agent-b" });
+  // Until the claim's pass is done: a job killed mid-way holds its entry's later jobs until its
+  // lease expires (AGATE_LEASE_MS), which is not what these tests are about.
+  await until("the claim", () => labelled(n, "agate:claimed", "agate:background"));
+  await until("agate's reply to the claim", () => claimAnswered(n));
+  return { first, n };
+}
+
 describe("entry timers across a restart of the App", () => {
   it("a claim made before a crash expires in the next process, once", async () => {
-    await sim.createRepository({ repo: "r", files: { ".github/agate.yml": CONFIG } });
-    const first = await start();
-    const n = await sim.createIssue({
-      repo: "r",
-      title: "Handoff",
-      body: ENTRY_FORM({}),
-      user: "agent-a",
-    });
-    await until("the entry to open", () => labelled(n, "agate:open", "agate:background"));
-    await sim.addIssueComment({ repo: "r", number: n, body: "/claim", user: "agent-b" });
-    // Until the claim's pass is done: a job killed mid-way holds its entry's later jobs until its
-    // lease expires (AGATE_LEASE_MS), which is not what this test is about.
-    await until("the claim", () => labelled(n, "agate:claimed", "agate:background"));
-    await until("agate's reply to the claim", () => claimAnswered(n));
+    const { first, n } = await claimedEntry();
     const claimedAt = Date.now();
     await first.crash();
     // The deadline passes while no App runs: nothing can happen.
@@ -130,20 +136,7 @@ describe("entry timers across a restart of the App", () => {
   }, 60_000);
 
   it("an answer made in time while the App was down is not overtaken by the claim's timer after the restart", async () => {
-    await sim.createRepository({ repo: "r", files: { ".github/agate.yml": CONFIG } });
-    const first = await start();
-    const n = await sim.createIssue({
-      repo: "r",
-      title: "Handoff",
-      body: ENTRY_FORM({}),
-      user: "agent-a",
-    });
-    await until("the entry to open", () => labelled(n, "agate:open", "agate:background"));
-    await sim.addIssueComment({ repo: "r", number: n, body: "/claim", user: "agent-b" });
-    // Until the claim's pass is done: a job killed mid-way holds its entry's later jobs until its
-    // lease expires (AGATE_LEASE_MS), which is not what this test is about.
-    await until("the claim", () => labelled(n, "agate:claimed", "agate:background"));
-    await until("agate's reply to the claim", () => claimAnswered(n));
+    const { first, n } = await claimedEntry();
     await first.crash();
     // The owner answers in time; its webhook finds no App (GitHub records a failed delivery).
     await sim.addIssueComment({ repo: "r", number: n, body: "/answer 5433", user: "agent-b" });

@@ -32,6 +32,38 @@ async function openedWithoutHandling(repo: string) {
   return { first, number };
 }
 
+/**
+ * Hands `delivery` to the gate while the agent pushes to codex/x the moment agate asks GitHub
+ * for the compare; returns the pushed head (undefined if the pass never compared).
+ */
+async function handleWithPushDuringCompare(
+  delivery: Parameters<typeof gate.handle>[0],
+  repo: string,
+): Promise<string | undefined> {
+  let second: string | undefined;
+  const deps = gate.deps();
+  await gate.handle(delivery, {
+    ...deps,
+    octokitFor: async (id: number) => {
+      const octokit = (await deps.octokitFor(id)) as unknown as {
+        hook: { before: (name: string, hook: (o: { url: string }) => Promise<void>) => void };
+      };
+      octokit.hook.before("request", async (options) => {
+        if (second === undefined && /\/compare\//.test(options.url)) {
+          second = await gate.sim.pushCommit({
+            repo,
+            branch: "codex/x",
+            files: { "b.txt": "b\n" },
+            author: "codex[bot]",
+          });
+        }
+      });
+      return octokit as never;
+    },
+  });
+  return second;
+}
+
 describe("the agate gate, end to end against the simulator", () => {
   it("opened → waiting; commands pass → accepted; a push → the old record stale, the new head graded afresh", async () => {
     const repo = "story";
@@ -306,27 +338,7 @@ describe("the agate gate, end to end against the simulator", () => {
     const opened = structuredClone(event);
     delete (opened.payload as { pull_request: { updated_at?: string } }).pull_request.updated_at;
     // The agent pushes while agate is reading what the pull request changes.
-    let second: string | undefined;
-    const deps = gate.deps();
-    await gate.handle(opened, {
-      ...deps,
-      octokitFor: async (id: number) => {
-        const octokit = (await deps.octokitFor(id)) as unknown as {
-          hook: { before: (name: string, hook: (o: { url: string }) => Promise<void>) => void };
-        };
-        octokit.hook.before("request", async (options) => {
-          if (second === undefined && /\/compare\//.test(options.url)) {
-            second = await gate.sim.pushCommit({
-              repo,
-              branch: "codex/x",
-              files: { "b.txt": "b\n" },
-              author: "codex[bot]",
-            });
-          }
-        });
-        return octokit as never;
-      },
-    });
+    const second = await handleWithPushDuringCompare(opened, repo);
     expect(second).toBeDefined();
     const records = await gate.store.listRecords({
       repository: `${gate.sim.owner}/${repo}`,
@@ -342,27 +354,7 @@ describe("the agate gate, end to end against the simulator", () => {
     const { first, number } = await openedWithoutHandling(repo);
     const [opened] = (await gate.takePending()).filter((d) => d.action === "opened");
     if (!opened) throw new Error("no pull_request.opened delivery");
-    let second: string | undefined;
-    const deps = gate.deps();
-    await gate.handle(opened, {
-      ...deps,
-      octokitFor: async (id: number) => {
-        const octokit = (await deps.octokitFor(id)) as unknown as {
-          hook: { before: (name: string, hook: (o: { url: string }) => Promise<void>) => void };
-        };
-        octokit.hook.before("request", async (options) => {
-          if (second === undefined && /\/compare\//.test(options.url)) {
-            second = await gate.sim.pushCommit({
-              repo,
-              branch: "codex/x",
-              files: { "b.txt": "b\n" },
-              author: "codex[bot]",
-            });
-          }
-        });
-        return octokit as never;
-      },
-    });
+    const second = await handleWithPushDuringCompare(opened, repo);
     if (second === undefined) throw new Error("the push during the pass did not happen");
     // Every fact of that pass was read at `first`: its record and check name `first` alone.
     const key = { repository: `${gate.sim.owner}/${repo}`, pullNumber: number };
