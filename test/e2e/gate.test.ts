@@ -166,10 +166,12 @@ describe("the agate gate, end to end against the simulator", () => {
       "agate removed `agate:accepted`, `agate:stalled`: agate's labels show the state of its gate, and it does not gate this pull request",
     );
 
+    // Not the human pull request's change: the same files, parent, author and second would be
+    // the same commit, whose check is that pull request's too (a shared head is blocked).
     const gated = await gate.sim.pushCommit({
       repo,
       branch: "feature/other",
-      files: { "answer.txt": "42\n" },
+      files: { "answer.txt": "42\n", "other.txt": "other\n" },
       author: "codex[bot]",
     });
     const { number } = await gate.sim.openPullRequest({
