@@ -9124,6 +9124,17 @@ function capped(findings, more) {
 }
 var normalisePath = (file) => file.replace(/^(\.\/)+/, "");
 
+// checks/gate/report-only.ts
+function reportOnly(config, decision) {
+  const on = config.status === "ok" && config.config.gate.report_only;
+  if (!on || decision.state === "not_gated") return decision;
+  return {
+    ...decision,
+    conclusion: "neutral",
+    title: cutTitle(`Report only, would be ${decision.state}: ${decision.title}`)
+  };
+}
+
 // checks/gate/select.ts
 import picomatch3 from "picomatch";
 function selectGate(gate, pr, previouslyGated) {
@@ -9150,14 +9161,8 @@ function selectGate(gate, pr, previouslyGated) {
 // checks/gate/decide.ts
 function decideGate(facts) {
   const decision = decideEnforced(facts);
-  const reportOnly = facts.config.status === "ok" && facts.config.config.gate.report_only;
-  if (!reportOnly || decision.state === "not_gated") return decision;
-  return {
-    ...decision,
-    conclusion: "neutral",
-    report_only: true,
-    title: cutTitle(`Report only, would be ${decision.state}: ${decision.title}`)
-  };
+  const reported = reportOnly(facts.config, decision);
+  return reported === decision ? decision : { ...reported, report_only: true };
 }
 function decideEnforced(facts) {
   const pr = facts.pull_request;
@@ -9954,14 +9959,7 @@ function recordTimeoutReason(headSha, timeoutMs) {
   return `no command record for the merge group head ${shortSha(headSha)} within ${durationText(timeoutMs)} (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`;
 }
 function decideMergeGroup(facts) {
-  const decision = decideMergeGroupEnforced(facts);
-  const reportOnly = facts.config.status === "ok" && facts.config.config.gate.report_only;
-  if (!reportOnly || decision.state === "not_gated") return decision;
-  return {
-    ...decision,
-    conclusion: "neutral",
-    title: cutTitle(`Report only, would be ${decision.state}: ${decision.title}`)
-  };
+  return reportOnly(facts.config, decideMergeGroupEnforced(facts));
 }
 function decideMergeGroupEnforced(facts) {
   const head = shortSha(facts.merge_group.head_sha);
