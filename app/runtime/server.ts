@@ -11,7 +11,7 @@ import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { commandSandboxProblem } from "../evaluator/sandbox.js";
 import { defaultRoute } from "../gate/route.js";
-import { openStore } from "../store/open-store.js";
+import { openStore, parseDatabaseUrl } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import { registerIntake } from "./intake.js";
 import {
@@ -172,7 +172,8 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
           limits.lingerMs,
         );
       });
-    const storeKind = storeKindOf(settings.databaseUrl);
+    // The backend's name, as the store opener reads the same URL ("sqlite-memory" is SQLite too).
+    const storeKind = parseDatabaseUrl(settings.databaseUrl).kind.replace("-memory", "");
     const readiness = readinessCheck(store, storeKind, probot, now);
     const server = createServer((req, res) => {
       if (req.method === "GET" && req.url === HEALTH_PATH) {
@@ -265,10 +266,6 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
     throw error;
   }
 }
-
-/** Which backend a database URL opens, for the health answers. */
-const storeKindOf = (databaseUrl: string) =>
-  /^postgres(ql)?:/i.test(databaseUrl) ? "postgresql" : "sqlite";
 
 /**
  * Liveness: the process answers and its store answers (a worker that cannot reach its store is

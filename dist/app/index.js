@@ -12438,7 +12438,7 @@ async function startAgate(options) {
         limits.lingerMs
       );
     });
-    const storeKind = storeKindOf(settings.databaseUrl);
+    const storeKind = parseDatabaseUrl(settings.databaseUrl).kind.replace("-memory", "");
     const readiness = readinessCheck(store, storeKind, probot, now);
     const server = createServer((req, res) => {
       if (req.method === "GET" && req.url === HEALTH_PATH) {
@@ -12521,7 +12521,6 @@ async function startAgate(options) {
     throw error;
   }
 }
-var storeKindOf = (databaseUrl) => /^postgres(ql)?:/i.test(databaseUrl) ? "postgresql" : "sqlite";
 async function health(store, kind, res) {
   try {
     const queued = await store.countJobs({ status: "queued" });
