@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -13,7 +14,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TraceParseError } from "../checks/progress/events.js";
 import { progressReportSchema } from "../schemas/trace.js";
-import { analyseTraceFile, TraceFileError } from "./trace.js";
+import { analyseTraceFile, readTraces, TraceFileError } from "./trace.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "test", "fixtures", "traces");
 const SAMPLES = process.env.AGATE_TRAJECTORIES ?? "/work/shared/trajectories";
@@ -178,6 +179,30 @@ describe("malformed input names the line", () => {
     for (const path of [fifo, link, join(dir, "d"), join(dir, "missing.jsonl")]) {
       if (!existsSync(path) && path === fifo) continue;
       await expect(analyseTraceFile(path)).rejects.toBeInstanceOf(TraceFileError);
+    }
+  });
+});
+
+describe("readTraces: only the working directory's own files", () => {
+  it("a trace outside it, or reached through a symlinked folder, is refused and never read", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "agate-trace-outside-"));
+    dir = mkdtempSync(join(tmpdir(), "agate-trace-"));
+    try {
+      writeFileSync(join(outside, "secret.jsonl"), "SECRET=hunter2\n");
+      symlinkSync(outside, join(dir, "traces"));
+      cpSync(join(FIXTURES, "codex.jsonl"), join(dir, "ok.jsonl"));
+      const outcomes = await readTraces(dir, "{ok.jsonl,traces/*.jsonl}");
+      const byPath = await readTraces(dir, "traces/secret.jsonl");
+      const absolute = await readTraces(dir, join(outside, "secret.jsonl"));
+      for (const refused of [...byPath, ...absolute]) {
+        expect(refused.report).toBeNull();
+        expect(refused.error).toMatch(/reached without symbolic links: agate reads a trace only/);
+        expect(refused.error).not.toContain("hunter2");
+      }
+      // The glob does not descend into the link; the workspace's own trace is read.
+      expect(outcomes.map((o) => [o.source, o.error])).toEqual([["ok.jsonl", null]]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
     }
   });
 });

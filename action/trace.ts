@@ -1,5 +1,12 @@
-import { createReadStream, type Dirent, lstatSync, readdirSync, readFileSync } from "node:fs";
-import { basename, join, relative, resolve } from "node:path";
+import {
+  createReadStream,
+  type Dirent,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+} from "node:fs";
+import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import picomatch from "picomatch";
 import { createTraceAnalysis } from "../checks/progress/analyse.js";
 import { TraceParseError } from "../checks/progress/events.js";
@@ -182,7 +189,8 @@ export const MAX_TRACE_FILES = 20;
 
 /**
  * The files a `trace` input names under `cwd`: a path, or a glob (picomatch) matched against the
- * regular files below its static base. Symbolic links are never followed or matched.
+ * regular files below its static base. readTraces reads only those under the working directory
+ * with no symbolic link on their path.
  */
 export function resolveTraceFiles(cwd: string, pattern: string): string[] {
   const scan = picomatch.scan(pattern);
@@ -204,6 +212,26 @@ export function resolveTraceFiles(cwd: string, pattern: string): string[] {
   return found.sort().slice(0, MAX_TRACE_FILES);
 }
 
+/**
+ * The file lies under the working directory, and no part of its path is a symbolic link. The
+ * trace and the folders around it are the agent's: a link to /proc/self/environ or a runner file
+ * must not be read, since a parse error quotes what it read into the job summary. (A missing
+ * file passes here; reading it reports it.)
+ */
+function underWorkspace(cwd: string, file: string): boolean {
+  const root = realpathSync(cwd);
+  const lexical = resolve(root, relative(cwd, file));
+  const within = relative(root, lexical);
+  if (within === "" || within.startsWith("..") || isAbsolute(within)) return false;
+  let real: string;
+  try {
+    real = realpathSync(lexical);
+  } catch {
+    return true;
+  }
+  return real === lexical;
+}
+
 export interface TraceOutcome {
   source: string;
   report: ProgressReport | null;
@@ -223,6 +251,14 @@ export async function readTraces(cwd: string, pattern: string): Promise<TraceOut
   for (const file of files) {
     const inside = relative(cwd, file);
     const source = inside && !inside.startsWith("..") ? inside : file;
+    if (!underWorkspace(cwd, file)) {
+      outcomes.push({
+        source,
+        report: null,
+        error: `${source} is not a file under ${cwd} reached without symbolic links: agate reads a trace only from the working directory`,
+      });
+      continue;
+    }
     try {
       outcomes.push({ source, report: await analyseTraceFile(file), error: null });
     } catch (error) {
