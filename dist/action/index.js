@@ -30709,8 +30709,14 @@ function renderRecordMarkdown(record2, tailChars = 8e3) {
 
 // action/trace.ts
 var import_picomatch = __toESM(require_picomatch2(), 1);
-import { createReadStream, lstatSync as lstatSync2, readdirSync as readdirSync3, readFileSync as readFileSync4 } from "node:fs";
-import { basename, join as join5, relative, resolve as resolve3 } from "node:path";
+import {
+  createReadStream,
+  lstatSync as lstatSync2,
+  readdirSync as readdirSync3,
+  readFileSync as readFileSync4,
+  realpathSync as realpathSync3
+} from "node:fs";
+import { basename, isAbsolute as isAbsolute2, join as join5, relative, resolve as resolve3 } from "node:path";
 
 // checks/progress/bounded-set.ts
 var BoundedSet = class {
@@ -32350,6 +32356,19 @@ function resolveTraceFiles(cwd, pattern) {
   }
   return found2.sort().slice(0, MAX_TRACE_FILES);
 }
+function underWorkspace(cwd, file2) {
+  const root2 = realpathSync3(cwd);
+  const lexical = resolve3(root2, relative(cwd, file2));
+  const within = relative(root2, lexical);
+  if (within === "" || within.startsWith("..") || isAbsolute2(within)) return false;
+  let real;
+  try {
+    real = realpathSync3(lexical);
+  } catch {
+    return true;
+  }
+  return real === lexical;
+}
 async function readTraces(cwd, pattern) {
   const files = resolveTraceFiles(cwd, pattern);
   if (files.length === 0) {
@@ -32359,6 +32378,14 @@ async function readTraces(cwd, pattern) {
   for (const file2 of files) {
     const inside = relative(cwd, file2);
     const source = inside && !inside.startsWith("..") ? inside : file2;
+    if (!underWorkspace(cwd, file2)) {
+      outcomes.push({
+        source,
+        report: null,
+        error: `${source} is not a file under ${cwd} reached without symbolic links: agate reads a trace only from the working directory`
+      });
+      continue;
+    }
     try {
       outcomes.push({ source, report: await analyseTraceFile(file2), error: null });
     } catch (error63) {

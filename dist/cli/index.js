@@ -34085,8 +34085,14 @@ function renderProgressText(report2, source) {
 }
 
 // action/trace.ts
-import { createReadStream, lstatSync as lstatSync2, readdirSync as readdirSync3, readFileSync as readFileSync4 } from "node:fs";
-import { basename, join as join6, relative, resolve as resolve4 } from "node:path";
+import {
+  createReadStream,
+  lstatSync as lstatSync2,
+  readdirSync as readdirSync3,
+  readFileSync as readFileSync4,
+  realpathSync as realpathSync3
+} from "node:fs";
+import { basename, isAbsolute as isAbsolute3, join as join6, relative, resolve as resolve4 } from "node:path";
 
 // checks/progress/bounded-set.ts
 var BoundedSet = class {
