@@ -130,7 +130,7 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
     const form = parseEntryForm(issue.body);
     if (form.kind === "not_an_entry") return `${where}: not a handoff entry`;
     if (form.kind === "refused") {
-      await refuse(github, issue, say.refusedForm(form.missing, form.problems));
+      await refuse(github, issue, deps.appLogin, say.refusedForm(form.missing, form.problems));
       return `${where}: refused (missing ${form.missing.join(", ") || form.problems.join("; ")}), closed (${callsOf(github)})`;
     }
     const step = openEntry({
@@ -159,6 +159,9 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
     const pending = comments
       .filter((c) => c.id > (entry as HandoffEntry).comments_through)
       .filter((c) => c.login.toLowerCase() !== deps.appLogin.toLowerCase())
+      // An edit is never a command (as the route says): a plain comment changed later into
+      // `/answer` or `/escalate` would act with the words of a moment nobody saw.
+      .filter((c) => !c.edited)
       .map((c) => ({ comment: c, command: parseEntryCommand(c.body) }))
       .sort((a, b) => a.comment.id - b.comment.id);
     for (const { comment, command } of pending) {
@@ -183,9 +186,16 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
 }
 
 /** The refusal once (found by its marker after a crash), then the issue closed. */
-async function refuse(github: EntryGitHub, issue: EntryIssueFact, text: string): Promise<void> {
+async function refuse(
+  github: EntryGitHub,
+  issue: EntryIssueFact,
+  appLogin: string,
+  text: string,
+): Promise<void> {
   const comments = await github.issueComments(issue.number);
-  if (!comments.some((c) => c.body.includes(REFUSAL_MARKER))) {
+  // Only agate's own comment counts: anyone can type the marker to silence the refusal.
+  const own = comments.filter((c) => c.login.toLowerCase() === appLogin.toLowerCase());
+  if (!own.some((c) => c.body.includes(REFUSAL_MARKER))) {
     await github.comment(issue.number, `${text}\n\n${REFUSAL_MARKER}`);
   }
   await github.setIssueState(issue.number, "closed", "not_planned");

@@ -596,6 +596,7 @@ export class GitHubAdapter {
       body: c.body ?? "",
       login: c.user?.login ?? "ghost",
       created_at: c.created_at,
+      edited: c.updated_at !== c.created_at,
     }));
   }
 
@@ -664,6 +665,8 @@ export interface IssueCommentFact {
   body: string;
   login: string;
   created_at: string;
+  /** Changed since it was posted: its words now are not the words of its event. */
+  edited: boolean;
 }
 
 /** The fields of a listed workflow run agate reads (the list's item type is not exported). */

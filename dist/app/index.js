@@ -1263,7 +1263,8 @@ var GitHubAdapter = class {
       id: c.id,
       body: c.body ?? "",
       login: c.user?.login ?? "ghost",
-      created_at: c.created_at
+      created_at: c.created_at,
+      edited: c.updated_at !== c.created_at
     }));
   }
   /** Opens or closes an issue (closed as completed or not planned). */
@@ -2744,7 +2745,7 @@ async function runEntryJob(job2, deps) {
     const form = parseEntryForm(issue.body);
     if (form.kind === "not_an_entry") return `${where}: not a handoff entry`;
     if (form.kind === "refused") {
-      await refuse(github, issue, refusedForm(form.missing, form.problems));
+      await refuse(github, issue, deps.appLogin, refusedForm(form.missing, form.problems));
       return `${where}: refused (missing ${form.missing.join(", ") || form.problems.join("; ")}), closed (${callsOf(github)})`;
     }
     const step2 = openEntry({
@@ -2766,7 +2767,7 @@ async function runEntryJob(job2, deps) {
   let comments;
   if (job2.trigger.event === "issue_comment" || job2.trigger.event === "timer" || justOpened) {
     comments = await github.issueComments(issue.number);
-    const pending = comments.filter((c) => c.id > entry.comments_through).filter((c) => c.login.toLowerCase() !== deps.appLogin.toLowerCase()).map((c) => ({ comment: c, command: parseEntryCommand(c.body) })).sort((a, b) => a.comment.id - b.comment.id);
+    const pending = comments.filter((c) => c.id > entry.comments_through).filter((c) => c.login.toLowerCase() !== deps.appLogin.toLowerCase()).filter((c) => !c.edited).map((c) => ({ comment: c, command: parseEntryCommand(c.body) })).sort((a, b) => a.comment.id - b.comment.id);
     for (const { comment, command } of pending) {
       if (command === null) continue;
       const at = new Date(Math.min(Date.parse(comment.created_at), deps.now().getTime()));
@@ -2785,9 +2786,10 @@ async function runEntryJob(job2, deps) {
   if (rulesRead?.problem) notes.push(rulesRead.problem);
   return `${where} after ${job2.trigger.event}${job2.trigger.action ? `.${job2.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected} (${callsOf(github)})`;
 }
-async function refuse(github, issue, text) {
+async function refuse(github, issue, appLogin, text) {
   const comments = await github.issueComments(issue.number);
-  if (!comments.some((c) => c.body.includes(REFUSAL_MARKER))) {
+  const own = comments.filter((c) => c.login.toLowerCase() === appLogin.toLowerCase());
+  if (!own.some((c) => c.body.includes(REFUSAL_MARKER))) {
     await github.comment(issue.number, `${text}
 
 ${REFUSAL_MARKER}`);

@@ -63,6 +63,26 @@ describe("opening an entry", () => {
     expect(labels("w2", n)).toEqual(["agate:background", "agate:open"]);
   });
 
+  it("a refusal marker typed by someone else does not silence agate's refusal", async () => {
+    await h.repo("w4");
+    const n = await h.sim.createIssue({
+      repo: "w4",
+      title: "Handoff: a question",
+      body: ENTRY_FORM({ tried: "" }),
+      user: "agent-a",
+    });
+    await h.sim.addIssueComment({
+      repo: "w4",
+      number: n,
+      body: "<!-- agate:entry-refused -->",
+      user: "mallory",
+    });
+    await h.work();
+    expect(h.issue("w4", n)).toMatchObject({ state: "closed", stateReason: "not_planned" });
+    expect(replies("w4", n)).toHaveLength(1);
+    expect(replies("w4", n)[0]).toContain("**tried**");
+  });
+
   it("an ordinary issue is left alone: no job, no call", async () => {
     await h.repo("w3");
     h.sim.clearCalls();
@@ -221,6 +241,33 @@ describe("deliveries as GitHub makes them", () => {
     expect(h.issue("d1", n).comments).toHaveLength(before);
     const events = await h.store.listEntryEvents({ repository: "agate-dev/d1", issueNumber: n });
     expect(events.map((e) => e.kind)).toEqual(["opened", "claimed"]);
+  });
+
+  it("an edited comment is never a command: a plain comment changed into /claim before agate read it claims nothing", async () => {
+    await h.repo("d2", CONFIG());
+    const n = await h.openEntry("d2", ENTRY_FORM({}));
+    // Posted, then edited a minute later, both before agate's pass reads the comments.
+    const id = await h.sim.addIssueComment({
+      repo: "d2",
+      number: n,
+      body: "Looking at it.",
+      user: "agent-b",
+    });
+    h.tick(MIN);
+    const repo = h.sim.repository({ repo: "d2" });
+    const issue = h.issue("d2", n);
+    const comment = issue.comments.find((c) => c.id === id);
+    if (!comment) throw new Error("the comment is gone");
+    await h.sim.world.editComment(repo, issue, comment, "/claim", h.sim.world.account("agent-b"));
+    await h.work();
+    // A later command makes a pass read every comment since the last one handled.
+    await h.comment("d2", n, "/claim", "agent-a");
+    expect(labels("d2", n)).toEqual(["agate:background", "agate:open"]);
+    const events = await h.store.listEntryEvents({ repository: "agate-dev/d2", issueNumber: n });
+    expect(events.map((e) => [e.kind, e.actor])).toEqual([
+      ["opened", "agent-a"],
+      ["refused", "agent-a"],
+    ]);
   });
 
   it("out of order: the later claim's webhook first still makes the earlier commenter the owner", async () => {

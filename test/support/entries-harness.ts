@@ -51,6 +51,8 @@ export interface EntriesHarness {
   work(): Promise<void>;
   /** Moves the clock on (GitHub's and the App's), then works. */
   advance(ms: number): Promise<void>;
+  /** Moves the clock (GitHub's too) without working: webhooks and timers wait for work(). */
+  tick(ms: number): void;
   /** Records one delivery (under `id`, default its own) with its routed jobs; nothing is run. */
   record(delivery: Delivery, id?: string): Promise<"new" | "duplicate" | "conflict">;
   /** The deliveries not recorded yet, now counted as taken: the test records them itself. */
@@ -178,6 +180,9 @@ export function useEntriesHarness(): EntriesHarness {
     async advance(ms) {
       need(clock, "clock").advance(ms);
       await harness.work();
+    },
+    tick(ms) {
+      need(clock, "clock").advance(ms);
     },
     async repo(name, config) {
       await need(sim, "simulator").createRepository({
