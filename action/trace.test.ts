@@ -183,24 +183,31 @@ describe("malformed input names the line", () => {
   });
 });
 
-describe("readTraces: only the working directory's own files", () => {
-  it("a trace outside it, or reached through a symlinked folder, is refused and never read", async () => {
+describe("readTraces: never through a symbolic link", () => {
+  it("a trace reached through a symlinked folder is refused and never read; a trace at its own path is read, inside the work tree or not", async () => {
     const outside = mkdtempSync(join(tmpdir(), "agate-trace-outside-"));
     dir = mkdtempSync(join(tmpdir(), "agate-trace-"));
     try {
       writeFileSync(join(outside, "secret.jsonl"), "SECRET=hunter2\n");
       symlinkSync(outside, join(dir, "traces"));
       cpSync(join(FIXTURES, "codex.jsonl"), join(dir, "ok.jsonl"));
+      cpSync(join(FIXTURES, "codex.jsonl"), join(outside, "downloaded.jsonl"));
       const outcomes = await readTraces(dir, "{ok.jsonl,traces/*.jsonl}");
       const byPath = await readTraces(dir, "traces/secret.jsonl");
-      const absolute = await readTraces(dir, join(outside, "secret.jsonl"));
+      const absolute = await readTraces(dir, join(dir, "traces", "secret.jsonl"));
       for (const refused of [...byPath, ...absolute]) {
         expect(refused.report).toBeNull();
-        expect(refused.error).toMatch(/reached without symbolic links: agate reads a trace only/);
+        expect(refused.error).toMatch(
+          /is reached through a symbolic link: agate reads a trace only at its own path/,
+        );
         expect(refused.error).not.toContain("hunter2");
       }
       // The glob does not descend into the link; the workspace's own trace is read.
       expect(outcomes.map((o) => [o.source, o.error])).toEqual([["ok.jsonl", null]]);
+      // A trace downloaded outside the work tree, named by its own path, is read.
+      const [downloaded] = await readTraces(dir, join(outside, "downloaded.jsonl"));
+      expect(downloaded?.error).toBeNull();
+      expect(downloaded?.report).not.toBeNull();
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }

@@ -189,8 +189,8 @@ export const MAX_TRACE_FILES = 20;
 
 /**
  * The files a `trace` input names under `cwd`: a path, or a glob (picomatch) matched against the
- * regular files below its static base. readTraces reads only those under the working directory
- * with no symbolic link on their path.
+ * regular files below its static base. readTraces reads only those with no symbolic link on
+ * their path.
  */
 export function resolveTraceFiles(cwd: string, pattern: string): string[] {
   const scan = picomatch.scan(pattern);
@@ -213,16 +213,15 @@ export function resolveTraceFiles(cwd: string, pattern: string): string[] {
 }
 
 /**
- * The file lies under the working directory, and no part of its path is a symbolic link. The
- * trace and the folders around it are the agent's: a link to /proc/self/environ or a runner file
- * must not be read, since a parse error quotes what it read into the job summary. (A missing
- * file passes here; reading it reports it.)
+ * No part of the file's path is a symbolic link. The trace and the folders around it may be the
+ * agent's (the work tree, $RUNNER_TEMP): a link to /proc/self/environ or a runner file must not be
+ * read, since a parse error quotes what it read into the job summary. The path itself is the
+ * workflow's, which the base branch owns. (A missing file passes here; reading it reports it.)
  */
-function underWorkspace(cwd: string, file: string): boolean {
-  const root = realpathSync(cwd);
-  const lexical = resolve(root, relative(cwd, file));
-  const within = relative(root, lexical);
-  if (within === "" || within.startsWith("..") || isAbsolute(within)) return false;
+function noLinkOnPath(cwd: string, file: string): boolean {
+  const within = relative(cwd, file);
+  const outside = within.startsWith("..") || isAbsolute(within);
+  const lexical = outside ? file : resolve(realpathSync(cwd), within);
   let real: string;
   try {
     real = realpathSync(lexical);
@@ -251,11 +250,11 @@ export async function readTraces(cwd: string, pattern: string): Promise<TraceOut
   for (const file of files) {
     const inside = relative(cwd, file);
     const source = inside && !inside.startsWith("..") ? inside : file;
-    if (!underWorkspace(cwd, file)) {
+    if (!noLinkOnPath(cwd, file)) {
       outcomes.push({
         source,
         report: null,
-        error: `${source} is not a file under ${cwd} reached without symbolic links: agate reads a trace only from the working directory`,
+        error: `${source} is reached through a symbolic link: agate reads a trace only at its own path, never through a link`,
       });
       continue;
     }

@@ -32356,11 +32356,10 @@ function resolveTraceFiles(cwd, pattern) {
   }
   return found2.sort().slice(0, MAX_TRACE_FILES);
 }
-function underWorkspace(cwd, file2) {
-  const root2 = realpathSync3(cwd);
-  const lexical = resolve3(root2, relative(cwd, file2));
-  const within = relative(root2, lexical);
-  if (within === "" || within.startsWith("..") || isAbsolute2(within)) return false;
+function noLinkOnPath(cwd, file2) {
+  const within = relative(cwd, file2);
+  const outside = within.startsWith("..") || isAbsolute2(within);
+  const lexical = outside ? file2 : resolve3(realpathSync3(cwd), within);
   let real;
   try {
     real = realpathSync3(lexical);
@@ -32378,11 +32377,11 @@ async function readTraces(cwd, pattern) {
   for (const file2 of files) {
     const inside = relative(cwd, file2);
     const source = inside && !inside.startsWith("..") ? inside : file2;
-    if (!underWorkspace(cwd, file2)) {
+    if (!noLinkOnPath(cwd, file2)) {
       outcomes.push({
         source,
         report: null,
-        error: `${source} is not a file under ${cwd} reached without symbolic links: agate reads a trace only from the working directory`
+        error: `${source} is reached through a symbolic link: agate reads a trace only at its own path, never through a link`
       });
       continue;
     }
