@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { durationSchema } from "./duration.js";
 import { githubLoginSchema, positiveIntSchema } from "./primitives.js";
+import { progressThresholdsSchema } from "./trace.js";
 
 /** Where agate reads its config, always at the pull request's base commit. */
 export const CONFIG_PATH = ".github/agate.yml";
@@ -280,6 +281,11 @@ export const configSchema = z
     budgets: budgetsSchema,
     escalation: escalationSchema,
     merge_queue: mergeQueueSchema,
+    // The detector's own schema, so its defaults and the config's cannot drift apart.
+    progress: progressThresholdsSchema.prefault({}).meta({
+      description:
+        "Thresholds of the per-trace progress detector (docs/progress.md): when a stretch of an agent's trace is flagged, and opt-in budgets.",
+    }),
   })
   .meta({
     title: "agate config (.github/agate.yml)",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "../errors.js";
+import { DEFAULT_PROGRESS_THRESHOLDS } from "../progress/detector.js";
 import { parseConfig } from "./parse-config.js";
 
 const MINIMAL = "version: 1\ncommands:\n  - name: test\n    run: npm test\n";
@@ -99,6 +100,34 @@ describe("parseConfig: valid configs", () => {
         claim_expiries_before_blocked: 2,
       },
       merge_queue: { record_timeout: 1_800_000 },
+      progress: {
+        identical_streak: 3,
+        cycle_repeats: 3,
+        reverts: 3,
+        no_new_information: 12,
+        steps_without_milestone: 60,
+        no_milestone_stale_share: 0.5,
+        max_model_calls: null,
+        max_tool_calls: null,
+        max_tool_calls_per_turn: null,
+        max_input_tokens: null,
+        max_context_tokens: null,
+        max_cost_usd: null,
+      },
+    });
+  });
+
+  it("defaults the progress thresholds to the detector's own, and reads each one", () => {
+    expect(parseConfig(MINIMAL).config.progress).toEqual(DEFAULT_PROGRESS_THRESHOLDS);
+    const { config } = parseConfig(
+      `${MINIMAL}progress:\n  identical_streak: 5\n  no_milestone_stale_share: 0.75\n  max_tool_calls: 400\n  max_cost_usd: 2.5\n`,
+    );
+    expect(config.progress).toEqual({
+      ...DEFAULT_PROGRESS_THRESHOLDS,
+      identical_streak: 5,
+      no_milestone_stale_share: 0.75,
+      max_tool_calls: 400,
+      max_cost_usd: 2.5,
     });
   });
 
@@ -260,6 +289,28 @@ budgets:
     ]);
   });
 
+  it("progress thresholds out of range, of the wrong type or misspelt", () => {
+    const text = `${MINIMAL}progress:
+  identical_streak: 1
+  reverts: 2.5
+  no_milestone_stale_share: 1.5
+  max_cost_usd: 0
+  max_tool_calls: ten
+  no_new_informaton: 20
+`;
+    expect(() => parseConfig(text)).toThrow(
+      [
+        ".github/agate.yml is not a valid agate config (6 problems):",
+        "  - progress.identical_streak at line 6, column 21: must be at least 2, got 1",
+        "  - progress.reverts at line 7, column 12: expected a whole number, got 2.5",
+        "  - progress.no_milestone_stale_share at line 8, column 29: must be at most 1, got 1.5",
+        "  - progress.max_cost_usd at line 9, column 17: must be more than 0, got 0",
+        '  - progress.max_tool_calls at line 10, column 19: expected a number, got "ten"',
+        "  - progress.no_new_informaton at line 11, column 3: unknown key; did you mean no_new_information?",
+      ].join("\n"),
+    );
+  });
+
   it("an unknown evaluator kind lists the kinds", () => {
     expect(problemsOf(`${MINIMAL}evaluator:\n  kind: gpt\n`)).toEqual([
       {
@@ -369,6 +420,7 @@ describe("config digest", () => {
       `${MINIMAL}  - name: lint\n    run: npm run lint\n`,
       `${MINIMAL}protected_paths: ["tests/**"]\n`,
       `${MINIMAL}evaluator: { kind: review }\n`,
+      `${MINIMAL}progress: { identical_streak: 4 }\n`,
     ];
     const digests = variants.map(digest);
     for (const d of digests) expect(d).not.toBe(base);
