@@ -376,6 +376,22 @@ export const MIGRATIONS: readonly Migration[] = [
       ${appendOnly("handoff_entry_event_posts", "posted replies")}
     `,
   },
+  {
+    version: 7,
+    name: "dedupe keys on jobs",
+    up: `
+      -- A timer several replicas schedule at once (the reconcile pass, a deadline) is enqueued
+      -- with a key: the unique index makes a second enqueue of the key a no-op while the first
+      -- job holds it. dedupe_until says how long it holds it: until it starts running, or until
+      -- it finishes (done or dead). A job without a key is never deduplicated.
+      ALTER TABLE jobs ADD COLUMN dedupe_key TEXT CHECK (dedupe_key <> '');
+      ALTER TABLE jobs ADD COLUMN dedupe_until TEXT NOT NULL DEFAULT 'finished'
+        CHECK (dedupe_until IN ('started', 'finished'));
+      CREATE UNIQUE INDEX jobs_dedupe ON jobs (dedupe_key)
+        WHERE dedupe_key IS NOT NULL
+          AND (status = 'queued' OR (status = 'running' AND dedupe_until = 'finished'));
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;

@@ -92,6 +92,7 @@ import type { ListEvaluationsQuery } from "./ports/evaluation-store.js";
 import type {
   ClaimedJob,
   ClaimJobOptions,
+  EnqueueOptions,
   FailJobOptions,
   JobLease,
   ListJobsQuery,
@@ -100,7 +101,14 @@ import type { HeadKey, PullRequestKey } from "./ports/keys.js";
 import type { HeadSighting } from "./ports/observation-store.js";
 import type { ListRecordsQuery, MarkStaleInput } from "./ports/record-store.js";
 import type { Clock, Store } from "./store.js";
-import { parseInput, parseRow, parseRowWithJson, toJsonColumn } from "./validate.js";
+import {
+  enqueueOptionsSchema,
+  holdsDedupeKey,
+  parseInput,
+  parseRow,
+  parseRowWithJson,
+  toJsonColumn,
+} from "./validate.js";
 
 type Row = Record<string, unknown>;
 
@@ -209,6 +217,16 @@ function sha256(text: string): string {
 }
 
 /** Every port on one SQLite file. */
+/**
+ * A retried job that held its key only until it started gives the key up when another job of
+ * the key holds it now (both run), instead of breaking the unique index (migration 7).
+ */
+const RETRY_GIVES_UP_DEDUPE_KEY = `dedupe_key = CASE
+  WHEN NOT (@permanent OR attempts >= max_attempts) AND EXISTS (
+    SELECT 1 FROM jobs o WHERE o.dedupe_key = jobs.dedupe_key AND o.id <> jobs.id
+      AND ${holdsDedupeKey("o")})
+  THEN NULL ELSE dedupe_key END`;
+
 /** The jobs a ListJobsQuery selects; an absent field selects all. */
 const JOB_FILTER = `(@status IS NULL OR status = @status)
   AND (@delivery IS NULL OR delivery_id = @delivery)
@@ -422,12 +440,17 @@ export class SqliteStore implements Store {
 
   // ---- jobs -------------------------------------------------------------------------------------
 
-  #insertJob(job: z.output<typeof newJobSchema>, deliveryId: string | null, now: string): Job {
+  #insertJob(
+    job: z.output<typeof newJobSchema>,
+    deliveryId: string | null,
+    now: string,
+    dedupe: z.output<typeof enqueueOptionsSchema> = { until: "finished" },
+  ): Job {
     const row = this.#sql(
       `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
-         max_attempts, run_at, created_at, updated_at)
+         max_attempts, run_at, created_at, updated_at, dedupe_key, dedupe_until)
        VALUES (@kind, @payload, @concurrency_key, @delivery_id, 'queued', 0,
-         @max_attempts, @run_at, @now, @now)
+         @max_attempts, @run_at, @now, @now, @dedupe_key, @dedupe_until)
        RETURNING *`,
     ).get({
       kind: job.kind,
@@ -437,17 +460,31 @@ export class SqliteStore implements Store {
       max_attempts: job.max_attempts,
       run_at: instant(job.run_at ?? now),
       now,
+      dedupe_key: dedupe.dedupeKey ?? null,
+      dedupe_until: dedupe.until,
     }) as Row;
     return this.#jobFromRow(row);
   }
 
   #jobFromRow(row: Row): Job {
-    return parseRowWithJson(jobSchema, row, "jobs", ["payload"]);
+    // The dedupe columns are the queue's own bookkeeping, not part of a Job.
+    const { dedupe_key: _key, dedupe_until: _until, ...job } = row;
+    return parseRowWithJson(jobSchema, job, "jobs", ["payload"]);
   }
 
-  async enqueue(job: NewJob): Promise<Job> {
+  async enqueue(job: NewJob, options: EnqueueOptions = {}): Promise<Job> {
     const parsed = parseInput(newJobSchema, job, "job");
-    return this.#write(() => this.#insertJob(parsed, null, this.#nowIso()));
+    const dedupe = parseInput(enqueueOptionsSchema, options, "enqueue options");
+    return this.#write(() => {
+      // The write lock is held from here to the insert: no other enqueue of the key in between.
+      if (dedupe.dedupeKey !== undefined) {
+        const holder = this.#sql(
+          `SELECT * FROM jobs j WHERE dedupe_key = ? AND ${holdsDedupeKey("j")}`,
+        ).get(dedupe.dedupeKey) as Row | undefined;
+        if (holder) return this.#jobFromRow(holder);
+      }
+      return this.#insertJob(parsed, null, this.#nowIso(), dedupe);
+    });
   }
 
   async claimJob(options: ClaimJobOptions): Promise<ClaimedJob | null> {
@@ -536,6 +573,7 @@ export class SqliteStore implements Store {
            run_at = CASE WHEN @permanent OR attempts >= max_attempts THEN run_at ELSE @retry_at END,
            lease_owner = CASE WHEN @permanent OR attempts >= max_attempts
              THEN lease_owner ELSE NULL END,
+           ${RETRY_GIVES_UP_DEDUPE_KEY},
            lease_expires_at = NULL, last_error = @error, updated_at = @now
          WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
          RETURNING *`,

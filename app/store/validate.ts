@@ -55,3 +55,18 @@ function fromJsonColumn(text: unknown, table: string, key: string, column: strin
     throw new CorruptRowError(table, key, `column ${column} is not valid JSON`, { cause: error });
   }
 }
+
+/** JobQueue.enqueue's options (ports/job-queue.ts says what they mean), for both backends. */
+export const enqueueOptionsSchema = z.strictObject({
+  dedupeKey: z.string().min(1).optional(),
+  until: z.enum(["started", "finished"]).default("finished"),
+});
+
+/**
+ * Whether a job holds its dedupe key (the predicate of the jobs_dedupe unique index, migration
+ * 7), for a jobs row aliased `alias`, or unqualified (as an index predicate is written) without.
+ */
+export function holdsDedupeKey(alias?: string): string {
+  const c = alias ? `${alias}.` : "";
+  return `(${c}status = 'queued' OR (${c}status = 'running' AND ${c}dedupe_until = 'finished'))`;
+}

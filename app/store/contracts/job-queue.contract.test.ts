@@ -232,9 +232,88 @@ function jobQueueContract(backend: string, open: OpenContractDatabase<JobQueue>)
       expect((await store.claimJob({ workerId: "w", leaseMs: LEASE }))?.job.id).toBe(job.id);
     });
 
+    it("queues one job per dedupe key while it is queued or running, a new one after", async () => {
+      const { clock, port: store } = t;
+      const first = await store.enqueue({ kind: "reconcile", payload: 1 }, { dedupeKey: "r" });
+      const again = await store.enqueue({ kind: "reconcile", payload: 2 }, { dedupeKey: "r" });
+      expect(again).toEqual(first);
+      const other = await store.enqueue({ kind: "other", payload: 3 }, { dedupeKey: "s" });
+      const plain = await store.enqueue({ kind: "other", payload: 4 });
+      expect(new Set([first.id, other.id, plain.id]).size).toBe(3);
+      expect(await store.countJobs()).toBe(3);
+
+      const kinds = ["reconcile"];
+      const claimed = await store.claimJob({ workerId: "w", leaseMs: LEASE, kinds });
+      if (claimed?.job.id !== first.id) throw new Error("expected the first job");
+      // Running holds the key too (until: "finished", the default) …
+      expect((await store.enqueue({ kind: "reconcile", payload: 5 }, { dedupeKey: "r" })).id).toBe(
+        first.id,
+      );
+      // … and so does a retry; a dead or done job does not.
+      const retried = await store.failJob(claimed.lease, "boom", {
+        retryAt: new Date(clock.now().getTime() + 1000),
+      });
+      expect(retried.status).toBe("queued");
+      expect((await store.enqueue({ kind: "reconcile", payload: 6 }, { dedupeKey: "r" })).id).toBe(
+        first.id,
+      );
+      clock.advance(1000);
+      const again2 = await store.claimJob({ workerId: "w", leaseMs: LEASE, kinds });
+      if (again2?.job.id !== first.id) throw new Error("expected the retried job");
+      await store.completeJob(again2.lease);
+      const next = await store.enqueue({ kind: "reconcile", payload: 7 }, { dedupeKey: "r" });
+      expect(next.id).toBeGreaterThan(plain.id);
+      expect(next.payload).toBe(7);
+      expect(await store.countJobs()).toBe(4);
+    });
+
+    it("lets a running job enqueue its successor under a key held until started", async () => {
+      const { clock, port: store } = t;
+      const opts = { dedupeKey: "reconcile", until: "started" } as const;
+      const pass = await store.enqueue({ kind: "reconcile", payload: 1 }, opts);
+      expect((await store.enqueue({ kind: "reconcile", payload: 2 }, opts)).id).toBe(pass.id);
+      const running = await store.claimJob({ workerId: "w", leaseMs: LEASE });
+      if (running?.job.id !== pass.id) throw new Error("expected the pass");
+      const soon = new Date(clock.now().getTime() + 60_000).toISOString();
+      const successor = await store.enqueue({ kind: "reconcile", payload: 3, run_at: soon }, opts);
+      expect(successor.id).not.toBe(pass.id);
+      expect((await store.enqueue({ kind: "reconcile", payload: 4 }, opts)).id).toBe(successor.id);
+      // The pass fails and is retried while its successor holds the key: it gives the key up
+      // and both stay queued (a retry is never lost), and the key still dedupes.
+      const retried = await store.failJob(running.lease, "GitHub answered 502");
+      expect(retried.status).toBe("queued");
+      expect((await store.enqueue({ kind: "reconcile", payload: 5 }, opts)).id).toBe(successor.id);
+      expect(
+        (await store.listJobs({ kind: "reconcile", status: "queued" })).map((j) => j.id),
+      ).toEqual([pass.id, successor.id]);
+    });
+
+    it("queues one job when two connections enqueue the same key at the same time", async () => {
+      const store = t.port;
+      const other = await t.connect();
+      for (let round = 0; round < 3; round++) {
+        const key = `reconcile-${round}`;
+        const jobs = await Promise.all(
+          Array.from({ length: 16 }, (_, n) =>
+            (n % 2 === 0 ? store : other).enqueue(
+              { kind: "reconcile", payload: { round, n } },
+              { dedupeKey: key },
+            ),
+          ),
+        );
+        expect(new Set(jobs.map((j) => j.id)).size).toBe(1);
+      }
+      await other.close();
+      expect(await store.countJobs({ kind: "reconcile" })).toBe(3);
+    });
+
     it("refuses bad input with a clear error", async () => {
       const store = t.port;
       await expect(store.enqueue({ kind: "", payload: null })).rejects.toThrow(InvalidInputError);
+      await expect(store.enqueue({ kind: "a", payload: null }, { dedupeKey: "" })).rejects.toThrow(
+        /enqueue options/,
+      );
+      expect(await store.countJobs()).toBe(0);
       await expect(store.claimJob({ workerId: "w", leaseMs: 0 })).rejects.toThrow(/leaseMs/);
       await expect(store.completeJob({ jobId: 999, workerId: "w", attempt: 1 })).rejects.toThrow(
         NotFoundError,

@@ -38,8 +38,27 @@ export interface ListJobsQuery {
   concurrencyKey?: string;
 }
 
+/**
+ * A dedupe key makes an enqueue a no-op while another job of the key holds it: what several
+ * replicas schedule at once (the reconcile pass, a timer) is queued once. One key, one `until`.
+ */
+export interface EnqueueOptions {
+  dedupeKey?: string;
+  /**
+   * How long a job holds its key. "finished" (the default): while queued or running, so at most
+   * one job of the key is pending or in flight. "started": while queued only, so a running job
+   * may enqueue its own successor under its key (a periodic pass); a job retried while another
+   * of its key is queued gives its key up (both run).
+   */
+  until?: "started" | "finished";
+}
+
 export interface JobQueue {
-  enqueue(job: NewJob): Promise<Job>;
+  /**
+   * Queues the job. With a dedupe key held by another job (see EnqueueOptions) nothing is
+   * written and that job is returned instead: compare ids to tell.
+   */
+  enqueue(job: NewJob, options?: EnqueueOptions): Promise<Job>;
   /**
    * The oldest runnable job (queued and due, or running under an expired lease), leased to
    * `workerId` for `leaseMs`, attempts incremented; null when none. A job with a concurrency key

@@ -422,6 +422,20 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       ${appendOnly("handoff_entry_event_posts", "posted replies")}
     `,
   },
+  {
+    version: 7,
+    name: "dedupe keys on jobs",
+    up: `
+      ALTER TABLE jobs ADD COLUMN dedupe_key text CHECK (dedupe_key <> '');
+      ALTER TABLE jobs ADD COLUMN dedupe_until text NOT NULL DEFAULT 'finished'
+        CHECK (dedupe_until IN ('started', 'finished'));
+      -- Replicas enqueueing the same key at once: the second INSERT waits on the first's index
+      -- entry, then does nothing (ON CONFLICT ... DO NOTHING names this index by its predicate).
+      CREATE UNIQUE INDEX jobs_dedupe ON jobs (dedupe_key)
+        WHERE dedupe_key IS NOT NULL
+          AND (status = 'queued' OR (status = 'running' AND dedupe_until = 'finished'));
+    `,
+  },
 ];
 
 /** Any constant pair: serialises migrations of one schema across processes and replicas. */

@@ -94,6 +94,7 @@ import type { ListEvaluationsQuery } from "../ports/evaluation-store.js";
 import type {
   ClaimedJob,
   ClaimJobOptions,
+  EnqueueOptions,
   FailJobOptions,
   JobLease,
   ListJobsQuery,
@@ -102,7 +103,14 @@ import type { HeadKey, PullRequestKey } from "../ports/keys.js";
 import type { HeadSighting } from "../ports/observation-store.js";
 import type { ListRecordsQuery, MarkStaleInput } from "../ports/record-store.js";
 import type { Clock, Store } from "../store.js";
-import { parseInput, parseRow, parseRowWithJson, toJsonColumn } from "../validate.js";
+import {
+  enqueueOptionsSchema,
+  holdsDedupeKey,
+  parseInput,
+  parseRow,
+  parseRowWithJson,
+  toJsonColumn,
+} from "../validate.js";
 import { AGATE_TYPES, connectError, isRetriable, queryError, redactUrl } from "./connection.js";
 import { migratePostgres } from "./migrations.js";
 
@@ -187,6 +195,16 @@ const RUNNABLE = `($2::text[] IS NULL OR j.kind = ANY ($2::text[]))
     SELECT 1 FROM jobs o
     WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
       AND o.status IN ('queued', 'running')))`;
+
+/**
+ * A retried job ($4: failed for good) that held its key only until it started gives the key up
+ * when another job of the key holds it now (both run), instead of breaking the unique index.
+ */
+const RETRY_GIVES_UP_DEDUPE_KEY = `dedupe_key = CASE
+  WHEN NOT ($4 OR attempts >= max_attempts) AND EXISTS (
+    SELECT 1 FROM jobs o WHERE o.dedupe_key = jobs.dedupe_key AND o.id <> jobs.id
+      AND ${holdsDedupeKey("o")})
+  THEN NULL ELSE dedupe_key END`;
 
 /** The jobs a ListJobsQuery selects ($1..$4); an absent field selects all. */
 const JOB_FILTER = `($1::text IS NULL OR status = $1::text)
@@ -408,7 +426,7 @@ export class PostgresStore implements Store {
       );
       const jobIds: number[] = [];
       for (const job of jobs)
-        jobIds.push((await this.#insertJob(client, job, delivery.id, now)).id);
+        jobIds.push((await this.#insertPlainJob(client, job, delivery.id, now)).id);
       return { status: "new", jobIds };
     });
   }
@@ -477,16 +495,20 @@ export class PostgresStore implements Store {
 
   // ---- jobs -------------------------------------------------------------------------------------
 
+  /** The new job; undefined only when `dedupe` names a key another job holds. */
   async #insertJob(
     on: Queryable,
     job: z.output<typeof newJobSchema>,
     deliveryId: string | null,
     now: string,
-  ): Promise<Job> {
+    dedupe: z.output<typeof enqueueOptionsSchema> = { until: "finished" },
+  ): Promise<Job | undefined> {
     const [row] = await this.#rows(
       `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
-         max_attempts, run_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, 'queued', 0, $5, $6, $7, $7)
+         max_attempts, run_at, created_at, updated_at, dedupe_key, dedupe_until)
+       VALUES ($1, $2, $3, $4, 'queued', 0, $5, $6, $7, $7, $8, $9)
+       ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL AND ${holdsDedupeKey()}
+       DO NOTHING
        RETURNING *`,
       [
         job.kind,
@@ -496,19 +518,53 @@ export class PostgresStore implements Store {
         job.max_attempts,
         instant(job.run_at ?? now),
         now,
+        dedupe.dedupeKey ?? null,
+        dedupe.until,
       ],
       on,
     );
-    return this.#jobFromRow(row as Row);
+    return row ? this.#jobFromRow(row) : undefined;
+  }
+
+  /** A job without a dedupe key: its insert always writes a row. */
+  async #insertPlainJob(
+    on: Queryable,
+    job: z.output<typeof newJobSchema>,
+    deliveryId: string | null,
+    now: string,
+  ): Promise<Job> {
+    const inserted = await this.#insertJob(on, job, deliveryId, now);
+    if (!inserted) throw new Error("a job without a dedupe key was not inserted");
+    return inserted;
   }
 
   #jobFromRow(row: Row): Job {
-    return parseRowWithJson(jobSchema, row, "jobs", ["payload"]);
+    // The dedupe columns are the queue's own bookkeeping, not part of a Job.
+    const { dedupe_key: _key, dedupe_until: _until, ...job } = row;
+    return parseRowWithJson(jobSchema, job, "jobs", ["payload"]);
   }
 
-  async enqueue(job: NewJob): Promise<Job> {
+  async enqueue(job: NewJob, options: EnqueueOptions = {}): Promise<Job> {
     const parsed = parseInput(newJobSchema, job, "job");
-    return this.#insertJob(this.#pool, parsed, null, this.#nowIso());
+    const dedupe = parseInput(enqueueOptionsSchema, options, "enqueue options");
+    // A concurrent enqueue of the key waits on the first one's index entry, then does nothing;
+    // the holder it then reads may have finished in between, so the insert is tried again.
+    for (let attempt = 1; ; attempt++) {
+      const inserted = await this.#insertJob(this.#pool, parsed, null, this.#nowIso(), dedupe);
+      if (inserted) return inserted;
+      const [holder] = await this.#rows(
+        `SELECT * FROM jobs j WHERE dedupe_key = $1 AND ${holdsDedupeKey("j")}`,
+        [dedupe.dedupeKey],
+      );
+      if (holder) return this.#jobFromRow(holder);
+      if (attempt >= 5) {
+        throw new StoreError(
+          "dedupe_contention",
+          `jobs of dedupe key ${dedupe.dedupeKey} kept finishing while one was enqueued: ` +
+            "nothing was written; enqueue again",
+        );
+      }
+    }
   }
 
   async claimJob(options: ClaimJobOptions): Promise<ClaimedJob | null> {
@@ -592,22 +648,29 @@ export class PostgresStore implements Store {
     const now = this.#nowIso();
     // PostgreSQL text cannot hold NUL, and a command's output may: shown as ␀ instead.
     const message = String(error).slice(-MAX_ERROR_CHARS).replaceAll("\u0000", "\u2400");
-    const [row] = await this.#rows(
-      `UPDATE jobs SET
-         status = CASE WHEN $4 OR attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
-         run_at = CASE WHEN $4 OR attempts >= max_attempts THEN run_at ELSE $5 END,
-         lease_owner = CASE WHEN $4 OR attempts >= max_attempts THEN lease_owner ELSE NULL END,
-         lease_expires_at = NULL, last_error = $6, updated_at = $7
-       WHERE id = $1 AND status = 'running' AND lease_owner = $2 AND attempts = $3
-       RETURNING *`,
-      [
-        ...this.#leaseParams(held),
-        options.permanent === true,
-        instant(options.retryAt ?? now),
-        message,
-        now,
-      ],
-    );
+    const fail = () =>
+      this.#rows(
+        `UPDATE jobs SET
+           status = CASE WHEN $4 OR attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
+           run_at = CASE WHEN $4 OR attempts >= max_attempts THEN run_at ELSE $5 END,
+           lease_owner = CASE WHEN $4 OR attempts >= max_attempts THEN lease_owner ELSE NULL END,
+           ${RETRY_GIVES_UP_DEDUPE_KEY},
+           lease_expires_at = NULL, last_error = $6, updated_at = $7
+         WHERE id = $1 AND status = 'running' AND lease_owner = $2 AND attempts = $3
+         RETURNING *`,
+        [
+          ...this.#leaseParams(held),
+          options.permanent === true,
+          instant(options.retryAt ?? now),
+          message,
+          now,
+        ],
+      );
+    // A job of the key enqueued while this statement ran is seen only when it runs again.
+    const [row] = await fail().catch((cause: unknown) => {
+      if ((cause as { code?: unknown }).code === "23505") return fail();
+      throw cause;
+    });
     if (!row) throw await this.#leaseLost(held, "fail");
     return this.#jobFromRow(row);
   }
@@ -1060,7 +1123,7 @@ export class PostgresStore implements Store {
       }
       const stored = { ...entry, version: 1 };
       await this.#appendEntryEvent(client, stored, null, event);
-      for (const job of jobs) await this.#insertJob(client, job, null, now);
+      for (const job of jobs) await this.#insertPlainJob(client, job, null, now);
       return { created: true, entry: stored };
     });
   }
@@ -1115,7 +1178,7 @@ export class PostgresStore implements Store {
         client,
       );
       await this.#appendEntryEvent(client, next, current.state, event);
-      for (const job of jobs) await this.#insertJob(client, job, null, now);
+      for (const job of jobs) await this.#insertPlainJob(client, job, null, now);
       return next;
     });
   }
