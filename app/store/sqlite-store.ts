@@ -800,13 +800,19 @@ export class SqliteStore implements Store {
       `SELECT id, repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, at
        FROM evaluations
        WHERE repository = @repository AND pull_number = @pull_number
-         AND (@tree IS NULL OR tree_sha = @tree) AND (@since IS NULL OR at >= @since)
+         AND (@tree IS NULL OR tree_sha = @tree)
+         AND (@since IS NULL OR unixepoch(at, 'subsec') >= unixepoch(@since, 'subsec'))
        ORDER BY id`,
     ).all({
       repository: query.repository,
       pull_number: query.pullNumber,
       tree: query.treeSha ?? null,
-      since: query.since ?? null,
+      // Instants, as PostgreSQL compares them: an evaluation's `at` keeps the offset it was
+      // written with, and text order is time order only for one offset.
+      since:
+        query.since === undefined
+          ? null
+          : parseInput(isoDateTimeSchema, query.since, "evaluations since"),
     }) as Row[];
     return rows.map((row) =>
       parseRowWithJson(evaluationSchema, row, "evaluations", ["run", "outcome"]),

@@ -48,6 +48,29 @@ function evaluationStoreContract(
       expect(await reader.listEvaluations({ ...PR, pullNumber: 13 })).toEqual([]);
     });
 
+    it("compare `since` as instants, whatever offset either time is written with", async () => {
+      const store = t.port;
+      // 2025-01-01T23:30Z, written at +02:00: its text sorts after the cut-off's, the instant before.
+      const before = await store.appendEvaluation(
+        evaluation({ at: "2025-01-02T01:30:00.000+02:00" }),
+      );
+      // 2025-01-02T00:30Z, written at -01:00: its text sorts before the cut-off's, the instant after.
+      const after = await store.appendEvaluation(
+        evaluation({ at: "2025-01-01T23:30:00.000-01:00" }),
+      );
+      const since = await store.listEvaluations({ ...PR, since: "2025-01-02T00:00:00.000Z" });
+      expect(since.map((e) => e.id)).toEqual([after.id]);
+      const sinceOffset = await store.listEvaluations({
+        ...PR,
+        since: "2025-01-02T01:00:00+01:00",
+      });
+      expect(sinceOffset.map((e) => e.id)).toEqual([after.id]);
+      expect((await store.listEvaluations(PR)).map((e) => e.at)).toEqual([before.at, after.at]);
+      await expect(store.listEvaluations({ ...PR, since: "yesterday" })).rejects.toThrow(
+        /evaluations since/,
+      );
+    });
+
     it("refuse a verdict outside the schema, writing nothing", async () => {
       const store = t.port;
       await expect(

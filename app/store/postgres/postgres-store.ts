@@ -878,8 +878,7 @@ export class PostgresStore implements Store {
   }
 
   async listEvaluations(query: ListEvaluationsQuery): Promise<Evaluation[]> {
-    // `since` compares instants (an offset-written time is placed right), where SQLite compares
-    // the text: the same answer for the UTC times agate writes.
+    // `since` compares instants (an offset-written time is placed right), as SQLite does.
     const rows = await this.#rows(
       `SELECT id, repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, at
        FROM evaluations
@@ -887,7 +886,14 @@ export class PostgresStore implements Store {
          AND ($3::text IS NULL OR tree_sha = $3::text)
          AND ($4::timestamptz IS NULL OR at::timestamptz >= $4::timestamptz)
        ORDER BY id`,
-      [query.repository, query.pullNumber, query.treeSha ?? null, query.since ?? null],
+      [
+        query.repository,
+        query.pullNumber,
+        query.treeSha ?? null,
+        query.since === undefined
+          ? null
+          : parseInput(isoDateTimeSchema, query.since, "evaluations since"),
+      ],
     );
     return rows.map((row) =>
       parseRowWithJson(evaluationSchema, row, "evaluations", ["run", "outcome"]),
