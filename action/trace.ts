@@ -18,8 +18,10 @@ import {
 import {
   type ProgressReport,
   type ProgressThresholds,
+  TRACE_FILES_LIMIT,
   TRACE_FORMATS,
   type TraceFormat,
+  type TraceOutcomeReport,
 } from "../schemas/trace.js";
 
 /**
@@ -185,7 +187,7 @@ async function analyseLines(
 }
 
 /** At most this many trace files are read for one `trace` input. */
-export const MAX_TRACE_FILES = 20;
+export const MAX_TRACE_FILES = TRACE_FILES_LIMIT;
 
 /**
  * The files a `trace` input names under `cwd`: a path, or a glob (picomatch) matched against the
@@ -231,11 +233,8 @@ function noLinkOnPath(cwd: string, file: string): boolean {
   return real === lexical;
 }
 
-export interface TraceOutcome {
-  source: string;
-  report: ProgressReport | null;
-  error: string | null;
-}
+/** One trace's outcome, as `trace-report.json` holds it (schemas/trace.ts, traceOutcomeSchema). */
+export type TraceOutcome = TraceOutcomeReport;
 
 /**
  * Reads every trace a `trace` input names; a bad trace is an outcome with its error, never a

@@ -7,12 +7,14 @@ import {
 import { commandRecordSchema } from "./command-record.js";
 import type { configSchema } from "./config.js";
 import { evaluationSchema } from "./evaluation.js";
+import { escalationReasonSchema, handoffEntryStateSchema } from "./handoff-entry.js";
 import {
   gitShaSchema,
   isoDateTimeSchema,
   positiveIntSchema,
   repositoryFullNameSchema,
 } from "./primitives.js";
+import { traceReportFileSchema } from "./trace.js";
 
 /** The gate: the App's own check run of this name is what branch protection requires. */
 export const GATE_CHECK_NAME = "agate";
@@ -279,6 +281,43 @@ export const evaluationFactSchema = z.discriminatedUnion("status", [
   }),
 ]);
 
+/**
+ * A handoff entry linked to the pull request: its form's "Blocking pull request" names it. Read
+ * from agate's store (what agate decided about the entry), never from the issue. Anyone who can
+ * open an issue can name any pull request, so a link only ever holds a pull request back
+ * (pending, blocked, escalated); it never lets one pass.
+ */
+export const linkedEntryFactSchema = z.strictObject({
+  issue_number: positiveIntSchema,
+  state: handoffEntryStateSchema,
+  /** Who opened the entry (the agent that waits). */
+  author: z.string(),
+  owner: z.string().nullable(),
+  escalation_reason: escalationReasonSchema.nullable(),
+  /** Why it ended blocked or escalated, in the words of whoever did it. */
+  why: z.string().nullable(),
+  /** The entry's question, cut to LINKED_ENTRY_QUESTION_CHARS. */
+  question: z.string(),
+  state_changed_at: isoDateTimeSchema,
+});
+
+/** How much of an entry's question the facts keep: enough for one line of the summary. */
+export const LINKED_ENTRY_QUESTION_CHARS = 300;
+
+/**
+ * The agent-trace reports of the evidence run (the Action's `trace` input), read from the run and
+ * attempt whose command record agate believed. Agent-influenced: shown as data and told to the
+ * evaluator, never decided on.
+ */
+export const traceFactSchema = z.strictObject({
+  run_id: positiveIntSchema,
+  run_attempt: positiveIntSchema,
+  artifact: z.string(),
+  /** null when the artifact could not be read or did not hold reports; `error` says why. */
+  traces: traceReportFileSchema.nullable(),
+  error: z.string().nullable(),
+});
+
 /** Everything the gate decision is computed from; stored beside it so it can be replayed. */
 export const gateFactsSchema = z.strictObject({
   pull_request: pullRequestSnapshotSchema,
@@ -311,6 +350,10 @@ export const gateFactsSchema = z.strictObject({
   handoff: handoffFactsSchema.nullable(),
   reviews: z.array(reviewVerdictFactSchema),
   evaluation: evaluationFactSchema,
+  /** Handoff entries that name this pull request (absent in decisions made before agate read them). */
+  entries: z.array(linkedEntryFactSchema).optional(),
+  /** The evidence run's agent-trace reports; null or absent: the run uploaded none. */
+  trace: traceFactSchema.nullable().optional(),
 });
 
 export const requirementSchema = z.strictObject({
@@ -321,6 +364,7 @@ export const requirementSchema = z.strictObject({
     "protected_paths",
     "evaluator",
     "handoff",
+    "entries",
     "override",
   ]),
   name: z.string(),
@@ -368,6 +412,8 @@ export type AttemptFact = z.infer<typeof attemptFactSchema>;
 export type HandoffFacts = z.infer<typeof handoffFactsSchema>;
 export type ReviewVerdictFact = z.infer<typeof reviewVerdictFactSchema>;
 export type EvaluationFact = z.infer<typeof evaluationFactSchema>;
+export type LinkedEntryFact = z.infer<typeof linkedEntryFactSchema>;
+export type TraceFact = z.infer<typeof traceFactSchema>;
 export type Requirement = z.infer<typeof requirementSchema>;
 export type CheckConclusion = z.infer<typeof checkConclusionSchema>;
 export type GateDecision = z.infer<typeof gateDecisionSchema>;

@@ -181,3 +181,31 @@ export const progressReportSchema = z.strictObject({
   thresholds: progressThresholdsSchema,
 });
 export type ProgressReport = z.infer<typeof progressReportSchema>;
+
+/** At most this many trace files are read for one `trace` input of the Action. */
+export const TRACE_FILES_LIMIT = 20;
+
+/**
+ * The Action's trace reports leave the job in an artifact of their own, one per run attempt: the
+ * command record's artifact must hold exactly one file, so the reports never go there.
+ */
+export const TRACE_REPORT_FILE_NAME = "trace-report.json";
+export const TRACE_REPORT_ARTIFACT_PREFIX = "agate-trace-report";
+export const traceReportArtifactName = (runAttempt: number): string =>
+  `${TRACE_REPORT_ARTIFACT_PREFIX}-attempt-${runAttempt}`;
+
+/**
+ * `trace-report.json`: one outcome per trace file the `trace` input named. Everything in it is
+ * agent-influenced (the agent wrote the trace, and code in the job can upload an artifact of this
+ * name first), so a reader shows it as data and never decides on it.
+ */
+export const traceOutcomeSchema = z.strictObject({
+  /** The trace file, relative to the working directory when it is inside it. */
+  source: z.string(),
+  report: progressReportSchema.nullable(),
+  /** Why the trace could not be read; null when `report` is there. */
+  error: z.string().nullable(),
+});
+export const traceReportFileSchema = z.array(traceOutcomeSchema).max(TRACE_FILES_LIMIT);
+export type TraceOutcomeReport = z.infer<typeof traceOutcomeSchema>;
+export type TraceReportFile = z.infer<typeof traceReportFileSchema>;

@@ -14,29 +14,34 @@ import { counted } from "../../checks/markdown.js";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import type { Config } from "../../schemas/config.js";
 import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
-import type {
-  AttemptFact,
-  BaseConfigFact,
-  ChangedFile,
-  ChangedFilesListing,
-  EvaluationFact,
-  GateFacts,
-  HandoffFacts,
-  PriorRecord,
-  PullRequestDetail,
-  PullRequestSnapshot,
-  PullRequestView,
-  ReviewVerdictFact,
-  TestedCommitFact,
+import {
+  type AttemptFact,
+  type BaseConfigFact,
+  type ChangedFile,
+  type ChangedFilesListing,
+  type EvaluationFact,
+  type GateFacts,
+  type HandoffFacts,
+  LINKED_ENTRY_QUESTION_CHARS,
+  type LinkedEntryFact,
+  type PriorRecord,
+  type PullRequestDetail,
+  type PullRequestSnapshot,
+  type PullRequestView,
+  type ReviewVerdictFact,
+  type TestedCommitFact,
 } from "../../schemas/gate.js";
+import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import type { Comparison, GitHubAdapter, ReviewFact } from "../github/adapter.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
+import type { EntryStore } from "../store/ports/entry-store.js";
 import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
 import type { OverrideStore } from "../store/ports/override-store.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 import type { ImmutableReads } from "./caches.js";
 import { collectEvidence, type EvidenceCache } from "./evidence.js";
+import { readTraceFact, TraceReportCache, traceReaderOf } from "./trace-report.js";
 
 const WRITE_PERMISSIONS = new Set(["admin", "maintain", "write"]);
 
@@ -44,7 +49,8 @@ export type GatherStore = RecordStore &
   EvaluationStore &
   OverrideStore &
   ObservationStore &
-  AuditLog;
+  AuditLog &
+  Pick<EntryStore, "listEntries">;
 
 /** The evaluator found a tree's bundle over budget: no call, and no evaluation, was made. */
 export const BUNDLE_OVER_BUDGET = "gate.evaluator.over_budget";
@@ -58,6 +64,8 @@ export interface GatherDeps {
   evidence: EvidenceCache;
   agateVersion: string;
   now: () => Date;
+  /** Trace-report reads kept across passes; a fresh one per pass when absent. */
+  traceReports?: TraceReportCache;
 }
 
 /** What GitHub reported in this pass that later passes need and GitHub does not keep. */
@@ -276,11 +284,12 @@ async function gatherAt(
   const { github, store } = deps;
   const { snapshot: pr, detail } = view;
   const key = { repository: pr.repository, pullNumber: pr.number };
-  const [stored, mergeCommits, overrides, sightings] = await Promise.all([
+  const [stored, mergeCommits, overrides, sightings, entries] = await Promise.all([
     store.listRecords(key),
     store.listMergeCommits({ ...key, headSha: pr.head_sha }),
     store.listOverrides({ ...key, headSha: pr.head_sha }),
     store.listHeadObservations({ repository: pr.repository, headSha: pr.head_sha }),
+    store.listEntries({ repository: pr.repository }),
   ]);
   const observations: Observations = {
     merge_commit: detail.merge_commit_sha
@@ -327,6 +336,8 @@ async function gatherAt(
     handoff: null,
     reviews: [],
     evaluation: { status: "not_asked" },
+    entries: linkedEntries(entries, pr.number),
+    trace: null,
   };
   const headSeen = sightings.length > 0;
   if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
@@ -347,6 +358,12 @@ async function gatherAt(
   facts.evidence_source = collected.source;
   facts.evidence_run = collected.run;
   facts.evidence = collected.evidence;
+  facts.trace = await readTraceFact(
+    traceReaderOf(github),
+    deps.traceReports ?? new TraceReportCache(),
+    collected.run,
+    collected.evidence,
+  );
   const needsReviews =
     cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
   const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";
@@ -377,6 +394,26 @@ async function gatherAt(
     }
   }
   return { facts, observations, evaluatorDue, headSeen };
+}
+
+/**
+ * The entries whose form names this pull request as the one waiting on them (docs/entries.md,
+ * "The gate reads entries"), as agate's store has them: what agate decided, not what the issue's
+ * labels or comments say now.
+ */
+export function linkedEntries(entries: readonly HandoffEntry[], number: number): LinkedEntryFact[] {
+  return entries
+    .filter((e) => e.fields.blocking_pull === number)
+    .map((e) => ({
+      issue_number: e.issue_number,
+      state: e.state,
+      author: e.author,
+      owner: e.owner,
+      escalation_reason: e.escalation_reason,
+      why: e.why,
+      question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
+      state_changed_at: e.state_changed_at,
+    }));
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Store } from "../store/store.js";
 import type { ImmutableReads } from "./caches.js";
 import type { EvaluatorDeps } from "./evaluator-job.js";
 import type { EvidenceCache } from "./evidence.js";
+import type { TraceReportCache } from "./trace-report.js";
 
 /** What every gate job handler is given: the store, the clock and GitHub's clients. */
 export interface GateDeps {
@@ -17,6 +18,7 @@ export interface GateDeps {
   /** Immutable reads shared across jobs; a fresh one per job when absent. */
   reads?: ImmutableReads;
   evidence?: EvidenceCache;
+  traceReports?: TraceReportCache;
   /** How to reach the evaluator; absent: a configured llm or command evaluator is unavailable. */
   evaluator?: EvaluatorDeps;
   log?: (line: string) => void;

@@ -11,6 +11,7 @@ import {
   pullRequestKey,
 } from "../../schemas/jobs.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
+import { handleDashboardJob } from "../dashboard/handlers.js";
 import { handleEntryDeadlineJob, handleEntryJob } from "../entries/handlers.js";
 import { AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
 import type { Runtime } from "../runtime/server.js";
@@ -23,6 +24,7 @@ import { handleMergeGroupDeadline, runMergeGroupJob } from "./merge-group.js";
 import { runOverrideJob } from "./override.js";
 import { type PassResult, runPullRequestPass } from "./pull-request.js";
 import { reconcileOnce } from "./reconcile.js";
+import { TraceReportCache } from "./trace-report.js";
 
 export type { GateDeps } from "./job-deps.js";
 
@@ -48,6 +50,7 @@ async function pass(
       store: deps.store,
       reads: deps.reads ?? new ImmutableReads(),
       evidence: deps.evidence ?? new EvidenceCache(),
+      traceReports: deps.traceReports ?? new TraceReportCache(),
       agateVersion: AGATE_VERSION,
       appSlug: slug,
       now: deps.now,
@@ -151,6 +154,7 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
   },
   [JOB_KINDS.entry]: (job, deps) => handleEntryJob(job, deps),
   [JOB_KINDS.entryDeadline]: (job, deps) => handleEntryDeadlineJob(job, deps),
+  [JOB_KINDS.dashboard]: (job, deps) => handleDashboardJob(job, deps),
 };
 
 /** Every job kind the App handles; the router may enqueue only these (a test holds it to that). */
@@ -187,6 +191,7 @@ export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
     appSlug,
     reads: new ImmutableReads(),
     evidence: new EvidenceCache(),
+    traceReports: new TraceReportCache(),
     evaluator: runtime.settings.evaluator,
   };
   // One pass queued at all times: the first soon after start, then one per interval. No

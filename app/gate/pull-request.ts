@@ -18,12 +18,14 @@ import type { ImmutableReads } from "./caches.js";
 import { AgateChecks } from "./check-runs.js";
 import type { EvidenceCache } from "./evidence.js";
 import { type GatherStore, gatherPullRequest } from "./gather.js";
+import type { TraceReportCache } from "./trace-report.js";
 
 export interface PassDeps {
   github: GitHubAdapter;
   store: GatherStore & ApplyStore & CheckRunLedger;
   reads: ImmutableReads;
   evidence: EvidenceCache;
+  traceReports?: TraceReportCache;
   agateVersion: string;
   appSlug: string;
   now: () => Date;

@@ -19,6 +19,7 @@ import {
   durationText,
   shortSha as short,
 } from "../markdown.js";
+import { entriesRequirement, escalationLine } from "./entries.js";
 import { overrideCommand } from "./listing.js";
 import {
   type Attempt,
@@ -104,8 +105,12 @@ function decideEnforced(facts: GateFacts): GateDecision {
     handoff,
     evaluator,
   ];
+  // Entries that name this pull request only ever hold it back (checks/gate/entries.ts).
+  const entries = entriesRequirement(facts);
+  if (entries) parts.push(entries);
   const override = overrideRequirement(facts);
   if (override) parts.push({ requirement: override, items: [] });
+  const escalatedEntry = entries?.escalated[0];
   const requirements = parts.map((p) => p.requirement);
   const reasons = facts.evidence
     .filter((e) => e.refused)
@@ -125,6 +130,7 @@ function decideEnforced(facts: GateFacts): GateDecision {
   const waiting = others.length > 0 ? others : allWaiting;
   // The requirement that decides the state; its work comes first, as the summary's next action.
   const decisive =
+    (escalatedEntry ? entries?.requirement : undefined) ??
     attemptsCapped ??
     stalled ??
     failed[0] ??
@@ -159,6 +165,17 @@ function decideEnforced(facts: GateFacts): GateDecision {
       title: cutTitle(
         `Accepted on ${head} by ${facts.override.by}'s override: ${codeSpan(facts.override.reason)}`,
       ),
+    };
+  }
+  // An escalated entry waits on a human decision the agent cannot make, whatever else holds; the
+  // title says what the maintainer must decide.
+  if (entries && escalatedEntry) {
+    const more = entries.escalated.length > 1 ? ` (and ${entries.escalated.length - 1} more)` : "";
+    return {
+      ...base,
+      state: "escalated",
+      conclusion: "action_required",
+      title: cutTitle(`Escalated on ${head}: ${escalationLine(escalatedEntry)}${more}`),
     };
   }
   // Past the attempts budget this head is not graded at all: what it would have been is moot.

@@ -5,6 +5,7 @@ import type {
   EvidenceRunFact,
   GateDecision,
   GateFacts,
+  LinkedEntryFact,
 } from "../../schemas/gate.js";
 import { commandPassed } from "../command-results.js";
 import {
@@ -19,9 +20,11 @@ import {
   shortSha as short,
 } from "../markdown.js";
 import { progressOf } from "./decide.js";
+import { entryName } from "./entries.js";
 import { overrideCommand } from "./listing.js";
 import type { Stall } from "./progress.js";
 import { requirementsTable } from "./requirements-table.js";
+import { traceSection } from "./trace.js";
 import { evidenceSourceChanges } from "./workflow-uses.js";
 
 /**
@@ -201,6 +204,41 @@ function stallSection(stall: Stall): string[] {
   return lines;
 }
 
+/** At most this many linked entries get a row; the rest are counted. */
+const ENTRY_ROWS = 20;
+
+/** The handoff entries that name this pull request, each with its state, as agate's store has it. */
+function entriesSection(entries: readonly LinkedEntryFact[]): string[] {
+  const state = (e: LinkedEntryFact) => {
+    switch (e.state) {
+      case "claimed":
+        return e.owner ? `claimed by ${codeSpan(e.owner, 60)}` : "claimed";
+      case "escalated":
+        return `escalated (${e.escalation_reason ?? "a human decision"})${e.why ? `: ${codeSpan(e.why, 160)}` : ""}`;
+      case "blocked":
+        return `blocked${e.why ? `: ${codeSpan(e.why, 160)}` : ""}`;
+      default:
+        return e.state;
+    }
+  };
+  const lines = [
+    "### Handoff entries",
+    "",
+    "Entries whose form names this pull request as the one waiting on them. An entry only holds a pull request back: open or claimed waits for its answer, blocked parks it, escalated needs a maintainer; resolved releases it.",
+    "",
+    "| entry | state | since | question |",
+    "| --- | --- | --- | --- |",
+    ...entries
+      .slice(0, ENTRY_ROWS)
+      .map(
+        (e) =>
+          `| ${entryName(e)} | ${cell(state(e))} | ${e.state_changed_at} | ${cell(codeSpan(e.question, 160))} |`,
+      ),
+  ];
+  if (entries.length > ENTRY_ROWS) lines.push("", `… and ${entries.length - ENTRY_ROWS} more.`);
+  return lines;
+}
+
 /**
  * The `agate` check run's summary, the main user interface. Read top down in ten seconds: the
  * state and the next action, the requirements, the work items, then the evidence (failing
@@ -255,6 +293,8 @@ export function renderGateSummary(
     }
   }
   if (progress.stall) lines.push(...stallSection(progress.stall), "");
+  if (facts.entries && facts.entries.length > 0) lines.push(...entriesSection(facts.entries), "");
+  if (facts.trace) lines.push(...traceSection(facts.trace));
   if (facts.override && decision.state === "accepted") {
     lines.push(
       "### Maintainer override",

@@ -1,0 +1,92 @@
+/**
+ * The handoff entries a gated pull request is linked to (their form names it as the blocking pull
+ * request), as one requirement. Anyone who can open an issue can name any pull request, so an
+ * entry only ever holds a pull request back: open or claimed waits for the answer, blocked parks
+ * it, escalated needs a maintainer; only a resolved entry passes, and passing is what the pull
+ * request would have been without it. What the entry's people wrote (question, why) is shown as
+ * code, never as Markdown.
+ */
+import type { GateFacts, LinkedEntryFact, Requirement } from "../../schemas/gate.js";
+import { codeSpan, counted } from "../markdown.js";
+import { overrideCommand } from "./listing.js";
+
+export interface EntriesPart {
+  requirement: Requirement;
+  /** What someone can do about it, for the next work items. */
+  items: string[];
+  /** Escalated entries: each makes the pull request escalated. */
+  escalated: LinkedEntryFact[];
+}
+
+/** `handoff entry #7` as every line names it. */
+export const entryName = (entry: Pick<LinkedEntryFact, "issue_number">) =>
+  `handoff entry #${entry.issue_number}`;
+
+/** The one line a maintainer reads to know what they must decide. */
+export function escalationLine(entry: LinkedEntryFact): string {
+  const reason = entry.escalation_reason ?? "a human decision";
+  const why = entry.why ? `: ${codeSpan(entry.why, 160)}` : "";
+  return `${entryName(entry)} needs a maintainer's decision on ${reason}${why}`;
+}
+
+const where = (entries: LinkedEntryFact[]) => entries.map((e) => `#${e.issue_number}`).join(", ");
+
+/** The entries requirement; null when no entry names the pull request. */
+export function entriesRequirement(facts: GateFacts): EntriesPart | null {
+  const entries = facts.entries ?? [];
+  if (entries.length === 0) return null;
+  const head = facts.pull_request.head_sha;
+  const req = (status: Requirement["status"], reason: string): Requirement => ({
+    id: "entries",
+    name: "handoff entries",
+    status,
+    reason,
+  });
+  const escalated = entries.filter((e) => e.state === "escalated");
+  if (escalated.length > 0) {
+    return {
+      requirement: req("waiting", escalated.map(escalationLine).join("; ")),
+      items: escalated.map(
+        (e) =>
+          `A maintainer decides what ${entryName(e)} asks (${e.escalation_reason ?? "escalated"}) and answers it there with \`/answer <the decision>\`, or accepts this exact commit with \`${overrideCommand(head)}\``,
+      ),
+      escalated,
+    };
+  }
+  const blocked = entries.filter((e) => e.state === "blocked");
+  if (blocked.length > 0) {
+    return {
+      requirement: req(
+        "blocked",
+        `${blocked.length === 1 ? entryName(blocked[0] as LinkedEntryFact) : `handoff entries ${where(blocked)}`} ended blocked: nobody could answer what this pull request waits on`,
+      ),
+      items: blocked.map(
+        (e) =>
+          `Find another way past what ${entryName(e)} asked (it is parked: ${codeSpan(e.why ?? "blocked", 120)}), or ask a maintainer to accept this exact commit with \`${overrideCommand(head)}\``,
+      ),
+      escalated: [],
+    };
+  }
+  const waiting = entries.filter((e) => e.state === "open" || e.state === "claimed");
+  if (waiting.length > 0) {
+    const state = (e: LinkedEntryFact) =>
+      e.state === "claimed" && e.owner ? `claimed by ${codeSpan(e.owner, 60)}` : "open";
+    return {
+      // Nobody on this pull request can act: the answer comes on the entry, and a pass follows it.
+      requirement: req(
+        "waiting",
+        `waiting for the answer to ${waiting.map((e) => `${entryName(e)} (${state(e)})`).join(", ")}`,
+      ),
+      items: [],
+      escalated: [],
+    };
+  }
+  return {
+    requirement: req(
+      "pass",
+      `${entries.length === 1 ? `${entryName(entries[0] as LinkedEntryFact)} is` : `${counted(entries.length, "handoff entry", "handoff entries")} are`} resolved`,
+    ),
+    items: [],
+    escalated: [],
+  };
+}
