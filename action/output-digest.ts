@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
-import { normaliseLine } from "../checks/normalise-output.js";
+import { normaliseLine, normaliseOutput } from "../checks/normalise-output.js";
 import { type CommandOutput, OUTPUT_TAIL_BYTES } from "../schemas/command-record.js";
 
 /**
@@ -9,20 +9,28 @@ import { type CommandOutput, OUTPUT_TAIL_BYTES } from "../schemas/command-record
  */
 export const MAX_LINE_CHARS = 64 * 1024;
 
+/** Normalised text is hashed once this much has gathered: larger pieces hash several times faster. */
+const HASH_PIECE_CHARS = 64 * 1024;
+
 /**
  * Digests command output in one pass and bounded memory, whatever its size: sha256 of the raw
  * bytes, sha256 of the normalised text (same as hashing normaliseOutput() of the whole text,
  * for lines up to MAX_LINE_CHARS), and the last OUTPUT_TAIL_BYTES bytes as the tail.
+ *
+ * What it holds, whatever the output's size: the tail (OUTPUT_TAIL_BYTES), the open line (at
+ * most MAX_LINE_CHARS characters plus one chunk), normalised text waiting to be hashed (under
+ * HASH_PIECE_CHARS plus one chunk's worth), and the text of the chunk being read. The complete
+ * lines of each chunk are normalised together (normaliseOutput), not one string per line.
  */
 export class OutputDigest {
   private readonly raw = createHash("sha256");
   private readonly normalised = createHash("sha256");
   private readonly decoder = new StringDecoder("utf8");
   private partialLine = "";
-  /** Normalised text not yet hashed: hashing in larger pieces is several times faster. */
   private pending = "";
-  private tailChunks: Buffer[] = [];
-  private tailLength = 0;
+  /** The last bytes seen, as a ring: `tailEnd` is where the next byte goes. */
+  private readonly tail = Buffer.allocUnsafe(OUTPUT_TAIL_BYTES);
+  private tailEnd = 0;
   private bytes = 0;
 
   update(chunk: Buffer): void {
@@ -38,7 +46,10 @@ export class OutputDigest {
     this.partialLine = "";
     this.normalised.update(this.pending);
     this.pending = "";
-    const tail = Buffer.concat(this.tailChunks).subarray(-OUTPUT_TAIL_BYTES);
+    const tail =
+      this.bytes < OUTPUT_TAIL_BYTES
+        ? this.tail.subarray(0, this.bytes)
+        : Buffer.concat([this.tail.subarray(this.tailEnd), this.tail.subarray(0, this.tailEnd)]);
     return {
       bytes: this.bytes,
       sha256: this.raw.digest("hex"),
@@ -49,13 +60,22 @@ export class OutputDigest {
   }
 
   private addText(text: string): void {
-    let start = 0;
-    for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n", start)) {
-      this.hashNormalised(`${normaliseLine(this.partialLine + text.slice(start, newline))}\n`);
-      this.partialLine = "";
-      start = newline + 1;
+    const last = text.lastIndexOf("\n");
+    if (last >= 0) {
+      // The line an earlier chunk left open ends at this chunk's first newline; the complete
+      // lines after it are normalised in one call.
+      let from = 0;
+      if (this.partialLine !== "") {
+        const first = text.indexOf("\n");
+        this.hashNormalised(`${normaliseLine(this.partialLine + text.slice(0, first))}\n`);
+        this.partialLine = "";
+        from = first + 1;
+      }
+      if (last >= from) this.hashNormalised(normaliseOutput(text.slice(from, last + 1)));
+      this.partialLine = text.slice(last + 1);
+    } else {
+      this.partialLine += text;
     }
-    this.partialLine += text.slice(start);
     if (this.partialLine.length > MAX_LINE_CHARS) {
       this.hashNormalised(normaliseLine(this.partialLine));
       this.partialLine = "";
@@ -64,20 +84,24 @@ export class OutputDigest {
 
   private hashNormalised(text: string): void {
     this.pending += text;
-    if (this.pending.length >= 64 * 1024) {
+    if (this.pending.length >= HASH_PIECE_CHARS) {
       this.normalised.update(this.pending);
       this.pending = "";
     }
   }
 
+  /** Copies the chunk's last bytes into the ring: one copy per byte, no allocation. */
   private keepTail(chunk: Buffer): void {
-    this.tailChunks.push(chunk);
-    this.tailLength += chunk.length;
-    if (this.tailLength > 2 * OUTPUT_TAIL_BYTES) {
-      const kept = Buffer.concat(this.tailChunks).subarray(-OUTPUT_TAIL_BYTES);
-      this.tailChunks = [Buffer.from(kept)];
-      this.tailLength = kept.length;
+    const size = OUTPUT_TAIL_BYTES;
+    let bytes = chunk;
+    if (bytes.length >= size) {
+      bytes = bytes.subarray(bytes.length - size);
+      this.tailEnd = 0;
     }
+    const first = Math.min(bytes.length, size - this.tailEnd);
+    bytes.copy(this.tail, this.tailEnd, 0, first);
+    bytes.copy(this.tail, 0, first);
+    this.tailEnd = (this.tailEnd + bytes.length) % size;
   }
 }
 
