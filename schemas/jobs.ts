@@ -143,6 +143,13 @@ export const entryDeadlineJobSchema = z.strictObject({
   deadline_at: z.iso.datetime({ offset: true }),
 });
 
+/**
+ * A repository's triage dashboard (app/dashboard/): the App's one issue listing what needs a
+ * maintainer and what is parked, rendered again and written only when it differs. Queued by
+ * every transition under the repository's key, so concurrent transitions coalesce.
+ */
+export const dashboardJobSchema = z.strictObject({ ...target, trigger: triggerSchema });
+
 export const JOB_KINDS = {
   pullRequest: "gate.pull_request",
   head: "gate.head",
@@ -153,6 +160,7 @@ export const JOB_KINDS = {
   evaluator: "gate.evaluator",
   entry: "entries.entry",
   entryDeadline: "entries.deadline",
+  dashboard: "entries.dashboard",
 } as const;
 
 /** The payload schema of each job kind. */
@@ -166,6 +174,7 @@ export const JOB_PAYLOADS = {
   [JOB_KINDS.evaluator]: evaluatorJobSchema,
   [JOB_KINDS.entry]: entryJobSchema,
   [JOB_KINDS.entryDeadline]: entryDeadlineJobSchema,
+  [JOB_KINDS.dashboard]: dashboardJobSchema,
 } as const;
 
 export type JobKind = keyof typeof JOB_PAYLOADS;
@@ -176,6 +185,7 @@ export type PullRequestJob = z.output<typeof pullRequestJobSchema>;
 export type EvaluatorJob = z.output<typeof evaluatorJobSchema>;
 export type EntryJob = z.output<typeof entryJobSchema>;
 export type EntryDeadlineJob = z.output<typeof entryDeadlineJobSchema>;
+export type DashboardJob = z.output<typeof dashboardJobSchema>;
 
 /** Whether a workflow event can carry evidence under this base config. */
 export function evidenceEventMatters(
@@ -195,3 +205,5 @@ export const evaluatorKey = (repository: string, number: number) =>
   `${repository}#${number}:evaluator`;
 /** One handoff entry's jobs run one at a time, in order (issue and pull numbers never share one). */
 export const entryKey = (repository: string, issue: number) => `${repository}#${issue}:entry`;
+/** A repository's dashboard: one refresh at a time, a queued one makes a running one's result moot. */
+export const dashboardKey = (repository: string) => `${repository}:dashboard`;

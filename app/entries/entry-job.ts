@@ -11,6 +11,7 @@ import {
   applyDeadline,
   type EntryStep,
   type EscalationRules,
+  needsMaintainerTest,
   openEntry,
 } from "../../checks/entries/machine.js";
 import { markerPrefix, renderReplyMarker } from "../../checks/entries/marker.js";
@@ -26,6 +27,7 @@ import * as say from "../../checks/entries/replies.js";
 import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import { type EntryJob, JOB_KINDS, type JobPayloadInput } from "../../schemas/jobs.js";
 import type { NewJob } from "../../schemas/store.js";
+import { dashboardJob } from "../dashboard/queue.js";
 import type { EntryIssueFact, GitHubAdapter, IssueCommentFact } from "../github/adapter.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
@@ -51,9 +53,13 @@ export interface EntryDeps {
   now: () => Date;
   /** The App's bot login (`<slug>[bot]`): its own comments and label changes are no commands. */
   appLogin: string;
+  /** The gate's maintainer test (`escalation.maintainers`, teams included; write access when empty). */
+  isMaintainer(login: string, maintainers: string[]): Promise<boolean>;
 }
 
 const REFUSAL_MARKER = "<!-- agate:entry-refused -->";
+/** Ends a label or open/closed put-back notice: the delivery it answers, so a retry posts none. */
+const putBackMarker = (delivery: string) => `<!-- agate:entry-put-back delivery=${delivery} -->`;
 
 /** The timer job for an entry's deadline, if it has one. */
 export function deadlineJobs(
@@ -103,11 +109,17 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
 
   const save = async (current: HandoffEntry, step: EntryStep): Promise<HandoffEntry> => {
     const moved = step.entry.deadline?.at !== current.deadline?.at;
+    // A state change may change the dashboard: its refresh is queued in the same transaction,
+    // so it is never lost; a replayed command is no step and queues nothing.
+    const changed = step.entry.state !== current.state;
     const next = await store.updateEntry({
       expectedVersion: current.version,
       entry: step.entry,
       event: step.event,
-      jobs: moved ? deadlineJobs(step.entry, job.installation) : [],
+      jobs: [
+        ...(moved ? deadlineJobs(step.entry, job.installation) : []),
+        ...(changed ? [dashboardJob(job.repository, job.installation, job.trigger)] : []),
+      ],
     });
     notes.push(`${step.event.kind}${step.entry.state !== current.state ? ` → ${next.state}` : ""}`);
     return next;
@@ -168,9 +180,12 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
       if (command === null) continue;
       const at = new Date(Math.min(Date.parse(comment.created_at), deps.now().getTime()));
       entry = await deadlines(entry, at);
+      const maintainer = needsMaintainerTest(entry, command, comment.login)
+        ? await deps.isMaintainer(comment.login, (await rules()).maintainers)
+        : undefined;
       const step = applyCommand(
         entry,
-        { command, actor: comment.login, comment_id: comment.id, at },
+        { command, actor: comment.login, comment_id: comment.id, at, maintainer },
         await rules(),
       );
       if (step) entry = await save(entry, step);
@@ -179,7 +194,7 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
   entry = await deadlines(entry, deps.now());
 
   // Labels first: a client that sees agate's reply sees the labels it promises.
-  const projected = await project(deps, entry, issue, job);
+  const projected = await project(deps, entry, issue, job, comments);
   const posted = await postReplies(deps, entry, comments);
   if (rulesRead?.problem) notes.push(rulesRead.problem);
   return `${where} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected} (${callsOf(github)})`;
@@ -242,8 +257,25 @@ async function project(
   entry: HandoffEntry,
   issue: EntryIssueFact,
   job: EntryJob,
+  listed: IssueCommentFact[] | undefined,
 ): Promise<string> {
   const { github } = deps;
+  const delivery = job.trigger.delivery_id;
+  /**
+   * A put-back notice once per delivery: a retried job (after a crash or a failed call once it
+   * had posted) finds its own notice by the marker, in agate's comments only, as replies are.
+   */
+  const notify = async (text: string): Promise<void> => {
+    if (delivery !== null) {
+      const comments = listed ?? (await github.issueComments(issue.number));
+      const marker = putBackMarker(delivery);
+      const own = comments.filter((c) => c.login.toLowerCase() === deps.appLogin.toLowerCase());
+      if (own.some((c) => c.body.includes(marker))) return;
+      await github.comment(issue.number, `${text}\n\n${marker}`);
+      return;
+    }
+    await github.comment(issue.number, text);
+  };
   const pull = entry.fields.blocking_pull;
   const waiting =
     pull !== null && entry.state !== "resolved" && (await github.isPullRequestOpen(pull));
@@ -265,8 +297,7 @@ async function project(
     isEntryLabel(change.label) &&
     [...plan.add, ...plan.remove].some((l) => l.toLowerCase() === change.label.toLowerCase())
   ) {
-    await github.comment(
-      issue.number,
+    await notify(
       say.labelPutBack({
         label: change.label,
         action: change.action,
@@ -288,8 +319,7 @@ async function project(
     const state = job.state_change;
     // Only a person's close or reopen is answered; agate closing its own entry is not undone.
     if (state && (state.action === "closed") === (issue.state === "closed")) {
-      await github.comment(
-        issue.number,
+      await notify(
         say.closedPutBack({ by: state.by, state: entry.state, reopened: want.state === "open" }),
       );
     }

@@ -8,6 +8,7 @@ import {
   type EntryStep,
   type EscalationRules,
   entryPriority,
+  needsMaintainerTest,
   openEntry,
 } from "./machine.js";
 
@@ -37,9 +38,24 @@ function fresh(rules = RULES): HandoffEntry {
 
 let nextComment = 100;
 /** Applies a comment's command as `actor` at minute `m`; returns the step (must not be null). */
-function say(entry: HandoffEntry, actor: string, text: string, m: number, rules = RULES) {
+/** `maintainers`: the logins the App's maintainer test would pass (it asks GitHub for teams). */
+function say(
+  entry: HandoffEntry,
+  actor: string,
+  text: string,
+  m: number,
+  rules = RULES,
+  maintainers: string[] = [],
+) {
   const command = parseEntryCommand(text) as EntryCommand;
-  const s = applyCommand(entry, { command, actor, comment_id: ++nextComment, at: at(m) }, rules);
+  const maintainer = needsMaintainerTest(entry, command, actor)
+    ? maintainers.includes(actor)
+    : undefined;
+  const s = applyCommand(
+    entry,
+    { command, actor, comment_id: ++nextComment, at: at(m), maintainer },
+    rules,
+  );
   if (!s) throw new Error("expected a step");
   return { step: s, entry: stored(s, entry.version + 1) };
 }
@@ -142,14 +158,19 @@ describe("applyCommand", () => {
     });
   });
 
-  it("/block by the author, the owner or a listed maintainer; not by a stranger", () => {
+  it("/block by the author, the owner or a maintainer (the App's test); not by a stranger", () => {
     const rules = { ...RULES, maintainers: ["octocat", "@org/team"] };
     const open = fresh(rules);
     expect(say(open, "agent-a", "/block nobody knows", 1, rules).entry).toMatchObject({
       state: "blocked",
       why: "nobody knows",
     });
-    expect(say(open, "octocat", "/block no", 1, rules).entry.state).toBe("blocked");
+    expect(say(open, "octocat", "/block no", 1, rules, ["octocat"]).entry.state).toBe("blocked");
+    // A team member is a maintainer only by the App's test: the rules alone never say so.
+    expect(say(open, "team-member", "/block no", 1, rules, ["team-member"]).entry.state).toBe(
+      "blocked",
+    );
+    expect(say(open, "octocat", "/block no", 1, rules).entry.state).toBe("open");
     const stranger = say(open, "agent-z", "/block no", 1, rules);
     expect(stranger.entry.state).toBe("open");
     expect(stranger.step.event.reply).toContain("cannot block");
@@ -193,6 +214,22 @@ describe("applyCommand", () => {
     expect(s.step.event.reply).toContain("`credentials`");
   });
 
+  it("an escalated entry ends only by a maintainer's /answer: resolved, with the decision", () => {
+    const escalated = say(fresh(), "agent-a", "/escalate money a paid plan?", 1).entry;
+    const byAgent = say(escalated, "agent-a", "/answer do it", 2, RULES, ["boss"]);
+    expect(byAgent.entry.state).toBe("escalated");
+    expect(byAgent.step.event.reply).toContain("only a maintainer's decision ends it");
+    const decided = say(escalated, "boss", "/answer yes, buy it", 3, RULES, ["boss"]);
+    expect(decided.entry.state).toBe("resolved");
+    expect(decided.step.event).toMatchObject({
+      kind: "answered",
+      reason: "decided by the maintainer boss",
+    });
+    expect(needsMaintainerTest(escalated, { kind: "claim" }, "boss")).toBe(false);
+    expect(needsMaintainerTest(fresh(), { kind: "block", why: "x" }, "agent-a")).toBe(false);
+    expect(needsMaintainerTest(fresh(), { kind: "block", why: "x" }, "boss")).toBe(true);
+  });
+
   it("terminal states refuse every command", () => {
     const claimed = say(fresh(), "agent-b", "/claim", 1).entry;
     const resolved = say(claimed, "agent-b", "/answer 42", 2).entry;
@@ -231,7 +268,7 @@ describe("applyDeadline", () => {
 
   it("open and unclaimed for unanswered_timeout → blocked by agate, nobody notified", () => {
     const s = applyDeadline(fresh(), at(30), RULES);
-    expect(s?.entry).toMatchObject({ state: "blocked", why: "unanswered for 30m" });
+    expect(s?.entry).toMatchObject({ state: "blocked", why: "unanswered for 30 min" });
     expect(s?.event).toMatchObject({ kind: "blocked", actor: "agate", mentions: [] });
   });
 
@@ -246,7 +283,7 @@ describe("applyDeadline", () => {
       deadline: { kind: "unanswered", at: at(41).toISOString() },
     });
     expect(first.event).toMatchObject({ kind: "claim_expired", actor: "agate" });
-    expect(first.event.reply).toContain("expired after 10m");
+    expect(first.event.reply).toContain("expired after 10 min");
     const reclaimed = say(stored(first, 3), "agent-c", "/claim", 12).entry;
     const second = applyDeadline(reclaimed, at(22), RULES) as EntryStep;
     expect(second.entry).toMatchObject({ state: "blocked", claim_expiries: 2, deadline: null });

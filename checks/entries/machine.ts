@@ -151,19 +151,42 @@ function claimEnded(
   };
 }
 
-/** Who may park or escalate an entry: its author, its owner, or a listed maintainer. */
-function mayPark(entry: HandoffEntry, actor: string, rules: EscalationRules): boolean {
-  if (same(actor, entry.author) || same(actor, entry.owner)) return true;
-  return rules.maintainers.some((m) => !m.includes("/") && same(m.replace(/^@/, ""), actor));
+/**
+ * Whether the command's outcome depends on the actor being a maintainer, which only the App can
+ * find out (a listed login, a member of a listed team, or write access when none is listed: the
+ * gate's test). Asked first, so the App makes that call only when it matters.
+ */
+export function needsMaintainerTest(
+  entry: HandoffEntry,
+  command: EntryCommand,
+  actor: string,
+): boolean {
+  if (command.kind === "answer") return entry.state === "escalated";
+  if (command.kind !== "block" && command.kind !== "escalate") return false;
+  return !isTerminal(entry.state) && !same(actor, entry.author) && !same(actor, entry.owner);
 }
+
+/** Who may park or escalate an entry: its author, its owner, or a maintainer. */
+const mayPark = (entry: HandoffEntry, actor: string, maintainer: boolean) =>
+  same(actor, entry.author) || same(actor, entry.owner) || maintainer;
 
 function decide(
   entry: HandoffEntry,
   command: EntryCommand,
   actor: string,
+  maintainer: boolean,
   at: Date,
   rules: EscalationRules,
 ): Change {
+  // An escalation waits for a maintainer's decision, which is the one thing that ends it.
+  if (entry.state === "escalated" && command.kind === "answer" && maintainer) {
+    return {
+      kind: "answered",
+      reason: `decided by the maintainer ${actor}`,
+      reply: say.decided(entry, actor),
+      next: { state: "resolved" },
+    };
+  }
   if (isTerminal(entry.state)) {
     return refused(`${command.kind} on a ${entry.state} entry`, say.terminal(entry));
   }
@@ -224,7 +247,7 @@ function decide(
       if (!isOwner) return needsOwner("release");
       return claimEnded(entry, "released", at, rules);
     case "block":
-      if (!mayPark(entry, actor, rules)) {
+      if (!mayPark(entry, actor, maintainer)) {
         return refused(`block by ${actor}`, say.notParticipant(entry, "block", actor));
       }
       return {
@@ -234,7 +257,7 @@ function decide(
         next: { state: "blocked", owner: null, why: command.why },
       };
     case "escalate": {
-      if (!mayPark(entry, actor, rules)) {
+      if (!mayPark(entry, actor, maintainer)) {
         return refused(`escalate by ${actor}`, say.notParticipant(entry, "escalate", actor));
       }
       const mentions = rules.maintainers.map((m) => (m.startsWith("@") ? m : `@${m}`));
@@ -259,11 +282,19 @@ function decide(
  */
 export function applyCommand(
   entry: HandoffEntry,
-  input: { command: EntryCommand; actor: string; comment_id: number; at: Date },
+  input: {
+    command: EntryCommand;
+    actor: string;
+    comment_id: number;
+    at: Date;
+    /** The App's maintainer test for the actor; needed only where needsMaintainerTest says. */
+    maintainer?: boolean;
+  },
   rules: EscalationRules,
 ): EntryStep | null {
   if (input.comment_id <= entry.comments_through) return null;
-  const change = decide(entry, input.command, input.actor, input.at, rules);
+  const maintainer = input.maintainer ?? false;
+  const change = decide(entry, input.command, input.actor, maintainer, input.at, rules);
   return step(entry, change, input.actor, input.comment_id, input.at);
 }
 

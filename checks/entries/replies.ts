@@ -2,18 +2,18 @@
  * What agate says on an entry's issue, one function per situation. Text someone else wrote (a
  * reason, a login) goes in code spans, so it cannot mention, link or format anything.
  */
-import { formatDuration } from "../../schemas/duration.js";
 import type {
   EscalationReason,
   HandoffEntry,
   HandoffEntryDraft,
 } from "../../schemas/handoff-entry.js";
-import { codeSpan } from "../markdown.js";
+import { codeSpan, durationText } from "../markdown.js";
 import { COMMAND_USAGE } from "./commands.js";
 import { FIELD_PURPOSE } from "./form.js";
 import type { EscalationRules } from "./machine.js";
 
-export const duration = (ms: number) => formatDuration(ms);
+/** agate's one wording of a time (`10 min`, `1 h 30 min`), as in every summary. */
+export const duration = (ms: number) => durationText(ms);
 const who = (login: string) => codeSpan(login, 60);
 
 export function opened(entry: HandoffEntryDraft, rules: EscalationRules): string {
@@ -74,7 +74,13 @@ export function invalid(problem: string): string {
 }
 
 export function terminal(entry: HandoffEntry): string {
-  return `Refused: this entry is **${entry.state}**, which is final; nothing changes it now. For a new question, open a new entry.`;
+  return entry.state === "escalated"
+    ? "Refused: this entry is **escalated**; only a maintainer's decision ends it (a maintainer comments `/answer <the decision>`)."
+    : `Refused: this entry is **${entry.state}**, which is final; nothing changes it now. For a new question, open a new entry.`;
+}
+
+export function decided(entry: HandoffEntry, maintainer: string): string {
+  return `**Resolved** by the maintainer ${who(maintainer)}: the decision is the comment above. ${who(entry.author)} can go on with it. Closing.`;
 }
 
 export function answered(entry: HandoffEntry): string {

@@ -130,7 +130,7 @@ describe("entry timers across a restart of the App", () => {
     expect(kinds).toEqual(["opened", "claimed", "claim_expired"]);
     const expiries = sim.world
       .issue(sim.repository({ repo: "r" }), n)
-      .comments.filter((c) => c.body.includes("expired after 3s"));
+      .comments.filter((c) => c.body.includes("expired after 3 s"));
     expect(expiries).toHaveLength(1);
     await second.crash();
   }, 60_000);

@@ -166,7 +166,7 @@ describe("timers, with the clock advanced", () => {
     expect(labels("t1", n)).toContain("agate:claimed");
     await h.advance(1000);
     expect(labels("t1", n)).toContain("agate:open");
-    expect(replies("t1", n).at(-1)).toContain("expired after 10m without an answer (1 of 2");
+    expect(replies("t1", n).at(-1)).toContain("expired after 10 min without an answer (1 of 2");
     await h.comment("t1", n, "/claim", "agent-c");
     await h.advance(10 * MIN);
     expect(labels("t1", n)).toContain("agate:blocked");
@@ -190,7 +190,7 @@ describe("timers, with the clock advanced", () => {
     expect(labels("t2", n)).toContain("agate:open");
     await h.advance(MIN);
     expect(labels("t2", n)).toEqual(["agate:background", "agate:blocked"]);
-    expect(replies("t2", n).at(-1)).toContain("nobody claimed this entry within 30m");
+    expect(replies("t2", n).at(-1)).toContain("nobody claimed this entry within 30 min");
     expect(mentions("t2", n)).toEqual([]);
   });
 

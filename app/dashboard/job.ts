@@ -1,0 +1,79 @@
+/**
+ * A repository's dashboard refresh: read what it lists (entries and acceptance records from the
+ * store, open pull requests from GitHub), render it (checks/dashboard/), find the App's own
+ * dashboard issue by its marker, and write only when the text differs. Read before write and a
+ * deterministic rendering make a replayed transition write nothing.
+ */
+import { type DashboardPull, dashboardPull } from "../../checks/dashboard/pulls.js";
+import {
+  DASHBOARD_MARKER,
+  DASHBOARD_TITLE,
+  dashboardHasItems,
+  renderDashboard,
+} from "../../checks/dashboard/render.js";
+import { type DashboardJob, dashboardKey, JOB_KINDS } from "../../schemas/jobs.js";
+import type { EntryStore } from "../store/ports/entry-store.js";
+import type { JobQueue } from "../store/ports/job-queue.js";
+import type { RecordStore } from "../store/ports/record-store.js";
+import type { DashboardAdapter } from "./github.js";
+
+export type DashboardGitHub = Pick<
+  DashboardAdapter,
+  "issuesBy" | "createIssue" | "setIssueBody" | "openPulls"
+>;
+
+export interface DashboardDeps {
+  github: DashboardGitHub;
+  store: EntryStore & RecordStore & JobQueue;
+  /** The App's bot login: only an issue it opened is the dashboard. */
+  appLogin: string;
+}
+
+/** GitHub hands back a body edited in its web editor with CRLF line ends. */
+const sameText = (a: string, b: string) => a.replace(/\r\n/g, "\n") === b.replace(/\r\n/g, "\n");
+
+export async function runDashboardJob(job: DashboardJob, deps: DashboardDeps): Promise<string> {
+  const { github, store } = deps;
+  const where = `${job.repository} dashboard`;
+  // Refreshes of a repository run in order: one queued behind this one reads everything later
+  // than this one could, so this one gives way (concurrent transitions coalesce into it).
+  const newer = await store.countJobs({
+    status: "queued",
+    kind: JOB_KINDS.dashboard,
+    concurrencyKey: dashboardKey(job.repository),
+  });
+  if (newer > 0) return `${where}: a newer refresh is queued, this one gives way`;
+
+  const entries = await store.listEntries({
+    repository: job.repository,
+    states: ["escalated", "blocked"],
+  });
+  const pulls: DashboardPull[] = [];
+  for (const pull of await github.openPulls()) {
+    const records = await store.listRecords({
+      repository: job.repository,
+      pullNumber: pull.number,
+      headSha: pull.head_sha,
+    });
+    const line = dashboardPull(pull, records);
+    if (line) pulls.push(line);
+  }
+  const input = { entries, pulls };
+  const body = renderDashboard(input);
+  const counts = `${entries.length} entries, ${pulls.length} pull requests`;
+
+  // Anyone can open an issue with the marker in it: only the App's own counts. The oldest wins,
+  // so a second one (never made by this job, which runs one at a time per repository) is ignored.
+  const login = deps.appLogin.toLowerCase();
+  const dashboard = (await github.issuesBy(deps.appLogin))
+    .filter((i) => i.author.toLowerCase() === login && i.body.includes(DASHBOARD_MARKER))
+    .sort((a, b) => a.number - b.number)[0];
+  if (!dashboard) {
+    if (!dashboardHasItems(input)) return `${where}: nothing to list, no issue opened`;
+    const number = await github.createIssue(DASHBOARD_TITLE, body);
+    return `${where}: opened #${number} (${counts})`;
+  }
+  if (sameText(dashboard.body, body)) return `${where}: #${dashboard.number} unchanged`;
+  await github.setIssueBody(dashboard.number, body);
+  return `${where}: #${dashboard.number} updated (${counts})`;
+}
