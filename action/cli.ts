@@ -11,6 +11,7 @@ import { type CommandRecord, RECORD_FILE_NAME } from "../schemas/command-record.
 import { CONFIG_PATH, handoffSchema } from "../schemas/config.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 import { localBase } from "./base-config.js";
+import { doctor } from "./doctor.js";
 import { entryMain } from "./entries-cli.js";
 import { systemExecutable } from "./executables.js";
 import { git, gitMaybe, localStateDir, useUserExcludesFile } from "./git.js";
@@ -40,6 +41,12 @@ Usage:
       Checks a config in the work tree (default: ${CONFIG_PATH}) before it is committed, and
       the handoff file at its handoff.path when there is one. The gate reads the config at the
       base commit: a change takes effect once it is merged.
+  ${CLI_PACKAGE} doctor --repo OWNER/NAME [--app SLUG] [--api-url URL] [--json]
+      Checks a repository's set-up through the GitHub API, with the token in GITHUB_TOKEN or
+      GH_TOKEN: the config on the default branch, the evidence workflow and its permissions, a
+      ruleset or branch protection requiring agate from the App named by --app, and that App's
+      permissions, events and installation. Each finding is ok, a problem (with what to fix) or
+      could not be checked (with why). --api-url (or GITHUB_API_URL) for GitHub Enterprise.
   ${CLI_PACKAGE} trace FILE [--json] [--format F]
       Reads an agent's trace (Claude Code, Codex, OpenHands, SWE-agent, mini-swe-agent) and
       reports, with no model call, whether it made progress: steps that brought nothing new,
@@ -52,7 +59,8 @@ The npm package is ${CLI_PACKAGE}; where it is not installed: ${AGATE_CLI} <comm
 Exit status of run: 0 every command passed (or no config at the base), 1 a command failed,
 2 a usage or config error. Of handoff: 0 the file is written (or was up to date), 2 a usage or
 config error (the message says what to fix). Of validate: 0 valid, 1 a file is invalid, 2 a
-usage error or no file to check. Of trace: 0 read (a stall is a finding, not an error), 1 the
+usage error or no file to check. Of doctor: 0 no problem, 1 a problem, 2 a usage error or the
+repository cannot be read. Of trace: 0 read (a stall is a finding, not an error), 1 the
 trace is malformed (the message names the line), 2 a usage error.`;
 
 /** A mistake on the command line: the message, then the usage, and exit status 2. */
@@ -84,12 +92,20 @@ const VALIDATE_OPTIONS = {
   help: { type: "boolean", short: "h" },
 } satisfies Options;
 
+const DOCTOR_OPTIONS = {
+  repo: { type: "string" },
+  app: { type: "string" },
+  "api-url": { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} satisfies Options;
+
 const TOP_OPTIONS = {
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } satisfies Options;
 
-const COMMANDS = ["run", "handoff", "validate", "trace", "entry", "help"] as const;
+const COMMANDS = ["run", "handoff", "validate", "doctor", "trace", "entry", "help"] as const;
 
 /**
  * The arguments of one command, or a UsageError in agate's words: Node's parser names an unknown
@@ -185,6 +201,18 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
       const { values, positionals } = parseCommand("validate", rest, VALIDATE_OPTIONS, 1);
       if (values.help) return help();
       return validate(positionals[0], cwd);
+    }
+    case "doctor": {
+      const { values } = parseCommand("doctor", rest, DOCTOR_OPTIONS);
+      if (values.help) return help();
+      return doctor(
+        { repo: values.repo, app: values.app, apiUrl: values["api-url"], json: values.json },
+        process.env,
+        {
+          stdout: (text) => process.stdout.write(text),
+          stderr: (text) => process.stderr.write(text),
+        },
+      );
     }
     case "trace":
       return runTraceCommand(rest, {

@@ -1,0 +1,232 @@
+import { Octokit } from "@octokit/rest";
+import {
+  type AppFacts,
+  type DoctorFacts,
+  evidenceWorkflowPath,
+  type InstallationFacts,
+  type Read,
+  type RequiredCheck,
+} from "../checks/setup/doctor.js";
+import { CONFIG_PATH } from "../schemas/config.js";
+import { AGATE_VERSION } from "../schemas/version.js";
+
+/** The repository itself cannot be read: nothing else can be checked (exit 2). */
+export class DoctorAccessError extends Error {
+  override readonly name = "DoctorAccessError";
+}
+
+interface HttpFailure {
+  status?: number;
+  message?: string;
+}
+
+/**
+ * `doctor`'s reads, with a token that may see little: each read that fails becomes the reason a
+ * finding could not be checked, in words that say what the token lacked. Reads only; the doctor
+ * never writes to GitHub.
+ */
+export class DoctorGitHub {
+  private readonly octokit: Octokit;
+
+  constructor(
+    token: string,
+    private readonly owner: string,
+    private readonly repo: string,
+    baseUrl = "https://api.github.com",
+  ) {
+    this.octokit = new Octokit({ auth: token, baseUrl, userAgent: `agate-cli/${AGATE_VERSION}` });
+  }
+
+  async facts(appSlug: string | undefined): Promise<DoctorFacts> {
+    const repository = `${this.owner}/${this.repo}`;
+    let data: { default_branch: string; owner: { type: string } };
+    try {
+      ({ data } = await this.octokit.rest.repos.get({ owner: this.owner, repo: this.repo }));
+    } catch (error) {
+      const { status, message } = error as HttpFailure;
+      throw new DoctorAccessError(
+        status === 401
+          ? `GitHub refused the token (401: ${message}): set GITHUB_TOKEN or GH_TOKEN to a valid token`
+          : status === 404 || status === 403
+            ? `${repository} is not visible to this token (${status}): check --repo, and that the token can read the repository`
+            : `cannot read ${repository}: ${status ?? ""} ${message ?? String(error)}`.trim(),
+      );
+    }
+    const branch = data.default_branch;
+    const config = await this.file(CONFIG_PATH, branch);
+    const workflowPath = evidenceWorkflowPath(config.ok ? config.value : null);
+    const app = appSlug === undefined ? null : await this.app(appSlug);
+    return {
+      repository,
+      defaultBranch: branch,
+      config,
+      workflow: { path: workflowPath, text: await this.file(workflowPath, branch) },
+      rules: await this.rules(branch),
+      protection: await this.protection(branch),
+      app,
+      installation:
+        app === null
+          ? null
+          : app.ok
+            ? await this.installation(app.value, data.owner.type === "Organization")
+            : { ok: false, reason: "the App could not be read, so neither can its installation" },
+    };
+  }
+
+  private async file(path: string, ref: string): Promise<Read<string | null>> {
+    try {
+      const { data } = await this.octokit.rest.repos.getContent({
+        owner: this.owner,
+        repo: this.repo,
+        path,
+        ref,
+      });
+      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
+        return { ok: false, reason: `${path} on ${ref} is not a file` };
+      }
+      return { ok: true, value: Buffer.from(data.content, "base64").toString("utf8") };
+    } catch (error) {
+      if ((error as HttpFailure).status === 404) return { ok: true, value: null };
+      return failed(`${path} on ${ref}`, error, "contents: read");
+    }
+  }
+
+  private async rules(
+    branch: string,
+  ): Promise<Read<{ checks: RequiredCheck[]; mergeQueue: boolean }>> {
+    try {
+      const rules = await this.octokit.paginate(this.octokit.rest.repos.getBranchRules, {
+        owner: this.owner,
+        repo: this.repo,
+        branch,
+        per_page: 100,
+      });
+      const checks: RequiredCheck[] = [];
+      let mergeQueue = false;
+      for (const rule of rules) {
+        const where = `${rule.ruleset_source_type === "Organization" ? "organisation ruleset" : "ruleset"} ${rule.ruleset_id ?? "?"} of ${rule.ruleset_source ?? `${this.owner}/${this.repo}`}`;
+        if (rule.type === "merge_queue") mergeQueue = true;
+        if (rule.type !== "required_status_checks" || !rule.parameters) continue;
+        const parameters = rule.parameters as {
+          required_status_checks: { context: string; integration_id?: number }[];
+        };
+        for (const required of parameters.required_status_checks) {
+          checks.push({ context: required.context, appId: required.integration_id ?? null, where });
+        }
+      }
+      return { ok: true, value: { checks, mergeQueue } };
+    } catch (error) {
+      return failed(`the rules on ${branch}`, error, "metadata: read");
+    }
+  }
+
+  private async protection(branch: string): Promise<Read<RequiredCheck[]>> {
+    try {
+      const { data } = await this.octokit.rest.repos.getBranch({
+        owner: this.owner,
+        repo: this.repo,
+        branch,
+      });
+      const required = data.protection?.required_status_checks;
+      if (!data.protected || !required || required.enforcement_level === "off") {
+        return { ok: true, value: [] };
+      }
+      // app_id -1 is "any source" when branch protection is written; null when it is read.
+      return {
+        ok: true,
+        value: required.checks.map((check) => ({
+          context: check.context,
+          appId: check.app_id !== null && check.app_id > 0 ? check.app_id : null,
+          where: "branch protection",
+        })),
+      };
+    } catch (error) {
+      return failed(`branch ${branch}`, error, "metadata: read");
+    }
+  }
+
+  private async app(slug: string): Promise<Read<AppFacts>> {
+    try {
+      const { data } = await this.octokit.rest.apps.getBySlug({ app_slug: slug });
+      if (!data) return { ok: false, reason: `GitHub returned no App for ${slug}` };
+      return {
+        ok: true,
+        value: {
+          id: data.id,
+          slug: data.slug ?? slug,
+          permissions: stringValues(data.permissions),
+          events: data.events,
+        },
+      };
+    } catch (error) {
+      if ((error as HttpFailure).status === 404) {
+        return {
+          ok: false,
+          reason: `GitHub shows no App ${slug} to this token (a private App is shown only to its owner): check --app, or use a token of the App's owner`,
+        };
+      }
+      return failed(`the App ${slug}`, error, "none");
+    }
+  }
+
+  private async installation(
+    app: AppFacts,
+    ownedByOrganization: boolean,
+  ): Promise<Read<InstallationFacts | null>> {
+    if (!ownedByOrganization) {
+      return {
+        ok: false,
+        reason: `GitHub lists a personal account's installations only to a user access token of an App, not to this token: see https://github.com/settings/installations`,
+      };
+    }
+    try {
+      const installations = await this.octokit.paginate(
+        this.octokit.rest.orgs.listAppInstallations,
+        { org: this.owner, per_page: 100 },
+      );
+      const found = installations.find((item) => item.app_id === app.id);
+      if (!found) return { ok: true, value: null };
+      return {
+        ok: true,
+        value: {
+          permissions: stringValues(found.permissions),
+          events: found.events,
+          repositorySelection: found.repository_selection,
+          suspended: found.suspended_at !== null,
+        },
+      };
+    } catch (error) {
+      const { status } = error as HttpFailure;
+      if (status === 403 || status === 404) {
+        return {
+          ok: false,
+          reason: `GitHub lists ${this.owner}'s installations only to an organisation owner's token (${status}): run the doctor with one to check the installation`,
+        };
+      }
+      return failed(`${this.owner}'s installations`, error, "organisation owner");
+    }
+  }
+}
+
+function stringValues(record: object | undefined): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(record ?? {}).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
+  );
+}
+
+/** A read that failed, as the reason its finding could not be checked. */
+function failed(what: string, error: unknown, needs: string): { ok: false; reason: string } {
+  const { status, message } = error as HttpFailure;
+  if (status === 403 || status === 401) {
+    return {
+      ok: false,
+      reason: `cannot read ${what}: GitHub answered ${status} (${message ?? "forbidden"})${needs === "none" ? "" : `; the token needs ${needs}`}`,
+    };
+  }
+  return {
+    ok: false,
+    reason: `cannot read ${what}: ${status ? `GitHub answered ${status} (${message ?? ""})` : (error as Error).message}`,
+  };
+}
