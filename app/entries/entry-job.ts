@@ -28,6 +28,7 @@ import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import { type EntryJob, JOB_KINDS, type JobPayloadInput } from "../../schemas/jobs.js";
 import type { NewJob } from "../../schemas/store.js";
 import { dashboardJob } from "../dashboard/queue.js";
+import { linkedPullRequestJobs } from "../gate/entry-link.js";
 import type { EntryIssueFact, GitHubAdapter, IssueCommentFact } from "../github/adapter.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
@@ -109,8 +110,9 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
 
   const save = async (current: HandoffEntry, step: EntryStep): Promise<HandoffEntry> => {
     const moved = step.entry.deadline?.at !== current.deadline?.at;
-    // A state change may change the dashboard: its refresh is queued in the same transaction,
-    // so it is never lost; a replayed command is no step and queues nothing.
+    // A state change may change the dashboard and the gate of the pull request the entry names:
+    // both are queued in the same transaction, so neither is lost; a replayed command is no step
+    // and queues nothing.
     const changed = step.entry.state !== current.state;
     const next = await store.updateEntry({
       expectedVersion: current.version,
@@ -119,6 +121,7 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
       jobs: [
         ...(moved ? deadlineJobs(step.entry, job.installation) : []),
         ...(changed ? [dashboardJob(job.repository, job.installation, job.trigger)] : []),
+        ...linkedPullRequestJobs(current, step.entry, job.installation),
       ],
     });
     notes.push(`${step.event.kind}${step.entry.state !== current.state ? ` → ${next.state}` : ""}`);
@@ -155,7 +158,10 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
     });
     const created = await store.createEntry({
       ...step,
-      jobs: deadlineJobs(step.entry, job.installation),
+      jobs: [
+        ...deadlineJobs(step.entry, job.installation),
+        ...linkedPullRequestJobs(null, step.entry, job.installation),
+      ],
     });
     entry = created.entry;
     if (created.created) notes.push("opened");

@@ -308,6 +308,31 @@ describe("labels and open/closed are a projection", () => {
     expect(replies("p1", n).at(-1)).toContain("Priority is derived");
   });
 
+  it("a put-back notice is posted once per delivery: its job run again (a retry after a crash) posts none", async () => {
+    await h.repo("p4", CONFIG());
+    const n = await h.openEntry("p4", ENTRY_FORM({}));
+    await h.sim.addLabels({ repo: "p4", number: n, labels: ["agate:resolved"], user: "octocat" });
+    const [labeled] = await h.takePending();
+    if (!labeled) throw new Error("no delivery for the label");
+    await h.record(labeled);
+    await h.work();
+    const notices = () => replies("p4", n).filter((body) => body.includes("is put back"));
+    expect(notices()).toHaveLength(1);
+    // The label is back (as if the first run crashed before removing it) and the job runs again.
+    h.issue("p4", n).labels.push("agate:resolved");
+    const [routed] = await h.store.listJobs({ deliveryId: labeled.id });
+    if (!routed) throw new Error("no job for the label delivery");
+    await h.store.enqueue({
+      kind: routed.kind,
+      payload: routed.payload,
+      concurrency_key: routed.concurrency_key,
+    });
+    await h.runJobs();
+    await h.work();
+    expect(labels("p4", n)).toEqual(["agate:background", "agate:open"]);
+    expect(notices()).toHaveLength(1);
+  });
+
   it("an open entry closed by hand is reopened, saying how it ends", async () => {
     await h.repo("p2", CONFIG());
     const n = await h.openEntry("p2", ENTRY_FORM({}));
