@@ -6,10 +6,42 @@ import {
   positiveIntSchema,
   repositoryFullNameSchema,
 } from "./primitives.js";
+import { budgetsSchema, findingKindSchema, traceFormatSchema } from "./trace.js";
 import { verdictSchema } from "./verdict.js";
 
 /** Bumped whenever the evaluator's instructions or the bundle's layout change meaning. */
-export const EVALUATOR_PROMPT_VERSION = "agate-eval-2";
+export const EVALUATOR_PROMPT_VERSION = "agate-eval-3";
+
+/**
+ * What the agent's own trace of the evidence run reported (the Action's `trace` input), cut to
+ * what matters to a reviewer: whether agate's detector found it busy without progress, where, and
+ * the budgets used. Agent-influenced (the agent wrote the trace): a reason to look closer, never
+ * a verdict.
+ */
+export const bundleTraceSchema = z.strictObject({
+  run_id: positiveIntSchema,
+  run_attempt: positiveIntSchema,
+  traces: z.array(
+    z.strictObject({
+      source: z.string(),
+      format: traceFormatSchema.nullable(),
+      steps: nonNegativeIntSchema,
+      stalled: z.boolean(),
+      findings: z.array(
+        z.strictObject({
+          kind: findingKindSchema,
+          from_step: nonNegativeIntSchema,
+          to_step: nonNegativeIntSchema,
+          why: z.string(),
+        }),
+      ),
+      findings_not_listed: nonNegativeIntSchema,
+      budgets: budgetsSchema.nullable(),
+      /** Why the trace could not be read; null when it was. */
+      error: z.string().nullable(),
+    }),
+  ),
+});
 
 /** One changed file as the evaluator sees it; `patch` is null when it was left out or binary. */
 export const bundleFileSchema = z.strictObject({
@@ -63,6 +95,8 @@ export const evaluationBundleSchema = z.strictObject({
     }),
   ),
   handoff: z.strictObject({ path: z.string(), text: z.string() }).nullable(),
+  /** The agent's trace reports of the evidence run; null when it uploaded none. */
+  agent_trace: bundleTraceSchema.nullable().default(null),
   budget: z.strictObject({
     token_limit: positiveIntSchema,
     estimated_tokens: nonNegativeIntSchema,
@@ -119,6 +153,7 @@ export const evaluationSchema = z.strictObject({
 export const evaluationInputSchema = evaluationSchema.omit({ id: true });
 
 export type BundleFile = z.infer<typeof bundleFileSchema>;
+export type BundleTrace = z.infer<typeof bundleTraceSchema>;
 export type EvaluationBundle = z.output<typeof evaluationBundleSchema>;
 export type EvaluatorRun = z.infer<typeof evaluatorRunSchema>;
 export type EvaluationOutcome = z.infer<typeof evaluationOutcomeSchema>;

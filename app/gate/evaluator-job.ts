@@ -10,7 +10,7 @@ import {
   type EvaluationOutcome,
   type EvaluatorRun,
 } from "../../schemas/evaluation.js";
-import type { PullRequestSnapshot } from "../../schemas/gate.js";
+import { type PullRequestSnapshot, type TraceFact, traceFactSchema } from "../../schemas/gate.js";
 import {
   type EvaluatorJob,
   JOB_KINDS,
@@ -114,10 +114,28 @@ export async function runEvaluatorJob(
       changed_paths: c.changed_paths ?? [],
       changed_paths_count: c.changed_paths_count ?? 0,
     })),
+    trace: await decidedTrace(store, pr),
     deps: deps.evaluator,
     now,
   });
   return done(appended, true);
+}
+
+/**
+ * The trace reports the head's newest gate decision read beside its believed record (the pass
+ * that queued this job stored them with its facts): no second download, and the same reports the
+ * summary shows.
+ */
+async function decidedTrace(store: AuditLog, pr: PullRequestSnapshot): Promise<TraceFact | null> {
+  const [last] = await store.listAudit({
+    kind: "gate.decision",
+    subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
+    order: "desc",
+    limit: 1,
+  });
+  const stored = (last?.facts as { trace?: unknown } | undefined)?.trace;
+  const parsed = traceFactSchema.nullable().safeParse(stored ?? null);
+  return parsed.success ? parsed.data : null;
 }
 
 /** Builds the bundle, checks the budgets, calls the judge and stores the evaluation. */
@@ -131,6 +149,7 @@ async function askEvaluator(options: {
   config: Config;
   configDigest: string;
   commands: BundleInput["commands"];
+  trace: TraceFact | null;
   deps: EvaluatorDeps | undefined;
   now: () => Date;
 }): Promise<string> {
@@ -221,6 +240,7 @@ async function askEvaluator(options: {
     unlisted,
     commands: options.commands,
     handoff: handoff ? { path: handoffPath, text: handoff.text } : null,
+    trace: options.trace,
     tokenLimit: config.budgets.evaluator_bundle_tokens,
   });
   if (bundle.budget.estimated_tokens > bundle.budget.token_limit) {

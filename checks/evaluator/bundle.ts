@@ -1,9 +1,11 @@
 import type { CommandResult } from "../../schemas/command-record.js";
 import {
   type BundleFile,
+  type BundleTrace,
   EVALUATOR_PROMPT_VERSION,
   type EvaluationBundle,
 } from "../../schemas/evaluation.js";
+import type { TraceFact } from "../../schemas/gate.js";
 import { quoteName } from "./untrusted.js";
 
 /**
@@ -69,7 +71,46 @@ export interface BundleInput {
   unlisted: { filename: string; status: string }[];
   commands: CommandResult[];
   handoff: { path: string; text: string } | null;
+  /** The agent-trace reports read beside the believed record; absent or null: none. */
+  trace?: TraceFact | null;
   tokenLimit: number;
+}
+
+/** Traces and findings per trace the evaluator is shown; the rest are counted. */
+export const BUNDLE_TRACES = 5;
+export const BUNDLE_FINDINGS = 10;
+const TRACE_TEXT_CHARS = 300;
+
+/**
+ * The trace reports as the evaluator sees them: whether each was found busy without progress,
+ * its flagged segments (step ranges and why) and its budgets. Only read traces are listed with
+ * findings; an unreadable one says why, so the evaluator knows it was not shown.
+ */
+export function bundleTrace(trace: TraceFact | null | undefined): BundleTrace | null {
+  if (!trace?.traces) return null;
+  const cut = (text: string) =>
+    text.length > TRACE_TEXT_CHARS ? `${text.slice(0, TRACE_TEXT_CHARS)}…` : text;
+  return {
+    run_id: trace.run_id,
+    run_attempt: trace.run_attempt,
+    traces: trace.traces.slice(0, BUNDLE_TRACES).map(({ source, report, error }) => ({
+      source: cut(source),
+      format: report?.format ?? null,
+      steps: report?.steps ?? 0,
+      stalled: report?.stalled ?? false,
+      findings: (report?.findings ?? []).slice(0, BUNDLE_FINDINGS).map((f) => ({
+        kind: f.kind,
+        from_step: f.from_step,
+        to_step: f.to_step,
+        why: cut(f.why),
+      })),
+      findings_not_listed: report
+        ? report.findings_not_listed + Math.max(0, report.findings.length - BUNDLE_FINDINGS)
+        : 0,
+      budgets: report?.budgets ?? null,
+      error: error === null ? null : cut(error),
+    })),
+  };
 }
 
 const GENERATED =
@@ -144,11 +185,16 @@ export function buildBundle(input: BundleInput): EvaluationBundle {
           ),
         }
       : null,
+    agent_trace: bundleTrace(input.trace),
     budget: { token_limit: limit, estimated_tokens: 0, cuts },
     previous_attempt: null,
   };
 
-  const fences = (bundle.task.issues.length + bundle.commands.length) * FENCE_TOKENS;
+  const fences =
+    (bundle.task.issues.length +
+      bundle.commands.length +
+      (bundle.agent_trace?.traces.length ?? 0)) *
+    FENCE_TOKENS;
   const fixed = estimateTokens(JSON.stringify(bundle)) + PROMPT_OVERHEAD_TOKENS + fences;
   bundle.diff.files = fitDiff(input, limit - fixed, Math.floor(limit * SHARE.file), cuts);
   const patches = bundle.diff.files.filter((file) => file.patch !== null).length;
