@@ -1,8 +1,9 @@
 /**
- * Bounded webhook intake: what a request to the webhook path must get past before Probot's
- * middleware sees it. Probot reads any body whole into memory before it checks the signature,
- * and logs a refused body whole (three times); an unsigned 600 MB POST took the App from 62 MB
- * to 1.27 GB. Here, in order, each step without reading more than it must:
+ * Bounded webhook intake: what a request to the webhook path must get past before the intake
+ * (intake.ts) sees it. Probot's middleware, which used to take it, reads any body whole into
+ * memory before it checks the signature, and logs a refused body whole (three times); an
+ * unsigned 600 MB POST took the App from 62 MB to 1.27 GB. Here, in order, each step without
+ * reading more than it must:
  *
  * 1. The headers GitHub always sends (content type, event, delivery id, a well-formed
  *    `x-hub-signature-256`): refused at once when missing, the body left unread.
@@ -15,8 +16,7 @@
  * 4. The body is read with a streaming limit and a deadline (a chunked body that grows past the
  *    cap is cut: 413; one that trickles: 408), and its HMAC is computed as it arrives.
  * 5. A signature that does not match: 400, the body dropped, one short log line (never the
- *    body). Only a verified body is handed to Probot, as a string, so Probot does not read the
- *    stream again; Probot verifies it once more and the intake records it.
+ *    body). Only a verified body is handed on, as a string, to the intake, which records it.
  *
  * A refusal before the body has all arrived answers at once, then reads and discards for a
  * moment so that the sender can read the answer (a socket closed with unread input is reset,
@@ -94,7 +94,8 @@ export interface IntakeGuard {
   handle(
     req: IncomingMessage,
     res: ServerResponse,
-    next: (req: IncomingMessage, res: ServerResponse) => void,
+    /** Gets the request once its body has arrived and matched its signature, and that body. */
+    next: (req: IncomingMessage, res: ServerResponse, body: string) => void,
   ): boolean;
   stats(): IntakeStats;
 }
@@ -271,14 +272,15 @@ export function createIntakeGuard(options: IntakeGuardOptions): IntakeGuard {
           return;
         }
         accepted++;
-        // Only a verified body is decoded. Probot's webhook middleware takes a string body as
-        // the payload instead of reading the stream.
-        (req as IncomingMessage & { body?: string }).body = (
-          body.chunks.length === 1
+        // Only a verified body is decoded, and handed on as it came: the intake stores it.
+        next(
+          req,
+          res,
+          (body.chunks.length === 1
             ? (body.chunks[0] as Buffer)
             : Buffer.concat(body.chunks, body.size)
-        ).toString("utf8");
-        next(req, res);
+          ).toString("utf8"),
+        );
       });
       return true;
     },

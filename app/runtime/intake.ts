@@ -1,12 +1,19 @@
 /**
  * The webhook path. The intake guard (intake-guard.ts) has bounded the body and checked its
- * signature before Probot read it, and Probot has verified it again by the time this runs; the
- * handler only records the delivery and its jobs in one transaction and returns, so the row is
- * committed before Probot's middleware answers 2XX. Nothing here may take longer than that
- * write: no GitHub calls (GitHub gives a delivery 10 s, Probot answers 202 on its own after 9 s).
+ * signature; this records the delivery and its jobs in one transaction and only then answers
+ * 200, so an answered delivery is committed (SQLite: synchronous = FULL, on disk). Nothing here
+ * may take longer than that write: no GitHub calls (GitHub gives a delivery 10 s).
+ *
+ * What is stored is the body exactly as GitHub sent and signed it, and `payload_sha256` is the
+ * sha256 of those bytes. Before issue 17 the payload was Probot's parse of the body serialised
+ * again (JSON.stringify), and its digest that text's; such rows stay as they are, and a
+ * delivery sent again whose re-serialised body is theirs is still a duplicate, not a conflict.
+ * Probot's own webhook pipeline is not in this path: it would verify the signature a second
+ * time and build an authenticated client per delivery that the intake never uses (the profile
+ * in docs/performance.md); the workers use Probot for GitHub.
  */
 import { createHash } from "node:crypto";
-import type { Probot } from "probot";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Store } from "../store/store.js";
 import type { Route } from "./route.js";
 import type { RuntimeLog } from "./worker.js";
@@ -17,13 +24,25 @@ export interface IntakeDeps {
   route: Route;
   /** Called after a new delivery enqueued jobs, so this process's workers wake at once. */
   onEnqueued?: (jobIds: readonly number[]) => void;
-  /** Where duplicates and conflicts are reported; Probot's logger by default. */
-  log?: RuntimeLog;
+  log: RuntimeLog;
+}
+
+/** A delivery whose signature the intake guard has verified: its headers and body as sent. */
+export interface VerifiedDelivery {
+  id: string;
+  event: string;
+  body: string;
+}
+
+export interface IntakeAnswer {
+  status: number;
+  /** Sent as text/plain for 200, as JSON `{ error }` otherwise (Probot's answers, kept). */
+  text: string;
 }
 
 /**
- * A delivery id seen before with a different body. Probot's webhook middleware answers with the
- * first error's `status`, so the sender gets 409 and the first delivery stays as it was.
+ * A delivery id seen before with a different body: the sender gets 409 and the first delivery
+ * stays as it was.
  */
 export class DeliveryConflictError extends Error {
   readonly status = 409;
@@ -40,39 +59,93 @@ export class DeliveryConflictError extends Error {
   }
 }
 
-export function registerIntake(app: Probot, deps: IntakeDeps): void {
-  const log: RuntimeLog = deps.log ?? app.log;
-  app.onAny(async (context) => {
-    const payload = JSON.stringify(context.payload);
-    const action = (context.payload as { action?: unknown }).action;
-    const delivery = {
-      id: context.id,
-      event: context.name,
-      action: typeof action === "string" ? action : null,
-      payload_sha256: createHash("sha256").update(payload, "utf8").digest("hex"),
-      received_at: deps.now().toISOString(),
-    };
-    const result = await deps.store.recordDelivery({
-      delivery,
-      payload,
-      jobs: deps.route(context.name, context.payload, context.id),
-    });
-    const fields = { delivery: delivery.id, event: delivery.event, action: delivery.action };
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+const refusal = (status: number, error: Error): IntakeAnswer => ({
+  status,
+  text: JSON.stringify({ error: `${error.name}: ${error.message}` }),
+});
+
+/** Records one verified delivery and says what to answer; never throws. */
+export async function recordWebhook(
+  deps: IntakeDeps,
+  delivered: VerifiedDelivery,
+): Promise<IntakeAnswer> {
+  const { log } = deps;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(delivered.body);
+  } catch (error) {
+    return refusal(
+      400,
+      new SyntaxError(`the body is not JSON (${(error as Error).message}); nothing was recorded`),
+    );
+  }
+  const action = (payload as { action?: unknown } | null)?.action;
+  const delivery = {
+    id: delivered.id,
+    event: delivered.event,
+    action: typeof action === "string" ? action : null,
+    payload_sha256: sha256(delivered.body),
+    received_at: deps.now().toISOString(),
+  };
+  const fields = { delivery: delivery.id, event: delivery.event, action: delivery.action };
+  try {
+    const jobs = deps.route(delivered.event, payload, delivered.id);
+    let result = await deps.store.recordDelivery({ delivery, payload: delivered.body, jobs });
+    if (result.status === "conflict") {
+      // Recorded before issue 17, as the re-serialised parse: the same delivery sent again.
+      const legacy = JSON.stringify(payload);
+      if (legacy !== delivered.body) {
+        const again = { ...delivery, payload_sha256: sha256(legacy) };
+        result = await deps.store.recordDelivery({ delivery: again, payload: legacy, jobs });
+      }
+    }
     if (result.status === "duplicate") {
       log.info(
         { ...fields, jobs: result.jobIds },
         "delivery seen before with the same body: acknowledged, not processed again",
       );
-      return;
+      return { status: 200, text: "ok\n" };
     }
     if (result.status === "conflict") {
       log.error(
         { ...fields, payload_sha256: delivery.payload_sha256 },
         `delivery ${delivery.id} refused (409): the id was received before with a different body; the first one is kept`,
       );
-      throw new DeliveryConflictError(delivery.id);
+      return refusal(409, new DeliveryConflictError(delivery.id));
     }
     log.debug({ ...fields, jobs: result.jobIds }, "delivery recorded");
     if (result.jobIds.length > 0) deps.onEnqueued?.(result.jobIds);
-  });
+    return { status: 200, text: "ok\n" };
+  } catch (error) {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    log.error(
+      { ...fields, error: failure.message },
+      `delivery ${delivery.id} not recorded (500): ${failure.message}; GitHub shows it as failed and it can be redelivered`,
+    );
+    return refusal(500, failure);
+  }
+}
+
+/** The handler the intake guard passes a verified request and its body to. */
+export function intakeHandler(deps: IntakeDeps) {
+  return (req: IncomingMessage, res: ServerResponse, body: string): void => {
+    const header = (name: string) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? (value[0] ?? "") : (value ?? "");
+    };
+    void recordWebhook(deps, {
+      id: header("x-github-delivery"),
+      event: header("x-github-event"),
+      body,
+    }).then((answer) => {
+      if (res.headersSent || res.destroyed) return;
+      res.writeHead(answer.status, {
+        "content-type": answer.status === 200 ? "text/plain" : "application/json",
+        "content-length": String(Buffer.byteLength(answer.text)),
+      });
+      res.end(answer.text);
+    });
+  };
 }

@@ -1,6 +1,6 @@
 /**
- * The App process: settings, store, Probot's webhook middleware with the intake behind the
- * intake guard (bounded bodies, signature checked before Probot reads anything), workers, the
+ * The App process: settings, store, the intake behind the intake guard (bounded bodies, the
+ * signature checked before anything reads the payload), Probot for GitHub, workers, the
  * delivery retention timer, and an HTTP server (`POST /api/github/webhooks`, `GET /healthz` for
  * liveness, `GET /readyz` for readiness).
  */
@@ -13,7 +13,7 @@ import { commandSandboxProblem } from "../evaluator/sandbox.js";
 import { defaultRoute } from "../gate/route.js";
 import { openStore, parseDatabaseUrl } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
-import { registerIntake } from "./intake.js";
+import { intakeHandler } from "./intake.js";
 import {
   answer,
   createIntakeGuard,
@@ -144,17 +144,19 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
       log,
       ...(options.pollMs ? { pollMs: options.pollMs } : {}),
     });
-    const middleware = await createNodeMiddleware(
-      (app) =>
-        registerIntake(app, {
-          store,
-          now,
-          route: options.route ?? defaultRoute,
-          onEnqueued: () => workers.poke(),
-          log,
-        }),
-      { probot, webhooksPath: WEBHOOKS_PATH },
-    );
+    // A verified webhook goes from the guard straight to the intake (see intake.ts); Probot's
+    // middleware answers every other request as it always has (404s), with no handler of ours.
+    const middleware = await createNodeMiddleware(() => {}, {
+      probot,
+      webhooksPath: WEBHOOKS_PATH,
+    });
+    const intake = intakeHandler({
+      store,
+      now,
+      route: options.route ?? defaultRoute,
+      onEnqueued: () => workers.poke(),
+      log,
+    });
     const guard = createIntakeGuard({
       secret: settings.webhookSecret,
       path: WEBHOOKS_PATH,
@@ -187,9 +189,9 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
         });
         return;
       }
-      // A webhook request reaches Probot only through the guard, with its body read and
+      // A webhook request reaches the intake only through the guard, with its body read and
       // verified; anything else goes to Probot's middleware, which reads no body for it.
-      if (guard.handle(req, res, probotMiddleware)) return;
+      if (guard.handle(req, res, intake)) return;
       probotMiddleware(req, res);
     });
     // Slow headers hold a socket and nothing else; still, nothing legitimate takes this long.
