@@ -123,7 +123,7 @@ describe("agate run (dist/cli/index.js), with no credentials", () => {
     const unknown = agate(repo, "frobnicate");
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(
-      /^agate: unknown command 'frobnicate'; the commands are run, handoff, validate, trace, entry, help\n\nagate \d+\.\d+\.\d+: .*\n\nUsage:\n/,
+      /^agate: unknown command 'frobnicate'; the commands are run, handoff, validate, doctor, trace, entry, help\n\nagate \d+\.\d+\.\d+: .*\n\nUsage:\n/,
     );
     const none = agate(repo);
     expect(none.status).toBe(2);
@@ -142,6 +142,9 @@ describe("agate run (dist/cli/index.js), with no credentials", () => {
     );
     expect(agate(repo, "validate", "-x").stderr).toMatch(
       /^agate: unknown option '-x' for 'validate'/,
+    );
+    expect(agate(repo, "doctor", "--ap", "agate").stderr).toMatch(
+      /^agate: unknown option '--ap' for 'doctor' \(did you mean --app\?\)/,
     );
     expect(agate(repo, "--bogus").stderr).toMatch(
       /^agate: unknown option '--bogus' for 'agate-gate'/,
