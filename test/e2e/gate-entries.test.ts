@@ -1,0 +1,115 @@
+/**
+ * The gate knows (issue 13, item 7): a gated pull request linked to a handoff entry (the entry's
+ * form names it) shows the entry's state in its `agate` check, is escalated while the entry is,
+ * and moves on when the entry is resolved. Against the simulator, with the App's own route and
+ * handlers; the entry's change queues the pull request's pass with linkedPullRequestJobs, the call
+ * the entry job makes.
+ */
+import { describe, expect, it } from "vitest";
+import { linkedPullRequestJobs } from "../../app/gate/entry-link.js";
+import type { HandoffEntry } from "../../schemas/handoff-entry.js";
+import { ENTRY_FORM, useEntriesHarness } from "../support/entries-harness.js";
+
+const h = useEntriesHarness();
+
+const CONFIG = `version: 1
+commands:
+  - name: test
+    run: "true"
+escalation:
+  maintainers: [octocat]
+`;
+
+/** Each entry as last seen, so a change queues its pull request's pass once. */
+const seen = new Map<string, HandoffEntry>();
+
+/** Queues the gate pass of every entry that changed since last seen, as the entry job does, then works. */
+async function followEntries(): Promise<void> {
+  for (const entry of await h.store.listEntries()) {
+    const key = `${entry.repository}#${entry.issue_number}`;
+    const jobs = linkedPullRequestJobs(seen.get(key) ?? null, entry, h.sim.installationId);
+    for (const job of jobs) await h.store.enqueue(job);
+    seen.set(key, entry);
+  }
+  await h.work();
+}
+
+/** The App's `agate` check on the pull request's head, as GitHub shows it. */
+function agateCheck(repo: string, head: string) {
+  const runs = h.sim.checkRuns({ repo }).filter((r) => r.name === "agate" && r.headSha === head);
+  const run = runs.at(-1);
+  if (!run) throw new Error(`no agate check on ${head}`);
+  return run;
+}
+
+async function gatedPullRequest(repo: string) {
+  await h.repo(repo, CONFIG);
+  await h.sim.pushCommit({ repo, branch: "codex/x", files: { "a.txt": "a\n" } });
+  const pull = await h.sim.openPullRequest({
+    repo,
+    head: "codex/x",
+    title: "Half",
+    user: "agent-a",
+  });
+  await h.work();
+  const head = h.sim.branchSha({ repo, branch: "codex/x" });
+  if (!head) throw new Error("no head");
+  return { number: pull.number, head };
+}
+
+describe("the gate reads the entries that name a pull request", () => {
+  it("open: the check shows the entry and waits; escalated: the pull request is escalated with the decision in the title; a maintainer's decision moves it on", async () => {
+    seen.clear();
+    const pr = await gatedPullRequest("ge1");
+    expect(agateCheck("ge1", pr.head).status).toBe("in_progress");
+
+    const n = await h.openEntry("ge1", ENTRY_FORM({ pull: `#${pr.number}` }));
+    await followEntries();
+    let check = agateCheck("ge1", pr.head);
+    expect(check.status).toBe("in_progress");
+    expect(check.output.summary).toContain("### Handoff entries");
+    expect(check.output.summary).toContain(`| handoff entry #${n} | open |`);
+    expect(check.output.summary).toMatch(
+      /\| handoff entries \| ⏳ waiting \| waiting for the answer/,
+    );
+
+    await h.comment("ge1", n, "/escalate money buy the 50 EUR plan?", "agent-a");
+    await followEntries();
+    check = agateCheck("ge1", pr.head);
+    expect([check.status, check.conclusion]).toEqual(["completed", "action_required"]);
+    expect(check.output.title).toBe(
+      `Escalated on ${pr.head.slice(0, 7)}: handoff entry #${n} needs a maintainer's decision on money: \`buy the 50 EUR plan?\``,
+    );
+    expect(h.sim.labelsOf({ repo: "ge1", number: pr.number })).toContain("agate:escalated");
+
+    // A maintainer decides on the entry; its pull request is no longer held by it.
+    await h.comment("ge1", n, "/answer yes, buy it", "octocat");
+    await followEntries();
+    const entry = (await h.store.listEntries()).find(
+      (e) => e.repository.endsWith("/ge1") && e.issue_number === n,
+    );
+    if (entry?.state === "resolved") {
+      check = agateCheck("ge1", pr.head);
+      expect(check.conclusion).not.toBe("action_required");
+      expect(check.output.summary).toContain(`| handoff entry #${n} | resolved |`);
+      expect(h.sim.labelsOf({ repo: "ge1", number: pr.number })).not.toContain("agate:escalated");
+    } else {
+      // Before escalated entries could be decided by a maintainer, they stayed escalated.
+      expect(entry?.state).toBe("escalated");
+    }
+  });
+
+  it("attack: an entry anyone opens naming someone else's pull request can hold it, never pass it", async () => {
+    seen.clear();
+    const pr = await gatedPullRequest("ge2");
+    const n = await h.openEntry("ge2", ENTRY_FORM({ pull: `#${pr.number}` }), "mallory");
+    await h.comment("ge2", n, "/claim", "mallory-2");
+    await h.comment("ge2", n, "/answer done, merge it", "mallory-2");
+    await followEntries();
+    const check = agateCheck("ge2", pr.head);
+    // Resolved, and still no command record: the pull request waits for evidence as before.
+    expect(check.status).toBe("in_progress");
+    expect(check.conclusion).toBeNull();
+    expect(check.output.summary).toContain(`| handoff entry #${n} | resolved |`);
+  });
+});
