@@ -1,0 +1,168 @@
+/**
+ * Scale-out: signed deliveries spread round-robin over 1, 2 and 3 App replicas (real child
+ * processes) on one PostgreSQL database, beside one replica on a SQLite file, in one run. Each
+ * delivery queues one job (a distinct pull request, so none waits behind another's key); the
+ * job's handler stands in for a gate pass by waiting, as a pass mostly waits on GitHub. Printed:
+ * intake throughput and latency (delivery answered), and jobs done per second from the first
+ * delivery until the last job is done. Asserts nothing.
+ *
+ *   npx tsx scripts/bench-scale.ts [deliveries=400] [in-flight=12] [handler-ms=20]
+ *
+ * PostgreSQL: the embedded server the tests use (test/support/postgres-server.ts), started and
+ * removed here, or AGATE_TEST_POSTGRES_URL's server (a database per configuration is created).
+ */
+import { randomUUID } from "node:crypto";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { sign } from "@octokit/webhooks-methods";
+import pg from "pg";
+import { WEBHOOKS_PATH } from "../app/runtime/server.js";
+import { openStore } from "../app/store/open-store.js";
+import { localAppEnv } from "../test/support/local-app.js";
+import { databaseUrl } from "../test/support/postgres-run.js";
+import {
+  type PostgresServer,
+  startPostgresServer,
+  stopPostgresServer,
+} from "../test/support/postgres-server.js";
+import { type AgateProcess, spawnAgate } from "../test/support/spawn-agate.js";
+import { tempDir } from "../test/support/store.js";
+import { webhookExample } from "../test/support/webhook-examples.js";
+
+const total = Number(process.argv[2] ?? 400);
+const inFlight = Number(process.argv[3] ?? 12);
+const handlerMs = Number(process.argv[4] ?? 20);
+const secret = "bench-scale-secret";
+const example = webhookExample("pull_request", "synchronize") as unknown as {
+  pull_request: Record<string, unknown>;
+};
+
+interface Delivery {
+  id: string;
+  body: string;
+  signature: string;
+}
+
+async function deliveries(count: number, offset: number): Promise<Delivery[]> {
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const number = offset + i + 1;
+      const body = JSON.stringify({
+        ...example,
+        number,
+        pull_request: { ...example.pull_request, number },
+      });
+      return { id: randomUUID(), body, signature: await sign(secret, body) };
+    }),
+  );
+}
+
+/** Posts every delivery, `inFlight` at a time, round-robin over the replicas. */
+async function post(urls: string[], list: Delivery[]) {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < list.length) {
+        const n = next++;
+        const delivery = list[n] as Delivery;
+        const t0 = performance.now();
+        const response = await fetch(`${urls[n % urls.length]}${WEBHOOKS_PATH}`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-github-event": "pull_request",
+            "x-github-delivery": delivery.id,
+            "x-hub-signature-256": delivery.signature,
+          },
+          body: delivery.body,
+        });
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { started, perSecond: list.length / seconds, p50: at(0.5), p99: at(0.99) };
+}
+
+async function measure(name: string, url: string, replicas: number, dir: string) {
+  const apps: AgateProcess[] = [];
+  const store = await openStore({ url, poolSize: 2 });
+  try {
+    for (let i = 0; i < replicas; i++) {
+      apps.push(
+        await spawnAgate({
+          cwd: dir,
+          env: localAppEnv(dir, secret, {
+            AGATE_DATABASE_URL: url,
+            AGATE_TEST_TRACE: join(dir, `trace-${i}`),
+            AGATE_TEST_HANDLER_MS: String(handlerMs),
+          }),
+        }),
+      );
+    }
+    const urls = apps.map((a) => a.url);
+    // Warm-up: connections, JIT, the first queries' plans.
+    await post(urls, await deliveries(30, 1_000_000));
+    while ((await store.countJobs({ status: "done" })) < 30) await sleep(20);
+
+    const intake = await post(urls, await deliveries(total, 0));
+    while ((await store.countJobs({ status: "done" })) < total + 30) await sleep(10);
+    const jobsPerSecond = total / ((performance.now() - intake.started) / 1000);
+    console.log(
+      `  ${name.padEnd(24)} intake ${intake.perSecond.toFixed(0).padStart(5)} deliveries/s ` +
+        `(p50 ${intake.p50.toFixed(1)} ms, p99 ${intake.p99.toFixed(1)} ms)   ` +
+        `done ${jobsPerSecond.toFixed(0).padStart(5)} jobs/s`,
+    );
+  } finally {
+    for (const app of apps) {
+      app.child.kill("SIGTERM");
+      await app.exited;
+    }
+    await store.close();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+const { dir, cleanup } = tempDir();
+const external = process.env.AGATE_TEST_POSTGRES_URL?.trim();
+let server: PostgresServer | undefined;
+try {
+  if (!external) server = await startPostgresServer({ watchPid: process.pid });
+  const serverUrl = external || (server as PostgresServer).url;
+  const admin = new pg.Pool({ connectionString: serverUrl, max: 1 });
+  console.log(
+    `${total} deliveries, ${inFlight} in flight, round-robin over the replicas; one job each, ` +
+      `whose handler waits ${handlerMs} ms; 2 workers per replica (AGATE_WORKERS). ` +
+      `${cpus().length} cores, load average ${loadavg()[0]?.toFixed(1)} at the start: every ` +
+      "replica, the database and this client share them, so a busy machine caps the figures\n",
+  );
+  await measure("SQLite, 1 replica", `file:${join(dir, "agate.db")}`, 1, dir);
+  for (const replicas of [1, 2, 3]) {
+    const database = `agate_bench_scale_${process.pid}_${replicas}`;
+    await admin.query(`CREATE DATABASE ${database}`);
+    try {
+      await measure(
+        `PostgreSQL, ${replicas} replica${replicas > 1 ? "s" : ""}`,
+        databaseUrl(serverUrl, database),
+        replicas,
+        dir,
+      );
+    } finally {
+      await admin.query(`DROP DATABASE ${database} WITH (FORCE)`);
+    }
+  }
+  await admin.end();
+} finally {
+  if (server) await stopPostgresServer(server);
+  cleanup();
+}
