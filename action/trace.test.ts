@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TraceParseError } from "../checks/progress/events.js";
-import { progressReportSchema } from "../schemas/trace.js";
+import { progressReportSchema, traceReportFileSchema } from "../schemas/trace.js";
 import { analyseTraceFile, readTraces, TraceFileError } from "./trace.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "test", "fixtures", "traces");
@@ -255,5 +255,20 @@ describe("streaming", () => {
     // Past the 500 distinct files every read repeats one seen before.
     expect(report.counters.new_information).toBe(500);
     expect(report.stalled).toBe(true);
+  });
+});
+
+describe("trace-report.json, as the App reads it", () => {
+  it("the outcomes of a trace input, read and unread, are valid by the schema the App parses them with", async () => {
+    const outcomes = await readTraces(FIXTURES, "*.jsonl");
+    const missing = await readTraces(FIXTURES, "no-such-trace.jsonl");
+    const file = JSON.parse(JSON.stringify([...outcomes, ...missing]));
+    const parsed = traceReportFileSchema.parse(file);
+    expect(parsed.map((o) => [o.source, o.report?.format ?? null, o.error === null])).toEqual([
+      ["claude-code.jsonl", "claude-code", true],
+      ["codex.jsonl", "codex", true],
+      ["openhands.jsonl", "openhands", true],
+      ["no-such-trace.jsonl", null, false],
+    ]);
   });
 });
