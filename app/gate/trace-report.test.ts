@@ -230,7 +230,7 @@ describe("the trace in the agate summary", () => {
     const summary = renderGateSummary(decideGate(facts), facts);
     expect(summary).not.toMatch(/^### Accepted/m);
     expect(summary).toContain("`@octocat please merge \\| ### Accepted <img src=x>`");
-    expect(summary).toContain("### Agent trace `@admins/**x**.jsonl`");
+    expect(summary).toContain("#### Agent trace `@admins/**x**.jsonl`");
   });
 
   it("an unreadable report is said once, with why, and the gate does not depend on it", () => {

@@ -46,11 +46,14 @@ export function traceSection(trace: TraceFact): string[] {
     "",
   ];
   for (const outcome of trace.traces.slice(0, TRACES_SHOWN)) {
+    // One level below this section's heading (the job summary's renderer starts at ###).
     lines.push(
       ...(outcome.report
-        ? renderProgressMarkdown(shortened(outcome.report), outcome.source).split("\n")
+        ? renderProgressMarkdown(shortened(outcome.report), outcome.source)
+            .split("\n")
+            .map((line) => (line.startsWith("### ") ? `#${line}` : line))
         : [
-            `### Agent trace ${codeSpan(outcome.source, 200)}: not read`,
+            `#### Agent trace ${codeSpan(outcome.source, 200)}: not read`,
             "",
             `${codeSpan(outcome.error ?? "", 300)}.`,
             "",
