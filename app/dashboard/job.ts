@@ -9,6 +9,7 @@ import {
   DASHBOARD_MARKER,
   DASHBOARD_TITLE,
   dashboardHasItems,
+  LISTED_ENTRY_STATES,
   renderDashboard,
 } from "../../checks/dashboard/render.js";
 import { type DashboardJob, dashboardKey, JOB_KINDS } from "../../schemas/jobs.js";
@@ -46,7 +47,7 @@ export async function runDashboardJob(job: DashboardJob, deps: DashboardDeps): P
 
   const entries = await store.listEntries({
     repository: job.repository,
-    states: ["escalated", "blocked"],
+    states: LISTED_ENTRY_STATES,
   });
   const pulls: DashboardPull[] = [];
   for (const pull of await github.openPulls()) {

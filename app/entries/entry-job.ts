@@ -4,6 +4,7 @@
  * in comment order with any deadline that passed before each, replies posted exactly once, then
  * labels and the issue's open/closed state projected from the stored entry.
  */
+import { isListedEntryState } from "../../checks/dashboard/render.js";
 import { parseEntryCommand } from "../../checks/entries/commands.js";
 import { parseEntryForm } from "../../checks/entries/form.js";
 import {
@@ -110,17 +111,19 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
 
   const save = async (current: HandoffEntry, step: EntryStep): Promise<HandoffEntry> => {
     const moved = step.entry.deadline?.at !== current.deadline?.at;
-    // A state change may change the dashboard and the gate of the pull request the entry names:
-    // both are queued in the same transaction, so neither is lost; a replayed command is no step
-    // and queues nothing.
-    const changed = step.entry.state !== current.state;
+    // A change into or out of a state the dashboard lists changes it, and a state change may
+    // change the gate of the pull request the entry names: both are queued in the same
+    // transaction, so neither is lost; a replayed command is no step and queues nothing.
+    const listed =
+      step.entry.state !== current.state &&
+      (isListedEntryState(step.entry.state) || isListedEntryState(current.state));
     const next = await store.updateEntry({
       expectedVersion: current.version,
       entry: step.entry,
       event: step.event,
       jobs: [
         ...(moved ? deadlineJobs(step.entry, job.installation) : []),
-        ...(changed ? [dashboardJob(job.repository, job.installation, job.trigger)] : []),
+        ...(listed ? [dashboardJob(job.repository, job.installation, job.trigger)] : []),
         ...linkedPullRequestJobs(current, step.entry, job.installation),
       ],
     });

@@ -17,6 +17,11 @@ export const DASHBOARD_TITLE = "agate triage dashboard";
  */
 export const DASHBOARD_MARKER = "<!-- agate:dashboard -->";
 
+/** The entry states the dashboard lists; a transition touching neither leaves it as it is. */
+export const LISTED_ENTRY_STATES = ["escalated", "blocked"] as const;
+export const isListedEntryState = (state: HandoffEntry["state"]) =>
+  (LISTED_ENTRY_STATES as readonly string[]).includes(state);
+
 export interface DashboardInput {
   /** Every entry of the repository (only escalated and blocked ones are shown). */
   entries: readonly HandoffEntry[];
@@ -26,10 +31,7 @@ export interface DashboardInput {
 
 /** Whether anything is listed: no dashboard issue is opened for an empty one. */
 export function dashboardHasItems(input: DashboardInput): boolean {
-  return (
-    input.pulls.length > 0 ||
-    input.entries.some((e) => e.state === "escalated" || e.state === "blocked")
-  );
+  return input.pulls.length > 0 || input.entries.some((e) => isListedEntryState(e.state));
 }
 
 /** A time as people read it, to the minute: `2026-12-04 03:30 UTC`. */

@@ -40,13 +40,16 @@ describe("the triage dashboard", () => {
   it("an escalated entry is listed; a maintainer's /answer takes it off; a replayed transition writes nothing", async () => {
     await h.repo("d1", CONFIG);
     const n = await h.openEntry("d1", ENTRY_FORM({}));
+    // Opening and claiming change nothing the dashboard lists: no refresh, no issue.
+    await h.comment("d1", n, "/claim", "agent-b");
+    expect(await h.store.listJobs({ kind: "entries.dashboard" })).toEqual([]);
     expect(dashboards("d1")).toEqual([]);
 
     await h.comment("d1", n, "/escalate money the staging database needs a paid plan", "agent-a");
     const issue = dashboard("d1");
     expect(issue.title).toBe(DASHBOARD_TITLE);
     expect(section(issue.body ?? "", "Escalated entries")).toContain(
-      `- #${n} \`Which port does the staging database listen on?\` · money: \`the staging database needs a paid plan\` · owner \`agent-a\` · since `,
+      `- #${n} \`Which port does the staging database listen on?\` · money: \`the staging database needs a paid plan\` · owner \`agent-b\` · since `,
     );
 
     // agent-a is no maintainer: the entry stays escalated and listed.
