@@ -1,0 +1,205 @@
+/**
+ * The agent's trace reaches the App (issue 14, App half): the committed Action bundle reads the
+ * agent's trace named by the `trace` input and uploads its report as `agate-trace-report-attempt-n`
+ * through the real artifact client; the App's reader (app/gate/trace-report.ts) reads it beside the
+ * command record the App believed, from the same run and attempt, and the `agate` summary and the
+ * evaluator's bundle show it. The listing of a run's trace-report artifacts is the adapter call the
+ * App needs (GitHubAdapter.traceReportArtifacts, requested); here it is made the same way through
+ * the App's own installation client, and the download is the adapter's own.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  readTraceFact,
+  type TraceArtifactReader,
+  TraceReportCache,
+} from "../../app/gate/trace-report.js";
+import { GitHubAdapter } from "../../app/github/adapter.js";
+import { buildBundle } from "../../checks/evaluator/bundle.js";
+import { decideGate } from "../../checks/gate/decide.js";
+import { renderGateSummary } from "../../checks/gate/render.js";
+import { type GateFacts, gateFactsSchema } from "../../schemas/gate.js";
+import {
+  TRACE_REPORT_ARTIFACT_PREFIX,
+  TRACE_REPORT_FILE_NAME,
+  traceReportArtifactName,
+} from "../../schemas/trace.js";
+import { useGateHarness } from "../support/gate-harness.js";
+
+const gate = useGateHarness();
+
+const CONFIG = 'version: 1\ncommands:\n  - name: test\n    run: "true"\n';
+
+/** A Claude Code session stuck on one failing test: the same call, the same failure, 6 times. */
+function stuckSession(): string {
+  const lines: unknown[] = [
+    { type: "user", message: { role: "user", content: "Fix it." }, uuid: "u0", sessionId: "s1" },
+  ];
+  for (let n = 1; n <= 6; n++) {
+    lines.push(
+      {
+        type: "assistant",
+        message: {
+          id: `msg_${n}`,
+          role: "assistant",
+          content: [
+            { type: "tool_use", id: `t${n}`, name: "Bash", input: { command: "npm test" } },
+          ],
+          usage: { input_tokens: 1000, output_tokens: 20 },
+        },
+        uuid: `a${n}`,
+        sessionId: "s1",
+      },
+      {
+        type: "user",
+        message: {
+          role: "user",
+          content: [
+            {
+              type: "tool_result",
+              tool_use_id: `t${n}`,
+              content: `Exit code 1\n1 failing (${n}1 ms)`,
+              is_error: true,
+            },
+          ],
+        },
+        uuid: `r${n}`,
+        sessionId: "s1",
+      },
+    );
+  }
+  return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
+}
+
+/** The trace-report listing the App's adapter is to make, through the App's installation client. */
+async function appReader(repo: string): Promise<TraceArtifactReader> {
+  const deps = gate.deps();
+  const octokit = await deps.octokitFor(gate.sim.installationId);
+  const fullName = `${gate.sim.owner}/${repo}`;
+  const adapter = new GitHubAdapter(octokit, fullName, await deps.appSlug());
+  return {
+    traceReportArtifacts: async (runId) => {
+      const { data } = await octokit.rest.actions.listWorkflowRunArtifacts({
+        owner: gate.sim.owner,
+        repo,
+        run_id: runId,
+        per_page: 100,
+      });
+      return data.artifacts
+        .filter((a) => a.name.startsWith(TRACE_REPORT_ARTIFACT_PREFIX))
+        .map((a) => ({
+          id: a.id,
+          name: a.name,
+          size_in_bytes: a.size_in_bytes,
+          expired: a.expired,
+        }));
+    },
+    artifactZip: (id, max) => adapter.artifactZip(id, max),
+  };
+}
+
+/** The facts of the App's newest stored decision on the head. */
+async function decidedFacts(repo: string, number: number, head: string): Promise<GateFacts> {
+  const [last] = await gate.store.listAudit({
+    kind: "gate.decision",
+    subject: `${gate.sim.owner}/${repo}#${number}@${head}`,
+    order: "desc",
+    limit: 1,
+  });
+  return gateFactsSchema.parse(last?.facts);
+}
+
+describe("the agent's trace, from the Action to the App", { timeout: 120_000 }, () => {
+  it("the report the Action uploads is read beside the believed record, shown in the summary and given to the evaluator; it decides nothing", async () => {
+    const repo = "traced";
+    const { head, number, branch } = await gate.agentPullRequest(
+      repo,
+      { "a.txt": "a\n", ".agent/session.jsonl": stuckSession() },
+      { config: CONFIG },
+    );
+    const run = await gate.ci(repo, branch, head, { inputs: { trace: ".agent/session.jsonl" } });
+    expect(run.summary).toContain("Agent trace `.agent/session.jsonl`: busy without progress");
+    expect(gate.gateCheck(repo, head)?.conclusion).toBe("success");
+
+    const facts = await decidedFacts(repo, number, head);
+    const trace = await readTraceFact(
+      await appReader(repo),
+      new TraceReportCache(),
+      facts.evidence_run,
+      facts.evidence,
+    );
+    expect(trace).toMatchObject({
+      run_id: run.runId,
+      run_attempt: run.attempt,
+      artifact: traceReportArtifactName(run.attempt),
+      error: null,
+    });
+    const [outcome] = trace?.traces ?? [];
+    expect(outcome?.source).toBe(".agent/session.jsonl");
+    expect(outcome?.report?.stalled).toBe(true);
+    expect(outcome?.report?.findings[0]).toMatchObject({ kind: "identical-streak", from_step: 1 });
+
+    const withTrace = { ...facts, trace };
+    const decision = decideGate(withTrace);
+    // The stall is reported, never decided on: the same decision as without it.
+    expect(decision).toEqual(decideGate(facts));
+    expect(decision.state).toBe("accepted");
+    const summary = renderGateSummary(decision, withTrace);
+    expect(summary).toContain(`1 trace from run ${run.runId}, attempt ${run.attempt}`);
+    expect(summary).toContain("| identical-streak | 1–");
+
+    const bundle = buildBundle({
+      repository: `${gate.sim.owner}/${repo}`,
+      pullNumber: number,
+      baseSha: facts.pull_request.base_sha,
+      headSha: head,
+      treeSha: facts.head_tree_sha ?? head,
+      title: "t",
+      body: "",
+      issues: [],
+      instructions: [],
+      rubric: "",
+      minScore: 0.8,
+      files: [],
+      unlisted: [],
+      commands: [],
+      handoff: null,
+      trace,
+      tokenLimit: 60_000,
+    });
+    expect(bundle.agent_trace?.traces[0]?.stalled).toBe(true);
+  });
+
+  it("attack: a report the job's code uploads first under the attempt's name is what is read, and still decides nothing", async () => {
+    const repo = "forged-trace";
+    const { head, number, branch } = await gate.agentPullRequest(
+      repo,
+      { "a.txt": "a\n", ".agent/session.jsonl": stuckSession() },
+      { config: CONFIG },
+    );
+    const run = await gate.ci(repo, branch, head, {
+      inputs: { trace: ".agent/session.jsonl" },
+      beforeAgate: async (job) => {
+        await gate.sim.uploadArtifactAs({
+          repo,
+          runId: job.runId,
+          attempt: job.attempt,
+          job: job.job,
+          name: traceReportArtifactName(job.attempt),
+          files: { [TRACE_REPORT_FILE_NAME]: "[]" },
+        });
+      },
+    });
+    // agate's own upload was refused (the name was taken); its job summary says so.
+    expect(run.summary).toMatch(/The trace reports are not uploaded: /);
+    const facts = await decidedFacts(repo, number, head);
+    const trace = await readTraceFact(
+      await appReader(repo),
+      new TraceReportCache(),
+      facts.evidence_run,
+      facts.evidence,
+    );
+    // The forged report hides the stall: agent-influenced, as documented; the gate is unchanged.
+    expect(trace?.traces).toEqual([]);
+    expect(decideGate({ ...facts, trace })).toEqual(decideGate(facts));
+  });
+});
