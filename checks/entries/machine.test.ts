@@ -5,6 +5,7 @@ import { type EntryCommand, parseEntryCommand } from "./commands.js";
 import {
   applyCommand,
   applyDeadline,
+  closeEscalated,
   type EntryStep,
   type EscalationRules,
   entryPriority,
@@ -228,6 +229,15 @@ describe("applyCommand", () => {
     expect(needsMaintainerTest(escalated, { kind: "claim" }, "boss")).toBe(false);
     expect(needsMaintainerTest(fresh(), { kind: "block", why: "x" }, "agent-a")).toBe(false);
     expect(needsMaintainerTest(fresh(), { kind: "block", why: "x" }, "boss")).toBe(true);
+  });
+
+  it("a maintainer's close decides an escalated entry; on any other state it is no step", () => {
+    const escalated = say(fresh(), "agent-a", "/escalate scope is this ours?", 1).entry;
+    const closed = closeEscalated(escalated, "boss", at(2));
+    expect(closed?.entry.state).toBe("resolved");
+    expect(closed?.event).toMatchObject({ kind: "answered", actor: "boss", comment_id: null });
+    expect(closeEscalated(stored(closed as EntryStep, 9), "boss", at(3))).toBeNull();
+    expect(closeEscalated(fresh(), "boss", at(3))).toBeNull();
   });
 
   it("terminal states refuse every command", () => {

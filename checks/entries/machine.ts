@@ -299,6 +299,22 @@ export function applyCommand(
 }
 
 /**
+ * A maintainer closed an escalated entry by hand: that is the decision (the App checked that the
+ * closer is a maintainer and that the issue is still closed). Null for any other state, so a
+ * redelivered close changes nothing.
+ */
+export function closeEscalated(entry: HandoffEntry, actor: string, at: Date): EntryStep | null {
+  if (entry.state !== "escalated") return null;
+  const change: Change = {
+    kind: "answered",
+    reason: `closed by the maintainer ${actor}`,
+    reply: say.closedByMaintainer(entry, actor),
+    next: { state: "resolved" },
+  };
+  return step(entry, change, actor, null, at);
+}
+
+/**
  * The clock: when the entry's deadline has passed, the claim ends or the open entry is blocked.
  * Null when nothing is due (no deadline, or not yet), so an early or superseded timer is a no-op.
  */

@@ -79,6 +79,10 @@ export function terminal(entry: HandoffEntry): string {
     : `Refused: this entry is **${entry.state}**, which is final; nothing changes it now. For a new question, open a new entry.`;
 }
 
+export function closedByMaintainer(entry: HandoffEntry, maintainer: string): string {
+  return `**Resolved**: the maintainer ${who(maintainer)} closed this escalated entry, which ends it. ${who(entry.author)}: the decision is whatever they wrote here; without one, do not go ahead with what needed it.`;
+}
+
 export function decided(entry: HandoffEntry, maintainer: string): string {
   return `**Resolved** by the maintainer ${who(maintainer)}: the decision is the comment above. ${who(entry.author)} can go on with it. Closing.`;
 }
