@@ -129,6 +129,7 @@ beforeAll(async () => {
   );
   replicas.push(...started);
   sim.setWebhookUrl(`${await startBalancer()}/api/github/webhooks`);
+  phase("replicas started");
 }, 60_000);
 
 afterAll(async () => {
@@ -141,6 +142,11 @@ afterAll(async () => {
 });
 
 const pidOf = (app: AppProcess) => app.child.pid as number;
+const t0 = Date.now();
+const phase = (name: string) => {
+  if (process.env.REPLICAS_TIMING)
+    console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s: ${name}`);
+};
 
 /** The jobs due now that are not done: queued and due, or running. */
 async function pendingJobs(): Promise<number> {
@@ -151,10 +157,15 @@ async function pendingJobs(): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
-async function until<T>(what: string, read: () => Promise<T | undefined> | T | undefined) {
+async function until<T>(
+  what: string,
+  read: () => Promise<T | undefined> | T | undefined,
+  options: { flush: boolean } = { flush: true },
+) {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    await sim.flushWebhooks();
+    // Flushing waits for every delivery in flight, also those of work still being sent.
+    if (options.flush) await sim.flushWebhooks();
     const value = await read();
     if (value !== undefined) return value;
     if (Date.now() > deadline) {
@@ -196,21 +207,25 @@ async function killOneMidJob(work: Promise<void>): Promise<{ victim: AppProcess;
     await lock.query("BEGIN");
     await lock.query("LOCK TABLE agate_check_runs IN EXCLUSIVE MODE");
     void work.catch(() => undefined);
-    const victim = await until("a replica stuck in a gate pass", async () => {
-      const { rows: waiting } = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_locks
+    const victim = await until(
+      "a replica stuck in a gate pass",
+      async () => {
+        const { rows: waiting } = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks
          WHERE relation = 'agate_check_runs'::regclass AND NOT granted`,
-      );
-      if ((waiting[0]?.n ?? 0) === 0) return undefined;
-      const { rows } = await db.query<{ lease_owner: string }>(
-        "SELECT lease_owner FROM jobs WHERE status = 'running' AND kind = 'gate.pull_request'",
-      );
-      for (const { lease_owner } of rows) {
-        const app = replicas.find((r) => lease_owner.includes(`:${pidOf(r)}:`));
-        if (app) return app;
-      }
-      return undefined;
-    });
+        );
+        if ((waiting[0]?.n ?? 0) === 0) return undefined;
+        const { rows } = await db.query<{ lease_owner: string }>(
+          "SELECT lease_owner FROM jobs WHERE status = 'running' AND kind = 'gate.pull_request'",
+        );
+        for (const { lease_owner } of rows) {
+          const app = replicas.find((r) => lease_owner.includes(`:${pidOf(r)}:`));
+          if (app) return app;
+        }
+        return undefined;
+      },
+      { flush: false },
+    );
     dead.add(victim);
     await victim.crash();
     // It is gone: the jobs it leases now are exactly those it held when it died.
@@ -258,11 +273,15 @@ describe("three replicas on one PostgreSQL database", () => {
         }
       }
     })();
+    phase("test starts");
     const { victim, held } = await killOneMidJob(work);
+    phase("killed");
     issuesSeen.push(...issues);
     expect(held.length).toBeGreaterThan(0);
     await work;
+    phase("work sent");
     await settled();
+    phase("settled");
     for (const n of issues) {
       await sim.addIssueComment({ repo: "r", number: n, body: "/claim", user: "agent-b" });
     }
@@ -275,8 +294,10 @@ describe("three replicas on one PostgreSQL database", () => {
     await until("every claim to expire", () =>
       issues.every((n) => expiries(n).length > 0) ? true : undefined,
     );
+    phase("claims expired");
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await settled();
+    phase("settled again");
 
     // Every delivery the simulator sent is recorded once (doubles and retries are duplicates).
     const sentIds = new Set(sim.deliveries.map((d) => d.id));
