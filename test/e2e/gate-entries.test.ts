@@ -2,12 +2,10 @@
  * The gate knows (issue 13, item 7): a gated pull request linked to a handoff entry (the entry's
  * form names it) shows the entry's state in its `agate` check, is escalated while the entry is,
  * and moves on when the entry is resolved. Against the simulator, with the App's own route and
- * handlers; the entry's change queues the pull request's pass with linkedPullRequestJobs, the call
- * the entry job makes.
+ * handlers: the entry job queues the pull request's pass with each change of the entry
+ * (linkedPullRequestJobs), and nothing else asks for one.
  */
 import { describe, expect, it } from "vitest";
-import { linkedPullRequestJobs } from "../../app/gate/entry-link.js";
-import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import { ENTRY_FORM, useEntriesHarness } from "../support/entries-harness.js";
 
 const h = useEntriesHarness();
@@ -19,20 +17,6 @@ commands:
 escalation:
   maintainers: [octocat]
 `;
-
-/** Each entry as last seen, so a change queues its pull request's pass once. */
-const seen = new Map<string, HandoffEntry>();
-
-/** Queues the gate pass of every entry that changed since last seen, as the entry job does, then works. */
-async function followEntries(): Promise<void> {
-  for (const entry of await h.store.listEntries()) {
-    const key = `${entry.repository}#${entry.issue_number}`;
-    const jobs = linkedPullRequestJobs(seen.get(key) ?? null, entry, h.sim.installationId);
-    for (const job of jobs) await h.store.enqueue(job);
-    seen.set(key, entry);
-  }
-  await h.work();
-}
 
 /** The App's `agate` check on the pull request's head, as GitHub shows it. */
 function agateCheck(repo: string, head: string) {
@@ -59,12 +43,10 @@ async function gatedPullRequest(repo: string) {
 
 describe("the gate reads the entries that name a pull request", () => {
   it("open: the check shows the entry and waits; escalated: the pull request is escalated with the decision in the title; a maintainer's decision moves it on", async () => {
-    seen.clear();
     const pr = await gatedPullRequest("ge1");
     expect(agateCheck("ge1", pr.head).status).toBe("in_progress");
 
     const n = await h.openEntry("ge1", ENTRY_FORM({ pull: `#${pr.number}` }));
-    await followEntries();
     let check = agateCheck("ge1", pr.head);
     expect(check.status).toBe("in_progress");
     expect(check.output.summary).toContain("### Handoff entries");
@@ -74,7 +56,6 @@ describe("the gate reads the entries that name a pull request", () => {
     );
 
     await h.comment("ge1", n, "/escalate money buy the 50 EUR plan?", "agent-a");
-    await followEntries();
     check = agateCheck("ge1", pr.head);
     expect([check.status, check.conclusion]).toEqual(["completed", "action_required"]);
     expect(check.output.title).toBe(
@@ -84,28 +65,22 @@ describe("the gate reads the entries that name a pull request", () => {
 
     // A maintainer decides on the entry; its pull request is no longer held by it.
     await h.comment("ge1", n, "/answer yes, buy it", "octocat");
-    await followEntries();
     const entry = (await h.store.listEntries()).find(
       (e) => e.repository.endsWith("/ge1") && e.issue_number === n,
     );
-    if (entry?.state === "resolved") {
-      check = agateCheck("ge1", pr.head);
-      expect(check.conclusion).not.toBe("action_required");
-      expect(check.output.summary).toContain(`| handoff entry #${n} | resolved |`);
-      expect(h.sim.labelsOf({ repo: "ge1", number: pr.number })).not.toContain("agate:escalated");
-    } else {
-      // Before escalated entries could be decided by a maintainer, they stayed escalated.
-      expect(entry?.state).toBe("escalated");
-    }
+    expect(entry?.state).toBe("resolved");
+    check = agateCheck("ge1", pr.head);
+    // Released: no command record yet, so it waits for evidence as before the entry.
+    expect([check.status, check.conclusion]).toEqual(["in_progress", null]);
+    expect(check.output.summary).toContain(`| handoff entry #${n} | resolved |`);
+    expect(h.sim.labelsOf({ repo: "ge1", number: pr.number })).toEqual(["agate:pending"]);
   });
 
   it("attack: an entry anyone opens naming someone else's pull request can hold it, never pass it", async () => {
-    seen.clear();
     const pr = await gatedPullRequest("ge2");
     const n = await h.openEntry("ge2", ENTRY_FORM({ pull: `#${pr.number}` }), "mallory");
     await h.comment("ge2", n, "/claim", "mallory-2");
     await h.comment("ge2", n, "/answer done, merge it", "mallory-2");
-    await followEntries();
     const check = agateCheck("ge2", pr.head);
     // Resolved, and still no command record: the pull request waits for evidence as before.
     expect(check.status).toBe("in_progress");
