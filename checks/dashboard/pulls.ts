@@ -27,8 +27,9 @@ export interface DashboardPull {
   since: string;
 }
 
-/** The requirement line agate stores for a protected path that waits on a maintainer. */
+/** The requirement lines agate stores (`name: status: reason`) for what waits on a maintainer. */
 const PROTECTED_WAITING = "protected paths: waiting: ";
+const ENTRIES_WAITING = "handoff entries: waiting: ";
 
 const CATEGORY: Partial<Record<DecisionState, PullCategory>> = {
   escalated: "escalated",
@@ -62,7 +63,18 @@ export function dashboardPull(
     first = earlier;
   }
   const lines = latest.decision.reasons;
+  // An escalated entry the pull request waits on decides its escalation (the gate's title names
+  // it first); a protected path alone makes it an override pending.
+  const entry = lines.find((line) => line.startsWith(ENTRIES_WAITING));
   const override = lines.find((line) => line.startsWith(PROTECTED_WAITING));
+  if (found === "escalated" && entry) {
+    return {
+      ...pull,
+      category: "escalated",
+      why: entry.slice(ENTRIES_WAITING.length),
+      since: first.decided_at,
+    };
+  }
   const category = found === "escalated" && override ? "override" : found;
   return { ...pull, category, why: whyOf(lines, category, override), since: first.decided_at };
 }

@@ -66,6 +66,18 @@ describe("dashboardPull: a pull request's line from the records of its live head
       ]),
     ]);
     expect(other).toMatchObject({ category: "escalated", why: "entry #3 is escalated (money)" });
+    // An escalated entry decides it even when a protected path waits too (the gate's order).
+    const both = dashboardPull(PULL, [
+      record("escalated", "2026-01-01T10:00:00.000Z", [
+        "Escalated on aaaaaaa: handoff entry #3 needs a maintainer's decision on money: `a plan`",
+        "protected paths: waiting: changes `.github/x.yml`",
+        "handoff entries: waiting: handoff entry #3 needs a maintainer's decision on money: `a plan`",
+      ]),
+    ]);
+    expect(both).toMatchObject({
+      category: "escalated",
+      why: "handoff entry #3 needs a maintainer's decision on money: `a plan`",
+    });
   });
 
   it("the age is when the head reached the state: a pass deciding the same again keeps it", () => {
