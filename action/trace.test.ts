@@ -13,8 +13,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TraceParseError } from "../checks/progress/events.js";
-import { progressReportSchema, traceReportFileSchema } from "../schemas/trace.js";
+import {
+  progressReportSchema,
+  TRACE_REPORT_FILE_NAME,
+  traceReportArtifactName,
+  traceReportFileSchema,
+} from "../schemas/trace.js";
 import { analyseTraceFile, readTraces, TraceFileError } from "./trace.js";
+import * as upload from "./upload.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "test", "fixtures", "traces");
 const SAMPLES = process.env.AGATE_TRAJECTORIES ?? "/work/shared/trajectories";
@@ -270,5 +276,12 @@ describe("trace-report.json, as the App reads it", () => {
       ["openhands.jsonl", "openhands", true],
       ["no-such-trace.jsonl", null, false],
     ]);
+  });
+
+  it("the Action uploads under the artifact and file names the App looks for", () => {
+    expect(upload.TRACE_REPORT_FILE_NAME).toBe(TRACE_REPORT_FILE_NAME);
+    for (const attempt of [1, 2, 17]) {
+      expect(upload.traceReportArtifactName(attempt)).toBe(traceReportArtifactName(attempt));
+    }
   });
 });

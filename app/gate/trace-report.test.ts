@@ -165,6 +165,17 @@ describe("trace reports beside the believed record", () => {
     expect(r.downloads).toEqual([801]);
   });
 
+  it("a failed download never holds the gate: the pass goes on without the reports and tries again next time", async () => {
+    const r = reader([artifact(801)], {});
+    const cache = new TraceReportCache();
+    const { run, evidence } = believed();
+    const fact = await readTraceFact(r, cache, run, evidence);
+    expect(fact?.traces).toBeNull();
+    expect(fact?.error).toBe("could not be downloaded: `no artifact 801`");
+    await readTraceFact(r, cache, run, evidence);
+    expect(r.downloads).toEqual([801, 801]);
+  });
+
   it("an adapter without the listing reads no trace", () => {
     expect(traceReaderOf({})).toBeNull();
     const r = reader([], {});

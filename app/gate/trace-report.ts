@@ -149,5 +149,15 @@ export async function readTraceFact(
       error: `${name} is ${only.size_in_bytes} bytes, more than the ${MAX_TRACE_ZIP_BYTES} trace reports can be`,
     };
   }
-  return { ...fact, ...(await cache.read(reader, only.id)) };
+  try {
+    return { ...fact, ...(await cache.read(reader, only.id)) };
+  } catch (error) {
+    // The reports never decide, so a failed download must not hold the gate: this pass goes on
+    // without them (nothing is cached, so the next pass tries again).
+    return {
+      ...fact,
+      traces: null,
+      error: `could not be downloaded: ${codeSpan(message(error), 200)}`,
+    };
+  }
 }
