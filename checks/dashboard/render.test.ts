@@ -148,6 +148,25 @@ describe("renderDashboard", () => {
     expect(agateWords("a ``b`c`` d")).toBe("a ``b`c`` d");
   });
 
+  it("stays within GitHub's body limit: the oldest of each section, and how many more", () => {
+    const many = Array.from({ length: 2_000 }, (_, i) =>
+      entry({
+        issue_number: 100 + i,
+        state: "blocked",
+        why: "x".repeat(400),
+        fields: { ...entry({}).fields, question: "q".repeat(200) },
+        state_changed_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+      }),
+    );
+    const body = renderDashboard({ entries: many, pulls: [] });
+    expect(body.length).toBeLessThanOrEqual(65_535);
+    expect(body).toContain("- #100 ");
+    expect(body).toMatch(/- … and 1950 more, listed by the `agate:blocked` label/);
+    const small = renderDashboard({ entries: many, pulls: [] }, 3_000);
+    expect(small.length).toBeLessThanOrEqual(3_000);
+    expect(small).toContain("- … and 1997 more");
+  });
+
   it("is deterministic: the same facts in any order give the same text", () => {
     const reversed = { entries: [...input.entries].reverse(), pulls: [...input.pulls].reverse() };
     expect(renderDashboard(reversed)).toBe(renderDashboard(input));

@@ -6,7 +6,7 @@
  * and a transition replayed renders the same text and writes nothing.
  */
 import type { HandoffEntry } from "../../schemas/handoff-entry.js";
-import { codeSpan, shortSha } from "../markdown.js";
+import { codeSpan, GITHUB_TEXT_LIMIT, shortSha } from "../markdown.js";
 import type { DashboardPull, PullCategory } from "./pulls.js";
 
 export const DASHBOARD_TITLE = "agate triage dashboard";
@@ -67,13 +67,25 @@ interface Line {
 const ordered = (lines: Line[]) =>
   [...lines].sort((a, b) => a.since.localeCompare(b.since) || a.number - b.number);
 
-function section(heading: string, hint: string, lines: Line[]): string[] {
+/** Lines per section, widest first; fewer when the whole would pass GitHub's body limit. */
+const CAPS = [50, 20, 8, 3, 1] as const;
+
+function section(
+  heading: string,
+  hint: string,
+  lines: Line[],
+  cap: number,
+  more: string,
+): string[] {
+  const shown = ordered(lines).slice(0, cap);
+  const rest = lines.length - shown.length;
   return [
     `### ${heading}`,
     "",
     `_${hint}_`,
     "",
-    ...(lines.length === 0 ? ["None."] : ordered(lines).map((l) => l.text)),
+    ...(lines.length === 0 ? ["None."] : shown.map((l) => l.text)),
+    ...(rest > 0 ? [`- … and ${rest} more, ${more}`] : []),
     "",
   ];
 }
@@ -105,7 +117,20 @@ function pullLine(pull: DashboardPull): Line {
   return { number: pull.number, since: pull.since, text };
 }
 
-export function renderDashboard(input: DashboardInput): string {
+/**
+ * The issue's body: within GitHub's limit on an issue body, each section showing its oldest items
+ * (the longest waits) and counting the rest.
+ */
+export function renderDashboard(input: DashboardInput, limit = GITHUB_TEXT_LIMIT): string {
+  let body = "";
+  for (const cap of CAPS) {
+    body = renderWith(input, cap);
+    if (body.length <= limit) return body;
+  }
+  return body;
+}
+
+function renderWith(input: DashboardInput, cap: number): string {
   const entries = (state: HandoffEntry["state"]) =>
     input.entries.filter((e) => e.state === state).map(entryLine);
   const pulls = (category: PullCategory) =>
@@ -119,16 +144,22 @@ export function renderDashboard(input: DashboardInput): string {
       "Escalated entries",
       "Money, external effects, irreversible actions, credentials or scope. Decide, then comment `/answer <the decision>` on the entry.",
       entries("escalated"),
+      cap,
+      "listed by the `agate:escalated` label",
     ),
     ...section(
       "Escalated pull requests",
       "The decision needed is on each line; the pull request's `agate` check says more.",
       pulls("escalated"),
+      cap,
+      "listed by the `agate:escalated` label",
     ),
     ...section(
       "Maintainer overrides pending",
       "A protected path changed: only a maintainer's approval of this exact commit, or `/agate accept <sha> <why>`, lets it merge.",
       pulls("override"),
+      cap,
+      "listed by the `agate:escalated` label",
     ),
     "## Parked",
     "",
@@ -138,13 +169,23 @@ export function renderDashboard(input: DashboardInput): string {
       "Blocked entries",
       "Nobody could help, or a counter ran out. Open a new entry when something changed.",
       entries("blocked"),
+      cap,
+      "listed by the `agate:blocked` label",
     ),
     ...section(
       "Stalled pull requests",
       "Attempts that made no progress; the `agate` check keeps what was achieved.",
       pulls("stalled"),
+      cap,
+      "listed by the `agate:stalled` label",
     ),
-    ...section("Capped pull requests", "A budget in `.github/agate.yml` ran out.", pulls("capped")),
+    ...section(
+      "Capped pull requests",
+      "A budget in `.github/agate.yml` ran out.",
+      pulls("capped"),
+      cap,
+      "listed by the `agate:capped` label",
+    ),
     DASHBOARD_MARKER,
   ].join("\n");
 }
