@@ -35,17 +35,24 @@ export class DashboardAdapter extends GitHubAdapter {
 
   /**
    * Issues (open or closed) opened by `creator`, with their authors: GitHub's filter spares the
-   * listing, the caller still checks the author (a filter is no proof).
+   * listing, the caller still checks the author (a filter is no proof). "disabled": the
+   * repository has issues turned off (410).
    */
-  async issuesBy(creator: string): Promise<IssueByApp[]> {
+  async issuesBy(creator: string): Promise<IssueByApp[] | "disabled"> {
     this.tally("issues/list-for-repo");
-    const issues = await this.client.paginate(this.client.rest.issues.listForRepo, {
-      owner: this.owner,
-      repo: this.repo,
-      creator,
-      state: "all",
-      per_page: 100,
-    });
+    let issues: Awaited<ReturnType<typeof this.client.rest.issues.listForRepo>>["data"];
+    try {
+      issues = await this.client.paginate(this.client.rest.issues.listForRepo, {
+        owner: this.owner,
+        repo: this.repo,
+        creator,
+        state: "all",
+        per_page: 100,
+      });
+    } catch (error) {
+      if ((error as { status?: number }).status === 410) return "disabled";
+      throw error;
+    }
     return issues
       .filter((i) => !i.pull_request)
       .map((i) => ({

@@ -66,7 +66,10 @@ export async function runDashboardJob(job: DashboardJob, deps: DashboardDeps): P
   // Anyone can open an issue with the marker in it: only the App's own counts. The oldest wins,
   // so a second one (never made by this job, which runs one at a time per repository) is ignored.
   const login = deps.appLogin.toLowerCase();
-  const dashboard = (await github.issuesBy(deps.appLogin))
+  const issues = await github.issuesBy(deps.appLogin);
+  // GitHub answers 410 when the repository has issues turned off: nothing to keep, no retry.
+  if (issues === "disabled") return `${where}: issues are disabled in the repository, no dashboard`;
+  const dashboard = issues
     .filter((i) => i.author.toLowerCase() === login && i.body.includes(DASHBOARD_MARKER))
     .sort((a, b) => a.number - b.number)[0];
   if (!dashboard) {
