@@ -191,6 +191,40 @@ describe("replicas on one database", () => {
     expect(await a.countJobs()).toBe(2);
   });
 
+  it("hold a dedupe key in the database: a replica's enqueue waits for another's uncommitted one, then returns it", async () => {
+    const store = await open();
+    const insert = (status: string) =>
+      raw.query<{ id: string }>(
+        `INSERT INTO jobs (kind, payload, status, attempts, max_attempts, run_at, created_at,
+           updated_at, dedupe_key)
+         VALUES ('gate.reconcile', 'null', $1, 0, 8, now(), now(), now(), 'reconcile') RETURNING id`,
+        [status],
+      );
+    // Another replica's enqueue of the key, not yet committed.
+    await raw.query("BEGIN");
+    const first = Number((await insert("queued")).rows[0]?.id);
+    const second = store.enqueue(
+      { kind: "gate.reconcile", payload: null },
+      { dedupeKey: "reconcile" },
+    );
+    // It waits on the first one's index entry: pg_locks shows it (and nothing is written yet).
+    for (;;) {
+      const { rows } = await raw.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype = 'transactionid'",
+      );
+      if ((rows[0]?.n ?? 0) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await raw.query("COMMIT");
+    expect((await second).id).toBe(first);
+    expect(await store.countJobs()).toBe(1);
+    // Written by hand, a second holder is refused by the unique index itself; a done one is not.
+    await expect(insert("queued")).rejects.toThrow(/jobs_dedupe/);
+    await raw.query("UPDATE jobs SET status = 'done'");
+    await insert("queued");
+    expect(await store.countJobs({ status: "queued" })).toBe(1);
+  });
+
   it("cancel a statement past the timeout, saying so, and write nothing", async () => {
     const store = await open({ statementTimeoutMs: 200 });
     await store.enqueue({ kind: "a", payload: null });
