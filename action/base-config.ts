@@ -1,4 +1,4 @@
-import { gitMaybe } from "./git.js";
+import { type GitObject, gitMaybe } from "./git.js";
 
 /** Reads a file at a commit through the contents API, for when git cannot reach the commit. */
 export type ReadFileAtCommit = (sha: string, path: string) => Promise<string | null>;
@@ -43,11 +43,15 @@ export async function readConfigAtBase(options: {
   sha: string;
   path: string;
   api?: ReadFileAtCommit;
+  /** `<sha>:<path>` as readObjects already read it (null: git did not find it there). */
+  read?: GitObject | null;
 }): Promise<BaseConfig> {
   const { cwd, sha, path } = options;
+  if (options.read?.type === "blob")
+    return { text: options.read.content.toString("utf8"), via: "git" };
   // cat-file prints the blob as stored: no textconv or filter (git show may apply them).
   const read = () => gitMaybe(cwd, ["cat-file", "blob", `${sha}:${path}`]);
-  let text = read();
+  let text = options.read === undefined ? read() : undefined;
   if (text !== undefined) return { text, via: "git" };
   if (!hasCommit(cwd, sha)) {
     fetchShallow(cwd, sha);

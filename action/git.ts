@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { systemExecutable, systemPath } from "./executables.js";
@@ -14,9 +14,10 @@ import { systemExecutable, systemPath } from "./executables.js";
  *
  * - a clean environment (`gitEnvironment`): no inherited `GIT_*` (an earlier step can export
  *   `GIT_CONFIG_PARAMETERS`, `GIT_EXTERNAL_DIFF`, `GIT_SSH_COMMAND`, `GIT_DIR`... through
- *   `$GITHUB_ENV`), no system config, a global config of agate's own (in a HOME made for the
- *   one call and deleted after it, so the commands cannot rewrite it), `HOME` and
- *   `XDG_CONFIG_HOME` that are not the user's, and a PATH of system directories only;
+ *   `$GITHUB_ENV`), no system config, no global config (/dev/null) or, when another user owns
+ *   the work tree, one of agate's own (in a HOME made for the one call and deleted after it, so
+ *   the commands cannot rewrite it), `HOME` and `XDG_CONFIG_HOME` that are not the user's, and
+ *   a PATH of system directories only;
  * - the `-c` overrides in `HARDENING`, which beat the repository's config for the keys they name;
  * - the absolute path of the system's git (`systemExecutable`), never a PATH lookup.
  *
@@ -71,15 +72,33 @@ function globalConfig(): string {
 
 /**
  * agate's own HOME for one git call, with its global config: made just before the call and
- * deleted right after, so no command finds it to rewrite, and nothing is left behind.
+ * deleted right after, so no command finds it to rewrite, and nothing is left behind. Needed
+ * only when another user owns the work tree (safe.directory must name it); otherwise HOME,
+ * XDG_CONFIG_HOME and the global config are /dev/null, under which no file can ever exist (so
+ * no command can plant an ignore or attributes file there either), and a git call costs no
+ * directory made and removed.
  */
-function withGitHome<T>(run: (home: string) => T): T {
+function withGitHome<T>(root: string | undefined, run: (home: string) => T): T {
+  if (root === undefined || !ownedByAnother(root)) return run(NO_HOME);
   const home = mkdtempSync(join(tmpdir(), "agate-git-"));
   try {
     writeFileSync(join(home, "config"), globalConfig());
     return run(home);
   } finally {
     rmSync(home, { recursive: true, force: true });
+  }
+}
+
+const NO_HOME = "/dev/null";
+
+/** Whether git's ownership check would refuse `root` without safe.directory (or cannot tell). */
+function ownedByAnother(root: string): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return true;
+  try {
+    return statSync(root).uid !== uid || statSync(join(root, ".git")).uid !== uid;
+  } catch {
+    return true;
   }
 }
 
@@ -135,9 +154,9 @@ export function gitEnvironment(home: string): NodeJS.ProcessEnv {
   return {
     PATH: systemPath(),
     HOME: home,
-    XDG_CONFIG_HOME: join(home, "xdg"),
+    XDG_CONFIG_HOME: home === NO_HOME ? NO_HOME : join(home, "xdg"),
     GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: join(home, "config"),
+    GIT_CONFIG_GLOBAL: home === NO_HOME ? NO_HOME : join(home, "config"),
     GIT_TERMINAL_PROMPT: "0",
     // Replace refs would let a repository substitute one object for another.
     GIT_NO_REPLACE_OBJECTS: "1",
@@ -171,7 +190,7 @@ function runGit(cwd: string, args: string[], options: GitOptions): Buffer {
   const fullArgs = ["--no-pager", ...location, ...HARDENING_ARGS, ...args];
   const executable = systemExecutable("git");
   try {
-    return withGitHome((home) =>
+    return withGitHome(root, (home) =>
       execFileSync(executable, fullArgs, {
         cwd,
         input: options.input,
@@ -191,6 +210,41 @@ function runGit(cwd: string, args: string[], options: GitOptions): Buffer {
 /** Runs git in `cwd` and returns its stdout; the error names the git command that failed. */
 export function git(cwd: string, args: string[], input?: string): string {
   return runGit(cwd, args, { input }).toString("utf8");
+}
+
+export interface GitObject {
+  sha: string;
+  type: string;
+  content: Buffer;
+}
+
+/**
+ * Several objects in one git process (`cat-file --batch`): each name's object as stored (no
+ * filter or textconv), or null when git cannot find it. A process per object costs more than
+ * reading them (a few ms each, more on a busy runner).
+ */
+export function readObjects(cwd: string, names: string[]): (GitObject | null)[] {
+  if (names.some((name) => /[\n\r]/.test(name))) {
+    throw new Error(`an object name cannot contain a line break: ${JSON.stringify(names)}`);
+  }
+  const out = runGit(cwd, ["cat-file", "--batch"], { input: `${names.join("\n")}\n` });
+  const objects: (GitObject | null)[] = [];
+  let at = 0;
+  for (const _ of names) {
+    const end = out.indexOf(0x0a, at);
+    if (end < 0) throw new Error("git cat-file --batch ended early");
+    const [sha = "", type = "", size = ""] = out.subarray(at, end).toString("utf8").split(" ");
+    if (!/^\d+$/.test(size)) {
+      // `<name> missing` or `<name> ambiguous`: nothing follows the line.
+      objects.push(null);
+      at = end + 1;
+      continue;
+    }
+    const content = out.subarray(end + 1, end + 1 + Number(size));
+    objects.push({ sha, type, content });
+    at = end + 1 + Number(size) + 1;
+  }
+  return objects;
 }
 
 /**

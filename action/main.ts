@@ -9,7 +9,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import * as core from "@actions/core";
 import { failedCommands } from "../checks/command-results.js";
 import { ConfigurationError } from "../checks/errors.js";
 import { codeSpan } from "../checks/markdown.js";
@@ -23,6 +22,7 @@ import { systemExecutable } from "./executables.js";
 import { git, gitMaybe, localStateDir } from "./git.js";
 import { type RunLog, runRequiredCommands } from "./required-commands.js";
 import { headline, renderRecordMarkdown } from "./summary.js";
+import { mark, printTimings } from "./timings.js";
 import { readTraces, type TraceOutcome } from "./trace.js";
 import {
   loadArtifactClient,
@@ -31,16 +31,19 @@ import {
   uploadRecord,
   uploadTraceReport,
 } from "./upload.js";
+import * as core from "./workflow-commands.js";
 
 /**
  * The Action's entry point; every failure ends in core.setFailed with what to fix. It reads the
- * process's own environment, the one @actions/core reads inputs and file-command paths from: the
- * files agate empties after the commands must be the very files core then writes.
+ * process's own environment, the one workflow-commands.ts reads inputs and file-command paths
+ * from: the files agate empties after the commands must be the very files core then writes.
  */
 export async function run(): Promise<void> {
+  mark("load");
   const env = process.env;
   try {
     await runAction(env);
+    printTimings(env);
   } catch (error) {
     // Whatever the commands (if any ran) wrote to the file commands does not stand either.
     try {
@@ -127,6 +130,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
   mkdirSync(dirname(recordPath), { recursive: true });
   // The commands can reach this path (RUNNER_TEMP is theirs too): a fresh regular file.
   writeRegularFile(recordPath, json);
+  mark("record");
 
   let upload: RecordUpload | RecordUploadError;
   try {
@@ -154,7 +158,8 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
     traceMarkdown = `\n${renderTraces(traces)}\nThe trace reports are ${where}.\n`;
   }
   const markdown = `${renderRecordMarkdown(record)}\n${whereTheRecordWent(upload)}\n${traceMarkdown}`;
-  if (env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write({ overwrite: true });
+  core.writeSummary(markdown, env);
+  mark("upload");
 
   if (upload instanceof RecordUploadError) {
     core.setFailed(upload.message);

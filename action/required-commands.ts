@@ -7,9 +7,11 @@ import { commandRecordSchema } from "../schemas/command-record.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 import { type ReadFileAtCommit, readConfigAtBase } from "./base-config.js";
 import { commandEnvironment, runnerInfo, workflowRun } from "./environment.js";
+import { readObjects } from "./git.js";
 import { runCommand } from "./run-command.js";
 import { createShadowGit, pathText, workTreeState } from "./shadow-git.js";
-import { changedBetween, listed, testedCommit, testedSnapshot } from "./snapshot.js";
+import { changedBetween, HEAD_COMMIT, listed, testedCommit, testedSnapshot } from "./snapshot.js";
+import { mark } from "./timings.js";
 
 /** Where the commands' output and progress go: the Actions log, or a terminal. */
 export interface RunLog {
@@ -62,20 +64,29 @@ export async function runRequiredCommands(
 ): Promise<RequiredCommandsOutcome> {
   const { cwd, log } = options;
   const now = options.now ?? (() => new Date());
+  // The checked-out commit and the config at the base in one git process (when the path can be
+  // named in cat-file's batch input; otherwise readConfigAtBase reads it alone).
+  const configSpec = `${options.baseSha}:${options.configPath}`;
+  const combined = !/[\n\r]/.test(configSpec);
+  const [head, configObject] = combined
+    ? readObjects(cwd, [HEAD_COMMIT, configSpec])
+    : [undefined, undefined];
   const base = await readConfigAtBase({
     cwd,
     sha: options.baseSha,
     path: options.configPath,
     api: options.readViaApi,
+    ...(combined ? { read: configObject ?? null } : {}),
   });
   if (base.text === null) return { kind: "not-adopted", baseSha: options.baseSha };
 
   const { config, digest } = parseBaseConfig(base.text, options.configPath, options.baseSha);
+  mark("config");
   log.info(
     `agate ${AGATE_VERSION}: ${config.commands.length} required command(s) from ${options.configPath} at base ${options.baseSha} (read with ${base.via}), config digest ${digest}`,
   );
 
-  const commit = testedCommit(cwd);
+  const commit = testedCommit(cwd, head ?? undefined);
   // Built now, while nothing of the pull request's has run under agate: every later look at the
   // work tree goes through it and never reads the repository's .git (see shadow-git.ts).
   const shadow = createShadowGit({
@@ -95,6 +106,7 @@ export async function runRequiredCommands(
       );
     }
     state = before;
+    mark("snapshot");
     for (const command of config.commands) {
       const result = await log.command(command.name, () =>
         runCommand({
@@ -107,8 +119,10 @@ export async function runRequiredCommands(
           now,
         }),
       );
+      mark("commands");
       // Every process of the command's group is gone: what is in the work tree now is its doing.
       const after = workTreeState(shadow);
+      mark("snapshot");
       const changed = changedBetween(state, after);
       state = after;
       commands.push({

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { CHANGED_PATHS_LIMIT, type TestedSnapshot } from "../schemas/command-record.js";
-import { git } from "./git.js";
+import { readObjects } from "./git.js";
 import { pathText, type WorkTreeState } from "./shadow-git.js";
 
 export interface TestedCommit {
@@ -9,20 +9,21 @@ export interface TestedCommit {
   parents: string[];
 }
 
+/** The name readObjects reads the checked-out commit by. */
+export const HEAD_COMMIT = "HEAD^{commit}";
+
 /**
  * The commit the commands are about to run on: bound before they run, so they cannot move it.
  * Tree and parents are read from the commit object itself (whose content is its SHA), so a
  * shallow checkout, where git pretends the boundary commit has no parents, still names them.
+ * `head`: the object when the caller read it already (with the base config, in one git call).
  */
-export function testedCommit(cwd: string): TestedCommit {
-  // One call: `<sha> commit <size>` and the commit object's text.
-  const batch = git(cwd, ["cat-file", "--batch"], "HEAD^{commit}\n");
-  const [first = "", ...rest] = batch.split("\n");
-  const [sha, type] = first.split(" ");
-  if (!sha || type !== "commit") {
+export function testedCommit(cwd: string, head = readObjects(cwd, [HEAD_COMMIT])[0]): TestedCommit {
+  if (head?.type !== "commit") {
     throw new Error(`no commit checked out in ${cwd}: run agate in a git checkout`);
   }
-  const header = rest.join("\n").split("\n\n", 1)[0] ?? "";
+  const { sha } = head;
+  const header = head.content.toString("utf8").split("\n\n", 1)[0] ?? "";
   const field = (name: string) =>
     header
       .split("\n")
