@@ -262,4 +262,34 @@ describe("migration 4", () => {
     ).toThrow(/CHECK constraint/);
     raw.close();
   });
+  it("7 adds dedupe keys to a database that has jobs: those hold no key, the index holds new ones", async () => {
+    const file = join(dir, "agate.db");
+    const db = new Database(file);
+    migrate(db, file, () => new Date(), MIGRATIONS.slice(0, 6));
+    const at = "2025-01-01T00:00:00.000Z";
+    db.prepare(
+      `INSERT INTO jobs (kind, payload, status, attempts, max_attempts, run_at, created_at, updated_at)
+       VALUES ('gate.reconcile', 'null', 'queued', 0, 8, ?, ?, ?)`,
+    ).run(at, at, at);
+    db.close();
+    const store = SqliteStore.open(file);
+    expect((await store.getJob(1))?.kind).toBe("gate.reconcile");
+    const keyed = await store.enqueue(
+      { kind: "gate.reconcile", payload: null },
+      { dedupeKey: "r" },
+    );
+    expect(keyed.id).toBe(2);
+    expect((await store.enqueue({ kind: "x", payload: null }, { dedupeKey: "r" })).id).toBe(2);
+    await store.close();
+    const raw = new Database(file);
+    expect(() =>
+      raw
+        .prepare(
+          `INSERT INTO jobs (kind, payload, status, attempts, max_attempts, run_at, created_at,
+             updated_at, dedupe_key) VALUES ('x', 'null', 'queued', 0, 8, ?, ?, ?, 'r')`,
+        )
+        .run(at, at, at),
+    ).toThrow(/UNIQUE constraint failed: jobs.dedupe_key/);
+    raw.close();
+  });
 });
