@@ -201,6 +201,11 @@ try {
   const needs = after.slice(0, after.indexOf("## Parked"));
   expectThat(!needs.includes(`#${three} `), `#${three} is no longer listed as needing a human`);
   expectThat(issue(three).state === "closed", `#${three} is resolved and closed`);
+  const status3 = await agent("agent-a", "status", String(three));
+  expectThat(
+    /resolved/.test(status3.out) && status3.out.includes("larger runners"),
+    "agent-a reads the maintainer's decision and goes on",
+  );
 
   step("What reached a person");
   const mentions = [one, two, three].flatMap((n) =>
