@@ -12,6 +12,7 @@ import {
   readTraceFact,
   type TraceArtifactReader,
   TraceReportCache,
+  traceReaderOf,
 } from "../../app/gate/trace-report.js";
 import { GitHubAdapter } from "../../app/github/adapter.js";
 import { buildBundle } from "../../checks/evaluator/bundle.js";
@@ -70,12 +71,17 @@ function stuckSession(): string {
   return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
 }
 
-/** The trace-report listing the App's adapter is to make, through the App's installation client. */
+/**
+ * The App's adapter as a trace reader; until it lists trace-report artifacts itself, the same
+ * listing made through the App's installation client.
+ */
 async function appReader(repo: string): Promise<TraceArtifactReader> {
   const deps = gate.deps();
   const octokit = await deps.octokitFor(gate.sim.installationId);
   const fullName = `${gate.sim.owner}/${repo}`;
   const adapter = new GitHubAdapter(octokit, fullName, await deps.appSlug());
+  const own = traceReaderOf(adapter);
+  if (own) return own;
   return {
     traceReportArtifacts: async (runId) => {
       const { data } = await octokit.rest.actions.listWorkflowRunArtifacts({
@@ -137,6 +143,16 @@ describe("the agent's trace, from the Action to the App", { timeout: 120_000 }, 
     expect(outcome?.source).toBe(".agent/session.jsonl");
     expect(outcome?.report?.stalled).toBe(true);
     expect(outcome?.report?.findings[0]).toMatchObject({ kind: "identical-streak", from_step: 1 });
+
+    // Once the adapter lists them, the App's own pass read the same reports.
+    const adapter = new GitHubAdapter(
+      await gate.deps().octokitFor(gate.sim.installationId),
+      `${gate.sim.owner}/${repo}`,
+      "agate",
+    );
+    const live = traceReaderOf(adapter) !== null;
+    expect(facts.trace ?? null).toEqual(live ? trace : null);
+    expect(gate.gateCheck(repo, head)?.output?.summary?.includes("### Agent trace")).toBe(live);
 
     const withTrace = { ...facts, trace };
     const decision = decideGate(withTrace);
