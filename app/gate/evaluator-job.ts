@@ -126,7 +126,10 @@ export async function runEvaluatorJob(
  * that queued this job stored them with its facts): no second download, and the same reports the
  * summary shows.
  */
-async function decidedTrace(store: AuditLog, pr: PullRequestSnapshot): Promise<TraceFact | null> {
+export async function decidedTrace(
+  store: AuditLog,
+  pr: PullRequestSnapshot,
+): Promise<TraceFact | null> {
   const [last] = await store.listAudit({
     kind: "gate.decision",
     subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
