@@ -223,16 +223,6 @@ function sha256(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-type Candidate = { id: number; run_at: string } | undefined;
-
-/** The one that has been due longer (ties by id: enqueued first). */
-function older(a: Candidate, b: Candidate): Candidate {
-  if (!a || !b) return a ?? b;
-  const at = Date.parse(a.run_at);
-  const bt = Date.parse(b.run_at);
-  return at < bt || (at === bt && a.id < b.id) ? a : b;
-}
-
 export class PostgresStore implements Store {
   readonly #pool: pg.Pool;
   readonly #now: Clock;
@@ -569,52 +559,45 @@ export class PostgresStore implements Store {
 
   async claimJob(options: ClaimJobOptions): Promise<ClaimedJob | null> {
     const { workerId, leaseMs, kinds } = parseInput(claimOptionsSchema, options, "claim options");
-    return this.#tx(async (client): Promise<ClaimedJob | null> => {
-      const now = this.#now();
-      const nowIso = now.toISOString();
-      // A worker that died on its last attempt leaves a running job with an expired lease;
-      // claiming it again would exceed max_attempts, so it is dead instead.
-      await this.#query(
-        `UPDATE jobs
-         SET status = 'dead', lease_expires_at = NULL, updated_at = $1,
-           last_error = 'the lease of ' || lease_owner || ' expired on attempt ' || attempts ||
-             ' of ' || max_attempts || ' (the worker stopped or hung); last error: ' ||
-             coalesce(last_error, 'none')
-         WHERE status = 'running' AND lease_expires_at <= $1 AND attempts >= max_attempts`,
-        [nowIso],
-        client,
-      );
-      // The oldest due job and the oldest expired lease, each locked (SKIP LOCKED: a job
-      // another replica is claiming right now is passed over, not waited for); the older
-      // of the two is taken, the other's lock ends with the transaction.
-      const params = [nowIso, kinds ?? null];
-      const [due] = await this.#rows<{ id: number; run_at: string }>(
-        `SELECT id, run_at FROM jobs j
+    const now = this.#now();
+    const nowIso = now.toISOString();
+    // A worker that died on its last attempt leaves a running job with an expired lease;
+    // claiming it again would exceed max_attempts, so it is dead instead.
+    await this.#query(
+      `UPDATE jobs
+       SET status = 'dead', lease_expires_at = NULL, updated_at = $1,
+         last_error = 'the lease of ' || lease_owner || ' expired on attempt ' || attempts ||
+           ' of ' || max_attempts || ' (the worker stopped or hung); last error: ' ||
+           coalesce(last_error, 'none')
+       WHERE status = 'running' AND lease_expires_at <= $1 AND attempts >= max_attempts`,
+      [nowIso],
+    );
+    // One statement, one round trip: the oldest due job and the oldest expired lease, each
+    // locked (SKIP LOCKED: a job another replica is claiming right now is passed over, not
+    // waited for), and the older of the two leased; the other's lock ends with the statement.
+    // An expired lease on its last attempt is left for the UPDATE above (it expired since).
+    const [row] = await this.#rows(
+      `WITH due AS (
+         SELECT id, run_at FROM jobs j
          WHERE status = 'queued' AND run_at <= $1 AND ${RUNNABLE}
-         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-        params,
-        client,
-      );
-      const [expired] = await this.#rows<{ id: number; run_at: string }>(
-        `SELECT id, run_at FROM jobs j
-         WHERE status = 'running' AND lease_expires_at <= $1 AND ${RUNNABLE}
-         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-        params,
-        client,
-      );
-      const pick = older(due, expired);
-      if (!pick) return null;
-      const [row] = await this.#rows(
-        `UPDATE jobs SET status = 'running', lease_owner = $2, lease_expires_at = $3,
-           attempts = attempts + 1, updated_at = $4
-         WHERE id = $1 RETURNING *`,
-        [pick.id, workerId, new Date(now.getTime() + leaseMs).toISOString(), nowIso],
-        client,
-      );
-      if (!row) return null;
-      const job = this.#jobFromRow(row);
-      return { job, lease: { jobId: job.id, workerId, attempt: job.attempts } };
-    });
+         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
+       ), expired AS (
+         SELECT id, run_at FROM jobs j
+         WHERE status = 'running' AND lease_expires_at <= $1 AND attempts < max_attempts
+           AND ${RUNNABLE}
+         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
+       ), pick AS (
+         SELECT id FROM (SELECT * FROM due UNION ALL SELECT * FROM expired) c
+         ORDER BY run_at, id LIMIT 1
+       )
+       UPDATE jobs SET status = 'running', lease_owner = $3, lease_expires_at = $4,
+         attempts = attempts + 1, updated_at = $1
+       FROM pick WHERE jobs.id = pick.id RETURNING jobs.*`,
+      [nowIso, kinds ?? null, workerId, new Date(now.getTime() + leaseMs).toISOString()],
+    );
+    if (!row) return null;
+    const job = this.#jobFromRow(row);
+    return { job, lease: { jobId: job.id, workerId, attempt: job.attempts } };
   }
 
   async heartbeat(lease: JobLease, leaseMs: number): Promise<Job> {
