@@ -19,7 +19,7 @@ const HASH_PIECE_CHARS = 64 * 1024;
  *
  * What it holds, whatever the output's size: the tail (OUTPUT_TAIL_BYTES), the open line (at
  * most MAX_LINE_CHARS characters plus one chunk), normalised text waiting to be hashed (under
- * HASH_PIECE_CHARS plus one chunk's worth), and the text of the chunk being read. The complete
+ * HASH_PIECE_CHARS), and the text of the chunk being read. The complete
  * lines of each chunk are normalised together (normaliseOutput), not one string per line.
  */
 export class OutputDigest {
@@ -82,12 +82,15 @@ export class OutputDigest {
     }
   }
 
+  /** Short pieces gather in `pending`; a piece that fills it is hashed as it is, not copied. */
   private hashNormalised(text: string): void {
-    this.pending += text;
-    if (this.pending.length >= HASH_PIECE_CHARS) {
-      this.normalised.update(this.pending);
-      this.pending = "";
+    if (this.pending.length + text.length < HASH_PIECE_CHARS) {
+      this.pending += text;
+      return;
     }
+    if (this.pending !== "") this.normalised.update(this.pending);
+    this.normalised.update(text);
+    this.pending = "";
   }
 
   /** Copies the chunk's last bytes into the ring: one copy per byte, no allocation. */

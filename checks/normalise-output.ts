@@ -164,11 +164,12 @@ export function normaliseOutput(text: string): string {
     done = end;
     MAY_CHANGE.lastIndex = end;
   }
-  const rest = text.slice(done);
+  const rest = done === 0 ? text : text.slice(done);
   const lastNewline = rest.lastIndexOf("\n");
-  return (
-    out +
-    dropTrailingBlanks(rest.slice(0, lastNewline + 1)) +
-    rest.slice(lastNewline + 1).replace(/[ \t]+$/, "")
-  );
+  const lines = dropTrailingBlanks(rest.slice(0, lastNewline + 1));
+  const last = rest.slice(lastNewline + 1);
+  const lastTrimmed = last.replace(/[ \t]+$/, "");
+  // Nothing changed (the usual case): the text itself, not a new string built from its pieces.
+  if (out === "" && lines.length === lastNewline + 1 && lastTrimmed === last) return rest;
+  return out + lines + lastTrimmed;
 }
