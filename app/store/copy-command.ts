@@ -25,7 +25,7 @@ try {
   const total = result.tables.reduce((sum, t) => sum + t.rows, 0);
   process.stdout.write(
     `copied ${total} rows of ${result.tables.length} tables from ${from} to ${redactUrl(to)}, ` +
-      "counts and largest ids checked; point AGATE_DATABASE_URL at it and start the App\n",
+      "counts and digests checked; point AGATE_DATABASE_URL at it and start the App\n",
   );
 } catch (error) {
   process.stderr.write(`agate store copy: ${(error as Error).message}\n`);

@@ -5,6 +5,7 @@
  * written; ids go on after the copied ones.
  */
 import { join } from "node:path";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   evaluation,
@@ -199,6 +200,33 @@ describe("copying a SQLite database into PostgreSQL", () => {
     );
     expect(await postgres.listJobs()).toEqual([]);
     expect(await postgres.listAudit()).toHaveLength(1);
+  });
+
+  it("rolls back a copy whose rows PostgreSQL did not store as sent (the digests differ)", async () => {
+    const file = await filledSqlite();
+    const target = await freshPostgresDatabase();
+    cleanups.push(target.drop);
+    // A target that changes what it is given: the counts agree, the contents do not.
+    const raw = new pg.Client({ connectionString: target.url });
+    await raw.connect();
+    await raw.query(`CREATE FUNCTION tamper() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN NEW.subject := NEW.subject || ' (changed)'; RETURN NEW; END $$`);
+    await raw.query(
+      "CREATE TRIGGER tamper BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION tamper()",
+    );
+    await raw.end();
+
+    const refused = await copySqliteToPostgres({ from: file, to: target.url }).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(CopyError);
+    expect((refused as Error).message).toMatch(
+      /does not check out \(audit_log: 1 rows in SQLite, 1 in PostgreSQL, digests \w{12} and \w{12}\): it was rolled back, nothing was written/,
+    );
+    const postgres = await PostgresStore.open({ url: target.url, poolSize: 1 });
+    cleanups.push(() => postgres.close());
+    expect(await postgres.listJobs()).toEqual([]);
+    expect(await postgres.listAudit()).toEqual([]);
   });
 
   it("says what is wrong with the source or the target", async () => {

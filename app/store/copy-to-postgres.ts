@@ -1,12 +1,13 @@
 /**
  * Moving up from one machine to replicas: copies every table of an agate SQLite database into
  * an empty PostgreSQL one, in one PostgreSQL transaction, and checks every table's row count
- * and largest id before it commits. Either the whole copy is there or nothing is.
+ * and digest before it commits. Either the whole copy is there or nothing is.
  *
  * Both databases are first brought to this agate's schema (as starting agate on them would), so
  * "the same version" means the same tables; a table either side has and this copy does not know
  * is refused, not skipped (a new migration's table must be added to COPY_ORDER).
  */
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import pg from "pg";
@@ -260,26 +261,40 @@ async function placeholderPayloads(client: pg.Client, prunes: Row[]): Promise<vo
   );
 }
 
-/** Every table's count and largest id agree, or the transaction is rolled back. */
+/**
+ * Every table's row count and digest agree, or the transaction is rolled back. A row's digest
+ * is the SHA-256 of its stored columns as agate reads them (times as ISO instants, JSON as its
+ * text, booleans as 0 and 1); a table's is over its rows' digests sorted, since the two
+ * databases order text differently.
+ */
 async function verify(sqlite: Database.Database, client: pg.Client, where: string) {
   const wrong: string[] = [];
   for (const table of COPY_ORDER) {
-    const hasId = (sqlite.pragma(`table_info(${table})`) as { name: string }[]).some(
-      (c) => c.name === "id",
-    );
-    const summary = `count(*) AS n${hasId ? ", max(id) AS max_id" : ""}`;
-    const a = sqlite.prepare(`SELECT ${summary} FROM ${table}`).get() as {
-      n: number;
-      max_id?: number | null;
-    };
-    const b = (await client.query(`SELECT ${summary} FROM ${table}`)).rows[0] as {
-      n: string | number;
-      max_id?: number | null;
-    };
-    if (Number(b.n) !== a.n || (hasId && (b.max_id ?? null) !== (a.max_id ?? null))) {
+    const columns = await targetColumns(client, table);
+    const names = columns.map((c) => c.name).join(", ");
+    const fromSqlite: string[] = [];
+    for (const row of sqlite.prepare(`SELECT ${names} FROM ${table}`).raw().iterate()) {
+      fromSqlite.push(rowDigest(row as unknown[]));
+    }
+    const fromPostgres: string[] = [];
+    await client.query(`DECLARE agate_verify NO SCROLL CURSOR FOR SELECT ${names} FROM ${table}`);
+    for (;;) {
+      const { rows } = await client.query({
+        text: "FETCH 1000 FROM agate_verify",
+        rowMode: "array",
+      });
+      for (const row of rows as unknown[][]) {
+        fromPostgres.push(rowDigest(row.map((v) => (typeof v === "boolean" ? Number(v) : v))));
+      }
+      if (rows.length < 1000) break;
+    }
+    await client.query("CLOSE agate_verify");
+    const a = tableDigest(fromSqlite);
+    const b = tableDigest(fromPostgres);
+    if (fromSqlite.length !== fromPostgres.length || a !== b) {
       wrong.push(
-        `${table}: ${a.n} rows in SQLite, ${b.n} in PostgreSQL` +
-          (hasId ? ` (largest id ${a.max_id ?? "none"} and ${b.max_id ?? "none"})` : ""),
+        `${table}: ${fromSqlite.length} rows in SQLite, ${fromPostgres.length} in PostgreSQL` +
+          (a === b ? "" : `, digests ${a.slice(0, 12)} and ${b.slice(0, 12)}`),
       );
     }
   }
@@ -289,4 +304,12 @@ async function verify(sqlite: Database.Database, client: pg.Client, where: strin
         "nothing was written; stop every App on the SQLite database and copy again",
     );
   }
+}
+
+function rowDigest(values: unknown[]): string {
+  return createHash("sha256").update(JSON.stringify(values)).digest("hex");
+}
+
+function tableDigest(rows: string[]): string {
+  return createHash("sha256").update(rows.sort().join("\n")).digest("hex");
 }
