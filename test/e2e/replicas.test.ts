@@ -329,13 +329,31 @@ describe("three replicas on one PostgreSQL database", () => {
     // The work itself: one agate check run per head, one reply per command, one expiry each.
     const checks = sim.checkRuns({ repo: "r" }).filter((c) => c.name === "agate");
     for (const head of heads) expect(checks.filter((c) => c.headSha === head)).toHaveLength(1);
+    // Every pull request is in the same situation (no evidence yet), so each ends as one
+    // replica alone leaves one: the same check state and the same labels, whichever replicas
+    // worked on it and whichever was killed.
+    const state = (head: string) => {
+      const check = checks.find((c) => c.headSha === head);
+      return { status: check?.status, conclusion: check?.conclusion };
+    };
+    expect(state(heads[0] as string)).toMatchObject({ status: "in_progress" });
+    expect(heads.map(state)).toEqual(heads.map(() => state(heads[0] as string)));
+    expect(pulls).toHaveLength(PULLS);
+    const pullLabels = pulls.map((n) => [...sim.labelsOf({ repo: "r", number: n })].sort());
+    expect(pullLabels[0]?.length).toBeGreaterThan(0);
+    expect(pullLabels).toEqual(pulls.map(() => pullLabels[0]));
     for (const n of issues) {
       const replies = sim.world
         .issue(sim.repository({ repo: "r" }), n)
         .comments.filter((c) => c.app !== undefined);
       expect(replies.filter((c) => c.body.startsWith("Claimed by"))).toHaveLength(1);
       expect(expiries(n)).toHaveLength(1);
+      // Opened, claimed, expired: one reply each, nothing else.
+      expect(replies).toHaveLength(3);
+      expect([...sim.labelsOf({ repo: "r", number: n })].sort()).toEqual([
+        "agate:background",
+        "agate:open",
+      ]);
     }
-    expect(pulls).toHaveLength(PULLS);
   }, 180_000);
 });
