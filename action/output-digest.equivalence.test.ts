@@ -103,6 +103,16 @@ describe("OutputDigest gives exactly the reference digests, tail and sizes", () 
   const random = seeded(1717);
   const corpus: [string, Buffer][] = [
     ["random text", Buffer.from(randomOutput(random, 3_000))],
+    [
+      "random ASCII text (escapes kept)",
+      Buffer.from(
+        randomOutput(random, 3_000).replace(/[^\t\n\r -~]/g, (c) => (c === "\u001b" ? c : "?")),
+      ),
+    ],
+    [
+      "ASCII after a cut character, then ASCII again",
+      Buffer.from(`${"plain 12 line\n".repeat(5_000)}é ü\n${"more plain\n".repeat(10_000)}`),
+    ],
     ["invalid UTF-8", invalidUtf8(random, 400)],
     ["CRLF only", Buffer.from("one\r\ntwo  \r\n\r\nthree\r".repeat(2_000))],
     [
