@@ -25,7 +25,8 @@ const escapeProperty = (text: string) => escapeData(text).replace(/:/g, "%3A").r
 
 function command(name: string, properties: Record<string, unknown>, message: string): void {
   const props = Object.entries(properties)
-    .filter(([, value]) => value !== undefined && value !== "")
+    // As @actions/core: a property whose value is empty (or 0) is left out.
+    .filter(([, value]) => Boolean(value))
     .map(([key, value]) => `${key}=${escapeProperty(String(value))}`)
     .join(",");
   process.stdout.write(`::${name}${props ? ` ${props}` : ""}::${escapeData(message)}${EOL}`);
