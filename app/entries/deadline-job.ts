@@ -31,10 +31,14 @@ export async function runEntryDeadlineJob(
     issue_number: job.issue_number,
     trigger: { event: "timer", action: entry.deadline.kind, delivery_id: null },
   };
-  await deps.store.enqueue({
-    kind: JOB_KINDS.entry,
-    payload: payload as never,
-    concurrency_key: entryKey(job.repository, job.issue_number),
-  });
+  // Two replicas firing the same timer queue one pass.
+  await deps.store.enqueue(
+    {
+      kind: JOB_KINDS.entry,
+      payload: payload as never,
+      concurrency_key: entryKey(job.repository, job.issue_number),
+    },
+    { dedupeKey: `timer:${job.repository}#${job.issue_number}@${job.deadline_at}` },
+  );
   return `${where}: ${entry.deadline.kind} deadline ${job.deadline_at} reached, pass queued`;
 }

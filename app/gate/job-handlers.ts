@@ -198,8 +198,11 @@ export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
   // concurrency key: a keyed job waits behind older ones of its key, and the next pass is always
   // queued in the future; two passes at once only queue the same keyed passes twice.
   const scheduleReconcile = async (at: Date) => {
-    if ((await runtime.store.countJobs({ status: "queued", kind: RECONCILE })) > 0) return;
-    await runtime.store.enqueue({ kind: RECONCILE, payload: null, run_at: at.toISOString() });
+    // One queued or running pass for the whole fleet: the key is held by the database.
+    await runtime.store.enqueue(
+      { kind: RECONCILE, payload: null, run_at: at.toISOString() },
+      { dedupeKey: RECONCILE, until: "started" },
+    );
   };
   void scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5_000)));
 

@@ -195,20 +195,23 @@ async function enqueueDeadline(
   config: Extract<BaseConfigFact, { status: "ok" }>,
 ): Promise<void> {
   const timeout = config.config.merge_queue.record_timeout ?? DEFAULT_RECORD_TIMEOUT_MS;
-  await queue.enqueue({
-    kind: MERGE_GROUP_DEADLINE,
-    payload: mergeGroupDeadlineJobSchema.parse({
-      repository: group.repository,
-      installation_id: installationId,
-      head_sha: group.head_sha,
-      head_ref: group.head_ref,
-      base_sha: group.base_sha,
-    }),
-    // No concurrency key: a keyed job that is not yet due would hold back every later job of
-    // the group's key (`repo@head`), which is the evidence this deadline waits for.
-    concurrency_key: null,
-    run_at: new Date(now().getTime() + timeout).toISOString(),
-  });
+  await queue.enqueue(
+    {
+      kind: MERGE_GROUP_DEADLINE,
+      payload: mergeGroupDeadlineJobSchema.parse({
+        repository: group.repository,
+        installation_id: installationId,
+        head_sha: group.head_sha,
+        head_ref: group.head_ref,
+        base_sha: group.base_sha,
+      }),
+      // No concurrency key: a keyed job that is not yet due would hold back every later job of
+      // the group's key (`repo@head`), which is the evidence this deadline waits for.
+      concurrency_key: null,
+      run_at: new Date(now().getTime() + timeout).toISOString(),
+    },
+    { dedupeKey: `${MERGE_GROUP_DEADLINE}:${group.repository}@${group.head_sha}` },
+  );
 }
 
 /**

@@ -35,11 +35,16 @@ export async function reconcileOnce(
         number,
         trigger: { event: JOB_KINDS.reconcile, action: null, delivery_id: null },
       };
-      await deps.store.enqueue({
-        kind: JOB_KINDS.pullRequest,
-        payload,
-        concurrency_key: pullRequestKey(repository, number),
-      });
+      // A pass already queued for this pull request (by another replica's reconcile or a
+      // webhook) is enough: the key is released when a pass starts, so it reads fresh state.
+      await deps.store.enqueue(
+        {
+          kind: JOB_KINDS.pullRequest,
+          payload,
+          concurrency_key: pullRequestKey(repository, number),
+        },
+        { dedupeKey: `reconcile:${pullRequestKey(repository, number)}`, until: "started" },
+      );
       queued++;
     }
   }
