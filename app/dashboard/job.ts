@@ -13,14 +13,14 @@ import {
   renderDashboard,
 } from "../../checks/dashboard/render.js";
 import { type DashboardJob, dashboardKey, JOB_KINDS } from "../../schemas/jobs.js";
+import type { GitHubAdapter } from "../github/adapter.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
-import type { DashboardAdapter } from "./github.js";
 
 export type DashboardGitHub = Pick<
-  DashboardAdapter,
-  "issuesBy" | "createIssue" | "setIssueBody" | "openPulls"
+  GitHubAdapter,
+  "issuesBy" | "createIssue" | "setIssueBody" | "openPullRequests"
 >;
 
 export interface DashboardDeps {
@@ -50,7 +50,7 @@ export async function runDashboardJob(job: DashboardJob, deps: DashboardDeps): P
     states: LISTED_ENTRY_STATES,
   });
   const pulls: DashboardPull[] = [];
-  for (const pull of await github.openPulls()) {
+  for (const pull of await github.openPullRequests()) {
     const records = await store.listRecords({
       repository: job.repository,
       pullNumber: pull.number,

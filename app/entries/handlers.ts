@@ -2,18 +2,9 @@
 import type { EntryDeadlineJob, EntryJob } from "../../schemas/jobs.js";
 import type { GateDeps } from "../gate/job-deps.js";
 import { GitHubAdapter } from "../github/adapter.js";
+import { isMaintainer } from "../github/maintainers.js";
 import { runEntryDeadlineJob } from "./deadline-job.js";
 import { runEntryJob } from "./entry-job.js";
-
-/**
- * Listed logins only, for now: the gate's own test (teams, and write access when none is
- * listed) is `isMaintainer` in app/gate/gather.ts, not exported; once it is in a shared module,
- * it replaces this, and a team member may /block, /escalate and decide an escalation too.
- */
-const listedLogin = async (login: string, maintainers: string[]): Promise<boolean> =>
-  maintainers.some(
-    (m) => !m.includes("/") && m.replace(/^@/, "").toLowerCase() === login.toLowerCase(),
-  );
 
 export async function handleEntryJob(job: EntryJob, deps: GateDeps): Promise<string> {
   const slug = await deps.appSlug();
@@ -23,7 +14,7 @@ export async function handleEntryJob(job: EntryJob, deps: GateDeps): Promise<str
     store: deps.store,
     now: deps.now,
     appLogin: `${slug}[bot]`,
-    isMaintainer: listedLogin,
+    isMaintainer: (login, maintainers) => isMaintainer(github, login, maintainers),
   });
 }
 

@@ -5,6 +5,7 @@
  * from, then follow-up jobs. Nothing here decides or reads back what it wrote.
  */
 import { createHash } from "node:crypto";
+import { decisionConcernsDashboard } from "../../checks/dashboard/pulls.js";
 import type { GatePlan } from "../../checks/gate/plan.js";
 import { STATE_LABELS } from "../../checks/gate/plan.js";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
@@ -15,6 +16,7 @@ import {
   JOB_KINDS,
   type JobPayloadInput,
 } from "../../schemas/jobs.js";
+import { dashboardJob } from "../dashboard/queue.js";
 import type { AgateCheckRun, GitHubAdapter } from "../github/adapter.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
@@ -106,6 +108,17 @@ export async function applyGatePlan(options: {
       facts: JSON.parse(JSON.stringify(facts)),
       at,
     });
+    if (decisionConcernsDashboard(decision.state, facts.prior_records)) {
+      // One refresh queued per repository however many passes decide at once.
+      await store.enqueue(
+        dashboardJob(pr.repository, options.installation, {
+          event: "gate.decision",
+          action: decision.state,
+          delivery_id: null,
+        }),
+        { dedupeKey: `dashboard:${pr.repository}`, until: "started" },
+      );
+    }
   }
   if (plan.askEvaluator && !(await evaluatorAlreadyAsked(store, pr, plan.askEvaluator))) {
     const payload: JobPayloadInput<"gate.evaluator"> = {

@@ -33,6 +33,7 @@ import {
 } from "../../schemas/gate.js";
 import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import type { Comparison, GitHubAdapter, ReviewFact } from "../github/adapter.js";
+import { isMaintainer } from "../github/maintainers.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { EvaluationStore } from "../store/ports/evaluation-store.js";
@@ -42,8 +43,6 @@ import type { RecordStore } from "../store/ports/record-store.js";
 import type { ImmutableReads } from "./caches.js";
 import { collectEvidence, type EvidenceCache } from "./evidence.js";
 import { readTraceFact, TraceReportCache, traceReaderOf } from "./trace-report.js";
-
-const WRITE_PERMISSIONS = new Set(["admin", "maintain", "write"]);
 
 export type GatherStore = RecordStore &
   EvaluationStore &
@@ -588,21 +587,4 @@ async function dailyBudgetSpent(
     budget: "evaluator_calls_per_pr_per_day",
     detail: `${counted(today.length, "evaluator call")} for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`,
   };
-}
-
-async function isMaintainer(
-  github: GitHubAdapter,
-  login: string,
-  maintainers: string[],
-): Promise<boolean> {
-  if (maintainers.length === 0) return WRITE_PERMISSIONS.has(await github.permission(login));
-  for (const entry of maintainers) {
-    const team = /^@([^/]+)\/(.+)$/.exec(entry);
-    if (team?.[1] && team[2]) {
-      if (await github.isTeamMember(team[1], team[2], login)) return true;
-    } else if (entry.replace(/^@/, "").toLowerCase() === login) {
-      return true;
-    }
-  }
-  return false;
 }

@@ -14,6 +14,7 @@ import type {
 } from "../../schemas/gate.js";
 import { GATE_CHECK_NAME } from "../../schemas/gate.js";
 import type { AgateCheckRun } from "../../schemas/store.js";
+import { TRACE_REPORT_ARTIFACT_PREFIX } from "../../schemas/trace.js";
 
 export type { PullRequestDetail } from "../../schemas/gate.js";
 export type { AgateCheckRun } from "../../schemas/store.js";
@@ -58,6 +59,20 @@ export const RERUN_GATE = "rerun-gate";
 export const RERUN_EVALUATOR = "rerun-evaluator";
 
 const statusOf = (error: unknown) => (error as { status?: number }).status;
+
+export interface IssueByApp {
+  number: number;
+  body: string;
+  state: "open" | "closed";
+  author: string;
+}
+
+export interface OpenPull {
+  number: number;
+  head_sha: string;
+  author: string;
+  title: string;
+}
 
 /**
  * Every GitHub call the App makes for one repository, in one place: the rules read facts through
@@ -364,22 +379,45 @@ export class GitHubAdapter {
     }));
   }
 
+  /** A run's artifacts, listed once per adapter (one pass): records and trace reports share it. */
+  private readonly runArtifactLists = new Map<number, Promise<RecordArtifact[]>>();
+
+  private runArtifacts(runId: number): Promise<RecordArtifact[]> {
+    const known = this.runArtifactLists.get(runId);
+    if (known) return known;
+    this.count("actions/list-workflow-run-artifacts");
+    const listed = this.octokit
+      .paginate(
+        this.octokit.rest.actions.listWorkflowRunArtifacts,
+        { owner: this.owner, repo: this.repo, run_id: runId, per_page: 100 },
+        (response) => response.data as unknown as ArtifactRow[],
+      )
+      .then((artifacts) =>
+        artifacts.map((a) => ({
+          id: a.id,
+          name: a.name,
+          size_in_bytes: a.size_in_bytes,
+          expired: a.expired,
+        })),
+      );
+    // A failed listing is not kept: the retry lists again.
+    listed.catch(() => this.runArtifactLists.delete(runId));
+    this.runArtifactLists.set(runId, listed);
+    return listed;
+  }
+
   /** Every artifact of a run named like an agate command record, of any attempt. */
   async recordArtifacts(runId: number): Promise<RecordArtifact[]> {
-    this.count("actions/list-workflow-run-artifacts");
-    const artifacts = await this.octokit.paginate(
-      this.octokit.rest.actions.listWorkflowRunArtifacts,
-      { owner: this.owner, repo: this.repo, run_id: runId, per_page: 100 },
-      (response) => response.data as unknown as ArtifactRow[],
+    return (await this.runArtifacts(runId)).filter((a) =>
+      a.name.startsWith(RECORD_ARTIFACT_PREFIX),
     );
-    return artifacts
-      .filter((a) => a.name.startsWith(RECORD_ARTIFACT_PREFIX))
-      .map((a) => ({
-        id: a.id,
-        name: a.name,
-        size_in_bytes: a.size_in_bytes,
-        expired: a.expired,
-      }));
+  }
+
+  /** Every artifact of a run named like an agate trace report, of any attempt (app/gate/trace-report.ts). */
+  async traceReportArtifacts(runId: number): Promise<RecordArtifact[]> {
+    return (await this.runArtifacts(runId)).filter((a) =>
+      a.name.startsWith(TRACE_REPORT_ARTIFACT_PREFIX),
+    );
   }
 
   /**
@@ -440,8 +478,11 @@ export class GitHubAdapter {
     }
   }
 
-  /** Every open pull request with its head (a workflow event names only the commit). */
-  async openPullRequests(): Promise<{ number: number; head_sha: string }[]> {
+  /**
+   * Every open pull request with its head (a workflow event names only the commit), author and
+   * title (the dashboard lists them).
+   */
+  async openPullRequests(): Promise<OpenPull[]> {
     this.count("pulls/list");
     const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, {
       owner: this.owner,
@@ -449,7 +490,12 @@ export class GitHubAdapter {
       state: "open",
       per_page: 100,
     });
-    return pulls.map((pull) => ({ number: pull.number, head_sha: pull.head.sha }));
+    return pulls.map((p) => ({
+      number: p.number,
+      head_sha: p.head.sha,
+      author: p.user?.login ?? "ghost",
+      title: p.title,
+    }));
   }
 
   async reviews(number: number): Promise<ReviewFact[]> {
@@ -598,6 +644,57 @@ export class GitHubAdapter {
       created_at: c.created_at,
       edited: c.updated_at !== c.created_at,
     }));
+  }
+
+  /**
+   * Issues (open or closed) opened by `creator`, with their authors: GitHub's filter spares the
+   * listing, the caller still checks the author (a filter is no proof). "disabled": the
+   * repository has issues turned off (410).
+   */
+  async issuesBy(creator: string): Promise<IssueByApp[] | "disabled"> {
+    this.count("issues/list-for-repo");
+    let issues: Awaited<ReturnType<typeof this.octokit.rest.issues.listForRepo>>["data"];
+    try {
+      issues = await this.octokit.paginate(this.octokit.rest.issues.listForRepo, {
+        owner: this.owner,
+        repo: this.repo,
+        creator,
+        state: "all",
+        per_page: 100,
+      });
+    } catch (error) {
+      if (statusOf(error) === 410) return "disabled";
+      throw error;
+    }
+    return issues
+      .filter((i) => !i.pull_request)
+      .map((i) => ({
+        number: i.number,
+        body: i.body ?? "",
+        state: i.state === "closed" ? "closed" : "open",
+        author: i.user?.login ?? "ghost",
+      }));
+  }
+
+  async createIssue(title: string, body: string): Promise<number> {
+    this.count("issues/create");
+    const { data } = await this.octokit.rest.issues.create({
+      owner: this.owner,
+      repo: this.repo,
+      title,
+      body,
+    });
+    return data.number;
+  }
+
+  async setIssueBody(number: number, body: string): Promise<void> {
+    this.count("issues/update");
+    await this.octokit.rest.issues.update({
+      owner: this.owner,
+      repo: this.repo,
+      issue_number: number,
+      body,
+    });
   }
 
   /** Opens or closes an issue (closed as completed or not planned). */

@@ -38,6 +38,23 @@ const CATEGORY: Partial<Record<DecisionState, PullCategory>> = {
 };
 
 /**
+ * Whether a stored decision can change the dashboard: it puts the pull request in a listed
+ * state, or the newest earlier record had it there (it leaves the list). A pass that decides
+ * pending after pending changes nothing the dashboard shows and costs it no refresh.
+ */
+export function decisionConcernsDashboard(
+  state: DecisionState,
+  priorRecords: readonly { id: number; state: DecisionState }[],
+): boolean {
+  if (CATEGORY[state]) return true;
+  const newest = priorRecords.reduce<{ id: number; state: DecisionState } | null>(
+    (a, r) => (a === null || r.id > a.id ? r : a),
+    null,
+  );
+  return newest !== null && CATEGORY[newest.state] !== undefined;
+}
+
+/**
  * The pull request's line on the dashboard, or null when it needs nobody (accepted, rejected,
  * pending, not gated, or no record of the live head yet). Only records of `head_sha` count: a
  * record of an earlier head says nothing about the code that would merge now.

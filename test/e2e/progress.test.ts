@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { DASHBOARD_MARKER } from "../../checks/dashboard/render.js";
+import { JOB_KINDS } from "../../schemas/jobs.js";
 import { useGateHarness } from "../support/gate-harness.js";
 
 /**
@@ -7,7 +9,8 @@ import { useGateHarness } from "../support/gate-harness.js";
  * stalled, and past the attempts budget a new head is capped. The failing command prints the
  * same words whatever the answer, so a wrong answer is the same failure every time.
  */
-const gate = useGateHarness();
+// The dashboard's refresh is worked too: a stored stalled or capped decision queues one.
+const gate = useGateHarness({ alsoWork: [JOB_KINDS.dashboard] });
 
 const CONFIG = [
   "version: 1",
@@ -19,6 +22,19 @@ const CONFIG = [
   "  unchanged_failures_before_stalled: 2",
   "",
 ].join("\n");
+
+/** A section of the App's own dashboard issue in the repository (one, opened by its bot). */
+function parked(repo: string, heading: string): string {
+  const issues = [...gate.sim.repository({ repo }).issues.values()].filter(
+    (i) => i.user.login === `${gate.sim.appSlug}[bot]` && (i.body ?? "").includes(DASHBOARD_MARKER),
+  );
+  expect(issues).toHaveLength(1);
+  const body = issues[0]?.body ?? "";
+  const start = body.indexOf(`### ${heading}`);
+  if (start === -1) return "";
+  const end = body.indexOf("###", start + 4);
+  return body.slice(start, end === -1 ? undefined : end);
+}
 
 describe("progress per pull request", { timeout: 120_000 }, () => {
   it("same failure twice → stalled; a revert to a failed tree replays its failure at once; a fix leaves stalled; past the budget a new head is capped", async () => {
@@ -42,6 +58,8 @@ describe("progress per pull request", { timeout: 120_000 }, () => {
     expect(stalled?.output?.summary).toContain("### No progress");
     expect(stalled?.output?.summary).toContain("The repeated failure: answer.");
     expect(gate.sim.labelsOf({ repo, number })).toEqual(["agate:stalled"]);
+    // The stored decision queued the triage dashboard's refresh: the App opened it, parked there.
+    expect(parked(repo, "Stalled pull requests")).toContain(`- #${number} `);
 
     // Edit → revert: the tree is the first one again. Its failure is shown at once, no CI.
     const runs = gate.sim.calls["actions/list-workflow-runs-for-repo"] ?? 0;
@@ -66,6 +84,7 @@ describe("progress per pull request", { timeout: 120_000 }, () => {
     await gate.ci(repo, branch, fixed);
     expect(gate.gateCheck(repo, fixed)).toMatchObject({ conclusion: "success" });
     expect(gate.sim.labelsOf({ repo, number })).toEqual(["agate:accepted"]);
+    expect(parked(repo, "Stalled pull requests")).not.toContain(`#${number} `);
     expect(gate.gateCheck(repo, fixed)?.output?.summary).toContain("Graded attempts: 4 of 4");
 
     // Four graded heads (two failures, the replay, the fix) spent the budget: the next is capped
@@ -77,6 +96,7 @@ describe("progress per pull request", { timeout: 120_000 }, () => {
       "4 graded attempts used budgets.graded_attempts_per_pr (4)",
     );
     expect(gate.sim.labelsOf({ repo, number })).toEqual(["agate:capped"]);
+    expect(parked(repo, "Capped pull requests")).toContain(`- #${number} `);
     // A passing run does not lift the cap.
     await gate.ci(repo, branch, more);
     expect(gate.gateCheck(repo, more)).toMatchObject({ conclusion: "failure" });

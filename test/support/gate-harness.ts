@@ -12,7 +12,7 @@ import { defaultRoute } from "../../app/gate/route.js";
 import { UnthrottledOctokit } from "../../app/runtime/server.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
-import { JOB_KINDS } from "../../schemas/jobs.js";
+import { JOB_KINDS, type JobKind } from "../../schemas/jobs.js";
 import {
   type Delivery,
   type GitHubSimulator,
@@ -80,7 +80,11 @@ export const ANSWER_CONFIG =
 export { EVIDENCE_WORKFLOW_TEXT } from "./evidence-workflow.js";
 
 export function useGateHarness(
-  options: { evaluator?: () => EvaluatorDeps | undefined } = {},
+  options: {
+    evaluator?: () => EvaluatorDeps | undefined;
+    /** Queued job kinds worked besides the gate's passes and evaluations (the dashboard's). */
+    alsoWork?: JobKind[];
+  } = {},
 ): GateHarness {
   let sim: GitHubSimulator | undefined;
   let receiver: Receiver | undefined;
@@ -167,7 +171,12 @@ export function useGateHarness(
         const claimed = await jobs.claimJob({
           workerId: "gate-harness",
           leaseMs: 60_000,
-          kinds: [JOB_KINDS.pullRequest, JOB_KINDS.head, JOB_KINDS.evaluator],
+          kinds: [
+            JOB_KINDS.pullRequest,
+            JOB_KINDS.head,
+            JOB_KINDS.evaluator,
+            ...(options.alsoWork ?? []),
+          ],
         });
         if (!claimed) break;
         await runGateJob(claimed.job.kind, claimed.job.payload, harness.deps());
