@@ -47,10 +47,11 @@ Usage:
       ruleset or branch protection requiring agate from the App named by --app, and that App's
       permissions, events and installation. Each finding is ok, a problem (with what to fix) or
       could not be checked (with why). --api-url (or GITHUB_API_URL) for GitHub Enterprise.
-  ${CLI_PACKAGE} trace FILE [--json] [--format F]
+  ${CLI_PACKAGE} trace FILE [--json] [--format F] [--config PATH]
       Reads an agent's trace (Claude Code, Codex, OpenHands, SWE-agent, mini-swe-agent) and
       reports, with no model call, whether it made progress: steps that brought nothing new,
-      identical call streaks, cycles, edit → run → revert loops, budgets (docs/progress.md).
+      identical call streaks, cycles, edit → run → revert loops, budgets (docs/progress.md);
+      --config applies that config's progress thresholds.
   ${CLI_PACKAGE} entry <ask|poll|claim|answer|followup|reply|status> ...
       Handoff entries on issues, through the GitHub API (${CLI_PACKAGE} entry help).
   ${CLI_PACKAGE} --version

@@ -411,6 +411,20 @@ describe("the Action bundle, run the way the runner runs it", () => {
       expect(none.status).toBe(1);
       expect(none.outputs.passed).toBe("false");
       expect(none.summary).toContain("no file matches");
+
+      // The base config's progress section applies (a budget of 2 tool calls: codex made 3);
+      // the head's own copy of the config is not what counts.
+      const budgeted = pullRequestCheckout(
+        { [CONFIG]: `${config({ ok: "true" })}progress:\n  max_tool_calls: 2\n` },
+        { "a.txt": "a\n", [CONFIG]: `${config({ ok: "true" })}progress:\n  max_tool_calls: 50\n` },
+      );
+      cleanup.push(budgeted.repo);
+      const over = await runBundle(budgeted, { token: "", trace: join(traces, "codex.jsonl") });
+      expect(over.status, over.stdout + over.stderr).toBe(0);
+      expect(over.outputs.passed).toBe("true");
+      expect(over.summary).toContain(
+        `### Agent trace \`${join(traces, "codex.jsonl")}\`: progressing; over a budget`,
+      );
     } finally {
       rmSync(traces, { recursive: true, force: true });
     }

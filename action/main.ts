@@ -97,10 +97,11 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
 
   // Every module agate will run after the commands is loaded before the first one starts.
   const artifactClient = await loadArtifactClient(env);
-  // The agent's trace is read before the commands run, so they cannot rewrite it or swap it
-  // for a FIFO; a bad trace is reported and never changes the verdict.
+  // The agent's trace is read once the base config is (its progress thresholds apply) and
+  // before the commands run, so they cannot rewrite it or swap it for a FIFO; a bad trace is
+  // reported and never changes the verdict.
   const traceInput = core.getInput("trace").trim();
-  const traces = traceInput ? await readTraces(cwd, traceInput) : [];
+  let traces: TraceOutcome[] = [];
   const outcome = await runRequiredCommands({
     cwd,
     configPath: inputs.config,
@@ -112,6 +113,9 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
     repository: repository ?? null,
     pullRequest: context.kind === "pull_request" ? context.event.pull_request : undefined,
     mergeGroup: context.kind === "merge_group" ? context.event.merge_group : undefined,
+    beforeCommands: async (config) => {
+      if (traceInput) traces = await readTraces(cwd, traceInput, config.progress);
+    },
   });
   if (outcome.kind === "not-adopted") {
     core.info(

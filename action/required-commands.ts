@@ -4,6 +4,7 @@ import { ConfigurationError } from "../checks/errors.js";
 import type { MergeGroupEvent, PullRequestEvent } from "../schemas/action.js";
 import type { CommandRecord, CommandResult } from "../schemas/command-record.js";
 import { commandRecordSchema } from "../schemas/command-record.js";
+import type { Config } from "../schemas/config.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 import { type ReadFileAtCommit, readConfigAtBase } from "./base-config.js";
 import { commandEnvironment, runnerInfo, workflowRun } from "./environment.js";
@@ -35,6 +36,11 @@ export interface RequiredCommandsOptions {
   pullRequest?: PullRequestEvent["pull_request"];
   mergeGroup?: MergeGroupEvent["merge_group"];
   now?: () => Date;
+  /**
+   * Runs once the base config is read and before anything of the pull request's runs: what
+   * must be read before the commands can touch it, with the config's settings (the trace).
+   */
+  beforeCommands?: (config: Config) => Promise<void>;
 }
 
 export type RequiredCommandsOutcome =
@@ -86,6 +92,7 @@ export async function runRequiredCommands(
     `agate ${AGATE_VERSION}: ${config.commands.length} required command(s) from ${options.configPath} at base ${options.baseSha} (read with ${base.via}), config digest ${digest}`,
   );
 
+  await options.beforeCommands?.(config);
   const commit = testedCommit(cwd, head ?? undefined);
   // Built now, while nothing of the pull request's has run under agate: every later look at the
   // work tree goes through it and never reads the repository's .git (see shadow-git.ts).

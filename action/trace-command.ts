@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { parseConfig } from "../checks/config/parse-config.js";
+import { ConfigurationError } from "../checks/errors.js";
 import { TraceParseError } from "../checks/progress/events.js";
 import { renderProgressText } from "../checks/progress/render.js";
 import { TRACE_FORMATS, type TraceFormat } from "../schemas/trace.js";
@@ -8,12 +11,14 @@ export interface TraceCommandIo {
   stderr: (text: string) => void;
 }
 
-export const TRACE_USAGE = `usage: agate-gate trace FILE [--json] [--format ${TRACE_FORMATS.join("|")}]
+export const TRACE_USAGE = `usage: agate-gate trace FILE [--json] [--format ${TRACE_FORMATS.join("|")}] [--config PATH]
 
 Reads an agent's trace (Claude Code session JSONL, Codex rollout JSONL, OpenHands events,
 SWE-agent .traj, mini-swe-agent .traj.json) and reports whether it made progress: calls that
 brought no new information, steps since the last verified milestone, identical call streaks,
 short cycles, edit-run-revert cycles, and budgets. --json prints the progress report as JSON.
+--config PATH takes the thresholds from that agate config's progress section (as the Action
+does from the base branch's); without it, agate's defaults apply.
 Exit 0: the trace was read (whatever it shows); 1: malformed trace; 2: usage error.
 `;
 
@@ -24,6 +29,7 @@ Exit 0: the trace was read (whatever it shows); 1: malformed trace; 2: usage err
 export async function runTraceCommand(args: string[], io: TraceCommandIo): Promise<number> {
   let json = false;
   let format: TraceFormat | undefined;
+  let configPath: string | undefined;
   const files: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
@@ -40,6 +46,12 @@ export async function runTraceCommand(args: string[], io: TraceCommandIo): Promi
         return 2;
       }
       format = value as TraceFormat;
+    } else if (arg === "--config" || arg.startsWith("--config=")) {
+      configPath = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : args[++i];
+      if (!configPath) {
+        io.stderr(`agate: --config needs the path of an agate config\n\n${TRACE_USAGE}`);
+        return 2;
+      }
     } else if (arg.startsWith("-") && arg !== "-") {
       io.stderr(`agate: unknown option ${arg} for trace\n\n${TRACE_USAGE}`);
       return 2;
@@ -52,8 +64,21 @@ export async function runTraceCommand(args: string[], io: TraceCommandIo): Promi
     return 2;
   }
   const file = files[0] as string;
+  let thresholds = {};
+  if (configPath !== undefined) {
+    try {
+      thresholds = parseConfig(readFileSync(configPath, "utf8"), configPath).config.progress;
+    } catch (error) {
+      const why =
+        error instanceof ConfigurationError
+          ? error.message
+          : `agate: cannot read the config ${configPath}: ${(error as Error).message}`;
+      io.stderr(`${why}\n`);
+      return 2;
+    }
+  }
   try {
-    const report = await analyseTraceFile(file, { format });
+    const report = await analyseTraceFile(file, { format, thresholds });
     io.stdout(json ? `${JSON.stringify(report, null, 2)}\n` : renderProgressText(report, file));
     return 0;
   } catch (error) {

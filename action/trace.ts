@@ -240,7 +240,11 @@ export type TraceOutcome = TraceOutcomeReport;
  * Reads every trace a `trace` input names; a bad trace is an outcome with its error, never a
  * throw, so it cannot change the commands' verdict.
  */
-export async function readTraces(cwd: string, pattern: string): Promise<TraceOutcome[]> {
+export async function readTraces(
+  cwd: string,
+  pattern: string,
+  thresholds: Partial<ProgressThresholds> = {},
+): Promise<TraceOutcome[]> {
   const files = resolveTraceFiles(cwd, pattern);
   if (files.length === 0) {
     return [{ source: pattern, report: null, error: `no file matches ${pattern} under ${cwd}` }];
@@ -258,7 +262,7 @@ export async function readTraces(cwd: string, pattern: string): Promise<TraceOut
       continue;
     }
     try {
-      outcomes.push({ source, report: await analyseTraceFile(file), error: null });
+      outcomes.push({ source, report: await analyseTraceFile(file, { thresholds }), error: null });
     } catch (error) {
       outcomes.push({ source, report: null, error: (error as Error).message });
     }
