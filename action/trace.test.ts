@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TraceParseError } from "../checks/progress/events.js";
 import {
@@ -278,10 +278,32 @@ describe("trace-report.json, as the App reads it", () => {
     ]);
   });
 
-  it("the Action uploads under the artifact and file names the App looks for", () => {
-    expect(upload.TRACE_REPORT_FILE_NAME).toBe(TRACE_REPORT_FILE_NAME);
-    for (const attempt of [1, 2, 17]) {
-      expect(upload.traceReportArtifactName(attempt)).toBe(traceReportArtifactName(attempt));
+  it("the Action uploads under the artifact and file names the App looks for", async () => {
+    const uploads: { name: string; files: string[]; root: string; text: string }[] = [];
+    // The artifact toolkit cannot reach a runner here: a client that keeps what it was given.
+    const client = {
+      DefaultArtifactClient: class {
+        async uploadArtifact(name: string, files: string[], root: string) {
+          uploads.push({ name, files, root, text: readFileSync(files[0] as string, "utf8") });
+          return { id: 7 };
+        }
+      },
+    } as unknown as Parameters<typeof upload.uploadTraceReport>[1]["client"];
+    const tempDir = mkdtempSync(join(tmpdir(), "agate-trace-upload-"));
+    try {
+      const said = await upload.uploadTraceReport("[]", {
+        env: { GITHUB_RUN_ATTEMPT: "3" },
+        tempDir,
+        client,
+      });
+      expect(said).toBe(`the artifact \`${traceReportArtifactName(3)}\` (id 7)`);
+      expect(uploads).toHaveLength(1);
+      const [only] = uploads;
+      expect(only?.name).toBe(traceReportArtifactName(3));
+      expect(only?.files.map((f) => relative(only.root, f))).toEqual([TRACE_REPORT_FILE_NAME]);
+      expect(only?.text).toBe("[]");
+    } finally {
+      rmSync(tempDir, { recursive: true, force: true });
     }
   });
 });

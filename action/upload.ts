@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RECORD_FILE_NAME, recordArtifactName } from "../schemas/command-record.js";
+import { TRACE_REPORT_FILE_NAME, traceReportArtifactName } from "../schemas/trace.js";
 import { runAttempt } from "./environment.js";
 
 export type RecordUpload =
@@ -35,10 +36,6 @@ export async function loadArtifactClient(env: NodeJS.ProcessEnv): Promise<Artifa
   if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL) return null;
   return import("@actions/artifact");
 }
-
-/** The agent-trace progress reports leave the job in an artifact of their own, named per attempt. */
-export const TRACE_REPORT_FILE_NAME = "trace-report.json";
-export const traceReportArtifactName = (attempt: number) => `agate-trace-report-attempt-${attempt}`;
 
 /**
  * Uploads the trace reports as their own artifact: the record artifact must hold exactly one

@@ -10,7 +10,7 @@ import { decideMergeGroup, renderMergeGroupSummary } from "../../checks/gate/mer
 import { renderGateSummary } from "../../checks/gate/render.js";
 import { codeSpan } from "../../checks/markdown.js";
 import type { CommandRecord } from "../../schemas/command-record.js";
-import type { GateDecision, GateFacts } from "../../schemas/gate.js";
+import type { GateDecision, GateFacts, TraceFact } from "../../schemas/gate.js";
 import type { MergeGroupFacts } from "../../schemas/merge-group.js";
 import {
   attemptFact,
@@ -39,6 +39,85 @@ export interface GalleryEntry {
 }
 
 const sha = (c: string) => c.repeat(40);
+
+/** The Action's trace reports of run 99: one Claude Code session busy without progress. */
+function stalledTrace(): TraceFact {
+  return {
+    run_id: 99,
+    run_attempt: 1,
+    artifact: "agate-trace-report-attempt-1",
+    traces: [
+      {
+        source: ".agate/trace/session.jsonl",
+        report: {
+          version: 1,
+          format: "claude-code",
+          records: 212,
+          steps: 96,
+          exit_status: null,
+          counters: {
+            new_information: 31,
+            no_new_information: 65,
+            milestones: 2,
+            steps_since_last_milestone: 58,
+            longest_without_milestone: 58,
+            longest_without_new_information: 19,
+            reverts: 3,
+          },
+          budgets: {
+            model_calls: 97,
+            tool_calls: 96,
+            executed_tool_calls: 96,
+            max_tool_calls_per_turn: 96,
+            max_tool_calls_per_model_call: 1,
+            turns: 1,
+            input_tokens: 2_904_311,
+            cached_input_tokens: 2_611_870,
+            output_tokens: 18_422,
+            peak_context_tokens: 61_950,
+            cost_usd: null,
+          },
+          infrastructure_failures: [],
+          infrastructure_failure_count: 0,
+          findings: [
+            {
+              kind: "revert-cycle",
+              from_step: 38,
+              to_step: 71,
+              at: "line 131",
+              why: "the work tree returned to an earlier state 3 times without a command newly passing",
+            },
+            {
+              kind: "no-new-information",
+              from_step: 72,
+              to_step: 90,
+              at: "line 178",
+              why: "19 tool calls in a row brought no new information",
+            },
+          ],
+          findings_not_listed: 0,
+          stalled: true,
+          thresholds: {
+            identical_streak: 3,
+            cycle_repeats: 3,
+            reverts: 3,
+            no_new_information: 12,
+            steps_without_milestone: 60,
+            no_milestone_stale_share: 0.5,
+            max_model_calls: null,
+            max_tool_calls: null,
+            max_tool_calls_per_turn: null,
+            max_input_tokens: null,
+            max_context_tokens: null,
+            max_cost_usd: null,
+          },
+        },
+        error: null,
+      },
+    ],
+    error: null,
+  };
+}
 
 /** A failing record as a real run leaves it: colour codes in one tail, a silent timeout. */
 function failingRecord(): CommandRecord {
@@ -212,6 +291,53 @@ export function galleryEntries(): GalleryEntry[] {
         ...withRun([0, 0]),
       }),
       "escalated",
+    ),
+    gateEntry(
+      "Escalated: a linked handoff entry needs a maintainer",
+      "Every requirement passed, but the agent's handoff entry that names this pull request was escalated: a maintainer must decide what it asks.",
+      gateFacts({
+        ...withRun([0, 0]),
+        entries: [
+          {
+            issue_number: 31,
+            state: "escalated",
+            author: "codex[bot]",
+            owner: "claude[bot]",
+            escalation_reason: "money",
+            why: "the fix needs the paid geocoding tier (about 40 EUR a month)",
+            question: "Which geocoding provider may the importer call in production?",
+            state_changed_at: "2026-12-02T11:20:00.000Z",
+          },
+          {
+            issue_number: 29,
+            state: "resolved",
+            author: "codex[bot]",
+            owner: "claude[bot]",
+            escalation_reason: null,
+            why: null,
+            question: "Which port does the staging database listen on?",
+            state_changed_at: "2026-12-02T10:05:00.000Z",
+          },
+        ],
+      }),
+      "escalated",
+    ),
+    gateEntry(
+      "Rejected, with a stall in the agent's trace",
+      "The evidence run uploaded the agent's trace; agate's detector found it busy without progress, the evaluator was told, and named what is missing (the stall itself decides nothing).",
+      gateFacts({
+        config: configFact(
+          `${CONFIG_TEXT}evaluator: { kind: llm, model: judge-1, min_score: 0.8 }\n`,
+        ),
+        ...withRun([0, 0]),
+        evaluation: judgedEvaluation({
+          complete: false,
+          score: 0.4,
+          missing: ["The retry limit is hard-coded; read it from the config as the task asks"],
+        }),
+        trace: stalledTrace(),
+      }),
+      "rejected",
     ),
     gateEntry(
       "Waiting",
