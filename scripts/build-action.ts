@@ -37,6 +37,28 @@ const versionOnly: Plugin = {
   },
 };
 
+/**
+ * zod re-exports every locale (`z.locales`, ~40 languages) from `../locales/index.js`; agate
+ * speaks English only and uses none of them, yet bundling them all costs a third of the Action's
+ * bundle and ~45 ms of parsing at every start (docs/performance.md). Inside zod, that module is
+ * replaced by English alone, which is the locale zod configures by default anyway.
+ */
+const zodEnglishOnly: Plugin = {
+  name: "agate-zod-english-only",
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
+        ? { path: resolve(args.resolveDir, "../locales/index.js"), namespace: "zod-en" }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: "zod-en" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(resolve(args.path, "..", "en.js"))};`,
+      loader: "js",
+      resolveDir: resolve(args.path, ".."),
+    }));
+  },
+};
+
 const shared = {
   bundle: true,
   platform: "node",
@@ -48,7 +70,7 @@ const shared = {
   },
   legalComments: "none",
   logLevel: "warning",
-  plugins: [versionOnly],
+  plugins: [versionOnly, zodEnglishOnly],
 } satisfies BuildOptions;
 
 rmSync("dist/action", { recursive: true, force: true });
