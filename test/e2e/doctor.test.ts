@@ -20,8 +20,8 @@ import { fullName } from "../github/state.js";
 import { useSimulator } from "../github/use-simulator.js";
 
 const run = promisify(execFile);
-const CLI = fileURLToPath(new URL("../../action/cli-entry.ts", import.meta.url));
-const TSX = fileURLToPath(import.meta.resolve("tsx"));
+// The bundle the package ships (what `npx agate-gate doctor` runs); .ci/run builds it first.
+const CLI = fileURLToPath(new URL("../../dist/cli/index.js", import.meta.url));
 
 /**
  * The reads the doctor makes that the shared simulator does not answer yet: rulesets' rules on a
@@ -192,7 +192,7 @@ async function doctor(
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ["--import", TSX, CLI, "doctor", "--api-url", sim.apiUrl, ...args],
+      [CLI, "doctor", "--api-url", sim.apiUrl, ...args],
       { env: { PATH: process.env.PATH ?? "", ...env } },
     );
     return { code: 0, stdout, stderr };

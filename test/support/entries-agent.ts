@@ -12,20 +12,16 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
-const CLI = fileURLToPath(new URL("../../action/cli-entry.ts", import.meta.url));
-const TSX = fileURLToPath(import.meta.resolve("tsx"));
+// The bundle the package ships (what `npx agate-gate entry` runs); .ci/run builds it first.
+const CLI = fileURLToPath(new URL("../../dist/cli/index.js", import.meta.url));
 const workspace = process.env.AGENT_WORKSPACE ?? "";
 const log: string[] = [];
 
 async function entry(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ["--import", TSX, CLI, "entry", ...args],
-      {
-        env: process.env,
-      },
-    );
+    const { stdout, stderr } = await run(process.execPath, [CLI, "entry", ...args], {
+      env: process.env,
+    });
     log.push(`entry ${args.join(" ")} → 0`);
     return { code: 0, out: stdout.trim(), err: stderr.trim() };
   } catch (error) {
