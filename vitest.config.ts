@@ -10,6 +10,12 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // A worker keeps its module cache from one test file to the next: importing the App, the
+    // simulator and their dependencies afresh for each of ~125 files cost 85 s of a 5-minute run.
+    // So a test leaves nothing global behind (environment, spies, process.exitCode): it restores
+    // them in afterEach, and module-level state in test/support is shared on purpose (one
+    // PostgreSQL server per run).
+    isolate: false,
     // Vitest's default is one worker less than the cores: one, here. The end-to-end files spend
     // much of their time waiting on child processes and HTTP, so three keep two cores busy.
     maxWorkers: 3,
