@@ -12,7 +12,7 @@
  * dist/action/chunks/, so a run that needs neither does not parse them.
  */
 import { chmodSync, readFileSync, rmSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { type BuildOptions, build, type Plugin } from "esbuild";
 
 const ROOT_PACKAGE = resolve(import.meta.dirname, "..", "package.json");
@@ -46,15 +46,20 @@ const versionOnly: Plugin = {
 const zodEnglishOnly: Plugin = {
   name: "agate-zod-english-only",
   setup(builder) {
+    // The module's path is kept relative to the checkout: esbuild writes it into the bundle as a
+    // comment, and the bundle must not depend on where the repository was cloned.
     builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
       /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
-        ? { path: resolve(args.resolveDir, "../locales/index.js"), namespace: "zod-en" }
+        ? {
+            path: relative(process.cwd(), resolve(args.resolveDir, "../locales/index.js")),
+            namespace: "zod-en",
+          }
         : undefined,
     );
     builder.onLoad({ filter: /.*/, namespace: "zod-en" }, (args) => ({
-      contents: `export { default as en } from ${JSON.stringify(resolve(args.path, "..", "en.js"))};`,
+      contents: `export { default as en } from "./en.js";`,
       loader: "js",
-      resolveDir: resolve(args.path, ".."),
+      resolveDir: dirname(resolve(args.path)),
     }));
   },
 };

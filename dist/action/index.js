@@ -14699,7 +14699,7 @@ function isBackEdge(ctx, value) {
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
 
-// zod-en:/work/main/node_modules/zod/v4/locales/index.js
+// zod-en:node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   en: () => en_default
