@@ -6,118 +6,13 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { beforeEach, describe, expect, it } from "vitest";
-import {
-  type Ctx,
-  HttpError,
-  json,
-  type OperationTable,
-  repoOf,
-} from "../github/handlers/context.js";
-import { statefulOperations } from "../github/handlers/index.js";
-import * as s from "../github/serialize.js";
-import { fullName } from "../github/state.js";
+import { describe, expect, it } from "vitest";
+import type { RequiredStatusCheck } from "../github/state.js";
 import { useSimulator } from "../github/use-simulator.js";
 
 const run = promisify(execFile);
 // The bundle the package ships (what `npx agate-gate doctor` runs); .ci/run builds it first.
 const CLI = fileURLToPath(new URL("../../dist/cli/index.js", import.meta.url));
-
-/**
- * The reads the doctor makes that the shared simulator does not answer yet: rulesets' rules on a
- * branch, a branch with its protection, an App by slug, an organisation's installations. Their
- * state lives here (set by each test); the replies are validated like every other. They belong in
- * test/github/handlers/ (repos.ts, apps.ts, orgs.ts) once that is open to change.
- */
-interface Ruleset {
-  id: number;
-  statusChecks?: { context: string; integration_id?: number }[];
-  mergeQueue?: boolean;
-}
-const rulesets = new Map<string, Ruleset[]>();
-const protections = new Map<string, { context: string; app_id: number | null }[]>();
-
-const ruleInfo = (ctx: Ctx, ruleset: Ruleset) => ({
-  ruleset_source_type: "Repository",
-  ruleset_source: fullName(repoOf(ctx)),
-  ruleset_id: ruleset.id,
-});
-
-const doctorOperations: OperationTable = {
-  "repos/get-branch-rules": {
-    auth: "token",
-    handle: (ctx) => {
-      const repo = repoOf(ctx);
-      const rules = (rulesets.get(fullName(repo)) ?? []).flatMap((ruleset) => [
-        ...(ruleset.statusChecks
-          ? [
-              {
-                type: "required_status_checks",
-                parameters: {
-                  required_status_checks: ruleset.statusChecks,
-                  strict_required_status_checks_policy: false,
-                },
-                ...ruleInfo(ctx, ruleset),
-              },
-            ]
-          : []),
-        ...(ruleset.mergeQueue ? [{ type: "merge_queue", ...ruleInfo(ctx, ruleset) }] : []),
-      ]);
-      return json(200, rules);
-    },
-  },
-  "repos/get-branch": {
-    auth: "token",
-    handle: (ctx) => {
-      const repo = repoOf(ctx);
-      const branch = ctx.params.branch ?? "";
-      const sha = repo.git.resolveCommit(`refs/heads/${branch}`);
-      if (!sha) throw new HttpError(404, "Branch not found");
-      const api = `${ctx.world.urls.api}/repos/${fullName(repo)}/branches/${branch}`;
-      const checks = protections.get(fullName(repo));
-      return json(200, {
-        name: branch,
-        commit: s.commit(ctx.world.urls, repo, repo.git.readCommit(sha), (email) =>
-          ctx.world.accountByEmail(email),
-        ),
-        _links: { self: api, html: `${ctx.world.urls.html}/${fullName(repo)}/tree/${branch}` },
-        protected: checks !== undefined,
-        protection: {
-          enabled: checks !== undefined,
-          required_status_checks: {
-            enforcement_level: checks ? "everyone" : "off",
-            contexts: (checks ?? []).map((check) => check.context),
-            checks: checks ?? [],
-          },
-        },
-        protection_url: `${api}/protection`,
-      });
-    },
-  },
-  "apps/get-by-slug": {
-    auth: "token",
-    handle: (ctx) => {
-      if (ctx.params.app_slug !== ctx.world.app.slug) throw new HttpError(404, "Not Found");
-      return json(200, s.integration(ctx.world.urls, ctx.world.app));
-    },
-  },
-  "orgs/list-app-installations": {
-    auth: "token",
-    permission: ["organization_administration", "read"],
-    handle: (ctx) => {
-      const org = (ctx.params.org ?? "").toLowerCase();
-      const items = [...ctx.world.installations.values()].filter(
-        (item) => item.account.login.toLowerCase() === org,
-      );
-      return json(200, {
-        total_count: items.length,
-        installations: items.map((item) => s.installation(ctx.world.urls, item, ctx.world.app)),
-      });
-    },
-  },
-};
-// The router looks an operation up when a request arrives, so these answer from now on.
-Object.assign(statefulOperations, doctorOperations);
 
 const CONFIG = "version: 1\ncommands:\n  - name: tests\n    run: npm test\n";
 const WORKFLOW = `name: agate
@@ -140,29 +35,23 @@ jobs:
 const { sim } = useSimulator();
 const REPO = "widgets";
 
-beforeEach(() => {
-  rulesets.clear();
-  protections.clear();
-});
-
+/** The repository with its files and, by default, a ruleset requiring agate from the App. */
 async function setUp(
   files: Record<string, string> = {},
-  ruleset: Ruleset | null = { id: 1, statusChecks: [{ context: "agate", integration_id: 0 }] },
-) {
+  requiredChecks: RequiredStatusCheck[] | null = [{ context: "agate", integration_id: 0 }],
+): Promise<number | null> {
   await sim.createRepository({
     repo: REPO,
     files: { ".github/agate.yml": CONFIG, ".github/workflows/agate.yml": WORKFLOW, ...files },
   });
-  if (ruleset) {
-    rulesets.set(`${sim.owner}/${REPO}`, [
-      {
-        ...ruleset,
-        statusChecks: ruleset.statusChecks?.map((check) =>
-          check.integration_id === 0 ? { ...check, integration_id: sim.appId } : check,
-        ),
-      },
-    ]);
-  }
+  if (!requiredChecks) return null;
+  return sim.addRuleset({
+    repo: REPO,
+    // 0 stands for the simulated App's id, which each simulator draws afresh.
+    requiredChecks: requiredChecks.map((check) =>
+      check.integration_id === 0 ? { ...check, integration_id: sim.appId } : check,
+    ),
+  });
 }
 
 /** A maintainer's token: reads the repository; an owner's also lists the installations. */
@@ -228,7 +117,7 @@ function notOk(list: Finding[]): Finding[] {
 
 describe("agate-gate doctor against the simulator", { timeout: 60_000 }, () => {
   it("a well set-up repository: every finding ok, exit 0, every read answered from state", async () => {
-    await setUp();
+    const ruleset = await setUp();
     sim.clearCalls();
     const result = await doctor(["--repo", `${sim.owner}/${REPO}`, "--app", sim.appSlug]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
@@ -236,7 +125,7 @@ describe("agate-gate doctor against the simulator", { timeout: 60_000 }, () => {
     expect(result.stdout).toContain("No problem found.");
     expect(result.stdout).not.toMatch(/PROBLEM|could not check/);
     expect(result.stdout).toContain(
-      `ruleset 1 of ${sim.owner}/${REPO} requires agate on main from ${sim.appSlug} (app id ${sim.appId})`,
+      `ruleset ${ruleset} of ${sim.owner}/${REPO} requires agate on main from ${sim.appSlug} (app id ${sim.appId})`,
     );
     expect(sim.callLog.map((call) => [call.operationId, call.handledBy, call.status])).toEqual(
       [
@@ -277,24 +166,28 @@ describe("agate-gate doctor against the simulator", { timeout: 60_000 }, () => {
   });
 
   it("a ruleset that requires agate from any source is a problem; branch protection pinned to the App is ok", async () => {
-    await setUp({}, { id: 7, statusChecks: [{ context: "agate" }] });
+    const ruleset = await setUp({}, [{ context: "agate" }]);
     const { code, findings: all } = await findings();
     expect(code).toBe(1);
     const required = only(notOk(all), "required check");
     expect(required.status).toBe("problem");
     expect(required.summary).toContain(
-      `ruleset 7 of ${sim.owner}/${REPO} requires agate on main from any source`,
+      `ruleset ${ruleset} of ${sim.owner}/${REPO} requires agate on main from any source`,
     );
     expect(required.fix).toBe(`pick ${sim.appSlug} as the check's source there`);
 
     // Another App's id is no better than none; branch protection with agate's id is.
-    rulesets.set(`${sim.owner}/${REPO}`, [
-      { id: 7, statusChecks: [{ context: "agate", integration_id: 15368 }] },
-    ]);
+    const rulesets = sim.repository({ repo: REPO }).rulesets;
+    rulesets.splice(0, rulesets.length);
+    sim.addRuleset({ repo: REPO, requiredChecks: [{ context: "agate", integration_id: 15368 }] });
     const other = only((await findings()).findings, "required check");
     expect(other.status).toBe("problem");
     expect(other.summary).toContain("from app id 15368, not from");
-    protections.set(`${sim.owner}/${REPO}`, [{ context: "agate", app_id: sim.appId }]);
+    sim.protectBranch({
+      repo: REPO,
+      branch: "main",
+      requiredChecks: [{ context: "agate", integration_id: sim.appId }],
+    });
     const pinned = await findings();
     expect(pinned.code).toBe(0);
     expect(only(pinned.findings, "required check").summary).toBe(

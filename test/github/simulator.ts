@@ -22,6 +22,7 @@ import type {
   CheckStatus,
   PermissionLevel,
   Repository,
+  RequiredStatusCheck,
   Review,
   TokenPermission,
   WorkflowRun,
@@ -353,6 +354,20 @@ export interface GitHubSimulator {
 
   addUser(login: string, type?: AccountType): void;
   setPermission(input: RepoRef & { user: string; permission: PermissionLevel }): void;
+  /**
+   * An active ruleset on the repository's branches (names or "~DEFAULT_BRANCH"): required
+   * status checks (with the App they must come from, or none: any source) and a merge queue.
+   * Returns its id.
+   */
+  addRuleset(
+    input: RepoRef & {
+      branches?: string[];
+      requiredChecks?: RequiredStatusCheck[];
+      mergeQueue?: boolean;
+    },
+  ): number;
+  /** Classic branch protection requiring these status checks on `branch`. */
+  protectBranch(input: RepoRef & { branch: string; requiredChecks: RequiredStatusCheck[] }): void;
   addTeamMember(input: {
     org?: string;
     team: string;
@@ -905,6 +920,19 @@ export async function startGitHubSimulator(
     setPermission: (input) => {
       w.account(input.user);
       repoOf(input).collaborators.set(input.user.toLowerCase(), input.permission);
+    },
+    addRuleset: (input) => {
+      const id = w.ids.take();
+      repoOf(input).rulesets.push({
+        id,
+        branches: input.branches ?? ["~DEFAULT_BRANCH"],
+        ...(input.requiredChecks ? { requiredChecks: input.requiredChecks } : {}),
+        ...(input.mergeQueue ? { mergeQueue: true } : {}),
+      });
+      return id;
+    },
+    protectBranch: (input) => {
+      repoOf(input).protections.set(input.branch, input.requiredChecks);
     },
     addTeamMember: (input) =>
       w.addTeamMember(input.org ?? owner, input.team, input.user, input.role ?? "member"),

@@ -293,6 +293,26 @@ export interface Repository {
   /** The repository this one is a fork of. */
   parent: Repository | undefined;
   forkCount: number;
+  /** Active rulesets and their rules (only the kinds agate reads). */
+  rulesets: Ruleset[];
+  /** Classic branch protection's required status checks, by branch. */
+  protections: Map<string, RequiredStatusCheck[]>;
+}
+
+/** A required status check as rules and branch protection state it. */
+export interface RequiredStatusCheck {
+  context: string;
+  /** The App it must come from; absent: any source. */
+  integration_id?: number;
+}
+
+/** An active branch ruleset: the branches it targets, and its rules that agate reads. */
+export interface Ruleset {
+  id: number;
+  /** Branch names, or "~DEFAULT_BRANCH", as a ruleset's conditions name them. */
+  branches: string[];
+  requiredChecks?: RequiredStatusCheck[];
+  mergeQueue?: boolean;
 }
 
 export interface Team {

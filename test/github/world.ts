@@ -272,6 +272,8 @@ export class World {
       nextRunNumber: 1,
       artifacts: new Map(),
       forkCount: 0,
+      rulesets: [],
+      protections: new Map(),
     };
     this.repos.set(repoKey(repo.owner.login, repo.name), repo);
     this.pushedAt.set(repo, repo.createdAt);

@@ -12,6 +12,13 @@ import {
 } from "./context.js";
 
 export const appOperations: OperationTable = {
+  "apps/get-by-slug": {
+    auth: "token",
+    handle: (ctx) => {
+      if (ctx.params.app_slug !== ctx.world.app.slug) throw new HttpError(404, "Not Found");
+      return json(200, s.integration(ctx.world.urls, ctx.world.app));
+    },
+  },
   "apps/get-authenticated": {
     auth: "app",
     handle: ({ world }) => json(200, s.integration(world.urls, world.app)),

@@ -1,8 +1,23 @@
 // Organisation and team membership, for rules such as "a maintainer is a member of team X".
+import * as s from "../serialize.js";
 import { NotFound } from "../world.js";
 import { json, type OperationTable } from "./context.js";
 
 export const orgOperations: OperationTable = {
+  "orgs/list-app-installations": {
+    auth: "token",
+    permission: ["organization_administration", "read"],
+    handle: (ctx) => {
+      const org = (ctx.params.org ?? "").toLowerCase();
+      const items = [...ctx.world.installations.values()].filter(
+        (item) => item.account.login.toLowerCase() === org,
+      );
+      return json(200, {
+        total_count: items.length,
+        installations: items.map((item) => s.installation(ctx.world.urls, item, ctx.world.app)),
+      });
+    },
+  },
   "teams/get-membership-for-user-in-org": {
     auth: "token",
     permission: ["members", "read"],

@@ -1,7 +1,7 @@
 // Repositories and their git data, read from (and written to) the real bare repository.
 import type { GitTreeEntry } from "../git.js";
 import * as s from "../serialize.js";
-import { fullName } from "../state.js";
+import { fullName, type Ruleset } from "../state.js";
 import { NotFound, Unprocessable } from "../world.js";
 import {
   bodyOf,
@@ -55,7 +55,78 @@ function refJson(ctx: Ctx, ref: string, sha: string) {
   };
 }
 
+/** Whether a ruleset's conditions take in `branch`. */
+function targets(ruleset: Ruleset, branch: string, defaultBranch: string): boolean {
+  return ruleset.branches.some((name) =>
+    name === "~DEFAULT_BRANCH" ? branch === defaultBranch : name === branch,
+  );
+}
+
 export const repoOperations: OperationTable = {
+  "repos/get-branch-rules": {
+    auth: "token",
+    permission: ["metadata", "read"],
+    handle: (ctx) => {
+      const repo = repoOf(ctx);
+      const branch = ctx.params.branch ?? "";
+      const source = {
+        ruleset_source_type: "Repository",
+        ruleset_source: fullName(repo),
+      };
+      const rules = repo.rulesets
+        .filter((ruleset) => targets(ruleset, branch, repo.defaultBranch))
+        .flatMap((ruleset) => [
+          ...(ruleset.requiredChecks
+            ? [
+                {
+                  type: "required_status_checks",
+                  parameters: {
+                    required_status_checks: ruleset.requiredChecks,
+                    strict_required_status_checks_policy: false,
+                  },
+                  ...source,
+                  ruleset_id: ruleset.id,
+                },
+              ]
+            : []),
+          ...(ruleset.mergeQueue
+            ? [{ type: "merge_queue", ...source, ruleset_id: ruleset.id }]
+            : []),
+        ]);
+      const { page, headers } = paginate(ctx, rules);
+      return json(200, page, headers);
+    },
+  },
+  "repos/get-branch": {
+    auth: "token",
+    permission: ["metadata", "read"],
+    handle: (ctx) => {
+      const repo = repoOf(ctx);
+      const branch = ctx.params.branch ?? "";
+      const sha = repo.git.resolveCommit(`refs/heads/${branch}`);
+      if (!sha) throw new HttpError(404, "Branch not found");
+      const api = `${ctx.world.urls.api}/repos/${fullName(repo)}/branches/${branch}`;
+      const checks = repo.protections.get(branch);
+      return json(200, {
+        name: branch,
+        commit: s.commit(ctx.world.urls, repo, repo.git.readCommit(sha), accountFor(ctx)),
+        _links: { self: api, html: `${ctx.world.urls.html}/${fullName(repo)}/tree/${branch}` },
+        protected: checks !== undefined,
+        protection: {
+          enabled: checks !== undefined,
+          required_status_checks: {
+            enforcement_level: checks ? "everyone" : "off",
+            contexts: (checks ?? []).map((check) => check.context),
+            checks: (checks ?? []).map((check) => ({
+              context: check.context,
+              app_id: check.integration_id ?? null,
+            })),
+          },
+        },
+        protection_url: `${api}/protection`,
+      });
+    },
+  },
   "repos/get": {
     auth: "token",
     permission: ["metadata", "read"],
