@@ -7,6 +7,7 @@ import {
   type Read,
   type RequiredCheck,
 } from "../checks/setup/doctor.js";
+import { checksFromBranch, checksFromRules } from "../checks/setup/required-check.js";
 import { CONFIG_PATH } from "../schemas/config.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 
@@ -101,20 +102,7 @@ export class DoctorGitHub {
         branch,
         per_page: 100,
       });
-      const checks: RequiredCheck[] = [];
-      let mergeQueue = false;
-      for (const rule of rules) {
-        const where = `${rule.ruleset_source_type === "Organization" ? "organisation ruleset" : "ruleset"} ${rule.ruleset_id ?? "?"} of ${rule.ruleset_source ?? `${this.owner}/${this.repo}`}`;
-        if (rule.type === "merge_queue") mergeQueue = true;
-        if (rule.type !== "required_status_checks" || !rule.parameters) continue;
-        const parameters = rule.parameters as {
-          required_status_checks: { context: string; integration_id?: number }[];
-        };
-        for (const required of parameters.required_status_checks) {
-          checks.push({ context: required.context, appId: required.integration_id ?? null, where });
-        }
-      }
-      return { ok: true, value: { checks, mergeQueue } };
+      return { ok: true, value: checksFromRules(rules, `${this.owner}/${this.repo}`) };
     } catch (error) {
       return failed(`the rules on ${branch}`, error, "metadata: read");
     }
@@ -127,19 +115,7 @@ export class DoctorGitHub {
         repo: this.repo,
         branch,
       });
-      const required = data.protection?.required_status_checks;
-      if (!data.protected || !required || required.enforcement_level === "off") {
-        return { ok: true, value: [] };
-      }
-      // app_id -1 is "any source" when branch protection is written; null when it is read.
-      return {
-        ok: true,
-        value: required.checks.map((check) => ({
-          context: check.context,
-          appId: check.app_id !== null && check.app_id > 0 ? check.app_id : null,
-          where: "branch protection",
-        })),
-      };
+      return { ok: true, value: checksFromBranch(data) };
     } catch (error) {
       return failed(`branch ${branch}`, error, "metadata: read");
     }

@@ -301,6 +301,20 @@ export const linkedEntryFactSchema = z.strictObject({
   state_changed_at: isoDateTimeSchema,
 });
 
+/**
+ * Whether the base branch requires the `agate` check from this App (checks/setup/required-check.ts):
+ * GitHub's rules and branch protection as the App's installation reads them. Shown in the summary
+ * when it is a problem; it never changes the decision.
+ */
+export const setupFactSchema = z.strictObject({
+  branch: z.string(),
+  status: z.enum(["ok", "problem", "could-not-check"]),
+  summary: z.string(),
+  fix: z.string().nullable(),
+  /** When GitHub was read (the App reuses a reading for a while). */
+  read_at: isoDateTimeSchema,
+});
+
 /** How much of an entry's question the facts keep: enough for one line of the summary. */
 export const LINKED_ENTRY_QUESTION_CHARS = 300;
 
@@ -354,6 +368,8 @@ export const gateFactsSchema = z.strictObject({
   entries: z.array(linkedEntryFactSchema).optional(),
   /** The evidence run's agent-trace reports; null or absent: the run uploaded none. */
   trace: traceFactSchema.nullable().optional(),
+  /** Whether the base branch requires agate (absent in decisions made before agate read it). */
+  setup: setupFactSchema.nullable().optional(),
 });
 
 export const requirementSchema = z.strictObject({
@@ -414,6 +430,7 @@ export type ReviewVerdictFact = z.infer<typeof reviewVerdictFactSchema>;
 export type EvaluationFact = z.infer<typeof evaluationFactSchema>;
 export type LinkedEntryFact = z.infer<typeof linkedEntryFactSchema>;
 export type TraceFact = z.infer<typeof traceFactSchema>;
+export type SetupFact = z.infer<typeof setupFactSchema>;
 export type Requirement = z.infer<typeof requirementSchema>;
 export type CheckConclusion = z.infer<typeof checkConclusionSchema>;
 export type GateDecision = z.infer<typeof gateDecisionSchema>;

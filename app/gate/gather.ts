@@ -42,6 +42,7 @@ import type { OverrideStore } from "../store/ports/override-store.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 import type { ImmutableReads } from "./caches.js";
 import { collectEvidence, type EvidenceCache } from "./evidence.js";
+import type { SetupReader } from "./setup.js";
 import { readTraceFact, TraceReportCache, traceReaderOf } from "./trace-report.js";
 
 export type GatherStore = RecordStore &
@@ -65,6 +66,8 @@ export interface GatherDeps {
   now: () => Date;
   /** Trace-report reads kept across passes; a fresh one per pass when absent. */
   traceReports?: TraceReportCache;
+  /** Whether the base branch requires agate; absent: not read (no `setup` fact). */
+  setup?: SetupReader;
 }
 
 /** What GitHub reported in this pass that later passes need and GitHub does not keep. */
@@ -337,6 +340,7 @@ async function gatherAt(
     evaluation: { status: "not_asked" },
     entries: linkedEntries(entries, pr.number),
     trace: null,
+    setup: null,
   };
   const headSeen = sightings.length > 0;
   if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
@@ -363,6 +367,7 @@ async function gatherAt(
     collected.run,
     collected.evidence,
   );
+  if (deps.setup) facts.setup = await deps.setup.read(github, pr.repository, pr.base_ref);
   const needsReviews =
     cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
   const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";

@@ -3,6 +3,7 @@ import type { Store } from "../store/store.js";
 import type { ImmutableReads } from "./caches.js";
 import type { EvaluatorDeps } from "./evaluator-job.js";
 import type { EvidenceCache } from "./evidence.js";
+import type { SetupReader } from "./setup.js";
 import type { TraceReportCache } from "./trace-report.js";
 
 /** What every gate job handler is given: the store, the clock and GitHub's clients. */
@@ -19,6 +20,8 @@ export interface GateDeps {
   reads?: ImmutableReads;
   evidence?: EvidenceCache;
   traceReports?: TraceReportCache;
+  /** Whether base branches require agate, read and reused across jobs; absent: not read. */
+  setup?: SetupReader;
   /** How to reach the evaluator; absent: a configured llm or command evaluator is unavailable. */
   evaluator?: EvaluatorDeps;
   log?: (line: string) => void;

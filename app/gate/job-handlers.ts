@@ -24,6 +24,7 @@ import { handleMergeGroupDeadline, runMergeGroupJob } from "./merge-group.js";
 import { runOverrideJob } from "./override.js";
 import { type PassResult, runPullRequestPass } from "./pull-request.js";
 import { reconcileOnce } from "./reconcile.js";
+import { SetupReader } from "./setup.js";
 import { TraceReportCache } from "./trace-report.js";
 
 export type { GateDeps } from "./job-deps.js";
@@ -51,6 +52,7 @@ async function pass(
       reads: deps.reads ?? new ImmutableReads(),
       evidence: deps.evidence ?? new EvidenceCache(),
       traceReports: deps.traceReports ?? new TraceReportCache(),
+      ...(deps.setup ? { setup: deps.setup } : {}),
       agateVersion: AGATE_VERSION,
       appSlug: slug,
       now: deps.now,
@@ -192,6 +194,10 @@ export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
     reads: new ImmutableReads(),
     evidence: new EvidenceCache(),
     traceReports: new TraceReportCache(),
+    setup: new SetupReader({
+      app: async () => ({ id: runtime.settings.appId, slug: await appSlug() }),
+      now: () => new Date(),
+    }),
     evaluator: runtime.settings.evaluator,
   };
   // One pass queued at all times: the first soon after start, then one per interval. No

@@ -18,6 +18,7 @@ import type { ImmutableReads } from "./caches.js";
 import { AgateChecks } from "./check-runs.js";
 import type { EvidenceCache } from "./evidence.js";
 import { type GatherStore, gatherPullRequest } from "./gather.js";
+import type { SetupReader } from "./setup.js";
 import type { TraceReportCache } from "./trace-report.js";
 
 export interface PassDeps {
@@ -26,6 +27,7 @@ export interface PassDeps {
   reads: ImmutableReads;
   evidence: EvidenceCache;
   traceReports?: TraceReportCache;
+  setup?: SetupReader;
   agateVersion: string;
   appSlug: string;
   now: () => Date;

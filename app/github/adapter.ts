@@ -1,6 +1,7 @@
 import type { ProbotOctokit } from "probot";
 import type { DiffFileInput } from "../../checks/evaluator/bundle.js";
 import type { CheckRunWrite } from "../../checks/gate/plan.js";
+import type { BranchProtectionView, BranchRule } from "../../checks/setup/required-check.js";
 import { RECORD_ARTIFACT_PREFIX } from "../../schemas/command-record.js";
 import type {
   ChangedFile,
@@ -695,6 +696,28 @@ export class GitHubAdapter {
       issue_number: number,
       body,
     });
+  }
+
+  /** The active rules on a branch (rulesets, the repository's and its organisation's). */
+  async branchRules(branch: string): Promise<BranchRule[]> {
+    this.count("repos/get-branch-rules");
+    return this.octokit.paginate(this.octokit.rest.repos.getBranchRules, {
+      owner: this.owner,
+      repo: this.repo,
+      branch,
+      per_page: 100,
+    });
+  }
+
+  /** A branch with its classic protection's required status checks, as the token may see it. */
+  async branchProtection(branch: string): Promise<BranchProtectionView> {
+    this.count("repos/get-branch");
+    const { data } = await this.octokit.rest.repos.getBranch({
+      owner: this.owner,
+      repo: this.repo,
+      branch,
+    });
+    return data;
   }
 
   /** Opens or closes an issue (closed as completed or not planned). */

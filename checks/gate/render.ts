@@ -8,6 +8,7 @@ import type {
   LinkedEntryFact,
 } from "../../schemas/gate.js";
 import { commandPassed } from "../command-results.js";
+import { AGATE_CLI } from "../handoff/verify.js";
 import {
   tableCell as cell,
   codeSpan,
@@ -295,6 +296,15 @@ export function renderGateSummary(
   if (progress.stall) lines.push(...stallSection(progress.stall), "");
   if (facts.entries && facts.entries.length > 0) lines.push(...entriesSection(facts.entries), "");
   if (facts.trace) lines.push(...traceSection(facts.trace));
+  if (facts.setup?.status === "problem") {
+    // About the repository, not this pull request; agate's own words from GitHub's answers.
+    lines.push(
+      "### This check may not block merging",
+      "",
+      `${facts.setup.summary}.${facts.setup.fix ? ` To fix: ${facts.setup.fix}.` : ""} ${codeSpan(`${AGATE_CLI} doctor --repo ${facts.pull_request.repository}`, 200)} checks the whole set-up.`,
+      "",
+    );
+  }
   if (facts.override && decision.state === "accepted") {
     lines.push(
       "### Maintainer override",

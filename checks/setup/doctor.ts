@@ -1,27 +1,23 @@
 import { parseDocument } from "yaml";
 import { CONFIG_PATH, type Config, evidenceSchema } from "../../schemas/config.js";
-import { GATE_CHECK_NAME } from "../../schemas/gate.js";
 import { parseConfig } from "../config/parse-config.js";
 import { ConfigurationError, formatProblem } from "../errors.js";
 import { AGATE_APP_EVENTS, AGATE_APP_PERMISSIONS, covers } from "./app-requirements.js";
+import {
+  type Finding,
+  type FindingStatus,
+  gateRequirementFinding,
+  type Read,
+  type RequiredCheck,
+} from "./required-check.js";
+
+export type { Finding, FindingStatus, Read, RequiredCheck } from "./required-check.js";
 
 /**
  * `agate-gate doctor`: a repository's set-up as far as GitHub's API shows it, judged from facts
  * an adapter gathered (action/doctor-github.ts). Pure: every read is done before, and a read
  * that failed arrives as its reason, so "could not check" always says why.
  */
-
-/** What one API read gave, or why it gave nothing. */
-export type Read<T> = { ok: true; value: T } | { ok: false; reason: string };
-
-/** One required status check as a ruleset or branch protection states it. */
-export interface RequiredCheck {
-  context: string;
-  /** The App the check must come from; null: from any source. */
-  appId: number | null;
-  /** Where it is required, for people: `ruleset "main rules"`, `branch protection`. */
-  where: string;
-}
 
 export interface AppFacts {
   id: number;
@@ -52,19 +48,6 @@ export interface DoctorFacts {
   app: Read<AppFacts> | null;
   /** The App's installation on the repository's owner: null value when it is not installed. */
   installation: Read<InstallationFacts | null> | null;
-}
-
-export type FindingStatus = "ok" | "problem" | "could-not-check";
-
-export interface Finding {
-  check: "config" | "workflow" | "workflow permissions" | "required check" | "app" | "installation";
-  status: FindingStatus;
-  /** What was found, one line. */
-  summary: string;
-  /** What to do about it, one line; null when there is nothing to do. */
-  fix: string | null;
-  /** Supporting lines (a config's problems), shown indented. */
-  details?: string[];
 }
 
 /** The workflow the config names as evidence.workflow, or the default when it names none. */
@@ -313,69 +296,13 @@ function permissionsFinding(
 }
 
 function requiredCheckFinding(facts: DoctorFacts): Finding {
-  const check = "required check";
-  const branch = facts.defaultBranch;
-  const found: RequiredCheck[] = [];
-  const unread: string[] = [];
-  if (facts.rules.ok) found.push(...facts.rules.value.checks);
-  else unread.push(`rulesets: ${facts.rules.reason}`);
-  if (facts.protection.ok) found.push(...facts.protection.value);
-  else unread.push(`branch protection: ${facts.protection.reason}`);
-  const agate = found.filter((required) => required.context === GATE_CHECK_NAME);
   const app = facts.app?.ok ? facts.app.value : null;
-  const howTo = `in a ruleset on ${branch} (Settings → Rules → Rulesets), require the status check ${GATE_CHECK_NAME} with ${app ? app.slug : "the agate App"} as its source`;
-
-  if (app) {
-    const pinned = agate.find((required) => required.appId === app.id);
-    if (pinned) {
-      return {
-        check,
-        status: "ok",
-        summary: `${pinned.where} requires ${GATE_CHECK_NAME} on ${branch} from ${app.slug} (app id ${app.id})`,
-        fix: null,
-      };
-    }
-  }
-  const anySource = agate.find((required) => required.appId === null);
-  if (anySource) {
-    return {
-      check,
-      status: "problem",
-      summary: `${anySource.where} requires ${GATE_CHECK_NAME} on ${branch} from any source: a check run of that name from anyone (a workflow the pull request edits) would satisfy it`,
-      fix: `pick ${app ? app.slug : "the agate App"} as the check's source there`,
-    };
-  }
-  const other = agate[0];
-  if (other) {
-    return app
-      ? {
-          check,
-          status: "problem",
-          summary: `${other.where} requires ${GATE_CHECK_NAME} on ${branch} from app id ${other.appId}, not from ${app.slug} (app id ${app.id}): agate's own check never satisfies it`,
-          fix: `pick ${app.slug} as the check's source there`,
-        }
-      : {
-          check,
-          status: "could-not-check",
-          summary: `${other.where} requires ${GATE_CHECK_NAME} on ${branch} from app id ${other.appId}; whether that is agate is unknown without the App's name`,
-          fix: "name the App: --app SLUG",
-        };
-  }
-  // One of the two could not be read, and it may hold the requirement.
-  if (unread.length > 0) {
-    return {
-      check,
-      status: "could-not-check",
-      summary: `no required ${GATE_CHECK_NAME} check seen on ${branch}, and ${unread.join("; ")}`,
-      fix: null,
-    };
-  }
-  return {
-    check,
-    status: "problem",
-    summary: `no ruleset or branch protection requires ${GATE_CHECK_NAME} on ${branch}: pull requests can merge whatever agate decides`,
-    fix: howTo,
-  };
+  return gateRequirementFinding({
+    branch: facts.defaultBranch,
+    rules: facts.rules.ok ? { ok: true, value: facts.rules.value.checks } : facts.rules,
+    protection: facts.protection,
+    app: app ? { id: app.id, slug: app.slug } : null,
+  });
 }
 
 function missingOf(

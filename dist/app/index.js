@@ -821,6 +821,14 @@ var linkedEntryFactSchema = z9.strictObject({
   question: z9.string(),
   state_changed_at: isoDateTimeSchema
 });
+var setupFactSchema = z9.strictObject({
+  branch: z9.string(),
+  status: z9.enum(["ok", "problem", "could-not-check"]),
+  summary: z9.string(),
+  fix: z9.string().nullable(),
+  /** When GitHub was read (the App reuses a reading for a while). */
+  read_at: isoDateTimeSchema
+});
 var LINKED_ENTRY_QUESTION_CHARS = 300;
 var traceFactSchema = z9.strictObject({
   run_id: positiveIntSchema,
@@ -864,7 +872,9 @@ var gateFactsSchema = z9.strictObject({
   /** Handoff entries that name this pull request (absent in decisions made before agate read them). */
   entries: z9.array(linkedEntryFactSchema).optional(),
   /** The evidence run's agent-trace reports; null or absent: the run uploaded none. */
-  trace: traceFactSchema.nullable().optional()
+  trace: traceFactSchema.nullable().optional(),
+  /** Whether the base branch requires agate (absent in decisions made before agate read it). */
+  setup: setupFactSchema.nullable().optional()
 });
 var requirementSchema = z9.strictObject({
   id: z9.enum([
@@ -1649,6 +1659,26 @@ var GitHubAdapter = class {
       issue_number: number,
       body
     });
+  }
+  /** The active rules on a branch (rulesets, the repository's and its organisation's). */
+  async branchRules(branch) {
+    this.count("repos/get-branch-rules");
+    return this.octokit.paginate(this.octokit.rest.repos.getBranchRules, {
+      owner: this.owner,
+      repo: this.repo,
+      branch,
+      per_page: 100
+    });
+  }
+  /** A branch with its classic protection's required status checks, as the token may see it. */
+  async branchProtection(branch) {
+    this.count("repos/get-branch");
+    const { data } = await this.octokit.rest.repos.getBranch({
+      owner: this.owner,
+      repo: this.repo,
+      branch
+    });
+    return data;
   }
   /** Opens or closes an issue (closed as completed or not planned). */
   async setIssueState(number, state, reason) {
@@ -3986,8 +4016,8 @@ function exponentialBackoff(options = {}) {
   const baseMs = options.baseMs ?? DEFAULT_BACKOFF_BASE_MS;
   const maxMs = options.maxMs ?? DEFAULT_BACKOFF_MAX_MS;
   const random = options.random ?? Math.random;
-  return (attempt) => {
-    const exponent = Math.max(0, Math.floor(attempt) - 1);
+  return (attempt2) => {
+    const exponent = Math.max(0, Math.floor(attempt2) - 1);
     const ceiling = Math.min(maxMs, baseMs * 2 ** exponent);
     return Math.round(ceiling / 2 + random() * ceiling / 2);
   };
@@ -5067,7 +5097,7 @@ var PostgresStore = class _PostgresStore {
    * server rolled it back for a deadlock or serialisation failure.
    */
   async #tx(fn) {
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt2 = 1; ; attempt2++) {
       let client;
       try {
         client = await this.#pool.connect();
@@ -5084,7 +5114,7 @@ var PostgresStore = class _PostgresStore {
         await client.query("ROLLBACK").catch(() => {
           broken = true;
         });
-        if (attempt < 3 && isRetriable(error)) continue;
+        if (attempt2 < 3 && isRetriable(error)) continue;
         throw queryError(this.#location, this.#statementTimeoutMs, error);
       } finally {
         client.release(broken);
@@ -5248,7 +5278,7 @@ var PostgresStore = class _PostgresStore {
   async enqueue(job2, options = {}) {
     const parsed = parseInput(newJobSchema, job2, "job");
     const dedupe = parseInput(enqueueOptionsSchema, options, "enqueue options");
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt2 = 1; ; attempt2++) {
       const inserted = await this.#insertJob(this.#pool, parsed, null, this.#nowIso(), dedupe);
       if (inserted) return inserted;
       const [holder] = await this.#rows(
@@ -5256,7 +5286,7 @@ var PostgresStore = class _PostgresStore {
         [dedupe.dedupeKey]
       );
       if (holder) return this.#jobFromRow(holder);
-      if (attempt >= 5) {
+      if (attempt2 >= 5) {
         throw new StoreError(
           "dedupe_contention",
           `jobs of dedupe key ${dedupe.dedupeKey} kept finishing while one was enqueued: nothing was written; enqueue again`
@@ -7904,7 +7934,7 @@ function createJudge(config, options) {
 }
 async function askTwice(ask, malformed) {
   let previous = null;
-  for (let attempt = 1; attempt <= 2; attempt += 1) {
+  for (let attempt2 = 1; attempt2 <= 2; attempt2 += 1) {
     const answer2 = await ask(previous);
     if (!answer2.ok) return { status: "failed", error: answer2.error, fix: answer2.fix };
     const parsed = answer2.problem ? { ok: false, error: answer2.problem } : parseVerdictText(answer2.text);
@@ -8140,8 +8170,8 @@ function retryable(status) {
 }
 async function postJson(options) {
   const text = JSON.stringify(options.body);
-  for (let attempt = 1; ; attempt += 1) {
-    if (options.signal?.aborted) return transportFailure("aborted", attempt - 1, "");
+  for (let attempt2 = 1; ; attempt2 += 1) {
+    if (options.signal?.aborted) return transportFailure("aborted", attempt2 - 1, "");
     options.meter.requests += 1;
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
@@ -8164,7 +8194,7 @@ async function postJson(options) {
           kind: "redirect",
           status: response.status,
           json: null,
-          attempts: attempt,
+          attempts: attempt2,
           detail: redirectTarget(options.url, response.headers.get("location"))
         };
       }
@@ -8173,13 +8203,13 @@ async function postJson(options) {
       try {
         json = JSON.parse(raw);
       } catch {
-        if (response.ok || !retryable(response.status) || attempt > options.maxRetries) {
+        if (response.ok || !retryable(response.status) || attempt2 > options.maxRetries) {
           return {
             ok: false,
             kind: response.ok ? "not-json" : "status",
             status: response.status,
             json: null,
-            attempts: attempt,
+            attempts: attempt2,
             detail: response.ok ? oneLine(raw.slice(0, 200)) || "(empty)" : ""
           };
         }
@@ -8191,7 +8221,7 @@ async function postJson(options) {
         kind: "status",
         status: response.status,
         json,
-        attempts: attempt,
+        attempts: attempt2,
         detail: ""
       };
       if (!retryable(response.status)) return failure;
@@ -8204,14 +8234,14 @@ async function postJson(options) {
       }
       wait = asked2;
     } catch (error) {
-      if (options.signal?.aborted) return transportFailure("aborted", attempt, "");
-      failure = timeout.aborted ? transportFailure("timeout", attempt, "") : transportFailure("connection", attempt, connectionDetail(error));
+      if (options.signal?.aborted) return transportFailure("aborted", attempt2, "");
+      failure = timeout.aborted ? transportFailure("timeout", attempt2, "") : transportFailure("connection", attempt2, connectionDetail(error));
     }
-    if (attempt > options.maxRetries) return failure;
+    if (attempt2 > options.maxRetries) return failure;
     try {
-      await sleep(wait ?? options.backoff(attempt), void 0, { signal: options.signal });
+      await sleep(wait ?? options.backoff(attempt2), void 0, { signal: options.signal });
     } catch {
-      return transportFailure("aborted", attempt, "");
+      return transportFailure("aborted", attempt2, "");
     }
   }
 }
@@ -8462,7 +8492,7 @@ function replayedFailure(facts, configDigest2) {
     (a) => a.failures.length > 0 && a.head_tree_sha === tree && a.base_sha === facts.pull_request.base_sha && a.config_digest === configDigest2 && a.agate_version === facts.agate_version
   ) ?? null;
 }
-var signatureOf = (attempt) => attempt.failures.map((f) => `${f.name}\0${f.output_digest}`).sort().join("");
+var signatureOf = (attempt2) => attempt2.failures.map((f) => `${f.name}\0${f.output_digest}`).sort().join("");
 function noProgressStreak(earlier, current) {
   const all = [...earlier, current];
   let start = all.length - 1;
@@ -8471,9 +8501,9 @@ function noProgressStreak(earlier, current) {
   let streakStart = 0;
   const signatures = /* @__PURE__ */ new Set();
   const trees = /* @__PURE__ */ new Set();
-  run.forEach((attempt, index) => {
-    const signature = signatureOf(attempt);
-    const tree = attempt.head_tree_sha;
+  run.forEach((attempt2, index) => {
+    const signature = signatureOf(attempt2);
+    const tree = attempt2.head_tree_sha;
     const repeated = signatures.has(signature) || tree !== null && trees.has(tree);
     if (!repeated && index > 0) streakStart = index;
     signatures.add(signature);
@@ -8632,8 +8662,8 @@ function verifyProvenance(input) {
     return wait(`job ${job2.name} of ${runName} is ${job2.status.replace("_", " ")}`);
   }
   const ahead = artifacts.filter((a) => {
-    const attempt = Number(/-attempt-(\d+)$/.exec(a.name)?.[1] ?? Number.NaN);
-    return !Number.isInteger(attempt) || attempt > run.run_attempt;
+    const attempt2 = Number(/-attempt-(\d+)$/.exec(a.name)?.[1] ?? Number.NaN);
+    return !Number.isInteger(attempt2) || attempt2 > run.run_attempt;
   });
   if (ahead.length > 0) {
     return refuse3(
@@ -8687,12 +8717,12 @@ function verifyProvenance(input) {
   if (tree) return refuse3(tree);
   return { status: "verified", record };
 }
-function recordMismatch(record, input, attempt) {
+function recordMismatch(record, input, attempt2) {
   const { run } = input.run;
   const workflow = record.workflow;
   if (!workflow) return "it says it was made outside GitHub Actions";
-  if (workflow.run_id !== run.id || workflow.run_attempt !== attempt) {
-    return `it names run ${workflow.run_id} attempt ${workflow.run_attempt}, but it was uploaded in run ${run.id} attempt ${attempt}`;
+  if (workflow.run_id !== run.id || workflow.run_attempt !== attempt2) {
+    return `it names run ${workflow.run_id} attempt ${workflow.run_attempt}, but it was uploaded in run ${run.id} attempt ${attempt2}`;
   }
   if (workflow.event_name !== run.event) {
     return `it says event ${codeSpan(workflow.event_name, 60)}, GitHub says run ${run.id} ran on ${run.event}`;
@@ -8996,11 +9026,11 @@ async function readTraceFact(reader, cache, run, evidence) {
     (e) => e.record && !e.refused && !e.waiting && e.run_id === run.run.id
   );
   if (!believed) return null;
-  const attempt = run.job.run_attempt;
-  const name = traceReportArtifactName(attempt);
+  const attempt2 = run.job.run_attempt;
+  const name = traceReportArtifactName(attempt2);
   const named = (await reader.traceReportArtifacts(run.run.id)).filter((a) => a.name === name);
   if (named.length === 0) return null;
-  const fact = { run_id: run.run.id, run_attempt: attempt, artifact: name };
+  const fact = { run_id: run.run.id, run_attempt: attempt2, artifact: name };
   const only = named.length === 1 ? named[0] : void 0;
   if (!only) {
     return {
@@ -9122,7 +9152,7 @@ async function gatherPullRequest(deps, target2, options) {
   let read = null;
   let expected = target2.head_sha && target2.base_sha ? { head: target2.head_sha, base: target2.base_sha } : null;
   let seen = target2.seen && expected && target2.seen.snapshot.head_sha === expected.head && target2.seen.snapshot.base_sha === expected.base && await viewIsCurrent(deps.store, target2.seen) ? target2.seen : null;
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt2 = 1; ; attempt2++) {
     if (!expected) {
       read = await github.pullRequestView(target2.number);
       expected = { head: read.snapshot.head_sha, base: read.snapshot.base_sha };
@@ -9143,7 +9173,7 @@ async function gatherPullRequest(deps, target2, options) {
       }
       return { status: "gathered", ...await gatherAt(deps, view, config, comparison, options) };
     }
-    if (attempt >= 3) throw new HeadMovedError(target2.number, "the head");
+    if (attempt2 >= 3) throw new HeadMovedError(target2.number, "the head");
     read = view;
     seen = null;
     expected = { head: live.head_sha, base: live.base_sha };
@@ -9198,7 +9228,8 @@ async function gatherAt(deps, view, config, comparison, options) {
     reviews: [],
     evaluation: { status: "not_asked" },
     entries: linkedEntries(entries, pr.number),
-    trace: null
+    trace: null,
+    setup: null
   };
   const headSeen = sightings.length > 0;
   if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
@@ -9225,6 +9256,7 @@ async function gatherAt(deps, view, config, comparison, options) {
     collected.run,
     collected.evidence
   );
+  if (deps.setup) facts.setup = await deps.setup.read(github, pr.repository, pr.base_ref);
   const needsReviews = cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
   const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";
   const [reviews, handoff, evaluation] = await Promise.all([
@@ -9548,121 +9580,6 @@ function freshBoundary(deps, bundle) {
   }
 }
 
-// checks/handoff/required.ts
-var SESSION_TRAILER = "Agent-Session";
-var KEY = "handoff.required_when";
-var HOUR_MS = 36e5;
-var MINUTE_MS = 6e4;
-function handoffRequiredBy(rules, input) {
-  const { facts } = input;
-  const reasons = [];
-  const present = new Set(input.labels.map((label) => label.toLowerCase()));
-  for (const label of rules.labels) {
-    if (present.has(label.toLowerCase())) reasons.push(`the label ${label} (${KEY}.labels)`);
-  }
-  if (rules.commits_over !== null && facts.commit_count > rules.commits_over) {
-    reasons.push(
-      `${count(facts.commit_count, "commit")} (more than ${rules.commits_over}: ${KEY}.commits_over)`
-    );
-  }
-  if (rules.open_longer_than !== null) {
-    const open = Date.parse(facts.observed_at) - Date.parse(facts.opened_at);
-    if (open > rules.open_longer_than) {
-      reasons.push(
-        `open ${hours(open)} (longer than ${hours(rules.open_longer_than)}: ${KEY}.open_longer_than)`
-      );
-    }
-  }
-  if (rules.changed_lines_over !== null && facts.changed_lines > rules.changed_lines_over) {
-    reasons.push(
-      `${count(facts.changed_lines, "changed line")} (more than ${rules.changed_lines_over}: ${KEY}.changed_lines_over)`
-    );
-  }
-  if (rules.sessions_over !== null) {
-    const sessions = agentSessions(facts.commits.map((commit) => commit.message));
-    if (sessions.length > rules.sessions_over) {
-      reasons.push(
-        `${count(sessions.length, "agent session")} (more than ${rules.sessions_over}: ${KEY}.sessions_over, counted from ${SESSION_TRAILER}: commit trailers)`
-      );
-    }
-  }
-  return reasons;
-}
-function agentSessions(messages) {
-  const seen = /* @__PURE__ */ new Set();
-  for (const message4 of messages) {
-    for (const trailer of commitTrailers(message4)) {
-      if (trailer.key.toLowerCase() === SESSION_TRAILER.toLowerCase() && trailer.value !== "") {
-        seen.add(trailer.value);
-      }
-    }
-  }
-  return [...seen];
-}
-var GIT_GENERATED = ["Signed-off-by: ", "(cherry picked from commit "];
-function commitTrailers(message4) {
-  const lines = message4.replace(/\r\n/g, "\n").split("\n");
-  const blank = (line) => line.trim() === "";
-  let titleEnd = lines.findIndex(blank);
-  if (titleEnd === -1) return [];
-  titleEnd += 1;
-  let end = lines.length;
-  while (end > titleEnd && blank(lines[end - 1] ?? "")) end--;
-  let start = end;
-  while (start > titleEnd && !blank(lines[start - 1] ?? "")) start--;
-  if (start === end) return [];
-  const block = lines.slice(start, end);
-  let trailerLines = 0;
-  let nonTrailerLines = 0;
-  let recognised = false;
-  let continuation = 0;
-  for (let i = block.length - 1; i >= 0; i--) {
-    const line = block[i] ?? "";
-    if (/^[ \t]/.test(line)) {
-      continuation++;
-      continue;
-    }
-    if (GIT_GENERATED.some((prefix) => line.startsWith(prefix))) {
-      trailerLines += 1 + continuation;
-      recognised = true;
-    } else if (separatorAt(line) > 0) {
-      trailerLines += 1 + continuation;
-    } else {
-      nonTrailerLines += 1 + continuation;
-    }
-    continuation = 0;
-  }
-  nonTrailerLines += continuation;
-  const isBlock = trailerLines > 0 && nonTrailerLines === 0 || recognised && trailerLines * 3 >= nonTrailerLines;
-  if (!isBlock) return [];
-  const trailers = [];
-  for (const line of block) {
-    const last = trailers.at(-1);
-    if (/^[ \t]/.test(line)) {
-      if (last) last.value = `${last.value} ${line.trim()}`.trim();
-      continue;
-    }
-    const at = separatorAt(line);
-    if (at > 0) {
-      trailers.push({ key: line.slice(0, at).trimEnd(), value: line.slice(at + 1).trim() });
-    } else {
-      trailers.push({ key: "", value: "" });
-    }
-  }
-  return trailers.filter((trailer) => trailer.key !== "");
-}
-function separatorAt(line) {
-  const match = /^([A-Za-z0-9-]+)[ \t]*:/.exec(line);
-  return match ? match[0].length - 1 : -1;
-}
-var count = (n, noun2) => `${n} ${noun2}${n === 1 ? "" : "s"}`;
-function hours(ms) {
-  const h = Math.floor(ms / HOUR_MS);
-  const min = Math.floor((ms - h * HOUR_MS) / MINUTE_MS);
-  if (h === 0) return `${min} min`;
-  return min === 0 ? `${h} h` : `${h} h ${min} min`;
-}
-
 // checks/handoff/parse-handoff.ts
 import { isMap as isMap3, LineCounter as LineCounter2, parseDocument as parseDocument3, stringify as stringify2 } from "yaml";
 var FENCE2 = /^---[ \t]*$/;
@@ -9900,6 +9817,121 @@ function capped(findings, more) {
   return [...findings.slice(0, NAMES_PER_KIND), more(findings.length - NAMES_PER_KIND)];
 }
 var normalisePath = (file) => file.replace(/^(\.\/)+/, "");
+
+// checks/handoff/required.ts
+var SESSION_TRAILER = "Agent-Session";
+var KEY = "handoff.required_when";
+var HOUR_MS = 36e5;
+var MINUTE_MS = 6e4;
+function handoffRequiredBy(rules, input) {
+  const { facts } = input;
+  const reasons = [];
+  const present = new Set(input.labels.map((label) => label.toLowerCase()));
+  for (const label of rules.labels) {
+    if (present.has(label.toLowerCase())) reasons.push(`the label ${label} (${KEY}.labels)`);
+  }
+  if (rules.commits_over !== null && facts.commit_count > rules.commits_over) {
+    reasons.push(
+      `${count(facts.commit_count, "commit")} (more than ${rules.commits_over}: ${KEY}.commits_over)`
+    );
+  }
+  if (rules.open_longer_than !== null) {
+    const open = Date.parse(facts.observed_at) - Date.parse(facts.opened_at);
+    if (open > rules.open_longer_than) {
+      reasons.push(
+        `open ${hours(open)} (longer than ${hours(rules.open_longer_than)}: ${KEY}.open_longer_than)`
+      );
+    }
+  }
+  if (rules.changed_lines_over !== null && facts.changed_lines > rules.changed_lines_over) {
+    reasons.push(
+      `${count(facts.changed_lines, "changed line")} (more than ${rules.changed_lines_over}: ${KEY}.changed_lines_over)`
+    );
+  }
+  if (rules.sessions_over !== null) {
+    const sessions = agentSessions(facts.commits.map((commit) => commit.message));
+    if (sessions.length > rules.sessions_over) {
+      reasons.push(
+        `${count(sessions.length, "agent session")} (more than ${rules.sessions_over}: ${KEY}.sessions_over, counted from ${SESSION_TRAILER}: commit trailers)`
+      );
+    }
+  }
+  return reasons;
+}
+function agentSessions(messages) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const message4 of messages) {
+    for (const trailer of commitTrailers(message4)) {
+      if (trailer.key.toLowerCase() === SESSION_TRAILER.toLowerCase() && trailer.value !== "") {
+        seen.add(trailer.value);
+      }
+    }
+  }
+  return [...seen];
+}
+var GIT_GENERATED = ["Signed-off-by: ", "(cherry picked from commit "];
+function commitTrailers(message4) {
+  const lines = message4.replace(/\r\n/g, "\n").split("\n");
+  const blank = (line) => line.trim() === "";
+  let titleEnd = lines.findIndex(blank);
+  if (titleEnd === -1) return [];
+  titleEnd += 1;
+  let end = lines.length;
+  while (end > titleEnd && blank(lines[end - 1] ?? "")) end--;
+  let start = end;
+  while (start > titleEnd && !blank(lines[start - 1] ?? "")) start--;
+  if (start === end) return [];
+  const block = lines.slice(start, end);
+  let trailerLines = 0;
+  let nonTrailerLines = 0;
+  let recognised = false;
+  let continuation = 0;
+  for (let i = block.length - 1; i >= 0; i--) {
+    const line = block[i] ?? "";
+    if (/^[ \t]/.test(line)) {
+      continuation++;
+      continue;
+    }
+    if (GIT_GENERATED.some((prefix) => line.startsWith(prefix))) {
+      trailerLines += 1 + continuation;
+      recognised = true;
+    } else if (separatorAt(line) > 0) {
+      trailerLines += 1 + continuation;
+    } else {
+      nonTrailerLines += 1 + continuation;
+    }
+    continuation = 0;
+  }
+  nonTrailerLines += continuation;
+  const isBlock = trailerLines > 0 && nonTrailerLines === 0 || recognised && trailerLines * 3 >= nonTrailerLines;
+  if (!isBlock) return [];
+  const trailers = [];
+  for (const line of block) {
+    const last = trailers.at(-1);
+    if (/^[ \t]/.test(line)) {
+      if (last) last.value = `${last.value} ${line.trim()}`.trim();
+      continue;
+    }
+    const at = separatorAt(line);
+    if (at > 0) {
+      trailers.push({ key: line.slice(0, at).trimEnd(), value: line.slice(at + 1).trim() });
+    } else {
+      trailers.push({ key: "", value: "" });
+    }
+  }
+  return trailers.filter((trailer) => trailer.key !== "");
+}
+function separatorAt(line) {
+  const match = /^([A-Za-z0-9-]+)[ \t]*:/.exec(line);
+  return match ? match[0].length - 1 : -1;
+}
+var count = (n, noun2) => `${n} ${noun2}${n === 1 ? "" : "s"}`;
+function hours(ms) {
+  const h = Math.floor(ms / HOUR_MS);
+  const min = Math.floor((ms - h * HOUR_MS) / MINUTE_MS);
+  if (h === 0) return `${min} min`;
+  return min === 0 ? `${h} h` : `${h} h ${min} min`;
+}
 
 // checks/gate/entries.ts
 var entryName = (entry) => `handoff entry #${entry.issue_number}`;
@@ -10864,6 +10896,14 @@ function renderGateSummary(decision, facts, tailChars = 6e3) {
   if (progress.stall) lines.push(...stallSection(progress.stall), "");
   if (facts.entries && facts.entries.length > 0) lines.push(...entriesSection(facts.entries), "");
   if (facts.trace) lines.push(...traceSection(facts.trace));
+  if (facts.setup?.status === "problem") {
+    lines.push(
+      "### This check may not block merging",
+      "",
+      `${facts.setup.summary}.${facts.setup.fix ? ` To fix: ${facts.setup.fix}.` : ""} ${codeSpan(`${AGATE_CLI} doctor --repo ${facts.pull_request.repository}`, 200)} checks the whole set-up.`,
+      ""
+    );
+  }
   if (facts.override && decision.state === "accepted") {
     lines.push(
       "### Maintainer override",
@@ -11835,6 +11875,153 @@ async function reconcileOnce(deps) {
   return { repositories, queued };
 }
 
+// checks/setup/required-check.ts
+function checksFromRules(rules, repository2) {
+  const checks = [];
+  let mergeQueue = false;
+  for (const rule of rules) {
+    const where2 = `${rule.ruleset_source_type === "Organization" ? "organisation ruleset" : "ruleset"} ${rule.ruleset_id ?? "?"} of ${rule.ruleset_source ?? repository2}`;
+    if (rule.type === "merge_queue") mergeQueue = true;
+    if (rule.type !== "required_status_checks") continue;
+    const parameters = rule.parameters;
+    for (const required of parameters?.required_status_checks ?? []) {
+      checks.push({ context: required.context, appId: required.integration_id ?? null, where: where2 });
+    }
+  }
+  return { checks, mergeQueue };
+}
+function checksFromBranch(branch) {
+  const required = branch.protection?.required_status_checks;
+  if (!branch.protected || !required || required.enforcement_level === "off") return [];
+  return required.checks.map((check) => ({
+    context: check.context,
+    appId: check.app_id !== null && check.app_id > 0 ? check.app_id : null,
+    where: "branch protection"
+  }));
+}
+function gateRequirementFinding(input) {
+  const check = "required check";
+  const { branch, app } = input;
+  const found = [];
+  const unread = [];
+  if (input.rules.ok) found.push(...input.rules.value);
+  else unread.push(`rulesets: ${input.rules.reason}`);
+  if (input.protection.ok) found.push(...input.protection.value);
+  else unread.push(`branch protection: ${input.protection.reason}`);
+  const agate2 = found.filter((required) => required.context === GATE_CHECK_NAME);
+  const howTo = `in a ruleset on ${branch} (Settings \u2192 Rules \u2192 Rulesets), require the status check ${GATE_CHECK_NAME} with ${app ? app.slug : "the agate App"} as its source`;
+  if (app) {
+    const pinned = agate2.find((required) => required.appId === app.id);
+    if (pinned) {
+      return {
+        check,
+        status: "ok",
+        summary: `${pinned.where} requires ${GATE_CHECK_NAME} on ${branch} from ${app.slug} (app id ${app.id})`,
+        fix: null
+      };
+    }
+  }
+  const anySource = agate2.find((required) => required.appId === null);
+  if (anySource) {
+    return {
+      check,
+      status: "problem",
+      summary: `${anySource.where} requires ${GATE_CHECK_NAME} on ${branch} from any source: a check run of that name from anyone (a workflow the pull request edits) would satisfy it`,
+      fix: `pick ${app ? app.slug : "the agate App"} as the check's source there`
+    };
+  }
+  const other = agate2[0];
+  if (other) {
+    return app ? {
+      check,
+      status: "problem",
+      summary: `${other.where} requires ${GATE_CHECK_NAME} on ${branch} from app id ${other.appId}, not from ${app.slug} (app id ${app.id}): agate's own check never satisfies it`,
+      fix: `pick ${app.slug} as the check's source there`
+    } : {
+      check,
+      status: "could-not-check",
+      summary: `${other.where} requires ${GATE_CHECK_NAME} on ${branch} from app id ${other.appId}; whether that is agate is unknown without the App's name`,
+      fix: "name the App: --app SLUG"
+    };
+  }
+  if (unread.length > 0) {
+    return {
+      check,
+      status: "could-not-check",
+      summary: `no required ${GATE_CHECK_NAME} check seen on ${branch}, and ${unread.join("; ")}`,
+      fix: null
+    };
+  }
+  return {
+    check,
+    status: "problem",
+    summary: `no ruleset or branch protection requires ${GATE_CHECK_NAME} on ${branch}: pull requests can merge whatever agate decides`,
+    fix: howTo
+  };
+}
+
+// app/gate/setup.ts
+var SETUP_TTL_MS = 10 * 6e4;
+var READINGS_KEPT = 2e3;
+var SetupReader = class {
+  constructor(options) {
+    this.options = options;
+  }
+  options;
+  readings = /* @__PURE__ */ new Map();
+  async read(github, repository2, branch) {
+    const key = `${repository2}
+${branch}`;
+    const ttl = this.options.ttlMs ?? SETUP_TTL_MS;
+    const held = this.readings.get(key);
+    if (held) {
+      const fact = await held.catch(() => null);
+      if (fact && this.options.now().getTime() - Date.parse(fact.read_at) < ttl) return fact;
+    }
+    const reading = this.readFresh(github, repository2, branch);
+    remember(this.readings, key, reading, READINGS_KEPT);
+    return reading;
+  }
+  async readFresh(github, repository2, branch) {
+    const read_at = this.options.now().toISOString();
+    const [rules, protection, app] = await Promise.all([
+      attempt(
+        `the rules on ${branch}`,
+        async () => checksFromRules(await github.branchRules(branch), repository2).checks
+      ),
+      attempt(
+        `branch ${branch}`,
+        async () => checksFromBranch(await github.branchProtection(branch))
+      ),
+      this.options.app().catch(() => null)
+    ]);
+    const finding = gateRequirementFinding({
+      branch: codeSpan(branch, 100),
+      rules,
+      protection,
+      app
+    });
+    return {
+      branch,
+      status: finding.status,
+      summary: finding.summary,
+      fix: finding.fix,
+      read_at
+    };
+  }
+};
+async function attempt(what, read) {
+  try {
+    return { ok: true, value: await read() };
+  } catch (error) {
+    const { status, message: message4 } = error;
+    return {
+      ok: false,
+      reason: `cannot read ${what}: ${status ? `GitHub answered ${status}` : message4 ?? String(error)}`
+    };
+  }
+}
+
 // app/gate/job-handlers.ts
 var RECONCILE = JOB_KINDS.reconcile;
 async function adapterFor(deps, repository2, installation2) {
@@ -11849,6 +12036,7 @@ async function pass(deps, job2, github, slug) {
       reads: deps.reads ?? new ImmutableReads(),
       evidence: deps.evidence ?? new EvidenceCache(),
       traceReports: deps.traceReports ?? new TraceReportCache(),
+      ...deps.setup ? { setup: deps.setup } : {},
       agateVersion: AGATE_VERSION,
       appSlug: slug,
       now: deps.now
@@ -11971,6 +12159,10 @@ function gateJobHandlers(runtime) {
     reads: new ImmutableReads(),
     evidence: new EvidenceCache(),
     traceReports: new TraceReportCache(),
+    setup: new SetupReader({
+      app: async () => ({ id: runtime.settings.appId, slug: await appSlug() }),
+      now: () => /* @__PURE__ */ new Date()
+    }),
     evaluator: runtime.settings.evaluator
   };
   const scheduleReconcile = async (at) => {

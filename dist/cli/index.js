@@ -20923,6 +20923,31 @@ function localBase(cwd, ref) {
 // checks/setup/doctor.ts
 var import_yaml3 = __toESM(require_dist(), 1);
 
+// checks/setup/app-requirements.ts
+var AGATE_APP_PERMISSIONS = {
+  actions: "read",
+  checks: "write",
+  contents: "read",
+  issues: "write",
+  members: "read",
+  metadata: "read",
+  pull_requests: "write"
+};
+var AGATE_APP_EVENTS = [
+  "check_run",
+  "issue_comment",
+  "issues",
+  "merge_group",
+  "pull_request",
+  "pull_request_review",
+  "workflow_job",
+  "workflow_run"
+];
+var RANK = { none: 0, read: 1, write: 2, admin: 3 };
+function covers(granted, needed) {
+  return (RANK[granted ?? "none"] ?? 0) >= (RANK[needed] ?? Number.POSITIVE_INFINITY);
+}
+
 // schemas/verdict.ts
 var verdictSchema = external_exports.strictObject({
   complete: external_exports.boolean().meta({ description: "The task is fully done by this change." }),
@@ -21433,6 +21458,14 @@ var linkedEntryFactSchema = external_exports.strictObject({
   question: external_exports.string(),
   state_changed_at: isoDateTimeSchema
 });
+var setupFactSchema = external_exports.strictObject({
+  branch: external_exports.string(),
+  status: external_exports.enum(["ok", "problem", "could-not-check"]),
+  summary: external_exports.string(),
+  fix: external_exports.string().nullable(),
+  /** When GitHub was read (the App reuses a reading for a while). */
+  read_at: isoDateTimeSchema
+});
 var traceFactSchema = external_exports.strictObject({
   run_id: positiveIntSchema,
   run_attempt: positiveIntSchema,
@@ -21475,7 +21508,9 @@ var gateFactsSchema = external_exports.strictObject({
   /** Handoff entries that name this pull request (absent in decisions made before agate read them). */
   entries: external_exports.array(linkedEntryFactSchema).optional(),
   /** The evidence run's agent-trace reports; null or absent: the run uploaded none. */
-  trace: traceFactSchema.nullable().optional()
+  trace: traceFactSchema.nullable().optional(),
+  /** Whether the base branch requires agate (absent in decisions made before agate read it). */
+  setup: setupFactSchema.nullable().optional()
 });
 var requirementSchema = external_exports.strictObject({
   id: external_exports.enum([
@@ -21517,29 +21552,89 @@ var gateDecisionSchema = external_exports.strictObject({
   handoff: handoffCheckSchema.nullable()
 });
 
-// checks/setup/app-requirements.ts
-var AGATE_APP_PERMISSIONS = {
-  actions: "read",
-  checks: "write",
-  contents: "read",
-  issues: "write",
-  members: "read",
-  metadata: "read",
-  pull_requests: "write"
-};
-var AGATE_APP_EVENTS = [
-  "check_run",
-  "issue_comment",
-  "issues",
-  "merge_group",
-  "pull_request",
-  "pull_request_review",
-  "workflow_job",
-  "workflow_run"
-];
-var RANK = { none: 0, read: 1, write: 2, admin: 3 };
-function covers(granted, needed) {
-  return (RANK[granted ?? "none"] ?? 0) >= (RANK[needed] ?? Number.POSITIVE_INFINITY);
+// checks/setup/required-check.ts
+function checksFromRules(rules, repository) {
+  const checks = [];
+  let mergeQueue = false;
+  for (const rule of rules) {
+    const where = `${rule.ruleset_source_type === "Organization" ? "organisation ruleset" : "ruleset"} ${rule.ruleset_id ?? "?"} of ${rule.ruleset_source ?? repository}`;
+    if (rule.type === "merge_queue") mergeQueue = true;
+    if (rule.type !== "required_status_checks") continue;
+    const parameters = rule.parameters;
+    for (const required2 of parameters?.required_status_checks ?? []) {
+      checks.push({ context: required2.context, appId: required2.integration_id ?? null, where });
+    }
+  }
+  return { checks, mergeQueue };
+}
+function checksFromBranch(branch) {
+  const required2 = branch.protection?.required_status_checks;
+  if (!branch.protected || !required2 || required2.enforcement_level === "off") return [];
+  return required2.checks.map((check2) => ({
+    context: check2.context,
+    appId: check2.app_id !== null && check2.app_id > 0 ? check2.app_id : null,
+    where: "branch protection"
+  }));
+}
+function gateRequirementFinding(input2) {
+  const check2 = "required check";
+  const { branch, app } = input2;
+  const found2 = [];
+  const unread = [];
+  if (input2.rules.ok) found2.push(...input2.rules.value);
+  else unread.push(`rulesets: ${input2.rules.reason}`);
+  if (input2.protection.ok) found2.push(...input2.protection.value);
+  else unread.push(`branch protection: ${input2.protection.reason}`);
+  const agate = found2.filter((required2) => required2.context === GATE_CHECK_NAME);
+  const howTo = `in a ruleset on ${branch} (Settings \u2192 Rules \u2192 Rulesets), require the status check ${GATE_CHECK_NAME} with ${app ? app.slug : "the agate App"} as its source`;
+  if (app) {
+    const pinned = agate.find((required2) => required2.appId === app.id);
+    if (pinned) {
+      return {
+        check: check2,
+        status: "ok",
+        summary: `${pinned.where} requires ${GATE_CHECK_NAME} on ${branch} from ${app.slug} (app id ${app.id})`,
+        fix: null
+      };
+    }
+  }
+  const anySource = agate.find((required2) => required2.appId === null);
+  if (anySource) {
+    return {
+      check: check2,
+      status: "problem",
+      summary: `${anySource.where} requires ${GATE_CHECK_NAME} on ${branch} from any source: a check run of that name from anyone (a workflow the pull request edits) would satisfy it`,
+      fix: `pick ${app ? app.slug : "the agate App"} as the check's source there`
+    };
+  }
+  const other = agate[0];
+  if (other) {
+    return app ? {
+      check: check2,
+      status: "problem",
+      summary: `${other.where} requires ${GATE_CHECK_NAME} on ${branch} from app id ${other.appId}, not from ${app.slug} (app id ${app.id}): agate's own check never satisfies it`,
+      fix: `pick ${app.slug} as the check's source there`
+    } : {
+      check: check2,
+      status: "could-not-check",
+      summary: `${other.where} requires ${GATE_CHECK_NAME} on ${branch} from app id ${other.appId}; whether that is agate is unknown without the App's name`,
+      fix: "name the App: --app SLUG"
+    };
+  }
+  if (unread.length > 0) {
+    return {
+      check: check2,
+      status: "could-not-check",
+      summary: `no required ${GATE_CHECK_NAME} check seen on ${branch}, and ${unread.join("; ")}`,
+      fix: null
+    };
+  }
+  return {
+    check: check2,
+    status: "problem",
+    summary: `no ruleset or branch protection requires ${GATE_CHECK_NAME} on ${branch}: pull requests can merge whatever agate decides`,
+    fix: howTo
+  };
 }
 
 // checks/setup/doctor.ts
@@ -21750,65 +21845,13 @@ function permissionsFinding(path, job, jobPermissions, workflowPermissions) {
   return { check: check2, status: "ok", summary: `${where}: contents: read only`, fix: null };
 }
 function requiredCheckFinding(facts) {
-  const check2 = "required check";
-  const branch = facts.defaultBranch;
-  const found2 = [];
-  const unread = [];
-  if (facts.rules.ok) found2.push(...facts.rules.value.checks);
-  else unread.push(`rulesets: ${facts.rules.reason}`);
-  if (facts.protection.ok) found2.push(...facts.protection.value);
-  else unread.push(`branch protection: ${facts.protection.reason}`);
-  const agate = found2.filter((required2) => required2.context === GATE_CHECK_NAME);
   const app = facts.app?.ok ? facts.app.value : null;
-  const howTo = `in a ruleset on ${branch} (Settings \u2192 Rules \u2192 Rulesets), require the status check ${GATE_CHECK_NAME} with ${app ? app.slug : "the agate App"} as its source`;
-  if (app) {
-    const pinned = agate.find((required2) => required2.appId === app.id);
-    if (pinned) {
-      return {
-        check: check2,
-        status: "ok",
-        summary: `${pinned.where} requires ${GATE_CHECK_NAME} on ${branch} from ${app.slug} (app id ${app.id})`,
-        fix: null
-      };
-    }
-  }
-  const anySource = agate.find((required2) => required2.appId === null);
-  if (anySource) {
-    return {
-      check: check2,
-      status: "problem",
-      summary: `${anySource.where} requires ${GATE_CHECK_NAME} on ${branch} from any source: a check run of that name from anyone (a workflow the pull request edits) would satisfy it`,
-      fix: `pick ${app ? app.slug : "the agate App"} as the check's source there`
-    };
-  }
-  const other = agate[0];
-  if (other) {
-    return app ? {
-      check: check2,
-      status: "problem",
-      summary: `${other.where} requires ${GATE_CHECK_NAME} on ${branch} from app id ${other.appId}, not from ${app.slug} (app id ${app.id}): agate's own check never satisfies it`,
-      fix: `pick ${app.slug} as the check's source there`
-    } : {
-      check: check2,
-      status: "could-not-check",
-      summary: `${other.where} requires ${GATE_CHECK_NAME} on ${branch} from app id ${other.appId}; whether that is agate is unknown without the App's name`,
-      fix: "name the App: --app SLUG"
-    };
-  }
-  if (unread.length > 0) {
-    return {
-      check: check2,
-      status: "could-not-check",
-      summary: `no required ${GATE_CHECK_NAME} check seen on ${branch}, and ${unread.join("; ")}`,
-      fix: null
-    };
-  }
-  return {
-    check: check2,
-    status: "problem",
-    summary: `no ruleset or branch protection requires ${GATE_CHECK_NAME} on ${branch}: pull requests can merge whatever agate decides`,
-    fix: howTo
-  };
+  return gateRequirementFinding({
+    branch: facts.defaultBranch,
+    rules: facts.rules.ok ? { ok: true, value: facts.rules.value.checks } : facts.rules,
+    protection: facts.protection,
+    app: app ? { id: app.id, slug: app.slug } : null
+  });
 }
 function missingOf(permissions, events) {
   return {
@@ -26055,18 +26098,7 @@ var DoctorGitHub = class {
         branch,
         per_page: 100
       });
-      const checks = [];
-      let mergeQueue = false;
-      for (const rule of rules) {
-        const where = `${rule.ruleset_source_type === "Organization" ? "organisation ruleset" : "ruleset"} ${rule.ruleset_id ?? "?"} of ${rule.ruleset_source ?? `${this.owner}/${this.repo}`}`;
-        if (rule.type === "merge_queue") mergeQueue = true;
-        if (rule.type !== "required_status_checks" || !rule.parameters) continue;
-        const parameters = rule.parameters;
-        for (const required2 of parameters.required_status_checks) {
-          checks.push({ context: required2.context, appId: required2.integration_id ?? null, where });
-        }
-      }
-      return { ok: true, value: { checks, mergeQueue } };
+      return { ok: true, value: checksFromRules(rules, `${this.owner}/${this.repo}`) };
     } catch (error2) {
       return failed(`the rules on ${branch}`, error2, "metadata: read");
     }
@@ -26078,18 +26110,7 @@ var DoctorGitHub = class {
         repo: this.repo,
         branch
       });
-      const required2 = data.protection?.required_status_checks;
-      if (!data.protected || !required2 || required2.enforcement_level === "off") {
-        return { ok: true, value: [] };
-      }
-      return {
-        ok: true,
-        value: required2.checks.map((check2) => ({
-          context: check2.context,
-          appId: check2.app_id !== null && check2.app_id > 0 ? check2.app_id : null,
-          where: "branch protection"
-        }))
-      };
+      return { ok: true, value: checksFromBranch(data) };
     } catch (error2) {
       return failed(`branch ${branch}`, error2, "metadata: read");
     }

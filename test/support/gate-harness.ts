@@ -9,6 +9,7 @@ import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
 import { EvidenceCache } from "../../app/gate/evidence.js";
 import { type GateDeps, runGateJob } from "../../app/gate/job-handlers.js";
 import { defaultRoute } from "../../app/gate/route.js";
+import { SetupReader } from "../../app/gate/setup.js";
 import { UnthrottledOctokit } from "../../app/runtime/server.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
@@ -20,6 +21,7 @@ import {
   startGitHubSimulator,
   startReceiver,
 } from "../github/index.js";
+import type { RequiredStatusCheck } from "../github/state.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "./evidence-workflow.js";
 import { type SimulatedCiOptions, type SimulatedCiRun, simulatedCi } from "./simulated-ci.js";
 
@@ -56,6 +58,8 @@ export interface GateHarness {
       trailers?: Record<string, string>;
       /** Opened before the branch, so the first is #1 and the pull request comes after them. */
       issues?: { title: string; body: string }[];
+      /** Required status checks of a ruleset on the default branch, made with the repository. */
+      requiredChecks?: RequiredStatusCheck[];
     },
   ): Promise<{ head: string; number: number; branch: string }>;
   /** The agent pushes `files` to `branch`; the deliveries that causes are handled. */
@@ -94,6 +98,7 @@ export function useGateHarness(
   // Shared by every job of a test, as one App process shares them.
   let reads = new ImmutableReads();
   let evidence = new EvidenceCache();
+  let setup: SetupReader | undefined;
   const temp = mkdtempSync(join(tmpdir(), "agate-gate-"));
   const need = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`the gate harness has no ${what} yet`);
@@ -130,6 +135,11 @@ export function useGateHarness(
     handled = s.deliveries.length;
     reads = new ImmutableReads();
     evidence = new EvidenceCache();
+    // As the App reads it: whether the base branch requires agate from this App.
+    setup = new SetupReader({
+      app: async () => ({ id: s.appId, slug: s.appSlug }),
+      now: () => new Date(),
+    });
   });
 
   const harness: GateHarness = {
@@ -152,6 +162,7 @@ export function useGateHarness(
         appSlug: async () => s.appSlug,
         reads,
         evidence,
+        ...(setup ? { setup } : {}),
         ...(evaluator ? { evaluator } : {}),
       };
     },
@@ -224,6 +235,7 @@ export function useGateHarness(
           ...opts.baseFiles,
         },
       });
+      if (opts.requiredChecks) s.addRuleset({ repo, requiredChecks: opts.requiredChecks });
       for (const issue of opts.issues ?? []) {
         await s.createIssue({ repo, ...issue, user: "octocat" });
       }

@@ -346,6 +346,22 @@ export function galleryEntries(): GalleryEntry[] {
       "pending",
     ),
     gateEntry(
+      "Accepted, in a repository that does not require agate",
+      "The base branch's rulesets and branch protection, as the App's installation reads them, require no agate check from this App: the summary says the check may not block merging and what to change (the decision is the same).",
+      gateFacts({
+        ...withRun([0, 0]),
+        setup: {
+          branch: "main",
+          status: "problem",
+          summary:
+            "ruleset 42 of octo/widgets requires agate on `main` from any source: a check run of that name from anyone (a workflow the pull request edits) would satisfy it",
+          fix: "pick agate as the check's source there",
+          read_at: "2026-12-02T10:00:00.000Z",
+        },
+      }),
+      "accepted",
+    ),
+    gateEntry(
       "Not gated",
       "The base branch has no config: this repository has not adopted agate (the check is neutral).",
       gateFacts({ config: { status: "missing", path: ".github/agate.yml" } }),

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import type { BranchProtectionView, BranchRule } from "../../checks/setup/required-check.js";
+import { SetupReader } from "./setup.js";
+
+const APP = { id: 77, slug: "agate-app" };
+
+/** The adapter's two reads, answered from what GitHub would return, with the calls counted. */
+function github(rules: BranchRule[] | Error, branch: BranchProtectionView | Error) {
+  const calls: string[] = [];
+  return {
+    calls,
+    async branchRules(name: string) {
+      calls.push(`rules ${name}`);
+      if (rules instanceof Error) throw rules;
+      return rules;
+    },
+    async branchProtection(name: string) {
+      calls.push(`branch ${name}`);
+      if (branch instanceof Error) throw branch;
+      return branch;
+    },
+  };
+}
+
+const requiring = (integration_id?: number): BranchRule => ({
+  type: "required_status_checks",
+  parameters: {
+    required_status_checks: [{ context: "agate", ...(integration_id ? { integration_id } : {}) }],
+  },
+  ruleset_source_type: "Repository",
+  ruleset_source: "o/r",
+  ruleset_id: 5,
+});
+const unprotected: BranchProtectionView = { protected: false };
+
+describe("SetupReader", () => {
+  it("judges the branch's rules and protection against this App, the branch in a code span", async () => {
+    let now = new Date("2026-12-04T10:00:00Z");
+    const reader = new SetupReader({ app: async () => APP, now: () => now });
+    const ok = await reader.read(github([requiring(77)], unprotected), "o/r", "main");
+    expect(ok).toMatchObject({ branch: "main", status: "ok", fix: null });
+    expect(ok.summary).toBe("ruleset 5 of o/r requires agate on `main` from agate-app (app id 77)");
+    now = new Date(now.getTime() + 1);
+    const open = await reader.read(github([requiring()], unprotected), "o/r", "dev");
+    expect(open.status).toBe("problem");
+    expect(open.summary).toContain("from any source");
+  });
+
+  it("reuses a reading for its time to live, then reads again", async () => {
+    let now = new Date("2026-12-04T10:00:00Z");
+    const reader = new SetupReader({ app: async () => APP, now: () => now, ttlMs: 60_000 });
+    const gh = github([], unprotected);
+    expect((await reader.read(gh, "o/r", "main")).status).toBe("problem");
+    now = new Date(now.getTime() + 59_000);
+    await reader.read(gh, "o/r", "main");
+    expect(gh.calls).toEqual(["rules main", "branch main"]);
+    now = new Date(now.getTime() + 2_000);
+    await reader.read(gh, "o/r", "main");
+    expect(gh.calls).toHaveLength(4);
+  });
+
+  it("a read GitHub refuses makes the finding 'could not check' with the reason, not a problem", async () => {
+    const refused = Object.assign(new Error("Resource not accessible by integration"), {
+      status: 403,
+    });
+    const reader = new SetupReader({ app: async () => APP, now: () => new Date() });
+    const fact = await reader.read(github([], refused), "o/r", "main");
+    expect(fact.status).toBe("could-not-check");
+    expect(fact.summary).toContain("cannot read branch main: GitHub answered 403");
+    // An agate requirement found in the rules still decides, whatever the other read did.
+    const found = await reader.read(github([requiring(77)], refused), "o/r", "other");
+    expect(found.status).toBe("ok");
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Whether the pull request's base branch requires the `agate` check from this App, read through
+ * the adapter and judged by checks/setup/required-check.ts. A gate nobody requires blocks
+ * nothing, and one required from any source is satisfied by a check run the pull request's own
+ * workflow makes: the summary says so. Rules change rarely and concern every pull request of a
+ * repository, so a reading is reused for `ttlMs` (two calls per repository and branch per ten
+ * minutes, not per pass). It never changes a decision.
+ */
+import { codeSpan } from "../../checks/markdown.js";
+import {
+  checksFromBranch,
+  checksFromRules,
+  gateRequirementFinding,
+  type Read,
+  type RequiredCheck,
+} from "../../checks/setup/required-check.js";
+import type { SetupFact } from "../../schemas/gate.js";
+import type { GitHubAdapter } from "../github/adapter.js";
+import { remember } from "./bounded-map.js";
+
+export const SETUP_TTL_MS = 10 * 60_000;
+const READINGS_KEPT = 2_000;
+
+export interface SetupReaderOptions {
+  /** This App's id and slug; null: which App a requirement names cannot be judged. */
+  app: () => Promise<{ id: number; slug: string } | null>;
+  now: () => Date;
+  ttlMs?: number;
+}
+
+export class SetupReader {
+  private readonly readings = new Map<string, Promise<SetupFact>>();
+
+  constructor(private readonly options: SetupReaderOptions) {}
+
+  async read(
+    github: Pick<GitHubAdapter, "branchRules" | "branchProtection">,
+    repository: string,
+    branch: string,
+  ): Promise<SetupFact> {
+    const key = `${repository}\n${branch}`;
+    const ttl = this.options.ttlMs ?? SETUP_TTL_MS;
+    const held = this.readings.get(key);
+    if (held) {
+      const fact = await held.catch(() => null);
+      if (fact && this.options.now().getTime() - Date.parse(fact.read_at) < ttl) return fact;
+    }
+    const reading = this.readFresh(github, repository, branch);
+    remember(this.readings, key, reading, READINGS_KEPT);
+    return reading;
+  }
+
+  private async readFresh(
+    github: Pick<GitHubAdapter, "branchRules" | "branchProtection">,
+    repository: string,
+    branch: string,
+  ): Promise<SetupFact> {
+    const read_at = this.options.now().toISOString();
+    const [rules, protection, app] = await Promise.all([
+      attempt(
+        `the rules on ${branch}`,
+        async () => checksFromRules(await github.branchRules(branch), repository).checks,
+      ),
+      attempt(`branch ${branch}`, async () =>
+        checksFromBranch(await github.branchProtection(branch)),
+      ),
+      this.options.app().catch(() => null),
+    ]);
+    // The branch is the base's name, which someone else chose: a code span in every sentence.
+    const finding = gateRequirementFinding({
+      branch: codeSpan(branch, 100),
+      rules,
+      protection,
+      app,
+    });
+    return {
+      branch,
+      status: finding.status,
+      summary: finding.summary,
+      fix: finding.fix,
+      read_at,
+    };
+  }
+}
+
+/** A read that failed becomes the reason its part could not be checked. */
+async function attempt(
+  what: string,
+  read: () => Promise<RequiredCheck[]>,
+): Promise<Read<RequiredCheck[]>> {
+  try {
+    return { ok: true, value: await read() };
+  } catch (error) {
+    const { status, message } = error as { status?: number; message?: string };
+    return {
+      ok: false,
+      reason: `cannot read ${what}: ${status ? `GitHub answered ${status}` : (message ?? String(error))}`,
+    };
+  }
+}
