@@ -115,6 +115,8 @@ try {
       "src/answer.txt": "0\n",
     },
   });
+  // The README's step 4: a ruleset on main requires agate with this App as its source.
+  sim.addRuleset({ repo: REPO, requiredChecks: [{ context: "agate", integration_id: sim.appId }] });
 
   step("An agent opens a pull request from codex/answer");
   let head = await sim.pushCommit({
