@@ -53,6 +53,46 @@ describe("SQLite webhook deliveries", () => {
     await again.close();
   });
 
+  it("arriving together share one commit, and one that fails takes nothing of the others with it", async () => {
+    const store = SqliteStore.open(databaseFile());
+    await store.close();
+    const db = new Database(databaseFile());
+    db.exec(`CREATE TRIGGER test_boom BEFORE INSERT ON jobs WHEN NEW.kind = 'boom'
+             BEGIN SELECT RAISE(ABORT, 'boom'); END`);
+    db.close();
+    const again = SqliteStore.open(databaseFile());
+    const record = (id: string, kind: string) =>
+      again.recordDelivery({
+        delivery: delivery(id, PAYLOAD),
+        payload: PAYLOAD,
+        jobs: [
+          { kind: "fine", payload: id },
+          { kind, payload: id },
+        ],
+      });
+    const settled = await Promise.allSettled([
+      record("d-1", "fine"),
+      record("d-2", "boom"),
+      record("d-3", "fine"),
+    ]);
+    expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(String((settled[1] as PromiseRejectedResult).reason)).toMatch(/boom/);
+    expect(await again.getDelivery("d-2")).toBeNull();
+    expect((await again.listJobs()).map((j) => j.delivery_id)).toEqual([
+      "d-1",
+      "d-1",
+      "d-3",
+      "d-3",
+    ]);
+    // Closing commits what was accepted before it: nothing answered is lost.
+    const late = record("d-4", "fine");
+    await again.close();
+    expect((await late).status).toBe("new");
+    const reopened = SqliteStore.open(databaseFile());
+    expect(await reopened.getDelivery("d-4")).not.toBeNull();
+    await reopened.close();
+  });
+
   it("lose their payload only by retention: every other deletion or update is refused", async () => {
     const clock = frozenClock();
     const store = SqliteStore.open(databaseFile(), { now: clock.now });

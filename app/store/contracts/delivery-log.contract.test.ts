@@ -108,6 +108,36 @@ function deliveryLogContract(
         expect(await store.listJobs()).toHaveLength(2);
       });
 
+      it("arriving at once are each recorded once; a repeat is a duplicate and another body a conflict, and neither disturbs the rest", async () => {
+        const store = t.port;
+        const other = JSON.stringify({ action: "closed" });
+        const one = [JOBS[1] as (typeof JOBS)[number]];
+        const record = (id: string, payload: string) =>
+          store.recordDelivery({ delivery: delivery(id, payload), payload, jobs: one });
+        // Concurrent callers: which of a pair comes first is the backend's to choose.
+        const results = await Promise.all([
+          ...Array.from({ length: 6 }, (_, i) => record(`c-${i}`, PAYLOAD)),
+          record("c-0", PAYLOAD),
+          record("c-1", other),
+        ]);
+        const c0 = [results[0], results[6]];
+        expect(c0.map((r) => r?.status).sort()).toEqual(["duplicate", "new"]);
+        expect(c0[0]?.jobIds).toEqual(c0[1]?.jobIds);
+        const c1 = [results[1], results[7]];
+        expect(c1.map((r) => r?.status).sort()).toEqual(["conflict", "new"]);
+        expect(results.slice(2, 6).map((r) => r.status)).toEqual(["new", "new", "new", "new"]);
+        const firstC1 = c1[0]?.status === "new" ? PAYLOAD : other;
+        expect((await store.getDelivery("c-1"))?.payload).toBe(firstC1);
+        for (const i of [0, 2, 3, 4, 5]) {
+          expect((await store.getDelivery(`c-${i}`))?.payload).toBe(PAYLOAD);
+        }
+        const jobs = await store.listJobs();
+        expect(jobs).toHaveLength(6);
+        expect(new Set(jobs.map((j) => j.delivery_id))).toEqual(
+          new Set(["c-0", "c-1", "c-2", "c-3", "c-4", "c-5"]),
+        );
+      });
+
       it("must come with the exact payload their digest was computed from", async () => {
         const store = t.port;
         const err = await store
