@@ -6451,6 +6451,44 @@ var SqliteStore = class _SqliteStore {
   #write(fn) {
     return this.#db.transaction(fn).immediate();
   }
+  #grouped = [];
+  /**
+   * Group commit: writes that arrive while the event loop is busy share one transaction, each in
+   * a savepoint of its own (one failing rolls back only itself), so concurrent deliveries share
+   * one fsync instead of paying one each. Each promise settles only after the COMMIT returned:
+   * what was answered is on disk (synchronous=FULL). Alone, a write waits one setImmediate.
+   */
+  #groupCommit(write) {
+    return new Promise((resolve6, reject) => {
+      if (this.#grouped.length === 0) setImmediate(() => this.#commitGroup());
+      this.#grouped.push({
+        write,
+        done: (outcome) => outcome.ok ? resolve6(outcome.value) : reject(outcome.error)
+      });
+    });
+  }
+  #commitGroup() {
+    const group = this.#grouped;
+    this.#grouped = [];
+    if (group.length === 0) return;
+    let outcomes;
+    try {
+      outcomes = this.#write(
+        () => group.map((item) => {
+          try {
+            return { ok: true, value: this.#db.transaction(item.write)() };
+          } catch (error) {
+            return { ok: false, error };
+          }
+        })
+      );
+    } catch (error) {
+      outcomes = group.map(() => ({ ok: false, error }));
+    }
+    group.forEach((item, i) => {
+      item.done(outcomes[i] ?? { ok: false, error: new Error("group commit lost an outcome") });
+    });
+  }
   #nowIso() {
     return this.#now().toISOString();
   }
@@ -6465,7 +6503,7 @@ var SqliteStore = class _SqliteStore {
         `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact text the digest was computed from, nothing was written`
       );
     }
-    return this.#write(() => {
+    return this.#groupCommit(() => {
       const existing = this.#sql("SELECT payload_sha256 FROM deliveries WHERE id = ?").get(
         delivery.id
       );
@@ -7167,6 +7205,7 @@ var SqliteStore = class _SqliteStore {
     );
   }
   async close() {
+    if (this.#db.open) this.#commitGroup();
     if (this.#db.open) this.#db.close();
   }
 };
