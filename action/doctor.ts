@@ -1,4 +1,5 @@
 import { diagnose, hasProblem, renderFindings } from "../checks/setup/doctor.js";
+import { type DoctorReport, doctorReportSchema } from "../schemas/doctor.js";
 import { DoctorAccessError, DoctorGitHub } from "./doctor-github.js";
 
 export interface DoctorOptions {
@@ -58,9 +59,15 @@ export async function doctor(
     return 2;
   }
   const findings = diagnose(facts);
+  // Parsed on the way out: what scripts read from --json is the schema's shape, nothing else.
+  const report: DoctorReport = doctorReportSchema.parse({
+    repository: facts.repository,
+    default_branch: facts.defaultBranch,
+    findings,
+  });
   out.stdout(
     options.json
-      ? `${JSON.stringify({ repository: facts.repository, default_branch: facts.defaultBranch, findings }, null, 2)}\n`
+      ? `${JSON.stringify(report, null, 2)}\n`
       : renderFindings(`${facts.repository} (default branch ${facts.defaultBranch})`, findings),
   );
   return hasProblem(findings) ? 1 : 0;

@@ -6,6 +6,7 @@ import {
 } from "./acceptance-record.js";
 import { commandRecordSchema } from "./command-record.js";
 import type { configSchema } from "./config.js";
+import { findingStatusSchema } from "./doctor.js";
 import { evaluationSchema } from "./evaluation.js";
 import { escalationReasonSchema, handoffEntryStateSchema } from "./handoff-entry.js";
 import {
@@ -308,7 +309,7 @@ export const linkedEntryFactSchema = z.strictObject({
  */
 export const setupFactSchema = z.strictObject({
   branch: z.string(),
-  status: z.enum(["ok", "problem", "could-not-check"]),
+  status: findingStatusSchema,
   summary: z.string(),
   fix: z.string().nullable(),
   /** When GitHub was read (the App reuses a reading for a while). */

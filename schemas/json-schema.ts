@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { commandRecordSchema } from "./command-record.js";
 import { configSchema } from "./config.js";
+import { doctorReportSchema } from "./doctor.js";
 import { handoffFrontMatterSchema } from "./handoff-file.js";
 import { progressReportSchema } from "./trace.js";
 
@@ -42,6 +43,9 @@ export function publishedJsonSchemas(): Record<string, string> {
     ),
     "trace-report.schema.json": render(
       inputJsonSchema(progressReportSchema, "agate agent-trace progress report"),
+    ),
+    "doctor-report.schema.json": render(
+      inputJsonSchema(doctorReportSchema, "agate-gate doctor --json"),
     ),
   };
 }

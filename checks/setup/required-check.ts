@@ -4,23 +4,13 @@
  * one required from any source is satisfied by a check run a pull request's workflow makes).
  * Pure: GitHub's answers in (rules, a branch), a finding out.
  */
+import type { Finding } from "../../schemas/doctor.js";
 import { GATE_CHECK_NAME } from "../../schemas/gate.js";
+
+export type { Finding, FindingStatus } from "../../schemas/doctor.js";
 
 /** What one API read gave, or why it gave nothing. */
 export type Read<T> = { ok: true; value: T } | { ok: false; reason: string };
-
-export type FindingStatus = "ok" | "problem" | "could-not-check";
-
-export interface Finding {
-  check: "config" | "workflow" | "workflow permissions" | "required check" | "app" | "installation";
-  status: FindingStatus;
-  /** What was found, one line. */
-  summary: string;
-  /** What to do about it, one line; null when there is nothing to do. */
-  fix: string | null;
-  /** Supporting lines (a config's problems), shown indented. */
-  details?: string[];
-}
 
 /** One required status check as a ruleset or branch protection states it. */
 export interface RequiredCheck {

@@ -22529,6 +22529,31 @@ function configDigest(config2) {
   return createHash("sha256").update(canonicalJson(config2)).digest("hex");
 }
 
+// schemas/doctor.ts
+var findingStatusSchema = external_exports.enum(["ok", "problem", "could-not-check"]);
+var findingSchema = external_exports.strictObject({
+  check: external_exports.enum([
+    "config",
+    "workflow",
+    "workflow permissions",
+    "required check",
+    "app",
+    "installation"
+  ]),
+  status: findingStatusSchema,
+  /** What was found, one line. */
+  summary: external_exports.string(),
+  /** What to do about it, one line; null when there is nothing to do. */
+  fix: external_exports.string().nullable(),
+  /** Supporting lines (a config's problems), shown indented. */
+  details: external_exports.array(external_exports.string()).optional()
+});
+var doctorReportSchema = external_exports.strictObject({
+  repository: external_exports.string(),
+  default_branch: external_exports.string(),
+  findings: external_exports.array(findingSchema)
+});
+
 // schemas/handoff-file.ts
 var handoffStatusSchema = external_exports.enum(["in-progress", "ready", "blocked"]);
 var handoffFrontMatterSchema = external_exports.strictObject({

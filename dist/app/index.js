@@ -4,10 +4,10 @@ import { resolve as resolve5 } from "node:path";
 import * as util from "node:util";
 
 // schemas/jobs.ts
-import { z as z11 } from "zod";
+import { z as z12 } from "zod";
 
 // schemas/gate.ts
-import { z as z9 } from "zod";
+import { z as z10 } from "zod";
 
 // schemas/acceptance-record.ts
 import { z as z5 } from "zod";
@@ -235,11 +235,37 @@ var acceptanceRecordSchema = acceptanceRecordInputSchema.extend({
   stale: staleMarkSchema.nullable()
 });
 
+// schemas/doctor.ts
+import { z as z6 } from "zod";
+var findingStatusSchema = z6.enum(["ok", "problem", "could-not-check"]);
+var findingSchema = z6.strictObject({
+  check: z6.enum([
+    "config",
+    "workflow",
+    "workflow permissions",
+    "required check",
+    "app",
+    "installation"
+  ]),
+  status: findingStatusSchema,
+  /** What was found, one line. */
+  summary: z6.string(),
+  /** What to do about it, one line; null when there is nothing to do. */
+  fix: z6.string().nullable(),
+  /** Supporting lines (a config's problems), shown indented. */
+  details: z6.array(z6.string()).optional()
+});
+var doctorReportSchema = z6.strictObject({
+  repository: z6.string(),
+  default_branch: z6.string(),
+  findings: z6.array(findingSchema)
+});
+
 // schemas/evaluation.ts
-import { z as z7 } from "zod";
+import { z as z8 } from "zod";
 
 // schemas/trace.ts
-import { z as z6 } from "zod";
+import { z as z7 } from "zod";
 var TRACE_FORMATS = [
   "claude-code",
   "codex",
@@ -247,81 +273,81 @@ var TRACE_FORMATS = [
   "swe-agent",
   "mini-swe-agent"
 ];
-var traceFormatSchema = z6.enum(TRACE_FORMATS);
-var stepKindSchema = z6.enum(["read", "write", "command", "search", "other"]);
-var shortHashSchema = z6.string().regex(/^[0-9a-f]{16}$/);
-var countSchema = z6.number().int().nonnegative();
-var traceStepSchema = z6.strictObject({
+var traceFormatSchema = z7.enum(TRACE_FORMATS);
+var stepKindSchema = z7.enum(["read", "write", "command", "search", "other"]);
+var shortHashSchema = z7.string().regex(/^[0-9a-f]{16}$/);
+var countSchema = z7.number().int().nonnegative();
+var traceStepSchema = z7.strictObject({
   /** 1-based number of the tool call in the trace. */
-  index: z6.number().int().positive(),
+  index: z7.number().int().positive(),
   /** Where the call was read from: `line 12` for JSONL, `messages[7]` for one JSON document. */
-  at: z6.string(),
-  tool: z6.string().meta({ description: "Tool name as the agent called it (Bash, shell, bash)." }),
+  at: z7.string(),
+  tool: z7.string().meta({ description: "Tool name as the agent called it (Bash, shell, bash)." }),
   kind: stepKindSchema,
   /** The command's program (`python`, `grep`) for shell calls, else the tool name. */
-  name: z6.string(),
+  name: z7.string(),
   /** Arguments as canonical JSON (sorted keys, cosmetic fields such as descriptions dropped). */
-  args: z6.string(),
+  args: z7.string(),
   args_hash: shortHashSchema,
   /** A short, single-line preview for people (the command, or the path). */
-  preview: z6.string(),
+  preview: z7.string(),
   /** File the call read or wrote, when the format says. */
-  path: z6.string().nullable(),
-  result: z6.strictObject({
+  path: z7.string().nullable(),
+  result: z7.strictObject({
     /** Hash of the result after volatile fields are stripped and the text normalised. */
     hash: shortHashSchema.nullable(),
-    exit_code: z6.number().int().nullable(),
+    exit_code: z7.number().int().nullable(),
     /** The tool reported an error (is_error, a non-zero exit, an error observation). */
-    error: z6.boolean(),
+    error: z7.boolean(),
     bytes: countSchema
   }),
   /** Content hashes around a write, when the format carries them (before null: a new file). */
-  write: z6.strictObject({ before: shortHashSchema.nullable(), after: shortHashSchema.nullable() }).nullable(),
+  write: z7.strictObject({ before: shortHashSchema.nullable(), after: shortHashSchema.nullable() }).nullable(),
   /** Paths this call put back to the base commit (`git checkout -- f`, `git stash`; `*`: all). */
-  revert: z6.array(z6.string()).nullable(),
+  revert: z7.array(z7.string()).nullable(),
   /** Infrastructure failure seen in this call's result (timeouts, 5xx, rate limits). */
-  infrastructure: z6.enum(["timeout", "server-error", "rate-limit", "network"]).nullable(),
+  infrastructure: z7.enum(["timeout", "server-error", "rate-limit", "network"]).nullable(),
   /** The model call that issued this step (its id, or a running number). */
-  model_call: z6.string().nullable(),
+  model_call: z7.string().nullable(),
   /** The human turn it belongs to (1-based). */
-  turn: z6.number().int().nonnegative(),
+  turn: z7.number().int().nonnegative(),
   /** When it happened as the trace says (never evidence; shown only). */
-  time: z6.string().nullable()
+  time: z7.string().nullable()
 });
-var modelUsageSchema = z6.strictObject({
+var modelUsageSchema = z7.strictObject({
   input_tokens: countSchema,
   cached_input_tokens: countSchema,
   cache_creation_input_tokens: countSchema,
   output_tokens: countSchema,
-  cost_usd: z6.number().nonnegative().nullable()
+  cost_usd: z7.number().nonnegative().nullable()
 });
-var progressThresholdsSchema = z6.strictObject({
-  identical_streak: z6.number().int().min(2).default(3).meta({
+var progressThresholdsSchema = z7.strictObject({
+  identical_streak: z7.number().int().min(2).default(3).meta({
     description: "Flag the same call with the same (volatile-stripped) result this many times in a row."
   }),
-  cycle_repeats: z6.number().int().min(2).default(3).meta({
+  cycle_repeats: z7.number().int().min(2).default(3).meta({
     description: "Flag a cycle of 2 or 3 different calls with unchanged results repeated this many times (A-B-A-B-A-B is 3)."
   }),
-  reverts: z6.number().int().min(1).default(3).meta({
+  reverts: z7.number().int().min(1).default(3).meta({
     description: "Flag edit-run-revert cycles once the work tree has returned to an earlier state this many times without a command newly passing."
   }),
-  no_new_information: z6.number().int().min(2).default(12).meta({
+  no_new_information: z7.number().int().min(2).default(12).meta({
     description: "Flag this many tool calls in a row that brought no new information."
   }),
-  steps_without_milestone: z6.number().int().min(2).default(60).meta({
+  steps_without_milestone: z7.number().int().min(2).default(60).meta({
     description: "Flag this many tool calls since the last verified milestone (a command newly passing, a new net diff) when most of them brought no new information."
   }),
-  no_milestone_stale_share: z6.number().min(0).max(1).default(0.5).meta({
+  no_milestone_stale_share: z7.number().min(0).max(1).default(0.5).meta({
     description: "Share of calls without new information a milestone-less stretch needs to be flagged."
   }),
-  max_model_calls: z6.number().int().positive().nullable().default(null),
-  max_tool_calls: z6.number().int().positive().nullable().default(null),
-  max_tool_calls_per_turn: z6.number().int().positive().nullable().default(null),
-  max_input_tokens: z6.number().int().positive().nullable().default(null),
-  max_context_tokens: z6.number().int().positive().nullable().default(null),
-  max_cost_usd: z6.number().positive().nullable().default(null)
+  max_model_calls: z7.number().int().positive().nullable().default(null),
+  max_tool_calls: z7.number().int().positive().nullable().default(null),
+  max_tool_calls_per_turn: z7.number().int().positive().nullable().default(null),
+  max_input_tokens: z7.number().int().positive().nullable().default(null),
+  max_context_tokens: z7.number().int().positive().nullable().default(null),
+  max_cost_usd: z7.number().positive().nullable().default(null)
 });
-var findingKindSchema = z6.enum([
+var findingKindSchema = z7.enum([
   "identical-streak",
   "short-cycle",
   "revert-cycle",
@@ -329,16 +355,16 @@ var findingKindSchema = z6.enum([
   "no-milestone",
   "budget"
 ]);
-var progressFindingSchema = z6.strictObject({
+var progressFindingSchema = z7.strictObject({
   kind: findingKindSchema,
   /** First and last step (TraceStep.index) of the flagged segment; budgets: the step that crossed. */
-  from_step: z6.number().int().nonnegative(),
-  to_step: z6.number().int().nonnegative(),
+  from_step: z7.number().int().nonnegative(),
+  to_step: z7.number().int().nonnegative(),
   /** Where in the file the segment starts, as the parser names it. */
-  at: z6.string(),
-  why: z6.string()
+  at: z7.string(),
+  why: z7.string()
 });
-var budgetsSchema = z6.strictObject({
+var budgetsSchema = z7.strictObject({
   model_calls: countSchema,
   tool_calls: countSchema.meta({ description: "Tool calls issued." }),
   executed_tool_calls: countSchema.meta({ description: "Tool calls that returned a result." }),
@@ -353,18 +379,18 @@ var budgetsSchema = z6.strictObject({
   peak_context_tokens: countSchema.meta({
     description: "The largest input of a single model call."
   }),
-  cost_usd: z6.number().nonnegative().nullable()
+  cost_usd: z7.number().nonnegative().nullable()
 });
 var PROGRESS_REPORT_VERSION = 1;
-var progressReportSchema = z6.strictObject({
-  version: z6.literal(PROGRESS_REPORT_VERSION),
+var progressReportSchema = z7.strictObject({
+  version: z7.literal(PROGRESS_REPORT_VERSION),
   format: traceFormatSchema,
   /** Records (lines, messages, events) read, and those skipped as not tool-related. */
   records: countSchema,
   steps: countSchema,
   /** How the run ended, when the trace says (exit_status, a final error). */
-  exit_status: z6.string().nullable(),
-  counters: z6.strictObject({
+  exit_status: z7.string().nullable(),
+  counters: z7.strictObject({
     new_information: countSchema,
     no_new_information: countSchema,
     milestones: countSchema,
@@ -374,141 +400,141 @@ var progressReportSchema = z6.strictObject({
     reverts: countSchema
   }),
   budgets: budgetsSchema,
-  infrastructure_failures: z6.array(
-    z6.strictObject({ kind: z6.string(), at: z6.string(), message: z6.string() })
+  infrastructure_failures: z7.array(
+    z7.strictObject({ kind: z7.string(), at: z7.string(), message: z7.string() })
   ),
   infrastructure_failure_count: countSchema,
-  findings: z6.array(progressFindingSchema),
+  findings: z7.array(progressFindingSchema),
   /** Findings past the report's list limit, counted only. */
   findings_not_listed: countSchema,
   /** A no-progress finding (not a loop or budget finding alone): the evaluator is told. */
-  stalled: z6.boolean(),
+  stalled: z7.boolean(),
   thresholds: progressThresholdsSchema
 });
 var TRACE_FILES_LIMIT = 20;
 var TRACE_REPORT_FILE_NAME = "trace-report.json";
 var TRACE_REPORT_ARTIFACT_PREFIX = "agate-trace-report";
 var traceReportArtifactName = (runAttempt) => `${TRACE_REPORT_ARTIFACT_PREFIX}-attempt-${runAttempt}`;
-var traceOutcomeSchema = z6.strictObject({
+var traceOutcomeSchema = z7.strictObject({
   /** The trace file, relative to the working directory when it is inside it. */
-  source: z6.string(),
+  source: z7.string(),
   report: progressReportSchema.nullable(),
   /** Why the trace could not be read; null when `report` is there. */
-  error: z6.string().nullable()
+  error: z7.string().nullable()
 });
-var traceReportFileSchema = z6.array(traceOutcomeSchema).max(TRACE_FILES_LIMIT);
+var traceReportFileSchema = z7.array(traceOutcomeSchema).max(TRACE_FILES_LIMIT);
 
 // schemas/evaluation.ts
 var EVALUATOR_PROMPT_VERSION = "agate-eval-3";
-var bundleTraceSchema = z7.strictObject({
+var bundleTraceSchema = z8.strictObject({
   run_id: positiveIntSchema,
   run_attempt: positiveIntSchema,
-  traces: z7.array(
-    z7.strictObject({
-      source: z7.string(),
+  traces: z8.array(
+    z8.strictObject({
+      source: z8.string(),
       format: traceFormatSchema.nullable(),
       steps: nonNegativeIntSchema,
-      stalled: z7.boolean(),
-      findings: z7.array(
-        z7.strictObject({
+      stalled: z8.boolean(),
+      findings: z8.array(
+        z8.strictObject({
           kind: findingKindSchema,
           from_step: nonNegativeIntSchema,
           to_step: nonNegativeIntSchema,
-          why: z7.string()
+          why: z8.string()
         })
       ),
       findings_not_listed: nonNegativeIntSchema,
       budgets: budgetsSchema.nullable(),
       /** Why the trace could not be read; null when it was. */
-      error: z7.string().nullable()
+      error: z8.string().nullable()
     })
   )
 });
-var bundleFileSchema = z7.strictObject({
-  filename: z7.string(),
-  previous_filename: z7.string().nullable(),
-  status: z7.string(),
+var bundleFileSchema = z8.strictObject({
+  filename: z8.string(),
+  previous_filename: z8.string().nullable(),
+  status: z8.string(),
   additions: nonNegativeIntSchema,
   deletions: nonNegativeIntSchema,
-  patch: z7.string().nullable(),
+  patch: z8.string().nullable(),
   /** null: shown whole. Otherwise why the patch is not shown (budget, binary, too large). */
-  omitted: z7.string().nullable()
+  omitted: z8.string().nullable()
 });
-var evaluationBundleSchema = z7.strictObject({
-  prompt_version: z7.string(),
+var evaluationBundleSchema = z8.strictObject({
+  prompt_version: z8.string(),
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   base_sha: gitShaSchema,
   head_sha: gitShaSchema,
   tree_sha: gitShaSchema,
-  task: z7.strictObject({
-    title: z7.string(),
-    body: z7.string(),
+  task: z8.strictObject({
+    title: z8.string(),
+    body: z8.string(),
     /** Issues the pull request closes or references, read from GitHub. */
-    issues: z7.array(
-      z7.strictObject({ number: positiveIntSchema, title: z7.string(), body: z7.string() })
+    issues: z8.array(
+      z8.strictObject({ number: positiveIntSchema, title: z8.string(), body: z8.string() })
     )
   }),
   /** The repository's own instructions, from the base commit (AGENTS.md, CONTRIBUTING.md). */
-  instructions: z7.array(z7.strictObject({ path: z7.string(), text: z7.string() })),
+  instructions: z8.array(z8.strictObject({ path: z8.string(), text: z8.string() })),
   /** Acceptance criteria from the base config. */
-  rubric: z7.string(),
-  min_score: z7.number().min(0).max(1),
-  diff: z7.strictObject({
-    files: z7.array(bundleFileSchema),
+  rubric: z8.string(),
+  min_score: z8.number().min(0).max(1),
+  diff: z8.strictObject({
+    files: z8.array(bundleFileSchema),
     total_files: nonNegativeIntSchema,
     total_additions: nonNegativeIntSchema,
     total_deletions: nonNegativeIntSchema
   }),
-  commands: z7.array(
-    z7.strictObject({
-      name: z7.string(),
-      run: z7.string(),
-      exit_code: z7.number().int().nullable(),
-      tail: z7.string()
+  commands: z8.array(
+    z8.strictObject({
+      name: z8.string(),
+      run: z8.string(),
+      exit_code: z8.number().int().nullable(),
+      tail: z8.string()
     })
   ),
-  handoff: z7.strictObject({ path: z7.string(), text: z7.string() }).nullable(),
+  handoff: z8.strictObject({ path: z8.string(), text: z8.string() }).nullable(),
   /** The agent's trace reports of the evidence run; null when it uploaded none. */
   agent_trace: bundleTraceSchema.nullable().default(null),
-  budget: z7.strictObject({
+  budget: z8.strictObject({
     token_limit: positiveIntSchema,
     estimated_tokens: nonNegativeIntSchema,
     /** What was shortened or left out to stay within the budget, in words. */
-    cuts: z7.array(z7.string())
+    cuts: z8.array(z8.string())
   }),
   /** For a retry after a malformed answer: what came back and why it was refused. */
-  previous_attempt: z7.strictObject({ output: z7.string(), error: z7.string() }).nullable().default(null)
+  previous_attempt: z8.strictObject({ output: z8.string(), error: z8.string() }).nullable().default(null)
 });
-var evaluatorKindSchema = z7.enum(["none", "llm", "command", "review"]);
-var evaluatorRunSchema = z7.strictObject({
+var evaluatorKindSchema = z8.enum(["none", "llm", "command", "review"]);
+var evaluatorRunSchema = z8.strictObject({
   kind: evaluatorKindSchema,
-  provider: z7.string().nullable(),
-  model: z7.string().nullable(),
-  prompt_version: z7.string(),
+  provider: z8.string().nullable(),
+  model: z8.string().nullable(),
+  prompt_version: z8.string(),
   input_tokens: nonNegativeIntSchema.nullable(),
   output_tokens: nonNegativeIntSchema.nullable(),
   latency_ms: nonNegativeIntSchema,
   /** Requests made, transport retries and the malformed-answer retry included. */
   requests: nonNegativeIntSchema
 });
-var evaluationOutcomeSchema = z7.discriminatedUnion("status", [
-  z7.strictObject({ status: z7.literal("verdict"), verdict: verdictSchema }),
-  z7.strictObject({
-    status: z7.literal("failed"),
+var evaluationOutcomeSchema = z8.discriminatedUnion("status", [
+  z8.strictObject({ status: z8.literal("verdict"), verdict: verdictSchema }),
+  z8.strictObject({
+    status: z8.literal("failed"),
     /** What went wrong, such as "HTTP 401 from https://api.openai.com/v1/chat/completions". */
-    error: z7.string(),
+    error: z8.string(),
     /** The exact config or environment change that fixes it, when one is known. */
-    fix: z7.string()
+    fix: z8.string()
   })
 ]);
-var evaluationSchema = z7.strictObject({
+var evaluationSchema = z8.strictObject({
   id: positiveIntSchema,
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
   tree_sha: gitShaSchema,
-  config_digest: z7.string(),
+  config_digest: z8.string(),
   run: evaluatorRunSchema,
   outcome: evaluationOutcomeSchema,
   at: isoDateTimeSchema
@@ -516,24 +542,24 @@ var evaluationSchema = z7.strictObject({
 var evaluationInputSchema = evaluationSchema.omit({ id: true });
 
 // schemas/handoff-entry.ts
-import { z as z8 } from "zod";
-var handoffEntryFieldsSchema = z8.strictObject({
-  project: z8.string().trim().min(1, { error: "project: which project or repository this is about" }),
-  question: z8.string().trim().min(1, { error: "question: the one thing that needs an answer" }),
-  tried: z8.string().trim().min(1, { error: "tried: what was already tried, and what happened" }),
-  needed: z8.string().trim().min(1, { error: "needed: what answer or action would unblock it" }),
+import { z as z9 } from "zod";
+var handoffEntryFieldsSchema = z9.strictObject({
+  project: z9.string().trim().min(1, { error: "project: which project or repository this is about" }),
+  question: z9.string().trim().min(1, { error: "question: the one thing that needs an answer" }),
+  tried: z9.string().trim().min(1, { error: "tried: what was already tried, and what happened" }),
+  needed: z9.string().trim().min(1, { error: "needed: what answer or action would unblock it" }),
   /** The pull request of the agent that waits on the answer; optional. */
   blocking_pull: positiveIntSchema.nullable().default(null)
 });
 var REQUIRED_ENTRY_FIELDS = ["project", "question", "tried", "needed"];
-var handoffEntryStateSchema = z8.enum([
+var handoffEntryStateSchema = z9.enum([
   "open",
   "claimed",
   "resolved",
   "blocked",
   "escalated"
 ]);
-var escalationReasonSchema = z8.enum([
+var escalationReasonSchema = z9.enum([
   "money",
   "external",
   "irreversible",
@@ -541,25 +567,25 @@ var escalationReasonSchema = z8.enum([
   "scope"
 ]);
 var TERMINAL_ENTRY_STATES = ["resolved", "blocked", "escalated"];
-var entryPrioritySchema = z8.enum(["blocking", "background"]);
-var entryDeadlineSchema = z8.strictObject({
-  kind: z8.enum(["unanswered", "claim"]),
+var entryPrioritySchema = z9.enum(["blocking", "background"]);
+var entryDeadlineSchema = z9.strictObject({
+  kind: z9.enum(["unanswered", "claim"]),
   at: isoDateTimeSchema
 });
-var handoffEntrySchema = z8.strictObject({
+var handoffEntrySchema = z9.strictObject({
   repository: repositoryFullNameSchema,
   issue_number: positiveIntSchema,
   /** Who opened the issue: the agent that waits. It may not claim its own entry. */
-  author: z8.string().min(1),
+  author: z9.string().min(1),
   fields: handoffEntryFieldsSchema,
   state: handoffEntryStateSchema,
-  owner: z8.string().nullable().meta({ description: "The one claimant, from the claim on." }),
+  owner: z9.string().nullable().meta({ description: "The one claimant, from the claim on." }),
   follow_ups: nonNegativeIntSchema,
   /** Claims that ended without an answer (expired or released). */
   claim_expiries: nonNegativeIntSchema,
   escalation_reason: escalationReasonSchema.nullable(),
   /** Why it ended blocked or escalated, in words; null otherwise. */
-  why: z8.string().nullable(),
+  why: z9.string().nullable(),
   deadline: entryDeadlineSchema.nullable(),
   /** The newest comment id handled: commands in comments up to it are done, exactly once. */
   comments_through: nonNegativeIntSchema,
@@ -570,7 +596,7 @@ var handoffEntrySchema = z8.strictObject({
   })
 });
 var handoffEntryDraftSchema = handoffEntrySchema.omit({ version: true });
-var entryEventKindSchema = z8.enum([
+var entryEventKindSchema = z9.enum([
   "opened",
   "claimed",
   "answered",
@@ -582,17 +608,17 @@ var entryEventKindSchema = z8.enum([
   /** A command that changed nothing: refused, or already so. It still gets its one reply. */
   "refused"
 ]);
-var entryEventInputSchema = z8.strictObject({
+var entryEventInputSchema = z9.strictObject({
   kind: entryEventKindSchema,
   /** A login, or "agate" for the App's own timers. */
-  actor: z8.string().min(1),
+  actor: z9.string().min(1),
   /** The comment whose command this was; null for the opening and for timers. */
   comment_id: positiveIntSchema.nullable(),
-  reason: z8.string(),
+  reason: z9.string(),
   /** The comment agate posts on the issue for it; null: none. */
-  reply: z8.string().nullable(),
+  reply: z9.string().nullable(),
   /** Who the reply mentions (escalations only). */
-  mentions: z8.array(z8.string()),
+  mentions: z9.array(z9.string()),
   at: isoDateTimeSchema
 });
 var handoffEntryEventSchema = entryEventInputSchema.extend({
@@ -608,276 +634,276 @@ var handoffEntryEventSchema = entryEventInputSchema.extend({
 
 // schemas/gate.ts
 var GATE_CHECK_NAME = "agate";
-var pullRequestSnapshotSchema = z9.strictObject({
+var pullRequestSnapshotSchema = z10.strictObject({
   repository: repositoryFullNameSchema,
   number: positiveIntSchema,
-  state: z9.enum(["open", "closed"]),
-  draft: z9.boolean(),
+  state: z10.enum(["open", "closed"]),
+  draft: z10.boolean(),
   head_sha: gitShaSchema,
-  head_ref: z9.string(),
+  head_ref: z10.string(),
   base_sha: gitShaSchema,
-  base_ref: z9.string(),
-  author: z9.strictObject({ login: z9.string(), type: z9.string() }),
-  labels: z9.array(z9.string())
+  base_ref: z10.string(),
+  author: z10.strictObject({ login: z10.string(), type: z10.string() }),
+  labels: z10.array(z10.string())
 });
-var pullRequestDetailSchema = z9.strictObject({
-  title: z9.string(),
-  body: z9.string(),
+var pullRequestDetailSchema = z10.strictObject({
+  title: z10.string(),
+  body: z10.string(),
   created_at: isoDateTimeSchema,
   /** GitHub's own time of the pull request's last change: which of two views is newer. */
   updated_at: isoDateTimeSchema,
-  commits: z9.number().int().nonnegative(),
-  additions: z9.number().int().nonnegative(),
-  deletions: z9.number().int().nonnegative(),
+  commits: z10.number().int().nonnegative(),
+  additions: z10.number().int().nonnegative(),
+  deletions: z10.number().int().nonnegative(),
   /** GitHub's count of changed files, to tell a cut listing from a whole one. */
-  changed_files: z9.number().int().nonnegative(),
+  changed_files: z10.number().int().nonnegative(),
   /** The test merge commit GitHub made for the head and base; null while it computes it. */
   merge_commit_sha: gitShaSchema.nullable()
 });
-var pullRequestViewSchema = z9.strictObject({
+var pullRequestViewSchema = z10.strictObject({
   snapshot: pullRequestSnapshotSchema,
   detail: pullRequestDetailSchema
 });
-var baseConfigFactSchema = z9.discriminatedUnion("status", [
-  z9.strictObject({
-    status: z9.literal("ok"),
-    path: z9.string(),
+var baseConfigFactSchema = z10.discriminatedUnion("status", [
+  z10.strictObject({
+    status: z10.literal("ok"),
+    path: z10.string(),
     blob_sha: gitShaSchema,
-    digest: z9.string(),
-    config: z9.custom()
+    digest: z10.string(),
+    config: z10.custom()
   }),
-  z9.strictObject({ status: z9.literal("missing"), path: z9.string() }),
-  z9.strictObject({ status: z9.literal("invalid"), path: z9.string(), message: z9.string() })
+  z10.strictObject({ status: z10.literal("missing"), path: z10.string() }),
+  z10.strictObject({ status: z10.literal("invalid"), path: z10.string(), message: z10.string() })
 ]);
-var changedFileSchema = z9.strictObject({
-  filename: z9.string(),
-  previous_filename: z9.string().nullable(),
-  status: z9.string()
+var changedFileSchema = z10.strictObject({
+  filename: z10.string(),
+  previous_filename: z10.string().nullable(),
+  status: z10.string()
 });
-var evidenceRunSchema = z9.strictObject({
+var evidenceRunSchema = z10.strictObject({
   id: positiveIntSchema,
   /** The run's newest attempt. */
   run_attempt: positiveIntSchema,
   head_sha: gitShaSchema,
   /** The workflow file, such as `.github/workflows/agate.yml`. */
-  path: z9.string(),
-  event: z9.string(),
-  status: z9.string().nullable(),
-  conclusion: z9.string().nullable(),
-  html_url: z9.string().nullable()
+  path: z10.string(),
+  event: z10.string(),
+  status: z10.string().nullable(),
+  conclusion: z10.string().nullable(),
+  html_url: z10.string().nullable()
 });
-var evidenceJobSchema = z9.strictObject({
+var evidenceJobSchema = z10.strictObject({
   id: positiveIntSchema,
-  name: z9.string(),
+  name: z10.string(),
   /** The attempt this job ran in (a re-run of other jobs keeps an earlier attempt's job). */
   run_attempt: positiveIntSchema,
-  status: z9.string(),
-  conclusion: z9.string().nullable(),
-  html_url: z9.string().nullable(),
-  steps: z9.array(
-    z9.strictObject({
-      name: z9.string(),
-      number: z9.number().int(),
-      status: z9.string(),
-      conclusion: z9.string().nullable()
+  status: z10.string(),
+  conclusion: z10.string().nullable(),
+  html_url: z10.string().nullable(),
+  steps: z10.array(
+    z10.strictObject({
+      name: z10.string(),
+      number: z10.number().int(),
+      status: z10.string(),
+      conclusion: z10.string().nullable()
     })
   )
 });
-var recordArtifactSchema = z9.strictObject({
+var recordArtifactSchema = z10.strictObject({
   id: positiveIntSchema,
-  name: z9.string(),
-  size_in_bytes: z9.number().int().nonnegative(),
-  expired: z9.boolean()
+  name: z10.string(),
+  size_in_bytes: z10.number().int().nonnegative(),
+  expired: z10.boolean()
 });
-var testedCommitFactSchema = z9.strictObject({
+var testedCommitFactSchema = z10.strictObject({
   sha: gitShaSchema,
   tree_sha: gitShaSchema,
-  parents: z9.array(gitShaSchema)
+  parents: z10.array(gitShaSchema)
 });
-var evidenceRunFactSchema = z9.strictObject({
+var evidenceRunFactSchema = z10.strictObject({
   run: evidenceRunSchema,
   /** The job named by `evidence.job` in the newest attempt; null when the run has none (yet). */
   job: evidenceJobSchema.nullable(),
   /** Every artifact of the run named like a command record, any attempt. */
-  artifacts: z9.array(recordArtifactSchema),
+  artifacts: z10.array(recordArtifactSchema),
   /** The record in the one artifact of the job's attempt, when there is exactly one. */
   record: commandRecordSchema.nullable(),
   /** Why the record could not be read (download, size, zip, schema), in words. */
-  record_error: z9.string().nullable(),
+  record_error: z10.string().nullable(),
   /** GitHub's word on the commit the record says it tested; null when GitHub does not have it. */
   tested_commit: testedCommitFactSchema.nullable()
 });
-var evidenceSourceFactSchema = z9.strictObject({
-  workflow: z9.string(),
+var evidenceSourceFactSchema = z10.strictObject({
+  workflow: z10.string(),
   /** The workflow file exists at the base commit. */
-  exists: z9.boolean(),
+  exists: z10.boolean(),
   /** Repository paths (files or directories) the workflow uses locally. */
-  uses: z9.array(z9.string()),
+  uses: z10.array(z10.string()),
   /** Why the uses could not all be read; the records are then not believed. */
-  error: z9.string().nullable(),
+  error: z10.string().nullable(),
   /** How many runs of the workflow exist for the head (only the newest decides). */
-  runs_for_head: z9.number().int().nonnegative()
+  runs_for_head: z10.number().int().nonnegative()
 });
-var changedFilesListingSchema = z9.strictObject({
-  complete: z9.boolean(),
+var changedFilesListingSchema = z10.strictObject({
+  complete: z10.boolean(),
   /** Why not, in words (a capped listing, a count that disagrees). */
-  reason: z9.string().nullable()
+  reason: z10.string().nullable()
 });
-var commandEvidenceSchema = z9.strictObject({
+var commandEvidenceSchema = z10.strictObject({
   run_id: positiveIntSchema,
   run_attempt: positiveIntSchema,
-  run_url: z9.string().nullable(),
+  run_url: z10.string().nullable(),
   record: commandRecordSchema.nullable(),
   /** null: the record is believed. Otherwise why not, shown in the summary. */
-  refused: z9.string().nullable(),
+  refused: z10.string().nullable(),
   /** The run has not finished what it must, so GitHub's word is not in yet. */
-  waiting: z9.string().nullable()
+  waiting: z10.string().nullable()
 });
-var approvalSchema = z9.strictObject({
-  login: z9.string(),
+var approvalSchema = z10.strictObject({
+  login: z10.string(),
   commit_id: gitShaSchema,
   submitted_at: isoDateTimeSchema,
-  maintainer: z9.boolean().meta({ description: "Write access or a listed team, and not the author." })
+  maintainer: z10.boolean().meta({ description: "Write access or a listed team, and not the author." })
 });
-var priorRecordSchema = z9.strictObject({
+var priorRecordSchema = z10.strictObject({
   id: positiveIntSchema,
   head_sha: gitShaSchema,
   tree_sha: gitShaSchema.nullable(),
   state: decisionStateSchema,
-  config_digest: z9.string(),
-  agate_version: z9.string(),
+  config_digest: z10.string(),
+  agate_version: z10.string(),
   decided_at: isoDateTimeSchema,
-  stale: z9.strictObject({ superseded_by: gitShaSchema, at: isoDateTimeSchema }).nullable()
+  stale: z10.strictObject({ superseded_by: gitShaSchema, at: isoDateTimeSchema }).nullable()
 });
 var ATTEMPT_TAIL_CHARS = 2e3;
-var attemptFactSchema = z9.strictObject({
+var attemptFactSchema = z10.strictObject({
   head_sha: gitShaSchema,
   /** The head's own tree (null for records from before agate kept it). */
   head_tree_sha: gitShaSchema.nullable(),
   base_sha: gitShaSchema,
-  config_digest: z9.string(),
-  agate_version: z9.string(),
+  config_digest: z10.string(),
+  agate_version: z10.string(),
   /** The commands that did not pass, with the digest of their normalised output. */
-  failures: z9.array(
-    z9.strictObject({
-      name: z9.string(),
-      exit_code: z9.number().int().nullable(),
-      timed_out: z9.boolean(),
-      output_digest: z9.string(),
-      tail: z9.string().max(ATTEMPT_TAIL_CHARS)
+  failures: z10.array(
+    z10.strictObject({
+      name: z10.string(),
+      exit_code: z10.number().int().nullable(),
+      timed_out: z10.boolean(),
+      output_digest: z10.string(),
+      tail: z10.string().max(ATTEMPT_TAIL_CHARS)
     })
   ),
-  passed: z9.array(z9.string()),
+  passed: z10.array(z10.string()),
   /** The evaluator's open items on this attempt; null when it gave no verdict on it. */
-  missing: z9.array(z9.string()).nullable(),
+  missing: z10.array(z10.string()).nullable(),
   /** The earlier head whose failure this attempt replayed (its tree was unchanged). */
   replayed_from: gitShaSchema.nullable(),
   decided_at: isoDateTimeSchema
 });
-var pullCommitSchema = z9.strictObject({
+var pullCommitSchema = z10.strictObject({
   sha: gitShaSchema,
-  message: z9.string(),
+  message: z10.string(),
   committed_at: isoDateTimeSchema.nullable()
 });
-var handoffFactsSchema = z9.strictObject({
-  file: z9.strictObject({ path: z9.string(), blob_sha: gitShaSchema, text: z9.string() }).nullable(),
+var handoffFactsSchema = z10.strictObject({
+  file: z10.strictObject({ path: z10.string(), blob_sha: gitShaSchema, text: z10.string() }).nullable(),
   /** When the facts were read: the clock for the "open longer than" rule. */
   observed_at: isoDateTimeSchema,
   opened_at: isoDateTimeSchema,
   /** The pull request's own counts (GitHub's `commits`, `additions + deletions`). */
-  commit_count: z9.number().int().nonnegative(),
-  changed_lines: z9.number().int().nonnegative(),
+  commit_count: z10.number().int().nonnegative(),
+  changed_lines: z10.number().int().nonnegative(),
   /** Up to 250 commits, oldest first (GitHub's limit for `pulls/list-commits`). */
-  commits: z9.array(pullCommitSchema),
-  newest_change: z9.strictObject({ sha: gitShaSchema, files: z9.array(z9.string()) }).nullable()
+  commits: z10.array(pullCommitSchema),
+  newest_change: z10.strictObject({ sha: gitShaSchema, files: z10.array(z10.string()) }).nullable()
 });
-var reviewVerdictFactSchema = z9.strictObject({
-  login: z9.string(),
-  state: z9.enum(["APPROVED", "CHANGES_REQUESTED"]),
+var reviewVerdictFactSchema = z10.strictObject({
+  login: z10.string(),
+  state: z10.enum(["APPROVED", "CHANGES_REQUESTED"]),
   commit_id: gitShaSchema,
   submitted_at: isoDateTimeSchema,
-  body: z9.string(),
-  maintainer: z9.boolean().meta({ description: "Write access or a listed team, not the author and not a bot." })
+  body: z10.string(),
+  maintainer: z10.boolean().meta({ description: "Write access or a listed team, not the author and not a bot." })
 });
-var evaluationFactSchema = z9.discriminatedUnion("status", [
-  z9.strictObject({ status: z9.literal("not_asked") }),
-  z9.strictObject({ status: z9.literal("judged"), evaluation: evaluationSchema }),
-  z9.strictObject({
-    status: z9.literal("over_budget"),
-    budget: z9.enum(["evaluator_calls_per_pr_per_day", "evaluator_bundle_tokens"]),
-    detail: z9.string()
+var evaluationFactSchema = z10.discriminatedUnion("status", [
+  z10.strictObject({ status: z10.literal("not_asked") }),
+  z10.strictObject({ status: z10.literal("judged"), evaluation: evaluationSchema }),
+  z10.strictObject({
+    status: z10.literal("over_budget"),
+    budget: z10.enum(["evaluator_calls_per_pr_per_day", "evaluator_bundle_tokens"]),
+    detail: z10.string()
   })
 ]);
-var linkedEntryFactSchema = z9.strictObject({
+var linkedEntryFactSchema = z10.strictObject({
   issue_number: positiveIntSchema,
   state: handoffEntryStateSchema,
   /** Who opened the entry (the agent that waits). */
-  author: z9.string(),
-  owner: z9.string().nullable(),
+  author: z10.string(),
+  owner: z10.string().nullable(),
   escalation_reason: escalationReasonSchema.nullable(),
   /** Why it ended blocked or escalated, in the words of whoever did it. */
-  why: z9.string().nullable(),
+  why: z10.string().nullable(),
   /** The entry's question, cut to LINKED_ENTRY_QUESTION_CHARS. */
-  question: z9.string(),
+  question: z10.string(),
   state_changed_at: isoDateTimeSchema
 });
-var setupFactSchema = z9.strictObject({
-  branch: z9.string(),
-  status: z9.enum(["ok", "problem", "could-not-check"]),
-  summary: z9.string(),
-  fix: z9.string().nullable(),
+var setupFactSchema = z10.strictObject({
+  branch: z10.string(),
+  status: findingStatusSchema,
+  summary: z10.string(),
+  fix: z10.string().nullable(),
   /** When GitHub was read (the App reuses a reading for a while). */
   read_at: isoDateTimeSchema
 });
 var LINKED_ENTRY_QUESTION_CHARS = 300;
-var traceFactSchema = z9.strictObject({
+var traceFactSchema = z10.strictObject({
   run_id: positiveIntSchema,
   run_attempt: positiveIntSchema,
-  artifact: z9.string(),
+  artifact: z10.string(),
   /** null when the artifact could not be read or did not hold reports; `error` says why. */
   traces: traceReportFileSchema.nullable(),
-  error: z9.string().nullable()
+  error: z10.string().nullable()
 });
-var gateFactsSchema = z9.strictObject({
+var gateFactsSchema = z10.strictObject({
   pull_request: pullRequestSnapshotSchema,
   head_tree_sha: gitShaSchema.nullable(),
   config: baseConfigFactSchema,
-  previously_gated: z9.boolean(),
-  changed_files: z9.array(changedFileSchema),
+  previously_gated: z10.boolean(),
+  changed_files: z10.array(changedFileSchema),
   changed_files_listing: changedFilesListingSchema,
   /** Test merge commits GitHub reported for this head (pulls/get `merge_commit_sha`), oldest first. */
-  merge_commits: z9.array(gitShaSchema),
+  merge_commits: z10.array(gitShaSchema),
   evidence_source: evidenceSourceFactSchema.nullable(),
   evidence_run: evidenceRunFactSchema.nullable(),
   /** The provenance verdict on `evidence_run` (at most one: the newest run decides). */
-  evidence: z9.array(commandEvidenceSchema),
-  approvals: z9.array(approvalSchema),
+  evidence: z10.array(commandEvidenceSchema),
+  approvals: z10.array(approvalSchema),
   /** A maintainer's explicit acceptance of this exact head on this base, if any. */
   override: maintainerOverrideSchema.nullable(),
   /**
    * Other pull requests (or this one under another base) this head was seen in. GitHub's check
    * runs and workflow runs are per commit, so such a head's evidence cannot be attributed.
    */
-  head_shared_with: z9.array(
-    z9.strictObject({ pull_number: positiveIntSchema, base_ref: z9.string() })
+  head_shared_with: z10.array(
+    z10.strictObject({ pull_number: positiveIntSchema, base_ref: z10.string() })
   ),
-  prior_records: z9.array(priorRecordSchema),
+  prior_records: z10.array(priorRecordSchema),
   /** Earlier graded attempts (other heads), oldest first: what progress is judged on. */
-  attempts: z9.array(attemptFactSchema).default([]),
-  agate_version: z9.string(),
+  attempts: z10.array(attemptFactSchema).default([]),
+  agate_version: z10.string(),
   /** null when the config is not readable. */
   handoff: handoffFactsSchema.nullable(),
-  reviews: z9.array(reviewVerdictFactSchema),
+  reviews: z10.array(reviewVerdictFactSchema),
   evaluation: evaluationFactSchema,
   /** Handoff entries that name this pull request (absent in decisions made before agate read them). */
-  entries: z9.array(linkedEntryFactSchema).optional(),
+  entries: z10.array(linkedEntryFactSchema).optional(),
   /** The evidence run's agent-trace reports; null or absent: the run uploaded none. */
   trace: traceFactSchema.nullable().optional(),
   /** Whether the base branch requires agate (absent in decisions made before agate read it). */
   setup: setupFactSchema.nullable().optional()
 });
-var requirementSchema = z9.strictObject({
-  id: z9.enum([
+var requirementSchema = z10.strictObject({
+  id: z10.enum([
     "config",
     "commands",
     "progress",
@@ -887,91 +913,91 @@ var requirementSchema = z9.strictObject({
     "entries",
     "override"
   ]),
-  name: z9.string(),
+  name: z10.string(),
   /**
    * blocked and capped end the gate as those states: the fix is outside the pull request.
    * stalled: attempts stopped making progress (a failure, and a different one is needed).
    */
-  status: z9.enum(["pass", "fail", "waiting", "blocked", "capped", "stalled"]),
-  reason: z9.string()
+  status: z10.enum(["pass", "fail", "waiting", "blocked", "capped", "stalled"]),
+  reason: z10.string()
 });
-var checkConclusionSchema = z9.enum(["success", "failure", "action_required", "neutral"]);
-var gateDecisionSchema = z9.strictObject({
+var checkConclusionSchema = z10.enum(["success", "failure", "action_required", "neutral"]);
+var gateDecisionSchema = z10.strictObject({
   state: decisionStateSchema,
   /** null: the check stays in progress. */
   conclusion: checkConclusionSchema.nullable(),
-  title: z9.string(),
-  requirements: z9.array(requirementSchema),
+  title: z10.string(),
+  requirements: z10.array(requirementSchema),
   /** Concrete open items for the agent's next session. */
-  missing: z9.array(z9.string()),
-  reasons: z9.array(z9.string()),
-  gated: z9.strictObject({ gated: z9.boolean(), reason: z9.string() }),
+  missing: z10.array(z10.string()),
+  reasons: z10.array(z10.string()),
+  gated: z10.strictObject({ gated: z10.boolean(), reason: z10.string() }),
   /** The prior record whose acceptance this decision carries over, when it does. */
   carried_over_from: positiveIntSchema.nullable(),
   /** The earlier head whose failure this decision shows again: the tree did not change. */
   replayed_from: gitShaSchema.nullable().optional(),
   /** gate.report_only: the state is what agate would decide; the check concludes neutral. */
-  report_only: z9.boolean().optional(),
+  report_only: z10.boolean().optional(),
   /** The handoff file as verified, for the acceptance record; null when not looked at. */
   handoff: handoffCheckSchema.nullable()
 });
 
 // schemas/merge-group.ts
-import { z as z10 } from "zod";
-var mergeGroupRefFactSchema = z10.strictObject({
+import { z as z11 } from "zod";
+var mergeGroupRefFactSchema = z11.strictObject({
   repository: repositoryFullNameSchema,
   head_sha: gitShaSchema,
-  head_ref: z10.string(),
+  head_ref: z11.string(),
   base_sha: gitShaSchema
 });
-var mergeGroupFactsSchema = z10.strictObject({
+var mergeGroupFactsSchema = z11.strictObject({
   merge_group: mergeGroupRefFactSchema,
   /** The config at the group's base SHA. */
   config: baseConfigFactSchema,
   /** base...head: what the group changes, to tell whether it edits the workflow that tested it. */
-  changed_files: z10.array(changedFileSchema),
+  changed_files: z11.array(changedFileSchema),
   changed_files_listing: changedFilesListingSchema,
   evidence_source: evidenceSourceFactSchema.nullable(),
   /** The newest run of the pinned workflow on merge_group for the group head. */
   evidence_run: evidenceRunFactSchema.nullable(),
   /** The provenance verdict on `evidence_run`. */
-  evidence: z10.array(commandEvidenceSchema),
+  evidence: z11.array(commandEvidenceSchema),
   /** merge_queue.record_timeout has passed since the checks request without a verdict. */
-  deadline_passed: z10.boolean(),
-  agate_version: z10.string()
+  deadline_passed: z11.boolean(),
+  agate_version: z11.string()
 });
-var mergeGroupDecisionSchema = z10.strictObject({
-  state: z10.enum(["accepted", "rejected", "pending", "not_gated"]),
+var mergeGroupDecisionSchema = z11.strictObject({
+  state: z11.enum(["accepted", "rejected", "pending", "not_gated"]),
   /** null: the check stays in progress. */
   conclusion: checkConclusionSchema.nullable(),
-  title: z10.string(),
-  requirements: z10.array(requirementSchema),
-  reasons: z10.array(z10.string())
+  title: z11.string(),
+  requirements: z11.array(requirementSchema),
+  reasons: z11.array(z11.string())
 });
-var mergeGroupDeadlineJobSchema = z10.strictObject({
+var mergeGroupDeadlineJobSchema = z11.strictObject({
   repository: repositoryFullNameSchema,
-  installation_id: z10.number().int().positive(),
+  installation_id: z11.number().int().positive(),
   head_sha: gitShaSchema,
-  head_ref: z10.string(),
+  head_ref: z11.string(),
   base_sha: gitShaSchema
 });
 
 // schemas/jobs.ts
-var evidenceEventSchema = z11.strictObject({
-  workflow: z11.string().nullable(),
-  job: z11.string().nullable()
+var evidenceEventSchema = z12.strictObject({
+  workflow: z12.string().nullable(),
+  job: z12.string().nullable()
 });
-var runReadSchema = z11.strictObject({ id: positiveIntSchema, attempt: positiveIntSchema });
-var triggerSchema = z11.strictObject({
-  event: z11.string(),
-  action: z11.string().nullable(),
-  delivery_id: z11.string().nullable()
+var runReadSchema = z12.strictObject({ id: positiveIntSchema, attempt: positiveIntSchema });
+var triggerSchema = z12.strictObject({
+  event: z12.string(),
+  action: z12.string().nullable(),
+  delivery_id: z12.string().nullable()
 });
 var target = {
   repository: repositoryFullNameSchema,
   installation: positiveIntSchema
 };
-var pullRequestJobSchema = z11.strictObject({
+var pullRequestJobSchema = z12.strictObject({
   ...target,
   number: positiveIntSchema,
   /** The head the event was about; the pass confirms it is still the head before deciding. */
@@ -987,73 +1013,73 @@ var pullRequestJobSchema = z11.strictObject({
   /** Evaluate only when the event is evidence under the base config; null: always. */
   only_if: evidenceEventSchema.nullable().default(null),
   /** The base changed (pull_request.edited): the check goes back in progress first. */
-  retarget: z11.strictObject({ from: z11.string(), to: z11.string() }).nullable().default(null),
+  retarget: z12.strictObject({ from: z12.string(), to: z12.string() }).nullable().default(null),
   /** A person chose "Re-run evaluator" on the check. */
-  rerun_evaluator: z11.boolean().default(false),
+  rerun_evaluator: z12.boolean().default(false),
   /** The run whose completion (or its job's) caused this: a pass that already read it is skipped. */
   run: runReadSchema.nullable().default(null),
   /**
    * The event counts only if it is not the App's own doing: an `agate:` label changed by this
    * login, or a check run of this app slug. Checked by the handler, which knows the App's slug.
    */
-  unless_sender: z11.string().nullable().default(null),
-  only_if_app: z11.string().nullable().default(null)
+  unless_sender: z12.string().nullable().default(null),
+  only_if_app: z12.string().nullable().default(null)
 });
-var headJobSchema = z11.strictObject({
+var headJobSchema = z12.strictObject({
   ...target,
   head_sha: gitShaSchema,
   trigger: triggerSchema,
   only_if: evidenceEventSchema.nullable().default(null),
-  only_if_app: z11.string().nullable().default(null),
+  only_if_app: z12.string().nullable().default(null),
   run: runReadSchema.nullable().default(null)
 });
-var mergeGroupJobSchema = z11.strictObject({
+var mergeGroupJobSchema = z12.strictObject({
   ...target,
   head_sha: gitShaSchema,
-  head_ref: z11.string(),
+  head_ref: z12.string(),
   /** Named by the checks request; null for a later event, which finds it on our own check. */
   base_sha: gitShaSchema.nullable(),
   trigger: triggerSchema,
-  only_if_app: z11.string().nullable().default(null)
+  only_if_app: z12.string().nullable().default(null)
 });
-var overrideJobSchema = z11.strictObject({
+var overrideJobSchema = z12.strictObject({
   ...target,
   number: positiveIntSchema,
-  comment: z11.strictObject({
-    body: z11.string(),
-    html_url: z11.string().nullable(),
-    user: z11.strictObject({ login: z11.string(), type: z11.string() })
+  comment: z12.strictObject({
+    body: z12.string(),
+    html_url: z12.string().nullable(),
+    user: z12.strictObject({ login: z12.string(), type: z12.string() })
   }),
   trigger: triggerSchema
 });
-var evaluatorJobSchema = z11.strictObject({
+var evaluatorJobSchema = z12.strictObject({
   ...target,
   number: positiveIntSchema,
   head_sha: gitShaSchema,
   tree_sha: gitShaSchema,
-  config_digest: z11.string(),
+  config_digest: z12.string(),
   /** A person asked again: a stored verdict does not stop the call (budgets still do). */
-  rerun: z11.boolean().default(false)
+  rerun: z12.boolean().default(false)
 });
-var entryJobSchema = z11.strictObject({
+var entryJobSchema = z12.strictObject({
   ...target,
   issue_number: positiveIntSchema,
   trigger: triggerSchema,
   /** A label agate owns changed by this login: put back, with a comment, unless it was agate. */
-  label_change: z11.strictObject({
-    label: z11.string(),
-    action: z11.enum(["labeled", "unlabeled"]),
-    by: z11.string()
+  label_change: z12.strictObject({
+    label: z12.string(),
+    action: z12.enum(["labeled", "unlabeled"]),
+    by: z12.string()
   }).nullable().default(null),
   /** The issue was closed or reopened by this login: put back when the state says otherwise. */
-  state_change: z11.strictObject({ action: z11.enum(["closed", "reopened"]), by: z11.string() }).nullable().default(null)
+  state_change: z12.strictObject({ action: z12.enum(["closed", "reopened"]), by: z12.string() }).nullable().default(null)
 });
-var entryDeadlineJobSchema = z11.strictObject({
+var entryDeadlineJobSchema = z12.strictObject({
   ...target,
   issue_number: positiveIntSchema,
-  deadline_at: z11.iso.datetime({ offset: true })
+  deadline_at: z12.iso.datetime({ offset: true })
 });
-var dashboardJobSchema = z11.strictObject({ ...target, trigger: triggerSchema });
+var dashboardJobSchema = z12.strictObject({ ...target, trigger: triggerSchema });
 var JOB_KINDS = {
   pullRequest: "gate.pull_request",
   head: "gate.head",
@@ -1072,7 +1098,7 @@ var JOB_PAYLOADS = {
   [JOB_KINDS.mergeGroup]: mergeGroupJobSchema,
   [JOB_KINDS.mergeGroupDeadline]: mergeGroupDeadlineJobSchema,
   [JOB_KINDS.override]: overrideJobSchema,
-  [JOB_KINDS.reconcile]: z11.null(),
+  [JOB_KINDS.reconcile]: z12.null(),
   [JOB_KINDS.evaluator]: evaluatorJobSchema,
   [JOB_KINDS.entry]: entryJobSchema,
   [JOB_KINDS.entryDeadline]: entryDeadlineJobSchema,
@@ -2726,10 +2752,10 @@ import {
 } from "yaml";
 
 // schemas/config.ts
-import { z as z13 } from "zod";
+import { z as z14 } from "zod";
 
 // schemas/duration.ts
-import { z as z12 } from "zod";
+import { z as z13 } from "zod";
 var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5 };
 var DURATION_PATTERN = /^([1-9][0-9]*)(ms|s|m|h|d)$/;
 var durationMessage = (input) => typeof input === "number" ? `${input} is not a duration: write the unit, such as ${input}s or ${input}m` : `${JSON.stringify(input)} is not a duration such as 90s, 10m or 1h`;
@@ -2738,18 +2764,18 @@ function parseDuration(text) {
   if (!match) return void 0;
   return Number(match[1]) * UNIT_MS[match[2]];
 }
-var durationSchema = z12.string({ error: (issue) => durationMessage(issue.input) }).regex(DURATION_PATTERN, { error: (issue) => durationMessage(issue.input) }).transform((text) => parseDuration(text));
+var durationSchema = z13.string({ error: (issue) => durationMessage(issue.input) }).regex(DURATION_PATTERN, { error: (issue) => durationMessage(issue.input) }).transform((text) => parseDuration(text));
 
 // schemas/config.ts
 var CONFIG_PATH = ".github/agate.yml";
 var ALWAYS_PROTECTED_PATHS = [".github/**", CONFIG_PATH];
-var nonEmpty = (what) => z13.string().min(1, { error: `${what} must not be empty` });
+var nonEmpty = (what) => z14.string().min(1, { error: `${what} must not be empty` });
 var globSchema = nonEmpty("a glob pattern").meta({
   description: "A glob such as `codex/**` or `tests/acceptance/**` (picomatch syntax)."
 });
 var labelSchema = nonEmpty("a label name");
-var commandSchema = z13.strictObject({
-  name: z13.string().regex(/^[A-Za-z0-9][A-Za-z0-9 ._:/-]*$/, {
+var commandSchema = z14.strictObject({
+  name: z14.string().regex(/^[A-Za-z0-9][A-Za-z0-9 ._:/-]*$/, {
     error: (issue) => `${JSON.stringify(issue.input)} is not a command name: use letters, digits, spaces and . _ : / -, such as "unit tests"`
   }).meta({
     description: "Short name shown in the check-run summary, unique in the list.",
@@ -2762,48 +2788,48 @@ var commandSchema = z13.strictObject({
   timeout: durationSchema.prefault("10m").meta({
     description: "Wall-clock limit such as 90s, 10m or 1h; the whole process tree is killed."
   }),
-  writes: z13.array(globSchema).default([]).meta({
+  writes: z14.array(globSchema).default([]).meta({
     description: "Tracked or unignored paths this command may change (globs). A change anywhere else makes the record not believed: a command that edits the code it tests has not tested the commit.",
     examples: [["coverage/**"]]
   })
 }).meta({ description: "A command that must exit 0 on the tested commit." });
-var gateSchema = z13.strictObject({
-  all: z13.boolean().default(true).meta({
+var gateSchema = z14.strictObject({
+  all: z14.boolean().default(true).meta({
     description: "Gate every pull request, whoever opened it (the default). Set false to gate only what authors, labels or branches select; labels and branch names are the author's choice, so only authors narrow safely."
   }),
-  authors: z13.array(githubLoginSchema).default([]).meta({
+  authors: z14.array(githubLoginSchema).default([]).meta({
     description: "Logins whose pull requests are gated (agent accounts and apps, e.g. `my-agent[bot]`)."
   }),
-  labels: z13.array(labelSchema).default(["agent"]).meta({
+  labels: z14.array(labelSchema).default(["agent"]).meta({
     description: "A pull request carrying any of these labels is gated. Removing it later does not ungate it."
   }),
-  branches: z13.array(globSchema).default(["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"]).meta({ description: "Head-branch globs whose pull requests are gated." }),
-  report_only: z13.boolean().default(false).meta({
+  branches: z14.array(globSchema).default(["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"]).meta({ description: "Head-branch globs whose pull requests are gated." }),
+  report_only: z14.boolean().default(false).meta({
     description: "Adopt agate gradually: the agate check always concludes neutral (it never blocks a merge or a merge queue) and its summary shows what agate would have decided; no state labels are set. Everything else (records, the evaluator, budgets) runs as when enforced."
   })
 }).meta({
   description: "Which pull requests agate gates. Any match gates; nothing here can ungate."
 });
-var minScoreSchema = z13.number().min(0, { error: "min_score is a score between 0 and 1" }).max(1, { error: "min_score is a score between 0 and 1" }).default(0.8).meta({ description: "The evaluator's score must be at least this (0..1)." });
-var rubricSchema = z13.string().default("").meta({ description: "Extra acceptance criteria given to the evaluator, from the base branch." });
-var evaluatorSchema = z13.discriminatedUnion(
+var minScoreSchema = z14.number().min(0, { error: "min_score is a score between 0 and 1" }).max(1, { error: "min_score is a score between 0 and 1" }).default(0.8).meta({ description: "The evaluator's score must be at least this (0..1)." });
+var rubricSchema = z14.string().default("").meta({ description: "Extra acceptance criteria given to the evaluator, from the base branch." });
+var evaluatorSchema = z14.discriminatedUnion(
   "kind",
   [
-    z13.strictObject({ kind: z13.literal("none") }),
-    z13.strictObject({
-      kind: z13.literal("llm"),
-      provider: z13.enum(["openai", "anthropic"]).default("openai").meta({
+    z14.strictObject({ kind: z14.literal("none") }),
+    z14.strictObject({
+      kind: z14.literal("llm"),
+      provider: z14.enum(["openai", "anthropic"]).default("openai").meta({
         description: "`openai`: any OpenAI-compatible Chat Completions endpoint; `anthropic`: the Messages API."
       }),
       model: nonEmpty("evaluator.model").meta({ examples: ["gpt-4.1-mini"] }),
-      base_url: z13.url({ error: "base_url must be an absolute URL such as http://localhost:8000/v1" }).optional().meta({
+      base_url: z14.url({ error: "base_url must be an absolute URL such as http://localhost:8000/v1" }).optional().meta({
         description: "Endpoint base URL; absent means the provider's public endpoint."
       }),
       min_score: minScoreSchema,
       rubric: rubricSchema
     }),
-    z13.strictObject({
-      kind: z13.literal("command"),
+    z14.strictObject({
+      kind: z14.literal("command"),
       run: nonEmpty("evaluator.run").meta({
         description: "Executable that reads the evaluation bundle as JSON on stdin and prints a verdict."
       }),
@@ -2811,7 +2837,7 @@ var evaluatorSchema = z13.discriminatedUnion(
       min_score: minScoreSchema,
       rubric: rubricSchema
     }),
-    z13.strictObject({ kind: z13.literal("review") })
+    z14.strictObject({ kind: z14.literal("review") })
   ],
   {
     error: (issue) => issue.code === "invalid_union" ? `${JSON.stringify(issue.input?.kind)} is not an evaluator kind: use none, llm, command or review` : void 0
@@ -2820,21 +2846,21 @@ var evaluatorSchema = z13.discriminatedUnion(
   description: "Who signs off after every command passed. Default: none (commands only)."
 });
 var optionalLimit = (description) => positiveIntSchema.nullable().default(null).meta({ description: `${description} null: rule off.` });
-var handoffSchema = z13.strictObject({
+var handoffSchema = z14.strictObject({
   path: nonEmpty("handoff.path").default(".agate/handoff.md"),
-  required_when: z13.strictObject({
+  required_when: z14.strictObject({
     commits_over: optionalLimit("Required when the pull request has more commits than this."),
     open_longer_than: durationSchema.nullable().default(null).meta({
       description: "Required when the pull request has been open longer than this. null: rule off."
     }),
     changed_lines_over: optionalLimit("Required when more lines than this changed."),
-    labels: z13.array(labelSchema).default(["long-task"]),
+    labels: z14.array(labelSchema).default(["long-task"]),
     sessions_over: positiveIntSchema.nullable().default(1).meta({
       description: "Required when more distinct `Agent-Session:` commit trailers than this appear."
     })
   }).prefault({})
 }).prefault({}).meta({ description: "The handoff file long tasks must carry at their head commit." });
-var budgetsSchema2 = z13.strictObject({
+var budgetsSchema2 = z14.strictObject({
   graded_attempts_per_pr: positiveIntSchema.default(10).meta({
     description: "Head SHAs graded per pull request before it is capped."
   }),
@@ -2849,9 +2875,9 @@ var budgetsSchema2 = z13.strictObject({
     description: "Consecutive failures with identical normalised output before the pull request is stalled."
   })
 }).prefault({});
-var escalationSchema = z13.strictObject({
-  maintainers: z13.array(
-    z13.string().regex(/^@?[A-Za-z0-9-]+(\/[A-Za-z0-9_.-]+)?(\[bot\])?$/, {
+var escalationSchema = z14.strictObject({
+  maintainers: z14.array(
+    z14.string().regex(/^@?[A-Za-z0-9-]+(\/[A-Za-z0-9_.-]+)?(\[bot\])?$/, {
       error: (issue) => `${JSON.stringify(issue.input)} is neither a login (octocat) nor a team (@my-org/maintainers)`
     })
   ).default([]).meta({
@@ -2859,14 +2885,14 @@ var escalationSchema = z13.strictObject({
   }),
   unanswered_timeout: durationSchema.prefault("30m"),
   claim_timeout: durationSchema.prefault("10m"),
-  follow_up_limit: z13.number().int().nonnegative().default(1),
+  follow_up_limit: z14.number().int().nonnegative().default(1),
   claim_expiries_before_blocked: positiveIntSchema.default(2)
 }).prefault({});
-var workflowPathSchema = z13.string().regex(/^\.github\/workflows\/[^/]+\.ya?ml$/, {
+var workflowPathSchema = z14.string().regex(/^\.github\/workflows\/[^/]+\.ya?ml$/, {
   error: (issue) => `${JSON.stringify(issue.input)} is not a workflow file: use a path such as .github/workflows/agate.yml`
 });
-var nameSchema = (what) => z13.string().min(1, { error: `${what} must not be empty` }).max(100, { error: `${what} must be at most 100 characters` });
-var evidenceSchema = z13.strictObject({
+var nameSchema = (what) => z14.string().min(1, { error: `${what} must not be empty` }).max(100, { error: `${what} must be at most 100 characters` });
+var evidenceSchema = z14.strictObject({
   workflow: workflowPathSchema.default(".github/workflows/agate.yml").meta({
     description: "The workflow file whose runs carry the evidence, on pull_request and merge_group."
   }),
@@ -2877,17 +2903,17 @@ var evidenceSchema = z13.strictObject({
     description: "The `name:` of the step that runs the agate Action; the runner's conclusion for it must agree with the record."
   })
 }).prefault({}).meta({ description: "Where command records come from: one workflow, job and step." });
-var mergeQueueSchema = z13.strictObject({
+var mergeQueueSchema = z14.strictObject({
   record_timeout: durationSchema.prefault("30m").meta({
     description: "How long a merge group waits for its command record before the agate check fails; every checks request gets an answer."
   })
 }).prefault({}).meta({
   description: "The merge queue: a merge group is accepted only on evidence for its own head."
 });
-var configSchema = z13.strictObject({
-  version: z13.literal(1, { error: "version must be 1, the only config version this agate reads" }).meta({ examples: [1] }),
+var configSchema = z14.strictObject({
+  version: z14.literal(1, { error: "version must be 1, the only config version this agate reads" }).meta({ examples: [1] }),
   gate: gateSchema.prefault({}),
-  commands: z13.array(commandSchema).min(1, { error: "needs at least one command, such as - { name: test, run: npm test }" }).superRefine((commands, ctx) => {
+  commands: z14.array(commandSchema).min(1, { error: "needs at least one command, such as - { name: test, run: npm test }" }).superRefine((commands, ctx) => {
     const seen = /* @__PURE__ */ new Set();
     commands.forEach((command, index) => {
       if (seen.has(command.name)) {
@@ -2901,7 +2927,7 @@ var configSchema = z13.strictObject({
       seen.add(command.name);
     });
   }).meta({ examples: [[{ name: "test", run: "npm test" }]] }),
-  protected_paths: z13.array(globSchema).default([]).meta({
+  protected_paths: z14.array(globSchema).default([]).meta({
     description: `Globs that need a maintainer's approval to change; ${ALWAYS_PROTECTED_PATHS.join(" and ")} always do.`
   }),
   evidence: evidenceSchema,
@@ -2960,13 +2986,13 @@ function configDigest(config) {
 }
 
 // schemas/json-schema.ts
-import { z as z14 } from "zod";
+import { z as z15 } from "zod";
 function inputJsonSchema(schema, title) {
-  const json = z14.toJSONSchema(schema, {
+  const json = z15.toJSONSchema(schema, {
     io: "input",
     target: "draft-2020-12",
     override: ({ zodSchema, jsonSchema }) => {
-      const examples = z14.globalRegistry.get(zodSchema)?.examples;
+      const examples = z15.globalRegistry.get(zodSchema)?.examples;
       if (Array.isArray(examples) && jsonSchema.examples === void 0) {
         jsonSchema.examples = examples;
       }
@@ -3912,7 +3938,7 @@ ${bundle.handoff.text}`) : "(none at the head commit)"
 import { setTimeout as sleep } from "node:timers/promises";
 
 // checks/evaluator/parse-verdict.ts
-import { z as z15 } from "zod";
+import { z as z16 } from "zod";
 var VERDICT_ERROR_LIMIT = 500;
 var FIELD_SHAPES = {
   complete: "a boolean",
@@ -3998,7 +4024,7 @@ function refuse2(error) {
   };
 }
 function verdictJsonSchema() {
-  const { $schema: _dialect, ...schema } = z15.toJSONSchema(verdictSchema);
+  const { $schema: _dialect, ...schema } = z16.toJSONSchema(verdictSchema);
   return stripKeyword(schema, "minLength");
 }
 function stripKeyword(node, keyword) {
@@ -4024,25 +4050,25 @@ function exponentialBackoff(options = {}) {
 }
 
 // app/evaluator/anthropic.ts
-import { z as z16 } from "zod";
+import { z as z17 } from "zod";
 var PUBLIC_BASE_URL = "https://api.anthropic.com";
 var API_VERSION = "2023-06-01";
 var MAX_TOKENS = 4096;
 var TOOL_NAME = "verdict";
-var contentBlockSchema = z16.union([
-  z16.object({ type: z16.literal("text"), text: z16.string() }),
-  z16.object({ type: z16.literal("tool_use"), id: z16.string(), name: z16.string(), input: z16.unknown() }),
-  z16.object({ type: z16.string() }).loose()
+var contentBlockSchema = z17.union([
+  z17.object({ type: z17.literal("text"), text: z17.string() }),
+  z17.object({ type: z17.literal("tool_use"), id: z17.string(), name: z17.string(), input: z17.unknown() }),
+  z17.object({ type: z17.string() }).loose()
 ]);
-var messageSchema = z16.object({
-  content: z16.array(contentBlockSchema),
-  stop_reason: z16.string().nullish(),
-  usage: z16.object({
-    input_tokens: z16.number().int().nonnegative().nullish(),
-    output_tokens: z16.number().int().nonnegative().nullish()
+var messageSchema = z17.object({
+  content: z17.array(contentBlockSchema),
+  stop_reason: z17.string().nullish(),
+  usage: z17.object({
+    input_tokens: z17.number().int().nonnegative().nullish(),
+    output_tokens: z17.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema = z16.object({ error: z16.object({ message: z16.string() }) });
+var errorSchema = z17.object({ error: z17.object({ message: z17.string() }) });
 var anthropicWire = {
   provider: "anthropic",
   publicBaseUrl: PUBLIC_BASE_URL,
@@ -4328,102 +4354,102 @@ function isRetriable(error) {
 // app/store/postgres/postgres-store.ts
 import { createHash as createHash2 } from "node:crypto";
 import pg2 from "pg";
-import { z as z19 } from "zod";
+import { z as z20 } from "zod";
 
 // schemas/store.ts
-import { z as z17 } from "zod";
-var deliverySchema = z17.strictObject({
-  id: z17.string().min(1),
-  event: z17.string().min(1),
-  action: z17.string().nullable(),
+import { z as z18 } from "zod";
+var deliverySchema = z18.strictObject({
+  id: z18.string().min(1),
+  event: z18.string().min(1),
+  action: z18.string().nullable(),
   payload_sha256: sha256HexSchema,
   received_at: isoDateTimeSchema
 });
-var jobStatusSchema = z17.enum(["queued", "running", "done", "dead"]);
-var newJobSchema = z17.strictObject({
-  kind: z17.string().min(1),
-  payload: z17.json(),
+var jobStatusSchema = z18.enum(["queued", "running", "done", "dead"]);
+var newJobSchema = z18.strictObject({
+  kind: z18.string().min(1),
+  payload: z18.json(),
   /** Jobs with the same key run one at a time, in order (for example one pull request). */
-  concurrency_key: z17.string().min(1).nullable().default(null),
+  concurrency_key: z18.string().min(1).nullable().default(null),
   run_at: isoDateTimeSchema.optional(),
   max_attempts: positiveIntSchema.default(8)
 });
-var jobSchema = z17.strictObject({
+var jobSchema = z18.strictObject({
   id: positiveIntSchema,
-  kind: z17.string(),
-  payload: z17.json(),
-  concurrency_key: z17.string().nullable(),
-  delivery_id: z17.string().nullable(),
+  kind: z18.string(),
+  payload: z18.json(),
+  concurrency_key: z18.string().nullable(),
+  delivery_id: z18.string().nullable(),
   status: jobStatusSchema,
-  attempts: z17.number().int().nonnegative(),
+  attempts: z18.number().int().nonnegative(),
   max_attempts: positiveIntSchema,
   run_at: isoDateTimeSchema,
-  lease_owner: z17.string().nullable(),
+  lease_owner: z18.string().nullable(),
   lease_expires_at: isoDateTimeSchema.nullable(),
-  last_error: z17.string().nullable(),
+  last_error: z18.string().nullable(),
   created_at: isoDateTimeSchema,
   updated_at: isoDateTimeSchema
 });
-var auditEntryInputSchema = z17.strictObject({
-  kind: z17.string().min(1).meta({ description: "What was decided, e.g. gate.decision or entry.transition." }),
-  subject: z17.string().min(1).meta({ description: "What it was about, e.g. octo/repo#12@<sha>." }),
-  decision: z17.json(),
-  facts: z17.json().meta({ description: "Everything the decision was computed from, so it can be replayed." }),
+var auditEntryInputSchema = z18.strictObject({
+  kind: z18.string().min(1).meta({ description: "What was decided, e.g. gate.decision or entry.transition." }),
+  subject: z18.string().min(1).meta({ description: "What it was about, e.g. octo/repo#12@<sha>." }),
+  decision: z18.json(),
+  facts: z18.json().meta({ description: "Everything the decision was computed from, so it can be replayed." }),
   at: isoDateTimeSchema
 });
 var auditEntrySchema = auditEntryInputSchema.extend({ id: positiveIntSchema });
-var storedDeliverySchema = deliverySchema.extend({ payload: z17.string() });
-var deliveryPruneSchema = z17.strictObject({
+var storedDeliverySchema = deliverySchema.extend({ payload: z18.string() });
+var deliveryPruneSchema = z18.strictObject({
   pruned_at: isoDateTimeSchema,
   retention_ms: positiveIntSchema
 });
 var deliveryRecordSchema = deliverySchema.extend({
-  repository: z17.string().nullable(),
+  repository: z18.string().nullable(),
   recorded_at: isoDateTimeSchema,
   pruned: deliveryPruneSchema.nullable()
 });
-var overrideInputSchema = z17.strictObject({
+var overrideInputSchema = z18.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
-  base_ref: z17.string().min(1),
-  by: z17.string().min(1),
-  reason: z17.string().min(1),
-  comment_url: z17.string().nullable(),
+  base_ref: z18.string().min(1),
+  by: z18.string().min(1),
+  reason: z18.string().min(1),
+  comment_url: z18.string().nullable(),
   at: isoDateTimeSchema
 });
 var storedOverrideSchema = overrideInputSchema.extend({ id: positiveIntSchema });
-var mergeCommitObservationSchema = z17.strictObject({
+var mergeCommitObservationSchema = z18.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
   merge_sha: gitShaSchema,
   observed_at: isoDateTimeSchema
 });
-var headObservationSchema = z17.strictObject({
+var headObservationSchema = z18.strictObject({
   repository: repositoryFullNameSchema,
   head_sha: gitShaSchema,
   pull_number: positiveIntSchema,
-  base_ref: z17.string().min(1),
+  base_ref: z18.string().min(1),
   observed_at: isoDateTimeSchema
 });
-var pullRequestSightingSchema = z17.strictObject({
+var pullRequestSightingSchema = z18.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   updated_at: isoDateTimeSchema,
   digest: sha256HexSchema,
   observed_at: isoDateTimeSchema
 });
-var agateCheckRunSchema = z17.strictObject({
+var agateCheckRunSchema = z18.strictObject({
   id: positiveIntSchema,
-  status: z17.string(),
-  conclusion: z17.string().nullable(),
-  title: z17.string().nullable(),
-  summary: z17.string().nullable(),
+  status: z18.string(),
+  conclusion: z18.string().nullable(),
+  title: z18.string().nullable(),
+  summary: z18.string().nullable(),
   startedAt: isoDateTimeSchema.nullable(),
-  externalId: z17.string().nullable()
+  externalId: z18.string().nullable()
 });
-var checkRunEntrySchema = z17.strictObject({
+var checkRunEntrySchema = z18.strictObject({
   repository: repositoryFullNameSchema,
   head_sha: gitShaSchema,
   check: agateCheckRunSchema,
@@ -4445,15 +4471,15 @@ var EntryVersionConflictError = class extends StoreError {
 };
 
 // app/store/validate.ts
-import { z as z18 } from "zod";
+import { z as z19 } from "zod";
 function parseInput(schema, value, what) {
   const result = schema.safeParse(value);
-  if (!result.success) throw new InvalidInputError(what, z18.prettifyError(result.error));
+  if (!result.success) throw new InvalidInputError(what, z19.prettifyError(result.error));
   return result.data;
 }
 function parseRow(schema, value, table, key) {
   const result = schema.safeParse(value);
-  if (!result.success) throw new CorruptRowError(table, key, z18.prettifyError(result.error));
+  if (!result.success) throw new CorruptRowError(table, key, z19.prettifyError(result.error));
   return result.data;
 }
 function toJsonColumn(value) {
@@ -4476,9 +4502,9 @@ function fromJsonColumn(text, table, key, column) {
     throw new CorruptRowError(table, key, `column ${column} is not valid JSON`, { cause: error });
   }
 }
-var enqueueOptionsSchema = z18.strictObject({
-  dedupeKey: z18.string().min(1).optional(),
-  until: z18.enum(["started", "finished"]).default("finished")
+var enqueueOptionsSchema = z19.strictObject({
+  dedupeKey: z19.string().min(1).optional(),
+  until: z19.enum(["started", "finished"]).default("finished")
 });
 function holdsDedupeKey(alias) {
   const c = alias ? `${alias}.` : "";
@@ -4954,29 +4980,29 @@ var DEFAULT_POOL_SIZE = 10;
 var DEFAULT_STATEMENT_TIMEOUT_MS = 3e4;
 var DEFAULT_CONNECT_TIMEOUT_MS = 1e4;
 var MIN_SERVER_VERSION = 12e4;
-var leaseSchema = z19.strictObject({
+var leaseSchema = z20.strictObject({
   jobId: positiveIntSchema,
-  workerId: z19.string().min(1),
+  workerId: z20.string().min(1),
   attempt: positiveIntSchema
 });
-var claimOptionsSchema = z19.strictObject({
-  workerId: z19.string().min(1),
+var claimOptionsSchema = z20.strictObject({
+  workerId: z20.string().min(1),
   leaseMs: positiveIntSchema,
-  kinds: z19.array(z19.string().min(1)).optional()
+  kinds: z20.array(z20.string().min(1)).optional()
 });
-var pruneOptionsSchema = z19.strictObject({
-  retentionMs: z19.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+var pruneOptionsSchema = z20.strictObject({
+  retentionMs: z20.number().int().min(MIN_DELIVERY_RETENTION_MS, {
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
-var markStaleSchema = z19.strictObject({
+var markStaleSchema = z20.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
   at: isoDateTimeSchema
 });
-var schemaNameSchema = z19.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
+var schemaNameSchema = z20.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
 var RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
   r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.override,
   r.decision, r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by,
@@ -5124,8 +5150,8 @@ var PostgresStore = class _PostgresStore {
   // ---- deliveries -------------------------------------------------------------------------------
   async recordDelivery(input) {
     const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z19.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z19.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
+    const payload = parseInput(z20.string(), input.payload, "delivery payload");
+    const jobs = parseInput(z20.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
     if (sha256(payload) !== delivery.payload_sha256) {
       throw new StoreError(
         "payload_mismatch",
@@ -5704,7 +5730,7 @@ var PostgresStore = class _PostgresStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-    const jobs = parseInput(z19.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
     return { entry, event, jobs };
   }
   async #entryRow(on, key, lock = false) {
@@ -5825,7 +5851,7 @@ var PostgresStore = class _PostgresStore {
     );
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
-        z19.looseObject({ event: z19.record(z19.string(), z19.unknown()) }),
+        z20.looseObject({ event: z20.record(z20.string(), z20.unknown()) }),
         row,
         "handoff_entry_events",
         ["event"]
@@ -5882,7 +5908,7 @@ var PostgresStore = class _PostgresStore {
 // app/store/sqlite-store.ts
 import { createHash as createHash3 } from "node:crypto";
 import Database from "better-sqlite3";
-import { z as z20 } from "zod";
+import { z as z21 } from "zod";
 
 // app/store/migrations.ts
 function appendOnly2(table, what) {
@@ -6300,23 +6326,23 @@ function migrate(db, location, now, migrations = MIGRATIONS) {
 
 // app/store/sqlite-store.ts
 var DEFAULT_BUSY_TIMEOUT_MS = 5e3;
-var leaseSchema2 = z20.strictObject({
+var leaseSchema2 = z21.strictObject({
   jobId: positiveIntSchema,
-  workerId: z20.string().min(1),
+  workerId: z21.string().min(1),
   attempt: positiveIntSchema
 });
-var claimOptionsSchema2 = z20.strictObject({
-  workerId: z20.string().min(1),
+var claimOptionsSchema2 = z21.strictObject({
+  workerId: z21.string().min(1),
   leaseMs: positiveIntSchema,
-  kinds: z20.array(z20.string().min(1)).optional()
+  kinds: z21.array(z21.string().min(1)).optional()
 });
-var pruneOptionsSchema2 = z20.strictObject({
-  retentionMs: z20.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+var pruneOptionsSchema2 = z21.strictObject({
+  retentionMs: z21.number().int().min(MIN_DELIVERY_RETENTION_MS, {
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
-var markStaleSchema2 = z20.strictObject({
+var markStaleSchema2 = z21.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
@@ -6495,8 +6521,8 @@ var SqliteStore = class _SqliteStore {
   // ---- deliveries -------------------------------------------------------------------------------
   async recordDelivery(input) {
     const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z20.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
+    const payload = parseInput(z21.string(), input.payload, "delivery payload");
+    const jobs = parseInput(z21.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
     if (sha2562(payload) !== delivery.payload_sha256) {
       throw new StoreError(
         "payload_mismatch",
@@ -7053,7 +7079,7 @@ var SqliteStore = class _SqliteStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
     return { entry, event, jobs };
   }
   #entryRow(key) {
@@ -7160,7 +7186,7 @@ var SqliteStore = class _SqliteStore {
     ).all(key.repository, key.issueNumber);
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
-        z20.looseObject({ event: z20.record(z20.string(), z20.unknown()) }),
+        z21.looseObject({ event: z21.record(z21.string(), z21.unknown()) }),
         row,
         "handoff_entry_events",
         ["event"]
@@ -7846,25 +7872,25 @@ ${tail}`;
 }
 
 // app/evaluator/openai.ts
-import { z as z21 } from "zod";
+import { z as z22 } from "zod";
 var PUBLIC_BASE_URL2 = "https://api.openai.com/v1";
-var completionSchema = z21.object({
-  choices: z21.array(
-    z21.object({
-      message: z21.object({
-        content: z21.string().nullish(),
-        refusal: z21.string().nullish()
+var completionSchema = z22.object({
+  choices: z22.array(
+    z22.object({
+      message: z22.object({
+        content: z22.string().nullish(),
+        refusal: z22.string().nullish()
       }),
-      finish_reason: z21.string().nullish()
+      finish_reason: z22.string().nullish()
     })
   ).min(1),
-  usage: z21.object({
-    prompt_tokens: z21.number().int().nonnegative().nullish(),
-    completion_tokens: z21.number().int().nonnegative().nullish()
+  usage: z22.object({
+    prompt_tokens: z22.number().int().nonnegative().nullish(),
+    completion_tokens: z22.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema2 = z21.object({
-  error: z21.union([z21.object({ message: z21.string() }), z21.string()])
+var errorSchema2 = z22.object({
+  error: z22.union([z22.object({ message: z22.string() }), z22.string()])
 });
 var openaiWire = {
   provider: "openai",
@@ -12232,106 +12258,106 @@ import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 
 // schemas/webhooks.ts
-import { z as z22 } from "zod";
-var repository = z22.object({ full_name: z22.string().regex(/^[^/\s]+\/[^/\s]+$/) });
-var installation = z22.object({ id: z22.number().int().positive() });
-var sha = z22.string().regex(/^[0-9a-f]{40}$/);
-var account = z22.object({ login: z22.string(), type: z22.string().optional() });
-var numbered = z22.object({ number: z22.number().int().positive() });
+import { z as z23 } from "zod";
+var repository = z23.object({ full_name: z23.string().regex(/^[^/\s]+\/[^/\s]+$/) });
+var installation = z23.object({ id: z23.number().int().positive() });
+var sha = z23.string().regex(/^[0-9a-f]{40}$/);
+var account = z23.object({ login: z23.string(), type: z23.string().optional() });
+var numbered = z23.object({ number: z23.number().int().positive() });
 var envelope = {
-  action: z22.string().optional(),
+  action: z23.string().optional(),
   repository,
   installation,
   sender: account.optional()
 };
-var pullRequestEventSchema = z22.object({
+var pullRequestEventSchema = z23.object({
   ...envelope,
-  action: z22.string(),
-  pull_request: z22.object({
-    number: z22.number().int().positive(),
-    head: z22.object({ sha, ref: z22.string().optional() }),
-    base: z22.object({ ref: z22.string(), sha }),
+  action: z23.string(),
+  pull_request: z23.object({
+    number: z23.number().int().positive(),
+    head: z23.object({ sha, ref: z23.string().optional() }),
+    base: z23.object({ ref: z23.string(), sha }),
     // The rest of the pull request as the event showed it: with all of it, a pass can use this
     // view instead of reading the pull request again (app/gate/gather.ts says when).
-    state: z22.string().optional(),
-    draft: z22.boolean().optional(),
+    state: z23.string().optional(),
+    draft: z23.boolean().optional(),
     user: account.nullable().optional(),
-    labels: z22.array(z22.object({ name: z22.string() })).optional(),
-    title: z22.string().optional(),
-    body: z22.string().nullable().optional(),
-    created_at: z22.string().optional(),
-    updated_at: z22.string().optional(),
-    commits: z22.number().int().nonnegative().optional(),
-    additions: z22.number().int().nonnegative().optional(),
-    deletions: z22.number().int().nonnegative().optional(),
-    changed_files: z22.number().int().nonnegative().optional()
+    labels: z23.array(z23.object({ name: z23.string() })).optional(),
+    title: z23.string().optional(),
+    body: z23.string().nullable().optional(),
+    created_at: z23.string().optional(),
+    updated_at: z23.string().optional(),
+    commits: z23.number().int().nonnegative().optional(),
+    additions: z23.number().int().nonnegative().optional(),
+    deletions: z23.number().int().nonnegative().optional(),
+    changed_files: z23.number().int().nonnegative().optional()
   }),
-  changes: z22.object({ base: z22.object({ ref: z22.object({ from: z22.string() }).optional() }).optional() }).optional(),
-  label: z22.object({ name: z22.string() }).optional()
+  changes: z23.object({ base: z23.object({ ref: z23.object({ from: z23.string() }).optional() }).optional() }).optional(),
+  label: z23.object({ name: z23.string() }).optional()
 });
-var pullRequestReviewEventSchema = z22.object({
+var pullRequestReviewEventSchema = z23.object({
   ...envelope,
-  pull_request: z22.object({ number: z22.number().int().positive(), head: z22.object({ sha }) })
+  pull_request: z23.object({ number: z23.number().int().positive(), head: z23.object({ sha }) })
 });
-var checkRunEventSchema = z22.object({
+var checkRunEventSchema = z23.object({
   ...envelope,
-  action: z22.string(),
-  check_run: z22.object({
-    name: z22.string(),
+  action: z23.string(),
+  check_run: z23.object({
+    name: z23.string(),
     head_sha: sha,
-    app: z22.object({ slug: z22.string().optional() }).nullable().optional(),
-    pull_requests: z22.array(numbered),
-    check_suite: z22.object({ head_branch: z22.string().nullable().optional() }).nullable().optional()
+    app: z23.object({ slug: z23.string().optional() }).nullable().optional(),
+    pull_requests: z23.array(numbered),
+    check_suite: z23.object({ head_branch: z23.string().nullable().optional() }).nullable().optional()
   }),
-  requested_action: z22.object({ identifier: z22.string().optional() }).nullable().optional()
+  requested_action: z23.object({ identifier: z23.string().optional() }).nullable().optional()
 });
-var workflowRunEventSchema = z22.object({
+var workflowRunEventSchema = z23.object({
   ...envelope,
-  action: z22.string(),
-  workflow_run: z22.object({
-    id: z22.number().int().positive(),
-    run_attempt: z22.number().int().positive().optional(),
+  action: z23.string(),
+  workflow_run: z23.object({
+    id: z23.number().int().positive(),
+    run_attempt: z23.number().int().positive().optional(),
     head_sha: sha,
-    head_branch: z22.string().nullable().optional(),
-    path: z22.string().optional(),
-    pull_requests: z22.array(numbered)
+    head_branch: z23.string().nullable().optional(),
+    path: z23.string().optional(),
+    pull_requests: z23.array(numbered)
   })
 });
-var workflowJobEventSchema = z22.object({
+var workflowJobEventSchema = z23.object({
   ...envelope,
-  action: z22.string(),
-  workflow_job: z22.object({
-    run_id: z22.number().int().positive(),
-    run_attempt: z22.number().int().positive().optional(),
+  action: z23.string(),
+  workflow_job: z23.object({
+    run_id: z23.number().int().positive(),
+    run_attempt: z23.number().int().positive().optional(),
     head_sha: sha,
-    head_branch: z22.string().nullable().optional(),
-    name: z22.string()
+    head_branch: z23.string().nullable().optional(),
+    name: z23.string()
   })
 });
-var mergeGroupEventSchema = z22.object({
+var mergeGroupEventSchema = z23.object({
   ...envelope,
-  action: z22.string(),
-  merge_group: z22.object({ head_sha: sha, head_ref: z22.string(), base_sha: sha })
+  action: z23.string(),
+  merge_group: z23.object({ head_sha: sha, head_ref: z23.string(), base_sha: sha })
 });
-var issueCommentEventSchema = z22.object({
+var issueCommentEventSchema = z23.object({
   ...envelope,
-  action: z22.string(),
-  issue: z22.object({ number: z22.number().int().positive(), pull_request: z22.unknown().optional() }),
-  comment: z22.object({
-    body: z22.string().nullable().optional(),
-    html_url: z22.string().optional(),
+  action: z23.string(),
+  issue: z23.object({ number: z23.number().int().positive(), pull_request: z23.unknown().optional() }),
+  comment: z23.object({
+    body: z23.string().nullable().optional(),
+    html_url: z23.string().optional(),
     user: account.nullable()
   })
 });
-var issuesEventSchema = z22.object({
+var issuesEventSchema = z23.object({
   ...envelope,
-  action: z22.string(),
-  issue: z22.object({
-    number: z22.number().int().positive(),
-    body: z22.string().nullable().optional(),
-    pull_request: z22.unknown().optional()
+  action: z23.string(),
+  issue: z23.object({
+    number: z23.number().int().positive(),
+    body: z23.string().nullable().optional(),
+    pull_request: z23.unknown().optional()
   }),
-  label: z22.object({ name: z22.string() }).optional()
+  label: z23.object({ name: z23.string() }).optional()
 });
 var ROUTED_EVENTS = {
   pull_request: pullRequestEventSchema,
@@ -13090,34 +13116,34 @@ function startDeliveryRetention(options) {
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve as resolve3 } from "node:path";
-import { z as z23 } from "zod";
+import { z as z24 } from "zod";
 var APP_SETTINGS = "Settings \u2192 Developer settings \u2192 GitHub Apps \u2192 your App";
 var LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 var blankToUndefined = (value) => typeof value === "string" && value.trim() === "" ? void 0 : value;
-var optionalText = z23.preprocess(blankToUndefined, z23.string().optional());
+var optionalText = z24.preprocess(blankToUndefined, z24.string().optional());
 function requiredText(missing) {
-  return z23.preprocess(blankToUndefined, z23.string({ error: missing }));
+  return z24.preprocess(blankToUndefined, z24.string({ error: missing }));
 }
 function wholeNumber(name, min, max, fix, fallback) {
   const invalid2 = (input) => `${name} is ${JSON.stringify(input)}: ${fix}`;
-  return z23.preprocess(
+  return z24.preprocess(
     blankToUndefined,
-    z23.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
+    z24.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
       error: (issue) => invalid2(issue.input)
     }).transform(Number).default(fallback)
   );
 }
 function duration2(name, fix, fallback, minMs = 0) {
   return optionalText.pipe(
-    z23.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
+    z24.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: ${fix}`
     }).transform((text) => parseDuration(text))
   );
 }
 function oneOf(name, values, fallback) {
-  return z23.preprocess(
+  return z24.preprocess(
     blankToUndefined,
-    z23.enum(values, {
+    z24.enum(values, {
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: use one of ${values.join(", ")}, or leave it unset for ${fallback}`
     }).default(fallback)
   );
@@ -13160,7 +13186,7 @@ var evaluatorEnvShape = {
     2
   ),
   AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
-    z23.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
+    z24.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
       error: (issue) => `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`
     })
   )
@@ -13169,12 +13195,12 @@ var appEnvShape = {
   APP_ID: requiredText(
     `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} \u2192 App ID)`
   ).pipe(
-    z23.string().regex(/^[1-9]\d*$/, {
+    z24.string().regex(/^[1-9]\d*$/, {
       error: (issue) => `APP_ID is ${JSON.stringify(issue.input)}, not an App id: set it to the number shown as App ID (${APP_SETTINGS})`
     }).transform(Number)
   ),
   PRIVATE_KEY: optionalText.pipe(
-    z23.string().transform((value, context) => {
+    z24.string().transform((value, context) => {
       const pem = normalizePrivateKey(value);
       if (pem === null) {
         context.issues.push({
@@ -13182,7 +13208,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead"
         });
-        return z23.NEVER;
+        return z24.NEVER;
       }
       const problem = privateKeyProblem(pem);
       if (problem !== null) {
@@ -13191,7 +13217,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: `PRIVATE_KEY looks like a PEM private key, but ${problem}: paste the App's .pem file unchanged, or generate a new key under ${APP_SETTINGS} \u2192 Private keys`
         });
-        return z23.NEVER;
+        return z24.NEVER;
       }
       return pem;
     }).optional()
@@ -13211,12 +13237,12 @@ var appEnvShape = {
   LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
   LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"], "pretty"),
   GHE_HOST: optionalText.pipe(
-    z23.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
+    z24.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
       error: (issue) => `GHE_HOST is ${JSON.stringify(issue.input)}: give the GitHub Enterprise host name only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL`
     }).optional()
   ),
   GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
-  AGATE_DATABASE_URL: optionalText.pipe(z23.string().default(DEFAULT_DATABASE_URL)),
+  AGATE_DATABASE_URL: optionalText.pipe(z24.string().default(DEFAULT_DATABASE_URL)),
   AGATE_DATABASE_POOL: wholeNumber(
     "AGATE_DATABASE_POOL",
     1,
@@ -13257,7 +13283,7 @@ var appEnvShape = {
   ),
   ...evaluatorEnvShape
 };
-var agateEnvSchema = z23.object(appEnvShape).refine(
+var agateEnvSchema = z24.object(appEnvShape).refine(
   (env) => blankToUndefined(env.PRIVATE_KEY) !== void 0 || blankToUndefined(env.PRIVATE_KEY_PATH) !== void 0,
   {
     path: ["PRIVATE_KEY"],
@@ -13271,18 +13297,18 @@ function unregistered(env) {
     (name) => blankToUndefined(env[name]) === void 0
   );
 }
-var setupEnvSchema = z23.object({
+var setupEnvSchema = z24.object({
   PORT: appEnvShape.PORT,
   HOST: appEnvShape.HOST,
   GHE_HOST: appEnvShape.GHE_HOST,
   GHE_PROTOCOL: appEnvShape.GHE_PROTOCOL,
   AGATE_PUBLIC_URL: optionalText.pipe(
-    z23.string().refine(isHttpUrl, {
+    z24.string().refine(isHttpUrl, {
       error: (issue) => `AGATE_PUBLIC_URL is ${JSON.stringify(issue.input)}: give the address GitHub reaches this App at, such as https://agate.example.com`
     }).optional()
   ),
   AGATE_GITHUB_ORG: optionalText.pipe(
-    z23.string().regex(/^[A-Za-z0-9-]+$/, {
+    z24.string().regex(/^[A-Za-z0-9-]+$/, {
       error: (issue) => `AGATE_GITHUB_ORG is ${JSON.stringify(issue.input)}: give the organisation's login, such as my-org`
     }).optional()
   )

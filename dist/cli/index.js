@@ -20160,6 +20160,31 @@ var commandRecordSchema = external_exports.strictObject({
   created_at: isoDateTimeSchema
 });
 
+// schemas/doctor.ts
+var findingStatusSchema = external_exports.enum(["ok", "problem", "could-not-check"]);
+var findingSchema = external_exports.strictObject({
+  check: external_exports.enum([
+    "config",
+    "workflow",
+    "workflow permissions",
+    "required check",
+    "app",
+    "installation"
+  ]),
+  status: findingStatusSchema,
+  /** What was found, one line. */
+  summary: external_exports.string(),
+  /** What to do about it, one line; null when there is nothing to do. */
+  fix: external_exports.string().nullable(),
+  /** Supporting lines (a config's problems), shown indented. */
+  details: external_exports.array(external_exports.string()).optional()
+});
+var doctorReportSchema = external_exports.strictObject({
+  repository: external_exports.string(),
+  default_branch: external_exports.string(),
+  findings: external_exports.array(findingSchema)
+});
+
 // schemas/handoff-file.ts
 var handoffStatusSchema = external_exports.enum(["in-progress", "ready", "blocked"]);
 var handoffFrontMatterSchema = external_exports.strictObject({
@@ -21460,7 +21485,7 @@ var linkedEntryFactSchema = external_exports.strictObject({
 });
 var setupFactSchema = external_exports.strictObject({
   branch: external_exports.string(),
-  status: external_exports.enum(["ok", "problem", "could-not-check"]),
+  status: findingStatusSchema,
   summary: external_exports.string(),
   fix: external_exports.string().nullable(),
   /** When GitHub was read (the App reuses a reading for a while). */
@@ -26233,8 +26258,13 @@ async function doctor(options, env, out) {
     return 2;
   }
   const findings = diagnose(facts);
+  const report2 = doctorReportSchema.parse({
+    repository: facts.repository,
+    default_branch: facts.defaultBranch,
+    findings
+  });
   out.stdout(
-    options.json ? `${JSON.stringify({ repository: facts.repository, default_branch: facts.defaultBranch, findings }, null, 2)}
+    options.json ? `${JSON.stringify(report2, null, 2)}
 ` : renderFindings(`${facts.repository} (default branch ${facts.defaultBranch})`, findings)
   );
   return hasProblem(findings) ? 1 : 0;

@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { doctorReportSchema, type Finding } from "../../schemas/doctor.js";
 import type { RequiredStatusCheck } from "../github/state.js";
 import { useSimulator } from "../github/use-simulator.js";
 
@@ -66,14 +67,6 @@ function token(owner = true): string {
   });
 }
 
-interface Finding {
-  check: string;
-  status: string;
-  summary: string;
-  fix: string | null;
-  details?: string[];
-}
-
 async function doctor(
   args: string[],
   env: Record<string, string> = { GITHUB_TOKEN: token() },
@@ -101,7 +94,9 @@ async function findings(...extra: string[]): Promise<{ code: number; findings: F
     ...extra,
   ]);
   expect(result.stderr).toBe("");
-  const parsed = JSON.parse(result.stdout) as { findings: Finding[] };
+  // What scripts read: the published schema's shape (schemas/doctor-report.schema.json).
+  const parsed = doctorReportSchema.parse(JSON.parse(result.stdout));
+  expect(parsed.repository).toBe(`${sim.owner}/${REPO}`);
   return { code: result.code, findings: parsed.findings };
 }
 
