@@ -150,6 +150,17 @@ export const entryDeadlineJobSchema = z.strictObject({
  */
 export const dashboardJobSchema = z.strictObject({ ...target, trigger: triggerSchema });
 
+/**
+ * A pull request opened, closed or reopened: the entries that name it (their form's "Blocking
+ * pull request") derive their priority from whether it is open, so each unresolved one gets a
+ * pass (app/entries/pull-request-entries.ts).
+ */
+export const pullRequestEntriesJobSchema = z.strictObject({
+  ...target,
+  number: positiveIntSchema,
+  trigger: triggerSchema,
+});
+
 export const JOB_KINDS = {
   pullRequest: "gate.pull_request",
   head: "gate.head",
@@ -161,6 +172,7 @@ export const JOB_KINDS = {
   entry: "entries.entry",
   entryDeadline: "entries.deadline",
   dashboard: "entries.dashboard",
+  pullRequestEntries: "entries.pull_request",
 } as const;
 
 /** The payload schema of each job kind. */
@@ -175,6 +187,7 @@ export const JOB_PAYLOADS = {
   [JOB_KINDS.entry]: entryJobSchema,
   [JOB_KINDS.entryDeadline]: entryDeadlineJobSchema,
   [JOB_KINDS.dashboard]: dashboardJobSchema,
+  [JOB_KINDS.pullRequestEntries]: pullRequestEntriesJobSchema,
 } as const;
 
 export type JobKind = keyof typeof JOB_PAYLOADS;
@@ -186,6 +199,7 @@ export type EvaluatorJob = z.output<typeof evaluatorJobSchema>;
 export type EntryJob = z.output<typeof entryJobSchema>;
 export type EntryDeadlineJob = z.output<typeof entryDeadlineJobSchema>;
 export type DashboardJob = z.output<typeof dashboardJobSchema>;
+export type PullRequestEntriesJob = z.output<typeof pullRequestEntriesJobSchema>;
 
 /** Whether a workflow event can carry evidence under this base config. */
 export function evidenceEventMatters(

@@ -5,6 +5,7 @@
  */
 import { dashboardKey, JOB_KINDS, type JobPayloadInput, type Trigger } from "../../schemas/jobs.js";
 import type { NewJob } from "../../schemas/store.js";
+import type { JobQueue } from "../store/ports/job-queue.js";
 
 export function dashboardJob(repository: string, installation: number, trigger: Trigger): NewJob {
   const payload: JobPayloadInput<"entries.dashboard"> = { repository, installation, trigger };
@@ -13,4 +14,20 @@ export function dashboardJob(repository: string, installation: number, trigger: 
     payload: payload as NewJob["payload"],
     concurrency_key: dashboardKey(repository),
   };
+}
+
+/**
+ * Queues a refresh unless one is already queued for the repository (a refresh reads everything
+ * when it starts, so one queued is enough however many changes arrive before it).
+ */
+export async function queueDashboardRefresh(
+  queue: Pick<JobQueue, "enqueue">,
+  repository: string,
+  installation: number,
+  trigger: Trigger,
+): Promise<void> {
+  await queue.enqueue(dashboardJob(repository, installation, trigger), {
+    dedupeKey: `dashboard:${repository}`,
+    until: "started",
+  });
 }

@@ -16,7 +16,7 @@ import {
   JOB_KINDS,
   type JobPayloadInput,
 } from "../../schemas/jobs.js";
-import { dashboardJob } from "../dashboard/queue.js";
+import { queueDashboardRefresh } from "../dashboard/queue.js";
 import type { AgateCheckRun, GitHubAdapter } from "../github/adapter.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
@@ -109,15 +109,11 @@ export async function applyGatePlan(options: {
       at,
     });
     if (decisionConcernsDashboard(decision.state, facts.prior_records)) {
-      // One refresh queued per repository however many passes decide at once.
-      await store.enqueue(
-        dashboardJob(pr.repository, options.installation, {
-          event: "gate.decision",
-          action: decision.state,
-          delivery_id: null,
-        }),
-        { dedupeKey: `dashboard:${pr.repository}`, until: "started" },
-      );
+      await queueDashboardRefresh(store, pr.repository, options.installation, {
+        event: "gate.decision",
+        action: decision.state,
+        delivery_id: null,
+      });
     }
   }
   if (plan.askEvaluator && !(await evaluatorAlreadyAsked(store, pr, plan.askEvaluator))) {

@@ -2,6 +2,7 @@
  * The handler of every gate job kind, in one table: each payload is parsed with its schema from
  * schemas/jobs.ts, then handled. A kind the route makes without a handler here fails a test.
  */
+
 import {
   JOB_KINDS,
   JOB_PAYLOADS,
@@ -13,6 +14,7 @@ import {
 import { AGATE_VERSION } from "../../schemas/version.js";
 import { handleDashboardJob } from "../dashboard/handlers.js";
 import { handleEntryDeadlineJob, handleEntryJob } from "../entries/handlers.js";
+import { runPullRequestEntriesJob } from "../entries/pull-request-entries.js";
 import { AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
 import type { Runtime } from "../runtime/server.js";
 import type { JobHandler } from "../runtime/worker.js";
@@ -157,6 +159,7 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
   [JOB_KINDS.entry]: (job, deps) => handleEntryJob(job, deps),
   [JOB_KINDS.entryDeadline]: (job, deps) => handleEntryDeadlineJob(job, deps),
   [JOB_KINDS.dashboard]: (job, deps) => handleDashboardJob(job, deps),
+  [JOB_KINDS.pullRequestEntries]: (job, deps) => runPullRequestEntriesJob(job, deps),
 };
 
 /** Every job kind the App handles; the router may enqueue only these (a test holds it to that). */

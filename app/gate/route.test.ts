@@ -55,7 +55,7 @@ const pullRequest = (action: string, extra: object = {}) => ({
 });
 
 describe("defaultRoute: a delivery becomes jobs, one per target", () => {
-  it("a pull request event is one pass of that pull request, keyed by it, naming its head and base; closed is none", () => {
+  it("a pull request event is one pass of that pull request, keyed by it, naming its head and base; closed is no pass", () => {
     expect(route("pull_request", pullRequest("synchronize"))).toEqual([
       {
         kind: JOB_KINDS.pullRequest,
@@ -63,7 +63,18 @@ describe("defaultRoute: a delivery becomes jobs, one per target", () => {
         concurrency_key: "o/r#4",
       },
     ]);
-    expect(route("pull_request", pullRequest("closed"))).toEqual([]);
+    // Opened, closed and reopened also reach the entries that name the pull request (their
+    // priority is whether it is open); closing it needs no gate pass.
+    const entries = {
+      kind: JOB_KINDS.pullRequestEntries,
+      payload: expect.objectContaining({ number: 4, trigger: expect.anything() }),
+      concurrency_key: "o/r#4",
+    };
+    expect(route("pull_request", pullRequest("closed"))).toEqual([entries]);
+    expect(route("pull_request", pullRequest("reopened")).map((j) => j.kind)).toEqual([
+      JOB_KINDS.pullRequestEntries,
+      JOB_KINDS.pullRequest,
+    ]);
     const review = { action: "submitted", pull_request: { number: 5, head: { sha: SHA } } };
     expect(route("pull_request_review", review)[0]?.concurrency_key).toBe("o/r#5");
   });

@@ -63,6 +63,13 @@ function jobMaker(
         { repository, installation, head_sha: sha, trigger, ...extra },
         headKey(repository, sha),
       ),
+    /** The entries naming this pull request re-derive their priority (it opened or closed). */
+    pullRequestEntries: (number: number) =>
+      job(
+        JOB_KINDS.pullRequestEntries,
+        { repository, installation, number, trigger },
+        pullRequestKey(repository, number),
+      ),
     mergeGroup: (
       sha: string,
       ref: string,
@@ -145,10 +152,16 @@ const VIEW_ACTIONS = new Set(["opened", "reopened", "synchronize"]);
 /** Each routed event's jobs, from its parsed payload. */
 const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
   pull_request: (e, make) => {
-    if (e.action === "closed") return [];
+    if (e.action === "closed") return [make.pullRequestEntries(e.pull_request.number)];
     const labelChange = e.action === "labeled" || e.action === "unlabeled";
     const from = e.changes?.base?.ref?.from;
+    // An entry that names this pull request is `agate:blocking` while it is open.
+    const entries =
+      e.action === "opened" || e.action === "reopened"
+        ? [make.pullRequestEntries(e.pull_request.number)]
+        : [];
     return [
+      ...entries,
       make.pullRequest(e.pull_request.number, {
         head_sha: e.pull_request.head.sha,
         base_sha: e.pull_request.base.sha,

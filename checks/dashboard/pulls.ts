@@ -42,16 +42,21 @@ const CATEGORY: Partial<Record<DecisionState, PullCategory>> = {
  * state, or the newest earlier record had it there (it leaves the list). A pass that decides
  * pending after pending changes nothing the dashboard shows and costs it no refresh.
  */
+/** Whether the dashboard lists a pull request whose live head's newest decision is `state`. */
+export function listedOnDashboard(state: DecisionState): boolean {
+  return CATEGORY[state] !== undefined;
+}
+
 export function decisionConcernsDashboard(
   state: DecisionState,
   priorRecords: readonly { id: number; state: DecisionState }[],
 ): boolean {
-  if (CATEGORY[state]) return true;
+  if (listedOnDashboard(state)) return true;
   const newest = priorRecords.reduce<{ id: number; state: DecisionState } | null>(
     (a, r) => (a === null || r.id > a.id ? r : a),
     null,
   );
-  return newest !== null && CATEGORY[newest.state] !== undefined;
+  return newest !== null && listedOnDashboard(newest.state);
 }
 
 /**

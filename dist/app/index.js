@@ -1080,6 +1080,11 @@ var entryDeadlineJobSchema = z12.strictObject({
   deadline_at: z12.iso.datetime({ offset: true })
 });
 var dashboardJobSchema = z12.strictObject({ ...target, trigger: triggerSchema });
+var pullRequestEntriesJobSchema = z12.strictObject({
+  ...target,
+  number: positiveIntSchema,
+  trigger: triggerSchema
+});
 var JOB_KINDS = {
   pullRequest: "gate.pull_request",
   head: "gate.head",
@@ -1090,7 +1095,8 @@ var JOB_KINDS = {
   evaluator: "gate.evaluator",
   entry: "entries.entry",
   entryDeadline: "entries.deadline",
-  dashboard: "entries.dashboard"
+  dashboard: "entries.dashboard",
+  pullRequestEntries: "entries.pull_request"
 };
 var JOB_PAYLOADS = {
   [JOB_KINDS.pullRequest]: pullRequestJobSchema,
@@ -1102,7 +1108,8 @@ var JOB_PAYLOADS = {
   [JOB_KINDS.evaluator]: evaluatorJobSchema,
   [JOB_KINDS.entry]: entryJobSchema,
   [JOB_KINDS.entryDeadline]: entryDeadlineJobSchema,
-  [JOB_KINDS.dashboard]: dashboardJobSchema
+  [JOB_KINDS.dashboard]: dashboardJobSchema,
+  [JOB_KINDS.pullRequestEntries]: pullRequestEntriesJobSchema
 };
 function evidenceEventMatters(event) {
   return (config) => (event.workflow === null || event.workflow === config.evidence.workflow) && (event.job === null || event.job === config.evidence.job);
@@ -1792,13 +1799,16 @@ var CATEGORY = {
   stalled: "stalled",
   capped: "capped"
 };
+function listedOnDashboard(state) {
+  return CATEGORY[state] !== void 0;
+}
 function decisionConcernsDashboard(state, priorRecords) {
-  if (CATEGORY[state]) return true;
+  if (listedOnDashboard(state)) return true;
   const newest = priorRecords.reduce(
     (a, r) => a === null || r.id > a.id ? r : a,
     null
   );
-  return newest !== null && CATEGORY[newest.state] !== void 0;
+  return newest !== null && listedOnDashboard(newest.state);
 }
 function dashboardPull(pull, records) {
   const own = records.filter((r) => r.head_sha === pull.head_sha && r.stale === null).sort((a, b) => a.id - b.id);
@@ -2715,6 +2725,12 @@ function dashboardJob(repository2, installation2, trigger) {
     concurrency_key: dashboardKey(repository2)
   };
 }
+async function queueDashboardRefresh(queue, repository2, installation2, trigger) {
+  await queue.enqueue(dashboardJob(repository2, installation2, trigger), {
+    dedupeKey: `dashboard:${repository2}`,
+    until: "started"
+  });
+}
 
 // app/gate/entry-link.ts
 function linkedPullRequestJobs(before, after, installation2) {
@@ -3445,6 +3461,43 @@ async function handleEntryJob(job2, deps) {
 }
 function handleEntryDeadlineJob(job2, deps) {
   return runEntryDeadlineJob(job2, { store: deps.store });
+}
+
+// app/entries/pull-request-entries.ts
+async function runPullRequestEntriesJob(job2, deps) {
+  const entries = (await deps.store.listEntries({ repository: job2.repository })).filter(
+    (entry) => entry.fields.blocking_pull === job2.number && entry.state !== "resolved"
+  );
+  for (const entry of entries) {
+    const payload = {
+      repository: job2.repository,
+      installation: job2.installation,
+      issue_number: entry.issue_number,
+      trigger: job2.trigger
+    };
+    await deps.store.enqueue({
+      kind: JOB_KINDS.entry,
+      payload,
+      concurrency_key: entryKey(job2.repository, entry.issue_number)
+    });
+  }
+  let dashboard = "";
+  if (job2.trigger.action === "closed") {
+    const records = await deps.store.listRecords({
+      repository: job2.repository,
+      pullNumber: job2.number
+    });
+    const newest = records.reduce(
+      (a, r) => a === null || r.id > a.id ? r : a,
+      null
+    );
+    if (newest && listedOnDashboard(newest.decision.state)) {
+      await queueDashboardRefresh(deps.store, job2.repository, job2.installation, job2.trigger);
+      dashboard = "; dashboard refresh queued";
+    }
+  }
+  const which = entries.map((entry) => `#${entry.issue_number}`).join(", ");
+  return `${job2.repository}#${job2.number} ${job2.trigger.event}.${job2.trigger.action ?? ""}: ${entries.length} entries name it${which ? ` (${which}), passes queued` : ""}${dashboard}`;
 }
 
 // app/gate/bounded-map.ts
@@ -11693,14 +11746,11 @@ async function applyGatePlan(options) {
       at
     });
     if (decisionConcernsDashboard(decision.state, facts.prior_records)) {
-      await store.enqueue(
-        dashboardJob(pr.repository, options.installation, {
-          event: "gate.decision",
-          action: decision.state,
-          delivery_id: null
-        }),
-        { dedupeKey: `dashboard:${pr.repository}`, until: "started" }
-      );
+      await queueDashboardRefresh(store, pr.repository, options.installation, {
+        event: "gate.decision",
+        action: decision.state,
+        delivery_id: null
+      });
     }
   }
   if (plan.askEvaluator && !await evaluatorAlreadyAsked(store, pr, plan.askEvaluator)) {
@@ -12193,7 +12243,8 @@ var GATE_HANDLERS = {
   },
   [JOB_KINDS.entry]: (job2, deps) => handleEntryJob(job2, deps),
   [JOB_KINDS.entryDeadline]: (job2, deps) => handleEntryDeadlineJob(job2, deps),
-  [JOB_KINDS.dashboard]: (job2, deps) => handleDashboardJob(job2, deps)
+  [JOB_KINDS.dashboard]: (job2, deps) => handleDashboardJob(job2, deps),
+  [JOB_KINDS.pullRequestEntries]: (job2, deps) => runPullRequestEntriesJob(job2, deps)
 };
 var HANDLED_KINDS = Object.keys(GATE_HANDLERS);
 async function runGateJob(kind, payload, deps) {
@@ -12431,6 +12482,12 @@ function jobMaker(envelope2, event, deliveryId) {
       { repository: repository2, installation: installation2, head_sha: sha2, trigger, ...extra },
       headKey(repository2, sha2)
     ),
+    /** The entries naming this pull request re-derive their priority (it opened or closed). */
+    pullRequestEntries: (number) => job(
+      JOB_KINDS.pullRequestEntries,
+      { repository: repository2, installation: installation2, number, trigger },
+      pullRequestKey(repository2, number)
+    ),
     mergeGroup: (sha2, ref, baseSha, onlyIfApp = null) => job(
       JOB_KINDS.mergeGroup,
       {
@@ -12482,10 +12539,12 @@ function viewOf(e, repository2) {
 var VIEW_ACTIONS = /* @__PURE__ */ new Set(["opened", "reopened", "synchronize"]);
 var ROUTES = {
   pull_request: (e, make) => {
-    if (e.action === "closed") return [];
+    if (e.action === "closed") return [make.pullRequestEntries(e.pull_request.number)];
     const labelChange = e.action === "labeled" || e.action === "unlabeled";
     const from = e.changes?.base?.ref?.from;
+    const entries = e.action === "opened" || e.action === "reopened" ? [make.pullRequestEntries(e.pull_request.number)] : [];
     return [
+      ...entries,
       make.pullRequest(e.pull_request.number, {
         head_sha: e.pull_request.head.sha,
         base_sha: e.pull_request.base.sha,

@@ -345,7 +345,7 @@ describe("labels and open/closed are a projection", () => {
     expect(replies("p2", n).at(-1)).toContain("it is reopened");
   });
 
-  it("priority is derived: blocking while the entry's pull request is open, background once resolved", async () => {
+  it("priority is derived: blocking while the entry's pull request is open (following its closing and reopening), background once resolved", async () => {
     await h.repo("p3", CONFIG());
     await h.sim.pushCommit({ repo: "p3", branch: "codex/x", files: { "a.txt": "a\n" } });
     const pull = await h.sim.openPullRequest({
@@ -356,6 +356,13 @@ describe("labels and open/closed are a projection", () => {
     });
     await h.work();
     const n = await h.openEntry("p3", ENTRY_FORM({ pull: `#${pull.number}` }));
+    expect(labels("p3", n)).toEqual(["agate:blocking", "agate:open"]);
+    // Nobody waits on a closed pull request: the entry follows it, both ways.
+    await h.sim.setPullRequestState({ repo: "p3", number: pull.number, state: "closed" });
+    await h.work();
+    expect(labels("p3", n)).toEqual(["agate:background", "agate:open"]);
+    await h.sim.setPullRequestState({ repo: "p3", number: pull.number, state: "open" });
+    await h.work();
     expect(labels("p3", n)).toEqual(["agate:blocking", "agate:open"]);
     await h.comment("p3", n, "/claim", "agent-b");
     await h.comment("p3", n, "/answer 5433", "agent-b");

@@ -101,5 +101,10 @@ describe("progress per pull request", { timeout: 120_000 }, () => {
     await gate.ci(repo, branch, more);
     expect(gate.gateCheck(repo, more)).toMatchObject({ conclusion: "failure" });
     expect(gate.gateCheck(repo, more)?.output?.title).toContain("Capped on");
+
+    // Closed, it needs nobody: it leaves the dashboard.
+    await gate.sim.setPullRequestState({ repo, number, state: "closed" });
+    await gate.processDeliveries();
+    expect(parked(repo, "Capped pull requests")).not.toContain(`#${number} `);
   });
 });
