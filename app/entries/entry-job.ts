@@ -10,7 +10,6 @@ import { parseEntryForm } from "../../checks/entries/form.js";
 import {
   applyCommand,
   applyDeadline,
-  closeEscalated,
   type EntryStep,
   type EscalationRules,
   needsMaintainerTest,
@@ -198,14 +197,6 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
         { command, actor: comment.login, comment_id: comment.id, at, maintainer },
         await rules(),
       );
-      if (step) entry = await save(entry, step);
-    }
-  }
-  // A maintainer closing an escalated entry decides it; anyone else's close leaves it escalated.
-  const close = job.state_change;
-  if (close?.action === "closed" && entry.state === "escalated" && issue.state === "closed") {
-    if (await deps.isMaintainer(close.by, (await rules()).maintainers)) {
-      const step = closeEscalated(entry, close.by, deps.now());
       if (step) entry = await save(entry, step);
     }
   }

@@ -3,7 +3,7 @@
  * "Blocking pull request") gets a pass, which reads whether the pull request is open and derives
  * the entry's priority label from it (`agate:blocking` while an agent waits on it, else
  * `agate:background`). A pull request the dashboard lists (its newest decision escalated,
- * stalled or capped) that closes queues the dashboard's refresh, so it leaves the list. Reads
+ * stalled or capped) that closes or reopens queues the dashboard's refresh. Reads
  * only agate's database; each queued job makes its own calls.
  */
 
@@ -44,7 +44,9 @@ export async function runPullRequestEntriesJob(
     });
   }
   let dashboard = "";
-  if (job.trigger.action === "closed") {
+  // Closing takes a listed pull request off the dashboard; reopening it puts it back (a pass
+  // that decides the same again stores nothing, so the gate would not queue the refresh).
+  if (job.trigger.action === "closed" || job.trigger.action === "reopened") {
     const records = await deps.store.listRecords({
       repository: job.repository,
       pullNumber: job.number,

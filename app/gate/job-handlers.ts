@@ -140,7 +140,7 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
       octokitFor: deps.octokitFor,
       appSlug: deps.appSlug,
     });
-    return `reconcile: queued ${queued} gate passes of open pull requests in ${repositories} repositories`;
+    return `reconcile: queued gate passes for ${queued} open pull requests in ${repositories} repositories (a pass already waiting counts)`;
   },
   [JOB_KINDS.evaluator]: async (job, deps) => {
     const { github } = await adapterFor(deps, job.repository, job.installation);
@@ -213,7 +213,18 @@ export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
       { dedupeKey: RECONCILE, until: "started" },
     );
   };
-  void scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5_000)));
+  // The first pass is queued at start; a database that does not answer yet is tried again
+  // (an unhandled rejection here would end the process).
+  const scheduleFirst = (delayMs: number): void => {
+    scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5_000))).catch((error) => {
+      runtime.log.error(
+        { err: error },
+        `reconcile: could not queue the first pass; again in ${delayMs / 1000} s`,
+      );
+      setTimeout(() => scheduleFirst(Math.min(delayMs * 2, 300_000)), delayMs).unref();
+    });
+  };
+  scheduleFirst(5_000);
 
   const handlers = {} as Record<JobKind, JobHandler>;
   for (const kind of HANDLED_KINDS) {

@@ -35,8 +35,8 @@ export async function reconcileOnce(
         number,
         trigger: { event: JOB_KINDS.reconcile, action: null, delivery_id: null },
       };
-      // A pass already queued for this pull request (by another replica's reconcile or a
-      // webhook) is enough: the key is released when a pass starts, so it reads fresh state.
+      // A pass this or another replica's reconcile queued that has not started yet is enough:
+      // the key is released when a pass starts, so a later one always reads fresh state.
       await deps.store.enqueue(
         {
           kind: JOB_KINDS.pullRequest,
@@ -49,7 +49,7 @@ export async function reconcileOnce(
     }
   }
   deps.log?.(
-    `reconcile: queued ${queued} gate passes of open pull requests in ${repositories} repositories`,
+    `reconcile: queued gate passes for ${queued} open pull requests in ${repositories} repositories (a pass already waiting counts)`,
   );
   return { repositories, queued };
 }

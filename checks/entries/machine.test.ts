@@ -5,7 +5,6 @@ import { type EntryCommand, parseEntryCommand } from "./commands.js";
 import {
   applyCommand,
   applyDeadline,
-  closeEscalated,
   type EntryStep,
   type EscalationRules,
   entryPriority,
@@ -231,13 +230,21 @@ describe("applyCommand", () => {
     expect(needsMaintainerTest(fresh(), { kind: "block", why: "x" }, "boss")).toBe(true);
   });
 
-  it("a maintainer's close decides an escalated entry; on any other state it is no step", () => {
-    const escalated = say(fresh(), "agent-a", "/escalate scope is this ours?", 1).entry;
-    const closed = closeEscalated(escalated, "boss", at(2));
-    expect(closed?.entry.state).toBe("resolved");
-    expect(closed?.event).toMatchObject({ kind: "answered", actor: "boss", comment_id: null });
-    expect(closeEscalated(stored(closed as EntryStep, 9), "boss", at(3))).toBeNull();
-    expect(closeEscalated(fresh(), "boss", at(3))).toBeNull();
+  it("the entry's own author or owner never decides its escalation, even when they count as maintainers", () => {
+    const claimed = say(fresh(), "agent-b", "/claim", 1).entry;
+    const escalated = say(claimed, "agent-b", "/escalate money a paid plan?", 2).entry;
+    expect(escalated.state).toBe("escalated");
+    for (const [actor, m] of [
+      ["agent-a", 3],
+      ["Agent-B", 4],
+    ] as const) {
+      expect(needsMaintainerTest(escalated, { kind: "answer", text: "yes" }, actor)).toBe(false);
+      // Listed as a maintainer, with write access: still the author or the owner.
+      const s = say(escalated, actor, "/answer yes, buy it", m, RULES, ["agent-a", "agent-b"]);
+      expect(s.entry.state).toBe("escalated");
+      expect(s.step.event.kind).toBe("refused");
+    }
+    expect(say(escalated, "boss", "/answer no", 5, RULES, ["boss"]).entry.state).toBe("resolved");
   });
 
   it("terminal states refuse every command", () => {

@@ -161,7 +161,10 @@ export function needsMaintainerTest(
   command: EntryCommand,
   actor: string,
 ): boolean {
-  if (command.kind === "answer") return entry.state === "escalated";
+  // The entry's own author and owner never decide its escalation, whatever their access.
+  if (command.kind === "answer") {
+    return entry.state === "escalated" && !same(actor, entry.author) && !same(actor, entry.owner);
+  }
   if (command.kind !== "block" && command.kind !== "escalate") return false;
   return !isTerminal(entry.state) && !same(actor, entry.author) && !same(actor, entry.owner);
 }
@@ -179,7 +182,13 @@ function decide(
   rules: EscalationRules,
 ): Change {
   // An escalation waits for a maintainer's decision, which is the one thing that ends it.
-  if (entry.state === "escalated" && command.kind === "answer" && maintainer) {
+  if (
+    entry.state === "escalated" &&
+    command.kind === "answer" &&
+    maintainer &&
+    !same(actor, entry.author) &&
+    !same(actor, entry.owner)
+  ) {
     return {
       kind: "answered",
       reason: `decided by the maintainer ${actor}`,
@@ -296,22 +305,6 @@ export function applyCommand(
   const maintainer = input.maintainer ?? false;
   const change = decide(entry, input.command, input.actor, maintainer, input.at, rules);
   return step(entry, change, input.actor, input.comment_id, input.at);
-}
-
-/**
- * A maintainer closed an escalated entry by hand: that is the decision (the App checked that the
- * closer is a maintainer and that the issue is still closed). Null for any other state, so a
- * redelivered close changes nothing.
- */
-export function closeEscalated(entry: HandoffEntry, actor: string, at: Date): EntryStep | null {
-  if (entry.state !== "escalated") return null;
-  const change: Change = {
-    kind: "answered",
-    reason: `closed by the maintainer ${actor}`,
-    reply: say.closedByMaintainer(entry, actor),
-    next: { state: "resolved" },
-  };
-  return step(entry, change, actor, null, at);
 }
 
 /**

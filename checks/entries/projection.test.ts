@@ -35,10 +35,11 @@ describe("entry labels", () => {
     expect(commandForLabel("agate:blocking")).toContain("derived");
   });
 
-  it("resolved and blocked are closed, open and claimed open, escalated left to a maintainer", () => {
+  it("resolved and blocked are closed; open, claimed and escalated open", () => {
     expect(issueStateFor("resolved")).toEqual({ state: "closed", reason: "completed" });
     expect(issueStateFor("blocked")).toEqual({ state: "closed", reason: "not_planned" });
     expect(issueStateFor("claimed")).toEqual({ state: "open" });
-    expect(issueStateFor("escalated")).toBeNull();
+    // Closing never decides an escalation: it stays open for the maintainer's /answer.
+    expect(issueStateFor("escalated")).toEqual({ state: "open" });
   });
 });

@@ -58,8 +58,9 @@ export function planEntryLabels(
 
 /**
  * Whether the issue must be open or closed in this state: resolved and blocked are closed
- * (blocked as not planned), open and claimed are open; an escalated entry is a maintainer's to
- * close or keep open.
+ * (blocked as not planned); open, claimed and escalated are open. An escalated entry closed by
+ * hand is reopened: closing never decides it (a merged pull request's closing keyword closes
+ * issues too, in the merger's name), only a maintainer's `/answer` does.
  */
 export function issueStateFor(
   state: HandoffEntryState,
@@ -67,13 +68,12 @@ export function issueStateFor(
   switch (state) {
     case "open":
     case "claimed":
+    case "escalated":
       return { state: "open" };
     case "resolved":
       return { state: "closed", reason: "completed" };
     case "blocked":
       return { state: "closed", reason: "not_planned" };
-    case "escalated":
-      return null;
   }
 }
 

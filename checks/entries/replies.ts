@@ -75,12 +75,8 @@ export function invalid(problem: string): string {
 
 export function terminal(entry: HandoffEntry): string {
   return entry.state === "escalated"
-    ? "Refused: this entry is **escalated**; only a maintainer's decision ends it (a maintainer comments `/answer <the decision>`)."
+    ? "Refused: this entry is **escalated**; only a maintainer's decision ends it (a maintainer who is neither its author nor its owner comments `/answer <the decision>`)."
     : `Refused: this entry is **${entry.state}**, which is final; nothing changes it now. For a new question, open a new entry.`;
-}
-
-export function closedByMaintainer(entry: HandoffEntry, maintainer: string): string {
-  return `**Resolved**: the maintainer ${who(maintainer)} closed this escalated entry, which ends it. ${who(entry.author)}: the decision is whatever they wrote here; without one, do not go ahead with what needed it.`;
 }
 
 export function decided(entry: HandoffEntry, maintainer: string): string {
@@ -149,6 +145,8 @@ export function labelPutBack(input: {
 
 export function closedPutBack(input: { by: string; state: string; reopened: boolean }): string {
   return input.reopened
-    ? `${who(input.by)} closed this entry while it is **${input.state}**; it is reopened. To end it, the owner comments ${COMMAND_USAGE.answer}, or anyone involved ${COMMAND_USAGE.block}.`
+    ? input.state === "escalated"
+      ? `${who(input.by)} closed this entry while it is **escalated**; it is reopened. Closing never decides an escalation (a closing keyword in a merged pull request would close it too): a maintainer decides it with ${COMMAND_USAGE.answer}.`
+      : `${who(input.by)} closed this entry while it is **${input.state}**; it is reopened. To end it, the owner comments ${COMMAND_USAGE.answer}, or anyone involved ${COMMAND_USAGE.block}.`
     : `${who(input.by)} reopened this entry, but it is **${input.state}**, which is final; it is closed again. For a new question, open a new entry.`;
 }

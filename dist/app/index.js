@@ -2379,10 +2379,7 @@ function invalid(problem) {
   return `Refused: ${problem}.`;
 }
 function terminal(entry) {
-  return entry.state === "escalated" ? "Refused: this entry is **escalated**; only a maintainer's decision ends it (a maintainer comments `/answer <the decision>`)." : `Refused: this entry is **${entry.state}**, which is final; nothing changes it now. For a new question, open a new entry.`;
-}
-function closedByMaintainer(entry, maintainer) {
-  return `**Resolved**: the maintainer ${who2(maintainer)} closed this escalated entry, which ends it. ${who2(entry.author)}: the decision is whatever they wrote here; without one, do not go ahead with what needed it.`;
+  return entry.state === "escalated" ? "Refused: this entry is **escalated**; only a maintainer's decision ends it (a maintainer who is neither its author nor its owner comments `/answer <the decision>`)." : `Refused: this entry is **${entry.state}**, which is final; nothing changes it now. For a new question, open a new entry.`;
 }
 function decided(entry, maintainer) {
   return `**Resolved** by the maintainer ${who2(maintainer)}: the decision is the comment above. ${who2(entry.author)} can go on with it. Closing.`;
@@ -2416,7 +2413,7 @@ function labelPutBack(input) {
   return `The label \`${input.label}\` was ${input.action === "labeled" ? "added" : "removed"} by ${who2(input.by)} and is put back: labels show the entry's state (**${input.state}**), which only commands change. ${input.command}`;
 }
 function closedPutBack(input) {
-  return input.reopened ? `${who2(input.by)} closed this entry while it is **${input.state}**; it is reopened. To end it, the owner comments ${COMMAND_USAGE.answer}, or anyone involved ${COMMAND_USAGE.block}.` : `${who2(input.by)} reopened this entry, but it is **${input.state}**, which is final; it is closed again. For a new question, open a new entry.`;
+  return input.reopened ? input.state === "escalated" ? `${who2(input.by)} closed this entry while it is **escalated**; it is reopened. Closing never decides an escalation (a closing keyword in a merged pull request would close it too): a maintainer decides it with ${COMMAND_USAGE.answer}.` : `${who2(input.by)} closed this entry while it is **${input.state}**; it is reopened. To end it, the owner comments ${COMMAND_USAGE.answer}, or anyone involved ${COMMAND_USAGE.block}.` : `${who2(input.by)} reopened this entry, but it is **${input.state}**, which is final; it is closed again. For a new question, open a new entry.`;
 }
 
 // checks/entries/machine.ts
@@ -2504,13 +2501,15 @@ function claimEnded2(entry, how, at, rules) {
   };
 }
 function needsMaintainerTest(entry, command, actor) {
-  if (command.kind === "answer") return entry.state === "escalated";
+  if (command.kind === "answer") {
+    return entry.state === "escalated" && !same(actor, entry.author) && !same(actor, entry.owner);
+  }
   if (command.kind !== "block" && command.kind !== "escalate") return false;
   return !isTerminal(entry.state) && !same(actor, entry.author) && !same(actor, entry.owner);
 }
 var mayPark = (entry, actor, maintainer) => same(actor, entry.author) || same(actor, entry.owner) || maintainer;
 function decide(entry, command, actor, maintainer, at, rules) {
-  if (entry.state === "escalated" && command.kind === "answer" && maintainer) {
+  if (entry.state === "escalated" && command.kind === "answer" && maintainer && !same(actor, entry.author) && !same(actor, entry.owner)) {
     return {
       kind: "answered",
       reason: `decided by the maintainer ${actor}`,
@@ -2609,16 +2608,6 @@ function applyCommand(entry, input, rules) {
   const change = decide(entry, input.command, input.actor, maintainer, input.at, rules);
   return step(entry, change, input.actor, input.comment_id, input.at);
 }
-function closeEscalated(entry, actor, at) {
-  if (entry.state !== "escalated") return null;
-  const change = {
-    kind: "answered",
-    reason: `closed by the maintainer ${actor}`,
-    reply: closedByMaintainer(entry, actor),
-    next: { state: "resolved" }
-  };
-  return step(entry, change, actor, null, at);
-}
 function applyDeadline(entry, at, rules) {
   const due = entry.deadline;
   if (!due || at.getTime() < Date.parse(due.at)) return null;
@@ -2690,13 +2679,12 @@ function issueStateFor(state) {
   switch (state) {
     case "open":
     case "claimed":
+    case "escalated":
       return { state: "open" };
     case "resolved":
       return { state: "closed", reason: "completed" };
     case "blocked":
       return { state: "closed", reason: "not_planned" };
-    case "escalated":
-      return null;
   }
 }
 function commandForLabel(label) {
@@ -3334,13 +3322,6 @@ async function runEntryJob(job2, deps) {
       if (step2) entry = await save(entry, step2);
     }
   }
-  const close = job2.state_change;
-  if (close?.action === "closed" && entry.state === "escalated" && issue.state === "closed") {
-    if (await deps.isMaintainer(close.by, (await rules()).maintainers)) {
-      const step2 = closeEscalated(entry, close.by, deps.now());
-      if (step2) entry = await save(entry, step2);
-    }
-  }
   entry = await deadlines(entry, deps.now());
   const projected = await project(deps, entry, issue, job2, comments);
   const posted = await postReplies(deps, entry, comments);
@@ -3482,7 +3463,7 @@ async function runPullRequestEntriesJob(job2, deps) {
     });
   }
   let dashboard = "";
-  if (job2.trigger.action === "closed") {
+  if (job2.trigger.action === "closed" || job2.trigger.action === "reopened") {
     const records = await deps.store.listRecords({
       repository: job2.repository,
       pullNumber: job2.number
@@ -11985,7 +11966,7 @@ async function reconcileOnce(deps) {
     }
   }
   deps.log?.(
-    `reconcile: queued ${queued} gate passes of open pull requests in ${repositories} repositories`
+    `reconcile: queued gate passes for ${queued} open pull requests in ${repositories} repositories (a pass already waiting counts)`
   );
   return { repositories, queued };
 }
@@ -12225,7 +12206,7 @@ var GATE_HANDLERS = {
       octokitFor: deps.octokitFor,
       appSlug: deps.appSlug
     });
-    return `reconcile: queued ${queued} gate passes of open pull requests in ${repositories} repositories`;
+    return `reconcile: queued gate passes for ${queued} open pull requests in ${repositories} repositories (a pass already waiting counts)`;
   },
   [JOB_KINDS.evaluator]: async (job2, deps) => {
     const { github } = await adapterFor(deps, job2.repository, job2.installation);
@@ -12287,7 +12268,16 @@ function gateJobHandlers(runtime) {
       { dedupeKey: RECONCILE, until: "started" }
     );
   };
-  void scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5e3)));
+  const scheduleFirst = (delayMs) => {
+    scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5e3))).catch((error) => {
+      runtime.log.error(
+        { err: error },
+        `reconcile: could not queue the first pass; again in ${delayMs / 1e3} s`
+      );
+      setTimeout(() => scheduleFirst(Math.min(delayMs * 2, 3e5)), delayMs).unref();
+    });
+  };
+  scheduleFirst(5e3);
   const handlers = {};
   for (const kind of HANDLED_KINDS) {
     handlers[kind] = async (job2) => {

@@ -92,25 +92,34 @@ describe("the triage dashboard", () => {
     expect(h.log.at(-1)).toMatch(/dashboard: #\d+ unchanged/);
   });
 
-  it("a maintainer closing an escalated entry decides it and takes it off; anyone else's close does not", async () => {
+  it("closing an escalated entry decides nothing, whoever closes it (a merged pull request's closing keyword would too): it is reopened and stays listed until a maintainer's /answer", async () => {
     await h.repo("d4", CONFIG);
     const n = await h.openEntry("d4", ENTRY_FORM({}));
     await h.comment("d4", n, "/escalate credentials the deploy key expired", "agent-a");
-    const setState = async (login: string, state: "open" | "closed") => {
+    const close = async (login: string) => {
       const repo = h.sim.repository({ repo: "d4" });
-      await h.sim.world.updateIssue(repo, h.issue("d4", n), h.sim.world.account(login), { state });
+      await h.sim.world.updateIssue(repo, h.issue("d4", n), h.sim.world.account(login), {
+        state: "closed",
+      });
       await h.work();
     };
     const stateOf = async () =>
       (await h.store.getEntry({ repository: "agate-dev/d4", issueNumber: n }))?.state;
-    await setState("agent-a", "closed");
+    for (const login of ["agent-a", "boss"]) {
+      await close(login);
+      expect(await stateOf()).toBe("escalated");
+      expect(h.issue("d4", n).state).toBe("open");
+      expect(h.agateComments("d4", n).at(-1)?.body).toContain(
+        "Closing never decides an escalation",
+      );
+      expect(section(dashboard("d4").body ?? "", "Escalated entries")).toContain(`#${n} `);
+    }
+    // The author, even listed as a maintainer, cannot decide it; boss can.
+    await h.comment("d4", n, "/answer rotate it yourself", "agent-a");
     expect(await stateOf()).toBe("escalated");
-    expect(section(dashboard("d4").body ?? "", "Escalated entries")).toContain(`#${n} `);
-    await setState("agent-a", "open");
-    await setState("boss", "closed");
+    await h.comment("d4", n, "/answer rotate it; the new key is in the vault", "boss");
     expect(await stateOf()).toBe("resolved");
     expect(section(dashboard("d4").body ?? "", "Escalated entries")).not.toContain(`#${n} `);
-    expect(h.agateComments("d4", n).at(-1)?.body).toContain("closed this escalated entry");
   });
 
   it("only the App's own issue is the dashboard: a marker typed by someone else is ignored", async () => {
