@@ -151,7 +151,7 @@ export const entryDeadlineJobSchema = z.strictObject({
 export const dashboardJobSchema = z.strictObject({ ...target, trigger: triggerSchema });
 
 /**
- * A pull request opened, closed or reopened: the entries that name it (their form's "Blocking
+ * A pull request closed or reopened: the entries that name it (their form's "Blocking
  * pull request") derive their priority from whether it is open, so each unresolved one gets a
  * pass (app/entries/pull-request-entries.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * A pull request opened, closed or reopened: every unresolved entry that names it (its form's
+ * A pull request closed or reopened: every unresolved entry that names it (its form's
  * "Blocking pull request") gets a pass, which reads whether the pull request is open and derives
  * the entry's priority label from it (`agate:blocking` while an agent waits on it, else
  * `agate:background`). A pull request the dashboard lists (its newest decision escalated,

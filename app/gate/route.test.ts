@@ -63,14 +63,17 @@ describe("defaultRoute: a delivery becomes jobs, one per target", () => {
         concurrency_key: "o/r#4",
       },
     ]);
-    // Opened, closed and reopened also reach the entries that name the pull request (their
-    // priority is whether it is open); closing it needs no gate pass.
+    // Closed and reopened also reach the entries that name the pull request (their priority is
+    // whether it is open); closing it needs no gate pass, opening reaches no entry.
     const entries = {
       kind: JOB_KINDS.pullRequestEntries,
       payload: expect.objectContaining({ number: 4, trigger: expect.anything() }),
       concurrency_key: "o/r#4",
     };
     expect(route("pull_request", pullRequest("closed"))).toEqual([entries]);
+    expect(route("pull_request", pullRequest("opened")).map((j) => j.kind)).toEqual([
+      JOB_KINDS.pullRequest,
+    ]);
     expect(route("pull_request", pullRequest("reopened")).map((j) => j.kind)).toEqual([
       JOB_KINDS.pullRequestEntries,
       JOB_KINDS.pullRequest,

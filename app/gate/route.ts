@@ -155,11 +155,9 @@ const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
     if (e.action === "closed") return [make.pullRequestEntries(e.pull_request.number)];
     const labelChange = e.action === "labeled" || e.action === "unlabeled";
     const from = e.changes?.base?.ref?.from;
-    // An entry that names this pull request is `agate:blocking` while it is open.
-    const entries =
-      e.action === "opened" || e.action === "reopened"
-        ? [make.pullRequestEntries(e.pull_request.number)]
-        : [];
+    // An entry that names this pull request is `agate:blocking` while it is open. (An entry can
+    // name only a pull request that exists, so opening one changes no entry.)
+    const entries = e.action === "reopened" ? [make.pullRequestEntries(e.pull_request.number)] : [];
     return [
       ...entries,
       make.pullRequest(e.pull_request.number, {

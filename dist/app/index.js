@@ -12532,7 +12532,7 @@ var ROUTES = {
     if (e.action === "closed") return [make.pullRequestEntries(e.pull_request.number)];
     const labelChange = e.action === "labeled" || e.action === "unlabeled";
     const from = e.changes?.base?.ref?.from;
-    const entries = e.action === "opened" || e.action === "reopened" ? [make.pullRequestEntries(e.pull_request.number)] : [];
+    const entries = e.action === "reopened" ? [make.pullRequestEntries(e.pull_request.number)] : [];
     return [
       ...entries,
       make.pullRequest(e.pull_request.number, {
