@@ -27,7 +27,7 @@ export async function queueDashboardRefresh(
   trigger: Trigger,
 ): Promise<void> {
   await queue.enqueue(dashboardJob(repository, installation, trigger), {
-    dedupeKey: `dashboard:${repository}`,
+    dedupeKey: dashboardKey(repository),
     until: "started",
   });
 }

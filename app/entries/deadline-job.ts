@@ -3,14 +3,10 @@
  * queued (under its concurrency key, so it runs in order with its comment jobs); that pass
  * reads the comments first, so an answer made in time is never overtaken by its own timer.
  */
-import {
-  type EntryDeadlineJob,
-  entryKey,
-  JOB_KINDS,
-  type JobPayloadInput,
-} from "../../schemas/jobs.js";
+import type { EntryDeadlineJob } from "../../schemas/jobs.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
+import { entryJob } from "./route.js";
 
 export async function runEntryDeadlineJob(
   job: EntryDeadlineJob,
@@ -25,20 +21,10 @@ export async function runEntryDeadlineJob(
   if (!entry?.deadline || entry.deadline.at !== job.deadline_at) {
     return `${where}: timer for ${job.deadline_at} superseded`;
   }
-  const payload: JobPayloadInput<"entries.entry"> = {
-    repository: job.repository,
-    installation: job.installation,
-    issue_number: job.issue_number,
-    trigger: { event: "timer", action: entry.deadline.kind, delivery_id: null },
-  };
+  const trigger = { event: "timer", action: entry.deadline.kind, delivery_id: null };
   // Two replicas firing the same timer queue one pass.
-  await deps.store.enqueue(
-    {
-      kind: JOB_KINDS.entry,
-      payload: payload as never,
-      concurrency_key: entryKey(job.repository, job.issue_number),
-    },
-    { dedupeKey: `timer:${job.repository}#${job.issue_number}@${job.deadline_at}` },
-  );
+  await deps.store.enqueue(entryJob({ ...job, trigger }, job.issue_number), {
+    dedupeKey: `timer:${job.repository}#${job.issue_number}@${job.deadline_at}`,
+  });
   return `${where}: ${entry.deadline.kind} deadline ${job.deadline_at} reached, pass queued`;
 }

@@ -7,17 +7,13 @@
  * only agate's database; each queued job makes its own calls.
  */
 
-import { listedOnDashboard } from "../../checks/dashboard/pulls.js";
-import {
-  entryKey,
-  JOB_KINDS,
-  type JobPayloadInput,
-  type PullRequestEntriesJob,
-} from "../../schemas/jobs.js";
+import { newestListed } from "../../checks/dashboard/pulls.js";
+import type { PullRequestEntriesJob } from "../../schemas/jobs.js";
 import { queueDashboardRefresh } from "../dashboard/queue.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
+import { entryJob } from "./route.js";
 
 export async function runPullRequestEntriesJob(
   job: PullRequestEntriesJob,
@@ -30,36 +26,17 @@ export async function runPullRequestEntriesJob(
   const entries = (await deps.store.listEntries({ repository: job.repository })).filter(
     (entry) => entry.fields.blocking_pull === job.number && entry.state !== "resolved",
   );
-  for (const entry of entries) {
-    const payload: JobPayloadInput<"entries.entry"> = {
-      repository: job.repository,
-      installation: job.installation,
-      issue_number: entry.issue_number,
-      trigger: job.trigger,
-    };
-    await deps.store.enqueue({
-      kind: JOB_KINDS.entry,
-      payload: payload as never,
-      concurrency_key: entryKey(job.repository, entry.issue_number),
-    });
-  }
-  let dashboard = "";
-  // Closing takes a listed pull request off the dashboard; reopening it puts it back (a pass
-  // that decides the same again stores nothing, so the gate would not queue the refresh).
-  if (job.trigger.action === "closed" || job.trigger.action === "reopened") {
-    const records = await deps.store.listRecords({
-      repository: job.repository,
-      pullNumber: job.number,
-    });
-    const newest = records.reduce<(typeof records)[number] | null>(
-      (a, r) => (a === null || r.id > a.id ? r : a),
-      null,
-    );
-    if (newest && listedOnDashboard(newest.decision.state)) {
-      await queueDashboardRefresh(deps.store, job.repository, job.installation, job.trigger);
-      dashboard = "; dashboard refresh queued";
-    }
+  for (const entry of entries) await deps.store.enqueue(entryJob(job, entry.issue_number));
+  // Closing takes a listed pull request off the dashboard; reopening puts it back (a pass that
+  // decides the same again stores nothing, so the gate would not queue the refresh).
+  const records = await deps.store.listRecords({
+    repository: job.repository,
+    pullNumber: job.number,
+  });
+  const listed = newestListed(records.map((r) => ({ id: r.id, state: r.decision.state })));
+  if (listed) {
+    await queueDashboardRefresh(deps.store, job.repository, job.installation, job.trigger);
   }
   const which = entries.map((entry) => `#${entry.issue_number}`).join(", ");
-  return `${job.repository}#${job.number} ${job.trigger.event}.${job.trigger.action ?? ""}: ${entries.length} entries name it${which ? ` (${which}), passes queued` : ""}${dashboard}`;
+  return `${job.repository}#${job.number} ${job.trigger.event}.${job.trigger.action ?? ""}: ${entries.length} entries name it${which ? ` (${which}), passes queued` : ""}${listed ? "; dashboard refresh queued" : ""}`;
 }

@@ -11,13 +11,14 @@ import { entryKey, JOB_KINDS, type JobPayloadInput, type Trigger } from "../../s
 import type { NewJob } from "../../schemas/store.js";
 import type { issueCommentEventSchema, issuesEventSchema } from "../../schemas/webhooks.js";
 
-interface Target {
+export interface Target {
   repository: string;
   installation: number;
   trigger: Trigger;
 }
 
-function entryJob(
+/** One entry's pass, under its concurrency key: the one way any part of the App queues it. */
+export function entryJob(
   target: Target,
   issue: number,
   extra: Partial<JobPayloadInput<"entries.entry">> = {},

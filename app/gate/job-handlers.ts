@@ -2,7 +2,6 @@
  * The handler of every gate job kind, in one table: each payload is parsed with its schema from
  * schemas/jobs.ts, then handled. A kind the route makes without a handler here fails a test.
  */
-
 import {
   JOB_KINDS,
   JOB_PAYLOADS,
@@ -205,9 +204,9 @@ export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
   };
   // One pass queued at all times: the first soon after start, then one per interval. No
   // concurrency key: a keyed job waits behind older ones of its key, and the next pass is always
-  // queued in the future; two passes at once only queue the same keyed passes twice.
+  // queued in the future. The dedupe key (held while queued, by the database) makes it one
+  // queued pass for the whole fleet, however many replicas schedule it.
   const scheduleReconcile = async (at: Date) => {
-    // One queued or running pass for the whole fleet: the key is held by the database.
     await runtime.store.enqueue(
       { kind: RECONCILE, payload: null, run_at: at.toISOString() },
       { dedupeKey: RECONCILE, until: "started" },

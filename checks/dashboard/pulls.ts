@@ -37,26 +37,30 @@ const CATEGORY: Partial<Record<DecisionState, PullCategory>> = {
   capped: "capped",
 };
 
-/**
- * Whether a stored decision can change the dashboard: it puts the pull request in a listed
- * state, or the newest earlier record had it there (it leaves the list). A pass that decides
- * pending after pending changes nothing the dashboard shows and costs it no refresh.
- */
 /** Whether the dashboard lists a pull request whose live head's newest decision is `state`. */
 export function listedOnDashboard(state: DecisionState): boolean {
   return CATEGORY[state] !== undefined;
 }
 
-export function decisionConcernsDashboard(
-  state: DecisionState,
-  priorRecords: readonly { id: number; state: DecisionState }[],
-): boolean {
-  if (listedOnDashboard(state)) return true;
-  const newest = priorRecords.reduce<{ id: number; state: DecisionState } | null>(
+/** Whether the newest of these records (by id) is in a listed state; false for none. */
+export function newestListed(records: readonly { id: number; state: DecisionState }[]): boolean {
+  const newest = records.reduce<{ id: number; state: DecisionState } | null>(
     (a, r) => (a === null || r.id > a.id ? r : a),
     null,
   );
   return newest !== null && listedOnDashboard(newest.state);
+}
+
+/**
+ * Whether a stored decision can change the dashboard: it puts the pull request in a listed
+ * state, or the newest earlier record had it there (it leaves the list). A pass that decides
+ * pending after pending changes nothing the dashboard shows and costs it no refresh.
+ */
+export function decisionConcernsDashboard(
+  state: DecisionState,
+  priorRecords: readonly { id: number; state: DecisionState }[],
+): boolean {
+  return listedOnDashboard(state) || newestListed(priorRecords);
 }
 
 /**

@@ -162,16 +162,18 @@ export function needsMaintainerTest(
   actor: string,
 ): boolean {
   // The entry's own author and owner never decide its escalation, whatever their access.
-  if (command.kind === "answer") {
-    return entry.state === "escalated" && !same(actor, entry.author) && !same(actor, entry.owner);
-  }
+  if (command.kind === "answer") return entry.state === "escalated" && !involved(entry, actor);
   if (command.kind !== "block" && command.kind !== "escalate") return false;
-  return !isTerminal(entry.state) && !same(actor, entry.author) && !same(actor, entry.owner);
+  return !isTerminal(entry.state) && !involved(entry, actor);
 }
+
+/** The entry's author or owner: who may park it without being a maintainer, and never decide it. */
+const involved = (entry: HandoffEntry, actor: string) =>
+  same(actor, entry.author) || same(actor, entry.owner);
 
 /** Who may park or escalate an entry: its author, its owner, or a maintainer. */
 const mayPark = (entry: HandoffEntry, actor: string, maintainer: boolean) =>
-  same(actor, entry.author) || same(actor, entry.owner) || maintainer;
+  involved(entry, actor) || maintainer;
 
 function decide(
   entry: HandoffEntry,
@@ -186,8 +188,7 @@ function decide(
     entry.state === "escalated" &&
     command.kind === "answer" &&
     maintainer &&
-    !same(actor, entry.author) &&
-    !same(actor, entry.owner)
+    !involved(entry, actor)
   ) {
     return {
       kind: "answered",
