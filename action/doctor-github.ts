@@ -115,7 +115,7 @@ export class DoctorGitHub {
         repo: this.repo,
         branch,
       });
-      return { ok: true, value: checksFromBranch(data) };
+      return checksFromBranch(data);
     } catch (error) {
       return failed(`branch ${branch}`, error, "metadata: read");
     }

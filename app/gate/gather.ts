@@ -4,12 +4,14 @@
  * store remembers. It writes nothing: what GitHub reported that later passes need (the test merge
  * commit, the pull request and base the head was seen in) is returned as observations for apply.
  */
+
 import { createHash } from "node:crypto";
 import { outcomePassed } from "../../checks/command-results.js";
 import { canonicalJson } from "../../checks/config/digest.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
 import { failuresOf } from "../../checks/gate/progress.js";
 import { protectedChanges } from "../../checks/gate/protected-paths.js";
+import { selectGate } from "../../checks/gate/select.js";
 import { counted } from "../../checks/markdown.js";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import type { Config } from "../../schemas/config.js";
@@ -367,7 +369,10 @@ async function gatherAt(
     collected.run,
     collected.evidence,
   );
-  if (deps.setup) facts.setup = await deps.setup.read(github, pr.repository, pr.base_ref);
+  // Only for a gated pull request: a not-gated summary says nothing more, so reading is waste.
+  if (deps.setup && selectGate(cfg.gate, pr, facts.previously_gated).gated) {
+    facts.setup = await deps.setup.read(github, pr.repository, pr.base_ref);
+  }
   const needsReviews =
     cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
   const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";

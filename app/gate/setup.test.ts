@@ -66,7 +66,12 @@ describe("SetupReader", () => {
     const reader = new SetupReader({ app: async () => APP, now: () => new Date() });
     const fact = await reader.read(github([], refused), "o/r", "main");
     expect(fact.status).toBe("could-not-check");
-    expect(fact.summary).toContain("cannot read branch main: GitHub answered 403");
+    expect(fact.summary).toContain("cannot read branch `main`: GitHub answered 403");
+    // A protected branch whose required checks are hidden from the token is unreadable, not
+    // "nothing required": no false alarm from what the App cannot see.
+    const hidden = await reader.read(github([], { protected: true }), "o/r", "hidden");
+    expect(hidden.status).toBe("could-not-check");
+    expect(hidden.summary).toContain("required status checks are not shown to this token");
     // An agate requirement found in the rules still decides, whatever the other read did.
     const found = await reader.read(github([requiring(77)], refused), "o/r", "other");
     expect(found.status).toBe("ok");

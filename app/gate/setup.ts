@@ -56,23 +56,19 @@ export class SetupReader {
     branch: string,
   ): Promise<SetupFact> {
     const read_at = this.options.now().toISOString();
+    // The branch is the base's name, which someone else chose: a code span in every sentence.
+    const label = codeSpan(branch, 100);
     const [rules, protection, app] = await Promise.all([
-      attempt(
-        `the rules on ${branch}`,
-        async () => checksFromRules(await github.branchRules(branch), repository).checks,
-      ),
-      attempt(`branch ${branch}`, async () =>
+      attempt(`the rules on ${label}`, async () => ({
+        ok: true as const,
+        value: checksFromRules(await github.branchRules(branch), repository).checks,
+      })),
+      attempt(`branch ${label}`, async () =>
         checksFromBranch(await github.branchProtection(branch)),
       ),
       this.options.app().catch(() => null),
     ]);
-    // The branch is the base's name, which someone else chose: a code span in every sentence.
-    const finding = gateRequirementFinding({
-      branch: codeSpan(branch, 100),
-      rules,
-      protection,
-      app,
-    });
+    const finding = gateRequirementFinding({ branch: label, rules, protection, app });
     return {
       branch,
       status: finding.status,
@@ -86,10 +82,10 @@ export class SetupReader {
 /** A read that failed becomes the reason its part could not be checked. */
 async function attempt(
   what: string,
-  read: () => Promise<RequiredCheck[]>,
+  read: () => Promise<Read<RequiredCheck[]>>,
 ): Promise<Read<RequiredCheck[]>> {
   try {
-    return { ok: true, value: await read() };
+    return await read();
   } catch (error) {
     const { status, message } = error as { status?: number; message?: string };
     return {

@@ -62,16 +62,30 @@ export interface BranchProtectionView {
   };
 }
 
-/** Classic branch protection's required checks (none when unprotected or not enforced). */
-export function checksFromBranch(branch: BranchProtectionView): RequiredCheck[] {
+/**
+ * Classic branch protection's required checks (none when unprotected or not enforced). A
+ * protected branch whose required checks the token is not shown is unreadable, never "none":
+ * concluding that nothing is required from what one cannot see would be a false alarm.
+ */
+export function checksFromBranch(branch: BranchProtectionView): Read<RequiredCheck[]> {
+  if (!branch.protected) return { ok: true, value: [] };
   const required = branch.protection?.required_status_checks;
-  if (!branch.protected || !required || required.enforcement_level === "off") return [];
+  if (!required) {
+    return {
+      ok: false,
+      reason: "the branch is protected, but its required status checks are not shown to this token",
+    };
+  }
+  if (required.enforcement_level === "off") return { ok: true, value: [] };
   // app_id -1 is "any source" when branch protection is written; null when it is read.
-  return required.checks.map((check) => ({
-    context: check.context,
-    appId: check.app_id !== null && check.app_id > 0 ? check.app_id : null,
-    where: "branch protection",
-  }));
+  return {
+    ok: true,
+    value: required.checks.map((check) => ({
+      context: check.context,
+      appId: check.app_id !== null && check.app_id > 0 ? check.app_id : null,
+      where: "branch protection",
+    })),
+  };
 }
 
 /**
