@@ -53,7 +53,7 @@ describe("SQLite webhook deliveries", () => {
     await again.close();
   });
 
-  it("arriving together share one commit, and one that fails takes nothing of the others with it", async () => {
+  it("arriving together, one that fails takes nothing of the others with it, and what was accepted before close is committed", async () => {
     const store = SqliteStore.open(databaseFile());
     await store.close();
     const db = new Database(databaseFile());

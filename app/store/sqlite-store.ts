@@ -352,6 +352,11 @@ export class SqliteStore implements Store {
     try {
       outcomes = this.#write(() =>
         group.map((item): Outcome => {
+          // An I/O error can make SQLite roll back the whole transaction: a later member would
+          // then commit on its own while the group reports failure. Stop the group instead.
+          if (!this.#db.inTransaction) {
+            throw new Error("SQLite rolled back the group's transaction; nothing was written");
+          }
           try {
             // Nested in the group's transaction, better-sqlite3 makes this a savepoint.
             return { ok: true, value: this.#db.transaction(item.write)() };

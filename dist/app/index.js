@@ -1802,13 +1802,15 @@ var CATEGORY = {
 function listedOnDashboard(state) {
   return CATEGORY[state] !== void 0;
 }
-function decisionConcernsDashboard(state, priorRecords) {
-  if (listedOnDashboard(state)) return true;
-  const newest = priorRecords.reduce(
+function newestListed(records) {
+  const newest = records.reduce(
     (a, r) => a === null || r.id > a.id ? r : a,
     null
   );
   return newest !== null && listedOnDashboard(newest.state);
+}
+function decisionConcernsDashboard(state, priorRecords) {
+  return listedOnDashboard(state) || newestListed(priorRecords);
 }
 function dashboardPull(pull, records) {
   const own = records.filter((r) => r.head_sha === pull.head_sha && r.stale === null).sort((a, b) => a.id - b.id);
@@ -2186,33 +2188,6 @@ async function isMaintainer(github, login, maintainers) {
   return false;
 }
 
-// app/entries/deadline-job.ts
-async function runEntryDeadlineJob(job2, deps) {
-  const where2 = `${job2.repository}#${job2.issue_number}`;
-  const entry = await deps.store.getEntry({
-    repository: job2.repository,
-    issueNumber: job2.issue_number
-  });
-  if (!entry?.deadline || entry.deadline.at !== job2.deadline_at) {
-    return `${where2}: timer for ${job2.deadline_at} superseded`;
-  }
-  const payload = {
-    repository: job2.repository,
-    installation: job2.installation,
-    issue_number: job2.issue_number,
-    trigger: { event: "timer", action: entry.deadline.kind, delivery_id: null }
-  };
-  await deps.store.enqueue(
-    {
-      kind: JOB_KINDS.entry,
-      payload,
-      concurrency_key: entryKey(job2.repository, job2.issue_number)
-    },
-    { dedupeKey: `timer:${job2.repository}#${job2.issue_number}@${job2.deadline_at}` }
-  );
-  return `${where2}: ${entry.deadline.kind} deadline ${job2.deadline_at} reached, pass queued`;
-}
-
 // checks/entries/commands.ts
 var ESCALATION_REASONS = escalationReasonSchema.options;
 var COMMAND_USAGE = {
@@ -2501,15 +2476,14 @@ function claimEnded2(entry, how, at, rules) {
   };
 }
 function needsMaintainerTest(entry, command, actor) {
-  if (command.kind === "answer") {
-    return entry.state === "escalated" && !same(actor, entry.author) && !same(actor, entry.owner);
-  }
+  if (command.kind === "answer") return entry.state === "escalated" && !involved(entry, actor);
   if (command.kind !== "block" && command.kind !== "escalate") return false;
-  return !isTerminal(entry.state) && !same(actor, entry.author) && !same(actor, entry.owner);
+  return !isTerminal(entry.state) && !involved(entry, actor);
 }
-var mayPark = (entry, actor, maintainer) => same(actor, entry.author) || same(actor, entry.owner) || maintainer;
+var involved = (entry, actor) => same(actor, entry.author) || same(actor, entry.owner);
+var mayPark = (entry, actor, maintainer) => involved(entry, actor) || maintainer;
 function decide(entry, command, actor, maintainer, at, rules) {
-  if (entry.state === "escalated" && command.kind === "answer" && maintainer && !same(actor, entry.author) && !same(actor, entry.owner)) {
+  if (entry.state === "escalated" && command.kind === "answer" && maintainer && !involved(entry, actor)) {
     return {
       kind: "answered",
       reason: `decided by the maintainer ${actor}`,
@@ -2635,12 +2609,6 @@ function entryPriority(state, agentWaiting) {
   return agentWaiting && state !== "resolved" ? "blocking" : "background";
 }
 
-// checks/entries/marker.ts
-function renderReplyMarker(marker) {
-  return `<!-- agate:entry-event v=${marker.version} kind=${marker.kind} state=${marker.state} actor=${marker.actor} comment=${marker.comment ?? 0} -->`;
-}
-var markerPrefix = (version) => `<!-- agate:entry-event v=${version} `;
-
 // checks/entries/projection.ts
 var STATE_LABELS = {
   open: { color: "0e8a16", description: "Handoff entry: waiting for an agent to /claim it" },
@@ -2704,6 +2672,70 @@ function commandForLabel(label) {
   }
 }
 
+// app/entries/route.ts
+function entryJob(target2, issue, extra = {}) {
+  const payload = {
+    repository: target2.repository,
+    installation: target2.installation,
+    issue_number: issue,
+    trigger: target2.trigger,
+    ...extra
+  };
+  return {
+    kind: JOB_KINDS.entry,
+    payload,
+    concurrency_key: entryKey(target2.repository, issue)
+  };
+}
+function entryJobsForIssue(e, target2) {
+  if (e.issue.pull_request !== void 0) return [];
+  const by = e.sender?.login ?? "someone";
+  switch (e.action) {
+    case "opened":
+    case "edited":
+      return parseEntryForm(e.issue.body ?? null).kind === "not_an_entry" ? [] : [entryJob(target2, e.issue.number)];
+    case "closed":
+    case "reopened":
+      return [entryJob(target2, e.issue.number, { state_change: { action: e.action, by } })];
+    case "labeled":
+    case "unlabeled": {
+      const label = e.label?.name;
+      if (label === void 0 || !isEntryLabel(label)) return [];
+      return [entryJob(target2, e.issue.number, { label_change: { label, action: e.action, by } })];
+    }
+    default:
+      return [];
+  }
+}
+function entryJobsForComment(e, target2) {
+  if (e.action !== "created" || e.issue.pull_request !== void 0) return [];
+  if (parseEntryCommand(e.comment.body ?? null) === null) return [];
+  return [entryJob(target2, e.issue.number)];
+}
+
+// app/entries/deadline-job.ts
+async function runEntryDeadlineJob(job2, deps) {
+  const where2 = `${job2.repository}#${job2.issue_number}`;
+  const entry = await deps.store.getEntry({
+    repository: job2.repository,
+    issueNumber: job2.issue_number
+  });
+  if (!entry?.deadline || entry.deadline.at !== job2.deadline_at) {
+    return `${where2}: timer for ${job2.deadline_at} superseded`;
+  }
+  const trigger = { event: "timer", action: entry.deadline.kind, delivery_id: null };
+  await deps.store.enqueue(entryJob({ ...job2, trigger }, job2.issue_number), {
+    dedupeKey: `timer:${job2.repository}#${job2.issue_number}@${job2.deadline_at}`
+  });
+  return `${where2}: ${entry.deadline.kind} deadline ${job2.deadline_at} reached, pass queued`;
+}
+
+// checks/entries/marker.ts
+function renderReplyMarker(marker) {
+  return `<!-- agate:entry-event v=${marker.version} kind=${marker.kind} state=${marker.state} actor=${marker.actor} comment=${marker.comment ?? 0} -->`;
+}
+var markerPrefix = (version) => `<!-- agate:entry-event v=${version} `;
+
 // app/dashboard/queue.ts
 function dashboardJob(repository2, installation2, trigger) {
   const payload = { repository: repository2, installation: installation2, trigger };
@@ -2715,7 +2747,7 @@ function dashboardJob(repository2, installation2, trigger) {
 }
 async function queueDashboardRefresh(queue, repository2, installation2, trigger) {
   await queue.enqueue(dashboardJob(repository2, installation2, trigger), {
-    dedupeKey: `dashboard:${repository2}`,
+    dedupeKey: dashboardKey(repository2),
     until: "started"
   });
 }
@@ -3449,36 +3481,17 @@ async function runPullRequestEntriesJob(job2, deps) {
   const entries = (await deps.store.listEntries({ repository: job2.repository })).filter(
     (entry) => entry.fields.blocking_pull === job2.number && entry.state !== "resolved"
   );
-  for (const entry of entries) {
-    const payload = {
-      repository: job2.repository,
-      installation: job2.installation,
-      issue_number: entry.issue_number,
-      trigger: job2.trigger
-    };
-    await deps.store.enqueue({
-      kind: JOB_KINDS.entry,
-      payload,
-      concurrency_key: entryKey(job2.repository, entry.issue_number)
-    });
-  }
-  let dashboard = "";
-  if (job2.trigger.action === "closed" || job2.trigger.action === "reopened") {
-    const records = await deps.store.listRecords({
-      repository: job2.repository,
-      pullNumber: job2.number
-    });
-    const newest = records.reduce(
-      (a, r) => a === null || r.id > a.id ? r : a,
-      null
-    );
-    if (newest && listedOnDashboard(newest.decision.state)) {
-      await queueDashboardRefresh(deps.store, job2.repository, job2.installation, job2.trigger);
-      dashboard = "; dashboard refresh queued";
-    }
+  for (const entry of entries) await deps.store.enqueue(entryJob(job2, entry.issue_number));
+  const records = await deps.store.listRecords({
+    repository: job2.repository,
+    pullNumber: job2.number
+  });
+  const listed = newestListed(records.map((r) => ({ id: r.id, state: r.decision.state })));
+  if (listed) {
+    await queueDashboardRefresh(deps.store, job2.repository, job2.installation, job2.trigger);
   }
   const which = entries.map((entry) => `#${entry.issue_number}`).join(", ");
-  return `${job2.repository}#${job2.number} ${job2.trigger.event}.${job2.trigger.action ?? ""}: ${entries.length} entries name it${which ? ` (${which}), passes queued` : ""}${dashboard}`;
+  return `${job2.repository}#${job2.number} ${job2.trigger.event}.${job2.trigger.action ?? ""}: ${entries.length} entries name it${which ? ` (${which}), passes queued` : ""}${listed ? "; dashboard refresh queued" : ""}`;
 }
 
 // app/gate/bounded-map.ts
@@ -6535,6 +6548,9 @@ var SqliteStore = class _SqliteStore {
     try {
       outcomes = this.#write(
         () => group.map((item) => {
+          if (!this.#db.inTransaction) {
+            throw new Error("SQLite rolled back the group's transaction; nothing was written");
+          }
           try {
             return { ok: true, value: this.#db.transaction(item.write)() };
           } catch (error) {
@@ -8649,11 +8665,34 @@ function protectedChanges(files, config) {
   return [...new Set(touched.filter((path) => isProtected(path)))].sort();
 }
 
+// checks/gate/select.ts
+import picomatch2 from "picomatch";
+function selectGate(gate, pr, previouslyGated) {
+  if (previouslyGated)
+    return { gated: true, reason: "gated earlier; a pull request once gated stays gated" };
+  if (gate.all) return { gated: true, reason: "every pull request is gated (gate.all)" };
+  const author = pr.author.login.toLowerCase();
+  const listed = gate.authors.find((login) => login.toLowerCase() === author);
+  if (listed) return { gated: true, reason: `author ${pr.author.login} is listed in gate.authors` };
+  const label = pr.labels.find((name) => gate.labels.includes(name));
+  if (label) return { gated: true, reason: `it carries the label ${label} (gate.labels)` };
+  const branch = gate.branches.find((glob) => picomatch2.isMatch(pr.head_ref, glob, { dot: true }));
+  if (branch)
+    return {
+      gated: true,
+      reason: `its branch ${codeSpan(pr.head_ref, 120)} matches ${branch} (gate.branches)`
+    };
+  return {
+    gated: false,
+    reason: `not gated: author ${pr.author.login} is not in gate.authors, it has none of the labels ${gate.labels.join(", ") || "(none configured)"}, and its branch ${codeSpan(pr.head_ref, 120)} matches none of ${gate.branches.join(", ") || "(none configured)"}`
+  };
+}
+
 // app/gate/evidence.ts
 import { unzipSync } from "fflate";
 
 // checks/gate/provenance.ts
-import picomatch2 from "picomatch";
+import picomatch3 from "picomatch";
 
 // checks/gate/workflow-uses.ts
 import { isMap as isMap2, isScalar as isScalar2, isSeq, parseDocument as parseDocument2 } from "yaml";
@@ -8879,7 +8918,7 @@ function workTreeProblem(record, config) {
     if (command.changed_paths_count === 0) continue;
     const spec = config.commands.find((c) => c.name === command.name);
     const allowed = spec?.writes ?? [];
-    const matches = allowed.length > 0 ? picomatch2(allowed, { dot: true }) : () => false;
+    const matches = allowed.length > 0 ? picomatch3(allowed, { dot: true }) : () => false;
     const outside = command.changed_paths.filter((path) => !matches(path));
     if (outside.length > 0) {
       return `command ${command.name} changed ${paths(outside)}, outside what it may write (commands[].writes): it did not test the commit as it is`;
@@ -9355,7 +9394,9 @@ async function gatherAt(deps, view, config, comparison, options) {
     collected.run,
     collected.evidence
   );
-  if (deps.setup) facts.setup = await deps.setup.read(github, pr.repository, pr.base_ref);
+  if (deps.setup && selectGate(cfg.gate, pr, facts.previously_gated).gated) {
+    facts.setup = await deps.setup.read(github, pr.repository, pr.base_ref);
+  }
   const needsReviews = cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
   const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";
   const [reviews, handoff, evaluation] = await Promise.all([
@@ -10104,29 +10145,6 @@ function reportOnly(config, decision) {
     ...decision,
     conclusion: "neutral",
     title: cutTitle(`Report only, would be ${decision.state}: ${decision.title}`)
-  };
-}
-
-// checks/gate/select.ts
-import picomatch3 from "picomatch";
-function selectGate(gate, pr, previouslyGated) {
-  if (previouslyGated)
-    return { gated: true, reason: "gated earlier; a pull request once gated stays gated" };
-  if (gate.all) return { gated: true, reason: "every pull request is gated (gate.all)" };
-  const author = pr.author.login.toLowerCase();
-  const listed = gate.authors.find((login) => login.toLowerCase() === author);
-  if (listed) return { gated: true, reason: `author ${pr.author.login} is listed in gate.authors` };
-  const label = pr.labels.find((name) => gate.labels.includes(name));
-  if (label) return { gated: true, reason: `it carries the label ${label} (gate.labels)` };
-  const branch = gate.branches.find((glob) => picomatch3.isMatch(pr.head_ref, glob, { dot: true }));
-  if (branch)
-    return {
-      gated: true,
-      reason: `its branch ${codeSpan(pr.head_ref, 120)} matches ${branch} (gate.branches)`
-    };
-  return {
-    gated: false,
-    reason: `not gated: author ${pr.author.login} is not in gate.authors, it has none of the labels ${gate.labels.join(", ") || "(none configured)"}, and its branch ${codeSpan(pr.head_ref, 120)} matches none of ${gate.branches.join(", ") || "(none configured)"}`
   };
 }
 
@@ -11987,13 +12005,23 @@ function checksFromRules(rules, repository2) {
   return { checks, mergeQueue };
 }
 function checksFromBranch(branch) {
+  if (!branch.protected) return { ok: true, value: [] };
   const required = branch.protection?.required_status_checks;
-  if (!branch.protected || !required || required.enforcement_level === "off") return [];
-  return required.checks.map((check) => ({
-    context: check.context,
-    appId: check.app_id !== null && check.app_id > 0 ? check.app_id : null,
-    where: "branch protection"
-  }));
+  if (!required) {
+    return {
+      ok: false,
+      reason: "the branch is protected, but its required status checks are not shown to this token"
+    };
+  }
+  if (required.enforcement_level === "off") return { ok: true, value: [] };
+  return {
+    ok: true,
+    value: required.checks.map((check) => ({
+      context: check.context,
+      appId: check.app_id !== null && check.app_id > 0 ? check.app_id : null,
+      where: "branch protection"
+    }))
+  };
 }
 function gateRequirementFinding(input) {
   const check = "required check";
@@ -12080,23 +12108,19 @@ ${branch}`;
   }
   async readFresh(github, repository2, branch) {
     const read_at = this.options.now().toISOString();
+    const label = codeSpan(branch, 100);
     const [rules, protection, app] = await Promise.all([
+      attempt(`the rules on ${label}`, async () => ({
+        ok: true,
+        value: checksFromRules(await github.branchRules(branch), repository2).checks
+      })),
       attempt(
-        `the rules on ${branch}`,
-        async () => checksFromRules(await github.branchRules(branch), repository2).checks
-      ),
-      attempt(
-        `branch ${branch}`,
+        `branch ${label}`,
         async () => checksFromBranch(await github.branchProtection(branch))
       ),
       this.options.app().catch(() => null)
     ]);
-    const finding = gateRequirementFinding({
-      branch: codeSpan(branch, 100),
-      rules,
-      protection,
-      app
-    });
+    const finding = gateRequirementFinding({ branch: label, rules, protection, app });
     return {
       branch,
       status: finding.status,
@@ -12108,7 +12132,7 @@ ${branch}`;
 };
 async function attempt(what, read) {
   try {
-    return { ok: true, value: await read() };
+    return await read();
   } catch (error) {
     const { status, message: message4 } = error;
     return {
@@ -12410,47 +12434,6 @@ var ROUTED_EVENTS = {
   issue_comment: issueCommentEventSchema,
   issues: issuesEventSchema
 };
-
-// app/entries/route.ts
-function entryJob(target2, issue, extra = {}) {
-  const payload = {
-    repository: target2.repository,
-    installation: target2.installation,
-    issue_number: issue,
-    trigger: target2.trigger,
-    ...extra
-  };
-  return {
-    kind: JOB_KINDS.entry,
-    payload,
-    concurrency_key: entryKey(target2.repository, issue)
-  };
-}
-function entryJobsForIssue(e, target2) {
-  if (e.issue.pull_request !== void 0) return [];
-  const by = e.sender?.login ?? "someone";
-  switch (e.action) {
-    case "opened":
-    case "edited":
-      return parseEntryForm(e.issue.body ?? null).kind === "not_an_entry" ? [] : [entryJob(target2, e.issue.number)];
-    case "closed":
-    case "reopened":
-      return [entryJob(target2, e.issue.number, { state_change: { action: e.action, by } })];
-    case "labeled":
-    case "unlabeled": {
-      const label = e.label?.name;
-      if (label === void 0 || !isEntryLabel(label)) return [];
-      return [entryJob(target2, e.issue.number, { label_change: { label, action: e.action, by } })];
-    }
-    default:
-      return [];
-  }
-}
-function entryJobsForComment(e, target2) {
-  if (e.action !== "created" || e.issue.pull_request !== void 0) return [];
-  if (parseEntryCommand(e.comment.body ?? null) === null) return [];
-  return [entryJob(target2, e.issue.number)];
-}
 
 // app/gate/route.ts
 var job = (kind, payload, concurrency_key) => ({ kind, payload, concurrency_key });

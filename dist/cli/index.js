@@ -21593,13 +21593,23 @@ function checksFromRules(rules, repository) {
   return { checks, mergeQueue };
 }
 function checksFromBranch(branch) {
+  if (!branch.protected) return { ok: true, value: [] };
   const required2 = branch.protection?.required_status_checks;
-  if (!branch.protected || !required2 || required2.enforcement_level === "off") return [];
-  return required2.checks.map((check2) => ({
-    context: check2.context,
-    appId: check2.app_id !== null && check2.app_id > 0 ? check2.app_id : null,
-    where: "branch protection"
-  }));
+  if (!required2) {
+    return {
+      ok: false,
+      reason: "the branch is protected, but its required status checks are not shown to this token"
+    };
+  }
+  if (required2.enforcement_level === "off") return { ok: true, value: [] };
+  return {
+    ok: true,
+    value: required2.checks.map((check2) => ({
+      context: check2.context,
+      appId: check2.app_id !== null && check2.app_id > 0 ? check2.app_id : null,
+      where: "branch protection"
+    }))
+  };
 }
 function gateRequirementFinding(input2) {
   const check2 = "required check";
@@ -26135,7 +26145,7 @@ var DoctorGitHub = class {
         repo: this.repo,
         branch
       });
-      return { ok: true, value: checksFromBranch(data) };
+      return checksFromBranch(data);
     } catch (error2) {
       return failed(`branch ${branch}`, error2, "metadata: read");
     }
