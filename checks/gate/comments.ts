@@ -6,9 +6,16 @@
 import { codeSpan, shortSha } from "../markdown.js";
 
 /** A person changed one of agate's state labels; agate put it back. */
-export function handEditedLabelComment(label: string, title: string): string {
+export function handEditedLabelComment(
+  label: string | null,
+  removed: readonly string[],
+  title: string,
+): string {
+  const what = label
+    ? `\`${label}\` is back`
+    : `${removed.map((l) => codeSpan(l)).join(", ")} ${removed.length === 1 ? "is" : "are"} gone (a pull request waiting for evidence carries no state label)`;
   return [
-    `agate's labels show the state of its gate, so \`${label}\` is back: ${codeSpan(title)}.`,
+    `agate's labels show the state of its gate, so ${what}: ${codeSpan(title)}.`,
     "",
     "A label cannot change the state. To change it: push a commit that fixes what the `agate` check lists, " +
       "let CI publish a new command record, or, for protected paths, have a maintainer approve the head commit. " +

@@ -240,7 +240,7 @@ describe("author text in what the App writes is data, never Markdown", () => {
     assertInert(renderGateSummary(decision, facts), "summary");
     for (const item of decision.missing) assertInert(`- [ ] ${item}`, "work item");
     // Titles are plain text on GitHub; the same words reach the label comment as Markdown.
-    assertInert(handEditedLabelComment("agate:rejected", decision.title), "label comment");
+    assertInert(handEditedLabelComment("agate:rejected", [], decision.title), "label comment");
     assertInert(strayLabelComment(["agate:accepted"], decision.title), "stray label comment");
   });
 

@@ -39,7 +39,7 @@ function plan(facts: GateFacts, existing: ExistingCheck | null = null, evaluator
 }
 
 describe("planGatePass: what one gate pass writes", () => {
-  it("a first decision writes the check, adds its state label and is stored", () => {
+  it("a first decision writes the check and is stored; waiting for evidence adds no label", () => {
     const { decision, plan: p } = plan(gateFacts());
     expect(decision.state).toBe("pending");
     expect(p.check).toMatchObject({
@@ -48,7 +48,7 @@ describe("planGatePass: what one gate pass writes", () => {
       externalId: `agate:octo/widgets#7@${HEAD}`,
       rerunEvaluator: false,
     });
-    expect(p.labels).toEqual({ remove: [], add: ["agate:pending"] });
+    expect(p.labels).toEqual({ remove: [], add: [] });
     expect([p.comments, p.storeDecision, p.askEvaluator]).toEqual([[], true, null]);
   });
 
@@ -76,13 +76,37 @@ describe("planGatePass: what one gate pass writes", () => {
 
   it("a state label a person removed is put back with a comment; other agate: labels go", () => {
     const facts = gateFacts({
+      evidence: [commandEvidence([0, 1])],
+      prior_records: [prior("rejected")],
+      pull_request: { ...gateFacts().pull_request, labels: ["agent", "agate:accepted"] },
+    });
+    const { decision, plan: p } = plan(facts);
+    expect(decision.state).toBe("rejected");
+    expect(p.labels).toEqual({ remove: ["agate:accepted"], add: ["agate:rejected"] });
+    expect(p.comments).toHaveLength(1);
+    expect(p.comments[0]).toContain("`agate:rejected` is back");
+  });
+
+  it("a state label a person put on a pull request waiting for evidence goes, with a comment", () => {
+    const facts = gateFacts({
       prior_records: [prior("pending")],
       pull_request: { ...gateFacts().pull_request, labels: ["agent", "agate:accepted"] },
     });
-    const { plan: p } = plan(facts);
-    expect(p.labels).toEqual({ remove: ["agate:accepted"], add: ["agate:pending"] });
+    const { decision, plan: p } = plan(facts);
+    expect(decision.state).toBe("pending");
+    expect(p.labels).toEqual({ remove: ["agate:accepted"], add: [] });
     expect(p.comments).toHaveLength(1);
-    expect(p.comments[0]).toContain("`agate:pending` is back");
+    expect(p.comments[0]).toContain("`agate:accepted` is gone");
+  });
+
+  it("the agate:pending label of earlier versions goes without a comment", () => {
+    const facts = gateFacts({
+      prior_records: [prior("pending")],
+      pull_request: { ...gateFacts().pull_request, labels: ["agent", "agate:pending"] },
+    });
+    const { plan: p } = plan(facts);
+    expect(p.labels).toEqual({ remove: ["agate:pending"], add: [] });
+    expect(p.comments).toEqual([]);
   });
 
   it("a pull request agate does not gate loses every agate: label, with a comment saying why", () => {

@@ -12,14 +12,21 @@ import { renderGateSummary } from "./render.js";
 /** The prefix of agate's labels: every label with it shows agate's state, and only that. */
 export const STATE_LABEL_PREFIX = "agate:";
 
-/** The labels people filter on; each gated state has one, styled when agate first adds it. */
+/** What earlier versions put on a pull request waiting for evidence. */
+const LEGACY_PENDING_LABEL = "agate:pending";
+
+/**
+ * The labels people filter on: each state a pull request stays in until someone acts. `pending`
+ * (waiting for evidence, minutes after every push) has none: the check shows it in progress, and
+ * a label for it would cost two label writes and two webhooks per push. agate removes a
+ * `agate:pending` left by earlier versions as it removes any other stray state label.
+ */
 export const STATE_LABELS: Record<string, { color: string; description: string }> = {
   "agate:accepted": { color: "0e8a16", description: "agate: every requirement passed on the head" },
   "agate:rejected": {
     color: "b60205",
     description: "agate: a requirement failed; see the agate check",
   },
-  "agate:pending": { color: "fbca04", description: "agate: waiting for evidence on the head" },
   "agate:blocked": {
     color: "5319e7",
     description: "agate: blocked by something outside the pull request; the agate check says what",
@@ -132,16 +139,20 @@ export function planGatePass(input: {
   const agateLabels = pr.labels.filter((label) => label.startsWith(STATE_LABEL_PREFIX));
   let labels: GatePlan["labels"];
   if (decision.state !== "not_gated" && !decision.report_only) {
-    const wanted = `${STATE_LABEL_PREFIX}${decision.state}`;
+    const named = `${STATE_LABEL_PREFIX}${decision.state}`;
+    const wanted = STATE_LABELS[named] ? named : null;
     // Every `agate:` label is agate's: one that is not this state's is a lie, whoever set it.
     labels = {
       remove: agateLabels.filter((label) => label !== wanted),
-      add: STATE_LABELS[wanted] && !pr.labels.includes(wanted) ? [wanted] : [],
+      add: wanted && !pr.labels.includes(wanted) ? [wanted] : [],
     };
-    const changed = labels.remove.length > 0 || labels.add.length > 0;
+    // `agate:pending` is what earlier versions put on a waiting pull request: agate's own, not a
+    // person's change, so it goes without a comment.
+    const changed =
+      labels.remove.some((label) => label !== LEGACY_PENDING_LABEL) || labels.add.length > 0;
     // agate set this state's label before; if it is not as agate left it, a person changed it.
     if (changed && latest?.state === decision.state) {
-      comments.push(handEditedLabelComment(wanted, decision.title));
+      comments.push(handEditedLabelComment(wanted, labels.remove, decision.title));
     }
   } else {
     // A state label on a pull request agate does not gate is a lie someone (or a ruleset)

@@ -171,11 +171,12 @@ describe("the App, end to end over HTTP", () => {
     agate.workers.poke();
     await settle();
     expect(gateCheck(repo, lost)).toMatchObject({ status: "in_progress" });
-    expect(sim.labelsOf({ repo, number })).toContain("agate:pending");
+    // Waiting for evidence: no state label.
+    expect(sim.labelsOf({ repo, number }).filter((l) => l.startsWith("agate:"))).toEqual([]);
 
-    await sim.removeLabel({ repo, number, label: "agate:pending", user: "octocat" });
+    await sim.addLabels({ repo, number, labels: ["agate:accepted"], user: "octocat" });
     await settle();
-    expect(sim.labelsOf({ repo, number })).toContain("agate:pending");
+    expect(sim.labelsOf({ repo, number }).filter((l) => l.startsWith("agate:"))).toEqual([]);
     const comments = await installationClient(sim).rest.issues.listComments({
       owner: sim.owner,
       repo,
@@ -183,7 +184,7 @@ describe("the App, end to end over HTTP", () => {
     });
     expect(comments.data.map((c) => c.body)).toEqual([
       expect.stringMatching(
-        /^agate's labels show the state of its gate, so `agate:pending` is back: `Waiting on/,
+        /^agate's labels show the state of its gate, so `agate:accepted` is gone \(a pull request waiting for evidence carries no state label\): `Waiting on/,
       ),
     ]);
   });

@@ -73,7 +73,7 @@ describe("the gate reads the entries that name a pull request", () => {
     // Released: no command record yet, so it waits for evidence as before the entry.
     expect([check.status, check.conclusion]).toEqual(["in_progress", null]);
     expect(check.output.summary).toContain(`| handoff entry #${n} | resolved |`);
-    expect(h.sim.labelsOf({ repo: "ge1", number: pr.number })).toEqual(["agate:pending"]);
+    expect(h.sim.labelsOf({ repo: "ge1", number: pr.number })).toEqual([]);
   });
 
   it("attack: an entry anyone opens naming someone else's pull request can hold it, never pass it", async () => {
