@@ -10,6 +10,7 @@ import { outcomePassed } from "../../checks/command-results.js";
 import { canonicalJson } from "../../checks/config/digest.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
 import { failuresOf } from "../../checks/gate/progress.js";
+import { handoffRequiredBy } from "../../checks/handoff/required.js";
 import { protectedChanges } from "../../checks/gate/protected-paths.js";
 import { selectGate } from "../../checks/gate/select.js";
 import { counted } from "../../checks/markdown.js";
@@ -466,6 +467,8 @@ async function latestReviews(
  * The handoff file at the head and what its rules and verification need. The compare says
  * whether the pull request touched the file: when it did not, the head has the merge base's file
  * (read once per merge base, shared by every pull request on it); the commits are the compare's.
+ * A file the pull request did not touch and no rule requires is not read: it was written for
+ * earlier work, and what it says could only be informational here.
  */
 async function handoffFactsFor(
   deps: GatherDeps,
@@ -477,13 +480,6 @@ async function handoffFactsFor(
 ): Promise<HandoffFacts> {
   const { github, reads } = deps;
   const path = config.handoff.path;
-  const touched = changed.files.find((f) => f.filename === path || f.previous_filename === path);
-  const file =
-    touched?.filename === path && touched.status === "removed"
-      ? null
-      : touched || !changed.listing.complete
-        ? await reads.file(github, path, pr.head_sha)
-        : await reads.file(github, path, comparison.merge_base_sha);
   const commits =
     config.handoff.required_when.sessions_over === null
       ? []
@@ -492,27 +488,41 @@ async function handoffFactsFor(
           message,
           committed_at,
         }));
-  // Only a file that exists can be stale; its freshness needs the newest non-empty commit.
-  let newest_change: HandoffFacts["newest_change"] = null;
-  if (file) {
-    const candidates = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [pr.head_sha];
-    for (const sha of candidates.slice(0, 5)) {
-      const files = await github.commitFiles(sha);
-      if (files.length > 0) {
-        newest_change = { sha, files };
-        break;
-      }
-    }
-  }
-  return {
-    file: file ? { path, blob_sha: file.blobSha, text: file.text } : null,
+  const facts: HandoffFacts = {
+    file: null,
     observed_at: deps.now().toISOString(),
     opened_at: detail.created_at,
     commit_count: detail.commits,
     changed_lines: detail.additions + detail.deletions,
     commits,
-    newest_change,
+    newest_change: null,
   };
+  const touched = changed.files.find((f) => f.filename === path || f.previous_filename === path);
+  const untouched = !touched && changed.listing.complete;
+  if (
+    untouched &&
+    handoffRequiredBy(config.handoff.required_when, { labels: pr.labels, facts }).length === 0
+  ) {
+    return facts;
+  }
+  const file =
+    touched?.filename === path && touched.status === "removed"
+      ? null
+      : untouched
+        ? await reads.file(github, path, comparison.merge_base_sha)
+        : await reads.file(github, path, pr.head_sha);
+  if (!file) return facts;
+  // Only a file that exists can be stale; its freshness needs the newest non-empty commit.
+  let newest_change: HandoffFacts["newest_change"] = null;
+  const candidates = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [pr.head_sha];
+  for (const sha of candidates.slice(0, 5)) {
+    const files = await github.commitFiles(sha);
+    if (files.length > 0) {
+      newest_change = { sha, files };
+      break;
+    }
+  }
+  return { ...facts, file: { path, blob_sha: file.blobSha, text: file.text }, newest_change };
 }
 
 /**

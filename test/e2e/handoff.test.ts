@@ -144,6 +144,24 @@ describe("the handoff file in the gate, end to end", { timeout: 120_000 }, () =>
     });
   });
 
+  it("a handoff file the pull request does not touch and no rule requires is not read", async () => {
+    const repo = "earlier-work";
+    const before = gate.sim.calls["repos/get-content"] ?? 0;
+    const { head, branch } = await gate.agentPullRequest(
+      repo,
+      { "answer.txt": "42\n" },
+      { config: CONFIG, baseFiles: { [PATH]: handoff({ branch: "codex/earlier" }) } },
+    );
+    // The config and the evidence workflow at the base: nothing else.
+    expect((gate.sim.calls["repos/get-content"] ?? 0) - before).toBe(2);
+    await gate.ci(repo, branch, head);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    expect(handoffState(repo, head).row).toContain(
+      "not required: no rule of handoff.required_when applies |",
+    );
+    expect((gate.sim.calls["repos/get-content"] ?? 0) - before).toBe(2);
+  });
+
   it("the file `agate handoff` writes passes; a second agent session makes it required", async () => {
     const repo = "sessions";
     const branch = "codex/sessions";
