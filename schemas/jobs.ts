@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { Config } from "./config.js";
-import { pullRequestViewSchema } from "./gate.js";
+import { evidenceJobSchema, pullRequestViewSchema } from "./gate.js";
 import { mergeGroupDeadlineJobSchema } from "./merge-group.js";
 import { gitShaSchema, positiveIntSchema, repositoryFullNameSchema } from "./primitives.js";
 
@@ -20,7 +20,16 @@ export const evidenceEventSchema = z.strictObject({
 });
 
 /** A workflow run's attempt, as its completion event named it. */
-const runReadSchema = z.strictObject({ id: positiveIntSchema, attempt: positiveIntSchema });
+const runReadSchema = z.strictObject({
+  id: positiveIntSchema,
+  attempt: positiveIntSchema,
+  /**
+   * The completed job as its `workflow_job` event showed it (signed by GitHub; a completed job
+   * of an attempt never changes): it stands in for listing the run's jobs while the run's newest
+   * attempt is the job's.
+   */
+  job: evidenceJobSchema.nullable().default(null),
+});
 
 /** What caused a job, for its log line and the stored decision. */
 export const triggerSchema = z.strictObject({

@@ -83,11 +83,25 @@ export const workflowJobEventSchema = z.object({
   ...envelope,
   action: z.string(),
   workflow_job: z.object({
+    id: z.number().int().positive().optional(),
     run_id: z.number().int().positive(),
     run_attempt: z.number().int().positive().optional(),
     head_sha: sha,
     head_branch: z.string().nullable().optional(),
     name: z.string(),
+    status: z.string().optional(),
+    conclusion: z.string().nullable().optional(),
+    html_url: z.string().nullable().optional(),
+    steps: z
+      .array(
+        z.object({
+          name: z.string(),
+          number: z.number().int(),
+          status: z.string(),
+          conclusion: z.string().nullable().optional(),
+        }),
+      )
+      .optional(),
   }),
 });
 

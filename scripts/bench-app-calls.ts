@@ -84,6 +84,11 @@ await sim.createRepository({
     ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
   },
 });
+// Set up as the README's Deploy section says: a ruleset requires `agate` from this App.
+sim.addRuleset({
+  repo: "bench",
+  requiredChecks: [{ context: "agate", integration_id: sim.appId }],
+});
 /**
  * One pull request from its own branch, opened to accepted by CI, then one more push: prints the
  * calls of each gate job and of the synchronize.

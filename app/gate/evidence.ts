@@ -18,6 +18,7 @@ import type {
   ChangedFile,
   ChangedFilesListing,
   CommandEvidence,
+  EvidenceJob,
   EvidenceRunFact,
   EvidenceSourceFact,
   TestedCommitFact,
@@ -201,6 +202,12 @@ export async function collectEvidence(
     skipRuns?: boolean;
     /** A commit already read (the compare's), so the tested commit costs no call. */
     knownCommit?: (sha: string) => TestedCommitFact | null;
+    /**
+     * A completed job of a run as its `workflow_job` event showed it. It stands for the run's
+     * job list only when it is the pinned job of the run's newest attempt: a completed job of an
+     * attempt never changes, and GitHub signed the event.
+     */
+    completedJob?: { runId: number; job: EvidenceJob } | null;
   },
 ): Promise<CollectedEvidence> {
   const { workflow, job: jobName } = input.config.evidence;
@@ -213,8 +220,17 @@ export async function collectEvidence(
   const run = ofWorkflow[0];
   if (!run) return { source, run: null, evidence: [] };
 
+  const known = input.completedJob;
+  const shown =
+    known &&
+    known.runId === run.id &&
+    known.job.run_attempt === run.run_attempt &&
+    known.job.name === jobName &&
+    known.job.status === "completed"
+      ? known.job
+      : null;
   const [jobs, artifacts] = await Promise.all([
-    github.latestJobs(run.id),
+    shown ? [shown] : github.latestJobs(run.id),
     github.recordArtifacts(run.id),
   ]);
   const job = jobs.find((j) => j.name === jobName) ?? null;

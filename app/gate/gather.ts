@@ -10,9 +10,9 @@ import { outcomePassed } from "../../checks/command-results.js";
 import { canonicalJson } from "../../checks/config/digest.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
 import { failuresOf } from "../../checks/gate/progress.js";
-import { handoffRequiredBy } from "../../checks/handoff/required.js";
 import { protectedChanges } from "../../checks/gate/protected-paths.js";
 import { selectGate } from "../../checks/gate/select.js";
+import { handoffRequiredBy } from "../../checks/handoff/required.js";
 import { counted } from "../../checks/markdown.js";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import type { Config } from "../../schemas/config.js";
@@ -23,6 +23,7 @@ import {
   type ChangedFile,
   type ChangedFilesListing,
   type EvaluationFact,
+  type EvidenceJob,
   type GateFacts,
   type HandoffFacts,
   LINKED_ENTRY_QUESTION_CHARS,
@@ -236,6 +237,8 @@ export async function gatherPullRequest(
     rerunEvaluator: boolean;
     /** The event matters only under some base configs (a workflow event of another workflow). */
     relevant?: ((config: Config) => boolean) | undefined;
+    /** A completed job as its own event showed it (see collectEvidence's `completedJob`). */
+    completedJob?: { runId: number; job: EvidenceJob } | null;
   },
 ): Promise<GatherOutcome> {
   const { github, reads } = deps;
@@ -284,7 +287,11 @@ async function gatherAt(
   view: PullRequestView,
   config: BaseConfigFact,
   comparison: Comparison,
-  options: { skipRuns: boolean; rerunEvaluator: boolean },
+  options: {
+    skipRuns: boolean;
+    rerunEvaluator: boolean;
+    completedJob?: { runId: number; job: EvidenceJob } | null;
+  },
 ): Promise<Gathered> {
   const { github, store } = deps;
   const { snapshot: pr, detail } = view;
@@ -360,6 +367,7 @@ async function gatherAt(
     // it knows must not hide the runs it already read.
     skipRuns: options.skipRuns && !stored.some((r) => r.head_sha === pr.head_sha),
     knownCommit: (sha) => commitOf(comparison, sha),
+    completedJob: options.completedJob ?? null,
   });
   facts.evidence_source = collected.source;
   facts.evidence_run = collected.run;

@@ -73,6 +73,7 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
         skipRuns: job.trigger.event === "pull_request" && PUSHES.has(job.trigger.action ?? ""),
         rerunEvaluator: job.rerun_evaluator,
         relevant: job.only_if ? evidenceEventMatters(job.only_if) : undefined,
+        completedJob: job.run?.job ? { runId: job.run.id, job: job.run.job } : null,
       },
     );
     if (gathered.status === "skipped") return skip(gathered.reason);

@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { isMergeQueueRef } from "../../checks/gate/merge-group.js";
 import { parseOverrideComment } from "../../checks/gate/override.js";
 import { STATE_LABEL_PREFIX } from "../../checks/gate/plan.js";
+import type { EvidenceJob } from "../../schemas/gate.js";
 import {
   GATE_CHECK_NAME,
   type PullRequestView,
@@ -217,10 +218,11 @@ const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
     const j = e.workflow_job;
     const ref = j.head_branch ?? null;
     if (ref !== null && isMergeQueueRef(ref)) return [make.mergeGroup(j.head_sha, ref, null)];
+    const attempt = j.run_attempt ?? 1;
     return [
       make.head(j.head_sha, {
         only_if: { workflow: null, job: j.name },
-        run: { id: j.run_id, attempt: j.run_attempt ?? 1 },
+        run: { id: j.run_id, attempt, job: completedJob(j, attempt) },
       }),
     ];
   },
@@ -268,3 +270,25 @@ export const defaultRoute: Route = (event, payload, deliveryId) => {
   const route = ROUTES[name] as (e: unknown, make: Make) => NewJob[];
   return route(parsed.data, jobMaker(parsed.data, name, deliveryId));
 };
+
+/** The job as its completion event shows it, when the event carries all of it. */
+function completedJob(
+  j: Event<"workflow_job">["workflow_job"],
+  attempt: number,
+): EvidenceJob | null {
+  if (j.id === undefined || j.status !== "completed" || j.steps === undefined) return null;
+  return {
+    id: j.id,
+    name: j.name,
+    run_attempt: attempt,
+    status: j.status,
+    conclusion: j.conclusion ?? null,
+    html_url: j.html_url ?? null,
+    steps: j.steps.map((step) => ({
+      name: step.name,
+      number: step.number,
+      status: step.status,
+      conclusion: step.conclusion ?? null,
+    })),
+  };
+}

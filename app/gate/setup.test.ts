@@ -37,13 +37,18 @@ describe("SetupReader", () => {
   it("judges the branch's rules and protection against this App, the branch in a code span", async () => {
     let now = new Date("2026-12-04T10:00:00Z");
     const reader = new SetupReader({ app: async () => APP, now: () => now });
-    const ok = await reader.read(github([requiring(77)], unprotected), "o/r", "main");
+    const pinned = github([requiring(77)], unprotected);
+    const ok = await reader.read(pinned, "o/r", "main");
     expect(ok).toMatchObject({ branch: "main", status: "ok", fix: null });
     expect(ok.summary).toBe("ruleset 5 of o/r requires agate on `main` from agate-app (app id 77)");
+    // A ruleset that requires agate from this App settles it: branch protection is not read.
+    expect(pinned.calls).toEqual(["rules main"]);
     now = new Date(now.getTime() + 1);
-    const open = await reader.read(github([requiring()], unprotected), "o/r", "dev");
+    const anySource = github([requiring()], unprotected);
+    const open = await reader.read(anySource, "o/r", "dev");
     expect(open.status).toBe("problem");
     expect(open.summary).toContain("from any source");
+    expect(anySource.calls).toEqual(["rules dev", "branch dev"]);
   });
 
   it("reuses a reading for its time to live, then reads again", async () => {

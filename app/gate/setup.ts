@@ -3,8 +3,9 @@
  * the adapter and judged by checks/setup/required-check.ts. A gate nobody requires blocks
  * nothing, and one required from any source is satisfied by a check run the pull request's own
  * workflow makes: the summary says so. Rules change rarely and concern every pull request of a
- * repository, so a reading is reused for `ttlMs` (two calls per repository and branch per ten
- * minutes, not per pass). It never changes a decision.
+ * repository, so a reading is reused for `ttlMs` (per repository and branch per ten minutes, not
+ * per pass: one call when a ruleset requires agate from this App, else two). It never changes a
+ * decision.
  */
 import { codeSpan } from "../../checks/markdown.js";
 import {
@@ -58,16 +59,30 @@ export class SetupReader {
     const read_at = this.options.now().toISOString();
     // The branch is the base's name, which someone else chose: a code span in every sentence.
     const label = codeSpan(branch, 100);
-    const [rules, protection, app] = await Promise.all([
+    const [rules, app] = await Promise.all([
       attempt(`the rules on ${label}`, async () => ({
         ok: true as const,
         value: checksFromRules(await github.branchRules(branch), repository).checks,
       })),
-      attempt(`branch ${label}`, async () =>
-        checksFromBranch(await github.branchProtection(branch)),
-      ),
       this.options.app().catch(() => null),
     ]);
+    // A ruleset that requires agate from this App settles it (what README's step 4 sets up):
+    // whatever branch protection adds, merging needs this App's check. Only otherwise is
+    // branch protection read.
+    const settled =
+      rules.ok &&
+      gateRequirementFinding({
+        branch: label,
+        rules,
+        protection: { ok: true, value: [] },
+        app,
+      });
+    const protection: Read<RequiredCheck[]> =
+      settled && settled.status === "ok"
+        ? { ok: true, value: [] }
+        : await attempt(`branch ${label}`, async () =>
+            checksFromBranch(await github.branchProtection(branch)),
+          );
     const finding = gateRequirementFinding({ branch: label, rules, protection, app });
     return {
       branch,
