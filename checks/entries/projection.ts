@@ -2,39 +2,25 @@
  * Labels and the issue's open/closed state are a projection of the stored entry: computed here
  * from it, compared with what the issue shows, and only the difference is written.
  */
-import type { EntryPriority, HandoffEntryState } from "../../schemas/handoff-entry.js";
+import {
+  type EntryPriority,
+  entryPrioritySchema,
+  type HandoffEntryState,
+  handoffEntryStateSchema,
+} from "../../schemas/handoff-entry.js";
+import { AGATE_LABELS, type LabelStyle } from "../labels.js";
 import { entryPriority } from "./machine.js";
 
-interface LabelStyle {
-  color: string;
-  description: string;
-}
+export const entryStateLabel = (state: HandoffEntryState) => `agate:${state}` as const;
+export const entryPriorityLabel = (priority: EntryPriority) => `agate:${priority}` as const;
 
-const STATE_LABELS: Record<HandoffEntryState, LabelStyle> = {
-  open: { color: "0e8a16", description: "Handoff entry: waiting for an agent to /claim it" },
-  claimed: { color: "fbca04", description: "Handoff entry: one owner is answering it" },
-  resolved: { color: "5319e7", description: "Handoff entry: answered by its owner" },
-  blocked: { color: "b60205", description: "Handoff entry: parked, nobody can help; not notified" },
-  escalated: { color: "d93f0b", description: "Handoff entry: needs a maintainer's decision" },
-};
-
-const PRIORITY_LABELS: Record<EntryPriority, LabelStyle> = {
-  blocking: { color: "e99695", description: "An agent is waiting on this entry (derived)" },
-  background: { color: "c5def5", description: "Nobody is waiting on this entry (derived)" },
-};
-
-export const entryStateLabel = (state: HandoffEntryState) => `agate:${state}`;
-export const entryPriorityLabel = (priority: EntryPriority) => `agate:${priority}`;
-
-/** Every label agate owns on an entry, with its colour and description. */
-export const ENTRY_LABELS: ReadonlyMap<string, LabelStyle> = new Map<string, LabelStyle>([
-  ...Object.entries(STATE_LABELS).map(
-    ([state, style]) => [entryStateLabel(state as HandoffEntryState), style] as const,
-  ),
-  ...Object.entries(PRIORITY_LABELS).map(
-    ([priority, style]) => [entryPriorityLabel(priority as EntryPriority), style] as const,
-  ),
-]);
+/** Every label agate owns on an entry, with its colour and description (checks/labels.ts). */
+export const ENTRY_LABELS: ReadonlyMap<string, LabelStyle> = new Map<string, LabelStyle>(
+  [
+    ...handoffEntryStateSchema.options.map(entryStateLabel),
+    ...entryPrioritySchema.options.map(entryPriorityLabel),
+  ].map((name) => [name, AGATE_LABELS[name]]),
+);
 
 export const isEntryLabel = (name: string) => ENTRY_LABELS.has(name.toLowerCase());
 

@@ -5,6 +5,7 @@
  * evaluator). app/gate/apply.ts carries it out in a fixed order; nothing decides twice.
  */
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
+import { AGATE_LABELS, type LabelStyle } from "../labels.js";
 import { GITHUB_TITLE_LIMIT, shortSha as short } from "../markdown.js";
 import { handEditedLabelComment, strayLabelComment } from "./comments.js";
 import { renderGateSummary } from "./render.js";
@@ -21,30 +22,18 @@ const LEGACY_PENDING_LABEL = "agate:pending";
  * a label for it would cost two label writes and two webhooks per push. agate removes a
  * `agate:pending` left by earlier versions as it removes any other stray state label.
  */
-export const STATE_LABELS: Record<string, { color: string; description: string }> = {
-  "agate:accepted": { color: "0e8a16", description: "agate: every requirement passed on the head" },
-  "agate:rejected": {
-    color: "b60205",
-    description: "agate: a requirement failed; see the agate check",
-  },
-  "agate:blocked": {
-    color: "5319e7",
-    description: "agate: blocked by something outside the pull request; the agate check says what",
-  },
-  "agate:stalled": {
-    color: "e4e669",
-    description:
-      "agate: attempts stopped making progress; the agate check shows the repeated failure",
-  },
-  "agate:capped": {
-    color: "c5def5",
-    description: "agate: a budget is spent; the agate check names it and how to raise it",
-  },
-  "agate:escalated": {
-    color: "d93f0b",
-    description: "agate: needs a maintainer (protected paths or a decision only a human can make)",
-  },
-};
+export const STATE_LABELS: Record<string, LabelStyle> = Object.fromEntries(
+  (
+    [
+      "agate:accepted",
+      "agate:rejected",
+      "agate:blocked",
+      "agate:stalled",
+      "agate:capped",
+      "agate:escalated",
+    ] as const
+  ).map((name) => [name, AGATE_LABELS[name]]),
+);
 
 /** What the `agate` check run shows; `conclusion: null` keeps it in progress. */
 export interface CheckView {
