@@ -170,6 +170,12 @@ export const pullRequestEntriesJobSchema = z.strictObject({
   trigger: triggerSchema,
 });
 
+/**
+ * The App was installed on a repository (or the repository added to its installation): every
+ * label agate owns is created there with its look, before any pull request needs one.
+ */
+export const repositoryLabelsJobSchema = z.strictObject({ ...target, trigger: triggerSchema });
+
 export const JOB_KINDS = {
   pullRequest: "gate.pull_request",
   head: "gate.head",
@@ -182,6 +188,7 @@ export const JOB_KINDS = {
   entryDeadline: "entries.deadline",
   dashboard: "entries.dashboard",
   pullRequestEntries: "entries.pull_request",
+  repositoryLabels: "gate.repository_labels",
 } as const;
 
 /** The payload schema of each job kind. */
@@ -197,6 +204,7 @@ export const JOB_PAYLOADS = {
   [JOB_KINDS.entryDeadline]: entryDeadlineJobSchema,
   [JOB_KINDS.dashboard]: dashboardJobSchema,
   [JOB_KINDS.pullRequestEntries]: pullRequestEntriesJobSchema,
+  [JOB_KINDS.repositoryLabels]: repositoryLabelsJobSchema,
 } as const;
 
 export type JobKind = keyof typeof JOB_PAYLOADS;
@@ -228,5 +236,7 @@ export const evaluatorKey = (repository: string, number: number) =>
   `${repository}#${number}:evaluator`;
 /** One handoff entry's jobs run one at a time, in order (issue and pull numbers never share one). */
 export const entryKey = (repository: string, issue: number) => `${repository}#${issue}:entry`;
+/** A repository's labels: created once, however many installation events name it at once. */
+export const labelsKey = (repository: string) => `${repository}:labels`;
 /** A repository's dashboard: one refresh at a time, a queued one makes a running one's result moot. */
 export const dashboardKey = (repository: string) => `${repository}:dashboard`;

@@ -134,6 +134,31 @@ export const issuesEventSchema = z.object({
   label: z.object({ name: z.string() }).optional(),
 });
 
+const named = z.object({ full_name: repository.shape.full_name });
+
+/**
+ * The App installed: GitHub sends it to every App, subscribed or not. It names the installation's
+ * repositories (all of them, or those chosen), not one repository.
+ */
+export const installationEventSchema = z.object({
+  action: z.string(),
+  installation,
+  repositories: z.array(named).optional(),
+});
+
+/** Repositories added to (or removed from) an installation; sent to every App too. */
+export const installationRepositoriesEventSchema = z.object({
+  action: z.string(),
+  installation,
+  repositories_added: z.array(named),
+});
+
+/** The events about an installation rather than one repository, by GitHub's event name. */
+export const INSTALLATION_EVENTS = {
+  installation: installationEventSchema,
+  installation_repositories: installationRepositoriesEventSchema,
+} as const;
+
 /** The schema of each event the gate routes, by GitHub's event name. */
 export const ROUTED_EVENTS = {
   pull_request: pullRequestEventSchema,

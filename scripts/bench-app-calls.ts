@@ -89,6 +89,17 @@ sim.addRuleset({
   repo: "bench",
   requiredChecks: [{ context: "agate", integration_id: sim.appId }],
 });
+// The App installed on it (installation_repositories.added): agate's labels are made once, before
+// any pull request, so no gate pass styles one.
+{
+  const before = logged().length;
+  await sim.addToInstallation({ repos: ["bench"] });
+  await settle();
+  const install = logged().slice(before);
+  console.log(
+    `installed on the repository (once per repository, before any pull request): ${install.map((e) => `${e.calls} calls  ${e.ops}`).join("; ")}`,
+  );
+}
 /**
  * One pull request from its own branch, opened to accepted by CI, then one more push: prints the
  * calls of each gate job and of the synchronize.
@@ -128,7 +139,7 @@ async function story(title: string, branch: string) {
   console.log(
     `a synchronize to ${next.slice(0, 7)} (${conclusion === "success" ? "accepted" : conclusion} → pending): ${synchronize.map((e) => `${e.calls} calls  ${e.ops}`).join("; ")}`,
   );
-  // Another push before CI reported: the state (and its label) stays pending.
+  // Another push before CI reported: the state stays pending.
   const seen = evaluations().length;
   const again = await sim.pushCommit({
     repo: "bench",

@@ -25,6 +25,7 @@ import { handleMergeGroupDeadline, runMergeGroupJob } from "./merge-group.js";
 import { runOverrideJob } from "./override.js";
 import { type PassResult, runPullRequestPass } from "./pull-request.js";
 import { reconcileOnce } from "./reconcile.js";
+import { ensureRepositoryLabels } from "./repository-labels.js";
 import { SetupReader } from "./setup.js";
 import { TraceReportCache } from "./trace-report.js";
 
@@ -159,6 +160,11 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
   [JOB_KINDS.entryDeadline]: (job, deps) => handleEntryDeadlineJob(job, deps),
   [JOB_KINDS.dashboard]: (job, deps) => handleDashboardJob(job, deps),
   [JOB_KINDS.pullRequestEntries]: (job, deps) => runPullRequestEntriesJob(job, deps),
+  [JOB_KINDS.repositoryLabels]: async (job, deps) => {
+    const { github } = await adapterFor(deps, job.repository, job.installation);
+    const { created, styled } = await ensureRepositoryLabels(github);
+    return `${job.repository} labels after ${cause(job.trigger)}: ${created.length} created, ${styled.length} restyled (${github.totalCalls} GitHub calls: ${callList(github)})`;
+  },
 };
 
 /** Every job kind the App handles; the router may enqueue only these (a test holds it to that). */

@@ -227,6 +227,33 @@ describe("defaultRoute: a delivery becomes jobs, one per target", () => {
     }
   });
 
+  it("an installation's new repositories each get their labels made, once at a time per repository", () => {
+    const created = webhookExample("installation", "created");
+    const jobs = defaultRoute("installation", created, "d1");
+    const names = (created.repositories ?? []).map((r) => r.full_name);
+    expect(names.length).toBeGreaterThan(0);
+    expect(jobs.map((j) => [j.kind, j.concurrency_key])).toEqual(
+      names.map((name) => [JOB_KINDS.repositoryLabels, `${name}:labels`]),
+    );
+    expect(JOB_PAYLOADS[JOB_KINDS.repositoryLabels].parse(jobs[0]?.payload)).toEqual({
+      repository: names[0],
+      installation: created.installation.id,
+      trigger: { event: "installation", action: "created", delivery_id: "d1" },
+    });
+    const added = webhookExample("installation_repositories", "added");
+    expect(defaultRoute("installation_repositories", added, "d2").map((j) => j.payload)).toEqual(
+      added.repositories_added.map((r) =>
+        expect.objectContaining({ repository: r.full_name, installation: added.installation.id }),
+      ),
+    );
+    // A removal or an uninstall makes nothing: the labels stay for whoever filtered on them.
+    const removed = webhookExample("installation_repositories", "removed");
+    expect(defaultRoute("installation_repositories", removed, "d3")).toEqual([]);
+    expect(defaultRoute("installation", webhookExample("installation", "deleted"), "d4")).toEqual(
+      [],
+    );
+  });
+
   it("never routes a job kind without a handler, for any example of any event", () => {
     const handled = new Set<string>(HANDLED_KINDS);
     let routed = 0;

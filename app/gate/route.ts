@@ -9,8 +9,8 @@ import type { z } from "zod";
 import { isMergeQueueRef } from "../../checks/gate/merge-group.js";
 import { parseOverrideComment } from "../../checks/gate/override.js";
 import { STATE_LABEL_PREFIX } from "../../checks/gate/plan.js";
-import type { EvidenceJob } from "../../schemas/gate.js";
 import {
+  type EvidenceJob,
   GATE_CHECK_NAME,
   type PullRequestView,
   pullRequestViewSchema,
@@ -20,11 +20,12 @@ import {
   JOB_KINDS,
   type JobKind,
   type JobPayloadInput,
+  labelsKey,
   pullRequestKey,
   type Trigger,
 } from "../../schemas/jobs.js";
 import type { NewJob } from "../../schemas/store.js";
-import { ROUTED_EVENTS, type RoutedEvent } from "../../schemas/webhooks.js";
+import { INSTALLATION_EVENTS, ROUTED_EVENTS, type RoutedEvent } from "../../schemas/webhooks.js";
 import { entryJobsForComment, entryJobsForIssue } from "../entries/route.js";
 import { RERUN_EVALUATOR } from "../github/adapter.js";
 import type { Route } from "../runtime/route.js";
@@ -263,6 +264,9 @@ const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
 };
 
 export const defaultRoute: Route = (event, payload, deliveryId) => {
+  if (Object.hasOwn(INSTALLATION_EVENTS, event)) {
+    return repositoryLabelJobs(event as keyof typeof INSTALLATION_EVENTS, payload, deliveryId);
+  }
   if (!Object.hasOwn(ROUTED_EVENTS, event)) return [];
   const name = event as RoutedEvent;
   const parsed = ROUTED_EVENTS[name].safeParse(payload);
@@ -270,6 +274,37 @@ export const defaultRoute: Route = (event, payload, deliveryId) => {
   const route = ROUTES[name] as (e: unknown, make: Make) => NewJob[];
   return route(parsed.data, jobMaker(parsed.data, name, deliveryId));
 };
+
+/**
+ * An installation's new repositories get agate's labels: `installation.created` names them all,
+ * `installation_repositories.added` the added ones. (A removal needs nothing: the labels stay
+ * for the people who filtered on them.)
+ */
+function repositoryLabelJobs(
+  event: keyof typeof INSTALLATION_EVENTS,
+  payload: unknown,
+  deliveryId: string,
+): NewJob[] {
+  const parsed = INSTALLATION_EVENTS[event].safeParse(payload);
+  if (!parsed.success) return [];
+  const e = parsed.data;
+  const repositories =
+    "repositories_added" in e
+      ? e.action === "added"
+        ? e.repositories_added
+        : []
+      : e.action === "created"
+        ? (e.repositories ?? [])
+        : [];
+  const trigger: Trigger = { event, action: e.action, delivery_id: deliveryId };
+  return repositories.map(({ full_name: repository }) =>
+    job(
+      JOB_KINDS.repositoryLabels,
+      { repository, installation: e.installation.id, trigger },
+      labelsKey(repository),
+    ),
+  );
+}
 
 /** The job as its completion event shows it, when the event carries all of it. */
 function completedJob(

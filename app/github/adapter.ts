@@ -566,6 +566,39 @@ export class GitHubAdapter {
     }));
   }
 
+  /** Every label of the repository, with its look. */
+  async repositoryLabels(): Promise<LabelFact[]> {
+    this.count("issues/list-labels-for-repo");
+    const labels = await this.octokit.paginate(this.octokit.rest.issues.listLabelsForRepo, {
+      owner: this.owner,
+      repo: this.repo,
+      per_page: 100,
+    });
+    return labels.map((l) => ({
+      name: l.name,
+      color: l.color,
+      description: l.description ?? null,
+    }));
+  }
+
+  /** Creates a label; false when one of that name exists already (someone was first). */
+  async createLabel(name: string, color: string, description: string): Promise<boolean> {
+    this.count("issues/create-label");
+    try {
+      await this.octokit.rest.issues.createLabel({
+        owner: this.owner,
+        repo: this.repo,
+        name,
+        color,
+        description,
+      });
+      return true;
+    } catch (error) {
+      if (statusOf(error) === 422) return false;
+      throw error;
+    }
+  }
+
   async styleLabel(name: string, color: string, description: string): Promise<void> {
     this.count("issues/update-label");
     await this.octokit.rest.issues.updateLabel({

@@ -200,6 +200,8 @@ export interface GitHubSimulator {
     input: RepoRef & { number: number; state: "open" | "closed"; user?: Who },
   ): Promise<void>;
   addLabels(input: RepoRef & { number: number; labels: string[]; user?: Who }): Promise<void>;
+  /** Adds repositories to the App's installation: `installation_repositories.added`. */
+  addToInstallation(input: { repos: string[]; user?: Who }): Promise<void>;
   removeLabel(input: RepoRef & { number: number; label: string; user?: Who }): Promise<void>;
   createIssue(
     input: RepoRef & { title: string; body?: string; user: Who; labels?: string[] },
@@ -668,6 +670,13 @@ export async function startGitHubSimulator(
         state: input.state,
       });
       await sender.flush();
+    },
+
+    addToInstallation: async (input) => {
+      await w.emitRepositoriesAdded(
+        input.repos.map((repo) => repoOf({ repo })),
+        account(input.user ?? "octocat"),
+      );
     },
 
     addLabels: async (input) => {

@@ -1272,6 +1272,40 @@ export class World {
   // ---- webhooks -------------------------------------------------------------------------------
 
   /** Sends an event for a repository with the fields GitHub adds to every repository event. */
+  /**
+   * `installation_repositories.added`: repositories added to the App's installation (GitHub sends
+   * it to every App, subscribed or not).
+   */
+  emitRepositoriesAdded(repos: Repository[], sender: Account): Promise<Delivery> {
+    const first = repos[0];
+    const installation = first ? this.installationFor(first) : undefined;
+    if (!installation) throw new Error("the App is not installed on these repositories");
+    return this.webhooks.send("installation_repositories", {
+      action: "added",
+      installation: s.installation(this.urls, installation, this.app),
+      repository_selection: "selected",
+      repositories_added: repos.map((repo) => {
+        const {
+          id,
+          node_id,
+          name,
+          full_name,
+          private: secret,
+        } = s.repository(this.urls, repo, this.pushedAtOf(repo)) as {
+          id: number;
+          node_id: string;
+          name: string;
+          full_name: string;
+          private: boolean;
+        };
+        return { id, node_id, name, full_name, private: secret };
+      }),
+      repositories_removed: [],
+      requester: null,
+      sender: s.user(this.urls, sender),
+    });
+  }
+
   emit(repo: Repository, event: string, sender: Account, body: Json): Promise<Delivery> {
     const installation = this.installationFor(repo);
     const payload: Json = {
