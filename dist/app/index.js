@@ -987,7 +987,16 @@ var evidenceEventSchema = z12.strictObject({
   workflow: z12.string().nullable(),
   job: z12.string().nullable()
 });
-var runReadSchema = z12.strictObject({ id: positiveIntSchema, attempt: positiveIntSchema });
+var runReadSchema = z12.strictObject({
+  id: positiveIntSchema,
+  attempt: positiveIntSchema,
+  /**
+   * The completed job as its `workflow_job` event showed it (signed by GitHub; a completed job
+   * of an attempt never changes): it stands in for listing the run's jobs while the run's newest
+   * attempt is the job's.
+   */
+  job: evidenceJobSchema.nullable().default(null)
+});
 var triggerSchema = z12.strictObject({
   event: z12.string(),
   action: z12.string().nullable(),
@@ -1085,6 +1094,7 @@ var pullRequestEntriesJobSchema = z12.strictObject({
   number: positiveIntSchema,
   trigger: triggerSchema
 });
+var repositoryLabelsJobSchema = z12.strictObject({ ...target, trigger: triggerSchema });
 var JOB_KINDS = {
   pullRequest: "gate.pull_request",
   head: "gate.head",
@@ -1096,7 +1106,8 @@ var JOB_KINDS = {
   entry: "entries.entry",
   entryDeadline: "entries.deadline",
   dashboard: "entries.dashboard",
-  pullRequestEntries: "entries.pull_request"
+  pullRequestEntries: "entries.pull_request",
+  repositoryLabels: "gate.repository_labels"
 };
 var JOB_PAYLOADS = {
   [JOB_KINDS.pullRequest]: pullRequestJobSchema,
@@ -1109,7 +1120,8 @@ var JOB_PAYLOADS = {
   [JOB_KINDS.entry]: entryJobSchema,
   [JOB_KINDS.entryDeadline]: entryDeadlineJobSchema,
   [JOB_KINDS.dashboard]: dashboardJobSchema,
-  [JOB_KINDS.pullRequestEntries]: pullRequestEntriesJobSchema
+  [JOB_KINDS.pullRequestEntries]: pullRequestEntriesJobSchema,
+  [JOB_KINDS.repositoryLabels]: repositoryLabelsJobSchema
 };
 function evidenceEventMatters(event) {
   return (config) => (event.workflow === null || event.workflow === config.evidence.workflow) && (event.job === null || event.job === config.evidence.job);
@@ -1118,6 +1130,7 @@ var pullRequestKey = (repository2, number) => `${repository2}#${number}`;
 var headKey = (repository2, sha2) => `${repository2}@${sha2}`;
 var evaluatorKey = (repository2, number) => `${repository2}#${number}:evaluator`;
 var entryKey = (repository2, issue) => `${repository2}#${issue}:entry`;
+var labelsKey = (repository2) => `${repository2}:labels`;
 var dashboardKey = (repository2) => `${repository2}:dashboard`;
 
 // package.json
@@ -1571,6 +1584,37 @@ var GitHubAdapter = class {
       color: l.color,
       description: l.description ?? null
     }));
+  }
+  /** Every label of the repository, with its look. */
+  async repositoryLabels() {
+    this.count("issues/list-labels-for-repo");
+    const labels = await this.octokit.paginate(this.octokit.rest.issues.listLabelsForRepo, {
+      owner: this.owner,
+      repo: this.repo,
+      per_page: 100
+    });
+    return labels.map((l) => ({
+      name: l.name,
+      color: l.color,
+      description: l.description ?? null
+    }));
+  }
+  /** Creates a label; false when one of that name exists already (someone was first). */
+  async createLabel(name, color, description) {
+    this.count("issues/create-label");
+    try {
+      await this.octokit.rest.issues.createLabel({
+        owner: this.owner,
+        repo: this.repo,
+        name,
+        color,
+        description
+      });
+      return true;
+    } catch (error) {
+      if (statusOf(error) === 422) return false;
+      throw error;
+    }
   }
   async styleLabel(name, color, description) {
     this.count("issues/update-label");
@@ -2304,6 +2348,48 @@ function parseEntryForm(body) {
   };
 }
 
+// checks/labels.ts
+var AGATE_LABELS = {
+  // Pull requests: the states one stays in until someone acts (checks/gate/plan.ts).
+  "agate:accepted": { color: "0e8a16", description: "agate: every requirement passed on the head" },
+  "agate:rejected": {
+    color: "b60205",
+    description: "agate: a requirement failed; see the agate check"
+  },
+  "agate:stalled": {
+    color: "e4e669",
+    description: "agate: attempts stopped making progress; the agate check shows the repeated failure"
+  },
+  "agate:capped": {
+    color: "c5def5",
+    description: "agate: a budget is spent; the agate check names it and how to raise it"
+  },
+  // Both: what agate says on the pull request's check or on the entry.
+  "agate:blocked": {
+    color: "5319e7",
+    description: "agate: blocked on something outside it, or parked; its check or entry says what"
+  },
+  "agate:escalated": {
+    color: "d93f0b",
+    description: "agate: needs a maintainer's decision; its check or entry says which"
+  },
+  // Handoff entries (checks/entries/projection.ts).
+  "agate:open": {
+    color: "0e8a16",
+    description: "Handoff entry: waiting for an agent to /claim it"
+  },
+  "agate:claimed": { color: "fbca04", description: "Handoff entry: one owner is answering it" },
+  "agate:resolved": { color: "5319e7", description: "Handoff entry: answered by its owner" },
+  "agate:blocking": {
+    color: "e99695",
+    description: "An agent is waiting on this entry (derived)"
+  },
+  "agate:background": {
+    color: "c5def5",
+    description: "Nobody is waiting on this entry (derived)"
+  }
+};
+
 // checks/entries/replies.ts
 var duration = (ms) => durationText(ms);
 var who2 = (login) => codeSpan(login, 60);
@@ -2610,27 +2696,14 @@ function entryPriority(state, agentWaiting) {
 }
 
 // checks/entries/projection.ts
-var STATE_LABELS = {
-  open: { color: "0e8a16", description: "Handoff entry: waiting for an agent to /claim it" },
-  claimed: { color: "fbca04", description: "Handoff entry: one owner is answering it" },
-  resolved: { color: "5319e7", description: "Handoff entry: answered by its owner" },
-  blocked: { color: "b60205", description: "Handoff entry: parked, nobody can help; not notified" },
-  escalated: { color: "d93f0b", description: "Handoff entry: needs a maintainer's decision" }
-};
-var PRIORITY_LABELS = {
-  blocking: { color: "e99695", description: "An agent is waiting on this entry (derived)" },
-  background: { color: "c5def5", description: "Nobody is waiting on this entry (derived)" }
-};
 var entryStateLabel = (state) => `agate:${state}`;
 var entryPriorityLabel = (priority) => `agate:${priority}`;
-var ENTRY_LABELS = new Map([
-  ...Object.entries(STATE_LABELS).map(
-    ([state, style]) => [entryStateLabel(state), style]
-  ),
-  ...Object.entries(PRIORITY_LABELS).map(
-    ([priority, style]) => [entryPriorityLabel(priority), style]
-  )
-]);
+var ENTRY_LABELS = new Map(
+  [
+    ...handoffEntryStateSchema.options.map(entryStateLabel),
+    ...entryPrioritySchema.options.map(entryPriorityLabel)
+  ].map((name) => [name, AGATE_LABELS[name]])
+);
 var isEntryLabel = (name) => ENTRY_LABELS.has(name.toLowerCase());
 function desiredEntryLabels(state, agentWaiting) {
   return [entryStateLabel(state), entryPriorityLabel(entryPriority(state, agentWaiting))];
@@ -3892,12 +3965,12 @@ ${issue.body}`));
     additions: file.additions,
     deletions: file.deletions
   });
-  const named = d.files.filter((file) => file.patch === null);
-  if (named.length > 0) {
+  const named2 = d.files.filter((file) => file.patch === null);
+  if (named2.length > 0) {
     sections2.push(
       fence(
         "diff, files shown by name only",
-        named.map(
+        named2.map(
           (file) => jsonLine({ ...header(file), patch: `not shown: ${file.omitted ?? "no patch"}` })
         ).join("\n")
       )
@@ -8688,6 +8761,121 @@ function selectGate(gate, pr, previouslyGated) {
   };
 }
 
+// checks/handoff/required.ts
+var SESSION_TRAILER = "Agent-Session";
+var KEY = "handoff.required_when";
+var HOUR_MS = 36e5;
+var MINUTE_MS = 6e4;
+function handoffRequiredBy(rules, input) {
+  const { facts } = input;
+  const reasons = [];
+  const present = new Set(input.labels.map((label) => label.toLowerCase()));
+  for (const label of rules.labels) {
+    if (present.has(label.toLowerCase())) reasons.push(`the label ${label} (${KEY}.labels)`);
+  }
+  if (rules.commits_over !== null && facts.commit_count > rules.commits_over) {
+    reasons.push(
+      `${count(facts.commit_count, "commit")} (more than ${rules.commits_over}: ${KEY}.commits_over)`
+    );
+  }
+  if (rules.open_longer_than !== null) {
+    const open = Date.parse(facts.observed_at) - Date.parse(facts.opened_at);
+    if (open > rules.open_longer_than) {
+      reasons.push(
+        `open ${hours(open)} (longer than ${hours(rules.open_longer_than)}: ${KEY}.open_longer_than)`
+      );
+    }
+  }
+  if (rules.changed_lines_over !== null && facts.changed_lines > rules.changed_lines_over) {
+    reasons.push(
+      `${count(facts.changed_lines, "changed line")} (more than ${rules.changed_lines_over}: ${KEY}.changed_lines_over)`
+    );
+  }
+  if (rules.sessions_over !== null) {
+    const sessions = agentSessions(facts.commits.map((commit) => commit.message));
+    if (sessions.length > rules.sessions_over) {
+      reasons.push(
+        `${count(sessions.length, "agent session")} (more than ${rules.sessions_over}: ${KEY}.sessions_over, counted from ${SESSION_TRAILER}: commit trailers)`
+      );
+    }
+  }
+  return reasons;
+}
+function agentSessions(messages) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const message4 of messages) {
+    for (const trailer of commitTrailers(message4)) {
+      if (trailer.key.toLowerCase() === SESSION_TRAILER.toLowerCase() && trailer.value !== "") {
+        seen.add(trailer.value);
+      }
+    }
+  }
+  return [...seen];
+}
+var GIT_GENERATED = ["Signed-off-by: ", "(cherry picked from commit "];
+function commitTrailers(message4) {
+  const lines = message4.replace(/\r\n/g, "\n").split("\n");
+  const blank = (line) => line.trim() === "";
+  let titleEnd = lines.findIndex(blank);
+  if (titleEnd === -1) return [];
+  titleEnd += 1;
+  let end = lines.length;
+  while (end > titleEnd && blank(lines[end - 1] ?? "")) end--;
+  let start = end;
+  while (start > titleEnd && !blank(lines[start - 1] ?? "")) start--;
+  if (start === end) return [];
+  const block = lines.slice(start, end);
+  let trailerLines = 0;
+  let nonTrailerLines = 0;
+  let recognised = false;
+  let continuation = 0;
+  for (let i = block.length - 1; i >= 0; i--) {
+    const line = block[i] ?? "";
+    if (/^[ \t]/.test(line)) {
+      continuation++;
+      continue;
+    }
+    if (GIT_GENERATED.some((prefix) => line.startsWith(prefix))) {
+      trailerLines += 1 + continuation;
+      recognised = true;
+    } else if (separatorAt(line) > 0) {
+      trailerLines += 1 + continuation;
+    } else {
+      nonTrailerLines += 1 + continuation;
+    }
+    continuation = 0;
+  }
+  nonTrailerLines += continuation;
+  const isBlock = trailerLines > 0 && nonTrailerLines === 0 || recognised && trailerLines * 3 >= nonTrailerLines;
+  if (!isBlock) return [];
+  const trailers = [];
+  for (const line of block) {
+    const last = trailers.at(-1);
+    if (/^[ \t]/.test(line)) {
+      if (last) last.value = `${last.value} ${line.trim()}`.trim();
+      continue;
+    }
+    const at = separatorAt(line);
+    if (at > 0) {
+      trailers.push({ key: line.slice(0, at).trimEnd(), value: line.slice(at + 1).trim() });
+    } else {
+      trailers.push({ key: "", value: "" });
+    }
+  }
+  return trailers.filter((trailer) => trailer.key !== "");
+}
+function separatorAt(line) {
+  const match = /^([A-Za-z0-9-]+)[ \t]*:/.exec(line);
+  return match ? match[0].length - 1 : -1;
+}
+var count = (n, noun2) => `${n} ${noun2}${n === 1 ? "" : "s"}`;
+function hours(ms) {
+  const h = Math.floor(ms / HOUR_MS);
+  const min = Math.floor((ms - h * HOUR_MS) / MINUTE_MS);
+  if (h === 0) return `${min} min`;
+  return min === 0 ? `${h} h` : `${h} h ${min} min`;
+}
+
 // app/gate/evidence.ts
 import { unzipSync } from "fflate";
 
@@ -8809,13 +8997,13 @@ function verifyProvenance(input) {
     );
   }
   const wanted = recordArtifactName(job2.run_attempt);
-  const named = artifacts.filter((a) => a.name === wanted);
-  if (named.length > 1) {
+  const named2 = artifacts.filter((a) => a.name === wanted);
+  if (named2.length > 1) {
     return refuse3(
-      `${runName} has ${named.length} artifacts named ${wanted}: something besides agate's step uploaded a record in attempt ${job2.run_attempt}, so neither is believed`
+      `${runName} has ${named2.length} artifacts named ${wanted}: something besides agate's step uploaded a record in attempt ${job2.run_attempt}, so neither is believed`
     );
   }
-  const artifact = named[0];
+  const artifact = named2[0];
   if (!artifact) {
     return refuse3(
       `job ${job2.name} of ${runName} (attempt ${job2.run_attempt}) finished ${job2.conclusion ?? "without a conclusion"} without uploading ${wanted}; did the agate step run?`
@@ -8930,8 +9118,8 @@ function workTreeProblem(record, config) {
   return null;
 }
 function paths(list) {
-  const named = list.slice(0, 5).map((path) => codeSpan(path, 120));
-  return `${named.join(", ")}${list.length > 5 ? ` and ${list.length - 5} more` : ""}`;
+  const named2 = list.slice(0, 5).map((path) => codeSpan(path, 120));
+  return `${named2.join(", ")}${list.length > 5 ? ` and ${list.length - 5} more` : ""}`;
 }
 function evidenceOf(fact, verdict2) {
   return {
@@ -9058,8 +9246,10 @@ async function collectEvidence(github, cache, input) {
   const source = { ...sourceRead, runs_for_head: ofWorkflow.length };
   const run = ofWorkflow[0];
   if (!run) return { source, run: null, evidence: [] };
+  const known = input.completedJob;
+  const shown = known && known.runId === run.id && known.job.run_attempt === run.run_attempt && known.job.name === jobName && known.job.status === "completed" ? known.job : null;
   const [jobs, artifacts] = await Promise.all([
-    github.latestJobs(run.id),
+    shown ? [shown] : github.latestJobs(run.id),
     github.recordArtifacts(run.id)
   ]);
   const job2 = jobs.find((j) => j.name === jobName) ?? null;
@@ -9072,8 +9262,8 @@ async function collectEvidence(github, cache, input) {
     tested_commit: null
   };
   if (job2?.status === "completed") {
-    const named = artifacts.filter((a) => a.name === recordArtifactName(job2.run_attempt));
-    const only = named.length === 1 ? named[0] : void 0;
+    const named2 = artifacts.filter((a) => a.name === recordArtifactName(job2.run_attempt));
+    const only = named2.length === 1 ? named2[0] : void 0;
     if (only && !only.expired && only.size_in_bytes > MAX_ZIP_BYTES) {
       fact.record_error = `artifact ${only.name} is ${only.size_in_bytes} bytes, more than the ${MAX_ZIP_BYTES} a command record can be`;
     } else if (only && !only.expired) {
@@ -9166,15 +9356,15 @@ async function readTraceFact(reader, cache, run, evidence) {
   if (!believed) return null;
   const attempt2 = run.job.run_attempt;
   const name = traceReportArtifactName(attempt2);
-  const named = (await reader.traceReportArtifacts(run.run.id)).filter((a) => a.name === name);
-  if (named.length === 0) return null;
+  const named2 = (await reader.traceReportArtifacts(run.run.id)).filter((a) => a.name === name);
+  if (named2.length === 0) return null;
   const fact = { run_id: run.run.id, run_attempt: attempt2, artifact: name };
-  const only = named.length === 1 ? named[0] : void 0;
+  const only = named2.length === 1 ? named2[0] : void 0;
   if (!only) {
     return {
       ...fact,
       traces: null,
-      error: `the attempt has ${named.length} artifacts named ${name}: something besides agate's step uploaded one, so none is read`
+      error: `the attempt has ${named2.length} artifacts named ${name}: something besides agate's step uploaded one, so none is read`
     };
   }
   if (only.expired) return { ...fact, traces: null, error: `${name} has expired` };
@@ -9383,7 +9573,8 @@ async function gatherAt(deps, view, config, comparison, options) {
     // Only for a head agate has not decided on before: a late or repeated push event for a head
     // it knows must not hide the runs it already read.
     skipRuns: options.skipRuns && !stored.some((r) => r.head_sha === pr.head_sha),
-    knownCommit: (sha2) => commitOf(comparison, sha2)
+    knownCommit: (sha2) => commitOf(comparison, sha2),
+    completedJob: options.completedJob ?? null
   });
   facts.evidence_source = collected.source;
   facts.evidence_run = collected.run;
@@ -9461,33 +9652,37 @@ async function latestReviews(github, pr, maintainers) {
 async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
   const { github, reads } = deps;
   const path = config.handoff.path;
-  const touched = changed.files.find((f) => f.filename === path || f.previous_filename === path);
-  const file = touched?.filename === path && touched.status === "removed" ? null : touched || !changed.listing.complete ? await reads.file(github, path, pr.head_sha) : await reads.file(github, path, comparison.merge_base_sha);
   const commits = config.handoff.required_when.sessions_over === null ? [] : comparison.commits.map(({ sha: sha2, message: message4, committed_at }) => ({
     sha: sha2,
     message: message4,
     committed_at
   }));
-  let newest_change = null;
-  if (file) {
-    const candidates = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [pr.head_sha];
-    for (const sha2 of candidates.slice(0, 5)) {
-      const files = await github.commitFiles(sha2);
-      if (files.length > 0) {
-        newest_change = { sha: sha2, files };
-        break;
-      }
-    }
-  }
-  return {
-    file: file ? { path, blob_sha: file.blobSha, text: file.text } : null,
+  const facts = {
+    file: null,
     observed_at: deps.now().toISOString(),
     opened_at: detail.created_at,
     commit_count: detail.commits,
     changed_lines: detail.additions + detail.deletions,
     commits,
-    newest_change
+    newest_change: null
   };
+  const touched = changed.files.find((f) => f.filename === path || f.previous_filename === path);
+  const untouched = !touched && changed.listing.complete;
+  if (untouched && handoffRequiredBy(config.handoff.required_when, { labels: pr.labels, facts }).length === 0) {
+    return facts;
+  }
+  const file = touched?.filename === path && touched.status === "removed" ? null : untouched ? await reads.file(github, path, comparison.merge_base_sha) : await reads.file(github, path, pr.head_sha);
+  if (!file) return facts;
+  let newest_change = null;
+  const candidates = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [pr.head_sha];
+  for (const sha2 of candidates.slice(0, 5)) {
+    const files = await github.commitFiles(sha2);
+    if (files.length > 0) {
+      newest_change = { sha: sha2, files };
+      break;
+    }
+  }
+  return { ...facts, file: { path, blob_sha: file.blobSha, text: file.text }, newest_change };
 }
 async function storedEvaluation(store, pr, treeSha, configDigest2) {
   if (!treeSha) return { status: "not_asked" };
@@ -9957,121 +10152,6 @@ function capped(findings, more) {
   return [...findings.slice(0, NAMES_PER_KIND), more(findings.length - NAMES_PER_KIND)];
 }
 var normalisePath = (file) => file.replace(/^(\.\/)+/, "");
-
-// checks/handoff/required.ts
-var SESSION_TRAILER = "Agent-Session";
-var KEY = "handoff.required_when";
-var HOUR_MS = 36e5;
-var MINUTE_MS = 6e4;
-function handoffRequiredBy(rules, input) {
-  const { facts } = input;
-  const reasons = [];
-  const present = new Set(input.labels.map((label) => label.toLowerCase()));
-  for (const label of rules.labels) {
-    if (present.has(label.toLowerCase())) reasons.push(`the label ${label} (${KEY}.labels)`);
-  }
-  if (rules.commits_over !== null && facts.commit_count > rules.commits_over) {
-    reasons.push(
-      `${count(facts.commit_count, "commit")} (more than ${rules.commits_over}: ${KEY}.commits_over)`
-    );
-  }
-  if (rules.open_longer_than !== null) {
-    const open = Date.parse(facts.observed_at) - Date.parse(facts.opened_at);
-    if (open > rules.open_longer_than) {
-      reasons.push(
-        `open ${hours(open)} (longer than ${hours(rules.open_longer_than)}: ${KEY}.open_longer_than)`
-      );
-    }
-  }
-  if (rules.changed_lines_over !== null && facts.changed_lines > rules.changed_lines_over) {
-    reasons.push(
-      `${count(facts.changed_lines, "changed line")} (more than ${rules.changed_lines_over}: ${KEY}.changed_lines_over)`
-    );
-  }
-  if (rules.sessions_over !== null) {
-    const sessions = agentSessions(facts.commits.map((commit) => commit.message));
-    if (sessions.length > rules.sessions_over) {
-      reasons.push(
-        `${count(sessions.length, "agent session")} (more than ${rules.sessions_over}: ${KEY}.sessions_over, counted from ${SESSION_TRAILER}: commit trailers)`
-      );
-    }
-  }
-  return reasons;
-}
-function agentSessions(messages) {
-  const seen = /* @__PURE__ */ new Set();
-  for (const message4 of messages) {
-    for (const trailer of commitTrailers(message4)) {
-      if (trailer.key.toLowerCase() === SESSION_TRAILER.toLowerCase() && trailer.value !== "") {
-        seen.add(trailer.value);
-      }
-    }
-  }
-  return [...seen];
-}
-var GIT_GENERATED = ["Signed-off-by: ", "(cherry picked from commit "];
-function commitTrailers(message4) {
-  const lines = message4.replace(/\r\n/g, "\n").split("\n");
-  const blank = (line) => line.trim() === "";
-  let titleEnd = lines.findIndex(blank);
-  if (titleEnd === -1) return [];
-  titleEnd += 1;
-  let end = lines.length;
-  while (end > titleEnd && blank(lines[end - 1] ?? "")) end--;
-  let start = end;
-  while (start > titleEnd && !blank(lines[start - 1] ?? "")) start--;
-  if (start === end) return [];
-  const block = lines.slice(start, end);
-  let trailerLines = 0;
-  let nonTrailerLines = 0;
-  let recognised = false;
-  let continuation = 0;
-  for (let i = block.length - 1; i >= 0; i--) {
-    const line = block[i] ?? "";
-    if (/^[ \t]/.test(line)) {
-      continuation++;
-      continue;
-    }
-    if (GIT_GENERATED.some((prefix) => line.startsWith(prefix))) {
-      trailerLines += 1 + continuation;
-      recognised = true;
-    } else if (separatorAt(line) > 0) {
-      trailerLines += 1 + continuation;
-    } else {
-      nonTrailerLines += 1 + continuation;
-    }
-    continuation = 0;
-  }
-  nonTrailerLines += continuation;
-  const isBlock = trailerLines > 0 && nonTrailerLines === 0 || recognised && trailerLines * 3 >= nonTrailerLines;
-  if (!isBlock) return [];
-  const trailers = [];
-  for (const line of block) {
-    const last = trailers.at(-1);
-    if (/^[ \t]/.test(line)) {
-      if (last) last.value = `${last.value} ${line.trim()}`.trim();
-      continue;
-    }
-    const at = separatorAt(line);
-    if (at > 0) {
-      trailers.push({ key: line.slice(0, at).trimEnd(), value: line.slice(at + 1).trim() });
-    } else {
-      trailers.push({ key: "", value: "" });
-    }
-  }
-  return trailers.filter((trailer) => trailer.key !== "");
-}
-function separatorAt(line) {
-  const match = /^([A-Za-z0-9-]+)[ \t]*:/.exec(line);
-  return match ? match[0].length - 1 : -1;
-}
-var count = (n, noun2) => `${n} ${noun2}${n === 1 ? "" : "s"}`;
-function hours(ms) {
-  const h = Math.floor(ms / HOUR_MS);
-  const min = Math.floor((ms - h * HOUR_MS) / MINUTE_MS);
-  if (h === 0) return `${min} min`;
-  return min === 0 ? `${h} h` : `${h} h ${min} min`;
-}
 
 // checks/gate/entries.ts
 var entryName = (entry) => `handoff entry #${entry.issue_number}`;
@@ -11276,9 +11356,10 @@ function renderMergeGroupSummary(decision, facts, tailChars = 4e3) {
 }
 
 // checks/gate/comments.ts
-function handEditedLabelComment(label, title) {
+function handEditedLabelComment(label, removed, title) {
+  const what = label ? `\`${label}\` is back` : `${removed.map((l) => codeSpan(l)).join(", ")} ${removed.length === 1 ? "is" : "are"} gone (a pull request waiting for evidence carries no state label)`;
   return [
-    `agate's labels show the state of its gate, so \`${label}\` is back: ${codeSpan(title)}.`,
+    `agate's labels show the state of its gate, so ${what}: ${codeSpan(title)}.`,
     "",
     "A label cannot change the state. To change it: push a commit that fixes what the `agate` check lists, let CI publish a new command record, or, for protected paths, have a maintainer approve the head commit. The `Re-run gate` button on the check recomputes the decision."
   ].join("\n");
@@ -11304,30 +11385,17 @@ function overrideAcceptedComment(input) {
 
 // checks/gate/plan.ts
 var STATE_LABEL_PREFIX = "agate:";
-var STATE_LABELS2 = {
-  "agate:accepted": { color: "0e8a16", description: "agate: every requirement passed on the head" },
-  "agate:rejected": {
-    color: "b60205",
-    description: "agate: a requirement failed; see the agate check"
-  },
-  "agate:pending": { color: "fbca04", description: "agate: waiting for evidence on the head" },
-  "agate:blocked": {
-    color: "5319e7",
-    description: "agate: blocked by something outside the pull request; the agate check says what"
-  },
-  "agate:stalled": {
-    color: "e4e669",
-    description: "agate: attempts stopped making progress; the agate check shows the repeated failure"
-  },
-  "agate:capped": {
-    color: "c5def5",
-    description: "agate: a budget is spent; the agate check names it and how to raise it"
-  },
-  "agate:escalated": {
-    color: "d93f0b",
-    description: "agate: needs a maintainer (protected paths or a decision only a human can make)"
-  }
-};
+var LEGACY_PENDING_LABEL = "agate:pending";
+var STATE_LABELS = Object.fromEntries(
+  [
+    "agate:accepted",
+    "agate:rejected",
+    "agate:blocked",
+    "agate:stalled",
+    "agate:capped",
+    "agate:escalated"
+  ].map((name) => [name, AGATE_LABELS[name]])
+);
 function checkChanges(existing, wanted) {
   const status = wanted.conclusion === null ? "in_progress" : "completed";
   return !(existing !== null && existing.status === status && (existing.conclusion ?? null) === wanted.conclusion && existing.title === wanted.title.slice(0, GITHUB_TITLE_LIMIT) && existing.summary === wanted.summary);
@@ -11361,14 +11429,15 @@ function planGatePass(input) {
   const agateLabels = pr.labels.filter((label) => label.startsWith(STATE_LABEL_PREFIX));
   let labels;
   if (decision.state !== "not_gated" && !decision.report_only) {
-    const wanted = `${STATE_LABEL_PREFIX}${decision.state}`;
+    const named2 = `${STATE_LABEL_PREFIX}${decision.state}`;
+    const wanted = STATE_LABELS[named2] ? named2 : null;
     labels = {
       remove: agateLabels.filter((label) => label !== wanted),
-      add: STATE_LABELS2[wanted] && !pr.labels.includes(wanted) ? [wanted] : []
+      add: wanted && !pr.labels.includes(wanted) ? [wanted] : []
     };
-    const changed = labels.remove.length > 0 || labels.add.length > 0;
+    const changed = labels.remove.some((label) => label !== LEGACY_PENDING_LABEL) || labels.add.length > 0;
     if (changed && latest?.state === decision.state) {
-      comments.push(handEditedLabelComment(wanted, decision.title));
+      comments.push(handEditedLabelComment(wanted, labels.remove, decision.title));
     }
   } else {
     labels = { remove: agateLabels, add: [] };
@@ -11726,7 +11795,7 @@ async function applyGatePlan(options) {
   if (plan.labels.add.length > 0) {
     const added = await github.addLabels(pr.number, plan.labels.add);
     for (const name of plan.labels.add) {
-      const style = STATE_LABELS2[name];
+      const style = STATE_LABELS[name];
       const label = added.find((l) => l.name === name);
       if (style && label && (label.color !== style.color || label.description !== style.description)) {
         await github.styleLabel(name, style.color, style.description);
@@ -11872,7 +11941,8 @@ async function runPullRequestPass(deps, job2) {
       {
         skipRuns: job2.trigger.event === "pull_request" && PUSHES.has(job2.trigger.action ?? ""),
         rerunEvaluator: job2.rerun_evaluator,
-        relevant: job2.only_if ? evidenceEventMatters(job2.only_if) : void 0
+        relevant: job2.only_if ? evidenceEventMatters(job2.only_if) : void 0,
+        completedJob: job2.run?.job ? { runId: job2.run.id, job: job2.run.job } : null
       }
     );
     if (gathered.status === "skipped") return skip(gathered.reason);
@@ -11987,6 +12057,29 @@ async function reconcileOnce(deps) {
     `reconcile: queued gate passes for ${queued} open pull requests in ${repositories} repositories (a pass already waiting counts)`
   );
   return { repositories, queued };
+}
+
+// app/gate/repository-labels.ts
+async function ensureRepositoryLabels(github) {
+  const existing = new Map(
+    (await github.repositoryLabels()).map((label) => [label.name.toLowerCase(), label])
+  );
+  const created = [];
+  const styled = [];
+  for (const [name, style] of Object.entries(AGATE_LABELS)) {
+    const found = existing.get(name);
+    if (!found) {
+      if (await github.createLabel(name, style.color, style.description)) {
+        created.push(name);
+        continue;
+      }
+    } else if (found.color === style.color && found.description === style.description) {
+      continue;
+    }
+    await github.styleLabel(found?.name ?? name, style.color, style.description);
+    styled.push(name);
+  }
+  return { created, styled };
 }
 
 // checks/setup/required-check.ts
@@ -12109,17 +12202,23 @@ ${branch}`;
   async readFresh(github, repository2, branch) {
     const read_at = this.options.now().toISOString();
     const label = codeSpan(branch, 100);
-    const [rules, protection, app] = await Promise.all([
+    const [rules, app] = await Promise.all([
       attempt(`the rules on ${label}`, async () => ({
         ok: true,
         value: checksFromRules(await github.branchRules(branch), repository2).checks
       })),
-      attempt(
-        `branch ${label}`,
-        async () => checksFromBranch(await github.branchProtection(branch))
-      ),
       this.options.app().catch(() => null)
     ]);
+    const settled = rules.ok && gateRequirementFinding({
+      branch: label,
+      rules,
+      protection: { ok: true, value: [] },
+      app
+    });
+    const protection = settled && settled.status === "ok" ? { ok: true, value: [] } : await attempt(
+      `branch ${label}`,
+      async () => checksFromBranch(await github.branchProtection(branch))
+    );
     const finding = gateRequirementFinding({ branch: label, rules, protection, app });
     return {
       branch,
@@ -12249,7 +12348,12 @@ var GATE_HANDLERS = {
   [JOB_KINDS.entry]: (job2, deps) => handleEntryJob(job2, deps),
   [JOB_KINDS.entryDeadline]: (job2, deps) => handleEntryDeadlineJob(job2, deps),
   [JOB_KINDS.dashboard]: (job2, deps) => handleDashboardJob(job2, deps),
-  [JOB_KINDS.pullRequestEntries]: (job2, deps) => runPullRequestEntriesJob(job2, deps)
+  [JOB_KINDS.pullRequestEntries]: (job2, deps) => runPullRequestEntriesJob(job2, deps),
+  [JOB_KINDS.repositoryLabels]: async (job2, deps) => {
+    const { github } = await adapterFor(deps, job2.repository, job2.installation);
+    const { created, styled } = await ensureRepositoryLabels(github);
+    return `${job2.repository} labels after ${cause(job2.trigger)}: ${created.length} created, ${styled.length} restyled (${github.totalCalls} GitHub calls: ${callList(github)})`;
+  }
 };
 var HANDLED_KINDS = Object.keys(GATE_HANDLERS);
 async function runGateJob(kind, payload, deps) {
@@ -12392,11 +12496,23 @@ var workflowJobEventSchema = z23.object({
   ...envelope,
   action: z23.string(),
   workflow_job: z23.object({
+    id: z23.number().int().positive().optional(),
     run_id: z23.number().int().positive(),
     run_attempt: z23.number().int().positive().optional(),
     head_sha: sha,
     head_branch: z23.string().nullable().optional(),
-    name: z23.string()
+    name: z23.string(),
+    status: z23.string().optional(),
+    conclusion: z23.string().nullable().optional(),
+    html_url: z23.string().nullable().optional(),
+    steps: z23.array(
+      z23.object({
+        name: z23.string(),
+        number: z23.number().int(),
+        status: z23.string(),
+        conclusion: z23.string().nullable().optional()
+      })
+    ).optional()
   })
 });
 var mergeGroupEventSchema = z23.object({
@@ -12424,6 +12540,21 @@ var issuesEventSchema = z23.object({
   }),
   label: z23.object({ name: z23.string() }).optional()
 });
+var named = z23.object({ full_name: repository.shape.full_name });
+var installationEventSchema = z23.object({
+  action: z23.string(),
+  installation,
+  repositories: z23.array(named).optional()
+});
+var installationRepositoriesEventSchema = z23.object({
+  action: z23.string(),
+  installation,
+  repositories_added: z23.array(named)
+});
+var INSTALLATION_EVENTS = {
+  installation: installationEventSchema,
+  installation_repositories: installationRepositoriesEventSchema
+};
 var ROUTED_EVENTS = {
   pull_request: pullRequestEventSchema,
   pull_request_review: pullRequestReviewEventSchema,
@@ -12566,10 +12697,11 @@ var ROUTES = {
     const j = e.workflow_job;
     const ref = j.head_branch ?? null;
     if (ref !== null && isMergeQueueRef(ref)) return [make.mergeGroup(j.head_sha, ref, null)];
+    const attempt2 = j.run_attempt ?? 1;
     return [
       make.head(j.head_sha, {
         only_if: { workflow: null, job: j.name },
-        run: { id: j.run_id, attempt: j.run_attempt ?? 1 }
+        run: { id: j.run_id, attempt: attempt2, job: completedJob(j, attempt2) }
       })
     ];
   },
@@ -12605,6 +12737,9 @@ var ROUTES = {
   }
 };
 var defaultRoute = (event, payload, deliveryId) => {
+  if (Object.hasOwn(INSTALLATION_EVENTS, event)) {
+    return repositoryLabelJobs(event, payload, deliveryId);
+  }
   if (!Object.hasOwn(ROUTED_EVENTS, event)) return [];
   const name = event;
   const parsed = ROUTED_EVENTS[name].safeParse(payload);
@@ -12612,6 +12747,37 @@ var defaultRoute = (event, payload, deliveryId) => {
   const route = ROUTES[name];
   return route(parsed.data, jobMaker(parsed.data, name, deliveryId));
 };
+function repositoryLabelJobs(event, payload, deliveryId) {
+  const parsed = INSTALLATION_EVENTS[event].safeParse(payload);
+  if (!parsed.success) return [];
+  const e = parsed.data;
+  const repositories = "repositories_added" in e ? e.action === "added" ? e.repositories_added : [] : e.action === "created" ? e.repositories ?? [] : [];
+  const trigger = { event, action: e.action, delivery_id: deliveryId };
+  return repositories.map(
+    ({ full_name: repository2 }) => job(
+      JOB_KINDS.repositoryLabels,
+      { repository: repository2, installation: e.installation.id, trigger },
+      labelsKey(repository2)
+    )
+  );
+}
+function completedJob(j, attempt2) {
+  if (j.id === void 0 || j.status !== "completed" || j.steps === void 0) return null;
+  return {
+    id: j.id,
+    name: j.name,
+    run_attempt: attempt2,
+    status: j.status,
+    conclusion: j.conclusion ?? null,
+    html_url: j.html_url ?? null,
+    steps: j.steps.map((step2) => ({
+      name: step2.name,
+      number: step2.number,
+      status: step2.status,
+      conclusion: step2.conclusion ?? null
+    }))
+  };
+}
 
 // app/runtime/intake.ts
 import { createHash as createHash6 } from "node:crypto";
