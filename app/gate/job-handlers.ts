@@ -15,6 +15,7 @@ import { handleDashboardJob } from "../dashboard/handlers.js";
 import { handleEntryDeadlineJob, handleEntryJob } from "../entries/handlers.js";
 import { runPullRequestEntriesJob } from "../entries/pull-request-entries.js";
 import { AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
+import { keepTrying } from "../runtime/keep-trying.js";
 import type { Runtime } from "../runtime/server.js";
 import type { JobHandler } from "../runtime/worker.js";
 import { ImmutableReads } from "./caches.js";
@@ -218,18 +219,16 @@ export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
       { dedupeKey: RECONCILE, until: "started" },
     );
   };
-  // The first pass is queued at start; a database that does not answer yet is tried again
-  // (an unhandled rejection here would end the process).
-  const scheduleFirst = (delayMs: number): void => {
-    scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5_000))).catch((error) => {
+  // The first pass is queued at start; a database that does not answer yet is tried again.
+  keepTrying(
+    () => scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5_000))),
+    (error, retryInMs) =>
       runtime.log.error(
         { err: error },
-        `reconcile: could not queue the first pass; again in ${delayMs / 1000} s`,
-      );
-      setTimeout(() => scheduleFirst(Math.min(delayMs * 2, 300_000)), delayMs).unref();
-    });
-  };
-  scheduleFirst(5_000);
+        `reconcile: could not queue the first pass; again in ${retryInMs / 1000} s`,
+      ),
+    { firstDelayMs: 5_000, maxDelayMs: 300_000 },
+  );
 
   const handlers = {} as Record<JobKind, JobHandler>;
   for (const kind of HANDLED_KINDS) {
