@@ -41,7 +41,9 @@ Usage:
   ${CLI_PACKAGE} validate [FILE]
       Checks a config in the work tree (default: ${CONFIG_PATH}) before it is committed, and
       the handoff file at its handoff.path when there is one. The gate reads the config at the
-      base commit: a change takes effect once it is merged.
+      base commit: a change takes effect once it is merged. Organisation defaults it extends
+      are read with GITHUB_TOKEN or GH_TOKEN; when they cannot be read, it says they were not
+      checked and does not count that as a problem.
   ${CLI_PACKAGE} doctor --repo OWNER/NAME [--app SLUG] [--api-url URL] [--json]
       Checks a repository's set-up through the GitHub API, with the token in GITHUB_TOKEN or
       GH_TOKEN: the config on the default branch, the evidence workflow and its permissions, a
