@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { commandPassed, failedCommands } from "../checks/command-results.js";
-import { closeEnough, parseConfig } from "../checks/config/parse-config.js";
+import { closeEnough, configExtends, parseConfig } from "../checks/config/parse-config.js";
 import { ConfigurationError } from "../checks/errors.js";
 import { parseHandoffFile } from "../checks/handoff/parse-handoff.js";
 import { AGATE_CLI, CLI_PACKAGE } from "../checks/handoff/verify.js";
@@ -11,11 +11,12 @@ import { type CommandRecord, RECORD_FILE_NAME } from "../schemas/command-record.
 import { CONFIG_PATH, handoffSchema } from "../schemas/config.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 import { localBase } from "./base-config.js";
+import { checkoutOwner, cliDefaultsReader } from "./config-defaults.js";
 import { doctor } from "./doctor.js";
 import { entryMain } from "./entries-cli.js";
 import { systemExecutable } from "./executables.js";
 import { git, gitMaybe, localStateDir, useUserExcludesFile } from "./git.js";
-import { writeHandoff } from "./handoff.js";
+import { extendedHandoffPath, writeHandoff } from "./handoff.js";
 import { runRequiredCommands } from "./required-commands.js";
 import { durationText, headline, resultText } from "./summary.js";
 import { runTraceCommand } from "./trace-command.js";
@@ -40,7 +41,9 @@ Usage:
   ${CLI_PACKAGE} validate [FILE]
       Checks a config in the work tree (default: ${CONFIG_PATH}) before it is committed, and
       the handoff file at its handoff.path when there is one. The gate reads the config at the
-      base commit: a change takes effect once it is merged.
+      base commit: a change takes effect once it is merged. Organisation defaults it extends
+      are read with GITHUB_TOKEN or GH_TOKEN; when they cannot be read, it says they were not
+      checked and does not count that as a problem.
   ${CLI_PACKAGE} doctor --repo OWNER/NAME [--app SLUG] [--api-url URL] [--json]
       Checks a repository's set-up through the GitHub API, with the token in GITHUB_TOKEN or
       GH_TOKEN: the config on the default branch, the evidence workflow and its permissions, a
@@ -197,11 +200,11 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
     case "run":
       return run(parseCommand("run", rest, RUN_OPTIONS).values, cwd);
     case "handoff":
-      return handoff(parseCommand("handoff", rest, HANDOFF_OPTIONS).values, cwd);
+      return await handoff(parseCommand("handoff", rest, HANDOFF_OPTIONS).values, cwd);
     case "validate": {
       const { values, positionals } = parseCommand("validate", rest, VALIDATE_OPTIONS, 1);
       if (values.help) return help();
-      return validate(positionals[0], cwd);
+      return await validate(positionals[0], cwd);
     }
     case "doctor": {
       const { values } = parseCommand("doctor", rest, DOCTOR_OPTIONS);
@@ -250,6 +253,8 @@ async function run(values: RunValues, cwd: string): Promise<number> {
       env: process.env,
       stateDir,
       repository: null,
+      owner: checkoutOwner(root, process.env),
+      readDefaults: cliDefaultsReader(process.env),
       log: {
         info: (line) => console.log(line),
         warning: (line) => console.error(`warning: ${line}`),
@@ -339,8 +344,11 @@ function pipeHints(commands: CommandRecord["commands"]): string[] {
  * and messages as the gate (field, line, column, "did you mean"); and the handoff file at the
  * config's handoff.path when the repository has one. Only the files' shape: what the gate checks
  * against the live pull request (its branch, its changed files, the command record) needs one.
+ * Organisation defaults (`extends`) are read with GITHUB_TOKEN or GH_TOKEN when set (else
+ * anonymously); defaults that cannot be read from here are reported as not checked, and are not
+ * counted as a problem of the file: the gate reads them with its own access, and fails closed.
  */
-function validate(file: string | undefined, cwd: string): number {
+async function validate(file: string | undefined, cwd: string): Promise<number> {
   const root = gitMaybe(cwd, ["rev-parse", "--show-toplevel"])?.trim();
   const configFile = file ? resolve(cwd, file) : join(root ?? cwd, CONFIG_PATH);
   const shown = file ?? CONFIG_PATH;
@@ -354,13 +362,29 @@ function validate(file: string | undefined, cwd: string): number {
   }
   const said: string[] = [];
   let problems = 0;
-  let handoffPath = handoffSchema.parse({}).path;
+  let handoffPath: string | null = handoffSchema.parse({}).path;
   try {
-    const { config, digest } = parseConfig(readFileSync(configFile, "utf8"), shown);
-    handoffPath = config.handoff.path;
-    said.push(
-      `${shown} is a valid agate config (${config.commands.length} required command${config.commands.length === 1 ? "" : "s"}, digest ${digest.slice(0, 12)})`,
-    );
+    const text = readFileSync(configFile, "utf8");
+    const owner = checkoutOwner(root, process.env);
+    const ref = configExtends(text, shown, owner);
+    const defaults = ref ? await cliDefaultsReader(process.env)(ref) : undefined;
+    if (ref && typeof defaults !== "string") {
+      // Not the file's problem as far as anyone here can tell: say plainly what was not checked.
+      console.error(
+        `agate: warning: ${shown} extends ${ref.reference}, which cannot be read from here, so the merged config was NOT checked: ${defaults?.unreadable}`,
+      );
+      said.push(
+        `${shown}'s extends reference is well-formed; the merged config was not checked (see the warning)`,
+      );
+      handoffPath = null;
+    } else {
+      const { config, digest } = parseConfig(text, shown, { owner, defaults });
+      handoffPath = config.handoff.path;
+      const extended = ref ? ` with the defaults of ${ref.reference}` : "";
+      said.push(
+        `${shown} is a valid agate config${extended} (${config.commands.length} required command${config.commands.length === 1 ? "" : "s"}, digest ${digest.slice(0, 12)})`,
+      );
+    }
   } catch (error) {
     if (!(error instanceof ConfigurationError)) {
       console.error(`agate: cannot read ${shown}: ${(error as Error).message}`);
@@ -370,8 +394,8 @@ function validate(file: string | undefined, cwd: string): number {
     problems++;
   }
   // The handoff file is the repository's; a FILE outside any repository has none to check.
-  const handoffFile = root ? join(root, handoffPath) : undefined;
-  if (handoffFile && existsSync(handoffFile)) {
+  const handoffFile = root && handoffPath !== null ? join(root, handoffPath) : undefined;
+  if (handoffFile && handoffPath !== null && existsSync(handoffFile)) {
     const parsed = parseHandoffFile(readFileSync(handoffFile, "utf8"), handoffPath);
     if (parsed.ok) said.push(`${handoffPath} is a valid handoff file`);
     else {
@@ -381,6 +405,8 @@ function validate(file: string | undefined, cwd: string): number {
       problems++;
     }
   } else if (handoffFile) said.push(`no handoff file at ${handoffPath}`);
+  else if (root && handoffPath === null)
+    said.push("the handoff file was not checked (its path may come from the defaults)");
   if (problems > 0) return 1;
   console.log(`agate: OK: ${said.join("; ")}.`);
   return 0;
@@ -389,13 +415,21 @@ function validate(file: string | undefined, cwd: string): number {
 type HandoffValues = ReturnType<typeof parseCommand<typeof HANDOFF_OPTIONS>>["values"];
 
 /** `handoff`: the true handoff file in one command at the end of an agent's session. */
-function handoff(values: HandoffValues, cwd: string): number {
+async function handoff(values: HandoffValues, cwd: string): Promise<number> {
   if (values.help) return help();
   try {
+    const path =
+      values.path ??
+      (await extendedHandoffPath({
+        cwd,
+        base: values.base,
+        owner: checkoutOwner(gitMaybe(cwd, ["rev-parse", "--show-toplevel"])?.trim(), process.env),
+        readDefaults: cliDefaultsReader(process.env),
+      }));
     const written = writeHandoff({
       cwd,
       base: values.base,
-      path: values.path,
+      path,
       task: values.task,
       status: values.status,
       nextStep: values["next-step"],

@@ -1,4 +1,7 @@
 import { Octokit } from "@octokit/rest";
+import type { ExtendsRef } from "../checks/config/extends.js";
+import { configExtends } from "../checks/config/parse-config.js";
+import { ConfigurationError } from "../checks/errors.js";
 import {
   type AppFacts,
   type DoctorFacts,
@@ -10,6 +13,7 @@ import {
 import { checksFromBranch, checksFromRules } from "../checks/setup/required-check.js";
 import { CONFIG_PATH } from "../schemas/config.js";
 import { AGATE_VERSION } from "../schemas/version.js";
+import { defaultsReader, type ReadDefaults, TOKEN_ADVICE } from "./config-defaults.js";
 
 /** The repository itself cannot be read: nothing else can be checked (exit 2). */
 export class DoctorAccessError extends Error {
@@ -36,6 +40,26 @@ export class DoctorGitHub {
     baseUrl = "https://api.github.com",
   ) {
     this.octokit = new Octokit({ auth: token, baseUrl, userAgent: `agate-cli/${AGATE_VERSION}` });
+    this.readDefaults = defaultsReader({ token, apiUrl: baseUrl, advice: TOKEN_ADVICE.cli });
+  }
+
+  private readonly readDefaults: ReadDefaults;
+
+  /** The organisation defaults the config extends; null when it extends none (or is unparsable). */
+  private async defaults(configText: string | null): Promise<Read<string> | null> {
+    if (configText === null) return null;
+    let ref: ExtendsRef | null;
+    try {
+      ref = configExtends(configText, CONFIG_PATH, this.owner);
+    } catch (error) {
+      if (error instanceof ConfigurationError) return null; // the config's own finding says why
+      throw error;
+    }
+    if (!ref) return null;
+    const read = await this.readDefaults(ref);
+    return typeof read === "string"
+      ? { ok: true, value: read }
+      : { ok: false, reason: read.unreadable };
   }
 
   async facts(appSlug: string | undefined): Promise<DoctorFacts> {
@@ -55,12 +79,19 @@ export class DoctorGitHub {
     }
     const branch = data.default_branch;
     const config = await this.file(CONFIG_PATH, branch);
-    const workflowPath = evidenceWorkflowPath(config.ok ? config.value : null);
+    const defaults = await this.defaults(config.ok ? config.value : null);
+    const workflowPath = evidenceWorkflowPath(config.ok ? config.value : null, {
+      owner: this.owner,
+      ...(defaults
+        ? { defaults: defaults.ok ? defaults.value : { unreadable: defaults.reason } }
+        : {}),
+    });
     const app = appSlug === undefined ? null : await this.app(appSlug);
     return {
       repository,
       defaultBranch: branch,
       config,
+      defaults,
       workflow: { path: workflowPath, text: await this.file(workflowPath, branch) },
       rules: await this.rules(branch),
       protection: await this.protection(branch),

@@ -41,3 +41,42 @@ export class ActionGitHub {
     }
   }
 }
+
+export type RepositoryFileRead =
+  | { ok: true; text: string }
+  | { ok: false; status: number | "not-a-file" | null; message: string };
+
+/**
+ * A file of any repository at an exact commit: the organisation defaults a config extends, in
+ * the owner's `.github` repository. Without a token the request is anonymous (enough for a
+ * public repository). Every failure is returned with GitHub's status, for a message to explain.
+ */
+export async function readRepositoryFile(options: {
+  token: string | undefined;
+  baseUrl: string | undefined;
+  owner: string;
+  repo: string;
+  path: string;
+  sha: string;
+}): Promise<RepositoryFileRead> {
+  const octokit = new Octokit({
+    ...(options.token ? { auth: options.token } : {}),
+    baseUrl: options.baseUrl || "https://api.github.com",
+    userAgent: `agate-action/${AGATE_VERSION}`,
+  });
+  try {
+    const { data } = await octokit.rest.repos.getContent({
+      owner: options.owner,
+      repo: options.repo,
+      path: options.path,
+      ref: options.sha,
+    });
+    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
+      return { ok: false, status: "not-a-file", message: "not a file" };
+    }
+    return { ok: true, text: Buffer.from(data.content, "base64").toString("utf8") };
+  } catch (error) {
+    const { status, message } = error as { status?: number; message?: string };
+    return { ok: false, status: status ?? null, message: message ?? String(error) };
+  }
+}

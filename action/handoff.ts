@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, posix, resolve } from "node:path";
 import { commandPassed } from "../checks/command-results.js";
-import { parseConfig } from "../checks/config/parse-config.js";
+import { configExtends, parseConfig } from "../checks/config/parse-config.js";
 import { ConfigurationError } from "../checks/errors.js";
 import { parseHandoffFile, renderHandoffFile } from "../checks/handoff/parse-handoff.js";
 import { AGATE_CLI, NO_EXIT_CODE } from "../checks/handoff/verify.js";
@@ -20,6 +20,7 @@ import {
   handoffStatusSchema,
 } from "../schemas/handoff-file.js";
 import { localBase } from "./base-config.js";
+import { loadConfig, type ReadDefaults } from "./config-defaults.js";
 import { git, gitMaybe, gitShadow, localStateDir } from "./git.js";
 import { createShadowGit, refreshIndex, type ShadowGit } from "./shadow-git.js";
 
@@ -211,6 +212,37 @@ function codeTree(shadow: ShadowGit, handoff: string, head: string | undefined):
   } catch (error) {
     throw new Error(
       `cannot compute the work tree's code tree in ${shadow.workTree}: ${(error as Error).message}`,
+    );
+  }
+}
+
+/**
+ * The handoff.path of a base config that extends organisation defaults, read with them (they may
+ * set it); undefined when the config extends none (writeHandoff reads it then, synchronously).
+ */
+export async function extendedHandoffPath(options: {
+  cwd: string;
+  base: string | undefined;
+  owner: string | null;
+  readDefaults: ReadDefaults;
+}): Promise<string | undefined> {
+  const root = git(options.cwd, ["rev-parse", "--show-toplevel"]).trim();
+  let baseSha: string;
+  try {
+    baseSha = localBase(root, options.base);
+  } catch (error) {
+    throw new HandoffUsageError((error as Error).message);
+  }
+  const configText = gitMaybe(root, ["cat-file", "blob", `${baseSha}:${CONFIG_PATH}`]);
+  if (configText === undefined) return undefined;
+  try {
+    if (!configExtends(configText, CONFIG_PATH, options.owner)) return undefined;
+    const loaded = await loadConfig(configText, CONFIG_PATH, options);
+    return loaded.config.handoff.path;
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    throw new HandoffUsageError(
+      `${error.message}\nThe handoff file's path comes from this config (at the base ${shortSha(baseSha)}) and the defaults it extends: fix it, or pass --path.`,
     );
   }
 }

@@ -16,6 +16,7 @@ import { renderProgressMarkdown } from "../checks/progress/render.js";
 import { actionInputsSchema } from "../schemas/action.js";
 import { RECORD_FILE_NAME } from "../schemas/command-record.js";
 import { fetchShallow } from "./base-config.js";
+import { defaultsReader, TOKEN_ADVICE } from "./config-defaults.js";
 import { FILE_COMMANDS } from "./environment.js";
 import { type EventContext, readEventContext } from "./event.js";
 import { systemExecutable } from "./executables.js";
@@ -93,6 +94,12 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
           );
         }
       : undefined;
+  // Organisation defaults (`extends`) are read with the same token, at their pinned commit.
+  const readDefaults = defaultsReader({
+    token: inputs.token || undefined,
+    apiUrl: env.GITHUB_API_URL,
+    advice: TOKEN_ADVICE.action,
+  });
   const stateDir = env.RUNNER_TEMP ? join(env.RUNNER_TEMP, "agate") : localStateDir(cwd);
 
   // Every module agate will run after the commands is loaded before the first one starts.
@@ -110,6 +117,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
     stateDir,
     log: actionsLog(),
     readViaApi,
+    readDefaults,
     repository: repository ?? null,
     pullRequest: context.kind === "pull_request" ? context.event.pull_request : undefined,
     mergeGroup: context.kind === "merge_group" ? context.event.merge_group : undefined,
@@ -299,7 +307,15 @@ function actionsLog(): RunLog {
 
 function annotate(error: ConfigurationError): void {
   for (const problem of error.problems) {
-    core.error(problem.path ? `${problem.path}: ${problem.message}` : problem.message, {
+    const text = problem.path ? `${problem.path}: ${problem.message}` : problem.message;
+    if (problem.file) {
+      // In the organisation defaults, another repository's file: an annotation cannot point there.
+      core.error(`${text} (line ${problem.line}, column ${problem.column} of ${problem.file})`, {
+        title: "agate config (organisation defaults)",
+      });
+      continue;
+    }
+    core.error(text, {
       title: "agate config",
       file: error.file,
       startLine: problem.line,

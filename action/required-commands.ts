@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { parseConfig } from "../checks/config/parse-config.js";
 import { ConfigurationError } from "../checks/errors.js";
 import type { MergeGroupEvent, PullRequestEvent } from "../schemas/action.js";
 import type { CommandRecord, CommandResult } from "../schemas/command-record.js";
@@ -7,6 +6,7 @@ import { commandRecordSchema } from "../schemas/command-record.js";
 import type { Config } from "../schemas/config.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 import { type ReadFileAtCommit, readConfigAtBase } from "./base-config.js";
+import { loadConfig, type ReadDefaults } from "./config-defaults.js";
 import { commandEnvironment, runnerInfo, workflowRun } from "./environment.js";
 import { readObjects } from "./git.js";
 import { runCommand } from "./run-command.js";
@@ -32,7 +32,11 @@ export interface RequiredCommandsOptions {
   stateDir: string;
   log: RunLog;
   readViaApi?: ReadFileAtCommit;
+  /** Reads the organisation defaults a config extends (absent: such a config is refused). */
+  readDefaults?: ReadDefaults;
   repository: string | null;
+  /** The owner `extends` may name; default: the repository's (null: not checked locally). */
+  owner?: string | null;
   pullRequest?: PullRequestEvent["pull_request"];
   mergeGroup?: MergeGroupEvent["merge_group"];
   now?: () => Date;
@@ -47,9 +51,17 @@ export type RequiredCommandsOutcome =
   | { kind: "not-adopted"; baseSha: string }
   | { kind: "ran"; record: CommandRecord };
 
-function parseBaseConfig(text: string, path: string, sha: string) {
+async function parseBaseConfig(
+  text: string,
+  path: string,
+  sha: string,
+  options: Pick<RequiredCommandsOptions, "readDefaults" | "repository" | "owner">,
+) {
   try {
-    return parseConfig(text, path);
+    return await loadConfig(text, path, {
+      owner: options.owner ?? options.repository?.split("/")[0] ?? null,
+      readDefaults: options.readDefaults,
+    });
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
     throw new ConfigurationError(
@@ -86,10 +98,12 @@ export async function runRequiredCommands(
   });
   if (base.text === null) return { kind: "not-adopted", baseSha: options.baseSha };
 
-  const { config, digest } = parseBaseConfig(base.text, options.configPath, options.baseSha);
+  const loaded = await parseBaseConfig(base.text, options.configPath, options.baseSha, options);
+  const { config, digest } = loaded;
   mark("config");
+  const extended = loaded.extends ? ` extending ${loaded.extends.reference}` : "";
   log.info(
-    `agate ${AGATE_VERSION}: ${config.commands.length} required command(s) from ${options.configPath} at base ${options.baseSha} (read with ${base.via}), config digest ${digest}`,
+    `agate ${AGATE_VERSION}: ${config.commands.length} required command(s) from ${options.configPath} at base ${options.baseSha} (read with ${base.via})${extended}, config digest ${digest}`,
   );
 
   await options.beforeCommands?.(config);

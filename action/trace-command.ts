@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { parseConfig } from "../checks/config/parse-config.js";
 import { ConfigurationError } from "../checks/errors.js";
 import { TraceParseError } from "../checks/progress/events.js";
 import { renderProgressText } from "../checks/progress/render.js";
 import { TRACE_FORMATS, type TraceFormat } from "../schemas/trace.js";
+import { cliDefaultsReader, loadConfig } from "./config-defaults.js";
 import { analyseTraceFile, TraceFileError } from "./trace.js";
 
 export interface TraceCommandIo {
@@ -67,7 +67,12 @@ export async function runTraceCommand(args: string[], io: TraceCommandIo): Promi
   let thresholds = {};
   if (configPath !== undefined) {
     try {
-      thresholds = parseConfig(readFileSync(configPath, "utf8"), configPath).config.progress;
+      thresholds = (
+        await loadConfig(readFileSync(configPath, "utf8"), configPath, {
+          owner: process.env.GITHUB_REPOSITORY?.split("/")[0] ?? null,
+          readDefaults: cliDefaultsReader(process.env),
+        })
+      ).config.progress;
     } catch (error) {
       const why =
         error instanceof ConfigurationError

@@ -5,6 +5,8 @@ export interface FileProblem {
   line: number;
   column: number;
   message: string;
+  /** The file the problem is in, when it is not the error's own (the defaults a config extends). */
+  file?: string;
 }
 
 /**
@@ -28,7 +30,8 @@ export class ConfigurationError extends Error {
 }
 
 export function formatProblem(problem: FileProblem): string {
-  const where = `line ${problem.line}, column ${problem.column}`;
+  const of = problem.file ? ` of ${problem.file}` : "";
+  const where = `line ${problem.line}, column ${problem.column}${of}`;
   return problem.path
     ? `${problem.path} at ${where}: ${problem.message}`
     : `at ${where}: ${problem.message}`;

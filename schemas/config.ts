@@ -245,6 +245,24 @@ export const mergeQueueSchema = z
     description: "The merge queue: a merge group is accepted only on evidence for its own head.",
   });
 
+/**
+ * `extends`: organisation-wide defaults from the owner's `.github` repository at a pinned commit.
+ * checks/config/extends.ts parses it first, with messages that say what is wrong; this pattern is
+ * what editors check and what the merged config is held to.
+ */
+export const extendsSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9-]+\/\.github:[^@\s]+@[0-9a-f]{40}$/, {
+    error: (issue) =>
+      `${JSON.stringify(issue.input)} is not <owner>/.github:<path>@<40-hex commit SHA>`,
+  })
+  .optional()
+  .meta({
+    description:
+      "Organisation-wide defaults: `<owner>/.github:<path>@<40-hex commit SHA>`, a file in this repository's owner's .github repository at a pinned commit. This file is merged on top of it (maps key by key, this file's value wins; lists and scalars replaced whole); the defaults may not extend others.",
+    examples: ["my-org/.github:agate/defaults.yml@0123456789abcdef0123456789abcdef01234567"],
+  });
+
 export const configSchema = z
   .strictObject({
     version: z
@@ -286,6 +304,8 @@ export const configSchema = z
       description:
         "Thresholds of the per-trace progress detector (docs/progress.md): when a stretch of an agent's trace is flagged, and opt-in budgets.",
     }),
+    // Last, so the keys a file usually starts with are listed first in "takes ..." messages.
+    extends: extendsSchema,
   })
   .meta({
     title: "agate config (.github/agate.yml)",

@@ -18,6 +18,12 @@ describe("published JSON Schemas", () => {
     expect(command.properties.timeout).toMatchObject({ type: "string", default: "10m" });
     expect(command.additionalProperties).toBe(false);
     expect(schema.additionalProperties).toBe(false);
-    expect(schema.required).toEqual(["version", "commands"]);
+    // version and commands are required of a file that extends no organisation defaults only.
+    expect(schema.required).toBeUndefined();
+    expect(schema.if).toEqual({ required: ["extends"] });
+    expect(schema.else).toEqual({ required: ["version", "commands"] });
+    expect(schema.properties.extends.pattern).toBe(
+      "^[A-Za-z0-9-]+\\/\\.github:[^@\\s]+@[0-9a-f]{40}$",
+    );
   });
 });

@@ -27,7 +27,10 @@ function inputJsonSchema(schema: z.ZodType, title: string): JsonObject {
 }
 
 export function configJsonSchema(): JsonObject {
-  return inputJsonSchema(configSchema, "agate config (.github/agate.yml)");
+  const { required, ...json } = inputJsonSchema(configSchema, "agate config (.github/agate.yml)");
+  // A file that `extends` organisation defaults may leave version and commands to them (the
+  // merged config must have them): editors require them only of a file that extends nothing.
+  return { ...json, if: { required: ["extends"] }, else: { required } };
 }
 
 /** The JSON Schemas published beside the zod schemas, by file name under schemas/. */

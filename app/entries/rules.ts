@@ -2,10 +2,12 @@
  * The escalation counters an entry is held to: `escalation` in `.github/agate.yml` on the default
  * branch (an issue has no base branch), the defaults when there is no config.
  */
-import { parseConfig } from "../../checks/config/parse-config.js";
+import { configExtends, parseConfig } from "../../checks/config/parse-config.js";
 import type { EscalationRules } from "../../checks/entries/machine.js";
 import { ConfigurationError } from "../../checks/errors.js";
 import { CONFIG_PATH, escalationSchema } from "../../schemas/config.js";
+import { readOrgDefaults } from "../gate/org-defaults.js";
+import type { GitHubAdapter } from "../github/adapter.js";
 
 export interface RulesRead {
   rules: EscalationRules;
@@ -13,13 +15,24 @@ export interface RulesRead {
   problem: string | null;
 }
 
-export async function readEscalationRules(github: {
-  defaultBranchFile(path: string): Promise<{ text: string } | null>;
-}): Promise<RulesRead> {
+export async function readEscalationRules(
+  github: {
+    defaultBranchFile(path: string): Promise<{ text: string } | null>;
+  } & Partial<Pick<GitHubAdapter, "owner" | "fileOfRepository">>,
+): Promise<RulesRead> {
   const file = await github.defaultBranchFile(CONFIG_PATH);
   if (!file) return { rules: escalationSchema.parse(undefined), problem: null };
   try {
-    return { rules: parseConfig(file.text, CONFIG_PATH).config.escalation, problem: null };
+    // Organisation defaults (`extends`) are read as the gate reads them; unreadable ones make the
+    // config invalid here too, and the defaults below apply.
+    const owner = github.owner ?? null;
+    const ref = configExtends(file.text, CONFIG_PATH, owner);
+    const defaults =
+      ref && github.fileOfRepository
+        ? await readOrgDefaults({ fileOfRepository: github.fileOfRepository.bind(github) }, ref)
+        : undefined;
+    const { config } = parseConfig(file.text, CONFIG_PATH, { owner, defaults });
+    return { rules: config.escalation, problem: null };
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
     // An invalid config must not stop entries: the defaults hold, and the log says why.

@@ -4,12 +4,14 @@
  * answer is GitHub's answer; a failed read is not remembered. Safe with several replicas: each
  * may read once, none can read something stale.
  */
-import { parseConfig } from "../../checks/config/parse-config.js";
+import type { ExtendsRef } from "../../checks/config/extends.js";
+import { configExtends, parseConfig } from "../../checks/config/parse-config.js";
 import { ConfigurationError } from "../../checks/errors.js";
 import { CONFIG_PATH } from "../../schemas/config.js";
 import type { BaseConfigFact } from "../../schemas/gate.js";
 import type { Comparison, GitHubAdapter } from "../github/adapter.js";
 import { remember, rememberRead } from "./bounded-map.js";
+import { type DefaultsRead, readOrgDefaults } from "./org-defaults.js";
 
 /** Comparisons carry patches: fewer of them are kept than of the small facts. */
 const COMPARISONS_KEPT = 32;
@@ -26,8 +28,18 @@ export class ImmutableReads {
   private readonly parsed = new Map<string, BaseConfigFact>();
   private readonly comparisons = new Map<string, Promise<Comparison>>();
   private readonly files = new Map<string, Promise<{ text: string; blobSha: string } | null>>();
+  /** Organisation defaults by (repository, SHA, path): immutable once read. */
+  private readonly defaultsFiles = new Map<string, Promise<DefaultsRead>>();
+  /**
+   * Facts made without defaults that could not be read: not remembered, so a fixed installation
+   * (the App added to the `.github` repository) takes effect at the next look.
+   */
+  private readonly unreadable = new WeakSet<BaseConfigFact>();
 
-  /** The config at a base commit: read once per commit, parsed once per blob. */
+  /**
+   * The config at a base commit: read once per commit, parsed once per blob (with the owner: a
+   * config that extends defaults reads its owner's `.github` repository).
+   */
   config(github: GitHubAdapter, baseSha: string): Promise<BaseConfigFact> {
     return rememberRead(
       this.configs,
@@ -36,19 +48,42 @@ export class ImmutableReads {
       async () => {
         const file = await this.file(github, CONFIG_PATH, baseSha);
         if (!file) return { status: "missing", path: CONFIG_PATH };
-        const known = this.parsed.get(file.blobSha);
+        const parsedKey = `${github.owner}:${file.blobSha}`;
+        const known = this.parsed.get(parsedKey);
         if (known) return known;
         let fact: BaseConfigFact;
+        let defaults: DefaultsRead | undefined;
         try {
-          const { config, digest } = parseConfig(file.text, CONFIG_PATH);
+          const ref = configExtends(file.text, CONFIG_PATH, github.owner);
+          defaults = ref ? await this.defaults(github, ref) : undefined;
+          const { config, digest } = parseConfig(file.text, CONFIG_PATH, {
+            owner: github.owner,
+            defaults,
+          });
           fact = { status: "ok", path: CONFIG_PATH, blob_sha: file.blobSha, digest, config };
         } catch (error) {
           if (!(error instanceof ConfigurationError)) throw error;
           fact = { status: "invalid", path: CONFIG_PATH, message: error.message };
         }
-        remember(this.parsed, file.blobSha, fact, FACTS_KEPT);
+        if (defaults !== undefined && typeof defaults !== "string") {
+          this.unreadable.add(fact);
+          return fact;
+        }
+        remember(this.parsed, parsedKey, fact, FACTS_KEPT);
         return fact;
       },
+      (fact) => !this.unreadable.has(fact),
+    );
+  }
+
+  /** The defaults a config extends, at their pinned commit; a failed read is read again. */
+  private defaults(github: GitHubAdapter, ref: ExtendsRef): Promise<DefaultsRead> {
+    return rememberRead(
+      this.defaultsFiles,
+      `${ref.owner}/${ref.repo}@${ref.sha}:${ref.path}`,
+      FACTS_KEPT,
+      () => readOrgDefaults(github, ref),
+      (read) => typeof read === "string" && read.length <= MAX_FILE_CHARS,
     );
   }
 

@@ -801,6 +801,34 @@ export class GitHubAdapter {
       throw error;
     }
   }
+
+  /**
+   * A file of another repository of the installation's account at an exact commit: the
+   * organisation defaults a config extends, in the owner's `.github` repository. 404 and 403 are
+   * answers (the file is not there, or the installation cannot see that repository), returned
+   * for the caller to explain; anything else throws, so the job is retried.
+   */
+  async fileOfRepository(
+    owner: string,
+    repo: string,
+    path: string,
+    sha: string,
+  ): Promise<{ ok: true; text: string } | { ok: false; status: number; message: string }> {
+    this.count("repos/get-content");
+    try {
+      const { data } = await this.octokit.rest.repos.getContent({ owner, repo, path, ref: sha });
+      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
+        return { ok: false, status: 404, message: `${path} is not a file` };
+      }
+      return { ok: true, text: Buffer.from(data.content, "base64").toString("utf8") };
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === 404 || status === 403) {
+        return { ok: false, status, message: (error as Error).message };
+      }
+      throw error;
+    }
+  }
 }
 
 /** An issue as a handoff entry reads it. */

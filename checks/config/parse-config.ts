@@ -12,50 +12,147 @@ import type { z } from "zod";
 import { CONFIG_PATH, type Config, configSchema } from "../../schemas/config.js";
 import { ConfigurationError, type FileProblem } from "../errors.js";
 import { configDigest } from "./digest.js";
+import { type ExtendsRef, mergeDefaults, originOf, parseExtendsReference } from "./extends.js";
 import { configSchemaAt } from "./json-schema.js";
 
 export interface LoadedConfig {
   config: Config;
-  /** sha256 of the canonical, defaults-applied config: part of the grader version. */
+  /** sha256 of the canonical, defaults-applied config (with `extends`): the grader version's. */
   digest: string;
   file: string;
+  /** The organisation defaults merged in, when the file extends them. */
+  extends: ExtendsRef | null;
 }
 
 export type Path = readonly PropertyKey[];
 
+/** What a config that `extends` defaults needs besides its own text. */
+export interface ConfigSources {
+  /** The repository's owner, when known: `extends` may name only `<owner>/.github`. */
+  owner?: string | null;
+  /**
+   * The defaults file's text as read at the pinned commit, or why it could not be read. Absent:
+   * the caller did not read them, and a config that extends them is refused, never used alone.
+   */
+  defaults?: string | { unreadable: string };
+}
+
+interface Parsed {
+  doc: Doc;
+  data: Record<string, unknown>;
+  at: At;
+  /** The problems' `file`: set for the defaults, absent for the config's own file. */
+  where: string | undefined;
+}
+
 /**
  * Parses and validates the text of `.github/agate.yml`. Throws a ConfigurationError that names
  * every problem with its line, column and field path; unknown keys are problems too, because a
- * misspelt key would otherwise silently weaken the gate.
+ * misspelt key would otherwise silently weaken the gate. A file that `extends` organisation
+ * defaults is merged onto them (extends.ts), and each problem names the file its value came from.
  */
-export function parseConfig(text: string, file: string = CONFIG_PATH): LoadedConfig {
+export function parseConfig(
+  text: string,
+  file: string = CONFIG_PATH,
+  sources: ConfigSources = {},
+): LoadedConfig {
+  const own = readDocument(text, file, undefined);
+  const ref = extendsIn(own, file, sources.owner ?? null);
+  let defaults: Parsed | null = null;
+  if (ref) {
+    const read = sources.defaults;
+    if (read === undefined || typeof read !== "string") {
+      const why =
+        read === undefined
+          ? "they were not read here, and this file alone is not the config"
+          : read.unreadable;
+      throw new ConfigurationError(file, [
+        at(own, ["extends"], `cannot use the defaults ${ref.reference}: ${why}`),
+      ]);
+    }
+    defaults = readDocument(read, file, ref.reference);
+    if (defaults.doc.has("extends")) {
+      throw new ConfigurationError(file, [
+        at(
+          defaults,
+          ["extends"],
+          "the defaults may not extend other defaults (one level only): put what they need in this file",
+        ),
+      ]);
+    }
+  }
+
+  const data = defaults ? mergeDefaults(defaults.data, own.data) : own.data;
+  const result = configSchema.safeParse(data, { error: genericMessage });
+  if (!result.success) {
+    const problems = result.error.issues.flatMap((issue) => toProblems(issue, own, defaults, data));
+    throw new ConfigurationError(file, problems.sort(byFileAndPosition));
+  }
+  return { config: result.data, digest: configDigest(result.data), file, extends: ref };
+}
+
+/**
+ * The defaults a config extends, or null when it extends none: what a reader fetches (at
+ * `ref.sha`, from `<ref.owner>/.github`) before calling parseConfig with them. Throws the same
+ * ConfigurationError parseConfig would for a file that cannot be read or a bad reference.
+ */
+export function configExtends(
+  text: string,
+  file: string = CONFIG_PATH,
+  owner: string | null = null,
+): ExtendsRef | null {
+  return extendsIn(readDocument(text, file, undefined), file, owner);
+}
+
+function extendsIn(own: Parsed, file: string, owner: string | null): ExtendsRef | null {
+  if (!own.doc.has("extends")) return null;
+  const parsed = parseExtendsReference(own.data.extends, owner);
+  if (!parsed.ok) throw new ConfigurationError(file, [at(own, ["extends"], parsed.problem)]);
+  return parsed.ref;
+}
+
+/** A problem at the node of `path` in a parsed file (or its nearest ancestor). */
+function at(parsed: Parsed, path: Path, message: string): FileProblem {
+  return {
+    path: formatPath(path),
+    ...parsed.at(nearestNode(parsed.doc, path).range?.[0] ?? 0),
+    message,
+    ...(parsed.where ? { file: parsed.where } : {}),
+  };
+}
+
+/** One YAML document as a mapping, or a ConfigurationError located in it. */
+function readDocument(text: string, file: string, where: string | undefined): Parsed {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number) => {
     const pos = lines.linePos(offset);
     return { line: pos.line, column: pos.col };
   };
+  const problem = (offset: number, message: string): FileProblem => ({
+    path: "",
+    ...at(offset),
+    message,
+    ...(where ? { file: where } : {}),
+  });
 
   if (doc.errors.length > 0) {
     throw new ConfigurationError(
       file,
-      doc.errors.map((error) => ({
-        path: "",
-        ...at(error.pos[0]),
-        message: `YAML syntax: ${error.message}`,
-      })),
+      doc.errors.map((error) => problem(error.pos[0], `YAML syntax: ${error.message}`)),
     );
   }
   if (doc.contents === null) {
-    throw new ConfigurationError(file, [{ path: "", line: 1, column: 1, message: EMPTY_MESSAGE }]);
+    throw new ConfigurationError(file, [
+      problem(0, where ? "the defaults file is empty: it needs at least one key" : EMPTY_MESSAGE),
+    ]);
   }
   if (!isMap(doc.contents)) {
     throw new ConfigurationError(file, [
-      {
-        path: "",
-        ...at(doc.contents.range?.[0] ?? 0),
-        message: "the top level must be a mapping with keys such as version and commands",
-      },
+      problem(
+        doc.contents.range?.[0] ?? 0,
+        "the top level must be a mapping with keys such as version and commands",
+      ),
     ]);
   }
 
@@ -63,17 +160,9 @@ export function parseConfig(text: string, file: string = CONFIG_PATH): LoadedCon
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    throw new ConfigurationError(file, [
-      { path: "", line: 1, column: 1, message: `YAML: ${(error as Error).message}` },
-    ]);
+    throw new ConfigurationError(file, [problem(0, `YAML: ${(error as Error).message}`)]);
   }
-
-  const result = configSchema.safeParse(data, { error: genericMessage });
-  if (!result.success) {
-    const problems = result.error.issues.flatMap((issue) => toProblems(issue, doc, data, at));
-    throw new ConfigurationError(file, problems.sort(byPosition));
-  }
-  return { config: result.data, digest: configDigest(result.data), file };
+  return { doc, data: data as Record<string, unknown>, at, where };
 }
 
 const EMPTY_MESSAGE =
@@ -83,23 +172,37 @@ const EMPTY_MESSAGE =
 export type Doc = ReturnType<typeof parseDocument>;
 type At = (offset: number) => { line: number; column: number };
 
-function toProblems(issue: z.core.$ZodIssue, doc: Doc, data: unknown, at: At): FileProblem[] {
+function toProblems(
+  issue: z.core.$ZodIssue,
+  own: Parsed,
+  defaults: Parsed | null,
+  data: unknown,
+): FileProblem[] {
   const path = issue.path;
+  const source = (at: Path) =>
+    defaults && originOf(own.doc, defaults.doc, at) === "defaults" ? defaults : own;
+  const located = (parsed: Parsed) => (parsed.where ? { file: parsed.where } : {});
   if (issue.code === "unrecognized_keys") {
     const allowed = Object.keys(configSchemaAt(path, data)?.properties ?? {});
-    return issue.keys.map((key) => ({
-      path: formatPath([...path, key]),
-      ...at(keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0),
-      message: unknownKeyMessage(key, allowed, path),
-    }));
+    return issue.keys.map((key) => {
+      const { doc, at } = source([...path, key]);
+      return {
+        path: formatPath([...path, key]),
+        ...at(keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0),
+        message: unknownKeyMessage(key, allowed, path),
+        ...located(source([...path, key])),
+      };
+    });
   }
-  const missing = !doc.hasIn(path) && path.length > 0;
-  const node = nearestNode(doc, path);
+  const parsed = source(path);
+  const missing = !parsed.doc.hasIn(path) && path.length > 0;
+  const node = nearestNode(parsed.doc, path);
   return [
     {
       path: formatPath(path),
-      ...at(node.range?.[0] ?? 0),
+      ...parsed.at(node.range?.[0] ?? 0),
       message: missing ? missingMessage(path, data) : issue.message,
+      ...located(parsed),
     },
   ];
 }
@@ -150,8 +253,13 @@ export function formatPath(path: Path): string {
     .join("");
 }
 
-function byPosition(a: FileProblem, b: FileProblem): number {
-  return a.line - b.line || a.column - b.column;
+/** The config's own file first, then the defaults; by position within each. */
+function byFileAndPosition(a: FileProblem, b: FileProblem): number {
+  return (
+    Number(a.file !== undefined) - Number(b.file !== undefined) ||
+    a.line - b.line ||
+    a.column - b.column
+  );
 }
 
 /** Damerau-free edit distance ≤ 2, or equal ignoring case and separators: a likely typo. */

@@ -258,3 +258,50 @@ describe("doctor: the findings", () => {
     expect(text.trimEnd().split("\n").at(-1)).toBe("1 problem to fix.");
   });
 });
+
+describe("doctor: a config that extends organisation defaults", () => {
+  const sha = "0123456789abcdef0123456789abcdef01234567";
+  const reference = `acme/.github:agate.yml@${sha}`;
+  const config = { ok: true as const, value: `extends: ${reference}\n` };
+  const defaults = "version: 1\ncommands: [{ name: test, run: npm test }]\nevidence:\n  job: ci\n";
+
+  it("is checked merged with the defaults it read, whose evidence job applies", () => {
+    const all = diagnose(facts({ config, defaults: { ok: true, value: defaults } }));
+    const found = all.find((item) => item.check === "config");
+    expect(found).toMatchObject({
+      status: "ok",
+      summary: `.github/agate.yml on main is valid with the defaults of ${reference} (1 required command)`,
+    });
+    // The workflow has job agate-commands; the merged config names ci.
+    expect(all.some((item) => item.status === "problem" && /\bci\b/.test(item.summary))).toBe(true);
+    expect(evidenceWorkflowPath(config.value, { owner: "acme", defaults })).toBe(
+      ".github/workflows/agate.yml",
+    );
+  });
+
+  it("defaults this token cannot read are 'could not check', not a problem of the config", () => {
+    const all = diagnose(
+      facts({ config, defaults: { ok: false, reason: "GitHub answered 404 for agate.yml" } }),
+    );
+    expect(finding(all, "config")).toMatchObject({
+      status: "could-not-check",
+      summary: expect.stringContaining(
+        "extends organisation defaults that this token cannot read, so the merged config was not checked: GitHub answered 404 for agate.yml",
+      ),
+    });
+  });
+
+  it("a reference that is not pinned, or another owner's, is a problem", () => {
+    const unpinned = diagnose(
+      facts({ config: { ok: true, value: "extends: acme/.github:agate.yml@main\n" } }),
+    );
+    expect(finding(unpinned, "config")).toMatchObject({ status: "problem" });
+    expect(finding(unpinned, "config").details?.join("\n")).toContain("a branch or tag name");
+    const other = diagnose(
+      facts({ config: { ok: true, value: `extends: umbrella/.github:agate.yml@${sha}\n` } }),
+    );
+    expect(finding(other, "config").details?.join("\n")).toContain(
+      "(acme/.github), not umbrella/.github",
+    );
+  });
+});

@@ -1,6 +1,6 @@
 import { parseDocument } from "yaml";
 import { CONFIG_PATH, type Config, evidenceSchema } from "../../schemas/config.js";
-import { parseConfig } from "../config/parse-config.js";
+import { type ConfigSources, parseConfig } from "../config/parse-config.js";
 import { ConfigurationError, formatProblem } from "../errors.js";
 import { AGATE_APP_EVENTS, AGATE_APP_PERMISSIONS, covers } from "./app-requirements.js";
 import {
@@ -38,6 +38,11 @@ export interface DoctorFacts {
   defaultBranch: string;
   /** `.github/agate.yml` on the default branch; null when there is none. */
   config: Read<string | null>;
+  /**
+   * The organisation defaults the config extends, read at their pinned commit; absent or null
+   * when it extends none (or cannot be parsed far enough to say).
+   */
+  defaults?: Read<string> | null;
   /** The evidence workflow at the default branch (`evidenceWorkflowPath`); null when absent. */
   workflow: { path: string; text: Read<string | null> };
   /** The active rulesets' rules on the default branch. */
@@ -51,14 +56,27 @@ export interface DoctorFacts {
 }
 
 /** The workflow the config names as evidence.workflow, or the default when it names none. */
-export function evidenceWorkflowPath(configText: string | null): string {
-  return evidenceOf(configText).workflow;
+export function evidenceWorkflowPath(
+  configText: string | null,
+  sources: ConfigSources = {},
+): string {
+  return evidenceOf(configText, sources).workflow;
 }
 
-function evidenceOf(configText: string | null): Config["evidence"] {
+/** What parseConfig needs besides the text: the owner, and the defaults as they were read. */
+function sourcesOf(facts: DoctorFacts): ConfigSources {
+  const owner = facts.repository.split("/")[0] ?? null;
+  if (!facts.defaults) return { owner };
+  return {
+    owner,
+    defaults: facts.defaults.ok ? facts.defaults.value : { unreadable: facts.defaults.reason },
+  };
+}
+
+function evidenceOf(configText: string | null, sources: ConfigSources): Config["evidence"] {
   if (configText !== null) {
     try {
-      return parseConfig(configText).config.evidence;
+      return parseConfig(configText, CONFIG_PATH, sources).config.evidence;
     } catch {
       // An invalid config is its own finding; the workflow is checked at the default path.
     }
@@ -67,7 +85,7 @@ function evidenceOf(configText: string | null): Config["evidence"] {
 }
 
 export function diagnose(facts: DoctorFacts): Finding[] {
-  const evidence = evidenceOf(facts.config.ok ? facts.config.value : null);
+  const evidence = evidenceOf(facts.config.ok ? facts.config.value : null, sourcesOf(facts));
   const rules = facts.rules.ok ? facts.rules.value : null;
   return [
     configFinding(facts),
@@ -82,7 +100,8 @@ export function hasProblem(findings: readonly Finding[]): boolean {
   return findings.some((finding) => finding.status === "problem");
 }
 
-function configFinding({ config, defaultBranch }: DoctorFacts): Finding {
+function configFinding(facts: DoctorFacts): Finding {
+  const { config, defaultBranch } = facts;
   const check = "config";
   if (!config.ok) {
     return { check, status: "could-not-check", summary: config.reason, fix: null };
@@ -95,13 +114,23 @@ function configFinding({ config, defaultBranch }: DoctorFacts): Finding {
       fix: `commit ${CONFIG_PATH} to ${defaultBranch} (docs/config.md; check it first with agate-gate validate)`,
     };
   }
+  if (facts.defaults && !facts.defaults.ok) {
+    // This token's reach, not necessarily the App's or the Action's: not a finding either way.
+    return {
+      check,
+      status: "could-not-check",
+      summary: `${CONFIG_PATH} on ${defaultBranch} extends organisation defaults that this token cannot read, so the merged config was not checked: ${facts.defaults.reason}`,
+      fix: null,
+    };
+  }
   try {
-    const { config: parsed } = parseConfig(config.value);
-    const count = parsed.commands.length;
+    const loaded = parseConfig(config.value, CONFIG_PATH, sourcesOf(facts));
+    const count = loaded.config.commands.length;
+    const extended = loaded.extends ? ` with the defaults of ${loaded.extends.reference}` : "";
     return {
       check,
       status: "ok",
-      summary: `${CONFIG_PATH} on ${defaultBranch} is valid (${count} required command${count === 1 ? "" : "s"})`,
+      summary: `${CONFIG_PATH} on ${defaultBranch} is valid${extended} (${count} required command${count === 1 ? "" : "s"})`,
       fix: null,
     };
   } catch (error) {

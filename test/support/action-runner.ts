@@ -6,7 +6,12 @@ import { parse } from "yaml";
 import { GIT_ENV } from "./git-repo.js";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
-export const ACTION_BUNDLE = resolve(ROOT, "dist", "action", "index.js");
+/**
+ * The committed bundle; AGATE_ACTION_BUNDLE names another build (of a working tree whose dist/
+ * is not rebuilt yet), for a local run of the end-to-end tests.
+ */
+export const ACTION_BUNDLE =
+  process.env.AGATE_ACTION_BUNDLE || resolve(ROOT, "dist", "action", "index.js");
 
 /**
  * The inputs action.yml declares with a literal default: the runner sets every declared input

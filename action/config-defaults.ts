@@ -1,0 +1,97 @@
+/**
+ * Reading a config the way the gate reads it, `extends` included: the one function every reader
+ * in the Action and the CLI goes through (the Action's run, `run`, `validate`, `handoff`,
+ * `trace --config`, `doctor`). The defaults are read at their pinned commit through the REST
+ * contents API; the merge itself is checks/config/parse-config.ts's.
+ */
+import type { ExtendsRef } from "../checks/config/extends.js";
+import { configExtends, type LoadedConfig, parseConfig } from "../checks/config/parse-config.js";
+import { gitMaybe } from "./git.js";
+
+/** The defaults' text at the pinned commit, or why it could not be read (never a guess). */
+export type DefaultsRead = string | { unreadable: string };
+export type ReadDefaults = (ref: ExtendsRef) => Promise<DefaultsRead>;
+
+/**
+ * A config's text, with the defaults it extends read and merged. Without `readDefaults` a config
+ * that extends defaults is refused (never used alone); an unreadable defaults file is a
+ * ConfigurationError located at the file's `extends`.
+ */
+export async function loadConfig(
+  text: string,
+  file: string,
+  options: { owner: string | null; readDefaults?: ReadDefaults },
+): Promise<LoadedConfig> {
+  const ref = configExtends(text, file, options.owner);
+  const defaults = ref && options.readDefaults ? await options.readDefaults(ref) : undefined;
+  return parseConfig(text, file, { owner: options.owner, defaults });
+}
+
+/** What a person can do when the defaults cannot be read, by who holds the token. */
+export const TOKEN_ADVICE = {
+  action: (ref: ExtendsRef) =>
+    `a private or internal ${ref.owner}/.github needs a token that can read it (contents: read on ${ref.owner}/.github, such as a GitHub App's installation token or a fine-grained personal access token), passed as the agate Action's token input; the workflow's own GITHUB_TOKEN reads only the repository it runs in`,
+  cli: (ref: ExtendsRef) =>
+    `set GITHUB_TOKEN or GH_TOKEN to a token that can read ${ref.owner}/.github (for example GH_TOKEN=$(gh auth token)); GITHUB_API_URL names another GitHub host`,
+} as const;
+
+/** The REST contents API's answer for the defaults, in words that say what to do. */
+export function defaultsReader(options: {
+  token: string | undefined;
+  apiUrl: string | undefined;
+  advice: (ref: ExtendsRef) => string;
+}): ReadDefaults {
+  return async (ref) => {
+    // Loaded only when a config extends defaults: the Octokit client is not small.
+    const { readRepositoryFile } = await import("./github.js");
+    const read = await readRepositoryFile({
+      token: options.token,
+      baseUrl: options.apiUrl,
+      owner: ref.owner,
+      repo: ref.repo,
+      path: ref.path,
+      sha: ref.sha,
+    });
+    if (read.ok) return read.text;
+    const where = `${ref.path} at ${ref.sha} in ${ref.owner}/${ref.repo}`;
+    const token = options.token ? "the token" : "no token was given, and an anonymous request";
+    switch (read.status) {
+      case 404:
+        return {
+          unreadable: `GitHub answered 404 for ${where}: the file is not at that commit, or ${token} cannot see ${ref.owner}/${ref.repo}. Check the path and the SHA; ${options.advice(ref)}`,
+        };
+      case 401:
+      case 403:
+        return {
+          unreadable: `GitHub answered ${read.status} (${read.message}) for ${where}: ${options.advice(ref)}`,
+        };
+      case "not-a-file":
+        return { unreadable: `${where} is not a file: name the defaults file itself` };
+      default:
+        return {
+          unreadable: `cannot read ${where}: ${read.message}; run again once GitHub answers (or check GITHUB_API_URL)`,
+        };
+    }
+  };
+}
+
+/** The CLI's reader: the token in GITHUB_TOKEN or GH_TOKEN when there is one, else anonymous. */
+export function cliDefaultsReader(env: NodeJS.ProcessEnv): ReadDefaults {
+  return defaultsReader({
+    token: env.GITHUB_TOKEN || env.GH_TOKEN || undefined,
+    apiUrl: env.GITHUB_API_URL,
+    advice: TOKEN_ADVICE.cli,
+  });
+}
+
+/**
+ * The owner `extends` may name, for a local run: GITHUB_REPOSITORY's, else the GitHub owner in
+ * the origin remote's URL; null when neither says (the gate checks it in any case).
+ */
+export function checkoutOwner(root: string | undefined, env: NodeJS.ProcessEnv): string | null {
+  const fromEnv = env.GITHUB_REPOSITORY?.split("/")[0];
+  if (fromEnv) return fromEnv;
+  if (!root) return null;
+  const url = gitMaybe(root, ["remote", "get-url", "origin"])?.trim() ?? "";
+  return /[:/]([A-Za-z0-9-]+)\/[^/]+?(?:\.git)?\/?$/.exec(url)?.[1] ?? null;
+}
