@@ -23,9 +23,9 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
     var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
-    var isMap2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
-    var isPair2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
-    var isScalar2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
+    var isMap3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
+    var isPair3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
+    var isScalar3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
     var isSeq = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
     function isCollection(node2) {
       if (node2 && typeof node2 === "object")
@@ -47,7 +47,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node2) => (isScalar2(node2) || isCollection(node2)) && !!node2.anchor;
+    var hasAnchor = (node2) => (isScalar3(node2) || isCollection(node2)) && !!node2.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -59,10 +59,10 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap2;
+    exports.isMap = isMap3;
     exports.isNode = isNode2;
-    exports.isPair = isPair2;
-    exports.isScalar = isScalar2;
+    exports.isPair = isPair3;
+    exports.isScalar = isScalar3;
     exports.isSeq = isSeq;
   }
 });
@@ -4171,9 +4171,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap2 = fc.start.source === "{";
-      const fcName = isMap2 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap3 = fc.start.source === "{";
+      const fcName = isMap3 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -4209,7 +4209,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -4249,7 +4249,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep && !props.found) {
+        if (!isMap3 && !sep && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -4272,7 +4272,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap2 && !props.found && ctx.options.strict) {
+            if (!isMap3 && !props.found && ctx.options.strict) {
               if (sep)
                 for (const st of sep) {
                   if (st === valueProps.found)
@@ -4304,7 +4304,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode2, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap2) {
+          if (isMap3) {
             const map2 = coll;
             if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode2))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -4320,7 +4320,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap2 ? "}" : "]";
+      const expectedEnd = isMap3 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -5607,7 +5607,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -5691,7 +5691,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar2;
+    exports.isScalar = isScalar3;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -9151,7 +9151,8 @@ var ConfigurationError = class extends Error {
   name = "ConfigurationError";
 };
 function formatProblem(problem) {
-  const where = `line ${problem.line}, column ${problem.column}`;
+  const of = problem.file ? ` of ${problem.file}` : "";
+  const where = `line ${problem.line}, column ${problem.column}${of}`;
   return problem.path ? `${problem.path} at ${where}: ${problem.message}` : `at ${where}: ${problem.message}`;
 }
 
@@ -21963,19 +21964,19 @@ function readObjects(cwd, names) {
   const out = runGit(cwd, ["cat-file", "--batch"], { input: `${names.join("\n")}
 ` });
   const objects = [];
-  let at = 0;
+  let at2 = 0;
   for (const _ of names) {
-    const end = out.indexOf(10, at);
+    const end = out.indexOf(10, at2);
     if (end < 0) throw new Error("git cat-file --batch ended early");
-    const [sha = "", type = "", size = ""] = out.subarray(at, end).toString("utf8").split(" ");
+    const [sha = "", type = "", size = ""] = out.subarray(at2, end).toString("utf8").split(" ");
     if (!/^\d+$/.test(size)) {
       objects.push(null);
-      at = end + 1;
+      at2 = end + 1;
       continue;
     }
     const content = out.subarray(end + 1, end + 1 + Number(size));
     objects.push({ sha, type, content });
-    at = end + 1 + Number(size) + 1;
+    at2 = end + 1 + Number(size) + 1;
   }
   return objects;
 }
@@ -22029,137 +22030,8 @@ async function readConfigAtBase(options) {
   );
 }
 
-// action/environment.ts
-import { arch, platform } from "node:os";
-var FILE_COMMANDS = [
-  { name: "GITHUB_OUTPUT", blocks: "setting this step's outputs (passed=true)" },
-  { name: "GITHUB_ENV", blocks: "setting variables for later steps" },
-  { name: "GITHUB_PATH", blocks: "putting directories first on PATH for later steps" },
-  { name: "GITHUB_STATE", blocks: "setting the Action's post-step state" },
-  { name: "GITHUB_STEP_SUMMARY", blocks: "writing the job summary agate writes" }
-];
-var REMOVED_VARIABLES = [
-  // Secrets and the runner's internal tokens.
-  { name: "GITHUB_TOKEN", blocks: "writing to the repository with the workflow's token" },
-  { name: "GH_TOKEN", blocks: "the same token under the name gh reads" },
-  { name: "INPUT_", prefix: true, blocks: "the Action's inputs, the token input among them" },
-  {
-    name: "ACTIONS_",
-    prefix: true,
-    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see the README's threat model"
-  },
-  ...FILE_COMMANDS,
-  // bash start-up: code that would run before, around or instead of the command.
-  {
-    name: "BASH_ENV",
-    blocks: "a file bash sources before a non-interactive command (`trap 'exit 0' EXIT`)"
-  },
-  { name: "ENV", blocks: "a file sh and bash in POSIX mode source at start-up" },
-  {
-    name: "BASH_FUNC_",
-    prefix: true,
-    blocks: "exported functions that override commands and builtins (`false() { true; }`)"
-  },
-  { name: "SHELLOPTS", blocks: "shell options imported at start-up (xtrace, which expands PS4)" },
-  { name: "BASHOPTS", blocks: "shopt options imported at start-up (extdebug, ...)" },
-  { name: "PS4", blocks: "a prompt whose command substitutions run on every traced line" },
-  { name: "PROMPT_COMMAND", blocks: "a command run before each prompt" },
-  { name: "CDPATH", blocks: "`cd dir` going somewhere else than ./dir" },
-  { name: "GLOBIGNORE", blocks: "globs silently matching fewer files (tests skipped)" },
-  { name: "IFS", blocks: "word splitting on other characters" },
-  { name: "BASH_XTRACEFD", blocks: "trace output written to a descriptor of the command's choice" },
-  // The dynamic loader: code injected into bash and every program it starts.
-  {
-    name: "LD_",
-    prefix: true,
-    blocks: "LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT: a library loaded into every process"
-  },
-  { name: "DYLD_", prefix: true, blocks: "the same on macOS" },
-  // git: configuration, programs and repository locations injected into the commands' git.
-  {
-    name: "GIT_",
-    prefix: true,
-    blocks: "GIT_CONFIG_*, GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF, GIT_EXEC_PATH...: a git that reads another repository or runs another program"
-  }
-];
-var NEUTRAL_GIT_VARIABLES = /* @__PURE__ */ new Set([
-  "GIT_AUTHOR_NAME",
-  "GIT_AUTHOR_EMAIL",
-  "GIT_AUTHOR_DATE",
-  "GIT_COMMITTER_NAME",
-  "GIT_COMMITTER_EMAIL",
-  "GIT_COMMITTER_DATE",
-  "GIT_TERMINAL_PROMPT"
-]);
-function isRemovedVariable(name) {
-  if (NEUTRAL_GIT_VARIABLES.has(name)) return false;
-  return REMOVED_VARIABLES.some(
-    (entry) => entry.prefix ? name.startsWith(entry.name) : name === entry.name
-  );
-}
-function commandEnvironment(env) {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !isRemovedVariable(name)));
-}
-function runnerInfo(env) {
-  return {
-    os: env.RUNNER_OS ?? platform(),
-    arch: env.RUNNER_ARCH ?? arch(),
-    image_version: env.ImageVersion ?? null,
-    node_version: process.version
-  };
-}
-function runAttempt(env) {
-  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
-  return Number.isInteger(attempt) && attempt > 0 ? attempt : 1;
-}
-function workflowRun(env) {
-  if (env.GITHUB_ACTIONS !== "true" || !env.GITHUB_RUN_ID) return null;
-  return {
-    run_id: Number(env.GITHUB_RUN_ID),
-    run_attempt: runAttempt(env),
-    workflow_ref: env.GITHUB_WORKFLOW_REF ?? env.GITHUB_WORKFLOW ?? "unknown",
-    job: env.GITHUB_JOB ?? "unknown",
-    event_name: env.GITHUB_EVENT_NAME ?? "unknown"
-  };
-}
-
-// action/event.ts
-import { readFileSync } from "node:fs";
-var PULL_REQUEST_EVENTS = /* @__PURE__ */ new Set(["pull_request", "pull_request_target"]);
-function readEventContext(env) {
-  const name = env.GITHUB_EVENT_NAME ?? "";
-  const path = env.GITHUB_EVENT_PATH;
-  const payload = path ? JSON.parse(readFileSync(path, "utf8")) : {};
-  if (PULL_REQUEST_EVENTS.has(name)) {
-    const event = parse3(pullRequestEventSchema, payload, name);
-    return { kind: "pull_request", name, event, baseSha: event.pull_request.base.sha };
-  }
-  if (name === "merge_group") {
-    const event = parse3(mergeGroupEventSchema, payload, name);
-    return { kind: "merge_group", name, event, baseSha: event.merge_group.base_sha };
-  }
-  const repository = parse3(anyEventSchema, payload, name || "unknown").repository;
-  return {
-    kind: "other",
-    name,
-    defaultBranch: repository?.default_branch ?? null,
-    repository: repository?.full_name ?? null
-  };
-}
-function parse3(schema, payload, name) {
-  const result = schema.safeParse(payload);
-  if (result.success) return result.data;
-  const fields = result.error.issues.map((issue2) => issue2.path.join(".")).join(", ");
-  throw new Error(
-    `the ${name} event payload lacks what agate needs (${fields}); is GITHUB_EVENT_PATH the runner's event file?`
-  );
-}
-
-// action/required-commands.ts
-import { join as join4 } from "node:path";
-
 // checks/config/parse-config.ts
-var import_yaml = __toESM(require_dist(), 1);
+var import_yaml2 = __toESM(require_dist(), 1);
 
 // schemas/duration.ts
 var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5 };
@@ -22475,6 +22347,12 @@ var mergeQueueSchema = external_exports.strictObject({
 }).prefault({}).meta({
   description: "The merge queue: a merge group is accepted only on evidence for its own head."
 });
+var extendsSchema = external_exports.string().regex(/^[A-Za-z0-9-]+\/\.github:[^@\s]+@[0-9a-f]{40}$/, {
+  error: (issue2) => `${JSON.stringify(issue2.input)} is not <owner>/.github:<path>@<40-hex commit SHA>`
+}).optional().meta({
+  description: "Organisation-wide defaults: `<owner>/.github:<path>@<40-hex commit SHA>`, a file in this repository's owner's .github repository at a pinned commit. This file is merged on top of it (maps key by key, this file's value wins; lists and scalars replaced whole); the defaults may not extend others.",
+  examples: ["my-org/.github:agate/defaults.yml@0123456789abcdef0123456789abcdef01234567"]
+});
 var configSchema = external_exports.strictObject({
   version: external_exports.literal(1, { error: "version must be 1, the only config version this agate reads" }).meta({ examples: [1] }),
   gate: gateSchema.prefault({}),
@@ -22504,7 +22382,9 @@ var configSchema = external_exports.strictObject({
   // The detector's own schema, so its defaults and the config's cannot drift apart.
   progress: progressThresholdsSchema.prefault({}).meta({
     description: "Thresholds of the per-trace progress detector (docs/progress.md): when a stretch of an agent's trace is flagged, and opt-in budgets."
-  })
+  }),
+  // Last, so the keys a file usually starts with are listed first in "takes ..." messages.
+  extends: extendsSchema
 }).meta({
   title: "agate config (.github/agate.yml)",
   description: "Read from the pull request's base branch."
@@ -22527,6 +22407,100 @@ function canonicalJson(value) {
 }
 function configDigest(config2) {
   return createHash("sha256").update(canonicalJson(config2)).digest("hex");
+}
+
+// checks/config/extends.ts
+var import_yaml = __toESM(require_dist(), 1);
+var DEFAULTS_REPO = ".github";
+var EXTENDS_EXAMPLE = "my-org/.github:agate/defaults.yml@<40-hex commit SHA>";
+var FULL_SHA = /^[0-9a-f]{40}$/;
+function parseExtendsReference(value, owner) {
+  const fail = (problem) => ({ ok: false, problem });
+  if (typeof value !== "string") {
+    return fail(`expected a reference such as ${EXTENDS_EXAMPLE}, got ${kindOf(value)}`);
+  }
+  const reference = value;
+  const at2 = reference.lastIndexOf("@");
+  const colon = reference.indexOf(":");
+  if (colon < 0 || at2 < colon) {
+    return fail(
+      `${JSON.stringify(value)} is not a reference to a defaults file: write <owner>/.github:<path>@<commit SHA>, such as ${EXTENDS_EXAMPLE}`
+    );
+  }
+  const repository = reference.slice(0, colon);
+  const path = reference.slice(colon + 1, at2);
+  const rev = reference.slice(at2 + 1);
+  const [refOwner, repo, ...more] = repository.split("/");
+  if (!refOwner || !repo || more.length > 0 || !/^[A-Za-z0-9-]+$/.test(refOwner)) {
+    return fail(
+      `${JSON.stringify(repository)} is not a repository such as my-org/.github: write <owner>/.github:<path>@<commit SHA>`
+    );
+  }
+  const why = "the App's installation and the Action's token reach nothing else reliably, so defaults can live only there";
+  if (repo !== DEFAULTS_REPO) {
+    return fail(
+      `extends may name only the owner's ${DEFAULTS_REPO} repository (${refOwner}/${DEFAULTS_REPO}), not ${repository}: ${why}`
+    );
+  }
+  if (owner !== null && refOwner.toLowerCase() !== owner.toLowerCase()) {
+    return fail(
+      `extends may name only this repository's owner's ${DEFAULTS_REPO} repository (${owner}/${DEFAULTS_REPO}), not ${repository}: ${why}`
+    );
+  }
+  const segments = path.split("/");
+  if (path === "" || path.startsWith("/") || path.includes("\\") || segments.some((s) => s === "" || s === "." || s === "..")) {
+    return fail(
+      `${JSON.stringify(path)} is not a file path inside ${refOwner}/${DEFAULTS_REPO}: write a relative path such as agate.yml or agate/defaults.yml`
+    );
+  }
+  if (!FULL_SHA.test(rev)) {
+    const looks = /^[0-9a-fA-F]{4,40}$/.test(rev) ? /[A-F]/.test(rev) && rev.length === 40 ? "a commit SHA in capitals: write it in lowercase" : "an abbreviated commit SHA: write all 40 hex digits" : "a branch or tag name, which can move";
+    return fail(
+      `${JSON.stringify(rev)} is ${looks}. Pin the defaults to a full 40-hex commit SHA (git rev-parse HEAD in ${refOwner}/${DEFAULTS_REPO}): the defaults must not change under a base commit that did not change, and a change of the SHA is a change of this file that needs a maintainer's approval`
+    );
+  }
+  return {
+    ok: true,
+    ref: { owner: refOwner, repo: DEFAULTS_REPO, path, sha: rev, reference }
+  };
+}
+function kindOf(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return JSON.stringify(value);
+}
+var isPlainMap = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+var mergeable = (defaults, own2) => !("kind" in defaults && "kind" in own2 && defaults.kind !== own2.kind);
+function mergeDefaults(defaults, own2) {
+  if (!isPlainMap(defaults) || !isPlainMap(own2) || !mergeable(defaults, own2)) return own2;
+  const merged = { ...defaults };
+  for (const [key, value] of Object.entries(own2)) {
+    merged[key] = key in defaults ? mergeDefaults(defaults[key], value) : value;
+  }
+  return merged;
+}
+function kindIn(node2) {
+  if (!(0, import_yaml.isMap)(node2)) return void 0;
+  const pair = node2.items.find(
+    (item) => (0, import_yaml.isPair)(item) && (0, import_yaml.isScalar)(item.key) && String(item.key.value) === "kind"
+  );
+  return pair && (0, import_yaml.isScalar)(pair.value) ? pair.value.value : void 0;
+}
+function originOf(own2, defaults, path) {
+  for (let depth = 1; depth <= path.length; depth++) {
+    const prefix = path.slice(0, depth);
+    const mineThere = own2.hasIn(prefix);
+    const theirsThere = defaults.hasIn(prefix);
+    if (!mineThere) return theirsThere ? "defaults" : "own";
+    if (!theirsThere) return "own";
+    const mine = own2.getIn(prefix, true);
+    const theirs = defaults.getIn(prefix, true);
+    if (!(0, import_yaml.isMap)(mine) || !(0, import_yaml.isMap)(theirs)) return "own";
+    const [a, b] = [kindIn(mine), kindIn(theirs)];
+    if (a !== void 0 && b !== void 0 && a !== b) return "own";
+  }
+  return "own";
 }
 
 // schemas/doctor.ts
@@ -22585,7 +22559,8 @@ function inputJsonSchema(schema, title) {
   return { ...json2, title: json2.title ?? title };
 }
 function configJsonSchema() {
-  return inputJsonSchema(configSchema, "agate config (.github/agate.yml)");
+  const { required: required2, ...json2 } = inputJsonSchema(configSchema, "agate config (.github/agate.yml)");
+  return { ...json2, if: { required: ["extends"] }, else: { required: required2 } };
 }
 
 // checks/config/json-schema.ts
@@ -22618,91 +22593,143 @@ function configSchemaAt(path, value) {
 }
 
 // checks/config/parse-config.ts
-function parseConfig(text, file2 = CONFIG_PATH) {
-  const lines2 = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lines2, prettyErrors: false, uniqueKeys: true });
-  const at = (offset) => {
+function parseConfig(text, file2 = CONFIG_PATH, sources = {}) {
+  const own2 = readDocument(text, file2, void 0);
+  const ref = extendsIn(own2, file2, sources.owner ?? null);
+  let defaults = null;
+  if (ref) {
+    const read = sources.defaults;
+    if (read === void 0 || typeof read !== "string") {
+      const why = read === void 0 ? "they were not read here, and this file alone is not the config" : read.unreadable;
+      throw new ConfigurationError(file2, [
+        at(own2, ["extends"], `cannot use the defaults ${ref.reference}: ${why}`)
+      ]);
+    }
+    defaults = readDocument(read, file2, ref.reference);
+    if (defaults.doc.has("extends")) {
+      throw new ConfigurationError(file2, [
+        at(
+          defaults,
+          ["extends"],
+          "the defaults may not extend other defaults (one level only): put what they need in this file"
+        )
+      ]);
+    }
+  }
+  const data = defaults ? mergeDefaults(defaults.data, own2.data) : own2.data;
+  const result = configSchema.safeParse(data, { error: genericMessage });
+  if (!result.success) {
+    const problems = result.error.issues.flatMap((issue2) => toProblems(issue2, own2, defaults, data));
+    throw new ConfigurationError(file2, problems.sort(byFileAndPosition));
+  }
+  return { config: result.data, digest: configDigest(result.data), file: file2, extends: ref };
+}
+function configExtends(text, file2 = CONFIG_PATH, owner = null) {
+  return extendsIn(readDocument(text, file2, void 0), file2, owner);
+}
+function extendsIn(own2, file2, owner) {
+  if (!own2.doc.has("extends")) return null;
+  const parsed = parseExtendsReference(own2.data.extends, owner);
+  if (!parsed.ok) throw new ConfigurationError(file2, [at(own2, ["extends"], parsed.problem)]);
+  return parsed.ref;
+}
+function at(parsed, path, message) {
+  return {
+    path: formatPath(path),
+    ...parsed.at(nearestNode(parsed.doc, path).range?.[0] ?? 0),
+    message,
+    ...parsed.where ? { file: parsed.where } : {}
+  };
+}
+function readDocument(text, file2, where) {
+  const lines2 = new import_yaml2.LineCounter();
+  const doc = (0, import_yaml2.parseDocument)(text, { lineCounter: lines2, prettyErrors: false, uniqueKeys: true });
+  const at2 = (offset) => {
     const pos = lines2.linePos(offset);
     return { line: pos.line, column: pos.col };
   };
+  const problem = (offset, message) => ({
+    path: "",
+    ...at2(offset),
+    message,
+    ...where ? { file: where } : {}
+  });
   if (doc.errors.length > 0) {
     throw new ConfigurationError(
       file2,
-      doc.errors.map((error3) => ({
-        path: "",
-        ...at(error3.pos[0]),
-        message: `YAML syntax: ${error3.message}`
-      }))
+      doc.errors.map((error3) => problem(error3.pos[0], `YAML syntax: ${error3.message}`))
     );
   }
   if (doc.contents === null) {
-    throw new ConfigurationError(file2, [{ path: "", line: 1, column: 1, message: EMPTY_MESSAGE }]);
-  }
-  if (!(0, import_yaml.isMap)(doc.contents)) {
     throw new ConfigurationError(file2, [
-      {
-        path: "",
-        ...at(doc.contents.range?.[0] ?? 0),
-        message: "the top level must be a mapping with keys such as version and commands"
-      }
+      problem(0, where ? "the defaults file is empty: it needs at least one key" : EMPTY_MESSAGE)
+    ]);
+  }
+  if (!(0, import_yaml2.isMap)(doc.contents)) {
+    throw new ConfigurationError(file2, [
+      problem(
+        doc.contents.range?.[0] ?? 0,
+        "the top level must be a mapping with keys such as version and commands"
+      )
     ]);
   }
   let data;
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (error3) {
-    throw new ConfigurationError(file2, [
-      { path: "", line: 1, column: 1, message: `YAML: ${error3.message}` }
-    ]);
+    throw new ConfigurationError(file2, [problem(0, `YAML: ${error3.message}`)]);
   }
-  const result = configSchema.safeParse(data, { error: genericMessage });
-  if (!result.success) {
-    const problems = result.error.issues.flatMap((issue2) => toProblems(issue2, doc, data, at));
-    throw new ConfigurationError(file2, problems.sort(byPosition));
-  }
-  return { config: result.data, digest: configDigest(result.data), file: file2 };
+  return { doc, data, at: at2, where };
 }
 var EMPTY_MESSAGE = "the file is empty: it needs at least `version: 1` and one command, such as\n      version: 1\n      commands:\n        - name: test\n          run: npm test";
-function toProblems(issue2, doc, data, at) {
+function toProblems(issue2, own2, defaults, data) {
   const path = issue2.path;
+  const source = (at2) => defaults && originOf(own2.doc, defaults.doc, at2) === "defaults" ? defaults : own2;
+  const located = (parsed2) => parsed2.where ? { file: parsed2.where } : {};
   if (issue2.code === "unrecognized_keys") {
     const allowed = Object.keys(configSchemaAt(path, data)?.properties ?? {});
-    return issue2.keys.map((key) => ({
-      path: formatPath([...path, key]),
-      ...at(keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0),
-      message: unknownKeyMessage(key, allowed, path)
-    }));
+    return issue2.keys.map((key) => {
+      const { doc, at: at2 } = source([...path, key]);
+      return {
+        path: formatPath([...path, key]),
+        ...at2(keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0),
+        message: unknownKeyMessage(key, allowed, path),
+        ...located(source([...path, key]))
+      };
+    });
   }
-  const missing = !doc.hasIn(path) && path.length > 0;
-  const node2 = nearestNode(doc, path);
+  const parsed = source(path);
+  const missing = !parsed.doc.hasIn(path) && path.length > 0;
+  const node2 = nearestNode(parsed.doc, path);
   return [
     {
       path: formatPath(path),
-      ...at(node2.range?.[0] ?? 0),
-      message: missing ? missingMessage(path, data) : issue2.message
+      ...parsed.at(node2.range?.[0] ?? 0),
+      message: missing ? missingMessage(path, data) : issue2.message,
+      ...located(parsed)
     }
   ];
 }
 function nearestNode(doc, path) {
   for (let depth = path.length; depth > 0; depth--) {
     const node2 = doc.getIn(path.slice(0, depth), true);
-    if ((0, import_yaml.isNode)(node2)) return node2;
+    if ((0, import_yaml2.isNode)(node2)) return node2;
   }
   return doc.contents;
 }
 function keyNode(doc, mapPath, key) {
   const map2 = mapPath.length === 0 ? doc.contents : doc.getIn(mapPath, true);
-  if (!(0, import_yaml.isMap)(map2)) return void 0;
+  if (!(0, import_yaml2.isMap)(map2)) return void 0;
   const pair = map2.items.find(
-    (item) => (0, import_yaml.isPair)(item) && (0, import_yaml.isScalar)(item.key) && String(item.key.value) === key
+    (item) => (0, import_yaml2.isPair)(item) && (0, import_yaml2.isScalar)(item.key) && String(item.key.value) === key
   );
-  return pair && (0, import_yaml.isNode)(pair.key) ? pair.key : void 0;
+  return pair && (0, import_yaml2.isNode)(pair.key) ? pair.key : void 0;
 }
 function missingMessage(path, data) {
   const key = String(path[path.length - 1]);
   const schema = configSchemaAt(path, data);
   const example = schema?.examples?.[0];
-  const hint = example === void 0 ? "" : `, for example ${key}: ${(0, import_yaml.stringify)(example, { collectionStyle: "flow" }).trim()}`;
+  const hint = example === void 0 ? "" : `, for example ${key}: ${(0, import_yaml2.stringify)(example, { collectionStyle: "flow" }).trim()}`;
   return `is missing${hint}`;
 }
 function unknownKeyMessage(key, allowed, mapPath) {
@@ -22716,8 +22743,8 @@ function formatPath(path) {
     (segment, index) => typeof segment === "number" ? `[${segment}]` : `${index === 0 ? "" : "."}${String(segment)}`
   ).join("");
 }
-function byPosition(a, b) {
-  return a.line - b.line || a.column - b.column;
+function byFileAndPosition(a, b) {
+  return Number(a.file !== void 0) - Number(b.file !== void 0) || a.line - b.line || a.column - b.column;
 }
 function closeEnough(typed, known) {
   const norm = (s) => s.toLowerCase().replace(/[-_ ]/g, "");
@@ -22778,6 +22805,179 @@ function describe3(value) {
   if (typeof value === "string") return JSON.stringify(value);
   return String(value);
 }
+
+// action/config-defaults.ts
+async function loadConfig(text, file2, options) {
+  const ref = configExtends(text, file2, options.owner);
+  const defaults = ref && options.readDefaults ? await options.readDefaults(ref) : void 0;
+  return parseConfig(text, file2, { owner: options.owner, defaults });
+}
+var TOKEN_ADVICE = {
+  action: (ref) => `a private or internal ${ref.owner}/.github needs a token that can read it (contents: read on ${ref.owner}/.github, such as a GitHub App's installation token or a fine-grained personal access token), passed as the agate Action's token input; the workflow's own GITHUB_TOKEN reads only the repository it runs in`,
+  cli: (ref) => `set GITHUB_TOKEN or GH_TOKEN to a token that can read ${ref.owner}/.github (for example GH_TOKEN=$(gh auth token)); GITHUB_API_URL names another GitHub host`
+};
+function defaultsReader(options) {
+  return async (ref) => {
+    const { readRepositoryFile } = await import("./chunks/github-LGEZREVI.js");
+    const read = await readRepositoryFile({
+      token: options.token,
+      baseUrl: options.apiUrl,
+      owner: ref.owner,
+      repo: ref.repo,
+      path: ref.path,
+      sha: ref.sha
+    });
+    if (read.ok) return read.text;
+    const where = `${ref.path} at ${ref.sha} in ${ref.owner}/${ref.repo}`;
+    const token = options.token ? "the token" : "no token was given, and an anonymous request";
+    switch (read.status) {
+      case 404:
+        return {
+          unreadable: `GitHub answered 404 for ${where}: the file is not at that commit, or ${token} cannot see ${ref.owner}/${ref.repo}. Check the path and the SHA; ${options.advice(ref)}`
+        };
+      case 401:
+      case 403:
+        return {
+          unreadable: `GitHub answered ${read.status} (${read.message}) for ${where}: ${options.advice(ref)}`
+        };
+      case "not-a-file":
+        return { unreadable: `${where} is not a file: name the defaults file itself` };
+      default:
+        return {
+          unreadable: `cannot read ${where}: ${read.message}; run again once GitHub answers (or check GITHUB_API_URL)`
+        };
+    }
+  };
+}
+
+// action/environment.ts
+import { arch, platform } from "node:os";
+var FILE_COMMANDS = [
+  { name: "GITHUB_OUTPUT", blocks: "setting this step's outputs (passed=true)" },
+  { name: "GITHUB_ENV", blocks: "setting variables for later steps" },
+  { name: "GITHUB_PATH", blocks: "putting directories first on PATH for later steps" },
+  { name: "GITHUB_STATE", blocks: "setting the Action's post-step state" },
+  { name: "GITHUB_STEP_SUMMARY", blocks: "writing the job summary agate writes" }
+];
+var REMOVED_VARIABLES = [
+  // Secrets and the runner's internal tokens.
+  { name: "GITHUB_TOKEN", blocks: "writing to the repository with the workflow's token" },
+  { name: "GH_TOKEN", blocks: "the same token under the name gh reads" },
+  { name: "INPUT_", prefix: true, blocks: "the Action's inputs, the token input among them" },
+  {
+    name: "ACTIONS_",
+    prefix: true,
+    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see the README's threat model"
+  },
+  ...FILE_COMMANDS,
+  // bash start-up: code that would run before, around or instead of the command.
+  {
+    name: "BASH_ENV",
+    blocks: "a file bash sources before a non-interactive command (`trap 'exit 0' EXIT`)"
+  },
+  { name: "ENV", blocks: "a file sh and bash in POSIX mode source at start-up" },
+  {
+    name: "BASH_FUNC_",
+    prefix: true,
+    blocks: "exported functions that override commands and builtins (`false() { true; }`)"
+  },
+  { name: "SHELLOPTS", blocks: "shell options imported at start-up (xtrace, which expands PS4)" },
+  { name: "BASHOPTS", blocks: "shopt options imported at start-up (extdebug, ...)" },
+  { name: "PS4", blocks: "a prompt whose command substitutions run on every traced line" },
+  { name: "PROMPT_COMMAND", blocks: "a command run before each prompt" },
+  { name: "CDPATH", blocks: "`cd dir` going somewhere else than ./dir" },
+  { name: "GLOBIGNORE", blocks: "globs silently matching fewer files (tests skipped)" },
+  { name: "IFS", blocks: "word splitting on other characters" },
+  { name: "BASH_XTRACEFD", blocks: "trace output written to a descriptor of the command's choice" },
+  // The dynamic loader: code injected into bash and every program it starts.
+  {
+    name: "LD_",
+    prefix: true,
+    blocks: "LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT: a library loaded into every process"
+  },
+  { name: "DYLD_", prefix: true, blocks: "the same on macOS" },
+  // git: configuration, programs and repository locations injected into the commands' git.
+  {
+    name: "GIT_",
+    prefix: true,
+    blocks: "GIT_CONFIG_*, GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF, GIT_EXEC_PATH...: a git that reads another repository or runs another program"
+  }
+];
+var NEUTRAL_GIT_VARIABLES = /* @__PURE__ */ new Set([
+  "GIT_AUTHOR_NAME",
+  "GIT_AUTHOR_EMAIL",
+  "GIT_AUTHOR_DATE",
+  "GIT_COMMITTER_NAME",
+  "GIT_COMMITTER_EMAIL",
+  "GIT_COMMITTER_DATE",
+  "GIT_TERMINAL_PROMPT"
+]);
+function isRemovedVariable(name) {
+  if (NEUTRAL_GIT_VARIABLES.has(name)) return false;
+  return REMOVED_VARIABLES.some(
+    (entry) => entry.prefix ? name.startsWith(entry.name) : name === entry.name
+  );
+}
+function commandEnvironment(env) {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !isRemovedVariable(name)));
+}
+function runnerInfo(env) {
+  return {
+    os: env.RUNNER_OS ?? platform(),
+    arch: env.RUNNER_ARCH ?? arch(),
+    image_version: env.ImageVersion ?? null,
+    node_version: process.version
+  };
+}
+function runAttempt(env) {
+  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
+  return Number.isInteger(attempt) && attempt > 0 ? attempt : 1;
+}
+function workflowRun(env) {
+  if (env.GITHUB_ACTIONS !== "true" || !env.GITHUB_RUN_ID) return null;
+  return {
+    run_id: Number(env.GITHUB_RUN_ID),
+    run_attempt: runAttempt(env),
+    workflow_ref: env.GITHUB_WORKFLOW_REF ?? env.GITHUB_WORKFLOW ?? "unknown",
+    job: env.GITHUB_JOB ?? "unknown",
+    event_name: env.GITHUB_EVENT_NAME ?? "unknown"
+  };
+}
+
+// action/event.ts
+import { readFileSync } from "node:fs";
+var PULL_REQUEST_EVENTS = /* @__PURE__ */ new Set(["pull_request", "pull_request_target"]);
+function readEventContext(env) {
+  const name = env.GITHUB_EVENT_NAME ?? "";
+  const path = env.GITHUB_EVENT_PATH;
+  const payload = path ? JSON.parse(readFileSync(path, "utf8")) : {};
+  if (PULL_REQUEST_EVENTS.has(name)) {
+    const event = parse3(pullRequestEventSchema, payload, name);
+    return { kind: "pull_request", name, event, baseSha: event.pull_request.base.sha };
+  }
+  if (name === "merge_group") {
+    const event = parse3(mergeGroupEventSchema, payload, name);
+    return { kind: "merge_group", name, event, baseSha: event.merge_group.base_sha };
+  }
+  const repository = parse3(anyEventSchema, payload, name || "unknown").repository;
+  return {
+    kind: "other",
+    name,
+    defaultBranch: repository?.default_branch ?? null,
+    repository: repository?.full_name ?? null
+  };
+}
+function parse3(schema, payload, name) {
+  const result = schema.safeParse(payload);
+  if (result.success) return result.data;
+  const fields = result.error.issues.map((issue2) => issue2.path.join(".")).join(", ");
+  throw new Error(
+    `the ${name} event payload lacks what agate needs (${fields}); is GITHUB_EVENT_PATH the runner's event file?`
+  );
+}
+
+// action/required-commands.ts
+import { join as join4 } from "node:path";
 
 // action/run-command.ts
 import { spawn } from "node:child_process";
@@ -23247,9 +23447,12 @@ function printTimings(env) {
 }
 
 // action/required-commands.ts
-function parseBaseConfig(text, path, sha) {
+async function parseBaseConfig(text, path, sha, options) {
   try {
-    return parseConfig(text, path);
+    return await loadConfig(text, path, {
+      owner: options.owner ?? options.repository?.split("/")[0] ?? null,
+      readDefaults: options.readDefaults
+    });
   } catch (error3) {
     if (!(error3 instanceof ConfigurationError)) throw error3;
     throw new ConfigurationError(
@@ -23273,10 +23476,12 @@ async function runRequiredCommands(options) {
     ...combined ? { read: configObject ?? null } : {}
   });
   if (base.text === null) return { kind: "not-adopted", baseSha: options.baseSha };
-  const { config: config2, digest } = parseBaseConfig(base.text, options.configPath, options.baseSha);
+  const loaded = await parseBaseConfig(base.text, options.configPath, options.baseSha, options);
+  const { config: config2, digest } = loaded;
   mark("config");
+  const extended2 = loaded.extends ? ` extending ${loaded.extends.reference}` : "";
   log.info(
-    `agate ${AGATE_VERSION}: ${config2.commands.length} required command(s) from ${options.configPath} at base ${options.baseSha} (read with ${base.via}), config digest ${digest}`
+    `agate ${AGATE_VERSION}: ${config2.commands.length} required command(s) from ${options.configPath} at base ${options.baseSha} (read with ${base.via})${extended2}, config digest ${digest}`
   );
   await options.beforeCommands?.(config2);
   const commit = testedCommit(cwd, head ?? void 0);
@@ -23858,10 +24063,10 @@ var ProgressDetector = class {
     } else s.miss("no-milestone");
   }
   /** The first few are listed; the rest only counted, so the report stays small. */
-  noteInfrastructure(kind, at, message) {
+  noteInfrastructure(kind, at2, message) {
     this.infrastructureCount++;
     if (this.infrastructure.length < REPORT_LIST_LIMIT)
-      this.infrastructure.push({ kind, at, message: message.slice(0, 300) });
+      this.infrastructure.push({ kind, at: at2, message: message.slice(0, 300) });
   }
   checkBudgets() {
     const b = this.currentBudgets();
@@ -24118,9 +24323,9 @@ function resultHash(exitCode, text) {
 
 // checks/progress/events.ts
 var TraceParseError = class extends Error {
-  constructor(at, reason) {
-    super(`${at}: ${reason}`);
-    this.at = at;
+  constructor(at2, reason) {
+    super(`${at2}: ${reason}`);
+    this.at = at2;
     this.reason = reason;
   }
   at;
@@ -24256,8 +24461,8 @@ function createClaudeCodeParser() {
   let turn = 0;
   let anonymous = 0;
   const pending = /* @__PURE__ */ new Map();
-  function assistant(line, message, at) {
-    const id = str(message.id) ?? `line-${at}-${anonymous++}`;
+  function assistant(line, message, at2) {
+    const id = str(message.id) ?? `line-${at2}-${anonymous++}`;
     const events = [];
     const content = Array.isArray(message.content) ? message.content : [];
     if (line.isApiErrorMessage === true) {
@@ -24265,7 +24470,7 @@ function createClaudeCodeParser() {
       events.push({
         type: "infrastructure",
         kind: infrastructureOf(text) ?? "server-error",
-        at,
+        at: at2,
         message: text.slice(0, 300)
       });
       return events;
@@ -24276,14 +24481,14 @@ function createClaudeCodeParser() {
       if (block?.type !== "tool_use") continue;
       const toolId = str(block.id);
       const name = str(block.name);
-      if (!toolId || !name) throw new TraceParseError(at, "a tool_use block has no id or name");
+      if (!toolId || !name) throw new TraceParseError(at2, "a tool_use block has no id or name");
       const input2 = asRecord(block.input) ?? {};
       const args = Object.fromEntries(
         Object.entries(input2).filter(([k]) => !COSMETIC_INPUT.has(k))
       );
       pending.set(toolId, {
         name,
-        at,
+        at: at2,
         tool: name,
         args,
         command: name === "Bash" ? str(input2.command) ?? "" : null,
@@ -24330,17 +24535,17 @@ function createClaudeCodeParser() {
   }
   return {
     format: "claude-code",
-    push(record2, at) {
+    push(record2, at2) {
       const line = asRecord(record2);
       const type = str(line?.type);
-      if (!line || !type) throw new TraceParseError(at, "not a Claude Code session line (no type)");
+      if (!line || !type) throw new TraceParseError(at2, "not a Claude Code session line (no type)");
       const message = asRecord(line.message);
       if (type === "assistant") {
-        if (!message) throw new TraceParseError(at, "an assistant line without a message");
-        return assistant(line, message, at);
+        if (!message) throw new TraceParseError(at2, "an assistant line without a message");
+        return assistant(line, message, at2);
       }
       if (type === "user") {
-        if (!message) throw new TraceParseError(at, "a user line without a message");
+        if (!message) throw new TraceParseError(at2, "a user line without a message");
         return user(line, message);
       }
       return [];
@@ -24390,9 +24595,9 @@ function parseOutput(raw) {
 function createCodexParser() {
   let turn = 0;
   const pending = /* @__PURE__ */ new Map();
-  function call(payload, at, time3) {
+  function call(payload, at2, time3) {
     const callId = str(payload.call_id) ?? str(payload.id);
-    if (!callId) throw new TraceParseError(at, `a ${String(payload.type)} without call_id`);
+    if (!callId) throw new TraceParseError(at2, `a ${String(payload.type)} without call_id`);
     const name = str(payload.name) ?? "shell";
     let args = payload.arguments ?? payload.input ?? payload.action;
     if (typeof args === "string" && payload.type === "function_call") {
@@ -24407,7 +24612,7 @@ function createCodexParser() {
     const patched = patch ? /\*\*\* (?:Update|Add|Delete) File: (.+)/.exec(patch)?.[1] : null;
     const { workdir: _workdir, timeout_ms: _timeout, ...kept } = record2 ?? {};
     pending.set(callId, {
-      at,
+      at: at2,
       tool: name,
       args: record2 ? kept : args,
       command: command2,
@@ -24435,21 +24640,21 @@ function createCodexParser() {
   }
   return {
     format: "codex",
-    push(record2, at) {
+    push(record2, at2) {
       const line = asRecord(record2);
       const type = str(line?.type);
       const payload = asRecord(line?.payload);
-      if (!line || !type) throw new TraceParseError(at, "not a Codex rollout line (no type)");
+      if (!line || !type) throw new TraceParseError(at2, "not a Codex rollout line (no type)");
       if (!payload) {
         if (type === "session_meta" || type === "response_item" || type === "event_msg")
-          throw new TraceParseError(at, `a ${type} line without a payload object`);
+          throw new TraceParseError(at2, `a ${type} line without a payload object`);
         return [];
       }
       const kind = str(payload.type);
       const time3 = str(line.timestamp);
       if (type === "response_item") {
         if (kind === "function_call" || kind === "custom_tool_call" || kind === "local_shell_call") {
-          call(payload, at, time3);
+          call(payload, at2, time3);
           return [];
         }
         if (kind === "function_call_output" || kind === "custom_tool_call_output") {
@@ -24473,7 +24678,7 @@ function createCodexParser() {
             {
               type: "infrastructure",
               kind: infrastructureOf(message) ?? "server-error",
-              at,
+              at: at2,
               message: message.slice(0, 300)
             }
           ];
@@ -24496,9 +24701,9 @@ function createMiniSweAgentParser() {
   let infrastructureSeen = false;
   let pendingText = null;
   const pendingTools = /* @__PURE__ */ new Map();
-  function callFrom(command2, at, modelCall, args) {
+  function callFrom(command2, at2, modelCall, args) {
     return {
-      at,
+      at: at2,
       tool: "bash",
       args: args ?? { command: command2.trim() },
       command: command2,
@@ -24515,7 +24720,7 @@ function createMiniSweAgentParser() {
       output: output2 ? output2[1] ?? "" : text
     };
   }
-  function assistant(message, at) {
+  function assistant(message, at2) {
     const extra = asRecord(message.extra);
     const response = asRecord(extra?.response);
     modelCalls++;
@@ -24529,7 +24734,7 @@ function createMiniSweAgentParser() {
         const fn = asRecord(call?.function);
         const callId = str(call?.id);
         if (!call || !fn || !callId) {
-          throw new TraceParseError(at, `tool_calls[${i}] has no id or function`);
+          throw new TraceParseError(at2, `tool_calls[${i}] has no id or function`);
         }
         let args = str(fn.arguments) ?? fn.arguments;
         try {
@@ -24538,7 +24743,7 @@ function createMiniSweAgentParser() {
         }
         const command2 = str(asRecord(args)?.command) ?? null;
         pendingTools.set(callId, {
-          ...callFrom(command2 ?? "", at, id, args),
+          ...callFrom(command2 ?? "", at2, id, args),
           tool: str(fn.name) ?? "bash",
           command: command2
         });
@@ -24547,7 +24752,7 @@ function createMiniSweAgentParser() {
     }
     const content = str(message.content) ?? "";
     const blocks = [...content.matchAll(/```bash\s*\n([\s\S]*?)\n```/g)];
-    pendingText = blocks.length === 1 ? callFrom(blocks[0]?.[1] ?? "", at, id) : null;
+    pendingText = blocks.length === 1 ? callFrom(blocks[0]?.[1] ?? "", at2, id) : null;
     return events;
   }
   function tool(message) {
@@ -24584,7 +24789,7 @@ function createMiniSweAgentParser() {
       }
     ];
   }
-  function exit(message, at) {
+  function exit(message, at2) {
     const extra = asRecord(message.extra);
     const status = str(extra?.exit_status);
     const text = str(extra?.exception_str) ?? str(message.content) ?? "";
@@ -24592,15 +24797,15 @@ function createMiniSweAgentParser() {
     const kind = status && status !== "Submitted" ? infrastructureOf(`${status} ${text}`) : null;
     if (kind) {
       infrastructureSeen = true;
-      events.push({ type: "infrastructure", kind, at, message: text.slice(0, 300) });
+      events.push({ type: "infrastructure", kind, at: at2, message: text.slice(0, 300) });
     }
     return events;
   }
   return {
     format: "mini-swe-agent",
-    push(record2, at) {
+    push(record2, at2) {
       const message = asRecord(record2);
-      if (!message) throw new TraceParseError(at, "expected a message object");
+      if (!message) throw new TraceParseError(at2, "expected a message object");
       if ("__info" in message) {
         const info2 = asRecord(message.__info);
         const stats = asRecord(info2?.model_stats);
@@ -24608,7 +24813,7 @@ function createMiniSweAgentParser() {
         const events = [];
         const kind = status && status !== "Submitted" ? infrastructureOf(status) : null;
         if (kind && !infrastructureSeen)
-          events.push({ type: "infrastructure", kind, at, message: status ?? "" });
+          events.push({ type: "infrastructure", kind, at: at2, message: status ?? "" });
         events.push({
           type: "exit",
           status,
@@ -24621,16 +24826,16 @@ function createMiniSweAgentParser() {
         case "system":
           return [];
         case "assistant":
-          return assistant(message, at);
+          return assistant(message, at2);
         case "tool":
           return tool(message);
         case "user":
           return user(message);
         case "exit":
-          return exit(message, at);
+          return exit(message, at2);
         default:
           throw new TraceParseError(
-            at,
+            at2,
             `unknown message role ${JSON.stringify(message.role)} (expected system, user, assistant, tool or exit)`
           );
       }
@@ -24675,7 +24880,7 @@ function createOpenHandsParser() {
     if (!id) return { id: null, events: [] };
     return { id, events: [{ type: "model-call", id, usage: openAiUsage(response?.usage) }] };
   }
-  function action(event, name, at) {
+  function action(event, name, at2) {
     const source = str(event.source);
     const args = asRecord(event.args) ?? {};
     if (source === "user" && name === "message") {
@@ -24686,11 +24891,11 @@ function createOpenHandsParser() {
     const call = modelCall(event);
     if (!(name in TOOL_ACTIONS)) return call.events;
     const id = num(event.id);
-    if (id === null) throw new TraceParseError(at, `the ${name} action has no numeric id`);
+    if (id === null) throw new TraceParseError(at2, `the ${name} action has no numeric id`);
     const kept = Object.fromEntries(Object.entries(args).filter(([k]) => !COSMETIC_ARGS.has(k)));
     const command2 = name === "run" ? str(args.command) ?? "" : null;
     pending.set(id, {
-      at,
+      at: at2,
       tool: str(asRecord(event.tool_call_metadata)?.function_name) ?? name,
       args: kept,
       command: command2,
@@ -24702,12 +24907,12 @@ function createOpenHandsParser() {
     });
     return call.events;
   }
-  function observation(event, name, at) {
+  function observation(event, name, at2) {
     const extras = asRecord(event.extras) ?? {};
     if (name === "agent_state_changed" && extras.agent_state === "error") {
       const reason = str(extras.reason) ?? "";
       const kind = infrastructureOf(reason);
-      return kind ? [{ type: "infrastructure", kind, at, message: reason.slice(0, 300) }] : [];
+      return kind ? [{ type: "infrastructure", kind, at: at2, message: reason.slice(0, 300) }] : [];
     }
     const cause = num(event.cause);
     const call = cause === null ? void 0 : pending.get(cause);
@@ -24733,16 +24938,16 @@ function createOpenHandsParser() {
   }
   return {
     format: "openhands",
-    push(record2, at) {
+    push(record2, at2) {
       const event = asRecord(record2);
-      if (!event) throw new TraceParseError(at, "expected an event object");
+      if (!event) throw new TraceParseError(at2, "expected an event object");
       const act = str(event.action);
       const obs = str(event.observation);
-      if (act) return action(event, act, at);
-      if (obs) return observation(event, obs, at);
+      if (act) return action(event, act, at2);
+      if (obs) return observation(event, obs, at2);
       if (!("id" in event) && !("source" in event)) {
         throw new TraceParseError(
-          at,
+          at2,
           "not an OpenHands event (no id, source, action or observation)"
         );
       }
@@ -24787,9 +24992,9 @@ function createSweAgentParser() {
   let calls = 0;
   return {
     format: "swe-agent",
-    push(record2, at) {
+    push(record2, at2) {
       const step = asRecord(record2);
-      if (!step) throw new TraceParseError(at, "expected a trajectory step object");
+      if (!step) throw new TraceParseError(at2, "expected a trajectory step object");
       if ("__info" in step) {
         const info2 = asRecord(step.__info);
         const stats = asRecord(info2?.model_stats);
@@ -24805,7 +25010,7 @@ function createSweAgentParser() {
         ];
       }
       const action = str(step.action);
-      if (action === null) throw new TraceParseError(at, "the step has no action text");
+      if (action === null) throw new TraceParseError(at2, "the step has no action text");
       calls++;
       const events = [
         { type: "model-call", id: `step-${calls}`, usage: null },
@@ -24822,7 +25027,7 @@ function createSweAgentParser() {
         type: "step",
         step: buildStep(
           {
-            at,
+            at: at2,
             tool: own2 ? word : "bash",
             args: { command: command2 },
             command: own2 ? null : command2,
@@ -24910,9 +25115,9 @@ function createTraceAnalysis(format, thresholds = {}) {
   const detector = new ProgressDetector(format, thresholds);
   return {
     format,
-    push(record2, at) {
+    push(record2, at2) {
       detector.record();
-      for (const event of parser.push(record2, at)) detector.push(event);
+      for (const event of parser.push(record2, at2)) detector.push(event);
     },
     finish() {
       for (const event of parser.end()) detector.push(event);
@@ -24989,7 +25194,7 @@ function analyseDocument(path, size, options) {
     );
   }
   const analysis = createTraceAnalysis(format, options.thresholds);
-  for (const { record: record2, at } of documentRecords(document, format)) analysis.push(record2, at);
+  for (const { record: record2, at: at2 } of documentRecords(document, format)) analysis.push(record2, at2);
   return analysis.finish();
 }
 async function* lines(path, maxLineBytes) {
@@ -25025,24 +25230,24 @@ async function analyseLines(path, detected, options) {
   let analysis = null;
   for await (const [number4, text] of lines(path, options.maxLineBytes ?? MAX_LINE_BYTES)) {
     if (text.trim() === "") continue;
-    const at = `line ${number4}`;
+    const at2 = `line ${number4}`;
     let record2;
     try {
       record2 = JSON.parse(text);
     } catch (error3) {
-      throw new TraceParseError(at, `not valid JSON: ${error3.message}`);
+      throw new TraceParseError(at2, `not valid JSON: ${error3.message}`);
     }
     if (!analysis) {
       const format = options.format ?? detected ?? detectLineFormat(record2);
       if (!format) {
         throw new TraceParseError(
-          at,
+          at2,
           `not a trace agate reads: expected one of ${FORMATS_TEXT} (Claude Code session JSONL, Codex rollout JSONL, OpenHands events); pass --format to say which`
         );
       }
       analysis = createTraceAnalysis(format, options.thresholds);
     }
-    analysis.push(record2, at);
+    analysis.push(record2, at2);
   }
   if (!analysis) throw new TraceParseError("line 1", "the trace is empty");
   return analysis.finish();
@@ -25118,7 +25323,7 @@ var RecordUploadError = class extends Error {
 };
 async function loadArtifactClient(env) {
   if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL) return null;
-  return import("./chunks/artifact-EGWPUVEM.js");
+  return import("./chunks/artifact-25RXPMML.js");
 }
 async function uploadTraceReport(json2, options) {
   const name = traceReportArtifactName(runAttempt(options.env));
@@ -25277,12 +25482,17 @@ async function runAction(env) {
   const repository = env.GITHUB_REPOSITORY ?? (context.kind === "other" ? context.repository : null);
   const [owner, repo] = (repository ?? "").split("/");
   const readViaApi = inputs.token && owner && repo ? async (sha, path) => {
-    const { ActionGitHub } = await import("./chunks/github-2HEBOX6P.js");
+    const { ActionGitHub } = await import("./chunks/github-LGEZREVI.js");
     return new ActionGitHub(inputs.token, owner, repo, env.GITHUB_API_URL).readFileAtCommit(
       sha,
       path
     );
   } : void 0;
+  const readDefaults = defaultsReader({
+    token: inputs.token || void 0,
+    apiUrl: env.GITHUB_API_URL,
+    advice: TOKEN_ADVICE.action
+  });
   const stateDir = env.RUNNER_TEMP ? join7(env.RUNNER_TEMP, "agate") : localStateDir(cwd);
   const artifactClient = await loadArtifactClient(env);
   const traceInput = getInput("trace").trim();
@@ -25295,6 +25505,7 @@ async function runAction(env) {
     stateDir,
     log: actionsLog(),
     readViaApi,
+    readDefaults,
     repository: repository ?? null,
     pullRequest: context.kind === "pull_request" ? context.event.pull_request : void 0,
     mergeGroup: context.kind === "merge_group" ? context.event.merge_group : void 0,
@@ -25447,7 +25658,14 @@ function actionsLog() {
 }
 function annotate(error3) {
   for (const problem of error3.problems) {
-    error2(problem.path ? `${problem.path}: ${problem.message}` : problem.message, {
+    const text = problem.path ? `${problem.path}: ${problem.message}` : problem.message;
+    if (problem.file) {
+      error2(`${text} (line ${problem.line}, column ${problem.column} of ${problem.file})`, {
+        title: "agate config (organisation defaults)"
+      });
+      continue;
+    }
+    error2(text, {
       title: "agate config",
       file: error3.file,
       startLine: problem.line,

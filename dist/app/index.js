@@ -1799,6 +1799,28 @@ var GitHubAdapter = class {
       throw error;
     }
   }
+  /**
+   * A file of another repository of the installation's account at an exact commit: the
+   * organisation defaults a config extends, in the owner's `.github` repository. 404 and 403 are
+   * answers (the file is not there, or the installation cannot see that repository), returned
+   * for the caller to explain; anything else throws, so the job is retried.
+   */
+  async fileOfRepository(owner, repo, path, sha2) {
+    this.count("repos/get-content");
+    try {
+      const { data } = await this.octokit.rest.repos.getContent({ owner, repo, path, ref: sha2 });
+      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
+        return { ok: false, status: 404, message: `${path} is not a file` };
+      }
+      return { ok: true, text: Buffer.from(data.content, "base64").toString("utf8") };
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === 404 || status === 403) {
+        return { ok: false, status, message: error.message };
+      }
+      throw error;
+    }
+  }
 };
 var AppAdapter = class {
   constructor(octokit) {
@@ -2480,12 +2502,12 @@ function closedPutBack(input) {
 // checks/entries/machine.ts
 var isTerminal = (state) => TERMINAL_ENTRY_STATES.includes(state);
 var same = (a, b) => a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
-var deadline = (kind, at, ms) => ({
+var deadline = (kind, at2, ms) => ({
   kind,
-  at: new Date(at.getTime() + ms).toISOString()
+  at: new Date(at2.getTime() + ms).toISOString()
 });
 function openEntry(input) {
-  const at = input.at.toISOString();
+  const at2 = input.at.toISOString();
   const entry = {
     repository: input.repository,
     issue_number: input.issue_number,
@@ -2499,8 +2521,8 @@ function openEntry(input) {
     why: null,
     deadline: deadline("unanswered", input.at, input.rules.unanswered_timeout),
     comments_through: 0,
-    opened_at: at,
-    state_changed_at: at
+    opened_at: at2,
+    state_changed_at: at2
   };
   return {
     entry,
@@ -2511,15 +2533,15 @@ function openEntry(input) {
       reason: "opened with every required field",
       reply: opened(entry, input.rules),
       mentions: [],
-      at
+      at: at2
     }
   };
 }
-function step(entry, change, actor, commentId, at) {
+function step(entry, change, actor, commentId, at2) {
   const { version: _version, ...current } = entry;
   const next = { ...current, ...change.next };
   if (commentId !== null) next.comments_through = Math.max(entry.comments_through, commentId);
-  if (next.state !== entry.state) next.state_changed_at = at.toISOString();
+  if (next.state !== entry.state) next.state_changed_at = at2.toISOString();
   if (isTerminal(next.state)) next.deadline = null;
   return {
     entry: next,
@@ -2530,12 +2552,12 @@ function step(entry, change, actor, commentId, at) {
       reason: change.reason,
       reply: change.reply,
       mentions: change.mentions ?? [],
-      at: at.toISOString()
+      at: at2.toISOString()
     }
   };
 }
 var refused = (reason, reply) => ({ kind: "refused", reason, reply });
-function claimEnded2(entry, how, at, rules) {
+function claimEnded2(entry, how, at2, rules) {
   const ends = entry.claim_expiries + 1;
   const limit = rules.claim_expiries_before_blocked;
   const owner = entry.owner ?? "";
@@ -2557,7 +2579,7 @@ function claimEnded2(entry, how, at, rules) {
       state: "open",
       owner: null,
       claim_expiries: ends,
-      deadline: deadline("unanswered", at, rules.unanswered_timeout)
+      deadline: deadline("unanswered", at2, rules.unanswered_timeout)
     }
   };
 }
@@ -2568,7 +2590,7 @@ function needsMaintainerTest(entry, command, actor) {
 }
 var involved = (entry, actor) => same(actor, entry.author) || same(actor, entry.owner);
 var mayPark = (entry, actor, maintainer) => involved(entry, actor) || maintainer;
-function decide(entry, command, actor, maintainer, at, rules) {
+function decide(entry, command, actor, maintainer, at2, rules) {
   if (entry.state === "escalated" && command.kind === "answer" && maintainer && !involved(entry, actor)) {
     return {
       kind: "answered",
@@ -2600,7 +2622,7 @@ function decide(entry, command, actor, maintainer, at, rules) {
         next: {
           state: "claimed",
           owner: actor,
-          deadline: deadline("claim", at, rules.claim_timeout)
+          deadline: deadline("claim", at2, rules.claim_timeout)
         }
       };
     case "answer":
@@ -2632,7 +2654,7 @@ function decide(entry, command, actor, maintainer, at, rules) {
     }
     case "release":
       if (!isOwner) return needsOwner("release");
-      return claimEnded2(entry, "released", at, rules);
+      return claimEnded2(entry, "released", at2, rules);
     case "block":
       if (!mayPark(entry, actor, maintainer)) {
         return refused(`block by ${actor}`, notParticipant(entry, "block", actor));
@@ -2668,11 +2690,11 @@ function applyCommand(entry, input, rules) {
   const change = decide(entry, input.command, input.actor, maintainer, input.at, rules);
   return step(entry, change, input.actor, input.comment_id, input.at);
 }
-function applyDeadline(entry, at, rules) {
+function applyDeadline(entry, at2, rules) {
   const due = entry.deadline;
-  if (!due || at.getTime() < Date.parse(due.at)) return null;
+  if (!due || at2.getTime() < Date.parse(due.at)) return null;
   if (due.kind === "claim" && entry.state === "claimed") {
-    return step(entry, claimEnded2(entry, "expired", at, rules), "agate", null, at);
+    return step(entry, claimEnded2(entry, "expired", at2, rules), "agate", null, at2);
   }
   if (due.kind === "unanswered" && entry.state === "open") {
     const why = `unanswered for ${duration(rules.unanswered_timeout)}`;
@@ -2686,7 +2708,7 @@ function applyDeadline(entry, at, rules) {
       },
       "agate",
       null,
-      at
+      at2
     );
   }
   return null;
@@ -2851,10 +2873,10 @@ function linkedPullRequestJobs(before, after, installation2) {
 
 // checks/config/parse-config.ts
 import {
-  isMap,
+  isMap as isMap2,
   isNode,
-  isPair,
-  isScalar,
+  isPair as isPair2,
+  isScalar as isScalar2,
   LineCounter,
   parseDocument,
   stringify
@@ -3019,6 +3041,12 @@ var mergeQueueSchema = z14.strictObject({
 }).prefault({}).meta({
   description: "The merge queue: a merge group is accepted only on evidence for its own head."
 });
+var extendsSchema = z14.string().regex(/^[A-Za-z0-9-]+\/\.github:[^@\s]+@[0-9a-f]{40}$/, {
+  error: (issue) => `${JSON.stringify(issue.input)} is not <owner>/.github:<path>@<40-hex commit SHA>`
+}).optional().meta({
+  description: "Organisation-wide defaults: `<owner>/.github:<path>@<40-hex commit SHA>`, a file in this repository's owner's .github repository at a pinned commit. This file is merged on top of it (maps key by key, this file's value wins; lists and scalars replaced whole); the defaults may not extend others.",
+  examples: ["my-org/.github:agate/defaults.yml@0123456789abcdef0123456789abcdef01234567"]
+});
 var configSchema = z14.strictObject({
   version: z14.literal(1, { error: "version must be 1, the only config version this agate reads" }).meta({ examples: [1] }),
   gate: gateSchema.prefault({}),
@@ -3048,7 +3076,9 @@ var configSchema = z14.strictObject({
   // The detector's own schema, so its defaults and the config's cannot drift apart.
   progress: progressThresholdsSchema.prefault({}).meta({
     description: "Thresholds of the per-trace progress detector (docs/progress.md): when a stretch of an agent's trace is flagged, and opt-in budgets."
-  })
+  }),
+  // Last, so the keys a file usually starts with are listed first in "takes ..." messages.
+  extends: extendsSchema
 }).meta({
   title: "agate config (.github/agate.yml)",
   description: "Read from the pull request's base branch."
@@ -3071,7 +3101,8 @@ var ConfigurationError = class extends Error {
   name = "ConfigurationError";
 };
 function formatProblem(problem) {
-  const where2 = `line ${problem.line}, column ${problem.column}`;
+  const of = problem.file ? ` of ${problem.file}` : "";
+  const where2 = `line ${problem.line}, column ${problem.column}${of}`;
   return problem.path ? `${problem.path} at ${where2}: ${problem.message}` : `at ${where2}: ${problem.message}`;
 }
 
@@ -3094,6 +3125,100 @@ function configDigest(config) {
   return createHash("sha256").update(canonicalJson(config)).digest("hex");
 }
 
+// checks/config/extends.ts
+import { isMap, isPair, isScalar } from "yaml";
+var DEFAULTS_REPO = ".github";
+var EXTENDS_EXAMPLE = "my-org/.github:agate/defaults.yml@<40-hex commit SHA>";
+var FULL_SHA = /^[0-9a-f]{40}$/;
+function parseExtendsReference(value, owner) {
+  const fail = (problem) => ({ ok: false, problem });
+  if (typeof value !== "string") {
+    return fail(`expected a reference such as ${EXTENDS_EXAMPLE}, got ${kindOf(value)}`);
+  }
+  const reference = value;
+  const at2 = reference.lastIndexOf("@");
+  const colon = reference.indexOf(":");
+  if (colon < 0 || at2 < colon) {
+    return fail(
+      `${JSON.stringify(value)} is not a reference to a defaults file: write <owner>/.github:<path>@<commit SHA>, such as ${EXTENDS_EXAMPLE}`
+    );
+  }
+  const repository2 = reference.slice(0, colon);
+  const path = reference.slice(colon + 1, at2);
+  const rev = reference.slice(at2 + 1);
+  const [refOwner, repo, ...more] = repository2.split("/");
+  if (!refOwner || !repo || more.length > 0 || !/^[A-Za-z0-9-]+$/.test(refOwner)) {
+    return fail(
+      `${JSON.stringify(repository2)} is not a repository such as my-org/.github: write <owner>/.github:<path>@<commit SHA>`
+    );
+  }
+  const why = "the App's installation and the Action's token reach nothing else reliably, so defaults can live only there";
+  if (repo !== DEFAULTS_REPO) {
+    return fail(
+      `extends may name only the owner's ${DEFAULTS_REPO} repository (${refOwner}/${DEFAULTS_REPO}), not ${repository2}: ${why}`
+    );
+  }
+  if (owner !== null && refOwner.toLowerCase() !== owner.toLowerCase()) {
+    return fail(
+      `extends may name only this repository's owner's ${DEFAULTS_REPO} repository (${owner}/${DEFAULTS_REPO}), not ${repository2}: ${why}`
+    );
+  }
+  const segments = path.split("/");
+  if (path === "" || path.startsWith("/") || path.includes("\\") || segments.some((s) => s === "" || s === "." || s === "..")) {
+    return fail(
+      `${JSON.stringify(path)} is not a file path inside ${refOwner}/${DEFAULTS_REPO}: write a relative path such as agate.yml or agate/defaults.yml`
+    );
+  }
+  if (!FULL_SHA.test(rev)) {
+    const looks = /^[0-9a-fA-F]{4,40}$/.test(rev) ? /[A-F]/.test(rev) && rev.length === 40 ? "a commit SHA in capitals: write it in lowercase" : "an abbreviated commit SHA: write all 40 hex digits" : "a branch or tag name, which can move";
+    return fail(
+      `${JSON.stringify(rev)} is ${looks}. Pin the defaults to a full 40-hex commit SHA (git rev-parse HEAD in ${refOwner}/${DEFAULTS_REPO}): the defaults must not change under a base commit that did not change, and a change of the SHA is a change of this file that needs a maintainer's approval`
+    );
+  }
+  return {
+    ok: true,
+    ref: { owner: refOwner, repo: DEFAULTS_REPO, path, sha: rev, reference }
+  };
+}
+function kindOf(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return JSON.stringify(value);
+}
+var isPlainMap = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+var mergeable = (defaults, own) => !("kind" in defaults && "kind" in own && defaults.kind !== own.kind);
+function mergeDefaults(defaults, own) {
+  if (!isPlainMap(defaults) || !isPlainMap(own) || !mergeable(defaults, own)) return own;
+  const merged = { ...defaults };
+  for (const [key, value] of Object.entries(own)) {
+    merged[key] = key in defaults ? mergeDefaults(defaults[key], value) : value;
+  }
+  return merged;
+}
+function kindIn(node) {
+  if (!isMap(node)) return void 0;
+  const pair = node.items.find(
+    (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === "kind"
+  );
+  return pair && isScalar(pair.value) ? pair.value.value : void 0;
+}
+function originOf(own, defaults, path) {
+  for (let depth = 1; depth <= path.length; depth++) {
+    const prefix = path.slice(0, depth);
+    const mineThere = own.hasIn(prefix);
+    const theirsThere = defaults.hasIn(prefix);
+    if (!mineThere) return theirsThere ? "defaults" : "own";
+    if (!theirsThere) return "own";
+    const mine = own.getIn(prefix, true);
+    const theirs = defaults.getIn(prefix, true);
+    if (!isMap(mine) || !isMap(theirs)) return "own";
+    const [a, b] = [kindIn(mine), kindIn(theirs)];
+    if (a !== void 0 && b !== void 0 && a !== b) return "own";
+  }
+  return "own";
+}
+
 // schemas/json-schema.ts
 import { z as z15 } from "zod";
 function inputJsonSchema(schema, title) {
@@ -3110,7 +3235,8 @@ function inputJsonSchema(schema, title) {
   return { ...json, title: json.title ?? title };
 }
 function configJsonSchema() {
-  return inputJsonSchema(configSchema, "agate config (.github/agate.yml)");
+  const { required, ...json } = inputJsonSchema(configSchema, "agate config (.github/agate.yml)");
+  return { ...json, if: { required: ["extends"] }, else: { required } };
 }
 
 // checks/config/json-schema.ts
@@ -3143,68 +3269,120 @@ function configSchemaAt(path, value) {
 }
 
 // checks/config/parse-config.ts
-function parseConfig(text, file = CONFIG_PATH) {
+function parseConfig(text, file = CONFIG_PATH, sources = {}) {
+  const own = readDocument(text, file, void 0);
+  const ref = extendsIn(own, file, sources.owner ?? null);
+  let defaults = null;
+  if (ref) {
+    const read = sources.defaults;
+    if (read === void 0 || typeof read !== "string") {
+      const why = read === void 0 ? "they were not read here, and this file alone is not the config" : read.unreadable;
+      throw new ConfigurationError(file, [
+        at(own, ["extends"], `cannot use the defaults ${ref.reference}: ${why}`)
+      ]);
+    }
+    defaults = readDocument(read, file, ref.reference);
+    if (defaults.doc.has("extends")) {
+      throw new ConfigurationError(file, [
+        at(
+          defaults,
+          ["extends"],
+          "the defaults may not extend other defaults (one level only): put what they need in this file"
+        )
+      ]);
+    }
+  }
+  const data = defaults ? mergeDefaults(defaults.data, own.data) : own.data;
+  const result = configSchema.safeParse(data, { error: genericMessage });
+  if (!result.success) {
+    const problems = result.error.issues.flatMap((issue) => toProblems(issue, own, defaults, data));
+    throw new ConfigurationError(file, problems.sort(byFileAndPosition));
+  }
+  return { config: result.data, digest: configDigest(result.data), file, extends: ref };
+}
+function configExtends(text, file = CONFIG_PATH, owner = null) {
+  return extendsIn(readDocument(text, file, void 0), file, owner);
+}
+function extendsIn(own, file, owner) {
+  if (!own.doc.has("extends")) return null;
+  const parsed = parseExtendsReference(own.data.extends, owner);
+  if (!parsed.ok) throw new ConfigurationError(file, [at(own, ["extends"], parsed.problem)]);
+  return parsed.ref;
+}
+function at(parsed, path, message4) {
+  return {
+    path: formatPath(path),
+    ...parsed.at(nearestNode(parsed.doc, path).range?.[0] ?? 0),
+    message: message4,
+    ...parsed.where ? { file: parsed.where } : {}
+  };
+}
+function readDocument(text, file, where2) {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const at = (offset) => {
+  const at2 = (offset) => {
     const pos = lines.linePos(offset);
     return { line: pos.line, column: pos.col };
   };
+  const problem = (offset, message4) => ({
+    path: "",
+    ...at2(offset),
+    message: message4,
+    ...where2 ? { file: where2 } : {}
+  });
   if (doc.errors.length > 0) {
     throw new ConfigurationError(
       file,
-      doc.errors.map((error) => ({
-        path: "",
-        ...at(error.pos[0]),
-        message: `YAML syntax: ${error.message}`
-      }))
+      doc.errors.map((error) => problem(error.pos[0], `YAML syntax: ${error.message}`))
     );
   }
   if (doc.contents === null) {
-    throw new ConfigurationError(file, [{ path: "", line: 1, column: 1, message: EMPTY_MESSAGE }]);
-  }
-  if (!isMap(doc.contents)) {
     throw new ConfigurationError(file, [
-      {
-        path: "",
-        ...at(doc.contents.range?.[0] ?? 0),
-        message: "the top level must be a mapping with keys such as version and commands"
-      }
+      problem(0, where2 ? "the defaults file is empty: it needs at least one key" : EMPTY_MESSAGE)
+    ]);
+  }
+  if (!isMap2(doc.contents)) {
+    throw new ConfigurationError(file, [
+      problem(
+        doc.contents.range?.[0] ?? 0,
+        "the top level must be a mapping with keys such as version and commands"
+      )
     ]);
   }
   let data;
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    throw new ConfigurationError(file, [
-      { path: "", line: 1, column: 1, message: `YAML: ${error.message}` }
-    ]);
+    throw new ConfigurationError(file, [problem(0, `YAML: ${error.message}`)]);
   }
-  const result = configSchema.safeParse(data, { error: genericMessage });
-  if (!result.success) {
-    const problems = result.error.issues.flatMap((issue) => toProblems(issue, doc, data, at));
-    throw new ConfigurationError(file, problems.sort(byPosition));
-  }
-  return { config: result.data, digest: configDigest(result.data), file };
+  return { doc, data, at: at2, where: where2 };
 }
 var EMPTY_MESSAGE = "the file is empty: it needs at least `version: 1` and one command, such as\n      version: 1\n      commands:\n        - name: test\n          run: npm test";
-function toProblems(issue, doc, data, at) {
+function toProblems(issue, own, defaults, data) {
   const path = issue.path;
+  const source = (at2) => defaults && originOf(own.doc, defaults.doc, at2) === "defaults" ? defaults : own;
+  const located = (parsed2) => parsed2.where ? { file: parsed2.where } : {};
   if (issue.code === "unrecognized_keys") {
     const allowed = Object.keys(configSchemaAt(path, data)?.properties ?? {});
-    return issue.keys.map((key) => ({
-      path: formatPath([...path, key]),
-      ...at(keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0),
-      message: unknownKeyMessage(key, allowed, path)
-    }));
+    return issue.keys.map((key) => {
+      const { doc, at: at2 } = source([...path, key]);
+      return {
+        path: formatPath([...path, key]),
+        ...at2(keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0),
+        message: unknownKeyMessage(key, allowed, path),
+        ...located(source([...path, key]))
+      };
+    });
   }
-  const missing = !doc.hasIn(path) && path.length > 0;
-  const node = nearestNode(doc, path);
+  const parsed = source(path);
+  const missing = !parsed.doc.hasIn(path) && path.length > 0;
+  const node = nearestNode(parsed.doc, path);
   return [
     {
       path: formatPath(path),
-      ...at(node.range?.[0] ?? 0),
-      message: missing ? missingMessage(path, data) : issue.message
+      ...parsed.at(node.range?.[0] ?? 0),
+      message: missing ? missingMessage(path, data) : issue.message,
+      ...located(parsed)
     }
   ];
 }
@@ -3217,9 +3395,9 @@ function nearestNode(doc, path) {
 }
 function keyNode(doc, mapPath, key) {
   const map = mapPath.length === 0 ? doc.contents : doc.getIn(mapPath, true);
-  if (!isMap(map)) return void 0;
+  if (!isMap2(map)) return void 0;
   const pair = map.items.find(
-    (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === key
+    (item) => isPair2(item) && isScalar2(item.key) && String(item.key.value) === key
   );
   return pair && isNode(pair.key) ? pair.key : void 0;
 }
@@ -3241,8 +3419,8 @@ function formatPath(path) {
     (segment, index) => typeof segment === "number" ? `[${segment}]` : `${index === 0 ? "" : "."}${String(segment)}`
   ).join("");
 }
-function byPosition(a, b) {
-  return a.line - b.line || a.column - b.column;
+function byFileAndPosition(a, b) {
+  return Number(a.file !== void 0) - Number(b.file !== void 0) || a.line - b.line || a.column - b.column;
 }
 function closeEnough(typed, known) {
   const norm = (s) => s.toLowerCase().replace(/[-_ ]/g, "");
@@ -3304,12 +3482,26 @@ function describe(value) {
   return String(value);
 }
 
+// app/gate/org-defaults.ts
+async function readOrgDefaults(github, ref) {
+  const read = await github.fileOfRepository(ref.owner, ref.repo, ref.path, ref.sha);
+  if (read.ok) return read.text;
+  const where2 = `${ref.path} at ${ref.sha} in ${ref.owner}/${ref.repo}`;
+  return {
+    unreadable: read.status === 404 ? `GitHub answered 404 for ${where2}: the file is not at that commit, or the agate App's installation cannot see ${ref.owner}/${ref.repo}. Check the path and the SHA, and install the App on ${ref.owner}/${ref.repo} too (or on all of ${ref.owner}'s repositories); it reads it with the contents: read it already has` : `GitHub answered ${read.status} (${read.message}) for ${where2}: the agate App's installation needs contents: read on ${ref.owner}/${ref.repo}`
+  };
+}
+
 // app/entries/rules.ts
 async function readEscalationRules(github) {
   const file = await github.defaultBranchFile(CONFIG_PATH);
   if (!file) return { rules: escalationSchema.parse(void 0), problem: null };
   try {
-    return { rules: parseConfig(file.text, CONFIG_PATH).config.escalation, problem: null };
+    const owner = github.owner ?? null;
+    const ref = configExtends(file.text, CONFIG_PATH, owner);
+    const defaults = ref && github.fileOfRepository ? await readOrgDefaults({ fileOfRepository: github.fileOfRepository.bind(github) }, ref) : void 0;
+    const { config } = parseConfig(file.text, CONFIG_PATH, { owner, defaults });
+    return { rules: config.escalation, problem: null };
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
     return {
@@ -3416,12 +3608,12 @@ async function runEntryJob(job2, deps) {
     const pending = comments.filter((c) => c.id > entry.comments_through).filter((c) => c.login.toLowerCase() !== deps.appLogin.toLowerCase()).filter((c) => !c.edited).map((c) => ({ comment: c, command: parseEntryCommand(c.body) })).sort((a, b) => a.comment.id - b.comment.id);
     for (const { comment, command } of pending) {
       if (command === null) continue;
-      const at = new Date(Math.min(Date.parse(comment.created_at), deps.now().getTime()));
-      entry = await deadlines(entry, at);
+      const at2 = new Date(Math.min(Date.parse(comment.created_at), deps.now().getTime()));
+      entry = await deadlines(entry, at2);
       const maintainer = needsMaintainerTest(entry, command, comment.login) ? await deps.isMaintainer(comment.login, (await rules()).maintainers) : void 0;
       const step2 = applyCommand(
         entry,
-        { command, actor: comment.login, comment_id: comment.id, at, maintainer },
+        { command, actor: comment.login, comment_id: comment.id, at: at2, maintainer },
         await rules()
       );
       if (step2) entry = await save(entry, step2);
@@ -3567,6 +3759,17 @@ async function runPullRequestEntriesJob(job2, deps) {
   return `${job2.repository}#${job2.number} ${job2.trigger.event}.${job2.trigger.action ?? ""}: ${entries.length} entries name it${which ? ` (${which}), passes queued` : ""}${listed ? "; dashboard refresh queued" : ""}`;
 }
 
+// app/runtime/keep-trying.ts
+function keepTrying(attempt2, onFailure, options) {
+  const run = (delayMs) => {
+    attempt2().catch((error) => {
+      onFailure(error, delayMs);
+      setTimeout(() => run(Math.min(delayMs * 2, options.maxDelayMs)), delayMs).unref();
+    });
+  };
+  run(options.firstDelayMs);
+}
+
 // app/gate/bounded-map.ts
 function remember(map, key, value, limit) {
   map.set(key, value);
@@ -3604,7 +3807,17 @@ var ImmutableReads = class {
   parsed = /* @__PURE__ */ new Map();
   comparisons = /* @__PURE__ */ new Map();
   files = /* @__PURE__ */ new Map();
-  /** The config at a base commit: read once per commit, parsed once per blob. */
+  /** Organisation defaults by (repository, SHA, path): immutable once read. */
+  defaultsFiles = /* @__PURE__ */ new Map();
+  /**
+   * Facts made without defaults that could not be read: not remembered, so a fixed installation
+   * (the App added to the `.github` repository) takes effect at the next look.
+   */
+  unreadable = /* @__PURE__ */ new WeakSet();
+  /**
+   * The config at a base commit: read once per commit, parsed once per blob (with the owner: a
+   * config that extends defaults reads its owner's `.github` repository).
+   */
   config(github, baseSha) {
     return rememberRead(
       this.configs,
@@ -3613,19 +3826,41 @@ var ImmutableReads = class {
       async () => {
         const file = await this.file(github, CONFIG_PATH, baseSha);
         if (!file) return { status: "missing", path: CONFIG_PATH };
-        const known = this.parsed.get(file.blobSha);
+        const parsedKey = `${github.owner}:${file.blobSha}`;
+        const known = this.parsed.get(parsedKey);
         if (known) return known;
         let fact;
+        let defaults;
         try {
-          const { config, digest } = parseConfig(file.text, CONFIG_PATH);
+          const ref = configExtends(file.text, CONFIG_PATH, github.owner);
+          defaults = ref ? await this.defaults(github, ref) : void 0;
+          const { config, digest } = parseConfig(file.text, CONFIG_PATH, {
+            owner: github.owner,
+            defaults
+          });
           fact = { status: "ok", path: CONFIG_PATH, blob_sha: file.blobSha, digest, config };
         } catch (error) {
           if (!(error instanceof ConfigurationError)) throw error;
           fact = { status: "invalid", path: CONFIG_PATH, message: error.message };
         }
-        remember(this.parsed, file.blobSha, fact, FACTS_KEPT);
+        if (defaults !== void 0 && typeof defaults !== "string") {
+          this.unreadable.add(fact);
+          return fact;
+        }
+        remember(this.parsed, parsedKey, fact, FACTS_KEPT);
         return fact;
-      }
+      },
+      (fact) => !this.unreadable.has(fact)
+    );
+  }
+  /** The defaults a config extends, at their pinned commit; a failed read is read again. */
+  defaults(github, ref) {
+    return rememberRead(
+      this.defaultsFiles,
+      `${ref.owner}/${ref.repo}@${ref.sha}:${ref.path}`,
+      FACTS_KEPT,
+      () => readOrgDefaults(github, ref),
+      (read) => typeof read === "string" && read.length <= MAX_FILE_CHARS
     );
   }
   compare(github, base, head) {
@@ -4415,24 +4650,24 @@ function connectError(url, error) {
   const err = error;
   const code = err.code ?? "";
   const message4 = err.message ?? String(error);
-  const at = `PostgreSQL at ${host}:${port}`;
+  const at2 = `PostgreSQL at ${host}:${port}`;
   let advice;
   if (UNREACHABLE.has(code)) {
     advice = `nothing accepts connections at ${host}:${port} (${code}): check that PostgreSQL is running there, that it listens on that address (listen_addresses, port), and that no firewall or security group is in the way`;
   } else if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
     advice = `the host name ${host} does not resolve (${code}): check the host in AGATE_DATABASE_URL and this machine's DNS`;
   } else if (code === "ETIMEDOUT" || /timeout/i.test(message4)) {
-    advice = `${at} did not answer in time (${message4}): check the host and port in AGATE_DATABASE_URL, and that no firewall drops the connection`;
+    advice = `${at2} did not answer in time (${message4}): check the host and port in AGATE_DATABASE_URL, and that no firewall drops the connection`;
   } else if (code === "28P01" || code === "28000") {
-    advice = `${at} refused user ${user} (${message4}): check the user and password in AGATE_DATABASE_URL, and the server's pg_hba.conf`;
+    advice = `${at2} refused user ${user} (${message4}): check the user and password in AGATE_DATABASE_URL, and the server's pg_hba.conf`;
   } else if (code === "3D000") {
-    advice = `${at} has no database ${database}: create it (createdb ${database}, or CREATE DATABASE) or correct its name in AGATE_DATABASE_URL`;
+    advice = `${at2} has no database ${database}: create it (createdb ${database}, or CREATE DATABASE) or correct its name in AGATE_DATABASE_URL`;
   } else if (code === "53300") {
-    advice = `${at} has no connection slot left (${message4}): lower AGATE_DATABASE_POOL on each replica, or raise max_connections`;
+    advice = `${at2} has no connection slot left (${message4}): lower AGATE_DATABASE_POOL on each replica, or raise max_connections`;
   } else if (/SSL|TLS|certificate/i.test(message4)) {
-    advice = `the TLS handshake with ${at} failed (${message4}): check sslmode and sslrootcert in AGATE_DATABASE_URL (for example ?sslmode=verify-full&sslrootcert=/path/to/ca.pem), or sslmode=disable for a server without TLS on a trusted network`;
+    advice = `the TLS handshake with ${at2} failed (${message4}): check sslmode and sslrootcert in AGATE_DATABASE_URL (for example ?sslmode=verify-full&sslrootcert=/path/to/ca.pem), or sslmode=disable for a server without TLS on a trusted network`;
   } else {
-    advice = `cannot connect to ${at} (${message4}): check AGATE_DATABASE_URL`;
+    advice = `cannot connect to ${at2} (${message4}): check AGATE_DATABASE_URL`;
   }
   return new StoreOpenError(location, `cannot open the agate database ${location}: ${advice}`, {
     cause: error
@@ -5985,7 +6220,7 @@ var PostgresStore = class _PostgresStore {
     });
   }
   async markEntryEventPosted(key) {
-    const at = parseInput(isoDateTimeSchema, key.at, "posted time");
+    const at2 = parseInput(isoDateTimeSchema, key.at, "posted time");
     await this.#tx(async (client) => {
       const [event] = await this.#rows(
         `SELECT id FROM handoff_entry_events
@@ -6001,7 +6236,7 @@ var PostgresStore = class _PostgresStore {
       await this.#query(
         `INSERT INTO handoff_entry_event_posts (event_id, posted_at) VALUES ($1, $2)
          ON CONFLICT DO NOTHING`,
-        [event.id, at],
+        [event.id, at2],
         client
       );
     });
@@ -7323,7 +7558,7 @@ var SqliteStore = class _SqliteStore {
     });
   }
   async markEntryEventPosted(key) {
-    const at = parseInput(isoDateTimeSchema, key.at, "posted time");
+    const at2 = parseInput(isoDateTimeSchema, key.at, "posted time");
     this.#write(() => {
       const event = this.#sql(
         `SELECT id FROM handoff_entry_events
@@ -7336,7 +7571,7 @@ var SqliteStore = class _SqliteStore {
       }
       this.#sql(
         "INSERT INTO handoff_entry_event_posts (event_id, posted_at) VALUES (?, ?) ON CONFLICT DO NOTHING"
-      ).run(event.id, at);
+      ).run(event.id, at2);
     });
   }
   async listEntries(query = {}) {
@@ -8855,9 +9090,9 @@ function commitTrailers(message4) {
       if (last) last.value = `${last.value} ${line.trim()}`.trim();
       continue;
     }
-    const at = separatorAt(line);
-    if (at > 0) {
-      trailers.push({ key: line.slice(0, at).trimEnd(), value: line.slice(at + 1).trim() });
+    const at2 = separatorAt(line);
+    if (at2 > 0) {
+      trailers.push({ key: line.slice(0, at2).trimEnd(), value: line.slice(at2 + 1).trim() });
     } else {
       trailers.push({ key: "", value: "" });
     }
@@ -8883,7 +9118,7 @@ import { unzipSync } from "fflate";
 import picomatch3 from "picomatch";
 
 // checks/gate/workflow-uses.ts
-import { isMap as isMap2, isScalar as isScalar2, isSeq, parseDocument as parseDocument2 } from "yaml";
+import { isMap as isMap3, isScalar as isScalar3, isSeq, parseDocument as parseDocument2 } from "yaml";
 function localUses(text, file) {
   const doc = parseDocument2(text, { uniqueKeys: false });
   if (doc.errors.length > 0) {
@@ -8891,23 +9126,23 @@ function localUses(text, file) {
   }
   const found = /* @__PURE__ */ new Set();
   const collect = (value) => {
-    if (!isScalar2(value) || typeof value.value !== "string") return;
+    if (!isScalar3(value) || typeof value.value !== "string") return;
     const uses = value.value.trim();
     if (!uses.startsWith("./")) return;
     found.add(normalise(uses));
   };
   const stepsOf = (owner) => {
-    if (!isMap2(owner)) return;
+    if (!isMap3(owner)) return;
     const steps = owner.get("steps", true);
     if (!isSeq(steps)) return;
-    for (const step2 of steps.items) if (isMap2(step2)) collect(step2.get("uses", true));
+    for (const step2 of steps.items) if (isMap3(step2)) collect(step2.get("uses", true));
   };
   const root2 = doc.contents;
-  if (!isMap2(root2)) return { ok: true, uses: [] };
+  if (!isMap3(root2)) return { ok: true, uses: [] };
   const jobs = root2.get("jobs", true);
-  if (isMap2(jobs)) {
+  if (isMap3(jobs)) {
     for (const pair of jobs.items) {
-      collect(isMap2(pair.value) ? pair.value.get("uses", true) : void 0);
+      collect(isMap3(pair.value) ? pair.value.get("uses", true) : void 0);
       stepsOf(pair.value);
     }
   }
@@ -9916,7 +10151,7 @@ function freshBoundary(deps, bundle) {
 }
 
 // checks/handoff/parse-handoff.ts
-import { isMap as isMap3, LineCounter as LineCounter2, parseDocument as parseDocument3, stringify as stringify2 } from "yaml";
+import { isMap as isMap4, LineCounter as LineCounter2, parseDocument as parseDocument3, stringify as stringify2 } from "yaml";
 var FENCE2 = /^---[ \t]*$/;
 var FIELDS2 = Object.keys(handoffFrontMatterSchema.shape);
 var EXAMPLES = {
@@ -9957,24 +10192,24 @@ function parseHandoffFile(text, path) {
     prettyErrors: false,
     uniqueKeys: true
   });
-  const at = (offset) => {
+  const at2 = (offset) => {
     const pos = counter.linePos(offset);
     return `${path}:${pos.line + 1}:${pos.col}`;
   };
   if (doc.errors.length > 0) {
     return {
       ok: false,
-      errors: doc.errors.map((error) => `${at(error.pos[0])}: YAML syntax: ${error.message}`)
+      errors: doc.errors.map((error) => `${at2(error.pos[0])}: YAML syntax: ${error.message}`)
     };
   }
   if (doc.contents === null) {
     return fail(2, 1, `the front matter is empty: it needs at least ${requiredFieldList()}`);
   }
-  if (!isMap3(doc.contents)) {
+  if (!isMap4(doc.contents)) {
     return {
       ok: false,
       errors: [
-        `${at(doc.contents.range?.[0] ?? 0)}: the front matter must be a mapping of fields such as task: and branch:, not a single value or a list`
+        `${at2(doc.contents.range?.[0] ?? 0)}: the front matter must be a mapping of fields such as task: and branch:, not a single value or a list`
       ]
     };
   }
@@ -9986,18 +10221,18 @@ function parseHandoffFile(text, path) {
   }
   const result = handoffFrontMatterSchema.safeParse(data, { error: genericMessage });
   if (result.success) return { ok: true, front: result.data, body };
-  const located = result.error.issues.flatMap((issue) => locate(issue, doc, at));
+  const located = result.error.issues.flatMap((issue) => locate(issue, doc, at2));
   located.sort((a, b) => a.offset - b.offset);
   return { ok: false, errors: located.map((problem) => problem.text) };
 }
-function locate(issue, doc, at) {
+function locate(issue, doc, at2) {
   const path = issue.path;
   if (issue.code === "unrecognized_keys") {
     return issue.keys.map((key) => {
       const offset2 = keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0;
       return {
         offset: offset2,
-        text: `${at(offset2)}: ${formatPath([...path, key])}: ${unknownKey(key, path)}`
+        text: `${at2(offset2)}: ${formatPath([...path, key])}: ${unknownKey(key, path)}`
       };
     });
   }
@@ -10006,7 +10241,7 @@ function locate(issue, doc, at) {
   const name = formatPath(path) || "front matter";
   const example = EXAMPLES[String(path[0])];
   const message4 = missing ? `is missing${path.length === 1 && example ? `; add ${example}` : ""}` : issue.message;
-  return [{ offset, text: `${at(offset)}: ${name}: ${message4}` }];
+  return [{ offset, text: `${at2(offset)}: ${name}: ${message4}` }];
 }
 function unknownKey(key, mapPath) {
   const allowed = mapPath.length === 0 ? FIELDS2 : mapPath[0] === "last_command" ? ["run", "exit_code", "output_tail"] : [];
@@ -11662,13 +11897,13 @@ async function handleMergeGroupDeadline(payload, deps) {
 
 // checks/gate/override.ts
 var COMMAND2 = /^\/agate\s+accept\b(.*)$/s;
-var FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+var FULL_SHA2 = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 function parseOverrideComment(body) {
   const match = COMMAND2.exec(body.trimStart());
   if (!match) return null;
   const rest = (match[1] ?? "").trim();
   const [sha2 = "", ...words] = rest.split(/\s+/);
-  if (!FULL_SHA.test(sha2)) {
+  if (!FULL_SHA2.test(sha2)) {
     return {
       kind: "invalid",
       problem: "the command needs the commit to accept, by its whole SHA, and a reason: `/agate accept <sha> <why this commit may merge>` (a short SHA could name another commit made to match it)"
@@ -11762,12 +11997,12 @@ import { createHash as createHash5 } from "node:crypto";
 async function applyGatePlan(options) {
   const { github, store, facts, decision, plan, now } = options;
   const pr = facts.pull_request;
-  const at = now().toISOString();
+  const at2 = now().toISOString();
   await store.markStale({
     repository: pr.repository,
     pullNumber: pr.number,
     supersededBy: pr.head_sha,
-    at
+    at: at2
   });
   const { merge_commit, head } = options.observations;
   if (merge_commit) {
@@ -11775,20 +12010,20 @@ async function applyGatePlan(options) {
       repository: pr.repository,
       pull_number: pr.number,
       ...merge_commit,
-      observed_at: at
+      observed_at: at2
     });
   }
   await store.recordHeadObservation({
     repository: pr.repository,
     pull_number: pr.number,
     ...head,
-    observed_at: at
+    observed_at: at2
   });
   await store.recordPullRequestSighting({
     repository: pr.repository,
     pull_number: pr.number,
     ...options.observations.sighting,
-    observed_at: at
+    observed_at: at2
   });
   if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
   for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
@@ -11804,14 +12039,14 @@ async function applyGatePlan(options) {
   }
   for (const body of plan.comments) await github.comment(pr.number, body);
   if (plan.storeDecision) {
-    await store.appendRecord(recordInput(facts, decision, at));
+    await store.appendRecord(recordInput(facts, decision, at2));
     await store.appendAudit({
       kind: "gate.decision",
       subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
       // The plan beside the decision: what this pass wrote, and why, can be replayed.
       decision: JSON.parse(JSON.stringify({ ...decision, plan })),
       facts: JSON.parse(JSON.stringify(facts)),
-      at
+      at: at2
     });
     if (decisionConcernsDashboard(decision.state, facts.prior_records)) {
       await queueDashboardRefresh(store, pr.repository, options.installation, {
@@ -12390,22 +12625,20 @@ function gateJobHandlers(runtime) {
     }),
     evaluator: runtime.settings.evaluator
   };
-  const scheduleReconcile = async (at) => {
+  const scheduleReconcile = async (at2) => {
     await runtime.store.enqueue(
-      { kind: RECONCILE, payload: null, run_at: at.toISOString() },
+      { kind: RECONCILE, payload: null, run_at: at2.toISOString() },
       { dedupeKey: RECONCILE, until: "started" }
     );
   };
-  const scheduleFirst = (delayMs) => {
-    scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5e3))).catch((error) => {
-      runtime.log.error(
-        { err: error },
-        `reconcile: could not queue the first pass; again in ${delayMs / 1e3} s`
-      );
-      setTimeout(() => scheduleFirst(Math.min(delayMs * 2, 3e5)), delayMs).unref();
-    });
-  };
-  scheduleFirst(5e3);
+  keepTrying(
+    () => scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5e3))),
+    (error, retryInMs) => runtime.log.error(
+      { err: error },
+      `reconcile: could not queue the first pass; again in ${retryInMs / 1e3} s`
+    ),
+    { firstDelayMs: 5e3, maxDelayMs: 3e5 }
+  );
   const handlers = {};
   for (const kind of HANDLED_KINDS) {
     handlers[kind] = async (job2) => {
@@ -14055,8 +14288,8 @@ function readinessCheck(store, kind, probot, now) {
     };
   };
   return () => {
-    const at = Date.now();
-    if (!last || at - last.at >= READY_CACHE_MS) last = { at, answer: check() };
+    const at2 = Date.now();
+    if (!last || at2 - last.at >= READY_CACHE_MS) last = { at: at2, answer: check() };
     return last.answer;
   };
 }
