@@ -8,8 +8,8 @@
 import { createHash } from "node:crypto";
 import { outcomePassed } from "../../checks/command-results.js";
 import { canonicalJson } from "../../checks/config/digest.js";
-import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
 import { entryMentions } from "../../checks/entries/mentions.js";
+import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
 import { failuresOf } from "../../checks/gate/progress.js";
 import { protectedChanges } from "../../checks/gate/protected-paths.js";
 import { selectGate } from "../../checks/gate/select.js";
