@@ -115,7 +115,7 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
   const save = async (current: HandoffEntry, step: EntryStep): Promise<HandoffEntry> => {
     const moved = step.entry.deadline?.at !== current.deadline?.at;
     // A change into or out of a state the dashboard lists changes it, and a state change may
-    // change the gate of the pull request the entry names: both are queued in the same
+    // change the gate of the pull requests linked to the entry: both are queued in the same
     // transaction, so neither is lost; a replayed command is no step and queues nothing.
     const listed =
       step.entry.state !== current.state &&
