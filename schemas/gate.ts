@@ -365,7 +365,7 @@ export const gateFactsSchema = z.strictObject({
   handoff: handoffFactsSchema.nullable(),
   reviews: z.array(reviewVerdictFactSchema),
   evaluation: evaluationFactSchema,
-  /** Handoff entries that name this pull request (absent in decisions made before agate read them). */
+  /** Handoff entries linked to this pull request: named by their form or mentioned in its description (absent in decisions made before agate read them). */
   entries: z.array(linkedEntryFactSchema).optional(),
   /** The evidence run's agent-trace reports; null or absent: the run uploaded none. */
   trace: traceFactSchema.nullable().optional(),

@@ -160,9 +160,9 @@ export const entryDeadlineJobSchema = z.strictObject({
 export const dashboardJobSchema = z.strictObject({ ...target, trigger: triggerSchema });
 
 /**
- * A pull request closed or reopened: the entries that name it (their form's "Blocking
- * pull request") derive their priority from whether it is open, so each unresolved one gets a
- * pass (app/entries/pull-request-entries.ts).
+ * A pull request closed or reopened: the entries linked to it (their form's "Blocking pull
+ * request" names it, or its description mentions them) derive their priority partly from
+ * whether it is open, so each unresolved one gets a pass (app/entries/pull-request-entries.ts).
  */
 export const pullRequestEntriesJobSchema = z.strictObject({
   ...target,

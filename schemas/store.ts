@@ -131,6 +131,16 @@ export const pullRequestSightingSchema = z.strictObject({
   observed_at: isoDateTimeSchema,
 });
 
+/**
+ * The handoff entries (issue numbers) one pull request's description mentions, as its newest gate
+ * pass read them: replaced whole by each pass.
+ */
+export const entryMentionsInputSchema = z.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  issues: z.array(positiveIntSchema.max(2_147_483_647)).max(1_000),
+});
+
 /** The App's own `agate` check run on one commit, as GitHub returned it to a read or a write. */
 export const agateCheckRunSchema = z.strictObject({
   id: positiveIntSchema,

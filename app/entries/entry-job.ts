@@ -16,6 +16,7 @@ import {
   openEntry,
 } from "../../checks/entries/machine.js";
 import { markerPrefix, renderReplyMarker } from "../../checks/entries/marker.js";
+import { holdingPulls } from "../../checks/entries/priority.js";
 import {
   commandForLabel,
   desiredEntryLabels,
@@ -31,8 +32,10 @@ import type { NewJob } from "../../schemas/store.js";
 import { dashboardJob } from "../dashboard/queue.js";
 import { linkedPullRequestJobs } from "../gate/entry-link.js";
 import type { EntryIssueFact, GitHubAdapter, IssueCommentFact } from "../github/adapter.js";
+import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
+import type { RecordStore } from "../store/ports/record-store.js";
 import { readEscalationRules } from "./rules.js";
 
 /** The GitHub calls an entry's pass makes, all through the adapter. */
@@ -51,7 +54,7 @@ export type EntryGitHub = Pick<
 
 export interface EntryDeps {
   github: EntryGitHub;
-  store: EntryStore & JobQueue;
+  store: EntryStore & JobQueue & EntryMentionStore & Pick<RecordStore, "listRecords">;
   now: () => Date;
   /** The App's bot login (`<slug>[bot]`): its own comments and label changes are no commands. */
   appLogin: string;
@@ -112,11 +115,12 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
   const save = async (current: HandoffEntry, step: EntryStep): Promise<HandoffEntry> => {
     const moved = step.entry.deadline?.at !== current.deadline?.at;
     // A change into or out of a state the dashboard lists changes it, and a state change may
-    // change the gate of the pull request the entry names: both are queued in the same
+    // change the gate of the pull requests linked to the entry: both are queued in the same
     // transaction, so neither is lost; a replayed command is no step and queues nothing.
     const listed =
       step.entry.state !== current.state &&
       (isListedEntryState(step.entry.state) || isListedEntryState(current.state));
+    const mentioning = await store.listMentioningPullRequests(key);
     const next = await store.updateEntry({
       expectedVersion: current.version,
       entry: step.entry,
@@ -124,9 +128,10 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
       jobs: [
         ...(moved ? deadlineJobs(step.entry, job.installation) : []),
         ...(listed ? [dashboardJob(job.repository, job.installation, job.trigger)] : []),
-        ...linkedPullRequestJobs(current, step.entry, job.installation),
+        ...linkedPullRequestJobs(current, step.entry, job.installation, mentioning),
       ],
     });
+    await mentionedMeanwhile(store, current, step.entry, job.installation, mentioning);
     notes.push(`${step.event.kind}${step.entry.state !== current.state ? ` → ${next.state}` : ""}`);
     return next;
   };
@@ -159,13 +164,17 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
       at: deps.now(),
       rules: await rules(),
     });
+    const mentioning = await store.listMentioningPullRequests(key);
     const created = await store.createEntry({
       ...step,
       jobs: [
         ...deadlineJobs(step.entry, job.installation),
-        ...linkedPullRequestJobs(null, step.entry, job.installation),
+        ...linkedPullRequestJobs(null, step.entry, job.installation, mentioning),
       ],
     });
+    if (created.created) {
+      await mentionedMeanwhile(store, null, step.entry, job.installation, mentioning);
+    }
     entry = created.entry;
     if (created.created) notes.push("opened");
     justOpened = created.created;
@@ -285,9 +294,7 @@ async function project(
     }
     await github.comment(issue.number, text);
   };
-  const pull = entry.fields.blocking_pull;
-  const waiting =
-    pull !== null && entry.state !== "resolved" && (await github.isPullRequestOpen(pull));
+  const waiting = await agentWaits(deps, entry);
   const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting));
   if (plan.add.length > 0) {
     const labels = await github.addLabels(issue.number, plan.add);
@@ -334,6 +341,65 @@ async function project(
     }
   }
   return `labels +${plan.add.length} -${plan.remove.length}${moved}`;
+}
+
+/**
+ * Whether an agent waits on the entry (checks/entries/priority.ts): it is not resolved, and a
+ * pull request linked to it (named by its form, or mentioning it in its description as its last
+ * gate pass read it) is held by the gate by agate's stored decisions and is open. Only the held
+ * ones are asked of GitHub, one at a time until one is open.
+ */
+async function agentWaits(deps: EntryDeps, entry: HandoffEntry): Promise<boolean> {
+  if (entry.state === "resolved") return false;
+  const { repository } = entry;
+  const named = entry.fields.blocking_pull;
+  const mentioning = await deps.store.listMentioningPullRequests({
+    repository,
+    issueNumber: entry.issue_number,
+  });
+  const numbers = [...new Set([...(named === null ? [] : [named]), ...mentioning])];
+  const pulls = await Promise.all(
+    numbers.map(async (number) => ({
+      number,
+      decisions: (await deps.store.listRecords({ repository, pullNumber: number })).map((r) => ({
+        state: r.decision.state,
+        stale: r.stale,
+      })),
+    })),
+  );
+  for (const number of holdingPulls(pulls)) {
+    if (await deps.github.isPullRequestOpen(number)) return true;
+  }
+  return false;
+}
+
+/**
+ * A pull request whose gate pass stored its mention of the entry after this pass looked
+ * (`mentioning`) but read the entry before this change was stored would show the old state:
+ * its pass is queued now, after the change (app/gate/entry-priority.ts checks the other order).
+ */
+async function mentionedMeanwhile(
+  store: EntryDeps["store"],
+  before: HandoffEntry | null,
+  after: EntryStep["entry"],
+  installation: number,
+  mentioning: readonly number[],
+): Promise<void> {
+  if (before !== null && before.state === after.state) return;
+  const now = await store.listMentioningPullRequests({
+    repository: after.repository,
+    issueNumber: after.issue_number,
+  });
+  const late = now.filter((n) => !mentioning.includes(n) && n !== after.fields.blocking_pull);
+  if (late.length === 0) return;
+  for (const job of linkedPullRequestJobs(
+    before,
+    { ...after, fields: { ...after.fields, blocking_pull: null } },
+    installation,
+    late,
+  )) {
+    await store.enqueue(job);
+  }
 }
 
 function callsOf(github: EntryGitHub): string {

@@ -1,8 +1,8 @@
 /**
- * A pull request closed or reopened: every unresolved entry that names it (its form's
- * "Blocking pull request") gets a pass, which reads whether the pull request is open and derives
- * the entry's priority label from it (`agate:blocking` while an agent waits on it, else
- * `agate:background`). A pull request the dashboard lists (its newest decision escalated,
+ * A pull request closed or reopened: every unresolved entry linked to it (its form's "Blocking
+ * pull request" names it, or its description mentions the entry, as its last gate pass read it)
+ * gets a pass, which derives the entry's priority label again (`agate:blocking` while an agent
+ * waits on it, else `agate:background`: checks/entries/priority.ts). A pull request the dashboard lists (its newest decision escalated,
  * stalled or capped) that closes or reopens queues the dashboard's refresh. Reads
  * only agate's database; each queued job makes its own calls.
  */
@@ -10,6 +10,7 @@
 import { newestListed } from "../../checks/dashboard/pulls.js";
 import type { PullRequestEntriesJob } from "../../schemas/jobs.js";
 import { queueDashboardRefresh } from "../dashboard/queue.js";
+import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
@@ -19,12 +20,19 @@ export async function runPullRequestEntriesJob(
   job: PullRequestEntriesJob,
   deps: {
     store: Pick<EntryStore, "listEntries"> &
+      Pick<EntryMentionStore, "listEntryMentions"> &
       Pick<RecordStore, "listRecords"> &
       Pick<JobQueue, "enqueue">;
   },
 ): Promise<string> {
+  const mentioned = await deps.store.listEntryMentions({
+    repository: job.repository,
+    pullNumber: job.number,
+  });
   const entries = (await deps.store.listEntries({ repository: job.repository })).filter(
-    (entry) => entry.fields.blocking_pull === job.number && entry.state !== "resolved",
+    (entry) =>
+      (entry.fields.blocking_pull === job.number || mentioned.includes(entry.issue_number)) &&
+      entry.state !== "resolved",
   );
   for (const entry of entries) await deps.store.enqueue(entryJob(job, entry.issue_number));
   // Closing takes a listed pull request off the dashboard; reopening puts it back (a pass that
@@ -38,5 +46,5 @@ export async function runPullRequestEntriesJob(
     await queueDashboardRefresh(deps.store, job.repository, job.installation, job.trigger);
   }
   const which = entries.map((entry) => `#${entry.issue_number}`).join(", ");
-  return `${job.repository}#${job.number} ${job.trigger.event}.${job.trigger.action ?? ""}: ${entries.length} entries name it${which ? ` (${which}), passes queued` : ""}${listed ? "; dashboard refresh queued" : ""}`;
+  return `${job.repository}#${job.number} ${job.trigger.event}.${job.trigger.action ?? ""}: ${entries.length} entries linked${which ? ` (${which}), passes queued` : ""}${listed ? "; dashboard refresh queued" : ""}`;
 }

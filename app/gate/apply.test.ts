@@ -52,6 +52,7 @@ describe("applyGatePlan: asking the evaluator", () => {
         merge_commit: null,
         head: { head_sha: HEAD, base_ref: "main" },
         sighting: { updated_at: "2026-12-02T10:00:00Z", digest: "a".repeat(64) },
+        entry_mentions: [],
       },
       existing: null,
       now: () => new Date(),

@@ -23,11 +23,17 @@ import type { JobQueue } from "../store/ports/job-queue.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 import type { AgateChecks } from "./check-runs.js";
+import {
+  type EntryPriorityStore,
+  queueEntryPriorityPasses,
+  recordEntryMentions,
+} from "./entry-priority.js";
 import type { Observations } from "./gather.js";
 
 export type ApplyStore = RecordStore &
   ObservationStore &
   AuditLog &
+  EntryPriorityStore &
   Pick<JobQueue, "enqueue" | "listJobs">;
 
 export interface Applied {
@@ -78,6 +84,9 @@ export async function applyGatePlan(options: {
     ...options.observations.sighting,
     observed_at: at,
   });
+  // Before the decision: an entry's pass that looks for the pull requests mentioning it from now
+  // on finds this one (app/gate/entry-priority.ts).
+  const mentionedBefore = await recordEntryMentions(store, pr, options.observations.entry_mentions);
 
   if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
   for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
@@ -116,6 +125,12 @@ export async function applyGatePlan(options: {
       });
     }
   }
+  await queueEntryPriorityPasses(store, {
+    facts,
+    installation: options.installation,
+    mentionedBefore,
+    mentionedNow: options.observations.entry_mentions,
+  });
   if (plan.askEvaluator && !(await evaluatorAlreadyAsked(store, pr, plan.askEvaluator))) {
     const payload: JobPayloadInput<"gate.evaluator"> = {
       repository: pr.repository,

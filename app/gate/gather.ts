@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { outcomePassed } from "../../checks/command-results.js";
 import { canonicalJson } from "../../checks/config/digest.js";
+import { entryMentions } from "../../checks/entries/mentions.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
 import { failuresOf } from "../../checks/gate/progress.js";
 import { protectedChanges } from "../../checks/gate/protected-paths.js";
@@ -80,6 +81,8 @@ export interface Observations {
   head: { head_sha: string; base_ref: string };
   /** The view of the pull request this pass acted on: an older one is never believed after it. */
   sighting: { updated_at: string; digest: string };
+  /** The issues its description mentions (checks/entries/mentions.ts): entries it links. */
+  entry_mentions: number[];
 }
 
 export interface Gathered {
@@ -309,6 +312,7 @@ async function gatherAt(
       : null,
     head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
     sighting: { updated_at: detail.updated_at, digest: viewDigest(view) },
+    entry_mentions: entryMentions(detail.body, pr.repository),
   };
   const merge_commits =
     detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha)
@@ -348,7 +352,7 @@ async function gatherAt(
     handoff: null,
     reviews: [],
     evaluation: { status: "not_asked" },
-    entries: linkedEntries(entries, pr.number),
+    entries: linkedEntries(entries, pr.number, observations.entry_mentions),
     trace: null,
     setup: null,
   };
@@ -415,13 +419,17 @@ async function gatherAt(
 }
 
 /**
- * The entries whose form names this pull request as the one waiting on them (docs/entries.md,
- * "The gate reads entries"), as agate's store has them: what agate decided, not what the issue's
- * labels or comments say now.
+ * The entries linked to this pull request (docs/entries.md, "The gate reads entries"): those whose
+ * form names it as the one waiting on them, and those its description mentions (`mentions`), as
+ * agate's store has them: what agate decided, not what the issue's labels or comments say now.
  */
-export function linkedEntries(entries: readonly HandoffEntry[], number: number): LinkedEntryFact[] {
+export function linkedEntries(
+  entries: readonly HandoffEntry[],
+  number: number,
+  mentions: readonly number[] = [],
+): LinkedEntryFact[] {
   return entries
-    .filter((e) => e.fields.blocking_pull === number)
+    .filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number))
     .map((e) => ({
       issue_number: e.issue_number,
       state: e.state,

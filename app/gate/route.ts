@@ -65,7 +65,7 @@ function jobMaker(
         { repository, installation, head_sha: sha, trigger, ...extra },
         headKey(repository, sha),
       ),
-    /** The entries naming this pull request re-derive their priority (it opened or closed). */
+    /** The entries linked to this pull request re-derive their priority (it closed or reopened). */
     pullRequestEntries: (number: number) =>
       job(
         JOB_KINDS.pullRequestEntries,
@@ -157,8 +157,10 @@ const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
     if (e.action === "closed") return [make.pullRequestEntries(e.pull_request.number)];
     const labelChange = e.action === "labeled" || e.action === "unlabeled";
     const from = e.changes?.base?.ref?.from;
-    // An entry that names this pull request is `agate:blocking` while it is open. (An entry can
-    // name only a pull request that exists, so opening one changes no entry.)
+    // An entry linked to this pull request is `agate:blocking` while it is open and the gate holds
+    // it: closing and reopening re-derive the entries linked to it. Whatever the gate pass
+    // changes (its decision, its description's mentions of entries) it queues itself, after
+    // storing it (app/gate/entry-priority.ts), so opening and editing need nothing more here.
     const entries = e.action === "reopened" ? [make.pullRequestEntries(e.pull_request.number)] : [];
     return [
       ...entries,

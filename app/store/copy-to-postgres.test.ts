@@ -108,6 +108,7 @@ async function filledSqlite(): Promise<string> {
     },
   });
   await store.markEntryEventPosted({ ...ENTRY, version: entry.version, at: AT });
+  await store.replaceEntryMentions({ ...PR, issues: [ENTRY.issueNumber, 9] });
   await store.appendAudit({
     kind: "gate.decision",
     subject: REPO,
@@ -143,6 +144,8 @@ async function everything(store: Store) {
     inFlight: await store.knownCheckRun({ repository: REPO, headSha: SHA_B }),
     entries: await store.listEntries(),
     events: await store.listEntryEvents(ENTRY),
+    mentions: await store.listEntryMentions(PR),
+    mentioning: await store.listMentioningPullRequests(ENTRY),
     audit: await store.listAudit(),
   };
 }

@@ -35,6 +35,7 @@ export const COPY_ORDER = [
   "handoff_entries",
   "handoff_entry_events",
   "handoff_entry_event_posts",
+  "entry_mentions",
   "audit_log",
 ] as const;
 

@@ -15,6 +15,7 @@ const TABLES = [
   "deliveries",
   "delivery_payload_prunes",
   "delivery_payloads",
+  "entry_mentions",
   "evaluations",
   "handoff_entries",
   "handoff_entry_event_posts",

@@ -392,6 +392,22 @@ export const MIGRATIONS: readonly Migration[] = [
           AND (status = 'queued' OR (status = 'running' AND dedupe_until = 'finished'));
     `,
   },
+  {
+    version: 8,
+    name: "entry mentions in pull request descriptions",
+    up: `
+      -- Which issues each pull request's description mentions (#12, its URL), as the newest gate
+      -- pass of that pull request read it: replaced whole by each pass, so mutable on purpose.
+      -- The entry's pass looks it up the other way round: which pull requests mention an issue.
+      CREATE TABLE entry_mentions (
+        repository TEXT NOT NULL,
+        pull_number INTEGER NOT NULL CHECK (pull_number > 0),
+        issue_number INTEGER NOT NULL CHECK (issue_number > 0),
+        PRIMARY KEY (repository, pull_number, issue_number)
+      ) STRICT;
+      CREATE INDEX entry_mentions_by_issue ON entry_mentions (repository, issue_number, pull_number);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;

@@ -47,6 +47,7 @@ import {
   type DeliveryRecord,
   deliveryRecordSchema,
   deliverySchema,
+  entryMentionsInputSchema,
   type HeadObservation,
   headObservationSchema,
   type Job,
@@ -1210,6 +1211,52 @@ export class SqliteStore implements Store {
     return rows.map((row) =>
       this.#entryFromRow(row, `${String(row.repository)}#${String(row.issue_number)}`),
     );
+  }
+
+  async replaceEntryMentions(
+    input: PullRequestKey & { issues: readonly number[] },
+  ): Promise<number[]> {
+    const { repository, pull_number, issues } = parseInput(
+      entryMentionsInputSchema,
+      { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
+      "entry mentions",
+    );
+    return this.#write(() => {
+      const before = this.#sql(
+        `SELECT issue_number FROM entry_mentions WHERE repository = ? AND pull_number = ?
+         ORDER BY issue_number`,
+      )
+        .all(repository, pull_number)
+        .map((row) => Number((row as { issue_number: number }).issue_number));
+      this.#sql("DELETE FROM entry_mentions WHERE repository = ? AND pull_number = ?").run(
+        repository,
+        pull_number,
+      );
+      const insert = this.#sql(
+        `INSERT INTO entry_mentions (repository, pull_number, issue_number) VALUES (?, ?, ?)
+         ON CONFLICT DO NOTHING`,
+      );
+      for (const issue of issues) insert.run(repository, pull_number, issue);
+      return before;
+    });
+  }
+
+  async listEntryMentions(query: PullRequestKey): Promise<number[]> {
+    return this.#sql(
+      `SELECT issue_number FROM entry_mentions WHERE repository = ? AND pull_number = ?
+       ORDER BY issue_number`,
+    )
+      .all(query.repository, query.pullNumber)
+      .map((row) => Number((row as { issue_number: number }).issue_number));
+  }
+
+  async listMentioningPullRequests(query: EntryKey): Promise<number[]> {
+    return this.#sql(
+      `SELECT pull_number FROM entry_mentions WHERE repository = ? AND issue_number = ?
+       ORDER BY pull_number`,
+    )
+      .all(query.repository, query.issueNumber)
+      .map((row) => Number((row as { pull_number: number }).pull_number));
   }
 
   async close(): Promise<void> {

@@ -9,6 +9,7 @@
 import type { AuditLog } from "./ports/audit-log.js";
 import type { CheckRunLedger } from "./ports/check-run-ledger.js";
 import type { DeliveryLog } from "./ports/delivery-log.js";
+import type { EntryMentionStore } from "./ports/entry-mention-store.js";
 import type { EntryStore } from "./ports/entry-store.js";
 import type { EvaluationStore } from "./ports/evaluation-store.js";
 import type { JobQueue } from "./ports/job-queue.js";
@@ -29,6 +30,7 @@ export interface Store
     ObservationStore,
     CheckRunLedger,
     AuditLog,
-    EntryStore {
+    EntryStore,
+    EntryMentionStore {
   close(): Promise<void>;
 }

@@ -105,7 +105,7 @@ function decideEnforced(facts: GateFacts): GateDecision {
     handoff,
     evaluator,
   ];
-  // Entries that name this pull request only ever hold it back (checks/gate/entries.ts).
+  // Entries linked to this pull request only ever hold it back (checks/gate/entries.ts).
   const entries = entriesRequirement(facts);
   if (entries) parts.push(entries);
   const override = overrideRequirement(facts);

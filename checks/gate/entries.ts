@@ -1,9 +1,10 @@
 /**
  * The handoff entries a gated pull request is linked to (their form names it as the blocking pull
- * request), as one requirement. Anyone who can open an issue can name any pull request, so an
- * entry only ever holds a pull request back: open or claimed waits for the answer, blocked parks
- * it, escalated needs a maintainer; only a resolved entry passes, and passing is what the pull
- * request would have been without it. What the entry's people wrote (question, why) is shown as
+ * request, or its description mentions them), as one requirement. Anyone who can open an issue
+ * can name any pull request, and the author writes the description, so an entry only ever holds
+ * a pull request back: open or claimed waits for the answer, blocked parks it, escalated needs a
+ * maintainer; only a resolved entry passes, and passing is what the pull request would have been
+ * without it. What the entry's people wrote (question, why) is shown as
  * code, never as Markdown.
  */
 import type { GateFacts, LinkedEntryFact, Requirement } from "../../schemas/gate.js";
@@ -31,7 +32,7 @@ export function escalationLine(entry: LinkedEntryFact): string {
 
 const where = (entries: LinkedEntryFact[]) => entries.map((e) => `#${e.issue_number}`).join(", ");
 
-/** The entries requirement; null when no entry names the pull request. */
+/** The entries requirement; null when no entry is linked to the pull request. */
 export function entriesRequirement(facts: GateFacts): EntriesPart | null {
   const entries = facts.entries ?? [];
   if (entries.length === 0) return null;

@@ -208,7 +208,7 @@ function stallSection(stall: Stall): string[] {
 /** At most this many linked entries get a row; the rest are counted. */
 const ENTRY_ROWS = 20;
 
-/** The handoff entries that name this pull request, each with its state, as agate's store has it. */
+/** The handoff entries linked to this pull request, each with its state, as agate's store has it. */
 function entriesSection(entries: readonly LinkedEntryFact[]): string[] {
   const state = (e: LinkedEntryFact) => {
     switch (e.state) {
@@ -225,7 +225,7 @@ function entriesSection(entries: readonly LinkedEntryFact[]): string[] {
   const lines = [
     "### Handoff entries",
     "",
-    "Entries whose form names this pull request as the one waiting on them. An entry only holds a pull request back: open or claimed waits for its answer, blocked parks it, escalated needs a maintainer; resolved releases it.",
+    "Entries whose form names this pull request as the one waiting on them, or that its description mentions. An entry only holds a pull request back: open or claimed waits for its answer, blocked parks it, escalated needs a maintainer; resolved releases it.",
     "",
     "| entry | state | since | question |",
     "| --- | --- | --- | --- |",

@@ -3,7 +3,8 @@
  * form names it) shows the entry's state in its `agate` check, is escalated while the entry is,
  * and moves on when the entry is resolved. Against the simulator, with the App's own route and
  * handlers: the entry job queues the pull request's pass with each change of the entry
- * (linkedPullRequestJobs), and nothing else asks for one.
+ * (linkedPullRequestJobs), and nothing else asks for one. Links from the pull request's side (its
+ * description mentions the entry) and derived priority: test/e2e/entry-priority.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { ENTRY_FORM, useEntriesHarness } from "../support/entries-harness.js";

@@ -436,6 +436,20 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
           AND (status = 'queued' OR (status = 'running' AND dedupe_until = 'finished'));
     `,
   },
+  {
+    version: 8,
+    name: "entry mentions in pull request descriptions",
+    up: `
+      -- Replaced whole per pull request by each of its gate passes: mutable on purpose.
+      CREATE TABLE entry_mentions (
+        repository text NOT NULL,
+        pull_number integer NOT NULL CHECK (pull_number > 0),
+        issue_number integer NOT NULL CHECK (issue_number > 0),
+        PRIMARY KEY (repository, pull_number, issue_number)
+      );
+      CREATE INDEX entry_mentions_by_issue ON entry_mentions (repository, issue_number, pull_number);
+    `,
+  },
 ];
 
 /** Any constant pair: serialises migrations of one schema across processes and replicas. */

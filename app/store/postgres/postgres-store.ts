@@ -50,6 +50,7 @@ import {
   type DeliveryRecord,
   deliveryRecordSchema,
   deliverySchema,
+  entryMentionsInputSchema,
   type HeadObservation,
   headObservationSchema,
   type Job,
@@ -1230,6 +1231,52 @@ export class PostgresStore implements Store {
     return rows.map((row) =>
       this.#entryFromRow(row, `${String(row.repository)}#${String(row.issue_number)}`),
     );
+  }
+
+  async replaceEntryMentions(
+    input: PullRequestKey & { issues: readonly number[] },
+  ): Promise<number[]> {
+    const { repository, pull_number, issues } = parseInput(
+      entryMentionsInputSchema,
+      { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
+      "entry mentions",
+    );
+    return this.#tx(async (client) => {
+      const before = await this.#rows<{ issue_number: number }>(
+        `DELETE FROM entry_mentions WHERE repository = $1 AND pull_number = $2
+         RETURNING issue_number`,
+        [repository, pull_number],
+        client,
+      );
+      if (issues.length > 0) {
+        await this.#query(
+          `INSERT INTO entry_mentions (repository, pull_number, issue_number)
+           SELECT $1, $2, issue FROM unnest($3::integer[]) AS issue
+           ON CONFLICT DO NOTHING`,
+          [repository, pull_number, issues],
+          client,
+        );
+      }
+      return before.map((row) => Number(row.issue_number)).sort((a, b) => a - b);
+    });
+  }
+
+  async listEntryMentions(query: PullRequestKey): Promise<number[]> {
+    const rows = await this.#rows<{ issue_number: number }>(
+      `SELECT issue_number FROM entry_mentions WHERE repository = $1 AND pull_number = $2
+       ORDER BY issue_number`,
+      [query.repository, query.pullNumber],
+    );
+    return rows.map((row) => Number(row.issue_number));
+  }
+
+  async listMentioningPullRequests(query: EntryKey): Promise<number[]> {
+    const rows = await this.#rows<{ pull_number: number }>(
+      `SELECT pull_number FROM entry_mentions WHERE repository = $1 AND issue_number = $2
+       ORDER BY pull_number`,
+      [query.repository, query.issueNumber],
+    );
+    return rows.map((row) => Number(row.pull_number));
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,197 @@
+/**
+ * A gate pass queues entry passes only for what it changed (app/gate/entry-priority.ts): its hold
+ * on the pull request beginning or ending, or its description's mentions changing while it holds.
+ * On a real SQLite store; the gate's facts from the test builders.
+ */
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DecisionState } from "../../schemas/acceptance-record.js";
+import type { LinkedEntryFact, PriorRecord } from "../../schemas/gate.js";
+import type { HandoffEntryDraft, HandoffEntryState } from "../../schemas/handoff-entry.js";
+import { JOB_KINDS, pullRequestJobSchema } from "../../schemas/jobs.js";
+import { gateFacts } from "../../test/support/gate-facts.js";
+import { recordInput, tempDir } from "../../test/support/store.js";
+import { SqliteStore } from "../store/sqlite-store.js";
+import { queueEntryPriorityPasses, recordEntryMentions } from "./entry-priority.js";
+
+const REPO = "octo/widgets";
+const PULL = 7;
+const AT = "2026-01-01T00:00:00.000Z";
+const HEAD_1 = "a".repeat(40);
+
+let store: SqliteStore;
+let cleanup: () => void;
+beforeEach(() => {
+  const temp = tempDir();
+  cleanup = temp.cleanup;
+  store = SqliteStore.open(join(temp.dir, "agate.db"));
+});
+afterEach(async () => {
+  await store.close();
+  cleanup();
+});
+
+async function entry(issue: number, state: HandoffEntryState, blockingPull: number | null = null) {
+  const draft: HandoffEntryDraft = {
+    repository: REPO,
+    issue_number: issue,
+    author: "agent-a",
+    fields: { project: "p", question: "q?", tried: "t", needed: "n", blocking_pull: blockingPull },
+    state,
+    owner: null,
+    follow_ups: 0,
+    claim_expiries: 0,
+    escalation_reason: null,
+    why: null,
+    deadline: null,
+    comments_through: 0,
+    opened_at: AT,
+    state_changed_at: AT,
+  };
+  await store.createEntry({
+    entry: draft,
+    event: {
+      kind: "opened",
+      actor: "agent-a",
+      comment_id: null,
+      reason: "opened",
+      reply: null,
+      mentions: [],
+      at: AT,
+    },
+  });
+}
+
+/** A decision stored for the pull request, as a pass's apply stores it. */
+async function decided(state: DecisionState): Promise<PriorRecord> {
+  const stored = await store.appendRecord(
+    recordInput({
+      repository: REPO,
+      pull_number: PULL,
+      head_sha: HEAD_1,
+      decision: { state, head_tree_sha: null, replayed_from: null, reasons: [] },
+    }),
+  );
+  return {
+    id: stored.id,
+    head_sha: stored.head_sha,
+    tree_sha: null,
+    state,
+    config_digest: stored.grader.config_digest,
+    agate_version: stored.grader.agate_version,
+    decided_at: stored.decided_at,
+    stale: null,
+  };
+}
+
+const linked = (issue: number, state: HandoffEntryState): LinkedEntryFact => ({
+  issue_number: issue,
+  state,
+  author: "agent-a",
+  owner: null,
+  escalation_reason: null,
+  why: null,
+  question: "q?",
+  state_changed_at: AT,
+});
+
+/** One pass: the mentions stored as apply stores them, then the queueing. */
+async function pass(options: {
+  prior: PriorRecord[];
+  entries: LinkedEntryFact[];
+  mentions: number[];
+}) {
+  const before = await recordEntryMentions(
+    store,
+    { repository: REPO, number: PULL },
+    options.mentions,
+  );
+  const facts = gateFacts({
+    pull_request: { ...gateFacts().pull_request, repository: REPO, number: PULL },
+    prior_records: options.prior,
+    entries: options.entries,
+  });
+  return queueEntryPriorityPasses(store, {
+    facts,
+    installation: 1,
+    mentionedBefore: before,
+    mentionedNow: options.mentions,
+  });
+}
+
+describe("queueEntryPriorityPasses", () => {
+  it("the hold beginning and ending reaches every unresolved entry linked, named or mentioned; the same hold again reaches none", async () => {
+    await entry(3, "open", PULL);
+    await entry(4, "claimed");
+    await entry(5, "resolved", PULL);
+    await entry(6, "open");
+    // First decision: pending, so the gate now holds it (nothing before).
+    const pending = await decided("pending");
+    let result = await pass({
+      prior: [],
+      entries: [linked(3, "open"), linked(4, "claimed"), linked(5, "resolved")],
+      mentions: [4],
+    });
+    expect(result).toEqual({ entries: [3, 4], gatePass: false });
+    // Same hold, same mentions: nothing.
+    result = await pass({
+      prior: [pending],
+      entries: [linked(3, "open"), linked(4, "claimed"), linked(5, "resolved")],
+      mentions: [4],
+    });
+    expect(result).toEqual({ entries: [], gatePass: false });
+    // Accepted: the hold ends.
+    await decided("accepted");
+    result = await pass({
+      prior: [pending],
+      entries: [linked(3, "open"), linked(4, "claimed"), linked(5, "resolved")],
+      mentions: [4],
+    });
+    expect(result).toEqual({ entries: [3, 4], gatePass: false });
+  });
+
+  it("mentions changed while the gate holds: only the entries mentioned before or now, not those named anyway", async () => {
+    await entry(3, "open", PULL);
+    await entry(4, "open");
+    await entry(5, "open");
+    await entry(6, "open");
+    const pending = await decided("pending");
+    await pass({ prior: [], entries: [linked(3, "open"), linked(4, "open")], mentions: [3, 4] });
+    const result = await pass({
+      prior: [pending],
+      entries: [linked(3, "open"), linked(5, "open")],
+      // 3 is named by its form: linked either way. 99 is no entry.
+      mentions: [5, 99],
+    });
+    expect(result).toEqual({ entries: [4, 5], gatePass: false });
+  });
+
+  it("mentions changed while the gate does not hold: no entry's priority moves", async () => {
+    await entry(4, "open");
+    const accepted = await decided("accepted");
+    await pass({ prior: [], entries: [linked(4, "open")], mentions: [4] });
+    const result = await pass({ prior: [accepted], entries: [], mentions: [] });
+    expect(result).toEqual({ entries: [], gatePass: false });
+  });
+
+  it("an entry newly mentioned that changed after the pass read it: the pull request's pass again", async () => {
+    await entry(4, "escalated");
+    const pending = await decided("pending");
+    await pass({ prior: [], entries: [], mentions: [] });
+    // The pass read the entry open; it is escalated by now.
+    const result = await pass({ prior: [pending], entries: [linked(4, "open")], mentions: [4] });
+    expect(result).toEqual({ entries: [4], gatePass: true });
+    const jobs = await store.listJobs({ kind: JOB_KINDS.pullRequest });
+    expect(jobs.map((j) => pullRequestJobSchema.parse(j.payload).number)).toEqual([PULL]);
+  });
+
+  it("nothing links the pull request: no read beyond the mentions, nothing queued", async () => {
+    await entry(4, "open");
+    await decided("pending");
+    expect(await pass({ prior: [], entries: [], mentions: [] })).toEqual({
+      entries: [],
+      gatePass: false,
+    });
+    expect(await store.listJobs({})).toEqual([]);
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * A gate pass keeps the priority of the handoff entries linked to its pull request current
+ * (docs/entries.md, "Priority"). An entry is `agate:blocking` while a linked pull request is open
+ * and held by the gate (checks/entries/priority.ts); a pass can change that two ways, and queues
+ * an entry's pass only for what it changed:
+ *
+ * - the gate's hold on the pull request began or ended (its stored decisions say so): every
+ *   unresolved entry linked to it now or before this pass;
+ * - its description's mentions changed while the gate holds it: the entries mentioned only before
+ *   or only now (an entry whose form names the pull request is linked either way).
+ *
+ * The entry's pass derives the label again from the store (entry_mentions and the records), so
+ * any replica's pass agrees; a pass that finds nothing changed writes nothing.
+ */
+import { gateHolds } from "../../checks/entries/priority.js";
+import type { GateFacts } from "../../schemas/gate.js";
+import type { HandoffEntry } from "../../schemas/handoff-entry.js";
+import { JOB_KINDS, type JobPayloadInput, pullRequestKey } from "../../schemas/jobs.js";
+import type { NewJob } from "../../schemas/store.js";
+import { entryJob } from "../entries/route.js";
+import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
+import type { EntryStore } from "../store/ports/entry-store.js";
+import type { JobQueue } from "../store/ports/job-queue.js";
+import type { RecordStore } from "../store/ports/record-store.js";
+
+export type EntryPriorityStore = EntryMentionStore &
+  Pick<EntryStore, "listEntries"> &
+  Pick<RecordStore, "listRecords"> &
+  Pick<JobQueue, "enqueue">;
+
+const sameSet = (a: readonly number[], b: readonly number[]) =>
+  a.length === new Set(b).size && a.every((n) => b.includes(n));
+
+/**
+ * Stores what the description mentions now and returns what it mentioned at the pull request's
+ * previous pass. A pass whose description says what the last one did writes nothing.
+ */
+export async function recordEntryMentions(
+  store: EntryMentionStore,
+  pr: { repository: string; number: number },
+  mentions: readonly number[],
+): Promise<number[]> {
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const before = await store.listEntryMentions(key);
+  if (sameSet(before, mentions)) return before;
+  return store.replaceEntryMentions({ ...key, issues: mentions });
+}
+
+/**
+ * After the pass stored what it decided: the entry passes its change calls for, and, when the
+ * description newly mentions an entry that changed after this pass read it, this pull request's
+ * pass again (the entry's own pass may have looked for mentioning pull requests before this pass
+ * stored its mentions, and so not have queued it). Returns what it queued, for the log.
+ */
+export async function queueEntryPriorityPasses(
+  store: EntryPriorityStore,
+  options: {
+    facts: GateFacts;
+    installation: number;
+    mentionedBefore: readonly number[];
+    mentionedNow: readonly number[];
+  },
+): Promise<{ entries: number[]; gatePass: boolean }> {
+  const { facts, mentionedBefore, mentionedNow } = options;
+  const pr = facts.pull_request;
+  const linked = (facts.entries ?? []).map((e) => e.issue_number);
+  const mentionsChanged = !sameSet(mentionedBefore, mentionedNow);
+  const none = { entries: [], gatePass: false };
+  // Nothing links it, and nothing did: no entry's priority can depend on this pull request.
+  if (linked.length === 0 && mentionedBefore.length === 0 && mentionedNow.length === 0) return none;
+  const holdsBefore = gateHolds(facts.prior_records);
+  const records = await store.listRecords({ repository: pr.repository, pullNumber: pr.number });
+  const holdsAfter = gateHolds(records.map((r) => ({ state: r.decision.state, stale: r.stale })));
+  if (!mentionsChanged && holdsBefore === holdsAfter) return none;
+
+  const entries = await store.listEntries({ repository: pr.repository });
+  const named = (e: HandoffEntry) => e.fields.blocking_pull === pr.number;
+  const now = (e: HandoffEntry) => mentionedNow.includes(e.issue_number);
+  const before = (e: HandoffEntry) => mentionedBefore.includes(e.issue_number);
+  const due = entries.filter((e) => {
+    if (e.state === "resolved") return false;
+    if (holdsBefore !== holdsAfter) return named(e) || now(e) || before(e);
+    return holdsAfter && !named(e) && now(e) !== before(e);
+  });
+  const target = {
+    repository: pr.repository,
+    installation: options.installation,
+    trigger: {
+      event: "gate.decision",
+      action: `#${pr.number} ${holdsAfter ? "holds" : "does not hold"}`,
+      delivery_id: null,
+    },
+  };
+  for (const e of due) await store.enqueue(entryJob(target, e.issue_number));
+
+  const decidedOn = new Map((facts.entries ?? []).map((e) => [e.issue_number, e.state]));
+  const changedSince =
+    mentionsChanged &&
+    entries.some((e) => now(e) && !before(e) && decidedOn.get(e.issue_number) !== e.state);
+  if (changedSince) await store.enqueue(pullRequestPassAgain(pr.repository, pr.number, options));
+  return { entries: due.map((e) => e.issue_number), gatePass: changedSince };
+}
+
+function pullRequestPassAgain(
+  repository: string,
+  number: number,
+  options: { installation: number },
+): NewJob {
+  const payload: JobPayloadInput<"gate.pull_request"> = {
+    repository,
+    installation: options.installation,
+    number,
+    trigger: { event: "entries.mention", action: "changed while read", delivery_id: null },
+  };
+  return {
+    kind: JOB_KINDS.pullRequest,
+    payload: payload as NewJob["payload"],
+    concurrency_key: pullRequestKey(repository, number),
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * Derived priority (issue 13, item 5): an entry is `agate:blocking` while an agent waits on it,
+ * that is while a linked pull request (named by the entry's form, or mentioning the entry in its
+ * own description) is open and held by the gate by agate's stored decisions; `agate:background`
+ * otherwise. Against the simulator, with the App's own route and handlers: every change reaches
+ * the entry's label through the jobs the gate pass and the entry pass queue, nothing else.
+ */
+import { describe, expect, it } from "vitest";
+import { tokenClient } from "../github/index.js";
+import { ENTRY_FORM, useEntriesHarness } from "../support/entries-harness.js";
+
+const h = useEntriesHarness();
+
+const CONFIG = `version: 1
+commands:
+  - name: test
+    run: "true"
+escalation:
+  maintainers: [octocat]
+`;
+
+const labels = (repo: string, n: number) => [...h.issue(repo, n).labels].sort();
+const priority = (repo: string, n: number) =>
+  labels(repo, n).filter((l) => l === "agate:blocking" || l === "agate:background");
+
+function agateCheck(repo: string, head: string) {
+  const run = h.sim
+    .checkRuns({ repo })
+    .filter((r) => r.name === "agate" && r.headSha === head)
+    .at(-1);
+  if (!run) throw new Error(`no agate check on ${head}`);
+  return run;
+}
+
+/** A pull request on an agent's branch (gated by the default `gate`), in a new repository unless `existing`. */
+async function gatedPullRequest(repo: string, body?: string, existing = false) {
+  if (!existing) await h.repo(repo, CONFIG);
+  await h.sim.pushCommit({ repo, branch: "codex/x", files: { "a.txt": "a\n" } });
+  const pull = await h.sim.openPullRequest({
+    repo,
+    head: "codex/x",
+    title: "Half",
+    user: "agent-a",
+    ...(body === undefined ? {} : { body }),
+  });
+  await h.work();
+  return pull.number;
+}
+
+const head = (repo: string) => {
+  const sha = h.sim.branchSha({ repo, branch: "codex/x" });
+  if (!sha) throw new Error("no head");
+  return sha;
+};
+
+/** The pull request's description changed by its author, as through the API. */
+async function editBody(repo: string, number: number, body: string) {
+  const writer = tokenClient(h.sim, h.sim.createToken({ permissions: { pull_requests: "write" } }));
+  await writer.rest.pulls.update({ owner: h.sim.owner, repo, pull_number: number, body });
+  await h.work();
+}
+
+describe("an entry's priority follows the gate of the pull requests linked to it", () => {
+  it("named by the entry: blocking while its gate holds it, background once accepted, blocking again after a push", async () => {
+    const pull = await gatedPullRequest("pr1");
+    const n = await h.openEntry("pr1", ENTRY_FORM({ pull: `#${pull}` }));
+    expect(agateCheck("pr1", head("pr1")).status).toBe("in_progress");
+    expect(labels("pr1", n)).toEqual(["agate:blocking", "agate:open"]);
+
+    // A maintainer accepts the exact head: nobody waits on an accepted pull request.
+    h.sim.setPermission({ repo: "pr1", user: "lead", permission: "write" });
+    await h.comment("pr1", pull, `/agate accept ${head("pr1")} checked by hand`, "lead");
+    expect(agateCheck("pr1", head("pr1")).conclusion).toBe("success");
+    expect(labels("pr1", n)).toEqual(["agate:background", "agate:open"]);
+
+    // A push voids the acceptance: the gate holds the new head, and the entry blocks again.
+    await h.sim.pushCommit({ repo: "pr1", branch: "codex/x", files: { "b.txt": "b\n" } });
+    await h.work();
+    expect(agateCheck("pr1", head("pr1")).status).toBe("in_progress");
+    expect(labels("pr1", n)).toEqual(["agate:blocking", "agate:open"]);
+  });
+
+  it("a pull request the gate does not hold (not gated) leaves the entry in the background", async () => {
+    await h.repo("pr2", `${CONFIG}gate:\n  all: false\n`);
+    // Not an agent's branch, author or label: this config's gate selects none of it.
+    await h.sim.pushCommit({ repo: "pr2", branch: "people/x", files: { "a.txt": "a\n" } });
+    const pull = await h.sim.openPullRequest({
+      repo: "pr2",
+      head: "people/x",
+      title: "A person's",
+      user: "someone",
+    });
+    await h.work();
+    const records = await h.store.listRecords({
+      repository: `${h.sim.owner}/pr2`,
+      pullNumber: pull.number,
+    });
+    expect(records.at(-1)?.decision.state).toBe("not_gated");
+    const n = await h.openEntry("pr2", ENTRY_FORM({ pull: `#${pull.number}` }));
+    expect(labels("pr2", n)).toEqual(["agate:background", "agate:open"]);
+  });
+
+  it("mentioned in a pull request's description: the entry blocks, the check shows it, its escalation escalates the pull request; the mention dropped, it is background again", async () => {
+    await h.repo("pr3", CONFIG);
+    const n = await h.openEntry("pr3", ENTRY_FORM({}));
+    expect(priority("pr3", n)).toEqual(["agate:background"]);
+    const other = await h.openEntry("pr3", ENTRY_FORM({ question: "Which region?" }));
+
+    // Another repository's reference and one in code are no links.
+    const pull = await gatedPullRequest(
+      "pr3",
+      `Part one. Not this: elsewhere/repo#${n}, nor \`#${other}\`.`,
+      true,
+    );
+    expect(priority("pr3", n)).toEqual(["agate:background"]);
+    expect(priority("pr3", other)).toEqual(["agate:background"]);
+    expect(agateCheck("pr3", head("pr3")).output.summary).not.toContain("Handoff entries");
+
+    await editBody("pr3", pull, `Part one. Waits on ${h.sim.owner}/pr3#${n} (see #${n}).`);
+    expect(priority("pr3", n)).toEqual(["agate:blocking"]);
+    expect(priority("pr3", other)).toEqual(["agate:background"]);
+    let check = agateCheck("pr3", head("pr3"));
+    expect(check.status).toBe("in_progress");
+    expect(check.output.summary).toContain(`| handoff entry #${n} | open |`);
+    expect(check.output.summary).toMatch(
+      /\| handoff entries \| ⏳ waiting \| waiting for the answer/,
+    );
+
+    // The entry's escalation reaches the pull request that mentions it, with no event on it.
+    await h.comment("pr3", n, "/escalate money buy the 50 EUR plan?", "agent-a");
+    check = agateCheck("pr3", head("pr3"));
+    expect([check.status, check.conclusion]).toEqual(["completed", "action_required"]);
+    expect(check.output.title).toContain(
+      `handoff entry #${n} needs a maintainer's decision on money`,
+    );
+    expect(h.sim.labelsOf({ repo: "pr3", number: pull })).toContain("agate:escalated");
+    expect(priority("pr3", n)).toEqual(["agate:blocking"]);
+
+    // The mention dropped: nothing links the entry, and the pull request is no longer held by it.
+    await editBody("pr3", pull, "Part one.");
+    expect(priority("pr3", n)).toEqual(["agate:background"]);
+    check = agateCheck("pr3", head("pr3"));
+    expect([check.status, check.conclusion]).toEqual(["in_progress", null]);
+    expect(check.output.summary).not.toContain("Handoff entries");
+    expect(h.sim.labelsOf({ repo: "pr3", number: pull })).toEqual(["agate:pending"]);
+  });
+
+  it("an issue that becomes an entry after a pull request mentions it is linked by that mention; the pull request closed and reopened takes the entry with it", async () => {
+    await h.repo("pr4", CONFIG);
+    // Issues and pull requests share numbers: after this issue, the pull request takes the next
+    // number and the entry opened after it the one after that, which the description names first.
+    const first = await h.openEntry("pr4", ENTRY_FORM({}));
+    const pull = await gatedPullRequest("pr4", `Waits on #${first + 2}.`, true);
+    expect(pull).toBe(first + 1);
+    const n = await h.openEntry("pr4", ENTRY_FORM({ question: "Which bucket?" }));
+    expect(n).toBe(first + 2);
+    expect(priority("pr4", n)).toEqual(["agate:blocking"]);
+    expect(priority("pr4", first)).toEqual(["agate:background"]);
+    // The entry's opening queued the pass of the pull request that mentions it.
+    expect(agateCheck("pr4", head("pr4")).output.summary).toContain(
+      `| handoff entry #${n} | open |`,
+    );
+
+    await h.sim.setPullRequestState({ repo: "pr4", number: pull, state: "closed" });
+    await h.work();
+    expect(priority("pr4", n)).toEqual(["agate:background"]);
+    await h.sim.setPullRequestState({ repo: "pr4", number: pull, state: "open" });
+    await h.work();
+    expect(priority("pr4", n)).toEqual(["agate:blocking"]);
+  });
+
+  it("an agent cannot set priority by hand: a removed agate:blocking is put back, naming the rule", async () => {
+    const pull = await gatedPullRequest("pr5");
+    const n = await h.openEntry("pr5", ENTRY_FORM({ pull: `#${pull}` }));
+    expect(priority("pr5", n)).toEqual(["agate:blocking"]);
+    await h.sim.removeLabel({ repo: "pr5", number: n, label: "agate:blocking", user: "agent-a" });
+    await h.sim.addLabels({
+      repo: "pr5",
+      number: n,
+      labels: ["agate:background"],
+      user: "agent-a",
+    });
+    await h.work();
+    expect(priority("pr5", n)).toEqual(["agate:blocking"]);
+    const last = h.agateComments("pr5", n).at(-1)?.body ?? "";
+    expect(last).toContain("Priority is derived");
+  });
+});
