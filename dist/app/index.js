@@ -895,7 +895,7 @@ var gateFactsSchema = z10.strictObject({
   handoff: handoffFactsSchema.nullable(),
   reviews: z10.array(reviewVerdictFactSchema),
   evaluation: evaluationFactSchema,
-  /** Handoff entries that name this pull request (absent in decisions made before agate read them). */
+  /** Handoff entries linked to this pull request: named by their form or mentioned in its description (absent in decisions made before agate read them). */
   entries: z10.array(linkedEntryFactSchema).optional(),
   /** The evidence run's agent-trace reports; null or absent: the run uploaded none. */
   trace: traceFactSchema.nullable().optional(),
@@ -2763,7 +2763,7 @@ function commandForLabel(label) {
     case "agate:escalated":
       return "An entry reaches a maintainer with `/escalate <money|external|irreversible|credentials|scope> <why>`.";
     default:
-      return "Priority is derived, never set: an entry is `agate:blocking` while the pull request it names (Blocking pull request) is open.";
+      return "Priority is derived, never set: an entry is `agate:blocking` while a pull request linked to it (the one its form names as Blocking pull request, or one whose description mentions it) is open and held by agate's gate (gated, its head not accepted).";
   }
 }
 
@@ -2831,6 +2831,18 @@ function renderReplyMarker(marker) {
 }
 var markerPrefix = (version) => `<!-- agate:entry-event v=${version} `;
 
+// checks/entries/priority.ts
+function gateHolds(decisions) {
+  const newest = decisions.at(-1);
+  if (!newest) return false;
+  const current = decisions.findLast((d) => d.stale === null || d.stale === void 0);
+  if (!current) return newest.state !== "not_gated";
+  return current.state !== "accepted" && current.state !== "not_gated";
+}
+function holdingPulls(pulls) {
+  return [...new Set(pulls.filter((p) => gateHolds(p.decisions)).map((p) => p.number))];
+}
+
 // app/dashboard/queue.ts
 function dashboardJob(repository2, installation2, trigger) {
   const payload = { repository: repository2, installation: installation2, trigger };
@@ -2848,27 +2860,27 @@ async function queueDashboardRefresh(queue, repository2, installation2, trigger)
 }
 
 // app/gate/entry-link.ts
-function linkedPullRequestJobs(before, after, installation2) {
-  const number = after.fields.blocking_pull;
-  if (number === null) return [];
+function linkedPullRequestJobs(before, after, installation2, mentioning = []) {
   if (before !== null && before.state === after.state) return [];
-  const payload = {
-    repository: after.repository,
-    installation: installation2,
-    number,
-    trigger: {
-      event: "entries.entry",
-      action: `${before?.state ?? "new"}\u2192${after.state} (#${after.issue_number})`,
-      delivery_id: null
-    }
-  };
-  return [
-    {
+  const named2 = after.fields.blocking_pull;
+  const numbers = [.../* @__PURE__ */ new Set([...named2 === null ? [] : [named2], ...mentioning])];
+  return numbers.map((number) => {
+    const payload = {
+      repository: after.repository,
+      installation: installation2,
+      number,
+      trigger: {
+        event: "entries.entry",
+        action: `${before?.state ?? "new"}\u2192${after.state} (#${after.issue_number})`,
+        delivery_id: null
+      }
+    };
+    return {
       kind: JOB_KINDS.pullRequest,
       payload,
       concurrency_key: pullRequestKey(after.repository, number)
-    }
-  ];
+    };
+  });
 }
 
 // checks/config/parse-config.ts
@@ -3552,6 +3564,7 @@ async function runEntryJob(job2, deps) {
   const save = async (current, step2) => {
     const moved = step2.entry.deadline?.at !== current.deadline?.at;
     const listed = step2.entry.state !== current.state && (isListedEntryState(step2.entry.state) || isListedEntryState(current.state));
+    const mentioning = await store.listMentioningPullRequests(key);
     const next = await store.updateEntry({
       expectedVersion: current.version,
       entry: step2.entry,
@@ -3559,9 +3572,10 @@ async function runEntryJob(job2, deps) {
       jobs: [
         ...moved ? deadlineJobs(step2.entry, job2.installation) : [],
         ...listed ? [dashboardJob(job2.repository, job2.installation, job2.trigger)] : [],
-        ...linkedPullRequestJobs(current, step2.entry, job2.installation)
+        ...linkedPullRequestJobs(current, step2.entry, job2.installation, mentioning)
       ]
     });
+    await mentionedMeanwhile(store, current, step2.entry, job2.installation, mentioning);
     notes.push(`${step2.event.kind}${step2.entry.state !== current.state ? ` \u2192 ${next.state}` : ""}`);
     return next;
   };
@@ -3591,13 +3605,17 @@ async function runEntryJob(job2, deps) {
       at: deps.now(),
       rules: await rules()
     });
+    const mentioning = await store.listMentioningPullRequests(key);
     const created = await store.createEntry({
       ...step2,
       jobs: [
         ...deadlineJobs(step2.entry, job2.installation),
-        ...linkedPullRequestJobs(null, step2.entry, job2.installation)
+        ...linkedPullRequestJobs(null, step2.entry, job2.installation, mentioning)
       ]
     });
+    if (created.created) {
+      await mentionedMeanwhile(store, null, step2.entry, job2.installation, mentioning);
+    }
     entry = created.entry;
     if (created.created) notes.push("opened");
     justOpened = created.created;
@@ -3677,8 +3695,7 @@ ${marker}`);
     }
     await github.comment(issue.number, text);
   };
-  const pull = entry.fields.blocking_pull;
-  const waiting = pull !== null && entry.state !== "resolved" && await github.isPullRequestOpen(pull);
+  const waiting = await agentWaits(deps, entry);
   const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting));
   if (plan.add.length > 0) {
     const labels = await github.addLabels(issue.number, plan.add);
@@ -3720,6 +3737,46 @@ ${marker}`);
   }
   return `labels +${plan.add.length} -${plan.remove.length}${moved}`;
 }
+async function agentWaits(deps, entry) {
+  if (entry.state === "resolved") return false;
+  const { repository: repository2 } = entry;
+  const named2 = entry.fields.blocking_pull;
+  const mentioning = await deps.store.listMentioningPullRequests({
+    repository: repository2,
+    issueNumber: entry.issue_number
+  });
+  const numbers = [.../* @__PURE__ */ new Set([...named2 === null ? [] : [named2], ...mentioning])];
+  const pulls = await Promise.all(
+    numbers.map(async (number) => ({
+      number,
+      decisions: (await deps.store.listRecords({ repository: repository2, pullNumber: number })).map((r) => ({
+        state: r.decision.state,
+        stale: r.stale
+      }))
+    }))
+  );
+  for (const number of holdingPulls(pulls)) {
+    if (await deps.github.isPullRequestOpen(number)) return true;
+  }
+  return false;
+}
+async function mentionedMeanwhile(store, before, after, installation2, mentioning) {
+  if (before !== null && before.state === after.state) return;
+  const now = await store.listMentioningPullRequests({
+    repository: after.repository,
+    issueNumber: after.issue_number
+  });
+  const late = now.filter((n) => !mentioning.includes(n) && n !== after.fields.blocking_pull);
+  if (late.length === 0) return;
+  for (const job2 of linkedPullRequestJobs(
+    before,
+    { ...after, fields: { ...after.fields, blocking_pull: null } },
+    installation2,
+    late
+  )) {
+    await store.enqueue(job2);
+  }
+}
 function callsOf(github) {
   const calls = github.totalCalls;
   return calls === void 0 ? "calls not counted" : `${calls} GitHub calls`;
@@ -3743,8 +3800,12 @@ function handleEntryDeadlineJob(job2, deps) {
 
 // app/entries/pull-request-entries.ts
 async function runPullRequestEntriesJob(job2, deps) {
+  const mentioned = await deps.store.listEntryMentions({
+    repository: job2.repository,
+    pullNumber: job2.number
+  });
   const entries = (await deps.store.listEntries({ repository: job2.repository })).filter(
-    (entry) => entry.fields.blocking_pull === job2.number && entry.state !== "resolved"
+    (entry) => (entry.fields.blocking_pull === job2.number || mentioned.includes(entry.issue_number)) && entry.state !== "resolved"
   );
   for (const entry of entries) await deps.store.enqueue(entryJob(job2, entry.issue_number));
   const records = await deps.store.listRecords({
@@ -3756,7 +3817,7 @@ async function runPullRequestEntriesJob(job2, deps) {
     await queueDashboardRefresh(deps.store, job2.repository, job2.installation, job2.trigger);
   }
   const which = entries.map((entry) => `#${entry.issue_number}`).join(", ");
-  return `${job2.repository}#${job2.number} ${job2.trigger.event}.${job2.trigger.action ?? ""}: ${entries.length} entries name it${which ? ` (${which}), passes queued` : ""}${listed ? "; dashboard refresh queued" : ""}`;
+  return `${job2.repository}#${job2.number} ${job2.trigger.event}.${job2.trigger.action ?? ""}: ${entries.length} entries linked${which ? ` (${which}), passes queued` : ""}${listed ? "; dashboard refresh queued" : ""}`;
 }
 
 // app/runtime/keep-trying.ts
@@ -4795,6 +4856,11 @@ var pullRequestSightingSchema = z18.strictObject({
   digest: sha256HexSchema,
   observed_at: isoDateTimeSchema
 });
+var entryMentionsInputSchema = z18.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  issues: z18.array(positiveIntSchema.max(2147483647)).max(1e3)
+});
 var agateCheckRunSchema = z18.strictObject({
   id: positiveIntSchema,
   status: z18.string(),
@@ -5285,6 +5351,20 @@ var POSTGRES_MIGRATIONS = [
       CREATE UNIQUE INDEX jobs_dedupe ON jobs (dedupe_key)
         WHERE dedupe_key IS NOT NULL
           AND (status = 'queued' OR (status = 'running' AND dedupe_until = 'finished'));
+    `
+  },
+  {
+    version: 8,
+    name: "entry mentions in pull request descriptions",
+    up: `
+      -- Replaced whole per pull request by each of its gate passes: mutable on purpose.
+      CREATE TABLE entry_mentions (
+        repository text NOT NULL,
+        pull_number integer NOT NULL CHECK (pull_number > 0),
+        issue_number integer NOT NULL CHECK (issue_number > 0),
+        PRIMARY KEY (repository, pull_number, issue_number)
+      );
+      CREATE INDEX entry_mentions_by_issue ON entry_mentions (repository, issue_number, pull_number);
     `
   }
 ];
@@ -6253,6 +6333,47 @@ var PostgresStore = class _PostgresStore {
       (row) => this.#entryFromRow(row, `${String(row.repository)}#${String(row.issue_number)}`)
     );
   }
+  async replaceEntryMentions(input) {
+    const { repository: repository2, pull_number, issues } = parseInput(
+      entryMentionsInputSchema,
+      { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
+      "entry mentions"
+    );
+    return this.#tx(async (client) => {
+      const before = await this.#rows(
+        `DELETE FROM entry_mentions WHERE repository = $1 AND pull_number = $2
+         RETURNING issue_number`,
+        [repository2, pull_number],
+        client
+      );
+      if (issues.length > 0) {
+        await this.#query(
+          `INSERT INTO entry_mentions (repository, pull_number, issue_number)
+           SELECT $1, $2, issue FROM unnest($3::integer[]) AS issue
+           ON CONFLICT DO NOTHING`,
+          [repository2, pull_number, issues],
+          client
+        );
+      }
+      return before.map((row) => Number(row.issue_number)).sort((a, b) => a - b);
+    });
+  }
+  async listEntryMentions(query) {
+    const rows = await this.#rows(
+      `SELECT issue_number FROM entry_mentions WHERE repository = $1 AND pull_number = $2
+       ORDER BY issue_number`,
+      [query.repository, query.pullNumber]
+    );
+    return rows.map((row) => Number(row.issue_number));
+  }
+  async listMentioningPullRequests(query) {
+    const rows = await this.#rows(
+      `SELECT pull_number FROM entry_mentions WHERE repository = $1 AND issue_number = $2
+       ORDER BY pull_number`,
+      [query.repository, query.issueNumber]
+    );
+    return rows.map((row) => Number(row.pull_number));
+  }
   async close() {
     if (this.#closed) return;
     this.#closed = true;
@@ -6643,6 +6764,22 @@ var MIGRATIONS = [
       CREATE UNIQUE INDEX jobs_dedupe ON jobs (dedupe_key)
         WHERE dedupe_key IS NOT NULL
           AND (status = 'queued' OR (status = 'running' AND dedupe_until = 'finished'));
+    `
+  },
+  {
+    version: 8,
+    name: "entry mentions in pull request descriptions",
+    up: `
+      -- Which issues each pull request's description mentions (#12, its URL), as the newest gate
+      -- pass of that pull request read it: replaced whole by each pass, so mutable on purpose.
+      -- The entry's pass looks it up the other way round: which pull requests mention an issue.
+      CREATE TABLE entry_mentions (
+        repository TEXT NOT NULL,
+        pull_number INTEGER NOT NULL CHECK (pull_number > 0),
+        issue_number INTEGER NOT NULL CHECK (issue_number > 0),
+        PRIMARY KEY (repository, pull_number, issue_number)
+      ) STRICT;
+      CREATE INDEX entry_mentions_by_issue ON entry_mentions (repository, issue_number, pull_number);
     `
   }
 ];
@@ -7587,6 +7724,41 @@ var SqliteStore = class _SqliteStore {
     return rows.map(
       (row) => this.#entryFromRow(row, `${String(row.repository)}#${String(row.issue_number)}`)
     );
+  }
+  async replaceEntryMentions(input) {
+    const { repository: repository2, pull_number, issues } = parseInput(
+      entryMentionsInputSchema,
+      { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
+      "entry mentions"
+    );
+    return this.#write(() => {
+      const before = this.#sql(
+        `SELECT issue_number FROM entry_mentions WHERE repository = ? AND pull_number = ?
+         ORDER BY issue_number`
+      ).all(repository2, pull_number).map((row) => Number(row.issue_number));
+      this.#sql("DELETE FROM entry_mentions WHERE repository = ? AND pull_number = ?").run(
+        repository2,
+        pull_number
+      );
+      const insert = this.#sql(
+        `INSERT INTO entry_mentions (repository, pull_number, issue_number) VALUES (?, ?, ?)
+         ON CONFLICT DO NOTHING`
+      );
+      for (const issue of issues) insert.run(repository2, pull_number, issue);
+      return before;
+    });
+  }
+  async listEntryMentions(query) {
+    return this.#sql(
+      `SELECT issue_number FROM entry_mentions WHERE repository = ? AND pull_number = ?
+       ORDER BY issue_number`
+    ).all(query.repository, query.pullNumber).map((row) => Number(row.issue_number));
+  }
+  async listMentioningPullRequests(query) {
+    return this.#sql(
+      `SELECT pull_number FROM entry_mentions WHERE repository = ? AND issue_number = ?
+       ORDER BY pull_number`
+    ).all(query.repository, query.issueNumber).map((row) => Number(row.pull_number));
   }
   async close() {
     if (this.#db.open) this.#commitGroup();
@@ -8866,6 +9038,67 @@ var commandPassed = (command) => outcomePassed(command);
 var failedCommands = (record) => record.commands.filter((command) => !commandPassed(command)).map((command) => command.name);
 var recordPassed = (record) => record.commands.every(commandPassed);
 
+// checks/entries/mentions.ts
+var MAX_ENTRY_MENTIONS = 50;
+var MAX_ISSUE_NUMBER = 2147483647;
+function withoutCode(text) {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const kept = [];
+  let fence = null;
+  for (const line of lines) {
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+      if (close?.[1]?.[0] === fence.char && (close[1]?.length ?? 0) >= fence.length) fence = null;
+      kept.push("");
+      continue;
+    }
+    if (open?.[1]) {
+      fence = { char: open[1][0], length: open[1].length };
+      kept.push("");
+      continue;
+    }
+    kept.push(line);
+  }
+  return kept.join("\n").replace(/<!--[\s\S]*?(?:-->|$)/g, " ").replace(/(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, " ");
+}
+var SAME_REPO_NAME = /[A-Za-z0-9_.-]+/.source;
+function entryMentions(body, repository2) {
+  if (!body) return [];
+  const text = withoutCode(body);
+  const self = repository2.toLowerCase();
+  const found = [];
+  const add = (at2, digits) => {
+    const number = Number(digits);
+    if (Number.isSafeInteger(number) && number > 0 && number <= MAX_ISSUE_NUMBER) {
+      found.push({ at: at2, number });
+    }
+  };
+  const url = new RegExp(
+    `https?://[^\\s/<>()]+/(${SAME_REPO_NAME}/${SAME_REPO_NAME})/issues/(\\d+)(?![\\w/])`,
+    "g"
+  );
+  for (const m of text.matchAll(url)) {
+    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
+  }
+  const rest = text.replace(/https?:\/\/[^\s<>()]+/g, (u) => " ".repeat(u.length));
+  const qualified = new RegExp(
+    `(?<![\\w/.#-])(${SAME_REPO_NAME}/${SAME_REPO_NAME})#(\\d+)(?![\\w])`,
+    "g"
+  );
+  for (const m of rest.matchAll(qualified)) {
+    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
+  }
+  for (const m of rest.matchAll(/(?<![\w/.#&-])#(\d+)(?![\w])/g)) add(m.index, m[1]);
+  const numbers = [];
+  for (const { number } of found.sort((a, b) => a.at - b.at)) {
+    if (numbers.includes(number)) continue;
+    numbers.push(number);
+    if (numbers.length === MAX_ENTRY_MENTIONS) break;
+  }
+  return numbers;
+}
+
 // checks/gate/listing.ts
 var COMPARE_FILES_LIMIT = 300;
 var PULL_FILES_LIMIT = 3e3;
@@ -9756,7 +9989,8 @@ async function gatherAt(deps, view, config, comparison, options) {
   const observations = {
     merge_commit: detail.merge_commit_sha ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha } : null,
     head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
-    sighting: { updated_at: detail.updated_at, digest: viewDigest(view) }
+    sighting: { updated_at: detail.updated_at, digest: viewDigest(view) },
+    entry_mentions: entryMentions(detail.body, pr.repository)
   };
   const merge_commits = detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha) ? [...mergeCommits, detail.merge_commit_sha] : mergeCommits;
   const changed = await changedFilesAt(github, pr, detail, comparison);
@@ -9790,7 +10024,7 @@ async function gatherAt(deps, view, config, comparison, options) {
     handoff: null,
     reviews: [],
     evaluation: { status: "not_asked" },
-    entries: linkedEntries(entries, pr.number),
+    entries: linkedEntries(entries, pr.number, observations.entry_mentions),
     trace: null,
     setup: null
   };
@@ -9849,8 +10083,8 @@ async function gatherAt(deps, view, config, comparison, options) {
   }
   return { facts, observations, evaluatorDue, headSeen };
 }
-function linkedEntries(entries, number) {
-  return entries.filter((e) => e.fields.blocking_pull === number).map((e) => ({
+function linkedEntries(entries, number, mentions = []) {
+  return entries.filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number)).map((e) => ({
     issue_number: e.issue_number,
     state: e.state,
     author: e.author,
@@ -11270,7 +11504,7 @@ function entriesSection(entries) {
   const lines = [
     "### Handoff entries",
     "",
-    "Entries whose form names this pull request as the one waiting on them. An entry only holds a pull request back: open or claimed waits for its answer, blocked parks it, escalated needs a maintainer; resolved releases it.",
+    "Entries whose form names this pull request as the one waiting on them, or that its description mentions. An entry only holds a pull request back: open or claimed waits for its answer, blocked parks it, escalated needs a maintainer; resolved releases it.",
     "",
     "| entry | state | since | question |",
     "| --- | --- | --- | --- |",
@@ -11994,6 +12228,65 @@ async function runOverrideJob(job2, deps) {
 
 // app/gate/apply.ts
 import { createHash as createHash5 } from "node:crypto";
+
+// app/gate/entry-priority.ts
+var sameSet = (a, b) => a.length === new Set(b).size && a.every((n) => b.includes(n));
+async function recordEntryMentions(store, pr, mentions) {
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const before = await store.listEntryMentions(key);
+  if (sameSet(before, mentions)) return before;
+  return store.replaceEntryMentions({ ...key, issues: mentions });
+}
+async function queueEntryPriorityPasses(store, options) {
+  const { facts, mentionedBefore, mentionedNow } = options;
+  const pr = facts.pull_request;
+  const linked = (facts.entries ?? []).map((e) => e.issue_number);
+  const mentionsChanged = !sameSet(mentionedBefore, mentionedNow);
+  const none = { entries: [], gatePass: false };
+  if (linked.length === 0 && mentionedBefore.length === 0 && mentionedNow.length === 0) return none;
+  const holdsBefore = gateHolds(facts.prior_records);
+  const records = await store.listRecords({ repository: pr.repository, pullNumber: pr.number });
+  const holdsAfter = gateHolds(records.map((r) => ({ state: r.decision.state, stale: r.stale })));
+  if (!mentionsChanged && holdsBefore === holdsAfter) return none;
+  const entries = await store.listEntries({ repository: pr.repository });
+  const named2 = (e) => e.fields.blocking_pull === pr.number;
+  const now = (e) => mentionedNow.includes(e.issue_number);
+  const before = (e) => mentionedBefore.includes(e.issue_number);
+  const due = entries.filter((e) => {
+    if (e.state === "resolved") return false;
+    if (holdsBefore !== holdsAfter) return named2(e) || now(e) || before(e);
+    return holdsAfter && !named2(e) && now(e) !== before(e);
+  });
+  const target2 = {
+    repository: pr.repository,
+    installation: options.installation,
+    trigger: {
+      event: "gate.decision",
+      action: `#${pr.number} ${holdsAfter ? "holds" : "does not hold"}`,
+      delivery_id: null
+    }
+  };
+  for (const e of due) await store.enqueue(entryJob(target2, e.issue_number));
+  const decidedOn = new Map((facts.entries ?? []).map((e) => [e.issue_number, e.state]));
+  const changedSince = mentionsChanged && entries.some((e) => now(e) && !before(e) && decidedOn.get(e.issue_number) !== e.state);
+  if (changedSince) await store.enqueue(pullRequestPassAgain(pr.repository, pr.number, options));
+  return { entries: due.map((e) => e.issue_number), gatePass: changedSince };
+}
+function pullRequestPassAgain(repository2, number, options) {
+  const payload = {
+    repository: repository2,
+    installation: options.installation,
+    number,
+    trigger: { event: "entries.mention", action: "changed while read", delivery_id: null }
+  };
+  return {
+    kind: JOB_KINDS.pullRequest,
+    payload,
+    concurrency_key: pullRequestKey(repository2, number)
+  };
+}
+
+// app/gate/apply.ts
 async function applyGatePlan(options) {
   const { github, store, facts, decision, plan, now } = options;
   const pr = facts.pull_request;
@@ -12025,6 +12318,7 @@ async function applyGatePlan(options) {
     ...options.observations.sighting,
     observed_at: at2
   });
+  const mentionedBefore = await recordEntryMentions(store, pr, options.observations.entry_mentions);
   if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
   for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
   if (plan.labels.add.length > 0) {
@@ -12056,6 +12350,12 @@ async function applyGatePlan(options) {
       });
     }
   }
+  await queueEntryPriorityPasses(store, {
+    facts,
+    installation: options.installation,
+    mentionedBefore,
+    mentionedNow: options.observations.entry_mentions
+  });
   if (plan.askEvaluator && !await evaluatorAlreadyAsked(store, pr, plan.askEvaluator)) {
     const payload = {
       repository: pr.repository,
@@ -12819,7 +13119,7 @@ function jobMaker(envelope2, event, deliveryId) {
       { repository: repository2, installation: installation2, head_sha: sha2, trigger, ...extra },
       headKey(repository2, sha2)
     ),
-    /** The entries naming this pull request re-derive their priority (it opened or closed). */
+    /** The entries linked to this pull request re-derive their priority (it closed or reopened). */
     pullRequestEntries: (number) => job(
       JOB_KINDS.pullRequestEntries,
       { repository: repository2, installation: installation2, number, trigger },

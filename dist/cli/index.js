@@ -26023,7 +26023,7 @@ var gateFactsSchema = external_exports.strictObject({
   handoff: handoffFactsSchema.nullable(),
   reviews: external_exports.array(reviewVerdictFactSchema),
   evaluation: evaluationFactSchema,
-  /** Handoff entries that name this pull request (absent in decisions made before agate read them). */
+  /** Handoff entries linked to this pull request: named by their form or mentioned in its description (absent in decisions made before agate read them). */
   entries: external_exports.array(linkedEntryFactSchema).optional(),
   /** The evidence run's agent-trace reports; null or absent: the run uploaded none. */
   trace: traceFactSchema.nullable().optional(),
