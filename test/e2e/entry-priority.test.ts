@@ -142,7 +142,7 @@ describe("an entry's priority follows the gate of the pull requests linked to it
     check = agateCheck("pr3", head("pr3"));
     expect([check.status, check.conclusion]).toEqual(["in_progress", null]);
     expect(check.output.summary).not.toContain("Handoff entries");
-    expect(h.sim.labelsOf({ repo: "pr3", number: pull })).toEqual(["agate:pending"]);
+    expect(h.sim.labelsOf({ repo: "pr3", number: pull })).toEqual([]);
   });
 
   it("an issue that becomes an entry after a pull request mentions it is linked by that mention; the pull request closed and reopened takes the entry with it", async () => {
