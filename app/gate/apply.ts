@@ -23,7 +23,7 @@ import type { JobQueue } from "../store/ports/job-queue.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 import type { AgateChecks } from "./check-runs.js";
-import type { Observations } from "./gather.js";
+import { type Observations, sightingOf } from "./gather.js";
 
 export type ApplyStore = RecordStore &
   ObservationStore &
@@ -72,10 +72,14 @@ export async function applyGatePlan(options: {
     ...head,
     observed_at: at,
   });
+  const labelsLeft = [
+    ...pr.labels.filter((label) => !plan.labels.remove.includes(label)),
+    ...plan.labels.add,
+  ];
   await store.recordPullRequestSighting({
     repository: pr.repository,
     pull_number: pr.number,
-    ...options.observations.sighting,
+    ...sightingOf(options.observations.view, labelsLeft),
     observed_at: at,
   });
 

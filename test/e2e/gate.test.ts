@@ -428,6 +428,26 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(records.at(-1)?.head_sha).toBe(current);
   });
 
+  it("an event's view that a pass's own label write made old reads the pull request again: the opened event after a pass that read first (the reconcile pass's way) writes nothing", async () => {
+    const repo = "labelled-first";
+    const { first, number } = await openedWithoutHandling(repo);
+    const [opened] = (await gate.takePending()).filter((d) => d.action === "opened");
+    if (!opened) throw new Error("no pull_request.opened delivery");
+    // A pass that reads the pull request first (as reconcile's do) runs before the event's own.
+    const readFirst = structuredClone(opened);
+    delete (readFirst.payload as { pull_request: { updated_at?: string } }).pull_request.updated_at;
+    await gate.handle({ ...readFirst, id: `${opened.id}-read-first` });
+    expect(gate.sim.labelsOf({ repo, number })).toEqual(["agate:pending"]);
+    expect(gate.gateCheck(repo, first)).toMatchObject({ status: "in_progress" });
+    gate.sim.clearCalls();
+
+    // The event shows the pull request as it was before that pass labelled it.
+    await gate.handle(opened);
+    expect(gate.sim.calls["pulls/get"]).toBe(1);
+    expect(gate.sim.writes.map((w) => w.operationId)).toEqual([]);
+    expect(gate.sim.labelsOf({ repo, number })).toEqual(["agate:pending"]);
+  });
+
   it("an evaluation that errors never leaves an earlier green standing", async () => {
     const repo = "erroring";
     const { head, branch } = await gate.agentPullRequest(
