@@ -51,7 +51,20 @@ describe("applyGatePlan: asking the evaluator", () => {
       observations: {
         merge_commit: null,
         head: { head_sha: HEAD, base_ref: "main" },
-        sighting: { updated_at: "2026-12-02T10:00:00Z", digest: "a".repeat(64) },
+        view: {
+          snapshot: facts.pull_request,
+          detail: {
+            title: "A change",
+            body: "",
+            created_at: "2026-12-02T09:00:00Z",
+            updated_at: "2026-12-02T10:00:00Z",
+            commits: 1,
+            additions: 1,
+            deletions: 0,
+            changed_files: 1,
+            merge_commit_sha: null,
+          },
+        },
         entry_mentions: [],
       },
       existing: null,

@@ -28,7 +28,7 @@ import {
   queueEntryPriorityPasses,
   recordEntryMentions,
 } from "./entry-priority.js";
-import type { Observations } from "./gather.js";
+import { type Observations, sightingOf } from "./gather.js";
 
 export type ApplyStore = RecordStore &
   ObservationStore &
@@ -78,10 +78,14 @@ export async function applyGatePlan(options: {
     ...head,
     observed_at: at,
   });
+  const labelsLeft = [
+    ...pr.labels.filter((label) => !plan.labels.remove.includes(label)),
+    ...plan.labels.add,
+  ];
   await store.recordPullRequestSighting({
     repository: pr.repository,
     pull_number: pr.number,
-    ...options.observations.sighting,
+    ...sightingOf(options.observations.view, labelsLeft),
     observed_at: at,
   });
   // Before the decision: an entry's pass that looks for the pull requests mentioning it from now

@@ -80,7 +80,7 @@ export interface Observations {
   merge_commit: { head_sha: string; merge_sha: string } | null;
   head: { head_sha: string; base_ref: string };
   /** The view of the pull request this pass acted on: an older one is never believed after it. */
-  sighting: { updated_at: string; digest: string };
+  view: PullRequestView;
   /** The issues its description mentions (checks/entries/mentions.ts): entries it links. */
   entry_mentions: number[];
 }
@@ -205,6 +205,21 @@ export function viewDigest(view: PullRequestView): string {
 }
 
 /**
+ * What a pass records of the view it acted on, with the labels as the pass leaves them. Its own
+ * label writes make the pull request newer than the view it read, maybe within the same second:
+ * an event showing the labels from before them (one delivered after the pass, such as the
+ * opened event behind a reconcile pass) must not pass for current, or the missing label looks
+ * removed by a person and is put back with a comment saying so.
+ */
+export function sightingOf(
+  view: PullRequestView,
+  labels: readonly string[],
+): { updated_at: string; digest: string } {
+  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
+  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
+}
+
+/**
  * Whether an event's view of the pull request can stand for a fresh read: no pass acted on a
  * newer one. GitHub's `updated_at` orders views (an older event delivered late is not believed
  * over a newer one already acted on); two views of the same second are one only when they show
@@ -311,7 +326,7 @@ async function gatherAt(
       ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha }
       : null,
     head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
-    sighting: { updated_at: detail.updated_at, digest: viewDigest(view) },
+    view,
     entry_mentions: entryMentions(detail.body, pr.repository),
   };
   const merge_commits =

@@ -12,10 +12,10 @@ const gate = useGateHarness();
  * A repository with the config and a pull request from `codex/x`, its deliveries not yet handed
  * to the gate: a test hands them over itself, in its own order.
  */
-async function openedWithoutHandling(repo: string) {
+async function openedWithoutHandling(repo: string, config = CONFIG) {
   await gate.sim.createRepository({
     repo,
-    files: { ".github/agate.yml": CONFIG, "answer.txt": "42\n" },
+    files: { ".github/agate.yml": config, "answer.txt": "42\n" },
   });
   const first = await gate.sim.pushCommit({
     repo,
@@ -427,6 +427,27 @@ describe("the agate gate, end to end against the simulator", () => {
     });
     expect(records.filter((r) => r.head_sha === old && r.stale === null)).toEqual([]);
     expect(records.at(-1)?.head_sha).toBe(current);
+  });
+
+  it("an event's view that a pass's own label write made old reads the pull request again: the opened event after a pass that read first (the reconcile pass's way) writes nothing", async () => {
+    const repo = "labelled-first";
+    // A config the base cannot use: the pass labels the pull request agate:blocked.
+    const { first, number } = await openedWithoutHandling(repo, "version: 1\ncommands: nope\n");
+    const [opened] = (await gate.takePending()).filter((d) => d.action === "opened");
+    if (!opened) throw new Error("no pull_request.opened delivery");
+    // A pass that reads the pull request first (as reconcile's do) runs before the event's own.
+    const readFirst = structuredClone(opened);
+    delete (readFirst.payload as { pull_request: { updated_at?: string } }).pull_request.updated_at;
+    await gate.handle({ ...readFirst, id: `${opened.id}-read-first` });
+    expect(gate.sim.labelsOf({ repo, number })).toEqual(["agate:blocked"]);
+    expect(gate.gateCheck(repo, first)).toMatchObject({ conclusion: "failure" });
+    gate.sim.clearCalls();
+
+    // The event shows the pull request as it was before that pass labelled it.
+    await gate.handle(opened);
+    expect(gate.sim.calls["pulls/get"]).toBe(1);
+    expect(gate.sim.writes.map((w) => w.operationId)).toEqual([]);
+    expect(gate.sim.labelsOf({ repo, number })).toEqual(["agate:blocked"]);
   });
 
   it("an evaluation that errors never leaves an earlier green standing", async () => {

@@ -2,7 +2,7 @@
 export { appClient, installationClient, tokenClient } from "./clients.js";
 export { statefulOperations } from "./handlers/index.js";
 export { type Received, type Receiver, startReceiver } from "./receiver.js";
-export type { CallRecord, HandledBy } from "./server.js";
+export type { CallRecord, HandledBy, WriteRecord, WriteRequest } from "./server.js";
 export {
   type GitHubSimulator,
   type SimArtifact,

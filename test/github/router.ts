@@ -10,7 +10,7 @@ import {
   type OperationTable,
   type Reply,
 } from "./handlers/context.js";
-import { metaOf } from "./server.js";
+import { metaOf, WRITE_METHODS } from "./server.js";
 import { NotFound, Unprocessable, type World } from "./world.js";
 
 /** The parts of openapi-backend's context the handlers read. */
@@ -102,6 +102,7 @@ export function libraryHandlers(
         credential: meta.credential,
         res,
       };
+      if (WRITE_METHODS.has(ctx.method)) meta.write = { params: ctx.params, body: ctx.body };
       let reply: Reply;
       try {
         const credential = meta.credential;

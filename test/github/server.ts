@@ -29,13 +29,29 @@ export interface CallRecord {
   status: number;
   handledBy: HandledBy;
   durationMs: number;
+  /**
+   * A write (POST, PATCH, PUT, DELETE) that reached a stateful handler: its path parameters
+   * (decoded) and its body as validated. What a client asked to change, to compare runs by.
+   */
+  write?: WriteRequest;
 }
+
+export interface WriteRequest {
+  params: Record<string, string>;
+  body: unknown;
+}
+
+/** A call that carried a write, as `sim.writes` lists it. */
+export type WriteRecord = CallRecord & { write: WriteRequest };
+
+export const WRITE_METHODS: ReadonlySet<string> = new Set(["POST", "PATCH", "PUT", "DELETE"]);
 
 export interface RequestMeta {
   operationId: string | undefined;
   handledBy: HandledBy | undefined;
   credential: Credential;
   originalUrl: string;
+  write: WriteRequest | undefined;
 }
 
 const metas = new WeakMap<IncomingMessage, RequestMeta>();
@@ -48,6 +64,7 @@ export function metaOf(req: IncomingMessage): RequestMeta {
       handledBy: undefined,
       credential: { kind: "none" },
       originalUrl: req.url ?? "/",
+      write: undefined,
     };
     metas.set(req, meta);
   }
@@ -115,6 +132,7 @@ export function startFront(options: FrontOptions): Promise<Server> {
         status: res.statusCode,
         handledBy,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
+        ...(meta.write ? { write: meta.write } : {}),
       });
     });
     const rewritten = rewritePath(path);

@@ -146,6 +146,39 @@ describe("call counts and the log of who answered", () => {
     );
   });
 
+  it("lists the writes that reached a handler with their parameters and body, not reads", async () => {
+    const octokit = installationClient(sim);
+    await octokit.rest.repos.get({ owner: sim.owner, repo: "demo" });
+    await octokit.rest.issues.createLabel({ owner: sim.owner, repo: "demo", name: "x" });
+    const refused = await octokit.rest.issues
+      .createLabel({ owner: sim.owner, repo: "demo", name: "x" })
+      .catch((caught: unknown) => caught);
+    expect(statusOf(refused)).toBe(422);
+    // Rejected by the OpenAPI description before any handler: no write was asked of GitHub.
+    const nameless = { owner: sim.owner, repo: "demo" } as {
+      owner: string;
+      repo: string;
+      name: string;
+    };
+    const rejected = await octokit.rest.issues
+      .createLabel(nameless)
+      .catch((caught: unknown) => caught);
+    expect(statusOf(rejected)).toBe(400);
+    const labelWrite = {
+      operationId: "issues/create-label",
+      method: "POST",
+      write: { params: { owner: sim.owner, repo: "demo" }, body: { name: "x" } },
+    };
+    expect(sim.writes).toEqual([
+      expect.objectContaining({ operationId: "apps/create-installation-access-token" }),
+      expect.objectContaining({ ...labelWrite, status: 201 }),
+      expect.objectContaining({ ...labelWrite, status: 422 }),
+    ]);
+    expect(sim.callLog.filter((call) => call.write)).toEqual(sim.writes);
+    sim.clearCalls();
+    expect(sim.writes).toEqual([]);
+  });
+
   it("makes an operation without a stateful handler fail loudly and visibly (501)", async () => {
     const error = await tokenClient(sim, sim.createToken())
       .rest.repos.listForOrg({ org: sim.owner })

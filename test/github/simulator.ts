@@ -13,7 +13,7 @@ import type { FileChanges } from "./git.js";
 import { statefulOperations } from "./handlers/index.js";
 import { libraryHandlers } from "./router.js";
 import * as s from "./serialize.js";
-import { type CallRecord, type CredentialCheck, startFront } from "./server.js";
+import { type CallRecord, type CredentialCheck, startFront, type WriteRecord } from "./server.js";
 import { patchedSpecPath } from "./spec.js";
 import type {
   AccountType,
@@ -139,6 +139,11 @@ export interface GitHubSimulator {
   /** Calls per operation id since start or the last reset/clearCalls. */
   readonly calls: Readonly<Record<string, number>>;
   readonly callLog: readonly CallRecord[];
+  /**
+   * The calls that asked a stateful handler to change something (POST, PATCH, PUT, DELETE), with
+   * their path parameters and body, in the order they were answered; errors included.
+   */
+  readonly writes: readonly WriteRecord[];
   clearCalls(): void;
 
   createRepository(
@@ -414,6 +419,7 @@ export async function startGitHubSimulator(
   const spec = patchedSpecPath();
 
   const callLog: CallRecord[] = [];
+  const writes: WriteRecord[] = [];
   let calls: Record<string, number> = {};
   let world: World | undefined;
   let app: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
@@ -466,6 +472,7 @@ export async function startGitHubSimulator(
       method === "POST" && /^\/app-manifests\/[^/]+\/conversions$/.test(path),
     onCall: (record) => {
       callLog.push(record);
+      if (record.write) writes.push({ ...record, write: record.write });
       // AGATE_SIM_DEBUG=1 prints every call answered with an error, for a test that swallows them.
       if (process.env.AGATE_SIM_DEBUG && record.status >= 400) {
         process.stderr.write(
@@ -583,8 +590,10 @@ export async function startGitHubSimulator(
       return calls;
     },
     callLog,
+    writes,
     clearCalls: () => {
       callLog.length = 0;
+      writes.length = 0;
       calls = {};
     },
 
