@@ -9935,6 +9935,10 @@ function viewDigest(view) {
   const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
   return createHash4("sha256").update(canonicalJson(shown)).digest("hex");
 }
+function sightingOf(view, labels) {
+  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
+  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
+}
 async function viewIsCurrent(store, view) {
   const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
   const last = await store.latestPullRequestSighting(key);
@@ -9989,7 +9993,7 @@ async function gatherAt(deps, view, config, comparison, options) {
   const observations = {
     merge_commit: detail.merge_commit_sha ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha } : null,
     head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
-    sighting: { updated_at: detail.updated_at, digest: viewDigest(view) },
+    view,
     entry_mentions: entryMentions(detail.body, pr.repository)
   };
   const merge_commits = detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha) ? [...mergeCommits, detail.merge_commit_sha] : mergeCommits;
@@ -12312,10 +12316,14 @@ async function applyGatePlan(options) {
     ...head,
     observed_at: at2
   });
+  const labelsLeft = [
+    ...pr.labels.filter((label) => !plan.labels.remove.includes(label)),
+    ...plan.labels.add
+  ];
   await store.recordPullRequestSighting({
     repository: pr.repository,
     pull_number: pr.number,
-    ...options.observations.sighting,
+    ...sightingOf(options.observations.view, labelsLeft),
     observed_at: at2
   });
   const mentionedBefore = await recordEntryMentions(store, pr, options.observations.entry_mentions);
