@@ -75,3 +75,13 @@ describe("entryMentions", () => {
     expect(entryMentions("word`x`b#1", REPO)).toEqual([]);
   });
 });
+
+describe("entryMentions on an author's hostile text", () => {
+  it("reads a description of unclosed backtick runs (seconds with the old pattern), and still pairs runs", () => {
+    const runs = Array.from({ length: 360 }, (_, i) => "`".repeat(i + 1)).join("x");
+    const unclosed = `a${"`".repeat(65_535)}`;
+    expect(entryMentions(`${runs} #7`, "o/r")).toEqual([7]);
+    expect(entryMentions(`${unclosed} #8`, "o/r")).toEqual([8]);
+    expect(entryMentions("``#5`` and `#6` but #9", "o/r")).toEqual([9]);
+  });
+});

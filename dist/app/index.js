@@ -9060,7 +9060,30 @@ function withoutCode(text) {
     }
     kept.push(line);
   }
-  return kept.join("\n").replace(/<!--[\s\S]*?(?:-->|$)/g, " ").replace(/(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, " ");
+  return withoutCodeSpans(kept.join("\n").replace(/<!--[\s\S]*?(?:-->|$)/g, " "));
+}
+function withoutCodeSpans(text) {
+  const runs = [];
+  for (const m of text.matchAll(/`+/g)) runs.push({ at: m.index, length: m[0].length });
+  const next = new Array(runs.length).fill(-1);
+  const seen = /* @__PURE__ */ new Map();
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const run = runs[i];
+    next[i] = seen.get(run.length) ?? -1;
+    seen.set(run.length, i);
+  }
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < runs.length; i++) {
+    const close = next[i] ?? -1;
+    if (close < 0) continue;
+    const open = runs[i];
+    const end = runs[close];
+    out += `${text.slice(from, open.at)} `;
+    from = end.at + end.length;
+    i = close;
+  }
+  return out + text.slice(from);
 }
 var SAME_REPO_NAME = /[A-Za-z0-9_.-]+/.source;
 function entryMentions(body, repository2) {
