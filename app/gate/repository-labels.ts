@@ -1,8 +1,8 @@
 /**
  * agate's labels, made when the App is installed on a repository: every label of checks/labels.ts
  * is there with its look before a pull request or an entry needs one, so no gate pass pays a call
- * to style a label GitHub created grey. A label that exists keeps its name; only its look is set
- * to agate's. Running it again changes nothing that is already right.
+ * to style a label GitHub created grey. A label that exists under another spelling is renamed to
+ * agate's and given its look. Running it again changes nothing that is already right.
  */
 import { AGATE_LABELS } from "../../checks/labels.js";
 import type { GitHubAdapter } from "../github/adapter.js";
@@ -23,10 +23,15 @@ export async function ensureRepositoryLabels(
         created.push(name);
         continue;
       }
-    } else if (found.color === style.color && found.description === style.description) {
+    } else if (
+      found.name === name &&
+      found.color === style.color &&
+      found.description === style.description
+    ) {
       continue;
     }
-    await github.styleLabel(found?.name ?? name, style.color, style.description);
+    // Another spelling is renamed to agate's, so every comparison of names agrees.
+    await github.styleLabel(found?.name ?? name, style.color, style.description, name);
     styled.push(name);
   }
   return { created, styled };

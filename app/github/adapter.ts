@@ -599,7 +599,12 @@ export class GitHubAdapter {
     }
   }
 
-  async styleLabel(name: string, color: string, description: string): Promise<void> {
+  async styleLabel(
+    name: string,
+    color: string,
+    description: string,
+    newName?: string,
+  ): Promise<void> {
     this.count("issues/update-label");
     await this.octokit.rest.issues.updateLabel({
       owner: this.owner,
@@ -607,6 +612,7 @@ export class GitHubAdapter {
       name,
       color,
       description,
+      ...(newName !== undefined && newName !== name ? { new_name: newName } : {}),
     });
   }
 

@@ -99,6 +99,20 @@ describe("planGatePass: what one gate pass writes", () => {
     expect(p.comments[0]).toContain("`agate:accepted` is gone");
   });
 
+  it("a state label in another spelling is agate's: kept when it is the state, removed when not", () => {
+    const same = gateFacts({
+      evidence: [commandEvidence([0, 1])],
+      prior_records: [prior("rejected")],
+      pull_request: { ...gateFacts().pull_request, labels: ["Agate:Rejected"] },
+    });
+    expect(plan(same).plan).toMatchObject({ labels: { remove: [], add: [] }, comments: [] });
+    const other = gateFacts({
+      prior_records: [prior("pending")],
+      pull_request: { ...gateFacts().pull_request, labels: ["Agate:Accepted"] },
+    });
+    expect(plan(other).plan.labels).toEqual({ remove: ["Agate:Accepted"], add: [] });
+  });
+
   it("the agate:pending label of earlier versions goes without a comment", () => {
     const facts = gateFacts({
       prior_records: [prior("pending")],

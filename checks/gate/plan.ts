@@ -125,15 +125,18 @@ export function planGatePass(input: {
 
   const latest = facts.prior_records.filter((r) => r.head_sha === pr.head_sha).at(-1);
   const comments: string[] = [];
-  const agateLabels = pr.labels.filter((label) => label.startsWith(STATE_LABEL_PREFIX));
+  // GitHub matches label names without regard to case: `Agate:Blocked` is agate's label too.
+  const agateLabels = pr.labels.filter((label) =>
+    label.toLowerCase().startsWith(STATE_LABEL_PREFIX),
+  );
   let labels: GatePlan["labels"];
   if (decision.state !== "not_gated" && !decision.report_only) {
     const named = `${STATE_LABEL_PREFIX}${decision.state}`;
     const wanted = STATE_LABELS[named] ? named : null;
     // Every `agate:` label is agate's: one that is not this state's is a lie, whoever set it.
     labels = {
-      remove: agateLabels.filter((label) => label !== wanted),
-      add: wanted && !pr.labels.includes(wanted) ? [wanted] : [],
+      remove: agateLabels.filter((label) => label.toLowerCase() !== wanted),
+      add: wanted && !agateLabels.some((label) => label.toLowerCase() === wanted) ? [wanted] : [],
     };
     // `agate:pending` is what earlier versions put on a waiting pull request: agate's own, not a
     // person's change, so it goes without a comment.

@@ -1616,14 +1616,15 @@ var GitHubAdapter = class {
       throw error;
     }
   }
-  async styleLabel(name, color, description) {
+  async styleLabel(name, color, description, newName) {
     this.count("issues/update-label");
     await this.octokit.rest.issues.updateLabel({
       owner: this.owner,
       repo: this.repo,
       name,
       color,
-      description
+      description,
+      ...newName !== void 0 && newName !== name ? { new_name: newName } : {}
     });
   }
   async comment(number, body) {
@@ -11922,14 +11923,16 @@ function planGatePass(input) {
   const check = checkChanges(existing, view) ? { ...view, externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}` } : null;
   const latest = facts.prior_records.filter((r) => r.head_sha === pr.head_sha).at(-1);
   const comments = [];
-  const agateLabels = pr.labels.filter((label) => label.startsWith(STATE_LABEL_PREFIX));
+  const agateLabels = pr.labels.filter(
+    (label) => label.toLowerCase().startsWith(STATE_LABEL_PREFIX)
+  );
   let labels;
   if (decision.state !== "not_gated" && !decision.report_only) {
     const named2 = `${STATE_LABEL_PREFIX}${decision.state}`;
     const wanted = STATE_LABELS[named2] ? named2 : null;
     labels = {
-      remove: agateLabels.filter((label) => label !== wanted),
-      add: wanted && !pr.labels.includes(wanted) ? [wanted] : []
+      remove: agateLabels.filter((label) => label.toLowerCase() !== wanted),
+      add: wanted && !agateLabels.some((label) => label.toLowerCase() === wanted) ? [wanted] : []
     };
     const changed = labels.remove.some((label) => label !== LEGACY_PENDING_LABEL) || labels.add.length > 0;
     if (changed && latest?.state === decision.state) {
@@ -12639,10 +12642,10 @@ async function ensureRepositoryLabels(github) {
         created.push(name);
         continue;
       }
-    } else if (found.color === style.color && found.description === style.description) {
+    } else if (found.name === name && found.color === style.color && found.description === style.description) {
       continue;
     }
-    await github.styleLabel(found?.name ?? name, style.color, style.description);
+    await github.styleLabel(found?.name ?? name, style.color, style.description, name);
     styled.push(name);
   }
   return { created, styled };
