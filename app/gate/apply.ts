@@ -88,9 +88,6 @@ export async function applyGatePlan(options: {
     ...sightingOf(options.observations.view, labelsLeft),
     observed_at: at,
   });
-  // Before the decision: an entry's pass that looks for the pull requests mentioning it from now
-  // on finds this one (app/gate/entry-priority.ts).
-  const mentionedBefore = await recordEntryMentions(store, pr, options.observations.entry_mentions);
 
   if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
   for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
@@ -129,6 +126,10 @@ export async function applyGatePlan(options: {
       });
     }
   }
+  // Stored after GitHub's writes, right before the passes they call for: a pass retried after a
+  // failed write still sees the mentions as changed. An entry that changes meanwhile is caught by
+  // queueEntryPriorityPasses (this pass queued again) or by the entry's own pass.
+  const mentionedBefore = await recordEntryMentions(store, pr, options.observations.entry_mentions);
   await queueEntryPriorityPasses(store, {
     facts,
     installation: options.installation,

@@ -12352,7 +12352,6 @@ async function applyGatePlan(options) {
     ...sightingOf(options.observations.view, labelsLeft),
     observed_at: at2
   });
-  const mentionedBefore = await recordEntryMentions(store, pr, options.observations.entry_mentions);
   if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
   for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
   if (plan.labels.add.length > 0) {
@@ -12384,6 +12383,7 @@ async function applyGatePlan(options) {
       });
     }
   }
+  const mentionedBefore = await recordEntryMentions(store, pr, options.observations.entry_mentions);
   await queueEntryPriorityPasses(store, {
     facts,
     installation: options.installation,
