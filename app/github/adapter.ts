@@ -38,6 +38,12 @@ interface LabelFact {
   description: string | null;
 }
 
+const labelFact = (l: { name: string; color: string; description?: string | null }): LabelFact => ({
+  name: l.name,
+  color: l.color,
+  description: l.description ?? null,
+});
+
 /** base...head as GitHub's compare reports it, read once per SHA pair. */
 export interface Comparison {
   base_sha: string;
@@ -559,11 +565,7 @@ export class GitHubAdapter {
       issue_number: number,
       labels,
     });
-    return data.map((l) => ({
-      name: l.name,
-      color: l.color,
-      description: l.description ?? null,
-    }));
+    return data.map(labelFact);
   }
 
   /** Every label of the repository, with its look. */
@@ -574,11 +576,7 @@ export class GitHubAdapter {
       repo: this.repo,
       per_page: 100,
     });
-    return labels.map((l) => ({
-      name: l.name,
-      color: l.color,
-      description: l.description ?? null,
-    }));
+    return labels.map(labelFact);
   }
 
   /** Creates a label; false when one of that name exists already (someone was first). */

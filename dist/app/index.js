@@ -1140,6 +1140,11 @@ var package_default = { version: "0.1.0" };
 var AGATE_VERSION = package_default.version;
 
 // app/github/adapter.ts
+var labelFact = (l) => ({
+  name: l.name,
+  color: l.color,
+  description: l.description ?? null
+});
 var RERUN_GATE = "rerun-gate";
 var RERUN_EVALUATOR = "rerun-evaluator";
 var statusOf = (error) => error.status;
@@ -1579,11 +1584,7 @@ var GitHubAdapter = class {
       issue_number: number,
       labels
     });
-    return data.map((l) => ({
-      name: l.name,
-      color: l.color,
-      description: l.description ?? null
-    }));
+    return data.map(labelFact);
   }
   /** Every label of the repository, with its look. */
   async repositoryLabels() {
@@ -1593,11 +1594,7 @@ var GitHubAdapter = class {
       repo: this.repo,
       per_page: 100
     });
-    return labels.map((l) => ({
-      name: l.name,
-      color: l.color,
-      description: l.description ?? null
-    }));
+    return labels.map(labelFact);
   }
   /** Creates a label; false when one of that name exists already (someone was first). */
   async createLabel(name, color, description) {
