@@ -30,7 +30,7 @@ export async function loadConfig(
 /** What a person can do when the defaults cannot be read, by who holds the token. */
 export const TOKEN_ADVICE = {
   action: (ref: ExtendsRef) =>
-    `a private or internal ${ref.owner}/.github needs a token that can read it (contents: read on ${ref.owner}/.github, such as a GitHub App's installation token or a fine-grained personal access token), passed as the agate Action's token input; the workflow's own GITHUB_TOKEN reads only the repository it runs in`,
+    `a private or internal ${ref.owner}/.github needs a token that can read it (contents: read on ${ref.owner}/.github and nothing more, such as a fine-grained personal access token for that one repository: code in the job can read it), passed as the agate Action's token input; the workflow's own GITHUB_TOKEN reads only the repository it runs in`,
   cli: (ref: ExtendsRef) =>
     `set GITHUB_TOKEN or GH_TOKEN to a token that can read ${ref.owner}/.github (for example GH_TOKEN=$(gh auth token)); GITHUB_API_URL names another GitHub host`,
 } as const;
