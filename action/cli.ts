@@ -368,10 +368,12 @@ async function validate(file: string | undefined, cwd: string): Promise<number> 
     const owner = checkoutOwner(root, process.env);
     const ref = configExtends(text, shown, owner);
     const defaults = ref ? await cliDefaultsReader(process.env)(ref) : undefined;
-    if (ref && typeof defaults !== "string") {
+    if (ref && defaults !== undefined && typeof defaults !== "string" && "unreadable" in defaults) {
       // Not the file's problem as far as anyone here can tell: say plainly what was not checked.
+      // (Defaults that are `refused`, such as a commit off the default branch, are: parseConfig
+      // below reports them at the file's `extends`.)
       console.error(
-        `agate: warning: ${shown} extends ${ref.reference}, which cannot be read from here, so the merged config was NOT checked: ${defaults?.unreadable}`,
+        `agate: warning: ${shown} extends ${ref.reference}, which cannot be read from here, so the merged config was NOT checked: ${defaults.unreadable}`,
       );
       said.push(
         `${shown}'s extends reference is well-formed; the merged config was not checked (see the warning)`,

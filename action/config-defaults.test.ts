@@ -79,8 +79,12 @@ describe("the Action reads the organisation defaults a config extends", () => {
     const merged = parseConfig(own, CONFIG, { owner: sim.owner, defaults: DEFAULTS });
     expect(merged.config.budgets.graded_attempts_per_pr).toBe(2);
     expect(outcome.record.grader.config_digest).toBe(merged.digest);
-    // Read once, by the pinned SHA, through the contents API the simulator answered itself.
+    // Read once, by the pinned SHA, through the contents API the simulator answered itself; and
+    // the pinned commit compared once with the .github repository's default branch.
     expect(sim.callLog.filter((c) => c.operationId === "repos/get-content")).toEqual([
+      expect.objectContaining({ status: 200, handledBy: "stateful" }),
+    ]);
+    expect(sim.callLog.filter((c) => c.operationId === "repos/compare-commits")).toEqual([
       expect.objectContaining({ status: 200, handledBy: "stateful" }),
     ]);
   });
@@ -103,6 +107,68 @@ describe("the Action reads the organisation defaults a config extends", () => {
       `extends at line 1, column 10: cannot use the defaults ${sim.owner}/.github:${DEFAULTS_PATH}@${missing}: GitHub answered 404 for ${DEFAULTS_PATH} at ${missing} in ${sim.owner}/.github`,
     );
     expect(message).toContain("passed as the agate Action's token input");
+  });
+
+  it("uses defaults pinned on the default branch, refuses a commit only another branch has", async () => {
+    const pinned = await orgDefaults();
+    // An unmerged change of the defaults: a branch (or a pull request's head) GitHub serves too.
+    const unmerged = await sim.pushCommit({
+      repo: ".github",
+      branch: "loosen",
+      files: { [DEFAULTS_PATH]: DEFAULTS.replace("org test", "loosened") },
+    });
+    const token = sim.createToken({ permissions: { contents: "read" } });
+    const read = defaultsReader({ token, apiUrl: sim.apiUrl, advice: TOKEN_ADVICE.action });
+    const refOf = (sha: string) => ({
+      owner: sim.owner,
+      repo: ".github" as const,
+      path: DEFAULTS_PATH,
+      sha,
+      reference: `${sim.owner}/.github:${DEFAULTS_PATH}@${sha}`,
+    });
+
+    expect(await read(refOf(pinned))).toBe(DEFAULTS);
+    const ahead = await read(refOf(unmerged));
+    expect(ahead).toEqual({
+      refused: expect.stringContaining(
+        `commit ${unmerged} is not on ${sim.owner}/.github's default branch main (GitHub compares it with main as "ahead"`,
+      ),
+    });
+
+    // main moves on: the pinned commit is behind it and still used; the branch's has diverged.
+    await sim.pushCommit({ repo: ".github", branch: "main", files: { "README.md": "org\n" } });
+    expect(await read(refOf(pinned))).toBe(DEFAULTS);
+    expect(await read(refOf(unmerged))).toEqual({
+      refused: expect.stringContaining(`(GitHub compares it with main as "diverged"`),
+    });
+
+    // The run refuses the config at its extends line: the repository's file is never used alone.
+    repo = makeRepo();
+    const base = repo.commit({ [CONFIG]: extendsLine(unmerged), "answer.txt": "42\n" });
+    const error = await runWith(base, read, token).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).toContain(
+      `extends at line 1, column 10: cannot use the defaults ${sim.owner}/.github:${DEFAULTS_PATH}@${unmerged}: commit ${unmerged} is not on`,
+    );
+    expect((error as Error).message).toContain("Merge the change into main and pin a commit of it");
+  });
+
+  it("a defaults file too large for the contents API is refused, never read as empty", async () => {
+    const sha = await orgDefaults(`${DEFAULTS}# ${"x".repeat(1_100_000)}\n`);
+    const token = sim.createToken({ permissions: { contents: "read" } });
+    const read = defaultsReader({ token, apiUrl: sim.apiUrl, advice: TOKEN_ADVICE.action });
+    const result = await read({
+      owner: sim.owner,
+      repo: ".github",
+      path: DEFAULTS_PATH,
+      sha,
+      reference: `${sim.owner}/.github:${DEFAULTS_PATH}@${sha}`,
+    });
+    expect(result).toEqual({
+      refused: expect.stringMatching(
+        /^agate\/defaults\.yml at [0-9a-f]{40} in agate-dev\/\.github is \d+ bytes, over the 1 MB GitHub's contents API serves\. A defaults file is a few kilobytes/,
+      ),
+    });
   });
 
   it("without a token the anonymous read is refused, and the message says to pass one", async () => {
@@ -176,6 +242,28 @@ describe("agate-gate validate with extends", () => {
     expect(result.status).toBe(1);
     expect(result.err).toContain(
       `budgets.graded_attempts_per_pr at line 8, column 27 of ${sim.owner}/.github:${DEFAULTS_PATH}@${sha}: must be more than 0, got 0`,
+    );
+  });
+
+  it("defaults pinned off the default branch fail validate (exit 1), not a warning", async () => {
+    await orgDefaults();
+    const unmerged = await sim.pushCommit({
+      repo: ".github",
+      branch: "loosen",
+      files: { [DEFAULTS_PATH]: DEFAULTS.replace("org test", "loosened") },
+    });
+    repo = makeRepo();
+    repo.commit({ [CONFIG]: extendsLine(unmerged) });
+    const token = sim.createToken({ permissions: { contents: "read" } });
+    const result = await validate({
+      GITHUB_API_URL: sim.apiUrl,
+      GITHUB_REPOSITORY: `${sim.owner}/widgets`,
+      GITHUB_TOKEN: token,
+    });
+    expect(result.status).toBe(1);
+    expect(result.err).not.toContain("NOT checked");
+    expect(result.err).toContain(
+      `cannot use the defaults ${sim.owner}/.github:${DEFAULTS_PATH}@${unmerged}: commit ${unmerged} is not on ${sim.owner}/.github's default branch main`,
     );
   });
 

@@ -4,12 +4,16 @@
  * `trace --config`, `doctor`). The defaults are read at their pinned commit through the REST
  * contents API; the merge itself is checks/config/parse-config.ts's.
  */
-import type { ExtendsRef } from "../checks/config/extends.js";
+import {
+  type DefaultsRead,
+  type ExtendsRef,
+  pinnedCommitProblem,
+} from "../checks/config/extends.js";
 import { configExtends, type LoadedConfig, parseConfig } from "../checks/config/parse-config.js";
 import { gitMaybe } from "./git.js";
+import type { RepositoryFileRead } from "./github.js";
 
-/** The defaults' text at the pinned commit, or why it could not be read (never a guess). */
-export type DefaultsRead = string | { unreadable: string };
+export type { DefaultsRead };
 export type ReadDefaults = (ref: ExtendsRef) => Promise<DefaultsRead>;
 
 /**
@@ -35,7 +39,11 @@ export const TOKEN_ADVICE = {
     `set GITHUB_TOKEN or GH_TOKEN to a token that can read ${ref.owner}/.github (for example GH_TOKEN=$(gh auth token)); GITHUB_API_URL names another GitHub host`,
 } as const;
 
-/** The REST contents API's answer for the defaults, in words that say what to do. */
+/**
+ * The REST API's answers for the defaults, in words that say what to do: the file at the pinned
+ * commit, and whether that commit is on the `.github` repository's default branch (a commit of
+ * another branch, an unmerged pull request or a fork is refused, see pinnedCommitProblem).
+ */
 export function defaultsReader(options: {
   token: string | undefined;
   apiUrl: string | undefined;
@@ -43,36 +51,63 @@ export function defaultsReader(options: {
 }): ReadDefaults {
   return async (ref) => {
     // Loaded only when a config extends defaults: the Octokit client is not small.
-    const { readRepositoryFile } = await import("./github.js");
-    const read = await readRepositoryFile({
+    const { readRepositoryFile, compareWithDefaultBranch } = await import("./github.js");
+    const repository = {
       token: options.token,
       baseUrl: options.apiUrl,
       owner: ref.owner,
       repo: ref.repo,
-      path: ref.path,
-      sha: ref.sha,
-    });
-    if (read.ok) return read.text;
+    };
+    const read = await readRepositoryFile({ ...repository, path: ref.path, sha: ref.sha });
     const where = `${ref.path} at ${ref.sha} in ${ref.owner}/${ref.repo}`;
-    const token = options.token ? "the token" : "no token was given, and an anonymous request";
-    switch (read.status) {
-      case 404:
-        return {
-          unreadable: `GitHub answered 404 for ${where}: the file is not at that commit, or ${token} cannot see ${ref.owner}/${ref.repo}. Check the path and the SHA; ${options.advice(ref)}`,
-        };
-      case 401:
-      case 403:
-        return {
-          unreadable: `GitHub answered ${read.status} (${read.message}) for ${where}: ${options.advice(ref)}`,
-        };
-      case "not-a-file":
-        return { unreadable: `${where} is not a file: name the defaults file itself` };
-      default:
-        return {
-          unreadable: `cannot read ${where}: ${read.message}; run again once GitHub answers (or check GITHUB_API_URL)`,
-        };
+    if (!read.ok) return unreadableFile(read, where, ref, options);
+    const compared = await compareWithDefaultBranch({ ...repository, sha: ref.sha });
+    if (!compared.ok) {
+      const asked = `whether ${ref.sha} is on ${ref.owner}/${ref.repo}'s default branch`;
+      return {
+        unreadable:
+          compared.status === "rate-limited"
+            ? `GitHub's rate limit answered when agate asked ${asked} (${compared.message}); run again later${options.token ? "" : ", or give a token: anonymous requests get 60 an hour"}`
+            : `GitHub answered ${compared.status ?? "nothing"} (${compared.message}) when agate asked ${asked}: ${options.advice(ref)}`,
+      };
     }
+    const problem = pinnedCommitProblem(ref, compared.compared);
+    return problem === null ? read.text : { refused: problem };
   };
+}
+
+function unreadableFile(
+  read: Extract<RepositoryFileRead, { ok: false }>,
+  where: string,
+  ref: ExtendsRef,
+  options: { token: string | undefined; advice: (ref: ExtendsRef) => string },
+): DefaultsRead {
+  const token = options.token ? "the token" : "no token was given, and an anonymous request";
+  switch (read.status) {
+    case 404:
+      return {
+        unreadable: `GitHub answered 404 for ${where}: the file is not at that commit, or ${token} cannot see ${ref.owner}/${ref.repo}. Check the path and the SHA; ${options.advice(ref)}`,
+      };
+    case 401:
+    case 403:
+      return {
+        unreadable: `GitHub answered ${read.status} (${read.message}) for ${where}: ${options.advice(ref)}`,
+      };
+    case "rate-limited":
+      return {
+        unreadable: `GitHub's rate limit answered for ${where} (${read.message}); run again later${options.token ? "" : ", or give a token: anonymous requests get 60 an hour"}`,
+      };
+    case "not-a-file":
+      return { unreadable: `${where} is not a file: name the defaults file itself` };
+    case "too-large":
+      return {
+        refused: `${where} is ${read.message}. A defaults file is a few kilobytes of YAML: keep only agate's config in it`,
+      };
+    default:
+      return {
+        unreadable: `cannot read ${where}: ${read.message}; run again once GitHub answers (or check GITHUB_API_URL)`,
+      };
+  }
 }
 
 /** The CLI's reader: the token in GITHUB_TOKEN or GH_TOKEN when there is one, else anonymous. */

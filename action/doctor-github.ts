@@ -13,7 +13,12 @@ import {
 import { checksFromBranch, checksFromRules } from "../checks/setup/required-check.js";
 import { CONFIG_PATH } from "../schemas/config.js";
 import { AGATE_VERSION } from "../schemas/version.js";
-import { defaultsReader, type ReadDefaults, TOKEN_ADVICE } from "./config-defaults.js";
+import {
+  type DefaultsRead,
+  defaultsReader,
+  type ReadDefaults,
+  TOKEN_ADVICE,
+} from "./config-defaults.js";
 
 /** The repository itself cannot be read: nothing else can be checked (exit 2). */
 export class DoctorAccessError extends Error {
@@ -46,7 +51,7 @@ export class DoctorGitHub {
   private readonly readDefaults: ReadDefaults;
 
   /** The organisation defaults the config extends; null when it extends none (or is unparsable). */
-  private async defaults(configText: string | null): Promise<Read<string> | null> {
+  private async defaults(configText: string | null): Promise<DefaultsRead | null> {
     if (configText === null) return null;
     let ref: ExtendsRef | null;
     try {
@@ -56,10 +61,7 @@ export class DoctorGitHub {
       throw error;
     }
     if (!ref) return null;
-    const read = await this.readDefaults(ref);
-    return typeof read === "string"
-      ? { ok: true, value: read }
-      : { ok: false, reason: read.unreadable };
+    return this.readDefaults(ref);
   }
 
   async facts(appSlug: string | undefined): Promise<DoctorFacts> {
@@ -82,9 +84,7 @@ export class DoctorGitHub {
     const defaults = await this.defaults(config.ok ? config.value : null);
     const workflowPath = evidenceWorkflowPath(config.ok ? config.value : null, {
       owner: this.owner,
-      ...(defaults
-        ? { defaults: defaults.ok ? defaults.value : { unreadable: defaults.reason } }
-        : {}),
+      ...(defaults ? { defaults } : {}),
     });
     const app = appSlug === undefined ? null : await this.app(appSlug);
     return {

@@ -1,4 +1,6 @@
 import { Octokit } from "@octokit/rest";
+import type { PinnedCommitComparison } from "../checks/config/extends.js";
+import { isRateLimited } from "../checks/rate-limit.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 
 /**
@@ -44,28 +46,51 @@ export class ActionGitHub {
 
 export type RepositoryFileRead =
   | { ok: true; text: string }
-  | { ok: false; status: number | "not-a-file" | null; message: string };
+  | {
+      ok: false;
+      status: number | "not-a-file" | "too-large" | "rate-limited" | null;
+      message: string;
+    };
+
+export interface RepositoryReadOptions {
+  token: string | undefined;
+  baseUrl: string | undefined;
+  owner: string;
+  repo: string;
+}
+
+function clientFor(options: RepositoryReadOptions): Octokit {
+  return new Octokit({
+    ...(options.token ? { auth: options.token } : {}),
+    baseUrl: options.baseUrl || "https://api.github.com",
+    userAgent: `agate-action/${AGATE_VERSION}`,
+  });
+}
+
+/** GitHub's status for the caller to explain; null for no answer, "rate-limited" for a limit. */
+function failureOf(error: unknown): {
+  ok: false;
+  status: number | "rate-limited" | null;
+  message: string;
+} {
+  const { status, message } = error as { status?: number; message?: string };
+  return {
+    ok: false,
+    status: isRateLimited(error) ? "rate-limited" : (status ?? null),
+    message: message ?? String(error),
+  };
+}
 
 /**
  * A file of any repository at an exact commit: the organisation defaults a config extends, in
  * the owner's `.github` repository. Without a token the request is anonymous (enough for a
  * public repository). Every failure is returned with GitHub's status, for a message to explain.
  */
-export async function readRepositoryFile(options: {
-  token: string | undefined;
-  baseUrl: string | undefined;
-  owner: string;
-  repo: string;
-  path: string;
-  sha: string;
-}): Promise<RepositoryFileRead> {
-  const octokit = new Octokit({
-    ...(options.token ? { auth: options.token } : {}),
-    baseUrl: options.baseUrl || "https://api.github.com",
-    userAgent: `agate-action/${AGATE_VERSION}`,
-  });
+export async function readRepositoryFile(
+  options: RepositoryReadOptions & { path: string; sha: string },
+): Promise<RepositoryFileRead> {
   try {
-    const { data } = await octokit.rest.repos.getContent({
+    const { data } = await clientFor(options).rest.repos.getContent({
       owner: options.owner,
       repo: options.repo,
       path: options.path,
@@ -74,9 +99,52 @@ export async function readRepositoryFile(options: {
     if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
       return { ok: false, status: "not-a-file", message: "not a file" };
     }
+    // Over 1 MB the contents API sends no content ("encoding": "none"): never an empty file.
+    if (data.encoding === "none" || (data.content === "" && data.size > 0)) {
+      return {
+        ok: false,
+        status: "too-large",
+        message: `${data.size} bytes, over the 1 MB GitHub's contents API serves`,
+      };
+    }
     return { ok: true, text: Buffer.from(data.content, "base64").toString("utf8") };
   } catch (error) {
-    const { status, message } = error as { status?: number; message?: string };
-    return { ok: false, status: status ?? null, message: message ?? String(error) };
+    return failureOf(error);
+  }
+}
+
+/**
+ * Where a commit stands against its repository's default branch: GitHub's compare of
+ * `<default branch>...<sha>`, its status null when GitHub finds no shared history (404 on the
+ * compare). A failure to read the repository is returned with GitHub's status.
+ */
+export async function compareWithDefaultBranch(
+  options: RepositoryReadOptions & { sha: string },
+): Promise<
+  | { ok: true; compared: PinnedCommitComparison }
+  | { ok: false; status: number | "rate-limited" | null; message: string }
+> {
+  const octokit = clientFor(options);
+  let defaultBranch: string;
+  try {
+    ({
+      data: { default_branch: defaultBranch },
+    } = await octokit.rest.repos.get({ owner: options.owner, repo: options.repo }));
+  } catch (error) {
+    return failureOf(error);
+  }
+  try {
+    // One commit per page: only the status is read, and a fork's commit may be far ahead.
+    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+      owner: options.owner,
+      repo: options.repo,
+      basehead: `${defaultBranch}...${options.sha}`,
+      per_page: 1,
+    });
+    return { ok: true, compared: { defaultBranch, status: data.status } };
+  } catch (error) {
+    const failure = failureOf(error);
+    if (failure.status === 404) return { ok: true, compared: { defaultBranch, status: null } };
+    return failure;
   }
 }

@@ -18,7 +18,7 @@ export interface RulesRead {
 export async function readEscalationRules(
   github: {
     defaultBranchFile(path: string): Promise<{ text: string } | null>;
-  } & Partial<Pick<GitHubAdapter, "owner" | "fileOfRepository">>,
+  } & Partial<Pick<GitHubAdapter, "owner" | "fileOfRepository" | "defaultBranchComparison">>,
 ): Promise<RulesRead> {
   const file = await github.defaultBranchFile(CONFIG_PATH);
   if (!file) return { rules: escalationSchema.parse(undefined), problem: null };
@@ -28,8 +28,14 @@ export async function readEscalationRules(
     const owner = github.owner ?? null;
     const ref = configExtends(file.text, CONFIG_PATH, owner);
     const defaults =
-      ref && github.fileOfRepository
-        ? await readOrgDefaults({ fileOfRepository: github.fileOfRepository.bind(github) }, ref)
+      ref && github.fileOfRepository && github.defaultBranchComparison
+        ? await readOrgDefaults(
+            {
+              fileOfRepository: github.fileOfRepository.bind(github),
+              defaultBranchComparison: github.defaultBranchComparison.bind(github),
+            },
+            ref,
+          )
         : undefined;
     const { config } = parseConfig(file.text, CONFIG_PATH, { owner, defaults });
     return { rules: config.escalation, problem: null };

@@ -1,6 +1,8 @@
 import type { ProbotOctokit } from "probot";
+import type { PinnedCommitComparison } from "../../checks/config/extends.js";
 import type { DiffFileInput } from "../../checks/evaluator/bundle.js";
 import type { CheckRunWrite } from "../../checks/gate/plan.js";
+import { isRateLimited } from "../../checks/rate-limit.js";
 import type { BranchProtectionView, BranchRule } from "../../checks/setup/required-check.js";
 import { RECORD_ARTIFACT_PREFIX } from "../../schemas/command-record.js";
 import type {
@@ -810,7 +812,8 @@ export class GitHubAdapter {
    * A file of another repository of the installation's account at an exact commit: the
    * organisation defaults a config extends, in the owner's `.github` repository. 404 and 403 are
    * answers (the file is not there, or the installation cannot see that repository), returned
-   * for the caller to explain; anything else throws, so the job is retried.
+   * for the caller to explain, and so is a file too large for the contents API (413); a rate
+   * limit, or anything else, throws, so the job is retried.
    */
   async fileOfRepository(
     owner: string,
@@ -824,15 +827,73 @@ export class GitHubAdapter {
       if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
         return { ok: false, status: 404, message: `${path} is not a file` };
       }
+      // Over 1 MB the contents API sends no content ("encoding": "none"): never an empty file.
+      if (data.encoding === "none" || (data.content === "" && data.size > 0)) {
+        return {
+          ok: false,
+          status: 413,
+          message: `${path} is ${data.size} bytes, over the 1 MB GitHub's contents API serves`,
+        };
+      }
       return { ok: true, text: Buffer.from(data.content, "base64").toString("utf8") };
     } catch (error) {
-      const status = statusOf(error);
-      if (status === 404 || status === 403) {
-        return { ok: false, status, message: (error as Error).message };
+      const answer = refusalOf(error);
+      if (answer) return answer;
+      throw error;
+    }
+  }
+
+  /**
+   * Where a commit of another repository of the installation's account stands against that
+   * repository's default branch: GitHub's compare of `<default branch>...<sha>`, its status null
+   * when GitHub finds no shared history (404 on the compare). 403 and 404 on the repository are
+   * answers, as in fileOfRepository; a rate limit, or anything else, throws.
+   */
+  async defaultBranchComparison(
+    owner: string,
+    repo: string,
+    sha: string,
+  ): Promise<
+    { ok: true; compared: PinnedCommitComparison } | { ok: false; status: number; message: string }
+  > {
+    let defaultBranch: string;
+    this.count("repos/get");
+    try {
+      ({
+        data: { default_branch: defaultBranch },
+      } = await this.octokit.rest.repos.get({ owner, repo }));
+    } catch (error) {
+      const answer = refusalOf(error);
+      if (answer) return answer;
+      throw error;
+    }
+    this.count("repos/compare-commits");
+    try {
+      // One commit per page: only the status is read, and a fork's commit may be far ahead.
+      const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({
+        owner,
+        repo,
+        basehead: `${defaultBranch}...${sha}`,
+        per_page: 1,
+      });
+      return { ok: true, compared: { defaultBranch, status: data.status } };
+    } catch (error) {
+      if (statusOf(error) === 404 && !isRateLimited(error)) {
+        return { ok: true, compared: { defaultBranch, status: null } };
       }
       throw error;
     }
   }
+}
+
+/**
+ * A 403 or 404 that is GitHub's answer about access, for the caller to explain; null for a rate
+ * limit (403 with retry-after or no requests left, or 429) and anything else, which is thrown.
+ */
+function refusalOf(error: unknown): { ok: false; status: number; message: string } | null {
+  const status = statusOf(error);
+  if ((status !== 404 && status !== 403) || isRateLimited(error)) return null;
+  return { ok: false, status, message: (error as Error).message };
 }
 
 /** An issue as a handoff entry reads it. */

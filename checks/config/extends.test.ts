@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "../errors.js";
-import { mergeDefaults, parseExtendsReference } from "./extends.js";
+import { mergeDefaults, parseExtendsReference, pinnedCommitProblem } from "./extends.js";
 import { type ConfigSources, configExtends, parseConfig } from "./parse-config.js";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
@@ -115,6 +115,37 @@ describe("extends: the reference", () => {
     });
     expect(unreadable[0]?.message).toBe(
       `cannot use the defaults ${REF}: GitHub answered 404: give the token read access to my-org/.github`,
+    );
+  });
+});
+
+describe("extends: the pinned commit must be on the .github repository's default branch", () => {
+  const parsed = parseExtendsReference(REF, "my-org");
+  if (!parsed.ok) throw new Error(parsed.problem);
+  const { ref } = parsed;
+
+  it("is used when the default branch is at it or past it", () => {
+    expect(pinnedCommitProblem(ref, { defaultBranch: "main", status: "identical" })).toBeNull();
+    expect(pinnedCommitProblem(ref, { defaultBranch: "main", status: "behind" })).toBeNull();
+  });
+
+  it("is refused when it has commits the default branch lacks, or no history in common with it", () => {
+    for (const status of ["ahead", "diverged"] as const) {
+      expect(pinnedCommitProblem(ref, { defaultBranch: "trunk", status })).toBe(
+        `commit ${SHA} is not on my-org/.github's default branch trunk (GitHub compares it with trunk as "${status}": it has commits trunk does not). agate reads defaults only at a commit of the default branch: GitHub also serves other branches', unmerged pull requests' and forks' commits under my-org/.github's name, and nobody merged those as the defaults. Merge the change into trunk and pin a commit of it (git rev-parse origin/trunk in a clone of my-org/.github)`,
+      );
+    }
+    expect(pinnedCommitProblem(ref, { defaultBranch: "main", status: null })).toContain(
+      "(GitHub finds no history it shares with main)",
+    );
+  });
+
+  it("refused defaults refuse the config at its extends line, like unreadable ones", () => {
+    const own = `extends: ${REF}\n`;
+    expect(() =>
+      parseConfig(own, FILE, { owner: "my-org", defaults: { refused: "off main" } }),
+    ).toThrow(
+      "extends at line 1, column 10: cannot use the defaults my-org/.github:agate/defaults.yml@0123456789abcdef0123456789abcdef01234567: off main",
     );
   });
 });

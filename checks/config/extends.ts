@@ -26,6 +26,49 @@ export interface ExtendsRef {
 const FULL_SHA = /^[0-9a-f]{40}$/;
 
 /**
+ * The defaults' text as read at the pinned commit; or why it could not be read (`unreadable`: the
+ * reader's access or GitHub's answer, not the config's fault as far as the reader can tell); or
+ * why it must not be used (`refused`: the config's fault, such as a pinned commit that is not on
+ * the default branch). Never a guess: a config whose defaults are not a text is not usable.
+ */
+export type DefaultsRead = string | { unreadable: string } | { refused: string };
+
+/** Why the defaults could not be used, whichever kind. */
+export const defaultsProblem = (read: Exclude<DefaultsRead, string>): string =>
+  "unreadable" in read ? read.unreadable : read.refused;
+
+/**
+ * GitHub's compare of `<default branch>...<pinned SHA>` in `<owner>/.github`, as the readers got it:
+ * its `status`, or null when GitHub found no common history (a 404: a commit with no history in
+ * common with the branch, or none GitHub knows under this repository's name).
+ */
+export type PinnedCommitComparison = {
+  defaultBranch: string;
+  status: "identical" | "behind" | "ahead" | "diverged" | null;
+};
+
+/**
+ * Why the pinned commit must not be used, or null when it is on the `.github` repository's default
+ * branch (the compare says the branch is at it or past it). GitHub serves under a repository's name
+ * every commit it stores for it: other branches, unmerged pull requests' heads, and commits pushed
+ * to any fork of a public repository. Only the default branch holds what the organisation merged;
+ * a maintainer approving a SHA sees forty hex digits, not where they came from.
+ */
+export function pinnedCommitProblem(
+  ref: ExtendsRef,
+  compared: PinnedCommitComparison,
+): string | null {
+  const { defaultBranch, status } = compared;
+  if (status === "identical" || status === "behind") return null;
+  const where = `${ref.owner}/${ref.repo}`;
+  const found =
+    status === null
+      ? `GitHub finds no history it shares with ${defaultBranch}`
+      : `GitHub compares it with ${defaultBranch} as "${status}": it has commits ${defaultBranch} does not`;
+  return `commit ${ref.sha} is not on ${where}'s default branch ${defaultBranch} (${found}). agate reads defaults only at a commit of the default branch: GitHub also serves other branches', unmerged pull requests' and forks' commits under ${where}'s name, and nobody merged those as the defaults. Merge the change into ${defaultBranch} and pin a commit of it (git rev-parse origin/${defaultBranch} in a clone of ${where})`;
+}
+
+/**
  * The reference in `extends`, or what is wrong with it. `owner` is the repository's owner when the
  * caller knows it (null: not checked here; the gate and the Action always know it).
  */

@@ -12,7 +12,14 @@ import type { z } from "zod";
 import { CONFIG_PATH, type Config, configSchema } from "../../schemas/config.js";
 import { ConfigurationError, type FileProblem } from "../errors.js";
 import { configDigest } from "./digest.js";
-import { type ExtendsRef, mergeDefaults, originOf, parseExtendsReference } from "./extends.js";
+import {
+  type DefaultsRead,
+  defaultsProblem,
+  type ExtendsRef,
+  mergeDefaults,
+  originOf,
+  parseExtendsReference,
+} from "./extends.js";
 import { configSchemaAt } from "./json-schema.js";
 
 export interface LoadedConfig {
@@ -34,7 +41,7 @@ export interface ConfigSources {
    * The defaults file's text as read at the pinned commit, or why it could not be read. Absent:
    * the caller did not read them, and a config that extends them is refused, never used alone.
    */
-  defaults?: string | { unreadable: string };
+  defaults?: DefaultsRead;
 }
 
 interface Parsed {
@@ -65,7 +72,7 @@ export function parseConfig(
       const why =
         read === undefined
           ? "they were not read here, and this file alone is not the config"
-          : read.unreadable;
+          : defaultsProblem(read);
       throw new ConfigurationError(file, [
         at(own, ["extends"], `cannot use the defaults ${ref.reference}: ${why}`),
       ]);

@@ -266,7 +266,7 @@ describe("doctor: a config that extends organisation defaults", () => {
   const defaults = "version: 1\ncommands: [{ name: test, run: npm test }]\nevidence:\n  job: ci\n";
 
   it("is checked merged with the defaults it read, whose evidence job applies", () => {
-    const all = diagnose(facts({ config, defaults: { ok: true, value: defaults } }));
+    const all = diagnose(facts({ config, defaults }));
     const found = all.find((item) => item.check === "config");
     expect(found).toMatchObject({
       status: "ok",
@@ -281,7 +281,7 @@ describe("doctor: a config that extends organisation defaults", () => {
 
   it("defaults this token cannot read are 'could not check', not a problem of the config", () => {
     const all = diagnose(
-      facts({ config, defaults: { ok: false, reason: "GitHub answered 404 for agate.yml" } }),
+      facts({ config, defaults: { unreadable: "GitHub answered 404 for agate.yml" } }),
     );
     expect(finding(all, "config")).toMatchObject({
       status: "could-not-check",
@@ -289,6 +289,19 @@ describe("doctor: a config that extends organisation defaults", () => {
         "extends organisation defaults that this token cannot read, so the merged config was not checked: GitHub answered 404 for agate.yml",
       ),
     });
+  });
+
+  it("defaults refused (a pinned commit off the default branch) are a problem of the config", () => {
+    const all = diagnose(
+      facts({
+        config,
+        defaults: { refused: `commit ${sha} is not on acme/.github's default branch main` },
+      }),
+    );
+    expect(finding(all, "config")).toMatchObject({ status: "problem" });
+    expect(finding(all, "config").details?.join("\n")).toContain(
+      `cannot use the defaults ${reference}: commit ${sha} is not on acme/.github's default branch main`,
+    );
   });
 
   it("a reference that is not pinned, or another owner's, is a problem", () => {

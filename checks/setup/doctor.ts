@@ -1,5 +1,6 @@
 import { parseDocument } from "yaml";
 import { CONFIG_PATH, type Config, evidenceSchema } from "../../schemas/config.js";
+import type { DefaultsRead } from "../config/extends.js";
 import { type ConfigSources, parseConfig } from "../config/parse-config.js";
 import { ConfigurationError, formatProblem } from "../errors.js";
 import { AGATE_APP_EVENTS, AGATE_APP_PERMISSIONS, covers } from "./app-requirements.js";
@@ -42,7 +43,7 @@ export interface DoctorFacts {
    * The organisation defaults the config extends, read at their pinned commit; absent or null
    * when it extends none (or cannot be parsed far enough to say).
    */
-  defaults?: Read<string> | null;
+  defaults?: DefaultsRead | null;
   /** The evidence workflow at the default branch (`evidenceWorkflowPath`); null when absent. */
   workflow: { path: string; text: Read<string | null> };
   /** The active rulesets' rules on the default branch. */
@@ -67,10 +68,7 @@ export function evidenceWorkflowPath(
 function sourcesOf(facts: DoctorFacts): ConfigSources {
   const owner = facts.repository.split("/")[0] ?? null;
   if (!facts.defaults) return { owner };
-  return {
-    owner,
-    defaults: facts.defaults.ok ? facts.defaults.value : { unreadable: facts.defaults.reason },
-  };
+  return { owner, defaults: facts.defaults };
 }
 
 function evidenceOf(configText: string | null, sources: ConfigSources): Config["evidence"] {
@@ -114,12 +112,12 @@ function configFinding(facts: DoctorFacts): Finding {
       fix: `commit ${CONFIG_PATH} to ${defaultBranch} (docs/config.md; check it first with agate-gate validate)`,
     };
   }
-  if (facts.defaults && !facts.defaults.ok) {
+  if (facts.defaults && typeof facts.defaults !== "string" && "unreadable" in facts.defaults) {
     // This token's reach, not necessarily the App's or the Action's: not a finding either way.
     return {
       check,
       status: "could-not-check",
-      summary: `${CONFIG_PATH} on ${defaultBranch} extends organisation defaults that this token cannot read, so the merged config was not checked: ${facts.defaults.reason}`,
+      summary: `${CONFIG_PATH} on ${defaultBranch} extends organisation defaults that this token cannot read, so the merged config was not checked: ${facts.defaults.unreadable}`,
       fix: null,
     };
   }

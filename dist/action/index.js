@@ -22030,6 +22030,108 @@ async function readConfigAtBase(options) {
   );
 }
 
+// checks/config/extends.ts
+var import_yaml = __toESM(require_dist(), 1);
+var DEFAULTS_REPO = ".github";
+var EXTENDS_EXAMPLE = "my-org/.github:agate/defaults.yml@<40-hex commit SHA>";
+var FULL_SHA = /^[0-9a-f]{40}$/;
+var defaultsProblem = (read) => "unreadable" in read ? read.unreadable : read.refused;
+function pinnedCommitProblem(ref, compared) {
+  const { defaultBranch, status } = compared;
+  if (status === "identical" || status === "behind") return null;
+  const where = `${ref.owner}/${ref.repo}`;
+  const found2 = status === null ? `GitHub finds no history it shares with ${defaultBranch}` : `GitHub compares it with ${defaultBranch} as "${status}": it has commits ${defaultBranch} does not`;
+  return `commit ${ref.sha} is not on ${where}'s default branch ${defaultBranch} (${found2}). agate reads defaults only at a commit of the default branch: GitHub also serves other branches', unmerged pull requests' and forks' commits under ${where}'s name, and nobody merged those as the defaults. Merge the change into ${defaultBranch} and pin a commit of it (git rev-parse origin/${defaultBranch} in a clone of ${where})`;
+}
+function parseExtendsReference(value, owner) {
+  const fail = (problem) => ({ ok: false, problem });
+  if (typeof value !== "string") {
+    return fail(`expected a reference such as ${EXTENDS_EXAMPLE}, got ${kindOf(value)}`);
+  }
+  const reference = value;
+  const at2 = reference.lastIndexOf("@");
+  const colon = reference.indexOf(":");
+  if (colon < 0 || at2 < colon) {
+    return fail(
+      `${JSON.stringify(value)} is not a reference to a defaults file: write <owner>/.github:<path>@<commit SHA>, such as ${EXTENDS_EXAMPLE}`
+    );
+  }
+  const repository = reference.slice(0, colon);
+  const path = reference.slice(colon + 1, at2);
+  const rev = reference.slice(at2 + 1);
+  const [refOwner, repo, ...more] = repository.split("/");
+  if (!refOwner || !repo || more.length > 0 || !/^[A-Za-z0-9-]+$/.test(refOwner)) {
+    return fail(
+      `${JSON.stringify(repository)} is not a repository such as my-org/.github: write <owner>/.github:<path>@<commit SHA>`
+    );
+  }
+  const why = "the App's installation and the Action's token reach nothing else reliably, so defaults can live only there";
+  if (repo !== DEFAULTS_REPO) {
+    return fail(
+      `extends may name only the owner's ${DEFAULTS_REPO} repository (${refOwner}/${DEFAULTS_REPO}), not ${repository}: ${why}`
+    );
+  }
+  if (owner !== null && refOwner.toLowerCase() !== owner.toLowerCase()) {
+    return fail(
+      `extends may name only this repository's owner's ${DEFAULTS_REPO} repository (${owner}/${DEFAULTS_REPO}), not ${repository}: ${why}`
+    );
+  }
+  const segments = path.split("/");
+  if (path === "" || path.startsWith("/") || path.includes("\\") || segments.some((s) => s === "" || s === "." || s === "..")) {
+    return fail(
+      `${JSON.stringify(path)} is not a file path inside ${refOwner}/${DEFAULTS_REPO}: write a relative path such as agate.yml or agate/defaults.yml`
+    );
+  }
+  if (!FULL_SHA.test(rev)) {
+    const looks = /^[0-9a-fA-F]{4,40}$/.test(rev) ? /[A-F]/.test(rev) && rev.length === 40 ? "a commit SHA in capitals: write it in lowercase" : "an abbreviated commit SHA: write all 40 hex digits" : "a branch or tag name, which can move";
+    return fail(
+      `${JSON.stringify(rev)} is ${looks}. Pin the defaults to a full 40-hex commit SHA (git rev-parse HEAD in ${refOwner}/${DEFAULTS_REPO}): the defaults must not change under a base commit that did not change, and a change of the SHA is a change of this file that needs a maintainer's approval`
+    );
+  }
+  return {
+    ok: true,
+    ref: { owner: refOwner, repo: DEFAULTS_REPO, path, sha: rev, reference }
+  };
+}
+function kindOf(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return JSON.stringify(value);
+}
+var isPlainMap = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+var mergeable = (defaults, own2) => !("kind" in defaults && "kind" in own2 && defaults.kind !== own2.kind);
+function mergeDefaults(defaults, own2) {
+  if (!isPlainMap(defaults) || !isPlainMap(own2) || !mergeable(defaults, own2)) return own2;
+  const merged = { ...defaults };
+  for (const [key, value] of Object.entries(own2)) {
+    merged[key] = key in defaults ? mergeDefaults(defaults[key], value) : value;
+  }
+  return merged;
+}
+function kindIn(node2) {
+  if (!(0, import_yaml.isMap)(node2)) return void 0;
+  const pair = node2.items.find(
+    (item) => (0, import_yaml.isPair)(item) && (0, import_yaml.isScalar)(item.key) && String(item.key.value) === "kind"
+  );
+  return pair && (0, import_yaml.isScalar)(pair.value) ? pair.value.value : void 0;
+}
+function originOf(own2, defaults, path) {
+  for (let depth = 1; depth <= path.length; depth++) {
+    const prefix = path.slice(0, depth);
+    const mineThere = own2.hasIn(prefix);
+    const theirsThere = defaults.hasIn(prefix);
+    if (!mineThere) return theirsThere ? "defaults" : "own";
+    if (!theirsThere) return "own";
+    const mine = own2.getIn(prefix, true);
+    const theirs = defaults.getIn(prefix, true);
+    if (!(0, import_yaml.isMap)(mine) || !(0, import_yaml.isMap)(theirs)) return "own";
+    const [a, b] = [kindIn(mine), kindIn(theirs)];
+    if (a !== void 0 && b !== void 0 && a !== b) return "own";
+  }
+  return "own";
+}
+
 // checks/config/parse-config.ts
 var import_yaml2 = __toESM(require_dist(), 1);
 
@@ -22409,100 +22511,6 @@ function configDigest(config2) {
   return createHash("sha256").update(canonicalJson(config2)).digest("hex");
 }
 
-// checks/config/extends.ts
-var import_yaml = __toESM(require_dist(), 1);
-var DEFAULTS_REPO = ".github";
-var EXTENDS_EXAMPLE = "my-org/.github:agate/defaults.yml@<40-hex commit SHA>";
-var FULL_SHA = /^[0-9a-f]{40}$/;
-function parseExtendsReference(value, owner) {
-  const fail = (problem) => ({ ok: false, problem });
-  if (typeof value !== "string") {
-    return fail(`expected a reference such as ${EXTENDS_EXAMPLE}, got ${kindOf(value)}`);
-  }
-  const reference = value;
-  const at2 = reference.lastIndexOf("@");
-  const colon = reference.indexOf(":");
-  if (colon < 0 || at2 < colon) {
-    return fail(
-      `${JSON.stringify(value)} is not a reference to a defaults file: write <owner>/.github:<path>@<commit SHA>, such as ${EXTENDS_EXAMPLE}`
-    );
-  }
-  const repository = reference.slice(0, colon);
-  const path = reference.slice(colon + 1, at2);
-  const rev = reference.slice(at2 + 1);
-  const [refOwner, repo, ...more] = repository.split("/");
-  if (!refOwner || !repo || more.length > 0 || !/^[A-Za-z0-9-]+$/.test(refOwner)) {
-    return fail(
-      `${JSON.stringify(repository)} is not a repository such as my-org/.github: write <owner>/.github:<path>@<commit SHA>`
-    );
-  }
-  const why = "the App's installation and the Action's token reach nothing else reliably, so defaults can live only there";
-  if (repo !== DEFAULTS_REPO) {
-    return fail(
-      `extends may name only the owner's ${DEFAULTS_REPO} repository (${refOwner}/${DEFAULTS_REPO}), not ${repository}: ${why}`
-    );
-  }
-  if (owner !== null && refOwner.toLowerCase() !== owner.toLowerCase()) {
-    return fail(
-      `extends may name only this repository's owner's ${DEFAULTS_REPO} repository (${owner}/${DEFAULTS_REPO}), not ${repository}: ${why}`
-    );
-  }
-  const segments = path.split("/");
-  if (path === "" || path.startsWith("/") || path.includes("\\") || segments.some((s) => s === "" || s === "." || s === "..")) {
-    return fail(
-      `${JSON.stringify(path)} is not a file path inside ${refOwner}/${DEFAULTS_REPO}: write a relative path such as agate.yml or agate/defaults.yml`
-    );
-  }
-  if (!FULL_SHA.test(rev)) {
-    const looks = /^[0-9a-fA-F]{4,40}$/.test(rev) ? /[A-F]/.test(rev) && rev.length === 40 ? "a commit SHA in capitals: write it in lowercase" : "an abbreviated commit SHA: write all 40 hex digits" : "a branch or tag name, which can move";
-    return fail(
-      `${JSON.stringify(rev)} is ${looks}. Pin the defaults to a full 40-hex commit SHA (git rev-parse HEAD in ${refOwner}/${DEFAULTS_REPO}): the defaults must not change under a base commit that did not change, and a change of the SHA is a change of this file that needs a maintainer's approval`
-    );
-  }
-  return {
-    ok: true,
-    ref: { owner: refOwner, repo: DEFAULTS_REPO, path, sha: rev, reference }
-  };
-}
-function kindOf(value) {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "object") return "a mapping";
-  return JSON.stringify(value);
-}
-var isPlainMap = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
-var mergeable = (defaults, own2) => !("kind" in defaults && "kind" in own2 && defaults.kind !== own2.kind);
-function mergeDefaults(defaults, own2) {
-  if (!isPlainMap(defaults) || !isPlainMap(own2) || !mergeable(defaults, own2)) return own2;
-  const merged = { ...defaults };
-  for (const [key, value] of Object.entries(own2)) {
-    merged[key] = key in defaults ? mergeDefaults(defaults[key], value) : value;
-  }
-  return merged;
-}
-function kindIn(node2) {
-  if (!(0, import_yaml.isMap)(node2)) return void 0;
-  const pair = node2.items.find(
-    (item) => (0, import_yaml.isPair)(item) && (0, import_yaml.isScalar)(item.key) && String(item.key.value) === "kind"
-  );
-  return pair && (0, import_yaml.isScalar)(pair.value) ? pair.value.value : void 0;
-}
-function originOf(own2, defaults, path) {
-  for (let depth = 1; depth <= path.length; depth++) {
-    const prefix = path.slice(0, depth);
-    const mineThere = own2.hasIn(prefix);
-    const theirsThere = defaults.hasIn(prefix);
-    if (!mineThere) return theirsThere ? "defaults" : "own";
-    if (!theirsThere) return "own";
-    const mine = own2.getIn(prefix, true);
-    const theirs = defaults.getIn(prefix, true);
-    if (!(0, import_yaml.isMap)(mine) || !(0, import_yaml.isMap)(theirs)) return "own";
-    const [a, b] = [kindIn(mine), kindIn(theirs)];
-    if (a !== void 0 && b !== void 0 && a !== b) return "own";
-  }
-  return "own";
-}
-
 // schemas/doctor.ts
 var findingStatusSchema = external_exports.enum(["ok", "problem", "could-not-check"]);
 var findingSchema = external_exports.strictObject({
@@ -22600,7 +22608,7 @@ function parseConfig(text, file2 = CONFIG_PATH, sources = {}) {
   if (ref) {
     const read = sources.defaults;
     if (read === void 0 || typeof read !== "string") {
-      const why = read === void 0 ? "they were not read here, and this file alone is not the config" : read.unreadable;
+      const why = read === void 0 ? "they were not read here, and this file alone is not the config" : defaultsProblem(read);
       throw new ConfigurationError(file2, [
         at(own2, ["extends"], `cannot use the defaults ${ref.reference}: ${why}`)
       ]);
@@ -22818,36 +22826,54 @@ var TOKEN_ADVICE = {
 };
 function defaultsReader(options) {
   return async (ref) => {
-    const { readRepositoryFile } = await import("./chunks/github-LGEZREVI.js");
-    const read = await readRepositoryFile({
+    const { readRepositoryFile, compareWithDefaultBranch } = await import("./chunks/github-QKDOPSU6.js");
+    const repository = {
       token: options.token,
       baseUrl: options.apiUrl,
       owner: ref.owner,
-      repo: ref.repo,
-      path: ref.path,
-      sha: ref.sha
-    });
-    if (read.ok) return read.text;
+      repo: ref.repo
+    };
+    const read = await readRepositoryFile({ ...repository, path: ref.path, sha: ref.sha });
     const where = `${ref.path} at ${ref.sha} in ${ref.owner}/${ref.repo}`;
-    const token = options.token ? "the token" : "no token was given, and an anonymous request";
-    switch (read.status) {
-      case 404:
-        return {
-          unreadable: `GitHub answered 404 for ${where}: the file is not at that commit, or ${token} cannot see ${ref.owner}/${ref.repo}. Check the path and the SHA; ${options.advice(ref)}`
-        };
-      case 401:
-      case 403:
-        return {
-          unreadable: `GitHub answered ${read.status} (${read.message}) for ${where}: ${options.advice(ref)}`
-        };
-      case "not-a-file":
-        return { unreadable: `${where} is not a file: name the defaults file itself` };
-      default:
-        return {
-          unreadable: `cannot read ${where}: ${read.message}; run again once GitHub answers (or check GITHUB_API_URL)`
-        };
+    if (!read.ok) return unreadableFile(read, where, ref, options);
+    const compared = await compareWithDefaultBranch({ ...repository, sha: ref.sha });
+    if (!compared.ok) {
+      const asked = `whether ${ref.sha} is on ${ref.owner}/${ref.repo}'s default branch`;
+      return {
+        unreadable: compared.status === "rate-limited" ? `GitHub's rate limit answered when agate asked ${asked} (${compared.message}); run again later${options.token ? "" : ", or give a token: anonymous requests get 60 an hour"}` : `GitHub answered ${compared.status ?? "nothing"} (${compared.message}) when agate asked ${asked}: ${options.advice(ref)}`
+      };
     }
+    const problem = pinnedCommitProblem(ref, compared.compared);
+    return problem === null ? read.text : { refused: problem };
   };
+}
+function unreadableFile(read, where, ref, options) {
+  const token = options.token ? "the token" : "no token was given, and an anonymous request";
+  switch (read.status) {
+    case 404:
+      return {
+        unreadable: `GitHub answered 404 for ${where}: the file is not at that commit, or ${token} cannot see ${ref.owner}/${ref.repo}. Check the path and the SHA; ${options.advice(ref)}`
+      };
+    case 401:
+    case 403:
+      return {
+        unreadable: `GitHub answered ${read.status} (${read.message}) for ${where}: ${options.advice(ref)}`
+      };
+    case "rate-limited":
+      return {
+        unreadable: `GitHub's rate limit answered for ${where} (${read.message}); run again later${options.token ? "" : ", or give a token: anonymous requests get 60 an hour"}`
+      };
+    case "not-a-file":
+      return { unreadable: `${where} is not a file: name the defaults file itself` };
+    case "too-large":
+      return {
+        refused: `${where} is ${read.message}. A defaults file is a few kilobytes of YAML: keep only agate's config in it`
+      };
+    default:
+      return {
+        unreadable: `cannot read ${where}: ${read.message}; run again once GitHub answers (or check GITHUB_API_URL)`
+      };
+  }
 }
 
 // action/environment.ts
@@ -25482,7 +25508,7 @@ async function runAction(env) {
   const repository = env.GITHUB_REPOSITORY ?? (context.kind === "other" ? context.repository : null);
   const [owner, repo] = (repository ?? "").split("/");
   const readViaApi = inputs.token && owner && repo ? async (sha, path) => {
-    const { ActionGitHub } = await import("./chunks/github-LGEZREVI.js");
+    const { ActionGitHub } = await import("./chunks/github-QKDOPSU6.js");
     return new ActionGitHub(inputs.token, owner, repo, env.GITHUB_API_URL).readFileAtCommit(
       sha,
       path

@@ -1139,6 +1139,15 @@ var package_default = { version: "0.1.0" };
 // schemas/version.ts
 var AGATE_VERSION = package_default.version;
 
+// checks/rate-limit.ts
+function isRateLimited(error) {
+  const { status, response } = error ?? {};
+  if (status === 429) return true;
+  if (status !== 403) return false;
+  const headers = response?.headers ?? {};
+  return headers["retry-after"] !== void 0 || String(headers["x-ratelimit-remaining"]) === "0";
+}
+
 // app/github/adapter.ts
 var labelFact = (l) => ({
   name: l.name,
@@ -1801,7 +1810,8 @@ var GitHubAdapter = class {
    * A file of another repository of the installation's account at an exact commit: the
    * organisation defaults a config extends, in the owner's `.github` repository. 404 and 403 are
    * answers (the file is not there, or the installation cannot see that repository), returned
-   * for the caller to explain; anything else throws, so the job is retried.
+   * for the caller to explain, and so is a file too large for the contents API (413); a rate
+   * limit, or anything else, throws, so the job is retried.
    */
   async fileOfRepository(owner, repo, path, sha2) {
     this.count("repos/get-content");
@@ -1810,16 +1820,60 @@ var GitHubAdapter = class {
       if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
         return { ok: false, status: 404, message: `${path} is not a file` };
       }
+      if (data.encoding === "none" || data.content === "" && data.size > 0) {
+        return {
+          ok: false,
+          status: 413,
+          message: `${path} is ${data.size} bytes, over the 1 MB GitHub's contents API serves`
+        };
+      }
       return { ok: true, text: Buffer.from(data.content, "base64").toString("utf8") };
     } catch (error) {
-      const status = statusOf(error);
-      if (status === 404 || status === 403) {
-        return { ok: false, status, message: error.message };
+      const answer2 = refusalOf(error);
+      if (answer2) return answer2;
+      throw error;
+    }
+  }
+  /**
+   * Where a commit of another repository of the installation's account stands against that
+   * repository's default branch: GitHub's compare of `<default branch>...<sha>`, its status null
+   * when GitHub finds no shared history (404 on the compare). 403 and 404 on the repository are
+   * answers, as in fileOfRepository; a rate limit, or anything else, throws.
+   */
+  async defaultBranchComparison(owner, repo, sha2) {
+    let defaultBranch;
+    this.count("repos/get");
+    try {
+      ({
+        data: { default_branch: defaultBranch }
+      } = await this.octokit.rest.repos.get({ owner, repo }));
+    } catch (error) {
+      const answer2 = refusalOf(error);
+      if (answer2) return answer2;
+      throw error;
+    }
+    this.count("repos/compare-commits");
+    try {
+      const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({
+        owner,
+        repo,
+        basehead: `${defaultBranch}...${sha2}`,
+        per_page: 1
+      });
+      return { ok: true, compared: { defaultBranch, status: data.status } };
+    } catch (error) {
+      if (statusOf(error) === 404 && !isRateLimited(error)) {
+        return { ok: true, compared: { defaultBranch, status: null } };
       }
       throw error;
     }
   }
 };
+function refusalOf(error) {
+  const status = statusOf(error);
+  if (status !== 404 && status !== 403 || isRateLimited(error)) return null;
+  return { ok: false, status, message: error.message };
+}
 var AppAdapter = class {
   constructor(octokit) {
     this.octokit = octokit;
@@ -3140,6 +3194,14 @@ import { isMap, isPair, isScalar } from "yaml";
 var DEFAULTS_REPO = ".github";
 var EXTENDS_EXAMPLE = "my-org/.github:agate/defaults.yml@<40-hex commit SHA>";
 var FULL_SHA = /^[0-9a-f]{40}$/;
+var defaultsProblem = (read) => "unreadable" in read ? read.unreadable : read.refused;
+function pinnedCommitProblem(ref, compared) {
+  const { defaultBranch, status } = compared;
+  if (status === "identical" || status === "behind") return null;
+  const where2 = `${ref.owner}/${ref.repo}`;
+  const found = status === null ? `GitHub finds no history it shares with ${defaultBranch}` : `GitHub compares it with ${defaultBranch} as "${status}": it has commits ${defaultBranch} does not`;
+  return `commit ${ref.sha} is not on ${where2}'s default branch ${defaultBranch} (${found}). agate reads defaults only at a commit of the default branch: GitHub also serves other branches', unmerged pull requests' and forks' commits under ${where2}'s name, and nobody merged those as the defaults. Merge the change into ${defaultBranch} and pin a commit of it (git rev-parse origin/${defaultBranch} in a clone of ${where2})`;
+}
 function parseExtendsReference(value, owner) {
   const fail = (problem) => ({ ok: false, problem });
   if (typeof value !== "string") {
@@ -3286,7 +3348,7 @@ function parseConfig(text, file = CONFIG_PATH, sources = {}) {
   if (ref) {
     const read = sources.defaults;
     if (read === void 0 || typeof read !== "string") {
-      const why = read === void 0 ? "they were not read here, and this file alone is not the config" : read.unreadable;
+      const why = read === void 0 ? "they were not read here, and this file alone is not the config" : defaultsProblem(read);
       throw new ConfigurationError(file, [
         at(own, ["extends"], `cannot use the defaults ${ref.reference}: ${why}`)
       ]);
@@ -3494,12 +3556,26 @@ function describe(value) {
 
 // app/gate/org-defaults.ts
 async function readOrgDefaults(github, ref) {
-  const read = await github.fileOfRepository(ref.owner, ref.repo, ref.path, ref.sha);
-  if (read.ok) return read.text;
   const where2 = `${ref.path} at ${ref.sha} in ${ref.owner}/${ref.repo}`;
-  return {
-    unreadable: read.status === 404 ? `GitHub answered 404 for ${where2}: the file is not at that commit, or the agate App's installation cannot see ${ref.owner}/${ref.repo}. Check the path and the SHA, and install the App on ${ref.owner}/${ref.repo} too (or on all of ${ref.owner}'s repositories); it reads it with the contents: read it already has` : `GitHub answered ${read.status} (${read.message}) for ${where2}: the agate App's installation needs contents: read on ${ref.owner}/${ref.repo}`
-  };
+  const read = await github.fileOfRepository(ref.owner, ref.repo, ref.path, ref.sha);
+  if (!read.ok) {
+    if (read.status === 413) {
+      return {
+        refused: `${where2}: ${read.message}. A defaults file is a few kilobytes of YAML: keep only agate's config in it`
+      };
+    }
+    return {
+      unreadable: read.status === 404 ? `GitHub answered 404 for ${where2}: the file is not at that commit, or the agate App's installation cannot see ${ref.owner}/${ref.repo}. Check the path and the SHA, and install the App on ${ref.owner}/${ref.repo} too (or on all of ${ref.owner}'s repositories); it reads it with the contents: read it already has` : `GitHub answered ${read.status} (${read.message}) for ${where2}: the agate App's installation needs contents: read on ${ref.owner}/${ref.repo}`
+    };
+  }
+  const compared = await github.defaultBranchComparison(ref.owner, ref.repo, ref.sha);
+  if (!compared.ok) {
+    return {
+      unreadable: `GitHub answered ${compared.status} (${compared.message}) when agate asked whether ${ref.sha} is on ${ref.owner}/${ref.repo}'s default branch: the agate App's installation needs metadata: read and contents: read on ${ref.owner}/${ref.repo}`
+    };
+  }
+  const problem = pinnedCommitProblem(ref, compared.compared);
+  return problem === null ? read.text : { refused: problem };
 }
 
 // app/entries/rules.ts
@@ -3509,7 +3585,13 @@ async function readEscalationRules(github) {
   try {
     const owner = github.owner ?? null;
     const ref = configExtends(file.text, CONFIG_PATH, owner);
-    const defaults = ref && github.fileOfRepository ? await readOrgDefaults({ fileOfRepository: github.fileOfRepository.bind(github) }, ref) : void 0;
+    const defaults = ref && github.fileOfRepository && github.defaultBranchComparison ? await readOrgDefaults(
+      {
+        fileOfRepository: github.fileOfRepository.bind(github),
+        defaultBranchComparison: github.defaultBranchComparison.bind(github)
+      },
+      ref
+    ) : void 0;
     const { config } = parseConfig(file.text, CONFIG_PATH, { owner, defaults });
     return { rules: config.escalation, problem: null };
   } catch (error) {

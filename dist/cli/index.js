@@ -11582,20 +11582,45 @@ var init_dist_src5 = __esm({
   }
 });
 
+// checks/rate-limit.ts
+function isRateLimited(error2) {
+  const { status: status2, response } = error2 ?? {};
+  if (status2 === 429) return true;
+  if (status2 !== 403) return false;
+  const headers = response?.headers ?? {};
+  return headers["retry-after"] !== void 0 || String(headers["x-ratelimit-remaining"]) === "0";
+}
+var init_rate_limit = __esm({
+  "checks/rate-limit.ts"() {
+    "use strict";
+  }
+});
+
 // action/github.ts
 var github_exports = {};
 __export(github_exports, {
   ActionGitHub: () => ActionGitHub,
+  compareWithDefaultBranch: () => compareWithDefaultBranch,
   readRepositoryFile: () => readRepositoryFile
 });
-async function readRepositoryFile(options) {
-  const octokit = new Octokit2({
+function clientFor(options) {
+  return new Octokit2({
     ...options.token ? { auth: options.token } : {},
     baseUrl: options.baseUrl || "https://api.github.com",
     userAgent: `agate-action/${AGATE_VERSION}`
   });
+}
+function failureOf(error2) {
+  const { status: status2, message } = error2;
+  return {
+    ok: false,
+    status: isRateLimited(error2) ? "rate-limited" : status2 ?? null,
+    message: message ?? String(error2)
+  };
+}
+async function readRepositoryFile(options) {
   try {
-    const { data } = await octokit.rest.repos.getContent({
+    const { data } = await clientFor(options).rest.repos.getContent({
       owner: options.owner,
       repo: options.repo,
       path: options.path,
@@ -11604,10 +11629,40 @@ async function readRepositoryFile(options) {
     if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
       return { ok: false, status: "not-a-file", message: "not a file" };
     }
+    if (data.encoding === "none" || data.content === "" && data.size > 0) {
+      return {
+        ok: false,
+        status: "too-large",
+        message: `${data.size} bytes, over the 1 MB GitHub's contents API serves`
+      };
+    }
     return { ok: true, text: Buffer.from(data.content, "base64").toString("utf8") };
   } catch (error2) {
-    const { status: status2, message } = error2;
-    return { ok: false, status: status2 ?? null, message: message ?? String(error2) };
+    return failureOf(error2);
+  }
+}
+async function compareWithDefaultBranch(options) {
+  const octokit = clientFor(options);
+  let defaultBranch;
+  try {
+    ({
+      data: { default_branch: defaultBranch }
+    } = await octokit.rest.repos.get({ owner: options.owner, repo: options.repo }));
+  } catch (error2) {
+    return failureOf(error2);
+  }
+  try {
+    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+      owner: options.owner,
+      repo: options.repo,
+      basehead: `${defaultBranch}...${options.sha}`,
+      per_page: 1
+    });
+    return { ok: true, compared: { defaultBranch, status: data.status } };
+  } catch (error2) {
+    const failure2 = failureOf(error2);
+    if (failure2.status === 404) return { ok: true, compared: { defaultBranch, status: null } };
+    return failure2;
   }
 }
 var ActionGitHub;
@@ -11615,6 +11670,7 @@ var init_github = __esm({
   "action/github.ts"() {
     "use strict";
     init_dist_src5();
+    init_rate_limit();
     init_version();
     ActionGitHub = class {
       constructor(token, owner, repo, baseUrl = "https://api.github.com") {
@@ -24357,6 +24413,14 @@ var import_yaml = __toESM(require_dist(), 1);
 var DEFAULTS_REPO = ".github";
 var EXTENDS_EXAMPLE = "my-org/.github:agate/defaults.yml@<40-hex commit SHA>";
 var FULL_SHA = /^[0-9a-f]{40}$/;
+var defaultsProblem = (read) => "unreadable" in read ? read.unreadable : read.refused;
+function pinnedCommitProblem(ref, compared) {
+  const { defaultBranch, status: status2 } = compared;
+  if (status2 === "identical" || status2 === "behind") return null;
+  const where = `${ref.owner}/${ref.repo}`;
+  const found2 = status2 === null ? `GitHub finds no history it shares with ${defaultBranch}` : `GitHub compares it with ${defaultBranch} as "${status2}": it has commits ${defaultBranch} does not`;
+  return `commit ${ref.sha} is not on ${where}'s default branch ${defaultBranch} (${found2}). agate reads defaults only at a commit of the default branch: GitHub also serves other branches', unmerged pull requests' and forks' commits under ${where}'s name, and nobody merged those as the defaults. Merge the change into ${defaultBranch} and pin a commit of it (git rev-parse origin/${defaultBranch} in a clone of ${where})`;
+}
 function parseExtendsReference(value, owner) {
   const fail = (problem) => ({ ok: false, problem });
   if (typeof value !== "string") {
@@ -24639,7 +24703,7 @@ function parseConfig(text, file2 = CONFIG_PATH, sources = {}) {
   if (ref) {
     const read = sources.defaults;
     if (read === void 0 || typeof read !== "string") {
-      const why = read === void 0 ? "they were not read here, and this file alone is not the config" : read.unreadable;
+      const why = read === void 0 ? "they were not read here, and this file alone is not the config" : defaultsProblem(read);
       throw new ConfigurationError(file2, [
         at(own2, ["extends"], `cannot use the defaults ${ref.reference}: ${why}`)
       ]);
@@ -25392,36 +25456,54 @@ var TOKEN_ADVICE = {
 };
 function defaultsReader(options) {
   return async (ref) => {
-    const { readRepositoryFile: readRepositoryFile2 } = await Promise.resolve().then(() => (init_github(), github_exports));
-    const read = await readRepositoryFile2({
+    const { readRepositoryFile: readRepositoryFile2, compareWithDefaultBranch: compareWithDefaultBranch2 } = await Promise.resolve().then(() => (init_github(), github_exports));
+    const repository = {
       token: options.token,
       baseUrl: options.apiUrl,
       owner: ref.owner,
-      repo: ref.repo,
-      path: ref.path,
-      sha: ref.sha
-    });
-    if (read.ok) return read.text;
+      repo: ref.repo
+    };
+    const read = await readRepositoryFile2({ ...repository, path: ref.path, sha: ref.sha });
     const where = `${ref.path} at ${ref.sha} in ${ref.owner}/${ref.repo}`;
-    const token = options.token ? "the token" : "no token was given, and an anonymous request";
-    switch (read.status) {
-      case 404:
-        return {
-          unreadable: `GitHub answered 404 for ${where}: the file is not at that commit, or ${token} cannot see ${ref.owner}/${ref.repo}. Check the path and the SHA; ${options.advice(ref)}`
-        };
-      case 401:
-      case 403:
-        return {
-          unreadable: `GitHub answered ${read.status} (${read.message}) for ${where}: ${options.advice(ref)}`
-        };
-      case "not-a-file":
-        return { unreadable: `${where} is not a file: name the defaults file itself` };
-      default:
-        return {
-          unreadable: `cannot read ${where}: ${read.message}; run again once GitHub answers (or check GITHUB_API_URL)`
-        };
+    if (!read.ok) return unreadableFile(read, where, ref, options);
+    const compared = await compareWithDefaultBranch2({ ...repository, sha: ref.sha });
+    if (!compared.ok) {
+      const asked = `whether ${ref.sha} is on ${ref.owner}/${ref.repo}'s default branch`;
+      return {
+        unreadable: compared.status === "rate-limited" ? `GitHub's rate limit answered when agate asked ${asked} (${compared.message}); run again later${options.token ? "" : ", or give a token: anonymous requests get 60 an hour"}` : `GitHub answered ${compared.status ?? "nothing"} (${compared.message}) when agate asked ${asked}: ${options.advice(ref)}`
+      };
     }
+    const problem = pinnedCommitProblem(ref, compared.compared);
+    return problem === null ? read.text : { refused: problem };
   };
+}
+function unreadableFile(read, where, ref, options) {
+  const token = options.token ? "the token" : "no token was given, and an anonymous request";
+  switch (read.status) {
+    case 404:
+      return {
+        unreadable: `GitHub answered 404 for ${where}: the file is not at that commit, or ${token} cannot see ${ref.owner}/${ref.repo}. Check the path and the SHA; ${options.advice(ref)}`
+      };
+    case 401:
+    case 403:
+      return {
+        unreadable: `GitHub answered ${read.status} (${read.message}) for ${where}: ${options.advice(ref)}`
+      };
+    case "rate-limited":
+      return {
+        unreadable: `GitHub's rate limit answered for ${where} (${read.message}); run again later${options.token ? "" : ", or give a token: anonymous requests get 60 an hour"}`
+      };
+    case "not-a-file":
+      return { unreadable: `${where} is not a file: name the defaults file itself` };
+    case "too-large":
+      return {
+        refused: `${where} is ${read.message}. A defaults file is a few kilobytes of YAML: keep only agate's config in it`
+      };
+    default:
+      return {
+        unreadable: `cannot read ${where}: ${read.message}; run again once GitHub answers (or check GITHUB_API_URL)`
+      };
+  }
 }
 function cliDefaultsReader(env) {
   return defaultsReader({
@@ -26172,10 +26254,7 @@ function evidenceWorkflowPath(configText, sources = {}) {
 function sourcesOf(facts) {
   const owner = facts.repository.split("/")[0] ?? null;
   if (!facts.defaults) return { owner };
-  return {
-    owner,
-    defaults: facts.defaults.ok ? facts.defaults.value : { unreadable: facts.defaults.reason }
-  };
+  return { owner, defaults: facts.defaults };
 }
 function evidenceOf(configText, sources) {
   if (configText !== null) {
@@ -26214,11 +26293,11 @@ function configFinding(facts) {
       fix: `commit ${CONFIG_PATH} to ${defaultBranch} (docs/config.md; check it first with agate-gate validate)`
     };
   }
-  if (facts.defaults && !facts.defaults.ok) {
+  if (facts.defaults && typeof facts.defaults !== "string" && "unreadable" in facts.defaults) {
     return {
       check: check2,
       status: "could-not-check",
-      summary: `${CONFIG_PATH} on ${defaultBranch} extends organisation defaults that this token cannot read, so the merged config was not checked: ${facts.defaults.reason}`,
+      summary: `${CONFIG_PATH} on ${defaultBranch} extends organisation defaults that this token cannot read, so the merged config was not checked: ${facts.defaults.unreadable}`,
       fix: null
     };
   }
@@ -26558,8 +26637,7 @@ var DoctorGitHub = class {
       throw error2;
     }
     if (!ref) return null;
-    const read = await this.readDefaults(ref);
-    return typeof read === "string" ? { ok: true, value: read } : { ok: false, reason: read.unreadable };
+    return this.readDefaults(ref);
   }
   async facts(appSlug) {
     const repository = `${this.owner}/${this.repo}`;
@@ -26577,7 +26655,7 @@ var DoctorGitHub = class {
     const defaults = await this.defaults(config2.ok ? config2.value : null);
     const workflowPath = evidenceWorkflowPath(config2.ok ? config2.value : null, {
       owner: this.owner,
-      ...defaults ? { defaults: defaults.ok ? defaults.value : { unreadable: defaults.reason } } : {}
+      ...defaults ? { defaults } : {}
     });
     const app = appSlug === void 0 ? null : await this.app(appSlug);
     return {
@@ -30236,9 +30314,9 @@ async function validate2(file2, cwd) {
     const owner = checkoutOwner(root2, process.env);
     const ref = configExtends(text, shown, owner);
     const defaults = ref ? await cliDefaultsReader(process.env)(ref) : void 0;
-    if (ref && typeof defaults !== "string") {
+    if (ref && defaults !== void 0 && typeof defaults !== "string" && "unreadable" in defaults) {
       console.error(
-        `agate: warning: ${shown} extends ${ref.reference}, which cannot be read from here, so the merged config was NOT checked: ${defaults?.unreadable}`
+        `agate: warning: ${shown} extends ${ref.reference}, which cannot be read from here, so the merged config was NOT checked: ${defaults.unreadable}`
       );
       said.push(
         `${shown}'s extends reference is well-formed; the merged config was not checked (see the warning)`

@@ -81,4 +81,34 @@ describe("extends: organisation defaults through the Action and the App", () => 
     );
     expect(check?.output?.summary).toContain(`install the App on ${gate.sim.owner}/.github too`);
   });
+
+  it("defaults pinned at a commit off the .github repository's default branch block, and the Action refuses them too", async () => {
+    await orgDefaults(ANSWER_CONFIG);
+    // A branch of .github (an unmerged pull request's head looks the same to GitHub's API) whose
+    // defaults require a command that always passes: served under .github's name, merged by nobody.
+    const unmerged = await gate.sim.pushCommit({
+      repo: ".github",
+      branch: "nothing-required",
+      files: { [DEFAULTS_PATH]: "version: 1\ncommands:\n  - { name: answer, run: 'true' }\n" },
+    });
+    const reference = `${gate.sim.owner}/.github:${DEFAULTS_PATH}@${unmerged}`;
+    const repo = "imposter";
+    const { head, number, branch } = await gate.agentPullRequest(
+      repo,
+      { "answer.txt": "41\n" },
+      { config: `extends: ${reference}\n` },
+    );
+    const check = gate.gateCheck(repo, head);
+    expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(gate.sim.labelsOf({ repo, number })).toContain("agate:blocked");
+    expect(check?.output?.summary).toContain(
+      `extends at line 1, column 10: cannot use the defaults ${reference}: commit ${unmerged} is not on ${gate.sim.owner}/.github's default branch main (GitHub compares it with main as "ahead"`,
+    );
+
+    // The Action, reading through its token, refuses the same defaults: no record is made.
+    const run = await gate.ci(repo, branch, head);
+    expect(run.status).not.toBe(0);
+    expect(run.stdout + run.stderr).toContain(`commit ${unmerged} is not on`);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "failure" });
+  });
 });

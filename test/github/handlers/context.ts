@@ -102,7 +102,11 @@ export function checkPermission(token: Token, needed: Permission): boolean {
     typeof needed[0] === "string"
       ? [needed as [string, TokenPermission]]
       : (needed as readonly [string, TokenPermission][]);
-  return alternatives.some(([name, level]) => covers(token.permissions[name], level));
+  // GitHub grants metadata: read to every installation token, fine-grained token and workflow token.
+  return alternatives.some(
+    ([name, level]) =>
+      (name === "metadata" && level === "read") || covers(token.permissions[name], level),
+  );
 }
 
 export function numberParam(ctx: Ctx, name: string): number {
