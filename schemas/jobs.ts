@@ -171,8 +171,10 @@ export const pullRequestEntriesJobSchema = z.strictObject({
 });
 
 /**
- * The App was installed on a repository (or the repository added to its installation): every
- * label agate owns is created there with its look, before any pull request needs one.
+ * The App was installed on a repository (or the repository added to its installation): when the
+ * repository has agate's config on its default branch, every label agate owns is created there
+ * with its look, before any pull request needs one; without it, nothing beyond that one read
+ * (app/gate/repository-labels.ts).
  */
 export const repositoryLabelsJobSchema = z.strictObject({ ...target, trigger: triggerSchema });
 

@@ -89,16 +89,19 @@ sim.addRuleset({
   repo: "bench",
   requiredChecks: [{ context: "agate", integration_id: sim.appId }],
 });
-// The App installed on it (installation_repositories.added): agate's labels are made once, before
-// any pull request, so no gate pass styles one.
-{
+// The App installed on it (installation_repositories.added): it has agate's config, so agate's
+// labels are made once, before any pull request, and no gate pass styles one. A repository
+// without the config costs the one read that finds it missing.
+await sim.createRepository({ repo: "bench-unconfigured", files: { "README.md": "# widgets\n" } });
+for (const [repo, what] of [
+  ["bench", "installed on the repository (once per repository, before any pull request)"],
+  ["bench-unconfigured", "installed on a repository without .github/agate.yml"],
+] as const) {
   const before = logged().length;
-  await sim.addToInstallation({ repos: ["bench"] });
+  await sim.addToInstallation({ repos: [repo] });
   await settle();
   const install = logged().slice(before);
-  console.log(
-    `installed on the repository (once per repository, before any pull request): ${install.map((e) => `${e.calls} calls  ${e.ops}`).join("; ")}`,
-  );
+  console.log(`${what}: ${install.map((e) => `${e.calls} calls  ${e.ops}`).join("; ")}`);
 }
 /**
  * One pull request from its own branch, opened to accepted by CI, then one more push: prints the

@@ -2,6 +2,7 @@
  * The handler of every gate job kind, in one table: each payload is parsed with its schema from
  * schemas/jobs.ts, then handled. A kind the route makes without a handler here fails a test.
  */
+import { CONFIG_PATH } from "../../schemas/config.js";
 import {
   JOB_KINDS,
   JOB_PAYLOADS,
@@ -163,8 +164,12 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
   [JOB_KINDS.pullRequestEntries]: (job, deps) => runPullRequestEntriesJob(job, deps),
   [JOB_KINDS.repositoryLabels]: async (job, deps) => {
     const { github } = await adapterFor(deps, job.repository, job.installation);
-    const { created, styled } = await ensureRepositoryLabels(github);
-    return `${job.repository} labels after ${cause(job.trigger)}: ${created.length} created, ${styled.length} restyled (${github.totalCalls} GitHub calls: ${callList(github)})`;
+    const result = await ensureRepositoryLabels(github);
+    const calls = `(${github.totalCalls} GitHub calls: ${callList(github)})`;
+    if (!result.config) {
+      return `${job.repository} labels after ${cause(job.trigger)}: no ${CONFIG_PATH} on the default branch, none made; agate makes each the first time it needs it ${calls}`;
+    }
+    return `${job.repository} labels after ${cause(job.trigger)}: ${result.created.length} created, ${result.styled.length} restyled ${calls}`;
   },
 };
 

@@ -278,7 +278,8 @@ export const defaultRoute: Route = (event, payload, deliveryId) => {
 };
 
 /**
- * An installation's new repositories get agate's labels: `installation.created` names them all,
+ * An installation's new repositories get agate's labels, those with agate's config on their
+ * default branch (the job reads it first): `installation.created` names them all,
  * `installation_repositories.added` the added ones. (A removal needs nothing: the labels stay
  * for the people who filtered on them.)
  */
