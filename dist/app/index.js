@@ -3,269 +3,37 @@ import { existsSync as existsSync2, readFileSync as readFileSync3 } from "node:f
 import { resolve as resolve5 } from "node:path";
 import * as util from "node:util";
 
-// schemas/jobs.ts
-import { z as z12 } from "zod";
+// schemas/config.ts
+import { z as z4 } from "zod";
 
-// schemas/gate.ts
-import { z as z10 } from "zod";
-
-// schemas/acceptance-record.ts
-import { z as z5 } from "zod";
-
-// schemas/command-record.ts
-import { z as z2 } from "zod";
+// schemas/duration.ts
+import { z } from "zod";
+var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5 };
+var DURATION_PATTERN = /^([1-9][0-9]*)(ms|s|m|h|d)$/;
+var durationMessage = (input) => typeof input === "number" ? `${input} is not a duration: write the unit, such as ${input}s or ${input}m` : `${JSON.stringify(input)} is not a duration such as 90s, 10m or 1h`;
+function parseDuration(text) {
+  const match = DURATION_PATTERN.exec(text);
+  if (!match) return void 0;
+  return Number(match[1]) * UNIT_MS[match[2]];
+}
+var durationSchema = z.string({ error: (issue) => durationMessage(issue.input) }).regex(DURATION_PATTERN, { error: (issue) => durationMessage(issue.input) }).transform((text) => parseDuration(text));
 
 // schemas/primitives.ts
-import { z } from "zod";
-var gitShaSchema = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
+import { z as z2 } from "zod";
+var gitShaSchema = z2.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
   error: "expected a git object id (40 or 64 hex digits)"
 });
-var sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, { error: "expected a sha256 digest (64 hex digits)" });
-var isoDateTimeSchema = z.iso.datetime({ offset: true });
-var repositoryFullNameSchema = z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: "expected owner/name" });
-var githubLoginSchema = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/, {
+var sha256HexSchema = z2.string().regex(/^[0-9a-f]{64}$/, { error: "expected a sha256 digest (64 hex digits)" });
+var isoDateTimeSchema = z2.iso.datetime({ offset: true });
+var repositoryFullNameSchema = z2.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: "expected owner/name" });
+var githubLoginSchema = z2.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/, {
   error: (issue) => `${JSON.stringify(issue.input)} is not a GitHub login such as octocat or copilot-swe-agent[bot]`
 });
-var positiveIntSchema = z.number().int().positive();
-var nonNegativeIntSchema = z.number().int().nonnegative();
-
-// schemas/command-record.ts
-var RECORD_ARTIFACT_PREFIX = "agate-command-record";
-var RECORD_FILE_NAME = "command-record.json";
-var recordArtifactName = (runAttempt) => `${RECORD_ARTIFACT_PREFIX}-attempt-${runAttempt}`;
-var CHANGED_PATHS_LIMIT = 100;
-var OUTPUT_TAIL_BYTES = 64 * 1024;
-var commandOutputSchema = z2.strictObject({
-  bytes: nonNegativeIntSchema,
-  sha256: sha256HexSchema.meta({
-    description: "sha256 of the raw output (stdout and stderr as interleaved)."
-  }),
-  normalized_sha256: sha256HexSchema.meta({
-    description: "sha256 after volatile text (colours, timestamps, durations, temp paths) is removed."
-  }),
-  tail: z2.string().meta({ description: `The last ${OUTPUT_TAIL_BYTES} bytes of output, as UTF-8.` }),
-  truncated: z2.boolean().meta({ description: "The tail is not the whole output." })
-});
-var commandResultSchema = z2.strictObject({
-  name: z2.string().min(1),
-  run: z2.string().min(1),
-  exit_code: z2.number().int().nullable().meta({ description: "null when killed by a signal or timeout." }),
-  signal: z2.string().nullable(),
-  timed_out: z2.boolean(),
-  started_at: isoDateTimeSchema,
-  duration_ms: nonNegativeIntSchema,
-  output: commandOutputSchema,
-  changed_paths: z2.array(z2.string()).meta({
-    description: `Paths whose content or existence in the work tree differs after this command from just before it (modified, added, deleted; new files unless ignored), relative to the repository root, sorted; at most ${CHANGED_PATHS_LIMIT}.`
-  }),
-  changed_paths_count: nonNegativeIntSchema.meta({
-    description: "How many paths changed, listed or not."
-  })
-});
-var testedSnapshotSchema = z2.strictObject({
-  sha: gitShaSchema.meta({
-    description: "`git rev-parse HEAD` where the commands ran (a merge commit on pull_request)."
-  }),
-  tree_sha: gitShaSchema,
-  parents: z2.array(gitShaSchema).meta({
-    description: "As the checkout knows them: empty in a shallow clone. The App reads the parents from GitHub, never from here."
-  }),
-  clean_before: z2.boolean().meta({
-    description: "The work tree matched the tested commit when the first command started (nothing an earlier step wrote)."
-  }),
-  dirty_before: z2.array(z2.string()).meta({
-    description: `Paths that differed before the first command, at most ${CHANGED_PATHS_LIMIT}.`
-  }),
-  clean: z2.boolean().meta({ description: "The work tree had no changed or untracked files afterwards." }),
-  dirty_digest: sha256HexSchema.nullable().meta({
-    description: "sha256 over path and blob hash of each changed or untracked file; null when clean."
-  })
-});
-var pullRequestRefSchema = z2.strictObject({
-  number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  base_sha: gitShaSchema
-});
-var mergeGroupRefSchema = z2.strictObject({
-  head_ref: z2.string().min(1),
-  head_sha: gitShaSchema,
-  base_sha: gitShaSchema
-});
-var runnerSchema = z2.strictObject({
-  os: z2.string(),
-  arch: z2.string(),
-  image_version: z2.string().nullable(),
-  node_version: z2.string()
-});
-var workflowRunRefSchema = z2.strictObject({
-  run_id: positiveIntSchema,
-  run_attempt: positiveIntSchema,
-  workflow_ref: z2.string().min(1),
-  job: z2.string().min(1),
-  event_name: z2.string().min(1)
-});
-var graderVersionSchema = z2.strictObject({
-  agate_version: z2.string().min(1),
-  config_digest: sha256HexSchema
-});
-var commandRecordSchema = z2.strictObject({
-  kind: z2.literal("agate.command-record"),
-  version: z2.literal(2).meta({
-    description: "2: published as a workflow artifact, with the work tree's state before and after each command."
-  }),
-  repository: repositoryFullNameSchema.nullable().meta({ description: "null for a local `agate run`." }),
-  tested: testedSnapshotSchema,
-  pull_request: pullRequestRefSchema.nullable(),
-  merge_group: mergeGroupRefSchema.nullable(),
-  commands: z2.array(commandResultSchema),
-  runner: runnerSchema,
-  grader: graderVersionSchema,
-  workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
-  cut: z2.array(z2.string()).default([]).meta({
-    description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
-  }),
-  created_at: isoDateTimeSchema
-});
-
-// schemas/handoff-file.ts
-import { z as z3 } from "zod";
-var handoffStatusSchema = z3.enum(["in-progress", "ready", "blocked"]);
-var handoffFrontMatterSchema = z3.strictObject({
-  task: z3.string().min(1).meta({ description: "The task served: an issue reference such as #12, or one line." }),
-  branch: z3.string().min(1),
-  status: handoffStatusSchema,
-  changed_files: z3.array(z3.string().min(1)).meta({ description: "Every file the branch changes against its base." }),
-  last_command: z3.strictObject({
-    run: z3.string().min(1),
-    exit_code: z3.number().int(),
-    output_tail: z3.string().default("")
-  }).nullable().default(null),
-  next_step: z3.string().default("").meta({ description: "The next unresolved step; empty when none." }),
-  open_items: z3.array(z3.string().min(1)).default([])
-});
-
-// schemas/verdict.ts
-import { z as z4 } from "zod";
-var verdictSchema = z4.strictObject({
-  complete: z4.boolean().meta({ description: "The task is fully done by this change." }),
-  score: z4.number().min(0).max(1),
-  missing: z4.array(z4.string().min(1)).meta({ description: "Concrete open items; empty when complete." }),
-  evidence: z4.array(z4.string().min(1)).meta({ description: "What in the artifacts supports the verdict." })
-});
-
-// schemas/acceptance-record.ts
-var decisionStateSchema = z5.enum([
-  "pending",
-  "accepted",
-  "rejected",
-  "stalled",
-  "capped",
-  "blocked",
-  "escalated",
-  "not_gated"
-]);
-var evaluatorIdentitySchema = z5.strictObject({
-  kind: z5.enum(["none", "llm", "command", "review"]),
-  provider: z5.string().nullable(),
-  model: z5.string().nullable(),
-  prompt_version: z5.string().nullable()
-});
-var storedTestedSchema = testedSnapshotSchema.extend({
-  clean_before: z5.boolean().optional(),
-  dirty_before: z5.array(z5.string()).optional()
-});
-var storedCommandResultSchema = commandResultSchema.extend({
-  changed_paths: z5.array(z5.string()).optional(),
-  changed_paths_count: z5.number().int().nonnegative().optional()
-});
-var maintainerOverrideSchema = z5.strictObject({
-  by: z5.string().min(1),
-  reason: z5.string().min(1),
-  at: isoDateTimeSchema,
-  comment_url: z5.string().nullable()
-});
-var provenanceSchema = z5.strictObject({
-  workflow: workflowRunRefSchema.nullable(),
-  verified: z5.boolean(),
-  refused_reason: z5.string().nullable().meta({ description: "Why the command record was not believed." })
-});
-var handoffCheckSchema = z5.strictObject({
-  path: z5.string().min(1),
-  /** The rules that made the file required, in words; empty: not required. */
-  required_by: z5.array(z5.string()).default([]),
-  /** null: no file at the head commit. */
-  blob_sha: gitShaSchema.nullable(),
-  /** The file exists and its front matter matches the schema. */
-  valid: z5.boolean(),
-  status: handoffStatusSchema.nullable().default(null),
-  /** Each way the file is invalid or disagrees with the live pull request, in words. */
-  findings: z5.array(z5.string())
-});
-var acceptanceRecordInputSchema = z5.strictObject({
-  repository: repositoryFullNameSchema,
-  pull_number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  base_sha: gitShaSchema,
-  tested: storedTestedSchema.nullable(),
-  commands: z5.array(storedCommandResultSchema),
-  provenance: provenanceSchema.nullable(),
-  runner: runnerSchema.nullable(),
-  grader: graderVersionSchema.extend({ evaluator: evaluatorIdentitySchema.nullable() }),
-  verdict: verdictSchema.nullable(),
-  verdict_by: z5.string().nullable(),
-  handoff: handoffCheckSchema.nullable(),
-  override: maintainerOverrideSchema.nullable(),
-  decision: z5.strictObject({
-    state: decisionStateSchema,
-    reasons: z5.array(z5.string()),
-    /** The head's own tree when decided: an attempt with the same tree is not graded again. */
-    head_tree_sha: gitShaSchema.nullable().optional(),
-    /** The earlier head whose failure this decision replayed, its tree being unchanged. */
-    replayed_from: gitShaSchema.nullable().optional()
-  }),
-  decided_at: isoDateTimeSchema
-});
-var staleMarkSchema = z5.strictObject({
-  superseded_by: gitShaSchema,
-  at: isoDateTimeSchema
-});
-var acceptanceRecordSchema = acceptanceRecordInputSchema.extend({
-  id: positiveIntSchema,
-  recorded_at: isoDateTimeSchema,
-  stale: staleMarkSchema.nullable()
-});
-
-// schemas/doctor.ts
-import { z as z6 } from "zod";
-var findingStatusSchema = z6.enum(["ok", "problem", "could-not-check"]);
-var findingSchema = z6.strictObject({
-  check: z6.enum([
-    "config",
-    "workflow",
-    "workflow permissions",
-    "required check",
-    "app",
-    "installation"
-  ]),
-  status: findingStatusSchema,
-  /** What was found, one line. */
-  summary: z6.string(),
-  /** What to do about it, one line; null when there is nothing to do. */
-  fix: z6.string().nullable(),
-  /** Supporting lines (a config's problems), shown indented. */
-  details: z6.array(z6.string()).optional()
-});
-var doctorReportSchema = z6.strictObject({
-  repository: z6.string(),
-  default_branch: z6.string(),
-  findings: z6.array(findingSchema)
-});
-
-// schemas/evaluation.ts
-import { z as z8 } from "zod";
+var positiveIntSchema = z2.number().int().positive();
+var nonNegativeIntSchema = z2.number().int().nonnegative();
 
 // schemas/trace.ts
-import { z as z7 } from "zod";
+import { z as z3 } from "zod";
 var TRACE_FORMATS = [
   "claude-code",
   "codex",
@@ -273,81 +41,81 @@ var TRACE_FORMATS = [
   "swe-agent",
   "mini-swe-agent"
 ];
-var traceFormatSchema = z7.enum(TRACE_FORMATS);
-var stepKindSchema = z7.enum(["read", "write", "command", "search", "other"]);
-var shortHashSchema = z7.string().regex(/^[0-9a-f]{16}$/);
-var countSchema = z7.number().int().nonnegative();
-var traceStepSchema = z7.strictObject({
+var traceFormatSchema = z3.enum(TRACE_FORMATS);
+var stepKindSchema = z3.enum(["read", "write", "command", "search", "other"]);
+var shortHashSchema = z3.string().regex(/^[0-9a-f]{16}$/);
+var countSchema = z3.number().int().nonnegative();
+var traceStepSchema = z3.strictObject({
   /** 1-based number of the tool call in the trace. */
-  index: z7.number().int().positive(),
+  index: z3.number().int().positive(),
   /** Where the call was read from: `line 12` for JSONL, `messages[7]` for one JSON document. */
-  at: z7.string(),
-  tool: z7.string().meta({ description: "Tool name as the agent called it (Bash, shell, bash)." }),
+  at: z3.string(),
+  tool: z3.string().meta({ description: "Tool name as the agent called it (Bash, shell, bash)." }),
   kind: stepKindSchema,
   /** The command's program (`python`, `grep`) for shell calls, else the tool name. */
-  name: z7.string(),
+  name: z3.string(),
   /** Arguments as canonical JSON (sorted keys, cosmetic fields such as descriptions dropped). */
-  args: z7.string(),
+  args: z3.string(),
   args_hash: shortHashSchema,
   /** A short, single-line preview for people (the command, or the path). */
-  preview: z7.string(),
+  preview: z3.string(),
   /** File the call read or wrote, when the format says. */
-  path: z7.string().nullable(),
-  result: z7.strictObject({
+  path: z3.string().nullable(),
+  result: z3.strictObject({
     /** Hash of the result after volatile fields are stripped and the text normalised. */
     hash: shortHashSchema.nullable(),
-    exit_code: z7.number().int().nullable(),
+    exit_code: z3.number().int().nullable(),
     /** The tool reported an error (is_error, a non-zero exit, an error observation). */
-    error: z7.boolean(),
+    error: z3.boolean(),
     bytes: countSchema
   }),
   /** Content hashes around a write, when the format carries them (before null: a new file). */
-  write: z7.strictObject({ before: shortHashSchema.nullable(), after: shortHashSchema.nullable() }).nullable(),
+  write: z3.strictObject({ before: shortHashSchema.nullable(), after: shortHashSchema.nullable() }).nullable(),
   /** Paths this call put back to the base commit (`git checkout -- f`, `git stash`; `*`: all). */
-  revert: z7.array(z7.string()).nullable(),
+  revert: z3.array(z3.string()).nullable(),
   /** Infrastructure failure seen in this call's result (timeouts, 5xx, rate limits). */
-  infrastructure: z7.enum(["timeout", "server-error", "rate-limit", "network"]).nullable(),
+  infrastructure: z3.enum(["timeout", "server-error", "rate-limit", "network"]).nullable(),
   /** The model call that issued this step (its id, or a running number). */
-  model_call: z7.string().nullable(),
+  model_call: z3.string().nullable(),
   /** The human turn it belongs to (1-based). */
-  turn: z7.number().int().nonnegative(),
+  turn: z3.number().int().nonnegative(),
   /** When it happened as the trace says (never evidence; shown only). */
-  time: z7.string().nullable()
+  time: z3.string().nullable()
 });
-var modelUsageSchema = z7.strictObject({
+var modelUsageSchema = z3.strictObject({
   input_tokens: countSchema,
   cached_input_tokens: countSchema,
   cache_creation_input_tokens: countSchema,
   output_tokens: countSchema,
-  cost_usd: z7.number().nonnegative().nullable()
+  cost_usd: z3.number().nonnegative().nullable()
 });
-var progressThresholdsSchema = z7.strictObject({
-  identical_streak: z7.number().int().min(2).default(3).meta({
+var progressThresholdsSchema = z3.strictObject({
+  identical_streak: z3.number().int().min(2).default(3).meta({
     description: "Flag the same call with the same (volatile-stripped) result this many times in a row."
   }),
-  cycle_repeats: z7.number().int().min(2).default(3).meta({
+  cycle_repeats: z3.number().int().min(2).default(3).meta({
     description: "Flag a cycle of 2 or 3 different calls with unchanged results repeated this many times (A-B-A-B-A-B is 3)."
   }),
-  reverts: z7.number().int().min(1).default(3).meta({
+  reverts: z3.number().int().min(1).default(3).meta({
     description: "Flag edit-run-revert cycles once the work tree has returned to an earlier state this many times without a command newly passing."
   }),
-  no_new_information: z7.number().int().min(2).default(12).meta({
+  no_new_information: z3.number().int().min(2).default(12).meta({
     description: "Flag this many tool calls in a row that brought no new information."
   }),
-  steps_without_milestone: z7.number().int().min(2).default(60).meta({
+  steps_without_milestone: z3.number().int().min(2).default(60).meta({
     description: "Flag this many tool calls since the last verified milestone (a command newly passing, a new net diff) when most of them brought no new information."
   }),
-  no_milestone_stale_share: z7.number().min(0).max(1).default(0.5).meta({
+  no_milestone_stale_share: z3.number().min(0).max(1).default(0.5).meta({
     description: "Share of calls without new information a milestone-less stretch needs to be flagged."
   }),
-  max_model_calls: z7.number().int().positive().nullable().default(null),
-  max_tool_calls: z7.number().int().positive().nullable().default(null),
-  max_tool_calls_per_turn: z7.number().int().positive().nullable().default(null),
-  max_input_tokens: z7.number().int().positive().nullable().default(null),
-  max_context_tokens: z7.number().int().positive().nullable().default(null),
-  max_cost_usd: z7.number().positive().nullable().default(null)
+  max_model_calls: z3.number().int().positive().nullable().default(null),
+  max_tool_calls: z3.number().int().positive().nullable().default(null),
+  max_tool_calls_per_turn: z3.number().int().positive().nullable().default(null),
+  max_input_tokens: z3.number().int().positive().nullable().default(null),
+  max_context_tokens: z3.number().int().positive().nullable().default(null),
+  max_cost_usd: z3.number().positive().nullable().default(null)
 });
-var findingKindSchema = z7.enum([
+var findingKindSchema = z3.enum([
   "identical-streak",
   "short-cycle",
   "revert-cycle",
@@ -355,16 +123,16 @@ var findingKindSchema = z7.enum([
   "no-milestone",
   "budget"
 ]);
-var progressFindingSchema = z7.strictObject({
+var progressFindingSchema = z3.strictObject({
   kind: findingKindSchema,
   /** First and last step (TraceStep.index) of the flagged segment; budgets: the step that crossed. */
-  from_step: z7.number().int().nonnegative(),
-  to_step: z7.number().int().nonnegative(),
+  from_step: z3.number().int().nonnegative(),
+  to_step: z3.number().int().nonnegative(),
   /** Where in the file the segment starts, as the parser names it. */
-  at: z7.string(),
-  why: z7.string()
+  at: z3.string(),
+  why: z3.string()
 });
-var budgetsSchema = z7.strictObject({
+var budgetsSchema = z3.strictObject({
   model_calls: countSchema,
   tool_calls: countSchema.meta({ description: "Tool calls issued." }),
   executed_tool_calls: countSchema.meta({ description: "Tool calls that returned a result." }),
@@ -379,18 +147,18 @@ var budgetsSchema = z7.strictObject({
   peak_context_tokens: countSchema.meta({
     description: "The largest input of a single model call."
   }),
-  cost_usd: z7.number().nonnegative().nullable()
+  cost_usd: z3.number().nonnegative().nullable()
 });
 var PROGRESS_REPORT_VERSION = 1;
-var progressReportSchema = z7.strictObject({
-  version: z7.literal(PROGRESS_REPORT_VERSION),
+var progressReportSchema = z3.strictObject({
+  version: z3.literal(PROGRESS_REPORT_VERSION),
   format: traceFormatSchema,
   /** Records (lines, messages, events) read, and those skipped as not tool-related. */
   records: countSchema,
   steps: countSchema,
   /** How the run ended, when the trace says (exit_status, a final error). */
-  exit_status: z7.string().nullable(),
-  counters: z7.strictObject({
+  exit_status: z3.string().nullable(),
+  counters: z3.strictObject({
     new_information: countSchema,
     no_new_information: countSchema,
     milestones: countSchema,
@@ -400,141 +168,571 @@ var progressReportSchema = z7.strictObject({
     reverts: countSchema
   }),
   budgets: budgetsSchema,
-  infrastructure_failures: z7.array(
-    z7.strictObject({ kind: z7.string(), at: z7.string(), message: z7.string() })
+  infrastructure_failures: z3.array(
+    z3.strictObject({ kind: z3.string(), at: z3.string(), message: z3.string() })
   ),
   infrastructure_failure_count: countSchema,
-  findings: z7.array(progressFindingSchema),
+  findings: z3.array(progressFindingSchema),
   /** Findings past the report's list limit, counted only. */
   findings_not_listed: countSchema,
   /** A no-progress finding (not a loop or budget finding alone): the evaluator is told. */
-  stalled: z7.boolean(),
+  stalled: z3.boolean(),
   thresholds: progressThresholdsSchema
 });
 var TRACE_FILES_LIMIT = 20;
 var TRACE_REPORT_FILE_NAME = "trace-report.json";
 var TRACE_REPORT_ARTIFACT_PREFIX = "agate-trace-report";
 var traceReportArtifactName = (runAttempt) => `${TRACE_REPORT_ARTIFACT_PREFIX}-attempt-${runAttempt}`;
-var traceOutcomeSchema = z7.strictObject({
+var traceOutcomeSchema = z3.strictObject({
   /** The trace file, relative to the working directory when it is inside it. */
-  source: z7.string(),
+  source: z3.string(),
   report: progressReportSchema.nullable(),
   /** Why the trace could not be read; null when `report` is there. */
-  error: z7.string().nullable()
+  error: z3.string().nullable()
 });
-var traceReportFileSchema = z7.array(traceOutcomeSchema).max(TRACE_FILES_LIMIT);
+var traceReportFileSchema = z3.array(traceOutcomeSchema).max(TRACE_FILES_LIMIT);
 
-// schemas/evaluation.ts
-var EVALUATOR_PROMPT_VERSION = "agate-eval-3";
-var bundleTraceSchema = z8.strictObject({
+// schemas/config.ts
+var CONFIG_PATH = ".github/agate.yml";
+var ALWAYS_PROTECTED_PATHS = [".github/**", CONFIG_PATH];
+var nonEmpty = (what) => z4.string().min(1, { error: `${what} must not be empty` });
+var globSchema = nonEmpty("a glob pattern").meta({
+  description: "A glob such as `codex/**` or `tests/acceptance/**` (picomatch syntax)."
+});
+var labelSchema = nonEmpty("a label name");
+var commandSchema = z4.strictObject({
+  name: z4.string().regex(/^[A-Za-z0-9][A-Za-z0-9 ._:/-]*$/, {
+    error: (issue) => `${JSON.stringify(issue.input)} is not a command name: use letters, digits, spaces and . _ : / -, such as "unit tests"`
+  }).meta({
+    description: "Short name shown in the check-run summary, unique in the list.",
+    examples: ["unit tests"]
+  }),
+  run: nonEmpty("a command's run").meta({
+    description: "Shell text, run by `bash -eo pipefail` at the repository root.",
+    examples: ["npm test"]
+  }),
+  timeout: durationSchema.prefault("10m").meta({
+    description: "Wall-clock limit such as 90s, 10m or 1h; the whole process tree is killed."
+  }),
+  writes: z4.array(globSchema).default([]).meta({
+    description: "Tracked or unignored paths this command may change (globs). A change anywhere else makes the record not believed: a command that edits the code it tests has not tested the commit.",
+    examples: [["coverage/**"]]
+  })
+}).meta({ description: "A command that must exit 0 on the tested commit." });
+var gateSchema = z4.strictObject({
+  all: z4.boolean().default(true).meta({
+    description: "Gate every pull request, whoever opened it (the default). Set false to gate only what authors, labels or branches select; labels and branch names are the author's choice, so only authors narrow safely."
+  }),
+  authors: z4.array(githubLoginSchema).default([]).meta({
+    description: "Logins whose pull requests are gated (agent accounts and apps, e.g. `my-agent[bot]`)."
+  }),
+  labels: z4.array(labelSchema).default(["agent"]).meta({
+    description: "A pull request carrying any of these labels is gated. Removing it later does not ungate it."
+  }),
+  branches: z4.array(globSchema).default(["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"]).meta({ description: "Head-branch globs whose pull requests are gated." }),
+  report_only: z4.boolean().default(false).meta({
+    description: "Adopt agate gradually: the agate check always concludes neutral (it never blocks a merge or a merge queue) and its summary shows what agate would have decided; no state labels are set. Everything else (records, the evaluator, budgets) runs as when enforced."
+  })
+}).meta({
+  description: "Which pull requests agate gates. Any match gates; nothing here can ungate."
+});
+var minScoreSchema = z4.number().min(0, { error: "min_score is a score between 0 and 1" }).max(1, { error: "min_score is a score between 0 and 1" }).default(0.8).meta({ description: "The evaluator's score must be at least this (0..1)." });
+var rubricSchema = z4.string().default("").meta({ description: "Extra acceptance criteria given to the evaluator, from the base branch." });
+var evaluatorSchema = z4.discriminatedUnion(
+  "kind",
+  [
+    z4.strictObject({ kind: z4.literal("none") }),
+    z4.strictObject({
+      kind: z4.literal("llm"),
+      provider: z4.enum(["openai", "anthropic"]).default("openai").meta({
+        description: "`openai`: any OpenAI-compatible Chat Completions endpoint; `anthropic`: the Messages API."
+      }),
+      model: nonEmpty("evaluator.model").meta({ examples: ["gpt-4.1-mini"] }),
+      base_url: z4.url({ error: "base_url must be an absolute URL such as http://localhost:8000/v1" }).optional().meta({
+        description: "Endpoint base URL; absent means the provider's public endpoint."
+      }),
+      min_score: minScoreSchema,
+      rubric: rubricSchema
+    }),
+    z4.strictObject({
+      kind: z4.literal("command"),
+      run: nonEmpty("evaluator.run").meta({
+        description: "Executable that reads the evaluation bundle as JSON on stdin and prints a verdict."
+      }),
+      timeout: durationSchema.prefault("10m"),
+      min_score: minScoreSchema,
+      rubric: rubricSchema
+    }),
+    z4.strictObject({ kind: z4.literal("review") })
+  ],
+  {
+    error: (issue) => issue.code === "invalid_union" ? `${JSON.stringify(issue.input?.kind)} is not an evaluator kind: use none, llm, command or review` : void 0
+  }
+).prefault({ kind: "none" }).meta({
+  description: "Who signs off after every command passed. Default: none (commands only)."
+});
+var optionalLimit = (description) => positiveIntSchema.nullable().default(null).meta({ description: `${description} null: rule off.` });
+var handoffSchema = z4.strictObject({
+  path: nonEmpty("handoff.path").default(".agate/handoff.md"),
+  required_when: z4.strictObject({
+    commits_over: optionalLimit("Required when the pull request has more commits than this."),
+    open_longer_than: durationSchema.nullable().default(null).meta({
+      description: "Required when the pull request has been open longer than this. null: rule off."
+    }),
+    changed_lines_over: optionalLimit("Required when more lines than this changed."),
+    labels: z4.array(labelSchema).default(["long-task"]),
+    sessions_over: positiveIntSchema.nullable().default(1).meta({
+      description: "Required when more distinct `Agent-Session:` commit trailers than this appear."
+    })
+  }).prefault({})
+}).prefault({}).meta({ description: "The handoff file long tasks must carry at their head commit." });
+var budgetsSchema2 = z4.strictObject({
+  graded_attempts_per_pr: positiveIntSchema.default(10).meta({
+    description: "Head SHAs graded per pull request before it is capped."
+  }),
+  evaluator_calls_per_tree: positiveIntSchema.default(1).meta({
+    description: "Successful evaluator calls per tree SHA."
+  }),
+  evaluator_calls_per_pr_per_day: positiveIntSchema.default(10),
+  evaluator_bundle_tokens: positiveIntSchema.default(6e4).meta({
+    description: "Ceiling on the estimated tokens of what the evaluator is shown."
+  }),
+  unchanged_failures_before_stalled: positiveIntSchema.default(3).meta({
+    description: "Consecutive failures with identical normalised output before the pull request is stalled."
+  })
+}).prefault({});
+var escalationSchema = z4.strictObject({
+  maintainers: z4.array(
+    z4.string().regex(/^@?[A-Za-z0-9-]+(\/[A-Za-z0-9_.-]+)?(\[bot\])?$/, {
+      error: (issue) => `${JSON.stringify(issue.input)} is neither a login (octocat) nor a team (@my-org/maintainers)`
+    })
+  ).default([]).meta({
+    description: "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths (empty: anyone with write access)."
+  }),
+  unanswered_timeout: durationSchema.prefault("30m"),
+  claim_timeout: durationSchema.prefault("10m"),
+  follow_up_limit: z4.number().int().nonnegative().default(1),
+  claim_expiries_before_blocked: positiveIntSchema.default(2)
+}).prefault({});
+var workflowPathSchema = z4.string().regex(/^\.github\/workflows\/[^/]+\.ya?ml$/, {
+  error: (issue) => `${JSON.stringify(issue.input)} is not a workflow file: use a path such as .github/workflows/agate.yml`
+});
+var nameSchema = (what) => z4.string().min(1, { error: `${what} must not be empty` }).max(100, { error: `${what} must be at most 100 characters` });
+var evidenceSchema = z4.strictObject({
+  workflow: workflowPathSchema.default(".github/workflows/agate.yml").meta({
+    description: "The workflow file whose runs carry the evidence, on pull_request and merge_group."
+  }),
+  job: nameSchema("evidence.job").default("agate-commands").meta({
+    description: "The job (its key, or its `name:` when it has one) that runs the agate Action. Not `agate`: GitHub makes a check run named after each job, and `agate` is the gate's own check."
+  }),
+  step: nameSchema("evidence.step").default("agate").meta({
+    description: "The `name:` of the step that runs the agate Action; the runner's conclusion for it must agree with the record."
+  })
+}).prefault({}).meta({ description: "Where command records come from: one workflow, job and step." });
+var mergeQueueSchema = z4.strictObject({
+  record_timeout: durationSchema.prefault("30m").meta({
+    description: "How long a merge group waits for its command record before the agate check fails; every checks request gets an answer."
+  })
+}).prefault({}).meta({
+  description: "The merge queue: a merge group is accepted only on evidence for its own head."
+});
+var extendsSchema = z4.string().regex(/^[A-Za-z0-9-]+\/\.github:[^@\s]+@[0-9a-f]{40}$/, {
+  error: (issue) => `${JSON.stringify(issue.input)} is not <owner>/.github:<path>@<40-hex commit SHA>`
+}).optional().meta({
+  description: "Organisation-wide defaults: `<owner>/.github:<path>@<40-hex commit SHA>`, a file in this repository's owner's .github repository at a pinned commit. This file is merged on top of it (maps key by key, this file's value wins; lists and scalars replaced whole); the defaults may not extend others.",
+  examples: ["my-org/.github:agate/defaults.yml@0123456789abcdef0123456789abcdef01234567"]
+});
+var configSchema = z4.strictObject({
+  version: z4.literal(1, { error: "version must be 1, the only config version this agate reads" }).meta({ examples: [1] }),
+  gate: gateSchema.prefault({}),
+  commands: z4.array(commandSchema).min(1, { error: "needs at least one command, such as - { name: test, run: npm test }" }).superRefine((commands, ctx) => {
+    const seen = /* @__PURE__ */ new Set();
+    commands.forEach((command, index) => {
+      if (seen.has(command.name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [index, "name"],
+          input: command.name,
+          message: `${JSON.stringify(command.name)} is used by an earlier command: names must be unique`
+        });
+      }
+      seen.add(command.name);
+    });
+  }).meta({ examples: [[{ name: "test", run: "npm test" }]] }),
+  protected_paths: z4.array(globSchema).default([]).meta({
+    description: `Globs that need a maintainer's approval to change; ${ALWAYS_PROTECTED_PATHS.join(" and ")} always do.`
+  }),
+  evidence: evidenceSchema,
+  evaluator: evaluatorSchema,
+  handoff: handoffSchema,
+  budgets: budgetsSchema2,
+  escalation: escalationSchema,
+  merge_queue: mergeQueueSchema,
+  // The detector's own schema, so its defaults and the config's cannot drift apart.
+  progress: progressThresholdsSchema.prefault({}).meta({
+    description: "Thresholds of the per-trace progress detector (docs/progress.md): when a stretch of an agent's trace is flagged, and opt-in budgets."
+  }),
+  // Last, so the keys a file usually starts with are listed first in "takes ..." messages.
+  extends: extendsSchema
+}).meta({
+  title: "agate config (.github/agate.yml)",
+  description: "Read from the pull request's base branch."
+});
+
+// schemas/jobs.ts
+import { z as z14 } from "zod";
+
+// schemas/gate.ts
+import { z as z12 } from "zod";
+
+// schemas/acceptance-record.ts
+import { z as z8 } from "zod";
+
+// schemas/command-record.ts
+import { z as z5 } from "zod";
+var RECORD_ARTIFACT_PREFIX = "agate-command-record";
+var RECORD_FILE_NAME = "command-record.json";
+var recordArtifactName = (runAttempt) => `${RECORD_ARTIFACT_PREFIX}-attempt-${runAttempt}`;
+var CHANGED_PATHS_LIMIT = 100;
+var OUTPUT_TAIL_BYTES = 64 * 1024;
+var commandOutputSchema = z5.strictObject({
+  bytes: nonNegativeIntSchema,
+  sha256: sha256HexSchema.meta({
+    description: "sha256 of the raw output (stdout and stderr as interleaved)."
+  }),
+  normalized_sha256: sha256HexSchema.meta({
+    description: "sha256 after volatile text (colours, timestamps, durations, temp paths) is removed."
+  }),
+  tail: z5.string().meta({ description: `The last ${OUTPUT_TAIL_BYTES} bytes of output, as UTF-8.` }),
+  truncated: z5.boolean().meta({ description: "The tail is not the whole output." })
+});
+var commandResultSchema = z5.strictObject({
+  name: z5.string().min(1),
+  run: z5.string().min(1),
+  exit_code: z5.number().int().nullable().meta({ description: "null when killed by a signal or timeout." }),
+  signal: z5.string().nullable(),
+  timed_out: z5.boolean(),
+  started_at: isoDateTimeSchema,
+  duration_ms: nonNegativeIntSchema,
+  output: commandOutputSchema,
+  changed_paths: z5.array(z5.string()).meta({
+    description: `Paths whose content or existence in the work tree differs after this command from just before it (modified, added, deleted; new files unless ignored), relative to the repository root, sorted; at most ${CHANGED_PATHS_LIMIT}.`
+  }),
+  changed_paths_count: nonNegativeIntSchema.meta({
+    description: "How many paths changed, listed or not."
+  })
+});
+var testedSnapshotSchema = z5.strictObject({
+  sha: gitShaSchema.meta({
+    description: "`git rev-parse HEAD` where the commands ran (a merge commit on pull_request)."
+  }),
+  tree_sha: gitShaSchema,
+  parents: z5.array(gitShaSchema).meta({
+    description: "As the checkout knows them: empty in a shallow clone. The App reads the parents from GitHub, never from here."
+  }),
+  clean_before: z5.boolean().meta({
+    description: "The work tree matched the tested commit when the first command started (nothing an earlier step wrote)."
+  }),
+  dirty_before: z5.array(z5.string()).meta({
+    description: `Paths that differed before the first command, at most ${CHANGED_PATHS_LIMIT}.`
+  }),
+  clean: z5.boolean().meta({ description: "The work tree had no changed or untracked files afterwards." }),
+  dirty_digest: sha256HexSchema.nullable().meta({
+    description: "sha256 over path and blob hash of each changed or untracked file; null when clean."
+  })
+});
+var pullRequestRefSchema = z5.strictObject({
+  number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema
+});
+var mergeGroupRefSchema = z5.strictObject({
+  head_ref: z5.string().min(1),
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema
+});
+var runnerSchema = z5.strictObject({
+  os: z5.string(),
+  arch: z5.string(),
+  image_version: z5.string().nullable(),
+  node_version: z5.string()
+});
+var workflowRunRefSchema = z5.strictObject({
   run_id: positiveIntSchema,
   run_attempt: positiveIntSchema,
-  traces: z8.array(
-    z8.strictObject({
-      source: z8.string(),
+  workflow_ref: z5.string().min(1),
+  job: z5.string().min(1),
+  event_name: z5.string().min(1)
+});
+var graderVersionSchema = z5.strictObject({
+  agate_version: z5.string().min(1),
+  config_digest: sha256HexSchema
+});
+var commandRecordSchema = z5.strictObject({
+  kind: z5.literal("agate.command-record"),
+  version: z5.literal(2).meta({
+    description: "2: published as a workflow artifact, with the work tree's state before and after each command."
+  }),
+  repository: repositoryFullNameSchema.nullable().meta({ description: "null for a local `agate run`." }),
+  tested: testedSnapshotSchema,
+  pull_request: pullRequestRefSchema.nullable(),
+  merge_group: mergeGroupRefSchema.nullable(),
+  commands: z5.array(commandResultSchema),
+  runner: runnerSchema,
+  grader: graderVersionSchema,
+  workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
+  cut: z5.array(z5.string()).default([]).meta({
+    description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
+  }),
+  created_at: isoDateTimeSchema
+});
+
+// schemas/handoff-file.ts
+import { z as z6 } from "zod";
+var handoffStatusSchema = z6.enum(["in-progress", "ready", "blocked"]);
+var handoffFrontMatterSchema = z6.strictObject({
+  task: z6.string().min(1).meta({ description: "The task served: an issue reference such as #12, or one line." }),
+  branch: z6.string().min(1),
+  status: handoffStatusSchema,
+  changed_files: z6.array(z6.string().min(1)).meta({ description: "Every file the branch changes against its base." }),
+  last_command: z6.strictObject({
+    run: z6.string().min(1),
+    exit_code: z6.number().int(),
+    output_tail: z6.string().default("")
+  }).nullable().default(null),
+  next_step: z6.string().default("").meta({ description: "The next unresolved step; empty when none." }),
+  open_items: z6.array(z6.string().min(1)).default([])
+});
+
+// schemas/verdict.ts
+import { z as z7 } from "zod";
+var verdictSchema = z7.strictObject({
+  complete: z7.boolean().meta({ description: "The task is fully done by this change." }),
+  score: z7.number().min(0).max(1),
+  missing: z7.array(z7.string().min(1)).meta({ description: "Concrete open items; empty when complete." }),
+  evidence: z7.array(z7.string().min(1)).meta({ description: "What in the artifacts supports the verdict." })
+});
+
+// schemas/acceptance-record.ts
+var decisionStateSchema = z8.enum([
+  "pending",
+  "accepted",
+  "rejected",
+  "stalled",
+  "capped",
+  "blocked",
+  "escalated",
+  "not_gated"
+]);
+var evaluatorIdentitySchema = z8.strictObject({
+  kind: z8.enum(["none", "llm", "command", "review"]),
+  provider: z8.string().nullable(),
+  model: z8.string().nullable(),
+  prompt_version: z8.string().nullable()
+});
+var storedTestedSchema = testedSnapshotSchema.extend({
+  clean_before: z8.boolean().optional(),
+  dirty_before: z8.array(z8.string()).optional()
+});
+var storedCommandResultSchema = commandResultSchema.extend({
+  changed_paths: z8.array(z8.string()).optional(),
+  changed_paths_count: z8.number().int().nonnegative().optional()
+});
+var maintainerOverrideSchema = z8.strictObject({
+  by: z8.string().min(1),
+  reason: z8.string().min(1),
+  at: isoDateTimeSchema,
+  comment_url: z8.string().nullable()
+});
+var provenanceSchema = z8.strictObject({
+  workflow: workflowRunRefSchema.nullable(),
+  verified: z8.boolean(),
+  refused_reason: z8.string().nullable().meta({ description: "Why the command record was not believed." })
+});
+var handoffCheckSchema = z8.strictObject({
+  path: z8.string().min(1),
+  /** The rules that made the file required, in words; empty: not required. */
+  required_by: z8.array(z8.string()).default([]),
+  /** null: no file at the head commit. */
+  blob_sha: gitShaSchema.nullable(),
+  /** The file exists and its front matter matches the schema. */
+  valid: z8.boolean(),
+  status: handoffStatusSchema.nullable().default(null),
+  /** Each way the file is invalid or disagrees with the live pull request, in words. */
+  findings: z8.array(z8.string())
+});
+var acceptanceRecordInputSchema = z8.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema,
+  tested: storedTestedSchema.nullable(),
+  commands: z8.array(storedCommandResultSchema),
+  provenance: provenanceSchema.nullable(),
+  runner: runnerSchema.nullable(),
+  grader: graderVersionSchema.extend({ evaluator: evaluatorIdentitySchema.nullable() }),
+  verdict: verdictSchema.nullable(),
+  verdict_by: z8.string().nullable(),
+  handoff: handoffCheckSchema.nullable(),
+  override: maintainerOverrideSchema.nullable(),
+  decision: z8.strictObject({
+    state: decisionStateSchema,
+    reasons: z8.array(z8.string()),
+    /** The head's own tree when decided: an attempt with the same tree is not graded again. */
+    head_tree_sha: gitShaSchema.nullable().optional(),
+    /** The earlier head whose failure this decision replayed, its tree being unchanged. */
+    replayed_from: gitShaSchema.nullable().optional()
+  }),
+  decided_at: isoDateTimeSchema
+});
+var staleMarkSchema = z8.strictObject({
+  superseded_by: gitShaSchema,
+  at: isoDateTimeSchema
+});
+var acceptanceRecordSchema = acceptanceRecordInputSchema.extend({
+  id: positiveIntSchema,
+  recorded_at: isoDateTimeSchema,
+  stale: staleMarkSchema.nullable()
+});
+
+// schemas/doctor.ts
+import { z as z9 } from "zod";
+var findingStatusSchema = z9.enum(["ok", "problem", "could-not-check"]);
+var findingSchema = z9.strictObject({
+  check: z9.enum([
+    "config",
+    "workflow",
+    "workflow permissions",
+    "required check",
+    "app",
+    "installation"
+  ]),
+  status: findingStatusSchema,
+  /** What was found, one line. */
+  summary: z9.string(),
+  /** What to do about it, one line; null when there is nothing to do. */
+  fix: z9.string().nullable(),
+  /** Supporting lines (a config's problems), shown indented. */
+  details: z9.array(z9.string()).optional()
+});
+var doctorReportSchema = z9.strictObject({
+  repository: z9.string(),
+  default_branch: z9.string(),
+  findings: z9.array(findingSchema)
+});
+
+// schemas/evaluation.ts
+import { z as z10 } from "zod";
+var EVALUATOR_PROMPT_VERSION = "agate-eval-3";
+var bundleTraceSchema = z10.strictObject({
+  run_id: positiveIntSchema,
+  run_attempt: positiveIntSchema,
+  traces: z10.array(
+    z10.strictObject({
+      source: z10.string(),
       format: traceFormatSchema.nullable(),
       steps: nonNegativeIntSchema,
-      stalled: z8.boolean(),
-      findings: z8.array(
-        z8.strictObject({
+      stalled: z10.boolean(),
+      findings: z10.array(
+        z10.strictObject({
           kind: findingKindSchema,
           from_step: nonNegativeIntSchema,
           to_step: nonNegativeIntSchema,
-          why: z8.string()
+          why: z10.string()
         })
       ),
       findings_not_listed: nonNegativeIntSchema,
       budgets: budgetsSchema.nullable(),
       /** Why the trace could not be read; null when it was. */
-      error: z8.string().nullable()
+      error: z10.string().nullable()
     })
   )
 });
-var bundleFileSchema = z8.strictObject({
-  filename: z8.string(),
-  previous_filename: z8.string().nullable(),
-  status: z8.string(),
+var bundleFileSchema = z10.strictObject({
+  filename: z10.string(),
+  previous_filename: z10.string().nullable(),
+  status: z10.string(),
   additions: nonNegativeIntSchema,
   deletions: nonNegativeIntSchema,
-  patch: z8.string().nullable(),
+  patch: z10.string().nullable(),
   /** null: shown whole. Otherwise why the patch is not shown (budget, binary, too large). */
-  omitted: z8.string().nullable()
+  omitted: z10.string().nullable()
 });
-var evaluationBundleSchema = z8.strictObject({
-  prompt_version: z8.string(),
+var evaluationBundleSchema = z10.strictObject({
+  prompt_version: z10.string(),
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   base_sha: gitShaSchema,
   head_sha: gitShaSchema,
   tree_sha: gitShaSchema,
-  task: z8.strictObject({
-    title: z8.string(),
-    body: z8.string(),
+  task: z10.strictObject({
+    title: z10.string(),
+    body: z10.string(),
     /** Issues the pull request closes or references, read from GitHub. */
-    issues: z8.array(
-      z8.strictObject({ number: positiveIntSchema, title: z8.string(), body: z8.string() })
+    issues: z10.array(
+      z10.strictObject({ number: positiveIntSchema, title: z10.string(), body: z10.string() })
     )
   }),
   /** The repository's own instructions, from the base commit (AGENTS.md, CONTRIBUTING.md). */
-  instructions: z8.array(z8.strictObject({ path: z8.string(), text: z8.string() })),
+  instructions: z10.array(z10.strictObject({ path: z10.string(), text: z10.string() })),
   /** Acceptance criteria from the base config. */
-  rubric: z8.string(),
-  min_score: z8.number().min(0).max(1),
-  diff: z8.strictObject({
-    files: z8.array(bundleFileSchema),
+  rubric: z10.string(),
+  min_score: z10.number().min(0).max(1),
+  diff: z10.strictObject({
+    files: z10.array(bundleFileSchema),
     total_files: nonNegativeIntSchema,
     total_additions: nonNegativeIntSchema,
     total_deletions: nonNegativeIntSchema
   }),
-  commands: z8.array(
-    z8.strictObject({
-      name: z8.string(),
-      run: z8.string(),
-      exit_code: z8.number().int().nullable(),
-      tail: z8.string()
+  commands: z10.array(
+    z10.strictObject({
+      name: z10.string(),
+      run: z10.string(),
+      exit_code: z10.number().int().nullable(),
+      tail: z10.string()
     })
   ),
-  handoff: z8.strictObject({ path: z8.string(), text: z8.string() }).nullable(),
+  handoff: z10.strictObject({ path: z10.string(), text: z10.string() }).nullable(),
   /** The agent's trace reports of the evidence run; null when it uploaded none. */
   agent_trace: bundleTraceSchema.nullable().default(null),
-  budget: z8.strictObject({
+  budget: z10.strictObject({
     token_limit: positiveIntSchema,
     estimated_tokens: nonNegativeIntSchema,
     /** What was shortened or left out to stay within the budget, in words. */
-    cuts: z8.array(z8.string())
+    cuts: z10.array(z10.string())
   }),
   /** For a retry after a malformed answer: what came back and why it was refused. */
-  previous_attempt: z8.strictObject({ output: z8.string(), error: z8.string() }).nullable().default(null)
+  previous_attempt: z10.strictObject({ output: z10.string(), error: z10.string() }).nullable().default(null)
 });
-var evaluatorKindSchema = z8.enum(["none", "llm", "command", "review"]);
-var evaluatorRunSchema = z8.strictObject({
+var evaluatorKindSchema = z10.enum(["none", "llm", "command", "review"]);
+var evaluatorRunSchema = z10.strictObject({
   kind: evaluatorKindSchema,
-  provider: z8.string().nullable(),
-  model: z8.string().nullable(),
-  prompt_version: z8.string(),
+  provider: z10.string().nullable(),
+  model: z10.string().nullable(),
+  prompt_version: z10.string(),
   input_tokens: nonNegativeIntSchema.nullable(),
   output_tokens: nonNegativeIntSchema.nullable(),
   latency_ms: nonNegativeIntSchema,
   /** Requests made, transport retries and the malformed-answer retry included. */
   requests: nonNegativeIntSchema
 });
-var evaluationOutcomeSchema = z8.discriminatedUnion("status", [
-  z8.strictObject({ status: z8.literal("verdict"), verdict: verdictSchema }),
-  z8.strictObject({
-    status: z8.literal("failed"),
+var evaluationOutcomeSchema = z10.discriminatedUnion("status", [
+  z10.strictObject({ status: z10.literal("verdict"), verdict: verdictSchema }),
+  z10.strictObject({
+    status: z10.literal("failed"),
     /** What went wrong, such as "HTTP 401 from https://api.openai.com/v1/chat/completions". */
-    error: z8.string(),
+    error: z10.string(),
     /** The exact config or environment change that fixes it, when one is known. */
-    fix: z8.string()
+    fix: z10.string()
   })
 ]);
-var evaluationSchema = z8.strictObject({
+var evaluationSchema = z10.strictObject({
   id: positiveIntSchema,
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
   tree_sha: gitShaSchema,
-  config_digest: z8.string(),
+  config_digest: z10.string(),
   run: evaluatorRunSchema,
   outcome: evaluationOutcomeSchema,
   at: isoDateTimeSchema
@@ -542,24 +740,24 @@ var evaluationSchema = z8.strictObject({
 var evaluationInputSchema = evaluationSchema.omit({ id: true });
 
 // schemas/handoff-entry.ts
-import { z as z9 } from "zod";
-var handoffEntryFieldsSchema = z9.strictObject({
-  project: z9.string().trim().min(1, { error: "project: which project or repository this is about" }),
-  question: z9.string().trim().min(1, { error: "question: the one thing that needs an answer" }),
-  tried: z9.string().trim().min(1, { error: "tried: what was already tried, and what happened" }),
-  needed: z9.string().trim().min(1, { error: "needed: what answer or action would unblock it" }),
+import { z as z11 } from "zod";
+var handoffEntryFieldsSchema = z11.strictObject({
+  project: z11.string().trim().min(1, { error: "project: which project or repository this is about" }),
+  question: z11.string().trim().min(1, { error: "question: the one thing that needs an answer" }),
+  tried: z11.string().trim().min(1, { error: "tried: what was already tried, and what happened" }),
+  needed: z11.string().trim().min(1, { error: "needed: what answer or action would unblock it" }),
   /** The pull request of the agent that waits on the answer; optional. */
   blocking_pull: positiveIntSchema.nullable().default(null)
 });
 var REQUIRED_ENTRY_FIELDS = ["project", "question", "tried", "needed"];
-var handoffEntryStateSchema = z9.enum([
+var handoffEntryStateSchema = z11.enum([
   "open",
   "claimed",
   "resolved",
   "blocked",
   "escalated"
 ]);
-var escalationReasonSchema = z9.enum([
+var escalationReasonSchema = z11.enum([
   "money",
   "external",
   "irreversible",
@@ -567,25 +765,25 @@ var escalationReasonSchema = z9.enum([
   "scope"
 ]);
 var TERMINAL_ENTRY_STATES = ["resolved", "blocked", "escalated"];
-var entryPrioritySchema = z9.enum(["blocking", "background"]);
-var entryDeadlineSchema = z9.strictObject({
-  kind: z9.enum(["unanswered", "claim"]),
+var entryPrioritySchema = z11.enum(["blocking", "background"]);
+var entryDeadlineSchema = z11.strictObject({
+  kind: z11.enum(["unanswered", "claim"]),
   at: isoDateTimeSchema
 });
-var handoffEntrySchema = z9.strictObject({
+var handoffEntrySchema = z11.strictObject({
   repository: repositoryFullNameSchema,
   issue_number: positiveIntSchema,
   /** Who opened the issue: the agent that waits. It may not claim its own entry. */
-  author: z9.string().min(1),
+  author: z11.string().min(1),
   fields: handoffEntryFieldsSchema,
   state: handoffEntryStateSchema,
-  owner: z9.string().nullable().meta({ description: "The one claimant, from the claim on." }),
+  owner: z11.string().nullable().meta({ description: "The one claimant, from the claim on." }),
   follow_ups: nonNegativeIntSchema,
   /** Claims that ended without an answer (expired or released). */
   claim_expiries: nonNegativeIntSchema,
   escalation_reason: escalationReasonSchema.nullable(),
   /** Why it ended blocked or escalated, in words; null otherwise. */
-  why: z9.string().nullable(),
+  why: z11.string().nullable(),
   deadline: entryDeadlineSchema.nullable(),
   /** The newest comment id handled: commands in comments up to it are done, exactly once. */
   comments_through: nonNegativeIntSchema,
@@ -596,7 +794,7 @@ var handoffEntrySchema = z9.strictObject({
   })
 });
 var handoffEntryDraftSchema = handoffEntrySchema.omit({ version: true });
-var entryEventKindSchema = z9.enum([
+var entryEventKindSchema = z11.enum([
   "opened",
   "claimed",
   "answered",
@@ -608,17 +806,17 @@ var entryEventKindSchema = z9.enum([
   /** A command that changed nothing: refused, or already so. It still gets its one reply. */
   "refused"
 ]);
-var entryEventInputSchema = z9.strictObject({
+var entryEventInputSchema = z11.strictObject({
   kind: entryEventKindSchema,
   /** A login, or "agate" for the App's own timers. */
-  actor: z9.string().min(1),
+  actor: z11.string().min(1),
   /** The comment whose command this was; null for the opening and for timers. */
   comment_id: positiveIntSchema.nullable(),
-  reason: z9.string(),
+  reason: z11.string(),
   /** The comment agate posts on the issue for it; null: none. */
-  reply: z9.string().nullable(),
+  reply: z11.string().nullable(),
   /** Who the reply mentions (escalations only). */
-  mentions: z9.array(z9.string()),
+  mentions: z11.array(z11.string()),
   at: isoDateTimeSchema
 });
 var handoffEntryEventSchema = entryEventInputSchema.extend({
@@ -634,276 +832,276 @@ var handoffEntryEventSchema = entryEventInputSchema.extend({
 
 // schemas/gate.ts
 var GATE_CHECK_NAME = "agate";
-var pullRequestSnapshotSchema = z10.strictObject({
+var pullRequestSnapshotSchema = z12.strictObject({
   repository: repositoryFullNameSchema,
   number: positiveIntSchema,
-  state: z10.enum(["open", "closed"]),
-  draft: z10.boolean(),
+  state: z12.enum(["open", "closed"]),
+  draft: z12.boolean(),
   head_sha: gitShaSchema,
-  head_ref: z10.string(),
+  head_ref: z12.string(),
   base_sha: gitShaSchema,
-  base_ref: z10.string(),
-  author: z10.strictObject({ login: z10.string(), type: z10.string() }),
-  labels: z10.array(z10.string())
+  base_ref: z12.string(),
+  author: z12.strictObject({ login: z12.string(), type: z12.string() }),
+  labels: z12.array(z12.string())
 });
-var pullRequestDetailSchema = z10.strictObject({
-  title: z10.string(),
-  body: z10.string(),
+var pullRequestDetailSchema = z12.strictObject({
+  title: z12.string(),
+  body: z12.string(),
   created_at: isoDateTimeSchema,
   /** GitHub's own time of the pull request's last change: which of two views is newer. */
   updated_at: isoDateTimeSchema,
-  commits: z10.number().int().nonnegative(),
-  additions: z10.number().int().nonnegative(),
-  deletions: z10.number().int().nonnegative(),
+  commits: z12.number().int().nonnegative(),
+  additions: z12.number().int().nonnegative(),
+  deletions: z12.number().int().nonnegative(),
   /** GitHub's count of changed files, to tell a cut listing from a whole one. */
-  changed_files: z10.number().int().nonnegative(),
+  changed_files: z12.number().int().nonnegative(),
   /** The test merge commit GitHub made for the head and base; null while it computes it. */
   merge_commit_sha: gitShaSchema.nullable()
 });
-var pullRequestViewSchema = z10.strictObject({
+var pullRequestViewSchema = z12.strictObject({
   snapshot: pullRequestSnapshotSchema,
   detail: pullRequestDetailSchema
 });
-var baseConfigFactSchema = z10.discriminatedUnion("status", [
-  z10.strictObject({
-    status: z10.literal("ok"),
-    path: z10.string(),
+var baseConfigFactSchema = z12.discriminatedUnion("status", [
+  z12.strictObject({
+    status: z12.literal("ok"),
+    path: z12.string(),
     blob_sha: gitShaSchema,
-    digest: z10.string(),
-    config: z10.custom()
+    digest: z12.string(),
+    config: z12.custom()
   }),
-  z10.strictObject({ status: z10.literal("missing"), path: z10.string() }),
-  z10.strictObject({ status: z10.literal("invalid"), path: z10.string(), message: z10.string() })
+  z12.strictObject({ status: z12.literal("missing"), path: z12.string() }),
+  z12.strictObject({ status: z12.literal("invalid"), path: z12.string(), message: z12.string() })
 ]);
-var changedFileSchema = z10.strictObject({
-  filename: z10.string(),
-  previous_filename: z10.string().nullable(),
-  status: z10.string()
+var changedFileSchema = z12.strictObject({
+  filename: z12.string(),
+  previous_filename: z12.string().nullable(),
+  status: z12.string()
 });
-var evidenceRunSchema = z10.strictObject({
+var evidenceRunSchema = z12.strictObject({
   id: positiveIntSchema,
   /** The run's newest attempt. */
   run_attempt: positiveIntSchema,
   head_sha: gitShaSchema,
   /** The workflow file, such as `.github/workflows/agate.yml`. */
-  path: z10.string(),
-  event: z10.string(),
-  status: z10.string().nullable(),
-  conclusion: z10.string().nullable(),
-  html_url: z10.string().nullable()
+  path: z12.string(),
+  event: z12.string(),
+  status: z12.string().nullable(),
+  conclusion: z12.string().nullable(),
+  html_url: z12.string().nullable()
 });
-var evidenceJobSchema = z10.strictObject({
+var evidenceJobSchema = z12.strictObject({
   id: positiveIntSchema,
-  name: z10.string(),
+  name: z12.string(),
   /** The attempt this job ran in (a re-run of other jobs keeps an earlier attempt's job). */
   run_attempt: positiveIntSchema,
-  status: z10.string(),
-  conclusion: z10.string().nullable(),
-  html_url: z10.string().nullable(),
-  steps: z10.array(
-    z10.strictObject({
-      name: z10.string(),
-      number: z10.number().int(),
-      status: z10.string(),
-      conclusion: z10.string().nullable()
+  status: z12.string(),
+  conclusion: z12.string().nullable(),
+  html_url: z12.string().nullable(),
+  steps: z12.array(
+    z12.strictObject({
+      name: z12.string(),
+      number: z12.number().int(),
+      status: z12.string(),
+      conclusion: z12.string().nullable()
     })
   )
 });
-var recordArtifactSchema = z10.strictObject({
+var recordArtifactSchema = z12.strictObject({
   id: positiveIntSchema,
-  name: z10.string(),
-  size_in_bytes: z10.number().int().nonnegative(),
-  expired: z10.boolean()
+  name: z12.string(),
+  size_in_bytes: z12.number().int().nonnegative(),
+  expired: z12.boolean()
 });
-var testedCommitFactSchema = z10.strictObject({
+var testedCommitFactSchema = z12.strictObject({
   sha: gitShaSchema,
   tree_sha: gitShaSchema,
-  parents: z10.array(gitShaSchema)
+  parents: z12.array(gitShaSchema)
 });
-var evidenceRunFactSchema = z10.strictObject({
+var evidenceRunFactSchema = z12.strictObject({
   run: evidenceRunSchema,
   /** The job named by `evidence.job` in the newest attempt; null when the run has none (yet). */
   job: evidenceJobSchema.nullable(),
   /** Every artifact of the run named like a command record, any attempt. */
-  artifacts: z10.array(recordArtifactSchema),
+  artifacts: z12.array(recordArtifactSchema),
   /** The record in the one artifact of the job's attempt, when there is exactly one. */
   record: commandRecordSchema.nullable(),
   /** Why the record could not be read (download, size, zip, schema), in words. */
-  record_error: z10.string().nullable(),
+  record_error: z12.string().nullable(),
   /** GitHub's word on the commit the record says it tested; null when GitHub does not have it. */
   tested_commit: testedCommitFactSchema.nullable()
 });
-var evidenceSourceFactSchema = z10.strictObject({
-  workflow: z10.string(),
+var evidenceSourceFactSchema = z12.strictObject({
+  workflow: z12.string(),
   /** The workflow file exists at the base commit. */
-  exists: z10.boolean(),
+  exists: z12.boolean(),
   /** Repository paths (files or directories) the workflow uses locally. */
-  uses: z10.array(z10.string()),
+  uses: z12.array(z12.string()),
   /** Why the uses could not all be read; the records are then not believed. */
-  error: z10.string().nullable(),
+  error: z12.string().nullable(),
   /** How many runs of the workflow exist for the head (only the newest decides). */
-  runs_for_head: z10.number().int().nonnegative()
+  runs_for_head: z12.number().int().nonnegative()
 });
-var changedFilesListingSchema = z10.strictObject({
-  complete: z10.boolean(),
+var changedFilesListingSchema = z12.strictObject({
+  complete: z12.boolean(),
   /** Why not, in words (a capped listing, a count that disagrees). */
-  reason: z10.string().nullable()
+  reason: z12.string().nullable()
 });
-var commandEvidenceSchema = z10.strictObject({
+var commandEvidenceSchema = z12.strictObject({
   run_id: positiveIntSchema,
   run_attempt: positiveIntSchema,
-  run_url: z10.string().nullable(),
+  run_url: z12.string().nullable(),
   record: commandRecordSchema.nullable(),
   /** null: the record is believed. Otherwise why not, shown in the summary. */
-  refused: z10.string().nullable(),
+  refused: z12.string().nullable(),
   /** The run has not finished what it must, so GitHub's word is not in yet. */
-  waiting: z10.string().nullable()
+  waiting: z12.string().nullable()
 });
-var approvalSchema = z10.strictObject({
-  login: z10.string(),
+var approvalSchema = z12.strictObject({
+  login: z12.string(),
   commit_id: gitShaSchema,
   submitted_at: isoDateTimeSchema,
-  maintainer: z10.boolean().meta({ description: "Write access or a listed team, and not the author." })
+  maintainer: z12.boolean().meta({ description: "Write access or a listed team, and not the author." })
 });
-var priorRecordSchema = z10.strictObject({
+var priorRecordSchema = z12.strictObject({
   id: positiveIntSchema,
   head_sha: gitShaSchema,
   tree_sha: gitShaSchema.nullable(),
   state: decisionStateSchema,
-  config_digest: z10.string(),
-  agate_version: z10.string(),
+  config_digest: z12.string(),
+  agate_version: z12.string(),
   decided_at: isoDateTimeSchema,
-  stale: z10.strictObject({ superseded_by: gitShaSchema, at: isoDateTimeSchema }).nullable()
+  stale: z12.strictObject({ superseded_by: gitShaSchema, at: isoDateTimeSchema }).nullable()
 });
 var ATTEMPT_TAIL_CHARS = 2e3;
-var attemptFactSchema = z10.strictObject({
+var attemptFactSchema = z12.strictObject({
   head_sha: gitShaSchema,
   /** The head's own tree (null for records from before agate kept it). */
   head_tree_sha: gitShaSchema.nullable(),
   base_sha: gitShaSchema,
-  config_digest: z10.string(),
-  agate_version: z10.string(),
+  config_digest: z12.string(),
+  agate_version: z12.string(),
   /** The commands that did not pass, with the digest of their normalised output. */
-  failures: z10.array(
-    z10.strictObject({
-      name: z10.string(),
-      exit_code: z10.number().int().nullable(),
-      timed_out: z10.boolean(),
-      output_digest: z10.string(),
-      tail: z10.string().max(ATTEMPT_TAIL_CHARS)
+  failures: z12.array(
+    z12.strictObject({
+      name: z12.string(),
+      exit_code: z12.number().int().nullable(),
+      timed_out: z12.boolean(),
+      output_digest: z12.string(),
+      tail: z12.string().max(ATTEMPT_TAIL_CHARS)
     })
   ),
-  passed: z10.array(z10.string()),
+  passed: z12.array(z12.string()),
   /** The evaluator's open items on this attempt; null when it gave no verdict on it. */
-  missing: z10.array(z10.string()).nullable(),
+  missing: z12.array(z12.string()).nullable(),
   /** The earlier head whose failure this attempt replayed (its tree was unchanged). */
   replayed_from: gitShaSchema.nullable(),
   decided_at: isoDateTimeSchema
 });
-var pullCommitSchema = z10.strictObject({
+var pullCommitSchema = z12.strictObject({
   sha: gitShaSchema,
-  message: z10.string(),
+  message: z12.string(),
   committed_at: isoDateTimeSchema.nullable()
 });
-var handoffFactsSchema = z10.strictObject({
-  file: z10.strictObject({ path: z10.string(), blob_sha: gitShaSchema, text: z10.string() }).nullable(),
+var handoffFactsSchema = z12.strictObject({
+  file: z12.strictObject({ path: z12.string(), blob_sha: gitShaSchema, text: z12.string() }).nullable(),
   /** When the facts were read: the clock for the "open longer than" rule. */
   observed_at: isoDateTimeSchema,
   opened_at: isoDateTimeSchema,
   /** The pull request's own counts (GitHub's `commits`, `additions + deletions`). */
-  commit_count: z10.number().int().nonnegative(),
-  changed_lines: z10.number().int().nonnegative(),
+  commit_count: z12.number().int().nonnegative(),
+  changed_lines: z12.number().int().nonnegative(),
   /** Up to 250 commits, oldest first (GitHub's limit for `pulls/list-commits`). */
-  commits: z10.array(pullCommitSchema),
-  newest_change: z10.strictObject({ sha: gitShaSchema, files: z10.array(z10.string()) }).nullable()
+  commits: z12.array(pullCommitSchema),
+  newest_change: z12.strictObject({ sha: gitShaSchema, files: z12.array(z12.string()) }).nullable()
 });
-var reviewVerdictFactSchema = z10.strictObject({
-  login: z10.string(),
-  state: z10.enum(["APPROVED", "CHANGES_REQUESTED"]),
+var reviewVerdictFactSchema = z12.strictObject({
+  login: z12.string(),
+  state: z12.enum(["APPROVED", "CHANGES_REQUESTED"]),
   commit_id: gitShaSchema,
   submitted_at: isoDateTimeSchema,
-  body: z10.string(),
-  maintainer: z10.boolean().meta({ description: "Write access or a listed team, not the author and not a bot." })
+  body: z12.string(),
+  maintainer: z12.boolean().meta({ description: "Write access or a listed team, not the author and not a bot." })
 });
-var evaluationFactSchema = z10.discriminatedUnion("status", [
-  z10.strictObject({ status: z10.literal("not_asked") }),
-  z10.strictObject({ status: z10.literal("judged"), evaluation: evaluationSchema }),
-  z10.strictObject({
-    status: z10.literal("over_budget"),
-    budget: z10.enum(["evaluator_calls_per_pr_per_day", "evaluator_bundle_tokens"]),
-    detail: z10.string()
+var evaluationFactSchema = z12.discriminatedUnion("status", [
+  z12.strictObject({ status: z12.literal("not_asked") }),
+  z12.strictObject({ status: z12.literal("judged"), evaluation: evaluationSchema }),
+  z12.strictObject({
+    status: z12.literal("over_budget"),
+    budget: z12.enum(["evaluator_calls_per_pr_per_day", "evaluator_bundle_tokens"]),
+    detail: z12.string()
   })
 ]);
-var linkedEntryFactSchema = z10.strictObject({
+var linkedEntryFactSchema = z12.strictObject({
   issue_number: positiveIntSchema,
   state: handoffEntryStateSchema,
   /** Who opened the entry (the agent that waits). */
-  author: z10.string(),
-  owner: z10.string().nullable(),
+  author: z12.string(),
+  owner: z12.string().nullable(),
   escalation_reason: escalationReasonSchema.nullable(),
   /** Why it ended blocked or escalated, in the words of whoever did it. */
-  why: z10.string().nullable(),
+  why: z12.string().nullable(),
   /** The entry's question, cut to LINKED_ENTRY_QUESTION_CHARS. */
-  question: z10.string(),
+  question: z12.string(),
   state_changed_at: isoDateTimeSchema
 });
-var setupFactSchema = z10.strictObject({
-  branch: z10.string(),
+var setupFactSchema = z12.strictObject({
+  branch: z12.string(),
   status: findingStatusSchema,
-  summary: z10.string(),
-  fix: z10.string().nullable(),
+  summary: z12.string(),
+  fix: z12.string().nullable(),
   /** When GitHub was read (the App reuses a reading for a while). */
   read_at: isoDateTimeSchema
 });
 var LINKED_ENTRY_QUESTION_CHARS = 300;
-var traceFactSchema = z10.strictObject({
+var traceFactSchema = z12.strictObject({
   run_id: positiveIntSchema,
   run_attempt: positiveIntSchema,
-  artifact: z10.string(),
+  artifact: z12.string(),
   /** null when the artifact could not be read or did not hold reports; `error` says why. */
   traces: traceReportFileSchema.nullable(),
-  error: z10.string().nullable()
+  error: z12.string().nullable()
 });
-var gateFactsSchema = z10.strictObject({
+var gateFactsSchema = z12.strictObject({
   pull_request: pullRequestSnapshotSchema,
   head_tree_sha: gitShaSchema.nullable(),
   config: baseConfigFactSchema,
-  previously_gated: z10.boolean(),
-  changed_files: z10.array(changedFileSchema),
+  previously_gated: z12.boolean(),
+  changed_files: z12.array(changedFileSchema),
   changed_files_listing: changedFilesListingSchema,
   /** Test merge commits GitHub reported for this head (pulls/get `merge_commit_sha`), oldest first. */
-  merge_commits: z10.array(gitShaSchema),
+  merge_commits: z12.array(gitShaSchema),
   evidence_source: evidenceSourceFactSchema.nullable(),
   evidence_run: evidenceRunFactSchema.nullable(),
   /** The provenance verdict on `evidence_run` (at most one: the newest run decides). */
-  evidence: z10.array(commandEvidenceSchema),
-  approvals: z10.array(approvalSchema),
+  evidence: z12.array(commandEvidenceSchema),
+  approvals: z12.array(approvalSchema),
   /** A maintainer's explicit acceptance of this exact head on this base, if any. */
   override: maintainerOverrideSchema.nullable(),
   /**
    * Other pull requests (or this one under another base) this head was seen in. GitHub's check
    * runs and workflow runs are per commit, so such a head's evidence cannot be attributed.
    */
-  head_shared_with: z10.array(
-    z10.strictObject({ pull_number: positiveIntSchema, base_ref: z10.string() })
+  head_shared_with: z12.array(
+    z12.strictObject({ pull_number: positiveIntSchema, base_ref: z12.string() })
   ),
-  prior_records: z10.array(priorRecordSchema),
+  prior_records: z12.array(priorRecordSchema),
   /** Earlier graded attempts (other heads), oldest first: what progress is judged on. */
-  attempts: z10.array(attemptFactSchema).default([]),
-  agate_version: z10.string(),
+  attempts: z12.array(attemptFactSchema).default([]),
+  agate_version: z12.string(),
   /** null when the config is not readable. */
   handoff: handoffFactsSchema.nullable(),
-  reviews: z10.array(reviewVerdictFactSchema),
+  reviews: z12.array(reviewVerdictFactSchema),
   evaluation: evaluationFactSchema,
   /** Handoff entries linked to this pull request: named by their form or mentioned in its description (absent in decisions made before agate read them). */
-  entries: z10.array(linkedEntryFactSchema).optional(),
+  entries: z12.array(linkedEntryFactSchema).optional(),
   /** The evidence run's agent-trace reports; null or absent: the run uploaded none. */
   trace: traceFactSchema.nullable().optional(),
   /** Whether the base branch requires agate (absent in decisions made before agate read it). */
   setup: setupFactSchema.nullable().optional()
 });
-var requirementSchema = z10.strictObject({
-  id: z10.enum([
+var requirementSchema = z12.strictObject({
+  id: z12.enum([
     "config",
     "commands",
     "progress",
@@ -913,81 +1111,81 @@ var requirementSchema = z10.strictObject({
     "entries",
     "override"
   ]),
-  name: z10.string(),
+  name: z12.string(),
   /**
    * blocked and capped end the gate as those states: the fix is outside the pull request.
    * stalled: attempts stopped making progress (a failure, and a different one is needed).
    */
-  status: z10.enum(["pass", "fail", "waiting", "blocked", "capped", "stalled"]),
-  reason: z10.string()
+  status: z12.enum(["pass", "fail", "waiting", "blocked", "capped", "stalled"]),
+  reason: z12.string()
 });
-var checkConclusionSchema = z10.enum(["success", "failure", "action_required", "neutral"]);
-var gateDecisionSchema = z10.strictObject({
+var checkConclusionSchema = z12.enum(["success", "failure", "action_required", "neutral"]);
+var gateDecisionSchema = z12.strictObject({
   state: decisionStateSchema,
   /** null: the check stays in progress. */
   conclusion: checkConclusionSchema.nullable(),
-  title: z10.string(),
-  requirements: z10.array(requirementSchema),
+  title: z12.string(),
+  requirements: z12.array(requirementSchema),
   /** Concrete open items for the agent's next session. */
-  missing: z10.array(z10.string()),
-  reasons: z10.array(z10.string()),
-  gated: z10.strictObject({ gated: z10.boolean(), reason: z10.string() }),
+  missing: z12.array(z12.string()),
+  reasons: z12.array(z12.string()),
+  gated: z12.strictObject({ gated: z12.boolean(), reason: z12.string() }),
   /** The prior record whose acceptance this decision carries over, when it does. */
   carried_over_from: positiveIntSchema.nullable(),
   /** The earlier head whose failure this decision shows again: the tree did not change. */
   replayed_from: gitShaSchema.nullable().optional(),
   /** gate.report_only: the state is what agate would decide; the check concludes neutral. */
-  report_only: z10.boolean().optional(),
+  report_only: z12.boolean().optional(),
   /** The handoff file as verified, for the acceptance record; null when not looked at. */
   handoff: handoffCheckSchema.nullable()
 });
 
 // schemas/merge-group.ts
-import { z as z11 } from "zod";
-var mergeGroupRefFactSchema = z11.strictObject({
+import { z as z13 } from "zod";
+var mergeGroupRefFactSchema = z13.strictObject({
   repository: repositoryFullNameSchema,
   head_sha: gitShaSchema,
-  head_ref: z11.string(),
+  head_ref: z13.string(),
   base_sha: gitShaSchema
 });
-var mergeGroupFactsSchema = z11.strictObject({
+var mergeGroupFactsSchema = z13.strictObject({
   merge_group: mergeGroupRefFactSchema,
   /** The config at the group's base SHA. */
   config: baseConfigFactSchema,
   /** base...head: what the group changes, to tell whether it edits the workflow that tested it. */
-  changed_files: z11.array(changedFileSchema),
+  changed_files: z13.array(changedFileSchema),
   changed_files_listing: changedFilesListingSchema,
   evidence_source: evidenceSourceFactSchema.nullable(),
   /** The newest run of the pinned workflow on merge_group for the group head. */
   evidence_run: evidenceRunFactSchema.nullable(),
   /** The provenance verdict on `evidence_run`. */
-  evidence: z11.array(commandEvidenceSchema),
+  evidence: z13.array(commandEvidenceSchema),
   /** merge_queue.record_timeout has passed since the checks request without a verdict. */
-  deadline_passed: z11.boolean(),
-  agate_version: z11.string()
+  deadline_passed: z13.boolean(),
+  agate_version: z13.string()
 });
-var mergeGroupDecisionSchema = z11.strictObject({
-  state: z11.enum(["accepted", "rejected", "pending", "not_gated"]),
+var mergeGroupDecisionSchema = z13.strictObject({
+  state: z13.enum(["accepted", "rejected", "pending", "not_gated"]),
   /** null: the check stays in progress. */
   conclusion: checkConclusionSchema.nullable(),
-  title: z11.string(),
-  requirements: z11.array(requirementSchema),
-  reasons: z11.array(z11.string())
+  title: z13.string(),
+  requirements: z13.array(requirementSchema),
+  reasons: z13.array(z13.string())
 });
-var mergeGroupDeadlineJobSchema = z11.strictObject({
+var mergeGroupDeadlineJobSchema = z13.strictObject({
   repository: repositoryFullNameSchema,
-  installation_id: z11.number().int().positive(),
+  installation_id: z13.number().int().positive(),
   head_sha: gitShaSchema,
-  head_ref: z11.string(),
+  head_ref: z13.string(),
   base_sha: gitShaSchema
 });
 
 // schemas/jobs.ts
-var evidenceEventSchema = z12.strictObject({
-  workflow: z12.string().nullable(),
-  job: z12.string().nullable()
+var evidenceEventSchema = z14.strictObject({
+  workflow: z14.string().nullable(),
+  job: z14.string().nullable()
 });
-var runReadSchema = z12.strictObject({
+var runReadSchema = z14.strictObject({
   id: positiveIntSchema,
   attempt: positiveIntSchema,
   /**
@@ -997,16 +1195,16 @@ var runReadSchema = z12.strictObject({
    */
   job: evidenceJobSchema.nullable().default(null)
 });
-var triggerSchema = z12.strictObject({
-  event: z12.string(),
-  action: z12.string().nullable(),
-  delivery_id: z12.string().nullable()
+var triggerSchema = z14.strictObject({
+  event: z14.string(),
+  action: z14.string().nullable(),
+  delivery_id: z14.string().nullable()
 });
 var target = {
   repository: repositoryFullNameSchema,
   installation: positiveIntSchema
 };
-var pullRequestJobSchema = z12.strictObject({
+var pullRequestJobSchema = z14.strictObject({
   ...target,
   number: positiveIntSchema,
   /** The head the event was about; the pass confirms it is still the head before deciding. */
@@ -1022,79 +1220,79 @@ var pullRequestJobSchema = z12.strictObject({
   /** Evaluate only when the event is evidence under the base config; null: always. */
   only_if: evidenceEventSchema.nullable().default(null),
   /** The base changed (pull_request.edited): the check goes back in progress first. */
-  retarget: z12.strictObject({ from: z12.string(), to: z12.string() }).nullable().default(null),
+  retarget: z14.strictObject({ from: z14.string(), to: z14.string() }).nullable().default(null),
   /** A person chose "Re-run evaluator" on the check. */
-  rerun_evaluator: z12.boolean().default(false),
+  rerun_evaluator: z14.boolean().default(false),
   /** The run whose completion (or its job's) caused this: a pass that already read it is skipped. */
   run: runReadSchema.nullable().default(null),
   /**
    * The event counts only if it is not the App's own doing: an `agate:` label changed by this
    * login, or a check run of this app slug. Checked by the handler, which knows the App's slug.
    */
-  unless_sender: z12.string().nullable().default(null),
-  only_if_app: z12.string().nullable().default(null)
+  unless_sender: z14.string().nullable().default(null),
+  only_if_app: z14.string().nullable().default(null)
 });
-var headJobSchema = z12.strictObject({
+var headJobSchema = z14.strictObject({
   ...target,
   head_sha: gitShaSchema,
   trigger: triggerSchema,
   only_if: evidenceEventSchema.nullable().default(null),
-  only_if_app: z12.string().nullable().default(null),
+  only_if_app: z14.string().nullable().default(null),
   run: runReadSchema.nullable().default(null)
 });
-var mergeGroupJobSchema = z12.strictObject({
+var mergeGroupJobSchema = z14.strictObject({
   ...target,
   head_sha: gitShaSchema,
-  head_ref: z12.string(),
+  head_ref: z14.string(),
   /** Named by the checks request; null for a later event, which finds it on our own check. */
   base_sha: gitShaSchema.nullable(),
   trigger: triggerSchema,
-  only_if_app: z12.string().nullable().default(null)
+  only_if_app: z14.string().nullable().default(null)
 });
-var overrideJobSchema = z12.strictObject({
+var overrideJobSchema = z14.strictObject({
   ...target,
   number: positiveIntSchema,
-  comment: z12.strictObject({
-    body: z12.string(),
-    html_url: z12.string().nullable(),
-    user: z12.strictObject({ login: z12.string(), type: z12.string() })
+  comment: z14.strictObject({
+    body: z14.string(),
+    html_url: z14.string().nullable(),
+    user: z14.strictObject({ login: z14.string(), type: z14.string() })
   }),
   trigger: triggerSchema
 });
-var evaluatorJobSchema = z12.strictObject({
+var evaluatorJobSchema = z14.strictObject({
   ...target,
   number: positiveIntSchema,
   head_sha: gitShaSchema,
   tree_sha: gitShaSchema,
-  config_digest: z12.string(),
+  config_digest: z14.string(),
   /** A person asked again: a stored verdict does not stop the call (budgets still do). */
-  rerun: z12.boolean().default(false)
+  rerun: z14.boolean().default(false)
 });
-var entryJobSchema = z12.strictObject({
+var entryJobSchema = z14.strictObject({
   ...target,
   issue_number: positiveIntSchema,
   trigger: triggerSchema,
   /** A label agate owns changed by this login: put back, with a comment, unless it was agate. */
-  label_change: z12.strictObject({
-    label: z12.string(),
-    action: z12.enum(["labeled", "unlabeled"]),
-    by: z12.string()
+  label_change: z14.strictObject({
+    label: z14.string(),
+    action: z14.enum(["labeled", "unlabeled"]),
+    by: z14.string()
   }).nullable().default(null),
   /** The issue was closed or reopened by this login: put back when the state says otherwise. */
-  state_change: z12.strictObject({ action: z12.enum(["closed", "reopened"]), by: z12.string() }).nullable().default(null)
+  state_change: z14.strictObject({ action: z14.enum(["closed", "reopened"]), by: z14.string() }).nullable().default(null)
 });
-var entryDeadlineJobSchema = z12.strictObject({
+var entryDeadlineJobSchema = z14.strictObject({
   ...target,
   issue_number: positiveIntSchema,
-  deadline_at: z12.iso.datetime({ offset: true })
+  deadline_at: z14.iso.datetime({ offset: true })
 });
-var dashboardJobSchema = z12.strictObject({ ...target, trigger: triggerSchema });
-var pullRequestEntriesJobSchema = z12.strictObject({
+var dashboardJobSchema = z14.strictObject({ ...target, trigger: triggerSchema });
+var pullRequestEntriesJobSchema = z14.strictObject({
   ...target,
   number: positiveIntSchema,
   trigger: triggerSchema
 });
-var repositoryLabelsJobSchema = z12.strictObject({ ...target, trigger: triggerSchema });
+var repositoryLabelsJobSchema = z14.strictObject({ ...target, trigger: triggerSchema });
 var JOB_KINDS = {
   pullRequest: "gate.pull_request",
   head: "gate.head",
@@ -1115,7 +1313,7 @@ var JOB_PAYLOADS = {
   [JOB_KINDS.mergeGroup]: mergeGroupJobSchema,
   [JOB_KINDS.mergeGroupDeadline]: mergeGroupDeadlineJobSchema,
   [JOB_KINDS.override]: overrideJobSchema,
-  [JOB_KINDS.reconcile]: z12.null(),
+  [JOB_KINDS.reconcile]: z14.null(),
   [JOB_KINDS.evaluator]: evaluatorJobSchema,
   [JOB_KINDS.entry]: entryJobSchema,
   [JOB_KINDS.entryDeadline]: entryDeadlineJobSchema,
@@ -2945,208 +3143,6 @@ import {
   parseDocument,
   stringify
 } from "yaml";
-
-// schemas/config.ts
-import { z as z14 } from "zod";
-
-// schemas/duration.ts
-import { z as z13 } from "zod";
-var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5 };
-var DURATION_PATTERN = /^([1-9][0-9]*)(ms|s|m|h|d)$/;
-var durationMessage = (input) => typeof input === "number" ? `${input} is not a duration: write the unit, such as ${input}s or ${input}m` : `${JSON.stringify(input)} is not a duration such as 90s, 10m or 1h`;
-function parseDuration(text) {
-  const match = DURATION_PATTERN.exec(text);
-  if (!match) return void 0;
-  return Number(match[1]) * UNIT_MS[match[2]];
-}
-var durationSchema = z13.string({ error: (issue) => durationMessage(issue.input) }).regex(DURATION_PATTERN, { error: (issue) => durationMessage(issue.input) }).transform((text) => parseDuration(text));
-
-// schemas/config.ts
-var CONFIG_PATH = ".github/agate.yml";
-var ALWAYS_PROTECTED_PATHS = [".github/**", CONFIG_PATH];
-var nonEmpty = (what) => z14.string().min(1, { error: `${what} must not be empty` });
-var globSchema = nonEmpty("a glob pattern").meta({
-  description: "A glob such as `codex/**` or `tests/acceptance/**` (picomatch syntax)."
-});
-var labelSchema = nonEmpty("a label name");
-var commandSchema = z14.strictObject({
-  name: z14.string().regex(/^[A-Za-z0-9][A-Za-z0-9 ._:/-]*$/, {
-    error: (issue) => `${JSON.stringify(issue.input)} is not a command name: use letters, digits, spaces and . _ : / -, such as "unit tests"`
-  }).meta({
-    description: "Short name shown in the check-run summary, unique in the list.",
-    examples: ["unit tests"]
-  }),
-  run: nonEmpty("a command's run").meta({
-    description: "Shell text, run by `bash -eo pipefail` at the repository root.",
-    examples: ["npm test"]
-  }),
-  timeout: durationSchema.prefault("10m").meta({
-    description: "Wall-clock limit such as 90s, 10m or 1h; the whole process tree is killed."
-  }),
-  writes: z14.array(globSchema).default([]).meta({
-    description: "Tracked or unignored paths this command may change (globs). A change anywhere else makes the record not believed: a command that edits the code it tests has not tested the commit.",
-    examples: [["coverage/**"]]
-  })
-}).meta({ description: "A command that must exit 0 on the tested commit." });
-var gateSchema = z14.strictObject({
-  all: z14.boolean().default(true).meta({
-    description: "Gate every pull request, whoever opened it (the default). Set false to gate only what authors, labels or branches select; labels and branch names are the author's choice, so only authors narrow safely."
-  }),
-  authors: z14.array(githubLoginSchema).default([]).meta({
-    description: "Logins whose pull requests are gated (agent accounts and apps, e.g. `my-agent[bot]`)."
-  }),
-  labels: z14.array(labelSchema).default(["agent"]).meta({
-    description: "A pull request carrying any of these labels is gated. Removing it later does not ungate it."
-  }),
-  branches: z14.array(globSchema).default(["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"]).meta({ description: "Head-branch globs whose pull requests are gated." }),
-  report_only: z14.boolean().default(false).meta({
-    description: "Adopt agate gradually: the agate check always concludes neutral (it never blocks a merge or a merge queue) and its summary shows what agate would have decided; no state labels are set. Everything else (records, the evaluator, budgets) runs as when enforced."
-  })
-}).meta({
-  description: "Which pull requests agate gates. Any match gates; nothing here can ungate."
-});
-var minScoreSchema = z14.number().min(0, { error: "min_score is a score between 0 and 1" }).max(1, { error: "min_score is a score between 0 and 1" }).default(0.8).meta({ description: "The evaluator's score must be at least this (0..1)." });
-var rubricSchema = z14.string().default("").meta({ description: "Extra acceptance criteria given to the evaluator, from the base branch." });
-var evaluatorSchema = z14.discriminatedUnion(
-  "kind",
-  [
-    z14.strictObject({ kind: z14.literal("none") }),
-    z14.strictObject({
-      kind: z14.literal("llm"),
-      provider: z14.enum(["openai", "anthropic"]).default("openai").meta({
-        description: "`openai`: any OpenAI-compatible Chat Completions endpoint; `anthropic`: the Messages API."
-      }),
-      model: nonEmpty("evaluator.model").meta({ examples: ["gpt-4.1-mini"] }),
-      base_url: z14.url({ error: "base_url must be an absolute URL such as http://localhost:8000/v1" }).optional().meta({
-        description: "Endpoint base URL; absent means the provider's public endpoint."
-      }),
-      min_score: minScoreSchema,
-      rubric: rubricSchema
-    }),
-    z14.strictObject({
-      kind: z14.literal("command"),
-      run: nonEmpty("evaluator.run").meta({
-        description: "Executable that reads the evaluation bundle as JSON on stdin and prints a verdict."
-      }),
-      timeout: durationSchema.prefault("10m"),
-      min_score: minScoreSchema,
-      rubric: rubricSchema
-    }),
-    z14.strictObject({ kind: z14.literal("review") })
-  ],
-  {
-    error: (issue) => issue.code === "invalid_union" ? `${JSON.stringify(issue.input?.kind)} is not an evaluator kind: use none, llm, command or review` : void 0
-  }
-).prefault({ kind: "none" }).meta({
-  description: "Who signs off after every command passed. Default: none (commands only)."
-});
-var optionalLimit = (description) => positiveIntSchema.nullable().default(null).meta({ description: `${description} null: rule off.` });
-var handoffSchema = z14.strictObject({
-  path: nonEmpty("handoff.path").default(".agate/handoff.md"),
-  required_when: z14.strictObject({
-    commits_over: optionalLimit("Required when the pull request has more commits than this."),
-    open_longer_than: durationSchema.nullable().default(null).meta({
-      description: "Required when the pull request has been open longer than this. null: rule off."
-    }),
-    changed_lines_over: optionalLimit("Required when more lines than this changed."),
-    labels: z14.array(labelSchema).default(["long-task"]),
-    sessions_over: positiveIntSchema.nullable().default(1).meta({
-      description: "Required when more distinct `Agent-Session:` commit trailers than this appear."
-    })
-  }).prefault({})
-}).prefault({}).meta({ description: "The handoff file long tasks must carry at their head commit." });
-var budgetsSchema2 = z14.strictObject({
-  graded_attempts_per_pr: positiveIntSchema.default(10).meta({
-    description: "Head SHAs graded per pull request before it is capped."
-  }),
-  evaluator_calls_per_tree: positiveIntSchema.default(1).meta({
-    description: "Successful evaluator calls per tree SHA."
-  }),
-  evaluator_calls_per_pr_per_day: positiveIntSchema.default(10),
-  evaluator_bundle_tokens: positiveIntSchema.default(6e4).meta({
-    description: "Ceiling on the estimated tokens of what the evaluator is shown."
-  }),
-  unchanged_failures_before_stalled: positiveIntSchema.default(3).meta({
-    description: "Consecutive failures with identical normalised output before the pull request is stalled."
-  })
-}).prefault({});
-var escalationSchema = z14.strictObject({
-  maintainers: z14.array(
-    z14.string().regex(/^@?[A-Za-z0-9-]+(\/[A-Za-z0-9_.-]+)?(\[bot\])?$/, {
-      error: (issue) => `${JSON.stringify(issue.input)} is neither a login (octocat) nor a team (@my-org/maintainers)`
-    })
-  ).default([]).meta({
-    description: "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths (empty: anyone with write access)."
-  }),
-  unanswered_timeout: durationSchema.prefault("30m"),
-  claim_timeout: durationSchema.prefault("10m"),
-  follow_up_limit: z14.number().int().nonnegative().default(1),
-  claim_expiries_before_blocked: positiveIntSchema.default(2)
-}).prefault({});
-var workflowPathSchema = z14.string().regex(/^\.github\/workflows\/[^/]+\.ya?ml$/, {
-  error: (issue) => `${JSON.stringify(issue.input)} is not a workflow file: use a path such as .github/workflows/agate.yml`
-});
-var nameSchema = (what) => z14.string().min(1, { error: `${what} must not be empty` }).max(100, { error: `${what} must be at most 100 characters` });
-var evidenceSchema = z14.strictObject({
-  workflow: workflowPathSchema.default(".github/workflows/agate.yml").meta({
-    description: "The workflow file whose runs carry the evidence, on pull_request and merge_group."
-  }),
-  job: nameSchema("evidence.job").default("agate-commands").meta({
-    description: "The job (its key, or its `name:` when it has one) that runs the agate Action. Not `agate`: GitHub makes a check run named after each job, and `agate` is the gate's own check."
-  }),
-  step: nameSchema("evidence.step").default("agate").meta({
-    description: "The `name:` of the step that runs the agate Action; the runner's conclusion for it must agree with the record."
-  })
-}).prefault({}).meta({ description: "Where command records come from: one workflow, job and step." });
-var mergeQueueSchema = z14.strictObject({
-  record_timeout: durationSchema.prefault("30m").meta({
-    description: "How long a merge group waits for its command record before the agate check fails; every checks request gets an answer."
-  })
-}).prefault({}).meta({
-  description: "The merge queue: a merge group is accepted only on evidence for its own head."
-});
-var extendsSchema = z14.string().regex(/^[A-Za-z0-9-]+\/\.github:[^@\s]+@[0-9a-f]{40}$/, {
-  error: (issue) => `${JSON.stringify(issue.input)} is not <owner>/.github:<path>@<40-hex commit SHA>`
-}).optional().meta({
-  description: "Organisation-wide defaults: `<owner>/.github:<path>@<40-hex commit SHA>`, a file in this repository's owner's .github repository at a pinned commit. This file is merged on top of it (maps key by key, this file's value wins; lists and scalars replaced whole); the defaults may not extend others.",
-  examples: ["my-org/.github:agate/defaults.yml@0123456789abcdef0123456789abcdef01234567"]
-});
-var configSchema = z14.strictObject({
-  version: z14.literal(1, { error: "version must be 1, the only config version this agate reads" }).meta({ examples: [1] }),
-  gate: gateSchema.prefault({}),
-  commands: z14.array(commandSchema).min(1, { error: "needs at least one command, such as - { name: test, run: npm test }" }).superRefine((commands, ctx) => {
-    const seen = /* @__PURE__ */ new Set();
-    commands.forEach((command, index) => {
-      if (seen.has(command.name)) {
-        ctx.addIssue({
-          code: "custom",
-          path: [index, "name"],
-          input: command.name,
-          message: `${JSON.stringify(command.name)} is used by an earlier command: names must be unique`
-        });
-      }
-      seen.add(command.name);
-    });
-  }).meta({ examples: [[{ name: "test", run: "npm test" }]] }),
-  protected_paths: z14.array(globSchema).default([]).meta({
-    description: `Globs that need a maintainer's approval to change; ${ALWAYS_PROTECTED_PATHS.join(" and ")} always do.`
-  }),
-  evidence: evidenceSchema,
-  evaluator: evaluatorSchema,
-  handoff: handoffSchema,
-  budgets: budgetsSchema2,
-  escalation: escalationSchema,
-  merge_queue: mergeQueueSchema,
-  // The detector's own schema, so its defaults and the config's cannot drift apart.
-  progress: progressThresholdsSchema.prefault({}).meta({
-    description: "Thresholds of the per-trace progress detector (docs/progress.md): when a stretch of an agent's trace is flagged, and opt-in budgets."
-  }),
-  // Last, so the keys a file usually starts with are listed first in "takes ..." messages.
-  extends: extendsSchema
-}).meta({
-  title: "agate config (.github/agate.yml)",
-  description: "Read from the pull request's base branch."
-});
 
 // checks/errors.ts
 var ConfigurationError = class extends Error {
@@ -12709,6 +12705,7 @@ async function reconcileOnce(deps) {
 
 // app/gate/repository-labels.ts
 async function ensureRepositoryLabels(github) {
+  if (!await github.defaultBranchFile(CONFIG_PATH)) return { config: false };
   const existing = new Map(
     (await github.repositoryLabels()).map((label) => [label.name.toLowerCase(), label])
   );
@@ -12727,7 +12724,7 @@ async function ensureRepositoryLabels(github) {
     await github.styleLabel(found?.name ?? name, style.color, style.description, name);
     styled.push(name);
   }
-  return { created, styled };
+  return { config: true, created, styled };
 }
 
 // checks/setup/required-check.ts
@@ -12999,8 +12996,12 @@ var GATE_HANDLERS = {
   [JOB_KINDS.pullRequestEntries]: (job2, deps) => runPullRequestEntriesJob(job2, deps),
   [JOB_KINDS.repositoryLabels]: async (job2, deps) => {
     const { github } = await adapterFor(deps, job2.repository, job2.installation);
-    const { created, styled } = await ensureRepositoryLabels(github);
-    return `${job2.repository} labels after ${cause(job2.trigger)}: ${created.length} created, ${styled.length} restyled (${github.totalCalls} GitHub calls: ${callList(github)})`;
+    const result = await ensureRepositoryLabels(github);
+    const calls = `(${github.totalCalls} GitHub calls: ${callList(github)})`;
+    if (!result.config) {
+      return `${job2.repository} labels after ${cause(job2.trigger)}: no ${CONFIG_PATH} on the default branch, none made; agate makes each the first time it needs it ${calls}`;
+    }
+    return `${job2.repository} labels after ${cause(job2.trigger)}: ${result.created.length} created, ${result.styled.length} restyled ${calls}`;
   }
 };
 var HANDLED_KINDS = Object.keys(GATE_HANDLERS);
