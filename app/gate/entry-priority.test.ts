@@ -12,7 +12,11 @@ import { JOB_KINDS, pullRequestJobSchema } from "../../schemas/jobs.js";
 import { gateFacts } from "../../test/support/gate-facts.js";
 import { recordInput, tempDir } from "../../test/support/store.js";
 import { SqliteStore } from "../store/sqlite-store.js";
-import { queueEntryPriorityPasses, recordEntryMentions } from "./entry-priority.js";
+import {
+  type EntryPriorityStore,
+  queueEntryPriorityPasses,
+  recordEntryMentions,
+} from "./entry-priority.js";
 
 const REPO = "octo/widgets";
 const PULL = 7;
@@ -95,14 +99,33 @@ const linked = (issue: number, state: HandoffEntryState): LinkedEntryFact => ({
   state_changed_at: AT,
 });
 
+/** The store, with the name of every method called on it listed in `calls`. */
+function recording(target: SqliteStore): { store: EntryPriorityStore; calls: string[] } {
+  const calls: string[] = [];
+  const proxy = new Proxy(target, {
+    get(object, property) {
+      const value = Reflect.get(object, property, object);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        calls.push(String(property));
+        return value.apply(object, args);
+      };
+    },
+  });
+  return { store: proxy, calls };
+}
+
 /** One pass: the mentions stored as apply stores them, then the queueing. */
 async function pass(options: {
   prior: PriorRecord[];
   entries: LinkedEntryFact[];
   mentions: number[];
+  /** The store the pass uses (default: the test's). */
+  via?: EntryPriorityStore;
 }) {
+  const via = options.via ?? store;
   const before = await recordEntryMentions(
-    store,
+    via,
     { repository: REPO, number: PULL },
     options.mentions,
   );
@@ -111,7 +134,7 @@ async function pass(options: {
     prior_records: options.prior,
     entries: options.entries,
   });
-  return queueEntryPriorityPasses(store, {
+  return queueEntryPriorityPasses(via, {
     facts,
     installation: 1,
     mentionedBefore: before,
@@ -188,10 +211,13 @@ describe("queueEntryPriorityPasses", () => {
   it("nothing links the pull request: no read beyond the mentions, nothing queued", async () => {
     await entry(4, "open");
     await decided("pending");
-    expect(await pass({ prior: [], entries: [], mentions: [] })).toEqual({
+    const { store: counted, calls } = recording(store);
+    expect(await pass({ prior: [], entries: [], mentions: [], via: counted })).toEqual({
       entries: [],
       gatePass: false,
     });
+    // The stored mentions are the one read: no records, no entries, no write.
+    expect(calls).toEqual(["listEntryMentions"]);
     expect(await store.listJobs({})).toEqual([]);
   });
 });

@@ -133,6 +133,48 @@ describe("defaultRoute: a delivery becomes jobs, one per target", () => {
     expect(route("workflow_job", job("in_progress"))).toEqual([]);
   });
 
+  it("a workflow_job.completed carries its job for the pass only when the event shows all of it, completed", () => {
+    const steps = [{ name: "agate", number: 2, status: "completed", conclusion: "success" }];
+    const event = (extra: object) => ({
+      action: "completed",
+      workflow_job: {
+        id: 31,
+        run_id: 9,
+        run_attempt: 2,
+        head_sha: SHA,
+        name: "agate-commands",
+        status: "completed",
+        conclusion: "success",
+        steps,
+        ...extra,
+      },
+    });
+    const carried = (extra: object) => payloads("workflow_job", event(extra))[0]?.run;
+    expect(carried({})).toEqual({
+      id: 9,
+      attempt: 2,
+      job: {
+        id: 31,
+        name: "agate-commands",
+        run_attempt: 2,
+        status: "completed",
+        conclusion: "success",
+        html_url: null,
+        steps,
+      },
+    });
+    // A completed action whose job says otherwise, or leaves out its id or steps: the pass is
+    // still made, and lists the run's jobs itself.
+    expect(carried({ status: "in_progress", conclusion: null })).toEqual({
+      id: 9,
+      attempt: 2,
+      job: null,
+    });
+    expect(carried({ status: undefined })).toMatchObject({ job: null });
+    expect(carried({ id: undefined })).toMatchObject({ job: null });
+    expect(carried({ steps: undefined })).toMatchObject({ job: null });
+  });
+
   it("a check run counts only when it is an agate check a person asked to re-run; the handler checks it is this App's", () => {
     const check = (action: string, extra: object = {}, name = "agate") => ({
       action,
