@@ -52,6 +52,8 @@ export async function applyGatePlan(options: {
   observations: Observations;
   existing: AgateCheckRun | null;
   now: () => Date;
+  /** An earlier run of this job stopped part-way: see queueEntryPriorityPasses. */
+  retried?: boolean;
 }): Promise<Applied> {
   const { github, store, facts, decision, plan, now } = options;
   const pr = facts.pull_request;
@@ -128,13 +130,16 @@ export async function applyGatePlan(options: {
   }
   // Stored after GitHub's writes, right before the passes they call for: a pass retried after a
   // failed write still sees the mentions as changed. An entry that changes meanwhile is caught by
-  // queueEntryPriorityPasses (this pass queued again) or by the entry's own pass.
+  // queueEntryPriorityPasses (this pass queued again) or by the entry's own pass. A run that
+  // stopped between storing (the record, the mentions) and queueing is made good by its retry,
+  // which queues every linked entry's pass (`retried`).
   const mentionedBefore = await recordEntryMentions(store, pr, options.observations.entry_mentions);
   await queueEntryPriorityPasses(store, {
     facts,
     installation: options.installation,
     mentionedBefore,
     mentionedNow: options.observations.entry_mentions,
+    retried: options.retried ?? false,
   });
   if (plan.askEvaluator && !(await evaluatorAlreadyAsked(store, pr, plan.askEvaluator))) {
     const payload: JobPayloadInput<"gate.evaluator"> = {

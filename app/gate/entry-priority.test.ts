@@ -122,6 +122,8 @@ async function pass(options: {
   mentions: number[];
   /** The store the pass uses (default: the test's). */
   via?: EntryPriorityStore;
+  /** An earlier run of the job stopped part-way. */
+  retried?: boolean;
 }) {
   const via = options.via ?? store;
   const before = await recordEntryMentions(
@@ -139,6 +141,7 @@ async function pass(options: {
     installation: 1,
     mentionedBefore: before,
     mentionedNow: options.mentions,
+    ...(options.retried ? { retried: true } : {}),
   });
 }
 
@@ -187,6 +190,25 @@ describe("queueEntryPriorityPasses", () => {
       mentions: [5, 99],
     });
     expect(result).toEqual({ entries: [4, 5], gatePass: false });
+  });
+
+  it("a retried pass queues every linked entry: its first run may have stored the hold's change and stopped before queueing", async () => {
+    await entry(3, "open", PULL);
+    await entry(4, "claimed");
+    await entry(5, "resolved", PULL);
+    // The first run stored the decision and the mentions, then stopped (a crash): the retry finds
+    // the same hold before and after, and the same mentions.
+    const pending = await decided("pending");
+    await recordEntryMentions(store, { repository: REPO, number: PULL }, [4]);
+    const facts = {
+      prior: [pending],
+      entries: [linked(3, "open"), linked(4, "claimed")],
+      mentions: [4],
+    };
+    expect(await pass(facts)).toEqual({ entries: [], gatePass: false });
+    expect(await pass({ ...facts, retried: true })).toEqual({ entries: [3, 4], gatePass: false });
+    const queued = await store.listJobs({ kind: JOB_KINDS.entry });
+    expect(queued).toHaveLength(2);
   });
 
   it("mentions changed while the gate does not hold: no entry's priority moves", async () => {

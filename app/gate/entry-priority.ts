@@ -59,9 +59,16 @@ export async function queueEntryPriorityPasses(
     installation: number;
     mentionedBefore: readonly number[];
     mentionedNow: readonly number[];
+    /**
+     * An earlier run of this pass stopped part-way: it may have stored its record or mentions and
+     * not queued the passes they called for, and what is stored no longer shows the change. Every
+     * linked unresolved entry's pass is queued then (each writes only what differs).
+     */
+    retried?: boolean;
   },
 ): Promise<{ entries: number[]; gatePass: boolean }> {
   const { facts, mentionedBefore, mentionedNow } = options;
+  const retried = options.retried ?? false;
   const pr = facts.pull_request;
   const linked = (facts.entries ?? []).map((e) => e.issue_number);
   const mentionsChanged = !sameSet(mentionedBefore, mentionedNow);
@@ -71,7 +78,7 @@ export async function queueEntryPriorityPasses(
   const holdsBefore = gateHolds(facts.prior_records);
   const records = await store.listRecords({ repository: pr.repository, pullNumber: pr.number });
   const holdsAfter = gateHolds(records.map((r) => ({ state: r.decision.state, stale: r.stale })));
-  if (!mentionsChanged && holdsBefore === holdsAfter) return none;
+  if (!mentionsChanged && holdsBefore === holdsAfter && !retried) return none;
 
   const entries = await store.listEntries({ repository: pr.repository });
   const named = (e: HandoffEntry) => e.fields.blocking_pull === pr.number;
@@ -79,7 +86,7 @@ export async function queueEntryPriorityPasses(
   const before = (e: HandoffEntry) => mentionedBefore.includes(e.issue_number);
   const due = entries.filter((e) => {
     if (e.state === "resolved") return false;
-    if (holdsBefore !== holdsAfter) return named(e) || now(e) || before(e);
+    if (holdsBefore !== holdsAfter || retried) return named(e) || now(e) || before(e);
     return holdsAfter && !named(e) && now(e) !== before(e);
   });
   const target = {

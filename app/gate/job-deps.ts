@@ -25,4 +25,9 @@ export interface GateDeps {
   /** How to reach the evaluator; absent: a configured llm or command evaluator is unavailable. */
   evaluator?: EvaluatorDeps;
   log?: (line: string) => void;
+  /**
+   * An earlier run of this job failed or stopped part-way: the pass must not trust that what it
+   * finds stored was followed by the jobs it calls for (see queueEntryPriorityPasses).
+   */
+  retried?: boolean;
 }

@@ -60,6 +60,7 @@ async function pass(
       agateVersion: AGATE_VERSION,
       appSlug: slug,
       now: deps.now,
+      ...(deps.retried ? { retried: true } : {}),
     },
     job,
   );
@@ -237,11 +238,12 @@ export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
 
   const handlers = {} as Record<JobKind, JobHandler>;
   for (const kind of HANDLED_KINDS) {
-    handlers[kind] = async (job) => {
+    handlers[kind] = async (job, context) => {
       // The next pass is queued first, so a failing pass (retried with backoff) never ends them.
       if (kind === RECONCILE) await scheduleReconcile(new Date(Date.now() + intervalMs));
       const line = await runGateJob(kind, job.payload, {
         ...deps,
+        retried: context.attempt > 1,
         log: (text) => runtime.log.info({ job: job.id }, text),
       });
       runtime.log.info({ job: job.id }, line);

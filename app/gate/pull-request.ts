@@ -31,6 +31,8 @@ export interface PassDeps {
   agateVersion: string;
   appSlug: string;
   now: () => Date;
+  /** An earlier run of this pass's job stopped part-way (GateDeps' `retried`). */
+  retried?: boolean;
 }
 
 export interface PassResult {
@@ -98,6 +100,7 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
       observations,
       existing,
       now: deps.now,
+      retried: deps.retried ?? false,
     });
     return { decision, skipped: null, ...applied };
   } catch (error) {

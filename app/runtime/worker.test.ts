@@ -100,8 +100,10 @@ describe("workers", () => {
   it("retry a handler that throws after the backoff, and log the job, kind, attempt and next run", async () => {
     const job = await store.enqueue({ kind: "flaky", payload: {} });
     let calls = 0;
+    const attempts: number[] = [];
     start({
-      flaky: async () => {
+      flaky: async (_job, context) => {
+        attempts.push(context.attempt);
         calls++;
         if (calls === 1) throw new Error("GitHub answered 502");
       },
@@ -124,6 +126,8 @@ describe("workers", () => {
     const done = await jobWhen(job.id, "done");
     expect(done.attempts).toBe(2);
     expect(calls).toBe(2);
+    // The handler is told which run it is: a retry may find an earlier run's work half stored.
+    expect(attempts).toEqual([1, 2]);
   });
 
   it("give a job up as dead after its last attempt, with the error kept", async () => {

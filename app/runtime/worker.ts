@@ -24,6 +24,11 @@ export interface JobContext {
   delivery?: StoredDelivery;
   /** Aborted when the lease is lost or the process stops before the handler finished. */
   signal: AbortSignal;
+  /**
+   * Which run of the job this is, from 1: above 1, an earlier run failed or stopped part-way (a
+   * crash, a lost lease), and may have stored some of its work and not the rest.
+   */
+  attempt: number;
 }
 
 export type JobHandler = (job: Job, context: JobContext) => Promise<void>;
@@ -179,7 +184,11 @@ export function startWorkers(options: WorkersOptions): Workers {
     let failure: { error: unknown } | null = null;
     try {
       const delivery = job.delivery_id ? await store.getDelivery(job.delivery_id) : null;
-      await handler(job, { ...(delivery ? { delivery } : {}), signal: controller.signal });
+      await handler(job, {
+        ...(delivery ? { delivery } : {}),
+        signal: controller.signal,
+        attempt: lease.attempt,
+      });
     } catch (error) {
       failure = { error };
     } finally {

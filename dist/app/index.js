@@ -12344,6 +12344,7 @@ async function recordEntryMentions(store, pr, mentions) {
 }
 async function queueEntryPriorityPasses(store, options) {
   const { facts, mentionedBefore, mentionedNow } = options;
+  const retried = options.retried ?? false;
   const pr = facts.pull_request;
   const linked = (facts.entries ?? []).map((e) => e.issue_number);
   const mentionsChanged = !sameSet(mentionedBefore, mentionedNow);
@@ -12352,14 +12353,14 @@ async function queueEntryPriorityPasses(store, options) {
   const holdsBefore = gateHolds(facts.prior_records);
   const records = await store.listRecords({ repository: pr.repository, pullNumber: pr.number });
   const holdsAfter = gateHolds(records.map((r) => ({ state: r.decision.state, stale: r.stale })));
-  if (!mentionsChanged && holdsBefore === holdsAfter) return none;
+  if (!mentionsChanged && holdsBefore === holdsAfter && !retried) return none;
   const entries = await store.listEntries({ repository: pr.repository });
   const named2 = (e) => e.fields.blocking_pull === pr.number;
   const now = (e) => mentionedNow.includes(e.issue_number);
   const before = (e) => mentionedBefore.includes(e.issue_number);
   const due = entries.filter((e) => {
     if (e.state === "resolved") return false;
-    if (holdsBefore !== holdsAfter) return named2(e) || now(e) || before(e);
+    if (holdsBefore !== holdsAfter || retried) return named2(e) || now(e) || before(e);
     return holdsAfter && !named2(e) && now(e) !== before(e);
   });
   const target2 = {
@@ -12463,7 +12464,8 @@ async function applyGatePlan(options) {
     facts,
     installation: options.installation,
     mentionedBefore,
-    mentionedNow: options.observations.entry_mentions
+    mentionedNow: options.observations.entry_mentions,
+    retried: options.retried ?? false
   });
   if (plan.askEvaluator && !await evaluatorAlreadyAsked(store, pr, plan.askEvaluator)) {
     const payload = {
@@ -12610,7 +12612,8 @@ async function runPullRequestPass(deps, job2) {
       plan,
       observations,
       existing,
-      now: deps.now
+      now: deps.now,
+      retried: deps.retried ?? false
     });
     return { decision, skipped: null, ...applied };
   } catch (error) {
@@ -12903,7 +12906,8 @@ async function pass(deps, job2, github, slug) {
       ...deps.setup ? { setup: deps.setup } : {},
       agateVersion: AGATE_VERSION,
       appSlug: slug,
-      now: deps.now
+      now: deps.now,
+      ...deps.retried ? { retried: true } : {}
     },
     job2
   );
@@ -13055,10 +13059,11 @@ function gateJobHandlers(runtime) {
   );
   const handlers = {};
   for (const kind of HANDLED_KINDS) {
-    handlers[kind] = async (job2) => {
+    handlers[kind] = async (job2, context) => {
       if (kind === RECONCILE) await scheduleReconcile(new Date(Date.now() + intervalMs));
       const line = await runGateJob(kind, job2.payload, {
         ...deps,
+        retried: context.attempt > 1,
         log: (text) => runtime.log.info({ job: job2.id }, text)
       });
       runtime.log.info({ job: job2.id }, line);
@@ -14408,7 +14413,11 @@ function startWorkers(options) {
     let failure = null;
     try {
       const delivery = job2.delivery_id ? await store.getDelivery(job2.delivery_id) : null;
-      await handler(job2, { ...delivery ? { delivery } : {}, signal: controller.signal });
+      await handler(job2, {
+        ...delivery ? { delivery } : {},
+        signal: controller.signal,
+        attempt: lease.attempt
+      });
     } catch (error) {
       failure = { error };
     } finally {
