@@ -2,7 +2,8 @@
 # Cuts a release of agate from the current commit: the Action is used as agate-gate/agate@vX,
 # which runs the committed dist/, so a tag must point at a commit whose dist/ is what its
 # sources build. Tags vX.Y.Z (the version in package.json) and moves the major tag vX to it.
-# Publishes nothing: it prints the push and `npm publish` commands for a person to run.
+# Publishes nothing: it packs the CLI's npm package (agate-gate, build/npm/) and prints the push
+# and `npm publish` commands for a person to run.
 #
 #   npm run release [-- --dry-run] [-- --skip-tests]
 #
@@ -66,7 +67,9 @@ fi
 git tag --annotate "$tag" --message "agate $version" "$head"
 # The major tag moves with every release of that major version: what `uses: ...@$major` runs.
 git tag --force "$major" "$head" >/dev/null
+# The npm package agate-gate is the CLI bundle alone (scripts/pack-cli.ts), not this repository.
+tarball=$(npx tsx scripts/pack-cli.ts build/npm)
 echo "release: tagged $tag and moved $major to $head. To publish:"
 echo "  git push origin $tag"
 echo "  git push --force origin $major"
-echo "  npm publish"
+echo "  npm publish $tarball"
