@@ -1,7 +1,11 @@
-# agate's App: `npm start` (the committed bundle dist/app/index.js) on Node.js 24, as an
-# unprivileged user, with its SQLite database on a volume (or PostgreSQL: compose.yaml).
+# agate's App: `npm start`'s bundle (dist/app/index.js) on Node.js 24, as the unprivileged user
+# `node`, working in /data: a volume that user owns, which holds the SQLite database and the
+# .env that the one-click registration writes (app/runtime/setup.ts writes it into the working
+# directory). Both outlive the container; /app, the code, stays read-only to the App.
 # Build: docker build -t agate .
-# Run: docker run -p 3000:3000 -v agate-data:/data --env-file .env agate
+# Run (docs/operations.md, "Containers"; with no APP_ID it serves the one-click registration):
+#   docker run -d --name agate --restart unless-stopped --stop-timeout 30
+#     -p 127.0.0.1:3000:3000 -v agate-data:/data -e AGATE_PUBLIC_URL=https://agate.example.com agate
 
 # Dependencies are installed in the full image, which has the compiler better-sqlite3 falls back
 # to when no prebuilt binding downloads; only node_modules goes on to the slim image.
@@ -21,11 +25,13 @@ COPY package.json ./
 COPY app.yml ./
 COPY dist/app ./dist/app
 
+# A named volume starts as a copy of this directory, owner included, so `node` can write to it.
 RUN mkdir -p /data && chown node:node /data
 VOLUME /data
 USER node
+WORKDIR /data
 EXPOSE 3000
 # Liveness: the process and its database answer (readiness, with GitHub, is /readyz).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "dist/app/index.js"]
+CMD ["node", "/app/dist/app/index.js"]

@@ -40,10 +40,23 @@ describe("compose.yaml", () => {
     // Pinned to a major version and a Debian release, never `latest`.
     expect(postgres?.image).toMatch(/^postgres:\d+-bookworm$/);
     expect(postgres?.volumes?.[0]).toMatch(/^agate-postgres:/);
-    expect(Object.keys(compose.volumes)).toEqual(["agate-postgres"]);
-    // The database is not published; the App's port is, without a fixed host port (--scale).
+    expect(Object.keys(compose.volumes)).toEqual(["agate-postgres", "agate-data"]);
+    // The database is not published.
     expect(postgres?.ports).toBeUndefined();
-    expect(agate?.ports).toEqual(["3000"]);
+  });
+
+  it("publishes the App on a fixed port of the host's loopback, the port the image listens on", () => {
+    // A bare "3000" would publish a random host port, which no proxy or webhook URL can name.
+    expect(agate?.ports).toEqual(["127.0.0.1:3000:3000"]);
+    const dockerfile = readFileSync(join(ROOT, "Dockerfile"), "utf8");
+    expect(dockerfile).toMatch(/^EXPOSE 3000$/m);
+    expect(dockerfile).toMatch(/^\s*PORT=3000 \\$/m);
+    expect(readFileSync(join(ROOT, "docs", "operations.md"), "utf8")).toContain("`127.0.0.1:3000`");
+  });
+
+  it("keeps the image's data directory on a named volume: the registration's .env outlives the container", () => {
+    expect(agate?.volumes).toEqual(["agate-data:/data"]);
+    expect(readFileSync(join(ROOT, "Dockerfile"), "utf8")).toMatch(/^WORKDIR \/data$/m);
   });
 
   it("writes no password: both services take it from the environment, and refuse to start without it", () => {

@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import type { JsonSchemaNode } from "../checks/config/json-schema.js";
 import { parseConfig } from "../checks/config/parse-config.js";
 import { configJsonSchema } from "../schemas/json-schema.js";
@@ -46,5 +47,112 @@ describe("docs/config.md", () => {
     expect(() =>
       parseConfig(readFileSync(join(ROOT, ".github", "agate.yml"), "utf8")),
     ).not.toThrow();
+  });
+});
+
+/** A workflow file, as far as these rules read it. */
+interface Workflow {
+  on: Record<string, unknown>;
+  permissions?: unknown;
+  jobs: Record<
+    string,
+    {
+      name?: string;
+      permissions?: unknown;
+      steps?: { name?: string; uses?: string; run?: string; with?: Record<string, unknown> }[];
+    }
+  >;
+}
+
+const README = readFileSync(join(ROOT, "README.md"), "utf8");
+/** The README's evidence workflow: the block under "Use the Action". */
+const readmeWorkflowText =
+  [...README.matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .map((m) => m[1] ?? "")
+    .find((block) => block.startsWith("# .github/workflows/agate.yml")) ?? "";
+const readmeWorkflow = parseYaml(readmeWorkflowText) as Workflow;
+const WORKFLOWS = join(ROOT, ".github", "workflows");
+const ownWorkflows = readdirSync(WORKFLOWS)
+  .filter((file) => /\.ya?ml$/.test(file))
+  .map((file) => ({
+    file: `.github/workflows/${file}`,
+    workflow: parseYaml(readFileSync(join(WORKFLOWS, file), "utf8")) as Workflow,
+  }));
+const ownConfig = parseConfig(readFileSync(join(ROOT, ".github", "agate.yml"), "utf8")).config;
+/** The agate Action as a user names it: the major tag, or (before the first release) a commit. */
+const AGATE_ACTION = /^agate-gate\/agate@(v0|[0-9a-f]{40})$/;
+/** Any other action: pinned by the whole commit SHA, so a moved tag cannot change what runs. */
+const PINNED = /^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/;
+
+/** The README's rules for a workflow that runs the pull request's code. */
+function followsTheRules(file: string, workflow: Workflow): void {
+  expect(workflow.permissions, file).toEqual({ contents: "read" });
+  for (const [key, job] of Object.entries(workflow.jobs)) {
+    // GitHub names a check run after each job: `agate` is the gate's own check.
+    expect(key, file).not.toBe("agate");
+    expect(job.name, `${file}: jobs.${key}.name`).not.toBe("agate");
+    if (job.permissions !== undefined) {
+      expect(job.permissions, `${file}: jobs.${key}`).toEqual({ contents: "read" });
+    }
+    for (const step of job.steps ?? []) {
+      if (step.uses === undefined) continue;
+      expect(step.uses, `${file}: jobs.${key}`).toMatch(
+        step.uses.startsWith("agate-gate/agate@") ? AGATE_ACTION : PINNED,
+      );
+      if (step.uses.startsWith("actions/checkout@")) {
+        expect(step.with?.["persist-credentials"], `${file}: jobs.${key}`).toBe(false);
+      }
+    }
+  }
+}
+
+describe("the README's evidence workflow", () => {
+  it("is in the README, and keeps the README's own rules", () => {
+    expect(readmeWorkflow.jobs).toBeDefined();
+    followsTheRules("README.md", readmeWorkflow);
+    expect(Object.keys(readmeWorkflow.on).sort()).toEqual(["merge_group", "pull_request"]);
+  });
+});
+
+describe("this repository's own workflows", () => {
+  it("keep the README's rules: contents: read only, no job named agate, actions pinned by commit SHA", () => {
+    expect(ownWorkflows.map((w) => w.file)).toContain(ownConfig.evidence.workflow);
+    for (const { file, workflow } of ownWorkflows) followsTheRules(file, workflow);
+  });
+
+  it("use the same commits of actions/checkout and actions/setup-node as the README", () => {
+    const readmeUses = Object.values(readmeWorkflow.jobs).flatMap((job) =>
+      (job.steps ?? []).flatMap((step) => (step.uses ? [step.uses] : [])),
+    );
+    for (const { file, workflow } of ownWorkflows) {
+      for (const job of Object.values(workflow.jobs)) {
+        for (const step of job.steps ?? []) {
+          if (!step.uses?.startsWith("actions/")) continue;
+          const action = step.uses.split("@")[0];
+          expect(
+            readmeUses.filter((uses) => uses.startsWith(`${action}@`)),
+            file,
+          ).toEqual([step.uses]);
+        }
+      }
+    }
+  });
+
+  it("take their evidence from the README's workflow, at the job and step .github/agate.yml names", () => {
+    const own = ownWorkflows.find((w) => w.file === ownConfig.evidence.workflow)?.workflow;
+    expect(own).toBeDefined();
+    const job = own?.jobs[ownConfig.evidence.job];
+    expect(job, `jobs.${ownConfig.evidence.job}`).toBeDefined();
+    const steps = job?.steps ?? [];
+    const agate = steps.findIndex((step) => step.name === ownConfig.evidence.step);
+    expect(steps[agate]?.uses).toMatch(AGATE_ACTION);
+    // No pull-request code runs before agate: the install is one of the config's commands.
+    expect(steps.slice(0, agate).filter((step) => step.run !== undefined)).toEqual([]);
+    // The README's workflow exactly, but for which release or commit of the Action it names.
+    const withoutAgateRef = (workflow: Workflow | undefined) =>
+      JSON.parse(
+        JSON.stringify(workflow).replace(/"agate-gate\/agate@[^"]*"/g, '"agate-gate/agate"'),
+      ) as unknown;
+    expect(withoutAgateRef(own)).toEqual(withoutAgateRef(readmeWorkflow));
   });
 });
