@@ -1,4 +1,9 @@
-/** The README's evidence workflow, as a repository commits it on its default branch. */
+/**
+ * The README's evidence workflow, shortened, as a repository commits it on its default branch:
+ * the same name, triggers, permissions, job and step (what the App pins and the simulated runner
+ * reads), without the setup-node step and with the Action named OWNER/agate. test/docs.test.ts
+ * holds the README's own text and this repository's workflow to the rules.
+ */
 export const EVIDENCE_WORKFLOW_TEXT = [
   "name: agate",
   "on:",
