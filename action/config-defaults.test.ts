@@ -206,6 +206,17 @@ describe("agate-gate validate with extends", () => {
     }
   }
 
+  /** validate on a repository whose config is `config`, with a token that can read .github. */
+  async function validateWithToken(config: string) {
+    repo = makeRepo();
+    repo.commit({ [CONFIG]: config });
+    return validate({
+      GITHUB_API_URL: sim.apiUrl,
+      GITHUB_REPOSITORY: `${sim.owner}/widgets`,
+      GITHUB_TOKEN: sim.createToken({ permissions: { contents: "read" } }),
+    });
+  }
+
   it("checks the merged config with GITHUB_TOKEN; without access it says the defaults were not checked", async () => {
     const sha = await orgDefaults();
     repo = makeRepo();
@@ -231,14 +242,7 @@ describe("agate-gate validate with extends", () => {
     const sha = await orgDefaults(
       DEFAULTS.replace("graded_attempts_per_pr: 4", "graded_attempts_per_pr: 0"),
     );
-    repo = makeRepo();
-    repo.commit({ [CONFIG]: extendsLine(sha) });
-    const token = sim.createToken({ permissions: { contents: "read" } });
-    const result = await validate({
-      GITHUB_API_URL: sim.apiUrl,
-      GITHUB_REPOSITORY: `${sim.owner}/widgets`,
-      GITHUB_TOKEN: token,
-    });
+    const result = await validateWithToken(extendsLine(sha));
     expect(result.status).toBe(1);
     expect(result.err).toContain(
       `budgets.graded_attempts_per_pr at line 8, column 27 of ${sim.owner}/.github:${DEFAULTS_PATH}@${sha}: must be more than 0, got 0`,
@@ -252,14 +256,7 @@ describe("agate-gate validate with extends", () => {
       branch: "loosen",
       files: { [DEFAULTS_PATH]: DEFAULTS.replace("org test", "loosened") },
     });
-    repo = makeRepo();
-    repo.commit({ [CONFIG]: extendsLine(unmerged) });
-    const token = sim.createToken({ permissions: { contents: "read" } });
-    const result = await validate({
-      GITHUB_API_URL: sim.apiUrl,
-      GITHUB_REPOSITORY: `${sim.owner}/widgets`,
-      GITHUB_TOKEN: token,
-    });
+    const result = await validateWithToken(extendsLine(unmerged));
     expect(result.status).toBe(1);
     expect(result.err).not.toContain("NOT checked");
     expect(result.err).toContain(
