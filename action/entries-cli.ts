@@ -11,6 +11,7 @@ import { entryStatus, parseReplyMarker, type ReplyMarker } from "../checks/entri
 import { CLI_PACKAGE } from "../checks/handoff/verify.js";
 import { parseDuration } from "../schemas/duration.js";
 import { AGATE_VERSION } from "../schemas/version.js";
+import { SILENT_OCTOKIT_LOG } from "./github.js";
 
 export const ENTRY_USAGE = `Handoff entries (docs/entries.md), through the GitHub API:
 
@@ -371,7 +372,12 @@ export class EntryClient {
     readonly repo: string,
     readonly appLogin: string,
   ) {
-    this.octokit = new Octokit({ auth: token, baseUrl, userAgent: `agate-cli/${AGATE_VERSION}` });
+    this.octokit = new Octokit({
+      auth: token,
+      baseUrl,
+      userAgent: `agate-cli/${AGATE_VERSION}`,
+      log: SILENT_OCTOKIT_LOG,
+    });
   }
 
   static fromEnv(env: Env, repoOption: string | undefined): EntryClient {
