@@ -67,10 +67,15 @@ usage error or no file to check. Of doctor: 0 no problem, 1 a problem, 2 a usage
 repository cannot be read. Of trace: 0 read (a stall is a finding, not an error), 1 the
 trace is malformed (the message names the line), 2 a usage error.`;
 
-/** A mistake on the command line: the message, then the usage, and exit status 2. */
+/**
+ * A mistake on the command line: the message, a pointer to --help, and exit status 2. Not the
+ * whole usage: forty lines of it would scroll the one line that says what is wrong away.
+ */
 class UsageError extends Error {
   override readonly name = "UsageError";
 }
+
+const USAGE_HINT = `run ${CLI_PACKAGE} --help for usage`;
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -119,7 +124,8 @@ function parseCommand<T extends Options>(
   command: string,
   argv: string[],
   options: T,
-  maxPositionals = 0,
+  /** The one argument the command takes besides options (`FILE`), if any. */
+  positional?: string,
 ) {
   const loose = parseArgs({
     args: argv,
@@ -154,10 +160,15 @@ function parseCommand<T extends Options>(
     // What is left is a value that looks like an option (--task --status): Node's words say it.
     throw new UsageError(`${command}: ${(error as Error).message}`);
   }
-  if (parsed.positionals.length > maxPositionals) {
-    const extra = parsed.positionals.slice(maxPositionals);
+  const allowed = positional ? 1 : 0;
+  const extra = parsed.positionals.slice(allowed).map((a) => `'${a}'`);
+  if (extra.length > 0) {
+    const got =
+      extra.length === 1
+        ? `${positional ? "a second argument" : "the argument"} ${extra[0]}`
+        : `${positional ? "more arguments" : "the arguments"} ${extra.join(" ")}`;
     throw new UsageError(
-      `'${command}' takes ${maxPositionals === 0 ? "no arguments" : `at most ${maxPositionals}`}, got ${extra.map((a) => `'${a}'`).join(" ")}`,
+      `${command} takes ${positional ? `at most one ${positional}` : "no arguments, only options"}; got ${got}`,
     );
   }
   return parsed;
@@ -179,14 +190,16 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     return await dispatch(argv, cwd);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`agate: ${error.message}\n\n${USAGE}`);
+    console.error(`agate: ${error.message}\n${USAGE_HINT}`);
     return 2;
   }
 }
 
 async function dispatch(argv: string[], cwd: string): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined) throw new UsageError("no command given");
+  if (command === undefined) {
+    throw new UsageError(`no command given; the commands are ${COMMANDS.join(", ")}`);
+  }
   if (command.startsWith("-")) {
     const { values } = parseCommand(CLI_PACKAGE, argv, TOP_OPTIONS);
     if (values.version) {
@@ -202,7 +215,7 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
     case "handoff":
       return await handoff(parseCommand("handoff", rest, HANDOFF_OPTIONS).values, cwd);
     case "validate": {
-      const { values, positionals } = parseCommand("validate", rest, VALIDATE_OPTIONS, 1);
+      const { values, positionals } = parseCommand("validate", rest, VALIDATE_OPTIONS, "FILE");
       if (values.help) return help();
       return await validate(positionals[0], cwd);
     }

@@ -2,6 +2,7 @@ import { Octokit } from "@octokit/rest";
 import type { ExtendsRef } from "../checks/config/extends.js";
 import { configExtends } from "../checks/config/parse-config.js";
 import { ConfigurationError } from "../checks/errors.js";
+import { noAnswer, noAnswerText } from "../checks/no-answer.js";
 import {
   type AppFacts,
   type DoctorFacts,
@@ -19,6 +20,7 @@ import {
   type ReadDefaults,
   TOKEN_ADVICE,
 } from "./config-defaults.js";
+import { SILENT_OCTOKIT_LOG } from "./github.js";
 
 /** The repository itself cannot be read: nothing else can be checked (exit 2). */
 export class DoctorAccessError extends Error {
@@ -44,7 +46,13 @@ export class DoctorGitHub {
     private readonly repo: string,
     baseUrl = "https://api.github.com",
   ) {
-    this.octokit = new Octokit({ auth: token, baseUrl, userAgent: `agate-cli/${AGATE_VERSION}` });
+    this.octokit = new Octokit({
+      auth: token,
+      baseUrl,
+      userAgent: `agate-cli/${AGATE_VERSION}`,
+      // Only the doctor's own output reaches the terminal.
+      log: SILENT_OCTOKIT_LOG,
+    });
     this.readDefaults = defaultsReader({ token, apiUrl: baseUrl, advice: TOKEN_ADVICE.cli });
   }
 
@@ -71,12 +79,15 @@ export class DoctorGitHub {
       ({ data } = await this.octokit.rest.repos.get({ owner: this.owner, repo: this.repo }));
     } catch (error) {
       const { status, message } = error as HttpFailure;
+      const unreached = noAnswer(error);
       throw new DoctorAccessError(
-        status === 401
-          ? `GitHub refused the token (401: ${message}): set GITHUB_TOKEN or GH_TOKEN to a valid token`
-          : status === 404 || status === 403
-            ? `${repository} is not visible to this token (${status}): check --repo, and that the token can read the repository`
-            : `cannot read ${repository}: ${status ?? ""} ${message ?? String(error)}`.trim(),
+        unreached
+          ? `${noAnswerText(unreached)}; check --api-url (or GITHUB_API_URL) and the network`
+          : status === 401
+            ? `GitHub refused the token (401: ${message}): set GITHUB_TOKEN or GH_TOKEN to a valid token`
+            : status === 404 || status === 403
+              ? `${repository} is not visible to this token (${status}): check --repo, and that the token can read the repository`
+              : `cannot read ${repository}: ${status ?? ""} ${message ?? String(error)}`.trim(),
       );
     }
     const branch = data.default_branch;
@@ -226,6 +237,8 @@ function stringValues(record: object | undefined): Record<string, string> {
 /** A read that failed, as the reason its finding could not be checked. */
 function failed(what: string, error: unknown, needs: string): { ok: false; reason: string } {
   const { status, message } = error as HttpFailure;
+  const unreached = noAnswer(error);
+  if (unreached) return { ok: false, reason: `cannot read ${what}: ${noAnswerText(unreached)}` };
   if (status === 403 || status === 401) {
     return {
       ok: false,

@@ -8,8 +8,10 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import { Octokit } from "@octokit/rest";
 import { parseEntryForm, renderEntryForm } from "../checks/entries/form.js";
 import { entryStatus, parseReplyMarker, type ReplyMarker } from "../checks/entries/marker.js";
+import { CLI_PACKAGE } from "../checks/handoff/verify.js";
 import { parseDuration } from "../schemas/duration.js";
 import { AGATE_VERSION } from "../schemas/version.js";
+import { SILENT_OCTOKIT_LOG } from "./github.js";
 
 export const ENTRY_USAGE = `Handoff entries (docs/entries.md), through the GitHub API:
 
@@ -90,7 +92,8 @@ export async function entryMain(
     return 0;
   } catch (error) {
     if (error instanceof EntryUsageError) {
-      out.error(`agate entry: ${error.message}\n\n${ENTRY_USAGE}`);
+      // The usage is twenty lines: printed after the error, it would scroll it away.
+      out.error(`agate entry: ${error.message}\nrun ${CLI_PACKAGE} entry help for usage`);
       return 2;
     }
     if (error instanceof EntryRefusedError) {
@@ -369,7 +372,12 @@ export class EntryClient {
     readonly repo: string,
     readonly appLogin: string,
   ) {
-    this.octokit = new Octokit({ auth: token, baseUrl, userAgent: `agate-cli/${AGATE_VERSION}` });
+    this.octokit = new Octokit({
+      auth: token,
+      baseUrl,
+      userAgent: `agate-cli/${AGATE_VERSION}`,
+      log: SILENT_OCTOKIT_LOG,
+    });
   }
 
   static fromEnv(env: Env, repoOption: string | undefined): EntryClient {

@@ -1,7 +1,20 @@
 import { Octokit } from "@octokit/rest";
 import type { PinnedCommitComparison } from "../checks/config/extends.js";
+import { noAnswer } from "../checks/no-answer.js";
 import { isRateLimited } from "../checks/rate-limit.js";
 import { AGATE_VERSION } from "../schemas/version.js";
+
+/**
+ * Octokit's own log, silenced: by default it prints a line of its own to stderr for every failed
+ * request ("GET /repos/o/r - 500 with id UNKNOWN in 34ms"), even one agate expects (a 404 for a
+ * file that is not there) or explains in its own words. agate says what failed and what to do.
+ */
+export const SILENT_OCTOKIT_LOG = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+};
 
 /**
  * The Action's one GitHub API call: reading the base config at a commit when git cannot fetch it
@@ -22,6 +35,7 @@ export class ActionGitHub {
       auth: token,
       baseUrl,
       userAgent: `agate-action/${AGATE_VERSION}`,
+      log: SILENT_OCTOKIT_LOG,
     });
   }
 
@@ -64,6 +78,7 @@ function clientFor(options: RepositoryReadOptions): Octokit {
     ...(options.token ? { auth: options.token } : {}),
     baseUrl: options.baseUrl || "https://api.github.com",
     userAgent: `agate-action/${AGATE_VERSION}`,
+    log: SILENT_OCTOKIT_LOG,
   });
 }
 
@@ -76,7 +91,8 @@ function failureOf(error: unknown): {
   const { status, message } = error as { status?: number; message?: string };
   return {
     ok: false,
-    status: isRateLimited(error) ? "rate-limited" : (status ?? null),
+    // Octokit gives a request that got no answer status 500: it is no status of GitHub's.
+    status: isRateLimited(error) ? "rate-limited" : noAnswer(error) ? null : (status ?? null),
     message: message ?? String(error),
   };
 }

@@ -47,6 +47,27 @@ describe("runRequiredCommands", () => {
     expect(record.repository).toBe("octo/repo");
   });
 
+  it("says how many required commands it runs, in a real plural", async () => {
+    repo = makeRepo();
+    const one = repo.commit({ [CONFIG]: config("true") });
+    const two = repo.commit({ [CONFIG]: config("true", "true") });
+    const said = async (baseSha: string) => {
+      const lines: string[] = [];
+      await runRequiredCommands({
+        cwd: repo.dir,
+        configPath: CONFIG,
+        baseSha,
+        env: { PATH: process.env.PATH },
+        stateDir: join(repo.dir, ".git", "agate"),
+        log: { ...quietLog, info: (line) => lines.push(line) },
+        repository: "octo/repo",
+      });
+      return lines.join("\n");
+    };
+    expect(await said(one)).toMatch(/: 1 required command from \.github\/agate\.yml at base /);
+    expect(await said(two)).toMatch(/: 2 required commands from \.github\/agate\.yml at base /);
+  });
+
   it("a base without a config has not adopted agate, whatever the head adds", async () => {
     repo = makeRepo();
     const base = repo.commit({ "README.md": "hi\n" });

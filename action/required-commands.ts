@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { ConfigurationError } from "../checks/errors.js";
+import { counted } from "../checks/markdown.js";
 import type { MergeGroupEvent, PullRequestEvent } from "../schemas/action.js";
 import type { CommandRecord, CommandResult } from "../schemas/command-record.js";
 import { commandRecordSchema } from "../schemas/command-record.js";
@@ -103,7 +104,7 @@ export async function runRequiredCommands(
   mark("config");
   const extended = loaded.extends ? ` extending ${loaded.extends.reference}` : "";
   log.info(
-    `agate ${AGATE_VERSION}: ${config.commands.length} required command(s) from ${options.configPath} at base ${options.baseSha} (read with ${base.via})${extended}, config digest ${digest}`,
+    `agate ${AGATE_VERSION}: ${counted(config.commands.length, "required command")} from ${options.configPath} at base ${options.baseSha} (read with ${base.via})${extended}, config digest ${digest}`,
   );
 
   await options.beforeCommands?.(config);

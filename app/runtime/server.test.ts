@@ -79,7 +79,7 @@ describe("startAgate", () => {
     expect(missing.status).toBe(404);
   });
 
-  it("serves /readyz: not ready while GitHub refuses the App's credentials, and says which part failed", async () => {
+  it("serves /readyz: not ready while GitHub cannot be reached, and says which part failed and why", async () => {
     // This App's GitHub is an address where nothing listens: the store is fine, GitHub is not.
     const closed = await closedPort();
     const agate = await app.start({
@@ -91,11 +91,46 @@ describe("startAgate", () => {
     expect(body.ok).toBe(false);
     expect(body.store).toEqual({ ok: true, kind: "sqlite" });
     expect(body.github.ok).toBe(false);
-    expect(body.github.error).toMatch(
-      /^GitHub refused or could not be reached with the App's credentials.*; check APP_ID, the private key, and GHE_HOST$/,
+    // No HTTP answer came: said as what it is, not as GitHub's "HTTP 500".
+    expect(body.github.error).toBe(
+      `cannot reach 127.0.0.1:${closed}: connect ECONNREFUSED 127.0.0.1:${closed}; check GHE_HOST and GHE_PROTOCOL, and that this host can reach GitHub (DNS, a firewall or proxy on the way)`,
     );
     // Liveness does not ask GitHub: the process and its store are fine.
     expect((await fetch(`${agate.url}/healthz`)).status).toBe(200);
+
+    // A name that does not resolve (.invalid never does): the resolver's words, no HTTP status.
+    const nowhere = await app.start({
+      env: app.env({ GHE_HOST: "agate-test.invalid", GHE_PROTOCOL: "http" }),
+    });
+    const unresolved = (await (await fetch(`${nowhere.url}/readyz`)).json()) as Readiness;
+    expect(unresolved.github.error).toMatch(/^cannot reach agate-test\.invalid: /);
+    expect(unresolved.github.error).not.toContain("HTTP");
+  });
+
+  it("serves /readyz: a GitHub that answers HTTP 500 or 401 is said so, with what to check", async () => {
+    let status = 500;
+    const github = createServer((_req, res) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify({ message: status === 500 ? "Server Error" : "Bad credentials" }));
+    });
+    await new Promise<void>((done) => github.listen(0, "127.0.0.1", done));
+    try {
+      const { port } = github.address() as AddressInfo;
+      const env = { GHE_HOST: `127.0.0.1:${port}`, GHE_PROTOCOL: "http" };
+      const failing = await app.start({ env: app.env(env) });
+      const body = (await (await fetch(`${failing.url}/readyz`)).json()) as Readiness;
+      expect(body.github.error).toMatch(
+        /^GitHub answered HTTP 500: Server Error.*; it may be down/,
+      );
+      status = 401;
+      const refusing = await app.start({ env: app.env(env) });
+      const refused = (await (await fetch(`${refusing.url}/readyz`)).json()) as Readiness;
+      expect(refused.github.error).toMatch(
+        /^GitHub refused the App's credentials \(HTTP 401\): Bad credentials.*; check APP_ID, the private key, and GHE_HOST$/,
+      );
+    } finally {
+      await new Promise((done) => github.close(done));
+    }
   });
 
   it("logs the address it really listens on: every interface when HOST is unset", async () => {

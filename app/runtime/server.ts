@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
+import { noAnswer, noAnswerText } from "../../checks/no-answer.js";
 import { commandSandboxProblem } from "../evaluator/sandbox.js";
 import { defaultRoute } from "../gate/route.js";
 import { openStore, parseDatabaseUrl } from "../store/open-store.js";
@@ -323,10 +324,18 @@ function readinessCheck(
         )
         .then(
           ({ data }) => ({ ok: true, app: data?.slug ?? String(data?.id ?? "") }),
-          (error: Error & { status?: number }) => ({
-            ok: false,
-            error: `GitHub refused or could not be reached with the App's credentials${error.status ? ` (HTTP ${error.status})` : ""}: ${error.message}; check APP_ID, the private key, and GHE_HOST`,
-          }),
+          (error: Error & { status?: number }) => {
+            // No answer at all (DNS, a refused connection, a timeout) is not GitHub's HTTP 500.
+            const unreached = noAnswer(error);
+            return {
+              ok: false,
+              error: unreached
+                ? `${noAnswerText(unreached)}; check GHE_HOST and GHE_PROTOCOL, and that this host can reach GitHub (DNS, a firewall or proxy on the way)`
+                : error.status !== undefined && error.status >= 500
+                  ? `GitHub answered HTTP ${error.status}: ${error.message}; it may be down (try again later), or GHE_HOST is not a GitHub`
+                  : `GitHub refused the App's credentials${error.status ? ` (HTTP ${error.status})` : ""}: ${error.message}; check APP_ID, the private key, and GHE_HOST`,
+            };
+          },
         ),
     ]);
     return {

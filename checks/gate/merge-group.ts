@@ -10,8 +10,8 @@ import {
   shortSha as short,
 } from "../markdown.js";
 import { protectedChanges } from "./protected-paths.js";
-import { commandsSection } from "./render.js";
-import { reportOnly } from "./report-only.js";
+import { commandsSection, REPORT_ONLY_LEAD, STATE_WORD } from "./render.js";
+import { reportOnly, reportOnlyOn } from "./report-only.js";
 import { requirementsTable } from "./requirements-table.js";
 
 /** GitHub's merge queue builds every group on a branch under this prefix. */
@@ -189,19 +189,31 @@ function protectedRequirement(facts: MergeGroupFacts): Requirement {
 
 /** The state and the single next action, for the summary's first line. */
 function firstLine(decision: MergeGroupDecision, facts: MergeGroupFacts): string {
+  if (decision.state === "not_gated") {
+    return "**Not gated:** agate does not gate this repository's merge queue. Nothing to do.";
+  }
+  // gate.report_only: the check is neutral whatever the state, so the lead says so.
+  const lead = reportOnlyOn(facts.config)
+    ? `${REPORT_ONLY_LEAD} Enforced, it would be ${STATE_WORD[decision.state]}.`
+    : {
+        accepted: "**Accepted:** this merge group may merge.",
+        pending: "**Waiting:** the evidence for the merge group is not complete yet.",
+        rejected: "**Rejected:** this merge group may not merge.",
+      }[decision.state];
   switch (decision.state) {
     case "accepted":
-      return "**Accepted:** this merge group may merge. Nothing to do.";
+      return `${lead} Nothing to do.`;
     case "pending":
-      return "**Waiting:** the evidence for the merge group is not complete yet. Nothing to do yet: this check updates itself when it is in.";
-    case "not_gated":
-      return "**Not gated:** agate does not gate this repository's merge queue. Nothing to do.";
+      return `${lead} Nothing to do yet: this check updates itself when it is in.`;
     case "rejected": {
+      // Tried out, the group merges anyway: nothing to fix for it, only to look at.
+      if (reportOnlyOn(facts.config))
+        return `${lead} What failed is below. Nothing to do: the queue goes on.`;
       const next =
         facts.config.status === "invalid"
           ? `ask a maintainer to fix ${facts.config.path} on the base branch (the problems are listed below), then queue the pull requests again`
           : "fix what failed in the pull requests (below) and queue them again";
-      return `**Rejected:** this merge group may not merge. **Next:** ${next}.`;
+      return `${lead} **Next:** ${next}.`;
     }
   }
 }

@@ -60,29 +60,43 @@ const STATE_LEAD: Record<GateDecision["state"], string> = {
   not_gated: "**Not gated:** agate does not gate this pull request.",
 };
 
+/** A state as the README's state table names it (users read "waiting", never "pending"). */
+export const STATE_WORD: Record<GateDecision["state"], string> = {
+  accepted: "accepted",
+  rejected: "rejected",
+  pending: "waiting",
+  escalated: "escalated",
+  stalled: "stalled",
+  capped: "capped",
+  blocked: "blocked",
+  not_gated: "not gated",
+};
+
+export const REPORT_ONLY_LEAD =
+  "**Report only:** this check never blocks a merge (gate.report_only in the base config).";
+
 /**
  * The summary's first line: the state and the single next action (the decision's first work
  * item, which decide.ts puts first because its requirement decided the state). GitHub shows the
  * title, with the cause, right above it.
  */
 function firstLine(decision: GateDecision, facts: GateFacts): string {
-  if (decision.report_only) {
-    const [next] = decision.missing;
-    return `**Report only:** this check never blocks a merge (gate.report_only in the base config). Enforced, it would be ${decision.state}${next ? `; its next work item: ${next}` : ""}.`;
-  }
-  if (decision.state === "accepted" && facts.override) {
+  if (!decision.report_only && decision.state === "accepted" && facts.override) {
     return `**Accepted by ${codeSpan(facts.override.by, 60)}'s override:** this exact commit may merge; any push voids it. Nothing to do.`;
   }
+  const lead = decision.report_only
+    ? `${REPORT_ONLY_LEAD} Enforced, it would be ${STATE_WORD[decision.state]}.`
+    : STATE_LEAD[decision.state];
   const [next, ...rest] = decision.missing;
   if (next === undefined) {
     const idle =
       decision.state === "pending"
         ? "Nothing to do yet: this check updates itself when the evidence is in."
         : "Nothing to do.";
-    return `${STATE_LEAD[decision.state]} ${idle}`;
+    return `${lead} ${idle}`;
   }
   const more = rest.length > 0 ? `; ${counted(rest.length, "more work item")} below` : "";
-  return `${STATE_LEAD[decision.state]} **Next:** ${next}${more}.`;
+  return `${lead} **Next:** ${next}${more}.`;
 }
 
 /**

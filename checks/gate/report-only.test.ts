@@ -8,10 +8,12 @@ import {
   gateFacts,
   HEAD,
 } from "../../test/support/gate-facts.js";
+import { cutTitle, GITHUB_TITLE_LIMIT } from "../markdown.js";
 import { decideGate } from "./decide.js";
-import { decideMergeGroup } from "./merge-group.js";
+import { decideMergeGroup, renderMergeGroupSummary } from "./merge-group.js";
 import { planGatePass } from "./plan.js";
 import { renderGateSummary } from "./render.js";
+import { reportOnlyTitle } from "./report-only.js";
 
 const REPORT_ONLY = `${CONFIG_TEXT}gate:\n  report_only: true\n`;
 
@@ -24,10 +26,13 @@ describe("gate.report_only: what agate would decide, never blocking", () => {
     });
     const decision = decideGate(facts);
     expect(decision).toMatchObject({ state: "rejected", conclusion: "neutral", report_only: true });
-    expect(decision.title).toMatch(/^Report only, would be rejected: /);
+    // The state once, in the README's words: not "would be rejected: Rejected on".
+    expect(decision.title).toBe(
+      "Report only: would be rejected on 1111111: 1 of 2 required commands failed (lint)",
+    );
     const summary = renderGateSummary(decision, facts);
     expect(summary.split("\n")[0]).toMatch(
-      /^\*\*Report only:\*\* this check never blocks a merge \(gate\.report_only in the base config\)\. Enforced, it would be rejected; its next work item: .*lint/,
+      /^\*\*Report only:\*\* this check never blocks a merge \(gate\.report_only in the base config\)\. Enforced, it would be rejected\. \*\*Next:\*\* .*lint/,
     );
     const plan = planGatePass({
       facts,
@@ -49,8 +54,34 @@ describe("gate.report_only: what agate would decide, never blocking", () => {
   });
 
   it("waiting is neutral too (a check in progress would hold a merge where it is required)", () => {
-    const decision = decideGate(gateFacts({ config: configFact(REPORT_ONLY) }));
+    const facts = gateFacts({ config: configFact(REPORT_ONLY) });
+    const decision = decideGate(facts);
     expect([decision.state, decision.conclusion]).toEqual(["pending", "neutral"]);
+    // Users read "waiting"; "pending" is agate's own word for it.
+    expect(decision.title).toMatch(/^Report only: would be waiting on 1111111: no run of /);
+    expect(decision.title).not.toMatch(/pending|Waiting/);
+    expect(renderGateSummary(decision, facts).split("\n")[0]).toContain(
+      "Enforced, it would be waiting. Nothing to do yet:",
+    );
+  });
+
+  it("a long title is cut at a word with … within GitHub's 255 characters", () => {
+    const long = `Rejected on 1111111: ${"word ".repeat(60)}`.trim();
+    const title = reportOnlyTitle(cutTitle(long));
+    expect(title.length).toBeLessThanOrEqual(GITHUB_TITLE_LIMIT);
+    expect(title).toMatch(/^Report only: would be rejected on 1111111: (word )+word…$/);
+  });
+
+  it("every enforced title's state is named once", () => {
+    expect(reportOnlyTitle("Escalated on 1111111: src/a.ts is protected")).toBe(
+      "Report only: would be escalated on 1111111: src/a.ts is protected",
+    );
+    expect(reportOnlyTitle("Accepted merge group 1111111: the required commands passed")).toBe(
+      "Report only: merge group 1111111 would be accepted: the required commands passed",
+    );
+    expect(reportOnlyTitle("Waiting on merge group 1111111: no record yet")).toBe(
+      "Report only: merge group 1111111 would be waiting: no record yet",
+    );
   });
 
   it("a merge group is never failed or held by a gate being tried out", () => {
@@ -73,7 +104,11 @@ describe("gate.report_only: what agate would decide, never blocking", () => {
     };
     const decision = decideMergeGroup(group);
     expect(decision.conclusion).toBe("neutral");
-    expect(decision.title).toMatch(/^Report only, would be /);
+    expect(decision.title).toMatch(/^Report only: merge group 1111111 would be rejected: /);
+    // Its summary does not say the group may not merge: it merges.
+    const first = renderMergeGroupSummary(decision, group).split("\n")[0];
+    expect(first).toMatch(/^\*\*Report only:\*\* .*Enforced, it would be rejected\./);
+    expect(first).not.toContain("may not merge");
     expect(decideMergeGroup({ ...group, config: configFact() }).conclusion).toBe("failure");
   });
 });

@@ -238,6 +238,8 @@ describe("agate-gate doctor against the simulator", { timeout: 60_000 }, () => {
       ),
     );
     expect(result.stdout).toContain("No problem found; 1 thing could not be checked");
+    // The 403 is the doctor's to explain: Octokit prints no line of its own about it.
+    expect(result.stderr).toBe("");
 
     // Without --app the App-related findings say what is needed to check them.
     const unnamed = await doctor(["--repo", `${sim.owner}/${REPO}`], { GH_TOKEN: token() });
@@ -267,8 +269,8 @@ describe("agate-gate doctor against the simulator", { timeout: 60_000 }, () => {
     expect(noRepo.stderr).toContain("no repository: pass --repo OWNER/NAME");
     const missing = await doctor(["--repo", `${sim.owner}/nothing-here`]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain(
-      `${sim.owner}/nothing-here is not visible to this token (404)`,
+    expect(missing.stderr).toBe(
+      `agate: doctor: ${sim.owner}/nothing-here is not visible to this token (404): check --repo, and that the token can read the repository\n`,
     );
   });
 });

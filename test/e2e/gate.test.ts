@@ -285,7 +285,7 @@ describe("the agate gate, end to end against the simulator", () => {
     await gate.ci(repo, branch, head);
     const check = gate.gateCheck(repo, head);
     expect(check).toMatchObject({ status: "completed", conclusion: "neutral" });
-    expect(check?.output?.title).toMatch(/^Report only, would be rejected: /);
+    expect(check?.output?.title).toMatch(/^Report only: would be rejected on [0-9a-f]{7}: /);
     expect(check?.output?.summary).toContain("**Report only:** this check never blocks a merge");
     expect(gate.sim.labelsOf({ repo, number }).filter((l) => l.startsWith("agate:"))).toEqual([]);
   });

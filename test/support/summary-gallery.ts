@@ -40,6 +40,9 @@ export interface GalleryEntry {
 
 const sha = (c: string) => c.repeat(40);
 
+/** A base config trying agate out: gate.report_only. */
+const REPORT_ONLY = `${CONFIG_TEXT}gate:\n  report_only: true\n`;
+
 /** The Action's trace reports of run 99: one Claude Code session busy without progress. */
 function stalledTrace(): TraceFact {
   return {
@@ -198,6 +201,8 @@ export function galleryEntries(): GalleryEntry[] {
     agate_version: "0.1.0",
   };
   const mergeDecision = decideMergeGroup(mergeGroup);
+  const reportOnlyGroup: MergeGroupFacts = { ...mergeGroup, config: configFact(REPORT_ONLY) };
+  const reportOnlyGroupDecision = decideMergeGroup(reportOnlyGroup);
 
   return [
     gateEntry(
@@ -362,6 +367,18 @@ export function galleryEntries(): GalleryEntry[] {
       "accepted",
     ),
     gateEntry(
+      "Report only: would be rejected",
+      "The base config sets `gate.report_only: true` (agate being tried out): a required command failed, so enforced the check would fail; it concludes neutral and never blocks a merge.",
+      gateFacts({ config: configFact(REPORT_ONLY), ...withRun([0, 1]) }),
+      "rejected",
+    ),
+    gateEntry(
+      "Report only: would be waiting",
+      "The base config sets `gate.report_only: true`; no run of the evidence workflow has reported yet. Enforced, the check would stay in progress; tried out, it is neutral at once, so it holds no merge.",
+      gateFacts({ config: configFact(REPORT_ONLY) }),
+      "pending",
+    ),
+    gateEntry(
       "Not gated",
       "The base branch has no config: this repository has not adopted agate (the check is neutral).",
       gateFacts({ config: { status: "missing", path: ".github/agate.yml" } }),
@@ -373,6 +390,16 @@ export function galleryEntries(): GalleryEntry[] {
       state: null,
       check: { title: mergeDecision.title, conclusion: mergeDecision.conclusion },
       markdown: renderMergeGroupSummary(mergeDecision, mergeGroup),
+    },
+    {
+      heading: "Merge group: report only",
+      when: "The same merge group with `gate.report_only: true` in the base config: what agate would decide, concluded neutral, so the queue is never failed or held.",
+      state: null,
+      check: {
+        title: reportOnlyGroupDecision.title,
+        conclusion: reportOnlyGroupDecision.conclusion,
+      },
+      markdown: renderMergeGroupSummary(reportOnlyGroupDecision, reportOnlyGroup),
     },
     {
       heading: "The Action's job summary",
