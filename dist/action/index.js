@@ -9304,6 +9304,9 @@ function durationText(ms) {
   const m = minutes % 60;
   return `${Math.floor(minutes / 60)} h${m > 0 ? ` ${m} min` : ""}`;
 }
+function counted(count, singular, plural2 = `${singular}s`) {
+  return `${count} ${count === 1 ? singular : plural2}`;
+}
 var TERMINAL_ESCAPES2 = NORMALISATION_RULES.find((rule) => rule.name === "ansi")?.pattern;
 function displayTail(text) {
   if (!TERMINAL_ESCAPES2) throw new Error("normalise-output.ts lost its ansi rule");
@@ -22826,7 +22829,7 @@ var TOKEN_ADVICE = {
 };
 function defaultsReader(options) {
   return async (ref) => {
-    const { readRepositoryFile, compareWithDefaultBranch } = await import("./chunks/github-QKDOPSU6.js");
+    const { readRepositoryFile, compareWithDefaultBranch } = await import("./chunks/github-7QICOEUB.js");
     const repository = {
       token: options.token,
       baseUrl: options.apiUrl,
@@ -23507,7 +23510,7 @@ async function runRequiredCommands(options) {
   mark("config");
   const extended2 = loaded.extends ? ` extending ${loaded.extends.reference}` : "";
   log.info(
-    `agate ${AGATE_VERSION}: ${config2.commands.length} required command(s) from ${options.configPath} at base ${options.baseSha} (read with ${base.via})${extended2}, config digest ${digest}`
+    `agate ${AGATE_VERSION}: ${counted(config2.commands.length, "required command")} from ${options.configPath} at base ${options.baseSha} (read with ${base.via})${extended2}, config digest ${digest}`
   );
   await options.beforeCommands?.(config2);
   const commit = testedCommit(cwd, head ?? void 0);
@@ -25508,7 +25511,7 @@ async function runAction(env) {
   const repository = env.GITHUB_REPOSITORY ?? (context.kind === "other" ? context.repository : null);
   const [owner, repo] = (repository ?? "").split("/");
   const readViaApi = inputs.token && owner && repo ? async (sha, path) => {
-    const { ActionGitHub } = await import("./chunks/github-QKDOPSU6.js");
+    const { ActionGitHub } = await import("./chunks/github-7QICOEUB.js");
     return new ActionGitHub(inputs.token, owner, repo, env.GITHUB_API_URL).readFileAtCommit(
       sha,
       path

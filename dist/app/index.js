@@ -10791,13 +10791,22 @@ function entriesRequirement(facts) {
 
 // checks/gate/report-only.ts
 function reportOnly(config, decision) {
-  const on = config.status === "ok" && config.config.gate.report_only;
-  if (!on || decision.state === "not_gated") return decision;
-  return {
-    ...decision,
-    conclusion: "neutral",
-    title: cutTitle(`Report only, would be ${decision.state}: ${decision.title}`)
-  };
+  if (!reportOnlyOn(config) || decision.state === "not_gated") return decision;
+  return { ...decision, conclusion: "neutral", title: reportOnlyTitle(decision.title) };
+}
+function reportOnlyOn(config) {
+  return config.status === "ok" && config.config.gate.report_only;
+}
+var LEAD = /^(Accepted|Rejected|Waiting|Escalated|Stalled|Capped|Blocked)( on)?( merge group \S+?)?(?=[\s:]|$)/;
+function reportOnlyTitle(title) {
+  const lead = LEAD.exec(title);
+  if (!lead) return cutTitle(`Report only: ${title}`);
+  const [whole, state = "", on = "", group] = lead;
+  const rest = title.slice(whole.length);
+  const would = `would be ${state.toLowerCase()}`;
+  return cutTitle(
+    group ? `Report only:${group} ${would}${rest}` : `Report only: ${would}${on}${rest}`
+  );
 }
 
 // checks/gate/decide.ts
@@ -11484,21 +11493,29 @@ var STATE_LEAD = {
   blocked: "**Blocked:** the fix is outside this pull request.",
   not_gated: "**Not gated:** agate does not gate this pull request."
 };
+var STATE_WORD = {
+  accepted: "accepted",
+  rejected: "rejected",
+  pending: "waiting",
+  escalated: "escalated",
+  stalled: "stalled",
+  capped: "capped",
+  blocked: "blocked",
+  not_gated: "not gated"
+};
+var REPORT_ONLY_LEAD = "**Report only:** this check never blocks a merge (gate.report_only in the base config).";
 function firstLine(decision, facts) {
-  if (decision.report_only) {
-    const [next2] = decision.missing;
-    return `**Report only:** this check never blocks a merge (gate.report_only in the base config). Enforced, it would be ${decision.state}${next2 ? `; its next work item: ${next2}` : ""}.`;
-  }
-  if (decision.state === "accepted" && facts.override) {
+  if (!decision.report_only && decision.state === "accepted" && facts.override) {
     return `**Accepted by ${codeSpan(facts.override.by, 60)}'s override:** this exact commit may merge; any push voids it. Nothing to do.`;
   }
+  const lead = decision.report_only ? `${REPORT_ONLY_LEAD} Enforced, it would be ${STATE_WORD[decision.state]}.` : STATE_LEAD[decision.state];
   const [next, ...rest] = decision.missing;
   if (next === void 0) {
     const idle = decision.state === "pending" ? "Nothing to do yet: this check updates itself when the evidence is in." : "Nothing to do.";
-    return `${STATE_LEAD[decision.state]} ${idle}`;
+    return `${lead} ${idle}`;
   }
   const more = rest.length > 0 ? `; ${counted(rest.length, "more work item")} below` : "";
-  return `${STATE_LEAD[decision.state]} **Next:** ${next}${more}.`;
+  return `${lead} **Next:** ${next}${more}.`;
 }
 function evidenceWhere(evidence, runFact, names) {
   const fact = runFact?.run.id === evidence.run_id ? runFact : null;
@@ -11867,16 +11884,24 @@ function protectedRequirement2(facts) {
   };
 }
 function firstLine2(decision, facts) {
+  if (decision.state === "not_gated") {
+    return "**Not gated:** agate does not gate this repository's merge queue. Nothing to do.";
+  }
+  const lead = reportOnlyOn(facts.config) ? `${REPORT_ONLY_LEAD} Enforced, it would be ${STATE_WORD[decision.state]}.` : {
+    accepted: "**Accepted:** this merge group may merge.",
+    pending: "**Waiting:** the evidence for the merge group is not complete yet.",
+    rejected: "**Rejected:** this merge group may not merge."
+  }[decision.state];
   switch (decision.state) {
     case "accepted":
-      return "**Accepted:** this merge group may merge. Nothing to do.";
+      return `${lead} Nothing to do.`;
     case "pending":
-      return "**Waiting:** the evidence for the merge group is not complete yet. Nothing to do yet: this check updates itself when it is in.";
-    case "not_gated":
-      return "**Not gated:** agate does not gate this repository's merge queue. Nothing to do.";
+      return `${lead} Nothing to do yet: this check updates itself when it is in.`;
     case "rejected": {
+      if (reportOnlyOn(facts.config))
+        return `${lead} What failed is below. Nothing to do: the queue goes on.`;
       const next = facts.config.status === "invalid" ? `ask a maintainer to fix ${facts.config.path} on the base branch (the problems are listed below), then queue the pull requests again` : "fix what failed in the pull requests (below) and queue them again";
-      return `**Rejected:** this merge group may not merge. **Next:** ${next}.`;
+      return `${lead} **Next:** ${next}.`;
     }
   }
 }
@@ -13077,6 +13102,25 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
+
+// checks/no-answer.ts
+function noAnswer(error) {
+  const { name, status, response, message: message4, request } = error ?? {};
+  if (status !== 500 || response !== void 0) return null;
+  if (name !== "HttpError" && name !== "AbortError") return null;
+  return { host: hostOf(request?.url), reason: message4 || "no answer" };
+}
+function hostOf(url) {
+  if (!url) return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+function noAnswerText(failure) {
+  return `cannot reach ${failure.host ?? "GitHub"}: ${failure.reason}`;
+}
 
 // schemas/webhooks.ts
 import { z as z23 } from "zod";
@@ -14697,10 +14741,13 @@ function readinessCheck(store, kind, probot, now) {
         })
       ).then(
         ({ data }) => ({ ok: true, app: data?.slug ?? String(data?.id ?? "") }),
-        (error) => ({
-          ok: false,
-          error: `GitHub refused or could not be reached with the App's credentials${error.status ? ` (HTTP ${error.status})` : ""}: ${error.message}; check APP_ID, the private key, and GHE_HOST`
-        })
+        (error) => {
+          const unreached = noAnswer(error);
+          return {
+            ok: false,
+            error: unreached ? `${noAnswerText(unreached)}; check GHE_HOST and GHE_PROTOCOL, and that this host can reach GitHub (DNS, a firewall or proxy on the way)` : error.status !== void 0 && error.status >= 500 ? `GitHub answered HTTP ${error.status}: ${error.message}; it may be down (try again later), or GHE_HOST is not a GitHub` : `GitHub refused the App's credentials${error.status ? ` (HTTP ${error.status})` : ""}: ${error.message}; check APP_ID, the private key, and GHE_HOST`
+          };
+        }
       )
     ]);
     return {

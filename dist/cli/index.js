@@ -11582,6 +11582,30 @@ var init_dist_src5 = __esm({
   }
 });
 
+// checks/no-answer.ts
+function noAnswer(error2) {
+  const { name, status: status2, response, message, request: request2 } = error2 ?? {};
+  if (status2 !== 500 || response !== void 0) return null;
+  if (name !== "HttpError" && name !== "AbortError") return null;
+  return { host: hostOf(request2?.url), reason: message || "no answer" };
+}
+function hostOf(url2) {
+  if (!url2) return null;
+  try {
+    return new URL(url2).host;
+  } catch {
+    return null;
+  }
+}
+function noAnswerText(failure2) {
+  return `cannot reach ${failure2.host ?? "GitHub"}: ${failure2.reason}`;
+}
+var init_no_answer = __esm({
+  "checks/no-answer.ts"() {
+    "use strict";
+  }
+});
+
 // checks/rate-limit.ts
 function isRateLimited(error2) {
   const { status: status2, response } = error2 ?? {};
@@ -11600,6 +11624,7 @@ var init_rate_limit = __esm({
 var github_exports = {};
 __export(github_exports, {
   ActionGitHub: () => ActionGitHub,
+  SILENT_OCTOKIT_LOG: () => SILENT_OCTOKIT_LOG,
   compareWithDefaultBranch: () => compareWithDefaultBranch,
   readRepositoryFile: () => readRepositoryFile
 });
@@ -11607,14 +11632,16 @@ function clientFor(options) {
   return new Octokit2({
     ...options.token ? { auth: options.token } : {},
     baseUrl: options.baseUrl || "https://api.github.com",
-    userAgent: `agate-action/${AGATE_VERSION}`
+    userAgent: `agate-action/${AGATE_VERSION}`,
+    log: SILENT_OCTOKIT_LOG
   });
 }
 function failureOf(error2) {
   const { status: status2, message } = error2;
   return {
     ok: false,
-    status: isRateLimited(error2) ? "rate-limited" : status2 ?? null,
+    // Octokit gives a request that got no answer status 500: it is no status of GitHub's.
+    status: isRateLimited(error2) ? "rate-limited" : noAnswer(error2) ? null : status2 ?? null,
     message: message ?? String(error2)
   };
 }
@@ -11665,13 +11692,24 @@ async function compareWithDefaultBranch(options) {
     return failure2;
   }
 }
-var ActionGitHub;
+var SILENT_OCTOKIT_LOG, ActionGitHub;
 var init_github = __esm({
   "action/github.ts"() {
     "use strict";
     init_dist_src5();
+    init_no_answer();
     init_rate_limit();
     init_version();
+    SILENT_OCTOKIT_LOG = {
+      debug() {
+      },
+      info() {
+      },
+      warn() {
+      },
+      error() {
+      }
+    };
     ActionGitHub = class {
       constructor(token, owner, repo, baseUrl = "https://api.github.com") {
         this.owner = owner;
@@ -11679,7 +11717,8 @@ var init_github = __esm({
         this.octokit = new Octokit2({
           auth: token,
           baseUrl,
-          userAgent: `agate-action/${AGATE_VERSION}`
+          userAgent: `agate-action/${AGATE_VERSION}`,
+          log: SILENT_OCTOKIT_LOG
         });
       }
       owner;
@@ -25158,6 +25197,9 @@ function durationText(ms) {
   const m = minutes % 60;
   return `${Math.floor(minutes / 60)} h${m > 0 ? ` ${m} min` : ""}`;
 }
+function counted(count, singular, plural2 = `${singular}s`) {
+  return `${count} ${count === 1 ? singular : plural2}`;
+}
 var TERMINAL_ESCAPES2 = NORMALISATION_RULES.find((rule) => rule.name === "ansi")?.pattern;
 function outcomeText(command2) {
   if (command2.timed_out)
@@ -26611,7 +26653,9 @@ function renderFindings(repository, findings) {
 
 // action/doctor-github.ts
 init_dist_src5();
+init_no_answer();
 init_version();
+init_github();
 var DoctorAccessError = class extends Error {
   name = "DoctorAccessError";
 };
@@ -26619,7 +26663,13 @@ var DoctorGitHub = class {
   constructor(token, owner, repo, baseUrl = "https://api.github.com") {
     this.owner = owner;
     this.repo = repo;
-    this.octokit = new Octokit2({ auth: token, baseUrl, userAgent: `agate-cli/${AGATE_VERSION}` });
+    this.octokit = new Octokit2({
+      auth: token,
+      baseUrl,
+      userAgent: `agate-cli/${AGATE_VERSION}`,
+      // Only the doctor's own output reaches the terminal.
+      log: SILENT_OCTOKIT_LOG
+    });
     this.readDefaults = defaultsReader({ token, apiUrl: baseUrl, advice: TOKEN_ADVICE.cli });
   }
   owner;
@@ -26646,8 +26696,9 @@ var DoctorGitHub = class {
       ({ data } = await this.octokit.rest.repos.get({ owner: this.owner, repo: this.repo }));
     } catch (error2) {
       const { status: status2, message } = error2;
+      const unreached = noAnswer(error2);
       throw new DoctorAccessError(
-        status2 === 401 ? `GitHub refused the token (401: ${message}): set GITHUB_TOKEN or GH_TOKEN to a valid token` : status2 === 404 || status2 === 403 ? `${repository} is not visible to this token (${status2}): check --repo, and that the token can read the repository` : `cannot read ${repository}: ${status2 ?? ""} ${message ?? String(error2)}`.trim()
+        unreached ? `${noAnswerText(unreached)}; check --api-url (or GITHUB_API_URL) and the network` : status2 === 401 ? `GitHub refused the token (401: ${message}): set GITHUB_TOKEN or GH_TOKEN to a valid token` : status2 === 404 || status2 === 403 ? `${repository} is not visible to this token (${status2}): check --repo, and that the token can read the repository` : `cannot read ${repository}: ${status2 ?? ""} ${message ?? String(error2)}`.trim()
       );
     }
     const branch = data.default_branch;
@@ -26779,6 +26830,8 @@ function stringValues(record2) {
 }
 function failed(what, error2, needs) {
   const { status: status2, message } = error2;
+  const unreached = noAnswer(error2);
+  if (unreached) return { ok: false, reason: `cannot read ${what}: ${noAnswerText(unreached)}` };
   if (status2 === 403 || status2 === 401) {
     return {
       ok: false,
@@ -26950,6 +27003,7 @@ function entryStatus(comments, appLogin) {
 
 // action/entries-cli.ts
 init_version();
+init_github();
 var ENTRY_USAGE = `Handoff entries (docs/entries.md), through the GitHub API:
 
   entry ask --project P --question Q --tried T --needed N [--pull NUMBER] [--title T]
@@ -27016,8 +27070,7 @@ async function entryMain(argv, env = process.env, out = { log: console.log, erro
   } catch (error2) {
     if (error2 instanceof EntryUsageError) {
       out.error(`agate entry: ${error2.message}
-
-${ENTRY_USAGE}`);
+run ${CLI_PACKAGE} entry help for usage`);
       return 2;
     }
     if (error2 instanceof EntryRefusedError) {
@@ -27248,7 +27301,12 @@ var EntryClient = class _EntryClient {
     this.owner = owner;
     this.repo = repo;
     this.appLogin = appLogin;
-    this.octokit = new Octokit2({ auth: token, baseUrl, userAgent: `agate-cli/${AGATE_VERSION}` });
+    this.octokit = new Octokit2({
+      auth: token,
+      baseUrl,
+      userAgent: `agate-cli/${AGATE_VERSION}`,
+      log: SILENT_OCTOKIT_LOG
+    });
   }
   owner;
   repo;
@@ -28163,7 +28221,7 @@ async function runRequiredCommands(options) {
   mark("config");
   const extended2 = loaded.extends ? ` extending ${loaded.extends.reference}` : "";
   log.info(
-    `agate ${AGATE_VERSION}: ${config2.commands.length} required command(s) from ${options.configPath} at base ${options.baseSha} (read with ${base.via})${extended2}, config digest ${digest}`
+    `agate ${AGATE_VERSION}: ${counted(config2.commands.length, "required command")} from ${options.configPath} at base ${options.baseSha} (read with ${base.via})${extended2}, config digest ${digest}`
   );
   await options.beforeCommands?.(config2);
   const commit = testedCommit(cwd, head ?? void 0);
@@ -30068,6 +30126,7 @@ trace is malformed (the message names the line), 2 a usage error.`;
 var UsageError = class extends Error {
   name = "UsageError";
 };
+var USAGE_HINT = `run ${CLI_PACKAGE} --help for usage`;
 var RUN_OPTIONS = {
   base: { type: "string" },
   config: { type: "string" },
@@ -30099,7 +30158,7 @@ var TOP_OPTIONS = {
   version: { type: "boolean", short: "v" }
 };
 var COMMANDS2 = ["run", "handoff", "validate", "doctor", "trace", "entry", "help"];
-function parseCommand(command2, argv, options, maxPositionals = 0) {
+function parseCommand(command2, argv, options, positional) {
   const loose = parseArgs2({
     args: argv,
     options,
@@ -30132,10 +30191,12 @@ function parseCommand(command2, argv, options, maxPositionals = 0) {
   } catch (error2) {
     throw new UsageError(`${command2}: ${error2.message}`);
   }
-  if (parsed.positionals.length > maxPositionals) {
-    const extra = parsed.positionals.slice(maxPositionals);
+  const allowed = positional ? 1 : 0;
+  const extra = parsed.positionals.slice(allowed).map((a) => `'${a}'`);
+  if (extra.length > 0) {
+    const got = extra.length === 1 ? `${positional ? "a second argument" : "the argument"} ${extra[0]}` : `${positional ? "more arguments" : "the arguments"} ${extra.join(" ")}`;
     throw new UsageError(
-      `'${command2}' takes ${maxPositionals === 0 ? "no arguments" : `at most ${maxPositionals}`}, got ${extra.map((a) => `'${a}'`).join(" ")}`
+      `${command2} takes ${positional ? `at most one ${positional}` : "no arguments, only options"}; got ${got}`
     );
   }
   return parsed;
@@ -30154,14 +30215,15 @@ async function main(argv, cwd = process.cwd()) {
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
     console.error(`agate: ${error2.message}
-
-${USAGE}`);
+${USAGE_HINT}`);
     return 2;
   }
 }
 async function dispatch(argv, cwd) {
   const [command2, ...rest] = argv;
-  if (command2 === void 0) throw new UsageError("no command given");
+  if (command2 === void 0) {
+    throw new UsageError(`no command given; the commands are ${COMMANDS2.join(", ")}`);
+  }
   if (command2.startsWith("-")) {
     const { values } = parseCommand(CLI_PACKAGE, argv, TOP_OPTIONS);
     if (values.version) {
@@ -30177,7 +30239,7 @@ async function dispatch(argv, cwd) {
     case "handoff":
       return await handoff2(parseCommand("handoff", rest, HANDOFF_OPTIONS).values, cwd);
     case "validate": {
-      const { values, positionals } = parseCommand("validate", rest, VALIDATE_OPTIONS, 1);
+      const { values, positionals } = parseCommand("validate", rest, VALIDATE_OPTIONS, "FILE");
       if (values.help) return help();
       return await validate2(positionals[0], cwd);
     }
