@@ -26,7 +26,6 @@ import type { AgateChecks } from "./check-runs.js";
 import {
   type EntryPriorityStore,
   queueEntryPriorityPasses,
-  recordEntryMentions,
 } from "./entry-priority.js";
 import { type Observations, sightingOf } from "./gather.js";
 
@@ -128,16 +127,13 @@ export async function applyGatePlan(options: {
       });
     }
   }
-  // Stored after GitHub's writes, right before the passes they call for: a pass retried after a
-  // failed write still sees the mentions as changed. An entry that changes meanwhile is caught by
+  // Stored after GitHub's writes, with the passes they call for: a pass retried after a failed
+  // write still sees the mentions as changed. An entry that changes meanwhile is caught by
   // queueEntryPriorityPasses (this pass queued again) or by the entry's own pass. A run that
-  // stopped between storing (the record, the mentions) and queueing is made good by its retry,
-  // which queues every linked entry's pass (`retried`).
-  const mentionedBefore = await recordEntryMentions(store, pr, options.observations.entry_mentions);
+  // stopped between storing its record and queueing is made good by its retry (`retried`).
   await queueEntryPriorityPasses(store, {
     facts,
     installation: options.installation,
-    mentionedBefore,
     mentionedNow: options.observations.entry_mentions,
     retried: options.retried ?? false,
   });

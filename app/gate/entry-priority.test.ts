@@ -12,11 +12,7 @@ import { JOB_KINDS, pullRequestJobSchema } from "../../schemas/jobs.js";
 import { gateFacts } from "../../test/support/gate-facts.js";
 import { recordInput, tempDir } from "../../test/support/store.js";
 import { SqliteStore } from "../store/sqlite-store.js";
-import {
-  type EntryPriorityStore,
-  queueEntryPriorityPasses,
-  recordEntryMentions,
-} from "./entry-priority.js";
+import { type EntryPriorityStore, queueEntryPriorityPasses } from "./entry-priority.js";
 
 const REPO = "octo/widgets";
 const PULL = 7;
@@ -115,7 +111,7 @@ function recording(target: SqliteStore): { store: EntryPriorityStore; calls: str
   return { store: proxy, calls };
 }
 
-/** One pass: the mentions stored as apply stores them, then the queueing. */
+/** One pass's queueing (and storing of its mentions), as apply makes it. */
 async function pass(options: {
   prior: PriorRecord[];
   entries: LinkedEntryFact[];
@@ -125,21 +121,14 @@ async function pass(options: {
   /** An earlier run of the job stopped part-way. */
   retried?: boolean;
 }) {
-  const via = options.via ?? store;
-  const before = await recordEntryMentions(
-    via,
-    { repository: REPO, number: PULL },
-    options.mentions,
-  );
   const facts = gateFacts({
     pull_request: { ...gateFacts().pull_request, repository: REPO, number: PULL },
     prior_records: options.prior,
     entries: options.entries,
   });
-  return queueEntryPriorityPasses(via, {
+  return queueEntryPriorityPasses(options.via ?? store, {
     facts,
     installation: 1,
-    mentionedBefore: before,
     mentionedNow: options.mentions,
     ...(options.retried ? { retried: true } : {}),
   });
@@ -199,7 +188,7 @@ describe("queueEntryPriorityPasses", () => {
     // The first run stored the decision and the mentions, then stopped (a crash): the retry finds
     // the same hold before and after, and the same mentions.
     const pending = await decided("pending");
-    await recordEntryMentions(store, { repository: REPO, number: PULL }, [4]);
+    await store.replaceEntryMentions({ repository: REPO, pullNumber: PULL, issues: [4] });
     const facts = {
       prior: [pending],
       entries: [linked(3, "open"), linked(4, "claimed")],
@@ -209,6 +198,26 @@ describe("queueEntryPriorityPasses", () => {
     expect(await pass({ ...facts, retried: true })).toEqual({ entries: [3, 4], gatePass: false });
     const queued = await store.listJobs({ kind: JOB_KINDS.entry });
     expect(queued).toHaveLength(2);
+  });
+
+  it("changed mentions are stored in one write with the passes they call for, never before them", async () => {
+    await entry(4, "open");
+    await entry(5, "open");
+    const pending = await decided("pending");
+    await pass({ prior: [], entries: [linked(4, "open")], mentions: [4] });
+    const { store: counted, calls } = recording(store);
+    const result = await pass({
+      prior: [pending],
+      entries: [linked(5, "open")],
+      mentions: [5],
+      via: counted,
+    });
+    expect(result).toEqual({ entries: [4, 5], gatePass: false });
+    // A crash can store both or neither: a retry finds the mentions still changed.
+    expect(calls.filter((c) => c === "replaceEntryMentions" || c === "enqueue")).toEqual([
+      "replaceEntryMentions",
+    ]);
+    expect(await store.listEntryMentions({ repository: REPO, pullNumber: PULL })).toEqual([5]);
   });
 
   it("mentions changed while the gate does not hold: no entry's priority moves", async () => {

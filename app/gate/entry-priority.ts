@@ -32,47 +32,56 @@ const sameSet = (a: readonly number[], b: readonly number[]) =>
   a.length === new Set(b).size && a.every((n) => b.includes(n));
 
 /**
- * Stores what the description mentions now and returns what it mentioned at the pull request's
- * previous pass. A pass whose description says what the last one did writes nothing.
- */
-export async function recordEntryMentions(
-  store: EntryMentionStore,
-  pr: { repository: string; number: number },
-  mentions: readonly number[],
-): Promise<number[]> {
-  const key = { repository: pr.repository, pullNumber: pr.number };
-  const before = await store.listEntryMentions(key);
-  if (sameSet(before, mentions)) return before;
-  return store.replaceEntryMentions({ ...key, issues: mentions });
-}
-
-/**
  * After the pass stored what it decided: the entry passes its change calls for, and, when the
  * description newly mentions an entry that changed after this pass read it, this pull request's
  * pass again (the entry's own pass may have looked for mentioning pull requests before this pass
- * stored its mentions, and so not have queued it). Returns what it queued, for the log.
+ * stored its mentions, and so not have queued it). When the description's mentions changed, they
+ * are stored in the same transaction as those passes: a crash stores both or neither, and a retry
+ * finds the mentions still changed. Returns what it queued, for the log.
  */
 export async function queueEntryPriorityPasses(
   store: EntryPriorityStore,
   options: {
     facts: GateFacts;
     installation: number;
-    mentionedBefore: readonly number[];
     mentionedNow: readonly number[];
     /**
-     * An earlier run of this pass stopped part-way: it may have stored its record or mentions and
-     * not queued the passes they called for, and what is stored no longer shows the change. Every
-     * linked unresolved entry's pass is queued then (each writes only what differs).
+     * An earlier run of this pass stopped part-way: it may have stored its record and not queued
+     * the passes the hold's change called for, and what is stored no longer shows the change.
+     * Every linked unresolved entry's pass is queued then (each writes only what differs).
      */
     retried?: boolean;
   },
 ): Promise<{ entries: number[]; gatePass: boolean }> {
+  const pr = options.facts.pull_request;
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const mentionedBefore = await store.listEntryMentions(key);
+  const planned = await plannedPasses(store, { ...options, mentionedBefore });
+  if (sameSet(mentionedBefore, options.mentionedNow)) {
+    for (const job of planned.jobs) await store.enqueue(job);
+  } else {
+    await store.replaceEntryMentions({ ...key, issues: options.mentionedNow, jobs: planned.jobs });
+  }
+  return { entries: planned.entries, gatePass: planned.gatePass };
+}
+
+/** The passes the pass's change calls for (see queueEntryPriorityPasses); reads, never writes. */
+async function plannedPasses(
+  store: EntryPriorityStore,
+  options: {
+    facts: GateFacts;
+    installation: number;
+    mentionedBefore: readonly number[];
+    mentionedNow: readonly number[];
+    retried?: boolean;
+  },
+): Promise<{ jobs: NewJob[]; entries: number[]; gatePass: boolean }> {
   const { facts, mentionedBefore, mentionedNow } = options;
   const retried = options.retried ?? false;
   const pr = facts.pull_request;
   const linked = (facts.entries ?? []).map((e) => e.issue_number);
   const mentionsChanged = !sameSet(mentionedBefore, mentionedNow);
-  const none = { entries: [], gatePass: false };
+  const none = { jobs: [], entries: [], gatePass: false };
   // Nothing links it, and nothing did: no entry's priority can depend on this pull request.
   if (linked.length === 0 && mentionedBefore.length === 0 && mentionedNow.length === 0) return none;
   const holdsBefore = gateHolds(facts.prior_records);
@@ -98,14 +107,14 @@ export async function queueEntryPriorityPasses(
       delivery_id: null,
     },
   };
-  for (const e of due) await store.enqueue(entryJob(target, e.issue_number));
+  const jobs = due.map((e) => entryJob(target, e.issue_number));
 
   const decidedOn = new Map((facts.entries ?? []).map((e) => [e.issue_number, e.state]));
   const changedSince =
     mentionsChanged &&
     entries.some((e) => now(e) && !before(e) && decidedOn.get(e.issue_number) !== e.state);
-  if (changedSince) await store.enqueue(pullRequestPassAgain(pr.repository, pr.number, options));
-  return { entries: due.map((e) => e.issue_number), gatePass: changedSince };
+  if (changedSince) jobs.push(pullRequestPassAgain(pr.repository, pr.number, options));
+  return { jobs, entries: due.map((e) => e.issue_number), gatePass: changedSince };
 }
 
 function pullRequestPassAgain(

@@ -1214,13 +1214,14 @@ export class SqliteStore implements Store {
   }
 
   async replaceEntryMentions(
-    input: PullRequestKey & { issues: readonly number[] },
+    input: PullRequestKey & { issues: readonly number[]; jobs?: readonly NewJob[] },
   ): Promise<number[]> {
     const { repository, pull_number, issues } = parseInput(
       entryMentionsInputSchema,
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions",
     );
+    const jobs = parseInput(z.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
     return this.#write(() => {
       const before = this.#sql(
         `SELECT issue_number FROM entry_mentions WHERE repository = ? AND pull_number = ?
@@ -1237,6 +1238,8 @@ export class SqliteStore implements Store {
          ON CONFLICT DO NOTHING`,
       );
       for (const issue of issues) insert.run(repository, pull_number, issue);
+      const now = this.#nowIso();
+      for (const job of jobs) this.#insertJobId(job, null, now);
       return before;
     });
   }

@@ -6415,6 +6415,7 @@ var PostgresStore = class _PostgresStore {
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions"
     );
+    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
     return this.#tx(async (client) => {
       const before = await this.#rows(
         `DELETE FROM entry_mentions WHERE repository = $1 AND pull_number = $2
@@ -6431,6 +6432,8 @@ var PostgresStore = class _PostgresStore {
           client
         );
       }
+      const now = this.#nowIso();
+      for (const job2 of jobs) await this.#insertPlainJob(client, job2, null, now);
       return before.map((row) => Number(row.issue_number)).sort((a, b) => a - b);
     });
   }
@@ -7807,6 +7810,7 @@ var SqliteStore = class _SqliteStore {
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions"
     );
+    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
     return this.#write(() => {
       const before = this.#sql(
         `SELECT issue_number FROM entry_mentions WHERE repository = ? AND pull_number = ?
@@ -7821,6 +7825,8 @@ var SqliteStore = class _SqliteStore {
          ON CONFLICT DO NOTHING`
       );
       for (const issue of issues) insert.run(repository2, pull_number, issue);
+      const now = this.#nowIso();
+      for (const job2 of jobs) this.#insertJobId(job2, null, now);
       return before;
     });
   }
@@ -12361,19 +12367,25 @@ import { createHash as createHash5 } from "node:crypto";
 
 // app/gate/entry-priority.ts
 var sameSet = (a, b) => a.length === new Set(b).size && a.every((n) => b.includes(n));
-async function recordEntryMentions(store, pr, mentions) {
-  const key = { repository: pr.repository, pullNumber: pr.number };
-  const before = await store.listEntryMentions(key);
-  if (sameSet(before, mentions)) return before;
-  return store.replaceEntryMentions({ ...key, issues: mentions });
-}
 async function queueEntryPriorityPasses(store, options) {
+  const pr = options.facts.pull_request;
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const mentionedBefore = await store.listEntryMentions(key);
+  const planned = await plannedPasses(store, { ...options, mentionedBefore });
+  if (sameSet(mentionedBefore, options.mentionedNow)) {
+    for (const job2 of planned.jobs) await store.enqueue(job2);
+  } else {
+    await store.replaceEntryMentions({ ...key, issues: options.mentionedNow, jobs: planned.jobs });
+  }
+  return { entries: planned.entries, gatePass: planned.gatePass };
+}
+async function plannedPasses(store, options) {
   const { facts, mentionedBefore, mentionedNow } = options;
   const retried = options.retried ?? false;
   const pr = facts.pull_request;
   const linked = (facts.entries ?? []).map((e) => e.issue_number);
   const mentionsChanged = !sameSet(mentionedBefore, mentionedNow);
-  const none = { entries: [], gatePass: false };
+  const none = { jobs: [], entries: [], gatePass: false };
   if (linked.length === 0 && mentionedBefore.length === 0 && mentionedNow.length === 0) return none;
   const holdsBefore = gateHolds(facts.prior_records);
   const records = await store.listRecords({ repository: pr.repository, pullNumber: pr.number });
@@ -12397,11 +12409,11 @@ async function queueEntryPriorityPasses(store, options) {
       delivery_id: null
     }
   };
-  for (const e of due) await store.enqueue(entryJob(target2, e.issue_number));
+  const jobs = due.map((e) => entryJob(target2, e.issue_number));
   const decidedOn = new Map((facts.entries ?? []).map((e) => [e.issue_number, e.state]));
   const changedSince = mentionsChanged && entries.some((e) => now(e) && !before(e) && decidedOn.get(e.issue_number) !== e.state);
-  if (changedSince) await store.enqueue(pullRequestPassAgain(pr.repository, pr.number, options));
-  return { entries: due.map((e) => e.issue_number), gatePass: changedSince };
+  if (changedSince) jobs.push(pullRequestPassAgain(pr.repository, pr.number, options));
+  return { jobs, entries: due.map((e) => e.issue_number), gatePass: changedSince };
 }
 function pullRequestPassAgain(repository2, number, options) {
   const payload = {
@@ -12484,11 +12496,9 @@ async function applyGatePlan(options) {
       });
     }
   }
-  const mentionedBefore = await recordEntryMentions(store, pr, options.observations.entry_mentions);
   await queueEntryPriorityPasses(store, {
     facts,
     installation: options.installation,
-    mentionedBefore,
     mentionedNow: options.observations.entry_mentions,
     retried: options.retried ?? false
   });

@@ -9,12 +9,13 @@ import {
   useContractDatabase,
 } from "../../../test/support/store.js";
 import type { EntryMentionStore } from "../ports/entry-mention-store.js";
+import type { JobQueue } from "../ports/job-queue.js";
 
 const PR = { repository: "octo/repo", pullNumber: 12 };
 
 function entryMentionStoreContract(
   backend: string,
-  open: OpenContractDatabase<EntryMentionStore>,
+  open: OpenContractDatabase<EntryMentionStore & JobQueue>,
 ): void {
   describe(`EntryMentionStore contract: ${backend}`, () => {
     const t = useContractDatabase(open);
@@ -69,6 +70,28 @@ function entryMentionStoreContract(
         store.replaceEntryMentions({ ...PR, pullNumber: -1, issues: [4] }),
       ).rejects.toThrow(/pull_number/);
       expect(await store.listEntryMentions(PR)).toEqual([3]);
+    });
+
+    it("enqueues the jobs given with the mentions in the same write; a malformed job writes neither", async () => {
+      const store = t.port;
+      const job = { kind: "entries.entry", payload: { n: 1 }, concurrency_key: "octo/repo#3" };
+      expect(await store.replaceEntryMentions({ ...PR, issues: [3], jobs: [job, job] })).toEqual(
+        [],
+      );
+      const queued = await store.listJobs({ kind: "entries.entry" });
+      expect(queued.map((j) => [j.payload, j.concurrency_key, j.status])).toEqual([
+        [{ n: 1 }, "octo/repo#3", "queued"],
+        [{ n: 1 }, "octo/repo#3", "queued"],
+      ]);
+      await expect(
+        store.replaceEntryMentions({
+          ...PR,
+          issues: [4],
+          jobs: [job, { kind: "", payload: null } as unknown as typeof job],
+        }),
+      ).rejects.toThrow(/jobs of entry mentions/);
+      expect(await store.listEntryMentions(PR)).toEqual([3]);
+      expect(await store.listJobs({ kind: "entries.entry" })).toHaveLength(2);
     });
   });
 }

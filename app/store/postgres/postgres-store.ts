@@ -1234,13 +1234,14 @@ export class PostgresStore implements Store {
   }
 
   async replaceEntryMentions(
-    input: PullRequestKey & { issues: readonly number[] },
+    input: PullRequestKey & { issues: readonly number[]; jobs?: readonly NewJob[] },
   ): Promise<number[]> {
     const { repository, pull_number, issues } = parseInput(
       entryMentionsInputSchema,
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions",
     );
+    const jobs = parseInput(z.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
     return this.#tx(async (client) => {
       const before = await this.#rows<{ issue_number: number }>(
         `DELETE FROM entry_mentions WHERE repository = $1 AND pull_number = $2
@@ -1257,6 +1258,8 @@ export class PostgresStore implements Store {
           client,
         );
       }
+      const now = this.#nowIso();
+      for (const job of jobs) await this.#insertPlainJob(client, job, null, now);
       return before.map((row) => Number(row.issue_number)).sort((a, b) => a - b);
     });
   }
