@@ -23,10 +23,7 @@ import type { JobQueue } from "../store/ports/job-queue.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 import type { AgateChecks } from "./check-runs.js";
-import {
-  type EntryPriorityStore,
-  queueEntryPriorityPasses,
-} from "./entry-priority.js";
+import { type EntryPriorityStore, queueEntryPriorityPasses } from "./entry-priority.js";
 import { type Observations, sightingOf } from "./gather.js";
 
 export type ApplyStore = RecordStore &
