@@ -9,6 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { CLI_PACKAGE } from "../checks/handoff/verify.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -84,6 +85,6 @@ export function packCli(outDir: string): string {
   return join(resolve(outDir), info.filename);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   console.log(packCli(resolve(process.argv[2] ?? join(ROOT, "build", "npm"))));
 }

@@ -59,6 +59,12 @@ dirty=$(git status --porcelain)
 [ -z "$dirty" ] || fail "the checks changed the work tree:
 $dirty"
 
+# Packed before anything is tagged, and in a dry run too: a failure here leaves no tag behind.
+# The npm package agate-gate is the CLI bundle alone (scripts/pack-cli.ts), not this repository.
+tarball=$(npx tsx scripts/pack-cli.ts build/npm)
+[ -f "$tarball" ] || fail "scripts/pack-cli.ts made no tarball (it printed '$tarball')"
+echo "release: packed $tarball"
+
 head=$(git rev-parse HEAD)
 if [ "$dry_run" = true ]; then
   echo "release: dry run: would tag $tag and move $major to $head"
@@ -67,8 +73,6 @@ fi
 git tag --annotate "$tag" --message "agate $version" "$head"
 # The major tag moves with every release of that major version: what `uses: ...@$major` runs.
 git tag --force "$major" "$head" >/dev/null
-# The npm package agate-gate is the CLI bundle alone (scripts/pack-cli.ts), not this repository.
-tarball=$(npx tsx scripts/pack-cli.ts build/npm)
 echo "release: tagged $tag and moved $major to $head. To publish:"
 echo "  git push origin $tag"
 echo "  git push --force origin $major"

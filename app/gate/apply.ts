@@ -116,13 +116,18 @@ export async function applyGatePlan(options: {
       facts: JSON.parse(JSON.stringify(facts)),
       at,
     });
-    if (decisionConcernsDashboard(decision.state, facts.prior_records)) {
-      await queueDashboardRefresh(store, pr.repository, options.installation, {
-        event: "gate.decision",
-        action: decision.state,
-        delivery_id: null,
-      });
-    }
+  }
+  // A retry cannot tell whether its first run stored a decision and stopped before this: the
+  // refresh (one queued per repository at a time) is queued again then.
+  const refresh = plan.storeDecision
+    ? decisionConcernsDashboard(decision.state, facts.prior_records)
+    : (options.retried ?? false);
+  if (refresh) {
+    await queueDashboardRefresh(store, pr.repository, options.installation, {
+      event: "gate.decision",
+      action: decision.state,
+      delivery_id: null,
+    });
   }
   // Stored after GitHub's writes, with the passes they call for: a pass retried after a failed
   // write still sees the mentions as changed. An entry that changes meanwhile is caught by

@@ -59,7 +59,9 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
   if (job.unless_sender !== null && job.unless_sender === `${deps.appSlug}[bot]`) {
     return skip("agate's own label change");
   }
-  if (job.run && job.head_sha && (await runAlreadyRead(deps.store, job))) {
+  // A retry is never skipped as already read: its first run may have stored the decision (what
+  // runAlreadyRead finds) and stopped before queueing what the decision calls for.
+  if (!deps.retried && job.run && job.head_sha && (await runAlreadyRead(deps.store, job))) {
     return skip(
       `run ${job.run.id} (attempt ${job.run.attempt}) was already read with its job complete`,
     );

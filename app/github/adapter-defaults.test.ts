@@ -49,6 +49,11 @@ const limited = {
     body: { message: "You have exceeded a secondary rate limit" },
   },
   tooMany: { status: 429, body: { message: "Too Many Requests" } },
+  // GitHub documents secondary limits that carry neither header: only the message says so.
+  bare: {
+    status: 403,
+    body: { message: "You have exceeded a secondary rate limit. Please wait a few minutes." },
+  },
 };
 
 describe("fileOfRepository", () => {

@@ -1339,11 +1339,11 @@ var AGATE_VERSION = package_default.version;
 
 // checks/rate-limit.ts
 function isRateLimited(error) {
-  const { status, response } = error ?? {};
+  const { status, response, message: message4 } = error ?? {};
   if (status === 429) return true;
   if (status !== 403) return false;
   const headers = response?.headers ?? {};
-  return headers["retry-after"] !== void 0 || String(headers["x-ratelimit-remaining"]) === "0";
+  return headers["retry-after"] !== void 0 || String(headers["x-ratelimit-remaining"]) === "0" || /\b(secondary rate limit|rate limit exceeded)\b/i.test(message4 ?? "");
 }
 
 // app/github/adapter.ts
@@ -12488,13 +12488,14 @@ async function applyGatePlan(options) {
       facts: JSON.parse(JSON.stringify(facts)),
       at: at2
     });
-    if (decisionConcernsDashboard(decision.state, facts.prior_records)) {
-      await queueDashboardRefresh(store, pr.repository, options.installation, {
-        event: "gate.decision",
-        action: decision.state,
-        delivery_id: null
-      });
-    }
+  }
+  const refresh = plan.storeDecision ? decisionConcernsDashboard(decision.state, facts.prior_records) : options.retried ?? false;
+  if (refresh) {
+    await queueDashboardRefresh(store, pr.repository, options.installation, {
+      event: "gate.decision",
+      action: decision.state,
+      delivery_id: null
+    });
   }
   await queueEntryPriorityPasses(store, {
     facts,
@@ -12607,7 +12608,7 @@ async function runPullRequestPass(deps, job2) {
   if (job2.unless_sender !== null && job2.unless_sender === `${deps.appSlug}[bot]`) {
     return skip("agate's own label change");
   }
-  if (job2.run && job2.head_sha && await runAlreadyRead(deps.store, job2)) {
+  if (!deps.retried && job2.run && job2.head_sha && await runAlreadyRead(deps.store, job2)) {
     return skip(
       `run ${job2.run.id} (attempt ${job2.run.attempt}) was already read with its job complete`
     );

@@ -11608,11 +11608,11 @@ var init_no_answer = __esm({
 
 // checks/rate-limit.ts
 function isRateLimited(error2) {
-  const { status: status2, response } = error2 ?? {};
+  const { status: status2, response, message } = error2 ?? {};
   if (status2 === 429) return true;
   if (status2 !== 403) return false;
   const headers = response?.headers ?? {};
-  return headers["retry-after"] !== void 0 || String(headers["x-ratelimit-remaining"]) === "0";
+  return headers["retry-after"] !== void 0 || String(headers["x-ratelimit-remaining"]) === "0" || /\b(secondary rate limit|rate limit exceeded)\b/i.test(message ?? "");
 }
 var init_rate_limit = __esm({
   "checks/rate-limit.ts"() {

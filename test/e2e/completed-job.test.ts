@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ImmutableReads } from "../../app/gate/caches.js";
 import { EvidenceCache } from "../../app/gate/evidence.js";
 import { gatherPullRequest } from "../../app/gate/gather.js";
+import { runGateJob } from "../../app/gate/job-handlers.js";
 import { defaultRoute } from "../../app/gate/route.js";
 import { GitHubAdapter } from "../../app/github/adapter.js";
 import { decideGate } from "../../checks/gate/decide.js";
@@ -201,3 +202,37 @@ describe("a workflow_job.completed payload stands in for the run's jobs only whe
     expect(await jobOfLastDecision(repo, number, head)).toMatchObject({ id: newer.jobId });
   });
 });
+
+describe("a retried evidence pass", () => {
+  it("is not skipped as already read: its first run may have stored the decision and stopped before queueing what it calls for", async () => {
+    const repo = "retried-pass";
+    const { head, number, run } = await oneRun(repo);
+    const [headJob] = defaultRoute(...deliveryArgs(jobCompleted(run.runId, 1)));
+    if (!headJob) throw new Error("the route made no job");
+    const deps = gate.deps();
+    // The late event's head job queues the pull request's pass, carrying the run.
+    await runGateJob(headJob.kind, headJob.payload, deps);
+    const job = (await gate.store.listJobs({ kind: JOB_KINDS.pullRequest, status: "queued" })).at(
+      -1,
+    );
+    if (!job) throw new Error("the head job queued no pull request pass");
+    // The same run read again: skipped.
+    expect(await runGateJob(job.kind, job.payload, deps)).toContain(
+      `run ${run.runId} (attempt 1) was already read with its job complete`,
+    );
+    // The same job as a retry runs the pass, and queues every linked entry's pass and the
+    // dashboard's refresh that a stopped first run may have left unqueued.
+    const before = (await gate.store.listJobs({})).length;
+    const retried = await runGateJob(job.kind, job.payload, { ...deps, retried: true });
+    expect(retried).not.toContain("already read");
+    expect(retried).toContain(`Accepted on ${head.slice(0, 7)}`);
+    const queued = (await gate.store.listJobs({})).slice(before).map((j) => j.kind);
+    expect(queued).toContain(JOB_KINDS.dashboard);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    expect(gate.sim.labelsOf({ repo, number })).toContain("agate:accepted");
+  });
+});
+
+function deliveryArgs(delivery: Delivery): [string, Record<string, unknown>, string] {
+  return [delivery.event, delivery.payload, delivery.id];
+}

@@ -72,7 +72,7 @@ function entryMentionStoreContract(
       expect(await store.listEntryMentions(PR)).toEqual([3]);
     });
 
-    it("enqueues the jobs given with the mentions in the same write; a malformed job writes neither", async () => {
+    it("enqueues the jobs given with the mentions in the same write; a malformed job is refused before anything is written", async () => {
       const store = t.port;
       const job = { kind: "entries.entry", payload: { n: 1 }, concurrency_key: "octo/repo#3" };
       expect(await store.replaceEntryMentions({ ...PR, issues: [3], jobs: [job, job] })).toEqual(
