@@ -131,7 +131,7 @@ export async function readRepositoryFile(
 
 /**
  * Where a commit stands against its repository's default branch: GitHub's compare of
- * `<default branch>...<sha>`, its status null when GitHub finds no shared history (404 on the
+ * `<the branch's commit>...<sha>`, its status null when GitHub finds no shared history (404 on the
  * compare). A failure to read the repository is returned with GitHub's status.
  */
 export async function compareWithDefaultBranch(
@@ -149,12 +149,28 @@ export async function compareWithDefaultBranch(
   } catch (error) {
     return failureOf(error);
   }
+  // The branch's commit, not its name: a tag of the same name (anyone who can push to the
+  // repository can make one) could stand in for the branch in the compare.
+  let branchSha: string;
+  try {
+    ({
+      data: {
+        commit: { sha: branchSha },
+      },
+    } = await octokit.rest.repos.getBranch({
+      owner: options.owner,
+      repo: options.repo,
+      branch: defaultBranch,
+    }));
+  } catch (error) {
+    return failureOf(error);
+  }
   try {
     // One commit per page: only the status is read, and a fork's commit may be far ahead.
     const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
       owner: options.owner,
       repo: options.repo,
-      basehead: `${defaultBranch}...${options.sha}`,
+      basehead: `${branchSha}...${options.sha}`,
       per_page: 1,
     });
     return { ok: true, compared: { defaultBranch, status: data.status } };

@@ -30,7 +30,9 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 const CONTENT = `/repos/acme/.github/contents/agate.yml`;
 const REPO = "/repos/acme/.github";
-const COMPARE = `/repos/acme/.github/compare/main...${SHA}`;
+const BRANCH_SHA = "fedcba9876543210fedcba9876543210fedcba98";
+const BRANCH = "/repos/acme/.github/branches/main";
+const COMPARE = `/repos/acme/.github/compare/${BRANCH_SHA}...${SHA}`;
 
 function adapter(): GitHubAdapter {
   const octokit = new Octokit({ auth: "token", baseUrl, request: { retries: 0 } });
@@ -99,8 +101,11 @@ describe("fileOfRepository", () => {
 });
 
 describe("defaultBranchComparison", () => {
-  it("reads the default branch, then the compare's status; 404 on the compare is no shared history", async () => {
+  it("reads the default branch and its commit, then compares by that commit; 404 on the compare is no shared history", async () => {
     answers.set(REPO, { status: 200, body: { default_branch: "main" } });
+    // By the branch's commit, never its name (a tag named main could stand in for it): an
+    // unscripted path, such as main...SHA, is answered 500 here and fails the test.
+    answers.set(BRANCH, { status: 200, body: { name: "main", commit: { sha: BRANCH_SHA } } });
     answers.set(COMPARE, { status: 200, body: { status: "behind" } });
     await expect(adapter().defaultBranchComparison("acme", ".github", SHA)).resolves.toEqual({
       ok: true,
@@ -115,6 +120,7 @@ describe("defaultBranchComparison", () => {
 
   it("throws on a rate limit at either step; a 404 on the repository is an answer", async () => {
     answers.set(REPO, { status: 200, body: { default_branch: "main" } });
+    answers.set(BRANCH, { status: 200, body: { name: "main", commit: { sha: BRANCH_SHA } } });
     answers.set(COMPARE, { ...limited.primary, status: 403 });
     await expect(adapter().defaultBranchComparison("acme", ".github", SHA)).rejects.toMatchObject({
       status: 403,

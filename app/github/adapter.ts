@@ -845,7 +845,7 @@ export class GitHubAdapter {
 
   /**
    * Where a commit of another repository of the installation's account stands against that
-   * repository's default branch: GitHub's compare of `<default branch>...<sha>`, its status null
+   * repository's default branch: GitHub's compare of `<the branch's commit>...<sha>`, its status null
    * when GitHub finds no shared history (404 on the compare). 403 and 404 on the repository are
    * answers, as in fileOfRepository; a rate limit, or anything else, throws.
    */
@@ -867,13 +867,28 @@ export class GitHubAdapter {
       if (answer) return answer;
       throw error;
     }
+    // The branch's commit, not its name: a tag of the same name (anyone who can push to the
+    // repository can make one) could stand in for the branch in the compare.
+    let branchSha: string;
+    this.count("repos/get-branch");
+    try {
+      ({
+        data: {
+          commit: { sha: branchSha },
+        },
+      } = await this.octokit.rest.repos.getBranch({ owner, repo, branch: defaultBranch }));
+    } catch (error) {
+      const answer = refusalOf(error);
+      if (answer) return answer;
+      throw error;
+    }
     this.count("repos/compare-commits");
     try {
       // One commit per page: only the status is read, and a fork's commit may be far ahead.
       const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({
         owner,
         repo,
-        basehead: `${defaultBranch}...${sha}`,
+        basehead: `${branchSha}...${sha}`,
         per_page: 1,
       });
       return { ok: true, compared: { defaultBranch, status: data.status } };

@@ -38,7 +38,8 @@ export const defaultsProblem = (read: Exclude<DefaultsRead, string>): string =>
   "unreadable" in read ? read.unreadable : read.refused;
 
 /**
- * GitHub's compare of `<default branch>...<pinned SHA>` in `<owner>/.github`, as the readers got it:
+ * GitHub's compare of the default branch's commit with the pinned SHA in `<owner>/.github`
+ * (`<branch commit>...<pinned SHA>`: by commit, since a tag may share the branch's name), as the readers got it:
  * its `status`, or null when GitHub found no common history (a 404: a commit with no history in
  * common with the branch, or none GitHub knows under this repository's name).
  */

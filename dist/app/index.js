@@ -2034,7 +2034,7 @@ var GitHubAdapter = class {
   }
   /**
    * Where a commit of another repository of the installation's account stands against that
-   * repository's default branch: GitHub's compare of `<default branch>...<sha>`, its status null
+   * repository's default branch: GitHub's compare of `<the branch's commit>...<sha>`, its status null
    * when GitHub finds no shared history (404 on the compare). 403 and 404 on the repository are
    * answers, as in fileOfRepository; a rate limit, or anything else, throws.
    */
@@ -2050,12 +2050,25 @@ var GitHubAdapter = class {
       if (answer2) return answer2;
       throw error;
     }
+    let branchSha;
+    this.count("repos/get-branch");
+    try {
+      ({
+        data: {
+          commit: { sha: branchSha }
+        }
+      } = await this.octokit.rest.repos.getBranch({ owner, repo, branch: defaultBranch }));
+    } catch (error) {
+      const answer2 = refusalOf(error);
+      if (answer2) return answer2;
+      throw error;
+    }
     this.count("repos/compare-commits");
     try {
       const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({
         owner,
         repo,
-        basehead: `${defaultBranch}...${sha2}`,
+        basehead: `${branchSha}...${sha2}`,
         per_page: 1
       });
       return { ok: true, compared: { defaultBranch, status: data.status } };

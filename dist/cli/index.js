@@ -11678,11 +11678,25 @@ async function compareWithDefaultBranch(options) {
   } catch (error2) {
     return failureOf(error2);
   }
+  let branchSha;
+  try {
+    ({
+      data: {
+        commit: { sha: branchSha }
+      }
+    } = await octokit.rest.repos.getBranch({
+      owner: options.owner,
+      repo: options.repo,
+      branch: defaultBranch
+    }));
+  } catch (error2) {
+    return failureOf(error2);
+  }
   try {
     const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
       owner: options.owner,
       repo: options.repo,
-      basehead: `${defaultBranch}...${options.sha}`,
+      basehead: `${branchSha}...${options.sha}`,
       per_page: 1
     });
     return { ok: true, compared: { defaultBranch, status: data.status } };
