@@ -2,7 +2,7 @@ import { Octokit } from "@octokit/rest";
 import type { ExtendsRef } from "../checks/config/extends.js";
 import { configExtends } from "../checks/config/parse-config.js";
 import { ConfigurationError } from "../checks/errors.js";
-import { noAnswer, noAnswerText } from "../checks/no-answer.js";
+import { noAnswer, noAnswerText } from "../checks/github-answers.js";
 import {
   type AppFacts,
   type DoctorFacts,

@@ -1,7 +1,6 @@
 import { Octokit } from "@octokit/rest";
 import type { PinnedCommitComparison } from "../checks/config/extends.js";
-import { noAnswer } from "../checks/no-answer.js";
-import { isRateLimited } from "../checks/rate-limit.js";
+import { isRateLimited, noAnswer, tooLargeForContents } from "../checks/github-answers.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 
 /**
@@ -115,8 +114,8 @@ export async function readRepositoryFile(
     if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
       return { ok: false, status: "not-a-file", message: "not a file" };
     }
-    // Over 1 MB the contents API sends no content ("encoding": "none"): never an empty file.
-    if (data.encoding === "none" || (data.content === "" && data.size > 0)) {
+    // Over 1 MB the contents API sends no content: never an empty file.
+    if (tooLargeForContents(data)) {
       return {
         ok: false,
         status: "too-large",

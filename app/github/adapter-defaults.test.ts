@@ -18,7 +18,17 @@ let baseUrl: string;
 beforeAll(async () => {
   server = createServer((req, res) => {
     const path = (req.url ?? "").split("?")[0] ?? "";
-    const answer = answers.get(path) ?? { status: 500, body: { message: `unscripted ${path}` } };
+    // The raw media type is answered by its own script, as GitHub answers it with the bytes.
+    const raw = /vnd\.github(\.v3)?\.raw/.test(req.headers.accept ?? "");
+    const answer = answers.get(raw ? `${path}#raw` : path) ?? {
+      status: 500,
+      body: { message: `unscripted ${raw ? "raw " : ""}${path}` },
+    };
+    if (typeof answer.body === "string") {
+      res.writeHead(answer.status, { "content-type": "application/vnd.github.raw" });
+      res.end(answer.body);
+      return;
+    }
     res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
     res.end(JSON.stringify(answer.body));
   });
@@ -134,5 +144,29 @@ describe("defaultBranchComparison", () => {
       ok: false,
       status: 404,
     });
+  });
+});
+
+describe("a file of the repository itself over 1 MB", () => {
+  it("is read again as raw, never as an empty text", async () => {
+    const path = "/repos/acme/widgets/contents/AGENTS.md";
+    const text = `${"agents read this\n".repeat(70_000)}`;
+    answers.set(path, {
+      status: 200,
+      body: {
+        type: "file",
+        name: "AGENTS.md",
+        path: "AGENTS.md",
+        size: text.length,
+        encoding: "none",
+        content: "",
+        sha: SHA,
+      },
+    });
+    answers.set(`${path}#raw`, { status: 200, body: text });
+    const github = adapter();
+    await expect(github.fileAt("AGENTS.md", SHA)).resolves.toEqual({ text, blobSha: SHA });
+    expect(github.calls.get("repos/get-content")).toBe(2);
+    await expect(github.defaultBranchFile("AGENTS.md")).resolves.toEqual({ text, blobSha: SHA });
   });
 });

@@ -2,7 +2,7 @@ import type { ProbotOctokit } from "probot";
 import type { PinnedCommitComparison } from "../../checks/config/extends.js";
 import type { DiffFileInput } from "../../checks/evaluator/bundle.js";
 import type { CheckRunWrite } from "../../checks/gate/plan.js";
-import { isRateLimited } from "../../checks/rate-limit.js";
+import { isRateLimited, tooLargeForContents } from "../../checks/github-answers.js";
 import type { BranchProtectionView, BranchRule } from "../../checks/setup/required-check.js";
 import { RECORD_ARTIFACT_PREFIX } from "../../schemas/command-record.js";
 import type {
@@ -259,16 +259,33 @@ export class GitHubAdapter {
 
   /** A file at an exact commit; null when it does not exist there. */
   async fileAt(path: string, ref: string): Promise<{ text: string; blobSha: string } | null> {
+    return this.#file(path, ref);
+  }
+
+  /**
+   * A file of this repository at `ref` (the default branch when absent); null when it is not
+   * there. Over 1 MB the contents API sends no content ("encoding": "none"): the text is then
+   * read again as raw, one call more, so a large file never reads as empty.
+   */
+  async #file(path: string, ref?: string): Promise<{ text: string; blobSha: string } | null> {
+    const where = { owner: this.owner, repo: this.repo, path, ...(ref ? { ref } : {}) };
     this.count("repos/get-content");
     try {
-      const { data } = await this.octokit.rest.repos.getContent({
-        owner: this.owner,
-        repo: this.repo,
-        path,
-        ref,
-      });
+      const { data } = await this.octokit.rest.repos.getContent(where);
       if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return null;
-      return { text: Buffer.from(data.content, "base64").toString("utf8"), blobSha: data.sha };
+      if (!tooLargeForContents(data)) {
+        return { text: Buffer.from(data.content, "base64").toString("utf8"), blobSha: data.sha };
+      }
+      this.count("repos/get-content");
+      const raw = await this.octokit.rest.repos.getContent({
+        ...where,
+        mediaType: { format: "raw" },
+      });
+      // Octokit hands a body that is not JSON or text/* over as bytes.
+      const body = raw.data as unknown;
+      const text =
+        typeof body === "string" ? body : Buffer.from(body as ArrayBuffer).toString("utf8");
+      return { text, blobSha: data.sha };
     } catch (error) {
       if (statusOf(error) === 404) return null;
       throw error;
@@ -777,19 +794,7 @@ export class GitHubAdapter {
 
   /** A file on the default branch (no SHA: an issue has no base); null when there is none. */
   async defaultBranchFile(path: string): Promise<{ text: string; blobSha: string } | null> {
-    this.count("repos/get-content");
-    try {
-      const { data } = await this.octokit.rest.repos.getContent({
-        owner: this.owner,
-        repo: this.repo,
-        path,
-      });
-      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return null;
-      return { text: Buffer.from(data.content, "base64").toString("utf8"), blobSha: data.sha };
-    } catch (error) {
-      if (statusOf(error) === 404) return null;
-      throw error;
-    }
+    return this.#file(path);
   }
 
   /** Whether a pull request is open; false when it is closed or does not exist. */
@@ -827,8 +832,8 @@ export class GitHubAdapter {
       if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
         return { ok: false, status: 404, message: `${path} is not a file` };
       }
-      // Over 1 MB the contents API sends no content ("encoding": "none"): never an empty file.
-      if (data.encoding === "none" || (data.content === "" && data.size > 0)) {
+      // Over 1 MB the contents API sends no content: never an empty file.
+      if (tooLargeForContents(data)) {
         return {
           ok: false,
           status: 413,

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
-import { noAnswer, noAnswerText } from "../../checks/no-answer.js";
+import { noAnswer, noAnswerText } from "../../checks/github-answers.js";
 import { commandSandboxProblem } from "../evaluator/sandbox.js";
 import { defaultRoute } from "../gate/route.js";
 import { openStore, parseDatabaseUrl } from "../store/open-store.js";

@@ -22829,7 +22829,7 @@ var TOKEN_ADVICE = {
 };
 function defaultsReader(options) {
   return async (ref) => {
-    const { readRepositoryFile, compareWithDefaultBranch } = await import("./chunks/github-CR23SCBX.js");
+    const { readRepositoryFile, compareWithDefaultBranch } = await import("./chunks/github-UNDIRWEM.js");
     const repository = {
       token: options.token,
       baseUrl: options.apiUrl,
@@ -25511,7 +25511,7 @@ async function runAction(env) {
   const repository = env.GITHUB_REPOSITORY ?? (context.kind === "other" ? context.repository : null);
   const [owner, repo] = (repository ?? "").split("/");
   const readViaApi = inputs.token && owner && repo ? async (sha, path) => {
-    const { ActionGitHub } = await import("./chunks/github-CR23SCBX.js");
+    const { ActionGitHub } = await import("./chunks/github-UNDIRWEM.js");
     return new ActionGitHub(inputs.token, owner, repo, env.GITHUB_API_URL).readFileAtCommit(
       sha,
       path

@@ -1337,13 +1337,33 @@ var package_default = { version: "0.1.0" };
 // schemas/version.ts
 var AGATE_VERSION = package_default.version;
 
-// checks/rate-limit.ts
+// checks/github-answers.ts
 function isRateLimited(error) {
   const { status, response, message: message4 } = error ?? {};
   if (status === 429) return true;
   if (status !== 403) return false;
   const headers = response?.headers ?? {};
   return headers["retry-after"] !== void 0 || String(headers["x-ratelimit-remaining"]) === "0" || /\b(secondary rate limit|rate limit exceeded)\b/i.test(message4 ?? "");
+}
+function tooLargeForContents(file) {
+  return file.encoding === "none" || file.content === "" && file.size > 0;
+}
+function noAnswer(error) {
+  const { name, status, response, message: message4, request } = error ?? {};
+  if (status !== 500 || response !== void 0) return null;
+  if (name !== "HttpError" && name !== "AbortError") return null;
+  return { host: hostOf(request?.url), reason: message4 || "no answer" };
+}
+function hostOf(url) {
+  if (!url) return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+function noAnswerText(failure) {
+  return `cannot reach ${failure.host ?? "GitHub"}: ${failure.reason}`;
 }
 
 // app/github/adapter.ts
@@ -1513,16 +1533,30 @@ var GitHubAdapter = class {
   }
   /** A file at an exact commit; null when it does not exist there. */
   async fileAt(path, ref) {
+    return this.#file(path, ref);
+  }
+  /**
+   * A file of this repository at `ref` (the default branch when absent); null when it is not
+   * there. Over 1 MB the contents API sends no content ("encoding": "none"): the text is then
+   * read again as raw, one call more, so a large file never reads as empty.
+   */
+  async #file(path, ref) {
+    const where2 = { owner: this.owner, repo: this.repo, path, ...ref ? { ref } : {} };
     this.count("repos/get-content");
     try {
-      const { data } = await this.octokit.rest.repos.getContent({
-        owner: this.owner,
-        repo: this.repo,
-        path,
-        ref
-      });
+      const { data } = await this.octokit.rest.repos.getContent(where2);
       if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return null;
-      return { text: Buffer.from(data.content, "base64").toString("utf8"), blobSha: data.sha };
+      if (!tooLargeForContents(data)) {
+        return { text: Buffer.from(data.content, "base64").toString("utf8"), blobSha: data.sha };
+      }
+      this.count("repos/get-content");
+      const raw = await this.octokit.rest.repos.getContent({
+        ...where2,
+        mediaType: { format: "raw" }
+      });
+      const body = raw.data;
+      const text = typeof body === "string" ? body : Buffer.from(body).toString("utf8");
+      return { text, blobSha: data.sha };
     } catch (error) {
       if (statusOf(error) === 404) return null;
       throw error;
@@ -1975,19 +2009,7 @@ var GitHubAdapter = class {
   }
   /** A file on the default branch (no SHA: an issue has no base); null when there is none. */
   async defaultBranchFile(path) {
-    this.count("repos/get-content");
-    try {
-      const { data } = await this.octokit.rest.repos.getContent({
-        owner: this.owner,
-        repo: this.repo,
-        path
-      });
-      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return null;
-      return { text: Buffer.from(data.content, "base64").toString("utf8"), blobSha: data.sha };
-    } catch (error) {
-      if (statusOf(error) === 404) return null;
-      throw error;
-    }
+    return this.#file(path);
   }
   /** Whether a pull request is open; false when it is closed or does not exist. */
   async isPullRequestOpen(number) {
@@ -2018,7 +2040,7 @@ var GitHubAdapter = class {
       if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
         return { ok: false, status: 404, message: `${path} is not a file` };
       }
-      if (data.encoding === "none" || data.content === "" && data.size > 0) {
+      if (tooLargeForContents(data)) {
         return {
           ok: false,
           status: 413,
@@ -13126,25 +13148,6 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
-
-// checks/no-answer.ts
-function noAnswer(error) {
-  const { name, status, response, message: message4, request } = error ?? {};
-  if (status !== 500 || response !== void 0) return null;
-  if (name !== "HttpError" && name !== "AbortError") return null;
-  return { host: hostOf(request?.url), reason: message4 || "no answer" };
-}
-function hostOf(url) {
-  if (!url) return null;
-  try {
-    return new URL(url).host;
-  } catch {
-    return null;
-  }
-}
-function noAnswerText(failure) {
-  return `cannot reach ${failure.host ?? "GitHub"}: ${failure.reason}`;
-}
 
 // schemas/webhooks.ts
 import { z as z23 } from "zod";

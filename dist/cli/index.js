@@ -11582,7 +11582,17 @@ var init_dist_src5 = __esm({
   }
 });
 
-// checks/no-answer.ts
+// checks/github-answers.ts
+function isRateLimited(error2) {
+  const { status: status2, response, message } = error2 ?? {};
+  if (status2 === 429) return true;
+  if (status2 !== 403) return false;
+  const headers = response?.headers ?? {};
+  return headers["retry-after"] !== void 0 || String(headers["x-ratelimit-remaining"]) === "0" || /\b(secondary rate limit|rate limit exceeded)\b/i.test(message ?? "");
+}
+function tooLargeForContents(file2) {
+  return file2.encoding === "none" || file2.content === "" && file2.size > 0;
+}
 function noAnswer(error2) {
   const { name, status: status2, response, message, request: request2 } = error2 ?? {};
   if (status2 !== 500 || response !== void 0) return null;
@@ -11600,22 +11610,8 @@ function hostOf(url2) {
 function noAnswerText(failure2) {
   return `cannot reach ${failure2.host ?? "GitHub"}: ${failure2.reason}`;
 }
-var init_no_answer = __esm({
-  "checks/no-answer.ts"() {
-    "use strict";
-  }
-});
-
-// checks/rate-limit.ts
-function isRateLimited(error2) {
-  const { status: status2, response, message } = error2 ?? {};
-  if (status2 === 429) return true;
-  if (status2 !== 403) return false;
-  const headers = response?.headers ?? {};
-  return headers["retry-after"] !== void 0 || String(headers["x-ratelimit-remaining"]) === "0" || /\b(secondary rate limit|rate limit exceeded)\b/i.test(message ?? "");
-}
-var init_rate_limit = __esm({
-  "checks/rate-limit.ts"() {
+var init_github_answers = __esm({
+  "checks/github-answers.ts"() {
     "use strict";
   }
 });
@@ -11656,7 +11652,7 @@ async function readRepositoryFile(options) {
     if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
       return { ok: false, status: "not-a-file", message: "not a file" };
     }
-    if (data.encoding === "none" || data.content === "" && data.size > 0) {
+    if (tooLargeForContents(data)) {
       return {
         ok: false,
         status: "too-large",
@@ -11711,8 +11707,7 @@ var init_github = __esm({
   "action/github.ts"() {
     "use strict";
     init_dist_src5();
-    init_no_answer();
-    init_rate_limit();
+    init_github_answers();
     init_version();
     SILENT_OCTOKIT_LOG = {
       debug() {
@@ -26667,7 +26662,7 @@ function renderFindings(repository, findings) {
 
 // action/doctor-github.ts
 init_dist_src5();
-init_no_answer();
+init_github_answers();
 init_version();
 init_github();
 var DoctorAccessError = class extends Error {
