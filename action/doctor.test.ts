@@ -3,24 +3,14 @@
  * (test/e2e/doctor.test.ts runs the bundle against the simulator for its findings).
  */
 import { execFile } from "node:child_process";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { closedPort } from "../test/support/closed-port.js";
 
 const run = promisify(execFile);
 const TSX = fileURLToPath(import.meta.resolve("tsx"));
 const CLI = fileURLToPath(new URL("./cli-entry.ts", import.meta.url));
-
-/** A loopback port nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 describe("agate-gate doctor", () => {
   it("a GitHub it cannot reach: its own one line, saying so, and nothing from Octokit", async () => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closedPort } from "../test/support/closed-port.js";
 import { compareWithDefaultBranch } from "./github.js";
 
 const run = promisify(execFile);
@@ -22,15 +23,6 @@ beforeAll(async () => {
   apiUrl = `http://127.0.0.1:${(github.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise((done) => github.close(done)));
-
-/** A loopback port nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 describe("the Action's and the CLI's GitHub reads", () => {
   it("leave the terminal and the job log to agate: Octokit prints nothing of its own for a failed request", async () => {

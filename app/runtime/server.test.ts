@@ -4,6 +4,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { closedPort } from "../../test/support/closed-port.js";
 import { postDelivery } from "../../test/support/local-app.js";
 import { eventually, recordingLog } from "../../test/support/recording-log.js";
 import { useLocalApp } from "../../test/support/use-local-app.js";
@@ -14,14 +15,6 @@ import type { JobHandler } from "./worker.js";
 const SECRET = "server-test-secret";
 const ROOT = join(import.meta.dirname, "..", "..");
 
-/** A loopback port nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
-}
 const app = useLocalApp(SECRET);
 
 describe("startAgate", () => {
