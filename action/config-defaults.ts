@@ -6,8 +6,10 @@
  */
 import {
   type DefaultsRead,
+  defaultsAt,
+  defaultsWhere,
   type ExtendsRef,
-  pinnedCommitProblem,
+  oversizedDefaults,
 } from "../checks/config/extends.js";
 import { configExtends, type LoadedConfig, parseConfig } from "../checks/config/parse-config.js";
 import { gitMaybe } from "./git.js";
@@ -59,8 +61,7 @@ export function defaultsReader(options: {
       repo: ref.repo,
     };
     const read = await readRepositoryFile({ ...repository, path: ref.path, sha: ref.sha });
-    const where = `${ref.path} at ${ref.sha} in ${ref.owner}/${ref.repo}`;
-    if (!read.ok) return unreadableFile(read, where, ref, options);
+    if (!read.ok) return unreadableFile(read, ref, options);
     const compared = await compareWithDefaultBranch({ ...repository, sha: ref.sha });
     if (!compared.ok) {
       const asked = `whether ${ref.sha} is on ${ref.owner}/${ref.repo}'s default branch`;
@@ -71,17 +72,16 @@ export function defaultsReader(options: {
             : `GitHub answered ${compared.status ?? "nothing"} (${compared.message}) when agate asked ${asked}: ${options.advice(ref)}`,
       };
     }
-    const problem = pinnedCommitProblem(ref, compared.compared);
-    return problem === null ? read.text : { refused: problem };
+    return defaultsAt(ref, read.text, compared.compared);
   };
 }
 
 function unreadableFile(
   read: Extract<RepositoryFileRead, { ok: false }>,
-  where: string,
   ref: ExtendsRef,
   options: { token: string | undefined; advice: (ref: ExtendsRef) => string },
 ): DefaultsRead {
+  const where = defaultsWhere(ref);
   const token = options.token ? "the token" : "no token was given, and an anonymous request";
   switch (read.status) {
     case 404:
@@ -100,9 +100,7 @@ function unreadableFile(
     case "not-a-file":
       return { unreadable: `${where} is not a file: name the defaults file itself` };
     case "too-large":
-      return {
-        refused: `${where} is ${read.message}. A defaults file is a few kilobytes of YAML: keep only agate's config in it`,
-      };
+      return oversizedDefaults(ref, read.message);
     default:
       return {
         unreadable: `cannot read ${where}: ${read.message}; run again once GitHub answers (or check GITHUB_API_URL)`,

@@ -6,8 +6,10 @@
  */
 import {
   type DefaultsRead,
+  defaultsAt,
+  defaultsWhere,
   type ExtendsRef,
-  pinnedCommitProblem,
+  oversizedDefaults,
 } from "../../checks/config/extends.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 
@@ -17,14 +19,10 @@ export async function readOrgDefaults(
   github: Pick<GitHubAdapter, "fileOfRepository" | "defaultBranchComparison">,
   ref: ExtendsRef,
 ): Promise<DefaultsRead> {
-  const where = `${ref.path} at ${ref.sha} in ${ref.owner}/${ref.repo}`;
+  const where = defaultsWhere(ref);
   const read = await github.fileOfRepository(ref.owner, ref.repo, ref.path, ref.sha);
   if (!read.ok) {
-    if (read.status === 413) {
-      return {
-        refused: `${where}: ${read.message}. A defaults file is a few kilobytes of YAML: keep only agate's config in it`,
-      };
-    }
+    if (read.status === 413) return oversizedDefaults(ref, read.message);
     return {
       unreadable:
         read.status === 404
@@ -38,6 +36,5 @@ export async function readOrgDefaults(
       unreadable: `GitHub answered ${compared.status} (${compared.message}) when agate asked whether ${ref.sha} is on ${ref.owner}/${ref.repo}'s default branch: the agate App's installation needs metadata: read and contents: read on ${ref.owner}/${ref.repo}`,
     };
   }
-  const problem = pinnedCommitProblem(ref, compared.compared);
-  return problem === null ? read.text : { refused: problem };
+  return defaultsAt(ref, read.text, compared.compared);
 }

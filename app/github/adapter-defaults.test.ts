@@ -105,7 +105,7 @@ describe("fileOfRepository", () => {
     await expect(adapter().fileOfRepository("acme", ".github", "agate.yml", SHA)).resolves.toEqual({
       ok: false,
       status: 413,
-      message: "agate.yml is 1500000 bytes, over the 1 MB GitHub's contents API serves",
+      message: "1500000 bytes, over the 1 MB GitHub's contents API serves",
     });
   });
 });

@@ -837,7 +837,7 @@ export class GitHubAdapter {
         return {
           ok: false,
           status: 413,
-          message: `${path} is ${data.size} bytes, over the 1 MB GitHub's contents API serves`,
+          message: `${data.size} bytes, over the 1 MB GitHub's contents API serves`,
         };
       }
       return { ok: true, text: Buffer.from(data.content, "base64").toString("utf8") };

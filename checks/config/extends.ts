@@ -48,6 +48,28 @@ export type PinnedCommitComparison = {
   status: "identical" | "behind" | "ahead" | "diverged" | null;
 };
 
+/** How messages name the defaults file: its path, the pinned commit and the repository. */
+export const defaultsWhere = (ref: ExtendsRef): string =>
+  `${ref.path} at ${ref.sha} in ${ref.owner}/${ref.repo}`;
+
+/** A defaults file the contents API left out (`size`: "N bytes, over the 1 MB …"): the config's fault. */
+export const oversizedDefaults = (ref: ExtendsRef, size: string): DefaultsRead => ({
+  refused: `${defaultsWhere(ref)} is ${size}. A defaults file is a few kilobytes of YAML: keep only agate's config in it`,
+});
+
+/**
+ * The defaults once their text is read and the pinned commit compared with the default branch:
+ * the text, or why it must not be used. Every reader ends here.
+ */
+export function defaultsAt(
+  ref: ExtendsRef,
+  text: string,
+  compared: PinnedCommitComparison,
+): DefaultsRead {
+  const problem = pinnedCommitProblem(ref, compared);
+  return problem === null ? text : { refused: problem };
+}
+
 /**
  * Why the pinned commit must not be used, or null when it is on the `.github` repository's default
  * branch (the compare says the branch is at it or past it). GitHub serves under a repository's name

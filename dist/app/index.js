@@ -2044,7 +2044,7 @@ var GitHubAdapter = class {
         return {
           ok: false,
           status: 413,
-          message: `${path} is ${data.size} bytes, over the 1 MB GitHub's contents API serves`
+          message: `${data.size} bytes, over the 1 MB GitHub's contents API serves`
         };
       }
       return { ok: true, text: Buffer.from(data.content, "base64").toString("utf8") };
@@ -3226,6 +3226,14 @@ var DEFAULTS_REPO = ".github";
 var EXTENDS_EXAMPLE = "my-org/.github:agate/defaults.yml@<40-hex commit SHA>";
 var FULL_SHA = /^[0-9a-f]{40}$/;
 var defaultsProblem = (read) => "unreadable" in read ? read.unreadable : read.refused;
+var defaultsWhere = (ref) => `${ref.path} at ${ref.sha} in ${ref.owner}/${ref.repo}`;
+var oversizedDefaults = (ref, size) => ({
+  refused: `${defaultsWhere(ref)} is ${size}. A defaults file is a few kilobytes of YAML: keep only agate's config in it`
+});
+function defaultsAt(ref, text, compared) {
+  const problem = pinnedCommitProblem(ref, compared);
+  return problem === null ? text : { refused: problem };
+}
 function pinnedCommitProblem(ref, compared) {
   const { defaultBranch, status } = compared;
   if (status === "identical" || status === "behind") return null;
@@ -3587,14 +3595,10 @@ function describe(value) {
 
 // app/gate/org-defaults.ts
 async function readOrgDefaults(github, ref) {
-  const where2 = `${ref.path} at ${ref.sha} in ${ref.owner}/${ref.repo}`;
+  const where2 = defaultsWhere(ref);
   const read = await github.fileOfRepository(ref.owner, ref.repo, ref.path, ref.sha);
   if (!read.ok) {
-    if (read.status === 413) {
-      return {
-        refused: `${where2}: ${read.message}. A defaults file is a few kilobytes of YAML: keep only agate's config in it`
-      };
-    }
+    if (read.status === 413) return oversizedDefaults(ref, read.message);
     return {
       unreadable: read.status === 404 ? `GitHub answered 404 for ${where2}: the file is not at that commit, or the agate App's installation cannot see ${ref.owner}/${ref.repo}. Check the path and the SHA, and install the App on ${ref.owner}/${ref.repo} too (or on all of ${ref.owner}'s repositories); it reads it with the contents: read it already has` : `GitHub answered ${read.status} (${read.message}) for ${where2}: the agate App's installation needs contents: read on ${ref.owner}/${ref.repo}`
     };
@@ -3605,8 +3609,7 @@ async function readOrgDefaults(github, ref) {
       unreadable: `GitHub answered ${compared.status} (${compared.message}) when agate asked whether ${ref.sha} is on ${ref.owner}/${ref.repo}'s default branch: the agate App's installation needs metadata: read and contents: read on ${ref.owner}/${ref.repo}`
     };
   }
-  const problem = pinnedCommitProblem(ref, compared.compared);
-  return problem === null ? read.text : { refused: problem };
+  return defaultsAt(ref, read.text, compared.compared);
 }
 
 // app/entries/rules.ts

@@ -24462,6 +24462,14 @@ var DEFAULTS_REPO = ".github";
 var EXTENDS_EXAMPLE = "my-org/.github:agate/defaults.yml@<40-hex commit SHA>";
 var FULL_SHA = /^[0-9a-f]{40}$/;
 var defaultsProblem = (read) => "unreadable" in read ? read.unreadable : read.refused;
+var defaultsWhere = (ref) => `${ref.path} at ${ref.sha} in ${ref.owner}/${ref.repo}`;
+var oversizedDefaults = (ref, size) => ({
+  refused: `${defaultsWhere(ref)} is ${size}. A defaults file is a few kilobytes of YAML: keep only agate's config in it`
+});
+function defaultsAt(ref, text, compared) {
+  const problem = pinnedCommitProblem(ref, compared);
+  return problem === null ? text : { refused: problem };
+}
 function pinnedCommitProblem(ref, compared) {
   const { defaultBranch, status: status2 } = compared;
   if (status2 === "identical" || status2 === "behind") return null;
@@ -25515,8 +25523,7 @@ function defaultsReader(options) {
       repo: ref.repo
     };
     const read = await readRepositoryFile2({ ...repository, path: ref.path, sha: ref.sha });
-    const where = `${ref.path} at ${ref.sha} in ${ref.owner}/${ref.repo}`;
-    if (!read.ok) return unreadableFile(read, where, ref, options);
+    if (!read.ok) return unreadableFile(read, ref, options);
     const compared = await compareWithDefaultBranch2({ ...repository, sha: ref.sha });
     if (!compared.ok) {
       const asked = `whether ${ref.sha} is on ${ref.owner}/${ref.repo}'s default branch`;
@@ -25524,11 +25531,11 @@ function defaultsReader(options) {
         unreadable: compared.status === "rate-limited" ? `GitHub's rate limit answered when agate asked ${asked} (${compared.message}); run again later${options.token ? "" : ", or give a token: anonymous requests get 60 an hour"}` : `GitHub answered ${compared.status ?? "nothing"} (${compared.message}) when agate asked ${asked}: ${options.advice(ref)}`
       };
     }
-    const problem = pinnedCommitProblem(ref, compared.compared);
-    return problem === null ? read.text : { refused: problem };
+    return defaultsAt(ref, read.text, compared.compared);
   };
 }
-function unreadableFile(read, where, ref, options) {
+function unreadableFile(read, ref, options) {
+  const where = defaultsWhere(ref);
   const token = options.token ? "the token" : "no token was given, and an anonymous request";
   switch (read.status) {
     case 404:
@@ -25547,9 +25554,7 @@ function unreadableFile(read, where, ref, options) {
     case "not-a-file":
       return { unreadable: `${where} is not a file: name the defaults file itself` };
     case "too-large":
-      return {
-        refused: `${where} is ${read.message}. A defaults file is a few kilobytes of YAML: keep only agate's config in it`
-      };
+      return oversizedDefaults(ref, read.message);
     default:
       return {
         unreadable: `cannot read ${where}: ${read.message}; run again once GitHub answers (or check GITHUB_API_URL)`
