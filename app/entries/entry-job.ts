@@ -4,6 +4,7 @@
  * in comment order with any deadline that passed before each, replies posted exactly once, then
  * labels and the issue's open/closed state projected from the stored entry.
  */
+import type { DefaultsRead, ExtendsRef } from "../../checks/config/extends.js";
 import { isListedEntryState } from "../../checks/dashboard/render.js";
 import { parseEntryCommand } from "../../checks/entries/commands.js";
 import { parseEntryForm } from "../../checks/entries/form.js";
@@ -60,6 +61,8 @@ export interface EntryDeps {
   appLogin: string;
   /** The gate's maintainer test (`escalation.maintainers`, teams included; write access when empty). */
   isMaintainer(login: string, maintainers: string[]): Promise<boolean>;
+  /** Organisation defaults as the gate remembers them (readEscalationRules' `readDefaults`). */
+  readDefaults?: (ref: ExtendsRef) => Promise<DefaultsRead>;
 }
 
 const REFUSAL_MARKER = "<!-- agate:entry-refused -->";
@@ -107,7 +110,7 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
 
   let rulesRead: Awaited<ReturnType<typeof readEscalationRules>> | undefined;
   const rules = async (): Promise<EscalationRules> => {
-    rulesRead ??= await readEscalationRules(github);
+    rulesRead ??= await readEscalationRules(github, deps.readDefaults);
     return rulesRead.rules;
   };
   const notes: string[] = [];

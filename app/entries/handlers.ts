@@ -9,12 +9,14 @@ import { runEntryJob } from "./entry-job.js";
 export async function handleEntryJob(job: EntryJob, deps: GateDeps): Promise<string> {
   const slug = await deps.appSlug();
   const github = new GitHubAdapter(await deps.octokitFor(job.installation), job.repository, slug);
+  const { reads } = deps;
   return runEntryJob(job, {
     github,
     store: deps.store,
     now: deps.now,
     appLogin: `${slug}[bot]`,
     isMaintainer: (login, maintainers) => isMaintainer(github, login, maintainers),
+    ...(reads ? { readDefaults: (ref) => reads.orgDefaults(github, ref) } : {}),
   });
 }
 

@@ -55,7 +55,7 @@ export class ImmutableReads {
         let defaults: DefaultsRead | undefined;
         try {
           const ref = configExtends(file.text, CONFIG_PATH, github.owner);
-          defaults = ref ? await this.defaults(github, ref) : undefined;
+          defaults = ref ? await this.orgDefaults(github, ref) : undefined;
           const { config, digest } = parseConfig(file.text, CONFIG_PATH, {
             owner: github.owner,
             defaults,
@@ -76,8 +76,12 @@ export class ImmutableReads {
     );
   }
 
-  /** The defaults a config extends, at their pinned commit; a failed read is read again. */
-  private defaults(github: GitHubAdapter, ref: ExtendsRef): Promise<DefaultsRead> {
+  /**
+   * The defaults a config extends, at their pinned commit, checked on the default branch: four
+   * calls the first time, none after (the gate's config and the entries' rules share them). A
+   * failed or refused read is read again.
+   */
+  orgDefaults(github: GitHubAdapter, ref: ExtendsRef): Promise<DefaultsRead> {
     return rememberRead(
       this.defaultsFiles,
       `${ref.owner}/${ref.repo}@${ref.sha}:${ref.path}`,

@@ -3613,13 +3613,13 @@ async function readOrgDefaults(github, ref) {
 }
 
 // app/entries/rules.ts
-async function readEscalationRules(github) {
+async function readEscalationRules(github, readDefaults) {
   const file = await github.defaultBranchFile(CONFIG_PATH);
   if (!file) return { rules: escalationSchema.parse(void 0), problem: null };
   try {
     const owner = github.owner ?? null;
     const ref = configExtends(file.text, CONFIG_PATH, owner);
-    const defaults = ref && github.fileOfRepository && github.defaultBranchComparison ? await readOrgDefaults(
+    const defaults = !ref ? void 0 : readDefaults ? await readDefaults(ref) : github.fileOfRepository && github.defaultBranchComparison ? await readOrgDefaults(
       {
         fileOfRepository: github.fileOfRepository.bind(github),
         defaultBranchComparison: github.defaultBranchComparison.bind(github)
@@ -3671,7 +3671,7 @@ async function runEntryJob(job2, deps) {
   if (!issue) return `${where2}: no such issue (or a pull request)`;
   let rulesRead;
   const rules = async () => {
-    rulesRead ??= await readEscalationRules(github);
+    rulesRead ??= await readEscalationRules(github, deps.readDefaults);
     return rulesRead.rules;
   };
   const notes = [];
@@ -3900,12 +3900,14 @@ function callsOf(github) {
 async function handleEntryJob(job2, deps) {
   const slug = await deps.appSlug();
   const github = new GitHubAdapter(await deps.octokitFor(job2.installation), job2.repository, slug);
+  const { reads } = deps;
   return runEntryJob(job2, {
     github,
     store: deps.store,
     now: deps.now,
     appLogin: `${slug}[bot]`,
-    isMaintainer: (login, maintainers) => isMaintainer(github, login, maintainers)
+    isMaintainer: (login, maintainers) => isMaintainer(github, login, maintainers),
+    ...reads ? { readDefaults: (ref) => reads.orgDefaults(github, ref) } : {}
   });
 }
 function handleEntryDeadlineJob(job2, deps) {
@@ -4008,7 +4010,7 @@ var ImmutableReads = class {
         let defaults;
         try {
           const ref = configExtends(file.text, CONFIG_PATH, github.owner);
-          defaults = ref ? await this.defaults(github, ref) : void 0;
+          defaults = ref ? await this.orgDefaults(github, ref) : void 0;
           const { config, digest } = parseConfig(file.text, CONFIG_PATH, {
             owner: github.owner,
             defaults
@@ -4028,8 +4030,12 @@ var ImmutableReads = class {
       (fact) => !this.unreadable.has(fact)
     );
   }
-  /** The defaults a config extends, at their pinned commit; a failed read is read again. */
-  defaults(github, ref) {
+  /**
+   * The defaults a config extends, at their pinned commit, checked on the default branch: four
+   * calls the first time, none after (the gate's config and the entries' rules share them). A
+   * failed or refused read is read again.
+   */
+  orgDefaults(github, ref) {
     return rememberRead(
       this.defaultsFiles,
       `${ref.owner}/${ref.repo}@${ref.sha}:${ref.path}`,
