@@ -122,6 +122,75 @@ describe("reading each format (small fixtures written from the documented field 
   );
 });
 
+describe("every real format, as the tools write them today (fixtures written from the published formats)", () => {
+  const cases = [
+    ["claude-code-main.jsonl", "claude-code", 5],
+    ["claude-code-subagent.jsonl", "claude-code", 1],
+    ["codex-exec-command.jsonl", "codex", 3],
+    ["openhands-history.json", "openhands", 4],
+    ["swe-agent.traj", "swe-agent", 6],
+    ["mini-swe-agent-v1.traj.json", "mini-swe-agent", 4],
+    ["mini-swe-agent-v2.traj.json", "mini-swe-agent", 4],
+  ] as const;
+  it.each(cases)("%s is detected as %s without --format", async (name, format, steps) => {
+    const report = await analyseTraceFile(join(FIXTURES, name));
+    expect(report).toMatchObject({ format, steps, stalled: false });
+    expect(progressReportSchema.parse(report)).toEqual(report);
+  });
+
+  it("a Claude Code main session opening with a file-history-snapshot line (no sessionId, no uuid) is detected", async () => {
+    const first = readFileSync(join(FIXTURES, "claude-code-main.jsonl"), "utf8").split("\n")[0];
+    expect(JSON.parse(first as string)).not.toHaveProperty("sessionId");
+    const report = await analyseTraceFile(join(FIXTURES, "claude-code-main.jsonl"));
+    expect(report.format).toBe("claude-code");
+  });
+
+  it("a failed Edit (String to replace not found) is not a write; the test that newly passes is a milestone", async () => {
+    const report = await analyseTraceFile(join(FIXTURES, "claude-code-main.jsonl"));
+    // The successful Edit survives to the end, and the test newly passes: two milestones.
+    expect(report.counters.milestones).toBe(2);
+  });
+
+  it("Codex exec_command results: `Process exited with code N` is the exit code", async () => {
+    const report = await analyseTraceFile(join(FIXTURES, "codex-exec-command.jsonl"));
+    // The patch and the test that newly passes.
+    expect(report.counters.milestones).toBe(2);
+  });
+
+  it("a JSONL trace whose first line is over 64 KiB is read as JSONL, with or without --format", async () => {
+    const lines = readFileSync(join(FIXTURES, "claude-code-main.jsonl"), "utf8").split("\n");
+    const snapshot = JSON.parse(lines[0] as string);
+    snapshot.snapshot.trackedFileBackups = {
+      "src/big.py": { originalContent: "x".repeat(200_000), version: 1 },
+    };
+    lines[0] = JSON.stringify(snapshot);
+    expect(Buffer.byteLength(lines[0])).toBeGreaterThan(64 * 1024);
+    const path = temp("huge-first-line.jsonl", lines.join("\n"));
+    const unnamed = temp("huge-first-line", lines.join("\n"));
+    for (const file of [path, unnamed]) {
+      expect((await analyseTraceFile(file)).steps).toBe(5);
+      expect((await analyseTraceFile(file, { format: "claude-code" })).steps).toBe(5);
+    }
+  });
+
+  it("a line of several megabytes in the middle is read (lines of any length up to the line limit)", async () => {
+    const lines = readFileSync(join(FIXTURES, "claude-code-main.jsonl"), "utf8").split("\n");
+    const progress = JSON.parse(lines[6] as string);
+    progress.data.fullOutput = "y".repeat(8 * 1024 * 1024);
+    lines[6] = JSON.stringify(progress);
+    const report = await analyseTraceFile(temp("long-line.jsonl", lines.join("\n")));
+    expect(report.steps).toBe(5);
+  });
+
+  it("a pretty-printed or one-line document is still one document", async () => {
+    const doc = readFileSync(join(FIXTURES, "swe-agent.traj"), "utf8");
+    const oneLine = temp("one-line.traj", JSON.stringify(JSON.parse(doc)));
+    expect((await analyseTraceFile(oneLine)).format).toBe("swe-agent");
+    const unnamed = temp("pretty", doc);
+    expect((await analyseTraceFile(unnamed)).format).toBe("swe-agent");
+  });
+});
+
 describe("malformed input names the line", () => {
   it("a line that is not JSON", async () => {
     const lines = readFileSync(join(FIXTURES, "codex.jsonl"), "utf8").split("\n");
@@ -266,7 +335,7 @@ describe("streaming", () => {
 
 describe("trace-report.json, as the App reads it", () => {
   it("the outcomes of a trace input, read and unread, are valid by the schema the App parses them with", async () => {
-    const outcomes = await readTraces(FIXTURES, "*.jsonl");
+    const outcomes = await readTraces(FIXTURES, "{claude-code,codex,openhands}.jsonl");
     const missing = await readTraces(FIXTURES, "no-such-trace.jsonl");
     const file = JSON.parse(JSON.stringify([...outcomes, ...missing]));
     const parsed = traceReportFileSchema.parse(file);

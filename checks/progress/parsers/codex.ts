@@ -37,7 +37,8 @@ function commandText(raw: unknown): string | null {
 
 /**
  * A shell result: either JSON `{"output": …, "metadata": {"exit_code", "duration_seconds"}}`
- * (older rollouts) or text `Exit code: N\nWall time: …\nOutput:\n…` (newer ones).
+ * (older rollouts), text `Exit code: N\nWall time: …\nOutput:\n…` (shell), or exec_command's
+ * `Chunk ID: …\nWall time: …\nProcess exited with code N\nOriginal token count: …\nOutput:\n…`.
  */
 function parseOutput(raw: string): { text: string; exit: number | null } {
   try {
@@ -48,7 +49,8 @@ function parseOutput(raw: string): { text: string; exit: number | null } {
   } catch {
     // Plain text.
   }
-  const code = /^Exit code:\s*(-?\d+)/m.exec(raw);
+  // `Exit code: N` (shell) or `Process exited with code N` (exec_command, with a chunk id).
+  const code = /^(?:Exit code:|Process exited with code)\s*(-?\d+)/m.exec(raw);
   const body = /\nOutput:\n([\s\S]*)$/.exec(raw);
   return { text: body ? (body[1] ?? "") : raw, exit: code ? Number(code[1]) : null };
 }

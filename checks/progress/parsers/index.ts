@@ -28,7 +28,28 @@ const CODEX_TYPES = new Set([
   "turn_context",
   "compacted",
 ]);
-const CLAUDE_TYPES = new Set(["user", "assistant", "summary", "system", "file-history-snapshot"]);
+/** Formats written only as JSONL (one record per line); OpenHands comes in both shapes. */
+export const LINE_FORMATS = ["claude-code", "codex"] as const satisfies readonly TraceFormat[];
+
+const CLAUDE_TYPES = new Set(["user", "assistant", "summary", "system"]);
+/**
+ * Line types only Claude Code writes. A main session opens with `file-history-snapshot` (no
+ * sessionId, no uuid: `messageId` and `snapshot`), often followed by queue operations or
+ * summaries, so these decide the format on their own.
+ */
+const CLAUDE_ONLY_TYPES = new Set([
+  "file-history-snapshot",
+  "queue-operation",
+  "progress",
+  "attachment",
+  "custom-title",
+  "ai-title",
+  "agent-name",
+  "last-prompt",
+  "permission-mode",
+  "pr-link",
+  "worktree-state",
+]);
 
 /** The format of a JSONL trace, from its first record; null when it is none agate reads. */
 export function detectLineFormat(record: unknown): TraceFormat | null {
@@ -36,6 +57,8 @@ export function detectLineFormat(record: unknown): TraceFormat | null {
   if (!line) return null;
   const type = str(line.type);
   if (type && CODEX_TYPES.has(type) && "payload" in line) return "codex";
+  if (type && CLAUDE_ONLY_TYPES.has(type) && ("snapshot" in line || "sessionId" in line))
+    return "claude-code";
   if (
     type &&
     CLAUDE_TYPES.has(type) &&
@@ -46,14 +69,16 @@ export function detectLineFormat(record: unknown): TraceFormat | null {
   return null;
 }
 
+/** An OpenHands event, or an `[action, observation]` pair of the older histories. */
+function isOpenHandsItem(item: unknown): boolean {
+  if (Array.isArray(item)) return item.some((inner) => detectLineFormat(inner) === "openhands");
+  return detectLineFormat(item) === "openhands";
+}
+
 /** The format of a trace that is one JSON document; null when it is none agate reads. */
 export function detectDocumentFormat(document: unknown): TraceFormat | null {
   if (Array.isArray(document))
-    return document.length === 0
-      ? "openhands"
-      : detectLineFormat(document[0]) === "openhands"
-        ? "openhands"
-        : null;
+    return document.length === 0 || isOpenHandsItem(document[0]) ? "openhands" : null;
   const doc = asRecord(document);
   if (!doc) return null;
   if (Array.isArray(doc.trajectory)) return "swe-agent";
@@ -62,7 +87,22 @@ export function detectDocumentFormat(document: unknown): TraceFormat | null {
     (str(doc.trajectory_format)?.startsWith("mini-swe-agent") ?? "info" in doc)
   )
     return "mini-swe-agent";
+  // An OpenHands evaluation record or saved session: `history` holds the events.
+  if (Array.isArray(doc.history) && (doc.history.length === 0 || isOpenHandsItem(doc.history[0])))
+    return "openhands";
   return null;
+}
+
+/** OpenHands events in order, whether listed one by one or as `[action, observation]` pairs. */
+function* openHandsEvents(
+  list: unknown[],
+  key: string,
+): Generator<{ record: unknown; at: string }> {
+  for (const [i, item] of list.entries()) {
+    if (Array.isArray(item)) {
+      for (const [j, inner] of item.entries()) yield { record: inner, at: `${key}[${i}][${j}]` };
+    } else yield { record: item, at: `${key}[${i}]` };
+  }
 }
 
 /**
@@ -74,9 +114,14 @@ export function* documentRecords(
   format: TraceFormat,
 ): Generator<{ record: unknown; at: string }> {
   if (format === "openhands") {
-    if (!Array.isArray(document))
-      throw new TraceParseError("document", "expected a JSON array of events");
-    for (const [i, event] of document.entries()) yield { record: event, at: `event [${i}]` };
+    if (Array.isArray(document)) {
+      yield* openHandsEvents(document, "event ");
+      return;
+    }
+    const history = asRecord(document)?.history;
+    if (!Array.isArray(history))
+      throw new TraceParseError("document", "expected a JSON array of events or a history array");
+    yield* openHandsEvents(history, "history");
     return;
   }
   const doc = asRecord(document);
