@@ -53,6 +53,26 @@ export const traceStepSchema = z.strictObject({
     .nullable(),
   /** Paths this call put back to the base commit (`git checkout -- f`, `git stash`; `*`: all). */
   revert: z.array(z.string()).nullable(),
+  /** Every file the call wrote, as far as it says (a shell line can write several). */
+  writes: z.array(z.string()),
+  /** Files put back from a copy (`cp f.orig f`, an editor's undo: `from` null). */
+  restores: z.array(z.strictObject({ from: z.string().nullable(), to: z.string() })),
+  /** Copies made (`cp f f.bak`), so that copying back is seen as a restore. */
+  copies: z.array(z.strictObject({ from: z.string(), to: z.string() })),
+  /** `git stash pop`/`apply`: stashed work comes back (a baseline check ends). */
+  unstash: z.boolean(),
+  /**
+   * The call with its volatile and free-text parts masked (numbers, ids, quoted text), so the
+   * same action reworded hashes the same; `args_hash` keeps the exact call.
+   */
+  action_hash: shortHashSchema,
+  /**
+   * The result with what the call itself said removed (an `echo` of its own words tells
+   * nothing), volatile parts masked; null without a result.
+   */
+  echo_free_hash: shortHashSchema.nullable(),
+  /** What kind of failure this was (`AssertionError`, `exit 2`), for "a new failure mode". */
+  failure: z.string().nullable(),
   /** Infrastructure failure seen in this call's result (timeouts, 5xx, rate limits). */
   infrastructure: z.enum(["timeout", "server-error", "rate-limit", "network"]).nullable(),
   /** The model call that issued this step (its id, or a running number). */
@@ -126,6 +146,11 @@ export const progressFindingSchema = z.strictObject({
   /** Where in the file the segment starts, as the parser names it. */
   at: z.string(),
   why: z.string(),
+  /**
+   * A short excerpt for people: the call that repeated, the programs a milestone-less stretch
+   * kept running and its first call, the restores of a cycle. The agent's text: shown as data.
+   */
+  excerpt: z.string().max(400).nullable().default(null),
 });
 export type ProgressFinding = z.infer<typeof progressFindingSchema>;
 

@@ -51,6 +51,7 @@ function stalledReport(): ProgressReport {
         to_step: 22,
         at: "line 19",
         why: "14 tool calls in a row brought no new information",
+        excerpt: "grep -rn parse_lines src/",
       },
     ],
     findings_not_listed: 0,

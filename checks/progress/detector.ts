@@ -12,6 +12,7 @@ import {
 import { BoundedSet } from "./bounded-set.js";
 import type { TraceEvent } from "./events.js";
 import { shortHash } from "./hash.js";
+import { Timeline } from "./timeline.js";
 import { Workspace } from "./workspace.js";
 
 /** The defaults of every threshold; docs/progress.md justifies them with the benchmark. */
@@ -81,7 +82,6 @@ export class ProgressDetector {
   private readonly segments = new Segments();
   private readonly workspace = new Workspace();
   private readonly seen = new BoundedSet(SEEN_LIMIT);
-  private readonly states = new BoundedSet(SEEN_LIMIT);
   private readonly modelCallIds = new BoundedSet(SEEN_LIMIT);
   private readonly lastExit = new Map<string, number>();
   private records = 0;
@@ -127,17 +127,20 @@ export class ProgressDetector {
   private readonly crossed = new Set<string>();
 
   // Run state of the trackers.
-  private staleSinceMilestone = 0;
-  private afterMilestone: Mark | null = null;
   private noInfoRun = 0;
   private noInfoStart: Mark | null = null;
   private lastPair: string | null = null;
   private streak = 0;
   private streakStart: Mark | null = null;
+  private lastAction: string | null = null;
+  private reworded = 0;
+  private rewordedStart: Mark | null = null;
   private readonly window: (Mark & { pair: string })[] = [];
-  private revertsSincePass = 0;
-  private wroteSinceRevert = false;
-  private firstWriteSincePass: Mark | null = null;
+  private readonly timeline = new Timeline();
+  private readonly failures = new Map<string, string>();
+  /** A write or a run since the last restore: a restore after it undoes work. */
+  private workSinceRestore = false;
+  private lastWasRestore = false;
   private turnCalls = 0;
   private modelCall: { id: string | null; calls: number } = { id: null, calls: 0 };
 
@@ -146,7 +149,6 @@ export class ProgressDetector {
     thresholds: Partial<ProgressThresholds> = {},
   ) {
     this.t = progressThresholdsSchema.parse({ ...DEFAULT_PROGRESS_THRESHOLDS, ...thresholds });
-    this.states.add(this.workspace.current);
   }
 
   /** Counts one record read from the trace (whether or not it produced events). */
@@ -235,51 +237,35 @@ export class ProgressDetector {
       return;
     }
     const mark = { index: step.index, at: step.at };
+    const newInformation = this.workTree(step);
 
-    // Workspace: a new tree state is a milestone (a net diff change); an earlier one a revert.
-    let newInformation: boolean;
-    let milestone = false;
-    let reverted = false;
-    if (step.kind === "write" || step.revert) {
-      this.firstWriteSincePass ??= mark;
-      const { before, after } = this.workspace.apply(step);
-      const seenBefore = !this.states.add(after);
-      newInformation = false;
-      if (step.revert) {
-        // Discarding work (git checkout/restore/stash/reset) is never progress; it is a revert
-        // when it changed the tree as we know it, or when the agent wrote since the last one
-        // (edits made through scripts are invisible to us, their discard is not).
-        reverted = before !== after || this.wroteSinceRevert;
-        this.wroteSinceRevert = false;
-      } else if (before !== after) {
-        if (seenBefore) {
-          reverted = true;
-          this.wroteSinceRevert = false;
-        } else {
-          newInformation = true;
-          milestone = true;
-          this.wroteSinceRevert = true;
-        }
-      }
-    } else {
-      const key =
-        step.kind === "read"
-          ? `read\u0000${step.result.hash}`
-          : step.kind === "command" || step.kind === "search"
-            ? `cmd\u0000${step.name}\u0000${step.result.hash}`
-            : `other\u0000${step.args_hash}\u0000${step.result.hash}`;
-      newInformation = this.seen.add(key);
-    }
-
-    // A command that newly passes: the same call failed before and exits 0 now.
+    // A command that newly passes: the same call failed before and exits 0 now. A new failure
+    // mode: the same call fails in a way it never failed before.
     let passed = false;
+    let newFailure = false;
     if (step.result.exit_code !== null) {
       const before = this.lastExit.get(step.args_hash);
       passed = step.result.exit_code === 0 && before !== undefined && before !== 0;
       if (this.lastExit.size < SEEN_LIMIT || this.lastExit.has(step.args_hash))
         this.lastExit.set(step.args_hash, step.result.exit_code);
     }
-    milestone ||= passed;
+    if (step.failure !== null) {
+      const seen = this.failures.get(step.args_hash);
+      newFailure = seen !== undefined && !seen.split("\u0000").includes(step.failure);
+      if (this.failures.size < SEEN_LIMIT || seen !== undefined)
+        this.failures.set(step.args_hash, seen ? `${seen}\u0000${step.failure}` : step.failure);
+    }
+    this.timeline.add({
+      index: step.index,
+      at: step.at,
+      name: step.name,
+      preview: step.preview,
+      passed,
+      newFailure,
+      newInformation,
+      event: -1,
+      write: step.kind === "write",
+    });
 
     const c = this.counters;
     if (newInformation) {
@@ -295,33 +281,48 @@ export class ProgressDetector {
         this.noInfoRun,
       );
     }
-    if (milestone) {
-      c.milestones++;
-      c.steps_since_last_milestone = 0;
-      this.staleSinceMilestone = 0;
-      this.afterMilestone = null;
-    } else {
-      c.steps_since_last_milestone++;
-      this.afterMilestone ??= mark;
-      if (!newInformation) this.staleSinceMilestone++;
-      c.longest_without_milestone = Math.max(
-        c.longest_without_milestone,
-        c.steps_since_last_milestone,
-      );
-    }
-    if (reverted) {
-      c.reverts++;
-      this.revertsSincePass++;
-    }
-    if (passed) {
-      this.revertsSincePass = 0;
-      this.firstWriteSincePass = null;
-      this.segments.miss("revert");
-    }
-    this.detect(step, mark, reverted);
+    this.workspace.noteUse(step);
+    this.detect(step, mark);
   }
 
-  private detect(step: TraceStep, mark: Mark, reverted: boolean): void {
+  /**
+   * Applies the step to the work tree and tells whether it brought new information. A restore
+   * right after another, with no work between, is the same clean-up (one event); a restore that
+   * is later undone by putting the work back was a baseline check (its event is cancelled).
+   */
+  private workTree(step: TraceStep): boolean {
+    const touches =
+      step.kind === "write" || step.revert || step.restores.length > 0 || step.unstash;
+    if (!touches) {
+      const key =
+        step.kind === "read"
+          ? `read\u0000${step.result.hash}`
+          : step.kind === "command" || step.kind === "search"
+            ? `cmd\u0000${step.name}\u0000${step.result.hash}`
+            : `other\u0000${step.args_hash}\u0000${step.result.hash}`;
+      if (step.kind === "command") this.workSinceRestore = true;
+      this.lastWasRestore = false;
+      return this.seen.add(key);
+    }
+    const restoring = Boolean(step.revert) || step.restores.length > 0;
+    const event = restoring
+      ? this.timeline.restore(step.index, this.lastWasRestore)
+      : this.timeline.events.length;
+    const applied = this.workspace.apply(step, restoring ? event : -1);
+    this.timeline.cancel(applied.redid);
+    if (restoring) {
+      const counts = applied.undid || (this.workSinceRestore && !this.lastWasRestore);
+      if (!counts && !this.lastWasRestore) this.timeline.events.pop();
+      this.lastWasRestore = counts || this.lastWasRestore;
+      this.workSinceRestore = false;
+      return false;
+    }
+    this.lastWasRestore = false;
+    this.workSinceRestore = true;
+    return applied.changed;
+  }
+
+  private detect(step: TraceStep, mark: Mark): void {
     const t = this.t;
     const s = this.segments;
     const finding = (kind: FindingKind, from: Mark, why: string): ProgressFinding => ({
@@ -330,6 +331,7 @@ export class ProgressDetector {
       to_step: mark.index,
       at: from.at,
       why,
+      excerpt: step.preview,
     });
 
     // Identical call and (volatile-stripped) result, in a row.
@@ -346,10 +348,35 @@ export class ProgressDetector {
         finding(
           "identical-streak",
           this.streakStart,
-          `the same call (${step.name}: ${step.preview}) returned the same result ${this.streak} times in a row`,
+          `the same call (${step.name}) returned the same result ${this.streak} times in a row`,
         ),
       );
     } else s.miss("identical");
+
+    // The same action reworded (numbers, ids and quoted text masked) whose result says nothing
+    // beyond what the call itself said: a no-op restated on every call (seed 002's variants).
+    const action = `${step.action_hash}:${step.echo_free_hash}`;
+    const quiet = step.kind !== "write" && !step.result.error;
+    if (quiet && action === this.lastAction) this.reworded++;
+    else {
+      this.reworded = quiet ? 1 : 0;
+      this.rewordedStart = mark;
+    }
+    this.lastAction = quiet ? action : null;
+    if (
+      this.reworded >= t.identical_streak + 2 &&
+      this.rewordedStart &&
+      this.streak < this.reworded
+    ) {
+      s.hit(
+        "reworded",
+        finding(
+          "identical-streak",
+          this.rewordedStart,
+          `the same action (${step.name}), reworded, ran ${this.reworded} times in a row and its output said nothing beyond the call's own words`,
+        ),
+      );
+    } else s.miss("reworded");
 
     // Short cycles: A-B-A-B (period 2) or A-B-C-A-B-C (period 3), results unchanged.
     this.window.push({ ...mark, pair });
@@ -377,18 +404,6 @@ export class ProgressDetector {
     }
     if (!cycled) s.miss("cycle");
 
-    // Edit → run → revert: the tree keeps coming back to where it was, and nothing newly passes.
-    if (reverted && this.revertsSincePass >= t.reverts && this.firstWriteSincePass) {
-      s.hit(
-        "revert",
-        finding(
-          "revert-cycle",
-          this.firstWriteSincePass,
-          `the work tree returned to an earlier state ${this.revertsSincePass} times and no command newly passed`,
-        ),
-      );
-    }
-
     // No new information in a row.
     if (this.noInfoRun >= t.no_new_information && this.noInfoStart) {
       s.hit(
@@ -396,27 +411,10 @@ export class ProgressDetector {
         finding(
           "no-new-information",
           this.noInfoStart,
-          `${this.noInfoRun} tool calls in a row brought no new information (results, reads and tree states seen before)`,
+          `${this.noInfoRun} tool calls in a row brought no new information (results, reads and file states seen before)`,
         ),
       );
     } else s.miss("no-info");
-
-    // Many steps since the last milestone, mostly without new information.
-    const since = this.counters.steps_since_last_milestone;
-    if (
-      since >= t.steps_without_milestone &&
-      this.staleSinceMilestone / since >= t.no_milestone_stale_share &&
-      this.afterMilestone
-    ) {
-      s.hit(
-        "no-milestone",
-        finding(
-          "no-milestone",
-          this.afterMilestone,
-          `${since} tool calls since the last verified milestone (a command newly passing or a new net diff), ${this.staleSinceMilestone} of them without new information`,
-        ),
-      );
-    } else s.miss("no-milestone");
   }
 
   /** The first few are listed; the rest only counted, so the report stays small. */
@@ -446,6 +444,7 @@ export class ProgressDetector {
         to_step: this.steps,
         at: `step ${this.steps}`,
         why: `${name}: ${Number(used.toFixed(4))} is over the limit of ${limit}`,
+        excerpt: null,
       });
     }
   }
@@ -470,6 +469,18 @@ export class ProgressDetector {
   }
 
   report(): ProgressReport {
+    const survivors = this.workspace.survivors();
+    const milestones = this.timeline.milestones(survivors);
+    const { longest, open } = this.timeline.stretches(milestones);
+    this.counters.milestones = milestones.filter(Boolean).length;
+    this.counters.longest_without_milestone = longest;
+    this.counters.steps_since_last_milestone = open;
+    this.counters.reverts = this.timeline.events.filter((e) => !e.cancelled).length;
+    for (const found of [
+      ...this.timeline.noMilestone(milestones, this.t),
+      ...this.timeline.revertCycles(this.t),
+    ])
+      this.segments.close(found);
     const findings = this.segments.all();
     return {
       version: PROGRESS_REPORT_VERSION,

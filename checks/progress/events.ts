@@ -1,7 +1,7 @@
 import type { ModelUsage, TraceFormat, TraceStep } from "../../schemas/trace.js";
 import { canonicalJson, shortHash } from "./hash.js";
 import { shellFacts } from "./shell.js";
-import { normaliseResult, resultHash } from "./volatile.js";
+import { echoFreeResult, maskAction, normaliseResult, resultHash } from "./volatile.js";
 
 /** A step as a parser emits it; the detector numbers it. */
 export type StepInput = Omit<TraceStep, "index">;
@@ -85,6 +85,21 @@ const preview = (text: string) => {
   return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
 };
 
+/**
+ * What an edit tool says when it changed nothing (OpenHands and SWE-agent's str_replace_editor,
+ * Claude Code's tool errors): such a call is a failed edit, not a write.
+ */
+const FAILED_EDIT =
+  /^\s*(ERROR:|<tool_use_error>|Error:)|No replacement was performed|did not appear verbatim|is not a valid|Invalid `path` parameter|No changes made|Old string and new string are identical/;
+
+/** The failure's kind: the last exception name in the output, else the exit code. */
+function failureOf(text: string, exit: number | null): string {
+  const names = text
+    .slice(-20_000)
+    .match(/\b[A-Z][A-Za-z]*(?:Error|Exception|Failure|Exit|Interrupt)\b/g);
+  return names?.at(-1) ?? `exit ${exit ?? "?"}`;
+}
+
 export interface CallFacts {
   at: string;
   tool: string;
@@ -108,29 +123,57 @@ export interface ResultFacts {
   infrastructure?: InfrastructureKind | null;
 }
 
+/** Extra facts a parser knows about an editor call (an undo, the file it touched). */
+export interface EditFacts {
+  /** The editor's undo: the file goes back to before its last edit. */
+  undo?: boolean;
+}
+
 /** Builds the normalised step; `result` null for a call that never got one. */
-export function buildStep(call: CallFacts, result: ResultFacts | null): StepInput {
+export function buildStep(
+  call: CallFacts,
+  result: ResultFacts | null,
+  edit: EditFacts = {},
+): StepInput {
   const shell = call.command ? shellFacts(call.command) : null;
   const argsText = canonicalJson(call.args);
-  const failed = result !== null && (result.error || (result.exit_code ?? 0) !== 0);
-  const kind = call.kind ?? shell?.kind ?? "other";
+  const declared = call.kind ?? shell?.kind ?? "other";
+  const failedEdit =
+    result !== null &&
+    declared === "write" &&
+    !shell &&
+    FAILED_EDIT.test(result.text.slice(0, 2000));
+  const failed = result !== null && (result.error || failedEdit || (result.exit_code ?? 0) !== 0);
+  const kind = failed && declared === "write" ? "command" : declared;
+  const path = call.path ?? shell?.path ?? null;
+  const actionText = call.command ?? argsText;
+  const undo = edit.undo === true && !failed && path !== null;
   return {
     at: call.at,
     tool: call.tool,
-    kind: failed && kind === "write" ? "command" : kind,
+    kind: undo ? "write" : kind,
     name: shell?.name || call.tool,
     args: argsText,
     args_hash: shortHash(`${call.tool}\u0000${argsText}`),
     preview: preview(call.command ?? str(asRecord(call.args)?.command) ?? call.path ?? argsText),
-    path: call.path ?? shell?.path ?? null,
+    path,
     result: {
       hash: result ? resultHash(result.exit_code, result.text) : null,
       exit_code: result?.exit_code ?? null,
       error: failed,
       bytes: result ? Buffer.byteLength(result.text) : 0,
     },
-    write: result?.write ?? null,
+    write: failed ? null : (result?.write ?? null),
     revert: failed ? null : (shell?.revert ?? null),
+    writes: failed ? [] : kind === "write" ? (shell?.writes ?? (path ? [path] : [])) : [],
+    restores: failed ? [] : undo ? [{ from: null, to: path }] : (shell?.restores ?? []),
+    copies: failed ? [] : (shell?.copies ?? []),
+    unstash: !failed && (shell?.unstash ?? false),
+    action_hash: shortHash(`${call.tool}\u0000${maskAction(actionText)}`),
+    echo_free_hash: result
+      ? shortHash(`${result.exit_code ?? "-"}\u0000${echoFreeResult(actionText, result.text)}`)
+      : null,
+    failure: failed && result ? failureOf(normaliseResult(result.text), result.exit_code) : null,
     infrastructure:
       result?.infrastructure ?? (result && failed ? stepInfrastructureOf(result.text) : null),
     model_call: call.model_call,

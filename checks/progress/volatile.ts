@@ -34,9 +34,45 @@ const VOLATILE_TEXT_RULES: readonly [RegExp, string][] = [
   ],
   // Jupyter prompts: In [17]:, Out[17]:
   [/\b(In|Out)\s?\[\d+\]/g, "$1[<n>]"],
-  // Codex's plain shell result header: "Wall time: 0.0123 seconds" (the unit may be missing).
+  // Codex's plain shell result header: "Wall time: 0.0123 seconds" (the unit may be missing),
+  // and exec_command's chunk id and token count.
   [/^(Wall time:)\s*[^\n]*$/gm, "$1 <duration>"],
+  [/^(Chunk ID:|Original token count:)\s*[^\n]*$/gm, "$1 <volatile>"],
+  // Epoch times in seconds (2017-2033) or milliseconds, with or without a fraction.
+  [/\b1[5-9]\d{8}(?:\d{3})?(?:\.\d+)?\b/g, "<epoch>"],
+  // Hex ids of 12 or more digits (request ids, object hashes, git object names).
+  [/\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{12,}\b/g, "<hex>"],
+  // Ports on a local address: localhost:54321, 127.0.0.1:8000, [::1]:3000, "port 43117".
+  [/\b(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]):\d{2,5}\b/g, "$1:<port>"],
+  [/\b(port)(\s*[:=]?\s*)\d{2,5}\b/gi, "$1$2<port>"],
+  // Python's and mktemp's temp names outside /tmp: tmpab12_cd, tmp.X7aB3c.
+  [/\btmp[._]?[A-Za-z0-9_]{6,}\b/g, "<tmpname>"],
 ];
+
+/**
+ * Random ids of any alphabet (base62 tokens, nanoids, session keys): a run of 10 or more
+ * letters and digits that flips between letters and digits or between cases often enough that
+ * no word or identifier looks like it (`x86_64`, `python3`, `test_2024` flip once or twice).
+ */
+const RANDOM_TOKEN = /\b[A-Za-z0-9_-]{10,}\b/g;
+
+function looksRandom(token: string): boolean {
+  let digits = 0;
+  let letters = 0;
+  let flips = 0;
+  let previous = "";
+  for (const c of token) {
+    const cls = /\d/.test(c) ? "d" : /[a-z]/.test(c) ? "l" : /[A-Z]/.test(c) ? "u" : "s";
+    if (cls === "d") digits++;
+    else if (cls === "l" || cls === "u") letters++;
+    if (previous && cls !== previous && cls !== "s" && previous !== "s") flips++;
+    previous = cls;
+  }
+  return digits >= 2 && letters >= 2 && flips >= 4;
+}
+
+const maskRandomTokens = (text: string) =>
+  text.replace(RANDOM_TOKEN, (token) => (looksRandom(token) ? "<id>" : token));
 
 /** Removes VOLATILE_RESULT_KEYS from a parsed JSON value, at every depth. */
 export function stripVolatile(value: unknown): unknown {
@@ -71,7 +107,29 @@ export function normaliseResult(text: string): string {
 function normaliseText(text: string): string {
   let out = normaliseOutput(text);
   for (const [pattern, replacement] of VOLATILE_TEXT_RULES) out = out.replace(pattern, replacement);
-  return out;
+  return maskRandomTokens(out);
+}
+
+/**
+ * The call as an action, its free text masked: quoted strings, numbers and volatile ids. The
+ * same no-op reworded (`echo "still waiting (3)"`, `echo "waiting for agents"`) is one action.
+ */
+export function maskAction(text: string): string {
+  return normaliseText(text)
+    .replace(/\\?"(?:\\.|[^"\\])*\\?"|'[^']*'/g, "<s>")
+    .replace(/\b\d+(?:\.\d+)?\b/g, "<n>");
+}
+
+/**
+ * The result without what the call itself said: a line whose every word appears in the call
+ * (an echo, a print of its own message, a bare number) carries no information about the world.
+ */
+export function echoFreeResult(call: string, result: string): string {
+  const said = new Set(call.match(/[A-Za-z_]{2,}/g) ?? []);
+  return normaliseResult(result)
+    .split("\n")
+    .filter((line) => !(line.match(/[A-Za-z_]{2,}/g) ?? []).every((word) => said.has(word)))
+    .join("\n");
 }
 
 export function resultHash(exitCode: number | null, text: string): string {

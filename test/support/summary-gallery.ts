@@ -89,6 +89,8 @@ function stalledTrace(): TraceFact {
               to_step: 71,
               at: "line 131",
               why: "the work tree returned to an earlier state 3 times without a command newly passing",
+              excerpt:
+                "step 41: git checkout src/lines.py | step 55: cp src/lines.py.orig src/lines.py",
             },
             {
               kind: "no-new-information",
@@ -96,6 +98,7 @@ function stalledTrace(): TraceFact {
               to_step: 90,
               at: "line 178",
               why: "19 tool calls in a row brought no new information",
+              excerpt: "python -m pytest tests/test_lines.py -q",
             },
           ],
           findings_not_listed: 0,

@@ -44,7 +44,7 @@ const COSMETIC_ARGS = new Set([
  */
 export function createOpenHandsParser(): TraceParser {
   let turn = 0;
-  const pending = new Map<number, CallFacts>();
+  const pending = new Map<number, CallFacts & { undo: boolean }>();
 
   function modelCall(event: Record<string, unknown>): { id: string | null; events: TraceEvent[] } {
     const metadata = asRecord(event.tool_call_metadata);
@@ -75,6 +75,7 @@ export function createOpenHandsParser(): TraceParser {
       command,
       kind: TOOL_ACTIONS[name],
       path: str(args.path),
+      undo: name === "edit" && args.command === "undo_edit",
       model_call: call.id,
       turn: Math.max(turn, 1),
       time: str(event.timestamp),
@@ -98,20 +99,24 @@ export function createOpenHandsParser(): TraceParser {
     const isEdit = name === "edit" || name === "write";
     const oldContent = str(extras.old_content);
     const newContent = str(extras.new_content);
-    const step = buildStep(call, {
-      text,
-      exit_code: exit,
-      error: name === "error" || (exit !== null && exit !== 0),
-      write:
-        isEdit && newContent !== null
-          ? {
-              before: oldContent === null ? null : contentHash(oldContent),
-              after: contentHash(newContent),
-            }
-          : null,
-      // exit -1: the command did not return within the runtime's wait (a server, a hang).
-      infrastructure: exit === -1 ? "timeout" : null,
-    });
+    const step = buildStep(
+      call,
+      {
+        text,
+        exit_code: exit,
+        error: name === "error" || (exit !== null && exit !== 0),
+        write:
+          isEdit && newContent !== null
+            ? {
+                before: oldContent === null ? null : contentHash(oldContent),
+                after: contentHash(newContent),
+              }
+            : null,
+        // exit -1: the command did not return within the runtime's wait (a server, a hang).
+        infrastructure: exit === -1 ? "timeout" : null,
+      },
+      { undo: call.undo },
+    );
     return [{ type: "step", step }];
   }
 

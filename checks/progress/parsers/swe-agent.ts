@@ -97,6 +97,7 @@ export function createSweAgentParser(): TraceParser {
             time: null,
           },
           { text: observation, exit_code: null, error: false },
+          { undo: editor === "undo_edit" },
         ),
       });
       return events;
