@@ -106,18 +106,22 @@ export const progressThresholdsSchema = z.strictObject({
   }),
   reverts: z.number().int().min(1).default(3).meta({
     description:
-      "Flag edit-run-revert cycles once the work tree has returned to an earlier state this many times without a command newly passing.",
+      "Flag edit-run-restore cycles once the agent has restored earlier work this many times (git checkout/restore/stash, a copy back from a backup, an editor's undo; one clean-up of several files is one restore, a baseline check that puts the work back is none) without a command newly passing.",
   }),
   no_new_information: z.number().int().min(2).default(12).meta({
     description: "Flag this many tool calls in a row that brought no new information.",
   }),
-  steps_without_milestone: z.number().int().min(2).default(60).meta({
+  steps_without_milestone: z.number().int().min(2).default(50).meta({
     description:
-      "Flag this many tool calls since the last verified milestone (a command newly passing, a new net diff) when most of them brought no new information.",
+      "Flag this many tool calls after the last milestone (a command newly passing, a new failure mode of the same call, an edit that survived to the end), or from the start when there was none.",
   }),
-  no_milestone_stale_share: z.number().min(0).max(1).default(0.5).meta({
+  idle_tail_share: z.number().min(0).max(1).default(0.72).meta({
     description:
-      "Share of calls without new information a milestone-less stretch needs to be flagged.",
+      "Flag a run whose last calls, at least this share of all its calls (and at least 10), came after its last milestone (or from the start, when it reached none) and reached no other (seed 001: a run that reaches a milestone, then idles). 0 turns it off.",
+  }),
+  no_milestone_stale_share: z.number().min(0).max(1).default(0).meta({
+    description:
+      "Share of calls without new information a milestone-less stretch also needs to be flagged (0: the stretch's length alone, measured from the last milestone).",
   }),
   max_model_calls: z.number().int().positive().nullable().default(null),
   max_tool_calls: z.number().int().positive().nullable().default(null),

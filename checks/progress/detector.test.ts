@@ -93,12 +93,33 @@ describe("milestones", () => {
     expect(report.counters).toMatchObject({ milestones: 2, steps_since_last_milestone: 1 });
   });
 
-  it("many steps without a milestone are flagged only when most brought nothing new", () => {
+  it("many steps without a milestone are flagged by their length (seed 001); a stale share can be asked for too", () => {
     const t = { steps_without_milestone: 10, no_new_information: 100 };
     const reads = Array.from({ length: 12 }, (_, i) => bash(`cat f${i}.py`, `content ${i}`));
-    expect(kinds(reads.flat(), t)).toEqual([]);
+    expect(kinds(reads.flat(), t)).toEqual([["no-milestone", 1, 12]]);
+    expect(kinds(reads.flat(), { ...t, no_milestone_stale_share: 0.5 })).toEqual([]);
     const same = Array.from({ length: 12 }, (_, i) => bash(`grep -n x${i} a.py`, "", 1));
-    expect(kinds(same.flat(), { ...t, identical_streak: 50 })).toEqual([["no-milestone", 1, 12]]);
+    expect(
+      kinds(same.flat(), { ...t, identical_streak: 50, no_milestone_stale_share: 0.5 }),
+    ).toEqual([["no-milestone", 1, 12]]);
+  });
+
+  it("the stretch is measured from the last milestone: a run that reaches one and then idles", () => {
+    const t = { steps_without_milestone: 10, no_new_information: 100 };
+    const fix = [
+      bash("pytest -q", "1 failed", 1),
+      bash("sed -i 's/x = 1/x = 2/' a.py", ""),
+      bash("pytest -q", "1 passed", 0),
+    ];
+    const idle = Array.from({ length: 11 }, (_, i) => bash(`cat notes${i}.md`, `note ${i}`));
+    const report = analyse([fix, idle].flat(2), t);
+    expect(report.findings.map((f) => [f.kind, f.from_step, f.to_step])).toEqual([
+      ["no-milestone", 4, 14],
+    ]);
+    expect(report.findings[0]?.why).toMatch(
+      /^11 tool calls without a milestone .* after the last one/,
+    );
+    expect(report.findings[0]?.excerpt).toMatch(/^cat ×11; first: cat notes0\.md/);
   });
 });
 
@@ -141,12 +162,25 @@ describe("loops and cycles", () => {
   });
 });
 
+/** How a good run ends: the test fails, the fix goes in (and stays), the test passes. */
+const finish = () =>
+  [
+    bash("pytest -q", "1 failed", 1),
+    claudeCall({
+      name: "Edit",
+      input: { file_path: "fix.py", old_string: "x = 1", new_string: "x = 2" },
+      result: "updated",
+      toolUseResult: { originalFile: "x = 1\n", oldString: "x = 1", newString: "x = 2" },
+    }),
+    bash("pytest -q", "1 passed", 0),
+  ].flat();
+
 describe("what must not be flagged", () => {
   it("30 reads of different content in a row, as resolved runs do", () => {
     const reads = Array.from({ length: 30 }, (_, i) =>
       bash(`sed -n '${i * 20},${i * 20 + 20}p' big.py`, `lines ${i}`),
     );
-    expect(kinds(reads.flat())).toEqual([]);
+    expect(kinds([...reads.flat(), ...finish()])).toEqual([]);
   });
 
   it("re-running the same command after each edit (edits change the tree)", () => {
@@ -157,14 +191,14 @@ describe("what must not be flagged", () => {
         bash("cat out/index.txt", "the same output"),
       ].flat(),
     );
-    expect(kinds(rounds.flat())).toEqual([]);
+    expect(kinds([...rounds.flat(), ...finish()])).toEqual([]);
   });
 
   it("a poller whose result changes", () => {
     const polls = Array.from({ length: 10 }, (_, i) =>
       bash("gh run view 1", `in progress ${i}/10 jobs`),
     );
-    expect(kinds(polls.flat())).toEqual([]);
+    expect(kinds([...polls.flat(), ...finish()])).toEqual([]);
   });
 
   it("infrastructure failures (rate limits, 5xx, timeouts) repeated are not stalls", () => {

@@ -7,6 +7,8 @@ import type { ProgressFinding, ProgressThresholds } from "../../schemas/trace.js
  */
 export const TIMELINE_LIMIT = 1_000_000;
 const PREVIEW_CHARS = 80;
+/** An idle tail shorter than this is no finding, whatever its share (runs too short to judge). */
+export const IDLE_TAIL_MIN_STEPS = 10;
 
 /** One answered step as the end-of-trace analyses need it. */
 export interface TimelineStep {
@@ -124,9 +126,17 @@ export class Timeline {
   noMilestone(milestones: boolean[], t: ProgressThresholds): ProgressFinding[] {
     const found: ProgressFinding[] = [];
     let start = 0;
+    const total = milestones.length;
     const close = (end: number) => {
       const length = end - start;
-      if (length < t.steps_without_milestone) return;
+      // Seed 001: the part of the run after its last milestone (from the start when it reached
+      // none) that reaches no other, when it is most of the run.
+      const idleTail =
+        end === total &&
+        t.idle_tail_share > 0 &&
+        length >= IDLE_TAIL_MIN_STEPS &&
+        length / Math.max(1, total) >= t.idle_tail_share;
+      if (length < t.steps_without_milestone && !idleTail) return;
       let stale = 0;
       for (let i = start; i < end; i++) if (((this.flags[i] ?? 0) & 4) === 0) stale++;
       if (stale / length < t.no_milestone_stale_share) return;
@@ -138,7 +148,7 @@ export class Timeline {
         from_step: this.index[start] ?? 0,
         to_step: this.index[end - 1] ?? 0,
         at: this.at[start] ?? "",
-        why: `${length} tool calls without a milestone (no command newly passing, no new failure, no edit that survived to the end)${start > 0 ? " after the last one" : ""}; ${stale} brought nothing new${undone > 0 ? `, ${undone} restores of earlier work` : ""}${this.truncated ? ` (only the first ${TIMELINE_LIMIT} calls were kept)` : ""}`,
+        why: `${length} tool calls without a milestone (no command newly passing, no new failure, no edit that survived to the end)${start > 0 ? " after the last one" : ""}${idleTail ? `: the last ${Math.round((100 * length) / Math.max(1, total))}% of the run` : ""}; ${stale} brought nothing new${undone > 0 ? `, ${undone} restores of earlier work` : ""}${this.truncated ? ` (only the first ${TIMELINE_LIMIT} calls were kept)` : ""}`,
         excerpt: this.excerpt(start, end).slice(0, 400),
       });
     };

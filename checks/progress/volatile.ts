@@ -121,15 +121,15 @@ export function maskAction(text: string): string {
 }
 
 /**
- * The result without what the call itself said: a line whose every word appears in the call
- * (an echo, a print of its own message, a bare number) carries no information about the world.
+ * The result without what the call itself said: every word that appears in the call is taken
+ * out (an echo or a print of its own message, reworded each time, leaves the same skeleton).
+ * Numbers and words the call did not contain stay: they are what the call found out.
  */
 export function echoFreeResult(call: string, result: string): string {
   const said = new Set(call.match(/[A-Za-z_]{2,}/g) ?? []);
   return normaliseResult(result)
-    .split("\n")
-    .filter((line) => !(line.match(/[A-Za-z_]{2,}/g) ?? []).every((word) => said.has(word)))
-    .join("\n");
+    .replace(/[A-Za-z_]{2,}/g, (word) => (said.has(word) ? "" : word))
+    .replace(/\s+/g, "");
 }
 
 export function resultHash(exitCode: number | null, text: string): string {
