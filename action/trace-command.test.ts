@@ -108,7 +108,10 @@ describe("agate-gate trace FILE", () => {
     const result = await trace(file);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("verdict: busy without progress");
-    expect(result.stdout).toContain("identical-streak at steps 1-5 (line 2)");
+    expect(result.stdout).toContain(
+      "steps 1-5 (line 2), the same call again and again [identical-streak]",
+    );
+    expect(result.stdout).toContain(`what repeated: {"code":"print('waiting')"}`);
   });
 
   it("--config takes the thresholds from that config's progress section", async () => {

@@ -10,7 +10,7 @@ import { budgetsSchema, findingKindSchema, traceFormatSchema } from "./trace.js"
 import { verdictSchema } from "./verdict.js";
 
 /** Bumped whenever the evaluator's instructions or the bundle's layout change meaning. */
-export const EVALUATOR_PROMPT_VERSION = "agate-eval-3";
+export const EVALUATOR_PROMPT_VERSION = "agate-eval-4";
 
 /**
  * What the agent's own trace of the evidence run reported (the Action's `trace` input), cut to
@@ -33,6 +33,8 @@ export const bundleTraceSchema = z.strictObject({
           from_step: nonNegativeIntSchema,
           to_step: nonNegativeIntSchema,
           why: z.string(),
+          /** What repeated, in the agent's own words (a call, the programs run, the restores). */
+          excerpt: z.string().nullable().default(null),
         }),
       ),
       findings_not_listed: nonNegativeIntSchema,

@@ -207,7 +207,7 @@ describe("the trace in the agate summary", () => {
     expect(summary).toContain("1 trace from run 99, attempt 1");
     expect(summary).toContain("1 busy without progress");
     expect(summary).toContain(
-      "| no-new-information | 9–22 | `line 19` | `14 tool calls in a row brought no new information` |",
+      "| 9–22 (`line 19`) | nothing new learned | `14 tool calls in a row brought no new information` | `grep -rn parse_lines src/` |",
     );
     expect(summary).toContain("billed input tokens 412000");
   });

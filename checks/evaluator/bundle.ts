@@ -83,7 +83,7 @@ const TRACE_TEXT_CHARS = 300;
 
 /**
  * The trace reports as the evaluator sees them: whether each was found busy without progress,
- * its flagged segments (step ranges and why) and its budgets. Only read traces are listed with
+ * its flagged segments (step ranges, why, and a short excerpt of what repeated) and its budgets. Only read traces are listed with
  * findings; an unreadable one says why, so the evaluator knows it was not shown.
  */
 export function bundleTrace(trace: TraceFact | null | undefined): BundleTrace | null {
@@ -103,6 +103,7 @@ export function bundleTrace(trace: TraceFact | null | undefined): BundleTrace | 
         from_step: f.from_step,
         to_step: f.to_step,
         why: cut(f.why),
+        excerpt: f.excerpt === null ? null : cut(f.excerpt),
       })),
       findings_not_listed: report
         ? report.findings_not_listed + Math.max(0, report.findings.length - BUNDLE_FINDINGS)

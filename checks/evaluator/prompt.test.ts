@@ -317,7 +317,13 @@ describe("buildEvaluatorPrompt", () => {
             steps: 3,
             stalled: true,
             findings: [
-              { kind: "identical-streak" as const, from_step: 1, to_step: 3, why: hostile },
+              {
+                kind: "identical-streak" as const,
+                from_step: 1,
+                to_step: 3,
+                why: hostile,
+                excerpt: hostile,
+              },
             ],
             findings_not_listed: 0,
             budgets: null,

@@ -147,6 +147,7 @@ export function buildEvaluatorPrompt(
       if (trace.error !== null) lines.push(`not read: ${trace.error}`);
       for (const f of trace.findings) {
         lines.push(`- ${f.kind} at steps ${f.from_step}-${f.to_step}: ${f.why}`);
+        if (f.excerpt) lines.push(`  what repeated: ${f.excerpt}`);
       }
       if (trace.findings_not_listed > 0) {
         lines.push(`- and ${trace.findings_not_listed} more findings not listed`);

@@ -89,7 +89,11 @@ describe("a stall in the agent's trace reaches the evaluator", () => {
     const trace = bundle.agent_trace?.traces[0];
     expect(trace).toMatchObject({ source: "agent/session.jsonl", format: "claude-code", steps: 8 });
     expect(trace?.stalled).toBe(true);
-    expect(trace?.findings[0]).toMatchObject({ kind: "identical-streak", from_step: 1 });
+    expect(trace?.findings[0]).toMatchObject({
+      kind: "identical-streak",
+      from_step: 1,
+      excerpt: "python -m pytest -q tests/test_parse.py",
+    });
     expect(trace?.budgets?.tool_calls).toBe(8);
     // The command evaluator reads the same bundle as JSON: it is valid by the schema.
     expect(evaluationBundleSchema.parse(JSON.parse(JSON.stringify(bundle)))).toEqual(bundle);
@@ -108,6 +112,8 @@ describe("a stall in the agent's trace reaches the evaluator", () => {
       ),
     );
     expect(user).toMatch(/- identical-streak at steps 1-\d+: /);
+    // What repeated, in the agent's words, inside the fence.
+    expect(user).toContain("  what repeated: python -m pytest -q tests/test_parse.py\n");
   });
 
   it("attack: a trace file named like an instruction stays inside its fence, as a JSON string", async () => {

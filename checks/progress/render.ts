@@ -15,6 +15,16 @@ const BUDGET_LABELS: [keyof Budgets, string][] = [
   ["cost_usd", "cost (USD)"],
 ];
 
+/** What each finding is, in words a maintainer reads at a glance. */
+const KIND_WORDS: Record<ProgressReport["findings"][number]["kind"], string> = {
+  "identical-streak": "the same call again and again",
+  "short-cycle": "a short cycle of calls",
+  "revert-cycle": "edit → run → restore, again and again",
+  "no-new-information": "nothing new learned",
+  "no-milestone": "no progress (no milestone)",
+  budget: "over a budget",
+};
+
 const verdict = (report: ProgressReport) =>
   report.stalled
     ? "busy without progress in the segments below"
@@ -29,12 +39,15 @@ export function renderProgressText(report: ProgressReport, source: string): stri
     `${source}: ${report.format} trace, ${report.steps} tool calls in ${report.records} records${report.exit_status ? `, ended ${report.exit_status}` : ""}`,
     `verdict: ${verdict(report)}`,
     `new information: ${c.new_information} calls; none: ${c.no_new_information} (longest run ${c.longest_without_new_information})`,
-    `milestones: ${c.milestones}; calls since the last: ${c.steps_since_last_milestone} (longest stretch ${c.longest_without_milestone}); reverts: ${c.reverts}`,
+    `milestones: ${c.milestones}; calls since the last: ${c.steps_since_last_milestone} (longest stretch ${c.longest_without_milestone}); restores of earlier work: ${c.reverts}`,
   ];
   if (report.findings.length > 0) {
     lines.push("flagged:");
     for (const f of report.findings) {
-      lines.push(`  ${f.kind} at steps ${f.from_step}-${f.to_step} (${f.at}): ${f.why}`);
+      lines.push(
+        `  steps ${f.from_step}-${f.to_step} (${f.at}), ${KIND_WORDS[f.kind]} [${f.kind}]: ${f.why}`,
+      );
+      if (f.excerpt) lines.push(`    what repeated: ${f.excerpt.replace(/\s+/g, " ")}`);
     }
     if (report.findings_not_listed > 0) lines.push(`  … and ${report.findings_not_listed} more`);
   }
@@ -61,14 +74,14 @@ export function renderProgressMarkdown(report: ProgressReport, source: string): 
   const out = [
     `### Agent trace ${codeSpan(source, 200)}: ${verdict(report)}`,
     "",
-    `${report.format}, ${report.steps} tool calls${report.exit_status ? `, ended ${codeSpan(report.exit_status, 60)}` : ""}. New information in ${c.new_information} calls, none in ${c.no_new_information}; ${c.milestones} milestones, ${c.steps_since_last_milestone} calls since the last; ${c.reverts} reverts. A stall here is reported to the evaluator; it never decides the gate by itself.`,
+    `${report.format}, ${report.steps} tool calls${report.exit_status ? `, ended ${codeSpan(report.exit_status, 60)}` : ""}. New information in ${c.new_information} calls, none in ${c.no_new_information}; ${c.milestones} milestones, ${c.steps_since_last_milestone} calls since the last; ${c.reverts} restores of earlier work. A stall here is reported to the evaluator; it never decides the gate by itself.`,
     "",
   ];
   if (report.findings.length > 0) {
-    out.push("| flagged | steps | where | why |", "|---|---|---|---|");
+    out.push("| steps | what | why | what repeated |", "|---|---|---|---|");
     for (const f of report.findings) {
       out.push(
-        `| ${f.kind} | ${f.from_step}–${f.to_step} | ${tableCell(codeSpan(f.at, 60))} | ${tableCell(codeSpan(f.why, 300))} |`,
+        `| ${f.from_step}–${f.to_step} (${tableCell(codeSpan(f.at, 40))}) | ${KIND_WORDS[f.kind]} | ${tableCell(codeSpan(f.why, 300))} | ${f.excerpt ? tableCell(codeSpan(f.excerpt, 160)) : ""} |`,
       );
     }
     if (report.findings_not_listed > 0) out.push("", `… and ${report.findings_not_listed} more.`);
