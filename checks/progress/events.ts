@@ -1,7 +1,7 @@
 import type { ModelUsage, TraceFormat, TraceStep } from "../../schemas/trace.js";
 import { canonicalJson, shortHash } from "./hash.js";
 import { shellFacts } from "./shell.js";
-import { echoFreeResult, maskAction, normaliseResult, resultHash } from "./volatile.js";
+import { echoFreeResult, maskAction, normalisedResultHash, normaliseResult } from "./volatile.js";
 
 /** A step as a parser emits it; the detector numbers it. */
 export type StepInput = Omit<TraceStep, "index">;
@@ -148,6 +148,7 @@ export function buildStep(
   const path = call.path ?? shell?.path ?? null;
   const actionText = call.command ?? argsText;
   const undo = edit.undo === true && !failed && path !== null;
+  const normalised = result ? normaliseResult(result.text) : null;
   return {
     at: call.at,
     tool: call.tool,
@@ -158,7 +159,8 @@ export function buildStep(
     preview: preview(call.command ?? str(asRecord(call.args)?.command) ?? call.path ?? argsText),
     path,
     result: {
-      hash: result ? resultHash(result.exit_code, result.text) : null,
+      hash:
+        result && normalised !== null ? normalisedResultHash(result.exit_code, normalised) : null,
       exit_code: result?.exit_code ?? null,
       error: failed,
       bytes: result ? Buffer.byteLength(result.text) : 0,
@@ -170,10 +172,12 @@ export function buildStep(
     copies: failed ? [] : (shell?.copies ?? []),
     unstash: !failed && (shell?.unstash ?? false),
     action_hash: shortHash(`${call.tool}\u0000${maskAction(actionText)}`),
-    echo_free_hash: result
-      ? shortHash(`${result.exit_code ?? "-"}\u0000${echoFreeResult(actionText, result.text)}`)
-      : null,
-    failure: failed && result ? failureOf(normaliseResult(result.text), result.exit_code) : null,
+    echo_free_hash:
+      result && normalised !== null
+        ? shortHash(`${result.exit_code ?? "-"}\u0000${echoFreeResult(actionText, normalised)}`)
+        : null,
+    failure:
+      failed && result && normalised !== null ? failureOf(normalised, result.exit_code) : null,
     infrastructure:
       result?.infrastructure ?? (result && failed ? stepInfrastructureOf(result.text) : null),
     model_call: call.model_call,

@@ -10,6 +10,13 @@ const PREVIEW_CHARS = 80;
 /** An idle tail shorter than this is no finding, whatever its share (runs too short to judge). */
 export const IDLE_TAIL_MIN_STEPS = 10;
 
+/**
+ * A copy that owns its characters: a slice of a parsed record keeps the whole record alive in
+ * V8 (a sliced string points into its parent), and a timeline keeps one per step.
+ */
+const own = (text: string): string =>
+  text.length === 0 ? "" : `${text}\u0000`.slice(0, -1).split("").join("");
+
 /** One answered step as the end-of-trace analyses need it. */
 export interface TimelineStep {
   index: number;
@@ -37,7 +44,10 @@ export interface RestoreEvent {
 export class Timeline {
   private readonly index: number[] = [];
   private readonly at: string[] = [];
-  private readonly name: string[] = [];
+  /** Program names, interned: a few distinct ones repeat over the whole trace. */
+  private readonly names = new Map<string, number>();
+  private readonly nameList: string[] = [];
+  private readonly name: number[] = [];
   private readonly preview: string[] = [];
   private readonly flags: number[] = [];
   private readonly event: number[] = [];
@@ -55,8 +65,16 @@ export class Timeline {
     }
     this.index.push(step.index);
     this.at.push(step.at);
-    this.name.push(step.name.slice(0, 40));
-    this.preview.push(step.preview.slice(0, PREVIEW_CHARS));
+    const name = step.name.slice(0, 40);
+    let id = this.names.get(name);
+    if (id === undefined) {
+      id = this.nameList.length;
+      const owned = own(name);
+      this.nameList.push(owned);
+      this.names.set(owned, id);
+    }
+    this.name.push(id);
+    this.preview.push(own(step.preview.slice(0, PREVIEW_CHARS)));
     this.flags.push(
       (step.passed ? 1 : 0) |
         (step.newFailure ? 2 : 0) |
@@ -108,7 +126,7 @@ export class Timeline {
   private excerpt(from: number, to: number): string {
     const counts = new Map<string, number>();
     for (let i = from; i < to; i++) {
-      const name = this.name[i] ?? "?";
+      const name = this.nameList[this.name[i] ?? -1] ?? "?";
       counts.set(name, (counts.get(name) ?? 0) + 1);
     }
     const top = [...counts.entries()]

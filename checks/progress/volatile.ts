@@ -60,13 +60,22 @@ function looksRandom(token: string): boolean {
   let digits = 0;
   let letters = 0;
   let flips = 0;
-  let previous = "";
-  for (const c of token) {
-    const cls = /\d/.test(c) ? "d" : /[a-z]/.test(c) ? "l" : /[A-Z]/.test(c) ? "u" : "s";
-    if (cls === "d") digits++;
-    else if (cls === "l" || cls === "u") letters++;
-    if (previous && cls !== previous && cls !== "s" && previous !== "s") flips++;
-    previous = cls;
+  let previous = 0;
+  for (let i = 0; i < token.length; i++) {
+    const code = token.charCodeAt(i);
+    // 1: digit, 2: lower case, 3: upper case, 0: `_` or `-` (breaks no run, counts nothing).
+    const cls =
+      code >= 48 && code <= 57
+        ? 1
+        : code >= 97 && code <= 122
+          ? 2
+          : code >= 65 && code <= 90
+            ? 3
+            : 0;
+    if (cls === 1) digits++;
+    else if (cls !== 0) letters++;
+    if (cls !== 0 && previous !== 0 && cls !== previous) flips++;
+    if (cls !== 0) previous = cls;
   }
   return digits >= 2 && letters >= 2 && flips >= 4;
 }
@@ -123,15 +132,19 @@ export function maskAction(text: string): string {
 /**
  * The result without what the call itself said: every word that appears in the call is taken
  * out (an echo or a print of its own message, reworded each time, leaves the same skeleton).
- * Numbers and words the call did not contain stay: they are what the call found out.
+ * Numbers and words the call did not contain stay: they are what the call found out. Takes the
+ * result already normalised (normaliseResult).
  */
-export function echoFreeResult(call: string, result: string): string {
+export function echoFreeResult(call: string, normalisedResult: string): string {
   const said = new Set(call.match(/[A-Za-z_]{2,}/g) ?? []);
-  return normaliseResult(result)
+  return normalisedResult
     .replace(/[A-Za-z_]{2,}/g, (word) => (said.has(word) ? "" : word))
     .replace(/\s+/g, "");
 }
 
 export function resultHash(exitCode: number | null, text: string): string {
-  return shortHash(`${exitCode ?? "-"}\u0000${normaliseResult(text)}`);
+  return normalisedResultHash(exitCode, normaliseResult(text));
 }
+
+export const normalisedResultHash = (exitCode: number | null, normalised: string): string =>
+  shortHash(`${exitCode ?? "-"}\u0000${normalised}`);
