@@ -13,10 +13,11 @@ export interface TraceCommandIo {
 
 export const TRACE_USAGE = `usage: agate-gate trace FILE [--json] [--format ${TRACE_FORMATS.join("|")}] [--config PATH]
 
-Reads an agent's trace (Claude Code session JSONL, Codex rollout JSONL, OpenHands events,
-SWE-agent .traj, mini-swe-agent .traj.json) and reports whether it made progress: calls that
-brought no new information, steps since the last verified milestone, identical call streaks,
-short cycles, edit-run-revert cycles, and budgets. --json prints the progress report as JSON.
+Reads an agent's trace (Claude Code session JSONL, main or subagent; Codex rollout JSONL;
+OpenHands events or history; SWE-agent .traj; mini-swe-agent .traj.json) and reports whether it
+made progress: calls that brought no new information, stretches without a milestone (a command
+newly passing, a new failure, an edit that survived), identical or reworded call streaks, short
+cycles, edit-run-restore cycles, and budgets; each finding with its steps and what repeated. --json prints the progress report as JSON.
 --config PATH takes the thresholds from that agate config's progress section (as the Action
 does from the base branch's); without it, agate's defaults apply.
 Exit 0: the trace was read (whatever it shows); 1: malformed trace; 2: usage error.

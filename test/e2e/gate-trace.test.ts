@@ -161,7 +161,7 @@ describe("the agent's trace, from the Action to the App", { timeout: 120_000 }, 
     expect(decision.state).toBe("accepted");
     const summary = renderGateSummary(decision, withTrace);
     expect(summary).toContain(`1 trace from run ${run.runId}, attempt ${run.attempt}`);
-    expect(summary).toContain("| identical-streak | 1–");
+    expect(summary).toMatch(/\| 1–\d+ \(`line \d+`\) \| the same call again and again \| /);
 
     const bundle = buildBundle({
       repository: `${gate.sim.owner}/${repo}`,
