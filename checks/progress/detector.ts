@@ -304,22 +304,28 @@ export class ProgressDetector {
       this.lastWasRestore = false;
       return this.seen.add(key);
     }
-    const restoring = Boolean(step.revert) || step.restores.length > 0;
-    const event = restoring
-      ? this.timeline.restore(step.index, this.lastWasRestore)
-      : this.timeline.events.length;
-    const applied = this.workspace.apply(step, restoring ? event : -1);
+    const explicit = Boolean(step.revert) || step.restores.length > 0;
+    const events = this.timeline.events;
+    const event = this.lastWasRestore ? (events.at(-1)?.id ?? events.length) : events.length;
+    const applied = this.workspace.apply(step, event);
     this.timeline.cancel(applied.redid);
-    if (restoring) {
-      const counts = applied.undid || (this.workSinceRestore && !this.lastWasRestore);
-      if (!counts && !this.lastWasRestore) this.timeline.events.pop();
-      this.lastWasRestore = counts || this.lastWasRestore;
+    // A restore: an explicit one (checkout, a copy back, an undo) that undid work or came after
+    // work we cannot see (a script's edits), or the old text written back by an editor.
+    const undoing = applied.undid && (explicit || step.write?.after != null);
+    const counts = undoing || (explicit && this.workSinceRestore);
+    if (counts || (explicit && this.lastWasRestore)) {
+      this.timeline.restore(step.index, this.lastWasRestore);
+      this.lastWasRestore = true;
+    } else if (!explicit) {
+      this.lastWasRestore = false;
+    }
+    if (!counts && !this.lastWasRestore) this.workspace.forgetStash(event);
+    if (explicit) {
       this.workSinceRestore = false;
       return false;
     }
-    this.lastWasRestore = false;
     this.workSinceRestore = true;
-    return applied.changed;
+    return applied.changed && !undoing;
   }
 
   private detect(step: TraceStep, mark: Mark): void {

@@ -107,6 +107,18 @@ describe("stalls that were missed", () => {
     expect(cycle?.excerpt).toContain("cp django/db/models/query.py.orig django/db/models/query.py");
   });
 
+  it("a restore by any means: the old text written back with the editor, three times", () => {
+    const original = "def f():\n    return 1\n";
+    const attempt = (n: number) => [
+      edit("src/f.py", original, `def f():\n    return ${n + 1}\n`),
+      bash("python -m pytest tests/test_f.py -q", `1 failed (${n})`, 1),
+      edit("src/f.py", `def f():\n    return ${n + 1}\n`, original),
+    ];
+    const report = analyse([attempt(1), attempt(2), attempt(3)].flat(2));
+    expect(report.counters.reverts).toBe(3);
+    expect(report.findings.map((f) => f.kind)).toContain("revert-cycle");
+  });
+
   it("an OpenHands run at its iteration cap with 12 of 17 str_replace edits failing: failed edits are not writes", () => {
     const events: unknown[] = [
       { id: 0, source: "user", action: "message", args: { content: "fix it" } },

@@ -58,6 +58,11 @@ export class Workspace {
     return history;
   }
 
+  /** The stash made with this event id opened no restore event: its pop cancels nothing. */
+  forgetStash(event: number): void {
+    if (this.stashEvent === event) this.stashEvent = -1;
+  }
+
   /** Notes the calls that name a file the agent created (it ran or read it). */
   noteUse(step: TraceStep): void {
     if (step.kind === "write") return;
