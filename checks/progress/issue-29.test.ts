@@ -74,6 +74,30 @@ describe("false alarms on resolved runs", () => {
   });
 });
 
+describe("milestones that mean progress", () => {
+  const write = (path: string, content: string) =>
+    claudeCall({
+      name: "Write",
+      input: { file_path: path, content },
+      result: `File created successfully at: ${path}`,
+      toolUseResult: { type: "create", filePath: path, content },
+    });
+  it("a scratch script nobody runs again is no milestone; one run again, or a new module, is", () => {
+    const once = analyse([write("fix_v1.py", "print(1)"), bash("python fix_v1.py", "1")].flat());
+    expect(once.counters.milestones).toBe(0);
+    const reused = analyse(
+      [
+        write("reproduce.py", "import m; m.run()"),
+        bash("python reproduce.py", "wrong: 1"),
+        bash("python reproduce.py", "wrong: 2"),
+      ].flat(),
+    );
+    expect(reused.counters.milestones).toBe(1);
+    const module = analyse([write("src/pkg/new_module.py", "def g(): ...")].flat());
+    expect(module.counters.milestones).toBe(1);
+  });
+});
+
 describe("stalls that were missed", () => {
   it("an edit → restore loop by `cp file.orig file`: 15 scratch fix scripts, 6 restores, 3 failed patch runs", () => {
     const records: unknown[] = [

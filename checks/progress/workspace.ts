@@ -19,6 +19,17 @@ interface Undone {
   entries: Entry[];
 }
 
+/**
+ * Where scratch files live: the top of the work tree or a temp dir (`reproduce.py`, `fix_v3.py`,
+ * `/tmp/check.py`). A file the agent creates deeper in the tree (a module, a test) is work.
+ */
+const isScratch = (path: string) => {
+  const relative = path.replace(/^\.\//, "");
+  return (
+    !relative.includes("/") || /^\/tmp\/|^\/var\/tmp\//.test(relative) || /^\/[^/]+$/.test(relative)
+  );
+};
+
 /** What applying one step did to the work tree as the trace shows it. */
 export interface Applied {
   /** The step put some earlier edit of the agent's back (a restore, an undo, a return). */
@@ -187,8 +198,8 @@ export class Workspace {
 
   /**
    * The edits standing at the end, by step: a file changed from its base whose history still
-   * holds the step. A file the agent created counts only when it was used at least twice after
-   * (a scratch script nobody runs again is no progress).
+   * holds the step. A scratch file the agent created (top of the tree, a temp dir) counts only
+   * when it was used at least twice after: a scratch script nobody runs again is no progress.
    */
   survivors(): Set<number> {
     const steps = new Set<number>();
@@ -196,7 +207,8 @@ export class Workspace {
       const last = history.entries.at(-1);
       if (!last || last.token === history.base) continue;
       for (const entry of history.entries) {
-        if (history.base === ABSENT && !this.usedAfter(path, entry.step)) continue;
+        if (history.base === ABSENT && isScratch(path) && !this.usedAfter(path, entry.step))
+          continue;
         steps.add(entry.step);
       }
     }
