@@ -96,6 +96,15 @@ describe("milestones that mean progress", () => {
     const module = analyse([write("src/pkg/new_module.py", "def g(): ...")].flat());
     expect(module.counters.milestones).toBe(1);
   });
+
+  it("Claude Code's absolute paths are read against the session's cwd: /repo/fix_v1.py is scratch", () => {
+    const inCwd = (records: unknown[]) =>
+      records.map((r) => ({ ...(r as Record<string, unknown>), cwd: "/home/dev/repo" }));
+    const scratch = analyse(inCwd(write("/home/dev/repo/fix_v1.py", "print(1)")));
+    expect(scratch.counters.milestones).toBe(0);
+    const module = analyse(inCwd(write("/home/dev/repo/src/pkg/m.py", "def g(): ...")));
+    expect(module.counters.milestones).toBe(1);
+  });
 });
 
 describe("stalls that were missed", () => {

@@ -42,6 +42,13 @@ function usageOf(raw: unknown): ModelUsage | null {
   };
 }
 
+/** A path under the session's working directory, relative to it (Claude Code writes absolute paths). */
+function withinCwd(path: string | null, cwd: string | null): string | null {
+  if (path === null || !cwd) return path;
+  const root = cwd.endsWith("/") ? cwd : `${cwd}/`;
+  return path.startsWith(root) ? path.slice(root.length) : path;
+}
+
 function resultText(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
@@ -127,7 +134,10 @@ export function createClaudeCodeParser(): TraceParser {
         args,
         command: name === "Bash" ? (str(input.command) ?? "") : null,
         kind: TOOL_KINDS[name] ?? (name === "Bash" ? undefined : "other"),
-        path: str(input.file_path) ?? str(input.notebook_path) ?? str(input.path),
+        path: withinCwd(
+          str(input.file_path) ?? str(input.notebook_path) ?? str(input.path),
+          str(line.cwd),
+        ),
         model_call: id,
         turn: Math.max(turn, 1),
         time: str(line.timestamp),
