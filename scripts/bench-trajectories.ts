@@ -23,11 +23,14 @@ import { TraceParseError } from "../checks/progress/events.js";
 import type { ProgressReport, ProgressThresholds } from "../schemas/trace.js";
 import { stressTrace } from "./bench-trajectories-stress.js";
 
-const candidates = [
-  process.env.AGATE_TRAJECTORIES,
-  resolve(import.meta.dirname, "..", "..", "shared", "trajectories"),
-  "/work/shared/trajectories",
-].filter((p): p is string => Boolean(p));
+// An explicit AGATE_TRAJECTORIES is the only place looked at; otherwise the shared folder beside
+// the repository, then the workplace's.
+const candidates = process.env.AGATE_TRAJECTORIES
+  ? [process.env.AGATE_TRAJECTORIES]
+  : [
+      resolve(import.meta.dirname, "..", "..", "shared", "trajectories"),
+      "/work/shared/trajectories",
+    ];
 const root = candidates.find((p) => existsSync(p));
 if (!root) {
   console.log(
