@@ -73,6 +73,26 @@ var traceStepSchema = z3.strictObject({
   write: z3.strictObject({ before: shortHashSchema.nullable(), after: shortHashSchema.nullable() }).nullable(),
   /** Paths this call put back to the base commit (`git checkout -- f`, `git stash`; `*`: all). */
   revert: z3.array(z3.string()).nullable(),
+  /** Every file the call wrote, as far as it says (a shell line can write several). */
+  writes: z3.array(z3.string()),
+  /** Files put back from a copy (`cp f.orig f`, an editor's undo: `from` null). */
+  restores: z3.array(z3.strictObject({ from: z3.string().nullable(), to: z3.string() })),
+  /** Copies made (`cp f f.bak`), so that copying back is seen as a restore. */
+  copies: z3.array(z3.strictObject({ from: z3.string(), to: z3.string() })),
+  /** `git stash pop`/`apply`: stashed work comes back (a baseline check ends). */
+  unstash: z3.boolean(),
+  /**
+   * The call with its volatile and free-text parts masked (numbers, ids, quoted text), so the
+   * same action reworded hashes the same; `args_hash` keeps the exact call.
+   */
+  action_hash: shortHashSchema,
+  /**
+   * The result with what the call itself said removed (an `echo` of its own words tells
+   * nothing), volatile parts masked; null without a result.
+   */
+  echo_free_hash: shortHashSchema.nullable(),
+  /** What kind of failure this was (`AssertionError`, `exit 2`), for "a new failure mode". */
+  failure: z3.string().nullable(),
   /** Infrastructure failure seen in this call's result (timeouts, 5xx, rate limits). */
   infrastructure: z3.enum(["timeout", "server-error", "rate-limit", "network"]).nullable(),
   /** The model call that issued this step (its id, or a running number). */
@@ -97,16 +117,19 @@ var progressThresholdsSchema = z3.strictObject({
     description: "Flag a cycle of 2 or 3 different calls with unchanged results repeated this many times (A-B-A-B-A-B is 3)."
   }),
   reverts: z3.number().int().min(1).default(3).meta({
-    description: "Flag edit-run-revert cycles once the work tree has returned to an earlier state this many times without a command newly passing."
+    description: "Flag edit-run-restore cycles once the agent has restored earlier work this many times (git checkout/restore/stash, a copy back from a backup, an editor's undo; one clean-up of several files is one restore, a baseline check that puts the work back is none) without a command newly passing."
   }),
   no_new_information: z3.number().int().min(2).default(12).meta({
     description: "Flag this many tool calls in a row that brought no new information."
   }),
-  steps_without_milestone: z3.number().int().min(2).default(60).meta({
-    description: "Flag this many tool calls since the last verified milestone (a command newly passing, a new net diff) when most of them brought no new information."
+  steps_without_milestone: z3.number().int().min(2).default(50).meta({
+    description: "Flag this many tool calls after the last milestone (a command newly passing, a new failure mode of the same call, an edit that survived to the end), or from the start when there was none."
   }),
-  no_milestone_stale_share: z3.number().min(0).max(1).default(0.5).meta({
-    description: "Share of calls without new information a milestone-less stretch needs to be flagged."
+  idle_tail_share: z3.number().min(0).max(1).default(0.72).meta({
+    description: "Flag a run whose last calls, at least this share of all its calls (and at least 10), came after its last milestone (or from the start, when it reached none) and reached no other (seed 001: a run that reaches a milestone, then idles). 0 turns it off."
+  }),
+  no_milestone_stale_share: z3.number().min(0).max(1).default(0).meta({
+    description: "Share of calls without new information a milestone-less stretch also needs to be flagged (0: the stretch's length alone, measured from the last milestone)."
   }),
   max_model_calls: z3.number().int().positive().nullable().default(null),
   max_tool_calls: z3.number().int().positive().nullable().default(null),
@@ -130,7 +153,12 @@ var progressFindingSchema = z3.strictObject({
   to_step: z3.number().int().nonnegative(),
   /** Where in the file the segment starts, as the parser names it. */
   at: z3.string(),
-  why: z3.string()
+  why: z3.string(),
+  /**
+   * A short excerpt for people: the call that repeated, the programs a milestone-less stretch
+   * kept running and its first call, the restores of a cycle. The agent's text: shown as data.
+   */
+  excerpt: z3.string().max(400).nullable().default(null)
 });
 var budgetsSchema = z3.strictObject({
   model_calls: countSchema,
@@ -623,7 +651,7 @@ var doctorReportSchema = z9.strictObject({
 
 // schemas/evaluation.ts
 import { z as z10 } from "zod";
-var EVALUATOR_PROMPT_VERSION = "agate-eval-3";
+var EVALUATOR_PROMPT_VERSION = "agate-eval-4";
 var bundleTraceSchema = z10.strictObject({
   run_id: positiveIntSchema,
   run_attempt: positiveIntSchema,
@@ -638,7 +666,9 @@ var bundleTraceSchema = z10.strictObject({
           kind: findingKindSchema,
           from_step: nonNegativeIntSchema,
           to_step: nonNegativeIntSchema,
-          why: z10.string()
+          why: z10.string(),
+          /** What repeated, in the agent's own words (a call, the programs run, the restores). */
+          excerpt: z10.string().nullable().default(null)
         })
       ),
       findings_not_listed: nonNegativeIntSchema,
@@ -4126,7 +4156,8 @@ function bundleTrace(trace) {
         kind: f.kind,
         from_step: f.from_step,
         to_step: f.to_step,
-        why: cut(f.why)
+        why: cut(f.why),
+        excerpt: f.excerpt === null ? null : cut(f.excerpt)
       })),
       findings_not_listed: report ? report.findings_not_listed + Math.max(0, report.findings.length - BUNDLE_FINDINGS) : 0,
       budgets: report?.budgets ?? null,
@@ -4439,6 +4470,7 @@ ${command.tail}`
       if (trace.error !== null) lines.push(`not read: ${trace.error}`);
       for (const f of trace.findings) {
         lines.push(`- ${f.kind} at steps ${f.from_step}-${f.to_step}: ${f.why}`);
+        if (f.excerpt) lines.push(`  what repeated: ${f.excerpt}`);
       }
       if (trace.findings_not_listed > 0) {
         lines.push(`- and ${trace.findings_not_listed} more findings not listed`);
@@ -11453,20 +11485,28 @@ var BUDGET_LABELS = [
   ["peak_context_tokens", "peak context (tokens)"],
   ["cost_usd", "cost (USD)"]
 ];
+var KIND_WORDS = {
+  "identical-streak": "the same call again and again",
+  "short-cycle": "a short cycle of calls",
+  "revert-cycle": "edit \u2192 run \u2192 restore, again and again",
+  "no-new-information": "nothing new learned",
+  "no-milestone": "no progress (no milestone)",
+  budget: "over a budget"
+};
 var verdict = (report) => report.stalled ? "busy without progress in the segments below" : report.findings.length > 0 ? "progressing; over a budget" : "no stall found";
 function renderProgressMarkdown(report, source) {
   const c = report.counters;
   const out = [
     `### Agent trace ${codeSpan(source, 200)}: ${verdict(report)}`,
     "",
-    `${report.format}, ${report.steps} tool calls${report.exit_status ? `, ended ${codeSpan(report.exit_status, 60)}` : ""}. New information in ${c.new_information} calls, none in ${c.no_new_information}; ${c.milestones} milestones, ${c.steps_since_last_milestone} calls since the last; ${c.reverts} reverts. A stall here is reported to the evaluator; it never decides the gate by itself.`,
+    `${report.format}, ${report.steps} tool calls${report.exit_status ? `, ended ${codeSpan(report.exit_status, 60)}` : ""}. New information in ${c.new_information} calls, none in ${c.no_new_information}; ${c.milestones} milestones, ${c.steps_since_last_milestone} calls since the last; ${c.reverts} restores of earlier work. A stall here is reported to the evaluator; it never decides the gate by itself.`,
     ""
   ];
   if (report.findings.length > 0) {
-    out.push("| flagged | steps | where | why |", "|---|---|---|---|");
+    out.push("| steps | what | why | what repeated |", "|---|---|---|---|");
     for (const f of report.findings) {
       out.push(
-        `| ${f.kind} | ${f.from_step}\u2013${f.to_step} | ${tableCell(codeSpan(f.at, 60))} | ${tableCell(codeSpan(f.why, 300))} |`
+        `| ${f.from_step}\u2013${f.to_step} (${tableCell(codeSpan(f.at, 40))}) | ${KIND_WORDS[f.kind]} | ${tableCell(codeSpan(f.why, 300))} | ${f.excerpt ? tableCell(codeSpan(f.excerpt, 160)) : ""} |`
       );
     }
     if (report.findings_not_listed > 0) out.push("", `\u2026 and ${report.findings_not_listed} more.`);

@@ -11756,7 +11756,7 @@ var init_github = __esm({
 
 // action/cli.ts
 import { existsSync as existsSync4, mkdirSync as mkdirSync3, readFileSync as readFileSync6, writeFileSync as writeFileSync4 } from "node:fs";
-import { dirname as dirname4, join as join7, resolve as resolve5 } from "node:path";
+import { dirname as dirname4, join as join6, resolve as resolve4 } from "node:path";
 import { parseArgs as parseArgs2 } from "node:util";
 
 // checks/command-results.ts
@@ -13255,12 +13255,12 @@ function $constructor(name, initializer3, proto, params) {
     inst._zod.traits.add(name);
     initializer3(inst, def);
     if (initialized) {
-      const own2 = Object.getPrototypeOf(inst);
+      const own3 = Object.getPrototypeOf(inst);
       const ctorProto = inst._zod.constr.prototype;
-      let up = own2;
+      let up = own3;
       while (up && up !== ctorProto)
         up = Object.getPrototypeOf(up);
-      const target = up ?? own2;
+      const target = up ?? own3;
       if (!initialized.has(target)) {
         initialized.add(target);
         members(target, protoMembers);
@@ -16618,20 +16618,20 @@ function leafPattern(schema) {
     return "(?!)";
   if (minimum !== void 0 || maximum !== void 0)
     return string({ minimum, maximum }).source;
-  const own2 = schema._zod.pattern;
-  return (isInt && own2 === number ? integer : own2)?.source;
+  const own3 = schema._zod.pattern;
+  return (isInt && own3 === number ? integer : own3)?.source;
 }
 function partPattern(schema) {
   const def = schema._zod.def;
-  const own2 = schema._zod.pattern?.source;
+  const own3 = schema._zod.pattern?.source;
   const inner = def.innerType ?? schema._zod.innerType;
   if (inner) {
     const before = inner._zod.pattern?.source;
     const after = partPattern(inner);
-    if (own2 && before && after && after !== before) {
-      return own2.replace(cleanRegex(before), () => cleanRegex(after));
+    if (own3 && before && after && after !== before) {
+      return own3.replace(cleanRegex(before), () => cleanRegex(after));
     }
-    return own2;
+    return own3;
   }
   if (def.options) {
     const sources = def.options.map(partPattern);
@@ -16834,7 +16834,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve6) {
+function isRecursive(inst, stack, resolve5) {
   const cached3 = recursive.get(inst);
   if (cached3 !== void 0)
     return cached3 ? PROVEN : NONE;
@@ -16844,7 +16844,7 @@ function isRecursive(inst, stack, resolve6) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve6);
+      const answer = isRecursive(child, stack, resolve5);
       if (answer > result)
         result = answer;
     }
@@ -16855,7 +16855,7 @@ function isRecursive(inst, stack, resolve6) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve6) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve5) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -16919,7 +16919,7 @@ function isRecursive(inst, stack, resolve6) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve6 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve5 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -24112,6 +24112,26 @@ var traceStepSchema = external_exports.strictObject({
   write: external_exports.strictObject({ before: shortHashSchema.nullable(), after: shortHashSchema.nullable() }).nullable(),
   /** Paths this call put back to the base commit (`git checkout -- f`, `git stash`; `*`: all). */
   revert: external_exports.array(external_exports.string()).nullable(),
+  /** Every file the call wrote, as far as it says (a shell line can write several). */
+  writes: external_exports.array(external_exports.string()),
+  /** Files put back from a copy (`cp f.orig f`, an editor's undo: `from` null). */
+  restores: external_exports.array(external_exports.strictObject({ from: external_exports.string().nullable(), to: external_exports.string() })),
+  /** Copies made (`cp f f.bak`), so that copying back is seen as a restore. */
+  copies: external_exports.array(external_exports.strictObject({ from: external_exports.string(), to: external_exports.string() })),
+  /** `git stash pop`/`apply`: stashed work comes back (a baseline check ends). */
+  unstash: external_exports.boolean(),
+  /**
+   * The call with its volatile and free-text parts masked (numbers, ids, quoted text), so the
+   * same action reworded hashes the same; `args_hash` keeps the exact call.
+   */
+  action_hash: shortHashSchema,
+  /**
+   * The result with what the call itself said removed (an `echo` of its own words tells
+   * nothing), volatile parts masked; null without a result.
+   */
+  echo_free_hash: shortHashSchema.nullable(),
+  /** What kind of failure this was (`AssertionError`, `exit 2`), for "a new failure mode". */
+  failure: external_exports.string().nullable(),
   /** Infrastructure failure seen in this call's result (timeouts, 5xx, rate limits). */
   infrastructure: external_exports.enum(["timeout", "server-error", "rate-limit", "network"]).nullable(),
   /** The model call that issued this step (its id, or a running number). */
@@ -24136,16 +24156,19 @@ var progressThresholdsSchema = external_exports.strictObject({
     description: "Flag a cycle of 2 or 3 different calls with unchanged results repeated this many times (A-B-A-B-A-B is 3)."
   }),
   reverts: external_exports.number().int().min(1).default(3).meta({
-    description: "Flag edit-run-revert cycles once the work tree has returned to an earlier state this many times without a command newly passing."
+    description: "Flag edit-run-restore cycles once the agent has restored earlier work this many times (git checkout/restore/stash, a copy back from a backup, an editor's undo; one clean-up of several files is one restore, a baseline check that puts the work back is none) without a command newly passing."
   }),
   no_new_information: external_exports.number().int().min(2).default(12).meta({
     description: "Flag this many tool calls in a row that brought no new information."
   }),
-  steps_without_milestone: external_exports.number().int().min(2).default(60).meta({
-    description: "Flag this many tool calls since the last verified milestone (a command newly passing, a new net diff) when most of them brought no new information."
+  steps_without_milestone: external_exports.number().int().min(2).default(50).meta({
+    description: "Flag this many tool calls after the last milestone (a command newly passing, a new failure mode of the same call, an edit that survived to the end), or from the start when there was none."
   }),
-  no_milestone_stale_share: external_exports.number().min(0).max(1).default(0.5).meta({
-    description: "Share of calls without new information a milestone-less stretch needs to be flagged."
+  idle_tail_share: external_exports.number().min(0).max(1).default(0.72).meta({
+    description: "Flag a run whose last calls, at least this share of all its calls (and at least 10), came after its last milestone (or from the start, when it reached none) and reached no other (seed 001: a run that reaches a milestone, then idles). 0 turns it off."
+  }),
+  no_milestone_stale_share: external_exports.number().min(0).max(1).default(0).meta({
+    description: "Share of calls without new information a milestone-less stretch also needs to be flagged (0: the stretch's length alone, measured from the last milestone)."
   }),
   max_model_calls: external_exports.number().int().positive().nullable().default(null),
   max_tool_calls: external_exports.number().int().positive().nullable().default(null),
@@ -24169,7 +24192,12 @@ var progressFindingSchema = external_exports.strictObject({
   to_step: external_exports.number().int().nonnegative(),
   /** Where in the file the segment starts, as the parser names it. */
   at: external_exports.string(),
-  why: external_exports.string()
+  why: external_exports.string(),
+  /**
+   * A short excerpt for people: the call that repeated, the programs a milestone-less stretch
+   * kept running and its first call, the restores of a cycle. The agent's text: shown as data.
+   */
+  excerpt: external_exports.string().max(400).nullable().default(null)
 });
 var budgetsSchema = external_exports.strictObject({
   model_calls: countSchema,
@@ -24534,11 +24562,11 @@ function kindOf(value) {
   return JSON.stringify(value);
 }
 var isPlainMap = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
-var mergeable = (defaults, own2) => !("kind" in defaults && "kind" in own2 && defaults.kind !== own2.kind);
-function mergeDefaults(defaults, own2) {
-  if (!isPlainMap(defaults) || !isPlainMap(own2) || !mergeable(defaults, own2)) return own2;
+var mergeable = (defaults, own3) => !("kind" in defaults && "kind" in own3 && defaults.kind !== own3.kind);
+function mergeDefaults(defaults, own3) {
+  if (!isPlainMap(defaults) || !isPlainMap(own3) || !mergeable(defaults, own3)) return own3;
   const merged = { ...defaults };
-  for (const [key, value] of Object.entries(own2)) {
+  for (const [key, value] of Object.entries(own3)) {
     merged[key] = key in defaults ? mergeDefaults(defaults[key], value) : value;
   }
   return merged;
@@ -24550,14 +24578,14 @@ function kindIn(node2) {
   );
   return pair && (0, import_yaml.isScalar)(pair.value) ? pair.value.value : void 0;
 }
-function originOf(own2, defaults, path) {
+function originOf(own3, defaults, path) {
   for (let depth = 1; depth <= path.length; depth++) {
     const prefix = path.slice(0, depth);
-    const mineThere = own2.hasIn(prefix);
+    const mineThere = own3.hasIn(prefix);
     const theirsThere = defaults.hasIn(prefix);
     if (!mineThere) return theirsThere ? "defaults" : "own";
     if (!theirsThere) return "own";
-    const mine = own2.getIn(prefix, true);
+    const mine = own3.getIn(prefix, true);
     const theirs = defaults.getIn(prefix, true);
     if (!(0, import_yaml.isMap)(mine) || !(0, import_yaml.isMap)(theirs)) return "own";
     const [a, b] = [kindIn(mine), kindIn(theirs)];
@@ -24753,15 +24781,15 @@ function configSchemaAt(path, value) {
 
 // checks/config/parse-config.ts
 function parseConfig(text, file2 = CONFIG_PATH, sources = {}) {
-  const own2 = readDocument(text, file2, void 0);
-  const ref = extendsIn(own2, file2, sources.owner ?? null);
+  const own3 = readDocument(text, file2, void 0);
+  const ref = extendsIn(own3, file2, sources.owner ?? null);
   let defaults = null;
   if (ref) {
     const read = sources.defaults;
     if (read === void 0 || typeof read !== "string") {
       const why = read === void 0 ? "they were not read here, and this file alone is not the config" : defaultsProblem(read);
       throw new ConfigurationError(file2, [
-        at(own2, ["extends"], `cannot use the defaults ${ref.reference}: ${why}`)
+        at(own3, ["extends"], `cannot use the defaults ${ref.reference}: ${why}`)
       ]);
     }
     defaults = readDocument(read, file2, ref.reference);
@@ -24775,10 +24803,10 @@ function parseConfig(text, file2 = CONFIG_PATH, sources = {}) {
       ]);
     }
   }
-  const data = defaults ? mergeDefaults(defaults.data, own2.data) : own2.data;
+  const data = defaults ? mergeDefaults(defaults.data, own3.data) : own3.data;
   const result = configSchema.safeParse(data, { error: genericMessage });
   if (!result.success) {
-    const problems = result.error.issues.flatMap((issue2) => toProblems(issue2, own2, defaults, data));
+    const problems = result.error.issues.flatMap((issue2) => toProblems(issue2, own3, defaults, data));
     throw new ConfigurationError(file2, problems.sort(byFileAndPosition));
   }
   return { config: result.data, digest: configDigest(result.data), file: file2, extends: ref };
@@ -24786,10 +24814,10 @@ function parseConfig(text, file2 = CONFIG_PATH, sources = {}) {
 function configExtends(text, file2 = CONFIG_PATH, owner = null) {
   return extendsIn(readDocument(text, file2, void 0), file2, owner);
 }
-function extendsIn(own2, file2, owner) {
-  if (!own2.doc.has("extends")) return null;
-  const parsed = parseExtendsReference(own2.data.extends, owner);
-  if (!parsed.ok) throw new ConfigurationError(file2, [at(own2, ["extends"], parsed.problem)]);
+function extendsIn(own3, file2, owner) {
+  if (!own3.doc.has("extends")) return null;
+  const parsed = parseExtendsReference(own3.data.extends, owner);
+  if (!parsed.ok) throw new ConfigurationError(file2, [at(own3, ["extends"], parsed.problem)]);
   return parsed.ref;
 }
 function at(parsed, path, message) {
@@ -24841,9 +24869,9 @@ function readDocument(text, file2, where) {
   return { doc, data, at: at2, where };
 }
 var EMPTY_MESSAGE = "the file is empty: it needs at least `version: 1` and one command, such as\n      version: 1\n      commands:\n        - name: test\n          run: npm test";
-function toProblems(issue2, own2, defaults, data) {
+function toProblems(issue2, own3, defaults, data) {
   const path = issue2.path;
-  const source = (at2) => defaults && originOf(own2.doc, defaults.doc, at2) === "defaults" ? defaults : own2;
+  const source = (at2) => defaults && originOf(own3.doc, defaults.doc, at2) === "defaults" ? defaults : own3;
   const located = (parsed2) => parsed2.where ? { file: parsed2.where } : {};
   if (issue2.code === "unrecognized_keys") {
     const allowed = Object.keys(configSchemaAt(path, data)?.properties ?? {});
@@ -25709,7 +25737,9 @@ var bundleTraceSchema = external_exports.strictObject({
           kind: findingKindSchema,
           from_step: nonNegativeIntSchema,
           to_step: nonNegativeIntSchema,
-          why: external_exports.string()
+          why: external_exports.string(),
+          /** What repeated, in the agent's own words (a call, the programs run, the restores). */
+          excerpt: external_exports.string().nullable().default(null)
         })
       ),
       findings_not_listed: nonNegativeIntSchema,
@@ -26480,9 +26510,9 @@ function triggerFinding(path, on, mergeQueue) {
 }
 var READ_ONLY_FIX = "set `permissions: contents: read` on the workflow or the job, and nothing else";
 function permissionsFinding(path, job, jobPermissions, workflowPermissions) {
-  const own2 = jobPermissions !== void 0;
-  const permissions = own2 ? jobPermissions : workflowPermissions;
-  const where = own2 ? `job ${job} in ${path}` : `${path}`;
+  const own3 = jobPermissions !== void 0;
+  const permissions = own3 ? jobPermissions : workflowPermissions;
+  const where = own3 ? `job ${job} in ${path}` : `${path}`;
   const check2 = "workflow permissions";
   const problem = (summary, fix = READ_ONLY_FIX) => ({
     check: check2,
@@ -27140,7 +27170,7 @@ function issueNumber(text, command2) {
   return number4;
 }
 var pollMs = (env) => Number(env.AGATE_ENTRY_POLL_MS ?? 2e3);
-var sleep = (ms) => new Promise((resolve6) => setTimeout(resolve6, ms));
+var sleep = (ms) => new Promise((resolve5) => setTimeout(resolve5, ms));
 async function waitFor(ms, env, read) {
   const deadline = Date.now() + ms;
   for (; ; ) {
@@ -28078,9 +28108,9 @@ async function runCommand(options) {
     killTimer = setTimeout(() => killGroup("SIGKILL"), grace);
   }, options.timeoutMs);
   const exit = await new Promise(
-    (resolve6, reject) => {
+    (resolve5, reject) => {
       child.once("error", reject);
-      child.once("exit", (code, signal) => resolve6({ code, signal }));
+      child.once("exit", (code, signal) => resolve5({ code, signal }));
     }
   ).finally(() => clearTimeout(timeout));
   killGroup("SIGKILL");
@@ -28137,20 +28167,20 @@ async function groupGone(pgid, limitMs) {
       process.kill(-pgid, "SIGKILL");
     } catch {
     }
-    await new Promise((resolve6) => setTimeout(resolve6, 5));
+    await new Promise((resolve5) => setTimeout(resolve5, 5));
   }
 }
 async function drain(streams, limitMs) {
   const ended = streams.map(
-    (stream) => new Promise((resolve6) => {
-      if (stream.readableEnded || stream.destroyed) return resolve6();
-      stream.once("end", resolve6);
-      stream.once("close", resolve6);
+    (stream) => new Promise((resolve5) => {
+      if (stream.readableEnded || stream.destroyed) return resolve5();
+      stream.once("end", resolve5);
+      stream.once("close", resolve5);
     })
   );
   let timer;
-  const limit = new Promise((resolve6) => {
-    timer = setTimeout(resolve6, limitMs);
+  const limit = new Promise((resolve5) => {
+    timer = setTimeout(resolve5, limitMs);
   });
   await Promise.race([Promise.all(ended), limit]);
   clearTimeout(timer);
@@ -28347,11 +28377,13 @@ function sortKeys(value) {
 var READERS = /* @__PURE__ */ new Set(["cat", "nl", "head", "tail", "less", "more", "view", "bat", "wc"]);
 var SEARCHERS = /* @__PURE__ */ new Set(["grep", "egrep", "rg", "ag", "find", "ls", "tree", "fd", "locate"]);
 var WRAPPERS = /* @__PURE__ */ new Set(["sudo", "env", "time", "nice", "command", "exec", "nohup"]);
+var BACKUP_SUFFIX = /(?:\.(?:orig|original|bak|backup|old|save|saved|prev)|~)$/;
+var withoutHeredocs = (command2) => command2.replace(
+  /<<-?\s*(['"]?)(\w+)\1[^\n]*\n[\s\S]*?\n\s*\2\s*(?=\n|$)/g,
+  (m) => m.slice(0, m.indexOf("\n"))
+);
 function shellSegments(command2) {
-  const body = command2.replace(
-    /<<-?\s*(['"]?)(\w+)\1[^\n]*\n[\s\S]*?\n\s*\2\s*(?=\n|$)/g,
-    (m) => m.slice(0, m.indexOf("\n"))
-  );
+  const body = withoutHeredocs(command2);
   const segments = [];
   let current = "";
   let quote2 = null;
@@ -28367,9 +28399,24 @@ function shellSegments(command2) {
       current += c;
       continue;
     }
+    if (c === "\\" && body[i + 1] === "\n") {
+      current += " ";
+      i++;
+      continue;
+    }
+    if (c === "\\" && i + 1 < body.length) {
+      current += c + body[i + 1];
+      i++;
+      continue;
+    }
     if (c === "'" || c === '"') {
       quote2 = c;
       current += c;
+      continue;
+    }
+    if (c === "#" && (current === "" || /\s$/.test(current))) {
+      const end = body.indexOf("\n", i);
+      i = end < 0 ? body.length : end - 1;
       continue;
     }
     const two = body.slice(i, i + 2);
@@ -28391,20 +28438,28 @@ function shellSegments(command2) {
 }
 function shellWords(segment) {
   const words = [];
-  let skipNext = false;
-  for (const match of segment.matchAll(/'([^']*)'|"((?:\\.|[^"\\])*)"|(\S+)/g)) {
+  const outputs = [];
+  let pending = null;
+  for (const match of segment.matchAll(/'([^']*)'|"((?:\\.|[^"\\])*)"|((?:\\.|[^\s'"])+)/g)) {
     const bare = match[3];
-    if (skipNext) {
-      skipNext = false;
+    const word = match[1] ?? match[2] ?? bare ?? "";
+    if (pending) {
+      if (pending === "out" && word !== "/dev/null") outputs.push(word);
+      pending = null;
       continue;
     }
-    if (bare !== void 0 && /^(\d*|&)?(>>?|<)/.test(bare)) {
-      skipNext = /^(\d*|&)?(>>?|<)&?$/.test(bare);
+    const redirect = bare === void 0 ? null : /^(\d*|&)?(>>?|<)(&?)(.*)$/.exec(bare);
+    if (redirect) {
+      const [, , op, toFd, rest] = redirect;
+      if (toFd || /^<<|^<</.test(bare ?? "")) continue;
+      if (rest) {
+        if (op !== "<" && rest !== "/dev/null") outputs.push(rest);
+      } else pending = op === "<" ? "in" : "out";
       continue;
     }
-    words.push(match[1] ?? match[2] ?? bare ?? "");
+    words.push(bare !== void 0 ? bare.replace(/\\(.)/g, "$1") : word);
   }
-  return words;
+  return { words, outputs };
 }
 function programOf(words) {
   let i = 0;
@@ -28417,64 +28472,119 @@ function programOf(words) {
   const program = words[i] ?? "";
   return { name: program.split("/").pop() ?? program, args: words.slice(i + 1) };
 }
+var operands = (args) => args.filter((a) => !a.startsWith("-"));
 var lastOperand = (args) => [...args].reverse().find((a) => !a.startsWith("-") && !/^\d+(,\d+)?p?$/.test(a)) ?? null;
-function redirectTarget(segment) {
-  const match = /(?:^|[^0-9&>])>>?\s*([^\s&|;<>]+)/.exec(segment);
-  const target = match?.[1];
-  return target && target !== "/dev/null" ? target : null;
+function sedFiles(args) {
+  const files = [];
+  let script = args.some((a) => a === "-e" || a === "-f" || a.startsWith("--expression"));
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "-e" || arg === "-f") {
+      i++;
+      continue;
+    }
+    if (arg.startsWith("-")) continue;
+    if (!script) script = true;
+    else files.push(arg);
+  }
+  return files;
 }
+var looksLikeRef = (word) => /^(HEAD|FETCH_HEAD|ORIG_HEAD|@)([~^]\d*)*$|^[0-9a-f]{7,40}$|^(origin|upstream)\/|^(main|master|develop)$/.test(
+  word
+);
 function revertOf(name, args) {
   if (name !== "git") return null;
   const [sub, ...rest] = args;
-  const operands = rest.filter((a) => !a.startsWith("-"));
+  const plain = operands(rest);
   if (sub === "checkout" && !rest.some((a) => a === "-b" || a === "-B")) {
-    const paths = rest.includes("--") ? rest.slice(rest.indexOf("--") + 1) : operands;
-    if (paths.length === 0) return null;
-    return paths.includes(".") ? ["*"] : paths;
+    const paths = rest.includes("--") ? rest.slice(rest.indexOf("--") + 1) : plain;
+    const files = !rest.includes("--") && paths.length > 1 && looksLikeRef(paths[0]) ? paths.slice(1) : paths;
+    if (files.length === 0) return null;
+    return files.includes(".") ? ["*"] : files;
   }
-  if (sub === "restore") return operands.length === 0 || operands.includes(".") ? ["*"] : operands;
-  if (sub === "stash" && (rest.length === 0 || rest[0] === "push" || rest[0] === "-u"))
+  if (sub === "restore") {
+    if (rest.includes("--staged") && !rest.includes("--worktree")) return null;
+    const files = plain.filter((a) => a !== "--");
+    return files.length === 0 || files.includes(".") ? ["*"] : files;
+  }
+  if (sub === "stash" && (rest.length === 0 || ["push", "save", "-u", "--include-untracked"].includes(rest[0])))
     return ["*"];
   if (sub === "reset" && rest.includes("--hard")) return ["*"];
   return null;
 }
+var baseName = (path) => path.split("/").pop() ?? path;
+function looksLikeBackupOf(from, to) {
+  const source = baseName(from);
+  const target = baseName(to);
+  if (source === target) return from !== to && /backup|orig|bak|saved?|pristine/i.test(from);
+  return BACKUP_SUFFIX.test(source) && source.replace(BACKUP_SUFFIX, "") === target;
+}
 function shellFacts(command2) {
   const segments = shellSegments(command2);
+  const facts = {
+    name: "",
+    kind: "command",
+    path: null,
+    writes: [],
+    revert: null,
+    restores: [],
+    copies: [],
+    unstash: false
+  };
   let first = null;
-  let kind = "command";
-  let path = null;
-  let revert = null;
+  const write = (paths) => {
+    facts.kind = "write";
+    for (const path of paths) if (!facts.writes.includes(path)) facts.writes.push(path);
+    facts.path ??= paths[0] ?? null;
+  };
   for (const segment of segments) {
-    const { name, args } = programOf(shellWords(segment));
+    const { words, outputs } = shellWords(segment);
+    const { name, args } = programOf(words);
     if (name === "cd" || name === "") continue;
-    first ??= { name, args };
+    first ??= name;
     const reverted = revertOf(name, args);
     if (reverted) {
-      revert = [...revert ?? [], ...reverted];
-      kind = "write";
+      facts.revert = [...facts.revert ?? [], ...reverted];
+      facts.kind = "write";
       continue;
     }
-    const target = redirectTarget(segment);
+    if (name === "git" && args[0] === "stash" && (args[1] === "pop" || args[1] === "apply")) {
+      facts.unstash = true;
+      facts.kind = "write";
+      continue;
+    }
+    if ((name === "cp" || name === "mv") && operands(args).length === 2) {
+      const [from, to] = operands(args);
+      if (looksLikeBackupOf(from, to)) facts.restores.push({ from, to });
+      else if (name === "cp") facts.copies.push({ from, to });
+      write([to]);
+      continue;
+    }
     const inPlace = name === "sed" && args.some((a) => /^-i/.test(a) || a === "--in-place");
-    if (inPlace || target || name === "tee" || name === "patch" || name === "touch") {
-      kind = "write";
-      path = target ?? lastOperand(args);
+    if (outputs.length > 0 || inPlace || name === "tee" || name === "patch" || name === "touch") {
+      const files = [
+        ...outputs,
+        ...inPlace ? sedFiles(args) : [],
+        ...name === "tee" || name === "touch" ? operands(args) : []
+      ];
+      write(files.length > 0 ? files : [lastOperand(args) ?? "?"]);
       continue;
     }
     if (name === "rm" || name === "mv" || name === "cp" || name === "git" && args[0] === "apply") {
-      kind = "write";
-      path = lastOperand(args);
+      write(operands(name === "git" ? args.slice(1) : args));
       continue;
     }
-    if (kind !== "write" && segments.length > 0 && first.name === name) {
+    if (facts.kind !== "write" && first === name) {
       const printsOnly = name === "sed" ? args.includes("-n") : READERS.has(name);
       if (printsOnly) {
-        kind = "read";
-        path = lastOperand(args);
-      } else if (SEARCHERS.has(name) || name === "git" && args[0] === "grep") kind = "search";
+        facts.kind = "read";
+        facts.path = (name === "sed" ? sedFiles(args).at(-1) : lastOperand(args)) ?? null;
+      } else if (SEARCHERS.has(name) || name === "git" && args[0] === "grep")
+        facts.kind = "search";
     }
   }
-  return { name: first?.name ?? "", kind, path, revert };
+  facts.name = first ?? "";
+  return facts;
 }
 
 // checks/progress/volatile.ts
@@ -28502,9 +28612,37 @@ var VOLATILE_TEXT_RULES = [
   ],
   // Jupyter prompts: In [17]:, Out[17]:
   [/\b(In|Out)\s?\[\d+\]/g, "$1[<n>]"],
-  // Codex's plain shell result header: "Wall time: 0.0123 seconds" (the unit may be missing).
-  [/^(Wall time:)\s*[^\n]*$/gm, "$1 <duration>"]
+  // Codex's plain shell result header: "Wall time: 0.0123 seconds" (the unit may be missing),
+  // and exec_command's chunk id and token count.
+  [/^(Wall time:)\s*[^\n]*$/gm, "$1 <duration>"],
+  [/^(Chunk ID:|Original token count:)\s*[^\n]*$/gm, "$1 <volatile>"],
+  // Epoch times in seconds (2017-2033) or milliseconds, with or without a fraction.
+  [/\b1[5-9]\d{8}(?:\d{3})?(?:\.\d+)?\b/g, "<epoch>"],
+  // Hex ids of 12 or more digits (request ids, object hashes, git object names).
+  [/\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{12,}\b/g, "<hex>"],
+  // Ports on a local address: localhost:54321, 127.0.0.1:8000, [::1]:3000, "port 43117".
+  [/\b(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]):\d{2,5}\b/g, "$1:<port>"],
+  [/\b(port)(\s*[:=]?\s*)\d{2,5}\b/gi, "$1$2<port>"],
+  // Python's and mktemp's temp names outside /tmp: tmpab12_cd, tmp.X7aB3c.
+  [/\btmp[._]?[A-Za-z0-9_]{6,}\b/g, "<tmpname>"]
 ];
+var RANDOM_TOKEN = /\b[A-Za-z0-9_-]{10,}\b/g;
+function looksRandom(token) {
+  let digits = 0;
+  let letters = 0;
+  let flips = 0;
+  let previous = 0;
+  for (let i = 0; i < token.length; i++) {
+    const code = token.charCodeAt(i);
+    const cls = code >= 48 && code <= 57 ? 1 : code >= 97 && code <= 122 ? 2 : code >= 65 && code <= 90 ? 3 : 0;
+    if (cls === 1) digits++;
+    else if (cls !== 0) letters++;
+    if (cls !== 0 && previous !== 0 && cls !== previous) flips++;
+    if (cls !== 0) previous = cls;
+  }
+  return digits >= 2 && letters >= 2 && flips >= 4;
+}
+var maskRandomTokens = (text) => text.replace(RANDOM_TOKEN, (token) => looksRandom(token) ? "<id>" : token);
 function stripVolatile(value) {
   if (Array.isArray(value)) return value.map(stripVolatile);
   if (value !== null && typeof value === "object") {
@@ -28529,11 +28667,16 @@ function normaliseResult(text) {
 function normaliseText(text) {
   let out = normaliseOutput(text);
   for (const [pattern, replacement] of VOLATILE_TEXT_RULES) out = out.replace(pattern, replacement);
-  return out;
+  return maskRandomTokens(out);
 }
-function resultHash(exitCode, text) {
-  return shortHash(`${exitCode ?? "-"}\0${normaliseResult(text)}`);
+function maskAction(text) {
+  return normaliseText(text).replace(/\\?"(?:\\.|[^"\\])*\\?"|'[^']*'/g, "<s>").replace(/\b\d+(?:\.\d+)?\b/g, "<n>");
 }
+function echoFreeResult(call, normalisedResult) {
+  const said = new Set(call.match(/[A-Za-z_]{2,}/g) ?? []);
+  return normalisedResult.replace(/[A-Za-z_]{2,}/g, (word) => said.has(word) ? "" : word).replace(/\s+/g, "");
+}
+var normalisedResultHash = (exitCode, normalised) => shortHash(`${exitCode ?? "-"}\0${normalised}`);
 
 // checks/progress/events.ts
 var TraceParseError = class extends Error {
@@ -28571,28 +28714,46 @@ var preview = (text) => {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > 120 ? `${flat.slice(0, 119)}\u2026` : flat;
 };
-function buildStep(call, result) {
+var FAILED_EDIT = /^\s*(ERROR:|<tool_use_error>|Error:)|No replacement was performed|did not appear verbatim|is not a valid|Invalid `path` parameter|No changes made|Old string and new string are identical/;
+function failureOf2(text, exit) {
+  const names = text.slice(-2e4).match(/\b[A-Z][A-Za-z]*(?:Error|Exception|Failure|Exit|Interrupt)\b/g);
+  return names?.at(-1) ?? `exit ${exit ?? "?"}`;
+}
+function buildStep(call, result, edit = {}) {
   const shell = call.command ? shellFacts(call.command) : null;
   const argsText = canonicalJson2(call.args);
-  const failed2 = result !== null && (result.error || (result.exit_code ?? 0) !== 0);
-  const kind = call.kind ?? shell?.kind ?? "other";
+  const declared = call.kind ?? shell?.kind ?? "other";
+  const failedEdit = result !== null && declared === "write" && !shell && FAILED_EDIT.test(result.text.slice(0, 2e3));
+  const failed2 = result !== null && (result.error || failedEdit || (result.exit_code ?? 0) !== 0);
+  const kind = failed2 && declared === "write" ? "command" : declared;
+  const path = call.path ?? shell?.path ?? null;
+  const actionText = call.command ?? argsText;
+  const undo = edit.undo === true && !failed2 && path !== null;
+  const normalised = result ? normaliseResult(result.text) : null;
   return {
     at: call.at,
     tool: call.tool,
-    kind: failed2 && kind === "write" ? "command" : kind,
+    kind: undo ? "write" : kind,
     name: shell?.name || call.tool,
     args: argsText,
     args_hash: shortHash(`${call.tool}\0${argsText}`),
     preview: preview(call.command ?? str(asRecord(call.args)?.command) ?? call.path ?? argsText),
-    path: call.path ?? shell?.path ?? null,
+    path,
     result: {
-      hash: result ? resultHash(result.exit_code, result.text) : null,
+      hash: result && normalised !== null ? normalisedResultHash(result.exit_code, normalised) : null,
       exit_code: result?.exit_code ?? null,
       error: failed2,
       bytes: result ? Buffer.byteLength(result.text) : 0
     },
-    write: result?.write ?? null,
+    write: failed2 ? null : result?.write ?? null,
     revert: failed2 ? null : shell?.revert ?? null,
+    writes: failed2 ? [] : kind === "write" ? shell?.writes ?? (path ? [path] : []) : [],
+    restores: failed2 ? [] : undo ? [{ from: null, to: path }] : shell?.restores ?? [],
+    copies: failed2 ? [] : shell?.copies ?? [],
+    unstash: !failed2 && (shell?.unstash ?? false),
+    action_hash: shortHash(`${call.tool}\0${maskAction(actionText)}`),
+    echo_free_hash: result && normalised !== null ? shortHash(`${result.exit_code ?? "-"}\0${echoFreeResult(actionText, normalised)}`) : null,
+    failure: failed2 && result && normalised !== null ? failureOf2(normalised, result.exit_code) : null,
     infrastructure: result?.infrastructure ?? (result && failed2 ? stepInfrastructureOf(result.text) : null),
     model_call: call.model_call,
     turn: call.turn,
@@ -28630,6 +28791,14 @@ var BUDGET_LABELS = [
   ["peak_context_tokens", "peak context (tokens)"],
   ["cost_usd", "cost (USD)"]
 ];
+var KIND_WORDS = {
+  "identical-streak": "the same call again and again",
+  "short-cycle": "a short cycle of calls",
+  "revert-cycle": "edit \u2192 run \u2192 restore, again and again",
+  "no-new-information": "nothing new learned",
+  "no-milestone": "no progress (no milestone)",
+  budget: "over a budget"
+};
 var verdict = (report2) => report2.stalled ? "busy without progress in the segments below" : report2.findings.length > 0 ? "progressing; over a budget" : "no stall found";
 function renderProgressText(report2, source) {
   const c = report2.counters;
@@ -28637,12 +28806,15 @@ function renderProgressText(report2, source) {
     `${source}: ${report2.format} trace, ${report2.steps} tool calls in ${report2.records} records${report2.exit_status ? `, ended ${report2.exit_status}` : ""}`,
     `verdict: ${verdict(report2)}`,
     `new information: ${c.new_information} calls; none: ${c.no_new_information} (longest run ${c.longest_without_new_information})`,
-    `milestones: ${c.milestones}; calls since the last: ${c.steps_since_last_milestone} (longest stretch ${c.longest_without_milestone}); reverts: ${c.reverts}`
+    `milestones: ${c.milestones}; calls since the last: ${c.steps_since_last_milestone} (longest stretch ${c.longest_without_milestone}); restores of earlier work: ${c.reverts}`
   ];
   if (report2.findings.length > 0) {
     lines2.push("flagged:");
     for (const f of report2.findings) {
-      lines2.push(`  ${f.kind} at steps ${f.from_step}-${f.to_step} (${f.at}): ${f.why}`);
+      lines2.push(
+        `  steps ${f.from_step}-${f.to_step} (${f.at}), ${KIND_WORDS[f.kind]} [${f.kind}]: ${f.why}`
+      );
+      if (f.excerpt) lines2.push(`    what repeated: ${f.excerpt.replace(/\s+/g, " ")}`);
     }
     if (report2.findings_not_listed > 0) lines2.push(`  \u2026 and ${report2.findings_not_listed} more`);
   }
@@ -28661,15 +28833,9 @@ function renderProgressText(report2, source) {
 `;
 }
 
-// action/trace.ts
-import {
-  createReadStream,
-  lstatSync as lstatSync2,
-  readdirSync as readdirSync3,
-  readFileSync as readFileSync4,
-  realpathSync as realpathSync3
-} from "node:fs";
-import { basename, isAbsolute as isAbsolute3, join as join6, relative, resolve as resolve4 } from "node:path";
+// action/trace/read.ts
+import { createReadStream, lstatSync as lstatSync2, readFileSync as readFileSync4 } from "node:fs";
+import { basename } from "node:path";
 
 // checks/progress/bounded-set.ts
 var BoundedSet = class {
@@ -28696,48 +28862,325 @@ var BoundedSet = class {
   }
 };
 
+// checks/progress/timeline.ts
+var TIMELINE_LIMIT = 1e6;
+var PREVIEW_CHARS = 80;
+var IDLE_TAIL_MIN_STEPS = 10;
+var own2 = (text) => text.length === 0 ? "" : `${text}\0`.slice(0, -1).split("").join("");
+var Timeline = class {
+  index = [];
+  at = [];
+  /** Program names, interned: a few distinct ones repeat over the whole trace. */
+  names = /* @__PURE__ */ new Map();
+  nameList = [];
+  name = [];
+  preview = [];
+  flags = [];
+  event = [];
+  events = [];
+  truncated = false;
+  get length() {
+    return this.index.length;
+  }
+  add(step) {
+    if (this.index.length >= TIMELINE_LIMIT) {
+      this.truncated = true;
+      return;
+    }
+    this.index.push(step.index);
+    this.at.push(step.at);
+    const name = step.name.slice(0, 40);
+    let id = this.names.get(name);
+    if (id === void 0) {
+      id = this.nameList.length;
+      const owned = own2(name);
+      this.nameList.push(owned);
+      this.names.set(owned, id);
+    }
+    this.name.push(id);
+    this.preview.push(own2(step.preview.slice(0, PREVIEW_CHARS)));
+    this.flags.push(
+      (step.passed ? 1 : 0) | (step.newFailure ? 2 : 0) | (step.newInformation ? 4 : 0) | (step.write ? 8 : 0)
+    );
+    this.event.push(step.event);
+  }
+  /** Opens or extends a restore event at this step; returns its id. */
+  restore(step, extend2) {
+    const last = this.events.at(-1);
+    if (extend2 && last) {
+      last.last = step;
+      return last.id;
+    }
+    const id = this.events.length;
+    this.events.push({ id, first: step, last: step, cancelled: false });
+    return id;
+  }
+  cancel(ids) {
+    for (const id of ids) {
+      const event = this.events[id];
+      if (event) event.cancelled = true;
+    }
+  }
+  /**
+   * Milestones, known only at the end: a command that newly passed, a new failure mode, an
+   * edit that survived to the end (`survivors`, step indexes).
+   */
+  milestones(survivors) {
+    return this.index.map((index, i) => ((this.flags[i] ?? 0) & 3) !== 0 || survivors.has(index));
+  }
+  /** Longest stretch without a milestone, and the stretch still open at the end. */
+  stretches(milestones) {
+    let run2 = 0;
+    let longest = 0;
+    for (const milestone of milestones) {
+      run2 = milestone ? 0 : run2 + 1;
+      longest = Math.max(longest, run2);
+    }
+    return { longest, open: run2 };
+  }
+  /** What repeated in steps [from, to): the programs used most, and the first call's preview. */
+  excerpt(from, to) {
+    const counts = /* @__PURE__ */ new Map();
+    for (let i = from; i < to; i++) {
+      const name = this.nameList[this.name[i] ?? -1] ?? "?";
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+    const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([name, n]) => `${name} \xD7${n}`).join(", ");
+    return `${top}; first: ${this.preview[from] ?? ""}`;
+  }
+  /**
+   * Stretches of at least `steps_without_milestone` calls after the last milestone (or the
+   * start) that reached none (seed 001: a run that reaches a milestone and then idles).
+   */
+  noMilestone(milestones, t) {
+    const found2 = [];
+    let start = 0;
+    const total = milestones.length;
+    const close = (end) => {
+      const length = end - start;
+      const idleTail = end === total && t.idle_tail_share > 0 && length >= IDLE_TAIL_MIN_STEPS && length / Math.max(1, total) >= t.idle_tail_share;
+      if (length < t.steps_without_milestone && !idleTail) return;
+      let stale = 0;
+      for (let i = start; i < end; i++) if (((this.flags[i] ?? 0) & 4) === 0) stale++;
+      if (stale / length < t.no_milestone_stale_share) return;
+      const undone = this.events.filter(
+        (e) => !e.cancelled && e.first >= (this.index[start] ?? 0)
+      ).length;
+      found2.push({
+        kind: "no-milestone",
+        from_step: this.index[start] ?? 0,
+        to_step: this.index[end - 1] ?? 0,
+        at: this.at[start] ?? "",
+        why: `${length} tool calls without a milestone (no command newly passing, no new failure, no edit that survived to the end)${start > 0 ? " after the last one" : ""}${idleTail ? `: the last ${Math.round(100 * length / Math.max(1, total))}% of the run` : ""}; ${stale} brought nothing new${undone > 0 ? `, ${undone} restores of earlier work` : ""}${this.truncated ? ` (only the first ${TIMELINE_LIMIT} calls were kept)` : ""}`,
+        excerpt: this.excerpt(start, end).slice(0, 400)
+      });
+    };
+    milestones.forEach((milestone, i) => {
+      if (!milestone) return;
+      close(i);
+      start = i + 1;
+    });
+    close(milestones.length);
+    return found2;
+  }
+  /**
+   * Restore events (not baseline checks) since the last command that newly passed; from the
+   * threshold on, one finding that grows with each further restore.
+   */
+  revertCycles(t) {
+    const found2 = [];
+    const byStep = new Map(this.index.map((index, i) => [index, i]));
+    let count = 0;
+    let from = null;
+    let eventIndex = 0;
+    const live = this.events.filter((e) => !e.cancelled);
+    let current = null;
+    for (let i = 0; i < this.index.length; i++) {
+      const flags = this.flags[i] ?? 0;
+      if (flags & 1) {
+        count = 0;
+        from = null;
+        current = null;
+      }
+      if (flags & 8) from ??= i;
+      const event = live[eventIndex];
+      if (!event || event.last !== this.index[i]) continue;
+      eventIndex++;
+      count++;
+      if (count < t.reverts) continue;
+      const start = from ?? byStep.get(event.first) ?? i;
+      if (current) {
+        current.to_step = this.index[i] ?? 0;
+        current.why = `the agent restored earlier work ${count} times (git checkout/restore/stash, a copy back, an undo) and no command newly passed`;
+        continue;
+      }
+      current = {
+        kind: "revert-cycle",
+        from_step: this.index[start] ?? 0,
+        to_step: this.index[i] ?? 0,
+        at: this.at[start] ?? "",
+        why: `the agent restored earlier work ${count} times (git checkout/restore/stash, a copy back, an undo) and no command newly passed`,
+        excerpt: this.restoreExcerpt(live, eventIndex - count, eventIndex, byStep).slice(0, 400)
+      };
+      found2.push(current);
+    }
+    return found2;
+  }
+  restoreExcerpt(live, from, to, byStep) {
+    return live.slice(Math.max(0, from), to).map((e) => `step ${e.first}: ${this.preview[byStep.get(e.first) ?? -1] ?? ""}`).slice(0, 3).join(" | ");
+  }
+};
+
 // checks/progress/workspace.ts
+var BASE = "base";
+var ABSENT = "absent";
+var HISTORY_LIMIT = 2e3;
+var WATCHED_LIMIT = 2e3;
+var isScratch = (path) => {
+  const relative = path.replace(/^\.\//, "");
+  return !relative.includes("/") || /^\/tmp\/|^\/var\/tmp\//.test(relative) || /^\/[^/]+$/.test(relative);
+};
 var Workspace = class {
-  tokens = /* @__PURE__ */ new Map();
-  base = /* @__PURE__ */ new Map();
-  lastEdit = /* @__PURE__ */ new Map();
-  state = 0n;
-  get current() {
-    return this.state.toString(16).padStart(16, "0");
+  histories = /* @__PURE__ */ new Map();
+  lastEditArgs = /* @__PURE__ */ new Map();
+  copies = /* @__PURE__ */ new Map();
+  undone = /* @__PURE__ */ new Map();
+  uses = /* @__PURE__ */ new Map();
+  stash = null;
+  stashEvent = -1;
+  /** Steps whose every edit was later undone (and not put back). */
+  undoneSteps = /* @__PURE__ */ new Set();
+  history(path, created, base) {
+    let history = this.histories.get(path);
+    if (!history) {
+      history = { base: base ?? (created ? ABSENT : BASE), entries: [] };
+      this.histories.set(path, history);
+      if (history.base === ABSENT && this.uses.size < WATCHED_LIMIT) {
+        this.uses.set(path, { name: path.split("/").pop() ?? path, steps: [] });
+      }
+    }
+    return history;
   }
-  entry(path, token) {
-    return BigInt(`0x${shortHash(`${path}\0${token}`)}`);
+  /** The stash made with this event id opened no restore event: its pop cancels nothing. */
+  forgetStash(event) {
+    if (this.stashEvent === event) this.stashEvent = -1;
   }
-  set(path, token) {
-    const old = this.tokens.get(path);
-    if (old !== void 0) this.state ^= this.entry(path, old);
-    if (token === null) this.tokens.delete(path);
-    else {
-      this.tokens.set(path, token);
-      this.state ^= this.entry(path, token);
+  /** Notes the calls that name a file the agent created (it ran or read it). */
+  noteUse(step) {
+    if (step.kind === "write") return;
+    for (const use of this.uses.values()) {
+      if (use.steps.length < 8 && step.args.includes(use.name)) use.steps.push(step.index);
     }
   }
-  /** Applies a step; returns the state before and after. */
-  apply(step) {
-    const before = this.current;
+  /** A file the agent created was used at least twice after this step. */
+  usedAfter(path, step) {
+    return (this.uses.get(path)?.steps.filter((s) => s > step).length ?? 0) >= 2;
+  }
+  token(path) {
+    const history = this.histories.get(path);
+    return history?.entries.at(-1)?.token ?? history?.base ?? BASE;
+  }
+  /** Moves `path` to `token`: back to an earlier state undoes the edits after it. */
+  move(path, token, step, event, created = false, base) {
+    const history = this.history(path, created, base);
+    const result = { undid: false, changed: false, redid: [] };
+    if (this.token(path) === token) return result;
+    result.changed = true;
+    const previous = token === history.base ? 0 : history.entries.findIndex((e) => e.token === token) + 1;
+    if (previous > 0 || token === history.base) {
+      const removed = history.entries.splice(previous);
+      for (const entry of removed) this.undoneSteps.add(entry.step);
+      if (removed.length > 0) {
+        result.undid = true;
+        this.undone.set(path, { event, entries: removed });
+      }
+      return result;
+    }
+    const lost = this.undone.get(path);
+    if (lost && lost.entries.at(-1)?.token === token) {
+      history.entries.push(...lost.entries);
+      for (const entry of lost.entries) this.undoneSteps.delete(entry.step);
+      this.undone.delete(path);
+      result.redid.push(lost.event);
+      return result;
+    }
+    history.entries.push({ step, token });
+    if (history.entries.length > HISTORY_LIMIT) history.entries.shift();
+    return result;
+  }
+  /** Applies one step; `event` names the restore event the step would be part of. */
+  apply(step, event) {
+    const result = { undid: false, changed: false, redid: [] };
+    const merge3 = (part) => {
+      result.undid ||= part.undid;
+      result.changed ||= part.changed;
+      result.redid.push(...part.redid);
+    };
+    for (const copy of step.copies) {
+      this.copies.set(copy.to, { path: copy.from, token: this.token(copy.from) });
+    }
+    if (step.unstash && this.stash) {
+      for (const [path, token] of this.stash) merge3(this.move(path, token, step.index, event));
+      if (this.stashEvent >= 0) result.redid.push(this.stashEvent);
+      this.stash = null;
+    }
     if (step.revert) {
-      const paths = step.revert.includes("*") ? [...this.tokens.keys()] : step.revert;
-      for (const path of paths) {
-        this.set(path, null);
-        this.lastEdit.delete(path);
+      const all = step.revert.includes("*");
+      if (all && /\bstash\b/.test(step.preview)) {
+        this.stash = new Map([...this.histories.keys()].map((p) => [p, this.token(p)]));
+        this.stashEvent = event;
       }
-    } else if (step.kind === "write") {
-      const path = step.path ?? "?";
-      if (step.write?.after) {
-        if (!this.base.has(path)) this.base.set(path, step.write.before ?? "absent");
-        this.set(path, step.write.after === this.base.get(path) ? null : step.write.after);
-      } else if (this.lastEdit.get(path) !== step.args_hash) {
-        const previous = this.tokens.get(path) ?? "base";
-        this.set(path, shortHash(`${previous}\0${step.args_hash}`));
-        this.lastEdit.set(path, step.args_hash);
+      const paths = all ? [...this.histories.keys()] : step.revert;
+      for (const path of paths) {
+        const base = this.histories.get(path)?.base ?? BASE;
+        merge3(this.move(path, base, step.index, event));
       }
     }
-    return { before, after: this.current };
+    for (const restore of step.restores) {
+      const copy = restore.from ? this.copies.get(restore.from) : void 0;
+      const history = this.history(restore.to, false);
+      const back = copy && copy.path === restore.to ? copy.token : restore.from === null ? history.entries.at(-2)?.token ?? history.base : history.base;
+      merge3(this.move(restore.to, back, step.index, event));
+    }
+    if (step.kind === "write" && !step.revert && step.restores.length === 0 && !step.unstash) {
+      for (const path of step.writes.length > 0 ? step.writes : [step.path ?? "?"]) {
+        merge3(this.write(step, path, event));
+      }
+    }
+    return result;
+  }
+  write(step, path, event) {
+    const deleted = step.name === "rm";
+    if (step.write?.after) {
+      const before = step.write.before ?? ABSENT;
+      return this.move(path, step.write.after, step.index, event, false, before);
+    }
+    if (deleted) return this.move(path, ABSENT, step.index, event);
+    if (this.lastEditArgs.get(path) === step.args_hash) {
+      return { undid: false, changed: false, redid: [] };
+    }
+    this.lastEditArgs.set(path, step.args_hash);
+    const created = !this.histories.has(path) && /(^|[^<])>\s*\S|\btouch\b/.test(step.preview);
+    const token = shortHash(`${this.token(path)}\0${step.args_hash}\0${step.index}`);
+    return this.move(path, token, step.index, event, created);
+  }
+  /**
+   * The edits standing at the end, by step: a file changed from its base whose history still
+   * holds the step. A scratch file the agent created (top of the tree, a temp dir) counts only
+   * when it was used at least twice after: a scratch script nobody runs again is no progress.
+   */
+  survivors() {
+    const steps = /* @__PURE__ */ new Set();
+    for (const [path, history] of this.histories) {
+      const last = history.entries.at(-1);
+      if (!last || last.token === history.base) continue;
+      for (const entry of history.entries) {
+        if (history.base === ABSENT && isScratch(path) && !this.usedAfter(path, entry.step))
+          continue;
+        steps.add(entry.step);
+      }
+    }
+    return steps;
   }
 };
 
@@ -28784,14 +29227,12 @@ var ProgressDetector = class {
   constructor(format, thresholds = {}) {
     this.format = format;
     this.t = progressThresholdsSchema.parse({ ...DEFAULT_PROGRESS_THRESHOLDS, ...thresholds });
-    this.states.add(this.workspace.current);
   }
   format;
   t;
   segments = new Segments();
   workspace = new Workspace();
   seen = new BoundedSet(SEEN_LIMIT);
-  states = new BoundedSet(SEEN_LIMIT);
   modelCallIds = new BoundedSet(SEEN_LIMIT);
   lastExit = /* @__PURE__ */ new Map();
   records = 0;
@@ -28830,17 +29271,20 @@ var ProgressDetector = class {
   };
   crossed = /* @__PURE__ */ new Set();
   // Run state of the trackers.
-  staleSinceMilestone = 0;
-  afterMilestone = null;
   noInfoRun = 0;
   noInfoStart = null;
   lastPair = null;
   streak = 0;
   streakStart = null;
+  lastAction = null;
+  reworded = 0;
+  rewordedStart = null;
   window = [];
-  revertsSincePass = 0;
-  wroteSinceRevert = false;
-  firstWriteSincePass = null;
+  timeline = new Timeline();
+  failures = /* @__PURE__ */ new Map();
+  /** A write or a run since the last restore: a restore after it undoes work. */
+  workSinceRestore = false;
+  lastWasRestore = false;
   turnCalls = 0;
   modelCall = { id: null, calls: 0 };
   /** Counts one record read from the trace (whether or not it produced events). */
@@ -28924,39 +29368,32 @@ var ProgressDetector = class {
       return;
     }
     const mark2 = { index: step.index, at: step.at };
-    let newInformation;
-    let milestone = false;
-    let reverted = false;
-    if (step.kind === "write" || step.revert) {
-      this.firstWriteSincePass ??= mark2;
-      const { before, after } = this.workspace.apply(step);
-      const seenBefore = !this.states.add(after);
-      newInformation = false;
-      if (step.revert) {
-        reverted = before !== after || this.wroteSinceRevert;
-        this.wroteSinceRevert = false;
-      } else if (before !== after) {
-        if (seenBefore) {
-          reverted = true;
-          this.wroteSinceRevert = false;
-        } else {
-          newInformation = true;
-          milestone = true;
-          this.wroteSinceRevert = true;
-        }
-      }
-    } else {
-      const key = step.kind === "read" ? `read\0${step.result.hash}` : step.kind === "command" || step.kind === "search" ? `cmd\0${step.name}\0${step.result.hash}` : `other\0${step.args_hash}\0${step.result.hash}`;
-      newInformation = this.seen.add(key);
-    }
+    const newInformation = this.workTree(step);
     let passed = false;
+    let newFailure = false;
     if (step.result.exit_code !== null) {
       const before = this.lastExit.get(step.args_hash);
       passed = step.result.exit_code === 0 && before !== void 0 && before !== 0;
       if (this.lastExit.size < SEEN_LIMIT || this.lastExit.has(step.args_hash))
         this.lastExit.set(step.args_hash, step.result.exit_code);
     }
-    milestone ||= passed;
+    if (step.failure !== null) {
+      const seen = this.failures.get(step.args_hash);
+      newFailure = seen !== void 0 && !seen.split("\0").includes(step.failure);
+      if (this.failures.size < SEEN_LIMIT || seen !== void 0)
+        this.failures.set(step.args_hash, seen ? `${seen}\0${step.failure}` : step.failure);
+    }
+    this.timeline.add({
+      index: step.index,
+      at: step.at,
+      name: step.name,
+      preview: step.preview,
+      passed,
+      newFailure,
+      newInformation,
+      event: -1,
+      write: step.kind === "write"
+    });
     const c = this.counters;
     if (newInformation) {
       c.new_information++;
@@ -28971,32 +29408,44 @@ var ProgressDetector = class {
         this.noInfoRun
       );
     }
-    if (milestone) {
-      c.milestones++;
-      c.steps_since_last_milestone = 0;
-      this.staleSinceMilestone = 0;
-      this.afterMilestone = null;
-    } else {
-      c.steps_since_last_milestone++;
-      this.afterMilestone ??= mark2;
-      if (!newInformation) this.staleSinceMilestone++;
-      c.longest_without_milestone = Math.max(
-        c.longest_without_milestone,
-        c.steps_since_last_milestone
-      );
-    }
-    if (reverted) {
-      c.reverts++;
-      this.revertsSincePass++;
-    }
-    if (passed) {
-      this.revertsSincePass = 0;
-      this.firstWriteSincePass = null;
-      this.segments.miss("revert");
-    }
-    this.detect(step, mark2, reverted);
+    this.workspace.noteUse(step);
+    this.detect(step, mark2);
   }
-  detect(step, mark2, reverted) {
+  /**
+   * Applies the step to the work tree and tells whether it brought new information. A restore
+   * right after another, with no work between, is the same clean-up (one event); a restore that
+   * is later undone by putting the work back was a baseline check (its event is cancelled).
+   */
+  workTree(step) {
+    const touches = step.kind === "write" || step.revert || step.restores.length > 0 || step.unstash;
+    if (!touches) {
+      const key = step.kind === "read" ? `read\0${step.result.hash}` : step.kind === "command" || step.kind === "search" ? `cmd\0${step.name}\0${step.result.hash}` : `other\0${step.args_hash}\0${step.result.hash}`;
+      if (step.kind === "command") this.workSinceRestore = true;
+      this.lastWasRestore = false;
+      return this.seen.add(key);
+    }
+    const explicit = Boolean(step.revert) || step.restores.length > 0;
+    const events = this.timeline.events;
+    const event = this.lastWasRestore ? events.at(-1)?.id ?? events.length : events.length;
+    const applied = this.workspace.apply(step, event);
+    this.timeline.cancel(applied.redid);
+    const undoing = applied.undid && (explicit || step.write?.after != null);
+    const counts = undoing || explicit && this.workSinceRestore;
+    if (counts || explicit && this.lastWasRestore) {
+      this.timeline.restore(step.index, this.lastWasRestore);
+      this.lastWasRestore = true;
+    } else if (!explicit) {
+      this.lastWasRestore = false;
+    }
+    if (!counts && !this.lastWasRestore) this.workspace.forgetStash(event);
+    if (explicit) {
+      this.workSinceRestore = false;
+      return false;
+    }
+    this.workSinceRestore = true;
+    return applied.changed && !undoing;
+  }
+  detect(step, mark2) {
     const t = this.t;
     const s = this.segments;
     const finding = (kind, from, why) => ({
@@ -29004,7 +29453,8 @@ var ProgressDetector = class {
       from_step: from.index,
       to_step: mark2.index,
       at: from.at,
-      why
+      why,
+      excerpt: step.preview
     });
     const pair = `${step.args_hash}:${step.result.hash}`;
     if (pair === this.lastPair) this.streak++;
@@ -29019,10 +29469,28 @@ var ProgressDetector = class {
         finding(
           "identical-streak",
           this.streakStart,
-          `the same call (${step.name}: ${step.preview}) returned the same result ${this.streak} times in a row`
+          `the same call (${step.name}) returned the same result ${this.streak} times in a row`
         )
       );
     } else s.miss("identical");
+    const action = `${step.action_hash}:${step.echo_free_hash}`;
+    const quiet = step.kind !== "write" && !step.result.error;
+    if (quiet && action === this.lastAction) this.reworded++;
+    else {
+      this.reworded = quiet ? 1 : 0;
+      this.rewordedStart = mark2;
+    }
+    this.lastAction = quiet ? action : null;
+    if (this.reworded >= t.identical_streak + 2 && this.rewordedStart && this.streak < this.reworded) {
+      s.hit(
+        "reworded",
+        finding(
+          "identical-streak",
+          this.rewordedStart,
+          `the same action (${step.name}), reworded, ran ${this.reworded} times in a row and its output said nothing beyond the call's own words`
+        )
+      );
+    } else s.miss("reworded");
     this.window.push({ ...mark2, pair });
     if (this.window.length > 3 * t.cycle_repeats) this.window.shift();
     let cycled = false;
@@ -29047,37 +29515,16 @@ var ProgressDetector = class {
       }
     }
     if (!cycled) s.miss("cycle");
-    if (reverted && this.revertsSincePass >= t.reverts && this.firstWriteSincePass) {
-      s.hit(
-        "revert",
-        finding(
-          "revert-cycle",
-          this.firstWriteSincePass,
-          `the work tree returned to an earlier state ${this.revertsSincePass} times and no command newly passed`
-        )
-      );
-    }
     if (this.noInfoRun >= t.no_new_information && this.noInfoStart) {
       s.hit(
         "no-info",
         finding(
           "no-new-information",
           this.noInfoStart,
-          `${this.noInfoRun} tool calls in a row brought no new information (results, reads and tree states seen before)`
+          `${this.noInfoRun} tool calls in a row brought no new information (results, reads and file states seen before)`
         )
       );
     } else s.miss("no-info");
-    const since = this.counters.steps_since_last_milestone;
-    if (since >= t.steps_without_milestone && this.staleSinceMilestone / since >= t.no_milestone_stale_share && this.afterMilestone) {
-      s.hit(
-        "no-milestone",
-        finding(
-          "no-milestone",
-          this.afterMilestone,
-          `${since} tool calls since the last verified milestone (a command newly passing or a new net diff), ${this.staleSinceMilestone} of them without new information`
-        )
-      );
-    } else s.miss("no-milestone");
   }
   /** The first few are listed; the rest only counted, so the report stays small. */
   noteInfrastructure(kind, at2, message) {
@@ -29104,7 +29551,8 @@ var ProgressDetector = class {
         from_step: this.steps,
         to_step: this.steps,
         at: `step ${this.steps}`,
-        why: `${name}: ${Number(used.toFixed(4))} is over the limit of ${limit}`
+        why: `${name}: ${Number(used.toFixed(4))} is over the limit of ${limit}`,
+        excerpt: null
       });
     }
   }
@@ -29127,6 +29575,18 @@ var ProgressDetector = class {
     return b;
   }
   report() {
+    const survivors = this.workspace.survivors();
+    const milestones = this.timeline.milestones(survivors);
+    const { longest, open: open2 } = this.timeline.stretches(milestones);
+    this.counters.milestones = milestones.filter(Boolean).length;
+    this.counters.longest_without_milestone = longest;
+    this.counters.steps_since_last_milestone = open2;
+    this.counters.reverts = this.timeline.events.filter((e) => !e.cancelled).length;
+    for (const found2 of [
+      ...this.timeline.noMilestone(milestones, this.t),
+      ...this.timeline.revertCycles(this.t)
+    ])
+      this.segments.close(found2);
     const findings = this.segments.all();
     return {
       version: PROGRESS_REPORT_VERSION,
@@ -29171,6 +29631,11 @@ function usageOf(raw) {
     output_tokens: num(usage.output_tokens) ?? 0,
     cost_usd: null
   };
+}
+function withinCwd(path, cwd) {
+  if (path === null || !cwd) return path;
+  const root2 = cwd.endsWith("/") ? cwd : `${cwd}/`;
+  return path.startsWith(root2) ? path.slice(root2.length) : path;
 }
 function resultText2(content) {
   if (typeof content === "string") return content;
@@ -29237,7 +29702,10 @@ function createClaudeCodeParser() {
         args,
         command: name === "Bash" ? str(input2.command) ?? "" : null,
         kind: TOOL_KINDS[name] ?? (name === "Bash" ? void 0 : "other"),
-        path: str(input2.file_path) ?? str(input2.notebook_path) ?? str(input2.path),
+        path: withinCwd(
+          str(input2.file_path) ?? str(input2.notebook_path) ?? str(input2.path),
+          str(line.cwd)
+        ),
         model_call: id,
         turn: Math.max(turn, 1),
         time: str(line.timestamp)
@@ -29332,7 +29800,7 @@ function parseOutput(raw) {
     }
   } catch {
   }
-  const code = /^Exit code:\s*(-?\d+)/m.exec(raw);
+  const code = /^(?:Exit code:|Process exited with code)\s*(-?\d+)/m.exec(raw);
   const body = /\nOutput:\n([\s\S]*)$/.exec(raw);
   return { text: body ? body[1] ?? "" : raw, exit: code ? Number(code[1]) : null };
 }
@@ -29645,6 +30113,7 @@ function createOpenHandsParser() {
       command: command2,
       kind: TOOL_ACTIONS[name],
       path: str(args.path),
+      undo: name === "edit" && args.command === "undo_edit",
       model_call: call.id,
       turn: Math.max(turn, 1),
       time: str(event.timestamp)
@@ -29667,17 +30136,21 @@ function createOpenHandsParser() {
     const isEdit = name === "edit" || name === "write";
     const oldContent = str(extras.old_content);
     const newContent = str(extras.new_content);
-    const step = buildStep(call, {
-      text,
-      exit_code: exit,
-      error: name === "error" || exit !== null && exit !== 0,
-      write: isEdit && newContent !== null ? {
-        before: oldContent === null ? null : contentHash(oldContent),
-        after: contentHash(newContent)
-      } : null,
-      // exit -1: the command did not return within the runtime's wait (a server, a hang).
-      infrastructure: exit === -1 ? "timeout" : null
-    });
+    const step = buildStep(
+      call,
+      {
+        text,
+        exit_code: exit,
+        error: name === "error" || exit !== null && exit !== 0,
+        write: isEdit && newContent !== null ? {
+          before: oldContent === null ? null : contentHash(oldContent),
+          after: contentHash(newContent)
+        } : null,
+        // exit -1: the command did not return within the runtime's wait (a server, a hang).
+        infrastructure: exit === -1 ? "timeout" : null
+      },
+      { undo: call.undo }
+    );
     return [{ type: "step", step }];
   }
   return {
@@ -29764,7 +30237,7 @@ function createSweAgentParser() {
       if (command2 === "") return events;
       const [word = "", ...rest] = command2.split(/\s+/);
       const editor = word === "str_replace_editor" ? rest[0] : null;
-      const own2 = editor ? editor === "view" ? "read" : "write" : SWE_COMMANDS[word];
+      const own3 = editor ? editor === "view" ? "read" : "write" : SWE_COMMANDS[word];
       const named = editor ? rest[1] ?? null : word === "open" || word === "create" ? rest[0] : null;
       const observation = str(step.observation) ?? "";
       events.push({
@@ -29772,16 +30245,17 @@ function createSweAgentParser() {
         step: buildStep(
           {
             at: at2,
-            tool: own2 ? word : "bash",
+            tool: own3 ? word : "bash",
             args: { command: command2 },
-            command: own2 ? null : command2,
-            kind: own2,
-            path: own2 ? named ?? openFileOf(step.state) : void 0,
+            command: own3 ? null : command2,
+            kind: own3,
+            path: own3 ? named ?? openFileOf(step.state) : void 0,
             model_call: `step-${calls}`,
             turn: 1,
             time: null
           },
-          { text: observation, exit_code: null, error: false }
+          { text: observation, exit_code: null, error: false },
+          { undo: editor === "undo_edit" }
         )
       });
       return events;
@@ -29812,32 +30286,66 @@ var CODEX_TYPES = /* @__PURE__ */ new Set([
   "turn_context",
   "compacted"
 ]);
-var CLAUDE_TYPES = /* @__PURE__ */ new Set(["user", "assistant", "summary", "system", "file-history-snapshot"]);
+var LINE_FORMATS = ["claude-code", "codex"];
+var CLAUDE_TYPES = /* @__PURE__ */ new Set(["user", "assistant", "summary", "system"]);
+var CLAUDE_ONLY_TYPES = /* @__PURE__ */ new Set([
+  "file-history-snapshot",
+  "queue-operation",
+  "progress",
+  "attachment",
+  "custom-title",
+  "ai-title",
+  "agent-name",
+  "last-prompt",
+  "permission-mode",
+  "pr-link",
+  "worktree-state"
+]);
 function detectLineFormat(record2) {
   const line = asRecord(record2);
   if (!line) return null;
   const type = str(line.type);
   if (type && CODEX_TYPES.has(type) && "payload" in line) return "codex";
+  if (type && CLAUDE_ONLY_TYPES.has(type) && ("snapshot" in line || "sessionId" in line))
+    return "claude-code";
   if (type && CLAUDE_TYPES.has(type) && ("sessionId" in line || "uuid" in line || "leafUuid" in line))
     return "claude-code";
   if ("source" in line && ("action" in line || "observation" in line)) return "openhands";
   return null;
 }
+function isOpenHandsItem(item) {
+  if (Array.isArray(item)) return item.some((inner) => detectLineFormat(inner) === "openhands");
+  return detectLineFormat(item) === "openhands";
+}
 function detectDocumentFormat(document) {
   if (Array.isArray(document))
-    return document.length === 0 ? "openhands" : detectLineFormat(document[0]) === "openhands" ? "openhands" : null;
+    return document.length === 0 || isOpenHandsItem(document[0]) ? "openhands" : null;
   const doc = asRecord(document);
   if (!doc) return null;
   if (Array.isArray(doc.trajectory)) return "swe-agent";
   if (Array.isArray(doc.messages) && (str(doc.trajectory_format)?.startsWith("mini-swe-agent") ?? "info" in doc))
     return "mini-swe-agent";
+  if (Array.isArray(doc.history) && (doc.history.length === 0 || isOpenHandsItem(doc.history[0])))
+    return "openhands";
   return null;
+}
+function* openHandsEvents(list, key) {
+  for (const [i, item] of list.entries()) {
+    if (Array.isArray(item)) {
+      for (const [j, inner] of item.entries()) yield { record: inner, at: `${key}[${i}][${j}]` };
+    } else yield { record: item, at: `${key}[${i}]` };
+  }
 }
 function* documentRecords(document, format) {
   if (format === "openhands") {
-    if (!Array.isArray(document))
-      throw new TraceParseError("document", "expected a JSON array of events");
-    for (const [i, event] of document.entries()) yield { record: event, at: `event [${i}]` };
+    if (Array.isArray(document)) {
+      yield* openHandsEvents(document, "event ");
+      return;
+    }
+    const history = asRecord(document)?.history;
+    if (!Array.isArray(history))
+      throw new TraceParseError("document", "expected a JSON array of events or a history array");
+    yield* openHandsEvents(history, "history");
     return;
   }
   const doc = asRecord(document);
@@ -29870,15 +30378,21 @@ function createTraceAnalysis(format, thresholds = {}) {
   };
 }
 
-// action/trace.ts
+// action/trace/read.ts
 var MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
-var MAX_LINE_BYTES = 32 * 1024 * 1024;
+var MAX_LINE_BYTES = 256 * 1024 * 1024;
+var DETECT_WITHIN_RECORDS = 50;
 var TraceFileError = class extends Error {
   name = "TraceFileError";
 };
 var FORMATS_TEXT = TRACE_FORMATS.join(", ");
 async function analyseTraceFile(path, options = {}) {
-  let size;
+  const size = regularFileSize(path);
+  const maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
+  if (await isJsonLines(path, options.format, maxLine)) return analyseLines(path, options);
+  return analyseDocument(path, size, options);
+}
+function regularFileSize(path) {
   try {
     const stat = lstatSync2(path);
     if (!stat.isFile()) {
@@ -29886,31 +30400,34 @@ async function analyseTraceFile(path, options = {}) {
         `${path} is not a regular file (a ${stat.isSymbolicLink() ? "symbolic link" : "directory or special file"}); pass the trace file itself`
       );
     }
-    size = stat.size;
+    return stat.size;
   } catch (error2) {
     if (error2 instanceof TraceFileError) throw error2;
     throw new TraceFileError(`cannot read ${path}: ${error2.message}`);
   }
-  const first = await firstLine(path);
-  let lineFormat = null;
-  let oneValuePerLine = false;
-  try {
-    lineFormat = first.trim() ? detectLineFormat(JSON.parse(first)) : null;
-    oneValuePerLine = true;
-  } catch {
-  }
-  const documentName = /\.traj(\.json)?$|\.json$/.test(basename(path));
-  if (!lineFormat && (documentName || !oneValuePerLine && /^\s*[[{]/.test(first))) {
-    return analyseDocument(path, size, options);
-  }
-  return analyseLines(path, lineFormat, options);
 }
-async function firstLine(path) {
-  const stream = createReadStream(path, { start: 0, end: 64 * 1024 - 1 });
-  let text = "";
-  for await (const chunk of stream) text += chunk.toString("utf8");
-  const end = text.indexOf("\n");
-  return end >= 0 ? text.slice(0, end) : text;
+async function isJsonLines(path, format, maxLine) {
+  if (format && LINE_FORMATS.includes(format)) return true;
+  if (format && format !== "openhands") return false;
+  if (/\.jsonl$/.test(basename(path))) return true;
+  let first = null;
+  for await (const [, text] of lines(path, maxLine)) {
+    if (first === null) {
+      if (text.trim() === "") continue;
+      first = text;
+      let value;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return false;
+      }
+      if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+      if (detectLineFormat(value)) return true;
+      continue;
+    }
+    if (text.trim() !== "") return true;
+  }
+  return false;
 }
 function analyseDocument(path, size, options) {
   const limit = options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
@@ -29934,7 +30451,7 @@ function analyseDocument(path, size, options) {
   if (!format) {
     throw new TraceParseError(
       "document",
-      `not a trace agate reads: expected one of ${FORMATS_TEXT} (a SWE-agent .traj with trajectory[], a mini-swe-agent .traj.json with messages[], or an OpenHands event array); pass --format to say which`
+      `not a trace agate reads: expected one of ${FORMATS_TEXT} (a SWE-agent .traj with trajectory[], a mini-swe-agent .traj.json with messages[], or OpenHands events or history); pass --format to say which`
     );
   }
   const analysis = createTraceAnalysis(format, options.thresholds);
@@ -29970,8 +30487,10 @@ async function* lines(path, maxLineBytes) {
   }
   if (length > 0) yield [number4 + 1, Buffer.concat(parts).toString("utf8")];
 }
-async function analyseLines(path, detected, options) {
+var isDocumentName = (path) => /\.traj(\.json)?$|\.json$/.test(basename(path));
+async function analyseLines(path, options) {
   let analysis = null;
+  const waiting = [];
   for await (const [number4, text] of lines(path, options.maxLineBytes ?? MAX_LINE_BYTES)) {
     if (text.trim() === "") continue;
     const at2 = `line ${number4}`;
@@ -29981,29 +30500,40 @@ async function analyseLines(path, detected, options) {
     } catch (error2) {
       throw new TraceParseError(at2, `not valid JSON: ${error2.message}`);
     }
-    if (!analysis) {
-      const format = options.format ?? detected ?? detectLineFormat(record2);
-      if (!format) {
-        throw new TraceParseError(
-          at2,
-          `not a trace agate reads: expected one of ${FORMATS_TEXT} (Claude Code session JSONL, Codex rollout JSONL, OpenHands events); pass --format to say which`
-        );
-      }
-      analysis = createTraceAnalysis(format, options.thresholds);
+    if (analysis) {
+      analysis.push(record2, at2);
+      continue;
     }
-    analysis.push(record2, at2);
+    waiting.push({ record: record2, at: at2 });
+    const format = options.format ?? detectLineFormat(record2);
+    if (!format) {
+      if (waiting.length < DETECT_WITHIN_RECORDS) continue;
+      throw notATrace(waiting[0]?.at ?? at2, path);
+    }
+    analysis = createTraceAnalysis(format, options.thresholds);
+    for (const held of waiting.splice(0)) analysis.push(held.record, held.at);
   }
-  if (!analysis) throw new TraceParseError("line 1", "the trace is empty");
+  if (!analysis) {
+    if (waiting.length === 0) throw new TraceParseError("line 1", "the trace is empty");
+    throw notATrace(waiting[0]?.at ?? "line 1", path);
+  }
   return analysis.finish();
+}
+function notATrace(at2, path) {
+  return new TraceParseError(
+    at2,
+    `not a trace agate reads: expected one of ${FORMATS_TEXT} (Claude Code session JSONL, Codex rollout JSONL, OpenHands events)${isDocumentName(path) ? "; a .json or .traj file must be one JSON document" : ""}; pass --format to say which`
+  );
 }
 
 // action/trace-command.ts
 var TRACE_USAGE = `usage: agate-gate trace FILE [--json] [--format ${TRACE_FORMATS.join("|")}] [--config PATH]
 
-Reads an agent's trace (Claude Code session JSONL, Codex rollout JSONL, OpenHands events,
-SWE-agent .traj, mini-swe-agent .traj.json) and reports whether it made progress: calls that
-brought no new information, steps since the last verified milestone, identical call streaks,
-short cycles, edit-run-revert cycles, and budgets. --json prints the progress report as JSON.
+Reads an agent's trace (Claude Code session JSONL, main or subagent; Codex rollout JSONL;
+OpenHands events or history; SWE-agent .traj; mini-swe-agent .traj.json) and reports whether it
+made progress: calls that brought no new information, stretches without a milestone (a command
+newly passing, a new failure, an edit that survived), identical or reworded call streaks, short
+cycles, edit-run-restore cycles, and budgets; each finding with its steps and what repeated. --json prints the progress report as JSON.
 --config PATH takes the thresholds from that agate config's progress section (as the Action
 does from the base branch's); without it, agate's defaults apply.
 Exit 0: the trace was read (whatever it shows); 1: malformed trace; 2: usage error.
@@ -30317,7 +30847,7 @@ async function run(values, cwd) {
       return notAtBase(root2, configPath, baseSha, values.config !== void 0);
     }
     const record2 = outcome.record;
-    const recordPath = values.record ? resolve5(cwd, values.record) : join7(stateDir, RECORD_FILE_NAME);
+    const recordPath = values.record ? resolve4(cwd, values.record) : join6(stateDir, RECORD_FILE_NAME);
     mkdirSync3(dirname4(recordPath), { recursive: true });
     writeFileSync4(recordPath, `${JSON.stringify(record2, null, 2)}
 `);
@@ -30339,7 +30869,7 @@ ${table(record2.commands)}
 }
 function notAtBase(root2, path, baseSha, named) {
   const base = shortSha(baseSha);
-  const inWorkTree = existsSync4(join7(root2, path));
+  const inWorkTree = existsSync4(join6(root2, path));
   const atHead = gitMaybe(root2, ["cat-file", "-e", `HEAD:${path}`]) !== void 0;
   const flag = named ? `--config ${path}: ` : "";
   if (atHead) {
@@ -30374,7 +30904,7 @@ function pipeHints(commands) {
 }
 async function validate2(file2, cwd) {
   const root2 = gitMaybe(cwd, ["rev-parse", "--show-toplevel"])?.trim();
-  const configFile = file2 ? resolve5(cwd, file2) : join7(root2 ?? cwd, CONFIG_PATH);
+  const configFile = file2 ? resolve4(cwd, file2) : join6(root2 ?? cwd, CONFIG_PATH);
   const shown = file2 ?? CONFIG_PATH;
   if (!existsSync4(configFile)) {
     console.error(
@@ -30414,7 +30944,7 @@ async function validate2(file2, cwd) {
     console.error(error2.message);
     problems++;
   }
-  const handoffFile = root2 && handoffPath2 !== null ? join7(root2, handoffPath2) : void 0;
+  const handoffFile = root2 && handoffPath2 !== null ? join6(root2, handoffPath2) : void 0;
   if (handoffFile && handoffPath2 !== null && existsSync4(handoffFile)) {
     const parsed = parseHandoffFile(readFileSync6(handoffFile, "utf8"), handoffPath2);
     if (parsed.ok) said.push(`${handoffPath2} is a valid handoff file`);
