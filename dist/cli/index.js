@@ -28971,7 +28971,7 @@ var Timeline = class {
         from_step: this.index[start] ?? 0,
         to_step: this.index[end - 1] ?? 0,
         at: this.at[start] ?? "",
-        why: `${length} tool calls without a milestone (no command newly passing, no new failure, no edit that survived to the end)${start > 0 ? " after the last one" : ""}${idleTail ? `: the last ${Math.round(100 * length / Math.max(1, total))}% of the run` : ""}; ${stale} brought nothing new${undone > 0 ? `, ${undone} restores of earlier work` : ""}${this.truncated ? ` (only the first ${TIMELINE_LIMIT} calls were kept)` : ""}`,
+        why: `${length} tool calls without a milestone (no command newly passing, no new failure, no edit that survived to the end)${start > 0 ? " after the last one" : ""}${idleTail ? start === 0 ? ": the whole run" : `: the last ${Math.round(100 * length / Math.max(1, total))}% of the run` : ""}; ${stale} brought nothing new${undone > 0 ? `, ${undone} restores of earlier work` : ""}${this.truncated ? ` (only the first ${TIMELINE_LIMIT} calls were kept)` : ""}`,
         excerpt: this.excerpt(start, end).slice(0, 400)
       });
     };
