@@ -6,6 +6,7 @@ import { loadEvaluatorSettings } from "../../app/runtime/settings.js";
 import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
 import { type FakeLlm, startFakeLlm } from "../support/fake-llm-server.js";
 import { useGateHarness } from "../support/gate-harness.js";
+import { itWithSandbox } from "../support/sandbox.js";
 
 /**
  * The fresh-context evaluator through the whole gate: the simulator, the real Action bundle,
@@ -354,49 +355,52 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     );
   });
 
-  it("a command evaluator runs a real script only when the App's operator allows it", async () => {
-    const repo = "eval-command";
-    const script = join(gate.temp, "judge.sh");
-    writeFileSync(
-      script,
-      [
-        "#!/bin/bash",
-        // Prove it got the bundle: echo the head SHA it was shown back as evidence.
-        'head=$(node -e \'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).head_sha))\')',
-        'printf \'{"complete":true,"score":1,"missing":[],"evidence":["judged %s"]}\' "$head"',
-        "",
-      ].join("\n"),
-    );
-    chmodSync(script, 0o755);
-    // The sandbox shows the script only because the operator lists it.
-    commandPaths = script;
-    const config = `version: 1\ncommands:\n  - { name: answer, run: test "$(cat answer.txt)" = 42 }\nevaluator: { kind: command, run: ${script} }\n`;
-    policy = { baseUrls: [], commands: [] };
-    const { head, number, branch } = await gate.agentPullRequest(
-      repo,
-      { "answer.txt": "42\n" },
-      { config },
-    );
-    await gate.ci(repo, branch, head);
-    const refused = gate.gateCheck(repo, head);
-    expect(refused?.output?.title).toContain("is not a command this App may execute");
-    expect(refused?.output?.title).toContain("AGATE_EVALUATOR_COMMANDS");
+  itWithSandbox(
+    "a command evaluator runs a real script only when the App's operator allows it",
+    async () => {
+      const repo = "eval-command";
+      const script = join(gate.temp, "judge.sh");
+      writeFileSync(
+        script,
+        [
+          "#!/bin/bash",
+          // Prove it got the bundle: echo the head SHA it was shown back as evidence.
+          'head=$(node -e \'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).head_sha))\')',
+          'printf \'{"complete":true,"score":1,"missing":[],"evidence":["judged %s"]}\' "$head"',
+          "",
+        ].join("\n"),
+      );
+      chmodSync(script, 0o755);
+      // The sandbox shows the script only because the operator lists it.
+      commandPaths = script;
+      const config = `version: 1\ncommands:\n  - { name: answer, run: test "$(cat answer.txt)" = 42 }\nevaluator: { kind: command, run: ${script} }\n`;
+      policy = { baseUrls: [], commands: [] };
+      const { head, number, branch } = await gate.agentPullRequest(
+        repo,
+        { "answer.txt": "42\n" },
+        { config },
+      );
+      await gate.ci(repo, branch, head);
+      const refused = gate.gateCheck(repo, head);
+      expect(refused?.output?.title).toContain("is not a command this App may execute");
+      expect(refused?.output?.title).toContain("AGATE_EVALUATOR_COMMANDS");
 
-    policy = { baseUrls: [], commands: [script] };
-    await gate.sim.requestCheckRunAction({
-      repo,
-      checkRunId: refused?.id ?? 0,
-      identifier: "rerun-evaluator",
-    });
-    await gate.processDeliveries();
-    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
-    const evaluations = await gate.store.listEvaluations({
-      repository: `${gate.sim.owner}/${repo}`,
-      pullNumber: number,
-    });
-    expect(evaluations.at(-1)?.outcome).toMatchObject({
-      status: "verdict",
-      verdict: { evidence: [`judged ${head}`] },
-    });
-  });
+      policy = { baseUrls: [], commands: [script] };
+      await gate.sim.requestCheckRunAction({
+        repo,
+        checkRunId: refused?.id ?? 0,
+        identifier: "rerun-evaluator",
+      });
+      await gate.processDeliveries();
+      expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+      const evaluations = await gate.store.listEvaluations({
+        repository: `${gate.sim.owner}/${repo}`,
+        pullNumber: number,
+      });
+      expect(evaluations.at(-1)?.outcome).toMatchObject({
+        status: "verdict",
+        verdict: { evidence: [`judged ${head}`] },
+      });
+    },
+  );
 });
