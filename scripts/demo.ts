@@ -1,8 +1,9 @@
 /**
  * npm run demo — agate end to end on the embedded default: the App (Probot, the durable webhook
  * path, workers) on a SQLite file, the GitHub simulator, real git, and the built Action bundle.
- * No network, no credentials. It plays one agent pull request and prints the `agate` check at
- * each step; it exits 0 only when every step came out as expected.
+ * No network, no credentials, no system sandbox: the evaluator is the `llm` kind against a local
+ * stand-in model (scripts/demo-model.ts) the demo starts. It plays agent pull requests and prints
+ * the `agate` check at each step; it exits 0 only when every step came out as expected.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -17,13 +18,10 @@ import { GIT_ENV } from "../test/support/git-repo.js";
 import { recordingLog } from "../test/support/recording-log.js";
 import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
+import { DEMO_MODEL_NAME, startDemoModel } from "./demo-model.js";
 
 // Its own file, never AGATE_DATABASE_URL: the demo starts by deleting it.
 const DATABASE = resolve("agate-demo.db");
-// The evaluator: a rule-based stand-in for a model, run as a `command` evaluator the App's
-// operator allows (AGATE_EVALUATOR_COMMANDS), exactly as a CLI agent judge would be.
-const JUDGE_SCRIPT = resolve(import.meta.dirname, "demo-judge.mjs");
-const JUDGE = `node ${JUDGE_SCRIPT}`;
 const REPO = "widgets";
 const BRANCH = "codex/answer";
 const SECRET = "demo-webhook-secret";
@@ -33,6 +31,10 @@ const temp = mkdtempSync(join(tmpdir(), "agate-demo-"));
 
 for (const suffix of ["", "-wal", "-shm"]) rmSync(`${DATABASE}${suffix}`, { force: true });
 const sim = await startGitHubSimulator({ webhookSecret: SECRET });
+// The evaluator: the `llm` kind (OpenAI-compatible) against a rule-based stand-in for a model on
+// 127.0.0.1, which the App's operator allows (AGATE_EVALUATOR_BASE_URLS) as any local endpoint.
+// It needs no key and no sandbox; the `command` kind needs bubblewrap (docs/evaluator.md).
+const model = await startDemoModel();
 const agate = await startAgate({
   // The simulator has no secondary rate limits to pace writes for.
   githubThrottle: false,
@@ -43,9 +45,7 @@ const agate = await startAgate({
     HOST: "127.0.0.1",
     LOG_LEVEL: "silent",
     AGATE_DATABASE_URL: `file:${DATABASE}`,
-    AGATE_EVALUATOR_COMMANDS: JUDGE,
-    // The judge runs in the evaluator's sandbox, which sees /usr and only the paths listed here.
-    AGATE_EVALUATOR_COMMAND_PATHS: JUDGE_SCRIPT,
+    AGATE_EVALUATOR_BASE_URLS: model.url,
   },
   log: recordingLog(),
   pollMs: 20,
@@ -57,10 +57,15 @@ const settle = () => settleApp(sim, agate);
 function step(title: string) {
   console.log(`\n▶ ${title}`);
 }
+/** The title of the check shown last: a step that did not come out as expected names it as the cause. */
+let lastTitle = "";
 function expectThat(ok: boolean, what: string) {
   console.log(`  ${ok ? "✓" : "✗"} ${what}`);
-  if (!ok) failures.push(what);
+  if (!ok) failures.push(lastTitle ? `${what}\n    the check said: ${lastTitle}` : what);
 }
+/** One line of a summary, cut to a terminal's width: the whole summary is on the check. */
+const line = (text: string, width = 160) =>
+  text.length <= width ? text : `${text.slice(0, width - 1)}…`;
 /** Prints the App's `agate` check on a commit as a maintainer sees it, and returns it. */
 function showCheck(sha: string) {
   const check = sim
@@ -68,13 +73,12 @@ function showCheck(sha: string) {
     .filter((c) => c.name === "agate" && c.headSha === sha)
     .at(-1);
   const state = check?.status === "completed" ? check.conclusion : check?.status;
-  console.log(
-    `  agate check on ${sha.slice(0, 7)}: ${state ?? "none"} — ${check?.output?.title ?? ""}`,
-  );
+  lastTitle = `${state ?? "no check"}: ${check?.output?.title ?? ""}`;
+  console.log(line(`  agate check on ${sha.slice(0, 7)}: ${lastTitle}`));
   const table = (check?.output?.summary ?? "")
     .split("\n")
-    .filter((line) => line.startsWith("| ") && !line.startsWith("| ---"));
-  for (const line of table.slice(0, 8)) console.log(`    ${line}`);
+    .filter((row) => row.startsWith("| ") && !row.startsWith("| ---"));
+  for (const row of table.slice(0, 8)) console.log(line(`    ${row}`));
   return check;
 }
 const ci = (head: string, branch = BRANCH) =>
@@ -93,6 +97,9 @@ function handoffOf(sha: string) {
 
 try {
   console.log(`agate App at ${agate.url}, GitHub simulator at ${sim.apiUrl}, store ${DATABASE}`);
+  console.log(
+    `The evaluator is a stand-in, not a model: ${model.url} speaks the OpenAI wire format and answers by a rule (each "requires: <path>" line of the rubric is met when the diff changes that path). With a real model, only the config's evaluator section changes.`,
+  );
   const config = [
     "version: 1",
     "commands:",
@@ -101,8 +108,10 @@ try {
     "  - name: no TODOs",
     '    run: "! grep -rn TODO src"',
     "evaluator:",
-    "  kind: command",
-    `  run: ${JSON.stringify(JUDGE)}`,
+    "  kind: llm",
+    "  provider: openai",
+    `  model: ${DEMO_MODEL_NAME}`,
+    `  base_url: ${model.url}`,
     "  rubric: |",
     "    requires: README.md document the answer for users",
     "",
@@ -218,8 +227,8 @@ try {
       pullNumber: number,
     });
     expectThat(
-      judged.length === 2 && judged.every((e) => e.run.kind === "command"),
-      "two evaluations stored, one per tree, each naming who judged",
+      judged.length === 2 && judged.every((e) => e.run.model === DEMO_MODEL_NAME),
+      `two evaluations stored, one per tree, each naming who judged (the model ${DEMO_MODEL_NAME})`,
     );
 
     step("The agent also edits the evidence workflow");
@@ -404,6 +413,7 @@ try {
 } finally {
   await agate.close();
   await sim.close();
+  await model.close();
   rmSync(temp, { recursive: true, force: true });
 }
 

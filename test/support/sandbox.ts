@@ -1,4 +1,4 @@
-import { it } from "vitest";
+import { it, type TestFunction } from "vitest";
 import { commandSandboxProblem } from "../../app/evaluator/sandbox.js";
 import { loadEvaluatorSettings } from "../../app/runtime/settings.js";
 
@@ -36,13 +36,11 @@ export function sandboxSkipReason(
   };
 }
 
-type TestFn = Parameters<typeof it>[1];
-
 /**
  * `it` for a test that starts a real sandbox: run where one can be made; skipped with the reason
  * in its name elsewhere; failing with the reason under AGATE_REQUIRE_SANDBOX=1.
  */
-export function itWithSandbox(name: string, fn: TestFn, timeout?: number): void {
+export function itWithSandbox(name: string, fn: TestFunction, timeout?: number): void {
   const reason = sandboxSkipReason();
   if (reason === null) it(name, fn, timeout);
   else if ("skip" in reason) it.skip(`${name} [skipped: ${reason.skip}]`, fn);
