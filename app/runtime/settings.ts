@@ -334,7 +334,7 @@ export interface SetupSettings {
   org: string | undefined;
 }
 
-const setupEnvSchema = z.object({
+export const setupEnvSchema = z.object({
   PORT: appEnvShape.PORT,
   HOST: appEnvShape.HOST,
   GHE_HOST: appEnvShape.GHE_HOST,
