@@ -25,7 +25,7 @@ import {
 import { listenOn } from "./listen.js";
 import { type DeliveryRetention, startDeliveryRetention } from "./retention.js";
 import type { Route } from "./route.js";
-import { type Environment, loadSettings, type Settings } from "./settings.js";
+import { type EnvFile, type Environment, loadSettings, type Settings } from "./settings.js";
 import { type JobHandler, type RuntimeLog, startWorkers, type Workers } from "./worker.js";
 
 export const WEBHOOKS_PATH = "/api/github/webhooks";
@@ -53,6 +53,8 @@ export interface StartAgateOptions {
    * once, by `loadSettings`, and by nothing else.
    */
   env: Environment;
+  /** The .env file some of `env` came from, named in the errors about them. */
+  envFile?: EnvFile;
   /** Relative paths in the settings resolve against it. */
   cwd?: string;
   /** An open store to use (and leave open on close); by default AGATE_DATABASE_URL is opened. */
@@ -106,7 +108,7 @@ export const UnthrottledOctokit = ProbotOctokit.defaults(
 );
 
 export async function startAgate(options: StartAgateOptions): Promise<Agate> {
-  const settings = loadSettings(options.env, { cwd: options.cwd });
+  const settings = loadSettings(options.env, { cwd: options.cwd, envFile: options.envFile });
   const limits = intakeLimits(options.intakeLimits);
   const now = options.now ?? (() => new Date());
   const ownsStore = options.store === undefined;
