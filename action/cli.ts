@@ -56,7 +56,7 @@ Usage:
       reports, with no model call, whether it made progress: steps that brought nothing new,
       identical call streaks, cycles, edit → run → revert loops, budgets (docs/progress.md);
       --config applies that config's progress thresholds.
-  ${CLI_PACKAGE} entry <ask|poll|claim|answer|followup|reply|status> ...
+  ${CLI_PACKAGE} entry <open|poll|claim|answer|ask|reply|status> ...
       Handoff entries on issues, through the GitHub API (${CLI_PACKAGE} entry help).
   ${CLI_PACKAGE} --version
 

@@ -171,7 +171,9 @@ describe("writeHandoff", () => {
     expect(read().front).toMatchObject({ status: "ready", next_step: "", open_items: [] });
 
     expect(write({ nextStep: "oops" }).warnings).toContainEqual(
-      expect.stringMatching(/^the gate would reject this: status is ready, but next_step is `oops`/),
+      expect.stringMatching(
+        /^the gate would reject this: status is ready, but next_step is `oops`/,
+      ),
     );
   });
 
