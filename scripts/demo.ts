@@ -86,12 +86,22 @@ const ci = (head: string, branch = BRANCH) =>
 const CLI = resolve(import.meta.dirname, "..", "dist", "cli", "index.js");
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...GIT_ENV } }).trim();
+/**
+ * The work items of a summary: the first line's Next, then the checklist of the others (each is
+ * said once).
+ */
+function workItems(summary: string): string[] {
+  const [first = "", ...rest] = summary.split("\n");
+  const next = /\*\*Next:\*\* (.*?)(?:; \d+ more work items? below)?\.$/.exec(first)?.[1];
+  const more = rest.filter((line) => line.startsWith("- [ ] ")).map((line) => line.slice(6));
+  return next ? [next, ...more] : more;
+}
 /** The handoff file row of the check's summary, and its findings as next work items. */
 function handoffOf(sha: string) {
-  const lines = (showCheck(sha)?.output?.summary ?? "").split("\n");
+  const summary = showCheck(sha)?.output?.summary ?? "";
   return {
-    row: lines.find((line) => line.startsWith("| handoff file |")) ?? "",
-    items: lines.filter((line) => line.startsWith("- [ ] Fix .agate/handoff.md: ")),
+    row: summary.split("\n").find((line) => line.startsWith("| handoff file |")) ?? "",
+    items: workItems(summary).filter((item) => item.startsWith("Fix .agate/handoff.md: ")),
   };
 }
 
@@ -198,13 +208,10 @@ try {
       halfDone?.conclusion === "failure" && (halfDone.output?.title ?? "").includes("not complete"),
       "every command passed, so the evaluator was asked; it did not sign off → rejected",
     );
-    for (const line of (halfDone?.output?.summary ?? "").split("\n")) {
-      if (line.startsWith("- [ ] ")) console.log(`    next work item: ${line.slice(6)}`);
-    }
+    const items = workItems(halfDone?.output?.summary ?? "");
+    for (const item of items) console.log(`    next work item: ${item}`);
     expectThat(
-      halfDone?.output?.summary?.includes(
-        "- [ ] `Change README.md: document the answer for users`",
-      ) ?? false,
+      items.includes("`Change README.md: document the answer for users`"),
       "its missing item is the next work item in the summary",
     );
 
@@ -360,7 +367,7 @@ try {
     await settle();
     await ci(long, LONG);
     const falseList = handoffOf(long);
-    for (const item of falseList.items) console.log(`    next work item: ${item.slice(6)}`);
+    for (const item of falseList.items) console.log(`    next work item: ${item}`);
     expectThat(
       falseList.row.includes("❌ fail") &&
         falseList.items.some((item) => item.includes("README.md")) &&
