@@ -14,6 +14,8 @@ export interface DemoModel {
   url: string;
   /** Chat completions answered so far. */
   requests(): number;
+  /** Takes the endpoint down (every request answered 503) or brings it back. */
+  down(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -50,12 +52,17 @@ export function standInVerdict(prompt: string) {
 
 export async function startDemoModel(): Promise<DemoModel> {
   let answered = 0;
+  let isDown = false;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
         send(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
+        return;
+      }
+      if (isDown) {
+        send(res, 503, { error: { message: "the demo took its stand-in model down" } });
         return;
       }
       let body: { model?: string; messages?: { role: string; content: string }[] };
@@ -88,6 +95,9 @@ export async function startDemoModel(): Promise<DemoModel> {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests: () => answered,
+    down: (on) => {
+      isDown = on;
+    },
     close: () =>
       new Promise<void>((closed) => {
         server.closeAllConnections();

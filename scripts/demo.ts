@@ -46,6 +46,8 @@ const agate = await startAgate({
     LOG_LEVEL: "silent",
     AGATE_DATABASE_URL: `file:${DATABASE}`,
     AGATE_EVALUATOR_BASE_URLS: model.url,
+    // A failed request is not retried, so the step where the endpoint is down is quick.
+    AGATE_EVALUATOR_RETRIES: "0",
   },
   log: recordingLog(),
   pollMs: 20,
@@ -400,6 +402,43 @@ try {
       showCheck(long)?.conclusion === "success" &&
         sim.labelsOf({ repo: REPO, number: second.number }).includes("agate:accepted"),
       "and with the commands and the evaluator, the long task is accepted",
+    );
+  }
+
+  if (!SMOKE) {
+    step("The evaluator's endpoint goes down while an agent's pull request is graded");
+    const DOWN = "codex/docs";
+    const down = await sim.pushCommit({
+      repo: REPO,
+      branch: DOWN,
+      files: { "src/answer.txt": "42\n", "README.md": "# widgets\n\nThe answer: 42.\n" },
+      author: "codex[bot]",
+      message: "Answer, documented",
+    });
+    await sim.openPullRequest({ repo: REPO, head: DOWN, title: "Answer", user: "codex[bot]" });
+    await settle();
+    model.down(true);
+    await ci(down, DOWN);
+    const blocked = showCheck(down);
+    expectThat(
+      blocked?.conclusion === "failure" &&
+        (blocked.output?.title ?? "").includes("evaluator unavailable") &&
+        (blocked.output?.summary ?? "")
+          .split("\n")[0]
+          ?.includes("Ask agate's operator to fix the evaluator") === true,
+      "the evaluator cannot be asked → blocked (not rejected: the fix is the operator's), with the fix first",
+    );
+    step("The endpoint is back; a maintainer chooses Re-run evaluator on the check");
+    model.down(false);
+    await sim.requestCheckRunAction({
+      repo: REPO,
+      checkRunId: blocked?.id ?? 0,
+      identifier: "rerun-evaluator",
+    });
+    await settle();
+    expectThat(
+      showCheck(down)?.conclusion === "success",
+      "asked again on the same tree, the evaluator signs off → accepted, with no new run",
     );
   }
 
