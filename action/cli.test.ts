@@ -87,7 +87,13 @@ describe("agate run (dist/cli/index.js), with no credentials", () => {
       encoding: "utf8",
       env: { PATH: process.env.PATH, ...GIT_ENV, HOME: home },
     });
-    expect(result.status, result.stdout + result.stderr).toBe(0);
+    // build wrote a file it may not (no commands[].writes): the gate refuses such a record, and
+    // run fails the same way, naming it, though every command exited 0.
+    expect(result.status, result.stdout + result.stderr).toBe(1);
+    expect(result.stdout).toContain("agate: 2 of 2 required commands passed on");
+    expect(result.stdout).toContain(
+      "agate: the App would refuse this record: command build changed `built.txt`, outside what it may write (commands[].writes): it did not test the commit as it is. List what it writes",
+    );
     const record = commandRecordSchema.parse(
       JSON.parse(readFileSync(join(repo.dir, ".git", "agate", "command-record.json"), "utf8")),
     );
@@ -97,6 +103,35 @@ describe("agate run (dist/cli/index.js), with no credentials", () => {
     ]);
     expect(record.tested).toMatchObject({ clean_before: true, clean: false });
     expect(existsSync(join(repo.dir, ".git", "agate", "shadow-git"))).toBe(false);
+  });
+
+  it("a command that writes only what its commands[].writes allows passes, as the gate believes it", () => {
+    repo = makeRepo();
+    repo.commit({
+      ".github/agate.yml":
+        "version: 1\ncommands:\n  - name: build\n    run: echo out > built.txt\n    writes: [built.txt]\n",
+    });
+    const result = agate(repo, "run");
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).not.toContain("would refuse");
+  });
+
+  it("says before the commands that an edited config is not the one that runs, and how to run it", () => {
+    repo = makeRepo();
+    repo.commit({ ".github/agate.yml": "version: 1\ncommands:\n  - { name: a, run: 'true' }\n" });
+    repo.write({ ".github/agate.yml": "version: 1\ncommands:\n  - { name: b, run: 'false' }\n" });
+    const result = agate(repo, "run");
+    expect(result.stderr).toContain(
+      `agate: note: .github/agate.yml differs from the one at the base commit ${repo.git("rev-parse", "--short=7", "HEAD").trim()} (it has uncommitted edits), and agate runs the base's, as the gate does: an edit applies once it is merged. To run yours now, commit it and run ${CLI_PACKAGE} run --base HEAD.`,
+    );
+    // Uncommitted work is the person's own, not "an earlier step"'s, and the record is of HEAD.
+    expect(result.stderr).toContain(
+      "warning: the work tree has uncommitted changes (1 path(s), such as .github/agate.yml): the commands run on them",
+    );
+    expect(result.stderr).not.toContain("an earlier step");
+    expect(result.stdout).toContain("passed on");
+    expect(result.stdout).toContain("on uncommitted changes (see the warning above)");
+    expect(result.stdout).toMatch(/\na\s+✓ passed/);
   });
 
   it("trace reads an agent's trace through the CLI: a report, --json, and a malformed line named", () => {
@@ -313,9 +348,21 @@ describe("agate validate [FILE]: the work tree's config and handoff file", () =>
     );
     expect(bad.stderr).not.toContain(".agate/handoff.md");
 
+    // Well-formed, but what the gate finds in the file alone: ready with an open item, and no
+    // last_command.
     repo.write({
       "notes/handoff.md":
-        "---\ntask: t\nbranch: main\nstatus: in-progress\nchanged_files: [src/a.ts]\n---\n",
+        "---\ntask: t\nbranch: main\nstatus: ready\nchanged_files: [src/a.ts]\nopen_items: [docs]\n---\n",
+    });
+    const contradictory = agate(repo, "validate", "ci/gate.yml");
+    expect(contradictory.status).toBe(1);
+    expect(contradictory.stderr).toBe(
+      `notes/handoff.md is well-formed, but the gate would reject it (2 problems):\n  - last_command is missing: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\`, to record the last command and its exit code\n  - status is ready, but 1 open item remains: a finished task has neither; clear them or set status: in-progress\n`,
+    );
+
+    repo.write({
+      "notes/handoff.md":
+        "---\ntask: t\nbranch: main\nstatus: in-progress\nchanged_files: [src/a.ts]\nlast_command: { run: npm test, exit_code: 1 }\n---\n",
     });
     const good = agate(repo, "validate", "ci/gate.yml");
     expect(good.status, good.stderr).toBe(0);

@@ -4,8 +4,9 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import { commandPassed, failedCommands } from "../checks/command-results.js";
 import { closeEnough, configExtends, parseConfig } from "../checks/config/parse-config.js";
 import { ConfigurationError } from "../checks/errors.js";
+import { writesProblem } from "../checks/gate/provenance.js";
 import { parseHandoffFile } from "../checks/handoff/parse-handoff.js";
-import { AGATE_CLI, CLI_PACKAGE } from "../checks/handoff/verify.js";
+import { AGATE_CLI, CLI_PACKAGE, fileFindings } from "../checks/handoff/verify.js";
 import { shortSha } from "../checks/markdown.js";
 import { type CommandRecord, RECORD_FILE_NAME } from "../schemas/command-record.js";
 import { CONFIG_PATH, handoffSchema } from "../schemas/config.js";
@@ -55,13 +56,14 @@ Usage:
       reports, with no model call, whether it made progress: steps that brought nothing new,
       identical call streaks, cycles, edit → run → revert loops, budgets (docs/progress.md);
       --config applies that config's progress thresholds.
-  ${CLI_PACKAGE} entry <ask|poll|claim|answer|followup|reply|status> ...
+  ${CLI_PACKAGE} entry <open|poll|claim|answer|ask|reply|status> ...
       Handoff entries on issues, through the GitHub API (${CLI_PACKAGE} entry help).
   ${CLI_PACKAGE} --version
 
 The npm package is ${CLI_PACKAGE}; where it is not installed: ${AGATE_CLI} <command>.
-Exit status of run: 0 every command passed (or no config at the base), 1 a command failed,
-2 a usage or config error. Of handoff: 0 the file is written (or was up to date), 2 a usage or
+Exit status of run: 0 every command passed (or no config at the base), 1 a command failed or
+changed files outside its commands[].writes (the gate refuses that record too), 2 a usage or
+config error. Of handoff: 0 the file is written (or was up to date), 2 a usage or
 config error (the message says what to fix). Of validate: 0 valid, 1 a file is invalid, 2 a
 usage error or no file to check. Of doctor: 0 no problem, 1 a problem, 2 a usage error or the
 repository cannot be read. Of trace: 0 read (a stall is a finding, not an error), 1 the
@@ -259,7 +261,10 @@ async function run(values: RunValues, cwd: string): Promise<number> {
     const configPath = values.config ?? CONFIG_PATH;
     const baseSha = localBase(root, values.base);
     const stateDir = localStateDir(root);
+    const edited = configEditNotice(root, configPath, baseSha);
+    if (edited) console.error(`agate: note: ${edited}`);
     const outcome = await runRequiredCommands({
+      local: true,
       cwd: root,
       configPath,
       baseSha,
@@ -290,11 +295,20 @@ async function run(values: RunValues, cwd: string): Promise<number> {
 
     console.log(`\n${table(record.commands)}\n`);
     for (const hint of pipeHints(record.commands)) console.log(hint);
-    console.log(
-      `agate: ${headline(record)}${record.tested.clean ? "" : " (the work tree was not clean afterwards)"}.`,
-    );
+    // The gate's own rule: a command that changed what it may not write did not test the commit
+    // as it is, and CI's record of it would be refused; here the run fails the same way.
+    const refused = writesProblem(record, outcome.config);
+    const dirtyBefore = record.tested.clean_before
+      ? ""
+      : " on uncommitted changes (see the warning above)";
+    console.log(`agate: ${headline(record)}${dirtyBefore}.`);
+    if (refused) {
+      console.log(
+        `agate: the App would refuse this record: ${refused}. List what it writes in that command's writes (commands[].writes in ${configPath} at the base), or make it leave tracked files alone.`,
+      );
+    }
     console.log(`record: ${recordPath}`);
-    return failedCommands(record).length === 0 ? 0 : 1;
+    return failedCommands(record).length === 0 && refused === null ? 0 : 1;
   } catch (error) {
     console.error(
       error instanceof ConfigurationError ? error.message : `agate: ${(error as Error).message}`,
@@ -337,6 +351,24 @@ function notAtBase(root: string, path: string, baseSha: string, named: boolean):
   }
   console.log(`agate: the base commit ${base} has no ${path}; nothing to run.`);
   return 0;
+}
+
+/**
+ * The config in the work tree differs from the one at the base, which is what runs (as in the
+ * gate): say so before the commands, or an edit seems to have no effect. Null when they agree or
+ * the base has none (`notAtBase` says that).
+ */
+function configEditNotice(root: string, path: string, baseSha: string): string | null {
+  const atBase = gitMaybe(root, ["cat-file", "blob", `${baseSha}:${path}`]);
+  const file = join(root, path);
+  if (atBase === undefined || !existsSync(file)) return null;
+  if (readFileSync(file, "utf8") === atBase) return null;
+  const committed = gitMaybe(root, ["cat-file", "blob", `HEAD:${path}`]);
+  const state =
+    committed !== undefined && committed !== atBase
+      ? "this branch changes it"
+      : "it has uncommitted edits";
+  return `${path} differs from the one at the base commit ${shortSha(baseSha)} (${state}), and agate runs the base's, as the gate does: an edit applies once it is merged. To run yours now, commit it and run ${CLI_PACKAGE} run --base HEAD.`;
 }
 
 /**
@@ -412,8 +444,16 @@ async function validate(file: string | undefined, cwd: string): Promise<number> 
   const handoffFile = root && handoffPath !== null ? join(root, handoffPath) : undefined;
   if (handoffFile && handoffPath !== null && existsSync(handoffFile)) {
     const parsed = parseHandoffFile(readFileSync(handoffFile, "utf8"), handoffPath);
-    if (parsed.ok) said.push(`${handoffPath} is a valid handoff file`);
-    else {
+    const findings = parsed.ok ? fileFindings(parsed.front) : [];
+    if (parsed.ok && findings.length === 0) said.push(`${handoffPath} is a valid handoff file`);
+    else if (parsed.ok) {
+      // The gate's own findings on the file alone; those that need the pull request (its
+      // branch, changed files, the command record of the head) it checks on GitHub.
+      console.error(
+        `${handoffPath} is well-formed, but the gate would reject it (${findings.length} ${findings.length === 1 ? "problem" : "problems"}):\n${findings.map((f) => `  - ${f}`).join("\n")}`,
+      );
+      problems++;
+    } else {
       console.error(
         `${handoffPath} is not a valid handoff file (${parsed.errors.length} ${parsed.errors.length === 1 ? "problem" : "problems"}):\n${parsed.errors.map((e) => `  - ${e}`).join("\n")}`,
       );

@@ -24,7 +24,7 @@ describe("entry: setup and usage errors say what to fix", () => {
   it("no token, no repository, a missing field, a bad number: exit 2", async () => {
     expect(await cli(["poll"], {})).toMatchObject({
       code: 2,
-      err: expect.stringContaining("set AGATE_GITHUB_TOKEN or GITHUB_TOKEN"),
+      err: expect.stringContaining("set AGATE_GITHUB_TOKEN, GITHUB_TOKEN or GH_TOKEN"),
     });
     expect(await cli(["poll"], { GITHUB_TOKEN: "t" })).toMatchObject({
       code: 2,
@@ -35,9 +35,14 @@ describe("entry: setup and usage errors say what to fix", () => {
       GITHUB_REPOSITORY: "o/r",
       GITHUB_API_URL: "http://127.0.0.1:9",
     };
-    expect(await cli(["ask", "--project", "p", "--question", "q"], env)).toMatchObject({
+    expect(await cli(["open", "--project", "p", "--question", "q"], env)).toMatchObject({
       code: 2,
       err: expect.stringContaining("missing or empty: --tried, --needed"),
+    });
+    // `ask` is the comment /ask, a follow-up: opening an entry with it points to `open`.
+    expect(await cli(["ask", "--project", "p", "--question", "q"], env)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("to open an entry, use 'entry open --project P"),
     });
     expect(await cli(["claim", "x"], env)).toMatchObject({
       code: 2,
@@ -51,12 +56,23 @@ describe("entry: setup and usage errors say what to fix", () => {
     expect(await cli(["frobnicate"], env)).toEqual({
       code: 2,
       out: "",
-      err: "agate entry: unknown entry command 'frobnicate'; the commands are ask, poll, claim, answer, followup, reply, status\nrun agate-gate entry help for usage",
+      err: "agate entry: unknown entry command 'frobnicate'; the commands are open, poll, claim, answer, ask, reply, status\nrun agate-gate entry help for usage",
     });
     expect(await cli(["poll", "--wait", "soon"], env)).toMatchObject({
       code: 2,
       err: expect.stringContaining("not a duration"),
     });
+  });
+
+  it("takes GH_TOKEN as doctor and validate do, and says 'cannot reach' for a GitHub that does not answer", async () => {
+    // Port 9 (discard) is closed here: no answer at all, which is not GitHub's HTTP 500.
+    const env = { GH_TOKEN: "t", GITHUB_REPOSITORY: "o/r", GITHUB_API_URL: "http://127.0.0.1:9" };
+    const result = await cli(["poll"], env);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(
+      /^agate entry: cannot reach 127\.0\.0\.1:9: .*; check GITHUB_API_URL \(default https:\/\/api\.github\.com\) and the network$/,
+    );
+    expect(result.err).not.toContain("500");
   });
 });
 
@@ -82,13 +98,13 @@ describe("entry: against GitHub with the App running", () => {
     await sim.createRepository({ repo, files: { ".github/agate.yml": CONFIG } });
   });
 
-  it("ask, poll, claim (a second is refused naming the owner), answer, status with the answer", async () => {
+  it("open, poll, claim (a second is refused naming the owner), answer, status with the answer", async () => {
     const a = agentEnv(sim, "agent-a", repo);
     const b = agentEnv(sim, "agent-b", repo);
     const c = agentEnv(sim, "agent-c", repo);
     const asked = await cli(
       [
-        "ask",
+        "open",
         "--project",
         "w",
         "--question",
@@ -133,21 +149,21 @@ describe("entry: against GitHub with the App running", () => {
     });
   });
 
-  it("followup and reply: the owner's second follow-up blocks the entry; status --wait ends there", async () => {
+  it("ask (a follow-up) and reply: the owner's second follow-up blocks the entry; status --wait ends there", async () => {
     const a = agentEnv(sim, "agent-a", repo);
     const b = agentEnv(sim, "agent-b", repo);
     const { number } = JSON.parse(
       (
         await cli(
-          ["ask", "--project", "w", "--question", "q?", "--tried", "t", "--needed", "n", "--json"],
+          ["open", "--project", "w", "--question", "q?", "--tried", "t", "--needed", "n", "--json"],
           a,
         )
       ).out,
     ) as { number: number };
     await cli(["claim", String(number)], b);
-    expect(await cli(["followup", String(number), "Which region?"], b)).toMatchObject({ code: 0 });
+    expect(await cli(["ask", String(number), "Which region?"], b)).toMatchObject({ code: 0 });
     expect(await cli(["reply", String(number), "I do not know."], a)).toMatchObject({ code: 0 });
-    expect(await cli(["followup", String(number), "Who would?"], b)).toMatchObject({
+    expect(await cli(["ask", String(number), "Who would?"], b)).toMatchObject({
       code: 0,
       out: expect.stringContaining("blocked"),
     });
@@ -163,7 +179,7 @@ describe("entry: against GitHub with the App running", () => {
       GITHUB_TOKEN: sim.createToken({ actor: "agent-a", permissions: { metadata: "read" } }),
     };
     const result = await cli(
-      ["ask", "--project", "w", "--question", "q", "--tried", "t", "--needed", "n"],
+      ["open", "--project", "w", "--question", "q", "--tried", "t", "--needed", "n"],
       env,
     );
     expect(result).toMatchObject({ code: 2, err: expect.stringContaining("issues: write") });

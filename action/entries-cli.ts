@@ -8,6 +8,7 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import { Octokit } from "@octokit/rest";
 import { parseEntryForm, renderEntryForm } from "../checks/entries/form.js";
 import { entryStatus, parseReplyMarker, type ReplyMarker } from "../checks/entries/marker.js";
+import { noAnswer, noAnswerText } from "../checks/github-answers.js";
 import { CLI_PACKAGE } from "../checks/handoff/verify.js";
 import { parseDuration } from "../schemas/duration.js";
 import { AGATE_VERSION } from "../schemas/version.js";
@@ -15,14 +16,14 @@ import { SILENT_OCTOKIT_LOG } from "./github.js";
 
 export const ENTRY_USAGE = `Handoff entries (docs/entries.md), through the GitHub API:
 
-  entry ask --project P --question Q --tried T --needed N [--pull NUMBER] [--title T]
+  entry open --project P --question Q --tried T --needed N [--pull NUMBER] [--title T]
       Opens an entry (an issue in the entry form's layout) and waits for agate to open it.
   entry poll [--project P] [--wait DURATION]
       Lists open, unclaimed entries (number, question, tried, needed); --wait waits until
       there is one.
   entry claim NUMBER          becomes the entry's one owner (or says who owns it)
   entry answer NUMBER TEXT    the owner's answer: resolves and closes the entry
-  entry followup NUMBER TEXT  the owner's follow-up question to the author (one at most)
+  entry ask NUMBER TEXT       the owner's follow-up question to the author (one at most): /ask
   entry reply NUMBER TEXT     a plain comment: the author answering a follow-up
   entry status [NUMBER] [--wait DURATION]
       One entry's state, owner and answer (--wait: until it is resolved, blocked or
@@ -30,7 +31,7 @@ export const ENTRY_USAGE = `Handoff entries (docs/entries.md), through the GitHu
 
 Options of every entry command: --repo OWNER/NAME (default GITHUB_REPOSITORY), --json,
 --no-wait (do not wait for agate's reply), --timeout DURATION (for agate's reply, default 2m).
-Environment: AGATE_GITHUB_TOKEN or GITHUB_TOKEN (a token that can write issues),
+Environment: AGATE_GITHUB_TOKEN, GITHUB_TOKEN or GH_TOKEN (a token that can write issues),
 GITHUB_API_URL (default https://api.github.com), AGATE_APP_LOGIN (the App's bot, whose replies
 are believed; default agate[bot]). Exit status: 0 done, 1 agate refused it or the wait ran
 out, 2 a usage or setup error.`;
@@ -100,6 +101,15 @@ export async function entryMain(
       out.error(`agate entry: ${error.message}`);
       return 1;
     }
+    // No answer at all (DNS, a refused connection, a timeout) is not GitHub's HTTP 500: said as
+    // doctor says it.
+    const unreached = noAnswer(error);
+    if (unreached) {
+      out.error(
+        `agate entry: ${noAnswerText(unreached)}; check GITHUB_API_URL (default https://api.github.com) and the network`,
+      );
+      return 2;
+    }
     const status = (error as { status?: number }).status;
     if (status !== undefined) {
       out.error(`agate entry: ${githubProblem(status, (error as Error).message)}`);
@@ -112,7 +122,7 @@ export async function entryMain(
 function githubProblem(status: number, message: string): string {
   switch (status) {
     case 401:
-      return `GitHub refused the token (401: ${message}): set AGATE_GITHUB_TOKEN or GITHUB_TOKEN to a valid token`;
+      return `GitHub refused the token (401: ${message}): set AGATE_GITHUB_TOKEN, GITHUB_TOKEN or GH_TOKEN to a valid token`;
     case 403:
       return `GitHub forbade it (403: ${message}): the token needs issues: write on the repository`;
     case 404:
@@ -132,12 +142,21 @@ interface Ctx {
   env: Env;
 }
 
+/** Each command is named as the comment it posts (`ask` is `/ask`); `open` opens an entry. */
 const COMMANDS: Record<string, (ctx: Ctx) => Promise<void>> = {
-  ask,
+  open,
   poll,
   claim: (ctx) => command(ctx, "claim", () => "/claim"),
   answer: (ctx) => command(ctx, "answer", (text) => `/answer ${text}`, "the answer"),
-  followup: (ctx) => command(ctx, "followup", (text) => `/ask ${text}`, "the question"),
+  ask: (ctx) => {
+    // `entry ask --question …` opened an entry in earlier versions: say where that went.
+    if (ctx.values.question !== undefined || ctx.values.project !== undefined) {
+      throw new EntryUsageError(
+        "'entry ask NUMBER TEXT' asks an entry's author a follow-up (the comment /ask); to open an entry, use 'entry open --project P --question Q --tried T --needed N'",
+      );
+    }
+    return command(ctx, "ask", (text) => `/ask ${text}`, "the question");
+  },
   reply,
   status,
 };
@@ -179,9 +198,9 @@ async function waitFor<T>(ms: number, env: Env, read: () => Promise<T | null>): 
 
 const stripMarker = (body: string) => body.replace(/\n*<!-- agate:[^>]*-->\s*$/, "").trim();
 
-async function ask(ctx: Ctx): Promise<void> {
+async function open(ctx: Ctx): Promise<void> {
   const { values } = ctx;
-  const pull = values.pull === undefined ? null : issueNumber(values.pull, "ask --pull");
+  const pull = values.pull === undefined ? null : issueNumber(values.pull, "open --pull");
   const fields = {
     project: values.project ?? "",
     question: values.question ?? "",
@@ -381,10 +400,11 @@ export class EntryClient {
   }
 
   static fromEnv(env: Env, repoOption: string | undefined): EntryClient {
-    const token = env.AGATE_GITHUB_TOKEN || env.GITHUB_TOKEN;
+    // The same variables as doctor and validate (GH_TOKEN is the GitHub CLI's), AGATE_ first.
+    const token = env.AGATE_GITHUB_TOKEN || env.GITHUB_TOKEN || env.GH_TOKEN;
     if (!token) {
       throw new EntryUsageError(
-        "no token: set AGATE_GITHUB_TOKEN or GITHUB_TOKEN to a token that can write issues in the repository",
+        "no token: set AGATE_GITHUB_TOKEN, GITHUB_TOKEN or GH_TOKEN to a token that can write issues in the repository (for example GH_TOKEN=$(gh auth token))",
       );
     }
     const full = repoOption ?? env.GITHUB_REPOSITORY;

@@ -100,7 +100,7 @@ describe("writeHandoff", () => {
     });
   });
 
-  it("warns when there is no record, or the record is of another commit", async () => {
+  it("warns when there is no record, and refuses a record of another commit rather than copy its last_command", async () => {
     repo = branchRepo();
     const first = write({ task: "t" });
     expect(first.front.last_command).toBeNull();
@@ -109,15 +109,26 @@ describe("writeHandoff", () => {
     ]);
     const record = await agateRun(repo.dir);
     repo.commit({ "src/b.ts": "b\n" }, "more");
-    const second = write();
-    expect(second.warnings).toEqual([
-      expect.stringMatching(
-        new RegExp(
-          `is for ${record.tested.sha.slice(0, 7)}, but HEAD is [0-9a-f]{7}: run \`${AGATE_CLI.replace(/[.]/g, "\\.")} run\` again`,
-        ),
+    const before = readFileSync(join(repo.dir, HANDOFF), "utf8");
+    expect(() => write()).toThrow(HandoffUsageError);
+    expect(() => write()).toThrow(
+      new RegExp(
+        `is of ${record.tested.sha.slice(0, 7)}, but HEAD is [0-9a-f]{7}, and last_command must describe this commit: run \`${AGATE_CLI.replace(/[.]/g, "\\.")} run\``,
       ),
+    );
+    // The file is left as it was: no last_command of another commit in it.
+    expect(readFileSync(join(repo.dir, HANDOFF), "utf8")).toBe(before);
+    await agateRun(repo.dir);
+    expect(write().front.last_command?.run).toBe("true");
+  });
+
+  it("says in the gate's words when status ready contradicts the open items", async () => {
+    repo = branchRepo();
+    await agateRun(repo.dir);
+    const written = write({ task: "t", status: "ready", openItems: ["docs"] });
+    expect(written.warnings).toEqual([
+      "the gate would reject this: status is ready, but 1 open item remains: a finished task has neither; clear them or set status: in-progress",
     ]);
-    expect(second.front.last_command?.run).toBe("true");
   });
 
   it("keeps task, status, next step, open items and notes; flags replace them", async () => {
@@ -131,6 +142,7 @@ describe("writeHandoff", () => {
     );
     writeFileSync(file, edited);
     repo.commit({ "src/c.ts": "c\n" }, "more");
+    await agateRun(repo.dir);
 
     const kept = write();
     expect(kept.created).toBe(false);
@@ -155,11 +167,13 @@ describe("writeHandoff", () => {
     expect(read().body.match(/agate handoff: written/g)).toHaveLength(1);
 
     const done = write({ status: "ready", nextStep: "", openItems: [""] });
-    expect(done.warnings.filter((w) => w.startsWith("status is ready"))).toEqual([]);
+    expect(done.warnings).toEqual([]);
     expect(read().front).toMatchObject({ status: "ready", next_step: "", open_items: [] });
 
     expect(write({ nextStep: "oops" }).warnings).toContainEqual(
-      expect.stringMatching(/^status is ready, but next_step or open_items are not empty/),
+      expect.stringMatching(
+        /^the gate would reject this: status is ready, but next_step is `oops`/,
+      ),
     );
   });
 

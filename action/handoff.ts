@@ -5,7 +5,7 @@ import { commandPassed } from "../checks/command-results.js";
 import { configExtends, parseConfig } from "../checks/config/parse-config.js";
 import { ConfigurationError } from "../checks/errors.js";
 import { parseHandoffFile, renderHandoffFile } from "../checks/handoff/parse-handoff.js";
-import { AGATE_CLI, NO_EXIT_CODE } from "../checks/handoff/verify.js";
+import { AGATE_CLI, contradictionFindings, NO_EXIT_CODE } from "../checks/handoff/verify.js";
 import { shortSha } from "../checks/markdown.js";
 import { NORMALISATION_RULES } from "../checks/normalise-output.js";
 import {
@@ -118,9 +118,11 @@ export function writeHandoff(options: WriteHandoffOptions): WrittenHandoff {
   let lastCommand = existing?.front.last_command ?? null;
   if (record.record) {
     const head = git(root, ["rev-parse", "HEAD"]).trim();
+    // A record of another commit says nothing about this one: copied, its last_command would be
+    // a claim the gate checks against this commit's record, and may well refuse.
     if (record.record.tested.sha !== head) {
-      warnings.push(
-        `the command record ${record.file} is for ${shortSha(record.record.tested.sha)}, but HEAD is ${shortSha(head)}: run \`${AGATE_CLI} run\` again so last_command describes this commit`,
+      throw new HandoffUsageError(
+        `the command record ${record.file} is of ${shortSha(record.record.tested.sha)}, but HEAD is ${shortSha(head)}, and last_command must describe this commit: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\` again`,
       );
     }
     const chosen = lastCommandOf(record.record);
@@ -163,10 +165,9 @@ export function writeHandoff(options: WriteHandoffOptions): WrittenHandoff {
       ? options.openItems.map((item) => item.trim()).filter((item) => item !== "")
       : (existing?.front.open_items ?? []),
   } satisfies HandoffFrontMatter);
-  if (front.status === "ready" && (front.next_step !== "" || front.open_items.length > 0)) {
-    warnings.push(
-      'status is ready, but next_step or open_items are not empty: the gate calls that a contradiction; clear them (--next-step "" --open-item "") or keep status in-progress',
-    );
+  // The gate's words for a status that contradicts the rest of the file.
+  for (const finding of contradictionFindings(front)) {
+    warnings.push(`the gate would reject this: ${finding}`);
   }
 
   const body = withTreeMarker(existing ? existing.body : NEW_FILE_BODY, tree);

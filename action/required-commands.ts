@@ -46,11 +46,16 @@ export interface RequiredCommandsOptions {
    * must be read before the commands can touch it, with the config's settings (the trace).
    */
   beforeCommands?: (config: Config) => Promise<void>;
+  /**
+   * `agate run` on a person's or agent's checkout rather than the Action: a dirty work tree there
+   * is their own uncommitted work, not an earlier step's, and the warning says so.
+   */
+  local?: boolean;
 }
 
 export type RequiredCommandsOutcome =
   | { kind: "not-adopted"; baseSha: string }
-  | { kind: "ran"; record: CommandRecord };
+  | { kind: "ran"; record: CommandRecord; config: Config };
 
 async function parseBaseConfig(
   text: string,
@@ -123,8 +128,11 @@ export async function runRequiredCommands(
   try {
     before = workTreeState(shadow);
     if (before.size > 0) {
+      const sample = [...before.keys()].slice(0, 5).map(pathText).join(", ");
       (log.warning ?? log.info)(
-        `agate: before the first command, ${before.size} path(s) already differed from the tested commit ${commit.sha.slice(0, 7)} (an earlier step changed them), such as ${[...before.keys()].slice(0, 5).map(pathText).join(", ")}; the record says so (clean_before: false).`,
+        options.local
+          ? `the work tree has uncommitted changes (${before.size} path(s), such as ${sample}): the commands run on them, but the record is of the commit ${commit.sha.slice(0, 7)}, and the App refuses a record whose work tree differed from its commit before the first command (clean_before: false). Commit them, then run again, for a record that matches what CI will see.`
+          : `agate: before the first command, ${before.size} path(s) already differed from the tested commit ${commit.sha.slice(0, 7)} (an earlier step changed them), such as ${sample}; the record says so (clean_before: false).`,
       );
     }
     state = before;
@@ -183,5 +191,5 @@ export async function runRequiredCommands(
     cut: [],
     created_at: now().toISOString(),
   } satisfies CommandRecord);
-  return { kind: "ran", record };
+  return { kind: "ran", record, config };
 }

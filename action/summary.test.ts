@@ -71,6 +71,27 @@ describe("the job summary", () => {
     );
   });
 
+  it("for a work tree changed before the commands, points at the steps before agate, not at what the commands write", () => {
+    const record = commandRecord([0, 0]);
+    Object.assign(record.tested, { clean_before: false, dirty_before: ["package-lock.json"] });
+    Object.assign(record.tested, { clean: false, dirty_digest: "d".repeat(64) });
+    const markdown = renderRecordMarkdown(record);
+    expect(markdown.split("\n")[0]).toBe(
+      "### agate: 2 of 2 required commands passed on 3333333. Next: make the workflow's steps before agate leave the checkout as it is (put installs and builds into the config's commands), then run it again.",
+    );
+    expect(markdown).not.toContain("commands[].writes");
+    expect(markdown).toContain(
+      "- The commands changed nothing; the work tree still differed after them, as before.",
+    );
+    // A command that wrote, on a clean checkout: then what it writes is the fix.
+    const wrote = commandRecord([0, 0]);
+    Object.assign(wrote.tested, { clean: false, dirty_digest: "d".repeat(64) });
+    Object.assign(wrote.commands[0] ?? {}, { changed_paths: ["out.txt"], changed_paths_count: 1 });
+    expect(renderRecordMarkdown(wrote).split("\n")[0]).toContain(
+      "list what they write in commands[].writes",
+    );
+  });
+
   it("gives a timed-out command that printed nothing one line, not an empty block", () => {
     const record = commandRecord([1]);
     const [command] = record.commands;

@@ -25,12 +25,19 @@ function changedText(command: CommandResult): string {
   return `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }
 
+/** Whether any command changed a path (the work tree may be dirty from before them instead). */
+const commandsWrote = (record: CommandRecord) =>
+  record.commands.some((c) => c.changed_paths_count > 0);
+
 /** What the person reading the job summary does next. */
 function nextAction(record: CommandRecord): string {
   const failed = failedCommands(record);
   if (failed.length > 0)
     return `make ${failed.map((name) => codeSpan(name, 80)).join(", ")} pass, then push (the output is below)`;
-  if (!record.tested.clean)
+  // The fix for a tree changed before the commands is in the workflow, not in the commands.
+  if (!record.tested.clean_before)
+    return "make the workflow's steps before agate leave the checkout as it is (put installs and builds into the config's commands), then run it again";
+  if (!record.tested.clean && commandsWrote(record))
     return "make the commands leave the work tree clean, or list what they write in commands[].writes";
   return "nothing here; the `agate` check on the commit decides whether it may merge";
 }
@@ -68,7 +75,9 @@ export function renderRecordMarkdown(record: CommandRecord, tailChars = 8_000): 
           .join(", ")}${tested.dirty_before.length > 10 ? ", ..." : ""}).`,
     tested.clean
       ? "The work tree was clean after the commands."
-      : `**The work tree was not clean after the commands** (changed files digest \`${tested.dirty_digest}\`).`,
+      : !tested.clean_before && !commandsWrote(record)
+        ? "The commands changed nothing; the work tree still differed after them, as before."
+        : `**The work tree was not clean after the commands** (changed files digest \`${tested.dirty_digest}\`).`,
     `Config digest \`${record.grader.config_digest}\`, agate ${record.grader.agate_version}.`,
   ];
   const lines = [

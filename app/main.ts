@@ -7,28 +7,37 @@ import { resolve } from "node:path";
 import * as util from "node:util";
 import { gateJobHandlers } from "./gate/job-handlers.js";
 import { startAgate } from "./runtime/server.js";
-import { type Environment, loadSetupSettings, unregistered } from "./runtime/settings.js";
+import {
+  type EnvFile,
+  type Environment,
+  loadSetupSettings,
+  unregistered,
+} from "./runtime/settings.js";
 import { startSetup } from "./runtime/setup.js";
 
-function environment(): Environment {
+/** The environment, with `.env` under it, and which names came from the file (for errors). */
+function environment(): { env: Environment; envFile?: EnvFile } {
   const file = resolve(".env");
-  if (!existsSync(file)) return process.env;
+  if (!existsSync(file)) return { env: process.env };
   // util.parseEnv is Node 20.12+; a named import would fail to link on older Node 20.
   if (typeof util.parseEnv !== "function") {
     console.error(
-      `${file} is ignored: reading .env needs Node 20.12 or later; set the variables in the environment`,
+      `${file} is ignored: reading .env needs Node 20.12 or later (agate needs 22); set the variables in the environment`,
     );
-    return process.env;
+    return { env: process.env };
   }
-  return { ...util.parseEnv(readFileSync(file, "utf8")), ...process.env };
+  const fromFile = util.parseEnv(readFileSync(file, "utf8"));
+  const names = Object.keys(fromFile).filter((name) => process.env[name] === undefined);
+  return { env: { ...fromFile, ...process.env }, envFile: { path: file, names } };
 }
 
 // Not registered yet: serve GitHub's manifest flow; once a person registered the App, its
 // credentials are in .env and the App starts with them, in this same process.
-if (unregistered(environment())) {
+if (unregistered(environment().env)) {
   try {
+    const { env, envFile } = environment();
     const setup = await startSetup({
-      settings: loadSetupSettings(environment()),
+      settings: loadSetupSettings(env, envFile),
       cwd: process.cwd(),
     });
     await setup.registered;
@@ -41,7 +50,7 @@ if (unregistered(environment())) {
 
 let agate: Awaited<ReturnType<typeof startAgate>>;
 try {
-  agate = await startAgate({ env: environment(), handlers: gateJobHandlers });
+  agate = await startAgate({ ...environment(), handlers: gateJobHandlers });
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

@@ -7,6 +7,7 @@ import {
   GITHUB_TITLE_LIMIT,
   outcomeText,
   outputDetails,
+  TITLE_LIMIT,
 } from "./markdown.js";
 
 describe("durationText: one format for every time agate shows", () => {
@@ -29,16 +30,17 @@ describe("durationText: one format for every time agate shows", () => {
 });
 
 describe("cutTitle", () => {
-  it("leaves a title within GitHub's limit as it is", () => {
+  it("leaves a title of at most 120 characters as it is", () => {
     expect(cutTitle("Accepted on 1111111: every requirement passed")).toBe(
       "Accepted on 1111111: every requirement passed",
     );
   });
 
-  it("cuts a long title at a word, ending in …, within 255 characters", () => {
+  it("cuts a long title at a word, ending in …, within 120 characters (GitHub keeps 255)", () => {
     const words = Array.from({ length: 80 }, (_, i) => `word${i}`).join(" ");
     const title = cutTitle(`Blocked on 1111111: ${words}`);
-    expect(title.length).toBeLessThanOrEqual(GITHUB_TITLE_LIMIT);
+    expect(title.length).toBeLessThanOrEqual(TITLE_LIMIT);
+    expect(TITLE_LIMIT).toBeLessThan(GITHUB_TITLE_LIMIT);
     expect(title.endsWith("…")).toBe(true);
     // The last word kept is whole: the text before … is a prefix ending at a word's end.
     const kept = title.slice(0, -1);
@@ -48,7 +50,7 @@ describe("cutTitle", () => {
 
   it("cuts hard only when there is no space to cut at", () => {
     const title = cutTitle(`x${"y".repeat(400)}`);
-    expect(title).toHaveLength(GITHUB_TITLE_LIMIT);
+    expect(title).toHaveLength(TITLE_LIMIT);
     expect(title.endsWith("y…")).toBe(true);
   });
 

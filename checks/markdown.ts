@@ -39,10 +39,17 @@ export function codeSpan(text: string, maxChars = 300): string {
 export const GITHUB_TITLE_LIMIT = 255;
 
 /**
- * A title within GitHub's limit: cut at the last space that leaves room for "…", so no word is
- * split (GitHub itself would cut mid-word). A title without a space near the end is cut hard.
+ * A title read at a glance, in the checks list and above the summary: agate's titles say the
+ * state and the cause in at most this many characters; the detail is in the summary.
  */
-export function cutTitle(text: string, limit = GITHUB_TITLE_LIMIT): string {
+export const TITLE_LIMIT = 120;
+
+/**
+ * A title within TITLE_LIMIT: cut at the last space that leaves room for "…", so no word is
+ * split (GitHub itself would cut mid-word, at its own limit). A title without a space near the
+ * end is cut hard.
+ */
+export function cutTitle(text: string, limit = TITLE_LIMIT): string {
   const flat = text.replace(/\s+/g, " ").trim();
   if (flat.length <= limit) return flat;
   const room = flat.slice(0, limit - 1);

@@ -120,7 +120,7 @@ try {
   step("Entry 1: agent-a is stuck on a fact it cannot reach, and asks");
   const ask1 = await agent(
     "agent-a",
-    "ask",
+    "open",
     "--project",
     "widgets",
     "--question",
@@ -152,7 +152,7 @@ try {
   step("Entry 2: a question nobody can answer ends blocked after one follow-up, no ping-pong");
   const ask2 = await agent(
     "agent-a",
-    "ask",
+    "open",
     "--project",
     "billing",
     "--question",
@@ -164,16 +164,16 @@ try {
   );
   const two = numberIn(ask2.out);
   await agent("agent-b", "claim", String(two));
-  await agent("agent-b", "followup", String(two), "Where is the legacy billing repository?");
+  await agent("agent-b", "ask", String(two), "Where is the legacy billing repository?");
   await agent("agent-a", "reply", String(two), "I only know its name, legacy-billing.");
-  await agent("agent-b", "followup", String(two), "Do you have a copy of its history anywhere?");
+  await agent("agent-b", "ask", String(two), "Do you have a copy of its history anywhere?");
   const status2 = await agent("agent-a", "status", String(two));
   expectThat(/blocked/.test(status2.out), `#${two} is blocked (parked, nobody notified)`);
 
   step("Entry 3: a decision about money, which only a maintainer may take");
   const ask3 = await agent(
     "agent-a",
-    "ask",
+    "open",
     "--project",
     "widgets",
     "--question",

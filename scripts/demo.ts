@@ -1,8 +1,9 @@
 /**
  * npm run demo — agate end to end on the embedded default: the App (Probot, the durable webhook
  * path, workers) on a SQLite file, the GitHub simulator, real git, and the built Action bundle.
- * No network, no credentials. It plays one agent pull request and prints the `agate` check at
- * each step; it exits 0 only when every step came out as expected.
+ * No network, no credentials, no system sandbox: the evaluator is the `llm` kind against a local
+ * stand-in model (scripts/demo-model.ts) the demo starts. It plays agent pull requests and prints
+ * the `agate` check at each step; it exits 0 only when every step came out as expected.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -17,13 +18,10 @@ import { GIT_ENV } from "../test/support/git-repo.js";
 import { recordingLog } from "../test/support/recording-log.js";
 import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
+import { DEMO_MODEL_NAME, startDemoModel } from "./demo-model.js";
 
 // Its own file, never AGATE_DATABASE_URL: the demo starts by deleting it.
 const DATABASE = resolve("agate-demo.db");
-// The evaluator: a rule-based stand-in for a model, run as a `command` evaluator the App's
-// operator allows (AGATE_EVALUATOR_COMMANDS), exactly as a CLI agent judge would be.
-const JUDGE_SCRIPT = resolve(import.meta.dirname, "demo-judge.mjs");
-const JUDGE = `node ${JUDGE_SCRIPT}`;
 const REPO = "widgets";
 const BRANCH = "codex/answer";
 const SECRET = "demo-webhook-secret";
@@ -33,6 +31,10 @@ const temp = mkdtempSync(join(tmpdir(), "agate-demo-"));
 
 for (const suffix of ["", "-wal", "-shm"]) rmSync(`${DATABASE}${suffix}`, { force: true });
 const sim = await startGitHubSimulator({ webhookSecret: SECRET });
+// The evaluator: the `llm` kind (OpenAI-compatible) against a rule-based stand-in for a model on
+// 127.0.0.1, which the App's operator allows (AGATE_EVALUATOR_BASE_URLS) as any local endpoint.
+// It needs no key and no sandbox; the `command` kind needs bubblewrap (docs/evaluator.md).
+const model = await startDemoModel();
 const agate = await startAgate({
   // The simulator has no secondary rate limits to pace writes for.
   githubThrottle: false,
@@ -43,9 +45,9 @@ const agate = await startAgate({
     HOST: "127.0.0.1",
     LOG_LEVEL: "silent",
     AGATE_DATABASE_URL: `file:${DATABASE}`,
-    AGATE_EVALUATOR_COMMANDS: JUDGE,
-    // The judge runs in the evaluator's sandbox, which sees /usr and only the paths listed here.
-    AGATE_EVALUATOR_COMMAND_PATHS: JUDGE_SCRIPT,
+    AGATE_EVALUATOR_BASE_URLS: model.url,
+    // A failed request is not retried, so the step where the endpoint is down is quick.
+    AGATE_EVALUATOR_RETRIES: "0",
   },
   log: recordingLog(),
   pollMs: 20,
@@ -57,10 +59,15 @@ const settle = () => settleApp(sim, agate);
 function step(title: string) {
   console.log(`\n▶ ${title}`);
 }
+/** The title of the check shown last: a step that did not come out as expected names it as the cause. */
+let lastTitle = "";
 function expectThat(ok: boolean, what: string) {
   console.log(`  ${ok ? "✓" : "✗"} ${what}`);
-  if (!ok) failures.push(what);
+  if (!ok) failures.push(lastTitle ? `${what}\n    the check said: ${lastTitle}` : what);
 }
+/** One line of a summary, cut to a terminal's width: the whole summary is on the check. */
+const line = (text: string, width = 160) =>
+  text.length <= width ? text : `${text.slice(0, width - 1)}…`;
 /** Prints the App's `agate` check on a commit as a maintainer sees it, and returns it. */
 function showCheck(sha: string) {
   const check = sim
@@ -68,13 +75,12 @@ function showCheck(sha: string) {
     .filter((c) => c.name === "agate" && c.headSha === sha)
     .at(-1);
   const state = check?.status === "completed" ? check.conclusion : check?.status;
-  console.log(
-    `  agate check on ${sha.slice(0, 7)}: ${state ?? "none"} — ${check?.output?.title ?? ""}`,
-  );
+  lastTitle = `${state ?? "no check"}: ${check?.output?.title ?? ""}`;
+  console.log(line(`  agate check on ${sha.slice(0, 7)}: ${lastTitle}`));
   const table = (check?.output?.summary ?? "")
     .split("\n")
-    .filter((line) => line.startsWith("| ") && !line.startsWith("| ---"));
-  for (const line of table.slice(0, 8)) console.log(`    ${line}`);
+    .filter((row) => row.startsWith("| ") && !row.startsWith("| ---"));
+  for (const row of table.slice(0, 8)) console.log(line(`    ${row}`));
   return check;
 }
 const ci = (head: string, branch = BRANCH) =>
@@ -82,17 +88,30 @@ const ci = (head: string, branch = BRANCH) =>
 const CLI = resolve(import.meta.dirname, "..", "dist", "cli", "index.js");
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...GIT_ENV } }).trim();
+/**
+ * The work items of a summary: the first line's Next, then the checklist of the others (each is
+ * said once).
+ */
+function workItems(summary: string): string[] {
+  const [first = "", ...rest] = summary.split("\n");
+  const next = /\*\*Next:\*\* (.*?)(?:; \d+ more work items? below)?\.$/.exec(first)?.[1];
+  const more = rest.filter((line) => line.startsWith("- [ ] ")).map((line) => line.slice(6));
+  return next ? [next, ...more] : more;
+}
 /** The handoff file row of the check's summary, and its findings as next work items. */
 function handoffOf(sha: string) {
-  const lines = (showCheck(sha)?.output?.summary ?? "").split("\n");
+  const summary = showCheck(sha)?.output?.summary ?? "";
   return {
-    row: lines.find((line) => line.startsWith("| handoff file |")) ?? "",
-    items: lines.filter((line) => line.startsWith("- [ ] Fix .agate/handoff.md: ")),
+    row: summary.split("\n").find((line) => line.startsWith("| handoff file |")) ?? "",
+    items: workItems(summary).filter((item) => item.startsWith("Fix .agate/handoff.md: ")),
   };
 }
 
 try {
   console.log(`agate App at ${agate.url}, GitHub simulator at ${sim.apiUrl}, store ${DATABASE}`);
+  console.log(
+    `The evaluator is a stand-in, not a model: ${model.url} speaks the OpenAI wire format and answers by a rule (each "requires: <path>" line of the rubric is met when the diff changes that path). With a real model, only the config's evaluator section changes.`,
+  );
   const config = [
     "version: 1",
     "commands:",
@@ -101,8 +120,10 @@ try {
     "  - name: no TODOs",
     '    run: "! grep -rn TODO src"',
     "evaluator:",
-    "  kind: command",
-    `  run: ${JSON.stringify(JUDGE)}`,
+    "  kind: llm",
+    "  provider: openai",
+    `  model: ${DEMO_MODEL_NAME}`,
+    `  base_url: ${model.url}`,
     "  rubric: |",
     "    requires: README.md document the answer for users",
     "",
@@ -189,13 +210,10 @@ try {
       halfDone?.conclusion === "failure" && (halfDone.output?.title ?? "").includes("not complete"),
       "every command passed, so the evaluator was asked; it did not sign off → rejected",
     );
-    for (const line of (halfDone?.output?.summary ?? "").split("\n")) {
-      if (line.startsWith("- [ ] ")) console.log(`    next work item: ${line.slice(6)}`);
-    }
+    const items = workItems(halfDone?.output?.summary ?? "");
+    for (const item of items) console.log(`    next work item: ${item}`);
     expectThat(
-      halfDone?.output?.summary?.includes(
-        "- [ ] `Change README.md: document the answer for users`",
-      ) ?? false,
+      items.includes("`Change README.md: document the answer for users`"),
       "its missing item is the next work item in the summary",
     );
 
@@ -218,8 +236,8 @@ try {
       pullNumber: number,
     });
     expectThat(
-      judged.length === 2 && judged.every((e) => e.run.kind === "command"),
-      "two evaluations stored, one per tree, each naming who judged",
+      judged.length === 2 && judged.every((e) => e.run.model === DEMO_MODEL_NAME),
+      `two evaluations stored, one per tree, each naming who judged (the model ${DEMO_MODEL_NAME})`,
     );
 
     step("The agent also edits the evidence workflow");
@@ -351,7 +369,7 @@ try {
     await settle();
     await ci(long, LONG);
     const falseList = handoffOf(long);
-    for (const item of falseList.items) console.log(`    next work item: ${item.slice(6)}`);
+    for (const item of falseList.items) console.log(`    next work item: ${item}`);
     expectThat(
       falseList.row.includes("❌ fail") &&
         falseList.items.some((item) => item.includes("README.md")) &&
@@ -387,6 +405,43 @@ try {
     );
   }
 
+  if (!SMOKE) {
+    step("The evaluator's endpoint goes down while an agent's pull request is graded");
+    const DOWN = "codex/docs";
+    const down = await sim.pushCommit({
+      repo: REPO,
+      branch: DOWN,
+      files: { "src/answer.txt": "42\n", "README.md": "# widgets\n\nThe answer: 42.\n" },
+      author: "codex[bot]",
+      message: "Answer, documented",
+    });
+    await sim.openPullRequest({ repo: REPO, head: DOWN, title: "Answer", user: "codex[bot]" });
+    await settle();
+    model.down(true);
+    await ci(down, DOWN);
+    const blocked = showCheck(down);
+    expectThat(
+      blocked?.conclusion === "failure" &&
+        (blocked.output?.title ?? "").includes("evaluator unavailable") &&
+        (blocked.output?.summary ?? "")
+          .split("\n")[0]
+          ?.includes("Ask agate's operator to fix the evaluator") === true,
+      "the evaluator cannot be asked → blocked (not rejected: the fix is the operator's), with the fix first",
+    );
+    step("The endpoint is back; a maintainer chooses Re-run evaluator on the check");
+    model.down(false);
+    await sim.requestCheckRunAction({
+      repo: REPO,
+      checkRunId: blocked?.id ?? 0,
+      identifier: "rerun-evaluator",
+    });
+    await settle();
+    expectThat(
+      showCheck(down)?.conclusion === "success",
+      "asked again on the same tree, the evaluator signs off → accepted, with no new run",
+    );
+  }
+
   step("What the App kept");
   const all = await agate.store.listRecords({
     repository: `${sim.owner}/${REPO}`,
@@ -404,6 +459,7 @@ try {
 } finally {
   await agate.close();
   await sim.close();
+  await model.close();
   rmSync(temp, { recursive: true, force: true });
 }
 

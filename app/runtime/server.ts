@@ -22,9 +22,10 @@ import {
   type IntakeStats,
   intakeLimits,
 } from "./intake-guard.js";
+import { listenOn } from "./listen.js";
 import { type DeliveryRetention, startDeliveryRetention } from "./retention.js";
 import type { Route } from "./route.js";
-import { type Environment, loadSettings, type Settings } from "./settings.js";
+import { type EnvFile, type Environment, loadSettings, type Settings } from "./settings.js";
 import { type JobHandler, type RuntimeLog, startWorkers, type Workers } from "./worker.js";
 
 export const WEBHOOKS_PATH = "/api/github/webhooks";
@@ -52,6 +53,8 @@ export interface StartAgateOptions {
    * once, by `loadSettings`, and by nothing else.
    */
   env: Environment;
+  /** The .env file some of `env` came from, named in the errors about them. */
+  envFile?: EnvFile;
   /** Relative paths in the settings resolve against it. */
   cwd?: string;
   /** An open store to use (and leave open on close); by default AGATE_DATABASE_URL is opened. */
@@ -105,7 +108,7 @@ export const UnthrottledOctokit = ProbotOctokit.defaults(
 );
 
 export async function startAgate(options: StartAgateOptions): Promise<Agate> {
-  const settings = loadSettings(options.env, { cwd: options.cwd });
+  const settings = loadSettings(options.env, { cwd: options.cwd, envFile: options.envFile });
   const limits = intakeLimits(options.intakeLimits);
   const now = options.now ?? (() => new Date());
   const ownsStore = options.store === undefined;
@@ -204,19 +207,12 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
       log,
       ...(options.pruneIntervalMs ? { intervalMs: options.pruneIntervalMs } : {}),
     });
-    const bound = await listen(server, settings.port, settings.host).catch(async (error) => {
+    const bound = await listenOn(server, settings.port, settings.host).catch(async (error) => {
       await retention.stop();
       await workers.stop();
       throw error;
     });
-    const { port } = bound;
-    // Say where it really listens: with no HOST, Node binds every interface, not loopback.
-    const everywhere = bound.address === "::" || bound.address === "0.0.0.0";
-    const reach = everywhere ? "127.0.0.1" : bound.address;
-    const url = `http://${reach.includes(":") ? `[${reach}]` : reach}:${port}`;
-    const where = everywhere
-      ? `every interface (${bound.address}), port ${port}`
-      : `${reach.includes(":") ? `[${reach}]` : reach}:${port}`;
+    const { port, url, where } = bound;
     const kinds = Object.keys(handlers);
     log.info(
       {
@@ -350,33 +346,6 @@ function readinessCheck(
     if (!last || at - last.at >= READY_CACHE_MS) last = { at, answer: check() };
     return last.answer;
   };
-}
-
-function listen(
-  server: Server,
-  port: number,
-  host: string | undefined,
-): Promise<{ address: string; port: number }> {
-  return new Promise((resolve, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === "EADDRINUSE"
-          ? new Error(
-              `PORT ${port} is in use by another process: stop it, or set PORT to a free port (0 picks one)`,
-              { cause: error },
-            )
-          : error,
-      );
-    });
-    server.listen(port, host, () => {
-      const address = server.address();
-      resolve(
-        typeof address === "object" && address
-          ? { address: address.address, port: address.port }
-          : { address: host ?? "::", port },
-      );
-    });
-  });
 }
 
 /** Stops accepting; requests in flight (a delivery being recorded) finish first. */

@@ -283,6 +283,32 @@ describe("loadSettings", () => {
     expect(normalizePrivateKey("not a key")).toBeNull();
   });
 
+  it("accepts the key as `jq -Rs .` writes it: a JSON string with escaped newlines and one at the end", () => {
+    const jq = JSON.stringify(`${PEM}\n`);
+    expect(jq.endsWith('\\n"')).toBe(true);
+    expect(normalizePrivateKey(jq)).toBe(PEM);
+    // Without the quotes (a shell's `$(jq -r …)` keeps them off), and with Windows line ends.
+    expect(normalizePrivateKey(jq.slice(1, -1))).toBe(PEM);
+    expect(normalizePrivateKey(`${PEM.replaceAll("\n", "\\r\\n")}\\r\\n`)).toBe(PEM);
+    expect(normalizePrivateKey(`${PEM.replaceAll("\n", "\r\n")}\r\n`)).toBe(PEM);
+    expect(loadSettings({ ...VALID, PRIVATE_KEY: jq }, { cwd: dir }).privateKey).toBe(PEM);
+  });
+
+  it("says which problems came from .env, and that the file was read", () => {
+    const envFile = { path: join(dir, ".env"), names: ["APP_ID"] };
+    let message = "";
+    try {
+      loadSettings({ ...VALID, APP_ID: "my-app", WEBHOOK_SECRET: "" }, { cwd: dir, envFile });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(
+      `missing or invalid (environment variables and ${envFile.path}, where a variable set in the environment wins):`,
+    );
+    expect(message).toMatch(new RegExp(`- APP_ID is "my-app", .* \\[set in ${envFile.path}\\]\n`));
+    expect(message).toMatch(/- WEBHOOK_SECRET is missing: [^[]*$/);
+  });
+
   it("names every missing setting at once, each with what to set", () => {
     const problems = problemsOf({});
     expect(problems).toEqual([

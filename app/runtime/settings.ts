@@ -88,11 +88,18 @@ function oneOf<const T extends readonly [string, ...string[]]>(
 
 /**
  * PRIVATE_KEY as Probot takes it: the PEM text, the PEM with its newlines written as `\n` (how
- * many hosts store multi-line values), or the PEM base64-encoded.
+ * many hosts store multi-line values; with a trailing one, and in quotes as a JSON string, as
+ * `jq -Rs` writes it), or the PEM base64-encoded.
  */
 export function normalizePrivateKey(value: string): string | null {
-  const text = value.trim();
-  const pem = text.includes("\\n") ? text.replaceAll("\\n", "\n") : text;
+  let text = value.trim();
+  // A JSON string, as `jq -Rs . key.pem` writes it: in quotes, with an escaped newline at the end.
+  if (text.length > 1 && text.startsWith('"') && text.endsWith('"')) text = text.slice(1, -1);
+  const pem = text
+    .replaceAll("\\r\\n", "\n")
+    .replaceAll("\\n", "\n")
+    .replaceAll("\r\n", "\n")
+    .trim();
   if (isPem(pem)) return pem;
   if (/^[A-Za-z0-9+/=\s]+$/.test(text)) {
     const decoded = Buffer.from(text, "base64").toString("utf8").trim();
@@ -312,7 +319,6 @@ export interface EvaluatorSettings {
   judgeOptions: JudgeOptions;
 }
 
-/** The settings are wrong; `problems` has one line per setting, each saying what to set. */
 /** None of the App's credentials is set: it is not registered yet, and the setup flow runs. */
 export function unregistered(env: Environment): boolean {
   return ["APP_ID", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "WEBHOOK_SECRET"].every(
@@ -334,7 +340,7 @@ export interface SetupSettings {
   org: string | undefined;
 }
 
-const setupEnvSchema = z.object({
+export const setupEnvSchema = z.object({
   PORT: appEnvShape.PORT,
   HOST: appEnvShape.HOST,
   GHE_HOST: appEnvShape.GHE_HOST,
@@ -359,9 +365,14 @@ const setupEnvSchema = z.object({
   ),
 });
 
-export function loadSetupSettings(env: Environment): SetupSettings {
+export function loadSetupSettings(env: Environment, envFile?: EnvFile): SetupSettings {
   const parsed = setupEnvSchema.safeParse(env);
-  if (!parsed.success) throw new SettingsError(parsed.error.issues.map((issue) => issue.message));
+  if (!parsed.success) {
+    throw new SettingsError(
+      parsed.error.issues.map((issue) => issue.message),
+      envFile,
+    );
+  }
   const data = parsed.data;
   const web = data.GHE_HOST ? `${data.GHE_PROTOCOL}://${data.GHE_HOST}` : "https://github.com";
   return {
@@ -374,13 +385,31 @@ export function loadSetupSettings(env: Environment): SetupSettings {
   };
 }
 
+/**
+ * Where the variables came from besides the environment: a `.env` file (app/main.ts reads the
+ * one in the working directory) and the names it set that the environment did not.
+ */
+export interface EnvFile {
+  path: string;
+  names: readonly string[];
+}
+
+/** The settings are wrong; `problems` has one line per setting, each saying what to set. */
 export class SettingsError extends Error {
   readonly problems: readonly string[];
 
-  constructor(problems: readonly string[]) {
+  constructor(problems: readonly string[], envFile?: EnvFile) {
+    // Say where to edit: a value from .env is fixed in the file, not in the environment.
+    const where = (problem: string) =>
+      envFile?.names.some((name) => problem.startsWith(`${name} `))
+        ? `${problem} [set in ${envFile.path}]`
+        : problem;
+    const source = envFile
+      ? `environment variables and ${envFile.path}, where a variable set in the environment wins`
+      : "environment variables";
     super(
       `agate cannot start: ${problems.length === 1 ? "a setting is" : `${problems.length} settings are`} ` +
-        `missing or invalid (environment variables):\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+        `missing or invalid (${source}):\n${problems.map((p) => `  - ${where(p)}`).join("\n")}`,
     );
     this.name = "SettingsError";
     this.problems = problems;
@@ -390,6 +419,8 @@ export class SettingsError extends Error {
 export interface LoadSettingsOptions {
   /** Relative PRIVATE_KEY_PATH and database paths resolve against it. */
   cwd?: string;
+  /** The .env file some variables came from, named in the errors. */
+  envFile?: EnvFile;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -430,7 +461,7 @@ export function loadSettings(env: Environment, options: LoadSettingsOptions = {}
     privateKey === undefined ||
     evaluator.values === null
   ) {
-    throw new SettingsError(problems);
+    throw new SettingsError(problems, options.envFile);
   }
   const data = parsed.data;
   return {

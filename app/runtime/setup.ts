@@ -1,22 +1,58 @@
 /**
  * Registration in one click, for an App started without credentials: GitHub's App-manifest flow.
- * `GET /` shows a form that posts the manifest (app.yml, with this App's webhook and redirect
- * URLs) to GitHub; a person clicks "Create GitHub App"; GitHub sends the browser back to
- * `/setup/done` with a one-time code, which is exchanged for the App's id, private key and
- * webhook secret. They are written to `.env` (mode 0600, never over an existing APP_ID), and the
- * next `npm start` runs the App with them.
+ * `GET /` asks for the registration code this process printed in its log; the right code gets a
+ * form that posts the manifest (app.yml, with this App's webhook and redirect URLs) to GitHub; a
+ * person clicks "Create GitHub App"; GitHub sends the browser back to `/setup/done` with a
+ * one-time code, which is exchanged for the App's id, private key and webhook secret. They are
+ * written to `.env` (mode 0600, never over an existing APP_ID), and the App starts with them in
+ * this same process (app/main.ts).
+ *
+ * The page is reachable by whoever reaches the address (a proxy in front makes it public), and
+ * whoever finishes a registration decides whose App this process runs: theirs, with their
+ * webhook secret. So the flow's `state` is handed out only for the code in the log, which only
+ * the operator reads. While waiting, `/healthz` answers 200 (alive, waiting to be registered) and
+ * `/readyz` 503 (not ready, and why), so a probe neither restarts it nor sends it webhooks.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { convertManifestCode, type RegisteredApp } from "../github/manifest.js";
+import { type Bound, listenOn } from "./listen.js";
 import type { SetupSettings } from "./settings.js";
 
 export const SETUP_PATH = "/setup";
 export const SETUP_DONE_PATH = "/setup/done";
 const WEBHOOKS_PATH = "/api/github/webhooks";
+const HEALTH_PATH = "/healthz";
+const READY_PATH = "/readyz";
+/** A form post carries one short field; anything longer is not ours. */
+const MAX_FORM_BYTES = 1_024;
+/** Crockford's base32: no I, L, O or U, so a code read off a terminal is typed back right. */
+const CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/**
+ * The registration code: 80 random bits as four groups of four, printed in the App's log and
+ * asked on the page. Guessing it over HTTP is hopeless, so wrong tries need no lock-out (which
+ * would let anyone lock the operator out).
+ */
+export function registrationCode(): string {
+  const bytes = randomBytes(16);
+  const chars = [...bytes].map((b) => CODE_ALPHABET[b % 32]).join("");
+  return (chars.match(/.{4}/g) ?? []).join("-");
+}
+
+/** As typed: any case, spaces or dashes, and the letters base32 readers confuse with digits. */
+function normalizeCode(text: string): string {
+  return text.toUpperCase().replace(/[\s-]/g, "").replaceAll("O", "0").replace(/[IL]/g, "1");
+}
+
+function sameCode(typed: string, code: string): boolean {
+  const a = Buffer.from(normalizeCode(typed));
+  const b = Buffer.from(normalizeCode(code));
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 /** app.yml beside the package (the source tree, or dist/app's package). */
 const MANIFEST_FILE = resolve(import.meta.dirname, "..", "..", "app.yml");
@@ -87,14 +123,52 @@ export function writeCredentials(cwd: string, app: RegisteredApp): string {
   return file;
 }
 
+/** Reads a small form post (`code=…`), or null when it is too large or not a form. */
+function readForm(req: IncomingMessage): Promise<URLSearchParams | null> {
+  return new Promise((resolve) => {
+    if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
+      req.resume();
+      resolve(null);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_FORM_BYTES) {
+        resolve(null);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(new URLSearchParams(Buffer.concat(chunks).toString("utf8"))));
+    req.on("error", () => resolve(null));
+  });
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+const CODE_FORM = `<form action="${SETUP_PATH}" method="post">
+<p><label>Registration code: <input name="code" autocomplete="off" autofocus size="24" placeholder="XXXX-XXXX-XXXX-XXXX"></label></p>
+<button type="submit">Continue</button>
+</form>`;
+
 export async function startSetup(options: {
   settings: SetupSettings;
   cwd: string;
   log?: (line: string) => void;
+  /** The registration code; a random one by default (tests pass their own). */
+  code?: string;
 }): Promise<SetupServer> {
   const { settings } = options;
   const log = options.log ?? ((line: string) => console.log(line));
-  // The state ties GitHub's redirect to a form this process served: nobody else's code lands.
+  const registration = options.code ?? registrationCode();
+  // The state ties GitHub's redirect to a form this process served, and only someone who
+  // entered the code was served one: nobody else can finish a registration.
   const state = randomBytes(16).toString("hex");
   let done = false;
   let resolveRegistered: (app: RegisteredApp) => void = () => {};
@@ -105,30 +179,74 @@ export async function startSetup(options: {
   const publicUrlOf = (req: IncomingMessage) =>
     settings.publicUrl ?? `http://${req.headers.host ?? `127.0.0.1:${settings.port}`}`;
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? "/", "http://setup.invalid");
-    if (req.method !== "GET") {
-      res.writeHead(405, { allow: "GET" }).end();
-      return;
-    }
-    if (url.pathname === "/" || url.pathname === SETUP_PATH) {
-      const base = publicUrlOf(req);
-      const manifest = manifestFor(base);
-      const where = settings.org
-        ? `${settings.githubUrl}/organizations/${settings.org}/settings/apps/new`
-        : `${settings.githubUrl}/settings/apps/new`;
-      const local = /^https?:\/\/(localhost|127\.|\[::1\])/.test(base);
-      page(
-        res,
-        200,
-        "Register agate",
-        `<h1>Register agate as a GitHub App</h1>
+  /** The manifest form for someone who gave the right code. */
+  const manifestPage = (req: IncomingMessage, res: ServerResponse) => {
+    const base = publicUrlOf(req);
+    const manifest = manifestFor(base);
+    const where = settings.org
+      ? `${settings.githubUrl}/organizations/${settings.org}/settings/apps/new`
+      : `${settings.githubUrl}/settings/apps/new`;
+    const local = /^https?:\/\/(localhost|127\.|\[::1\])/.test(base);
+    page(
+      res,
+      200,
+      "Register agate",
+      `<h1>Register agate as a GitHub App</h1>
 <p>This creates a private GitHub App from <code>app.yml</code>${settings.org ? ` under <b>${escapeHtml(settings.org)}</b>` : " under your account"}, with the permissions and events agate needs and nothing more. GitHub will send its webhooks to <code>${escapeHtml(`${base}${WEBHOOKS_PATH}`)}</code>.</p>
 ${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it. Set AGATE_PUBLIC_URL to the address GitHub reaches this App at (or change the webhook URL in the App's settings later).</p>` : ""}
 <form action="${escapeHtml(`${where}?state=${state}`)}" method="post">
 <input type="hidden" name="manifest" value="${escapeHtml(JSON.stringify(manifest))}">
 <button type="submit">Create the GitHub App</button>
 </form>`,
+    );
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://setup.invalid");
+    if (req.method === "GET" && url.pathname === HEALTH_PATH) {
+      // Alive: a liveness probe must not restart the process a person is registering.
+      json(res, 200, {
+        ok: true,
+        status: done ? "registered; the App is starting" : "waiting to be registered",
+      });
+      return;
+    }
+    if (req.method === "GET" && url.pathname === READY_PATH) {
+      json(res, 503, {
+        ok: false,
+        why: done
+          ? "registered; the App is starting with its new credentials"
+          : "agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET): open its address and enter the registration code from its log, or set the three",
+      });
+      return;
+    }
+    if (req.method === "POST" && url.pathname === SETUP_PATH) {
+      const form = await readForm(req);
+      if (form && sameCode(form.get("code") ?? "", registration)) {
+        manifestPage(req, res);
+        return;
+      }
+      log("agate setup: a wrong registration code was entered on the page");
+      page(
+        res,
+        403,
+        "Wrong code",
+        `<p>That is not the registration code in this agate's log. Copy it from the line that says <i>the registration code is</i>.</p>${CODE_FORM}`,
+      );
+      return;
+    }
+    if (req.method !== "GET") {
+      res.writeHead(405, { allow: "GET, POST" }).end();
+      return;
+    }
+    if (url.pathname === "/" || url.pathname === SETUP_PATH) {
+      page(
+        res,
+        200,
+        "Register agate",
+        `<h1>Register agate as a GitHub App</h1>
+<p>This agate has no GitHub App yet. Enter the registration code it printed in its log when it started: only someone who can read that log may register it.</p>
+${CODE_FORM}`,
       );
       return;
     }
@@ -148,7 +266,7 @@ ${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it.
           res,
           409,
           "Already registered",
-          "<p>This agate was registered already; restart it with <code>npm start</code>.</p>",
+          "<p>This agate was registered already, and runs with that App.</p>",
         );
         return;
       }
@@ -173,16 +291,15 @@ ${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it.
       }
       done = true;
       log(
-        `agate setup: registered the GitHub App ${app.slug} (id ${app.id}); its credentials are in ${file}. Install it (${app.html_url}/installations/new), then run npm start again.`,
+        `agate setup: registered the GitHub App ${app.slug} (id ${app.id}); its credentials are in ${file} (keep a copy: they are not in the database). agate starts with it now, in this same process. Install it: ${app.html_url}/installations/new`,
       );
       page(
         res,
         200,
         "agate is registered",
         `<h1>Registered ${escapeHtml(app.slug)}</h1>
-<p>The App's id, private key and webhook secret are in <code>${escapeHtml(file)}</code> (readable by this user only).</p>
-<ol><li><a href="${escapeHtml(`${app.html_url}/installations/new`)}">Install it on your repositories</a>.</li>
-<li>Stop this setup server and run <code>npm start</code> again: agate starts with the new App.</li></ol>`,
+<p>The App's id, private key and webhook secret are in <code>${escapeHtml(file)}</code> (readable by this user only; keep a copy, they are not in the database). agate is starting with the new App now, in this same process: there is nothing to restart, and later starts read that file.</p>
+<p><a href="${escapeHtml(`${app.html_url}/installations/new`)}">Install it on your repositories</a>.</p>`,
       );
       resolveRegistered(app);
       return;
@@ -196,17 +313,12 @@ ${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it.
       res.end(`agate setup failed: ${error.message}`);
     });
   });
-  const port = await new Promise<number>((ready, fail) => {
-    server.once("error", fail);
-    server.listen(settings.port, settings.host, () => {
-      const address = server.address();
-      ready(typeof address === "object" && address ? address.port : settings.port);
-    });
-  });
-  const url = `http://127.0.0.1:${port}`;
+  const bound: Bound = await listenOn(server, settings.port, settings.host);
+  const open = settings.publicUrl ?? bound.url;
   log(
-    `agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET): open ${settings.publicUrl ?? url}/ to register it as a GitHub App from app.yml in one click.`,
+    `agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET); it listens on ${bound.where}. To register it as a GitHub App from app.yml: open ${open}/ and enter the registration code ${registration} (only this log shows it).${settings.publicUrl ? "" : " GitHub reaches this App only at a public HTTPS address: set AGATE_PUBLIC_URL to it (README: Deploy)."}`,
   );
+  const { url, port } = bound;
   return {
     url,
     port,

@@ -123,18 +123,18 @@ describe("renderDashboard", () => {
     pulls: [capped, override].filter((p) => p !== null),
   };
 
-  it("lists what needs a human by category, then what is parked, each with link, age and owner", () => {
+  it("lists what needs a human by category, then what is parked, each with link, age and who holds it (never the author called owner)", () => {
     const body = renderDashboard(input);
     const needs = body.slice(body.indexOf("## Needs a human"), body.indexOf("## Parked"));
     const parked = body.slice(body.indexOf("## Parked"));
     expect(needs).toContain(
-      "- #7 `Which port?` · money: `needs a paid plan @everyone` · owner `agent-b` · since 2026-01-02 03:04 UTC",
+      "- #7 `Which port?` · money: `needs a paid plan @everyone` · claimed by `agent-b` · since 2026-01-02 03:04 UTC",
     );
     expect(needs).toContain(
-      `- #21 \`Add the widget\` · changes \`.github/agate.yml\` · owner \`agent-a\` · since 2026-01-01 10:00 UTC · approve aaaaaaa in a review, or comment \`/agate accept ${SHA_A} <why>\``,
+      `- #21 \`Add the widget\` · changes \`.github/agate.yml\` · author \`agent-a\` · since 2026-01-01 10:00 UTC · approve aaaaaaa in a review, or comment \`/agate accept ${SHA_A} <why>\``,
     );
-    expect(parked).toContain("- #9 `Which port?` · `unanswered for 30 min` · owner `agent-a`");
-    expect(parked).toContain("- #20 `<b>@org/all</b>` · 5 graded attempts · owner `agent-a`");
+    expect(parked).toContain("- #9 `Which port?` · `unanswered for 30 min` · asked by `agent-a`");
+    expect(parked).toContain("- #20 `<b>@org/all</b>` · 5 graded attempts · author `agent-a`");
     expect(body).not.toContain("#5 ");
     expect(body.match(/^None\.$/gm)).toHaveLength(2);
     expect(body.endsWith(DASHBOARD_MARKER)).toBe(true);

@@ -1,7 +1,8 @@
 /**
  * The triage dashboard: one issue per repository, kept by the App as Renovate keeps its
  * Dependency Dashboard. First what needs a human, by category, then what is parked; each line
- * with its link, since when and its owner. Pure and deterministic (no clock: an age is the time
+ * with its link, since when, and who holds it (the entry's owner once claimed, else its
+ * author; a pull request's author). Pure and deterministic (no clock: an age is the time
  * the state began, never "3 hours ago"), so the App writes the issue only when the text differs,
  * and a transition replayed renders the same text and writes nothing.
  */
@@ -91,13 +92,14 @@ function section(
 }
 
 function entryLine(entry: HandoffEntry): Line {
-  const owner = entry.owner ?? entry.author;
+  // An entry's owner is whoever claimed it (docs/entries.md); before that it has only an author.
+  const holder = entry.owner ? `claimed by ${who(entry.owner)}` : `asked by ${who(entry.author)}`;
   const reason =
     entry.state === "escalated" && entry.escalation_reason ? `${entry.escalation_reason}: ` : "";
   const text = [
     `- #${entry.issue_number} ${codeSpan(entry.fields.question, 120)}`,
     `${reason}${codeSpan(entry.why ?? entry.state, 200)}`,
-    `owner ${who(owner)}`,
+    holder,
     `since ${dayAndMinute(entry.state_changed_at)}`,
   ].join(" · ");
   return { number: entry.issue_number, since: entry.state_changed_at, text };
@@ -111,7 +113,7 @@ function pullLine(pull: DashboardPull): Line {
   const text = [
     `- #${pull.number} ${codeSpan(pull.title, 120)}`,
     agateWords(pull.why),
-    `owner ${who(pull.author)}`,
+    `author ${who(pull.author)}`,
     `since ${dayAndMinute(pull.since)}${action}`,
   ].join(" · ");
   return { number: pull.number, since: pull.since, text };

@@ -96,9 +96,9 @@ describe("the evaluator requirement", () => {
     // The evaluator's words are shown as code: it read what the agent wrote.
     expect(d.missing).toEqual(["`Document the retry count`", "`Test the third retry`"]);
     const summary = renderGateSummary(d, facts);
-    expect(summary).toContain(
-      "### Next work items\n\n- [ ] `Document the retry count`\n- [ ] `Test the third retry`",
-    );
+    // The first is the first line's Next; the others follow as a checklist, each said once.
+    expect(summary.split("\n")[0]).toContain("**Next:** `Document the retry count`");
+    expect(summary).toContain("### More work items\n\n- [ ] `Test the third retry`");
   });
 
   it("says when a verdict was reused from another commit with the identical tree", () => {
@@ -135,8 +135,12 @@ describe("the evaluator requirement", () => {
     );
     expect([blocked.state, blocked.conclusion]).toEqual(["blocked", "failure"]);
     expect(blocked.title).toBe(
-      'Blocked on 1111111: evaluator unavailable (llm openai judge-1): HTTP 401 from http://llm/v1/chat/completions. Fix: set AGATE_EVALUATOR_API_KEY. Then choose "Re-run evaluator" on this check',
+      "Blocked on 1111111: evaluator unavailable (llm openai judge-1): HTTP 401 from http://llm/v1/chat/completions",
     );
+    // The fix once, as the work item (the first line's Next), not in the row and the title too.
+    expect(blocked.missing).toEqual([
+      'Ask agate\'s operator to fix the evaluator: set AGATE_EVALUATOR_API_KEY. Then choose "Re-run evaluator" on this check',
+    ]);
     const capped = decideGate(
       gateFacts({
         config: LLM,
@@ -171,7 +175,9 @@ describe("the review evaluator", () => {
     expect(decide([review({})]).state).toBe("accepted");
     const old = decide([review({ commit_id: "6".repeat(40) })]);
     expect(old.state).toBe("pending");
-    expect(old.title).toContain("octocat's approval is for 6666666, an older commit");
+    expect(old.requirements.find((r) => r.id === "evaluator")?.reason).toContain(
+      "octocat's approval is for 6666666, an older commit",
+    );
   });
 
   it("a bot's or the author's approval does not count", () => {

@@ -118,15 +118,37 @@ describe("decideGate", () => {
     );
   });
 
-  it("waits for a run of the pinned workflow, naming it, the job and the step", () => {
+  it("waits for a run of the pinned workflow, naming it in the title and the job in the summary, with since when", () => {
     const d = decideGate(gateFacts());
     expect(d.title).toBe(
-      "Waiting on 1111111: no run of .github/workflows/agate.yml (job agate-commands, step agate) has uploaded a command record for this commit yet",
+      "Waiting on 1111111: no command record from .github/workflows/agate.yml for this commit yet",
     );
     // Nobody can act on a run that has not reported: no work item, and the summary says so.
     expect(d.missing).toEqual([]);
-    expect(renderGateSummary(d, gateFacts()).split("\n")[0]).toBe(
+    const summary = renderGateSummary(d, gateFacts());
+    expect(summary.split("\n")[0]).toBe(
       "**Waiting:** the evidence is not complete yet. Nothing to do yet: this check updates itself when the evidence is in.",
+    );
+    // Since agate first looked at this head (here: this read), and what to check if no run comes.
+    expect(summary).toContain(
+      "Waiting since 2026-12-02 11:00 UTC for a run of `.github/workflows/agate.yml` (job `agate-commands`) on 1111111.",
+    );
+    const later = gateFacts({
+      prior_records: [
+        {
+          id: 1,
+          head_sha: HEAD,
+          tree_sha: null,
+          state: "pending",
+          config_digest: "d".repeat(64),
+          agate_version: "0.1.0",
+          decided_at: "2026-12-02T10:30:00.000Z",
+          stale: null,
+        },
+      ],
+    });
+    expect(renderGateSummary(decideGate(later), later)).toContain(
+      "Waiting since 2026-12-02 10:30 UTC",
     );
   });
 
@@ -144,7 +166,7 @@ describe("decideGate", () => {
     );
     expect([d.state, d.conclusion]).toEqual(["escalated", "action_required"]);
     expect(d.title).toBe(
-      "Escalated on 1111111: GitHub's file list of a pull request stops at 3000 files and this change has 3001, so agate cannot see every changed file; only a maintainer can accept this exact commit",
+      "Escalated on 1111111: GitHub's file list of a pull request stops at 3000 files and this change has 3001, so agate…",
     );
     expect(d.missing).toEqual([
       `Ask a maintainer to accept this exact commit with \`/agate accept ${HEAD} <why this commit may merge>\``,
@@ -178,8 +200,12 @@ describe("decideGate", () => {
       status: "pass",
       reason: "octocat accepted 1111111 at 2026-12-02T12:00:00Z: `the workflow change is reviewed`",
     });
+    // Under the accepted headline the requirements it overrode read as set aside, not waiting.
     const summary = renderGateSummary(d, facts);
-    expect(summary).toContain("### Maintainer override");
+    expect(summary).toContain(
+      "| required commands | ↪️ set aside (was waiting) | no believable command record",
+    );
+    expect(summary).not.toContain("⏳");
     const without = gateFacts({ ...facts, override: null });
     expect(renderGateSummary(decideGate(without), without)).toContain(
       `### A maintainer can accept this commit\n\nagate cannot believe evidence for this commit on its own`,
@@ -197,8 +223,9 @@ describe("decideGate", () => {
     const d = decideGate(shared);
     expect([d.state, d.conclusion]).toEqual(["blocked", "failure"]);
     expect(d.title).toBe(
-      "Blocked on 1111111: this commit is also the head of #9 into `release`, this pull request into `dev`: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose",
+      "Blocked on 1111111: this commit is also the head of #9 into `release`, this pull request into `dev`: GitHub's checks…",
     );
+    expect(d.requirements[0]?.reason).toContain("so agate cannot tell whose evidence is whose");
     const unconfigured = decideGate({
       ...shared,
       config: { status: "missing", path: ".github/agate.yml" },
@@ -234,7 +261,7 @@ describe("decideGate", () => {
     );
     expect([d.state, d.conclusion]).toEqual(["blocked", "failure"]);
     expect(d.title).toBe(
-      "Blocked on 1111111: the base `main` (2222222) has no .github/agate.yml, but this pull request was gated before and stays gated",
+      "Blocked on 1111111: the base `main` (2222222) has no .github/agate.yml, but this pull request was gated before and…",
     );
   });
 
@@ -254,7 +281,9 @@ describe("decideGate", () => {
       gateFacts({ changed_files, evidence: [evidence([0, 0])], approvals: [maintainer(BASE)] }),
     );
     expect(old.state).toBe("escalated");
-    expect(old.title).toContain("(octocat's approval is for 2222222, an older commit)");
+    expect(old.requirements.find((r) => r.id === "protected_paths")?.reason).toContain(
+      "(octocat's approval is for 2222222, an older commit)",
+    );
     const notMaintainer = decideGate(
       gateFacts({
         changed_files,
@@ -365,18 +394,19 @@ describe("renderGateSummary", () => {
     };
     const order = [
       at("| required commands | ❌ fail | 1 of 2 required commands failed (lint) |"),
-      at("- [ ] Make `lint` pass and push: it exited 3 (its last output is below)"),
       at("| lint | ❌ failed (exit 3) | 1.2 s |"),
-      // The failing output is open, the passing output folded.
+      // The failing output is open; a passing command's is not repeated here.
       at(
         "<details open><summary>lint: failed (exit 3), last output</summary>\n\n```text\nboom\n```",
       ),
-      at("<details><summary>unit: passed</summary>\n\n```text\nok\n```"),
       at(
         "| `6666666` | rejected | 2026-12-02T09:00:00Z | stale since 2026-12-02T10:00:00Z, by `1111111` |",
       ),
     ];
     expect(order).toEqual([...order].sort((a, b) => a - b));
+    // The one work item is the first line's Next, said once.
+    expect(summary).not.toContain("- [ ] Make `lint` pass");
+    expect(summary).not.toContain("<summary>unit: passed");
   });
 
   it("links the run, the job and the step from GitHub's own URLs, never a record's", () => {
@@ -417,7 +447,7 @@ describe("renderGateSummary", () => {
     expect(lint.output.tail).toContain("\u001b[31m");
     expect(summary).toContain("| unit | ❌ timed out | 5 min |");
     expect(summary).toContain(
-      "- [ ] Make `unit` pass and push: it timed out after 5 min, printing nothing\n",
+      "Make `unit` pass and push: it timed out after 5 min, printing nothing",
     );
     expect(summary).toContain("\nunit: timed out after 5 min; it printed nothing.\n");
     expect(summary).not.toMatch(/<details[^>]*><summary>unit/);

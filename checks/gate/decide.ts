@@ -19,7 +19,7 @@ import {
   durationText,
   shortSha as short,
 } from "../markdown.js";
-import { entriesRequirement, escalationLine } from "./entries.js";
+import { entriesRequirement, escalationTitle } from "./entries.js";
 import { overrideCommand } from "./listing.js";
 import {
   type Attempt,
@@ -175,7 +175,7 @@ function decideEnforced(facts: GateFacts): GateDecision {
       ...base,
       state: "escalated",
       conclusion: "action_required",
-      title: cutTitle(`Escalated on ${head}: ${escalationLine(escalatedEntry)}${more}`),
+      title: cutTitle(`Escalated on ${head}: ${escalationTitle(escalatedEntry)}${more}`),
     };
   }
   // Past the attempts budget this head is not graded at all: what it would have been is moot.
@@ -294,7 +294,7 @@ export function progressOf(facts: GateFacts): ProgressView {
     graded,
     replay,
     stall: stall.streak >= limit ? stall : null,
-    requirement: stall.streak >= limit ? req("stalled", stalledReason(config, stall)) : null,
+    requirement: stall.streak >= limit ? req("stalled", stalledReason(stall)) : null,
   };
 }
 
@@ -302,8 +302,9 @@ export function progressOf(facts: GateFacts): ProgressView {
 function progressItems(facts: GateFacts, progress: ProgressView): string[] {
   const head = facts.pull_request.head_sha;
   if (progress.stall) {
+    const limit = facts.config.status === "ok" ? facts.config.config.budgets : null;
     return [
-      `Push a change that changes the failure: ${counted(progress.stall.streak, "failed attempt")} in a row failed the same way, or on a tree already tried (the repeated failure is below)`,
+      `Push a change that changes the failure (below): the same failure, or a tree already tried, ${limit ? `${limit.unchanged_failures_before_stalled} times in a row (budgets.unchanged_failures_before_stalled)` : "again and again"} is no progress`,
     ];
   }
   return [
@@ -422,8 +423,8 @@ export function believedRecord(facts: Pick<GateFacts, "evidence">): CommandRecor
  * not as "waiting for": the title already says Waiting, and names the head.
  */
 export function awaitedEvidence(config: Config): string {
-  const { workflow, job, step } = config.evidence;
-  return `no run of ${workflow} (job ${job}, step ${step}) has uploaded a command record for this commit yet`;
+  // Short enough for a title; the summary names the job and what to check (render.ts).
+  return `no command record from ${config.evidence.workflow} for this commit yet`;
 }
 
 function commandsRequirement(facts: GateFacts): Part & { carriedOverFrom: number | null } {
@@ -567,15 +568,18 @@ function evaluatorRequirement(facts: GateFacts, config: Config, ready: boolean):
   const tree = short(facts.head_tree_sha ?? "");
   const fact = facts.evaluation;
   if (fact.status === "not_asked") return req("waiting", `asking the evaluator about tree ${tree}`);
+  // The budget's name first, for the title; the detail (how much, until when) in the row.
   if (fact.status === "over_budget")
-    return req("capped", fact.detail, [
-      `Wait, or ask a maintainer to raise the budget: ${fact.detail}`,
+    return req("capped", `budgets.${fact.budget} reached: ${fact.detail}`, [
+      `Wait, or ask a maintainer to raise budgets.${fact.budget} in ${facts.config.status === "ok" ? facts.config.path : "the config"} on the base branch`,
     ]);
   const { outcome, run } = fact.evaluation;
   const who = [run.kind, run.provider, run.model].filter(Boolean).join(" ");
   if (outcome.status === "failed") {
-    const reason = `evaluator unavailable (${who}): ${outcome.error}. Fix: ${outcome.fix}. Then choose "Re-run evaluator" on this check`;
-    return req("blocked", reason, [`Ask agate's operator to fix the evaluator: ${reason}`]);
+    // What failed in the row and the title; the fix once, as the work item.
+    return req("blocked", `evaluator unavailable (${who}): ${outcome.error}`, [
+      `Ask agate's operator to fix the evaluator: ${outcome.fix}. Then choose "Re-run evaluator" on this check`,
+    ]);
   }
   const verdict = outcome.verdict;
   const min = evaluator.min_score;

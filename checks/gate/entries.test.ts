@@ -62,8 +62,11 @@ describe("linked handoff entries in the gate", () => {
     const d = decideGate(facts);
     expect([d.state, d.conclusion]).toEqual(["escalated", "action_required"]);
     expect(d.title).toBe(
-      "Escalated on 1111111: handoff entry #12 needs a maintainer's decision on money: `buy the 50 € plan?`",
+      "Escalated on 1111111: handoff entry #12 needs a maintainer's decision on money",
     );
+    // The why, in the words of whoever escalated it, once: in the summary's table of entries.
+    const summary = renderGateSummary(d, facts);
+    expect(summary.split("buy the 50 € plan?").length).toBe(2);
     expect(d.missing[0]).toContain("A maintainer decides what handoff entry #12 asks (money)");
     expect(renderGateSummary(d, facts).split("\n")[0]).toContain("**Escalated:**");
   });

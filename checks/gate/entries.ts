@@ -23,11 +23,12 @@ export interface EntriesPart {
 export const entryName = (entry: Pick<LinkedEntryFact, "issue_number">) =>
   `handoff entry #${entry.issue_number}`;
 
-/** The one line a maintainer reads to know what they must decide. */
-export function escalationLine(entry: LinkedEntryFact): string {
-  const reason = entry.escalation_reason ?? "a human decision";
-  const why = entry.why ? `: ${codeSpan(entry.why, 160)}` : "";
-  return `${entryName(entry)} needs a maintainer's decision on ${reason}${why}`;
+/**
+ * The one line a maintainer reads to know what they must decide. What an escalated entry needs, for the title and the requirement's row: without the why, which
+ * the summary's table of entries gives (in the words of whoever escalated it).
+ */
+export function escalationTitle(entry: LinkedEntryFact): string {
+  return `${entryName(entry)} needs a maintainer's decision on ${entry.escalation_reason ?? "a human decision"}`;
 }
 
 const where = (entries: LinkedEntryFact[]) => entries.map((e) => `#${e.issue_number}`).join(", ");
@@ -46,7 +47,7 @@ export function entriesRequirement(facts: GateFacts): EntriesPart | null {
   const escalated = entries.filter((e) => e.state === "escalated");
   if (escalated.length > 0) {
     return {
-      requirement: req("waiting", escalated.map(escalationLine).join("; ")),
+      requirement: req("waiting", escalated.map(escalationTitle).join("; ")),
       items: escalated.map(
         (e) =>
           `A maintainer decides what ${entryName(e)} asks (${e.escalation_reason ?? "escalated"}) and answers it there with \`/answer <the decision>\`, or accepts this exact commit with \`${overrideCommand(head)}\``,

@@ -11,6 +11,7 @@ import {
 } from "../../test/support/gate-facts.js";
 import {
   decideMergeGroup,
+  groupPullNumber,
   isMergeQueueRef,
   recordTimeoutReason,
   renderMergeGroupSummary,
@@ -73,7 +74,7 @@ describe("decideMergeGroup: the queue accepts only on fresh evidence for the gro
     const decision = decideMergeGroup(facts());
     expect(decision).toMatchObject({ state: "pending", conclusion: null });
     expect(decision.title).toBe(
-      "Waiting on merge group 1111111: no merge_group run of .github/workflows/agate.yml has uploaded a command record for the group head yet (it fails after 30 min)",
+      "Waiting on merge group 1111111 (#7): no merge_group record from .github/workflows/agate.yml yet; it fails after 30 min",
     );
   });
 
@@ -81,7 +82,7 @@ describe("decideMergeGroup: the queue accepts only on fresh evidence for the gro
     const decision = decideMergeGroup(facts({ evidence: [believed(groupRecord())] }));
     expect(decision).toMatchObject({ state: "accepted", conclusion: "success" });
     expect(decision.title).toBe(
-      `Accepted merge group ${HEAD.slice(0, 7)}: the required commands passed on the group head`,
+      `Accepted merge group ${HEAD.slice(0, 7)} (#7): the required commands passed on the group head`,
     );
   });
 
@@ -104,13 +105,19 @@ describe("decideMergeGroup: the queue accepts only on fresh evidence for the gro
     );
   });
 
+  it("names the pull request a group was built for, from GitHub's ref", () => {
+    expect(groupPullNumber(GROUP_REF)).toBe(7);
+    expect(groupPullNumber("refs/heads/gh-readonly-queue/release/v2/pr-123-0a1b2c")).toBe(123);
+    expect(groupPullNumber("refs/heads/feature/pr-7")).toBeNull();
+  });
+
   it("after record_timeout with no verified record, fails with the reason", () => {
     const decision = decideMergeGroup(facts({ deadline_passed: true }));
     expect(decision).toMatchObject({ state: "rejected", conclusion: "failure" });
     expect(decision.title).toBe(
-      `Rejected merge group ${HEAD.slice(0, 7)}: no command record for the merge group head ${HEAD.slice(0, 7)} within 30 min (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`,
+      "Rejected merge group 1111111 (#7): no command record within 30 min (merge_queue.record_timeout): does the evidence…",
     );
-    expect(recordTimeoutReason(HEAD, 1_000)).toContain("within 1 s (merge_queue.record_timeout)");
+    expect(recordTimeoutReason(1_000)).toContain("within 1 s (merge_queue.record_timeout)");
   });
 
   it("a verified passing record still wins after the deadline", () => {
@@ -181,7 +188,7 @@ describe("decideMergeGroup: the queue accepts only on fresh evidence for the gro
     expect(decision.requirements).toMatchObject([{ id: "config", status: "blocked" }]);
     const summary = renderMergeGroupSummary(decision, invalid);
     expect(summary.split("\n")[0]).toBe(
-      "**Rejected:** this merge group may not merge. **Next:** ask a maintainer to fix .github/agate.yml on the base branch (the problems are listed below), then queue the pull requests again.",
+      "**Rejected:** this merge group may not merge. **Next:** ask a maintainer to fix .github/agate.yml on the base branch (the problems are listed below), then queue #7 again.",
     );
     expect(summary.split("line 2: bad").length - 1).toBe(1);
   });
@@ -190,7 +197,7 @@ describe("decideMergeGroup: the queue accepts only on fresh evidence for the gro
     const input = facts({ evidence: [believed(groupRecord([0, 1]))] });
     const summary = renderMergeGroupSummary(decideMergeGroup(input), input);
     expect(summary.split("\n")[0]).toBe(
-      "**Rejected:** this merge group may not merge. **Next:** fix what failed in the pull requests (below) and queue them again.",
+      "**Rejected:** this merge group may not merge. **Next:** fix what failed (below) in #7, which GitHub took out of the queue, and queue it again.",
     );
     expect(summary).toContain("| lint | ❌ failed (exit 1) | 1.2 s |");
     expect(summary).toContain(

@@ -22,9 +22,20 @@ export function isMergeQueueRef(ref: string | null | undefined): boolean {
   return (ref ?? "").replace(/^refs\/heads\//, "").startsWith(MERGE_QUEUE_REF_PREFIX);
 }
 
+/**
+ * The pull request a merge group was built for, from the branch GitHub names it with:
+ * `gh-readonly-queue/<base>/pr-<number>-<head sha>`. The group holds that pull request on top of
+ * those ahead of it in the queue; when it fails, GitHub takes that one out of the queue.
+ */
+export function groupPullNumber(ref: string): number | null {
+  const match = /\/pr-(\d+)-[0-9a-f]+$/.exec(ref);
+  return match ? Number(match[1]) : null;
+}
+
 /** The failure a merge group gets when no verified record came within the deadline. */
-export function recordTimeoutReason(headSha: string, timeoutMs: number): string {
-  return `no command record for the merge group head ${short(headSha)} within ${durationText(timeoutMs)} (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`;
+export function recordTimeoutReason(timeoutMs: number): string {
+  // The title names the group head already.
+  return `no command record within ${durationText(timeoutMs)} (merge_queue.record_timeout): does the evidence workflow run on merge_group?`;
 }
 
 /**
@@ -38,7 +49,8 @@ export function decideMergeGroup(facts: MergeGroupFacts): MergeGroupDecision {
 }
 
 function decideMergeGroupEnforced(facts: MergeGroupFacts): MergeGroupDecision {
-  const head = short(facts.merge_group.head_sha);
+  const pull = groupPullNumber(facts.merge_group.head_ref);
+  const head = `${short(facts.merge_group.head_sha)}${pull ? ` (#${pull})` : ""}`;
   const reasons = facts.evidence
     .filter((e) => e.refused)
     .map((e) => `command record refused: ${e.refused}`);
@@ -157,7 +169,7 @@ function commandsRequirement(facts: MergeGroupFacts, timeoutMs: number): Require
       : req("fail", `${failed.length} of ${total} required commands failed (${failed.join(", ")})`);
   }
   // A queue left waiting blocks the whole repository: past the deadline, waiting is failure.
-  if (facts.deadline_passed) return req("fail", recordTimeoutReason(headSha, timeoutMs));
+  if (facts.deadline_passed) return req("fail", recordTimeoutReason(timeoutMs));
   const waiting = facts.evidence.find((e) => e.waiting);
   if (waiting?.waiting) return req("waiting", waiting.waiting);
   const refused = facts.evidence.find((e) => e.refused);
@@ -165,7 +177,7 @@ function commandsRequirement(facts: MergeGroupFacts, timeoutMs: number): Require
   const workflow = facts.config.status === "ok" ? facts.config.config.evidence.workflow : "";
   return req(
     "waiting",
-    `no merge_group run of ${workflow} has uploaded a command record for the group head yet (it fails after ${durationText(timeoutMs)})`,
+    `no merge_group record from ${workflow} yet; it fails after ${durationText(timeoutMs)}`,
   );
 }
 
@@ -209,13 +221,21 @@ function firstLine(decision: MergeGroupDecision, facts: MergeGroupFacts): string
       // Tried out, the group merges anyway: nothing to fix for it, only to look at.
       if (reportOnlyOn(facts.config))
         return `${lead} What failed is below. Nothing to do: the queue goes on.`;
+      const pull = groupPullNumber(facts.merge_group.head_ref);
+      const which = pull ? `#${pull}` : "the pull request this group was built for";
       const next =
         facts.config.status === "invalid"
-          ? `ask a maintainer to fix ${facts.config.path} on the base branch (the problems are listed below), then queue the pull requests again`
-          : "fix what failed in the pull requests (below) and queue them again";
+          ? `ask a maintainer to fix ${facts.config.path} on the base branch (the problems are listed below), then queue ${which} again`
+          : `fix what failed (below) in ${which}, which GitHub took out of the queue, and queue it again`;
       return `${lead} **Next:** ${next}.`;
     }
   }
+}
+
+/** " for #7, on top of the pull requests ahead of it in the queue", or nothing for an odd ref. */
+function groupPull(ref: string): string {
+  const pull = groupPullNumber(ref);
+  return pull ? ` for #${pull}, on top of the pull requests ahead of it in the queue` : "";
 }
 
 /** The `agate` check summary on a merge group head. */
@@ -228,7 +248,7 @@ export function renderMergeGroupSummary(
   const lines = [
     firstLine(decision, facts),
     "",
-    `Merge group \`${short(group.head_sha)}\` (${codeSpan(group.head_ref, 200)}) on base \`${short(group.base_sha)}\`: the gate needs a command record made on merge_group for this exact head, with the config at the base.`,
+    `Merge group \`${short(group.head_sha)}\`${groupPull(group.head_ref)} (${codeSpan(group.head_ref, 200)}) on base \`${short(group.base_sha)}\`: the gate needs a command record made on merge_group for this exact head, with the config at the base.`,
     "",
   ];
   if (decision.state === "not_gated") return `${lines.join("\n")}\n`;

@@ -148,12 +148,13 @@ function achievedBefore(all: readonly Attempt[], current: Attempt): string[] {
 /** The budget's words when the pull request has used its graded attempts. */
 export function cappedReason(config: Config, graded: number): string {
   const budget = config.budgets.graded_attempts_per_pr;
-  return `${counted(graded, "graded attempt")} used budgets.graded_attempts_per_pr (${budget}); this head is not graded: raise the budget in .github/agate.yml on the base branch, or a maintainer accepts this exact commit`;
+  // The way out (raise the budget, or a maintainer accepts the commit) is the work item.
+  return `${counted(graded, "graded attempt")} used, all of budgets.graded_attempts_per_pr (${budget}); this head is not graded`;
 }
 
 /** The words for a stalled pull request's requirement. */
-export function stalledReason(config: Config, stall: Stall): string {
-  const limit = config.budgets.unchanged_failures_before_stalled;
+export function stalledReason(stall: Stall): string {
   const heads = stall.attempts.map((a) => short(a.head_sha)).join(", ");
-  return `${counted(stall.streak, "failed attempt")} in a row without progress (${heads}), at budgets.unchanged_failures_before_stalled (${limit}): the same failure, or a tree already tried; push a change that changes the failure`;
+  // Short: it is the title too. What counts as no progress, and the limit, are in the work item.
+  return `${counted(stall.streak, "failed attempt")} in a row without progress (${heads})`;
 }

@@ -256,6 +256,14 @@ function workTreeProblem(record: CommandRecord, config: Config): string | null {
     const dirty = tested.dirty_before.length > 0 ? paths(tested.dirty_before) : "paths not listed";
     return `the work tree already differed from ${short(tested.sha)} before the first command (${dirty}): an earlier step changed what was tested`;
   }
+  return writesProblem(record, config);
+}
+
+/**
+ * A command changed paths outside its `commands[].writes`, or more than the record lists: the
+ * gate refuses such a record, and `run` (action/cli.ts) says so and fails the same way.
+ */
+export function writesProblem(record: CommandRecord, config: Config): string | null {
   for (const command of record.commands) {
     if (command.changed_paths_count === 0) continue;
     const spec = config.commands.find((c) => c.name === command.name);

@@ -22,6 +22,7 @@ import {
 } from "../markdown.js";
 import { progressOf } from "./decide.js";
 import { entryName } from "./entries.js";
+import { GLOSSARY_LINK } from "./glossary.js";
 import { overrideCommand } from "./listing.js";
 import type { Stall } from "./progress.js";
 import { requirementsTable } from "./requirements-table.js";
@@ -131,8 +132,10 @@ function evidenceWhere(
 }
 
 /**
- * The commands of a believed record: a table, then each failing command's output open and each
- * passing one's collapsed. Shared by the pull request and merge group summaries.
+ * The commands of a believed record: a table, then each failing command's output, open. A passing
+ * command's output is not repeated here (a fold that says "ok" tells a maintainer nothing): it is
+ * in the run's log and, digested, in the record. Shared by the pull request and merge group
+ * summaries.
  */
 export function commandsSection(input: {
   record: CommandRecord;
@@ -154,20 +157,14 @@ export function commandsSection(input: {
         `| ${cell(c.name)} | ${commandPassed(c) ? "✅" : "❌"} ${outcomeText({ ...c, duration_ms: undefined })} | ${durationText(c.duration_ms)} |`,
     ),
   ];
-  const failing = record.commands.filter((c) => !commandPassed(c));
-  const passing = record.commands.filter((c) => commandPassed(c));
-  for (const c of [...failing, ...passing]) {
-    const failed = !commandPassed(c);
-    // Passing output is context, not the point: less of it, and folded.
-    const tail = c.output.tail.slice(-(failed ? tailChars : Math.floor(tailChars / 4)));
-    if (!failed && tail.trim() === "") continue;
+  for (const c of record.commands.filter((command) => !commandPassed(command))) {
     lines.push(
       "",
       ...outputDetails({
         label: `${c.name}: ${outcomeText(c)}`,
-        note: failed ? ", last output" : "",
-        tail,
-        open: failed,
+        note: ", last output",
+        tail: c.output.tail.slice(-tailChars),
+        open: true,
       }),
     );
   }
@@ -219,6 +216,29 @@ function stallSection(stall: Stall): string[] {
   return lines;
 }
 
+/**
+ * No run of the evidence workflow has reported for this head: since when (agate's first look at
+ * it), and what to check when none comes, for nothing else will say so.
+ */
+function noRunSection(facts: GateFacts, evidence: { workflow: string; job: string }): string[] {
+  const head = facts.pull_request.head_sha;
+  const seen = facts.prior_records
+    .filter((r) => r.head_sha === head)
+    .map((r) => r.decided_at)
+    .sort()[0];
+  const since = seen ?? facts.handoff?.observed_at;
+  return [
+    "### No run yet",
+    "",
+    `Waiting${since ? ` since ${minuteText(since)}` : ""} for a run of ${codeSpan(evidence.workflow, 200)} (job ${codeSpan(evidence.job, 100)}) on ${short(head)}. A run starts within a minute or so of a push. If none has after a few minutes, look at the pull request's Checks tab: the workflow must be on the base branch and run on \`pull_request\`, Actions must be enabled for the repository, and a run for a first-time contributor or a fork may wait for a maintainer's approval there.`,
+  ];
+}
+
+/** A time as people read it in a summary: to the minute, in UTC. */
+function minuteText(iso: string): string {
+  return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
 /** At most this many linked entries get a row; the rest are counted. */
 const ENTRY_ROWS = 20;
 
@@ -238,8 +258,6 @@ function entriesSection(entries: readonly LinkedEntryFact[]): string[] {
   };
   const lines = [
     "### Handoff entries",
-    "",
-    "Entries whose form names this pull request as the one waiting on them, or that its description mentions. An entry only holds a pull request back: open or claimed waits for its answer, blocked parks it, escalated needs a maintainer; resolved releases it.",
     "",
     "| entry | state | since | question |",
     "| --- | --- | --- | --- |",
@@ -268,7 +286,8 @@ export function renderGateSummary(
   if (decision.state === "not_gated") {
     return `${lines.join("\n")}\n`;
   }
-  lines.push(...requirementsTable(decision.requirements));
+  const overridden = decision.state === "accepted" && facts.override !== null;
+  lines.push(...requirementsTable(decision.requirements, { setAside: overridden }));
   if (facts.config.status === "invalid") {
     // The parser's message, once: the table and the title only point here.
     lines.push(
@@ -278,11 +297,16 @@ export function renderGateSummary(
       "",
     );
   }
-  if (decision.missing.length > 0) {
-    lines.push("### Next work items", "", ...decision.missing.map((m) => `- [ ] ${m}`), "");
+  // The first work item is the first line's Next: the list holds the others, each said once.
+  const [, ...more] = decision.missing;
+  if (more.length > 0) {
+    lines.push("### More work items", "", ...more.map((m) => `- [ ] ${m}`), "");
   }
   const config = facts.config.status === "ok" ? facts.config.config : null;
   const names = config ? { job: config.evidence.job, step: config.evidence.step } : null;
+  if (decision.state === "pending" && facts.evidence.length === 0 && config) {
+    lines.push(...noRunSection(facts, config.evidence), "");
+  }
   const progress = progressOf(facts);
   const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
   if (progress.replay) {
@@ -319,14 +343,8 @@ export function renderGateSummary(
       "",
     );
   }
-  if (facts.override && decision.state === "accepted") {
-    lines.push(
-      "### Maintainer override",
-      "",
-      `${codeSpan(facts.override.by, 60)} accepted this exact commit at ${facts.override.at}: ${codeSpan(facts.override.reason)}. Any push voids it.`,
-      "",
-    );
-  } else if (needsMaintainer(facts)) {
+  // An override is said in the first line and its row (who, when, why); nothing more to add.
+  if (!overridden && needsMaintainer(facts)) {
     lines.push(
       "### A maintainer can accept this commit",
       "",
@@ -338,7 +356,9 @@ export function renderGateSummary(
       "",
     );
   }
-  const refused = facts.evidence.filter((e) => e.refused);
+  // A refusal the requirements table already gives (the newest run's) is not said again.
+  const said = decision.requirements.map((r) => r.reason).join("\n");
+  const refused = facts.evidence.filter((e) => e.refused && !said.includes(e.refused));
   if (refused.length > 0) {
     lines.push(
       "### Not believed",
@@ -354,7 +374,7 @@ export function renderGateSummary(
   const history = [...lastByHead.values()];
   const budget = config ? config.budgets.graded_attempts_per_pr : null;
   lines.push(
-    `Graded attempts: ${progress.graded}${budget === null ? "" : ` of ${budget} (budgets.graded_attempts_per_pr)`}; a head counts once a command record of it is believed, or when its unchanged tree replays an earlier failure.`,
+    `Graded attempts: ${progress.graded}${budget === null ? "" : ` of ${budget} (budgets.graded_attempts_per_pr)`}. ${GLOSSARY_LINK}`,
     "",
   );
   if (history.length > 0) {

@@ -58,7 +58,9 @@ describe("gate.report_only: what agate would decide, never blocking", () => {
     const decision = decideGate(facts);
     expect([decision.state, decision.conclusion]).toEqual(["pending", "neutral"]);
     // Users read "waiting"; "pending" is agate's own word for it.
-    expect(decision.title).toMatch(/^Report only: would be waiting on 1111111: no run of /);
+    expect(decision.title).toMatch(
+      /^Report only: would be waiting on 1111111: no command record from /,
+    );
     expect(decision.title).not.toMatch(/pending|Waiting/);
     expect(renderGateSummary(decision, facts).split("\n")[0]).toContain(
       "Enforced, it would be waiting. Nothing to do yet:",
@@ -82,6 +84,9 @@ describe("gate.report_only: what agate would decide, never blocking", () => {
     expect(reportOnlyTitle("Waiting on merge group 1111111: no record yet")).toBe(
       "Report only: merge group 1111111 would be waiting: no record yet",
     );
+    expect(reportOnlyTitle("Rejected merge group 1111111 (#7): lint failed")).toBe(
+      "Report only: merge group 1111111 (#7) would be rejected: lint failed",
+    );
   });
 
   it("a merge group is never failed or held by a gate being tried out", () => {
@@ -104,7 +109,7 @@ describe("gate.report_only: what agate would decide, never blocking", () => {
     };
     const decision = decideMergeGroup(group);
     expect(decision.conclusion).toBe("neutral");
-    expect(decision.title).toMatch(/^Report only: merge group 1111111 would be rejected: /);
+    expect(decision.title).toMatch(/^Report only: merge group 1111111 \(#7\) would be rejected: /);
     // Its summary does not say the group may not merge: it merges.
     const first = renderMergeGroupSummary(decision, group).split("\n")[0];
     expect(first).toMatch(/^\*\*Report only:\*\* .*Enforced, it would be rejected\./);

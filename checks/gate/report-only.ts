@@ -21,7 +21,7 @@ export function reportOnlyOn(config: BaseConfigFact): boolean {
 
 /** The state word every enforced title starts with (decide.ts, merge-group.ts). */
 const LEAD =
-  /^(Accepted|Rejected|Waiting|Escalated|Stalled|Capped|Blocked)( on)?( merge group \S+?)?(?=[\s:]|$)/;
+  /^(Accepted|Rejected|Waiting|Escalated|Stalled|Capped|Blocked)( on)?( merge group \S+?(?: \(#\d+\))?)?(?=[\s:]|$)/;
 
 /**
  * The enforced title as what agate would decide, naming the state once and in the words of the

@@ -10,15 +10,24 @@ const STATUS_ICON: Record<Requirement["status"], string> = {
   stalled: "🔁",
 };
 
-/** The requirements as a Markdown table, one row each, for the pull request and merge group summaries. */
-export function requirementsTable(requirements: readonly Requirement[]): string[] {
+/**
+ * The requirements as a Markdown table, one row each, for the pull request and merge group
+ * summaries. Under a maintainer's override (`setAside`) a requirement that did not pass is shown
+ * as set aside, not as still waiting or failing under an accepted headline.
+ */
+export function requirementsTable(
+  requirements: readonly Requirement[],
+  options: { setAside?: boolean } = {},
+): string[] {
   if (requirements.length === 0) return [];
+  const status = (r: Requirement) =>
+    options.setAside && r.status !== "pass"
+      ? `↪️ set aside (was ${r.status})`
+      : `${STATUS_ICON[r.status]} ${r.status}`;
   return [
     "| requirement | status | why |",
     "| --- | --- | --- |",
-    ...requirements.map(
-      (r) => `| ${r.name} | ${STATUS_ICON[r.status]} ${r.status} | ${cell(r.reason)} |`,
-    ),
+    ...requirements.map((r) => `| ${r.name} | ${status(r)} | ${cell(r.reason)} |`),
     "",
   ];
 }

@@ -42,7 +42,8 @@ export function traceSection(trace: TraceFact): string[] {
   const lines = [
     "### Agent trace",
     "",
-    `${counted(trace.traces.length, "trace")} from ${from}: ${stalled > 0 ? `${stalled} busy without progress` : "no stall found"}. The agent wrote its trace, so this is what it reported, shown as data; a stall is told to the evaluator and never accepts or rejects by itself.`,
+    // What a trace is and what a stall does are defined once, in the glossary the summary links.
+    `${counted(trace.traces.length, "trace")} from ${from}, as the agent reported it: ${stalled > 0 ? `${stalled} busy without progress` : "no stall found"}.`,
     "",
   ];
   for (const outcome of trace.traces.slice(0, TRACES_SHOWN)) {

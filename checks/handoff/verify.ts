@@ -136,13 +136,22 @@ function changeWord(file: ChangedFile): string {
   return file.status;
 }
 
+/**
+ * What the gate finds in the file on its own, before any pull request is looked at: a missing
+ * last_command, and a status that contradicts the rest. `validate` reports the same, so a file
+ * it calls valid is not one the gate rejects for what it says about itself.
+ */
+export function fileFindings(front: HandoffFrontMatter): string[] {
+  return [...(front.last_command ? [] : [missingLastCommand()]), ...contradictionFindings(front)];
+}
+
+function missingLastCommand(): string {
+  return `last_command is missing: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\`, to record the last command and its exit code`;
+}
+
 function lastCommandFindings(front: HandoffFrontMatter, record: CommandRecord | null): string[] {
   const last = front.last_command;
-  if (!last) {
-    return [
-      `last_command is missing: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\`, to record the last command and its exit code`,
-    ];
-  }
+  if (!last) return [missingLastCommand()];
   const run = last.run.trim();
   // Nothing to compare with yet is not a falsehood: the gate waits for the record instead.
   if (!record) return [];
@@ -169,13 +178,13 @@ function recordedEnd(command: CommandResult): string {
   return `exit code ${command.exit_code}`;
 }
 
-function contradictionFindings(front: HandoffFrontMatter): string[] {
+export function contradictionFindings(front: HandoffFrontMatter): string[] {
   if (front.status !== "ready") return [];
   const left: string[] = [];
   if (front.next_step.trim() !== "") left.push(`next_step is ${codeSpan(front.next_step.trim())}`);
   if (front.open_items.length > 0)
     left.push(
-      `${front.open_items.length} open item${front.open_items.length === 1 ? "" : "s"} remain`,
+      `${front.open_items.length} open item${front.open_items.length === 1 ? " remains" : "s remain"}`,
     );
   if (left.length === 0) return [];
   return [

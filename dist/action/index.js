@@ -23567,8 +23567,9 @@ async function runRequiredCommands(options) {
   try {
     before = workTreeState(shadow);
     if (before.size > 0) {
+      const sample = [...before.keys()].slice(0, 5).map(pathText).join(", ");
       (log.warning ?? log.info)(
-        `agate: before the first command, ${before.size} path(s) already differed from the tested commit ${commit.sha.slice(0, 7)} (an earlier step changed them), such as ${[...before.keys()].slice(0, 5).map(pathText).join(", ")}; the record says so (clean_before: false).`
+        options.local ? `the work tree has uncommitted changes (${before.size} path(s), such as ${sample}): the commands run on them, but the record is of the commit ${commit.sha.slice(0, 7)}, and the App refuses a record whose work tree differed from its commit before the first command (clean_before: false). Commit them, then run again, for a record that matches what CI will see.` : `agate: before the first command, ${before.size} path(s) already differed from the tested commit ${commit.sha.slice(0, 7)} (an earlier step changed them), such as ${sample}; the record says so (clean_before: false).`
       );
     }
     state = before;
@@ -23622,7 +23623,7 @@ async function runRequiredCommands(options) {
     cut: [],
     created_at: now().toISOString()
   });
-  return { kind: "ran", record: record2 };
+  return { kind: "ran", record: record2, config: config2 };
 }
 
 // action/summary.ts
@@ -23635,11 +23636,14 @@ function changedText(command2) {
   const more = command2.changed_paths_count - named.length;
   return `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }
+var commandsWrote = (record2) => record2.commands.some((c) => c.changed_paths_count > 0);
 function nextAction(record2) {
   const failed = failedCommands(record2);
   if (failed.length > 0)
     return `make ${failed.map((name) => codeSpan(name, 80)).join(", ")} pass, then push (the output is below)`;
-  if (!record2.tested.clean)
+  if (!record2.tested.clean_before)
+    return "make the workflow's steps before agate leave the checkout as it is (put installs and builds into the config's commands), then run it again";
+  if (!record2.tested.clean && commandsWrote(record2))
     return "make the commands leave the work tree clean, or list what they write in commands[].writes";
   return "nothing here; the `agate` check on the commit decides whether it may merge";
 }
@@ -23655,7 +23659,7 @@ function renderRecordMarkdown(record2, tailChars = 8e3) {
     `Tested commit \`${tested.sha}\` (tree \`${tested.tree_sha}\`)` + (tested.parents.length > 1 ? `, a merge of ${tested.parents.map((p) => `\`${shortSha(p)}\``).join(" and ")}` : ""),
     record2.pull_request ? `Pull request #${record2.pull_request.number}: head \`${shortSha(record2.pull_request.head_sha)}\`, base \`${shortSha(record2.pull_request.base_sha)}\`` : null,
     tested.clean_before ? null : `**The work tree already differed from the tested commit before the first command** (an earlier step changed ${tested.dirty_before.slice(0, 10).map((path) => codeSpan(path)).join(", ")}${tested.dirty_before.length > 10 ? ", ..." : ""}).`,
-    tested.clean ? "The work tree was clean after the commands." : `**The work tree was not clean after the commands** (changed files digest \`${tested.dirty_digest}\`).`,
+    tested.clean ? "The work tree was clean after the commands." : !tested.clean_before && !commandsWrote(record2) ? "The commands changed nothing; the work tree still differed after them, as before." : `**The work tree was not clean after the commands** (changed files digest \`${tested.dirty_digest}\`).`,
     `Config digest \`${record2.grader.config_digest}\`, agate ${record2.grader.agate_version}.`
   ];
   const lines2 = [

@@ -2327,7 +2327,8 @@ function codeSpan(text, maxChars = 300) {
   return `${fence}${pad}${cut}${pad}${fence}`;
 }
 var GITHUB_TITLE_LIMIT = 255;
-function cutTitle(text, limit = GITHUB_TITLE_LIMIT) {
+var TITLE_LIMIT = 120;
+function cutTitle(text, limit = TITLE_LIMIT) {
   const flat = text.replace(/\s+/g, " ").trim();
   if (flat.length <= limit) return flat;
   const room = flat.slice(0, limit - 1);
@@ -2416,12 +2417,12 @@ function section(heading, hint, lines, cap, more) {
   ];
 }
 function entryLine(entry) {
-  const owner = entry.owner ?? entry.author;
+  const holder = entry.owner ? `claimed by ${who(entry.owner)}` : `asked by ${who(entry.author)}`;
   const reason = entry.state === "escalated" && entry.escalation_reason ? `${entry.escalation_reason}: ` : "";
   const text = [
     `- #${entry.issue_number} ${codeSpan(entry.fields.question, 120)}`,
     `${reason}${codeSpan(entry.why ?? entry.state, 200)}`,
-    `owner ${who(owner)}`,
+    holder,
     `since ${dayAndMinute(entry.state_changed_at)}`
   ].join(" \xB7 ");
   return { number: entry.issue_number, since: entry.state_changed_at, text };
@@ -2431,7 +2432,7 @@ function pullLine(pull) {
   const text = [
     `- #${pull.number} ${codeSpan(pull.title, 120)}`,
     agateWords(pull.why),
-    `owner ${who(pull.author)}`,
+    `author ${who(pull.author)}`,
     `since ${dayAndMinute(pull.since)}${action}`
   ].join(" \xB7 ");
   return { number: pull.number, since: pull.since, text };
@@ -3363,7 +3364,7 @@ function originOf(own, defaults, path) {
 // schemas/json-schema.ts
 import { z as z15 } from "zod";
 function inputJsonSchema(schema, title) {
-  const json = z15.toJSONSchema(schema, {
+  const json2 = z15.toJSONSchema(schema, {
     io: "input",
     target: "draft-2020-12",
     override: ({ zodSchema, jsonSchema }) => {
@@ -3373,11 +3374,11 @@ function inputJsonSchema(schema, title) {
       }
     }
   });
-  return { ...json, title: json.title ?? title };
+  return { ...json2, title: json2.title ?? title };
 }
 function configJsonSchema() {
-  const { required, ...json } = inputJsonSchema(configSchema, "agate config (.github/agate.yml)");
-  return { ...json, if: { required: ["extends"] }, else: { required } };
+  const { required, ...json2 } = inputJsonSchema(configSchema, "agate config (.github/agate.yml)");
+  return { ...json2, if: { required: ["extends"] }, else: { required } };
 }
 
 // checks/config/json-schema.ts
@@ -4668,8 +4669,8 @@ var anthropicWire = {
     ],
     tool_choice: { type: "tool", name: TOOL_NAME }
   }),
-  read: (json) => {
-    const parsed = messageSchema.safeParse(json);
+  read: (json2) => {
+    const parsed = messageSchema.safeParse(json2);
     if (!parsed.success) {
       return { ok: false, error: "the answer is not a Messages API response (no content array)" };
     }
@@ -4707,8 +4708,8 @@ var anthropicWire = {
       ]
     };
   },
-  errorMessage: (json) => {
-    const parsed = errorSchema.safeParse(json);
+  errorMessage: (json2) => {
+    const parsed = errorSchema.safeParse(json2);
     return parsed.success ? parsed.data.error.message : void 0;
   }
 };
@@ -5058,10 +5059,10 @@ function parseRow(schema, value, table, key) {
 function toJsonColumn(value) {
   return value === null || value === void 0 ? null : JSON.stringify(value);
 }
-function parseRowWithJson(schema, row, table, json) {
+function parseRowWithJson(schema, row, table, json2) {
   const key = `id ${String(row.id)}`;
   const value = { ...row };
-  for (const column of json) value[column] = fromJsonColumn(row[column], table, key, column);
+  for (const column of json2) value[column] = fromJsonColumn(row[column], table, key, column);
   return parseRow(schema, value, table, key);
 }
 function fromJsonColumn(text, table, key, column) {
@@ -8609,8 +8610,8 @@ var openaiWire = {
       json_schema: { name: "verdict", strict: true, schema: verdictJsonSchema() }
     }
   }),
-  read: (json) => {
-    const parsed = completionSchema.safeParse(json);
+  read: (json2) => {
+    const parsed = completionSchema.safeParse(json2);
     if (!parsed.success) {
       return {
         ok: false,
@@ -8635,8 +8636,8 @@ var openaiWire = {
       ]
     };
   },
-  errorMessage: (json) => {
-    const parsed = errorSchema2.safeParse(json);
+  errorMessage: (json2) => {
+    const parsed = errorSchema2.safeParse(json2);
     if (!parsed.success) return void 0;
     return typeof parsed.data.error === "string" ? parsed.data.error : parsed.data.error.message;
   }
@@ -8952,9 +8953,9 @@ async function postJson(options) {
         };
       }
       const raw = await response.text();
-      let json;
+      let json2;
       try {
-        json = JSON.parse(raw);
+        json2 = JSON.parse(raw);
       } catch {
         if (response.ok || !retryable(response.status) || attempt2 > options.maxRetries) {
           return {
@@ -8966,14 +8967,14 @@ async function postJson(options) {
             detail: response.ok ? oneLine(raw.slice(0, 200)) || "(empty)" : ""
           };
         }
-        json = null;
+        json2 = null;
       }
-      if (response.ok) return { ok: true, json };
+      if (response.ok) return { ok: true, json: json2 };
       failure = {
         ok: false,
         kind: "status",
         status: response.status,
-        json,
+        json: json2,
         attempts: attempt2,
         detail: ""
       };
@@ -9367,12 +9368,11 @@ function achievedBefore(all, current) {
 }
 function cappedReason(config, graded) {
   const budget = config.budgets.graded_attempts_per_pr;
-  return `${counted(graded, "graded attempt")} used budgets.graded_attempts_per_pr (${budget}); this head is not graded: raise the budget in .github/agate.yml on the base branch, or a maintainer accepts this exact commit`;
+  return `${counted(graded, "graded attempt")} used, all of budgets.graded_attempts_per_pr (${budget}); this head is not graded`;
 }
-function stalledReason(config, stall) {
-  const limit = config.budgets.unchanged_failures_before_stalled;
+function stalledReason(stall) {
   const heads = stall.attempts.map((a) => shortSha(a.head_sha)).join(", ");
-  return `${counted(stall.streak, "failed attempt")} in a row without progress (${heads}), at budgets.unchanged_failures_before_stalled (${limit}): the same failure, or a tree already tried; push a change that changes the failure`;
+  return `${counted(stall.streak, "failed attempt")} in a row without progress (${heads})`;
 }
 
 // checks/gate/protected-paths.ts
@@ -9751,6 +9751,9 @@ function workTreeProblem(record, config) {
     const dirty = tested.dirty_before.length > 0 ? paths(tested.dirty_before) : "paths not listed";
     return `the work tree already differed from ${shortSha(tested.sha)} before the first command (${dirty}): an earlier step changed what was tested`;
   }
+  return writesProblem(record, config);
+}
+function writesProblem(record, config) {
   for (const command of record.commands) {
     if (command.changed_paths_count === 0) continue;
     const spec = config.commands.find((c) => c.name === command.name);
@@ -9868,13 +9871,13 @@ async function readRecordArtifact(github, artifactId) {
       error: `artifact ${artifactId} holds ${names.length === 0 ? "no files" : names.slice(0, 5).map((name) => codeSpan(name, 120)).join(", ")}, not exactly one ${RECORD_FILE_NAME} of at most ${MAX_RECORD_BYTES} bytes`
     };
   }
-  let json;
+  let json2;
   try {
-    json = JSON.parse(Buffer.from(data).toString("utf8"));
+    json2 = JSON.parse(Buffer.from(data).toString("utf8"));
   } catch (error) {
     return { record: null, error: `${RECORD_FILE_NAME} is not JSON: ${codeSpan(message(error))}` };
   }
-  const parsed = commandRecordSchema.safeParse(json);
+  const parsed = commandRecordSchema.safeParse(json2);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     return {
@@ -9977,16 +9980,16 @@ function parseTraceZip(zip) {
       error: `it holds ${names.length === 0 ? "no files" : names.slice(0, 5).map((n) => codeSpan(n, 120)).join(", ")}, not exactly one ${TRACE_REPORT_FILE_NAME} of at most ${MAX_TRACE_JSON_BYTES} bytes`
     };
   }
-  let json;
+  let json2;
   try {
-    json = JSON.parse(Buffer.from(data).toString("utf8"));
+    json2 = JSON.parse(Buffer.from(data).toString("utf8"));
   } catch (error) {
     return {
       traces: null,
       error: `${TRACE_REPORT_FILE_NAME} is not JSON: ${codeSpan(message2(error), 200)}`
     };
   }
-  const parsed = traceReportFileSchema.safeParse(json);
+  const parsed = traceReportFileSchema.safeParse(json2);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     return {
@@ -10752,13 +10755,12 @@ function changeWord(file) {
     return `renamed from ${codeSpan(file.previous_filename)}`;
   return file.status;
 }
+function missingLastCommand() {
+  return `last_command is missing: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\`, to record the last command and its exit code`;
+}
 function lastCommandFindings(front, record) {
   const last = front.last_command;
-  if (!last) {
-    return [
-      `last_command is missing: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\`, to record the last command and its exit code`
-    ];
-  }
+  if (!last) return [missingLastCommand()];
   const run = last.run.trim();
   if (!record) return [];
   const command = record.commands.find((c) => c.run.trim() === run) ?? record.commands.find((c) => c.name === run);
@@ -10786,7 +10788,7 @@ function contradictionFindings(front) {
   if (front.next_step.trim() !== "") left.push(`next_step is ${codeSpan(front.next_step.trim())}`);
   if (front.open_items.length > 0)
     left.push(
-      `${front.open_items.length} open item${front.open_items.length === 1 ? "" : "s"} remain`
+      `${front.open_items.length} open item${front.open_items.length === 1 ? " remains" : "s remain"}`
     );
   if (left.length === 0) return [];
   return [
@@ -10809,10 +10811,8 @@ var normalisePath = (file) => file.replace(/^(\.\/)+/, "");
 
 // checks/gate/entries.ts
 var entryName = (entry) => `handoff entry #${entry.issue_number}`;
-function escalationLine(entry) {
-  const reason = entry.escalation_reason ?? "a human decision";
-  const why = entry.why ? `: ${codeSpan(entry.why, 160)}` : "";
-  return `${entryName(entry)} needs a maintainer's decision on ${reason}${why}`;
+function escalationTitle(entry) {
+  return `${entryName(entry)} needs a maintainer's decision on ${entry.escalation_reason ?? "a human decision"}`;
 }
 var where = (entries) => entries.map((e) => `#${e.issue_number}`).join(", ");
 function entriesRequirement(facts) {
@@ -10828,7 +10828,7 @@ function entriesRequirement(facts) {
   const escalated2 = entries.filter((e) => e.state === "escalated");
   if (escalated2.length > 0) {
     return {
-      requirement: req("waiting", escalated2.map(escalationLine).join("; ")),
+      requirement: req("waiting", escalated2.map(escalationTitle).join("; ")),
       items: escalated2.map(
         (e) => `A maintainer decides what ${entryName(e)} asks (${e.escalation_reason ?? "escalated"}) and answers it there with \`/answer <the decision>\`, or accepts this exact commit with \`${overrideCommand(head)}\``
       ),
@@ -10879,7 +10879,7 @@ function reportOnly(config, decision) {
 function reportOnlyOn(config) {
   return config.status === "ok" && config.config.gate.report_only;
 }
-var LEAD = /^(Accepted|Rejected|Waiting|Escalated|Stalled|Capped|Blocked)( on)?( merge group \S+?)?(?=[\s:]|$)/;
+var LEAD = /^(Accepted|Rejected|Waiting|Escalated|Stalled|Capped|Blocked)( on)?( merge group \S+?(?: \(#\d+\))?)?(?=[\s:]|$)/;
 function reportOnlyTitle(title) {
   const lead = LEAD.exec(title);
   if (!lead) return cutTitle(`Report only: ${title}`);
@@ -10997,7 +10997,7 @@ function decideEnforced(facts) {
       ...base,
       state: "escalated",
       conclusion: "action_required",
-      title: cutTitle(`Escalated on ${head}: ${escalationLine(escalatedEntry)}${more}`)
+      title: cutTitle(`Escalated on ${head}: ${escalationTitle(escalatedEntry)}${more}`)
     };
   }
   if (attemptsCapped) {
@@ -11096,14 +11096,15 @@ function progressOf(facts) {
     graded,
     replay,
     stall: stall.streak >= limit ? stall : null,
-    requirement: stall.streak >= limit ? req("stalled", stalledReason(config, stall)) : null
+    requirement: stall.streak >= limit ? req("stalled", stalledReason(stall)) : null
   };
 }
 function progressItems(facts, progress) {
   const head = facts.pull_request.head_sha;
   if (progress.stall) {
+    const limit = facts.config.status === "ok" ? facts.config.config.budgets : null;
     return [
-      `Push a change that changes the failure: ${counted(progress.stall.streak, "failed attempt")} in a row failed the same way, or on a tree already tried (the repeated failure is below)`
+      `Push a change that changes the failure (below): the same failure, or a tree already tried, ${limit ? `${limit.unchanged_failures_before_stalled} times in a row (budgets.unchanged_failures_before_stalled)` : "again and again"} is no progress`
     ];
   }
   return [
@@ -11193,8 +11194,7 @@ function believedRecord(facts) {
   return facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record ?? null;
 }
 function awaitedEvidence(config) {
-  const { workflow, job: job2, step: step2 } = config.evidence;
-  return `no run of ${workflow} (job ${job2}, step ${step2}) has uploaded a command record for this commit yet`;
+  return `no command record from ${config.evidence.workflow} for this commit yet`;
 }
 function commandsRequirement(facts) {
   const req = (status, reason) => ({
@@ -11309,14 +11309,15 @@ function evaluatorRequirement(facts, config, ready) {
   const fact = facts.evaluation;
   if (fact.status === "not_asked") return req("waiting", `asking the evaluator about tree ${tree}`);
   if (fact.status === "over_budget")
-    return req("capped", fact.detail, [
-      `Wait, or ask a maintainer to raise the budget: ${fact.detail}`
+    return req("capped", `budgets.${fact.budget} reached: ${fact.detail}`, [
+      `Wait, or ask a maintainer to raise budgets.${fact.budget} in ${facts.config.status === "ok" ? facts.config.path : "the config"} on the base branch`
     ]);
   const { outcome, run } = fact.evaluation;
   const who3 = [run.kind, run.provider, run.model].filter(Boolean).join(" ");
   if (outcome.status === "failed") {
-    const reason = `evaluator unavailable (${who3}): ${outcome.error}. Fix: ${outcome.fix}. Then choose "Re-run evaluator" on this check`;
-    return req("blocked", reason, [`Ask agate's operator to fix the evaluator: ${reason}`]);
+    return req("blocked", `evaluator unavailable (${who3}): ${outcome.error}`, [
+      `Ask agate's operator to fix the evaluator: ${outcome.fix}. Then choose "Re-run evaluator" on this check`
+    ]);
   }
   const verdict2 = outcome.verdict;
   const min = evaluator.min_score;
@@ -11450,6 +11451,10 @@ function capitalise(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+// checks/gate/glossary.ts
+var GLOSSARY_URL = "https://github.com/agate-gate/agate/blob/main/docs/summaries.md#what-the-words-mean";
+var GLOSSARY_LINK = `[What the words here mean](${GLOSSARY_URL}).`;
+
 // checks/gate/requirements-table.ts
 var STATUS_ICON = {
   pass: "\u2705",
@@ -11459,14 +11464,13 @@ var STATUS_ICON = {
   capped: "\u{1F9E2}",
   stalled: "\u{1F501}"
 };
-function requirementsTable(requirements) {
+function requirementsTable(requirements, options = {}) {
   if (requirements.length === 0) return [];
+  const status = (r) => options.setAside && r.status !== "pass" ? `\u21AA\uFE0F set aside (was ${r.status})` : `${STATUS_ICON[r.status]} ${r.status}`;
   return [
     "| requirement | status | why |",
     "| --- | --- | --- |",
-    ...requirements.map(
-      (r) => `| ${r.name} | ${STATUS_ICON[r.status]} ${r.status} | ${tableCell(r.reason)} |`
-    ),
+    ...requirements.map((r) => `| ${r.name} | ${status(r)} | ${tableCell(r.reason)} |`),
     ""
   ];
 }
@@ -11548,7 +11552,8 @@ function traceSection(trace) {
   const lines = [
     "### Agent trace",
     "",
-    `${counted(trace.traces.length, "trace")} from ${from}: ${stalled > 0 ? `${stalled} busy without progress` : "no stall found"}. The agent wrote its trace, so this is what it reported, shown as data; a stall is told to the evaluator and never accepts or rejects by itself.`,
+    // What a trace is and what a stall does are defined once, in the glossary the summary links.
+    `${counted(trace.traces.length, "trace")} from ${from}, as the agent reported it: ${stalled > 0 ? `${stalled} busy without progress` : "no stall found"}.`,
     ""
   ];
   for (const outcome of trace.traces.slice(0, TRACES_SHOWN)) {
@@ -11641,19 +11646,14 @@ function commandsSection(input) {
       (c) => `| ${tableCell(c.name)} | ${commandPassed(c) ? "\u2705" : "\u274C"} ${outcomeText({ ...c, duration_ms: void 0 })} | ${durationText(c.duration_ms)} |`
     )
   ];
-  const failing = record.commands.filter((c) => !commandPassed(c));
-  const passing = record.commands.filter((c) => commandPassed(c));
-  for (const c of [...failing, ...passing]) {
-    const failed = !commandPassed(c);
-    const tail = c.output.tail.slice(-(failed ? tailChars : Math.floor(tailChars / 4)));
-    if (!failed && tail.trim() === "") continue;
+  for (const c of record.commands.filter((command) => !commandPassed(command))) {
     lines.push(
       "",
       ...outputDetails({
         label: `${c.name}: ${outcomeText(c)}`,
-        note: failed ? ", last output" : "",
-        tail,
-        open: failed
+        note: ", last output",
+        tail: c.output.tail.slice(-tailChars),
+        open: true
       })
     );
   }
@@ -11697,6 +11697,19 @@ function stallSection(stall) {
   }
   return lines;
 }
+function noRunSection(facts, evidence) {
+  const head = facts.pull_request.head_sha;
+  const seen = facts.prior_records.filter((r) => r.head_sha === head).map((r) => r.decided_at).sort()[0];
+  const since = seen ?? facts.handoff?.observed_at;
+  return [
+    "### No run yet",
+    "",
+    `Waiting${since ? ` since ${minuteText(since)}` : ""} for a run of ${codeSpan(evidence.workflow, 200)} (job ${codeSpan(evidence.job, 100)}) on ${shortSha(head)}. A run starts within a minute or so of a push. If none has after a few minutes, look at the pull request's Checks tab: the workflow must be on the base branch and run on \`pull_request\`, Actions must be enabled for the repository, and a run for a first-time contributor or a fork may wait for a maintainer's approval there.`
+  ];
+}
+function minuteText(iso) {
+  return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
 var ENTRY_ROWS = 20;
 function entriesSection(entries) {
   const state = (e) => {
@@ -11714,8 +11727,6 @@ function entriesSection(entries) {
   const lines = [
     "### Handoff entries",
     "",
-    "Entries whose form names this pull request as the one waiting on them, or that its description mentions. An entry only holds a pull request back: open or claimed waits for its answer, blocked parks it, escalated needs a maintainer; resolved releases it.",
-    "",
     "| entry | state | since | question |",
     "| --- | --- | --- | --- |",
     ...entries.slice(0, ENTRY_ROWS).map(
@@ -11731,7 +11742,8 @@ function renderGateSummary(decision, facts, tailChars = 6e3) {
     return `${lines.join("\n")}
 `;
   }
-  lines.push(...requirementsTable(decision.requirements));
+  const overridden = decision.state === "accepted" && facts.override !== null;
+  lines.push(...requirementsTable(decision.requirements, { setAside: overridden }));
   if (facts.config.status === "invalid") {
     lines.push(
       `### Problems in ${facts.config.path} at the base commit`,
@@ -11740,11 +11752,15 @@ function renderGateSummary(decision, facts, tailChars = 6e3) {
       ""
     );
   }
-  if (decision.missing.length > 0) {
-    lines.push("### Next work items", "", ...decision.missing.map((m) => `- [ ] ${m}`), "");
+  const [, ...more] = decision.missing;
+  if (more.length > 0) {
+    lines.push("### More work items", "", ...more.map((m) => `- [ ] ${m}`), "");
   }
   const config = facts.config.status === "ok" ? facts.config.config : null;
   const names = config ? { job: config.evidence.job, step: config.evidence.step } : null;
+  if (decision.state === "pending" && facts.evidence.length === 0 && config) {
+    lines.push(...noRunSection(facts, config.evidence), "");
+  }
   const progress = progressOf(facts);
   const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
   if (progress.replay) {
@@ -11780,14 +11796,7 @@ function renderGateSummary(decision, facts, tailChars = 6e3) {
       ""
     );
   }
-  if (facts.override && decision.state === "accepted") {
-    lines.push(
-      "### Maintainer override",
-      "",
-      `${codeSpan(facts.override.by, 60)} accepted this exact commit at ${facts.override.at}: ${codeSpan(facts.override.reason)}. Any push voids it.`,
-      ""
-    );
-  } else if (needsMaintainer(facts)) {
+  if (!overridden && needsMaintainer(facts)) {
     lines.push(
       "### A maintainer can accept this commit",
       "",
@@ -11799,7 +11808,8 @@ function renderGateSummary(decision, facts, tailChars = 6e3) {
       ""
     );
   }
-  const refused3 = facts.evidence.filter((e) => e.refused);
+  const said = decision.requirements.map((r) => r.reason).join("\n");
+  const refused3 = facts.evidence.filter((e) => e.refused && !said.includes(e.refused));
   if (refused3.length > 0) {
     lines.push(
       "### Not believed",
@@ -11814,7 +11824,7 @@ function renderGateSummary(decision, facts, tailChars = 6e3) {
   const history = [...lastByHead.values()];
   const budget = config ? config.budgets.graded_attempts_per_pr : null;
   lines.push(
-    `Graded attempts: ${progress.graded}${budget === null ? "" : ` of ${budget} (budgets.graded_attempts_per_pr)`}; a head counts once a command record of it is believed, or when its unchanged tree replays an earlier failure.`,
+    `Graded attempts: ${progress.graded}${budget === null ? "" : ` of ${budget} (budgets.graded_attempts_per_pr)`}. ${GLOSSARY_LINK}`,
     ""
   );
   if (history.length > 0) {
@@ -11841,14 +11851,19 @@ var MERGE_QUEUE_REF_PREFIX = "gh-readonly-queue/";
 function isMergeQueueRef(ref) {
   return (ref ?? "").replace(/^refs\/heads\//, "").startsWith(MERGE_QUEUE_REF_PREFIX);
 }
-function recordTimeoutReason(headSha, timeoutMs) {
-  return `no command record for the merge group head ${shortSha(headSha)} within ${durationText(timeoutMs)} (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`;
+function groupPullNumber(ref) {
+  const match = /\/pr-(\d+)-[0-9a-f]+$/.exec(ref);
+  return match ? Number(match[1]) : null;
+}
+function recordTimeoutReason(timeoutMs) {
+  return `no command record within ${durationText(timeoutMs)} (merge_queue.record_timeout): does the evidence workflow run on merge_group?`;
 }
 function decideMergeGroup(facts) {
   return reportOnly(facts.config, decideMergeGroupEnforced(facts));
 }
 function decideMergeGroupEnforced(facts) {
-  const head = shortSha(facts.merge_group.head_sha);
+  const pull = groupPullNumber(facts.merge_group.head_ref);
+  const head = `${shortSha(facts.merge_group.head_sha)}${pull ? ` (#${pull})` : ""}`;
   const reasons = facts.evidence.filter((e) => e.refused).map((e) => `command record refused: ${e.refused}`);
   if (facts.config.status === "missing") {
     const reason = `the group's base commit has no ${facts.config.path}, so this repository has not adopted agate`;
@@ -11952,7 +11967,7 @@ function commandsRequirement2(facts, timeoutMs) {
     if (total === 0) return req("fail", "the command record lists no commands");
     return failed.length === 0 ? req("pass", `${total} of ${total} passed on the group head ${shortSha(headSha)}`) : req("fail", `${failed.length} of ${total} required commands failed (${failed.join(", ")})`);
   }
-  if (facts.deadline_passed) return req("fail", recordTimeoutReason(headSha, timeoutMs));
+  if (facts.deadline_passed) return req("fail", recordTimeoutReason(timeoutMs));
   const waiting = facts.evidence.find((e) => e.waiting);
   if (waiting?.waiting) return req("waiting", waiting.waiting);
   const refused3 = facts.evidence.find((e) => e.refused);
@@ -11960,7 +11975,7 @@ function commandsRequirement2(facts, timeoutMs) {
   const workflow = facts.config.status === "ok" ? facts.config.config.evidence.workflow : "";
   return req(
     "waiting",
-    `no merge_group run of ${workflow} has uploaded a command record for the group head yet (it fails after ${durationText(timeoutMs)})`
+    `no merge_group record from ${workflow} yet; it fails after ${durationText(timeoutMs)}`
   );
 }
 function protectedRequirement2(facts) {
@@ -11990,17 +12005,23 @@ function firstLine2(decision, facts) {
     case "rejected": {
       if (reportOnlyOn(facts.config))
         return `${lead} What failed is below. Nothing to do: the queue goes on.`;
-      const next = facts.config.status === "invalid" ? `ask a maintainer to fix ${facts.config.path} on the base branch (the problems are listed below), then queue the pull requests again` : "fix what failed in the pull requests (below) and queue them again";
+      const pull = groupPullNumber(facts.merge_group.head_ref);
+      const which = pull ? `#${pull}` : "the pull request this group was built for";
+      const next = facts.config.status === "invalid" ? `ask a maintainer to fix ${facts.config.path} on the base branch (the problems are listed below), then queue ${which} again` : `fix what failed (below) in ${which}, which GitHub took out of the queue, and queue it again`;
       return `${lead} **Next:** ${next}.`;
     }
   }
+}
+function groupPull(ref) {
+  const pull = groupPullNumber(ref);
+  return pull ? ` for #${pull}, on top of the pull requests ahead of it in the queue` : "";
 }
 function renderMergeGroupSummary(decision, facts, tailChars = 4e3) {
   const group = facts.merge_group;
   const lines = [
     firstLine2(decision, facts),
     "",
-    `Merge group \`${shortSha(group.head_sha)}\` (${codeSpan(group.head_ref, 200)}) on base \`${shortSha(group.base_sha)}\`: the gate needs a command record made on merge_group for this exact head, with the config at the base.`,
+    `Merge group \`${shortSha(group.head_sha)}\`${groupPull(group.head_ref)} (${codeSpan(group.head_ref, 200)}) on base \`${shortSha(group.base_sha)}\`: the gate needs a command record made on merge_group for this exact head, with the config at the base.`,
     ""
   ];
   if (decision.state === "not_gated") return `${lines.join("\n")}
@@ -14027,6 +14048,38 @@ var RefusalLog = class {
   }
 };
 
+// app/runtime/listen.ts
+function listenOn(server, port, host) {
+  return new Promise((resolve6, reject) => {
+    server.once("error", (error) => {
+      reject(
+        error.code === "EADDRINUSE" ? new Error(
+          `PORT ${port} is in use by another process: stop it, or set PORT to a free port (0 picks one)`,
+          { cause: error }
+        ) : error
+      );
+    });
+    server.listen(port, host, () => {
+      const bound = server.address();
+      const address = typeof bound === "object" && bound ? bound.address : host ?? "::";
+      const actual = typeof bound === "object" && bound ? bound.port : port;
+      resolve6(describeBound(address, actual));
+    });
+  });
+}
+function describeBound(address, port) {
+  const everywhere = address === "::" || address === "0.0.0.0";
+  const reach = everywhere ? "127.0.0.1" : address;
+  const host = reach.includes(":") ? `[${reach}]` : reach;
+  return {
+    address,
+    port,
+    url: `http://${host}:${port}`,
+    where: everywhere ? `every interface (${address}), port ${port}` : `${host}:${port}`,
+    everywhere
+  };
+}
+
 // app/runtime/retention.ts
 import { setImmediate as yieldToEvents } from "node:timers/promises";
 var PRUNE_INTERVAL_MS = 36e5;
@@ -14119,8 +14172,9 @@ function oneOf(name, values, fallback) {
   );
 }
 function normalizePrivateKey(value) {
-  const text = value.trim();
-  const pem = text.includes("\\n") ? text.replaceAll("\\n", "\n") : text;
+  let text = value.trim();
+  if (text.length > 1 && text.startsWith('"') && text.endsWith('"')) text = text.slice(1, -1);
+  const pem = text.replaceAll("\\r\\n", "\n").replaceAll("\\n", "\n").replaceAll("\r\n", "\n").trim();
   if (isPem(pem)) return pem;
   if (/^[A-Za-z0-9+/=\s]+$/.test(text)) {
     const decoded = Buffer.from(text, "base64").toString("utf8").trim();
@@ -14283,9 +14337,14 @@ var setupEnvSchema = z24.object({
     }).optional()
   )
 });
-function loadSetupSettings(env) {
+function loadSetupSettings(env, envFile) {
   const parsed = setupEnvSchema.safeParse(env);
-  if (!parsed.success) throw new SettingsError(parsed.error.issues.map((issue) => issue.message));
+  if (!parsed.success) {
+    throw new SettingsError(
+      parsed.error.issues.map((issue) => issue.message),
+      envFile
+    );
+  }
   const data = parsed.data;
   const web = data.GHE_HOST ? `${data.GHE_PROTOCOL}://${data.GHE_HOST}` : "https://github.com";
   return {
@@ -14299,10 +14358,12 @@ function loadSetupSettings(env) {
 }
 var SettingsError = class extends Error {
   problems;
-  constructor(problems) {
+  constructor(problems, envFile) {
+    const where2 = (problem) => envFile?.names.some((name) => problem.startsWith(`${name} `)) ? `${problem} [set in ${envFile.path}]` : problem;
+    const source = envFile ? `environment variables and ${envFile.path}, where a variable set in the environment wins` : "environment variables";
     super(
-      `agate cannot start: ${problems.length === 1 ? "a setting is" : `${problems.length} settings are`} missing or invalid (environment variables):
-${problems.map((p) => `  - ${p}`).join("\n")}`
+      `agate cannot start: ${problems.length === 1 ? "a setting is" : `${problems.length} settings are`} missing or invalid (${source}):
+${problems.map((p) => `  - ${where2(p)}`).join("\n")}`
     );
     this.name = "SettingsError";
     this.problems = problems;
@@ -14331,7 +14392,7 @@ function loadSettings(env, options = {}) {
     }
   }
   if (!parsed.success || problems.length > 0 || privateKey === void 0 || evaluator.values === null) {
-    throw new SettingsError(problems);
+    throw new SettingsError(problems, options.envFile);
   }
   const data = parsed.data;
   return {
@@ -14647,7 +14708,7 @@ var UnthrottledOctokit = ProbotOctokit.defaults(
   })
 );
 async function startAgate(options) {
-  const settings = loadSettings(options.env, { cwd: options.cwd });
+  const settings = loadSettings(options.env, { cwd: options.cwd, envFile: options.envFile });
   const limits = intakeLimits(options.intakeLimits);
   const now = options.now ?? (() => /* @__PURE__ */ new Date());
   const ownsStore = options.store === void 0;
@@ -14735,16 +14796,12 @@ async function startAgate(options) {
       log,
       ...options.pruneIntervalMs ? { intervalMs: options.pruneIntervalMs } : {}
     });
-    const bound = await listen(server, settings.port, settings.host).catch(async (error) => {
+    const bound = await listenOn(server, settings.port, settings.host).catch(async (error) => {
       await retention.stop();
       await workers.stop();
       throw error;
     });
-    const { port } = bound;
-    const everywhere = bound.address === "::" || bound.address === "0.0.0.0";
-    const reach = everywhere ? "127.0.0.1" : bound.address;
-    const url = `http://${reach.includes(":") ? `[${reach}]` : reach}:${port}`;
-    const where2 = everywhere ? `every interface (${bound.address}), port ${port}` : `${reach.includes(":") ? `[${reach}]` : reach}:${port}`;
+    const { port, url, where: where2 } = bound;
     const kinds = Object.keys(handlers);
     log.info(
       {
@@ -14839,24 +14896,6 @@ function readinessCheck(store, kind, probot, now) {
     return last.answer;
   };
 }
-function listen(server, port, host) {
-  return new Promise((resolve6, reject) => {
-    server.once("error", (error) => {
-      reject(
-        error.code === "EADDRINUSE" ? new Error(
-          `PORT ${port} is in use by another process: stop it, or set PORT to a free port (0 picks one)`,
-          { cause: error }
-        ) : error
-      );
-    });
-    server.listen(port, host, () => {
-      const address = server.address();
-      resolve6(
-        typeof address === "object" && address ? { address: address.address, port: address.port } : { address: host ?? "::", port }
-      );
-    });
-  });
-}
 function closeServer(server) {
   return new Promise((resolve6) => {
     server.close(() => resolve6());
@@ -14865,7 +14904,7 @@ function closeServer(server) {
 }
 
 // app/runtime/setup.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+import { randomBytes as randomBytes2, timingSafeEqual as timingSafeEqual2 } from "node:crypto";
 import { existsSync, readFileSync as readFileSync2, writeFileSync } from "node:fs";
 import { createServer as createServer2 } from "node:http";
 import { join as join2, resolve as resolve4 } from "node:path";
@@ -14894,6 +14933,23 @@ async function convertManifestCode(baseUrl, code) {
 var SETUP_PATH = "/setup";
 var SETUP_DONE_PATH = "/setup/done";
 var WEBHOOKS_PATH2 = "/api/github/webhooks";
+var HEALTH_PATH2 = "/healthz";
+var READY_PATH2 = "/readyz";
+var MAX_FORM_BYTES = 1024;
+var CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+function registrationCode() {
+  const bytes = randomBytes2(16);
+  const chars = [...bytes].map((b) => CODE_ALPHABET[b % 32]).join("");
+  return (chars.match(/.{4}/g) ?? []).join("-");
+}
+function normalizeCode(text) {
+  return text.toUpperCase().replace(/[\s-]/g, "").replaceAll("O", "0").replace(/[IL]/g, "1");
+}
+function sameCode(typed, code) {
+  const a = Buffer.from(normalizeCode(typed));
+  const b = Buffer.from(normalizeCode(code));
+  return a.length === b.length && timingSafeEqual2(a, b);
+}
 var MANIFEST_FILE = resolve4(import.meta.dirname, "..", "..", "app.yml");
 function manifestFor(publicUrl, file = MANIFEST_FILE) {
   const fromFile = parseYaml(readFileSync2(file, "utf8"));
@@ -14942,9 +14998,40 @@ function writeCredentials(cwd, app) {
   );
   return file;
 }
+function readForm(req) {
+  return new Promise((resolve6) => {
+    if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
+      req.resume();
+      resolve6(null);
+      return;
+    }
+    const chunks = [];
+    let size = 0;
+    req.on("data", (chunk) => {
+      size += chunk.length;
+      if (size > MAX_FORM_BYTES) {
+        resolve6(null);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve6(new URLSearchParams(Buffer.concat(chunks).toString("utf8"))));
+    req.on("error", () => resolve6(null));
+  });
+}
+function json(res, status, body) {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+var CODE_FORM = `<form action="${SETUP_PATH}" method="post">
+<p><label>Registration code: <input name="code" autocomplete="off" autofocus size="24" placeholder="XXXX-XXXX-XXXX-XXXX"></label></p>
+<button type="submit">Continue</button>
+</form>`;
 async function startSetup(options) {
   const { settings } = options;
   const log = options.log ?? ((line) => console.log(line));
+  const registration = options.code ?? registrationCode();
   const state = randomBytes2(16).toString("hex");
   let done = false;
   let resolveRegistered = () => {
@@ -14953,28 +15040,67 @@ async function startSetup(options) {
     resolveRegistered = resolve6;
   });
   const publicUrlOf = (req) => settings.publicUrl ?? `http://${req.headers.host ?? `127.0.0.1:${settings.port}`}`;
-  const handle = async (req, res) => {
-    const url2 = new URL(req.url ?? "/", "http://setup.invalid");
-    if (req.method !== "GET") {
-      res.writeHead(405, { allow: "GET" }).end();
-      return;
-    }
-    if (url2.pathname === "/" || url2.pathname === SETUP_PATH) {
-      const base = publicUrlOf(req);
-      const manifest = manifestFor(base);
-      const where2 = settings.org ? `${settings.githubUrl}/organizations/${settings.org}/settings/apps/new` : `${settings.githubUrl}/settings/apps/new`;
-      const local = /^https?:\/\/(localhost|127\.|\[::1\])/.test(base);
-      page(
-        res,
-        200,
-        "Register agate",
-        `<h1>Register agate as a GitHub App</h1>
+  const manifestPage = (req, res) => {
+    const base = publicUrlOf(req);
+    const manifest = manifestFor(base);
+    const where2 = settings.org ? `${settings.githubUrl}/organizations/${settings.org}/settings/apps/new` : `${settings.githubUrl}/settings/apps/new`;
+    const local = /^https?:\/\/(localhost|127\.|\[::1\])/.test(base);
+    page(
+      res,
+      200,
+      "Register agate",
+      `<h1>Register agate as a GitHub App</h1>
 <p>This creates a private GitHub App from <code>app.yml</code>${settings.org ? ` under <b>${escapeHtml2(settings.org)}</b>` : " under your account"}, with the permissions and events agate needs and nothing more. GitHub will send its webhooks to <code>${escapeHtml2(`${base}${WEBHOOKS_PATH2}`)}</code>.</p>
 ${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it. Set AGATE_PUBLIC_URL to the address GitHub reaches this App at (or change the webhook URL in the App's settings later).</p>` : ""}
 <form action="${escapeHtml2(`${where2}?state=${state}`)}" method="post">
 <input type="hidden" name="manifest" value="${escapeHtml2(JSON.stringify(manifest))}">
 <button type="submit">Create the GitHub App</button>
 </form>`
+    );
+  };
+  const handle = async (req, res) => {
+    const url2 = new URL(req.url ?? "/", "http://setup.invalid");
+    if (req.method === "GET" && url2.pathname === HEALTH_PATH2) {
+      json(res, 200, {
+        ok: true,
+        status: done ? "registered; the App is starting" : "waiting to be registered"
+      });
+      return;
+    }
+    if (req.method === "GET" && url2.pathname === READY_PATH2) {
+      json(res, 503, {
+        ok: false,
+        why: done ? "registered; the App is starting with its new credentials" : "agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET): open its address and enter the registration code from its log, or set the three"
+      });
+      return;
+    }
+    if (req.method === "POST" && url2.pathname === SETUP_PATH) {
+      const form = await readForm(req);
+      if (form && sameCode(form.get("code") ?? "", registration)) {
+        manifestPage(req, res);
+        return;
+      }
+      log("agate setup: a wrong registration code was entered on the page");
+      page(
+        res,
+        403,
+        "Wrong code",
+        `<p>That is not the registration code in this agate's log. Copy it from the line that says <i>the registration code is</i>.</p>${CODE_FORM}`
+      );
+      return;
+    }
+    if (req.method !== "GET") {
+      res.writeHead(405, { allow: "GET, POST" }).end();
+      return;
+    }
+    if (url2.pathname === "/" || url2.pathname === SETUP_PATH) {
+      page(
+        res,
+        200,
+        "Register agate",
+        `<h1>Register agate as a GitHub App</h1>
+<p>This agate has no GitHub App yet. Enter the registration code it printed in its log when it started: only someone who can read that log may register it.</p>
+${CODE_FORM}`
       );
       return;
     }
@@ -14994,7 +15120,7 @@ ${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it.
           res,
           409,
           "Already registered",
-          "<p>This agate was registered already; restart it with <code>npm start</code>.</p>"
+          "<p>This agate was registered already, and runs with that App.</p>"
         );
         return;
       }
@@ -15019,16 +15145,15 @@ ${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it.
       }
       done = true;
       log(
-        `agate setup: registered the GitHub App ${app.slug} (id ${app.id}); its credentials are in ${file}. Install it (${app.html_url}/installations/new), then run npm start again.`
+        `agate setup: registered the GitHub App ${app.slug} (id ${app.id}); its credentials are in ${file} (keep a copy: they are not in the database). agate starts with it now, in this same process. Install it: ${app.html_url}/installations/new`
       );
       page(
         res,
         200,
         "agate is registered",
         `<h1>Registered ${escapeHtml2(app.slug)}</h1>
-<p>The App's id, private key and webhook secret are in <code>${escapeHtml2(file)}</code> (readable by this user only).</p>
-<ol><li><a href="${escapeHtml2(`${app.html_url}/installations/new`)}">Install it on your repositories</a>.</li>
-<li>Stop this setup server and run <code>npm start</code> again: agate starts with the new App.</li></ol>`
+<p>The App's id, private key and webhook secret are in <code>${escapeHtml2(file)}</code> (readable by this user only; keep a copy, they are not in the database). agate is starting with the new App now, in this same process: there is nothing to restart, and later starts read that file.</p>
+<p><a href="${escapeHtml2(`${app.html_url}/installations/new`)}">Install it on your repositories</a>.</p>`
       );
       resolveRegistered(app);
       return;
@@ -15041,17 +15166,12 @@ ${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it.
       res.end(`agate setup failed: ${error.message}`);
     });
   });
-  const port = await new Promise((ready, fail) => {
-    server.once("error", fail);
-    server.listen(settings.port, settings.host, () => {
-      const address = server.address();
-      ready(typeof address === "object" && address ? address.port : settings.port);
-    });
-  });
-  const url = `http://127.0.0.1:${port}`;
+  const bound = await listenOn(server, settings.port, settings.host);
+  const open = settings.publicUrl ?? bound.url;
   log(
-    `agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET): open ${settings.publicUrl ?? url}/ to register it as a GitHub App from app.yml in one click.`
+    `agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET); it listens on ${bound.where}. To register it as a GitHub App from app.yml: open ${open}/ and enter the registration code ${registration} (only this log shows it).${settings.publicUrl ? "" : " GitHub reaches this App only at a public HTTPS address: set AGATE_PUBLIC_URL to it (README: Deploy)."}`
   );
+  const { url, port } = bound;
   return {
     url,
     port,
@@ -15066,19 +15186,22 @@ ${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it.
 // app/main.ts
 function environment() {
   const file = resolve5(".env");
-  if (!existsSync2(file)) return process.env;
+  if (!existsSync2(file)) return { env: process.env };
   if (typeof util.parseEnv !== "function") {
     console.error(
-      `${file} is ignored: reading .env needs Node 20.12 or later; set the variables in the environment`
+      `${file} is ignored: reading .env needs Node 20.12 or later (agate needs 22); set the variables in the environment`
     );
-    return process.env;
+    return { env: process.env };
   }
-  return { ...util.parseEnv(readFileSync3(file, "utf8")), ...process.env };
+  const fromFile = util.parseEnv(readFileSync3(file, "utf8"));
+  const names = Object.keys(fromFile).filter((name) => process.env[name] === void 0);
+  return { env: { ...fromFile, ...process.env }, envFile: { path: file, names } };
 }
-if (unregistered(environment())) {
+if (unregistered(environment().env)) {
   try {
+    const { env, envFile } = environment();
     const setup = await startSetup({
-      settings: loadSetupSettings(environment()),
+      settings: loadSetupSettings(env, envFile),
       cwd: process.cwd()
     });
     await setup.registered;
@@ -15090,7 +15213,7 @@ if (unregistered(environment())) {
 }
 var agate;
 try {
-  agate = await startAgate({ env: environment(), handlers: gateJobHandlers });
+  agate = await startAgate({ ...environment(), handlers: gateJobHandlers });
 } catch (error) {
   console.error(error.message);
   process.exit(1);

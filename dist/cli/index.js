@@ -62,10 +62,10 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
     var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
-    var isMap4 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
+    var isMap5 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
     var isPair3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
-    var isScalar3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
-    var isSeq = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
+    var isScalar4 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
+    var isSeq2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
     function isCollection(node2) {
       if (node2 && typeof node2 === "object")
         switch (node2[NODE_TYPE]) {
@@ -86,7 +86,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node2) => (isScalar3(node2) || isCollection(node2)) && !!node2.anchor;
+    var hasAnchor = (node2) => (isScalar4(node2) || isCollection(node2)) && !!node2.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -98,11 +98,11 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap4;
+    exports.isMap = isMap5;
     exports.isNode = isNode2;
     exports.isPair = isPair3;
-    exports.isScalar = isScalar3;
-    exports.isSeq = isSeq;
+    exports.isScalar = isScalar4;
+    exports.isSeq = isSeq2;
   }
 });
 
@@ -4210,9 +4210,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap4 = fc.start.source === "{";
-      const fcName = isMap4 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap4 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap5 = fc.start.source === "{";
+      const fcName = isMap5 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap5 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -4248,7 +4248,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap4 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap5 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -4288,7 +4288,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap4 && !sep2 && !props.found) {
+        if (!isMap5 && !sep2 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -4311,7 +4311,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap4 && !props.found && ctx.options.strict) {
+            if (!isMap5 && !props.found && ctx.options.strict) {
               if (sep2)
                 for (const st of sep2) {
                   if (st === valueProps.found)
@@ -4343,7 +4343,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode2, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap4) {
+          if (isMap5) {
             const map2 = coll;
             if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode2))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -4359,7 +4359,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap4 ? "}" : "]";
+      const expectedEnd = isMap5 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -5646,7 +5646,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -5730,7 +5730,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar3;
+    exports.isScalar = isScalar4;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -7260,7 +7260,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument4(source, options = {}) {
+    function parseDocument5(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -7286,7 +7286,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument4(src, options);
+      const doc = parseDocument5(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -7322,7 +7322,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse5;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument4;
+    exports.parseDocument = parseDocument5;
     exports.stringify = stringify3;
   }
 });
@@ -7376,6 +7376,1782 @@ var require_dist = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit2.visit;
     exports.visitAsync = visit2.visitAsync;
+  }
+});
+
+// node_modules/picomatch/lib/constants.js
+var require_constants = __commonJS({
+  "node_modules/picomatch/lib/constants.js"(exports, module) {
+    "use strict";
+    var WIN_SLASH = "\\\\/";
+    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+    var DOT_LITERAL = "\\.";
+    var PLUS_LITERAL = "\\+";
+    var QMARK_LITERAL = "\\?";
+    var SLASH_LITERAL = "\\/";
+    var ONE_CHAR = "(?=.)";
+    var QMARK = "[^/]";
+    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+    var NO_DOT = `(?!${DOT_LITERAL})`;
+    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+    var STAR = `${QMARK}*?`;
+    var SEP = "/";
+    var POSIX_CHARS = {
+      DOT_LITERAL,
+      PLUS_LITERAL,
+      QMARK_LITERAL,
+      SLASH_LITERAL,
+      ONE_CHAR,
+      QMARK,
+      END_ANCHOR,
+      DOTS_SLASH,
+      NO_DOT,
+      NO_DOTS,
+      NO_DOT_SLASH,
+      NO_DOTS_SLASH,
+      QMARK_NO_DOT,
+      STAR,
+      START_ANCHOR,
+      SEP
+    };
+    var WINDOWS_CHARS = {
+      ...POSIX_CHARS,
+      SLASH_LITERAL: `[${WIN_SLASH}]`,
+      QMARK: WIN_NO_SLASH,
+      STAR: `${WIN_NO_SLASH}*?`,
+      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+      NO_DOT: `(?!${DOT_LITERAL})`,
+      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+      SEP: "\\"
+    };
+    var POSIX_REGEX_SOURCE = {
+      __proto__: null,
+      alnum: "a-zA-Z0-9",
+      alpha: "a-zA-Z",
+      ascii: "\\x00-\\x7F",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1F\\x7F",
+      digit: "0-9",
+      graph: "\\x21-\\x7E",
+      lower: "a-z",
+      print: "\\x20-\\x7E ",
+      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
+      space: " \\t\\r\\n\\v\\f",
+      upper: "A-Z",
+      word: "A-Za-z0-9_",
+      xdigit: "A-Fa-f0-9"
+    };
+    module.exports = {
+      DEFAULT_MAX_EXTGLOB_RECURSION,
+      MAX_LENGTH: 1024 * 64,
+      POSIX_REGEX_SOURCE,
+      // regular expressions
+      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+      // Replace globs with equivalent patterns to reduce parsing time.
+      REPLACEMENTS: {
+        __proto__: null,
+        "***": "*",
+        "**/**": "**",
+        "**/**/**": "**"
+      },
+      // Digits
+      CHAR_0: 48,
+      /* 0 */
+      CHAR_9: 57,
+      /* 9 */
+      // Alphabet chars.
+      CHAR_UPPERCASE_A: 65,
+      /* A */
+      CHAR_LOWERCASE_A: 97,
+      /* a */
+      CHAR_UPPERCASE_Z: 90,
+      /* Z */
+      CHAR_LOWERCASE_Z: 122,
+      /* z */
+      CHAR_LEFT_PARENTHESES: 40,
+      /* ( */
+      CHAR_RIGHT_PARENTHESES: 41,
+      /* ) */
+      CHAR_ASTERISK: 42,
+      /* * */
+      // Non-alphabetic chars.
+      CHAR_AMPERSAND: 38,
+      /* & */
+      CHAR_AT: 64,
+      /* @ */
+      CHAR_BACKWARD_SLASH: 92,
+      /* \ */
+      CHAR_CARRIAGE_RETURN: 13,
+      /* \r */
+      CHAR_CIRCUMFLEX_ACCENT: 94,
+      /* ^ */
+      CHAR_COLON: 58,
+      /* : */
+      CHAR_COMMA: 44,
+      /* , */
+      CHAR_DOT: 46,
+      /* . */
+      CHAR_DOUBLE_QUOTE: 34,
+      /* " */
+      CHAR_EQUAL: 61,
+      /* = */
+      CHAR_EXCLAMATION_MARK: 33,
+      /* ! */
+      CHAR_FORM_FEED: 12,
+      /* \f */
+      CHAR_FORWARD_SLASH: 47,
+      /* / */
+      CHAR_GRAVE_ACCENT: 96,
+      /* ` */
+      CHAR_HASH: 35,
+      /* # */
+      CHAR_HYPHEN_MINUS: 45,
+      /* - */
+      CHAR_LEFT_ANGLE_BRACKET: 60,
+      /* < */
+      CHAR_LEFT_CURLY_BRACE: 123,
+      /* { */
+      CHAR_LEFT_SQUARE_BRACKET: 91,
+      /* [ */
+      CHAR_LINE_FEED: 10,
+      /* \n */
+      CHAR_NO_BREAK_SPACE: 160,
+      /* \u00A0 */
+      CHAR_PERCENT: 37,
+      /* % */
+      CHAR_PLUS: 43,
+      /* + */
+      CHAR_QUESTION_MARK: 63,
+      /* ? */
+      CHAR_RIGHT_ANGLE_BRACKET: 62,
+      /* > */
+      CHAR_RIGHT_CURLY_BRACE: 125,
+      /* } */
+      CHAR_RIGHT_SQUARE_BRACKET: 93,
+      /* ] */
+      CHAR_SEMICOLON: 59,
+      /* ; */
+      CHAR_SINGLE_QUOTE: 39,
+      /* ' */
+      CHAR_SPACE: 32,
+      /*   */
+      CHAR_TAB: 9,
+      /* \t */
+      CHAR_UNDERSCORE: 95,
+      /* _ */
+      CHAR_VERTICAL_LINE: 124,
+      /* | */
+      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
+      /* \uFEFF */
+      /**
+       * Create EXTGLOB_CHARS
+       */
+      extglobChars(chars) {
+        return {
+          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
+          "?": { type: "qmark", open: "(?:", close: ")?" },
+          "+": { type: "plus", open: "(?:", close: ")+" },
+          "*": { type: "star", open: "(?:", close: ")*" },
+          "@": { type: "at", open: "(?:", close: ")" }
+        };
+      },
+      /**
+       * Create GLOB_CHARS
+       */
+      globChars(win32) {
+        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+      }
+    };
+  }
+});
+
+// node_modules/picomatch/lib/utils.js
+var require_utils = __commonJS({
+  "node_modules/picomatch/lib/utils.js"(exports) {
+    "use strict";
+    var {
+      REGEX_BACKSLASH,
+      REGEX_REMOVE_BACKSLASH,
+      REGEX_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_GLOBAL
+    } = require_constants();
+    exports.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports.hasRegexChars = (str2) => REGEX_SPECIAL_CHARS.test(str2);
+    exports.isRegexChar = (str2) => str2.length === 1 && exports.hasRegexChars(str2);
+    exports.escapeRegex = (str2) => str2.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports.toPosixSlashes = (str2) => str2.replace(REGEX_BACKSLASH, "/");
+    exports.isWindows = () => {
+      if (typeof navigator !== "undefined" && navigator.platform) {
+        const platform2 = navigator.platform.toLowerCase();
+        return platform2 === "win32" || platform2 === "windows";
+      }
+      if (typeof process !== "undefined" && process.platform) {
+        return process.platform === "win32";
+      }
+      return false;
+    };
+    exports.removeBackslashes = (str2) => {
+      return str2.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+        return match === "\\" ? "" : match;
+      });
+    };
+    exports.escapeLast = (input2, char, lastIdx) => {
+      const idx = input2.lastIndexOf(char, lastIdx);
+      if (idx === -1) return input2;
+      if (input2[idx - 1] === "\\") return exports.escapeLast(input2, char, idx - 1);
+      return `${input2.slice(0, idx)}\\${input2.slice(idx)}`;
+    };
+    exports.removePrefix = (input2, state = {}) => {
+      let output2 = input2;
+      if (output2.startsWith("./")) {
+        output2 = output2.slice(2);
+        state.prefix = "./";
+      }
+      return output2;
+    };
+    exports.wrapOutput = (input2, state = {}, options = {}) => {
+      const prepend = options.contains ? "" : "^";
+      const append = options.contains ? "" : "$";
+      let output2 = `${prepend}(?:${input2})${append}`;
+      if (state.negated === true) {
+        output2 = `(?:^(?!${output2}).*$)`;
+      }
+      return output2;
+    };
+    exports.basename = (path, { windows } = {}) => {
+      const segs = path.split(windows ? /[\\/]/ : "/");
+      const last = segs[segs.length - 1];
+      if (last === "") {
+        return segs[segs.length - 2];
+      }
+      return last;
+    };
+  }
+});
+
+// node_modules/picomatch/lib/scan.js
+var require_scan = __commonJS({
+  "node_modules/picomatch/lib/scan.js"(exports, module) {
+    "use strict";
+    var utils = require_utils();
+    var {
+      CHAR_ASTERISK,
+      /* * */
+      CHAR_AT,
+      /* @ */
+      CHAR_BACKWARD_SLASH,
+      /* \ */
+      CHAR_COMMA,
+      /* , */
+      CHAR_DOT,
+      /* . */
+      CHAR_EXCLAMATION_MARK,
+      /* ! */
+      CHAR_FORWARD_SLASH,
+      /* / */
+      CHAR_LEFT_CURLY_BRACE,
+      /* { */
+      CHAR_LEFT_PARENTHESES,
+      /* ( */
+      CHAR_LEFT_SQUARE_BRACKET,
+      /* [ */
+      CHAR_PLUS,
+      /* + */
+      CHAR_QUESTION_MARK,
+      /* ? */
+      CHAR_RIGHT_CURLY_BRACE,
+      /* } */
+      CHAR_RIGHT_PARENTHESES,
+      /* ) */
+      CHAR_RIGHT_SQUARE_BRACKET
+      /* ] */
+    } = require_constants();
+    var isPathSeparator = (code) => {
+      return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+    };
+    var depth = (token) => {
+      if (token.isPrefix !== true) {
+        token.depth = token.isGlobstar ? Infinity : 1;
+      }
+    };
+    var scan = (input2, options) => {
+      const opts = options || {};
+      const length = input2.length - 1;
+      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+      const slashes = [];
+      const tokens = [];
+      const parts = [];
+      let str2 = input2;
+      let index = -1;
+      let start = 0;
+      let lastIndex = 0;
+      let isBrace = false;
+      let isBracket = false;
+      let isGlob = false;
+      let isExtglob = false;
+      let isGlobstar = false;
+      let braceEscaped = false;
+      let backslashes = false;
+      let negated = false;
+      let negatedExtglob = false;
+      let finished = false;
+      let braces = 0;
+      let prev;
+      let code;
+      let token = { value: "", depth: 0, isGlob: false };
+      const eos = () => index >= length;
+      const peek = () => str2.charCodeAt(index + 1);
+      const advance = () => {
+        prev = code;
+        return str2.charCodeAt(++index);
+      };
+      while (index < length) {
+        code = advance();
+        let next;
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          code = advance();
+          if (code === CHAR_LEFT_CURLY_BRACE) {
+            braceEscaped = true;
+          }
+          continue;
+        }
+        if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (code === CHAR_LEFT_CURLY_BRACE) {
+              braces++;
+              continue;
+            }
+            if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (braceEscaped !== true && code === CHAR_COMMA) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (code === CHAR_RIGHT_CURLY_BRACE) {
+              braces--;
+              if (braces === 0) {
+                braceEscaped = false;
+                isBrace = token.isBrace = true;
+                finished = true;
+                break;
+              }
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_FORWARD_SLASH) {
+          slashes.push(index);
+          tokens.push(token);
+          token = { value: "", depth: 0, isGlob: false };
+          if (finished === true) continue;
+          if (prev === CHAR_DOT && index === start + 1) {
+            start += 2;
+            continue;
+          }
+          lastIndex = index + 1;
+          continue;
+        }
+        if (opts.noext !== true) {
+          const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
+          if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+            isGlob = token.isGlob = true;
+            isExtglob = token.isExtglob = true;
+            finished = true;
+            if (code === CHAR_EXCLAMATION_MARK && index === start) {
+              negatedExtglob = true;
+            }
+            if (scanToEnd === true) {
+              let parens = 0;
+              while (eos() !== true && (code = advance())) {
+                if (code === CHAR_BACKWARD_SLASH) {
+                  backslashes = token.backslashes = true;
+                  advance();
+                  continue;
+                }
+                if (code === CHAR_LEFT_PARENTHESES) {
+                  parens++;
+                  continue;
+                }
+                if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                  finished = true;
+                  break;
+                }
+              }
+              continue;
+            }
+            break;
+          }
+        }
+        if (code === CHAR_ASTERISK) {
+          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_QUESTION_MARK) {
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_LEFT_SQUARE_BRACKET) {
+          while (eos() !== true && (next = advance())) {
+            if (next === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+              isBracket = token.isBracket = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              break;
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+          negated = token.negated = true;
+          start++;
+          continue;
+        }
+        if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+          isGlob = token.isGlob = true;
+          if (scanToEnd === true) {
+            let parens = 1;
+            while (eos() !== true && (code = advance())) {
+              if (code === CHAR_BACKWARD_SLASH) {
+                backslashes = token.backslashes = true;
+                advance();
+                continue;
+              }
+              if (code === CHAR_LEFT_PARENTHESES) {
+                parens++;
+                continue;
+              }
+              if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                finished = true;
+                break;
+              }
+            }
+            continue;
+          }
+          break;
+        }
+        if (isGlob === true) {
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+      }
+      if (opts.noext === true) {
+        isExtglob = false;
+        isGlob = false;
+      }
+      let base = str2;
+      let prefix = "";
+      let glob = "";
+      if (start > 0) {
+        prefix = str2.slice(0, start);
+        str2 = str2.slice(start);
+        lastIndex -= start;
+      }
+      if (base && isGlob === true && lastIndex > 0) {
+        base = str2.slice(0, lastIndex);
+        glob = str2.slice(lastIndex);
+      } else if (isGlob === true) {
+        base = "";
+        glob = str2;
+      } else {
+        base = str2;
+      }
+      if (base && base !== "" && base !== "/" && base !== str2) {
+        if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+          base = base.slice(0, -1);
+        }
+      }
+      if (opts.unescape === true) {
+        if (glob) glob = utils.removeBackslashes(glob);
+        if (base && backslashes === true) {
+          base = utils.removeBackslashes(base);
+        }
+      }
+      const state = {
+        prefix,
+        input: input2,
+        start,
+        base,
+        glob,
+        isBrace,
+        isBracket,
+        isGlob,
+        isExtglob,
+        isGlobstar,
+        negated,
+        negatedExtglob
+      };
+      if (opts.tokens === true) {
+        state.maxDepth = 0;
+        if (!isPathSeparator(code)) {
+          tokens.push(token);
+        }
+        state.tokens = tokens;
+      }
+      if (opts.parts === true || opts.tokens === true) {
+        let prevIndex;
+        for (let idx = 0; idx < slashes.length; idx++) {
+          const n2 = prevIndex !== void 0 ? prevIndex + 1 : start;
+          const i = slashes[idx];
+          const value2 = input2.slice(n2, i);
+          if (opts.tokens) {
+            if (idx === 0 && start !== 0) {
+              tokens[idx].isPrefix = true;
+              tokens[idx].value = prefix;
+            } else {
+              tokens[idx].value = value2;
+            }
+            depth(tokens[idx]);
+            state.maxDepth += tokens[idx].depth;
+          }
+          if (i >= start) {
+            parts.push(value2);
+            prevIndex = i;
+          }
+        }
+        const n = prevIndex !== void 0 ? prevIndex + 1 : start;
+        const value = input2.slice(n);
+        parts.push(value);
+        if (opts.tokens && prevIndex && prevIndex + 1 < input2.length) {
+          tokens[tokens.length - 1].value = value;
+          depth(tokens[tokens.length - 1]);
+          state.maxDepth += tokens[tokens.length - 1].depth;
+        }
+        state.slashes = slashes;
+        state.parts = parts;
+      }
+      return state;
+    };
+    module.exports = scan;
+  }
+});
+
+// node_modules/picomatch/lib/parse.js
+var require_parse = __commonJS({
+  "node_modules/picomatch/lib/parse.js"(exports, module) {
+    "use strict";
+    var constants3 = require_constants();
+    var utils = require_utils();
+    var {
+      MAX_LENGTH,
+      POSIX_REGEX_SOURCE,
+      REGEX_NON_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_BACKREF,
+      REPLACEMENTS
+    } = constants3;
+    var expandRange = (args, options) => {
+      if (typeof options.expandRange === "function") {
+        return options.expandRange(...args, options);
+      }
+      args.sort();
+      const value = `[${args.join("-")}]`;
+      try {
+        new RegExp(value);
+      } catch (ex) {
+        return args.map((v) => utils.escapeRegex(v)).join("..");
+      }
+      return value;
+    };
+    var syntaxError = (type, char) => {
+      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+    };
+    var splitTopLevel = (input2) => {
+      const parts = [];
+      let bracket = 0;
+      let paren = 0;
+      let quote2 = 0;
+      let value = "";
+      let escaped = false;
+      for (const ch of input2) {
+        if (escaped === true) {
+          value += ch;
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          value += ch;
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote2 = quote2 === 1 ? 0 : 1;
+          value += ch;
+          continue;
+        }
+        if (quote2 === 0) {
+          if (ch === "[") {
+            bracket++;
+          } else if (ch === "]" && bracket > 0) {
+            bracket--;
+          } else if (bracket === 0) {
+            if (ch === "(") {
+              paren++;
+            } else if (ch === ")" && paren > 0) {
+              paren--;
+            } else if (ch === "|" && paren === 0) {
+              parts.push(value);
+              value = "";
+              continue;
+            }
+          }
+        }
+        value += ch;
+      }
+      parts.push(value);
+      return parts;
+    };
+    var isPlainBranch = (branch) => {
+      let escaped = false;
+      for (const ch of branch) {
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (/[?*+@!()[\]{}]/.test(ch)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    var normalizeSimpleBranch = (branch) => {
+      let value = branch.trim();
+      let changed = true;
+      while (changed === true) {
+        changed = false;
+        if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+          value = value.slice(2, -1);
+          changed = true;
+        }
+      }
+      if (!isPlainBranch(value)) {
+        return;
+      }
+      return value.replace(/\\(.)/g, "$1");
+    };
+    var hasRepeatedCharPrefixOverlap = (branches) => {
+      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+      for (let i = 0; i < values.length; i++) {
+        for (let j = i + 1; j < values.length; j++) {
+          const a = values[i];
+          const b = values[j];
+          const char = a[0];
+          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+            continue;
+          }
+          if (a === b || a.startsWith(b) || b.startsWith(a)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    var parseRepeatedExtglob = (pattern, requireEnd = true) => {
+      if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
+        return;
+      }
+      let bracket = 0;
+      let paren = 0;
+      let quote2 = 0;
+      let escaped = false;
+      for (let i = 1; i < pattern.length; i++) {
+        const ch = pattern[i];
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote2 = quote2 === 1 ? 0 : 1;
+          continue;
+        }
+        if (quote2 === 1) {
+          continue;
+        }
+        if (ch === "[") {
+          bracket++;
+          continue;
+        }
+        if (ch === "]" && bracket > 0) {
+          bracket--;
+          continue;
+        }
+        if (bracket > 0) {
+          continue;
+        }
+        if (ch === "(") {
+          paren++;
+          continue;
+        }
+        if (ch === ")") {
+          paren--;
+          if (paren === 0) {
+            if (requireEnd === true && i !== pattern.length - 1) {
+              return;
+            }
+            return {
+              type: pattern[0],
+              body: pattern.slice(2, i),
+              end: i
+            };
+          }
+        }
+      }
+    };
+    var buildCharClassStar = (chars) => {
+      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
+      return `${source}*`;
+    };
+    var getStarExtglobSequenceChars = (pattern) => {
+      let index = 0;
+      const chars = [];
+      while (index < pattern.length) {
+        const match = parseRepeatedExtglob(pattern.slice(index), false);
+        if (!match || match.type !== "*") {
+          return;
+        }
+        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
+        if (branches.length !== 1) {
+          return;
+        }
+        const branch = normalizeSimpleBranch(branches[0]);
+        if (!branch || branch.length !== 1) {
+          return;
+        }
+        chars.push(branch);
+        index += match.end + 1;
+      }
+      if (chars.length < 1) {
+        return;
+      }
+      return chars;
+    };
+    var repeatedExtglobRecursion = (pattern) => {
+      let depth = 0;
+      let value = pattern.trim();
+      let match = parseRepeatedExtglob(value);
+      while (match) {
+        depth++;
+        value = match.body.trim();
+        match = parseRepeatedExtglob(value);
+      }
+      return depth;
+    };
+    var analyzeRepeatedExtglob = (body, options) => {
+      if (options.maxExtglobRecursion === false) {
+        return { risky: false };
+      }
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants3.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const branches = splitTopLevel(body).map((branch) => branch.trim());
+      if (branches.length > 1) {
+        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
+          return { risky: true };
+        }
+      }
+      const safeChars = [];
+      let sawStarSequence = false;
+      let combinable = true;
+      for (const branch of branches) {
+        const chars = getStarExtglobSequenceChars(branch);
+        if (chars) {
+          sawStarSequence = true;
+          safeChars.push(...chars);
+          continue;
+        }
+        const literal2 = normalizeSimpleBranch(branch);
+        if (literal2 && literal2.length === 1) {
+          safeChars.push(literal2);
+          continue;
+        }
+        combinable = false;
+        if (repeatedExtglobRecursion(branch) > max) {
+          return { risky: true };
+        }
+      }
+      if (sawStarSequence) {
+        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
+      }
+      return { risky: false };
+    };
+    var parse5 = (input2, options) => {
+      if (typeof input2 !== "string") {
+        throw new TypeError("Expected a string");
+      }
+      input2 = REPLACEMENTS[input2] || input2;
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      let len = input2.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      const bos = { type: "bos", value: "", output: opts.prepend || "" };
+      const tokens = [bos];
+      const capture = opts.capture ? "" : "?:";
+      const PLATFORM_CHARS = constants3.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants3.extglobChars(PLATFORM_CHARS);
+      const {
+        DOT_LITERAL,
+        PLUS_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOT_SLASH,
+        NO_DOTS_SLASH,
+        QMARK,
+        QMARK_NO_DOT,
+        STAR,
+        START_ANCHOR
+      } = PLATFORM_CHARS;
+      const globstar = (opts2) => {
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const nodot = opts.dot ? "" : NO_DOT;
+      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+      let star = opts.bash === true ? globstar(opts) : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      if (typeof opts.noext === "boolean") {
+        opts.noextglob = opts.noext;
+      }
+      const state = {
+        input: input2,
+        index: -1,
+        start: 0,
+        dot: opts.dot === true,
+        consumed: "",
+        output: "",
+        prefix: "",
+        backtrack: false,
+        negated: false,
+        brackets: 0,
+        braces: 0,
+        parens: 0,
+        quotes: 0,
+        globstar: false,
+        tokens
+      };
+      input2 = utils.removePrefix(input2, state);
+      len = input2.length;
+      const extglobs = [];
+      const braces = [];
+      const stack = [];
+      let prev = bos;
+      let value;
+      const eos = () => state.index === len - 1;
+      const peek = state.peek = (n = 1) => input2[state.index + n];
+      const advance = state.advance = () => input2[++state.index] || "";
+      const remaining = () => input2.slice(state.index + 1);
+      const consume = (value2 = "", num2 = 0) => {
+        state.consumed += value2;
+        state.index += num2;
+      };
+      const append = (token) => {
+        state.output += token.output != null ? token.output : token.value;
+        consume(token.value);
+      };
+      const negate = () => {
+        let count = 1;
+        while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
+          advance();
+          state.start++;
+          count++;
+        }
+        if (count % 2 === 0) {
+          return false;
+        }
+        state.negated = true;
+        state.start++;
+        return true;
+      };
+      const increment = (type) => {
+        state[type]++;
+        stack.push(type);
+      };
+      const decrement = (type) => {
+        state[type]--;
+        stack.pop();
+      };
+      const push = (tok) => {
+        if (prev.type === "globstar") {
+          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
+          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
+          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
+            state.output = state.output.slice(0, -prev.output.length);
+            prev.type = "star";
+            prev.value = "*";
+            prev.output = star;
+            state.output += prev.output;
+          }
+        }
+        if (extglobs.length && tok.type !== "paren") {
+          extglobs[extglobs.length - 1].inner += tok.value;
+        }
+        if (tok.value || tok.output) append(tok);
+        if (prev && prev.type === "text" && tok.type === "text") {
+          prev.output = (prev.output || prev.value) + tok.value;
+          prev.value += tok.value;
+          return;
+        }
+        tok.prev = prev;
+        tokens.push(tok);
+        prev = tok;
+      };
+      const extglobOpen = (type, value2) => {
+        const token = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
+        token.prev = prev;
+        token.parens = state.parens;
+        token.output = state.output;
+        token.startIndex = state.index;
+        token.tokensIndex = tokens.length;
+        const output2 = (opts.capture ? "(" : "") + token.open;
+        increment("parens");
+        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
+        push({ type: "paren", extglob: true, value: advance(), output: output2 });
+        extglobs.push(token);
+      };
+      const extglobClose = (token) => {
+        const literal2 = input2.slice(token.startIndex, state.index + 1);
+        const body = input2.slice(token.startIndex + 2, state.index);
+        const analysis = analyzeRepeatedExtglob(body, opts);
+        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
+          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
+          const open3 = tokens[token.tokensIndex];
+          open3.type = "text";
+          open3.value = literal2;
+          open3.output = safeOutput || utils.escapeRegex(literal2);
+          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+            tokens[i].value = "";
+            tokens[i].output = "";
+            delete tokens[i].suffix;
+          }
+          state.output = token.output + open3.output;
+          state.backtrack = true;
+          push({ type: "paren", extglob: true, value, output: "" });
+          decrement("parens");
+          return;
+        }
+        let output2 = token.close + (opts.capture ? ")" : "");
+        let rest;
+        if (token.type === "negate") {
+          let extglobStar = star;
+          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
+            extglobStar = globstar(opts);
+          }
+          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+            output2 = token.close = `)$))${extglobStar}`;
+          }
+          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+            const expression = parse5(rest, { ...options, fastpaths: false }).output;
+            output2 = token.close = `)${expression})${extglobStar})`;
+          }
+          if (token.prev.type === "bos") {
+            state.negatedExtglob = true;
+          }
+        }
+        push({ type: "paren", extglob: true, value, output: output2 });
+        decrement("parens");
+      };
+      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input2)) {
+        let backslashes = false;
+        let output2 = input2.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc2, chars, first, rest, index) => {
+          if (first === "\\") {
+            backslashes = true;
+            return m;
+          }
+          if (first === "?") {
+            if (esc2) {
+              return esc2 + first + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            if (index === 0) {
+              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            return QMARK.repeat(chars.length);
+          }
+          if (first === ".") {
+            return DOT_LITERAL.repeat(chars.length);
+          }
+          if (first === "*") {
+            if (esc2) {
+              return esc2 + first + (rest ? star : "");
+            }
+            return star;
+          }
+          return esc2 ? m : `\\${m}`;
+        });
+        if (backslashes === true) {
+          if (opts.unescape === true) {
+            output2 = output2.replace(/\\/g, "");
+          } else {
+            output2 = output2.replace(/\\+/g, (m) => {
+              return m.length % 2 === 0 ? "\\\\" : m ? "\\" : "";
+            });
+          }
+        }
+        if (output2 === input2 && opts.contains === true) {
+          state.output = input2;
+          return state;
+        }
+        state.output = utils.wrapOutput(output2, state, options);
+        return state;
+      }
+      while (!eos()) {
+        value = advance();
+        if (value === "\0") {
+          continue;
+        }
+        if (value === "\\") {
+          const next = peek();
+          if (next === "/" && opts.bash !== true) {
+            continue;
+          }
+          if (next === "." || next === ";") {
+            continue;
+          }
+          if (!next) {
+            value += "\\";
+            push({ type: "text", value });
+            continue;
+          }
+          const match = /^\\+/.exec(remaining());
+          let slashes = 0;
+          if (match && match[0].length > 2) {
+            slashes = match[0].length;
+            state.index += slashes;
+            if (slashes % 2 !== 0) {
+              value += "\\";
+            }
+          }
+          if (opts.unescape === true) {
+            value = advance();
+          } else {
+            value += advance();
+          }
+          if (state.brackets === 0) {
+            push({ type: "text", value });
+            continue;
+          }
+        }
+        if (state.brackets > 0 && (value !== "]" || prev.value === "[" || prev.value === "[^")) {
+          if (opts.posix !== false && value === ":") {
+            const inner = prev.value.slice(1);
+            if (inner.includes("[")) {
+              prev.posix = true;
+              if (inner.includes(":")) {
+                const idx = prev.value.lastIndexOf("[");
+                const pre = prev.value.slice(0, idx);
+                const rest2 = prev.value.slice(idx + 2);
+                const posix2 = POSIX_REGEX_SOURCE[rest2];
+                if (posix2) {
+                  prev.value = pre + posix2;
+                  state.backtrack = true;
+                  advance();
+                  if (!bos.output && tokens.indexOf(prev) === 1) {
+                    bos.output = ONE_CHAR;
+                  }
+                  continue;
+                }
+              }
+            }
+          }
+          if (value === "[" && peek() !== ":" || value === "-" && peek() === "]") {
+            value = `\\${value}`;
+          }
+          if (value === "]" && (prev.value === "[" || prev.value === "[^")) {
+            value = `\\${value}`;
+          }
+          if (opts.posix === true && value === "!" && prev.value === "[") {
+            value = "^";
+          }
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (state.quotes === 1 && value !== '"') {
+          value = utils.escapeRegex(value);
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (value === '"') {
+          state.quotes = state.quotes === 1 ? 0 : 1;
+          if (opts.keepQuotes === true) {
+            push({ type: "text", value });
+          }
+          continue;
+        }
+        if (value === "(") {
+          increment("parens");
+          push({ type: "paren", value });
+          continue;
+        }
+        if (value === ")") {
+          if (state.parens === 0 && opts.strictBrackets === true) {
+            throw new SyntaxError(syntaxError("opening", "("));
+          }
+          const extglob = extglobs[extglobs.length - 1];
+          if (extglob && state.parens === extglob.parens + 1) {
+            extglobClose(extglobs.pop());
+            continue;
+          }
+          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
+          decrement("parens");
+          continue;
+        }
+        if (value === "[") {
+          if (opts.nobracket === true || !remaining().includes("]")) {
+            if (opts.nobracket !== true && opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("closing", "]"));
+            }
+            value = `\\${value}`;
+          } else {
+            increment("brackets");
+          }
+          push({ type: "bracket", value });
+          continue;
+        }
+        if (value === "]") {
+          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          if (state.brackets === 0) {
+            if (opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("opening", "["));
+            }
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          decrement("brackets");
+          const prevValue = prev.value.slice(1);
+          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
+            value = `/${value}`;
+          }
+          prev.value += value;
+          append({ value });
+          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+            continue;
+          }
+          const escaped = utils.escapeRegex(prev.value);
+          state.output = state.output.slice(0, -prev.value.length);
+          if (opts.literalBrackets === true) {
+            state.output += escaped;
+            prev.value = escaped;
+            continue;
+          }
+          prev.value = `(${capture}${escaped}|${prev.value})`;
+          state.output += prev.value;
+          continue;
+        }
+        if (value === "{" && opts.nobrace !== true) {
+          increment("braces");
+          const open3 = {
+            type: "brace",
+            value,
+            output: "(",
+            outputIndex: state.output.length,
+            tokensIndex: state.tokens.length
+          };
+          braces.push(open3);
+          push(open3);
+          continue;
+        }
+        if (value === "}") {
+          const brace = braces[braces.length - 1];
+          if (opts.nobrace === true || !brace) {
+            push({ type: "text", value, output: value });
+            continue;
+          }
+          let output2 = ")";
+          if (brace.dots === true) {
+            const arr = tokens.slice();
+            const range = [];
+            for (let i = arr.length - 1; i >= 0; i--) {
+              tokens.pop();
+              if (arr[i].type === "brace") {
+                break;
+              }
+              if (arr[i].type !== "dots") {
+                range.unshift(arr[i].value);
+              }
+            }
+            output2 = expandRange(range, opts);
+            state.backtrack = true;
+          }
+          if (brace.comma !== true && brace.dots !== true) {
+            const out = state.output.slice(0, brace.outputIndex);
+            const toks = state.tokens.slice(brace.tokensIndex);
+            brace.value = brace.output = "\\{";
+            value = output2 = "\\}";
+            state.output = out;
+            for (const t of toks) {
+              state.output += t.output || t.value;
+            }
+          }
+          push({ type: "brace", value, output: output2 });
+          decrement("braces");
+          braces.pop();
+          continue;
+        }
+        if (value === "|") {
+          if (extglobs.length > 0) {
+            extglobs[extglobs.length - 1].conditions++;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value === ",") {
+          let output2 = value;
+          const brace = braces[braces.length - 1];
+          if (brace && stack[stack.length - 1] === "braces") {
+            brace.comma = true;
+            output2 = "|";
+          }
+          push({ type: "comma", value, output: output2 });
+          continue;
+        }
+        if (value === "/") {
+          if (prev.type === "dot" && state.index === state.start + 1) {
+            state.start = state.index + 1;
+            state.consumed = "";
+            state.output = "";
+            tokens.pop();
+            prev = bos;
+            continue;
+          }
+          push({ type: "slash", value, output: SLASH_LITERAL });
+          continue;
+        }
+        if (value === ".") {
+          if (state.braces > 0 && prev.type === "dot") {
+            if (prev.value === ".") prev.output = DOT_LITERAL;
+            const brace = braces[braces.length - 1];
+            prev.type = "dots";
+            prev.output += value;
+            prev.value += value;
+            brace.dots = true;
+            continue;
+          }
+          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
+            push({ type: "text", value, output: DOT_LITERAL });
+            continue;
+          }
+          push({ type: "dot", value, output: DOT_LITERAL });
+          continue;
+        }
+        if (value === "?") {
+          const isGroup = prev && prev.value === "(";
+          if (!isGroup && opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("qmark", value);
+            continue;
+          }
+          if (prev && prev.type === "paren") {
+            const next = peek();
+            let output2 = value;
+            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
+              output2 = `\\${value}`;
+            }
+            push({ type: "text", value, output: output2 });
+            continue;
+          }
+          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
+            push({ type: "qmark", value, output: QMARK_NO_DOT });
+            continue;
+          }
+          push({ type: "qmark", value, output: QMARK });
+          continue;
+        }
+        if (value === "!") {
+          if (opts.noextglob !== true && peek() === "(") {
+            if (peek(2) !== "?" || !/[!=<:]/.test(peek(3))) {
+              extglobOpen("negate", value);
+              continue;
+            }
+          }
+          if (opts.nonegate !== true && state.index === 0) {
+            negate();
+            continue;
+          }
+        }
+        if (value === "+") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("plus", value);
+            continue;
+          }
+          if (prev && prev.value === "(" || opts.regex === false) {
+            push({ type: "plus", value, output: PLUS_LITERAL });
+            continue;
+          }
+          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
+            push({ type: "plus", value });
+            continue;
+          }
+          push({ type: "plus", value: PLUS_LITERAL });
+          continue;
+        }
+        if (value === "@") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            push({ type: "at", extglob: true, value, output: "" });
+            continue;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value !== "*") {
+          if (value === "$" || value === "^") {
+            value = `\\${value}`;
+          }
+          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+          if (match) {
+            value += match[0];
+            state.index += match[0].length;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (prev && (prev.type === "globstar" || prev.star === true)) {
+          prev.type = "star";
+          prev.star = true;
+          prev.value += value;
+          prev.output = star;
+          state.backtrack = true;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        let rest = remaining();
+        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+          extglobOpen("star", value);
+          continue;
+        }
+        if (prev.type === "star") {
+          if (opts.noglobstar === true) {
+            consume(value);
+            continue;
+          }
+          const prior = prev.prev;
+          const before = prior.prev;
+          const isStart = prior.type === "slash" || prior.type === "bos";
+          const afterStar = before && (before.type === "star" || before.type === "globstar");
+          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
+          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
+          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          while (rest.slice(0, 3) === "/**") {
+            const after = input2[state.index + 4];
+            if (after && after !== "/") {
+              break;
+            }
+            rest = rest.slice(3);
+            consume("/**", 3);
+          }
+          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
+          if (prior.type === "bos" && eos()) {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = globstar(opts);
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
+            prev.value += value;
+            state.globstar = true;
+            state.output += prior.output + prev.output;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
+            const end = rest[1] !== void 0 ? "|$" : "";
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+            prev.value += value;
+            state.output += prior.output + prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          if (prior.type === "bos" && rest[0] === "/") {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          state.output = state.output.slice(0, -prev.output.length);
+          prev.type = "globstar";
+          prev.output = globstar(opts);
+          prev.value += value;
+          state.output += prev.output;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        const token = { type: "star", value, output: star };
+        if (opts.bash === true) {
+          token.output = ".*?";
+          if (prev.type === "bos" || prev.type === "slash") {
+            token.output = nodot + token.output;
+          }
+          push(token);
+          continue;
+        }
+        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
+          token.output = value;
+          push(token);
+          continue;
+        }
+        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
+          if (prev.type === "dot") {
+            state.output += NO_DOT_SLASH;
+            prev.output += NO_DOT_SLASH;
+          } else if (opts.dot === true) {
+            state.output += NO_DOTS_SLASH;
+            prev.output += NO_DOTS_SLASH;
+          } else {
+            state.output += nodot;
+            prev.output += nodot;
+          }
+          if (peek() !== "*") {
+            state.output += ONE_CHAR;
+            prev.output += ONE_CHAR;
+          }
+        }
+        push(token);
+      }
+      while (state.brackets > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
+        state.output = utils.escapeLast(state.output, "[");
+        decrement("brackets");
+      }
+      while (state.parens > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
+        state.output = utils.escapeLast(state.output, "(");
+        decrement("parens");
+      }
+      while (state.braces > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
+        state.output = utils.escapeLast(state.output, "{");
+        decrement("braces");
+      }
+      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
+        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
+      }
+      if (state.backtrack === true) {
+        state.output = "";
+        for (const token of state.tokens) {
+          state.output += token.output != null ? token.output : token.value;
+          if (token.suffix) {
+            state.output += token.suffix;
+          }
+        }
+      }
+      return state;
+    };
+    parse5.fastpaths = (input2, options) => {
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      const len = input2.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      input2 = REPLACEMENTS[input2] || input2;
+      const {
+        DOT_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOTS,
+        NO_DOTS_SLASH,
+        STAR,
+        START_ANCHOR
+      } = constants3.globChars(opts.windows);
+      const nodot = opts.dot ? NO_DOTS : NO_DOT;
+      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+      const capture = opts.capture ? "" : "?:";
+      const state = { negated: false, prefix: "" };
+      let star = opts.bash === true ? ".*?" : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      const globstar = (opts2) => {
+        if (opts2.noglobstar === true) return star;
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const create = (str2) => {
+        switch (str2) {
+          case "*":
+            return `${nodot}${ONE_CHAR}${star}`;
+          case ".*":
+            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*.*":
+            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*/*":
+            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+          case "**":
+            return nodot + globstar(opts);
+          case "**/*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+          case "**/*.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "**/.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+          default: {
+            const match = /^(.*?)\.(\w+)$/.exec(str2);
+            if (!match) return;
+            const source2 = create(match[1]);
+            if (!source2) return;
+            return source2 + DOT_LITERAL + match[2];
+          }
+        }
+      };
+      const output2 = utils.removePrefix(input2, state);
+      let source = create(output2);
+      if (source && opts.strictSlashes !== true) {
+        source += `${SLASH_LITERAL}?`;
+      }
+      return source;
+    };
+    module.exports = parse5;
+  }
+});
+
+// node_modules/picomatch/lib/picomatch.js
+var require_picomatch = __commonJS({
+  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
+    "use strict";
+    var scan = require_scan();
+    var parse5 = require_parse();
+    var utils = require_utils();
+    var constants3 = require_constants();
+    var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var picomatch2 = (glob, options, returnState = false) => {
+      if (Array.isArray(glob)) {
+        const fns = glob.map((input2) => picomatch2(input2, options, returnState));
+        const arrayMatcher = (str2) => {
+          for (const isMatch of fns) {
+            const state2 = isMatch(str2);
+            if (state2) return state2;
+          }
+          return false;
+        };
+        return arrayMatcher;
+      }
+      const isState = isObject2(glob) && glob.tokens && glob.input;
+      if (glob === "" || typeof glob !== "string" && !isState) {
+        throw new TypeError("Expected pattern to be a non-empty string");
+      }
+      const opts = options || {};
+      const posix2 = opts.windows;
+      const regex = isState ? picomatch2.compileRe(glob, options) : picomatch2.makeRe(glob, options, false, true);
+      const state = regex.state;
+      delete regex.state;
+      let isIgnored = () => false;
+      if (opts.ignore) {
+        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
+      }
+      const matcher = (input2, returnObject = false) => {
+        const { isMatch, match, output: output2 } = picomatch2.test(input2, regex, options, { glob, posix: posix2 });
+        const result = { glob, state, regex, posix: posix2, input: input2, output: output2, match, isMatch };
+        if (typeof opts.onResult === "function") {
+          opts.onResult(result);
+        }
+        if (isMatch === false) {
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (isIgnored(input2)) {
+          if (typeof opts.onIgnore === "function") {
+            opts.onIgnore(result);
+          }
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (typeof opts.onMatch === "function") {
+          opts.onMatch(result);
+        }
+        return returnObject ? result : true;
+      };
+      if (returnState) {
+        matcher.state = state;
+      }
+      return matcher;
+    };
+    picomatch2.test = (input2, regex, options, { glob, posix: posix2 } = {}) => {
+      if (typeof input2 !== "string") {
+        throw new TypeError("Expected input to be a string");
+      }
+      if (input2 === "") {
+        return { isMatch: false, output: "" };
+      }
+      const opts = options || {};
+      const format = opts.format || (posix2 ? utils.toPosixSlashes : null);
+      let match = input2 === glob;
+      let output2 = match && format ? format(input2) : input2;
+      if (match === false) {
+        output2 = format ? format(input2) : input2;
+        match = output2 === glob;
+      }
+      if (match === false || opts.capture === true) {
+        if (opts.matchBase === true || opts.basename === true) {
+          match = picomatch2.matchBase(input2, regex, options, posix2);
+        } else {
+          match = regex.exec(output2);
+        }
+      }
+      return { isMatch: Boolean(match), match, output: output2 };
+    };
+    picomatch2.matchBase = (input2, glob, options, posix2 = options && options.windows) => {
+      const regex = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options);
+      return regex.test(utils.basename(input2, { windows: posix2 }));
+    };
+    picomatch2.isMatch = (str2, patterns, options) => picomatch2(patterns, options)(str2);
+    picomatch2.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
+      return parse5(pattern, { ...options, fastpaths: false });
+    };
+    picomatch2.scan = (input2, options) => scan(input2, options);
+    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
+      if (returnOutput === true) {
+        return state.output;
+      }
+      const opts = options || {};
+      const prepend = opts.contains ? "" : "^";
+      const append = opts.contains ? "" : "$";
+      let source = `${prepend}(?:${state.output})${append}`;
+      if (state && state.negated === true) {
+        source = `^(?!${source}).*$`;
+      }
+      const regex = picomatch2.toRegex(source, options);
+      if (returnState === true) {
+        regex.state = state;
+      }
+      return regex;
+    };
+    picomatch2.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
+      if (!input2 || typeof input2 !== "string") {
+        throw new TypeError("Expected a non-empty string");
+      }
+      let parsed = { negated: false, fastpaths: true };
+      if (options.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
+        parsed.output = parse5.fastpaths(input2, options);
+      }
+      if (!parsed.output) {
+        parsed = parse5(input2, options);
+      }
+      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
+    };
+    picomatch2.toRegex = (source, options) => {
+      try {
+        const opts = options || {};
+        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
+      } catch (err) {
+        if (options && options.debug === true) throw err;
+        return /$^/;
+      }
+    };
+    picomatch2.constants = constants3;
+    module.exports = picomatch2;
+  }
+});
+
+// node_modules/picomatch/index.js
+var require_picomatch2 = __commonJS({
+  "node_modules/picomatch/index.js"(exports, module) {
+    "use strict";
+    var pico = require_picomatch();
+    var utils = require_utils();
+    function picomatch2(glob, options, returnState = false) {
+      if (options && (options.windows === null || options.windows === void 0)) {
+        options = { ...options, windows: utils.isWindows() };
+      }
+      return pico(glob, options, returnState);
+    }
+    Object.assign(picomatch2, pico);
+    module.exports = picomatch2;
   }
 });
 
@@ -24993,123 +26769,8 @@ function describe3(value) {
   return String(value);
 }
 
-// checks/handoff/parse-handoff.ts
-var import_yaml3 = __toESM(require_dist(), 1);
-var FENCE = /^---[ \t]*$/;
-var FIELDS = Object.keys(handoffFrontMatterSchema.shape);
-var EXAMPLES = {
-  task: 'task: "#12" (the issue, or one line saying what the task is)',
-  branch: "branch: <the pull request's head branch>",
-  status: `status: in-progress (one of ${handoffStatusSchema.options.join(", ")})`,
-  changed_files: "changed_files: [every file the branch changes against its base]"
-};
-function parseHandoffFile(text, path) {
-  const fail = (line, column, message) => ({
-    ok: false,
-    errors: [`${path}:${line}:${column}: ${message}`]
-  });
-  const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
-  const lines2 = source.split("\n");
-  if (!FENCE.test(stripCr(lines2[0] ?? ""))) {
-    return fail(
-      1,
-      1,
-      "no front matter: the file must start with a line `---`, then the YAML fields (task, branch, status, changed_files, ...), then another `---` line"
-    );
-  }
-  const close = lines2.findIndex((line, index) => index > 0 && FENCE.test(stripCr(line)));
-  if (close === -1) {
-    return fail(
-      1,
-      1,
-      "the front matter opened on line 1 is never closed: add a line `---` after its last field"
-    );
-  }
-  const yamlText = lines2.slice(1, close).map(stripCr).join("\n");
-  const rest = lines2.slice(close + 1);
-  if (rest.length > 0 && stripCr(rest[0] ?? "").trim() === "") rest.shift();
-  const body = rest.join("\n");
-  const counter = new import_yaml3.LineCounter();
-  const doc = (0, import_yaml3.parseDocument)(yamlText, {
-    lineCounter: counter,
-    prettyErrors: false,
-    uniqueKeys: true
-  });
-  const at2 = (offset) => {
-    const pos = counter.linePos(offset);
-    return `${path}:${pos.line + 1}:${pos.col}`;
-  };
-  if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      errors: doc.errors.map((error2) => `${at2(error2.pos[0])}: YAML syntax: ${error2.message}`)
-    };
-  }
-  if (doc.contents === null) {
-    return fail(2, 1, `the front matter is empty: it needs at least ${requiredFieldList()}`);
-  }
-  if (!(0, import_yaml3.isMap)(doc.contents)) {
-    return {
-      ok: false,
-      errors: [
-        `${at2(doc.contents.range?.[0] ?? 0)}: the front matter must be a mapping of fields such as task: and branch:, not a single value or a list`
-      ]
-    };
-  }
-  let data;
-  try {
-    data = doc.toJS({ maxAliasCount: 100 });
-  } catch (error2) {
-    return fail(2, 1, `YAML: ${error2.message}`);
-  }
-  const result = handoffFrontMatterSchema.safeParse(data, { error: genericMessage });
-  if (result.success) return { ok: true, front: result.data, body };
-  const located = result.error.issues.flatMap((issue2) => locate(issue2, doc, at2));
-  located.sort((a, b) => a.offset - b.offset);
-  return { ok: false, errors: located.map((problem) => problem.text) };
-}
-function renderHandoffFile(front, body) {
-  const ordered = Object.fromEntries(
-    FIELDS.map((key) => [key, front[key]])
-  );
-  const yamlText = (0, import_yaml3.stringify)(ordered, { lineWidth: 0, blockQuote: "literal", indentSeq: true });
-  return `---
-${yamlText}---
-${body === "" ? "" : `
-${body}`}`;
-}
-function locate(issue2, doc, at2) {
-  const path = issue2.path;
-  if (issue2.code === "unrecognized_keys") {
-    return issue2.keys.map((key) => {
-      const offset2 = keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0;
-      return {
-        offset: offset2,
-        text: `${at2(offset2)}: ${formatPath([...path, key])}: ${unknownKey(key, path)}`
-      };
-    });
-  }
-  const offset = nearestNode(doc, path).range?.[0] ?? 0;
-  const missing = path.length > 0 && !doc.hasIn(path);
-  const name = formatPath(path) || "front matter";
-  const example = EXAMPLES[String(path[0])];
-  const message = missing ? `is missing${path.length === 1 && example ? `; add ${example}` : ""}` : issue2.message;
-  return [{ offset, text: `${at2(offset)}: ${name}: ${message}` }];
-}
-function unknownKey(key, mapPath) {
-  const allowed = mapPath.length === 0 ? FIELDS : mapPath[0] === "last_command" ? ["run", "exit_code", "output_tail"] : [];
-  const suggestion = allowed.find((name) => closeEnough(key, name));
-  const where = mapPath.length === 0 ? "the front matter" : formatPath(mapPath);
-  const known = allowed.length > 0 ? ` (${where} takes ${allowed.join(", ")})` : "";
-  return `unknown key${suggestion ? `; did you mean ${suggestion}?` : ""}${known}`;
-}
-function requiredFieldList() {
-  return Object.keys(EXAMPLES).join(", ");
-}
-var stripCr = (line) => line.endsWith("\r") ? line.slice(0, -1) : line;
-
-// checks/handoff/verify.ts
-init_version();
+// checks/gate/provenance.ts
+var import_picomatch = __toESM(require_picomatch2(), 1);
 
 // checks/normalise-output.ts
 var TERMINAL_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
@@ -25229,6 +26890,14 @@ function normaliseOutput(text) {
 
 // checks/markdown.ts
 var shortSha = (sha) => sha.slice(0, 7);
+function codeSpan(text, maxChars = 300) {
+  const flat = text.replace(/[\r\n\t]+/g, " ");
+  const cut = flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}\u2026` : flat;
+  const longest = Math.max(0, ...[...cut.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = cut.startsWith("`") || cut.endsWith("`") || cut === "" ? " " : "";
+  return `${fence}${pad}${cut}${pad}${fence}`;
+}
 function durationText(ms) {
   if (ms < 1e3) return `${Math.max(0, Math.round(ms))} ms`;
   const tenths = Math.round(ms / 100);
@@ -25253,7 +26922,148 @@ function outcomeText(command2) {
   return command2.exit_code === 0 ? "passed" : `failed (exit ${command2.exit_code ?? "none"})`;
 }
 
+// checks/gate/workflow-uses.ts
+var import_yaml3 = __toESM(require_dist(), 1);
+
+// checks/gate/provenance.ts
+function writesProblem(record2, config2) {
+  for (const command2 of record2.commands) {
+    if (command2.changed_paths_count === 0) continue;
+    const spec = config2.commands.find((c) => c.name === command2.name);
+    const allowed = spec?.writes ?? [];
+    const matches = allowed.length > 0 ? (0, import_picomatch.default)(allowed, { dot: true }) : () => false;
+    const outside = command2.changed_paths.filter((path) => !matches(path));
+    if (outside.length > 0) {
+      return `command ${command2.name} changed ${paths(outside)}, outside what it may write (commands[].writes): it did not test the commit as it is`;
+    }
+    if (command2.changed_paths.length < command2.changed_paths_count) {
+      return `command ${command2.name} changed ${command2.changed_paths_count} paths, more than the record lists, so they cannot all be checked against commands[].writes`;
+    }
+  }
+  return null;
+}
+function paths(list) {
+  const named = list.slice(0, 5).map((path) => codeSpan(path, 120));
+  return `${named.join(", ")}${list.length > 5 ? ` and ${list.length - 5} more` : ""}`;
+}
+
+// checks/handoff/parse-handoff.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+var FENCE = /^---[ \t]*$/;
+var FIELDS = Object.keys(handoffFrontMatterSchema.shape);
+var EXAMPLES = {
+  task: 'task: "#12" (the issue, or one line saying what the task is)',
+  branch: "branch: <the pull request's head branch>",
+  status: `status: in-progress (one of ${handoffStatusSchema.options.join(", ")})`,
+  changed_files: "changed_files: [every file the branch changes against its base]"
+};
+function parseHandoffFile(text, path) {
+  const fail = (line, column, message) => ({
+    ok: false,
+    errors: [`${path}:${line}:${column}: ${message}`]
+  });
+  const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  const lines2 = source.split("\n");
+  if (!FENCE.test(stripCr(lines2[0] ?? ""))) {
+    return fail(
+      1,
+      1,
+      "no front matter: the file must start with a line `---`, then the YAML fields (task, branch, status, changed_files, ...), then another `---` line"
+    );
+  }
+  const close = lines2.findIndex((line, index) => index > 0 && FENCE.test(stripCr(line)));
+  if (close === -1) {
+    return fail(
+      1,
+      1,
+      "the front matter opened on line 1 is never closed: add a line `---` after its last field"
+    );
+  }
+  const yamlText = lines2.slice(1, close).map(stripCr).join("\n");
+  const rest = lines2.slice(close + 1);
+  if (rest.length > 0 && stripCr(rest[0] ?? "").trim() === "") rest.shift();
+  const body = rest.join("\n");
+  const counter = new import_yaml4.LineCounter();
+  const doc = (0, import_yaml4.parseDocument)(yamlText, {
+    lineCounter: counter,
+    prettyErrors: false,
+    uniqueKeys: true
+  });
+  const at2 = (offset) => {
+    const pos = counter.linePos(offset);
+    return `${path}:${pos.line + 1}:${pos.col}`;
+  };
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      errors: doc.errors.map((error2) => `${at2(error2.pos[0])}: YAML syntax: ${error2.message}`)
+    };
+  }
+  if (doc.contents === null) {
+    return fail(2, 1, `the front matter is empty: it needs at least ${requiredFieldList()}`);
+  }
+  if (!(0, import_yaml4.isMap)(doc.contents)) {
+    return {
+      ok: false,
+      errors: [
+        `${at2(doc.contents.range?.[0] ?? 0)}: the front matter must be a mapping of fields such as task: and branch:, not a single value or a list`
+      ]
+    };
+  }
+  let data;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error2) {
+    return fail(2, 1, `YAML: ${error2.message}`);
+  }
+  const result = handoffFrontMatterSchema.safeParse(data, { error: genericMessage });
+  if (result.success) return { ok: true, front: result.data, body };
+  const located = result.error.issues.flatMap((issue2) => locate(issue2, doc, at2));
+  located.sort((a, b) => a.offset - b.offset);
+  return { ok: false, errors: located.map((problem) => problem.text) };
+}
+function renderHandoffFile(front, body) {
+  const ordered = Object.fromEntries(
+    FIELDS.map((key) => [key, front[key]])
+  );
+  const yamlText = (0, import_yaml4.stringify)(ordered, { lineWidth: 0, blockQuote: "literal", indentSeq: true });
+  return `---
+${yamlText}---
+${body === "" ? "" : `
+${body}`}`;
+}
+function locate(issue2, doc, at2) {
+  const path = issue2.path;
+  if (issue2.code === "unrecognized_keys") {
+    return issue2.keys.map((key) => {
+      const offset2 = keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0;
+      return {
+        offset: offset2,
+        text: `${at2(offset2)}: ${formatPath([...path, key])}: ${unknownKey(key, path)}`
+      };
+    });
+  }
+  const offset = nearestNode(doc, path).range?.[0] ?? 0;
+  const missing = path.length > 0 && !doc.hasIn(path);
+  const name = formatPath(path) || "front matter";
+  const example = EXAMPLES[String(path[0])];
+  const message = missing ? `is missing${path.length === 1 && example ? `; add ${example}` : ""}` : issue2.message;
+  return [{ offset, text: `${at2(offset)}: ${name}: ${message}` }];
+}
+function unknownKey(key, mapPath) {
+  const allowed = mapPath.length === 0 ? FIELDS : mapPath[0] === "last_command" ? ["run", "exit_code", "output_tail"] : [];
+  const suggestion = allowed.find((name) => closeEnough(key, name));
+  const where = mapPath.length === 0 ? "the front matter" : formatPath(mapPath);
+  const known = allowed.length > 0 ? ` (${where} takes ${allowed.join(", ")})` : "";
+  return `unknown key${suggestion ? `; did you mean ${suggestion}?` : ""}${known}`;
+}
+function requiredFieldList() {
+  return Object.keys(EXAMPLES).join(", ");
+}
+var stripCr = (line) => line.endsWith("\r") ? line.slice(0, -1) : line;
+
 // checks/handoff/verify.ts
+init_version();
 var NO_EXIT_CODE = -1;
 var CLI_PACKAGE = "agate-gate";
 var AGATE_CLI = `npx --yes ${CLI_PACKAGE}@${compatibleReleases(AGATE_VERSION)}`;
@@ -25261,6 +27071,25 @@ function compatibleReleases(version2) {
   const match = /^(\d+)\.(\d+)\.\d+$/.exec(version2);
   if (!match) return version2;
   return match[1] === "0" ? `0.${match[2]}` : match[1];
+}
+function fileFindings(front) {
+  return [...front.last_command ? [] : [missingLastCommand()], ...contradictionFindings(front)];
+}
+function missingLastCommand() {
+  return `last_command is missing: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\`, to record the last command and its exit code`;
+}
+function contradictionFindings(front) {
+  if (front.status !== "ready") return [];
+  const left = [];
+  if (front.next_step.trim() !== "") left.push(`next_step is ${codeSpan(front.next_step.trim())}`);
+  if (front.open_items.length > 0)
+    left.push(
+      `${front.open_items.length} open item${front.open_items.length === 1 ? " remains" : "s remain"}`
+    );
+  if (left.length === 0) return [];
+  return [
+    `status is ready, but ${left.join(" and ")}: a finished task has neither; clear them or set status: in-progress`
+  ];
 }
 
 // action/cli.ts
@@ -25605,7 +27434,7 @@ function checkoutOwner(root2, env) {
 }
 
 // checks/setup/doctor.ts
-var import_yaml4 = __toESM(require_dist(), 1);
+var import_yaml5 = __toESM(require_dist(), 1);
 
 // checks/setup/app-requirements.ts
 var AGATE_APP_PERMISSIONS = {
@@ -26425,7 +28254,7 @@ function workflowFindings(facts, evidence, mergeQueue) {
       }
     ];
   }
-  const doc = (0, import_yaml4.parseDocument)(text.value, { prettyErrors: false });
+  const doc = (0, import_yaml5.parseDocument)(text.value, { prettyErrors: false });
   const root2 = doc.errors.length === 0 ? asObject(doc.toJS()) : null;
   if (!root2) {
     return [
@@ -27046,18 +28875,19 @@ function entryStatus(comments, appLogin) {
 }
 
 // action/entries-cli.ts
+init_github_answers();
 init_version();
 init_github();
 var ENTRY_USAGE = `Handoff entries (docs/entries.md), through the GitHub API:
 
-  entry ask --project P --question Q --tried T --needed N [--pull NUMBER] [--title T]
+  entry open --project P --question Q --tried T --needed N [--pull NUMBER] [--title T]
       Opens an entry (an issue in the entry form's layout) and waits for agate to open it.
   entry poll [--project P] [--wait DURATION]
       Lists open, unclaimed entries (number, question, tried, needed); --wait waits until
       there is one.
   entry claim NUMBER          becomes the entry's one owner (or says who owns it)
   entry answer NUMBER TEXT    the owner's answer: resolves and closes the entry
-  entry followup NUMBER TEXT  the owner's follow-up question to the author (one at most)
+  entry ask NUMBER TEXT       the owner's follow-up question to the author (one at most): /ask
   entry reply NUMBER TEXT     a plain comment: the author answering a follow-up
   entry status [NUMBER] [--wait DURATION]
       One entry's state, owner and answer (--wait: until it is resolved, blocked or
@@ -27065,7 +28895,7 @@ var ENTRY_USAGE = `Handoff entries (docs/entries.md), through the GitHub API:
 
 Options of every entry command: --repo OWNER/NAME (default GITHUB_REPOSITORY), --json,
 --no-wait (do not wait for agate's reply), --timeout DURATION (for agate's reply, default 2m).
-Environment: AGATE_GITHUB_TOKEN or GITHUB_TOKEN (a token that can write issues),
+Environment: AGATE_GITHUB_TOKEN, GITHUB_TOKEN or GH_TOKEN (a token that can write issues),
 GITHUB_API_URL (default https://api.github.com), AGATE_APP_LOGIN (the App's bot, whose replies
 are believed; default agate[bot]). Exit status: 0 done, 1 agate refused it or the wait ran
 out, 2 a usage or setup error.`;
@@ -27121,6 +28951,13 @@ run ${CLI_PACKAGE} entry help for usage`);
       out.error(`agate entry: ${error2.message}`);
       return 1;
     }
+    const unreached = noAnswer(error2);
+    if (unreached) {
+      out.error(
+        `agate entry: ${noAnswerText(unreached)}; check GITHUB_API_URL (default https://api.github.com) and the network`
+      );
+      return 2;
+    }
     const status2 = error2.status;
     if (status2 !== void 0) {
       out.error(`agate entry: ${githubProblem(status2, error2.message)}`);
@@ -27132,7 +28969,7 @@ run ${CLI_PACKAGE} entry help for usage`);
 function githubProblem(status2, message) {
   switch (status2) {
     case 401:
-      return `GitHub refused the token (401: ${message}): set AGATE_GITHUB_TOKEN or GITHUB_TOKEN to a valid token`;
+      return `GitHub refused the token (401: ${message}): set AGATE_GITHUB_TOKEN, GITHUB_TOKEN or GH_TOKEN to a valid token`;
     case 403:
       return `GitHub forbade it (403: ${message}): the token needs issues: write on the repository`;
     case 404:
@@ -27142,11 +28979,18 @@ function githubProblem(status2, message) {
   }
 }
 var COMMANDS = {
-  ask,
+  open: open2,
   poll,
   claim: (ctx) => command(ctx, "claim", () => "/claim"),
   answer: (ctx) => command(ctx, "answer", (text) => `/answer ${text}`, "the answer"),
-  followup: (ctx) => command(ctx, "followup", (text) => `/ask ${text}`, "the question"),
+  ask: (ctx) => {
+    if (ctx.values.question !== void 0 || ctx.values.project !== void 0) {
+      throw new EntryUsageError(
+        "'entry ask NUMBER TEXT' asks an entry's author a follow-up (the comment /ask); to open an entry, use 'entry open --project P --question Q --tried T --needed N'"
+      );
+    }
+    return command(ctx, "ask", (text) => `/ask ${text}`, "the question");
+  },
   reply,
   status
 };
@@ -27181,9 +29025,9 @@ async function waitFor(ms, env, read) {
   }
 }
 var stripMarker = (body) => body.replace(/\n*<!-- agate:[^>]*-->\s*$/, "").trim();
-async function ask(ctx) {
+async function open2(ctx) {
   const { values } = ctx;
-  const pull = values.pull === void 0 ? null : issueNumber(values.pull, "ask --pull");
+  const pull = values.pull === void 0 ? null : issueNumber(values.pull, "open --pull");
   const fields = {
     project: values.project ?? "",
     question: values.question ?? "",
@@ -27357,10 +29201,10 @@ var EntryClient = class _EntryClient {
   appLogin;
   octokit;
   static fromEnv(env, repoOption) {
-    const token = env.AGATE_GITHUB_TOKEN || env.GITHUB_TOKEN;
+    const token = env.AGATE_GITHUB_TOKEN || env.GITHUB_TOKEN || env.GH_TOKEN;
     if (!token) {
       throw new EntryUsageError(
-        "no token: set AGATE_GITHUB_TOKEN or GITHUB_TOKEN to a token that can write issues in the repository"
+        "no token: set AGATE_GITHUB_TOKEN, GITHUB_TOKEN or GH_TOKEN to a token that can write issues in the repository (for example GH_TOKEN=$(gh auth token))"
       );
     }
     const full = repoOption ?? env.GITHUB_REPOSITORY;
@@ -27581,15 +29425,15 @@ function workTreeState(shadow) {
     "--others",
     "--exclude-standard"
   ]);
-  const paths = /* @__PURE__ */ new Set();
+  const paths2 = /* @__PURE__ */ new Set();
   let start = 0;
   for (let end = out.indexOf(0); end >= 0; end = out.indexOf(0, start)) {
-    if (end > start) paths.add(out.subarray(start, end).toString("latin1"));
+    if (end > start) paths2.add(out.subarray(start, end).toString("latin1"));
     start = end + 1;
   }
   const root2 = Buffer.from(`${shadow.workTree}/`);
   const state = /* @__PURE__ */ new Map();
-  for (const key of [...paths].sort()) {
+  for (const key of [...paths2].sort()) {
     const name = key.endsWith("/") ? key.slice(0, -1) : key;
     state.set(
       key,
@@ -27695,8 +29539,8 @@ function writeHandoff(options) {
   if (record2.record) {
     const head2 = git(root2, ["rev-parse", "HEAD"]).trim();
     if (record2.record.tested.sha !== head2) {
-      warnings.push(
-        `the command record ${record2.file} is for ${shortSha(record2.record.tested.sha)}, but HEAD is ${shortSha(head2)}: run \`${AGATE_CLI} run\` again so last_command describes this commit`
+      throw new HandoffUsageError(
+        `the command record ${record2.file} is of ${shortSha(record2.record.tested.sha)}, but HEAD is ${shortSha(head2)}, and last_command must describe this commit: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\` again`
       );
     }
     const chosen = lastCommandOf(record2.record);
@@ -27733,10 +29577,8 @@ function writeHandoff(options) {
     next_step: options.nextStep?.trim() ?? existing?.front.next_step ?? "",
     open_items: options.openItems ? options.openItems.map((item) => item.trim()).filter((item) => item !== "") : existing?.front.open_items ?? []
   });
-  if (front.status === "ready" && (front.next_step !== "" || front.open_items.length > 0)) {
-    warnings.push(
-      'status is ready, but next_step or open_items are not empty: the gate calls that a contradiction; clear them (--next-step "" --open-item "") or keep status in-progress'
-    );
+  for (const finding of contradictionFindings(front)) {
+    warnings.push(`the gate would reject this: ${finding}`);
   }
   const body = withTreeMarker(existing ? existing.body : NEW_FILE_BODY, tree);
   const text = renderHandoffFile(front, body);
@@ -28281,8 +30123,9 @@ async function runRequiredCommands(options) {
   try {
     before = workTreeState(shadow);
     if (before.size > 0) {
+      const sample = [...before.keys()].slice(0, 5).map(pathText).join(", ");
       (log.warning ?? log.info)(
-        `agate: before the first command, ${before.size} path(s) already differed from the tested commit ${commit.sha.slice(0, 7)} (an earlier step changed them), such as ${[...before.keys()].slice(0, 5).map(pathText).join(", ")}; the record says so (clean_before: false).`
+        options.local ? `the work tree has uncommitted changes (${before.size} path(s), such as ${sample}): the commands run on them, but the record is of the commit ${commit.sha.slice(0, 7)}, and the App refuses a record whose work tree differed from its commit before the first command (clean_before: false). Commit them, then run again, for a record that matches what CI will see.` : `agate: before the first command, ${before.size} path(s) already differed from the tested commit ${commit.sha.slice(0, 7)} (an earlier step changed them), such as ${sample}; the record says so (clean_before: false).`
       );
     }
     state = before;
@@ -28336,7 +30179,7 @@ async function runRequiredCommands(options) {
     cut: [],
     created_at: now().toISOString()
   });
-  return { kind: "ran", record: record2 };
+  return { kind: "ran", record: record2, config: config2 };
 }
 
 // action/summary.ts
@@ -28497,8 +30340,8 @@ function revertOf(name, args) {
   const [sub, ...rest] = args;
   const plain = operands(rest);
   if (sub === "checkout" && !rest.some((a) => a === "-b" || a === "-B")) {
-    const paths = rest.includes("--") ? rest.slice(rest.indexOf("--") + 1) : plain;
-    const files = !rest.includes("--") && paths.length > 1 && looksLikeRef(paths[0]) ? paths.slice(1) : paths;
+    const paths2 = rest.includes("--") ? rest.slice(rest.indexOf("--") + 1) : plain;
+    const files = !rest.includes("--") && paths2.length > 1 && looksLikeRef(paths2[0]) ? paths2.slice(1) : paths2;
     if (files.length === 0) return null;
     return files.includes(".") ? ["*"] : files;
   }
@@ -28532,10 +30375,10 @@ function shellFacts(command2) {
     unstash: false
   };
   let first = null;
-  const write = (paths) => {
+  const write = (paths2) => {
     facts.kind = "write";
-    for (const path of paths) if (!facts.writes.includes(path)) facts.writes.push(path);
-    facts.path ??= paths[0] ?? null;
+    for (const path of paths2) if (!facts.writes.includes(path)) facts.writes.push(path);
+    facts.path ??= paths2[0] ?? null;
   };
   for (const segment of segments) {
     const { words, outputs } = shellWords(segment);
@@ -29130,8 +30973,8 @@ var Workspace = class {
         this.stash = new Map([...this.histories.keys()].map((p) => [p, this.token(p)]));
         this.stashEvent = event;
       }
-      const paths = all ? [...this.histories.keys()] : step.revert;
-      for (const path of paths) {
+      const paths2 = all ? [...this.histories.keys()] : step.revert;
+      for (const path of paths2) {
         const base = this.histories.get(path)?.base ?? BASE;
         merge3(this.move(path, base, step.index, event));
       }
@@ -29577,10 +31420,10 @@ var ProgressDetector = class {
   report() {
     const survivors = this.workspace.survivors();
     const milestones = this.timeline.milestones(survivors);
-    const { longest, open: open2 } = this.timeline.stretches(milestones);
+    const { longest, open: open3 } = this.timeline.stretches(milestones);
     this.counters.milestones = milestones.filter(Boolean).length;
     this.counters.longest_without_milestone = longest;
-    this.counters.steps_since_last_milestone = open2;
+    this.counters.steps_since_last_milestone = open3;
     this.counters.reverts = this.timeline.events.filter((e) => !e.cancelled).length;
     for (const found2 of [
       ...this.timeline.noMilestone(milestones, this.t),
@@ -29763,9 +31606,9 @@ function createClaudeCodeParser() {
       return [];
     },
     end() {
-      const open2 = [...pending.values()];
+      const open3 = [...pending.values()];
       pending.clear();
-      return open2.map((call) => ({ type: "step", step: buildStep(call, null) }));
+      return open3.map((call) => ({ type: "step", step: buildStep(call, null) }));
     }
   };
 }
@@ -29899,9 +31742,9 @@ function createCodexParser() {
       return [];
     },
     end() {
-      const open2 = [...pending.values()];
+      const open3 = [...pending.values()];
       pending.clear();
-      return open2.map((c) => ({ type: "step", step: buildStep(c, null) }));
+      return open3.map((c) => ({ type: "step", step: buildStep(c, null) }));
     }
   };
 }
@@ -30053,10 +31896,10 @@ function createMiniSweAgentParser() {
       }
     },
     end() {
-      const open2 = [...pendingTools.values(), ...pendingText ? [pendingText] : []];
+      const open3 = [...pendingTools.values(), ...pendingText ? [pendingText] : []];
       pendingTools.clear();
       pendingText = null;
-      return open2.map((call) => ({ type: "step", step: buildStep(call, null) }));
+      return open3.map((call) => ({ type: "step", step: buildStep(call, null) }));
     }
   };
 }
@@ -30171,9 +32014,9 @@ function createOpenHandsParser() {
       return [];
     },
     end() {
-      const open2 = [...pending.values()];
+      const open3 = [...pending.values()];
       pending.clear();
-      return open2.map((call) => ({ type: "step", step: buildStep(call, null) }));
+      return open3.map((call) => ({ type: "step", step: buildStep(call, null) }));
     }
   };
 }
@@ -30656,13 +32499,14 @@ Usage:
       reports, with no model call, whether it made progress: steps that brought nothing new,
       identical call streaks, cycles, edit \u2192 run \u2192 revert loops, budgets (docs/progress.md);
       --config applies that config's progress thresholds.
-  ${CLI_PACKAGE} entry <ask|poll|claim|answer|followup|reply|status> ...
+  ${CLI_PACKAGE} entry <open|poll|claim|answer|ask|reply|status> ...
       Handoff entries on issues, through the GitHub API (${CLI_PACKAGE} entry help).
   ${CLI_PACKAGE} --version
 
 The npm package is ${CLI_PACKAGE}; where it is not installed: ${AGATE_CLI} <command>.
-Exit status of run: 0 every command passed (or no config at the base), 1 a command failed,
-2 a usage or config error. Of handoff: 0 the file is written (or was up to date), 2 a usage or
+Exit status of run: 0 every command passed (or no config at the base), 1 a command failed or
+changed files outside its commands[].writes (the gate refuses that record too), 2 a usage or
+config error. Of handoff: 0 the file is written (or was up to date), 2 a usage or
 config error (the message says what to fix). Of validate: 0 valid, 1 a file is invalid, 2 a
 usage error or no file to check. Of doctor: 0 no problem, 1 a problem, 2 a usage error or the
 repository cannot be read. Of trace: 0 read (a stall is a finding, not an error), 1 the
@@ -30823,7 +32667,10 @@ async function run(values, cwd) {
     const configPath = values.config ?? CONFIG_PATH;
     const baseSha = localBase(root2, values.base);
     const stateDir = localStateDir(root2);
+    const edited = configEditNotice(root2, configPath, baseSha);
+    if (edited) console.error(`agate: note: ${edited}`);
     const outcome = await runRequiredCommands({
+      local: true,
       cwd: root2,
       configPath,
       baseSha,
@@ -30855,11 +32702,16 @@ async function run(values, cwd) {
 ${table(record2.commands)}
 `);
     for (const hint of pipeHints(record2.commands)) console.log(hint);
-    console.log(
-      `agate: ${headline(record2)}${record2.tested.clean ? "" : " (the work tree was not clean afterwards)"}.`
-    );
+    const refused = writesProblem(record2, outcome.config);
+    const dirtyBefore = record2.tested.clean_before ? "" : " on uncommitted changes (see the warning above)";
+    console.log(`agate: ${headline(record2)}${dirtyBefore}.`);
+    if (refused) {
+      console.log(
+        `agate: the App would refuse this record: ${refused}. List what it writes in that command's writes (commands[].writes in ${configPath} at the base), or make it leave tracked files alone.`
+      );
+    }
     console.log(`record: ${recordPath}`);
-    return failedCommands(record2).length === 0 ? 0 : 1;
+    return failedCommands(record2).length === 0 && refused === null ? 0 : 1;
   } catch (error2) {
     console.error(
       error2 instanceof ConfigurationError ? error2.message : `agate: ${error2.message}`
@@ -30895,6 +32747,15 @@ function notAtBase(root2, path, baseSha, named) {
   }
   console.log(`agate: the base commit ${base} has no ${path}; nothing to run.`);
   return 0;
+}
+function configEditNotice(root2, path, baseSha) {
+  const atBase = gitMaybe(root2, ["cat-file", "blob", `${baseSha}:${path}`]);
+  const file2 = join6(root2, path);
+  if (atBase === void 0 || !existsSync4(file2)) return null;
+  if (readFileSync6(file2, "utf8") === atBase) return null;
+  const committed = gitMaybe(root2, ["cat-file", "blob", `HEAD:${path}`]);
+  const state = committed !== void 0 && committed !== atBase ? "this branch changes it" : "it has uncommitted edits";
+  return `${path} differs from the one at the base commit ${shortSha(baseSha)} (${state}), and agate runs the base's, as the gate does: an edit applies once it is merged. To run yours now, commit it and run ${CLI_PACKAGE} run --base HEAD.`;
 }
 function pipeHints(commands) {
   return commands.filter((c) => c.exit_code === 141 || c.exit_code === null && c.signal === "SIGPIPE").map(
@@ -30947,8 +32808,15 @@ async function validate2(file2, cwd) {
   const handoffFile = root2 && handoffPath2 !== null ? join6(root2, handoffPath2) : void 0;
   if (handoffFile && handoffPath2 !== null && existsSync4(handoffFile)) {
     const parsed = parseHandoffFile(readFileSync6(handoffFile, "utf8"), handoffPath2);
-    if (parsed.ok) said.push(`${handoffPath2} is a valid handoff file`);
-    else {
+    const findings = parsed.ok ? fileFindings(parsed.front) : [];
+    if (parsed.ok && findings.length === 0) said.push(`${handoffPath2} is a valid handoff file`);
+    else if (parsed.ok) {
+      console.error(
+        `${handoffPath2} is well-formed, but the gate would reject it (${findings.length} ${findings.length === 1 ? "problem" : "problems"}):
+${findings.map((f) => `  - ${f}`).join("\n")}`
+      );
+      problems++;
+    } else {
       console.error(
         `${handoffPath2} is not a valid handoff file (${parsed.errors.length} ${parsed.errors.length === 1 ? "problem" : "problems"}):
 ${parsed.errors.map((e) => `  - ${e}`).join("\n")}`

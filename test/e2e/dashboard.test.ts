@@ -49,7 +49,7 @@ describe("the triage dashboard", () => {
     const issue = dashboard("d1");
     expect(issue.title).toBe(DASHBOARD_TITLE);
     expect(section(issue.body ?? "", "Escalated entries")).toContain(
-      `- #${n} \`Which port does the staging database listen on?\` · money: \`the staging database needs a paid plan\` · owner \`agent-b\` · since `,
+      `- #${n} \`Which port does the staging database listen on?\` · money: \`the staging database needs a paid plan\` · claimed by \`agent-b\` · since `,
     );
 
     // agent-a is no maintainer: the entry stays escalated and listed.
@@ -136,7 +136,7 @@ describe("the triage dashboard", () => {
     const own = dashboard("d2");
     expect(own.number).not.toBe(forged);
     expect(section(own.body ?? "", "Blocked entries")).toContain(
-      `- #${n} \`Which port does the staging database listen on?\` · \`nobody here knows the port\` · owner \`agent-a\``,
+      `- #${n} \`Which port does the staging database listen on?\` · \`nobody here knows the port\` · asked by \`agent-a\``,
     );
     expect(h.issue("d2", forged).body).toBe(`Nothing needs you.\n\n${DASHBOARD_MARKER}`);
   });
@@ -199,7 +199,7 @@ describe("the triage dashboard", () => {
     );
     await h.runJobs();
     expect(section(dashboard("d3").body ?? "", "Capped pull requests")).toContain(
-      `- #${pull.number} \`Half of it\` · 5 graded attempts of 5 · owner \`agent-a\``,
+      `- #${pull.number} \`Half of it\` · 5 graded attempts of 5 · author \`agent-a\``,
     );
   });
 });

@@ -6,6 +6,7 @@ import { loadEvaluatorSettings } from "../../app/runtime/settings.js";
 import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
 import { type FakeLlm, startFakeLlm } from "../support/fake-llm-server.js";
 import { useGateHarness } from "../support/gate-harness.js";
+import { itWithSandbox } from "../support/sandbox.js";
 
 /**
  * The fresh-context evaluator through the whole gate: the simulator, the real Action bundle,
@@ -124,7 +125,10 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
       `Rejected on ${head.slice(0, 7)}: not complete, score 0.4 < 0.8, 2 missing items (llm openai judge-1)`,
     );
     // The evaluator's words are shown as code: it read what the agent wrote.
-    expect(check?.output?.summary).toContain("- [ ] `Document the answer in the README`");
+    // The first is the first line's Next, the other the checklist's; each said once.
+    expect(check?.output?.summary?.split("\n")[0]).toContain(
+      "**Next:** `Document the answer in the README`",
+    );
     expect(check?.output?.summary).toContain("- [ ] `Add a test for answer.ts`");
 
     // What it was shown: the diff at the exact SHAs, the command results, the handoff file, the
@@ -250,7 +254,7 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     });
     await gate.processDeliveries();
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "failure" });
-    expect(gate.gateCheck(repo, head)?.output?.summary).toContain("- [ ] `explain why 42`");
+    expect(gate.gateCheck(repo, head)?.output?.summary).toContain("**Next:** `explain why 42`");
 
     await sim.submitReview({ repo, number, state: "APPROVED", user: "maintainer" });
     await gate.processDeliveries();
@@ -270,7 +274,8 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     await gate.ci(repo, branch, next);
     const check = gate.gateCheck(repo, next);
     expect(check?.status).toBe("in_progress");
-    expect(check?.output?.title).toContain(
+    // The title names the wait; the detail is the summary's (titles stay within 120 characters).
+    expect(check?.output?.summary).toContain(
       `maintainer's approval is for ${head.slice(0, 7)}, an older commit`,
     );
   });
@@ -303,7 +308,9 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     expect(check?.output?.title).toMatch(
       /^Blocked on [0-9a-f]{7}: evaluator unavailable \(llm openai judge-1\): /,
     );
-    expect(check?.output?.title).toContain("Fix: ");
+    expect(check?.output?.summary?.split("\n")[0]).toContain(
+      "**Next:** Ask agate's operator to fix the evaluator: ",
+    );
     expect(gate.sim.labelsOf({ repo, number })).toContain("agate:blocked");
     // Another look at the same tree does not hammer a failing endpoint.
     await gate.processDeliveries();
@@ -337,7 +344,10 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     const capped = gate.gateCheck(repo, next);
     expect(capped).toMatchObject({ conclusion: "failure" });
     expect(capped?.output?.title).toMatch(
-      /^Capped on [0-9a-f]{7}: 1 evaluator call for this pull request in the last 24 h reached budgets\.evaluator_calls_per_pr_per_day \(1\); raise it in \.github\/agate\.yml on the base branch, or wait until /,
+      /^Capped on [0-9a-f]{7}: budgets\.evaluator_calls_per_pr_per_day reached: 1 evaluator call /,
+    );
+    expect(capped?.output?.summary).toMatch(
+      /1 evaluator call for this pull request in the last 24 h reached budgets\.evaluator_calls_per_pr_per_day \(1\); raise it in \.github\/agate\.yml on the base branch, or wait until /,
     );
     expect(gate.sim.labelsOf({ repo, number })).toContain("agate:capped");
 
@@ -349,54 +359,60 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     );
     await gate.ci(tiny, small.branch, small.head);
     expect(llm.requests).toHaveLength(1);
-    expect(gate.gateCheck(tiny, small.head)?.output?.title).toContain(
+    expect(gate.gateCheck(tiny, small.head)?.output?.title).toMatch(
+      /^Capped on [0-9a-f]{7}: budgets\.evaluator_bundle_tokens reached: /,
+    );
+    expect(gate.gateCheck(tiny, small.head)?.output?.summary).toContain(
       "over budgets.evaluator_bundle_tokens (500); raise it",
     );
   });
 
-  it("a command evaluator runs a real script only when the App's operator allows it", async () => {
-    const repo = "eval-command";
-    const script = join(gate.temp, "judge.sh");
-    writeFileSync(
-      script,
-      [
-        "#!/bin/bash",
-        // Prove it got the bundle: echo the head SHA it was shown back as evidence.
-        'head=$(node -e \'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).head_sha))\')',
-        'printf \'{"complete":true,"score":1,"missing":[],"evidence":["judged %s"]}\' "$head"',
-        "",
-      ].join("\n"),
-    );
-    chmodSync(script, 0o755);
-    // The sandbox shows the script only because the operator lists it.
-    commandPaths = script;
-    const config = `version: 1\ncommands:\n  - { name: answer, run: test "$(cat answer.txt)" = 42 }\nevaluator: { kind: command, run: ${script} }\n`;
-    policy = { baseUrls: [], commands: [] };
-    const { head, number, branch } = await gate.agentPullRequest(
-      repo,
-      { "answer.txt": "42\n" },
-      { config },
-    );
-    await gate.ci(repo, branch, head);
-    const refused = gate.gateCheck(repo, head);
-    expect(refused?.output?.title).toContain("is not a command this App may execute");
-    expect(refused?.output?.title).toContain("AGATE_EVALUATOR_COMMANDS");
+  itWithSandbox(
+    "a command evaluator runs a real script only when the App's operator allows it",
+    async () => {
+      const repo = "eval-command";
+      const script = join(gate.temp, "judge.sh");
+      writeFileSync(
+        script,
+        [
+          "#!/bin/bash",
+          // Prove it got the bundle: echo the head SHA it was shown back as evidence.
+          'head=$(node -e \'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).head_sha))\')',
+          'printf \'{"complete":true,"score":1,"missing":[],"evidence":["judged %s"]}\' "$head"',
+          "",
+        ].join("\n"),
+      );
+      chmodSync(script, 0o755);
+      // The sandbox shows the script only because the operator lists it.
+      commandPaths = script;
+      const config = `version: 1\ncommands:\n  - { name: answer, run: test "$(cat answer.txt)" = 42 }\nevaluator: { kind: command, run: ${script} }\n`;
+      policy = { baseUrls: [], commands: [] };
+      const { head, number, branch } = await gate.agentPullRequest(
+        repo,
+        { "answer.txt": "42\n" },
+        { config },
+      );
+      await gate.ci(repo, branch, head);
+      const refused = gate.gateCheck(repo, head);
+      expect(refused?.output?.summary).toContain("is not a command this App may execute");
+      expect(refused?.output?.summary).toContain("AGATE_EVALUATOR_COMMANDS");
 
-    policy = { baseUrls: [], commands: [script] };
-    await gate.sim.requestCheckRunAction({
-      repo,
-      checkRunId: refused?.id ?? 0,
-      identifier: "rerun-evaluator",
-    });
-    await gate.processDeliveries();
-    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
-    const evaluations = await gate.store.listEvaluations({
-      repository: `${gate.sim.owner}/${repo}`,
-      pullNumber: number,
-    });
-    expect(evaluations.at(-1)?.outcome).toMatchObject({
-      status: "verdict",
-      verdict: { evidence: [`judged ${head}`] },
-    });
-  });
+      policy = { baseUrls: [], commands: [script] };
+      await gate.sim.requestCheckRunAction({
+        repo,
+        checkRunId: refused?.id ?? 0,
+        identifier: "rerun-evaluator",
+      });
+      await gate.processDeliveries();
+      expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+      const evaluations = await gate.store.listEvaluations({
+        repository: `${gate.sim.owner}/${repo}`,
+        pullNumber: number,
+      });
+      expect(evaluations.at(-1)?.outcome).toMatchObject({
+        status: "verdict",
+        verdict: { evidence: [`judged ${head}`] },
+      });
+    },
+  );
 });

@@ -167,7 +167,7 @@ describe("evidence the code under test cannot forge", () => {
     await gate.processDeliveries();
     expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
     expect(gate.gateCheck(repo, head)?.output?.title).toContain(
-      "no run of .github/workflows/agate.yml",
+      "no command record from .github/workflows/agate.yml",
     );
   });
 
@@ -185,7 +185,7 @@ describe("evidence the code under test cannot forge", () => {
     expect(pushed.status).toBe(0);
     expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
     expect(gate.gateCheck(repo, head)?.output?.title).toContain(
-      "no run of .github/workflows/agate.yml",
+      "no command record from .github/workflows/agate.yml",
     );
   });
 

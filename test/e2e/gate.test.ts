@@ -70,7 +70,7 @@ describe("the agate gate, end to end against the simulator", () => {
     const { head, number, branch } = await gate.agentPullRequest(repo, { "answer.txt": "42\n" });
     expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
     expect(gate.gateCheck(repo, head)?.output?.title).toBe(
-      `Waiting on ${head.slice(0, 7)}: no run of .github/workflows/agate.yml (job agate-commands, step agate) has uploaded a command record for this commit yet`,
+      `Waiting on ${head.slice(0, 7)}: no command record from .github/workflows/agate.yml for this commit yet`,
     );
     expect(gate.sim.labelsOf({ repo, number }).filter((l) => l.startsWith("agate:"))).toEqual([]);
 
@@ -226,8 +226,13 @@ describe("the agate gate, end to end against the simulator", () => {
     const check = gate.gateCheck(repo, head);
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
     // The same head under two bases: nothing GitHub keeps per commit can tell them apart.
-    expect(check?.output?.title).toBe(
-      `Blocked on ${head.slice(0, 7)}: this commit is also the head of this pull request into \`main\`: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose`,
+    expect(check?.output?.title).toMatch(
+      new RegExp(
+        `^Blocked on ${head.slice(0, 7)}: this commit is also the head of this pull request into \`main\`: `,
+      ),
+    );
+    expect(check?.output?.summary).toContain(
+      "GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose",
     );
   });
 
@@ -387,7 +392,7 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(late.status).toBe(0);
     expect(gate.gateCheck(repo, current)).toMatchObject({ status: "in_progress" });
     expect(gate.gateCheck(repo, current)?.output?.title).toContain(
-      "no run of .github/workflows/agate.yml",
+      "no command record from .github/workflows/agate.yml",
     );
     expect(gate.gateCheck(repo, old)?.conclusion).not.toBe("success");
   });

@@ -52,8 +52,10 @@ function handoffState(repo: string, sha: string) {
   const summary = gate.gateCheck(repo, sha)?.output?.summary ?? "";
   const lines = summary.split("\n");
   const row = lines.find((line) => line.startsWith("| handoff file |")) ?? "";
-  // The findings, as the next work items the summary lists.
-  const items = lines.filter((line) => line.startsWith(`- [ ] Fix ${PATH}: `)).join("\n");
+  // The findings, as the work items the summary gives: the first line's Next, then the list.
+  const items = [lines[0] ?? "", ...lines.filter((line) => line.startsWith(`- [ ] Fix ${PATH}: `))]
+    .filter((line) => line.includes(`Fix ${PATH}: `))
+    .join("\n");
   return { row, summary, items };
 }
 

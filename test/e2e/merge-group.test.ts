@@ -51,7 +51,7 @@ describe("the merge queue, end to end against the simulator", () => {
     const { head } = await queuedGroup(repo);
     expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
     expect(gate.gateCheck(repo, head)?.output?.title).toBe(
-      `Waiting on merge group ${head.slice(0, 7)}: no merge_group run of .github/workflows/agate.yml has uploaded a command record for the group head yet (it fails after 10 min)`,
+      `Waiting on merge group ${head.slice(0, 7)} (#1): no merge_group record from .github/workflows/agate.yml yet; it fails after 10 min`,
     );
     const deadline = (await gate.store.listJobs({ status: "queued" })).filter(
       (j) => j.kind === MERGE_GROUP_DEADLINE,
@@ -67,7 +67,7 @@ describe("the merge queue, end to end against the simulator", () => {
     const check = gate.gateCheck(repo, head);
     expect(check).toMatchObject({ status: "completed", conclusion: "success" });
     expect(check?.output?.title).toBe(
-      `Accepted merge group ${head.slice(0, 7)}: the required commands passed on the group head`,
+      `Accepted merge group ${head.slice(0, 7)} (#1): the required commands passed on the group head`,
     );
     expect(check?.output?.summary).toContain("not escalated in the merge queue");
 
@@ -89,7 +89,7 @@ describe("the merge queue, end to end against the simulator", () => {
     const check = gate.gateCheck(repo, head);
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(check?.output?.title).toBe(
-      `Rejected merge group ${head.slice(0, 7)}: 1 of 1 required commands failed (answer)`,
+      `Rejected merge group ${head.slice(0, 7)} (#1): 1 of 1 required commands failed (answer)`,
     );
   });
 
@@ -110,7 +110,7 @@ describe("the merge queue, end to end against the simulator", () => {
     const check = gate.gateCheck(repo, head);
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(check?.output?.title).toBe(
-      `Rejected merge group ${head.slice(0, 7)}: no command record for the merge group head ${head.slice(0, 7)} within 1 s (merge_queue.record_timeout): is the agate Action in a workflow that runs on merge_group?`,
+      `Rejected merge group ${head.slice(0, 7)} (#1): no command record within 1 s (merge_queue.record_timeout): does the evidence…`,
     );
   });
 

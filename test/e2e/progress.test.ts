@@ -93,7 +93,7 @@ describe("progress per pull request", { timeout: 120_000 }, () => {
     const capped = gate.gateCheck(repo, more);
     expect(capped).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(capped?.output?.title).toContain(
-      "4 graded attempts used budgets.graded_attempts_per_pr (4)",
+      "4 graded attempts used, all of budgets.graded_attempts_per_pr (4)",
     );
     expect(gate.sim.labelsOf({ repo, number })).toEqual(["agate:capped"]);
     expect(parked(repo, "Capped pull requests")).toContain(`- #${number} `);

@@ -68,7 +68,7 @@ async function agentA(): Promise<object> {
   const first = json<{ number: number }>(
     (
       await entry(
-        "ask",
+        "open",
         "--json",
         "--project",
         "widgets",
@@ -84,7 +84,7 @@ async function agentA(): Promise<object> {
   const second = json<{ number: number }>(
     (
       await entry(
-        "ask",
+        "open",
         "--json",
         "--project",
         "widgets",
@@ -155,7 +155,7 @@ async function agentB(): Promise<object> {
         continue;
       }
       // Not in my notes: one follow-up; if the reply does not help, a second one ends it.
-      await entry("followup", String(e.number), "Do you have a copy of that repository anywhere?");
+      await entry("ask", String(e.number), "Do you have a copy of that repository anywhere?");
       // Wait for the author's reply (this agent only ever posts commands).
       let status: Status;
       do {
@@ -168,7 +168,7 @@ async function agentB(): Promise<object> {
       log.push(
         `reply to the follow-up: ${status.comments.find((c) => !c.body.startsWith("/"))?.body}`,
       );
-      await entry("followup", String(e.number), "Then who could know?");
+      await entry("ask", String(e.number), "Then who could know?");
       handled[e.number] = "follow-ups exhausted";
     }
   }

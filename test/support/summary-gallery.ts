@@ -6,6 +6,7 @@
  */
 import { renderRecordMarkdown } from "../../action/summary.js";
 import { decideGate } from "../../checks/gate/decide.js";
+import { GLOSSARY } from "../../checks/gate/glossary.js";
 import { decideMergeGroup, renderMergeGroupSummary } from "../../checks/gate/merge-group.js";
 import { renderGateSummary } from "../../checks/gate/render.js";
 import { codeSpan } from "../../checks/markdown.js";
@@ -123,6 +124,24 @@ function stalledTrace(): TraceFact {
       },
     ],
     error: null,
+  };
+}
+
+/** The evaluator's failure on HEAD's tree, as the evaluator job stores it: no verdict. */
+function failedEvaluation(): GateFacts["evaluation"] {
+  const judged = judgedEvaluation({ complete: false, score: 0, missing: [] });
+  if (judged.status !== "judged") throw new Error("a judged evaluation");
+  return {
+    status: "judged",
+    evaluation: {
+      ...judged.evaluation,
+      outcome: {
+        status: "failed",
+        error:
+          "HTTP 401 from https://api.openai.com/v1/chat/completions: Incorrect API key provided",
+        fix: "set OPENAI_API_KEY (or AGATE_EVALUATOR_API_KEY with AGATE_EVALUATOR_API_KEY_URL) to a valid key in the App's environment, and restart it",
+      },
+    },
   };
 }
 
@@ -349,6 +368,18 @@ export function galleryEntries(): GalleryEntry[] {
       "rejected",
     ),
     gateEntry(
+      "Blocked: the evaluator is unavailable",
+      "The commands passed, but the evaluator could not be asked (here its endpoint refused the App's key): the fix is the App operator's, and the check offers Re-run evaluator.",
+      gateFacts({
+        config: configFact(
+          `${CONFIG_TEXT}evaluator: { kind: llm, model: judge-1, min_score: 0.8 }\n`,
+        ),
+        ...withRun([0, 0]),
+        evaluation: failedEvaluation(),
+      }),
+      "blocked",
+    ),
+    gateEntry(
       "Waiting",
       "The pull request was opened or pushed; no run of the evidence workflow has reported yet.",
       gateFacts(),
@@ -426,6 +457,7 @@ export function summariesGallery(): string {
     "One example of every state of the `agate` check, the merge-group check and the Action's job summary, rendered by the code that writes them. On GitHub the check's title is shown above its summary. A change to any summary changes this file, so it is reviewed as text.",
     "",
     ...entries.map((e) => `- [${e.heading}](#${anchor(e.heading)})`),
+    `- [What the words mean](#${anchor(GLOSSARY_HEADING)})`,
     "",
   ];
   for (const entry of entries) {
@@ -439,8 +471,14 @@ export function summariesGallery(): string {
     }
     lines.push(entry.markdown.trimEnd(), "");
   }
+  // The definitions the summaries link to, once each (checks/gate/glossary.ts).
+  lines.push("---", "", `## ${GLOSSARY_HEADING}`, "");
+  for (const { term, definition } of GLOSSARY) lines.push(`### ${term}`, "", definition, "");
   return `${lines.join("\n")}`;
 }
+
+/** The heading GLOSSARY_URL points at. */
+export const GLOSSARY_HEADING = "What the words mean";
 
 /** GitHub's heading anchor: lower case, punctuation dropped, spaces as hyphens. */
 function anchor(heading: string): string {
