@@ -40,6 +40,7 @@ import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import type { Comparison, GitHubAdapter, ReviewFact } from "../github/adapter.js";
 import { isMaintainer } from "../github/maintainers.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
+import type { BaseSightingStore } from "../store/ports/base-sighting-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
@@ -54,6 +55,7 @@ export type GatherStore = RecordStore &
   EvaluationStore &
   OverrideStore &
   ObservationStore &
+  BaseSightingStore &
   AuditLog &
   Pick<EntryStore, "listEntries">;
 
@@ -314,11 +316,13 @@ async function gatherAt(
   const { github, store } = deps;
   const { snapshot: pr, detail } = view;
   const key = { repository: pr.repository, pullNumber: pr.number };
-  const [stored, mergeCommits, overrides, sightings, entries] = await Promise.all([
+  const head = { repository: pr.repository, headSha: pr.head_sha };
+  const [stored, mergeCommits, overrides, sightings, bases, entries] = await Promise.all([
     store.listRecords(key),
     store.listMergeCommits({ ...key, headSha: pr.head_sha }),
     store.listOverrides({ ...key, headSha: pr.head_sha }),
-    store.listHeadObservations({ repository: pr.repository, headSha: pr.head_sha }),
+    store.listHeadObservations(head),
+    store.listBaseSightings(head),
     store.listEntries({ repository: pr.repository }),
   ]);
   const observations: Observations = {
@@ -358,9 +362,7 @@ async function gatherAt(
           comment_url: override.comment_url,
         }
       : null,
-    head_shared_with: sightings.filter(
-      (h) => h.pull_number !== pr.number || h.base_ref !== pr.base_ref,
-    ),
+    head_shared_with: sharedWith(pr, [...sightings, ...bases]),
     prior_records,
     attempts: attemptsOf(stored, pr.head_sha),
     agate_version: deps.agateVersion,
@@ -431,6 +433,22 @@ async function gatherAt(
     }
   }
   return { facts, observations, evaluatorDue, headSeen };
+}
+
+/**
+ * Every other pull request, or other base of this one, the head was seen with: by a pass's own
+ * read, or named by an event (app/gate/event-bases.ts), once each.
+ */
+function sharedWith(
+  pr: PullRequestSnapshot,
+  seen: readonly { pull_number: number; base_ref: string }[],
+): { pull_number: number; base_ref: string }[] {
+  const others = new Map<string, { pull_number: number; base_ref: string }>();
+  for (const { pull_number, base_ref } of seen) {
+    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
+    others.set(`${pull_number}\n${base_ref}`, { pull_number, base_ref });
+  }
+  return [...others.values()];
 }
 
 /**
