@@ -87,6 +87,17 @@ export const evidenceRunSchema = z.strictObject({
   status: z.string().nullable(),
   conclusion: z.string().nullable(),
   html_url: z.string().nullable(),
+  /** The repository the head came from (`head_repository`): another one for a fork's pull request. */
+  head_repository: z.string().nullable().default(null),
+  /**
+   * The pull requests of this repository GitHub lists on the run, each with the base it had when
+   * GitHub associated it with the run: what the run was made for. A fork's run lists none.
+   */
+  pull_requests: z
+    .array(
+      z.strictObject({ number: positiveIntSchema, base_ref: z.string(), base_sha: z.string() }),
+    )
+    .default([]),
 });
 
 /** One job of a run's newest attempt (`filter=latest`), with the runner's word on each step. */

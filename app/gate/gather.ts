@@ -377,7 +377,13 @@ async function gatherAt(
   if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
   const cfg = config.config;
   const collected = await collectEvidence(github, deps.evidence, {
-    target: { kind: "pull_request", headSha: pr.head_sha, mergeCommits: merge_commits },
+    target: {
+      kind: "pull_request",
+      number: pr.number,
+      baseRef: pr.base_ref,
+      headSha: pr.head_sha,
+      mergeCommits: merge_commits,
+    },
     repository: pr.repository,
     config: cfg,
     configDigest: config.digest,
@@ -494,12 +500,11 @@ async function latestReviews(
   for (const [login, review] of latest) {
     if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
     if (!review.commit_id || !review.submitted_at) continue;
-    // A bot's review is never a maintainer's: an agent must not approve its own work.
-    const bot = review.user_type === "Bot" || login.endsWith("[bot]");
+    // The author's, or a bot's (by GitHub's account type), review is never a maintainer's: an
+    // agent must not approve its own work.
     const maintainer =
-      !bot &&
       login !== pr.author.login.toLowerCase() &&
-      (await isMaintainer(github, login, maintainers));
+      (await isMaintainer(github, { login: review.login, type: review.user_type }, maintainers));
     verdicts.push({
       login,
       state: review.state,

@@ -122,6 +122,7 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
     return runOverrideJob(job, {
       github,
       store: deps.store,
+      reads: deps.reads ?? new ImmutableReads(),
       now: deps.now,
       pass: (number) =>
         pass(

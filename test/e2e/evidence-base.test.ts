@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { recordArtifactName } from "../../schemas/command-record.js";
 import { forgedPassingRecord } from "../support/forged-record.js";
-import { EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
+import { ANSWER_CONFIG, EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
 import { simulatedCi } from "../support/simulated-ci.js";
 
 /**
@@ -29,6 +29,46 @@ function noopBundle(): string {
   return path;
 }
 
+/**
+ * The attack of issue 26: the agent pushes `evil` holding its own workflow at the evidence path,
+ * retargets its pull request to it, GitHub runs that workflow for the head (its step uploads a
+ * passing record of the agent's making), and the agent retargets straight back to main. The
+ * deliveries are left for the caller to hand over (or lose).
+ */
+async function runOnEvilBase(repo: string, branch: string, head: string, number: number) {
+  await gate.sim.pushCommit({
+    repo,
+    branch: "evil",
+    files: { ".github/workflows/agate.yml": EVIL_WORKFLOW },
+    author: "codex[bot]",
+    message: "A base of the agent's",
+  });
+  await gate.processDeliveries();
+  await gate.sim.retargetPullRequest({ repo, number, base: "evil", user: "codex[bot]" });
+  const run = await simulatedCi({
+    sim: gate.sim,
+    repo,
+    branch,
+    head,
+    temp: gate.temp,
+    settle: () => gate.sim.flushWebhooks(),
+    bundle: noopBundle(),
+    stepConclusion: "success",
+    beforeAgate: async (job) => {
+      await gate.sim.uploadArtifactAs({
+        repo,
+        runId: job.runId,
+        attempt: job.attempt,
+        job: job.job,
+        name: recordArtifactName(job.attempt),
+        files: forgedPassingRecord({ sim: gate.sim, repo, job, head, number }),
+      });
+    },
+  });
+  await gate.sim.retargetPullRequest({ repo, number, base: "main", user: "codex[bot]" });
+  return run;
+}
+
 describe("evidence belongs to a head on a base", () => {
   it("1. a run of the agent's own workflow, made while the pull request targeted the agent's branch, never counts once it targets main again", async () => {
     const repo = "evil-base";
@@ -36,39 +76,8 @@ describe("evidence belongs to a head on a base", () => {
     await gate.ci(repo, branch, head);
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "failure" });
 
-    // The agent pushes a branch holding its own workflow at the evidence path.
-    await gate.sim.pushCommit({
-      repo,
-      branch: "evil",
-      files: { ".github/workflows/agate.yml": EVIL_WORKFLOW },
-      author: "codex[bot]",
-      message: "A base of the agent's",
-    });
-    await gate.processDeliveries();
-    // Retarget to evil: GitHub runs evil's workflow (the test merge's) on `edited`. The App is
-    // slow to look: by the time it does, the pull request targets main again.
-    await gate.sim.retargetPullRequest({ repo, number, base: "evil", user: "codex[bot]" });
-    await simulatedCi({
-      sim: gate.sim,
-      repo,
-      branch,
-      head,
-      temp: gate.temp,
-      settle: () => gate.sim.flushWebhooks(),
-      bundle: noopBundle(),
-      stepConclusion: "success",
-      beforeAgate: async (job) => {
-        await gate.sim.uploadArtifactAs({
-          repo,
-          runId: job.runId,
-          attempt: job.attempt,
-          job: job.job,
-          name: recordArtifactName(job.attempt),
-          files: forgedPassingRecord({ sim: gate.sim, repo, job, head, number }),
-        });
-      },
-    });
-    await gate.sim.retargetPullRequest({ repo, number, base: "main", user: "codex[bot]" });
+    // The App is slow to look: by the time it reads the pull request, it targets main again.
+    await runOnEvilBase(repo, branch, head, number);
     await gate.processDeliveries();
 
     const check = gate.gateCheck(repo, head);
@@ -77,5 +86,101 @@ describe("evidence belongs to a head on a base", () => {
     expect(check?.output?.title).toBe(
       `Blocked on ${head.slice(0, 7)}: this commit is also the head of this pull request into \`evil\`: GitHub's checks and workflow runs are per commit, so agate cannot tell whose evidence is whose`,
     );
+  });
+
+  it("1b. with every event of it lost (the App was down), GitHub's own run says which base it was made for: its record is refused", async () => {
+    const repo = "evil-base-lost";
+    const { head, branch, number } = await gate.agentPullRequest(repo, FAILING);
+    await gate.ci(repo, branch, head);
+    const run = await runOnEvilBase(repo, branch, head, number);
+    await gate.takePending();
+    // The next thing the App hears of: a person labels the pull request.
+    await gate.sim.addLabels({ repo, number, labels: ["reviewed"], user: "octocat" });
+    await gate.processDeliveries();
+
+    const check = gate.gateCheck(repo, head);
+    expect(check?.conclusion ?? null).not.toBe("success");
+    expect(check?.output?.summary).toContain(
+      `run ${run.runId} was made while this pull request targeted \`evil\`, so it ran that branch's workflow, not the one of \`main\``,
+    );
+  });
+});
+
+describe("who counts as a maintainer: one test everywhere, by account type and the base config's list", () => {
+  it("3. `/agate accept` from an account with write access that is not listed in escalation.maintainers is refused; a listed maintainer's is taken", async () => {
+    const repo = "accept-listed";
+    const config = `${ANSWER_CONFIG}escalation:\n  maintainers: [lead]\n`;
+    const { head, branch, number } = await gate.agentPullRequest(
+      repo,
+      { "answer.txt": "41\n", ".github/workflows/agate.yml": `${EVIDENCE_WORKFLOW_TEXT}# mine\n` },
+      { config },
+    );
+    await gate.ci(repo, branch, head);
+    expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");
+    // The agent's machine user: write access, a person's account, not listed.
+    gate.sim.setPermission({ repo, user: "agent-machine", permission: "write" });
+    await gate.sim.addIssueComment({
+      repo,
+      number,
+      body: `/agate accept ${head} trust me`,
+      user: "agent-machine",
+    });
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");
+    const replies = () =>
+      (gate.sim.repository({ repo }).issues.get(number)?.comments ?? [])
+        .filter((c) => c.app !== undefined)
+        .map((c) => c.body);
+    expect(replies().at(-1)).toContain(
+      "only a maintainer can accept a commit: agent-machine is not one of escalation.maintainers in the base config (lead)",
+    );
+
+    gate.sim.setPermission({ repo, user: "lead", permission: "read" });
+    await gate.sim.addIssueComment({
+      repo,
+      number,
+      body: `/agate accept ${head} the workflow change is reviewed`,
+      user: "lead",
+    });
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, head)?.conclusion).toBe("success");
+  });
+
+  it("4. an account GitHub types Bot, without `[bot]` in its login, never approves nor accepts, whatever its access", async () => {
+    const repo = "bot-typed";
+    const { head, branch, number } = await gate.agentPullRequest(repo, {
+      "answer.txt": "42\n",
+      ".github/workflows/lint.yml": "on: push\n",
+    });
+    await gate.ci(repo, branch, head);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "action_required" });
+    gate.sim.addUser("agent-machine", "Bot");
+    gate.sim.setPermission({ repo, user: "agent-machine", permission: "admin" });
+    await gate.sim.submitReview({
+      repo,
+      number,
+      state: "APPROVED",
+      user: "agent-machine",
+      commitId: head,
+    });
+    await gate.sim.addIssueComment({
+      repo,
+      number,
+      body: `/agate accept ${head} approved by me`,
+      user: "agent-machine",
+    });
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "action_required" });
+
+    gate.sim.setPermission({ repo, user: "maintainer", permission: "write" });
+    await gate.sim.submitReview({
+      repo,
+      number,
+      state: "APPROVED",
+      user: "maintainer",
+      commitId: head,
+    });
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
   });
 });
