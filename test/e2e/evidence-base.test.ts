@@ -106,6 +106,46 @@ describe("evidence belongs to a head on a base", () => {
   });
 });
 
+describe("what the evidence workflow runs", () => {
+  it("5. a local action reached through a YAML alias is followed: a pull request that rewrites it has its record refused, and an approval does not make it pass", async () => {
+    const repo = "alias-action";
+    // The step that uses the local action is an alias of an anchor defined above the jobs.
+    const workflow = EVIDENCE_WORKFLOW_TEXT.replace(
+      "permissions:\n",
+      "x-setup: &setup\n  uses: ./.github/actions/setup\npermissions:\n",
+    ).replace("      - name: agate\n", "      - *setup\n      - name: agate\n");
+    expect(workflow).toContain("      - *setup\n");
+    const { head, branch, number } = await gate.agentPullRequest(
+      repo,
+      {
+        "answer.txt": "42\n",
+        ".github/actions/setup/action.yml": "runs:\n  using: composite\n  steps: []\n",
+      },
+      {
+        baseFiles: {
+          ".github/workflows/agate.yml": workflow,
+          ".github/actions/setup/action.yml":
+            "runs:\n  using: composite\n  steps:\n    - run: echo set up\n      shell: bash\n",
+        },
+      },
+    );
+    await gate.ci(repo, branch, head);
+    expect(gate.gateCheck(repo, head)?.output?.summary).toContain(
+      "the change modifies `.github/actions/setup/action.yml`, which the evidence workflow is or uses",
+    );
+    gate.sim.setPermission({ repo, user: "maintainer", permission: "write" });
+    await gate.sim.submitReview({
+      repo,
+      number,
+      state: "APPROVED",
+      user: "maintainer",
+      commitId: head,
+    });
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");
+  });
+});
+
 describe("who counts as a maintainer: one test everywhere, by account type and the base config's list", () => {
   it("3. `/agate accept` from an account with write access that is not listed in escalation.maintainers is refused; a listed maintainer's is taken", async () => {
     const repo = "accept-listed";
