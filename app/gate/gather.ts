@@ -12,12 +12,9 @@ import { entryMentions } from "../../checks/entries/mentions.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
 import { failuresOf } from "../../checks/gate/progress.js";
 import { protectedChanges } from "../../checks/gate/protected-paths.js";
-import { selectGate } from "../../checks/gate/select.js";
 import { handoffRequiredBy } from "../../checks/handoff/required.js";
-import { counted } from "../../checks/markdown.js";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import type { Config } from "../../schemas/config.js";
-import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
 import {
   type AttemptFact,
   type BaseConfigFact,
@@ -47,6 +44,7 @@ import type { ObservationStore } from "../store/ports/observation-store.js";
 import type { OverrideStore } from "../store/ports/override-store.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 import type { ImmutableReads } from "./caches.js";
+import { dailyBudgetSpent, evaluatorIsDue, storedEvaluation } from "./evaluation-facts.js";
 import { collectEvidence, type EvidenceCache } from "./evidence.js";
 import type { SetupReader } from "./setup.js";
 import { readTraceFact, TraceReportCache, traceReaderOf } from "./trace-report.js";
@@ -58,11 +56,6 @@ export type GatherStore = RecordStore &
   BaseSightingStore &
   AuditLog &
   Pick<EntryStore, "listEntries">;
-
-/** The evaluator found a tree's bundle over budget: no call, and no evaluation, was made. */
-export const BUNDLE_OVER_BUDGET = "gate.evaluator.over_budget";
-export const bundleSubject = (pr: { repository: string; number: number }, treeSha: string) =>
-  `${pr.repository}#${pr.number}@tree:${treeSha}`;
 
 export interface GatherDeps {
   github: GitHubAdapter;
@@ -374,6 +367,9 @@ async function gatherAt(
     setup: null,
   };
   const headSeen = sightings.length > 0;
+  // Where a pass counts (checks/gate/base-requirement.ts): a neutral is a pass too, so it is
+  // read for a base without a config as well. Kept for ten minutes per branch (setup.ts).
+  if (deps.setup && config.status !== "invalid") await readSetup(deps, deps.setup, facts);
   if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
   const cfg = config.config;
   const collected = await collectEvidence(github, deps.evidence, {
@@ -405,10 +401,6 @@ async function gatherAt(
     collected.run,
     collected.evidence,
   );
-  // Only for a gated pull request: a not-gated summary says nothing more, so reading is waste.
-  if (deps.setup && selectGate(cfg.gate, pr, facts.previously_gated).gated) {
-    facts.setup = await deps.setup.read(github, pr.repository, pr.base_ref);
-  }
   const needsReviews =
     cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
   const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";
@@ -439,6 +431,19 @@ async function gatherAt(
     }
   }
   return { facts, observations, evaluatorDue, headSeen };
+}
+
+/**
+ * Whether the base requires agate, and, when it requires it from nobody, whether the default
+ * branch does: where a pass computed for this base could stand next.
+ */
+async function readSetup(deps: GatherDeps, setup: SetupReader, facts: GateFacts): Promise<void> {
+  const pr = facts.pull_request;
+  facts.setup = await setup.read(deps.github, pr.repository, pr.base_ref);
+  if (facts.setup.requires !== "none" && facts.setup.requires !== "other_app") return;
+  const name = await setup.defaultBranch(deps.github, pr.repository);
+  if (name !== pr.base_ref)
+    facts.default_setup = await setup.read(deps.github, pr.repository, name);
 }
 
 /**
@@ -577,88 +582,4 @@ async function handoffFactsFor(
     }
   }
   return { ...facts, file: { path, blob_sha: file.blobSha, text: file.text }, newest_change };
-}
-
-/**
- * The stored evaluation of the head's tree under this config and prompt version: a verdict
- * binds to the tree it judged, so a new SHA with the same tree reuses it.
- */
-async function storedEvaluation(
-  store: EvaluationStore & AuditLog,
-  pr: PullRequestSnapshot,
-  treeSha: string | null,
-  configDigest: string,
-): Promise<EvaluationFact> {
-  if (!treeSha) return { status: "not_asked" };
-  const stored = await store.listEvaluations({
-    repository: pr.repository,
-    pullNumber: pr.number,
-    treeSha,
-  });
-  const latest = stored
-    .filter(
-      (e) => e.config_digest === configDigest && e.run.prompt_version === EVALUATOR_PROMPT_VERSION,
-    )
-    .at(-1);
-  if (latest) return { status: "judged", evaluation: latest };
-  // A tree whose bundle was over the token budget stays so until the config (its digest) changes.
-  const [over] = await store.listAudit({
-    kind: BUNDLE_OVER_BUDGET,
-    subject: bundleSubject(pr, treeSha),
-    order: "desc",
-    limit: 1,
-  });
-  const found = over?.decision as { config_digest?: string; detail?: string } | undefined;
-  if (found?.config_digest === configDigest && found.detail) {
-    return { status: "over_budget", budget: "evaluator_bundle_tokens", detail: found.detail };
-  }
-  return { status: "not_asked" };
-}
-
-/**
- * Whether to ask now: nothing is stored for this tree, or a person asked again after a failure,
- * or asked again about a verdict while the per-tree budget allows another call.
- */
-async function evaluatorIsDue(
-  store: EvaluationStore,
-  facts: GateFacts,
-  config: Config,
-  rerun: boolean,
-): Promise<boolean> {
-  const fact = facts.evaluation;
-  if (fact.status === "not_asked") return true;
-  if (!rerun || fact.status !== "judged") return false;
-  if (fact.evaluation.outcome.status === "failed") return true;
-  const sameTree = await store.listEvaluations({
-    repository: facts.pull_request.repository,
-    pullNumber: facts.pull_request.number,
-    treeSha: fact.evaluation.tree_sha,
-  });
-  const verdicts = sameTree.filter(
-    (e) => e.outcome.status === "verdict" && e.config_digest === fact.evaluation.config_digest,
-  ).length;
-  return verdicts < config.budgets.evaluator_calls_per_tree;
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Evaluator calls (requests actually sent) for the pull request in the last 24 hours, over budget. */
-async function dailyBudgetSpent(
-  store: EvaluationStore,
-  pr: PullRequestSnapshot,
-  config: Config,
-  now: Date,
-): Promise<EvaluationFact | null> {
-  const budget = config.budgets.evaluator_calls_per_pr_per_day;
-  const since = new Date(now.getTime() - DAY_MS).toISOString();
-  const today = (
-    await store.listEvaluations({ repository: pr.repository, pullNumber: pr.number, since })
-  ).filter((e) => e.run.requests > 0);
-  if (today.length < budget) return null;
-  const oldest = today[0]?.at ?? now.toISOString();
-  return {
-    status: "over_budget",
-    budget: "evaluator_calls_per_pr_per_day",
-    detail: `${counted(today.length, "evaluator call")} for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`,
-  };
 }

@@ -806,6 +806,13 @@ export class GitHubAdapter {
     });
   }
 
+  /** The repository's default branch, by name. */
+  async defaultBranchName(): Promise<string> {
+    this.count("repos/get");
+    const { data } = await this.octokit.rest.repos.get({ owner: this.owner, repo: this.repo });
+    return data.default_branch;
+  }
+
   /** A file on the default branch (no SHA: an issue has no base); null when there is none. */
   async defaultBranchFile(path: string): Promise<{ text: string; blobSha: string } | null> {
     return this.#file(path);

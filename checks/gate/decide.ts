@@ -19,6 +19,7 @@ import {
   durationText,
   shortSha as short,
 } from "../markdown.js";
+import { holdPass } from "./base-requirement.js";
 import { entriesRequirement, escalationLine } from "./entries.js";
 import { overrideCommand } from "./listing.js";
 import {
@@ -42,7 +43,8 @@ import { selectGate } from "./select.js";
 export function decideGate(facts: GateFacts): GateDecision {
   const decision = decideEnforced(facts);
   const reported = reportOnly(facts.config, decision);
-  return reported === decision ? decision : { ...reported, report_only: true };
+  // A pass is written only on a base where it counts (checks/gate/base-requirement.ts).
+  return holdPass(facts, reported === decision ? decision : { ...reported, report_only: true });
 }
 
 function decideEnforced(facts: GateFacts): GateDecision {

@@ -106,6 +106,146 @@ describe("evidence belongs to a head on a base", () => {
   });
 });
 
+/** A ruleset on these branches requiring `agate` from this App, as the README sets one up. */
+const requireAgate = (repo: string, branches = ["~DEFAULT_BRANCH"], mergeQueue = false) =>
+  gate.sim.addRuleset({
+    repo,
+    branches,
+    requiredChecks: [{ context: "agate", integration_id: gate.sim.appId }],
+    mergeQueue,
+  });
+
+/** A repository whose main requires agate, with the agent's own base `evil` and a pull request into it. */
+async function pullRequestIntoEvil(repo: string, evilFiles: Record<string, string | null>) {
+  await gate.sim.createRepository({
+    repo,
+    files: {
+      ".github/agate.yml": ANSWER_CONFIG,
+      "answer.txt": "0\n",
+      ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
+    },
+  });
+  requireAgate(repo);
+  await gate.sim.pushCommit({
+    repo,
+    branch: "evil",
+    files: evilFiles,
+    author: "codex[bot]",
+    message: "A base of the agent's",
+  });
+  const head = await gate.sim.pushCommit({
+    repo,
+    branch: "codex/answer",
+    files: { "answer.txt": "41\n" },
+    author: "codex[bot]",
+    from: "evil",
+  });
+  const { number } = await gate.sim.openPullRequest({
+    repo,
+    head: "codex/answer",
+    base: "evil",
+    title: "Answer",
+    user: "codex[bot]",
+  });
+  await gate.processDeliveries();
+  return { head, number, branch: "codex/answer" };
+}
+
+const passing = (conclusion: string | null | undefined) =>
+  conclusion === "success" || conclusion === "neutral";
+
+describe("no pass outlives its base", () => {
+  it("2. a pull request into a branch the agent pushed (no config there) gets no neutral while main requires agate; retargeted to main, nothing passing stands before agate looks", async () => {
+    const repo = "window-bare";
+    const { head, number } = await pullRequestIntoEvil(repo, { ".github/agate.yml": null });
+    const check = gate.gateCheck(repo, head);
+    expect(check?.status).toBe("in_progress");
+    expect(check?.output?.title).toBe(
+      "Not gated; not marked passing: no ruleset requires agate on `evil`, but `main` does: a pass computed for `evil` would stand for this commit if it were proposed to `main`",
+    );
+    await gate.sim.retargetPullRequest({ repo, number, base: "main", user: "codex[bot]" });
+    // The moment before agate reads the `edited` event: a merge into main needs a pass; none.
+    expect(passing(gate.gateCheck(repo, head)?.conclusion)).toBe(false);
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "failure" });
+  });
+
+  it("2. with the agent's own config there, the real Action's pass is held too: the commit never carries a pass computed for `evil`", async () => {
+    const repo = "window-config";
+    const own = 'version: 1\ncommands:\n  - name: answer\n    run: "true"\n';
+    const { head, number, branch } = await pullRequestIntoEvil(repo, { ".github/agate.yml": own });
+    const run = await gate.ci(repo, branch, head);
+    expect(run.status, run.stderr).toBe(0);
+    const check = gate.gateCheck(repo, head);
+    expect(check?.status).toBe("in_progress");
+    expect(check?.output?.title).toMatch(/^Accepted on [0-9a-f]{7}; not marked passing: /);
+    expect(check?.output?.summary).toContain("### Not marked passing on this base");
+    expect(gate.sim.labelsOf({ repo, number })).toContain("agate:accepted");
+    await gate.sim.retargetPullRequest({ repo, number, base: "main", user: "codex[bot]" });
+    expect(passing(gate.gateCheck(repo, head)?.conclusion)).toBe(false);
+    await gate.processDeliveries();
+    expect(passing(gate.gateCheck(repo, head)?.conclusion)).toBe(false);
+  });
+
+  it("honest: a maintainer retargets to another branch that requires agate; the old head is blocked, a new push reaches success there", async () => {
+    const repo = "retarget-protected";
+    const { head, branch, number } = await gate.agentPullRequest(
+      repo,
+      { "answer.txt": "42\n" },
+      { requiredChecks: [{ context: "agate", integration_id: gate.sim.appId }] },
+    );
+    requireAgate(repo, ["release"]);
+    await gate.sim.pushCommit({ repo, branch: "release", files: { "r.txt": "r\n" } });
+    await gate.ci(repo, branch, head);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+    // No merge queue on main: the summary says what only a queue closes.
+    expect(gate.gateCheck(repo, head)?.output?.summary).toContain(
+      "A merge queue on `main` closes that",
+    );
+    await gate.sim.retargetPullRequest({ repo, number, base: "release", user: "maintainer" });
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "failure" });
+    const next = await gate.agentPush(repo, branch, { "b.txt": "b\n" });
+    await gate.ci(repo, branch, next);
+    expect(gate.gateCheck(repo, next)).toMatchObject({ conclusion: "success" });
+  });
+
+  it("honest: a fork's pull request into main, which requires agate, reaches success (its run lists no pull request)", async () => {
+    const repo = "fork-protected";
+    await gate.sim.createRepository({
+      repo,
+      files: {
+        ".github/agate.yml": ANSWER_CONFIG,
+        "answer.txt": "0\n",
+        ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
+      },
+    });
+    requireAgate(repo, ["~DEFAULT_BRANCH"], true);
+    const fork = await gate.sim.forkRepository({ repo, owner: "outsider" });
+    const head = await gate.sim.pushCommit({
+      owner: fork.owner,
+      repo: fork.repo,
+      branch: "fix",
+      files: { "answer.txt": "42\n" },
+      author: "outsider",
+    });
+    await gate.sim.openPullRequest({
+      repo,
+      head: "fix",
+      headOwner: "outsider",
+      title: "Fix",
+      user: "outsider",
+    });
+    await gate.processDeliveries();
+    const run = await gate.ci(repo, "fix", head);
+    expect(run.status, run.stderr).toBe(0);
+    const check = gate.gateCheck(repo, head);
+    expect(check).toMatchObject({ conclusion: "success" });
+    // A merge queue on main: nothing left to advise.
+    expect(check?.output?.summary).not.toContain("A merge queue on");
+  });
+});
+
 describe("what the evidence workflow runs", () => {
   it("5. a local action reached through a YAML alias is followed: a pull request that rewrites it has its record refused, and an approval does not make it pass", async () => {
     const repo = "alias-action";

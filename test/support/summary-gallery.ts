@@ -361,6 +361,8 @@ export function galleryEntries(): GalleryEntry[] {
           summary:
             "ruleset 42 of octo/widgets requires agate on `main` from any source: a check run of that name from anyone (a workflow the pull request edits) would satisfy it",
           fix: "pick agate as the check's source there",
+          requires: "any_source",
+          merge_queue: true,
           read_at: "2026-12-02T10:00:00.000Z",
         },
       }),
