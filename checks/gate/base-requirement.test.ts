@@ -28,10 +28,10 @@ const onEvil = (base: SetupFact | null, main: SetupFact | null) => {
 describe("passHeldBecause: a pass is written only where it counts (issue 26)", () => {
   it("holds a pass on a base nobody requires agate on while the default branch requires it", () => {
     expect(passHeldBecause(onEvil(setup("evil", "none"), setup("main", "this_app")))).toBe(
-      "no ruleset requires agate on `evil`, but `main` does: a pass computed for `evil` would stand for this commit if it were proposed to `main`",
+      "`evil` requires agate from nobody, and `main` does: a pass computed for `evil` would stand for this commit if it were proposed to `main`",
     );
     expect(passHeldBecause(onEvil(setup("evil", "other_app"), setup("main", "unknown")))).toBe(
-      "no ruleset requires agate on `evil`, but `main` may (its rules could not be read): a pass computed for `evil` would stand for this commit if it were proposed to `main`",
+      "`evil` requires agate from nobody, and `main` may (its rules could not be read): a pass computed for `evil` would stand for this commit if it were proposed to `main`",
     );
     expect(passHeldBecause(onEvil(setup("evil", "unknown"), null))).toContain(
       "whether `evil` requires agate could not be read (read evil)",
@@ -52,9 +52,9 @@ describe("passHeldBecause: a pass is written only where it counts (issue 26)", (
     const held = decideGate(onEvil(setup("evil", "none"), setup("main", "this_app")));
     expect(held).toMatchObject({ state: "accepted", conclusion: null });
     expect(held.title).toBe(
-      "Accepted on 1111111; not marked passing: no ruleset requires agate on `evil`, but `main` does: a pass computed for `evil` would stand for this commit if it were proposed to `main`",
+      "Accepted on 1111111; not marked passing: `evil` requires agate from nobody, and `main` does: a pass computed for `evil` would stand for this commit if it were proposed to `main`",
     );
-    expect(held.held).toContain("no ruleset requires agate on `evil`");
+    expect(held.held).toContain("`evil` requires agate from nobody");
     // Not gated (neutral, a pass to GitHub) is held the same way.
     const notGated = onEvil(setup("evil", "none"), setup("main", "this_app"));
     notGated.config = { status: "missing", path: ".github/agate.yml" };

@@ -40,7 +40,7 @@ export function passHeldBecause(
   if (!other || other.branch === facts.pull_request.base_ref) return null;
   if (other.requires === "none" || other.requires === "other_app") return null;
   const where = codeSpan(other.branch, 120);
-  return `no ruleset requires agate on ${branch}, but ${where} ${other.requires === "unknown" ? "may (its rules could not be read)" : "does"}: a pass computed for ${branch} would stand for this commit if it were proposed to ${where}`;
+  return `${branch} requires agate from nobody, and ${where} ${other.requires === "unknown" ? "may (its rules could not be read)" : "does"}: a pass computed for ${branch} would stand for this commit if it were proposed to ${where}`;
 }
 
 /** The decision with a passing conclusion held in progress where it would not count. */

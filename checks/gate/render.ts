@@ -230,7 +230,7 @@ function baseSections(decision: GateDecision, facts: GateFacts): string[] {
     return [
       "### Not marked passing on this base",
       "",
-      `The decision stands as shown, but ${decision.held}. So the check stays in progress. To let it pass here, require the status check agate from this App in a ruleset on ${branch}, or retarget the pull request to a branch that requires it.`,
+      `The decision stands as shown, but the check stays in progress: ${decision.held}. To let it pass here, require the status check agate from this App in a ruleset on ${branch}, or retarget the pull request to a branch that requires it.`,
       "",
     ];
   }

@@ -161,7 +161,7 @@ describe("no pass outlives its base", () => {
     const check = gate.gateCheck(repo, head);
     expect(check?.status).toBe("in_progress");
     expect(check?.output?.title).toBe(
-      "Not gated; not marked passing: no ruleset requires agate on `evil`, but `main` does: a pass computed for `evil` would stand for this commit if it were proposed to `main`",
+      "Not gated; not marked passing: `evil` requires agate from nobody, and `main` does: a pass computed for `evil` would stand for this commit if it were proposed to `main`",
     );
     await gate.sim.retargetPullRequest({ repo, number, base: "main", user: "codex[bot]" });
     // The moment before agate reads the `edited` event: a merge into main needs a pass; none.
