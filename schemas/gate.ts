@@ -202,6 +202,8 @@ export const approvalSchema = z.strictObject({
 export const priorRecordSchema = z.strictObject({
   id: positiveIntSchema,
   head_sha: gitShaSchema,
+  /** The base commit it was decided on (null in facts stored before it was kept). */
+  base_sha: gitShaSchema.nullable().default(null),
   tree_sha: gitShaSchema.nullable(),
   state: decisionStateSchema,
   config_digest: z.string(),

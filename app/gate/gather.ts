@@ -96,6 +96,7 @@ function priorRecordOf(record: AcceptanceRecord): PriorRecord {
   return {
     id: record.id,
     head_sha: record.head_sha,
+    base_sha: record.base_sha,
     tree_sha: record.tested?.tree_sha ?? null,
     state: record.decision.state,
     config_digest: record.grader.config_digest,

@@ -503,8 +503,11 @@ function commandsRequirement(facts: GateFacts): Part & { carriedOverFrom: number
 
 /**
  * An acceptance may carry over to a new head only when nothing it judged changed: another SHA
- * with the same tree, under the same config digest and agate version. The same SHA coming back
- * (a force-push back to it) is graded afresh, never resurrected.
+ * with the same tree, under the same config digest and agate version, on the same base commit.
+ * The same SHA coming back (a force-push back to it) is graded afresh, never resurrected. The
+ * base commit too (issue 26): an acceptance computed while the pull request targeted another
+ * branch (the agent's own, holding its workflow and a copy of the config, so the same digest)
+ * was never this base's, and a new commit of the same tree must not inherit it.
  */
 function carryOver(facts: GateFacts): PriorRecord | undefined {
   if (!facts.head_tree_sha || facts.config.status !== "ok") return undefined;
@@ -513,6 +516,7 @@ function carryOver(facts: GateFacts): PriorRecord | undefined {
     (r) =>
       r.state === "accepted" &&
       r.head_sha !== facts.pull_request.head_sha &&
+      r.base_sha === facts.pull_request.base_sha &&
       r.tree_sha === facts.head_tree_sha &&
       r.config_digest === digest &&
       r.agate_version === facts.agate_version,

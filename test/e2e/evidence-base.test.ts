@@ -138,7 +138,6 @@ async function pullRequestIntoEvil(repo: string, evilFiles: Record<string, strin
     branch: "codex/answer",
     files: { "answer.txt": "41\n" },
     author: "codex[bot]",
-    from: "evil",
   });
   const { number } = await gate.sim.openPullRequest({
     repo,
@@ -185,6 +184,43 @@ describe("no pass outlives its base", () => {
     expect(passing(gate.gateCheck(repo, head)?.conclusion)).toBe(false);
     await gate.processDeliveries();
     expect(passing(gate.gateCheck(repo, head)?.conclusion)).toBe(false);
+  });
+
+  it("2. an acceptance computed on the agent's branch never carries over to a new commit of the same tree proposed to main", async () => {
+    const repo = "window-carry";
+    // evil: the agent's own workflow, and a config identical to main's (the same digest).
+    const { head, number, branch } = await pullRequestIntoEvil(repo, {
+      ".github/workflows/agate.yml": EVIL_WORKFLOW,
+    });
+    await simulatedCi({
+      sim: gate.sim,
+      repo,
+      branch,
+      head,
+      temp: gate.temp,
+      settle: () => gate.processDeliveries(),
+      bundle: noopBundle(),
+      stepConclusion: "success",
+      beforeAgate: async (job) => {
+        await gate.sim.uploadArtifactAs({
+          repo,
+          runId: job.runId,
+          attempt: job.attempt,
+          job: job.job,
+          name: recordArtifactName(job.attempt),
+          files: forgedPassingRecord({ sim: gate.sim, repo, job, head, number }),
+        });
+      },
+    });
+    expect(gate.sim.labelsOf({ repo, number })).toContain("agate:accepted");
+    await gate.sim.retargetPullRequest({ repo, number, base: "main", user: "codex[bot]" });
+    await gate.processDeliveries();
+    // The same tree under a new SHA (an amended message), pushed once the pull request targets main.
+    const again = await gate.agentPush(repo, branch, {});
+    expect(gate.sim.repository({ repo }).git.readCommit(again).tree).toBe(
+      gate.sim.repository({ repo }).git.readCommit(head).tree,
+    );
+    expect(passing(gate.gateCheck(repo, again)?.conclusion)).toBe(false);
   });
 
   it("honest: a maintainer retargets to another branch that requires agate; the old head is blocked, a new push reaches success there", async () => {
