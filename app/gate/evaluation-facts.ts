@@ -16,13 +16,17 @@ export const bundleSubject = (pr: { repository: string; number: number }, treeSh
 
 /**
  * The stored evaluation of the head's tree under this config and prompt version: a verdict
- * binds to the tree it judged, so a new SHA with the same tree reuses it.
+ * binds to the tree it judged, so a new SHA with the same tree reuses it, when that SHA was
+ * decided on the same base commit (`records`: the pull request's). The evaluator read the diff
+ * against the base of its time: a verdict given while the pull request targeted another branch
+ * (the agent's own, with a copy of the config) judged another diff (issue 26).
  */
 export async function storedEvaluation(
   store: EvaluationStore & AuditLog,
   pr: PullRequestSnapshot,
   treeSha: string | null,
   configDigest: string,
+  records: readonly { head_sha: string; base_sha: string }[] = [],
 ): Promise<EvaluationFact> {
   if (!treeSha) return { status: "not_asked" };
   const stored = await store.listEvaluations({
@@ -30,9 +34,14 @@ export async function storedEvaluation(
     pullNumber: pr.number,
     treeSha,
   });
+  const sameBase = (head: string) =>
+    head === pr.head_sha || records.some((r) => r.head_sha === head && r.base_sha === pr.base_sha);
   const latest = stored
     .filter(
-      (e) => e.config_digest === configDigest && e.run.prompt_version === EVALUATOR_PROMPT_VERSION,
+      (e) =>
+        e.config_digest === configDigest &&
+        e.run.prompt_version === EVALUATOR_PROMPT_VERSION &&
+        sameBase(e.head_sha),
     )
     .at(-1);
   if (latest) return { status: "judged", evaluation: latest };

@@ -409,7 +409,7 @@ async function gatherAt(
     needsReviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
     handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
     asks
-      ? storedEvaluation(store, pr, head_tree_sha, config.digest)
+      ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored)
       : Promise.resolve<EvaluationFact>({ status: "not_asked" }),
   ]);
   facts.approvals = reviews
