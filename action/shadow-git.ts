@@ -50,6 +50,11 @@ import {
  */
 export interface ShadowGit extends ShadowLocation {
   objectFormat: "sha1" | "sha256";
+  /**
+   * The tested tree's submodules (gitlinks) and a digest of what their directories held when the
+   * shadow was built (SUBMODULES below), by path key.
+   */
+  submodules: Map<string, string>;
   /** Delete whatever is at gitDir and write the shadow again from agate's memory. */
   restore(): void;
   remove(): void;
@@ -151,6 +156,7 @@ export function createShadowGit(options: ShadowGitOptions): ShadowGit {
     gitDir,
     workTree: root,
     objectFormat: format,
+    submodules: new Map(),
     restore,
     remove: () => rmSync(gitDir, { recursive: true, force: true }),
   };
@@ -193,11 +199,64 @@ export function createShadowGit(options: ShadowGitOptions): ShadowGit {
       indexTime = Math.floor(statSync(indexFile).mtimeMs / 1000);
     }
     restore();
+    for (const key of gitlinks(shadow)) {
+      shadow.submodules.set(key, directoryToken(pathOf(shadow, key), format));
+    }
   } catch (error) {
     shadow.remove();
     throw error;
   }
   return shadow;
+}
+
+/**
+ * SUBMODULES. git looks at a submodule only through its checked-out commit: files a command
+ * writes inside it (an uninitialised submodule's empty directory included, as actions/checkout
+ * leaves it by default), edits, new files, even `git submodule update --init`, are no
+ * difference to `ls-files`, so a command could change what a later one runs without a trace
+ * (issue 26, tried on real repositories). So agate reads their directories itself: the content
+ * digest of each (every name, mode and blob id under it, symlinks not followed) is taken when
+ * the shadow is built, before the first command, and a submodule whose content differs from it
+ * later is a difference like any changed path (named by its path, so commands[].writes decides).
+ * What an earlier step did inside a submodule cannot be told from the tested commit (its
+ * content is another repository's): only changes from the first command on are seen.
+ */
+function gitlinks(shadow: ShadowGit): string[] {
+  const out = gitShadowBuffer(shadow, ["ls-files", "-z", "--stage"]).toString("latin1");
+  return out
+    .split("\0")
+    .filter((line) => line.startsWith("160000 "))
+    .map((line) => line.slice(line.indexOf("\t") + 1));
+}
+
+const pathOf = (shadow: ShadowGit, key: string) =>
+  Buffer.concat([Buffer.from(`${shadow.workTree}/`), Buffer.from(key, "latin1")]);
+
+/**
+ * A digest of a directory's whole content (`160000 <sha256>`): each entry's name and pathToken,
+ * directories recursed, in name order; `deleted` when it is gone, a file's token when it is one.
+ */
+function directoryToken(path: Buffer, format: "sha1" | "sha256"): string {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return "deleted";
+  }
+  if (!stat.isDirectory()) return pathToken(path, format);
+  const hash = createHash("sha256");
+  const walk = (dir: Buffer, prefix: string) => {
+    const names = readdirSync(dir, { encoding: "buffer" }).sort(Buffer.compare);
+    for (const name of names) {
+      const full = Buffer.concat([dir, Buffer.from("/"), name]);
+      const shown = `${prefix}${name.toString("latin1")}`;
+      const token = pathToken(full, format);
+      hash.update(`${shown}\0${token}\n`);
+      if (token === "160000 directory") walk(full, `${shown}/`);
+    }
+  };
+  walk(path, "");
+  return `160000 ${hash.digest("hex")}`;
 }
 
 /** Gives `copy` the time of `original`, rounded down: an older index only trusts fewer entries. */
@@ -248,14 +307,24 @@ export function workTreeState(shadow: ShadowGit): WorkTreeState {
   }
   const root = Buffer.from(`${shadow.workTree}/`);
   const state: WorkTreeState = new Map();
+  // A submodule differs when git says its commit moved, or when its content is not what it was
+  // before the first command (SUBMODULES); either way its token is its content's digest.
+  for (const [key, baseline] of shadow.submodules) {
+    const token = directoryToken(pathOf(shadow, key), shadow.objectFormat);
+    if (token !== baseline || paths.has(key)) state.set(key, token);
+    paths.delete(key);
+  }
   for (const key of [...paths].sort()) {
-    const name = key.endsWith("/") ? key.slice(0, -1) : key;
+    // `dir/`: a new nested repository; its content, not its being there, is what a later
+    // command runs, so it is read like a submodule.
+    const nested = key.endsWith("/");
+    const path = Buffer.concat([root, Buffer.from(nested ? key.slice(0, -1) : key, "latin1")]);
     state.set(
       key,
-      pathToken(Buffer.concat([root, Buffer.from(name, "latin1")]), shadow.objectFormat),
+      nested ? directoryToken(path, shadow.objectFormat) : pathToken(path, shadow.objectFormat),
     );
   }
-  return state;
+  return new Map([...state].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** A path key of a WorkTreeState as text for the record. */
@@ -263,7 +332,8 @@ export const pathText = (key: string): string => Buffer.from(key, "latin1").toSt
 
 /**
  * What is at a path now: git's mode and blob id of a file or symlink (computed here from the raw
- * bytes, no filter or conversion), `160000 directory` for a nested repository, `deleted`.
+ * bytes, no filter or conversion), `160000 directory` for a directory (a nested repository or a
+ * submodule, whose content directoryToken reads), `deleted`.
  * lstat and O_NOFOLLOW: a symlink is hashed as a link, never followed; O_NONBLOCK: a FIFO a command
  * left behind cannot make agate wait forever.
  */

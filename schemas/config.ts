@@ -190,7 +190,7 @@ export const escalationSchema = z
       .default([])
       .meta({
         description:
-          "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths (empty: anyone with write access).",
+          "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths, who may /agate accept a commit and who decide entries (empty: anyone with write access). Only a person's account counts, never a bot.",
       }),
     unanswered_timeout: durationSchema.prefault("30m"),
     claim_timeout: durationSchema.prefault("10m"),

@@ -5,7 +5,11 @@
  */
 import { z } from "zod";
 
-export const findingStatusSchema = z.enum(["ok", "problem", "could-not-check"]);
+/**
+ * ok; a problem to fix (doctor exits 1); could not check (with why); advice: not a problem, a
+ * window the set-up leaves that one more setting closes (doctor still exits 0).
+ */
+export const findingStatusSchema = z.enum(["ok", "problem", "could-not-check", "advice"]);
 
 export const findingSchema = z.strictObject({
   check: z.enum([
@@ -13,6 +17,7 @@ export const findingSchema = z.strictObject({
     "workflow",
     "workflow permissions",
     "required check",
+    "merge queue",
     "app",
     "installation",
   ]),

@@ -87,6 +87,17 @@ export const evidenceRunSchema = z.strictObject({
   status: z.string().nullable(),
   conclusion: z.string().nullable(),
   html_url: z.string().nullable(),
+  /** The repository the head came from (`head_repository`): another one for a fork's pull request. */
+  head_repository: z.string().nullable().default(null),
+  /**
+   * The pull requests of this repository GitHub lists on the run, each with the base it had when
+   * GitHub associated it with the run: what the run was made for. A fork's run lists none.
+   */
+  pull_requests: z
+    .array(
+      z.strictObject({ number: positiveIntSchema, base_ref: z.string(), base_sha: z.string() }),
+    )
+    .default([]),
 });
 
 /** One job of a run's newest attempt (`filter=latest`), with the runner's word on each step. */
@@ -191,6 +202,8 @@ export const approvalSchema = z.strictObject({
 export const priorRecordSchema = z.strictObject({
   id: positiveIntSchema,
   head_sha: gitShaSchema,
+  /** The base commit it was decided on (null in facts stored before it was kept). */
+  base_sha: gitShaSchema.nullable().default(null),
   tree_sha: gitShaSchema.nullable(),
   state: decisionStateSchema,
   config_digest: z.string(),
@@ -312,6 +325,13 @@ export const setupFactSchema = z.strictObject({
   status: findingStatusSchema,
   summary: z.string(),
   fix: z.string().nullable(),
+  /**
+   * From whom the branch requires `agate` (checks/setup/required-check.ts gateRequirement): this
+   * App, any source, another App only, nobody, or unknown (a read failed, or the App is unknown).
+   */
+  requires: z.enum(["this_app", "any_source", "other_app", "none", "unknown"]).default("unknown"),
+  /** Whether an active ruleset requires a merge queue on the branch; null: not read. */
+  merge_queue: z.boolean().nullable().default(null),
   /** When GitHub was read (the App reuses a reading for a while). */
   read_at: isoDateTimeSchema,
 });
@@ -371,6 +391,11 @@ export const gateFactsSchema = z.strictObject({
   trace: traceFactSchema.nullable().optional(),
   /** Whether the base branch requires agate (absent in decisions made before agate read it). */
   setup: setupFactSchema.nullable().optional(),
+  /**
+   * The default branch's, read when the base (another branch) requires agate from nobody: whether
+   * the repository requires agate where a pass computed for this base could stand next.
+   */
+  default_setup: setupFactSchema.nullable().optional(),
 });
 
 export const requirementSchema = z.strictObject({
@@ -411,6 +436,11 @@ export const gateDecisionSchema = z.strictObject({
   replayed_from: gitShaSchema.nullable().optional(),
   /** gate.report_only: the state is what agate would decide; the check concludes neutral. */
   report_only: z.boolean().optional(),
+  /**
+   * Why a passing conclusion (success, neutral) was held in progress: it would not count on this
+   * base, and could stand for the commit on one where it does (checks/gate/base-requirement.ts).
+   */
+  held: z.string().nullable().optional(),
   /** The handoff file as verified, for the acceptance record; null when not looked at. */
   handoff: handoffCheckSchema.nullable(),
 });

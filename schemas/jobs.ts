@@ -101,7 +101,8 @@ export const overrideJobSchema = z.strictObject({
   comment: z.strictObject({
     body: z.string(),
     html_url: z.string().nullable(),
-    user: z.strictObject({ login: z.string(), type: z.string() }),
+    /** Its author as the event showed it: GitHub's account type decides who is a person. */
+    user: z.strictObject({ login: z.string(), type: z.string().nullable() }),
   }),
   trigger: triggerSchema,
 });

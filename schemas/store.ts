@@ -120,6 +120,25 @@ export const headObservationSchema = z.strictObject({
 });
 
 /**
+ * A head and base a pull request had, as one of GitHub's events named them (a `pull_request`
+ * event's head and base, and for a retarget `changes.base` too; a run's or check's pull
+ * requests). Stored with the delivery, before any read: a base the pull request held only for a
+ * moment, under which a run may have been made for the head, is still known.
+ */
+export const eventBaseSchema = z.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_ref: z.string().min(1),
+});
+
+/** An event's base as stored: with the delivery that named it and when it was received. */
+export const baseSightingSchema = eventBaseSchema.extend({
+  delivery_id: z.string().min(1),
+  seen_at: isoDateTimeSchema,
+});
+
+/**
  * The newest view of a pull request agate acted on, by GitHub's `updated_at`, and a digest of
  * what it showed: a webhook's copy is used instead of a fresh read only when it is not older.
  */
@@ -162,6 +181,8 @@ export const checkRunEntrySchema = z.strictObject({
 
 export type OverrideInput = z.infer<typeof overrideInputSchema>;
 export type HeadObservation = z.infer<typeof headObservationSchema>;
+export type EventBase = z.infer<typeof eventBaseSchema>;
+export type BaseSighting = z.infer<typeof baseSightingSchema>;
 export type StoredOverride = z.infer<typeof storedOverrideSchema>;
 export type MergeCommitObservation = z.infer<typeof mergeCommitObservationSchema>;
 export type PullRequestSighting = z.infer<typeof pullRequestSightingSchema>;

@@ -6,11 +6,24 @@
  */
 import { z } from "zod";
 
-const repository = z.object({ full_name: z.string().regex(/^[^/\s]+\/[^/\s]+$/) });
+const repository = z.object({
+  full_name: z.string().regex(/^[^/\s]+\/[^/\s]+$/),
+  id: z.number().int().positive().optional(),
+});
 const installation = z.object({ id: z.number().int().positive() });
 const sha = z.string().regex(/^[0-9a-f]{40}$/);
 const account = z.object({ login: z.string(), type: z.string().optional() });
 const numbered = z.object({ number: z.number().int().positive() });
+/**
+ * A pull request as a run or check names it (GitHub's pull-request-minimal): its head and base,
+ * and the repository of the base (a pull request of another repository can be listed).
+ */
+const minimalPull = numbered.extend({
+  head: z.object({ sha }).optional(),
+  base: z
+    .object({ ref: z.string(), repo: z.object({ id: z.number().int().positive() }).optional() })
+    .optional(),
+});
 
 /** Every routed event names its repository and the installation whose token can read it. */
 const envelope = {
@@ -50,7 +63,11 @@ export const pullRequestEventSchema = z.object({
 
 export const pullRequestReviewEventSchema = z.object({
   ...envelope,
-  pull_request: z.object({ number: z.number().int().positive(), head: z.object({ sha }) }),
+  pull_request: z.object({
+    number: z.number().int().positive(),
+    head: z.object({ sha }),
+    base: z.object({ ref: z.string() }).optional(),
+  }),
 });
 
 export const checkRunEventSchema = z.object({
@@ -60,7 +77,7 @@ export const checkRunEventSchema = z.object({
     name: z.string(),
     head_sha: sha,
     app: z.object({ slug: z.string().optional() }).nullable().optional(),
-    pull_requests: z.array(numbered),
+    pull_requests: z.array(minimalPull),
     check_suite: z.object({ head_branch: z.string().nullable().optional() }).nullable().optional(),
   }),
   requested_action: z.object({ identifier: z.string().optional() }).nullable().optional(),
@@ -75,7 +92,7 @@ export const workflowRunEventSchema = z.object({
     head_sha: sha,
     head_branch: z.string().nullable().optional(),
     path: z.string().optional(),
-    pull_requests: z.array(numbered),
+    pull_requests: z.array(minimalPull),
   }),
 });
 

@@ -33,6 +33,7 @@ import type { NewJob } from "../../schemas/store.js";
 import { dashboardJob } from "../dashboard/queue.js";
 import { linkedPullRequestJobs } from "../gate/entry-link.js";
 import type { EntryIssueFact, GitHubAdapter, IssueCommentFact } from "../github/adapter.js";
+import type { Account } from "../github/maintainers.js";
 import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
@@ -59,8 +60,11 @@ export interface EntryDeps {
   now: () => Date;
   /** The App's bot login (`<slug>[bot]`): its own comments and label changes are no commands. */
   appLogin: string;
-  /** The gate's maintainer test (`escalation.maintainers`, teams included; write access when empty). */
-  isMaintainer(login: string, maintainers: string[]): Promise<boolean>;
+  /**
+   * The gate's maintainer test (app/github/maintainers.ts: a person's account listed in
+   * `escalation.maintainers`, teams included; write access when empty).
+   */
+  isMaintainer(account: Account, maintainers: string[]): Promise<boolean>;
   /** Organisation defaults as the gate remembers them (readEscalationRules' `readDefaults`). */
   readDefaults?: (ref: ExtendsRef) => Promise<DefaultsRead>;
 }
@@ -202,7 +206,10 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
       const at = new Date(Math.min(Date.parse(comment.created_at), deps.now().getTime()));
       entry = await deadlines(entry, at);
       const maintainer = needsMaintainerTest(entry, command, comment.login)
-        ? await deps.isMaintainer(comment.login, (await rules()).maintainers)
+        ? await deps.isMaintainer(
+            { login: comment.login, type: comment.user_type },
+            (await rules()).maintainers,
+          )
         : undefined;
       const step = applyCommand(
         entry,

@@ -15,7 +15,7 @@ export async function handleEntryJob(job: EntryJob, deps: GateDeps): Promise<str
     store: deps.store,
     now: deps.now,
     appLogin: `${slug}[bot]`,
-    isMaintainer: (login, maintainers) => isMaintainer(github, login, maintainers),
+    isMaintainer: (account, maintainers) => isMaintainer(github, account, maintainers),
     ...(reads ? { readDefaults: (ref) => reads.orgDefaults(github, ref) } : {}),
   });
 }

@@ -75,6 +75,7 @@ async function decided(state: DecisionState): Promise<PriorRecord> {
   return {
     id: stored.id,
     head_sha: stored.head_sha,
+    base_sha: stored.base_sha,
     tree_sha: null,
     state,
     config_digest: stored.grader.config_digest,

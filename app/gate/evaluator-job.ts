@@ -25,7 +25,7 @@ import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 import type { ImmutableReads } from "./caches.js";
-import { BUNDLE_OVER_BUDGET, bundleSubject } from "./gather.js";
+import { BUNDLE_OVER_BUDGET, bundleSubject } from "./evaluation-facts.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -12,12 +12,9 @@ import { entryMentions } from "../../checks/entries/mentions.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
 import { failuresOf } from "../../checks/gate/progress.js";
 import { protectedChanges } from "../../checks/gate/protected-paths.js";
-import { selectGate } from "../../checks/gate/select.js";
 import { handoffRequiredBy } from "../../checks/handoff/required.js";
-import { counted } from "../../checks/markdown.js";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import type { Config } from "../../schemas/config.js";
-import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
 import {
   type AttemptFact,
   type BaseConfigFact,
@@ -40,12 +37,14 @@ import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import type { Comparison, GitHubAdapter, ReviewFact } from "../github/adapter.js";
 import { isMaintainer } from "../github/maintainers.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
+import type { BaseSightingStore } from "../store/ports/base-sighting-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
 import type { OverrideStore } from "../store/ports/override-store.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 import type { ImmutableReads } from "./caches.js";
+import { dailyBudgetSpent, evaluatorIsDue, storedEvaluation } from "./evaluation-facts.js";
 import { collectEvidence, type EvidenceCache } from "./evidence.js";
 import type { SetupReader } from "./setup.js";
 import { readTraceFact, TraceReportCache, traceReaderOf } from "./trace-report.js";
@@ -54,13 +53,9 @@ export type GatherStore = RecordStore &
   EvaluationStore &
   OverrideStore &
   ObservationStore &
+  BaseSightingStore &
   AuditLog &
   Pick<EntryStore, "listEntries">;
-
-/** The evaluator found a tree's bundle over budget: no call, and no evaluation, was made. */
-export const BUNDLE_OVER_BUDGET = "gate.evaluator.over_budget";
-export const bundleSubject = (pr: { repository: string; number: number }, treeSha: string) =>
-  `${pr.repository}#${pr.number}@tree:${treeSha}`;
 
 export interface GatherDeps {
   github: GitHubAdapter;
@@ -101,6 +96,7 @@ function priorRecordOf(record: AcceptanceRecord): PriorRecord {
   return {
     id: record.id,
     head_sha: record.head_sha,
+    base_sha: record.base_sha,
     tree_sha: record.tested?.tree_sha ?? null,
     state: record.decision.state,
     config_digest: record.grader.config_digest,
@@ -314,11 +310,13 @@ async function gatherAt(
   const { github, store } = deps;
   const { snapshot: pr, detail } = view;
   const key = { repository: pr.repository, pullNumber: pr.number };
-  const [stored, mergeCommits, overrides, sightings, entries] = await Promise.all([
+  const head = { repository: pr.repository, headSha: pr.head_sha };
+  const [stored, mergeCommits, overrides, sightings, bases, entries] = await Promise.all([
     store.listRecords(key),
     store.listMergeCommits({ ...key, headSha: pr.head_sha }),
     store.listOverrides({ ...key, headSha: pr.head_sha }),
-    store.listHeadObservations({ repository: pr.repository, headSha: pr.head_sha }),
+    store.listHeadObservations(head),
+    store.listBaseSightings(head),
     store.listEntries({ repository: pr.repository }),
   ]);
   const observations: Observations = {
@@ -358,9 +356,7 @@ async function gatherAt(
           comment_url: override.comment_url,
         }
       : null,
-    head_shared_with: sightings.filter(
-      (h) => h.pull_number !== pr.number || h.base_ref !== pr.base_ref,
-    ),
+    head_shared_with: sharedWith(pr, [...sightings, ...bases]),
     prior_records,
     attempts: attemptsOf(stored, pr.head_sha),
     agate_version: deps.agateVersion,
@@ -372,10 +368,19 @@ async function gatherAt(
     setup: null,
   };
   const headSeen = sightings.length > 0;
+  // Where a pass counts (checks/gate/base-requirement.ts): a neutral is a pass too, so it is
+  // read for a base without a config as well. Kept for ten minutes per branch (setup.ts).
+  if (deps.setup && config.status !== "invalid") await readSetup(deps, deps.setup, facts);
   if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
   const cfg = config.config;
   const collected = await collectEvidence(github, deps.evidence, {
-    target: { kind: "pull_request", headSha: pr.head_sha, mergeCommits: merge_commits },
+    target: {
+      kind: "pull_request",
+      number: pr.number,
+      baseRef: pr.base_ref,
+      headSha: pr.head_sha,
+      mergeCommits: merge_commits,
+    },
     repository: pr.repository,
     config: cfg,
     configDigest: config.digest,
@@ -397,10 +402,6 @@ async function gatherAt(
     collected.run,
     collected.evidence,
   );
-  // Only for a gated pull request: a not-gated summary says nothing more, so reading is waste.
-  if (deps.setup && selectGate(cfg.gate, pr, facts.previously_gated).gated) {
-    facts.setup = await deps.setup.read(github, pr.repository, pr.base_ref);
-  }
   const needsReviews =
     cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
   const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";
@@ -408,7 +409,7 @@ async function gatherAt(
     needsReviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
     handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
     asks
-      ? storedEvaluation(store, pr, head_tree_sha, config.digest)
+      ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored)
       : Promise.resolve<EvaluationFact>({ status: "not_asked" }),
   ]);
   facts.approvals = reviews
@@ -431,6 +432,35 @@ async function gatherAt(
     }
   }
   return { facts, observations, evaluatorDue, headSeen };
+}
+
+/**
+ * Whether the base requires agate, and, when it requires it from nobody, whether the default
+ * branch does: where a pass computed for this base could stand next.
+ */
+async function readSetup(deps: GatherDeps, setup: SetupReader, facts: GateFacts): Promise<void> {
+  const pr = facts.pull_request;
+  facts.setup = await setup.read(deps.github, pr.repository, pr.base_ref);
+  if (facts.setup.requires !== "none" && facts.setup.requires !== "other_app") return;
+  const name = await setup.defaultBranch(deps.github, pr.repository);
+  if (name !== pr.base_ref)
+    facts.default_setup = await setup.read(deps.github, pr.repository, name);
+}
+
+/**
+ * Every other pull request, or other base of this one, the head was seen with: by a pass's own
+ * read, or named by an event (app/gate/event-bases.ts), once each.
+ */
+function sharedWith(
+  pr: PullRequestSnapshot,
+  seen: readonly { pull_number: number; base_ref: string }[],
+): { pull_number: number; base_ref: string }[] {
+  const others = new Map<string, { pull_number: number; base_ref: string }>();
+  for (const { pull_number, base_ref } of seen) {
+    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
+    others.set(`${pull_number}\n${base_ref}`, { pull_number, base_ref });
+  }
+  return [...others.values()];
 }
 
 /**
@@ -476,12 +506,11 @@ async function latestReviews(
   for (const [login, review] of latest) {
     if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
     if (!review.commit_id || !review.submitted_at) continue;
-    // A bot's review is never a maintainer's: an agent must not approve its own work.
-    const bot = review.user_type === "Bot" || login.endsWith("[bot]");
+    // The author's, or a bot's (by GitHub's account type), review is never a maintainer's: an
+    // agent must not approve its own work.
     const maintainer =
-      !bot &&
       login !== pr.author.login.toLowerCase() &&
-      (await isMaintainer(github, login, maintainers));
+      (await isMaintainer(github, { login: review.login, type: review.user_type }, maintainers));
     verdicts.push({
       login,
       state: review.state,
@@ -554,88 +583,4 @@ async function handoffFactsFor(
     }
   }
   return { ...facts, file: { path, blob_sha: file.blobSha, text: file.text }, newest_change };
-}
-
-/**
- * The stored evaluation of the head's tree under this config and prompt version: a verdict
- * binds to the tree it judged, so a new SHA with the same tree reuses it.
- */
-async function storedEvaluation(
-  store: EvaluationStore & AuditLog,
-  pr: PullRequestSnapshot,
-  treeSha: string | null,
-  configDigest: string,
-): Promise<EvaluationFact> {
-  if (!treeSha) return { status: "not_asked" };
-  const stored = await store.listEvaluations({
-    repository: pr.repository,
-    pullNumber: pr.number,
-    treeSha,
-  });
-  const latest = stored
-    .filter(
-      (e) => e.config_digest === configDigest && e.run.prompt_version === EVALUATOR_PROMPT_VERSION,
-    )
-    .at(-1);
-  if (latest) return { status: "judged", evaluation: latest };
-  // A tree whose bundle was over the token budget stays so until the config (its digest) changes.
-  const [over] = await store.listAudit({
-    kind: BUNDLE_OVER_BUDGET,
-    subject: bundleSubject(pr, treeSha),
-    order: "desc",
-    limit: 1,
-  });
-  const found = over?.decision as { config_digest?: string; detail?: string } | undefined;
-  if (found?.config_digest === configDigest && found.detail) {
-    return { status: "over_budget", budget: "evaluator_bundle_tokens", detail: found.detail };
-  }
-  return { status: "not_asked" };
-}
-
-/**
- * Whether to ask now: nothing is stored for this tree, or a person asked again after a failure,
- * or asked again about a verdict while the per-tree budget allows another call.
- */
-async function evaluatorIsDue(
-  store: EvaluationStore,
-  facts: GateFacts,
-  config: Config,
-  rerun: boolean,
-): Promise<boolean> {
-  const fact = facts.evaluation;
-  if (fact.status === "not_asked") return true;
-  if (!rerun || fact.status !== "judged") return false;
-  if (fact.evaluation.outcome.status === "failed") return true;
-  const sameTree = await store.listEvaluations({
-    repository: facts.pull_request.repository,
-    pullNumber: facts.pull_request.number,
-    treeSha: fact.evaluation.tree_sha,
-  });
-  const verdicts = sameTree.filter(
-    (e) => e.outcome.status === "verdict" && e.config_digest === fact.evaluation.config_digest,
-  ).length;
-  return verdicts < config.budgets.evaluator_calls_per_tree;
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Evaluator calls (requests actually sent) for the pull request in the last 24 hours, over budget. */
-async function dailyBudgetSpent(
-  store: EvaluationStore,
-  pr: PullRequestSnapshot,
-  config: Config,
-  now: Date,
-): Promise<EvaluationFact | null> {
-  const budget = config.budgets.evaluator_calls_per_pr_per_day;
-  const since = new Date(now.getTime() - DAY_MS).toISOString();
-  const today = (
-    await store.listEvaluations({ repository: pr.repository, pullNumber: pr.number, since })
-  ).filter((e) => e.run.requests > 0);
-  if (today.length < budget) return null;
-  const oldest = today[0]?.at ?? now.toISOString();
-  return {
-    status: "over_budget",
-    budget: "evaluator_calls_per_pr_per_day",
-    detail: `${counted(today.length, "evaluator call")} for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`,
-  };
 }

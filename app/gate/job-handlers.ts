@@ -80,11 +80,13 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
   [JOB_KINDS.head]: async (job, deps) => {
     const { github, slug } = await adapterFor(deps, job.repository, job.installation);
     if (job.only_if_app !== null && job.only_if_app !== slug) return "another app's check run";
-    // The pull requests agate saw with this head; GitHub is asked only when it saw none.
-    const seen = await deps.store.listHeadObservations({
-      repository: job.repository,
-      headSha: job.head_sha,
-    });
+    // The pull requests agate saw with this head (by its reads or in events); GitHub is asked
+    // only when it saw none.
+    const head = { repository: job.repository, headSha: job.head_sha };
+    const seen = [
+      ...(await deps.store.listHeadObservations(head)),
+      ...(await deps.store.listBaseSightings(head)),
+    ];
     const numbers =
       seen.length > 0
         ? [...new Set(seen.map((s) => s.pull_number))]
@@ -120,6 +122,7 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
     return runOverrideJob(job, {
       github,
       store: deps.store,
+      reads: deps.reads ?? new ImmutableReads(),
       now: deps.now,
       pass: (number) =>
         pass(

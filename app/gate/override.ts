@@ -1,7 +1,9 @@
 /**
  * A maintainer's way out for a commit agate cannot accept on evidence (a pull request that must
  * change the evidence workflow, or one too large to list): `/agate accept <sha> <reason>` in a
- * comment. It is stored as an override of that exact head, with who and why; a push voids it.
+ * comment, from a maintainer by the one maintainer test (app/github/maintainers.ts, the base
+ * config's `escalation.maintainers`). It is stored as an override of that exact head on its
+ * base, with who and why; a push or a retarget voids it.
  */
 
 import { overrideAcceptedComment, overrideRefusedComment } from "../../checks/gate/comments.js";
@@ -9,7 +11,9 @@ import { judgeOverride, parseOverrideComment } from "../../checks/gate/override.
 import { shortSha } from "../../checks/markdown.js";
 import type { JobPayload } from "../../schemas/jobs.js";
 import type { GitHubAdapter } from "../github/adapter.js";
+import { isMaintainer } from "../github/maintainers.js";
 import type { OverrideStore } from "../store/ports/override-store.js";
+import type { ImmutableReads } from "./caches.js";
 import type { PassResult } from "./pull-request.js";
 
 /** The `gate.override` job: a new comment on a pull request that may be `/agate accept`. */
@@ -18,6 +22,8 @@ export async function runOverrideJob(
   deps: {
     github: GitHubAdapter;
     store: OverrideStore;
+    /** The base config, read by SHA (its maintainers decide who may accept). */
+    reads: ImmutableReads;
     now: () => Date;
     /** A gate pass of the pull request, now with the override stored. */
     pass: (number: number) => Promise<PassResult>;
@@ -37,9 +43,15 @@ export async function runOverrideJob(
     await github.comment(number, overrideRefusedComment(null, "the pull request is closed"));
     return `#${number}: override on a closed pull request refused`;
   }
+  // The maintainers of the base the pull request targets now, by the one maintainer test.
+  const config = await deps.reads.config(github, pr.base_sha);
+  const maintainers = config.status === "ok" ? config.config.escalation.maintainers : [];
+  const commenter = { login: who, type: comment.user.type };
   const verdict = judgeOverride({
     command,
-    commenter: { login: who, type: comment.user.type, permission: await github.permission(who) },
+    commenter,
+    maintainer: await isMaintainer(github, commenter, maintainers),
+    maintainers,
     author: pr.author.login,
     headSha: pr.head_sha,
   });

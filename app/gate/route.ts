@@ -255,7 +255,8 @@ const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
           comment: {
             body,
             html_url: e.comment.html_url ?? null,
-            user: { login: user.login, type: user.type ?? "User" },
+            // No type is no person: the maintainer test refuses it (never assumed a User).
+            user: { login: user.login, type: user.type ?? null },
           },
           trigger: make.trigger,
         },

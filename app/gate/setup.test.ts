@@ -81,4 +81,50 @@ describe("SetupReader", () => {
     const found = await reader.read(github([requiring(77)], refused), "o/r", "other");
     expect(found.status).toBe("ok");
   });
+
+  it("says from whom the branch requires agate and whether a merge queue is required (where a pass counts, issue 26)", async () => {
+    const reader = new SetupReader({ app: async () => APP, now: () => new Date() });
+    const queue: BranchRule = { type: "merge_queue" };
+    expect(
+      await reader.read(github([requiring(77), queue], unprotected), "o/r", "a"),
+    ).toMatchObject({ requires: "this_app", merge_queue: true });
+    expect(await reader.read(github([requiring()], unprotected), "o/r", "b")).toMatchObject({
+      requires: "any_source",
+      merge_queue: false,
+    });
+    expect(await reader.read(github([requiring(5)], unprotected), "o/r", "c")).toMatchObject({
+      requires: "other_app",
+    });
+    expect(await reader.read(github([], unprotected), "o/r", "d")).toMatchObject({
+      requires: "none",
+      merge_queue: false,
+    });
+    const refused = Object.assign(new Error("no"), { status: 403 });
+    expect(await reader.read(github(refused, unprotected), "o/r", "e")).toMatchObject({
+      requires: "unknown",
+      merge_queue: null,
+    });
+  });
+
+  it("reads the default branch's name once per time to live; a failed read is read again", async () => {
+    let now = new Date("2026-12-04T10:00:00Z");
+    const reader = new SetupReader({ app: async () => APP, now: () => now, ttlMs: 60_000 });
+    const names: string[] = [];
+    let fail = true;
+    const gh = {
+      async defaultBranchName() {
+        names.push("read");
+        if (fail) throw new Error("GitHub is down");
+        return "main";
+      },
+    };
+    await expect(reader.defaultBranch(gh, "o/r")).rejects.toThrow("GitHub is down");
+    fail = false;
+    expect(await reader.defaultBranch(gh, "o/r")).toBe("main");
+    expect(await reader.defaultBranch(gh, "o/r")).toBe("main");
+    expect(names).toHaveLength(2);
+    now = new Date(now.getTime() + 61_000);
+    await reader.defaultBranch(gh, "o/r");
+    expect(names).toHaveLength(3);
+  });
 });

@@ -4,13 +4,16 @@
  * nothing, and one required from any source is satisfied by a check run the pull request's own
  * workflow makes: the summary says so. Rules change rarely and concern every pull request of a
  * repository, so a reading is reused for `ttlMs` (per repository and branch per ten minutes, not
- * per pass: one call when a ruleset requires agate from this App, else two). It never changes a
- * decision.
+ * per pass: one call when a ruleset requires agate from this App, else two). It never changes the
+ * decision's state; whether a passing conclusion may be written on a base depends on it
+ * (checks/gate/base-requirement.ts), and on the default branch's reading when the base requires
+ * agate from nobody.
  */
 import { codeSpan } from "../../checks/markdown.js";
 import {
   checksFromBranch,
   checksFromRules,
+  gateRequirement,
   gateRequirementFinding,
   type Read,
   type RequiredCheck,
@@ -31,8 +34,31 @@ export interface SetupReaderOptions {
 
 export class SetupReader {
   private readonly readings = new Map<string, Promise<SetupFact>>();
+  private readonly defaults = new Map<string, Promise<{ name: string; at: number }>>();
 
   constructor(private readonly options: SetupReaderOptions) {}
+
+  /**
+   * The repository's default branch, read at most once per repository every `ttlMs` (it is
+   * renamed rarely, and only by an admin): one call when read.
+   */
+  async defaultBranch(
+    github: Pick<GitHubAdapter, "defaultBranchName">,
+    repository: string,
+  ): Promise<string> {
+    const ttl = this.options.ttlMs ?? SETUP_TTL_MS;
+    const held = this.defaults.get(repository);
+    if (held) {
+      const known = await held.catch(() => null);
+      if (known && this.options.now().getTime() - known.at < ttl) return known.name;
+    }
+    const at = this.options.now().getTime();
+    const reading = github.defaultBranchName().then((name) => ({ name, at }));
+    // A failed read is not kept: the next pass reads again.
+    reading.catch(() => this.defaults.delete(repository));
+    remember(this.defaults, repository, reading, READINGS_KEPT);
+    return (await reading).name;
+  }
 
   async read(
     github: Pick<GitHubAdapter, "branchRules" | "branchProtection">,
@@ -59,11 +85,13 @@ export class SetupReader {
     const read_at = this.options.now().toISOString();
     // The branch is the base's name, which someone else chose: a code span in every sentence.
     const label = codeSpan(branch, 100);
+    let mergeQueue: boolean | null = null;
     const [rules, app] = await Promise.all([
-      attempt(`the rules on ${label}`, async () => ({
-        ok: true as const,
-        value: checksFromRules(await github.branchRules(branch), repository).checks,
-      })),
+      attempt(`the rules on ${label}`, async () => {
+        const read = checksFromRules(await github.branchRules(branch), repository);
+        mergeQueue = read.mergeQueue;
+        return { ok: true as const, value: read.checks };
+      }),
       this.options.app().catch(() => null),
     ]);
     // A ruleset that requires agate from this App settles it (what README's step 4 sets up):
@@ -89,6 +117,8 @@ export class SetupReader {
       status: finding.status,
       summary: finding.summary,
       fix: finding.fix,
+      requires: gateRequirement({ rules, protection, app }),
+      merge_queue: mergeQueue,
       read_at,
     };
   }

@@ -27,7 +27,8 @@ export type GitHubClient = InstanceType<typeof ProbotOctokit>;
 export interface ReviewFact {
   login: string;
   /** GitHub's account type: User, Bot or Organization. */
-  user_type: string;
+  /** GitHub's account type of the reviewer; null when GitHub did not say. */
+  user_type: string | null;
   state: string;
   commit_id: string | null;
   submitted_at: string | null;
@@ -375,8 +376,20 @@ export class GitHubAdapter {
         status: run.status ?? null,
         conclusion: run.conclusion ?? null,
         html_url: run.html_url ?? null,
+        head_repository: run.head_repository?.full_name ?? null,
+        pull_requests: (run.pull_requests ?? [])
+          .filter((p) => this.isThisRepository(p.base.repo.url))
+          .map((p) => ({ number: p.number, base_ref: p.base.ref, base_sha: p.base.sha })),
       }))
       .sort((a, b) => b.id - a.id);
+  }
+
+  /**
+   * Whether an API URL of a repository (`…/repos/{owner}/{repo}`) is this one's: a run lists pull
+   * requests of other repositories too (numbers of theirs, not this one's).
+   */
+  private isThisRepository(url: string): boolean {
+    return url.toLowerCase().endsWith(`/repos/${this.owner}/${this.repo}`.toLowerCase());
   }
 
   /** The jobs of a run's newest attempt (a job not re-run keeps its earlier attempt). */
@@ -534,7 +547,7 @@ export class GitHubAdapter {
     });
     return reviews.map((r) => ({
       login: r.user?.login ?? "",
-      user_type: r.user?.type ?? "User",
+      user_type: r.user?.type ?? null,
       state: r.state,
       commit_id: r.commit_id ?? null,
       submitted_at: r.submitted_at ?? null,
@@ -698,6 +711,7 @@ export class GitHubAdapter {
       id: c.id,
       body: c.body ?? "",
       login: c.user?.login ?? "ghost",
+      user_type: c.user?.type ?? null,
       created_at: c.created_at,
       edited: c.updated_at !== c.created_at,
     }));
@@ -790,6 +804,13 @@ export class GitHubAdapter {
       state,
       ...(state === "closed" && reason ? { state_reason: reason } : {}),
     });
+  }
+
+  /** The repository's default branch, by name. */
+  async defaultBranchName(): Promise<string> {
+    this.count("repos/get");
+    const { data } = await this.octokit.rest.repos.get({ owner: this.owner, repo: this.repo });
+    return data.default_branch;
   }
 
   /** A file on the default branch (no SHA: an issue has no base); null when there is none. */
@@ -930,6 +951,8 @@ export interface IssueCommentFact {
   id: number;
   body: string;
   login: string;
+  /** GitHub's account type of its author ("User", "Bot"); null when GitHub did not say. */
+  user_type: string | null;
   created_at: string;
   /** Changed since it was posted: its words now are not the words of its event. */
   edited: boolean;
@@ -945,6 +968,10 @@ interface WorkflowRunRow {
   status: string | null;
   conclusion: string | null;
   html_url?: string;
+  head_repository?: { full_name: string } | null;
+  pull_requests?:
+    | { number: number; base: { ref: string; sha: string; repo: { url: string } } }[]
+    | null;
 }
 
 interface ArtifactRow {

@@ -37,6 +37,20 @@ describe("the intake stores the signed body as it came", () => {
     expect(stored?.payload_sha256).toBe(sha256(asSent));
     expect(await deliver(url, id, asSent)).toMatchObject({ status: 200 });
     expect(await store.listJobs({ deliveryId: id })).toHaveLength(1);
+    // The head and base it names are stored with it, before any job reads the pull request.
+    const { pull_request: pr, repository } = payload;
+    expect(
+      await store.listBaseSightings({ repository: repository.full_name, headSha: pr.head.sha }),
+    ).toEqual([
+      {
+        repository: repository.full_name,
+        pull_number: pr.number,
+        head_sha: pr.head.sha,
+        base_ref: pr.base.ref,
+        delivery_id: id,
+        seen_at: expect.any(String),
+      },
+    ]);
   });
 
   it("a row stored re-serialised (before issue 17) still makes the same delivery a duplicate; another body is refused", async () => {

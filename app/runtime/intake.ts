@@ -15,13 +15,15 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Store } from "../store/store.js";
-import type { Route } from "./route.js";
+import type { Observe, Route } from "./route.js";
 import type { RuntimeLog } from "./worker.js";
 
 export interface IntakeDeps {
   store: Store;
   now: () => Date;
   route: Route;
+  /** The heads and bases the delivery names, recorded with it (none when absent). */
+  observe?: Observe;
   /** Called after a new delivery enqueued jobs, so this process's workers wake at once. */
   onEnqueued?: (jobIds: readonly number[]) => void;
   log: RuntimeLog;
@@ -92,13 +94,24 @@ export async function recordWebhook(
   const fields = { delivery: delivery.id, event: delivery.event, action: delivery.action };
   try {
     const jobs = deps.route(delivered.event, payload, delivered.id);
-    let result = await deps.store.recordDelivery({ delivery, payload: delivered.body, jobs });
+    const sightings = deps.observe?.(delivered.event, payload) ?? [];
+    let result = await deps.store.recordDelivery({
+      delivery,
+      payload: delivered.body,
+      jobs,
+      sightings,
+    });
     if (result.status === "conflict") {
       // Recorded before issue 17, as the re-serialised parse: the same delivery sent again.
       const legacy = JSON.stringify(payload);
       if (legacy !== delivered.body) {
         const again = { ...delivery, payload_sha256: sha256(legacy) };
-        result = await deps.store.recordDelivery({ delivery: again, payload: legacy, jobs });
+        result = await deps.store.recordDelivery({
+          delivery: again,
+          payload: legacy,
+          jobs,
+          sightings,
+        });
       }
     }
     if (result.status === "duplicate") {

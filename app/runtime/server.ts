@@ -11,6 +11,7 @@ import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { noAnswer, noAnswerText } from "../../checks/github-answers.js";
 import { commandSandboxProblem } from "../evaluator/sandbox.js";
+import { eventBases } from "../gate/event-bases.js";
 import { defaultRoute } from "../gate/route.js";
 import { openStore, parseDatabaseUrl } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
@@ -24,7 +25,7 @@ import {
 } from "./intake-guard.js";
 import { listenOn } from "./listen.js";
 import { type DeliveryRetention, startDeliveryRetention } from "./retention.js";
-import type { Route } from "./route.js";
+import type { Observe, Route } from "./route.js";
 import { type EnvFile, type Environment, loadSettings, type Settings } from "./settings.js";
 import { type JobHandler, type RuntimeLog, startWorkers, type Workers } from "./worker.js";
 
@@ -61,6 +62,8 @@ export interface StartAgateOptions {
   store?: Store;
   handlers: Handlers;
   route?: Route;
+  /** The heads and bases a delivery names, recorded with it; the gate's by default. */
+  observe?: Observe;
   now?: () => Date;
   /** Names this process in job leases; default host:pid:random. */
   workerId?: string;
@@ -158,6 +161,7 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
       store,
       now,
       route: options.route ?? defaultRoute,
+      observe: options.observe ?? eventBases,
       onEnqueued: () => workers.poke(),
       log,
     });

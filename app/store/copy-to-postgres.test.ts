@@ -8,6 +8,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  delivery,
   evaluation,
   freshPostgresDatabase,
   frozenClock,
@@ -57,6 +58,13 @@ async function filledSqlite(): Promise<string> {
     pull_number: 12,
     base_ref: "main",
     observed_at: AT,
+  });
+  const sighted = JSON.stringify({ repository: { full_name: REPO } });
+  await store.recordDelivery({
+    delivery: { ...delivery("sighted", sighted), received_at: AT },
+    payload: sighted,
+    jobs: [],
+    sightings: [{ repository: REPO, pull_number: 12, head_sha: SHA_A, base_ref: "evil" }],
   });
   await store.recordPullRequestSighting({
     repository: REPO,

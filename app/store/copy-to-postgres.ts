@@ -30,6 +30,7 @@ export const COPY_ORDER = [
   "maintainer_overrides",
   "merge_commits",
   "head_observations",
+  "base_sightings",
   "pull_request_sightings",
   "agate_check_runs",
   "handoff_entries",

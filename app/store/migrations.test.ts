@@ -12,6 +12,7 @@ const TABLES = [
   "acceptance_records",
   "agate_check_runs",
   "audit_log",
+  "base_sightings",
   "deliveries",
   "delivery_payload_prunes",
   "delivery_payloads",

@@ -408,6 +408,25 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX entry_mentions_by_issue ON entry_mentions (repository, issue_number, pull_number);
     `,
   },
+  {
+    version: 9,
+    name: "bases named by events",
+    up: `
+      -- Every (head, pull request, base) an event named, written with its delivery before any
+      -- job reads the pull request: a base held for a moment (a retarget and back) is known,
+      -- and a run the head had under it is never taken for the current base's. Append-only.
+      CREATE TABLE base_sightings (
+        repository TEXT NOT NULL,
+        head_sha TEXT NOT NULL,
+        pull_number INTEGER NOT NULL CHECK (pull_number > 0),
+        base_ref TEXT NOT NULL CHECK (base_ref <> ''),
+        delivery_id TEXT NOT NULL REFERENCES deliveries (id),
+        seen_at TEXT NOT NULL,
+        PRIMARY KEY (repository, head_sha, pull_number, base_ref)
+      ) STRICT;
+      ${appendOnly("base_sightings", "bases named by events")}
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;

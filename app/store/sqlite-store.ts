@@ -42,12 +42,14 @@ import {
   agateCheckRunSchema,
   auditEntryInputSchema,
   auditEntrySchema,
+  type BaseSighting,
   type CheckRunEntry,
   checkRunEntrySchema,
   type DeliveryRecord,
   deliveryRecordSchema,
   deliverySchema,
   entryMentionsInputSchema,
+  eventBaseSchema,
   type HeadObservation,
   headObservationSchema,
   type Job,
@@ -385,6 +387,11 @@ export class SqliteStore implements Store {
     const delivery = parseInput(deliverySchema, input.delivery, "delivery");
     const payload = parseInput(z.string(), input.payload, "delivery payload");
     const jobs = parseInput(z.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
+    const sightings = parseInput(
+      z.array(eventBaseSchema),
+      input.sightings ?? [],
+      `bases named by delivery ${delivery.id}`,
+    );
     if (sha256(payload) !== delivery.payload_sha256) {
       throw new StoreError(
         "payload_mismatch",
@@ -421,6 +428,21 @@ export class SqliteStore implements Store {
         payload,
       );
       const jobIds = jobs.map((job) => this.#insertJobId(job, delivery.id, now));
+      const sighted = this.#sql(
+        `INSERT INTO base_sightings
+           (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
+         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      );
+      for (const seen of sightings) {
+        sighted.run(
+          seen.repository,
+          seen.head_sha,
+          seen.pull_number,
+          seen.base_ref,
+          delivery.id,
+          delivery.received_at,
+        );
+      }
       return { status: "new", jobIds };
     });
   }
@@ -958,6 +980,14 @@ export class SqliteStore implements Store {
       `SELECT pull_number, base_ref FROM head_observations
        WHERE repository = ? AND head_sha = ? ORDER BY observed_at, pull_number, base_ref`,
     ).all(query.repository, query.headSha) as HeadSighting[];
+  }
+
+  async listBaseSightings(query: { repository: string; headSha: string }): Promise<BaseSighting[]> {
+    return this.#sql(
+      `SELECT repository, pull_number, head_sha, base_ref, delivery_id, seen_at
+       FROM base_sightings WHERE repository = ? AND head_sha = ?
+       ORDER BY seen_at, pull_number, base_ref`,
+    ).all(query.repository, query.headSha) as BaseSighting[];
   }
 
   async recordPullRequestSighting(sighting: PullRequestSighting): Promise<void> {

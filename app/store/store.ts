@@ -7,6 +7,7 @@
  * each call and never holds a transaction across an await.
  */
 import type { AuditLog } from "./ports/audit-log.js";
+import type { BaseSightingStore } from "./ports/base-sighting-store.js";
 import type { CheckRunLedger } from "./ports/check-run-ledger.js";
 import type { DeliveryLog } from "./ports/delivery-log.js";
 import type { EntryMentionStore } from "./ports/entry-mention-store.js";
@@ -28,6 +29,7 @@ export interface Store
     EvaluationStore,
     OverrideStore,
     ObservationStore,
+    BaseSightingStore,
     CheckRunLedger,
     AuditLog,
     EntryStore,

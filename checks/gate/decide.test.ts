@@ -138,6 +138,7 @@ describe("decideGate", () => {
         {
           id: 1,
           head_sha: HEAD,
+          base_sha: null,
           tree_sha: null,
           state: "pending",
           config_digest: "d".repeat(64),
@@ -307,10 +308,11 @@ describe("decideGate", () => {
     );
   });
 
-  it("carries an acceptance over only to another SHA with the same tree, config and agate version", () => {
+  it("carries an acceptance over only to another SHA with the same tree, config and agate version, on the same base commit", () => {
     const prior = {
       id: 3,
       head_sha: "6".repeat(40),
+      base_sha: BASE,
       tree_sha: TREE,
       state: "accepted" as const,
       config_digest: loadedConfig().digest,
@@ -341,6 +343,13 @@ describe("decideGate", () => {
       decideGate(gateFacts({ prior_records: [{ ...prior, agate_version: "0.0.9" }] })).state,
     ).toBe("pending");
     expect(decideGate(gateFacts({ prior_records: [{ ...prior, state: "rejected" }] })).state).toBe(
+      "pending",
+    );
+    // Accepted on another base commit (the agent's own branch, issue 26), or on one not kept.
+    expect(
+      decideGate(gateFacts({ prior_records: [{ ...prior, base_sha: "7".repeat(40) }] })).state,
+    ).toBe("pending");
+    expect(decideGate(gateFacts({ prior_records: [{ ...prior, base_sha: null }] })).state).toBe(
       "pending",
     );
   });
@@ -374,6 +383,7 @@ describe("renderGateSummary", () => {
         {
           id: 1,
           head_sha: "6".repeat(40),
+          base_sha: BASE,
           tree_sha: TREE,
           state: "rejected",
           config_digest: "x",

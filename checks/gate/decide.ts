@@ -19,6 +19,7 @@ import {
   durationText,
   shortSha as short,
 } from "../markdown.js";
+import { holdPass } from "./base-requirement.js";
 import { entriesRequirement, escalationTitle } from "./entries.js";
 import { overrideCommand } from "./listing.js";
 import {
@@ -42,7 +43,8 @@ import { selectGate } from "./select.js";
 export function decideGate(facts: GateFacts): GateDecision {
   const decision = decideEnforced(facts);
   const reported = reportOnly(facts.config, decision);
-  return reported === decision ? decision : { ...reported, report_only: true };
+  // A pass is written only on a base where it counts (checks/gate/base-requirement.ts).
+  return holdPass(facts, reported === decision ? decision : { ...reported, report_only: true });
 }
 
 function decideEnforced(facts: GateFacts): GateDecision {
@@ -502,8 +504,11 @@ function commandsRequirement(facts: GateFacts): Part & { carriedOverFrom: number
 
 /**
  * An acceptance may carry over to a new head only when nothing it judged changed: another SHA
- * with the same tree, under the same config digest and agate version. The same SHA coming back
- * (a force-push back to it) is graded afresh, never resurrected.
+ * with the same tree, under the same config digest and agate version, on the same base commit.
+ * The same SHA coming back (a force-push back to it) is graded afresh, never resurrected. The
+ * base commit too (issue 26): an acceptance computed while the pull request targeted another
+ * branch (the agent's own, holding its workflow and a copy of the config, so the same digest)
+ * was never this base's, and a new commit of the same tree must not inherit it.
  */
 function carryOver(facts: GateFacts): PriorRecord | undefined {
   if (!facts.head_tree_sha || facts.config.status !== "ok") return undefined;
@@ -512,6 +517,7 @@ function carryOver(facts: GateFacts): PriorRecord | undefined {
     (r) =>
       r.state === "accepted" &&
       r.head_sha !== facts.pull_request.head_sha &&
+      r.base_sha === facts.pull_request.base_sha &&
       r.tree_sha === facts.head_tree_sha &&
       r.config_digest === digest &&
       r.agate_version === facts.agate_version,

@@ -103,7 +103,13 @@ function refusedEvidence(change?: (record: CommandRecord) => void) {
   const run = evidenceRun(record);
   const { config, digest } = loadedConfig();
   const verdict = verifyProvenance({
-    target: { kind: "pull_request", headSha: HEAD, mergeCommits: [MERGE] },
+    target: {
+      kind: "pull_request",
+      number: 7,
+      baseRef: "main",
+      headSha: HEAD,
+      mergeCommits: [MERGE],
+    },
     repository: "octo/widgets",
     config,
     configDigest: digest,

@@ -1,3 +1,4 @@
+import { type Account, isBot, isPerson } from "../accounts.js";
 import { shortSha as short } from "../markdown.js";
 
 /** A maintainer's command in a pull request comment: `/agate accept <sha> <reason>`. */
@@ -38,30 +39,44 @@ export function parseOverrideComment(body: string): OverrideCommand | null {
   return { kind: "accept", sha, reason: reason.slice(0, 1_000) };
 }
 
-const WRITE_PERMISSIONS = new Set(["admin", "maintain", "write"]);
-
 /**
- * Whether an accept command counts: from a person with write access or more who is not the
- * author and not a bot (an agent must never accept its own work), naming the live head.
+ * Whether an accept command counts: from a maintainer by the one maintainer test
+ * (app/github/maintainers.ts: a person's account listed in the base config's
+ * `escalation.maintainers` or its teams, or with write access when none is listed) who is not the
+ * author (an agent must never accept its own work), naming the live head. Write access alone is
+ * not enough where maintainers are listed: an agent's machine user often has it.
  */
 export function judgeOverride(input: {
   command: Extract<OverrideCommand, { kind: "accept" }>;
-  commenter: { login: string; type: string; permission: string };
+  commenter: Account;
+  /** The maintainer test's answer for the commenter. */
+  maintainer: boolean;
+  /** `escalation.maintainers` of the base config (empty: anyone with write access). */
+  maintainers: readonly string[];
   author: string;
   headSha: string;
 }): { ok: true } | { ok: false; problem: string } {
   const { command, commenter } = input;
   const login = commenter.login.toLowerCase();
-  if (commenter.type === "Bot" || login.endsWith("[bot]")) {
+  if (isBot(commenter)) {
     return { ok: false, problem: "a bot cannot accept a commit; a maintainer must" };
+  }
+  if (!isPerson(commenter)) {
+    return {
+      ok: false,
+      problem: `only a person's account can accept a commit; GitHub says ${commenter.login}'s is ${commenter.type ? `of type ${commenter.type}` : "of no known type"}`,
+    };
   }
   if (login === input.author.toLowerCase()) {
     return { ok: false, problem: "the author of a pull request cannot accept it" };
   }
-  if (!WRITE_PERMISSIONS.has(commenter.permission)) {
+  if (!input.maintainer) {
     return {
       ok: false,
-      problem: `only people with write access or more can accept a commit (${commenter.login} has ${commenter.permission})`,
+      problem:
+        input.maintainers.length === 0
+          ? `only a maintainer can accept a commit: with no escalation.maintainers in the base config, that is someone with write access or more, which ${commenter.login} does not have`
+          : `only a maintainer can accept a commit: ${commenter.login} is not one of escalation.maintainers in the base config (${input.maintainers.join(", ")})`,
     };
   }
   if (input.headSha !== command.sha) {

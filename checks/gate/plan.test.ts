@@ -22,6 +22,7 @@ const LLM: GateFacts["config"] = (() => {
 const prior = (state: PriorRecord["state"]): PriorRecord => ({
   id: 1,
   head_sha: HEAD,
+  base_sha: null,
   tree_sha: TREE,
   state,
   config_digest: "d",

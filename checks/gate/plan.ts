@@ -107,7 +107,8 @@ export function planGatePass(input: {
   // While the evaluator judges (minutes, perhaps), the check says so: nobody reads an old result.
   const view: CheckView = askEvaluator
     ? {
-        conclusion: decision.report_only ? "neutral" : null,
+        // Report-only concludes neutral while the evaluator judges, unless a pass is held here.
+        conclusion: decision.report_only && !decision.held ? "neutral" : null,
         title: `Commands passed on ${short(pr.head_sha)}; the evaluator is judging tree ${short(askEvaluator.tree_sha)}`,
         summary:
           "**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.\n\nEvery required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.\n",

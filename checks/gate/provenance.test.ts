@@ -19,7 +19,13 @@ const { config, digest } = loadedConfig();
 
 function input(overrides: Partial<ProvenanceInput> = {}): ProvenanceInput {
   return {
-    target: { kind: "pull_request", headSha: HEAD, mergeCommits: [MERGE] },
+    target: {
+      kind: "pull_request",
+      number: 7,
+      baseRef: "main",
+      headSha: HEAD,
+      mergeCommits: [MERGE],
+    },
     repository: "octo/widgets",
     config,
     configDigest: digest,
@@ -90,6 +96,48 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
       other.run.head_sha = "9".repeat(40);
       expect(refusal(input({ run: other }))).toBe(
         "run 99 ran for 9999999, not for the head 1111111",
+      );
+    });
+  });
+
+  describe("the run was made for this pull request on its current base (issue 26)", () => {
+    const listing = (...pulls: [number, string][]) => {
+      const other = evidenceRun(commandRecord());
+      other.run.pull_requests = pulls.map(([number, base_ref]) => ({
+        number,
+        base_ref,
+        base_sha: BASE,
+      }));
+      return other;
+    };
+
+    it("refuses a run made while the pull request targeted another branch: that branch's workflow ran", () => {
+      expect(refusal(input({ run: listing([7, "evil"]) }))).toBe(
+        "run 99 was made while this pull request targeted `evil`, so it ran that branch's workflow, not the one of `main`: a run counts only for the base it ran for; push a new commit so that a run is made for `main`",
+      );
+    });
+
+    it("refuses a run made for other pull requests only", () => {
+      expect(refusal(input({ run: listing([8, "main"], [9, "evil"]) }))).toBe(
+        "run 99 was made for #8, #9, not for this pull request",
+      );
+    });
+
+    it("refuses a run of this repository's head that lists no pull request: its base is unknown", () => {
+      expect(refusal(input({ run: listing() }))).toBe(
+        "GitHub lists no pull request on run 99, so the base it was made for is unknown; push a new commit so that a run is made for this pull request into `main`",
+      );
+    });
+
+    it("believes a fork's run, which GitHub never lists pull requests on: the events name its base", () => {
+      const fork = listing();
+      fork.run.head_repository = "outsider/widgets";
+      expect(verifyProvenance(input({ run: fork })).status).toBe("verified");
+    });
+
+    it("believes a run listing this pull request on its base beside another one (a shared head is blocked apart)", () => {
+      expect(verifyProvenance(input({ run: listing([8, "main"], [7, "main"]) })).status).toBe(
+        "verified",
       );
     });
   });

@@ -16,6 +16,9 @@ import { evidenceSourceChanges } from "./workflow-uses.js";
 export type EvidenceTarget =
   | {
       kind: "pull_request";
+      /** The pull request and its base now: a run counts only if it was made for them. */
+      number: number;
+      baseRef: string;
       headSha: string;
       /** Test merge commits GitHub reported for this head: the only other commits it may test. */
       mergeCommits: readonly string[];
@@ -78,6 +81,8 @@ export function verifyProvenance(input: ProvenanceInput): ProvenanceVerdict {
       `${runName} ran for ${short(run.head_sha)}, not for the head ${short(input.target.headSha)}`,
     );
   }
+  const base = runBaseProblem(input);
+  if (base) return refuse(base);
 
   // On pull_request GitHub runs the workflow file as the pull request has it: only a run of the
   // base's own workflow (and of what it uses locally) is one the author could not rewrite.
@@ -174,6 +179,40 @@ export function verifyProvenance(input: ProvenanceInput): ProvenanceVerdict {
   const tree = workTreeProblem(record, input.config);
   if (tree) return refuse(tree);
   return { status: "verified", record };
+}
+
+/**
+ * A run counts only for the base it ran for. On pull_request GitHub runs the workflow file of the
+ * test merge, that is the workflow of the base the pull request had when the run was made: a run
+ * made while it targeted a branch the agent pushed ran the agent's workflow, however the pull
+ * request is targeted now, and its record is whatever that workflow wrote. GitHub lists on the
+ * run the pull requests it was made for, each with its base then; the run must list this one,
+ * and on no other base. A fork's run lists none (GitHub fills the list only for heads in the
+ * repository itself): its base is then the one the events named (every base the pull request
+ * had is stored from them, and a head seen under two is never believed: decide.ts).
+ */
+function runBaseProblem(input: ProvenanceInput): string | null {
+  const { target } = input;
+  if (target.kind !== "pull_request") return null;
+  const { run } = input.run;
+  const listed = run.pull_requests;
+  if (listed.length === 0) {
+    const fork =
+      run.head_repository !== null &&
+      run.head_repository.toLowerCase() !== input.repository.toLowerCase();
+    return fork
+      ? null
+      : `GitHub lists no pull request on run ${run.id}, so the base it was made for is unknown; push a new commit so that a run is made for this pull request into ${codeSpan(target.baseRef, 120)}`;
+  }
+  const mine = listed.filter((p) => p.number === target.number);
+  if (mine.length === 0) {
+    return `run ${run.id} was made for ${listed.map((p) => `#${p.number}`).join(", ")}, not for this pull request`;
+  }
+  const other = mine.find((p) => p.base_ref !== target.baseRef);
+  if (other) {
+    return `run ${run.id} was made while this pull request targeted ${codeSpan(other.base_ref, 120)}, so it ran that branch's workflow, not the one of ${codeSpan(target.baseRef, 120)}: a run counts only for the base it ran for; push a new commit so that a run is made for ${codeSpan(target.baseRef, 120)}`;
+  }
+  return null;
 }
 
 /** What the record says about where it was made, against GitHub's data and the base config. */

@@ -20,6 +20,7 @@ import {
   outputDetails,
   shortSha as short,
 } from "../markdown.js";
+import { mergeQueueAdvice } from "./base-requirement.js";
 import { progressOf } from "./decide.js";
 import { entryName } from "./entries.js";
 import { GLOSSARY_LINK } from "./glossary.js";
@@ -239,6 +240,24 @@ function minuteText(iso: string): string {
   return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
+/**
+ * Where a pass counts (checks/gate/base-requirement.ts): why one was held in progress on this
+ * base, or, on a base that requires agate without a merge queue, the window only a queue closes.
+ */
+function baseSections(decision: GateDecision, facts: GateFacts): string[] {
+  if (decision.held) {
+    const branch = codeSpan(facts.pull_request.base_ref, 120);
+    return [
+      "### Not marked passing on this base",
+      "",
+      `The decision stands as shown, but the check stays in progress: ${decision.held}. To let it pass here, require the status check agate from this App in a ruleset on ${branch}, or retarget the pull request to a branch that requires it.`,
+      "",
+    ];
+  }
+  const advice = mergeQueueAdvice(facts, decision);
+  return advice ? ["### A pass belongs to the commit", "", advice, ""] : [];
+}
+
 /** At most this many linked entries get a row; the rest are counted. */
 const ENTRY_ROWS = 20;
 
@@ -284,7 +303,7 @@ export function renderGateSummary(
 ): string {
   const lines = [firstLine(decision, facts), ""];
   if (decision.state === "not_gated") {
-    return `${lines.join("\n")}\n`;
+    return `${[...lines, ...baseSections(decision, facts)].join("\n")}\n`;
   }
   const overridden = decision.state === "accepted" && facts.override !== null;
   lines.push(...requirementsTable(decision.requirements, { setAside: overridden }));
@@ -334,6 +353,7 @@ export function renderGateSummary(
   if (progress.stall) lines.push(...stallSection(progress.stall), "");
   if (facts.entries && facts.entries.length > 0) lines.push(...entriesSection(facts.entries), "");
   if (facts.trace) lines.push(...traceSection(facts.trace));
+  lines.push(...baseSections(decision, facts));
   if (facts.setup?.status === "problem") {
     // About the repository, not this pull request; agate's own words from GitHub's answers.
     lines.push(

@@ -1,45 +1,94 @@
-import { isMap, isScalar, isSeq, parseDocument, type YAMLMap } from "yaml";
+import { isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
 import type { ChangedFile, EvidenceSourceFact } from "../../schemas/gate.js";
+
+/** Alias resolutions followed in one file, then it is unreadable (no alias bomb is expanded). */
+const MAX_ALIASES = 1_000;
+/** Merge keys (`<<`) inside merge keys followed this deep. */
+const MAX_MERGE_DEPTH = 8;
+
+class Unfollowable extends Error {}
 
 /**
  * The local paths a workflow or a composite action uses: `uses: ./path` in a job (a reusable
  * workflow) or in a step (a local action). Remote `owner/repo@ref` uses are pinned by the base's
  * text itself and are not listed. A path comes back without `./` and without a trailing slash;
  * `./` alone (the repository's root action) comes back as "" and covers every file.
+ *
+ * GitHub follows YAML anchors and aliases in workflows, so this does too: a `uses` reached
+ * through an alias (a step, a list of steps, a job or the path itself) is one the workflow runs,
+ * and a pull request that rewrote it would have its record believed. Aliases are resolved one
+ * node at a time, never expanded, and a file needing more than MAX_ALIASES resolutions (or an
+ * alias to no anchor) is unreadable: its records are refused. Merge keys (`<<`) and duplicate keys
+ * are read on every side, so a reading GitHub may make is never missed.
  */
 export function localUses(
   text: string,
   file: string,
 ): { ok: true; uses: string[] } | { ok: false; error: string } {
-  // Aliases are not followed (an alias node is neither a map nor a scalar), so no alias bomb.
   const doc = parseDocument(text, { uniqueKeys: false });
   if (doc.errors.length > 0) {
     return { ok: false, error: `${file} is not valid YAML: ${doc.errors[0]?.message ?? ""}` };
   }
+  let resolutions = 0;
+  const deref = (node: unknown): unknown => {
+    let current = node;
+    while (isAlias(current)) {
+      if (++resolutions > MAX_ALIASES) {
+        throw new Unfollowable(`it needs more than ${MAX_ALIASES} alias resolutions to read`);
+      }
+      const target: unknown = current.resolve(doc);
+      if (target === undefined) {
+        throw new Unfollowable(`its alias *${current.source} names no anchor before it`);
+      }
+      current = target;
+    }
+    return current;
+  };
+  /** The values of a map's entries (under `key`, or all), its merge keys followed. */
+  const valuesOf = (owner: unknown, key: string | null, depth = 0): unknown[] => {
+    const map = deref(owner);
+    if (!isMap(map)) return [];
+    const values: unknown[] = [];
+    for (const pair of map.items) {
+      const name = deref(pair.key);
+      const named = isScalar(name) ? name.value : undefined;
+      if (named === "<<" && depth < MAX_MERGE_DEPTH) {
+        const merged = deref(pair.value);
+        for (const from of isSeq(merged) ? merged.items : [merged]) {
+          values.push(...valuesOf(from, key, depth + 1));
+        }
+      }
+      if (key === null ? named !== "<<" : named === key) values.push(deref(pair.value));
+    }
+    return values;
+  };
   const found = new Set<string>();
   const collect = (value: unknown) => {
-    if (!isScalar(value) || typeof value.value !== "string") return;
-    const uses = value.value.trim();
-    if (!uses.startsWith("./")) return;
-    found.add(normalise(uses));
+    const node = deref(value);
+    if (!isScalar(node) || typeof node.value !== "string") return;
+    const uses = node.value.trim();
+    if (uses.startsWith("./")) found.add(normalise(uses));
   };
   const stepsOf = (owner: unknown) => {
-    if (!isMap(owner)) return;
-    const steps = owner.get("steps", true);
-    if (!isSeq(steps)) return;
-    for (const step of steps.items) if (isMap(step)) collect(step.get("uses", true));
-  };
-  const root = doc.contents;
-  if (!isMap(root)) return { ok: true, uses: [] };
-  const jobs = root.get("jobs", true);
-  if (isMap(jobs)) {
-    for (const pair of (jobs as YAMLMap).items) {
-      collect(isMap(pair.value) ? pair.value.get("uses", true) : undefined);
-      stepsOf(pair.value);
+    for (const steps of valuesOf(owner, "steps")) {
+      if (!isSeq(steps)) continue;
+      for (const step of steps.items) for (const uses of valuesOf(step, "uses")) collect(uses);
     }
+  };
+  try {
+    const root = deref(doc.contents);
+    for (const jobs of valuesOf(root, "jobs")) {
+      for (const job of valuesOf(jobs, null)) {
+        for (const uses of valuesOf(job, "uses")) collect(uses);
+        stepsOf(job);
+      }
+    }
+    // A composite action: `runs: { using: composite, steps: [...] }`.
+    for (const runs of valuesOf(root, "runs")) stepsOf(runs);
+  } catch (error) {
+    if (!(error instanceof Unfollowable)) throw error;
+    return { ok: false, error: `${file} cannot be read: ${error.message}` };
   }
-  // A composite action: `runs: { using: composite, steps: [...] }`.
-  stepsOf(root.get("runs", true));
   return { ok: true, uses: [...found].sort() };
 }
 

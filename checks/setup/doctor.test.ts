@@ -64,10 +64,43 @@ function finding(all: Finding[], check: Finding["check"]): Finding {
 }
 
 describe("doctor: the findings", () => {
-  it("a well set-up repository is all ok", () => {
+  it("a well set-up repository is all ok, but for the advice to require a merge queue", () => {
     const all = diagnose(facts());
-    expect(all.map((item) => item.status)).toEqual(["ok", "ok", "ok", "ok", "ok", "ok"]);
+    expect(all.map((item) => [item.check, item.status])).toEqual([
+      ["config", "ok"],
+      ["workflow", "ok"],
+      ["workflow permissions", "ok"],
+      ["required check", "ok"],
+      ["merge queue", "advice"],
+      ["app", "ok"],
+      ["installation", "ok"],
+    ]);
     expect(hasProblem(all)).toBe(false);
+  });
+
+  it("merge queue: advice without one (the window a retarget leaves, issue 26); ok with one", () => {
+    const without = finding(diagnose(facts()), "merge queue");
+    expect(without.summary).toContain(
+      "a pass computed for one base stands for the same commit proposed to another branch that requires agate",
+    );
+    expect(without.fix).toContain("require a merge queue in the ruleset on main");
+    const queued = diagnose(
+      facts({
+        rules: {
+          ok: true,
+          value: {
+            checks: [{ context: "agate", appId: 42, where: "ruleset 1" }],
+            mergeQueue: true,
+          },
+        },
+      }),
+    );
+    expect(queued.find((item) => item.check === "merge queue")?.status).toBe("ok");
+    expect(
+      diagnose(facts({ rules: { ok: false, reason: "cannot read the rules" } })).find(
+        (item) => item.check === "merge queue",
+      ),
+    ).toMatchObject({ status: "could-not-check", summary: "cannot read the rules" });
   });
 
   it("no config on the default branch", () => {

@@ -89,9 +89,37 @@ export function diagnose(facts: DoctorFacts): Finding[] {
     configFinding(facts),
     ...workflowFindings(facts, evidence, rules?.mergeQueue ?? false),
     requiredCheckFinding(facts),
+    mergeQueueFinding(facts),
     appFinding(facts.app),
     installationFinding(facts),
   ];
+}
+
+/**
+ * The window only a merge queue closes (checks/gate/base-requirement.ts): GitHub keeps agate's
+ * check on a commit, so a pass computed for one base stands for the same commit proposed to
+ * another branch that requires agate until the App has looked again. A queue closes it: agate
+ * grades every merge group itself. Advice, not a problem: merge queues are not on every plan.
+ */
+function mergeQueueFinding(facts: DoctorFacts): Finding {
+  const check = "merge queue";
+  const branch = facts.defaultBranch;
+  if (!facts.rules.ok)
+    return { check, status: "could-not-check", summary: facts.rules.reason, fix: null };
+  if (facts.rules.value.mergeQueue) {
+    return {
+      check,
+      status: "ok",
+      summary: `a ruleset requires a merge queue on ${branch}: agate grades each merge group itself, so no pass computed for another base can stand for what merges`,
+      fix: null,
+    };
+  }
+  return {
+    check,
+    status: "advice",
+    summary: `no merge queue on ${branch}: agate's check belongs to a commit, so a pass computed for one base stands for the same commit proposed to another branch that requires agate (a retarget, a second pull request) until the App has looked again, seconds unless it is down; only a merge queue closes that`,
+    fix: `require a merge queue in the ruleset on ${branch} (Settings → Rules → Rulesets → Require merge queue) and add merge_group to the evidence workflow's triggers`,
+  };
 }
 
 export function hasProblem(findings: readonly Finding[]): boolean {
@@ -455,6 +483,7 @@ const MARK: Record<FindingStatus, string> = {
   ok: "ok",
   problem: "PROBLEM",
   "could-not-check": "could not check",
+  advice: "advice",
 };
 
 /** The findings for a terminal: one line each, the fix and any details below it. */

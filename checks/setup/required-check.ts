@@ -88,6 +88,30 @@ export function checksFromBranch(branch: BranchProtectionView): Read<RequiredChe
   };
 }
 
+/** From whom a branch requires the `agate` check, as far as the reads show. */
+export type GateRequirement = "this_app" | "any_source" | "other_app" | "none" | "unknown";
+
+/**
+ * From whom `agate` is required on a branch: `this_app` (what the README sets up), `any_source`,
+ * `other_app` (another App's id only), `none`, or `unknown` when a read that could hold the
+ * requirement failed, or an App's id cannot be matched without knowing this App.
+ */
+export function gateRequirement(input: {
+  rules: Read<RequiredCheck[]>;
+  protection: Read<RequiredCheck[]>;
+  app: { id: number } | null;
+}): GateRequirement {
+  const found = [
+    ...(input.rules.ok ? input.rules.value : []),
+    ...(input.protection.ok ? input.protection.value : []),
+  ].filter((required) => required.context === GATE_CHECK_NAME);
+  const { app } = input;
+  if (app && found.some((required) => required.appId === app.id)) return "this_app";
+  if (found.some((required) => required.appId === null)) return "any_source";
+  if (found.length > 0) return app ? "other_app" : "unknown";
+  return input.rules.ok && input.protection.ok ? "none" : "unknown";
+}
+
 /**
  * Whether `branch` requires the `agate` check from `app` (null: the App is not known, so only
  * "required at all" and "from any source" can be judged).

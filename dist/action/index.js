@@ -22467,7 +22467,7 @@ var escalationSchema = external_exports.strictObject({
       error: (issue2) => `${JSON.stringify(issue2.input)} is neither a login (octocat) nor a team (@my-org/maintainers)`
     })
   ).default([]).meta({
-    description: "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths (empty: anyone with write access)."
+    description: "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths, who may /agate accept a commit and who decide entries (empty: anyone with write access). Only a person's account counts, never a bot."
   }),
   unanswered_timeout: durationSchema.prefault("30m"),
   claim_timeout: durationSchema.prefault("10m"),
@@ -22559,13 +22559,14 @@ function configDigest(config2) {
 }
 
 // schemas/doctor.ts
-var findingStatusSchema = external_exports.enum(["ok", "problem", "could-not-check"]);
+var findingStatusSchema = external_exports.enum(["ok", "problem", "could-not-check", "advice"]);
 var findingSchema = external_exports.strictObject({
   check: external_exports.enum([
     "config",
     "workflow",
     "workflow permissions",
     "required check",
+    "merge queue",
     "app",
     "installation"
   ]),
@@ -23344,6 +23345,7 @@ function createShadowGit(options) {
     gitDir,
     workTree: root2,
     objectFormat: format,
+    submodules: /* @__PURE__ */ new Map(),
     restore,
     remove: () => rmSync2(gitDir, { recursive: true, force: true })
   };
@@ -23378,11 +23380,42 @@ function createShadowGit(options) {
       indexTime = Math.floor(statSync3(indexFile).mtimeMs / 1e3);
     }
     restore();
+    for (const key of gitlinks(shadow)) {
+      shadow.submodules.set(key, directoryToken(pathOf(shadow, key), format));
+    }
   } catch (error3) {
     shadow.remove();
     throw error3;
   }
   return shadow;
+}
+function gitlinks(shadow) {
+  const out = gitShadowBuffer(shadow, ["ls-files", "-z", "--stage"]).toString("latin1");
+  return out.split("\0").filter((line) => line.startsWith("160000 ")).map((line) => line.slice(line.indexOf("	") + 1));
+}
+var pathOf = (shadow, key) => Buffer.concat([Buffer.from(`${shadow.workTree}/`), Buffer.from(key, "latin1")]);
+function directoryToken(path, format) {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return "deleted";
+  }
+  if (!stat.isDirectory()) return pathToken(path, format);
+  const hash2 = createHash3("sha256");
+  const walk = (dir, prefix) => {
+    const names = readdirSync2(dir, { encoding: "buffer" }).sort(Buffer.compare);
+    for (const name of names) {
+      const full = Buffer.concat([dir, Buffer.from("/"), name]);
+      const shown = `${prefix}${name.toString("latin1")}`;
+      const token = pathToken(full, format);
+      hash2.update(`${shown}\0${token}
+`);
+      if (token === "160000 directory") walk(full, `${shown}/`);
+    }
+  };
+  walk(path, "");
+  return `160000 ${hash2.digest("hex")}`;
 }
 function keepTimestamp(copy, original) {
   const time3 = Math.floor(statSync3(original).mtimeMs / 1e3);
@@ -23414,14 +23447,20 @@ function workTreeState(shadow) {
   }
   const root2 = Buffer.from(`${shadow.workTree}/`);
   const state = /* @__PURE__ */ new Map();
+  for (const [key, baseline] of shadow.submodules) {
+    const token = directoryToken(pathOf(shadow, key), shadow.objectFormat);
+    if (token !== baseline || paths.has(key)) state.set(key, token);
+    paths.delete(key);
+  }
   for (const key of [...paths].sort()) {
-    const name = key.endsWith("/") ? key.slice(0, -1) : key;
+    const nested = key.endsWith("/");
+    const path = Buffer.concat([root2, Buffer.from(nested ? key.slice(0, -1) : key, "latin1")]);
     state.set(
       key,
-      pathToken(Buffer.concat([root2, Buffer.from(name, "latin1")]), shadow.objectFormat)
+      nested ? directoryToken(path, shadow.objectFormat) : pathToken(path, shadow.objectFormat)
     );
   }
-  return state;
+  return new Map([...state].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
 }
 var pathText = (key) => Buffer.from(key, "latin1").toString("utf8");
 function pathToken(path, format) {

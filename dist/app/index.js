@@ -335,7 +335,7 @@ var escalationSchema = z4.strictObject({
       error: (issue) => `${JSON.stringify(issue.input)} is neither a login (octocat) nor a team (@my-org/maintainers)`
     })
   ).default([]).meta({
-    description: "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths (empty: anyone with write access)."
+    description: "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths, who may /agate accept a commit and who decide entries (empty: anyone with write access). Only a person's account counts, never a bot."
   }),
   unanswered_timeout: durationSchema.prefault("30m"),
   claim_timeout: durationSchema.prefault("10m"),
@@ -625,13 +625,14 @@ var acceptanceRecordSchema = acceptanceRecordInputSchema.extend({
 
 // schemas/doctor.ts
 import { z as z9 } from "zod";
-var findingStatusSchema = z9.enum(["ok", "problem", "could-not-check"]);
+var findingStatusSchema = z9.enum(["ok", "problem", "could-not-check", "advice"]);
 var findingSchema = z9.strictObject({
   check: z9.enum([
     "config",
     "workflow",
     "workflow permissions",
     "required check",
+    "merge queue",
     "app",
     "installation"
   ]),
@@ -918,7 +919,16 @@ var evidenceRunSchema = z12.strictObject({
   event: z12.string(),
   status: z12.string().nullable(),
   conclusion: z12.string().nullable(),
-  html_url: z12.string().nullable()
+  html_url: z12.string().nullable(),
+  /** The repository the head came from (`head_repository`): another one for a fork's pull request. */
+  head_repository: z12.string().nullable().default(null),
+  /**
+   * The pull requests of this repository GitHub lists on the run, each with the base it had when
+   * GitHub associated it with the run: what the run was made for. A fork's run lists none.
+   */
+  pull_requests: z12.array(
+    z12.strictObject({ number: positiveIntSchema, base_ref: z12.string(), base_sha: z12.string() })
+  ).default([])
 });
 var evidenceJobSchema = z12.strictObject({
   id: positiveIntSchema,
@@ -996,6 +1006,8 @@ var approvalSchema = z12.strictObject({
 var priorRecordSchema = z12.strictObject({
   id: positiveIntSchema,
   head_sha: gitShaSchema,
+  /** The base commit it was decided on (null in facts stored before it was kept). */
+  base_sha: gitShaSchema.nullable().default(null),
   tree_sha: gitShaSchema.nullable(),
   state: decisionStateSchema,
   config_digest: z12.string(),
@@ -1080,6 +1092,13 @@ var setupFactSchema = z12.strictObject({
   status: findingStatusSchema,
   summary: z12.string(),
   fix: z12.string().nullable(),
+  /**
+   * From whom the branch requires `agate` (checks/setup/required-check.ts gateRequirement): this
+   * App, any source, another App only, nobody, or unknown (a read failed, or the App is unknown).
+   */
+  requires: z12.enum(["this_app", "any_source", "other_app", "none", "unknown"]).default("unknown"),
+  /** Whether an active ruleset requires a merge queue on the branch; null: not read. */
+  merge_queue: z12.boolean().nullable().default(null),
   /** When GitHub was read (the App reuses a reading for a while). */
   read_at: isoDateTimeSchema
 });
@@ -1128,7 +1147,12 @@ var gateFactsSchema = z12.strictObject({
   /** The evidence run's agent-trace reports; null or absent: the run uploaded none. */
   trace: traceFactSchema.nullable().optional(),
   /** Whether the base branch requires agate (absent in decisions made before agate read it). */
-  setup: setupFactSchema.nullable().optional()
+  setup: setupFactSchema.nullable().optional(),
+  /**
+   * The default branch's, read when the base (another branch) requires agate from nobody: whether
+   * the repository requires agate where a pass computed for this base could stand next.
+   */
+  default_setup: setupFactSchema.nullable().optional()
 });
 var requirementSchema = z12.strictObject({
   id: z12.enum([
@@ -1166,6 +1190,11 @@ var gateDecisionSchema = z12.strictObject({
   replayed_from: gitShaSchema.nullable().optional(),
   /** gate.report_only: the state is what agate would decide; the check concludes neutral. */
   report_only: z12.boolean().optional(),
+  /**
+   * Why a passing conclusion (success, neutral) was held in progress: it would not count on this
+   * base, and could stand for the commit on one where it does (checks/gate/base-requirement.ts).
+   */
+  held: z12.string().nullable().optional(),
   /** The handoff file as verified, for the acceptance record; null when not looked at. */
   handoff: handoffCheckSchema.nullable()
 });
@@ -1285,7 +1314,8 @@ var overrideJobSchema = z14.strictObject({
   comment: z14.strictObject({
     body: z14.string(),
     html_url: z14.string().nullable(),
-    user: z14.strictObject({ login: z14.string(), type: z14.string() })
+    /** Its author as the event showed it: GitHub's account type decides who is a person. */
+    user: z14.strictObject({ login: z14.string(), type: z14.string().nullable() })
   }),
   trigger: triggerSchema
 });
@@ -1661,8 +1691,17 @@ var GitHubAdapter = class {
       event: run.event,
       status: run.status ?? null,
       conclusion: run.conclusion ?? null,
-      html_url: run.html_url ?? null
+      html_url: run.html_url ?? null,
+      head_repository: run.head_repository?.full_name ?? null,
+      pull_requests: (run.pull_requests ?? []).filter((p) => this.isThisRepository(p.base.repo.url)).map((p) => ({ number: p.number, base_ref: p.base.ref, base_sha: p.base.sha }))
     })).sort((a, b) => b.id - a.id);
+  }
+  /**
+   * Whether an API URL of a repository (`…/repos/{owner}/{repo}`) is this one's: a run lists pull
+   * requests of other repositories too (numbers of theirs, not this one's).
+   */
+  isThisRepository(url) {
+    return url.toLowerCase().endsWith(`/repos/${this.owner}/${this.repo}`.toLowerCase());
   }
   /** The jobs of a run's newest attempt (a job not re-run keeps its earlier attempt). */
   async latestJobs(runId) {
@@ -1695,7 +1734,7 @@ var GitHubAdapter = class {
     const known = this.runArtifactLists.get(runId);
     if (known) return known;
     this.count("actions/list-workflow-run-artifacts");
-    const listed = this.octokit.paginate(
+    const listed2 = this.octokit.paginate(
       this.octokit.rest.actions.listWorkflowRunArtifacts,
       { owner: this.owner, repo: this.repo, run_id: runId, per_page: 100 },
       (response) => response.data
@@ -1707,9 +1746,9 @@ var GitHubAdapter = class {
         expired: a.expired
       }))
     );
-    listed.catch(() => this.runArtifactLists.delete(runId));
-    this.runArtifactLists.set(runId, listed);
-    return listed;
+    listed2.catch(() => this.runArtifactLists.delete(runId));
+    this.runArtifactLists.set(runId, listed2);
+    return listed2;
   }
   /** Every artifact of a run named like an agate command record, of any attempt. */
   async recordArtifacts(runId) {
@@ -1808,7 +1847,7 @@ var GitHubAdapter = class {
     });
     return reviews.map((r) => ({
       login: r.user?.login ?? "",
-      user_type: r.user?.type ?? "User",
+      user_type: r.user?.type ?? null,
       state: r.state,
       commit_id: r.commit_id ?? null,
       submitted_at: r.submitted_at ?? null,
@@ -1956,6 +1995,7 @@ var GitHubAdapter = class {
       id: c.id,
       body: c.body ?? "",
       login: c.user?.login ?? "ghost",
+      user_type: c.user?.type ?? null,
       created_at: c.created_at,
       edited: c.updated_at !== c.created_at
     }));
@@ -2036,6 +2076,12 @@ var GitHubAdapter = class {
       state,
       ...state === "closed" && reason ? { state_reason: reason } : {}
     });
+  }
+  /** The repository's default branch, by name. */
+  async defaultBranchName() {
+    this.count("repos/get");
+    const { data } = await this.octokit.rest.repos.get({ owner: this.owner, repo: this.repo });
+    return data.default_branch;
   }
   /** A file on the default branch (no SHA: an issue has no base); null when there is none. */
   async defaultBranchFile(path) {
@@ -2553,11 +2599,19 @@ async function handleDashboardJob(job2, deps) {
   return `${line} (${github.totalCalls} GitHub calls)`;
 }
 
+// checks/accounts.ts
+function isPerson(account2) {
+  return account2.type === "User" && !account2.login.toLowerCase().endsWith("[bot]");
+}
+function isBot(account2) {
+  return account2.type === "Bot" || account2.login.toLowerCase().endsWith("[bot]");
+}
+
 // app/github/maintainers.ts
 var WRITE_PERMISSIONS = /* @__PURE__ */ new Set(["admin", "maintain", "write"]);
-async function isMaintainer(github, login, maintainers) {
-  const who3 = login.toLowerCase();
-  if (who3.endsWith("[bot]")) return false;
+async function isMaintainer(github, account2, maintainers) {
+  if (!isPerson(account2)) return false;
+  const who3 = account2.login.toLowerCase();
   if (maintainers.length === 0) return WRITE_PERMISSIONS.has(await github.permission(who3));
   for (const entry of maintainers) {
     const team = /^@([^/]+)\/(.+)$/.exec(entry);
@@ -3708,7 +3762,7 @@ async function runEntryJob(job2, deps) {
   const notes = [];
   const save = async (current, step2) => {
     const moved = step2.entry.deadline?.at !== current.deadline?.at;
-    const listed = step2.entry.state !== current.state && (isListedEntryState(step2.entry.state) || isListedEntryState(current.state));
+    const listed2 = step2.entry.state !== current.state && (isListedEntryState(step2.entry.state) || isListedEntryState(current.state));
     const mentioning = await store.listMentioningPullRequests(key);
     const next = await store.updateEntry({
       expectedVersion: current.version,
@@ -3716,7 +3770,7 @@ async function runEntryJob(job2, deps) {
       event: step2.event,
       jobs: [
         ...moved ? deadlineJobs(step2.entry, job2.installation) : [],
-        ...listed ? [dashboardJob(job2.repository, job2.installation, job2.trigger)] : [],
+        ...listed2 ? [dashboardJob(job2.repository, job2.installation, job2.trigger)] : [],
         ...linkedPullRequestJobs(current, step2.entry, job2.installation, mentioning)
       ]
     });
@@ -3773,7 +3827,10 @@ async function runEntryJob(job2, deps) {
       if (command === null) continue;
       const at2 = new Date(Math.min(Date.parse(comment.created_at), deps.now().getTime()));
       entry = await deadlines(entry, at2);
-      const maintainer = needsMaintainerTest(entry, command, comment.login) ? await deps.isMaintainer(comment.login, (await rules()).maintainers) : void 0;
+      const maintainer = needsMaintainerTest(entry, command, comment.login) ? await deps.isMaintainer(
+        { login: comment.login, type: comment.user_type },
+        (await rules()).maintainers
+      ) : void 0;
       const step2 = applyCommand(
         entry,
         { command, actor: comment.login, comment_id: comment.id, at: at2, maintainer },
@@ -3798,12 +3855,12 @@ ${REFUSAL_MARKER}`);
   }
   await github.setIssueState(issue.number, "closed", "not_planned");
 }
-async function postReplies(deps, entry, listed) {
+async function postReplies(deps, entry, listed2) {
   const key = { repository: entry.repository, issueNumber: entry.issue_number };
   const unposted = (await deps.store.listEntryEvents(key)).filter((e) => e.posted_at === null);
   if (unposted.length === 0) return 0;
   const needsPost = unposted.some((e) => e.reply !== null);
-  const comments = needsPost ? listed ?? await deps.github.issueComments(entry.issue_number) : [];
+  const comments = needsPost ? listed2 ?? await deps.github.issueComments(entry.issue_number) : [];
   const own = comments.filter((c) => c.login.toLowerCase() === deps.appLogin.toLowerCase());
   let count2 = 0;
   for (const event of unposted) {
@@ -3824,12 +3881,12 @@ ${renderReplyMarker({ ...event, state: event.to_state, comment: event.comment_id
   }
   return count2;
 }
-async function project(deps, entry, issue, job2, listed) {
+async function project(deps, entry, issue, job2, listed2) {
   const { github } = deps;
   const delivery = job2.trigger.delivery_id;
   const notify = async (text) => {
     if (delivery !== null) {
-      const comments = listed ?? await github.issueComments(issue.number);
+      const comments = listed2 ?? await github.issueComments(issue.number);
       const marker = putBackMarker(delivery);
       const own = comments.filter((c) => c.login.toLowerCase() === deps.appLogin.toLowerCase());
       if (own.some((c) => c.body.includes(marker))) return;
@@ -3937,7 +3994,7 @@ async function handleEntryJob(job2, deps) {
     store: deps.store,
     now: deps.now,
     appLogin: `${slug}[bot]`,
-    isMaintainer: (login, maintainers) => isMaintainer(github, login, maintainers),
+    isMaintainer: (account2, maintainers) => isMaintainer(github, account2, maintainers),
     ...reads ? { readDefaults: (ref) => reads.orgDefaults(github, ref) } : {}
   });
 }
@@ -3959,12 +4016,12 @@ async function runPullRequestEntriesJob(job2, deps) {
     repository: job2.repository,
     pullNumber: job2.number
   });
-  const listed = newestListed(records.map((r) => ({ id: r.id, state: r.decision.state })));
-  if (listed) {
+  const listed2 = newestListed(records.map((r) => ({ id: r.id, state: r.decision.state })));
+  if (listed2) {
     await queueDashboardRefresh(deps.store, job2.repository, job2.installation, job2.trigger);
   }
   const which = entries.map((entry) => `#${entry.issue_number}`).join(", ");
-  return `${job2.repository}#${job2.number} ${job2.trigger.event}.${job2.trigger.action ?? ""}: ${entries.length} entries linked${which ? ` (${which}), passes queued` : ""}${listed ? "; dashboard refresh queued" : ""}`;
+  return `${job2.repository}#${job2.number} ${job2.trigger.event}.${job2.trigger.action ?? ""}: ${entries.length} entries linked${which ? ` (${which}), passes queued` : ""}${listed2 ? "; dashboard refresh queued" : ""}`;
 }
 
 // app/runtime/keep-trying.ts
@@ -5002,6 +5059,16 @@ var headObservationSchema = z18.strictObject({
   base_ref: z18.string().min(1),
   observed_at: isoDateTimeSchema
 });
+var eventBaseSchema = z18.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_ref: z18.string().min(1)
+});
+var baseSightingSchema = eventBaseSchema.extend({
+  delivery_id: z18.string().min(1),
+  seen_at: isoDateTimeSchema
+});
 var pullRequestSightingSchema = z18.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
@@ -5519,6 +5586,22 @@ var POSTGRES_MIGRATIONS = [
       );
       CREATE INDEX entry_mentions_by_issue ON entry_mentions (repository, issue_number, pull_number);
     `
+  },
+  {
+    version: 9,
+    name: "bases named by events",
+    up: `
+      CREATE TABLE base_sightings (
+        repository text NOT NULL,
+        head_sha text NOT NULL,
+        pull_number integer NOT NULL CHECK (pull_number > 0),
+        base_ref text NOT NULL CHECK (base_ref <> ''),
+        delivery_id text NOT NULL REFERENCES deliveries (id),
+        seen_at text NOT NULL,
+        PRIMARY KEY (repository, head_sha, pull_number, base_ref)
+      );
+      ${appendOnly("base_sightings", "bases named by events")}
+    `
   }
 ];
 var MIGRATION_LOCK = 1634165108;
@@ -5740,6 +5823,11 @@ var PostgresStore = class _PostgresStore {
     const delivery = parseInput(deliverySchema, input.delivery, "delivery");
     const payload = parseInput(z20.string(), input.payload, "delivery payload");
     const jobs = parseInput(z20.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
+    const sightings = parseInput(
+      z20.array(eventBaseSchema),
+      input.sightings ?? [],
+      `bases named by delivery ${delivery.id}`
+    );
     if (sha256(payload) !== delivery.payload_sha256) {
       throw new StoreError(
         "payload_mismatch",
@@ -5795,6 +5883,22 @@ var PostgresStore = class _PostgresStore {
       const jobIds = [];
       for (const job2 of jobs)
         jobIds.push((await this.#insertPlainJob(client, job2, delivery.id, now)).id);
+      for (const seen2 of sightings) {
+        await this.#query(
+          `INSERT INTO base_sightings
+             (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
+           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+          [
+            seen2.repository,
+            seen2.head_sha,
+            seen2.pull_number,
+            seen2.base_ref,
+            delivery.id,
+            delivery.received_at
+          ],
+          client
+        );
+      }
       return { status: "new", jobIds };
     });
   }
@@ -6252,6 +6356,14 @@ var PostgresStore = class _PostgresStore {
       `SELECT pull_number, base_ref FROM head_observations
        WHERE repository = $1 AND head_sha = $2
        ORDER BY observed_at COLLATE "C", pull_number, base_ref COLLATE "C"`,
+      [query.repository, query.headSha]
+    );
+  }
+  async listBaseSightings(query) {
+    return this.#rows(
+      `SELECT repository, pull_number, head_sha, base_ref, delivery_id, seen_at
+       FROM base_sightings WHERE repository = $1 AND head_sha = $2
+       ORDER BY seen_at COLLATE "C", pull_number, base_ref COLLATE "C"`,
       [query.repository, query.headSha]
     );
   }
@@ -6937,6 +7049,25 @@ var MIGRATIONS = [
       ) STRICT;
       CREATE INDEX entry_mentions_by_issue ON entry_mentions (repository, issue_number, pull_number);
     `
+  },
+  {
+    version: 9,
+    name: "bases named by events",
+    up: `
+      -- Every (head, pull request, base) an event named, written with its delivery before any
+      -- job reads the pull request: a base held for a moment (a retarget and back) is known,
+      -- and a run the head had under it is never taken for the current base's. Append-only.
+      CREATE TABLE base_sightings (
+        repository TEXT NOT NULL,
+        head_sha TEXT NOT NULL,
+        pull_number INTEGER NOT NULL CHECK (pull_number > 0),
+        base_ref TEXT NOT NULL CHECK (base_ref <> ''),
+        delivery_id TEXT NOT NULL REFERENCES deliveries (id),
+        seen_at TEXT NOT NULL,
+        PRIMARY KEY (repository, head_sha, pull_number, base_ref)
+      ) STRICT;
+      ${appendOnly2("base_sightings", "bases named by events")}
+    `
   }
 ];
 var LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
@@ -7174,6 +7305,11 @@ var SqliteStore = class _SqliteStore {
     const delivery = parseInput(deliverySchema, input.delivery, "delivery");
     const payload = parseInput(z21.string(), input.payload, "delivery payload");
     const jobs = parseInput(z21.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
+    const sightings = parseInput(
+      z21.array(eventBaseSchema),
+      input.sightings ?? [],
+      `bases named by delivery ${delivery.id}`
+    );
     if (sha2562(payload) !== delivery.payload_sha256) {
       throw new StoreError(
         "payload_mismatch",
@@ -7205,6 +7341,21 @@ var SqliteStore = class _SqliteStore {
         payload
       );
       const jobIds = jobs.map((job2) => this.#insertJobId(job2, delivery.id, now));
+      const sighted = this.#sql(
+        `INSERT INTO base_sightings
+           (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
+         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
+      );
+      for (const seen of sightings) {
+        sighted.run(
+          seen.repository,
+          seen.head_sha,
+          seen.pull_number,
+          seen.base_ref,
+          delivery.id,
+          delivery.received_at
+        );
+      }
       return { status: "new", jobIds };
     });
   }
@@ -7666,6 +7817,13 @@ var SqliteStore = class _SqliteStore {
        WHERE repository = ? AND head_sha = ? ORDER BY observed_at, pull_number, base_ref`
     ).all(query.repository, query.headSha);
   }
+  async listBaseSightings(query) {
+    return this.#sql(
+      `SELECT repository, pull_number, head_sha, base_ref, delivery_id, seen_at
+       FROM base_sightings WHERE repository = ? AND head_sha = ?
+       ORDER BY seen_at, pull_number, base_ref`
+    ).all(query.repository, query.headSha);
+  }
   async recordPullRequestSighting(sighting) {
     const seen = parseInput(pullRequestSightingSchema, sighting, "pull request sighting");
     this.#write(
@@ -8099,17 +8257,17 @@ function commandProgramProblem(run, settings) {
   const program = words[index];
   if (program === void 0 || !/^[A-Za-z0-9_./+@%,:-]+$/.test(program)) return null;
   if (BASH_WORDS.has(program)) return null;
-  const listed = (what) => `AGATE_EVALUATOR_COMMANDS lists ${JSON.stringify(run)}, whose program ${program} ${what}`;
+  const listed2 = (what) => `AGATE_EVALUATOR_COMMANDS lists ${JSON.stringify(run)}, whose program ${program} ${what}`;
   let found;
   if (program.includes("/")) {
     if (!program.startsWith("/")) {
-      return listed(
+      return listed2(
         `is a relative path, and the command runs in ${SANDBOX_WORKDIR}, which holds only bundle.json: give the program's absolute path (such as /opt/judge/bin/judge), and list its directory in AGATE_EVALUATOR_COMMAND_PATHS`
       );
     }
     found = executableFile(program);
     if (found === null) {
-      return listed(
+      return listed2(
         "is not an executable file on the App's host: install it there, or correct the command in AGATE_EVALUATOR_COMMANDS"
       );
     }
@@ -8121,7 +8279,7 @@ function commandProgramProblem(run, settings) {
       if (found !== null) break;
     }
     if (found === null) {
-      return listed(
+      return listed2(
         `is not on the sandbox's PATH (${searched.join(":")}): install it under /usr, or list its directory in AGATE_EVALUATOR_COMMAND_PATHS`
       );
     }
@@ -8133,7 +8291,7 @@ function commandProgramProblem(run, settings) {
     ...settings.paths
   ].map(realOrNull).filter((dir) => dir !== null);
   if (!shown.some((dir) => dir === real || inside(dir, real))) {
-    return listed(
+    return listed2(
       `is ${real} on the App's host, which the sandbox does not show (it shows /usr and the paths in AGATE_EVALUATOR_COMMAND_PATHS): list ${dirname2(real)} in AGATE_EVALUATOR_COMMAND_PATHS, or install the program under /usr`
     );
   }
@@ -8217,7 +8375,7 @@ function appPlaces(fromSettings) {
   for (const place of fromSettings) add(place.path, place.what);
   return places;
 }
-function sandboxArgs(mode, settings, listed, places) {
+function sandboxArgs(mode, settings, listed2, places) {
   const args = [];
   if (mode === "userns") {
     args.push(
@@ -8274,7 +8432,7 @@ function sandboxArgs(mode, settings, listed, places) {
     "--tmpfs",
     SANDBOX_WORKDIR
   );
-  for (const bind of listed) {
+  for (const bind of listed2) {
     binds.push(bind);
     args.push("--ro-bind", bind.source, bind.dest);
   }
@@ -9188,8 +9346,246 @@ function evaluatorSettingsProblems(env) {
   return problems;
 }
 
-// app/gate/gather.ts
-import { createHash as createHash4 } from "node:crypto";
+// app/gate/evaluation-facts.ts
+var BUNDLE_OVER_BUDGET = "gate.evaluator.over_budget";
+var bundleSubject = (pr, treeSha) => `${pr.repository}#${pr.number}@tree:${treeSha}`;
+async function storedEvaluation(store, pr, treeSha, configDigest2, records = []) {
+  if (!treeSha) return { status: "not_asked" };
+  const stored = await store.listEvaluations({
+    repository: pr.repository,
+    pullNumber: pr.number,
+    treeSha
+  });
+  const sameBase = (head) => head === pr.head_sha || records.some((r) => r.head_sha === head && r.base_sha === pr.base_sha);
+  const latest = stored.filter(
+    (e) => e.config_digest === configDigest2 && e.run.prompt_version === EVALUATOR_PROMPT_VERSION && sameBase(e.head_sha)
+  ).at(-1);
+  if (latest) return { status: "judged", evaluation: latest };
+  const [over] = await store.listAudit({
+    kind: BUNDLE_OVER_BUDGET,
+    subject: bundleSubject(pr, treeSha),
+    order: "desc",
+    limit: 1
+  });
+  const found = over?.decision;
+  if (found?.config_digest === configDigest2 && found.detail) {
+    return { status: "over_budget", budget: "evaluator_bundle_tokens", detail: found.detail };
+  }
+  return { status: "not_asked" };
+}
+async function evaluatorIsDue(store, facts, config, rerun) {
+  const fact = facts.evaluation;
+  if (fact.status === "not_asked") return true;
+  if (!rerun || fact.status !== "judged") return false;
+  if (fact.evaluation.outcome.status === "failed") return true;
+  const sameTree = await store.listEvaluations({
+    repository: facts.pull_request.repository,
+    pullNumber: facts.pull_request.number,
+    treeSha: fact.evaluation.tree_sha
+  });
+  const verdicts = sameTree.filter(
+    (e) => e.outcome.status === "verdict" && e.config_digest === fact.evaluation.config_digest
+  ).length;
+  return verdicts < config.budgets.evaluator_calls_per_tree;
+}
+var DAY_MS = 24 * 60 * 60 * 1e3;
+async function dailyBudgetSpent(store, pr, config, now) {
+  const budget = config.budgets.evaluator_calls_per_pr_per_day;
+  const since = new Date(now.getTime() - DAY_MS).toISOString();
+  const today = (await store.listEvaluations({ repository: pr.repository, pullNumber: pr.number, since })).filter((e) => e.run.requests > 0);
+  if (today.length < budget) return null;
+  const oldest = today[0]?.at ?? now.toISOString();
+  return {
+    status: "over_budget",
+    budget: "evaluator_calls_per_pr_per_day",
+    detail: `${counted(today.length, "evaluator call")} for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`
+  };
+}
+
+// app/gate/evaluator-job.ts
+var DAY_MS2 = 24 * 60 * 60 * 1e3;
+var INSTRUCTION_FILES = ["AGENTS.md", "CONTRIBUTING.md", ".github/CONTRIBUTING.md"];
+async function runEvaluatorJob(deps, job2) {
+  const { github, store, now } = deps;
+  const done = async (outcome, asked2) => {
+    await store.enqueue({
+      kind: JOB_KINDS.pullRequest,
+      payload: {
+        repository: job2.repository,
+        installation: job2.installation,
+        number: job2.number,
+        trigger: { event: JOB_KINDS.evaluator, action: null, delivery_id: null }
+      },
+      concurrency_key: pullRequestKey(job2.repository, job2.number)
+    });
+    return { asked: asked2, outcome };
+  };
+  const pr = await github.pullRequest(job2.number);
+  if (pr.state !== "open" || pr.head_sha !== job2.head_sha) {
+    return { asked: false, outcome: "the head moved on; nothing asked" };
+  }
+  const config = await deps.reads.config(github, pr.base_sha);
+  if (config.status !== "ok" || config.digest !== job2.config_digest) {
+    return done("the base config changed; the next pass decides", false);
+  }
+  const evaluator = config.config.evaluator;
+  if (evaluator.kind !== "llm" && evaluator.kind !== "command") {
+    return done("no evaluator is configured now", false);
+  }
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const sameTree = (await store.listEvaluations({ ...key, treeSha: job2.tree_sha })).filter(
+    (e) => e.config_digest === job2.config_digest && e.run.prompt_version === EVALUATOR_PROMPT_VERSION
+  );
+  if (sameTree.length > 0 && !job2.rerun) return done("already judged", false);
+  const record = (await store.listRecords({ ...key, headSha: pr.head_sha })).filter((r) => r.provenance?.verified && r.commands.length > 0).at(-1);
+  const appended = await askEvaluator({
+    github,
+    reads: deps.reads,
+    store,
+    audit: store,
+    pr,
+    treeSha: job2.tree_sha,
+    config: config.config,
+    configDigest: config.digest,
+    commands: (record?.commands ?? []).map((c) => ({
+      ...c,
+      changed_paths: c.changed_paths ?? [],
+      changed_paths_count: c.changed_paths_count ?? 0
+    })),
+    trace: await decidedTrace(store, pr),
+    deps: deps.evaluator,
+    now
+  });
+  return done(appended, true);
+}
+async function decidedTrace(store, pr) {
+  const [last] = await store.listAudit({
+    kind: "gate.decision",
+    subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
+    order: "desc",
+    limit: 1
+  });
+  const stored = last?.facts?.trace;
+  const parsed = traceFactSchema.nullable().safeParse(stored ?? null);
+  return parsed.success ? parsed.data : null;
+}
+async function askEvaluator(options) {
+  const { github, store, pr, config, now } = options;
+  const evaluator = config.evaluator;
+  const storeEvaluation = (run2, outcome2) => store.appendEvaluation({
+    repository: pr.repository,
+    pull_number: pr.number,
+    head_sha: pr.head_sha,
+    tree_sha: options.treeSha,
+    config_digest: options.configDigest,
+    run: run2,
+    outcome: outcome2,
+    at: now().toISOString()
+  });
+  const idle = (latency) => ({
+    kind: evaluator.kind,
+    provider: evaluator.kind === "llm" ? evaluator.provider : null,
+    model: evaluator.kind === "llm" ? evaluator.model : null,
+    prompt_version: EVALUATOR_PROMPT_VERSION,
+    input_tokens: null,
+    output_tokens: null,
+    latency_ms: latency,
+    requests: 0
+  });
+  if (!options.deps) {
+    await storeEvaluation(idle(0), {
+      status: "failed",
+      error: "this agate process was started without an evaluator",
+      fix: "start the App with `npm start` (which wires the evaluator from AGATE_EVALUATOR_* settings)"
+    });
+    return "no evaluator in this process";
+  }
+  const deps = options.deps;
+  const dayBudget = config.budgets.evaluator_calls_per_pr_per_day;
+  const since = new Date(now().getTime() - DAY_MS2).toISOString();
+  const today = (await store.listEvaluations({ repository: pr.repository, pullNumber: pr.number, since })).filter((e) => e.run.requests > 0);
+  if (today.length >= dayBudget) return "over the daily budget; the next pass says so";
+  const detail = await github.pullRequestDetail(pr.number);
+  const issueNumbers = referencedIssues(`${detail.title}
+${detail.body}`, pr.repository).filter(
+    (n) => n !== pr.number
+  );
+  const [issues, instructions, comparison] = await Promise.all([
+    Promise.all(issueNumbers.map((n) => github.issue(n))),
+    Promise.all(
+      INSTRUCTION_FILES.map(async (path) => {
+        const file = await options.reads.file(github, path, pr.base_sha);
+        return file ? { path, text: file.text } : null;
+      })
+    ),
+    options.reads.compare(github, pr.base_sha, pr.head_sha)
+  ]);
+  const listed2 = new Set(comparison.files.map((f) => f.filename));
+  const unlisted = detail.changed_files > comparison.files.length ? (await github.changedFiles(pr.number)).filter((f) => !listed2.has(f.filename)).map((f) => ({ filename: f.filename, status: f.status })) : [];
+  const handoffPath = config.handoff.path;
+  const touched = comparison.files.some((f) => f.filename === handoffPath);
+  const handoff = await options.reads.file(
+    github,
+    handoffPath,
+    touched ? pr.head_sha : comparison.merge_base_sha
+  );
+  const bundle = buildBundle({
+    repository: pr.repository,
+    pullNumber: pr.number,
+    baseSha: pr.base_sha,
+    headSha: pr.head_sha,
+    treeSha: options.treeSha,
+    title: detail.title,
+    body: detail.body,
+    issues: issues.filter((i) => i !== null),
+    instructions: instructions.filter((i) => i !== null),
+    rubric: evaluator.rubric,
+    minScore: evaluator.min_score,
+    files: comparison.files,
+    unlisted,
+    commands: options.commands,
+    handoff: handoff ? { path: handoffPath, text: handoff.text } : null,
+    trace: options.trace,
+    tokenLimit: config.budgets.evaluator_bundle_tokens
+  });
+  if (bundle.budget.estimated_tokens > bundle.budget.token_limit) {
+    await options.audit.appendAudit({
+      kind: BUNDLE_OVER_BUDGET,
+      subject: bundleSubject(pr, options.treeSha),
+      decision: {
+        config_digest: options.configDigest,
+        detail: `even cut down, what the evaluator must see is about ${bundle.budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${bundle.budget.token_limit}); raise it in .github/agate.yml on the base branch`
+      },
+      facts: { budget: bundle.budget },
+      at: now().toISOString()
+    });
+    return "over the bundle budget";
+  }
+  const started = Date.now();
+  const refusal2 = policyRefusal(evaluator, deps.policy);
+  if (refusal2) {
+    await storeEvaluation(idle(Date.now() - started), { status: "failed", ...refusal2 });
+    return "refused by the operator's policy";
+  }
+  const judge = (deps.createJudge ?? createJudge)(evaluator, deps.judgeOptions);
+  const prompt = buildEvaluatorPrompt(bundle, freshBoundary(deps, bundle));
+  const { outcome, run } = await judge.judge({ bundle, prompt });
+  await storeEvaluation(run, outcome);
+  return outcome.status;
+}
+function freshBoundary(deps, bundle) {
+  const text = JSON.stringify(bundle);
+  for (; ; ) {
+    const boundary = deps.boundary?.() ?? randomBytes(16).toString("hex");
+    if (!text.includes(boundary)) return boundary;
+  }
+}
+
+// app/gate/evidence.ts
+import { unzipSync } from "fflate";
+
+// checks/gate/provenance.ts
+import picomatch from "picomatch";
 
 // checks/command-results.ts
 var outcomePassed = (outcome) => outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
@@ -9197,370 +9593,75 @@ var commandPassed = (command) => outcomePassed(command);
 var failedCommands = (record) => record.commands.filter((command) => !commandPassed(command)).map((command) => command.name);
 var recordPassed = (record) => record.commands.every(commandPassed);
 
-// checks/entries/mentions.ts
-var MAX_ENTRY_MENTIONS = 50;
-var MAX_ISSUE_NUMBER = 2147483647;
-function withoutCode(text) {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  const kept = [];
-  let fence = null;
-  for (const line of lines) {
-    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-    if (fence) {
-      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
-      if (close?.[1]?.[0] === fence.char && (close[1]?.length ?? 0) >= fence.length) fence = null;
-      kept.push("");
-      continue;
-    }
-    if (open?.[1]) {
-      fence = { char: open[1][0], length: open[1].length };
-      kept.push("");
-      continue;
-    }
-    kept.push(line);
-  }
-  return withoutCodeSpans(kept.join("\n").replace(/<!--[\s\S]*?(?:-->|$)/g, " "));
-}
-function withoutCodeSpans(text) {
-  const runs = [];
-  for (const m of text.matchAll(/`+/g)) runs.push({ at: m.index, length: m[0].length });
-  const next = new Array(runs.length).fill(-1);
-  const seen = /* @__PURE__ */ new Map();
-  for (let i = runs.length - 1; i >= 0; i--) {
-    const run = runs[i];
-    next[i] = seen.get(run.length) ?? -1;
-    seen.set(run.length, i);
-  }
-  let out = "";
-  let from = 0;
-  for (let i = 0; i < runs.length; i++) {
-    const close = next[i] ?? -1;
-    if (close < 0) continue;
-    const open = runs[i];
-    const end = runs[close];
-    out += `${text.slice(from, open.at)} `;
-    from = end.at + end.length;
-    i = close;
-  }
-  return out + text.slice(from);
-}
-var SAME_REPO_NAME = /[A-Za-z0-9_.-]+/.source;
-function entryMentions(body, repository2) {
-  if (!body) return [];
-  const text = withoutCode(body);
-  const self = repository2.toLowerCase();
-  const found = [];
-  const add = (at2, digits) => {
-    const number = Number(digits);
-    if (Number.isSafeInteger(number) && number > 0 && number <= MAX_ISSUE_NUMBER) {
-      found.push({ at: at2, number });
-    }
-  };
-  const url = new RegExp(
-    `https?://[^\\s/<>()]+/(${SAME_REPO_NAME}/${SAME_REPO_NAME})/issues/(\\d+)(?![\\w/])`,
-    "g"
-  );
-  for (const m of text.matchAll(url)) {
-    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
-  }
-  const rest = text.replace(/https?:\/\/[^\s<>()]+/g, (u) => " ".repeat(u.length));
-  const qualified = new RegExp(
-    `(?<![\\w/.#-])(${SAME_REPO_NAME}/${SAME_REPO_NAME})#(\\d+)(?![\\w])`,
-    "g"
-  );
-  for (const m of rest.matchAll(qualified)) {
-    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
-  }
-  for (const m of rest.matchAll(/(?<![\w/.#&-])#(\d+)(?![\w])/g)) add(m.index, m[1]);
-  const numbers = [];
-  for (const { number } of found.sort((a, b) => a.at - b.at)) {
-    if (numbers.includes(number)) continue;
-    numbers.push(number);
-    if (numbers.length === MAX_ENTRY_MENTIONS) break;
-  }
-  return numbers;
-}
-
-// checks/gate/listing.ts
-var COMPARE_FILES_LIMIT = 300;
-var PULL_FILES_LIMIT = 3e3;
-function judgeListing(options) {
-  const { source, count: count2, limit, expected } = options;
-  if (count2 >= limit) {
-    return {
-      complete: false,
-      reason: `${source} stops at ${limit} files and this change has ${expected !== null && expected > count2 ? expected : `at least ${limit}`}, so agate cannot see every changed file`
-    };
-  }
-  if (expected !== null && count2 < expected) {
-    return {
-      complete: false,
-      reason: `${source} lists ${count2} files, but GitHub counts ${expected} changed files`
-    };
-  }
-  return { complete: true, reason: null };
-}
-function overrideCommand(headSha) {
-  return `/agate accept ${headSha} <why this commit may merge>`;
-}
-
-// checks/gate/progress.ts
-function attemptOfRecord(facts, record, missing) {
-  return {
-    head_sha: facts.pull_request.head_sha,
-    head_tree_sha: facts.head_tree_sha,
-    failures: failuresOf(record.commands),
-    passed: record.commands.filter(outcomePassed).map((c) => c.name),
-    missing
-  };
-}
-function failuresOf(commands) {
-  return commands.filter((c) => !outcomePassed(c)).map((c) => ({
-    name: c.name,
-    exit_code: c.exit_code,
-    timed_out: c.timed_out,
-    output_digest: c.output.normalized_sha256,
-    tail: c.output.tail.slice(-ATTEMPT_TAIL_CHARS)
-  }));
-}
-function replayedFailure(facts, configDigest2) {
-  const tree = facts.head_tree_sha;
-  if (!tree) return null;
-  return facts.attempts.findLast(
-    (a) => a.failures.length > 0 && a.head_tree_sha === tree && a.base_sha === facts.pull_request.base_sha && a.config_digest === configDigest2 && a.agate_version === facts.agate_version
-  ) ?? null;
-}
-var signatureOf = (attempt2) => attempt2.failures.map((f) => `${f.name}\0${f.output_digest}`).sort().join("");
-function noProgressStreak(earlier, current) {
-  const all = [...earlier, current];
-  let start = all.length - 1;
-  while (start > 0 && (all[start - 1]?.failures.length ?? 0) > 0) start--;
-  const run = all.slice(start);
-  let streakStart = 0;
-  const signatures = /* @__PURE__ */ new Set();
-  const trees = /* @__PURE__ */ new Set();
-  run.forEach((attempt2, index) => {
-    const signature = signatureOf(attempt2);
-    const tree = attempt2.head_tree_sha;
-    const repeated = signatures.has(signature) || tree !== null && trees.has(tree);
-    if (!repeated && index > 0) streakStart = index;
-    signatures.add(signature);
-    if (tree) trees.add(tree);
-  });
-  const streak = run.slice(streakStart);
-  return {
-    streak: current.failures.length > 0 ? streak.length : 0,
-    attempts: streak,
-    achieved: achievedBefore(all, current)
-  };
-}
-function achievedBefore(all, current) {
-  const everFailed = new Set(all.slice(0, -1).flatMap((a) => a.failures.map((f) => f.name)));
-  const nowPassing = current.passed.filter((name) => everFailed.has(name));
-  const judged = all.filter((a) => a.missing !== null);
-  const latest = judged.at(-1)?.missing ?? [];
-  const earlier = new Set(judged.slice(0, -1).flatMap((a) => a.missing ?? []));
-  const done = [...earlier].filter((item) => !latest.includes(item));
-  return [
-    ...nowPassing.map((name) => `${name} passes now (it failed in an earlier attempt)`),
-    ...done.map((item) => `no longer missing: ${item}`)
-  ];
-}
-function cappedReason(config, graded) {
-  const budget = config.budgets.graded_attempts_per_pr;
-  return `${counted(graded, "graded attempt")} used, all of budgets.graded_attempts_per_pr (${budget}); this head is not graded`;
-}
-function stalledReason(stall) {
-  const heads = stall.attempts.map((a) => shortSha(a.head_sha)).join(", ");
-  return `${counted(stall.streak, "failed attempt")} in a row without progress (${heads})`;
-}
-
-// checks/gate/protected-paths.ts
-import picomatch from "picomatch";
-function protectedChanges(files, config) {
-  const isProtected = picomatch([...ALWAYS_PROTECTED_PATHS, ...config.protected_paths], {
-    dot: true
-  });
-  const touched = files.flatMap(
-    (file) => file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]
-  );
-  return [...new Set(touched.filter((path) => isProtected(path)))].sort();
-}
-
-// checks/gate/select.ts
-import picomatch2 from "picomatch";
-function selectGate(gate, pr, previouslyGated) {
-  if (previouslyGated)
-    return { gated: true, reason: "gated earlier; a pull request once gated stays gated" };
-  if (gate.all) return { gated: true, reason: "every pull request is gated (gate.all)" };
-  const author = pr.author.login.toLowerCase();
-  const listed = gate.authors.find((login) => login.toLowerCase() === author);
-  if (listed) return { gated: true, reason: `author ${pr.author.login} is listed in gate.authors` };
-  const label = pr.labels.find((name) => gate.labels.includes(name));
-  if (label) return { gated: true, reason: `it carries the label ${label} (gate.labels)` };
-  const branch = gate.branches.find((glob) => picomatch2.isMatch(pr.head_ref, glob, { dot: true }));
-  if (branch)
-    return {
-      gated: true,
-      reason: `its branch ${codeSpan(pr.head_ref, 120)} matches ${branch} (gate.branches)`
-    };
-  return {
-    gated: false,
-    reason: `not gated: author ${pr.author.login} is not in gate.authors, it has none of the labels ${gate.labels.join(", ") || "(none configured)"}, and its branch ${codeSpan(pr.head_ref, 120)} matches none of ${gate.branches.join(", ") || "(none configured)"}`
-  };
-}
-
-// checks/handoff/required.ts
-var SESSION_TRAILER = "Agent-Session";
-var KEY = "handoff.required_when";
-var HOUR_MS = 36e5;
-var MINUTE_MS = 6e4;
-function handoffRequiredBy(rules, input) {
-  const { facts } = input;
-  const reasons = [];
-  const present = new Set(input.labels.map((label) => label.toLowerCase()));
-  for (const label of rules.labels) {
-    if (present.has(label.toLowerCase())) reasons.push(`the label ${label} (${KEY}.labels)`);
-  }
-  if (rules.commits_over !== null && facts.commit_count > rules.commits_over) {
-    reasons.push(
-      `${count(facts.commit_count, "commit")} (more than ${rules.commits_over}: ${KEY}.commits_over)`
-    );
-  }
-  if (rules.open_longer_than !== null) {
-    const open = Date.parse(facts.observed_at) - Date.parse(facts.opened_at);
-    if (open > rules.open_longer_than) {
-      reasons.push(
-        `open ${hours(open)} (longer than ${hours(rules.open_longer_than)}: ${KEY}.open_longer_than)`
-      );
-    }
-  }
-  if (rules.changed_lines_over !== null && facts.changed_lines > rules.changed_lines_over) {
-    reasons.push(
-      `${count(facts.changed_lines, "changed line")} (more than ${rules.changed_lines_over}: ${KEY}.changed_lines_over)`
-    );
-  }
-  if (rules.sessions_over !== null) {
-    const sessions = agentSessions(facts.commits.map((commit) => commit.message));
-    if (sessions.length > rules.sessions_over) {
-      reasons.push(
-        `${count(sessions.length, "agent session")} (more than ${rules.sessions_over}: ${KEY}.sessions_over, counted from ${SESSION_TRAILER}: commit trailers)`
-      );
-    }
-  }
-  return reasons;
-}
-function agentSessions(messages) {
-  const seen = /* @__PURE__ */ new Set();
-  for (const message4 of messages) {
-    for (const trailer of commitTrailers(message4)) {
-      if (trailer.key.toLowerCase() === SESSION_TRAILER.toLowerCase() && trailer.value !== "") {
-        seen.add(trailer.value);
-      }
-    }
-  }
-  return [...seen];
-}
-var GIT_GENERATED = ["Signed-off-by: ", "(cherry picked from commit "];
-function commitTrailers(message4) {
-  const lines = message4.replace(/\r\n/g, "\n").split("\n");
-  const blank = (line) => line.trim() === "";
-  let titleEnd = lines.findIndex(blank);
-  if (titleEnd === -1) return [];
-  titleEnd += 1;
-  let end = lines.length;
-  while (end > titleEnd && blank(lines[end - 1] ?? "")) end--;
-  let start = end;
-  while (start > titleEnd && !blank(lines[start - 1] ?? "")) start--;
-  if (start === end) return [];
-  const block = lines.slice(start, end);
-  let trailerLines = 0;
-  let nonTrailerLines = 0;
-  let recognised = false;
-  let continuation = 0;
-  for (let i = block.length - 1; i >= 0; i--) {
-    const line = block[i] ?? "";
-    if (/^[ \t]/.test(line)) {
-      continuation++;
-      continue;
-    }
-    if (GIT_GENERATED.some((prefix) => line.startsWith(prefix))) {
-      trailerLines += 1 + continuation;
-      recognised = true;
-    } else if (separatorAt(line) > 0) {
-      trailerLines += 1 + continuation;
-    } else {
-      nonTrailerLines += 1 + continuation;
-    }
-    continuation = 0;
-  }
-  nonTrailerLines += continuation;
-  const isBlock = trailerLines > 0 && nonTrailerLines === 0 || recognised && trailerLines * 3 >= nonTrailerLines;
-  if (!isBlock) return [];
-  const trailers = [];
-  for (const line of block) {
-    const last = trailers.at(-1);
-    if (/^[ \t]/.test(line)) {
-      if (last) last.value = `${last.value} ${line.trim()}`.trim();
-      continue;
-    }
-    const at2 = separatorAt(line);
-    if (at2 > 0) {
-      trailers.push({ key: line.slice(0, at2).trimEnd(), value: line.slice(at2 + 1).trim() });
-    } else {
-      trailers.push({ key: "", value: "" });
-    }
-  }
-  return trailers.filter((trailer) => trailer.key !== "");
-}
-function separatorAt(line) {
-  const match = /^([A-Za-z0-9-]+)[ \t]*:/.exec(line);
-  return match ? match[0].length - 1 : -1;
-}
-var count = (n, noun2) => `${n} ${noun2}${n === 1 ? "" : "s"}`;
-function hours(ms) {
-  const h = Math.floor(ms / HOUR_MS);
-  const min = Math.floor((ms - h * HOUR_MS) / MINUTE_MS);
-  if (h === 0) return `${min} min`;
-  return min === 0 ? `${h} h` : `${h} h ${min} min`;
-}
-
-// app/gate/evidence.ts
-import { unzipSync } from "fflate";
-
-// checks/gate/provenance.ts
-import picomatch3 from "picomatch";
-
 // checks/gate/workflow-uses.ts
-import { isMap as isMap3, isScalar as isScalar3, isSeq, parseDocument as parseDocument2 } from "yaml";
+import { isAlias, isMap as isMap3, isScalar as isScalar3, isSeq, parseDocument as parseDocument2 } from "yaml";
+var MAX_ALIASES = 1e3;
+var MAX_MERGE_DEPTH = 8;
+var Unfollowable = class extends Error {
+};
 function localUses(text, file) {
   const doc = parseDocument2(text, { uniqueKeys: false });
   if (doc.errors.length > 0) {
     return { ok: false, error: `${file} is not valid YAML: ${doc.errors[0]?.message ?? ""}` };
   }
+  let resolutions = 0;
+  const deref = (node) => {
+    let current = node;
+    while (isAlias(current)) {
+      if (++resolutions > MAX_ALIASES) {
+        throw new Unfollowable(`it needs more than ${MAX_ALIASES} alias resolutions to read`);
+      }
+      const target2 = current.resolve(doc);
+      if (target2 === void 0) {
+        throw new Unfollowable(`its alias *${current.source} names no anchor before it`);
+      }
+      current = target2;
+    }
+    return current;
+  };
+  const valuesOf = (owner, key, depth = 0) => {
+    const map = deref(owner);
+    if (!isMap3(map)) return [];
+    const values = [];
+    for (const pair of map.items) {
+      const name = deref(pair.key);
+      const named2 = isScalar3(name) ? name.value : void 0;
+      if (named2 === "<<" && depth < MAX_MERGE_DEPTH) {
+        const merged = deref(pair.value);
+        for (const from of isSeq(merged) ? merged.items : [merged]) {
+          values.push(...valuesOf(from, key, depth + 1));
+        }
+      }
+      if (key === null ? named2 !== "<<" : named2 === key) values.push(deref(pair.value));
+    }
+    return values;
+  };
   const found = /* @__PURE__ */ new Set();
   const collect = (value) => {
-    if (!isScalar3(value) || typeof value.value !== "string") return;
-    const uses = value.value.trim();
-    if (!uses.startsWith("./")) return;
-    found.add(normalise(uses));
+    const node = deref(value);
+    if (!isScalar3(node) || typeof node.value !== "string") return;
+    const uses = node.value.trim();
+    if (uses.startsWith("./")) found.add(normalise(uses));
   };
   const stepsOf = (owner) => {
-    if (!isMap3(owner)) return;
-    const steps = owner.get("steps", true);
-    if (!isSeq(steps)) return;
-    for (const step2 of steps.items) if (isMap3(step2)) collect(step2.get("uses", true));
-  };
-  const root2 = doc.contents;
-  if (!isMap3(root2)) return { ok: true, uses: [] };
-  const jobs = root2.get("jobs", true);
-  if (isMap3(jobs)) {
-    for (const pair of jobs.items) {
-      collect(isMap3(pair.value) ? pair.value.get("uses", true) : void 0);
-      stepsOf(pair.value);
+    for (const steps of valuesOf(owner, "steps")) {
+      if (!isSeq(steps)) continue;
+      for (const step2 of steps.items) for (const uses of valuesOf(step2, "uses")) collect(uses);
     }
+  };
+  try {
+    const root2 = deref(doc.contents);
+    for (const jobs of valuesOf(root2, "jobs")) {
+      for (const job2 of valuesOf(jobs, null)) {
+        for (const uses of valuesOf(job2, "uses")) collect(uses);
+        stepsOf(job2);
+      }
+    }
+    for (const runs of valuesOf(root2, "runs")) stepsOf(runs);
+  } catch (error) {
+    if (!(error instanceof Unfollowable)) throw error;
+    return { ok: false, error: `${file} cannot be read: ${error.message}` };
   }
-  stepsOf(root2.get("runs", true));
   return { ok: true, uses: [...found].sort() };
 }
 function normalise(uses) {
@@ -9609,6 +9710,8 @@ function verifyProvenance(input) {
       `${runName} ran for ${shortSha(run.head_sha)}, not for the head ${shortSha(input.target.headSha)}`
     );
   }
+  const base = runBaseProblem(input);
+  if (base) return refuse3(base);
   if (!input.source.exists) {
     return refuse3(
       `the base commit has no ${evidence.workflow}, so no run of it can be the base's (add the workflow on the base branch, or set evidence.workflow)`
@@ -9692,6 +9795,25 @@ function verifyProvenance(input) {
   if (tree) return refuse3(tree);
   return { status: "verified", record };
 }
+function runBaseProblem(input) {
+  const { target: target2 } = input;
+  if (target2.kind !== "pull_request") return null;
+  const { run } = input.run;
+  const listed2 = run.pull_requests;
+  if (listed2.length === 0) {
+    const fork = run.head_repository !== null && run.head_repository.toLowerCase() !== input.repository.toLowerCase();
+    return fork ? null : `GitHub lists no pull request on run ${run.id}, so the base it was made for is unknown; push a new commit so that a run is made for this pull request into ${codeSpan(target2.baseRef, 120)}`;
+  }
+  const mine = listed2.filter((p) => p.number === target2.number);
+  if (mine.length === 0) {
+    return `run ${run.id} was made for ${listed2.map((p) => `#${p.number}`).join(", ")}, not for this pull request`;
+  }
+  const other = mine.find((p) => p.base_ref !== target2.baseRef);
+  if (other) {
+    return `run ${run.id} was made while this pull request targeted ${codeSpan(other.base_ref, 120)}, so it ran that branch's workflow, not the one of ${codeSpan(target2.baseRef, 120)}: a run counts only for the base it ran for; push a new commit so that a run is made for ${codeSpan(target2.baseRef, 120)}`;
+  }
+  return null;
+}
 function recordMismatch(record, input, attempt2) {
   const { run } = input.run;
   const workflow = record.workflow;
@@ -9758,7 +9880,7 @@ function writesProblem(record, config) {
     if (command.changed_paths_count === 0) continue;
     const spec = config.commands.find((c) => c.name === command.name);
     const allowed = spec?.writes ?? [];
-    const matches = allowed.length > 0 ? picomatch3(allowed, { dot: true }) : () => false;
+    const matches = allowed.length > 0 ? picomatch(allowed, { dot: true }) : () => false;
     const outside = command.changed_paths.filter((path) => !matches(path));
     if (outside.length > 0) {
       return `command ${command.name} changed ${paths(outside)}, outside what it may write (commands[].writes): it did not test the commit as it is`;
@@ -9941,635 +10063,39 @@ async function collectEvidence(github, cache, input) {
   return { source, run: fact, evidence: [evidenceOf(fact, verdict2)] };
 }
 
-// app/gate/trace-report.ts
-import { unzipSync as unzipSync2 } from "fflate";
-var MAX_TRACE_ZIP_BYTES = 4 * 1024 * 1024;
-var MAX_TRACE_JSON_BYTES = 16 * 1024 * 1024;
-var CACHE_LIMIT2 = 500;
-function traceReaderOf(github) {
-  const candidate = github;
-  return typeof candidate.traceReportArtifacts === "function" && typeof candidate.artifactZip === "function" ? candidate : null;
+// checks/gate/listing.ts
+var COMPARE_FILES_LIMIT = 300;
+var PULL_FILES_LIMIT = 3e3;
+function judgeListing(options) {
+  const { source, count: count2, limit, expected } = options;
+  if (count2 >= limit) {
+    return {
+      complete: false,
+      reason: `${source} stops at ${limit} files and this change has ${expected !== null && expected > count2 ? expected : `at least ${limit}`}, so agate cannot see every changed file`
+    };
+  }
+  if (expected !== null && count2 < expected) {
+    return {
+      complete: false,
+      reason: `${source} lists ${count2} files, but GitHub counts ${expected} changed files`
+    };
+  }
+  return { complete: true, reason: null };
 }
-var TraceReportCache = class {
-  reads = /* @__PURE__ */ new Map();
-  async read(reader, artifactId) {
-    const known = this.reads.get(artifactId);
-    if (known) return known;
-    const read = parseTraceZip(await reader.artifactZip(artifactId, MAX_TRACE_ZIP_BYTES));
-    remember(this.reads, artifactId, read, CACHE_LIMIT2);
-    return read;
-  }
-};
-function parseTraceZip(zip) {
-  const names = [];
-  let files;
-  try {
-    files = unzipSync2(zip, {
-      filter: (file) => {
-        names.push(file.name);
-        return file.name === TRACE_REPORT_FILE_NAME && file.originalSize <= MAX_TRACE_JSON_BYTES;
-      }
-    });
-  } catch (error) {
-    return { traces: null, error: `not a readable zip: ${codeSpan(message2(error), 200)}` };
-  }
-  const data = files[TRACE_REPORT_FILE_NAME];
-  if (names.length !== 1 || !data) {
-    return {
-      traces: null,
-      error: `it holds ${names.length === 0 ? "no files" : names.slice(0, 5).map((n) => codeSpan(n, 120)).join(", ")}, not exactly one ${TRACE_REPORT_FILE_NAME} of at most ${MAX_TRACE_JSON_BYTES} bytes`
-    };
-  }
-  let json2;
-  try {
-    json2 = JSON.parse(Buffer.from(data).toString("utf8"));
-  } catch (error) {
-    return {
-      traces: null,
-      error: `${TRACE_REPORT_FILE_NAME} is not JSON: ${codeSpan(message2(error), 200)}`
-    };
-  }
-  const parsed = traceReportFileSchema.safeParse(json2);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    return {
-      traces: null,
-      error: `${TRACE_REPORT_FILE_NAME} is not a list of trace reports: ${codeSpan(`${first?.path.join(".") || "(root)"}: ${first?.message}`, 200)}`
-    };
-  }
-  return { traces: parsed.data, error: null };
-}
-var message2 = (error) => error instanceof Error ? error.message : String(error);
-async function readTraceFact(reader, cache, run, evidence) {
-  if (!reader || !run?.job || run.job.status !== "completed") return null;
-  const believed = evidence.some(
-    (e) => e.record && !e.refused && !e.waiting && e.run_id === run.run.id
-  );
-  if (!believed) return null;
-  const attempt2 = run.job.run_attempt;
-  const name = traceReportArtifactName(attempt2);
-  const named2 = (await reader.traceReportArtifacts(run.run.id)).filter((a) => a.name === name);
-  if (named2.length === 0) return null;
-  const fact = { run_id: run.run.id, run_attempt: attempt2, artifact: name };
-  const only = named2.length === 1 ? named2[0] : void 0;
-  if (!only) {
-    return {
-      ...fact,
-      traces: null,
-      error: `the attempt has ${named2.length} artifacts named ${name}: something besides agate's step uploaded one, so none is read`
-    };
-  }
-  if (only.expired) return { ...fact, traces: null, error: `${name} has expired` };
-  if (only.size_in_bytes > MAX_TRACE_ZIP_BYTES) {
-    return {
-      ...fact,
-      traces: null,
-      error: `${name} is ${only.size_in_bytes} bytes, more than the ${MAX_TRACE_ZIP_BYTES} trace reports can be`
-    };
-  }
-  try {
-    return { ...fact, ...await cache.read(reader, only.id) };
-  } catch (error) {
-    return {
-      ...fact,
-      traces: null,
-      error: `could not be downloaded: ${codeSpan(message2(error), 200)}`
-    };
-  }
+function overrideCommand(headSha) {
+  return `/agate accept ${headSha} <why this commit may merge>`;
 }
 
-// app/gate/gather.ts
-var BUNDLE_OVER_BUDGET = "gate.evaluator.over_budget";
-var bundleSubject = (pr, treeSha) => `${pr.repository}#${pr.number}@tree:${treeSha}`;
-function priorRecordOf(record) {
-  return {
-    id: record.id,
-    head_sha: record.head_sha,
-    tree_sha: record.tested?.tree_sha ?? null,
-    state: record.decision.state,
-    config_digest: record.grader.config_digest,
-    agate_version: record.grader.agate_version,
-    decided_at: record.decided_at,
-    stale: record.stale
-  };
-}
-function attemptsOf(records, head) {
-  const attempts = /* @__PURE__ */ new Map();
-  for (const r of records) {
-    if (r.head_sha === head) continue;
-    const replayed = r.decision.replayed_from ?? null;
-    const source = replayed ? attempts.get(replayed) : void 0;
-    const believed = r.provenance?.verified === true && r.commands.length > 0;
-    if (!source && !believed) continue;
-    attempts.set(r.head_sha, {
-      head_sha: r.head_sha,
-      head_tree_sha: r.decision.head_tree_sha ?? null,
-      base_sha: r.base_sha,
-      config_digest: r.grader.config_digest,
-      agate_version: r.grader.agate_version,
-      failures: source ? source.failures : failuresOf(r.commands),
-      passed: source ? source.passed : r.commands.filter(outcomePassed).map((c) => c.name),
-      missing: source ? source.missing : r.verdict?.missing ?? null,
-      replayed_from: source ? source.head_sha : null,
-      decided_at: r.decided_at
-    });
-  }
-  return [...attempts.values()];
-}
-var HeadMovedError = class extends Error {
-  constructor(number, what) {
-    super(`${what} of #${number} moved while agate read it; starting over`);
-    this.name = "HeadMovedError";
-  }
-};
-async function changedFilesAt(github, pr, detail, comparison) {
-  const compared = comparison.files.map(({ filename, previous_filename, status }) => ({
-    filename,
-    previous_filename,
-    status
-  }));
-  if (compared.length < COMPARE_FILES_LIMIT && compared.length >= detail.changed_files) {
-    return { files: compared, listing: { complete: true, reason: null } };
-  }
-  const listed = await github.changedFiles(pr.number);
-  const after = await github.pullRequest(pr.number);
-  if (after.head_sha !== pr.head_sha) throw new HeadMovedError(pr.number, "the head");
-  if (after.base_sha !== pr.base_sha) throw new HeadMovedError(pr.number, "the base");
-  const count2 = (await github.pullRequestDetail(pr.number)).changed_files;
-  return {
-    files: listed,
-    listing: judgeListing({
-      source: "GitHub's file list of a pull request",
-      count: listed.length,
-      limit: PULL_FILES_LIMIT,
-      expected: count2
-    })
-  };
-}
-function commitOf(comparison, sha2) {
-  const commit = comparison.commits.find((c) => c.sha === sha2);
-  return commit ? { sha: commit.sha, tree_sha: commit.tree_sha, parents: commit.parents } : null;
-}
-function headTreeOf(comparison) {
-  const head = comparison.head_sha;
-  if (head === comparison.merge_base_sha) return comparison.merge_base_tree_sha;
-  return commitOf(comparison, head)?.tree_sha ?? null;
-}
-function viewDigest(view) {
-  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
-  return createHash4("sha256").update(canonicalJson(shown)).digest("hex");
-}
-function sightingOf(view, labels) {
-  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
-  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
-}
-async function viewIsCurrent(store, view) {
-  const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
-  const last = await store.latestPullRequestSighting(key);
-  if (!last) return (await store.listRecords(key)).length === 0;
-  const ours = Date.parse(view.detail.updated_at);
-  const theirs = Date.parse(last.updated_at);
-  return ours > theirs || ours === theirs && last.digest === viewDigest(view);
-}
-async function gatherPullRequest(deps, target2, options) {
-  const { github, reads } = deps;
-  let read = null;
-  let expected = target2.head_sha && target2.base_sha ? { head: target2.head_sha, base: target2.base_sha } : null;
-  let seen = target2.seen && expected && target2.seen.snapshot.head_sha === expected.head && target2.seen.snapshot.base_sha === expected.base && await viewIsCurrent(deps.store, target2.seen) ? target2.seen : null;
-  for (let attempt2 = 1; ; attempt2++) {
-    if (!expected) {
-      read = await github.pullRequestView(target2.number);
-      expected = { head: read.snapshot.head_sha, base: read.snapshot.base_sha };
-    }
-    const [config, comparison] = await Promise.all([
-      reads.config(github, expected.base),
-      reads.compare(github, expected.base, expected.head)
-    ]);
-    const view = read ?? seen ?? await github.pullRequestView(target2.number);
-    const live = view.snapshot;
-    if (live.state !== "open") return { status: "skipped", reason: `#${live.number} is closed` };
-    if (live.head_sha === expected.head && live.base_sha === expected.base) {
-      if (options.relevant && config.status === "ok" && !options.relevant(config.config)) {
-        return {
-          status: "skipped",
-          reason: `#${live.number}: not the evidence workflow or job of its base config`
-        };
-      }
-      return { status: "gathered", ...await gatherAt(deps, view, config, comparison, options) };
-    }
-    if (attempt2 >= 3) throw new HeadMovedError(target2.number, "the head");
-    read = view;
-    seen = null;
-    expected = { head: live.head_sha, base: live.base_sha };
-  }
-}
-async function gatherAt(deps, view, config, comparison, options) {
-  const { github, store } = deps;
-  const { snapshot: pr, detail } = view;
-  const key = { repository: pr.repository, pullNumber: pr.number };
-  const [stored, mergeCommits, overrides, sightings, entries] = await Promise.all([
-    store.listRecords(key),
-    store.listMergeCommits({ ...key, headSha: pr.head_sha }),
-    store.listOverrides({ ...key, headSha: pr.head_sha }),
-    store.listHeadObservations({ repository: pr.repository, headSha: pr.head_sha }),
-    store.listEntries({ repository: pr.repository })
-  ]);
-  const observations = {
-    merge_commit: detail.merge_commit_sha ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha } : null,
-    head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
-    view,
-    entry_mentions: entryMentions(detail.body, pr.repository)
-  };
-  const merge_commits = detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha) ? [...mergeCommits, detail.merge_commit_sha] : mergeCommits;
-  const changed = await changedFilesAt(github, pr, detail, comparison);
-  const head_tree_sha = headTreeOf(comparison) ?? await github.treeOf(pr.head_sha);
-  const prior_records = stored.map(priorRecordOf);
-  const override = overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
-  const facts = {
-    pull_request: pr,
-    head_tree_sha,
-    config,
-    previously_gated: prior_records.some((r) => r.state !== "not_gated"),
-    changed_files: changed.files,
-    changed_files_listing: changed.listing,
-    merge_commits,
-    evidence_source: null,
-    evidence_run: null,
-    evidence: [],
-    approvals: [],
-    override: override ? {
-      by: override.by,
-      reason: override.reason,
-      at: override.at,
-      comment_url: override.comment_url
-    } : null,
-    head_shared_with: sightings.filter(
-      (h) => h.pull_number !== pr.number || h.base_ref !== pr.base_ref
-    ),
-    prior_records,
-    attempts: attemptsOf(stored, pr.head_sha),
-    agate_version: deps.agateVersion,
-    handoff: null,
-    reviews: [],
-    evaluation: { status: "not_asked" },
-    entries: linkedEntries(entries, pr.number, observations.entry_mentions),
-    trace: null,
-    setup: null
-  };
-  const headSeen = sightings.length > 0;
-  if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
-  const cfg = config.config;
-  const collected = await collectEvidence(github, deps.evidence, {
-    target: { kind: "pull_request", headSha: pr.head_sha, mergeCommits: merge_commits },
-    repository: pr.repository,
-    config: cfg,
-    configDigest: config.digest,
-    baseSha: pr.base_sha,
-    changedFiles: changed.files,
-    listing: changed.listing,
-    // Only for a head agate has not decided on before: a late or repeated push event for a head
-    // it knows must not hide the runs it already read.
-    skipRuns: options.skipRuns && !stored.some((r) => r.head_sha === pr.head_sha),
-    knownCommit: (sha2) => commitOf(comparison, sha2),
-    completedJob: options.completedJob ?? null
+// checks/gate/protected-paths.ts
+import picomatch2 from "picomatch";
+function protectedChanges(files, config) {
+  const isProtected = picomatch2([...ALWAYS_PROTECTED_PATHS, ...config.protected_paths], {
+    dot: true
   });
-  facts.evidence_source = collected.source;
-  facts.evidence_run = collected.run;
-  facts.evidence = collected.evidence;
-  facts.trace = await readTraceFact(
-    traceReaderOf(github),
-    deps.traceReports ?? new TraceReportCache(),
-    collected.run,
-    collected.evidence
+  const touched = files.flatMap(
+    (file) => file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]
   );
-  if (deps.setup && selectGate(cfg.gate, pr, facts.previously_gated).gated) {
-    facts.setup = await deps.setup.read(github, pr.repository, pr.base_ref);
-  }
-  const needsReviews = cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
-  const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";
-  const [reviews, handoff, evaluation] = await Promise.all([
-    needsReviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
-    handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
-    asks ? storedEvaluation(store, pr, head_tree_sha, config.digest) : Promise.resolve({ status: "not_asked" })
-  ]);
-  facts.approvals = reviews.filter((r) => r.state === "APPROVED").map(({ login, commit_id, submitted_at, maintainer }) => ({
-    login,
-    commit_id,
-    submitted_at,
-    maintainer
-  }));
-  if (cfg.evaluator.kind === "review") facts.reviews = reviews;
-  facts.handoff = handoff;
-  facts.evaluation = evaluation;
-  let evaluatorDue = asks && await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator);
-  if (evaluatorDue) {
-    const spent = await dailyBudgetSpent(store, pr, cfg, deps.now());
-    if (spent) {
-      facts.evaluation = spent;
-      evaluatorDue = false;
-    }
-  }
-  return { facts, observations, evaluatorDue, headSeen };
-}
-function linkedEntries(entries, number, mentions = []) {
-  return entries.filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number)).map((e) => ({
-    issue_number: e.issue_number,
-    state: e.state,
-    author: e.author,
-    owner: e.owner,
-    escalation_reason: e.escalation_reason,
-    why: e.why,
-    question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
-    state_changed_at: e.state_changed_at
-  }));
-}
-async function latestReviews(github, pr, maintainers) {
-  const latest = /* @__PURE__ */ new Map();
-  for (const review of await github.reviews(pr.number)) {
-    if (review.state === "COMMENTED" || review.state === "PENDING") continue;
-    latest.set(review.login.toLowerCase(), review);
-  }
-  const verdicts = [];
-  for (const [login, review] of latest) {
-    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
-    if (!review.commit_id || !review.submitted_at) continue;
-    const bot = review.user_type === "Bot" || login.endsWith("[bot]");
-    const maintainer = !bot && login !== pr.author.login.toLowerCase() && await isMaintainer(github, login, maintainers);
-    verdicts.push({
-      login,
-      state: review.state,
-      commit_id: review.commit_id,
-      submitted_at: review.submitted_at,
-      body: review.body,
-      maintainer
-    });
-  }
-  return verdicts;
-}
-async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
-  const { github, reads } = deps;
-  const path = config.handoff.path;
-  const commits = config.handoff.required_when.sessions_over === null ? [] : comparison.commits.map(({ sha: sha2, message: message4, committed_at }) => ({
-    sha: sha2,
-    message: message4,
-    committed_at
-  }));
-  const facts = {
-    file: null,
-    observed_at: deps.now().toISOString(),
-    opened_at: detail.created_at,
-    commit_count: detail.commits,
-    changed_lines: detail.additions + detail.deletions,
-    commits,
-    newest_change: null
-  };
-  const touched = changed.files.find((f) => f.filename === path || f.previous_filename === path);
-  const untouched = !touched && changed.listing.complete;
-  if (untouched && handoffRequiredBy(config.handoff.required_when, { labels: pr.labels, facts }).length === 0) {
-    return facts;
-  }
-  const file = touched?.filename === path && touched.status === "removed" ? null : untouched ? await reads.file(github, path, comparison.merge_base_sha) : await reads.file(github, path, pr.head_sha);
-  if (!file) return facts;
-  let newest_change = null;
-  const candidates = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [pr.head_sha];
-  for (const sha2 of candidates.slice(0, 5)) {
-    const files = await github.commitFiles(sha2);
-    if (files.length > 0) {
-      newest_change = { sha: sha2, files };
-      break;
-    }
-  }
-  return { ...facts, file: { path, blob_sha: file.blobSha, text: file.text }, newest_change };
-}
-async function storedEvaluation(store, pr, treeSha, configDigest2) {
-  if (!treeSha) return { status: "not_asked" };
-  const stored = await store.listEvaluations({
-    repository: pr.repository,
-    pullNumber: pr.number,
-    treeSha
-  });
-  const latest = stored.filter(
-    (e) => e.config_digest === configDigest2 && e.run.prompt_version === EVALUATOR_PROMPT_VERSION
-  ).at(-1);
-  if (latest) return { status: "judged", evaluation: latest };
-  const [over] = await store.listAudit({
-    kind: BUNDLE_OVER_BUDGET,
-    subject: bundleSubject(pr, treeSha),
-    order: "desc",
-    limit: 1
-  });
-  const found = over?.decision;
-  if (found?.config_digest === configDigest2 && found.detail) {
-    return { status: "over_budget", budget: "evaluator_bundle_tokens", detail: found.detail };
-  }
-  return { status: "not_asked" };
-}
-async function evaluatorIsDue(store, facts, config, rerun) {
-  const fact = facts.evaluation;
-  if (fact.status === "not_asked") return true;
-  if (!rerun || fact.status !== "judged") return false;
-  if (fact.evaluation.outcome.status === "failed") return true;
-  const sameTree = await store.listEvaluations({
-    repository: facts.pull_request.repository,
-    pullNumber: facts.pull_request.number,
-    treeSha: fact.evaluation.tree_sha
-  });
-  const verdicts = sameTree.filter(
-    (e) => e.outcome.status === "verdict" && e.config_digest === fact.evaluation.config_digest
-  ).length;
-  return verdicts < config.budgets.evaluator_calls_per_tree;
-}
-var DAY_MS = 24 * 60 * 60 * 1e3;
-async function dailyBudgetSpent(store, pr, config, now) {
-  const budget = config.budgets.evaluator_calls_per_pr_per_day;
-  const since = new Date(now.getTime() - DAY_MS).toISOString();
-  const today = (await store.listEvaluations({ repository: pr.repository, pullNumber: pr.number, since })).filter((e) => e.run.requests > 0);
-  if (today.length < budget) return null;
-  const oldest = today[0]?.at ?? now.toISOString();
-  return {
-    status: "over_budget",
-    budget: "evaluator_calls_per_pr_per_day",
-    detail: `${counted(today.length, "evaluator call")} for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`
-  };
-}
-
-// app/gate/evaluator-job.ts
-var DAY_MS2 = 24 * 60 * 60 * 1e3;
-var INSTRUCTION_FILES = ["AGENTS.md", "CONTRIBUTING.md", ".github/CONTRIBUTING.md"];
-async function runEvaluatorJob(deps, job2) {
-  const { github, store, now } = deps;
-  const done = async (outcome, asked2) => {
-    await store.enqueue({
-      kind: JOB_KINDS.pullRequest,
-      payload: {
-        repository: job2.repository,
-        installation: job2.installation,
-        number: job2.number,
-        trigger: { event: JOB_KINDS.evaluator, action: null, delivery_id: null }
-      },
-      concurrency_key: pullRequestKey(job2.repository, job2.number)
-    });
-    return { asked: asked2, outcome };
-  };
-  const pr = await github.pullRequest(job2.number);
-  if (pr.state !== "open" || pr.head_sha !== job2.head_sha) {
-    return { asked: false, outcome: "the head moved on; nothing asked" };
-  }
-  const config = await deps.reads.config(github, pr.base_sha);
-  if (config.status !== "ok" || config.digest !== job2.config_digest) {
-    return done("the base config changed; the next pass decides", false);
-  }
-  const evaluator = config.config.evaluator;
-  if (evaluator.kind !== "llm" && evaluator.kind !== "command") {
-    return done("no evaluator is configured now", false);
-  }
-  const key = { repository: pr.repository, pullNumber: pr.number };
-  const sameTree = (await store.listEvaluations({ ...key, treeSha: job2.tree_sha })).filter(
-    (e) => e.config_digest === job2.config_digest && e.run.prompt_version === EVALUATOR_PROMPT_VERSION
-  );
-  if (sameTree.length > 0 && !job2.rerun) return done("already judged", false);
-  const record = (await store.listRecords({ ...key, headSha: pr.head_sha })).filter((r) => r.provenance?.verified && r.commands.length > 0).at(-1);
-  const appended = await askEvaluator({
-    github,
-    reads: deps.reads,
-    store,
-    audit: store,
-    pr,
-    treeSha: job2.tree_sha,
-    config: config.config,
-    configDigest: config.digest,
-    commands: (record?.commands ?? []).map((c) => ({
-      ...c,
-      changed_paths: c.changed_paths ?? [],
-      changed_paths_count: c.changed_paths_count ?? 0
-    })),
-    trace: await decidedTrace(store, pr),
-    deps: deps.evaluator,
-    now
-  });
-  return done(appended, true);
-}
-async function decidedTrace(store, pr) {
-  const [last] = await store.listAudit({
-    kind: "gate.decision",
-    subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
-    order: "desc",
-    limit: 1
-  });
-  const stored = last?.facts?.trace;
-  const parsed = traceFactSchema.nullable().safeParse(stored ?? null);
-  return parsed.success ? parsed.data : null;
-}
-async function askEvaluator(options) {
-  const { github, store, pr, config, now } = options;
-  const evaluator = config.evaluator;
-  const storeEvaluation = (run2, outcome2) => store.appendEvaluation({
-    repository: pr.repository,
-    pull_number: pr.number,
-    head_sha: pr.head_sha,
-    tree_sha: options.treeSha,
-    config_digest: options.configDigest,
-    run: run2,
-    outcome: outcome2,
-    at: now().toISOString()
-  });
-  const idle = (latency) => ({
-    kind: evaluator.kind,
-    provider: evaluator.kind === "llm" ? evaluator.provider : null,
-    model: evaluator.kind === "llm" ? evaluator.model : null,
-    prompt_version: EVALUATOR_PROMPT_VERSION,
-    input_tokens: null,
-    output_tokens: null,
-    latency_ms: latency,
-    requests: 0
-  });
-  if (!options.deps) {
-    await storeEvaluation(idle(0), {
-      status: "failed",
-      error: "this agate process was started without an evaluator",
-      fix: "start the App with `npm start` (which wires the evaluator from AGATE_EVALUATOR_* settings)"
-    });
-    return "no evaluator in this process";
-  }
-  const deps = options.deps;
-  const dayBudget = config.budgets.evaluator_calls_per_pr_per_day;
-  const since = new Date(now().getTime() - DAY_MS2).toISOString();
-  const today = (await store.listEvaluations({ repository: pr.repository, pullNumber: pr.number, since })).filter((e) => e.run.requests > 0);
-  if (today.length >= dayBudget) return "over the daily budget; the next pass says so";
-  const detail = await github.pullRequestDetail(pr.number);
-  const issueNumbers = referencedIssues(`${detail.title}
-${detail.body}`, pr.repository).filter(
-    (n) => n !== pr.number
-  );
-  const [issues, instructions, comparison] = await Promise.all([
-    Promise.all(issueNumbers.map((n) => github.issue(n))),
-    Promise.all(
-      INSTRUCTION_FILES.map(async (path) => {
-        const file = await options.reads.file(github, path, pr.base_sha);
-        return file ? { path, text: file.text } : null;
-      })
-    ),
-    options.reads.compare(github, pr.base_sha, pr.head_sha)
-  ]);
-  const listed = new Set(comparison.files.map((f) => f.filename));
-  const unlisted = detail.changed_files > comparison.files.length ? (await github.changedFiles(pr.number)).filter((f) => !listed.has(f.filename)).map((f) => ({ filename: f.filename, status: f.status })) : [];
-  const handoffPath = config.handoff.path;
-  const touched = comparison.files.some((f) => f.filename === handoffPath);
-  const handoff = await options.reads.file(
-    github,
-    handoffPath,
-    touched ? pr.head_sha : comparison.merge_base_sha
-  );
-  const bundle = buildBundle({
-    repository: pr.repository,
-    pullNumber: pr.number,
-    baseSha: pr.base_sha,
-    headSha: pr.head_sha,
-    treeSha: options.treeSha,
-    title: detail.title,
-    body: detail.body,
-    issues: issues.filter((i) => i !== null),
-    instructions: instructions.filter((i) => i !== null),
-    rubric: evaluator.rubric,
-    minScore: evaluator.min_score,
-    files: comparison.files,
-    unlisted,
-    commands: options.commands,
-    handoff: handoff ? { path: handoffPath, text: handoff.text } : null,
-    trace: options.trace,
-    tokenLimit: config.budgets.evaluator_bundle_tokens
-  });
-  if (bundle.budget.estimated_tokens > bundle.budget.token_limit) {
-    await options.audit.appendAudit({
-      kind: BUNDLE_OVER_BUDGET,
-      subject: bundleSubject(pr, options.treeSha),
-      decision: {
-        config_digest: options.configDigest,
-        detail: `even cut down, what the evaluator must see is about ${bundle.budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${bundle.budget.token_limit}); raise it in .github/agate.yml on the base branch`
-      },
-      facts: { budget: bundle.budget },
-      at: now().toISOString()
-    });
-    return "over the bundle budget";
-  }
-  const started = Date.now();
-  const refusal2 = policyRefusal(evaluator, deps.policy);
-  if (refusal2) {
-    await storeEvaluation(idle(Date.now() - started), { status: "failed", ...refusal2 });
-    return "refused by the operator's policy";
-  }
-  const judge = (deps.createJudge ?? createJudge)(evaluator, deps.judgeOptions);
-  const prompt = buildEvaluatorPrompt(bundle, freshBoundary(deps, bundle));
-  const { outcome, run } = await judge.judge({ bundle, prompt });
-  await storeEvaluation(run, outcome);
-  return outcome.status;
-}
-function freshBoundary(deps, bundle) {
-  const text = JSON.stringify(bundle);
-  for (; ; ) {
-    const boundary = deps.boundary?.() ?? randomBytes(16).toString("hex");
-    if (!text.includes(boundary)) return boundary;
-  }
+  return [...new Set(touched.filter((path) => isProtected(path)))].sort();
 }
 
 // checks/handoff/parse-handoff.ts
@@ -10727,14 +10253,14 @@ function branchFindings(front, headRef) {
 }
 function fileListFindings(front, changed, path) {
   const actual = changed.filter((file) => file.filename !== path);
-  const listed = new Set(front.changed_files.map(normalisePath).filter((file) => file !== path));
+  const listed2 = new Set(front.changed_files.map(normalisePath).filter((file) => file !== path));
   const accepted = new Set(
     actual.flatMap(
       (file) => file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]
     )
   );
-  const missing = actual.filter((file) => !listed.has(file.filename));
-  const extra = [...listed].filter((file) => !accepted.has(file));
+  const missing = actual.filter((file) => !listed2.has(file.filename));
+  const extra = [...listed2].filter((file) => !accepted.has(file));
   return [
     ...capped(
       missing.map(
@@ -10809,6 +10335,157 @@ function capped(findings, more) {
 }
 var normalisePath = (file) => file.replace(/^(\.\/)+/, "");
 
+// checks/gate/base-requirement.ts
+var COUNTS = /* @__PURE__ */ new Set(["this_app", "any_source"]);
+function passHeldBecause(facts) {
+  const base = facts.setup;
+  if (!base) return null;
+  if (COUNTS.has(base.requires)) return null;
+  const branch = codeSpan(facts.pull_request.base_ref, 120);
+  if (base.requires === "unknown") {
+    return `whether ${branch} requires agate could not be read (${base.summary}), so a pass here could stand for this commit on a branch that does`;
+  }
+  const other = facts.default_setup;
+  if (!other || other.branch === facts.pull_request.base_ref) return null;
+  if (other.requires === "none" || other.requires === "other_app") return null;
+  const where2 = codeSpan(other.branch, 120);
+  return `${branch} requires agate from nobody, and ${where2} ${other.requires === "unknown" ? "may (its rules could not be read)" : "does"}: a pass computed for ${branch} would stand for this commit if it were proposed to ${where2}`;
+}
+function holdPass(facts, decision) {
+  if (decision.conclusion !== "success" && decision.conclusion !== "neutral") return decision;
+  const held = passHeldBecause(facts);
+  if (!held) return decision;
+  const lead = decision.title.split(":")[0] ?? decision.title;
+  return {
+    ...decision,
+    conclusion: null,
+    title: cutTitle(`${lead}; not marked passing: ${held}`),
+    held
+  };
+}
+function mergeQueueAdvice(facts, decision) {
+  const base = facts.setup;
+  if (decision.conclusion !== "success" || !base || base.merge_queue !== false) return null;
+  if (!COUNTS.has(base.requires)) return null;
+  const branch = codeSpan(facts.pull_request.base_ref, 120);
+  return `GitHub keeps this check on the commit, not on this pull request: if the same commit is proposed to another branch that requires agate (a retarget, a second pull request), this pass stands there too until agate has looked again. A merge queue on ${branch} closes that: agate grades every merge group itself. Require one in the ruleset on ${branch}.`;
+}
+
+// checks/handoff/required.ts
+var SESSION_TRAILER = "Agent-Session";
+var KEY = "handoff.required_when";
+var HOUR_MS = 36e5;
+var MINUTE_MS = 6e4;
+function handoffRequiredBy(rules, input) {
+  const { facts } = input;
+  const reasons = [];
+  const present = new Set(input.labels.map((label) => label.toLowerCase()));
+  for (const label of rules.labels) {
+    if (present.has(label.toLowerCase())) reasons.push(`the label ${label} (${KEY}.labels)`);
+  }
+  if (rules.commits_over !== null && facts.commit_count > rules.commits_over) {
+    reasons.push(
+      `${count(facts.commit_count, "commit")} (more than ${rules.commits_over}: ${KEY}.commits_over)`
+    );
+  }
+  if (rules.open_longer_than !== null) {
+    const open = Date.parse(facts.observed_at) - Date.parse(facts.opened_at);
+    if (open > rules.open_longer_than) {
+      reasons.push(
+        `open ${hours(open)} (longer than ${hours(rules.open_longer_than)}: ${KEY}.open_longer_than)`
+      );
+    }
+  }
+  if (rules.changed_lines_over !== null && facts.changed_lines > rules.changed_lines_over) {
+    reasons.push(
+      `${count(facts.changed_lines, "changed line")} (more than ${rules.changed_lines_over}: ${KEY}.changed_lines_over)`
+    );
+  }
+  if (rules.sessions_over !== null) {
+    const sessions = agentSessions(facts.commits.map((commit) => commit.message));
+    if (sessions.length > rules.sessions_over) {
+      reasons.push(
+        `${count(sessions.length, "agent session")} (more than ${rules.sessions_over}: ${KEY}.sessions_over, counted from ${SESSION_TRAILER}: commit trailers)`
+      );
+    }
+  }
+  return reasons;
+}
+function agentSessions(messages) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const message4 of messages) {
+    for (const trailer of commitTrailers(message4)) {
+      if (trailer.key.toLowerCase() === SESSION_TRAILER.toLowerCase() && trailer.value !== "") {
+        seen.add(trailer.value);
+      }
+    }
+  }
+  return [...seen];
+}
+var GIT_GENERATED = ["Signed-off-by: ", "(cherry picked from commit "];
+function commitTrailers(message4) {
+  const lines = message4.replace(/\r\n/g, "\n").split("\n");
+  const blank = (line) => line.trim() === "";
+  let titleEnd = lines.findIndex(blank);
+  if (titleEnd === -1) return [];
+  titleEnd += 1;
+  let end = lines.length;
+  while (end > titleEnd && blank(lines[end - 1] ?? "")) end--;
+  let start = end;
+  while (start > titleEnd && !blank(lines[start - 1] ?? "")) start--;
+  if (start === end) return [];
+  const block = lines.slice(start, end);
+  let trailerLines = 0;
+  let nonTrailerLines = 0;
+  let recognised = false;
+  let continuation = 0;
+  for (let i = block.length - 1; i >= 0; i--) {
+    const line = block[i] ?? "";
+    if (/^[ \t]/.test(line)) {
+      continuation++;
+      continue;
+    }
+    if (GIT_GENERATED.some((prefix) => line.startsWith(prefix))) {
+      trailerLines += 1 + continuation;
+      recognised = true;
+    } else if (separatorAt(line) > 0) {
+      trailerLines += 1 + continuation;
+    } else {
+      nonTrailerLines += 1 + continuation;
+    }
+    continuation = 0;
+  }
+  nonTrailerLines += continuation;
+  const isBlock = trailerLines > 0 && nonTrailerLines === 0 || recognised && trailerLines * 3 >= nonTrailerLines;
+  if (!isBlock) return [];
+  const trailers = [];
+  for (const line of block) {
+    const last = trailers.at(-1);
+    if (/^[ \t]/.test(line)) {
+      if (last) last.value = `${last.value} ${line.trim()}`.trim();
+      continue;
+    }
+    const at2 = separatorAt(line);
+    if (at2 > 0) {
+      trailers.push({ key: line.slice(0, at2).trimEnd(), value: line.slice(at2 + 1).trim() });
+    } else {
+      trailers.push({ key: "", value: "" });
+    }
+  }
+  return trailers.filter((trailer) => trailer.key !== "");
+}
+function separatorAt(line) {
+  const match = /^([A-Za-z0-9-]+)[ \t]*:/.exec(line);
+  return match ? match[0].length - 1 : -1;
+}
+var count = (n, noun2) => `${n} ${noun2}${n === 1 ? "" : "s"}`;
+function hours(ms) {
+  const h = Math.floor(ms / HOUR_MS);
+  const min = Math.floor((ms - h * HOUR_MS) / MINUTE_MS);
+  if (h === 0) return `${min} min`;
+  return min === 0 ? `${h} h` : `${h} h ${min} min`;
+}
+
 // checks/gate/entries.ts
 var entryName = (entry) => `handoff entry #${entry.issue_number}`;
 function escalationTitle(entry) {
@@ -10871,6 +10548,77 @@ function entriesRequirement(facts) {
   };
 }
 
+// checks/gate/progress.ts
+function attemptOfRecord(facts, record, missing) {
+  return {
+    head_sha: facts.pull_request.head_sha,
+    head_tree_sha: facts.head_tree_sha,
+    failures: failuresOf(record.commands),
+    passed: record.commands.filter(outcomePassed).map((c) => c.name),
+    missing
+  };
+}
+function failuresOf(commands) {
+  return commands.filter((c) => !outcomePassed(c)).map((c) => ({
+    name: c.name,
+    exit_code: c.exit_code,
+    timed_out: c.timed_out,
+    output_digest: c.output.normalized_sha256,
+    tail: c.output.tail.slice(-ATTEMPT_TAIL_CHARS)
+  }));
+}
+function replayedFailure(facts, configDigest2) {
+  const tree = facts.head_tree_sha;
+  if (!tree) return null;
+  return facts.attempts.findLast(
+    (a) => a.failures.length > 0 && a.head_tree_sha === tree && a.base_sha === facts.pull_request.base_sha && a.config_digest === configDigest2 && a.agate_version === facts.agate_version
+  ) ?? null;
+}
+var signatureOf = (attempt2) => attempt2.failures.map((f) => `${f.name}\0${f.output_digest}`).sort().join("");
+function noProgressStreak(earlier, current) {
+  const all = [...earlier, current];
+  let start = all.length - 1;
+  while (start > 0 && (all[start - 1]?.failures.length ?? 0) > 0) start--;
+  const run = all.slice(start);
+  let streakStart = 0;
+  const signatures = /* @__PURE__ */ new Set();
+  const trees = /* @__PURE__ */ new Set();
+  run.forEach((attempt2, index) => {
+    const signature = signatureOf(attempt2);
+    const tree = attempt2.head_tree_sha;
+    const repeated = signatures.has(signature) || tree !== null && trees.has(tree);
+    if (!repeated && index > 0) streakStart = index;
+    signatures.add(signature);
+    if (tree) trees.add(tree);
+  });
+  const streak = run.slice(streakStart);
+  return {
+    streak: current.failures.length > 0 ? streak.length : 0,
+    attempts: streak,
+    achieved: achievedBefore(all, current)
+  };
+}
+function achievedBefore(all, current) {
+  const everFailed = new Set(all.slice(0, -1).flatMap((a) => a.failures.map((f) => f.name)));
+  const nowPassing = current.passed.filter((name) => everFailed.has(name));
+  const judged = all.filter((a) => a.missing !== null);
+  const latest = judged.at(-1)?.missing ?? [];
+  const earlier = new Set(judged.slice(0, -1).flatMap((a) => a.missing ?? []));
+  const done = [...earlier].filter((item) => !latest.includes(item));
+  return [
+    ...nowPassing.map((name) => `${name} passes now (it failed in an earlier attempt)`),
+    ...done.map((item) => `no longer missing: ${item}`)
+  ];
+}
+function cappedReason(config, graded) {
+  const budget = config.budgets.graded_attempts_per_pr;
+  return `${counted(graded, "graded attempt")} used, all of budgets.graded_attempts_per_pr (${budget}); this head is not graded`;
+}
+function stalledReason(stall) {
+  const heads = stall.attempts.map((a) => shortSha(a.head_sha)).join(", ");
+  return `${counted(stall.streak, "failed attempt")} in a row without progress (${heads})`;
+}
+
 // checks/gate/report-only.ts
 function reportOnly(config, decision) {
   if (!reportOnlyOn(config) || decision.state === "not_gated") return decision;
@@ -10891,11 +10639,34 @@ function reportOnlyTitle(title) {
   );
 }
 
+// checks/gate/select.ts
+import picomatch3 from "picomatch";
+function selectGate(gate, pr, previouslyGated) {
+  if (previouslyGated)
+    return { gated: true, reason: "gated earlier; a pull request once gated stays gated" };
+  if (gate.all) return { gated: true, reason: "every pull request is gated (gate.all)" };
+  const author = pr.author.login.toLowerCase();
+  const listed2 = gate.authors.find((login) => login.toLowerCase() === author);
+  if (listed2) return { gated: true, reason: `author ${pr.author.login} is listed in gate.authors` };
+  const label = pr.labels.find((name) => gate.labels.includes(name));
+  if (label) return { gated: true, reason: `it carries the label ${label} (gate.labels)` };
+  const branch = gate.branches.find((glob) => picomatch3.isMatch(pr.head_ref, glob, { dot: true }));
+  if (branch)
+    return {
+      gated: true,
+      reason: `its branch ${codeSpan(pr.head_ref, 120)} matches ${branch} (gate.branches)`
+    };
+  return {
+    gated: false,
+    reason: `not gated: author ${pr.author.login} is not in gate.authors, it has none of the labels ${gate.labels.join(", ") || "(none configured)"}, and its branch ${codeSpan(pr.head_ref, 120)} matches none of ${gate.branches.join(", ") || "(none configured)"}`
+  };
+}
+
 // checks/gate/decide.ts
 function decideGate(facts) {
   const decision = decideEnforced(facts);
   const reported = reportOnly(facts.config, decision);
-  return reported === decision ? decision : { ...reported, report_only: true };
+  return holdPass(facts, reported === decision ? decision : { ...reported, report_only: true });
 }
 function decideEnforced(facts) {
   const pr = facts.pull_request;
@@ -11261,7 +11032,7 @@ function carryOver(facts) {
   if (!facts.head_tree_sha || facts.config.status !== "ok") return void 0;
   const digest = facts.config.digest;
   return facts.prior_records.find(
-    (r) => r.state === "accepted" && r.head_sha !== facts.pull_request.head_sha && r.tree_sha === facts.head_tree_sha && r.config_digest === digest && r.agate_version === facts.agate_version
+    (r) => r.state === "accepted" && r.head_sha !== facts.pull_request.head_sha && r.base_sha === facts.pull_request.base_sha && r.tree_sha === facts.head_tree_sha && r.config_digest === digest && r.agate_version === facts.agate_version
   );
 }
 function protectedRequirement(facts, config) {
@@ -11710,6 +11481,19 @@ function noRunSection(facts, evidence) {
 function minuteText(iso) {
   return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
+function baseSections(decision, facts) {
+  if (decision.held) {
+    const branch = codeSpan(facts.pull_request.base_ref, 120);
+    return [
+      "### Not marked passing on this base",
+      "",
+      `The decision stands as shown, but the check stays in progress: ${decision.held}. To let it pass here, require the status check agate from this App in a ruleset on ${branch}, or retarget the pull request to a branch that requires it.`,
+      ""
+    ];
+  }
+  const advice = mergeQueueAdvice(facts, decision);
+  return advice ? ["### A pass belongs to the commit", "", advice, ""] : [];
+}
 var ENTRY_ROWS = 20;
 function entriesSection(entries) {
   const state = (e) => {
@@ -11739,7 +11523,7 @@ function entriesSection(entries) {
 function renderGateSummary(decision, facts, tailChars = 6e3) {
   const lines = [firstLine(decision, facts), ""];
   if (decision.state === "not_gated") {
-    return `${lines.join("\n")}
+    return `${[...lines, ...baseSections(decision, facts)].join("\n")}
 `;
   }
   const overridden = decision.state === "accepted" && facts.override !== null;
@@ -11788,6 +11572,7 @@ function renderGateSummary(decision, facts, tailChars = 6e3) {
   if (progress.stall) lines.push(...stallSection(progress.stall), "");
   if (facts.entries && facts.entries.length > 0) lines.push(...entriesSection(facts.entries), "");
   if (facts.trace) lines.push(...traceSection(facts.trace));
+  lines.push(...baseSections(decision, facts));
   if (facts.setup?.status === "problem") {
     lines.push(
       "### This check may not block merging",
@@ -12121,7 +11906,8 @@ function planGatePass(input) {
     rerun: input.rerunEvaluator
   } : null;
   const view = askEvaluator2 ? {
-    conclusion: decision.report_only ? "neutral" : null,
+    // Report-only concludes neutral while the evaluator judges, unless a pass is held here.
+    conclusion: decision.report_only && !decision.held ? "neutral" : null,
     title: `Commands passed on ${shortSha(pr.head_sha)}; the evaluator is judging tree ${shortSha(askEvaluator2.tree_sha)}`,
     summary: "**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.\n\nEvery required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.\n",
     rerunEvaluator: true
@@ -12393,20 +12179,25 @@ function parseOverrideComment(body) {
   }
   return { kind: "accept", sha: sha2, reason: reason.slice(0, 1e3) };
 }
-var WRITE_PERMISSIONS2 = /* @__PURE__ */ new Set(["admin", "maintain", "write"]);
 function judgeOverride(input) {
   const { command, commenter } = input;
   const login = commenter.login.toLowerCase();
-  if (commenter.type === "Bot" || login.endsWith("[bot]")) {
+  if (isBot(commenter)) {
     return { ok: false, problem: "a bot cannot accept a commit; a maintainer must" };
+  }
+  if (!isPerson(commenter)) {
+    return {
+      ok: false,
+      problem: `only a person's account can accept a commit; GitHub says ${commenter.login}'s is ${commenter.type ? `of type ${commenter.type}` : "of no known type"}`
+    };
   }
   if (login === input.author.toLowerCase()) {
     return { ok: false, problem: "the author of a pull request cannot accept it" };
   }
-  if (!WRITE_PERMISSIONS2.has(commenter.permission)) {
+  if (!input.maintainer) {
     return {
       ok: false,
-      problem: `only people with write access or more can accept a commit (${commenter.login} has ${commenter.permission})`
+      problem: input.maintainers.length === 0 ? `only a maintainer can accept a commit: with no escalation.maintainers in the base config, that is someone with write access or more, which ${commenter.login} does not have` : `only a maintainer can accept a commit: ${commenter.login} is not one of escalation.maintainers in the base config (${input.maintainers.join(", ")})`
     };
   }
   if (input.headSha !== command.sha) {
@@ -12434,9 +12225,14 @@ async function runOverrideJob(job2, deps) {
     await github.comment(number, overrideRefusedComment(null, "the pull request is closed"));
     return `#${number}: override on a closed pull request refused`;
   }
+  const config = await deps.reads.config(github, pr.base_sha);
+  const maintainers = config.status === "ok" ? config.config.escalation.maintainers : [];
+  const commenter = { login: who3, type: comment.user.type };
   const verdict2 = judgeOverride({
     command,
-    commenter: { login: who3, type: comment.user.type, permission: await github.permission(who3) },
+    commenter,
+    maintainer: await isMaintainer(github, commenter, maintainers),
+    maintainers,
     author: pr.author.login,
     headSha: pr.head_sha
   });
@@ -12532,6 +12328,513 @@ function pullRequestPassAgain(repository2, number, options) {
     payload,
     concurrency_key: pullRequestKey(repository2, number)
   };
+}
+
+// app/gate/gather.ts
+import { createHash as createHash4 } from "node:crypto";
+
+// checks/entries/mentions.ts
+var MAX_ENTRY_MENTIONS = 50;
+var MAX_ISSUE_NUMBER = 2147483647;
+function withoutCode(text) {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const kept = [];
+  let fence = null;
+  for (const line of lines) {
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+      if (close?.[1]?.[0] === fence.char && (close[1]?.length ?? 0) >= fence.length) fence = null;
+      kept.push("");
+      continue;
+    }
+    if (open?.[1]) {
+      fence = { char: open[1][0], length: open[1].length };
+      kept.push("");
+      continue;
+    }
+    kept.push(line);
+  }
+  return withoutCodeSpans(kept.join("\n").replace(/<!--[\s\S]*?(?:-->|$)/g, " "));
+}
+function withoutCodeSpans(text) {
+  const runs = [];
+  for (const m of text.matchAll(/`+/g)) runs.push({ at: m.index, length: m[0].length });
+  const next = new Array(runs.length).fill(-1);
+  const seen = /* @__PURE__ */ new Map();
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const run = runs[i];
+    next[i] = seen.get(run.length) ?? -1;
+    seen.set(run.length, i);
+  }
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < runs.length; i++) {
+    const close = next[i] ?? -1;
+    if (close < 0) continue;
+    const open = runs[i];
+    const end = runs[close];
+    out += `${text.slice(from, open.at)} `;
+    from = end.at + end.length;
+    i = close;
+  }
+  return out + text.slice(from);
+}
+var SAME_REPO_NAME = /[A-Za-z0-9_.-]+/.source;
+function entryMentions(body, repository2) {
+  if (!body) return [];
+  const text = withoutCode(body);
+  const self = repository2.toLowerCase();
+  const found = [];
+  const add = (at2, digits) => {
+    const number = Number(digits);
+    if (Number.isSafeInteger(number) && number > 0 && number <= MAX_ISSUE_NUMBER) {
+      found.push({ at: at2, number });
+    }
+  };
+  const url = new RegExp(
+    `https?://[^\\s/<>()]+/(${SAME_REPO_NAME}/${SAME_REPO_NAME})/issues/(\\d+)(?![\\w/])`,
+    "g"
+  );
+  for (const m of text.matchAll(url)) {
+    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
+  }
+  const rest = text.replace(/https?:\/\/[^\s<>()]+/g, (u) => " ".repeat(u.length));
+  const qualified = new RegExp(
+    `(?<![\\w/.#-])(${SAME_REPO_NAME}/${SAME_REPO_NAME})#(\\d+)(?![\\w])`,
+    "g"
+  );
+  for (const m of rest.matchAll(qualified)) {
+    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
+  }
+  for (const m of rest.matchAll(/(?<![\w/.#&-])#(\d+)(?![\w])/g)) add(m.index, m[1]);
+  const numbers = [];
+  for (const { number } of found.sort((a, b) => a.at - b.at)) {
+    if (numbers.includes(number)) continue;
+    numbers.push(number);
+    if (numbers.length === MAX_ENTRY_MENTIONS) break;
+  }
+  return numbers;
+}
+
+// app/gate/trace-report.ts
+import { unzipSync as unzipSync2 } from "fflate";
+var MAX_TRACE_ZIP_BYTES = 4 * 1024 * 1024;
+var MAX_TRACE_JSON_BYTES = 16 * 1024 * 1024;
+var CACHE_LIMIT2 = 500;
+function traceReaderOf(github) {
+  const candidate = github;
+  return typeof candidate.traceReportArtifacts === "function" && typeof candidate.artifactZip === "function" ? candidate : null;
+}
+var TraceReportCache = class {
+  reads = /* @__PURE__ */ new Map();
+  async read(reader, artifactId) {
+    const known = this.reads.get(artifactId);
+    if (known) return known;
+    const read = parseTraceZip(await reader.artifactZip(artifactId, MAX_TRACE_ZIP_BYTES));
+    remember(this.reads, artifactId, read, CACHE_LIMIT2);
+    return read;
+  }
+};
+function parseTraceZip(zip) {
+  const names = [];
+  let files;
+  try {
+    files = unzipSync2(zip, {
+      filter: (file) => {
+        names.push(file.name);
+        return file.name === TRACE_REPORT_FILE_NAME && file.originalSize <= MAX_TRACE_JSON_BYTES;
+      }
+    });
+  } catch (error) {
+    return { traces: null, error: `not a readable zip: ${codeSpan(message2(error), 200)}` };
+  }
+  const data = files[TRACE_REPORT_FILE_NAME];
+  if (names.length !== 1 || !data) {
+    return {
+      traces: null,
+      error: `it holds ${names.length === 0 ? "no files" : names.slice(0, 5).map((n) => codeSpan(n, 120)).join(", ")}, not exactly one ${TRACE_REPORT_FILE_NAME} of at most ${MAX_TRACE_JSON_BYTES} bytes`
+    };
+  }
+  let json2;
+  try {
+    json2 = JSON.parse(Buffer.from(data).toString("utf8"));
+  } catch (error) {
+    return {
+      traces: null,
+      error: `${TRACE_REPORT_FILE_NAME} is not JSON: ${codeSpan(message2(error), 200)}`
+    };
+  }
+  const parsed = traceReportFileSchema.safeParse(json2);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    return {
+      traces: null,
+      error: `${TRACE_REPORT_FILE_NAME} is not a list of trace reports: ${codeSpan(`${first?.path.join(".") || "(root)"}: ${first?.message}`, 200)}`
+    };
+  }
+  return { traces: parsed.data, error: null };
+}
+var message2 = (error) => error instanceof Error ? error.message : String(error);
+async function readTraceFact(reader, cache, run, evidence) {
+  if (!reader || !run?.job || run.job.status !== "completed") return null;
+  const believed = evidence.some(
+    (e) => e.record && !e.refused && !e.waiting && e.run_id === run.run.id
+  );
+  if (!believed) return null;
+  const attempt2 = run.job.run_attempt;
+  const name = traceReportArtifactName(attempt2);
+  const named2 = (await reader.traceReportArtifacts(run.run.id)).filter((a) => a.name === name);
+  if (named2.length === 0) return null;
+  const fact = { run_id: run.run.id, run_attempt: attempt2, artifact: name };
+  const only = named2.length === 1 ? named2[0] : void 0;
+  if (!only) {
+    return {
+      ...fact,
+      traces: null,
+      error: `the attempt has ${named2.length} artifacts named ${name}: something besides agate's step uploaded one, so none is read`
+    };
+  }
+  if (only.expired) return { ...fact, traces: null, error: `${name} has expired` };
+  if (only.size_in_bytes > MAX_TRACE_ZIP_BYTES) {
+    return {
+      ...fact,
+      traces: null,
+      error: `${name} is ${only.size_in_bytes} bytes, more than the ${MAX_TRACE_ZIP_BYTES} trace reports can be`
+    };
+  }
+  try {
+    return { ...fact, ...await cache.read(reader, only.id) };
+  } catch (error) {
+    return {
+      ...fact,
+      traces: null,
+      error: `could not be downloaded: ${codeSpan(message2(error), 200)}`
+    };
+  }
+}
+
+// app/gate/gather.ts
+function priorRecordOf(record) {
+  return {
+    id: record.id,
+    head_sha: record.head_sha,
+    base_sha: record.base_sha,
+    tree_sha: record.tested?.tree_sha ?? null,
+    state: record.decision.state,
+    config_digest: record.grader.config_digest,
+    agate_version: record.grader.agate_version,
+    decided_at: record.decided_at,
+    stale: record.stale
+  };
+}
+function attemptsOf(records, head) {
+  const attempts = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    if (r.head_sha === head) continue;
+    const replayed = r.decision.replayed_from ?? null;
+    const source = replayed ? attempts.get(replayed) : void 0;
+    const believed = r.provenance?.verified === true && r.commands.length > 0;
+    if (!source && !believed) continue;
+    attempts.set(r.head_sha, {
+      head_sha: r.head_sha,
+      head_tree_sha: r.decision.head_tree_sha ?? null,
+      base_sha: r.base_sha,
+      config_digest: r.grader.config_digest,
+      agate_version: r.grader.agate_version,
+      failures: source ? source.failures : failuresOf(r.commands),
+      passed: source ? source.passed : r.commands.filter(outcomePassed).map((c) => c.name),
+      missing: source ? source.missing : r.verdict?.missing ?? null,
+      replayed_from: source ? source.head_sha : null,
+      decided_at: r.decided_at
+    });
+  }
+  return [...attempts.values()];
+}
+var HeadMovedError = class extends Error {
+  constructor(number, what) {
+    super(`${what} of #${number} moved while agate read it; starting over`);
+    this.name = "HeadMovedError";
+  }
+};
+async function changedFilesAt(github, pr, detail, comparison) {
+  const compared = comparison.files.map(({ filename, previous_filename, status }) => ({
+    filename,
+    previous_filename,
+    status
+  }));
+  if (compared.length < COMPARE_FILES_LIMIT && compared.length >= detail.changed_files) {
+    return { files: compared, listing: { complete: true, reason: null } };
+  }
+  const listed2 = await github.changedFiles(pr.number);
+  const after = await github.pullRequest(pr.number);
+  if (after.head_sha !== pr.head_sha) throw new HeadMovedError(pr.number, "the head");
+  if (after.base_sha !== pr.base_sha) throw new HeadMovedError(pr.number, "the base");
+  const count2 = (await github.pullRequestDetail(pr.number)).changed_files;
+  return {
+    files: listed2,
+    listing: judgeListing({
+      source: "GitHub's file list of a pull request",
+      count: listed2.length,
+      limit: PULL_FILES_LIMIT,
+      expected: count2
+    })
+  };
+}
+function commitOf(comparison, sha2) {
+  const commit = comparison.commits.find((c) => c.sha === sha2);
+  return commit ? { sha: commit.sha, tree_sha: commit.tree_sha, parents: commit.parents } : null;
+}
+function headTreeOf(comparison) {
+  const head = comparison.head_sha;
+  if (head === comparison.merge_base_sha) return comparison.merge_base_tree_sha;
+  return commitOf(comparison, head)?.tree_sha ?? null;
+}
+function viewDigest(view) {
+  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
+  return createHash4("sha256").update(canonicalJson(shown)).digest("hex");
+}
+function sightingOf(view, labels) {
+  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
+  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
+}
+async function viewIsCurrent(store, view) {
+  const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
+  const last = await store.latestPullRequestSighting(key);
+  if (!last) return (await store.listRecords(key)).length === 0;
+  const ours = Date.parse(view.detail.updated_at);
+  const theirs = Date.parse(last.updated_at);
+  return ours > theirs || ours === theirs && last.digest === viewDigest(view);
+}
+async function gatherPullRequest(deps, target2, options) {
+  const { github, reads } = deps;
+  let read = null;
+  let expected = target2.head_sha && target2.base_sha ? { head: target2.head_sha, base: target2.base_sha } : null;
+  let seen = target2.seen && expected && target2.seen.snapshot.head_sha === expected.head && target2.seen.snapshot.base_sha === expected.base && await viewIsCurrent(deps.store, target2.seen) ? target2.seen : null;
+  for (let attempt2 = 1; ; attempt2++) {
+    if (!expected) {
+      read = await github.pullRequestView(target2.number);
+      expected = { head: read.snapshot.head_sha, base: read.snapshot.base_sha };
+    }
+    const [config, comparison] = await Promise.all([
+      reads.config(github, expected.base),
+      reads.compare(github, expected.base, expected.head)
+    ]);
+    const view = read ?? seen ?? await github.pullRequestView(target2.number);
+    const live = view.snapshot;
+    if (live.state !== "open") return { status: "skipped", reason: `#${live.number} is closed` };
+    if (live.head_sha === expected.head && live.base_sha === expected.base) {
+      if (options.relevant && config.status === "ok" && !options.relevant(config.config)) {
+        return {
+          status: "skipped",
+          reason: `#${live.number}: not the evidence workflow or job of its base config`
+        };
+      }
+      return { status: "gathered", ...await gatherAt(deps, view, config, comparison, options) };
+    }
+    if (attempt2 >= 3) throw new HeadMovedError(target2.number, "the head");
+    read = view;
+    seen = null;
+    expected = { head: live.head_sha, base: live.base_sha };
+  }
+}
+async function gatherAt(deps, view, config, comparison, options) {
+  const { github, store } = deps;
+  const { snapshot: pr, detail } = view;
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const head = { repository: pr.repository, headSha: pr.head_sha };
+  const [stored, mergeCommits, overrides, sightings, bases, entries] = await Promise.all([
+    store.listRecords(key),
+    store.listMergeCommits({ ...key, headSha: pr.head_sha }),
+    store.listOverrides({ ...key, headSha: pr.head_sha }),
+    store.listHeadObservations(head),
+    store.listBaseSightings(head),
+    store.listEntries({ repository: pr.repository })
+  ]);
+  const observations = {
+    merge_commit: detail.merge_commit_sha ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha } : null,
+    head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
+    view,
+    entry_mentions: entryMentions(detail.body, pr.repository)
+  };
+  const merge_commits = detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha) ? [...mergeCommits, detail.merge_commit_sha] : mergeCommits;
+  const changed = await changedFilesAt(github, pr, detail, comparison);
+  const head_tree_sha = headTreeOf(comparison) ?? await github.treeOf(pr.head_sha);
+  const prior_records = stored.map(priorRecordOf);
+  const override = overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
+  const facts = {
+    pull_request: pr,
+    head_tree_sha,
+    config,
+    previously_gated: prior_records.some((r) => r.state !== "not_gated"),
+    changed_files: changed.files,
+    changed_files_listing: changed.listing,
+    merge_commits,
+    evidence_source: null,
+    evidence_run: null,
+    evidence: [],
+    approvals: [],
+    override: override ? {
+      by: override.by,
+      reason: override.reason,
+      at: override.at,
+      comment_url: override.comment_url
+    } : null,
+    head_shared_with: sharedWith(pr, [...sightings, ...bases]),
+    prior_records,
+    attempts: attemptsOf(stored, pr.head_sha),
+    agate_version: deps.agateVersion,
+    handoff: null,
+    reviews: [],
+    evaluation: { status: "not_asked" },
+    entries: linkedEntries(entries, pr.number, observations.entry_mentions),
+    trace: null,
+    setup: null
+  };
+  const headSeen = sightings.length > 0;
+  if (deps.setup && config.status !== "invalid") await readSetup(deps, deps.setup, facts);
+  if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
+  const cfg = config.config;
+  const collected = await collectEvidence(github, deps.evidence, {
+    target: {
+      kind: "pull_request",
+      number: pr.number,
+      baseRef: pr.base_ref,
+      headSha: pr.head_sha,
+      mergeCommits: merge_commits
+    },
+    repository: pr.repository,
+    config: cfg,
+    configDigest: config.digest,
+    baseSha: pr.base_sha,
+    changedFiles: changed.files,
+    listing: changed.listing,
+    // Only for a head agate has not decided on before: a late or repeated push event for a head
+    // it knows must not hide the runs it already read.
+    skipRuns: options.skipRuns && !stored.some((r) => r.head_sha === pr.head_sha),
+    knownCommit: (sha2) => commitOf(comparison, sha2),
+    completedJob: options.completedJob ?? null
+  });
+  facts.evidence_source = collected.source;
+  facts.evidence_run = collected.run;
+  facts.evidence = collected.evidence;
+  facts.trace = await readTraceFact(
+    traceReaderOf(github),
+    deps.traceReports ?? new TraceReportCache(),
+    collected.run,
+    collected.evidence
+  );
+  const needsReviews = cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
+  const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";
+  const [reviews, handoff, evaluation] = await Promise.all([
+    needsReviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
+    handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
+    asks ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored) : Promise.resolve({ status: "not_asked" })
+  ]);
+  facts.approvals = reviews.filter((r) => r.state === "APPROVED").map(({ login, commit_id, submitted_at, maintainer }) => ({
+    login,
+    commit_id,
+    submitted_at,
+    maintainer
+  }));
+  if (cfg.evaluator.kind === "review") facts.reviews = reviews;
+  facts.handoff = handoff;
+  facts.evaluation = evaluation;
+  let evaluatorDue = asks && await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator);
+  if (evaluatorDue) {
+    const spent = await dailyBudgetSpent(store, pr, cfg, deps.now());
+    if (spent) {
+      facts.evaluation = spent;
+      evaluatorDue = false;
+    }
+  }
+  return { facts, observations, evaluatorDue, headSeen };
+}
+async function readSetup(deps, setup, facts) {
+  const pr = facts.pull_request;
+  facts.setup = await setup.read(deps.github, pr.repository, pr.base_ref);
+  if (facts.setup.requires !== "none" && facts.setup.requires !== "other_app") return;
+  const name = await setup.defaultBranch(deps.github, pr.repository);
+  if (name !== pr.base_ref)
+    facts.default_setup = await setup.read(deps.github, pr.repository, name);
+}
+function sharedWith(pr, seen) {
+  const others = /* @__PURE__ */ new Map();
+  for (const { pull_number, base_ref } of seen) {
+    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
+    others.set(`${pull_number}
+${base_ref}`, { pull_number, base_ref });
+  }
+  return [...others.values()];
+}
+function linkedEntries(entries, number, mentions = []) {
+  return entries.filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number)).map((e) => ({
+    issue_number: e.issue_number,
+    state: e.state,
+    author: e.author,
+    owner: e.owner,
+    escalation_reason: e.escalation_reason,
+    why: e.why,
+    question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
+    state_changed_at: e.state_changed_at
+  }));
+}
+async function latestReviews(github, pr, maintainers) {
+  const latest = /* @__PURE__ */ new Map();
+  for (const review of await github.reviews(pr.number)) {
+    if (review.state === "COMMENTED" || review.state === "PENDING") continue;
+    latest.set(review.login.toLowerCase(), review);
+  }
+  const verdicts = [];
+  for (const [login, review] of latest) {
+    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
+    if (!review.commit_id || !review.submitted_at) continue;
+    const maintainer = login !== pr.author.login.toLowerCase() && await isMaintainer(github, { login: review.login, type: review.user_type }, maintainers);
+    verdicts.push({
+      login,
+      state: review.state,
+      commit_id: review.commit_id,
+      submitted_at: review.submitted_at,
+      body: review.body,
+      maintainer
+    });
+  }
+  return verdicts;
+}
+async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
+  const { github, reads } = deps;
+  const path = config.handoff.path;
+  const commits = config.handoff.required_when.sessions_over === null ? [] : comparison.commits.map(({ sha: sha2, message: message4, committed_at }) => ({
+    sha: sha2,
+    message: message4,
+    committed_at
+  }));
+  const facts = {
+    file: null,
+    observed_at: deps.now().toISOString(),
+    opened_at: detail.created_at,
+    commit_count: detail.commits,
+    changed_lines: detail.additions + detail.deletions,
+    commits,
+    newest_change: null
+  };
+  const touched = changed.files.find((f) => f.filename === path || f.previous_filename === path);
+  const untouched = !touched && changed.listing.complete;
+  if (untouched && handoffRequiredBy(config.handoff.required_when, { labels: pr.labels, facts }).length === 0) {
+    return facts;
+  }
+  const file = touched?.filename === path && touched.status === "removed" ? null : untouched ? await reads.file(github, path, comparison.merge_base_sha) : await reads.file(github, path, pr.head_sha);
+  if (!file) return facts;
+  let newest_change = null;
+  const candidates = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [pr.head_sha];
+  for (const sha2 of candidates.slice(0, 5)) {
+    const files = await github.commitFiles(sha2);
+    if (files.length > 0) {
+      newest_change = { sha: sha2, files };
+      break;
+    }
+  }
+  return { ...facts, file: { path, blob_sha: file.blobSha, text: file.text }, newest_change };
 }
 
 // app/gate/apply.ts
@@ -12905,6 +13208,17 @@ function checksFromBranch(branch) {
     }))
   };
 }
+function gateRequirement(input) {
+  const found = [
+    ...input.rules.ok ? input.rules.value : [],
+    ...input.protection.ok ? input.protection.value : []
+  ].filter((required) => required.context === GATE_CHECK_NAME);
+  const { app } = input;
+  if (app && found.some((required) => required.appId === app.id)) return "this_app";
+  if (found.some((required) => required.appId === null)) return "any_source";
+  if (found.length > 0) return app ? "other_app" : "unknown";
+  return input.rules.ok && input.protection.ok ? "none" : "unknown";
+}
 function gateRequirementFinding(input) {
   const check = "required check";
   const { branch, app } = input;
@@ -12975,6 +13289,24 @@ var SetupReader = class {
   }
   options;
   readings = /* @__PURE__ */ new Map();
+  defaults = /* @__PURE__ */ new Map();
+  /**
+   * The repository's default branch, read at most once per repository every `ttlMs` (it is
+   * renamed rarely, and only by an admin): one call when read.
+   */
+  async defaultBranch(github, repository2) {
+    const ttl = this.options.ttlMs ?? SETUP_TTL_MS;
+    const held = this.defaults.get(repository2);
+    if (held) {
+      const known = await held.catch(() => null);
+      if (known && this.options.now().getTime() - known.at < ttl) return known.name;
+    }
+    const at2 = this.options.now().getTime();
+    const reading = github.defaultBranchName().then((name) => ({ name, at: at2 }));
+    reading.catch(() => this.defaults.delete(repository2));
+    remember(this.defaults, repository2, reading, READINGS_KEPT);
+    return (await reading).name;
+  }
   async read(github, repository2, branch) {
     const key = `${repository2}
 ${branch}`;
@@ -12991,11 +13323,13 @@ ${branch}`;
   async readFresh(github, repository2, branch) {
     const read_at = this.options.now().toISOString();
     const label = codeSpan(branch, 100);
+    let mergeQueue = null;
     const [rules, app] = await Promise.all([
-      attempt(`the rules on ${label}`, async () => ({
-        ok: true,
-        value: checksFromRules(await github.branchRules(branch), repository2).checks
-      })),
+      attempt(`the rules on ${label}`, async () => {
+        const read = checksFromRules(await github.branchRules(branch), repository2);
+        mergeQueue = read.mergeQueue;
+        return { ok: true, value: read.checks };
+      }),
       this.options.app().catch(() => null)
     ]);
     const settled = rules.ok && gateRequirementFinding({
@@ -13014,6 +13348,8 @@ ${branch}`;
       status: finding.status,
       summary: finding.summary,
       fix: finding.fix,
+      requires: gateRequirement({ rules, protection, app }),
+      merge_queue: mergeQueue,
       read_at
     };
   }
@@ -13064,10 +13400,11 @@ var GATE_HANDLERS = {
   [JOB_KINDS.head]: async (job2, deps) => {
     const { github, slug } = await adapterFor(deps, job2.repository, job2.installation);
     if (job2.only_if_app !== null && job2.only_if_app !== slug) return "another app's check run";
-    const seen = await deps.store.listHeadObservations({
-      repository: job2.repository,
-      headSha: job2.head_sha
-    });
+    const head = { repository: job2.repository, headSha: job2.head_sha };
+    const seen = [
+      ...await deps.store.listHeadObservations(head),
+      ...await deps.store.listBaseSightings(head)
+    ];
     const numbers = seen.length > 0 ? [...new Set(seen.map((s) => s.pull_number))] : (await github.openPullRequests()).filter((p) => p.head_sha === job2.head_sha).map((p) => p.number);
     for (const number of numbers) {
       const payload = {
@@ -13097,6 +13434,7 @@ var GATE_HANDLERS = {
     return runOverrideJob(job2, {
       github,
       store: deps.store,
+      reads: deps.reads ?? new ImmutableReads(),
       now: deps.now,
       pass: (number) => pass(
         deps,
@@ -13221,11 +13559,18 @@ import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 
 // schemas/webhooks.ts
 import { z as z23 } from "zod";
-var repository = z23.object({ full_name: z23.string().regex(/^[^/\s]+\/[^/\s]+$/) });
+var repository = z23.object({
+  full_name: z23.string().regex(/^[^/\s]+\/[^/\s]+$/),
+  id: z23.number().int().positive().optional()
+});
 var installation = z23.object({ id: z23.number().int().positive() });
 var sha = z23.string().regex(/^[0-9a-f]{40}$/);
 var account = z23.object({ login: z23.string(), type: z23.string().optional() });
 var numbered = z23.object({ number: z23.number().int().positive() });
+var minimalPull = numbered.extend({
+  head: z23.object({ sha }).optional(),
+  base: z23.object({ ref: z23.string(), repo: z23.object({ id: z23.number().int().positive() }).optional() }).optional()
+});
 var envelope = {
   action: z23.string().optional(),
   repository,
@@ -13259,7 +13604,11 @@ var pullRequestEventSchema = z23.object({
 });
 var pullRequestReviewEventSchema = z23.object({
   ...envelope,
-  pull_request: z23.object({ number: z23.number().int().positive(), head: z23.object({ sha }) })
+  pull_request: z23.object({
+    number: z23.number().int().positive(),
+    head: z23.object({ sha }),
+    base: z23.object({ ref: z23.string() }).optional()
+  })
 });
 var checkRunEventSchema = z23.object({
   ...envelope,
@@ -13268,7 +13617,7 @@ var checkRunEventSchema = z23.object({
     name: z23.string(),
     head_sha: sha,
     app: z23.object({ slug: z23.string().optional() }).nullable().optional(),
-    pull_requests: z23.array(numbered),
+    pull_requests: z23.array(minimalPull),
     check_suite: z23.object({ head_branch: z23.string().nullable().optional() }).nullable().optional()
   }),
   requested_action: z23.object({ identifier: z23.string().optional() }).nullable().optional()
@@ -13282,7 +13631,7 @@ var workflowRunEventSchema = z23.object({
     head_sha: sha,
     head_branch: z23.string().nullable().optional(),
     path: z23.string().optional(),
-    pull_requests: z23.array(numbered)
+    pull_requests: z23.array(minimalPull)
   })
 });
 var workflowJobEventSchema = z23.object({
@@ -13358,6 +13707,52 @@ var ROUTED_EVENTS = {
   issue_comment: issueCommentEventSchema,
   issues: issuesEventSchema
 };
+
+// app/gate/event-bases.ts
+var READERS = {
+  pull_request: (e) => {
+    const p = e.pull_request;
+    const seen = [{ pull_number: p.number, head_sha: p.head.sha, base_ref: p.base.ref }];
+    const from = e.changes?.base?.ref?.from;
+    if (from) seen.push({ pull_number: p.number, head_sha: p.head.sha, base_ref: from });
+    return seen;
+  },
+  pull_request_review: (e) => {
+    const p = e.pull_request;
+    return p.base ? [{ pull_number: p.number, head_sha: p.head.sha, base_ref: p.base.ref }] : [];
+  },
+  workflow_run: (e) => listed(e.workflow_run.pull_requests, e.workflow_run.head_sha, e),
+  check_run: (e) => listed(e.check_run.pull_requests, e.check_run.head_sha, e)
+};
+function listed(pulls, headSha, e) {
+  return pulls.flatMap((p) => {
+    if (!p.base) return [];
+    const theirs = p.base.repo?.id;
+    if (theirs !== void 0 && e.repository.id !== void 0 && theirs !== e.repository.id) {
+      return [];
+    }
+    return [{ pull_number: p.number, head_sha: p.head?.sha ?? headSha, base_ref: p.base.ref }];
+  });
+}
+function eventBases(event, payload) {
+  if (!Object.hasOwn(READERS, event)) return [];
+  const name = event;
+  const parsed = ROUTED_EVENTS[name].safeParse(payload);
+  if (!parsed.success) return [];
+  const read = READERS[name];
+  const repository2 = parsed.data.repository.full_name;
+  const unique = /* @__PURE__ */ new Map();
+  for (const seen of read(parsed.data)) {
+    if (seen.base_ref === "") continue;
+    unique.set(`${seen.pull_number}
+${seen.head_sha}
+${seen.base_ref}`, {
+      repository: repository2,
+      ...seen
+    });
+  }
+  return [...unique.values()];
+}
 
 // app/gate/route.ts
 var job = (kind, payload, concurrency_key) => ({ kind, payload, concurrency_key });
@@ -13520,7 +13915,8 @@ var ROUTES = {
           comment: {
             body,
             html_url: e.comment.html_url ?? null,
-            user: { login: user.login, type: user.type ?? "User" }
+            // No type is no person: the maintainer test refuses it (never assumed a User).
+            user: { login: user.login, type: user.type ?? null }
           },
           trigger: make.trigger
         },
@@ -13612,12 +14008,23 @@ async function recordWebhook(deps, delivered) {
   const fields = { delivery: delivery.id, event: delivery.event, action: delivery.action };
   try {
     const jobs = deps.route(delivered.event, payload, delivered.id);
-    let result = await deps.store.recordDelivery({ delivery, payload: delivered.body, jobs });
+    const sightings = deps.observe?.(delivered.event, payload) ?? [];
+    let result = await deps.store.recordDelivery({
+      delivery,
+      payload: delivered.body,
+      jobs,
+      sightings
+    });
     if (result.status === "conflict") {
       const legacy = JSON.stringify(payload);
       if (legacy !== delivered.body) {
         const again = { ...delivery, payload_sha256: sha2563(legacy) };
-        result = await deps.store.recordDelivery({ delivery: again, payload: legacy, jobs });
+        result = await deps.store.recordDelivery({
+          delivery: again,
+          payload: legacy,
+          jobs,
+          sightings
+        });
       }
     }
     if (result.status === "duplicate") {
@@ -14752,6 +15159,7 @@ async function startAgate(options) {
       store,
       now,
       route: options.route ?? defaultRoute,
+      observe: options.observe ?? eventBases,
       onEnqueued: () => workers.poke(),
       log
     });

@@ -60,7 +60,7 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
+    var isAlias2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
     var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
     var isMap5 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
     var isPair3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
@@ -95,7 +95,7 @@ var require_identity = __commonJS({
     exports.SCALAR = SCALAR;
     exports.SEQ = SEQ;
     exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias;
+    exports.isAlias = isAlias2;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
     exports.isMap = isMap5;
@@ -26147,7 +26147,7 @@ var escalationSchema = external_exports.strictObject({
       error: (issue2) => `${JSON.stringify(issue2.input)} is neither a login (octocat) nor a team (@my-org/maintainers)`
     })
   ).default([]).meta({
-    description: "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths (empty: anyone with write access)."
+    description: "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths, who may /agate accept a commit and who decide entries (empty: anyone with write access). Only a person's account counts, never a bot."
   }),
   unanswered_timeout: durationSchema.prefault("30m"),
   claim_timeout: durationSchema.prefault("10m"),
@@ -26467,13 +26467,14 @@ var commandRecordSchema = external_exports.strictObject({
 });
 
 // schemas/doctor.ts
-var findingStatusSchema = external_exports.enum(["ok", "problem", "could-not-check"]);
+var findingStatusSchema = external_exports.enum(["ok", "problem", "could-not-check", "advice"]);
 var findingSchema = external_exports.strictObject({
   check: external_exports.enum([
     "config",
     "workflow",
     "workflow permissions",
     "required check",
+    "merge queue",
     "app",
     "installation"
   ]),
@@ -27816,7 +27817,16 @@ var evidenceRunSchema = external_exports.strictObject({
   event: external_exports.string(),
   status: external_exports.string().nullable(),
   conclusion: external_exports.string().nullable(),
-  html_url: external_exports.string().nullable()
+  html_url: external_exports.string().nullable(),
+  /** The repository the head came from (`head_repository`): another one for a fork's pull request. */
+  head_repository: external_exports.string().nullable().default(null),
+  /**
+   * The pull requests of this repository GitHub lists on the run, each with the base it had when
+   * GitHub associated it with the run: what the run was made for. A fork's run lists none.
+   */
+  pull_requests: external_exports.array(
+    external_exports.strictObject({ number: positiveIntSchema, base_ref: external_exports.string(), base_sha: external_exports.string() })
+  ).default([])
 });
 var evidenceJobSchema = external_exports.strictObject({
   id: positiveIntSchema,
@@ -27894,6 +27904,8 @@ var approvalSchema = external_exports.strictObject({
 var priorRecordSchema = external_exports.strictObject({
   id: positiveIntSchema,
   head_sha: gitShaSchema,
+  /** The base commit it was decided on (null in facts stored before it was kept). */
+  base_sha: gitShaSchema.nullable().default(null),
   tree_sha: gitShaSchema.nullable(),
   state: decisionStateSchema,
   config_digest: external_exports.string(),
@@ -27978,6 +27990,13 @@ var setupFactSchema = external_exports.strictObject({
   status: findingStatusSchema,
   summary: external_exports.string(),
   fix: external_exports.string().nullable(),
+  /**
+   * From whom the branch requires `agate` (checks/setup/required-check.ts gateRequirement): this
+   * App, any source, another App only, nobody, or unknown (a read failed, or the App is unknown).
+   */
+  requires: external_exports.enum(["this_app", "any_source", "other_app", "none", "unknown"]).default("unknown"),
+  /** Whether an active ruleset requires a merge queue on the branch; null: not read. */
+  merge_queue: external_exports.boolean().nullable().default(null),
   /** When GitHub was read (the App reuses a reading for a while). */
   read_at: isoDateTimeSchema
 });
@@ -28025,7 +28044,12 @@ var gateFactsSchema = external_exports.strictObject({
   /** The evidence run's agent-trace reports; null or absent: the run uploaded none. */
   trace: traceFactSchema.nullable().optional(),
   /** Whether the base branch requires agate (absent in decisions made before agate read it). */
-  setup: setupFactSchema.nullable().optional()
+  setup: setupFactSchema.nullable().optional(),
+  /**
+   * The default branch's, read when the base (another branch) requires agate from nobody: whether
+   * the repository requires agate where a pass computed for this base could stand next.
+   */
+  default_setup: setupFactSchema.nullable().optional()
 });
 var requirementSchema = external_exports.strictObject({
   id: external_exports.enum([
@@ -28063,6 +28087,11 @@ var gateDecisionSchema = external_exports.strictObject({
   replayed_from: gitShaSchema.nullable().optional(),
   /** gate.report_only: the state is what agate would decide; the check concludes neutral. */
   report_only: external_exports.boolean().optional(),
+  /**
+   * Why a passing conclusion (success, neutral) was held in progress: it would not count on this
+   * base, and could stand for the commit on one where it does (checks/gate/base-requirement.ts).
+   */
+  held: external_exports.string().nullable().optional(),
   /** The handoff file as verified, for the acceptance record; null when not looked at. */
   handoff: handoffCheckSchema.nullable()
 });
@@ -28187,9 +28216,30 @@ function diagnose(facts) {
     configFinding(facts),
     ...workflowFindings(facts, evidence, rules?.mergeQueue ?? false),
     requiredCheckFinding(facts),
+    mergeQueueFinding(facts),
     appFinding(facts.app),
     installationFinding(facts)
   ];
+}
+function mergeQueueFinding(facts) {
+  const check2 = "merge queue";
+  const branch = facts.defaultBranch;
+  if (!facts.rules.ok)
+    return { check: check2, status: "could-not-check", summary: facts.rules.reason, fix: null };
+  if (facts.rules.value.mergeQueue) {
+    return {
+      check: check2,
+      status: "ok",
+      summary: `a ruleset requires a merge queue on ${branch}: agate grades each merge group itself, so no pass computed for another base can stand for what merges`,
+      fix: null
+    };
+  }
+  return {
+    check: check2,
+    status: "advice",
+    summary: `no merge queue on ${branch}: agate's check belongs to a commit, so a pass computed for one base stands for the same commit proposed to another branch that requires agate (a retarget, a second pull request) until the App has looked again, seconds unless it is down; only a merge queue closes that`,
+    fix: `require a merge queue in the ruleset on ${branch} (Settings \u2192 Rules \u2192 Rulesets \u2192 Require merge queue) and add merge_group to the evidence workflow's triggers`
+  };
 }
 function hasProblem(findings) {
   return findings.some((finding) => finding.status === "problem");
@@ -28505,7 +28555,8 @@ function installationFinding(facts) {
 var MARK = {
   ok: "ok",
   problem: "PROBLEM",
-  "could-not-check": "could not check"
+  "could-not-check": "could not check",
+  advice: "advice"
 };
 function renderFindings(repository, findings) {
   const lines2 = [`agate doctor: ${repository}`];
@@ -29363,6 +29414,7 @@ function createShadowGit(options) {
     gitDir,
     workTree: root2,
     objectFormat: format,
+    submodules: /* @__PURE__ */ new Map(),
     restore,
     remove: () => rmSync2(gitDir, { recursive: true, force: true })
   };
@@ -29397,11 +29449,42 @@ function createShadowGit(options) {
       indexTime = Math.floor(statSync3(indexFile).mtimeMs / 1e3);
     }
     restore();
+    for (const key of gitlinks(shadow)) {
+      shadow.submodules.set(key, directoryToken(pathOf(shadow, key), format));
+    }
   } catch (error2) {
     shadow.remove();
     throw error2;
   }
   return shadow;
+}
+function gitlinks(shadow) {
+  const out = gitShadowBuffer(shadow, ["ls-files", "-z", "--stage"]).toString("latin1");
+  return out.split("\0").filter((line) => line.startsWith("160000 ")).map((line) => line.slice(line.indexOf("	") + 1));
+}
+var pathOf = (shadow, key) => Buffer.concat([Buffer.from(`${shadow.workTree}/`), Buffer.from(key, "latin1")]);
+function directoryToken(path, format) {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return "deleted";
+  }
+  if (!stat.isDirectory()) return pathToken(path, format);
+  const hash2 = createHash2("sha256");
+  const walk = (dir, prefix) => {
+    const names = readdirSync(dir, { encoding: "buffer" }).sort(Buffer.compare);
+    for (const name of names) {
+      const full = Buffer.concat([dir, Buffer.from("/"), name]);
+      const shown = `${prefix}${name.toString("latin1")}`;
+      const token = pathToken(full, format);
+      hash2.update(`${shown}\0${token}
+`);
+      if (token === "160000 directory") walk(full, `${shown}/`);
+    }
+  };
+  walk(path, "");
+  return `160000 ${hash2.digest("hex")}`;
 }
 function keepTimestamp(copy, original) {
   const time3 = Math.floor(statSync3(original).mtimeMs / 1e3);
@@ -29433,14 +29516,20 @@ function workTreeState(shadow) {
   }
   const root2 = Buffer.from(`${shadow.workTree}/`);
   const state = /* @__PURE__ */ new Map();
+  for (const [key, baseline] of shadow.submodules) {
+    const token = directoryToken(pathOf(shadow, key), shadow.objectFormat);
+    if (token !== baseline || paths2.has(key)) state.set(key, token);
+    paths2.delete(key);
+  }
   for (const key of [...paths2].sort()) {
-    const name = key.endsWith("/") ? key.slice(0, -1) : key;
+    const nested = key.endsWith("/");
+    const path = Buffer.concat([root2, Buffer.from(nested ? key.slice(0, -1) : key, "latin1")]);
     state.set(
       key,
-      pathToken(Buffer.concat([root2, Buffer.from(name, "latin1")]), shadow.objectFormat)
+      nested ? directoryToken(path, shadow.objectFormat) : pathToken(path, shadow.objectFormat)
     );
   }
-  return state;
+  return new Map([...state].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
 }
 var pathText = (key) => Buffer.from(key, "latin1").toString("utf8");
 function pathToken(path, format) {

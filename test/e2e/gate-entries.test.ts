@@ -88,4 +88,18 @@ describe("the gate reads the entries that name a pull request", () => {
     expect(check.conclusion).toBeNull();
     expect(check.output.summary).toContain(`| handoff entry #${n} | resolved |`);
   });
+
+  it("attack: a machine user GitHub types Bot (no `[bot]` in its login) with write access cannot decide an escalation (issue 26)", async () => {
+    // No maintainers listed: anyone with write access is one, but only a person's account.
+    await h.repo("ge3", 'version: 1\ncommands:\n  - name: test\n    run: "true"\n');
+    const n = await h.openEntry("ge3", ENTRY_FORM({}));
+    await h.comment("ge3", n, "/escalate money buy the 50 EUR plan?", "agent-a");
+    h.sim.addUser("agent-machine", "Bot");
+    h.sim.setPermission({ repo: "ge3", user: "agent-machine", permission: "admin" });
+    await h.comment("ge3", n, "/answer yes, buy it", "agent-machine");
+    const entry = (await h.store.listEntries()).find(
+      (e) => e.repository.endsWith("/ge3") && e.issue_number === n,
+    );
+    expect(entry?.state).toBe("escalated");
+  });
 });

@@ -257,6 +257,34 @@ describe("pulls/update and pulls/list", () => {
     expect(sim.pull({ repo, number })).toMatchObject({ state: "closed", baseRef: "main" });
   });
 
+  it("a workflow run lists its pull request with the base it had when the run was made, after a retarget too", async () => {
+    const { head, number } = await pull();
+    const evil = await sim.pushCommit({ repo, branch: "evil", files: { "e.txt": "e\n" } });
+    await sim.retargetPullRequest({ repo, number, base: "evil" });
+    const made = sim.addWorkflowRun({ repo, headSha: head, path: ".github/workflows/ci.yml" });
+    await sim.retargetPullRequest({ repo, number, base: "main" });
+    const later = sim.addWorkflowRun({ repo, headSha: head, path: ".github/workflows/ci.yml" });
+    const { data } = await installationClient(sim).rest.actions.listWorkflowRunsForRepo({
+      owner: sim.owner,
+      repo,
+      head_sha: head,
+    });
+    const baseOf = (id: number) =>
+      data.workflow_runs
+        .find((run) => run.id === id)
+        ?.pull_requests?.map((p) => [p.number, p.base.ref, p.base.sha]);
+    expect(baseOf(made.id)).toEqual([[number, "evil", evil]]);
+    expect(baseOf(later.id)).toEqual([[number, "main", sim.branchSha({ repo, branch: "main" })]]);
+    // Closed, it is listed by neither.
+    await sim.setPullRequestState({ repo, number, state: "closed" });
+    const { data: closed } = await installationClient(sim).rest.actions.getWorkflowRun({
+      owner: sim.owner,
+      repo,
+      run_id: made.id,
+    });
+    expect(closed.pull_requests).toEqual([]);
+  });
+
   it("keeps one open pull request per head and base: a second is 422, also by reopening or retargeting", async () => {
     const { number } = await pull();
     const exists = {

@@ -932,7 +932,7 @@ export async function startGitHubSimulator(
       return { baseSha };
     },
 
-    addUser: (login, type = "User") => {
+    addUser: (login, type) => {
       w.account(login, type);
     },
     setPermission: (input) => {

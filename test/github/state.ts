@@ -244,6 +244,11 @@ export interface WorkflowRun {
   jobs: WorkflowJob[];
   /** The triggering event's payload (GITHUB_EVENT_PATH), reused by re-runs as on GitHub. */
   eventPayload: unknown;
+  /**
+   * The pull requests GitHub associated with the run when it was made, each with its base then
+   * (pull-request-minimal): a later retarget does not change what the run lists for it.
+   */
+  pullRequests: { number: number; json: Record<string, unknown> }[];
 }
 
 /** A workflow artifact (upload-artifact v4 / @actions/artifact 2+), stored per run attempt. */

@@ -189,6 +189,12 @@ export class Workflows {
       attempts: [queuedAttempt(1, input.actor)],
       jobs: [],
       eventPayload: input.eventPayload,
+      pullRequests:
+        headRepo === repo
+          ? this.world
+              .pullsForSha(repo, headSha)
+              .map((json) => ({ number: json.number as number, json }))
+          : [],
     };
     repo.workflowRuns.set(run.id, run);
     const sends: Promise<Delivery>[] = [];
@@ -532,9 +538,23 @@ export class Workflows {
       run,
       attempt,
       repo.git.readCommit(run.headSha),
-      run.headRepo === repo ? this.world.pullsForSha(repo, run.headSha) : [],
+      this.pullsOf(repo, run),
       this.world.pushedAtOf(repo),
     );
+  }
+
+  /**
+   * The run's `pull_requests`: the open pull requests whose head is the run's (GitHub fills it only
+   * for heads in the repository itself: a fork's run lists none), each as GitHub associated it
+   * with the run, its base the one it had when the run was made; one opened since is listed as
+   * it is now.
+   */
+  private pullsOf(repo: Repository, run: WorkflowRun): Json[] {
+    if (run.headRepo !== repo) return [];
+    return this.world.pullsForSha(repo, run.headSha).map((now) => {
+      const then = run.pullRequests.find((p) => p.number === now.number);
+      return then ? then.json : now;
+    });
   }
 
   workflowJson(repo: Repository, run: WorkflowRun): Json {

@@ -117,9 +117,15 @@ export class World {
 
   // ---- accounts, installations, tokens ------------------------------------------------------
 
-  account(login: string, type: AccountType = "User"): Account {
+  /**
+   * The account of `login`, made on first use: of type Bot when its login is an App's
+   * (`name[bot]`, as GitHub types every App's account), else a User unless `type` says otherwise
+   * (a machine user of type Bot has no `[bot]` in its login).
+   */
+  account(login: string, type?: AccountType): Account {
     const existing = this.accounts.get(login.toLowerCase());
     if (existing) return existing;
+    type ??= login.toLowerCase().endsWith("[bot]") ? "Bot" : "User";
     const id = this.ids.take();
     const created: Account = {
       id,

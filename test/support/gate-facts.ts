@@ -116,6 +116,8 @@ export function evidenceRun(
       status: "completed",
       conclusion: stepConclusion,
       html_url: "https://github.com/octo/widgets/actions/runs/99",
+      head_repository: "octo/widgets",
+      pull_requests: [{ number: 7, base_ref: "main", base_sha: BASE }],
     },
     job: {
       id: 500,

@@ -6,6 +6,7 @@ import { Probot } from "probot";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { ImmutableReads } from "../../app/gate/caches.js";
 import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
+import { eventBases } from "../../app/gate/event-bases.js";
 import { EvidenceCache } from "../../app/gate/evidence.js";
 import { type GateDeps, runGateJob } from "../../app/gate/job-handlers.js";
 import { defaultRoute } from "../../app/gate/route.js";
@@ -217,6 +218,7 @@ export function useGateHarness(
         },
         payload,
         jobs: [],
+        sightings: eventBases(d.event, d.payload),
       });
       const stored = await s.getDelivery(d.id);
       if (!stored) throw new Error(`the store lost delivery ${d.id} it had just recorded`);

@@ -11,7 +11,7 @@ import { decideMergeGroup, renderMergeGroupSummary } from "../../checks/gate/mer
 import { renderGateSummary } from "../../checks/gate/render.js";
 import { codeSpan } from "../../checks/markdown.js";
 import type { CommandRecord } from "../../schemas/command-record.js";
-import type { GateDecision, GateFacts, TraceFact } from "../../schemas/gate.js";
+import type { GateDecision, GateFacts, SetupFact, TraceFact } from "../../schemas/gate.js";
 import type { MergeGroupFacts } from "../../schemas/merge-group.js";
 import {
   attemptFact,
@@ -27,6 +27,22 @@ import {
   judgedEvaluation,
   TREE,
 } from "./gate-facts.js";
+
+/** How the App read a branch's rules, for the entries about where a pass counts. */
+function setupFact(branch: string, requires: SetupFact["requires"]): SetupFact {
+  return {
+    branch,
+    status: requires === "this_app" ? "ok" : "problem",
+    summary:
+      requires === "this_app"
+        ? `ruleset 42 of octo/widgets requires agate on \`${branch}\` from agate (app id 42)`
+        : `no ruleset or branch protection requires agate on \`${branch}\`: pull requests can merge whatever agate decides`,
+    fix: null,
+    requires,
+    merge_queue: false,
+    read_at: "2026-12-02T10:00:00.000Z",
+  };
+}
 
 export interface GalleryEntry {
   heading: string;
@@ -396,9 +412,25 @@ export function galleryEntries(): GalleryEntry[] {
           summary:
             "ruleset 42 of octo/widgets requires agate on `main` from any source: a check run of that name from anyone (a workflow the pull request edits) would satisfy it",
           fix: "pick agate as the check's source there",
+          requires: "any_source",
+          merge_queue: true,
           read_at: "2026-12-02T10:00:00.000Z",
         },
       }),
+      "accepted",
+    ),
+    gateEntry(
+      "Accepted on a branch that does not require agate, while the default branch does",
+      "The pull request targets `evil`, a branch whose rules require no agate check, and every requirement passed; `main` requires agate from this App. A pass here would stand for the commit if it were proposed to `main` next (a retarget), so the check is held in progress, saying why.",
+      (() => {
+        const facts = gateFacts({
+          ...withRun([0, 0]),
+          setup: setupFact("evil", "none"),
+          default_setup: setupFact("main", "this_app"),
+        });
+        facts.pull_request = { ...facts.pull_request, base_ref: "evil" };
+        return facts;
+      })(),
       "accepted",
     ),
     gateEntry(

@@ -2,7 +2,13 @@
  * Webhook deliveries, each recorded with the jobs it enqueues in one transaction (so a backend
  * implementing this port implements JobQueue on the same database), and their retention.
  */
-import type { Delivery, DeliveryRecord, NewJob, StoredDelivery } from "../../../schemas/store.js";
+import type {
+  Delivery,
+  DeliveryRecord,
+  EventBase,
+  NewJob,
+  StoredDelivery,
+} from "../../../schemas/store.js";
 
 /**
  * The shortest delivery retention there is (the database refuses a prune under it): a delivery
@@ -16,6 +22,12 @@ export interface RecordDeliveryInput {
   payload: string;
   /** Enqueued in the same transaction as the delivery row, or not at all. */
   jobs: readonly NewJob[];
+  /**
+   * The heads and bases the event names (BaseSightingStore), stored in the same transaction
+   * with this delivery's id and received time; one already stored for the head, pull request
+   * and base is kept as it was. None when absent.
+   */
+  sightings?: readonly EventBase[];
 }
 
 export interface RecordDeliveryResult {

@@ -450,6 +450,22 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX entry_mentions_by_issue ON entry_mentions (repository, issue_number, pull_number);
     `,
   },
+  {
+    version: 9,
+    name: "bases named by events",
+    up: `
+      CREATE TABLE base_sightings (
+        repository text NOT NULL,
+        head_sha text NOT NULL,
+        pull_number integer NOT NULL CHECK (pull_number > 0),
+        base_ref text NOT NULL CHECK (base_ref <> ''),
+        delivery_id text NOT NULL REFERENCES deliveries (id),
+        seen_at text NOT NULL,
+        PRIMARY KEY (repository, head_sha, pull_number, base_ref)
+      );
+      ${appendOnly("base_sightings", "bases named by events")}
+    `,
+  },
 ];
 
 /** Any constant pair: serialises migrations of one schema across processes and replicas. */

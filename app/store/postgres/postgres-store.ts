@@ -45,12 +45,14 @@ import {
   agateCheckRunSchema,
   auditEntryInputSchema,
   auditEntrySchema,
+  type BaseSighting,
   type CheckRunEntry,
   checkRunEntrySchema,
   type DeliveryRecord,
   deliveryRecordSchema,
   deliverySchema,
   entryMentionsInputSchema,
+  eventBaseSchema,
   type HeadObservation,
   headObservationSchema,
   type Job,
@@ -360,6 +362,11 @@ export class PostgresStore implements Store {
     const delivery = parseInput(deliverySchema, input.delivery, "delivery");
     const payload = parseInput(z.string(), input.payload, "delivery payload");
     const jobs = parseInput(z.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
+    const sightings = parseInput(
+      z.array(eventBaseSchema),
+      input.sightings ?? [],
+      `bases named by delivery ${delivery.id}`,
+    );
     if (sha256(payload) !== delivery.payload_sha256) {
       throw new StoreError(
         "payload_mismatch",
@@ -418,6 +425,22 @@ export class PostgresStore implements Store {
       const jobIds: number[] = [];
       for (const job of jobs)
         jobIds.push((await this.#insertPlainJob(client, job, delivery.id, now)).id);
+      for (const seen of sightings) {
+        await this.#query(
+          `INSERT INTO base_sightings
+             (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
+           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+          [
+            seen.repository,
+            seen.head_sha,
+            seen.pull_number,
+            seen.base_ref,
+            delivery.id,
+            delivery.received_at,
+          ],
+          client,
+        );
+      }
       return { status: "new", jobIds };
     });
   }
@@ -957,6 +980,15 @@ export class PostgresStore implements Store {
       `SELECT pull_number, base_ref FROM head_observations
        WHERE repository = $1 AND head_sha = $2
        ORDER BY observed_at COLLATE "C", pull_number, base_ref COLLATE "C"`,
+      [query.repository, query.headSha],
+    );
+  }
+
+  async listBaseSightings(query: { repository: string; headSha: string }): Promise<BaseSighting[]> {
+    return this.#rows<BaseSighting>(
+      `SELECT repository, pull_number, head_sha, base_ref, delivery_id, seen_at
+       FROM base_sightings WHERE repository = $1 AND head_sha = $2
+       ORDER BY seen_at COLLATE "C", pull_number, base_ref COLLATE "C"`,
       [query.repository, query.headSha],
     );
   }

@@ -1,0 +1,74 @@
+import { execFileSync } from "node:child_process";
+import { parseConfig } from "../../checks/config/parse-config.js";
+import { type CommandRecord, RECORD_FILE_NAME } from "../../schemas/command-record.js";
+import { AGATE_VERSION } from "../../schemas/version.js";
+import type { GitHubSimulator } from "../github/index.js";
+import { ANSWER_CONFIG } from "./gate-harness.js";
+import type { CiJob } from "./simulated-ci.js";
+
+/**
+ * A command record as agate would write one whose commands all passed, for the job that is
+ * running: what a workflow the agent wrote (one on a base it pushed) uploads in place of agate's.
+ * It names the head itself as tested (no test merge commit needed) under `config`'s digest.
+ */
+export function forgedPassingRecord(input: {
+  sim: GitHubSimulator;
+  repo: string;
+  job: CiJob;
+  head: string;
+  number: number;
+  config?: string;
+}): Record<string, string> {
+  const { sim, repo, job, head } = input;
+  const { config, digest } = parseConfig(input.config ?? ANSWER_CONFIG);
+  const tree = execFileSync("git", ["rev-parse", `${head}^{tree}`], {
+    cwd: sim.gitDir({ repo }),
+    encoding: "utf8",
+  }).trim();
+  const record: CommandRecord = {
+    kind: "agate.command-record",
+    version: 2,
+    repository: `${sim.owner}/${repo}`,
+    tested: {
+      sha: head,
+      tree_sha: tree,
+      parents: [],
+      clean_before: true,
+      dirty_before: [],
+      clean: true,
+      dirty_digest: null,
+    },
+    pull_request: { number: input.number, head_sha: head, base_sha: head },
+    merge_group: null,
+    commands: config.commands.map((c) => ({
+      name: c.name,
+      run: c.run,
+      exit_code: 0,
+      signal: null,
+      timed_out: false,
+      started_at: new Date().toISOString(),
+      duration_ms: 3,
+      output: {
+        bytes: 0,
+        sha256: "0".repeat(64),
+        normalized_sha256: "0".repeat(64),
+        tail: "",
+        truncated: false,
+      },
+      changed_paths: [],
+      changed_paths_count: 0,
+    })),
+    runner: { os: "Linux", arch: "X64", image_version: null, node_version: "v24.0.0" },
+    grader: { agate_version: AGATE_VERSION, config_digest: digest },
+    workflow: {
+      run_id: job.runId,
+      run_attempt: job.attempt,
+      workflow_ref: `${sim.owner}/${repo}/.github/workflows/agate.yml@${job.ref}`,
+      job: job.job,
+      event_name: "pull_request",
+    },
+    cut: [],
+    created_at: new Date().toISOString(),
+  };
+  return { [RECORD_FILE_NAME]: JSON.stringify(record) };
+}
