@@ -49,10 +49,12 @@ export function holdPass(facts: GateFacts, decision: GateDecision): GateDecision
   const held = passHeldBecause(facts);
   if (!held) return decision;
   const lead = decision.title.split(":")[0] ?? decision.title;
+  // The title says where; the summary's section says why in full (a title stays under 120).
+  const branch = codeSpan(facts.pull_request.base_ref, 60);
   return {
     ...decision,
     conclusion: null,
-    title: cutTitle(`${lead}; not marked passing: ${held}`),
+    title: cutTitle(`${lead}; not marked passing on ${branch}, see why below`),
     held,
   };
 }

@@ -224,7 +224,7 @@ describe("decideGate", () => {
     const d = decideGate(shared);
     expect([d.state, d.conclusion]).toEqual(["blocked", "failure"]);
     expect(d.title).toBe(
-      "Blocked on 1111111: this commit is also the head of #9 into `release`, this pull request into `dev`: GitHub's checks…",
+      "Blocked on 1111111: this commit is also the head of #9 into `release`, this pull request into `dev`",
     );
     expect(d.requirements[0]?.reason).toContain("so agate cannot tell whose evidence is whose");
     const unconfigured = decideGate({
@@ -262,7 +262,7 @@ describe("decideGate", () => {
     );
     expect([d.state, d.conclusion]).toEqual(["blocked", "failure"]);
     expect(d.title).toBe(
-      "Blocked on 1111111: the base `main` (2222222) has no .github/agate.yml, but this pull request was gated before and…",
+      "Blocked on 1111111: the base `main` has no .github/agate.yml; gated before, stays gated",
     );
   });
 

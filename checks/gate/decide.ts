@@ -361,7 +361,9 @@ function sharedHead(facts: GateFacts): GateDecision {
   return {
     state: "blocked",
     conclusion: "failure",
-    title: cutTitle(`Blocked on ${short(pr.head_sha)}: ${reason}`),
+    title: cutTitle(
+      `Blocked on ${short(pr.head_sha)}: this commit is also the head of ${others.join(", ")}`,
+    ),
     requirements: [{ id: "commands", name: "required commands", status: "blocked", reason }],
     missing: [
       "Push a new commit to this pull request (a head of its own), and close any other pull request made from the same commit",
@@ -383,7 +385,9 @@ function ungatedBase(facts: GateFacts, path: string): GateDecision {
   return {
     state: "blocked",
     conclusion: "failure",
-    title: cutTitle(`Blocked on ${short(pr.head_sha)}: ${reason}`),
+    title: cutTitle(
+      `Blocked on ${short(pr.head_sha)}: the base ${codeSpan(pr.base_ref, 60)} has no ${path}; gated before, stays gated`,
+    ),
     requirements: [{ id: "config", name: "config", status: "blocked", reason }],
     missing: [
       `Retarget the pull request to a base branch that has ${path}, or add ${path} to ${codeSpan(pr.base_ref, 120)}`,

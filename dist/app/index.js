@@ -10356,10 +10356,11 @@ function holdPass(facts, decision) {
   const held = passHeldBecause(facts);
   if (!held) return decision;
   const lead = decision.title.split(":")[0] ?? decision.title;
+  const branch = codeSpan(facts.pull_request.base_ref, 60);
   return {
     ...decision,
     conclusion: null,
-    title: cutTitle(`${lead}; not marked passing: ${held}`),
+    title: cutTitle(`${lead}; not marked passing on ${branch}, see why below`),
     held
   };
 }
@@ -10917,7 +10918,9 @@ function sharedHead(facts) {
   return {
     state: "blocked",
     conclusion: "failure",
-    title: cutTitle(`Blocked on ${shortSha(pr.head_sha)}: ${reason}`),
+    title: cutTitle(
+      `Blocked on ${shortSha(pr.head_sha)}: this commit is also the head of ${others.join(", ")}`
+    ),
     requirements: [{ id: "commands", name: "required commands", status: "blocked", reason }],
     missing: [
       "Push a new commit to this pull request (a head of its own), and close any other pull request made from the same commit"
@@ -10937,7 +10940,9 @@ function ungatedBase(facts, path) {
   return {
     state: "blocked",
     conclusion: "failure",
-    title: cutTitle(`Blocked on ${shortSha(pr.head_sha)}: ${reason}`),
+    title: cutTitle(
+      `Blocked on ${shortSha(pr.head_sha)}: the base ${codeSpan(pr.base_ref, 60)} has no ${path}; gated before, stays gated`
+    ),
     requirements: [{ id: "config", name: "config", status: "blocked", reason }],
     missing: [
       `Retarget the pull request to a base branch that has ${path}, or add ${path} to ${codeSpan(pr.base_ref, 120)}`

@@ -119,7 +119,7 @@ describe("evidence that needs review, or comes from elsewhere", () => {
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(check?.output?.title).toMatch(
       new RegExp(
-        `^Blocked on ${head.slice(0, 7)}: this commit is also the head of #${number} into \`main\`: `,
+        `^Blocked on ${head.slice(0, 7)}: this commit is also the head of #${number} into \`main\`$`,
       ),
     );
     expect(check?.output?.summary).toContain(

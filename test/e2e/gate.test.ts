@@ -228,7 +228,7 @@ describe("the agate gate, end to end against the simulator", () => {
     // The same head under two bases: nothing GitHub keeps per commit can tell them apart.
     expect(check?.output?.title).toMatch(
       new RegExp(
-        `^Blocked on ${head.slice(0, 7)}: this commit is also the head of this pull request into \`main\`: `,
+        `^Blocked on ${head.slice(0, 7)}: this commit is also the head of this pull request into \`main\`$`,
       ),
     );
     expect(check?.output?.summary).toContain(
