@@ -51,9 +51,7 @@ describe("passHeldBecause: a pass is written only where it counts (issue 26)", (
   it("decideGate holds success and neutral in progress, saying why; a failure is never held", () => {
     const held = decideGate(onEvil(setup("evil", "none"), setup("main", "this_app")));
     expect(held).toMatchObject({ state: "accepted", conclusion: null });
-    expect(held.title).toBe(
-      "Accepted on 1111111; not marked passing on `evil`, see why below",
-    );
+    expect(held.title).toBe("Accepted on 1111111; not marked passing on `evil`, see why below");
     expect(held.held).toContain("`evil` requires agate from nobody");
     // Not gated (neutral, a pass to GitHub) is held the same way.
     const notGated = onEvil(setup("evil", "none"), setup("main", "this_app"));

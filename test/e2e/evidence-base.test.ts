@@ -159,9 +159,7 @@ describe("no pass outlives its base", () => {
     const { head, number } = await pullRequestIntoEvil(repo, { ".github/agate.yml": null });
     const check = gate.gateCheck(repo, head);
     expect(check?.status).toBe("in_progress");
-    expect(check?.output?.title).toBe(
-      "Not gated; not marked passing on `evil`, see why below",
-    );
+    expect(check?.output?.title).toBe("Not gated; not marked passing on `evil`, see why below");
     await gate.sim.retargetPullRequest({ repo, number, base: "main", user: "codex[bot]" });
     // The moment before agate reads the `edited` event: a merge into main needs a pass; none.
     expect(passing(gate.gateCheck(repo, head)?.conclusion)).toBe(false);
@@ -177,7 +175,9 @@ describe("no pass outlives its base", () => {
     expect(run.status, run.stderr).toBe(0);
     const check = gate.gateCheck(repo, head);
     expect(check?.status).toBe("in_progress");
-    expect(check?.output?.title).toMatch(/^Accepted on [0-9a-f]{7}; not marked passing on `evil`, see why below$/);
+    expect(check?.output?.title).toMatch(
+      /^Accepted on [0-9a-f]{7}; not marked passing on `evil`, see why below$/,
+    );
     expect(check?.output?.summary).toContain("### Not marked passing on this base");
     expect(gate.sim.labelsOf({ repo, number })).toContain("agate:accepted");
     await gate.sim.retargetPullRequest({ repo, number, base: "main", user: "codex[bot]" });
