@@ -124,6 +124,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
     beforeCommands: async (config) => {
       if (traceInput) traces = await readTraces(cwd, traceInput, config.progress);
     },
+    isolation: "commands-user",
   });
   if (outcome.kind === "not-adopted") {
     core.info(

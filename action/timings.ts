@@ -4,7 +4,7 @@
  * (one per command). With AGATE_TIMINGS=1 the marks go to stderr as one line at the end; nothing
  * else reads them, and nothing about the record depends on them.
  */
-export type Phase = "load" | "config" | "snapshot" | "commands" | "record" | "upload";
+export type Phase = "load" | "config" | "snapshot" | "isolation" | "commands" | "record" | "upload";
 
 const marks: [Phase, number][] = [];
 

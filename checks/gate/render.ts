@@ -22,6 +22,7 @@ import {
 } from "../markdown.js";
 import { progressOf } from "./decide.js";
 import { entryName } from "./entries.js";
+import { isolationLine } from "./isolation.js";
 import { overrideCommand } from "./listing.js";
 import type { Stall } from "./progress.js";
 import { requirementsTable } from "./requirements-table.js";
@@ -146,6 +147,8 @@ export function commandsSection(input: {
     "### Commands",
     "",
     `Tested \`${short(record.tested.sha)}\` (tree \`${short(record.tested.tree_sha)}\`) in ${evidenceWhere(input.evidence, input.runFact, input.names)}.`,
+    "",
+    isolationLine(record),
     "",
     "| command | result | duration |",
     "| --- | --- | --- |",
