@@ -1,0 +1,265 @@
+import { type ChildProcess, spawnSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CommandRecord, commandRecordSchema } from "../../schemas/command-record.js";
+import { ACTION_BUNDLE, type ActionRun, runActionBundle } from "../support/action-runner.js";
+import { makeRepo, type TestRepo } from "../support/git-repo.js";
+import { describeAsRunner, giveTo, type RunnerUser, spawnAs } from "../support/runner-users.js";
+
+/**
+ * The pull request's code against agate, as a real process in a required command, on the runners
+ * agate runs on. Each lever is one command of one run (test/fixtures/attacks/reach.sh prints
+ * `<lever>: denied` or what it got). On agate before issue 25, which ran the commands as its own
+ * user, every test of the hosted runner fails: the commands then had the runner's uid, and with
+ * it its sudo.
+ */
+const ATTACKS = join(import.meta.dirname, "..", "fixtures", "attacks");
+const LEVERS = ["signal", "environ", "mem", "ptrace", "sudo", "action-dir", "runner"] as const;
+const RUNTIME_TOKEN = "runtime-token-of-this-job";
+
+const repos: TestRepo[] = [];
+afterAll(() => {
+  for (const repo of repos) repo.remove();
+});
+
+/** A checkout whose base config runs `commands` (name: shell text), with the attack scripts. */
+function checkoutWith(commands: Record<string, string>, extraConfig = ""): TestRepo {
+  const repo = makeRepo("agate-isolation-");
+  repos.push(repo);
+  const config = `version: 1\ncommands:\n${Object.entries(commands)
+    .map(([name, run]) => `  - name: ${name}\n    run: ${JSON.stringify(run)}\n`)
+    .join("")}${extraConfig}`;
+  repo.commit({
+    ".github/agate.yml": config,
+    "attacks/reach.sh": readFileSync(join(ATTACKS, "reach.sh"), "utf8"),
+    "attacks/inspector.mjs": readFileSync(join(ATTACKS, "inspector.mjs"), "utf8"),
+    ".gitignore": "escaped/\n",
+  });
+  return repo;
+}
+
+async function runAs(
+  user: RunnerUser,
+  repo: TestRepo,
+  options: { env?: Record<string, string>; bundle?: string } = {},
+): Promise<ActionRun & { record: CommandRecord | null }> {
+  const run = await runActionBundle({
+    cwd: repo.dir,
+    eventName: "push",
+    event: { repository: { full_name: "octo/widgets", default_branch: "main" } },
+    repository: "octo/widgets",
+    inputs: { token: "input-token-of-this-job" },
+    env: { ACTIONS_RUNTIME_TOKEN: RUNTIME_TOKEN, ...options.env },
+    runAs: user,
+    ...(options.bundle ? { bundle: options.bundle } : {}),
+  });
+  const path = join(run.temp, "agate", "command-record.json");
+  const record = existsSync(path)
+    ? commandRecordSchema.parse(JSON.parse(readFileSync(path, "utf8")))
+    : null;
+  return { ...run, record };
+}
+
+/** What a command printed, as the record keeps it. */
+function said(record: CommandRecord | null, name: string): string {
+  const command = record?.commands.find((c) => c.name === name);
+  if (!command) throw new Error(`no command ${name} in the record`);
+  return command.output.tail.trim();
+}
+
+/** Processes of a uid that can still run. */
+function processesOf(uid: number): string[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const status = readFileSync(`/proc/${pid}/status`, "utf8");
+        const state = /^State:\s+(\S)/m.exec(status)?.[1];
+        const uids = /^Uid:\s+(\d+)\s+(\d+)\s+(\d+)/m.exec(status)?.slice(1).map(Number) ?? [];
+        return state !== "Z" && uids.includes(uid);
+      } catch {
+        return false;
+      }
+    });
+}
+
+describeAsRunner("hosted", "on a hosted runner (a user with passwordless sudo)", (runner) => {
+  describe("each lever of the same user, tried", () => levers(runner));
+  describe("nothing of the commands outlives them", () => escapes(runner));
+  describe("the work tree, handed over and taken back", () => workTree(runner));
+});
+
+function levers(runner: RunnerUser) {
+  let run: Awaited<ReturnType<typeof runAs>>;
+  let worker: ChildProcess;
+  let action: string;
+  let bundleBefore: string;
+
+  beforeAll(async () => {
+    // The runner's own worker process, which reports the step's conclusion to GitHub.
+    worker = spawnAs(runner, "/bin/sleep", ["300"], {
+      cwd: "/",
+      env: { RUNNER_SECRET: "the worker's" },
+      stdio: "ignore",
+    });
+    // agate's bundle where the runner puts actions: in a directory of the runner's.
+    const actions = mkdtempSync(join(tmpdir(), "agate-actions-"));
+    repos.push({
+      dir: actions,
+      remove: () => rmSync(actions, { recursive: true, force: true }),
+    } as TestRepo);
+    action = join(actions, "agate", "v1", "dist", "action");
+    mkdirSync(dirname(action), { recursive: true });
+    cpSync(dirname(ACTION_BUNDLE), action, { recursive: true });
+    giveTo(runner, actions);
+    bundleBefore = readFileSync(join(action, "index.js"), "utf8");
+    const repo = checkoutWith(
+      Object.fromEntries(LEVERS.map((lever) => [lever, `bash attacks/reach.sh ${lever}`])),
+    );
+    run = await runAs(runner, repo, {
+      env: { RUNNER_WORKER_PID: String(worker.pid) },
+      bundle: join(action, "index.js"),
+    });
+  });
+  afterAll(() => {
+    worker?.kill("SIGKILL");
+  });
+
+  it("the Action ran every lever and made its record, while the runner's worker ran", () => {
+    expect(worker.exitCode).toBeNull();
+    expect(readFileSync(`/proc/${worker.pid}/status`, "utf8")).toContain(`Uid:\t${runner.uid}`);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.record?.commands.map((c) => c.name)).toEqual([...LEVERS]);
+  });
+
+  it.each(LEVERS)("%s: the commands cannot reach agate's process, files or the runner", (lever) => {
+    expect(said(run.record, lever)).toBe(`${lever}: denied`);
+  });
+
+  it("nothing of the runtime token or the token input reached the output", () => {
+    expect(run.stdout).not.toContain(RUNTIME_TOKEN);
+    expect(run.stdout).not.toContain("input-token-of-this-job");
+  });
+
+  it("agate's bundle is as it was, and nothing was planted beside it", () => {
+    expect(readFileSync(join(action, "index.js"), "utf8")).toBe(bundleBefore);
+    expect(existsSync(join(action, "planted.js"))).toBe(false);
+  });
+
+  it("the record says the commands ran as a user of their own, which is gone with its processes", () => {
+    const isolation = run.record?.isolation;
+    expect(isolation).toMatchObject({ mode: "user", reason: null, swept: "user" });
+    expect(isolation?.user).toMatch(/^agate-[0-9a-f]{10}$/);
+    expect(isolation?.uid).not.toBe(runner.uid);
+    expect(processesOf(isolation?.uid ?? -1)).toEqual([]);
+    expect(spawnSync("getent", ["passwd", isolation?.user ?? ""]).status).not.toBe(0);
+  });
+}
+
+function escapes(runner: RunnerUser) {
+  // Each starts something that should outlive the command and writes where the commands user can
+  // still write afterwards (a world-writable directory), a second after the command ended.
+  // Each leaves the command's process group (a new session, or job control's own group), waits
+  // until it has, and writes where the commands user could still write afterwards (a
+  // world-writable directory) a second after its command ended.
+  const ESCAPES: Record<string, string> = {
+    setsid: 'setsid bash -c "sleep 1; touch $OUT/setsid" & sleep 0.5',
+    "setsid --fork": 'setsid --fork bash -c "sleep 1; touch $OUT/setsid-fork"; sleep 0.5',
+    "job control": 'set -m; ( sleep 1; touch "$OUT/job-control" ) & sleep 0.5',
+    "a double fork": 'set -m; ( ( sleep 1; touch "$OUT/a-double-fork" ) & ); sleep 0.5',
+    nohup: 'set -m; nohup bash -c "sleep 1; touch $OUT/nohup" >/dev/null 2>&1 & sleep 0.5',
+    "a respawning loop":
+      'setsid bash -c "while :; do ( sleep 1; touch $OUT/a-respawning-loop ) & sleep 0.01; done" >/dev/null 2>&1 & sleep 0.5',
+  };
+  const out = mkdtempSync(join(tmpdir(), "agate-escaped-"));
+  let run: Awaited<ReturnType<typeof runAs>>;
+
+  beforeAll(async () => {
+    spawnSync("chmod", ["1777", out]);
+    const repo = checkoutWith(ESCAPES);
+    run = await runAs(runner, repo, { env: { OUT: out } });
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+  });
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it.each(Object.keys(ESCAPES))(
+    "a process started with %s does not outlive its command",
+    (name) => {
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      const file = name.replace(" --", "-").replaceAll(" ", "-");
+      expect(existsSync(join(out, file)), `${file} was written after the command ended`).toBe(
+        false,
+      );
+    },
+  );
+
+  it("no process of the commands user is left at all", () => {
+    expect(processesOf(run.record?.isolation?.uid ?? -1)).toEqual([]);
+  });
+}
+
+function workTree(runner: RunnerUser) {
+  let run: Awaited<ReturnType<typeof runAs>>;
+  let repo: TestRepo;
+  const shadow = statSync("/etc/shadow");
+
+  beforeAll(async () => {
+    repo = checkoutWith({
+      links: [
+        // Taking the work tree back follows no link: /etc/shadow and agate's bundle keep their owner.
+        "ln -s /etc/shadow shadow-link",
+        'ln -s "$(tr "\\0" "\\n" < /proc/$PPID/cmdline | sed -n 2p)" parent-link || true',
+        // A hard link to another user's file is refused by the kernel (protected_hardlinks).
+        "ln /etc/passwd passwd-link 2>/dev/null || true",
+      ].join("\n"),
+      setuid: "cp /bin/true suid-true && chmod 6755 suid-true",
+      hidden: "mkdir hidden && echo secret > hidden/edit.txt && chmod 000 hidden",
+      write: "echo built > built.txt",
+    });
+    run = await runAs(runner, repo);
+  });
+
+  it("the commands could write the work tree, and it is the runner's again afterwards", () => {
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.record?.commands.map((c) => [c.name, c.exit_code])).toEqual([
+      ["links", 0],
+      ["setuid", 0],
+      ["hidden", 0],
+      ["write", 0],
+    ]);
+    for (const path of ["built.txt", "suid-true", "hidden", "hidden/edit.txt", "shadow-link"]) {
+      const stat = statSync(join(repo.dir, path), { throwIfNoEntry: false }) ?? null;
+      expect(stat, path).not.toBeNull();
+    }
+    expect(statSync(join(repo.dir, "built.txt")).uid).toBe(runner.uid);
+  });
+
+  it("a link the commands made moved no one else's file", () => {
+    const now = statSync("/etc/shadow");
+    expect([now.uid, now.gid, now.mode]).toEqual([shadow.uid, shadow.gid, shadow.mode]);
+    expect(existsSync(join(repo.dir, "passwd-link"))).toBe(false);
+  });
+
+  it("a setuid program the commands left is no setuid program of the runner's", () => {
+    const stat = statSync(join(repo.dir, "suid-true"));
+    expect(stat.uid).toBe(runner.uid);
+    expect(stat.mode & 0o6000).toBe(0);
+  });
+
+  it("a directory the commands closed hides nothing from the record", () => {
+    expect(run.record?.commands.find((c) => c.name === "hidden")?.changed_paths).toEqual([
+      "hidden/edit.txt",
+    ]);
+  });
+}
