@@ -93,6 +93,13 @@ export type RootAccess = { kind: "root" } | { kind: "sudo"; sudo: string };
  * record). A GitHub-hosted runner's user has passwordless sudo; a container job runs as root.
  */
 export function rootAccess(): RootAccess | { kind: "none"; reason: string } {
+  access ??= findRootAccess();
+  return access;
+}
+
+let access: RootAccess | { kind: "none"; reason: string } | undefined;
+
+function findRootAccess(): RootAccess | { kind: "none"; reason: string } {
   if (process.platform !== "linux") {
     return {
       kind: "none",

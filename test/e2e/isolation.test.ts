@@ -98,6 +98,79 @@ describeAsRunner("hosted", "on a hosted runner (a user with passwordless sudo)",
   describe("each lever of the same user, tried", () => levers(runner));
   describe("nothing of the commands outlives them", () => escapes(runner));
   describe("the work tree, handed over and taken back", () => workTree(runner));
+  describe("Node's inspector", () => {
+    it("SIGUSR1 does not reach agate, so a failing command stays failing", async () => {
+      const repo = checkoutWith({ forge: "bash attacks/reach.sh inspector; exit 1" });
+      const run = await runAs(runner, repo);
+      expect(said(run.record, "forge")).toBe("inspector: SIGUSR1 refused (EPERM)");
+      expect(run.record?.commands[0]?.exit_code).toBe(1);
+      expect(run.status).toBe(1);
+      expect(run.outputs.passed).toBe("false");
+    });
+  });
+});
+
+/** Whether the Node that runs the Action can execute itself again (process.execve: Node 22.15, 23.11 on). */
+const actionNodeReexecs =
+  spawnSync(process.env.AGATE_ACTION_NODE || process.execPath, ["-p", "typeof process.execve"], {
+    encoding: "utf8",
+  }).stdout.trim() === "function";
+
+describeAsRunner("plain", "on a self-hosted runner without sudo", (runner) => {
+  it("by default (evidence.isolation: required) the Action refuses to run the commands at all", async () => {
+    const repo = checkoutWith({ mark: "touch ran.txt" });
+    const run = await runAs(runner, repo);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(
+      /refusing to run the commands: the runner's user \(agate-plain\) has no passwordless sudo/,
+    );
+    expect(run.stdout).toContain("evidence.isolation: shared-allowed");
+    expect(existsSync(join(repo.dir, "ran.txt"))).toBe(false);
+    expect(run.record).toBeNull();
+  });
+
+  describe("with evidence.isolation: shared-allowed, the commands run as agate's user", () => {
+    let run: Awaited<ReturnType<typeof runAs>>;
+    beforeAll(async () => {
+      const repo = checkoutWith(
+        {
+          forge: "bash attacks/reach.sh inspector; exit 1",
+          environ: "bash attacks/reach.sh environ",
+          mem: "bash attacks/reach.sh mem",
+          ptrace: "bash attacks/reach.sh ptrace",
+        },
+        "evidence:\n  isolation: shared-allowed\n",
+      );
+      run = await runAs(runner, repo);
+    });
+
+    it("and the record says so, and why", () => {
+      expect(run.record?.isolation).toMatchObject({
+        mode: "shared",
+        user: runner.name,
+        uid: runner.uid,
+        swept: "process-group",
+      });
+      expect(run.record?.isolation?.reason).toMatch(/has no passwordless sudo/);
+      expect(run.stdout).toContain("agate: the commands run as agate's own user (agate-plain)");
+    });
+
+    it("SIGUSR1 opens no inspector, so a failing command stays failing", () => {
+      expect(said(run.record, "forge")).toBe("inspector: not opened");
+      expect(run.record?.commands[0]?.exit_code).toBe(1);
+      expect(run.status).toBe(1);
+    });
+
+    it.runIf(actionNodeReexecs)(
+      "on a Node with process.execve, agate's environ, memory and ptrace are closed to them too",
+      () => {
+        for (const lever of ["environ", "mem", "ptrace"]) {
+          expect(said(run.record, lever)).toBe(`${lever}: denied`);
+        }
+        expect(run.stdout).not.toContain(RUNTIME_TOKEN);
+      },
+    );
+  });
 });
 
 function levers(runner: RunnerUser) {
