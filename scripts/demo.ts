@@ -15,6 +15,7 @@ import { startGitHubSimulator } from "../test/github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../test/support/evidence-workflow.js";
 import { GIT_ENV } from "../test/support/git-repo.js";
 import { recordingLog } from "../test/support/recording-log.js";
+import { ACTION_CAN_ISOLATE, testConfig } from "../test/support/runner-users.js";
 import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
 
@@ -93,20 +94,27 @@ function handoffOf(sha: string) {
 
 try {
   console.log(`agate App at ${agate.url}, GitHub simulator at ${sim.apiUrl}, store ${DATABASE}`);
-  const config = [
-    "version: 1",
-    "commands:",
-    "  - name: unit tests",
-    '    run: test "$(cat src/answer.txt)" = 42 || { echo "expected 42, got $(cat src/answer.txt)"; exit 1; }',
-    "  - name: no TODOs",
-    '    run: "! grep -rn TODO src"',
-    "evaluator:",
-    "  kind: command",
-    `  run: ${JSON.stringify(JUDGE)}`,
-    "  rubric: |",
-    "    requires: README.md document the answer for users",
-    "",
-  ].join("\n");
+  if (!ACTION_CAN_ISOLATE) {
+    console.log(
+      "This machine gives the demo neither root nor passwordless sudo, so its CI cannot run the commands as a user of their own: the demo's config allows records made as agate's own user (evidence.isolation: shared-allowed). On a GitHub-hosted runner nothing needs to be set.",
+    );
+  }
+  const config = testConfig(
+    [
+      "version: 1",
+      "commands:",
+      "  - name: unit tests",
+      '    run: test "$(cat src/answer.txt)" = 42 || { echo "expected 42, got $(cat src/answer.txt)"; exit 1; }',
+      "  - name: no TODOs",
+      '    run: "! grep -rn TODO src"',
+      "evaluator:",
+      "  kind: command",
+      `  run: ${JSON.stringify(JUDGE)}`,
+      "  rubric: |",
+      "    requires: README.md document the answer for users",
+      "",
+    ].join("\n"),
+  );
   await sim.createRepository({
     repo: REPO,
     files: {

@@ -14,8 +14,9 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CommandRecord, commandRecordSchema } from "../../schemas/command-record.js";
 import { ACTION_BUNDLE, type ActionRun, runActionBundle } from "../support/action-runner.js";
+import { describeAsRunner } from "../support/describe-as-runner.js";
 import { makeRepo, type TestRepo } from "../support/git-repo.js";
-import { describeAsRunner, giveTo, type RunnerUser, spawnAs } from "../support/runner-users.js";
+import { giveTo, type RunnerUser, spawnAs } from "../support/runner-users.js";
 
 /**
  * The pull request's code against agate, as a real process in a required command, on the runners

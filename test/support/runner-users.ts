@@ -10,7 +10,6 @@
 // AGATE_REQUIRE_ISOLATION_TESTS=1 so that a test that could not run fails instead of skipping.
 import { execFileSync, type SpawnOptions, spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { describe, it } from "vitest";
 
 export interface RunnerUser {
   kind: "hosted" | "plain";
@@ -114,33 +113,6 @@ export function spawnAs(
     ["-n", "-u", user.name, "--", "/usr/bin/env", "-i", ...assignments, file, ...args],
     { cwd: options.cwd, stdio: options.stdio },
   );
-}
-
-/**
- * A describe block run as a runner user of a kind. Without one it is skipped, saying why; with
- * AGATE_REQUIRE_ISOLATION_TESTS=1 (CI) it fails instead.
- */
-export function describeAsRunner(
-  kind: RunnerUser["kind"],
-  title: string,
-  body: (user: RunnerUser) => void,
-): void {
-  const user = runnerUser(kind);
-  if (typeof user !== "string") {
-    describe(title, () => body(user));
-    return;
-  }
-  if (ISOLATION_TESTS_REQUIRED) {
-    describe(title, () => {
-      it("runs as a runner user", () => {
-        throw new Error(`${user}; AGATE_REQUIRE_ISOLATION_TESTS=1 makes this a failure`);
-      });
-    });
-    return;
-  }
-  describe.skip(`${title} (skipped: ${user})`, () => {
-    it("runs as a runner user", () => {});
-  });
 }
 
 /**
