@@ -99,6 +99,23 @@ describeAsRunner("hosted", "on a hosted runner (a user with passwordless sudo)",
   describe("each lever of the same user, tried", () => levers(runner));
   describe("nothing of the commands outlives them", () => escapes(runner));
   describe("the work tree, handed over and taken back", () => workTree(runner));
+  describe("a command that times out", () => {
+    it("is killed with every process of the commands user, and the record says it timed out", async () => {
+      const repo = checkoutWith({});
+      repo.commit({
+        ".github/agate.yml":
+          'version: 1\ncommands:\n  - name: slow\n    run: "setsid sleep 60 & sleep 60"\n    timeout: 2s\n  - name: after\n    run: "true"\n',
+      });
+      const run = await runAs(runner, repo);
+      expect(run.record?.commands.map((c) => [c.name, c.timed_out, c.exit_code])).toEqual([
+        ["slow", true, null],
+        ["after", false, 0],
+      ]);
+      expect(run.record?.commands[0]?.duration_ms).toBeLessThan(10_000);
+      expect(processesOf(run.record?.isolation?.uid ?? -1)).toEqual([]);
+    });
+  });
+
   describe("Node's inspector", () => {
     it("SIGUSR1 does not reach agate, so a failing command stays failing", async () => {
       const repo = checkoutWith({ forge: "bash attacks/reach.sh inspector; exit 1" });
