@@ -7,6 +7,7 @@ import {
   outputDetails,
   shortSha as short,
 } from "../checks/markdown.js";
+import { isolationLine } from "../checks/gate/isolation.js";
 import type { CommandRecord, CommandResult } from "../schemas/command-record.js";
 
 /** The one duration format (checks/markdown.ts), re-exported for the CLI's lines. */
@@ -70,6 +71,7 @@ export function renderRecordMarkdown(record: CommandRecord, tailChars = 8_000): 
       ? "The work tree was clean after the commands."
       : `**The work tree was not clean after the commands** (changed files digest \`${tested.dirty_digest}\`).`,
     `Config digest \`${record.grader.config_digest}\`, agate ${record.grader.agate_version}.`,
+    isolationLine(record),
   ];
   const lines = [
     `### agate: ${headline(record)}. Next: ${nextAction(record)}.`,
