@@ -26,7 +26,16 @@ import { giveTo, type RunnerUser, spawnAs } from "../support/runner-users.js";
  * it its sudo.
  */
 const ATTACKS = join(import.meta.dirname, "..", "fixtures", "attacks");
-const LEVERS = ["signal", "environ", "mem", "ptrace", "sudo", "action-dir", "runner"] as const;
+const LEVERS = [
+  "signal",
+  "environ",
+  "mem",
+  "ptrace",
+  "sudo",
+  "action-dir",
+  "file-commands",
+  "runner",
+] as const;
 const RUNTIME_TOKEN = "runtime-token-of-this-job";
 
 const repos: TestRepo[] = [];
