@@ -1,4 +1,5 @@
 import { commandPassed, failedCommands } from "../checks/command-results.js";
+import { isolationLine } from "../checks/gate/isolation.js";
 import {
   tableCell as cell,
   codeSpan,
@@ -7,7 +8,6 @@ import {
   outputDetails,
   shortSha as short,
 } from "../checks/markdown.js";
-import { isolationLine } from "../checks/gate/isolation.js";
 import type { CommandRecord, CommandResult } from "../schemas/command-record.js";
 
 /** The one duration format (checks/markdown.ts), re-exported for the CLI's lines. */
