@@ -204,7 +204,7 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
     const launcher: CommandLauncher = {
       start(bash, args, { cwd }) {
         root("handover", [String(uid), String(agateUid), tree]);
-        mark("isolation");
+        mark("handover");
         return start(bash, args, cwd);
       },
       signal(_child, signal) {
@@ -223,7 +223,7 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
           tree,
           tries,
         ]);
-        mark("isolation");
+        mark("handover");
         return true;
       },
     };
