@@ -130,6 +130,8 @@ setup() {
   fi
   shell=/usr/sbin/nologin
   [ -x "$shell" ] || shell=/bin/false
+  # A HOME left by an earlier job (its userdel failed) would hand its .npmrc or .gitconfig on.
+  rm -rf -- "$home"
   mkdir -p -- "$(dirname -- "$home")"
   retry useradd --system --user-group --create-home --home-dir "$home" --shell "$shell" --comment "$MARKER" "$name" ||
     die "useradd failed for $name"

@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
-import { userInfo } from "node:os";
+import { constants, userInfo } from "node:os";
 import { dirname, resolve, sep } from "node:path";
 import type { Isolation } from "../schemas/command-record.js";
 import { systemExecutable } from "./executables.js";
@@ -182,7 +182,12 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
     throw new Error(`setting up the commands user ${name} printed ${JSON.stringify(ids)}`);
   }
   const user = { name, uid: uid as number, gid: gid as number, home };
+  let finished = false;
   const finish = () => {
+    if (finished) return;
+    finished = true;
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
     root("finish", [
       name,
       String(uid),
@@ -195,6 +200,17 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
     ]);
     mark("isolation");
   };
+  // A cancelled job stops agate with SIGINT, then SIGTERM: the commands user's processes, which
+  // agate's own group kill does not reach, and the user itself go first.
+  function onSignal(signal: NodeJS.Signals) {
+    try {
+      finish();
+    } finally {
+      process.exit(128 + (constants.signals[signal] ?? 15));
+    }
+  }
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
   try {
     const env = { ...options.env, HOME: home, USER: name, LOGNAME: name };
     const start =

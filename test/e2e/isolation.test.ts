@@ -125,6 +125,39 @@ describeAsRunner("hosted", "on a hosted runner (a user with passwordless sudo)",
     });
   });
 
+  describe("a cancelled job", () => {
+    it("takes the commands user and its processes with it when agate is stopped", async () => {
+      const repo = checkoutWith({ long: "echo started; setsid sleep 120 & sleep 120" });
+      const isolated = new Promise<string>((resolve) => {
+        void runActionBundle({
+          cwd: repo.dir,
+          eventName: "push",
+          event: { repository: { full_name: "octo/widgets", default_branch: "main" } },
+          repository: "octo/widgets",
+          runAs: runner,
+          onStart(child) {
+            child.stdout?.on("data", (chunk: Buffer) => {
+              if (chunk.toString("utf8").includes("started")) {
+                const name = /^agate-[0-9a-f]{10}$/;
+                const users = readFileSync("/etc/passwd", "utf8")
+                  .split("\n")
+                  .map((line) => line.split(":"))
+                  .filter(([user]) => name.test(user ?? ""));
+                const mine = users.find(([, , uid]) => processesOf(Number(uid)).length > 0);
+                child.kill("SIGTERM");
+                resolve(mine?.[2] ?? "");
+              }
+            });
+          },
+        }).then((run) => expect(run.status).not.toBe(0));
+      });
+      const uid = Number(await isolated);
+      expect(uid).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(processesOf(uid)).toEqual([]);
+    });
+  });
+
   describe("Node's inspector", () => {
     it("SIGUSR1 does not reach agate, so a failing command stays failing", async () => {
       const repo = checkoutWith({ forge: "bash attacks/reach.sh inspector; exit 1" });

@@ -70,6 +70,8 @@ export interface ActionRunOptions {
    * RUNNER_TEMP become its own, as on a runner. Default: this process's user.
    */
   runAs?: RunnerUser;
+  /** Called with the Action's process once it started (to signal it, as a cancelled job does). */
+  onStart?: (child: ReturnType<typeof spawn>) => void;
 }
 
 /** Each run's RUNNER_TEMP, kept while the test process reads it and removed when it exits. */
@@ -135,6 +137,7 @@ export async function runActionBundle(options: ActionRunOptions): Promise<Action
     child = spawn(ACTION_NODE, args, { cwd: options.cwd, env });
   }
   if (!child.stdout || !child.stderr) throw new Error("the Action's output is not piped");
+  options.onStart?.(child);
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
