@@ -312,6 +312,10 @@ function escapes(runner: RunnerUser) {
     "job control": 'set -m; ( sleep 1; touch "$OUT/job-control" ) & sleep 0.5',
     "a double fork": 'set -m; ( ( sleep 1; touch "$OUT/a-double-fork" ) & ); sleep 0.5',
     nohup: 'set -m; nohup bash -c "sleep 1; touch $OUT/nohup" >/dev/null 2>&1 & sleep 0.5',
+    // A PID namespace of its own, in a user namespace (where the kernel allows one): kill(-1)
+    // reaches into it, since its processes are still the user's.
+    "a PID namespace":
+      'set -m; unshare -Urpf bash -c "sleep 1; touch $OUT/a-PID-namespace" & sleep 0.5',
     "a respawning loop":
       'setsid bash -c "while :; do ( sleep 1; touch $OUT/a-respawning-loop ) & sleep 0.01; done" >/dev/null 2>&1 & sleep 0.5',
   };
