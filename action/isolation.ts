@@ -1,32 +1,13 @@
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { constants, userInfo } from "node:os";
 import { dirname, resolve, sep } from "node:path";
 import type { Isolation } from "../schemas/command-record.js";
 import { systemExecutable } from "./executables.js";
 import { ISOLATION_SCRIPT } from "./isolation-script.js";
+import { type CommandLauncher, processGroupLauncher } from "./process-group.js";
 import { mark } from "./timings.js";
-
-/**
- * How one required command is started and what is killed after it. runCommand knows nothing of
- * users: the shared launcher is today's process group, the isolated one a user of its own.
- */
-export interface CommandLauncher {
-  /** Starts `bash args...` for one command (stdout and stderr piped, its own process group). */
-  start(
-    bash: string,
-    args: string[],
-    options: { cwd: string; env: NodeJS.ProcessEnv },
-  ): ChildProcess;
-  /** A timeout's signal to everything the command started. */
-  signal(child: ChildProcess, signal: "SIGTERM" | "SIGKILL"): void;
-  /**
-   * After bash exited: kills whatever the command left running and resolves once none of it can
-   * run any more; false when that took longer than limitMs.
-   */
-  sweep(child: ChildProcess, limitMs: number): Promise<boolean>;
-}
 
 /** Where the commands of a run go: the launcher, and what the record says about it. */
 export interface CommandsIsolation {
@@ -37,30 +18,6 @@ export interface CommandsIsolation {
 }
 
 const STDIO: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
-
-/**
- * Today's way, and the only one where no other user is possible: bash leads its own process
- * group, the group is killed after it, and a process that left the group (setsid) is not seen.
- */
-export function processGroupLauncher(): CommandLauncher {
-  const killGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      // The group is already gone.
-    }
-  };
-  return {
-    start: (bash, args, { cwd, env }) =>
-      spawn(bash, args, { cwd, env, detached: true, stdio: STDIO }),
-    signal: killGroup,
-    async sweep(child, limitMs) {
-      killGroup(child, "SIGKILL");
-      return child.pid === undefined || groupGone(child.pid, limitMs);
-    },
-  };
-}
 
 /** The commands run as agate's own user, and the record says why. */
 export function sharedIsolation(reason: string): CommandsIsolation {
@@ -181,23 +138,15 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
   if (!Number.isInteger(uid) || !Number.isInteger(gid)) {
     throw new Error(`setting up the commands user ${name} printed ${JSON.stringify(ids)}`);
   }
-  const user = { name, uid: uid as number, gid: gid as number, home };
+  const user: CommandsUser = { name, uid: uid as number, gid: gid as number, home };
+  const ids4 = [String(user.uid), String(user.gid), String(agateUid), String(agateGid)];
   let finished = false;
   const finish = () => {
     if (finished) return;
     finished = true;
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
-    root("finish", [
-      name,
-      String(uid),
-      String(gid),
-      String(agateUid),
-      String(agateGid),
-      tree,
-      tries,
-      ...opened,
-    ]);
+    root("finish", [name, ...ids4, tree, tries, ...opened]);
     mark("isolation");
   };
   // A cancelled job stops agate with SIGINT, then SIGTERM: the commands user's processes, which
@@ -217,34 +166,8 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
       options.access.kind === "root"
         ? startAsRoot(user, env)
         : startWithSudo(options.access.sudo, user, env);
-    const launcher: CommandLauncher = {
-      start(bash, args, { cwd }) {
-        root("handover", [String(uid), String(agateUid), tree]);
-        mark("handover");
-        return start(bash, args, cwd);
-      },
-      signal(_child, signal) {
-        root("signal", [String(uid), String(gid), signal.replace(/^SIG/, "")]);
-      },
-      async sweep() {
-        mark("commands");
-        // Every process of the user, not only the command's group: a daemon, a double fork or
-        // setsid cannot outlive the command. Then the work tree is agate's again.
-        root("reclaim", [
-          name,
-          String(uid),
-          String(gid),
-          String(agateUid),
-          String(agateGid),
-          tree,
-          tries,
-        ]);
-        mark("handover");
-        return true;
-      },
-    };
     return {
-      launcher,
+      launcher: userLauncher(start, (step, args) => root(step, args), { user, tree, ids4, tries }),
       record: { mode: "user", user: name, uid: user.uid, reason: null, swept: "user" },
       finish,
     };
@@ -252,6 +175,35 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
     finish();
     throw error;
   }
+}
+
+/**
+ * Each command starts once the work tree is the user's; after it, every process of the user, not
+ * only the command's group, is killed (a daemon, a double fork or setsid cannot outlive the
+ * command), and the work tree is agate's again before agate looks at it.
+ */
+function userLauncher(
+  start: (bash: string, args: string[], cwd: string) => ReturnType<typeof spawn>,
+  root: (step: string, args: string[]) => string,
+  at: { user: CommandsUser; tree: string; ids4: string[]; tries: string },
+): CommandLauncher {
+  const [uid = "", gid = "", agateUid = ""] = at.ids4;
+  return {
+    start(bash, args, { cwd }) {
+      root("handover", [uid, agateUid, at.tree]);
+      mark("handover");
+      return start(bash, args, cwd);
+    },
+    signal(_child, signal) {
+      root("signal", [uid, gid, signal.replace(/^SIG/, "")]);
+    },
+    async sweep() {
+      mark("commands");
+      root("reclaim", [at.user.name, ...at.ids4, at.tree, at.tries]);
+      mark("handover");
+      return true;
+    },
+  };
 }
 
 interface CommandsUser {
@@ -350,49 +302,5 @@ function refuseWorkTree(tree: string, env: NodeJS.ProcessEnv): void {
     throw new Error(
       `the work tree ${tree} holds ${held ?? "the whole file system"}, which must stay agate's; check out the repository in a directory of its own`,
     );
-  }
-}
-
-/** Members of a process group that can still run (a zombie cannot: it waits to be reaped). */
-function livingMembers(pgid: number): number {
-  try {
-    process.kill(-pgid, 0);
-  } catch {
-    return 0; // ESRCH: no process at all in the group.
-  }
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return 1; // No /proc (macOS): the group exists, count it as living.
-  }
-  let living = 0;
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    // pid (comm) state ppid pgrp ...; comm may contain spaces and parentheses.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") living++;
-  }
-  return living;
-}
-
-/** Kills the group again until no member can run; false when that takes longer than limitMs. */
-async function groupGone(pgid: number, limitMs: number): Promise<boolean> {
-  const deadline = performance.now() + limitMs;
-  for (;;) {
-    if (livingMembers(pgid) === 0) return true;
-    if (performance.now() > deadline) return false;
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-      // Gone meanwhile.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

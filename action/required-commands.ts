@@ -10,13 +10,8 @@ import { type ReadFileAtCommit, readConfigAtBase } from "./base-config.js";
 import { loadConfig, type ReadDefaults } from "./config-defaults.js";
 import { commandEnvironment, runnerInfo, workflowRun } from "./environment.js";
 import { readObjects } from "./git.js";
-import {
-  type CommandsIsolation,
-  isolatedUser,
-  processGroupLauncher,
-  rootAccess,
-  sharedIsolation,
-} from "./isolation.js";
+import { type CommandsIsolation, isolatedUser, rootAccess, sharedIsolation } from "./isolation.js";
+import { processGroupLauncher } from "./process-group.js";
 import { runCommand } from "./run-command.js";
 import { createShadowGit, pathText, workTreeState } from "./shadow-git.js";
 import { changedBetween, HEAD_COMMIT, listed, testedCommit, testedSnapshot } from "./snapshot.js";

@@ -1,8 +1,8 @@
 import type { Readable } from "node:stream";
 import type { CommandResult } from "../schemas/command-record.js";
 import { systemExecutable } from "./executables.js";
-import { type CommandLauncher, processGroupLauncher } from "./isolation.js";
 import { OutputDigest } from "./output-digest.js";
+import { type CommandLauncher, processGroupLauncher } from "./process-group.js";
 
 /** What running a command observes; the work tree's changes are added by the caller. */
 export type CommandRun = Omit<CommandResult, "changed_paths" | "changed_paths_count">;
