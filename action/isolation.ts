@@ -110,7 +110,6 @@ export interface IsolatedUserOptions {
   env: NodeJS.ProcessEnv;
   /** agate's own environment (RUNNER_TEMP, HOME): what the work tree must never contain. */
   agateEnv: NodeJS.ProcessEnv;
-  name?: string;
   /** How long killing every process of the user may take. */
   sweepLimitMs?: number;
 }
@@ -124,7 +123,7 @@ export interface IsolatedUserOptions {
 export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
   const tree = realpathSync(options.workTree);
   refuseWorkTree(tree, options.agateEnv);
-  const name = options.name ?? commandsUserName(options.agateEnv, tree);
+  const name = commandsUserName(options.agateEnv, tree);
   const home = `/home/${name}`;
   const root = rootRunner(options.access);
   const agateUid = process.getuid?.() ?? 0;
@@ -230,7 +229,11 @@ function startAsRoot(user: CommandsUser, env: NodeJS.ProcessEnv) {
 function startWithSudo(sudo: string, user: CommandsUser, env: NodeJS.ProcessEnv) {
   const envProgram = systemExecutable("env");
   const head = ["-n", "-E", "-u", user.name, "--", envProgram];
-  const given = execFileSync(sudo, [...head, "-0"], { env, maxBuffer: 64 * 1024 * 1024 });
+  // `-C /`: env must change directories (coreutils 8.28 on), as it will for every command.
+  const given = execFileSync(sudo, [...head, "-C", "/", "-0"], {
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const seen = new Map<string, string>();
   for (const entry of given.toString("utf8").split("\0")) {
     const at = entry.indexOf("=");
