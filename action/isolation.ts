@@ -230,7 +230,7 @@ function startWithSudo(sudo: string, user: CommandsUser, env: NodeJS.ProcessEnv)
   const envProgram = systemExecutable("env");
   const head = ["-n", "-E", "-u", user.name, "--", envProgram];
   // `-C /`: env must change directories (coreutils 8.28 on), as it will for every command.
-  const given = execFileSync(sudo, [...head, "-C", "/", "-0"], {
+  const given = execFileSync(sudo, [...head, "-C", "/", envProgram, "-0"], {
     env,
     maxBuffer: 64 * 1024 * 1024,
   });
