@@ -8,9 +8,10 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CommandRecord, commandRecordSchema } from "../../schemas/command-record.js";
 import { ACTION_BUNDLE, type ActionRun, runActionBundle } from "../support/action-runner.js";
@@ -108,6 +109,69 @@ describeAsRunner("hosted", "on a hosted runner (a user with passwordless sudo)",
   describe("each lever of the same user, tried", () => levers(runner));
   describe("nothing of the commands outlives them", () => escapes(runner));
   describe("the work tree, handed over and taken back", () => workTree(runner));
+  describe("what the commands get", () => {
+    it("the job's environment as agate computes it (sudo's changes undone), their own HOME, the job's PATH and tools", async () => {
+      // The runner's home, closed to other users (mode 700), with a tool an earlier step set up in
+      // it and the checkout inside it, as on a hosted runner.
+      const home = mkdtempSync(join(tmpdir(), "agate-runner-home-"));
+      repos.push({
+        dir: home,
+        remove: () => rmSync(home, { recursive: true, force: true }),
+      } as TestRepo);
+      mkdirSync(join(home, "toolcache", "bin"), { recursive: true });
+      writeFileSync(join(home, "toolcache", "bin", "mytool"), "#!/bin/sh\necho tool ok\n", {
+        mode: 0o755,
+      });
+      const repo = makeRepo(`${basename(home)}/checkout-`);
+      repo.commit({
+        ".github/agate.yml":
+          'version: 1\ncommands:\n  - name: env\n    run: "mytool; env -0 > /tmp/agate-env-$GITHUB_RUN_ID; id -u"\n',
+      });
+      giveTo(runner, home);
+      const runId = String(Date.now());
+      const run = await runAs(runner, repo, {
+        env: {
+          GITHUB_RUN_ID: runId,
+          PATH: `${join(home, "toolcache", "bin")}:${process.env.PATH}`,
+          PYTHONPATH: "/opt/lib/python",
+          TZ: "Europe/Berlin",
+          JOB_SETTING: "kept",
+          LD_PRELOAD: "/tmp/evil.so",
+          GH_TOKEN: "a secret",
+        },
+      });
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      expect(said(run.record, "env")).toMatch(/^tool ok\n\d+$/);
+      const file = `/tmp/agate-env-${runId}`;
+      const env = Object.fromEntries(
+        readFileSync(file, "utf8")
+          .split("\0")
+          .filter(Boolean)
+          .map((entry) => [
+            entry.slice(0, entry.indexOf("=")),
+            entry.slice(entry.indexOf("=") + 1),
+          ]),
+      );
+      rmSync(file, { force: true });
+      const user = run.record?.isolation?.user;
+      expect(env).toMatchObject({
+        PYTHONPATH: "/opt/lib/python",
+        TZ: "Europe/Berlin",
+        JOB_SETTING: "kept",
+        HOME: `/home/${user}`,
+        USER: user,
+        LOGNAME: user,
+        PATH: `${join(home, "toolcache", "bin")}:${process.env.PATH}`,
+      });
+      for (const name of Object.keys(env)) {
+        expect(name).not.toMatch(/^(SUDO_|LD_|GH_TOKEN|INPUT_|ACTIONS_|MAIL$)/);
+      }
+      // The directory above the checkout was opened for the commands user only while it ran.
+      const acl = spawnSync("getfacl", ["-n", "-p", home], { encoding: "utf8" }).stdout;
+      expect(acl).not.toMatch(new RegExp(`^user:${run.record?.isolation?.uid}:`, "m"));
+    });
+  });
+
   describe("a command that times out", () => {
     it("is killed with every process of the commands user, and the record says it timed out", async () => {
       const repo = checkoutWith({});
