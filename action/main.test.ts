@@ -441,10 +441,10 @@ describe("the Action bundle, run the way the runner runs it", () => {
       // The base config's progress section applies (a budget of 2 tool calls: codex made 3);
       // the head's own copy of the config is not what counts.
       const budgeted = pullRequestCheckout(
-        { [CONFIG]: `${rawConfig({ ok: "true" })}progress:\n  max_tool_calls: 2\n` },
+        { [CONFIG]: `${config({ ok: "true" })}progress:\n  max_tool_calls: 2\n` },
         {
           "a.txt": "a\n",
-          [CONFIG]: `${rawConfig({ ok: "true" })}progress:\n  max_tool_calls: 50\n`,
+          [CONFIG]: `${config({ ok: "true" })}progress:\n  max_tool_calls: 50\n`,
         },
       );
       cleanup.push(budgeted.repo);

@@ -134,8 +134,9 @@ export async function runRequiredCommands(
     mark("snapshot");
     isolation = openIsolation(options, config, shadow.workTree, env);
     mark("isolation");
+    // The base config allowed it (or this is `agate run`): a fact for the log, not a warning.
     if (isolation.record.mode === "shared") {
-      (log.warning ?? log.info)(
+      log.info(
         `agate: the commands run as agate's own user (${isolation.record.user}): ${isolation.record.reason}; the record says so.`,
       );
     }
