@@ -6,6 +6,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -89,8 +90,11 @@ function said(record: CommandRecord | null, name: string): string {
   return command.output.tail.trim();
 }
 
-/** Processes of a uid that can still run. */
-function processesOf(uid: number): string[] {
+/**
+ * Processes of a uid that can still run, started in `within` (their directory or command line is
+ * there): a uid freed when the commands user was removed may already be another test's.
+ */
+function processesOf(uid: number, within: string): string[] {
   return readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => {
@@ -98,7 +102,9 @@ function processesOf(uid: number): string[] {
         const status = readFileSync(`/proc/${pid}/status`, "utf8");
         const state = /^State:\s+(\S)/m.exec(status)?.[1];
         const uids = /^Uid:\s+(\d+)\s+(\d+)\s+(\d+)/m.exec(status)?.slice(1).map(Number) ?? [];
-        return state !== "Z" && uids.includes(uid);
+        if (state === "Z" || !uids.includes(uid)) return false;
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        return readlinkSync(`/proc/${pid}/cwd`).startsWith(within) || cmdline.includes(within);
       } catch {
         return false;
       }
@@ -185,7 +191,7 @@ describeAsRunner("hosted", "on a hosted runner (a user with passwordless sudo)",
         ["after", false, 0],
       ]);
       expect(run.record?.commands[0]?.duration_ms).toBeLessThan(10_000);
-      expect(processesOf(run.record?.isolation?.uid ?? -1)).toEqual([]);
+      expect(processesOf(run.record?.isolation?.uid ?? -1, repo.dir)).toEqual([]);
     });
   });
 
@@ -207,7 +213,9 @@ describeAsRunner("hosted", "on a hosted runner (a user with passwordless sudo)",
                   .split("\n")
                   .map((line) => line.split(":"))
                   .filter(([user]) => name.test(user ?? ""));
-                const mine = users.find(([, , uid]) => processesOf(Number(uid)).length > 0);
+                const mine = users.find(
+                  ([, , uid]) => processesOf(Number(uid), repo.dir).length > 0,
+                );
                 child.kill("SIGTERM");
                 resolve(mine?.[2] ?? "");
               }
@@ -218,7 +226,7 @@ describeAsRunner("hosted", "on a hosted runner (a user with passwordless sudo)",
       const uid = Number(await isolated);
       expect(uid).toBeGreaterThan(0);
       await new Promise((resolve) => setTimeout(resolve, 3_000));
-      expect(processesOf(uid)).toEqual([]);
+      expect(processesOf(uid, repo.dir)).toEqual([]);
     });
   });
 
@@ -302,6 +310,7 @@ function levers(runner: RunnerUser) {
   let worker: ChildProcess;
   let action: string;
   let bundleBefore: string;
+  let checkout: TestRepo;
 
   beforeAll(async () => {
     // The runner's own worker process, which reports the step's conclusion to GitHub.
@@ -321,10 +330,10 @@ function levers(runner: RunnerUser) {
     cpSync(dirname(ACTION_BUNDLE), action, { recursive: true });
     giveTo(runner, actions);
     bundleBefore = readFileSync(join(action, "index.js"), "utf8");
-    const repo = checkoutWith(
+    checkout = checkoutWith(
       Object.fromEntries(LEVERS.map((lever) => [lever, `bash attacks/reach.sh ${lever}`])),
     );
-    run = await runAs(runner, repo, {
+    run = await runAs(runner, checkout, {
       env: { RUNNER_WORKER_PID: String(worker.pid) },
       bundle: join(action, "index.js"),
     });
@@ -359,7 +368,7 @@ function levers(runner: RunnerUser) {
     expect(isolation).toMatchObject({ mode: "user", reason: null, swept: "user" });
     expect(isolation?.user).toMatch(/^agate-[0-9a-f]{10}$/);
     expect(isolation?.uid).not.toBe(runner.uid);
-    expect(processesOf(isolation?.uid ?? -1)).toEqual([]);
+    expect(processesOf(isolation?.uid ?? -1, checkout.dir)).toEqual([]);
     expect(spawnSync("getent", ["passwd", isolation?.user ?? ""]).status).not.toBe(0);
   });
 }
@@ -385,10 +394,11 @@ function escapes(runner: RunnerUser) {
   };
   const out = mkdtempSync(join(tmpdir(), "agate-escaped-"));
   let run: Awaited<ReturnType<typeof runAs>>;
+  let repo: TestRepo;
 
   beforeAll(async () => {
     spawnSync("chmod", ["1777", out]);
-    const repo = checkoutWith(ESCAPES);
+    repo = checkoutWith(ESCAPES);
     run = await runAs(runner, repo, { env: { OUT: out } });
     await new Promise((resolve) => setTimeout(resolve, 2_500));
   });
@@ -406,7 +416,7 @@ function escapes(runner: RunnerUser) {
   );
 
   it("no process of the commands user is left at all", () => {
-    expect(processesOf(run.record?.isolation?.uid ?? -1)).toEqual([]);
+    expect(processesOf(run.record?.isolation?.uid ?? -1, repo.dir)).toEqual([]);
   });
 }
 
