@@ -12,6 +12,7 @@ import {
 import { isolationLine, isolationProblem } from "./isolation.js";
 import { verifyProvenance } from "./provenance.js";
 
+const PR = { kind: "pull_request", headSha: HEAD } as const;
 const SHARED: Isolation = {
   mode: "shared",
   user: "runner",
@@ -27,11 +28,11 @@ const withPrivileged = loadedConfig(
 
 describe("isolationProblem: how the commands ran decides whether a passing record counts", () => {
   it("believes a record whose commands ran as a user of their own", () => {
-    expect(isolationProblem(commandRecord(), required, HEAD)).toBeNull();
+    expect(isolationProblem(commandRecord(), required, PR)).toBeNull();
   });
 
   it("refuses a passing record made as agate's user under evidence.isolation: required, saying what to do", () => {
-    const problem = isolationProblem(commandRecord([0, 0], { isolation: SHARED }), required, HEAD);
+    const problem = isolationProblem(commandRecord([0, 0], { isolation: SHARED }), required, PR);
     expect(problem).toContain(
       "the commands ran as agate's own user `runner` (`the runner's user (runner) has no passwordless sudo`), so the code under test could have written this record",
     );
@@ -40,30 +41,32 @@ describe("isolationProblem: how the commands ran decides whether a passing recor
 
   it("refuses a passing record of an agate that did not say (it ran the commands as its own user)", () => {
     const old = commandRecord([0, 0], { isolation: undefined });
-    expect(isolationProblem(old, required, HEAD)).toContain(
+    expect(isolationProblem(old, required, PR)).toContain(
       "it was made by agate `0.1.0`, which ran the commands as its own user",
     );
   });
 
   it("believes both under evidence.isolation: shared-allowed", () => {
     for (const isolation of [SHARED, undefined]) {
-      expect(
-        isolationProblem(commandRecord([0, 0], { isolation }), sharedAllowed, HEAD),
-      ).toBeNull();
+      expect(isolationProblem(commandRecord([0, 0], { isolation }), sharedAllowed, PR)).toBeNull();
     }
   });
 
   it("believes a failing record however it was made: nobody forges a failure", () => {
-    expect(
-      isolationProblem(commandRecord([0, 1], { isolation: SHARED }), required, HEAD),
-    ).toBeNull();
-    expect(isolationProblem(commandRecord([1, 0]), withPrivileged, HEAD)).toBeNull();
+    expect(isolationProblem(commandRecord([0, 1], { isolation: SHARED }), required, PR)).toBeNull();
+    expect(isolationProblem(commandRecord([1, 0]), withPrivileged, PR)).toBeNull();
   });
 
   it("refuses a passing record with a privileged command whatever the record says, pointing at /agate accept", () => {
-    expect(isolationProblem(commandRecord(), withPrivileged, HEAD)).toBe(
+    expect(isolationProblem(commandRecord(), withPrivileged, PR)).toBe(
       `\`lint\` is marked privileged (commands[].privileged) and ran as agate's own user, so the code under test could have written this record itself; a maintainer who has read the change can accept this exact commit with \`/agate accept ${HEAD} <why this commit may merge>\``,
     );
+  });
+
+  it("says a merge group with a privileged command cannot be accepted by hand", () => {
+    expect(
+      isolationProblem(commandRecord(), withPrivileged, { kind: "merge_group", headSha: HEAD }),
+    ).toContain("nobody can accept a merge group by hand");
   });
 
   it("is the last rule of verifyProvenance", () => {

@@ -15,12 +15,16 @@ import { overrideCommand } from "./listing.js";
 export function isolationProblem(
   record: CommandRecord,
   config: Config,
-  head: string,
+  target: { kind: "pull_request" | "merge_group"; headSha: string },
 ): string | null {
   if (!recordPassed(record)) return null;
   const privileged = config.commands.filter((c) => c.privileged).map((c) => codeSpan(c.name, 80));
   if (privileged.length > 0) {
-    return `${privileged.join(", ")} ${privileged.length === 1 ? "is" : "are"} marked privileged (commands[].privileged) and ran as agate's own user, so the code under test could have written this record itself; a maintainer who has read the change can accept this exact commit with \`${overrideCommand(head)}\``;
+    const accept =
+      target.kind === "pull_request"
+        ? `a maintainer who has read the change can accept this exact commit with \`${overrideCommand(target.headSha)}\``
+        : "nobody can accept a merge group by hand, so the merge queue needs a config without privileged commands";
+    return `${privileged.join(", ")} ${privileged.length === 1 ? "is" : "are"} marked privileged (commands[].privileged) and ran as agate's own user, so the code under test could have written this record itself; ${accept}`;
   }
   if (config.evidence.isolation === "shared-allowed") return null;
   const isolation = record.isolation;

@@ -175,7 +175,7 @@ export function verifyProvenance(input: ProvenanceInput): ProvenanceVerdict {
   const tree = workTreeProblem(record, input.config);
   if (tree) return refuse(tree);
   // Last: how the commands ran decides only for a record that is otherwise this head's own.
-  const isolation = isolationProblem(record, input.config, input.target.headSha);
+  const isolation = isolationProblem(record, input.config, input.target);
   if (isolation) return refuse(isolation);
   return { status: "verified", record };
 }
