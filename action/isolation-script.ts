@@ -11,11 +11,13 @@
  *   name that agate did not make is refused), verified unprivileged, its HOME fresh, and the
  *   directories above the work tree made passable for it alone (an ACL entry, `x` only) where
  *   they are closed to other users. Prints `UID GID` and then each directory it opened.
- * - `handover UID AGATE_UID TREE`: the work tree becomes the user's, file by file.
+ * - `handover UID AGATE_UID TREE`: the work tree becomes the user's, file by file, its top
+ *   directory whoever owns it (in a container job the runner made it outside, as its own user).
  * - `signal UID GID SIGNAL`: the signal to every process of the user (a timeout's SIGTERM).
- * - `reclaim NAME UID GID AGATE_UID AGATE_GID TREE TRIES`: every process of the user killed, its
- *   cron and at jobs removed, then the work tree agate's again.
- * - `finish NAME UID GID AGATE_UID AGATE_GID TREE TRIES DIR...`: reclaim, the ACL entries on the
+ * - `reclaim NAME UID GID AGATE_UID AGATE_GID TREE TRIES TREE_OWNER`: every process of the user
+ *   killed, its cron and at jobs removed, then the work tree agate's again (its top directory
+ *   TREE_OWNER's, `uid:gid`, as before).
+ * - `finish NAME UID GID AGATE_UID AGATE_GID TREE TRIES TREE_OWNER DIR...`: reclaim, the ACL entries on the
  *   directories setup opened removed, and the user deleted with its HOME.
  */
 export const ISOLATION_SCRIPT = String.raw`
@@ -87,10 +89,11 @@ take_back() {
 }
 
 reclaim() {
-  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7
+  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8
   forget_schedules "$name"
   sweep "$uid" "$gid" "$tries" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
   take_back "$uid" "$ruid" "$rgid" "$tree"
+  chown -h -- "$owner" "$tree"
 }
 
 # Prints what makes the user unfit for the commands, if anything (setup then removes it).
@@ -163,9 +166,9 @@ setup() {
 }
 
 finish() {
-  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 d
-  shift 7
-  reclaim "$name" "$uid" "$gid" "$ruid" "$rgid" "$tree" "$tries"
+  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8 d
+  shift 8
+  reclaim "$name" "$uid" "$gid" "$ruid" "$rgid" "$tree" "$tries" "$owner"
   for d in "$@"; do setfacl -x "u:$uid" -- "$d" 2>/dev/null || true; done
   retry userdel -r "$name" || die "cannot remove the commands user $name"
 }
@@ -177,7 +180,9 @@ main() {
     setup) setup "$@" ;;
     handover)
       # Only what is agate's changes hands, never a file with another name elsewhere (a hard link
-      # to agate's bundle or /etc/passwd would hand that file over too).
+      # to agate's bundle or /etc/passwd would hand that file over too); and the top directory,
+      # so that the commands can make files in it.
+      chown -h "$1" -- "$3"
       find "$3" -xdev -uid "$2" ! \( -type f -links +1 \) -exec chown -h "$1" -- {} + ;;
     signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" 2>/dev/null || true ;;
     reclaim) reclaim "$@" ;;

@@ -1,6 +1,6 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { constants, userInfo } from "node:os";
 import { dirname, resolve, sep } from "node:path";
 import type { Isolation } from "../schemas/command-record.js";
@@ -123,6 +123,9 @@ export interface IsolatedUserOptions {
 export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
   const tree = realpathSync(options.workTree);
   refuseWorkTree(tree, options.agateEnv);
+  // Whose the top directory is goes back to them (in a container job, the runner's user outside).
+  const top = statSync(tree);
+  const treeOwner = `${top.uid}:${top.gid}`;
   const name = commandsUserName(options.agateEnv, tree);
   const home = `/home/${name}`;
   const root = rootRunner(options.access);
@@ -145,7 +148,7 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
     finished = true;
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
-    root("finish", [name, ...ids4, tree, tries, ...opened]);
+    root("finish", [name, ...ids4, tree, tries, treeOwner, ...opened]);
     mark("isolation");
   };
   // A cancelled job stops agate with SIGINT, then SIGTERM: the commands user's processes, which
@@ -166,7 +169,13 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
         ? startAsRoot(user, env)
         : startWithSudo(options.access.sudo, user, env);
     return {
-      launcher: userLauncher(start, (step, args) => root(step, args), { user, tree, ids4, tries }),
+      launcher: userLauncher(start, (step, args) => root(step, args), {
+        user,
+        tree,
+        treeOwner,
+        ids4,
+        tries,
+      }),
       record: { mode: "user", user: name, uid: user.uid, reason: null, swept: "user" },
       finish,
     };
@@ -184,7 +193,7 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
 function userLauncher(
   start: (bash: string, args: string[], cwd: string) => ReturnType<typeof spawn>,
   root: (step: string, args: string[]) => string,
-  at: { user: CommandsUser; tree: string; ids4: string[]; tries: string },
+  at: { user: CommandsUser; tree: string; treeOwner: string; ids4: string[]; tries: string },
 ): CommandLauncher {
   const [uid = "", gid = "", agateUid = ""] = at.ids4;
   return {
@@ -198,7 +207,7 @@ function userLauncher(
     },
     async sweep() {
       mark("commands");
-      root("reclaim", [at.user.name, ...at.ids4, at.tree, at.tries]);
+      root("reclaim", [at.user.name, ...at.ids4, at.tree, at.tries, at.treeOwner]);
       mark("handover");
       return true;
     },

@@ -242,6 +242,29 @@ describeAsRunner("hosted", "on a hosted runner (a user with passwordless sudo)",
   });
 });
 
+describeAsRunner("plain", "in a container job (agate is root)", (hostUser) => {
+  // The runner made the workspace outside the container, as its own user; checkout wrote the
+  // files inside it as root. The commands must still be able to make files at the top.
+  it.runIf(process.getuid?.() === 0)(
+    "the commands can write the whole checkout, whose top directory goes back to its owner",
+    async () => {
+      const repo = checkoutWith({ build: "touch made-at-top && mkdir -p node_modules/x && id -u" });
+      spawnSync("chown", [`${hostUser.uid}:${hostUser.gid}`, repo.dir]);
+      const run = await runActionBundle({
+        cwd: repo.dir,
+        eventName: "push",
+        event: { repository: { full_name: "octo/widgets", default_branch: "main" } },
+        repository: "octo/widgets",
+      });
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toContain("agate: 1 of 1 required commands passed");
+      expect(statSync(repo.dir).uid).toBe(hostUser.uid);
+      expect(statSync(join(repo.dir, "made-at-top")).uid).toBe(0);
+      expect(statSync(join(repo.dir, "node_modules", "x")).uid).toBe(0);
+    },
+  );
+});
+
 /** Whether the Node that runs the Action can execute itself again (process.execve: Node 22.15, 23.11 on). */
 const actionNodeReexecs =
   spawnSync(process.env.AGATE_ACTION_NODE || process.execPath, ["-p", "typeof process.execve"], {
