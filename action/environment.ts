@@ -29,7 +29,7 @@ export const REMOVED_VARIABLES: readonly { name: string; prefix?: true; blocks: 
     name: "ACTIONS_",
     prefix: true,
     blocks:
-      "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see the README's threat model",
+      "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); agate's own /proc/<pid>/environ, which has them, is closed to the commands user (isolation.ts), and where the commands share agate's user, to them too on a Node with process.execve (same-uid.ts)",
   },
   ...FILE_COMMANDS,
   // bash start-up: code that would run before, around or instead of the command.

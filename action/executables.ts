@@ -5,7 +5,9 @@ import { delimiter, dirname, isAbsolute, join } from "node:path";
  * Where the system's own programs live. agate starts bash and git by absolute path from here,
  * never by a PATH lookup: a step before agate can put any directory first on PATH for the rest of
  * the job (`echo /tmp/evil >> "$GITHUB_PATH"`), and a fake `bash` there that exits 0 would make
- * every command "pass"; a fake `git` would report a clean work tree.
+ * every command "pass"; a fake `git` would report a clean work tree; a fake `sudo` would run the
+ * commands as agate's own user instead of the commands user (isolation.ts), and a fake `env`
+ * would start another shell.
  */
 export const SYSTEM_DIRECTORIES = [
   "/usr/bin",
@@ -33,7 +35,7 @@ function isExecutableFile(path: string): boolean {
  * the Action never looks at PATH.
  */
 export function systemExecutable(
-  name: "bash" | "git",
+  name: "bash" | "git" | "sudo" | "env",
   options: { searchPath?: string | undefined } = {},
 ): string {
   const cached = found.get(name);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { commandRecordSchema } from "../schemas/command-record.js";
 import { ACTION_BUNDLE, parseFileCommand, runActionBundle } from "../test/support/action-runner.js";
 import { makeRepo, type TestRepo } from "../test/support/git-repo.js";
+import { type RunnerUser, runnerUser, testConfig } from "../test/support/runner-users.js";
 import { webhookExample } from "../test/support/webhook-examples.js";
 
 const CONFIG = ".github/agate.yml";
@@ -37,6 +38,7 @@ async function runBundle(
   checkout: PullRequestCheckout,
   inputs: Record<string, string> = {},
   bundle?: string,
+  runAs?: RunnerUser,
 ) {
   const event = webhookExample("pull_request", "synchronize");
   event.pull_request.number = 7;
@@ -50,6 +52,7 @@ async function runBundle(
     repository: "octo/repo",
     inputs,
     bundle,
+    ...(runAs ? { runAs } : {}),
   });
 }
 
@@ -60,13 +63,36 @@ afterEach(() => {
   for (const repo of cleanup.splice(0)) repo.remove();
 });
 
-const config = (commands: Record<string, string>) =>
+/** The base config's text (`config`: on a machine where no commands user can be made, shared-allowed). */
+const rawConfig = (commands: Record<string, string>) =>
   `version: 1\ncommands:\n${Object.entries(commands)
     .map(([name, run]) => `  - name: ${name}\n    run: ${JSON.stringify(run)}\n`)
     .join("")}`;
 
-/** Shell text that reads a variable from agate's own environment (the command's parent's /proc). */
-const steal = (name: string) => `$(tr '\\0' '\\n' < /proc/$PPID/environ | sed -n 's/^${name}=//p')`;
+/**
+ * Where a command finds a file-command file of the step: the runner keeps them in its own
+ * directory (on GitHub, RUNNER_TEMP/_runner_file_commands), which code of agate's user can search.
+ * (action-runner.ts names them output, env, path and summary.)
+ */
+const FILE_NAMES: Record<string, string> = {
+  GITHUB_OUTPUT: "output",
+  GITHUB_ENV: "env",
+  GITHUB_PATH: "path",
+  GITHUB_STEP_SUMMARY: "summary",
+};
+const steal = (name: string) => `$RUNNER_TEMP/${FILE_NAMES[name]}`;
+
+/**
+ * The runner where the commands share agate's user: a self-hosted one without sudo, whose base
+ * config allows that (evidence.isolation: shared-allowed); on a machine that cannot make that user
+ * (no root, no sudo), this process's own user is one.
+ */
+const selfHosted = (() => {
+  const user = runnerUser("plain");
+  return typeof user === "string" ? undefined : user;
+})();
+const SHARED_ALLOWED = "evidence:\n  isolation: shared-allowed\n";
+const config = (commands: Record<string, string>) => testConfig(rawConfig(commands));
 
 describe("the Action bundle, run the way the runner runs it", () => {
   it("runs the base's commands on the merge commit and records what it tested", async () => {
@@ -298,11 +324,11 @@ describe("the Action bundle, run the way the runner runs it", () => {
   });
 
   it("the commands cannot set the step's outputs, the job's environment or PATH, or the summary", async () => {
-    // They read the file-command paths from agate's own environment and write to them, directly
-    // and from a background process that would write later.
+    // Where they share agate's user, they find the file-command files in the runner's directory
+    // and write to them, directly and from a background process that would write later.
     checkout = pullRequestCheckout(
       {
-        [CONFIG]: config({
+        [CONFIG]: `${rawConfig({
           forge: [
             `echo passed=true >> "${steal("GITHUB_OUTPUT")}"`,
             `echo 'failed-commands=[]' >> "${steal("GITHUB_OUTPUT")}"`,
@@ -313,11 +339,11 @@ describe("the Action bundle, run the way the runner runs it", () => {
             'echo passed=true >> "$GITHUB_OUTPUT" 2>/dev/null || true',
             "exit 1",
           ].join("\n"),
-        }),
+        })}${SHARED_ALLOWED}`,
       },
       { "a.txt": "a\n" },
     );
-    const result = await runBundle(checkout);
+    const result = await runBundle(checkout, {}, undefined, selfHosted);
     expect(result.status).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     const after = parseFileCommand(readFileSync(join(result.temp, "output"), "utf8"));
@@ -333,19 +359,19 @@ describe("the Action bundle, run the way the runner runs it", () => {
   it("a FIFO or a symlink a command puts at a file-command path neither blocks agate nor is written through", async () => {
     checkout = pullRequestCheckout(
       {
-        [CONFIG]: config({
+        [CONFIG]: `${rawConfig({
           swap: [
             // A FIFO with no reader: opening it to write would wait forever.
             `OUT="${steal("GITHUB_OUTPUT")}"; rm -f "$OUT"; mkfifo "$OUT"`,
             // A symlink to a file of the work tree: emptying it must not empty that file.
             `ENVF="${steal("GITHUB_ENV")}"; rm -f "$ENVF"; ln -s "$PWD/victim.txt" "$ENVF"`,
           ].join("\n"),
-        }),
+        })}${SHARED_ALLOWED}`,
         "victim.txt": "victim\n",
       },
       { "a.txt": "a\n" },
     );
-    const result = await runBundle(checkout);
+    const result = await runBundle(checkout, {}, undefined, selfHosted);
     expect(result.status, result.stdout + result.stderr).toBe(0);
     expect(result.outputs.passed).toBe("true");
     expect(result.envFile).toBe("");
@@ -355,13 +381,13 @@ describe("the Action bundle, run the way the runner runs it", () => {
   it("a FIFO a command leaves where agate writes the record's copy does not block it", async () => {
     checkout = pullRequestCheckout(
       {
-        [CONFIG]: config({
+        [CONFIG]: `${rawConfig({
           plant: 'mkdir -p "$RUNNER_TEMP/agate" && mkfifo "$RUNNER_TEMP/agate/command-record.json"',
-        }),
+        })}${SHARED_ALLOWED}`,
       },
       { "a.txt": "a\n" },
     );
-    const result = await runBundle(checkout);
+    const result = await runBundle(checkout, {}, undefined, selfHosted);
     expect(result.status, result.stdout + result.stderr).toBe(0);
     expect(result.outputs["record-path"]).toBe(join(result.temp, "agate", "command-record.json"));
     const record = commandRecordSchema.parse(
@@ -416,7 +442,10 @@ describe("the Action bundle, run the way the runner runs it", () => {
       // the head's own copy of the config is not what counts.
       const budgeted = pullRequestCheckout(
         { [CONFIG]: `${config({ ok: "true" })}progress:\n  max_tool_calls: 2\n` },
-        { "a.txt": "a\n", [CONFIG]: `${config({ ok: "true" })}progress:\n  max_tool_calls: 50\n` },
+        {
+          "a.txt": "a\n",
+          [CONFIG]: `${config({ ok: "true" })}progress:\n  max_tool_calls: 50\n`,
+        },
       );
       cleanup.push(budgeted.repo);
       const over = await runBundle(budgeted, { token: "", trace: join(traces, "codex.jsonl") });

@@ -21,7 +21,9 @@ import { FILE_COMMANDS } from "./environment.js";
 import { type EventContext, readEventContext } from "./event.js";
 import { systemExecutable } from "./executables.js";
 import { git, gitMaybe, localStateDir } from "./git.js";
+import { rootAccess } from "./isolation.js";
 import { type RunLog, runRequiredCommands } from "./required-commands.js";
+import { becomeUndumpable, refuseInspectorSignal } from "./same-uid.js";
 import { headline, renderRecordMarkdown } from "./summary.js";
 import { mark, printTimings } from "./timings.js";
 import { readTraces, type TraceOutcome } from "./trace.js";
@@ -40,6 +42,9 @@ import * as core from "./workflow-commands.js";
  * from: the files agate empties after the commands must be the very files core then writes.
  */
 export async function run(): Promise<void> {
+  refuseInspectorSignal();
+  // Where the commands will share agate's user, agate first closes what it can of its process.
+  if (rootAccess().kind === "none") becomeUndumpable(process.env);
   mark("load");
   const env = process.env;
   try {
@@ -124,6 +129,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
     beforeCommands: async (config) => {
       if (traceInput) traces = await readTraces(cwd, traceInput, config.progress);
     },
+    isolation: "commands-user",
   });
   if (outcome.kind === "not-adopted") {
     core.info(

@@ -10,6 +10,8 @@ import { type ReadFileAtCommit, readConfigAtBase } from "./base-config.js";
 import { loadConfig, type ReadDefaults } from "./config-defaults.js";
 import { commandEnvironment, runnerInfo, workflowRun } from "./environment.js";
 import { readObjects } from "./git.js";
+import { type CommandsIsolation, isolatedUser, rootAccess, sharedIsolation } from "./isolation.js";
+import { processGroupLauncher } from "./process-group.js";
 import { runCommand } from "./run-command.js";
 import { createShadowGit, pathText, workTreeState } from "./shadow-git.js";
 import { changedBetween, HEAD_COMMIT, listed, testedCommit, testedSnapshot } from "./snapshot.js";
@@ -51,6 +53,12 @@ export interface RequiredCommandsOptions {
    * is their own uncommitted work, not an earlier step's, and the warning says so.
    */
   local?: boolean;
+  /**
+   * `commands-user` (the Action): the commands run as a user of their own, made for the job
+   * (isolation.ts), and when that is impossible the base config's `evidence.isolation` decides
+   * whether they run at all. Default (`agate run` on a person's machine): as the person running it.
+   */
+  isolation?: "commands-user";
 }
 
 export type RequiredCommandsOutcome =
@@ -125,8 +133,18 @@ export async function runRequiredCommands(
   const commands: CommandResult[] = [];
   let before: ReturnType<typeof workTreeState>;
   let state: ReturnType<typeof workTreeState>;
+  let isolation: CommandsIsolation | undefined;
   try {
     before = workTreeState(shadow);
+    mark("snapshot");
+    isolation = openIsolation(options, config, shadow.workTree, env);
+    mark("isolation");
+    // The base config allowed it (or this is `agate run`): a fact for the log, not a warning.
+    if (isolation.record.mode === "shared") {
+      log.info(
+        `agate: the commands run as agate's own user (${isolation.record.user}): ${isolation.record.reason}; the record says so.`,
+      );
+    }
     if (before.size > 0) {
       const sample = [...before.keys()].slice(0, 5).map(pathText).join(", ");
       (log.warning ?? log.info)(
@@ -136,8 +154,8 @@ export async function runRequiredCommands(
       );
     }
     state = before;
-    mark("snapshot");
     for (const command of config.commands) {
+      const launcher = command.privileged ? processGroupLauncher() : isolation.launcher;
       const result = await log.command(command.name, () =>
         runCommand({
           name: command.name,
@@ -145,6 +163,7 @@ export async function runRequiredCommands(
           timeoutMs: command.timeout,
           cwd,
           env,
+          launcher,
           onOutput: (chunk) => log.output(chunk),
           now,
         }),
@@ -159,11 +178,22 @@ export async function runRequiredCommands(
         ...result,
         changed_paths: listed(changed),
         changed_paths_count: changed.length,
+        ...(command.privileged ? { privileged: true } : {}),
       });
     }
-  } finally {
+  } catch (error) {
+    // The first error is the one to report; one while ending the isolation would hide it.
     shadow.remove();
+    try {
+      isolation?.finish();
+    } catch {
+      // Reported as the error it follows from.
+    }
+    throw error;
   }
+  shadow.remove();
+  // Every process of the commands user is gone and the work tree agate's (or this throws).
+  isolation.finish();
 
   const record = commandRecordSchema.parse({
     kind: "agate.command-record",
@@ -188,8 +218,43 @@ export async function runRequiredCommands(
     runner: runnerInfo(options.env),
     grader: { agate_version: AGATE_VERSION, config_digest: digest },
     workflow: workflowRun(options.env),
+    isolation: isolation.record,
     cut: [],
     created_at: now().toISOString(),
   } satisfies CommandRecord);
   return { kind: "ran", record, config };
+}
+
+/**
+ * The commands user for the Action (isolation.ts); where none can be made, the commands run as
+ * agate's own user only if the base config allows it (`evidence.isolation: shared-allowed`):
+ * under `required`, nothing of the pull request's runs, since the code under test could then
+ * write "isolated" into the record itself.
+ */
+function openIsolation(
+  options: Pick<RequiredCommandsOptions, "isolation" | "env">,
+  config: Config,
+  workTree: string,
+  env: NodeJS.ProcessEnv,
+): CommandsIsolation {
+  if (options.isolation !== "commands-user") {
+    return sharedIsolation("a local `agate run` runs the commands as the user who runs it");
+  }
+  const access = rootAccess();
+  let reason: string;
+  if (access.kind === "none") {
+    reason = access.reason;
+  } else {
+    try {
+      return isolatedUser({ access, workTree, env, agateEnv: options.env });
+    } catch (error) {
+      reason = `agate could not make a user of their own for the commands: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  if (config.evidence.isolation === "required") {
+    throw new Error(
+      `agate: refusing to run the commands: ${reason}. The base config requires them to run as a user of their own (evidence.isolation: required): run the job on a GitHub-hosted runner, or give the runner's user passwordless sudo, or run the job as root in a container with useradd and setpriv installed. On a self-hosted runner where none of that is possible, set evidence.isolation: shared-allowed in the base config to accept records the code under test could change.`,
+    );
+  }
+  return sharedIsolation(reason);
 }

@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
 import type { CommandResult } from "../schemas/command-record.js";
 import { systemExecutable } from "./executables.js";
 import { OutputDigest } from "./output-digest.js";
+import { type CommandLauncher, processGroupLauncher } from "./process-group.js";
 
 /** What running a command observes; the work tree's changes are added by the caller. */
 export type CommandRun = Omit<CommandResult, "changed_paths" | "changed_paths_count">;
@@ -22,6 +21,11 @@ export interface RunCommandOptions {
   goneLimitMs?: number;
   /** bash, by absolute path; default the system's (see executables.ts). */
   bash?: string;
+  /**
+   * How bash is started and what is killed after it: as the commands user, every process of that
+   * user (isolation.ts); default, as agate's user, the command's process group.
+   */
+  launcher?: CommandLauncher;
   now?: () => Date;
 }
 
@@ -30,11 +34,12 @@ export interface RunCommandOptions {
  * interleaved as the log shows them. bash is the system's, by absolute path: a `bash` an earlier
  * step put first on PATH is never run. `--noprofile --norc`: no start-up file of the user's runs
  * (BASH_ENV, the one a non-interactive shell reads, is removed from the environment by
- * commandEnvironment). The command leads its own process group, so a timeout kills everything it
- * started, and whatever it left running in the background is killed when it exits: a leftover
- * child must not keep writing after the record is made, nor hold the step open. This returns only
- * once every process of the group is gone (a process that left the group with setsid is not
- * seen: see the README's threat model).
+ * commandEnvironment). A timeout kills everything the command started, and whatever it left
+ * running in the background is killed when it exits: a leftover child must not keep writing after
+ * the record is made, nor hold the step open. "Everything" is the launcher's: every process of the
+ * commands user when they run as one (a daemon, a double fork, setsid included), else the
+ * command's process group (a process that left it with setsid is not seen: see the README's threat
+ * model). This returns only once all of it is gone.
  */
 export async function runCommand(options: RunCommandOptions): Promise<CommandRun> {
   const now = options.now ?? (() => new Date());
@@ -44,12 +49,16 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRun
   const startedMs = performance.now();
 
   const bash = options.bash ?? systemExecutable("bash");
-  const child = spawn(bash, ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run], {
-    cwd: options.cwd,
-    env: options.env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const launcher = options.launcher ?? processGroupLauncher();
+  const child = launcher.start(
+    bash,
+    ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run],
+    {
+      cwd: options.cwd,
+      env: options.env,
+    },
+  );
+  if (!child.stdout || !child.stderr) throw new Error("agate: the command's output is not piped");
   const forward = (chunk: Buffer) => {
     digest.update(chunk);
     options.onOutput?.(chunk);
@@ -58,19 +67,11 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRun
   child.stderr.on("data", forward);
 
   let timedOut = false;
-  const killGroup = (signal: NodeJS.Signals) => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      // The group is already gone.
-    }
-  };
   let killTimer: NodeJS.Timeout | undefined;
   const timeout = setTimeout(() => {
     timedOut = true;
-    killGroup("SIGTERM");
-    killTimer = setTimeout(() => killGroup("SIGKILL"), grace);
+    launcher.signal(child, "SIGTERM");
+    killTimer = setTimeout(() => launcher.signal(child, "SIGKILL"), grace);
   }, options.timeoutMs);
 
   const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
@@ -80,10 +81,9 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRun
     },
   ).finally(() => clearTimeout(timeout));
 
-  // bash is gone; anything still in its group is a leftover background process.
-  killGroup("SIGKILL");
+  // bash is gone; anything still running is a leftover background process.
   clearTimeout(killTimer);
-  if (child.pid !== undefined && !(await groupGone(child.pid, options.goneLimitMs ?? 10_000))) {
+  if (!(await launcher.sweep(child, options.goneLimitMs ?? 10_000))) {
     throw new Error(
       `agate: a process of the command ${JSON.stringify(options.name)} survived SIGKILL; no record is made while it may still write`,
     );
@@ -100,50 +100,6 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRun
     duration_ms: Math.round(performance.now() - startedMs),
     output: digest.finish(),
   };
-}
-
-/** Members of a process group that can still run (a zombie cannot: it waits to be reaped). */
-function livingMembers(pgid: number): number {
-  try {
-    process.kill(-pgid, 0);
-  } catch {
-    return 0; // ESRCH: no process at all in the group.
-  }
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return 1; // No /proc (macOS): the group exists, count it as living.
-  }
-  let living = 0;
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    // pid (comm) state ppid pgrp ...; comm may contain spaces and parentheses.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") living++;
-  }
-  return living;
-}
-
-/** Kills the group again until no member can run; false when that takes longer than limitMs. */
-async function groupGone(pgid: number, limitMs: number): Promise<boolean> {
-  const deadline = performance.now() + limitMs;
-  for (;;) {
-    if (livingMembers(pgid) === 0) return true;
-    if (performance.now() > deadline) return false;
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-      // Gone meanwhile.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { commandPassed, failedCommands } from "../checks/command-results.js";
+import { isolationLine } from "../checks/gate/isolation.js";
 import {
   tableCell as cell,
   codeSpan,
@@ -79,6 +80,7 @@ export function renderRecordMarkdown(record: CommandRecord, tailChars = 8_000): 
         ? "The commands changed nothing; the work tree still differed after them, as before."
         : `**The work tree was not clean after the commands** (changed files digest \`${tested.dirty_digest}\`).`,
     `Config digest \`${record.grader.config_digest}\`, agate ${record.grader.agate_version}.`,
+    isolationLine(record),
   ];
   const lines = [
     `### agate: ${headline(record)}. Next: ${nextAction(record)}.`,

@@ -58,6 +58,10 @@ export const commandResultSchema = z.strictObject({
   changed_paths_count: nonNegativeIntSchema.meta({
     description: "How many paths changed, listed or not.",
   }),
+  privileged: z.boolean().optional().meta({
+    description:
+      "true: the base config marks this command privileged (`commands[].privileged`), so it ran as agate's own user, not as the commands user, and could have changed this record. Absent: it did not.",
+  }),
 });
 
 export const testedSnapshotSchema = z.strictObject({
@@ -112,6 +116,31 @@ export const workflowRunRefSchema = z.strictObject({
   event_name: z.string().min(1),
 });
 
+/**
+ * How the commands ran. Anything that shares a uid with agate can reach into it (a signal opens
+ * Node's inspector; /proc/<pid>/environ and mem; ptrace), so the Action runs them as a user of
+ * their own, made for the job, without sudo, and kills every process of it after each command.
+ * Where it cannot (no passwordless sudo and not root), they run as agate's user and the record
+ * says why. This is the job's own word like the rest of the record: the App believes a passing
+ * record only under the base config's `evidence.isolation`, and the Action refuses to run the
+ * commands unisolated at all when that says `required`.
+ */
+export const isolationSchema = z.strictObject({
+  mode: z.enum(["user", "shared"]).meta({
+    description:
+      "`user`: the commands ran as a user of their own, not agate's, without sudo or root; `shared`: as agate's own user, so they could have changed this record.",
+  }),
+  user: z.string().min(1).meta({ description: "The user the commands ran as." }),
+  uid: nonNegativeIntSchema,
+  reason: z.string().nullable().meta({
+    description: "`shared`: why agate could not run them as a user of their own. null otherwise.",
+  }),
+  swept: z.enum(["user", "process-group"]).meta({
+    description:
+      "What agate killed after each command: `user`, every process of the commands user (a daemon, a double fork, setsid: all); `process-group`, the command's process group (a process that left it with setsid was not seen).",
+  }),
+});
+
 export const graderVersionSchema = z.strictObject({
   agate_version: z.string().min(1),
   config_digest: sha256HexSchema,
@@ -134,6 +163,10 @@ export const commandRecordSchema = z.strictObject({
   runner: runnerSchema,
   grader: graderVersionSchema,
   workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
+  isolation: isolationSchema.optional().meta({
+    description:
+      "How the commands ran. Absent in records made before agate ran them as a user of their own: they ran as agate's user.",
+  }),
   cut: z.array(z.string()).default([]).meta({
     description: "What was shortened to fit a size limit, such as `commands[2].output.tail`.",
   }),
@@ -145,3 +178,4 @@ export type CommandResult = z.infer<typeof commandResultSchema>;
 export type TestedSnapshot = z.infer<typeof testedSnapshotSchema>;
 export type CommandRecord = z.output<typeof commandRecordSchema>;
 export type GraderVersion = z.infer<typeof graderVersionSchema>;
+export type Isolation = z.infer<typeof isolationSchema>;

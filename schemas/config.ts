@@ -44,6 +44,10 @@ export const commandSchema = z
           "Tracked or unignored paths this command may change (globs). A change anywhere else makes the record not believed: a command that edits the code it tests has not tested the commit.",
         examples: [["coverage/**"]],
       }),
+    privileged: z.boolean().default(false).meta({
+      description:
+        "Run this command as agate's own user (with the runner's sudo, if it has one), not as the unprivileged commands user: for a command that needs root or Docker. Such a command could forge the record, so a passing record with one counts only once a maintainer accepts the exact commit (`/agate accept`). Prefer installing what it needs in a step before agate.",
+    }),
   })
   .meta({ description: "A command that must exit 0 on the tested commit." });
 
@@ -228,6 +232,10 @@ export const evidenceSchema = z
     step: nameSchema("evidence.step").default("agate").meta({
       description:
         "The `name:` of the step that runs the agate Action; the runner's conclusion for it must agree with the record.",
+    }),
+    isolation: z.enum(["required", "shared-allowed"]).default("required").meta({
+      description:
+        "`required`: a passing record counts only when the commands ran as a user of their own, which the Action sets up through the runner's passwordless sudo (GitHub-hosted runners have it) or as root; without one, the Action refuses to run them. `shared-allowed`: on a self-hosted runner without sudo, the commands may run as agate's own user, which lets the code under test change the record; the summary says so.",
     }),
   })
   .prefault({})

@@ -1,18 +1,25 @@
 /**
  * npm run bench:action — prints figures and whether issue 17's targets are met; asserts nothing.
  * 1. Wall time of the Action bundle over running the same three trivial commands directly, and
- *    where the Action's time goes (node start, bundle load, config read, snapshots, commands,
- *    record, upload and outputs, exit), from the marks the bundle prints with AGATE_TIMINGS=1.
+ *    where the Action's time goes (node start, bundle load, config read, snapshots, the commands
+ *    user's making and removal, the work tree's hand-over around each command, commands, record,
+ *    upload and outputs, exit), from the marks the bundle prints with AGATE_TIMINGS=1. Run the way
+ *    each runner runs it (test/support/runner-users.ts): as a hosted runner's user through its
+ *    passwordless sudo, as root (a container job), and sharing agate's user (a runner without
+ *    sudo, shared-allowed): the difference is what running the commands as a user of their own
+ *    costs.
  * 2. One command streaming 1 GiB of output through the Action: MiB/s beside the same output
  *    piped to sha256sum in the same run, and the Action's peak RSS.
  *
  * AGATE_BENCH_BUNDLE: another bundle to measure (an older build, to compare). BENCH_ROUNDS: rounds
  * of part 1 (default 10). BENCH_STREAM_MIB: size of part 2 (default 1024).
  */
-import { spawn, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { makeRepo } from "../test/support/git-repo.js";
+import { giveTo, type RunnerUser, runnerUser, spawnAs } from "../test/support/runner-users.js";
 
 const BUNDLE = process.env.AGATE_BENCH_BUNDLE
   ? resolve(process.env.AGATE_BENCH_BUNDLE)
@@ -23,20 +30,31 @@ const COMMANDS = ["true", "echo hello", "ls > /dev/null"];
 const TARGET_OVERHEAD_MS = 100;
 const TARGET_STREAM_RATIO = 0.5;
 const TARGET_RSS_MIB = 100;
+const SHARED_ALLOWED = "evidence:\n  isolation: shared-allowed\n";
 
-function repoWith(commands: string[]) {
+function repoWith(commands: string[], extra = "") {
   const repo = makeRepo("agate-bench-");
   const sha = repo.commit({
-    ".github/agate.yml": `version: 1\ncommands:\n${commands.map((run, i) => `  - name: c${i}\n    run: ${JSON.stringify(run)}\n`).join("")}`,
+    ".github/agate.yml": `version: 1\ncommands:\n${commands.map((run, i) => `  - name: c${i}\n    run: ${JSON.stringify(run)}\n`).join("")}${extra}`,
   });
-  return { ...repo, sha };
+  // The runner's own directory, outside the work tree (the commands user never gets it).
+  const temp = mkdtempSync(join(tmpdir(), "agate-bench-temp-"));
+  return {
+    ...repo,
+    sha,
+    temp,
+    remove() {
+      repo.remove();
+      rmSync(temp, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The Action's usual case: a pull_request event whose base commit holds the config. */
-function actionEnv(dir: string, sha: string): NodeJS.ProcessEnv {
-  const output = join(dir, ".git", "bench-output");
+function actionEnv(dir: string, temp: string, sha: string): Record<string, string> {
+  const output = join(temp, "bench-output");
   writeFileSync(output, "");
-  const event = join(dir, ".git", "bench-event.json");
+  const event = join(temp, "bench-event.json");
   writeFileSync(
     event,
     JSON.stringify({
@@ -45,13 +63,13 @@ function actionEnv(dir: string, sha: string): NodeJS.ProcessEnv {
     }),
   );
   return {
-    PATH: process.env.PATH,
+    PATH: process.env.PATH ?? "",
     GITHUB_EVENT_NAME: "pull_request",
     GITHUB_EVENT_PATH: event,
     GITHUB_REPOSITORY: "bench/repo",
     GITHUB_OUTPUT: output,
     "INPUT_WORKING-DIRECTORY": dir,
-    RUNNER_TEMP: join(dir, ".git"),
+    RUNNER_TEMP: temp,
     AGATE_TIMINGS: "1",
   };
 }
@@ -87,60 +105,137 @@ function phases(stderr: string, wallMs: number, nodeStartMs: number): Map<string
   return out;
 }
 
-const repo = repoWith(COMMANDS);
-const env = actionEnv(repo.dir, repo.sha);
-const direct: number[] = [];
-const action: number[] = [];
+/** Runs the bundle once as `user` (this process's own without one); wall time and stderr. */
+async function runBundle(
+  user: RunnerUser | undefined,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<[number, string, number | null]> {
+  const start = performance.now();
+  const child: ChildProcess = user
+    ? spawnAs(user, process.execPath, [BUNDLE], { cwd, env, stdio: ["ignore", "ignore", "pipe"] })
+    : spawn(process.execPath, [BUNDLE], { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  const code = await new Promise<number | null>((done) => child.once("close", done));
+  return [performance.now() - start, stderr, code];
+}
+
+interface Mode {
+  name: string;
+  user: RunnerUser | undefined;
+  shared: boolean;
+}
+
+const hosted = runnerUser("hosted");
+const plain = runnerUser("plain");
+const modes: Mode[] = [];
+if (typeof hosted !== "string") {
+  modes.push({
+    name: "as a hosted runner (its sudo makes the commands user)",
+    user: hosted,
+    shared: false,
+  });
+}
+if (process.getuid?.() === 0) {
+  modes.push({
+    name: "as root (a container job makes the commands user)",
+    user: undefined,
+    shared: false,
+  });
+}
+modes.push({
+  name: "sharing agate's user (a runner without sudo, shared-allowed)",
+  user: typeof plain === "string" ? undefined : plain,
+  shared: true,
+});
+if (typeof hosted === "string") console.log(`(no hosted runner's user here: ${hosted})`);
+
 const nodeStart: number[] = [];
-const runs: [number, string][] = [];
+const direct: number[] = [];
 for (let i = 0; i < ROUNDS; i++) {
   nodeStart.push(time(() => spawnSync(process.execPath, ["-e", "0"]))[0]);
+  const repo = repoWith(COMMANDS);
   direct.push(
     time(() => {
       for (const run of COMMANDS)
         spawnSync("bash", ["-eo", "pipefail", "-c", run], { cwd: repo.dir });
     })[0],
   );
-  const [ms, result] = time(() =>
-    spawnSync(process.execPath, [BUNDLE], { cwd: repo.dir, env, encoding: "utf8" }),
-  );
-  action.push(ms);
-  runs.push([ms, result.stderr]);
+  repo.remove();
 }
 const d = median(direct);
-const a = median(action);
 const n = median(nodeStart);
 console.log(`three trivial commands, median of ${ROUNDS} rounds (${BUNDLE})`);
 console.log(`  directly:        ${d.toFixed(1)} ms`);
-console.log(`  through agate:   ${a.toFixed(1)} ms`);
-console.log(
-  `  ratio:           ${(a / d).toFixed(1)}x, overhead ${(a - d).toFixed(1)} ms (target <= +${TARGET_OVERHEAD_MS} ms: ${met(a - d <= TARGET_OVERHEAD_MS)})`,
-);
-const breakdown = new Map<string, number[]>();
-for (const [ms, stderr] of runs) {
-  for (const [phase, value] of phases(stderr, ms, n)) {
-    breakdown.set(phase, [...(breakdown.get(phase) ?? []), value]);
+const walls = new Map<string, number>();
+for (const mode of modes) {
+  const runs: [number, string][] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const repo = repoWith(COMMANDS, mode.shared ? SHARED_ALLOWED : "");
+    const env = actionEnv(repo.dir, repo.temp, repo.sha);
+    if (mode.user) giveTo(mode.user, repo.dir, repo.temp);
+    const [ms, stderr, code] = await runBundle(mode.user, repo.dir, env);
+    if (code !== 0) throw new Error(`the Action exited ${code} ${mode.name}: ${stderr}`);
+    runs.push([ms, stderr]);
+    repo.remove();
+  }
+  const a = median(runs.map(([ms]) => ms));
+  walls.set(mode.name, a);
+  console.log(`  through agate, ${mode.name}: ${a.toFixed(1)} ms`);
+  console.log(
+    `    overhead ${(a - d).toFixed(1)} ms over the commands run directly (target <= +${TARGET_OVERHEAD_MS} ms: ${met(a - d <= TARGET_OVERHEAD_MS)})`,
+  );
+  const breakdown = new Map<string, number[]>();
+  for (const [ms, stderr] of runs) {
+    for (const [phase, value] of phases(stderr, ms, n)) {
+      breakdown.set(phase, [...(breakdown.get(phase) ?? []), value]);
+    }
+  }
+  const labels: [string, string][] = [
+    ["node start", "node start"],
+    ["load", "load"],
+    ["config", "config"],
+    ["snapshot", "snapshot"],
+    ["isolation", "commands user: made, verified, removed (once per job)"],
+    [
+      "handover",
+      `work tree handed over and back, user's processes killed (${COMMANDS.length} commands)`,
+    ],
+    ["commands", "commands"],
+    ["record", "record"],
+    ["upload", "upload"],
+    ["exit", "exit"],
+  ];
+  console.log("    where agate's time goes (median per phase, ms):");
+  for (const [phase, label] of labels) {
+    const values = breakdown.get(phase);
+    if (values) console.log(`      ${median(values).toFixed(1).padStart(7)}  ${label}`);
+  }
+  const handover = breakdown.get("handover");
+  if (handover) {
+    console.log(
+      `      per command: ${(median(handover) / COMMANDS.length).toFixed(1)} ms of hand-over, kill and take-back`,
+    );
   }
 }
-console.log("  where agate's time goes (median per phase, ms):");
-for (const phase of [
-  "node start",
-  "load",
-  "config",
-  "snapshot",
-  "commands",
-  "record",
-  "upload",
-  "exit",
-]) {
-  const values = breakdown.get(phase);
-  if (values) console.log(`    ${phase.padEnd(12)} ${median(values).toFixed(1).padStart(7)}`);
+const shared = modes.find((mode) => mode.shared);
+for (const mode of modes.filter((m) => !m.shared)) {
+  const isolated = walls.get(mode.name) ?? Number.NaN;
+  const base = walls.get(shared?.name ?? "") ?? Number.NaN;
+  console.log(
+    `  running the commands as a user of their own, ${mode.name}: +${(isolated - base).toFixed(1)} ms over sharing agate's user`,
+  );
 }
-repo.remove();
 
-/** Peak RSS (VmHWM) of a child, read from /proc while it runs. */
-async function peakRss(command: string, args: string[], options: Parameters<typeof spawn>[2]) {
-  const child = spawn(command, args, { ...options, stdio: ["ignore", "ignore", "inherit"] });
+/** Peak RSS (VmHWM) of the Action, read from /proc while it runs. */
+async function peakRss(cwd: string, env: Record<string, string>, user: RunnerUser | undefined) {
+  const stdio: ["ignore", "ignore", "inherit"] = ["ignore", "ignore", "inherit"];
+  const child = user
+    ? spawnAs(user, process.execPath, [BUNDLE], { cwd, env, stdio })
+    : spawn(process.execPath, [BUNDLE], { cwd, env, stdio });
   let peakKb = 0;
   const poll = setInterval(() => {
     try {
@@ -160,21 +255,28 @@ const produce = `yes 'a line of output from a chatty test suite, 64 bytes long..
 const [pipeMs] = time(() =>
   spawnSync("bash", ["-c", `${produce} | sha256sum`], { stdio: "ignore" }),
 );
-const big = repoWith([`set +o pipefail; ${produce}`]);
-const bigEnv = actionEnv(big.dir, big.sha);
-delete bigEnv.AGATE_TIMINGS;
-const streamed = await peakRss(process.execPath, [BUNDLE], { cwd: big.dir, env: bigEnv });
-big.remove();
 const pipeRate = STREAM_MIB / (pipeMs / 1000);
-const rate = STREAM_MIB / streamed.seconds;
-const rss = streamed.peakKb / 1024;
 console.log(`one command streaming ${STREAM_MIB} MiB of output`);
 console.log(
   `  piped to sha256sum:  ${(pipeMs / 1000).toFixed(1)} s (${pipeRate.toFixed(0)} MiB/s)`,
 );
-console.log(
-  `  through the Action:  ${streamed.seconds.toFixed(1)} s (${rate.toFixed(0)} MiB/s), exit ${streamed.code}; ${(rate / pipeRate).toFixed(2)} of sha256sum (target >= ${TARGET_STREAM_RATIO}: ${met(rate / pipeRate >= TARGET_STREAM_RATIO)})`,
-);
-console.log(
-  `  peak RSS:            ${rss.toFixed(0)} MiB (target <= ${TARGET_RSS_MIB} MiB: ${met(rss <= TARGET_RSS_MIB)})`,
-);
+// As a hosted runner runs it where this machine can (the commands user's output through sudo),
+// and sharing agate's user, to see what the isolation costs here.
+for (const streamer of [modes[0], shared].filter((m, i, all) => m && all.indexOf(m) === i)) {
+  if (!streamer) continue;
+  const big = repoWith([`set +o pipefail; ${produce}`], streamer.shared ? SHARED_ALLOWED : "");
+  const bigEnv = actionEnv(big.dir, big.temp, big.sha);
+  delete bigEnv.AGATE_TIMINGS;
+  if (streamer.user) giveTo(streamer.user, big.dir, big.temp);
+  const streamed = await peakRss(big.dir, bigEnv, streamer.user);
+  big.remove();
+  const rate = STREAM_MIB / streamed.seconds;
+  const rss = streamed.peakKb / 1024;
+  console.log(`  through the Action, ${streamer.name}:`);
+  console.log(
+    `    ${streamed.seconds.toFixed(1)} s (${rate.toFixed(0)} MiB/s), exit ${streamed.code}; ${(rate / pipeRate).toFixed(2)} of sha256sum (target >= ${TARGET_STREAM_RATIO}: ${met(rate / pipeRate >= TARGET_STREAM_RATIO)})`,
+  );
+  console.log(
+    `    peak RSS ${rss.toFixed(0)} MiB (target <= ${TARGET_RSS_MIB} MiB: ${met(rss <= TARGET_RSS_MIB)})`,
+  );
+}

@@ -11,6 +11,7 @@ import { startAgate } from "../app/runtime/server.js";
 import { startGitHubSimulator } from "../test/github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../test/support/evidence-workflow.js";
 import { recordingLog } from "../test/support/recording-log.js";
+import { testConfig } from "../test/support/runner-users.js";
 import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
 
@@ -80,7 +81,7 @@ while (!log.entries.some((entry) => entry.message.startsWith("reconcile: queued"
 await sim.createRepository({
   repo: "bench",
   files: {
-    ".github/agate.yml": "version: 1\ncommands:\n  - { name: t, run: 'true' }\n",
+    ".github/agate.yml": testConfig("version: 1\ncommands:\n  - { name: t, run: 'true' }\n"),
     ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
   },
 });

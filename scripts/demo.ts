@@ -16,6 +16,7 @@ import { startGitHubSimulator } from "../test/github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../test/support/evidence-workflow.js";
 import { GIT_ENV } from "../test/support/git-repo.js";
 import { recordingLog } from "../test/support/recording-log.js";
+import { ACTION_CAN_ISOLATE, testConfig } from "../test/support/runner-users.js";
 import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
 import { DEMO_MODEL_NAME, startDemoModel } from "./demo-model.js";
@@ -112,22 +113,29 @@ try {
   console.log(
     `The evaluator is a stand-in, not a model: ${model.url} speaks the OpenAI wire format and answers by a rule (each "requires: <path>" line of the rubric is met when the diff changes that path). With a real model, only the config's evaluator section changes.`,
   );
-  const config = [
-    "version: 1",
-    "commands:",
-    "  - name: unit tests",
-    '    run: test "$(cat src/answer.txt)" = 42 || { echo "expected 42, got $(cat src/answer.txt)"; exit 1; }',
-    "  - name: no TODOs",
-    '    run: "! grep -rn TODO src"',
-    "evaluator:",
-    "  kind: llm",
-    "  provider: openai",
-    `  model: ${DEMO_MODEL_NAME}`,
-    `  base_url: ${model.url}`,
-    "  rubric: |",
-    "    requires: README.md document the answer for users",
-    "",
-  ].join("\n");
+  if (!ACTION_CAN_ISOLATE) {
+    console.log(
+      "This machine gives the demo neither root nor passwordless sudo, so its CI cannot run the commands as a user of their own: the demo's config allows records made as agate's own user (evidence.isolation: shared-allowed). On a GitHub-hosted runner nothing needs to be set.",
+    );
+  }
+  const config = testConfig(
+    [
+      "version: 1",
+      "commands:",
+      "  - name: unit tests",
+      '    run: test "$(cat src/answer.txt)" = 42 || { echo "expected 42, got $(cat src/answer.txt)"; exit 1; }',
+      "  - name: no TODOs",
+      '    run: "! grep -rn TODO src"',
+      "evaluator:",
+      "  kind: llm",
+      "  provider: openai",
+      `  model: ${DEMO_MODEL_NAME}`,
+      `  base_url: ${model.url}`,
+      "  rubric: |",
+      "    requires: README.md document the answer for users",
+      "",
+    ].join("\n"),
+  );
   await sim.createRepository({
     repo: REPO,
     files: {

@@ -10,6 +10,7 @@ import type {
 } from "../../schemas/gate.js";
 import { recordPassed } from "../command-results.js";
 import { codeSpan, shortSha as short } from "../markdown.js";
+import { isolationProblem } from "./isolation.js";
 import { evidenceSourceChanges } from "./workflow-uses.js";
 
 /** What the record must have been made for: a pull request's head, or a merge group's. */
@@ -178,6 +179,9 @@ export function verifyProvenance(input: ProvenanceInput): ProvenanceVerdict {
   if (tested) return refuse(tested);
   const tree = workTreeProblem(record, input.config);
   if (tree) return refuse(tree);
+  // Last: how the commands ran decides only for a record that is otherwise this head's own.
+  const isolation = isolationProblem(record, input.config, input.target);
+  if (isolation) return refuse(isolation);
   return { status: "verified", record };
 }
 

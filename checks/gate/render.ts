@@ -24,6 +24,7 @@ import { mergeQueueAdvice } from "./base-requirement.js";
 import { progressOf } from "./decide.js";
 import { entryName } from "./entries.js";
 import { GLOSSARY_LINK } from "./glossary.js";
+import { isolationLine } from "./isolation.js";
 import { overrideCommand } from "./listing.js";
 import type { Stall } from "./progress.js";
 import { requirementsTable } from "./requirements-table.js";
@@ -150,6 +151,8 @@ export function commandsSection(input: {
     "### Commands",
     "",
     `Tested \`${short(record.tested.sha)}\` (tree \`${short(record.tested.tree_sha)}\`) in ${evidenceWhere(input.evidence, input.runFact, input.names)}.`,
+    "",
+    isolationLine(record),
     "",
     "| command | result | duration |",
     "| --- | --- | --- |",

@@ -3973,10 +3973,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep, value } = collItem;
+        const { start, key, sep: sep2, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep?.[0],
+          next: key ?? sep2?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -3990,7 +3990,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep) {
+          if (!keyProps.anchor && !keyProps.tag && !sep2) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -4014,7 +4014,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode2))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep ?? [], {
+        const valueProps = resolveProps.resolveProps(sep2 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode2.range[2],
@@ -4030,7 +4030,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode2.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -4121,7 +4121,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep = "";
+        let sep2 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -4135,13 +4135,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep + cb;
-              sep = "";
+                comment += sep2 + cb;
+              sep2 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep += source;
+                sep2 += source;
               hasSpace = true;
               break;
             default:
@@ -4184,18 +4184,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep, value } = collItem;
+        const { start, key, sep: sep2, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep?.[0],
+          next: key ?? sep2?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep && !value) {
+          if (!props.anchor && !props.tag && !sep2 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -4249,8 +4249,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
+        if (!isMap3 && !sep2 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -4262,7 +4262,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode2.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep ?? [], {
+          const valueProps = resolveProps.resolveProps(sep2 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -4273,8 +4273,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep)
-                for (const st of sep) {
+              if (sep2)
+                for (const st of sep2) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -4291,7 +4291,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -4471,7 +4471,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep = "";
+      let sep2 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
@@ -4488,24 +4488,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep + indent.slice(trimIndent) + content;
-          sep = "\n";
+          value += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep === " ")
-            sep = "\n";
-          else if (!prevMoreIndented && sep === "\n")
-            sep = "\n\n";
-          value += sep + indent.slice(trimIndent) + content;
-          sep = "\n";
+          if (sep2 === " ")
+            sep2 = "\n";
+          else if (!prevMoreIndented && sep2 === "\n")
+            sep2 = "\n\n";
+          value += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep === "\n")
+          if (sep2 === "\n")
             value += "\n";
           else
-            sep = "\n";
+            sep2 = "\n";
         } else {
-          value += sep + content;
-          sep = " ";
+          value += sep2 + content;
+          sep2 = " ";
           prevMoreIndented = false;
         }
       }
@@ -4688,25 +4688,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep = " ";
+      let sep2 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep === "\n")
-            res += sep;
+          if (sep2 === "\n")
+            res += sep2;
           else
-            sep = "\n";
+            sep2 = "\n";
         } else {
-          res += sep + lm;
-          sep = " ";
+          res += sep2 + lm;
+          sep2 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep + (match?.[1] ?? "");
+      return res + sep2 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -5516,14 +5516,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep, value }) {
+    function stringifyItem({ start, key, sep: sep2, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep)
-        for (const st of sep)
+      if (sep2)
+        for (const st of sep2)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -6690,18 +6690,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep;
+          let sep2;
           if (scalar.end) {
-            sep = scalar.end;
-            sep.push(this.sourceToken);
+            sep2 = scalar.end;
+            sep2.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep = [this.sourceToken];
+            sep2 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep }]
+            items: [{ start, key: scalar, sep: sep2 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -6854,15 +6854,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep = it.sep;
-                  sep.push(this.sourceToken);
+                  const sep2 = it.sep;
+                  sep2.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep }]
+                    items: [{ start: start2, key, sep: sep2 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -7056,13 +7056,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep = fc.end.splice(1, fc.end.length);
-            sep.push(this.sourceToken);
+            const sep2 = fc.end.splice(1, fc.end.length);
+            sep2.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep }]
+              items: [{ start, key: fc, sep: sep2 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -7948,7 +7948,7 @@ var require_scan = __commonJS({
 var require_parse = __commonJS({
   "node_modules/picomatch/lib/parse.js"(exports, module) {
     "use strict";
-    var constants4 = require_constants();
+    var constants5 = require_constants();
     var utils = require_utils();
     var {
       MAX_LENGTH,
@@ -7956,7 +7956,7 @@ var require_parse = __commonJS({
       REGEX_NON_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_BACKREF,
       REPLACEMENTS
-    } = constants4;
+    } = constants5;
     var expandRange = (args, options) => {
       if (typeof options.expandRange === "function") {
         return options.expandRange(...args, options);
@@ -8165,7 +8165,7 @@ var require_parse = __commonJS({
       if (options.maxExtglobRecursion === false) {
         return { risky: false };
       }
-      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants4.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants5.DEFAULT_MAX_EXTGLOB_RECURSION;
       const branches = splitTopLevel(body).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
@@ -8211,8 +8211,8 @@ var require_parse = __commonJS({
       const bos = { type: "bos", value: "", output: opts.prepend || "" };
       const tokens = [bos];
       const capture = opts.capture ? "" : "?:";
-      const PLATFORM_CHARS = constants4.globChars(opts.windows);
-      const EXTGLOB_CHARS = constants4.extglobChars(PLATFORM_CHARS);
+      const PLATFORM_CHARS = constants5.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants5.extglobChars(PLATFORM_CHARS);
       const {
         DOT_LITERAL,
         PLUS_LITERAL,
@@ -8908,7 +8908,7 @@ var require_parse = __commonJS({
         NO_DOTS_SLASH,
         STAR,
         START_ANCHOR
-      } = constants4.globChars(opts.windows);
+      } = constants5.globChars(opts.windows);
       const nodot = opts.dot ? NO_DOTS : NO_DOT;
       const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
       const capture = opts.capture ? "" : "?:";
@@ -8966,7 +8966,7 @@ var require_picomatch = __commonJS({
     var scan = require_scan();
     var parse4 = require_parse();
     var utils = require_utils();
-    var constants4 = require_constants();
+    var constants5 = require_constants();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch2 = (glob, options, returnState = false) => {
       if (Array.isArray(glob)) {
@@ -9094,7 +9094,7 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch2.constants = constants4;
+    picomatch2.constants = constants5;
     module.exports = picomatch2;
   }
 });
@@ -9120,14 +9120,14 @@ var require_picomatch2 = __commonJS({
 import { randomBytes } from "node:crypto";
 import {
   closeSync as closeSync2,
-  constants as constants3,
+  constants as constants4,
   lstatSync as lstatSync3,
   mkdirSync as mkdirSync3,
   openSync as openSync2,
   unlinkSync,
   writeFileSync as writeFileSync5
 } from "node:fs";
-import { dirname as dirname3, join as join7, resolve as resolve4 } from "node:path";
+import { dirname as dirname5, join as join8, resolve as resolve5 } from "node:path";
 
 // checks/command-results.ts
 var outcomePassed = (outcome) => outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
@@ -14453,7 +14453,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve5) {
+function isRecursive(inst, stack, resolve6) {
   const cached3 = recursive.get(inst);
   if (cached3 !== void 0)
     return cached3 ? PROVEN : NONE;
@@ -14463,7 +14463,7 @@ function isRecursive(inst, stack, resolve5) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve5);
+      const answer = isRecursive(child, stack, resolve6);
       if (answer > result)
         result = answer;
     }
@@ -14474,7 +14474,7 @@ function isRecursive(inst, stack, resolve5) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve5) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve6) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -14538,7 +14538,7 @@ function isRecursive(inst, stack, resolve5) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve5 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve6 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -21745,6 +21745,9 @@ var commandResultSchema = external_exports.strictObject({
   }),
   changed_paths_count: nonNegativeIntSchema.meta({
     description: "How many paths changed, listed or not."
+  }),
+  privileged: external_exports.boolean().optional().meta({
+    description: "true: the base config marks this command privileged (`commands[].privileged`), so it ran as agate's own user, not as the commands user, and could have changed this record. Absent: it did not."
   })
 });
 var testedSnapshotSchema = external_exports.strictObject({
@@ -21789,6 +21792,19 @@ var workflowRunRefSchema = external_exports.strictObject({
   job: external_exports.string().min(1),
   event_name: external_exports.string().min(1)
 });
+var isolationSchema = external_exports.strictObject({
+  mode: external_exports.enum(["user", "shared"]).meta({
+    description: "`user`: the commands ran as a user of their own, not agate's, without sudo or root; `shared`: as agate's own user, so they could have changed this record."
+  }),
+  user: external_exports.string().min(1).meta({ description: "The user the commands ran as." }),
+  uid: nonNegativeIntSchema,
+  reason: external_exports.string().nullable().meta({
+    description: "`shared`: why agate could not run them as a user of their own. null otherwise."
+  }),
+  swept: external_exports.enum(["user", "process-group"]).meta({
+    description: "What agate killed after each command: `user`, every process of the commands user (a daemon, a double fork, setsid: all); `process-group`, the command's process group (a process that left it with setsid was not seen)."
+  })
+});
 var graderVersionSchema = external_exports.strictObject({
   agate_version: external_exports.string().min(1),
   config_digest: sha256HexSchema
@@ -21806,6 +21822,9 @@ var commandRecordSchema = external_exports.strictObject({
   runner: runnerSchema,
   grader: graderVersionSchema,
   workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
+  isolation: isolationSchema.optional().meta({
+    description: "How the commands ran. Absent in records made before agate ran them as a user of their own: they ran as agate's user."
+  }),
   cut: external_exports.array(external_exports.string()).default([]).meta({
     description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
   }),
@@ -22377,6 +22396,9 @@ var commandSchema = external_exports.strictObject({
   writes: external_exports.array(globSchema).default([]).meta({
     description: "Tracked or unignored paths this command may change (globs). A change anywhere else makes the record not believed: a command that edits the code it tests has not tested the commit.",
     examples: [["coverage/**"]]
+  }),
+  privileged: external_exports.boolean().default(false).meta({
+    description: "Run this command as agate's own user (with the runner's sudo, if it has one), not as the unprivileged commands user: for a command that needs root or Docker. Such a command could forge the record, so a passing record with one counts only once a maintainer accepts the exact commit (`/agate accept`). Prefer installing what it needs in a step before agate."
   })
 }).meta({ description: "A command that must exit 0 on the tested commit." });
 var gateSchema = external_exports.strictObject({
@@ -22487,6 +22509,9 @@ var evidenceSchema = external_exports.strictObject({
   }),
   step: nameSchema("evidence.step").default("agate").meta({
     description: "The `name:` of the step that runs the agate Action; the runner's conclusion for it must agree with the record."
+  }),
+  isolation: external_exports.enum(["required", "shared-allowed"]).default("required").meta({
+    description: "`required`: a passing record counts only when the commands ran as a user of their own, which the Action sets up through the runner's passwordless sudo (GitHub-hosted runners have it) or as root; without one, the Action refuses to run them. `shared-allowed`: on a self-hosted runner without sudo, the commands may run as agate's own user, which lets the code under test change the record; the summary says so."
   })
 }).prefault({}).meta({ description: "Where command records come from: one workflow, job and step." });
 var mergeQueueSchema = external_exports.strictObject({
@@ -22938,7 +22963,7 @@ var REMOVED_VARIABLES = [
   {
     name: "ACTIONS_",
     prefix: true,
-    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see the README's threat model"
+    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); agate's own /proc/<pid>/environ, which has them, is closed to the commands user (isolation.ts), and where the commands share agate's user, to them too on a Node with process.execve (same-uid.ts)"
   },
   ...FILE_COMMANDS,
   // bash start-up: code that would run before, around or instead of the command.
@@ -23047,21 +23072,477 @@ function parse3(schema, payload, name) {
   );
 }
 
+// action/isolation.ts
+import { execFileSync as execFileSync2, spawn as spawn2, spawnSync } from "node:child_process";
+import { createHash as createHash2 } from "node:crypto";
+import { realpathSync as realpathSync2, statSync as statSync3 } from "node:fs";
+import { constants as constants2, userInfo } from "node:os";
+import { dirname as dirname3, resolve as resolve2, sep } from "node:path";
+
+// action/isolation-script.ts
+var ISOLATION_SCRIPT = String.raw`
+set -euo pipefail
+# Nothing of the job's environment decides which programs run here.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export LC_ALL=C
+MARKER="agate commands user (made by the agate Action for one job)"
+
+die() { printf 'agate-isolation: %s\n' "$*" >&2; exit 3; }
+need() { command -v "$1" >/dev/null 2>&1 || die "$1 is not installed ($2)"; }
+
+# useradd and userdel take a lock on /etc/passwd and give up at once when another job holds it.
+retry() {
+  local out i
+  for ((i = 0; i < 100; i++)); do
+    if out=$("$@" 2>&1); then return 0; fi
+    case "$out" in *lock*|*"try again"*) sleep 0.05 ;; *) printf '%s\n' "$out" >&2; return 1 ;; esac
+  done
+  printf '%s\n' "$out" >&2
+  return 1
+}
+
+# The processes of a uid that can still run (real, effective or saved uid: a setuid program the
+# user started counts too), read from /proc as root, so hidepid cannot hide any.
+living() {
+  grep -s -H -E '^(State|Uid):' /proc/[0-9]*/status | awk -v u="$1" -F'[:\t ]+' '
+    $2 == "State" { state[$1] = $3 }
+    $2 == "Uid" && state[$1] != "Z" && state[$1] != "X" && ($3 == u || $4 == u || $5 == u) {
+      split($1, part, "/"); print part[3]
+    }'
+}
+
+# As the user: kill(-1), which reaches every process the user may signal, in one system call that
+# no fork can outrun (a process with a kill pending cannot fork). Then, as root, each process still
+# listed: one that killed our killer first is not spared. Until none is left, or give up.
+sweep() {
+  local uid=$1 gid=$2 tries=$3 i pids
+  for ((i = 0; i < tries; i++)); do
+    setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'kill -KILL -1' 2>/dev/null || true
+    pids=$(living "$uid")
+    [ -z "$pids" ] && return 0
+    # shellcheck disable=SC2086
+    kill -KILL $pids 2>/dev/null || true
+    sleep 0.02
+  done
+  return 1
+}
+
+# A cron or at job of the user's would start a process after the sweep, while agate reads the
+# work tree; so they are removed before it.
+forget_schedules() {
+  if command -v crontab >/dev/null 2>&1; then crontab -r -u "$1" >/dev/null 2>&1 || true; fi
+  if command -v atq >/dev/null 2>&1; then
+    atq 2>/dev/null | awk -v u="$1" '$NF == u { print $1 }' | xargs -r atrm 2>/dev/null || true
+  fi
+}
+
+# Everything the user owns in the tree becomes agate's. Symlinks are changed themselves and never
+# followed (find does not follow them, chown -h): a link to /etc/shadow or to agate's files moves
+# nothing. chmod first, on everything but links: u+rwX so that no directory the user closed hides
+# a file from agate's look at the tree, ug-s so that no setuid or setgid program of the user's
+# becomes one of agate's. Only the user's own files: a hard link it made to anyone else's file
+# (where protected_hardlinks allows it) keeps its owner.
+take_back() {
+  local uid=$1 ruid=$2 rgid=$3 tree=$4
+  find "$tree" -xdev -uid "$uid" ! -type l -exec chmod u+rwX,ug-s -- {} +
+  find "$tree" -xdev -uid "$uid" -exec chown -h "$ruid:$rgid" -- {} +
+}
+
+reclaim() {
+  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8
+  forget_schedules "$name"
+  sweep "$uid" "$gid" "$tries" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
+  take_back "$uid" "$ruid" "$rgid" "$tree"
+  chown -h -- "$owner" "$tree"
+}
+
+# Prints what makes the user unfit for the commands, if anything (setup then removes it).
+verify() {
+  local name=$1 uid=$2 gid=$3 ruid=$4 out sock
+  if [ "$uid" = 0 ] || [ "$gid" = 0 ]; then echo "$name has uid $uid and gid $gid: root"; return; fi
+  if [ "$uid" = "$ruid" ]; then echo "$name has uid $uid, agate's own"; return; fi
+  if [ "$(awk -F: -v u="$uid" '$3 == u' /etc/passwd | wc -l)" != 1 ]; then echo "another user shares uid $uid with $name"; return; fi
+  if [ "$(id -G "$name")" != "$gid" ]; then
+    echo "$name is in the groups $(id -Gn "$name"), which may grant root (sudo, docker, adm, ...)"
+    return
+  fi
+  if command -v sudo >/dev/null 2>&1; then
+    out=$(sudo -n -l -U "$name" 2>&1 || true)
+    case "$out" in *"is not allowed to run sudo"*) ;; *) echo "$name may use sudo: $out"; return ;; esac
+  fi
+  # Access to the Docker daemon is root on the host.
+  for sock in /var/run/docker.sock /run/docker.sock; do
+    if [ -S "$sock" ] && setpriv --reuid="$uid" --regid="$gid" --clear-groups -- test -w "$sock"; then
+      echo "$sock is writable by every user: the commands could start a root container"
+      return
+    fi
+  done
+}
+
+setup() {
+  local name=$1 home=$2 ruid=$3 tree=$4 line uid gid gecos shell closed d unfit
+  need setpriv "util-linux: agate drops to the commands user and kills its processes with it"
+  need useradd "passwd: agate makes a user for the commands with it"
+  need userdel "passwd"
+  if line=$(getent passwd "$name"); then
+    IFS=: read -r _ _ uid gid gecos _ <<<"$line"
+    [ "$gecos" = "$MARKER" ] || die "a user named $name exists that agate did not make; remove it (userdel $name)"
+    forget_schedules "$name"
+    sweep "$uid" "$gid" 500 || die "processes of the leftover user $name survived every kill"
+    retry userdel -r "$name" || die "cannot remove the leftover user $name"
+  fi
+  shell=/usr/sbin/nologin
+  [ -x "$shell" ] || shell=/bin/false
+  # A HOME left by an earlier job (its userdel failed) would hand its .npmrc or .gitconfig on.
+  rm -rf -- "$home"
+  mkdir -p -- "$(dirname -- "$home")"
+  retry useradd --system --user-group --create-home --home-dir "$home" --shell "$shell" --comment "$MARKER" "$name" ||
+    die "useradd failed for $name"
+  uid=$(id -u "$name")
+  gid=$(id -g "$name")
+  unfit=$(verify "$name" "$uid" "$gid" "$ruid")
+  if [ -n "$unfit" ]; then
+    retry userdel -r "$name" || true
+    die "$unfit"
+  fi
+  chown "$uid:$gid" -- "$home"
+  chmod 0700 -- "$home"
+  # The user must reach the work tree: each directory above it must let it pass. Where one is
+  # closed to other users (a home directory of mode 750), it alone gets x, by ACL; read and write
+  # there stay closed, and finish takes the entry away. From / down, so that a directory is only
+  # judged once the user can reach it. (The directories are the positional parameters: this script
+  # is a JavaScript template, where a brace after a dollar sign would be read as JavaScript.)
+  set --
+  d=$tree
+  while [ "$d" != / ]; do d=$(dirname -- "$d"); set -- "$d" "$@"; done
+  closed=
+  while d=$(setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'for d; do [ -x "$d" ] || { printf "%s" "$d"; exit; }; done' _ "$@") && [ -n "$d" ]; do
+    need setfacl "acl: $d is closed to other users, and agate lets the commands user pass it with an ACL entry"
+    setfacl -m "u:$uid:x" -- "$d" || die "cannot let $name pass $d"
+    closed+="$d"$'\n'
+  done
+  printf '%s %s\n' "$uid" "$gid"
+  printf '%s' "$closed"
+}
+
+finish() {
+  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8 d
+  shift 8
+  reclaim "$name" "$uid" "$gid" "$ruid" "$rgid" "$tree" "$tries" "$owner"
+  for d in "$@"; do setfacl -x "u:$uid" -- "$d" 2>/dev/null || true; done
+  retry userdel -r "$name" || die "cannot remove the commands user $name"
+}
+
+main() {
+  local step=$1
+  shift
+  case "$step" in
+    setup) setup "$@" ;;
+    handover)
+      # Only what is agate's changes hands, never a file with another name elsewhere (a hard link
+      # to agate's bundle or /etc/passwd would hand that file over too); and the top directory,
+      # so that the commands can make files in it.
+      chown -h "$1" -- "$3"
+      find "$3" -xdev -uid "$2" ! \( -type f -links +1 \) -exec chown -h "$1" -- {} + ;;
+    signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" 2>/dev/null || true ;;
+    reclaim) reclaim "$@" ;;
+    finish) finish "$@" ;;
+    *) die "unknown step $step" ;;
+  esac
+}
+main "$@" </dev/null
+`;
+
+// action/process-group.ts
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync as readFileSync2 } from "node:fs";
+var STDIO = ["ignore", "pipe", "pipe"];
+function processGroupLauncher() {
+  const killGroup = (child, signal) => {
+    if (child.pid === void 0) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+    }
+  };
+  return {
+    start: (bash, args, { cwd, env }) => spawn(bash, args, { cwd, env, detached: true, stdio: STDIO }),
+    signal: killGroup,
+    async sweep(child, limitMs) {
+      killGroup(child, "SIGKILL");
+      return child.pid === void 0 || groupGone(child.pid, limitMs);
+    }
+  };
+}
+function livingMembers(pgid) {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return 0;
+  }
+  let entries;
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return 1;
+  }
+  let living = 0;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync2(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") living++;
+  }
+  return living;
+}
+async function groupGone(pgid, limitMs) {
+  const deadline = performance.now() + limitMs;
+  for (; ; ) {
+    if (livingMembers(pgid) === 0) return true;
+    if (performance.now() > deadline) return false;
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+    }
+    await new Promise((resolve6) => setTimeout(resolve6, 5));
+  }
+}
+
+// action/timings.ts
+var marks = [];
+function mark(phase) {
+  marks.push([phase, performance.now()]);
+}
+function printTimings(env) {
+  if (env.AGATE_TIMINGS !== "1") return;
+  process.stderr.write(`agate-timings ${JSON.stringify(marks)}
+`);
+}
+
+// action/isolation.ts
+var STDIO2 = ["ignore", "pipe", "pipe"];
+function sharedIsolation(reason) {
+  return {
+    launcher: processGroupLauncher(),
+    record: {
+      mode: "shared",
+      user: currentUser(),
+      uid: process.getuid?.() ?? 0,
+      reason,
+      swept: "process-group"
+    },
+    finish: () => {
+    }
+  };
+}
+function currentUser() {
+  try {
+    return userInfo().username;
+  } catch {
+    return String(process.getuid?.() ?? "unknown");
+  }
+}
+function rootAccess() {
+  access ??= findRootAccess();
+  return access;
+}
+var access;
+function findRootAccess() {
+  if (process.platform !== "linux") {
+    return {
+      kind: "none",
+      reason: `agate runs the commands as a separate user on Linux runners only; this runner is ${process.platform}`
+    };
+  }
+  if (process.getuid?.() === 0) return { kind: "root" };
+  let sudo;
+  try {
+    sudo = systemExecutable("sudo");
+  } catch {
+    return {
+      kind: "none",
+      reason: `the runner's user (${currentUser()}) is not root and sudo is not installed, so agate cannot make a user for the commands`
+    };
+  }
+  const probe = spawnSync(sudo, ["-n", "true"], {
+    encoding: "utf8",
+    env: ROOT_ENV,
+    timeout: 1e4
+  });
+  if (probe.status !== 0) {
+    const said = (probe.stderr || probe.error?.message || "").trim().split("\n")[0];
+    return {
+      kind: "none",
+      reason: `the runner's user (${currentUser()}) has no passwordless sudo (${said || `sudo exited ${probe.status}`}), so agate cannot make a user for the commands`
+    };
+  }
+  return { kind: "sudo", sudo };
+}
+var ROOT_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
+function commandsUserName(env, cwd) {
+  const key = env.RUNNER_TEMP || cwd;
+  return `agate-${createHash2("sha256").update(key).digest("hex").slice(0, 10)}`;
+}
+function isolatedUser(options) {
+  const tree = realpathSync2(options.workTree);
+  refuseWorkTree(tree, options.agateEnv);
+  const top = statSync3(tree);
+  const treeOwner = `${top.uid}:${top.gid}`;
+  const name = commandsUserName(options.agateEnv, tree);
+  const home = `/home/${name}`;
+  const root2 = rootRunner(options.access);
+  const agateUid = process.getuid?.() ?? 0;
+  const agateGid = process.getgid?.() ?? 0;
+  const tries = String(Math.max(1, Math.ceil((options.sweepLimitMs ?? 1e4) / 25)));
+  const [ids = "", ...opened] = root2("setup", [name, home, String(agateUid), tree]).split("\n").filter(Boolean);
+  const [uid, gid] = ids.split(" ").map(Number);
+  if (!Number.isInteger(uid) || !Number.isInteger(gid)) {
+    throw new Error(`setting up the commands user ${name} printed ${JSON.stringify(ids)}`);
+  }
+  const user = { name, uid, gid, home };
+  const ids4 = [String(user.uid), String(user.gid), String(agateUid), String(agateGid)];
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
+    root2("finish", [name, ...ids4, tree, tries, treeOwner, ...opened]);
+    mark("isolation");
+  };
+  function onSignal(signal) {
+    try {
+      finish();
+    } finally {
+      process.exit(128 + (constants2.signals[signal] ?? 15));
+    }
+  }
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+  try {
+    const env = { ...options.env, HOME: home, USER: name, LOGNAME: name };
+    const start = options.access.kind === "root" ? startAsRoot(user, env) : startWithSudo(options.access.sudo, user, env);
+    return {
+      launcher: userLauncher(start, (step, args) => root2(step, args), {
+        user,
+        tree,
+        treeOwner,
+        ids4,
+        tries
+      }),
+      record: { mode: "user", user: name, uid: user.uid, reason: null, swept: "user" },
+      finish
+    };
+  } catch (error3) {
+    finish();
+    throw error3;
+  }
+}
+function userLauncher(start, root2, at2) {
+  const [uid = "", gid = "", agateUid = ""] = at2.ids4;
+  return {
+    start(bash, args, { cwd }) {
+      root2("handover", [uid, agateUid, at2.tree]);
+      mark("handover");
+      return start(bash, args, cwd);
+    },
+    signal(_child, signal) {
+      root2("signal", [uid, gid, signal.replace(/^SIG/, "")]);
+    },
+    async sweep() {
+      mark("commands");
+      root2("reclaim", [at2.user.name, ...at2.ids4, at2.tree, at2.tries, at2.treeOwner]);
+      mark("handover");
+      return true;
+    }
+  };
+}
+function startAsRoot(user, env) {
+  return (bash, args, cwd) => (
+    // libuv drops every supplementary group (setgroups) before setgid and setuid.
+    spawn2(bash, args, { cwd, env, uid: user.uid, gid: user.gid, detached: true, stdio: STDIO2 })
+  );
+}
+function startWithSudo(sudo, user, env) {
+  const envProgram = systemExecutable("env");
+  const head = ["-n", "-E", "-u", user.name, "--", envProgram];
+  const given = execFileSync2(sudo, [...head, "-C", "/", envProgram, "-0"], {
+    env,
+    maxBuffer: 64 * 1024 * 1024
+  });
+  const seen = /* @__PURE__ */ new Map();
+  for (const entry of given.toString("utf8").split("\0")) {
+    const at2 = entry.indexOf("=");
+    if (at2 > 0) seen.set(entry.slice(0, at2), entry.slice(at2 + 1));
+  }
+  const expected = Object.entries(env).filter(
+    (entry) => entry[1] !== void 0
+  );
+  const wanted = new Set(expected.map(([name]) => name));
+  const unset = [...seen.keys()].filter((name) => !wanted.has(name)).flatMap((n) => ["-u", n]);
+  const set2 = expected.filter(([name, value]) => seen.get(name) !== value).map(([n, v]) => `${n}=${v}`);
+  return (bash, args, cwd) => spawn2(sudo, [...head, ...unset, "-C", cwd, "--", ...set2, bash, ...args], {
+    cwd: "/",
+    env,
+    detached: true,
+    stdio: STDIO2
+  });
+}
+function rootRunner(access2) {
+  const bash = systemExecutable("bash");
+  return (step, args) => {
+    const [file2, argv] = access2.kind === "root" ? [bash, ["-s", "--", step, ...args]] : [access2.sudo, ["-n", "--", bash, "-s", "--", step, ...args]];
+    const run2 = spawnSync(file2, argv, {
+      input: ISOLATION_SCRIPT,
+      env: ROOT_ENV,
+      encoding: "utf8",
+      maxBuffer: 16 * 1024 * 1024
+    });
+    if (run2.status !== 0) {
+      const said = (run2.stderr || run2.error?.message || "").trim();
+      throw new Error(
+        `${step} of the commands user failed: ${said.replace(/^agate-isolation: /gm, "") || `exit ${run2.status ?? run2.signal}`}`
+      );
+    }
+    return run2.stdout;
+  };
+}
+function refuseWorkTree(tree, env) {
+  const guarded = [
+    env.RUNNER_TEMP,
+    env.HOME,
+    env.RUNNER_TOOL_CACHE,
+    process.argv[1] ? dirname3(process.argv[1]) : void 0,
+    dirname3(process.execPath)
+  ].filter((path) => Boolean(path));
+  const inside = (path) => {
+    const full = resolve2(path);
+    return full === tree || full.startsWith(tree === sep ? sep : `${tree}${sep}`);
+  };
+  const held = guarded.find(inside);
+  if (tree === sep || held) {
+    throw new Error(
+      `the work tree ${tree} holds ${held ?? "the whole file system"}, which must stay agate's; check out the repository in a directory of its own`
+    );
+  }
+}
+
 // action/required-commands.ts
 import { join as join4 } from "node:path";
 
-// action/run-command.ts
-import { spawn } from "node:child_process";
-import { readdirSync, readFileSync as readFileSync2 } from "node:fs";
-
 // action/output-digest.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
 var MAX_LINE_CHARS = 64 * 1024;
 var HASH_PIECE_CHARS = 64 * 1024;
 var OutputDigest = class {
-  raw = createHash2("sha256");
-  normalised = createHash2("sha256");
+  raw = createHash3("sha256");
+  normalised = createHash3("sha256");
   decoder = new StringDecoder("utf8");
   partialLine = "";
   pending = "";
@@ -23149,12 +23630,16 @@ async function runCommand(options) {
   const started = now();
   const startedMs = performance.now();
   const bash = options.bash ?? systemExecutable("bash");
-  const child = spawn(bash, ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run], {
-    cwd: options.cwd,
-    env: options.env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"]
-  });
+  const launcher = options.launcher ?? processGroupLauncher();
+  const child = launcher.start(
+    bash,
+    ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run],
+    {
+      cwd: options.cwd,
+      env: options.env
+    }
+  );
+  if (!child.stdout || !child.stderr) throw new Error("agate: the command's output is not piped");
   const forward = (chunk) => {
     digest.update(chunk);
     options.onOutput?.(chunk);
@@ -23162,28 +23647,20 @@ async function runCommand(options) {
   child.stdout.on("data", forward);
   child.stderr.on("data", forward);
   let timedOut = false;
-  const killGroup = (signal) => {
-    if (child.pid === void 0) return;
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-    }
-  };
   let killTimer;
   const timeout = setTimeout(() => {
     timedOut = true;
-    killGroup("SIGTERM");
-    killTimer = setTimeout(() => killGroup("SIGKILL"), grace);
+    launcher.signal(child, "SIGTERM");
+    killTimer = setTimeout(() => launcher.signal(child, "SIGKILL"), grace);
   }, options.timeoutMs);
   const exit = await new Promise(
-    (resolve5, reject) => {
+    (resolve6, reject) => {
       child.once("error", reject);
-      child.once("exit", (code, signal) => resolve5({ code, signal }));
+      child.once("exit", (code, signal) => resolve6({ code, signal }));
     }
   ).finally(() => clearTimeout(timeout));
-  killGroup("SIGKILL");
   clearTimeout(killTimer);
-  if (child.pid !== void 0 && !await groupGone(child.pid, options.goneLimitMs ?? 1e4)) {
+  if (!await launcher.sweep(child, options.goneLimitMs ?? 1e4)) {
     throw new Error(
       `agate: a process of the command ${JSON.stringify(options.name)} survived SIGKILL; no record is made while it may still write`
     );
@@ -23200,55 +23677,17 @@ async function runCommand(options) {
     output: digest.finish()
   };
 }
-function livingMembers(pgid) {
-  try {
-    process.kill(-pgid, 0);
-  } catch {
-    return 0;
-  }
-  let entries;
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return 1;
-  }
-  let living = 0;
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = readFileSync2(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") living++;
-  }
-  return living;
-}
-async function groupGone(pgid, limitMs) {
-  const deadline = performance.now() + limitMs;
-  for (; ; ) {
-    if (livingMembers(pgid) === 0) return true;
-    if (performance.now() > deadline) return false;
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-    }
-    await new Promise((resolve5) => setTimeout(resolve5, 5));
-  }
-}
 async function drain(streams, limitMs) {
   const ended = streams.map(
-    (stream) => new Promise((resolve5) => {
-      if (stream.readableEnded || stream.destroyed) return resolve5();
-      stream.once("end", resolve5);
-      stream.once("close", resolve5);
+    (stream) => new Promise((resolve6) => {
+      if (stream.readableEnded || stream.destroyed) return resolve6();
+      stream.once("end", resolve6);
+      stream.once("close", resolve6);
     })
   );
   let timer;
-  const limit = new Promise((resolve5) => {
-    timer = setTimeout(resolve5, limitMs);
+  const limit = new Promise((resolve6) => {
+    timer = setTimeout(resolve6, limitMs);
   });
   await Promise.race([Promise.all(ended), limit]);
   clearTimeout(timer);
@@ -23256,10 +23695,10 @@ async function drain(streams, limitMs) {
 }
 
 // action/shadow-git.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import {
   closeSync,
-  constants as constants2,
+  constants as constants3,
   existsSync as existsSync2,
   fstatSync,
   lstatSync,
@@ -23269,13 +23708,13 @@ import {
   readFileSync as readFileSync3,
   readlinkSync,
   readSync,
-  realpathSync as realpathSync2,
+  realpathSync as realpathSync3,
   rmSync as rmSync2,
-  statSync as statSync3,
+  statSync as statSync4,
   utimesSync,
   writeFileSync as writeFileSync2
 } from "node:fs";
-import { join as join3, resolve as resolve2 } from "node:path";
+import { join as join3, resolve as resolve3 } from "node:path";
 var COPIED_CORE_SETTINGS = [
   "filemode",
   "symlinks",
@@ -23286,7 +23725,7 @@ var COPIED_CORE_SETTINGS = [
 ];
 function createShadowGit(options) {
   const { sha } = options;
-  const gitDir = resolve2(options.gitDir);
+  const gitDir = resolve3(options.gitDir);
   const [root2 = "", realGitDir = "", commonDir = "", objectFormat = ""] = git(options.cwd, [
     "rev-parse",
     "--show-toplevel",
@@ -23294,8 +23733,8 @@ function createShadowGit(options) {
     "--git-common-dir",
     "--show-object-format"
   ]).trim().split("\n");
-  const common = resolve2(options.cwd, commonDir);
-  const objects = realpathSync2(join3(common, "objects"));
+  const common = resolve3(options.cwd, commonDir);
+  const objects = realpathSync3(join3(common, "objects"));
   const format = objectFormat === "sha256" ? "sha256" : "sha1";
   const settings = /* @__PURE__ */ new Map();
   for (const entry of (gitMaybe(options.cwd, ["config", "-z", "--get-regexp", "^core\\."]) ?? "").split("\0")) {
@@ -23377,7 +23816,7 @@ function createShadowGit(options) {
     const indexFile = join3(gitDir, "index");
     if (existsSync2(indexFile)) {
       index = readFileSync3(indexFile);
-      indexTime = Math.floor(statSync3(indexFile).mtimeMs / 1e3);
+      indexTime = Math.floor(statSync4(indexFile).mtimeMs / 1e3);
     }
     restore();
     for (const key of gitlinks(shadow)) {
@@ -23402,7 +23841,7 @@ function directoryToken(path, format) {
     return "deleted";
   }
   if (!stat.isDirectory()) return pathToken(path, format);
-  const hash2 = createHash3("sha256");
+  const hash2 = createHash4("sha256");
   const walk = (dir, prefix) => {
     const names = readdirSync2(dir, { encoding: "buffer" }).sort(Buffer.compare);
     for (const name of names) {
@@ -23418,7 +23857,7 @@ function directoryToken(path, format) {
   return `160000 ${hash2.digest("hex")}`;
 }
 function keepTimestamp(copy, original) {
-  const time3 = Math.floor(statSync3(original).mtimeMs / 1e3);
+  const time3 = Math.floor(statSync4(original).mtimeMs / 1e3);
   utimesSync(copy, time3, time3);
 }
 function gitMaybeShadow(shadow, args) {
@@ -23477,7 +23916,7 @@ function pathToken(path, format) {
   if (!stat.isFile()) return "other";
   let fd;
   try {
-    fd = openSync(path, constants2.O_RDONLY | constants2.O_NOFOLLOW | constants2.O_NONBLOCK);
+    fd = openSync(path, constants3.O_RDONLY | constants3.O_NOFOLLOW | constants3.O_NONBLOCK);
   } catch {
     return "unreadable";
   }
@@ -23486,7 +23925,7 @@ function pathToken(path, format) {
     if (!opened.isFile()) return "other";
     const mode = opened.mode & 73 ? "100755" : "100644";
     const buffer = Buffer.alloc(1024 * 1024);
-    const hash2 = createHash3(format);
+    const hash2 = createHash4(format);
     hash2.update(`blob ${opened.size}\0`);
     let left = opened.size;
     while (left > 0) {
@@ -23502,13 +23941,13 @@ function pathToken(path, format) {
 }
 function blobId(format, parts) {
   const size = parts.reduce((sum, part) => sum + part.length, 0);
-  const hash2 = createHash3(format).update(`blob ${size}\0`);
+  const hash2 = createHash4(format).update(`blob ${size}\0`);
   for (const part of parts) hash2.update(part);
   return hash2.digest("hex");
 }
 
 // action/snapshot.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 var HEAD_COMMIT = "HEAD^{commit}";
 function testedCommit(cwd, head = readObjects(cwd, [HEAD_COMMIT])[0]) {
   if (head?.type !== "commit") {
@@ -23538,21 +23977,10 @@ function testedSnapshot(commit, before, after) {
   };
 }
 function dirtyDigest(state) {
-  const hash2 = createHash4("sha256");
+  const hash2 = createHash5("sha256");
   for (const [key, token] of state) hash2.update(`${pathText(key)}\0${token}
 `);
   return hash2.digest("hex");
-}
-
-// action/timings.ts
-var marks = [];
-function mark(phase) {
-  marks.push([phase, performance.now()]);
-}
-function printTimings(env) {
-  if (env.AGATE_TIMINGS !== "1") return;
-  process.stderr.write(`agate-timings ${JSON.stringify(marks)}
-`);
 }
 
 // action/required-commands.ts
@@ -23603,8 +24031,17 @@ async function runRequiredCommands(options) {
   const commands = [];
   let before;
   let state;
+  let isolation;
   try {
     before = workTreeState(shadow);
+    mark("snapshot");
+    isolation = openIsolation(options, config2, shadow.workTree, env);
+    mark("isolation");
+    if (isolation.record.mode === "shared") {
+      log.info(
+        `agate: the commands run as agate's own user (${isolation.record.user}): ${isolation.record.reason}; the record says so.`
+      );
+    }
     if (before.size > 0) {
       const sample = [...before.keys()].slice(0, 5).map(pathText).join(", ");
       (log.warning ?? log.info)(
@@ -23612,8 +24049,8 @@ async function runRequiredCommands(options) {
       );
     }
     state = before;
-    mark("snapshot");
     for (const command2 of config2.commands) {
+      const launcher = command2.privileged ? processGroupLauncher() : isolation.launcher;
       const result = await log.command(
         command2.name,
         () => runCommand({
@@ -23622,6 +24059,7 @@ async function runRequiredCommands(options) {
           timeoutMs: command2.timeout,
           cwd,
           env,
+          launcher,
           onOutput: (chunk) => log.output(chunk),
           now
         })
@@ -23634,12 +24072,20 @@ async function runRequiredCommands(options) {
       commands.push({
         ...result,
         changed_paths: listed(changed),
-        changed_paths_count: changed.length
+        changed_paths_count: changed.length,
+        ...command2.privileged ? { privileged: true } : {}
       });
     }
-  } finally {
+  } catch (error3) {
     shadow.remove();
+    try {
+      isolation?.finish();
+    } catch {
+    }
+    throw error3;
   }
+  shadow.remove();
+  isolation.finish();
   const record2 = commandRecordSchema.parse({
     kind: "agate.command-record",
     version: 2,
@@ -23659,10 +24105,91 @@ async function runRequiredCommands(options) {
     runner: runnerInfo(options.env),
     grader: { agate_version: AGATE_VERSION, config_digest: digest },
     workflow: workflowRun(options.env),
+    isolation: isolation.record,
     cut: [],
     created_at: now().toISOString()
   });
   return { kind: "ran", record: record2, config: config2 };
+}
+function openIsolation(options, config2, workTree, env) {
+  if (options.isolation !== "commands-user") {
+    return sharedIsolation("a local `agate run` runs the commands as the user who runs it");
+  }
+  const access2 = rootAccess();
+  let reason;
+  if (access2.kind === "none") {
+    reason = access2.reason;
+  } else {
+    try {
+      return isolatedUser({ access: access2, workTree, env, agateEnv: options.env });
+    } catch (error3) {
+      reason = `agate could not make a user of their own for the commands: ${error3 instanceof Error ? error3.message : String(error3)}`;
+    }
+  }
+  if (config2.evidence.isolation === "required") {
+    throw new Error(
+      `agate: refusing to run the commands: ${reason}. The base config requires them to run as a user of their own (evidence.isolation: required): run the job on a GitHub-hosted runner, or give the runner's user passwordless sudo, or run the job as root in a container with useradd and setpriv installed. On a self-hosted runner where none of that is possible, set evidence.isolation: shared-allowed in the base config to accept records the code under test could change.`
+    );
+  }
+  return sharedIsolation(reason);
+}
+
+// action/same-uid.ts
+import { spawnSync as spawnSync2 } from "node:child_process";
+import { chmodSync, copyFileSync, mkdtempSync as mkdtempSync2, rmSync as rmSync3 } from "node:fs";
+import { tmpdir as tmpdir2 } from "node:os";
+import { basename, dirname as dirname4, join as join5 } from "node:path";
+function refuseInspectorSignal() {
+  process.on("SIGUSR1", () => {
+    process.stderr.write(
+      "agate: ignored SIGUSR1 (something tried to open Node's inspector in agate's process)\n"
+    );
+  });
+}
+var COPY_PREFIX = "agate-node-";
+function becomeUndumpable(env) {
+  const copy = env.AGATE_UNDUMPABLE_NODE;
+  if (copy && process.execPath === copy && basename(dirname4(copy)).startsWith(COPY_PREFIX)) {
+    rmSync3(dirname4(copy), { recursive: true, force: true });
+    delete process.env.AGATE_UNDUMPABLE_NODE;
+    return;
+  }
+  const execve = process.execve;
+  if (typeof execve !== "function" || process.platform !== "linux") return;
+  let dir;
+  try {
+    dir = mkdtempSync2(join5(env.RUNNER_TEMP || tmpdir2(), COPY_PREFIX));
+    const node2 = join5(dir, "node");
+    copyFileSync(process.execPath, node2);
+    chmodSync(node2, 64);
+    const tried = spawnSync2(node2, ["-e", "0"], { stdio: "ignore", timeout: 3e4 });
+    if (tried.status !== 0) throw new Error(`the copy of node in ${dir} does not run`);
+    const flags = process.allowedNodeEnvironmentFlags.has("--disable-sigusr1") ? ["--disable-sigusr1"] : [];
+    execve.call(process, node2, [node2, ...flags, ...process.execArgv, ...process.argv.slice(1)], {
+      ...process.env,
+      AGATE_UNDUMPABLE_NODE: node2
+    });
+  } catch (error3) {
+    if (dir) rmSync3(dir, { recursive: true, force: true });
+    process.stderr.write(
+      `agate: could not execute itself undumpable (${error3 instanceof Error ? error3.message : String(error3)}); its environment stays readable by the commands
+`
+    );
+  }
+}
+
+// checks/gate/isolation.ts
+function isolationLine(record2) {
+  const privileged = record2.commands.filter((c) => c.privileged).map((c) => codeSpan(c.name, 80));
+  const privilegedNote = privileged.length > 0 ? ` **${privileged.join(", ")} ran as agate's own user** (commands[].privileged) and could have changed this record.` : "";
+  const isolation = record2.isolation;
+  if (!isolation) {
+    return `**Not isolated:** agate ${codeSpan(record2.grader.agate_version, 40)} ran the commands as its own user, so the code under test could have changed this record.${privilegedNote}`;
+  }
+  if (isolation.mode === "shared") {
+    return `**Not isolated:** the commands ran as agate's own user ${codeSpan(isolation.user, 60)} (${codeSpan(isolation.reason ?? "no reason given", 300)}), so the code under test could have changed this record; evidence.isolation: shared-allowed accepts that.${privilegedNote}`;
+  }
+  return `Isolated: the commands ran as ${codeSpan(isolation.user, 60)}, a user of their own without sudo, and none of its processes outlived a command.${privilegedNote}`;
 }
 
 // action/summary.ts
@@ -23699,7 +24226,8 @@ function renderRecordMarkdown(record2, tailChars = 8e3) {
     record2.pull_request ? `Pull request #${record2.pull_request.number}: head \`${shortSha(record2.pull_request.head_sha)}\`, base \`${shortSha(record2.pull_request.base_sha)}\`` : null,
     tested.clean_before ? null : `**The work tree already differed from the tested commit before the first command** (an earlier step changed ${tested.dirty_before.slice(0, 10).map((path) => codeSpan(path)).join(", ")}${tested.dirty_before.length > 10 ? ", ..." : ""}).`,
     tested.clean ? "The work tree was clean after the commands." : !tested.clean_before && !commandsWrote(record2) ? "The commands changed nothing; the work tree still differed after them, as before." : `**The work tree was not clean after the commands** (changed files digest \`${tested.dirty_digest}\`).`,
-    `Config digest \`${record2.grader.config_digest}\`, agate ${record2.grader.agate_version}.`
+    `Config digest \`${record2.grader.config_digest}\`, agate ${record2.grader.agate_version}.`,
+    isolationLine(record2)
   ];
   const lines2 = [
     `### agate: ${headline(record2)}. Next: ${nextAction(record2)}.`,
@@ -23738,12 +24266,12 @@ function renderRecordMarkdown(record2, tailChars = 8e3) {
 
 // action/trace.ts
 var import_picomatch = __toESM(require_picomatch2(), 1);
-import { readdirSync as readdirSync3, realpathSync as realpathSync3 } from "node:fs";
-import { isAbsolute as isAbsolute2, join as join5, relative, resolve as resolve3 } from "node:path";
+import { readdirSync as readdirSync3, realpathSync as realpathSync4 } from "node:fs";
+import { isAbsolute as isAbsolute2, join as join6, relative, resolve as resolve4 } from "node:path";
 
 // action/trace/read.ts
 import { createReadStream, lstatSync as lstatSync2, readFileSync as readFileSync4 } from "node:fs";
-import { basename } from "node:path";
+import { basename as basename2 } from "node:path";
 
 // checks/progress/bounded-set.ts
 var BoundedSet = class {
@@ -23771,9 +24299,9 @@ var BoundedSet = class {
 };
 
 // checks/progress/hash.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function shortHash(text) {
-  return createHash5("sha256").update(text).digest("hex").slice(0, 16);
+  return createHash6("sha256").update(text).digest("hex").slice(0, 16);
 }
 function canonicalJson2(value) {
   return JSON.stringify(sortKeys(value)) ?? "null";
@@ -25741,7 +26269,7 @@ function regularFileSize(path) {
 async function isJsonLines(path, format, maxLine) {
   if (format && LINE_FORMATS.includes(format)) return true;
   if (format && format !== "openhands") return false;
-  if (/\.jsonl$/.test(basename(path))) return true;
+  if (/\.jsonl$/.test(basename2(path))) return true;
   let first = null;
   for await (const [, text] of lines(path, maxLine)) {
     if (first === null) {
@@ -25819,7 +26347,7 @@ async function* lines(path, maxLineBytes) {
   }
   if (length > 0) yield [number4 + 1, Buffer.concat(parts).toString("utf8")];
 }
-var isDocumentName = (path) => /\.traj(\.json)?$|\.json$/.test(basename(path));
+var isDocumentName = (path) => /\.traj(\.json)?$|\.json$/.test(basename2(path));
 async function analyseLines(path, options) {
   let analysis = null;
   const waiting = [];
@@ -25862,8 +26390,8 @@ function notATrace(at2, path) {
 var MAX_TRACE_FILES = TRACE_FILES_LIMIT;
 function resolveTraceFiles(cwd, pattern) {
   const scan = import_picomatch.default.scan(pattern);
-  if (!scan.isGlob) return [resolve3(cwd, pattern)];
-  const base = resolve3(cwd, scan.base || ".");
+  if (!scan.isGlob) return [resolve4(cwd, pattern)];
+  const base = resolve4(cwd, scan.base || ".");
   const match = (0, import_picomatch.default)(scan.glob, { dot: true });
   const found2 = [];
   let entries;
@@ -25874,7 +26402,7 @@ function resolveTraceFiles(cwd, pattern) {
   }
   for (const entry of entries) {
     if (!entry.isFile()) continue;
-    const path = join5(entry.parentPath, entry.name);
+    const path = join6(entry.parentPath, entry.name);
     if (match(relative(base, path))) found2.push(path);
   }
   return found2.sort().slice(0, MAX_TRACE_FILES);
@@ -25882,10 +26410,10 @@ function resolveTraceFiles(cwd, pattern) {
 function noLinkOnPath(cwd, file2) {
   const within = relative(cwd, file2);
   const outside = within.startsWith("..") || isAbsolute2(within);
-  const lexical = outside ? file2 : resolve3(realpathSync3(cwd), within);
+  const lexical = outside ? file2 : resolve4(realpathSync4(cwd), within);
   let real;
   try {
-    real = realpathSync3(lexical);
+    real = realpathSync4(lexical);
   } catch {
     return true;
   }
@@ -25918,8 +26446,8 @@ async function readTraces(cwd, pattern, thresholds = {}) {
 }
 
 // action/upload.ts
-import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join6 } from "node:path";
+import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync3, rmSync as rmSync4, writeFileSync as writeFileSync3 } from "node:fs";
+import { join as join7 } from "node:path";
 var RecordUploadError = class extends Error {
   constructor(message, tampering) {
     super(message);
@@ -25936,8 +26464,8 @@ async function uploadTraceReport(json2, options) {
   const name = traceReportArtifactName(runAttempt(options.env));
   if (!options.client) return `not uploaded (not on a GitHub Actions runner)`;
   mkdirSync2(options.tempDir, { recursive: true });
-  const dir = mkdtempSync2(join6(options.tempDir, "trace-"));
-  const file2 = join6(dir, TRACE_REPORT_FILE_NAME);
+  const dir = mkdtempSync3(join7(options.tempDir, "trace-"));
+  const file2 = join7(dir, TRACE_REPORT_FILE_NAME);
   writeFileSync3(file2, json2);
   try {
     const { id } = await new options.client.DefaultArtifactClient().uploadArtifact(
@@ -25949,15 +26477,15 @@ async function uploadTraceReport(json2, options) {
   } catch (error3) {
     return `not uploaded: ${error3 instanceof Error ? error3.message : String(error3)}`;
   } finally {
-    rmSync3(dir, { recursive: true, force: true });
+    rmSync4(dir, { recursive: true, force: true });
   }
 }
 async function uploadRecord(json2, options) {
   const name = recordArtifactName(runAttempt(options.env));
   if (!options.client) return { kind: "not-on-runner", name };
   mkdirSync2(options.tempDir, { recursive: true });
-  const dir = mkdtempSync2(join6(options.tempDir, "upload-"));
-  const file2 = join6(dir, RECORD_FILE_NAME);
+  const dir = mkdtempSync3(join7(options.tempDir, "upload-"));
+  const file2 = join7(dir, RECORD_FILE_NAME);
   writeFileSync3(file2, json2);
   try {
     const { id, size } = await new options.client.DefaultArtifactClient().uploadArtifact(
@@ -25975,7 +26503,7 @@ async function uploadRecord(json2, options) {
   } catch (error3) {
     throw uploadError(name, error3);
   } finally {
-    rmSync3(dir, { recursive: true, force: true });
+    rmSync4(dir, { recursive: true, force: true });
   }
 }
 function uploadError(name, error3) {
@@ -26053,6 +26581,8 @@ function writeSummary(markdown, env = process.env) {
 
 // action/main.ts
 async function run() {
+  refuseInspectorSignal();
+  if (rootAccess().kind === "none") becomeUndumpable(process.env);
   mark("load");
   const env = process.env;
   try {
@@ -26084,7 +26614,7 @@ async function runAction(env) {
   systemExecutable("git");
   systemExecutable("bash");
   const inputs = readInputs();
-  const cwd = resolve4(inputs["working-directory"]);
+  const cwd = resolve5(inputs["working-directory"]);
   const context = readEventContext(env);
   const repository = env.GITHUB_REPOSITORY ?? (context.kind === "other" ? context.repository : null);
   const [owner, repo] = (repository ?? "").split("/");
@@ -26100,7 +26630,7 @@ async function runAction(env) {
     apiUrl: env.GITHUB_API_URL,
     advice: TOKEN_ADVICE.action
   });
-  const stateDir = env.RUNNER_TEMP ? join7(env.RUNNER_TEMP, "agate") : localStateDir(cwd);
+  const stateDir = env.RUNNER_TEMP ? join8(env.RUNNER_TEMP, "agate") : localStateDir(cwd);
   const artifactClient = await loadArtifactClient(env);
   const traceInput = getInput("trace").trim();
   let traces = [];
@@ -26118,7 +26648,8 @@ async function runAction(env) {
     mergeGroup: context.kind === "merge_group" ? context.event.merge_group : void 0,
     beforeCommands: async (config2) => {
       if (traceInput) traces = await readTraces(cwd, traceInput, config2.progress);
-    }
+    },
+    isolation: "commands-user"
   });
   if (outcome.kind === "not-adopted") {
     info(
@@ -26129,8 +26660,8 @@ async function runAction(env) {
   const record2 = outcome.record;
   const json2 = `${JSON.stringify(record2, null, 2)}
 `;
-  const recordPath = inputs["record-path"] ? resolve4(cwd, inputs["record-path"]) : join7(stateDir, RECORD_FILE_NAME);
-  mkdirSync3(dirname3(recordPath), { recursive: true });
+  const recordPath = inputs["record-path"] ? resolve5(cwd, inputs["record-path"]) : join8(stateDir, RECORD_FILE_NAME);
+  mkdirSync3(dirname5(recordPath), { recursive: true });
   writeRegularFile(recordPath, json2);
   mark("record");
   let upload;
@@ -26202,7 +26733,7 @@ function writeRegularFile(path, content) {
   }
   const fd = openSync2(
     path,
-    constants3.O_WRONLY | constants3.O_CREAT | constants3.O_TRUNC | constants3.O_NOFOLLOW
+    constants4.O_WRONLY | constants4.O_CREAT | constants4.O_TRUNC | constants4.O_NOFOLLOW
   );
   try {
     writeFileSync5(fd, content);

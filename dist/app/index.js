@@ -245,6 +245,9 @@ var commandSchema = z4.strictObject({
   writes: z4.array(globSchema).default([]).meta({
     description: "Tracked or unignored paths this command may change (globs). A change anywhere else makes the record not believed: a command that edits the code it tests has not tested the commit.",
     examples: [["coverage/**"]]
+  }),
+  privileged: z4.boolean().default(false).meta({
+    description: "Run this command as agate's own user (with the runner's sudo, if it has one), not as the unprivileged commands user: for a command that needs root or Docker. Such a command could forge the record, so a passing record with one counts only once a maintainer accepts the exact commit (`/agate accept`). Prefer installing what it needs in a step before agate."
   })
 }).meta({ description: "A command that must exit 0 on the tested commit." });
 var gateSchema = z4.strictObject({
@@ -355,6 +358,9 @@ var evidenceSchema = z4.strictObject({
   }),
   step: nameSchema("evidence.step").default("agate").meta({
     description: "The `name:` of the step that runs the agate Action; the runner's conclusion for it must agree with the record."
+  }),
+  isolation: z4.enum(["required", "shared-allowed"]).default("required").meta({
+    description: "`required`: a passing record counts only when the commands ran as a user of their own, which the Action sets up through the runner's passwordless sudo (GitHub-hosted runners have it) or as root; without one, the Action refuses to run them. `shared-allowed`: on a self-hosted runner without sudo, the commands may run as agate's own user, which lets the code under test change the record; the summary says so."
   })
 }).prefault({}).meta({ description: "Where command records come from: one workflow, job and step." });
 var mergeQueueSchema = z4.strictObject({
@@ -448,6 +454,9 @@ var commandResultSchema = z5.strictObject({
   }),
   changed_paths_count: nonNegativeIntSchema.meta({
     description: "How many paths changed, listed or not."
+  }),
+  privileged: z5.boolean().optional().meta({
+    description: "true: the base config marks this command privileged (`commands[].privileged`), so it ran as agate's own user, not as the commands user, and could have changed this record. Absent: it did not."
   })
 });
 var testedSnapshotSchema = z5.strictObject({
@@ -492,6 +501,19 @@ var workflowRunRefSchema = z5.strictObject({
   job: z5.string().min(1),
   event_name: z5.string().min(1)
 });
+var isolationSchema = z5.strictObject({
+  mode: z5.enum(["user", "shared"]).meta({
+    description: "`user`: the commands ran as a user of their own, not agate's, without sudo or root; `shared`: as agate's own user, so they could have changed this record."
+  }),
+  user: z5.string().min(1).meta({ description: "The user the commands ran as." }),
+  uid: nonNegativeIntSchema,
+  reason: z5.string().nullable().meta({
+    description: "`shared`: why agate could not run them as a user of their own. null otherwise."
+  }),
+  swept: z5.enum(["user", "process-group"]).meta({
+    description: "What agate killed after each command: `user`, every process of the commands user (a daemon, a double fork, setsid: all); `process-group`, the command's process group (a process that left it with setsid was not seen)."
+  })
+});
 var graderVersionSchema = z5.strictObject({
   agate_version: z5.string().min(1),
   config_digest: sha256HexSchema
@@ -509,6 +531,9 @@ var commandRecordSchema = z5.strictObject({
   runner: runnerSchema,
   grader: graderVersionSchema,
   workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
+  isolation: isolationSchema.optional().meta({
+    description: "How the commands ran. Absent in records made before agate ran them as a user of their own: they ran as agate's user."
+  }),
   cut: z5.array(z5.string()).default([]).meta({
     description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
   }),
@@ -9593,6 +9618,60 @@ var commandPassed = (command) => outcomePassed(command);
 var failedCommands = (record) => record.commands.filter((command) => !commandPassed(command)).map((command) => command.name);
 var recordPassed = (record) => record.commands.every(commandPassed);
 
+// checks/gate/listing.ts
+var COMPARE_FILES_LIMIT = 300;
+var PULL_FILES_LIMIT = 3e3;
+function judgeListing(options) {
+  const { source, count: count2, limit, expected } = options;
+  if (count2 >= limit) {
+    return {
+      complete: false,
+      reason: `${source} stops at ${limit} files and this change has ${expected !== null && expected > count2 ? expected : `at least ${limit}`}, so agate cannot see every changed file`
+    };
+  }
+  if (expected !== null && count2 < expected) {
+    return {
+      complete: false,
+      reason: `${source} lists ${count2} files, but GitHub counts ${expected} changed files`
+    };
+  }
+  return { complete: true, reason: null };
+}
+function overrideCommand(headSha) {
+  return `/agate accept ${headSha} <why this commit may merge>`;
+}
+
+// checks/gate/isolation.ts
+function isolationProblem(record, config, target2) {
+  if (!recordPassed(record)) return null;
+  const privileged = config.commands.filter((c) => c.privileged).map((c) => codeSpan(c.name, 80));
+  if (privileged.length > 0) {
+    const accept = target2.kind === "pull_request" ? `a maintainer who has read the change can accept this exact commit with \`${overrideCommand(target2.headSha)}\`` : "nobody can accept a merge group by hand, so the merge queue needs a config without privileged commands";
+    return `${privileged.join(", ")} ${privileged.length === 1 ? "is" : "are"} marked privileged (commands[].privileged) and ran as agate's own user, so the code under test could have written this record itself; ${accept}`;
+  }
+  if (config.evidence.isolation === "shared-allowed") return null;
+  const isolation = record.isolation;
+  if (!isolation) {
+    return `it was made by agate ${codeSpan(record.grader.agate_version, 40)}, which ran the commands as its own user, so the code under test could have written it (evidence.isolation: required); re-run the job with a current agate`;
+  }
+  if (isolation.mode === "shared") {
+    return `the commands ran as agate's own user ${codeSpan(isolation.user, 60)} (${codeSpan(isolation.reason ?? "no reason given", 300)}), so the code under test could have written this record; the base config requires a user of their own (evidence.isolation: required): run the job on a GitHub-hosted runner or give the runner's user passwordless sudo, or set evidence.isolation: shared-allowed to accept such records`;
+  }
+  return null;
+}
+function isolationLine(record) {
+  const privileged = record.commands.filter((c) => c.privileged).map((c) => codeSpan(c.name, 80));
+  const privilegedNote = privileged.length > 0 ? ` **${privileged.join(", ")} ran as agate's own user** (commands[].privileged) and could have changed this record.` : "";
+  const isolation = record.isolation;
+  if (!isolation) {
+    return `**Not isolated:** agate ${codeSpan(record.grader.agate_version, 40)} ran the commands as its own user, so the code under test could have changed this record.${privilegedNote}`;
+  }
+  if (isolation.mode === "shared") {
+    return `**Not isolated:** the commands ran as agate's own user ${codeSpan(isolation.user, 60)} (${codeSpan(isolation.reason ?? "no reason given", 300)}), so the code under test could have changed this record; evidence.isolation: shared-allowed accepts that.${privilegedNote}`;
+  }
+  return `Isolated: the commands ran as ${codeSpan(isolation.user, 60)}, a user of their own without sudo, and none of its processes outlived a command.${privilegedNote}`;
+}
+
 // checks/gate/workflow-uses.ts
 import { isAlias, isMap as isMap3, isScalar as isScalar3, isSeq, parseDocument as parseDocument2 } from "yaml";
 var MAX_ALIASES = 1e3;
@@ -9793,6 +9872,8 @@ function verifyProvenance(input) {
   if (tested) return refuse3(tested);
   const tree = workTreeProblem(record, input.config);
   if (tree) return refuse3(tree);
+  const isolation = isolationProblem(record, input.config, input.target);
+  if (isolation) return refuse3(isolation);
   return { status: "verified", record };
 }
 function runBaseProblem(input) {
@@ -10061,29 +10142,6 @@ async function collectEvidence(github, cache, input) {
     listing: input.listing
   });
   return { source, run: fact, evidence: [evidenceOf(fact, verdict2)] };
-}
-
-// checks/gate/listing.ts
-var COMPARE_FILES_LIMIT = 300;
-var PULL_FILES_LIMIT = 3e3;
-function judgeListing(options) {
-  const { source, count: count2, limit, expected } = options;
-  if (count2 >= limit) {
-    return {
-      complete: false,
-      reason: `${source} stops at ${limit} files and this change has ${expected !== null && expected > count2 ? expected : `at least ${limit}`}, so agate cannot see every changed file`
-    };
-  }
-  if (expected !== null && count2 < expected) {
-    return {
-      complete: false,
-      reason: `${source} lists ${count2} files, but GitHub counts ${expected} changed files`
-    };
-  }
-  return { complete: true, reason: null };
-}
-function overrideCommand(headSha) {
-  return `/agate accept ${headSha} <why this commit may merge>`;
 }
 
 // checks/gate/protected-paths.ts
@@ -11415,6 +11473,8 @@ function commandsSection(input) {
     "### Commands",
     "",
     `Tested \`${shortSha(record.tested.sha)}\` (tree \`${shortSha(record.tested.tree_sha)}\`) in ${evidenceWhere(input.evidence, input.runFact, input.names)}.`,
+    "",
+    isolationLine(record),
     "",
     "| command | result | duration |",
     "| --- | --- | --- |",

@@ -4012,10 +4012,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep2, value } = collItem;
+        const { start, key, sep: sep3, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep2?.[0],
+          next: key ?? sep3?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -4029,7 +4029,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep2) {
+          if (!keyProps.anchor && !keyProps.tag && !sep3) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -4053,7 +4053,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode2))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep2 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep3 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode2.range[2],
@@ -4069,7 +4069,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode2.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep3, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -4160,7 +4160,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep2 = "";
+        let sep3 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -4174,13 +4174,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep2 + cb;
-              sep2 = "";
+                comment += sep3 + cb;
+              sep3 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep2 += source;
+                sep3 += source;
               hasSpace = true;
               break;
             default:
@@ -4223,18 +4223,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep2, value } = collItem;
+        const { start, key, sep: sep3, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep2?.[0],
+          next: key ?? sep3?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep2 && !value) {
+          if (!props.anchor && !props.tag && !sep3 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -4288,8 +4288,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap5 && !sep2 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
+        if (!isMap5 && !sep3 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep3, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -4301,7 +4301,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode2.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep2 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep3 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -4312,8 +4312,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap5 && !props.found && ctx.options.strict) {
-              if (sep2)
-                for (const st of sep2) {
+              if (sep3)
+                for (const st of sep3) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -4330,7 +4330,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep3, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -4510,7 +4510,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep2 = "";
+      let sep3 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
@@ -4527,24 +4527,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep2 + indent.slice(trimIndent) + content;
-          sep2 = "\n";
+          value += sep3 + indent.slice(trimIndent) + content;
+          sep3 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep2 === " ")
-            sep2 = "\n";
-          else if (!prevMoreIndented && sep2 === "\n")
-            sep2 = "\n\n";
-          value += sep2 + indent.slice(trimIndent) + content;
-          sep2 = "\n";
+          if (sep3 === " ")
+            sep3 = "\n";
+          else if (!prevMoreIndented && sep3 === "\n")
+            sep3 = "\n\n";
+          value += sep3 + indent.slice(trimIndent) + content;
+          sep3 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep2 === "\n")
+          if (sep3 === "\n")
             value += "\n";
           else
-            sep2 = "\n";
+            sep3 = "\n";
         } else {
-          value += sep2 + content;
-          sep2 = " ";
+          value += sep3 + content;
+          sep3 = " ";
           prevMoreIndented = false;
         }
       }
@@ -4727,25 +4727,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep2 = " ";
+      let sep3 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep2 === "\n")
-            res += sep2;
+          if (sep3 === "\n")
+            res += sep3;
           else
-            sep2 = "\n";
+            sep3 = "\n";
         } else {
-          res += sep2 + lm;
-          sep2 = " ";
+          res += sep3 + lm;
+          sep3 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep2 + (match?.[1] ?? "");
+      return res + sep3 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -5555,14 +5555,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep2, value }) {
+    function stringifyItem({ start, key, sep: sep3, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep2)
-        for (const st of sep2)
+      if (sep3)
+        for (const st of sep3)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -6729,18 +6729,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep2;
+          let sep3;
           if (scalar.end) {
-            sep2 = scalar.end;
-            sep2.push(this.sourceToken);
+            sep3 = scalar.end;
+            sep3.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep2 = [this.sourceToken];
+            sep3 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep2 }]
+            items: [{ start, key: scalar, sep: sep3 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -6893,15 +6893,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep2 = it.sep;
-                  sep2.push(this.sourceToken);
+                  const sep3 = it.sep;
+                  sep3.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep2 }]
+                    items: [{ start: start2, key, sep: sep3 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -7095,13 +7095,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep2 = fc.end.splice(1, fc.end.length);
-            sep2.push(this.sourceToken);
+            const sep3 = fc.end.splice(1, fc.end.length);
+            sep3.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep2 }]
+              items: [{ start, key: fc, sep: sep3 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -7987,7 +7987,7 @@ var require_scan = __commonJS({
 var require_parse = __commonJS({
   "node_modules/picomatch/lib/parse.js"(exports, module) {
     "use strict";
-    var constants3 = require_constants();
+    var constants4 = require_constants();
     var utils = require_utils();
     var {
       MAX_LENGTH,
@@ -7995,7 +7995,7 @@ var require_parse = __commonJS({
       REGEX_NON_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_BACKREF,
       REPLACEMENTS
-    } = constants3;
+    } = constants4;
     var expandRange = (args, options) => {
       if (typeof options.expandRange === "function") {
         return options.expandRange(...args, options);
@@ -8204,7 +8204,7 @@ var require_parse = __commonJS({
       if (options.maxExtglobRecursion === false) {
         return { risky: false };
       }
-      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants3.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants4.DEFAULT_MAX_EXTGLOB_RECURSION;
       const branches = splitTopLevel(body).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
@@ -8250,8 +8250,8 @@ var require_parse = __commonJS({
       const bos = { type: "bos", value: "", output: opts.prepend || "" };
       const tokens = [bos];
       const capture = opts.capture ? "" : "?:";
-      const PLATFORM_CHARS = constants3.globChars(opts.windows);
-      const EXTGLOB_CHARS = constants3.extglobChars(PLATFORM_CHARS);
+      const PLATFORM_CHARS = constants4.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants4.extglobChars(PLATFORM_CHARS);
       const {
         DOT_LITERAL,
         PLUS_LITERAL,
@@ -8947,7 +8947,7 @@ var require_parse = __commonJS({
         NO_DOTS_SLASH,
         STAR,
         START_ANCHOR
-      } = constants3.globChars(opts.windows);
+      } = constants4.globChars(opts.windows);
       const nodot = opts.dot ? NO_DOTS : NO_DOT;
       const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
       const capture = opts.capture ? "" : "?:";
@@ -9005,7 +9005,7 @@ var require_picomatch = __commonJS({
     var scan = require_scan();
     var parse5 = require_parse();
     var utils = require_utils();
-    var constants3 = require_constants();
+    var constants4 = require_constants();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch2 = (glob, options, returnState = false) => {
       if (Array.isArray(glob)) {
@@ -9133,7 +9133,7 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch2.constants = constants3;
+    picomatch2.constants = constants4;
     module.exports = picomatch2;
   }
 });
@@ -13532,7 +13532,7 @@ var init_github = __esm({
 
 // action/cli.ts
 import { existsSync as existsSync4, mkdirSync as mkdirSync3, readFileSync as readFileSync6, writeFileSync as writeFileSync4 } from "node:fs";
-import { dirname as dirname4, join as join6, resolve as resolve4 } from "node:path";
+import { dirname as dirname5, join as join6, resolve as resolve5 } from "node:path";
 import { parseArgs as parseArgs2 } from "node:util";
 
 // checks/command-results.ts
@@ -18610,7 +18610,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve5) {
+function isRecursive(inst, stack, resolve6) {
   const cached3 = recursive.get(inst);
   if (cached3 !== void 0)
     return cached3 ? PROVEN : NONE;
@@ -18620,7 +18620,7 @@ function isRecursive(inst, stack, resolve5) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve5);
+      const answer = isRecursive(child, stack, resolve6);
       if (answer > result)
         result = answer;
     }
@@ -18631,7 +18631,7 @@ function isRecursive(inst, stack, resolve5) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve5) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve6) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -18695,7 +18695,7 @@ function isRecursive(inst, stack, resolve5) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve5 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve6 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -26057,6 +26057,9 @@ var commandSchema = external_exports.strictObject({
   writes: external_exports.array(globSchema).default([]).meta({
     description: "Tracked or unignored paths this command may change (globs). A change anywhere else makes the record not believed: a command that edits the code it tests has not tested the commit.",
     examples: [["coverage/**"]]
+  }),
+  privileged: external_exports.boolean().default(false).meta({
+    description: "Run this command as agate's own user (with the runner's sudo, if it has one), not as the unprivileged commands user: for a command that needs root or Docker. Such a command could forge the record, so a passing record with one counts only once a maintainer accepts the exact commit (`/agate accept`). Prefer installing what it needs in a step before agate."
   })
 }).meta({ description: "A command that must exit 0 on the tested commit." });
 var gateSchema = external_exports.strictObject({
@@ -26167,6 +26170,9 @@ var evidenceSchema = external_exports.strictObject({
   }),
   step: nameSchema("evidence.step").default("agate").meta({
     description: "The `name:` of the step that runs the agate Action; the runner's conclusion for it must agree with the record."
+  }),
+  isolation: external_exports.enum(["required", "shared-allowed"]).default("required").meta({
+    description: "`required`: a passing record counts only when the commands ran as a user of their own, which the Action sets up through the runner's passwordless sudo (GitHub-hosted runners have it) or as root; without one, the Action refuses to run them. `shared-allowed`: on a self-hosted runner without sudo, the commands may run as agate's own user, which lets the code under test change the record; the summary says so."
   })
 }).prefault({}).meta({ description: "Where command records come from: one workflow, job and step." });
 var mergeQueueSchema = external_exports.strictObject({
@@ -26399,6 +26405,9 @@ var commandResultSchema = external_exports.strictObject({
   }),
   changed_paths_count: nonNegativeIntSchema.meta({
     description: "How many paths changed, listed or not."
+  }),
+  privileged: external_exports.boolean().optional().meta({
+    description: "true: the base config marks this command privileged (`commands[].privileged`), so it ran as agate's own user, not as the commands user, and could have changed this record. Absent: it did not."
   })
 });
 var testedSnapshotSchema = external_exports.strictObject({
@@ -26443,6 +26452,19 @@ var workflowRunRefSchema = external_exports.strictObject({
   job: external_exports.string().min(1),
   event_name: external_exports.string().min(1)
 });
+var isolationSchema = external_exports.strictObject({
+  mode: external_exports.enum(["user", "shared"]).meta({
+    description: "`user`: the commands ran as a user of their own, not agate's, without sudo or root; `shared`: as agate's own user, so they could have changed this record."
+  }),
+  user: external_exports.string().min(1).meta({ description: "The user the commands ran as." }),
+  uid: nonNegativeIntSchema,
+  reason: external_exports.string().nullable().meta({
+    description: "`shared`: why agate could not run them as a user of their own. null otherwise."
+  }),
+  swept: external_exports.enum(["user", "process-group"]).meta({
+    description: "What agate killed after each command: `user`, every process of the commands user (a daemon, a double fork, setsid: all); `process-group`, the command's process group (a process that left it with setsid was not seen)."
+  })
+});
 var graderVersionSchema = external_exports.strictObject({
   agate_version: external_exports.string().min(1),
   config_digest: sha256HexSchema
@@ -26460,6 +26482,9 @@ var commandRecordSchema = external_exports.strictObject({
   runner: runnerSchema,
   grader: graderVersionSchema,
   workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
+  isolation: isolationSchema.optional().meta({
+    description: "How the commands ran. Absent in records made before agate ran them as a user of their own: they ran as agate's user."
+  }),
   cut: external_exports.array(external_exports.string()).default([]).meta({
     description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
   }),
@@ -29065,7 +29090,7 @@ function issueNumber(text, command2) {
   return number4;
 }
 var pollMs = (env) => Number(env.AGATE_ENTRY_POLL_MS ?? 2e3);
-var sleep = (ms) => new Promise((resolve5) => setTimeout(resolve5, ms));
+var sleep = (ms) => new Promise((resolve6) => setTimeout(resolve6, ms));
 async function waitFor(ms, env, read) {
   const deadline = Date.now() + ms;
   for (; ; ) {
@@ -29836,7 +29861,7 @@ var REMOVED_VARIABLES = [
   {
     name: "ACTIONS_",
     prefix: true,
-    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); they remain readable in agate's own /proc/<pid>/environ: see the README's threat model"
+    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); agate's own /proc/<pid>/environ, which has them, is closed to the commands user (isolation.ts), and where the commands share agate's user, to them too on a Node with process.execve (same-uid.ts)"
   },
   ...FILE_COMMANDS,
   // bash start-up: code that would run before, around or instead of the command.
@@ -29913,18 +29938,469 @@ function workflowRun(env) {
   };
 }
 
-// action/run-command.ts
+// action/isolation.ts
+import { execFileSync as execFileSync2, spawn as spawn2, spawnSync } from "node:child_process";
+import { createHash as createHash3 } from "node:crypto";
+import { realpathSync as realpathSync3, statSync as statSync4 } from "node:fs";
+import { constants as constants3, userInfo } from "node:os";
+import { dirname as dirname4, resolve as resolve4, sep as sep2 } from "node:path";
+
+// action/isolation-script.ts
+var ISOLATION_SCRIPT = String.raw`
+set -euo pipefail
+# Nothing of the job's environment decides which programs run here.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export LC_ALL=C
+MARKER="agate commands user (made by the agate Action for one job)"
+
+die() { printf 'agate-isolation: %s\n' "$*" >&2; exit 3; }
+need() { command -v "$1" >/dev/null 2>&1 || die "$1 is not installed ($2)"; }
+
+# useradd and userdel take a lock on /etc/passwd and give up at once when another job holds it.
+retry() {
+  local out i
+  for ((i = 0; i < 100; i++)); do
+    if out=$("$@" 2>&1); then return 0; fi
+    case "$out" in *lock*|*"try again"*) sleep 0.05 ;; *) printf '%s\n' "$out" >&2; return 1 ;; esac
+  done
+  printf '%s\n' "$out" >&2
+  return 1
+}
+
+# The processes of a uid that can still run (real, effective or saved uid: a setuid program the
+# user started counts too), read from /proc as root, so hidepid cannot hide any.
+living() {
+  grep -s -H -E '^(State|Uid):' /proc/[0-9]*/status | awk -v u="$1" -F'[:\t ]+' '
+    $2 == "State" { state[$1] = $3 }
+    $2 == "Uid" && state[$1] != "Z" && state[$1] != "X" && ($3 == u || $4 == u || $5 == u) {
+      split($1, part, "/"); print part[3]
+    }'
+}
+
+# As the user: kill(-1), which reaches every process the user may signal, in one system call that
+# no fork can outrun (a process with a kill pending cannot fork). Then, as root, each process still
+# listed: one that killed our killer first is not spared. Until none is left, or give up.
+sweep() {
+  local uid=$1 gid=$2 tries=$3 i pids
+  for ((i = 0; i < tries; i++)); do
+    setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'kill -KILL -1' 2>/dev/null || true
+    pids=$(living "$uid")
+    [ -z "$pids" ] && return 0
+    # shellcheck disable=SC2086
+    kill -KILL $pids 2>/dev/null || true
+    sleep 0.02
+  done
+  return 1
+}
+
+# A cron or at job of the user's would start a process after the sweep, while agate reads the
+# work tree; so they are removed before it.
+forget_schedules() {
+  if command -v crontab >/dev/null 2>&1; then crontab -r -u "$1" >/dev/null 2>&1 || true; fi
+  if command -v atq >/dev/null 2>&1; then
+    atq 2>/dev/null | awk -v u="$1" '$NF == u { print $1 }' | xargs -r atrm 2>/dev/null || true
+  fi
+}
+
+# Everything the user owns in the tree becomes agate's. Symlinks are changed themselves and never
+# followed (find does not follow them, chown -h): a link to /etc/shadow or to agate's files moves
+# nothing. chmod first, on everything but links: u+rwX so that no directory the user closed hides
+# a file from agate's look at the tree, ug-s so that no setuid or setgid program of the user's
+# becomes one of agate's. Only the user's own files: a hard link it made to anyone else's file
+# (where protected_hardlinks allows it) keeps its owner.
+take_back() {
+  local uid=$1 ruid=$2 rgid=$3 tree=$4
+  find "$tree" -xdev -uid "$uid" ! -type l -exec chmod u+rwX,ug-s -- {} +
+  find "$tree" -xdev -uid "$uid" -exec chown -h "$ruid:$rgid" -- {} +
+}
+
+reclaim() {
+  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8
+  forget_schedules "$name"
+  sweep "$uid" "$gid" "$tries" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
+  take_back "$uid" "$ruid" "$rgid" "$tree"
+  chown -h -- "$owner" "$tree"
+}
+
+# Prints what makes the user unfit for the commands, if anything (setup then removes it).
+verify() {
+  local name=$1 uid=$2 gid=$3 ruid=$4 out sock
+  if [ "$uid" = 0 ] || [ "$gid" = 0 ]; then echo "$name has uid $uid and gid $gid: root"; return; fi
+  if [ "$uid" = "$ruid" ]; then echo "$name has uid $uid, agate's own"; return; fi
+  if [ "$(awk -F: -v u="$uid" '$3 == u' /etc/passwd | wc -l)" != 1 ]; then echo "another user shares uid $uid with $name"; return; fi
+  if [ "$(id -G "$name")" != "$gid" ]; then
+    echo "$name is in the groups $(id -Gn "$name"), which may grant root (sudo, docker, adm, ...)"
+    return
+  fi
+  if command -v sudo >/dev/null 2>&1; then
+    out=$(sudo -n -l -U "$name" 2>&1 || true)
+    case "$out" in *"is not allowed to run sudo"*) ;; *) echo "$name may use sudo: $out"; return ;; esac
+  fi
+  # Access to the Docker daemon is root on the host.
+  for sock in /var/run/docker.sock /run/docker.sock; do
+    if [ -S "$sock" ] && setpriv --reuid="$uid" --regid="$gid" --clear-groups -- test -w "$sock"; then
+      echo "$sock is writable by every user: the commands could start a root container"
+      return
+    fi
+  done
+}
+
+setup() {
+  local name=$1 home=$2 ruid=$3 tree=$4 line uid gid gecos shell closed d unfit
+  need setpriv "util-linux: agate drops to the commands user and kills its processes with it"
+  need useradd "passwd: agate makes a user for the commands with it"
+  need userdel "passwd"
+  if line=$(getent passwd "$name"); then
+    IFS=: read -r _ _ uid gid gecos _ <<<"$line"
+    [ "$gecos" = "$MARKER" ] || die "a user named $name exists that agate did not make; remove it (userdel $name)"
+    forget_schedules "$name"
+    sweep "$uid" "$gid" 500 || die "processes of the leftover user $name survived every kill"
+    retry userdel -r "$name" || die "cannot remove the leftover user $name"
+  fi
+  shell=/usr/sbin/nologin
+  [ -x "$shell" ] || shell=/bin/false
+  # A HOME left by an earlier job (its userdel failed) would hand its .npmrc or .gitconfig on.
+  rm -rf -- "$home"
+  mkdir -p -- "$(dirname -- "$home")"
+  retry useradd --system --user-group --create-home --home-dir "$home" --shell "$shell" --comment "$MARKER" "$name" ||
+    die "useradd failed for $name"
+  uid=$(id -u "$name")
+  gid=$(id -g "$name")
+  unfit=$(verify "$name" "$uid" "$gid" "$ruid")
+  if [ -n "$unfit" ]; then
+    retry userdel -r "$name" || true
+    die "$unfit"
+  fi
+  chown "$uid:$gid" -- "$home"
+  chmod 0700 -- "$home"
+  # The user must reach the work tree: each directory above it must let it pass. Where one is
+  # closed to other users (a home directory of mode 750), it alone gets x, by ACL; read and write
+  # there stay closed, and finish takes the entry away. From / down, so that a directory is only
+  # judged once the user can reach it. (The directories are the positional parameters: this script
+  # is a JavaScript template, where a brace after a dollar sign would be read as JavaScript.)
+  set --
+  d=$tree
+  while [ "$d" != / ]; do d=$(dirname -- "$d"); set -- "$d" "$@"; done
+  closed=
+  while d=$(setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'for d; do [ -x "$d" ] || { printf "%s" "$d"; exit; }; done' _ "$@") && [ -n "$d" ]; do
+    need setfacl "acl: $d is closed to other users, and agate lets the commands user pass it with an ACL entry"
+    setfacl -m "u:$uid:x" -- "$d" || die "cannot let $name pass $d"
+    closed+="$d"$'\n'
+  done
+  printf '%s %s\n' "$uid" "$gid"
+  printf '%s' "$closed"
+}
+
+finish() {
+  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8 d
+  shift 8
+  reclaim "$name" "$uid" "$gid" "$ruid" "$rgid" "$tree" "$tries" "$owner"
+  for d in "$@"; do setfacl -x "u:$uid" -- "$d" 2>/dev/null || true; done
+  retry userdel -r "$name" || die "cannot remove the commands user $name"
+}
+
+main() {
+  local step=$1
+  shift
+  case "$step" in
+    setup) setup "$@" ;;
+    handover)
+      # Only what is agate's changes hands, never a file with another name elsewhere (a hard link
+      # to agate's bundle or /etc/passwd would hand that file over too); and the top directory,
+      # so that the commands can make files in it.
+      chown -h "$1" -- "$3"
+      find "$3" -xdev -uid "$2" ! \( -type f -links +1 \) -exec chown -h "$1" -- {} + ;;
+    signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" 2>/dev/null || true ;;
+    reclaim) reclaim "$@" ;;
+    finish) finish "$@" ;;
+    *) die "unknown step $step" ;;
+  esac
+}
+main "$@" </dev/null
+`;
+
+// action/process-group.ts
 import { spawn } from "node:child_process";
 import { readdirSync as readdirSync2, readFileSync as readFileSync3 } from "node:fs";
+var STDIO = ["ignore", "pipe", "pipe"];
+function processGroupLauncher() {
+  const killGroup = (child, signal) => {
+    if (child.pid === void 0) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+    }
+  };
+  return {
+    start: (bash, args, { cwd, env }) => spawn(bash, args, { cwd, env, detached: true, stdio: STDIO }),
+    signal: killGroup,
+    async sweep(child, limitMs) {
+      killGroup(child, "SIGKILL");
+      return child.pid === void 0 || groupGone(child.pid, limitMs);
+    }
+  };
+}
+function livingMembers(pgid) {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return 0;
+  }
+  let entries;
+  try {
+    entries = readdirSync2("/proc");
+  } catch {
+    return 1;
+  }
+  let living = 0;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync3(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") living++;
+  }
+  return living;
+}
+async function groupGone(pgid, limitMs) {
+  const deadline = performance.now() + limitMs;
+  for (; ; ) {
+    if (livingMembers(pgid) === 0) return true;
+    if (performance.now() > deadline) return false;
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+    }
+    await new Promise((resolve6) => setTimeout(resolve6, 5));
+  }
+}
+
+// action/timings.ts
+var marks = [];
+function mark(phase) {
+  marks.push([phase, performance.now()]);
+}
+
+// action/isolation.ts
+var STDIO2 = ["ignore", "pipe", "pipe"];
+function sharedIsolation(reason) {
+  return {
+    launcher: processGroupLauncher(),
+    record: {
+      mode: "shared",
+      user: currentUser(),
+      uid: process.getuid?.() ?? 0,
+      reason,
+      swept: "process-group"
+    },
+    finish: () => {
+    }
+  };
+}
+function currentUser() {
+  try {
+    return userInfo().username;
+  } catch {
+    return String(process.getuid?.() ?? "unknown");
+  }
+}
+function rootAccess() {
+  access ??= findRootAccess();
+  return access;
+}
+var access;
+function findRootAccess() {
+  if (process.platform !== "linux") {
+    return {
+      kind: "none",
+      reason: `agate runs the commands as a separate user on Linux runners only; this runner is ${process.platform}`
+    };
+  }
+  if (process.getuid?.() === 0) return { kind: "root" };
+  let sudo;
+  try {
+    sudo = systemExecutable("sudo");
+  } catch {
+    return {
+      kind: "none",
+      reason: `the runner's user (${currentUser()}) is not root and sudo is not installed, so agate cannot make a user for the commands`
+    };
+  }
+  const probe = spawnSync(sudo, ["-n", "true"], {
+    encoding: "utf8",
+    env: ROOT_ENV,
+    timeout: 1e4
+  });
+  if (probe.status !== 0) {
+    const said = (probe.stderr || probe.error?.message || "").trim().split("\n")[0];
+    return {
+      kind: "none",
+      reason: `the runner's user (${currentUser()}) has no passwordless sudo (${said || `sudo exited ${probe.status}`}), so agate cannot make a user for the commands`
+    };
+  }
+  return { kind: "sudo", sudo };
+}
+var ROOT_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
+function commandsUserName(env, cwd) {
+  const key = env.RUNNER_TEMP || cwd;
+  return `agate-${createHash3("sha256").update(key).digest("hex").slice(0, 10)}`;
+}
+function isolatedUser(options) {
+  const tree = realpathSync3(options.workTree);
+  refuseWorkTree(tree, options.agateEnv);
+  const top = statSync4(tree);
+  const treeOwner = `${top.uid}:${top.gid}`;
+  const name = commandsUserName(options.agateEnv, tree);
+  const home = `/home/${name}`;
+  const root2 = rootRunner(options.access);
+  const agateUid = process.getuid?.() ?? 0;
+  const agateGid = process.getgid?.() ?? 0;
+  const tries = String(Math.max(1, Math.ceil((options.sweepLimitMs ?? 1e4) / 25)));
+  const [ids = "", ...opened] = root2("setup", [name, home, String(agateUid), tree]).split("\n").filter(Boolean);
+  const [uid, gid] = ids.split(" ").map(Number);
+  if (!Number.isInteger(uid) || !Number.isInteger(gid)) {
+    throw new Error(`setting up the commands user ${name} printed ${JSON.stringify(ids)}`);
+  }
+  const user = { name, uid, gid, home };
+  const ids4 = [String(user.uid), String(user.gid), String(agateUid), String(agateGid)];
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
+    root2("finish", [name, ...ids4, tree, tries, treeOwner, ...opened]);
+    mark("isolation");
+  };
+  function onSignal(signal) {
+    try {
+      finish();
+    } finally {
+      process.exit(128 + (constants3.signals[signal] ?? 15));
+    }
+  }
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+  try {
+    const env = { ...options.env, HOME: home, USER: name, LOGNAME: name };
+    const start = options.access.kind === "root" ? startAsRoot(user, env) : startWithSudo(options.access.sudo, user, env);
+    return {
+      launcher: userLauncher(start, (step, args) => root2(step, args), {
+        user,
+        tree,
+        treeOwner,
+        ids4,
+        tries
+      }),
+      record: { mode: "user", user: name, uid: user.uid, reason: null, swept: "user" },
+      finish
+    };
+  } catch (error2) {
+    finish();
+    throw error2;
+  }
+}
+function userLauncher(start, root2, at2) {
+  const [uid = "", gid = "", agateUid = ""] = at2.ids4;
+  return {
+    start(bash, args, { cwd }) {
+      root2("handover", [uid, agateUid, at2.tree]);
+      mark("handover");
+      return start(bash, args, cwd);
+    },
+    signal(_child, signal) {
+      root2("signal", [uid, gid, signal.replace(/^SIG/, "")]);
+    },
+    async sweep() {
+      mark("commands");
+      root2("reclaim", [at2.user.name, ...at2.ids4, at2.tree, at2.tries, at2.treeOwner]);
+      mark("handover");
+      return true;
+    }
+  };
+}
+function startAsRoot(user, env) {
+  return (bash, args, cwd) => (
+    // libuv drops every supplementary group (setgroups) before setgid and setuid.
+    spawn2(bash, args, { cwd, env, uid: user.uid, gid: user.gid, detached: true, stdio: STDIO2 })
+  );
+}
+function startWithSudo(sudo, user, env) {
+  const envProgram = systemExecutable("env");
+  const head = ["-n", "-E", "-u", user.name, "--", envProgram];
+  const given = execFileSync2(sudo, [...head, "-C", "/", envProgram, "-0"], {
+    env,
+    maxBuffer: 64 * 1024 * 1024
+  });
+  const seen = /* @__PURE__ */ new Map();
+  for (const entry of given.toString("utf8").split("\0")) {
+    const at2 = entry.indexOf("=");
+    if (at2 > 0) seen.set(entry.slice(0, at2), entry.slice(at2 + 1));
+  }
+  const expected = Object.entries(env).filter(
+    (entry) => entry[1] !== void 0
+  );
+  const wanted = new Set(expected.map(([name]) => name));
+  const unset = [...seen.keys()].filter((name) => !wanted.has(name)).flatMap((n) => ["-u", n]);
+  const set2 = expected.filter(([name, value]) => seen.get(name) !== value).map(([n, v]) => `${n}=${v}`);
+  return (bash, args, cwd) => spawn2(sudo, [...head, ...unset, "-C", cwd, "--", ...set2, bash, ...args], {
+    cwd: "/",
+    env,
+    detached: true,
+    stdio: STDIO2
+  });
+}
+function rootRunner(access2) {
+  const bash = systemExecutable("bash");
+  return (step, args) => {
+    const [file2, argv] = access2.kind === "root" ? [bash, ["-s", "--", step, ...args]] : [access2.sudo, ["-n", "--", bash, "-s", "--", step, ...args]];
+    const run2 = spawnSync(file2, argv, {
+      input: ISOLATION_SCRIPT,
+      env: ROOT_ENV,
+      encoding: "utf8",
+      maxBuffer: 16 * 1024 * 1024
+    });
+    if (run2.status !== 0) {
+      const said = (run2.stderr || run2.error?.message || "").trim();
+      throw new Error(
+        `${step} of the commands user failed: ${said.replace(/^agate-isolation: /gm, "") || `exit ${run2.status ?? run2.signal}`}`
+      );
+    }
+    return run2.stdout;
+  };
+}
+function refuseWorkTree(tree, env) {
+  const guarded = [
+    env.RUNNER_TEMP,
+    env.HOME,
+    env.RUNNER_TOOL_CACHE,
+    process.argv[1] ? dirname4(process.argv[1]) : void 0,
+    dirname4(process.execPath)
+  ].filter((path) => Boolean(path));
+  const inside = (path) => {
+    const full = resolve4(path);
+    return full === tree || full.startsWith(tree === sep2 ? sep2 : `${tree}${sep2}`);
+  };
+  const held = guarded.find(inside);
+  if (tree === sep2 || held) {
+    throw new Error(
+      `the work tree ${tree} holds ${held ?? "the whole file system"}, which must stay agate's; check out the repository in a directory of its own`
+    );
+  }
+}
 
 // action/output-digest.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
 var MAX_LINE_CHARS = 64 * 1024;
 var HASH_PIECE_CHARS = 64 * 1024;
 var OutputDigest = class {
-  raw = createHash3("sha256");
-  normalised = createHash3("sha256");
+  raw = createHash4("sha256");
+  normalised = createHash4("sha256");
   decoder = new StringDecoder("utf8");
   partialLine = "";
   pending = "";
@@ -30012,12 +30488,16 @@ async function runCommand(options) {
   const started = now();
   const startedMs = performance.now();
   const bash = options.bash ?? systemExecutable("bash");
-  const child = spawn(bash, ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run], {
-    cwd: options.cwd,
-    env: options.env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"]
-  });
+  const launcher = options.launcher ?? processGroupLauncher();
+  const child = launcher.start(
+    bash,
+    ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run],
+    {
+      cwd: options.cwd,
+      env: options.env
+    }
+  );
+  if (!child.stdout || !child.stderr) throw new Error("agate: the command's output is not piped");
   const forward = (chunk) => {
     digest.update(chunk);
     options.onOutput?.(chunk);
@@ -30025,28 +30505,20 @@ async function runCommand(options) {
   child.stdout.on("data", forward);
   child.stderr.on("data", forward);
   let timedOut = false;
-  const killGroup = (signal) => {
-    if (child.pid === void 0) return;
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-    }
-  };
   let killTimer;
   const timeout = setTimeout(() => {
     timedOut = true;
-    killGroup("SIGTERM");
-    killTimer = setTimeout(() => killGroup("SIGKILL"), grace);
+    launcher.signal(child, "SIGTERM");
+    killTimer = setTimeout(() => launcher.signal(child, "SIGKILL"), grace);
   }, options.timeoutMs);
   const exit = await new Promise(
-    (resolve5, reject) => {
+    (resolve6, reject) => {
       child.once("error", reject);
-      child.once("exit", (code, signal) => resolve5({ code, signal }));
+      child.once("exit", (code, signal) => resolve6({ code, signal }));
     }
   ).finally(() => clearTimeout(timeout));
-  killGroup("SIGKILL");
   clearTimeout(killTimer);
-  if (child.pid !== void 0 && !await groupGone(child.pid, options.goneLimitMs ?? 1e4)) {
+  if (!await launcher.sweep(child, options.goneLimitMs ?? 1e4)) {
     throw new Error(
       `agate: a process of the command ${JSON.stringify(options.name)} survived SIGKILL; no record is made while it may still write`
     );
@@ -30063,55 +30535,17 @@ async function runCommand(options) {
     output: digest.finish()
   };
 }
-function livingMembers(pgid) {
-  try {
-    process.kill(-pgid, 0);
-  } catch {
-    return 0;
-  }
-  let entries;
-  try {
-    entries = readdirSync2("/proc");
-  } catch {
-    return 1;
-  }
-  let living = 0;
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = readFileSync3(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") living++;
-  }
-  return living;
-}
-async function groupGone(pgid, limitMs) {
-  const deadline = performance.now() + limitMs;
-  for (; ; ) {
-    if (livingMembers(pgid) === 0) return true;
-    if (performance.now() > deadline) return false;
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-    }
-    await new Promise((resolve5) => setTimeout(resolve5, 5));
-  }
-}
 async function drain(streams, limitMs) {
   const ended = streams.map(
-    (stream) => new Promise((resolve5) => {
-      if (stream.readableEnded || stream.destroyed) return resolve5();
-      stream.once("end", resolve5);
-      stream.once("close", resolve5);
+    (stream) => new Promise((resolve6) => {
+      if (stream.readableEnded || stream.destroyed) return resolve6();
+      stream.once("end", resolve6);
+      stream.once("close", resolve6);
     })
   );
   let timer;
-  const limit = new Promise((resolve5) => {
-    timer = setTimeout(resolve5, limitMs);
+  const limit = new Promise((resolve6) => {
+    timer = setTimeout(resolve6, limitMs);
   });
   await Promise.race([Promise.all(ended), limit]);
   clearTimeout(timer);
@@ -30119,7 +30553,7 @@ async function drain(streams, limitMs) {
 }
 
 // action/snapshot.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 var HEAD_COMMIT = "HEAD^{commit}";
 function testedCommit(cwd, head = readObjects(cwd, [HEAD_COMMIT])[0]) {
   if (head?.type !== "commit") {
@@ -30149,16 +30583,10 @@ function testedSnapshot(commit, before, after) {
   };
 }
 function dirtyDigest(state) {
-  const hash2 = createHash4("sha256");
+  const hash2 = createHash5("sha256");
   for (const [key, token] of state) hash2.update(`${pathText(key)}\0${token}
 `);
   return hash2.digest("hex");
-}
-
-// action/timings.ts
-var marks = [];
-function mark(phase) {
-  marks.push([phase, performance.now()]);
 }
 
 // action/required-commands.ts
@@ -30209,8 +30637,17 @@ async function runRequiredCommands(options) {
   const commands = [];
   let before;
   let state;
+  let isolation;
   try {
     before = workTreeState(shadow);
+    mark("snapshot");
+    isolation = openIsolation(options, config2, shadow.workTree, env);
+    mark("isolation");
+    if (isolation.record.mode === "shared") {
+      log.info(
+        `agate: the commands run as agate's own user (${isolation.record.user}): ${isolation.record.reason}; the record says so.`
+      );
+    }
     if (before.size > 0) {
       const sample = [...before.keys()].slice(0, 5).map(pathText).join(", ");
       (log.warning ?? log.info)(
@@ -30218,8 +30655,8 @@ async function runRequiredCommands(options) {
       );
     }
     state = before;
-    mark("snapshot");
     for (const command2 of config2.commands) {
+      const launcher = command2.privileged ? processGroupLauncher() : isolation.launcher;
       const result = await log.command(
         command2.name,
         () => runCommand({
@@ -30228,6 +30665,7 @@ async function runRequiredCommands(options) {
           timeoutMs: command2.timeout,
           cwd,
           env,
+          launcher,
           onOutput: (chunk) => log.output(chunk),
           now
         })
@@ -30240,12 +30678,20 @@ async function runRequiredCommands(options) {
       commands.push({
         ...result,
         changed_paths: listed(changed),
-        changed_paths_count: changed.length
+        changed_paths_count: changed.length,
+        ...command2.privileged ? { privileged: true } : {}
       });
     }
-  } finally {
+  } catch (error2) {
     shadow.remove();
+    try {
+      isolation?.finish();
+    } catch {
+    }
+    throw error2;
   }
+  shadow.remove();
+  isolation.finish();
   const record2 = commandRecordSchema.parse({
     kind: "agate.command-record",
     version: 2,
@@ -30265,10 +30711,33 @@ async function runRequiredCommands(options) {
     runner: runnerInfo(options.env),
     grader: { agate_version: AGATE_VERSION, config_digest: digest },
     workflow: workflowRun(options.env),
+    isolation: isolation.record,
     cut: [],
     created_at: now().toISOString()
   });
   return { kind: "ran", record: record2, config: config2 };
+}
+function openIsolation(options, config2, workTree, env) {
+  if (options.isolation !== "commands-user") {
+    return sharedIsolation("a local `agate run` runs the commands as the user who runs it");
+  }
+  const access2 = rootAccess();
+  let reason;
+  if (access2.kind === "none") {
+    reason = access2.reason;
+  } else {
+    try {
+      return isolatedUser({ access: access2, workTree, env, agateEnv: options.env });
+    } catch (error2) {
+      reason = `agate could not make a user of their own for the commands: ${error2 instanceof Error ? error2.message : String(error2)}`;
+    }
+  }
+  if (config2.evidence.isolation === "required") {
+    throw new Error(
+      `agate: refusing to run the commands: ${reason}. The base config requires them to run as a user of their own (evidence.isolation: required): run the job on a GitHub-hosted runner, or give the runner's user passwordless sudo, or run the job as root in a container with useradd and setpriv installed. On a self-hosted runner where none of that is possible, set evidence.isolation: shared-allowed in the base config to accept records the code under test could change.`
+    );
+  }
+  return sharedIsolation(reason);
 }
 
 // action/summary.ts
@@ -30286,9 +30755,9 @@ function headline(record2) {
 import { readFileSync as readFileSync5 } from "node:fs";
 
 // checks/progress/hash.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function shortHash(text) {
-  return createHash5("sha256").update(text).digest("hex").slice(0, 16);
+  return createHash6("sha256").update(text).digest("hex").slice(0, 16);
 }
 function canonicalJson2(value) {
   return JSON.stringify(sortKeys(value)) ?? "null";
@@ -32783,8 +33252,8 @@ async function run(values, cwd) {
       return notAtBase(root2, configPath, baseSha, values.config !== void 0);
     }
     const record2 = outcome.record;
-    const recordPath = values.record ? resolve4(cwd, values.record) : join6(stateDir, RECORD_FILE_NAME);
-    mkdirSync3(dirname4(recordPath), { recursive: true });
+    const recordPath = values.record ? resolve5(cwd, values.record) : join6(stateDir, RECORD_FILE_NAME);
+    mkdirSync3(dirname5(recordPath), { recursive: true });
     writeFileSync4(recordPath, `${JSON.stringify(record2, null, 2)}
 `);
     console.log(`
@@ -32854,7 +33323,7 @@ function pipeHints(commands) {
 }
 async function validate2(file2, cwd) {
   const root2 = gitMaybe(cwd, ["rev-parse", "--show-toplevel"])?.trim();
-  const configFile = file2 ? resolve4(cwd, file2) : join6(root2 ?? cwd, CONFIG_PATH);
+  const configFile = file2 ? resolve5(cwd, file2) : join6(root2 ?? cwd, CONFIG_PATH);
   const shown = file2 ?? CONFIG_PATH;
   if (!existsSync4(configFile)) {
     console.error(

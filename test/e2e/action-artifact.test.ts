@@ -17,6 +17,7 @@ import {
 } from "../github/index.js";
 import { runActionBundle } from "../support/action-runner.js";
 import { GIT_ENV } from "../support/git-repo.js";
+import { testConfig } from "../support/runner-users.js";
 
 /**
  * The committed Action bundle on the evidence channel, against the GitHub simulator: a pull
@@ -51,9 +52,11 @@ const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...GIT_ENV } }).trim();
 
 const config = (commands: Record<string, string>) =>
-  `version: 1\ncommands:\n${Object.entries(commands)
-    .map(([name, run]) => `  - name: ${name}\n    run: ${JSON.stringify(run)}\n`)
-    .join("")}`;
+  testConfig(
+    `version: 1\ncommands:\n${Object.entries(commands)
+      .map(([name, run]) => `  - name: ${name}\n    run: ${JSON.stringify(run)}\n`)
+      .join("")}`,
+  );
 
 /** A repository, an agent's pull request (with GitHub's test merge) and the event GitHub sent. */
 async function agentPullRequest(baseConfig: string, headFiles: Record<string, string | null>) {
@@ -146,6 +149,7 @@ async function runStep(
   cwd: string,
   runId: number,
   runtime: Record<string, string> = sim.actionsRuntime({ repo: pr.repo, runId, job: "agate" }),
+  extraEnv: Record<string, string> = {},
 ) {
   return runActionBundle({
     cwd,
@@ -160,6 +164,7 @@ async function runStep(
       GITHUB_RUN_ATTEMPT: "1",
       GITHUB_JOB: "agate",
       GITHUB_WORKFLOW_REF: `${pr.full}/${WORKFLOW}@refs/pull/${pr.number}/merge`,
+      ...extraEnv,
     },
   });
 }
@@ -255,13 +260,19 @@ describe("the Action uploads its record as the run attempt's artifact (simulated
     expect(apiWrites()).toEqual([]);
   });
 
-  it("a command that uploads the record's name first with the token from /proc makes the step fail as tampered", async () => {
+  it("a command that uploads the record's name first with a leaked runtime token makes the step fail as tampered", async () => {
     const pr = await agentPullRequest(
       config({ tests: `node ${JSON.stringify(FORGE)} "$PPID" && exit 1` }),
       { "src/a.txt": "2\n" },
     );
     const run = await workflowRun(pr);
-    const step = await runStep(pr, checkout(pr), run.id);
+    // The commands cannot read it from agate (test/e2e/isolation.test.ts); here it leaked anyway.
+    const runtime = sim.actionsRuntime({ repo: pr.repo, runId: run.id, job: "agate" });
+    const leaked = Object.fromEntries(Object.entries(runtime).map(([k, v]) => [`LEAKED_${k}`, v]));
+    const step = await runStep(pr, checkout(pr), run.id, runtime, {
+      ...leaked,
+      LEAKED_GITHUB_RUN_ATTEMPT: "1",
+    });
     expect(step.stdout).toMatch(/forged artifact \d+/);
     expect(step.status).toBe(1);
     expect(step.stdout).toContain(

@@ -7,6 +7,7 @@ import { type Agate, startAgate } from "../../app/runtime/server.js";
 import { type GitHubSimulator, installationClient, startGitHubSimulator } from "../github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../support/evidence-workflow.js";
 import { recordingLog } from "../support/recording-log.js";
+import { testConfig } from "../support/runner-users.js";
 import { settle as settleApp } from "../support/settle.js";
 import { simulatedCi } from "../support/simulated-ci.js";
 
@@ -61,7 +62,7 @@ describe("the App, end to end over HTTP", () => {
     await sim.createRepository({
       repo,
       files: {
-        ".github/agate.yml": CONFIG,
+        ".github/agate.yml": testConfig(CONFIG),
         "answer.txt": "0\n",
         ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
       },
@@ -72,7 +73,9 @@ describe("the App, end to end over HTTP", () => {
       branch: "codex/answer",
       files: {
         "answer.txt": "42\n",
-        ".github/agate.yml": 'version: 1\ncommands:\n  - name: answer\n    run: "true"\n',
+        ".github/agate.yml": testConfig(
+          'version: 1\ncommands:\n  - name: answer\n    run: "true"\n',
+        ),
       },
       author: "codex[bot]",
     });
@@ -141,7 +144,7 @@ describe("the App, end to end over HTTP", () => {
     const repo = "dropped";
     await sim.createRepository({
       repo,
-      files: { ".github/agate.yml": CONFIG, "answer.txt": "42\n" },
+      files: { ".github/agate.yml": testConfig(CONFIG), "answer.txt": "42\n" },
     });
     await sim.pushCommit({
       repo,

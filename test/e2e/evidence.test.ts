@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
@@ -12,6 +13,7 @@ import {
 import { AGATE_VERSION } from "../../schemas/version.js";
 import { tokenClient } from "../github/index.js";
 import { ANSWER_CONFIG, EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
+import { giveTo, runnerUser } from "../support/runner-users.js";
 import type { CiJob } from "../support/simulated-ci.js";
 
 /**
@@ -22,6 +24,7 @@ import type { CiJob } from "../support/simulated-ci.js";
  */
 const gate = useGateHarness();
 const FAILING = { "answer.txt": "41\n" };
+const selfHosted = runnerUser("plain");
 const PASSING = { "answer.txt": "42\n" };
 
 const summaryOf = (repo: string, sha: string) => gate.gateCheck(repo, sha)?.output?.summary ?? "";
@@ -247,10 +250,15 @@ describe("evidence the code under test cannot forge", () => {
 
   it("3. a command that rewrites agate's own code on the runner (the lazily loaded artifact client) changes nothing: it was loaded before", async () => {
     const repo = "rewrite-agate";
-    // The action as the runner keeps it: a directory the job's user can write.
-    const action = mkdtempSync(join(gate.temp, "action-"));
+    // Where the commands run as a user of their own they cannot write agate's directory at all
+    // (test/e2e/isolation.test.ts); this is the runner where they share agate's user (one without
+    // sudo, shared-allowed), and the action as the runner keeps it: a directory that user owns.
+    const runner = typeof selfHosted === "string" ? undefined : selfHosted;
+    const dir = mkdtempSync(join(tmpdir(), "agate-rewrite-"));
+    const action = join(dir, "action");
     cpSync(resolve(import.meta.dirname, "..", "..", "dist", "action"), action, { recursive: true });
-    const marker = join(gate.temp, `${repo}-forged`);
+    if (runner) giveTo(runner, dir);
+    const marker = join(dir, `${repo}-forged`);
     const tamper = [
       "set -e",
       // agate's process is this shell's parent; its command line names the bundle.
@@ -260,13 +268,17 @@ describe("evidence the code under test cannot forge", () => {
       "done",
       "",
     ].join("\n");
-    const config = `version: 1\ncommands:\n  - name: tamper\n    run: bash tamper.sh\n  - name: answer\n    run: test "$(cat answer.txt)" = 42\n`;
+    const config = `version: 1\ncommands:\n  - name: tamper\n    run: bash tamper.sh\n  - name: answer\n    run: test "$(cat answer.txt)" = 42\nevidence:\n  isolation: shared-allowed\n`;
     const { head, branch } = await gate.agentPullRequest(
       repo,
       { ...FAILING, "tamper.sh": tamper },
       { config },
     );
-    const run = await gate.ci(repo, branch, head, { bundle: join(action, "index.js") });
+    const run = await gate.ci(repo, branch, head, {
+      bundle: join(action, "index.js"),
+      ...(runner ? { runAs: runner } : {}),
+    });
+    rmSync(dir, { recursive: true, force: true });
     expect(existsSync(marker)).toBe(false);
     expect(run.status).not.toBe(0);
     const [artifact] = gate.sim.artifacts({ repo, runId: run.runId });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { handleMergeGroupDeadline, MERGE_GROUP_DEADLINE } from "../../app/gate/merge-group.js";
 import { EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
+import { testConfig } from "../support/runner-users.js";
 import { simulatedCi } from "../support/simulated-ci.js";
 
 /**
@@ -28,7 +29,7 @@ async function queuedGroup(repo: string, answer = "42", timeout = "10m") {
   const { headSha: base } = await gate.sim.createRepository({
     repo,
     files: {
-      ".github/agate.yml": config(answer, timeout),
+      ".github/agate.yml": testConfig(config(answer, timeout)),
       "answer.txt": "0\n",
       ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
     },

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { testConfig } from "../support/runner-users.js";
 import { type SimulatedCiOptions, simulatedCi } from "../support/simulated-ci.js";
 import { tokenClient } from "./clients.js";
 import { runArtifactClient } from "./real-artifact-client.js";
@@ -20,7 +21,9 @@ const { sim } = useSimulator({
       repo,
       files: {
         "answer.txt": "0\n",
-        ".github/agate.yml": "version: 1\ncommands:\n  - name: answer\n    run: cat answer.txt\n",
+        ".github/agate.yml": testConfig(
+          "version: 1\ncommands:\n  - name: answer\n    run: cat answer.txt\n",
+        ),
         ".github/workflows/agate.yml": "on: [pull_request, merge_group]\n",
       },
     }),

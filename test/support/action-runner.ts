@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
 import { GIT_ENV } from "./git-repo.js";
+import { giveTo, type RunnerUser, spawnAs } from "./runner-users.js";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 /**
@@ -64,6 +65,13 @@ export interface ActionRunOptions {
    * read (and write) it. Default: a fresh file with `event`.
    */
   eventPath?: string;
+  /**
+   * The runner's user to run the Action as (test/support/runner-users.ts): the checkout and
+   * RUNNER_TEMP become its own, as on a runner. Default: this process's user.
+   */
+  runAs?: RunnerUser;
+  /** Called with the Action's process once it started (to signal it, as a cancelled job does). */
+  onStart?: (child: ReturnType<typeof spawn>) => void;
 }
 
 /** Each run's RUNNER_TEMP, kept while the test process reads it and removed when it exits. */
@@ -120,10 +128,16 @@ export async function runActionBundle(options: ActionRunOptions): Promise<Action
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
   };
   // Asynchronous on purpose: a simulator in the same process must keep answering meanwhile.
-  const child = spawn(ACTION_NODE, [options.bundle ?? ACTION_BUNDLE], {
-    cwd: options.cwd,
-    env,
-  });
+  const args = [options.bundle ?? ACTION_BUNDLE];
+  let child: ReturnType<typeof spawn>;
+  if (options.runAs) {
+    giveTo(options.runAs, temp, options.cwd, ...(options.eventPath ? [eventPath] : []));
+    child = spawnAs(options.runAs, ACTION_NODE, args, { cwd: options.cwd, env, stdio: "pipe" });
+  } else {
+    child = spawn(ACTION_NODE, args, { cwd: options.cwd, env });
+  }
+  if (!child.stdout || !child.stderr) throw new Error("the Action's output is not piped");
+  options.onStart?.(child);
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));

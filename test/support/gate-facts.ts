@@ -78,6 +78,7 @@ export function commandRecord(
       job: "agate-commands",
       event_name: "pull_request",
     },
+    isolation: { mode: "user", user: "agate-0e31a4d2e9", uid: 999, reason: null, swept: "user" },
     cut: [],
     created_at: "2026-12-02T10:00:03.000Z",
     ...overrides,

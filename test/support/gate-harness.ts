@@ -24,6 +24,7 @@ import {
 } from "../github/index.js";
 import type { RequiredStatusCheck } from "../github/state.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "./evidence-workflow.js";
+import { testConfig } from "./runner-users.js";
 import { type SimulatedCiOptions, type SimulatedCiRun, simulatedCi } from "./simulated-ci.js";
 
 /**
@@ -231,7 +232,7 @@ export function useGateHarness(
       await s.createRepository({
         repo,
         files: {
-          ".github/agate.yml": opts.config ?? ANSWER_CONFIG,
+          ".github/agate.yml": testConfig(opts.config ?? ANSWER_CONFIG),
           "answer.txt": "0\n",
           ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
           ...opts.baseFiles,

@@ -21,11 +21,19 @@
 // processes' exit statuses give (or forced ones, for tamper tests).
 import { execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { GitHubSimulator } from "../github/index.js";
 import { SETUP_STEP } from "../github/workflows.js";
 import { type ActionRun, runActionBundle } from "./action-runner.js";
+import { giveTo, type RunnerUser, spawnAs } from "./runner-users.js";
+
+/** The runner users' work directories, removed when the test process exits. */
+const works: string[] = [];
+process.once("exit", () => {
+  for (const work of works) rmSync(work, { recursive: true, force: true });
+});
 
 const DEFAULT_WORKFLOW = {
   path: ".github/workflows/agate.yml",
@@ -111,6 +119,11 @@ export interface SimulatedCiOptions {
   beforeAgate?: (job: CiJob) => Promise<void>;
   /** Runs after the agate step while the job is still in progress (its runtime token valid). */
   whileRunning?: (job: CiJob) => Promise<void>;
+  /**
+   * The runner's user (test/support/runner-users.ts): the job's directories are its own, closed to
+   * others like a runner's home, and every step runs as it. Default: this process's user.
+   */
+  runAs?: RunnerUser;
 }
 
 interface Target {
@@ -204,14 +217,18 @@ export async function simulatedCi(options: SimulatedCiOptions): Promise<Simulate
   done(SETUP_STEP, "success");
 
   // 3. actions/checkout with its defaults (fetch-depth 1, persist-credentials false here).
-  const workspace = mkdtempSync(join(options.temp, "checkout-"));
-  const runnerTemp = mkdtempSync(join(options.temp, "runner-temp-"));
+  // As the runner's home: the runner's own, closed to other users (mode 700).
+  const work = options.runAs ? mkdtempSync(join(tmpdir(), "agate-runner-work-")) : options.temp;
+  if (options.runAs) works.push(work);
+  const workspace = mkdtempSync(join(work, "checkout-"));
+  const runnerTemp = mkdtempSync(join(work, "runner-temp-"));
   // The runner writes the event file once for the whole job, in RUNNER_TEMP: every step reads
   // the same file, and a step before agate can rewrite it.
   const eventPath = join(runnerTemp, "_github_workflow", "event.json");
   mkdirSync(dirname(eventPath));
   writeFileSync(eventPath, JSON.stringify(target.payload));
   checkout(workspace, sim.gitDir(ref), target, options.fetchDepth ?? 1);
+  if (options.runAs) giveTo(options.runAs, work);
   done(CHECKOUT_STEP, "success");
 
   // 4. The job's environment, as the runner sets it for every step.
@@ -275,7 +292,8 @@ export async function simulatedCi(options: SimulatedCiOptions): Promise<Simulate
     const files = stepFiles(runnerTemp);
     const script = join(runnerTemp, `${randomUUID()}.sh`);
     writeFileSync(script, step.run);
-    const result = await spawnAsync("bash", ["-e", script], {
+    if (options.runAs) giveTo(options.runAs, runnerTemp);
+    const result = await spawnAsync("bash", ["-e", script], options.runAs, {
       cwd: workspace,
       env: {
         ...stepEnv(),
@@ -334,6 +352,7 @@ export async function simulatedCi(options: SimulatedCiOptions): Promise<Simulate
       env,
       eventPath,
       ...(options.bundle ? { bundle: options.bundle } : {}),
+      ...(options.runAs ? { runAs: options.runAs } : {}),
     });
     stepConclusion = options.stepConclusion ?? (result.status === 0 ? "success" : "failure");
     done(workflow.step, stepConclusion, { startedAt, completedAt: new Date().toISOString() });
@@ -616,10 +635,15 @@ function readPathFile(path: string): string[] {
 function spawnAsync(
   command: string,
   args: string[],
+  user: RunnerUser | undefined,
   options: { cwd: string; env: Record<string, string> },
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
+    const child = user
+      ? spawnAs(user, command, args, { ...options, stdio })
+      : spawn(command, args, { ...options, stdio });
+    if (!child.stdout || !child.stderr) throw new Error("a step's output is not piped");
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
