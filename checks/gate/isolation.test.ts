@@ -72,7 +72,13 @@ describe("isolationProblem: how the commands ran decides whether a passing recor
   it("is the last rule of verifyProvenance", () => {
     const record = commandRecord([0, 0], { isolation: SHARED });
     const verdict = verifyProvenance({
-      target: { kind: "pull_request", headSha: HEAD, mergeCommits: [MERGE] },
+      target: {
+        kind: "pull_request",
+        number: 7,
+        baseRef: "main",
+        headSha: HEAD,
+        mergeCommits: [MERGE],
+      },
       repository: "octo/widgets",
       config: required,
       configDigest: loadedConfig().digest,
