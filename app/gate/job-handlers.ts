@@ -244,6 +244,7 @@ export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
       const line = await runGateJob(kind, job.payload, {
         ...deps,
         retried: context.attempt > 1,
+        jobId: job.id,
         log: (text) => runtime.log.info({ job: job.id }, text),
       });
       runtime.log.info({ job: job.id }, line);
