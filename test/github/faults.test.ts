@@ -83,7 +83,11 @@ describe("the simulator's fault injector", () => {
     // A read is never faulted, a custom filter picks which writes count.
     sim.faults.count((write) => write.operationId === "issues/create-comment");
     await post("counted");
-    await installationClient(sim).rest.issues.get({ owner: sim.owner, repo: "demo", issue_number: 1 });
+    await installationClient(sim).rest.issues.get({
+      owner: sim.owner,
+      repo: "demo",
+      issue_number: 1,
+    });
     expect(sim.faults.counted).toBe(1);
   });
 });

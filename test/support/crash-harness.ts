@@ -82,7 +82,9 @@ function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return new Promise((resolve, reject) => {
     child.once("message", () => resolve({ child, exited }));
-    void exited.then(() => reject(new Error(`the crash worker exited before it was ready:\n${stderr}`)));
+    void exited.then(() =>
+      reject(new Error(`the crash worker exited before it was ready:\n${stderr}`)),
+    );
   });
 }
 
@@ -227,7 +229,9 @@ export async function startCrashHarness(): Promise<CrashHarness> {
         fault,
         lines,
         unfinished: jobs
-          .filter((j) => j.status !== "done" && !(j.status === "queued" && j.kind === "entries.deadline"))
+          .filter(
+            (j) => j.status !== "done" && !(j.status === "queued" && j.kind === "entries.deadline"),
+          )
           .map((j) => ({ id: j.id, kind: j.kind, status: j.status, last_error: j.last_error })),
       };
     } finally {

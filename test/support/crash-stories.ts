@@ -68,7 +68,12 @@ export const ENTRY_STORY: Story = {
   async play({ sim, work, advance }) {
     const repo = "entry";
     await sim.createRepository({ repo, files: { ".github/agate.yml": CONFIG } });
-    const n = await sim.createIssue({ repo, title: "Handoff", body: ENTRY_FORM({}), user: "agent-a" });
+    const n = await sim.createIssue({
+      repo,
+      title: "Handoff",
+      body: ENTRY_FORM({}),
+      user: "agent-a",
+    });
     await work();
     await sim.addIssueComment({ repo, number: n, body: "/claim", user: "agent-b" });
     await work();
@@ -91,7 +96,12 @@ export const DASHBOARD_STORY: Story = {
   async play({ sim, work, advance }) {
     const repo = "dash";
     await sim.createRepository({ repo, files: { ".github/agate.yml": CONFIG } });
-    const a = await sim.createIssue({ repo, title: "Paid plan", body: ENTRY_FORM({}), user: "agent-a" });
+    const a = await sim.createIssue({
+      repo,
+      title: "Paid plan",
+      body: ENTRY_FORM({}),
+      user: "agent-a",
+    });
     await sim.createIssue({
       repo,
       title: "Region",

@@ -76,13 +76,10 @@ export function githubState(sim: GitHubSimulator, repo: string): GitHubState {
       ? null
       : value
           .replace(/\b[0-9a-f]{40}\b|\b[0-9a-f]{7}\b/g, (sha) => roles.get(sha) ?? sha)
-          .replace(
-            /\bcomment=(\d+)\b/g,
-            (whole, id: string) => {
-              const role = commentRoles.get(id);
-              return role ? `comment=${role}` : whole;
-            },
-          )
+          .replace(/\bcomment=(\d+)\b/g, (whole, id: string) => {
+            const role = commentRoles.get(id);
+            return role ? `comment=${role}` : whole;
+          })
           .replace(UUID, (id) => {
             if (!deliveries.has(id)) deliveries.set(id, `<uuid ${deliveries.size}>`);
             return deliveries.get(id) as string;
