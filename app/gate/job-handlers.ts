@@ -61,6 +61,7 @@ async function pass(
       appSlug: slug,
       now: deps.now,
       ...(deps.retried ? { retried: true } : {}),
+      ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
     },
     job,
   );
@@ -121,6 +122,7 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
       github,
       store: deps.store,
       now: deps.now,
+      ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
       pass: (number) =>
         pass(
           deps,
