@@ -8,9 +8,9 @@
  * output) must equal the uninterrupted run's: nothing doubled, nothing lost. And no job is left
  * undone. `drop` plays the other failure: the answer is lost and the same process retries.
  *
- * `npm test` runs a slice (the writes most likely to double or be lost, on both backends);
- * `npm run test:crash` (AGATE_CRASH_MATRIX=full, run by .ci/run) crashes at every write of every
- * story, in both modes, on SQLite and PostgreSQL.
+ * `npm test` runs a slice (SLICE: the writes that used to double or be lost); `npm run
+ * test:crash` (AGATE_CRASH_MATRIX=full, run by .ci/run) kills at every write of every story on
+ * SQLite and PostgreSQL, and drops the answer to every write on SQLite.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FaultMode } from "../github/index.js";
@@ -28,21 +28,21 @@ const FULL = process.env.AGATE_CRASH_MATRIX === "full";
 type StoryName = keyof typeof STORIES;
 
 /**
- * The slice `npm test` plays: per story and backend, the writes to crash at (1-based, counted as
- * the fault injector counts them) and how. Chosen where a retry used to double or lose an effect.
+ * The slice `npm test` plays, on SQLite (the replicas test kills at writes on PostgreSQL): per
+ * story, the writes to crash at (1-based, as the fault injector counts them) and how. Each is one
+ * a retry used to double or lose: the `/agate accept` reply (doubled), the comment about a label
+ * changed by hand and an entry's put-back notice (lost once the label was right again), the
+ * dashboard issue (opened twice by the client's own retry of a lost answer).
  */
 const SLICE: Record<StoryName, Partial<Record<Backend, [number, FaultMode][]>>> = {
   gate: {
     sqlite: [
-      [2, "hang"],
-      [4, "hang"],
-      [7, "hang"],
-      [8, "drop"],
+      [4, "drop"],
+      [8, "hang"],
     ],
-    postgres: [[8, "hang"]],
   },
-  entry: { sqlite: [[2, "hang"]] },
-  dashboard: { sqlite: [[11, "hang"]] },
+  entry: { sqlite: [[12, "hang"]] },
+  dashboard: { sqlite: [[11, "drop"]] },
 };
 
 let h: CrashHarness;
@@ -53,10 +53,17 @@ afterAll(async () => {
   await h?.close();
 });
 
+/**
+ * The full matrix: a kill at every write on both backends, and a lost answer at every write on
+ * SQLite (the same process retrying does nothing the backend changes).
+ */
 function points(name: StoryName, backend: Backend, writes: number): [number, FaultMode][] {
   if (!FULL) return SLICE[name][backend] ?? [];
   const all: [number, FaultMode][] = [];
-  for (let nth = 1; nth <= writes; nth++) all.push([nth, "hang"], [nth, "drop"]);
+  for (let nth = 1; nth <= writes; nth++) {
+    all.push([nth, "hang"]);
+    if (backend === "sqlite") all.push([nth, "drop"]);
+  }
   return all;
 }
 

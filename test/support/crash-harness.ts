@@ -9,7 +9,7 @@
  * its lease, and the next worker takes the job over, as another replica would. With `drop`, the
  * answer is dropped instead and the same worker sees a network error and retries.
  *
- * Workers start ahead of need (one spare at all times), so a kill costs no start-up wait.
+ * A run that will kill its worker starts the next one as it begins, so the kill costs no wait.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -120,13 +120,17 @@ export async function startCrashHarness(): Promise<CrashHarness> {
   const sim = await startGitHubSimulator();
   const temp = mkdtempSync(join(tmpdir(), "agate-crash-"));
   const env = { ...sim.probotEnv(), AGATE_TEST_LEASE_MS: String(LEASE_MS) };
-  let spare: Promise<WorkerProcess> = spawnWorker(env);
   const live = new Set<WorkerProcess>();
-  const take = async (): Promise<WorkerProcess> => {
-    const next = await spare;
-    live.add(next);
-    spare = spawnWorker(env);
+  let spare: Promise<WorkerProcess> | undefined;
+  /** A worker starts while the run that will kill one plays up to its fault. */
+  const prepareSpare = () => {
+    spare ??= spawnWorker(env);
     spare.catch(() => undefined);
+  };
+  const take = async (): Promise<WorkerProcess> => {
+    const next = await (spare ?? spawnWorker(env));
+    spare = undefined;
+    live.add(next);
     return next;
   };
   let worker = await take();
@@ -146,6 +150,7 @@ export async function startCrashHarness(): Promise<CrashHarness> {
     let fault: FaultEvent | undefined;
     let faulted: Promise<FaultEvent> | undefined;
     if (options.fault) {
+      if (options.fault.mode === "hang") prepareSpare();
       faulted = sim.faults.arm(options.fault);
       void faulted.then((event) => {
         fault = event;
@@ -249,7 +254,7 @@ export async function startCrashHarness(): Promise<CrashHarness> {
         w.child.kill("SIGKILL");
         await w.exited;
       }
-      const last = await spare.catch(() => undefined);
+      const last = await spare?.catch(() => undefined);
       if (last) {
         last.child.kill("SIGKILL");
         await last.exited;
