@@ -64,6 +64,7 @@ export function githubState(sim: GitHubSimulator, repo: string): GitHubState {
     }
   }
   for (const check of checks) shaRole(check.headSha);
+  const order = (sha: string) => Number(/\d+/.exec(shaRole(sha))?.[0]);
   const commentRoles = new Map<string, string>();
   for (const issue of issues) {
     for (const [j, comment] of issue.comments.entries()) {
@@ -105,16 +106,19 @@ export function githubState(sim: GitHubSimulator, repo: string): GitHubState {
         body: text(c.body) ?? "",
       })),
     })),
-    checkRuns: checks.map((check) => ({
-      name: check.name,
-      head: shaRole(check.headSha),
-      app: check.app.slug,
-      status: check.status,
-      conclusion: check.conclusion,
-      title: text(check.output.title),
-      summary: text(check.output.summary),
-      text: text(check.output.text),
-      externalId: text(check.externalId),
-    })),
+    // By head, then as created: replicas create the checks of several heads in any order.
+    checkRuns: [...checks]
+      .sort((a, b) => order(a.headSha) - order(b.headSha) || a.id - b.id)
+      .map((check) => ({
+        name: check.name,
+        head: shaRole(check.headSha),
+        app: check.app.slug,
+        status: check.status,
+        conclusion: check.conclusion,
+        title: text(check.output.title),
+        summary: text(check.output.summary),
+        text: text(check.output.text),
+        externalId: text(check.externalId),
+      })),
   };
 }
