@@ -156,6 +156,7 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
         reads: deps.reads ?? new ImmutableReads(),
         evaluator: deps.evaluator,
         now: deps.now,
+        ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
       },
       job,
     );
