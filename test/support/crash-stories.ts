@@ -2,8 +2,8 @@
  * Tests only: the stories the crash-at-every-write tests play (crash-harness.ts), each in a
  * repository of its own. Together they make every kind of write agate makes on GitHub: check
  * runs created and updated, labels added, removed and styled, replies to commands (accepted and
- * refused), comments about labels a person changed, an issue closed, the dashboard issue opened
- * and edited.
+ * refused), comments about labels a person changed, a refused entry form, issues closed, the
+ * dashboard issue opened and edited.
  */
 import type { Story } from "./crash-harness.js";
 import { ENTRY_FORM } from "./entries-harness.js";
@@ -89,7 +89,8 @@ export const ENTRY_STORY: Story = {
 
 /**
  * The dashboard: two entries; one escalated (the dashboard issue is opened listing it), the other
- * blocked when nobody answers it for 30 minutes (the dashboard is edited to list both).
+ * blocked when nobody answers it for 30 minutes (the dashboard is edited to list both). Then a
+ * form without what was tried: refused with a comment, and closed.
  */
 export const DASHBOARD_STORY: Story = {
   repo: "dash",
@@ -117,6 +118,13 @@ export const DASHBOARD_STORY: Story = {
     });
     await work();
     await advance(31 * MINUTE);
+    await sim.createIssue({
+      repo,
+      title: "Half a form",
+      body: ENTRY_FORM({ tried: "_No response_" }),
+      user: "agent-a",
+    });
+    await work();
   },
 };
 
