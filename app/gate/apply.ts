@@ -62,7 +62,7 @@ export async function applyGatePlan(options: {
   /** The job this pass runs in: what it writes once is keyed by it. */
   jobId?: number;
 }): Promise<Applied> {
-  const { github, store, facts, decision, plan, now } = options;
+  const { store, facts, decision, plan, now } = options;
   const pr = facts.pull_request;
   const at = now().toISOString();
   // A new head supersedes every record of other heads; they stay, marked stale.
@@ -98,39 +98,8 @@ export async function applyGatePlan(options: {
     observed_at: at,
   });
 
-  // Recorded before anything is written: a retry after the labels were put right no longer
-  // sees why to say so, and says what this run decided to (finish, below).
-  const writes = new WriteOnce(github, store, jobScope(options.jobId, "gate"));
-  const comments = [];
-  for (const [i, body] of plan.comments.entries()) {
-    comments.push(await writes.intend(`${writes.scope}:comment:${i}`, pr.number, body));
-  }
-  if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
-  for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
-  await addLabels(github, pr.number, plan.labels.add, options.retried ? labelsLeft : []);
-  for (const comment of comments) await writes.make(comment);
-  if (options.retried) await writes.finish();
-
-  if (plan.storeDecision) {
-    // The audit entry first: a retry that finds no record stores both, each once by its key; one
-    // that finds the record (so decides to store nothing) finds the audit entry too.
-    const once =
-      options.jobId === undefined
-        ? {}
-        : { dedupeKey: `job:${options.jobId}:gate@${pr.head_sha}:${decision.state}` };
-    await store.appendAudit(
-      {
-        kind: "gate.decision",
-        subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
-        // The plan beside the decision: what this pass wrote, and why, can be replayed.
-        decision: JSON.parse(JSON.stringify({ ...decision, plan })),
-        facts: JSON.parse(JSON.stringify(facts)),
-        at,
-      },
-      once,
-    );
-    await store.appendRecord(recordInput(facts, decision, at), once);
-  }
+  await writeToGitHub(options, labelsLeft);
+  if (plan.storeDecision) await storeDecision(store, options, at);
   // A retry cannot tell whether its first run stored a decision and stopped before this: the
   // refresh (one queued per repository at a time) is queued again then.
   const refresh = plan.storeDecision
@@ -168,6 +137,50 @@ export async function applyGatePlan(options: {
     });
   }
   return { wroteCheck: plan.check !== null, storedRecord: plan.storeDecision };
+}
+
+type ApplyOptions = Parameters<typeof applyGatePlan>[0];
+
+/** The check, the labels and the comments, each once however often the job runs. */
+async function writeToGitHub(options: ApplyOptions, labelsLeft: readonly string[]): Promise<void> {
+  const { github, plan } = options;
+  const pr = options.facts.pull_request;
+  // Recorded before anything is written: a retry after the labels were put right no longer
+  // sees why to say so, and says what this run decided to (finish, below).
+  const writes = new WriteOnce(github, options.store, jobScope(options.jobId, "gate"));
+  const comments = [];
+  for (const [i, body] of plan.comments.entries()) {
+    comments.push(await writes.intend(`${writes.scope}:comment:${i}`, pr.number, body));
+  }
+  if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
+  for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
+  await addLabels(github, pr.number, plan.labels.add, options.retried ? labelsLeft : []);
+  for (const comment of comments) await writes.make(comment);
+  if (options.retried) await writes.finish();
+}
+
+/**
+ * The decision's audit entry, then its acceptance record, each under the job's key. The audit
+ * entry first: a retry that finds no record stores both, each once; one that finds the record
+ * (so decides to store nothing) finds the audit entry too.
+ */
+async function storeDecision(store: ApplyStore, options: ApplyOptions, at: string): Promise<void> {
+  const { facts, decision, plan, jobId } = options;
+  const pr = facts.pull_request;
+  const once =
+    jobId === undefined ? {} : { dedupeKey: `job:${jobId}:gate@${pr.head_sha}:${decision.state}` };
+  await store.appendAudit(
+    {
+      kind: "gate.decision",
+      subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
+      // The plan beside the decision: what this pass wrote, and why, can be replayed.
+      decision: JSON.parse(JSON.stringify({ ...decision, plan })),
+      facts: JSON.parse(JSON.stringify(facts)),
+      at,
+    },
+    once,
+  );
+  await store.appendRecord(recordInput(facts, decision, at), once);
 }
 
 /**
