@@ -179,6 +179,35 @@ export const checkRunEntrySchema = z.strictObject({
   written_at: isoDateTimeSchema,
 });
 
+/**
+ * A GitHub write agate makes once (a comment), recorded before it is sent: a run of the same job
+ * retried after a crash finds it here and, by its marker, on GitHub (app/github/write-once.ts).
+ */
+export const writeIntentInputSchema = z.strictObject({
+  /** What the write is for, unique: an intent recorded again under its key is the first one. */
+  key: z.string().min(1).max(500),
+  /** The job whose retry finishes it when an earlier run stopped part-way, e.g. `job:12`. */
+  scope: z.string().min(1).max(200),
+  repository: repositoryFullNameSchema,
+  /** The issue or pull request written on. */
+  target: positiveIntSchema,
+  kind: z.enum(["comment"]),
+  /** What is sent, without its marker. */
+  body: z.string(),
+  /** The hidden token the write carries, unique: how a retry recognises it on GitHub. */
+  marker: z.string().regex(/^[0-9a-f]{16,64}$/, { error: "expected 16 to 64 hex digits" }),
+});
+
+export const writeIntentSchema = writeIntentInputSchema.extend({
+  id: positiveIntSchema,
+  recorded_at: isoDateTimeSchema,
+  /** GitHub's id of what was written, once agate knows it was; null until then. */
+  github_id: positiveIntSchema.nullable(),
+  done_at: isoDateTimeSchema.nullable(),
+});
+
+export type WriteIntentInput = z.infer<typeof writeIntentInputSchema>;
+export type WriteIntent = z.infer<typeof writeIntentSchema>;
 export type OverrideInput = z.infer<typeof overrideInputSchema>;
 export type HeadObservation = z.infer<typeof headObservationSchema>;
 export type EventBase = z.infer<typeof eventBaseSchema>;

@@ -34,29 +34,36 @@ import { dashboardJob } from "../dashboard/queue.js";
 import { linkedPullRequestJobs } from "../gate/entry-link.js";
 import type { EntryIssueFact, GitHubAdapter, IssueCommentFact } from "../github/adapter.js";
 import type { Account } from "../github/maintainers.js";
+import { jobScope, WriteOnce, type WriteOnceGitHub } from "../github/write-once.js";
 import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
+import type { WriteIntentLedger } from "../store/ports/write-intent-ledger.js";
 import { readEscalationRules } from "./rules.js";
 
 /** The GitHub calls an entry's pass makes, all through the adapter. */
-export type EntryGitHub = Pick<
-  GitHubAdapter,
-  | "entryIssue"
-  | "issueComments"
-  | "comment"
-  | "addLabels"
-  | "removeLabel"
-  | "styleLabel"
-  | "setIssueState"
-  | "defaultBranchFile"
-  | "isPullRequestOpen"
->;
+export type EntryGitHub = WriteOnceGitHub &
+  Pick<
+    GitHubAdapter,
+    | "entryIssue"
+    | "issueComments"
+    | "comment"
+    | "addLabels"
+    | "removeLabel"
+    | "styleLabel"
+    | "setIssueState"
+    | "defaultBranchFile"
+    | "isPullRequestOpen"
+  >;
 
 export interface EntryDeps {
   github: EntryGitHub;
-  store: EntryStore & JobQueue & EntryMentionStore & Pick<RecordStore, "listRecords">;
+  store: EntryStore &
+    JobQueue &
+    EntryMentionStore &
+    WriteIntentLedger &
+    Pick<RecordStore, "listRecords">;
   now: () => Date;
   /** The App's bot login (`<slug>[bot]`): its own comments and label changes are no commands. */
   appLogin: string;
@@ -67,11 +74,13 @@ export interface EntryDeps {
   isMaintainer(account: Account, maintainers: string[]): Promise<boolean>;
   /** Organisation defaults as the gate remembers them (readEscalationRules' `readDefaults`). */
   readDefaults?: (ref: ExtendsRef) => Promise<DefaultsRead>;
+  /** The job: what the pass writes once is keyed by it (GateDeps' `jobId`). */
+  jobId?: number;
+  /** An earlier run of the job stopped part-way: what it recorded to write is finished. */
+  retried?: boolean;
 }
 
 const REFUSAL_MARKER = "<!-- agate:entry-refused -->";
-/** Ends a label or open/closed put-back notice: the delivery it answers, so a retry posts none. */
-const putBackMarker = (delivery: string) => `<!-- agate:entry-put-back delivery=${delivery} -->`;
 
 /** The timer job for an entry's deadline, if it has one. */
 export function deadlineJobs(
@@ -222,7 +231,7 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
   entry = await deadlines(entry, deps.now());
 
   // Labels first: a client that sees agate's reply sees the labels it promises.
-  const projected = await project(deps, entry, issue, job, comments);
+  const projected = await project(deps, entry, issue, job);
   const posted = await postReplies(deps, entry, comments);
   if (rulesRead?.problem) notes.push(rulesRead.problem);
   return `${where} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected} (${callsOf(github)})`;
@@ -279,77 +288,85 @@ async function postReplies(
   return count;
 }
 
-/** Labels and open/closed from the stored entry; a hand change put back says which command. */
+/**
+ * Labels and open/closed from the stored entry; a hand change put back says which command. The
+ * notice is recorded before the change it explains (app/github/write-once.ts), keyed by the
+ * delivery it answers: a run retried after the label was put back no longer sees a change to
+ * make, and still says it once.
+ */
 async function project(
   deps: EntryDeps,
   entry: HandoffEntry,
   issue: EntryIssueFact,
   job: EntryJob,
-  listed: IssueCommentFact[] | undefined,
 ): Promise<string> {
   const { github } = deps;
-  const delivery = job.trigger.delivery_id;
-  /**
-   * A put-back notice once per delivery: a retried job (after a crash or a failed call once it
-   * had posted) finds its own notice by the marker, in agate's comments only, as replies are.
-   */
-  const notify = async (text: string): Promise<void> => {
-    if (delivery !== null) {
-      const comments = listed ?? (await github.issueComments(issue.number));
-      const marker = putBackMarker(delivery);
-      const own = comments.filter((c) => c.login.toLowerCase() === deps.appLogin.toLowerCase());
-      if (own.some((c) => c.body.includes(marker))) return;
-      await github.comment(issue.number, `${text}\n\n${marker}`);
-      return;
-    }
-    await github.comment(issue.number, text);
-  };
+  const writes = new WriteOnce(github, deps.store, jobScope(deps.jobId, "entry"));
+  const notice = (what: string, text: string) =>
+    writes.intend(
+      `put-back:${job.trigger.delivery_id ?? writes.scope}:${what}`,
+      issue.number,
+      text,
+    );
   const waiting = await agentWaits(deps, entry);
   const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting));
-  if (plan.add.length > 0) {
-    const labels = await github.addLabels(issue.number, plan.add);
-    // A label GitHub had to create has its default colour: give it agate's, once.
-    for (const label of labels) {
-      const style = ENTRY_LABELS.get(label.name.toLowerCase());
-      if (style && label.description !== style.description) {
-        await github.styleLabel(label.name, style.color, style.description);
-      }
-    }
-  }
-  for (const name of plan.remove) await github.removeLabel(issue.number, name);
   const change = job.label_change;
-  if (
+  const putBack =
     change &&
     isEntryLabel(change.label) &&
     [...plan.add, ...plan.remove].some((l) => l.toLowerCase() === change.label.toLowerCase())
-  ) {
-    await notify(
-      say.labelPutBack({
-        label: change.label,
-        action: change.action,
-        by: change.by,
-        state: entry.state,
-        command: commandForLabel(change.label),
-      }),
-    );
+      ? await notice(
+          "label",
+          say.labelPutBack({
+            label: change.label,
+            action: change.action,
+            by: change.by,
+            state: entry.state,
+            command: commandForLabel(change.label),
+          }),
+        )
+      : null;
+  // A label GitHub had to create has its default colour: give it agate's, once. Looked at also
+  // when nothing is added: a run that added one may have stopped before styling it.
+  const labels = plan.add.length > 0 ? await github.addLabels(issue.number, plan.add) : issue.looks;
+  const removed = new Set(plan.remove.map((name) => name.toLowerCase()));
+  for (const label of labels) {
+    const style = ENTRY_LABELS.get(label.name.toLowerCase());
+    if (
+      style &&
+      !removed.has(label.name.toLowerCase()) &&
+      label.description !== style.description
+    ) {
+      await github.styleLabel(label.name, style.color, style.description);
+    }
   }
+  for (const name of plan.remove) await github.removeLabel(issue.number, name);
+  if (putBack) await writes.make(putBack);
   const want = issueStateFor(entry.state);
   let moved = "";
   if (want && want.state !== issue.state) {
+    const state = job.state_change;
+    // Only a person's close or reopen is answered; agate closing its own entry is not undone.
+    const reopened =
+      state && (state.action === "closed") === (issue.state === "closed")
+        ? await notice(
+            "state",
+            say.closedPutBack({
+              by: state.by,
+              state: entry.state,
+              reopened: want.state === "open",
+            }),
+          )
+        : null;
     await github.setIssueState(
       issue.number,
       want.state,
       want.state === "closed" ? want.reason : undefined,
     );
     moved = `, ${want.state === "closed" ? "closed" : "reopened"}`;
-    const state = job.state_change;
-    // Only a person's close or reopen is answered; agate closing its own entry is not undone.
-    if (state && (state.action === "closed") === (issue.state === "closed")) {
-      await notify(
-        say.closedPutBack({ by: state.by, state: entry.state, reopened: want.state === "open" }),
-      );
-    }
+    if (reopened) await writes.make(reopened);
   }
+  if (deps.retried) await writes.finish();
   return `labels +${plan.add.length} -${plan.remove.length}${moved}`;
 }
 

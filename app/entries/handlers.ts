@@ -17,6 +17,8 @@ export async function handleEntryJob(job: EntryJob, deps: GateDeps): Promise<str
     appLogin: `${slug}[bot]`,
     isMaintainer: (account, maintainers) => isMaintainer(github, account, maintainers),
     ...(reads ? { readDefaults: (ref) => reads.orgDefaults(github, ref) } : {}),
+    ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
+    ...(deps.retried ? { retried: true } : {}),
   });
 }
 

@@ -1,8 +1,14 @@
 /**
  * apply: carries out a gate pass's plan in a fixed order and records it. Stale marks and
- * observations first (so a crash after them loses nothing a retry needs), then GitHub's writes
- * (check, labels, comments), then the acceptance record with the facts, decision and plan it came
- * from, then follow-up jobs. Nothing here decides or reads back what it wrote.
+ * observations first (so a crash after them loses nothing a retry needs), then the comments it
+ * will post, as intents (app/github/write-once.ts), then GitHub's writes (check, labels,
+ * comments), then the decision's audit entry and acceptance record with the facts, decision and
+ * plan they came from, then follow-up jobs. Nothing here decides.
+ *
+ * Run again after a crash (`retried`), every write is made once: the check is found by the
+ * ledger or on GitHub (check-runs.ts), labels are a set the plan computes from what GitHub shows,
+ * a label GitHub made grey is styled when the retry finds it so, the first run's comments are
+ * found by their marker or posted, and the audit entry and record carry keys of the job.
  */
 import { createHash } from "node:crypto";
 import { decisionConcernsDashboard } from "../../checks/dashboard/pulls.js";
@@ -18,10 +24,12 @@ import {
 } from "../../schemas/jobs.js";
 import { queueDashboardRefresh } from "../dashboard/queue.js";
 import type { AgateCheckRun, GitHubAdapter } from "../github/adapter.js";
+import { jobScope, WriteOnce } from "../github/write-once.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
 import type { RecordStore } from "../store/ports/record-store.js";
+import type { WriteIntentLedger } from "../store/ports/write-intent-ledger.js";
 import type { AgateChecks } from "./check-runs.js";
 import { type EntryPriorityStore, queueEntryPriorityPasses } from "./entry-priority.js";
 import { type Observations, sightingOf } from "./gather.js";
@@ -29,6 +37,7 @@ import { type Observations, sightingOf } from "./gather.js";
 export type ApplyStore = RecordStore &
   ObservationStore &
   AuditLog &
+  WriteIntentLedger &
   EntryPriorityStore &
   Pick<JobQueue, "enqueue" | "listJobs">;
 
@@ -50,8 +59,10 @@ export async function applyGatePlan(options: {
   now: () => Date;
   /** An earlier run of this job stopped part-way: see queueEntryPriorityPasses. */
   retried?: boolean;
+  /** The job this pass runs in: what it writes once is keyed by it. */
+  jobId?: number;
 }): Promise<Applied> {
-  const { github, store, facts, decision, plan, now } = options;
+  const { store, facts, decision, plan, now } = options;
   const pr = facts.pull_request;
   const at = now().toISOString();
   // A new head supersedes every record of other heads; they stay, marked stale.
@@ -87,36 +98,8 @@ export async function applyGatePlan(options: {
     observed_at: at,
   });
 
-  if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
-  for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
-  if (plan.labels.add.length > 0) {
-    const added = await github.addLabels(pr.number, plan.labels.add);
-    // GitHub made a label that did not exist with its default look: give it agate's, once.
-    for (const name of plan.labels.add) {
-      const style = STATE_LABELS[name];
-      const label = added.find((l) => l.name === name);
-      if (
-        style &&
-        label &&
-        (label.color !== style.color || label.description !== style.description)
-      ) {
-        await github.styleLabel(name, style.color, style.description);
-      }
-    }
-  }
-  for (const body of plan.comments) await github.comment(pr.number, body);
-
-  if (plan.storeDecision) {
-    await store.appendRecord(recordInput(facts, decision, at));
-    await store.appendAudit({
-      kind: "gate.decision",
-      subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
-      // The plan beside the decision: what this pass wrote, and why, can be replayed.
-      decision: JSON.parse(JSON.stringify({ ...decision, plan })),
-      facts: JSON.parse(JSON.stringify(facts)),
-      at,
-    });
-  }
+  await writeToGitHub(options, labelsLeft);
+  if (plan.storeDecision) await storeDecision(store, options, at);
   // A retry cannot tell whether its first run stored a decision and stopped before this: the
   // refresh (one queued per repository at a time) is queued again then.
   const refresh = plan.storeDecision
@@ -154,6 +137,80 @@ export async function applyGatePlan(options: {
     });
   }
   return { wroteCheck: plan.check !== null, storedRecord: plan.storeDecision };
+}
+
+type ApplyOptions = Parameters<typeof applyGatePlan>[0];
+
+/** The check, the labels and the comments, each once however often the job runs. */
+async function writeToGitHub(options: ApplyOptions, labelsLeft: readonly string[]): Promise<void> {
+  const { github, plan } = options;
+  const pr = options.facts.pull_request;
+  // Recorded before anything is written: a retry after the labels were put right no longer
+  // sees why to say so, and says what this run decided to (finish, below).
+  const writes = new WriteOnce(github, options.store, jobScope(options.jobId, "gate"));
+  const comments = [];
+  for (const [i, body] of plan.comments.entries()) {
+    comments.push(await writes.intend(`${writes.scope}:comment:${i}`, pr.number, body));
+  }
+  if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
+  for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
+  await addLabels(github, pr.number, plan.labels.add, options.retried ? labelsLeft : []);
+  for (const comment of comments) await writes.make(comment);
+  if (options.retried) await writes.finish();
+}
+
+/**
+ * The decision's audit entry, then its acceptance record, each under the job's key. The audit
+ * entry first: a retry that finds no record stores both, each once; one that finds the record
+ * (so decides to store nothing) finds the audit entry too.
+ */
+async function storeDecision(store: ApplyStore, options: ApplyOptions, at: string): Promise<void> {
+  const { facts, decision, plan, jobId } = options;
+  const pr = facts.pull_request;
+  const once =
+    jobId === undefined ? {} : { dedupeKey: `job:${jobId}:gate@${pr.head_sha}:${decision.state}` };
+  await store.appendAudit(
+    {
+      kind: "gate.decision",
+      subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
+      // The plan beside the decision: what this pass wrote, and why, can be replayed.
+      decision: JSON.parse(JSON.stringify({ ...decision, plan })),
+      facts: JSON.parse(JSON.stringify(facts)),
+      at,
+    },
+    once,
+  );
+  await store.appendRecord(recordInput(facts, decision, at), once);
+}
+
+/**
+ * Adds the plan's state labels and gives one GitHub had to make (grey) agate's look. A retry
+ * checks the look of the state labels already on (`check`): its first run may have added one
+ * and stopped before styling it, and adds nothing now.
+ */
+async function addLabels(
+  github: GitHubAdapter,
+  number: number,
+  add: readonly string[],
+  check: readonly string[],
+): Promise<void> {
+  const looks = add.length > 0 ? await github.addLabels(number, [...add]) : [];
+  for (const name of check) {
+    if (add.includes(name) || !STATE_LABELS[name]) continue;
+    const look = await github.repositoryLabel(name);
+    if (look) looks.push(look);
+  }
+  for (const name of new Set([...add, ...check])) {
+    const style = STATE_LABELS[name];
+    const label = looks.find((l) => l.name === name);
+    if (
+      style &&
+      label &&
+      (label.color !== style.color || label.description !== style.description)
+    ) {
+      await github.styleLabel(name, style.color, style.description);
+    }
+  }
 }
 
 /**

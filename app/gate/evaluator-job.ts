@@ -51,6 +51,8 @@ export interface EvaluatorJobDeps {
   /** How to reach the evaluator; absent: a configured llm or command evaluator is unavailable. */
   evaluator: EvaluatorDeps | undefined;
   now: () => Date;
+  /** The job: what it appends to the audit log is appended once, whichever run gets there. */
+  jobId?: number;
 }
 
 /**
@@ -117,6 +119,7 @@ export async function runEvaluatorJob(
     trace: await decidedTrace(store, pr),
     deps: deps.evaluator,
     now,
+    ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
   });
   return done(appended, true);
 }
@@ -155,6 +158,7 @@ async function askEvaluator(options: {
   trace: TraceFact | null;
   deps: EvaluatorDeps | undefined;
   now: () => Date;
+  jobId?: number;
 }): Promise<string> {
   const { github, store, pr, config, now } = options;
   const evaluator = config.evaluator as AskedConfig;
@@ -248,16 +252,19 @@ async function askEvaluator(options: {
   });
   if (bundle.budget.estimated_tokens > bundle.budget.token_limit) {
     // Not an evaluation (nothing was asked): the next pass finds it and says capped.
-    await options.audit.appendAudit({
-      kind: BUNDLE_OVER_BUDGET,
-      subject: bundleSubject(pr, options.treeSha),
-      decision: {
-        config_digest: options.configDigest,
-        detail: `even cut down, what the evaluator must see is about ${bundle.budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${bundle.budget.token_limit}); raise it in .github/agate.yml on the base branch`,
+    await options.audit.appendAudit(
+      {
+        kind: BUNDLE_OVER_BUDGET,
+        subject: bundleSubject(pr, options.treeSha),
+        decision: {
+          config_digest: options.configDigest,
+          detail: `even cut down, what the evaluator must see is about ${bundle.budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${bundle.budget.token_limit}); raise it in .github/agate.yml on the base branch`,
+        },
+        facts: { budget: bundle.budget },
+        at: now().toISOString(),
       },
-      facts: { budget: bundle.budget },
-      at: now().toISOString(),
-    });
+      options.jobId === undefined ? {} : { dedupeKey: `job:${options.jobId}:over-budget` },
+    );
     return "over the bundle budget";
   }
 

@@ -30,4 +30,9 @@ export interface GateDeps {
    * finds stored was followed by the jobs it calls for (see queueEntryPriorityPasses).
    */
   retried?: boolean;
+  /**
+   * The job being run: what it writes once (app/github/write-once.ts) is keyed by it, so its
+   * retry finds what an earlier run of it recorded. Absent when a test runs a handler directly.
+   */
+  jobId?: number;
 }

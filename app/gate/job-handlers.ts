@@ -61,6 +61,7 @@ async function pass(
       appSlug: slug,
       now: deps.now,
       ...(deps.retried ? { retried: true } : {}),
+      ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
     },
     job,
   );
@@ -124,6 +125,7 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
       store: deps.store,
       reads: deps.reads ?? new ImmutableReads(),
       now: deps.now,
+      ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
       pass: (number) =>
         pass(
           deps,
@@ -157,6 +159,7 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
         reads: deps.reads ?? new ImmutableReads(),
         evaluator: deps.evaluator,
         now: deps.now,
+        ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
       },
       job,
     );
@@ -247,6 +250,7 @@ export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
       const line = await runGateJob(kind, job.payload, {
         ...deps,
         retried: context.attempt > 1,
+        jobId: job.id,
         log: (text) => runtime.log.info({ job: job.id }, text),
       });
       runtime.log.info({ job: job.id }, line);

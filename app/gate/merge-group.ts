@@ -53,6 +53,8 @@ export async function evaluateMergeGroup(options: {
   now: () => Date;
   agateVersion?: string;
   evidence?: EvidenceCache;
+  /** The job: its decision's audit entry is appended once, whichever run of it gets there. */
+  jobId?: number;
 }): Promise<MergeGroupEvaluation> {
   const { github, group, now } = options;
   const checks = new AgateChecks(github, options.store, now);
@@ -114,16 +116,23 @@ export async function evaluateMergeGroup(options: {
   };
   const wrote = checkChanges(existing, view);
   if (wrote) {
+    // Before the write: a run retried after the check was written finds it unchanged and
+    // writes nothing, so the entry would be lost; with the job's key it is appended once.
+    await options.store.appendAudit(
+      {
+        kind: "gate.merge_group.decision",
+        subject: `${group.repository}@${group.head_sha}`,
+        decision: JSON.parse(JSON.stringify(decision)),
+        facts: JSON.parse(JSON.stringify(facts)),
+        at: now().toISOString(),
+      },
+      options.jobId === undefined
+        ? {}
+        : { dedupeKey: `job:${options.jobId}:merge-group@${group.head_sha}:${decision.state}` },
+    );
     await checks.write(group.head_sha, existing, {
       ...view,
       externalId: externalIdOf(group),
-    });
-    await options.store.appendAudit({
-      kind: "gate.merge_group.decision",
-      subject: `${group.repository}@${group.head_sha}`,
-      decision: JSON.parse(JSON.stringify(decision)),
-      facts: JSON.parse(JSON.stringify(facts)),
-      at: now().toISOString(),
     });
   }
   return { decision, wroteCheck: wrote };
@@ -183,6 +192,7 @@ export async function runMergeGroupJob(
     deadlineReached: false,
     now: deps.now,
     ...(deps.evidence ? { evidence: deps.evidence } : {}),
+    ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
   });
   return `${job.repository} merge group ${short} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${result.decision.title} (${github.totalCalls} GitHub calls)`;
 }
@@ -245,6 +255,7 @@ export async function handleMergeGroupDeadline(payload: unknown, deps: GateDeps)
     },
     deadlineReached: true,
     now: deps.now,
+    ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
   });
   deps.log?.(
     `${job.repository} merge group ${job.head_sha.slice(0, 7)}: deadline reached: ${result.decision.title}`,

@@ -33,6 +33,8 @@ export interface PassDeps {
   now: () => Date;
   /** An earlier run of this pass's job stopped part-way (GateDeps' `retried`). */
   retried?: boolean;
+  /** The job this pass runs in (GateDeps' `jobId`). */
+  jobId?: number;
 }
 
 export interface PassResult {
@@ -103,6 +105,7 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
       existing,
       now: deps.now,
       retried: deps.retried ?? false,
+      ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
     });
     return { decision, skipped: null, ...applied };
   } catch (error) {

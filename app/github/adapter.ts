@@ -35,7 +35,7 @@ export interface ReviewFact {
   body: string;
 }
 
-interface LabelFact {
+export interface LabelFact {
   name: string;
   color: string;
   description: string | null;
@@ -70,6 +70,14 @@ export const RERUN_EVALUATOR = "rerun-evaluator";
 
 const statusOf = (error: unknown) => (error as { status?: number }).status;
 
+/**
+ * Request options for a write that makes something new (a comment, an issue, a check run): the
+ * client never sends it again by itself. When its answer is lost (a reset connection, a 502 after
+ * GitHub made it), a second send would make a second one; the job fails instead, and its retry
+ * reads what exists before it writes (app/github/write-once.ts, app/gate/check-runs.ts).
+ */
+const NOT_RESENT = { retries: 0 };
+
 export interface IssueByApp {
   number: number;
   body: string;
@@ -103,6 +111,11 @@ export class GitHubAdapter {
     if (!owner || !repo) throw new Error(`not a repository full name: ${fullName}`);
     this.owner = owner;
     this.repo = repo;
+  }
+
+  /** The App's bot account, the author of what it writes. */
+  get appLogin(): string {
+    return `${this.appSlug}[bot]`;
   }
 
   private count(operation: string): void {
@@ -334,6 +347,7 @@ export class GitHubAdapter {
       ...fields,
       name: GATE_CHECK_NAME,
       head_sha: sha,
+      request: NOT_RESENT,
     });
     return agateCheckRunOf(created.data);
   }
@@ -611,6 +625,22 @@ export class GitHubAdapter {
     return labels.map(labelFact);
   }
 
+  /** One label of the repository with its look; null when there is none of that name. */
+  async repositoryLabel(name: string): Promise<LabelFact | null> {
+    this.count("issues/get-label");
+    try {
+      const { data } = await this.octokit.rest.issues.getLabel({
+        owner: this.owner,
+        repo: this.repo,
+        name,
+      });
+      return labelFact(data);
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+  }
+
   /** Creates a label; false when one of that name exists already (someone was first). */
   async createLabel(name: string, color: string, description: string): Promise<boolean> {
     this.count("issues/create-label");
@@ -646,14 +676,17 @@ export class GitHubAdapter {
     });
   }
 
-  async comment(number: number, body: string): Promise<void> {
+  /** Posts a comment; GitHub's id for it. Never sent twice by the client (NOT_RESENT). */
+  async comment(number: number, body: string): Promise<number> {
     this.count("issues/create-comment");
-    await this.octokit.rest.issues.createComment({
+    const { data } = await this.octokit.rest.issues.createComment({
       owner: this.owner,
       repo: this.repo,
       issue_number: number,
       body,
+      request: NOT_RESENT,
     });
+    return data.id;
   }
 
   async removeLabel(number: number, name: string): Promise<void> {
@@ -689,6 +722,11 @@ export class GitHubAdapter {
         author: data.user?.login ?? "ghost",
         labels: data.labels.map((label) =>
           typeof label === "string" ? label : (label.name ?? ""),
+        ),
+        looks: data.labels.flatMap((label) =>
+          typeof label === "string" || !label.name || !label.color
+            ? []
+            : [labelFact({ ...label, name: label.name, color: label.color })],
         ),
         created_at: data.created_at,
       };
@@ -747,6 +785,7 @@ export class GitHubAdapter {
       }));
   }
 
+  /** Opens an issue; its number. Never sent twice by the client (NOT_RESENT). */
   async createIssue(title: string, body: string): Promise<number> {
     this.count("issues/create");
     const { data } = await this.octokit.rest.issues.create({
@@ -754,6 +793,7 @@ export class GitHubAdapter {
       repo: this.repo,
       title,
       body,
+      request: NOT_RESENT,
     });
     return data.number;
   }
@@ -944,6 +984,8 @@ export interface EntryIssueFact {
   state: "open" | "closed";
   author: string;
   labels: string[];
+  /** The labels with their looks: one GitHub made for an add is grey until agate styles it. */
+  looks: LabelFact[];
   created_at: string;
 }
 

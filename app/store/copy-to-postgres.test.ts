@@ -4,6 +4,7 @@
  * same through the PostgreSQL store afterwards; a non-empty target is refused with nothing
  * written; ids go on after the copied ones.
  */
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
@@ -117,13 +118,23 @@ async function filledSqlite(): Promise<string> {
   });
   await store.markEntryEventPosted({ ...ENTRY, version: entry.version, at: AT });
   await store.replaceEntryMentions({ ...PR, issues: [ENTRY.issueNumber, 9] });
-  await store.appendAudit({
-    kind: "gate.decision",
-    subject: REPO,
-    decision: {},
-    facts: {},
-    at: AT,
-  });
+  await store.appendAudit(
+    { kind: "gate.decision", subject: REPO, decision: {}, facts: {}, at: AT },
+    { dedupeKey: "job:1" },
+  );
+  // One write made (GitHub's id known), one recorded and not known made.
+  for (const key of ["done", "pending"]) {
+    await store.recordWriteIntent({
+      key,
+      scope: "job:1",
+      repository: REPO,
+      target: 12,
+      kind: "comment",
+      body: `the ${key} reply`,
+      marker: createHash("sha256").update(key).digest("hex").slice(0, 16),
+    });
+  }
+  await store.completeWriteIntent({ key: "done", githubId: 4_000_000_001 });
   await store.close();
   return file;
 }
@@ -155,6 +166,23 @@ async function everything(store: Store) {
     mentions: await store.listEntryMentions(PR),
     mentioning: await store.listMentioningPullRequests(ENTRY),
     audit: await store.listAudit(),
+    // The copied dedupe key still holds: the same append returns the copied row.
+    auditOnce: await store.appendAudit(
+      { kind: "x", subject: "y", decision: null, facts: null, at: AT },
+      { dedupeKey: "job:1" },
+    ),
+    intents: await store.listPendingWriteIntents({ scope: "job:1" }),
+    intentDone: (
+      await store.recordWriteIntent({
+        key: "done",
+        scope: "job:1",
+        repository: REPO,
+        target: 12,
+        kind: "comment",
+        body: "again",
+        marker: "f".repeat(16),
+      })
+    ).intent,
   };
 }
 

@@ -38,6 +38,7 @@ export const COPY_ORDER = [
   "handoff_entry_event_posts",
   "entry_mentions",
   "audit_log",
+  "write_intents",
 ] as const;
 
 /** The copy was refused or did not check out; nothing was written to PostgreSQL. */

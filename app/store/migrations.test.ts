@@ -27,6 +27,7 @@ const TABLES = [
   "merge_commits",
   "pull_request_sightings",
   "schema_migrations",
+  "write_intents",
 ];
 
 let dir: string;

@@ -427,6 +427,50 @@ export const MIGRATIONS: readonly Migration[] = [
       ${appendOnly("base_sightings", "bases named by events")}
     `,
   },
+  {
+    version: 10,
+    name: "dedupe keys on appends and the write-intent ledger",
+    up: `
+      -- What a job retried after a crash must not append twice carries a key derived from the
+      -- job (or the comment it answers): the second append of a key is the first row. Rows
+      -- appended before this migration have none.
+      ALTER TABLE acceptance_records ADD COLUMN dedupe_key TEXT CHECK (dedupe_key <> '');
+      CREATE UNIQUE INDEX acceptance_records_dedupe ON acceptance_records (dedupe_key)
+        WHERE dedupe_key IS NOT NULL;
+      ALTER TABLE audit_log ADD COLUMN dedupe_key TEXT CHECK (dedupe_key <> '');
+      CREATE UNIQUE INDEX audit_log_dedupe ON audit_log (dedupe_key) WHERE dedupe_key IS NOT NULL;
+      ALTER TABLE maintainer_overrides ADD COLUMN dedupe_key TEXT CHECK (dedupe_key <> '');
+      CREATE UNIQUE INDEX maintainer_overrides_dedupe ON maintainer_overrides (dedupe_key)
+        WHERE dedupe_key IS NOT NULL;
+
+      -- A GitHub write that is not idempotent (a comment), recorded before it is sent with the
+      -- hidden marker it carries; github_id once it is known made. Never deleted; a row changes
+      -- once, from pending to done, and nothing else of it ever changes.
+      CREATE TABLE write_intents (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        key TEXT NOT NULL UNIQUE CHECK (key <> ''),
+        scope TEXT NOT NULL CHECK (scope <> ''),
+        repository TEXT NOT NULL,
+        target INTEGER NOT NULL CHECK (target > 0),
+        kind TEXT NOT NULL CHECK (kind IN ('comment')),
+        body TEXT NOT NULL,
+        marker TEXT NOT NULL UNIQUE CHECK (marker <> ''),
+        recorded_at TEXT NOT NULL,
+        github_id INTEGER CHECK (github_id > 0),
+        done_at TEXT,
+        CHECK ((github_id IS NULL) = (done_at IS NULL))
+      ) STRICT;
+      CREATE INDEX write_intents_pending ON write_intents (scope, id) WHERE github_id IS NULL;
+      CREATE TRIGGER write_intents_no_delete BEFORE DELETE ON write_intents
+      BEGIN SELECT RAISE(ABORT, 'write intents are never deleted'); END;
+      CREATE TRIGGER write_intents_done_once BEFORE UPDATE ON write_intents
+      WHEN OLD.github_id IS NOT NULL OR NEW.id IS NOT OLD.id OR NEW.key IS NOT OLD.key
+        OR NEW.scope IS NOT OLD.scope OR NEW.repository IS NOT OLD.repository
+        OR NEW.target IS NOT OLD.target OR NEW.kind IS NOT OLD.kind OR NEW.body IS NOT OLD.body
+        OR NEW.marker IS NOT OLD.marker OR NEW.recorded_at IS NOT OLD.recorded_at
+      BEGIN SELECT RAISE(ABORT, 'a write intent only gets GitHub''s id, once'); END;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;

@@ -278,4 +278,37 @@ describe("SQLite append-only tables", () => {
     expect(() => db.prepare("DELETE FROM handoff_entry_events").run()).toThrow(/append-only/);
     db.close();
   });
+
+  it("keep a write intent (migration 9): never deleted, completed once, nothing else of it changed", async () => {
+    const store = SqliteStore.open(databaseFile());
+    for (const key of ["a", "b"]) {
+      await store.recordWriteIntent({
+        key,
+        scope: "job:1",
+        repository: "octo/repo",
+        target: 12,
+        kind: "comment",
+        body: "reply",
+        marker: key.repeat(16),
+      });
+    }
+    await store.completeWriteIntent({ key: "a", githubId: 7 });
+    await store.close();
+    const db = new Database(databaseFile());
+    expect(() => db.prepare("DELETE FROM write_intents").run()).toThrow(/never deleted/);
+    expect(() =>
+      db.prepare("UPDATE write_intents SET github_id = 8 WHERE key = 'a'").run(),
+    ).toThrow(/only gets GitHub's id, once/);
+    expect(() =>
+      db
+        .prepare(
+          "UPDATE write_intents SET body = 'x', github_id = 9, done_at = 'x' WHERE key = 'b'",
+        )
+        .run(),
+    ).toThrow(/only gets GitHub's id, once/);
+    expect(() =>
+      db.prepare("UPDATE write_intents SET github_id = 9 WHERE key = 'b'").run(),
+    ).toThrow(/CHECK constraint/);
+    db.close();
+  });
 });

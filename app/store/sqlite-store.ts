@@ -100,11 +100,14 @@ import type {
   JobLease,
   ListJobsQuery,
 } from "./ports/job-queue.js";
-import type { HeadKey, PullRequestKey } from "./ports/keys.js";
+import type { AppendOnce, HeadKey, PullRequestKey } from "./ports/keys.js";
 import type { HeadSighting } from "./ports/observation-store.js";
 import type { ListRecordsQuery, MarkStaleInput } from "./ports/record-store.js";
+import type { WriteIntentLedger } from "./ports/write-intent-ledger.js";
+import { SqliteWriteIntents } from "./sqlite-write-intents.js";
 import type { Clock, Store } from "./store.js";
 import {
+  appendOnceSchema,
   enqueueOptionsSchema,
   holdsDedupeKey,
   parseInput,
@@ -243,9 +246,12 @@ export class SqliteStore implements Store {
   readonly #now: Clock;
   readonly #statements = new Map<string, Database.Statement>();
 
+  readonly #intents: SqliteWriteIntents;
+
   private constructor(db: Database.Database, now: Clock) {
     this.#db = db;
     this.#now = now;
+    this.#intents = new SqliteWriteIntents(db, now);
   }
 
   /** Opens (creating if needed) and migrates the database at `filename` (or ":memory:"). */
@@ -729,18 +735,24 @@ export class SqliteStore implements Store {
 
   // ---- acceptance records -----------------------------------------------------------------------
 
-  async appendRecord(input: AcceptanceRecordInput): Promise<AcceptanceRecord> {
+  async appendRecord(
+    input: AcceptanceRecordInput,
+    options: AppendOnce = {},
+  ): Promise<AcceptanceRecord> {
     const record = parseInput(acceptanceRecordInputSchema, input, "acceptance record");
+    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
     return this.#write(() => {
-      const { id } = this.#sql(
+      const inserted = this.#sql(
         `INSERT INTO acceptance_records (repository, pull_number, head_sha, base_sha, tested,
            commands, provenance, runner, grader, verdict, verdict_by, handoff, override, decision,
-           decided_at, recorded_at)
+           decided_at, recorded_at, dedupe_key)
          VALUES (@repository, @pull_number, @head_sha, @base_sha, @tested, @commands, @provenance,
            @runner, @grader, @verdict, @verdict_by, @handoff, @override, @decision, @decided_at,
-           @recorded_at)
+           @recorded_at, @dedupe_key)
+         ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
          RETURNING id`,
       ).get({
+        dedupe_key: dedupeKey,
         repository: record.repository,
         pull_number: record.pull_number,
         head_sha: record.head_sha,
@@ -757,7 +769,14 @@ export class SqliteStore implements Store {
         decision: JSON.stringify(record.decision),
         decided_at: record.decided_at,
         recorded_at: this.#nowIso(),
-      }) as { id: number };
+      }) as { id: number } | undefined;
+      const id =
+        inserted?.id ??
+        (
+          this.#sql("SELECT id FROM acceptance_records WHERE dedupe_key = ?").get(dedupeKey) as {
+            id: number;
+          }
+        ).id;
       return this.#recordById(id) as AcceptanceRecord;
     });
   }
@@ -826,12 +845,14 @@ export class SqliteStore implements Store {
 
   // ---- audit log --------------------------------------------------------------------------------
 
-  async appendAudit(input: AuditEntryInput): Promise<AuditEntry> {
+  async appendAudit(input: AuditEntryInput, options: AppendOnce = {}): Promise<AuditEntry> {
     const entry = parseInput(auditEntryInputSchema, input, "audit entry");
+    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
     return this.#write(() => {
-      const { id } = this.#sql(
-        `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+      const inserted = this.#sql(
+        `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at, dedupe_key)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id`,
       ).get(
         entry.kind,
         entry.subject,
@@ -839,8 +860,13 @@ export class SqliteStore implements Store {
         JSON.stringify(entry.facts),
         entry.at,
         this.#nowIso(),
-      ) as { id: number };
-      return { id, ...entry };
+        dedupeKey,
+      ) as { id: number } | undefined;
+      if (inserted) return { id: inserted.id, ...entry };
+      const row = this.#sql(
+        "SELECT id, kind, subject, decision, facts, at FROM audit_log WHERE dedupe_key = ?",
+      ).get(dedupeKey) as Row;
+      return parseRowWithJson(auditEntrySchema, row, "audit_log", ["decision", "facts"]);
     });
   }
 
@@ -909,13 +935,15 @@ export class SqliteStore implements Store {
 
   // ---- maintainer overrides ---------------------------------------------------------------------
 
-  async appendOverride(input: OverrideInput): Promise<StoredOverride> {
+  async appendOverride(input: OverrideInput, options: AppendOnce = {}): Promise<StoredOverride> {
     const override = parseInput(overrideInputSchema, input, "maintainer override");
+    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
     return this.#write(() => {
-      const { id } = this.#sql(
-        `INSERT INTO maintainer_overrides
-           (repository, pull_number, head_sha, base_ref, by, reason, comment_url, at, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      const inserted = this.#sql(
+        `INSERT INTO maintainer_overrides (repository, pull_number, head_sha, base_ref, by,
+           reason, comment_url, at, recorded_at, dedupe_key)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id`,
       ).get(
         override.repository,
         override.pull_number,
@@ -926,8 +954,14 @@ export class SqliteStore implements Store {
         override.comment_url,
         override.at,
         this.#nowIso(),
-      ) as { id: number };
-      return { id, ...override };
+        dedupeKey,
+      ) as { id: number } | undefined;
+      if (inserted) return { id: inserted.id, ...override };
+      const row = this.#sql(
+        `SELECT id, repository, pull_number, head_sha, base_ref, by, reason, comment_url, at
+         FROM maintainer_overrides WHERE dedupe_key = ?`,
+      ).get(dedupeKey) as Row;
+      return parseRowWithJson(storedOverrideSchema, row, "maintainer_overrides", []);
     });
   }
 
@@ -1058,6 +1092,20 @@ export class SqliteStore implements Store {
       });
     }
     return parseRow(agateCheckRunSchema, value, "agate_check_runs", key);
+  }
+
+  // ---- the write-intent ledger (sqlite-write-intents.ts) ---------------------------------------
+
+  recordWriteIntent(...args: Parameters<WriteIntentLedger["recordWriteIntent"]>) {
+    return this.#intents.recordWriteIntent(...args);
+  }
+
+  completeWriteIntent(...args: Parameters<WriteIntentLedger["completeWriteIntent"]>) {
+    return this.#intents.completeWriteIntent(...args);
+  }
+
+  listPendingWriteIntents(...args: Parameters<WriteIntentLedger["listPendingWriteIntents"]>) {
+    return this.#intents.listPendingWriteIntents(...args);
   }
 
   // ---- handoff entries ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import type { JobQueue } from "./ports/job-queue.js";
 import type { ObservationStore } from "./ports/observation-store.js";
 import type { OverrideStore } from "./ports/override-store.js";
 import type { RecordStore } from "./ports/record-store.js";
+import type { WriteIntentLedger } from "./ports/write-intent-ledger.js";
 
 /** Where time comes from; tests freeze and advance it (lease expiry without sleeping). */
 export type Clock = () => Date;
@@ -33,6 +34,7 @@ export interface Store
     CheckRunLedger,
     AuditLog,
     EntryStore,
-    EntryMentionStore {
+    EntryMentionStore,
+    WriteIntentLedger {
   close(): Promise<void>;
 }

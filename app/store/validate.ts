@@ -70,3 +70,12 @@ export function holdsDedupeKey(alias?: string): string {
   const c = alias ? `${alias}.` : "";
   return `(${c}status = 'queued' OR (${c}status = 'running' AND ${c}dedupe_until = 'finished'))`;
 }
+
+/** AppendOnce (ports/keys.ts), for both backends. */
+export const appendOnceSchema = z.strictObject({ dedupeKey: z.string().min(1).optional() });
+
+/** WriteIntentLedger.completeWriteIntent's query. */
+export const completeWriteIntentSchema = z.strictObject({
+  key: z.string().min(1),
+  githubId: z.number().int().positive(),
+});

@@ -1460,6 +1460,7 @@ var labelFact = (l) => ({
 var RERUN_GATE = "rerun-gate";
 var RERUN_EVALUATOR = "rerun-evaluator";
 var statusOf = (error) => error.status;
+var NOT_RESENT = { retries: 0 };
 var GitHubAdapter = class {
   constructor(octokit, fullName, appSlug) {
     this.octokit = octokit;
@@ -1474,6 +1475,10 @@ var GitHubAdapter = class {
   calls = /* @__PURE__ */ new Map();
   owner;
   repo;
+  /** The App's bot account, the author of what it writes. */
+  get appLogin() {
+    return `${this.appSlug}[bot]`;
+  }
   count(operation) {
     this.calls.set(operation, (this.calls.get(operation) ?? 0) + 1);
   }
@@ -1679,7 +1684,8 @@ var GitHubAdapter = class {
     const created = await this.octokit.rest.checks.create({
       ...fields,
       name: GATE_CHECK_NAME,
-      head_sha: sha2
+      head_sha: sha2,
+      request: NOT_RESENT
     });
     return agateCheckRunOf(created.data);
   }
@@ -1931,6 +1937,21 @@ var GitHubAdapter = class {
     });
     return labels.map(labelFact);
   }
+  /** One label of the repository with its look; null when there is none of that name. */
+  async repositoryLabel(name) {
+    this.count("issues/get-label");
+    try {
+      const { data } = await this.octokit.rest.issues.getLabel({
+        owner: this.owner,
+        repo: this.repo,
+        name
+      });
+      return labelFact(data);
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+  }
   /** Creates a label; false when one of that name exists already (someone was first). */
   async createLabel(name, color, description) {
     this.count("issues/create-label");
@@ -1959,14 +1980,17 @@ var GitHubAdapter = class {
       ...newName !== void 0 && newName !== name ? { new_name: newName } : {}
     });
   }
+  /** Posts a comment; GitHub's id for it. Never sent twice by the client (NOT_RESENT). */
   async comment(number, body) {
     this.count("issues/create-comment");
-    await this.octokit.rest.issues.createComment({
+    const { data } = await this.octokit.rest.issues.createComment({
       owner: this.owner,
       repo: this.repo,
       issue_number: number,
-      body
+      body,
+      request: NOT_RESENT
     });
+    return data.id;
   }
   async removeLabel(number, name) {
     this.count("issues/remove-label");
@@ -1999,6 +2023,9 @@ var GitHubAdapter = class {
         author: data.user?.login ?? "ghost",
         labels: data.labels.map(
           (label) => typeof label === "string" ? label : label.name ?? ""
+        ),
+        looks: data.labels.flatMap(
+          (label) => typeof label === "string" || !label.name || !label.color ? [] : [labelFact({ ...label, name: label.name, color: label.color })]
         ),
         created_at: data.created_at
       };
@@ -2052,13 +2079,15 @@ var GitHubAdapter = class {
       author: i.user?.login ?? "ghost"
     }));
   }
+  /** Opens an issue; its number. Never sent twice by the client (NOT_RESENT). */
   async createIssue(title, body) {
     this.count("issues/create");
     const { data } = await this.octokit.rest.issues.create({
       owner: this.owner,
       repo: this.repo,
       title,
-      body
+      body,
+      request: NOT_RESENT
     });
     return data.number;
   }
@@ -3278,6 +3307,79 @@ function linkedPullRequestJobs(before, after, installation2, mentioning = []) {
   });
 }
 
+// app/github/write-once.ts
+import { randomBytes } from "node:crypto";
+var onceMarker = (token) => `<!-- agate:once ${token} -->`;
+function jobScope(jobId, part) {
+  return `${jobId === void 0 ? `run:${randomBytes(8).toString("hex")}` : `job:${jobId}`}:${part}`;
+}
+var WriteOnce = class {
+  constructor(github, ledger, scope) {
+    this.github = github;
+    this.ledger = ledger;
+    this.scope = scope;
+    this.#repository = `${github.owner}/${github.repo}`;
+  }
+  github;
+  ledger;
+  scope;
+  #repository;
+  /**
+   * Posts `body` on issue or pull request `target`, once for `key` (unique in the database:
+   * name what it answers, such as the comment a reply is to, or the job and its n-th comment).
+   */
+  async comment(key, target2, body) {
+    return this.make(await this.intend(key, target2, body));
+  }
+  /**
+   * Records a comment to post (`make` posts it), before the writes it explains: a crash after
+   * those leaves it recorded, and the retry posts it (`finish`) even if it no longer decides to.
+   */
+  intend(key, target2, body) {
+    return this.ledger.recordWriteIntent({
+      key,
+      scope: this.scope,
+      repository: this.#repository,
+      target: target2,
+      kind: "comment",
+      body,
+      marker: randomBytes(8).toString("hex")
+    });
+  }
+  /** Posts a recorded comment unless it was (an intent an earlier run recorded is looked for). */
+  make({ intent, created }) {
+    return this.#make(intent, !created);
+  }
+  /**
+   * Makes every write of this scope an earlier run recorded and may not have made (after a
+   * crash, or a failed call). How many were posted or found.
+   */
+  async finish() {
+    const pending = await this.ledger.listPendingWriteIntents({ scope: this.scope });
+    for (const intent of pending) await this.#make(intent, true);
+    return pending.length;
+  }
+  async #make(intent, mayExist) {
+    if (intent.github_id !== null) return "done";
+    const marker = onceMarker(intent.marker);
+    if (mayExist) {
+      const login = this.github.appLogin.toLowerCase();
+      const found = (await this.github.issueComments(intent.target)).find(
+        (c) => c.login.toLowerCase() === login && c.body.includes(marker)
+      );
+      if (found) {
+        await this.ledger.completeWriteIntent({ key: intent.key, githubId: found.id });
+        return "found";
+      }
+    }
+    const id = await this.github.comment(intent.target, `${intent.body}
+
+${marker}`);
+    await this.ledger.completeWriteIntent({ key: intent.key, githubId: id });
+    return "posted";
+  }
+};
+
 // checks/config/parse-config.ts
 import {
   isMap as isMap2,
@@ -3749,7 +3851,6 @@ async function readEscalationRules(github, readDefaults) {
 
 // app/entries/entry-job.ts
 var REFUSAL_MARKER = "<!-- agate:entry-refused -->";
-var putBackMarker = (delivery) => `<!-- agate:entry-put-back delivery=${delivery} -->`;
 function deadlineJobs(entry, installation2) {
   if (!entry.deadline) return [];
   const payload = {
@@ -3865,7 +3966,7 @@ async function runEntryJob(job2, deps) {
     }
   }
   entry = await deadlines(entry, deps.now());
-  const projected = await project(deps, entry, issue, job2, comments);
+  const projected = await project(deps, entry, issue, job2);
   const posted = await postReplies(deps, entry, comments);
   if (rulesRead?.problem) notes.push(rulesRead.problem);
   return `${where2} after ${job2.trigger.event}${job2.trigger.action ? `.${job2.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected} (${callsOf(github)})`;
@@ -3906,62 +4007,58 @@ ${renderReplyMarker({ ...event, state: event.to_state, comment: event.comment_id
   }
   return count2;
 }
-async function project(deps, entry, issue, job2, listed2) {
+async function project(deps, entry, issue, job2) {
   const { github } = deps;
-  const delivery = job2.trigger.delivery_id;
-  const notify = async (text) => {
-    if (delivery !== null) {
-      const comments = listed2 ?? await github.issueComments(issue.number);
-      const marker = putBackMarker(delivery);
-      const own = comments.filter((c) => c.login.toLowerCase() === deps.appLogin.toLowerCase());
-      if (own.some((c) => c.body.includes(marker))) return;
-      await github.comment(issue.number, `${text}
-
-${marker}`);
-      return;
-    }
-    await github.comment(issue.number, text);
-  };
+  const writes = new WriteOnce(github, deps.store, jobScope(deps.jobId, "entry"));
+  const notice = (what, text) => writes.intend(
+    `put-back:${job2.trigger.delivery_id ?? writes.scope}:${what}`,
+    issue.number,
+    text
+  );
   const waiting = await agentWaits(deps, entry);
   const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting));
-  if (plan.add.length > 0) {
-    const labels = await github.addLabels(issue.number, plan.add);
-    for (const label of labels) {
-      const style = ENTRY_LABELS.get(label.name.toLowerCase());
-      if (style && label.description !== style.description) {
-        await github.styleLabel(label.name, style.color, style.description);
-      }
+  const change = job2.label_change;
+  const putBack = change && isEntryLabel(change.label) && [...plan.add, ...plan.remove].some((l) => l.toLowerCase() === change.label.toLowerCase()) ? await notice(
+    "label",
+    labelPutBack({
+      label: change.label,
+      action: change.action,
+      by: change.by,
+      state: entry.state,
+      command: commandForLabel(change.label)
+    })
+  ) : null;
+  const labels = plan.add.length > 0 ? await github.addLabels(issue.number, plan.add) : issue.looks;
+  const removed = new Set(plan.remove.map((name) => name.toLowerCase()));
+  for (const label of labels) {
+    const style = ENTRY_LABELS.get(label.name.toLowerCase());
+    if (style && !removed.has(label.name.toLowerCase()) && label.description !== style.description) {
+      await github.styleLabel(label.name, style.color, style.description);
     }
   }
   for (const name of plan.remove) await github.removeLabel(issue.number, name);
-  const change = job2.label_change;
-  if (change && isEntryLabel(change.label) && [...plan.add, ...plan.remove].some((l) => l.toLowerCase() === change.label.toLowerCase())) {
-    await notify(
-      labelPutBack({
-        label: change.label,
-        action: change.action,
-        by: change.by,
-        state: entry.state,
-        command: commandForLabel(change.label)
-      })
-    );
-  }
+  if (putBack) await writes.make(putBack);
   const want = issueStateFor(entry.state);
   let moved = "";
   if (want && want.state !== issue.state) {
+    const state = job2.state_change;
+    const reopened = state && state.action === "closed" === (issue.state === "closed") ? await notice(
+      "state",
+      closedPutBack({
+        by: state.by,
+        state: entry.state,
+        reopened: want.state === "open"
+      })
+    ) : null;
     await github.setIssueState(
       issue.number,
       want.state,
       want.state === "closed" ? want.reason : void 0
     );
     moved = `, ${want.state === "closed" ? "closed" : "reopened"}`;
-    const state = job2.state_change;
-    if (state && state.action === "closed" === (issue.state === "closed")) {
-      await notify(
-        closedPutBack({ by: state.by, state: entry.state, reopened: want.state === "open" })
-      );
-    }
+    if (reopened) await writes.make(reopened);
   }
+  if (deps.retried) await writes.finish();
   return `labels +${plan.add.length} -${plan.remove.length}${moved}`;
 }
 async function agentWaits(deps, entry) {
@@ -4020,7 +4117,9 @@ async function handleEntryJob(job2, deps) {
     now: deps.now,
     appLogin: `${slug}[bot]`,
     isMaintainer: (account2, maintainers) => isMaintainer(github, account2, maintainers),
-    ...reads ? { readDefaults: (ref) => reads.orgDefaults(github, ref) } : {}
+    ...reads ? { readDefaults: (ref) => reads.orgDefaults(github, ref) } : {},
+    ...deps.jobId === void 0 ? {} : { jobId: deps.jobId },
+    ...deps.retried ? { retried: true } : {}
   });
 }
 function handleEntryDeadlineJob(job2, deps) {
@@ -4179,7 +4278,7 @@ var ImmutableReads = class {
 };
 
 // app/gate/evaluator-job.ts
-import { randomBytes } from "node:crypto";
+import { randomBytes as randomBytes2 } from "node:crypto";
 
 // checks/evaluator/untrusted.ts
 var HIDDEN = (
@@ -4933,8 +5032,8 @@ var AGATE_TYPES = {
     }
     if (oid === JSON_OID || oid === JSONB_OID) return (text) => text;
     if (oid === TIMESTAMPTZ_OID) {
-      const parse = pg.types.getTypeParser(TIMESTAMPTZ_OID, "text");
-      return (text) => parse(text).toISOString();
+      const parse2 = pg.types.getTypeParser(TIMESTAMPTZ_OID, "text");
+      return (text) => parse2(text).toISOString();
     }
     return pg.types.getTypeParser(oid, format ?? "text");
   })
@@ -5121,6 +5220,27 @@ var checkRunEntrySchema = z18.strictObject({
   check: agateCheckRunSchema,
   written_at: isoDateTimeSchema
 });
+var writeIntentInputSchema = z18.strictObject({
+  /** What the write is for, unique: an intent recorded again under its key is the first one. */
+  key: z18.string().min(1).max(500),
+  /** The job whose retry finishes it when an earlier run stopped part-way, e.g. `job:12`. */
+  scope: z18.string().min(1).max(200),
+  repository: repositoryFullNameSchema,
+  /** The issue or pull request written on. */
+  target: positiveIntSchema,
+  kind: z18.enum(["comment"]),
+  /** What is sent, without its marker. */
+  body: z18.string(),
+  /** The hidden token the write carries, unique: how a retry recognises it on GitHub. */
+  marker: z18.string().regex(/^[0-9a-f]{16,64}$/, { error: "expected 16 to 64 hex digits" })
+});
+var writeIntentSchema = writeIntentInputSchema.extend({
+  id: positiveIntSchema,
+  recorded_at: isoDateTimeSchema,
+  /** GitHub's id of what was written, once agate knows it was; null until then. */
+  github_id: positiveIntSchema.nullable(),
+  done_at: isoDateTimeSchema.nullable()
+});
 
 // app/store/ports/delivery-log.ts
 var MIN_DELIVERY_RETENTION_MS = 36e5;
@@ -5176,6 +5296,11 @@ function holdsDedupeKey(alias) {
   const c = alias ? `${alias}.` : "";
   return `(${c}status = 'queued' OR (${c}status = 'running' AND ${c}dedupe_until = 'finished'))`;
 }
+var appendOnceSchema = z19.strictObject({ dedupeKey: z19.string().min(1).optional() });
+var completeWriteIntentSchema = z19.strictObject({
+  key: z19.string().min(1),
+  githubId: z19.number().int().positive()
+});
 
 // app/store/postgres/migrations.ts
 function appendOnly(table, what) {
@@ -5627,6 +5752,57 @@ var POSTGRES_MIGRATIONS = [
       );
       ${appendOnly("base_sightings", "bases named by events")}
     `
+  },
+  {
+    version: 10,
+    name: "dedupe keys on appends and the write-intent ledger",
+    up: `
+      -- Replicas appending the same key at once: the second INSERT waits on the first's index
+      -- entry, then does nothing (ON CONFLICT ... DO NOTHING names the index by its predicate).
+      ALTER TABLE acceptance_records ADD COLUMN dedupe_key text CHECK (dedupe_key <> '');
+      CREATE UNIQUE INDEX acceptance_records_dedupe ON acceptance_records (dedupe_key)
+        WHERE dedupe_key IS NOT NULL;
+      ALTER TABLE audit_log ADD COLUMN dedupe_key text CHECK (dedupe_key <> '');
+      CREATE UNIQUE INDEX audit_log_dedupe ON audit_log (dedupe_key) WHERE dedupe_key IS NOT NULL;
+      ALTER TABLE maintainer_overrides ADD COLUMN dedupe_key text CHECK (dedupe_key <> '');
+      CREATE UNIQUE INDEX maintainer_overrides_dedupe ON maintainer_overrides (dedupe_key)
+        WHERE dedupe_key IS NOT NULL;
+
+      CREATE TABLE write_intents (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        key text NOT NULL UNIQUE CHECK (key <> ''),
+        scope text NOT NULL CHECK (scope <> ''),
+        repository text NOT NULL,
+        target integer NOT NULL CHECK (target > 0),
+        kind text NOT NULL CHECK (kind IN ('comment')),
+        body text NOT NULL,
+        marker text NOT NULL UNIQUE CHECK (marker <> ''),
+        recorded_at timestamptz NOT NULL,
+        github_id bigint CHECK (github_id > 0),
+        done_at timestamptz,
+        CHECK ((github_id IS NULL) = (done_at IS NULL))
+      );
+      CREATE INDEX write_intents_pending ON write_intents (scope, id) WHERE github_id IS NULL;
+      CREATE TRIGGER write_intents_no_delete BEFORE DELETE ON write_intents FOR EACH ROW
+        EXECUTE FUNCTION agate_refuse('write intents are never deleted');
+      CREATE TRIGGER write_intents_no_truncate BEFORE TRUNCATE ON write_intents
+        FOR EACH STATEMENT EXECUTE FUNCTION agate_refuse('write intents are never deleted');
+      CREATE FUNCTION write_intents_done_once() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF OLD.github_id IS NOT NULL
+          OR (NEW.id, NEW.key, NEW.scope, NEW.repository, NEW.target, NEW.kind, NEW.body,
+              NEW.marker, NEW.recorded_at)
+            IS DISTINCT FROM (OLD.id, OLD.key, OLD.scope, OLD.repository, OLD.target, OLD.kind,
+              OLD.body, OLD.marker, OLD.recorded_at) THEN
+          RAISE EXCEPTION 'a write intent only gets GitHub''s id, once'
+            USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        RETURN NEW;
+      END
+      $$;
+      CREATE TRIGGER write_intents_done_once BEFORE UPDATE ON write_intents
+        FOR EACH ROW EXECUTE FUNCTION write_intents_done_once();
+    `
   }
 ];
 var MIGRATION_LOCK = 1634165108;
@@ -5670,6 +5846,67 @@ async function migratePostgres(client, location, now, migrations = POSTGRES_MIGR
     throw error;
   }
 }
+
+// app/store/postgres/write-intents.ts
+var COLUMNS = `id, key, scope, repository, target, kind, body, marker, recorded_at, github_id,
+  done_at`;
+var parse = (row) => parseRow(writeIntentSchema, row, "write_intents", String(row.key));
+var PostgresWriteIntents = class {
+  constructor(rows, now) {
+    this.rows = rows;
+    this.now = now;
+  }
+  rows;
+  now;
+  async #byKey(key) {
+    const [row] = await this.rows(`SELECT ${COLUMNS} FROM write_intents WHERE key = $1`, [key]);
+    return row ? parse(row) : null;
+  }
+  async recordWriteIntent(input) {
+    const intent = parseInput(writeIntentInputSchema, input, "write intent");
+    const [inserted] = await this.rows(
+      `INSERT INTO write_intents (key, scope, repository, target, kind, body, marker, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (key) DO NOTHING RETURNING ${COLUMNS}`,
+      [
+        intent.key,
+        intent.scope,
+        intent.repository,
+        intent.target,
+        intent.kind,
+        intent.body,
+        intent.marker,
+        this.now().toISOString()
+      ]
+    );
+    if (inserted) return { intent: parse(inserted), created: true };
+    return { intent: await this.#byKey(intent.key), created: false };
+  }
+  async completeWriteIntent(query) {
+    const { key, githubId } = parseInput(completeWriteIntentSchema, query, "write intent");
+    const [updated] = await this.rows(
+      `UPDATE write_intents SET github_id = $2, done_at = $3
+       WHERE key = $1 AND github_id IS NULL RETURNING ${COLUMNS}`,
+      [key, githubId, this.now().toISOString()]
+    );
+    const done = updated ? parse(updated) : await this.#byKey(key);
+    if (!done) throw new NotFoundError(`no write intent ${key}: record it before the write`);
+    if (done.github_id !== githubId) {
+      throw new InvalidInputError(
+        "write intent",
+        `${key} was completed with GitHub id ${done.github_id}, not ${githubId}: one intent is one write`
+      );
+    }
+    return done;
+  }
+  async listPendingWriteIntents(query) {
+    const rows = await this.rows(
+      `SELECT ${COLUMNS} FROM write_intents WHERE scope = $1 AND github_id IS NULL ORDER BY id`,
+      [query.scope]
+    );
+    return rows.map(parse);
+  }
+};
 
 // app/store/postgres/postgres-store.ts
 var DEFAULT_POOL_SIZE = 10;
@@ -5742,11 +5979,13 @@ var PostgresStore = class _PostgresStore {
   #location;
   #statementTimeoutMs;
   #closed = false;
+  #intents;
   constructor(pool, now, location, statementTimeoutMs) {
     this.#pool = pool;
     this.#now = now;
     this.#location = location;
     this.#statementTimeoutMs = statementTimeoutMs;
+    this.#intents = new PostgresWriteIntents((text, values) => this.#rows(text, values), now);
   }
   /** Connects, checks the server, and migrates the schema; StoreOpenError saying what to check. */
   static async open(options) {
@@ -6166,14 +6405,16 @@ var PostgresStore = class _PostgresStore {
     ];
   }
   // ---- acceptance records -----------------------------------------------------------------------
-  async appendRecord(input) {
+  async appendRecord(input, options = {}) {
     const record = parseInput(acceptanceRecordInputSchema, input, "acceptance record");
+    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
     return this.#tx(async (client) => {
       const [inserted] = await this.#rows(
         `INSERT INTO acceptance_records (repository, pull_number, head_sha, base_sha, tested,
            commands, provenance, runner, grader, verdict, verdict_by, handoff, override, decision,
-           decided_at, recorded_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+           decided_at, recorded_at, dedupe_key)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+         ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
          RETURNING id`,
         [
           record.repository,
@@ -6191,13 +6432,14 @@ var PostgresStore = class _PostgresStore {
           toJsonColumn(record.override),
           JSON.stringify(record.decision),
           record.decided_at,
-          this.#nowIso()
+          this.#nowIso(),
+          dedupeKey
         ],
         client
       );
       const [row] = await this.#rows(
-        `SELECT ${RECORD_COLUMNS} WHERE r.id = $1`,
-        [inserted?.id],
+        `SELECT ${RECORD_COLUMNS} WHERE ${inserted ? "r.id = $1" : "r.dedupe_key = $1"}`,
+        [inserted ? inserted.id : dedupeKey],
         client
       );
       return this.#recordFromRow(row);
@@ -6247,21 +6489,29 @@ var PostgresStore = class _PostgresStore {
     return rows.map((row) => row.name);
   }
   // ---- audit log --------------------------------------------------------------------------------
-  async appendAudit(input) {
+  async appendAudit(input, options = {}) {
     const entry = parseInput(auditEntryInputSchema, input, "audit entry");
+    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
     const [row] = await this.#rows(
-      `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at, dedupe_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id`,
       [
         entry.kind,
         entry.subject,
         JSON.stringify(entry.decision),
         JSON.stringify(entry.facts),
         entry.at,
-        this.#nowIso()
+        this.#nowIso(),
+        dedupeKey
       ]
     );
-    return { id: row?.id, ...entry };
+    if (row) return { id: row.id, ...entry };
+    const [stored] = await this.#rows(
+      "SELECT id, kind, subject, decision, facts, at FROM audit_log WHERE dedupe_key = $1",
+      [dedupeKey]
+    );
+    return parseRowWithJson(auditEntrySchema, stored, "audit_log", ["decision", "facts"]);
   }
   async listAudit(query = {}) {
     const limit = query.limit === void 0 ? null : parseInput(positiveIntSchema, query.limit, "audit limit");
@@ -6319,12 +6569,14 @@ var PostgresStore = class _PostgresStore {
     );
   }
   // ---- maintainer overrides ---------------------------------------------------------------------
-  async appendOverride(input) {
+  async appendOverride(input, options = {}) {
     const override = parseInput(overrideInputSchema, input, "maintainer override");
+    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
     const [row] = await this.#rows(
-      `INSERT INTO maintainer_overrides
-         (repository, pull_number, head_sha, base_ref, by, reason, comment_url, at, recorded_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      `INSERT INTO maintainer_overrides (repository, pull_number, head_sha, base_ref, by, reason,
+         comment_url, at, recorded_at, dedupe_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id`,
       [
         override.repository,
         override.pull_number,
@@ -6334,10 +6586,17 @@ var PostgresStore = class _PostgresStore {
         override.reason,
         override.comment_url,
         override.at,
-        this.#nowIso()
+        this.#nowIso(),
+        dedupeKey
       ]
     );
-    return { id: row?.id, ...override };
+    if (row) return { id: row.id, ...override };
+    const [stored] = await this.#rows(
+      `SELECT id, repository, pull_number, head_sha, base_ref, by, reason, comment_url, at
+       FROM maintainer_overrides WHERE dedupe_key = $1`,
+      [dedupeKey]
+    );
+    return parseRowWithJson(storedOverrideSchema, stored, "maintainer_overrides", []);
   }
   async listOverrides(query) {
     const rows = await this.#rows(
@@ -6417,6 +6676,16 @@ var PostgresStore = class _PostgresStore {
       "pull_request_sightings",
       `${query.repository}#${query.pullNumber}`
     );
+  }
+  // ---- the write-intent ledger (write-intents.ts) -------------------------------------------------
+  recordWriteIntent(...args) {
+    return this.#intents.recordWriteIntent(...args);
+  }
+  completeWriteIntent(...args) {
+    return this.#intents.completeWriteIntent(...args);
+  }
+  listPendingWriteIntents(...args) {
+    return this.#intents.listPendingWriteIntents(...args);
   }
   async beginCheckRunWrite(query) {
     await this.#query(
@@ -7093,6 +7362,50 @@ var MIGRATIONS = [
       ) STRICT;
       ${appendOnly2("base_sightings", "bases named by events")}
     `
+  },
+  {
+    version: 10,
+    name: "dedupe keys on appends and the write-intent ledger",
+    up: `
+      -- What a job retried after a crash must not append twice carries a key derived from the
+      -- job (or the comment it answers): the second append of a key is the first row. Rows
+      -- appended before this migration have none.
+      ALTER TABLE acceptance_records ADD COLUMN dedupe_key TEXT CHECK (dedupe_key <> '');
+      CREATE UNIQUE INDEX acceptance_records_dedupe ON acceptance_records (dedupe_key)
+        WHERE dedupe_key IS NOT NULL;
+      ALTER TABLE audit_log ADD COLUMN dedupe_key TEXT CHECK (dedupe_key <> '');
+      CREATE UNIQUE INDEX audit_log_dedupe ON audit_log (dedupe_key) WHERE dedupe_key IS NOT NULL;
+      ALTER TABLE maintainer_overrides ADD COLUMN dedupe_key TEXT CHECK (dedupe_key <> '');
+      CREATE UNIQUE INDEX maintainer_overrides_dedupe ON maintainer_overrides (dedupe_key)
+        WHERE dedupe_key IS NOT NULL;
+
+      -- A GitHub write that is not idempotent (a comment), recorded before it is sent with the
+      -- hidden marker it carries; github_id once it is known made. Never deleted; a row changes
+      -- once, from pending to done, and nothing else of it ever changes.
+      CREATE TABLE write_intents (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        key TEXT NOT NULL UNIQUE CHECK (key <> ''),
+        scope TEXT NOT NULL CHECK (scope <> ''),
+        repository TEXT NOT NULL,
+        target INTEGER NOT NULL CHECK (target > 0),
+        kind TEXT NOT NULL CHECK (kind IN ('comment')),
+        body TEXT NOT NULL,
+        marker TEXT NOT NULL UNIQUE CHECK (marker <> ''),
+        recorded_at TEXT NOT NULL,
+        github_id INTEGER CHECK (github_id > 0),
+        done_at TEXT,
+        CHECK ((github_id IS NULL) = (done_at IS NULL))
+      ) STRICT;
+      CREATE INDEX write_intents_pending ON write_intents (scope, id) WHERE github_id IS NULL;
+      CREATE TRIGGER write_intents_no_delete BEFORE DELETE ON write_intents
+      BEGIN SELECT RAISE(ABORT, 'write intents are never deleted'); END;
+      CREATE TRIGGER write_intents_done_once BEFORE UPDATE ON write_intents
+      WHEN OLD.github_id IS NOT NULL OR NEW.id IS NOT OLD.id OR NEW.key IS NOT OLD.key
+        OR NEW.scope IS NOT OLD.scope OR NEW.repository IS NOT OLD.repository
+        OR NEW.target IS NOT OLD.target OR NEW.kind IS NOT OLD.kind OR NEW.body IS NOT OLD.body
+        OR NEW.marker IS NOT OLD.marker OR NEW.recorded_at IS NOT OLD.recorded_at
+      BEGIN SELECT RAISE(ABORT, 'a write intent only gets GitHub''s id, once'); END;
+    `
   }
 ];
 var LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
@@ -7127,6 +7440,58 @@ function migrate(db, location, now, migrations = MIGRATIONS) {
   });
   return run.immediate();
 }
+
+// app/store/sqlite-write-intents.ts
+var COLUMNS2 = `id, key, scope, repository, target, kind, body, marker, recorded_at, github_id,
+  done_at`;
+var SqliteWriteIntents = class {
+  constructor(db, now) {
+    this.db = db;
+    this.now = now;
+  }
+  db;
+  now;
+  #byKey(key) {
+    const row = this.db.prepare(`SELECT ${COLUMNS2} FROM write_intents WHERE key = ?`).get(key);
+    return row === void 0 ? null : parseRow(writeIntentSchema, row, "write_intents", key);
+  }
+  async recordWriteIntent(input) {
+    const intent = parseInput(writeIntentInputSchema, input, "write intent");
+    return this.db.transaction(() => {
+      const { changes } = this.db.prepare(
+        `INSERT INTO write_intents
+               (key, scope, repository, target, kind, body, marker, recorded_at)
+             VALUES (@key, @scope, @repository, @target, @kind, @body, @marker, @recorded_at)
+             ON CONFLICT (key) DO NOTHING`
+      ).run({ ...intent, recorded_at: this.now().toISOString() });
+      return { intent: this.#byKey(intent.key), created: changes === 1 };
+    }).immediate();
+  }
+  async completeWriteIntent(query) {
+    const { key, githubId } = parseInput(completeWriteIntentSchema, query, "write intent");
+    return this.db.transaction(() => {
+      this.db.prepare(
+        `UPDATE write_intents SET github_id = ?, done_at = ?
+             WHERE key = ? AND github_id IS NULL`
+      ).run(githubId, this.now().toISOString(), key);
+      const done = this.#byKey(key);
+      if (!done) throw new NotFoundError(`no write intent ${key}: record it before the write`);
+      if (done.github_id !== githubId) {
+        throw new InvalidInputError(
+          "write intent",
+          `${key} was completed with GitHub id ${done.github_id}, not ${githubId}: one intent is one write`
+        );
+      }
+      return done;
+    }).immediate();
+  }
+  async listPendingWriteIntents(query) {
+    const rows = this.db.prepare(
+      `SELECT ${COLUMNS2} FROM write_intents WHERE scope = ? AND github_id IS NULL ORDER BY id`
+    ).all(query.scope);
+    return rows.map((row) => parseRow(writeIntentSchema, row, "write_intents", String(row.key)));
+  }
+};
 
 // app/store/sqlite-store.ts
 var DEFAULT_BUSY_TIMEOUT_MS = 5e3;
@@ -7211,9 +7576,11 @@ var SqliteStore = class _SqliteStore {
   #db;
   #now;
   #statements = /* @__PURE__ */ new Map();
+  #intents;
   constructor(db, now) {
     this.#db = db;
     this.#now = now;
+    this.#intents = new SqliteWriteIntents(db, now);
   }
   /** Opens (creating if needed) and migrates the database at `filename` (or ":memory:"). */
   static open(filename, options = {}) {
@@ -7618,18 +7985,21 @@ var SqliteStore = class _SqliteStore {
     };
   }
   // ---- acceptance records -----------------------------------------------------------------------
-  async appendRecord(input) {
+  async appendRecord(input, options = {}) {
     const record = parseInput(acceptanceRecordInputSchema, input, "acceptance record");
+    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
     return this.#write(() => {
-      const { id } = this.#sql(
+      const inserted = this.#sql(
         `INSERT INTO acceptance_records (repository, pull_number, head_sha, base_sha, tested,
            commands, provenance, runner, grader, verdict, verdict_by, handoff, override, decision,
-           decided_at, recorded_at)
+           decided_at, recorded_at, dedupe_key)
          VALUES (@repository, @pull_number, @head_sha, @base_sha, @tested, @commands, @provenance,
            @runner, @grader, @verdict, @verdict_by, @handoff, @override, @decision, @decided_at,
-           @recorded_at)
+           @recorded_at, @dedupe_key)
+         ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
          RETURNING id`
       ).get({
+        dedupe_key: dedupeKey,
         repository: record.repository,
         pull_number: record.pull_number,
         head_sha: record.head_sha,
@@ -7647,6 +8017,7 @@ var SqliteStore = class _SqliteStore {
         decided_at: record.decided_at,
         recorded_at: this.#nowIso()
       });
+      const id = inserted?.id ?? this.#sql("SELECT id FROM acceptance_records WHERE dedupe_key = ?").get(dedupeKey).id;
       return this.#recordById(id);
     });
   }
@@ -7706,21 +8077,28 @@ var SqliteStore = class _SqliteStore {
     return rows.map((row) => row.name);
   }
   // ---- audit log --------------------------------------------------------------------------------
-  async appendAudit(input) {
+  async appendAudit(input, options = {}) {
     const entry = parseInput(auditEntryInputSchema, input, "audit entry");
+    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
     return this.#write(() => {
-      const { id } = this.#sql(
-        `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?) RETURNING id`
+      const inserted = this.#sql(
+        `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at, dedupe_key)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id`
       ).get(
         entry.kind,
         entry.subject,
         JSON.stringify(entry.decision),
         JSON.stringify(entry.facts),
         entry.at,
-        this.#nowIso()
+        this.#nowIso(),
+        dedupeKey
       );
-      return { id, ...entry };
+      if (inserted) return { id: inserted.id, ...entry };
+      const row = this.#sql(
+        "SELECT id, kind, subject, decision, facts, at FROM audit_log WHERE dedupe_key = ?"
+      ).get(dedupeKey);
+      return parseRowWithJson(auditEntrySchema, row, "audit_log", ["decision", "facts"]);
     });
   }
   async listAudit(query = {}) {
@@ -7779,13 +8157,15 @@ var SqliteStore = class _SqliteStore {
     );
   }
   // ---- maintainer overrides ---------------------------------------------------------------------
-  async appendOverride(input) {
+  async appendOverride(input, options = {}) {
     const override = parseInput(overrideInputSchema, input, "maintainer override");
+    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
     return this.#write(() => {
-      const { id } = this.#sql(
-        `INSERT INTO maintainer_overrides
-           (repository, pull_number, head_sha, base_ref, by, reason, comment_url, at, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+      const inserted = this.#sql(
+        `INSERT INTO maintainer_overrides (repository, pull_number, head_sha, base_ref, by,
+           reason, comment_url, at, recorded_at, dedupe_key)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id`
       ).get(
         override.repository,
         override.pull_number,
@@ -7795,9 +8175,15 @@ var SqliteStore = class _SqliteStore {
         override.reason,
         override.comment_url,
         override.at,
-        this.#nowIso()
+        this.#nowIso(),
+        dedupeKey
       );
-      return { id, ...override };
+      if (inserted) return { id: inserted.id, ...override };
+      const row = this.#sql(
+        `SELECT id, repository, pull_number, head_sha, base_ref, by, reason, comment_url, at
+         FROM maintainer_overrides WHERE dedupe_key = ?`
+      ).get(dedupeKey);
+      return parseRowWithJson(storedOverrideSchema, row, "maintainer_overrides", []);
     });
   }
   async listOverrides(query) {
@@ -7908,6 +8294,16 @@ var SqliteStore = class _SqliteStore {
       });
     }
     return parseRow(agateCheckRunSchema, value, "agate_check_runs", key);
+  }
+  // ---- the write-intent ledger (sqlite-write-intents.ts) ---------------------------------------
+  recordWriteIntent(...args) {
+    return this.#intents.recordWriteIntent(...args);
+  }
+  completeWriteIntent(...args) {
+    return this.#intents.completeWriteIntent(...args);
+  }
+  listPendingWriteIntents(...args) {
+    return this.#intents.listPendingWriteIntents(...args);
   }
   // ---- handoff entries ---------------------------------------------------------------------------
   #entryInput(input) {
@@ -9479,7 +9875,8 @@ async function runEvaluatorJob(deps, job2) {
     })),
     trace: await decidedTrace(store, pr),
     deps: deps.evaluator,
-    now
+    now,
+    ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
   });
   return done(appended, true);
 }
@@ -9574,16 +9971,19 @@ ${detail.body}`, pr.repository).filter(
     tokenLimit: config.budgets.evaluator_bundle_tokens
   });
   if (bundle.budget.estimated_tokens > bundle.budget.token_limit) {
-    await options.audit.appendAudit({
-      kind: BUNDLE_OVER_BUDGET,
-      subject: bundleSubject(pr, options.treeSha),
-      decision: {
-        config_digest: options.configDigest,
-        detail: `even cut down, what the evaluator must see is about ${bundle.budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${bundle.budget.token_limit}); raise it in .github/agate.yml on the base branch`
+    await options.audit.appendAudit(
+      {
+        kind: BUNDLE_OVER_BUDGET,
+        subject: bundleSubject(pr, options.treeSha),
+        decision: {
+          config_digest: options.configDigest,
+          detail: `even cut down, what the evaluator must see is about ${bundle.budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${bundle.budget.token_limit}); raise it in .github/agate.yml on the base branch`
+        },
+        facts: { budget: bundle.budget },
+        at: now().toISOString()
       },
-      facts: { budget: bundle.budget },
-      at: now().toISOString()
-    });
+      options.jobId === void 0 ? {} : { dedupeKey: `job:${options.jobId}:over-budget` }
+    );
     return "over the bundle budget";
   }
   const started = Date.now();
@@ -9601,7 +10001,7 @@ ${detail.body}`, pr.repository).filter(
 function freshBoundary(deps, bundle) {
   const text = JSON.stringify(bundle);
   for (; ; ) {
-    const boundary = deps.boundary?.() ?? randomBytes(16).toString("hex");
+    const boundary = deps.boundary?.() ?? randomBytes2(16).toString("hex");
     if (!text.includes(boundary)) return boundary;
   }
 }
@@ -12110,16 +12510,19 @@ async function evaluateMergeGroup(options) {
   };
   const wrote = checkChanges(existing, view);
   if (wrote) {
+    await options.store.appendAudit(
+      {
+        kind: "gate.merge_group.decision",
+        subject: `${group.repository}@${group.head_sha}`,
+        decision: JSON.parse(JSON.stringify(decision)),
+        facts: JSON.parse(JSON.stringify(facts)),
+        at: now().toISOString()
+      },
+      options.jobId === void 0 ? {} : { dedupeKey: `job:${options.jobId}:merge-group@${group.head_sha}:${decision.state}` }
+    );
     await checks.write(group.head_sha, existing, {
       ...view,
       externalId: externalIdOf(group)
-    });
-    await options.store.appendAudit({
-      kind: "gate.merge_group.decision",
-      subject: `${group.repository}@${group.head_sha}`,
-      decision: JSON.parse(JSON.stringify(decision)),
-      facts: JSON.parse(JSON.stringify(facts)),
-      at: now().toISOString()
     });
   }
   return { decision, wroteCheck: wrote };
@@ -12164,7 +12567,8 @@ async function runMergeGroupJob(job2, deps) {
     },
     deadlineReached: false,
     now: deps.now,
-    ...deps.evidence ? { evidence: deps.evidence } : {}
+    ...deps.evidence ? { evidence: deps.evidence } : {},
+    ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
   });
   return `${job2.repository} merge group ${short} after ${job2.trigger.event}${job2.trigger.action ? `.${job2.trigger.action}` : ""}: ${result.decision.title} (${github.totalCalls} GitHub calls)`;
 }
@@ -12214,7 +12618,8 @@ async function handleMergeGroupDeadline(payload, deps) {
       base_sha: job2.base_sha
     },
     deadlineReached: true,
-    now: deps.now
+    now: deps.now,
+    ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
   });
   deps.log?.(
     `${job2.repository} merge group ${job2.head_sha.slice(0, 7)}: deadline reached: ${result.decision.title}`
@@ -12280,14 +12685,17 @@ async function runOverrideJob(job2, deps) {
   const { number, comment } = job2;
   const command = parseOverrideComment(comment.body);
   if (!command) return `#${number}: not an agate command`;
+  const writes = new WriteOnce(github, deps.store, jobScope(deps.jobId, "override"));
+  const answered2 = comment.html_url ?? writes.scope;
+  const reply = (body) => writes.comment(`reply:${answered2}`, number, body);
   const who3 = comment.user.login;
   if (command.kind === "invalid") {
-    await github.comment(number, overrideRefusedComment(null, command.problem));
+    await reply(overrideRefusedComment(null, command.problem));
     return `#${number}: /agate command refused: ${command.problem}`;
   }
   const pr = await github.pullRequest(number);
   if (pr.state !== "open") {
-    await github.comment(number, overrideRefusedComment(null, "the pull request is closed"));
+    await reply(overrideRefusedComment(null, "the pull request is closed"));
     return `#${number}: override on a closed pull request refused`;
   }
   const config = await deps.reads.config(github, pr.base_sha);
@@ -12302,22 +12710,24 @@ async function runOverrideJob(job2, deps) {
     headSha: pr.head_sha
   });
   if (!verdict2.ok) {
-    await github.comment(number, overrideRefusedComment(command.sha, verdict2.problem));
+    await reply(overrideRefusedComment(command.sha, verdict2.problem));
     return `${pr.repository}#${number}: override by ${who3} refused: ${verdict2.problem}`;
   }
-  await deps.store.appendOverride({
-    repository: pr.repository,
-    pull_number: number,
-    head_sha: pr.head_sha,
-    base_ref: pr.base_ref,
-    by: who3,
-    reason: command.reason,
-    comment_url: comment.html_url,
-    at: deps.now().toISOString()
-  });
+  await deps.store.appendOverride(
+    {
+      repository: pr.repository,
+      pull_number: number,
+      head_sha: pr.head_sha,
+      base_ref: pr.base_ref,
+      by: who3,
+      reason: command.reason,
+      comment_url: comment.html_url,
+      at: deps.now().toISOString()
+    },
+    { dedupeKey: `override:${answered2}` }
+  );
   const result = await deps.pass(number);
-  await github.comment(
-    number,
+  await reply(
     overrideAcceptedComment({
       headSha: pr.head_sha,
       by: who3,
@@ -12904,7 +13314,7 @@ async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
 
 // app/gate/apply.ts
 async function applyGatePlan(options) {
-  const { github, store, facts, decision, plan, now } = options;
+  const { store, facts, decision, plan, now } = options;
   const pr = facts.pull_request;
   const at2 = now().toISOString();
   await store.markStale({
@@ -12938,30 +13348,8 @@ async function applyGatePlan(options) {
     ...sightingOf(options.observations.view, labelsLeft),
     observed_at: at2
   });
-  if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
-  for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
-  if (plan.labels.add.length > 0) {
-    const added = await github.addLabels(pr.number, plan.labels.add);
-    for (const name of plan.labels.add) {
-      const style = STATE_LABELS[name];
-      const label = added.find((l) => l.name === name);
-      if (style && label && (label.color !== style.color || label.description !== style.description)) {
-        await github.styleLabel(name, style.color, style.description);
-      }
-    }
-  }
-  for (const body of plan.comments) await github.comment(pr.number, body);
-  if (plan.storeDecision) {
-    await store.appendRecord(recordInput(facts, decision, at2));
-    await store.appendAudit({
-      kind: "gate.decision",
-      subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
-      // The plan beside the decision: what this pass wrote, and why, can be replayed.
-      decision: JSON.parse(JSON.stringify({ ...decision, plan })),
-      facts: JSON.parse(JSON.stringify(facts)),
-      at: at2
-    });
-  }
+  await writeToGitHub(options, labelsLeft);
+  if (plan.storeDecision) await storeDecision(store, options, at2);
   const refresh = plan.storeDecision ? decisionConcernsDashboard(decision.state, facts.prior_records) : options.retried ?? false;
   if (refresh) {
     await queueDashboardRefresh(store, pr.repository, options.installation, {
@@ -12991,6 +13379,52 @@ async function applyGatePlan(options) {
     });
   }
   return { wroteCheck: plan.check !== null, storedRecord: plan.storeDecision };
+}
+async function writeToGitHub(options, labelsLeft) {
+  const { github, plan } = options;
+  const pr = options.facts.pull_request;
+  const writes = new WriteOnce(github, options.store, jobScope(options.jobId, "gate"));
+  const comments = [];
+  for (const [i, body] of plan.comments.entries()) {
+    comments.push(await writes.intend(`${writes.scope}:comment:${i}`, pr.number, body));
+  }
+  if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
+  for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
+  await addLabels(github, pr.number, plan.labels.add, options.retried ? labelsLeft : []);
+  for (const comment of comments) await writes.make(comment);
+  if (options.retried) await writes.finish();
+}
+async function storeDecision(store, options, at2) {
+  const { facts, decision, plan, jobId } = options;
+  const pr = facts.pull_request;
+  const once = jobId === void 0 ? {} : { dedupeKey: `job:${jobId}:gate@${pr.head_sha}:${decision.state}` };
+  await store.appendAudit(
+    {
+      kind: "gate.decision",
+      subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
+      // The plan beside the decision: what this pass wrote, and why, can be replayed.
+      decision: JSON.parse(JSON.stringify({ ...decision, plan })),
+      facts: JSON.parse(JSON.stringify(facts)),
+      at: at2
+    },
+    once
+  );
+  await store.appendRecord(recordInput(facts, decision, at2), once);
+}
+async function addLabels(github, number, add, check) {
+  const looks = add.length > 0 ? await github.addLabels(number, [...add]) : [];
+  for (const name of check) {
+    if (add.includes(name) || !STATE_LABELS[name]) continue;
+    const look = await github.repositoryLabel(name);
+    if (look) looks.push(look);
+  }
+  for (const name of /* @__PURE__ */ new Set([...add, ...check])) {
+    const style = STATE_LABELS[name];
+    const label = looks.find((l) => l.name === name);
+    if (style && label && (label.color !== style.color || label.description !== style.description)) {
+      await github.styleLabel(name, style.color, style.description);
+    }
+  }
 }
 async function evaluatorAlreadyAsked(queue, pr, ask) {
   if (ask.rerun) return false;
@@ -13122,7 +13556,8 @@ async function runPullRequestPass(deps, job2) {
       observations,
       existing,
       now: deps.now,
-      retried: deps.retried ?? false
+      retried: deps.retried ?? false,
+      ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
     });
     return { decision, skipped: null, ...applied };
   } catch (error) {
@@ -13449,7 +13884,8 @@ async function pass(deps, job2, github, slug) {
       agateVersion: AGATE_VERSION,
       appSlug: slug,
       now: deps.now,
-      ...deps.retried ? { retried: true } : {}
+      ...deps.retried ? { retried: true } : {},
+      ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
     },
     job2
   );
@@ -13501,6 +13937,7 @@ var GATE_HANDLERS = {
       store: deps.store,
       reads: deps.reads ?? new ImmutableReads(),
       now: deps.now,
+      ...deps.jobId === void 0 ? {} : { jobId: deps.jobId },
       pass: (number) => pass(
         deps,
         JOB_PAYLOADS[JOB_KINDS.pullRequest].parse({
@@ -13532,7 +13969,8 @@ var GATE_HANDLERS = {
         store: deps.store,
         reads: deps.reads ?? new ImmutableReads(),
         evaluator: deps.evaluator,
-        now: deps.now
+        now: deps.now,
+        ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
       },
       job2
     );
@@ -13608,6 +14046,7 @@ function gateJobHandlers(runtime) {
       const line = await runGateJob(kind, job2.payload, {
         ...deps,
         retried: context.attempt > 1,
+        jobId: job2.id,
         log: (text) => runtime.log.info({ job: job2.id }, text)
       });
       runtime.log.info({ job: job2.id }, line);
@@ -15377,7 +15816,7 @@ function closeServer(server) {
 }
 
 // app/runtime/setup.ts
-import { randomBytes as randomBytes2, timingSafeEqual as timingSafeEqual2 } from "node:crypto";
+import { randomBytes as randomBytes3, timingSafeEqual as timingSafeEqual2 } from "node:crypto";
 import { existsSync, readFileSync as readFileSync2, writeFileSync } from "node:fs";
 import { createServer as createServer2 } from "node:http";
 import { join as join2, resolve as resolve4 } from "node:path";
@@ -15411,7 +15850,7 @@ var READY_PATH2 = "/readyz";
 var MAX_FORM_BYTES = 1024;
 var CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 function registrationCode() {
-  const bytes = randomBytes2(16);
+  const bytes = randomBytes3(16);
   const chars = [...bytes].map((b) => CODE_ALPHABET[b % 32]).join("");
   return (chars.match(/.{4}/g) ?? []).join("-");
 }
@@ -15505,7 +15944,7 @@ async function startSetup(options) {
   const { settings } = options;
   const log = options.log ?? ((line) => console.log(line));
   const registration = options.code ?? registrationCode();
-  const state = randomBytes2(16).toString("hex");
+  const state = randomBytes3(16).toString("hex");
   let done = false;
   let resolveRegistered = () => {
   };

@@ -1,12 +1,15 @@
 /**
  * Three App replicas on one PostgreSQL database and one simulator, as an organisation runs them
  * behind a load balancer: deliveries go round-robin, some to two replicas at once (GitHub's
- * redelivery racing the first, or a balancer's retry), and one replica is killed with SIGKILL
- * while it holds a job. Nothing is lost and nothing is done twice: every delivery is recorded
- * once with its jobs, every job ends done, only the killed replica's jobs ran a second time
- * (taken over after their lease), one `agate` check run per head, one reply per entry command,
- * and each entry's claim timer fires once for the whole fleet. And literally: what the fleet
- * wrote to GitHub, as a multiset of writes, is what one replica alone writes for the same work.
+ * redelivery racing the first, or a balancer's retry), and replicas are killed with SIGKILL
+ * while they hold jobs: one inside a gate pass before its first write, and two at the moment
+ * GitHub has applied one of their writes and its answer has not reached them (the simulator
+ * holds it; each is replaced by a new replica). Nothing is lost and nothing is done twice: every
+ * delivery is recorded once with its jobs, every job ends done, only the killed replicas' jobs
+ * ran a second time (taken over after their lease), one `agate` check run per head, one reply per
+ * entry command, and each entry's claim timer fires once for the whole fleet. And literally:
+ * GitHub ends as one replica alone leaves it, and what the fleet wrote, as a multiset of writes,
+ * is what one replica alone writes for the same work (a retried job reads before it writes).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -18,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GitHubSimulator, startGitHubSimulator, type WriteRecord } from "../github/index.js";
 import { ENTRY_FORM } from "../support/entries-harness.js";
 import { type AppProcess, startAppProcess } from "../support/entries-process.js";
+import { type GitHubState, githubState } from "../support/github-state.js";
 import { freshPostgresDatabase } from "../support/store.js";
 
 const SECRET = "replicas-secret";
@@ -29,6 +33,15 @@ const CONFIG =
   'version: 1\ncommands:\n  - name: test\n    run: "true"\nescalation:\n  claim_timeout: 3s\n  unanswered_timeout: 1h\n';
 /** Every third delivery goes to two replicas at once. */
 const DOUBLED_EVERY = 3;
+/**
+ * Where replicas are killed at a write, each counted from the last among writes of its
+ * operation: the first label write (the first entry's labels, which GitHub makes grey for agate
+ * to style), and the third after it (the first claim's, whose label is new too).
+ */
+const KILL_AT_WRITES = [
+  { operation: "issues/add-labels", nth: 1 },
+  { operation: "issues/add-labels", nth: 3 },
+];
 
 type Database = Awaited<ReturnType<typeof freshPostgresDatabase>>;
 
@@ -44,6 +57,8 @@ let forwarded = 0;
 const issuesSeen: number[] = [];
 /** What one replica alone wrote to GitHub for the same work, normalised by role. */
 let baselineWrites: string[] = [];
+/** What GitHub showed after one replica alone did the work. */
+let baselineState: GitHubState;
 
 /** Forwards a delivery as GitHub sent it; the replica's status, or its socket error's name. */
 async function forward(app: AppProcess, req: IncomingMessage, body: Buffer): Promise<number> {
@@ -145,6 +160,7 @@ async function runBaseline(own: Database, meanwhile: () => void): Promise<string
     sim.setWebhookUrl(`${app.url}/api/github/webhooks`);
     const done = await scenario(pool, { meanwhile });
     phase("baseline done");
+    baselineState = githubState(sim, "r");
     return normaliseWrites(sim.writes, done);
   } finally {
     await app.crash();
@@ -276,7 +292,7 @@ async function killOneMidJob(work: Promise<void>): Promise<{ victim: AppProcess;
           "SELECT lease_owner FROM jobs WHERE status = 'running' AND kind = 'gate.pull_request'",
         );
         for (const { lease_owner } of rows) {
-          const app = replicas.find((r) => lease_owner.includes(`:${pidOf(r)}:`));
+          const app = replicas.find((r) => !dead.has(r) && lease_owner.includes(`:${pidOf(r)}:`));
           if (app) return app;
         }
         return undefined;
@@ -286,15 +302,58 @@ async function killOneMidJob(work: Promise<void>): Promise<{ victim: AppProcess;
     dead.add(victim);
     await victim.crash();
     // It is gone: the jobs it leases now are exactly those it held when it died.
-    const { rows } = await db.query<{ id: string }>(
-      "SELECT id FROM jobs WHERE status = 'running' AND lease_owner LIKE $1 ORDER BY id",
-      [`%:${pidOf(victim)}:%`],
-    );
-    return { victim, held: rows.map((r) => Number(r.id)) };
+    return { victim, held: await heldBy(victim) };
   } finally {
     await lock.query("ROLLBACK");
     lock.release();
   }
+}
+
+/** The jobs a killed replica leased when it died: another takes them after their lease. */
+async function heldBy(victim: AppProcess): Promise<number[]> {
+  const { rows } = await db.query<{ id: string }>(
+    "SELECT id FROM jobs WHERE status = 'running' AND lease_owner LIKE $1 ORDER BY id",
+    [`%:${pidOf(victim)}:%`],
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+interface KilledAtWrite {
+  victim: AppProcess;
+  write: string;
+  held: number[];
+}
+
+/** How many of KILL_AT_WRITES' writes were reached (their replica is being killed or was). */
+let writesFaulted = 0;
+
+/**
+ * For each count in turn: the simulator applies the fleet's write that many writes on and holds
+ * its answer; the replica that sent it (its requests name their pid) is killed there and a new
+ * replica takes its place. Resolves once every kill was made and every new replica listens.
+ */
+async function killAtWrites(
+  plan: readonly { operation: string; nth: number }[],
+): Promise<KilledAtWrite[]> {
+  const killed: KilledAtWrite[] = [];
+  for (const { operation, nth } of plan) {
+    const write = await sim.faults.arm({
+      nth,
+      mode: "hang",
+      counts: (w) => w.operationId === operation,
+    });
+    writesFaulted++;
+    const pid = Number(write.headers["x-agate-test-pid"]);
+    const victim = replicas.find((r) => pidOf(r) === pid);
+    if (!victim) throw new Error(`no replica has pid ${pid} (write ${write.operationId})`);
+    dead.add(victim);
+    await victim.crash();
+    sim.faults.release();
+    killed.push({ victim, write: write.operationId, held: await heldBy(victim) });
+    replicas.push(await startApp(database));
+    phase(`killed at ${write.operationId}`);
+  }
+  return killed;
 }
 
 interface Done {
@@ -470,18 +529,25 @@ function normaliseWrites(writes: readonly WriteRecord[], done: Done): string[] {
 }
 
 describe("three replicas on one PostgreSQL database", () => {
-  it("lose nothing and do nothing twice, also when one is killed mid-job", async () => {
+  it("lose nothing and do nothing twice, also when replicas are killed mid-job and at writes", async () => {
+    const writeKills = killAtWrites(KILL_AT_WRITES);
+    writeKills.catch(() => undefined);
     const { heads, pulls, issues, killed } = await scenario(db, { kill: killOneMidJob });
     if (!killed) throw new Error("no replica was killed");
-    const { victim, held } = killed;
-    expect(held.length).toBeGreaterThan(0);
+    if (writesFaulted < KILL_AT_WRITES.length) {
+      throw new Error(`the work ended before the fleet reached ${JSON.stringify(KILL_AT_WRITES)}`);
+    }
+    const killedAtWrites = await writeKills;
+    expect(killed.held.length).toBeGreaterThan(0);
+    expect(killedAtWrites.every((k) => k.held.length > 0)).toBe(true);
+    const held = [...killed.held, ...killedAtWrites.flatMap((k) => k.held)].sort((a, b) => a - b);
     // Every delivery the simulator sent is recorded once (doubles and retries are duplicates).
     const sentIds = new Set(sim.deliveries.map((d) => d.id));
     const { rows: recorded } = await db.query<{ id: string }>("SELECT id FROM deliveries");
     expect(new Set(recorded.map((r) => r.id))).toEqual(sentIds);
     // The balancer sent some deliveries twice, at once.
     expect(forwarded).toBeGreaterThan(sentIds.size);
-    // Every job ended done; the only ones that ran twice are those the killed replica held.
+    // Every job ended done; the only ones that ran twice are those the killed replicas held.
     const { rows: jobs } = await db.query<{
       id: string;
       kind: string;
@@ -499,10 +565,14 @@ describe("three replicas on one PostgreSQL database", () => {
     expect(queued.filter((kind) => kind === "gate.reconcile")).toHaveLength(1);
     const twice = jobs.filter((j) => j.attempts > 1).map((j) => Number(j.id));
     expect(twice).toEqual(held);
-    for (const id of held) {
-      const job = jobs.find((j) => Number(j.id) === id);
-      expect(job?.status).toBe("done");
-      expect(job?.lease_owner).not.toContain(`:${pidOf(victim)}:`);
+    // Each ended on another replica than the one killed holding it (which may itself be
+    // killed later, holding other jobs).
+    for (const kill of [killed, ...killedAtWrites]) {
+      for (const id of kill.held) {
+        const job = jobs.find((j) => Number(j.id) === id);
+        expect(job?.status).toBe("done");
+        expect(job?.lease_owner).not.toContain(`:${pidOf(kill.victim)}:`);
+      }
     }
     // The work itself: one agate check run per head, one reply per command, one expiry each.
     const checks = sim.checkRuns({ repo: "r" }).filter((c) => c.name === "agate");
@@ -533,7 +603,10 @@ describe("three replicas on one PostgreSQL database", () => {
         "agate:open",
       ]);
     }
-    // What the fleet wrote to GitHub, as a multiset, is what one replica alone wrote.
+    // GitHub ends as one replica alone leaves it: every comment, label, issue and check run.
+    expect(githubState(sim, "r")).toEqual(baselineState);
+    // What the fleet wrote to GitHub, as a multiset, is what one replica alone wrote: a job run
+    // again after a kill at a write read what its first run did, and wrote nothing twice.
     const fleetWrites = normaliseWrites(sim.writes, { heads, pulls, issues, killed });
     // Named by role, the heads stay apart: one check created on each.
     const created = fleetWrites.filter((w) => w.startsWith('{"operation":"checks/create"'));

@@ -3,6 +3,7 @@
 // logs every request with the operation and the kind of handler that answered.
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { WriteFaults } from "./faults.js";
 import type { Credential } from "./handlers/context.js";
 
 export type HandledBy =
@@ -85,6 +86,8 @@ export interface FrontOptions {
   /** Operations GitHub answers without any credential (checked by their own handler). */
   isPublic: (method: string, path: string) => boolean;
   onCall: (record: CallRecord) => void;
+  /** Drops or holds the answer to a chosen write after it was applied (faults.ts). */
+  faults?: WriteFaults;
 }
 
 /**
@@ -121,20 +124,23 @@ export function startFront(options: FrontOptions): Promise<Server> {
     const meta = metaOf(req);
     meta.originalUrl = originalUrl;
     res.setHeader("x-github-request-id", randomBytes(8).toString("hex").toUpperCase());
-    res.on("finish", () => {
+    const logCall = (status: number) => {
       const handledBy: HandledBy =
         meta.handledBy ??
-        (meta.operationId ? (res.statusCode === 400 ? "rejected" : "stateful") : "not-found");
+        (meta.operationId ? (status === 400 ? "rejected" : "stateful") : "not-found");
       options.onCall({
         operationId: meta.operationId,
         method: req.method ?? "GET",
         path,
-        status: res.statusCode,
+        status,
         handledBy,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
         ...(meta.write ? { write: meta.write } : {}),
       });
-    });
+    };
+    res.on("finish", () => logCall(res.statusCode));
+    // A faulted answer never finishes: the injector logs the applied write itself.
+    options.faults?.intercept(req, res, meta, logCall);
     const rewritten = rewritePath(path);
     const own = options.ownRoute(rewritten, req, res);
     if (own) {

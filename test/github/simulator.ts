@@ -9,6 +9,7 @@ import { unzipSync } from "fflate";
 import { uploadArtifact } from "./artifact-upload.js";
 import { credentialOf, generateAppKeys, looksLikeJwt, verifyAppJwt } from "./auth.js";
 import { speedUpOpenApiRouter } from "./fast-router.js";
+import { WriteFaults } from "./faults.js";
 import type { FileChanges } from "./git.js";
 import { statefulOperations } from "./handlers/index.js";
 import { libraryHandlers } from "./router.js";
@@ -135,6 +136,12 @@ export interface GitHubSimulator {
   /** Waits until every queued webhook was answered, including those the answers caused. */
   flushWebhooks(): Promise<void>;
   waitForDelivery(match: (delivery: Delivery) => boolean, timeoutMs?: number): Promise<Delivery>;
+
+  /**
+   * The fault injector: `faults.arm({ nth, mode })` applies the nth write from now and then drops
+   * its answer or holds it (faults.ts). `reset()` disarms it and ends held answers.
+   */
+  readonly faults: WriteFaults;
 
   /** Calls per operation id since start or the last reset/clearCalls. */
   readonly calls: Readonly<Record<string, number>>;
@@ -457,7 +464,9 @@ export async function startGitHubSimulator(
     return "simulator/job-logs";
   };
 
+  const faults = new WriteFaults();
   const front = await startFront({
+    faults,
     app: (req, res) => {
       if (!app) {
         res.statusCode = 503;
@@ -586,6 +595,7 @@ export async function startGitHubSimulator(
       }
     },
 
+    faults,
     get calls() {
       return calls;
     },
@@ -973,6 +983,8 @@ export async function startGitHubSimulator(
 
     setClock: (now) => setSimulatorClock(now),
     reset: () => {
+      faults.disarm();
+      faults.release();
       setSimulatorClock();
       w.reset();
       w.workflows.jobCheckRuns = options.jobCheckRuns ?? false;
@@ -983,6 +995,8 @@ export async function startGitHubSimulator(
       installation = w.install(owner, undefined, installation.id);
     },
     close: async () => {
+      faults.disarm();
+      faults.release();
       setSimulatorClock();
       w.reset();
       await new Promise<void>((resolve) => {

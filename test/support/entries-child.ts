@@ -1,10 +1,20 @@
 /**
  * Tests only: the App as a real child process with its real job handlers (the gate's table, which
- * holds the entries' too), against the simulator named in its environment. Prints
- * `AGATE_READY <json>` when it listens; SIGTERM closes it, SIGKILL is a crash.
+ * holds the entries' too), against the simulator named in its environment; its requests carry
+ * its pid (x-agate-test-pid). Prints `AGATE_READY <json>` when it listens; SIGTERM closes it,
+ * SIGKILL is a crash.
  */
 import { gateJobHandlers } from "../../app/gate/job-handlers.js";
 import { startAgate } from "../../app/runtime/server.js";
+
+// Every request to GitHub names this process, so a test that holds a write (the simulator's
+// fault injector) knows which replica to kill. Octokit reads globalThis.fetch at each request.
+const fetchOf = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : {}));
+  headers.set("x-agate-test-pid", String(process.pid));
+  return fetchOf(input, { ...init, headers });
+};
 
 const agate = await startAgate({
   handlers: gateJobHandlers,

@@ -57,6 +57,28 @@ function auditLogContract(backend: string, open: OpenContractDatabase<AuditLog>)
         await reader.listAudit({ subject: "octo/repo#12@aaa", order: "desc", limit: 1 }),
       ).toEqual([d]);
     });
+
+    it("appends once per dedupe key: a retried job's second append returns its first", async () => {
+      const entry = {
+        kind: "gate.decision",
+        subject: "octo/repo#12@aaa",
+        decision: { state: "accepted" },
+        facts: { n: 1 },
+        at: "2025-01-01T00:00:00.000Z",
+      };
+      const first = await t.port.appendAudit(entry, { dedupeKey: "job:7" });
+      const other = await t.connect();
+      expect(
+        await other.appendAudit(
+          { ...entry, facts: { n: 2 }, at: "2025-01-01T00:00:09.000Z" },
+          {
+            dedupeKey: "job:7",
+          },
+        ),
+      ).toEqual(first);
+      const plain = await other.appendAudit(entry);
+      expect(await other.listAudit()).toEqual([first, plain]);
+    });
   });
 }
 

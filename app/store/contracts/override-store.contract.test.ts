@@ -42,6 +42,20 @@ function overrideStoreContract(backend: string, open: OpenContractDatabase<Overr
       const kept = await store.appendOverride(override({ reason: "reviewed", comment_url: null }));
       expect(await store.listOverrides({ ...PR, headSha: SHA_A })).toEqual([kept]);
     });
+
+    it("appends once per dedupe key (a retried job's second append is its first), also from another connection", async () => {
+      const key = { dedupeKey: "override:https://github.com/octo/repo/pull/12#issuecomment-7" };
+      const first = await t.port.appendOverride(override(), key);
+      const other = await t.connect();
+      // The retry may read the clock and the head again: the first row stands, untouched.
+      const again = await other.appendOverride(override({ at: "2025-01-01T12:00:00.000Z" }), key);
+      expect(again).toEqual(first);
+      const plain = await other.appendOverride(override());
+      expect(await other.listOverrides({ ...PR, headSha: SHA_A })).toEqual([first, plain]);
+      await expect(t.port.appendOverride(override(), { dedupeKey: "" })).rejects.toThrow(
+        InvalidInputError,
+      );
+    });
   });
 }
 

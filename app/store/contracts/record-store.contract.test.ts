@@ -81,6 +81,25 @@ function recordStoreContract(
         expect(await store.listRecords(PR)).toEqual([]);
       });
 
+      it("are appended once per dedupe key: a retried job's second append returns its first", async () => {
+        const key = { dedupeKey: `job:7@${SHA_A}:accepted` };
+        const first = await t.port.appendRecord(recordInput(), key);
+        t.clock.advance(1_000);
+        const other = await t.connect();
+        const again = await other.appendRecord(
+          recordInput({ decided_at: "2025-01-01T12:00:00.000Z" }),
+          key,
+        );
+        expect(again).toEqual(first);
+        const next = await other.appendRecord(recordInput(), {
+          dedupeKey: `job:8@${SHA_A}:accepted`,
+        });
+        expect(await other.listRecords(PR)).toEqual([first, next]);
+        await expect(t.port.appendRecord(recordInput(), { dedupeKey: "" })).rejects.toThrow(
+          InvalidInputError,
+        );
+      });
+
       it("become stale for every older head, once, with every field kept as it was", async () => {
         const store = t.port;
         const onA = await store.appendRecord(recordInput({ head_sha: SHA_A }));

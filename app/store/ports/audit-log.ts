@@ -1,5 +1,6 @@
 /** The audit log of decisions, each with the facts it was made from: append-only. */
 import type { AuditEntry, AuditEntryInput } from "../../../schemas/store.js";
+import type { AppendOnce } from "./keys.js";
 
 export interface ListAuditQuery {
   subject?: string;
@@ -10,7 +11,10 @@ export interface ListAuditQuery {
 }
 
 export interface AuditLog {
-  /** InvalidInputError when the entry is outside the schema; nothing is written then. */
-  appendAudit(entry: AuditEntryInput): Promise<AuditEntry>;
+  /**
+   * InvalidInputError when the entry is outside the schema; nothing is written then. With a
+   * dedupe key already used, nothing is written and the entry stored under it is returned.
+   */
+  appendAudit(entry: AuditEntryInput, options?: AppendOnce): Promise<AuditEntry>;
   listAudit(query?: ListAuditQuery): Promise<AuditEntry[]>;
 }

@@ -10,3 +10,12 @@ export interface PullRequestKey {
 export interface HeadKey extends PullRequestKey {
   headSha: string;
 }
+
+/**
+ * A key that makes an append once: a run of a job retried after a crash appends with the key its
+ * first run used, and gets that run's row back instead of a second one (enforced by a unique
+ * index). Derived from the job (or what it answers), never from the time.
+ */
+export interface AppendOnce {
+  dedupeKey?: string;
+}

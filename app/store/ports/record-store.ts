@@ -3,7 +3,7 @@ import type {
   AcceptanceRecord,
   AcceptanceRecordInput,
 } from "../../../schemas/acceptance-record.js";
-import type { PullRequestKey } from "./keys.js";
+import type { AppendOnce, PullRequestKey } from "./keys.js";
 
 export interface MarkStaleInput extends PullRequestKey {
   /** The new head SHA; every not-yet-stale record of another head is marked with it. */
@@ -18,8 +18,11 @@ export interface ListRecordsQuery extends PullRequestKey {
 }
 
 export interface RecordStore {
-  /** InvalidInputError when the input is outside the schema; nothing is written then. */
-  appendRecord(input: AcceptanceRecordInput): Promise<AcceptanceRecord>;
+  /**
+   * InvalidInputError when the input is outside the schema; nothing is written then. With a
+   * dedupe key already used (AppendOnce), nothing is written and that record is returned.
+   */
+  appendRecord(input: AcceptanceRecordInput, options?: AppendOnce): Promise<AcceptanceRecord>;
   /**
    * Returns how many records were marked. Records of `supersededBy` itself, and records marked
    * before, are left alone: a record is marked once, by the first push past it.

@@ -466,6 +466,57 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       ${appendOnly("base_sightings", "bases named by events")}
     `,
   },
+  {
+    version: 10,
+    name: "dedupe keys on appends and the write-intent ledger",
+    up: `
+      -- Replicas appending the same key at once: the second INSERT waits on the first's index
+      -- entry, then does nothing (ON CONFLICT ... DO NOTHING names the index by its predicate).
+      ALTER TABLE acceptance_records ADD COLUMN dedupe_key text CHECK (dedupe_key <> '');
+      CREATE UNIQUE INDEX acceptance_records_dedupe ON acceptance_records (dedupe_key)
+        WHERE dedupe_key IS NOT NULL;
+      ALTER TABLE audit_log ADD COLUMN dedupe_key text CHECK (dedupe_key <> '');
+      CREATE UNIQUE INDEX audit_log_dedupe ON audit_log (dedupe_key) WHERE dedupe_key IS NOT NULL;
+      ALTER TABLE maintainer_overrides ADD COLUMN dedupe_key text CHECK (dedupe_key <> '');
+      CREATE UNIQUE INDEX maintainer_overrides_dedupe ON maintainer_overrides (dedupe_key)
+        WHERE dedupe_key IS NOT NULL;
+
+      CREATE TABLE write_intents (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        key text NOT NULL UNIQUE CHECK (key <> ''),
+        scope text NOT NULL CHECK (scope <> ''),
+        repository text NOT NULL,
+        target integer NOT NULL CHECK (target > 0),
+        kind text NOT NULL CHECK (kind IN ('comment')),
+        body text NOT NULL,
+        marker text NOT NULL UNIQUE CHECK (marker <> ''),
+        recorded_at timestamptz NOT NULL,
+        github_id bigint CHECK (github_id > 0),
+        done_at timestamptz,
+        CHECK ((github_id IS NULL) = (done_at IS NULL))
+      );
+      CREATE INDEX write_intents_pending ON write_intents (scope, id) WHERE github_id IS NULL;
+      CREATE TRIGGER write_intents_no_delete BEFORE DELETE ON write_intents FOR EACH ROW
+        EXECUTE FUNCTION agate_refuse('write intents are never deleted');
+      CREATE TRIGGER write_intents_no_truncate BEFORE TRUNCATE ON write_intents
+        FOR EACH STATEMENT EXECUTE FUNCTION agate_refuse('write intents are never deleted');
+      CREATE FUNCTION write_intents_done_once() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF OLD.github_id IS NOT NULL
+          OR (NEW.id, NEW.key, NEW.scope, NEW.repository, NEW.target, NEW.kind, NEW.body,
+              NEW.marker, NEW.recorded_at)
+            IS DISTINCT FROM (OLD.id, OLD.key, OLD.scope, OLD.repository, OLD.target, OLD.kind,
+              OLD.body, OLD.marker, OLD.recorded_at) THEN
+          RAISE EXCEPTION 'a write intent only gets GitHub''s id, once'
+            USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        RETURN NEW;
+      END
+      $$;
+      CREATE TRIGGER write_intents_done_once BEFORE UPDATE ON write_intents
+        FOR EACH ROW EXECUTE FUNCTION write_intents_done_once();
+    `,
+  },
 ];
 
 /** Any constant pair: serialises migrations of one schema across processes and replicas. */

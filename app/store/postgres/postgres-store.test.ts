@@ -115,6 +115,35 @@ describe("the database itself", () => {
     });
   });
 
+  it("keeps a write intent: never deleted, completed once, nothing else of it changed", async () => {
+    const store = await open();
+    for (const key of ["a", "b"]) {
+      await store.recordWriteIntent({
+        key,
+        scope: "job:1",
+        repository: "octo/repo",
+        target: 12,
+        kind: "comment",
+        body: "reply",
+        marker: key.repeat(16),
+      });
+    }
+    await store.completeWriteIntent({ key: "a", githubId: 7 });
+    await expect(raw.query("DELETE FROM write_intents")).rejects.toThrow(/never deleted/);
+    await expect(raw.query("TRUNCATE write_intents")).rejects.toThrow(/never deleted/);
+    await expect(
+      raw.query("UPDATE write_intents SET github_id = 8 WHERE key = 'a'"),
+    ).rejects.toThrow(/only gets GitHub's id, once/);
+    await expect(
+      raw.query(
+        "UPDATE write_intents SET body = 'x', github_id = 9, done_at = now() WHERE key = 'b'",
+      ),
+    ).rejects.toThrow(/only gets GitHub's id, once/);
+    await expect(
+      raw.query("UPDATE write_intents SET github_id = 9 WHERE key = 'b'"),
+    ).rejects.toThrow(/check constraint/);
+  });
+
   it("lets a payload go only by a prune of a processed delivery past its retention", async () => {
     const clock = frozenClock();
     const store = await PostgresStore.open({ url: database.url, now: clock.now });

@@ -102,11 +102,13 @@ import type {
   JobLease,
   ListJobsQuery,
 } from "../ports/job-queue.js";
-import type { HeadKey, PullRequestKey } from "../ports/keys.js";
+import type { AppendOnce, HeadKey, PullRequestKey } from "../ports/keys.js";
 import type { HeadSighting } from "../ports/observation-store.js";
 import type { ListRecordsQuery, MarkStaleInput } from "../ports/record-store.js";
+import type { WriteIntentLedger } from "../ports/write-intent-ledger.js";
 import type { Clock, Store } from "../store.js";
 import {
+  appendOnceSchema,
   enqueueOptionsSchema,
   holdsDedupeKey,
   parseInput,
@@ -116,6 +118,7 @@ import {
 } from "../validate.js";
 import { AGATE_TYPES, connectError, isRetriable, queryError, redactUrl } from "./connection.js";
 import { migratePostgres } from "./migrations.js";
+import { PostgresWriteIntents } from "./write-intents.js";
 
 type Row = Record<string, unknown>;
 type Queryable = Pick<pg.ClientBase, "query">;
@@ -233,11 +236,14 @@ export class PostgresStore implements Store {
   readonly #statementTimeoutMs: number;
   #closed = false;
 
+  readonly #intents: PostgresWriteIntents;
+
   private constructor(pool: pg.Pool, now: Clock, location: string, statementTimeoutMs: number) {
     this.#pool = pool;
     this.#now = now;
     this.#location = location;
     this.#statementTimeoutMs = statementTimeoutMs;
+    this.#intents = new PostgresWriteIntents((text, values) => this.#rows(text, values), now);
   }
 
   /** Connects, checks the server, and migrates the schema; StoreOpenError saying what to check. */
@@ -736,14 +742,19 @@ export class PostgresStore implements Store {
 
   // ---- acceptance records -----------------------------------------------------------------------
 
-  async appendRecord(input: AcceptanceRecordInput): Promise<AcceptanceRecord> {
+  async appendRecord(
+    input: AcceptanceRecordInput,
+    options: AppendOnce = {},
+  ): Promise<AcceptanceRecord> {
     const record = parseInput(acceptanceRecordInputSchema, input, "acceptance record");
+    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
     return this.#tx(async (client) => {
       const [inserted] = await this.#rows<{ id: number }>(
         `INSERT INTO acceptance_records (repository, pull_number, head_sha, base_sha, tested,
            commands, provenance, runner, grader, verdict, verdict_by, handoff, override, decision,
-           decided_at, recorded_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+           decided_at, recorded_at, dedupe_key)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+         ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
          RETURNING id`,
         [
           record.repository,
@@ -762,12 +773,13 @@ export class PostgresStore implements Store {
           JSON.stringify(record.decision),
           record.decided_at,
           this.#nowIso(),
+          dedupeKey,
         ],
         client,
       );
       const [row] = await this.#rows(
-        `SELECT ${RECORD_COLUMNS} WHERE r.id = $1`,
-        [inserted?.id],
+        `SELECT ${RECORD_COLUMNS} WHERE ${inserted ? "r.id = $1" : "r.dedupe_key = $1"}`,
+        [inserted ? inserted.id : dedupeKey],
         client,
       );
       return this.#recordFromRow(row as Row);
@@ -826,11 +838,13 @@ export class PostgresStore implements Store {
 
   // ---- audit log --------------------------------------------------------------------------------
 
-  async appendAudit(input: AuditEntryInput): Promise<AuditEntry> {
+  async appendAudit(input: AuditEntryInput, options: AppendOnce = {}): Promise<AuditEntry> {
     const entry = parseInput(auditEntryInputSchema, input, "audit entry");
+    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
     const [row] = await this.#rows<{ id: number }>(
-      `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at, dedupe_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id`,
       [
         entry.kind,
         entry.subject,
@@ -838,9 +852,15 @@ export class PostgresStore implements Store {
         JSON.stringify(entry.facts),
         entry.at,
         this.#nowIso(),
+        dedupeKey,
       ],
     );
-    return { id: row?.id as number, ...entry };
+    if (row) return { id: row.id, ...entry };
+    const [stored] = await this.#rows(
+      "SELECT id, kind, subject, decision, facts, at FROM audit_log WHERE dedupe_key = $1",
+      [dedupeKey],
+    );
+    return parseRowWithJson(auditEntrySchema, stored as Row, "audit_log", ["decision", "facts"]);
   }
 
   async listAudit(query: ListAuditQuery = {}): Promise<AuditEntry[]> {
@@ -909,12 +929,14 @@ export class PostgresStore implements Store {
 
   // ---- maintainer overrides ---------------------------------------------------------------------
 
-  async appendOverride(input: OverrideInput): Promise<StoredOverride> {
+  async appendOverride(input: OverrideInput, options: AppendOnce = {}): Promise<StoredOverride> {
     const override = parseInput(overrideInputSchema, input, "maintainer override");
+    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
     const [row] = await this.#rows<{ id: number }>(
-      `INSERT INTO maintainer_overrides
-         (repository, pull_number, head_sha, base_ref, by, reason, comment_url, at, recorded_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      `INSERT INTO maintainer_overrides (repository, pull_number, head_sha, base_ref, by, reason,
+         comment_url, at, recorded_at, dedupe_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id`,
       [
         override.repository,
         override.pull_number,
@@ -925,9 +947,16 @@ export class PostgresStore implements Store {
         override.comment_url,
         override.at,
         this.#nowIso(),
+        dedupeKey,
       ],
     );
-    return { id: row?.id as number, ...override };
+    if (row) return { id: row.id, ...override };
+    const [stored] = await this.#rows(
+      `SELECT id, repository, pull_number, head_sha, base_ref, by, reason, comment_url, at
+       FROM maintainer_overrides WHERE dedupe_key = $1`,
+      [dedupeKey],
+    );
+    return parseRowWithJson(storedOverrideSchema, stored as Row, "maintainer_overrides", []);
   }
 
   async listOverrides(query: HeadKey): Promise<StoredOverride[]> {
@@ -1021,6 +1050,20 @@ export class PostgresStore implements Store {
           "pull_request_sightings",
           `${query.repository}#${query.pullNumber}`,
         );
+  }
+
+  // ---- the write-intent ledger (write-intents.ts) -------------------------------------------------
+
+  recordWriteIntent(...args: Parameters<WriteIntentLedger["recordWriteIntent"]>) {
+    return this.#intents.recordWriteIntent(...args);
+  }
+
+  completeWriteIntent(...args: Parameters<WriteIntentLedger["completeWriteIntent"]>) {
+    return this.#intents.completeWriteIntent(...args);
+  }
+
+  listPendingWriteIntents(...args: Parameters<WriteIntentLedger["listPendingWriteIntents"]>) {
+    return this.#intents.listPendingWriteIntents(...args);
   }
 
   async beginCheckRunWrite(query: { repository: string; headSha: string }): Promise<void> {
