@@ -172,7 +172,7 @@ handoff:
     // null switches off a rule the defaults set.
     expect(config.handoff.required_when.commits_over).toBeNull();
     expect(config.commands).toEqual([
-      { name: "test", run: "npm test", timeout: 15 * 60_000, writes: [] },
+      { name: "test", run: "npm test", timeout: 15 * 60_000, writes: [], privileged: false },
     ]);
     expect(config.evaluator).toMatchObject({ kind: "llm", model: "gpt-4.1-mini" });
   });

@@ -71,9 +71,16 @@ describe("parseConfig: valid configs", () => {
         branches: ["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"],
         report_only: false,
       },
-      commands: [{ name: "test", run: "npm test", timeout: 600_000, writes: [] }],
+      commands: [
+        { name: "test", run: "npm test", timeout: 600_000, writes: [], privileged: false },
+      ],
       protected_paths: [],
-      evidence: { workflow: ".github/workflows/agate.yml", job: "agate-commands", step: "agate" },
+      evidence: {
+        workflow: ".github/workflows/agate.yml",
+        job: "agate-commands",
+        step: "agate",
+        isolation: "required",
+      },
       evaluator: { kind: "none" },
       handoff: {
         path: ".agate/handoff.md",
@@ -212,7 +219,7 @@ commands:
       ["protected", 6, 1],
     ]);
     expect(problems[0]?.message).toBe(
-      "unknown key; did you mean timeout? (commands[0] takes name, run, timeout, writes)",
+      "unknown key; did you mean timeout? (commands[0] takes name, run, timeout, writes, privileged)",
     );
     expect(problems[1]?.message).toContain("the top level takes version, gate, commands");
   });

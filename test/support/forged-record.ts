@@ -69,6 +69,8 @@ export function forgedPassingRecord(input: {
     },
     cut: [],
     created_at: new Date().toISOString(),
+    // What the forger claims: isolated, as an honest record says (the field is the job's word).
+    isolation: { mode: "user", user: "agate-cmd", uid: 1999, reason: null, swept: "user" },
   };
   return { [RECORD_FILE_NAME]: JSON.stringify(record) };
 }
