@@ -317,7 +317,9 @@ const ALLOWED_ARROWS: readonly string[] = [
   "app/entries/handlers.ts -> app/gate/job-deps.ts", // B1: JobContext replaces GateDeps
   "app/entries/pull-request-entries.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec
   "app/entries/rules.ts -> app/gate/org-defaults.ts", // B1: org-defaults → app/github/
+  "app/evaluator/http.ts -> app/runtime/backoff.ts", // B1: backoff → app/kit/
   "app/evaluator/judge.ts -> app/runtime/backoff.ts", // B1: backoff → app/kit/
+  "app/evaluator/llm-judge.ts -> app/runtime/backoff.ts", // B1: backoff → app/kit/
   "app/gate/apply.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec in schemas/jobs/
   "app/gate/job-handlers.ts -> app/dashboard/handlers.ts", // B1: one job registry
   "app/gate/job-handlers.ts -> app/entries/handlers.ts", // B1: one job registry

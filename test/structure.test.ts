@@ -27,8 +27,6 @@ const FILE_ALLOWANCES: readonly string[] = [
   "app/runtime/intake-guard.ts", // B0b
   "app/runtime/settings.ts", // B2: the evaluator's settings → app/evaluator/settings.ts
   // ---- C: foundations ----
-  "app/evaluator/judge.ts", // C0
-  "app/evaluator/sandbox.ts", // C0
   "app/github/adapter.ts", // C2: github/ by area, the adapter a facade
   "app/store/postgres/postgres-store.ts", // C1: rows once, one file per port
   "app/store/sqlite-store.ts", // C1: rows once, one file per port
@@ -65,9 +63,6 @@ const FUNCTION_ALLOWANCES: readonly string[] = [
   "action/main.ts: runAction", // C3
   "action/required-commands.ts: runRequiredCommands", // C3
   "action/shadow-git.ts: createShadowGit", // C3
-  "app/evaluator/command.ts: runEvaluatorCommand", // C0
-  "app/evaluator/judge.ts: llmJudge", // C0
-  "app/evaluator/judge.ts: llmJudge.judge", // C0
 ];
 
 function productionFiles(): string[] {
