@@ -24,7 +24,6 @@ const FILE_ALLOWANCES: readonly string[] = [
   // ---- A: the pass ----
   "checks/gate/decide.ts", // A1: requirements one file each, the outcome's precedence once
   // ---- B: jobs and rooms ----
-  "app/runtime/intake-guard.ts", // B0b
   "app/runtime/settings.ts", // B2: the evaluator's settings → app/evaluator/settings.ts
   // ---- C: foundations ----
   "app/github/adapter.ts", // C2: github/ by area, the adapter a facade
@@ -47,8 +46,6 @@ const FUNCTION_ALLOWANCES: readonly string[] = [
   "checks/gate/render.ts: renderGateSummary", // A6
   // ---- B: jobs and rooms ----
   "app/entries/entry-job.ts: runEntryJob", // B3
-  "app/runtime/intake-guard.ts: createIntakeGuard", // B0b
-  "app/runtime/intake-guard.ts: createIntakeGuard.handle", // B0b
   "app/runtime/server.ts: startAgate", // B2
   "app/runtime/setup.ts: startSetup", // B2
   "app/runtime/setup.ts: startSetup.handle", // B2
