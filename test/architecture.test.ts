@@ -465,38 +465,54 @@ describe("architecture: rooms inside app/ and action/, and the pass's shape", ()
     expect(unneededAllowances(arrows, ALLOWED_ARROWS)).toEqual([]);
   });
 
+  /** The arrows a probe file of these imports (`from` specifiers) would break. */
+  const probe = (file: string, ...from: string[]): string[] =>
+    brokenArrows(file, from.map((specifier) => `import { x } from "${specifier}";\n`).join("")).map(
+      arrowKey,
+    );
+
   it("catches a lower room importing a higher one, and one domain importing another", () => {
-    const text =
-      'import { x } from "../gate/route.js";\nimport { y } from "../store/store.js";\n' +
-      'import { z } from "../runtime/backoff.js";\nimport { w } from "./judge.js";\n';
-    expect(brokenArrows("app/evaluator/probe.ts", text).map(arrowKey)).toEqual([
+    expect(
+      probe(
+        "app/evaluator/probe.ts",
+        "../gate/route.js",
+        "../store/store.js",
+        "../runtime/backoff.js",
+        "./judge.js",
+      ),
+    ).toEqual([
       "app/evaluator/probe.ts -> app/gate/route.ts",
       "app/evaluator/probe.ts -> app/runtime/backoff.ts",
     ]);
-    const domain =
-      'import type { GateDeps } from "../gate/job-deps.js";\nimport { a } from "../runtime/worker.js";\n' +
-      'import { b } from "../github/adapter.js";\nimport { c } from "../../checks/entries/machine.js";\n';
-    expect(brokenArrows("app/entries/probe.ts", domain).map(arrowKey)).toEqual([
-      "app/entries/probe.ts -> app/gate/job-deps.ts",
-    ]);
+    expect(
+      probe(
+        "app/entries/probe.ts",
+        "../gate/job-deps.js",
+        "../runtime/worker.js",
+        "../github/adapter.js",
+        "../../checks/entries/machine.js",
+      ),
+    ).toEqual(["app/entries/probe.ts -> app/gate/job-deps.ts"]);
+    // A type is an arrow too: a reader follows it all the same.
+    expect(
+      brokenArrows(
+        "app/dashboard/probe.ts",
+        'import type { GateDeps } from "../gate/job-deps.js";\n',
+      ).map(arrowKey),
+    ).toEqual(["app/dashboard/probe.ts -> app/gate/job-deps.ts"]);
     expect(
       brokenArrows("app/runtime/probe.ts", 'import { r } from "../gate/route.js";\n')[0]?.why,
     ).toBe(
       "app/runtime/ may import app/evaluator/, app/github/, app/store/, app/kit/ (and schemas/, checks/, github/), not app/gate/",
     );
-    expect(
-      brokenArrows(
-        "app/main.ts",
-        'import { g } from "./gate/route.js";\nimport { s } from "./runtime/server.js";\n',
-      ),
-    ).toEqual([]);
+    expect(probe("app/main.ts", "./gate/route.js", "./runtime/server.js")).toEqual([]);
   });
 
   it("catches the Action importing the CLI, and a room no one has named", () => {
-    expect(
-      brokenArrows("action/probe.ts", 'import { c } from "./cli/main.js";\n').map(arrowKey),
-    ).toEqual(["action/probe.ts -> action/cli/main.ts"]);
-    expect(brokenArrows("action/cli/probe.ts", 'import { m } from "../main.js";\n')).toEqual([]);
+    expect(probe("action/probe.ts", "./cli/main.js")).toEqual([
+      "action/probe.ts -> action/cli/main.ts",
+    ]);
+    expect(probe("action/cli/probe.ts", "../main.js")).toEqual([]);
     expect(roomOf("app/somewhere/file.ts")).toBeUndefined();
     expect(roomOf("app/helpers.ts")).toBeUndefined();
     expect(roomOf("app/gate/gather/index.ts")).toBe("app/gate/");
@@ -504,20 +520,25 @@ describe("architecture: rooms inside app/ and action/, and the pass's shape", ()
   });
 
   it("catches gather taking a decision from checks/gate/, and apply taking any value from checks/", () => {
-    const gather =
-      'import { decideGate } from "../../../checks/gate/decide.js";\n' +
+    expect(
+      probe(
+        "app/gate/gather/probe.ts",
+        "../../../checks/gate/decide.js",
+        "../../../checks/gate/reads.js",
+        "../../../checks/markdown.js",
+      ),
+    ).toEqual(["app/gate/gather/probe.ts -> checks/gate/decide.ts"]);
+    // Only `import type` is a type: `import { type X }` still loads the module.
+    const types =
       'import type { GatePlan } from "../../../checks/gate/plan.js";\n' +
-      'import { planReads } from "../../../checks/gate/reads.js";\n' +
-      'import { type Listing } from "../../../checks/gate/listing.js";\n' +
-      'import { codeSpan } from "../../../checks/markdown.js";\n';
-    expect(brokenArrows("app/gate/gather/probe.ts", gather).map(arrowKey)).toEqual([
-      "app/gate/gather/probe.ts -> checks/gate/decide.ts",
+      'import { type Listing } from "../../../checks/gate/listing.js";\n';
+    expect(brokenArrows("app/gate/gather/probe.ts", types).map(arrowKey)).toEqual([
       "app/gate/gather/probe.ts -> checks/gate/listing.ts",
     ]);
-    const apply =
-      'import type { GatePlan } from "../../checks/gate/plan.js";\n' +
-      'import { codeSpan } from "../../checks/markdown.js";\nimport { x } from "./check-runs.js";\n';
-    expect(brokenArrows("app/gate/apply.ts", apply).map(arrowKey)).toEqual([
+    expect(
+      brokenArrows("app/gate/apply.ts", 'import type { P } from "../../checks/gate/plan.js";\n'),
+    ).toEqual([]);
+    expect(probe("app/gate/apply.ts", "../../checks/markdown.js", "./check-runs.js")).toEqual([
       "app/gate/apply.ts -> checks/markdown.ts",
     ]);
   });
