@@ -20,7 +20,7 @@ export type HttpFailure =
       detail: string;
     };
 
-export type HttpResult = { ok: true; json: unknown } | HttpFailure;
+type HttpResult = { ok: true; json: unknown } | HttpFailure;
 
 export interface PostOptions {
   url: string;

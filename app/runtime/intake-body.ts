@@ -7,7 +7,7 @@ import { createHmac } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { IntakeLimits } from "./intake-guard.js";
 
-export type Body =
+type Body =
   | { kind: "body"; chunks: Buffer[]; size: number; digest: Buffer }
   | { kind: "too_large" }
   | { kind: "timeout" }
