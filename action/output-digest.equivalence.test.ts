@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
 import { describe, expect, it } from "vitest";
-import { invalidUtf8, randomOutput, seeded } from "../checks/normalise-output.corpus.js";
-import { referenceLine } from "../checks/normalise-output.reference.js";
 import { type CommandOutput, OUTPUT_TAIL_BYTES } from "../schemas/command-record.js";
+import { invalidUtf8, randomOutput, seeded } from "../test/support/normalise-output/corpus.js";
+import { referenceLine } from "../test/support/normalise-output/reference.js";
 import { MAX_LINE_CHARS, OutputDigest } from "./output-digest.js";
 
 /**

@@ -49,5 +49,3 @@ export const AGATE_LABELS = {
     description: "Nobody is waiting on this entry (derived)",
   },
 } as const satisfies Record<string, LabelStyle>;
-
-export type AgateLabel = keyof typeof AGATE_LABELS;

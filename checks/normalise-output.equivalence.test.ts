@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { FRAGMENTS, randomOutput, seeded } from "./normalise-output.corpus.js";
+import { FRAGMENTS, randomOutput, seeded } from "../test/support/normalise-output/corpus.js";
+import { referenceOutput } from "../test/support/normalise-output/reference.js";
 import { normaliseLine, normaliseOutput } from "./normalise-output.js";
-import { referenceOutput } from "./normalise-output.reference.js";
 
 describe("normaliseOutput gives exactly the line-by-line reference's text", () => {
   it("each fragment alone, and between words, at a line's start, middle and end", () => {

@@ -122,6 +122,4 @@ export const acceptanceRecordSchema = acceptanceRecordInputSchema.extend({
 export type DecisionState = z.infer<typeof decisionStateSchema>;
 export type AcceptanceRecordInput = z.infer<typeof acceptanceRecordInputSchema>;
 export type AcceptanceRecord = z.infer<typeof acceptanceRecordSchema>;
-export type StaleMark = z.infer<typeof staleMarkSchema>;
 export type HandoffCheck = z.infer<typeof handoffCheckSchema>;
-export type MaintainerOverride = z.infer<typeof maintainerOverrideSchema>;

@@ -48,6 +48,5 @@ export const mergeGroupEventSchema = z.object({
 
 export const anyEventSchema = z.object({ repository: repositorySchema.optional() });
 
-export type ActionInputs = z.output<typeof actionInputsSchema>;
 export type PullRequestEvent = z.infer<typeof pullRequestEventSchema>;
 export type MergeGroupEvent = z.infer<typeof mergeGroupEventSchema>;

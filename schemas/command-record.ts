@@ -177,5 +177,4 @@ export type CommandOutput = z.infer<typeof commandOutputSchema>;
 export type CommandResult = z.infer<typeof commandResultSchema>;
 export type TestedSnapshot = z.infer<typeof testedSnapshotSchema>;
 export type CommandRecord = z.output<typeof commandRecordSchema>;
-export type GraderVersion = z.infer<typeof graderVersionSchema>;
 export type Isolation = z.infer<typeof isolationSchema>;

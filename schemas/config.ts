@@ -320,9 +320,6 @@ export const configSchema = z
     description: "Read from the pull request's base branch.",
   });
 
-/** The config as written (before defaults). */
-export type ConfigInput = z.input<typeof configSchema>;
 /** The config with every default applied and durations in milliseconds. */
 export type Config = z.output<typeof configSchema>;
-export type CommandSpec = Config["commands"][number];
 export type EvaluatorConfig = Config["evaluator"];

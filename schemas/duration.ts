@@ -18,14 +18,6 @@ export function parseDuration(text: string): number | undefined {
   return Number(match[1]) * UNIT_MS[match[2] as Unit];
 }
 
-/** Renders milliseconds in the largest unit that divides them, so `600000` reads `10m`. */
-export function formatDuration(ms: number): string {
-  for (const unit of ["d", "h", "m", "s"] as const) {
-    if (ms % UNIT_MS[unit] === 0 && ms >= UNIT_MS[unit]) return `${ms / UNIT_MS[unit]}${unit}`;
-  }
-  return `${ms}ms`;
-}
-
 /**
  * A duration in the config: written as text with a unit, parsed to milliseconds. Two spellings
  * of the same time (60s, 1m) parse to the same number, so they give the same config digest.

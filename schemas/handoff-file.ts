@@ -28,5 +28,4 @@ export const handoffFrontMatterSchema = z.strictObject({
   open_items: z.array(z.string().min(1)).default([]),
 });
 
-export type HandoffStatus = z.infer<typeof handoffStatusSchema>;
 export type HandoffFrontMatter = z.output<typeof handoffFrontMatterSchema>;

@@ -58,4 +58,3 @@ export const mergeGroupDeadlineJobSchema = z.strictObject({
 export type MergeGroupRefFact = z.infer<typeof mergeGroupRefFactSchema>;
 export type MergeGroupFacts = z.infer<typeof mergeGroupFactsSchema>;
 export type MergeGroupDecision = z.infer<typeof mergeGroupDecisionSchema>;
-export type MergeGroupDeadlineJob = z.infer<typeof mergeGroupDeadlineJobSchema>;

@@ -85,7 +85,6 @@ export const deliveryRecordSchema = deliverySchema.extend({
   recorded_at: isoDateTimeSchema,
   pruned: deliveryPruneSchema.nullable(),
 });
-export type DeliveryPrune = z.infer<typeof deliveryPruneSchema>;
 export type DeliveryRecord = z.infer<typeof deliveryRecordSchema>;
 
 /** A maintainer's override as stored: one exact head of one pull request. */

@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "..");
 
-type Area = "schemas" | "checks" | "app" | "action" | "scripts" | "test";
+type Area = "schemas" | "checks" | "github" | "app" | "action" | "scripts" | "test";
 
 interface Rule {
   /** Top-level areas a relative import may land in; "any" for anything in the repository. */
@@ -18,6 +18,8 @@ interface Rule {
    * what ships must not need them); "any" for anything.
    */
   packages: ReadonlySet<string> | "dependencies" | "any";
+  /** With a set of packages: node: built-ins too. */
+  nodeBuiltins?: boolean;
 }
 
 /**
@@ -35,11 +37,21 @@ const RULES: Record<Area, Rule> = {
   // agate's version comes from the root package.json, read at build time.
   schemas: { areas: ["schemas"], rootFiles: ["package.json"], packages: PURE_PACKAGES },
   checks: { areas: ["schemas", "checks"], packages: PURE_PACKAGES },
-  app: { areas: ["schemas", "checks", "app"], packages: "dependencies" },
-  action: { areas: ["schemas", "checks", "action"], packages: "dependencies" },
+  // Every GitHub call both the App and the CLI make, over a structural Octokit client: never
+  // Probot (the App hands its client in) and never @actions/* (the CLI runs outside Actions).
+  github: {
+    areas: ["schemas", "checks", "github"],
+    packages: new Set(["@octokit/rest"]),
+    nodeBuiltins: true,
+  },
+  app: { areas: ["schemas", "checks", "github", "app"], packages: "dependencies" },
+  action: { areas: ["schemas", "checks", "github", "action"], packages: "dependencies" },
   scripts: { areas: "any", packages: "any" },
   test: { areas: "any", packages: "any" },
 };
+
+/** Areas checked once their directory exists (the plan of issue 30 adds github/). */
+const LATER_AREAS: readonly Area[] = ["github"];
 
 const DEPENDENCIES = new Set(
   Object.keys(
@@ -52,6 +64,7 @@ const DEPENDENCIES = new Set(
 );
 
 function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && /\.(ts|mts|cts|js|mjs|cjs)$/.test(entry.name))
     .filter((entry) => !/\.test\.ts$/.test(entry.name))
@@ -109,9 +122,10 @@ function refusal(rule: Rule, area: Area, file: string, specifier: string): strin
       ? undefined
       : `${area}/ may import only node: built-ins and package.json dependencies, not ${specifier}`;
   }
+  if (rule.nodeBuiltins && specifier.startsWith("node:")) return undefined;
   return rule.packages.has(specifier)
     ? undefined
-    : `${area}/ may import only ${[...rule.packages].join(", ")}, not ${specifier}`;
+    : `${area}/ may import only ${rule.nodeBuiltins ? "node: built-ins, " : ""}${[...rule.packages].join(", ")}, not ${specifier}`;
 }
 
 function describeViolation(violation: Violation): string {
@@ -126,6 +140,7 @@ describe("architecture: imports between areas follow the table", () => {
 
   it("has files to look at in every checked area", () => {
     for (const area of checked) {
+      if (LATER_AREAS.includes(area) && !existsSync(join(ROOT, area))) continue;
       expect(files.filter((file) => areaOf(file) === area).length, area).toBeGreaterThan(0);
     }
   });
@@ -159,7 +174,7 @@ describe("architecture: imports between areas follow the table", () => {
       'import type { Config } from "../schemas/config.js";\nimport { x } from "./git.js";\n' +
       'import { y } from "../checks/gate/decide.js";\nimport * as core from "@actions/core";\n';
     expect(violations(probe, text).map(describeViolation)).toEqual([
-      'action/probe.ts imports "../app/store/open-store.js": action/ may import only schemas/, checks/, action/, not app/',
+      'action/probe.ts imports "../app/store/open-store.js": action/ may import only schemas/, checks/, github/, action/, not app/',
     ]);
     const schema = join(ROOT, "schemas", "probe.ts");
     expect(
@@ -186,9 +201,358 @@ describe("architecture: imports between areas follow the table", () => {
     ]);
   });
 
+  it("catches github/ importing Probot, @actions/*, app/ or action/", () => {
+    const probe = join(ROOT, "github", "probe.ts");
+    const text =
+      'import { Probot } from "probot";\nimport * as core from "@actions/core";\n' +
+      'import { x } from "../app/github/adapter.js";\nimport { y } from "../action/github.js";\n' +
+      'import type { Octokit } from "@octokit/rest";\nimport { readFile } from "node:fs/promises";\n' +
+      'import { z } from "../checks/github-answers.js";\nimport { w } from "./call.js";\n';
+    expect(violations(probe, text).map((v) => v.specifier)).toEqual([
+      "probot",
+      "@actions/core",
+      "../app/github/adapter.js",
+      "../action/github.js",
+    ]);
+  });
+
   it("lets test/ and scripts/ import anything", () => {
     const text = 'import { x } from "../app/main.js";\nimport { y } from "../action/main.js";\n';
     expect(violations(join(ROOT, "scripts", "probe.ts"), text)).toEqual([]);
     expect(violations(join(ROOT, "test", "probe.ts"), text)).toEqual([]);
+  });
+});
+
+// ---- rooms inside app/ and action/, and the pass's shape -------------------------------------
+
+const DOMAINS = ["app/gate/", "app/entries/", "app/dashboard/"];
+const APP_BELOW_DOMAINS = [
+  "app/runtime/",
+  "app/evaluator/",
+  "app/github/",
+  "app/store/",
+  "app/kit/",
+];
+
+/**
+ * The rooms inside app/ and action/, floor by floor from the top, keyed by path: "app/gate/" is
+ * everything under that directory, "app/main.ts" one file, "action/*" the files directly in
+ * action/. A room may import itself, and schemas/, checks/ and github/ (the table above); beyond
+ * that, only the rooms it lists. The three domains never import each other (one queues another's
+ * job through that job's spec in schemas/), and the runtime knows no domain (it is handed the job
+ * registry and the route), so every arrow points down and a reader can learn one floor at a time.
+ */
+const ROOMS: Record<string, readonly string[]> = {
+  // The composition root: settings → job registry and route → the server.
+  "app/main.ts": [...DOMAINS, ...APP_BELOW_DOMAINS],
+  "app/compose.ts": [...DOMAINS, ...APP_BELOW_DOMAINS],
+  // The gate: its route and jobs, the pass (gather → decide → apply), merge groups, overrides.
+  "app/gate/": ["app/runtime/", "app/evaluator/", "app/github/", "app/store/", "app/kit/"],
+  // Handoff entries: their route, jobs and pass.
+  "app/entries/": ["app/runtime/", "app/github/", "app/store/", "app/kit/"],
+  // The triage dashboard's refresh job.
+  "app/dashboard/": ["app/runtime/", "app/github/", "app/store/", "app/kit/"],
+  // Intake, workers, job registry and routing machinery, server, settings, retention.
+  "app/runtime/": ["app/evaluator/", "app/github/", "app/store/", "app/kit/"],
+  // Model clients, the command judge and its sandbox (which hides the database), allow-lists.
+  "app/evaluator/": ["app/store/", "app/kit/"],
+  // The App's GitHub adapter, maintainers, the manifest.
+  "app/github/": ["app/kit/"],
+  // The durable store: ports, both backends, migrations.
+  "app/store/": [],
+  // Helpers that know no domain: backoff, keep trying, bounded maps.
+  "app/kit/": [],
+  // The agate-gate CLI.
+  "action/cli/": ["action/*", "action/git/", "action/trace/"],
+  // The Action: index.ts → main.ts, required commands, output digest, summary, upload.
+  "action/*": ["action/git/", "action/trace/"],
+  // The trace reader.
+  "action/trace/": [],
+  // agate's own git: executables, git, shadow git, snapshot.
+  "action/git/": [],
+};
+
+/**
+ * The pass's shape: checks/ is crossed to plan the reads and to decide, never from inside the
+ * reads or the writes, so a delivery's walk to its check never returns to a room it left. gather
+ * executes a read plan, so from checks/gate/ it takes only that plan (reads.ts) and types; apply
+ * carries out the effects the decision listed, so it takes no value from checks/ at all. A type
+ * counts only as `import type`: `import { type X }` still loads the module.
+ */
+const PASS_FILES: readonly {
+  files: readonly string[];
+  may: (to: string) => boolean;
+  rule: string;
+}[] = [
+  {
+    files: ["app/gate/gather.ts", "app/gate/gather/"],
+    may: (to) => !to.startsWith("checks/gate/") || to === "checks/gate/reads.ts",
+    rule: "gather executes the read plan: from checks/gate/ it may take only reads.ts, and types (import type)",
+  },
+  {
+    files: ["app/gate/apply.ts"],
+    may: (to) => !to.startsWith("checks/"),
+    rule: "apply carries out the decision's effects: it may take no value from checks/, only types (import type)",
+  },
+];
+
+/**
+ * Arrows that break the two rules above today: each line is one importing file and the file it
+ * imports, in the block of the package (of issue 30's plan) whose step removes it, with that step.
+ * The test fails on an arrow not listed here, and on a line no import needs any more: removing an
+ * arrow means deleting its line. Keep one arrow per line, so merges stay clean.
+ */
+const ALLOWED_ARROWS: readonly string[] = [
+  // ---- A: the pass ----
+  "app/gate/apply.ts -> checks/dashboard/pulls.ts", // A3: the plan lists the jobs it queues
+  "app/gate/apply.ts -> checks/gate/plan.ts", // A3: the plan lists the labels it writes
+  "app/gate/entry-priority.ts -> app/entries/route.ts", // A3 deletes entry-priority.ts
+  "app/gate/gather.ts -> checks/gate/listing.ts", // A2: listing completeness in planReads
+  "app/gate/gather.ts -> checks/gate/progress.ts", // A1: attempts out of gather
+  "app/gate/gather.ts -> checks/gate/protected-paths.ts", // A2: reviews read when planReads says
+  // ---- B: jobs and rooms ----
+  "app/dashboard/handlers.ts -> app/gate/job-deps.ts", // B1: JobContext replaces GateDeps
+  "app/entries/entry-job.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec in schemas/jobs/
+  "app/entries/entry-job.ts -> app/gate/entry-link.ts", // B1: entry-link → app/entries/linked-pulls.ts
+  "app/entries/handlers.ts -> app/gate/job-deps.ts", // B1: JobContext replaces GateDeps
+  "app/entries/pull-request-entries.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec
+  "app/entries/rules.ts -> app/gate/org-defaults.ts", // B1: org-defaults → app/github/
+  "app/evaluator/http.ts -> app/runtime/backoff.ts", // B1: backoff → app/kit/
+  "app/evaluator/judge.ts -> app/runtime/backoff.ts", // B1: backoff → app/kit/
+  "app/evaluator/llm-judge.ts -> app/runtime/backoff.ts", // B1: backoff → app/kit/
+  "app/gate/apply.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec in schemas/jobs/
+  "app/gate/job-handlers.ts -> app/dashboard/handlers.ts", // B1: one job registry
+  "app/gate/job-handlers.ts -> app/entries/handlers.ts", // B1: one job registry
+  "app/gate/job-handlers.ts -> app/entries/pull-request-entries.ts", // B1: one job registry
+  "app/gate/route.ts -> app/entries/route.ts", // B1: composeRoutes([entries, gate])
+  "app/runtime/server.ts -> app/gate/event-bases.ts", // B1: the route is handed in
+  "app/runtime/server.ts -> app/gate/route.ts", // B1: the route is handed in
+  // ---- C: foundations ----
+  "app/github/write-once.ts -> app/store/ports/write-intent-ledger.ts", // C2: write-once beside the adapter facade, over a ledger port it is handed
+];
+
+interface Arrow {
+  from: string;
+  to: string;
+  why: string;
+}
+
+/** Every import of a file, and whether it is type-only (`import type`, `export type`, `import("x").T`). */
+function importsWithKind(text: string): { specifier: string; typeOnly: boolean }[] {
+  const source = ts.createSourceFile("probe.ts", text, ts.ScriptTarget.Latest, true);
+  const found: { specifier: string; typeOnly: boolean }[] = [];
+  const visit = (node: ts.Node): void => {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      const typeOnly = ts.isImportDeclaration(node)
+        ? node.importClause?.isTypeOnly === true
+        : node.isTypeOnly;
+      found.push({ specifier: node.moduleSpecifier.text, typeOnly });
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0])
+    ) {
+      found.push({ specifier: node.arguments[0].text, typeOnly: false });
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
+      found.push({ specifier: node.argument.literal.text, typeOnly: true });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The room of a repository path ("app/gate/" for app/gate/gather/index.ts), if it is in one. */
+function roomOf(path: string): string | undefined {
+  if (Object.hasOwn(ROOMS, path)) return path;
+  const parts = path.split("/");
+  const key = parts.length === 2 ? `${parts[0]}/*` : `${parts[0]}/${parts[1]}/`;
+  return Object.hasOwn(ROOMS, key) ? key : undefined;
+}
+
+/** Where a relative import lands, as a repository path of the source (`.js` names its `.ts`). */
+function targetOf(from: string, specifier: string): string {
+  return relative(ROOT, resolve(ROOT, from, "..", specifier)).replace(/\.js$/, ".ts");
+}
+
+/** The arrows of one file (a repository path) that break the room table or the pass's shape. */
+function brokenArrows(from: string, text: string): Arrow[] {
+  const area = from.split("/")[0];
+  const fromRoom = roomOf(from);
+  const pass = PASS_FILES.find((p) =>
+    p.files.some((f) => (f.endsWith("/") ? from.startsWith(f) : from === f)),
+  );
+  const arrows: Arrow[] = [];
+  for (const { specifier, typeOnly } of importsWithKind(text)) {
+    if (!specifier.startsWith(".")) continue;
+    const to = targetOf(from, specifier);
+    const toRoom = roomOf(to);
+    if (fromRoom && toRoom && fromRoom !== toRoom && to.split("/")[0] === area) {
+      const may = ROOMS[fromRoom] ?? [];
+      if (!may.includes(toRoom)) {
+        const list = may.length > 0 ? may.join(", ") : "no other room";
+        arrows.push({
+          from,
+          to,
+          why: `${fromRoom} may import ${list} (and schemas/, checks/, github/), not ${toRoom}`,
+        });
+      }
+    }
+    if (pass && !typeOnly && !pass.may(to)) arrows.push({ from, to, why: pass.rule });
+  }
+  return arrows;
+}
+
+const arrowKey = (arrow: Pick<Arrow, "from" | "to">): string => `${arrow.from} -> ${arrow.to}`;
+
+function unlistedArrows(arrows: readonly Arrow[], allowed: readonly string[]): string[] {
+  return arrows
+    .filter((arrow) => !allowed.includes(arrowKey(arrow)))
+    .map(
+      (arrow) =>
+        `${arrowKey(arrow)}: ${arrow.why}. Make the arrow point down (move the code to the room it belongs in), ` +
+        `or, to let it stand until a named step removes it, add this line to ALLOWED_ARROWS in ` +
+        `test/architecture.test.ts, in the block of the package that will remove it: ` +
+        `"${arrowKey(arrow)}", // <step that removes it>`,
+    );
+}
+
+function unneededAllowances(arrows: readonly Arrow[], allowed: readonly string[]): string[] {
+  const made = new Set(arrows.map(arrowKey));
+  return allowed
+    .filter((line) => !made.has(line))
+    .map(
+      (line) =>
+        `ALLOWED_ARROWS lists "${line}", which no import makes any more: delete that line from test/architecture.test.ts`,
+    );
+}
+
+describe("architecture: rooms inside app/ and action/, and the pass's shape", () => {
+  const files = (["app", "action"] as const)
+    .flatMap((area) => sourceFiles(join(ROOT, area)))
+    .map((file) => relative(ROOT, file));
+  const arrows = files.flatMap((file) =>
+    brokenArrows(file, readFileSync(join(ROOT, file), "utf8")),
+  );
+
+  it("puts every file of app/ and action/ in a room", () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect(
+      files
+        .filter((file) => roomOf(file) === undefined)
+        .map(
+          (file) =>
+            `${file} is in no room: add its room to ROOMS in test/architecture.test.ts (with the rooms it may import) and a row to AGENTS.md's map, or move it into a room`,
+        ),
+    ).toEqual([]);
+  });
+
+  it("has every arrow between rooms point down the floors, or listed in ALLOWED_ARROWS", () => {
+    expect(unlistedArrows(arrows, ALLOWED_ARROWS)).toEqual([]);
+  });
+
+  it("has no line in ALLOWED_ARROWS that no import needs", () => {
+    expect(new Set(ALLOWED_ARROWS).size).toBe(ALLOWED_ARROWS.length);
+    expect(unneededAllowances(arrows, ALLOWED_ARROWS)).toEqual([]);
+  });
+
+  /** The arrows a probe file of these imports (`from` specifiers) would break. */
+  const probe = (file: string, ...from: string[]): string[] =>
+    brokenArrows(file, from.map((specifier) => `import { x } from "${specifier}";\n`).join("")).map(
+      arrowKey,
+    );
+
+  it("catches a lower room importing a higher one, and one domain importing another", () => {
+    expect(
+      probe(
+        "app/evaluator/probe.ts",
+        "../gate/route.js",
+        "../store/store.js",
+        "../runtime/backoff.js",
+        "./judge.js",
+      ),
+    ).toEqual([
+      "app/evaluator/probe.ts -> app/gate/route.ts",
+      "app/evaluator/probe.ts -> app/runtime/backoff.ts",
+    ]);
+    expect(
+      probe(
+        "app/entries/probe.ts",
+        "../gate/job-deps.js",
+        "../runtime/worker.js",
+        "../github/adapter.js",
+        "../../checks/entries/machine.js",
+      ),
+    ).toEqual(["app/entries/probe.ts -> app/gate/job-deps.ts"]);
+    // A type is an arrow too: a reader follows it all the same.
+    expect(
+      brokenArrows(
+        "app/dashboard/probe.ts",
+        'import type { GateDeps } from "../gate/job-deps.js";\n',
+      ).map(arrowKey),
+    ).toEqual(["app/dashboard/probe.ts -> app/gate/job-deps.ts"]);
+    expect(
+      brokenArrows("app/runtime/probe.ts", 'import { r } from "../gate/route.js";\n')[0]?.why,
+    ).toBe(
+      "app/runtime/ may import app/evaluator/, app/github/, app/store/, app/kit/ (and schemas/, checks/, github/), not app/gate/",
+    );
+    expect(probe("app/main.ts", "./gate/route.js", "./runtime/server.js")).toEqual([]);
+  });
+
+  it("catches the Action importing the CLI, and a room no one has named", () => {
+    expect(probe("action/probe.ts", "./cli/main.js")).toEqual([
+      "action/probe.ts -> action/cli/main.ts",
+    ]);
+    expect(probe("action/cli/probe.ts", "../main.js")).toEqual([]);
+    expect(roomOf("app/somewhere/file.ts")).toBeUndefined();
+    expect(roomOf("app/helpers.ts")).toBeUndefined();
+    expect(roomOf("app/gate/gather/index.ts")).toBe("app/gate/");
+    expect(roomOf("action/trace.ts")).toBe("action/*");
+  });
+
+  it("catches gather taking a decision from checks/gate/, and apply taking any value from checks/", () => {
+    expect(
+      probe(
+        "app/gate/gather/probe.ts",
+        "../../../checks/gate/decide.js",
+        "../../../checks/gate/reads.js",
+        "../../../checks/markdown.js",
+      ),
+    ).toEqual(["app/gate/gather/probe.ts -> checks/gate/decide.ts"]);
+    // Only `import type` is a type: `import { type X }` still loads the module.
+    const types =
+      'import type { GatePlan } from "../../../checks/gate/plan.js";\n' +
+      'import { type Listing } from "../../../checks/gate/listing.js";\n';
+    expect(brokenArrows("app/gate/gather/probe.ts", types).map(arrowKey)).toEqual([
+      "app/gate/gather/probe.ts -> checks/gate/listing.ts",
+    ]);
+    expect(
+      brokenArrows("app/gate/apply.ts", 'import type { P } from "../../checks/gate/plan.js";\n'),
+    ).toEqual([]);
+    expect(probe("app/gate/apply.ts", "../../checks/markdown.js", "./check-runs.js")).toEqual([
+      "app/gate/apply.ts -> checks/markdown.ts",
+    ]);
+  });
+
+  it("says which line to add for a new arrow, and which to delete for one gone", () => {
+    const arrow = { from: "app/evaluator/a.ts", to: "app/gate/b.ts", why: "why" };
+    expect(unlistedArrows([arrow], [])).toEqual([
+      expect.stringContaining(
+        'add this line to ALLOWED_ARROWS in test/architecture.test.ts, in the block of the package that will remove it: "app/evaluator/a.ts -> app/gate/b.ts", //',
+      ),
+    ]);
+    expect(unlistedArrows([arrow], ["app/evaluator/a.ts -> app/gate/b.ts"])).toEqual([]);
+    expect(unneededAllowances([], ["app/x.ts -> app/y/z.ts"])).toEqual([
+      'ALLOWED_ARROWS lists "app/x.ts -> app/y/z.ts", which no import makes any more: delete that line from test/architecture.test.ts',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import type { JsonSchemaNode } from "../checks/config/json-schema.js";
@@ -195,5 +196,93 @@ describe("the README's settings table", () => {
     );
     const read = [...Object.keys(agateEnvSchema.shape), ...Object.keys(setupEnvSchema.shape)];
     expect(read.filter((name) => !named.has(name))).toEqual([]);
+  });
+});
+
+/** Directories of this repository a doc names paths in: a path starting with one must exist. */
+const REPOSITORY_AREAS = /^(?:app|action|checks|schemas|github|scripts|test|docs|dist)\//;
+
+/** Every file and directory of the repository (node_modules and .git aside), as "a/b.ts" and "a/". */
+function repositoryPaths(): string[] {
+  return readdirSync(ROOT, { withFileTypes: true })
+    .filter((top) => top.name !== "node_modules" && top.name !== ".git")
+    .flatMap((top) => {
+      if (!top.isDirectory()) return [top.name];
+      const inner = readdirSync(join(ROOT, top.name), { withFileTypes: true, recursive: true });
+      return [
+        `${top.name}/`,
+        ...inner.map((entry) => {
+          const path = relative(ROOT, join(entry.parentPath, entry.name));
+          return entry.isDirectory() ? `${path}/` : path;
+        }),
+      ];
+    });
+}
+
+/**
+ * The paths a Markdown text names in code spans: a word that starts with one of this repository's
+ * directories (`app/gate/route.ts`, `npx tsx scripts/bench-intake.ts`, `test/e2e/{a,b}.test.ts`),
+ * and a TypeScript file named by its last parts (`gather.ts`, `trace/read.ts`). Fenced blocks are
+ * examples of a user's files, so they are left out.
+ */
+function namedPaths(markdown: string): string[] {
+  const prose = markdown.replace(/```[\s\S]*?```/g, "");
+  const words = [...prose.matchAll(/`([^`\n]+)`/g)].flatMap((m) => (m[1] ?? "").split(/\s+/));
+  return words
+    .map((word) => word.replace(/^[("']+|[)"',:;.]+$/g, ""))
+    .filter((word) => REPOSITORY_AREAS.test(word) || /^[\w./-]*\.ts$/.test(word));
+}
+
+/** Why a named path is not in the repository, or undefined when it is. */
+function missing(path: string, paths: readonly string[]): string | undefined {
+  if (/[*{]/.test(path)) {
+    const matches = picomatch(path.replace(/\/$/, "/**"), { dot: true });
+    return paths.some((p) => matches(p)) ? undefined : "matches no file";
+  }
+  if (REPOSITORY_AREAS.test(path)) return paths.includes(path) ? undefined : "does not exist";
+  return paths.some((p) => p === path || p.endsWith(`/${path}`)) ? undefined : "is no file here";
+}
+
+describe("paths the docs name", () => {
+  const paths = repositoryPaths();
+  const docs = [
+    "AGENTS.md",
+    "README.md",
+    ...readdirSync(join(ROOT, "docs"))
+      .filter((file) => file.endsWith(".md"))
+      .map((file) => `docs/${file}`),
+  ];
+
+  it.each(docs.map((doc) => [doc]))("%s names only paths that exist", (doc) => {
+    const named = namedPaths(readFileSync(join(ROOT, doc), "utf8"));
+    expect(
+      [...new Set(named)].flatMap((path) => {
+        const why = missing(path, paths);
+        return why
+          ? [
+              `${doc} names \`${path}\`, which ${why}: write where it is now (or, for a path in a user's repository, say so without a code span)`,
+            ]
+          : [];
+      }),
+    ).toEqual([]);
+  });
+
+  it("finds paths in code spans, commands and globs, and catches one that moved", () => {
+    const text =
+      "See `app/gate/route.ts`, `npx tsx scripts/bench-intake.ts` and `gather.ts` (in `app/gate/`).\n" +
+      "```yaml\nrun: scripts/only-in-a-users-repo.sh\n```\n`test/e2e/{gate,app-gate}.test.ts`, `trace/read.ts`.";
+    expect(namedPaths(text)).toEqual([
+      "app/gate/route.ts",
+      "scripts/bench-intake.ts",
+      "gather.ts",
+      "app/gate/",
+      "test/e2e/{gate,app-gate}.test.ts",
+      "trace/read.ts",
+    ]);
+    for (const path of namedPaths(text)) expect(missing(path, paths), path).toBeUndefined();
+    expect(missing("app/gate/caches-old.ts", paths)).toBe("does not exist");
+    expect(missing("app/nowhere/", paths)).toBe("does not exist");
+    expect(missing("gone-away.ts", paths)).toBe("is no file here");
+    expect(missing("test/e2e/{no,none}.test.ts", paths)).toBe("matches no file");
   });
 });

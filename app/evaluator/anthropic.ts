@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { verdictJsonSchema } from "../../checks/evaluator/parse-verdict.js";
-import type { LlmWire } from "./judge.js";
+import type { LlmWire } from "./llm-judge.js";
 
 /**
  * The Anthropic Messages API: POST {base_url}/v1/messages with one tool, `verdict`, whose input

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
-import { SANDBOX_FIX, type Sandbox, spawnSandboxed } from "./sandbox.js";
+import { SANDBOX_FIX } from "./sandbox.js";
+import { type Sandbox, spawnSandboxed } from "./sandbox-bwrap.js";
 
 /** Beyond this on stdout the answer cannot be a verdict; stop reading rather than buffer it. */
 export const COMMAND_STDOUT_LIMIT = 1024 * 1024;
@@ -50,31 +51,16 @@ export async function runEvaluatorCommand(
     }
   };
 
-  let stopped: "timeout" | "overflow" | "aborted" | null = null;
+  let stopped: Stop | null = null;
   let killTimer: NodeJS.Timeout | undefined;
-  const stop = (reason: "timeout" | "overflow" | "aborted") => {
+  const stop = (reason: Stop) => {
     if (stopped) return;
     stopped = reason;
     killGroup("SIGTERM");
     killTimer = setTimeout(() => killGroup("SIGKILL"), options.killGraceMs);
   };
 
-  const stdout: Buffer[] = [];
-  let stdoutBytes = 0;
-  child.stdout.on("data", (chunk: Buffer) => {
-    if (stdoutBytes + chunk.length > COMMAND_STDOUT_LIMIT) {
-      stdoutBytes = COMMAND_STDOUT_LIMIT + 1;
-      stop("overflow");
-      return;
-    }
-    stdoutBytes += chunk.length;
-    stdout.push(chunk);
-  });
-  let stderr = "";
-  child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (chunk: string) => {
-    stderr = (stderr + chunk).slice(-4 * STDERR_TAIL_CHARS);
-  });
+  const output = captured(child, () => stop("overflow"));
 
   // A command that never reads stdin closes the pipe early: that is its business, not an error.
   child.stdin.on("error", () => {});
@@ -85,9 +71,7 @@ export async function runEvaluatorCommand(
   options.signal?.addEventListener("abort", onAbort, { once: true });
   if (options.signal?.aborted) onAbort();
 
-  const exit = await new Promise<
-    { code: number | null; signal: NodeJS.Signals | null } | { spawnError: Error }
-  >((resolve) => {
+  const exit = await new Promise<Exit>((resolve) => {
     child.once("error", (error) => resolve({ spawnError: error }));
     child.once("exit", (code, signal) => resolve({ code, signal }));
   }).finally(() => {
@@ -98,8 +82,47 @@ export async function runEvaluatorCommand(
   killGroup("SIGKILL");
   clearTimeout(killTimer);
   await drained(child.stdout, child.stderr);
+  return resultOf(options, exit, stopped, started, output);
+}
 
-  const tail = stderrTail(stderr);
+type Stop = "timeout" | "overflow" | "aborted";
+type Exit = { code: number | null; signal: NodeJS.Signals | null } | { spawnError: Error };
+
+interface Captured {
+  stdout(): string;
+  stderr(): string;
+}
+
+/** stdout up to COMMAND_STDOUT_LIMIT (beyond it, `overflow` is called and the rest dropped), and stderr's end. */
+function captured(child: { stdout: Readable; stderr: Readable }, overflow: () => void): Captured {
+  const stdout: Buffer[] = [];
+  let stdoutBytes = 0;
+  child.stdout.on("data", (chunk: Buffer) => {
+    if (stdoutBytes + chunk.length > COMMAND_STDOUT_LIMIT) {
+      stdoutBytes = COMMAND_STDOUT_LIMIT + 1;
+      overflow();
+      return;
+    }
+    stdoutBytes += chunk.length;
+    stdout.push(chunk);
+  });
+  let stderr = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4 * STDERR_TAIL_CHARS);
+  });
+  return { stdout: () => Buffer.concat(stdout).toString("utf8"), stderr: () => stderr };
+}
+
+/** The run's result: why it was stopped, or how it ended, and what to do about it. */
+async function resultOf(
+  options: EvaluatorCommandOptions,
+  exit: Exit,
+  stopped: Stop | null,
+  started: Promise<boolean>,
+  output: Captured,
+): Promise<EvaluatorCommandResult> {
+  const tail = stderrTail(output.stderr());
   if ("spawnError" in exit) {
     return {
       ok: false,
@@ -143,7 +166,7 @@ export async function runEvaluatorCommand(
           : "make evaluator.run in .github/agate.yml on the base branch exit 0 after printing the verdict JSON; run it by hand with the bundle JSON on stdin to see why it fails (in the sandbox it has no network unless the App's operator sets AGATE_EVALUATOR_COMMAND_NETWORK=allow, and only the variables listed in AGATE_EVALUATOR_COMMAND_ENV)",
     };
   }
-  return { ok: true, stdout: Buffer.concat(stdout).toString("utf8") };
+  return { ok: true, stdout: output.stdout() };
 }
 
 /**

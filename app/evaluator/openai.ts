@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { verdictJsonSchema } from "../../checks/evaluator/parse-verdict.js";
-import type { LlmWire } from "./judge.js";
+import type { LlmWire } from "./llm-judge.js";
 
 /**
  * Any OpenAI-compatible Chat Completions endpoint (OpenAI, Azure's v1 API, vLLM, Ollama,

@@ -10,7 +10,8 @@ import { sendWebhookBody } from "../../test/support/local-app.js";
 import { eventually, recordingLog } from "../../test/support/recording-log.js";
 import { useLocalApp } from "../../test/support/use-local-app.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
-import { Admission, intakeLimits, senderKey, webhookPathname } from "./intake-guard.js";
+import { Admission, senderKey } from "./admission.js";
+import { intakeLimits, webhookPathname } from "./intake-guard.js";
 import type { Agate, StartAgateOptions } from "./server.js";
 
 const SECRET = "intake-test-secret";

@@ -22,10 +22,14 @@
  * moment so that the sender can read the answer (a socket closed with unread input is reset,
  * which can destroy the answer in flight), then closes the connection if the body is still
  * coming.
+ *
+ * This file walks a request through the steps; admission.ts holds the memory budget (step 3),
+ * intake-body.ts the bounded read (step 4) and the answer with its lingering close.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isIPv6 } from "node:net";
+import { Admission, senderKey, type Ticket } from "./admission.js";
+import { answer, readBody } from "./intake-body.js";
 import type { RuntimeLog } from "./worker.js";
 
 const MiB = 1024 * 1024;
@@ -133,162 +137,215 @@ const REQUIRED_HEADERS = ["x-github-event", "x-hub-signature-256", "x-github-del
 
 export function createIntakeGuard(options: IntakeGuardOptions): IntakeGuard {
   const limits = intakeLimits(options.limits);
-  const admission = new Admission(limits);
-  const refusals = new RefusalLog(options.log, options.logEveryMs ?? 60_000);
-  let accepted = 0;
-  let abandoned = 0;
-  const counter = { bytesRead: 0 };
-
-  function refuse(
-    req: IncomingMessage,
-    res: ServerResponse,
-    reason: RefusalReason,
-    status: number,
-    error: string,
-    extra: Record<string, string> = {},
-  ): void {
-    refusals.note(reason, status, {
-      sender: req.socket.remoteAddress,
-      delivery: headerText(req, "x-github-delivery"),
-      event: headerText(req, "x-github-event"),
-      content_length: req.headers["content-length"],
-    });
-    answer(req, res, status, { error }, extra, limits.lingerMs);
-  }
-
+  const guard: Guard = {
+    options,
+    limits,
+    admission: new Admission(limits),
+    refusals: new RefusalLog(options.log, options.logEveryMs ?? 60_000),
+    counts: { accepted: 0, abandoned: 0, bytesRead: 0 },
+  };
   return {
     stats: () => ({
-      ...admission.stats(),
-      accepted,
-      bytesRead: counter.bytesRead,
-      refused: refusals.counts(),
-      abandoned,
+      ...guard.admission.stats(),
+      accepted: guard.counts.accepted,
+      bytesRead: guard.counts.bytesRead,
+      refused: guard.refusals.counts(),
+      abandoned: guard.counts.abandoned,
     }),
-
     handle(req, res, next) {
       if (req.method !== "POST" || webhookPathname(req.url) !== options.path) return false;
-
-      const contentType = req.headers["content-type"];
-      if (typeof contentType !== "string" || !JSON_CONTENT_TYPE.test(contentType)) {
-        refuse(
-          req,
-          res,
-          "content_type",
-          415,
-          'Unsupported "Content-Type" header value. Must be "application/json"',
-        );
-        return true;
-      }
-      const missing = REQUIRED_HEADERS.filter((name) => req.headers[name] === undefined);
-      if (missing.length > 0) {
-        refuse(req, res, "headers_missing", 400, `Required headers missing: ${missing.join(", ")}`);
-        return true;
-      }
-      const signature = SIGNATURE.exec(headerText(req, "x-hub-signature-256") ?? "")?.[1];
-      if (signature === undefined) {
-        refuse(
-          req,
-          res,
-          "signature_malformed",
-          400,
-          "x-hub-signature-256 is not sha256=<64 hex digits>: the sender is not GitHub, or the " +
-            "App's webhook has no secret set",
-        );
-        return true;
-      }
-      // Node's parser has checked that a content-length is one decimal number, and refuses it
-      // beside transfer-encoding, so the body is exactly this long when it is given.
-      const length = req.headers["content-length"];
-      const declared = length === undefined ? null : Number(length);
-      if (declared !== null && declared > limits.maxBodyBytes) {
-        refuse(req, res, "too_large", 413, tooLarge(limits.maxBodyBytes));
-        return true;
-      }
-
-      const sender = senderKey(req.socket.remoteAddress);
-      const reserve = declared ?? limits.maxBodyBytes;
-      let released = false;
-      let ticket: Ticket | null = null;
-      const release = () => {
-        if (released) return;
-        released = true;
-        if (ticket) admission.release(ticket);
-      };
-      // Whatever happens next, the room is given back when the exchange is over.
-      res.once("close", release);
-
-      void admission.acquire(sender, reserve, res).then(async (granted) => {
-        if (granted === "gone") {
-          abandoned++;
-          return;
-        }
-        if (granted === "sender_busy" || granted === "busy") {
-          refuse(
-            req,
-            res,
-            granted,
-            granted === "sender_busy" ? 429 : 503,
-            granted === "sender_busy"
-              ? "too many webhook bodies from this sender at once; try again shortly"
-              : "too many webhook bodies at once; try again shortly",
-            { "retry-after": "1" },
-          );
-          return;
-        }
-        ticket = granted;
-        if (released) {
-          admission.release(ticket);
-          return;
-        }
-        const body = await readBody(req, options.secret, limits, counter);
-        if (body.kind === "gone") {
-          abandoned++;
-          return;
-        }
-        if (body.kind === "too_large") {
-          refuse(req, res, "too_large", 413, tooLarge(limits.maxBodyBytes));
-          return;
-        }
-        if (body.kind === "timeout") {
-          refuse(
-            req,
-            res,
-            "body_timeout",
-            408,
-            `the body did not arrive within ${limits.bodyTimeoutMs} ms`,
-          );
-          return;
-        }
-        if (!timingSafeEqual(body.digest, Buffer.from(signature, "hex"))) {
-          refuse(
-            req,
-            res,
-            "signature_mismatch",
-            400,
-            "signature does not match the body and the webhook secret: the sender does not " +
-              "have this App's secret (if it is GitHub, check WEBHOOK_SECRET against the App's " +
-              "settings)",
-          );
-          return;
-        }
-        accepted++;
-        // Only a verified body is decoded, and handed on as it came: the intake stores it.
-        next(
-          req,
-          res,
-          (body.chunks.length === 1
-            ? (body.chunks[0] as Buffer)
-            : Buffer.concat(body.chunks, body.size)
-          ).toString("utf8"),
-        );
-      });
+      const headers = checkHeaders(req, guard.limits);
+      if ("refusal" in headers) refuse(guard, req, res, headers.refusal);
+      else admit(guard, req, res, headers, next);
       return true;
     },
   };
 }
 
-function tooLarge(max: number): string {
-  return `the body is larger than ${max} bytes, GitHub's cap on webhook payloads; it was not read`;
+/** One guard's settings, its memory budget and what it has counted. */
+interface Guard {
+  options: IntakeGuardOptions;
+  limits: IntakeLimits;
+  admission: Admission;
+  refusals: RefusalLog;
+  counts: { accepted: number; abandoned: number; bytesRead: number };
+}
+
+type Next = Parameters<IntakeGuard["handle"]>[2];
+
+interface Refusal {
+  reason: RefusalReason;
+  status: number;
+  error: string;
+  headers?: Record<string, string>;
+}
+
+function refuse(guard: Guard, req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
+  guard.refusals.note(refusal.reason, refusal.status, {
+    sender: req.socket.remoteAddress,
+    delivery: headerText(req, "x-github-delivery"),
+    event: headerText(req, "x-github-event"),
+    content_length: req.headers["content-length"],
+  });
+  answer(
+    req,
+    res,
+    refusal.status,
+    { error: refusal.error },
+    refusal.headers ?? {},
+    guard.limits.lingerMs,
+  );
+}
+
+/** Steps 1 and 2: the headers GitHub always sends, and a declared length within the cap. */
+function checkHeaders(
+  req: IncomingMessage,
+  limits: IntakeLimits,
+): { signature: string; declared: number | null } | { refusal: Refusal } {
+  const contentType = req.headers["content-type"];
+  if (typeof contentType !== "string" || !JSON_CONTENT_TYPE.test(contentType)) {
+    return {
+      refusal: {
+        reason: "content_type",
+        status: 415,
+        error: 'Unsupported "Content-Type" header value. Must be "application/json"',
+      },
+    };
+  }
+  const missing = REQUIRED_HEADERS.filter((name) => req.headers[name] === undefined);
+  if (missing.length > 0) {
+    return {
+      refusal: {
+        reason: "headers_missing",
+        status: 400,
+        error: `Required headers missing: ${missing.join(", ")}`,
+      },
+    };
+  }
+  const signature = SIGNATURE.exec(headerText(req, "x-hub-signature-256") ?? "")?.[1];
+  if (signature === undefined) {
+    return {
+      refusal: {
+        reason: "signature_malformed",
+        status: 400,
+        error:
+          "x-hub-signature-256 is not sha256=<64 hex digits>: the sender is not GitHub, or the " +
+          "App's webhook has no secret set",
+      },
+    };
+  }
+  // Node's parser has checked that a content-length is one decimal number, and refuses it
+  // beside transfer-encoding, so the body is exactly this long when it is given.
+  const length = req.headers["content-length"];
+  const declared = length === undefined ? null : Number(length);
+  if (declared !== null && declared > limits.maxBodyBytes) {
+    return { refusal: tooLarge(limits.maxBodyBytes) };
+  }
+  return { signature, declared };
+}
+
+/** Step 3: room in memory for the body, given back when the exchange is over, whatever happens. */
+function admit(
+  guard: Guard,
+  req: IncomingMessage,
+  res: ServerResponse,
+  { signature, declared }: { signature: string; declared: number | null },
+  next: Next,
+): void {
+  const { admission, limits } = guard;
+  const reserve = declared ?? limits.maxBodyBytes;
+  let released = false;
+  let ticket: Ticket | null = null;
+  const release = () => {
+    if (released) return;
+    released = true;
+    if (ticket) admission.release(ticket);
+  };
+  res.once("close", release);
+
+  void admission
+    .acquire(senderKey(req.socket.remoteAddress), reserve, res)
+    .then(async (granted) => {
+      if (granted === "gone") {
+        guard.counts.abandoned++;
+        return;
+      }
+      if (granted === "sender_busy" || granted === "busy") {
+        refuse(guard, req, res, {
+          reason: granted,
+          status: granted === "sender_busy" ? 429 : 503,
+          error:
+            granted === "sender_busy"
+              ? "too many webhook bodies from this sender at once; try again shortly"
+              : "too many webhook bodies at once; try again shortly",
+          headers: { "retry-after": "1" },
+        });
+        return;
+      }
+      ticket = granted;
+      if (released) {
+        admission.release(ticket);
+        return;
+      }
+      await receive(guard, req, res, signature, next);
+    });
+}
+
+/** Steps 4 and 5: the body read within its limits, and handed on only when its signature matches. */
+async function receive(
+  guard: Guard,
+  req: IncomingMessage,
+  res: ServerResponse,
+  signature: string,
+  next: Next,
+): Promise<void> {
+  const { limits } = guard;
+  const body = await readBody(req, guard.options.secret, limits, guard.counts);
+  if (body.kind === "gone") {
+    guard.counts.abandoned++;
+    return;
+  }
+  if (body.kind === "too_large") {
+    refuse(guard, req, res, tooLarge(limits.maxBodyBytes));
+    return;
+  }
+  if (body.kind === "timeout") {
+    refuse(guard, req, res, {
+      reason: "body_timeout",
+      status: 408,
+      error: `the body did not arrive within ${limits.bodyTimeoutMs} ms`,
+    });
+    return;
+  }
+  if (!timingSafeEqual(body.digest, Buffer.from(signature, "hex"))) {
+    refuse(guard, req, res, {
+      reason: "signature_mismatch",
+      status: 400,
+      error:
+        "signature does not match the body and the webhook secret: the sender does not " +
+        "have this App's secret (if it is GitHub, check WEBHOOK_SECRET against the App's " +
+        "settings)",
+    });
+    return;
+  }
+  guard.counts.accepted++;
+  // Only a verified body is decoded, and handed on as it came: the intake stores it.
+  next(
+    req,
+    res,
+    (body.chunks.length === 1
+      ? (body.chunks[0] as Buffer)
+      : Buffer.concat(body.chunks, body.size)
+    ).toString("utf8"),
+  );
+}
+
+function tooLarge(max: number): Refusal {
+  return {
+    reason: "too_large",
+    status: 413,
+    error: `the body is larger than ${max} bytes, GitHub's cap on webhook payloads; it was not read`,
+  };
 }
 
 function headerText(req: IncomingMessage, name: string): string | undefined {
@@ -309,263 +366,6 @@ export function webhookPathname(url: string | undefined): string | null {
     return new URL(trimmed, "http://localhost").pathname;
   } catch {
     return null;
-  }
-}
-
-/**
- * Who a request counts against: the peer's address, an IPv6 one by its /64 (one host commonly
- * holds a whole /64). Behind a reverse proxy every request has the proxy's address: put the
- * proxy's own limits in front, or every sender shares one share.
- */
-export function senderKey(address: string | undefined): string {
-  if (!address) return "unknown";
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return mapped;
-  if (!isIPv6(address)) return address;
-  const [head = "", tail = ""] = address.split("%")[0]?.split("::") ?? [];
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === "" ? [] : tail.split(":");
-  const groups = address.includes("::")
-    ? [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right]
-    : left;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => Number.parseInt(group, 16).toString(16))
-    .join(":")}::/64`;
-}
-
-type Body =
-  | { kind: "body"; chunks: Buffer[]; size: number; digest: Buffer }
-  | { kind: "too_large" }
-  | { kind: "timeout" }
-  | { kind: "gone" };
-
-/** Reads at most `maxBodyBytes`, within `bodyTimeoutMs`, hashing as it goes. */
-function readBody(
-  req: IncomingMessage,
-  secret: string,
-  limits: IntakeLimits,
-  counter: { bytesRead: number },
-): Promise<Body> {
-  return new Promise((resolve) => {
-    const hmac = createHmac("sha256", secret);
-    let chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (outcome: Body | (() => Body)) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("close", onClose);
-      req.off("error", onClose);
-      resolve(typeof outcome === "function" ? outcome() : outcome);
-      chunks = [];
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      counter.bytesRead += chunk.length;
-      if (size > limits.maxBodyBytes) {
-        // Left flowing without a listener: the rest is discarded until the connection closes.
-        settle({ kind: "too_large" });
-        return;
-      }
-      hmac.update(chunk);
-      chunks.push(chunk);
-    };
-    const onEnd = () => settle(() => ({ kind: "body", chunks, size, digest: hmac.digest() }));
-    const onClose = () => settle({ kind: "gone" });
-    const timer = setTimeout(() => settle({ kind: "timeout" }), limits.bodyTimeoutMs);
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("close", onClose);
-    req.on("error", onClose);
-  });
-}
-
-/**
- * Answers `status` with a JSON body. When the request's body has not all arrived, the answer
- * says `connection: close`, and the connection is closed the way servers do it safely (a
- * "lingering close"): the answer, then our FIN, then whatever still comes is read and discarded
- * for `lingerMs`, then the socket is destroyed. Closing at once, with unread input, resets the
- * connection, and a reset can destroy the answer before the sender has read it (seen as EPIPE
- * instead of 413 by a sender still writing).
- */
-export function answer(
-  req: IncomingMessage,
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string>,
-  lingerMs: number,
-): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
-  const incomplete = !req.complete;
-  if (incomplete) lingerOnClose(req, lingerMs);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": String(Buffer.byteLength(text)),
-    ...(incomplete ? { connection: "close" } : {}),
-    ...headers,
-  });
-  res.end(text);
-}
-
-function lingerOnClose(req: IncomingMessage, lingerMs: number): void {
-  const socket = req.socket;
-  // Flowing without a listener: the rest of the body is read and dropped, never kept.
-  req.resume();
-  let timer: NodeJS.Timeout | undefined;
-  const lingerThenDestroy = () => {
-    if (timer) return;
-    timer = setTimeout(() => socket.destroy(), lingerMs);
-    timer.unref();
-    socket.once("close", () => clearTimeout(timer));
-  };
-  // Node ends a `connection: close` exchange with socket.destroySoon(): FIN, then destroy as
-  // soon as the answer is written. Here the destroy waits. (Should Node stop calling it, the
-  // close is immediate again, and the timer below still bounds the connection.)
-  socket.destroySoon = () => {
-    if (socket.writable) socket.end();
-    lingerThenDestroy();
-  };
-  // Whatever Node does, a body still coming after the lingering time is cut off.
-  setTimeout(() => {
-    if (!req.complete) socket.destroy();
-  }, lingerMs).unref();
-}
-
-// ---- admission -------------------------------------------------------------------------------
-
-interface Ticket {
-  sender: string;
-  bytes: number;
-}
-
-interface Waiter extends Ticket {
-  resolve: (granted: Ticket | "timeout" | "gone") => void;
-}
-
-interface SenderUse {
-  bytes: number;
-  bodies: number;
-  waiting: number;
-}
-
-/**
- * The memory budget for bodies. A request is admitted when its reservation fits both the
- * sender's share and the whole budget; otherwise it waits (first fit, so small deliveries get
- * past a large one that does not fit yet) for at most `waitMs`. One sender can hold at most
- * `perSenderBytes` and `perSenderBodies`, so one source cannot take all the room: deliveries
- * from any other address (GitHub's) still find some.
- */
-export class Admission {
-  readonly #limits: IntakeLimits;
-  #bytes = 0;
-  #bodies = 0;
-  readonly #senders = new Map<string, SenderUse>();
-  readonly #queue: Waiter[] = [];
-
-  constructor(limits: IntakeLimits) {
-    this.#limits = limits;
-  }
-
-  stats(): { inFlight: number; reservedBytes: number; waiting: number } {
-    return { inFlight: this.#bodies, reservedBytes: this.#bytes, waiting: this.#queue.length };
-  }
-
-  /**
-   * A ticket to release later; "sender_busy" or "busy" when it cannot wait; "gone" when the
-   * response closed (the sender went away) while waiting.
-   */
-  acquire(
-    sender: string,
-    bytes: number,
-    res: ServerResponse,
-  ): Promise<Ticket | "sender_busy" | "busy" | "gone"> {
-    const use = this.#use(sender);
-    if (this.#fits(use, bytes)) return Promise.resolve(this.#take(use, sender, bytes));
-    if (
-      use.waiting >= this.#limits.perSenderWaiting ||
-      this.#queue.length >= this.#limits.waiting
-    ) {
-      const refusal = this.#refusal(use, bytes);
-      this.#forget(sender, use);
-      return Promise.resolve(refusal);
-    }
-    return new Promise((resolve) => {
-      use.waiting++;
-      const finish = (granted: Ticket | "timeout" | "gone") => {
-        clearTimeout(timer);
-        res.off("close", onClose);
-        const index = this.#queue.indexOf(waiter);
-        if (index >= 0) this.#queue.splice(index, 1);
-        use.waiting--;
-        const outcome = granted === "timeout" ? this.#refusal(use, bytes) : granted;
-        if (typeof outcome === "string") this.#forget(sender, use);
-        resolve(outcome);
-      };
-      const waiter: Waiter = { sender, bytes, resolve: finish };
-      const timer = setTimeout(() => finish("timeout"), this.#limits.waitMs);
-      const onClose = () => finish("gone");
-      res.once("close", onClose);
-      this.#queue.push(waiter);
-    });
-  }
-
-  /** 429 when the sender's own share is what is full, 503 when all senders' budget is. */
-  #refusal(use: SenderUse, bytes: number): "sender_busy" | "busy" {
-    return use.bodies >= this.#limits.perSenderBodies ||
-      use.bytes + bytes > this.#limits.perSenderBytes
-      ? "sender_busy"
-      : "busy";
-  }
-
-  release(ticket: Ticket): void {
-    const use = this.#senders.get(ticket.sender);
-    if (!use) return;
-    use.bytes -= ticket.bytes;
-    use.bodies--;
-    this.#bytes -= ticket.bytes;
-    this.#bodies--;
-    this.#forget(ticket.sender, use);
-    for (const waiter of [...this.#queue]) {
-      const waiting = this.#senders.get(waiter.sender);
-      if (waiting && this.#fits(waiting, waiter.bytes)) {
-        waiter.resolve(this.#take(waiting, waiter.sender, waiter.bytes));
-      }
-    }
-  }
-
-  #use(sender: string): SenderUse {
-    let use = this.#senders.get(sender);
-    if (!use) {
-      use = { bytes: 0, bodies: 0, waiting: 0 };
-      this.#senders.set(sender, use);
-    }
-    return use;
-  }
-
-  #forget(sender: string, use: SenderUse): void {
-    if (use.bytes === 0 && use.bodies === 0 && use.waiting === 0) this.#senders.delete(sender);
-  }
-
-  #fits(use: SenderUse, bytes: number): boolean {
-    return (
-      use.bodies < this.#limits.perSenderBodies &&
-      use.bytes + bytes <= this.#limits.perSenderBytes &&
-      this.#bytes + bytes <= this.#limits.bufferBytes
-    );
-  }
-
-  #take(use: SenderUse, sender: string, bytes: number): Ticket {
-    use.bytes += bytes;
-    use.bodies++;
-    this.#bytes += bytes;
-    this.#bodies++;
-    return { sender, bytes };
   }
 }
 

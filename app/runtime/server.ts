@@ -16,8 +16,8 @@ import { defaultRoute } from "../gate/route.js";
 import { openStore, parseDatabaseUrl } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import { intakeHandler } from "./intake.js";
+import { answer } from "./intake-body.js";
 import {
-  answer,
   createIntakeGuard,
   type IntakeLimits,
   type IntakeStats,

@@ -17,7 +17,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { parseDuration } from "../../schemas/duration.js";
-import { API_KEY_VARIABLES, type JudgeOptions } from "../evaluator/judge.js";
+import { API_KEY_VARIABLES } from "../evaluator/api-keys.js";
+import type { JudgeOptions } from "../evaluator/judge.js";
 import {
   apiKeyUrlsFrom,
   commandSandboxSettingsFrom,
@@ -25,7 +26,8 @@ import {
   evaluatorSettingsProblems,
   parseEvaluatorPolicy,
 } from "../evaluator/policy.js";
-import { appPlacesOf, commandProgramProblem, SYSTEM_PATH } from "../evaluator/sandbox.js";
+import { SYSTEM_PATH } from "../evaluator/sandbox-bwrap.js";
+import { appPlacesOf, commandProgramProblem } from "../evaluator/sandbox-places.js";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "../store/open-store.js";
 import { MIN_DELIVERY_RETENTION_MS } from "../store/ports/delivery-log.js";
 

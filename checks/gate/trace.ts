@@ -23,11 +23,6 @@ function shortened(report: ProgressReport): ProgressReport {
   };
 }
 
-/** Whether any report of the run flags a stall (a no-progress finding, not a budget alone). */
-export function traceStalled(trace: TraceFact | null | undefined): boolean {
-  return (trace?.traces ?? []).some((t) => t.report?.stalled === true);
-}
-
 export function traceSection(trace: TraceFact): string[] {
   const from = `run ${trace.run_id}, attempt ${trace.run_attempt}, artifact ${codeSpan(trace.artifact, 80)}`;
   if (!trace.traces) {

@@ -4684,9 +4684,6 @@ ${bundle.handoff.text}`) : "(none at the head commit)"
   return { system, user: sections2.join("\n") };
 }
 
-// app/evaluator/judge.ts
-import { setTimeout as sleep } from "node:timers/promises";
-
 // checks/evaluator/parse-verdict.ts
 import { z as z16 } from "zod";
 var VERDICT_ERROR_LIMIT = 500;
@@ -4785,121 +4782,225 @@ function stripKeyword(node, keyword) {
   );
 }
 
-// app/runtime/backoff.ts
-var DEFAULT_BACKOFF_BASE_MS = 2e3;
-var DEFAULT_BACKOFF_MAX_MS = 5 * 6e4;
-function exponentialBackoff(options = {}) {
-  const baseMs = options.baseMs ?? DEFAULT_BACKOFF_BASE_MS;
-  const maxMs = options.maxMs ?? DEFAULT_BACKOFF_MAX_MS;
-  const random = options.random ?? Math.random;
-  return (attempt2) => {
-    const exponent = Math.max(0, Math.floor(attempt2) - 1);
-    const ceiling = Math.min(maxMs, baseMs * 2 ** exponent);
-    return Math.round(ceiling / 2 + random() * ceiling / 2);
-  };
+// app/evaluator/ask-twice.ts
+async function askTwice(ask, malformed) {
+  let previous = null;
+  for (let attempt2 = 1; attempt2 <= 2; attempt2 += 1) {
+    const answer2 = await ask(previous);
+    if (!answer2.ok) return { status: "failed", error: answer2.error, fix: answer2.fix };
+    const parsed = answer2.problem ? { ok: false, error: answer2.problem } : parseVerdictText(answer2.text);
+    if (parsed.ok) return { status: "verdict", verdict: parsed.verdict };
+    previous = { output: answer2.text, error: parsed.error };
+  }
+  return { status: "failed", ...malformed(previous?.error ?? "no answer") };
+}
+function correctionMessage(error) {
+  return `Your answer was refused: ${error}. Answer again with only the JSON object {"complete": boolean, "score": number from 0 to 1, "missing": [strings], "evidence": [strings]} and nothing else.`;
 }
 
-// app/evaluator/anthropic.ts
-import { z as z17 } from "zod";
-var PUBLIC_BASE_URL = "https://api.anthropic.com";
-var API_VERSION = "2023-06-01";
-var MAX_TOKENS = 4096;
-var TOOL_NAME = "verdict";
-var contentBlockSchema = z17.union([
-  z17.object({ type: z17.literal("text"), text: z17.string() }),
-  z17.object({ type: z17.literal("tool_use"), id: z17.string(), name: z17.string(), input: z17.unknown() }),
-  z17.object({ type: z17.string() }).loose()
-]);
-var messageSchema = z17.object({
-  content: z17.array(contentBlockSchema),
-  stop_reason: z17.string().nullish(),
-  usage: z17.object({
-    input_tokens: z17.number().int().nonnegative().nullish(),
-    output_tokens: z17.number().int().nonnegative().nullish()
-  }).nullish()
-});
-var errorSchema = z17.object({ error: z17.object({ message: z17.string() }) });
-var anthropicWire = {
-  provider: "anthropic",
-  publicBaseUrl: PUBLIC_BASE_URL,
-  keyVariable: "ANTHROPIC_API_KEY",
-  structuredOutput: "forced tool use (tool_choice {type: tool})",
-  // The SDKs' base URL is the host (https://api.anthropic.com); accept one that ends in /v1 too.
-  endpoint: (baseUrl) => {
-    const url = new URL(baseUrl);
-    const base = url.pathname.replace(/\/+$/, "");
-    url.pathname = base.endsWith("/v1") ? `${base}/messages` : `${base}/v1/messages`;
-    return url.toString();
-  },
-  headers: (key) => ({
-    "anthropic-version": API_VERSION,
-    ...key === null ? {} : { "x-api-key": key }
-  }),
-  body: ({ model, prompt, turns, temperature }) => ({
-    model,
-    max_tokens: MAX_TOKENS,
-    ...temperature ? { temperature: 0 } : {},
-    system: prompt.system,
-    messages: [{ role: "user", content: prompt.user }, ...turns],
-    tools: [
-      {
-        name: TOOL_NAME,
-        description: "Record your verdict on the pull request. Call it exactly once.",
-        input_schema: verdictJsonSchema()
-      }
-    ],
-    tool_choice: { type: "tool", name: TOOL_NAME }
-  }),
-  read: (json2) => {
-    const parsed = messageSchema.safeParse(json2);
-    if (!parsed.success) {
-      return { ok: false, error: "the answer is not a Messages API response (no content array)" };
-    }
-    const { content, stop_reason, usage } = parsed.data;
-    const tokens = { input: usage?.input_tokens ?? null, output: usage?.output_tokens ?? null };
-    const call = content.find(
-      (block) => block.type === "tool_use" && "name" in block && block.name === TOOL_NAME
-    );
-    if (call) {
-      return {
-        ok: true,
-        text: JSON.stringify(call.input ?? null),
-        usage: tokens,
-        // A tool call must be answered by its tool_result: the refusal goes back as one.
-        correction: (message4) => [
-          { role: "assistant", content },
-          {
-            role: "user",
-            content: [
-              { type: "tool_result", tool_use_id: call.id, is_error: true, content: message4 }
-            ]
-          }
-        ]
-      };
-    }
-    const text = content.map((block) => block.type === "text" && "text" in block ? String(block.text) : "").join("");
-    return {
-      ok: true,
-      text,
-      ...stop_reason === "max_tokens" && text === "" ? { problem: "the answer was cut off at max_tokens before the verdict" } : {},
-      usage: tokens,
-      correction: (message4) => [
-        { role: "assistant", content: text === "" ? "(no answer)" : text },
-        { role: "user", content: message4 }
-      ]
-    };
-  },
-  errorMessage: (json2) => {
-    const parsed = errorSchema.safeParse(json2);
-    return parsed.success ? parsed.data.error.message : void 0;
-  }
-};
-
-// app/evaluator/sandbox.ts
+// app/evaluator/sandbox-bwrap.ts
 import { spawn } from "node:child_process";
-import { accessSync, constants, lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { join, relative } from "node:path";
+var SANDBOX_WORKDIR = "/evaluation";
+var SANDBOX_BUNDLE = `${SANDBOX_WORKDIR}/bundle.json`;
+var SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+var SANDBOX_ID = 65534;
+var SANDBOX_TMPFS_BYTES = 256 * 1024 * 1024;
+var ROOT_DIRS = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
+var ETC_FILES = [
+  "/etc/ssl/certs",
+  "/etc/ssl/openssl.cnf",
+  "/etc/ca-certificates",
+  "/etc/ca-certificates.conf",
+  "/etc/pki/tls/certs",
+  "/etc/pki/tls/openssl.cnf",
+  "/etc/pki/ca-trust/extracted",
+  "/etc/crypto-policies",
+  "/etc/alternatives",
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/localtime",
+  "/etc/nsswitch.conf",
+  "/etc/hosts",
+  "/etc/protocols",
+  "/etc/services",
+  "/etc/mime.types"
+];
+var NETWORK_FILES = ["/etc/resolv.conf", "/etc/host.conf", "/etc/gai.conf"];
+var FD_BUNDLE = 3;
+var FD_PASSWD = 4;
+var FD_GROUP = 5;
+var FD_STATUS = 6;
+var FD_ARGS = 7;
+function sandboxArgs(mode, settings, listed2, places) {
+  const args = [];
+  if (mode === "userns") {
+    args.push(
+      "--unshare-user",
+      "--disable-userns",
+      "--uid",
+      String(SANDBOX_ID),
+      "--gid",
+      String(SANDBOX_ID)
+    );
+  }
+  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
+  if (settings.network === "none") args.push("--unshare-net");
+  args.push(
+    "--hostname",
+    "agate-evaluator",
+    "--die-with-parent",
+    "--new-session",
+    "--cap-drop",
+    "ALL"
+  );
+  const binds = [];
+  const system = (path) => {
+    const real = realOrNull(path);
+    if (real !== null) binds.push({ source: real, dest: path, listed: false });
+  };
+  system("/usr");
+  args.push("--ro-bind", "/usr", "/usr");
+  for (const dir of ROOT_DIRS) {
+    const stat = lstatOrNull(dir);
+    if (stat?.isSymbolicLink()) args.push("--symlink", readlinkSync(dir), dir);
+    else if (stat?.isDirectory()) {
+      system(dir);
+      args.push("--ro-bind", dir, dir);
+    }
+  }
+  for (const file of [...ETC_FILES, ...settings.network === "allow" ? NETWORK_FILES : []]) {
+    const real = realOrNull(file);
+    if (real === null) continue;
+    binds.push({ source: real, dest: file, listed: false });
+    args.push("--ro-bind", real, file);
+  }
+  args.push(
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--size",
+    String(SANDBOX_TMPFS_BYTES),
+    "--tmpfs",
+    "/tmp",
+    "--size",
+    String(SANDBOX_TMPFS_BYTES),
+    "--tmpfs",
+    SANDBOX_WORKDIR
+  );
+  for (const bind of listed2) {
+    binds.push(bind);
+    args.push("--ro-bind", bind.source, bind.dest);
+  }
+  for (const place of places) {
+    for (const bind of binds) {
+      if (inside(bind.source, place.path)) {
+        args.push("--tmpfs", join(bind.dest, relative(bind.source, place.path)));
+      } else if (!bind.listed && (place.path === bind.source || inside(place.path, bind.source))) {
+        return {
+          error: `${place.what} is ${place.path}, which holds ${bind.dest}, a system path the sandbox must show`
+        };
+      }
+    }
+  }
+  args.push(
+    "--perms",
+    "0644",
+    "--file",
+    String(FD_BUNDLE),
+    SANDBOX_BUNDLE,
+    "--ro-bind-data",
+    String(FD_PASSWD),
+    "/etc/passwd",
+    "--ro-bind-data",
+    String(FD_GROUP),
+    "/etc/group",
+    "--json-status-fd",
+    String(FD_STATUS),
+    "--chdir",
+    SANDBOX_WORKDIR
+  );
+  return { args };
+}
+function environmentArgs(settings) {
+  const listedDirs = settings.paths.filter((path) => {
+    const real = realOrNull(path);
+    return real !== null && lstatOrNull(real)?.isDirectory();
+  });
+  const env = {
+    PATH: [SYSTEM_PATH, ...listedDirs].join(":"),
+    HOME: SANDBOX_WORKDIR,
+    TMPDIR: "/tmp",
+    LANG: "C.UTF-8",
+    USER: "evaluator",
+    LOGNAME: "evaluator"
+  };
+  for (const name of settings.env) {
+    const value = settings.passEnv[name];
+    if (value !== void 0) env[name] = value;
+  }
+  const args = ["--clearenv"];
+  for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
+  return args;
+}
+function spawnSandboxed(sandbox, command, bundle) {
+  const child = spawn(sandbox.bwrap, ["--args", String(FD_ARGS), "--", ...command], {
+    env: {},
+    cwd: "/",
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", "pipe", "pipe", "pipe"]
+  });
+  const stdio = child.stdio;
+  const write = (fd, text) => {
+    const stream = stdio[fd];
+    stream?.on("error", () => {
+    });
+    stream?.end(text);
+  };
+  write(FD_ARGS, sandbox.args.map((arg) => `${arg}\0`).join(""));
+  write(FD_BUNDLE, bundle);
+  write(FD_PASSWD, sandbox.passwd);
+  write(FD_GROUP, sandbox.group);
+  const status = stdio[FD_STATUS];
+  const started = new Promise((resolveStarted) => {
+    if (!status) return resolveStarted(false);
+    let text = "";
+    status.setEncoding("utf8");
+    status.on("data", (chunk) => {
+      text += chunk;
+      if (text.includes('"child-pid"')) resolveStarted(true);
+    });
+    status.on("error", () => resolveStarted(false));
+    status.on("close", () => resolveStarted(text.includes('"child-pid"')));
+  });
+  return { child, started };
+}
+function inside(dir, path) {
+  const rel = relative(dir, path);
+  return rel !== "" && !rel.startsWith("..") && !rel.startsWith("/");
+}
+function realOrNull(path) {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+function lstatOrNull(path) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+// app/evaluator/sandbox-places.ts
+import { accessSync, constants, realpathSync as realpathSync2 } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, dirname as dirname2, join, relative, resolve as resolve2 } from "node:path";
+import { dirname as dirname2, join as join2, resolve as resolve2 } from "node:path";
 
 // app/store/open-store.ts
 import { mkdirSync } from "node:fs";
@@ -5104,135 +5205,135 @@ function isRetriable(error) {
 // app/store/postgres/postgres-store.ts
 import { createHash as createHash2 } from "node:crypto";
 import pg2 from "pg";
-import { z as z20 } from "zod";
+import { z as z19 } from "zod";
 
 // schemas/store.ts
-import { z as z18 } from "zod";
-var deliverySchema = z18.strictObject({
-  id: z18.string().min(1),
-  event: z18.string().min(1),
-  action: z18.string().nullable(),
+import { z as z17 } from "zod";
+var deliverySchema = z17.strictObject({
+  id: z17.string().min(1),
+  event: z17.string().min(1),
+  action: z17.string().nullable(),
   payload_sha256: sha256HexSchema,
   received_at: isoDateTimeSchema
 });
-var jobStatusSchema = z18.enum(["queued", "running", "done", "dead"]);
-var newJobSchema = z18.strictObject({
-  kind: z18.string().min(1),
-  payload: z18.json(),
+var jobStatusSchema = z17.enum(["queued", "running", "done", "dead"]);
+var newJobSchema = z17.strictObject({
+  kind: z17.string().min(1),
+  payload: z17.json(),
   /** Jobs with the same key run one at a time, in order (for example one pull request). */
-  concurrency_key: z18.string().min(1).nullable().default(null),
+  concurrency_key: z17.string().min(1).nullable().default(null),
   run_at: isoDateTimeSchema.optional(),
   max_attempts: positiveIntSchema.default(8)
 });
-var jobSchema = z18.strictObject({
+var jobSchema = z17.strictObject({
   id: positiveIntSchema,
-  kind: z18.string(),
-  payload: z18.json(),
-  concurrency_key: z18.string().nullable(),
-  delivery_id: z18.string().nullable(),
+  kind: z17.string(),
+  payload: z17.json(),
+  concurrency_key: z17.string().nullable(),
+  delivery_id: z17.string().nullable(),
   status: jobStatusSchema,
-  attempts: z18.number().int().nonnegative(),
+  attempts: z17.number().int().nonnegative(),
   max_attempts: positiveIntSchema,
   run_at: isoDateTimeSchema,
-  lease_owner: z18.string().nullable(),
+  lease_owner: z17.string().nullable(),
   lease_expires_at: isoDateTimeSchema.nullable(),
-  last_error: z18.string().nullable(),
+  last_error: z17.string().nullable(),
   created_at: isoDateTimeSchema,
   updated_at: isoDateTimeSchema
 });
-var auditEntryInputSchema = z18.strictObject({
-  kind: z18.string().min(1).meta({ description: "What was decided, e.g. gate.decision or entry.transition." }),
-  subject: z18.string().min(1).meta({ description: "What it was about, e.g. octo/repo#12@<sha>." }),
-  decision: z18.json(),
-  facts: z18.json().meta({ description: "Everything the decision was computed from, so it can be replayed." }),
+var auditEntryInputSchema = z17.strictObject({
+  kind: z17.string().min(1).meta({ description: "What was decided, e.g. gate.decision or entry.transition." }),
+  subject: z17.string().min(1).meta({ description: "What it was about, e.g. octo/repo#12@<sha>." }),
+  decision: z17.json(),
+  facts: z17.json().meta({ description: "Everything the decision was computed from, so it can be replayed." }),
   at: isoDateTimeSchema
 });
 var auditEntrySchema = auditEntryInputSchema.extend({ id: positiveIntSchema });
-var storedDeliverySchema = deliverySchema.extend({ payload: z18.string() });
-var deliveryPruneSchema = z18.strictObject({
+var storedDeliverySchema = deliverySchema.extend({ payload: z17.string() });
+var deliveryPruneSchema = z17.strictObject({
   pruned_at: isoDateTimeSchema,
   retention_ms: positiveIntSchema
 });
 var deliveryRecordSchema = deliverySchema.extend({
-  repository: z18.string().nullable(),
+  repository: z17.string().nullable(),
   recorded_at: isoDateTimeSchema,
   pruned: deliveryPruneSchema.nullable()
 });
-var overrideInputSchema = z18.strictObject({
+var overrideInputSchema = z17.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
-  base_ref: z18.string().min(1),
-  by: z18.string().min(1),
-  reason: z18.string().min(1),
-  comment_url: z18.string().nullable(),
+  base_ref: z17.string().min(1),
+  by: z17.string().min(1),
+  reason: z17.string().min(1),
+  comment_url: z17.string().nullable(),
   at: isoDateTimeSchema
 });
 var storedOverrideSchema = overrideInputSchema.extend({ id: positiveIntSchema });
-var mergeCommitObservationSchema = z18.strictObject({
+var mergeCommitObservationSchema = z17.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
   merge_sha: gitShaSchema,
   observed_at: isoDateTimeSchema
 });
-var headObservationSchema = z18.strictObject({
+var headObservationSchema = z17.strictObject({
   repository: repositoryFullNameSchema,
   head_sha: gitShaSchema,
   pull_number: positiveIntSchema,
-  base_ref: z18.string().min(1),
+  base_ref: z17.string().min(1),
   observed_at: isoDateTimeSchema
 });
-var eventBaseSchema = z18.strictObject({
+var eventBaseSchema = z17.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
-  base_ref: z18.string().min(1)
+  base_ref: z17.string().min(1)
 });
 var baseSightingSchema = eventBaseSchema.extend({
-  delivery_id: z18.string().min(1),
+  delivery_id: z17.string().min(1),
   seen_at: isoDateTimeSchema
 });
-var pullRequestSightingSchema = z18.strictObject({
+var pullRequestSightingSchema = z17.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   updated_at: isoDateTimeSchema,
   digest: sha256HexSchema,
   observed_at: isoDateTimeSchema
 });
-var entryMentionsInputSchema = z18.strictObject({
+var entryMentionsInputSchema = z17.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
-  issues: z18.array(positiveIntSchema.max(2147483647)).max(1e3)
+  issues: z17.array(positiveIntSchema.max(2147483647)).max(1e3)
 });
-var agateCheckRunSchema = z18.strictObject({
+var agateCheckRunSchema = z17.strictObject({
   id: positiveIntSchema,
-  status: z18.string(),
-  conclusion: z18.string().nullable(),
-  title: z18.string().nullable(),
-  summary: z18.string().nullable(),
+  status: z17.string(),
+  conclusion: z17.string().nullable(),
+  title: z17.string().nullable(),
+  summary: z17.string().nullable(),
   startedAt: isoDateTimeSchema.nullable(),
-  externalId: z18.string().nullable()
+  externalId: z17.string().nullable()
 });
-var checkRunEntrySchema = z18.strictObject({
+var checkRunEntrySchema = z17.strictObject({
   repository: repositoryFullNameSchema,
   head_sha: gitShaSchema,
   check: agateCheckRunSchema,
   written_at: isoDateTimeSchema
 });
-var writeIntentInputSchema = z18.strictObject({
+var writeIntentInputSchema = z17.strictObject({
   /** What the write is for, unique: an intent recorded again under its key is the first one. */
-  key: z18.string().min(1).max(500),
+  key: z17.string().min(1).max(500),
   /** The job whose retry finishes it when an earlier run stopped part-way, e.g. `job:12`. */
-  scope: z18.string().min(1).max(200),
+  scope: z17.string().min(1).max(200),
   repository: repositoryFullNameSchema,
   /** The issue or pull request written on. */
   target: positiveIntSchema,
-  kind: z18.enum(["comment"]),
+  kind: z17.enum(["comment"]),
   /** What is sent, without its marker. */
-  body: z18.string(),
+  body: z17.string(),
   /** The hidden token the write carries, unique: how a retry recognises it on GitHub. */
-  marker: z18.string().regex(/^[0-9a-f]{16,64}$/, { error: "expected 16 to 64 hex digits" })
+  marker: z17.string().regex(/^[0-9a-f]{16,64}$/, { error: "expected 16 to 64 hex digits" })
 });
 var writeIntentSchema = writeIntentInputSchema.extend({
   id: positiveIntSchema,
@@ -5257,15 +5358,15 @@ var EntryVersionConflictError = class extends StoreError {
 };
 
 // app/store/validate.ts
-import { z as z19 } from "zod";
+import { z as z18 } from "zod";
 function parseInput(schema, value, what) {
   const result = schema.safeParse(value);
-  if (!result.success) throw new InvalidInputError(what, z19.prettifyError(result.error));
+  if (!result.success) throw new InvalidInputError(what, z18.prettifyError(result.error));
   return result.data;
 }
 function parseRow(schema, value, table, key) {
   const result = schema.safeParse(value);
-  if (!result.success) throw new CorruptRowError(table, key, z19.prettifyError(result.error));
+  if (!result.success) throw new CorruptRowError(table, key, z18.prettifyError(result.error));
   return result.data;
 }
 function toJsonColumn(value) {
@@ -5288,18 +5389,18 @@ function fromJsonColumn(text, table, key, column) {
     throw new CorruptRowError(table, key, `column ${column} is not valid JSON`, { cause: error });
   }
 }
-var enqueueOptionsSchema = z19.strictObject({
-  dedupeKey: z19.string().min(1).optional(),
-  until: z19.enum(["started", "finished"]).default("finished")
+var enqueueOptionsSchema = z18.strictObject({
+  dedupeKey: z18.string().min(1).optional(),
+  until: z18.enum(["started", "finished"]).default("finished")
 });
 function holdsDedupeKey(alias) {
   const c = alias ? `${alias}.` : "";
   return `(${c}status = 'queued' OR (${c}status = 'running' AND ${c}dedupe_until = 'finished'))`;
 }
-var appendOnceSchema = z19.strictObject({ dedupeKey: z19.string().min(1).optional() });
-var completeWriteIntentSchema = z19.strictObject({
-  key: z19.string().min(1),
-  githubId: z19.number().int().positive()
+var appendOnceSchema = z18.strictObject({ dedupeKey: z18.string().min(1).optional() });
+var completeWriteIntentSchema = z18.strictObject({
+  key: z18.string().min(1),
+  githubId: z18.number().int().positive()
 });
 
 // app/store/postgres/migrations.ts
@@ -5913,29 +6014,29 @@ var DEFAULT_POOL_SIZE = 10;
 var DEFAULT_STATEMENT_TIMEOUT_MS = 3e4;
 var DEFAULT_CONNECT_TIMEOUT_MS = 1e4;
 var MIN_SERVER_VERSION = 12e4;
-var leaseSchema = z20.strictObject({
+var leaseSchema = z19.strictObject({
   jobId: positiveIntSchema,
-  workerId: z20.string().min(1),
+  workerId: z19.string().min(1),
   attempt: positiveIntSchema
 });
-var claimOptionsSchema = z20.strictObject({
-  workerId: z20.string().min(1),
+var claimOptionsSchema = z19.strictObject({
+  workerId: z19.string().min(1),
   leaseMs: positiveIntSchema,
-  kinds: z20.array(z20.string().min(1)).optional()
+  kinds: z19.array(z19.string().min(1)).optional()
 });
-var pruneOptionsSchema = z20.strictObject({
-  retentionMs: z20.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+var pruneOptionsSchema = z19.strictObject({
+  retentionMs: z19.number().int().min(MIN_DELIVERY_RETENTION_MS, {
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
-var markStaleSchema = z20.strictObject({
+var markStaleSchema = z19.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
   at: isoDateTimeSchema
 });
-var schemaNameSchema = z20.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
+var schemaNameSchema = z19.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
 var RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
   r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.override,
   r.decision, r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by,
@@ -6085,10 +6186,10 @@ var PostgresStore = class _PostgresStore {
   // ---- deliveries -------------------------------------------------------------------------------
   async recordDelivery(input) {
     const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z20.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
+    const payload = parseInput(z19.string(), input.payload, "delivery payload");
+    const jobs = parseInput(z19.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
     const sightings = parseInput(
-      z20.array(eventBaseSchema),
+      z19.array(eventBaseSchema),
       input.sightings ?? [],
       `bases named by delivery ${delivery.id}`
     );
@@ -6724,7 +6825,7 @@ var PostgresStore = class _PostgresStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+    const jobs = parseInput(z19.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
     return { entry, event, jobs };
   }
   async #entryRow(on, key, lock = false) {
@@ -6845,7 +6946,7 @@ var PostgresStore = class _PostgresStore {
     );
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
-        z20.looseObject({ event: z20.record(z20.string(), z20.unknown()) }),
+        z19.looseObject({ event: z19.record(z19.string(), z19.unknown()) }),
         row,
         "handoff_entry_events",
         ["event"]
@@ -6898,7 +6999,7 @@ var PostgresStore = class _PostgresStore {
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions"
     );
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
+    const jobs = parseInput(z19.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
     return this.#tx(async (client) => {
       const before = await this.#rows(
         `DELETE FROM entry_mentions WHERE repository = $1 AND pull_number = $2
@@ -6946,7 +7047,7 @@ var PostgresStore = class _PostgresStore {
 // app/store/sqlite-store.ts
 import { createHash as createHash3 } from "node:crypto";
 import Database from "better-sqlite3";
-import { z as z21 } from "zod";
+import { z as z20 } from "zod";
 
 // app/store/migrations.ts
 function appendOnly2(table, what) {
@@ -7495,23 +7596,23 @@ var SqliteWriteIntents = class {
 
 // app/store/sqlite-store.ts
 var DEFAULT_BUSY_TIMEOUT_MS = 5e3;
-var leaseSchema2 = z21.strictObject({
+var leaseSchema2 = z20.strictObject({
   jobId: positiveIntSchema,
-  workerId: z21.string().min(1),
+  workerId: z20.string().min(1),
   attempt: positiveIntSchema
 });
-var claimOptionsSchema2 = z21.strictObject({
-  workerId: z21.string().min(1),
+var claimOptionsSchema2 = z20.strictObject({
+  workerId: z20.string().min(1),
   leaseMs: positiveIntSchema,
-  kinds: z21.array(z21.string().min(1)).optional()
+  kinds: z20.array(z20.string().min(1)).optional()
 });
-var pruneOptionsSchema2 = z21.strictObject({
-  retentionMs: z21.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+var pruneOptionsSchema2 = z20.strictObject({
+  retentionMs: z20.number().int().min(MIN_DELIVERY_RETENTION_MS, {
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
-var markStaleSchema2 = z21.strictObject({
+var markStaleSchema2 = z20.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
@@ -7695,10 +7796,10 @@ var SqliteStore = class _SqliteStore {
   // ---- deliveries -------------------------------------------------------------------------------
   async recordDelivery(input) {
     const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z21.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z21.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
+    const payload = parseInput(z20.string(), input.payload, "delivery payload");
+    const jobs = parseInput(z20.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
     const sightings = parseInput(
-      z21.array(eventBaseSchema),
+      z20.array(eventBaseSchema),
       input.sightings ?? [],
       `bases named by delivery ${delivery.id}`
     );
@@ -8309,7 +8410,7 @@ var SqliteStore = class _SqliteStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
     return { entry, event, jobs };
   }
   #entryRow(key) {
@@ -8416,7 +8517,7 @@ var SqliteStore = class _SqliteStore {
     ).all(key.repository, key.issueNumber);
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
-        z21.looseObject({ event: z21.record(z21.string(), z21.unknown()) }),
+        z20.looseObject({ event: z20.record(z20.string(), z20.unknown()) }),
         row,
         "handoff_entry_events",
         ["event"]
@@ -8466,7 +8567,7 @@ var SqliteStore = class _SqliteStore {
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions"
     );
-    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
+    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
     return this.#write(() => {
       const before = this.#sql(
         `SELECT issue_number FROM entry_mentions WHERE repository = ? AND pull_number = ?
@@ -8571,42 +8672,194 @@ async function openStore(options) {
   });
 }
 
-// app/evaluator/sandbox.ts
-var SANDBOX_WORKDIR = "/evaluation";
-var SANDBOX_BUNDLE = `${SANDBOX_WORKDIR}/bundle.json`;
-var SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-var SANDBOX_ID = 65534;
-var SANDBOX_TMPFS_BYTES = 256 * 1024 * 1024;
+// app/evaluator/sandbox-places.ts
+var BASH_WORDS = new Set(
+  "! [[ { case coproc for function if select time until while . : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap true type typeset ulimit umask unalias unset wait".split(" ")
+);
+function commandProgramProblem(run, settings) {
+  const words = run.trim().split(/\s+/);
+  let index = 0;
+  while (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] ?? "")) index += 1;
+  const program = words[index];
+  if (program === void 0 || !/^[A-Za-z0-9_./+@%,:-]+$/.test(program)) return null;
+  if (BASH_WORDS.has(program)) return null;
+  const listed2 = (what) => `AGATE_EVALUATOR_COMMANDS lists ${JSON.stringify(run)}, whose program ${program} ${what}`;
+  let found;
+  if (program.includes("/")) {
+    if (!program.startsWith("/")) {
+      return listed2(
+        `is a relative path, and the command runs in ${SANDBOX_WORKDIR}, which holds only bundle.json: give the program's absolute path (such as /opt/judge/bin/judge), and list its directory in AGATE_EVALUATOR_COMMAND_PATHS`
+      );
+    }
+    found = executableFile(program);
+    if (found === null) {
+      return listed2(
+        "is not an executable file on the App's host: install it there, or correct the command in AGATE_EVALUATOR_COMMANDS"
+      );
+    }
+  } else {
+    const searched = [...SYSTEM_PATH.split(":"), ...settings.paths.filter(isDirectory)];
+    found = null;
+    for (const dir of searched) {
+      found = executableFile(join2(dir, program));
+      if (found !== null) break;
+    }
+    if (found === null) {
+      return listed2(
+        `is not on the sandbox's PATH (${searched.join(":")}): install it under /usr, or list its directory in AGATE_EVALUATOR_COMMAND_PATHS`
+      );
+    }
+  }
+  const real = found;
+  const shown = [
+    "/usr",
+    ...ROOT_DIRS.filter((dir) => !lstatOrNull(dir)?.isSymbolicLink()),
+    ...settings.paths
+  ].map(realOrNull).filter((dir) => dir !== null);
+  if (!shown.some((dir) => dir === real || inside(dir, real))) {
+    return listed2(
+      `is ${real} on the App's host, which the sandbox does not show (it shows /usr and the paths in AGATE_EVALUATOR_COMMAND_PATHS): list ${dirname2(real)} in AGATE_EVALUATOR_COMMAND_PATHS, or install the program under /usr`
+    );
+  }
+  return null;
+}
+function executableFile(path) {
+  try {
+    accessSync(path, constants.X_OK);
+    const real = realpathSync2(path);
+    return lstatOrNull(real)?.isFile() ? real : null;
+  } catch {
+    return null;
+  }
+}
+function isDirectory(path) {
+  const real = realOrNull(path);
+  return real !== null && lstatOrNull(real)?.isDirectory() === true;
+}
+var WORKING_DIRECTORY = "the App's working directory (its .env, its database)";
+function appPlacesOf(app) {
+  const places = [{ path: resolve2(app.cwd), what: WORKING_DIRECTORY }];
+  if (app.home) places.push({ path: app.home, what: "the App's HOME" });
+  if (app.privateKeyPath) {
+    places.push({
+      path: dirname2(resolve2(app.cwd, app.privateKeyPath)),
+      what: "the App's private key"
+    });
+  }
+  try {
+    const target2 = parseDatabaseUrl(app.databaseUrl || DEFAULT_DATABASE_URL, app.cwd);
+    if (target2.kind === "sqlite")
+      places.push({ path: dirname2(target2.filename), what: "the App's database" });
+  } catch {
+  }
+  return places;
+}
+function appPlaces(fromSettings) {
+  const places = [];
+  const add = (path, what) => {
+    if (!path) return;
+    const real = realOrNull(path);
+    if (real !== null && real !== "/" && !places.some((place) => place.path === real)) {
+      places.push({ path: real, what });
+    }
+  };
+  add(process.cwd(), WORKING_DIRECTORY);
+  add(homedir(), "the home directory of the App's user");
+  for (const place of fromSettings) add(place.path, place.what);
+  return places;
+}
+
+// app/evaluator/sandbox-probe.ts
+import { accessSync as accessSync2, constants as constants2, realpathSync as realpathSync3 } from "node:fs";
+import { delimiter, join as join3 } from "node:path";
 var PROBE_TIMEOUT_MS = 1e4;
-var ROOT_DIRS = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
-var ETC_FILES = [
-  "/etc/ssl/certs",
-  "/etc/ssl/openssl.cnf",
-  "/etc/ca-certificates",
-  "/etc/ca-certificates.conf",
-  "/etc/pki/tls/certs",
-  "/etc/pki/tls/openssl.cnf",
-  "/etc/pki/ca-trust/extracted",
-  "/etc/crypto-policies",
-  "/etc/alternatives",
-  "/etc/ld.so.cache",
-  "/etc/ld.so.conf",
-  "/etc/ld.so.conf.d",
-  "/etc/localtime",
-  "/etc/nsswitch.conf",
-  "/etc/hosts",
-  "/etc/protocols",
-  "/etc/services",
-  "/etc/mime.types"
-];
-var NETWORK_FILES = ["/etc/resolv.conf", "/etc/host.conf", "/etc/gai.conf"];
-var FD_BUNDLE = 3;
-var FD_PASSWD = 4;
-var FD_GROUP = 5;
-var FD_STATUS = 6;
-var FD_ARGS = 7;
-var SANDBOX_FIX = "the App's operator installs bubblewrap 0.8 or later (Debian and Ubuntu: apt-get install bubblewrap) or points AGATE_EVALUATOR_BWRAP at it, and lets it create namespaces: unprivileged user namespaces allowed (sysctl user.max_user_namespaces above 0; kernel.unprivileged_userns_clone=1 on older Debian; on Ubuntu 23.10 and later an AppArmor profile that gives bwrap userns, or kernel.apparmor_restrict_unprivileged_userns=0), and in a container a seccomp and AppArmor profile that allow them (see docs/evaluator.md); or set evaluator.kind to llm or review in .github/agate.yml on the base branch";
 var probes = /* @__PURE__ */ new Map();
+function probeSandbox(bwrap, network) {
+  const key = `${bwrap}\0${network}`;
+  let probe = probes.get(key);
+  if (!probe) {
+    probe = (async () => {
+      const details = [];
+      for (const mode of ["userns", "plain"]) {
+        const built = sandboxArgs(mode, { network, paths: [], env: [] }, [], []);
+        if ("error" in built) return { ok: false, detail: built.error };
+        const run = await runToEnd(
+          {
+            bwrap,
+            args: [...built.args, "--clearenv", "--setenv", "PATH", SYSTEM_PATH],
+            passwd: "",
+            group: ""
+          },
+          ["true"]
+        );
+        if (run.ok) return { ok: true, mode };
+        details.push(`${mode === "userns" ? "with" : "without"} a user namespace: ${run.detail}`);
+      }
+      return { ok: false, detail: details.join("; ") };
+    })();
+    probes.set(key, probe);
+    void probe.then((result) => {
+      if (!result.ok) probes.delete(key);
+    });
+  }
+  return probe;
+}
+function runToEnd(sandbox, command) {
+  return new Promise((resolveRun) => {
+    let sandboxed;
+    try {
+      sandboxed = spawnSandboxed(sandbox, command, "");
+    } catch (error) {
+      resolveRun({ ok: false, detail: error.message });
+      return;
+    }
+    const { child } = sandboxed;
+    let stderr = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk) => {
+      stderr = (stderr + chunk).slice(-2e3);
+    });
+    child.stdout.resume();
+    child.stdin.on("error", () => {
+    });
+    child.stdin.end();
+    const timer = setTimeout(() => {
+      if (child.pid !== void 0) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+        }
+      }
+    }, PROBE_TIMEOUT_MS);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      resolveRun({ ok: false, detail: error.message });
+    });
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) return resolveRun({ ok: true });
+      const said = stderr.trim().replace(/\s+/g, " ");
+      resolveRun({
+        ok: false,
+        detail: `bwrap ${code === null ? `was killed by ${signal}` : `exited with code ${code}`}${said ? ` (${said})` : ""}`
+      });
+    });
+  });
+}
+function findBwrap(setting, path) {
+  const candidates = setting.includes("/") ? [setting] : path.split(delimiter).filter((dir) => dir.startsWith("/")).map((dir) => join3(dir, setting));
+  for (const candidate of candidates) {
+    try {
+      accessSync2(candidate, constants2.X_OK);
+      if (lstatOrNull(realpathSync3(candidate))?.isFile()) return candidate;
+    } catch {
+    }
+  }
+  return null;
+}
+
+// app/evaluator/sandbox.ts
+var SANDBOX_FIX = "the App's operator installs bubblewrap 0.8 or later (Debian and Ubuntu: apt-get install bubblewrap) or points AGATE_EVALUATOR_BWRAP at it, and lets it create namespaces: unprivileged user namespaces allowed (sysctl user.max_user_namespaces above 0; kernel.unprivileged_userns_clone=1 on older Debian; on Ubuntu 23.10 and later an AppArmor profile that gives bwrap userns, or kernel.apparmor_restrict_unprivileged_userns=0), and in a container a seccomp and AppArmor profile that allow them (see docs/evaluator.md); or set evaluator.kind to llm or review in .github/agate.yml on the base branch";
 async function prepareSandbox(settings) {
   const bwrap = findBwrap(settings.bwrap, settings.searchPath);
   if (bwrap === null) {
@@ -8668,348 +8921,8 @@ async function commandSandboxProblem(settings) {
   const prepared = await prepareSandbox(settings);
   return prepared.ok ? null : { error: prepared.error, fix: prepared.fix };
 }
-var BASH_WORDS = new Set(
-  "! [[ { case coproc for function if select time until while . : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap true type typeset ulimit umask unalias unset wait".split(" ")
-);
-function commandProgramProblem(run, settings) {
-  const words = run.trim().split(/\s+/);
-  let index = 0;
-  while (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] ?? "")) index += 1;
-  const program = words[index];
-  if (program === void 0 || !/^[A-Za-z0-9_./+@%,:-]+$/.test(program)) return null;
-  if (BASH_WORDS.has(program)) return null;
-  const listed2 = (what) => `AGATE_EVALUATOR_COMMANDS lists ${JSON.stringify(run)}, whose program ${program} ${what}`;
-  let found;
-  if (program.includes("/")) {
-    if (!program.startsWith("/")) {
-      return listed2(
-        `is a relative path, and the command runs in ${SANDBOX_WORKDIR}, which holds only bundle.json: give the program's absolute path (such as /opt/judge/bin/judge), and list its directory in AGATE_EVALUATOR_COMMAND_PATHS`
-      );
-    }
-    found = executableFile(program);
-    if (found === null) {
-      return listed2(
-        "is not an executable file on the App's host: install it there, or correct the command in AGATE_EVALUATOR_COMMANDS"
-      );
-    }
-  } else {
-    const searched = [...SYSTEM_PATH.split(":"), ...settings.paths.filter(isDirectory)];
-    found = null;
-    for (const dir of searched) {
-      found = executableFile(join(dir, program));
-      if (found !== null) break;
-    }
-    if (found === null) {
-      return listed2(
-        `is not on the sandbox's PATH (${searched.join(":")}): install it under /usr, or list its directory in AGATE_EVALUATOR_COMMAND_PATHS`
-      );
-    }
-  }
-  const real = found;
-  const shown = [
-    "/usr",
-    ...ROOT_DIRS.filter((dir) => !lstatOrNull(dir)?.isSymbolicLink()),
-    ...settings.paths
-  ].map(realOrNull).filter((dir) => dir !== null);
-  if (!shown.some((dir) => dir === real || inside(dir, real))) {
-    return listed2(
-      `is ${real} on the App's host, which the sandbox does not show (it shows /usr and the paths in AGATE_EVALUATOR_COMMAND_PATHS): list ${dirname2(real)} in AGATE_EVALUATOR_COMMAND_PATHS, or install the program under /usr`
-    );
-  }
-  return null;
-}
-function executableFile(path) {
-  try {
-    accessSync(path, constants.X_OK);
-    const real = realpathSync(path);
-    return lstatOrNull(real)?.isFile() ? real : null;
-  } catch {
-    return null;
-  }
-}
-function isDirectory(path) {
-  const real = realOrNull(path);
-  return real !== null && lstatOrNull(real)?.isDirectory() === true;
-}
 function refused2(error, fix) {
   return { ok: false, error, fix };
-}
-function probeSandbox(bwrap, network) {
-  const key = `${bwrap}\0${network}`;
-  let probe = probes.get(key);
-  if (!probe) {
-    probe = (async () => {
-      const details = [];
-      for (const mode of ["userns", "plain"]) {
-        const built = sandboxArgs(mode, { network, paths: [], env: [] }, [], []);
-        if ("error" in built) return { ok: false, detail: built.error };
-        const run = await runToEnd(
-          {
-            bwrap,
-            args: [...built.args, "--clearenv", "--setenv", "PATH", SYSTEM_PATH],
-            passwd: "",
-            group: ""
-          },
-          ["true"]
-        );
-        if (run.ok) return { ok: true, mode };
-        details.push(`${mode === "userns" ? "with" : "without"} a user namespace: ${run.detail}`);
-      }
-      return { ok: false, detail: details.join("; ") };
-    })();
-    probes.set(key, probe);
-    void probe.then((result) => {
-      if (!result.ok) probes.delete(key);
-    });
-  }
-  return probe;
-}
-var WORKING_DIRECTORY = "the App's working directory (its .env, its database)";
-function appPlacesOf(app) {
-  const places = [{ path: resolve2(app.cwd), what: WORKING_DIRECTORY }];
-  if (app.home) places.push({ path: app.home, what: "the App's HOME" });
-  if (app.privateKeyPath) {
-    places.push({
-      path: dirname2(resolve2(app.cwd, app.privateKeyPath)),
-      what: "the App's private key"
-    });
-  }
-  try {
-    const target2 = parseDatabaseUrl(app.databaseUrl || DEFAULT_DATABASE_URL, app.cwd);
-    if (target2.kind === "sqlite")
-      places.push({ path: dirname2(target2.filename), what: "the App's database" });
-  } catch {
-  }
-  return places;
-}
-function appPlaces(fromSettings) {
-  const places = [];
-  const add = (path, what) => {
-    if (!path) return;
-    const real = realOrNull(path);
-    if (real !== null && real !== "/" && !places.some((place) => place.path === real)) {
-      places.push({ path: real, what });
-    }
-  };
-  add(process.cwd(), WORKING_DIRECTORY);
-  add(homedir(), "the home directory of the App's user");
-  for (const place of fromSettings) add(place.path, place.what);
-  return places;
-}
-function sandboxArgs(mode, settings, listed2, places) {
-  const args = [];
-  if (mode === "userns") {
-    args.push(
-      "--unshare-user",
-      "--disable-userns",
-      "--uid",
-      String(SANDBOX_ID),
-      "--gid",
-      String(SANDBOX_ID)
-    );
-  }
-  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
-  if (settings.network === "none") args.push("--unshare-net");
-  args.push(
-    "--hostname",
-    "agate-evaluator",
-    "--die-with-parent",
-    "--new-session",
-    "--cap-drop",
-    "ALL"
-  );
-  const binds = [];
-  const system = (path) => {
-    const real = realOrNull(path);
-    if (real !== null) binds.push({ source: real, dest: path, listed: false });
-  };
-  system("/usr");
-  args.push("--ro-bind", "/usr", "/usr");
-  for (const dir of ROOT_DIRS) {
-    const stat = lstatOrNull(dir);
-    if (stat?.isSymbolicLink()) args.push("--symlink", readlinkSync(dir), dir);
-    else if (stat?.isDirectory()) {
-      system(dir);
-      args.push("--ro-bind", dir, dir);
-    }
-  }
-  for (const file of [...ETC_FILES, ...settings.network === "allow" ? NETWORK_FILES : []]) {
-    const real = realOrNull(file);
-    if (real === null) continue;
-    binds.push({ source: real, dest: file, listed: false });
-    args.push("--ro-bind", real, file);
-  }
-  args.push(
-    "--proc",
-    "/proc",
-    "--dev",
-    "/dev",
-    "--size",
-    String(SANDBOX_TMPFS_BYTES),
-    "--tmpfs",
-    "/tmp",
-    "--size",
-    String(SANDBOX_TMPFS_BYTES),
-    "--tmpfs",
-    SANDBOX_WORKDIR
-  );
-  for (const bind of listed2) {
-    binds.push(bind);
-    args.push("--ro-bind", bind.source, bind.dest);
-  }
-  for (const place of places) {
-    for (const bind of binds) {
-      if (inside(bind.source, place.path)) {
-        args.push("--tmpfs", join(bind.dest, relative(bind.source, place.path)));
-      } else if (!bind.listed && (place.path === bind.source || inside(place.path, bind.source))) {
-        return {
-          error: `${place.what} is ${place.path}, which holds ${bind.dest}, a system path the sandbox must show`
-        };
-      }
-    }
-  }
-  args.push(
-    "--perms",
-    "0644",
-    "--file",
-    String(FD_BUNDLE),
-    SANDBOX_BUNDLE,
-    "--ro-bind-data",
-    String(FD_PASSWD),
-    "/etc/passwd",
-    "--ro-bind-data",
-    String(FD_GROUP),
-    "/etc/group",
-    "--json-status-fd",
-    String(FD_STATUS),
-    "--chdir",
-    SANDBOX_WORKDIR
-  );
-  return { args };
-}
-function environmentArgs(settings) {
-  const listedDirs = settings.paths.filter((path) => {
-    const real = realOrNull(path);
-    return real !== null && lstatOrNull(real)?.isDirectory();
-  });
-  const env = {
-    PATH: [SYSTEM_PATH, ...listedDirs].join(":"),
-    HOME: SANDBOX_WORKDIR,
-    TMPDIR: "/tmp",
-    LANG: "C.UTF-8",
-    USER: "evaluator",
-    LOGNAME: "evaluator"
-  };
-  for (const name of settings.env) {
-    const value = settings.passEnv[name];
-    if (value !== void 0) env[name] = value;
-  }
-  const args = ["--clearenv"];
-  for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
-  return args;
-}
-function spawnSandboxed(sandbox, command, bundle) {
-  const child = spawn(sandbox.bwrap, ["--args", String(FD_ARGS), "--", ...command], {
-    env: {},
-    cwd: "/",
-    detached: true,
-    stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", "pipe", "pipe", "pipe"]
-  });
-  const stdio = child.stdio;
-  const write = (fd, text) => {
-    const stream = stdio[fd];
-    stream?.on("error", () => {
-    });
-    stream?.end(text);
-  };
-  write(FD_ARGS, sandbox.args.map((arg) => `${arg}\0`).join(""));
-  write(FD_BUNDLE, bundle);
-  write(FD_PASSWD, sandbox.passwd);
-  write(FD_GROUP, sandbox.group);
-  const status = stdio[FD_STATUS];
-  const started = new Promise((resolveStarted) => {
-    if (!status) return resolveStarted(false);
-    let text = "";
-    status.setEncoding("utf8");
-    status.on("data", (chunk) => {
-      text += chunk;
-      if (text.includes('"child-pid"')) resolveStarted(true);
-    });
-    status.on("error", () => resolveStarted(false));
-    status.on("close", () => resolveStarted(text.includes('"child-pid"')));
-  });
-  return { child, started };
-}
-function runToEnd(sandbox, command) {
-  return new Promise((resolveRun) => {
-    let sandboxed;
-    try {
-      sandboxed = spawnSandboxed(sandbox, command, "");
-    } catch (error) {
-      resolveRun({ ok: false, detail: error.message });
-      return;
-    }
-    const { child } = sandboxed;
-    let stderr = "";
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk) => {
-      stderr = (stderr + chunk).slice(-2e3);
-    });
-    child.stdout.resume();
-    child.stdin.on("error", () => {
-    });
-    child.stdin.end();
-    const timer = setTimeout(() => {
-      if (child.pid !== void 0) {
-        try {
-          process.kill(-child.pid, "SIGKILL");
-        } catch {
-        }
-      }
-    }, PROBE_TIMEOUT_MS);
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      resolveRun({ ok: false, detail: error.message });
-    });
-    child.once("close", (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) return resolveRun({ ok: true });
-      const said = stderr.trim().replace(/\s+/g, " ");
-      resolveRun({
-        ok: false,
-        detail: `bwrap ${code === null ? `was killed by ${signal}` : `exited with code ${code}`}${said ? ` (${said})` : ""}`
-      });
-    });
-  });
-}
-function findBwrap(setting, path) {
-  const candidates = setting.includes("/") ? [setting] : path.split(delimiter).filter((dir) => dir.startsWith("/")).map((dir) => join(dir, setting));
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (lstatOrNull(realpathSync(candidate))?.isFile()) return candidate;
-    } catch {
-    }
-  }
-  return null;
-}
-function inside(dir, path) {
-  const rel = relative(dir, path);
-  return rel !== "" && !rel.startsWith("..") && !rel.startsWith("/");
-}
-function realOrNull(path) {
-  try {
-    return realpathSync(path);
-  } catch {
-    return null;
-  }
-}
-function lstatOrNull(path) {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
 }
 
 // app/evaluator/command.ts
@@ -9037,22 +8950,7 @@ async function runEvaluatorCommand(options) {
     killGroup("SIGTERM");
     killTimer = setTimeout(() => killGroup("SIGKILL"), options.killGraceMs);
   };
-  const stdout = [];
-  let stdoutBytes = 0;
-  child.stdout.on("data", (chunk) => {
-    if (stdoutBytes + chunk.length > COMMAND_STDOUT_LIMIT) {
-      stdoutBytes = COMMAND_STDOUT_LIMIT + 1;
-      stop("overflow");
-      return;
-    }
-    stdoutBytes += chunk.length;
-    stdout.push(chunk);
-  });
-  let stderr = "";
-  child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (chunk) => {
-    stderr = (stderr + chunk).slice(-4 * STDERR_TAIL_CHARS);
-  });
+  const output = captured(child, () => stop("overflow"));
   child.stdin.on("error", () => {
   });
   child.stdin.end(options.input);
@@ -9070,7 +8968,29 @@ async function runEvaluatorCommand(options) {
   killGroup("SIGKILL");
   clearTimeout(killTimer);
   await drained(child.stdout, child.stderr);
-  const tail = stderrTail(stderr);
+  return resultOf(options, exit, stopped, started, output);
+}
+function captured(child, overflow) {
+  const stdout = [];
+  let stdoutBytes = 0;
+  child.stdout.on("data", (chunk) => {
+    if (stdoutBytes + chunk.length > COMMAND_STDOUT_LIMIT) {
+      stdoutBytes = COMMAND_STDOUT_LIMIT + 1;
+      overflow();
+      return;
+    }
+    stdoutBytes += chunk.length;
+    stdout.push(chunk);
+  });
+  let stderr = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk) => {
+    stderr = (stderr + chunk).slice(-4 * STDERR_TAIL_CHARS);
+  });
+  return { stdout: () => Buffer.concat(stdout).toString("utf8"), stderr: () => stderr };
+}
+async function resultOf(options, exit, stopped, started, output) {
+  const tail = stderrTail(output.stderr());
   if ("spawnError" in exit) {
     return {
       ok: false,
@@ -9110,7 +9030,7 @@ async function runEvaluatorCommand(options) {
       fix: exit.code === 127 ? "a program that evaluator.run names is not in the sandbox, which shows only /usr and the paths the App's operator lists: install it under /usr, or the App's operator lists its directory in AGATE_EVALUATOR_COMMAND_PATHS" : "make evaluator.run in .github/agate.yml on the base branch exit 0 after printing the verdict JSON; run it by hand with the bundle JSON on stdin to see why it fails (in the sandbox it has no network unless the App's operator sets AGATE_EVALUATOR_COMMAND_NETWORK=allow, and only the variables listed in AGATE_EVALUATOR_COMMAND_ENV)"
     };
   }
-  return { ok: true, stdout: Buffer.concat(stdout).toString("utf8") };
+  return { ok: true, stdout: output.stdout() };
 }
 async function drained(...streams) {
   let timer;
@@ -9139,90 +9059,170 @@ function stderrTail(stderr) {
 ${tail}`;
 }
 
-// app/evaluator/openai.ts
-import { z as z22 } from "zod";
-var PUBLIC_BASE_URL2 = "https://api.openai.com/v1";
-var completionSchema = z22.object({
-  choices: z22.array(
-    z22.object({
-      message: z22.object({
-        content: z22.string().nullish(),
-        refusal: z22.string().nullish()
-      }),
-      finish_reason: z22.string().nullish()
-    })
-  ).min(1),
-  usage: z22.object({
-    prompt_tokens: z22.number().int().nonnegative().nullish(),
-    completion_tokens: z22.number().int().nonnegative().nullish()
+// app/evaluator/command-judge.ts
+var DEFAULT_KILL_GRACE_MS = 5e3;
+var PREVIOUS_OUTPUT_LIMIT = 64 * 1024;
+function commandJudge(config, options) {
+  return {
+    kind: "command",
+    async judge(request) {
+      const started = performance.now();
+      let requests = 0;
+      const finish = (outcome2) => ({
+        outcome: outcome2,
+        run: {
+          kind: "command",
+          provider: null,
+          model: null,
+          prompt_version: request.bundle.prompt_version,
+          input_tokens: null,
+          output_tokens: null,
+          latency_ms: Math.round(performance.now() - started),
+          requests
+        }
+      });
+      const prepared = await prepareSandbox(options.sandbox);
+      if (!prepared.ok) {
+        return finish({ status: "failed", error: prepared.error, fix: prepared.fix });
+      }
+      const outcome = await askTwice(
+        async (previous) => {
+          requests += 1;
+          const bundle = {
+            ...request.bundle,
+            previous_attempt: previous ? { output: previous.output.slice(0, PREVIOUS_OUTPUT_LIMIT), error: previous.error } : null
+          };
+          const result = await runEvaluatorCommand({
+            run: config.run,
+            input: JSON.stringify(bundle),
+            sandbox: prepared.sandbox,
+            timeoutMs: config.timeout,
+            killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+            signal: request.signal
+          });
+          return result.ok ? { ok: true, text: result.stdout } : result;
+        },
+        (error) => ({
+          error: `evaluator.run printed no valid verdict, malformed twice: ${error}`,
+          fix: `make evaluator.run in .github/agate.yml on the base branch print only the verdict JSON {"complete", "score", "missing", "evidence"} on stdout (logs go to stderr); on the retry, the bundle's previous_attempt says what was refused and why`
+        })
+      );
+      return finish(outcome);
+    }
+  };
+}
+
+// app/runtime/backoff.ts
+var DEFAULT_BACKOFF_BASE_MS = 2e3;
+var DEFAULT_BACKOFF_MAX_MS = 5 * 6e4;
+function exponentialBackoff(options = {}) {
+  const baseMs = options.baseMs ?? DEFAULT_BACKOFF_BASE_MS;
+  const maxMs = options.maxMs ?? DEFAULT_BACKOFF_MAX_MS;
+  const random = options.random ?? Math.random;
+  return (attempt2) => {
+    const exponent = Math.max(0, Math.floor(attempt2) - 1);
+    const ceiling = Math.min(maxMs, baseMs * 2 ** exponent);
+    return Math.round(ceiling / 2 + random() * ceiling / 2);
+  };
+}
+
+// app/evaluator/anthropic.ts
+import { z as z21 } from "zod";
+var PUBLIC_BASE_URL = "https://api.anthropic.com";
+var API_VERSION = "2023-06-01";
+var MAX_TOKENS = 4096;
+var TOOL_NAME = "verdict";
+var contentBlockSchema = z21.union([
+  z21.object({ type: z21.literal("text"), text: z21.string() }),
+  z21.object({ type: z21.literal("tool_use"), id: z21.string(), name: z21.string(), input: z21.unknown() }),
+  z21.object({ type: z21.string() }).loose()
+]);
+var messageSchema = z21.object({
+  content: z21.array(contentBlockSchema),
+  stop_reason: z21.string().nullish(),
+  usage: z21.object({
+    input_tokens: z21.number().int().nonnegative().nullish(),
+    output_tokens: z21.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema2 = z22.object({
-  error: z22.union([z22.object({ message: z22.string() }), z22.string()])
-});
-var openaiWire = {
-  provider: "openai",
-  publicBaseUrl: PUBLIC_BASE_URL2,
-  keyVariable: "OPENAI_API_KEY",
-  structuredOutput: 'JSON-schema structured output (response_format type "json_schema")',
-  // The path is appended; a query such as Azure's ?api-version= stays where it belongs.
+var errorSchema = z21.object({ error: z21.object({ message: z21.string() }) });
+var anthropicWire = {
+  provider: "anthropic",
+  publicBaseUrl: PUBLIC_BASE_URL,
+  keyVariable: "ANTHROPIC_API_KEY",
+  structuredOutput: "forced tool use (tool_choice {type: tool})",
+  // The SDKs' base URL is the host (https://api.anthropic.com); accept one that ends in /v1 too.
   endpoint: (baseUrl) => {
     const url = new URL(baseUrl);
-    url.pathname = `${url.pathname.replace(/\/+$/, "")}/chat/completions`;
+    const base = url.pathname.replace(/\/+$/, "");
+    url.pathname = base.endsWith("/v1") ? `${base}/messages` : `${base}/v1/messages`;
     return url.toString();
   },
-  headers: (key, endpoint) => {
-    if (key === null) return {};
-    if (new URL(endpoint).hostname.endsWith(".azure.com")) return { "api-key": key };
-    return { authorization: `Bearer ${key}` };
-  },
+  headers: (key) => ({
+    "anthropic-version": API_VERSION,
+    ...key === null ? {} : { "x-api-key": key }
+  }),
   body: ({ model, prompt, turns, temperature }) => ({
     model,
-    messages: [
-      { role: "system", content: prompt.system },
-      { role: "user", content: prompt.user },
-      ...turns
-    ],
+    max_tokens: MAX_TOKENS,
     ...temperature ? { temperature: 0 } : {},
-    response_format: {
-      type: "json_schema",
-      json_schema: { name: "verdict", strict: true, schema: verdictJsonSchema() }
-    }
+    system: prompt.system,
+    messages: [{ role: "user", content: prompt.user }, ...turns],
+    tools: [
+      {
+        name: TOOL_NAME,
+        description: "Record your verdict on the pull request. Call it exactly once.",
+        input_schema: verdictJsonSchema()
+      }
+    ],
+    tool_choice: { type: "tool", name: TOOL_NAME }
   }),
   read: (json2) => {
-    const parsed = completionSchema.safeParse(json2);
+    const parsed = messageSchema.safeParse(json2);
     if (!parsed.success) {
+      return { ok: false, error: "the answer is not a Messages API response (no content array)" };
+    }
+    const { content, stop_reason, usage } = parsed.data;
+    const tokens = { input: usage?.input_tokens ?? null, output: usage?.output_tokens ?? null };
+    const call = content.find(
+      (block) => block.type === "tool_use" && "name" in block && block.name === TOOL_NAME
+    );
+    if (call) {
       return {
-        ok: false,
-        error: "the answer is not a Chat Completions response (no choices[0].message)"
+        ok: true,
+        text: JSON.stringify(call.input ?? null),
+        usage: tokens,
+        // A tool call must be answered by its tool_result: the refusal goes back as one.
+        correction: (message4) => [
+          { role: "assistant", content },
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", tool_use_id: call.id, is_error: true, content: message4 }
+            ]
+          }
+        ]
       };
     }
-    const choice = parsed.data.choices[0];
-    const message4 = choice?.message;
-    const text = message4?.content ?? "";
-    const refusal2 = message4?.refusal;
+    const text = content.map((block) => block.type === "text" && "text" in block ? String(block.text) : "").join("");
     return {
       ok: true,
       text,
-      ...refusal2 ? { problem: `the model refused to answer: ${refusal2.slice(0, 300)}` } : choice?.finish_reason === "length" && text === "" ? { problem: "the answer was cut off at the output token limit before any JSON" } : {},
-      usage: {
-        input: parsed.data.usage?.prompt_tokens ?? null,
-        output: parsed.data.usage?.completion_tokens ?? null
-      },
-      correction: (message_) => [
-        { role: "assistant", content: refusal2 ? refusal2 : text },
-        { role: "user", content: message_ }
+      ...stop_reason === "max_tokens" && text === "" ? { problem: "the answer was cut off at max_tokens before the verdict" } : {},
+      usage: tokens,
+      correction: (message4) => [
+        { role: "assistant", content: text === "" ? "(no answer)" : text },
+        { role: "user", content: message4 }
       ]
     };
   },
   errorMessage: (json2) => {
-    const parsed = errorSchema2.safeParse(json2);
-    if (!parsed.success) return void 0;
-    return typeof parsed.data.error === "string" ? parsed.data.error : parsed.data.error.message;
+    const parsed = errorSchema.safeParse(json2);
+    return parsed.success ? parsed.data.error.message : void 0;
   }
 };
 
-// app/evaluator/judge.ts
+// app/evaluator/api-keys.ts
 var API_KEY_VARIABLES = [
   "AGATE_EVALUATOR_API_KEY",
   "OPENAI_API_KEY",
@@ -9230,239 +9230,6 @@ var API_KEY_VARIABLES = [
 ];
 var EVALUATOR_KEY_VARIABLE = "AGATE_EVALUATOR_API_KEY";
 var EVALUATOR_KEY_URL_VARIABLE = "AGATE_EVALUATOR_API_KEY_URL";
-var DEFAULT_TIMEOUT_MS = 12e4;
-var DEFAULT_MAX_RETRIES = 2;
-var DEFAULT_MAX_RETRY_AFTER_MS = 6e4;
-var DEFAULT_KILL_GRACE_MS = 5e3;
-var PREVIOUS_OUTPUT_LIMIT = 64 * 1024;
-function createJudge(config, options) {
-  const inner = config.kind === "llm" ? llmJudge(config, options) : commandJudge(config, options);
-  return {
-    kind: inner.kind,
-    async judge(request) {
-      const started = performance.now();
-      try {
-        return await inner.judge(request);
-      } catch (error) {
-        return {
-          outcome: {
-            status: "failed",
-            error: `the ${inner.kind} evaluator failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
-            fix: "this is a bug in agate: report it with this message; Re-run evaluator may get past it"
-          },
-          run: {
-            kind: inner.kind,
-            provider: config.kind === "llm" ? config.provider : null,
-            model: config.kind === "llm" ? config.model : null,
-            prompt_version: request.bundle.prompt_version,
-            input_tokens: null,
-            output_tokens: null,
-            latency_ms: Math.round(performance.now() - started),
-            requests: 0
-          }
-        };
-      }
-    }
-  };
-}
-async function askTwice(ask, malformed) {
-  let previous = null;
-  for (let attempt2 = 1; attempt2 <= 2; attempt2 += 1) {
-    const answer2 = await ask(previous);
-    if (!answer2.ok) return { status: "failed", error: answer2.error, fix: answer2.fix };
-    const parsed = answer2.problem ? { ok: false, error: answer2.problem } : parseVerdictText(answer2.text);
-    if (parsed.ok) return { status: "verdict", verdict: parsed.verdict };
-    previous = { output: answer2.text, error: parsed.error };
-  }
-  return { status: "failed", ...malformed(previous?.error ?? "no answer") };
-}
-function correctionMessage(error) {
-  return `Your answer was refused: ${error}. Answer again with only the JSON object {"complete": boolean, "score": number from 0 to 1, "missing": [strings], "evidence": [strings]} and nothing else.`;
-}
-function addUsage(meter, usage) {
-  if (usage.input !== null) meter.input = (meter.input ?? 0) + usage.input;
-  if (usage.output !== null) meter.output = (meter.output ?? 0) + usage.output;
-}
-var WIRES = { openai: openaiWire, anthropic: anthropicWire };
-function llmJudge(config, options) {
-  const wire = WIRES[config.provider];
-  const baseUrl = config.base_url ?? wire.publicBaseUrl;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  const backoff = options.backoff ?? exponentialBackoff({ baseMs: 1e3, maxMs: 16e3 });
-  const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-  return {
-    kind: "llm",
-    async judge(request) {
-      const started = performance.now();
-      const meter = { requests: 0, input: null, output: null };
-      const endpoint = wire.endpoint(baseUrl);
-      const shownEndpoint = redactUrl2(endpoint);
-      const origin = new URL(endpoint).origin;
-      const isPublic = origin === new URL(wire.publicBaseUrl).origin;
-      const keyHelp = isPublic ? `${wire.keyVariable} (or ${EVALUATOR_KEY_VARIABLE} with ${EVALUATOR_KEY_URL_VARIABLE}=${redactUrl2(baseUrl)})` : `${EVALUATOR_KEY_VARIABLE} with ${EVALUATOR_KEY_URL_VARIABLE}=${redactUrl2(baseUrl)}`;
-      let secret = null;
-      const finish = (outcome2) => ({
-        // Providers echo parts of a refused key in their messages; none of it goes further.
-        outcome: outcome2.status === "failed" && secret !== null ? {
-          ...outcome2,
-          error: outcome2.error.replaceAll(secret, "***"),
-          fix: outcome2.fix.replaceAll(secret, "***")
-        } : outcome2,
-        run: {
-          kind: "llm",
-          provider: config.provider,
-          model: config.model,
-          prompt_version: request.bundle.prompt_version,
-          input_tokens: meter.input,
-          output_tokens: meter.output,
-          latency_ms: Math.round(performance.now() - started),
-          requests: meter.requests
-        }
-      });
-      const parsedBase = new URL(baseUrl);
-      if (parsedBase.username !== "" || parsedBase.password !== "") {
-        return finish({
-          status: "failed",
-          error: `evaluator.base_url ${shownEndpoint} carries credentials in the URL, which fetch will not send`,
-          fix: `remove them from evaluator.base_url in .github/agate.yml on the base branch (and revoke them: the repository shows them to everyone who can read it), and set ${keyHelp} in the App's environment`
-        });
-      }
-      const chosen = apiKey(options, wire, origin);
-      if ("problem" in chosen) {
-        return finish({
-          status: "failed",
-          error: chosen.problem,
-          fix: `the App's operator sets ${EVALUATOR_KEY_URL_VARIABLE} to the base URL the key in ${EVALUATOR_KEY_VARIABLE} belongs to`
-        });
-      }
-      const key = chosen.key;
-      secret = key?.value ?? null;
-      if (key === null && isPublic) {
-        return finish({
-          status: "failed",
-          error: `no API key for ${shownEndpoint}: ${wire.keyVariable} is not set in the App's environment, and ${EVALUATOR_KEY_VARIABLE} (if set) belongs to another endpoint`,
-          fix: `set ${keyHelp} in the App's environment, or point evaluator.base_url in .github/agate.yml on the base branch at an endpoint that needs no key`
-        });
-      }
-      const headers = {
-        "content-type": "application/json",
-        accept: "application/json",
-        ...wire.headers(key?.value ?? null, endpoint)
-      };
-      let turns = [];
-      let correction = null;
-      let temperature = true;
-      const ask = async (previous) => {
-        if (previous && correction)
-          turns = [...turns, ...correction(correctionMessage(previous.error))];
-        for (; ; ) {
-          const body = wire.body({
-            model: config.model,
-            prompt: request.prompt,
-            turns,
-            temperature
-          });
-          const response = await postJson({
-            url: endpoint,
-            headers,
-            body,
-            timeoutMs,
-            maxRetries,
-            backoff,
-            maxRetryAfterMs,
-            meter,
-            signal: request.signal
-          });
-          if (!response.ok) {
-            const message4 = response.status ? wire.errorMessage(response.json) : void 0;
-            if (response.status === 400 && temperature && /temperature/i.test(message4 ?? "")) {
-              temperature = false;
-              continue;
-            }
-            return { ok: false, ...describeHttpFailure(response, message4) };
-          }
-          const reply = wire.read(response.json);
-          if (!reply.ok) {
-            return {
-              ok: false,
-              error: `${shownEndpoint} answered 200, but ${reply.error}`,
-              fix: `point evaluator.base_url in .github/agate.yml on the base branch at an ${config.provider === "openai" ? "OpenAI-compatible Chat Completions" : "Anthropic Messages"} endpoint, or set evaluator.provider to match it`
-            };
-          }
-          addUsage(meter, reply.usage);
-          correction = reply.correction;
-          return reply.problem ? { ok: true, text: reply.text, problem: reply.problem } : { ok: true, text: reply.text };
-        }
-      };
-      const describeHttpFailure = (failure, providerMessage) => {
-        const said = providerMessage ? `: ${oneLine(providerMessage)}` : "";
-        const attempts = `${failure.attempts} attempt${failure.attempts === 1 ? "" : "s"}`;
-        switch (failure.kind) {
-          case "aborted":
-            return { error: "the evaluation was cancelled", fix: "use Re-run evaluator" };
-          case "timeout":
-            return {
-              error: `no answer from ${shownEndpoint} within ${timeoutMs} ms (${attempts})`,
-              fix: "the endpoint is slower than the App's evaluator timeout: choose a faster evaluator.model in .github/agate.yml on the base branch, or ask the App's operator to raise AGATE_EVALUATOR_TIMEOUT, then use Re-run evaluator"
-            };
-          case "connection":
-            return {
-              error: `could not reach ${shownEndpoint} (${attempts}): ${failure.detail}`,
-              fix: "check evaluator.base_url in .github/agate.yml on the base branch and that the App's host can reach it, then use Re-run evaluator"
-            };
-          case "redirect":
-            return {
-              error: `${shownEndpoint} answered HTTP ${failure.status}, a redirect to ${failure.detail}; agate never follows an evaluator endpoint's redirects (the key and the prompt would go along)`,
-              fix: "point evaluator.base_url in .github/agate.yml on the base branch at the endpoint itself (the App's operator lists it in AGATE_EVALUATOR_BASE_URLS, and in AGATE_EVALUATOR_API_KEY_URL if the key belongs there), then use Re-run evaluator"
-            };
-          case "not-json":
-            return {
-              error: `${shownEndpoint} answered HTTP ${failure.status} with a body that is not JSON: ${failure.detail}`,
-              fix: `point evaluator.base_url in .github/agate.yml on the base branch at the API itself (it must answer POST ${shownEndpoint})`
-            };
-          case "status":
-            break;
-        }
-        const status = failure.status;
-        const error = `HTTP ${status} from ${shownEndpoint}${said}${failure.attempts > 1 ? ` (after ${attempts})` : ""}`;
-        if (status === 401 || status === 403) {
-          return {
-            error,
-            fix: key ? `the key in ${key.variable} was refused: set a valid key for ${shownEndpoint} in ${keyHelp} in the App's environment` : `the endpoint wants a key: set ${keyHelp} in the App's environment`
-          };
-        }
-        if (status === 404 || (status === 400 || status === 422) && /model/i.test(said)) {
-          return {
-            error,
-            fix: `evaluator.model ${config.model} is unknown at ${redactUrl2(baseUrl)}, or evaluator.base_url is wrong: set evaluator.model (and evaluator.base_url) in .github/agate.yml on the base branch`
-          };
-        }
-        if (status === 429) {
-          return {
-            error,
-            fix: failure.detail !== "" ? `${failure.detail}: raise your provider's rate limit, or use Re-run evaluator later` : `the endpoint answered 429 after ${attempts}: raise your provider's rate limit, or use Re-run evaluator later`
-          };
-        }
-        if (status >= 500 || status === 408 || status === 409) {
-          return {
-            error,
-            fix: `the endpoint failed ${attempts} in a row: check the provider's status or the server at ${redactUrl2(baseUrl)}, then use Re-run evaluator`
-          };
-        }
-        return {
-          error,
-          fix: `the endpoint refused the request: make sure evaluator.model ${config.model} at ${redactUrl2(baseUrl)} supports ${wire.structuredOutput}, or choose another evaluator.model or evaluator.provider in .github/agate.yml on the base branch`
-        };
-      };
-      const outcome = await askTwice(ask, (error) => ({
-        error: `${config.provider} model ${config.model} at ${shownEndpoint} answered malformed twice: ${error}`,
-        fix: `choose an evaluator.model that supports ${wire.structuredOutput} (set it in .github/agate.yml on the base branch), then use Re-run evaluator`
-      }));
-      return finish(outcome);
-    }
-  };
-}
 function apiKey(options, wire, origin) {
   const general = options.apiKeys[EVALUATOR_KEY_VARIABLE]?.trim();
   if (general) {
@@ -9482,22 +9249,9 @@ function apiKey(options, wire, origin) {
   }
   return { key: null };
 }
-function redactUrl2(url) {
-  try {
-    const parsed = new URL(url);
-    parsed.username = "";
-    parsed.password = "";
-    parsed.search = "";
-    parsed.hash = "";
-    return parsed.toString().replace(/\/$/, "");
-  } catch {
-    return "(invalid URL)";
-  }
-}
-function oneLine(text) {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > 300 ? `${flat.slice(0, 299)}\u2026` : flat;
-}
+
+// app/evaluator/http.ts
+import { setTimeout as sleep } from "node:timers/promises";
 function retryable(status) {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
@@ -9605,52 +9359,342 @@ function connectionDetail(error) {
   if (cause2 && typeof cause2.message === "string") return oneLine(cause2.message);
   return error instanceof Error ? oneLine(error.message) : String(error);
 }
-function commandJudge(config, options) {
+function redactUrl2(url) {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    parsed.search = "";
+    parsed.hash = "";
+    return parsed.toString().replace(/\/$/, "");
+  } catch {
+    return "(invalid URL)";
+  }
+}
+function oneLine(text) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 300 ? `${flat.slice(0, 299)}\u2026` : flat;
+}
+
+// app/evaluator/openai.ts
+import { z as z22 } from "zod";
+var PUBLIC_BASE_URL2 = "https://api.openai.com/v1";
+var completionSchema = z22.object({
+  choices: z22.array(
+    z22.object({
+      message: z22.object({
+        content: z22.string().nullish(),
+        refusal: z22.string().nullish()
+      }),
+      finish_reason: z22.string().nullish()
+    })
+  ).min(1),
+  usage: z22.object({
+    prompt_tokens: z22.number().int().nonnegative().nullish(),
+    completion_tokens: z22.number().int().nonnegative().nullish()
+  }).nullish()
+});
+var errorSchema2 = z22.object({
+  error: z22.union([z22.object({ message: z22.string() }), z22.string()])
+});
+var openaiWire = {
+  provider: "openai",
+  publicBaseUrl: PUBLIC_BASE_URL2,
+  keyVariable: "OPENAI_API_KEY",
+  structuredOutput: 'JSON-schema structured output (response_format type "json_schema")',
+  // The path is appended; a query such as Azure's ?api-version= stays where it belongs.
+  endpoint: (baseUrl) => {
+    const url = new URL(baseUrl);
+    url.pathname = `${url.pathname.replace(/\/+$/, "")}/chat/completions`;
+    return url.toString();
+  },
+  headers: (key, endpoint) => {
+    if (key === null) return {};
+    if (new URL(endpoint).hostname.endsWith(".azure.com")) return { "api-key": key };
+    return { authorization: `Bearer ${key}` };
+  },
+  body: ({ model, prompt, turns, temperature }) => ({
+    model,
+    messages: [
+      { role: "system", content: prompt.system },
+      { role: "user", content: prompt.user },
+      ...turns
+    ],
+    ...temperature ? { temperature: 0 } : {},
+    response_format: {
+      type: "json_schema",
+      json_schema: { name: "verdict", strict: true, schema: verdictJsonSchema() }
+    }
+  }),
+  read: (json2) => {
+    const parsed = completionSchema.safeParse(json2);
+    if (!parsed.success) {
+      return {
+        ok: false,
+        error: "the answer is not a Chat Completions response (no choices[0].message)"
+      };
+    }
+    const choice = parsed.data.choices[0];
+    const message4 = choice?.message;
+    const text = message4?.content ?? "";
+    const refusal2 = message4?.refusal;
+    return {
+      ok: true,
+      text,
+      ...refusal2 ? { problem: `the model refused to answer: ${refusal2.slice(0, 300)}` } : choice?.finish_reason === "length" && text === "" ? { problem: "the answer was cut off at the output token limit before any JSON" } : {},
+      usage: {
+        input: parsed.data.usage?.prompt_tokens ?? null,
+        output: parsed.data.usage?.completion_tokens ?? null
+      },
+      correction: (message_) => [
+        { role: "assistant", content: refusal2 ? refusal2 : text },
+        { role: "user", content: message_ }
+      ]
+    };
+  },
+  errorMessage: (json2) => {
+    const parsed = errorSchema2.safeParse(json2);
+    if (!parsed.success) return void 0;
+    return typeof parsed.data.error === "string" ? parsed.data.error : parsed.data.error.message;
+  }
+};
+
+// app/evaluator/llm-judge.ts
+var WIRES = { openai: openaiWire, anthropic: anthropicWire };
+var DEFAULT_TIMEOUT_MS = 12e4;
+var DEFAULT_MAX_RETRIES = 2;
+var DEFAULT_MAX_RETRY_AFTER_MS = 6e4;
+function addUsage(meter, usage) {
+  if (usage.input !== null) meter.input = (meter.input ?? 0) + usage.input;
+  if (usage.output !== null) meter.output = (meter.output ?? 0) + usage.output;
+}
+function llmJudge(config, options) {
+  const wire = WIRES[config.provider];
+  const settings = {
+    config,
+    wire,
+    baseUrl: config.base_url ?? wire.publicBaseUrl,
+    transport: {
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      backoff: options.backoff ?? exponentialBackoff({ baseMs: 1e3, maxMs: 16e3 }),
+      maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS
+    }
+  };
+  return { kind: "llm", judge: (request) => evaluate(settings, options, request) };
+}
+async function evaluate(settings, options, request) {
+  const { config, wire } = settings;
+  const started = performance.now();
+  const meter = { requests: 0, input: null, output: null };
+  const endpoint = endpointOf(settings);
+  let secret = null;
+  const finish = (outcome2) => ({
+    // Providers echo parts of a refused key in their messages; none of it goes further.
+    outcome: outcome2.status === "failed" && secret !== null ? {
+      ...outcome2,
+      error: outcome2.error.replaceAll(secret, "***"),
+      fix: outcome2.fix.replaceAll(secret, "***")
+    } : outcome2,
+    run: {
+      kind: "llm",
+      provider: config.provider,
+      model: config.model,
+      prompt_version: request.bundle.prompt_version,
+      input_tokens: meter.input,
+      output_tokens: meter.output,
+      latency_ms: Math.round(performance.now() - started),
+      requests: meter.requests
+    }
+  });
+  const chosen = keyFor(settings, options, endpoint);
+  if ("refused" in chosen) return finish(chosen.refused);
+  secret = chosen.key?.value ?? null;
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json",
+    ...wire.headers(chosen.key?.value ?? null, endpoint.url)
+  };
+  const ask = asker(settings, endpoint, chosen.key, headers, request, meter);
+  const outcome = await askTwice(ask, (error) => ({
+    error: `${config.provider} model ${config.model} at ${endpoint.shown} answered malformed twice: ${error}`,
+    fix: `choose an evaluator.model that supports ${wire.structuredOutput} (set it in .github/agate.yml on the base branch), then use Re-run evaluator`
+  }));
+  return finish(outcome);
+}
+function endpointOf({ wire, baseUrl }) {
+  const url = wire.endpoint(baseUrl);
+  const origin = new URL(url).origin;
+  const isPublic = origin === new URL(wire.publicBaseUrl).origin;
   return {
-    kind: "command",
+    url,
+    shown: redactUrl2(url),
+    origin,
+    keyHelp: isPublic ? `${wire.keyVariable} (or ${EVALUATOR_KEY_VARIABLE} with ${EVALUATOR_KEY_URL_VARIABLE}=${redactUrl2(baseUrl)})` : `${EVALUATOR_KEY_VARIABLE} with ${EVALUATOR_KEY_URL_VARIABLE}=${redactUrl2(baseUrl)}`
+  };
+}
+function keyFor({ wire, baseUrl }, options, endpoint) {
+  const parsedBase = new URL(baseUrl);
+  if (parsedBase.username !== "" || parsedBase.password !== "") {
+    return {
+      refused: {
+        status: "failed",
+        error: `evaluator.base_url ${endpoint.shown} carries credentials in the URL, which fetch will not send`,
+        fix: `remove them from evaluator.base_url in .github/agate.yml on the base branch (and revoke them: the repository shows them to everyone who can read it), and set ${endpoint.keyHelp} in the App's environment`
+      }
+    };
+  }
+  const chosen = apiKey(options, wire, endpoint.origin);
+  if ("problem" in chosen) {
+    return {
+      refused: {
+        status: "failed",
+        error: chosen.problem,
+        fix: `the App's operator sets ${EVALUATOR_KEY_URL_VARIABLE} to the base URL the key in ${EVALUATOR_KEY_VARIABLE} belongs to`
+      }
+    };
+  }
+  if (chosen.key === null && endpoint.origin === new URL(wire.publicBaseUrl).origin) {
+    return {
+      refused: {
+        status: "failed",
+        error: `no API key for ${endpoint.shown}: ${wire.keyVariable} is not set in the App's environment, and ${EVALUATOR_KEY_VARIABLE} (if set) belongs to another endpoint`,
+        fix: `set ${endpoint.keyHelp} in the App's environment, or point evaluator.base_url in .github/agate.yml on the base branch at an endpoint that needs no key`
+      }
+    };
+  }
+  return { key: chosen.key };
+}
+function asker(settings, endpoint, key, headers, request, meter) {
+  const { config, wire } = settings;
+  let turns = [];
+  let correction = null;
+  let temperature = true;
+  return async (previous) => {
+    if (previous && correction)
+      turns = [...turns, ...correction(correctionMessage(previous.error))];
+    for (; ; ) {
+      const body = wire.body({ model: config.model, prompt: request.prompt, turns, temperature });
+      const response = await postJson({
+        url: endpoint.url,
+        headers,
+        body,
+        ...settings.transport,
+        meter,
+        signal: request.signal
+      });
+      if (!response.ok) {
+        const message4 = response.status ? wire.errorMessage(response.json) : void 0;
+        if (response.status === 400 && temperature && /temperature/i.test(message4 ?? "")) {
+          temperature = false;
+          continue;
+        }
+        return { ok: false, ...describeHttpFailure(settings, endpoint, key, response, message4) };
+      }
+      const reply = wire.read(response.json);
+      if (!reply.ok) {
+        return {
+          ok: false,
+          error: `${endpoint.shown} answered 200, but ${reply.error}`,
+          fix: `point evaluator.base_url in .github/agate.yml on the base branch at an ${config.provider === "openai" ? "OpenAI-compatible Chat Completions" : "Anthropic Messages"} endpoint, or set evaluator.provider to match it`
+        };
+      }
+      addUsage(meter, reply.usage);
+      correction = reply.correction;
+      return reply.problem ? { ok: true, text: reply.text, problem: reply.problem } : { ok: true, text: reply.text };
+    }
+  };
+}
+function describeHttpFailure({ config, wire, baseUrl, transport }, endpoint, key, failure, providerMessage) {
+  const shownEndpoint = endpoint.shown;
+  const said = providerMessage ? `: ${oneLine(providerMessage)}` : "";
+  const attempts = `${failure.attempts} attempt${failure.attempts === 1 ? "" : "s"}`;
+  switch (failure.kind) {
+    case "aborted":
+      return { error: "the evaluation was cancelled", fix: "use Re-run evaluator" };
+    case "timeout":
+      return {
+        error: `no answer from ${shownEndpoint} within ${transport.timeoutMs} ms (${attempts})`,
+        fix: "the endpoint is slower than the App's evaluator timeout: choose a faster evaluator.model in .github/agate.yml on the base branch, or ask the App's operator to raise AGATE_EVALUATOR_TIMEOUT, then use Re-run evaluator"
+      };
+    case "connection":
+      return {
+        error: `could not reach ${shownEndpoint} (${attempts}): ${failure.detail}`,
+        fix: "check evaluator.base_url in .github/agate.yml on the base branch and that the App's host can reach it, then use Re-run evaluator"
+      };
+    case "redirect":
+      return {
+        error: `${shownEndpoint} answered HTTP ${failure.status}, a redirect to ${failure.detail}; agate never follows an evaluator endpoint's redirects (the key and the prompt would go along)`,
+        fix: "point evaluator.base_url in .github/agate.yml on the base branch at the endpoint itself (the App's operator lists it in AGATE_EVALUATOR_BASE_URLS, and in AGATE_EVALUATOR_API_KEY_URL if the key belongs there), then use Re-run evaluator"
+      };
+    case "not-json":
+      return {
+        error: `${shownEndpoint} answered HTTP ${failure.status} with a body that is not JSON: ${failure.detail}`,
+        fix: `point evaluator.base_url in .github/agate.yml on the base branch at the API itself (it must answer POST ${shownEndpoint})`
+      };
+    case "status":
+      break;
+  }
+  const status = failure.status;
+  const error = `HTTP ${status} from ${shownEndpoint}${said}${failure.attempts > 1 ? ` (after ${attempts})` : ""}`;
+  if (status === 401 || status === 403) {
+    return {
+      error,
+      fix: key ? `the key in ${key.variable} was refused: set a valid key for ${shownEndpoint} in ${endpoint.keyHelp} in the App's environment` : `the endpoint wants a key: set ${endpoint.keyHelp} in the App's environment`
+    };
+  }
+  if (status === 404 || (status === 400 || status === 422) && /model/i.test(said)) {
+    return {
+      error,
+      fix: `evaluator.model ${config.model} is unknown at ${redactUrl2(baseUrl)}, or evaluator.base_url is wrong: set evaluator.model (and evaluator.base_url) in .github/agate.yml on the base branch`
+    };
+  }
+  if (status === 429) {
+    return {
+      error,
+      fix: failure.detail !== "" ? `${failure.detail}: raise your provider's rate limit, or use Re-run evaluator later` : `the endpoint answered 429 after ${attempts}: raise your provider's rate limit, or use Re-run evaluator later`
+    };
+  }
+  if (status >= 500 || status === 408 || status === 409) {
+    return {
+      error,
+      fix: `the endpoint failed ${attempts} in a row: check the provider's status or the server at ${redactUrl2(baseUrl)}, then use Re-run evaluator`
+    };
+  }
+  return {
+    error,
+    fix: `the endpoint refused the request: make sure evaluator.model ${config.model} at ${redactUrl2(baseUrl)} supports ${wire.structuredOutput}, or choose another evaluator.model or evaluator.provider in .github/agate.yml on the base branch`
+  };
+}
+
+// app/evaluator/judge.ts
+function createJudge(config, options) {
+  const inner = config.kind === "llm" ? llmJudge(config, options) : commandJudge(config, options);
+  return {
+    kind: inner.kind,
     async judge(request) {
       const started = performance.now();
-      let requests = 0;
-      const finish = (outcome2) => ({
-        outcome: outcome2,
-        run: {
-          kind: "command",
-          provider: null,
-          model: null,
-          prompt_version: request.bundle.prompt_version,
-          input_tokens: null,
-          output_tokens: null,
-          latency_ms: Math.round(performance.now() - started),
-          requests
-        }
-      });
-      const prepared = await prepareSandbox(options.sandbox);
-      if (!prepared.ok) {
-        return finish({ status: "failed", error: prepared.error, fix: prepared.fix });
+      try {
+        return await inner.judge(request);
+      } catch (error) {
+        return {
+          outcome: {
+            status: "failed",
+            error: `the ${inner.kind} evaluator failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+            fix: "this is a bug in agate: report it with this message; Re-run evaluator may get past it"
+          },
+          run: {
+            kind: inner.kind,
+            provider: config.kind === "llm" ? config.provider : null,
+            model: config.kind === "llm" ? config.model : null,
+            prompt_version: request.bundle.prompt_version,
+            input_tokens: null,
+            output_tokens: null,
+            latency_ms: Math.round(performance.now() - started),
+            requests: 0
+          }
+        };
       }
-      const outcome = await askTwice(
-        async (previous) => {
-          requests += 1;
-          const bundle = {
-            ...request.bundle,
-            previous_attempt: previous ? { output: previous.output.slice(0, PREVIOUS_OUTPUT_LIMIT), error: previous.error } : null
-          };
-          const result = await runEvaluatorCommand({
-            run: config.run,
-            input: JSON.stringify(bundle),
-            sandbox: prepared.sandbox,
-            timeoutMs: config.timeout,
-            killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
-            signal: request.signal
-          });
-          return result.ok ? { ok: true, text: result.stdout } : result;
-        },
-        (error) => ({
-          error: `evaluator.run printed no valid verdict, malformed twice: ${error}`,
-          fix: `make evaluator.run in .github/agate.yml on the base branch print only the verdict JSON {"complete", "score", "missing", "evidence"} on stdout (logs go to stderr); on the retry, the bundle's previous_attempt says what was refused and why`
-        })
-      );
-      return finish(outcome);
     }
   };
 }
@@ -10171,47 +10215,47 @@ function verifyProvenance(input) {
   const { evidence } = input.config;
   const runName = `run ${run.id}`;
   const record = input.run.record;
-  const refuse3 = (reason) => ({ status: "refused", record, reason });
+  const refuse4 = (reason) => ({ status: "refused", record, reason });
   const wait = (reason) => ({ status: "waiting", record, reason });
   if (run.path !== evidence.workflow) {
-    return refuse3(
+    return refuse4(
       `${runName} is of ${codeSpan(run.path, 200)}, not of the evidence workflow ${evidence.workflow} (evidence.workflow)`
     );
   }
   const event = EVENT_FOR[input.target.kind];
   if (run.event !== event) {
-    return refuse3(
+    return refuse4(
       `${runName} ran on ${run.event}; evidence counts only from a ${event} run of ${evidence.workflow}`
     );
   }
   if (run.head_sha !== input.target.headSha) {
-    return refuse3(
+    return refuse4(
       `${runName} ran for ${shortSha(run.head_sha)}, not for the head ${shortSha(input.target.headSha)}`
     );
   }
   const base = runBaseProblem(input);
-  if (base) return refuse3(base);
+  if (base) return refuse4(base);
   if (!input.source.exists) {
-    return refuse3(
+    return refuse4(
       `the base commit has no ${evidence.workflow}, so no run of it can be the base's (add the workflow on the base branch, or set evidence.workflow)`
     );
   }
   if (input.source.error) {
-    return refuse3(`cannot tell what ${evidence.workflow} runs: ${input.source.error}`);
+    return refuse4(`cannot tell what ${evidence.workflow} runs: ${input.source.error}`);
   }
   if (!input.listing.complete) {
-    return refuse3(
+    return refuse4(
       `cannot confirm that the change leaves ${evidence.workflow} and what it uses alone: ${input.listing.reason ?? "the file list is incomplete"}`
     );
   }
   const touched = evidenceSourceChanges(input.changedFiles, input.source);
   if (touched.length > 0) {
-    return refuse3(
+    return refuse4(
       `the change modifies ${paths(touched)}, which the evidence workflow is or uses, so the workflow that ran is not the base's; a maintainer can accept this exact commit instead`
     );
   }
   if (!job2) {
-    return run.status === "completed" ? refuse3(
+    return run.status === "completed" ? refuse4(
       `${runName} has no job named ${evidence.job} (evidence.job); name the job that runs agate ${evidence.job}`
     ) : wait(`${runName} has not started job ${evidence.job} yet`);
   }
@@ -10223,32 +10267,32 @@ function verifyProvenance(input) {
     return !Number.isInteger(attempt2) || attempt2 > run.run_attempt;
   });
   if (ahead.length > 0) {
-    return refuse3(
+    return refuse4(
       `${runName} has ${ahead.map((a) => codeSpan(a.name, 80)).join(", ")}, named for an attempt it has not had: something in the job uploaded records of its own, so none is believed`
     );
   }
   const wanted = recordArtifactName(job2.run_attempt);
   const named2 = artifacts.filter((a) => a.name === wanted);
   if (named2.length > 1) {
-    return refuse3(
+    return refuse4(
       `${runName} has ${named2.length} artifacts named ${wanted}: something besides agate's step uploaded a record in attempt ${job2.run_attempt}, so neither is believed`
     );
   }
   const artifact = named2[0];
   if (!artifact) {
-    return refuse3(
+    return refuse4(
       `job ${job2.name} of ${runName} (attempt ${job2.run_attempt}) finished ${job2.conclusion ?? "without a conclusion"} without uploading ${wanted}; did the agate step run?`
     );
   }
   if (artifact.expired) {
-    return refuse3(`artifact ${wanted} of ${runName} has expired; re-run the job`);
+    return refuse4(`artifact ${wanted} of ${runName} has expired; re-run the job`);
   }
   if (!record) {
-    return refuse3(input.run.record_error ?? `artifact ${wanted} could not be read`);
+    return refuse4(input.run.record_error ?? `artifact ${wanted} could not be read`);
   }
   const step2 = job2.steps.find((s) => s.name === evidence.step);
   if (!step2) {
-    return refuse3(
+    return refuse4(
       `job ${job2.name} has no step named ${evidence.step} (evidence.step); give the step that runs agate \`name: ${evidence.step}\``
     );
   }
@@ -10257,23 +10301,23 @@ function verifyProvenance(input) {
   }
   const passed = recordPassed(record);
   if (passed && step2.conclusion !== "success") {
-    return refuse3(
+    return refuse4(
       `the record says every command passed, but the runner says step ${step2.name} ${step2.conclusion ?? "did not finish"}: something in the job interfered with agate`
     );
   }
   if (!passed && step2.conclusion !== "failure") {
-    return refuse3(
+    return refuse4(
       `the record says a command failed, but the runner says step ${step2.name} ${step2.conclusion === "success" ? "succeeded" : step2.conclusion ?? "did not finish"}: the evidence workflow must not set fail-on-command-failure: false, or the job was interfered with`
     );
   }
   const mismatch = recordMismatch(record, input, job2.run_attempt);
-  if (mismatch) return refuse3(mismatch);
+  if (mismatch) return refuse4(mismatch);
   const tested = testedCommitProblem(record, input);
-  if (tested) return refuse3(tested);
+  if (tested) return refuse4(tested);
   const tree = workTreeProblem(record, input.config);
-  if (tree) return refuse3(tree);
+  if (tree) return refuse4(tree);
   const isolation = isolationProblem(record, input.config, input.target);
-  if (isolation) return refuse3(isolation);
+  if (isolation) return refuse4(isolation);
   return { status: "verified", record };
 }
 function runBaseProblem(input) {
@@ -14578,206 +14622,8 @@ function intakeHandler(deps) {
   };
 }
 
-// app/runtime/intake-guard.ts
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { isIPv6 } from "node:net";
-var MiB = 1024 * 1024;
-var DEFAULT_INTAKE_LIMITS = {
-  maxBodyBytes: 25 * MiB,
-  bufferBytes: 64 * MiB,
-  perSenderBytes: 32 * MiB,
-  perSenderBodies: 16,
-  perSenderWaiting: 64,
-  waiting: 512,
-  waitMs: 5e3,
-  bodyTimeoutMs: 1e4,
-  lingerMs: 500
-};
-var REFUSAL_REASONS = [
-  "content_type",
-  "headers_missing",
-  "signature_malformed",
-  "too_large",
-  "sender_busy",
-  "busy",
-  "body_timeout",
-  "signature_mismatch"
-];
-function intakeLimits(overrides = {}) {
-  const limits = { ...DEFAULT_INTAKE_LIMITS, ...overrides };
-  for (const [name, value] of Object.entries(limits)) {
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new Error(`intake limit ${name} is ${value}: it must be a whole number, 0 or more`);
-    }
-  }
-  if (limits.perSenderBytes < limits.maxBodyBytes || limits.bufferBytes < limits.perSenderBytes) {
-    throw new Error(
-      `intake limits cannot take a ${limits.maxBodyBytes}-byte delivery: keep maxBodyBytes <= perSenderBytes <= bufferBytes`
-    );
-  }
-  return limits;
-}
-var JSON_CONTENT_TYPE = /^\s*(application\/json)\s*(?:;|$)/u;
-var SIGNATURE = /^sha256=([0-9a-f]{64})$/;
-var REQUIRED_HEADERS = ["x-github-event", "x-hub-signature-256", "x-github-delivery"];
-function createIntakeGuard(options) {
-  const limits = intakeLimits(options.limits);
-  const admission = new Admission(limits);
-  const refusals = new RefusalLog(options.log, options.logEveryMs ?? 6e4);
-  let accepted = 0;
-  let abandoned = 0;
-  const counter = { bytesRead: 0 };
-  function refuse3(req, res, reason, status, error, extra = {}) {
-    refusals.note(reason, status, {
-      sender: req.socket.remoteAddress,
-      delivery: headerText(req, "x-github-delivery"),
-      event: headerText(req, "x-github-event"),
-      content_length: req.headers["content-length"]
-    });
-    answer(req, res, status, { error }, extra, limits.lingerMs);
-  }
-  return {
-    stats: () => ({
-      ...admission.stats(),
-      accepted,
-      bytesRead: counter.bytesRead,
-      refused: refusals.counts(),
-      abandoned
-    }),
-    handle(req, res, next) {
-      if (req.method !== "POST" || webhookPathname(req.url) !== options.path) return false;
-      const contentType = req.headers["content-type"];
-      if (typeof contentType !== "string" || !JSON_CONTENT_TYPE.test(contentType)) {
-        refuse3(
-          req,
-          res,
-          "content_type",
-          415,
-          'Unsupported "Content-Type" header value. Must be "application/json"'
-        );
-        return true;
-      }
-      const missing = REQUIRED_HEADERS.filter((name) => req.headers[name] === void 0);
-      if (missing.length > 0) {
-        refuse3(req, res, "headers_missing", 400, `Required headers missing: ${missing.join(", ")}`);
-        return true;
-      }
-      const signature = SIGNATURE.exec(headerText(req, "x-hub-signature-256") ?? "")?.[1];
-      if (signature === void 0) {
-        refuse3(
-          req,
-          res,
-          "signature_malformed",
-          400,
-          "x-hub-signature-256 is not sha256=<64 hex digits>: the sender is not GitHub, or the App's webhook has no secret set"
-        );
-        return true;
-      }
-      const length = req.headers["content-length"];
-      const declared = length === void 0 ? null : Number(length);
-      if (declared !== null && declared > limits.maxBodyBytes) {
-        refuse3(req, res, "too_large", 413, tooLarge(limits.maxBodyBytes));
-        return true;
-      }
-      const sender = senderKey(req.socket.remoteAddress);
-      const reserve = declared ?? limits.maxBodyBytes;
-      let released = false;
-      let ticket = null;
-      const release = () => {
-        if (released) return;
-        released = true;
-        if (ticket) admission.release(ticket);
-      };
-      res.once("close", release);
-      void admission.acquire(sender, reserve, res).then(async (granted) => {
-        if (granted === "gone") {
-          abandoned++;
-          return;
-        }
-        if (granted === "sender_busy" || granted === "busy") {
-          refuse3(
-            req,
-            res,
-            granted,
-            granted === "sender_busy" ? 429 : 503,
-            granted === "sender_busy" ? "too many webhook bodies from this sender at once; try again shortly" : "too many webhook bodies at once; try again shortly",
-            { "retry-after": "1" }
-          );
-          return;
-        }
-        ticket = granted;
-        if (released) {
-          admission.release(ticket);
-          return;
-        }
-        const body = await readBody(req, options.secret, limits, counter);
-        if (body.kind === "gone") {
-          abandoned++;
-          return;
-        }
-        if (body.kind === "too_large") {
-          refuse3(req, res, "too_large", 413, tooLarge(limits.maxBodyBytes));
-          return;
-        }
-        if (body.kind === "timeout") {
-          refuse3(
-            req,
-            res,
-            "body_timeout",
-            408,
-            `the body did not arrive within ${limits.bodyTimeoutMs} ms`
-          );
-          return;
-        }
-        if (!timingSafeEqual(body.digest, Buffer.from(signature, "hex"))) {
-          refuse3(
-            req,
-            res,
-            "signature_mismatch",
-            400,
-            "signature does not match the body and the webhook secret: the sender does not have this App's secret (if it is GitHub, check WEBHOOK_SECRET against the App's settings)"
-          );
-          return;
-        }
-        accepted++;
-        next(
-          req,
-          res,
-          (body.chunks.length === 1 ? body.chunks[0] : Buffer.concat(body.chunks, body.size)).toString("utf8")
-        );
-      });
-      return true;
-    }
-  };
-}
-function tooLarge(max) {
-  return `the body is larger than ${max} bytes, GitHub's cap on webhook payloads; it was not read`;
-}
-function headerText(req, name) {
-  const value = req.headers[name];
-  return typeof value === "string" ? value : void 0;
-}
-function webhookPathname(url) {
-  let end = (url ?? "").length;
-  while (end > 0 && url?.charCodeAt(end - 1) === 47) end--;
-  const trimmed = end === 0 ? "/" : (url ?? "").slice(0, end);
-  try {
-    return new URL(trimmed, "http://localhost").pathname;
-  } catch {
-    return null;
-  }
-}
-function senderKey(address) {
-  if (!address) return "unknown";
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return mapped;
-  if (!isIPv6(address)) return address;
-  const [head = "", tail = ""] = address.split("%")[0]?.split("::") ?? [];
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === "" ? [] : tail.split(":");
-  const groups = address.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
-  return `${groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16)).join(":")}::/64`;
-}
+// app/runtime/intake-body.ts
+import { createHmac } from "node:crypto";
 function readBody(req, secret, limits, counter) {
   return new Promise((resolve6) => {
     const hmac = createHmac("sha256", secret);
@@ -14844,6 +14690,23 @@ function lingerOnClose(req, lingerMs) {
   setTimeout(() => {
     if (!req.complete) socket.destroy();
   }, lingerMs).unref();
+}
+
+// app/runtime/intake-guard.ts
+import { timingSafeEqual } from "node:crypto";
+
+// app/runtime/admission.ts
+import { isIPv6 } from "node:net";
+function senderKey(address) {
+  if (!address) return "unknown";
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return mapped;
+  if (!isIPv6(address)) return address;
+  const [head = "", tail = ""] = address.split("%")[0]?.split("::") ?? [];
+  const left = head === "" ? [] : head.split(":");
+  const right = tail === "" ? [] : tail.split(":");
+  const groups = address.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16)).join(":")}::/64`;
 }
 var Admission = class {
   #limits;
@@ -14929,6 +14792,215 @@ var Admission = class {
     return { sender, bytes };
   }
 };
+
+// app/runtime/intake-guard.ts
+var MiB = 1024 * 1024;
+var DEFAULT_INTAKE_LIMITS = {
+  maxBodyBytes: 25 * MiB,
+  bufferBytes: 64 * MiB,
+  perSenderBytes: 32 * MiB,
+  perSenderBodies: 16,
+  perSenderWaiting: 64,
+  waiting: 512,
+  waitMs: 5e3,
+  bodyTimeoutMs: 1e4,
+  lingerMs: 500
+};
+var REFUSAL_REASONS = [
+  "content_type",
+  "headers_missing",
+  "signature_malformed",
+  "too_large",
+  "sender_busy",
+  "busy",
+  "body_timeout",
+  "signature_mismatch"
+];
+function intakeLimits(overrides = {}) {
+  const limits = { ...DEFAULT_INTAKE_LIMITS, ...overrides };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new Error(`intake limit ${name} is ${value}: it must be a whole number, 0 or more`);
+    }
+  }
+  if (limits.perSenderBytes < limits.maxBodyBytes || limits.bufferBytes < limits.perSenderBytes) {
+    throw new Error(
+      `intake limits cannot take a ${limits.maxBodyBytes}-byte delivery: keep maxBodyBytes <= perSenderBytes <= bufferBytes`
+    );
+  }
+  return limits;
+}
+var JSON_CONTENT_TYPE = /^\s*(application\/json)\s*(?:;|$)/u;
+var SIGNATURE = /^sha256=([0-9a-f]{64})$/;
+var REQUIRED_HEADERS = ["x-github-event", "x-hub-signature-256", "x-github-delivery"];
+function createIntakeGuard(options) {
+  const limits = intakeLimits(options.limits);
+  const guard = {
+    options,
+    limits,
+    admission: new Admission(limits),
+    refusals: new RefusalLog(options.log, options.logEveryMs ?? 6e4),
+    counts: { accepted: 0, abandoned: 0, bytesRead: 0 }
+  };
+  return {
+    stats: () => ({
+      ...guard.admission.stats(),
+      accepted: guard.counts.accepted,
+      bytesRead: guard.counts.bytesRead,
+      refused: guard.refusals.counts(),
+      abandoned: guard.counts.abandoned
+    }),
+    handle(req, res, next) {
+      if (req.method !== "POST" || webhookPathname(req.url) !== options.path) return false;
+      const headers = checkHeaders(req, guard.limits);
+      if ("refusal" in headers) refuse3(guard, req, res, headers.refusal);
+      else admit(guard, req, res, headers, next);
+      return true;
+    }
+  };
+}
+function refuse3(guard, req, res, refusal2) {
+  guard.refusals.note(refusal2.reason, refusal2.status, {
+    sender: req.socket.remoteAddress,
+    delivery: headerText(req, "x-github-delivery"),
+    event: headerText(req, "x-github-event"),
+    content_length: req.headers["content-length"]
+  });
+  answer(
+    req,
+    res,
+    refusal2.status,
+    { error: refusal2.error },
+    refusal2.headers ?? {},
+    guard.limits.lingerMs
+  );
+}
+function checkHeaders(req, limits) {
+  const contentType = req.headers["content-type"];
+  if (typeof contentType !== "string" || !JSON_CONTENT_TYPE.test(contentType)) {
+    return {
+      refusal: {
+        reason: "content_type",
+        status: 415,
+        error: 'Unsupported "Content-Type" header value. Must be "application/json"'
+      }
+    };
+  }
+  const missing = REQUIRED_HEADERS.filter((name) => req.headers[name] === void 0);
+  if (missing.length > 0) {
+    return {
+      refusal: {
+        reason: "headers_missing",
+        status: 400,
+        error: `Required headers missing: ${missing.join(", ")}`
+      }
+    };
+  }
+  const signature = SIGNATURE.exec(headerText(req, "x-hub-signature-256") ?? "")?.[1];
+  if (signature === void 0) {
+    return {
+      refusal: {
+        reason: "signature_malformed",
+        status: 400,
+        error: "x-hub-signature-256 is not sha256=<64 hex digits>: the sender is not GitHub, or the App's webhook has no secret set"
+      }
+    };
+  }
+  const length = req.headers["content-length"];
+  const declared = length === void 0 ? null : Number(length);
+  if (declared !== null && declared > limits.maxBodyBytes) {
+    return { refusal: tooLarge(limits.maxBodyBytes) };
+  }
+  return { signature, declared };
+}
+function admit(guard, req, res, { signature, declared }, next) {
+  const { admission, limits } = guard;
+  const reserve = declared ?? limits.maxBodyBytes;
+  let released = false;
+  let ticket = null;
+  const release = () => {
+    if (released) return;
+    released = true;
+    if (ticket) admission.release(ticket);
+  };
+  res.once("close", release);
+  void admission.acquire(senderKey(req.socket.remoteAddress), reserve, res).then(async (granted) => {
+    if (granted === "gone") {
+      guard.counts.abandoned++;
+      return;
+    }
+    if (granted === "sender_busy" || granted === "busy") {
+      refuse3(guard, req, res, {
+        reason: granted,
+        status: granted === "sender_busy" ? 429 : 503,
+        error: granted === "sender_busy" ? "too many webhook bodies from this sender at once; try again shortly" : "too many webhook bodies at once; try again shortly",
+        headers: { "retry-after": "1" }
+      });
+      return;
+    }
+    ticket = granted;
+    if (released) {
+      admission.release(ticket);
+      return;
+    }
+    await receive(guard, req, res, signature, next);
+  });
+}
+async function receive(guard, req, res, signature, next) {
+  const { limits } = guard;
+  const body = await readBody(req, guard.options.secret, limits, guard.counts);
+  if (body.kind === "gone") {
+    guard.counts.abandoned++;
+    return;
+  }
+  if (body.kind === "too_large") {
+    refuse3(guard, req, res, tooLarge(limits.maxBodyBytes));
+    return;
+  }
+  if (body.kind === "timeout") {
+    refuse3(guard, req, res, {
+      reason: "body_timeout",
+      status: 408,
+      error: `the body did not arrive within ${limits.bodyTimeoutMs} ms`
+    });
+    return;
+  }
+  if (!timingSafeEqual(body.digest, Buffer.from(signature, "hex"))) {
+    refuse3(guard, req, res, {
+      reason: "signature_mismatch",
+      status: 400,
+      error: "signature does not match the body and the webhook secret: the sender does not have this App's secret (if it is GitHub, check WEBHOOK_SECRET against the App's settings)"
+    });
+    return;
+  }
+  guard.counts.accepted++;
+  next(
+    req,
+    res,
+    (body.chunks.length === 1 ? body.chunks[0] : Buffer.concat(body.chunks, body.size)).toString("utf8")
+  );
+}
+function tooLarge(max) {
+  return {
+    reason: "too_large",
+    status: 413,
+    error: `the body is larger than ${max} bytes, GitHub's cap on webhook payloads; it was not read`
+  };
+}
+function headerText(req, name) {
+  const value = req.headers[name];
+  return typeof value === "string" ? value : void 0;
+}
+function webhookPathname(url) {
+  let end = (url ?? "").length;
+  while (end > 0 && url?.charCodeAt(end - 1) === 47) end--;
+  const trimmed = end === 0 ? "/" : (url ?? "").slice(0, end);
+  try {
+    return new URL(trimmed, "http://localhost").pathname;
+  } catch {
+    return null;
+  }
+}
 var RefusalLog = class {
   #log;
   #everyMs;
@@ -15819,7 +15891,7 @@ function closeServer(server) {
 import { randomBytes as randomBytes3, timingSafeEqual as timingSafeEqual2 } from "node:crypto";
 import { existsSync, readFileSync as readFileSync2, writeFileSync } from "node:fs";
 import { createServer as createServer2 } from "node:http";
-import { join as join2, resolve as resolve4 } from "node:path";
+import { join as join4, resolve as resolve4 } from "node:path";
 import { parse as parseYaml } from "yaml";
 
 // app/github/manifest.ts
@@ -15887,7 +15959,7 @@ function page(res, status, title, body) {
   );
 }
 function writeCredentials(cwd, app) {
-  const file = join2(cwd, ".env");
+  const file = join4(cwd, ".env");
   const existing = existsSync(file) ? readFileSync2(file, "utf8") : "";
   if (/^\s*APP_ID\s*=/m.test(existing)) {
     throw new Error(

@@ -1,4 +1,4 @@
-import { NORMALISATION_RULES } from "./normalise-output.js";
+import { NORMALISATION_RULES } from "../../../checks/normalise-output.js";
 
 /**
  * The line-by-line normaliser as it was before the fast path (stored normalised digests were made
