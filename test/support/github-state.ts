@@ -4,7 +4,7 @@
  * body, state, labels, every comment with its author and body) and every check run (its head,
  * status, conclusion and output), in GitHub's order. What two runs number differently is named
  * by its role: commits (`<sha 1>`, also in the 7 characters a title shows), comment ids (`<comment
- * 2 on #3>`), delivery ids, a write-once marker's random token; timestamps are blanked.
+ * 2 on #3>`), delivery ids, a write-once marker's random token; timestamps (and a summary's minutes) are blanked.
  */
 import type { GitHubSimulator } from "../github/index.js";
 
@@ -34,7 +34,8 @@ export interface GitHubState {
   }[];
 }
 
-const ISO_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g;
+// Also the minute a summary shows people ("Waiting since 2026-12-04 21:28 UTC").
+const ISO_TIME = /\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\d(?:\.\d+)?Z| \d\d:\d\d UTC)/g;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
 const ONCE_MARKER = /<!-- agate:once [0-9a-f]+ -->/g;
 
