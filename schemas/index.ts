@@ -5,6 +5,7 @@ export * from "./config.js";
 export * from "./duration.js";
 export * from "./evaluation.js";
 export * from "./gate.js";
+export * from "./gate-status.js";
 export * from "./handoff-entry.js";
 export * from "./handoff-file.js";
 export * from "./json-schema.js";

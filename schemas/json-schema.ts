@@ -2,6 +2,7 @@ import { z } from "zod";
 import { commandRecordSchema } from "./command-record.js";
 import { configSchema } from "./config.js";
 import { doctorReportSchema } from "./doctor.js";
+import { statusReportSchema } from "./gate-status.js";
 import { handoffFrontMatterSchema } from "./handoff-file.js";
 import { progressReportSchema } from "./trace.js";
 
@@ -49,6 +50,9 @@ export function publishedJsonSchemas(): Record<string, string> {
     ),
     "doctor-report.schema.json": render(
       inputJsonSchema(doctorReportSchema, "agate-gate doctor --json"),
+    ),
+    "agate-status.schema.json": render(
+      inputJsonSchema(statusReportSchema, "agate-gate status --json"),
     ),
   };
 }
