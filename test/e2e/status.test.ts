@@ -47,7 +47,14 @@ async function status(
   const code = await statusMain(
     args,
     { env, cwd },
-    { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) },
+    {
+      stdout: (t) => {
+        stdout += t;
+      },
+      stderr: (t) => {
+        stderr += t;
+      },
+    },
   );
   const report =
     args.includes("--json") && stdout.trim() !== ""
