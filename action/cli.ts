@@ -18,6 +18,8 @@ import { entryMain } from "./entries-cli.js";
 import { systemExecutable } from "./executables.js";
 import { git, gitMaybe, localStateDir, useUserExcludesFile } from "./git.js";
 import { extendedHandoffPath, writeHandoff } from "./handoff.js";
+import { HOOK_USAGE, hookMain, readStdin } from "./hooks.js";
+import { LOOP_USAGE, loopMain } from "./loop.js";
 import { runRequiredCommands } from "./required-commands.js";
 import { STATUS_USAGE, statusMain } from "./status-command.js";
 import { durationText, headline, resultText } from "./summary.js";
@@ -60,6 +62,8 @@ Usage:
   ${CLI_PACKAGE} entry <open|poll|claim|answer|ask|reply|status> ...
       Handoff entries on issues, through the GitHub API (${CLI_PACKAGE} entry help).
   ${STATUS_USAGE.replace(/\n/g, "\n  ")}
+  ${HOOK_USAGE.replace(/\n/g, "\n  ")}
+  ${LOOP_USAGE.replace(/\n/g, "\n  ")}
   ${CLI_PACKAGE} --version
 
 The npm package is ${CLI_PACKAGE}; where it is not installed: ${AGATE_CLI} <command>.
@@ -126,6 +130,8 @@ const COMMANDS = [
   "trace",
   "entry",
   "status",
+  "hook",
+  "loop",
   "help",
 ] as const;
 
@@ -253,6 +259,10 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
       return entryMain(rest);
     case "status":
       return statusMain(rest, { env: process.env, cwd }, STDIO);
+    case "hook":
+      return hookMain(rest, { env: process.env }, { ...STDIO, stdin: readStdin });
+    case "loop":
+      return loopMain(rest, { env: process.env, cwd }, STDIO);
     case "help":
       return help();
     default:

@@ -54,6 +54,8 @@ export interface StatusDeps {
   cwd: string;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** Called with each look --wait takes (the loop says each state it passes through). */
+  onLook?: (report: StatusReport) => void;
 }
 
 /** While HEAD is ahead of the head GitHub shows (a push not seen yet), --wait waits this long. */
@@ -214,6 +216,7 @@ export async function readStatus(
     let report: StatusReport;
     try {
       report = await reader.read();
+      deps.onLook?.(report);
     } catch (error) {
       if (!(error instanceof StatusRateLimited) || now() + error.waitMs > deadline) throw error;
       await sleep(error.waitMs);

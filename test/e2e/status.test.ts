@@ -13,11 +13,12 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { statusMain } from "../../action/status-command.js";
 import { decideGate } from "../../checks/gate/decide.js";
-import { renderGateSummary } from "../../checks/gate/render.js";
 import { gateStatus } from "../../checks/gate/status.js";
 import { statusBlock } from "../../checks/gate/status-block.js";
+import type { GateFacts } from "../../schemas/gate.js";
 import { type StatusReport, statusReportSchema } from "../../schemas/gate-status.js";
 import { agentPull, useSimulator } from "../github/use-simulator.js";
+import { appCheck, galleryFacts } from "../support/agate-checks.js";
 import { galleryEntries } from "../support/summary-gallery.js";
 
 const { sim } = useSimulator();
@@ -63,31 +64,8 @@ async function status(
   return { code, stdout, stderr, report };
 }
 
-/** The App's check on the head, its summary ending in the status block of `entry`'s facts. */
-async function appCheck(
-  pull: { number: number; head: string },
-  facts: NonNullable<ReturnType<typeof galleryEntries>[number]["facts"]>,
-) {
-  const decision = decideGate(facts);
-  const gate = {
-    ...gateStatus(decision, facts),
-    repository: `${sim.owner}/${REPO}`,
-    pull_request: pull.number,
-    head_sha: pull.head,
-  };
-  const summary = `${renderGateSummary(decision, facts)}${statusBlock(gate)}`;
-  await sim.createCheckRun({
-    repo: REPO,
-    name: "agate",
-    headSha: pull.head,
-    app: "agate",
-    ...(decision.conclusion
-      ? { status: "completed" as const, conclusion: decision.conclusion }
-      : { status: "in_progress" as const }),
-    output: { title: decision.title, summary },
-  });
-  return gate;
-}
+const appCheckOn = (pull: { number: number; head: string }, facts: GateFacts) =>
+  appCheck(sim, REPO, pull, facts);
 
 async function pullRequest() {
   await sim.createRepository({ repo: REPO, files: { "README.md": "widgets\n" } });
@@ -104,7 +82,7 @@ describe("agate-gate status against the simulator", { timeout: 60_000 }, () => {
       .map((e) => [e.heading, e] as const),
   )("%s: --json is schema-valid, with the App's verdict and its exit code", async (_, entry) => {
     const pull = await pullRequest();
-    const gate = await appCheck(pull, entry.facts as NonNullable<typeof entry.facts>);
+    const gate = await appCheckOn(pull, entry.facts as GateFacts);
     sim.clearCalls();
     const { code, report } = await status([String(pull.number), "--json"]);
     expect(report).toMatchObject({
@@ -141,8 +119,7 @@ describe("agate-gate status against the simulator", { timeout: 60_000 }, () => {
 
   it("stale: HEAD has a commit the pull request's head lacks, whatever the App said of the head", async () => {
     const pull = await pullRequest();
-    const accepted = galleryEntries().find((e) => e.heading === "Accepted");
-    await appCheck(pull, accepted?.facts as NonNullable<NonNullable<typeof accepted>["facts"]>);
+    await appCheckOn(pull, galleryFacts("Accepted"));
     const work = join(mkdtempSync(join(temp, "clone-")), "w");
     execFileSync("git", ["clone", "-q", "-b", "agent/answer", sim.gitDir({ repo: REPO }), work]);
     writeFileSync(join(work, "b.txt"), "b\n");
@@ -168,8 +145,7 @@ describe("agate-gate status against the simulator", { timeout: 60_000 }, () => {
     // Attack: the pull request's workflow (GitHub Actions' app, checks: write) makes a check run
     // named agate whose summary ends in a block saying accepted.
     const pull = await pullRequest();
-    const accepted = galleryEntries().find((e) => e.heading === "Accepted")?.facts;
-    if (!accepted) throw new Error("the gallery has Accepted");
+    const accepted = galleryFacts("Accepted");
     const forged = {
       ...gateStatus(decideGate(accepted), accepted),
       repository: `${sim.owner}/${REPO}`,
@@ -190,8 +166,7 @@ describe("agate-gate status against the simulator", { timeout: 60_000 }, () => {
     expect(alone.report).toMatchObject({ state: "waiting", check: null, gate: null });
     expect(alone.report?.line).toContain("github-actions are not agate's and mean nothing");
     // Beside the App's own rejection, the App's is the verdict.
-    const rejected = galleryEntries().find((e) => e.heading === "Rejected: a command failed");
-    await appCheck(pull, rejected?.facts as NonNullable<NonNullable<typeof rejected>["facts"]>);
+    await appCheckOn(pull, galleryFacts("Rejected: a command failed"));
     const both = await status([String(pull.number), "--json"]);
     expect(both.report).toMatchObject({ state: "rejected", check: { app: sim.appSlug } });
     expect(both.code).toBe(1);
@@ -221,9 +196,7 @@ describe("agate-gate status against the simulator", { timeout: 60_000 }, () => {
       status: "in_progress",
       output: { title: "agate is evaluating", summary: "**Not decided.**\n" },
     });
-    const accepted = galleryEntries().find((e) => e.heading === "Accepted")?.facts;
-    if (!accepted) throw new Error("the gallery has Accepted");
-    setTimeout(() => void appCheck(pull, accepted), 300);
+    setTimeout(() => void appCheckOn(pull, galleryFacts("Accepted")), 300);
     const waited = await status([String(pull.number), "--wait", "20s", "--json"]);
     expect(waited.report).toMatchObject({ state: "accepted", action: "done" });
     expect(waited.code).toBe(0);
@@ -270,9 +243,7 @@ async function rateLimitedFront(
 describe("agate-gate status within GitHub's rate limits", { timeout: 60_000 }, () => {
   it("--wait sleeps out a primary limit until its reset, and a secondary one for its retry-after", async () => {
     const pull = await pullRequest();
-    const accepted = galleryEntries().find((e) => e.heading === "Accepted")?.facts;
-    if (!accepted) throw new Error("the gallery has Accepted");
-    await appCheck(pull, accepted);
+    await appCheckOn(pull, galleryFacts("Accepted"));
     const primary = await rateLimitedFront(sim.apiUrl, 1, (res) => {
       res.writeHead(403, {
         "content-type": "application/json",
