@@ -5,10 +5,10 @@
  */
 import { z } from "zod";
 import { checkConclusionSchema, requirementSchema } from "./gate.js";
+import { GATE_STATUS_VERSION, STATUS_TAIL_CHARS } from "./gate-status-constants.js";
 import { gitShaSchema, positiveIntSchema, repositoryFullNameSchema } from "./primitives.js";
 
-/** The version of the shapes below; a reader refuses any other. */
-export const GATE_STATUS_VERSION = 1;
+export { GATE_STATUS_VERSION, STATUS_TAIL_CHARS } from "./gate-status-constants.js";
 
 /**
  * The states an agent reads. `waiting` is the gate's `pending`; `stale` is said by the CLI only:
@@ -36,9 +36,6 @@ export const statusActionSchema = z.enum(["done", "work", "person", "spent", "wa
 
 /** Who can act on a requirement that does not pass; `nobody` while it only waits. */
 export const actorSchema = z.enum(["agent", "maintainer", "operator", "nobody"]);
-
-/** How many characters of a failing command's output the status keeps (its end). */
-export const STATUS_TAIL_CHARS = 4_000;
 
 export const statusRequirementSchema = requirementSchema.extend({
   who: actorSchema,

@@ -11,6 +11,7 @@ export * from "./handoff-file.js";
 export * from "./json-schema.js";
 export * from "./merge-group.js";
 export * from "./primitives.js";
+export * from "./published-json-schemas.js";
 export * from "./store.js";
 export * from "./verdict.js";
 export * from "./version.js";

@@ -11,7 +11,8 @@ import { galleryEntries } from "../../test/support/summary-gallery.js";
 import { GITHUB_TEXT_LIMIT } from "../markdown.js";
 import { decideGate } from "./decide.js";
 import { planGatePass } from "./plan.js";
-import { gateStatus, recordStatus } from "./status.js";
+import { recordStatus } from "./record-status.js";
+import { gateStatus } from "./status.js";
 import { readStatusBlock, statusBlock } from "./status-block.js";
 
 const gates = galleryEntries().filter((e) => e.facts !== undefined);

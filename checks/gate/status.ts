@@ -5,20 +5,17 @@
  * evaluator's missing items, the handoff file's problems). Pure: derived from the same decision
  * and facts as the summary, so the two never disagree.
  */
-import type { CommandRecord } from "../../schemas/command-record.js";
 import type { GateDecision, GateFacts, Requirement } from "../../schemas/gate.js";
 import {
   type Actor,
   type FailingCommand,
   GATE_STATUS_VERSION,
   type GateStatus,
-  STATUS_TAIL_CHARS,
   type StatusAction,
   type StatusRequirement,
 } from "../../schemas/gate-status.js";
-import { commandPassed } from "../command-results.js";
-import { codeSpan, displayTail, durationText } from "../markdown.js";
 import { believedRecord, progressOf } from "./decide.js";
+import { failingOf, statusTail as tail } from "./record-status.js";
 
 /** A decision's state in the words agents read (the README's state table): pending is waiting. */
 export function statusState(state: GateDecision["state"]): GateStatus["state"] {
@@ -85,8 +82,6 @@ export function statusAction(
   return "wait";
 }
 
-const tail = (text: string) => displayTail(text).slice(-STATUS_TAIL_CHARS);
-
 /** The commands that did not pass on the graded commit (or on the failure this head replays). */
 function failingCommands(facts: GateFacts): FailingCommand[] {
   const replay = progressOf(facts).replay;
@@ -102,19 +97,6 @@ function failingCommands(facts: GateFacts): FailingCommand[] {
   }
   const record = believedRecord(facts);
   return record ? failingOf(record) : [];
-}
-
-function failingOf(record: CommandRecord): FailingCommand[] {
-  return record.commands
-    .filter((c) => !commandPassed(c))
-    .map((c) => ({
-      name: c.name,
-      exit_code: c.exit_code,
-      signal: c.signal,
-      timed_out: c.timed_out,
-      duration_ms: c.duration_ms,
-      output_tail: tail(c.output.tail),
-    }));
 }
 
 function evaluatorMissing(facts: GateFacts, decision: GateDecision): string[] {
@@ -190,50 +172,5 @@ export function evaluatingStatus(
     next: [],
     requirements,
     evaluator_missing: [],
-  };
-}
-
-/**
- * The Action's view, from its own commands alone (its `status` output): a failing command is
- * work for the agent; all passing is not yet an acceptance, for the App still checks where the
- * record came from and asks the evaluator, so it waits.
- */
-export function recordStatus(record: CommandRecord, repository: string): GateStatus {
-  const failing = failingOf(record);
-  const total = record.commands.length;
-  const requirement: StatusRequirement = {
-    id: "commands",
-    name: "required commands",
-    status: failing.length > 0 ? "fail" : "pass",
-    reason:
-      failing.length > 0
-        ? `${failing.length} of ${total} required commands failed (${failing.map((c) => c.name).join(", ")})`
-        : `${total} of ${total} passed`,
-    who: failing.length > 0 ? "agent" : "nobody",
-  };
-  const state = failing.length > 0 ? "rejected" : "waiting";
-  return {
-    version: GATE_STATUS_VERSION,
-    source: "action",
-    repository,
-    pull_request: record.pull_request?.number ?? null,
-    head_sha: record.pull_request?.head_sha ?? record.merge_group?.head_sha ?? record.tested.sha,
-    state,
-    action: failing.length > 0 ? "work" : "wait",
-    report_only: false,
-    conclusion: null,
-    title:
-      failing.length > 0
-        ? `The commands failed on ${record.tested.sha.slice(0, 7)}: ${requirement.reason}`
-        : `Every required command passed on ${record.tested.sha.slice(0, 7)}; the agate App decides`,
-    next: failing.map(
-      (c) =>
-        `Make ${codeSpan(c.name, 80)} pass and push: ${c.timed_out ? `it timed out after ${durationText(c.duration_ms ?? 0)}` : c.signal ? `it was killed by ${c.signal}` : `it exited ${c.exit_code}`}`,
-    ),
-    requirements: [requirement],
-    failing_commands: failing,
-    evaluator_missing: [],
-    handoff_problems: [],
-    budgets: null,
   };
 }
