@@ -5,11 +5,12 @@
  * permission is told; two calls per look; --wait across a rate limit.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { statusMain } from "../../action/status-command.js";
 import { decideGate } from "../../checks/gate/decide.js";
@@ -25,6 +26,13 @@ const { sim } = useSimulator();
 const REPO = "widgets";
 const temp = mkdtempSync(join(tmpdir(), "agate-status-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+/** The published JSON Schema, as a script that reads `status --json` would use it. */
+const validate = new Ajv2020({ strict: false }).compile(
+  JSON.parse(
+    readFileSync(new URL("../../schemas/agate-status.schema.json", import.meta.url), "utf8"),
+  ),
+);
 
 const READ = { checks: "read", pull_requests: "read", metadata: "read" } as const;
 
@@ -57,10 +65,9 @@ async function status(
       },
     },
   );
-  const report =
-    args.includes("--json") && stdout.trim() !== ""
-      ? statusReportSchema.parse(JSON.parse(stdout))
-      : null;
+  const json = args.includes("--json") && stdout.trim() !== "" ? JSON.parse(stdout) : null;
+  if (json !== null) expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+  const report = json === null ? null : statusReportSchema.parse(json);
   return { code, stdout, stderr, report };
 }
 
