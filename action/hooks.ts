@@ -19,7 +19,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { UnreadableStatusError } from "../checks/gate/status-report.js";
-import { CLI_PACKAGE } from "../checks/handoff/verify.js";
+import { AGATE_CLI, CLI_PACKAGE } from "../checks/handoff/verify.js";
 import { parseDuration } from "../schemas/duration.js";
 import type { StatusReport } from "../schemas/gate-status.js";
 import { gitMaybe, localStateDir } from "./git.js";
@@ -114,13 +114,13 @@ export function workReason(report: StatusReport, lead: string): string {
   const text = `${lead}\n\n${statusText(report)}`;
   return text.length <= REASON_CHARS
     ? text
-    : `${text.slice(0, REASON_CHARS)}\n… (cut: ${CLI_PACKAGE} status shows it all)`;
+    : `${text.slice(0, REASON_CHARS)}\n… (cut: \`${AGATE_CLI} status\` shows it all)`;
 }
 
 /** The instruction to hand over: a handoff entry naming the pull request (docs/entries.md). */
 export function handoverReason(report: StatusReport): string {
   const project = report.repository.split("/")[1] ?? report.repository;
-  return `${report.line}\n\nThis needs a person, not more work from you. Hand over: open a handoff entry for pull request #${report.pull_request} that says what you need, what you tried and what would unblock you, then stop:\n\n  npx --yes ${CLI_PACKAGE} entry open --pull ${report.pull_request} --project ${project} --question "<what a person must decide or do>" --tried "<what you did and what agate said>" --needed "<what would let you go on>"\n\n${statusText(report)}`;
+  return `${report.line}\n\nThis needs a person, not more work from you. Hand over: open a handoff entry for pull request #${report.pull_request} that says what you need, what you tried and what would unblock you, then stop:\n\n  ${AGATE_CLI} entry open --pull ${report.pull_request} --project ${project} --question "<what a person must decide or do>" --tried "<what you did and what agate said>" --needed "<what would let you go on>"\n\n${statusText(report)}`;
 }
 
 /** What the hook answers, from agate's report and what the session's earlier stops did. */
@@ -161,7 +161,7 @@ export function decideStop(
       }
       const lead =
         report.action === "wait"
-          ? `agate has not decided yet. Wait for it with \`npx --yes ${CLI_PACKAGE} status --wait 15m\` and do what it says; stop once it says accepted.`
+          ? `agate has not decided yet. Wait for it with \`${AGATE_CLI} status --wait 15m\` and do what it says; stop once it says accepted.`
           : "agate (the merge gate) says this pull request is not done yet. Do the work below, commit, push, then stop again: agate grades the new commit.";
       return {
         answer: { decision: "block", reason: workReason(report, lead) },

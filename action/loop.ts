@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { CLI_PACKAGE } from "../checks/handoff/verify.js";
+import { AGATE_CLI, CLI_PACKAGE } from "../checks/handoff/verify.js";
 import { shortSha } from "../checks/markdown.js";
 import { parseDuration } from "../schemas/duration.js";
 import { STATUS_EXIT_CODES, type StatusReport } from "../schemas/gate-status.js";
@@ -206,7 +206,7 @@ async function afterTurn(
   });
   if (local.code !== 0) {
     log(`the required commands fail here (run exited ${local.code}); not pushing`);
-    return `The required commands fail in your checkout (\`${CLI_PACKAGE} run\` exited ${local.code}); fix that and commit before anything is pushed. Its output, the end:\n\n${local.output.slice(-8_000)}`;
+    return `The required commands fail in your checkout (\`${AGATE_CLI} run\` exited ${local.code}); fix that and commit before anything is pushed. Its output, the end:\n\n${local.output.slice(-8_000)}`;
   }
   const branch = gitMaybe(root, ["symbolic-ref", "--short", "-q", "HEAD"])?.trim();
   if (!branch) return "Check out the pull request's branch: HEAD is detached.";

@@ -37,26 +37,131 @@ const gate = useGateHarness();
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
 
-describe("an agent in the generic loop against the App", () => {
-  it("waiting → rejected (the failing output in its hands) → fixes, pushes → accepted", async () => {
-    const { sim } = gate;
-    const { head, number } = await gate.agentPullRequest(
-      REPO,
-      { "answer.txt": "42\n" },
-      { config: CONFIG, baseFiles: { "test.sh": TEST_SH }, branch: BRANCH },
-    );
-    const dir = mkdtempSync(join(gate.temp, "agent-"));
-    const work = join(dir, "work");
-    const relay = join(dir, "relay.git");
-    git(dir, "clone", "-q", "-b", BRANCH, sim.gitDir({ repo: REPO }), work);
-    git(dir, "init", "-q", "--bare", relay);
-    git(work, "remote", "set-url", "--push", "origin", relay);
-    const log = join(dir, "agent.jsonl");
-    const home = join(dir, "home");
-    mkdirSync(home);
-    writeFileSync(log, "");
+interface Run {
+  head: string;
+  number: number;
+  work: string;
+  log: string;
+  env: Record<string, string>;
+}
 
-    const loop = spawn(
+/** The pull request (its first head lacks the snapshot), and the agent's checkout of it. */
+async function setUp(): Promise<Run & { relay: string }> {
+  const { sim } = gate;
+  const { head, number } = await gate.agentPullRequest(
+    REPO,
+    { "answer.txt": "42\n" },
+    { config: CONFIG, baseFiles: { "test.sh": TEST_SH }, branch: BRANCH },
+  );
+  const dir = mkdtempSync(join(gate.temp, "agent-"));
+  const work = join(dir, "work");
+  const relay = join(dir, "relay.git");
+  git(dir, "clone", "-q", "-b", BRANCH, sim.gitDir({ repo: REPO }), work);
+  git(dir, "init", "-q", "--bare", relay);
+  git(work, "remote", "set-url", "--push", "origin", relay);
+  const log = join(dir, "agent.jsonl");
+  const home = join(dir, "home");
+  mkdirSync(home);
+  writeFileSync(log, "");
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    GITHUB_TOKEN: sim.createToken({ permissions: { checks: "read", pull_requests: "read" } }),
+    GITHUB_API_URL: sim.apiUrl,
+    GITHUB_REPOSITORY: `${sim.owner}/${REPO}`,
+    AGATE_APP_SLUG: sim.appSlug,
+    AGATE_STATUS_POLL_MS: "200",
+    AGENT_LOG: log,
+    CLI,
+    TSX,
+    AGENT,
+  };
+  return { head, number, work, relay, log, env };
+}
+
+/**
+ * Runs the agent's process to its end while playing GitHub and CI around it: CI on the first
+ * head, then each push to the relay taken in (the branch moves, `synchronize`) and CI run on it.
+ */
+async function drive(
+  run: Run & { relay: string },
+  command: string,
+  args: string[],
+  /** Run CI on the first head once the output shows this (the agent's first look). */
+  firstLook?: RegExp,
+): Promise<{ code: number | null; output: string; heads: string[] }> {
+  const { sim } = gate;
+  const child = spawn(command, args, {
+    cwd: run.work,
+    env: run.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (c: Buffer) => {
+    output += c.toString();
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    output += c.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  let done = false;
+  void exited.then(() => {
+    done = true;
+  });
+  for (const until = Date.now() + 60_000; firstLook && !firstLook.test(output); ) {
+    if (done || Date.now() > until) throw new Error(`no first look:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await gate.ci(REPO, BRANCH, run.head);
+  const heads = [run.head];
+  const ref = join(run.relay, "refs", "heads", BRANCH);
+  while (!done) {
+    const pushed = existsSync(ref) ? readFileSync(ref, "utf8").trim() : undefined;
+    if (pushed && pushed !== heads.at(-1)) {
+      git(
+        sim.gitDir({ repo: REPO }),
+        "fetch",
+        "-q",
+        run.relay,
+        `+refs/heads/${BRANCH}:refs/relay/${BRANCH}`,
+      );
+      await sim.world.moveBranch(
+        sim.repository({ repo: REPO }),
+        BRANCH,
+        pushed,
+        heads.at(-1),
+        sim.world.account("codex[bot]", "Bot"),
+      );
+      await gate.processDeliveries();
+      heads.push(pushed);
+      await gate.ci(REPO, BRANCH, pushed);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { code: await exited, output, heads };
+}
+
+function turnsOf(log: string) {
+  return readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+}
+
+/** What GitHub shows in the end: the App's check on the last head accepted it, its block too. */
+function expectAccepted(heads: string[], number: number): void {
+  expect(heads).toHaveLength(2);
+  const check = gate.gateCheck(REPO, heads.at(-1) ?? "");
+  expect(check?.conclusion).toBe("success");
+  const block = readStatusBlock(check?.output?.summary ?? "");
+  expect(block.ok && [block.status.state, block.status.pull_request]).toEqual(["accepted", number]);
+}
+
+describe("an agent in a loop against the App", () => {
+  it("agate-gate loop: waiting → rejected (the failing output in its hands) → fixes, pushes → accepted", async () => {
+    const run = await setUp();
+    const { code, output, heads } = await drive(
+      run,
       process.execPath,
       [
         "--import",
@@ -73,63 +178,9 @@ describe("an agent in the generic loop against the App", () => {
         TSX,
         AGENT,
       ],
-      {
-        cwd: work,
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOME: home,
-          GITHUB_TOKEN: sim.createToken({
-            permissions: { checks: "read", pull_requests: "read" },
-          }),
-          GITHUB_API_URL: sim.apiUrl,
-          GITHUB_REPOSITORY: `${sim.owner}/${REPO}`,
-          AGATE_APP_SLUG: sim.appSlug,
-          AGATE_STATUS_POLL_MS: "200",
-          AGENT_LOG: log,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
+      /^agate loop: waiting on /m,
     );
-    let output = "";
-    loop.stdout.on("data", (c: Buffer) => {
-      output += c.toString();
-    });
-    loop.stderr.on("data", (c: Buffer) => {
-      output += c.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => loop.on("close", resolve));
-    let done = false;
-    void exited.then(() => {
-      done = true;
-    });
-
-    // CI on the pull request's first head, as GitHub runs the evidence workflow.
-    await gate.ci(REPO, BRANCH, head);
-    // GitHub receiving the agent's pushes: the branch moves, CI runs on the new head.
-    const heads = [head];
-    while (!done) {
-      const pushed = existsSync(join(relay, "refs", "heads", BRANCH))
-        ? readFileSync(join(relay, "refs", "heads", BRANCH), "utf8").trim()
-        : undefined;
-      if (pushed && pushed !== heads.at(-1)) {
-        const simDir = sim.gitDir({ repo: REPO });
-        git(simDir, "fetch", "-q", relay, `+refs/heads/${BRANCH}:refs/relay/${BRANCH}`);
-        await sim.world.moveBranch(
-          sim.repository({ repo: REPO }),
-          BRANCH,
-          pushed,
-          heads.at(-1),
-          sim.world.account("codex[bot]", "Bot"),
-        );
-        await gate.processDeliveries();
-        heads.push(pushed);
-        await gate.ci(REPO, BRANCH, pushed);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const code = await exited;
     expect(code, output).toBe(0);
-
     // The loop's own words, in order: waiting, the rejection, the agent's turn, the push, accepted.
     const said = output
       .split("\n")
@@ -145,28 +196,40 @@ describe("an agent in the generic loop against the App", () => {
       "agate loop: agate: accepted",
     ]);
     // The agent saw the rejection as data, with the failing command's own words, and fixed it.
-    const turns = readFileSync(log, "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l));
+    const turns = turnsOf(run.log);
     expect(turns).toHaveLength(1);
     expect(turns[0]).toMatchObject({
       turn: 1,
+      via: "json",
       state: "rejected",
-      head,
+      head: run.head,
       did: ["wrote snapshots/answer.snap"],
       work_has_markdown_tables: false,
     });
     expect(turns[0].outputs[0]).toContain("snapshot snapshots/answer.snap is missing");
-    // What GitHub shows: the App's check on the new head accepted it, its block saying so.
-    const last = heads.at(-1) ?? "";
-    expect(heads).toHaveLength(2);
-    const check = gate.gateCheck(REPO, last);
-    expect(check?.conclusion).toBe("success");
-    const block = readStatusBlock(check?.output?.summary ?? "");
-    expect(block.ok && [block.status.state, block.status.pull_request]).toEqual([
-      "accepted",
-      number,
-    ]);
+    expectAccepted(heads, run.number);
+  }, 240_000);
+
+  it("the five lines of the README and docs/agents.md, as written", async () => {
+    const block = (text: string) =>
+      [...text.matchAll(/```sh\n([\s\S]*?)```/g)]
+        .map((m) => m[1] ?? "")
+        .find((b) => b.startsWith("next=$(npx --yes agate-gate"));
+    const readme = block(readFileSync(new URL("../../README.md", import.meta.url), "utf8"));
+    const docs = block(readFileSync(new URL("../../docs/agents.md", import.meta.url), "utf8"));
+    expect(readme?.trimEnd().split("\n")).toHaveLength(5);
+    expect(docs).toBe(readme);
+    const run = await setUp();
+    // npx runs this checkout's CLI (the package is not published yet); your-agent is the agent.
+    const script = `npx() { [ "$1" = --yes ] && shift; shift; node --import "$TSX" "$CLI" "$@"; }
+your-agent() { node --import "$TSX" "$AGENT" "$1"; }
+${readme}`;
+    const { code, output, heads } = await drive(run, "bash", ["-c", script]);
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/^agate: accepted on [0-9a-f]{7} \(#\d+\)/m);
+    const turns = turnsOf(run.log);
+    expect(turns).toMatchObject([{ via: "text", did: ["wrote snapshots/answer.snap"] }]);
+    expect(turns[0].outputs[0]).toContain("snapshot snapshots/answer.snap is missing");
+    expectAccepted(heads, run.number);
   }, 240_000);
 });
