@@ -17,7 +17,6 @@ import {
   openEntry,
 } from "../../checks/entries/machine.js";
 import { markerPrefix, renderReplyMarker } from "../../checks/entries/marker.js";
-import { holdingPulls } from "../../checks/entries/priority.js";
 import {
   commandForLabel,
   desiredEntryLabels,
@@ -38,6 +37,7 @@ import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 import { readEscalationRules } from "./rules.js";
+import { agentWaits } from "./waiting.js";
 
 /** The GitHub calls an entry's pass makes, all through the adapter. */
 export type EntryGitHub = Pick<
@@ -297,8 +297,16 @@ async function project(
     }
     await github.comment(issue.number, text);
   };
-  const waiting = await agentWaits(deps, entry);
-  const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting));
+  const waiting = await agentWaits(deps, entry, listed);
+  if (waiting?.by === "author") await queueWaitExpiry(deps, job, waiting.until);
+  const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting !== null));
+  // An escalated or blocked entry's line on the dashboard says whether an agent waits on it.
+  const priorityChanged = [...plan.add, ...plan.remove].some((l) =>
+    /^agate:(blocking|background)$/i.test(l),
+  );
+  if (priorityChanged && isListedEntryState(entry.state)) {
+    await deps.store.enqueue(dashboardJob(job.repository, job.installation, job.trigger));
+  }
   if (plan.add.length > 0) {
     const labels = await github.addLabels(issue.number, plan.add);
     // A label GitHub had to create has its default colour: give it agate's, once.
@@ -347,33 +355,24 @@ async function project(
 }
 
 /**
- * Whether an agent waits on the entry (checks/entries/priority.ts): it is not resolved, and a
- * pull request linked to it (named by its form, or mentioning it in its description as its last
- * gate pass read it) is held by the gate by agate's stored decisions and is open. Only the held
- * ones are asked of GitHub, one at a time until one is open.
+ * The entry's pass again when its author's declared wait runs out (a renewal since moves it on,
+ * and that pass queues the next one), so a dead agent's entry goes back to the background.
  */
-async function agentWaits(deps: EntryDeps, entry: HandoffEntry): Promise<boolean> {
-  if (entry.state === "resolved") return false;
-  const { repository } = entry;
-  const named = entry.fields.blocking_pull;
-  const mentioning = await deps.store.listMentioningPullRequests({
-    repository,
-    issueNumber: entry.issue_number,
-  });
-  const numbers = [...new Set([...(named === null ? [] : [named]), ...mentioning])];
-  const pulls = await Promise.all(
-    numbers.map(async (number) => ({
-      number,
-      decisions: (await deps.store.listRecords({ repository, pullNumber: number })).map((r) => ({
-        state: r.decision.state,
-        stale: r.stale,
-      })),
-    })),
+async function queueWaitExpiry(deps: EntryDeps, job: EntryJob, until: Date): Promise<void> {
+  const at = until.toISOString();
+  const payload: JobPayloadInput<"entries.deadline"> = {
+    repository: job.repository,
+    installation: job.installation,
+    issue_number: job.issue_number,
+    deadline_at: at,
+    timer: "wait",
+  };
+  // A timer of its own (no concurrency key: a job that waits must not hold the entry's passes
+  // back), queued once for every pass that sees the same declaration.
+  await deps.store.enqueue(
+    { kind: JOB_KINDS.entryDeadline, payload: payload as NewJob["payload"], run_at: at },
+    { dedupeKey: `wait:${job.repository}#${job.issue_number}@${at}` },
   );
-  for (const number of holdingPulls(pulls)) {
-    if (await deps.github.isPullRequestOpen(number)) return true;
-  }
-  return false;
 }
 
 /**

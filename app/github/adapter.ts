@@ -699,6 +699,7 @@ export class GitHubAdapter {
       body: c.body ?? "",
       login: c.user?.login ?? "ghost",
       created_at: c.created_at,
+      updated_at: c.updated_at,
       edited: c.updated_at !== c.created_at,
     }));
   }
@@ -931,6 +932,8 @@ export interface IssueCommentFact {
   body: string;
   login: string;
   created_at: string;
+  /** GitHub's time of its last edit (created_at when never edited): a `/wait` renewal. */
+  updated_at: string;
   /** Changed since it was posted: its words now are not the words of its event. */
   edited: boolean;
 }
