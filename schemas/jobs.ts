@@ -151,6 +151,8 @@ export const entryDeadlineJobSchema = z.strictObject({
   ...target,
   issue_number: positiveIntSchema,
   deadline_at: z.iso.datetime({ offset: true }),
+  /** `deadline`: the entry's own deadline; `wait`: its author's declared wait runs out. */
+  timer: z.enum(["deadline", "wait"]).default("deadline"),
 });
 
 /**

@@ -325,6 +325,7 @@ const ALLOWED_ARROWS: readonly string[] = [
   "app/gate/job-handlers.ts -> app/entries/handlers.ts", // B1: one job registry
   "app/gate/job-handlers.ts -> app/entries/pull-request-entries.ts", // B1: one job registry
   "app/gate/route.ts -> app/entries/route.ts", // B1: composeRoutes([entries, gate])
+  "app/dashboard/job.ts -> app/entries/waiting.ts", // B1: who waits, read through a port the registry hands in
   "app/runtime/server.ts -> app/gate/event-bases.ts", // B1: the route is handed in
   "app/runtime/server.ts -> app/gate/route.ts", // B1: the route is handed in
   // ---- C: foundations ----

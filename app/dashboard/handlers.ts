@@ -7,6 +7,11 @@ import { runDashboardJob } from "./job.js";
 export async function handleDashboardJob(job: DashboardJob, deps: GateDeps): Promise<string> {
   const slug = await deps.appSlug();
   const github = new GitHubAdapter(await deps.octokitFor(job.installation), job.repository, slug);
-  const line = await runDashboardJob(job, { github, store: deps.store, appLogin: `${slug}[bot]` });
+  const line = await runDashboardJob(job, {
+    github,
+    store: deps.store,
+    appLogin: `${slug}[bot]`,
+    now: deps.now,
+  });
   return `${line} (${github.totalCalls} GitHub calls)`;
 }

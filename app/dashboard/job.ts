@@ -13,21 +13,29 @@ import {
   renderDashboard,
 } from "../../checks/dashboard/render.js";
 import { type DashboardJob, dashboardKey, JOB_KINDS } from "../../schemas/jobs.js";
+import { agentWaits } from "../entries/waiting.js";
 import type { GitHubAdapter } from "../github/adapter.js";
+import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 
 export type DashboardGitHub = Pick<
   GitHubAdapter,
-  "issuesBy" | "createIssue" | "setIssueBody" | "openPullRequests"
+  | "issuesBy"
+  | "createIssue"
+  | "setIssueBody"
+  | "openPullRequests"
+  | "issueComments"
+  | "isPullRequestOpen"
 >;
 
 export interface DashboardDeps {
   github: DashboardGitHub;
-  store: EntryStore & RecordStore & JobQueue;
+  store: EntryStore & RecordStore & JobQueue & EntryMentionStore;
   /** The App's bot login: only an issue it opened is the dashboard. */
   appLogin: string;
+  now: () => Date;
 }
 
 /** GitHub hands back a body edited in its web editor with CRLF line ends. */
@@ -59,7 +67,13 @@ export async function runDashboardJob(job: DashboardJob, deps: DashboardDeps): P
     const line = dashboardPull(pull, records);
     if (line) pulls.push(line);
   }
-  const input = { entries, pulls };
+  // Whether an agent waits on an escalated entry (app/entries/waiting.ts): a maintainer's
+  // decision that holds an agent up comes first to mind. Blocked entries are parked.
+  const waiting = new Set<number>();
+  for (const entry of entries.filter((e) => e.state === "escalated")) {
+    if (await agentWaits({ github, store, now: deps.now }, entry)) waiting.add(entry.issue_number);
+  }
+  const input = { entries, pulls, waiting };
   const body = renderDashboard(input);
   const counts = `${entries.length} entries, ${pulls.length} pull requests`;
 

@@ -9156,6 +9156,10 @@ function formatProblem(problem) {
   return problem.path ? `${problem.path} at ${where}: ${problem.message}` : `at ${where}: ${problem.message}`;
 }
 
+// schemas/gate-status-constants.ts
+var GATE_STATUS_VERSION = 1;
+var STATUS_TAIL_CHARS = 4e3;
+
 // checks/normalise-output.ts
 var TERMINAL_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 var NORMALISATION_RULES = [
@@ -9332,6 +9336,51 @@ function outcomeText(command2) {
     return command2.duration_ms === void 0 ? "timed out" : `timed out after ${durationText(command2.duration_ms)}`;
   if (command2.signal) return `killed (${command2.signal})`;
   return command2.exit_code === 0 ? "passed" : `failed (exit ${command2.exit_code ?? "none"})`;
+}
+
+// checks/gate/record-status.ts
+var statusTail = (text) => displayTail(text).slice(-STATUS_TAIL_CHARS);
+function failingOf(record2) {
+  return record2.commands.filter((c) => !commandPassed(c)).map((c) => ({
+    name: c.name,
+    exit_code: c.exit_code,
+    signal: c.signal,
+    timed_out: c.timed_out,
+    duration_ms: c.duration_ms,
+    output_tail: statusTail(c.output.tail)
+  }));
+}
+function recordStatus(record2, repository) {
+  const failing = failingOf(record2);
+  const total = record2.commands.length;
+  const requirement = {
+    id: "commands",
+    name: "required commands",
+    status: failing.length > 0 ? "fail" : "pass",
+    reason: failing.length > 0 ? `${failing.length} of ${total} required commands failed (${failing.map((c) => c.name).join(", ")})` : `${total} of ${total} passed`,
+    who: failing.length > 0 ? "agent" : "nobody"
+  };
+  const state = failing.length > 0 ? "rejected" : "waiting";
+  return {
+    version: GATE_STATUS_VERSION,
+    source: "action",
+    repository,
+    pull_request: record2.pull_request?.number ?? null,
+    head_sha: record2.pull_request?.head_sha ?? record2.merge_group?.head_sha ?? record2.tested.sha,
+    state,
+    action: failing.length > 0 ? "work" : "wait",
+    report_only: false,
+    conclusion: null,
+    title: failing.length > 0 ? `The commands failed on ${record2.tested.sha.slice(0, 7)}: ${requirement.reason}` : `Every required command passed on ${record2.tested.sha.slice(0, 7)}; the agate App decides`,
+    next: failing.map(
+      (c) => `Make ${codeSpan(c.name, 80)} pass and push: ${c.timed_out ? `it timed out after ${durationText(c.duration_ms ?? 0)}` : c.signal ? `it was killed by ${c.signal}` : `it exited ${c.exit_code}`}`
+    ),
+    requirements: [requirement],
+    failing_commands: failing,
+    evaluator_missing: [],
+    handoff_problems: [],
+    budgets: null
+  };
 }
 
 // checks/progress/render.ts
@@ -22583,48 +22632,6 @@ function configDigest(config2) {
   return createHash("sha256").update(canonicalJson(config2)).digest("hex");
 }
 
-// schemas/doctor.ts
-var findingStatusSchema = external_exports.enum(["ok", "problem", "could-not-check", "advice"]);
-var findingSchema = external_exports.strictObject({
-  check: external_exports.enum([
-    "config",
-    "workflow",
-    "workflow permissions",
-    "required check",
-    "merge queue",
-    "app",
-    "installation"
-  ]),
-  status: findingStatusSchema,
-  /** What was found, one line. */
-  summary: external_exports.string(),
-  /** What to do about it, one line; null when there is nothing to do. */
-  fix: external_exports.string().nullable(),
-  /** Supporting lines (a config's problems), shown indented. */
-  details: external_exports.array(external_exports.string()).optional()
-});
-var doctorReportSchema = external_exports.strictObject({
-  repository: external_exports.string(),
-  default_branch: external_exports.string(),
-  findings: external_exports.array(findingSchema)
-});
-
-// schemas/handoff-file.ts
-var handoffStatusSchema = external_exports.enum(["in-progress", "ready", "blocked"]);
-var handoffFrontMatterSchema = external_exports.strictObject({
-  task: external_exports.string().min(1).meta({ description: "The task served: an issue reference such as #12, or one line." }),
-  branch: external_exports.string().min(1),
-  status: handoffStatusSchema,
-  changed_files: external_exports.array(external_exports.string().min(1)).meta({ description: "Every file the branch changes against its base." }),
-  last_command: external_exports.strictObject({
-    run: external_exports.string().min(1),
-    exit_code: external_exports.number().int(),
-    output_tail: external_exports.string().default("")
-  }).nullable().default(null),
-  next_step: external_exports.string().default("").meta({ description: "The next unresolved step; empty when none." }),
-  open_items: external_exports.array(external_exports.string().min(1)).default([])
-});
-
 // schemas/json-schema.ts
 function inputJsonSchema(schema, title) {
   const json2 = external_exports.toJSONSchema(schema, {
@@ -26678,6 +26685,7 @@ async function runAction(env) {
   setOutput("tested-sha", record2.tested.sha);
   setOutput("tree-sha", record2.tested.tree_sha);
   setOutput("failed-commands", JSON.stringify(failed));
+  if (repository) setOutput("status", JSON.stringify(recordStatus(record2, repository)));
   let traceMarkdown = "";
   if (traces.length > 0) {
     const where = await uploadTraceReport(`${JSON.stringify(traceJson(traces), null, 2)}

@@ -1369,7 +1369,9 @@ var entryJobSchema = z14.strictObject({
 var entryDeadlineJobSchema = z14.strictObject({
   ...target,
   issue_number: positiveIntSchema,
-  deadline_at: z14.iso.datetime({ offset: true })
+  deadline_at: z14.iso.datetime({ offset: true }),
+  /** `deadline`: the entry's own deadline; `wait`: its author's declared wait runs out. */
+  timer: z14.enum(["deadline", "wait"]).default("deadline")
 });
 var dashboardJobSchema = z14.strictObject({ ...target, trigger: triggerSchema });
 var pullRequestEntriesJobSchema = z14.strictObject({
@@ -2049,6 +2051,7 @@ var GitHubAdapter = class {
       login: c.user?.login ?? "ghost",
       user_type: c.user?.type ?? null,
       created_at: c.created_at,
+      updated_at: c.updated_at,
       edited: c.updated_at !== c.created_at
     }));
   }
@@ -2307,8 +2310,8 @@ function dashboardPull(pull, records) {
     first = earlier;
   }
   const lines = latest.decision.reasons;
-  const entry = lines.find((line) => line.startsWith(ENTRIES_WAITING));
-  const override = lines.find((line) => line.startsWith(PROTECTED_WAITING));
+  const entry = lines.find((line2) => line2.startsWith(ENTRIES_WAITING));
+  const override = lines.find((line2) => line2.startsWith(PROTECTED_WAITING));
   if (found === "escalated" && entry) {
     return {
       ...pull,
@@ -2324,8 +2327,8 @@ function whyOf(lines, category, override) {
   if (category === "override" && override) return override.slice(PROTECTED_WAITING.length);
   if (category === "stalled" || category === "capped") {
     const status = `: ${category}: `;
-    const line = lines.slice(1).find((l) => /^[a-z][a-z ]*: /.test(l) && l.includes(status));
-    if (line) return line.slice(line.indexOf(status) + status.length);
+    const line2 = lines.slice(1).find((l) => /^[a-z][a-z ]*: /.test(l) && l.includes(status));
+    if (line2) return line2.slice(line2.indexOf(status) + status.length);
   }
   return (lines[0] ?? category).replace(/^[A-Z][a-z]+(?: [a-z]+)* on [0-9a-f]{7,}: /, "");
 }
@@ -2455,8 +2458,8 @@ function counted(count2, singular, plural = `${singular}s`) {
 var TERMINAL_ESCAPES2 = NORMALISATION_RULES.find((rule) => rule.name === "ansi")?.pattern;
 function displayTail(text) {
   if (!TERMINAL_ESCAPES2) throw new Error("normalise-output.ts lost its ansi rule");
-  return text.replace(TERMINAL_ESCAPES2, "").split("\n").map((line) => {
-    const drawn = line.replace(/\r+$/, "");
+  return text.replace(TERMINAL_ESCAPES2, "").split("\n").map((line2) => {
+    const drawn = line2.replace(/\r+$/, "");
     return drawn.slice(drawn.lastIndexOf("\r") + 1);
   }).join("\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
 }
@@ -2516,14 +2519,16 @@ function section(heading, hint, lines, cap, more) {
     ""
   ];
 }
-function entryLine(entry) {
+function entryLine(entry, waiting) {
   const holder = entry.owner ? `claimed by ${who(entry.owner)}` : `asked by ${who(entry.author)}`;
   const reason = entry.state === "escalated" && entry.escalation_reason ? `${entry.escalation_reason}: ` : "";
   const text = [
     `- #${entry.issue_number} ${codeSpan(entry.fields.question, 120)}`,
     `${reason}${codeSpan(entry.why ?? entry.state, 200)}`,
     holder,
-    `since ${dayAndMinute(entry.state_changed_at)}`
+    `since ${dayAndMinute(entry.state_changed_at)}`,
+    // No time: a renewed wait changes nothing here, so the issue is not rewritten for it.
+    ...waiting ? ["**an agent waits on it**"] : []
   ].join(" \xB7 ");
   return { number: entry.issue_number, since: entry.state_changed_at, text };
 }
@@ -2546,7 +2551,7 @@ function renderDashboard(input, limit = GITHUB_TEXT_LIMIT) {
   return body;
 }
 function renderWith(input, cap) {
-  const entries = (state) => input.entries.filter((e) => e.state === state).map(entryLine);
+  const entries = (state) => input.entries.filter((e) => e.state === state).map((e) => entryLine(e, input.waiting?.has(e.issue_number) ?? false));
   const pulls = (category) => input.pulls.filter((p) => p.category === category).map(pullLine);
   return [
     "agate keeps this issue: what needs a maintainer, then what is parked. It is rewritten when an entry or a pull request changes state, so an edit here does not last; act on the linked issue or pull request.",
@@ -2603,6 +2608,65 @@ function renderWith(input, cap) {
   ].join("\n");
 }
 
+// checks/entries/priority.ts
+function gateHolds(decisions) {
+  const newest = decisions.at(-1);
+  if (!newest) return false;
+  const current = decisions.findLast((d) => d.stale === null || d.stale === void 0);
+  if (!current) return newest.state !== "not_gated";
+  return current.state !== "accepted" && current.state !== "not_gated";
+}
+function holdingPulls(pulls) {
+  return [...new Set(pulls.filter((p) => gateHolds(p.decisions)).map((p) => p.number))];
+}
+var WAIT_LEASE_MAX_MS = 60 * 6e4;
+var WAIT = /^\/wait\s+([1-9][0-9]*)(s|m|h)(?=\s|$)/;
+var UNIT_MS2 = { s: 1e3, m: 6e4, h: 36e5 };
+function parseWait(body) {
+  const match = WAIT.exec((body ?? "").trimStart());
+  if (!match) return null;
+  const ms = Number(match[1]) * UNIT_MS2[match[2]];
+  return Math.min(ms, WAIT_LEASE_MAX_MS);
+}
+function declaredWaitUntil(comments, author, now) {
+  let until = 0;
+  for (const c of comments) {
+    if (c.login.toLowerCase() !== author.toLowerCase()) continue;
+    const lease = parseWait(c.body);
+    if (lease === null) continue;
+    const at2 = Math.max(Date.parse(c.created_at), Date.parse(c.updated_at ?? c.created_at));
+    until = Math.max(until, at2 + lease);
+  }
+  return until > now.getTime() ? new Date(until) : null;
+}
+
+// app/entries/waiting.ts
+async function agentWaits(deps, entry, comments) {
+  if (entry.state === "resolved") return null;
+  const { repository: repository2 } = entry;
+  const named2 = entry.fields.blocking_pull;
+  const mentioning = await deps.store.listMentioningPullRequests({
+    repository: repository2,
+    issueNumber: entry.issue_number
+  });
+  const numbers = [.../* @__PURE__ */ new Set([...named2 === null ? [] : [named2], ...mentioning])];
+  const pulls = await Promise.all(
+    numbers.map(async (number) => ({
+      number,
+      decisions: (await deps.store.listRecords({ repository: repository2, pullNumber: number })).map((r) => ({
+        state: r.decision.state,
+        stale: r.stale
+      }))
+    }))
+  );
+  for (const number of holdingPulls(pulls)) {
+    if (await deps.github.isPullRequestOpen(number)) return { by: "pull_request", number };
+  }
+  const read = comments ?? await deps.github.issueComments(entry.issue_number);
+  const until = declaredWaitUntil(read, entry.author, deps.now());
+  return until ? { by: "author", until } : null;
+}
+
 // app/dashboard/job.ts
 var sameText = (a, b) => a.replace(/\r\n/g, "\n") === b.replace(/\r\n/g, "\n");
 async function runDashboardJob(job2, deps) {
@@ -2625,10 +2689,14 @@ async function runDashboardJob(job2, deps) {
       pullNumber: pull.number,
       headSha: pull.head_sha
     });
-    const line = dashboardPull(pull, records);
-    if (line) pulls.push(line);
+    const line2 = dashboardPull(pull, records);
+    if (line2) pulls.push(line2);
   }
-  const input = { entries, pulls };
+  const waiting = /* @__PURE__ */ new Set();
+  for (const entry of entries.filter((e) => e.state === "escalated")) {
+    if (await agentWaits({ github, store, now: deps.now }, entry)) waiting.add(entry.issue_number);
+  }
+  const input = { entries, pulls, waiting };
   const body = renderDashboard(input);
   const counts = `${entries.length} entries, ${pulls.length} pull requests`;
   const login = deps.appLogin.toLowerCase();
@@ -2649,8 +2717,13 @@ async function runDashboardJob(job2, deps) {
 async function handleDashboardJob(job2, deps) {
   const slug = await deps.appSlug();
   const github = new GitHubAdapter(await deps.octokitFor(job2.installation), job2.repository, slug);
-  const line = await runDashboardJob(job2, { github, store: deps.store, appLogin: `${slug}[bot]` });
-  return `${line} (${github.totalCalls} GitHub calls)`;
+  const line2 = await runDashboardJob(job2, {
+    github,
+    store: deps.store,
+    appLogin: `${slug}[bot]`,
+    now: deps.now
+  });
+  return `${line2} (${github.totalCalls} GitHub calls)`;
 }
 
 // checks/accounts.ts
@@ -3187,7 +3260,7 @@ function commandForLabel(label) {
     case "agate:escalated":
       return "An entry reaches a maintainer with `/escalate <money|external|irreversible|credentials|scope> <why>`.";
     default:
-      return "Priority is derived, never set: an entry is `agate:blocking` while a pull request linked to it (the one its form names as Blocking pull request, or one whose description mentions it) is open and held by agate's gate (gated, its head not accepted).";
+      return "Priority is derived, never set: an entry is `agate:blocking` while a pull request linked to it (the one its form names as Blocking pull request, or one whose description mentions it) is open and held by agate's gate (gated, its head not accepted), or while its author declares it waits on it with `/wait <duration>`.";
   }
 }
 
@@ -3228,13 +3301,21 @@ function entryJobsForIssue(e, target2) {
 }
 function entryJobsForComment(e, target2) {
   if (e.action !== "created" || e.issue.pull_request !== void 0) return [];
-  if (parseEntryCommand(e.comment.body ?? null) === null) return [];
+  const body = e.comment.body ?? null;
+  if (parseEntryCommand(body) === null && parseWait(body) === null) return [];
   return [entryJob(target2, e.issue.number)];
 }
 
 // app/entries/deadline-job.ts
 async function runEntryDeadlineJob(job2, deps) {
   const where2 = `${job2.repository}#${job2.issue_number}`;
+  if (job2.timer === "wait") {
+    const trigger2 = { event: "timer", action: "wait runs out", delivery_id: null };
+    await deps.store.enqueue(entryJob({ ...job2, trigger: trigger2 }, job2.issue_number), {
+      dedupeKey: `timer:${job2.repository}#${job2.issue_number}@wait ${job2.deadline_at}`
+    });
+    return `${where2}: a declared wait ran out at ${job2.deadline_at}, pass queued`;
+  }
   const entry = await deps.store.getEntry({
     repository: job2.repository,
     issueNumber: job2.issue_number
@@ -3254,18 +3335,6 @@ function renderReplyMarker(marker) {
   return `<!-- agate:entry-event v=${marker.version} kind=${marker.kind} state=${marker.state} actor=${marker.actor} comment=${marker.comment ?? 0} -->`;
 }
 var markerPrefix = (version) => `<!-- agate:entry-event v=${version} `;
-
-// checks/entries/priority.ts
-function gateHolds(decisions) {
-  const newest = decisions.at(-1);
-  if (!newest) return false;
-  const current = decisions.findLast((d) => d.stale === null || d.stale === void 0);
-  if (!current) return newest.state !== "not_gated";
-  return current.state !== "accepted" && current.state !== "not_gated";
-}
-function holdingPulls(pulls) {
-  return [...new Set(pulls.filter((p) => gateHolds(p.decisions)).map((p) => p.number))];
-}
 
 // app/dashboard/queue.ts
 function dashboardJob(repository2, installation2, trigger) {
@@ -3966,7 +4035,7 @@ async function runEntryJob(job2, deps) {
     }
   }
   entry = await deadlines(entry, deps.now());
-  const projected = await project(deps, entry, issue, job2);
+  const projected = await project(deps, entry, issue, job2, comments);
   const posted = await postReplies(deps, entry, comments);
   if (rulesRead?.problem) notes.push(rulesRead.problem);
   return `${where2} after ${job2.trigger.event}${job2.trigger.action ? `.${job2.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected} (${callsOf(github)})`;
@@ -4007,7 +4076,7 @@ ${renderReplyMarker({ ...event, state: event.to_state, comment: event.comment_id
   }
   return count2;
 }
-async function project(deps, entry, issue, job2) {
+async function project(deps, entry, issue, job2, listed2) {
   const { github } = deps;
   const writes = new WriteOnce(github, deps.store, jobScope(deps.jobId, "entry"));
   const notice = (what, text) => writes.intend(
@@ -4015,8 +4084,15 @@ async function project(deps, entry, issue, job2) {
     issue.number,
     text
   );
-  const waiting = await agentWaits(deps, entry);
-  const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting));
+  const waiting = await agentWaits(deps, entry, listed2);
+  if (waiting?.by === "author") await queueWaitExpiry(deps, job2, waiting.until);
+  const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting !== null));
+  const priorityChanged = [...plan.add, ...plan.remove].some(
+    (l) => /^agate:(blocking|background)$/i.test(l)
+  );
+  if (priorityChanged && isListedEntryState(entry.state)) {
+    await deps.store.enqueue(dashboardJob(job2.repository, job2.installation, job2.trigger));
+  }
   const change = job2.label_change;
   const putBack = change && isEntryLabel(change.label) && [...plan.add, ...plan.remove].some((l) => l.toLowerCase() === change.label.toLowerCase()) ? await notice(
     "label",
@@ -4061,28 +4137,19 @@ async function project(deps, entry, issue, job2) {
   if (deps.retried) await writes.finish();
   return `labels +${plan.add.length} -${plan.remove.length}${moved}`;
 }
-async function agentWaits(deps, entry) {
-  if (entry.state === "resolved") return false;
-  const { repository: repository2 } = entry;
-  const named2 = entry.fields.blocking_pull;
-  const mentioning = await deps.store.listMentioningPullRequests({
-    repository: repository2,
-    issueNumber: entry.issue_number
-  });
-  const numbers = [.../* @__PURE__ */ new Set([...named2 === null ? [] : [named2], ...mentioning])];
-  const pulls = await Promise.all(
-    numbers.map(async (number) => ({
-      number,
-      decisions: (await deps.store.listRecords({ repository: repository2, pullNumber: number })).map((r) => ({
-        state: r.decision.state,
-        stale: r.stale
-      }))
-    }))
+async function queueWaitExpiry(deps, job2, until) {
+  const at2 = until.toISOString();
+  const payload = {
+    repository: job2.repository,
+    installation: job2.installation,
+    issue_number: job2.issue_number,
+    deadline_at: at2,
+    timer: "wait"
+  };
+  await deps.store.enqueue(
+    { kind: JOB_KINDS.entryDeadline, payload, run_at: at2 },
+    { dedupeKey: `wait:${job2.repository}#${job2.issue_number}@${at2}` }
   );
-  for (const number of holdingPulls(pulls)) {
-    if (await deps.github.isPullRequestOpen(number)) return true;
-  }
-  return false;
 }
 async function mentionedMeanwhile(store, before, after, installation2, mentioning) {
   if (before !== null && before.state === after.state) return;
@@ -10611,9 +10678,9 @@ var EXAMPLES = {
   changed_files: "changed_files: [every file the branch changes against its base]"
 };
 function parseHandoffFile(text, path) {
-  const fail = (line, column, message4) => ({
+  const fail = (line2, column, message4) => ({
     ok: false,
-    errors: [`${path}:${line}:${column}: ${message4}`]
+    errors: [`${path}:${line2}:${column}: ${message4}`]
   });
   const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
   const lines = source.split("\n");
@@ -10624,7 +10691,7 @@ function parseHandoffFile(text, path) {
       "no front matter: the file must start with a line `---`, then the YAML fields (task, branch, status, changed_files, ...), then another `---` line"
     );
   }
-  const close = lines.findIndex((line, index) => index > 0 && FENCE2.test(stripCr(line)));
+  const close = lines.findIndex((line2, index) => index > 0 && FENCE2.test(stripCr(line2)));
   if (close === -1) {
     return fail(
       1,
@@ -10703,7 +10770,7 @@ function unknownKey(key, mapPath) {
 function requiredFieldList() {
   return Object.keys(EXAMPLES).join(", ");
 }
-var stripCr = (line) => line.endsWith("\r") ? line.slice(0, -1) : line;
+var stripCr = (line2) => line2.endsWith("\r") ? line2.slice(0, -1) : line2;
 
 // checks/handoff/verify.ts
 var NO_EXIT_CODE = -1;
@@ -10928,7 +10995,7 @@ function agentSessions(messages) {
 var GIT_GENERATED = ["Signed-off-by: ", "(cherry picked from commit "];
 function commitTrailers(message4) {
   const lines = message4.replace(/\r\n/g, "\n").split("\n");
-  const blank = (line) => line.trim() === "";
+  const blank = (line2) => line2.trim() === "";
   let titleEnd = lines.findIndex(blank);
   if (titleEnd === -1) return [];
   titleEnd += 1;
@@ -10943,15 +11010,15 @@ function commitTrailers(message4) {
   let recognised = false;
   let continuation = 0;
   for (let i = block.length - 1; i >= 0; i--) {
-    const line = block[i] ?? "";
-    if (/^[ \t]/.test(line)) {
+    const line2 = block[i] ?? "";
+    if (/^[ \t]/.test(line2)) {
       continuation++;
       continue;
     }
-    if (GIT_GENERATED.some((prefix) => line.startsWith(prefix))) {
+    if (GIT_GENERATED.some((prefix) => line2.startsWith(prefix))) {
       trailerLines += 1 + continuation;
       recognised = true;
-    } else if (separatorAt(line) > 0) {
+    } else if (separatorAt(line2) > 0) {
       trailerLines += 1 + continuation;
     } else {
       nonTrailerLines += 1 + continuation;
@@ -10962,23 +11029,23 @@ function commitTrailers(message4) {
   const isBlock = trailerLines > 0 && nonTrailerLines === 0 || recognised && trailerLines * 3 >= nonTrailerLines;
   if (!isBlock) return [];
   const trailers = [];
-  for (const line of block) {
+  for (const line2 of block) {
     const last = trailers.at(-1);
-    if (/^[ \t]/.test(line)) {
-      if (last) last.value = `${last.value} ${line.trim()}`.trim();
+    if (/^[ \t]/.test(line2)) {
+      if (last) last.value = `${last.value} ${line2.trim()}`.trim();
       continue;
     }
-    const at2 = separatorAt(line);
+    const at2 = separatorAt(line2);
     if (at2 > 0) {
-      trailers.push({ key: line.slice(0, at2).trimEnd(), value: line.slice(at2 + 1).trim() });
+      trailers.push({ key: line2.slice(0, at2).trimEnd(), value: line2.slice(at2 + 1).trim() });
     } else {
       trailers.push({ key: "", value: "" });
     }
   }
   return trailers.filter((trailer) => trailer.key !== "");
 }
-function separatorAt(line) {
-  const match = /^([A-Za-z0-9-]+)[ \t]*:/.exec(line);
+function separatorAt(line2) {
+  const match = /^([A-Za-z0-9-]+)[ \t]*:/.exec(line2);
   return match ? match[0].length - 1 : -1;
 }
 var count = (n, noun2) => `${n} ${noun2}${n === 1 ? "" : "s"}`;
@@ -11641,7 +11708,7 @@ function reviewRequirement(facts, req) {
   );
 }
 function reviewItems(login, body) {
-  const items2 = body.split("\n").map((line) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[ \]\s+)?(.+)$/.exec(line)?.[1]?.trim()).filter((item) => Boolean(item));
+  const items2 = body.split("\n").map((line2) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[ \]\s+)?(.+)$/.exec(line2)?.[1]?.trim()).filter((item) => Boolean(item));
   if (items2.length > 0) return items2.map((item) => codeSpan(item));
   const text = body.trim();
   return [
@@ -11836,7 +11903,7 @@ function traceSection(trace) {
   ];
   for (const outcome of trace.traces.slice(0, TRACES_SHOWN)) {
     lines.push(
-      ...outcome.report ? renderProgressMarkdown(shortened(outcome.report), outcome.source).split("\n").map((line) => line.startsWith("### ") ? `#${line}` : line) : [
+      ...outcome.report ? renderProgressMarkdown(shortened(outcome.report), outcome.source).split("\n").map((line2) => line2.startsWith("### ") ? `#${line2}` : line2) : [
         `#### Agent trace ${codeSpan(outcome.source, 200)}: not read`,
         "",
         `${codeSpan(outcome.error ?? "", 300)}.`,
@@ -12029,7 +12096,7 @@ function entriesSection(entries) {
   if (entries.length > ENTRY_ROWS) lines.push("", `\u2026 and ${entries.length - ENTRY_ROWS} more.`);
   return lines;
 }
-function renderGateSummary(decision, facts, tailChars = 6e3) {
+function renderGateSummary(decision, facts, tailChars = 6e3, limit = GITHUB_TEXT_LIMIT) {
   const lines = [firstLine(decision, facts), ""];
   if (decision.state === "not_gated") {
     return `${[...lines, ...baseSections(decision, facts)].join("\n")}
@@ -12137,7 +12204,7 @@ function renderGateSummary(decision, facts, tailChars = 6e3) {
   }
   const text = `${lines.join("\n")}
 `;
-  return text.length <= GITHUB_TEXT_LIMIT || tailChars < 200 ? text.slice(0, GITHUB_TEXT_LIMIT) : renderGateSummary(decision, facts, Math.floor(tailChars / 4));
+  return text.length <= limit || tailChars < 200 ? text.slice(0, limit) : renderGateSummary(decision, facts, Math.floor(tailChars / 4), limit);
 }
 
 // checks/gate/merge-group.ts
@@ -12385,6 +12452,281 @@ function overrideAcceptedComment(input) {
   ].join("\n");
 }
 
+// schemas/gate-status.ts
+import { z as z23 } from "zod";
+
+// schemas/gate-status-constants.ts
+var GATE_STATUS_VERSION = 1;
+var STATUS_TAIL_CHARS = 4e3;
+
+// schemas/gate-status.ts
+var statusStateSchema = z23.enum([
+  "accepted",
+  "rejected",
+  "stale",
+  "stalled",
+  "capped",
+  "blocked",
+  "escalated",
+  "waiting",
+  "not_gated"
+]);
+var statusActionSchema = z23.enum(["done", "work", "person", "spent", "wait", "none"]);
+var actorSchema = z23.enum(["agent", "maintainer", "operator", "nobody"]);
+var statusRequirementSchema = requirementSchema.extend({
+  who: actorSchema
+});
+var failingCommandSchema = z23.strictObject({
+  name: z23.string(),
+  exit_code: z23.number().int().nullable(),
+  signal: z23.string().nullable(),
+  timed_out: z23.boolean(),
+  duration_ms: z23.number().int().nonnegative().nullable(),
+  /** The end of its output, terminal escapes removed; the whole output is in the run's log. */
+  output_tail: z23.string().max(STATUS_TAIL_CHARS)
+});
+var gateStatusSchema = z23.strictObject({
+  version: z23.literal(GATE_STATUS_VERSION),
+  /**
+   * `app`: the gate's decision (only the App's own `agate` check run carries it). `action`: the
+   * Action's view from its own commands alone; the App may still refuse the record or ask more.
+   */
+  source: z23.enum(["app", "action"]),
+  repository: repositoryFullNameSchema,
+  pull_request: positiveIntSchema.nullable(),
+  /** The commit this verdict is about (a pull request's head; the Action: its tested commit). */
+  head_sha: gitShaSchema,
+  state: statusStateSchema.exclude(["stale"]),
+  action: statusActionSchema,
+  /** gate.report_only: the state is what agate would decide; the check never blocks a merge. */
+  report_only: z23.boolean(),
+  /** The check's conclusion; null while it is in progress (and from the Action). */
+  conclusion: checkConclusionSchema.nullable(),
+  title: z23.string(),
+  /** The next work items, in order; short text that may hold `code spans`. */
+  next: z23.array(z23.string()),
+  requirements: z23.array(statusRequirementSchema),
+  failing_commands: z23.array(failingCommandSchema),
+  /** What the evaluator said is missing, when it did not sign off. */
+  evaluator_missing: z23.array(z23.string()),
+  /** What is wrong with the handoff file, when it is required and does not hold. */
+  handoff_problems: z23.array(z23.string()),
+  budgets: z23.strictObject({
+    graded_attempts: z23.number().int().nonnegative(),
+    graded_attempts_limit: positiveIntSchema,
+    unchanged_failures_before_stalled: positiveIntSchema
+  }).nullable()
+});
+var statusCheckRunSchema = z23.strictObject({
+  id: positiveIntSchema,
+  url: z23.string().nullable(),
+  app: z23.string(),
+  status: z23.string(),
+  conclusion: z23.string().nullable()
+});
+var statusReportSchema = z23.strictObject({
+  version: z23.literal(GATE_STATUS_VERSION),
+  repository: repositoryFullNameSchema,
+  pull_request: positiveIntSchema,
+  /** The pull request's head as GitHub shows it now. */
+  head_sha: gitShaSchema,
+  state: statusStateSchema,
+  action: statusActionSchema,
+  /** The agent's checked-out commit is not the head the verdict is about. */
+  stale: z23.boolean(),
+  /** The one line a person reads. */
+  line: z23.string(),
+  /** What to do next, in order: the CLI's own (push, fetch) first, then the gate's. */
+  next: z23.array(z23.string()),
+  /** The checkout `status` ran in, when it is the pull request's branch. */
+  local: z23.strictObject({
+    sha: gitShaSchema,
+    branch: z23.string(),
+    uncommitted: z23.boolean(),
+    /**
+     * HEAD against the pull request's head: `ahead` HEAD has commits the head lacks (push
+     * them), `behind` the head has commits HEAD lacks, `diverged` both, `unknown` the head is
+     * not in the checkout to compare.
+     */
+    relation: z23.enum(["same", "ahead", "behind", "diverged", "unknown"])
+  }).nullable(),
+  /** The App's `agate` check run on the head; null when it has none (yet). */
+  check: statusCheckRunSchema.nullable(),
+  /** The App's verdict as the check run carries it; null when it carries none. */
+  gate: gateStatusSchema.nullable(),
+  /** The exit code `status` ends with (by action; 2 is a usage or access error). */
+  exit_code: z23.number().int()
+});
+
+// checks/gate/record-status.ts
+var statusTail = (text) => displayTail(text).slice(-STATUS_TAIL_CHARS);
+function failingOf(record) {
+  return record.commands.filter((c) => !commandPassed(c)).map((c) => ({
+    name: c.name,
+    exit_code: c.exit_code,
+    signal: c.signal,
+    timed_out: c.timed_out,
+    duration_ms: c.duration_ms,
+    output_tail: statusTail(c.output.tail)
+  }));
+}
+
+// checks/gate/status.ts
+function statusState(state) {
+  return state === "pending" ? "waiting" : state;
+}
+function whoActs(requirement, facts, decision) {
+  if (requirement.status === "pass") return "nobody";
+  switch (requirement.id) {
+    case "config":
+      return "maintainer";
+    case "commands":
+      if (requirement.status !== "waiting") return "agent";
+      return facts.evidence.some((e) => e.refused) && !facts.evidence.some((e) => e.waiting) ? "agent" : "nobody";
+    case "progress":
+      return requirement.status === "stalled" ? "agent" : "maintainer";
+    case "protected_paths":
+      return "maintainer";
+    case "handoff":
+      if (requirement.status === "fail") return "agent";
+      if (requirement.status === "blocked") return "maintainer";
+      return believedRecord(facts) !== null && decision.handoff?.status !== "ready" ? "agent" : "nobody";
+    case "evaluator":
+      if (requirement.status === "fail") return "agent";
+      if (requirement.status === "blocked") return "operator";
+      if (requirement.status === "capped") return "maintainer";
+      return facts.config.status === "ok" && facts.config.config.evaluator.kind === "review" ? "maintainer" : "nobody";
+    case "entries":
+      if (requirement.status === "blocked") return "agent";
+      return (facts.entries ?? []).some((e) => e.state === "escalated") ? "maintainer" : "nobody";
+    case "override":
+      return "nobody";
+  }
+}
+function statusAction(state, requirements) {
+  if (state === "accepted") return "done";
+  if (state === "not_gated") return "none";
+  if (state === "capped" || state === "stalled") return "spent";
+  if (requirements.some((r) => r.who === "agent")) return "work";
+  if (requirements.some((r) => r.who === "maintainer" || r.who === "operator")) return "person";
+  return "wait";
+}
+function failingCommands(facts) {
+  const replay = progressOf(facts).replay;
+  if (replay) {
+    return replay.failures.map((f) => ({
+      name: f.name,
+      exit_code: f.exit_code,
+      signal: null,
+      timed_out: f.timed_out,
+      duration_ms: null,
+      output_tail: statusTail(f.tail)
+    }));
+  }
+  const record = believedRecord(facts);
+  return record ? failingOf(record) : [];
+}
+function evaluatorMissing(facts, decision) {
+  const failed = decision.requirements.some((r) => r.id === "evaluator" && r.status === "fail");
+  if (!failed || facts.evaluation.status !== "judged") return [];
+  const outcome = facts.evaluation.evaluation.outcome;
+  return outcome.status === "verdict" ? outcome.verdict.missing : [];
+}
+function handoffProblems(decision) {
+  const check = decision.handoff;
+  const failed = decision.requirements.some((r) => r.id === "handoff" && r.status === "fail");
+  if (!failed || !check) return [];
+  return check.blob_sha ? check.findings : [`${check.path} is not at the head commit`];
+}
+function gateStatus(decision, facts) {
+  const pr = facts.pull_request;
+  const state = statusState(decision.state);
+  const requirements = decision.requirements.map((r) => ({
+    ...r,
+    who: whoActs(r, facts, decision)
+  }));
+  const config = facts.config.status === "ok" ? facts.config.config : null;
+  return {
+    version: GATE_STATUS_VERSION,
+    source: "app",
+    repository: pr.repository,
+    pull_request: pr.number,
+    head_sha: pr.head_sha,
+    state,
+    // A pass held on a base that does not require agate (base-requirement.ts) is no pass: the
+    // agent is done, and only a person (a ruleset, or a retarget) can make it count.
+    action: decision.held ? "person" : statusAction(state, requirements),
+    report_only: decision.report_only ?? false,
+    conclusion: decision.conclusion,
+    title: decision.title,
+    next: decision.held ? [
+      ...decision.missing,
+      `Not marked passing: ${decision.held}. A maintainer can require agate on this branch, or retarget the pull request to a branch that does`
+    ] : decision.missing,
+    requirements,
+    failing_commands: failingCommands(facts),
+    evaluator_missing: evaluatorMissing(facts, decision),
+    handoff_problems: handoffProblems(decision),
+    budgets: config ? {
+      graded_attempts: progressOf(facts).graded,
+      graded_attempts_limit: config.budgets.graded_attempts_per_pr,
+      unchanged_failures_before_stalled: config.budgets.unchanged_failures_before_stalled
+    } : null
+  };
+}
+function evaluatingStatus(decision, facts, title) {
+  const status = gateStatus(decision, facts);
+  const requirements = status.requirements.map(
+    (r) => r.id === "evaluator" ? { ...r, status: "waiting", reason: "judging this tree", who: "nobody" } : r
+  );
+  return {
+    ...status,
+    state: "waiting",
+    action: statusAction("waiting", requirements),
+    conclusion: decision.report_only ? "neutral" : null,
+    title,
+    next: [],
+    requirements,
+    evaluator_missing: []
+  };
+}
+
+// checks/gate/status-block.ts
+import { z as z24 } from "zod";
+var OPEN = "<!-- agate-status v";
+var CLOSE = " -->";
+var STATUS_BLOCK_LIMIT = 24e3;
+var LIST_ITEMS = 50;
+var ITEM_CHARS = 1e3;
+var escapeForComment = (json2) => json2.replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/@/g, "\\u0040");
+function line(status) {
+  return `${OPEN}${status.version} ${escapeForComment(JSON.stringify(status))}${CLOSE}`;
+}
+var bounded = (items2) => items2.slice(0, LIST_ITEMS).map((i) => i.slice(0, ITEM_CHARS));
+function statusBlock(status, limit = STATUS_BLOCK_LIMIT) {
+  let fitted = {
+    ...status,
+    title: status.title.slice(0, ITEM_CHARS),
+    next: bounded(status.next),
+    evaluator_missing: bounded(status.evaluator_missing),
+    handoff_problems: bounded(status.handoff_problems),
+    requirements: status.requirements.map((r) => ({ ...r, reason: r.reason.slice(0, ITEM_CHARS) }))
+  };
+  for (let chars = 4e3; ; chars = Math.floor(chars / 2)) {
+    const text = `
+${line(fitted)}
+`;
+    if (text.length <= limit || chars < 50) return text;
+    fitted = {
+      ...fitted,
+      failing_commands: fitted.failing_commands.map((c) => ({
+        ...c,
+        output_tail: c.output_tail.slice(-chars)
+      }))
+    };
+  }
+}
+
 // checks/gate/plan.ts
 var STATE_LABEL_PREFIX = "agate:";
 var LEGACY_PENDING_LABEL = "agate:pending";
@@ -12414,16 +12756,23 @@ function planGatePass(input) {
     config_digest: config.digest,
     rerun: input.rerunEvaluator
   } : null;
-  const view = askEvaluator2 ? {
+  const judging = askEvaluator2 ? `Commands passed on ${shortSha(pr.head_sha)}; the evaluator is judging tree ${shortSha(askEvaluator2.tree_sha)}` : null;
+  const block = statusBlock(
+    judging ? evaluatingStatus(decision, facts, judging) : gateStatus(decision, facts)
+  );
+  const view = judging ? {
     // Report-only concludes neutral while the evaluator judges, unless a pass is held here.
     conclusion: decision.report_only && !decision.held ? "neutral" : null,
-    title: `Commands passed on ${shortSha(pr.head_sha)}; the evaluator is judging tree ${shortSha(askEvaluator2.tree_sha)}`,
-    summary: "**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.\n\nEvery required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.\n",
+    title: judging,
+    summary: `**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.
+
+Every required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.
+${block}`,
     rerunEvaluator: true
   } : {
     conclusion: decision.conclusion,
     title: decision.title,
-    summary: renderGateSummary(decision, facts),
+    summary: `${renderGateSummary(decision, facts, void 0, GITHUB_TEXT_LIMIT - block.length)}${block}`,
     rerunEvaluator: asks
   };
   const check = checkChanges(existing, view) ? { ...view, externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}` } : null;
@@ -12859,10 +13208,10 @@ function withoutCode(text) {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
   const kept = [];
   let fence = null;
-  for (const line of lines) {
-    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+  for (const line2 of lines) {
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line2);
     if (fence) {
-      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line2);
       if (close?.[1]?.[0] === fence.char && (close[1]?.length ?? 0) >= fence.length) fence = null;
       kept.push("");
       continue;
@@ -12872,7 +13221,7 @@ function withoutCode(text) {
       kept.push("");
       continue;
     }
-    kept.push(line);
+    kept.push(line2);
   }
   return withoutCodeSpans(kept.join("\n").replace(/<!--[\s\S]*?(?:-->|$)/g, " "));
 }
@@ -14087,13 +14436,13 @@ function gateJobHandlers(runtime) {
   for (const kind of HANDLED_KINDS) {
     handlers[kind] = async (job2, context) => {
       if (kind === RECONCILE) await scheduleReconcile(new Date(Date.now() + intervalMs));
-      const line = await runGateJob(kind, job2.payload, {
+      const line2 = await runGateJob(kind, job2.payload, {
         ...deps,
         retried: context.attempt > 1,
         jobId: job2.id,
         log: (text) => runtime.log.info({ job: job2.id }, text)
       });
-      runtime.log.info({ job: job2.id }, line);
+      runtime.log.info({ job: job2.id }, line2);
     };
   }
   return handlers;
@@ -14106,140 +14455,140 @@ import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 
 // schemas/webhooks.ts
-import { z as z23 } from "zod";
-var repository = z23.object({
-  full_name: z23.string().regex(/^[^/\s]+\/[^/\s]+$/),
-  id: z23.number().int().positive().optional()
+import { z as z25 } from "zod";
+var repository = z25.object({
+  full_name: z25.string().regex(/^[^/\s]+\/[^/\s]+$/),
+  id: z25.number().int().positive().optional()
 });
-var installation = z23.object({ id: z23.number().int().positive() });
-var sha = z23.string().regex(/^[0-9a-f]{40}$/);
-var account = z23.object({ login: z23.string(), type: z23.string().optional() });
-var numbered = z23.object({ number: z23.number().int().positive() });
+var installation = z25.object({ id: z25.number().int().positive() });
+var sha = z25.string().regex(/^[0-9a-f]{40}$/);
+var account = z25.object({ login: z25.string(), type: z25.string().optional() });
+var numbered = z25.object({ number: z25.number().int().positive() });
 var minimalPull = numbered.extend({
-  head: z23.object({ sha }).optional(),
-  base: z23.object({ ref: z23.string(), repo: z23.object({ id: z23.number().int().positive() }).optional() }).optional()
+  head: z25.object({ sha }).optional(),
+  base: z25.object({ ref: z25.string(), repo: z25.object({ id: z25.number().int().positive() }).optional() }).optional()
 });
 var envelope = {
-  action: z23.string().optional(),
+  action: z25.string().optional(),
   repository,
   installation,
   sender: account.optional()
 };
-var pullRequestEventSchema = z23.object({
+var pullRequestEventSchema = z25.object({
   ...envelope,
-  action: z23.string(),
-  pull_request: z23.object({
-    number: z23.number().int().positive(),
-    head: z23.object({ sha, ref: z23.string().optional() }),
-    base: z23.object({ ref: z23.string(), sha }),
+  action: z25.string(),
+  pull_request: z25.object({
+    number: z25.number().int().positive(),
+    head: z25.object({ sha, ref: z25.string().optional() }),
+    base: z25.object({ ref: z25.string(), sha }),
     // The rest of the pull request as the event showed it: with all of it, a pass can use this
     // view instead of reading the pull request again (app/gate/gather.ts says when).
-    state: z23.string().optional(),
-    draft: z23.boolean().optional(),
+    state: z25.string().optional(),
+    draft: z25.boolean().optional(),
     user: account.nullable().optional(),
-    labels: z23.array(z23.object({ name: z23.string() })).optional(),
-    title: z23.string().optional(),
-    body: z23.string().nullable().optional(),
-    created_at: z23.string().optional(),
-    updated_at: z23.string().optional(),
-    commits: z23.number().int().nonnegative().optional(),
-    additions: z23.number().int().nonnegative().optional(),
-    deletions: z23.number().int().nonnegative().optional(),
-    changed_files: z23.number().int().nonnegative().optional()
+    labels: z25.array(z25.object({ name: z25.string() })).optional(),
+    title: z25.string().optional(),
+    body: z25.string().nullable().optional(),
+    created_at: z25.string().optional(),
+    updated_at: z25.string().optional(),
+    commits: z25.number().int().nonnegative().optional(),
+    additions: z25.number().int().nonnegative().optional(),
+    deletions: z25.number().int().nonnegative().optional(),
+    changed_files: z25.number().int().nonnegative().optional()
   }),
-  changes: z23.object({ base: z23.object({ ref: z23.object({ from: z23.string() }).optional() }).optional() }).optional(),
-  label: z23.object({ name: z23.string() }).optional()
+  changes: z25.object({ base: z25.object({ ref: z25.object({ from: z25.string() }).optional() }).optional() }).optional(),
+  label: z25.object({ name: z25.string() }).optional()
 });
-var pullRequestReviewEventSchema = z23.object({
+var pullRequestReviewEventSchema = z25.object({
   ...envelope,
-  pull_request: z23.object({
-    number: z23.number().int().positive(),
-    head: z23.object({ sha }),
-    base: z23.object({ ref: z23.string() }).optional()
+  pull_request: z25.object({
+    number: z25.number().int().positive(),
+    head: z25.object({ sha }),
+    base: z25.object({ ref: z25.string() }).optional()
   })
 });
-var checkRunEventSchema = z23.object({
+var checkRunEventSchema = z25.object({
   ...envelope,
-  action: z23.string(),
-  check_run: z23.object({
-    name: z23.string(),
+  action: z25.string(),
+  check_run: z25.object({
+    name: z25.string(),
     head_sha: sha,
-    app: z23.object({ slug: z23.string().optional() }).nullable().optional(),
-    pull_requests: z23.array(minimalPull),
-    check_suite: z23.object({ head_branch: z23.string().nullable().optional() }).nullable().optional()
+    app: z25.object({ slug: z25.string().optional() }).nullable().optional(),
+    pull_requests: z25.array(minimalPull),
+    check_suite: z25.object({ head_branch: z25.string().nullable().optional() }).nullable().optional()
   }),
-  requested_action: z23.object({ identifier: z23.string().optional() }).nullable().optional()
+  requested_action: z25.object({ identifier: z25.string().optional() }).nullable().optional()
 });
-var workflowRunEventSchema = z23.object({
+var workflowRunEventSchema = z25.object({
   ...envelope,
-  action: z23.string(),
-  workflow_run: z23.object({
-    id: z23.number().int().positive(),
-    run_attempt: z23.number().int().positive().optional(),
+  action: z25.string(),
+  workflow_run: z25.object({
+    id: z25.number().int().positive(),
+    run_attempt: z25.number().int().positive().optional(),
     head_sha: sha,
-    head_branch: z23.string().nullable().optional(),
-    path: z23.string().optional(),
-    pull_requests: z23.array(minimalPull)
+    head_branch: z25.string().nullable().optional(),
+    path: z25.string().optional(),
+    pull_requests: z25.array(minimalPull)
   })
 });
-var workflowJobEventSchema = z23.object({
+var workflowJobEventSchema = z25.object({
   ...envelope,
-  action: z23.string(),
-  workflow_job: z23.object({
-    id: z23.number().int().positive().optional(),
-    run_id: z23.number().int().positive(),
-    run_attempt: z23.number().int().positive().optional(),
+  action: z25.string(),
+  workflow_job: z25.object({
+    id: z25.number().int().positive().optional(),
+    run_id: z25.number().int().positive(),
+    run_attempt: z25.number().int().positive().optional(),
     head_sha: sha,
-    head_branch: z23.string().nullable().optional(),
-    name: z23.string(),
-    status: z23.string().optional(),
-    conclusion: z23.string().nullable().optional(),
-    html_url: z23.string().nullable().optional(),
-    steps: z23.array(
-      z23.object({
-        name: z23.string(),
-        number: z23.number().int(),
-        status: z23.string(),
-        conclusion: z23.string().nullable().optional()
+    head_branch: z25.string().nullable().optional(),
+    name: z25.string(),
+    status: z25.string().optional(),
+    conclusion: z25.string().nullable().optional(),
+    html_url: z25.string().nullable().optional(),
+    steps: z25.array(
+      z25.object({
+        name: z25.string(),
+        number: z25.number().int(),
+        status: z25.string(),
+        conclusion: z25.string().nullable().optional()
       })
     ).optional()
   })
 });
-var mergeGroupEventSchema = z23.object({
+var mergeGroupEventSchema = z25.object({
   ...envelope,
-  action: z23.string(),
-  merge_group: z23.object({ head_sha: sha, head_ref: z23.string(), base_sha: sha })
+  action: z25.string(),
+  merge_group: z25.object({ head_sha: sha, head_ref: z25.string(), base_sha: sha })
 });
-var issueCommentEventSchema = z23.object({
+var issueCommentEventSchema = z25.object({
   ...envelope,
-  action: z23.string(),
-  issue: z23.object({ number: z23.number().int().positive(), pull_request: z23.unknown().optional() }),
-  comment: z23.object({
-    body: z23.string().nullable().optional(),
-    html_url: z23.string().optional(),
+  action: z25.string(),
+  issue: z25.object({ number: z25.number().int().positive(), pull_request: z25.unknown().optional() }),
+  comment: z25.object({
+    body: z25.string().nullable().optional(),
+    html_url: z25.string().optional(),
     user: account.nullable()
   })
 });
-var issuesEventSchema = z23.object({
+var issuesEventSchema = z25.object({
   ...envelope,
-  action: z23.string(),
-  issue: z23.object({
-    number: z23.number().int().positive(),
-    body: z23.string().nullable().optional(),
-    pull_request: z23.unknown().optional()
+  action: z25.string(),
+  issue: z25.object({
+    number: z25.number().int().positive(),
+    body: z25.string().nullable().optional(),
+    pull_request: z25.unknown().optional()
   }),
-  label: z23.object({ name: z23.string() }).optional()
+  label: z25.object({ name: z25.string() }).optional()
 });
-var named = z23.object({ full_name: repository.shape.full_name });
-var installationEventSchema = z23.object({
-  action: z23.string(),
+var named = z25.object({ full_name: repository.shape.full_name });
+var installationEventSchema = z25.object({
+  action: z25.string(),
   installation,
-  repositories: z23.array(named).optional()
+  repositories: z25.array(named).optional()
 });
-var installationRepositoriesEventSchema = z23.object({
-  action: z23.string(),
+var installationRepositoriesEventSchema = z25.object({
+  action: z25.string(),
   installation,
-  repositories_added: z23.array(named)
+  repositories_added: z25.array(named)
 });
 var INSTALLATION_EVENTS = {
   installation: installationEventSchema,
@@ -15122,34 +15471,34 @@ function startDeliveryRetention(options) {
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve as resolve3 } from "node:path";
-import { z as z24 } from "zod";
+import { z as z26 } from "zod";
 var APP_SETTINGS = "Settings \u2192 Developer settings \u2192 GitHub Apps \u2192 your App";
 var LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 var blankToUndefined = (value) => typeof value === "string" && value.trim() === "" ? void 0 : value;
-var optionalText = z24.preprocess(blankToUndefined, z24.string().optional());
+var optionalText = z26.preprocess(blankToUndefined, z26.string().optional());
 function requiredText(missing) {
-  return z24.preprocess(blankToUndefined, z24.string({ error: missing }));
+  return z26.preprocess(blankToUndefined, z26.string({ error: missing }));
 }
 function wholeNumber(name, min, max, fix, fallback) {
   const invalid2 = (input) => `${name} is ${JSON.stringify(input)}: ${fix}`;
-  return z24.preprocess(
+  return z26.preprocess(
     blankToUndefined,
-    z24.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
+    z26.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
       error: (issue) => invalid2(issue.input)
     }).transform(Number).default(fallback)
   );
 }
 function duration2(name, fix, fallback, minMs = 0) {
   return optionalText.pipe(
-    z24.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
+    z26.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: ${fix}`
     }).transform((text) => parseDuration(text))
   );
 }
 function oneOf(name, values, fallback) {
-  return z24.preprocess(
+  return z26.preprocess(
     blankToUndefined,
-    z24.enum(values, {
+    z26.enum(values, {
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: use one of ${values.join(", ")}, or leave it unset for ${fallback}`
     }).default(fallback)
   );
@@ -15193,7 +15542,7 @@ var evaluatorEnvShape = {
     2
   ),
   AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
-    z24.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
+    z26.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
       error: (issue) => `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`
     })
   )
@@ -15202,12 +15551,12 @@ var appEnvShape = {
   APP_ID: requiredText(
     `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} \u2192 App ID)`
   ).pipe(
-    z24.string().regex(/^[1-9]\d*$/, {
+    z26.string().regex(/^[1-9]\d*$/, {
       error: (issue) => `APP_ID is ${JSON.stringify(issue.input)}, not an App id: set it to the number shown as App ID (${APP_SETTINGS})`
     }).transform(Number)
   ),
   PRIVATE_KEY: optionalText.pipe(
-    z24.string().transform((value, context) => {
+    z26.string().transform((value, context) => {
       const pem = normalizePrivateKey(value);
       if (pem === null) {
         context.issues.push({
@@ -15215,7 +15564,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead"
         });
-        return z24.NEVER;
+        return z26.NEVER;
       }
       const problem = privateKeyProblem(pem);
       if (problem !== null) {
@@ -15224,7 +15573,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: `PRIVATE_KEY looks like a PEM private key, but ${problem}: paste the App's .pem file unchanged, or generate a new key under ${APP_SETTINGS} \u2192 Private keys`
         });
-        return z24.NEVER;
+        return z26.NEVER;
       }
       return pem;
     }).optional()
@@ -15244,12 +15593,12 @@ var appEnvShape = {
   LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
   LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"], "pretty"),
   GHE_HOST: optionalText.pipe(
-    z24.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
+    z26.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
       error: (issue) => `GHE_HOST is ${JSON.stringify(issue.input)}: give the GitHub Enterprise host name only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL`
     }).optional()
   ),
   GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
-  AGATE_DATABASE_URL: optionalText.pipe(z24.string().default(DEFAULT_DATABASE_URL)),
+  AGATE_DATABASE_URL: optionalText.pipe(z26.string().default(DEFAULT_DATABASE_URL)),
   AGATE_DATABASE_POOL: wholeNumber(
     "AGATE_DATABASE_POOL",
     1,
@@ -15290,7 +15639,7 @@ var appEnvShape = {
   ),
   ...evaluatorEnvShape
 };
-var agateEnvSchema = z24.object(appEnvShape).refine(
+var agateEnvSchema = z26.object(appEnvShape).refine(
   (env) => blankToUndefined(env.PRIVATE_KEY) !== void 0 || blankToUndefined(env.PRIVATE_KEY_PATH) !== void 0,
   {
     path: ["PRIVATE_KEY"],
@@ -15304,18 +15653,18 @@ function unregistered(env) {
     (name) => blankToUndefined(env[name]) === void 0
   );
 }
-var setupEnvSchema = z24.object({
+var setupEnvSchema = z26.object({
   PORT: appEnvShape.PORT,
   HOST: appEnvShape.HOST,
   GHE_HOST: appEnvShape.GHE_HOST,
   GHE_PROTOCOL: appEnvShape.GHE_PROTOCOL,
   AGATE_PUBLIC_URL: optionalText.pipe(
-    z24.string().refine(isHttpUrl, {
+    z26.string().refine(isHttpUrl, {
       error: (issue) => `AGATE_PUBLIC_URL is ${JSON.stringify(issue.input)}: give the address GitHub reaches this App at, such as https://agate.example.com`
     }).optional()
   ),
   AGATE_GITHUB_ORG: optionalText.pipe(
-    z24.string().regex(/^[A-Za-z0-9-]+$/, {
+    z26.string().regex(/^[A-Za-z0-9-]+$/, {
       error: (issue) => `AGATE_GITHUB_ORG is ${JSON.stringify(issue.input)}: give the organisation's login, such as my-org`
     }).optional()
   )
@@ -16014,7 +16363,7 @@ var CODE_FORM = `<form action="${SETUP_PATH}" method="post">
 </form>`;
 async function startSetup(options) {
   const { settings } = options;
-  const log = options.log ?? ((line) => console.log(line));
+  const log = options.log ?? ((line2) => console.log(line2));
   const registration = options.code ?? registrationCode();
   const state = randomBytes3(16).toString("hex");
   let done = false;
