@@ -9,6 +9,7 @@ import { AGATE_LABELS, type LabelStyle } from "../labels.js";
 import { GITHUB_TEXT_LIMIT, GITHUB_TITLE_LIMIT, shortSha as short } from "../markdown.js";
 import { handEditedLabelComment, strayLabelComment } from "./comments.js";
 import { renderGateSummary } from "./render.js";
+import { evaluatorReady } from "./requirements/evaluator.js";
 import { evaluatingStatus, gateStatus } from "./status.js";
 import { statusBlock } from "./status-block.js";
 
@@ -95,9 +96,8 @@ export function planGatePass(input: {
   const asks =
     config !== null &&
     (config.config.evaluator.kind === "llm" || config.config.evaluator.kind === "command");
-  // The cheap deterministic checks come first: an evaluator call only once they hold.
-  const status = (id: string) => decision.requirements.find((r) => r.id === id)?.status;
-  const ready = status("commands") === "pass" && status("handoff") === "pass";
+  // The cheap deterministic checks come first, as the decision read them.
+  const ready = evaluatorReady(decision.requirements);
   const askEvaluator =
     asks && ready && input.evaluatorDue && config !== null && facts.head_tree_sha !== null
       ? {
