@@ -5,35 +5,28 @@
  * commit, the pull request and base the head was seen in) is returned as observations for apply.
  */
 
-import { createHash } from "node:crypto";
-import { outcomePassed } from "../../checks/command-results.js";
-import { canonicalJson } from "../../checks/config/digest.js";
 import { entryMentions } from "../../checks/entries/mentions.js";
+import { attemptsOf, priorRecordOf } from "../../checks/gate/attempts.js";
+import { linkedEntries } from "../../checks/gate/entries.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
-import { failuresOf } from "../../checks/gate/progress.js";
 import { protectedChanges } from "../../checks/gate/protected-paths.js";
+import { viewDigest } from "../../checks/gate/sighting.js";
 import { handoffRequiredBy } from "../../checks/handoff/required.js";
-import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import type { Config } from "../../schemas/config.js";
-import {
-  type AttemptFact,
-  type BaseConfigFact,
-  type ChangedFile,
-  type ChangedFilesListing,
-  type EvaluationFact,
-  type EvidenceJob,
-  type GateFacts,
-  type HandoffFacts,
-  LINKED_ENTRY_QUESTION_CHARS,
-  type LinkedEntryFact,
-  type PriorRecord,
-  type PullRequestDetail,
-  type PullRequestSnapshot,
-  type PullRequestView,
-  type ReviewVerdictFact,
-  type TestedCommitFact,
+import type {
+  BaseConfigFact,
+  ChangedFile,
+  ChangedFilesListing,
+  EvaluationFact,
+  EvidenceJob,
+  GateFacts,
+  HandoffFacts,
+  PullRequestDetail,
+  PullRequestSnapshot,
+  PullRequestView,
+  ReviewVerdictFact,
+  TestedCommitFact,
 } from "../../schemas/gate.js";
-import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import type { Comparison, GitHubAdapter, ReviewFact } from "../github/adapter.js";
 import { isMaintainer } from "../github/maintainers.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
@@ -90,49 +83,6 @@ export interface Gathered {
    * seen has none of agate's: its check is created without listing first.
    */
   headSeen: boolean;
-}
-
-function priorRecordOf(record: AcceptanceRecord): PriorRecord {
-  return {
-    id: record.id,
-    head_sha: record.head_sha,
-    base_sha: record.base_sha,
-    tree_sha: record.tested?.tree_sha ?? null,
-    state: record.decision.state,
-    config_digest: record.grader.config_digest,
-    agate_version: record.grader.agate_version,
-    decided_at: record.decided_at,
-    stale: record.stale,
-  };
-}
-
-/**
- * The pull request's earlier graded attempts (heads other than `head`), oldest first: a head's
- * newest record with a believed command record, or one that replayed an earlier failure (its
- * failures are that attempt's).
- */
-export function attemptsOf(records: readonly AcceptanceRecord[], head: string): AttemptFact[] {
-  const attempts = new Map<string, AttemptFact>();
-  for (const r of records) {
-    if (r.head_sha === head) continue;
-    const replayed = r.decision.replayed_from ?? null;
-    const source = replayed ? attempts.get(replayed) : undefined;
-    const believed = r.provenance?.verified === true && r.commands.length > 0;
-    if (!source && !believed) continue;
-    attempts.set(r.head_sha, {
-      head_sha: r.head_sha,
-      head_tree_sha: r.decision.head_tree_sha ?? null,
-      base_sha: r.base_sha,
-      config_digest: r.grader.config_digest,
-      agate_version: r.grader.agate_version,
-      failures: source ? source.failures : failuresOf(r.commands),
-      passed: source ? source.passed : r.commands.filter(outcomePassed).map((c) => c.name),
-      missing: source ? source.missing : (r.verdict?.missing ?? null),
-      replayed_from: source ? source.head_sha : null,
-      decided_at: r.decided_at,
-    });
-  }
-  return [...attempts.values()];
 }
 
 /** The head or base moved while facts were read: a decision on them would mix two commits. */
@@ -193,27 +143,6 @@ function headTreeOf(comparison: Comparison): string | null {
 }
 
 type GatherOutcome = ({ status: "gathered" } & Gathered) | { status: "skipped"; reason: string };
-
-/** What a view showed, apart from the test merge commit (which a webhook's view leaves out). */
-export function viewDigest(view: PullRequestView): string {
-  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
-  return createHash("sha256").update(canonicalJson(shown)).digest("hex");
-}
-
-/**
- * What a pass records of the view it acted on, with the labels as the pass leaves them. Its own
- * label writes make the pull request newer than the view it read, maybe within the same second:
- * an event showing the labels from before them (one delivered after the pass, such as the
- * opened event behind a reconcile pass) must not pass for current, or the missing label looks
- * removed by a person and is put back with a comment saying so.
- */
-export function sightingOf(
-  view: PullRequestView,
-  labels: readonly string[],
-): { updated_at: string; digest: string } {
-  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
-  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
-}
 
 /**
  * Whether an event's view of the pull request can stand for a fresh read: no pass acted on a
@@ -461,30 +390,6 @@ function sharedWith(
     others.set(`${pull_number}\n${base_ref}`, { pull_number, base_ref });
   }
   return [...others.values()];
-}
-
-/**
- * The entries linked to this pull request (docs/entries.md, "The gate reads entries"): those whose
- * form names it as the one waiting on them, and those its description mentions (`mentions`), as
- * agate's store has them: what agate decided, not what the issue's labels or comments say now.
- */
-export function linkedEntries(
-  entries: readonly HandoffEntry[],
-  number: number,
-  mentions: readonly number[] = [],
-): LinkedEntryFact[] {
-  return entries
-    .filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number))
-    .map((e) => ({
-      issue_number: e.issue_number,
-      state: e.state,
-      author: e.author,
-      owner: e.owner,
-      escalation_reason: e.escalation_reason,
-      why: e.why,
-      question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
-      state_changed_at: e.state_changed_at,
-    }));
 }
 
 /**
