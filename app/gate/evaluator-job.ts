@@ -1,5 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { bundleOverBudget, dailyBudget, dayStart } from "../../checks/evaluator/budget.js";
+import {
+  answeringEvaluation,
+  bundleOverBudget,
+  dailyBudget,
+  dayStart,
+} from "../../checks/evaluator/budget.js";
 import { buildBundle, referencedIssues } from "../../checks/evaluator/bundle.js";
 
 type BundleInput = Parameters<typeof buildBundle>[0];
@@ -92,14 +97,17 @@ export async function runEvaluatorJob(
     return done("no evaluator is configured now", false);
   }
   const key = { repository: pr.repository, pullNumber: pr.number };
-  const sameTree = (await store.listEvaluations({ ...key, treeSha: job.tree_sha })).filter(
-    (e) =>
-      e.config_digest === job.config_digest && e.run.prompt_version === EVALUATOR_PROMPT_VERSION,
-  );
-  // Queued twice (a redelivery, two passes), the tree is judged once.
-  if (sameTree.length > 0 && !job.rerun) return done("already judged", false);
-  const record = (await store.listRecords({ ...key, headSha: pr.head_sha }))
-    .filter((r) => r.provenance?.verified && r.commands.length > 0)
+  const [sameTree, records] = await Promise.all([
+    store.listEvaluations({ ...key, treeSha: job.tree_sha }),
+    store.listRecords(key),
+  ]);
+  // Queued twice (a redelivery, two passes), the tree is judged once: "judged" as the pass reads
+  // it, or a verdict the pass does not take (another base's) sends it back here, for ever.
+  if (!job.rerun && answeringEvaluation(sameTree, pr, job.config_digest, records)) {
+    return done("already judged", false);
+  }
+  const record = records
+    .filter((r) => r.head_sha === pr.head_sha && r.provenance?.verified && r.commands.length > 0)
     .at(-1);
   const appended = await askEvaluator({
     github,

@@ -327,6 +327,38 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
   });
 
+  it("the base moved on: a new SHA of the same tree is judged again there, once (the job answers by the pass's rule)", async () => {
+    const repo = "eval-base-moved";
+    const { head, branch } = await gate.agentPullRequest(
+      repo,
+      { "answer.txt": "42\n" },
+      { config: llmConfig() },
+    );
+    const done = { complete: true, score: 0.9, missing: [], evidence: ["README says 42"] };
+    llm.script({ verdict: done });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toHaveLength(1);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+
+    // main moves on, then the agent pushes the same tree again: the verdict read the diff
+    // against the old base, so it is not this base's (issue 26). The pass asks; the job must not
+    // find the old verdict "already judged" and hand back to a pass that asks again, for ever.
+    await gate.sim.pushCommit({ repo, branch: "main", files: { "NEWS.md": "news\n" } });
+    await gate.processDeliveries();
+    const again = await gate.sim.pushCommit({
+      repo,
+      branch,
+      files: {},
+      message: "Same tree, new message",
+      author: "codex[bot]",
+    });
+    await gate.processDeliveries();
+    llm.script({ verdict: done });
+    await gate.ci(repo, branch, again);
+    expect(llm.requests).toHaveLength(2);
+    expect(gate.gateCheck(repo, again)).toMatchObject({ conclusion: "success" });
+  });
+
   it("budgets: past the calls per day, or a bundle over the token ceiling, the state is capped and names the budget", async () => {
     const repo = "eval-budget";
     const config = `${llmConfig()}budgets: { evaluator_calls_per_pr_per_day: 1 }\n`;
