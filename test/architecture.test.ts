@@ -310,9 +310,6 @@ const ALLOWED_ARROWS: readonly string[] = [
   "app/gate/entry-priority.ts -> app/entries/route.ts", // A3 deletes entry-priority.ts
   "app/gate/gather.ts -> checks/gate/attempts.ts", // A2: stored records become facts past gather
   "app/gate/gather.ts -> checks/gate/entries.ts", // A2: linked entries become facts past gather
-  "app/gate/gather.ts -> checks/gate/listing.ts", // A2: listing completeness in planReads
-  "app/gate/gather.ts -> checks/gate/protected-paths.ts", // A2: reviews read when planReads says
-  "app/gate/gather.ts -> checks/gate/sighting.ts", // A2: whether a seen view is current, in planReads
   // ---- B: jobs and rooms ----
   "app/dashboard/handlers.ts -> app/gate/job-deps.ts", // B1: JobContext replaces GateDeps
   "app/entries/entry-job.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec in schemas/jobs/

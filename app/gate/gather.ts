@@ -8,10 +8,16 @@
 import { entryMentions } from "../../checks/entries/mentions.js";
 import { attemptsOf, priorRecordOf } from "../../checks/gate/attempts.js";
 import { linkedEntries } from "../../checks/gate/entries.js";
-import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
-import { protectedChanges } from "../../checks/gate/protected-paths.js";
-import { viewDigest } from "../../checks/gate/sighting.js";
-import { handoffRequiredBy } from "../../checks/handoff/required.js";
+import {
+  compareIsWhole,
+  handoffReadAt,
+  newestChangeCandidates,
+  planReads,
+  pullListing,
+  readsDefaultSetup,
+  readsSetup,
+  seenViewIsNewest,
+} from "../../checks/gate/reads.js";
 import type { Config } from "../../schemas/config.js";
 import type {
   BaseConfigFact,
@@ -111,7 +117,7 @@ async function changedFilesAt(
     previous_filename,
     status,
   }));
-  if (compared.length < COMPARE_FILES_LIMIT && compared.length >= detail.changed_files) {
+  if (compareIsWhole(compared.length, detail.changed_files)) {
     return { files: compared, listing: { complete: true, reason: null } };
   }
   const listed = await github.changedFiles(pr.number);
@@ -121,12 +127,7 @@ async function changedFilesAt(
   const count = (await github.pullRequestDetail(pr.number)).changed_files;
   return {
     files: listed,
-    listing: judgeListing({
-      source: "GitHub's file list of a pull request",
-      count: listed.length,
-      limit: PULL_FILES_LIMIT,
-      expected: count,
-    }),
+    listing: pullListing(listed.length, count),
   };
 }
 
@@ -146,17 +147,14 @@ type GatherOutcome = ({ status: "gathered" } & Gathered) | { status: "skipped"; 
 
 /**
  * Whether an event's view of the pull request can stand for a fresh read: no pass acted on a
- * newer one. GitHub's `updated_at` orders views (an older event delivered late is not believed
- * over a newer one already acted on); two views of the same second are one only when they show
- * the same. A pull request agate decided on before any sighting was kept is read afresh.
+ * newer one (checks/gate/reads.ts). A pull request agate decided on before any sighting was kept
+ * is read afresh.
  */
 async function viewIsCurrent(store: GatherStore, view: PullRequestView): Promise<boolean> {
   const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
   const last = await store.latestPullRequestSighting(key);
   if (!last) return (await store.listRecords(key)).length === 0;
-  const ours = Date.parse(view.detail.updated_at);
-  const theirs = Date.parse(last.updated_at);
-  return ours > theirs || (ours === theirs && last.digest === viewDigest(view));
+  return seenViewIsNewest(view, last);
 }
 
 /**
@@ -299,9 +297,15 @@ async function gatherAt(
   const headSeen = sightings.length > 0;
   // Where a pass counts (checks/gate/base-requirement.ts): a neutral is a pass too, so it is
   // read for a base without a config as well. Kept for ten minutes per branch (setup.ts).
-  if (deps.setup && config.status !== "invalid") await readSetup(deps, deps.setup, facts);
+  if (deps.setup && readsSetup(config)) await readSetup(deps, deps.setup, facts);
   if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
   const cfg = config.config;
+  const plan = planReads({
+    config: cfg,
+    changedFiles: changed.files,
+    pushEvent: options.skipRuns,
+    headDecided: stored.some((r) => r.head_sha === pr.head_sha),
+  });
   const collected = await collectEvidence(github, deps.evidence, {
     target: {
       kind: "pull_request",
@@ -316,9 +320,7 @@ async function gatherAt(
     baseSha: pr.base_sha,
     changedFiles: changed.files,
     listing: changed.listing,
-    // Only for a head agate has not decided on before: a late or repeated push event for a head
-    // it knows must not hide the runs it already read.
-    skipRuns: options.skipRuns && !stored.some((r) => r.head_sha === pr.head_sha),
+    skipRuns: plan.skipRuns,
     knownCommit: (sha) => commitOf(comparison, sha),
     completedJob: options.completedJob ?? null,
   });
@@ -331,13 +333,10 @@ async function gatherAt(
     collected.run,
     collected.evidence,
   );
-  const needsReviews =
-    cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
-  const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";
   const [reviews, handoff, evaluation] = await Promise.all([
-    needsReviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
+    plan.reviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
     handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
-    asks
+    plan.evaluations
       ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored)
       : Promise.resolve<EvaluationFact>({ status: "not_asked" }),
   ]);
@@ -352,7 +351,8 @@ async function gatherAt(
   if (cfg.evaluator.kind === "review") facts.reviews = reviews;
   facts.handoff = handoff;
   facts.evaluation = evaluation;
-  let evaluatorDue = asks && (await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator));
+  let evaluatorDue =
+    plan.evaluations && (await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator));
   if (evaluatorDue) {
     const spent = await dailyBudgetSpent(store, pr, cfg, deps.now());
     if (spent) {
@@ -370,7 +370,7 @@ async function gatherAt(
 async function readSetup(deps: GatherDeps, setup: SetupReader, facts: GateFacts): Promise<void> {
   const pr = facts.pull_request;
   facts.setup = await setup.read(deps.github, pr.repository, pr.base_ref);
-  if (facts.setup.requires !== "none" && facts.setup.requires !== "other_app") return;
+  if (!readsDefaultSetup(facts.setup)) return;
   const name = await setup.defaultBranch(deps.github, pr.repository);
   if (name !== pr.base_ref)
     facts.default_setup = await setup.read(deps.github, pr.repository, name);
@@ -429,11 +429,8 @@ async function latestReviews(
 }
 
 /**
- * The handoff file at the head and what its rules and verification need. The compare says
- * whether the pull request touched the file: when it did not, the head has the merge base's file
- * (read once per merge base, shared by every pull request on it); the commits are the compare's.
- * A file the pull request did not touch and no rule requires is not read: it was written for
- * earlier work, and what it says could only be informational here.
+ * The handoff file at the head and what its rules and verification need; the commits are the
+ * compare's. Where the file is read, if at all, is the read plan's (checks/gate/reads.ts).
  */
 async function handoffFactsFor(
   deps: GatherDeps,
@@ -462,25 +459,19 @@ async function handoffFactsFor(
     commits,
     newest_change: null,
   };
-  const touched = changed.files.find((f) => f.filename === path || f.previous_filename === path);
-  const untouched = !touched && changed.listing.complete;
-  if (
-    untouched &&
-    handoffRequiredBy(config.handoff.required_when, { labels: pr.labels, facts }).length === 0
-  ) {
-    return facts;
-  }
-  const file =
-    touched?.filename === path && touched.status === "removed"
-      ? null
-      : untouched
-        ? await reads.file(github, path, comparison.merge_base_sha)
-        : await reads.file(github, path, pr.head_sha);
+  const at = handoffReadAt({
+    config,
+    labels: pr.labels,
+    facts,
+    changed,
+    mergeBase: comparison.merge_base_sha,
+    head: pr.head_sha,
+  });
+  const file = at ? await reads.file(github, path, at) : null;
   if (!file) return facts;
   // Only a file that exists can be stale; its freshness needs the newest non-empty commit.
   let newest_change: HandoffFacts["newest_change"] = null;
-  const candidates = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [pr.head_sha];
-  for (const sha of candidates.slice(0, 5)) {
+  for (const sha of newestChangeCandidates(commits, pr.head_sha)) {
     const files = await github.commitFiles(sha);
     if (files.length > 0) {
       newest_change = { sha, files };
