@@ -8,12 +8,13 @@ import type { BaseConfigFact, GateDecision, GateFacts, Requirement } from "../..
 import { codeSpan, cutTitle, shortSha as short } from "../markdown.js";
 import { holdPass } from "./base-requirement.js";
 import { entriesRequirement } from "./entries.js";
-import { outcomeOf, type Part } from "./outcome.js";
+import { outcomeOf } from "./outcome.js";
 import { reportOnly } from "./report-only.js";
 import { believedRecord, commandsRequirement } from "./requirements/commands.js";
 import { evaluatorReady, evaluatorRequirement } from "./requirements/evaluator.js";
 import { handoffRequirement } from "./requirements/handoff.js";
 import { overrideRequirement } from "./requirements/override.js";
+import type { Part } from "./requirements/part.js";
 import { progressOf, progressPart } from "./requirements/progress.js";
 import { protectedRequirement } from "./requirements/protected.js";
 import { selectGate } from "./select.js";

@@ -16,6 +16,7 @@ import {
 import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import { codeSpan, counted } from "../markdown.js";
 import { overrideCommand } from "./listing.js";
+import { requirementOf } from "./requirements/part.js";
 
 export interface EntriesPart {
   requirement: Requirement;
@@ -68,12 +69,7 @@ export function entriesRequirement(facts: GateFacts): EntriesPart | null {
   const entries = facts.entries ?? [];
   if (entries.length === 0) return null;
   const head = facts.pull_request.head_sha;
-  const req = (status: Requirement["status"], reason: string): Requirement => ({
-    id: "entries",
-    name: "handoff entries",
-    status,
-    reason,
-  });
+  const req = requirementOf("entries", "handoff entries");
   const escalated = entries.filter((e) => e.state === "escalated");
   if (escalated.length > 0) {
     return {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { LinkedEntryFact, Requirement } from "../../schemas/gate.js";
-import { OUTCOMES, type OutcomeInput, outcomeOf, type Part } from "./outcome.js";
+import { OUTCOMES, type OutcomeInput, outcomeOf } from "./outcome.js";
+import type { Part } from "./requirements/part.js";
 
 const HEAD = "1111111";
 

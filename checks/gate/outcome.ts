@@ -7,12 +7,7 @@
 import type { GateDecision, LinkedEntryFact, Requirement } from "../../schemas/gate.js";
 import { codeSpan, cutTitle } from "../markdown.js";
 import { escalationTitle } from "./entries.js";
-
-/** A requirement with the concrete items that make up its next work, when it has them. */
-export interface Part {
-  requirement: Requirement;
-  items: string[];
-}
+import type { Part } from "./requirements/part.js";
 
 /** What the outcome is chosen from: the requirements, and what only the facts can say. */
 export interface OutcomeInput {

@@ -4,10 +4,10 @@
  */
 import type { CommandRecord } from "../../../schemas/command-record.js";
 import type { Config } from "../../../schemas/config.js";
-import type { AttemptFact, GateFacts, PriorRecord, Requirement } from "../../../schemas/gate.js";
+import type { AttemptFact, GateFacts, PriorRecord } from "../../../schemas/gate.js";
 import { commandPassed } from "../../command-results.js";
 import { codeSpan, displayTail, durationText, shortSha as short } from "../../markdown.js";
-import type { Part } from "../outcome.js";
+import { type Part, requirementOf } from "./part.js";
 
 /** The commands requirement of a head whose tree is an earlier failed attempt's: not graded again. */
 function replayedCommands(replay: AttemptFact): Part & { carriedOverFrom: number | null } {
@@ -46,12 +46,7 @@ export function commandsRequirement(
   replay: AttemptFact | null,
 ): Part & { carriedOverFrom: number | null } {
   if (replay) return replayedCommands(replay);
-  const req = (status: Requirement["status"], reason: string): Requirement => ({
-    id: "commands",
-    name: "required commands",
-    status,
-    reason,
-  });
+  const req = requirementOf("commands", "required commands");
   // The newest believed record decides; older ones on the same head are history.
   const verified = believedRecord(facts);
   if (verified) {

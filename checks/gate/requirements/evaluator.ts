@@ -5,7 +5,7 @@
 import type { Config } from "../../../schemas/config.js";
 import type { GateFacts, Requirement } from "../../../schemas/gate.js";
 import { codeSpan, counted, shortSha as short } from "../../markdown.js";
-import type { Part } from "../outcome.js";
+import { type Part, partOf } from "./part.js";
 
 /**
  * The cheap deterministic checks come first: the evaluator is asked only once every required
@@ -18,10 +18,7 @@ export function evaluatorReady(requirements: readonly Requirement[]): boolean {
 }
 
 export function evaluatorRequirement(facts: GateFacts, config: Config, ready: boolean): Part {
-  const req = (status: Requirement["status"], reason: string, items: string[] = []): Part => ({
-    requirement: { id: "evaluator", name: "evaluator", status, reason },
-    items,
-  });
+  const req = partOf("evaluator", "evaluator");
   const evaluator = config.evaluator;
   if (evaluator.kind === "none") return req("pass", "none configured (evaluator.kind: none)");
   if (evaluator.kind === "review") return reviewRequirement(facts, req);

@@ -1,11 +1,11 @@
 import type { HandoffCheck } from "../../../schemas/acceptance-record.js";
 import type { CommandRecord } from "../../../schemas/command-record.js";
 import type { Config } from "../../../schemas/config.js";
-import type { GateFacts, Requirement } from "../../../schemas/gate.js";
+import type { GateFacts } from "../../../schemas/gate.js";
 import { handoffRequiredBy } from "../../handoff/required.js";
 import { AGATE_CLI, verifyHandoff } from "../../handoff/verify.js";
 import { counted } from "../../markdown.js";
-import type { Part } from "../outcome.js";
+import { type Part, partOf } from "./part.js";
 
 /**
  * The handoff file: required by the rules of handoff.required_when, present at the head, true to
@@ -17,10 +17,7 @@ export function handoffRequirement(
   record: CommandRecord | null,
 ): Part & { check: HandoffCheck | null } {
   const path = config.handoff.path;
-  const req = (status: Requirement["status"], reason: string, items: string[] = []) => ({
-    requirement: { id: "handoff" as const, name: "handoff file", status, reason },
-    items,
-  });
+  const req = partOf("handoff", "handoff file");
   if (!facts.handoff) return { ...req("pass", "not read"), check: null };
   const requiredBy = handoffRequiredBy(config.handoff.required_when, {
     labels: facts.pull_request.labels,

@@ -5,7 +5,6 @@
 import type { AttemptFact, GateFacts, Requirement } from "../../../schemas/gate.js";
 import { codeSpan } from "../../markdown.js";
 import { overrideCommand } from "../listing.js";
-import type { Part } from "../outcome.js";
 import {
   type Attempt,
   attemptOfRecord,
@@ -16,6 +15,7 @@ import {
   stalledReason,
 } from "../progress.js";
 import { believedRecord } from "./commands.js";
+import { type Part, requirementOf } from "./part.js";
 
 /** The pull request's progress over its graded attempts (checks/gate/progress.ts). */
 export interface ProgressView {
@@ -34,12 +34,7 @@ export function progressOf(facts: GateFacts): ProgressView {
   if (facts.config.status !== "ok") return none;
   const { config, digest } = facts.config;
   const budget = config.budgets.graded_attempts_per_pr;
-  const req = (status: Requirement["status"], reason: string): Requirement => ({
-    id: "progress",
-    name: "progress",
-    status,
-    reason,
-  });
+  const req = requirementOf("progress", "progress");
   if (facts.attempts.length >= budget) {
     return {
       ...none,

@@ -1,9 +1,9 @@
 import type { Config } from "../../../schemas/config.js";
-import type { GateFacts, Requirement } from "../../../schemas/gate.js";
+import type { GateFacts } from "../../../schemas/gate.js";
 import { codeSpan, shortSha as short } from "../../markdown.js";
 import { overrideCommand } from "../listing.js";
-import type { Part } from "../outcome.js";
 import { protectedChanges } from "../protected-paths.js";
+import { type Part, partOf } from "./part.js";
 
 /**
  * A protected path changed: a maintainer's approving review of this exact commit, or a wait for
@@ -11,10 +11,7 @@ import { protectedChanges } from "../protected-paths.js";
  */
 export function protectedRequirement(facts: GateFacts, config: Config): Part {
   const changed = protectedChanges(facts.changed_files, config);
-  const req = (status: Requirement["status"], reason: string, items: string[] = []): Part => ({
-    requirement: { id: "protected_paths", name: "protected paths", status, reason },
-    items,
-  });
+  const req = partOf("protected_paths", "protected paths");
   const head = facts.pull_request.head_sha;
   // A listing that may have been cut could hide any protected path: not decidable, so a
   // maintainer decides, on this exact commit.
