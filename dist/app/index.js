@@ -2303,11 +2303,11 @@ function dashboardPull(pull, records) {
   const state = latest.decision.state;
   const found = CATEGORY[state];
   if (!found) return null;
-  let first = latest;
+  let first2 = latest;
   for (let i = own.length - 2; i >= 0; i--) {
     const earlier = own[i];
     if (!earlier || earlier.decision.state !== state) break;
-    first = earlier;
+    first2 = earlier;
   }
   const lines = latest.decision.reasons;
   const entry = lines.find((line2) => line2.startsWith(ENTRIES_WAITING));
@@ -2317,11 +2317,11 @@ function dashboardPull(pull, records) {
       ...pull,
       category: "escalated",
       why: entry.slice(ENTRIES_WAITING.length),
-      since: first.decided_at
+      since: first2.decided_at
     };
   }
   const category = found === "escalated" && override ? "override" : found;
-  return { ...pull, category, why: whyOf(lines, category, override), since: first.decided_at };
+  return { ...pull, category, why: whyOf(lines, category, override), since: first2.decided_at };
 }
 function whyOf(lines, category, override) {
   if (category === "override" && override) return override.slice(PROTECTED_WAITING.length);
@@ -2784,16 +2784,16 @@ function parseEntryCommand(body) {
     case "block":
       return text === "" ? needs("a reason") : { kind: "block", why: text };
     case "escalate": {
-      const [first = "", ...rest] = text.split(/\s+/);
-      const reason = escalationReasonSchema.safeParse(first.toLowerCase());
+      const [first2 = "", ...rest] = text.split(/\s+/);
+      const reason = escalationReasonSchema.safeParse(first2.toLowerCase());
       if (!reason.success) {
         return {
           kind: "invalid",
           command: word,
-          problem: `${first === "" ? "no reason given" : `${JSON.stringify(first.slice(0, 40))} is not a reason to reach a human`}: \`/escalate\` takes one of ${ESCALATION_REASONS.map((r) => `\`${r}\``).join(", ")}, then why (anything else is answered by agents, or blocked)`
+          problem: `${first2 === "" ? "no reason given" : `${JSON.stringify(first2.slice(0, 40))} is not a reason to reach a human`}: \`/escalate\` takes one of ${ESCALATION_REASONS.map((r) => `\`${r}\``).join(", ")}, then why (anything else is answered by agents, or blocked)`
         };
       }
-      const why = text.slice(text.indexOf(first) + first.length).trim();
+      const why = text.slice(text.indexOf(first2) + first2.length).trim();
       if (rest.length === 0 || why === "") return needs("a reason after the category");
       return { kind: "escalate", reason: reason.data, why };
     }
@@ -4346,6 +4346,42 @@ var ImmutableReads = class {
 
 // app/gate/evaluator-job.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
+
+// checks/evaluator/budget.ts
+var DAY_MS = 24 * 60 * 60 * 1e3;
+function answeringEvaluation(sameTree, pr, configDigest2, records) {
+  const sameBase = (head) => head === pr.head_sha || records.some((r) => r.head_sha === head && r.base_sha === pr.base_sha);
+  return sameTree.filter(
+    (e) => e.config_digest === configDigest2 && e.run.prompt_version === EVALUATOR_PROMPT_VERSION && sameBase(e.head_sha)
+  ).at(-1) ?? null;
+}
+function evaluatorDue(fact, rerun, sameTree, config) {
+  if (fact.status === "not_asked") return true;
+  if (!rerun || fact.status !== "judged") return false;
+  if (fact.evaluation.outcome.status === "failed") return true;
+  const verdicts = sameTree.filter(
+    (e) => e.outcome.status === "verdict" && e.config_digest === fact.evaluation.config_digest
+  ).length;
+  return verdicts < config.budgets.evaluator_calls_per_tree;
+}
+function dayStart(now) {
+  return new Date(now.getTime() - DAY_MS).toISOString();
+}
+function dailyBudget(day, config, now) {
+  const budget = config.budgets.evaluator_calls_per_pr_per_day;
+  const calls = day.filter((e) => e.run.requests > 0);
+  if (calls.length < budget) return null;
+  const oldest = calls[0]?.at ?? now.toISOString();
+  return {
+    status: "over_budget",
+    budget: "evaluator_calls_per_pr_per_day",
+    detail: `${counted(calls.length, "evaluator call")} for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`
+  };
+}
+function bundleOverBudget(budget) {
+  if (budget.estimated_tokens <= budget.token_limit) return null;
+  return `even cut down, what the evaluator must see is about ${budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${budget.token_limit}); raise it in .github/agate.yml on the base branch`;
+}
 
 // checks/evaluator/untrusted.ts
 var HIDDEN = (
@@ -9888,10 +9924,7 @@ async function storedEvaluation(store, pr, treeSha, configDigest2, records = [])
     pullNumber: pr.number,
     treeSha
   });
-  const sameBase = (head) => head === pr.head_sha || records.some((r) => r.head_sha === head && r.base_sha === pr.base_sha);
-  const latest = stored.filter(
-    (e) => e.config_digest === configDigest2 && e.run.prompt_version === EVALUATOR_PROMPT_VERSION && sameBase(e.head_sha)
-  ).at(-1);
+  const latest = answeringEvaluation(stored, pr, configDigest2, records);
   if (latest) return { status: "judged", evaluation: latest };
   const [over] = await store.listAudit({
     kind: BUNDLE_OVER_BUDGET,
@@ -9907,35 +9940,19 @@ async function storedEvaluation(store, pr, treeSha, configDigest2, records = [])
 }
 async function evaluatorIsDue(store, facts, config, rerun) {
   const fact = facts.evaluation;
-  if (fact.status === "not_asked") return true;
-  if (!rerun || fact.status !== "judged") return false;
-  if (fact.evaluation.outcome.status === "failed") return true;
-  const sameTree = await store.listEvaluations({
+  const sameTree = rerun && fact.status === "judged" ? await store.listEvaluations({
     repository: facts.pull_request.repository,
     pullNumber: facts.pull_request.number,
     treeSha: fact.evaluation.tree_sha
-  });
-  const verdicts = sameTree.filter(
-    (e) => e.outcome.status === "verdict" && e.config_digest === fact.evaluation.config_digest
-  ).length;
-  return verdicts < config.budgets.evaluator_calls_per_tree;
+  }) : [];
+  return evaluatorDue(fact, rerun, sameTree, config);
 }
-var DAY_MS = 24 * 60 * 60 * 1e3;
 async function dailyBudgetSpent(store, pr, config, now) {
-  const budget = config.budgets.evaluator_calls_per_pr_per_day;
-  const since = new Date(now.getTime() - DAY_MS).toISOString();
-  const today = (await store.listEvaluations({ repository: pr.repository, pullNumber: pr.number, since })).filter((e) => e.run.requests > 0);
-  if (today.length < budget) return null;
-  const oldest = today[0]?.at ?? now.toISOString();
-  return {
-    status: "over_budget",
-    budget: "evaluator_calls_per_pr_per_day",
-    detail: `${counted(today.length, "evaluator call")} for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`
-  };
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  return dailyBudget(await store.listEvaluations({ ...key, since: dayStart(now) }), config, now);
 }
 
 // app/gate/evaluator-job.ts
-var DAY_MS2 = 24 * 60 * 60 * 1e3;
 var INSTRUCTION_FILES = ["AGENTS.md", "CONTRIBUTING.md", ".github/CONTRIBUTING.md"];
 async function runEvaluatorJob(deps, job2) {
   const { github, store, now } = deps;
@@ -9965,11 +9982,14 @@ async function runEvaluatorJob(deps, job2) {
     return done("no evaluator is configured now", false);
   }
   const key = { repository: pr.repository, pullNumber: pr.number };
-  const sameTree = (await store.listEvaluations({ ...key, treeSha: job2.tree_sha })).filter(
-    (e) => e.config_digest === job2.config_digest && e.run.prompt_version === EVALUATOR_PROMPT_VERSION
-  );
-  if (sameTree.length > 0 && !job2.rerun) return done("already judged", false);
-  const record = (await store.listRecords({ ...key, headSha: pr.head_sha })).filter((r) => r.provenance?.verified && r.commands.length > 0).at(-1);
+  const [sameTree, records] = await Promise.all([
+    store.listEvaluations({ ...key, treeSha: job2.tree_sha }),
+    store.listRecords(key)
+  ]);
+  if (!job2.rerun && answeringEvaluation(sameTree, pr, job2.config_digest, records)) {
+    return done("already judged", false);
+  }
+  const record = records.filter((r) => r.head_sha === pr.head_sha && r.provenance?.verified && r.commands.length > 0).at(-1);
   const appended = await askEvaluator({
     github,
     reads: deps.reads,
@@ -10034,10 +10054,10 @@ async function askEvaluator(options) {
     return "no evaluator in this process";
   }
   const deps = options.deps;
-  const dayBudget = config.budgets.evaluator_calls_per_pr_per_day;
-  const since = new Date(now().getTime() - DAY_MS2).toISOString();
-  const today = (await store.listEvaluations({ repository: pr.repository, pullNumber: pr.number, since })).filter((e) => e.run.requests > 0);
-  if (today.length >= dayBudget) return "over the daily budget; the next pass says so";
+  const at2 = now();
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const today = await store.listEvaluations({ ...key, since: dayStart(at2) });
+  if (dailyBudget(today, config, at2)) return "over the daily budget; the next pass says so";
   const detail = await github.pullRequestDetail(pr.number);
   const issueNumbers = referencedIssues(`${detail.title}
 ${detail.body}`, pr.repository).filter(
@@ -10081,14 +10101,15 @@ ${detail.body}`, pr.repository).filter(
     trace: options.trace,
     tokenLimit: config.budgets.evaluator_bundle_tokens
   });
-  if (bundle.budget.estimated_tokens > bundle.budget.token_limit) {
+  const overBudget = bundleOverBudget(bundle.budget);
+  if (overBudget) {
     await options.audit.appendAudit(
       {
         kind: BUNDLE_OVER_BUDGET,
         subject: bundleSubject(pr, options.treeSha),
         decision: {
           config_digest: options.configDigest,
-          detail: `even cut down, what the evaluator must see is about ${bundle.budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${bundle.budget.token_limit}); raise it in .github/agate.yml on the base branch`
+          detail: overBudget
         },
         facts: { budget: bundle.budget },
         at: now().toISOString()
@@ -10593,10 +10614,10 @@ async function readRecordArtifact(github, artifactId) {
   }
   const parsed = commandRecordSchema.safeParse(json2);
   if (!parsed.success) {
-    const first = parsed.error.issues[0];
+    const first2 = parsed.error.issues[0];
     return {
       record: null,
-      error: `${RECORD_FILE_NAME} is not a valid command record: ${codeSpan(`${first?.path.join(".") || "(root)"}: ${first?.message}`)}`
+      error: `${RECORD_FILE_NAME} is not a valid command record: ${codeSpan(`${first2?.path.join(".") || "(root)"}: ${first2?.message}`)}`
     };
   }
   return { record: parsed.data, error: null };
@@ -10941,6 +10962,372 @@ function mergeQueueAdvice(facts, decision) {
   return `GitHub keeps this check on the commit, not on this pull request: if the same commit is proposed to another branch that requires agate (a retarget, a second pull request), this pass stands there too until agate has looked again. A merge queue on ${branch} closes that: agate grades every merge group itself. Require one in the ruleset on ${branch}.`;
 }
 
+// checks/gate/requirements/part.ts
+function requirementOf(id, name) {
+  return (status, reason) => ({
+    id,
+    name,
+    status,
+    reason
+  });
+}
+function partOf(id, name) {
+  const requirement = requirementOf(id, name);
+  return (status, reason, items2 = []) => ({
+    requirement: requirement(status, reason),
+    items: items2
+  });
+}
+
+// checks/gate/entries.ts
+var entryName = (entry) => `handoff entry #${entry.issue_number}`;
+function escalationTitle(entry) {
+  return `${entryName(entry)} needs a maintainer's decision on ${entry.escalation_reason ?? "a human decision"}`;
+}
+function linkedEntries(entries, number, mentions = []) {
+  return entries.filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number)).map((e) => ({
+    issue_number: e.issue_number,
+    state: e.state,
+    author: e.author,
+    owner: e.owner,
+    escalation_reason: e.escalation_reason,
+    why: e.why,
+    question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
+    state_changed_at: e.state_changed_at
+  }));
+}
+var where = (entries) => entries.map((e) => `#${e.issue_number}`).join(", ");
+function entriesRequirement(facts) {
+  const entries = facts.entries ?? [];
+  if (entries.length === 0) return null;
+  const head = facts.pull_request.head_sha;
+  const req = requirementOf("entries", "handoff entries");
+  const escalated2 = entries.filter((e) => e.state === "escalated");
+  if (escalated2.length > 0) {
+    return {
+      requirement: req("waiting", escalated2.map(escalationTitle).join("; ")),
+      items: escalated2.map(
+        (e) => `A maintainer decides what ${entryName(e)} asks (${e.escalation_reason ?? "escalated"}) and answers it there with \`/answer <the decision>\`, or accepts this exact commit with \`${overrideCommand(head)}\``
+      ),
+      escalated: escalated2
+    };
+  }
+  const blocked2 = entries.filter((e) => e.state === "blocked");
+  if (blocked2.length > 0) {
+    return {
+      requirement: req(
+        "blocked",
+        `${blocked2.length === 1 ? entryName(blocked2[0]) : `handoff entries ${where(blocked2)}`} ended blocked: nobody could answer what this pull request waits on`
+      ),
+      items: blocked2.map(
+        (e) => `Find another way past what ${entryName(e)} asked (it is parked: ${codeSpan(e.why ?? "blocked", 120)}), or ask a maintainer to accept this exact commit with \`${overrideCommand(head)}\``
+      ),
+      escalated: []
+    };
+  }
+  const waiting = entries.filter((e) => e.state === "open" || e.state === "claimed");
+  if (waiting.length > 0) {
+    const state = (e) => e.state === "claimed" && e.owner ? `claimed by ${codeSpan(e.owner, 60)}` : "open";
+    return {
+      // Nobody on this pull request can act: the answer comes on the entry, and a pass follows it.
+      requirement: req(
+        "waiting",
+        `waiting for the answer to ${waiting.map((e) => `${entryName(e)} (${state(e)})`).join(", ")}`
+      ),
+      items: [],
+      escalated: []
+    };
+  }
+  return {
+    requirement: req(
+      "pass",
+      `${entries.length === 1 ? `${entryName(entries[0])} is` : `${counted(entries.length, "handoff entry", "handoff entries")} are`} resolved`
+    ),
+    items: [],
+    escalated: []
+  };
+}
+
+// checks/gate/outcome.ts
+var first = (word, match) => ({ head, requirements }) => {
+  const decisive = requirements.find(match);
+  return decisive ? { decisive, title: `${word} on ${head}: ${decisive.reason}` } : null;
+};
+var every = (word, status) => ({ head, requirements }) => {
+  const held = requirements.filter((r) => r.status === status);
+  const [decisive] = held;
+  if (!decisive) return null;
+  return { decisive, title: `${word} on ${head}: ${held.map((r) => r.reason).join("; ")}` };
+};
+var OUTCOMES = [
+  {
+    // A maintainer accepted this exact head: their decision stands over every other
+    // requirement, which the summary still shows as it is.
+    state: "accepted",
+    conclusion: "success",
+    settled: true,
+    holds: ({ head, override }) => override && {
+      title: `Accepted on ${head} by ${override.by}'s override: ${codeSpan(override.reason)}`
+    }
+  },
+  {
+    // An escalated entry waits on a human decision the agent cannot make, whatever else holds;
+    // the title says what the maintainer must decide.
+    state: "escalated",
+    conclusion: "action_required",
+    holds: ({ head, requirements, escalated: escalated2 }) => {
+      const decisive = requirements.find((r) => r.id === "entries");
+      const [entry] = escalated2;
+      if (!decisive || !entry) return null;
+      const more = escalated2.length > 1 ? ` (and ${escalated2.length - 1} more)` : "";
+      return { decisive, title: `Escalated on ${head}: ${escalationTitle(entry)}${more}` };
+    }
+  },
+  {
+    // Past the attempts budget this head is not graded at all: what it would have been is moot.
+    state: "capped",
+    conclusion: "failure",
+    holds: first("Capped", (r) => r.id === "progress" && r.status === "capped")
+  },
+  {
+    state: "stalled",
+    conclusion: "failure",
+    holds: first("Stalled", (r) => r.status === "stalled")
+  },
+  { state: "rejected", conclusion: "failure", holds: every("Rejected", "fail") },
+  { state: "capped", conclusion: "failure", holds: every("Capped", "capped") },
+  { state: "blocked", conclusion: "failure", holds: every("Blocked", "blocked") },
+  {
+    // A protected path changed: a maintainer's approval of this commit is a person's decision.
+    state: "escalated",
+    conclusion: "action_required",
+    holds: first("Escalated", (r) => r.id === "protected_paths" && r.status === "waiting")
+  },
+  {
+    // Waiting decides nothing: everyone's work is listed in order. The evaluator's own wait is
+    // only worth the title when nothing else is waited for.
+    state: "pending",
+    conclusion: null,
+    holds: ({ head, requirements }) => {
+      const all = requirements.filter((r) => r.status === "waiting");
+      const others = all.filter((r) => r.id !== "evaluator");
+      const waiting = others.length > 0 ? others : all;
+      if (waiting.length === 0) return null;
+      return { title: `Waiting on ${head}: ${waiting.map((r) => r.reason).join("; ")}` };
+    }
+  },
+  {
+    state: "accepted",
+    conclusion: "success",
+    holds: ({ head, carriedOver }) => ({
+      title: carriedOver ? `Accepted on ${head}: carried over from an identical tree` : `Accepted on ${head}: every requirement passed`
+    })
+  }
+];
+function outcomeOf(input, parts) {
+  for (const row of OUTCOMES) {
+    const held = row.holds(input);
+    if (!held) continue;
+    const open = parts.filter((p) => p.requirement.status !== "pass");
+    const missing = row.settled ? [] : [
+      ...open.filter((p) => p.requirement === held.decisive),
+      ...open.filter((p) => p.requirement !== held.decisive)
+    ].flatMap((p) => p.items);
+    return { state: row.state, conclusion: row.conclusion, title: cutTitle(held.title), missing };
+  }
+  throw new Error("no outcome holds: OUTCOMES must end with a row that always holds");
+}
+
+// checks/gate/report-only.ts
+function reportOnly(config, decision) {
+  if (!reportOnlyOn(config) || decision.state === "not_gated") return decision;
+  return { ...decision, conclusion: "neutral", title: reportOnlyTitle(decision.title) };
+}
+function reportOnlyOn(config) {
+  return config.status === "ok" && config.config.gate.report_only;
+}
+var LEAD = /^(Accepted|Rejected|Waiting|Escalated|Stalled|Capped|Blocked)( on)?( merge group \S+?(?: \(#\d+\))?)?(?=[\s:]|$)/;
+function reportOnlyTitle(title) {
+  const lead = LEAD.exec(title);
+  if (!lead) return cutTitle(`Report only: ${title}`);
+  const [whole, state = "", on = "", group] = lead;
+  const rest = title.slice(whole.length);
+  const would = `would be ${state.toLowerCase()}`;
+  return cutTitle(
+    group ? `Report only:${group} ${would}${rest}` : `Report only: ${would}${on}${rest}`
+  );
+}
+
+// checks/gate/requirements/commands.ts
+function replayedCommands(replay) {
+  const total = replay.failures.length + replay.passed.length;
+  const names = replay.failures.map((f) => f.name).join(", ");
+  return {
+    requirement: {
+      id: "commands",
+      name: "required commands",
+      status: "fail",
+      reason: `work tree unchanged since the failure at ${shortSha(replay.head_sha)}: ${replay.failures.length} of ${total} required commands failed there (${names}); not graded again`
+    },
+    items: [
+      `Change the code, not only the commit: this tree failed at ${shortSha(replay.head_sha)} (${names}); fix that failure (its output is below) and push`
+    ],
+    carriedOverFrom: null
+  };
+}
+function believedRecord(facts) {
+  return facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record ?? null;
+}
+function awaitedEvidence(config) {
+  return `no command record from ${config.evidence.workflow} for this commit yet`;
+}
+function commandsRequirement(facts, replay) {
+  if (replay) return replayedCommands(replay);
+  const req = requirementOf("commands", "required commands");
+  const verified = believedRecord(facts);
+  if (verified) {
+    const failed = verified.commands.filter((c) => !commandPassed(c));
+    const total = verified.commands.length;
+    return failed.length === 0 ? {
+      requirement: req("pass", `${total} of ${total} passed`),
+      items: [],
+      carriedOverFrom: null
+    } : {
+      requirement: req(
+        "fail",
+        `${failed.length} of ${total} required commands failed (${failed.map((c) => c.name).join(", ")})`
+      ),
+      // Names come from the base config (provenance checks the record's against it).
+      items: failed.map(
+        (c) => `Make ${codeSpan(c.name, 80)} pass and push: ${c.timed_out ? `it timed out after ${durationText(c.duration_ms)}` : c.signal ? `it was killed by ${c.signal}` : `it exited ${c.exit_code}`}${displayTail(c.output.tail).trim() === "" ? ", printing nothing" : " (its last output is below)"}`
+      ),
+      carriedOverFrom: null
+    };
+  }
+  const carried = carryOver(facts);
+  if (carried) {
+    return {
+      requirement: req(
+        "pass",
+        `carried over from ${shortSha(carried.head_sha)}, accepted on the identical tree ${shortSha(carried.tree_sha ?? "")} under the same config and agate version`
+      ),
+      items: [],
+      carriedOverFrom: carried.id
+    };
+  }
+  const waiting = facts.evidence.find((e) => e.waiting);
+  if (waiting?.waiting)
+    return { requirement: req("waiting", waiting.waiting), items: [], carriedOverFrom: null };
+  const refused3 = facts.evidence.find((e) => e.refused);
+  if (refused3?.refused) {
+    return {
+      requirement: req("waiting", `no believable command record: ${refused3.refused}`),
+      items: [
+        'Fix what made agate refuse the command record (under "Not believed" below), then push or re-run the evidence workflow'
+      ],
+      carriedOverFrom: null
+    };
+  }
+  const config = facts.config.status === "ok" ? facts.config.config : null;
+  return {
+    requirement: req(
+      "waiting",
+      config ? awaitedEvidence(config) : "no command record for this commit yet"
+    ),
+    items: [],
+    carriedOverFrom: null
+  };
+}
+function carryOver(facts) {
+  if (!facts.head_tree_sha || facts.config.status !== "ok") return void 0;
+  const digest = facts.config.digest;
+  return facts.prior_records.find(
+    (r) => r.state === "accepted" && r.head_sha !== facts.pull_request.head_sha && r.base_sha === facts.pull_request.base_sha && r.tree_sha === facts.head_tree_sha && r.config_digest === digest && r.agate_version === facts.agate_version
+  );
+}
+
+// checks/gate/requirements/evaluator.ts
+function evaluatorReady(requirements) {
+  const status = (id) => requirements.find((r) => r.id === id)?.status;
+  return status("commands") === "pass" && status("handoff") === "pass";
+}
+function evaluatorRequirement(facts, config, ready) {
+  const req = partOf("evaluator", "evaluator");
+  const evaluator = config.evaluator;
+  if (evaluator.kind === "none") return req("pass", "none configured (evaluator.kind: none)");
+  if (evaluator.kind === "review") return reviewRequirement(facts, req);
+  if (!ready) {
+    return req(
+      "waiting",
+      "asked only after every required command passed and the handoff file holds (no evaluator call yet)"
+    );
+  }
+  const tree = shortSha(facts.head_tree_sha ?? "");
+  const fact = facts.evaluation;
+  if (fact.status === "not_asked") return req("waiting", `asking the evaluator about tree ${tree}`);
+  if (fact.status === "over_budget")
+    return req("capped", `budgets.${fact.budget} reached: ${fact.detail}`, [
+      `Wait, or ask a maintainer to raise budgets.${fact.budget} in ${facts.config.status === "ok" ? facts.config.path : "the config"} on the base branch`
+    ]);
+  const { outcome, run } = fact.evaluation;
+  const who3 = [run.kind, run.provider, run.model].filter(Boolean).join(" ");
+  if (outcome.status === "failed") {
+    return req("blocked", `evaluator unavailable (${who3}): ${outcome.error}`, [
+      `Ask agate's operator to fix the evaluator: ${outcome.fix}. Then choose "Re-run evaluator" on this check`
+    ]);
+  }
+  const verdict2 = outcome.verdict;
+  const min = evaluator.min_score;
+  const reused = fact.evaluation.head_sha !== facts.pull_request.head_sha ? `, judged on ${shortSha(fact.evaluation.head_sha)} with the identical tree` : "";
+  if (verdict2.complete && verdict2.score >= min && verdict2.missing.length === 0) {
+    return req("pass", `complete, score ${verdict2.score} \u2265 ${min} (${who3}${reused})`);
+  }
+  const why = [
+    verdict2.complete ? null : "not complete",
+    verdict2.score < min ? `score ${verdict2.score} < ${min}` : `score ${verdict2.score}`,
+    verdict2.missing.length > 0 ? counted(verdict2.missing.length, "missing item") : null
+  ].filter(Boolean);
+  return req(
+    "fail",
+    `${why.join(", ")} (${who3}${reused})`,
+    // The evaluator read what the agent wrote; its words are shown as code, never as Markdown.
+    verdict2.missing.length > 0 ? verdict2.missing.map((item) => codeSpan(item)) : [
+      `Finish the task and push: the evaluator did not sign off (${why.join(", ")}) but named nothing missing`
+    ]
+  );
+}
+function reviewRequirement(facts, req) {
+  const head = facts.pull_request.head_sha;
+  const changes = facts.reviews.filter((r) => r.state === "CHANGES_REQUESTED" && r.maintainer);
+  if (changes.length > 0) {
+    const items2 = changes.flatMap((r) => reviewItems(r.login, r.body));
+    return req(
+      "fail",
+      `changes requested by ${changes.map((r) => `${r.login} on ${shortSha(r.commit_id)}`).join(", ")}`,
+      items2
+    );
+  }
+  const approvals = facts.reviews.filter((r) => r.state === "APPROVED");
+  const onHead = approvals.find((r) => r.maintainer && r.commit_id === head);
+  if (onHead) return req("pass", `approved by ${onHead.login} on ${shortSha(head)}`);
+  const notes = approvals.map(
+    (r) => !r.maintainer ? `${r.login}'s approval does not count (${r.login.endsWith("[bot]") ? "a bot" : "not a maintainer, or the author"})` : `${r.login}'s approval is for ${shortSha(r.commit_id)}, an older commit`
+  );
+  return req(
+    "waiting",
+    `needs a maintainer's approving review of this commit${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`,
+    [`Ask a maintainer to review and approve ${shortSha(head)}`]
+  );
+}
+function reviewItems(login, body) {
+  const items2 = body.split("\n").map((line2) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[ \]\s+)?(.+)$/.exec(line2)?.[1]?.trim()).filter((item) => Boolean(item));
+  if (items2.length > 0) return items2.map((item) => codeSpan(item));
+  const text = body.trim();
+  return [
+    text === "" ? `Address the changes ${login} requested` : `Address what ${login} asked for: ${codeSpan(text)}`
+  ];
+}
+
 // checks/handoff/required.ts
 var SESSION_TRAILER = "Agent-Session";
 var KEY = "handoff.required_when";
@@ -11056,65 +11443,91 @@ function hours(ms) {
   return min === 0 ? `${h} h` : `${h} h ${min} min`;
 }
 
-// checks/gate/entries.ts
-var entryName = (entry) => `handoff entry #${entry.issue_number}`;
-function escalationTitle(entry) {
-  return `${entryName(entry)} needs a maintainer's decision on ${entry.escalation_reason ?? "a human decision"}`;
-}
-var where = (entries) => entries.map((e) => `#${e.issue_number}`).join(", ");
-function entriesRequirement(facts) {
-  const entries = facts.entries ?? [];
-  if (entries.length === 0) return null;
-  const head = facts.pull_request.head_sha;
-  const req = (status, reason) => ({
-    id: "entries",
-    name: "handoff entries",
-    status,
-    reason
+// checks/gate/requirements/handoff.ts
+function handoffRequirement(facts, config, record) {
+  const path = config.handoff.path;
+  const req = partOf("handoff", "handoff file");
+  if (!facts.handoff) return { ...req("pass", "not read"), check: null };
+  const requiredBy = handoffRequiredBy(config.handoff.required_when, {
+    labels: facts.pull_request.labels,
+    facts: facts.handoff
   });
-  const escalated2 = entries.filter((e) => e.state === "escalated");
-  if (escalated2.length > 0) {
+  const check = verifyHandoff({
+    path,
+    requiredBy,
+    facts: facts.handoff,
+    headRef: facts.pull_request.head_ref,
+    changedFiles: facts.changed_files,
+    record
+  });
+  const why = `required by ${requiredBy.join(", ")}`;
+  if (requiredBy.length === 0) {
+    const note = check.blob_sha ? check.findings.length > 0 ? `; ${path} is there with ${counted(check.findings.length, "finding")} (informational)` : `; ${path} is there and agrees with the pull request` : "";
     return {
-      requirement: req("waiting", escalated2.map(escalationTitle).join("; ")),
-      items: escalated2.map(
-        (e) => `A maintainer decides what ${entryName(e)} asks (${e.escalation_reason ?? "escalated"}) and answers it there with \`/answer <the decision>\`, or accepts this exact commit with \`${overrideCommand(head)}\``
-      ),
-      escalated: escalated2
+      ...req("pass", `not required: no rule of handoff.required_when applies${note}`),
+      check
     };
   }
-  const blocked2 = entries.filter((e) => e.state === "blocked");
-  if (blocked2.length > 0) {
+  if (!check.blob_sha) {
     return {
-      requirement: req(
-        "blocked",
-        `${blocked2.length === 1 ? entryName(blocked2[0]) : `handoff entries ${where(blocked2)}`} ended blocked: nobody could answer what this pull request waits on`
-      ),
-      items: blocked2.map(
-        (e) => `Find another way past what ${entryName(e)} asked (it is parked: ${codeSpan(e.why ?? "blocked", 120)}), or ask a maintainer to accept this exact commit with \`${overrideCommand(head)}\``
-      ),
-      escalated: []
+      ...req("fail", `${why}, but ${path} is not at the head commit`, [
+        `Write ${path} and commit it: \`${AGATE_CLI} run\` then \`${AGATE_CLI} handoff --task "<the task>"\` fill it from the branch (${why})`
+      ]),
+      check
     };
   }
-  const waiting = entries.filter((e) => e.state === "open" || e.state === "claimed");
-  if (waiting.length > 0) {
-    const state = (e) => e.state === "claimed" && e.owner ? `claimed by ${codeSpan(e.owner, 60)}` : "open";
+  if (check.findings.length > 0) {
     return {
-      // Nobody on this pull request can act: the answer comes on the entry, and a pass follows it.
-      requirement: req(
+      ...req(
+        "fail",
+        `${path} does not agree with the pull request (${why}): ${counted(check.findings.length, "finding")}`,
+        check.findings.map((f) => `Fix ${path}: ${f}`)
+      ),
+      check
+    };
+  }
+  if (!record) {
+    return {
+      ...req(
         "waiting",
-        `waiting for the answer to ${waiting.map((e) => `${entryName(e)} (${state(e)})`).join(", ")}`
+        `${path} agrees so far (${why}); its last command is checked against agate's command record of the head when it is in`
       ),
-      items: [],
-      escalated: []
+      check
+    };
+  }
+  if (check.status === "blocked") {
+    return {
+      ...req("blocked", `${path} says status: blocked; its next step and open items say on what`, [
+        `Resolve what ${path} says it is blocked on (its next step and open items), then set status: ready`
+      ]),
+      check
+    };
+  }
+  if (check.status !== "ready") {
+    return {
+      ...req(
+        "waiting",
+        `${path} says status: ${check.status ?? "unknown"}; set status: ready when the task is done`,
+        [`Set status: ready in ${path} once the task is done`]
+      ),
+      check
     };
   }
   return {
-    requirement: req(
-      "pass",
-      `${entries.length === 1 ? `${entryName(entries[0])} is` : `${counted(entries.length, "handoff entry", "handoff entries")} are`} resolved`
-    ),
-    items: [],
-    escalated: []
+    ...req("pass", `${path} is present, valid and true to the pull request (${why})`),
+    check
+  };
+}
+
+// checks/gate/requirements/override.ts
+function overrideRequirement(facts) {
+  const override = facts.override;
+  if (!override) return null;
+  return {
+    id: "override",
+    name: "maintainer override",
+    status: "pass",
+    reason: `${override.by} accepted ${shortSha(facts.pull_request.head_sha)} at ${override.at}: ${codeSpan(override.reason)}`
   };
 }
 
@@ -11189,232 +11602,13 @@ function stalledReason(stall) {
   return `${counted(stall.streak, "failed attempt")} in a row without progress (${heads})`;
 }
 
-// checks/gate/report-only.ts
-function reportOnly(config, decision) {
-  if (!reportOnlyOn(config) || decision.state === "not_gated") return decision;
-  return { ...decision, conclusion: "neutral", title: reportOnlyTitle(decision.title) };
-}
-function reportOnlyOn(config) {
-  return config.status === "ok" && config.config.gate.report_only;
-}
-var LEAD = /^(Accepted|Rejected|Waiting|Escalated|Stalled|Capped|Blocked)( on)?( merge group \S+?(?: \(#\d+\))?)?(?=[\s:]|$)/;
-function reportOnlyTitle(title) {
-  const lead = LEAD.exec(title);
-  if (!lead) return cutTitle(`Report only: ${title}`);
-  const [whole, state = "", on = "", group] = lead;
-  const rest = title.slice(whole.length);
-  const would = `would be ${state.toLowerCase()}`;
-  return cutTitle(
-    group ? `Report only:${group} ${would}${rest}` : `Report only: ${would}${on}${rest}`
-  );
-}
-
-// checks/gate/select.ts
-import picomatch3 from "picomatch";
-function selectGate(gate, pr, previouslyGated) {
-  if (previouslyGated)
-    return { gated: true, reason: "gated earlier; a pull request once gated stays gated" };
-  if (gate.all) return { gated: true, reason: "every pull request is gated (gate.all)" };
-  const author = pr.author.login.toLowerCase();
-  const listed2 = gate.authors.find((login) => login.toLowerCase() === author);
-  if (listed2) return { gated: true, reason: `author ${pr.author.login} is listed in gate.authors` };
-  const label = pr.labels.find((name) => gate.labels.includes(name));
-  if (label) return { gated: true, reason: `it carries the label ${label} (gate.labels)` };
-  const branch = gate.branches.find((glob) => picomatch3.isMatch(pr.head_ref, glob, { dot: true }));
-  if (branch)
-    return {
-      gated: true,
-      reason: `its branch ${codeSpan(pr.head_ref, 120)} matches ${branch} (gate.branches)`
-    };
-  return {
-    gated: false,
-    reason: `not gated: author ${pr.author.login} is not in gate.authors, it has none of the labels ${gate.labels.join(", ") || "(none configured)"}, and its branch ${codeSpan(pr.head_ref, 120)} matches none of ${gate.branches.join(", ") || "(none configured)"}`
-  };
-}
-
-// checks/gate/decide.ts
-function decideGate(facts) {
-  const decision = decideEnforced(facts);
-  const reported = reportOnly(facts.config, decision);
-  return holdPass(facts, reported === decision ? decision : { ...reported, report_only: true });
-}
-function decideEnforced(facts) {
-  const pr = facts.pull_request;
-  const head = shortSha(pr.head_sha);
-  if (facts.head_shared_with.length > 0) return sharedHead(facts);
-  if (facts.config.status === "missing") {
-    if (facts.previously_gated) return ungatedBase(facts, facts.config.path);
-    return notGated(
-      `the base commit has no ${facts.config.path}, so this repository has not adopted agate`
-    );
-  }
-  if (facts.config.status === "invalid") {
-    const path = facts.config.path;
-    const requirement = {
-      id: "config",
-      name: "config",
-      status: "blocked",
-      reason: `${path} at the base commit ${shortSha(pr.base_sha)} is invalid (its problems are listed below)`
-    };
-    return {
-      state: "blocked",
-      conclusion: "failure",
-      title: cutTitle(
-        `Blocked on ${head}: the base branch's ${path} is invalid; a maintainer must fix it there`
-      ),
-      requirements: [requirement],
-      missing: [
-        `Ask a maintainer to fix ${path} on ${codeSpan(pr.base_ref, 120)} (the problems are listed below); a change this pull request makes to it does not count, as the config is read from the base`
-      ],
-      // Kept with the stored decision for the audit; the summary shows the facts' copy.
-      reasons: [facts.config.message],
-      gated: { gated: true, reason: "the config that would decide cannot be read" },
-      carried_over_from: null,
-      handoff: null
-    };
-  }
-  const config = facts.config.config;
-  const gated = selectGate(config.gate, pr, facts.previously_gated);
-  if (!gated.gated) return notGated(gated.reason);
-  const progress = progressOf(facts);
-  const commands = progress.replay ? replayedCommands(progress.replay) : commandsRequirement(facts);
-  const handoff = handoffRequirement(facts, config, believedRecord(facts));
-  const ready = commands.requirement.status === "pass" && handoff.requirement.status === "pass";
-  const evaluator = evaluatorRequirement(facts, config, ready);
-  const parts = [
-    commands,
-    ...progress.requirement ? [{ requirement: progress.requirement, items: progressItems(facts, progress) }] : [],
-    protectedRequirement(facts, config),
-    handoff,
-    evaluator
-  ];
-  const entries = entriesRequirement(facts);
-  if (entries) parts.push(entries);
-  const override = overrideRequirement(facts);
-  if (override) parts.push({ requirement: override, items: [] });
-  const escalatedEntry = entries?.escalated[0];
-  const requirements = parts.map((p) => p.requirement);
-  const reasons = facts.evidence.filter((e) => e.refused).map((e) => `command record refused: ${e.refused}`);
-  const failed = requirements.filter((r) => r.status === "fail");
-  const stalled = requirements.find((r) => r.status === "stalled");
-  const attemptsCapped = requirements.find((r) => r.id === "progress" && r.status === "capped");
-  const capped2 = requirements.filter((r) => r.status === "capped");
-  const blocked2 = requirements.filter((r) => r.status === "blocked");
-  const protectedWaiting = requirements.find(
-    (r) => r.id === "protected_paths" && r.status === "waiting"
-  );
-  const allWaiting = requirements.filter((r) => r.status === "waiting");
-  const others = allWaiting.filter((r) => r.id !== "evaluator");
-  const waiting = others.length > 0 ? others : allWaiting;
-  const decisive = (escalatedEntry ? entries?.requirement : void 0) ?? attemptsCapped ?? stalled ?? failed[0] ?? capped2[0] ?? blocked2[0] ?? protectedWaiting ?? parts.find((p) => p.requirement.status !== "pass" && p.items.length > 0)?.requirement;
-  const open = parts.filter((p) => p.requirement.status !== "pass");
-  const missing = [
-    ...open.filter((p) => p.requirement === decisive),
-    ...open.filter((p) => p.requirement !== decisive)
-  ].flatMap((p) => p.items);
-  const base = {
-    requirements,
-    missing,
-    reasons,
-    gated,
-    carried_over_from: commands.carriedOverFrom,
-    replayed_from: progress.replay?.head_sha ?? null,
-    handoff: handoff.check
-  };
-  if (override && facts.override) {
-    return {
-      ...base,
-      missing: [],
-      state: "accepted",
-      conclusion: "success",
-      title: cutTitle(
-        `Accepted on ${head} by ${facts.override.by}'s override: ${codeSpan(facts.override.reason)}`
-      )
-    };
-  }
-  if (entries && escalatedEntry) {
-    const more = entries.escalated.length > 1 ? ` (and ${entries.escalated.length - 1} more)` : "";
-    return {
-      ...base,
-      state: "escalated",
-      conclusion: "action_required",
-      title: cutTitle(`Escalated on ${head}: ${escalationTitle(escalatedEntry)}${more}`)
-    };
-  }
-  if (attemptsCapped) {
-    return {
-      ...base,
-      state: "capped",
-      conclusion: "failure",
-      title: cutTitle(`Capped on ${head}: ${attemptsCapped.reason}`)
-    };
-  }
-  if (stalled) {
-    return {
-      ...base,
-      state: "stalled",
-      conclusion: "failure",
-      title: cutTitle(`Stalled on ${head}: ${stalled.reason}`)
-    };
-  }
-  if (failed.length > 0) {
-    return {
-      ...base,
-      state: "rejected",
-      conclusion: "failure",
-      title: cutTitle(`Rejected on ${head}: ${failed.map((r) => r.reason).join("; ")}`)
-    };
-  }
-  if (capped2.length > 0) {
-    return {
-      ...base,
-      state: "capped",
-      conclusion: "failure",
-      title: cutTitle(`Capped on ${head}: ${capped2.map((r) => r.reason).join("; ")}`)
-    };
-  }
-  if (blocked2.length > 0) {
-    return {
-      ...base,
-      state: "blocked",
-      conclusion: "failure",
-      title: cutTitle(`Blocked on ${head}: ${blocked2.map((r) => r.reason).join("; ")}`)
-    };
-  }
-  if (protectedWaiting) {
-    return {
-      ...base,
-      state: "escalated",
-      conclusion: "action_required",
-      title: cutTitle(`Escalated on ${head}: ${protectedWaiting.reason}`)
-    };
-  }
-  if (waiting.length > 0) {
-    return {
-      ...base,
-      state: "pending",
-      conclusion: null,
-      title: cutTitle(`Waiting on ${head}: ${waiting.map((r) => r.reason).join("; ")}`)
-    };
-  }
-  return {
-    ...base,
-    state: "accepted",
-    conclusion: "success",
-    title: commands.carriedOverFrom ? `Accepted on ${head}: carried over from an identical tree` : `Accepted on ${head}: every requirement passed`
-  };
-}
+// checks/gate/requirements/progress.ts
 function progressOf(facts) {
   const none = { graded: facts.attempts.length, replay: null, stall: null, requirement: null };
   if (facts.config.status !== "ok") return none;
   const { config, digest } = facts.config;
   const budget = config.budgets.graded_attempts_per_pr;
-  const req = (status, reason) => ({
-    id: "progress",
-    name: "progress",
-    status,
-    reason
-  });
+  const req = requirementOf("progress", "progress");
   if (facts.attempts.length >= budget) {
     return {
       ...none,
@@ -11452,30 +11646,145 @@ function progressItems(facts, progress) {
     `Ask a maintainer to raise budgets.graded_attempts_per_pr in ${facts.config.path} on ${codeSpan(facts.pull_request.base_ref, 120)}, or to accept this exact commit with \`${overrideCommand(head)}\``
   ];
 }
-function replayedCommands(replay) {
-  const total = replay.failures.length + replay.passed.length;
-  const names = replay.failures.map((f) => f.name).join(", ");
+function progressPart(facts, progress) {
+  if (!progress.requirement) return null;
+  return { requirement: progress.requirement, items: progressItems(facts, progress) };
+}
+
+// checks/gate/requirements/protected.ts
+function protectedRequirement(facts, config) {
+  const changed = protectedChanges(facts.changed_files, config);
+  const req = partOf("protected_paths", "protected paths");
+  const head = facts.pull_request.head_sha;
+  if (!facts.changed_files_listing.complete) {
+    return req(
+      "waiting",
+      `${facts.changed_files_listing.reason ?? "the file list is incomplete"}; only a maintainer can accept this exact commit`,
+      [`Ask a maintainer to accept this exact commit with \`${overrideCommand(head)}\``]
+    );
+  }
+  if (changed.length === 0) return req("pass", "no protected path changed");
+  const approval = facts.approvals.find((a) => a.maintainer && a.commit_id === head);
+  const list = changed.map((path) => codeSpan(path, 120)).join(", ");
+  if (approval)
+    return req("pass", `${list} changed; approved by ${approval.login} on ${shortSha(head)}`);
+  const stale = facts.approvals.find((a) => a.maintainer);
+  const note = stale ? ` (${stale.login}'s approval is for ${shortSha(stale.commit_id)}, an older commit)` : "";
+  return req(
+    "waiting",
+    `changes ${list}: needs a maintainer's approving review of this commit${note}`,
+    [`Ask a maintainer to review and approve ${shortSha(head)}, which changes ${list}`]
+  );
+}
+
+// checks/gate/select.ts
+import picomatch3 from "picomatch";
+function selectGate(gate, pr, previouslyGated) {
+  if (previouslyGated)
+    return { gated: true, reason: "gated earlier; a pull request once gated stays gated" };
+  if (gate.all) return { gated: true, reason: "every pull request is gated (gate.all)" };
+  const author = pr.author.login.toLowerCase();
+  const listed2 = gate.authors.find((login) => login.toLowerCase() === author);
+  if (listed2) return { gated: true, reason: `author ${pr.author.login} is listed in gate.authors` };
+  const label = pr.labels.find((name) => gate.labels.includes(name));
+  if (label) return { gated: true, reason: `it carries the label ${label} (gate.labels)` };
+  const branch = gate.branches.find((glob) => picomatch3.isMatch(pr.head_ref, glob, { dot: true }));
+  if (branch)
+    return {
+      gated: true,
+      reason: `its branch ${codeSpan(pr.head_ref, 120)} matches ${branch} (gate.branches)`
+    };
   return {
-    requirement: {
-      id: "commands",
-      name: "required commands",
-      status: "fail",
-      reason: `work tree unchanged since the failure at ${shortSha(replay.head_sha)}: ${replay.failures.length} of ${total} required commands failed there (${names}); not graded again`
-    },
-    items: [
-      `Change the code, not only the commit: this tree failed at ${shortSha(replay.head_sha)} (${names}); fix that failure (its output is below) and push`
-    ],
-    carriedOverFrom: null
+    gated: false,
+    reason: `not gated: author ${pr.author.login} is not in gate.authors, it has none of the labels ${gate.labels.join(", ") || "(none configured)"}, and its branch ${codeSpan(pr.head_ref, 120)} matches none of ${gate.branches.join(", ") || "(none configured)"}`
   };
 }
-function overrideRequirement(facts) {
-  const override = facts.override;
-  if (!override) return null;
+
+// checks/gate/decide.ts
+function decideGate(facts) {
+  const decision = decideEnforced(facts);
+  const reported = reportOnly(facts.config, decision);
+  return holdPass(facts, reported === decision ? decision : { ...reported, report_only: true });
+}
+function decideEnforced(facts) {
+  if (facts.head_shared_with.length > 0) return sharedHead(facts);
+  if (facts.config.status === "missing") {
+    if (facts.previously_gated) return ungatedBase(facts, facts.config.path);
+    return notGated(
+      `the base commit has no ${facts.config.path}, so this repository has not adopted agate`
+    );
+  }
+  if (facts.config.status === "invalid") return invalidConfig(facts, facts.config);
+  const config = facts.config.config;
+  const gated = selectGate(config.gate, facts.pull_request, facts.previously_gated);
+  if (!gated.gated) return notGated(gated.reason);
+  return decideGated(facts, config, gated);
+}
+function decideGated(facts, config, gated) {
+  const progress = progressOf(facts);
+  const commands = commandsRequirement(facts, progress.replay);
+  const handoff = handoffRequirement(facts, config, believedRecord(facts));
+  const ready = evaluatorReady([commands.requirement, handoff.requirement]);
+  const entries = entriesRequirement(facts);
+  const override = overrideRequirement(facts);
+  const parts = [
+    commands,
+    ...optional(progressPart(facts, progress)),
+    protectedRequirement(facts, config),
+    handoff,
+    evaluatorRequirement(facts, config, ready),
+    ...optional(entries),
+    ...optional(override && { requirement: override, items: [] })
+  ];
+  const requirements = parts.map((p) => p.requirement);
+  const outcome = outcomeOf(
+    {
+      head: shortSha(facts.pull_request.head_sha),
+      requirements,
+      override: facts.override,
+      escalated: entries?.escalated ?? [],
+      carriedOver: commands.carriedOverFrom !== null
+    },
+    parts
+  );
   return {
-    id: "override",
-    name: "maintainer override",
-    status: "pass",
-    reason: `${override.by} accepted ${shortSha(facts.pull_request.head_sha)} at ${override.at}: ${codeSpan(override.reason)}`
+    requirements,
+    missing: outcome.missing,
+    reasons: facts.evidence.filter((e) => e.refused).map((e) => `command record refused: ${e.refused}`),
+    gated,
+    carried_over_from: commands.carriedOverFrom,
+    replayed_from: progress.replay?.head_sha ?? null,
+    handoff: handoff.check,
+    state: outcome.state,
+    conclusion: outcome.conclusion,
+    title: outcome.title
+  };
+}
+var optional = (part) => part ? [part] : [];
+function invalidConfig(facts, config) {
+  const pr = facts.pull_request;
+  const path = config.path;
+  const requirement = {
+    id: "config",
+    name: "config",
+    status: "blocked",
+    reason: `${path} at the base commit ${shortSha(pr.base_sha)} is invalid (its problems are listed below)`
+  };
+  return {
+    state: "blocked",
+    conclusion: "failure",
+    title: cutTitle(
+      `Blocked on ${shortSha(pr.head_sha)}: the base branch's ${path} is invalid; a maintainer must fix it there`
+    ),
+    requirements: [requirement],
+    missing: [
+      `Ask a maintainer to fix ${path} on ${codeSpan(pr.base_ref, 120)} (the problems are listed below); a change this pull request makes to it does not count, as the config is read from the base`
+    ],
+    // Kept with the stored decision for the audit; the summary shows the facts' copy.
+    reasons: [config.message],
+    gated: { gated: true, reason: "the config that would decide cannot be read" },
+    carried_over_from: null,
+    handoff: null
   };
 }
 function sharedHead(facts) {
@@ -11533,263 +11842,6 @@ function notGated(reason) {
     gated: { gated: false, reason },
     carried_over_from: null,
     handoff: null
-  };
-}
-function believedRecord(facts) {
-  return facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record ?? null;
-}
-function awaitedEvidence(config) {
-  return `no command record from ${config.evidence.workflow} for this commit yet`;
-}
-function commandsRequirement(facts) {
-  const req = (status, reason) => ({
-    id: "commands",
-    name: "required commands",
-    status,
-    reason
-  });
-  const verified = believedRecord(facts);
-  if (verified) {
-    const failed = verified.commands.filter((c) => !commandPassed(c));
-    const total = verified.commands.length;
-    return failed.length === 0 ? {
-      requirement: req("pass", `${total} of ${total} passed`),
-      items: [],
-      carriedOverFrom: null
-    } : {
-      requirement: req(
-        "fail",
-        `${failed.length} of ${total} required commands failed (${failed.map((c) => c.name).join(", ")})`
-      ),
-      // Names come from the base config (provenance checks the record's against it).
-      items: failed.map(
-        (c) => `Make ${codeSpan(c.name, 80)} pass and push: ${c.timed_out ? `it timed out after ${durationText(c.duration_ms)}` : c.signal ? `it was killed by ${c.signal}` : `it exited ${c.exit_code}`}${displayTail(c.output.tail).trim() === "" ? ", printing nothing" : " (its last output is below)"}`
-      ),
-      carriedOverFrom: null
-    };
-  }
-  const carried = carryOver(facts);
-  if (carried) {
-    return {
-      requirement: req(
-        "pass",
-        `carried over from ${shortSha(carried.head_sha)}, accepted on the identical tree ${shortSha(carried.tree_sha ?? "")} under the same config and agate version`
-      ),
-      items: [],
-      carriedOverFrom: carried.id
-    };
-  }
-  const waiting = facts.evidence.find((e) => e.waiting);
-  if (waiting?.waiting)
-    return { requirement: req("waiting", waiting.waiting), items: [], carriedOverFrom: null };
-  const refused3 = facts.evidence.find((e) => e.refused);
-  if (refused3?.refused) {
-    return {
-      requirement: req("waiting", `no believable command record: ${refused3.refused}`),
-      items: [
-        'Fix what made agate refuse the command record (under "Not believed" below), then push or re-run the evidence workflow'
-      ],
-      carriedOverFrom: null
-    };
-  }
-  const config = facts.config.status === "ok" ? facts.config.config : null;
-  return {
-    requirement: req(
-      "waiting",
-      config ? awaitedEvidence(config) : "no command record for this commit yet"
-    ),
-    items: [],
-    carriedOverFrom: null
-  };
-}
-function carryOver(facts) {
-  if (!facts.head_tree_sha || facts.config.status !== "ok") return void 0;
-  const digest = facts.config.digest;
-  return facts.prior_records.find(
-    (r) => r.state === "accepted" && r.head_sha !== facts.pull_request.head_sha && r.base_sha === facts.pull_request.base_sha && r.tree_sha === facts.head_tree_sha && r.config_digest === digest && r.agate_version === facts.agate_version
-  );
-}
-function protectedRequirement(facts, config) {
-  const changed = protectedChanges(facts.changed_files, config);
-  const req = (status, reason, items2 = []) => ({
-    requirement: { id: "protected_paths", name: "protected paths", status, reason },
-    items: items2
-  });
-  const head = facts.pull_request.head_sha;
-  if (!facts.changed_files_listing.complete) {
-    return req(
-      "waiting",
-      `${facts.changed_files_listing.reason ?? "the file list is incomplete"}; only a maintainer can accept this exact commit`,
-      [`Ask a maintainer to accept this exact commit with \`${overrideCommand(head)}\``]
-    );
-  }
-  if (changed.length === 0) return req("pass", "no protected path changed");
-  const approval = facts.approvals.find((a) => a.maintainer && a.commit_id === head);
-  const list = changed.map((path) => codeSpan(path, 120)).join(", ");
-  if (approval)
-    return req("pass", `${list} changed; approved by ${approval.login} on ${shortSha(head)}`);
-  const stale = facts.approvals.find((a) => a.maintainer);
-  const note = stale ? ` (${stale.login}'s approval is for ${shortSha(stale.commit_id)}, an older commit)` : "";
-  return req(
-    "waiting",
-    `changes ${list}: needs a maintainer's approving review of this commit${note}`,
-    [`Ask a maintainer to review and approve ${shortSha(head)}, which changes ${list}`]
-  );
-}
-function evaluatorRequirement(facts, config, ready) {
-  const req = (status, reason, items2 = []) => ({
-    requirement: { id: "evaluator", name: "evaluator", status, reason },
-    items: items2
-  });
-  const evaluator = config.evaluator;
-  if (evaluator.kind === "none") return req("pass", "none configured (evaluator.kind: none)");
-  if (evaluator.kind === "review") return reviewRequirement(facts, req);
-  if (!ready) {
-    return req(
-      "waiting",
-      "asked only after every required command passed and the handoff file holds (no evaluator call yet)"
-    );
-  }
-  const tree = shortSha(facts.head_tree_sha ?? "");
-  const fact = facts.evaluation;
-  if (fact.status === "not_asked") return req("waiting", `asking the evaluator about tree ${tree}`);
-  if (fact.status === "over_budget")
-    return req("capped", `budgets.${fact.budget} reached: ${fact.detail}`, [
-      `Wait, or ask a maintainer to raise budgets.${fact.budget} in ${facts.config.status === "ok" ? facts.config.path : "the config"} on the base branch`
-    ]);
-  const { outcome, run } = fact.evaluation;
-  const who3 = [run.kind, run.provider, run.model].filter(Boolean).join(" ");
-  if (outcome.status === "failed") {
-    return req("blocked", `evaluator unavailable (${who3}): ${outcome.error}`, [
-      `Ask agate's operator to fix the evaluator: ${outcome.fix}. Then choose "Re-run evaluator" on this check`
-    ]);
-  }
-  const verdict2 = outcome.verdict;
-  const min = evaluator.min_score;
-  const reused = fact.evaluation.head_sha !== facts.pull_request.head_sha ? `, judged on ${shortSha(fact.evaluation.head_sha)} with the identical tree` : "";
-  if (verdict2.complete && verdict2.score >= min && verdict2.missing.length === 0) {
-    return req("pass", `complete, score ${verdict2.score} \u2265 ${min} (${who3}${reused})`);
-  }
-  const why = [
-    verdict2.complete ? null : "not complete",
-    verdict2.score < min ? `score ${verdict2.score} < ${min}` : `score ${verdict2.score}`,
-    verdict2.missing.length > 0 ? counted(verdict2.missing.length, "missing item") : null
-  ].filter(Boolean);
-  return req(
-    "fail",
-    `${why.join(", ")} (${who3}${reused})`,
-    // The evaluator read what the agent wrote; its words are shown as code, never as Markdown.
-    verdict2.missing.length > 0 ? verdict2.missing.map((item) => codeSpan(item)) : [
-      `Finish the task and push: the evaluator did not sign off (${why.join(", ")}) but named nothing missing`
-    ]
-  );
-}
-function reviewRequirement(facts, req) {
-  const head = facts.pull_request.head_sha;
-  const changes = facts.reviews.filter((r) => r.state === "CHANGES_REQUESTED" && r.maintainer);
-  if (changes.length > 0) {
-    const items2 = changes.flatMap((r) => reviewItems(r.login, r.body));
-    return req(
-      "fail",
-      `changes requested by ${changes.map((r) => `${r.login} on ${shortSha(r.commit_id)}`).join(", ")}`,
-      items2
-    );
-  }
-  const approvals = facts.reviews.filter((r) => r.state === "APPROVED");
-  const onHead = approvals.find((r) => r.maintainer && r.commit_id === head);
-  if (onHead) return req("pass", `approved by ${onHead.login} on ${shortSha(head)}`);
-  const notes = approvals.map(
-    (r) => !r.maintainer ? `${r.login}'s approval does not count (${r.login.endsWith("[bot]") ? "a bot" : "not a maintainer, or the author"})` : `${r.login}'s approval is for ${shortSha(r.commit_id)}, an older commit`
-  );
-  return req(
-    "waiting",
-    `needs a maintainer's approving review of this commit${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`,
-    [`Ask a maintainer to review and approve ${shortSha(head)}`]
-  );
-}
-function reviewItems(login, body) {
-  const items2 = body.split("\n").map((line2) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[ \]\s+)?(.+)$/.exec(line2)?.[1]?.trim()).filter((item) => Boolean(item));
-  if (items2.length > 0) return items2.map((item) => codeSpan(item));
-  const text = body.trim();
-  return [
-    text === "" ? `Address the changes ${login} requested` : `Address what ${login} asked for: ${codeSpan(text)}`
-  ];
-}
-function handoffRequirement(facts, config, record) {
-  const path = config.handoff.path;
-  const req = (status, reason, items2 = []) => ({
-    requirement: { id: "handoff", name: "handoff file", status, reason },
-    items: items2
-  });
-  if (!facts.handoff) return { ...req("pass", "not read"), check: null };
-  const requiredBy = handoffRequiredBy(config.handoff.required_when, {
-    labels: facts.pull_request.labels,
-    facts: facts.handoff
-  });
-  const check = verifyHandoff({
-    path,
-    requiredBy,
-    facts: facts.handoff,
-    headRef: facts.pull_request.head_ref,
-    changedFiles: facts.changed_files,
-    record
-  });
-  const why = `required by ${requiredBy.join(", ")}`;
-  if (requiredBy.length === 0) {
-    const note = check.blob_sha ? check.findings.length > 0 ? `; ${path} is there with ${counted(check.findings.length, "finding")} (informational)` : `; ${path} is there and agrees with the pull request` : "";
-    return {
-      ...req("pass", `not required: no rule of handoff.required_when applies${note}`),
-      check
-    };
-  }
-  if (!check.blob_sha) {
-    return {
-      ...req("fail", `${why}, but ${path} is not at the head commit`, [
-        `Write ${path} and commit it: \`${AGATE_CLI} run\` then \`${AGATE_CLI} handoff --task "<the task>"\` fill it from the branch (${why})`
-      ]),
-      check
-    };
-  }
-  if (check.findings.length > 0) {
-    return {
-      ...req(
-        "fail",
-        `${path} does not agree with the pull request (${why}): ${counted(check.findings.length, "finding")}`,
-        check.findings.map((f) => `Fix ${path}: ${f}`)
-      ),
-      check
-    };
-  }
-  if (!record) {
-    return {
-      ...req(
-        "waiting",
-        `${path} agrees so far (${why}); its last command is checked against agate's command record of the head when it is in`
-      ),
-      check
-    };
-  }
-  if (check.status === "blocked") {
-    return {
-      ...req("blocked", `${path} says status: blocked; its next step and open items say on what`, [
-        `Resolve what ${path} says it is blocked on (its next step and open items), then set status: ready`
-      ]),
-      check
-    };
-  }
-  if (check.status !== "ready") {
-    return {
-      ...req(
-        "waiting",
-        `${path} says status: ${check.status ?? "unknown"}; set status: ready when the task is done`,
-        [`Set status: ready in ${path} once the task is done`]
-      ),
-      check
-    };
-  }
-  return {
-    ...req("pass", `${path} is present, valid and true to the pull request (${why})`),
-    check
   };
 }
 function capitalise(text) {
@@ -12749,8 +12801,7 @@ function planGatePass(input) {
   const pr = facts.pull_request;
   const config = facts.config.status === "ok" ? facts.config : null;
   const asks = config !== null && (config.config.evaluator.kind === "llm" || config.config.evaluator.kind === "command");
-  const status = (id) => decision.requirements.find((r) => r.id === id)?.status;
-  const ready = status("commands") === "pass" && status("handoff") === "pass";
+  const ready = evaluatorReady(decision.requirements);
   const askEvaluator2 = asks && ready && input.evaluatorDue && config !== null && facts.head_tree_sha !== null ? {
     tree_sha: facts.head_tree_sha,
     config_digest: config.digest,
@@ -13134,6 +13185,17 @@ async function runOverrideJob(job2, deps) {
 // app/gate/apply.ts
 import { createHash as createHash5 } from "node:crypto";
 
+// checks/gate/sighting.ts
+import { createHash as createHash4 } from "node:crypto";
+function viewDigest(view) {
+  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
+  return createHash4("sha256").update(canonicalJson(shown)).digest("hex");
+}
+function sightingOf(view, labels) {
+  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
+  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
+}
+
 // app/gate/entry-priority.ts
 var sameSet = (a, b) => a.length === new Set(b).size && a.every((n) => b.includes(n));
 async function queueEntryPriorityPasses(store, options) {
@@ -13196,513 +13258,6 @@ function pullRequestPassAgain(repository2, number, options) {
     payload,
     concurrency_key: pullRequestKey(repository2, number)
   };
-}
-
-// app/gate/gather.ts
-import { createHash as createHash4 } from "node:crypto";
-
-// checks/entries/mentions.ts
-var MAX_ENTRY_MENTIONS = 50;
-var MAX_ISSUE_NUMBER = 2147483647;
-function withoutCode(text) {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  const kept = [];
-  let fence = null;
-  for (const line2 of lines) {
-    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line2);
-    if (fence) {
-      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line2);
-      if (close?.[1]?.[0] === fence.char && (close[1]?.length ?? 0) >= fence.length) fence = null;
-      kept.push("");
-      continue;
-    }
-    if (open?.[1]) {
-      fence = { char: open[1][0], length: open[1].length };
-      kept.push("");
-      continue;
-    }
-    kept.push(line2);
-  }
-  return withoutCodeSpans(kept.join("\n").replace(/<!--[\s\S]*?(?:-->|$)/g, " "));
-}
-function withoutCodeSpans(text) {
-  const runs = [];
-  for (const m of text.matchAll(/`+/g)) runs.push({ at: m.index, length: m[0].length });
-  const next = new Array(runs.length).fill(-1);
-  const seen = /* @__PURE__ */ new Map();
-  for (let i = runs.length - 1; i >= 0; i--) {
-    const run = runs[i];
-    next[i] = seen.get(run.length) ?? -1;
-    seen.set(run.length, i);
-  }
-  let out = "";
-  let from = 0;
-  for (let i = 0; i < runs.length; i++) {
-    const close = next[i] ?? -1;
-    if (close < 0) continue;
-    const open = runs[i];
-    const end = runs[close];
-    out += `${text.slice(from, open.at)} `;
-    from = end.at + end.length;
-    i = close;
-  }
-  return out + text.slice(from);
-}
-var SAME_REPO_NAME = /[A-Za-z0-9_.-]+/.source;
-function entryMentions(body, repository2) {
-  if (!body) return [];
-  const text = withoutCode(body);
-  const self = repository2.toLowerCase();
-  const found = [];
-  const add = (at2, digits) => {
-    const number = Number(digits);
-    if (Number.isSafeInteger(number) && number > 0 && number <= MAX_ISSUE_NUMBER) {
-      found.push({ at: at2, number });
-    }
-  };
-  const url = new RegExp(
-    `https?://[^\\s/<>()]+/(${SAME_REPO_NAME}/${SAME_REPO_NAME})/issues/(\\d+)(?![\\w/])`,
-    "g"
-  );
-  for (const m of text.matchAll(url)) {
-    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
-  }
-  const rest = text.replace(/https?:\/\/[^\s<>()]+/g, (u) => " ".repeat(u.length));
-  const qualified = new RegExp(
-    `(?<![\\w/.#-])(${SAME_REPO_NAME}/${SAME_REPO_NAME})#(\\d+)(?![\\w])`,
-    "g"
-  );
-  for (const m of rest.matchAll(qualified)) {
-    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
-  }
-  for (const m of rest.matchAll(/(?<![\w/.#&-])#(\d+)(?![\w])/g)) add(m.index, m[1]);
-  const numbers = [];
-  for (const { number } of found.sort((a, b) => a.at - b.at)) {
-    if (numbers.includes(number)) continue;
-    numbers.push(number);
-    if (numbers.length === MAX_ENTRY_MENTIONS) break;
-  }
-  return numbers;
-}
-
-// app/gate/trace-report.ts
-import { unzipSync as unzipSync2 } from "fflate";
-var MAX_TRACE_ZIP_BYTES = 4 * 1024 * 1024;
-var MAX_TRACE_JSON_BYTES = 16 * 1024 * 1024;
-var CACHE_LIMIT2 = 500;
-function traceReaderOf(github) {
-  const candidate = github;
-  return typeof candidate.traceReportArtifacts === "function" && typeof candidate.artifactZip === "function" ? candidate : null;
-}
-var TraceReportCache = class {
-  reads = /* @__PURE__ */ new Map();
-  async read(reader, artifactId) {
-    const known = this.reads.get(artifactId);
-    if (known) return known;
-    const read = parseTraceZip(await reader.artifactZip(artifactId, MAX_TRACE_ZIP_BYTES));
-    remember(this.reads, artifactId, read, CACHE_LIMIT2);
-    return read;
-  }
-};
-function parseTraceZip(zip) {
-  const names = [];
-  let files;
-  try {
-    files = unzipSync2(zip, {
-      filter: (file) => {
-        names.push(file.name);
-        return file.name === TRACE_REPORT_FILE_NAME && file.originalSize <= MAX_TRACE_JSON_BYTES;
-      }
-    });
-  } catch (error) {
-    return { traces: null, error: `not a readable zip: ${codeSpan(message2(error), 200)}` };
-  }
-  const data = files[TRACE_REPORT_FILE_NAME];
-  if (names.length !== 1 || !data) {
-    return {
-      traces: null,
-      error: `it holds ${names.length === 0 ? "no files" : names.slice(0, 5).map((n) => codeSpan(n, 120)).join(", ")}, not exactly one ${TRACE_REPORT_FILE_NAME} of at most ${MAX_TRACE_JSON_BYTES} bytes`
-    };
-  }
-  let json2;
-  try {
-    json2 = JSON.parse(Buffer.from(data).toString("utf8"));
-  } catch (error) {
-    return {
-      traces: null,
-      error: `${TRACE_REPORT_FILE_NAME} is not JSON: ${codeSpan(message2(error), 200)}`
-    };
-  }
-  const parsed = traceReportFileSchema.safeParse(json2);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    return {
-      traces: null,
-      error: `${TRACE_REPORT_FILE_NAME} is not a list of trace reports: ${codeSpan(`${first?.path.join(".") || "(root)"}: ${first?.message}`, 200)}`
-    };
-  }
-  return { traces: parsed.data, error: null };
-}
-var message2 = (error) => error instanceof Error ? error.message : String(error);
-async function readTraceFact(reader, cache, run, evidence) {
-  if (!reader || !run?.job || run.job.status !== "completed") return null;
-  const believed = evidence.some(
-    (e) => e.record && !e.refused && !e.waiting && e.run_id === run.run.id
-  );
-  if (!believed) return null;
-  const attempt2 = run.job.run_attempt;
-  const name = traceReportArtifactName(attempt2);
-  const named2 = (await reader.traceReportArtifacts(run.run.id)).filter((a) => a.name === name);
-  if (named2.length === 0) return null;
-  const fact = { run_id: run.run.id, run_attempt: attempt2, artifact: name };
-  const only = named2.length === 1 ? named2[0] : void 0;
-  if (!only) {
-    return {
-      ...fact,
-      traces: null,
-      error: `the attempt has ${named2.length} artifacts named ${name}: something besides agate's step uploaded one, so none is read`
-    };
-  }
-  if (only.expired) return { ...fact, traces: null, error: `${name} has expired` };
-  if (only.size_in_bytes > MAX_TRACE_ZIP_BYTES) {
-    return {
-      ...fact,
-      traces: null,
-      error: `${name} is ${only.size_in_bytes} bytes, more than the ${MAX_TRACE_ZIP_BYTES} trace reports can be`
-    };
-  }
-  try {
-    return { ...fact, ...await cache.read(reader, only.id) };
-  } catch (error) {
-    return {
-      ...fact,
-      traces: null,
-      error: `could not be downloaded: ${codeSpan(message2(error), 200)}`
-    };
-  }
-}
-
-// app/gate/gather.ts
-function priorRecordOf(record) {
-  return {
-    id: record.id,
-    head_sha: record.head_sha,
-    base_sha: record.base_sha,
-    tree_sha: record.tested?.tree_sha ?? null,
-    state: record.decision.state,
-    config_digest: record.grader.config_digest,
-    agate_version: record.grader.agate_version,
-    decided_at: record.decided_at,
-    stale: record.stale
-  };
-}
-function attemptsOf(records, head) {
-  const attempts = /* @__PURE__ */ new Map();
-  for (const r of records) {
-    if (r.head_sha === head) continue;
-    const replayed = r.decision.replayed_from ?? null;
-    const source = replayed ? attempts.get(replayed) : void 0;
-    const believed = r.provenance?.verified === true && r.commands.length > 0;
-    if (!source && !believed) continue;
-    attempts.set(r.head_sha, {
-      head_sha: r.head_sha,
-      head_tree_sha: r.decision.head_tree_sha ?? null,
-      base_sha: r.base_sha,
-      config_digest: r.grader.config_digest,
-      agate_version: r.grader.agate_version,
-      failures: source ? source.failures : failuresOf(r.commands),
-      passed: source ? source.passed : r.commands.filter(outcomePassed).map((c) => c.name),
-      missing: source ? source.missing : r.verdict?.missing ?? null,
-      replayed_from: source ? source.head_sha : null,
-      decided_at: r.decided_at
-    });
-  }
-  return [...attempts.values()];
-}
-var HeadMovedError = class extends Error {
-  constructor(number, what) {
-    super(`${what} of #${number} moved while agate read it; starting over`);
-    this.name = "HeadMovedError";
-  }
-};
-async function changedFilesAt(github, pr, detail, comparison) {
-  const compared = comparison.files.map(({ filename, previous_filename, status }) => ({
-    filename,
-    previous_filename,
-    status
-  }));
-  if (compared.length < COMPARE_FILES_LIMIT && compared.length >= detail.changed_files) {
-    return { files: compared, listing: { complete: true, reason: null } };
-  }
-  const listed2 = await github.changedFiles(pr.number);
-  const after = await github.pullRequest(pr.number);
-  if (after.head_sha !== pr.head_sha) throw new HeadMovedError(pr.number, "the head");
-  if (after.base_sha !== pr.base_sha) throw new HeadMovedError(pr.number, "the base");
-  const count2 = (await github.pullRequestDetail(pr.number)).changed_files;
-  return {
-    files: listed2,
-    listing: judgeListing({
-      source: "GitHub's file list of a pull request",
-      count: listed2.length,
-      limit: PULL_FILES_LIMIT,
-      expected: count2
-    })
-  };
-}
-function commitOf(comparison, sha2) {
-  const commit = comparison.commits.find((c) => c.sha === sha2);
-  return commit ? { sha: commit.sha, tree_sha: commit.tree_sha, parents: commit.parents } : null;
-}
-function headTreeOf(comparison) {
-  const head = comparison.head_sha;
-  if (head === comparison.merge_base_sha) return comparison.merge_base_tree_sha;
-  return commitOf(comparison, head)?.tree_sha ?? null;
-}
-function viewDigest(view) {
-  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
-  return createHash4("sha256").update(canonicalJson(shown)).digest("hex");
-}
-function sightingOf(view, labels) {
-  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
-  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
-}
-async function viewIsCurrent(store, view) {
-  const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
-  const last = await store.latestPullRequestSighting(key);
-  if (!last) return (await store.listRecords(key)).length === 0;
-  const ours = Date.parse(view.detail.updated_at);
-  const theirs = Date.parse(last.updated_at);
-  return ours > theirs || ours === theirs && last.digest === viewDigest(view);
-}
-async function gatherPullRequest(deps, target2, options) {
-  const { github, reads } = deps;
-  let read = null;
-  let expected = target2.head_sha && target2.base_sha ? { head: target2.head_sha, base: target2.base_sha } : null;
-  let seen = target2.seen && expected && target2.seen.snapshot.head_sha === expected.head && target2.seen.snapshot.base_sha === expected.base && await viewIsCurrent(deps.store, target2.seen) ? target2.seen : null;
-  for (let attempt2 = 1; ; attempt2++) {
-    if (!expected) {
-      read = await github.pullRequestView(target2.number);
-      expected = { head: read.snapshot.head_sha, base: read.snapshot.base_sha };
-    }
-    const [config, comparison] = await Promise.all([
-      reads.config(github, expected.base),
-      reads.compare(github, expected.base, expected.head)
-    ]);
-    const view = read ?? seen ?? await github.pullRequestView(target2.number);
-    const live = view.snapshot;
-    if (live.state !== "open") return { status: "skipped", reason: `#${live.number} is closed` };
-    if (live.head_sha === expected.head && live.base_sha === expected.base) {
-      if (options.relevant && config.status === "ok" && !options.relevant(config.config)) {
-        return {
-          status: "skipped",
-          reason: `#${live.number}: not the evidence workflow or job of its base config`
-        };
-      }
-      return { status: "gathered", ...await gatherAt(deps, view, config, comparison, options) };
-    }
-    if (attempt2 >= 3) throw new HeadMovedError(target2.number, "the head");
-    read = view;
-    seen = null;
-    expected = { head: live.head_sha, base: live.base_sha };
-  }
-}
-async function gatherAt(deps, view, config, comparison, options) {
-  const { github, store } = deps;
-  const { snapshot: pr, detail } = view;
-  const key = { repository: pr.repository, pullNumber: pr.number };
-  const head = { repository: pr.repository, headSha: pr.head_sha };
-  const [stored, mergeCommits, overrides, sightings, bases, entries] = await Promise.all([
-    store.listRecords(key),
-    store.listMergeCommits({ ...key, headSha: pr.head_sha }),
-    store.listOverrides({ ...key, headSha: pr.head_sha }),
-    store.listHeadObservations(head),
-    store.listBaseSightings(head),
-    store.listEntries({ repository: pr.repository })
-  ]);
-  const observations = {
-    merge_commit: detail.merge_commit_sha ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha } : null,
-    head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
-    view,
-    entry_mentions: entryMentions(detail.body, pr.repository)
-  };
-  const merge_commits = detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha) ? [...mergeCommits, detail.merge_commit_sha] : mergeCommits;
-  const changed = await changedFilesAt(github, pr, detail, comparison);
-  const head_tree_sha = headTreeOf(comparison) ?? await github.treeOf(pr.head_sha);
-  const prior_records = stored.map(priorRecordOf);
-  const override = overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
-  const facts = {
-    pull_request: pr,
-    head_tree_sha,
-    config,
-    previously_gated: prior_records.some((r) => r.state !== "not_gated"),
-    changed_files: changed.files,
-    changed_files_listing: changed.listing,
-    merge_commits,
-    evidence_source: null,
-    evidence_run: null,
-    evidence: [],
-    approvals: [],
-    override: override ? {
-      by: override.by,
-      reason: override.reason,
-      at: override.at,
-      comment_url: override.comment_url
-    } : null,
-    head_shared_with: sharedWith(pr, [...sightings, ...bases]),
-    prior_records,
-    attempts: attemptsOf(stored, pr.head_sha),
-    agate_version: deps.agateVersion,
-    handoff: null,
-    reviews: [],
-    evaluation: { status: "not_asked" },
-    entries: linkedEntries(entries, pr.number, observations.entry_mentions),
-    trace: null,
-    setup: null
-  };
-  const headSeen = sightings.length > 0;
-  if (deps.setup && config.status !== "invalid") await readSetup(deps, deps.setup, facts);
-  if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
-  const cfg = config.config;
-  const collected = await collectEvidence(github, deps.evidence, {
-    target: {
-      kind: "pull_request",
-      number: pr.number,
-      baseRef: pr.base_ref,
-      headSha: pr.head_sha,
-      mergeCommits: merge_commits
-    },
-    repository: pr.repository,
-    config: cfg,
-    configDigest: config.digest,
-    baseSha: pr.base_sha,
-    changedFiles: changed.files,
-    listing: changed.listing,
-    // Only for a head agate has not decided on before: a late or repeated push event for a head
-    // it knows must not hide the runs it already read.
-    skipRuns: options.skipRuns && !stored.some((r) => r.head_sha === pr.head_sha),
-    knownCommit: (sha2) => commitOf(comparison, sha2),
-    completedJob: options.completedJob ?? null
-  });
-  facts.evidence_source = collected.source;
-  facts.evidence_run = collected.run;
-  facts.evidence = collected.evidence;
-  facts.trace = await readTraceFact(
-    traceReaderOf(github),
-    deps.traceReports ?? new TraceReportCache(),
-    collected.run,
-    collected.evidence
-  );
-  const needsReviews = cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
-  const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";
-  const [reviews, handoff, evaluation] = await Promise.all([
-    needsReviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
-    handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
-    asks ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored) : Promise.resolve({ status: "not_asked" })
-  ]);
-  facts.approvals = reviews.filter((r) => r.state === "APPROVED").map(({ login, commit_id, submitted_at, maintainer }) => ({
-    login,
-    commit_id,
-    submitted_at,
-    maintainer
-  }));
-  if (cfg.evaluator.kind === "review") facts.reviews = reviews;
-  facts.handoff = handoff;
-  facts.evaluation = evaluation;
-  let evaluatorDue = asks && await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator);
-  if (evaluatorDue) {
-    const spent = await dailyBudgetSpent(store, pr, cfg, deps.now());
-    if (spent) {
-      facts.evaluation = spent;
-      evaluatorDue = false;
-    }
-  }
-  return { facts, observations, evaluatorDue, headSeen };
-}
-async function readSetup(deps, setup, facts) {
-  const pr = facts.pull_request;
-  facts.setup = await setup.read(deps.github, pr.repository, pr.base_ref);
-  if (facts.setup.requires !== "none" && facts.setup.requires !== "other_app") return;
-  const name = await setup.defaultBranch(deps.github, pr.repository);
-  if (name !== pr.base_ref)
-    facts.default_setup = await setup.read(deps.github, pr.repository, name);
-}
-function sharedWith(pr, seen) {
-  const others = /* @__PURE__ */ new Map();
-  for (const { pull_number, base_ref } of seen) {
-    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
-    others.set(`${pull_number}
-${base_ref}`, { pull_number, base_ref });
-  }
-  return [...others.values()];
-}
-function linkedEntries(entries, number, mentions = []) {
-  return entries.filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number)).map((e) => ({
-    issue_number: e.issue_number,
-    state: e.state,
-    author: e.author,
-    owner: e.owner,
-    escalation_reason: e.escalation_reason,
-    why: e.why,
-    question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
-    state_changed_at: e.state_changed_at
-  }));
-}
-async function latestReviews(github, pr, maintainers) {
-  const latest = /* @__PURE__ */ new Map();
-  for (const review of await github.reviews(pr.number)) {
-    if (review.state === "COMMENTED" || review.state === "PENDING") continue;
-    latest.set(review.login.toLowerCase(), review);
-  }
-  const verdicts = [];
-  for (const [login, review] of latest) {
-    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
-    if (!review.commit_id || !review.submitted_at) continue;
-    const maintainer = login !== pr.author.login.toLowerCase() && await isMaintainer(github, { login: review.login, type: review.user_type }, maintainers);
-    verdicts.push({
-      login,
-      state: review.state,
-      commit_id: review.commit_id,
-      submitted_at: review.submitted_at,
-      body: review.body,
-      maintainer
-    });
-  }
-  return verdicts;
-}
-async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
-  const { github, reads } = deps;
-  const path = config.handoff.path;
-  const commits = config.handoff.required_when.sessions_over === null ? [] : comparison.commits.map(({ sha: sha2, message: message4, committed_at }) => ({
-    sha: sha2,
-    message: message4,
-    committed_at
-  }));
-  const facts = {
-    file: null,
-    observed_at: deps.now().toISOString(),
-    opened_at: detail.created_at,
-    commit_count: detail.commits,
-    changed_lines: detail.additions + detail.deletions,
-    commits,
-    newest_change: null
-  };
-  const touched = changed.files.find((f) => f.filename === path || f.previous_filename === path);
-  const untouched = !touched && changed.listing.complete;
-  if (untouched && handoffRequiredBy(config.handoff.required_when, { labels: pr.labels, facts }).length === 0) {
-    return facts;
-  }
-  const file = touched?.filename === path && touched.status === "removed" ? null : untouched ? await reads.file(github, path, comparison.merge_base_sha) : await reads.file(github, path, pr.head_sha);
-  if (!file) return facts;
-  let newest_change = null;
-  const candidates = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [pr.head_sha];
-  for (const sha2 of candidates.slice(0, 5)) {
-    const files = await github.commitFiles(sha2);
-    if (files.length > 0) {
-      newest_change = { sha: sha2, files };
-      break;
-    }
-  }
-  return { ...facts, file: { path, blob_sha: file.blobSha, text: file.text }, newest_change };
 }
 
 // app/gate/apply.ts
@@ -13893,6 +13448,539 @@ function verdictBy(facts) {
   return approval ? `review by ${approval.login}` : null;
 }
 
+// checks/entries/mentions.ts
+var MAX_ENTRY_MENTIONS = 50;
+var MAX_ISSUE_NUMBER = 2147483647;
+function withoutCode(text) {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const kept = [];
+  let fence = null;
+  for (const line2 of lines) {
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line2);
+    if (fence) {
+      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line2);
+      if (close?.[1]?.[0] === fence.char && (close[1]?.length ?? 0) >= fence.length) fence = null;
+      kept.push("");
+      continue;
+    }
+    if (open?.[1]) {
+      fence = { char: open[1][0], length: open[1].length };
+      kept.push("");
+      continue;
+    }
+    kept.push(line2);
+  }
+  return withoutCodeSpans(kept.join("\n").replace(/<!--[\s\S]*?(?:-->|$)/g, " "));
+}
+function withoutCodeSpans(text) {
+  const runs = [];
+  for (const m of text.matchAll(/`+/g)) runs.push({ at: m.index, length: m[0].length });
+  const next = new Array(runs.length).fill(-1);
+  const seen = /* @__PURE__ */ new Map();
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const run = runs[i];
+    next[i] = seen.get(run.length) ?? -1;
+    seen.set(run.length, i);
+  }
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < runs.length; i++) {
+    const close = next[i] ?? -1;
+    if (close < 0) continue;
+    const open = runs[i];
+    const end = runs[close];
+    out += `${text.slice(from, open.at)} `;
+    from = end.at + end.length;
+    i = close;
+  }
+  return out + text.slice(from);
+}
+var SAME_REPO_NAME = /[A-Za-z0-9_.-]+/.source;
+function entryMentions(body, repository2) {
+  if (!body) return [];
+  const text = withoutCode(body);
+  const self = repository2.toLowerCase();
+  const found = [];
+  const add = (at2, digits) => {
+    const number = Number(digits);
+    if (Number.isSafeInteger(number) && number > 0 && number <= MAX_ISSUE_NUMBER) {
+      found.push({ at: at2, number });
+    }
+  };
+  const url = new RegExp(
+    `https?://[^\\s/<>()]+/(${SAME_REPO_NAME}/${SAME_REPO_NAME})/issues/(\\d+)(?![\\w/])`,
+    "g"
+  );
+  for (const m of text.matchAll(url)) {
+    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
+  }
+  const rest = text.replace(/https?:\/\/[^\s<>()]+/g, (u) => " ".repeat(u.length));
+  const qualified = new RegExp(
+    `(?<![\\w/.#-])(${SAME_REPO_NAME}/${SAME_REPO_NAME})#(\\d+)(?![\\w])`,
+    "g"
+  );
+  for (const m of rest.matchAll(qualified)) {
+    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
+  }
+  for (const m of rest.matchAll(/(?<![\w/.#&-])#(\d+)(?![\w])/g)) add(m.index, m[1]);
+  const numbers = [];
+  for (const { number } of found.sort((a, b) => a.at - b.at)) {
+    if (numbers.includes(number)) continue;
+    numbers.push(number);
+    if (numbers.length === MAX_ENTRY_MENTIONS) break;
+  }
+  return numbers;
+}
+
+// checks/gate/attempts.ts
+function priorRecordOf(record) {
+  return {
+    id: record.id,
+    head_sha: record.head_sha,
+    base_sha: record.base_sha,
+    tree_sha: record.tested?.tree_sha ?? null,
+    state: record.decision.state,
+    config_digest: record.grader.config_digest,
+    agate_version: record.grader.agate_version,
+    decided_at: record.decided_at,
+    stale: record.stale
+  };
+}
+function attemptsOf(records, head) {
+  const attempts = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    if (r.head_sha === head) continue;
+    const replayed = r.decision.replayed_from ?? null;
+    const source = replayed ? attempts.get(replayed) : void 0;
+    const believed = r.provenance?.verified === true && r.commands.length > 0;
+    if (!source && !believed) continue;
+    attempts.set(r.head_sha, {
+      head_sha: r.head_sha,
+      head_tree_sha: r.decision.head_tree_sha ?? null,
+      base_sha: r.base_sha,
+      config_digest: r.grader.config_digest,
+      agate_version: r.grader.agate_version,
+      failures: source ? source.failures : failuresOf(r.commands),
+      passed: source ? source.passed : r.commands.filter(outcomePassed).map((c) => c.name),
+      missing: source ? source.missing : r.verdict?.missing ?? null,
+      replayed_from: source ? source.head_sha : null,
+      decided_at: r.decided_at
+    });
+  }
+  return [...attempts.values()];
+}
+
+// checks/gate/reads.ts
+function seenViewIsNewest(view, last) {
+  const ours = Date.parse(view.detail.updated_at);
+  const theirs = Date.parse(last.updated_at);
+  return ours > theirs || ours === theirs && last.digest === viewDigest(view);
+}
+function compareIsWhole(listed2, changedFiles) {
+  return listed2 < COMPARE_FILES_LIMIT && listed2 >= changedFiles;
+}
+function pullListing(listed2, changedFiles) {
+  return judgeListing({
+    source: "GitHub's file list of a pull request",
+    count: listed2,
+    limit: PULL_FILES_LIMIT,
+    expected: changedFiles
+  });
+}
+function planReads(input) {
+  const { config } = input;
+  const kind = config.evaluator.kind;
+  return {
+    reviews: kind === "review" || protectedChanges(input.changedFiles, config).length > 0,
+    evaluations: kind === "llm" || kind === "command",
+    skipRuns: input.pushEvent && !input.headDecided
+  };
+}
+function readsSetup(config) {
+  return config.status !== "invalid";
+}
+function readsDefaultSetup(base) {
+  return base.requires === "none" || base.requires === "other_app";
+}
+function handoffReadAt(input) {
+  const path = input.config.handoff.path;
+  const touched = input.changed.files.find(
+    (f) => f.filename === path || f.previous_filename === path
+  );
+  if (touched?.filename === path && touched.status === "removed") return null;
+  if (touched || !input.changed.listing.complete) return input.head;
+  const required = handoffRequiredBy(input.config.handoff.required_when, {
+    labels: input.labels,
+    facts: input.facts
+  });
+  return required.length > 0 ? input.mergeBase : null;
+}
+function newestChangeCandidates(commits, head) {
+  const newestFirst = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [head];
+  return newestFirst.slice(0, 5);
+}
+
+// app/gate/trace-report.ts
+import { unzipSync as unzipSync2 } from "fflate";
+var MAX_TRACE_ZIP_BYTES = 4 * 1024 * 1024;
+var MAX_TRACE_JSON_BYTES = 16 * 1024 * 1024;
+var CACHE_LIMIT2 = 500;
+function traceReaderOf(github) {
+  const candidate = github;
+  return typeof candidate.traceReportArtifacts === "function" && typeof candidate.artifactZip === "function" ? candidate : null;
+}
+var TraceReportCache = class {
+  reads = /* @__PURE__ */ new Map();
+  async read(reader, artifactId) {
+    const known = this.reads.get(artifactId);
+    if (known) return known;
+    const read = parseTraceZip(await reader.artifactZip(artifactId, MAX_TRACE_ZIP_BYTES));
+    remember(this.reads, artifactId, read, CACHE_LIMIT2);
+    return read;
+  }
+};
+function parseTraceZip(zip) {
+  const names = [];
+  let files;
+  try {
+    files = unzipSync2(zip, {
+      filter: (file) => {
+        names.push(file.name);
+        return file.name === TRACE_REPORT_FILE_NAME && file.originalSize <= MAX_TRACE_JSON_BYTES;
+      }
+    });
+  } catch (error) {
+    return { traces: null, error: `not a readable zip: ${codeSpan(message2(error), 200)}` };
+  }
+  const data = files[TRACE_REPORT_FILE_NAME];
+  if (names.length !== 1 || !data) {
+    return {
+      traces: null,
+      error: `it holds ${names.length === 0 ? "no files" : names.slice(0, 5).map((n) => codeSpan(n, 120)).join(", ")}, not exactly one ${TRACE_REPORT_FILE_NAME} of at most ${MAX_TRACE_JSON_BYTES} bytes`
+    };
+  }
+  let json2;
+  try {
+    json2 = JSON.parse(Buffer.from(data).toString("utf8"));
+  } catch (error) {
+    return {
+      traces: null,
+      error: `${TRACE_REPORT_FILE_NAME} is not JSON: ${codeSpan(message2(error), 200)}`
+    };
+  }
+  const parsed = traceReportFileSchema.safeParse(json2);
+  if (!parsed.success) {
+    const first2 = parsed.error.issues[0];
+    return {
+      traces: null,
+      error: `${TRACE_REPORT_FILE_NAME} is not a list of trace reports: ${codeSpan(`${first2?.path.join(".") || "(root)"}: ${first2?.message}`, 200)}`
+    };
+  }
+  return { traces: parsed.data, error: null };
+}
+var message2 = (error) => error instanceof Error ? error.message : String(error);
+async function readTraceFact(reader, cache, run, evidence) {
+  if (!reader || !run?.job || run.job.status !== "completed") return null;
+  const believed = evidence.some(
+    (e) => e.record && !e.refused && !e.waiting && e.run_id === run.run.id
+  );
+  if (!believed) return null;
+  const attempt2 = run.job.run_attempt;
+  const name = traceReportArtifactName(attempt2);
+  const named2 = (await reader.traceReportArtifacts(run.run.id)).filter((a) => a.name === name);
+  if (named2.length === 0) return null;
+  const fact = { run_id: run.run.id, run_attempt: attempt2, artifact: name };
+  const only = named2.length === 1 ? named2[0] : void 0;
+  if (!only) {
+    return {
+      ...fact,
+      traces: null,
+      error: `the attempt has ${named2.length} artifacts named ${name}: something besides agate's step uploaded one, so none is read`
+    };
+  }
+  if (only.expired) return { ...fact, traces: null, error: `${name} has expired` };
+  if (only.size_in_bytes > MAX_TRACE_ZIP_BYTES) {
+    return {
+      ...fact,
+      traces: null,
+      error: `${name} is ${only.size_in_bytes} bytes, more than the ${MAX_TRACE_ZIP_BYTES} trace reports can be`
+    };
+  }
+  try {
+    return { ...fact, ...await cache.read(reader, only.id) };
+  } catch (error) {
+    return {
+      ...fact,
+      traces: null,
+      error: `could not be downloaded: ${codeSpan(message2(error), 200)}`
+    };
+  }
+}
+
+// app/gate/gather.ts
+var HeadMovedError = class extends Error {
+  constructor(number, what) {
+    super(`${what} of #${number} moved while agate read it; starting over`);
+    this.name = "HeadMovedError";
+  }
+};
+async function changedFilesAt(github, pr, detail, comparison) {
+  const compared = comparison.files.map(({ filename, previous_filename, status }) => ({
+    filename,
+    previous_filename,
+    status
+  }));
+  if (compareIsWhole(compared.length, detail.changed_files)) {
+    return { files: compared, listing: { complete: true, reason: null } };
+  }
+  const listed2 = await github.changedFiles(pr.number);
+  const after = await github.pullRequest(pr.number);
+  if (after.head_sha !== pr.head_sha) throw new HeadMovedError(pr.number, "the head");
+  if (after.base_sha !== pr.base_sha) throw new HeadMovedError(pr.number, "the base");
+  const count2 = (await github.pullRequestDetail(pr.number)).changed_files;
+  return {
+    files: listed2,
+    listing: pullListing(listed2.length, count2)
+  };
+}
+function commitOf(comparison, sha2) {
+  const commit = comparison.commits.find((c) => c.sha === sha2);
+  return commit ? { sha: commit.sha, tree_sha: commit.tree_sha, parents: commit.parents } : null;
+}
+function headTreeOf(comparison) {
+  const head = comparison.head_sha;
+  if (head === comparison.merge_base_sha) return comparison.merge_base_tree_sha;
+  return commitOf(comparison, head)?.tree_sha ?? null;
+}
+async function viewIsCurrent(store, view) {
+  const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
+  const last = await store.latestPullRequestSighting(key);
+  if (!last) return (await store.listRecords(key)).length === 0;
+  return seenViewIsNewest(view, last);
+}
+async function gatherPullRequest(deps, target2, options) {
+  const { github, reads } = deps;
+  let read = null;
+  let expected = target2.head_sha && target2.base_sha ? { head: target2.head_sha, base: target2.base_sha } : null;
+  let seen = target2.seen && expected && target2.seen.snapshot.head_sha === expected.head && target2.seen.snapshot.base_sha === expected.base && await viewIsCurrent(deps.store, target2.seen) ? target2.seen : null;
+  for (let attempt2 = 1; ; attempt2++) {
+    if (!expected) {
+      read = await github.pullRequestView(target2.number);
+      expected = { head: read.snapshot.head_sha, base: read.snapshot.base_sha };
+    }
+    const [config, comparison] = await Promise.all([
+      reads.config(github, expected.base),
+      reads.compare(github, expected.base, expected.head)
+    ]);
+    const view = read ?? seen ?? await github.pullRequestView(target2.number);
+    const live = view.snapshot;
+    if (live.state !== "open") return { status: "skipped", reason: `#${live.number} is closed` };
+    if (live.head_sha === expected.head && live.base_sha === expected.base) {
+      if (options.relevant && config.status === "ok" && !options.relevant(config.config)) {
+        return {
+          status: "skipped",
+          reason: `#${live.number}: not the evidence workflow or job of its base config`
+        };
+      }
+      return { status: "gathered", ...await gatherAt(deps, view, config, comparison, options) };
+    }
+    if (attempt2 >= 3) throw new HeadMovedError(target2.number, "the head");
+    read = view;
+    seen = null;
+    expected = { head: live.head_sha, base: live.base_sha };
+  }
+}
+async function gatherAt(deps, view, config, comparison, options) {
+  const { github, store } = deps;
+  const { snapshot: pr, detail } = view;
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const head = { repository: pr.repository, headSha: pr.head_sha };
+  const [stored, mergeCommits, overrides, sightings, bases, entries] = await Promise.all([
+    store.listRecords(key),
+    store.listMergeCommits({ ...key, headSha: pr.head_sha }),
+    store.listOverrides({ ...key, headSha: pr.head_sha }),
+    store.listHeadObservations(head),
+    store.listBaseSightings(head),
+    store.listEntries({ repository: pr.repository })
+  ]);
+  const observations = {
+    merge_commit: detail.merge_commit_sha ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha } : null,
+    head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
+    view,
+    entry_mentions: entryMentions(detail.body, pr.repository)
+  };
+  const merge_commits = detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha) ? [...mergeCommits, detail.merge_commit_sha] : mergeCommits;
+  const changed = await changedFilesAt(github, pr, detail, comparison);
+  const head_tree_sha = headTreeOf(comparison) ?? await github.treeOf(pr.head_sha);
+  const prior_records = stored.map(priorRecordOf);
+  const override = overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
+  const facts = {
+    pull_request: pr,
+    head_tree_sha,
+    config,
+    previously_gated: prior_records.some((r) => r.state !== "not_gated"),
+    changed_files: changed.files,
+    changed_files_listing: changed.listing,
+    merge_commits,
+    evidence_source: null,
+    evidence_run: null,
+    evidence: [],
+    approvals: [],
+    override: override ? {
+      by: override.by,
+      reason: override.reason,
+      at: override.at,
+      comment_url: override.comment_url
+    } : null,
+    head_shared_with: sharedWith(pr, [...sightings, ...bases]),
+    prior_records,
+    attempts: attemptsOf(stored, pr.head_sha),
+    agate_version: deps.agateVersion,
+    handoff: null,
+    reviews: [],
+    evaluation: { status: "not_asked" },
+    entries: linkedEntries(entries, pr.number, observations.entry_mentions),
+    trace: null,
+    setup: null
+  };
+  const headSeen = sightings.length > 0;
+  if (deps.setup && readsSetup(config)) await readSetup(deps, deps.setup, facts);
+  if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
+  const cfg = config.config;
+  const plan = planReads({
+    config: cfg,
+    changedFiles: changed.files,
+    pushEvent: options.skipRuns,
+    headDecided: stored.some((r) => r.head_sha === pr.head_sha)
+  });
+  const collected = await collectEvidence(github, deps.evidence, {
+    target: {
+      kind: "pull_request",
+      number: pr.number,
+      baseRef: pr.base_ref,
+      headSha: pr.head_sha,
+      mergeCommits: merge_commits
+    },
+    repository: pr.repository,
+    config: cfg,
+    configDigest: config.digest,
+    baseSha: pr.base_sha,
+    changedFiles: changed.files,
+    listing: changed.listing,
+    skipRuns: plan.skipRuns,
+    knownCommit: (sha2) => commitOf(comparison, sha2),
+    completedJob: options.completedJob ?? null
+  });
+  facts.evidence_source = collected.source;
+  facts.evidence_run = collected.run;
+  facts.evidence = collected.evidence;
+  facts.trace = await readTraceFact(
+    traceReaderOf(github),
+    deps.traceReports ?? new TraceReportCache(),
+    collected.run,
+    collected.evidence
+  );
+  const [reviews, handoff, evaluation] = await Promise.all([
+    plan.reviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
+    handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
+    plan.evaluations ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored) : Promise.resolve({ status: "not_asked" })
+  ]);
+  facts.approvals = reviews.filter((r) => r.state === "APPROVED").map(({ login, commit_id, submitted_at, maintainer }) => ({
+    login,
+    commit_id,
+    submitted_at,
+    maintainer
+  }));
+  if (cfg.evaluator.kind === "review") facts.reviews = reviews;
+  facts.handoff = handoff;
+  facts.evaluation = evaluation;
+  let evaluatorDue2 = plan.evaluations && await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator);
+  if (evaluatorDue2) {
+    const spent = await dailyBudgetSpent(store, pr, cfg, deps.now());
+    if (spent) {
+      facts.evaluation = spent;
+      evaluatorDue2 = false;
+    }
+  }
+  return { facts, observations, evaluatorDue: evaluatorDue2, headSeen };
+}
+async function readSetup(deps, setup, facts) {
+  const pr = facts.pull_request;
+  facts.setup = await setup.read(deps.github, pr.repository, pr.base_ref);
+  if (!readsDefaultSetup(facts.setup)) return;
+  const name = await setup.defaultBranch(deps.github, pr.repository);
+  if (name !== pr.base_ref)
+    facts.default_setup = await setup.read(deps.github, pr.repository, name);
+}
+function sharedWith(pr, seen) {
+  const others = /* @__PURE__ */ new Map();
+  for (const { pull_number, base_ref } of seen) {
+    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
+    others.set(`${pull_number}
+${base_ref}`, { pull_number, base_ref });
+  }
+  return [...others.values()];
+}
+async function latestReviews(github, pr, maintainers) {
+  const latest = /* @__PURE__ */ new Map();
+  for (const review of await github.reviews(pr.number)) {
+    if (review.state === "COMMENTED" || review.state === "PENDING") continue;
+    latest.set(review.login.toLowerCase(), review);
+  }
+  const verdicts = [];
+  for (const [login, review] of latest) {
+    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
+    if (!review.commit_id || !review.submitted_at) continue;
+    const maintainer = login !== pr.author.login.toLowerCase() && await isMaintainer(github, { login: review.login, type: review.user_type }, maintainers);
+    verdicts.push({
+      login,
+      state: review.state,
+      commit_id: review.commit_id,
+      submitted_at: review.submitted_at,
+      body: review.body,
+      maintainer
+    });
+  }
+  return verdicts;
+}
+async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
+  const { github, reads } = deps;
+  const path = config.handoff.path;
+  const commits = config.handoff.required_when.sessions_over === null ? [] : comparison.commits.map(({ sha: sha2, message: message4, committed_at }) => ({
+    sha: sha2,
+    message: message4,
+    committed_at
+  }));
+  const facts = {
+    file: null,
+    observed_at: deps.now().toISOString(),
+    opened_at: detail.created_at,
+    commit_count: detail.commits,
+    changed_lines: detail.additions + detail.deletions,
+    commits,
+    newest_change: null
+  };
+  const at2 = handoffReadAt({
+    config,
+    labels: pr.labels,
+    facts,
+    changed,
+    mergeBase: comparison.merge_base_sha,
+    head: pr.head_sha
+  });
+  const file = at2 ? await reads.file(github, path, at2) : null;
+  if (!file) return facts;
+  let newest_change = null;
+  for (const sha2 of newestChangeCandidates(commits, pr.head_sha)) {
+    const files = await github.commitFiles(sha2);
+    if (files.length > 0) {
+      newest_change = { sha: sha2, files };
+      break;
+    }
+  }
+  return { ...facts, file: { path, blob_sha: file.blobSha, text: file.text }, newest_change };
+}
+
 // app/gate/pull-request.ts
 var PUSHES = /* @__PURE__ */ new Set(["opened", "synchronize"]);
 async function runPullRequestPass(deps, job2) {
@@ -13928,14 +14016,14 @@ async function runPullRequestPass(deps, job2) {
       }
     );
     if (gathered.status === "skipped") return skip(gathered.reason);
-    const { facts, observations, evaluatorDue, headSeen } = gathered;
+    const { facts, observations, evaluatorDue: evaluatorDue2, headSeen } = gathered;
     const decision = decideGate(facts);
     const existing = await checks.current(facts.pull_request.head_sha, headSeen);
     const plan = planGatePass({
       facts,
       decision,
       existing,
-      evaluatorDue,
+      evaluatorDue: evaluatorDue2,
       rerunEvaluator: job2.rerun_evaluator
     });
     const applied = await applyGatePlan({
