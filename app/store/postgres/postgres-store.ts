@@ -79,6 +79,7 @@ import {
   StoreError,
   StoreOpenError,
 } from "../errors.js";
+import { GroupCommit } from "../group-commit.js";
 import type { ListAuditQuery } from "../ports/audit-log.js";
 import {
   DEFAULT_PRUNE_LIMIT,
@@ -117,11 +118,11 @@ import {
   toJsonColumn,
 } from "../validate.js";
 import { AGATE_TYPES, connectError, isRetriable, queryError, redactUrl } from "./connection.js";
+import { type BatchWork, postgresGroupFlush, type Queryable } from "./group-commit.js";
 import { migratePostgres } from "./migrations.js";
 import { PostgresWriteIntents } from "./write-intents.js";
 
 type Row = Record<string, unknown>;
-type Queryable = Pick<pg.ClientBase, "query">;
 
 export interface PostgresStoreOptions {
   /** postgres:// or postgresql://; libpq's sslmode, sslrootcert, sslcert, sslkey are read from it. */
@@ -237,6 +238,8 @@ export class PostgresStore implements Store {
   #closed = false;
 
   readonly #intents: PostgresWriteIntents;
+  /** Deliveries recorded together share one transaction (../group-commit.ts). */
+  readonly #deliveries: GroupCommit<BatchWork<RecordDeliveryResult>, RecordDeliveryResult>;
 
   private constructor(pool: pg.Pool, now: Clock, location: string, statementTimeoutMs: number) {
     this.#pool = pool;
@@ -244,6 +247,13 @@ export class PostgresStore implements Store {
     this.#location = location;
     this.#statementTimeoutMs = statementTimeoutMs;
     this.#intents = new PostgresWriteIntents((text, values) => this.#rows(text, values), now);
+    this.#deliveries = new GroupCommit(
+      postgresGroupFlush({
+        pool,
+        alone: (work) => this.#tx(work),
+        describe: (error) => queryError(location, statementTimeoutMs, error),
+      }),
+    );
   }
 
   /** Connects, checks the server, and migrates the schema; StoreOpenError saying what to check. */
@@ -380,7 +390,7 @@ export class PostgresStore implements Store {
           "text the digest was computed from, nothing was written",
       );
     }
-    return this.#tx(async (client): Promise<RecordDeliveryResult> => {
+    return this.#deliveries.submit(async (client): Promise<RecordDeliveryResult> => {
       const seen = async (): Promise<RecordDeliveryResult | null> => {
         const [existing] = await this.#rows<{ payload_sha256: string }>(
           "SELECT payload_sha256 FROM deliveries WHERE id = $1",
@@ -1360,6 +1370,8 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // Deliveries already accepted are committed (or refused) before the pool ends.
+    await this.#deliveries.drain();
     await this.#pool.end();
   }
 }
