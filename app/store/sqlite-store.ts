@@ -3,8 +3,8 @@
  * one synchronous immediate transaction and only then returns its promise, so no transaction is
  * ever held across an await and the write lock is taken up front (the busy timeout then applies,
  * instead of a deferred transaction failing with SQLITE_BUSY when it tries to upgrade).
+ * recordDelivery's writes join a batch first (group-commit.ts): one transaction per batch.
  */
-import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import { z } from "zod";
 import {
@@ -47,9 +47,7 @@ import {
   checkRunEntrySchema,
   type DeliveryRecord,
   deliveryRecordSchema,
-  deliverySchema,
   entryMentionsInputSchema,
-  eventBaseSchema,
   type HeadObservation,
   headObservationSchema,
   type Job,
@@ -68,6 +66,7 @@ import {
   storedDeliverySchema,
   storedOverrideSchema,
 } from "../../schemas/store.js";
+import { parseDeliveryInput } from "./delivery-input.js";
 import {
   CorruptRowError,
   DeliveryPrunedError,
@@ -220,10 +219,6 @@ function older(a: Candidate, b: Candidate): Candidate {
 /** A failure is kept for people to read; a whole log in it would bloat every claim. */
 const MAX_ERROR_CHARS = 16_384;
 
-function sha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
-
 /** Every port on one SQLite file. */
 /**
  * A retried job that held its key only until it started gives the key up when another job of
@@ -345,21 +340,7 @@ export class SqliteStore implements Store {
   // ---- deliveries -------------------------------------------------------------------------------
 
   async recordDelivery(input: RecordDeliveryInput): Promise<RecordDeliveryResult> {
-    const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
-    const sightings = parseInput(
-      z.array(eventBaseSchema),
-      input.sightings ?? [],
-      `bases named by delivery ${delivery.id}`,
-    );
-    if (sha256(payload) !== delivery.payload_sha256) {
-      throw new StoreError(
-        "payload_mismatch",
-        `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact ` +
-          "text the digest was computed from, nothing was written",
-      );
-    }
+    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
     return this.#deliveries.submit((): RecordDeliveryResult => {
       const existing = this.#sql("SELECT payload_sha256 FROM deliveries WHERE id = ?").get(
         delivery.id,

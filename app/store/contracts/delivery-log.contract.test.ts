@@ -5,6 +5,7 @@
  * is a DeliveryLog and the JobQueue of the same database.
  */
 import { describe, expect, it } from "vitest";
+import type { NewJob } from "../../../schemas/store.js";
 import {
   delivery,
   HOUR,
@@ -158,7 +159,7 @@ function deliveryLogContract(
     });
 
     describe("deliveries recorded at once (they share commits)", () => {
-      const at = (id: string, payload = payloadOf(id), jobs = JOBS) => ({
+      const at = (id: string, payload = payloadOf(id), jobs: readonly NewJob[] = JOBS) => ({
         delivery: delivery(id, payload),
         payload,
         jobs,

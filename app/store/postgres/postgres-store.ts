@@ -7,7 +7,6 @@
  * Time comes from the injected clock, never from the server's now() (one guard excepted: the
  * prune trigger compares with the database host's clock, as SQLite's does).
  */
-import { createHash } from "node:crypto";
 import pg from "pg";
 import { z } from "zod";
 import {
@@ -50,9 +49,7 @@ import {
   checkRunEntrySchema,
   type DeliveryRecord,
   deliveryRecordSchema,
-  deliverySchema,
   entryMentionsInputSchema,
-  eventBaseSchema,
   type HeadObservation,
   headObservationSchema,
   type Job,
@@ -71,6 +68,7 @@ import {
   storedDeliverySchema,
   storedOverrideSchema,
 } from "../../../schemas/store.js";
+import { parseDeliveryInput } from "../delivery-input.js";
 import {
   CorruptRowError,
   DeliveryPrunedError,
@@ -226,10 +224,6 @@ function instant(value: string | Date): string {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
 }
 
-function sha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
-
 export class PostgresStore implements Store {
   readonly #pool: pg.Pool;
   readonly #now: Clock;
@@ -375,21 +369,7 @@ export class PostgresStore implements Store {
   // ---- deliveries -------------------------------------------------------------------------------
 
   async recordDelivery(input: RecordDeliveryInput): Promise<RecordDeliveryResult> {
-    const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
-    const sightings = parseInput(
-      z.array(eventBaseSchema),
-      input.sightings ?? [],
-      `bases named by delivery ${delivery.id}`,
-    );
-    if (sha256(payload) !== delivery.payload_sha256) {
-      throw new StoreError(
-        "payload_mismatch",
-        `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact ` +
-          "text the digest was computed from, nothing was written",
-      );
-    }
+    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
     return this.#deliveries.submit(async (client): Promise<RecordDeliveryResult> => {
       const seen = async (): Promise<RecordDeliveryResult | null> => {
         const [existing] = await this.#rows<{ payload_sha256: string }>(
