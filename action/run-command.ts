@@ -50,7 +50,7 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRun
 
   const bash = options.bash ?? systemExecutable("bash");
   const launcher = options.launcher ?? processGroupLauncher();
-  const child = launcher.start(
+  const child = await launcher.start(
     bash,
     ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run],
     {
