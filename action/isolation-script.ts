@@ -80,14 +80,16 @@ forget_schedules() {
 
 # Everything the user owns in the tree becomes agate's. Symlinks are changed themselves and never
 # followed (find does not follow them, chown -h): a link to /etc/shadow or to agate's files moves
-# nothing. chmod first, on everything but links: u+rwX so that no directory the user closed hides
-# a file from agate's look at the tree, ug-s so that no setuid or setgid program of the user's
-# becomes one of agate's. Only the user's own files: a hard link it made to anyone else's file
-# (where protected_hardlinks allows it) keeps its owner.
+# nothing. chmod on everything but links: u+rwX so that no directory the user closed hides a file
+# from agate's look at the tree, ug-s so that no setuid or setgid program of the user's becomes one
+# of agate's. One walk for both: each file goes to chmod's batch (links excepted) and chown's;
+# whichever batch runs first, root ends with the same modes and owners, and nothing of the user's
+# runs meanwhile (swept before). Only the user's own files: a hard link it made to anyone else's
+# file (where protected_hardlinks allows it) keeps its owner.
 take_back() {
   local uid=$1 ruid=$2 rgid=$3 tree=$4
-  find "$tree" -xdev -uid "$uid" ! -type l -exec chmod u+rwX,ug-s -- {} +
-  find "$tree" -xdev -uid "$uid" -exec chown -h "$ruid:$rgid" -- {} +
+  find "$tree" -xdev -uid "$uid" \( -type l -o -exec chmod u+rwX,ug-s -- {} + \) \
+    -exec chown -h "$ruid:$rgid" -- {} +
 }
 
 reclaim() {

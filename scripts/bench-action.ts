@@ -16,7 +16,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { makeRepo } from "../test/support/git-repo.js";
 import { giveTo, type RunnerUser, runnerUser, spawnAs } from "../test/support/runner-users.js";
@@ -153,8 +153,16 @@ modes.push({
 });
 if (typeof hosted === "string") console.log(`(no hosted runner's user here: ${hosted})`);
 
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+console.log(`${cpus().length} cores, load average ${load()} at the start`);
+
+// Round by round, every way of running in each round: drift in the machine's load hits all alike.
 const nodeStart: number[] = [];
 const direct: number[] = [];
+const runs = new Map<string, [number, string][]>(modes.map((mode) => [mode.name, []]));
 for (let i = 0; i < ROUNDS; i++) {
   nodeStart.push(time(() => spawnSync(process.execPath, ["-e", "0"]))[0]);
   const repo = repoWith(COMMANDS);
@@ -165,31 +173,32 @@ for (let i = 0; i < ROUNDS; i++) {
     })[0],
   );
   repo.remove();
-}
-const d = median(direct);
-const n = median(nodeStart);
-console.log(`three trivial commands, median of ${ROUNDS} rounds (${BUNDLE})`);
-console.log(`  directly:        ${d.toFixed(1)} ms`);
-const walls = new Map<string, number>();
-for (const mode of modes) {
-  const runs: [number, string][] = [];
-  for (let i = 0; i < ROUNDS; i++) {
+  for (const mode of modes) {
     const repo = repoWith(COMMANDS, mode.shared ? SHARED_ALLOWED : "");
     const env = actionEnv(repo.dir, repo.temp, repo.sha);
     if (mode.user) giveTo(mode.user, repo.dir, repo.temp);
     const [ms, stderr, code] = await runBundle(mode.user, repo.dir, env);
     if (code !== 0) throw new Error(`the Action exited ${code} ${mode.name}: ${stderr}`);
-    runs.push([ms, stderr]);
+    runs.get(mode.name)?.push([ms, stderr]);
     repo.remove();
   }
-  const a = median(runs.map(([ms]) => ms));
+}
+const d = median(direct);
+const n = median(nodeStart);
+console.log(`three trivial commands, median of ${ROUNDS} rounds (${BUNDLE})`);
+console.log(`  directly:        ${d.toFixed(1)} ms;  node -e 0 alone: ${n.toFixed(1)} ms`);
+const walls = new Map<string, number>();
+const phaseMedians = new Map<string, Map<string, number>>();
+for (const mode of modes) {
+  const done = runs.get(mode.name) ?? [];
+  const a = median(done.map(([ms]) => ms));
   walls.set(mode.name, a);
   console.log(`  through agate, ${mode.name}: ${a.toFixed(1)} ms`);
   console.log(
     `    overhead ${(a - d).toFixed(1)} ms over the commands run directly (target <= +${TARGET_OVERHEAD_MS} ms: ${met(a - d <= TARGET_OVERHEAD_MS)})`,
   );
   const breakdown = new Map<string, number[]>();
-  for (const [ms, stderr] of runs) {
+  for (const [ms, stderr] of done) {
     for (const [phase, value] of phases(stderr, ms, n)) {
       breakdown.set(phase, [...(breakdown.get(phase) ?? []), value]);
     }
@@ -210,10 +219,14 @@ for (const mode of modes) {
     ["exit", "exit"],
   ];
   console.log("    where agate's time goes (median per phase, ms):");
+  const medians = new Map<string, number>();
   for (const [phase, label] of labels) {
     const values = breakdown.get(phase);
-    if (values) console.log(`      ${median(values).toFixed(1).padStart(7)}  ${label}`);
+    if (!values) continue;
+    medians.set(phase, median(values));
+    console.log(`      ${median(values).toFixed(1).padStart(7)}  ${label}`);
   }
+  phaseMedians.set(mode.name, medians);
   const handover = breakdown.get("handover");
   if (handover) {
     console.log(
@@ -222,13 +235,27 @@ for (const mode of modes) {
   }
 }
 const shared = modes.find((mode) => mode.shared);
+const sharedWall = walls.get(shared?.name ?? "") ?? Number.NaN;
+console.log("  what isolation costs, and the rest (medians of the same rounds):");
 for (const mode of modes.filter((m) => !m.shared)) {
   const isolated = walls.get(mode.name) ?? Number.NaN;
-  const base = walls.get(shared?.name ?? "") ?? Number.NaN;
+  const phase = (name: string) => phaseMedians.get(mode.name)?.get(name) ?? 0;
+  const sharedCommands = phaseMedians.get(shared?.name ?? "")?.get("commands") ?? 0;
   console.log(
-    `  running the commands as a user of their own, ${mode.name}: +${(isolated - base).toFixed(1)} ms over sharing agate's user`,
+    `    ${mode.name}: +${(isolated - sharedWall).toFixed(1)} ms over sharing agate's user: ` +
+      `${phase("isolation").toFixed(1)} once per job, ${(phase("handover") / COMMANDS.length).toFixed(1)} ` +
+      `per command around it, ${((phase("commands") - sharedCommands) / COMMANDS.length).toFixed(1)} ` +
+      "per command to start it as the user",
+  );
+  const rest = isolated - d - phase("isolation") - phase("handover");
+  console.log(
+    `      the rest (overhead without the commands user's phases): +${rest.toFixed(1)} ms (target <= +${TARGET_OVERHEAD_MS} ms: ${met(rest <= TARGET_OVERHEAD_MS)})`,
   );
 }
+console.log(
+  `    without isolation (sharing agate's user): +${(sharedWall - d).toFixed(1)} ms (target <= +${TARGET_OVERHEAD_MS} ms: ${met(sharedWall - d <= TARGET_OVERHEAD_MS)}), of which node's own start ${n.toFixed(1)} ms`,
+);
+console.log(`  load average after part 1: ${load()}`);
 
 /** Peak RSS (VmHWM) of the Action, read from /proc while it runs. */
 async function peakRss(cwd: string, env: Record<string, string>, user: RunnerUser | undefined) {
