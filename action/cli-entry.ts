@@ -1,3 +1,4 @@
+import "./young-generation.js";
 import { main } from "./cli.js";
 
 process.exitCode = await main(process.argv.slice(2));

@@ -1,3 +1,4 @@
+import "./young-generation.js";
 import { run } from "./main.js";
 
 await run();
