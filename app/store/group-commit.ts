@@ -2,11 +2,11 @@
  * Group commit for the webhook path (issue 32). A delivery's answer may go out only once its rows
  * are durable, and a durable commit costs one fsync (SQLite, synchronous = FULL) or one WAL flush
  * and a few round trips (PostgreSQL): paid once per delivery, that cost caps how many deliveries
- * a second the App can take. Deliveries that arrive while the event loop is busy, or while a
- * commit is in flight, join the next transaction instead, each in a savepoint of its own; every
- * caller's promise settles only after that transaction's COMMIT returned. So an answered
- * delivery is as durable as one committed alone, and a delivery that fails inside the batch
- * rolls back its own savepoint and fails alone (the backend's flush says how).
+ * a second the App can take. Deliveries that arrive while the event loop is busy, or while the
+ * commits allowed at once are in flight, join the next transaction instead, each in a savepoint
+ * of its own; every caller's promise settles only after that transaction's COMMIT returned. So an
+ * answered delivery is as durable as one committed alone, and a delivery that fails inside the
+ * batch rolls back its own savepoint and fails alone (the backend's flush says how).
  *
  * This module only queues and schedules; the backends' flushes are in sqlite-group-commit.ts and
  * postgres/group-commit.ts.
@@ -22,25 +22,35 @@ interface Waiting<W, T> {
   settle: (outcome: Outcome<T>) => void;
 }
 
-/** The most works one transaction takes: a longer one would hold the write lock longer. */
-export const MAX_BATCH = 64;
+export interface GroupCommitOptions {
+  /** The most works one transaction takes: a longer one holds its locks longer. */
+  maxBatch?: number;
+  /**
+   * Transactions in flight at once. SQLite's flush is synchronous (one at a time whatever this
+   * says); PostgreSQL's waits on round trips, and the server shares WAL flushes between
+   * concurrent commits, so several batches in flight on connections of their own go faster.
+   */
+  maxFlushes?: number;
+}
 
 export class GroupCommit<W, T> {
   readonly #flush: Flush<W, T>;
   readonly #maxBatch: number;
+  readonly #maxFlushes: number;
   #waiting: Waiting<W, T>[] = [];
   #scheduled = false;
-  #running: Promise<void> | undefined;
+  readonly #flights = new Set<Promise<void>>();
 
-  constructor(flush: Flush<W, T>, options: { maxBatch?: number } = {}) {
+  constructor(flush: Flush<W, T>, options: GroupCommitOptions = {}) {
     this.#flush = flush;
-    this.#maxBatch = options.maxBatch ?? MAX_BATCH;
+    this.#maxBatch = options.maxBatch ?? 64;
+    this.#maxFlushes = options.maxFlushes ?? 1;
   }
 
   /**
-   * Queues `work` for the next transaction. Alone, it waits one setImmediate (what else arrived
-   * in the same turn of the event loop joins it); while a transaction is in flight, it waits for
-   * that one and goes in the next. Resolves once the transaction holding it has committed.
+   * Queues `work` for a transaction. It waits one setImmediate (what else arrived in the same
+   * turn of the event loop joins it), or, while the transactions allowed at once are in flight,
+   * until one of them is done. Resolves once the transaction holding it has committed.
    */
   submit(work: W): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -48,43 +58,53 @@ export class GroupCommit<W, T> {
         work,
         settle: (outcome) => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)),
       });
-      if (!this.#running && !this.#scheduled) {
-        this.#scheduled = true;
-        setImmediate(() => {
-          this.#scheduled = false;
-          void this.#run();
-        });
-      }
+      this.#schedule();
     });
   }
 
   /** Commits (or refuses) everything submitted so far: before the database closes. */
   async drain(): Promise<void> {
-    while (this.#running || this.#waiting.length > 0) await this.#run();
-  }
-
-  #run(): Promise<void> {
-    this.#running ??= this.#commitAll().finally(() => {
-      this.#running = undefined;
-    });
-    return this.#running;
-  }
-
-  async #commitAll(): Promise<void> {
-    while (this.#waiting.length > 0) {
-      const batch = this.#waiting.splice(0, this.#maxBatch);
-      let outcomes: Outcome<T>[];
-      try {
-        outcomes = await this.#flush(batch.map((waiting) => waiting.work));
-      } catch (error) {
-        // The transaction itself failed (BEGIN, COMMIT, the connection): none of it counts.
-        outcomes = batch.map(() => ({ ok: false, error }));
-      }
-      batch.forEach((waiting, i) => {
-        waiting.settle(
-          outcomes[i] ?? { ok: false, error: new Error("group commit lost an outcome") },
-        );
-      });
+    for (;;) {
+      this.#start();
+      if (this.#flights.size === 0) return;
+      await Promise.all(this.#flights);
     }
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#flights.size >= this.#maxFlushes) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#start();
+    });
+  }
+
+  /** Shares what waits between the transactions that may start now. */
+  #start(): void {
+    while (this.#waiting.length > 0 && this.#flights.size < this.#maxFlushes) {
+      const free = this.#maxFlushes - this.#flights.size;
+      const size = Math.min(this.#maxBatch, Math.ceil(this.#waiting.length / free));
+      const flight: Promise<void> = this.#commit(this.#waiting.splice(0, size)).finally(() => {
+        this.#flights.delete(flight);
+        if (this.#waiting.length > 0) this.#schedule();
+      });
+      this.#flights.add(flight);
+    }
+  }
+
+  async #commit(batch: Waiting<W, T>[]): Promise<void> {
+    let outcomes: Outcome<T>[];
+    try {
+      outcomes = await this.#flush(batch.map((waiting) => waiting.work));
+    } catch (error) {
+      // The transaction itself failed (BEGIN, COMMIT, the connection): none of it counts.
+      outcomes = batch.map(() => ({ ok: false, error }));
+    }
+    batch.forEach((waiting, i) => {
+      waiting.settle(
+        outcomes[i] ?? { ok: false, error: new Error("group commit lost an outcome") },
+      );
+    });
   }
 }

@@ -247,6 +247,8 @@ export class PostgresStore implements Store {
         alone: (work) => this.#tx(work),
         describe: (error) => queryError(location, statementTimeoutMs, error),
       }),
+      // Half the pool: batches in flight side by side, and connections left for the workers.
+      { maxFlushes: Math.max(1, Math.floor((pool.options.max ?? DEFAULT_POOL_SIZE) / 2)) },
     );
   }
 
