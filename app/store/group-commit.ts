@@ -80,12 +80,14 @@ export class GroupCommit<W, T> {
     });
   }
 
-  /** Shares what waits between the transactions that may start now. */
+  /**
+   * What waits goes into one transaction (up to maxBatch): what arrived in one turn of the event
+   * loop shares a commit; what arrives while it is in flight starts another, while one may.
+   */
   #start(): void {
     while (this.#waiting.length > 0 && this.#flights.size < this.#maxFlushes) {
-      const free = this.#maxFlushes - this.#flights.size;
-      const size = Math.min(this.#maxBatch, Math.ceil(this.#waiting.length / free));
-      const flight: Promise<void> = this.#commit(this.#waiting.splice(0, size)).finally(() => {
+      const batch = this.#waiting.splice(0, this.#maxBatch);
+      const flight: Promise<void> = this.#commit(batch).finally(() => {
         this.#flights.delete(flight);
         if (this.#waiting.length > 0) this.#schedule();
       });

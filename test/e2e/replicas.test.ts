@@ -480,7 +480,8 @@ function rolesOf(done: Done): Map<string, string> {
 }
 
 const ID_PARAMS: Record<string, string> = { check_run_id: "check", comment_id: "comment" };
-const ISO_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g;
+/** An instant, as ISO text or as a summary shows it ("Waiting since 2026-12-04 21:53 UTC"). */
+const ISO_TIME = /\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\d(?:\.\d+)?Z| \d\d:\d\d UTC)/g;
 
 /**
  * Every string with its SHAs (whole, or the 7 characters a title shows) and the comment ids in

@@ -34,7 +34,8 @@ export interface GitHubState {
   }[];
 }
 
-const ISO_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g;
+/** An instant, as ISO text or as a summary shows it ("Waiting since 2026-12-04 21:53 UTC"). */
+const ISO_TIME = /\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\d(?:\.\d+)?Z| \d\d:\d\d UTC)/g;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
 const ONCE_MARKER = /<!-- agate:once [0-9a-f]+ -->/g;
 

@@ -118,6 +118,7 @@ import {
 import { AGATE_TYPES, connectError, isRetriable, queryError, redactUrl } from "./connection.js";
 import { type BatchWork, postgresGroupFlush, type Queryable } from "./group-commit.js";
 import { migratePostgres } from "./migrations.js";
+import { recordDeliveryRows } from "./record-delivery.js";
 import { PostgresWriteIntents } from "./write-intents.js";
 
 type Row = Record<string, unknown>;
@@ -372,75 +373,15 @@ export class PostgresStore implements Store {
 
   async recordDelivery(input: RecordDeliveryInput): Promise<RecordDeliveryResult> {
     const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
-    return this.#deliveries.submit(async (client): Promise<RecordDeliveryResult> => {
-      const seen = async (): Promise<RecordDeliveryResult | null> => {
-        const [existing] = await this.#rows<{ payload_sha256: string }>(
-          "SELECT payload_sha256 FROM deliveries WHERE id = $1",
-          [delivery.id],
-          client,
-        );
-        if (!existing) return null;
-        if (existing.payload_sha256 !== delivery.payload_sha256) {
-          return { status: "conflict", jobIds: [] };
-        }
-        const ids = await this.#rows<{ id: number }>(
-          "SELECT id FROM jobs WHERE delivery_id = $1 ORDER BY id",
-          [delivery.id],
-          client,
-        );
-        return { status: "duplicate", jobIds: ids.map((row) => row.id) };
-      };
-      const before = await seen();
-      if (before) return before;
-      const now = this.#nowIso();
-      // ON CONFLICT: the same delivery at two replicas at once; the second waits for the
-      // first's commit, inserts nothing, and answers from the row the first wrote.
-      const inserted = await this.#query(
-        `INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at,
-           repository)
-         VALUES ($1, $2, $3, $4, $5, $6, agate_payload_repository($7))
-         ON CONFLICT (id) DO NOTHING`,
-        [
-          delivery.id,
-          delivery.event,
-          delivery.action,
-          delivery.payload_sha256,
-          delivery.received_at,
-          now,
-          payload,
-        ],
-        client,
-      );
-      if (inserted.rowCount === 0) {
-        const after = await seen();
-        if (after) return after;
-      }
-      await this.#query(
-        "INSERT INTO delivery_payloads (delivery_id, payload) VALUES ($1, $2)",
-        [delivery.id, payload],
-        client,
-      );
-      const jobIds: number[] = [];
-      for (const job of jobs)
-        jobIds.push((await this.#insertPlainJob(client, job, delivery.id, now)).id);
-      for (const seen of sightings) {
-        await this.#query(
-          `INSERT INTO base_sightings
-             (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
-           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-          [
-            seen.repository,
-            seen.head_sha,
-            seen.pull_number,
-            seen.base_ref,
-            delivery.id,
-            delivery.received_at,
-          ],
-          client,
-        );
-      }
-      return { status: "new", jobIds };
-    });
+    return this.#deliveries.submit((client) =>
+      recordDeliveryRows((text, values) => this.#query(text, values, client), {
+        delivery,
+        payload,
+        jobs,
+        sightings,
+        now: this.#nowIso(),
+      }),
+    );
   }
 
   async getDelivery(id: string): Promise<StoredDelivery | null> {
