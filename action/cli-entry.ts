@@ -1,4 +1,3 @@
-import "./young-generation.js";
 import { main } from "./cli.js";
 
 process.exitCode = await main(process.argv.slice(2));

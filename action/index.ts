@@ -1,4 +1,3 @@
-import "./young-generation.js";
 import { run } from "./main.js";
 
 await run();
