@@ -252,9 +252,10 @@ for (const mode of modes.filter((m) => !m.shared)) {
       `per command around it, ${((phase("commands") - sharedCommands) / COMMANDS.length).toFixed(1)} ` +
       "per command to start it as the user",
   );
-  const rest = isolated - d - phase("isolation") - phase("handover");
+  const startAsUser = Math.max(0, phase("commands") - sharedCommands);
+  const rest = isolated - d - phase("isolation") - phase("handover") - startAsUser;
   console.log(
-    `      the rest (overhead without the commands user's phases): +${rest.toFixed(1)} ms (target <= +${TARGET_OVERHEAD_MS} ms: ${met(rest <= TARGET_OVERHEAD_MS)})`,
+    `      the rest (overhead without what the commands user costs): +${rest.toFixed(1)} ms (target <= +${TARGET_OVERHEAD_MS} ms: ${met(rest <= TARGET_OVERHEAD_MS)})`,
   );
 }
 console.log(
