@@ -5102,9 +5102,8 @@ function isRetriable(error) {
 }
 
 // app/store/postgres/postgres-store.ts
-import { createHash as createHash2 } from "node:crypto";
 import pg2 from "pg";
-import { z as z20 } from "zod";
+import { z as z21 } from "zod";
 
 // schemas/store.ts
 import { z as z18 } from "zod";
@@ -5242,19 +5241,9 @@ var writeIntentSchema = writeIntentInputSchema.extend({
   done_at: isoDateTimeSchema.nullable()
 });
 
-// app/store/ports/delivery-log.ts
-var MIN_DELIVERY_RETENTION_MS = 36e5;
-var DEFAULT_PRUNE_LIMIT = 500;
-
-// app/store/ports/entry-store.ts
-var EntryVersionConflictError = class extends StoreError {
-  constructor(key, detail) {
-    super(
-      "entry_version_conflict",
-      `handoff entry ${key.repository}#${key.issueNumber}: ${detail}; nothing was written, read it again and decide again`
-    );
-  }
-};
+// app/store/delivery-input.ts
+import { createHash as createHash2 } from "node:crypto";
+import { z as z20 } from "zod";
 
 // app/store/validate.ts
 import { z as z19 } from "zod";
@@ -5301,6 +5290,165 @@ var completeWriteIntentSchema = z19.strictObject({
   key: z19.string().min(1),
   githubId: z19.number().int().positive()
 });
+
+// app/store/delivery-input.ts
+var payloadSchema = z20.string();
+var jobsSchema = z20.array(newJobSchema);
+var sightingsSchema = z20.array(eventBaseSchema);
+function parseDeliveryInput(input) {
+  const delivery = parseInput(deliverySchema, input.delivery, "delivery");
+  const payload = parseInput(payloadSchema, input.payload, "delivery payload");
+  const jobs = parseInput(jobsSchema, input.jobs, `jobs of delivery ${delivery.id}`);
+  const sightings = parseInput(
+    sightingsSchema,
+    input.sightings ?? [],
+    `bases named by delivery ${delivery.id}`
+  );
+  if (createHash2("sha256").update(payload, "utf8").digest("hex") !== delivery.payload_sha256) {
+    throw new StoreError(
+      "payload_mismatch",
+      `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact text the digest was computed from, nothing was written`
+    );
+  }
+  return { delivery, payload, jobs, sightings };
+}
+
+// app/store/group-commit.ts
+var GroupCommit = class {
+  #flush;
+  #maxBatch;
+  #maxFlushes;
+  #waiting = [];
+  #scheduled = false;
+  #flights = /* @__PURE__ */ new Set();
+  constructor(flush, options = {}) {
+    this.#flush = flush;
+    this.#maxBatch = options.maxBatch ?? 64;
+    this.#maxFlushes = options.maxFlushes ?? 1;
+  }
+  /**
+   * Queues `work` for a transaction. It waits one setImmediate (what else arrived in the same
+   * turn of the event loop joins it), or, while the transactions allowed at once are in flight,
+   * until one of them is done. Resolves once the transaction holding it has committed.
+   */
+  submit(work) {
+    return new Promise((resolve6, reject) => {
+      this.#waiting.push({
+        work,
+        settle: (outcome) => outcome.ok ? resolve6(outcome.value) : reject(outcome.error)
+      });
+      this.#schedule();
+    });
+  }
+  /** Commits (or refuses) everything submitted so far: before the database closes. */
+  async drain() {
+    for (; ; ) {
+      this.#start();
+      if (this.#flights.size === 0) return;
+      await Promise.all(this.#flights);
+    }
+  }
+  #schedule() {
+    if (this.#scheduled || this.#flights.size >= this.#maxFlushes) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#start();
+    });
+  }
+  /**
+   * What waits goes into one transaction (up to maxBatch): what arrived in one turn of the event
+   * loop shares a commit; what arrives while it is in flight starts another, while one may.
+   */
+  #start() {
+    while (this.#waiting.length > 0 && this.#flights.size < this.#maxFlushes) {
+      const batch = this.#waiting.splice(0, this.#maxBatch);
+      const flight = this.#commit(batch).finally(() => {
+        this.#flights.delete(flight);
+        if (this.#waiting.length > 0) this.#schedule();
+      });
+      this.#flights.add(flight);
+    }
+  }
+  async #commit(batch) {
+    let outcomes;
+    try {
+      outcomes = await this.#flush(batch.map((waiting) => waiting.work));
+    } catch (error) {
+      outcomes = batch.map(() => ({ ok: false, error }));
+    }
+    batch.forEach((waiting, i) => {
+      waiting.settle(
+        outcomes[i] ?? { ok: false, error: new Error("group commit lost an outcome") }
+      );
+    });
+  }
+};
+
+// app/store/ports/delivery-log.ts
+var MIN_DELIVERY_RETENTION_MS = 36e5;
+var DEFAULT_PRUNE_LIMIT = 500;
+
+// app/store/ports/entry-store.ts
+var EntryVersionConflictError = class extends StoreError {
+  constructor(key, detail) {
+    super(
+      "entry_version_conflict",
+      `handoff entry ${key.repository}#${key.issueNumber}: ${detail}; nothing was written, read it again and decide again`
+    );
+  }
+};
+
+// app/store/postgres/group-commit.ts
+function postgresGroupFlush(options) {
+  return async (works) => {
+    if (works.length === 0) return [];
+    let client;
+    try {
+      client = await options.pool.connect();
+    } catch (error) {
+      throw options.describe(error);
+    }
+    const outcomes = [];
+    const again = [];
+    let broken = false;
+    try {
+      let next = "BEGIN; SAVEPOINT delivery";
+      for (const [i, work] of works.entries()) {
+        await client.query(next);
+        try {
+          outcomes.push({ ok: true, value: await work(client) });
+          next = "RELEASE SAVEPOINT delivery";
+        } catch (error) {
+          outcomes.push({ ok: false, error });
+          if (isRetriable(error)) again.push(i);
+          next = "ROLLBACK TO SAVEPOINT delivery; RELEASE SAVEPOINT delivery";
+        }
+        next += i + 1 < works.length ? "; SAVEPOINT delivery" : "; COMMIT";
+      }
+      const results = await client.query(next);
+      if (results.at(-1)?.command !== "COMMIT") {
+        throw new Error("the batch's transaction was rolled back at COMMIT; nothing was written");
+      }
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {
+        broken = true;
+      });
+      throw options.describe(error);
+    } finally {
+      client.release(broken);
+    }
+    for (const i of again) {
+      const work = works[i];
+      try {
+        outcomes[i] = { ok: true, value: await options.alone(work) };
+      } catch (error) {
+        outcomes[i] = { ok: false, error };
+      }
+    }
+    return outcomes;
+  };
+}
 
 // app/store/postgres/migrations.ts
 function appendOnly(table, what) {
@@ -5847,6 +5995,87 @@ async function migratePostgres(client, location, now, migrations = POSTGRES_MIGR
   }
 }
 
+// app/store/postgres/record-delivery.ts
+var RECORD = `
+WITH seen AS (SELECT payload_sha256 FROM deliveries WHERE id = $1),
+d AS (
+  INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at, repository)
+  SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::timestamptz,
+    agate_payload_repository($7::text)
+  WHERE NOT EXISTS (SELECT 1 FROM seen)
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id
+),
+p AS (INSERT INTO delivery_payloads (delivery_id, payload) SELECT id, $7::text FROM d),
+j AS (
+  INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts, max_attempts,
+    run_at, created_at, updated_at, dedupe_key, dedupe_until)
+  SELECT u.kind, u.payload, u.concurrency_key, d.id, 'queued', 0, u.max_attempts, u.run_at,
+    $6::timestamptz, $6::timestamptz, NULL, 'finished'
+  FROM d, unnest($8::text[], $9::json[], $10::text[], $11::integer[], $12::timestamptz[])
+    WITH ORDINALITY AS u(kind, payload, concurrency_key, max_attempts, run_at, n)
+  ORDER BY u.n
+  RETURNING id
+),
+s AS (
+  INSERT INTO base_sightings (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
+  SELECT v.repository, v.head_sha, v.pull_number, v.base_ref, d.id, $5::text
+  FROM d, unnest($13::text[], $14::text[], $15::integer[], $16::text[])
+    AS v(repository, head_sha, pull_number, base_ref)
+  ON CONFLICT DO NOTHING
+)
+SELECT (SELECT payload_sha256 FROM seen) AS seen, (SELECT count(*) FROM d)::integer AS inserted,
+  ARRAY(SELECT id FROM j ORDER BY id) AS job_ids`;
+var instant = (value) => new Date(value).toISOString();
+async function recordDeliveryRows(query, rows) {
+  const { delivery, payload, jobs, sightings, now } = rows;
+  const known = async () => {
+    const found = await query(
+      "SELECT payload_sha256 FROM deliveries WHERE id = $1",
+      [delivery.id]
+    );
+    const existing = found.rows[0];
+    if (!existing) return null;
+    return answerFor(query, delivery, existing.payload_sha256);
+  };
+  const result = await query(
+    RECORD,
+    [
+      delivery.id,
+      delivery.event,
+      delivery.action,
+      delivery.payload_sha256,
+      delivery.received_at,
+      now,
+      payload,
+      jobs.map((job2) => job2.kind),
+      jobs.map((job2) => JSON.stringify(job2.payload)),
+      jobs.map((job2) => job2.concurrency_key),
+      jobs.map((job2) => job2.max_attempts),
+      jobs.map((job2) => instant(job2.run_at ?? now)),
+      sightings.map((seen) => seen.repository),
+      sightings.map((seen) => seen.head_sha),
+      sightings.map((seen) => seen.pull_number),
+      sightings.map((seen) => seen.base_ref)
+    ]
+  );
+  const row = result.rows[0];
+  if (!row) throw new Error("recording a delivery returned no row");
+  if (row.seen !== null) return answerFor(query, delivery, row.seen);
+  if (row.inserted === 1) return { status: "new", jobIds: row.job_ids.map(Number) };
+  const after = await known();
+  if (!after) throw new Error(`delivery ${delivery.id} was neither inserted nor found`);
+  return after;
+}
+async function answerFor(query, delivery, storedSha256) {
+  if (storedSha256 !== delivery.payload_sha256) return { status: "conflict", jobIds: [] };
+  const ids = await query(
+    "SELECT id FROM jobs WHERE delivery_id = $1 ORDER BY id",
+    [delivery.id]
+  );
+  return { status: "duplicate", jobIds: ids.rows.map((r) => Number(r.id)) };
+}
+
 // app/store/postgres/write-intents.ts
 var COLUMNS = `id, key, scope, repository, target, kind, body, marker, recorded_at, github_id,
   done_at`;
@@ -5913,29 +6142,29 @@ var DEFAULT_POOL_SIZE = 10;
 var DEFAULT_STATEMENT_TIMEOUT_MS = 3e4;
 var DEFAULT_CONNECT_TIMEOUT_MS = 1e4;
 var MIN_SERVER_VERSION = 12e4;
-var leaseSchema = z20.strictObject({
+var leaseSchema = z21.strictObject({
   jobId: positiveIntSchema,
-  workerId: z20.string().min(1),
+  workerId: z21.string().min(1),
   attempt: positiveIntSchema
 });
-var claimOptionsSchema = z20.strictObject({
-  workerId: z20.string().min(1),
+var claimOptionsSchema = z21.strictObject({
+  workerId: z21.string().min(1),
   leaseMs: positiveIntSchema,
-  kinds: z20.array(z20.string().min(1)).optional()
+  kinds: z21.array(z21.string().min(1)).optional()
 });
-var pruneOptionsSchema = z20.strictObject({
-  retentionMs: z20.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+var pruneOptionsSchema = z21.strictObject({
+  retentionMs: z21.number().int().min(MIN_DELIVERY_RETENTION_MS, {
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
-var markStaleSchema = z20.strictObject({
+var markStaleSchema = z21.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
   at: isoDateTimeSchema
 });
-var schemaNameSchema = z20.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
+var schemaNameSchema = z21.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
 var RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
   r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.override,
   r.decision, r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by,
@@ -5967,11 +6196,8 @@ var JOB_FILTER = `($1::text IS NULL OR status = $1::text)
   AND ($3::text IS NULL OR kind = $3::text)
   AND ($4::text IS NULL OR concurrency_key = $4::text)`;
 var MAX_ERROR_CHARS = 16384;
-function instant(value) {
+function instant2(value) {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
-}
-function sha256(text) {
-  return createHash2("sha256").update(text, "utf8").digest("hex");
 }
 var PostgresStore = class _PostgresStore {
   #pool;
@@ -5980,12 +6206,23 @@ var PostgresStore = class _PostgresStore {
   #statementTimeoutMs;
   #closed = false;
   #intents;
+  /** Deliveries recorded together share one transaction (../group-commit.ts). */
+  #deliveries;
   constructor(pool, now, location, statementTimeoutMs) {
     this.#pool = pool;
     this.#now = now;
     this.#location = location;
     this.#statementTimeoutMs = statementTimeoutMs;
     this.#intents = new PostgresWriteIntents((text, values) => this.#rows(text, values), now);
+    this.#deliveries = new GroupCommit(
+      postgresGroupFlush({
+        pool,
+        alone: (work) => this.#tx(work),
+        describe: (error) => queryError(location, statementTimeoutMs, error)
+      }),
+      // Half the pool: batches in flight side by side, and connections left for the workers.
+      { maxFlushes: Math.max(1, Math.floor((pool.options.max ?? DEFAULT_POOL_SIZE) / 2)) }
+    );
   }
   /** Connects, checks the server, and migrates the schema; StoreOpenError saying what to check. */
   static async open(options) {
@@ -6084,87 +6321,16 @@ var PostgresStore = class _PostgresStore {
   }
   // ---- deliveries -------------------------------------------------------------------------------
   async recordDelivery(input) {
-    const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z20.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
-    const sightings = parseInput(
-      z20.array(eventBaseSchema),
-      input.sightings ?? [],
-      `bases named by delivery ${delivery.id}`
+    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
+    return this.#deliveries.submit(
+      (client) => recordDeliveryRows((text, values) => this.#query(text, values, client), {
+        delivery,
+        payload,
+        jobs,
+        sightings,
+        now: this.#nowIso()
+      })
     );
-    if (sha256(payload) !== delivery.payload_sha256) {
-      throw new StoreError(
-        "payload_mismatch",
-        `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact text the digest was computed from, nothing was written`
-      );
-    }
-    return this.#tx(async (client) => {
-      const seen = async () => {
-        const [existing] = await this.#rows(
-          "SELECT payload_sha256 FROM deliveries WHERE id = $1",
-          [delivery.id],
-          client
-        );
-        if (!existing) return null;
-        if (existing.payload_sha256 !== delivery.payload_sha256) {
-          return { status: "conflict", jobIds: [] };
-        }
-        const ids = await this.#rows(
-          "SELECT id FROM jobs WHERE delivery_id = $1 ORDER BY id",
-          [delivery.id],
-          client
-        );
-        return { status: "duplicate", jobIds: ids.map((row) => row.id) };
-      };
-      const before = await seen();
-      if (before) return before;
-      const now = this.#nowIso();
-      const inserted = await this.#query(
-        `INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at,
-           repository)
-         VALUES ($1, $2, $3, $4, $5, $6, agate_payload_repository($7))
-         ON CONFLICT (id) DO NOTHING`,
-        [
-          delivery.id,
-          delivery.event,
-          delivery.action,
-          delivery.payload_sha256,
-          delivery.received_at,
-          now,
-          payload
-        ],
-        client
-      );
-      if (inserted.rowCount === 0) {
-        const after = await seen();
-        if (after) return after;
-      }
-      await this.#query(
-        "INSERT INTO delivery_payloads (delivery_id, payload) VALUES ($1, $2)",
-        [delivery.id, payload],
-        client
-      );
-      const jobIds = [];
-      for (const job2 of jobs)
-        jobIds.push((await this.#insertPlainJob(client, job2, delivery.id, now)).id);
-      for (const seen2 of sightings) {
-        await this.#query(
-          `INSERT INTO base_sightings
-             (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
-           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-          [
-            seen2.repository,
-            seen2.head_sha,
-            seen2.pull_number,
-            seen2.base_ref,
-            delivery.id,
-            delivery.received_at
-          ],
-          client
-        );
-      }
-      return { status: "new", jobIds };
-    });
   }
   async getDelivery(id) {
     const [row] = await this.#rows(
@@ -6238,7 +6404,7 @@ var PostgresStore = class _PostgresStore {
         job2.concurrency_key,
         deliveryId,
         job2.max_attempts,
-        instant(job2.run_at ?? now),
+        instant2(job2.run_at ?? now),
         now,
         dedupe.dedupeKey ?? null,
         dedupe.until
@@ -6352,7 +6518,7 @@ var PostgresStore = class _PostgresStore {
       [
         ...this.#leaseParams(held),
         options.permanent === true,
-        instant(options.retryAt ?? now),
+        instant2(options.retryAt ?? now),
         message4,
         now
       ]
@@ -6724,7 +6890,7 @@ var PostgresStore = class _PostgresStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
     return { entry, event, jobs };
   }
   async #entryRow(on, key, lock = false) {
@@ -6845,7 +7011,7 @@ var PostgresStore = class _PostgresStore {
     );
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
-        z20.looseObject({ event: z20.record(z20.string(), z20.unknown()) }),
+        z21.looseObject({ event: z21.record(z21.string(), z21.unknown()) }),
         row,
         "handoff_entry_events",
         ["event"]
@@ -6898,7 +7064,7 @@ var PostgresStore = class _PostgresStore {
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions"
     );
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
+    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
     return this.#tx(async (client) => {
       const before = await this.#rows(
         `DELETE FROM entry_mentions WHERE repository = $1 AND pull_number = $2
@@ -6939,14 +7105,14 @@ var PostgresStore = class _PostgresStore {
   async close() {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#deliveries.drain();
     await this.#pool.end();
   }
 };
 
 // app/store/sqlite-store.ts
-import { createHash as createHash3 } from "node:crypto";
 import Database from "better-sqlite3";
-import { z as z21 } from "zod";
+import { z as z22 } from "zod";
 
 // app/store/migrations.ts
 function appendOnly2(table, what) {
@@ -7441,6 +7607,22 @@ function migrate(db, location, now, migrations = MIGRATIONS) {
   return run.immediate();
 }
 
+// app/store/sqlite-group-commit.ts
+function sqliteGroupFlush(db) {
+  return (writes) => db.transaction(
+    () => writes.map((write) => {
+      if (!db.inTransaction) {
+        throw new Error("SQLite rolled back the batch's transaction; nothing was written");
+      }
+      try {
+        return { ok: true, value: db.transaction(write)() };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    })
+  ).immediate();
+}
+
 // app/store/sqlite-write-intents.ts
 var COLUMNS2 = `id, key, scope, repository, target, kind, body, marker, recorded_at, github_id,
   done_at`;
@@ -7495,23 +7677,23 @@ var SqliteWriteIntents = class {
 
 // app/store/sqlite-store.ts
 var DEFAULT_BUSY_TIMEOUT_MS = 5e3;
-var leaseSchema2 = z21.strictObject({
+var leaseSchema2 = z22.strictObject({
   jobId: positiveIntSchema,
-  workerId: z21.string().min(1),
+  workerId: z22.string().min(1),
   attempt: positiveIntSchema
 });
-var claimOptionsSchema2 = z21.strictObject({
-  workerId: z21.string().min(1),
+var claimOptionsSchema2 = z22.strictObject({
+  workerId: z22.string().min(1),
   leaseMs: positiveIntSchema,
-  kinds: z21.array(z21.string().min(1)).optional()
+  kinds: z22.array(z22.string().min(1)).optional()
 });
-var pruneOptionsSchema2 = z21.strictObject({
-  retentionMs: z21.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+var pruneOptionsSchema2 = z22.strictObject({
+  retentionMs: z22.number().int().min(MIN_DELIVERY_RETENTION_MS, {
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
-var markStaleSchema2 = z21.strictObject({
+var markStaleSchema2 = z22.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
@@ -7537,7 +7719,7 @@ var RUNNABLE2 = `(@kinds IS NULL OR j.kind IN (SELECT value FROM json_each(@kind
     SELECT 1 FROM jobs o
     WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
       AND o.status IN ('queued', 'running')))`;
-function instant2(value) {
+function instant3(value) {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
 }
 function whenNotBusy(timeoutMs, fn) {
@@ -7560,9 +7742,6 @@ function older(a, b) {
   return a.run_at < b.run_at || a.run_at === b.run_at && a.id < b.id ? a : b;
 }
 var MAX_ERROR_CHARS2 = 16384;
-function sha2562(text) {
-  return createHash3("sha256").update(text, "utf8").digest("hex");
-}
 var RETRY_GIVES_UP_DEDUPE_KEY2 = `dedupe_key = CASE
   WHEN NOT (@permanent OR attempts >= max_attempts) AND EXISTS (
     SELECT 1 FROM jobs o WHERE o.dedupe_key = jobs.dedupe_key AND o.id <> jobs.id
@@ -7577,10 +7756,13 @@ var SqliteStore = class _SqliteStore {
   #now;
   #statements = /* @__PURE__ */ new Map();
   #intents;
+  /** Deliveries recorded together share one commit (group-commit.ts). */
+  #deliveries;
   constructor(db, now) {
     this.#db = db;
     this.#now = now;
     this.#intents = new SqliteWriteIntents(db, now);
+    this.#deliveries = new GroupCommit(sqliteGroupFlush(db));
   }
   /** Opens (creating if needed) and migrates the database at `filename` (or ":memory:"). */
   static open(filename, options = {}) {
@@ -7648,67 +7830,13 @@ var SqliteStore = class _SqliteStore {
   #write(fn) {
     return this.#db.transaction(fn).immediate();
   }
-  #grouped = [];
-  /**
-   * Group commit: writes that arrive while the event loop is busy share one transaction, each in
-   * a savepoint of its own (one failing rolls back only itself), so concurrent deliveries share
-   * one fsync instead of paying one each. Each promise settles only after the COMMIT returned:
-   * what was answered is on disk (synchronous=FULL). Alone, a write waits one setImmediate.
-   */
-  #groupCommit(write) {
-    return new Promise((resolve6, reject) => {
-      if (this.#grouped.length === 0) setImmediate(() => this.#commitGroup());
-      this.#grouped.push({
-        write,
-        done: (outcome) => outcome.ok ? resolve6(outcome.value) : reject(outcome.error)
-      });
-    });
-  }
-  #commitGroup() {
-    const group = this.#grouped;
-    this.#grouped = [];
-    if (group.length === 0) return;
-    let outcomes;
-    try {
-      outcomes = this.#write(
-        () => group.map((item) => {
-          if (!this.#db.inTransaction) {
-            throw new Error("SQLite rolled back the group's transaction; nothing was written");
-          }
-          try {
-            return { ok: true, value: this.#db.transaction(item.write)() };
-          } catch (error) {
-            return { ok: false, error };
-          }
-        })
-      );
-    } catch (error) {
-      outcomes = group.map(() => ({ ok: false, error }));
-    }
-    group.forEach((item, i) => {
-      item.done(outcomes[i] ?? { ok: false, error: new Error("group commit lost an outcome") });
-    });
-  }
   #nowIso() {
     return this.#now().toISOString();
   }
   // ---- deliveries -------------------------------------------------------------------------------
   async recordDelivery(input) {
-    const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z21.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z21.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
-    const sightings = parseInput(
-      z21.array(eventBaseSchema),
-      input.sightings ?? [],
-      `bases named by delivery ${delivery.id}`
-    );
-    if (sha2562(payload) !== delivery.payload_sha256) {
-      throw new StoreError(
-        "payload_mismatch",
-        `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact text the digest was computed from, nothing was written`
-      );
-    }
-    return this.#groupCommit(() => {
+    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
+    return this.#deliveries.submit(() => {
       const existing = this.#sql("SELECT payload_sha256 FROM deliveries WHERE id = ?").get(
         delivery.id
       );
@@ -7826,7 +7954,7 @@ var SqliteStore = class _SqliteStore {
       concurrency_key: job2.concurrency_key,
       delivery_id: deliveryId,
       max_attempts: job2.max_attempts,
-      run_at: instant2(job2.run_at ?? now),
+      run_at: instant3(job2.run_at ?? now),
       now,
       dedupe_key: dedupe.dedupeKey ?? null,
       dedupe_until: dedupe.until
@@ -7938,7 +8066,7 @@ var SqliteStore = class _SqliteStore {
       ).get({
         ...this.#leaseParams(held),
         permanent: options.permanent ? 1 : 0,
-        retry_at: instant2(options.retryAt ?? now),
+        retry_at: instant3(options.retryAt ?? now),
         error: String(error).slice(-MAX_ERROR_CHARS2),
         now
       });
@@ -8309,7 +8437,7 @@ var SqliteStore = class _SqliteStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+    const jobs = parseInput(z22.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
     return { entry, event, jobs };
   }
   #entryRow(key) {
@@ -8416,7 +8544,7 @@ var SqliteStore = class _SqliteStore {
     ).all(key.repository, key.issueNumber);
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
-        z21.looseObject({ event: z21.record(z21.string(), z21.unknown()) }),
+        z22.looseObject({ event: z22.record(z22.string(), z22.unknown()) }),
         row,
         "handoff_entry_events",
         ["event"]
@@ -8466,7 +8594,7 @@ var SqliteStore = class _SqliteStore {
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions"
     );
-    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
+    const jobs = parseInput(z22.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
     return this.#write(() => {
       const before = this.#sql(
         `SELECT issue_number FROM entry_mentions WHERE repository = ? AND pull_number = ?
@@ -8499,7 +8627,7 @@ var SqliteStore = class _SqliteStore {
     ).all(query.repository, query.issueNumber).map((row) => Number(row.pull_number));
   }
   async close() {
-    if (this.#db.open) this.#commitGroup();
+    if (this.#db.open) await this.#deliveries.drain();
     if (this.#db.open) this.#db.close();
   }
 };
@@ -9140,25 +9268,25 @@ ${tail}`;
 }
 
 // app/evaluator/openai.ts
-import { z as z22 } from "zod";
+import { z as z23 } from "zod";
 var PUBLIC_BASE_URL2 = "https://api.openai.com/v1";
-var completionSchema = z22.object({
-  choices: z22.array(
-    z22.object({
-      message: z22.object({
-        content: z22.string().nullish(),
-        refusal: z22.string().nullish()
+var completionSchema = z23.object({
+  choices: z23.array(
+    z23.object({
+      message: z23.object({
+        content: z23.string().nullish(),
+        refusal: z23.string().nullish()
       }),
-      finish_reason: z22.string().nullish()
+      finish_reason: z23.string().nullish()
     })
   ).min(1),
-  usage: z22.object({
-    prompt_tokens: z22.number().int().nonnegative().nullish(),
-    completion_tokens: z22.number().int().nonnegative().nullish()
+  usage: z23.object({
+    prompt_tokens: z23.number().int().nonnegative().nullish(),
+    completion_tokens: z23.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema2 = z22.object({
-  error: z22.union([z22.object({ message: z22.string() }), z22.string()])
+var errorSchema2 = z23.object({
+  error: z23.union([z23.object({ message: z23.string() }), z23.string()])
 });
 var openaiWire = {
   provider: "openai",
@@ -12739,7 +12867,7 @@ async function runOverrideJob(job2, deps) {
 }
 
 // app/gate/apply.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 
 // app/gate/entry-priority.ts
 var sameSet = (a, b) => a.length === new Set(b).size && a.every((n) => b.includes(n));
@@ -12806,7 +12934,7 @@ function pullRequestPassAgain(repository2, number, options) {
 }
 
 // app/gate/gather.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 
 // checks/entries/mentions.ts
 var MAX_ENTRY_MENTIONS = 50;
@@ -13067,7 +13195,7 @@ function headTreeOf(comparison) {
 }
 function viewDigest(view) {
   const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
-  return createHash4("sha256").update(canonicalJson(shown)).digest("hex");
+  return createHash3("sha256").update(canonicalJson(shown)).digest("hex");
 }
 function sightingOf(view, labels) {
   const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
@@ -13440,7 +13568,7 @@ async function evaluatorAlreadyAsked(queue, pr, ask) {
   }
   return false;
 }
-var digestOf = (facts) => facts.config.status === "ok" ? facts.config.digest : createHash5("sha256").update(facts.config.status === "invalid" ? facts.config.message : "").digest("hex");
+var digestOf = (facts) => facts.config.status === "ok" ? facts.config.digest : createHash4("sha256").update(facts.config.status === "invalid" ? facts.config.message : "").digest("hex");
 function recordInput(facts, decision, decidedAt) {
   const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
   const shown = believed ?? facts.evidence.at(-1);
@@ -14062,140 +14190,140 @@ import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 
 // schemas/webhooks.ts
-import { z as z23 } from "zod";
-var repository = z23.object({
-  full_name: z23.string().regex(/^[^/\s]+\/[^/\s]+$/),
-  id: z23.number().int().positive().optional()
+import { z as z24 } from "zod";
+var repository = z24.object({
+  full_name: z24.string().regex(/^[^/\s]+\/[^/\s]+$/),
+  id: z24.number().int().positive().optional()
 });
-var installation = z23.object({ id: z23.number().int().positive() });
-var sha = z23.string().regex(/^[0-9a-f]{40}$/);
-var account = z23.object({ login: z23.string(), type: z23.string().optional() });
-var numbered = z23.object({ number: z23.number().int().positive() });
+var installation = z24.object({ id: z24.number().int().positive() });
+var sha = z24.string().regex(/^[0-9a-f]{40}$/);
+var account = z24.object({ login: z24.string(), type: z24.string().optional() });
+var numbered = z24.object({ number: z24.number().int().positive() });
 var minimalPull = numbered.extend({
-  head: z23.object({ sha }).optional(),
-  base: z23.object({ ref: z23.string(), repo: z23.object({ id: z23.number().int().positive() }).optional() }).optional()
+  head: z24.object({ sha }).optional(),
+  base: z24.object({ ref: z24.string(), repo: z24.object({ id: z24.number().int().positive() }).optional() }).optional()
 });
 var envelope = {
-  action: z23.string().optional(),
+  action: z24.string().optional(),
   repository,
   installation,
   sender: account.optional()
 };
-var pullRequestEventSchema = z23.object({
+var pullRequestEventSchema = z24.object({
   ...envelope,
-  action: z23.string(),
-  pull_request: z23.object({
-    number: z23.number().int().positive(),
-    head: z23.object({ sha, ref: z23.string().optional() }),
-    base: z23.object({ ref: z23.string(), sha }),
+  action: z24.string(),
+  pull_request: z24.object({
+    number: z24.number().int().positive(),
+    head: z24.object({ sha, ref: z24.string().optional() }),
+    base: z24.object({ ref: z24.string(), sha }),
     // The rest of the pull request as the event showed it: with all of it, a pass can use this
     // view instead of reading the pull request again (app/gate/gather.ts says when).
-    state: z23.string().optional(),
-    draft: z23.boolean().optional(),
+    state: z24.string().optional(),
+    draft: z24.boolean().optional(),
     user: account.nullable().optional(),
-    labels: z23.array(z23.object({ name: z23.string() })).optional(),
-    title: z23.string().optional(),
-    body: z23.string().nullable().optional(),
-    created_at: z23.string().optional(),
-    updated_at: z23.string().optional(),
-    commits: z23.number().int().nonnegative().optional(),
-    additions: z23.number().int().nonnegative().optional(),
-    deletions: z23.number().int().nonnegative().optional(),
-    changed_files: z23.number().int().nonnegative().optional()
+    labels: z24.array(z24.object({ name: z24.string() })).optional(),
+    title: z24.string().optional(),
+    body: z24.string().nullable().optional(),
+    created_at: z24.string().optional(),
+    updated_at: z24.string().optional(),
+    commits: z24.number().int().nonnegative().optional(),
+    additions: z24.number().int().nonnegative().optional(),
+    deletions: z24.number().int().nonnegative().optional(),
+    changed_files: z24.number().int().nonnegative().optional()
   }),
-  changes: z23.object({ base: z23.object({ ref: z23.object({ from: z23.string() }).optional() }).optional() }).optional(),
-  label: z23.object({ name: z23.string() }).optional()
+  changes: z24.object({ base: z24.object({ ref: z24.object({ from: z24.string() }).optional() }).optional() }).optional(),
+  label: z24.object({ name: z24.string() }).optional()
 });
-var pullRequestReviewEventSchema = z23.object({
+var pullRequestReviewEventSchema = z24.object({
   ...envelope,
-  pull_request: z23.object({
-    number: z23.number().int().positive(),
-    head: z23.object({ sha }),
-    base: z23.object({ ref: z23.string() }).optional()
+  pull_request: z24.object({
+    number: z24.number().int().positive(),
+    head: z24.object({ sha }),
+    base: z24.object({ ref: z24.string() }).optional()
   })
 });
-var checkRunEventSchema = z23.object({
+var checkRunEventSchema = z24.object({
   ...envelope,
-  action: z23.string(),
-  check_run: z23.object({
-    name: z23.string(),
+  action: z24.string(),
+  check_run: z24.object({
+    name: z24.string(),
     head_sha: sha,
-    app: z23.object({ slug: z23.string().optional() }).nullable().optional(),
-    pull_requests: z23.array(minimalPull),
-    check_suite: z23.object({ head_branch: z23.string().nullable().optional() }).nullable().optional()
+    app: z24.object({ slug: z24.string().optional() }).nullable().optional(),
+    pull_requests: z24.array(minimalPull),
+    check_suite: z24.object({ head_branch: z24.string().nullable().optional() }).nullable().optional()
   }),
-  requested_action: z23.object({ identifier: z23.string().optional() }).nullable().optional()
+  requested_action: z24.object({ identifier: z24.string().optional() }).nullable().optional()
 });
-var workflowRunEventSchema = z23.object({
+var workflowRunEventSchema = z24.object({
   ...envelope,
-  action: z23.string(),
-  workflow_run: z23.object({
-    id: z23.number().int().positive(),
-    run_attempt: z23.number().int().positive().optional(),
+  action: z24.string(),
+  workflow_run: z24.object({
+    id: z24.number().int().positive(),
+    run_attempt: z24.number().int().positive().optional(),
     head_sha: sha,
-    head_branch: z23.string().nullable().optional(),
-    path: z23.string().optional(),
-    pull_requests: z23.array(minimalPull)
+    head_branch: z24.string().nullable().optional(),
+    path: z24.string().optional(),
+    pull_requests: z24.array(minimalPull)
   })
 });
-var workflowJobEventSchema = z23.object({
+var workflowJobEventSchema = z24.object({
   ...envelope,
-  action: z23.string(),
-  workflow_job: z23.object({
-    id: z23.number().int().positive().optional(),
-    run_id: z23.number().int().positive(),
-    run_attempt: z23.number().int().positive().optional(),
+  action: z24.string(),
+  workflow_job: z24.object({
+    id: z24.number().int().positive().optional(),
+    run_id: z24.number().int().positive(),
+    run_attempt: z24.number().int().positive().optional(),
     head_sha: sha,
-    head_branch: z23.string().nullable().optional(),
-    name: z23.string(),
-    status: z23.string().optional(),
-    conclusion: z23.string().nullable().optional(),
-    html_url: z23.string().nullable().optional(),
-    steps: z23.array(
-      z23.object({
-        name: z23.string(),
-        number: z23.number().int(),
-        status: z23.string(),
-        conclusion: z23.string().nullable().optional()
+    head_branch: z24.string().nullable().optional(),
+    name: z24.string(),
+    status: z24.string().optional(),
+    conclusion: z24.string().nullable().optional(),
+    html_url: z24.string().nullable().optional(),
+    steps: z24.array(
+      z24.object({
+        name: z24.string(),
+        number: z24.number().int(),
+        status: z24.string(),
+        conclusion: z24.string().nullable().optional()
       })
     ).optional()
   })
 });
-var mergeGroupEventSchema = z23.object({
+var mergeGroupEventSchema = z24.object({
   ...envelope,
-  action: z23.string(),
-  merge_group: z23.object({ head_sha: sha, head_ref: z23.string(), base_sha: sha })
+  action: z24.string(),
+  merge_group: z24.object({ head_sha: sha, head_ref: z24.string(), base_sha: sha })
 });
-var issueCommentEventSchema = z23.object({
+var issueCommentEventSchema = z24.object({
   ...envelope,
-  action: z23.string(),
-  issue: z23.object({ number: z23.number().int().positive(), pull_request: z23.unknown().optional() }),
-  comment: z23.object({
-    body: z23.string().nullable().optional(),
-    html_url: z23.string().optional(),
+  action: z24.string(),
+  issue: z24.object({ number: z24.number().int().positive(), pull_request: z24.unknown().optional() }),
+  comment: z24.object({
+    body: z24.string().nullable().optional(),
+    html_url: z24.string().optional(),
     user: account.nullable()
   })
 });
-var issuesEventSchema = z23.object({
+var issuesEventSchema = z24.object({
   ...envelope,
-  action: z23.string(),
-  issue: z23.object({
-    number: z23.number().int().positive(),
-    body: z23.string().nullable().optional(),
-    pull_request: z23.unknown().optional()
+  action: z24.string(),
+  issue: z24.object({
+    number: z24.number().int().positive(),
+    body: z24.string().nullable().optional(),
+    pull_request: z24.unknown().optional()
   }),
-  label: z23.object({ name: z23.string() }).optional()
+  label: z24.object({ name: z24.string() }).optional()
 });
-var named = z23.object({ full_name: repository.shape.full_name });
-var installationEventSchema = z23.object({
-  action: z23.string(),
+var named = z24.object({ full_name: repository.shape.full_name });
+var installationEventSchema = z24.object({
+  action: z24.string(),
   installation,
-  repositories: z23.array(named).optional()
+  repositories: z24.array(named).optional()
 });
-var installationRepositoriesEventSchema = z23.object({
-  action: z23.string(),
+var installationRepositoriesEventSchema = z24.object({
+  action: z24.string(),
   installation,
-  repositories_added: z23.array(named)
+  repositories_added: z24.array(named)
 });
 var INSTALLATION_EVENTS = {
   installation: installationEventSchema,
@@ -14473,7 +14601,7 @@ function completedJob(j, attempt2) {
 }
 
 // app/runtime/intake.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 var DeliveryConflictError = class extends Error {
   status = 409;
   deliveryId;
@@ -14485,7 +14613,7 @@ var DeliveryConflictError = class extends Error {
     this.deliveryId = deliveryId;
   }
 };
-var sha2563 = (text) => createHash6("sha256").update(text, "utf8").digest("hex");
+var sha256 = (text) => createHash5("sha256").update(text, "utf8").digest("hex");
 var refusal = (status, error) => ({
   status,
   text: JSON.stringify({ error: `${error.name}: ${error.message}` })
@@ -14506,7 +14634,7 @@ async function recordWebhook(deps, delivered) {
     id: delivered.id,
     event: delivered.event,
     action: typeof action === "string" ? action : null,
-    payload_sha256: sha2563(delivered.body),
+    payload_sha256: sha256(delivered.body),
     received_at: deps.now().toISOString()
   };
   const fields = { delivery: delivery.id, event: delivery.event, action: delivery.action };
@@ -14522,7 +14650,7 @@ async function recordWebhook(deps, delivered) {
     if (result.status === "conflict") {
       const legacy = JSON.stringify(payload);
       if (legacy !== delivered.body) {
-        const again = { ...delivery, payload_sha256: sha2563(legacy) };
+        const again = { ...delivery, payload_sha256: sha256(legacy) };
         result = await deps.store.recordDelivery({
           delivery: again,
           payload: legacy,
@@ -15050,34 +15178,34 @@ function startDeliveryRetention(options) {
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve as resolve3 } from "node:path";
-import { z as z24 } from "zod";
+import { z as z25 } from "zod";
 var APP_SETTINGS = "Settings \u2192 Developer settings \u2192 GitHub Apps \u2192 your App";
 var LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 var blankToUndefined = (value) => typeof value === "string" && value.trim() === "" ? void 0 : value;
-var optionalText = z24.preprocess(blankToUndefined, z24.string().optional());
+var optionalText = z25.preprocess(blankToUndefined, z25.string().optional());
 function requiredText(missing) {
-  return z24.preprocess(blankToUndefined, z24.string({ error: missing }));
+  return z25.preprocess(blankToUndefined, z25.string({ error: missing }));
 }
 function wholeNumber(name, min, max, fix, fallback) {
   const invalid2 = (input) => `${name} is ${JSON.stringify(input)}: ${fix}`;
-  return z24.preprocess(
+  return z25.preprocess(
     blankToUndefined,
-    z24.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
+    z25.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
       error: (issue) => invalid2(issue.input)
     }).transform(Number).default(fallback)
   );
 }
 function duration2(name, fix, fallback, minMs = 0) {
   return optionalText.pipe(
-    z24.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
+    z25.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: ${fix}`
     }).transform((text) => parseDuration(text))
   );
 }
 function oneOf(name, values, fallback) {
-  return z24.preprocess(
+  return z25.preprocess(
     blankToUndefined,
-    z24.enum(values, {
+    z25.enum(values, {
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: use one of ${values.join(", ")}, or leave it unset for ${fallback}`
     }).default(fallback)
   );
@@ -15121,7 +15249,7 @@ var evaluatorEnvShape = {
     2
   ),
   AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
-    z24.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
+    z25.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
       error: (issue) => `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`
     })
   )
@@ -15130,12 +15258,12 @@ var appEnvShape = {
   APP_ID: requiredText(
     `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} \u2192 App ID)`
   ).pipe(
-    z24.string().regex(/^[1-9]\d*$/, {
+    z25.string().regex(/^[1-9]\d*$/, {
       error: (issue) => `APP_ID is ${JSON.stringify(issue.input)}, not an App id: set it to the number shown as App ID (${APP_SETTINGS})`
     }).transform(Number)
   ),
   PRIVATE_KEY: optionalText.pipe(
-    z24.string().transform((value, context) => {
+    z25.string().transform((value, context) => {
       const pem = normalizePrivateKey(value);
       if (pem === null) {
         context.issues.push({
@@ -15143,7 +15271,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead"
         });
-        return z24.NEVER;
+        return z25.NEVER;
       }
       const problem = privateKeyProblem(pem);
       if (problem !== null) {
@@ -15152,7 +15280,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: `PRIVATE_KEY looks like a PEM private key, but ${problem}: paste the App's .pem file unchanged, or generate a new key under ${APP_SETTINGS} \u2192 Private keys`
         });
-        return z24.NEVER;
+        return z25.NEVER;
       }
       return pem;
     }).optional()
@@ -15172,12 +15300,12 @@ var appEnvShape = {
   LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
   LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"], "pretty"),
   GHE_HOST: optionalText.pipe(
-    z24.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
+    z25.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
       error: (issue) => `GHE_HOST is ${JSON.stringify(issue.input)}: give the GitHub Enterprise host name only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL`
     }).optional()
   ),
   GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
-  AGATE_DATABASE_URL: optionalText.pipe(z24.string().default(DEFAULT_DATABASE_URL)),
+  AGATE_DATABASE_URL: optionalText.pipe(z25.string().default(DEFAULT_DATABASE_URL)),
   AGATE_DATABASE_POOL: wholeNumber(
     "AGATE_DATABASE_POOL",
     1,
@@ -15218,7 +15346,7 @@ var appEnvShape = {
   ),
   ...evaluatorEnvShape
 };
-var agateEnvSchema = z24.object(appEnvShape).refine(
+var agateEnvSchema = z25.object(appEnvShape).refine(
   (env) => blankToUndefined(env.PRIVATE_KEY) !== void 0 || blankToUndefined(env.PRIVATE_KEY_PATH) !== void 0,
   {
     path: ["PRIVATE_KEY"],
@@ -15232,18 +15360,18 @@ function unregistered(env) {
     (name) => blankToUndefined(env[name]) === void 0
   );
 }
-var setupEnvSchema = z24.object({
+var setupEnvSchema = z25.object({
   PORT: appEnvShape.PORT,
   HOST: appEnvShape.HOST,
   GHE_HOST: appEnvShape.GHE_HOST,
   GHE_PROTOCOL: appEnvShape.GHE_PROTOCOL,
   AGATE_PUBLIC_URL: optionalText.pipe(
-    z24.string().refine(isHttpUrl, {
+    z25.string().refine(isHttpUrl, {
       error: (issue) => `AGATE_PUBLIC_URL is ${JSON.stringify(issue.input)}: give the address GitHub reaches this App at, such as https://agate.example.com`
     }).optional()
   ),
   AGATE_GITHUB_ORG: optionalText.pipe(
-    z24.string().regex(/^[A-Za-z0-9-]+$/, {
+    z25.string().regex(/^[A-Za-z0-9-]+$/, {
       error: (issue) => `AGATE_GITHUB_ORG is ${JSON.stringify(issue.input)}: give the organisation's login, such as my-org`
     }).optional()
   )
