@@ -5306,9 +5306,12 @@ function isRetriable(error) {
 }
 
 // app/store/postgres/postgres-store.ts
-import { createHash as createHash2 } from "node:crypto";
 import pg2 from "pg";
+<<<<<<< HEAD
 import { z as z19 } from "zod";
+=======
+import { z as z21 } from "zod";
+>>>>>>> h32
 
 // schemas/store.ts
 import { z as z17 } from "zod";
@@ -5446,19 +5449,9 @@ var writeIntentSchema = writeIntentInputSchema.extend({
   done_at: isoDateTimeSchema.nullable()
 });
 
-// app/store/ports/delivery-log.ts
-var MIN_DELIVERY_RETENTION_MS = 36e5;
-var DEFAULT_PRUNE_LIMIT = 500;
-
-// app/store/ports/entry-store.ts
-var EntryVersionConflictError = class extends StoreError {
-  constructor(key, detail) {
-    super(
-      "entry_version_conflict",
-      `handoff entry ${key.repository}#${key.issueNumber}: ${detail}; nothing was written, read it again and decide again`
-    );
-  }
-};
+// app/store/delivery-input.ts
+import { createHash as createHash2 } from "node:crypto";
+import { z as z20 } from "zod";
 
 // app/store/validate.ts
 import { z as z18 } from "zod";
@@ -5505,6 +5498,165 @@ var completeWriteIntentSchema = z18.strictObject({
   key: z18.string().min(1),
   githubId: z18.number().int().positive()
 });
+
+// app/store/delivery-input.ts
+var payloadSchema = z20.string();
+var jobsSchema = z20.array(newJobSchema);
+var sightingsSchema = z20.array(eventBaseSchema);
+function parseDeliveryInput(input) {
+  const delivery = parseInput(deliverySchema, input.delivery, "delivery");
+  const payload = parseInput(payloadSchema, input.payload, "delivery payload");
+  const jobs = parseInput(jobsSchema, input.jobs, `jobs of delivery ${delivery.id}`);
+  const sightings = parseInput(
+    sightingsSchema,
+    input.sightings ?? [],
+    `bases named by delivery ${delivery.id}`
+  );
+  if (createHash2("sha256").update(payload, "utf8").digest("hex") !== delivery.payload_sha256) {
+    throw new StoreError(
+      "payload_mismatch",
+      `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact text the digest was computed from, nothing was written`
+    );
+  }
+  return { delivery, payload, jobs, sightings };
+}
+
+// app/store/group-commit.ts
+var GroupCommit = class {
+  #flush;
+  #maxBatch;
+  #maxFlushes;
+  #waiting = [];
+  #scheduled = false;
+  #flights = /* @__PURE__ */ new Set();
+  constructor(flush, options = {}) {
+    this.#flush = flush;
+    this.#maxBatch = options.maxBatch ?? 64;
+    this.#maxFlushes = options.maxFlushes ?? 1;
+  }
+  /**
+   * Queues `work` for a transaction. It waits one setImmediate (what else arrived in the same
+   * turn of the event loop joins it), or, while the transactions allowed at once are in flight,
+   * until one of them is done. Resolves once the transaction holding it has committed.
+   */
+  submit(work) {
+    return new Promise((resolve6, reject) => {
+      this.#waiting.push({
+        work,
+        settle: (outcome) => outcome.ok ? resolve6(outcome.value) : reject(outcome.error)
+      });
+      this.#schedule();
+    });
+  }
+  /** Commits (or refuses) everything submitted so far: before the database closes. */
+  async drain() {
+    for (; ; ) {
+      this.#start();
+      if (this.#flights.size === 0) return;
+      await Promise.all(this.#flights);
+    }
+  }
+  #schedule() {
+    if (this.#scheduled || this.#flights.size >= this.#maxFlushes) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#start();
+    });
+  }
+  /**
+   * What waits goes into one transaction (up to maxBatch): what arrived in one turn of the event
+   * loop shares a commit; what arrives while it is in flight starts another, while one may.
+   */
+  #start() {
+    while (this.#waiting.length > 0 && this.#flights.size < this.#maxFlushes) {
+      const batch = this.#waiting.splice(0, this.#maxBatch);
+      const flight = this.#commit(batch).finally(() => {
+        this.#flights.delete(flight);
+        if (this.#waiting.length > 0) this.#schedule();
+      });
+      this.#flights.add(flight);
+    }
+  }
+  async #commit(batch) {
+    let outcomes;
+    try {
+      outcomes = await this.#flush(batch.map((waiting) => waiting.work));
+    } catch (error) {
+      outcomes = batch.map(() => ({ ok: false, error }));
+    }
+    batch.forEach((waiting, i) => {
+      waiting.settle(
+        outcomes[i] ?? { ok: false, error: new Error("group commit lost an outcome") }
+      );
+    });
+  }
+};
+
+// app/store/ports/delivery-log.ts
+var MIN_DELIVERY_RETENTION_MS = 36e5;
+var DEFAULT_PRUNE_LIMIT = 500;
+
+// app/store/ports/entry-store.ts
+var EntryVersionConflictError = class extends StoreError {
+  constructor(key, detail) {
+    super(
+      "entry_version_conflict",
+      `handoff entry ${key.repository}#${key.issueNumber}: ${detail}; nothing was written, read it again and decide again`
+    );
+  }
+};
+
+// app/store/postgres/group-commit.ts
+function postgresGroupFlush(options) {
+  return async (works) => {
+    if (works.length === 0) return [];
+    let client;
+    try {
+      client = await options.pool.connect();
+    } catch (error) {
+      throw options.describe(error);
+    }
+    const outcomes = [];
+    const again = [];
+    let broken = false;
+    try {
+      let next = "BEGIN; SAVEPOINT delivery";
+      for (const [i, work] of works.entries()) {
+        await client.query(next);
+        try {
+          outcomes.push({ ok: true, value: await work(client) });
+          next = "RELEASE SAVEPOINT delivery";
+        } catch (error) {
+          outcomes.push({ ok: false, error });
+          if (isRetriable(error)) again.push(i);
+          next = "ROLLBACK TO SAVEPOINT delivery; RELEASE SAVEPOINT delivery";
+        }
+        next += i + 1 < works.length ? "; SAVEPOINT delivery" : "; COMMIT";
+      }
+      const results = await client.query(next);
+      if (results.at(-1)?.command !== "COMMIT") {
+        throw new Error("the batch's transaction was rolled back at COMMIT; nothing was written");
+      }
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {
+        broken = true;
+      });
+      throw options.describe(error);
+    } finally {
+      client.release(broken);
+    }
+    for (const i of again) {
+      const work = works[i];
+      try {
+        outcomes[i] = { ok: true, value: await options.alone(work) };
+      } catch (error) {
+        outcomes[i] = { ok: false, error };
+      }
+    }
+    return outcomes;
+  };
+}
 
 // app/store/postgres/migrations.ts
 function appendOnly(table, what) {
@@ -6051,6 +6203,87 @@ async function migratePostgres(client, location, now, migrations = POSTGRES_MIGR
   }
 }
 
+// app/store/postgres/record-delivery.ts
+var RECORD = `
+WITH seen AS (SELECT payload_sha256 FROM deliveries WHERE id = $1),
+d AS (
+  INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at, repository)
+  SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::timestamptz,
+    agate_payload_repository($7::text)
+  WHERE NOT EXISTS (SELECT 1 FROM seen)
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id
+),
+p AS (INSERT INTO delivery_payloads (delivery_id, payload) SELECT id, $7::text FROM d),
+j AS (
+  INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts, max_attempts,
+    run_at, created_at, updated_at, dedupe_key, dedupe_until)
+  SELECT u.kind, u.payload, u.concurrency_key, d.id, 'queued', 0, u.max_attempts, u.run_at,
+    $6::timestamptz, $6::timestamptz, NULL, 'finished'
+  FROM d, unnest($8::text[], $9::json[], $10::text[], $11::integer[], $12::timestamptz[])
+    WITH ORDINALITY AS u(kind, payload, concurrency_key, max_attempts, run_at, n)
+  ORDER BY u.n
+  RETURNING id
+),
+s AS (
+  INSERT INTO base_sightings (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
+  SELECT v.repository, v.head_sha, v.pull_number, v.base_ref, d.id, $5::text
+  FROM d, unnest($13::text[], $14::text[], $15::integer[], $16::text[])
+    AS v(repository, head_sha, pull_number, base_ref)
+  ON CONFLICT DO NOTHING
+)
+SELECT (SELECT payload_sha256 FROM seen) AS seen, (SELECT count(*) FROM d)::integer AS inserted,
+  ARRAY(SELECT id FROM j ORDER BY id) AS job_ids`;
+var instant = (value) => new Date(value).toISOString();
+async function recordDeliveryRows(query, rows) {
+  const { delivery, payload, jobs, sightings, now } = rows;
+  const known = async () => {
+    const found = await query(
+      "SELECT payload_sha256 FROM deliveries WHERE id = $1",
+      [delivery.id]
+    );
+    const existing = found.rows[0];
+    if (!existing) return null;
+    return answerFor(query, delivery, existing.payload_sha256);
+  };
+  const result = await query(
+    RECORD,
+    [
+      delivery.id,
+      delivery.event,
+      delivery.action,
+      delivery.payload_sha256,
+      delivery.received_at,
+      now,
+      payload,
+      jobs.map((job2) => job2.kind),
+      jobs.map((job2) => JSON.stringify(job2.payload)),
+      jobs.map((job2) => job2.concurrency_key),
+      jobs.map((job2) => job2.max_attempts),
+      jobs.map((job2) => instant(job2.run_at ?? now)),
+      sightings.map((seen) => seen.repository),
+      sightings.map((seen) => seen.head_sha),
+      sightings.map((seen) => seen.pull_number),
+      sightings.map((seen) => seen.base_ref)
+    ]
+  );
+  const row = result.rows[0];
+  if (!row) throw new Error("recording a delivery returned no row");
+  if (row.seen !== null) return answerFor(query, delivery, row.seen);
+  if (row.inserted === 1) return { status: "new", jobIds: row.job_ids.map(Number) };
+  const after = await known();
+  if (!after) throw new Error(`delivery ${delivery.id} was neither inserted nor found`);
+  return after;
+}
+async function answerFor(query, delivery, storedSha256) {
+  if (storedSha256 !== delivery.payload_sha256) return { status: "conflict", jobIds: [] };
+  const ids = await query(
+    "SELECT id FROM jobs WHERE delivery_id = $1 ORDER BY id",
+    [delivery.id]
+  );
+  return { status: "duplicate", jobIds: ids.rows.map((r) => Number(r.id)) };
+}
+
 // app/store/postgres/write-intents.ts
 var COLUMNS = `id, key, scope, repository, target, kind, body, marker, recorded_at, github_id,
   done_at`;
@@ -6117,6 +6350,7 @@ var DEFAULT_POOL_SIZE = 10;
 var DEFAULT_STATEMENT_TIMEOUT_MS = 3e4;
 var DEFAULT_CONNECT_TIMEOUT_MS = 1e4;
 var MIN_SERVER_VERSION = 12e4;
+<<<<<<< HEAD
 var leaseSchema = z19.strictObject({
   jobId: positiveIntSchema,
   workerId: z19.string().min(1),
@@ -6129,17 +6363,39 @@ var claimOptionsSchema = z19.strictObject({
 });
 var pruneOptionsSchema = z19.strictObject({
   retentionMs: z19.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+=======
+var leaseSchema = z21.strictObject({
+  jobId: positiveIntSchema,
+  workerId: z21.string().min(1),
+  attempt: positiveIntSchema
+});
+var claimOptionsSchema = z21.strictObject({
+  workerId: z21.string().min(1),
+  leaseMs: positiveIntSchema,
+  kinds: z21.array(z21.string().min(1)).optional()
+});
+var pruneOptionsSchema = z21.strictObject({
+  retentionMs: z21.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+>>>>>>> h32
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
+<<<<<<< HEAD
 var markStaleSchema = z19.strictObject({
+=======
+var markStaleSchema = z21.strictObject({
+>>>>>>> h32
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
   at: isoDateTimeSchema
 });
+<<<<<<< HEAD
 var schemaNameSchema = z19.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
+=======
+var schemaNameSchema = z21.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
+>>>>>>> h32
 var RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
   r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.override,
   r.decision, r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by,
@@ -6171,11 +6427,8 @@ var JOB_FILTER = `($1::text IS NULL OR status = $1::text)
   AND ($3::text IS NULL OR kind = $3::text)
   AND ($4::text IS NULL OR concurrency_key = $4::text)`;
 var MAX_ERROR_CHARS = 16384;
-function instant(value) {
+function instant2(value) {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
-}
-function sha256(text) {
-  return createHash2("sha256").update(text, "utf8").digest("hex");
 }
 var PostgresStore = class _PostgresStore {
   #pool;
@@ -6184,12 +6437,23 @@ var PostgresStore = class _PostgresStore {
   #statementTimeoutMs;
   #closed = false;
   #intents;
+  /** Deliveries recorded together share one transaction (../group-commit.ts). */
+  #deliveries;
   constructor(pool, now, location, statementTimeoutMs) {
     this.#pool = pool;
     this.#now = now;
     this.#location = location;
     this.#statementTimeoutMs = statementTimeoutMs;
     this.#intents = new PostgresWriteIntents((text, values) => this.#rows(text, values), now);
+    this.#deliveries = new GroupCommit(
+      postgresGroupFlush({
+        pool,
+        alone: (work) => this.#tx(work),
+        describe: (error) => queryError(location, statementTimeoutMs, error)
+      }),
+      // Half the pool: batches in flight side by side, and connections left for the workers.
+      { maxFlushes: Math.max(1, Math.floor((pool.options.max ?? DEFAULT_POOL_SIZE) / 2)) }
+    );
   }
   /** Connects, checks the server, and migrates the schema; StoreOpenError saying what to check. */
   static async open(options) {
@@ -6288,6 +6552,7 @@ var PostgresStore = class _PostgresStore {
   }
   // ---- deliveries -------------------------------------------------------------------------------
   async recordDelivery(input) {
+<<<<<<< HEAD
     const delivery = parseInput(deliverySchema, input.delivery, "delivery");
     const payload = parseInput(z19.string(), input.payload, "delivery payload");
     const jobs = parseInput(z19.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
@@ -6295,80 +6560,18 @@ var PostgresStore = class _PostgresStore {
       z19.array(eventBaseSchema),
       input.sightings ?? [],
       `bases named by delivery ${delivery.id}`
+=======
+    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
+    return this.#deliveries.submit(
+      (client) => recordDeliveryRows((text, values) => this.#query(text, values, client), {
+        delivery,
+        payload,
+        jobs,
+        sightings,
+        now: this.#nowIso()
+      })
+>>>>>>> h32
     );
-    if (sha256(payload) !== delivery.payload_sha256) {
-      throw new StoreError(
-        "payload_mismatch",
-        `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact text the digest was computed from, nothing was written`
-      );
-    }
-    return this.#tx(async (client) => {
-      const seen = async () => {
-        const [existing] = await this.#rows(
-          "SELECT payload_sha256 FROM deliveries WHERE id = $1",
-          [delivery.id],
-          client
-        );
-        if (!existing) return null;
-        if (existing.payload_sha256 !== delivery.payload_sha256) {
-          return { status: "conflict", jobIds: [] };
-        }
-        const ids = await this.#rows(
-          "SELECT id FROM jobs WHERE delivery_id = $1 ORDER BY id",
-          [delivery.id],
-          client
-        );
-        return { status: "duplicate", jobIds: ids.map((row) => row.id) };
-      };
-      const before = await seen();
-      if (before) return before;
-      const now = this.#nowIso();
-      const inserted = await this.#query(
-        `INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at,
-           repository)
-         VALUES ($1, $2, $3, $4, $5, $6, agate_payload_repository($7))
-         ON CONFLICT (id) DO NOTHING`,
-        [
-          delivery.id,
-          delivery.event,
-          delivery.action,
-          delivery.payload_sha256,
-          delivery.received_at,
-          now,
-          payload
-        ],
-        client
-      );
-      if (inserted.rowCount === 0) {
-        const after = await seen();
-        if (after) return after;
-      }
-      await this.#query(
-        "INSERT INTO delivery_payloads (delivery_id, payload) VALUES ($1, $2)",
-        [delivery.id, payload],
-        client
-      );
-      const jobIds = [];
-      for (const job2 of jobs)
-        jobIds.push((await this.#insertPlainJob(client, job2, delivery.id, now)).id);
-      for (const seen2 of sightings) {
-        await this.#query(
-          `INSERT INTO base_sightings
-             (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
-           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-          [
-            seen2.repository,
-            seen2.head_sha,
-            seen2.pull_number,
-            seen2.base_ref,
-            delivery.id,
-            delivery.received_at
-          ],
-          client
-        );
-      }
-      return { status: "new", jobIds };
-    });
   }
   async getDelivery(id) {
     const [row] = await this.#rows(
@@ -6442,7 +6645,7 @@ var PostgresStore = class _PostgresStore {
         job2.concurrency_key,
         deliveryId,
         job2.max_attempts,
-        instant(job2.run_at ?? now),
+        instant2(job2.run_at ?? now),
         now,
         dedupe.dedupeKey ?? null,
         dedupe.until
@@ -6556,7 +6759,7 @@ var PostgresStore = class _PostgresStore {
       [
         ...this.#leaseParams(held),
         options.permanent === true,
-        instant(options.retryAt ?? now),
+        instant2(options.retryAt ?? now),
         message4,
         now
       ]
@@ -6928,7 +7131,11 @@ var PostgresStore = class _PostgresStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
+<<<<<<< HEAD
     const jobs = parseInput(z19.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+=======
+    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+>>>>>>> h32
     return { entry, event, jobs };
   }
   async #entryRow(on, key, lock = false) {
@@ -7049,7 +7256,11 @@ var PostgresStore = class _PostgresStore {
     );
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
+<<<<<<< HEAD
         z19.looseObject({ event: z19.record(z19.string(), z19.unknown()) }),
+=======
+        z21.looseObject({ event: z21.record(z21.string(), z21.unknown()) }),
+>>>>>>> h32
         row,
         "handoff_entry_events",
         ["event"]
@@ -7102,7 +7313,11 @@ var PostgresStore = class _PostgresStore {
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions"
     );
+<<<<<<< HEAD
     const jobs = parseInput(z19.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
+=======
+    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
+>>>>>>> h32
     return this.#tx(async (client) => {
       const before = await this.#rows(
         `DELETE FROM entry_mentions WHERE repository = $1 AND pull_number = $2
@@ -7143,14 +7358,18 @@ var PostgresStore = class _PostgresStore {
   async close() {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#deliveries.drain();
     await this.#pool.end();
   }
 };
 
 // app/store/sqlite-store.ts
-import { createHash as createHash3 } from "node:crypto";
 import Database from "better-sqlite3";
+<<<<<<< HEAD
 import { z as z20 } from "zod";
+=======
+import { z as z22 } from "zod";
+>>>>>>> h32
 
 // app/store/migrations.ts
 function appendOnly2(table, what) {
@@ -7645,6 +7864,22 @@ function migrate(db, location, now, migrations = MIGRATIONS) {
   return run.immediate();
 }
 
+// app/store/sqlite-group-commit.ts
+function sqliteGroupFlush(db) {
+  return (writes) => db.transaction(
+    () => writes.map((write) => {
+      if (!db.inTransaction) {
+        throw new Error("SQLite rolled back the batch's transaction; nothing was written");
+      }
+      try {
+        return { ok: true, value: db.transaction(write)() };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    })
+  ).immediate();
+}
+
 // app/store/sqlite-write-intents.ts
 var COLUMNS2 = `id, key, scope, repository, target, kind, body, marker, recorded_at, github_id,
   done_at`;
@@ -7699,6 +7934,7 @@ var SqliteWriteIntents = class {
 
 // app/store/sqlite-store.ts
 var DEFAULT_BUSY_TIMEOUT_MS = 5e3;
+<<<<<<< HEAD
 var leaseSchema2 = z20.strictObject({
   jobId: positiveIntSchema,
   workerId: z20.string().min(1),
@@ -7711,11 +7947,29 @@ var claimOptionsSchema2 = z20.strictObject({
 });
 var pruneOptionsSchema2 = z20.strictObject({
   retentionMs: z20.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+=======
+var leaseSchema2 = z22.strictObject({
+  jobId: positiveIntSchema,
+  workerId: z22.string().min(1),
+  attempt: positiveIntSchema
+});
+var claimOptionsSchema2 = z22.strictObject({
+  workerId: z22.string().min(1),
+  leaseMs: positiveIntSchema,
+  kinds: z22.array(z22.string().min(1)).optional()
+});
+var pruneOptionsSchema2 = z22.strictObject({
+  retentionMs: z22.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+>>>>>>> h32
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
+<<<<<<< HEAD
 var markStaleSchema2 = z20.strictObject({
+=======
+var markStaleSchema2 = z22.strictObject({
+>>>>>>> h32
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
@@ -7741,7 +7995,7 @@ var RUNNABLE2 = `(@kinds IS NULL OR j.kind IN (SELECT value FROM json_each(@kind
     SELECT 1 FROM jobs o
     WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
       AND o.status IN ('queued', 'running')))`;
-function instant2(value) {
+function instant3(value) {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
 }
 function whenNotBusy(timeoutMs, fn) {
@@ -7764,9 +8018,6 @@ function older(a, b) {
   return a.run_at < b.run_at || a.run_at === b.run_at && a.id < b.id ? a : b;
 }
 var MAX_ERROR_CHARS2 = 16384;
-function sha2562(text) {
-  return createHash3("sha256").update(text, "utf8").digest("hex");
-}
 var RETRY_GIVES_UP_DEDUPE_KEY2 = `dedupe_key = CASE
   WHEN NOT (@permanent OR attempts >= max_attempts) AND EXISTS (
     SELECT 1 FROM jobs o WHERE o.dedupe_key = jobs.dedupe_key AND o.id <> jobs.id
@@ -7781,10 +8032,13 @@ var SqliteStore = class _SqliteStore {
   #now;
   #statements = /* @__PURE__ */ new Map();
   #intents;
+  /** Deliveries recorded together share one commit (group-commit.ts). */
+  #deliveries;
   constructor(db, now) {
     this.#db = db;
     this.#now = now;
     this.#intents = new SqliteWriteIntents(db, now);
+    this.#deliveries = new GroupCommit(sqliteGroupFlush(db));
   }
   /** Opens (creating if needed) and migrates the database at `filename` (or ":memory:"). */
   static open(filename, options = {}) {
@@ -7852,52 +8106,12 @@ var SqliteStore = class _SqliteStore {
   #write(fn) {
     return this.#db.transaction(fn).immediate();
   }
-  #grouped = [];
-  /**
-   * Group commit: writes that arrive while the event loop is busy share one transaction, each in
-   * a savepoint of its own (one failing rolls back only itself), so concurrent deliveries share
-   * one fsync instead of paying one each. Each promise settles only after the COMMIT returned:
-   * what was answered is on disk (synchronous=FULL). Alone, a write waits one setImmediate.
-   */
-  #groupCommit(write) {
-    return new Promise((resolve6, reject) => {
-      if (this.#grouped.length === 0) setImmediate(() => this.#commitGroup());
-      this.#grouped.push({
-        write,
-        done: (outcome) => outcome.ok ? resolve6(outcome.value) : reject(outcome.error)
-      });
-    });
-  }
-  #commitGroup() {
-    const group = this.#grouped;
-    this.#grouped = [];
-    if (group.length === 0) return;
-    let outcomes;
-    try {
-      outcomes = this.#write(
-        () => group.map((item) => {
-          if (!this.#db.inTransaction) {
-            throw new Error("SQLite rolled back the group's transaction; nothing was written");
-          }
-          try {
-            return { ok: true, value: this.#db.transaction(item.write)() };
-          } catch (error) {
-            return { ok: false, error };
-          }
-        })
-      );
-    } catch (error) {
-      outcomes = group.map(() => ({ ok: false, error }));
-    }
-    group.forEach((item, i) => {
-      item.done(outcomes[i] ?? { ok: false, error: new Error("group commit lost an outcome") });
-    });
-  }
   #nowIso() {
     return this.#now().toISOString();
   }
   // ---- deliveries -------------------------------------------------------------------------------
   async recordDelivery(input) {
+<<<<<<< HEAD
     const delivery = parseInput(deliverySchema, input.delivery, "delivery");
     const payload = parseInput(z20.string(), input.payload, "delivery payload");
     const jobs = parseInput(z20.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
@@ -7913,6 +8127,10 @@ var SqliteStore = class _SqliteStore {
       );
     }
     return this.#groupCommit(() => {
+=======
+    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
+    return this.#deliveries.submit(() => {
+>>>>>>> h32
       const existing = this.#sql("SELECT payload_sha256 FROM deliveries WHERE id = ?").get(
         delivery.id
       );
@@ -8030,7 +8248,7 @@ var SqliteStore = class _SqliteStore {
       concurrency_key: job2.concurrency_key,
       delivery_id: deliveryId,
       max_attempts: job2.max_attempts,
-      run_at: instant2(job2.run_at ?? now),
+      run_at: instant3(job2.run_at ?? now),
       now,
       dedupe_key: dedupe.dedupeKey ?? null,
       dedupe_until: dedupe.until
@@ -8142,7 +8360,7 @@ var SqliteStore = class _SqliteStore {
       ).get({
         ...this.#leaseParams(held),
         permanent: options.permanent ? 1 : 0,
-        retry_at: instant2(options.retryAt ?? now),
+        retry_at: instant3(options.retryAt ?? now),
         error: String(error).slice(-MAX_ERROR_CHARS2),
         now
       });
@@ -8513,7 +8731,11 @@ var SqliteStore = class _SqliteStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
+<<<<<<< HEAD
     const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+=======
+    const jobs = parseInput(z22.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+>>>>>>> h32
     return { entry, event, jobs };
   }
   #entryRow(key) {
@@ -8620,7 +8842,11 @@ var SqliteStore = class _SqliteStore {
     ).all(key.repository, key.issueNumber);
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
+<<<<<<< HEAD
         z20.looseObject({ event: z20.record(z20.string(), z20.unknown()) }),
+=======
+        z22.looseObject({ event: z22.record(z22.string(), z22.unknown()) }),
+>>>>>>> h32
         row,
         "handoff_entry_events",
         ["event"]
@@ -8670,7 +8896,11 @@ var SqliteStore = class _SqliteStore {
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions"
     );
+<<<<<<< HEAD
     const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
+=======
+    const jobs = parseInput(z22.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
+>>>>>>> h32
     return this.#write(() => {
       const before = this.#sql(
         `SELECT issue_number FROM entry_mentions WHERE repository = ? AND pull_number = ?
@@ -8703,7 +8933,7 @@ var SqliteStore = class _SqliteStore {
     ).all(query.repository, query.issueNumber).map((row) => Number(row.pull_number));
   }
   async close() {
-    if (this.#db.open) this.#commitGroup();
+    if (this.#db.open) await this.#deliveries.drain();
     if (this.#db.open) this.#db.close();
   }
 };
@@ -9162,6 +9392,7 @@ function stderrTail(stderr) {
 ${tail}`;
 }
 
+<<<<<<< HEAD
 // app/evaluator/command-judge.ts
 var DEFAULT_KILL_GRACE_MS = 5e3;
 var PREVIOUS_OUTPUT_LIMIT = 64 * 1024;
@@ -9255,6 +9486,35 @@ var anthropicWire = {
   keyVariable: "ANTHROPIC_API_KEY",
   structuredOutput: "forced tool use (tool_choice {type: tool})",
   // The SDKs' base URL is the host (https://api.anthropic.com); accept one that ends in /v1 too.
+=======
+// app/evaluator/openai.ts
+import { z as z23 } from "zod";
+var PUBLIC_BASE_URL2 = "https://api.openai.com/v1";
+var completionSchema = z23.object({
+  choices: z23.array(
+    z23.object({
+      message: z23.object({
+        content: z23.string().nullish(),
+        refusal: z23.string().nullish()
+      }),
+      finish_reason: z23.string().nullish()
+    })
+  ).min(1),
+  usage: z23.object({
+    prompt_tokens: z23.number().int().nonnegative().nullish(),
+    completion_tokens: z23.number().int().nonnegative().nullish()
+  }).nullish()
+});
+var errorSchema2 = z23.object({
+  error: z23.union([z23.object({ message: z23.string() }), z23.string()])
+});
+var openaiWire = {
+  provider: "openai",
+  publicBaseUrl: PUBLIC_BASE_URL2,
+  keyVariable: "OPENAI_API_KEY",
+  structuredOutput: 'JSON-schema structured output (response_format type "json_schema")',
+  // The path is appended; a query such as Azure's ?api-version= stays where it belongs.
+>>>>>>> h32
   endpoint: (baseUrl) => {
     const url = new URL(baseUrl);
     const base = url.pathname.replace(/\/+$/, "");
@@ -13183,7 +13443,7 @@ async function runOverrideJob(job2, deps) {
 }
 
 // app/gate/apply.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 
 // checks/gate/sighting.ts
 import { createHash as createHash4 } from "node:crypto";
@@ -13260,6 +13520,516 @@ function pullRequestPassAgain(repository2, number, options) {
   };
 }
 
+<<<<<<< HEAD
+=======
+// app/gate/gather.ts
+import { createHash as createHash3 } from "node:crypto";
+
+// checks/entries/mentions.ts
+var MAX_ENTRY_MENTIONS = 50;
+var MAX_ISSUE_NUMBER = 2147483647;
+function withoutCode(text) {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const kept = [];
+  let fence = null;
+  for (const line of lines) {
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+      if (close?.[1]?.[0] === fence.char && (close[1]?.length ?? 0) >= fence.length) fence = null;
+      kept.push("");
+      continue;
+    }
+    if (open?.[1]) {
+      fence = { char: open[1][0], length: open[1].length };
+      kept.push("");
+      continue;
+    }
+    kept.push(line);
+  }
+  return withoutCodeSpans(kept.join("\n").replace(/<!--[\s\S]*?(?:-->|$)/g, " "));
+}
+function withoutCodeSpans(text) {
+  const runs = [];
+  for (const m of text.matchAll(/`+/g)) runs.push({ at: m.index, length: m[0].length });
+  const next = new Array(runs.length).fill(-1);
+  const seen = /* @__PURE__ */ new Map();
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const run = runs[i];
+    next[i] = seen.get(run.length) ?? -1;
+    seen.set(run.length, i);
+  }
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < runs.length; i++) {
+    const close = next[i] ?? -1;
+    if (close < 0) continue;
+    const open = runs[i];
+    const end = runs[close];
+    out += `${text.slice(from, open.at)} `;
+    from = end.at + end.length;
+    i = close;
+  }
+  return out + text.slice(from);
+}
+var SAME_REPO_NAME = /[A-Za-z0-9_.-]+/.source;
+function entryMentions(body, repository2) {
+  if (!body) return [];
+  const text = withoutCode(body);
+  const self = repository2.toLowerCase();
+  const found = [];
+  const add = (at2, digits) => {
+    const number = Number(digits);
+    if (Number.isSafeInteger(number) && number > 0 && number <= MAX_ISSUE_NUMBER) {
+      found.push({ at: at2, number });
+    }
+  };
+  const url = new RegExp(
+    `https?://[^\\s/<>()]+/(${SAME_REPO_NAME}/${SAME_REPO_NAME})/issues/(\\d+)(?![\\w/])`,
+    "g"
+  );
+  for (const m of text.matchAll(url)) {
+    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
+  }
+  const rest = text.replace(/https?:\/\/[^\s<>()]+/g, (u) => " ".repeat(u.length));
+  const qualified = new RegExp(
+    `(?<![\\w/.#-])(${SAME_REPO_NAME}/${SAME_REPO_NAME})#(\\d+)(?![\\w])`,
+    "g"
+  );
+  for (const m of rest.matchAll(qualified)) {
+    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
+  }
+  for (const m of rest.matchAll(/(?<![\w/.#&-])#(\d+)(?![\w])/g)) add(m.index, m[1]);
+  const numbers = [];
+  for (const { number } of found.sort((a, b) => a.at - b.at)) {
+    if (numbers.includes(number)) continue;
+    numbers.push(number);
+    if (numbers.length === MAX_ENTRY_MENTIONS) break;
+  }
+  return numbers;
+}
+
+// app/gate/trace-report.ts
+import { unzipSync as unzipSync2 } from "fflate";
+var MAX_TRACE_ZIP_BYTES = 4 * 1024 * 1024;
+var MAX_TRACE_JSON_BYTES = 16 * 1024 * 1024;
+var CACHE_LIMIT2 = 500;
+function traceReaderOf(github) {
+  const candidate = github;
+  return typeof candidate.traceReportArtifacts === "function" && typeof candidate.artifactZip === "function" ? candidate : null;
+}
+var TraceReportCache = class {
+  reads = /* @__PURE__ */ new Map();
+  async read(reader, artifactId) {
+    const known = this.reads.get(artifactId);
+    if (known) return known;
+    const read = parseTraceZip(await reader.artifactZip(artifactId, MAX_TRACE_ZIP_BYTES));
+    remember(this.reads, artifactId, read, CACHE_LIMIT2);
+    return read;
+  }
+};
+function parseTraceZip(zip) {
+  const names = [];
+  let files;
+  try {
+    files = unzipSync2(zip, {
+      filter: (file) => {
+        names.push(file.name);
+        return file.name === TRACE_REPORT_FILE_NAME && file.originalSize <= MAX_TRACE_JSON_BYTES;
+      }
+    });
+  } catch (error) {
+    return { traces: null, error: `not a readable zip: ${codeSpan(message2(error), 200)}` };
+  }
+  const data = files[TRACE_REPORT_FILE_NAME];
+  if (names.length !== 1 || !data) {
+    return {
+      traces: null,
+      error: `it holds ${names.length === 0 ? "no files" : names.slice(0, 5).map((n) => codeSpan(n, 120)).join(", ")}, not exactly one ${TRACE_REPORT_FILE_NAME} of at most ${MAX_TRACE_JSON_BYTES} bytes`
+    };
+  }
+  let json2;
+  try {
+    json2 = JSON.parse(Buffer.from(data).toString("utf8"));
+  } catch (error) {
+    return {
+      traces: null,
+      error: `${TRACE_REPORT_FILE_NAME} is not JSON: ${codeSpan(message2(error), 200)}`
+    };
+  }
+  const parsed = traceReportFileSchema.safeParse(json2);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    return {
+      traces: null,
+      error: `${TRACE_REPORT_FILE_NAME} is not a list of trace reports: ${codeSpan(`${first?.path.join(".") || "(root)"}: ${first?.message}`, 200)}`
+    };
+  }
+  return { traces: parsed.data, error: null };
+}
+var message2 = (error) => error instanceof Error ? error.message : String(error);
+async function readTraceFact(reader, cache, run, evidence) {
+  if (!reader || !run?.job || run.job.status !== "completed") return null;
+  const believed = evidence.some(
+    (e) => e.record && !e.refused && !e.waiting && e.run_id === run.run.id
+  );
+  if (!believed) return null;
+  const attempt2 = run.job.run_attempt;
+  const name = traceReportArtifactName(attempt2);
+  const named2 = (await reader.traceReportArtifacts(run.run.id)).filter((a) => a.name === name);
+  if (named2.length === 0) return null;
+  const fact = { run_id: run.run.id, run_attempt: attempt2, artifact: name };
+  const only = named2.length === 1 ? named2[0] : void 0;
+  if (!only) {
+    return {
+      ...fact,
+      traces: null,
+      error: `the attempt has ${named2.length} artifacts named ${name}: something besides agate's step uploaded one, so none is read`
+    };
+  }
+  if (only.expired) return { ...fact, traces: null, error: `${name} has expired` };
+  if (only.size_in_bytes > MAX_TRACE_ZIP_BYTES) {
+    return {
+      ...fact,
+      traces: null,
+      error: `${name} is ${only.size_in_bytes} bytes, more than the ${MAX_TRACE_ZIP_BYTES} trace reports can be`
+    };
+  }
+  try {
+    return { ...fact, ...await cache.read(reader, only.id) };
+  } catch (error) {
+    return {
+      ...fact,
+      traces: null,
+      error: `could not be downloaded: ${codeSpan(message2(error), 200)}`
+    };
+  }
+}
+
+// app/gate/gather.ts
+function priorRecordOf(record) {
+  return {
+    id: record.id,
+    head_sha: record.head_sha,
+    base_sha: record.base_sha,
+    tree_sha: record.tested?.tree_sha ?? null,
+    state: record.decision.state,
+    config_digest: record.grader.config_digest,
+    agate_version: record.grader.agate_version,
+    decided_at: record.decided_at,
+    stale: record.stale
+  };
+}
+function attemptsOf(records, head) {
+  const attempts = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    if (r.head_sha === head) continue;
+    const replayed = r.decision.replayed_from ?? null;
+    const source = replayed ? attempts.get(replayed) : void 0;
+    const believed = r.provenance?.verified === true && r.commands.length > 0;
+    if (!source && !believed) continue;
+    attempts.set(r.head_sha, {
+      head_sha: r.head_sha,
+      head_tree_sha: r.decision.head_tree_sha ?? null,
+      base_sha: r.base_sha,
+      config_digest: r.grader.config_digest,
+      agate_version: r.grader.agate_version,
+      failures: source ? source.failures : failuresOf(r.commands),
+      passed: source ? source.passed : r.commands.filter(outcomePassed).map((c) => c.name),
+      missing: source ? source.missing : r.verdict?.missing ?? null,
+      replayed_from: source ? source.head_sha : null,
+      decided_at: r.decided_at
+    });
+  }
+  return [...attempts.values()];
+}
+var HeadMovedError = class extends Error {
+  constructor(number, what) {
+    super(`${what} of #${number} moved while agate read it; starting over`);
+    this.name = "HeadMovedError";
+  }
+};
+async function changedFilesAt(github, pr, detail, comparison) {
+  const compared = comparison.files.map(({ filename, previous_filename, status }) => ({
+    filename,
+    previous_filename,
+    status
+  }));
+  if (compared.length < COMPARE_FILES_LIMIT && compared.length >= detail.changed_files) {
+    return { files: compared, listing: { complete: true, reason: null } };
+  }
+  const listed2 = await github.changedFiles(pr.number);
+  const after = await github.pullRequest(pr.number);
+  if (after.head_sha !== pr.head_sha) throw new HeadMovedError(pr.number, "the head");
+  if (after.base_sha !== pr.base_sha) throw new HeadMovedError(pr.number, "the base");
+  const count2 = (await github.pullRequestDetail(pr.number)).changed_files;
+  return {
+    files: listed2,
+    listing: judgeListing({
+      source: "GitHub's file list of a pull request",
+      count: listed2.length,
+      limit: PULL_FILES_LIMIT,
+      expected: count2
+    })
+  };
+}
+function commitOf(comparison, sha2) {
+  const commit = comparison.commits.find((c) => c.sha === sha2);
+  return commit ? { sha: commit.sha, tree_sha: commit.tree_sha, parents: commit.parents } : null;
+}
+function headTreeOf(comparison) {
+  const head = comparison.head_sha;
+  if (head === comparison.merge_base_sha) return comparison.merge_base_tree_sha;
+  return commitOf(comparison, head)?.tree_sha ?? null;
+}
+function viewDigest(view) {
+  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
+  return createHash3("sha256").update(canonicalJson(shown)).digest("hex");
+}
+function sightingOf(view, labels) {
+  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
+  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
+}
+async function viewIsCurrent(store, view) {
+  const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
+  const last = await store.latestPullRequestSighting(key);
+  if (!last) return (await store.listRecords(key)).length === 0;
+  const ours = Date.parse(view.detail.updated_at);
+  const theirs = Date.parse(last.updated_at);
+  return ours > theirs || ours === theirs && last.digest === viewDigest(view);
+}
+async function gatherPullRequest(deps, target2, options) {
+  const { github, reads } = deps;
+  let read = null;
+  let expected = target2.head_sha && target2.base_sha ? { head: target2.head_sha, base: target2.base_sha } : null;
+  let seen = target2.seen && expected && target2.seen.snapshot.head_sha === expected.head && target2.seen.snapshot.base_sha === expected.base && await viewIsCurrent(deps.store, target2.seen) ? target2.seen : null;
+  for (let attempt2 = 1; ; attempt2++) {
+    if (!expected) {
+      read = await github.pullRequestView(target2.number);
+      expected = { head: read.snapshot.head_sha, base: read.snapshot.base_sha };
+    }
+    const [config, comparison] = await Promise.all([
+      reads.config(github, expected.base),
+      reads.compare(github, expected.base, expected.head)
+    ]);
+    const view = read ?? seen ?? await github.pullRequestView(target2.number);
+    const live = view.snapshot;
+    if (live.state !== "open") return { status: "skipped", reason: `#${live.number} is closed` };
+    if (live.head_sha === expected.head && live.base_sha === expected.base) {
+      if (options.relevant && config.status === "ok" && !options.relevant(config.config)) {
+        return {
+          status: "skipped",
+          reason: `#${live.number}: not the evidence workflow or job of its base config`
+        };
+      }
+      return { status: "gathered", ...await gatherAt(deps, view, config, comparison, options) };
+    }
+    if (attempt2 >= 3) throw new HeadMovedError(target2.number, "the head");
+    read = view;
+    seen = null;
+    expected = { head: live.head_sha, base: live.base_sha };
+  }
+}
+async function gatherAt(deps, view, config, comparison, options) {
+  const { github, store } = deps;
+  const { snapshot: pr, detail } = view;
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const head = { repository: pr.repository, headSha: pr.head_sha };
+  const [stored, mergeCommits, overrides, sightings, bases, entries] = await Promise.all([
+    store.listRecords(key),
+    store.listMergeCommits({ ...key, headSha: pr.head_sha }),
+    store.listOverrides({ ...key, headSha: pr.head_sha }),
+    store.listHeadObservations(head),
+    store.listBaseSightings(head),
+    store.listEntries({ repository: pr.repository })
+  ]);
+  const observations = {
+    merge_commit: detail.merge_commit_sha ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha } : null,
+    head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
+    view,
+    entry_mentions: entryMentions(detail.body, pr.repository)
+  };
+  const merge_commits = detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha) ? [...mergeCommits, detail.merge_commit_sha] : mergeCommits;
+  const changed = await changedFilesAt(github, pr, detail, comparison);
+  const head_tree_sha = headTreeOf(comparison) ?? await github.treeOf(pr.head_sha);
+  const prior_records = stored.map(priorRecordOf);
+  const override = overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
+  const facts = {
+    pull_request: pr,
+    head_tree_sha,
+    config,
+    previously_gated: prior_records.some((r) => r.state !== "not_gated"),
+    changed_files: changed.files,
+    changed_files_listing: changed.listing,
+    merge_commits,
+    evidence_source: null,
+    evidence_run: null,
+    evidence: [],
+    approvals: [],
+    override: override ? {
+      by: override.by,
+      reason: override.reason,
+      at: override.at,
+      comment_url: override.comment_url
+    } : null,
+    head_shared_with: sharedWith(pr, [...sightings, ...bases]),
+    prior_records,
+    attempts: attemptsOf(stored, pr.head_sha),
+    agate_version: deps.agateVersion,
+    handoff: null,
+    reviews: [],
+    evaluation: { status: "not_asked" },
+    entries: linkedEntries(entries, pr.number, observations.entry_mentions),
+    trace: null,
+    setup: null
+  };
+  const headSeen = sightings.length > 0;
+  if (deps.setup && config.status !== "invalid") await readSetup(deps, deps.setup, facts);
+  if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
+  const cfg = config.config;
+  const collected = await collectEvidence(github, deps.evidence, {
+    target: {
+      kind: "pull_request",
+      number: pr.number,
+      baseRef: pr.base_ref,
+      headSha: pr.head_sha,
+      mergeCommits: merge_commits
+    },
+    repository: pr.repository,
+    config: cfg,
+    configDigest: config.digest,
+    baseSha: pr.base_sha,
+    changedFiles: changed.files,
+    listing: changed.listing,
+    // Only for a head agate has not decided on before: a late or repeated push event for a head
+    // it knows must not hide the runs it already read.
+    skipRuns: options.skipRuns && !stored.some((r) => r.head_sha === pr.head_sha),
+    knownCommit: (sha2) => commitOf(comparison, sha2),
+    completedJob: options.completedJob ?? null
+  });
+  facts.evidence_source = collected.source;
+  facts.evidence_run = collected.run;
+  facts.evidence = collected.evidence;
+  facts.trace = await readTraceFact(
+    traceReaderOf(github),
+    deps.traceReports ?? new TraceReportCache(),
+    collected.run,
+    collected.evidence
+  );
+  const needsReviews = cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
+  const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";
+  const [reviews, handoff, evaluation] = await Promise.all([
+    needsReviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
+    handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
+    asks ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored) : Promise.resolve({ status: "not_asked" })
+  ]);
+  facts.approvals = reviews.filter((r) => r.state === "APPROVED").map(({ login, commit_id, submitted_at, maintainer }) => ({
+    login,
+    commit_id,
+    submitted_at,
+    maintainer
+  }));
+  if (cfg.evaluator.kind === "review") facts.reviews = reviews;
+  facts.handoff = handoff;
+  facts.evaluation = evaluation;
+  let evaluatorDue = asks && await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator);
+  if (evaluatorDue) {
+    const spent = await dailyBudgetSpent(store, pr, cfg, deps.now());
+    if (spent) {
+      facts.evaluation = spent;
+      evaluatorDue = false;
+    }
+  }
+  return { facts, observations, evaluatorDue, headSeen };
+}
+async function readSetup(deps, setup, facts) {
+  const pr = facts.pull_request;
+  facts.setup = await setup.read(deps.github, pr.repository, pr.base_ref);
+  if (facts.setup.requires !== "none" && facts.setup.requires !== "other_app") return;
+  const name = await setup.defaultBranch(deps.github, pr.repository);
+  if (name !== pr.base_ref)
+    facts.default_setup = await setup.read(deps.github, pr.repository, name);
+}
+function sharedWith(pr, seen) {
+  const others = /* @__PURE__ */ new Map();
+  for (const { pull_number, base_ref } of seen) {
+    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
+    others.set(`${pull_number}
+${base_ref}`, { pull_number, base_ref });
+  }
+  return [...others.values()];
+}
+function linkedEntries(entries, number, mentions = []) {
+  return entries.filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number)).map((e) => ({
+    issue_number: e.issue_number,
+    state: e.state,
+    author: e.author,
+    owner: e.owner,
+    escalation_reason: e.escalation_reason,
+    why: e.why,
+    question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
+    state_changed_at: e.state_changed_at
+  }));
+}
+async function latestReviews(github, pr, maintainers) {
+  const latest = /* @__PURE__ */ new Map();
+  for (const review of await github.reviews(pr.number)) {
+    if (review.state === "COMMENTED" || review.state === "PENDING") continue;
+    latest.set(review.login.toLowerCase(), review);
+  }
+  const verdicts = [];
+  for (const [login, review] of latest) {
+    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
+    if (!review.commit_id || !review.submitted_at) continue;
+    const maintainer = login !== pr.author.login.toLowerCase() && await isMaintainer(github, { login: review.login, type: review.user_type }, maintainers);
+    verdicts.push({
+      login,
+      state: review.state,
+      commit_id: review.commit_id,
+      submitted_at: review.submitted_at,
+      body: review.body,
+      maintainer
+    });
+  }
+  return verdicts;
+}
+async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
+  const { github, reads } = deps;
+  const path = config.handoff.path;
+  const commits = config.handoff.required_when.sessions_over === null ? [] : comparison.commits.map(({ sha: sha2, message: message4, committed_at }) => ({
+    sha: sha2,
+    message: message4,
+    committed_at
+  }));
+  const facts = {
+    file: null,
+    observed_at: deps.now().toISOString(),
+    opened_at: detail.created_at,
+    commit_count: detail.commits,
+    changed_lines: detail.additions + detail.deletions,
+    commits,
+    newest_change: null
+  };
+  const touched = changed.files.find((f) => f.filename === path || f.previous_filename === path);
+  const untouched = !touched && changed.listing.complete;
+  if (untouched && handoffRequiredBy(config.handoff.required_when, { labels: pr.labels, facts }).length === 0) {
+    return facts;
+  }
+  const file = touched?.filename === path && touched.status === "removed" ? null : untouched ? await reads.file(github, path, comparison.merge_base_sha) : await reads.file(github, path, pr.head_sha);
+  if (!file) return facts;
+  let newest_change = null;
+  const candidates = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [pr.head_sha];
+  for (const sha2 of candidates.slice(0, 5)) {
+    const files = await github.commitFiles(sha2);
+    if (files.length > 0) {
+      newest_change = { sha: sha2, files };
+      break;
+    }
+  }
+  return { ...facts, file: { path, blob_sha: file.blobSha, text: file.text }, newest_change };
+}
+
+>>>>>>> h32
 // app/gate/apply.ts
 async function applyGatePlan(options) {
   const { store, facts, decision, plan, now } = options;
@@ -13388,7 +14158,7 @@ async function evaluatorAlreadyAsked(queue, pr, ask) {
   }
   return false;
 }
-var digestOf = (facts) => facts.config.status === "ok" ? facts.config.digest : createHash5("sha256").update(facts.config.status === "invalid" ? facts.config.message : "").digest("hex");
+var digestOf = (facts) => facts.config.status === "ok" ? facts.config.digest : createHash4("sha256").update(facts.config.status === "invalid" ? facts.config.message : "").digest("hex");
 function recordInput(facts, decision, decidedAt) {
   const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
   const shown = believed ?? facts.evidence.at(-1);
@@ -14543,6 +15313,7 @@ import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 
 // schemas/webhooks.ts
+<<<<<<< HEAD
 import { z as z25 } from "zod";
 var repository = z25.object({
   full_name: z25.string().regex(/^[^/\s]+\/[^/\s]+$/),
@@ -14558,10 +15329,28 @@ var minimalPull = numbered.extend({
 });
 var envelope = {
   action: z25.string().optional(),
+=======
+import { z as z24 } from "zod";
+var repository = z24.object({
+  full_name: z24.string().regex(/^[^/\s]+\/[^/\s]+$/),
+  id: z24.number().int().positive().optional()
+});
+var installation = z24.object({ id: z24.number().int().positive() });
+var sha = z24.string().regex(/^[0-9a-f]{40}$/);
+var account = z24.object({ login: z24.string(), type: z24.string().optional() });
+var numbered = z24.object({ number: z24.number().int().positive() });
+var minimalPull = numbered.extend({
+  head: z24.object({ sha }).optional(),
+  base: z24.object({ ref: z24.string(), repo: z24.object({ id: z24.number().int().positive() }).optional() }).optional()
+});
+var envelope = {
+  action: z24.string().optional(),
+>>>>>>> h32
   repository,
   installation,
   sender: account.optional()
 };
+<<<<<<< HEAD
 var pullRequestEventSchema = z25.object({
   ...envelope,
   action: z25.string(),
@@ -14638,10 +15427,89 @@ var workflowJobEventSchema = z25.object({
         number: z25.number().int(),
         status: z25.string(),
         conclusion: z25.string().nullable().optional()
+=======
+var pullRequestEventSchema = z24.object({
+  ...envelope,
+  action: z24.string(),
+  pull_request: z24.object({
+    number: z24.number().int().positive(),
+    head: z24.object({ sha, ref: z24.string().optional() }),
+    base: z24.object({ ref: z24.string(), sha }),
+    // The rest of the pull request as the event showed it: with all of it, a pass can use this
+    // view instead of reading the pull request again (app/gate/gather.ts says when).
+    state: z24.string().optional(),
+    draft: z24.boolean().optional(),
+    user: account.nullable().optional(),
+    labels: z24.array(z24.object({ name: z24.string() })).optional(),
+    title: z24.string().optional(),
+    body: z24.string().nullable().optional(),
+    created_at: z24.string().optional(),
+    updated_at: z24.string().optional(),
+    commits: z24.number().int().nonnegative().optional(),
+    additions: z24.number().int().nonnegative().optional(),
+    deletions: z24.number().int().nonnegative().optional(),
+    changed_files: z24.number().int().nonnegative().optional()
+  }),
+  changes: z24.object({ base: z24.object({ ref: z24.object({ from: z24.string() }).optional() }).optional() }).optional(),
+  label: z24.object({ name: z24.string() }).optional()
+});
+var pullRequestReviewEventSchema = z24.object({
+  ...envelope,
+  pull_request: z24.object({
+    number: z24.number().int().positive(),
+    head: z24.object({ sha }),
+    base: z24.object({ ref: z24.string() }).optional()
+  })
+});
+var checkRunEventSchema = z24.object({
+  ...envelope,
+  action: z24.string(),
+  check_run: z24.object({
+    name: z24.string(),
+    head_sha: sha,
+    app: z24.object({ slug: z24.string().optional() }).nullable().optional(),
+    pull_requests: z24.array(minimalPull),
+    check_suite: z24.object({ head_branch: z24.string().nullable().optional() }).nullable().optional()
+  }),
+  requested_action: z24.object({ identifier: z24.string().optional() }).nullable().optional()
+});
+var workflowRunEventSchema = z24.object({
+  ...envelope,
+  action: z24.string(),
+  workflow_run: z24.object({
+    id: z24.number().int().positive(),
+    run_attempt: z24.number().int().positive().optional(),
+    head_sha: sha,
+    head_branch: z24.string().nullable().optional(),
+    path: z24.string().optional(),
+    pull_requests: z24.array(minimalPull)
+  })
+});
+var workflowJobEventSchema = z24.object({
+  ...envelope,
+  action: z24.string(),
+  workflow_job: z24.object({
+    id: z24.number().int().positive().optional(),
+    run_id: z24.number().int().positive(),
+    run_attempt: z24.number().int().positive().optional(),
+    head_sha: sha,
+    head_branch: z24.string().nullable().optional(),
+    name: z24.string(),
+    status: z24.string().optional(),
+    conclusion: z24.string().nullable().optional(),
+    html_url: z24.string().nullable().optional(),
+    steps: z24.array(
+      z24.object({
+        name: z24.string(),
+        number: z24.number().int(),
+        status: z24.string(),
+        conclusion: z24.string().nullable().optional()
+>>>>>>> h32
       })
     ).optional()
   })
 });
+<<<<<<< HEAD
 var mergeGroupEventSchema = z25.object({
   ...envelope,
   action: z25.string(),
@@ -14677,6 +15545,43 @@ var installationRepositoriesEventSchema = z25.object({
   action: z25.string(),
   installation,
   repositories_added: z25.array(named)
+=======
+var mergeGroupEventSchema = z24.object({
+  ...envelope,
+  action: z24.string(),
+  merge_group: z24.object({ head_sha: sha, head_ref: z24.string(), base_sha: sha })
+});
+var issueCommentEventSchema = z24.object({
+  ...envelope,
+  action: z24.string(),
+  issue: z24.object({ number: z24.number().int().positive(), pull_request: z24.unknown().optional() }),
+  comment: z24.object({
+    body: z24.string().nullable().optional(),
+    html_url: z24.string().optional(),
+    user: account.nullable()
+  })
+});
+var issuesEventSchema = z24.object({
+  ...envelope,
+  action: z24.string(),
+  issue: z24.object({
+    number: z24.number().int().positive(),
+    body: z24.string().nullable().optional(),
+    pull_request: z24.unknown().optional()
+  }),
+  label: z24.object({ name: z24.string() }).optional()
+});
+var named = z24.object({ full_name: repository.shape.full_name });
+var installationEventSchema = z24.object({
+  action: z24.string(),
+  installation,
+  repositories: z24.array(named).optional()
+});
+var installationRepositoriesEventSchema = z24.object({
+  action: z24.string(),
+  installation,
+  repositories_added: z24.array(named)
+>>>>>>> h32
 });
 var INSTALLATION_EVENTS = {
   installation: installationEventSchema,
@@ -14954,7 +15859,7 @@ function completedJob(j, attempt2) {
 }
 
 // app/runtime/intake.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 var DeliveryConflictError = class extends Error {
   status = 409;
   deliveryId;
@@ -14966,7 +15871,7 @@ var DeliveryConflictError = class extends Error {
     this.deliveryId = deliveryId;
   }
 };
-var sha2563 = (text) => createHash6("sha256").update(text, "utf8").digest("hex");
+var sha256 = (text) => createHash5("sha256").update(text, "utf8").digest("hex");
 var refusal = (status, error) => ({
   status,
   text: JSON.stringify({ error: `${error.name}: ${error.message}` })
@@ -14987,7 +15892,7 @@ async function recordWebhook(deps, delivered) {
     id: delivered.id,
     event: delivered.event,
     action: typeof action === "string" ? action : null,
-    payload_sha256: sha2563(delivered.body),
+    payload_sha256: sha256(delivered.body),
     received_at: deps.now().toISOString()
   };
   const fields = { delivery: delivery.id, event: delivery.event, action: delivery.action };
@@ -15003,7 +15908,7 @@ async function recordWebhook(deps, delivered) {
     if (result.status === "conflict") {
       const legacy = JSON.stringify(payload);
       if (legacy !== delivered.body) {
-        const again = { ...delivery, payload_sha256: sha2563(legacy) };
+        const again = { ...delivery, payload_sha256: sha256(legacy) };
         result = await deps.store.recordDelivery({
           delivery: again,
           payload: legacy,
@@ -15559,6 +16464,7 @@ function startDeliveryRetention(options) {
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve as resolve3 } from "node:path";
+<<<<<<< HEAD
 import { z as z26 } from "zod";
 var APP_SETTINGS = "Settings \u2192 Developer settings \u2192 GitHub Apps \u2192 your App";
 var LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
@@ -15572,21 +16478,46 @@ function wholeNumber(name, min, max, fix, fallback) {
   return z26.preprocess(
     blankToUndefined,
     z26.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
+=======
+import { z as z25 } from "zod";
+var APP_SETTINGS = "Settings \u2192 Developer settings \u2192 GitHub Apps \u2192 your App";
+var LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+var blankToUndefined = (value) => typeof value === "string" && value.trim() === "" ? void 0 : value;
+var optionalText = z25.preprocess(blankToUndefined, z25.string().optional());
+function requiredText(missing) {
+  return z25.preprocess(blankToUndefined, z25.string({ error: missing }));
+}
+function wholeNumber(name, min, max, fix, fallback) {
+  const invalid2 = (input) => `${name} is ${JSON.stringify(input)}: ${fix}`;
+  return z25.preprocess(
+    blankToUndefined,
+    z25.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
+>>>>>>> h32
       error: (issue) => invalid2(issue.input)
     }).transform(Number).default(fallback)
   );
 }
 function duration2(name, fix, fallback, minMs = 0) {
   return optionalText.pipe(
+<<<<<<< HEAD
     z26.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
+=======
+    z25.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
+>>>>>>> h32
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: ${fix}`
     }).transform((text) => parseDuration(text))
   );
 }
 function oneOf(name, values, fallback) {
+<<<<<<< HEAD
   return z26.preprocess(
     blankToUndefined,
     z26.enum(values, {
+=======
+  return z25.preprocess(
+    blankToUndefined,
+    z25.enum(values, {
+>>>>>>> h32
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: use one of ${values.join(", ")}, or leave it unset for ${fallback}`
     }).default(fallback)
   );
@@ -15630,7 +16561,11 @@ var evaluatorEnvShape = {
     2
   ),
   AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
+<<<<<<< HEAD
     z26.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
+=======
+    z25.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
+>>>>>>> h32
       error: (issue) => `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`
     })
   )
@@ -15639,12 +16574,20 @@ var appEnvShape = {
   APP_ID: requiredText(
     `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} \u2192 App ID)`
   ).pipe(
+<<<<<<< HEAD
     z26.string().regex(/^[1-9]\d*$/, {
+=======
+    z25.string().regex(/^[1-9]\d*$/, {
+>>>>>>> h32
       error: (issue) => `APP_ID is ${JSON.stringify(issue.input)}, not an App id: set it to the number shown as App ID (${APP_SETTINGS})`
     }).transform(Number)
   ),
   PRIVATE_KEY: optionalText.pipe(
+<<<<<<< HEAD
     z26.string().transform((value, context) => {
+=======
+    z25.string().transform((value, context) => {
+>>>>>>> h32
       const pem = normalizePrivateKey(value);
       if (pem === null) {
         context.issues.push({
@@ -15652,7 +16595,11 @@ var appEnvShape = {
           input: "(hidden)",
           message: "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead"
         });
+<<<<<<< HEAD
         return z26.NEVER;
+=======
+        return z25.NEVER;
+>>>>>>> h32
       }
       const problem = privateKeyProblem(pem);
       if (problem !== null) {
@@ -15661,7 +16608,11 @@ var appEnvShape = {
           input: "(hidden)",
           message: `PRIVATE_KEY looks like a PEM private key, but ${problem}: paste the App's .pem file unchanged, or generate a new key under ${APP_SETTINGS} \u2192 Private keys`
         });
+<<<<<<< HEAD
         return z26.NEVER;
+=======
+        return z25.NEVER;
+>>>>>>> h32
       }
       return pem;
     }).optional()
@@ -15681,12 +16632,20 @@ var appEnvShape = {
   LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
   LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"], "pretty"),
   GHE_HOST: optionalText.pipe(
+<<<<<<< HEAD
     z26.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
+=======
+    z25.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
+>>>>>>> h32
       error: (issue) => `GHE_HOST is ${JSON.stringify(issue.input)}: give the GitHub Enterprise host name only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL`
     }).optional()
   ),
   GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
+<<<<<<< HEAD
   AGATE_DATABASE_URL: optionalText.pipe(z26.string().default(DEFAULT_DATABASE_URL)),
+=======
+  AGATE_DATABASE_URL: optionalText.pipe(z25.string().default(DEFAULT_DATABASE_URL)),
+>>>>>>> h32
   AGATE_DATABASE_POOL: wholeNumber(
     "AGATE_DATABASE_POOL",
     1,
@@ -15727,7 +16686,11 @@ var appEnvShape = {
   ),
   ...evaluatorEnvShape
 };
+<<<<<<< HEAD
 var agateEnvSchema = z26.object(appEnvShape).refine(
+=======
+var agateEnvSchema = z25.object(appEnvShape).refine(
+>>>>>>> h32
   (env) => blankToUndefined(env.PRIVATE_KEY) !== void 0 || blankToUndefined(env.PRIVATE_KEY_PATH) !== void 0,
   {
     path: ["PRIVATE_KEY"],
@@ -15741,18 +16704,30 @@ function unregistered(env) {
     (name) => blankToUndefined(env[name]) === void 0
   );
 }
+<<<<<<< HEAD
 var setupEnvSchema = z26.object({
+=======
+var setupEnvSchema = z25.object({
+>>>>>>> h32
   PORT: appEnvShape.PORT,
   HOST: appEnvShape.HOST,
   GHE_HOST: appEnvShape.GHE_HOST,
   GHE_PROTOCOL: appEnvShape.GHE_PROTOCOL,
   AGATE_PUBLIC_URL: optionalText.pipe(
+<<<<<<< HEAD
     z26.string().refine(isHttpUrl, {
+=======
+    z25.string().refine(isHttpUrl, {
+>>>>>>> h32
       error: (issue) => `AGATE_PUBLIC_URL is ${JSON.stringify(issue.input)}: give the address GitHub reaches this App at, such as https://agate.example.com`
     }).optional()
   ),
   AGATE_GITHUB_ORG: optionalText.pipe(
+<<<<<<< HEAD
     z26.string().regex(/^[A-Za-z0-9-]+$/, {
+=======
+    z25.string().regex(/^[A-Za-z0-9-]+$/, {
+>>>>>>> h32
       error: (issue) => `AGATE_GITHUB_ORG is ${JSON.stringify(issue.input)}: give the organisation's login, such as my-org`
     }).optional()
   )

@@ -13531,9 +13531,15 @@ var init_github = __esm({
 });
 
 // action/cli.ts
+<<<<<<< HEAD
 import { existsSync as existsSync4, mkdirSync as mkdirSync5, readFileSync as readFileSync7, writeFileSync as writeFileSync6 } from "node:fs";
 import { dirname as dirname5, join as join8, resolve as resolve5 } from "node:path";
 import { parseArgs as parseArgs4 } from "node:util";
+=======
+import { existsSync as existsSync4, mkdirSync as mkdirSync3, readFileSync as readFileSync7, writeFileSync as writeFileSync4 } from "node:fs";
+import { dirname as dirname5, join as join6, resolve as resolve5 } from "node:path";
+import { parseArgs as parseArgs2 } from "node:util";
+>>>>>>> h32
 
 // checks/command-results.ts
 var outcomePassed = (outcome) => outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
@@ -29883,9 +29889,9 @@ function shortTail(tail) {
   const plain = TERMINAL_ESCAPES3 ? tail.replace(TERMINAL_ESCAPES3, "") : tail;
   const lines2 = plain.replace(/\r\n/g, "\n").split("\n");
   if (lines2.at(-1) === "") lines2.pop();
-  let kept = lines2.slice(-TAIL_LINES).join("\n");
-  if (kept.length > TAIL_CHARS) kept = kept.slice(-TAIL_CHARS);
-  return kept === "" ? "" : `${kept}
+  let kept2 = lines2.slice(-TAIL_LINES).join("\n");
+  if (kept2.length > TAIL_CHARS) kept2 = kept2.slice(-TAIL_CHARS);
+  return kept2 === "" ? "" : `${kept2}
 `;
 }
 function changedFiles(shadow, baseSha, handoff3) {
@@ -31045,7 +31051,7 @@ living() {
 sweep() {
   local uid=$1 gid=$2 tries=$3 i pids
   for ((i = 0; i < tries; i++)); do
-    setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'kill -KILL -1' 2>/dev/null || true
+    setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'kill -KILL -1' >/dev/null 2>&1 || true
     pids=$(living "$uid")
     [ -z "$pids" ] && return 0
     # shellcheck disable=SC2086
@@ -31066,14 +31072,16 @@ forget_schedules() {
 
 # Everything the user owns in the tree becomes agate's. Symlinks are changed themselves and never
 # followed (find does not follow them, chown -h): a link to /etc/shadow or to agate's files moves
-# nothing. chmod first, on everything but links: u+rwX so that no directory the user closed hides
-# a file from agate's look at the tree, ug-s so that no setuid or setgid program of the user's
-# becomes one of agate's. Only the user's own files: a hard link it made to anyone else's file
-# (where protected_hardlinks allows it) keeps its owner.
+# nothing. chmod on everything but links: u+rwX so that no directory the user closed hides a file
+# from agate's look at the tree, ug-s so that no setuid or setgid program of the user's becomes one
+# of agate's. One walk for both: each file goes to chmod's batch (links excepted) and chown's;
+# whichever batch runs first, root ends with the same modes and owners, and nothing of the user's
+# runs meanwhile (swept before). Only the user's own files: a hard link it made to anyone else's
+# file (where protected_hardlinks allows it) keeps its owner.
 take_back() {
   local uid=$1 ruid=$2 rgid=$3 tree=$4
-  find "$tree" -xdev -uid "$uid" ! -type l -exec chmod u+rwX,ug-s -- {} +
-  find "$tree" -xdev -uid "$uid" -exec chown -h "$ruid:$rgid" -- {} +
+  find "$tree" -xdev -uid "$uid" \( -type l -o -exec chmod u+rwX,ug-s -- {} + \) \
+    -exec chown -h "$ruid:$rgid" -- {} +
 }
 
 reclaim() {
@@ -31172,13 +31180,43 @@ main() {
       # so that the commands can make files in it.
       chown -h "$1" -- "$3"
       find "$3" -xdev -uid "$2" ! \( -type f -links +1 \) -exec chown -h "$1" -- {} + ;;
-    signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" 2>/dev/null || true ;;
+    signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" >/dev/null 2>&1 || true ;;
     reclaim) reclaim "$@" ;;
     finish) finish "$@" ;;
     *) die "unknown step $step" ;;
   esac
 }
-main "$@" </dev/null
+
+# The steps around each command for the whole job, without a sudo and a bash per step: requests
+# on standard input (after this script), each the number of fields and then the step and its
+# arguments, NUL-terminated; each answered with the step's exit status on a line. Only agate holds
+# the request pipe's other end. A step runs in a subshell (its die ends the step, not this loop),
+# with standard input closed and without the answer channel (fd 3), so no process it starts can
+# read a request or forge an answer; those it starts as the commands user (setpriv) hold nothing
+# but /dev/null, for another process of that user may open what they hold through /proc. Only
+# the steps around a command are served; setup and finish run as steps of their own.
+serve() {
+  local n i field status
+  exec 3>&1 1>&2
+  while IFS= read -r -d '' n; do
+    set --
+    for ((i = 0; i < n; i++)); do
+      IFS= read -r -d '' field || exit 0
+      set -- "$@" "$field"
+    done
+    [ "$#" -gt 0 ] || die "serve: an empty request"
+    case "$1" in handover|signal|reclaim) ;; *) die "serve: step $1 is not served" ;; esac
+    # Not "( ... ) || status=$?": on the left of || bash ignores set -e in the subshell too, and
+    # a step that failed halfway would report success.
+    set +e
+    ( set -e; main "$@" ) </dev/null 3>&-
+    status=$?
+    set -e
+    printf '%s\n' "$status" >&3
+  done
+}
+
+if [ "$#" -gt 0 ] && [ "$1" = serve ]; then serve; else main "$@" </dev/null; fi
 `;
 
 // action/process-group.ts
@@ -31194,7 +31232,11 @@ function processGroupLauncher() {
     }
   };
   return {
+<<<<<<< HEAD
     start: (bash, args, { cwd, env }) => spawn2(bash, args, { cwd, env, detached: true, stdio: STDIO }),
+=======
+    start: async (bash, args, { cwd, env }) => spawn(bash, args, { cwd, env, detached: true, stdio: STDIO }),
+>>>>>>> h32
     signal: killGroup,
     async sweep(child, limitMs) {
       killGroup(child, "SIGKILL");
@@ -31238,6 +31280,87 @@ async function groupGone(pgid, limitMs) {
     } catch {
     }
     await new Promise((resolve6) => setTimeout(resolve6, 5));
+  }
+}
+
+// action/root-helper.ts
+import { spawn as spawn2 } from "node:child_process";
+import { readFileSync as readFileSync4 } from "node:fs";
+function startRootHelper(file2, argv, env) {
+  const child = spawn2(file2, [...argv, "-s", "--", "serve"], {
+    env,
+    stdio: ["pipe", "pipe", "pipe"]
+  });
+  const pending = [];
+  let said = "";
+  let ended;
+  let answers = "";
+  const fail = (why) => {
+    ended ??= why;
+    for (const waiting of pending.splice(0)) {
+      waiting.reject(new Error(`${waiting.step} of the commands user failed: ${why}`));
+    }
+  };
+  child.stdin?.on("error", () => void 0);
+  child.stderr?.setEncoding("utf8").on("data", (text) => {
+    said = (said + text).slice(-16384);
+  });
+  child.stdout?.setEncoding("utf8").on("data", (text) => {
+    answers += text;
+    for (let end = answers.indexOf("\n"); end >= 0; end = answers.indexOf("\n")) {
+      const status2 = answers.slice(0, end);
+      answers = answers.slice(end + 1);
+      const waiting = pending.shift();
+      if (!waiting) continue;
+      if (status2 === "0") {
+        said = "";
+        waiting.resolve();
+        continue;
+      }
+      setTimeout(() => {
+        const message = said.trim().replace(/^agate-isolation: /gm, "") || `exit ${status2}`;
+        said = "";
+        waiting.reject(new Error(`${waiting.step} of the commands user failed: ${message}`));
+      }, 20);
+    }
+  });
+  child.on("error", (error2) => fail(error2.message));
+  child.on("exit", (code, signal) => {
+    fail(`the root shell ended (${signal ?? `exit ${code}`}): ${said.trim() || "it said nothing"}`);
+  });
+  child.stdin?.write(ISOLATION_SCRIPT);
+  return {
+    pid: child.pid,
+    run(step, args) {
+      return new Promise((resolve6, reject) => {
+        if (ended !== void 0 || !child.stdin?.writable) {
+          reject(
+            new Error(`${step} of the commands user failed: ${ended ?? "the root shell is gone"}`)
+          );
+          return;
+        }
+        pending.push({ step, resolve: resolve6, reject });
+        const fields = [step, ...args];
+        child.stdin.write(`${fields.length}\0${fields.map((field) => `${field}\0`).join("")}`);
+      });
+    },
+    close(limitMs = 3e4) {
+      child.stdin?.destroy();
+      const pid = child.pid;
+      if (pid === void 0 || pending.length === 0) return;
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      const deadline = Date.now() + limitMs;
+      while (running(pid) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 5);
+    }
+  };
+}
+function running(pid) {
+  try {
+    const stat = readFileSync4(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
   }
 }
 
@@ -31330,11 +31453,13 @@ function isolatedUser(options) {
   const user = { name, uid, gid, home };
   const ids4 = [String(user.uid), String(user.gid), String(agateUid), String(agateGid)];
   let finished = false;
+  let helper;
   const finish = () => {
     if (finished) return;
     finished = true;
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
+    helper?.close();
     root2("finish", [name, ...ids4, tree, tries, treeOwner, ...opened]);
     mark("isolation");
   };
@@ -31350,8 +31475,10 @@ function isolatedUser(options) {
   try {
     const env = { ...options.env, HOME: home, USER: name, LOGNAME: name };
     const start = options.access.kind === "root" ? startAsRoot(user, env) : startWithSudo(options.access.sudo, user, env);
+    const [shell, ...shellArgs] = rootShell(options.access);
+    helper = startRootHelper(shell, shellArgs, ROOT_ENV);
     return {
-      launcher: userLauncher(start, (step, args) => root2(step, args), {
+      launcher: userLauncher(start, helper, {
         user,
         tree,
         treeOwner,
@@ -31369,17 +31496,17 @@ function isolatedUser(options) {
 function userLauncher(start, root2, at2) {
   const [uid = "", gid = "", agateUid = ""] = at2.ids4;
   return {
-    start(bash, args, { cwd }) {
-      root2("handover", [uid, agateUid, at2.tree]);
+    async start(bash, args, { cwd }) {
+      await root2.run("handover", [uid, agateUid, at2.tree]);
       mark("handover");
       return start(bash, args, cwd);
     },
     signal(_child, signal) {
-      root2("signal", [uid, gid, signal.replace(/^SIG/, "")]);
+      void root2.run("signal", [uid, gid, signal.replace(/^SIG/, "")]).catch(() => void 0);
     },
     async sweep() {
       mark("commands");
-      root2("reclaim", [at2.user.name, ...at2.ids4, at2.tree, at2.tries, at2.treeOwner]);
+      await root2.run("reclaim", [at2.user.name, ...at2.ids4, at2.tree, at2.tries, at2.treeOwner]);
       mark("handover");
       return true;
     }
@@ -31416,10 +31543,14 @@ function startWithSudo(sudo, user, env) {
     stdio: STDIO2
   });
 }
-function rootRunner(access2) {
+function rootShell(access2) {
   const bash = systemExecutable("bash");
+  return access2.kind === "root" ? [bash] : [access2.sudo, "-n", "--", bash];
+}
+function rootRunner(access2) {
+  const [file2 = "", ...shellArgs] = rootShell(access2);
   return (step, args) => {
-    const [file2, argv] = access2.kind === "root" ? [bash, ["-s", "--", step, ...args]] : [access2.sudo, ["-n", "--", bash, "-s", "--", step, ...args]];
+    const argv = [...shellArgs, "-s", "--", step, ...args];
     const run2 = spawnSync(file2, argv, {
       input: ISOLATION_SCRIPT,
       env: ROOT_ENV,
@@ -31542,16 +31673,26 @@ function decodeTail(tail) {
   return tail.subarray(start).toString("utf8");
 }
 
+// action/young-generation.ts
+import { setFlagsFromString } from "node:v8";
+var kept = false;
+function keepYoungGenerationSmall() {
+  if (kept) return;
+  kept = true;
+  setFlagsFromString("--semi-space-growth-factor=1");
+}
+
 // action/run-command.ts
 async function runCommand(options) {
   const now = options.now ?? (() => /* @__PURE__ */ new Date());
   const grace = options.killGraceMs ?? 5e3;
+  keepYoungGenerationSmall();
   const digest = new OutputDigest();
   const started = now();
   const startedMs = performance.now();
   const bash = options.bash ?? systemExecutable("bash");
   const launcher = options.launcher ?? processGroupLauncher();
-  const child = launcher.start(
+  const child = await launcher.start(
     bash,
     ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run],
     {
@@ -33285,11 +33426,11 @@ function createCodexParser() {
     const command2 = payload.type === "custom_tool_call" ? null : commandText(record2?.command ?? record2?.cmd ?? null);
     const patch = typeof args === "string" && name === "apply_patch" ? args : null;
     const patched = patch ? /\*\*\* (?:Update|Add|Delete) File: (.+)/.exec(patch)?.[1] : null;
-    const { workdir: _workdir, timeout_ms: _timeout, ...kept } = record2 ?? {};
+    const { workdir: _workdir, timeout_ms: _timeout, ...kept2 } = record2 ?? {};
     pending.set(callId, {
       at: at2,
       tool: name,
-      args: record2 ? kept : args,
+      args: record2 ? kept2 : args,
       command: command2,
       kind: name === "apply_patch" ? "write" : command2 === null ? "other" : void 0,
       path: patched ?? null,
@@ -33567,12 +33708,12 @@ function createOpenHandsParser() {
     if (!(name in TOOL_ACTIONS)) return call.events;
     const id = num(event.id);
     if (id === null) throw new TraceParseError(at2, `the ${name} action has no numeric id`);
-    const kept = Object.fromEntries(Object.entries(args).filter(([k]) => !COSMETIC_ARGS.has(k)));
+    const kept2 = Object.fromEntries(Object.entries(args).filter(([k]) => !COSMETIC_ARGS.has(k)));
     const command2 = name === "run" ? str(args.command) ?? "" : null;
     pending.set(id, {
       at: at2,
       tool: str(asRecord(event.tool_call_metadata)?.function_name) ?? name,
-      args: kept,
+      args: kept2,
       command: command2,
       kind: TOOL_ACTIONS[name],
       path: str(args.path),
