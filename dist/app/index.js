@@ -5307,11 +5307,7 @@ function isRetriable(error) {
 
 // app/store/postgres/postgres-store.ts
 import pg2 from "pg";
-<<<<<<< HEAD
-import { z as z19 } from "zod";
-=======
-import { z as z21 } from "zod";
->>>>>>> h32
+import { z as z20 } from "zod";
 
 // schemas/store.ts
 import { z as z17 } from "zod";
@@ -5451,7 +5447,7 @@ var writeIntentSchema = writeIntentInputSchema.extend({
 
 // app/store/delivery-input.ts
 import { createHash as createHash2 } from "node:crypto";
-import { z as z20 } from "zod";
+import { z as z19 } from "zod";
 
 // app/store/validate.ts
 import { z as z18 } from "zod";
@@ -5500,9 +5496,9 @@ var completeWriteIntentSchema = z18.strictObject({
 });
 
 // app/store/delivery-input.ts
-var payloadSchema = z20.string();
-var jobsSchema = z20.array(newJobSchema);
-var sightingsSchema = z20.array(eventBaseSchema);
+var payloadSchema = z19.string();
+var jobsSchema = z19.array(newJobSchema);
+var sightingsSchema = z19.array(eventBaseSchema);
 function parseDeliveryInput(input) {
   const delivery = parseInput(deliverySchema, input.delivery, "delivery");
   const payload = parseInput(payloadSchema, input.payload, "delivery payload");
@@ -6350,52 +6346,29 @@ var DEFAULT_POOL_SIZE = 10;
 var DEFAULT_STATEMENT_TIMEOUT_MS = 3e4;
 var DEFAULT_CONNECT_TIMEOUT_MS = 1e4;
 var MIN_SERVER_VERSION = 12e4;
-<<<<<<< HEAD
-var leaseSchema = z19.strictObject({
+var leaseSchema = z20.strictObject({
   jobId: positiveIntSchema,
-  workerId: z19.string().min(1),
+  workerId: z20.string().min(1),
   attempt: positiveIntSchema
 });
-var claimOptionsSchema = z19.strictObject({
-  workerId: z19.string().min(1),
+var claimOptionsSchema = z20.strictObject({
+  workerId: z20.string().min(1),
   leaseMs: positiveIntSchema,
-  kinds: z19.array(z19.string().min(1)).optional()
+  kinds: z20.array(z20.string().min(1)).optional()
 });
-var pruneOptionsSchema = z19.strictObject({
-  retentionMs: z19.number().int().min(MIN_DELIVERY_RETENTION_MS, {
-=======
-var leaseSchema = z21.strictObject({
-  jobId: positiveIntSchema,
-  workerId: z21.string().min(1),
-  attempt: positiveIntSchema
-});
-var claimOptionsSchema = z21.strictObject({
-  workerId: z21.string().min(1),
-  leaseMs: positiveIntSchema,
-  kinds: z21.array(z21.string().min(1)).optional()
-});
-var pruneOptionsSchema = z21.strictObject({
-  retentionMs: z21.number().int().min(MIN_DELIVERY_RETENTION_MS, {
->>>>>>> h32
+var pruneOptionsSchema = z20.strictObject({
+  retentionMs: z20.number().int().min(MIN_DELIVERY_RETENTION_MS, {
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
-<<<<<<< HEAD
-var markStaleSchema = z19.strictObject({
-=======
-var markStaleSchema = z21.strictObject({
->>>>>>> h32
+var markStaleSchema = z20.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
   at: isoDateTimeSchema
 });
-<<<<<<< HEAD
-var schemaNameSchema = z19.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
-=======
-var schemaNameSchema = z21.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
->>>>>>> h32
+var schemaNameSchema = z20.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
 var RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
   r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.override,
   r.decision, r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by,
@@ -6552,15 +6525,6 @@ var PostgresStore = class _PostgresStore {
   }
   // ---- deliveries -------------------------------------------------------------------------------
   async recordDelivery(input) {
-<<<<<<< HEAD
-    const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z19.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z19.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
-    const sightings = parseInput(
-      z19.array(eventBaseSchema),
-      input.sightings ?? [],
-      `bases named by delivery ${delivery.id}`
-=======
     const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
     return this.#deliveries.submit(
       (client) => recordDeliveryRows((text, values) => this.#query(text, values, client), {
@@ -6570,7 +6534,6 @@ var PostgresStore = class _PostgresStore {
         sightings,
         now: this.#nowIso()
       })
->>>>>>> h32
     );
   }
   async getDelivery(id) {
@@ -7131,11 +7094,7 @@ var PostgresStore = class _PostgresStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-<<<<<<< HEAD
-    const jobs = parseInput(z19.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
-=======
-    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
->>>>>>> h32
+    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
     return { entry, event, jobs };
   }
   async #entryRow(on, key, lock = false) {
@@ -7256,11 +7215,7 @@ var PostgresStore = class _PostgresStore {
     );
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
-<<<<<<< HEAD
-        z19.looseObject({ event: z19.record(z19.string(), z19.unknown()) }),
-=======
-        z21.looseObject({ event: z21.record(z21.string(), z21.unknown()) }),
->>>>>>> h32
+        z20.looseObject({ event: z20.record(z20.string(), z20.unknown()) }),
         row,
         "handoff_entry_events",
         ["event"]
@@ -7313,11 +7268,7 @@ var PostgresStore = class _PostgresStore {
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions"
     );
-<<<<<<< HEAD
-    const jobs = parseInput(z19.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
-=======
-    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
->>>>>>> h32
+    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
     return this.#tx(async (client) => {
       const before = await this.#rows(
         `DELETE FROM entry_mentions WHERE repository = $1 AND pull_number = $2
@@ -7365,11 +7316,7 @@ var PostgresStore = class _PostgresStore {
 
 // app/store/sqlite-store.ts
 import Database from "better-sqlite3";
-<<<<<<< HEAD
-import { z as z20 } from "zod";
-=======
-import { z as z22 } from "zod";
->>>>>>> h32
+import { z as z21 } from "zod";
 
 // app/store/migrations.ts
 function appendOnly2(table, what) {
@@ -7934,42 +7881,23 @@ var SqliteWriteIntents = class {
 
 // app/store/sqlite-store.ts
 var DEFAULT_BUSY_TIMEOUT_MS = 5e3;
-<<<<<<< HEAD
-var leaseSchema2 = z20.strictObject({
+var leaseSchema2 = z21.strictObject({
   jobId: positiveIntSchema,
-  workerId: z20.string().min(1),
+  workerId: z21.string().min(1),
   attempt: positiveIntSchema
 });
-var claimOptionsSchema2 = z20.strictObject({
-  workerId: z20.string().min(1),
+var claimOptionsSchema2 = z21.strictObject({
+  workerId: z21.string().min(1),
   leaseMs: positiveIntSchema,
-  kinds: z20.array(z20.string().min(1)).optional()
+  kinds: z21.array(z21.string().min(1)).optional()
 });
-var pruneOptionsSchema2 = z20.strictObject({
-  retentionMs: z20.number().int().min(MIN_DELIVERY_RETENTION_MS, {
-=======
-var leaseSchema2 = z22.strictObject({
-  jobId: positiveIntSchema,
-  workerId: z22.string().min(1),
-  attempt: positiveIntSchema
-});
-var claimOptionsSchema2 = z22.strictObject({
-  workerId: z22.string().min(1),
-  leaseMs: positiveIntSchema,
-  kinds: z22.array(z22.string().min(1)).optional()
-});
-var pruneOptionsSchema2 = z22.strictObject({
-  retentionMs: z22.number().int().min(MIN_DELIVERY_RETENTION_MS, {
->>>>>>> h32
+var pruneOptionsSchema2 = z21.strictObject({
+  retentionMs: z21.number().int().min(MIN_DELIVERY_RETENTION_MS, {
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
-<<<<<<< HEAD
-var markStaleSchema2 = z20.strictObject({
-=======
-var markStaleSchema2 = z22.strictObject({
->>>>>>> h32
+var markStaleSchema2 = z21.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
@@ -8111,26 +8039,8 @@ var SqliteStore = class _SqliteStore {
   }
   // ---- deliveries -------------------------------------------------------------------------------
   async recordDelivery(input) {
-<<<<<<< HEAD
-    const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z20.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
-    const sightings = parseInput(
-      z20.array(eventBaseSchema),
-      input.sightings ?? [],
-      `bases named by delivery ${delivery.id}`
-    );
-    if (sha2562(payload) !== delivery.payload_sha256) {
-      throw new StoreError(
-        "payload_mismatch",
-        `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact text the digest was computed from, nothing was written`
-      );
-    }
-    return this.#groupCommit(() => {
-=======
     const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
     return this.#deliveries.submit(() => {
->>>>>>> h32
       const existing = this.#sql("SELECT payload_sha256 FROM deliveries WHERE id = ?").get(
         delivery.id
       );
@@ -8731,11 +8641,7 @@ var SqliteStore = class _SqliteStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-<<<<<<< HEAD
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
-=======
-    const jobs = parseInput(z22.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
->>>>>>> h32
+    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
     return { entry, event, jobs };
   }
   #entryRow(key) {
@@ -8842,11 +8748,7 @@ var SqliteStore = class _SqliteStore {
     ).all(key.repository, key.issueNumber);
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
-<<<<<<< HEAD
-        z20.looseObject({ event: z20.record(z20.string(), z20.unknown()) }),
-=======
-        z22.looseObject({ event: z22.record(z22.string(), z22.unknown()) }),
->>>>>>> h32
+        z21.looseObject({ event: z21.record(z21.string(), z21.unknown()) }),
         row,
         "handoff_entry_events",
         ["event"]
@@ -8896,11 +8798,7 @@ var SqliteStore = class _SqliteStore {
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions"
     );
-<<<<<<< HEAD
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
-=======
-    const jobs = parseInput(z22.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
->>>>>>> h32
+    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
     return this.#write(() => {
       const before = this.#sql(
         `SELECT issue_number FROM entry_mentions WHERE repository = ? AND pull_number = ?
@@ -9392,7 +9290,6 @@ function stderrTail(stderr) {
 ${tail}`;
 }
 
-<<<<<<< HEAD
 // app/evaluator/command-judge.ts
 var DEFAULT_KILL_GRACE_MS = 5e3;
 var PREVIOUS_OUTPUT_LIMIT = 64 * 1024;
@@ -9461,60 +9358,31 @@ function exponentialBackoff(options = {}) {
 }
 
 // app/evaluator/anthropic.ts
-import { z as z21 } from "zod";
+import { z as z22 } from "zod";
 var PUBLIC_BASE_URL = "https://api.anthropic.com";
 var API_VERSION = "2023-06-01";
 var MAX_TOKENS = 4096;
 var TOOL_NAME = "verdict";
-var contentBlockSchema = z21.union([
-  z21.object({ type: z21.literal("text"), text: z21.string() }),
-  z21.object({ type: z21.literal("tool_use"), id: z21.string(), name: z21.string(), input: z21.unknown() }),
-  z21.object({ type: z21.string() }).loose()
+var contentBlockSchema = z22.union([
+  z22.object({ type: z22.literal("text"), text: z22.string() }),
+  z22.object({ type: z22.literal("tool_use"), id: z22.string(), name: z22.string(), input: z22.unknown() }),
+  z22.object({ type: z22.string() }).loose()
 ]);
-var messageSchema = z21.object({
-  content: z21.array(contentBlockSchema),
-  stop_reason: z21.string().nullish(),
-  usage: z21.object({
-    input_tokens: z21.number().int().nonnegative().nullish(),
-    output_tokens: z21.number().int().nonnegative().nullish()
+var messageSchema = z22.object({
+  content: z22.array(contentBlockSchema),
+  stop_reason: z22.string().nullish(),
+  usage: z22.object({
+    input_tokens: z22.number().int().nonnegative().nullish(),
+    output_tokens: z22.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema = z21.object({ error: z21.object({ message: z21.string() }) });
+var errorSchema = z22.object({ error: z22.object({ message: z22.string() }) });
 var anthropicWire = {
   provider: "anthropic",
   publicBaseUrl: PUBLIC_BASE_URL,
   keyVariable: "ANTHROPIC_API_KEY",
   structuredOutput: "forced tool use (tool_choice {type: tool})",
   // The SDKs' base URL is the host (https://api.anthropic.com); accept one that ends in /v1 too.
-=======
-// app/evaluator/openai.ts
-import { z as z23 } from "zod";
-var PUBLIC_BASE_URL2 = "https://api.openai.com/v1";
-var completionSchema = z23.object({
-  choices: z23.array(
-    z23.object({
-      message: z23.object({
-        content: z23.string().nullish(),
-        refusal: z23.string().nullish()
-      }),
-      finish_reason: z23.string().nullish()
-    })
-  ).min(1),
-  usage: z23.object({
-    prompt_tokens: z23.number().int().nonnegative().nullish(),
-    completion_tokens: z23.number().int().nonnegative().nullish()
-  }).nullish()
-});
-var errorSchema2 = z23.object({
-  error: z23.union([z23.object({ message: z23.string() }), z23.string()])
-});
-var openaiWire = {
-  provider: "openai",
-  publicBaseUrl: PUBLIC_BASE_URL2,
-  keyVariable: "OPENAI_API_KEY",
-  structuredOutput: 'JSON-schema structured output (response_format type "json_schema")',
-  // The path is appended; a query such as Azure's ?api-version= stays where it belongs.
->>>>>>> h32
   endpoint: (baseUrl) => {
     const url = new URL(baseUrl);
     const base = url.pathname.replace(/\/+$/, "");
@@ -9740,25 +9608,25 @@ function oneLine(text) {
 }
 
 // app/evaluator/openai.ts
-import { z as z22 } from "zod";
+import { z as z23 } from "zod";
 var PUBLIC_BASE_URL2 = "https://api.openai.com/v1";
-var completionSchema = z22.object({
-  choices: z22.array(
-    z22.object({
-      message: z22.object({
-        content: z22.string().nullish(),
-        refusal: z22.string().nullish()
+var completionSchema = z23.object({
+  choices: z23.array(
+    z23.object({
+      message: z23.object({
+        content: z23.string().nullish(),
+        refusal: z23.string().nullish()
       }),
-      finish_reason: z22.string().nullish()
+      finish_reason: z23.string().nullish()
     })
   ).min(1),
-  usage: z22.object({
-    prompt_tokens: z22.number().int().nonnegative().nullish(),
-    completion_tokens: z22.number().int().nonnegative().nullish()
+  usage: z23.object({
+    prompt_tokens: z23.number().int().nonnegative().nullish(),
+    completion_tokens: z23.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema2 = z22.object({
-  error: z22.union([z22.object({ message: z22.string() }), z22.string()])
+var errorSchema2 = z23.object({
+  error: z23.union([z23.object({ message: z23.string() }), z23.string()])
 });
 var openaiWire = {
   provider: "openai",
@@ -12765,14 +12633,14 @@ function overrideAcceptedComment(input) {
 }
 
 // schemas/gate-status.ts
-import { z as z23 } from "zod";
+import { z as z24 } from "zod";
 
 // schemas/gate-status-constants.ts
 var GATE_STATUS_VERSION = 1;
 var STATUS_TAIL_CHARS = 4e3;
 
 // schemas/gate-status.ts
-var statusStateSchema = z23.enum([
+var statusStateSchema = z24.enum([
   "accepted",
   "rejected",
   "stale",
@@ -12783,27 +12651,27 @@ var statusStateSchema = z23.enum([
   "waiting",
   "not_gated"
 ]);
-var statusActionSchema = z23.enum(["done", "work", "person", "spent", "wait", "none"]);
-var actorSchema = z23.enum(["agent", "maintainer", "operator", "nobody"]);
+var statusActionSchema = z24.enum(["done", "work", "person", "spent", "wait", "none"]);
+var actorSchema = z24.enum(["agent", "maintainer", "operator", "nobody"]);
 var statusRequirementSchema = requirementSchema.extend({
   who: actorSchema
 });
-var failingCommandSchema = z23.strictObject({
-  name: z23.string(),
-  exit_code: z23.number().int().nullable(),
-  signal: z23.string().nullable(),
-  timed_out: z23.boolean(),
-  duration_ms: z23.number().int().nonnegative().nullable(),
+var failingCommandSchema = z24.strictObject({
+  name: z24.string(),
+  exit_code: z24.number().int().nullable(),
+  signal: z24.string().nullable(),
+  timed_out: z24.boolean(),
+  duration_ms: z24.number().int().nonnegative().nullable(),
   /** The end of its output, terminal escapes removed; the whole output is in the run's log. */
-  output_tail: z23.string().max(STATUS_TAIL_CHARS)
+  output_tail: z24.string().max(STATUS_TAIL_CHARS)
 });
-var gateStatusSchema = z23.strictObject({
-  version: z23.literal(GATE_STATUS_VERSION),
+var gateStatusSchema = z24.strictObject({
+  version: z24.literal(GATE_STATUS_VERSION),
   /**
    * `app`: the gate's decision (only the App's own `agate` check run carries it). `action`: the
    * Action's view from its own commands alone; the App may still refuse the record or ask more.
    */
-  source: z23.enum(["app", "action"]),
+  source: z24.enum(["app", "action"]),
   repository: repositoryFullNameSchema,
   pull_request: positiveIntSchema.nullable(),
   /** The commit this verdict is about (a pull request's head; the Action: its tested commit). */
@@ -12811,33 +12679,33 @@ var gateStatusSchema = z23.strictObject({
   state: statusStateSchema.exclude(["stale"]),
   action: statusActionSchema,
   /** gate.report_only: the state is what agate would decide; the check never blocks a merge. */
-  report_only: z23.boolean(),
+  report_only: z24.boolean(),
   /** The check's conclusion; null while it is in progress (and from the Action). */
   conclusion: checkConclusionSchema.nullable(),
-  title: z23.string(),
+  title: z24.string(),
   /** The next work items, in order; short text that may hold `code spans`. */
-  next: z23.array(z23.string()),
-  requirements: z23.array(statusRequirementSchema),
-  failing_commands: z23.array(failingCommandSchema),
+  next: z24.array(z24.string()),
+  requirements: z24.array(statusRequirementSchema),
+  failing_commands: z24.array(failingCommandSchema),
   /** What the evaluator said is missing, when it did not sign off. */
-  evaluator_missing: z23.array(z23.string()),
+  evaluator_missing: z24.array(z24.string()),
   /** What is wrong with the handoff file, when it is required and does not hold. */
-  handoff_problems: z23.array(z23.string()),
-  budgets: z23.strictObject({
-    graded_attempts: z23.number().int().nonnegative(),
+  handoff_problems: z24.array(z24.string()),
+  budgets: z24.strictObject({
+    graded_attempts: z24.number().int().nonnegative(),
     graded_attempts_limit: positiveIntSchema,
     unchanged_failures_before_stalled: positiveIntSchema
   }).nullable()
 });
-var statusCheckRunSchema = z23.strictObject({
+var statusCheckRunSchema = z24.strictObject({
   id: positiveIntSchema,
-  url: z23.string().nullable(),
-  app: z23.string(),
-  status: z23.string(),
-  conclusion: z23.string().nullable()
+  url: z24.string().nullable(),
+  app: z24.string(),
+  status: z24.string(),
+  conclusion: z24.string().nullable()
 });
-var statusReportSchema = z23.strictObject({
-  version: z23.literal(GATE_STATUS_VERSION),
+var statusReportSchema = z24.strictObject({
+  version: z24.literal(GATE_STATUS_VERSION),
   repository: repositoryFullNameSchema,
   pull_request: positiveIntSchema,
   /** The pull request's head as GitHub shows it now. */
@@ -12845,29 +12713,29 @@ var statusReportSchema = z23.strictObject({
   state: statusStateSchema,
   action: statusActionSchema,
   /** The agent's checked-out commit is not the head the verdict is about. */
-  stale: z23.boolean(),
+  stale: z24.boolean(),
   /** The one line a person reads. */
-  line: z23.string(),
+  line: z24.string(),
   /** What to do next, in order: the CLI's own (push, fetch) first, then the gate's. */
-  next: z23.array(z23.string()),
+  next: z24.array(z24.string()),
   /** The checkout `status` ran in, when it is the pull request's branch. */
-  local: z23.strictObject({
+  local: z24.strictObject({
     sha: gitShaSchema,
-    branch: z23.string(),
-    uncommitted: z23.boolean(),
+    branch: z24.string(),
+    uncommitted: z24.boolean(),
     /**
      * HEAD against the pull request's head: `ahead` HEAD has commits the head lacks (push
      * them), `behind` the head has commits HEAD lacks, `diverged` both, `unknown` the head is
      * not in the checkout to compare.
      */
-    relation: z23.enum(["same", "ahead", "behind", "diverged", "unknown"])
+    relation: z24.enum(["same", "ahead", "behind", "diverged", "unknown"])
   }).nullable(),
   /** The App's `agate` check run on the head; null when it has none (yet). */
   check: statusCheckRunSchema.nullable(),
   /** The App's verdict as the check run carries it; null when it carries none. */
   gate: gateStatusSchema.nullable(),
   /** The exit code `status` ends with (by action; 2 is a usage or access error). */
-  exit_code: z23.number().int()
+  exit_code: z24.number().int()
 });
 
 // checks/gate/record-status.ts
@@ -13004,7 +12872,7 @@ function evaluatingStatus(decision, facts, title) {
 }
 
 // checks/gate/status-block.ts
-import { z as z24 } from "zod";
+import { z as z25 } from "zod";
 var OPEN = "<!-- agate-status v";
 var CLOSE = " -->";
 var STATUS_BLOCK_LIMIT = 24e3;
@@ -13446,10 +13314,10 @@ async function runOverrideJob(job2, deps) {
 import { createHash as createHash4 } from "node:crypto";
 
 // checks/gate/sighting.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 function viewDigest(view) {
   const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
-  return createHash4("sha256").update(canonicalJson(shown)).digest("hex");
+  return createHash3("sha256").update(canonicalJson(shown)).digest("hex");
 }
 function sightingOf(view, labels) {
   const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
@@ -13520,516 +13388,6 @@ function pullRequestPassAgain(repository2, number, options) {
   };
 }
 
-<<<<<<< HEAD
-=======
-// app/gate/gather.ts
-import { createHash as createHash3 } from "node:crypto";
-
-// checks/entries/mentions.ts
-var MAX_ENTRY_MENTIONS = 50;
-var MAX_ISSUE_NUMBER = 2147483647;
-function withoutCode(text) {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  const kept = [];
-  let fence = null;
-  for (const line of lines) {
-    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-    if (fence) {
-      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
-      if (close?.[1]?.[0] === fence.char && (close[1]?.length ?? 0) >= fence.length) fence = null;
-      kept.push("");
-      continue;
-    }
-    if (open?.[1]) {
-      fence = { char: open[1][0], length: open[1].length };
-      kept.push("");
-      continue;
-    }
-    kept.push(line);
-  }
-  return withoutCodeSpans(kept.join("\n").replace(/<!--[\s\S]*?(?:-->|$)/g, " "));
-}
-function withoutCodeSpans(text) {
-  const runs = [];
-  for (const m of text.matchAll(/`+/g)) runs.push({ at: m.index, length: m[0].length });
-  const next = new Array(runs.length).fill(-1);
-  const seen = /* @__PURE__ */ new Map();
-  for (let i = runs.length - 1; i >= 0; i--) {
-    const run = runs[i];
-    next[i] = seen.get(run.length) ?? -1;
-    seen.set(run.length, i);
-  }
-  let out = "";
-  let from = 0;
-  for (let i = 0; i < runs.length; i++) {
-    const close = next[i] ?? -1;
-    if (close < 0) continue;
-    const open = runs[i];
-    const end = runs[close];
-    out += `${text.slice(from, open.at)} `;
-    from = end.at + end.length;
-    i = close;
-  }
-  return out + text.slice(from);
-}
-var SAME_REPO_NAME = /[A-Za-z0-9_.-]+/.source;
-function entryMentions(body, repository2) {
-  if (!body) return [];
-  const text = withoutCode(body);
-  const self = repository2.toLowerCase();
-  const found = [];
-  const add = (at2, digits) => {
-    const number = Number(digits);
-    if (Number.isSafeInteger(number) && number > 0 && number <= MAX_ISSUE_NUMBER) {
-      found.push({ at: at2, number });
-    }
-  };
-  const url = new RegExp(
-    `https?://[^\\s/<>()]+/(${SAME_REPO_NAME}/${SAME_REPO_NAME})/issues/(\\d+)(?![\\w/])`,
-    "g"
-  );
-  for (const m of text.matchAll(url)) {
-    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
-  }
-  const rest = text.replace(/https?:\/\/[^\s<>()]+/g, (u) => " ".repeat(u.length));
-  const qualified = new RegExp(
-    `(?<![\\w/.#-])(${SAME_REPO_NAME}/${SAME_REPO_NAME})#(\\d+)(?![\\w])`,
-    "g"
-  );
-  for (const m of rest.matchAll(qualified)) {
-    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
-  }
-  for (const m of rest.matchAll(/(?<![\w/.#&-])#(\d+)(?![\w])/g)) add(m.index, m[1]);
-  const numbers = [];
-  for (const { number } of found.sort((a, b) => a.at - b.at)) {
-    if (numbers.includes(number)) continue;
-    numbers.push(number);
-    if (numbers.length === MAX_ENTRY_MENTIONS) break;
-  }
-  return numbers;
-}
-
-// app/gate/trace-report.ts
-import { unzipSync as unzipSync2 } from "fflate";
-var MAX_TRACE_ZIP_BYTES = 4 * 1024 * 1024;
-var MAX_TRACE_JSON_BYTES = 16 * 1024 * 1024;
-var CACHE_LIMIT2 = 500;
-function traceReaderOf(github) {
-  const candidate = github;
-  return typeof candidate.traceReportArtifacts === "function" && typeof candidate.artifactZip === "function" ? candidate : null;
-}
-var TraceReportCache = class {
-  reads = /* @__PURE__ */ new Map();
-  async read(reader, artifactId) {
-    const known = this.reads.get(artifactId);
-    if (known) return known;
-    const read = parseTraceZip(await reader.artifactZip(artifactId, MAX_TRACE_ZIP_BYTES));
-    remember(this.reads, artifactId, read, CACHE_LIMIT2);
-    return read;
-  }
-};
-function parseTraceZip(zip) {
-  const names = [];
-  let files;
-  try {
-    files = unzipSync2(zip, {
-      filter: (file) => {
-        names.push(file.name);
-        return file.name === TRACE_REPORT_FILE_NAME && file.originalSize <= MAX_TRACE_JSON_BYTES;
-      }
-    });
-  } catch (error) {
-    return { traces: null, error: `not a readable zip: ${codeSpan(message2(error), 200)}` };
-  }
-  const data = files[TRACE_REPORT_FILE_NAME];
-  if (names.length !== 1 || !data) {
-    return {
-      traces: null,
-      error: `it holds ${names.length === 0 ? "no files" : names.slice(0, 5).map((n) => codeSpan(n, 120)).join(", ")}, not exactly one ${TRACE_REPORT_FILE_NAME} of at most ${MAX_TRACE_JSON_BYTES} bytes`
-    };
-  }
-  let json2;
-  try {
-    json2 = JSON.parse(Buffer.from(data).toString("utf8"));
-  } catch (error) {
-    return {
-      traces: null,
-      error: `${TRACE_REPORT_FILE_NAME} is not JSON: ${codeSpan(message2(error), 200)}`
-    };
-  }
-  const parsed = traceReportFileSchema.safeParse(json2);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    return {
-      traces: null,
-      error: `${TRACE_REPORT_FILE_NAME} is not a list of trace reports: ${codeSpan(`${first?.path.join(".") || "(root)"}: ${first?.message}`, 200)}`
-    };
-  }
-  return { traces: parsed.data, error: null };
-}
-var message2 = (error) => error instanceof Error ? error.message : String(error);
-async function readTraceFact(reader, cache, run, evidence) {
-  if (!reader || !run?.job || run.job.status !== "completed") return null;
-  const believed = evidence.some(
-    (e) => e.record && !e.refused && !e.waiting && e.run_id === run.run.id
-  );
-  if (!believed) return null;
-  const attempt2 = run.job.run_attempt;
-  const name = traceReportArtifactName(attempt2);
-  const named2 = (await reader.traceReportArtifacts(run.run.id)).filter((a) => a.name === name);
-  if (named2.length === 0) return null;
-  const fact = { run_id: run.run.id, run_attempt: attempt2, artifact: name };
-  const only = named2.length === 1 ? named2[0] : void 0;
-  if (!only) {
-    return {
-      ...fact,
-      traces: null,
-      error: `the attempt has ${named2.length} artifacts named ${name}: something besides agate's step uploaded one, so none is read`
-    };
-  }
-  if (only.expired) return { ...fact, traces: null, error: `${name} has expired` };
-  if (only.size_in_bytes > MAX_TRACE_ZIP_BYTES) {
-    return {
-      ...fact,
-      traces: null,
-      error: `${name} is ${only.size_in_bytes} bytes, more than the ${MAX_TRACE_ZIP_BYTES} trace reports can be`
-    };
-  }
-  try {
-    return { ...fact, ...await cache.read(reader, only.id) };
-  } catch (error) {
-    return {
-      ...fact,
-      traces: null,
-      error: `could not be downloaded: ${codeSpan(message2(error), 200)}`
-    };
-  }
-}
-
-// app/gate/gather.ts
-function priorRecordOf(record) {
-  return {
-    id: record.id,
-    head_sha: record.head_sha,
-    base_sha: record.base_sha,
-    tree_sha: record.tested?.tree_sha ?? null,
-    state: record.decision.state,
-    config_digest: record.grader.config_digest,
-    agate_version: record.grader.agate_version,
-    decided_at: record.decided_at,
-    stale: record.stale
-  };
-}
-function attemptsOf(records, head) {
-  const attempts = /* @__PURE__ */ new Map();
-  for (const r of records) {
-    if (r.head_sha === head) continue;
-    const replayed = r.decision.replayed_from ?? null;
-    const source = replayed ? attempts.get(replayed) : void 0;
-    const believed = r.provenance?.verified === true && r.commands.length > 0;
-    if (!source && !believed) continue;
-    attempts.set(r.head_sha, {
-      head_sha: r.head_sha,
-      head_tree_sha: r.decision.head_tree_sha ?? null,
-      base_sha: r.base_sha,
-      config_digest: r.grader.config_digest,
-      agate_version: r.grader.agate_version,
-      failures: source ? source.failures : failuresOf(r.commands),
-      passed: source ? source.passed : r.commands.filter(outcomePassed).map((c) => c.name),
-      missing: source ? source.missing : r.verdict?.missing ?? null,
-      replayed_from: source ? source.head_sha : null,
-      decided_at: r.decided_at
-    });
-  }
-  return [...attempts.values()];
-}
-var HeadMovedError = class extends Error {
-  constructor(number, what) {
-    super(`${what} of #${number} moved while agate read it; starting over`);
-    this.name = "HeadMovedError";
-  }
-};
-async function changedFilesAt(github, pr, detail, comparison) {
-  const compared = comparison.files.map(({ filename, previous_filename, status }) => ({
-    filename,
-    previous_filename,
-    status
-  }));
-  if (compared.length < COMPARE_FILES_LIMIT && compared.length >= detail.changed_files) {
-    return { files: compared, listing: { complete: true, reason: null } };
-  }
-  const listed2 = await github.changedFiles(pr.number);
-  const after = await github.pullRequest(pr.number);
-  if (after.head_sha !== pr.head_sha) throw new HeadMovedError(pr.number, "the head");
-  if (after.base_sha !== pr.base_sha) throw new HeadMovedError(pr.number, "the base");
-  const count2 = (await github.pullRequestDetail(pr.number)).changed_files;
-  return {
-    files: listed2,
-    listing: judgeListing({
-      source: "GitHub's file list of a pull request",
-      count: listed2.length,
-      limit: PULL_FILES_LIMIT,
-      expected: count2
-    })
-  };
-}
-function commitOf(comparison, sha2) {
-  const commit = comparison.commits.find((c) => c.sha === sha2);
-  return commit ? { sha: commit.sha, tree_sha: commit.tree_sha, parents: commit.parents } : null;
-}
-function headTreeOf(comparison) {
-  const head = comparison.head_sha;
-  if (head === comparison.merge_base_sha) return comparison.merge_base_tree_sha;
-  return commitOf(comparison, head)?.tree_sha ?? null;
-}
-function viewDigest(view) {
-  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
-  return createHash3("sha256").update(canonicalJson(shown)).digest("hex");
-}
-function sightingOf(view, labels) {
-  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
-  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
-}
-async function viewIsCurrent(store, view) {
-  const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
-  const last = await store.latestPullRequestSighting(key);
-  if (!last) return (await store.listRecords(key)).length === 0;
-  const ours = Date.parse(view.detail.updated_at);
-  const theirs = Date.parse(last.updated_at);
-  return ours > theirs || ours === theirs && last.digest === viewDigest(view);
-}
-async function gatherPullRequest(deps, target2, options) {
-  const { github, reads } = deps;
-  let read = null;
-  let expected = target2.head_sha && target2.base_sha ? { head: target2.head_sha, base: target2.base_sha } : null;
-  let seen = target2.seen && expected && target2.seen.snapshot.head_sha === expected.head && target2.seen.snapshot.base_sha === expected.base && await viewIsCurrent(deps.store, target2.seen) ? target2.seen : null;
-  for (let attempt2 = 1; ; attempt2++) {
-    if (!expected) {
-      read = await github.pullRequestView(target2.number);
-      expected = { head: read.snapshot.head_sha, base: read.snapshot.base_sha };
-    }
-    const [config, comparison] = await Promise.all([
-      reads.config(github, expected.base),
-      reads.compare(github, expected.base, expected.head)
-    ]);
-    const view = read ?? seen ?? await github.pullRequestView(target2.number);
-    const live = view.snapshot;
-    if (live.state !== "open") return { status: "skipped", reason: `#${live.number} is closed` };
-    if (live.head_sha === expected.head && live.base_sha === expected.base) {
-      if (options.relevant && config.status === "ok" && !options.relevant(config.config)) {
-        return {
-          status: "skipped",
-          reason: `#${live.number}: not the evidence workflow or job of its base config`
-        };
-      }
-      return { status: "gathered", ...await gatherAt(deps, view, config, comparison, options) };
-    }
-    if (attempt2 >= 3) throw new HeadMovedError(target2.number, "the head");
-    read = view;
-    seen = null;
-    expected = { head: live.head_sha, base: live.base_sha };
-  }
-}
-async function gatherAt(deps, view, config, comparison, options) {
-  const { github, store } = deps;
-  const { snapshot: pr, detail } = view;
-  const key = { repository: pr.repository, pullNumber: pr.number };
-  const head = { repository: pr.repository, headSha: pr.head_sha };
-  const [stored, mergeCommits, overrides, sightings, bases, entries] = await Promise.all([
-    store.listRecords(key),
-    store.listMergeCommits({ ...key, headSha: pr.head_sha }),
-    store.listOverrides({ ...key, headSha: pr.head_sha }),
-    store.listHeadObservations(head),
-    store.listBaseSightings(head),
-    store.listEntries({ repository: pr.repository })
-  ]);
-  const observations = {
-    merge_commit: detail.merge_commit_sha ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha } : null,
-    head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
-    view,
-    entry_mentions: entryMentions(detail.body, pr.repository)
-  };
-  const merge_commits = detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha) ? [...mergeCommits, detail.merge_commit_sha] : mergeCommits;
-  const changed = await changedFilesAt(github, pr, detail, comparison);
-  const head_tree_sha = headTreeOf(comparison) ?? await github.treeOf(pr.head_sha);
-  const prior_records = stored.map(priorRecordOf);
-  const override = overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
-  const facts = {
-    pull_request: pr,
-    head_tree_sha,
-    config,
-    previously_gated: prior_records.some((r) => r.state !== "not_gated"),
-    changed_files: changed.files,
-    changed_files_listing: changed.listing,
-    merge_commits,
-    evidence_source: null,
-    evidence_run: null,
-    evidence: [],
-    approvals: [],
-    override: override ? {
-      by: override.by,
-      reason: override.reason,
-      at: override.at,
-      comment_url: override.comment_url
-    } : null,
-    head_shared_with: sharedWith(pr, [...sightings, ...bases]),
-    prior_records,
-    attempts: attemptsOf(stored, pr.head_sha),
-    agate_version: deps.agateVersion,
-    handoff: null,
-    reviews: [],
-    evaluation: { status: "not_asked" },
-    entries: linkedEntries(entries, pr.number, observations.entry_mentions),
-    trace: null,
-    setup: null
-  };
-  const headSeen = sightings.length > 0;
-  if (deps.setup && config.status !== "invalid") await readSetup(deps, deps.setup, facts);
-  if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
-  const cfg = config.config;
-  const collected = await collectEvidence(github, deps.evidence, {
-    target: {
-      kind: "pull_request",
-      number: pr.number,
-      baseRef: pr.base_ref,
-      headSha: pr.head_sha,
-      mergeCommits: merge_commits
-    },
-    repository: pr.repository,
-    config: cfg,
-    configDigest: config.digest,
-    baseSha: pr.base_sha,
-    changedFiles: changed.files,
-    listing: changed.listing,
-    // Only for a head agate has not decided on before: a late or repeated push event for a head
-    // it knows must not hide the runs it already read.
-    skipRuns: options.skipRuns && !stored.some((r) => r.head_sha === pr.head_sha),
-    knownCommit: (sha2) => commitOf(comparison, sha2),
-    completedJob: options.completedJob ?? null
-  });
-  facts.evidence_source = collected.source;
-  facts.evidence_run = collected.run;
-  facts.evidence = collected.evidence;
-  facts.trace = await readTraceFact(
-    traceReaderOf(github),
-    deps.traceReports ?? new TraceReportCache(),
-    collected.run,
-    collected.evidence
-  );
-  const needsReviews = cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
-  const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";
-  const [reviews, handoff, evaluation] = await Promise.all([
-    needsReviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
-    handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
-    asks ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored) : Promise.resolve({ status: "not_asked" })
-  ]);
-  facts.approvals = reviews.filter((r) => r.state === "APPROVED").map(({ login, commit_id, submitted_at, maintainer }) => ({
-    login,
-    commit_id,
-    submitted_at,
-    maintainer
-  }));
-  if (cfg.evaluator.kind === "review") facts.reviews = reviews;
-  facts.handoff = handoff;
-  facts.evaluation = evaluation;
-  let evaluatorDue = asks && await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator);
-  if (evaluatorDue) {
-    const spent = await dailyBudgetSpent(store, pr, cfg, deps.now());
-    if (spent) {
-      facts.evaluation = spent;
-      evaluatorDue = false;
-    }
-  }
-  return { facts, observations, evaluatorDue, headSeen };
-}
-async function readSetup(deps, setup, facts) {
-  const pr = facts.pull_request;
-  facts.setup = await setup.read(deps.github, pr.repository, pr.base_ref);
-  if (facts.setup.requires !== "none" && facts.setup.requires !== "other_app") return;
-  const name = await setup.defaultBranch(deps.github, pr.repository);
-  if (name !== pr.base_ref)
-    facts.default_setup = await setup.read(deps.github, pr.repository, name);
-}
-function sharedWith(pr, seen) {
-  const others = /* @__PURE__ */ new Map();
-  for (const { pull_number, base_ref } of seen) {
-    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
-    others.set(`${pull_number}
-${base_ref}`, { pull_number, base_ref });
-  }
-  return [...others.values()];
-}
-function linkedEntries(entries, number, mentions = []) {
-  return entries.filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number)).map((e) => ({
-    issue_number: e.issue_number,
-    state: e.state,
-    author: e.author,
-    owner: e.owner,
-    escalation_reason: e.escalation_reason,
-    why: e.why,
-    question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
-    state_changed_at: e.state_changed_at
-  }));
-}
-async function latestReviews(github, pr, maintainers) {
-  const latest = /* @__PURE__ */ new Map();
-  for (const review of await github.reviews(pr.number)) {
-    if (review.state === "COMMENTED" || review.state === "PENDING") continue;
-    latest.set(review.login.toLowerCase(), review);
-  }
-  const verdicts = [];
-  for (const [login, review] of latest) {
-    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
-    if (!review.commit_id || !review.submitted_at) continue;
-    const maintainer = login !== pr.author.login.toLowerCase() && await isMaintainer(github, { login: review.login, type: review.user_type }, maintainers);
-    verdicts.push({
-      login,
-      state: review.state,
-      commit_id: review.commit_id,
-      submitted_at: review.submitted_at,
-      body: review.body,
-      maintainer
-    });
-  }
-  return verdicts;
-}
-async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
-  const { github, reads } = deps;
-  const path = config.handoff.path;
-  const commits = config.handoff.required_when.sessions_over === null ? [] : comparison.commits.map(({ sha: sha2, message: message4, committed_at }) => ({
-    sha: sha2,
-    message: message4,
-    committed_at
-  }));
-  const facts = {
-    file: null,
-    observed_at: deps.now().toISOString(),
-    opened_at: detail.created_at,
-    commit_count: detail.commits,
-    changed_lines: detail.additions + detail.deletions,
-    commits,
-    newest_change: null
-  };
-  const touched = changed.files.find((f) => f.filename === path || f.previous_filename === path);
-  const untouched = !touched && changed.listing.complete;
-  if (untouched && handoffRequiredBy(config.handoff.required_when, { labels: pr.labels, facts }).length === 0) {
-    return facts;
-  }
-  const file = touched?.filename === path && touched.status === "removed" ? null : untouched ? await reads.file(github, path, comparison.merge_base_sha) : await reads.file(github, path, pr.head_sha);
-  if (!file) return facts;
-  let newest_change = null;
-  const candidates = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [pr.head_sha];
-  for (const sha2 of candidates.slice(0, 5)) {
-    const files = await github.commitFiles(sha2);
-    if (files.length > 0) {
-      newest_change = { sha: sha2, files };
-      break;
-    }
-  }
-  return { ...facts, file: { path, blob_sha: file.blobSha, text: file.text }, newest_change };
-}
-
->>>>>>> h32
 // app/gate/apply.ts
 async function applyGatePlan(options) {
   const { store, facts, decision, plan, now } = options;
@@ -15313,275 +14671,140 @@ import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 
 // schemas/webhooks.ts
-<<<<<<< HEAD
-import { z as z25 } from "zod";
-var repository = z25.object({
-  full_name: z25.string().regex(/^[^/\s]+\/[^/\s]+$/),
-  id: z25.number().int().positive().optional()
+import { z as z26 } from "zod";
+var repository = z26.object({
+  full_name: z26.string().regex(/^[^/\s]+\/[^/\s]+$/),
+  id: z26.number().int().positive().optional()
 });
-var installation = z25.object({ id: z25.number().int().positive() });
-var sha = z25.string().regex(/^[0-9a-f]{40}$/);
-var account = z25.object({ login: z25.string(), type: z25.string().optional() });
-var numbered = z25.object({ number: z25.number().int().positive() });
+var installation = z26.object({ id: z26.number().int().positive() });
+var sha = z26.string().regex(/^[0-9a-f]{40}$/);
+var account = z26.object({ login: z26.string(), type: z26.string().optional() });
+var numbered = z26.object({ number: z26.number().int().positive() });
 var minimalPull = numbered.extend({
-  head: z25.object({ sha }).optional(),
-  base: z25.object({ ref: z25.string(), repo: z25.object({ id: z25.number().int().positive() }).optional() }).optional()
+  head: z26.object({ sha }).optional(),
+  base: z26.object({ ref: z26.string(), repo: z26.object({ id: z26.number().int().positive() }).optional() }).optional()
 });
 var envelope = {
-  action: z25.string().optional(),
-=======
-import { z as z24 } from "zod";
-var repository = z24.object({
-  full_name: z24.string().regex(/^[^/\s]+\/[^/\s]+$/),
-  id: z24.number().int().positive().optional()
-});
-var installation = z24.object({ id: z24.number().int().positive() });
-var sha = z24.string().regex(/^[0-9a-f]{40}$/);
-var account = z24.object({ login: z24.string(), type: z24.string().optional() });
-var numbered = z24.object({ number: z24.number().int().positive() });
-var minimalPull = numbered.extend({
-  head: z24.object({ sha }).optional(),
-  base: z24.object({ ref: z24.string(), repo: z24.object({ id: z24.number().int().positive() }).optional() }).optional()
-});
-var envelope = {
-  action: z24.string().optional(),
->>>>>>> h32
+  action: z26.string().optional(),
   repository,
   installation,
   sender: account.optional()
 };
-<<<<<<< HEAD
-var pullRequestEventSchema = z25.object({
+var pullRequestEventSchema = z26.object({
   ...envelope,
-  action: z25.string(),
-  pull_request: z25.object({
-    number: z25.number().int().positive(),
-    head: z25.object({ sha, ref: z25.string().optional() }),
-    base: z25.object({ ref: z25.string(), sha }),
+  action: z26.string(),
+  pull_request: z26.object({
+    number: z26.number().int().positive(),
+    head: z26.object({ sha, ref: z26.string().optional() }),
+    base: z26.object({ ref: z26.string(), sha }),
     // The rest of the pull request as the event showed it: with all of it, a pass can use this
     // view instead of reading the pull request again (app/gate/gather.ts says when).
-    state: z25.string().optional(),
-    draft: z25.boolean().optional(),
+    state: z26.string().optional(),
+    draft: z26.boolean().optional(),
     user: account.nullable().optional(),
-    labels: z25.array(z25.object({ name: z25.string() })).optional(),
-    title: z25.string().optional(),
-    body: z25.string().nullable().optional(),
-    created_at: z25.string().optional(),
-    updated_at: z25.string().optional(),
-    commits: z25.number().int().nonnegative().optional(),
-    additions: z25.number().int().nonnegative().optional(),
-    deletions: z25.number().int().nonnegative().optional(),
-    changed_files: z25.number().int().nonnegative().optional()
+    labels: z26.array(z26.object({ name: z26.string() })).optional(),
+    title: z26.string().optional(),
+    body: z26.string().nullable().optional(),
+    created_at: z26.string().optional(),
+    updated_at: z26.string().optional(),
+    commits: z26.number().int().nonnegative().optional(),
+    additions: z26.number().int().nonnegative().optional(),
+    deletions: z26.number().int().nonnegative().optional(),
+    changed_files: z26.number().int().nonnegative().optional()
   }),
-  changes: z25.object({ base: z25.object({ ref: z25.object({ from: z25.string() }).optional() }).optional() }).optional(),
-  label: z25.object({ name: z25.string() }).optional()
+  changes: z26.object({ base: z26.object({ ref: z26.object({ from: z26.string() }).optional() }).optional() }).optional(),
+  label: z26.object({ name: z26.string() }).optional()
 });
-var pullRequestReviewEventSchema = z25.object({
+var pullRequestReviewEventSchema = z26.object({
   ...envelope,
-  pull_request: z25.object({
-    number: z25.number().int().positive(),
-    head: z25.object({ sha }),
-    base: z25.object({ ref: z25.string() }).optional()
+  pull_request: z26.object({
+    number: z26.number().int().positive(),
+    head: z26.object({ sha }),
+    base: z26.object({ ref: z26.string() }).optional()
   })
 });
-var checkRunEventSchema = z25.object({
+var checkRunEventSchema = z26.object({
   ...envelope,
-  action: z25.string(),
-  check_run: z25.object({
-    name: z25.string(),
+  action: z26.string(),
+  check_run: z26.object({
+    name: z26.string(),
     head_sha: sha,
-    app: z25.object({ slug: z25.string().optional() }).nullable().optional(),
-    pull_requests: z25.array(minimalPull),
-    check_suite: z25.object({ head_branch: z25.string().nullable().optional() }).nullable().optional()
+    app: z26.object({ slug: z26.string().optional() }).nullable().optional(),
+    pull_requests: z26.array(minimalPull),
+    check_suite: z26.object({ head_branch: z26.string().nullable().optional() }).nullable().optional()
   }),
-  requested_action: z25.object({ identifier: z25.string().optional() }).nullable().optional()
+  requested_action: z26.object({ identifier: z26.string().optional() }).nullable().optional()
 });
-var workflowRunEventSchema = z25.object({
+var workflowRunEventSchema = z26.object({
   ...envelope,
-  action: z25.string(),
-  workflow_run: z25.object({
-    id: z25.number().int().positive(),
-    run_attempt: z25.number().int().positive().optional(),
+  action: z26.string(),
+  workflow_run: z26.object({
+    id: z26.number().int().positive(),
+    run_attempt: z26.number().int().positive().optional(),
     head_sha: sha,
-    head_branch: z25.string().nullable().optional(),
-    path: z25.string().optional(),
-    pull_requests: z25.array(minimalPull)
+    head_branch: z26.string().nullable().optional(),
+    path: z26.string().optional(),
+    pull_requests: z26.array(minimalPull)
   })
 });
-var workflowJobEventSchema = z25.object({
+var workflowJobEventSchema = z26.object({
   ...envelope,
-  action: z25.string(),
-  workflow_job: z25.object({
-    id: z25.number().int().positive().optional(),
-    run_id: z25.number().int().positive(),
-    run_attempt: z25.number().int().positive().optional(),
+  action: z26.string(),
+  workflow_job: z26.object({
+    id: z26.number().int().positive().optional(),
+    run_id: z26.number().int().positive(),
+    run_attempt: z26.number().int().positive().optional(),
     head_sha: sha,
-    head_branch: z25.string().nullable().optional(),
-    name: z25.string(),
-    status: z25.string().optional(),
-    conclusion: z25.string().nullable().optional(),
-    html_url: z25.string().nullable().optional(),
-    steps: z25.array(
-      z25.object({
-        name: z25.string(),
-        number: z25.number().int(),
-        status: z25.string(),
-        conclusion: z25.string().nullable().optional()
-=======
-var pullRequestEventSchema = z24.object({
-  ...envelope,
-  action: z24.string(),
-  pull_request: z24.object({
-    number: z24.number().int().positive(),
-    head: z24.object({ sha, ref: z24.string().optional() }),
-    base: z24.object({ ref: z24.string(), sha }),
-    // The rest of the pull request as the event showed it: with all of it, a pass can use this
-    // view instead of reading the pull request again (app/gate/gather.ts says when).
-    state: z24.string().optional(),
-    draft: z24.boolean().optional(),
-    user: account.nullable().optional(),
-    labels: z24.array(z24.object({ name: z24.string() })).optional(),
-    title: z24.string().optional(),
-    body: z24.string().nullable().optional(),
-    created_at: z24.string().optional(),
-    updated_at: z24.string().optional(),
-    commits: z24.number().int().nonnegative().optional(),
-    additions: z24.number().int().nonnegative().optional(),
-    deletions: z24.number().int().nonnegative().optional(),
-    changed_files: z24.number().int().nonnegative().optional()
-  }),
-  changes: z24.object({ base: z24.object({ ref: z24.object({ from: z24.string() }).optional() }).optional() }).optional(),
-  label: z24.object({ name: z24.string() }).optional()
-});
-var pullRequestReviewEventSchema = z24.object({
-  ...envelope,
-  pull_request: z24.object({
-    number: z24.number().int().positive(),
-    head: z24.object({ sha }),
-    base: z24.object({ ref: z24.string() }).optional()
-  })
-});
-var checkRunEventSchema = z24.object({
-  ...envelope,
-  action: z24.string(),
-  check_run: z24.object({
-    name: z24.string(),
-    head_sha: sha,
-    app: z24.object({ slug: z24.string().optional() }).nullable().optional(),
-    pull_requests: z24.array(minimalPull),
-    check_suite: z24.object({ head_branch: z24.string().nullable().optional() }).nullable().optional()
-  }),
-  requested_action: z24.object({ identifier: z24.string().optional() }).nullable().optional()
-});
-var workflowRunEventSchema = z24.object({
-  ...envelope,
-  action: z24.string(),
-  workflow_run: z24.object({
-    id: z24.number().int().positive(),
-    run_attempt: z24.number().int().positive().optional(),
-    head_sha: sha,
-    head_branch: z24.string().nullable().optional(),
-    path: z24.string().optional(),
-    pull_requests: z24.array(minimalPull)
-  })
-});
-var workflowJobEventSchema = z24.object({
-  ...envelope,
-  action: z24.string(),
-  workflow_job: z24.object({
-    id: z24.number().int().positive().optional(),
-    run_id: z24.number().int().positive(),
-    run_attempt: z24.number().int().positive().optional(),
-    head_sha: sha,
-    head_branch: z24.string().nullable().optional(),
-    name: z24.string(),
-    status: z24.string().optional(),
-    conclusion: z24.string().nullable().optional(),
-    html_url: z24.string().nullable().optional(),
-    steps: z24.array(
-      z24.object({
-        name: z24.string(),
-        number: z24.number().int(),
-        status: z24.string(),
-        conclusion: z24.string().nullable().optional()
->>>>>>> h32
+    head_branch: z26.string().nullable().optional(),
+    name: z26.string(),
+    status: z26.string().optional(),
+    conclusion: z26.string().nullable().optional(),
+    html_url: z26.string().nullable().optional(),
+    steps: z26.array(
+      z26.object({
+        name: z26.string(),
+        number: z26.number().int(),
+        status: z26.string(),
+        conclusion: z26.string().nullable().optional()
       })
     ).optional()
   })
 });
-<<<<<<< HEAD
-var mergeGroupEventSchema = z25.object({
+var mergeGroupEventSchema = z26.object({
   ...envelope,
-  action: z25.string(),
-  merge_group: z25.object({ head_sha: sha, head_ref: z25.string(), base_sha: sha })
+  action: z26.string(),
+  merge_group: z26.object({ head_sha: sha, head_ref: z26.string(), base_sha: sha })
 });
-var issueCommentEventSchema = z25.object({
+var issueCommentEventSchema = z26.object({
   ...envelope,
-  action: z25.string(),
-  issue: z25.object({ number: z25.number().int().positive(), pull_request: z25.unknown().optional() }),
-  comment: z25.object({
-    body: z25.string().nullable().optional(),
-    html_url: z25.string().optional(),
+  action: z26.string(),
+  issue: z26.object({ number: z26.number().int().positive(), pull_request: z26.unknown().optional() }),
+  comment: z26.object({
+    body: z26.string().nullable().optional(),
+    html_url: z26.string().optional(),
     user: account.nullable()
   })
 });
-var issuesEventSchema = z25.object({
+var issuesEventSchema = z26.object({
   ...envelope,
-  action: z25.string(),
-  issue: z25.object({
-    number: z25.number().int().positive(),
-    body: z25.string().nullable().optional(),
-    pull_request: z25.unknown().optional()
+  action: z26.string(),
+  issue: z26.object({
+    number: z26.number().int().positive(),
+    body: z26.string().nullable().optional(),
+    pull_request: z26.unknown().optional()
   }),
-  label: z25.object({ name: z25.string() }).optional()
+  label: z26.object({ name: z26.string() }).optional()
 });
-var named = z25.object({ full_name: repository.shape.full_name });
-var installationEventSchema = z25.object({
-  action: z25.string(),
+var named = z26.object({ full_name: repository.shape.full_name });
+var installationEventSchema = z26.object({
+  action: z26.string(),
   installation,
-  repositories: z25.array(named).optional()
+  repositories: z26.array(named).optional()
 });
-var installationRepositoriesEventSchema = z25.object({
-  action: z25.string(),
+var installationRepositoriesEventSchema = z26.object({
+  action: z26.string(),
   installation,
-  repositories_added: z25.array(named)
-=======
-var mergeGroupEventSchema = z24.object({
-  ...envelope,
-  action: z24.string(),
-  merge_group: z24.object({ head_sha: sha, head_ref: z24.string(), base_sha: sha })
-});
-var issueCommentEventSchema = z24.object({
-  ...envelope,
-  action: z24.string(),
-  issue: z24.object({ number: z24.number().int().positive(), pull_request: z24.unknown().optional() }),
-  comment: z24.object({
-    body: z24.string().nullable().optional(),
-    html_url: z24.string().optional(),
-    user: account.nullable()
-  })
-});
-var issuesEventSchema = z24.object({
-  ...envelope,
-  action: z24.string(),
-  issue: z24.object({
-    number: z24.number().int().positive(),
-    body: z24.string().nullable().optional(),
-    pull_request: z24.unknown().optional()
-  }),
-  label: z24.object({ name: z24.string() }).optional()
-});
-var named = z24.object({ full_name: repository.shape.full_name });
-var installationEventSchema = z24.object({
-  action: z24.string(),
-  installation,
-  repositories: z24.array(named).optional()
-});
-var installationRepositoriesEventSchema = z24.object({
-  action: z24.string(),
-  installation,
-  repositories_added: z24.array(named)
->>>>>>> h32
+  repositories_added: z26.array(named)
 });
 var INSTALLATION_EVENTS = {
   installation: installationEventSchema,
@@ -16464,60 +15687,34 @@ function startDeliveryRetention(options) {
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve as resolve3 } from "node:path";
-<<<<<<< HEAD
-import { z as z26 } from "zod";
+import { z as z27 } from "zod";
 var APP_SETTINGS = "Settings \u2192 Developer settings \u2192 GitHub Apps \u2192 your App";
 var LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 var blankToUndefined = (value) => typeof value === "string" && value.trim() === "" ? void 0 : value;
-var optionalText = z26.preprocess(blankToUndefined, z26.string().optional());
+var optionalText = z27.preprocess(blankToUndefined, z27.string().optional());
 function requiredText(missing) {
-  return z26.preprocess(blankToUndefined, z26.string({ error: missing }));
+  return z27.preprocess(blankToUndefined, z27.string({ error: missing }));
 }
 function wholeNumber(name, min, max, fix, fallback) {
   const invalid2 = (input) => `${name} is ${JSON.stringify(input)}: ${fix}`;
-  return z26.preprocess(
+  return z27.preprocess(
     blankToUndefined,
-    z26.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
-=======
-import { z as z25 } from "zod";
-var APP_SETTINGS = "Settings \u2192 Developer settings \u2192 GitHub Apps \u2192 your App";
-var LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
-var blankToUndefined = (value) => typeof value === "string" && value.trim() === "" ? void 0 : value;
-var optionalText = z25.preprocess(blankToUndefined, z25.string().optional());
-function requiredText(missing) {
-  return z25.preprocess(blankToUndefined, z25.string({ error: missing }));
-}
-function wholeNumber(name, min, max, fix, fallback) {
-  const invalid2 = (input) => `${name} is ${JSON.stringify(input)}: ${fix}`;
-  return z25.preprocess(
-    blankToUndefined,
-    z25.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
->>>>>>> h32
+    z27.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
       error: (issue) => invalid2(issue.input)
     }).transform(Number).default(fallback)
   );
 }
 function duration2(name, fix, fallback, minMs = 0) {
   return optionalText.pipe(
-<<<<<<< HEAD
-    z26.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
-=======
-    z25.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
->>>>>>> h32
+    z27.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: ${fix}`
     }).transform((text) => parseDuration(text))
   );
 }
 function oneOf(name, values, fallback) {
-<<<<<<< HEAD
-  return z26.preprocess(
+  return z27.preprocess(
     blankToUndefined,
-    z26.enum(values, {
-=======
-  return z25.preprocess(
-    blankToUndefined,
-    z25.enum(values, {
->>>>>>> h32
+    z27.enum(values, {
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: use one of ${values.join(", ")}, or leave it unset for ${fallback}`
     }).default(fallback)
   );
@@ -16561,11 +15758,7 @@ var evaluatorEnvShape = {
     2
   ),
   AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
-<<<<<<< HEAD
-    z26.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
-=======
-    z25.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
->>>>>>> h32
+    z27.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
       error: (issue) => `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`
     })
   )
@@ -16574,20 +15767,12 @@ var appEnvShape = {
   APP_ID: requiredText(
     `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} \u2192 App ID)`
   ).pipe(
-<<<<<<< HEAD
-    z26.string().regex(/^[1-9]\d*$/, {
-=======
-    z25.string().regex(/^[1-9]\d*$/, {
->>>>>>> h32
+    z27.string().regex(/^[1-9]\d*$/, {
       error: (issue) => `APP_ID is ${JSON.stringify(issue.input)}, not an App id: set it to the number shown as App ID (${APP_SETTINGS})`
     }).transform(Number)
   ),
   PRIVATE_KEY: optionalText.pipe(
-<<<<<<< HEAD
-    z26.string().transform((value, context) => {
-=======
-    z25.string().transform((value, context) => {
->>>>>>> h32
+    z27.string().transform((value, context) => {
       const pem = normalizePrivateKey(value);
       if (pem === null) {
         context.issues.push({
@@ -16595,11 +15780,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead"
         });
-<<<<<<< HEAD
-        return z26.NEVER;
-=======
-        return z25.NEVER;
->>>>>>> h32
+        return z27.NEVER;
       }
       const problem = privateKeyProblem(pem);
       if (problem !== null) {
@@ -16608,11 +15789,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: `PRIVATE_KEY looks like a PEM private key, but ${problem}: paste the App's .pem file unchanged, or generate a new key under ${APP_SETTINGS} \u2192 Private keys`
         });
-<<<<<<< HEAD
-        return z26.NEVER;
-=======
-        return z25.NEVER;
->>>>>>> h32
+        return z27.NEVER;
       }
       return pem;
     }).optional()
@@ -16632,20 +15809,12 @@ var appEnvShape = {
   LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
   LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"], "pretty"),
   GHE_HOST: optionalText.pipe(
-<<<<<<< HEAD
-    z26.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
-=======
-    z25.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
->>>>>>> h32
+    z27.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
       error: (issue) => `GHE_HOST is ${JSON.stringify(issue.input)}: give the GitHub Enterprise host name only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL`
     }).optional()
   ),
   GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
-<<<<<<< HEAD
-  AGATE_DATABASE_URL: optionalText.pipe(z26.string().default(DEFAULT_DATABASE_URL)),
-=======
-  AGATE_DATABASE_URL: optionalText.pipe(z25.string().default(DEFAULT_DATABASE_URL)),
->>>>>>> h32
+  AGATE_DATABASE_URL: optionalText.pipe(z27.string().default(DEFAULT_DATABASE_URL)),
   AGATE_DATABASE_POOL: wholeNumber(
     "AGATE_DATABASE_POOL",
     1,
@@ -16686,11 +15855,7 @@ var appEnvShape = {
   ),
   ...evaluatorEnvShape
 };
-<<<<<<< HEAD
-var agateEnvSchema = z26.object(appEnvShape).refine(
-=======
-var agateEnvSchema = z25.object(appEnvShape).refine(
->>>>>>> h32
+var agateEnvSchema = z27.object(appEnvShape).refine(
   (env) => blankToUndefined(env.PRIVATE_KEY) !== void 0 || blankToUndefined(env.PRIVATE_KEY_PATH) !== void 0,
   {
     path: ["PRIVATE_KEY"],
@@ -16704,30 +15869,18 @@ function unregistered(env) {
     (name) => blankToUndefined(env[name]) === void 0
   );
 }
-<<<<<<< HEAD
-var setupEnvSchema = z26.object({
-=======
-var setupEnvSchema = z25.object({
->>>>>>> h32
+var setupEnvSchema = z27.object({
   PORT: appEnvShape.PORT,
   HOST: appEnvShape.HOST,
   GHE_HOST: appEnvShape.GHE_HOST,
   GHE_PROTOCOL: appEnvShape.GHE_PROTOCOL,
   AGATE_PUBLIC_URL: optionalText.pipe(
-<<<<<<< HEAD
-    z26.string().refine(isHttpUrl, {
-=======
-    z25.string().refine(isHttpUrl, {
->>>>>>> h32
+    z27.string().refine(isHttpUrl, {
       error: (issue) => `AGATE_PUBLIC_URL is ${JSON.stringify(issue.input)}: give the address GitHub reaches this App at, such as https://agate.example.com`
     }).optional()
   ),
   AGATE_GITHUB_ORG: optionalText.pipe(
-<<<<<<< HEAD
-    z26.string().regex(/^[A-Za-z0-9-]+$/, {
-=======
-    z25.string().regex(/^[A-Za-z0-9-]+$/, {
->>>>>>> h32
+    z27.string().regex(/^[A-Za-z0-9-]+$/, {
       error: (issue) => `AGATE_GITHUB_ORG is ${JSON.stringify(issue.input)}: give the organisation's login, such as my-org`
     }).optional()
   )
