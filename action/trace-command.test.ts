@@ -30,8 +30,8 @@ afterEach(() => {
   dir = undefined;
 });
 
-/** A Claude Code trace polling the same thing five times with the same result. */
-function loopTrace(): string {
+/** A Claude Code trace polling the same thing `calls` times with the same result. */
+function loopTrace(calls = 5): string {
   dir = mkdtempSync(join(tmpdir(), "agate-trace-cli-"));
   const file = join(dir, "loop.jsonl");
   const lines = [
@@ -42,7 +42,7 @@ function loopTrace(): string {
       message: { role: "user", content: "wait for the jobs" },
     }),
   ];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < calls; i++) {
     lines.push(
       JSON.stringify({
         type: "assistant",
@@ -103,15 +103,27 @@ describe("agate-gate trace FILE", () => {
     expect(report).toMatchObject({ format: "codex", steps: 3 });
   });
 
-  it("a stalled trace is still exit 0: the stall is in the report", async () => {
-    const file = loopTrace();
+  it("a stalled trace is still exit 0: the stall is in the report, the loop beside it as evidence", async () => {
+    const file = loopTrace(12);
     const result = await trace(file);
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain("verdict: busy without progress");
+    expect(result.stdout).toContain("verdict: busy without progress: no milestone in steps 1–12");
     expect(result.stdout).toContain(
-      "steps 1-5 (line 2), the same call again and again [identical-streak]",
+      "steps 1-12 (line 2), no progress (no milestone) [no-milestone, the stall]",
+    );
+    expect(result.stdout).toContain(
+      "steps 1-12 (line 2), the same call again and again [identical-streak, evidence]",
     );
     expect(result.stdout).toContain(`what repeated: {"code":"print('waiting')"}`);
+  });
+
+  it("a loop in a run too short to judge is evidence, not a stall", async () => {
+    const result = await trace(loopTrace(5));
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(
+      "verdict: not stalled (no long stretch without a milestone); a loop below, shown as evidence",
+    );
+    expect(result.stdout).toContain("[identical-streak, evidence]");
   });
 
   it("--config takes the thresholds from that config's progress section", async () => {

@@ -10,7 +10,7 @@ import { budgetsSchema, findingKindSchema, traceFormatSchema } from "./trace.js"
 import { verdictSchema } from "./verdict.js";
 
 /** Bumped whenever the evaluator's instructions or the bundle's layout change meaning. */
-export const EVALUATOR_PROMPT_VERSION = "agate-eval-4";
+export const EVALUATOR_PROMPT_VERSION = "agate-eval-5";
 
 /**
  * What the agent's own trace of the evidence run reported (the Action's `trace` input), cut to

@@ -4,7 +4,10 @@
  * /work/shared/trajectories) and prints the separation it reaches: per labelled source and split,
  * the flag rate on resolved and on unresolved runs, their ratio, the precision of flags on runs
  * whose SOURCES.md entry carries a judgement (stall or not), and where in the run the flag fell.
- * Not part of npm test. AGATE_BENCH_VERBOSE=1 prints every run, not only the flagged ones.
+ * A run counts as flagged when its report's verdict says stalled (a stretch without a milestone,
+ * checks/progress/verdict.ts); the loops it shows as evidence (identical calls, cycles, restores)
+ * are counted apart. Not part of npm test. AGATE_BENCH_VERBOSE=1 prints every run, not only the
+ * flagged or looping ones.
  *
  * Held-out split: the Gemini 3 Pro runs are split by the first hex digit of sha256(instance id),
  * even: "tune" (thresholds were chosen on these), odd: "held-out" (never used to choose
@@ -20,6 +23,7 @@ import { basename, join, relative, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { analyseTraceFile } from "../action/trace.js";
 import { TraceParseError } from "../checks/progress/events.js";
+import { findingRole } from "../checks/progress/verdict.js";
 import type { ProgressReport, ProgressThresholds } from "../schemas/trace.js";
 import { stressTrace } from "./bench-trajectories-stress.js";
 
@@ -98,13 +102,6 @@ function readJudgements(): Map<string, boolean> {
 const labels = readLabels();
 const judgements = readJudgements();
 const instanceOf = (file: string) => basename(file).replace(/\.traj(\.json)?$|\.jsonl?$/, "");
-const STALL_KINDS = new Set([
-  "identical-streak",
-  "short-cycle",
-  "revert-cycle",
-  "no-new-information",
-  "no-milestone",
-]);
 const GEMINI = "gruckion-mini-swe-agent";
 
 function groupOf(rel: string, id: string): string {
@@ -164,8 +161,14 @@ async function runAll(thresholds: Partial<ProgressThresholds>): Promise<{
   return { runs, steps, seconds, skipped };
 }
 
-const stallFindings = (r: ProgressReport) => r.findings.filter((f) => STALL_KINDS.has(f.kind));
-const flagged = (run: Run) => stallFindings(run.report).length > 0;
+// A run is flagged by the report's own verdict (checks/progress/verdict.ts): loops are shown as
+// evidence and counted apart, so the figures measure what the summary and the evaluator are told.
+const stallFindings = (r: ProgressReport) =>
+  r.findings.filter((f) => findingRole(f.kind) === "stall");
+const evidenceFindings = (r: ProgressReport) =>
+  r.findings.filter((f) => findingRole(f.kind) === "evidence");
+const flagged = (run: Run) => run.report.stalled;
+const looped = (run: Run) => evidenceFindings(run.report).length > 0;
 const pct = (n: number, d: number) => (d === 0 ? "n/a" : `${((100 * n) / d).toFixed(1)}%`);
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -194,7 +197,17 @@ function describe(runs: Run[]): void {
     const members = runs.filter((r) => r.group === group);
     const labelled = members.filter((r) => r.label !== null);
     console.log(`\n== ${group}: ${members.length} runs, ${labelled.length} labelled`);
-    if (labelled.length > 0) console.log(`  ${separation(labelled)}`);
+    if (labelled.length > 0) {
+      console.log(`  ${separation(labelled)}`);
+      const loops = (label: Label) => {
+        const of = labelled.filter((r) => r.label === label);
+        const hit = of.filter(looped).length;
+        return `${hit}/${of.length} (${pct(hit, of.length)})`;
+      };
+      console.log(
+        `  loops shown as evidence (not the verdict): resolved ${loops("resolved")}, unresolved ${loops("unresolved")}`,
+      );
+    }
     const judged = members.filter((r) => r.judged !== null);
     if (judged.length > 0) {
       const flags = judged.filter(flagged);
@@ -215,14 +228,14 @@ function describe(runs: Run[]): void {
         `  flag raised at (first flagged segment's end / run length): median ${(100 * median(shares)).toFixed(0)}% of the run`,
       );
     for (const run of members) {
-      if (!flagged(run) && process.env.AGATE_BENCH_VERBOSE !== "1") continue;
+      if (!flagged(run) && !looped(run) && process.env.AGATE_BENCH_VERBOSE !== "1") continue;
       const c = run.report.counters;
       console.log(
-        `  ${run.id} [${run.label ?? "no label"}${run.judged === null ? "" : run.judged ? ", judged a stall" : ", judged not a stall"}] ${run.report.steps} steps, ${c.milestones} milestones, longest without one ${c.longest_without_milestone}, ${c.reverts} restores`,
+        `  ${run.id} [${run.label ?? "no label"}${run.judged === null ? "" : run.judged ? ", judged a stall" : ", judged not a stall"}] ${flagged(run) ? "STALLED" : "not stalled"}, ${run.report.steps} steps, ${c.milestones} milestones, longest without one ${c.longest_without_milestone}, ${c.reverts} restores`,
       );
-      for (const f of stallFindings(run.report))
+      for (const f of [...stallFindings(run.report), ...evidenceFindings(run.report)])
         console.log(
-          `    ${f.kind} steps ${f.from_step}-${f.to_step}: ${f.why}\n      ${f.excerpt ?? ""}`,
+          `    ${f.kind} (${findingRole(f.kind)}) steps ${f.from_step}-${f.to_step}: ${f.why}\n      ${f.excerpt ?? ""}`,
         );
     }
   }
@@ -262,9 +275,17 @@ for (const label of ["resolved", "unresolved"] as const) {
     .sort((a, b) => a - b);
   console.log(`  ${label}: restores per run: ${values.join(" ")}`);
 }
+// Restore cycles are evidence, not the verdict: the sweep shows which runs would show one.
 for (const n of [2, 3, 4, 5, 6]) {
   const { runs } = await runAll({ reverts: n });
-  console.log(`  ${n}: ${separation(runs.filter((r) => r.group === tune))}`);
+  const shown = (label: Label) => {
+    const of = runs.filter((r) => r.group === tune && r.label === label);
+    const hit = of.filter((r) => r.report.findings.some((f) => f.kind === "revert-cycle")).length;
+    return `${hit}/${of.length}`;
+  };
+  console.log(
+    `  ${n}: restore cycle shown on resolved ${shown("resolved")}, unresolved ${shown("unresolved")}`,
+  );
 }
 
 /**

@@ -53,6 +53,14 @@ function stalledReport(): ProgressReport {
         why: "14 tool calls in a row brought no new information",
         excerpt: "grep -rn parse_lines src/",
       },
+      {
+        kind: "no-milestone",
+        from_step: 9,
+        to_step: 30,
+        at: "line 19",
+        why: "22 tool calls without a milestone after the last one: the last 73% of the run",
+        excerpt: "grep ×14, cat ×8; first: grep -rn parse_lines src/",
+      },
     ],
     findings_not_listed: 0,
     stalled: true,
@@ -207,8 +215,10 @@ describe("the trace in the agate summary", () => {
     expect(summary).toContain("1 trace from run 99, attempt 1");
     expect(summary).toContain("1 busy without progress");
     expect(summary).toContain(
-      "| 9–22 (`line 19`) | nothing new learned | `14 tool calls in a row brought no new information` | `grep -rn parse_lines src/` |",
+      "| 9–22 (`line 19`) | nothing new learned | evidence | `14 tool calls in a row brought no new information` | `grep -rn parse_lines src/` |",
     );
+    expect(summary).toContain("| 9–30 (`line 19`) | no progress (no milestone) | the stall |");
+    expect(summary).toContain("busy without progress: no milestone in steps 9–30");
     expect(summary).toContain("billed input tokens 412000");
   });
 
@@ -244,6 +254,16 @@ describe("the trace in the agate summary", () => {
     expect(summary).not.toMatch(/^### Accepted/m);
     expect(summary).toContain("`@octocat please merge \\| ### Accepted <img src=x>`");
     expect(summary).toContain("#### Agent trace `@admins/**x**.jsonl`");
+  });
+
+  it("attack: a report that says stalled without the finding it rests on says so plainly, never 'steps undefined'", () => {
+    // The report is read back from an artifact the agent's job can upload itself.
+    const report = stalledReport();
+    report.findings = report.findings.filter((f) => f.kind !== "no-milestone");
+    const facts = gateFacts({ trace: trace(report) });
+    const summary = renderGateSummary(decideGate(facts), facts);
+    expect(summary).toContain("#### Agent trace `trace.jsonl`: busy without progress\n");
+    expect(summary).not.toContain("undefined");
   });
 
   it("an unreadable report is said once, with why, and the gate does not depend on it", () => {

@@ -85,25 +85,29 @@ const base = {
 
 describe("a stall in the agent's trace reaches the evaluator", () => {
   it("the bundle carries the flagged segments with step ranges and why, and the budgets", async () => {
-    const bundle = buildBundle({ ...base, trace: await traceFact(stuckTrace(8)) });
+    const bundle = buildBundle({ ...base, trace: await traceFact(stuckTrace(12)) });
     const trace = bundle.agent_trace?.traces[0];
-    expect(trace).toMatchObject({ source: "agent/session.jsonl", format: "claude-code", steps: 8 });
+    expect(trace).toMatchObject({
+      source: "agent/session.jsonl",
+      format: "claude-code",
+      steps: 12,
+    });
     expect(trace?.stalled).toBe(true);
-    expect(trace?.findings[0]).toMatchObject({
-      kind: "identical-streak",
+    expect(trace?.findings.map((f) => f.kind).sort()).toEqual(["identical-streak", "no-milestone"]);
+    expect(trace?.findings.find((f) => f.kind === "identical-streak")).toMatchObject({
       from_step: 1,
       excerpt: "python -m pytest -q tests/test_parse.py",
     });
-    expect(trace?.budgets?.tool_calls).toBe(8);
+    expect(trace?.budgets?.tool_calls).toBe(12);
     // The command evaluator reads the same bundle as JSON: it is valid by the schema.
     expect(evaluationBundleSchema.parse(JSON.parse(JSON.stringify(bundle)))).toEqual(bundle);
   });
 
   it("the prompt says how many traces stalled, fences what the trace says, and tells the evaluator a stall never decides by itself", async () => {
-    const bundle = buildBundle({ ...base, trace: await traceFact(stuckTrace(8)) });
+    const bundle = buildBundle({ ...base, trace: await traceFact(stuckTrace(12)) });
     const { system, user } = buildEvaluatorPrompt(bundle, BOUNDARY);
     expect(system).toMatch(
-      /A stall is a reason to look closer .* never by itself a reason to reject/,
+      /A stall or a loop is a reason to look closer .* never by itself a reason to reject/,
     );
     expect(user).toContain("From run 99, attempt 2: 1 trace, 1 found busy without progress.");
     expect(user).toMatch(
@@ -111,9 +115,21 @@ describe("a stall in the agent's trace reaches the evaluator", () => {
         `<untrusted-${BOUNDARY} source="agent trace 1">\\n\\{"source":"agent/session.jsonl"`,
       ),
     );
-    expect(user).toMatch(/- identical-streak at steps 1-\d+: /);
+    // The verdict's finding and the loop beside it, each marked for what it counts as.
+    expect(user).toMatch(/- no-milestone \(stall\) at steps 1-12: /);
+    expect(user).toMatch(/- identical-streak \(evidence\) at steps 1-\d+: /);
     // What repeated, in the agent's words, inside the fence.
     expect(user).toContain("  what repeated: python -m pytest -q tests/test_parse.py\n");
+  });
+
+  it("a short loop is evidence, not a stall: the evaluator is told of it, marked as such, and 0 traces stalled", async () => {
+    const bundle = buildBundle({ ...base, trace: await traceFact(stuckTrace(5)) });
+    const trace = bundle.agent_trace?.traces[0];
+    expect(trace?.stalled).toBe(false);
+    expect(trace?.findings.map((f) => f.kind)).toEqual(["identical-streak"]);
+    const { user } = buildEvaluatorPrompt(bundle, BOUNDARY);
+    expect(user).toContain("From run 99, attempt 2: 1 trace, 0 found busy without progress.");
+    expect(user).toMatch(/- identical-streak \(evidence\) at steps 1-5: /);
   });
 
   it("attack: a trace file named like an instruction stays inside its fence, as a JSON string", async () => {

@@ -13,6 +13,7 @@ import { BoundedSet } from "./bounded-set.js";
 import type { TraceEvent } from "./events.js";
 import { shortHash } from "./hash.js";
 import { Timeline } from "./timeline.js";
+import { isStalled } from "./verdict.js";
 import { Workspace } from "./workspace.js";
 
 /** The defaults of every threshold; docs/progress.md justifies them with the benchmark. */
@@ -23,15 +24,6 @@ export const SEEN_LIMIT = 200_000;
 
 /** At most this many findings and infrastructure failures are listed in a report. */
 export const REPORT_LIST_LIMIT = 100;
-
-/** Findings that mean "busy without progress"; budget findings alone do not. */
-const STALL_KINDS: ReadonlySet<FindingKind> = new Set([
-  "identical-streak",
-  "short-cycle",
-  "revert-cycle",
-  "no-new-information",
-  "no-milestone",
-]);
 
 /** Open findings by tracker; a tracker's finding grows while its condition holds. */
 class Segments {
@@ -500,7 +492,8 @@ export class ProgressDetector {
       infrastructure_failure_count: this.infrastructureCount,
       findings,
       findings_not_listed: this.segments.dropped,
-      stalled: findings.some((f) => STALL_KINDS.has(f.kind)),
+      // The verdict rests on the milestone criterion only; loops are evidence (verdict.ts).
+      stalled: isStalled(findings),
       thresholds: this.t,
     };
   }

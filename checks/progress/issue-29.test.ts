@@ -18,6 +18,64 @@ const edit = (path: string, before: string, after: string) =>
     toolUseResult: { filePath: path, oldString: before, newString: after, originalFile: before },
   });
 
+describe("the stall verdict rests on milestones; loops are evidence", () => {
+  // Both runs below later resolved. Their loops are real and shown; the verdict is not stalled,
+  // because the run reached milestones after them (on the old detector any loop finding was a
+  // stall: both were false alarms on resolved runs).
+  it("a no-op repeated four times, then the fix that passes: the loop is reported, the run is not stalled", () => {
+    const records = [
+      bash("python -m pytest tests/test_mathml.py -q", "1 failed in 0.31s", 1),
+      ...Array.from({ length: 4 }, () =>
+        bash("sed -i 's/return mmsubsup/return mmsubsup/' sympy/printing/mathml.py", ""),
+      ),
+      edit("sympy/printing/mathml.py", "return mmsubsup", "return msubsup"),
+      bash("python -m pytest tests/test_mathml.py -q", "12 passed in 0.33s"),
+    ].flat();
+    const report = analyse(records);
+    expect(report.findings.map((f) => [f.kind, f.from_step, f.to_step])).toEqual([
+      ["identical-streak", 2, 5],
+    ]);
+    expect(report.stalled).toBe(false);
+  });
+
+  it("three attempts each restored with git checkout, then the one that works: a restore cycle shown, not a stall", () => {
+    const attempt = (n: number) => [
+      bash(`sed -i 's/attempt_${n - 1}/attempt_${n}/' astropy/table/table.py`, ""),
+      bash("python -m pytest astropy/table/tests/test_mixin.py -q", `${n} failed`, 1),
+      bash("git checkout astropy/table/table.py", ""),
+    ];
+    const records = [
+      attempt(1),
+      attempt(2),
+      attempt(3),
+      edit("astropy/table/table.py", "data = Column(data)", "data = data.view(NdarrayMixin)"),
+      bash("python -m pytest astropy/table/tests/test_mixin.py -q", "40 passed"),
+    ].flat(2);
+    const report = analyse(records);
+    expect(report.findings.map((f) => f.kind)).toEqual(["revert-cycle"]);
+    expect(report.stalled).toBe(false);
+  });
+
+  it("the same loop never left, long enough to judge, is a stall: the idle stretch, with the loop beside it", () => {
+    const records = [
+      edit("src/a.py", "x = 1", "x = 2"),
+      bash("python -m pytest -q", "1 failed", 1),
+      ...Array.from({ length: 12 }, () => bash("python -m pytest -q", "1 failed", 1)),
+    ].flat();
+    const report = analyse(records);
+    expect(report.stalled).toBe(true);
+    expect(report.findings.map((f) => f.kind).sort()).toEqual([
+      "identical-streak",
+      "no-milestone",
+      "no-new-information",
+    ]);
+    expect(report.findings.find((f) => f.kind === "no-milestone")).toMatchObject({
+      from_step: 2,
+      to_step: 14,
+    });
+  });
+});
+
 describe("false alarms on resolved runs", () => {
   it("three `git checkout <file>` that clean debug prints out of three files are one restore, not a cycle", () => {
     const records = [

@@ -1,5 +1,6 @@
 import type { Budgets, ProgressReport } from "../../schemas/trace.js";
 import { codeSpan, tableCell } from "../markdown.js";
+import { findingRole } from "./verdict.js";
 
 const BUDGET_LABELS: [keyof Budgets, string][] = [
   ["model_calls", "model calls"],
@@ -25,12 +26,23 @@ const KIND_WORDS: Record<ProgressReport["findings"][number]["kind"], string> = {
   budget: "over a budget",
 };
 
-const verdict = (report: ProgressReport) =>
-  report.stalled
-    ? "busy without progress in the segments below"
-    : report.findings.length > 0
-      ? "progressing; over a budget"
-      : "no stall found";
+/** What the verdict rests on and what is only evidence, said once for both renderers. */
+function verdict(report: ProgressReport): string {
+  if (report.stalled) {
+    // A report read back from an artifact is agent-influenced: its list may lack the finding.
+    const stall = report.findings.find((f) => findingRole(f.kind) === "stall");
+    return stall
+      ? `busy without progress: no milestone in steps ${stall.from_step}–${stall.to_step}`
+      : "busy without progress";
+  }
+  const evidence = report.findings.filter((f) => findingRole(f.kind) === "evidence").length;
+  if (evidence > 0)
+    return `not stalled (no long stretch without a milestone); ${evidence === 1 ? "a loop" : `${evidence} loops`} below, shown as evidence`;
+  return report.findings.length > 0 ? "not stalled; over a budget" : "no stall found";
+}
+
+/** A finding's place in the report: the one the verdict rests on, or evidence beside it. */
+const ROLE_WORDS = { stall: "the stall", evidence: "evidence", budget: "budget" } as const;
 
 /** The report as plain text for a terminal (`agate trace`). */
 export function renderProgressText(report: ProgressReport, source: string): string {
@@ -45,7 +57,7 @@ export function renderProgressText(report: ProgressReport, source: string): stri
     lines.push("flagged:");
     for (const f of report.findings) {
       lines.push(
-        `  steps ${f.from_step}-${f.to_step} (${f.at}), ${KIND_WORDS[f.kind]} [${f.kind}]: ${f.why}`,
+        `  steps ${f.from_step}-${f.to_step} (${f.at}), ${KIND_WORDS[f.kind]} [${f.kind}, ${ROLE_WORDS[findingRole(f.kind)]}]: ${f.why}`,
       );
       if (f.excerpt) lines.push(`    what repeated: ${f.excerpt.replace(/\s+/g, " ")}`);
     }
@@ -74,14 +86,14 @@ export function renderProgressMarkdown(report: ProgressReport, source: string): 
   const out = [
     `### Agent trace ${codeSpan(source, 200)}: ${verdict(report)}`,
     "",
-    `${report.format}, ${report.steps} tool calls${report.exit_status ? `, ended ${codeSpan(report.exit_status, 60)}` : ""}. New information in ${c.new_information} calls, none in ${c.no_new_information}; ${c.milestones} milestones, ${c.steps_since_last_milestone} calls since the last; ${c.reverts} restores of earlier work. A stall here is reported to the evaluator; it never decides the gate by itself.`,
+    `${report.format}, ${report.steps} tool calls${report.exit_status ? `, ended ${codeSpan(report.exit_status, 60)}` : ""}. New information in ${c.new_information} calls, none in ${c.no_new_information}; ${c.milestones} milestones, ${c.steps_since_last_milestone} calls since the last; ${c.reverts} restores of earlier work. The verdict rests on calls without a milestone alone; loops are evidence. A stall is reported to the evaluator; it never decides the gate by itself.`,
     "",
   ];
   if (report.findings.length > 0) {
-    out.push("| steps | what | why | what repeated |", "|---|---|---|---|");
+    out.push("| steps | what | counts as | why | what repeated |", "|---|---|---|---|---|");
     for (const f of report.findings) {
       out.push(
-        `| ${f.from_step}–${f.to_step} (${tableCell(codeSpan(f.at, 40))}) | ${KIND_WORDS[f.kind]} | ${tableCell(codeSpan(f.why, 300))} | ${f.excerpt ? tableCell(codeSpan(f.excerpt, 160)) : ""} |`,
+        `| ${f.from_step}–${f.to_step} (${tableCell(codeSpan(f.at, 40))}) | ${KIND_WORDS[f.kind]} | ${ROLE_WORDS[findingRole(f.kind)]} | ${tableCell(codeSpan(f.why, 300))} | ${f.excerpt ? tableCell(codeSpan(f.excerpt, 160)) : ""} |`,
       );
     }
     if (report.findings_not_listed > 0) out.push("", `… and ${report.findings_not_listed} more.`);

@@ -112,6 +112,14 @@ function stalledTrace(): TraceFact {
                 "step 41: git checkout src/lines.py | step 55: cp src/lines.py.orig src/lines.py",
             },
             {
+              kind: "no-milestone",
+              from_step: 39,
+              to_step: 96,
+              at: "line 133",
+              why: "58 tool calls without a milestone (no command newly passing, no new failure, no edit that survived to the end) after the last one: the last 60% of the run; 48 brought nothing new, 3 restores of earlier work",
+              excerpt: "python ×21, git ×9, cp ×6; first: sed -n 40,80p src/lines.py",
+            },
+            {
               kind: "no-new-information",
               from_step: 72,
               to_step: 90,
