@@ -313,13 +313,8 @@ const ALLOWED_ARROWS: readonly string[] = [
   // ---- B: jobs and rooms ----
   "app/dashboard/handlers.ts -> app/gate/job-deps.ts", // B1: JobContext replaces GateDeps
   "app/entries/entry-job.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec in schemas/jobs/
-  "app/entries/entry-job.ts -> app/gate/entry-link.ts", // B1: entry-link → app/entries/linked-pulls.ts
   "app/entries/handlers.ts -> app/gate/job-deps.ts", // B1: JobContext replaces GateDeps
   "app/entries/pull-request-entries.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec
-  "app/entries/rules.ts -> app/gate/org-defaults.ts", // B1: org-defaults → app/github/
-  "app/evaluator/http.ts -> app/runtime/backoff.ts", // B1: backoff → app/kit/
-  "app/evaluator/judge.ts -> app/runtime/backoff.ts", // B1: backoff → app/kit/
-  "app/evaluator/llm-judge.ts -> app/runtime/backoff.ts", // B1: backoff → app/kit/
   "app/gate/apply.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec in schemas/jobs/
   "app/gate/job-handlers.ts -> app/dashboard/handlers.ts", // B1: one job registry
   "app/gate/job-handlers.ts -> app/entries/handlers.ts", // B1: one job registry

@@ -31,7 +31,6 @@ import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import { type EntryJob, JOB_KINDS, type JobPayloadInput } from "../../schemas/jobs.js";
 import type { NewJob } from "../../schemas/store.js";
 import { dashboardJob } from "../dashboard/queue.js";
-import { linkedPullRequestJobs } from "../gate/entry-link.js";
 import type { EntryIssueFact, GitHubAdapter, IssueCommentFact } from "../github/adapter.js";
 import type { Account } from "../github/maintainers.js";
 import { jobScope, WriteOnce, type WriteOnceGitHub } from "../github/write-once.js";
@@ -40,6 +39,7 @@ import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 import type { WriteIntentLedger } from "../store/ports/write-intent-ledger.js";
+import { linkedPullRequestJobs } from "./linked-pulls.js";
 import { readEscalationRules } from "./rules.js";
 
 /** The GitHub calls an entry's pass makes, all through the adapter. */

@@ -20,11 +20,11 @@ import {
 import { createJudge, type Judge, type JudgeOptions } from "../evaluator/judge.js";
 import { type EvaluatorPolicy, policyRefusal } from "../evaluator/policy.js";
 import type { GitHubAdapter } from "../github/adapter.js";
+import type { ImmutableReads } from "../github/reads.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
-import type { ImmutableReads } from "./caches.js";
 import { BUNDLE_OVER_BUDGET, bundleSubject } from "./evaluation-facts.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,9 +1,9 @@
 import type { GitHubClient } from "../github/adapter.js";
+import type { ImmutableReads } from "../github/reads.js";
 import type { Store } from "../store/store.js";
-import type { ImmutableReads } from "./caches.js";
 import type { EvaluatorDeps } from "./evaluator-job.js";
 import type { EvidenceCache } from "./evidence.js";
-import type { SetupReader } from "./setup.js";
+import type { RequiredCheckReader } from "./required-check.js";
 import type { TraceReportCache } from "./trace-report.js";
 
 /** What every gate job handler is given: the store, the clock and GitHub's clients. */
@@ -21,7 +21,7 @@ export interface GateDeps {
   evidence?: EvidenceCache;
   traceReports?: TraceReportCache;
   /** Whether base branches require agate, read and reused across jobs; absent: not read. */
-  setup?: SetupReader;
+  setup?: RequiredCheckReader;
   /** How to reach the evaluator; absent: a configured llm or command evaluator is unavailable. */
   evaluator?: EvaluatorDeps;
   log?: (line: string) => void;

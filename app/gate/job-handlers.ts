@@ -16,10 +16,10 @@ import { handleDashboardJob } from "../dashboard/handlers.js";
 import { handleEntryDeadlineJob, handleEntryJob } from "../entries/handlers.js";
 import { runPullRequestEntriesJob } from "../entries/pull-request-entries.js";
 import { AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
-import { keepTrying } from "../runtime/keep-trying.js";
+import { ImmutableReads } from "../github/reads.js";
+import { keepTrying } from "../kit/keep-trying.js";
 import type { Runtime } from "../runtime/server.js";
 import type { JobHandler } from "../runtime/worker.js";
-import { ImmutableReads } from "./caches.js";
 import { runEvaluatorJob } from "./evaluator-job.js";
 import { EvidenceCache } from "./evidence.js";
 import type { GateDeps } from "./job-deps.js";
@@ -28,7 +28,7 @@ import { runOverrideJob } from "./override.js";
 import { type PassResult, runPullRequestPass } from "./pull-request.js";
 import { reconcileOnce } from "./reconcile.js";
 import { ensureRepositoryLabels } from "./repository-labels.js";
-import { SetupReader } from "./setup.js";
+import { RequiredCheckReader } from "./required-check.js";
 import { TraceReportCache } from "./trace-report.js";
 
 export type { GateDeps } from "./job-deps.js";
@@ -215,7 +215,7 @@ export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
     reads: new ImmutableReads(),
     evidence: new EvidenceCache(),
     traceReports: new TraceReportCache(),
-    setup: new SetupReader({
+    setup: new RequiredCheckReader({
       app: async () => ({ id: runtime.settings.appId, slug: await appSlug() }),
       now: () => new Date(),
     }),

@@ -17,10 +17,10 @@ import {
 } from "../../schemas/merge-group.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
 import { GitHubAdapter } from "../github/adapter.js";
+import { ImmutableReads } from "../github/reads.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { CheckRunLedger } from "../store/ports/check-run-ledger.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
-import { ImmutableReads } from "./caches.js";
 import { AgateChecks } from "./check-runs.js";
 import { collectEvidence, EvidenceCache } from "./evidence.js";
 import type { GateDeps } from "./job-deps.js";

@@ -10,15 +10,15 @@ import { codeSpan, fenced } from "../../checks/markdown.js";
 import type { EvidenceRunFact, GateDecision } from "../../schemas/gate.js";
 import { evidenceEventMatters, type PullRequestJob } from "../../schemas/jobs.js";
 import type { GitHubAdapter } from "../github/adapter.js";
+import type { ImmutableReads } from "../github/reads.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { CheckRunLedger } from "../store/ports/check-run-ledger.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
 import { type ApplyStore, applyGatePlan } from "./apply.js";
-import type { ImmutableReads } from "./caches.js";
 import { AgateChecks } from "./check-runs.js";
 import type { EvidenceCache } from "./evidence.js";
 import { type GatherStore, gatherPullRequest } from "./gather.js";
-import type { SetupReader } from "./setup.js";
+import type { RequiredCheckReader } from "./required-check.js";
 import type { TraceReportCache } from "./trace-report.js";
 
 export interface PassDeps {
@@ -27,7 +27,7 @@ export interface PassDeps {
   reads: ImmutableReads;
   evidence: EvidenceCache;
   traceReports?: TraceReportCache;
-  setup?: SetupReader;
+  setup?: RequiredCheckReader;
   agateVersion: string;
   appSlug: string;
   now: () => Date;

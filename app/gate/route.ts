@@ -28,7 +28,7 @@ import type { NewJob } from "../../schemas/store.js";
 import { INSTALLATION_EVENTS, ROUTED_EVENTS, type RoutedEvent } from "../../schemas/webhooks.js";
 import { entryJobsForComment, entryJobsForIssue } from "../entries/route.js";
 import { RERUN_EVALUATOR } from "../github/adapter.js";
-import type { Route } from "../runtime/route.js";
+import type { Route } from "../runtime/routing.js";
 
 const job = <K extends JobKind>(
   kind: K,

@@ -25,7 +25,7 @@ import {
 } from "./intake-guard.js";
 import { listenOn } from "./listen.js";
 import { type DeliveryRetention, startDeliveryRetention } from "./retention.js";
-import type { Observe, Route } from "./route.js";
+import type { Observe, Route } from "./routing.js";
 import { type EnvFile, type Environment, loadSettings, type Settings } from "./settings.js";
 import { type JobHandler, type RuntimeLog, startWorkers, type Workers } from "./worker.js";
 

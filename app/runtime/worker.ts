@@ -14,10 +14,10 @@
  */
 
 import type { Job, StoredDelivery } from "../../schemas/store.js";
+import { type Backoff, exponentialBackoff } from "../kit/backoff.js";
 import { LeaseLostError } from "../store/errors.js";
 import type { ClaimedJob, JobLease } from "../store/ports/job-queue.js";
 import type { Store } from "../store/store.js";
-import { type Backoff, exponentialBackoff } from "./backoff.js";
 
 export interface JobContext {
   /** The delivery that enqueued the job, re-read from the store (absent for other jobs). */

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ImmutableReads } from "../../app/gate/caches.js";
 import { EvidenceCache } from "../../app/gate/evidence.js";
 import { gatherPullRequest } from "../../app/gate/gather.js";
 import { runGateJob } from "../../app/gate/job-handlers.js";
 import { defaultRoute } from "../../app/gate/route.js";
 import { GitHubAdapter } from "../../app/github/adapter.js";
+import { ImmutableReads } from "../../app/github/reads.js";
 import { decideGate } from "../../checks/gate/decide.js";
 import type { EvidenceJob, EvidenceRunFact } from "../../schemas/gate.js";
 import { JOB_KINDS, JOB_PAYLOADS } from "../../schemas/jobs.js";

@@ -9,10 +9,10 @@
  * kills it with SIGKILL wherever it is: that is the point.
  */
 import { Probot } from "probot";
-import { ImmutableReads } from "../../app/gate/caches.js";
 import { EvidenceCache } from "../../app/gate/evidence.js";
 import { type GateDeps, runGateJob } from "../../app/gate/job-handlers.js";
 import { AppAdapter, type GitHubClient } from "../../app/github/adapter.js";
+import { ImmutableReads } from "../../app/github/reads.js";
 import { UnthrottledOctokit } from "../../app/runtime/server.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";

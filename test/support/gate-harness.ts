@@ -4,13 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Probot } from "probot";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { ImmutableReads } from "../../app/gate/caches.js";
 import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
 import { eventBases } from "../../app/gate/event-bases.js";
 import { EvidenceCache } from "../../app/gate/evidence.js";
 import { type GateDeps, runGateJob } from "../../app/gate/job-handlers.js";
+import { RequiredCheckReader } from "../../app/gate/required-check.js";
 import { defaultRoute } from "../../app/gate/route.js";
-import { SetupReader } from "../../app/gate/setup.js";
+import { ImmutableReads } from "../../app/github/reads.js";
 import { UnthrottledOctokit } from "../../app/runtime/server.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
@@ -100,7 +100,7 @@ export function useGateHarness(
   // Shared by every job of a test, as one App process shares them.
   let reads = new ImmutableReads();
   let evidence = new EvidenceCache();
-  let setup: SetupReader | undefined;
+  let setup: RequiredCheckReader | undefined;
   const temp = mkdtempSync(join(tmpdir(), "agate-gate-"));
   const need = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`the gate harness has no ${what} yet`);
@@ -138,7 +138,7 @@ export function useGateHarness(
     reads = new ImmutableReads();
     evidence = new EvidenceCache();
     // As the App reads it: whether the base branch requires agate from this App.
-    setup = new SetupReader({
+    setup = new RequiredCheckReader({
       app: async () => ({ id: s.appId, slug: s.appSlug }),
       now: () => new Date(),
     });
