@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as util from "node:util";
-import { gateJobHandlers } from "./gate/job-handlers.js";
+import { gateJobHandlers } from "./gate/jobs.js";
 import { startAgate } from "./runtime/server.js";
 import {
   type EnvFile,

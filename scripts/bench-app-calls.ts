@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gateJobHandlers } from "../app/gate/job-handlers.js";
+import { gateJobHandlers } from "../app/gate/jobs.js";
 import { startAgate } from "../app/runtime/server.js";
 import { startGitHubSimulator } from "../test/github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../test/support/evidence-workflow.js";

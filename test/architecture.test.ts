@@ -311,14 +311,14 @@ const ALLOWED_ARROWS: readonly string[] = [
   "app/gate/gather.ts -> checks/gate/progress.ts", // A1: attempts out of gather
   "app/gate/gather.ts -> checks/gate/protected-paths.ts", // A2: reviews read when planReads says
   // ---- B: jobs and rooms ----
-  "app/dashboard/handlers.ts -> app/gate/job-deps.ts", // B1: JobContext replaces GateDeps
+  "app/dashboard/jobs.ts -> app/gate/job-deps.ts", // B1: JobContext replaces GateDeps
   "app/entries/entry-job.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec in schemas/jobs/
-  "app/entries/handlers.ts -> app/gate/job-deps.ts", // B1: JobContext replaces GateDeps
+  "app/entries/jobs.ts -> app/gate/job-deps.ts", // B1: JobContext replaces GateDeps
   "app/entries/pull-request-entries.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec
   "app/gate/apply.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec in schemas/jobs/
-  "app/gate/job-handlers.ts -> app/dashboard/handlers.ts", // B1: one job registry
-  "app/gate/job-handlers.ts -> app/entries/handlers.ts", // B1: one job registry
-  "app/gate/job-handlers.ts -> app/entries/pull-request-entries.ts", // B1: one job registry
+  "app/gate/jobs.ts -> app/dashboard/jobs.ts", // B1: one job registry
+  "app/gate/jobs.ts -> app/entries/jobs.ts", // B1: one job registry
+  "app/gate/jobs.ts -> app/entries/pull-request-entries.ts", // B1: one job registry
   "app/gate/route.ts -> app/entries/route.ts", // B1: composeRoutes([entries, gate])
   "app/runtime/server.ts -> app/gate/event-bases.ts", // B1: the route is handed in
   "app/runtime/server.ts -> app/gate/route.ts", // B1: the route is handed in

@@ -12,7 +12,7 @@ import {
   LISTED_ENTRY_STATES,
   renderDashboard,
 } from "../../checks/dashboard/render.js";
-import { type DashboardJob, dashboardKey, JOB_KINDS } from "../../schemas/jobs.js";
+import { type DashboardJob, dashboardKey, JOB_KINDS } from "../../schemas/jobs/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";

@@ -3,7 +3,12 @@
  * in order, and a refresh with a newer one queued behind it does nothing (app/dashboard/job.ts).
  * Whatever changes what the dashboard lists queues one: an entry's transition, a gate decision.
  */
-import { dashboardKey, JOB_KINDS, type JobPayloadInput, type Trigger } from "../../schemas/jobs.js";
+import {
+  dashboardKey,
+  JOB_KINDS,
+  type JobPayloadInput,
+  type Trigger,
+} from "../../schemas/jobs/gate.js";
 import type { NewJob } from "../../schemas/store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 

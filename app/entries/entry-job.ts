@@ -28,7 +28,7 @@ import {
 } from "../../checks/entries/projection.js";
 import * as say from "../../checks/entries/replies.js";
 import type { HandoffEntry } from "../../schemas/handoff-entry.js";
-import { type EntryJob, JOB_KINDS, type JobPayloadInput } from "../../schemas/jobs.js";
+import { type EntryJob, JOB_KINDS, type JobPayloadInput } from "../../schemas/jobs/gate.js";
 import type { NewJob } from "../../schemas/store.js";
 import { dashboardJob } from "../dashboard/queue.js";
 import type { EntryIssueFact, GitHubAdapter, IssueCommentFact } from "../github/adapter.js";

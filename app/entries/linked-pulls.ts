@@ -7,7 +7,7 @@
  * without its passes.
  */
 import type { HandoffEntryDraft } from "../../schemas/handoff-entry.js";
-import { JOB_KINDS, type JobPayloadInput, pullRequestKey } from "../../schemas/jobs.js";
+import { JOB_KINDS, type JobPayloadInput, pullRequestKey } from "../../schemas/jobs/gate.js";
 import type { NewJob } from "../../schemas/store.js";
 
 type EntryView = Pick<HandoffEntryDraft, "repository" | "issue_number" | "state" | "fields">;

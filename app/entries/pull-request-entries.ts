@@ -8,7 +8,7 @@
  */
 
 import { newestListed } from "../../checks/dashboard/pulls.js";
-import type { PullRequestEntriesJob } from "../../schemas/jobs.js";
+import type { PullRequestEntriesJob } from "../../schemas/jobs/gate.js";
 import { queueDashboardRefresh } from "../dashboard/queue.js";
 import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";

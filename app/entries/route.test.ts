@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JOB_KINDS, JOB_PAYLOADS } from "../../schemas/jobs.js";
+import { JOB_KINDS, JOB_PAYLOADS } from "../../schemas/jobs/gate.js";
 import { defaultRoute } from "../gate/route.js";
 
 const envelope = {

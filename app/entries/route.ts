@@ -7,7 +7,12 @@ import type { z } from "zod";
 import { parseEntryCommand } from "../../checks/entries/commands.js";
 import { parseEntryForm } from "../../checks/entries/form.js";
 import { isEntryLabel } from "../../checks/entries/projection.js";
-import { entryKey, JOB_KINDS, type JobPayloadInput, type Trigger } from "../../schemas/jobs.js";
+import {
+  entryKey,
+  JOB_KINDS,
+  type JobPayloadInput,
+  type Trigger,
+} from "../../schemas/jobs/gate.js";
 import type { NewJob } from "../../schemas/store.js";
 import type { issueCommentEventSchema, issuesEventSchema } from "../../schemas/webhooks.js";
 

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { decideGate } from "../../checks/gate/decide.js";
 import type { GatePlan } from "../../checks/gate/plan.js";
-import { JOB_KINDS } from "../../schemas/jobs.js";
+import { JOB_KINDS } from "../../schemas/jobs/gate.js";
 import { gateFacts, HEAD, TREE } from "../../test/support/gate-facts.js";
 import { tempDir } from "../../test/support/store.js";
 import { GitHubAdapter, type GitHubClient } from "../github/adapter.js";

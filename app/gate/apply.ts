@@ -21,7 +21,7 @@ import {
   evaluatorKey,
   JOB_KINDS,
   type JobPayloadInput,
-} from "../../schemas/jobs.js";
+} from "../../schemas/jobs/gate.js";
 import { queueDashboardRefresh } from "../dashboard/queue.js";
 import type { AgateCheckRun, GitHubAdapter } from "../github/adapter.js";
 import { jobScope, WriteOnce } from "../github/write-once.js";

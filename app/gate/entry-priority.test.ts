@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DecisionState } from "../../schemas/acceptance-record.js";
 import type { LinkedEntryFact, PriorRecord } from "../../schemas/gate.js";
 import type { HandoffEntryDraft, HandoffEntryState } from "../../schemas/handoff-entry.js";
-import { JOB_KINDS, pullRequestJobSchema } from "../../schemas/jobs.js";
+import { JOB_KINDS, pullRequestJobSchema } from "../../schemas/jobs/gate.js";
 import { gateFacts } from "../../test/support/gate-facts.js";
 import { recordInput, tempDir } from "../../test/support/store.js";
 import { SqliteStore } from "../store/sqlite-store.js";

@@ -15,7 +15,7 @@
 import { gateHolds } from "../../checks/entries/priority.js";
 import type { GateFacts } from "../../schemas/gate.js";
 import type { HandoffEntry } from "../../schemas/handoff-entry.js";
-import { JOB_KINDS, type JobPayloadInput, pullRequestKey } from "../../schemas/jobs.js";
+import { JOB_KINDS, type JobPayloadInput, pullRequestKey } from "../../schemas/jobs/gate.js";
 import type { NewJob } from "../../schemas/store.js";
 import { entryJob } from "../entries/route.js";
 import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";

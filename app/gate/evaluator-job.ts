@@ -16,7 +16,7 @@ import {
   JOB_KINDS,
   type JobPayloadInput,
   pullRequestKey,
-} from "../../schemas/jobs.js";
+} from "../../schemas/jobs/gate.js";
 import { createJudge, type Judge, type JudgeOptions } from "../evaluator/judge.js";
 import { type EvaluatorPolicy, policyRefusal } from "../evaluator/policy.js";
 import type { GitHubAdapter } from "../github/adapter.js";

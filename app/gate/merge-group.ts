@@ -7,8 +7,8 @@ import { COMPARE_FILES_LIMIT, judgeListing } from "../../checks/gate/listing.js"
 import { decideMergeGroup, renderMergeGroupSummary } from "../../checks/gate/merge-group.js";
 import { checkChanges } from "../../checks/gate/plan.js";
 import type { BaseConfigFact } from "../../schemas/gate.js";
-import type { JobPayload } from "../../schemas/jobs.js";
-import { JOB_KINDS } from "../../schemas/jobs.js";
+import type { JobPayload } from "../../schemas/jobs/gate.js";
+import { JOB_KINDS } from "../../schemas/jobs/gate.js";
 import {
   type MergeGroupDecision,
   type MergeGroupFacts,

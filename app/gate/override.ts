@@ -13,7 +13,7 @@
 import { overrideAcceptedComment, overrideRefusedComment } from "../../checks/gate/comments.js";
 import { judgeOverride, parseOverrideComment } from "../../checks/gate/override.js";
 import { shortSha } from "../../checks/markdown.js";
-import type { JobPayload } from "../../schemas/jobs.js";
+import type { JobPayload } from "../../schemas/jobs/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import { isMaintainer } from "../github/maintainers.js";
 import type { ImmutableReads } from "../github/reads.js";

@@ -8,7 +8,7 @@ import { decideGate } from "../../checks/gate/decide.js";
 import { planGatePass } from "../../checks/gate/plan.js";
 import { codeSpan, fenced } from "../../checks/markdown.js";
 import type { EvidenceRunFact, GateDecision } from "../../schemas/gate.js";
-import { evidenceEventMatters, type PullRequestJob } from "../../schemas/jobs.js";
+import { evidenceEventMatters, type PullRequestJob } from "../../schemas/jobs/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import type { ImmutableReads } from "../github/reads.js";
 import type { AuditLog } from "../store/ports/audit-log.js";

@@ -1,4 +1,4 @@
-import { JOB_KINDS, type JobPayloadInput, pullRequestKey } from "../../schemas/jobs.js";
+import { JOB_KINDS, type JobPayloadInput, pullRequestKey } from "../../schemas/jobs/gate.js";
 import { type AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";

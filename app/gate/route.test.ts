@@ -10,10 +10,10 @@ import type {
 } from "@octokit/webhooks-types";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { JOB_KINDS, JOB_PAYLOADS, type JobKind } from "../../schemas/jobs.js";
+import { JOB_KINDS, JOB_PAYLOADS, type JobKind } from "../../schemas/jobs/gate.js";
 import { ROUTED_EVENTS, type RoutedEvent } from "../../schemas/webhooks.js";
 import { allWebhookExamples, webhookExample } from "../../test/support/webhook-examples.js";
-import { HANDLED_KINDS } from "./job-handlers.js";
+import { HANDLED_KINDS } from "./jobs.js";
 import { defaultRoute } from "./route.js";
 
 /**

@@ -23,7 +23,7 @@ import {
   labelsKey,
   pullRequestKey,
   type Trigger,
-} from "../../schemas/jobs.js";
+} from "../../schemas/jobs/gate.js";
 import type { NewJob } from "../../schemas/store.js";
 import { INSTALLATION_EVENTS, ROUTED_EVENTS, type RoutedEvent } from "../../schemas/webhooks.js";
 import { entryJobsForComment, entryJobsForIssue } from "../entries/route.js";

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gateJobHandlers, RECONCILE } from "../../app/gate/job-handlers.js";
+import { gateJobHandlers, RECONCILE } from "../../app/gate/jobs.js";
 import { type Agate, startAgate } from "../../app/runtime/server.js";
 import { type GitHubSimulator, installationClient, startGitHubSimulator } from "../github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../support/evidence-workflow.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DASHBOARD_MARKER } from "../../checks/dashboard/render.js";
-import { JOB_KINDS } from "../../schemas/jobs.js";
+import { JOB_KINDS } from "../../schemas/jobs/gate.js";
 import { useGateHarness } from "../support/gate-harness.js";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runGateJob } from "../../app/gate/job-handlers.js";
+import { runGateJob } from "../../app/gate/jobs.js";
 import { defaultRoute } from "../../app/gate/route.js";
 import { AGATE_LABELS } from "../../checks/labels.js";
 import { CONFIG_PATH } from "../../schemas/config.js";

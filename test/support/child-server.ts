@@ -5,7 +5,7 @@
  */
 import { appendFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
-import { HANDLED_KINDS } from "../../app/gate/job-handlers.js";
+import { HANDLED_KINDS } from "../../app/gate/jobs.js";
 import { startAgate } from "../../app/runtime/server.js";
 import type { JobHandler } from "../../app/runtime/worker.js";
 

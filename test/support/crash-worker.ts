@@ -10,7 +10,7 @@
  */
 import { Probot } from "probot";
 import { EvidenceCache } from "../../app/gate/evidence.js";
-import { type GateDeps, runGateJob } from "../../app/gate/job-handlers.js";
+import { type GateDeps, runGateJob } from "../../app/gate/jobs.js";
 import { AppAdapter, type GitHubClient } from "../../app/github/adapter.js";
 import { ImmutableReads } from "../../app/github/reads.js";
 import { UnthrottledOctokit } from "../../app/runtime/server.js";

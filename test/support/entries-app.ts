@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gateJobHandlers } from "../../app/gate/job-handlers.js";
+import { gateJobHandlers } from "../../app/gate/jobs.js";
 import { type Agate, startAgate } from "../../app/runtime/server.js";
 import type { GitHubSimulator } from "../github/index.js";
 

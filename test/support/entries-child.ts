@@ -4,7 +4,7 @@
  * its pid (x-agate-test-pid). Prints `AGATE_READY <json>` when it listens; SIGTERM closes it,
  * SIGKILL is a crash.
  */
-import { gateJobHandlers } from "../../app/gate/job-handlers.js";
+import { gateJobHandlers } from "../../app/gate/jobs.js";
 import { startAgate } from "../../app/runtime/server.js";
 
 // Every request to GitHub names this process, so a test that holds a write (the simulator's

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Probot } from "probot";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { type GateDeps, runGateJob } from "../../app/gate/job-handlers.js";
+import { type GateDeps, runGateJob } from "../../app/gate/jobs.js";
 import { defaultRoute } from "../../app/gate/route.js";
 import { UnthrottledOctokit } from "../../app/runtime/server.js";
 import { SqliteStore } from "../../app/store/sqlite-store.js";

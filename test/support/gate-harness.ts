@@ -7,14 +7,14 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
 import { eventBases } from "../../app/gate/event-bases.js";
 import { EvidenceCache } from "../../app/gate/evidence.js";
-import { type GateDeps, runGateJob } from "../../app/gate/job-handlers.js";
+import { type GateDeps, runGateJob } from "../../app/gate/jobs.js";
 import { RequiredCheckReader } from "../../app/gate/required-check.js";
 import { defaultRoute } from "../../app/gate/route.js";
 import { ImmutableReads } from "../../app/github/reads.js";
 import { UnthrottledOctokit } from "../../app/runtime/server.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
-import { JOB_KINDS, type JobKind } from "../../schemas/jobs.js";
+import { JOB_KINDS, type JobKind } from "../../schemas/jobs/gate.js";
 import {
   type Delivery,
   type GitHubSimulator,

@@ -10,10 +10,10 @@ import {
   type JobPayload,
   type JobPayloadInput,
   pullRequestKey,
-} from "../../schemas/jobs.js";
+} from "../../schemas/jobs/gate.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
-import { handleDashboardJob } from "../dashboard/handlers.js";
-import { handleEntryDeadlineJob, handleEntryJob } from "../entries/handlers.js";
+import { handleDashboardJob } from "../dashboard/jobs.js";
+import { handleEntryDeadlineJob, handleEntryJob } from "../entries/jobs.js";
 import { runPullRequestEntriesJob } from "../entries/pull-request-entries.js";
 import { AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
 import { ImmutableReads } from "../github/reads.js";

@@ -1,5 +1,5 @@
 /** The dashboard job kind's handler, registered in app/gate/job-handlers.ts's table. */
-import type { DashboardJob } from "../../schemas/jobs.js";
+import type { DashboardJob } from "../../schemas/jobs/gate.js";
 import type { GateDeps } from "../gate/job-deps.js";
 import { GitHubAdapter } from "../github/adapter.js";
 import { runDashboardJob } from "./job.js";

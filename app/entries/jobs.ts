@@ -1,5 +1,5 @@
 /** The handoff entry job kinds' handlers, registered in app/gate/job-handlers.ts's table. */
-import type { EntryDeadlineJob, EntryJob } from "../../schemas/jobs.js";
+import type { EntryDeadlineJob, EntryJob } from "../../schemas/jobs/gate.js";
 import type { GateDeps } from "../gate/job-deps.js";
 import { GitHubAdapter } from "../github/adapter.js";
 import { isMaintainer } from "../github/maintainers.js";

@@ -5,10 +5,10 @@
  * webhook said (GitHub's data, parsed once); handlers read anything else live.
  */
 import { z } from "zod";
-import type { Config } from "./config.js";
-import { evidenceJobSchema, pullRequestViewSchema } from "./gate.js";
-import { mergeGroupDeadlineJobSchema } from "./merge-group.js";
-import { gitShaSchema, positiveIntSchema, repositoryFullNameSchema } from "./primitives.js";
+import type { Config } from "../config.js";
+import { evidenceJobSchema, pullRequestViewSchema } from "../gate.js";
+import { mergeGroupDeadlineJobSchema } from "../merge-group.js";
+import { gitShaSchema, positiveIntSchema, repositoryFullNameSchema } from "../primitives.js";
 
 /**
  * A workflow event that is evidence only under some base configs: a run of `workflow`, or a job
