@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GitHubSimulator, startGitHubSimulator, type WriteRecord } from "../github/index.js";
 import { ENTRY_FORM } from "../support/entries-harness.js";
 import { type AppProcess, startAppProcess } from "../support/entries-process.js";
-import { type GitHubState, githubState } from "../support/github-state.js";
+import { type GitHubState, githubState, ISO_TIME } from "../support/github-state.js";
 import { freshPostgresDatabase } from "../support/store.js";
 
 const SECRET = "replicas-secret";
@@ -480,7 +480,6 @@ function rolesOf(done: Done): Map<string, string> {
 }
 
 const ID_PARAMS: Record<string, string> = { check_run_id: "check", comment_id: "comment" };
-const ISO_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g;
 
 /**
  * Every string with its SHAs (whole, or the 7 characters a title shows) and the comment ids in

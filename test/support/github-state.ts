@@ -35,7 +35,7 @@ export interface GitHubState {
 }
 
 // Also the minute a summary shows people ("Waiting since 2026-12-04 21:28 UTC").
-const ISO_TIME = /\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\d(?:\.\d+)?Z| \d\d:\d\d UTC)/g;
+export const ISO_TIME = /\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\d(?:\.\d+)?Z| \d\d:\d\d UTC)/g;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
 const ONCE_MARKER = /<!-- agate:once [0-9a-f]+ -->/g;
 
