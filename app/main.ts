@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as util from "node:util";
-import { gateJobHandlers } from "./gate/jobs.js";
+import { agateDomains } from "./compose.js";
 import { startAgate } from "./runtime/server.js";
 import {
   type EnvFile,
@@ -50,7 +50,7 @@ if (unregistered(environment().env)) {
 
 let agate: Awaited<ReturnType<typeof startAgate>>;
 try {
-  agate = await startAgate({ ...environment(), handlers: gateJobHandlers });
+  agate = await startAgate({ ...environment(), ...agateDomains });
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

@@ -13,7 +13,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
 import Database from "better-sqlite3";
-import { defaultRoute } from "../app/gate/route.js";
+import { agateObserve, agateRoute } from "../app/compose.js";
 import { startAgate, WEBHOOKS_PATH } from "../app/runtime/server.js";
 import { SqliteStore } from "../app/store/sqlite-store.js";
 import { bareProbot, localAppEnv } from "../test/support/local-app.js";
@@ -81,7 +81,8 @@ try {
   const agate = await startAgate({
     env: localAppEnv(dir, secret),
     // No handlers: the workers stay out of the way, this measures the webhook path alone.
-    handlers: {},
+    route: agateRoute,
+    observe: agateObserve,
   });
   const bare = await bareProbot(secret);
   const agateUrl = `${agate.url}${WEBHOOKS_PATH}`;
@@ -133,7 +134,7 @@ async function storePrototype(file: string): Promise<void> {
   const deliveries = () =>
     Array.from({ length: count }, () => {
       const id = randomUUID();
-      return { id, jobs: defaultRoute("pull_request", payload, id) };
+      return { id, jobs: agateRoute("pull_request", payload, id) };
     });
   const store = SqliteStore.open(file);
   const perDelivery = (ms: number) => `${((ms * 1000) / count).toFixed(0).padStart(6)} µs`;

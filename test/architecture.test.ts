@@ -244,7 +244,7 @@ const APP_BELOW_DOMAINS = [
  */
 const ROOMS: Record<string, readonly string[]> = {
   // The composition root: settings → job registry and route → the server.
-  "app/main.ts": [...DOMAINS, ...APP_BELOW_DOMAINS],
+  "app/main.ts": ["app/compose.ts", ...DOMAINS, ...APP_BELOW_DOMAINS],
   "app/compose.ts": [...DOMAINS, ...APP_BELOW_DOMAINS],
   // The gate: its route and jobs, the pass (gather → decide → apply), merge groups, overrides.
   "app/gate/": ["app/runtime/", "app/evaluator/", "app/github/", "app/store/", "app/kit/"],
@@ -311,17 +311,6 @@ const ALLOWED_ARROWS: readonly string[] = [
   "app/gate/gather.ts -> checks/gate/progress.ts", // A1: attempts out of gather
   "app/gate/gather.ts -> checks/gate/protected-paths.ts", // A2: reviews read when planReads says
   // ---- B: jobs and rooms ----
-  "app/dashboard/jobs.ts -> app/gate/job-deps.ts", // B1: JobContext replaces GateDeps
-  "app/entries/entry-job.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec in schemas/jobs/
-  "app/entries/jobs.ts -> app/gate/job-deps.ts", // B1: JobContext replaces GateDeps
-  "app/entries/pull-request-entries.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec
-  "app/gate/apply.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec in schemas/jobs/
-  "app/gate/jobs.ts -> app/dashboard/jobs.ts", // B1: one job registry
-  "app/gate/jobs.ts -> app/entries/jobs.ts", // B1: one job registry
-  "app/gate/jobs.ts -> app/entries/pull-request-entries.ts", // B1: one job registry
-  "app/gate/route.ts -> app/entries/route.ts", // B1: composeRoutes([entries, gate])
-  "app/runtime/server.ts -> app/gate/event-bases.ts", // B1: the route is handed in
-  "app/runtime/server.ts -> app/gate/route.ts", // B1: the route is handed in
   // ---- C: foundations ----
   "app/github/write-once.ts -> app/store/ports/write-intent-ledger.ts", // C2: write-once beside the adapter facade, over a ledger port it is handed
 ];
@@ -482,19 +471,19 @@ describe("architecture: rooms inside app/ and action/, and the pass's shape", ()
     expect(
       probe(
         "app/entries/probe.ts",
-        "../gate/job-deps.js",
+        "../gate/jobs.js",
         "../runtime/worker.js",
         "../github/adapter.js",
         "../../checks/entries/machine.js",
       ),
-    ).toEqual(["app/entries/probe.ts -> app/gate/job-deps.ts"]);
+    ).toEqual(["app/entries/probe.ts -> app/gate/jobs.ts"]);
     // A type is an arrow too: a reader follows it all the same.
     expect(
       brokenArrows(
         "app/dashboard/probe.ts",
-        'import type { GateDeps } from "../gate/job-deps.js";\n',
+        'import type { GateDeps } from "../gate/jobs.js";\n',
       ).map(arrowKey),
-    ).toEqual(["app/dashboard/probe.ts -> app/gate/job-deps.ts"]);
+    ).toEqual(["app/dashboard/probe.ts -> app/gate/jobs.ts"]);
     expect(
       brokenArrows("app/runtime/probe.ts", 'import { r } from "../gate/route.js";\n')[0]?.why,
     ).toBe(

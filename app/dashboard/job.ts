@@ -12,7 +12,7 @@ import {
   LISTED_ENTRY_STATES,
   renderDashboard,
 } from "../../checks/dashboard/render.js";
-import { type DashboardJob, dashboardKey, JOB_KINDS } from "../../schemas/jobs/gate.js";
+import { DASHBOARD_JOBS, type DashboardJob, dashboardKey } from "../../schemas/jobs/dashboard.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
@@ -40,7 +40,7 @@ export async function runDashboardJob(job: DashboardJob, deps: DashboardDeps): P
   // than this one could, so this one gives way (concurrent transitions coalesce into it).
   const newer = await store.countJobs({
     status: "queued",
-    kind: JOB_KINDS.dashboard,
+    kind: DASHBOARD_JOBS.refresh.kind,
     concurrencyKey: dashboardKey(job.repository),
   });
   if (newer > 0) return `${where}: a newer refresh is queued, this one gives way`;

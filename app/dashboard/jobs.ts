@@ -1,12 +1,16 @@
-/** The dashboard job kind's handler, registered in app/gate/job-handlers.ts's table. */
-import type { DashboardJob } from "../../schemas/jobs/gate.js";
-import type { GateDeps } from "../gate/job-deps.js";
-import { GitHubAdapter } from "../github/adapter.js";
+/** The dashboard's job kind (its spec in schemas/jobs/dashboard.ts), registered by app/compose.ts. */
+import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
+import { type JobRegistration, registration } from "../runtime/jobs.js";
 import { runDashboardJob } from "./job.js";
 
-export async function handleDashboardJob(job: DashboardJob, deps: GateDeps): Promise<string> {
-  const slug = await deps.appSlug();
-  const github = new GitHubAdapter(await deps.octokitFor(job.installation), job.repository, slug);
-  const line = await runDashboardJob(job, { github, store: deps.store, appLogin: `${slug}[bot]` });
-  return `${line} (${github.totalCalls} GitHub calls)`;
+export function dashboardJobs(): JobRegistration[] {
+  return [
+    registration(DASHBOARD_JOBS.refresh, async (job, context) =>
+      runDashboardJob(job, {
+        github: await context.github(job.repository, job.installation),
+        store: context.store,
+        appLogin: `${await context.appSlug()}[bot]`,
+      }),
+    ),
+  ];
 }

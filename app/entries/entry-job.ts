@@ -28,9 +28,10 @@ import {
 } from "../../checks/entries/projection.js";
 import * as say from "../../checks/entries/replies.js";
 import type { HandoffEntry } from "../../schemas/handoff-entry.js";
-import { type EntryJob, JOB_KINDS, type JobPayloadInput } from "../../schemas/jobs/gate.js";
+import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
+import { ENTRY_JOBS, type EntryJob } from "../../schemas/jobs/entries.js";
+import { jobOf } from "../../schemas/jobs/index.js";
 import type { NewJob } from "../../schemas/store.js";
-import { dashboardJob } from "../dashboard/queue.js";
 import type { EntryIssueFact, GitHubAdapter, IssueCommentFact } from "../github/adapter.js";
 import type { Account } from "../github/maintainers.js";
 import { jobScope, WriteOnce, type WriteOnceGitHub } from "../github/write-once.js";
@@ -74,7 +75,7 @@ export interface EntryDeps {
   isMaintainer(account: Account, maintainers: string[]): Promise<boolean>;
   /** Organisation defaults as the gate remembers them (readEscalationRules' `readDefaults`). */
   readDefaults?: (ref: ExtendsRef) => Promise<DefaultsRead>;
-  /** The job: what the pass writes once is keyed by it (GateDeps' `jobId`). */
+  /** The job: what the pass writes once is keyed by it (JobContext's `jobId`). */
   jobId?: number;
   /** An earlier run of the job stopped part-way: what it recorded to write is finished. */
   retried?: boolean;
@@ -88,24 +89,21 @@ export function deadlineJobs(
   installation: number,
 ): NewJob[] {
   if (!entry.deadline) return [];
-  const payload: JobPayloadInput<"entries.deadline"> = {
-    repository: entry.repository,
-    installation,
-    issue_number: entry.issue_number,
-    deadline_at: entry.deadline.at,
-  };
+  const at = entry.deadline.at;
+  const { repository, issue_number } = entry;
   return [
-    {
-      kind: JOB_KINDS.entryDeadline,
-      payload: payload as NewJob["payload"],
-      run_at: entry.deadline.at,
-    },
+    jobOf(
+      ENTRY_JOBS.deadline,
+      { repository, installation, issue_number, deadline_at: at },
+      { run_at: at },
+    ),
   ];
 }
 
 export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<string> {
   const { github, store } = deps;
   const key = { repository: job.repository, issueNumber: job.issue_number };
+  const target = { repository: job.repository, installation: job.installation };
   const where = `${job.repository}#${job.issue_number}`;
   // agate's own label and state changes come back as webhooks: nothing to do, no call made.
   const by = job.label_change?.by ?? job.state_change?.by;
@@ -143,7 +141,7 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
       event: step.event,
       jobs: [
         ...(moved ? deadlineJobs(step.entry, job.installation) : []),
-        ...(listed ? [dashboardJob(job.repository, job.installation, job.trigger)] : []),
+        ...(listed ? [jobOf(DASHBOARD_JOBS.refresh, { ...target, trigger: job.trigger })] : []),
         ...linkedPullRequestJobs(current, step.entry, job.installation, mentioning),
       ],
     });
@@ -170,7 +168,7 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
     if (form.kind === "not_an_entry") return `${where}: not a handoff entry`;
     if (form.kind === "refused") {
       await refuse(github, issue, deps.appLogin, say.refusedForm(form.missing, form.problems));
-      return `${where}: refused (missing ${form.missing.join(", ") || form.problems.join("; ")}), closed (${callsOf(github)})`;
+      return `${where}: refused (missing ${form.missing.join(", ") || form.problems.join("; ")}), closed`;
     }
     const step = openEntry({
       repository: job.repository,
@@ -234,7 +232,7 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
   const projected = await project(deps, entry, issue, job);
   const posted = await postReplies(deps, entry, comments);
   if (rulesRead?.problem) notes.push(rulesRead.problem);
-  return `${where} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected} (${callsOf(github)})`;
+  return `${where} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected}`;
 }
 
 /** The refusal once (found by its marker after a crash), then the issue closed. */
@@ -427,9 +425,4 @@ async function mentionedMeanwhile(
   )) {
     await store.enqueue(job);
   }
-}
-
-function callsOf(github: EntryGitHub): string {
-  const calls = (github as { totalCalls?: number }).totalCalls;
-  return calls === undefined ? "calls not counted" : `${calls} GitHub calls`;
 }

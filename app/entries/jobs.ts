@@ -1,27 +1,36 @@
-/** The handoff entry job kinds' handlers, registered in app/gate/job-handlers.ts's table. */
-import type { EntryDeadlineJob, EntryJob } from "../../schemas/jobs/gate.js";
-import type { GateDeps } from "../gate/job-deps.js";
-import { GitHubAdapter } from "../github/adapter.js";
+/**
+ * The handoff entries' job kinds (their specs in schemas/jobs/entries.ts), registered with the
+ * runtime by app/compose.ts.
+ */
+import { ENTRY_JOBS } from "../../schemas/jobs/entries.js";
 import { isMaintainer } from "../github/maintainers.js";
+import { type JobRegistration, registration } from "../runtime/jobs.js";
 import { runEntryDeadlineJob } from "./deadline-job.js";
 import { runEntryJob } from "./entry-job.js";
+import { runPullRequestEntriesJob } from "./pull-request-entries.js";
 
-export async function handleEntryJob(job: EntryJob, deps: GateDeps): Promise<string> {
-  const slug = await deps.appSlug();
-  const github = new GitHubAdapter(await deps.octokitFor(job.installation), job.repository, slug);
-  const { reads } = deps;
-  return runEntryJob(job, {
-    github,
-    store: deps.store,
-    now: deps.now,
-    appLogin: `${slug}[bot]`,
-    isMaintainer: (account, maintainers) => isMaintainer(github, account, maintainers),
-    ...(reads ? { readDefaults: (ref) => reads.orgDefaults(github, ref) } : {}),
-    ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
-    ...(deps.retried ? { retried: true } : {}),
-  });
-}
-
-export function handleEntryDeadlineJob(job: EntryDeadlineJob, deps: GateDeps): Promise<string> {
-  return runEntryDeadlineJob(job, { store: deps.store });
+/** Every job kind of the entries. */
+export function entryJobs(): JobRegistration[] {
+  return [
+    registration(ENTRY_JOBS.entry, async (job, context) => {
+      const github = await context.github(job.repository, job.installation);
+      return runEntryJob(job, {
+        github,
+        store: context.store,
+        now: context.now,
+        appLogin: `${await context.appSlug()}[bot]`,
+        isMaintainer: (account, maintainers) => isMaintainer(github, account, maintainers),
+        // The organisation defaults as the gate's config reads them, shared by the process.
+        readDefaults: (ref) => context.reads.orgDefaults(github, ref),
+        ...(context.jobId === undefined ? {} : { jobId: context.jobId }),
+        ...(context.retried ? { retried: true } : {}),
+      });
+    }),
+    registration(ENTRY_JOBS.deadline, (job, context) =>
+      runEntryDeadlineJob(job, { store: context.store }),
+    ),
+    registration(ENTRY_JOBS.pullRequestEntries, (job, context) =>
+      runPullRequestEntriesJob(job, { store: context.store }),
+    ),
+  ];
 }

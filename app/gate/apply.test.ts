@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { decideGate } from "../../checks/gate/decide.js";
 import type { GatePlan } from "../../checks/gate/plan.js";
-import { JOB_KINDS } from "../../schemas/jobs/gate.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { gateFacts, HEAD, TREE } from "../../test/support/gate-facts.js";
 import { tempDir } from "../../test/support/store.js";
 import { GitHubAdapter, type GitHubClient } from "../github/adapter.js";
@@ -71,7 +71,7 @@ describe("applyGatePlan: asking the evaluator", () => {
       now: () => new Date(),
     });
   const evaluatorJobs = async () =>
-    (await store.listJobs({ kind: JOB_KINDS.evaluator })).map((j) => ({
+    (await store.listJobs({ kind: GATE_JOBS.evaluator.kind })).map((j) => ({
       status: j.status,
       payload: j.payload,
     }));
@@ -83,7 +83,7 @@ describe("applyGatePlan: asking the evaluator", () => {
     expect(await evaluatorJobs()).toHaveLength(1);
     // Being judged (leased by a worker): still one.
     const claimed = await store.claimJob({ workerId: "w", leaseMs: 60_000 });
-    expect(claimed?.job.kind).toBe(JOB_KINDS.evaluator);
+    expect(claimed?.job.kind).toBe(GATE_JOBS.evaluator.kind);
     await apply(ask);
     expect((await evaluatorJobs()).map((j) => j.status)).toEqual(["running"]);
     // A person asked again: always queued (budgets still apply in the job).

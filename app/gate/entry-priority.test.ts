@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DecisionState } from "../../schemas/acceptance-record.js";
 import type { LinkedEntryFact, PriorRecord } from "../../schemas/gate.js";
 import type { HandoffEntryDraft, HandoffEntryState } from "../../schemas/handoff-entry.js";
-import { JOB_KINDS, pullRequestJobSchema } from "../../schemas/jobs/gate.js";
+import { ENTRY_JOBS } from "../../schemas/jobs/entries.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { gateFacts } from "../../test/support/gate-facts.js";
 import { recordInput, tempDir } from "../../test/support/store.js";
 import { SqliteStore } from "../store/sqlite-store.js";
@@ -197,7 +198,7 @@ describe("queueEntryPriorityPasses", () => {
     };
     expect(await pass(facts)).toEqual({ entries: [], gatePass: false });
     expect(await pass({ ...facts, retried: true })).toEqual({ entries: [3, 4], gatePass: false });
-    const queued = await store.listJobs({ kind: JOB_KINDS.entry });
+    const queued = await store.listJobs({ kind: ENTRY_JOBS.entry.kind });
     expect(queued).toHaveLength(2);
   });
 
@@ -236,8 +237,8 @@ describe("queueEntryPriorityPasses", () => {
     // The pass read the entry open; it is escalated by now.
     const result = await pass({ prior: [pending], entries: [linked(4, "open")], mentions: [4] });
     expect(result).toEqual({ entries: [4], gatePass: true });
-    const jobs = await store.listJobs({ kind: JOB_KINDS.pullRequest });
-    expect(jobs.map((j) => pullRequestJobSchema.parse(j.payload).number)).toEqual([PULL]);
+    const jobs = await store.listJobs({ kind: GATE_JOBS.pullRequest.kind });
+    expect(jobs.map((j) => GATE_JOBS.pullRequest.payload.parse(j.payload).number)).toEqual([PULL]);
   });
 
   it("nothing links the pull request: no read beyond the mentions, nothing queued", async () => {

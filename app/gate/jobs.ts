@@ -1,64 +1,143 @@
 /**
- * The handler of every gate job kind, in one table: each payload is parsed with its schema from
- * schemas/jobs.ts, then handled. A kind the route makes without a handler here fails a test.
+ * The gate's job kinds (their specs in schemas/jobs/gate.ts), registered with the runtime by
+ * app/compose.ts. Each registration hands its job the context and the gate's process-wide caches
+ * (evidence runs, trace reports, whether a base requires agate), made here once per process.
  */
 import { CONFIG_PATH } from "../../schemas/config.js";
 import {
-  JOB_KINDS,
-  JOB_PAYLOADS,
-  type JobKind,
-  type JobPayload,
-  type JobPayloadInput,
-  pullRequestKey,
+  GATE_JOBS,
+  type HeadJob,
+  type PullRequestJob,
+  type RepositoryLabelsJob,
 } from "../../schemas/jobs/gate.js";
+import { jobOf, type Trigger } from "../../schemas/jobs/index.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
-import { handleDashboardJob } from "../dashboard/jobs.js";
-import { handleEntryDeadlineJob, handleEntryJob } from "../entries/jobs.js";
-import { runPullRequestEntriesJob } from "../entries/pull-request-entries.js";
-import { AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
-import { ImmutableReads } from "../github/reads.js";
-import { keepTrying } from "../kit/keep-trying.js";
-import type { Runtime } from "../runtime/server.js";
-import type { JobHandler } from "../runtime/worker.js";
-import { runEvaluatorJob } from "./evaluator-job.js";
+import type { GitHubAdapter } from "../github/adapter.js";
+import { type JobContext, type JobRegistration, registration } from "../runtime/jobs.js";
+import { type EvaluatorDeps, runEvaluatorJob } from "./evaluator-job.js";
 import { EvidenceCache } from "./evidence.js";
-import type { GateDeps } from "./job-deps.js";
-import { handleMergeGroupDeadline, runMergeGroupJob } from "./merge-group.js";
+import { runMergeGroupDeadlineJob, runMergeGroupJob } from "./merge-group.js";
 import { runOverrideJob } from "./override.js";
 import { type PassResult, runPullRequestPass } from "./pull-request.js";
 import { reconcileOnce } from "./reconcile.js";
 import { ensureRepositoryLabels } from "./repository-labels.js";
-import { RequiredCheckReader } from "./required-check.js";
+import type { RequiredCheckReader } from "./required-check.js";
 import { TraceReportCache } from "./trace-report.js";
 
-export type { GateDeps } from "./job-deps.js";
-
-/** `RECONCILE` is queued by the App itself, one pass at a time. */
-export const RECONCILE = JOB_KINDS.reconcile;
-
-type Handler<K extends JobKind> = (payload: JobPayload<K>, deps: GateDeps) => Promise<string>;
-
-async function adapterFor(deps: GateDeps, repository: string, installation: number) {
-  const slug = await deps.appSlug();
-  return { github: new GitHubAdapter(await deps.octokitFor(installation), repository, slug), slug };
+/** What a gate job runs with: its context, and the gate's caches and evaluator. */
+export interface GateDeps extends JobContext {
+  evidence: EvidenceCache;
+  traceReports: TraceReportCache;
+  /** Whether base branches require agate, read and reused across jobs; absent: not read. */
+  requiredChecks?: RequiredCheckReader;
+  /** How to reach the evaluator; absent: a configured llm or command evaluator is unavailable. */
+  evaluator?: EvaluatorDeps;
 }
 
-async function pass(
+export interface GateJobsOptions {
+  evaluator?: EvaluatorDeps;
+  /** How often every open pull request gets a pass (the reconcile job); absent: never by itself. */
+  reconcileEveryMs?: number;
+  /** Whether a base requires agate from this App; absent: the `setup` fact is not read. */
+  requiredChecks?: RequiredCheckReader;
+  /** The process's evidence cache; a new one when absent (a test hands one in to share it). */
+  evidence?: EvidenceCache;
+}
+
+const cause = (trigger: Trigger) => `${trigger.event}${trigger.action ? `.${trigger.action}` : ""}`;
+const describe = (result: PassResult) => result.skipped ?? result.decision?.title ?? "";
+
+/** Every job kind of the gate. */
+export function gateJobs(options: GateJobsOptions = {}): JobRegistration[] {
+  const caches = {
+    evidence: options.evidence ?? new EvidenceCache(),
+    traceReports: new TraceReportCache(),
+    ...(options.requiredChecks ? { requiredChecks: options.requiredChecks } : {}),
+    ...(options.evaluator ? { evaluator: options.evaluator } : {}),
+  };
+  const gate = (context: JobContext): GateDeps => ({ ...context, ...caches });
+  return [
+    registration(GATE_JOBS.pullRequest, (job, context) => runPullRequestJob(job, gate(context))),
+    registration(GATE_JOBS.head, runHeadJob),
+    registration(GATE_JOBS.mergeGroup, (job, context) => runMergeGroupJob(job, gate(context))),
+    registration(GATE_JOBS.mergeGroupDeadline, (job, context) =>
+      runMergeGroupDeadlineJob(job, gate(context)),
+    ),
+    registration(GATE_JOBS.override, async (job, context) => {
+      const deps = gate(context);
+      const github = await context.github(job.repository, job.installation);
+      return runOverrideJob(job, {
+        ...deps,
+        github,
+        pass: async (number) =>
+          pullRequestPass(
+            deps,
+            GATE_JOBS.pullRequest.payload.parse({
+              repository: job.repository,
+              installation: job.installation,
+              number,
+              trigger: job.trigger,
+            }),
+            github,
+          ),
+      });
+    }),
+    registration(
+      GATE_JOBS.reconcile,
+      (_job, context) => runReconcileJob(context),
+      options.reconcileEveryMs === undefined ? {} : { everyMs: options.reconcileEveryMs },
+    ),
+    registration(GATE_JOBS.evaluator, async (job, context) => {
+      const deps = gate(context);
+      const github = await context.github(job.repository, job.installation);
+      const result = await runEvaluatorJob({ ...deps, github, evaluator: deps.evaluator }, job);
+      return `${job.repository}#${job.number} evaluator on tree ${job.tree_sha.slice(0, 7)}: ${result.outcome}`;
+    }),
+    registration(GATE_JOBS.repositoryLabels, runRepositoryLabelsJob),
+  ];
+}
+
+/** The `gate.reconcile` job: a pass of every open pull request (app/gate/reconcile.ts). */
+async function runReconcileJob(context: JobContext): Promise<string> {
+  const { repositories, queued } = await reconcileOnce(context);
+  return `reconcile: queued gate passes for ${queued} open pull requests in ${repositories} repositories (a pass already waiting counts)`;
+}
+
+/** The `gate.repository_labels` job: agate's labels where its config is (repository-labels.ts). */
+async function runRepositoryLabelsJob(
+  job: RepositoryLabelsJob,
+  context: JobContext,
+): Promise<string> {
+  const github = await context.github(job.repository, job.installation);
+  const result = await ensureRepositoryLabels(github);
+  if (!result.config) {
+    return `${job.repository} labels after ${cause(job.trigger)}: no ${CONFIG_PATH} on the default branch, none made; agate makes each the first time it needs it`;
+  }
+  return `${job.repository} labels after ${cause(job.trigger)}: ${result.created.length} created, ${result.styled.length} restyled`;
+}
+
+/** The `gate.pull_request` job: the pull request's pass (app/gate/pull-request.ts). */
+async function runPullRequestJob(job: PullRequestJob, deps: GateDeps): Promise<string> {
+  const github = await deps.github(job.repository, job.installation);
+  const result = await pullRequestPass(deps, job, github);
+  return `${job.repository}#${job.number} after ${cause(job.trigger)}: ${describe(result)}`;
+}
+
+async function pullRequestPass(
   deps: GateDeps,
-  job: JobPayload<"gate.pull_request">,
+  job: PullRequestJob,
   github: GitHubAdapter,
-  slug: string,
 ): Promise<PassResult> {
   return runPullRequestPass(
     {
       github,
       store: deps.store,
-      reads: deps.reads ?? new ImmutableReads(),
-      evidence: deps.evidence ?? new EvidenceCache(),
-      traceReports: deps.traceReports ?? new TraceReportCache(),
-      ...(deps.setup ? { setup: deps.setup } : {}),
+      reads: deps.reads,
+      evidence: deps.evidence,
+      traceReports: deps.traceReports,
+      ...(deps.requiredChecks ? { setup: deps.requiredChecks } : {}),
       agateVersion: AGATE_VERSION,
-      appSlug: slug,
+      appSlug: await deps.appSlug(),
       now: deps.now,
       ...(deps.retried ? { retried: true } : {}),
       ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
@@ -67,36 +146,30 @@ async function pass(
   );
 }
 
-const describe = (result: PassResult) => result.skipped ?? result.decision?.title ?? "";
-const cause = (trigger: { event: string; action: string | null }) =>
-  `${trigger.event}${trigger.action ? `.${trigger.action}` : ""}`;
-
-/** Every job kind the gate handles. */
-const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
-  [JOB_KINDS.pullRequest]: async (job, deps) => {
-    const { github, slug } = await adapterFor(deps, job.repository, job.installation);
-    const result = await pass(deps, job, github, slug);
-    return `${job.repository}#${job.number} after ${cause(job.trigger)}: ${describe(result)} (${github.totalCalls} GitHub calls: ${callList(github)})`;
-  },
-  [JOB_KINDS.head]: async (job, deps) => {
-    const { github, slug } = await adapterFor(deps, job.repository, job.installation);
-    if (job.only_if_app !== null && job.only_if_app !== slug) return "another app's check run";
-    // The pull requests agate saw with this head (by its reads or in events); GitHub is asked
-    // only when it saw none.
-    const head = { repository: job.repository, headSha: job.head_sha };
-    const seen = [
-      ...(await deps.store.listHeadObservations(head)),
-      ...(await deps.store.listBaseSightings(head)),
-    ];
-    const numbers =
-      seen.length > 0
-        ? [...new Set(seen.map((s) => s.pull_number))]
-        : (await github.openPullRequests())
-            .filter((p) => p.head_sha === job.head_sha)
-            .map((p) => p.number);
-    // Each in a job of its own key, so it runs in order with the pull request's other jobs.
-    for (const number of numbers) {
-      const payload: JobPayloadInput<"gate.pull_request"> = {
+/**
+ * The `gate.head` job: a workflow or check event that names only a commit. The pull requests
+ * agate saw with this head (by its reads or in events) each get a pass, in a job of its own key
+ * so it runs in order with the pull request's other jobs; GitHub is asked only when it saw none.
+ */
+async function runHeadJob(job: HeadJob, context: JobContext): Promise<string> {
+  const github = await context.github(job.repository, job.installation);
+  if (job.only_if_app !== null && job.only_if_app !== (await context.appSlug())) {
+    return "another app's check run";
+  }
+  const head = { repository: job.repository, headSha: job.head_sha };
+  const seen = [
+    ...(await context.store.listHeadObservations(head)),
+    ...(await context.store.listBaseSightings(head)),
+  ];
+  const numbers =
+    seen.length > 0
+      ? [...new Set(seen.map((s) => s.pull_number))]
+      : (await github.openPullRequests())
+          .filter((p) => p.head_sha === job.head_sha)
+          .map((p) => p.number);
+  for (const number of numbers) {
+    await context.store.enqueue(
+      jobOf(GATE_JOBS.pullRequest, {
         repository: job.repository,
         installation: job.installation,
         number,
@@ -104,157 +177,8 @@ const GATE_HANDLERS: { [K in JobKind]: Handler<K> } = {
         trigger: job.trigger,
         only_if: job.only_if,
         run: job.run,
-      };
-      await deps.store.enqueue({
-        kind: JOB_KINDS.pullRequest,
-        payload,
-        concurrency_key: pullRequestKey(job.repository, number),
-      });
-    }
-    return `${job.repository}@${job.head_sha.slice(0, 7)} after ${cause(job.trigger)}: queued pull requests ${numbers.map((n) => `#${n}`).join(", ") || "(none)"} (${github.totalCalls} GitHub calls)`;
-  },
-  [JOB_KINDS.mergeGroup]: (job, deps) => runMergeGroupJob(job, deps),
-  [JOB_KINDS.mergeGroupDeadline]: async (job, deps) => {
-    await handleMergeGroupDeadline(job, deps);
-    return `${job.repository} merge group ${job.head_sha.slice(0, 7)}: deadline handled`;
-  },
-  [JOB_KINDS.override]: async (job, deps) => {
-    const { github, slug } = await adapterFor(deps, job.repository, job.installation);
-    return runOverrideJob(job, {
-      github,
-      store: deps.store,
-      reads: deps.reads ?? new ImmutableReads(),
-      now: deps.now,
-      ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
-      pass: (number) =>
-        pass(
-          deps,
-          JOB_PAYLOADS[JOB_KINDS.pullRequest].parse({
-            repository: job.repository,
-            installation: job.installation,
-            number,
-            trigger: job.trigger,
-          }),
-          github,
-          slug,
-        ),
-    });
-  },
-  [JOB_KINDS.reconcile]: async (_job, deps) => {
-    const app = new AppAdapter(await deps.appOctokit());
-    const { repositories, queued } = await reconcileOnce({
-      store: deps.store,
-      app,
-      octokitFor: deps.octokitFor,
-      appSlug: deps.appSlug,
-    });
-    return `reconcile: queued gate passes for ${queued} open pull requests in ${repositories} repositories (a pass already waiting counts)`;
-  },
-  [JOB_KINDS.evaluator]: async (job, deps) => {
-    const { github } = await adapterFor(deps, job.repository, job.installation);
-    const result = await runEvaluatorJob(
-      {
-        github,
-        store: deps.store,
-        reads: deps.reads ?? new ImmutableReads(),
-        evaluator: deps.evaluator,
-        now: deps.now,
-        ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
-      },
-      job,
+      }),
     );
-    return `${job.repository}#${job.number} evaluator on tree ${job.tree_sha.slice(0, 7)}: ${result.outcome} (${github.totalCalls} GitHub calls)`;
-  },
-  [JOB_KINDS.entry]: (job, deps) => handleEntryJob(job, deps),
-  [JOB_KINDS.entryDeadline]: (job, deps) => handleEntryDeadlineJob(job, deps),
-  [JOB_KINDS.dashboard]: (job, deps) => handleDashboardJob(job, deps),
-  [JOB_KINDS.pullRequestEntries]: (job, deps) => runPullRequestEntriesJob(job, deps),
-  [JOB_KINDS.repositoryLabels]: async (job, deps) => {
-    const { github } = await adapterFor(deps, job.repository, job.installation);
-    const result = await ensureRepositoryLabels(github);
-    const calls = `(${github.totalCalls} GitHub calls: ${callList(github)})`;
-    if (!result.config) {
-      return `${job.repository} labels after ${cause(job.trigger)}: no ${CONFIG_PATH} on the default branch, none made; agate makes each the first time it needs it ${calls}`;
-    }
-    return `${job.repository} labels after ${cause(job.trigger)}: ${result.created.length} created, ${result.styled.length} restyled ${calls}`;
-  },
-};
-
-/** Every job kind the App handles; the router may enqueue only these (a test holds it to that). */
-export const HANDLED_KINDS = Object.keys(GATE_HANDLERS) as JobKind[];
-
-/** Parses a job's payload with its kind's schema and runs its handler; returns its log line. */
-export async function runGateJob(kind: string, payload: unknown, deps: GateDeps): Promise<string> {
-  if (!(kind in GATE_HANDLERS)) throw new Error(`no gate handler for job kind ${kind}`);
-  const k = kind as JobKind;
-  const parsed = JOB_PAYLOADS[k].parse(payload);
-  return (GATE_HANDLERS[k] as Handler<typeof k>)(parsed as JobPayload<typeof k>, deps);
-}
-
-function callList(github: GitHubAdapter): string {
-  return [...github.calls.entries()].map(([op, n]) => (n > 1 ? `${op}×${n}` : op)).join(", ");
-}
-
-/** The gate's job handlers, given the running App (its Probot for installation tokens). */
-export function gateJobHandlers(runtime: Runtime): Record<JobKind, JobHandler> {
-  const intervalMs = runtime.settings.reconcileIntervalMs;
-  let slug: Promise<string> | undefined;
-  const appSlug = () => {
-    slug ??= deps.appOctokit().then((octokit) => new AppAdapter(octokit).slug());
-    slug.catch(() => {
-      slug = undefined;
-    });
-    return slug;
-  };
-  const deps: GateDeps = {
-    store: runtime.store,
-    now: () => new Date(),
-    octokitFor: async (id) => (await runtime.probot.auth(id)) as GitHubClient,
-    appOctokit: async () => (await runtime.probot.auth()) as GitHubClient,
-    appSlug,
-    reads: new ImmutableReads(),
-    evidence: new EvidenceCache(),
-    traceReports: new TraceReportCache(),
-    setup: new RequiredCheckReader({
-      app: async () => ({ id: runtime.settings.appId, slug: await appSlug() }),
-      now: () => new Date(),
-    }),
-    evaluator: runtime.settings.evaluator,
-  };
-  // One pass queued at all times: the first soon after start, then one per interval. No
-  // concurrency key: a keyed job waits behind older ones of its key, and the next pass is always
-  // queued in the future. The dedupe key (held while queued, by the database) makes it one
-  // queued pass for the whole fleet, however many replicas schedule it.
-  const scheduleReconcile = async (at: Date) => {
-    await runtime.store.enqueue(
-      { kind: RECONCILE, payload: null, run_at: at.toISOString() },
-      { dedupeKey: RECONCILE, until: "started" },
-    );
-  };
-  // The first pass is queued at start; a database that does not answer yet is tried again.
-  keepTrying(
-    () => scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5_000))),
-    (error, retryInMs) =>
-      runtime.log.error(
-        { err: error },
-        `reconcile: could not queue the first pass; again in ${retryInMs / 1000} s`,
-      ),
-    { firstDelayMs: 5_000, maxDelayMs: 300_000 },
-  );
-
-  const handlers = {} as Record<JobKind, JobHandler>;
-  for (const kind of HANDLED_KINDS) {
-    handlers[kind] = async (job, context) => {
-      // The next pass is queued first, so a failing pass (retried with backoff) never ends them.
-      if (kind === RECONCILE) await scheduleReconcile(new Date(Date.now() + intervalMs));
-      const line = await runGateJob(kind, job.payload, {
-        ...deps,
-        retried: context.attempt > 1,
-        jobId: job.id,
-        log: (text) => runtime.log.info({ job: job.id }, text),
-      });
-      runtime.log.info({ job: job.id }, line);
-    };
   }
-  return handlers;
+  return `${job.repository}@${job.head_sha.slice(0, 7)} after ${cause(job.trigger)}: queued pull requests ${numbers.map((n) => `#${n}`).join(", ") || "(none)"}`;
 }

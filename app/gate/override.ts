@@ -13,7 +13,7 @@
 import { overrideAcceptedComment, overrideRefusedComment } from "../../checks/gate/comments.js";
 import { judgeOverride, parseOverrideComment } from "../../checks/gate/override.js";
 import { shortSha } from "../../checks/markdown.js";
-import type { JobPayload } from "../../schemas/jobs/gate.js";
+import type { OverrideJob } from "../../schemas/jobs/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import { isMaintainer } from "../github/maintainers.js";
 import type { ImmutableReads } from "../github/reads.js";
@@ -24,7 +24,7 @@ import type { PassResult } from "./pull-request.js";
 
 /** The `gate.override` job: a new comment on a pull request that may be `/agate accept`. */
 export async function runOverrideJob(
-  job: JobPayload<"gate.override">,
+  job: OverrideJob,
   deps: {
     github: GitHubAdapter;
     store: OverrideStore & WriteIntentLedger;

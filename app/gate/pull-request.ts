@@ -31,9 +31,9 @@ export interface PassDeps {
   agateVersion: string;
   appSlug: string;
   now: () => Date;
-  /** An earlier run of this pass's job stopped part-way (GateDeps' `retried`). */
+  /** An earlier run of this pass's job stopped part-way (JobContext's `retried`). */
   retried?: boolean;
-  /** The job this pass runs in (GateDeps' `jobId`). */
+  /** The job this pass runs in (JobContext's `jobId`). */
   jobId?: number;
 }
 

@@ -11,8 +11,8 @@ import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { noAnswer, noAnswerText } from "../../checks/github-answers.js";
 import { commandSandboxProblem } from "../evaluator/sandbox.js";
-import { eventBases } from "../gate/event-bases.js";
-import { defaultRoute } from "../gate/route.js";
+import type { GitHubClient } from "../github/adapter.js";
+import { ImmutableReads } from "../github/reads.js";
 import { openStore, parseDatabaseUrl } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import { intakeHandler } from "./intake.js";
@@ -23,6 +23,7 @@ import {
   type IntakeStats,
   intakeLimits,
 } from "./intake-guard.js";
+import { appSlugOnce, type JobRegistry, type JobServices, workerHandlers } from "./jobs.js";
 import { listenOn } from "./listen.js";
 import { type DeliveryRetention, startDeliveryRetention } from "./retention.js";
 import type { Observe, Route } from "./routing.js";
@@ -36,12 +37,14 @@ export const READY_PATH = "/readyz";
 const READY_CACHE_MS = 10_000;
 const READY_GITHUB_TIMEOUT_MS = 5_000;
 
-/** What a job handler may use: the Probot instance (`probot.auth(installationId)`), the store. */
+/** The running App, for what makes its jobs: Probot (`probot.auth(installationId)`), the store. */
 export interface Runtime {
   probot: Probot;
   store: Store;
   settings: Settings;
   log: RuntimeLog;
+  /** What every registered job shares (its clients, the App's slug, the reads by SHA). */
+  services: JobServices;
 }
 
 export type Handlers =
@@ -60,9 +63,16 @@ export interface StartAgateOptions {
   cwd?: string;
   /** An open store to use (and leave open on close); by default AGATE_DATABASE_URL is opened. */
   store?: Store;
-  handlers: Handlers;
-  route?: Route;
-  /** The heads and bases a delivery names, recorded with it; the gate's by default. */
+  /**
+   * The domains' job kinds (app/compose.ts), run by the workers: each payload parsed with its
+   * kind's schema, periodic kinds kept queued.
+   */
+  jobs?: JobRegistry | ((runtime: Runtime) => JobRegistry);
+  /** Raw worker handlers by kind instead of `jobs` (tests of the runtime itself). */
+  handlers?: Handlers;
+  /** Which jobs a delivery enqueues (app/compose.ts composes the domains'). */
+  route: Route;
+  /** The heads and bases a delivery names, recorded with it; none when absent. */
   observe?: Observe;
   now?: () => Date;
   /** Names this process in job leases; default host:pid:random. */
@@ -137,10 +147,7 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
     await probot.ready();
     if (settings.logLevel === "silent") probot.log.level = "silent";
     const log: RuntimeLog = options.log ?? probot.log.child({ name: "agate" });
-    const handlers =
-      typeof options.handlers === "function"
-        ? options.handlers({ probot, store, settings, log })
-        : options.handlers;
+    const handlers = jobHandlers(options, { probot, store, settings, log, now });
     const workers = startWorkers({
       store,
       handlers,
@@ -160,8 +167,8 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
     const intake = intakeHandler({
       store,
       now,
-      route: options.route ?? defaultRoute,
-      observe: options.observe ?? eventBases,
+      route: options.route,
+      ...(options.observe ? { observe: options.observe } : {}),
       onEnqueued: () => workers.poke(),
       log,
     });
@@ -268,6 +275,41 @@ export async function startAgate(options: StartAgateOptions): Promise<Agate> {
     if (ownsStore) await store.close();
     throw error;
   }
+}
+
+/** The workers' handlers: the registry's (each job with its context), or raw ones, or none. */
+function jobHandlers(
+  options: Pick<StartAgateOptions, "jobs" | "handlers">,
+  app: Omit<Runtime, "services"> & { now: () => Date },
+): Readonly<Record<string, JobHandler>> {
+  if (options.jobs && options.handlers) {
+    throw new Error("startAgate takes `jobs` (the registry) or `handlers` (raw), not both");
+  }
+  const services = probotServices(app.probot, app.store, app.now);
+  const runtime: Runtime = { ...app, services };
+  if (options.jobs) {
+    const registry = typeof options.jobs === "function" ? options.jobs(runtime) : options.jobs;
+    return workerHandlers(registry, services, app.log);
+  }
+  return typeof options.handlers === "function"
+    ? options.handlers(runtime)
+    : (options.handlers ?? {});
+}
+
+/**
+ * What every job of the process shares, over Probot: its installation and App clients, the
+ * App's slug asked once, one cache of reads by SHA.
+ */
+export function probotServices(probot: Probot, store: Store, now: () => Date): JobServices {
+  const appOctokit = async () => (await probot.auth()) as GitHubClient;
+  return {
+    store,
+    now,
+    octokitFor: async (id) => (await probot.auth(id)) as GitHubClient,
+    appOctokit,
+    appSlug: appSlugOnce(appOctokit),
+    reads: new ImmutableReads(),
+  };
 }
 
 /**

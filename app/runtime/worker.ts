@@ -19,7 +19,7 @@ import { LeaseLostError } from "../store/errors.js";
 import type { ClaimedJob, JobLease } from "../store/ports/job-queue.js";
 import type { Store } from "../store/store.js";
 
-export interface JobContext {
+export interface JobAttempt {
   /** The delivery that enqueued the job, re-read from the store (absent for other jobs). */
   delivery?: StoredDelivery;
   /** Aborted when the lease is lost or the process stops before the handler finished. */
@@ -31,7 +31,7 @@ export interface JobContext {
   attempt: number;
 }
 
-export type JobHandler = (job: Job, context: JobContext) => Promise<void>;
+export type JobHandler = (job: Job, attempt: JobAttempt) => Promise<void>;
 
 /** The part of Probot's (pino) logger the runtime uses: fields first, then the message. */
 export interface RuntimeLog {

@@ -1,14 +1,20 @@
 /**
- * Every job the gate runs, by kind, with the schema of its payload. The route (app/gate/route.ts)
- * makes them from a delivery, one per target; the handler table (app/gate/job-handlers.ts) has
- * one handler per kind, and a test fails when a routed kind has none. Payloads are what the
- * webhook said (GitHub's data, parsed once); handlers read anything else live.
+ * The gate's job kinds (app/gate/jobs.ts runs them): a pull request's pass, a head's, a merge
+ * group's and its deadline, an override, the reconcile pass, the evaluator, an installation's
+ * labels. The route (app/gate/route.ts) makes most of them from a delivery, one per target.
  */
 import { z } from "zod";
 import type { Config } from "../config.js";
 import { evidenceJobSchema, pullRequestViewSchema } from "../gate.js";
-import { mergeGroupDeadlineJobSchema } from "../merge-group.js";
-import { gitShaSchema, positiveIntSchema, repositoryFullNameSchema } from "../primitives.js";
+import { gitShaSchema, positiveIntSchema } from "../primitives.js";
+import {
+  byPullRequest,
+  type JobPayload,
+  jobSpec,
+  jobTarget as target,
+  triggerSchema,
+  unkeyed,
+} from "./index.js";
 
 /**
  * A workflow event that is evidence only under some base configs: a run of `workflow`, or a job
@@ -30,18 +36,6 @@ const runReadSchema = z.strictObject({
    */
   job: evidenceJobSchema.nullable().default(null),
 });
-
-/** What caused a job, for its log line and the stored decision. */
-export const triggerSchema = z.strictObject({
-  event: z.string(),
-  action: z.string().nullable(),
-  delivery_id: z.string().nullable(),
-});
-
-const target = {
-  repository: repositoryFullNameSchema,
-  installation: positiveIntSchema,
-};
 
 /** One pull request's gate pass: gather at exact SHAs, decide, plan, apply. */
 export const pullRequestJobSchema = z.strictObject({
@@ -119,59 +113,6 @@ export const evaluatorJobSchema = z.strictObject({
 });
 
 /**
- * One handoff entry's pass (app/entries/): its issue read live, new commands in its comments
- * handled in order, due deadlines applied, replies posted, labels and open/closed projected.
- */
-export const entryJobSchema = z.strictObject({
-  ...target,
-  issue_number: positiveIntSchema,
-  trigger: triggerSchema,
-  /** A label agate owns changed by this login: put back, with a comment, unless it was agate. */
-  label_change: z
-    .strictObject({
-      label: z.string(),
-      action: z.enum(["labeled", "unlabeled"]),
-      by: z.string(),
-    })
-    .nullable()
-    .default(null),
-  /** The issue was closed or reopened by this login: put back when the state says otherwise. */
-  state_change: z
-    .strictObject({ action: z.enum(["closed", "reopened"]), by: z.string() })
-    .nullable()
-    .default(null),
-});
-
-/**
- * An entry's timer, due at its deadline (run_at). No concurrency key: a key would hold the
- * entry's other jobs behind it until then. When it fires it queues the entry's pass, which
- * applies the deadline only if it is still the entry's and has passed.
- */
-export const entryDeadlineJobSchema = z.strictObject({
-  ...target,
-  issue_number: positiveIntSchema,
-  deadline_at: z.iso.datetime({ offset: true }),
-});
-
-/**
- * A repository's triage dashboard (app/dashboard/): the App's one issue listing what needs a
- * maintainer and what is parked, rendered again and written only when it differs. Queued by
- * every transition under the repository's key, so concurrent transitions coalesce.
- */
-export const dashboardJobSchema = z.strictObject({ ...target, trigger: triggerSchema });
-
-/**
- * A pull request closed or reopened: the entries linked to it (their form's "Blocking pull
- * request" names it, or its description mentions them) derive their priority partly from
- * whether it is open, so each unresolved one gets a pass (app/entries/pull-request-entries.ts).
- */
-export const pullRequestEntriesJobSchema = z.strictObject({
-  ...target,
-  number: positiveIntSchema,
-  trigger: triggerSchema,
-});
-
-/**
  * The App was installed on a repository (or the repository added to its installation): when the
  * repository has agate's config on its default branch, every label agate owns is created there
  * with its look, before any pull request needs one; without it, nothing beyond that one read
@@ -179,47 +120,73 @@ export const pullRequestEntriesJobSchema = z.strictObject({
  */
 export const repositoryLabelsJobSchema = z.strictObject({ ...target, trigger: triggerSchema });
 
-export const JOB_KINDS = {
-  pullRequest: "gate.pull_request",
-  head: "gate.head",
-  mergeGroup: "gate.merge_group",
-  mergeGroupDeadline: "gate.merge_group_deadline",
-  override: "gate.override",
-  reconcile: "gate.reconcile",
-  evaluator: "gate.evaluator",
-  entry: "entries.entry",
-  entryDeadline: "entries.deadline",
-  dashboard: "entries.dashboard",
-  pullRequestEntries: "entries.pull_request",
-  repositoryLabels: "gate.repository_labels",
-} as const;
+const mergeGroupDeadlineFields = {
+  head_sha: gitShaSchema,
+  head_ref: z.string(),
+  base_sha: gitShaSchema,
+};
 
-/** The payload schema of each job kind. */
-export const JOB_PAYLOADS = {
-  [JOB_KINDS.pullRequest]: pullRequestJobSchema,
-  [JOB_KINDS.head]: headJobSchema,
-  [JOB_KINDS.mergeGroup]: mergeGroupJobSchema,
-  [JOB_KINDS.mergeGroupDeadline]: mergeGroupDeadlineJobSchema,
-  [JOB_KINDS.override]: overrideJobSchema,
-  [JOB_KINDS.reconcile]: z.null(),
-  [JOB_KINDS.evaluator]: evaluatorJobSchema,
-  [JOB_KINDS.entry]: entryJobSchema,
-  [JOB_KINDS.entryDeadline]: entryDeadlineJobSchema,
-  [JOB_KINDS.dashboard]: dashboardJobSchema,
-  [JOB_KINDS.pullRequestEntries]: pullRequestEntriesJobSchema,
-  [JOB_KINDS.repositoryLabels]: repositoryLabelsJobSchema,
-} as const;
+/**
+ * After `merge_queue.record_timeout`, the group must have an answer. Before issue 30 this payload
+ * named its installation `installation_id` (every other says `installation`); such jobs may still
+ * be queued in a running database, so that name is read too.
+ */
+export const mergeGroupDeadlineJobSchema = z.union([
+  z.strictObject({ ...target, ...mergeGroupDeadlineFields }),
+  z
+    .strictObject({
+      repository: target.repository,
+      installation_id: target.installation,
+      ...mergeGroupDeadlineFields,
+    })
+    .transform(({ installation_id, ...rest }) => ({ ...rest, installation: installation_id })),
+]);
 
-export type JobKind = keyof typeof JOB_PAYLOADS;
-export type JobPayload<K extends JobKind> = z.output<(typeof JOB_PAYLOADS)[K]>;
-export type JobPayloadInput<K extends JobKind> = z.input<(typeof JOB_PAYLOADS)[K]>;
-export type Trigger = z.infer<typeof triggerSchema>;
-export type PullRequestJob = z.output<typeof pullRequestJobSchema>;
-export type EvaluatorJob = z.output<typeof evaluatorJobSchema>;
-export type EntryJob = z.output<typeof entryJobSchema>;
-export type EntryDeadlineJob = z.output<typeof entryDeadlineJobSchema>;
-export type DashboardJob = z.output<typeof dashboardJobSchema>;
-export type PullRequestEntriesJob = z.output<typeof pullRequestEntriesJobSchema>;
+/** A commit's jobs (a merge group, a head not yet tied to a pull request). */
+export const headKey = (repository: string, sha: string) => `${repository}@${sha}`;
+/** The evaluator of a pull request: one call at a time, beside (not in front of) its gate. */
+export const evaluatorKey = (repository: string, number: number) =>
+  `${repository}#${number}:evaluator`;
+/** A repository's labels: created once, however many installation events name it at once. */
+export const labelsKey = (repository: string) => `${repository}:labels`;
+
+const byHead = (p: { repository: string; head_sha: string }) => headKey(p.repository, p.head_sha);
+
+export const GATE_JOBS = {
+  pullRequest: jobSpec("gate.pull_request", pullRequestJobSchema, byPullRequest),
+  head: jobSpec("gate.head", headJobSchema, byHead),
+  mergeGroup: jobSpec("gate.merge_group", mergeGroupJobSchema, byHead),
+  // No concurrency key: a keyed job that is not yet due would hold back every later job of the
+  // group's key (`repo@head`), which is the evidence this deadline waits for.
+  mergeGroupDeadline: jobSpec(
+    "gate.merge_group_deadline",
+    mergeGroupDeadlineJobSchema,
+    unkeyed,
+    (p) => ({ dedupeKey: `gate.merge_group_deadline:${p.repository}@${p.head_sha}` }),
+  ),
+  override: jobSpec("gate.override", overrideJobSchema, byPullRequest),
+  /**
+   * Webhooks get lost: every open pull request of every repository agate has heard of gets a
+   * pass (app/gate/reconcile.ts). Queued by the runtime on a timer, one queued for the whole
+   * fleet; no concurrency key (a keyed job waits behind older ones of its key, and the next pass
+   * is always queued in the future).
+   */
+  reconcile: jobSpec("gate.reconcile", z.null(), unkeyed),
+  evaluator: jobSpec("gate.evaluator", evaluatorJobSchema, (p) =>
+    evaluatorKey(p.repository, p.number),
+  ),
+  repositoryLabels: jobSpec("gate.repository_labels", repositoryLabelsJobSchema, (p) =>
+    labelsKey(p.repository),
+  ),
+};
+
+export type PullRequestJob = JobPayload<typeof GATE_JOBS.pullRequest>;
+export type HeadJob = JobPayload<typeof GATE_JOBS.head>;
+export type MergeGroupJob = JobPayload<typeof GATE_JOBS.mergeGroup>;
+export type MergeGroupDeadlineJob = JobPayload<typeof GATE_JOBS.mergeGroupDeadline>;
+export type OverrideJob = JobPayload<typeof GATE_JOBS.override>;
+export type EvaluatorJob = JobPayload<typeof GATE_JOBS.evaluator>;
+export type RepositoryLabelsJob = JobPayload<typeof GATE_JOBS.repositoryLabels>;
 
 /** Whether a workflow event can carry evidence under this base config. */
 export function evidenceEventMatters(
@@ -229,17 +196,3 @@ export function evidenceEventMatters(
     (event.workflow === null || event.workflow === config.evidence.workflow) &&
     (event.job === null || event.job === config.evidence.job);
 }
-
-/** Jobs of one pull request run one at a time, in order. */
-export const pullRequestKey = (repository: string, number: number) => `${repository}#${number}`;
-/** A commit's jobs (a merge group, a head not yet tied to a pull request). */
-export const headKey = (repository: string, sha: string) => `${repository}@${sha}`;
-/** The evaluator of a pull request: one call at a time, beside (not in front of) its gate. */
-export const evaluatorKey = (repository: string, number: number) =>
-  `${repository}#${number}:evaluator`;
-/** One handoff entry's jobs run one at a time, in order (issue and pull numbers never share one). */
-export const entryKey = (repository: string, issue: number) => `${repository}#${issue}:entry`;
-/** A repository's labels: created once, however many installation events name it at once. */
-export const labelsKey = (repository: string) => `${repository}:labels`;
-/** A repository's dashboard: one refresh at a time, a queued one makes a running one's result moot. */
-export const dashboardKey = (repository: string) => `${repository}:dashboard`;

@@ -3,8 +3,9 @@
  * handlers against the simulator over HTTP; the dashboard issue as GitHub holds it.
  */
 import { describe, expect, it } from "vitest";
-import { dashboardJob } from "../../app/dashboard/queue.js";
 import { DASHBOARD_MARKER, DASHBOARD_TITLE } from "../../checks/dashboard/render.js";
+import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
+import { jobOf } from "../../schemas/jobs/index.js";
 import type { Issue } from "../github/state.js";
 import { ENTRY_FORM, useEntriesHarness } from "../support/entries-harness.js";
 import { recordInput } from "../support/store.js";
@@ -79,10 +80,10 @@ describe("the triage dashboard", () => {
     const before = dashboard("d1").updatedAt;
     expect(await h.record(answer, "redelivered-answer")).toBe("new");
     await h.store.enqueue(
-      dashboardJob("agate-dev/d1", h.sim.installationId, {
-        event: "issue_comment",
-        action: "created",
-        delivery_id: "redelivered-answer",
+      jobOf(DASHBOARD_JOBS.refresh, {
+        repository: "agate-dev/d1",
+        installation: h.sim.installationId,
+        trigger: { event: "issue_comment", action: "created", delivery_id: "redelivered-answer" },
       }),
     );
     await h.runJobs();
@@ -191,10 +192,10 @@ describe("the triage dashboard", () => {
       }),
     );
     await h.store.enqueue(
-      dashboardJob("agate-dev/d3", h.sim.installationId, {
-        event: "gate",
-        action: null,
-        delivery_id: null,
+      jobOf(DASHBOARD_JOBS.refresh, {
+        repository: "agate-dev/d3",
+        installation: h.sim.installationId,
+        trigger: { event: "gate", action: null, delivery_id: null },
       }),
     );
     await h.runJobs();

@@ -11,8 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Probot } from "probot";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { type GateDeps, runGateJob } from "../../app/gate/jobs.js";
-import { defaultRoute } from "../../app/gate/route.js";
+import { agateJobs, agateRoute } from "../../app/compose.js";
+import { ImmutableReads } from "../../app/github/reads.js";
+import { type JobServices, jobContext } from "../../app/runtime/jobs.js";
 import { UnthrottledOctokit } from "../../app/runtime/server.js";
 import { SqliteStore } from "../../app/store/sqlite-store.js";
 import {
@@ -46,7 +47,7 @@ export interface EntriesHarness {
   readonly clock: TestClock;
   /** Log lines of every job run, in order. */
   readonly log: string[];
-  deps(): GateDeps;
+  deps(): JobServices;
   /** Records every new delivery with its routed jobs, then runs every due job, until quiet. */
   work(): Promise<void>;
   /** Moves the clock on (GitHub's and the App's), then works. */
@@ -133,6 +134,7 @@ export function useEntriesHarness(): EntriesHarness {
         octokitFor: (id: number) => p.auth(id) as never,
         appOctokit: () => p.auth() as never,
         appSlug: async () => s.appSlug,
+        reads: new ImmutableReads(),
       };
     },
     async record(d, id = d.id) {
@@ -147,7 +149,7 @@ export function useEntriesHarness(): EntriesHarness {
           received_at: need(clock, "clock").now().toISOString(),
         },
         payload,
-        jobs: defaultRoute(d.event, JSON.parse(payload), id),
+        jobs: agateRoute(d.event, JSON.parse(payload), id),
       });
       return result.status;
     },
@@ -163,7 +165,7 @@ export function useEntriesHarness(): EntriesHarness {
       for (;;) {
         const claimed = await s.claimJob({ workerId: "entries-harness", leaseMs: 60_000 });
         if (!claimed) return;
-        log.push(await runGateJob(claimed.job.kind, claimed.job.payload, harness.deps()));
+        log.push(await agateJobs().run(claimed.job, jobContext(harness.deps())));
         await s.completeJob(claimed.lease);
       }
     },

@@ -4,17 +4,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Probot } from "probot";
 import { afterAll, beforeAll, beforeEach } from "vitest";
+import { agateJobs, agateObserve, agateRoute } from "../../app/compose.js";
 import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
-import { eventBases } from "../../app/gate/event-bases.js";
 import { EvidenceCache } from "../../app/gate/evidence.js";
-import { type GateDeps, runGateJob } from "../../app/gate/jobs.js";
 import { RequiredCheckReader } from "../../app/gate/required-check.js";
-import { defaultRoute } from "../../app/gate/route.js";
 import { ImmutableReads } from "../../app/github/reads.js";
+import { type JobRun, type JobServices, jobContext } from "../../app/runtime/jobs.js";
 import { UnthrottledOctokit } from "../../app/runtime/server.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
-import { JOB_KINDS, type JobKind } from "../../schemas/jobs/gate.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
+import type { Job } from "../../schemas/store.js";
 import {
   type Delivery,
   type GitHubSimulator,
@@ -26,6 +26,9 @@ import type { RequiredStatusCheck } from "../github/state.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "./evidence-workflow.js";
 import { testConfig } from "./runner-users.js";
 import { type SimulatedCiOptions, type SimulatedCiRun, simulatedCi } from "./simulated-ci.js";
+
+/** What the harness's jobs run with, as a worker's would: a test may replace a client. */
+export type HarnessDeps = JobServices & Pick<JobRun, "retried" | "jobId">;
 
 /**
  * The gate against the simulator, for end-to-end tests: real git, the real Action bundle
@@ -39,13 +42,17 @@ export interface GateHarness {
   readonly sim: GitHubSimulator;
   readonly store: Store;
   readonly temp: string;
-  deps(): GateDeps;
+  deps(): HarnessDeps;
+  /** The evidence cache this test's jobs share, as one App process shares it. */
+  evidence(): EvidenceCache;
+  /** Runs one job through the App's job registry, as a worker would; its log line. */
+  run(job: Pick<Job, "kind" | "payload">, deps?: HarnessDeps): Promise<string>;
   /** Hands every delivery since the last call to the gate job, in order. */
   processDeliveries(): Promise<void>;
   /** The deliveries not yet handed over, now counted as handled: a test hands them itself. */
   takePending(): Promise<Delivery[]>;
   /** Routes one delivery and runs its jobs, with `deps` (default: the harness's). */
-  handle(delivery: Delivery, deps?: GateDeps): Promise<void>;
+  handle(delivery: Delivery, deps?: HarnessDeps): Promise<void>;
   /** A repository with the config, an agent branch with `files`, and its pull request opened. */
   agentPullRequest(
     repo: string,
@@ -89,7 +96,7 @@ export function useGateHarness(
   options: {
     evaluator?: () => EvaluatorDeps | undefined;
     /** Queued job kinds worked besides the gate's passes and evaluations (the dashboard's). */
-    alsoWork?: JobKind[];
+    alsoWork?: string[];
   } = {},
 ): GateHarness {
   let sim: GitHubSimulator | undefined;
@@ -155,7 +162,6 @@ export function useGateHarness(
     deps() {
       const s = need(sim, "simulator");
       const p = need(probot, "Probot");
-      const evaluator = options.evaluator?.();
       return {
         store: need(store, "store"),
         now: () => new Date(),
@@ -163,10 +169,17 @@ export function useGateHarness(
         appOctokit: () => p.auth() as never,
         appSlug: async () => s.appSlug,
         reads,
-        evidence,
-        ...(setup ? { setup } : {}),
-        ...(evaluator ? { evaluator } : {}),
       };
+    },
+    evidence: () => evidence,
+    run(job, deps = harness.deps()) {
+      const evaluator = options.evaluator?.();
+      const jobs = agateJobs({
+        evidence,
+        ...(setup ? { requiredChecks: setup } : {}),
+        ...(evaluator ? { evaluator } : {}),
+      });
+      return jobs.run(job, jobContext(deps, deps));
     },
     async processDeliveries() {
       const s = need(sim, "simulator");
@@ -185,14 +198,14 @@ export function useGateHarness(
           workerId: "gate-harness",
           leaseMs: 60_000,
           kinds: [
-            JOB_KINDS.pullRequest,
-            JOB_KINDS.head,
-            JOB_KINDS.evaluator,
+            GATE_JOBS.pullRequest.kind,
+            GATE_JOBS.head.kind,
+            GATE_JOBS.evaluator.kind,
             ...(options.alsoWork ?? []),
           ],
         });
         if (!claimed) break;
-        await runGateJob(claimed.job.kind, claimed.job.payload, harness.deps());
+        await harness.run(claimed.job);
         await jobs.completeJob(claimed.lease);
         await s.flushWebhooks();
       }
@@ -219,12 +232,12 @@ export function useGateHarness(
         },
         payload,
         jobs: [],
-        sightings: eventBases(d.event, d.payload),
+        sightings: agateObserve(d.event, d.payload),
       });
       const stored = await s.getDelivery(d.id);
       if (!stored) throw new Error(`the store lost delivery ${d.id} it had just recorded`);
-      for (const job of defaultRoute(stored.event, JSON.parse(stored.payload), stored.id)) {
-        await runGateJob(job.kind, job.payload, deps);
+      for (const job of agateRoute(stored.event, JSON.parse(stored.payload), stored.id)) {
+        await harness.run(job, deps);
       }
     },
     async agentPullRequest(repo, files, opts = {}) {
