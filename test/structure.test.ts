@@ -44,7 +44,6 @@ const FUNCTION_ALLOWANCES: readonly string[] = [
   "checks/gate/provenance.ts: verifyProvenance", // A6
   "checks/gate/render.ts: renderGateSummary", // A6
   // ---- B: jobs and rooms ----
-  "app/entries/entry-job.ts: runEntryJob", // B3
   "app/runtime/server.ts: startAgate", // B2
   "app/runtime/setup.ts: startSetup", // B2
   "app/runtime/setup.ts: startSetup.handle", // B2

@@ -101,138 +101,186 @@ export function deadlineJobs(
 }
 
 export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<string> {
-  const { github, store } = deps;
-  const key = { repository: job.repository, issueNumber: job.issue_number };
-  const target = { repository: job.repository, installation: job.installation };
   const where = `${job.repository}#${job.issue_number}`;
   // agate's own label and state changes come back as webhooks: nothing to do, no call made.
   const by = job.label_change?.by ?? job.state_change?.by;
   if (by !== undefined && by.toLowerCase() === deps.appLogin.toLowerCase()) {
     return `${where}: agate's own change`;
   }
-  let entry = await store.getEntry(key);
+  const stored = await deps.store.getEntry({
+    repository: job.repository,
+    issueNumber: job.issue_number,
+  });
   // Any event but a label change may be the first agate hears of an entry (deliveries can come
   // out of order: a /claim before its issue's `opened`).
-  const creates = job.label_change === null;
-  if (!entry && !creates) return `${where}: not a handoff entry`;
+  if (!stored && job.label_change !== null) return `${where}: not a handoff entry`;
 
-  const issue = await github.entryIssue(job.issue_number);
+  const issue = await deps.github.entryIssue(job.issue_number);
   if (!issue) return `${where}: no such issue (or a pull request)`;
 
-  let rulesRead: Awaited<ReturnType<typeof readEscalationRules>> | undefined;
-  const rules = async (): Promise<EscalationRules> => {
-    rulesRead ??= await readEscalationRules(github, deps.readDefaults);
-    return rulesRead.rules;
-  };
-  const notes: string[] = [];
-
-  const save = async (current: HandoffEntry, step: EntryStep): Promise<HandoffEntry> => {
-    const moved = step.entry.deadline?.at !== current.deadline?.at;
-    // A change into or out of a state the dashboard lists changes it, and a state change may
-    // change the gate of the pull requests linked to the entry: both are queued in the same
-    // transaction, so neither is lost; a replayed command is no step and queues nothing.
-    const listed =
-      step.entry.state !== current.state &&
-      (isListedEntryState(step.entry.state) || isListedEntryState(current.state));
-    const mentioning = await store.listMentioningPullRequests(key);
-    const next = await store.updateEntry({
-      expectedVersion: current.version,
-      entry: step.entry,
-      event: step.event,
-      jobs: [
-        ...(moved ? deadlineJobs(step.entry, job.installation) : []),
-        ...(listed ? [jobOf(DASHBOARD_JOBS.refresh, { ...target, trigger: job.trigger })] : []),
-        ...linkedPullRequestJobs(current, step.entry, job.installation, mentioning),
-      ],
-    });
-    await mentionedMeanwhile(store, current, step.entry, job.installation, mentioning);
-    notes.push(`${step.event.kind}${step.entry.state !== current.state ? ` → ${next.state}` : ""}`);
-    return next;
-  };
-
-  /** Applies every deadline that passed by `until`, each at its own time. */
-  const deadlines = async (current: HandoffEntry, until: Date): Promise<HandoffEntry> => {
-    let e = current;
-    while (e.deadline && Date.parse(e.deadline.at) <= until.getTime()) {
-      const step = applyDeadline(e, new Date(e.deadline.at), await rules());
-      if (!step) break;
-      e = await save(e, step);
-    }
-    return e;
-  };
-
-  let justOpened = false;
-  if (!entry) {
-    if (issue.state === "closed") return `${where}: closed, not a handoff entry`;
-    const form = parseEntryForm(issue.body);
-    if (form.kind === "not_an_entry") return `${where}: not a handoff entry`;
-    if (form.kind === "refused") {
-      await refuse(github, issue, deps.appLogin, say.refusedForm(form.missing, form.problems));
-      return `${where}: refused (missing ${form.missing.join(", ") || form.problems.join("; ")}), closed`;
-    }
-    const step = openEntry({
-      repository: job.repository,
-      issue_number: issue.number,
-      author: issue.author,
-      fields: form.fields,
-      at: deps.now(),
-      rules: await rules(),
-    });
-    const mentioning = await store.listMentioningPullRequests(key);
-    const created = await store.createEntry({
-      ...step,
-      jobs: [
-        ...deadlineJobs(step.entry, job.installation),
-        ...linkedPullRequestJobs(null, step.entry, job.installation, mentioning),
-      ],
-    });
-    if (created.created) {
-      await mentionedMeanwhile(store, null, step.entry, job.installation, mentioning);
-    }
-    entry = created.entry;
-    if (created.created) notes.push("opened");
-    justOpened = created.created;
-  }
+  const pass = entryPass(job, deps);
+  const opened = stored
+    ? { entry: stored, created: false }
+    : await openFromForm(pass, job, deps, issue);
+  if (typeof opened === "string") return `${where}: ${opened}`;
+  let { entry } = opened;
 
   // Comments are read whenever a command or a timer may be due: a timer must see an answer
   // made in time whose webhook is still on its way, a command handles any before it, and a new
   // entry any made before agate saw it.
   let comments: IssueCommentFact[] | undefined;
-  if (job.trigger.event === "issue_comment" || job.trigger.event === "timer" || justOpened) {
-    comments = await github.issueComments(issue.number);
-    const pending = comments
-      .filter((c) => c.id > (entry as HandoffEntry).comments_through)
-      .filter((c) => c.login.toLowerCase() !== deps.appLogin.toLowerCase())
-      // An edit is never a command (as the route says): a plain comment changed later into
-      // `/answer` or `/escalate` would act with the words of a moment nobody saw.
-      .filter((c) => !c.edited)
-      .map((c) => ({ comment: c, command: parseEntryCommand(c.body) }))
-      .sort((a, b) => a.comment.id - b.comment.id);
-    for (const { comment, command } of pending) {
-      if (command === null) continue;
-      const at = new Date(Math.min(Date.parse(comment.created_at), deps.now().getTime()));
-      entry = await deadlines(entry, at);
-      const maintainer = needsMaintainerTest(entry, command, comment.login)
-        ? await deps.isMaintainer(
-            { login: comment.login, type: comment.user_type },
-            (await rules()).maintainers,
-          )
-        : undefined;
-      const step = applyCommand(
-        entry,
-        { command, actor: comment.login, comment_id: comment.id, at, maintainer },
-        await rules(),
-      );
-      if (step) entry = await save(entry, step);
-    }
+  if (job.trigger.event === "issue_comment" || job.trigger.event === "timer" || opened.created) {
+    comments = await deps.github.issueComments(issue.number);
+    entry = await applyComments(pass, deps, entry, comments);
   }
-  entry = await deadlines(entry, deps.now());
+  entry = await pass.deadlines(entry, deps.now());
 
   // Labels first: a client that sees agate's reply sees the labels it promises.
   const projected = await project(deps, entry, issue, job);
   const posted = await postReplies(deps, entry, comments);
-  if (rulesRead?.problem) notes.push(rulesRead.problem);
+  const problem = pass.problem();
+  const notes = problem ? [...pass.notes, problem] : pass.notes;
   return `${where} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected}`;
+}
+
+/** One run of an entry's pass: its rules read once, its steps stored, notes for its log line. */
+interface EntryPass {
+  rules(): Promise<EscalationRules>;
+  /** A problem with the rules' config, said in the log line (the defaults were used). */
+  problem(): string | undefined;
+  /** Stores a step with the jobs it calls for, in one transaction; the entry as stored. */
+  save(current: HandoffEntry, step: EntryStep): Promise<HandoffEntry>;
+  /** Applies every deadline that passed by `until`, each at its own time. */
+  deadlines(current: HandoffEntry, until: Date): Promise<HandoffEntry>;
+  readonly notes: string[];
+}
+
+function entryPass(job: EntryJob, deps: EntryDeps): EntryPass {
+  const { github, store } = deps;
+  const key = { repository: job.repository, issueNumber: job.issue_number };
+  const target = { repository: job.repository, installation: job.installation };
+  let rulesRead: Awaited<ReturnType<typeof readEscalationRules>> | undefined;
+  const pass: EntryPass = {
+    notes: [],
+    rules: async () => {
+      rulesRead ??= await readEscalationRules(github, deps.readDefaults);
+      return rulesRead.rules;
+    },
+    problem: () => rulesRead?.problem ?? undefined,
+    save: async (current, step) => {
+      const moved = step.entry.deadline?.at !== current.deadline?.at;
+      // A change into or out of a state the dashboard lists changes it, and a state change may
+      // change the gate of the pull requests linked to the entry: both are queued in the same
+      // transaction, so neither is lost; a replayed command is no step and queues nothing.
+      const listed =
+        step.entry.state !== current.state &&
+        (isListedEntryState(step.entry.state) || isListedEntryState(current.state));
+      const mentioning = await store.listMentioningPullRequests(key);
+      const next = await store.updateEntry({
+        expectedVersion: current.version,
+        entry: step.entry,
+        event: step.event,
+        jobs: [
+          ...(moved ? deadlineJobs(step.entry, job.installation) : []),
+          ...(listed ? [jobOf(DASHBOARD_JOBS.refresh, { ...target, trigger: job.trigger })] : []),
+          ...linkedPullRequestJobs(current, step.entry, job.installation, mentioning),
+        ],
+      });
+      await mentionedMeanwhile(store, current, step.entry, job.installation, mentioning);
+      const moves = step.entry.state !== current.state ? ` → ${next.state}` : "";
+      pass.notes.push(`${step.event.kind}${moves}`);
+      return next;
+    },
+    deadlines: async (current, until) => {
+      let e = current;
+      while (e.deadline && Date.parse(e.deadline.at) <= until.getTime()) {
+        const step = applyDeadline(e, new Date(e.deadline.at), await pass.rules());
+        if (!step) break;
+        e = await pass.save(e, step);
+      }
+      return e;
+    },
+  };
+  return pass;
+}
+
+/**
+ * The entry the issue's form makes, with its timer and the gate passes of the pull requests it
+ * links, in one transaction (`created`: by this pass, not another's at the same moment); or why
+ * there is none (a refused form is said once, then closed).
+ */
+async function openFromForm(
+  pass: EntryPass,
+  job: EntryJob,
+  deps: EntryDeps,
+  issue: EntryIssueFact,
+): Promise<{ entry: HandoffEntry; created: boolean } | string> {
+  if (issue.state === "closed") return "closed, not a handoff entry";
+  const form = parseEntryForm(issue.body);
+  if (form.kind === "not_an_entry") return "not a handoff entry";
+  if (form.kind === "refused") {
+    await refuse(deps.github, issue, deps.appLogin, say.refusedForm(form.missing, form.problems));
+    return `refused (missing ${form.missing.join(", ") || form.problems.join("; ")}), closed`;
+  }
+  const step = openEntry({
+    repository: job.repository,
+    issue_number: issue.number,
+    author: issue.author,
+    fields: form.fields,
+    at: deps.now(),
+    rules: await pass.rules(),
+  });
+  const { store } = deps;
+  const key = { repository: job.repository, issueNumber: job.issue_number };
+  const mentioning = await store.listMentioningPullRequests(key);
+  const created = await store.createEntry({
+    ...step,
+    jobs: [
+      ...deadlineJobs(step.entry, job.installation),
+      ...linkedPullRequestJobs(null, step.entry, job.installation, mentioning),
+    ],
+  });
+  if (created.created) {
+    await mentionedMeanwhile(store, null, step.entry, job.installation, mentioning);
+    pass.notes.push("opened");
+  }
+  return { entry: created.entry, created: created.created };
+}
+
+/** Each new command in the comments, oldest first, with every deadline that passed before it. */
+async function applyComments(
+  pass: EntryPass,
+  deps: EntryDeps,
+  current: HandoffEntry,
+  comments: readonly IssueCommentFact[],
+): Promise<HandoffEntry> {
+  const pending = comments
+    .filter((c) => c.id > current.comments_through)
+    .filter((c) => c.login.toLowerCase() !== deps.appLogin.toLowerCase())
+    // An edit is never a command (as the route says): a plain comment changed later into
+    // `/answer` or `/escalate` would act with the words of a moment nobody saw.
+    .filter((c) => !c.edited)
+    .map((c) => ({ comment: c, command: parseEntryCommand(c.body) }))
+    .sort((a, b) => a.comment.id - b.comment.id);
+  let entry = current;
+  for (const { comment, command } of pending) {
+    if (command === null) continue;
+    const at = new Date(Math.min(Date.parse(comment.created_at), deps.now().getTime()));
+    entry = await pass.deadlines(entry, at);
+    const maintainer = needsMaintainerTest(entry, command, comment.login)
+      ? await deps.isMaintainer(
+          { login: comment.login, type: comment.user_type },
+          (await pass.rules()).maintainers,
+        )
+      : undefined;
+    const step = applyCommand(
+      entry,
+      { command, actor: comment.login, comment_id: comment.id, at, maintainer },
+      await pass.rules(),
+    );
+    if (step) entry = await pass.save(entry, step);
+  }
+  return entry;
 }
 
 /** The refusal once (found by its marker after a crash), then the issue closed. */
