@@ -7,9 +7,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DecisionState } from "../../schemas/acceptance-record.js";
 import type { LinkedEntryFact, PriorRecord } from "../../schemas/gate.js";
-import type { HandoffEntryDraft, HandoffEntryState } from "../../schemas/handoff-entry.js";
+import type { HandoffEntryState } from "../../schemas/handoff-entry.js";
 import { ENTRY_JOBS } from "../../schemas/jobs/entries.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
+import { ENTRY_FIELDS, entryDraft } from "../../test/support/entry-fixture.js";
 import { gateFacts } from "../../test/support/gate-facts.js";
 import { recordInput, tempDir } from "../../test/support/store.js";
 import { SqliteStore } from "../store/sqlite-store.js";
@@ -33,22 +34,14 @@ afterEach(async () => {
 });
 
 async function entry(issue: number, state: HandoffEntryState, blockingPull: number | null = null) {
-  const draft: HandoffEntryDraft = {
+  const draft = entryDraft({
     repository: REPO,
     issue_number: issue,
-    author: "agent-a",
-    fields: { project: "p", question: "q?", tried: "t", needed: "n", blocking_pull: blockingPull },
+    fields: { ...ENTRY_FIELDS, blocking_pull: blockingPull },
     state,
-    owner: null,
-    follow_ups: 0,
-    claim_expiries: 0,
-    escalation_reason: null,
-    why: null,
-    deadline: null,
-    comments_through: 0,
     opened_at: AT,
     state_changed_at: AT,
-  };
+  });
   await store.createEntry({
     entry: draft,
     event: {

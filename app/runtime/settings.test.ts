@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { appPrivateKey } from "../../test/support/local-app.js";
+import { refusedWith } from "../../test/support/refused.js";
 import { tempDir } from "../../test/support/store.js";
 import { type Environment, loadSettings, normalizePrivateKey, SettingsError } from "./settings.js";
 
@@ -16,15 +17,8 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-function problemsOf(env: Environment): readonly string[] {
-  try {
-    loadSettings(env, { cwd: dir });
-  } catch (error) {
-    expect(error).toBeInstanceOf(SettingsError);
-    return (error as SettingsError).problems;
-  }
-  throw new Error("expected the settings to be refused");
-}
+const problemsOf = (env: Environment): readonly string[] =>
+  refusedWith(SettingsError, () => loadSettings(env, { cwd: dir }), "the settings");
 
 describe("loadSettings", () => {
   it("takes Probot's settings and agate's, with defaults", () => {
