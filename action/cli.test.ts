@@ -157,12 +157,12 @@ describe("agate run (dist/cli/index.js), with no credentials", () => {
     const unknown = agate(repo, "frobnicate");
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toBe(
-      `agate: unknown command 'frobnicate'; the commands are run, handoff, validate, doctor, trace, entry, help\n${hint}`,
+      `agate: unknown command 'frobnicate'; the commands are run, handoff, validate, doctor, trace, entry, status, hook, loop, help\n${hint}`,
     );
     const none = agate(repo);
     expect(none.status).toBe(2);
     expect(none.stderr).toBe(
-      `agate: no command given; the commands are run, handoff, validate, doctor, trace, entry, help\n${hint}`,
+      `agate: no command given; the commands are run, handoff, validate, doctor, trace, entry, status, hook, loop, help\n${hint}`,
     );
 
     const bogus = agate(repo, "run", "--bogus");

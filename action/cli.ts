@@ -18,7 +18,10 @@ import { entryMain } from "./entries-cli.js";
 import { systemExecutable } from "./executables.js";
 import { git, gitMaybe, localStateDir, useUserExcludesFile } from "./git.js";
 import { extendedHandoffPath, writeHandoff } from "./handoff.js";
+import { HOOK_USAGE, hookMain, readStdin } from "./hooks.js";
+import { LOOP_USAGE, loopMain } from "./loop.js";
 import { runRequiredCommands } from "./required-commands.js";
+import { STATUS_USAGE, statusMain } from "./status-command.js";
 import { durationText, headline, resultText } from "./summary.js";
 import { runTraceCommand } from "./trace-command.js";
 
@@ -58,6 +61,9 @@ Usage:
       --config applies that config's progress thresholds.
   ${CLI_PACKAGE} entry <open|poll|claim|answer|ask|reply|status> ...
       Handoff entries on issues, through the GitHub API (${CLI_PACKAGE} entry help).
+  ${STATUS_USAGE.replace(/\n/g, "\n  ")}
+  ${HOOK_USAGE.replace(/\n/g, "\n  ")}
+  ${LOOP_USAGE.replace(/\n/g, "\n  ")}
   ${CLI_PACKAGE} --version
 
 The npm package is ${CLI_PACKAGE}; where it is not installed: ${AGATE_CLI} <command>.
@@ -116,7 +122,18 @@ const TOP_OPTIONS = {
   version: { type: "boolean", short: "v" },
 } satisfies Options;
 
-const COMMANDS = ["run", "handoff", "validate", "doctor", "trace", "entry", "help"] as const;
+const COMMANDS = [
+  "run",
+  "handoff",
+  "validate",
+  "doctor",
+  "trace",
+  "entry",
+  "status",
+  "hook",
+  "loop",
+  "help",
+] as const;
 
 /**
  * The arguments of one command, or a UsageError in agate's words: Node's parser names an unknown
@@ -240,12 +257,23 @@ async function dispatch(argv: string[], cwd: string): Promise<number> {
       });
     case "entry":
       return entryMain(rest);
+    case "status":
+      return statusMain(rest, { env: process.env, cwd }, STDIO);
+    case "hook":
+      return hookMain(rest, { env: process.env }, { ...STDIO, stdin: readStdin });
+    case "loop":
+      return loopMain(rest, { env: process.env, cwd }, STDIO);
     case "help":
       return help();
     default:
       throw new UsageError(`unknown command '${command}'; the commands are ${COMMANDS.join(", ")}`);
   }
 }
+
+const STDIO = {
+  stdout: (text: string) => process.stdout.write(text),
+  stderr: (text: string) => process.stderr.write(text),
+};
 
 function help(): number {
   console.log(USAGE);

@@ -27,7 +27,10 @@ export const ENTRY_USAGE = `Handoff entries (docs/entries.md), through the GitHu
   entry reply NUMBER TEXT     a plain comment: the author answering a follow-up
   entry status [NUMBER] [--wait DURATION]
       One entry's state, owner and answer (--wait: until it is resolved, blocked or
-      escalated), or every open entry and who holds it.
+      escalated), or every open entry and who holds it. While it waits it says so on the entry
+      (a comment /wait 10m, renewed by editing it), which makes the entry agate:blocking while an
+      agent waits on it; an agent that dies stops counting ten minutes after its last renewal.
+      Only the entry's author's /wait counts.
 
 Options of every entry command: --repo OWNER/NAME (default GITHUB_REPOSITORY), --json,
 --no-wait (do not wait for agate's reply), --timeout DURATION (for agate's reply, default 2m).
@@ -333,10 +336,16 @@ async function status(ctx: Ctx): Promise<void> {
       .map((c) => ({ id: c.id, login: c.login, body: c.body }));
     return { number, ...s, answer, follow_ups: followUps, comments: said };
   };
+  // Waiting on an entry that is not final: said on the entry, so it is urgent while this waits.
+  const first = wait > 0 ? await read() : null;
+  const declared =
+    first && !FINAL.has(first.state) ? await WaitDeclaration.post(ctx, number) : null;
   const found = await waitFor(wait, ctx.env, async () => {
+    await declared?.renew();
     const s = await read();
     return s && (wait === 0 || FINAL.has(s.state)) ? s : null;
   });
+  await declared?.end(found?.state ?? null);
   if (!found) {
     const last = await read();
     if (!last) throw new EntryRefusedError(`#${number} is not an entry agate has opened`);
@@ -347,6 +356,55 @@ async function status(ctx: Ctx): Promise<void> {
     found,
     `#${number} ${found.state}${found.owner ? `, owner ${found.owner}` : ""}${found.answer ? `\nanswer: ${found.answer}` : ""}`,
   );
+}
+
+/**
+ * `/wait LEASE` on the entry while `status --wait` waits (docs/entries.md, "Priority"): the App
+ * counts it for LEASE from GitHub's time of the comment's last edit, so it is renewed by editing
+ * it at half the lease, and ended by editing it into plain words.
+ */
+class WaitDeclaration {
+  private renewals = 0;
+  private renewedAt = Date.now();
+
+  private constructor(
+    private readonly ctx: Ctx,
+    private readonly id: number,
+    private readonly leaseMs: number,
+  ) {}
+
+  static async post(ctx: Ctx, number: number): Promise<WaitDeclaration> {
+    const text = ctx.env.AGATE_ENTRY_WAIT_LEASE;
+    const leaseMs = text === undefined ? 600_000 : parseDuration(text);
+    if (leaseMs === undefined) {
+      throw new EntryUsageError(
+        `AGATE_ENTRY_WAIT_LEASE=${JSON.stringify(text)} is not a duration such as 30s or 10m`,
+      );
+    }
+    const id = await ctx.client.comment(number, WaitDeclaration.body(leaseMs, 0));
+    return new WaitDeclaration(ctx, id, leaseMs);
+  }
+
+  private static body(leaseMs: number, renewals: number): string {
+    const lease =
+      leaseMs % 60_000 === 0 ? `${leaseMs / 60_000}m` : `${Math.ceil(leaseMs / 1_000)}s`;
+    return `/wait ${lease}\n\nThe author waits on this entry (${CLI_PACKAGE} entry status --wait${renewals > 0 ? `, renewed ${renewals} times` : ""}).`;
+  }
+
+  async renew(): Promise<void> {
+    if (Date.now() - this.renewedAt < this.leaseMs / 2) return;
+    this.renewals++;
+    this.renewedAt = Date.now();
+    await this.ctx.client.editComment(this.id, WaitDeclaration.body(this.leaseMs, this.renewals));
+  }
+
+  /** No longer a declaration: the App sees it gone when the lease's timer fires. */
+  async end(state: string | null): Promise<void> {
+    await this.ctx.client.editComment(
+      this.id,
+      `The author waited on this entry (${CLI_PACKAGE} entry status --wait)${state ? ` until it was ${state}` : ", and stopped waiting"}.`,
+    );
+  }
 }
 
 async function statusAll(ctx: Ctx): Promise<void> {
@@ -444,6 +502,15 @@ export class EntryClient {
       body,
     });
     return data.id;
+  }
+
+  async editComment(id: number, body: string): Promise<void> {
+    await this.octokit.rest.issues.updateComment({
+      owner: this.owner,
+      repo: this.repo,
+      comment_id: id,
+      body,
+    });
   }
 
   async comments(number: number): Promise<{ id: number; login: string; body: string }[]> {

@@ -19,6 +19,8 @@
  *   TREE_OWNER's, `uid:gid`, as before).
  * - `finish NAME UID GID AGATE_UID AGATE_GID TREE TRIES TREE_OWNER DIR...`: reclaim, the ACL entries on the
  *   directories setup opened removed, and the user deleted with its HOME.
+ * - `serve`: handover, signal and reclaim for the whole job, one request after another from
+ *   standard input (root-helper.ts), so that a command costs no sudo and no bash of their own.
  */
 export const ISOLATION_SCRIPT = String.raw`
 set -euo pipefail
@@ -57,7 +59,7 @@ living() {
 sweep() {
   local uid=$1 gid=$2 tries=$3 i pids
   for ((i = 0; i < tries; i++)); do
-    setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'kill -KILL -1' 2>/dev/null || true
+    setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'kill -KILL -1' >/dev/null 2>&1 || true
     pids=$(living "$uid")
     [ -z "$pids" ] && return 0
     # shellcheck disable=SC2086
@@ -78,14 +80,16 @@ forget_schedules() {
 
 # Everything the user owns in the tree becomes agate's. Symlinks are changed themselves and never
 # followed (find does not follow them, chown -h): a link to /etc/shadow or to agate's files moves
-# nothing. chmod first, on everything but links: u+rwX so that no directory the user closed hides
-# a file from agate's look at the tree, ug-s so that no setuid or setgid program of the user's
-# becomes one of agate's. Only the user's own files: a hard link it made to anyone else's file
-# (where protected_hardlinks allows it) keeps its owner.
+# nothing. chmod on everything but links: u+rwX so that no directory the user closed hides a file
+# from agate's look at the tree, ug-s so that no setuid or setgid program of the user's becomes one
+# of agate's. One walk for both: each file goes to chmod's batch (links excepted) and chown's;
+# whichever batch runs first, root ends with the same modes and owners, and nothing of the user's
+# runs meanwhile (swept before). Only the user's own files: a hard link it made to anyone else's
+# file (where protected_hardlinks allows it) keeps its owner.
 take_back() {
   local uid=$1 ruid=$2 rgid=$3 tree=$4
-  find "$tree" -xdev -uid "$uid" ! -type l -exec chmod u+rwX,ug-s -- {} +
-  find "$tree" -xdev -uid "$uid" -exec chown -h "$ruid:$rgid" -- {} +
+  find "$tree" -xdev -uid "$uid" \( -type l -o -exec chmod u+rwX,ug-s -- {} + \) \
+    -exec chown -h "$ruid:$rgid" -- {} +
 }
 
 reclaim() {
@@ -184,11 +188,41 @@ main() {
       # so that the commands can make files in it.
       chown -h "$1" -- "$3"
       find "$3" -xdev -uid "$2" ! \( -type f -links +1 \) -exec chown -h "$1" -- {} + ;;
-    signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" 2>/dev/null || true ;;
+    signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" >/dev/null 2>&1 || true ;;
     reclaim) reclaim "$@" ;;
     finish) finish "$@" ;;
     *) die "unknown step $step" ;;
   esac
 }
-main "$@" </dev/null
+
+# The steps around each command for the whole job, without a sudo and a bash per step: requests
+# on standard input (after this script), each the number of fields and then the step and its
+# arguments, NUL-terminated; each answered with the step's exit status on a line. Only agate holds
+# the request pipe's other end. A step runs in a subshell (its die ends the step, not this loop),
+# with standard input closed and without the answer channel (fd 3), so no process it starts can
+# read a request or forge an answer; those it starts as the commands user (setpriv) hold nothing
+# but /dev/null, for another process of that user may open what they hold through /proc. Only
+# the steps around a command are served; setup and finish run as steps of their own.
+serve() {
+  local n i field status
+  exec 3>&1 1>&2
+  while IFS= read -r -d '' n; do
+    set --
+    for ((i = 0; i < n; i++)); do
+      IFS= read -r -d '' field || exit 0
+      set -- "$@" "$field"
+    done
+    [ "$#" -gt 0 ] || die "serve: an empty request"
+    case "$1" in handover|signal|reclaim) ;; *) die "serve: step $1 is not served" ;; esac
+    # Not "( ... ) || status=$?": on the left of || bash ignores set -e in the subshell too, and
+    # a step that failed halfway would report success.
+    set +e
+    ( set -e; main "$@" ) </dev/null 3>&-
+    status=$?
+    set -e
+    printf '%s\n' "$status" >&3
+  done
+}
+
+if [ "$#" -gt 0 ] && [ "$1" = serve ]; then serve; else main "$@" </dev/null; fi
 `;

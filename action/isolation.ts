@@ -7,6 +7,7 @@ import type { Isolation } from "../schemas/command-record.js";
 import { systemExecutable } from "./executables.js";
 import { ISOLATION_SCRIPT } from "./isolation-script.js";
 import { type CommandLauncher, processGroupLauncher } from "./process-group.js";
+import { type RootHelper, startRootHelper } from "./root-helper.js";
 import { mark } from "./timings.js";
 
 /** Where the commands of a run go: the launcher, and what the record says about it. */
@@ -143,11 +144,14 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
   const user: CommandsUser = { name, uid: uid as number, gid: gid as number, home };
   const ids4 = [String(user.uid), String(user.gid), String(agateUid), String(agateGid)];
   let finished = false;
+  let helper: RootHelper | undefined;
   const finish = () => {
     if (finished) return;
     finished = true;
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
+    // The step it may be running ends first: finish must not overlap a handover.
+    helper?.close();
     root("finish", [name, ...ids4, tree, tries, treeOwner, ...opened]);
     mark("isolation");
   };
@@ -168,8 +172,10 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
       options.access.kind === "root"
         ? startAsRoot(user, env)
         : startWithSudo(options.access.sudo, user, env);
+    const [shell, ...shellArgs] = rootShell(options.access);
+    helper = startRootHelper(shell as string, shellArgs, ROOT_ENV);
     return {
-      launcher: userLauncher(start, (step, args) => root(step, args), {
+      launcher: userLauncher(start, helper, {
         user,
         tree,
         treeOwner,
@@ -192,22 +198,23 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
  */
 function userLauncher(
   start: (bash: string, args: string[], cwd: string) => ReturnType<typeof spawn>,
-  root: (step: string, args: string[]) => string,
+  root: RootHelper,
   at: { user: CommandsUser; tree: string; treeOwner: string; ids4: string[]; tries: string },
 ): CommandLauncher {
   const [uid = "", gid = "", agateUid = ""] = at.ids4;
   return {
-    start(bash, args, { cwd }) {
-      root("handover", [uid, agateUid, at.tree]);
+    async start(bash, args, { cwd }) {
+      await root.run("handover", [uid, agateUid, at.tree]);
       mark("handover");
       return start(bash, args, cwd);
     },
     signal(_child, signal) {
-      root("signal", [uid, gid, signal.replace(/^SIG/, "")]);
+      // The step ends in "|| true": nothing to hear back; the sweep after the command follows it.
+      void root.run("signal", [uid, gid, signal.replace(/^SIG/, "")]).catch(() => undefined);
     },
     async sweep() {
       mark("commands");
-      root("reclaim", [at.user.name, ...at.ids4, at.tree, at.tries, at.treeOwner]);
+      await root.run("reclaim", [at.user.name, ...at.ids4, at.tree, at.tries, at.treeOwner]);
       mark("handover");
       return true;
     },
@@ -267,14 +274,17 @@ function startWithSudo(sudo: string, user: CommandsUser, env: NodeJS.ProcessEnv)
     });
 }
 
+/** How agate starts bash as root: itself when it is root, else through the runner's sudo. */
+function rootShell(access: RootAccess): string[] {
+  const bash = systemExecutable("bash");
+  return access.kind === "root" ? [bash] : [access.sudo, "-n", "--", bash];
+}
+
 /** Runs one step of isolation-script.ts as root; its output, or an error with what it said. */
 function rootRunner(access: RootAccess) {
-  const bash = systemExecutable("bash");
+  const [file = "", ...shellArgs] = rootShell(access);
   return (step: string, args: string[]): string => {
-    const [file, argv] =
-      access.kind === "root"
-        ? [bash, ["-s", "--", step, ...args]]
-        : [access.sudo, ["-n", "--", bash, "-s", "--", step, ...args]];
+    const argv = [...shellArgs, "-s", "--", step, ...args];
     const run = spawnSync(file, argv, {
       input: ISOLATION_SCRIPT,
       env: ROOT_ENV,

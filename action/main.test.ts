@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { commandRecordSchema } from "../schemas/command-record.js";
+import { gateStatusSchema } from "../schemas/gate-status.js";
 import { ACTION_BUNDLE, parseFileCommand, runActionBundle } from "../test/support/action-runner.js";
 import { makeRepo, type TestRepo } from "../test/support/git-repo.js";
 import { type RunnerUser, runnerUser, testConfig } from "../test/support/runner-users.js";
@@ -105,6 +106,10 @@ describe("the Action bundle, run the way the runner runs it", () => {
     expect(result.outputs.passed).toBe("true");
     expect(result.outputs["tested-sha"]).toBe(checkout.merge);
     expect(result.outputs["failed-commands"]).toBe("[]");
+    expect(JSON.parse(result.outputs.status ?? "")).toMatchObject({
+      state: "waiting",
+      action: "wait",
+    });
 
     const record = commandRecordSchema.parse(
       JSON.parse(readFileSync(result.outputs["record-path"] ?? "", "utf8")),
@@ -139,6 +144,16 @@ describe("the Action bundle, run the way the runner runs it", () => {
     expect(result.stdout).toContain("::error::agate: 1 of 2 required commands failed on");
     expect(result.outputs.passed).toBe("false");
     expect(result.outputs["failed-commands"]).toBe('["broken"]');
+    // The same verdict as data (the `status` output, schemas/gate-status.ts).
+    expect(gateStatusSchema.parse(JSON.parse(result.outputs.status ?? ""))).toMatchObject({
+      source: "action",
+      repository: "octo/repo",
+      pull_request: 7,
+      head_sha: checkout.head,
+      state: "rejected",
+      action: "work",
+      failing_commands: [{ name: "broken", exit_code: 1, output_tail: "expected 3 to be 4\n" }],
+    });
     expect(result.summary).toContain("<details open><summary>broken: failed (exit 1)</summary>");
     expect(result.summary).toContain("expected 3 to be 4");
   });

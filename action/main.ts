@@ -11,6 +11,7 @@ import {
 import { dirname, join, resolve } from "node:path";
 import { failedCommands } from "../checks/command-results.js";
 import { ConfigurationError } from "../checks/errors.js";
+import { recordStatus } from "../checks/gate/record-status.js";
 import { codeSpan } from "../checks/markdown.js";
 import { renderProgressMarkdown } from "../checks/progress/render.js";
 import { actionInputsSchema } from "../schemas/action.js";
@@ -165,6 +166,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
   core.setOutput("tested-sha", record.tested.sha);
   core.setOutput("tree-sha", record.tested.tree_sha);
   core.setOutput("failed-commands", JSON.stringify(failed));
+  if (repository) core.setOutput("status", JSON.stringify(recordStatus(record, repository)));
 
   let traceMarkdown = "";
   if (traces.length > 0) {

@@ -11,7 +11,7 @@ export interface CommandLauncher {
     bash: string,
     args: string[],
     options: { cwd: string; env: NodeJS.ProcessEnv },
-  ): ChildProcess;
+  ): Promise<ChildProcess>;
   /** A timeout's signal to everything the command started. */
   signal(child: ChildProcess, signal: "SIGTERM" | "SIGKILL"): void;
   /**
@@ -37,7 +37,7 @@ export function processGroupLauncher(): CommandLauncher {
     }
   };
   return {
-    start: (bash, args, { cwd, env }) =>
+    start: async (bash, args, { cwd, env }) =>
       spawn(bash, args, { cwd, env, detached: true, stdio: STDIO }),
     signal: killGroup,
     async sweep(child, limitMs) {

@@ -3,6 +3,7 @@ import type { CommandResult } from "../schemas/command-record.js";
 import { systemExecutable } from "./executables.js";
 import { OutputDigest } from "./output-digest.js";
 import { type CommandLauncher, processGroupLauncher } from "./process-group.js";
+import { keepYoungGenerationSmall } from "./young-generation.js";
 
 /** What running a command observes; the work tree's changes are added by the caller. */
 export type CommandRun = Omit<CommandResult, "changed_paths" | "changed_paths_count">;
@@ -44,13 +45,14 @@ export interface RunCommandOptions {
 export async function runCommand(options: RunCommandOptions): Promise<CommandRun> {
   const now = options.now ?? (() => new Date());
   const grace = options.killGraceMs ?? 5_000;
+  keepYoungGenerationSmall();
   const digest = new OutputDigest();
   const started = now();
   const startedMs = performance.now();
 
   const bash = options.bash ?? systemExecutable("bash");
   const launcher = options.launcher ?? processGroupLauncher();
-  const child = launcher.start(
+  const child = await launcher.start(
     bash,
     ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run],
     {

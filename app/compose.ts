@@ -7,6 +7,7 @@
 import { dashboardJobs } from "./dashboard/jobs.js";
 import { entryJobs } from "./entries/jobs.js";
 import { entryRoutes } from "./entries/route.js";
+import { agentWaits } from "./entries/waiting.js";
 import { eventBases } from "./gate/event-bases.js";
 import { type GateJobsOptions, gateJobs } from "./gate/jobs.js";
 import { RequiredCheckReader } from "./gate/required-check.js";
@@ -26,7 +27,7 @@ export const agateObserve: Observe = eventBases;
 
 /** Every job kind the App runs. */
 export function agateJobs(options: GateJobsOptions = {}): JobRegistry {
-  return jobRegistry([...gateJobs(options), ...entryJobs(), ...dashboardJobs()]);
+  return jobRegistry([...gateJobs(options), ...entryJobs(), ...dashboardJobs(agentWaits)]);
 }
 
 /** The App's jobs from its settings: the evaluator, the reconcile interval, its id. */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { publishedJsonSchemas } from "./json-schema.js";
+import { publishedJsonSchemas } from "./published-json-schemas.js";
 
 describe("published JSON Schemas", () => {
   it.each(Object.entries(publishedJsonSchemas()))(

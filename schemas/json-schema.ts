@@ -1,9 +1,5 @@
 import { z } from "zod";
-import { commandRecordSchema } from "./command-record.js";
 import { configSchema } from "./config.js";
-import { doctorReportSchema } from "./doctor.js";
-import { handoffFrontMatterSchema } from "./handoff-file.js";
-import { progressReportSchema } from "./trace.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -12,7 +8,7 @@ type JsonObject = Record<string, unknown>;
  * zod leaves out `examples` in input mode when a schema holds a transform, since they could be
  * output values; agate's examples are all written in input form, so they are kept.
  */
-function inputJsonSchema(schema: z.ZodType, title: string): JsonObject {
+export function inputJsonSchema(schema: z.ZodType, title: string): JsonObject {
   const json = z.toJSONSchema(schema, {
     io: "input",
     target: "draft-2020-12",
@@ -31,24 +27,4 @@ export function configJsonSchema(): JsonObject {
   // A file that `extends` organisation defaults may leave version and commands to them (the
   // merged config must have them): editors require them only of a file that extends nothing.
   return { ...json, if: { required: ["extends"] }, else: { required } };
-}
-
-/** The JSON Schemas published beside the zod schemas, by file name under schemas/. */
-export function publishedJsonSchemas(): Record<string, string> {
-  const render = (json: JsonObject) => `${JSON.stringify(json, null, 2)}\n`;
-  return {
-    "agate.schema.json": render(configJsonSchema()),
-    "handoff.schema.json": render(
-      inputJsonSchema(handoffFrontMatterSchema, "agate handoff file front matter"),
-    ),
-    "command-record.schema.json": render(
-      inputJsonSchema(commandRecordSchema, "agate command record"),
-    ),
-    "trace-report.schema.json": render(
-      inputJsonSchema(progressReportSchema, "agate agent-trace progress report"),
-    ),
-    "doctor-report.schema.json": render(
-      inputJsonSchema(doctorReportSchema, "agate-gate doctor --json"),
-    ),
-  };
 }

@@ -8,8 +8,10 @@
  *
  *   npx tsx scripts/bench-scale.ts [deliveries=400] [in-flight=12] [handler-ms=20]
  *
- * PostgreSQL: the embedded server the tests use (test/support/postgres-server.ts), started and
- * removed here, or AGATE_TEST_POSTGRES_URL's server (a database per configuration is created).
+ * PostgreSQL: the embedded server the tests use (test/support/postgres-server.ts), started here
+ * durable (fsync and synchronous_commit on, as in production: every answered delivery's commit
+ * waited for its WAL flush) and removed, or AGATE_TEST_POSTGRES_URL's server (a database per
+ * configuration is created). Last, what each added replica gives over one, in the same run.
  */
 import { randomUUID } from "node:crypto";
 import { cpus, loadavg } from "node:os";
@@ -91,7 +93,12 @@ async function post(urls: string[], list: Delivery[]) {
   return { started, perSecond: list.length / seconds, p50: at(0.5), p99: at(0.99) };
 }
 
-async function measure(name: string, url: string, replicas: number, dir: string) {
+async function measure(
+  name: string,
+  url: string,
+  replicas: number,
+  dir: string,
+): Promise<{ intake: number; jobs: number }> {
   const apps: AgateProcess[] = [];
   const store = await openStore({ url, poolSize: 2 });
   try {
@@ -120,6 +127,7 @@ async function measure(name: string, url: string, replicas: number, dir: string)
         `(p50 ${intake.p50.toFixed(1)} ms, p99 ${intake.p99.toFixed(1)} ms)   ` +
         `done ${jobsPerSecond.toFixed(0).padStart(5)} jobs/s`,
     );
+    return { intake: intake.perSecond, jobs: jobsPerSecond };
   } finally {
     for (const app of apps) {
       app.child.kill("SIGTERM");
@@ -137,7 +145,7 @@ const { dir, cleanup } = tempDir();
 const external = process.env.AGATE_TEST_POSTGRES_URL?.trim();
 let server: PostgresServer | undefined;
 try {
-  if (!external) server = await startPostgresServer({ watchPid: process.pid });
+  if (!external) server = await startPostgresServer({ watchPid: process.pid, durable: true });
   const serverUrl = external || (server as PostgresServer).url;
   const admin = new pg.Pool({ connectionString: serverUrl, max: 1 });
   console.log(
@@ -147,21 +155,33 @@ try {
       "replica, the database and this client share them, so a busy machine caps the figures\n",
   );
   await measure("SQLite, 1 replica", `file:${join(dir, "agate.db")}`, 1, dir);
+  const onPostgres = new Map<number, { intake: number; jobs: number }>();
   for (const replicas of [1, 2, 3]) {
     const database = `agate_bench_scale_${process.pid}_${replicas}`;
     await admin.query(`CREATE DATABASE ${database}`);
     try {
-      await measure(
+      const figures = await measure(
         `PostgreSQL, ${replicas} replica${replicas > 1 ? "s" : ""}`,
         databaseUrl(serverUrl, database),
         replicas,
         dir,
       );
+      onPostgres.set(replicas, figures);
     } finally {
       await admin.query(`DROP DATABASE ${database} WITH (FORCE)`);
     }
   }
   await admin.end();
+  const one = onPostgres.get(1);
+  console.log("\nwhat replicas add on one PostgreSQL (over one replica, same run):");
+  for (const replicas of [2, 3]) {
+    const more = onPostgres.get(replicas);
+    if (!one || !more) continue;
+    console.log(
+      `  ${replicas} replicas: intake ${(more.intake / one.intake).toFixed(2)}x, jobs ${(more.jobs / one.jobs).toFixed(2)}x`,
+    );
+  }
+  console.log(`load average at the end: ${loadavg()[0]?.toFixed(1)}`);
 } finally {
   if (server) await stopPostgresServer(server);
   cleanup();

@@ -306,10 +306,10 @@ const ALLOWED_ARROWS: readonly string[] = [
   // ---- A: the pass ----
   "app/gate/apply.ts -> checks/dashboard/pulls.ts", // A3: the plan lists the jobs it queues
   "app/gate/apply.ts -> checks/gate/plan.ts", // A3: the plan lists the labels it writes
+  "app/gate/apply.ts -> checks/gate/sighting.ts", // A3: the sighting is an effect the plan lists
   "app/gate/entry-priority.ts -> app/entries/route.ts", // A3 deletes entry-priority.ts
-  "app/gate/gather.ts -> checks/gate/listing.ts", // A2: listing completeness in planReads
-  "app/gate/gather.ts -> checks/gate/progress.ts", // A1: attempts out of gather
-  "app/gate/gather.ts -> checks/gate/protected-paths.ts", // A2: reviews read when planReads says
+  "app/gate/gather.ts -> checks/gate/attempts.ts", // A2: stored records become facts past gather
+  "app/gate/gather.ts -> checks/gate/entries.ts", // A2: linked entries become facts past gather
   // ---- B: jobs and rooms ----
   // ---- C: foundations ----
   "app/github/write-once.ts -> app/store/ports/write-intent-ledger.ts", // C2: write-once beside the adapter facade, over a ledger port it is handed

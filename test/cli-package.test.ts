@@ -67,7 +67,7 @@ describe("the npm package agate-gate", () => {
     expect(Object.keys(root.dependencies)).toContain("probot");
   });
 
-  it("installs from the tarball without the registry and runs validate and --version from node_modules/.bin", () => {
+  it("installs from the tarball without the registry and runs validate, a Stop hook and --version from node_modules/.bin", () => {
     const installed = spawnSync(
       "npm",
       ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball],
@@ -91,6 +91,23 @@ describe("the npm package agate-gate", () => {
     });
     expect(valid.status, valid.stderr).toBe(0);
     expect(valid.stdout).toContain(".github/agate.yml is a valid agate config (1 required command");
+    // The Stop hooks ship as subcommands of the same bin (docs/agents.md): Claude Code's input on
+    // stdin, its output format on stdout; with no token the stop goes through, saying why.
+    const hook = spawnSync(bin, ["hook", "claude-code"], {
+      cwd: repo.dir,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, ...GIT_ENV },
+      input: JSON.stringify({
+        session_id: "s",
+        transcript_path: join(repo.dir, "t.jsonl"),
+        cwd: repo.dir,
+        permission_mode: "default",
+        hook_event_name: "Stop",
+        stop_hook_active: false,
+      }),
+    });
+    expect(hook.status, hook.stderr).toBe(0);
+    expect(JSON.parse(hook.stdout).systemMessage).toContain("no token");
     // Nothing but the package itself was installed.
     const tree = spawnSync("npm", ["ls", "--all", "--parseable"], {
       cwd: project,

@@ -22,7 +22,6 @@ const FUNCTION_LIMIT = 100;
  */
 const FILE_ALLOWANCES: readonly string[] = [
   // ---- A: the pass ----
-  "checks/gate/decide.ts", // A1: requirements one file each, the outcome's precedence once
   // ---- B: jobs and rooms ----
   "app/runtime/settings.ts", // B2: the evaluator's settings → app/evaluator/settings.ts
   // ---- C: foundations ----
@@ -40,7 +39,6 @@ const FUNCTION_ALLOWANCES: readonly string[] = [
   "app/gate/evaluator-job.ts: askEvaluator", // A4
   "app/gate/gather.ts: gatherAt", // A2
   "checks/evaluator/prompt.ts: buildEvaluatorPrompt", // A6
-  "checks/gate/decide.ts: decideEnforced", // A1
   "checks/gate/provenance.ts: verifyProvenance", // A6
   "checks/gate/render.ts: renderGateSummary", // A6
   // ---- B: jobs and rooms ----

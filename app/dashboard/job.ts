@@ -12,23 +12,42 @@ import {
   LISTED_ENTRY_STATES,
   renderDashboard,
 } from "../../checks/dashboard/render.js";
+import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import { DASHBOARD_JOBS, type DashboardJob, dashboardKey } from "../../schemas/jobs/dashboard.js";
 import type { GitHubAdapter } from "../github/adapter.js";
+import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 
 export type DashboardGitHub = Pick<
   GitHubAdapter,
-  "issuesBy" | "createIssue" | "setIssueBody" | "openPullRequests"
+  | "issuesBy"
+  | "createIssue"
+  | "setIssueBody"
+  | "openPullRequests"
+  | "issueComments"
+  | "isPullRequestOpen"
 >;
 
 export interface DashboardDeps {
   github: DashboardGitHub;
-  store: EntryStore & RecordStore & JobQueue;
+  store: EntryStore & RecordStore & JobQueue & EntryMentionStore;
   /** The App's bot login: only an issue it opened is the dashboard. */
   appLogin: string;
+  now: () => Date;
+  /**
+   * Whether an agent waits on an entry: the entries' rule (app/entries/waiting.ts), handed in by
+   * app/compose.ts so the dashboard imports no other domain.
+   */
+  agentWaits: AgentWaits;
 }
+
+/** Truthy when an agent waits on the entry. */
+export type AgentWaits = (
+  read: Pick<DashboardDeps, "github" | "store" | "now">,
+  entry: HandoffEntry,
+) => Promise<unknown>;
 
 /** GitHub hands back a body edited in its web editor with CRLF line ends. */
 const sameText = (a: string, b: string) => a.replace(/\r\n/g, "\n") === b.replace(/\r\n/g, "\n");
@@ -59,7 +78,14 @@ export async function runDashboardJob(job: DashboardJob, deps: DashboardDeps): P
     const line = dashboardPull(pull, records);
     if (line) pulls.push(line);
   }
-  const input = { entries, pulls };
+  // Whether an agent waits on an escalated entry (app/entries/waiting.ts): a maintainer's
+  // decision that holds an agent up comes first to mind. Blocked entries are parked.
+  const waiting = new Set<number>();
+  for (const entry of entries.filter((e) => e.state === "escalated")) {
+    if (await deps.agentWaits({ github, store, now: deps.now }, entry))
+      waiting.add(entry.issue_number);
+  }
+  const input = { entries, pulls, waiting };
   const body = renderDashboard(input);
   const counts = `${entries.length} entries, ${pulls.length} pull requests`;
 

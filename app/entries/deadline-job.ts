@@ -13,6 +13,14 @@ export async function runEntryDeadlineJob(
   deps: { store: EntryStore & JobQueue },
 ): Promise<string> {
   const where = `${job.repository}#${job.issue_number}`;
+  if (job.timer === "wait") {
+    // The author's declared wait ran out (or was renewed since): the pass derives it again.
+    const trigger = { event: "timer", action: "wait runs out", delivery_id: null };
+    await deps.store.enqueue(entryJob({ ...job, trigger }, job.issue_number), {
+      dedupeKey: `timer:${job.repository}#${job.issue_number}@wait ${job.deadline_at}`,
+    });
+    return `${where}: a declared wait ran out at ${job.deadline_at}, pass queued`;
+  }
   const entry = await deps.store.getEntry({
     repository: job.repository,
     issueNumber: job.issue_number,

@@ -17,7 +17,6 @@ import {
   openEntry,
 } from "../../checks/entries/machine.js";
 import { markerPrefix, renderReplyMarker } from "../../checks/entries/marker.js";
-import { holdingPulls } from "../../checks/entries/priority.js";
 import {
   commandForLabel,
   desiredEntryLabels,
@@ -42,6 +41,7 @@ import type { RecordStore } from "../store/ports/record-store.js";
 import type { WriteIntentLedger } from "../store/ports/write-intent-ledger.js";
 import { linkedPullRequestJobs } from "./linked-pulls.js";
 import { readEscalationRules } from "./rules.js";
+import { agentWaits } from "./waiting.js";
 
 /** The GitHub calls an entry's pass makes, all through the adapter. */
 export type EntryGitHub = WriteOnceGitHub &
@@ -136,7 +136,7 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
   entry = await pass.deadlines(entry, deps.now());
 
   // Labels first: a client that sees agate's reply sees the labels it promises.
-  const projected = await project(deps, entry, issue, job);
+  const projected = await project(deps, entry, issue, job, comments);
   const posted = await postReplies(deps, entry, comments);
   const problem = pass.problem();
   const notes = problem ? [...pass.notes, problem] : pass.notes;
@@ -345,6 +345,7 @@ async function project(
   entry: HandoffEntry,
   issue: EntryIssueFact,
   job: EntryJob,
+  listed: IssueCommentFact[] | undefined,
 ): Promise<string> {
   const { github } = deps;
   const writes = new WriteOnce(github, deps.store, jobScope(deps.jobId, "entry"));
@@ -354,8 +355,17 @@ async function project(
       issue.number,
       text,
     );
-  const waiting = await agentWaits(deps, entry);
-  const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting));
+  const waiting = await agentWaits(deps, entry, listed);
+  if (waiting?.by === "author") await queueWaitExpiry(deps, job, waiting.until);
+  const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting !== null));
+  // An escalated or blocked entry's line on the dashboard says whether an agent waits on it.
+  const priorityChanged = [...plan.add, ...plan.remove].some((l) =>
+    /^agate:(blocking|background)$/i.test(l),
+  );
+  if (priorityChanged && isListedEntryState(entry.state)) {
+    const { repository, installation, trigger } = job;
+    await deps.store.enqueue(jobOf(DASHBOARD_JOBS.refresh, { repository, installation, trigger }));
+  }
   const change = job.label_change;
   const putBack =
     change &&
@@ -417,33 +427,22 @@ async function project(
 }
 
 /**
- * Whether an agent waits on the entry (checks/entries/priority.ts): it is not resolved, and a
- * pull request linked to it (named by its form, or mentioning it in its description as its last
- * gate pass read it) is held by the gate by agate's stored decisions and is open. Only the held
- * ones are asked of GitHub, one at a time until one is open.
+ * The entry's pass again when its author's declared wait runs out (a renewal since moves it on,
+ * and that pass queues the next one), so a dead agent's entry goes back to the background.
  */
-async function agentWaits(deps: EntryDeps, entry: HandoffEntry): Promise<boolean> {
-  if (entry.state === "resolved") return false;
-  const { repository } = entry;
-  const named = entry.fields.blocking_pull;
-  const mentioning = await deps.store.listMentioningPullRequests({
-    repository,
-    issueNumber: entry.issue_number,
-  });
-  const numbers = [...new Set([...(named === null ? [] : [named]), ...mentioning])];
-  const pulls = await Promise.all(
-    numbers.map(async (number) => ({
-      number,
-      decisions: (await deps.store.listRecords({ repository, pullNumber: number })).map((r) => ({
-        state: r.decision.state,
-        stale: r.stale,
-      })),
-    })),
+async function queueWaitExpiry(deps: EntryDeps, job: EntryJob, until: Date): Promise<void> {
+  const at = until.toISOString();
+  const { repository, installation, issue_number } = job;
+  // A timer of its own (no concurrency key: a job that waits must not hold the entry's passes
+  // back), queued once for every pass that sees the same declaration.
+  await deps.store.enqueue(
+    jobOf(
+      ENTRY_JOBS.deadline,
+      { repository, installation, issue_number, deadline_at: at, timer: "wait" },
+      { run_at: at },
+    ),
+    { dedupeKey: `wait:${repository}#${issue_number}@${at}` },
   );
-  for (const number of holdingPulls(pulls)) {
-    if (await deps.github.isPullRequestOpen(number)) return true;
-  }
-  return false;
 }
 
 /**

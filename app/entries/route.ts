@@ -6,6 +6,7 @@
  */
 import { parseEntryCommand } from "../../checks/entries/commands.js";
 import { parseEntryForm } from "../../checks/entries/form.js";
+import { parseWait } from "../../checks/entries/priority.js";
 import { isEntryLabel } from "../../checks/entries/projection.js";
 import { ENTRY_JOBS } from "../../schemas/jobs/entries.js";
 import { type JobInput, jobOf } from "../../schemas/jobs/index.js";
@@ -52,15 +53,18 @@ export function entryJobsForIssue(e: RoutedPayload<"issues">, target: DeliveryTa
 }
 
 /**
- * `issue_comment`: a new comment on an issue that starts with a command. An edit is not one: a
- * command is what was said when it was said, as for `/agate accept`.
+ * `issue_comment`: a new comment on an issue that starts with a command, or declares a wait
+ * (`/wait 10m`). An edit is not one: a command is what was said when it was said, as for
+ * `/agate accept`; a wait renewed by an edit is read when the wait's timer fires.
  */
 export function entryJobsForComment(
   e: RoutedPayload<"issue_comment">,
   target: DeliveryTarget,
 ): NewJob[] {
   if (e.action !== "created" || e.issue.pull_request !== undefined) return [];
-  if (parseEntryCommand(e.comment.body ?? null) === null) return [];
+  const body = e.comment.body ?? null;
+  // A declared wait is no command, but it can make the entry blocking: its pass derives that.
+  if (parseEntryCommand(body) === null && parseWait(body) === null) return [];
   return [entryJob(target, e.issue.number)];
 }
 

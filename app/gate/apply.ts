@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { decisionConcernsDashboard } from "../../checks/dashboard/pulls.js";
 import type { GatePlan } from "../../checks/gate/plan.js";
 import { STATE_LABELS } from "../../checks/gate/plan.js";
+import { sightingOf } from "../../checks/gate/sighting.js";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
 import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
@@ -29,7 +30,7 @@ import type { RecordStore } from "../store/ports/record-store.js";
 import type { WriteIntentLedger } from "../store/ports/write-intent-ledger.js";
 import type { AgateChecks } from "./check-runs.js";
 import { type EntryPriorityStore, queueEntryPriorityPasses } from "./entry-priority.js";
-import { type Observations, sightingOf } from "./gather.js";
+import type { Observations } from "./gather.js";
 
 export type ApplyStore = RecordStore &
   ObservationStore &

@@ -1,4 +1,10 @@
 import { randomBytes } from "node:crypto";
+import {
+  answeringEvaluation,
+  bundleOverBudget,
+  dailyBudget,
+  dayStart,
+} from "../../checks/evaluator/budget.js";
 import { buildBundle, referencedIssues } from "../../checks/evaluator/bundle.js";
 
 type BundleInput = Parameters<typeof buildBundle>[0];
@@ -22,8 +28,6 @@ import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 import { BUNDLE_OVER_BUDGET, bundleSubject } from "./evaluation-facts.js";
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The repository's own instructions, read from the base commit when present. */
 const INSTRUCTION_FILES = ["AGENTS.md", "CONTRIBUTING.md", ".github/CONTRIBUTING.md"];
@@ -87,14 +91,17 @@ export async function runEvaluatorJob(
     return done("no evaluator is configured now", false);
   }
   const key = { repository: pr.repository, pullNumber: pr.number };
-  const sameTree = (await store.listEvaluations({ ...key, treeSha: job.tree_sha })).filter(
-    (e) =>
-      e.config_digest === job.config_digest && e.run.prompt_version === EVALUATOR_PROMPT_VERSION,
-  );
-  // Queued twice (a redelivery, two passes), the tree is judged once.
-  if (sameTree.length > 0 && !job.rerun) return done("already judged", false);
-  const record = (await store.listRecords({ ...key, headSha: pr.head_sha }))
-    .filter((r) => r.provenance?.verified && r.commands.length > 0)
+  const [sameTree, records] = await Promise.all([
+    store.listEvaluations({ ...key, treeSha: job.tree_sha }),
+    store.listRecords(key),
+  ]);
+  // Queued twice (a redelivery, two passes), the tree is judged once: "judged" as the pass reads
+  // it, or a verdict the pass does not take (another base's) sends it back here, for ever.
+  if (!job.rerun && answeringEvaluation(sameTree, pr, job.config_digest, records)) {
+    return done("already judged", false);
+  }
+  const record = records
+    .filter((r) => r.head_sha === pr.head_sha && r.provenance?.verified && r.commands.length > 0)
     .at(-1);
   const appended = await askEvaluator({
     github,
@@ -187,13 +194,11 @@ async function askEvaluator(options: {
   }
   const deps = options.deps;
 
-  const dayBudget = config.budgets.evaluator_calls_per_pr_per_day;
-  const since = new Date(now().getTime() - DAY_MS).toISOString();
-  const today = (
-    await store.listEvaluations({ repository: pr.repository, pullNumber: pr.number, since })
-  ).filter((e) => e.run.requests > 0);
+  const at = now();
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const today = await store.listEvaluations({ ...key, since: dayStart(at) });
   // The pass that queued this job saw the day's budget open; another call may have spent it.
-  if (today.length >= dayBudget) return "over the daily budget; the next pass says so";
+  if (dailyBudget(today, config, at)) return "over the daily budget; the next pass says so";
 
   const detail = await github.pullRequestDetail(pr.number);
   const issueNumbers = referencedIssues(`${detail.title}\n${detail.body}`, pr.repository).filter(
@@ -244,7 +249,8 @@ async function askEvaluator(options: {
     trace: options.trace,
     tokenLimit: config.budgets.evaluator_bundle_tokens,
   });
-  if (bundle.budget.estimated_tokens > bundle.budget.token_limit) {
+  const overBudget = bundleOverBudget(bundle.budget);
+  if (overBudget) {
     // Not an evaluation (nothing was asked): the next pass finds it and says capped.
     await options.audit.appendAudit(
       {
@@ -252,7 +258,7 @@ async function askEvaluator(options: {
         subject: bundleSubject(pr, options.treeSha),
         decision: {
           config_digest: options.configDigest,
-          detail: `even cut down, what the evaluator must see is about ${bundle.budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${bundle.budget.token_limit}); raise it in .github/agate.yml on the base branch`,
+          detail: overBudget,
         },
         facts: { budget: bundle.budget },
         at: now().toISOString(),

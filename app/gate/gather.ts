@@ -5,35 +5,34 @@
  * commit, the pull request and base the head was seen in) is returned as observations for apply.
  */
 
-import { createHash } from "node:crypto";
-import { outcomePassed } from "../../checks/command-results.js";
-import { canonicalJson } from "../../checks/config/digest.js";
 import { entryMentions } from "../../checks/entries/mentions.js";
-import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "../../checks/gate/listing.js";
-import { failuresOf } from "../../checks/gate/progress.js";
-import { protectedChanges } from "../../checks/gate/protected-paths.js";
-import { handoffRequiredBy } from "../../checks/handoff/required.js";
-import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
-import type { Config } from "../../schemas/config.js";
+import { attemptsOf, priorRecordOf } from "../../checks/gate/attempts.js";
+import { linkedEntries } from "../../checks/gate/entries.js";
 import {
-  type AttemptFact,
-  type BaseConfigFact,
-  type ChangedFile,
-  type ChangedFilesListing,
-  type EvaluationFact,
-  type EvidenceJob,
-  type GateFacts,
-  type HandoffFacts,
-  LINKED_ENTRY_QUESTION_CHARS,
-  type LinkedEntryFact,
-  type PriorRecord,
-  type PullRequestDetail,
-  type PullRequestSnapshot,
-  type PullRequestView,
-  type ReviewVerdictFact,
-  type TestedCommitFact,
+  compareIsWhole,
+  handoffReadAt,
+  newestChangeCandidates,
+  planReads,
+  pullListing,
+  readsDefaultSetup,
+  readsSetup,
+  seenViewIsNewest,
+} from "../../checks/gate/reads.js";
+import type { Config } from "../../schemas/config.js";
+import type {
+  BaseConfigFact,
+  ChangedFile,
+  ChangedFilesListing,
+  EvaluationFact,
+  EvidenceJob,
+  GateFacts,
+  HandoffFacts,
+  PullRequestDetail,
+  PullRequestSnapshot,
+  PullRequestView,
+  ReviewVerdictFact,
+  TestedCommitFact,
 } from "../../schemas/gate.js";
-import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import type { Comparison, GitHubAdapter, ReviewFact } from "../github/adapter.js";
 import { isMaintainer } from "../github/maintainers.js";
 import type { ImmutableReads } from "../github/reads.js";
@@ -92,49 +91,6 @@ export interface Gathered {
   headSeen: boolean;
 }
 
-function priorRecordOf(record: AcceptanceRecord): PriorRecord {
-  return {
-    id: record.id,
-    head_sha: record.head_sha,
-    base_sha: record.base_sha,
-    tree_sha: record.tested?.tree_sha ?? null,
-    state: record.decision.state,
-    config_digest: record.grader.config_digest,
-    agate_version: record.grader.agate_version,
-    decided_at: record.decided_at,
-    stale: record.stale,
-  };
-}
-
-/**
- * The pull request's earlier graded attempts (heads other than `head`), oldest first: a head's
- * newest record with a believed command record, or one that replayed an earlier failure (its
- * failures are that attempt's).
- */
-export function attemptsOf(records: readonly AcceptanceRecord[], head: string): AttemptFact[] {
-  const attempts = new Map<string, AttemptFact>();
-  for (const r of records) {
-    if (r.head_sha === head) continue;
-    const replayed = r.decision.replayed_from ?? null;
-    const source = replayed ? attempts.get(replayed) : undefined;
-    const believed = r.provenance?.verified === true && r.commands.length > 0;
-    if (!source && !believed) continue;
-    attempts.set(r.head_sha, {
-      head_sha: r.head_sha,
-      head_tree_sha: r.decision.head_tree_sha ?? null,
-      base_sha: r.base_sha,
-      config_digest: r.grader.config_digest,
-      agate_version: r.grader.agate_version,
-      failures: source ? source.failures : failuresOf(r.commands),
-      passed: source ? source.passed : r.commands.filter(outcomePassed).map((c) => c.name),
-      missing: source ? source.missing : (r.verdict?.missing ?? null),
-      replayed_from: source ? source.head_sha : null,
-      decided_at: r.decided_at,
-    });
-  }
-  return [...attempts.values()];
-}
-
 /** The head or base moved while facts were read: a decision on them would mix two commits. */
 class HeadMovedError extends Error {
   constructor(number: number, what: string) {
@@ -161,7 +117,7 @@ async function changedFilesAt(
     previous_filename,
     status,
   }));
-  if (compared.length < COMPARE_FILES_LIMIT && compared.length >= detail.changed_files) {
+  if (compareIsWhole(compared.length, detail.changed_files)) {
     return { files: compared, listing: { complete: true, reason: null } };
   }
   const listed = await github.changedFiles(pr.number);
@@ -171,12 +127,7 @@ async function changedFilesAt(
   const count = (await github.pullRequestDetail(pr.number)).changed_files;
   return {
     files: listed,
-    listing: judgeListing({
-      source: "GitHub's file list of a pull request",
-      count: listed.length,
-      limit: PULL_FILES_LIMIT,
-      expected: count,
-    }),
+    listing: pullListing(listed.length, count),
   };
 }
 
@@ -194,40 +145,16 @@ function headTreeOf(comparison: Comparison): string | null {
 
 type GatherOutcome = ({ status: "gathered" } & Gathered) | { status: "skipped"; reason: string };
 
-/** What a view showed, apart from the test merge commit (which a webhook's view leaves out). */
-export function viewDigest(view: PullRequestView): string {
-  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
-  return createHash("sha256").update(canonicalJson(shown)).digest("hex");
-}
-
-/**
- * What a pass records of the view it acted on, with the labels as the pass leaves them. Its own
- * label writes make the pull request newer than the view it read, maybe within the same second:
- * an event showing the labels from before them (one delivered after the pass, such as the
- * opened event behind a reconcile pass) must not pass for current, or the missing label looks
- * removed by a person and is put back with a comment saying so.
- */
-export function sightingOf(
-  view: PullRequestView,
-  labels: readonly string[],
-): { updated_at: string; digest: string } {
-  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
-  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
-}
-
 /**
  * Whether an event's view of the pull request can stand for a fresh read: no pass acted on a
- * newer one. GitHub's `updated_at` orders views (an older event delivered late is not believed
- * over a newer one already acted on); two views of the same second are one only when they show
- * the same. A pull request agate decided on before any sighting was kept is read afresh.
+ * newer one (checks/gate/reads.ts). A pull request agate decided on before any sighting was kept
+ * is read afresh.
  */
 async function viewIsCurrent(store: GatherStore, view: PullRequestView): Promise<boolean> {
   const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
   const last = await store.latestPullRequestSighting(key);
   if (!last) return (await store.listRecords(key)).length === 0;
-  const ours = Date.parse(view.detail.updated_at);
-  const theirs = Date.parse(last.updated_at);
-  return ours > theirs || (ours === theirs && last.digest === viewDigest(view));
+  return seenViewIsNewest(view, last);
 }
 
 /**
@@ -370,9 +297,15 @@ async function gatherAt(
   const headSeen = sightings.length > 0;
   // Where a pass counts (checks/gate/base-requirement.ts): a neutral is a pass too, so it is
   // read for a base without a config as well. Kept for ten minutes per branch (setup.ts).
-  if (deps.setup && config.status !== "invalid") await readSetup(deps, deps.setup, facts);
+  if (deps.setup && readsSetup(config)) await readSetup(deps, deps.setup, facts);
   if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
   const cfg = config.config;
+  const plan = planReads({
+    config: cfg,
+    changedFiles: changed.files,
+    pushEvent: options.skipRuns,
+    headDecided: stored.some((r) => r.head_sha === pr.head_sha),
+  });
   const collected = await collectEvidence(github, deps.evidence, {
     target: {
       kind: "pull_request",
@@ -387,9 +320,7 @@ async function gatherAt(
     baseSha: pr.base_sha,
     changedFiles: changed.files,
     listing: changed.listing,
-    // Only for a head agate has not decided on before: a late or repeated push event for a head
-    // it knows must not hide the runs it already read.
-    skipRuns: options.skipRuns && !stored.some((r) => r.head_sha === pr.head_sha),
+    skipRuns: plan.skipRuns,
     knownCommit: (sha) => commitOf(comparison, sha),
     completedJob: options.completedJob ?? null,
   });
@@ -402,13 +333,10 @@ async function gatherAt(
     collected.run,
     collected.evidence,
   );
-  const needsReviews =
-    cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
-  const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";
   const [reviews, handoff, evaluation] = await Promise.all([
-    needsReviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
+    plan.reviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
     handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
-    asks
+    plan.evaluations
       ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored)
       : Promise.resolve<EvaluationFact>({ status: "not_asked" }),
   ]);
@@ -423,7 +351,8 @@ async function gatherAt(
   if (cfg.evaluator.kind === "review") facts.reviews = reviews;
   facts.handoff = handoff;
   facts.evaluation = evaluation;
-  let evaluatorDue = asks && (await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator));
+  let evaluatorDue =
+    plan.evaluations && (await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator));
   if (evaluatorDue) {
     const spent = await dailyBudgetSpent(store, pr, cfg, deps.now());
     if (spent) {
@@ -445,7 +374,7 @@ async function readSetup(
 ): Promise<void> {
   const pr = facts.pull_request;
   facts.setup = await setup.read(deps.github, pr.repository, pr.base_ref);
-  if (facts.setup.requires !== "none" && facts.setup.requires !== "other_app") return;
+  if (!readsDefaultSetup(facts.setup)) return;
   const name = await setup.defaultBranch(deps.github, pr.repository);
   if (name !== pr.base_ref)
     facts.default_setup = await setup.read(deps.github, pr.repository, name);
@@ -465,30 +394,6 @@ function sharedWith(
     others.set(`${pull_number}\n${base_ref}`, { pull_number, base_ref });
   }
   return [...others.values()];
-}
-
-/**
- * The entries linked to this pull request (docs/entries.md, "The gate reads entries"): those whose
- * form names it as the one waiting on them, and those its description mentions (`mentions`), as
- * agate's store has them: what agate decided, not what the issue's labels or comments say now.
- */
-export function linkedEntries(
-  entries: readonly HandoffEntry[],
-  number: number,
-  mentions: readonly number[] = [],
-): LinkedEntryFact[] {
-  return entries
-    .filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number))
-    .map((e) => ({
-      issue_number: e.issue_number,
-      state: e.state,
-      author: e.author,
-      owner: e.owner,
-      escalation_reason: e.escalation_reason,
-      why: e.why,
-      question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
-      state_changed_at: e.state_changed_at,
-    }));
 }
 
 /**
@@ -528,11 +433,8 @@ async function latestReviews(
 }
 
 /**
- * The handoff file at the head and what its rules and verification need. The compare says
- * whether the pull request touched the file: when it did not, the head has the merge base's file
- * (read once per merge base, shared by every pull request on it); the commits are the compare's.
- * A file the pull request did not touch and no rule requires is not read: it was written for
- * earlier work, and what it says could only be informational here.
+ * The handoff file at the head and what its rules and verification need; the commits are the
+ * compare's. Where the file is read, if at all, is the read plan's (checks/gate/reads.ts).
  */
 async function handoffFactsFor(
   deps: GatherDeps,
@@ -561,25 +463,19 @@ async function handoffFactsFor(
     commits,
     newest_change: null,
   };
-  const touched = changed.files.find((f) => f.filename === path || f.previous_filename === path);
-  const untouched = !touched && changed.listing.complete;
-  if (
-    untouched &&
-    handoffRequiredBy(config.handoff.required_when, { labels: pr.labels, facts }).length === 0
-  ) {
-    return facts;
-  }
-  const file =
-    touched?.filename === path && touched.status === "removed"
-      ? null
-      : untouched
-        ? await reads.file(github, path, comparison.merge_base_sha)
-        : await reads.file(github, path, pr.head_sha);
+  const at = handoffReadAt({
+    config,
+    labels: pr.labels,
+    facts,
+    changed,
+    mergeBase: comparison.merge_base_sha,
+    head: pr.head_sha,
+  });
+  const file = at ? await reads.file(github, path, at) : null;
   if (!file) return facts;
   // Only a file that exists can be stale; its freshness needs the newest non-empty commit.
   let newest_change: HandoffFacts["newest_change"] = null;
-  const candidates = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [pr.head_sha];
-  for (const sha of candidates.slice(0, 5)) {
+  for (const sha of newestChangeCandidates(commits, pr.head_sha)) {
     const files = await github.commitFiles(sha);
     if (files.length > 0) {
       newest_change = { sha, files };

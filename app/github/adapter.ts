@@ -751,6 +751,7 @@ export class GitHubAdapter {
       login: c.user?.login ?? "ghost",
       user_type: c.user?.type ?? null,
       created_at: c.created_at,
+      updated_at: c.updated_at,
       edited: c.updated_at !== c.created_at,
     }));
   }
@@ -996,6 +997,8 @@ export interface IssueCommentFact {
   /** GitHub's account type of its author ("User", "Bot"); null when GitHub did not say. */
   user_type: string | null;
   created_at: string;
+  /** GitHub's time of its last edit (created_at when never edited): a `/wait` renewal. */
+  updated_at: string;
   /** Changed since it was posted: its words now are not the words of its event. */
   edited: boolean;
 }

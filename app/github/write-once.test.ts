@@ -29,6 +29,7 @@ function fakeGitHub() {
         body,
         login: APP,
         created_at: "2025-01-01T00:00:00Z",
+        updated_at: "2025-01-01T00:00:00Z",
         edited: false,
         user_type: "Bot",
       });
@@ -99,6 +100,7 @@ describe("WriteOnce", () => {
       body: `nothing to see ${onceMarker(intended.intent.marker)}`,
       login: "mallory",
       created_at: "2025-01-01T00:00:00Z",
+      updated_at: "2025-01-01T00:00:00Z",
       edited: false,
       user_type: "User",
     });

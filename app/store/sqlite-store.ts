@@ -3,8 +3,8 @@
  * one synchronous immediate transaction and only then returns its promise, so no transaction is
  * ever held across an await and the write lock is taken up front (the busy timeout then applies,
  * instead of a deferred transaction failing with SQLITE_BUSY when it tries to upgrade).
+ * recordDelivery's writes join a batch first (group-commit.ts): one transaction per batch.
  */
-import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import { z } from "zod";
 import {
@@ -47,9 +47,7 @@ import {
   checkRunEntrySchema,
   type DeliveryRecord,
   deliveryRecordSchema,
-  deliverySchema,
   entryMentionsInputSchema,
-  eventBaseSchema,
   type HeadObservation,
   headObservationSchema,
   type Job,
@@ -68,6 +66,7 @@ import {
   storedDeliverySchema,
   storedOverrideSchema,
 } from "../../schemas/store.js";
+import { parseDeliveryInput } from "./delivery-input.js";
 import {
   CorruptRowError,
   DeliveryPrunedError,
@@ -76,6 +75,7 @@ import {
   StoreError,
   StoreOpenError,
 } from "./errors.js";
+import { GroupCommit } from "./group-commit.js";
 import { migrate } from "./migrations.js";
 import type { ListAuditQuery } from "./ports/audit-log.js";
 import {
@@ -104,6 +104,7 @@ import type { AppendOnce, HeadKey, PullRequestKey } from "./ports/keys.js";
 import type { HeadSighting } from "./ports/observation-store.js";
 import type { ListRecordsQuery, MarkStaleInput } from "./ports/record-store.js";
 import type { WriteIntentLedger } from "./ports/write-intent-ledger.js";
+import { sqliteGroupFlush } from "./sqlite-group-commit.js";
 import { SqliteWriteIntents } from "./sqlite-write-intents.js";
 import type { Clock, Store } from "./store.js";
 import {
@@ -218,10 +219,6 @@ function older(a: Candidate, b: Candidate): Candidate {
 /** A failure is kept for people to read; a whole log in it would bloat every claim. */
 const MAX_ERROR_CHARS = 16_384;
 
-function sha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
-
 /** Every port on one SQLite file. */
 /**
  * A retried job that held its key only until it started gives the key up when another job of
@@ -239,19 +236,20 @@ const JOB_FILTER = `(@status IS NULL OR status = @status)
   AND (@kind IS NULL OR kind = @kind)
   AND (@key IS NULL OR concurrency_key = @key)`;
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
 export class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #now: Clock;
   readonly #statements = new Map<string, Database.Statement>();
 
   readonly #intents: SqliteWriteIntents;
+  /** Deliveries recorded together share one commit (group-commit.ts). */
+  readonly #deliveries: GroupCommit<() => RecordDeliveryResult, RecordDeliveryResult>;
 
   private constructor(db: Database.Database, now: Clock) {
     this.#db = db;
     this.#now = now;
     this.#intents = new SqliteWriteIntents(db, now);
+    this.#deliveries = new GroupCommit(sqliteGroupFlush(db));
   }
 
   /** Opens (creating if needed) and migrates the database at `filename` (or ":memory:"). */
@@ -335,54 +333,6 @@ export class SqliteStore implements Store {
     return this.#db.transaction(fn).immediate();
   }
 
-  #grouped: { write: () => unknown; done: (outcome: Outcome) => void }[] = [];
-
-  /**
-   * Group commit: writes that arrive while the event loop is busy share one transaction, each in
-   * a savepoint of its own (one failing rolls back only itself), so concurrent deliveries share
-   * one fsync instead of paying one each. Each promise settles only after the COMMIT returned:
-   * what was answered is on disk (synchronous=FULL). Alone, a write waits one setImmediate.
-   */
-  #groupCommit<T>(write: () => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      if (this.#grouped.length === 0) setImmediate(() => this.#commitGroup());
-      this.#grouped.push({
-        write,
-        done: (outcome) => (outcome.ok ? resolve(outcome.value as T) : reject(outcome.error)),
-      });
-    });
-  }
-
-  #commitGroup(): void {
-    const group = this.#grouped;
-    this.#grouped = [];
-    if (group.length === 0) return;
-    let outcomes: Outcome[];
-    try {
-      outcomes = this.#write(() =>
-        group.map((item): Outcome => {
-          // An I/O error can make SQLite roll back the whole transaction: a later member would
-          // then commit on its own while the group reports failure. Stop the group instead.
-          if (!this.#db.inTransaction) {
-            throw new Error("SQLite rolled back the group's transaction; nothing was written");
-          }
-          try {
-            // Nested in the group's transaction, better-sqlite3 makes this a savepoint.
-            return { ok: true, value: this.#db.transaction(item.write)() };
-          } catch (error) {
-            return { ok: false, error };
-          }
-        }),
-      );
-    } catch (error) {
-      // The transaction itself failed (BEGIN or COMMIT): nothing of the group was written.
-      outcomes = group.map(() => ({ ok: false, error }));
-    }
-    group.forEach((item, i) => {
-      item.done(outcomes[i] ?? { ok: false, error: new Error("group commit lost an outcome") });
-    });
-  }
-
   #nowIso(): string {
     return this.#now().toISOString();
   }
@@ -390,22 +340,8 @@ export class SqliteStore implements Store {
   // ---- deliveries -------------------------------------------------------------------------------
 
   async recordDelivery(input: RecordDeliveryInput): Promise<RecordDeliveryResult> {
-    const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
-    const sightings = parseInput(
-      z.array(eventBaseSchema),
-      input.sightings ?? [],
-      `bases named by delivery ${delivery.id}`,
-    );
-    if (sha256(payload) !== delivery.payload_sha256) {
-      throw new StoreError(
-        "payload_mismatch",
-        `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact ` +
-          "text the digest was computed from, nothing was written",
-      );
-    }
-    return this.#groupCommit((): RecordDeliveryResult => {
+    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
+    return this.#deliveries.submit((): RecordDeliveryResult => {
       const existing = this.#sql("SELECT payload_sha256 FROM deliveries WHERE id = ?").get(
         delivery.id,
       ) as { payload_sha256: string } | undefined;
@@ -1342,7 +1278,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     // Writes already accepted are committed (or refused) before the database closes.
-    if (this.#db.open) this.#commitGroup();
+    if (this.#db.open) await this.#deliveries.drain();
     if (this.#db.open) this.#db.close();
   }
 }

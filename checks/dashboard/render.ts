@@ -28,6 +28,8 @@ export interface DashboardInput {
   entries: readonly HandoffEntry[];
   /** The open pull requests the dashboard shows (dashboardPull's non-null results). */
   pulls: readonly DashboardPull[];
+  /** Escalated entries an agent waits on (their `agate:blocking` label): said on their line. */
+  waiting?: ReadonlySet<number>;
 }
 
 /** Whether anything is listed: no dashboard issue is opened for an empty one. */
@@ -91,7 +93,7 @@ function section(
   ];
 }
 
-function entryLine(entry: HandoffEntry): Line {
+function entryLine(entry: HandoffEntry, waiting: boolean): Line {
   // An entry's owner is whoever claimed it (docs/entries.md); before that it has only an author.
   const holder = entry.owner ? `claimed by ${who(entry.owner)}` : `asked by ${who(entry.author)}`;
   const reason =
@@ -101,6 +103,8 @@ function entryLine(entry: HandoffEntry): Line {
     `${reason}${codeSpan(entry.why ?? entry.state, 200)}`,
     holder,
     `since ${dayAndMinute(entry.state_changed_at)}`,
+    // No time: a renewed wait changes nothing here, so the issue is not rewritten for it.
+    ...(waiting ? ["**an agent waits on it**"] : []),
   ].join(" · ");
   return { number: entry.issue_number, since: entry.state_changed_at, text };
 }
@@ -134,7 +138,9 @@ export function renderDashboard(input: DashboardInput, limit = GITHUB_TEXT_LIMIT
 
 function renderWith(input: DashboardInput, cap: number): string {
   const entries = (state: HandoffEntry["state"]) =>
-    input.entries.filter((e) => e.state === state).map(entryLine);
+    input.entries
+      .filter((e) => e.state === state)
+      .map((e) => entryLine(e, input.waiting?.has(e.issue_number) ?? false));
   const pulls = (category: PullCategory) =>
     input.pulls.filter((p) => p.category === category).map(pullLine);
   return [

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { DecisionState } from "../../schemas/acceptance-record.js";
-import { type DecisionView, gateHolds, holdingPulls } from "./priority.js";
+import {
+  type DecisionView,
+  declaredWaitUntil,
+  gateHolds,
+  holdingPulls,
+  parseWait,
+  WAIT_LEASE_MAX_MS,
+} from "./priority.js";
 
 const STALE = { superseded_by: "b".repeat(40), at: "2026-01-01T00:00:00Z" };
 const d = (state: DecisionState, stale: unknown = null): DecisionView => ({ state, stale });
@@ -51,5 +58,41 @@ describe("holdingPulls", () => {
         { number: 7, decisions: [d("accepted", STALE), d("escalated")] },
       ]),
     ).toEqual([4, 7]);
+  });
+});
+
+describe("a declared wait (/wait DURATION)", () => {
+  const at = (iso: string) => new Date(iso);
+  const c = (login: string, body: string, created: string, updated?: string) => ({
+    login,
+    body,
+    created_at: created,
+    ...(updated ? { updated_at: updated } : {}),
+  });
+
+  it("reads the lease, capped at an hour; anything else declares nothing", () => {
+    expect(parseWait("/wait 10m")).toBe(600_000);
+    expect(parseWait("  /wait 30s (agate-gate entry status, renewal 3)")).toBe(30_000);
+    expect(parseWait("/wait 5h")).toBe(WAIT_LEASE_MAX_MS);
+    for (const body of ["/wait", "/wait 10", "/wait 0m", "/waiting 10m", "I /wait 10m", null]) {
+      expect(parseWait(body), String(body)).toBeNull();
+    }
+  });
+
+  it("counts the author's declaration from GitHub's time of its last edit, until its lease runs out", () => {
+    const comments = [c("agent-a", "/wait 10m", "2026-12-04T10:00:00Z", "2026-12-04T10:05:00Z")];
+    expect(declaredWaitUntil(comments, "agent-a", at("2026-12-04T10:14:59Z"))).toEqual(
+      at("2026-12-04T10:15:00Z"),
+    );
+    // A dead agent renews nothing: past the lease it no longer counts.
+    expect(declaredWaitUntil(comments, "agent-a", at("2026-12-04T10:15:00Z"))).toBeNull();
+  });
+
+  it("only the entry's author waits on it: anyone else's /wait makes nothing urgent", () => {
+    const comments = [c("mallory", "/wait 1h", "2026-12-04T10:00:00Z")];
+    expect(declaredWaitUntil(comments, "agent-a", at("2026-12-04T10:01:00Z"))).toBeNull();
+    expect(declaredWaitUntil(comments, "Mallory", at("2026-12-04T10:01:00Z"))).toEqual(
+      at("2026-12-04T11:00:00Z"),
+    );
   });
 });

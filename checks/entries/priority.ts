@@ -1,6 +1,7 @@
 /**
  * Whether an agent waits on a handoff entry, which makes it `agate:blocking` (docs/entries.md,
- * "Priority"): the entry is not resolved, and a pull request linked to it (named by its form's
+ * "Priority"): the entry is not resolved, and its author declared a wait that has not run out
+ * (`declaredWaitUntil`, below), or a pull request linked to it (named by its form's
  * "Blocking pull request", or mentioning it in its own description) is open and held by the gate.
  *
  * "Held by the gate" is read from agate's stored decisions, never from the pull request's labels
@@ -46,4 +47,53 @@ export interface LinkedPullView {
  */
 export function holdingPulls(pulls: readonly LinkedPullView[]): number[] {
   return [...new Set(pulls.filter((p) => gateHolds(p.decisions)).map((p) => p.number))];
+}
+
+/**
+ * An agent declares that it waits on its entry with a comment `/wait DURATION` (`agate-gate entry
+ * status N --wait` posts one and renews it by editing it). A declaration counts for its duration,
+ * at most WAIT_LEASE_MAX_MS, from the time GitHub gives the comment (its last edit: a renewal),
+ * never a time the agent wrote; so an agent that died stops counting when its lease runs out.
+ */
+export const WAIT_LEASE_MAX_MS = 60 * 60_000;
+
+const WAIT = /^\/wait\s+([1-9][0-9]*)(s|m|h)(?=\s|$)/;
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/** The lease a comment declares (`/wait 10m`, capped), or null when it declares none. */
+export function parseWait(body: string | null): number | null {
+  const match = WAIT.exec((body ?? "").trimStart());
+  if (!match) return null;
+  const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+  return Math.min(ms, WAIT_LEASE_MAX_MS);
+}
+
+/** A comment as a wait declaration is read: who, what, and GitHub's times. */
+export interface WaitComment {
+  login: string;
+  body: string;
+  created_at: string;
+  /** GitHub's time of the last edit (a renewal); absent or equal to created_at when none. */
+  updated_at?: string | undefined;
+}
+
+/**
+ * Until when the entry's author declared it waits, when that is later than `now`; null otherwise.
+ * Only the author's declarations count: the agent that asked is the one that waits, and anyone
+ * else could make every entry urgent.
+ */
+export function declaredWaitUntil(
+  comments: readonly WaitComment[],
+  author: string,
+  now: Date,
+): Date | null {
+  let until = 0;
+  for (const c of comments) {
+    if (c.login.toLowerCase() !== author.toLowerCase()) continue;
+    const lease = parseWait(c.body);
+    if (lease === null) continue;
+    const at = Math.max(Date.parse(c.created_at), Date.parse(c.updated_at ?? c.created_at));
+    until = Math.max(until, at + lease);
+  }
+  return until > now.getTime() ? new Date(until) : null;
 }

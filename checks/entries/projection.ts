@@ -77,6 +77,6 @@ export function commandForLabel(label: string): string {
     case "agate:escalated":
       return "An entry reaches a maintainer with `/escalate <money|external|irreversible|credentials|scope> <why>`.";
     default:
-      return "Priority is derived, never set: an entry is `agate:blocking` while a pull request linked to it (the one its form names as Blocking pull request, or one whose description mentions it) is open and held by agate's gate (gated, its head not accepted).";
+      return "Priority is derived, never set: an entry is `agate:blocking` while a pull request linked to it (the one its form names as Blocking pull request, or one whose description mentions it) is open and held by agate's gate (gated, its head not accepted), or while its author declares it waits on it with `/wait <duration>`.";
   }
 }

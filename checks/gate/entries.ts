@@ -7,9 +7,16 @@
  * without it. What the entry's people wrote (question, why) is shown as
  * code, never as Markdown.
  */
-import type { GateFacts, LinkedEntryFact, Requirement } from "../../schemas/gate.js";
+import {
+  type GateFacts,
+  LINKED_ENTRY_QUESTION_CHARS,
+  type LinkedEntryFact,
+  type Requirement,
+} from "../../schemas/gate.js";
+import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import { codeSpan, counted } from "../markdown.js";
 import { overrideCommand } from "./listing.js";
+import { requirementOf } from "./requirements/part.js";
 
 export interface EntriesPart {
   requirement: Requirement;
@@ -31,6 +38,30 @@ export function escalationTitle(entry: LinkedEntryFact): string {
   return `${entryName(entry)} needs a maintainer's decision on ${entry.escalation_reason ?? "a human decision"}`;
 }
 
+/**
+ * The entries linked to this pull request (docs/entries.md, "The gate reads entries"): those whose
+ * form names it as the one waiting on them, and those its description mentions (`mentions`), as
+ * agate's store has them: what agate decided, not what the issue's labels or comments say now.
+ */
+export function linkedEntries(
+  entries: readonly HandoffEntry[],
+  number: number,
+  mentions: readonly number[] = [],
+): LinkedEntryFact[] {
+  return entries
+    .filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number))
+    .map((e) => ({
+      issue_number: e.issue_number,
+      state: e.state,
+      author: e.author,
+      owner: e.owner,
+      escalation_reason: e.escalation_reason,
+      why: e.why,
+      question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
+      state_changed_at: e.state_changed_at,
+    }));
+}
+
 const where = (entries: LinkedEntryFact[]) => entries.map((e) => `#${e.issue_number}`).join(", ");
 
 /** The entries requirement; null when no entry is linked to the pull request. */
@@ -38,12 +69,7 @@ export function entriesRequirement(facts: GateFacts): EntriesPart | null {
   const entries = facts.entries ?? [];
   if (entries.length === 0) return null;
   const head = facts.pull_request.head_sha;
-  const req = (status: Requirement["status"], reason: string): Requirement => ({
-    id: "entries",
-    name: "handoff entries",
-    status,
-    reason,
-  });
+  const req = requirementOf("entries", "handoff entries");
   const escalated = entries.filter((e) => e.state === "escalated");
   if (escalated.length > 0) {
     return {

@@ -10,7 +10,6 @@ import {
 } from "../../test/support/gate-facts.js";
 import { decideGate } from "./decide.js";
 import { type ExistingCheck, planGatePass } from "./plan.js";
-import { renderGateSummary } from "./render.js";
 
 const LLM: GateFacts["config"] = (() => {
   const { config, digest } = loadedConfig(
@@ -64,7 +63,8 @@ describe("planGatePass: what one gate pass writes", () => {
       status: "completed",
       conclusion: "success",
       title: decision.title,
-      summary: renderGateSummary(decision, facts),
+      // What a first pass wrote: the summary with the status block at its end.
+      summary: plan(facts).plan.check?.summary ?? null,
     };
     const { plan: p } = plan(facts, shown);
     expect(p).toMatchObject({ check: null, storeDecision: false, comments: [] });

@@ -6,9 +6,12 @@
  */
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
 import { AGATE_LABELS, type LabelStyle } from "../labels.js";
-import { GITHUB_TITLE_LIMIT, shortSha as short } from "../markdown.js";
+import { GITHUB_TEXT_LIMIT, GITHUB_TITLE_LIMIT, shortSha as short } from "../markdown.js";
 import { handEditedLabelComment, strayLabelComment } from "./comments.js";
 import { renderGateSummary } from "./render.js";
+import { evaluatorReady } from "./requirements/evaluator.js";
+import { evaluatingStatus, gateStatus } from "./status.js";
+import { statusBlock } from "./status-block.js";
 
 /** The prefix of agate's labels: every label with it shows agate's state, and only that. */
 export const STATE_LABEL_PREFIX = "agate:";
@@ -93,9 +96,8 @@ export function planGatePass(input: {
   const asks =
     config !== null &&
     (config.config.evaluator.kind === "llm" || config.config.evaluator.kind === "command");
-  // The cheap deterministic checks come first: an evaluator call only once they hold.
-  const status = (id: string) => decision.requirements.find((r) => r.id === id)?.status;
-  const ready = status("commands") === "pass" && status("handoff") === "pass";
+  // The cheap deterministic checks come first, as the decision read them.
+  const ready = evaluatorReady(decision.requirements);
   const askEvaluator =
     asks && ready && input.evaluatorDue && config !== null && facts.head_tree_sha !== null
       ? {
@@ -105,19 +107,25 @@ export function planGatePass(input: {
         }
       : null;
   // While the evaluator judges (minutes, perhaps), the check says so: nobody reads an old result.
-  const view: CheckView = askEvaluator
+  // The verdict as data ends every summary (status-block.ts): agents read it, never the Markdown.
+  const judging = askEvaluator
+    ? `Commands passed on ${short(pr.head_sha)}; the evaluator is judging tree ${short(askEvaluator.tree_sha)}`
+    : null;
+  const block = statusBlock(
+    judging ? evaluatingStatus(decision, facts, judging) : gateStatus(decision, facts),
+  );
+  const view: CheckView = judging
     ? {
         // Report-only concludes neutral while the evaluator judges, unless a pass is held here.
         conclusion: decision.report_only && !decision.held ? "neutral" : null,
-        title: `Commands passed on ${short(pr.head_sha)}; the evaluator is judging tree ${short(askEvaluator.tree_sha)}`,
-        summary:
-          "**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.\n\nEvery required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.\n",
+        title: judging,
+        summary: `**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.\n\nEvery required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.\n${block}`,
         rerunEvaluator: true,
       }
     : {
         conclusion: decision.conclusion,
         title: decision.title,
-        summary: renderGateSummary(decision, facts),
+        summary: `${renderGateSummary(decision, facts, undefined, GITHUB_TEXT_LIMIT - block.length)}${block}`,
         rerunEvaluator: asks,
       };
   const check = checkChanges(existing, view)

@@ -303,6 +303,8 @@ export function renderGateSummary(
   decision: GateDecision,
   facts: GateFacts,
   tailChars = 6_000,
+  /** What the summary may take of GitHub's limit (plan.ts keeps room for the status block). */
+  limit = GITHUB_TEXT_LIMIT,
 ): string {
   const lines = [firstLine(decision, facts), ""];
   if (decision.state === "not_gated") {
@@ -415,7 +417,7 @@ export function renderGateSummary(
     lines.push("");
   }
   const text = `${lines.join("\n")}\n`;
-  return text.length <= GITHUB_TEXT_LIMIT || tailChars < 200
-    ? text.slice(0, GITHUB_TEXT_LIMIT)
-    : renderGateSummary(decision, facts, Math.floor(tailChars / 4));
+  return text.length <= limit || tailChars < 200
+    ? text.slice(0, limit)
+    : renderGateSummary(decision, facts, Math.floor(tailChars / 4), limit);
 }

@@ -10,9 +10,9 @@ import {
   __toESM
 } from "./chunks/chunk-FBXJFVTN.js";
 
-// node_modules/yaml/dist/nodes/identity.js
+// ../main/node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -67,9 +67,9 @@ var require_identity = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/visit.js
+// ../main/node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
+  "../main/node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -225,9 +225,9 @@ var require_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/directives.js
+// ../main/node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit2 = require_visit();
@@ -396,9 +396,9 @@ var require_directives = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/anchors.js
+// ../main/node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit2 = require_visit();
@@ -466,9 +466,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/applyReviver.js
+// ../main/node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -516,9 +516,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
+// ../main/node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -546,9 +546,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Node.js
+// ../main/node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -587,9 +587,9 @@ var require_Node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
+// ../main/node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit2 = require_visit();
@@ -705,9 +705,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
+// ../main/node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -735,9 +735,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/createNode.js
+// ../main/node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -810,9 +810,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
+// ../main/node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -953,9 +953,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
+// ../main/node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str2) => str2.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -970,9 +970,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/foldFlowLines.js
+// ../main/node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -1106,9 +1106,9 @@ ${indent}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
+// ../main/node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -1389,9 +1389,9 @@ ${indent}`);
   }
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
+// ../main/node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -1513,9 +1513,9 @@ ${ctx.indent}${str2}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
+// ../main/node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -1646,9 +1646,9 @@ ${ctx.indent}`;
   }
 });
 
-// node_modules/yaml/dist/log.js
+// ../main/node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
+  "../main/node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -1668,9 +1668,9 @@ var require_log = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -1728,9 +1728,9 @@ var require_merge = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
+// ../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
@@ -1792,9 +1792,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Pair.js
+// ../main/node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -1832,9 +1832,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
+// ../main/node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -1983,9 +1983,9 @@ ${indent}${end}`;
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
+// ../main/node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -2127,9 +2127,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/map.js
+// ../main/node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -2149,9 +2149,9 @@ var require_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
+// ../main/node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -2265,9 +2265,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
+// ../main/node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -2287,9 +2287,9 @@ var require_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/string.js
+// ../main/node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string4 = {
@@ -2306,9 +2306,9 @@ var require_string = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/null.js
+// ../main/node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -2324,9 +2324,9 @@ var require_null = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
+// ../main/node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -2348,9 +2348,9 @@ var require_bool = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
+// ../main/node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -2375,9 +2375,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/float.js
+// ../main/node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -2421,9 +2421,9 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/int.js
+// ../main/node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -2466,9 +2466,9 @@ var require_int = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
+// ../main/node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -2494,9 +2494,9 @@ var require_schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
+// ../main/node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map2 = require_map();
@@ -2561,9 +2561,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -2627,9 +2627,9 @@ var require_binary = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -2705,9 +2705,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -2783,9 +2783,9 @@ var require_omap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -2815,9 +2815,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -2864,9 +2864,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -2943,9 +2943,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -3032,9 +3032,9 @@ var require_set = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str2, asBigInt) {
@@ -3120,9 +3120,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -3164,9 +3164,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/tags.js
+// ../main/node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -3258,9 +3258,9 @@ var require_tags = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/Schema.js
+// ../main/node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity = require_identity();
     var map2 = require_map();
@@ -3290,9 +3290,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
+// ../main/node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -3370,9 +3370,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/Document.js
+// ../main/node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -3679,9 +3679,9 @@ var require_Document = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/errors.js
+// ../main/node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
+  "../main/node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name, pos, code, message) {
@@ -3744,9 +3744,9 @@ ${pointer}
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
+// ../main/node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -3878,9 +3878,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
+// ../main/node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -3920,9 +3920,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
+// ../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -3938,9 +3938,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
+// ../main/node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -3954,9 +3954,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -4062,9 +4062,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -4113,9 +4113,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
+// ../main/node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -4156,9 +4156,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -4350,9 +4350,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-collection.js
+// ../main/node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -4415,9 +4415,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -4598,9 +4598,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -4819,9 +4819,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
+// ../main/node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -4900,9 +4900,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// ../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -4930,9 +4930,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
+// ../main/node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -5036,9 +5036,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
+// ../main/node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -5079,9 +5079,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/composer.js
+// ../main/node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -5287,9 +5287,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
+// ../main/node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -5472,9 +5472,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
+// ../main/node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -5533,9 +5533,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
+// ../main/node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -5595,9 +5595,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst.js
+// ../main/node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -5697,9 +5697,9 @@ var require_cst = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/lexer.js
+// ../main/node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -6286,9 +6286,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
+// ../main/node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter2 = class {
       constructor() {
@@ -6317,9 +6317,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/parser.js
+// ../main/node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -7191,9 +7191,9 @@ var require_parser = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/public-api.js
+// ../main/node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
+  "../main/node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -7288,9 +7288,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/index.js
+// ../main/node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
+  "../main/node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -7340,9 +7340,9 @@ var require_dist = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/constants.js
+// ../main/node_modules/picomatch/lib/constants.js
 var require_constants = __commonJS({
-  "node_modules/picomatch/lib/constants.js"(exports, module) {
+  "../main/node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
@@ -7542,9 +7542,9 @@ var require_constants = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/utils.js
+// ../main/node_modules/picomatch/lib/utils.js
 var require_utils = __commonJS({
-  "node_modules/picomatch/lib/utils.js"(exports) {
+  "../main/node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
     var {
       REGEX_BACKSLASH,
@@ -7606,9 +7606,9 @@ var require_utils = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/scan.js
+// ../main/node_modules/picomatch/lib/scan.js
 var require_scan = __commonJS({
-  "node_modules/picomatch/lib/scan.js"(exports, module) {
+  "../main/node_modules/picomatch/lib/scan.js"(exports, module) {
     "use strict";
     var utils = require_utils();
     var {
@@ -7944,9 +7944,9 @@ var require_scan = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/parse.js
+// ../main/node_modules/picomatch/lib/parse.js
 var require_parse = __commonJS({
-  "node_modules/picomatch/lib/parse.js"(exports, module) {
+  "../main/node_modules/picomatch/lib/parse.js"(exports, module) {
     "use strict";
     var constants5 = require_constants();
     var utils = require_utils();
@@ -8959,9 +8959,9 @@ var require_parse = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/picomatch.js
+// ../main/node_modules/picomatch/lib/picomatch.js
 var require_picomatch = __commonJS({
-  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
+  "../main/node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
     var scan = require_scan();
     var parse4 = require_parse();
@@ -9099,9 +9099,9 @@ var require_picomatch = __commonJS({
   }
 });
 
-// node_modules/picomatch/index.js
+// ../main/node_modules/picomatch/index.js
 var require_picomatch2 = __commonJS({
-  "node_modules/picomatch/index.js"(exports, module) {
+  "../main/node_modules/picomatch/index.js"(exports, module) {
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils();
@@ -9155,6 +9155,10 @@ function formatProblem(problem) {
   const where = `line ${problem.line}, column ${problem.column}${of}`;
   return problem.path ? `${problem.path} at ${where}: ${problem.message}` : `at ${where}: ${problem.message}`;
 }
+
+// schemas/gate-status-constants.ts
+var GATE_STATUS_VERSION = 1;
+var STATUS_TAIL_CHARS = 4e3;
 
 // checks/normalise-output.ts
 var TERMINAL_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
@@ -9334,6 +9338,51 @@ function outcomeText(command2) {
   return command2.exit_code === 0 ? "passed" : `failed (exit ${command2.exit_code ?? "none"})`;
 }
 
+// checks/gate/record-status.ts
+var statusTail = (text) => displayTail(text).slice(-STATUS_TAIL_CHARS);
+function failingOf(record2) {
+  return record2.commands.filter((c) => !commandPassed(c)).map((c) => ({
+    name: c.name,
+    exit_code: c.exit_code,
+    signal: c.signal,
+    timed_out: c.timed_out,
+    duration_ms: c.duration_ms,
+    output_tail: statusTail(c.output.tail)
+  }));
+}
+function recordStatus(record2, repository) {
+  const failing = failingOf(record2);
+  const total = record2.commands.length;
+  const requirement = {
+    id: "commands",
+    name: "required commands",
+    status: failing.length > 0 ? "fail" : "pass",
+    reason: failing.length > 0 ? `${failing.length} of ${total} required commands failed (${failing.map((c) => c.name).join(", ")})` : `${total} of ${total} passed`,
+    who: failing.length > 0 ? "agent" : "nobody"
+  };
+  const state = failing.length > 0 ? "rejected" : "waiting";
+  return {
+    version: GATE_STATUS_VERSION,
+    source: "action",
+    repository,
+    pull_request: record2.pull_request?.number ?? null,
+    head_sha: record2.pull_request?.head_sha ?? record2.merge_group?.head_sha ?? record2.tested.sha,
+    state,
+    action: failing.length > 0 ? "work" : "wait",
+    report_only: false,
+    conclusion: null,
+    title: failing.length > 0 ? `The commands failed on ${record2.tested.sha.slice(0, 7)}: ${requirement.reason}` : `Every required command passed on ${record2.tested.sha.slice(0, 7)}; the agate App decides`,
+    next: failing.map(
+      (c) => `Make ${codeSpan(c.name, 80)} pass and push: ${c.timed_out ? `it timed out after ${durationText(c.duration_ms ?? 0)}` : c.signal ? `it was killed by ${c.signal}` : `it exited ${c.exit_code}`}`
+    ),
+    requirements: [requirement],
+    failing_commands: failing,
+    evaluator_missing: [],
+    handoff_problems: [],
+    budgets: null
+  };
+}
+
 // checks/progress/render.ts
 var BUDGET_LABELS = [
   ["model_calls", "model calls"],
@@ -9386,7 +9435,7 @@ function renderProgressMarkdown(report, source) {
   return out.join("\n");
 }
 
-// node_modules/zod/v4/classic/external.js
+// ../main/node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
   $brand: () => $brand,
@@ -9649,7 +9698,7 @@ __export(external_exports, {
   xor: () => xor
 });
 
-// node_modules/zod/v4/core/index.js
+// ../main/node_modules/zod/v4/core/index.js
 var core_exports2 = {};
 __export(core_exports2, {
   $ZodAny: () => $ZodAny,
@@ -9966,7 +10015,7 @@ __export(core_exports2, {
   withParser: () => withParser
 });
 
-// node_modules/zod/v4/core/util.js
+// ../main/node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -10822,7 +10871,7 @@ function constantCatch(value) {
   return fn;
 }
 
-// node_modules/zod/v4/core/core.js
+// ../main/node_modules/zod/v4/core/core.js
 var _a;
 var NEVER = /* @__PURE__ */ Object.freeze({
   status: "aborted"
@@ -10944,7 +10993,7 @@ function config(newConfig) {
   return globalConfig;
 }
 
-// node_modules/zod/v4/core/errors.js
+// ../main/node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -11136,7 +11185,7 @@ function prettifyError(error3) {
   return lines2.join("\n");
 }
 
-// node_modules/zod/v4/core/parse.js
+// ../main/node_modules/zod/v4/core/parse.js
 function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
@@ -11296,7 +11345,7 @@ var _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
-// node_modules/zod/v4/core/regexes.js
+// ../main/node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
   anyString: () => anyString,
@@ -11468,7 +11517,7 @@ var sha512_hex = /^[0-9a-fA-F]{128}$/;
 var sha512_base64 = /* @__PURE__ */ fixedBase64(86, "==");
 var sha512_base64url = /* @__PURE__ */ fixedBase64url(86);
 
-// node_modules/zod/v4/core/checks.js
+// ../main/node_modules/zod/v4/core/checks.js
 var $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
   var _a3;
   inst._zod ?? (inst._zod = {});
@@ -11944,7 +11993,7 @@ var $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (ins
   };
 });
 
-// node_modules/zod/v4/core/doc.js
+// ../main/node_modules/zod/v4/core/doc.js
 var Doc = class {
   constructor(args = [], closed = {}) {
     this.content = [];
@@ -11985,14 +12034,14 @@ ${content.join("\n")}
   }
 };
 
-// node_modules/zod/v4/core/versions.js
+// ../main/node_modules/zod/v4/core/versions.js
 var version = {
   major: 4,
   minor: 6,
   patch: 7
 };
 
-// node_modules/zod/v4/core/schemas.js
+// ../main/node_modules/zod/v4/core/schemas.js
 var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
   var _a3;
   inst ?? (inst = {});
@@ -14434,7 +14483,7 @@ function handleRefineResult(result, payload, input2, inst) {
   }
 }
 
-// node_modules/zod/v4/core/memoizer.js
+// ../main/node_modules/zod/v4/core/memoizer.js
 var $ZodCyclicError = class extends Error {
   constructor() {
     super(`Cannot parse a reference cycle that closes through a transform`);
@@ -14711,13 +14760,13 @@ function isBackEdge(ctx, value) {
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
 
-// zod-en:node_modules/zod/v4/locales/index.js
+// zod-en:../main/node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   en: () => en_default
 });
 
-// node_modules/zod/v4/locales/en.js
+// ../main/node_modules/zod/v4/locales/en.js
 var error = () => {
   const Sizable = {
     string: { unit: "characters", verb: "to have" },
@@ -14842,7 +14891,7 @@ function en_default() {
   };
 }
 
-// node_modules/zod/v4/core/registries.js
+// ../main/node_modules/zod/v4/core/registries.js
 var _a2;
 var $output = /* @__PURE__ */ Symbol("ZodOutput");
 var $input = /* @__PURE__ */ Symbol("ZodInput");
@@ -14892,7 +14941,7 @@ function registry() {
 (_a2 = globalThis).__zod_globalRegistry ?? (_a2.__zod_globalRegistry = registry());
 var globalRegistry = globalThis.__zod_globalRegistry;
 
-// node_modules/zod/v4/core/compile.js
+// ../main/node_modules/zod/v4/core/compile.js
 var INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 var ZodCompileAsyncError = class extends Error {
@@ -16502,7 +16551,7 @@ function generateTransformCheck(doc, ctx, schema, accessor) {
   return accessor;
 }
 
-// node_modules/zod/v4/core/api.js
+// ../main/node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -17561,7 +17610,7 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
   return inst;
 }
 
-// node_modules/zod/v4/core/to-json-schema.js
+// ../main/node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source of sources) {
     for (const key of Reflect.ownKeys(source)) {
@@ -18091,7 +18140,7 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
   return finalize(ctx, schema);
 };
 
-// node_modules/zod/v4/core/json-schema-processors.js
+// ../main/node_modules/zod/v4/core/json-schema-processors.js
 var narrowMin = (agg, key, value) => {
   if (agg[key] === void 0 || value > agg[key])
     agg[key] = value;
@@ -18839,7 +18888,7 @@ function toJSONSchema(input2, params) {
   return finalize(ctx, input2);
 }
 
-// node_modules/zod/v4/core/json-schema-generator.js
+// ../main/node_modules/zod/v4/core/json-schema-generator.js
 var JSONSchemaGenerator = class {
   /** @deprecated Access via ctx instead */
   get metadataRegistry() {
@@ -18917,10 +18966,10 @@ var JSONSchemaGenerator = class {
   }
 };
 
-// node_modules/zod/v4/core/json-schema.js
+// ../main/node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
 
-// node_modules/zod/v4/classic/schemas.js
+// ../main/node_modules/zod/v4/classic/schemas.js
 var schemas_exports2 = {};
 __export(schemas_exports2, {
   ZodAny: () => ZodAny,
@@ -19101,7 +19150,7 @@ __export(schemas_exports2, {
   xor: () => xor
 });
 
-// node_modules/zod/v4/classic/checks.js
+// ../main/node_modules/zod/v4/classic/checks.js
 var checks_exports2 = {};
 __export(checks_exports2, {
   endsWith: () => _endsWith,
@@ -19136,7 +19185,7 @@ __export(checks_exports2, {
   uppercase: () => _uppercase
 });
 
-// node_modules/zod/v4/classic/errors.js
+// ../main/node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 function _lazyMethod(proto, key, make) {
   Object.defineProperty(proto, key, {
@@ -19182,7 +19231,7 @@ var ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0
   Parent: Error
 });
 
-// node_modules/zod/v4/classic/parse.js
+// ../main/node_modules/zod/v4/classic/parse.js
 var parse2 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
@@ -19196,7 +19245,7 @@ var safeDecode2 = /* @__PURE__ */ _safeDecode(ZodRealError);
 var safeEncodeAsync2 = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 var safeDecodeAsync2 = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-// node_modules/zod/v4/classic/schemas.js
+// ../main/node_modules/zod/v4/classic/schemas.js
 function _ensureDefaultLocale() {
   if (!globalConfig.localeError)
     config(en_default());
@@ -20661,7 +20710,7 @@ function preprocess(fn, schema) {
   });
 }
 
-// node_modules/zod/v4/classic/compat.js
+// ../main/node_modules/zod/v4/classic/compat.js
 var ZodIssueCode = {
   invalid_type: "invalid_type",
   too_big: "too_big",
@@ -20687,7 +20736,7 @@ var ZodFirstPartyTypeKind;
 /* @__PURE__ */ (function(ZodFirstPartyTypeKind2) {
 })(ZodFirstPartyTypeKind || (ZodFirstPartyTypeKind = {}));
 
-// node_modules/zod/v4/classic/iso.js
+// ../main/node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodISODate: () => ZodISODate,
@@ -20712,7 +20761,7 @@ function duration2(params) {
   return _isoDuration(ZodISODuration, params);
 }
 
-// node_modules/zod/v4/classic/from-json-schema.js
+// ../main/node_modules/zod/v4/classic/from-json-schema.js
 var z = {
   ...schemas_exports2,
   ...checks_exports2,
@@ -21445,7 +21494,7 @@ function fromJSONSchema(schema, params) {
   return convertSchema(normalized, ctx);
 }
 
-// node_modules/zod/v4/core/visit.js
+// ../main/node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
@@ -21600,7 +21649,7 @@ function visit(schema, fnOrHandlers) {
   return run2(schema);
 }
 
-// node_modules/zod/v4/classic/deep-partial.js
+// ../main/node_modules/zod/v4/classic/deep-partial.js
 function deepPartial(schema) {
   return visit(schema, {
     object: (s) => s.partial(),
@@ -21612,7 +21661,7 @@ function deepPartial(schema) {
   });
 }
 
-// node_modules/zod/v4/classic/in-out.js
+// ../main/node_modules/zod/v4/classic/in-out.js
 function withChecks(side, checks) {
   if (!checks?.length)
     return side;
@@ -21642,7 +21691,7 @@ function output(schema) {
   });
 }
 
-// node_modules/zod/v4/classic/coerce.js
+// ../main/node_modules/zod/v4/classic/coerce.js
 var coerce_exports = {};
 __export(coerce_exports, {
   bigint: () => bigint3,
@@ -22583,48 +22632,6 @@ function configDigest(config2) {
   return createHash("sha256").update(canonicalJson(config2)).digest("hex");
 }
 
-// schemas/doctor.ts
-var findingStatusSchema = external_exports.enum(["ok", "problem", "could-not-check", "advice"]);
-var findingSchema = external_exports.strictObject({
-  check: external_exports.enum([
-    "config",
-    "workflow",
-    "workflow permissions",
-    "required check",
-    "merge queue",
-    "app",
-    "installation"
-  ]),
-  status: findingStatusSchema,
-  /** What was found, one line. */
-  summary: external_exports.string(),
-  /** What to do about it, one line; null when there is nothing to do. */
-  fix: external_exports.string().nullable(),
-  /** Supporting lines (a config's problems), shown indented. */
-  details: external_exports.array(external_exports.string()).optional()
-});
-var doctorReportSchema = external_exports.strictObject({
-  repository: external_exports.string(),
-  default_branch: external_exports.string(),
-  findings: external_exports.array(findingSchema)
-});
-
-// schemas/handoff-file.ts
-var handoffStatusSchema = external_exports.enum(["in-progress", "ready", "blocked"]);
-var handoffFrontMatterSchema = external_exports.strictObject({
-  task: external_exports.string().min(1).meta({ description: "The task served: an issue reference such as #12, or one line." }),
-  branch: external_exports.string().min(1),
-  status: handoffStatusSchema,
-  changed_files: external_exports.array(external_exports.string().min(1)).meta({ description: "Every file the branch changes against its base." }),
-  last_command: external_exports.strictObject({
-    run: external_exports.string().min(1),
-    exit_code: external_exports.number().int(),
-    output_tail: external_exports.string().default("")
-  }).nullable().default(null),
-  next_step: external_exports.string().default("").meta({ description: "The next unresolved step; empty when none." }),
-  open_items: external_exports.array(external_exports.string().min(1)).default([])
-});
-
 // schemas/json-schema.ts
 function inputJsonSchema(schema, title) {
   const json2 = external_exports.toJSONSchema(schema, {
@@ -22899,7 +22906,7 @@ var TOKEN_ADVICE = {
 };
 function defaultsReader(options) {
   return async (ref) => {
-    const { readRepositoryFile, compareWithDefaultBranch } = await import("./chunks/github-UNDIRWEM.js");
+    const { readRepositoryFile, compareWithDefaultBranch } = await import("./chunks/github-ZRA3ZT32.js");
     const repository = {
       token: options.token,
       baseUrl: options.apiUrl,
@@ -23073,7 +23080,7 @@ function parse3(schema, payload, name) {
 }
 
 // action/isolation.ts
-import { execFileSync as execFileSync2, spawn as spawn2, spawnSync } from "node:child_process";
+import { execFileSync as execFileSync2, spawn as spawn3, spawnSync } from "node:child_process";
 import { createHash as createHash2 } from "node:crypto";
 import { realpathSync as realpathSync2, statSync as statSync3 } from "node:fs";
 import { constants as constants2, userInfo } from "node:os";
@@ -23117,7 +23124,7 @@ living() {
 sweep() {
   local uid=$1 gid=$2 tries=$3 i pids
   for ((i = 0; i < tries; i++)); do
-    setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'kill -KILL -1' 2>/dev/null || true
+    setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'kill -KILL -1' >/dev/null 2>&1 || true
     pids=$(living "$uid")
     [ -z "$pids" ] && return 0
     # shellcheck disable=SC2086
@@ -23138,14 +23145,16 @@ forget_schedules() {
 
 # Everything the user owns in the tree becomes agate's. Symlinks are changed themselves and never
 # followed (find does not follow them, chown -h): a link to /etc/shadow or to agate's files moves
-# nothing. chmod first, on everything but links: u+rwX so that no directory the user closed hides
-# a file from agate's look at the tree, ug-s so that no setuid or setgid program of the user's
-# becomes one of agate's. Only the user's own files: a hard link it made to anyone else's file
-# (where protected_hardlinks allows it) keeps its owner.
+# nothing. chmod on everything but links: u+rwX so that no directory the user closed hides a file
+# from agate's look at the tree, ug-s so that no setuid or setgid program of the user's becomes one
+# of agate's. One walk for both: each file goes to chmod's batch (links excepted) and chown's;
+# whichever batch runs first, root ends with the same modes and owners, and nothing of the user's
+# runs meanwhile (swept before). Only the user's own files: a hard link it made to anyone else's
+# file (where protected_hardlinks allows it) keeps its owner.
 take_back() {
   local uid=$1 ruid=$2 rgid=$3 tree=$4
-  find "$tree" -xdev -uid "$uid" ! -type l -exec chmod u+rwX,ug-s -- {} +
-  find "$tree" -xdev -uid "$uid" -exec chown -h "$ruid:$rgid" -- {} +
+  find "$tree" -xdev -uid "$uid" \( -type l -o -exec chmod u+rwX,ug-s -- {} + \) \
+    -exec chown -h "$ruid:$rgid" -- {} +
 }
 
 reclaim() {
@@ -23244,13 +23253,43 @@ main() {
       # so that the commands can make files in it.
       chown -h "$1" -- "$3"
       find "$3" -xdev -uid "$2" ! \( -type f -links +1 \) -exec chown -h "$1" -- {} + ;;
-    signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" 2>/dev/null || true ;;
+    signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" >/dev/null 2>&1 || true ;;
     reclaim) reclaim "$@" ;;
     finish) finish "$@" ;;
     *) die "unknown step $step" ;;
   esac
 }
-main "$@" </dev/null
+
+# The steps around each command for the whole job, without a sudo and a bash per step: requests
+# on standard input (after this script), each the number of fields and then the step and its
+# arguments, NUL-terminated; each answered with the step's exit status on a line. Only agate holds
+# the request pipe's other end. A step runs in a subshell (its die ends the step, not this loop),
+# with standard input closed and without the answer channel (fd 3), so no process it starts can
+# read a request or forge an answer; those it starts as the commands user (setpriv) hold nothing
+# but /dev/null, for another process of that user may open what they hold through /proc. Only
+# the steps around a command are served; setup and finish run as steps of their own.
+serve() {
+  local n i field status
+  exec 3>&1 1>&2
+  while IFS= read -r -d '' n; do
+    set --
+    for ((i = 0; i < n; i++)); do
+      IFS= read -r -d '' field || exit 0
+      set -- "$@" "$field"
+    done
+    [ "$#" -gt 0 ] || die "serve: an empty request"
+    case "$1" in handover|signal|reclaim) ;; *) die "serve: step $1 is not served" ;; esac
+    # Not "( ... ) || status=$?": on the left of || bash ignores set -e in the subshell too, and
+    # a step that failed halfway would report success.
+    set +e
+    ( set -e; main "$@" ) </dev/null 3>&-
+    status=$?
+    set -e
+    printf '%s\n' "$status" >&3
+  done
+}
+
+if [ "$#" -gt 0 ] && [ "$1" = serve ]; then serve; else main "$@" </dev/null; fi
 `;
 
 // action/process-group.ts
@@ -23266,7 +23305,7 @@ function processGroupLauncher() {
     }
   };
   return {
-    start: (bash, args, { cwd, env }) => spawn(bash, args, { cwd, env, detached: true, stdio: STDIO }),
+    start: async (bash, args, { cwd, env }) => spawn(bash, args, { cwd, env, detached: true, stdio: STDIO }),
     signal: killGroup,
     async sweep(child, limitMs) {
       killGroup(child, "SIGKILL");
@@ -23310,6 +23349,87 @@ async function groupGone(pgid, limitMs) {
     } catch {
     }
     await new Promise((resolve6) => setTimeout(resolve6, 5));
+  }
+}
+
+// action/root-helper.ts
+import { spawn as spawn2 } from "node:child_process";
+import { readFileSync as readFileSync3 } from "node:fs";
+function startRootHelper(file2, argv, env) {
+  const child = spawn2(file2, [...argv, "-s", "--", "serve"], {
+    env,
+    stdio: ["pipe", "pipe", "pipe"]
+  });
+  const pending = [];
+  let said = "";
+  let ended;
+  let answers = "";
+  const fail = (why) => {
+    ended ??= why;
+    for (const waiting of pending.splice(0)) {
+      waiting.reject(new Error(`${waiting.step} of the commands user failed: ${why}`));
+    }
+  };
+  child.stdin?.on("error", () => void 0);
+  child.stderr?.setEncoding("utf8").on("data", (text) => {
+    said = (said + text).slice(-16384);
+  });
+  child.stdout?.setEncoding("utf8").on("data", (text) => {
+    answers += text;
+    for (let end = answers.indexOf("\n"); end >= 0; end = answers.indexOf("\n")) {
+      const status = answers.slice(0, end);
+      answers = answers.slice(end + 1);
+      const waiting = pending.shift();
+      if (!waiting) continue;
+      if (status === "0") {
+        said = "";
+        waiting.resolve();
+        continue;
+      }
+      setTimeout(() => {
+        const message = said.trim().replace(/^agate-isolation: /gm, "") || `exit ${status}`;
+        said = "";
+        waiting.reject(new Error(`${waiting.step} of the commands user failed: ${message}`));
+      }, 20);
+    }
+  });
+  child.on("error", (error3) => fail(error3.message));
+  child.on("exit", (code, signal) => {
+    fail(`the root shell ended (${signal ?? `exit ${code}`}): ${said.trim() || "it said nothing"}`);
+  });
+  child.stdin?.write(ISOLATION_SCRIPT);
+  return {
+    pid: child.pid,
+    run(step, args) {
+      return new Promise((resolve6, reject) => {
+        if (ended !== void 0 || !child.stdin?.writable) {
+          reject(
+            new Error(`${step} of the commands user failed: ${ended ?? "the root shell is gone"}`)
+          );
+          return;
+        }
+        pending.push({ step, resolve: resolve6, reject });
+        const fields = [step, ...args];
+        child.stdin.write(`${fields.length}\0${fields.map((field) => `${field}\0`).join("")}`);
+      });
+    },
+    close(limitMs = 3e4) {
+      child.stdin?.destroy();
+      const pid = child.pid;
+      if (pid === void 0 || pending.length === 0) return;
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      const deadline = Date.now() + limitMs;
+      while (running(pid) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 5);
+    }
+  };
+}
+function running(pid) {
+  try {
+    const stat = readFileSync3(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
   }
 }
 
@@ -23407,11 +23527,13 @@ function isolatedUser(options) {
   const user = { name, uid, gid, home };
   const ids4 = [String(user.uid), String(user.gid), String(agateUid), String(agateGid)];
   let finished = false;
+  let helper;
   const finish = () => {
     if (finished) return;
     finished = true;
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
+    helper?.close();
     root2("finish", [name, ...ids4, tree, tries, treeOwner, ...opened]);
     mark("isolation");
   };
@@ -23427,8 +23549,10 @@ function isolatedUser(options) {
   try {
     const env = { ...options.env, HOME: home, USER: name, LOGNAME: name };
     const start = options.access.kind === "root" ? startAsRoot(user, env) : startWithSudo(options.access.sudo, user, env);
+    const [shell, ...shellArgs] = rootShell(options.access);
+    helper = startRootHelper(shell, shellArgs, ROOT_ENV);
     return {
-      launcher: userLauncher(start, (step, args) => root2(step, args), {
+      launcher: userLauncher(start, helper, {
         user,
         tree,
         treeOwner,
@@ -23446,17 +23570,17 @@ function isolatedUser(options) {
 function userLauncher(start, root2, at2) {
   const [uid = "", gid = "", agateUid = ""] = at2.ids4;
   return {
-    start(bash, args, { cwd }) {
-      root2("handover", [uid, agateUid, at2.tree]);
+    async start(bash, args, { cwd }) {
+      await root2.run("handover", [uid, agateUid, at2.tree]);
       mark("handover");
       return start(bash, args, cwd);
     },
     signal(_child, signal) {
-      root2("signal", [uid, gid, signal.replace(/^SIG/, "")]);
+      void root2.run("signal", [uid, gid, signal.replace(/^SIG/, "")]).catch(() => void 0);
     },
     async sweep() {
       mark("commands");
-      root2("reclaim", [at2.user.name, ...at2.ids4, at2.tree, at2.tries, at2.treeOwner]);
+      await root2.run("reclaim", [at2.user.name, ...at2.ids4, at2.tree, at2.tries, at2.treeOwner]);
       mark("handover");
       return true;
     }
@@ -23465,7 +23589,7 @@ function userLauncher(start, root2, at2) {
 function startAsRoot(user, env) {
   return (bash, args, cwd) => (
     // libuv drops every supplementary group (setgroups) before setgid and setuid.
-    spawn2(bash, args, { cwd, env, uid: user.uid, gid: user.gid, detached: true, stdio: STDIO2 })
+    spawn3(bash, args, { cwd, env, uid: user.uid, gid: user.gid, detached: true, stdio: STDIO2 })
   );
 }
 function startWithSudo(sudo, user, env) {
@@ -23486,17 +23610,21 @@ function startWithSudo(sudo, user, env) {
   const wanted = new Set(expected.map(([name]) => name));
   const unset = [...seen.keys()].filter((name) => !wanted.has(name)).flatMap((n) => ["-u", n]);
   const set2 = expected.filter(([name, value]) => seen.get(name) !== value).map(([n, v]) => `${n}=${v}`);
-  return (bash, args, cwd) => spawn2(sudo, [...head, ...unset, "-C", cwd, "--", ...set2, bash, ...args], {
+  return (bash, args, cwd) => spawn3(sudo, [...head, ...unset, "-C", cwd, "--", ...set2, bash, ...args], {
     cwd: "/",
     env,
     detached: true,
     stdio: STDIO2
   });
 }
-function rootRunner(access2) {
+function rootShell(access2) {
   const bash = systemExecutable("bash");
+  return access2.kind === "root" ? [bash] : [access2.sudo, "-n", "--", bash];
+}
+function rootRunner(access2) {
+  const [file2 = "", ...shellArgs] = rootShell(access2);
   return (step, args) => {
-    const [file2, argv] = access2.kind === "root" ? [bash, ["-s", "--", step, ...args]] : [access2.sudo, ["-n", "--", bash, "-s", "--", step, ...args]];
+    const argv = [...shellArgs, "-s", "--", step, ...args];
     const run2 = spawnSync(file2, argv, {
       input: ISOLATION_SCRIPT,
       env: ROOT_ENV,
@@ -23622,16 +23750,26 @@ function decodeTail(tail) {
   return tail.subarray(start).toString("utf8");
 }
 
+// action/young-generation.ts
+import { setFlagsFromString } from "node:v8";
+var kept = false;
+function keepYoungGenerationSmall() {
+  if (kept) return;
+  kept = true;
+  setFlagsFromString("--semi-space-growth-factor=1");
+}
+
 // action/run-command.ts
 async function runCommand(options) {
   const now = options.now ?? (() => /* @__PURE__ */ new Date());
   const grace = options.killGraceMs ?? 5e3;
+  keepYoungGenerationSmall();
   const digest = new OutputDigest();
   const started = now();
   const startedMs = performance.now();
   const bash = options.bash ?? systemExecutable("bash");
   const launcher = options.launcher ?? processGroupLauncher();
-  const child = launcher.start(
+  const child = await launcher.start(
     bash,
     ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run],
     {
@@ -23705,7 +23843,7 @@ import {
   mkdirSync,
   openSync,
   readdirSync as readdirSync2,
-  readFileSync as readFileSync3,
+  readFileSync as readFileSync4,
   readlinkSync,
   readSync,
   realpathSync as realpathSync3,
@@ -23754,7 +23892,7 @@ function createShadowGit(options) {
     ...format === "sha1" ? [] : ["[extensions]", `	objectformat = ${format}`],
     ""
   ].join("\n");
-  const readIfFile = (path) => existsSync2(path) ? readFileSync3(path) : Buffer.alloc(0);
+  const readIfFile = (path) => existsSync2(path) ? readFileSync4(path) : Buffer.alloc(0);
   const userExcludes2 = userExcludesFile();
   const exclude = Buffer.concat([
     readIfFile(join3(common, "info", "exclude")),
@@ -23793,11 +23931,11 @@ function createShadowGit(options) {
     const realIndex = join3(realGitDir, "index");
     let split = false;
     if (existsSync2(realIndex)) {
-      writeFileSync2(join3(gitDir, "index"), readFileSync3(realIndex));
+      writeFileSync2(join3(gitDir, "index"), readFileSync4(realIndex));
       keepTimestamp(join3(gitDir, "index"), realIndex);
       for (const name of readdirSync2(realGitDir)) {
         if (name.startsWith("sharedindex.")) {
-          writeFileSync2(join3(gitDir, name), readFileSync3(join3(realGitDir, name)));
+          writeFileSync2(join3(gitDir, name), readFileSync4(join3(realGitDir, name)));
           split = true;
         }
       }
@@ -23815,7 +23953,7 @@ function createShadowGit(options) {
     }
     const indexFile = join3(gitDir, "index");
     if (existsSync2(indexFile)) {
-      index = readFileSync3(indexFile);
+      index = readFileSync4(indexFile);
       indexTime = Math.floor(statSync4(indexFile).mtimeMs / 1e3);
     }
     restore();
@@ -24270,7 +24408,7 @@ import { readdirSync as readdirSync3, realpathSync as realpathSync4 } from "node
 import { isAbsolute as isAbsolute2, join as join6, relative, resolve as resolve4 } from "node:path";
 
 // action/trace/read.ts
-import { createReadStream, lstatSync as lstatSync2, readFileSync as readFileSync4 } from "node:fs";
+import { createReadStream, lstatSync as lstatSync2, readFileSync as readFileSync5 } from "node:fs";
 import { basename as basename2 } from "node:path";
 
 // checks/progress/bounded-set.ts
@@ -25682,11 +25820,11 @@ function createCodexParser() {
     const command2 = payload.type === "custom_tool_call" ? null : commandText(record2?.command ?? record2?.cmd ?? null);
     const patch = typeof args === "string" && name === "apply_patch" ? args : null;
     const patched = patch ? /\*\*\* (?:Update|Add|Delete) File: (.+)/.exec(patch)?.[1] : null;
-    const { workdir: _workdir, timeout_ms: _timeout, ...kept } = record2 ?? {};
+    const { workdir: _workdir, timeout_ms: _timeout, ...kept2 } = record2 ?? {};
     pending.set(callId, {
       at: at2,
       tool: name,
-      args: record2 ? kept : args,
+      args: record2 ? kept2 : args,
       command: command2,
       kind: name === "apply_patch" ? "write" : command2 === null ? "other" : void 0,
       path: patched ?? null,
@@ -25964,12 +26102,12 @@ function createOpenHandsParser() {
     if (!(name in TOOL_ACTIONS)) return call.events;
     const id = num(event.id);
     if (id === null) throw new TraceParseError(at2, `the ${name} action has no numeric id`);
-    const kept = Object.fromEntries(Object.entries(args).filter(([k]) => !COSMETIC_ARGS.has(k)));
+    const kept2 = Object.fromEntries(Object.entries(args).filter(([k]) => !COSMETIC_ARGS.has(k)));
     const command2 = name === "run" ? str(args.command) ?? "" : null;
     pending.set(id, {
       at: at2,
       tool: str(asRecord(event.tool_call_metadata)?.function_name) ?? name,
-      args: kept,
+      args: kept2,
       command: command2,
       kind: TOOL_ACTIONS[name],
       path: str(args.path),
@@ -26297,7 +26435,7 @@ function analyseDocument(path, size, options) {
       `${path} is one JSON document of ${size} bytes, over the ${limit}-byte limit for whole-document traces (.traj, .traj.json, OpenHands arrays); JSONL traces have no such limit`
     );
   }
-  const text = readFileSync4(path, "utf8");
+  const text = readFileSync5(path, "utf8");
   let document;
   try {
     document = JSON.parse(text);
@@ -26458,7 +26596,7 @@ var RecordUploadError = class extends Error {
 };
 async function loadArtifactClient(env) {
   if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL) return null;
-  return import("./chunks/artifact-25RXPMML.js");
+  return import("./chunks/artifact-4LDYCBIK.js");
 }
 async function uploadTraceReport(json2, options) {
   const name = traceReportArtifactName(runAttempt(options.env));
@@ -26619,7 +26757,7 @@ async function runAction(env) {
   const repository = env.GITHUB_REPOSITORY ?? (context.kind === "other" ? context.repository : null);
   const [owner, repo] = (repository ?? "").split("/");
   const readViaApi = inputs.token && owner && repo ? async (sha, path) => {
-    const { ActionGitHub } = await import("./chunks/github-UNDIRWEM.js");
+    const { ActionGitHub } = await import("./chunks/github-ZRA3ZT32.js");
     return new ActionGitHub(inputs.token, owner, repo, env.GITHUB_API_URL).readFileAtCommit(
       sha,
       path
@@ -26678,6 +26816,7 @@ async function runAction(env) {
   setOutput("tested-sha", record2.tested.sha);
   setOutput("tree-sha", record2.tested.tree_sha);
   setOutput("failed-commands", JSON.stringify(failed));
+  if (repository) setOutput("status", JSON.stringify(recordStatus(record2, repository)));
   let traceMarkdown = "";
   if (traces.length > 0) {
     const where = await uploadTraceReport(`${JSON.stringify(traceJson(traces), null, 2)}

@@ -1369,7 +1369,9 @@ var entryJobSchema = z14.strictObject({
 var entryDeadlineJobSchema = z14.strictObject({
   ...target,
   issue_number: positiveIntSchema,
-  deadline_at: z14.iso.datetime({ offset: true })
+  deadline_at: z14.iso.datetime({ offset: true }),
+  /** `deadline`: the entry's own deadline; `wait`: its author's declared wait runs out. */
+  timer: z14.enum(["deadline", "wait"]).default("deadline")
 });
 var dashboardJobSchema = z14.strictObject({ ...target, trigger: triggerSchema });
 var pullRequestEntriesJobSchema = z14.strictObject({
@@ -2049,6 +2051,7 @@ var GitHubAdapter = class {
       login: c.user?.login ?? "ghost",
       user_type: c.user?.type ?? null,
       created_at: c.created_at,
+      updated_at: c.updated_at,
       edited: c.updated_at !== c.created_at
     }));
   }
@@ -2300,32 +2303,32 @@ function dashboardPull(pull, records) {
   const state = latest.decision.state;
   const found = CATEGORY[state];
   if (!found) return null;
-  let first = latest;
+  let first2 = latest;
   for (let i = own.length - 2; i >= 0; i--) {
     const earlier = own[i];
     if (!earlier || earlier.decision.state !== state) break;
-    first = earlier;
+    first2 = earlier;
   }
   const lines = latest.decision.reasons;
-  const entry = lines.find((line) => line.startsWith(ENTRIES_WAITING));
-  const override = lines.find((line) => line.startsWith(PROTECTED_WAITING));
+  const entry = lines.find((line2) => line2.startsWith(ENTRIES_WAITING));
+  const override = lines.find((line2) => line2.startsWith(PROTECTED_WAITING));
   if (found === "escalated" && entry) {
     return {
       ...pull,
       category: "escalated",
       why: entry.slice(ENTRIES_WAITING.length),
-      since: first.decided_at
+      since: first2.decided_at
     };
   }
   const category = found === "escalated" && override ? "override" : found;
-  return { ...pull, category, why: whyOf(lines, category, override), since: first.decided_at };
+  return { ...pull, category, why: whyOf(lines, category, override), since: first2.decided_at };
 }
 function whyOf(lines, category, override) {
   if (category === "override" && override) return override.slice(PROTECTED_WAITING.length);
   if (category === "stalled" || category === "capped") {
     const status = `: ${category}: `;
-    const line = lines.slice(1).find((l) => /^[a-z][a-z ]*: /.test(l) && l.includes(status));
-    if (line) return line.slice(line.indexOf(status) + status.length);
+    const line2 = lines.slice(1).find((l) => /^[a-z][a-z ]*: /.test(l) && l.includes(status));
+    if (line2) return line2.slice(line2.indexOf(status) + status.length);
   }
   return (lines[0] ?? category).replace(/^[A-Z][a-z]+(?: [a-z]+)* on [0-9a-f]{7,}: /, "");
 }
@@ -2455,8 +2458,8 @@ function counted(count2, singular, plural = `${singular}s`) {
 var TERMINAL_ESCAPES2 = NORMALISATION_RULES.find((rule) => rule.name === "ansi")?.pattern;
 function displayTail(text) {
   if (!TERMINAL_ESCAPES2) throw new Error("normalise-output.ts lost its ansi rule");
-  return text.replace(TERMINAL_ESCAPES2, "").split("\n").map((line) => {
-    const drawn = line.replace(/\r+$/, "");
+  return text.replace(TERMINAL_ESCAPES2, "").split("\n").map((line2) => {
+    const drawn = line2.replace(/\r+$/, "");
     return drawn.slice(drawn.lastIndexOf("\r") + 1);
   }).join("\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
 }
@@ -2516,14 +2519,16 @@ function section(heading, hint, lines, cap, more) {
     ""
   ];
 }
-function entryLine(entry) {
+function entryLine(entry, waiting) {
   const holder = entry.owner ? `claimed by ${who(entry.owner)}` : `asked by ${who(entry.author)}`;
   const reason = entry.state === "escalated" && entry.escalation_reason ? `${entry.escalation_reason}: ` : "";
   const text = [
     `- #${entry.issue_number} ${codeSpan(entry.fields.question, 120)}`,
     `${reason}${codeSpan(entry.why ?? entry.state, 200)}`,
     holder,
-    `since ${dayAndMinute(entry.state_changed_at)}`
+    `since ${dayAndMinute(entry.state_changed_at)}`,
+    // No time: a renewed wait changes nothing here, so the issue is not rewritten for it.
+    ...waiting ? ["**an agent waits on it**"] : []
   ].join(" \xB7 ");
   return { number: entry.issue_number, since: entry.state_changed_at, text };
 }
@@ -2546,7 +2551,7 @@ function renderDashboard(input, limit = GITHUB_TEXT_LIMIT) {
   return body;
 }
 function renderWith(input, cap) {
-  const entries = (state) => input.entries.filter((e) => e.state === state).map(entryLine);
+  const entries = (state) => input.entries.filter((e) => e.state === state).map((e) => entryLine(e, input.waiting?.has(e.issue_number) ?? false));
   const pulls = (category) => input.pulls.filter((p) => p.category === category).map(pullLine);
   return [
     "agate keeps this issue: what needs a maintainer, then what is parked. It is rewritten when an entry or a pull request changes state, so an edit here does not last; act on the linked issue or pull request.",
@@ -2603,6 +2608,65 @@ function renderWith(input, cap) {
   ].join("\n");
 }
 
+// checks/entries/priority.ts
+function gateHolds(decisions) {
+  const newest = decisions.at(-1);
+  if (!newest) return false;
+  const current = decisions.findLast((d) => d.stale === null || d.stale === void 0);
+  if (!current) return newest.state !== "not_gated";
+  return current.state !== "accepted" && current.state !== "not_gated";
+}
+function holdingPulls(pulls) {
+  return [...new Set(pulls.filter((p) => gateHolds(p.decisions)).map((p) => p.number))];
+}
+var WAIT_LEASE_MAX_MS = 60 * 6e4;
+var WAIT = /^\/wait\s+([1-9][0-9]*)(s|m|h)(?=\s|$)/;
+var UNIT_MS2 = { s: 1e3, m: 6e4, h: 36e5 };
+function parseWait(body) {
+  const match = WAIT.exec((body ?? "").trimStart());
+  if (!match) return null;
+  const ms = Number(match[1]) * UNIT_MS2[match[2]];
+  return Math.min(ms, WAIT_LEASE_MAX_MS);
+}
+function declaredWaitUntil(comments, author, now) {
+  let until = 0;
+  for (const c of comments) {
+    if (c.login.toLowerCase() !== author.toLowerCase()) continue;
+    const lease = parseWait(c.body);
+    if (lease === null) continue;
+    const at2 = Math.max(Date.parse(c.created_at), Date.parse(c.updated_at ?? c.created_at));
+    until = Math.max(until, at2 + lease);
+  }
+  return until > now.getTime() ? new Date(until) : null;
+}
+
+// app/entries/waiting.ts
+async function agentWaits(deps, entry, comments) {
+  if (entry.state === "resolved") return null;
+  const { repository: repository2 } = entry;
+  const named2 = entry.fields.blocking_pull;
+  const mentioning = await deps.store.listMentioningPullRequests({
+    repository: repository2,
+    issueNumber: entry.issue_number
+  });
+  const numbers = [.../* @__PURE__ */ new Set([...named2 === null ? [] : [named2], ...mentioning])];
+  const pulls = await Promise.all(
+    numbers.map(async (number) => ({
+      number,
+      decisions: (await deps.store.listRecords({ repository: repository2, pullNumber: number })).map((r) => ({
+        state: r.decision.state,
+        stale: r.stale
+      }))
+    }))
+  );
+  for (const number of holdingPulls(pulls)) {
+    if (await deps.github.isPullRequestOpen(number)) return { by: "pull_request", number };
+  }
+  const read = comments ?? await deps.github.issueComments(entry.issue_number);
+  const until = declaredWaitUntil(read, entry.author, deps.now());
+  return until ? { by: "author", until } : null;
+}
+
 // app/dashboard/job.ts
 var sameText = (a, b) => a.replace(/\r\n/g, "\n") === b.replace(/\r\n/g, "\n");
 async function runDashboardJob(job2, deps) {
@@ -2625,10 +2689,14 @@ async function runDashboardJob(job2, deps) {
       pullNumber: pull.number,
       headSha: pull.head_sha
     });
-    const line = dashboardPull(pull, records);
-    if (line) pulls.push(line);
+    const line2 = dashboardPull(pull, records);
+    if (line2) pulls.push(line2);
   }
-  const input = { entries, pulls };
+  const waiting = /* @__PURE__ */ new Set();
+  for (const entry of entries.filter((e) => e.state === "escalated")) {
+    if (await agentWaits({ github, store, now: deps.now }, entry)) waiting.add(entry.issue_number);
+  }
+  const input = { entries, pulls, waiting };
   const body = renderDashboard(input);
   const counts = `${entries.length} entries, ${pulls.length} pull requests`;
   const login = deps.appLogin.toLowerCase();
@@ -2649,8 +2717,13 @@ async function runDashboardJob(job2, deps) {
 async function handleDashboardJob(job2, deps) {
   const slug = await deps.appSlug();
   const github = new GitHubAdapter(await deps.octokitFor(job2.installation), job2.repository, slug);
-  const line = await runDashboardJob(job2, { github, store: deps.store, appLogin: `${slug}[bot]` });
-  return `${line} (${github.totalCalls} GitHub calls)`;
+  const line2 = await runDashboardJob(job2, {
+    github,
+    store: deps.store,
+    appLogin: `${slug}[bot]`,
+    now: deps.now
+  });
+  return `${line2} (${github.totalCalls} GitHub calls)`;
 }
 
 // checks/accounts.ts
@@ -2711,16 +2784,16 @@ function parseEntryCommand(body) {
     case "block":
       return text === "" ? needs("a reason") : { kind: "block", why: text };
     case "escalate": {
-      const [first = "", ...rest] = text.split(/\s+/);
-      const reason = escalationReasonSchema.safeParse(first.toLowerCase());
+      const [first2 = "", ...rest] = text.split(/\s+/);
+      const reason = escalationReasonSchema.safeParse(first2.toLowerCase());
       if (!reason.success) {
         return {
           kind: "invalid",
           command: word,
-          problem: `${first === "" ? "no reason given" : `${JSON.stringify(first.slice(0, 40))} is not a reason to reach a human`}: \`/escalate\` takes one of ${ESCALATION_REASONS.map((r) => `\`${r}\``).join(", ")}, then why (anything else is answered by agents, or blocked)`
+          problem: `${first2 === "" ? "no reason given" : `${JSON.stringify(first2.slice(0, 40))} is not a reason to reach a human`}: \`/escalate\` takes one of ${ESCALATION_REASONS.map((r) => `\`${r}\``).join(", ")}, then why (anything else is answered by agents, or blocked)`
         };
       }
-      const why = text.slice(text.indexOf(first) + first.length).trim();
+      const why = text.slice(text.indexOf(first2) + first2.length).trim();
       if (rest.length === 0 || why === "") return needs("a reason after the category");
       return { kind: "escalate", reason: reason.data, why };
     }
@@ -3187,7 +3260,7 @@ function commandForLabel(label) {
     case "agate:escalated":
       return "An entry reaches a maintainer with `/escalate <money|external|irreversible|credentials|scope> <why>`.";
     default:
-      return "Priority is derived, never set: an entry is `agate:blocking` while a pull request linked to it (the one its form names as Blocking pull request, or one whose description mentions it) is open and held by agate's gate (gated, its head not accepted).";
+      return "Priority is derived, never set: an entry is `agate:blocking` while a pull request linked to it (the one its form names as Blocking pull request, or one whose description mentions it) is open and held by agate's gate (gated, its head not accepted), or while its author declares it waits on it with `/wait <duration>`.";
   }
 }
 
@@ -3228,13 +3301,21 @@ function entryJobsForIssue(e, target2) {
 }
 function entryJobsForComment(e, target2) {
   if (e.action !== "created" || e.issue.pull_request !== void 0) return [];
-  if (parseEntryCommand(e.comment.body ?? null) === null) return [];
+  const body = e.comment.body ?? null;
+  if (parseEntryCommand(body) === null && parseWait(body) === null) return [];
   return [entryJob(target2, e.issue.number)];
 }
 
 // app/entries/deadline-job.ts
 async function runEntryDeadlineJob(job2, deps) {
   const where2 = `${job2.repository}#${job2.issue_number}`;
+  if (job2.timer === "wait") {
+    const trigger2 = { event: "timer", action: "wait runs out", delivery_id: null };
+    await deps.store.enqueue(entryJob({ ...job2, trigger: trigger2 }, job2.issue_number), {
+      dedupeKey: `timer:${job2.repository}#${job2.issue_number}@wait ${job2.deadline_at}`
+    });
+    return `${where2}: a declared wait ran out at ${job2.deadline_at}, pass queued`;
+  }
   const entry = await deps.store.getEntry({
     repository: job2.repository,
     issueNumber: job2.issue_number
@@ -3254,18 +3335,6 @@ function renderReplyMarker(marker) {
   return `<!-- agate:entry-event v=${marker.version} kind=${marker.kind} state=${marker.state} actor=${marker.actor} comment=${marker.comment ?? 0} -->`;
 }
 var markerPrefix = (version) => `<!-- agate:entry-event v=${version} `;
-
-// checks/entries/priority.ts
-function gateHolds(decisions) {
-  const newest = decisions.at(-1);
-  if (!newest) return false;
-  const current = decisions.findLast((d) => d.stale === null || d.stale === void 0);
-  if (!current) return newest.state !== "not_gated";
-  return current.state !== "accepted" && current.state !== "not_gated";
-}
-function holdingPulls(pulls) {
-  return [...new Set(pulls.filter((p) => gateHolds(p.decisions)).map((p) => p.number))];
-}
 
 // app/dashboard/queue.ts
 function dashboardJob(repository2, installation2, trigger) {
@@ -3966,7 +4035,7 @@ async function runEntryJob(job2, deps) {
     }
   }
   entry = await deadlines(entry, deps.now());
-  const projected = await project(deps, entry, issue, job2);
+  const projected = await project(deps, entry, issue, job2, comments);
   const posted = await postReplies(deps, entry, comments);
   if (rulesRead?.problem) notes.push(rulesRead.problem);
   return `${where2} after ${job2.trigger.event}${job2.trigger.action ? `.${job2.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected} (${callsOf(github)})`;
@@ -4007,7 +4076,7 @@ ${renderReplyMarker({ ...event, state: event.to_state, comment: event.comment_id
   }
   return count2;
 }
-async function project(deps, entry, issue, job2) {
+async function project(deps, entry, issue, job2, listed2) {
   const { github } = deps;
   const writes = new WriteOnce(github, deps.store, jobScope(deps.jobId, "entry"));
   const notice = (what, text) => writes.intend(
@@ -4015,8 +4084,15 @@ async function project(deps, entry, issue, job2) {
     issue.number,
     text
   );
-  const waiting = await agentWaits(deps, entry);
-  const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting));
+  const waiting = await agentWaits(deps, entry, listed2);
+  if (waiting?.by === "author") await queueWaitExpiry(deps, job2, waiting.until);
+  const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting !== null));
+  const priorityChanged = [...plan.add, ...plan.remove].some(
+    (l) => /^agate:(blocking|background)$/i.test(l)
+  );
+  if (priorityChanged && isListedEntryState(entry.state)) {
+    await deps.store.enqueue(dashboardJob(job2.repository, job2.installation, job2.trigger));
+  }
   const change = job2.label_change;
   const putBack = change && isEntryLabel(change.label) && [...plan.add, ...plan.remove].some((l) => l.toLowerCase() === change.label.toLowerCase()) ? await notice(
     "label",
@@ -4061,28 +4137,19 @@ async function project(deps, entry, issue, job2) {
   if (deps.retried) await writes.finish();
   return `labels +${plan.add.length} -${plan.remove.length}${moved}`;
 }
-async function agentWaits(deps, entry) {
-  if (entry.state === "resolved") return false;
-  const { repository: repository2 } = entry;
-  const named2 = entry.fields.blocking_pull;
-  const mentioning = await deps.store.listMentioningPullRequests({
-    repository: repository2,
-    issueNumber: entry.issue_number
-  });
-  const numbers = [.../* @__PURE__ */ new Set([...named2 === null ? [] : [named2], ...mentioning])];
-  const pulls = await Promise.all(
-    numbers.map(async (number) => ({
-      number,
-      decisions: (await deps.store.listRecords({ repository: repository2, pullNumber: number })).map((r) => ({
-        state: r.decision.state,
-        stale: r.stale
-      }))
-    }))
+async function queueWaitExpiry(deps, job2, until) {
+  const at2 = until.toISOString();
+  const payload = {
+    repository: job2.repository,
+    installation: job2.installation,
+    issue_number: job2.issue_number,
+    deadline_at: at2,
+    timer: "wait"
+  };
+  await deps.store.enqueue(
+    { kind: JOB_KINDS.entryDeadline, payload, run_at: at2 },
+    { dedupeKey: `wait:${job2.repository}#${job2.issue_number}@${at2}` }
   );
-  for (const number of holdingPulls(pulls)) {
-    if (await deps.github.isPullRequestOpen(number)) return true;
-  }
-  return false;
 }
 async function mentionedMeanwhile(store, before, after, installation2, mentioning) {
   if (before !== null && before.state === after.state) return;
@@ -4279,6 +4346,42 @@ var ImmutableReads = class {
 
 // app/gate/evaluator-job.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
+
+// checks/evaluator/budget.ts
+var DAY_MS = 24 * 60 * 60 * 1e3;
+function answeringEvaluation(sameTree, pr, configDigest2, records) {
+  const sameBase = (head) => head === pr.head_sha || records.some((r) => r.head_sha === head && r.base_sha === pr.base_sha);
+  return sameTree.filter(
+    (e) => e.config_digest === configDigest2 && e.run.prompt_version === EVALUATOR_PROMPT_VERSION && sameBase(e.head_sha)
+  ).at(-1) ?? null;
+}
+function evaluatorDue(fact, rerun, sameTree, config) {
+  if (fact.status === "not_asked") return true;
+  if (!rerun || fact.status !== "judged") return false;
+  if (fact.evaluation.outcome.status === "failed") return true;
+  const verdicts = sameTree.filter(
+    (e) => e.outcome.status === "verdict" && e.config_digest === fact.evaluation.config_digest
+  ).length;
+  return verdicts < config.budgets.evaluator_calls_per_tree;
+}
+function dayStart(now) {
+  return new Date(now.getTime() - DAY_MS).toISOString();
+}
+function dailyBudget(day, config, now) {
+  const budget = config.budgets.evaluator_calls_per_pr_per_day;
+  const calls = day.filter((e) => e.run.requests > 0);
+  if (calls.length < budget) return null;
+  const oldest = calls[0]?.at ?? now.toISOString();
+  return {
+    status: "over_budget",
+    budget: "evaluator_calls_per_pr_per_day",
+    detail: `${counted(calls.length, "evaluator call")} for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`
+  };
+}
+function bundleOverBudget(budget) {
+  if (budget.estimated_tokens <= budget.token_limit) return null;
+  return `even cut down, what the evaluator must see is about ${budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${budget.token_limit}); raise it in .github/agate.yml on the base branch`;
+}
 
 // checks/evaluator/untrusted.ts
 var HIDDEN = (
@@ -5203,9 +5306,8 @@ function isRetriable(error) {
 }
 
 // app/store/postgres/postgres-store.ts
-import { createHash as createHash2 } from "node:crypto";
 import pg2 from "pg";
-import { z as z19 } from "zod";
+import { z as z20 } from "zod";
 
 // schemas/store.ts
 import { z as z17 } from "zod";
@@ -5343,19 +5445,9 @@ var writeIntentSchema = writeIntentInputSchema.extend({
   done_at: isoDateTimeSchema.nullable()
 });
 
-// app/store/ports/delivery-log.ts
-var MIN_DELIVERY_RETENTION_MS = 36e5;
-var DEFAULT_PRUNE_LIMIT = 500;
-
-// app/store/ports/entry-store.ts
-var EntryVersionConflictError = class extends StoreError {
-  constructor(key, detail) {
-    super(
-      "entry_version_conflict",
-      `handoff entry ${key.repository}#${key.issueNumber}: ${detail}; nothing was written, read it again and decide again`
-    );
-  }
-};
+// app/store/delivery-input.ts
+import { createHash as createHash2 } from "node:crypto";
+import { z as z19 } from "zod";
 
 // app/store/validate.ts
 import { z as z18 } from "zod";
@@ -5402,6 +5494,165 @@ var completeWriteIntentSchema = z18.strictObject({
   key: z18.string().min(1),
   githubId: z18.number().int().positive()
 });
+
+// app/store/delivery-input.ts
+var payloadSchema = z19.string();
+var jobsSchema = z19.array(newJobSchema);
+var sightingsSchema = z19.array(eventBaseSchema);
+function parseDeliveryInput(input) {
+  const delivery = parseInput(deliverySchema, input.delivery, "delivery");
+  const payload = parseInput(payloadSchema, input.payload, "delivery payload");
+  const jobs = parseInput(jobsSchema, input.jobs, `jobs of delivery ${delivery.id}`);
+  const sightings = parseInput(
+    sightingsSchema,
+    input.sightings ?? [],
+    `bases named by delivery ${delivery.id}`
+  );
+  if (createHash2("sha256").update(payload, "utf8").digest("hex") !== delivery.payload_sha256) {
+    throw new StoreError(
+      "payload_mismatch",
+      `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact text the digest was computed from, nothing was written`
+    );
+  }
+  return { delivery, payload, jobs, sightings };
+}
+
+// app/store/group-commit.ts
+var GroupCommit = class {
+  #flush;
+  #maxBatch;
+  #maxFlushes;
+  #waiting = [];
+  #scheduled = false;
+  #flights = /* @__PURE__ */ new Set();
+  constructor(flush, options = {}) {
+    this.#flush = flush;
+    this.#maxBatch = options.maxBatch ?? 64;
+    this.#maxFlushes = options.maxFlushes ?? 1;
+  }
+  /**
+   * Queues `work` for a transaction. It waits one setImmediate (what else arrived in the same
+   * turn of the event loop joins it), or, while the transactions allowed at once are in flight,
+   * until one of them is done. Resolves once the transaction holding it has committed.
+   */
+  submit(work) {
+    return new Promise((resolve6, reject) => {
+      this.#waiting.push({
+        work,
+        settle: (outcome) => outcome.ok ? resolve6(outcome.value) : reject(outcome.error)
+      });
+      this.#schedule();
+    });
+  }
+  /** Commits (or refuses) everything submitted so far: before the database closes. */
+  async drain() {
+    for (; ; ) {
+      this.#start();
+      if (this.#flights.size === 0) return;
+      await Promise.all(this.#flights);
+    }
+  }
+  #schedule() {
+    if (this.#scheduled || this.#flights.size >= this.#maxFlushes) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#start();
+    });
+  }
+  /**
+   * What waits goes into one transaction (up to maxBatch): what arrived in one turn of the event
+   * loop shares a commit; what arrives while it is in flight starts another, while one may.
+   */
+  #start() {
+    while (this.#waiting.length > 0 && this.#flights.size < this.#maxFlushes) {
+      const batch = this.#waiting.splice(0, this.#maxBatch);
+      const flight = this.#commit(batch).finally(() => {
+        this.#flights.delete(flight);
+        if (this.#waiting.length > 0) this.#schedule();
+      });
+      this.#flights.add(flight);
+    }
+  }
+  async #commit(batch) {
+    let outcomes;
+    try {
+      outcomes = await this.#flush(batch.map((waiting) => waiting.work));
+    } catch (error) {
+      outcomes = batch.map(() => ({ ok: false, error }));
+    }
+    batch.forEach((waiting, i) => {
+      waiting.settle(
+        outcomes[i] ?? { ok: false, error: new Error("group commit lost an outcome") }
+      );
+    });
+  }
+};
+
+// app/store/ports/delivery-log.ts
+var MIN_DELIVERY_RETENTION_MS = 36e5;
+var DEFAULT_PRUNE_LIMIT = 500;
+
+// app/store/ports/entry-store.ts
+var EntryVersionConflictError = class extends StoreError {
+  constructor(key, detail) {
+    super(
+      "entry_version_conflict",
+      `handoff entry ${key.repository}#${key.issueNumber}: ${detail}; nothing was written, read it again and decide again`
+    );
+  }
+};
+
+// app/store/postgres/group-commit.ts
+function postgresGroupFlush(options) {
+  return async (works) => {
+    if (works.length === 0) return [];
+    let client;
+    try {
+      client = await options.pool.connect();
+    } catch (error) {
+      throw options.describe(error);
+    }
+    const outcomes = [];
+    const again = [];
+    let broken = false;
+    try {
+      let next = "BEGIN; SAVEPOINT delivery";
+      for (const [i, work] of works.entries()) {
+        await client.query(next);
+        try {
+          outcomes.push({ ok: true, value: await work(client) });
+          next = "RELEASE SAVEPOINT delivery";
+        } catch (error) {
+          outcomes.push({ ok: false, error });
+          if (isRetriable(error)) again.push(i);
+          next = "ROLLBACK TO SAVEPOINT delivery; RELEASE SAVEPOINT delivery";
+        }
+        next += i + 1 < works.length ? "; SAVEPOINT delivery" : "; COMMIT";
+      }
+      const results = await client.query(next);
+      if (results.at(-1)?.command !== "COMMIT") {
+        throw new Error("the batch's transaction was rolled back at COMMIT; nothing was written");
+      }
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {
+        broken = true;
+      });
+      throw options.describe(error);
+    } finally {
+      client.release(broken);
+    }
+    for (const i of again) {
+      const work = works[i];
+      try {
+        outcomes[i] = { ok: true, value: await options.alone(work) };
+      } catch (error) {
+        outcomes[i] = { ok: false, error };
+      }
+    }
+    return outcomes;
+  };
+}
 
 // app/store/postgres/migrations.ts
 function appendOnly(table, what) {
@@ -5948,6 +6199,87 @@ async function migratePostgres(client, location, now, migrations = POSTGRES_MIGR
   }
 }
 
+// app/store/postgres/record-delivery.ts
+var RECORD = `
+WITH seen AS (SELECT payload_sha256 FROM deliveries WHERE id = $1),
+d AS (
+  INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at, repository)
+  SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::timestamptz,
+    agate_payload_repository($7::text)
+  WHERE NOT EXISTS (SELECT 1 FROM seen)
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id
+),
+p AS (INSERT INTO delivery_payloads (delivery_id, payload) SELECT id, $7::text FROM d),
+j AS (
+  INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts, max_attempts,
+    run_at, created_at, updated_at, dedupe_key, dedupe_until)
+  SELECT u.kind, u.payload, u.concurrency_key, d.id, 'queued', 0, u.max_attempts, u.run_at,
+    $6::timestamptz, $6::timestamptz, NULL, 'finished'
+  FROM d, unnest($8::text[], $9::json[], $10::text[], $11::integer[], $12::timestamptz[])
+    WITH ORDINALITY AS u(kind, payload, concurrency_key, max_attempts, run_at, n)
+  ORDER BY u.n
+  RETURNING id
+),
+s AS (
+  INSERT INTO base_sightings (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
+  SELECT v.repository, v.head_sha, v.pull_number, v.base_ref, d.id, $5::text
+  FROM d, unnest($13::text[], $14::text[], $15::integer[], $16::text[])
+    AS v(repository, head_sha, pull_number, base_ref)
+  ON CONFLICT DO NOTHING
+)
+SELECT (SELECT payload_sha256 FROM seen) AS seen, (SELECT count(*) FROM d)::integer AS inserted,
+  ARRAY(SELECT id FROM j ORDER BY id) AS job_ids`;
+var instant = (value) => new Date(value).toISOString();
+async function recordDeliveryRows(query, rows) {
+  const { delivery, payload, jobs, sightings, now } = rows;
+  const known = async () => {
+    const found = await query(
+      "SELECT payload_sha256 FROM deliveries WHERE id = $1",
+      [delivery.id]
+    );
+    const existing = found.rows[0];
+    if (!existing) return null;
+    return answerFor(query, delivery, existing.payload_sha256);
+  };
+  const result = await query(
+    RECORD,
+    [
+      delivery.id,
+      delivery.event,
+      delivery.action,
+      delivery.payload_sha256,
+      delivery.received_at,
+      now,
+      payload,
+      jobs.map((job2) => job2.kind),
+      jobs.map((job2) => JSON.stringify(job2.payload)),
+      jobs.map((job2) => job2.concurrency_key),
+      jobs.map((job2) => job2.max_attempts),
+      jobs.map((job2) => instant(job2.run_at ?? now)),
+      sightings.map((seen) => seen.repository),
+      sightings.map((seen) => seen.head_sha),
+      sightings.map((seen) => seen.pull_number),
+      sightings.map((seen) => seen.base_ref)
+    ]
+  );
+  const row = result.rows[0];
+  if (!row) throw new Error("recording a delivery returned no row");
+  if (row.seen !== null) return answerFor(query, delivery, row.seen);
+  if (row.inserted === 1) return { status: "new", jobIds: row.job_ids.map(Number) };
+  const after = await known();
+  if (!after) throw new Error(`delivery ${delivery.id} was neither inserted nor found`);
+  return after;
+}
+async function answerFor(query, delivery, storedSha256) {
+  if (storedSha256 !== delivery.payload_sha256) return { status: "conflict", jobIds: [] };
+  const ids = await query(
+    "SELECT id FROM jobs WHERE delivery_id = $1 ORDER BY id",
+    [delivery.id]
+  );
+  return { status: "duplicate", jobIds: ids.rows.map((r) => Number(r.id)) };
+}
+
 // app/store/postgres/write-intents.ts
 var COLUMNS = `id, key, scope, repository, target, kind, body, marker, recorded_at, github_id,
   done_at`;
@@ -6014,29 +6346,29 @@ var DEFAULT_POOL_SIZE = 10;
 var DEFAULT_STATEMENT_TIMEOUT_MS = 3e4;
 var DEFAULT_CONNECT_TIMEOUT_MS = 1e4;
 var MIN_SERVER_VERSION = 12e4;
-var leaseSchema = z19.strictObject({
+var leaseSchema = z20.strictObject({
   jobId: positiveIntSchema,
-  workerId: z19.string().min(1),
+  workerId: z20.string().min(1),
   attempt: positiveIntSchema
 });
-var claimOptionsSchema = z19.strictObject({
-  workerId: z19.string().min(1),
+var claimOptionsSchema = z20.strictObject({
+  workerId: z20.string().min(1),
   leaseMs: positiveIntSchema,
-  kinds: z19.array(z19.string().min(1)).optional()
+  kinds: z20.array(z20.string().min(1)).optional()
 });
-var pruneOptionsSchema = z19.strictObject({
-  retentionMs: z19.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+var pruneOptionsSchema = z20.strictObject({
+  retentionMs: z20.number().int().min(MIN_DELIVERY_RETENTION_MS, {
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
-var markStaleSchema = z19.strictObject({
+var markStaleSchema = z20.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
   at: isoDateTimeSchema
 });
-var schemaNameSchema = z19.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
+var schemaNameSchema = z20.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
 var RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
   r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.override,
   r.decision, r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by,
@@ -6068,11 +6400,8 @@ var JOB_FILTER = `($1::text IS NULL OR status = $1::text)
   AND ($3::text IS NULL OR kind = $3::text)
   AND ($4::text IS NULL OR concurrency_key = $4::text)`;
 var MAX_ERROR_CHARS = 16384;
-function instant(value) {
+function instant2(value) {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
-}
-function sha256(text) {
-  return createHash2("sha256").update(text, "utf8").digest("hex");
 }
 var PostgresStore = class _PostgresStore {
   #pool;
@@ -6081,12 +6410,23 @@ var PostgresStore = class _PostgresStore {
   #statementTimeoutMs;
   #closed = false;
   #intents;
+  /** Deliveries recorded together share one transaction (../group-commit.ts). */
+  #deliveries;
   constructor(pool, now, location, statementTimeoutMs) {
     this.#pool = pool;
     this.#now = now;
     this.#location = location;
     this.#statementTimeoutMs = statementTimeoutMs;
     this.#intents = new PostgresWriteIntents((text, values) => this.#rows(text, values), now);
+    this.#deliveries = new GroupCommit(
+      postgresGroupFlush({
+        pool,
+        alone: (work) => this.#tx(work),
+        describe: (error) => queryError(location, statementTimeoutMs, error)
+      }),
+      // Half the pool: batches in flight side by side, and connections left for the workers.
+      { maxFlushes: Math.max(1, Math.floor((pool.options.max ?? DEFAULT_POOL_SIZE) / 2)) }
+    );
   }
   /** Connects, checks the server, and migrates the schema; StoreOpenError saying what to check. */
   static async open(options) {
@@ -6185,87 +6525,16 @@ var PostgresStore = class _PostgresStore {
   }
   // ---- deliveries -------------------------------------------------------------------------------
   async recordDelivery(input) {
-    const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z19.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z19.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
-    const sightings = parseInput(
-      z19.array(eventBaseSchema),
-      input.sightings ?? [],
-      `bases named by delivery ${delivery.id}`
+    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
+    return this.#deliveries.submit(
+      (client) => recordDeliveryRows((text, values) => this.#query(text, values, client), {
+        delivery,
+        payload,
+        jobs,
+        sightings,
+        now: this.#nowIso()
+      })
     );
-    if (sha256(payload) !== delivery.payload_sha256) {
-      throw new StoreError(
-        "payload_mismatch",
-        `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact text the digest was computed from, nothing was written`
-      );
-    }
-    return this.#tx(async (client) => {
-      const seen = async () => {
-        const [existing] = await this.#rows(
-          "SELECT payload_sha256 FROM deliveries WHERE id = $1",
-          [delivery.id],
-          client
-        );
-        if (!existing) return null;
-        if (existing.payload_sha256 !== delivery.payload_sha256) {
-          return { status: "conflict", jobIds: [] };
-        }
-        const ids = await this.#rows(
-          "SELECT id FROM jobs WHERE delivery_id = $1 ORDER BY id",
-          [delivery.id],
-          client
-        );
-        return { status: "duplicate", jobIds: ids.map((row) => row.id) };
-      };
-      const before = await seen();
-      if (before) return before;
-      const now = this.#nowIso();
-      const inserted = await this.#query(
-        `INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at,
-           repository)
-         VALUES ($1, $2, $3, $4, $5, $6, agate_payload_repository($7))
-         ON CONFLICT (id) DO NOTHING`,
-        [
-          delivery.id,
-          delivery.event,
-          delivery.action,
-          delivery.payload_sha256,
-          delivery.received_at,
-          now,
-          payload
-        ],
-        client
-      );
-      if (inserted.rowCount === 0) {
-        const after = await seen();
-        if (after) return after;
-      }
-      await this.#query(
-        "INSERT INTO delivery_payloads (delivery_id, payload) VALUES ($1, $2)",
-        [delivery.id, payload],
-        client
-      );
-      const jobIds = [];
-      for (const job2 of jobs)
-        jobIds.push((await this.#insertPlainJob(client, job2, delivery.id, now)).id);
-      for (const seen2 of sightings) {
-        await this.#query(
-          `INSERT INTO base_sightings
-             (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
-           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-          [
-            seen2.repository,
-            seen2.head_sha,
-            seen2.pull_number,
-            seen2.base_ref,
-            delivery.id,
-            delivery.received_at
-          ],
-          client
-        );
-      }
-      return { status: "new", jobIds };
-    });
   }
   async getDelivery(id) {
     const [row] = await this.#rows(
@@ -6339,7 +6608,7 @@ var PostgresStore = class _PostgresStore {
         job2.concurrency_key,
         deliveryId,
         job2.max_attempts,
-        instant(job2.run_at ?? now),
+        instant2(job2.run_at ?? now),
         now,
         dedupe.dedupeKey ?? null,
         dedupe.until
@@ -6453,7 +6722,7 @@ var PostgresStore = class _PostgresStore {
       [
         ...this.#leaseParams(held),
         options.permanent === true,
-        instant(options.retryAt ?? now),
+        instant2(options.retryAt ?? now),
         message4,
         now
       ]
@@ -6825,7 +7094,7 @@ var PostgresStore = class _PostgresStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-    const jobs = parseInput(z19.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
     return { entry, event, jobs };
   }
   async #entryRow(on, key, lock = false) {
@@ -6946,7 +7215,7 @@ var PostgresStore = class _PostgresStore {
     );
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
-        z19.looseObject({ event: z19.record(z19.string(), z19.unknown()) }),
+        z20.looseObject({ event: z20.record(z20.string(), z20.unknown()) }),
         row,
         "handoff_entry_events",
         ["event"]
@@ -6999,7 +7268,7 @@ var PostgresStore = class _PostgresStore {
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions"
     );
-    const jobs = parseInput(z19.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
+    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
     return this.#tx(async (client) => {
       const before = await this.#rows(
         `DELETE FROM entry_mentions WHERE repository = $1 AND pull_number = $2
@@ -7040,14 +7309,14 @@ var PostgresStore = class _PostgresStore {
   async close() {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#deliveries.drain();
     await this.#pool.end();
   }
 };
 
 // app/store/sqlite-store.ts
-import { createHash as createHash3 } from "node:crypto";
 import Database from "better-sqlite3";
-import { z as z20 } from "zod";
+import { z as z21 } from "zod";
 
 // app/store/migrations.ts
 function appendOnly2(table, what) {
@@ -7542,6 +7811,22 @@ function migrate(db, location, now, migrations = MIGRATIONS) {
   return run.immediate();
 }
 
+// app/store/sqlite-group-commit.ts
+function sqliteGroupFlush(db) {
+  return (writes) => db.transaction(
+    () => writes.map((write) => {
+      if (!db.inTransaction) {
+        throw new Error("SQLite rolled back the batch's transaction; nothing was written");
+      }
+      try {
+        return { ok: true, value: db.transaction(write)() };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    })
+  ).immediate();
+}
+
 // app/store/sqlite-write-intents.ts
 var COLUMNS2 = `id, key, scope, repository, target, kind, body, marker, recorded_at, github_id,
   done_at`;
@@ -7596,23 +7881,23 @@ var SqliteWriteIntents = class {
 
 // app/store/sqlite-store.ts
 var DEFAULT_BUSY_TIMEOUT_MS = 5e3;
-var leaseSchema2 = z20.strictObject({
+var leaseSchema2 = z21.strictObject({
   jobId: positiveIntSchema,
-  workerId: z20.string().min(1),
+  workerId: z21.string().min(1),
   attempt: positiveIntSchema
 });
-var claimOptionsSchema2 = z20.strictObject({
-  workerId: z20.string().min(1),
+var claimOptionsSchema2 = z21.strictObject({
+  workerId: z21.string().min(1),
   leaseMs: positiveIntSchema,
-  kinds: z20.array(z20.string().min(1)).optional()
+  kinds: z21.array(z21.string().min(1)).optional()
 });
-var pruneOptionsSchema2 = z20.strictObject({
-  retentionMs: z20.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+var pruneOptionsSchema2 = z21.strictObject({
+  retentionMs: z21.number().int().min(MIN_DELIVERY_RETENTION_MS, {
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
-var markStaleSchema2 = z20.strictObject({
+var markStaleSchema2 = z21.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
@@ -7638,7 +7923,7 @@ var RUNNABLE2 = `(@kinds IS NULL OR j.kind IN (SELECT value FROM json_each(@kind
     SELECT 1 FROM jobs o
     WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
       AND o.status IN ('queued', 'running')))`;
-function instant2(value) {
+function instant3(value) {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
 }
 function whenNotBusy(timeoutMs, fn) {
@@ -7661,9 +7946,6 @@ function older(a, b) {
   return a.run_at < b.run_at || a.run_at === b.run_at && a.id < b.id ? a : b;
 }
 var MAX_ERROR_CHARS2 = 16384;
-function sha2562(text) {
-  return createHash3("sha256").update(text, "utf8").digest("hex");
-}
 var RETRY_GIVES_UP_DEDUPE_KEY2 = `dedupe_key = CASE
   WHEN NOT (@permanent OR attempts >= max_attempts) AND EXISTS (
     SELECT 1 FROM jobs o WHERE o.dedupe_key = jobs.dedupe_key AND o.id <> jobs.id
@@ -7678,10 +7960,13 @@ var SqliteStore = class _SqliteStore {
   #now;
   #statements = /* @__PURE__ */ new Map();
   #intents;
+  /** Deliveries recorded together share one commit (group-commit.ts). */
+  #deliveries;
   constructor(db, now) {
     this.#db = db;
     this.#now = now;
     this.#intents = new SqliteWriteIntents(db, now);
+    this.#deliveries = new GroupCommit(sqliteGroupFlush(db));
   }
   /** Opens (creating if needed) and migrates the database at `filename` (or ":memory:"). */
   static open(filename, options = {}) {
@@ -7749,67 +8034,13 @@ var SqliteStore = class _SqliteStore {
   #write(fn) {
     return this.#db.transaction(fn).immediate();
   }
-  #grouped = [];
-  /**
-   * Group commit: writes that arrive while the event loop is busy share one transaction, each in
-   * a savepoint of its own (one failing rolls back only itself), so concurrent deliveries share
-   * one fsync instead of paying one each. Each promise settles only after the COMMIT returned:
-   * what was answered is on disk (synchronous=FULL). Alone, a write waits one setImmediate.
-   */
-  #groupCommit(write) {
-    return new Promise((resolve6, reject) => {
-      if (this.#grouped.length === 0) setImmediate(() => this.#commitGroup());
-      this.#grouped.push({
-        write,
-        done: (outcome) => outcome.ok ? resolve6(outcome.value) : reject(outcome.error)
-      });
-    });
-  }
-  #commitGroup() {
-    const group = this.#grouped;
-    this.#grouped = [];
-    if (group.length === 0) return;
-    let outcomes;
-    try {
-      outcomes = this.#write(
-        () => group.map((item) => {
-          if (!this.#db.inTransaction) {
-            throw new Error("SQLite rolled back the group's transaction; nothing was written");
-          }
-          try {
-            return { ok: true, value: this.#db.transaction(item.write)() };
-          } catch (error) {
-            return { ok: false, error };
-          }
-        })
-      );
-    } catch (error) {
-      outcomes = group.map(() => ({ ok: false, error }));
-    }
-    group.forEach((item, i) => {
-      item.done(outcomes[i] ?? { ok: false, error: new Error("group commit lost an outcome") });
-    });
-  }
   #nowIso() {
     return this.#now().toISOString();
   }
   // ---- deliveries -------------------------------------------------------------------------------
   async recordDelivery(input) {
-    const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z20.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
-    const sightings = parseInput(
-      z20.array(eventBaseSchema),
-      input.sightings ?? [],
-      `bases named by delivery ${delivery.id}`
-    );
-    if (sha2562(payload) !== delivery.payload_sha256) {
-      throw new StoreError(
-        "payload_mismatch",
-        `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact text the digest was computed from, nothing was written`
-      );
-    }
-    return this.#groupCommit(() => {
+    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
+    return this.#deliveries.submit(() => {
       const existing = this.#sql("SELECT payload_sha256 FROM deliveries WHERE id = ?").get(
         delivery.id
       );
@@ -7927,7 +8158,7 @@ var SqliteStore = class _SqliteStore {
       concurrency_key: job2.concurrency_key,
       delivery_id: deliveryId,
       max_attempts: job2.max_attempts,
-      run_at: instant2(job2.run_at ?? now),
+      run_at: instant3(job2.run_at ?? now),
       now,
       dedupe_key: dedupe.dedupeKey ?? null,
       dedupe_until: dedupe.until
@@ -8039,7 +8270,7 @@ var SqliteStore = class _SqliteStore {
       ).get({
         ...this.#leaseParams(held),
         permanent: options.permanent ? 1 : 0,
-        retry_at: instant2(options.retryAt ?? now),
+        retry_at: instant3(options.retryAt ?? now),
         error: String(error).slice(-MAX_ERROR_CHARS2),
         now
       });
@@ -8410,7 +8641,7 @@ var SqliteStore = class _SqliteStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
     return { entry, event, jobs };
   }
   #entryRow(key) {
@@ -8517,7 +8748,7 @@ var SqliteStore = class _SqliteStore {
     ).all(key.repository, key.issueNumber);
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
-        z20.looseObject({ event: z20.record(z20.string(), z20.unknown()) }),
+        z21.looseObject({ event: z21.record(z21.string(), z21.unknown()) }),
         row,
         "handoff_entry_events",
         ["event"]
@@ -8567,7 +8798,7 @@ var SqliteStore = class _SqliteStore {
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions"
     );
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
+    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
     return this.#write(() => {
       const before = this.#sql(
         `SELECT issue_number FROM entry_mentions WHERE repository = ? AND pull_number = ?
@@ -8600,7 +8831,7 @@ var SqliteStore = class _SqliteStore {
     ).all(query.repository, query.issueNumber).map((row) => Number(row.pull_number));
   }
   async close() {
-    if (this.#db.open) this.#commitGroup();
+    if (this.#db.open) await this.#deliveries.drain();
     if (this.#db.open) this.#db.close();
   }
 };
@@ -9127,25 +9358,25 @@ function exponentialBackoff(options = {}) {
 }
 
 // app/evaluator/anthropic.ts
-import { z as z21 } from "zod";
+import { z as z22 } from "zod";
 var PUBLIC_BASE_URL = "https://api.anthropic.com";
 var API_VERSION = "2023-06-01";
 var MAX_TOKENS = 4096;
 var TOOL_NAME = "verdict";
-var contentBlockSchema = z21.union([
-  z21.object({ type: z21.literal("text"), text: z21.string() }),
-  z21.object({ type: z21.literal("tool_use"), id: z21.string(), name: z21.string(), input: z21.unknown() }),
-  z21.object({ type: z21.string() }).loose()
+var contentBlockSchema = z22.union([
+  z22.object({ type: z22.literal("text"), text: z22.string() }),
+  z22.object({ type: z22.literal("tool_use"), id: z22.string(), name: z22.string(), input: z22.unknown() }),
+  z22.object({ type: z22.string() }).loose()
 ]);
-var messageSchema = z21.object({
-  content: z21.array(contentBlockSchema),
-  stop_reason: z21.string().nullish(),
-  usage: z21.object({
-    input_tokens: z21.number().int().nonnegative().nullish(),
-    output_tokens: z21.number().int().nonnegative().nullish()
+var messageSchema = z22.object({
+  content: z22.array(contentBlockSchema),
+  stop_reason: z22.string().nullish(),
+  usage: z22.object({
+    input_tokens: z22.number().int().nonnegative().nullish(),
+    output_tokens: z22.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema = z21.object({ error: z21.object({ message: z21.string() }) });
+var errorSchema = z22.object({ error: z22.object({ message: z22.string() }) });
 var anthropicWire = {
   provider: "anthropic",
   publicBaseUrl: PUBLIC_BASE_URL,
@@ -9377,25 +9608,25 @@ function oneLine(text) {
 }
 
 // app/evaluator/openai.ts
-import { z as z22 } from "zod";
+import { z as z23 } from "zod";
 var PUBLIC_BASE_URL2 = "https://api.openai.com/v1";
-var completionSchema = z22.object({
-  choices: z22.array(
-    z22.object({
-      message: z22.object({
-        content: z22.string().nullish(),
-        refusal: z22.string().nullish()
+var completionSchema = z23.object({
+  choices: z23.array(
+    z23.object({
+      message: z23.object({
+        content: z23.string().nullish(),
+        refusal: z23.string().nullish()
       }),
-      finish_reason: z22.string().nullish()
+      finish_reason: z23.string().nullish()
     })
   ).min(1),
-  usage: z22.object({
-    prompt_tokens: z22.number().int().nonnegative().nullish(),
-    completion_tokens: z22.number().int().nonnegative().nullish()
+  usage: z23.object({
+    prompt_tokens: z23.number().int().nonnegative().nullish(),
+    completion_tokens: z23.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema2 = z22.object({
-  error: z22.union([z22.object({ message: z22.string() }), z22.string()])
+var errorSchema2 = z23.object({
+  error: z23.union([z23.object({ message: z23.string() }), z23.string()])
 });
 var openaiWire = {
   provider: "openai",
@@ -9821,10 +10052,7 @@ async function storedEvaluation(store, pr, treeSha, configDigest2, records = [])
     pullNumber: pr.number,
     treeSha
   });
-  const sameBase = (head) => head === pr.head_sha || records.some((r) => r.head_sha === head && r.base_sha === pr.base_sha);
-  const latest = stored.filter(
-    (e) => e.config_digest === configDigest2 && e.run.prompt_version === EVALUATOR_PROMPT_VERSION && sameBase(e.head_sha)
-  ).at(-1);
+  const latest = answeringEvaluation(stored, pr, configDigest2, records);
   if (latest) return { status: "judged", evaluation: latest };
   const [over] = await store.listAudit({
     kind: BUNDLE_OVER_BUDGET,
@@ -9840,35 +10068,19 @@ async function storedEvaluation(store, pr, treeSha, configDigest2, records = [])
 }
 async function evaluatorIsDue(store, facts, config, rerun) {
   const fact = facts.evaluation;
-  if (fact.status === "not_asked") return true;
-  if (!rerun || fact.status !== "judged") return false;
-  if (fact.evaluation.outcome.status === "failed") return true;
-  const sameTree = await store.listEvaluations({
+  const sameTree = rerun && fact.status === "judged" ? await store.listEvaluations({
     repository: facts.pull_request.repository,
     pullNumber: facts.pull_request.number,
     treeSha: fact.evaluation.tree_sha
-  });
-  const verdicts = sameTree.filter(
-    (e) => e.outcome.status === "verdict" && e.config_digest === fact.evaluation.config_digest
-  ).length;
-  return verdicts < config.budgets.evaluator_calls_per_tree;
+  }) : [];
+  return evaluatorDue(fact, rerun, sameTree, config);
 }
-var DAY_MS = 24 * 60 * 60 * 1e3;
 async function dailyBudgetSpent(store, pr, config, now) {
-  const budget = config.budgets.evaluator_calls_per_pr_per_day;
-  const since = new Date(now.getTime() - DAY_MS).toISOString();
-  const today = (await store.listEvaluations({ repository: pr.repository, pullNumber: pr.number, since })).filter((e) => e.run.requests > 0);
-  if (today.length < budget) return null;
-  const oldest = today[0]?.at ?? now.toISOString();
-  return {
-    status: "over_budget",
-    budget: "evaluator_calls_per_pr_per_day",
-    detail: `${counted(today.length, "evaluator call")} for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`
-  };
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  return dailyBudget(await store.listEvaluations({ ...key, since: dayStart(now) }), config, now);
 }
 
 // app/gate/evaluator-job.ts
-var DAY_MS2 = 24 * 60 * 60 * 1e3;
 var INSTRUCTION_FILES = ["AGENTS.md", "CONTRIBUTING.md", ".github/CONTRIBUTING.md"];
 async function runEvaluatorJob(deps, job2) {
   const { github, store, now } = deps;
@@ -9898,11 +10110,14 @@ async function runEvaluatorJob(deps, job2) {
     return done("no evaluator is configured now", false);
   }
   const key = { repository: pr.repository, pullNumber: pr.number };
-  const sameTree = (await store.listEvaluations({ ...key, treeSha: job2.tree_sha })).filter(
-    (e) => e.config_digest === job2.config_digest && e.run.prompt_version === EVALUATOR_PROMPT_VERSION
-  );
-  if (sameTree.length > 0 && !job2.rerun) return done("already judged", false);
-  const record = (await store.listRecords({ ...key, headSha: pr.head_sha })).filter((r) => r.provenance?.verified && r.commands.length > 0).at(-1);
+  const [sameTree, records] = await Promise.all([
+    store.listEvaluations({ ...key, treeSha: job2.tree_sha }),
+    store.listRecords(key)
+  ]);
+  if (!job2.rerun && answeringEvaluation(sameTree, pr, job2.config_digest, records)) {
+    return done("already judged", false);
+  }
+  const record = records.filter((r) => r.head_sha === pr.head_sha && r.provenance?.verified && r.commands.length > 0).at(-1);
   const appended = await askEvaluator({
     github,
     reads: deps.reads,
@@ -9967,10 +10182,10 @@ async function askEvaluator(options) {
     return "no evaluator in this process";
   }
   const deps = options.deps;
-  const dayBudget = config.budgets.evaluator_calls_per_pr_per_day;
-  const since = new Date(now().getTime() - DAY_MS2).toISOString();
-  const today = (await store.listEvaluations({ repository: pr.repository, pullNumber: pr.number, since })).filter((e) => e.run.requests > 0);
-  if (today.length >= dayBudget) return "over the daily budget; the next pass says so";
+  const at2 = now();
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const today = await store.listEvaluations({ ...key, since: dayStart(at2) });
+  if (dailyBudget(today, config, at2)) return "over the daily budget; the next pass says so";
   const detail = await github.pullRequestDetail(pr.number);
   const issueNumbers = referencedIssues(`${detail.title}
 ${detail.body}`, pr.repository).filter(
@@ -10014,14 +10229,15 @@ ${detail.body}`, pr.repository).filter(
     trace: options.trace,
     tokenLimit: config.budgets.evaluator_bundle_tokens
   });
-  if (bundle.budget.estimated_tokens > bundle.budget.token_limit) {
+  const overBudget = bundleOverBudget(bundle.budget);
+  if (overBudget) {
     await options.audit.appendAudit(
       {
         kind: BUNDLE_OVER_BUDGET,
         subject: bundleSubject(pr, options.treeSha),
         decision: {
           config_digest: options.configDigest,
-          detail: `even cut down, what the evaluator must see is about ${bundle.budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${bundle.budget.token_limit}); raise it in .github/agate.yml on the base branch`
+          detail: overBudget
         },
         facts: { budget: bundle.budget },
         at: now().toISOString()
@@ -10526,10 +10742,10 @@ async function readRecordArtifact(github, artifactId) {
   }
   const parsed = commandRecordSchema.safeParse(json2);
   if (!parsed.success) {
-    const first = parsed.error.issues[0];
+    const first2 = parsed.error.issues[0];
     return {
       record: null,
-      error: `${RECORD_FILE_NAME} is not a valid command record: ${codeSpan(`${first?.path.join(".") || "(root)"}: ${first?.message}`)}`
+      error: `${RECORD_FILE_NAME} is not a valid command record: ${codeSpan(`${first2?.path.join(".") || "(root)"}: ${first2?.message}`)}`
     };
   }
   return { record: parsed.data, error: null };
@@ -10611,9 +10827,9 @@ var EXAMPLES = {
   changed_files: "changed_files: [every file the branch changes against its base]"
 };
 function parseHandoffFile(text, path) {
-  const fail = (line, column, message4) => ({
+  const fail = (line2, column, message4) => ({
     ok: false,
-    errors: [`${path}:${line}:${column}: ${message4}`]
+    errors: [`${path}:${line2}:${column}: ${message4}`]
   });
   const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
   const lines = source.split("\n");
@@ -10624,7 +10840,7 @@ function parseHandoffFile(text, path) {
       "no front matter: the file must start with a line `---`, then the YAML fields (task, branch, status, changed_files, ...), then another `---` line"
     );
   }
-  const close = lines.findIndex((line, index) => index > 0 && FENCE2.test(stripCr(line)));
+  const close = lines.findIndex((line2, index) => index > 0 && FENCE2.test(stripCr(line2)));
   if (close === -1) {
     return fail(
       1,
@@ -10703,7 +10919,7 @@ function unknownKey(key, mapPath) {
 function requiredFieldList() {
   return Object.keys(EXAMPLES).join(", ");
 }
-var stripCr = (line) => line.endsWith("\r") ? line.slice(0, -1) : line;
+var stripCr = (line2) => line2.endsWith("\r") ? line2.slice(0, -1) : line2;
 
 // checks/handoff/verify.ts
 var NO_EXIT_CODE = -1;
@@ -10874,6 +11090,372 @@ function mergeQueueAdvice(facts, decision) {
   return `GitHub keeps this check on the commit, not on this pull request: if the same commit is proposed to another branch that requires agate (a retarget, a second pull request), this pass stands there too until agate has looked again. A merge queue on ${branch} closes that: agate grades every merge group itself. Require one in the ruleset on ${branch}.`;
 }
 
+// checks/gate/requirements/part.ts
+function requirementOf(id, name) {
+  return (status, reason) => ({
+    id,
+    name,
+    status,
+    reason
+  });
+}
+function partOf(id, name) {
+  const requirement = requirementOf(id, name);
+  return (status, reason, items2 = []) => ({
+    requirement: requirement(status, reason),
+    items: items2
+  });
+}
+
+// checks/gate/entries.ts
+var entryName = (entry) => `handoff entry #${entry.issue_number}`;
+function escalationTitle(entry) {
+  return `${entryName(entry)} needs a maintainer's decision on ${entry.escalation_reason ?? "a human decision"}`;
+}
+function linkedEntries(entries, number, mentions = []) {
+  return entries.filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number)).map((e) => ({
+    issue_number: e.issue_number,
+    state: e.state,
+    author: e.author,
+    owner: e.owner,
+    escalation_reason: e.escalation_reason,
+    why: e.why,
+    question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
+    state_changed_at: e.state_changed_at
+  }));
+}
+var where = (entries) => entries.map((e) => `#${e.issue_number}`).join(", ");
+function entriesRequirement(facts) {
+  const entries = facts.entries ?? [];
+  if (entries.length === 0) return null;
+  const head = facts.pull_request.head_sha;
+  const req = requirementOf("entries", "handoff entries");
+  const escalated2 = entries.filter((e) => e.state === "escalated");
+  if (escalated2.length > 0) {
+    return {
+      requirement: req("waiting", escalated2.map(escalationTitle).join("; ")),
+      items: escalated2.map(
+        (e) => `A maintainer decides what ${entryName(e)} asks (${e.escalation_reason ?? "escalated"}) and answers it there with \`/answer <the decision>\`, or accepts this exact commit with \`${overrideCommand(head)}\``
+      ),
+      escalated: escalated2
+    };
+  }
+  const blocked2 = entries.filter((e) => e.state === "blocked");
+  if (blocked2.length > 0) {
+    return {
+      requirement: req(
+        "blocked",
+        `${blocked2.length === 1 ? entryName(blocked2[0]) : `handoff entries ${where(blocked2)}`} ended blocked: nobody could answer what this pull request waits on`
+      ),
+      items: blocked2.map(
+        (e) => `Find another way past what ${entryName(e)} asked (it is parked: ${codeSpan(e.why ?? "blocked", 120)}), or ask a maintainer to accept this exact commit with \`${overrideCommand(head)}\``
+      ),
+      escalated: []
+    };
+  }
+  const waiting = entries.filter((e) => e.state === "open" || e.state === "claimed");
+  if (waiting.length > 0) {
+    const state = (e) => e.state === "claimed" && e.owner ? `claimed by ${codeSpan(e.owner, 60)}` : "open";
+    return {
+      // Nobody on this pull request can act: the answer comes on the entry, and a pass follows it.
+      requirement: req(
+        "waiting",
+        `waiting for the answer to ${waiting.map((e) => `${entryName(e)} (${state(e)})`).join(", ")}`
+      ),
+      items: [],
+      escalated: []
+    };
+  }
+  return {
+    requirement: req(
+      "pass",
+      `${entries.length === 1 ? `${entryName(entries[0])} is` : `${counted(entries.length, "handoff entry", "handoff entries")} are`} resolved`
+    ),
+    items: [],
+    escalated: []
+  };
+}
+
+// checks/gate/outcome.ts
+var first = (word, match) => ({ head, requirements }) => {
+  const decisive = requirements.find(match);
+  return decisive ? { decisive, title: `${word} on ${head}: ${decisive.reason}` } : null;
+};
+var every = (word, status) => ({ head, requirements }) => {
+  const held = requirements.filter((r) => r.status === status);
+  const [decisive] = held;
+  if (!decisive) return null;
+  return { decisive, title: `${word} on ${head}: ${held.map((r) => r.reason).join("; ")}` };
+};
+var OUTCOMES = [
+  {
+    // A maintainer accepted this exact head: their decision stands over every other
+    // requirement, which the summary still shows as it is.
+    state: "accepted",
+    conclusion: "success",
+    settled: true,
+    holds: ({ head, override }) => override && {
+      title: `Accepted on ${head} by ${override.by}'s override: ${codeSpan(override.reason)}`
+    }
+  },
+  {
+    // An escalated entry waits on a human decision the agent cannot make, whatever else holds;
+    // the title says what the maintainer must decide.
+    state: "escalated",
+    conclusion: "action_required",
+    holds: ({ head, requirements, escalated: escalated2 }) => {
+      const decisive = requirements.find((r) => r.id === "entries");
+      const [entry] = escalated2;
+      if (!decisive || !entry) return null;
+      const more = escalated2.length > 1 ? ` (and ${escalated2.length - 1} more)` : "";
+      return { decisive, title: `Escalated on ${head}: ${escalationTitle(entry)}${more}` };
+    }
+  },
+  {
+    // Past the attempts budget this head is not graded at all: what it would have been is moot.
+    state: "capped",
+    conclusion: "failure",
+    holds: first("Capped", (r) => r.id === "progress" && r.status === "capped")
+  },
+  {
+    state: "stalled",
+    conclusion: "failure",
+    holds: first("Stalled", (r) => r.status === "stalled")
+  },
+  { state: "rejected", conclusion: "failure", holds: every("Rejected", "fail") },
+  { state: "capped", conclusion: "failure", holds: every("Capped", "capped") },
+  { state: "blocked", conclusion: "failure", holds: every("Blocked", "blocked") },
+  {
+    // A protected path changed: a maintainer's approval of this commit is a person's decision.
+    state: "escalated",
+    conclusion: "action_required",
+    holds: first("Escalated", (r) => r.id === "protected_paths" && r.status === "waiting")
+  },
+  {
+    // Waiting decides nothing: everyone's work is listed in order. The evaluator's own wait is
+    // only worth the title when nothing else is waited for.
+    state: "pending",
+    conclusion: null,
+    holds: ({ head, requirements }) => {
+      const all = requirements.filter((r) => r.status === "waiting");
+      const others = all.filter((r) => r.id !== "evaluator");
+      const waiting = others.length > 0 ? others : all;
+      if (waiting.length === 0) return null;
+      return { title: `Waiting on ${head}: ${waiting.map((r) => r.reason).join("; ")}` };
+    }
+  },
+  {
+    state: "accepted",
+    conclusion: "success",
+    holds: ({ head, carriedOver }) => ({
+      title: carriedOver ? `Accepted on ${head}: carried over from an identical tree` : `Accepted on ${head}: every requirement passed`
+    })
+  }
+];
+function outcomeOf(input, parts) {
+  for (const row of OUTCOMES) {
+    const held = row.holds(input);
+    if (!held) continue;
+    const open = parts.filter((p) => p.requirement.status !== "pass");
+    const missing = row.settled ? [] : [
+      ...open.filter((p) => p.requirement === held.decisive),
+      ...open.filter((p) => p.requirement !== held.decisive)
+    ].flatMap((p) => p.items);
+    return { state: row.state, conclusion: row.conclusion, title: cutTitle(held.title), missing };
+  }
+  throw new Error("no outcome holds: OUTCOMES must end with a row that always holds");
+}
+
+// checks/gate/report-only.ts
+function reportOnly(config, decision) {
+  if (!reportOnlyOn(config) || decision.state === "not_gated") return decision;
+  return { ...decision, conclusion: "neutral", title: reportOnlyTitle(decision.title) };
+}
+function reportOnlyOn(config) {
+  return config.status === "ok" && config.config.gate.report_only;
+}
+var LEAD = /^(Accepted|Rejected|Waiting|Escalated|Stalled|Capped|Blocked)( on)?( merge group \S+?(?: \(#\d+\))?)?(?=[\s:]|$)/;
+function reportOnlyTitle(title) {
+  const lead = LEAD.exec(title);
+  if (!lead) return cutTitle(`Report only: ${title}`);
+  const [whole, state = "", on = "", group] = lead;
+  const rest = title.slice(whole.length);
+  const would = `would be ${state.toLowerCase()}`;
+  return cutTitle(
+    group ? `Report only:${group} ${would}${rest}` : `Report only: ${would}${on}${rest}`
+  );
+}
+
+// checks/gate/requirements/commands.ts
+function replayedCommands(replay) {
+  const total = replay.failures.length + replay.passed.length;
+  const names = replay.failures.map((f) => f.name).join(", ");
+  return {
+    requirement: {
+      id: "commands",
+      name: "required commands",
+      status: "fail",
+      reason: `work tree unchanged since the failure at ${shortSha(replay.head_sha)}: ${replay.failures.length} of ${total} required commands failed there (${names}); not graded again`
+    },
+    items: [
+      `Change the code, not only the commit: this tree failed at ${shortSha(replay.head_sha)} (${names}); fix that failure (its output is below) and push`
+    ],
+    carriedOverFrom: null
+  };
+}
+function believedRecord(facts) {
+  return facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record ?? null;
+}
+function awaitedEvidence(config) {
+  return `no command record from ${config.evidence.workflow} for this commit yet`;
+}
+function commandsRequirement(facts, replay) {
+  if (replay) return replayedCommands(replay);
+  const req = requirementOf("commands", "required commands");
+  const verified = believedRecord(facts);
+  if (verified) {
+    const failed = verified.commands.filter((c) => !commandPassed(c));
+    const total = verified.commands.length;
+    return failed.length === 0 ? {
+      requirement: req("pass", `${total} of ${total} passed`),
+      items: [],
+      carriedOverFrom: null
+    } : {
+      requirement: req(
+        "fail",
+        `${failed.length} of ${total} required commands failed (${failed.map((c) => c.name).join(", ")})`
+      ),
+      // Names come from the base config (provenance checks the record's against it).
+      items: failed.map(
+        (c) => `Make ${codeSpan(c.name, 80)} pass and push: ${c.timed_out ? `it timed out after ${durationText(c.duration_ms)}` : c.signal ? `it was killed by ${c.signal}` : `it exited ${c.exit_code}`}${displayTail(c.output.tail).trim() === "" ? ", printing nothing" : " (its last output is below)"}`
+      ),
+      carriedOverFrom: null
+    };
+  }
+  const carried = carryOver(facts);
+  if (carried) {
+    return {
+      requirement: req(
+        "pass",
+        `carried over from ${shortSha(carried.head_sha)}, accepted on the identical tree ${shortSha(carried.tree_sha ?? "")} under the same config and agate version`
+      ),
+      items: [],
+      carriedOverFrom: carried.id
+    };
+  }
+  const waiting = facts.evidence.find((e) => e.waiting);
+  if (waiting?.waiting)
+    return { requirement: req("waiting", waiting.waiting), items: [], carriedOverFrom: null };
+  const refused3 = facts.evidence.find((e) => e.refused);
+  if (refused3?.refused) {
+    return {
+      requirement: req("waiting", `no believable command record: ${refused3.refused}`),
+      items: [
+        'Fix what made agate refuse the command record (under "Not believed" below), then push or re-run the evidence workflow'
+      ],
+      carriedOverFrom: null
+    };
+  }
+  const config = facts.config.status === "ok" ? facts.config.config : null;
+  return {
+    requirement: req(
+      "waiting",
+      config ? awaitedEvidence(config) : "no command record for this commit yet"
+    ),
+    items: [],
+    carriedOverFrom: null
+  };
+}
+function carryOver(facts) {
+  if (!facts.head_tree_sha || facts.config.status !== "ok") return void 0;
+  const digest = facts.config.digest;
+  return facts.prior_records.find(
+    (r) => r.state === "accepted" && r.head_sha !== facts.pull_request.head_sha && r.base_sha === facts.pull_request.base_sha && r.tree_sha === facts.head_tree_sha && r.config_digest === digest && r.agate_version === facts.agate_version
+  );
+}
+
+// checks/gate/requirements/evaluator.ts
+function evaluatorReady(requirements) {
+  const status = (id) => requirements.find((r) => r.id === id)?.status;
+  return status("commands") === "pass" && status("handoff") === "pass";
+}
+function evaluatorRequirement(facts, config, ready) {
+  const req = partOf("evaluator", "evaluator");
+  const evaluator = config.evaluator;
+  if (evaluator.kind === "none") return req("pass", "none configured (evaluator.kind: none)");
+  if (evaluator.kind === "review") return reviewRequirement(facts, req);
+  if (!ready) {
+    return req(
+      "waiting",
+      "asked only after every required command passed and the handoff file holds (no evaluator call yet)"
+    );
+  }
+  const tree = shortSha(facts.head_tree_sha ?? "");
+  const fact = facts.evaluation;
+  if (fact.status === "not_asked") return req("waiting", `asking the evaluator about tree ${tree}`);
+  if (fact.status === "over_budget")
+    return req("capped", `budgets.${fact.budget} reached: ${fact.detail}`, [
+      `Wait, or ask a maintainer to raise budgets.${fact.budget} in ${facts.config.status === "ok" ? facts.config.path : "the config"} on the base branch`
+    ]);
+  const { outcome, run } = fact.evaluation;
+  const who3 = [run.kind, run.provider, run.model].filter(Boolean).join(" ");
+  if (outcome.status === "failed") {
+    return req("blocked", `evaluator unavailable (${who3}): ${outcome.error}`, [
+      `Ask agate's operator to fix the evaluator: ${outcome.fix}. Then choose "Re-run evaluator" on this check`
+    ]);
+  }
+  const verdict2 = outcome.verdict;
+  const min = evaluator.min_score;
+  const reused = fact.evaluation.head_sha !== facts.pull_request.head_sha ? `, judged on ${shortSha(fact.evaluation.head_sha)} with the identical tree` : "";
+  if (verdict2.complete && verdict2.score >= min && verdict2.missing.length === 0) {
+    return req("pass", `complete, score ${verdict2.score} \u2265 ${min} (${who3}${reused})`);
+  }
+  const why = [
+    verdict2.complete ? null : "not complete",
+    verdict2.score < min ? `score ${verdict2.score} < ${min}` : `score ${verdict2.score}`,
+    verdict2.missing.length > 0 ? counted(verdict2.missing.length, "missing item") : null
+  ].filter(Boolean);
+  return req(
+    "fail",
+    `${why.join(", ")} (${who3}${reused})`,
+    // The evaluator read what the agent wrote; its words are shown as code, never as Markdown.
+    verdict2.missing.length > 0 ? verdict2.missing.map((item) => codeSpan(item)) : [
+      `Finish the task and push: the evaluator did not sign off (${why.join(", ")}) but named nothing missing`
+    ]
+  );
+}
+function reviewRequirement(facts, req) {
+  const head = facts.pull_request.head_sha;
+  const changes = facts.reviews.filter((r) => r.state === "CHANGES_REQUESTED" && r.maintainer);
+  if (changes.length > 0) {
+    const items2 = changes.flatMap((r) => reviewItems(r.login, r.body));
+    return req(
+      "fail",
+      `changes requested by ${changes.map((r) => `${r.login} on ${shortSha(r.commit_id)}`).join(", ")}`,
+      items2
+    );
+  }
+  const approvals = facts.reviews.filter((r) => r.state === "APPROVED");
+  const onHead = approvals.find((r) => r.maintainer && r.commit_id === head);
+  if (onHead) return req("pass", `approved by ${onHead.login} on ${shortSha(head)}`);
+  const notes = approvals.map(
+    (r) => !r.maintainer ? `${r.login}'s approval does not count (${r.login.endsWith("[bot]") ? "a bot" : "not a maintainer, or the author"})` : `${r.login}'s approval is for ${shortSha(r.commit_id)}, an older commit`
+  );
+  return req(
+    "waiting",
+    `needs a maintainer's approving review of this commit${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`,
+    [`Ask a maintainer to review and approve ${shortSha(head)}`]
+  );
+}
+function reviewItems(login, body) {
+  const items2 = body.split("\n").map((line2) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[ \]\s+)?(.+)$/.exec(line2)?.[1]?.trim()).filter((item) => Boolean(item));
+  if (items2.length > 0) return items2.map((item) => codeSpan(item));
+  const text = body.trim();
+  return [
+    text === "" ? `Address the changes ${login} requested` : `Address what ${login} asked for: ${codeSpan(text)}`
+  ];
+}
+
 // checks/handoff/required.ts
 var SESSION_TRAILER = "Agent-Session";
 var KEY = "handoff.required_when";
@@ -10928,7 +11510,7 @@ function agentSessions(messages) {
 var GIT_GENERATED = ["Signed-off-by: ", "(cherry picked from commit "];
 function commitTrailers(message4) {
   const lines = message4.replace(/\r\n/g, "\n").split("\n");
-  const blank = (line) => line.trim() === "";
+  const blank = (line2) => line2.trim() === "";
   let titleEnd = lines.findIndex(blank);
   if (titleEnd === -1) return [];
   titleEnd += 1;
@@ -10943,15 +11525,15 @@ function commitTrailers(message4) {
   let recognised = false;
   let continuation = 0;
   for (let i = block.length - 1; i >= 0; i--) {
-    const line = block[i] ?? "";
-    if (/^[ \t]/.test(line)) {
+    const line2 = block[i] ?? "";
+    if (/^[ \t]/.test(line2)) {
       continuation++;
       continue;
     }
-    if (GIT_GENERATED.some((prefix) => line.startsWith(prefix))) {
+    if (GIT_GENERATED.some((prefix) => line2.startsWith(prefix))) {
       trailerLines += 1 + continuation;
       recognised = true;
-    } else if (separatorAt(line) > 0) {
+    } else if (separatorAt(line2) > 0) {
       trailerLines += 1 + continuation;
     } else {
       nonTrailerLines += 1 + continuation;
@@ -10962,23 +11544,23 @@ function commitTrailers(message4) {
   const isBlock = trailerLines > 0 && nonTrailerLines === 0 || recognised && trailerLines * 3 >= nonTrailerLines;
   if (!isBlock) return [];
   const trailers = [];
-  for (const line of block) {
+  for (const line2 of block) {
     const last = trailers.at(-1);
-    if (/^[ \t]/.test(line)) {
-      if (last) last.value = `${last.value} ${line.trim()}`.trim();
+    if (/^[ \t]/.test(line2)) {
+      if (last) last.value = `${last.value} ${line2.trim()}`.trim();
       continue;
     }
-    const at2 = separatorAt(line);
+    const at2 = separatorAt(line2);
     if (at2 > 0) {
-      trailers.push({ key: line.slice(0, at2).trimEnd(), value: line.slice(at2 + 1).trim() });
+      trailers.push({ key: line2.slice(0, at2).trimEnd(), value: line2.slice(at2 + 1).trim() });
     } else {
       trailers.push({ key: "", value: "" });
     }
   }
   return trailers.filter((trailer) => trailer.key !== "");
 }
-function separatorAt(line) {
-  const match = /^([A-Za-z0-9-]+)[ \t]*:/.exec(line);
+function separatorAt(line2) {
+  const match = /^([A-Za-z0-9-]+)[ \t]*:/.exec(line2);
   return match ? match[0].length - 1 : -1;
 }
 var count = (n, noun2) => `${n} ${noun2}${n === 1 ? "" : "s"}`;
@@ -10989,65 +11571,91 @@ function hours(ms) {
   return min === 0 ? `${h} h` : `${h} h ${min} min`;
 }
 
-// checks/gate/entries.ts
-var entryName = (entry) => `handoff entry #${entry.issue_number}`;
-function escalationTitle(entry) {
-  return `${entryName(entry)} needs a maintainer's decision on ${entry.escalation_reason ?? "a human decision"}`;
-}
-var where = (entries) => entries.map((e) => `#${e.issue_number}`).join(", ");
-function entriesRequirement(facts) {
-  const entries = facts.entries ?? [];
-  if (entries.length === 0) return null;
-  const head = facts.pull_request.head_sha;
-  const req = (status, reason) => ({
-    id: "entries",
-    name: "handoff entries",
-    status,
-    reason
+// checks/gate/requirements/handoff.ts
+function handoffRequirement(facts, config, record) {
+  const path = config.handoff.path;
+  const req = partOf("handoff", "handoff file");
+  if (!facts.handoff) return { ...req("pass", "not read"), check: null };
+  const requiredBy = handoffRequiredBy(config.handoff.required_when, {
+    labels: facts.pull_request.labels,
+    facts: facts.handoff
   });
-  const escalated2 = entries.filter((e) => e.state === "escalated");
-  if (escalated2.length > 0) {
+  const check = verifyHandoff({
+    path,
+    requiredBy,
+    facts: facts.handoff,
+    headRef: facts.pull_request.head_ref,
+    changedFiles: facts.changed_files,
+    record
+  });
+  const why = `required by ${requiredBy.join(", ")}`;
+  if (requiredBy.length === 0) {
+    const note = check.blob_sha ? check.findings.length > 0 ? `; ${path} is there with ${counted(check.findings.length, "finding")} (informational)` : `; ${path} is there and agrees with the pull request` : "";
     return {
-      requirement: req("waiting", escalated2.map(escalationTitle).join("; ")),
-      items: escalated2.map(
-        (e) => `A maintainer decides what ${entryName(e)} asks (${e.escalation_reason ?? "escalated"}) and answers it there with \`/answer <the decision>\`, or accepts this exact commit with \`${overrideCommand(head)}\``
-      ),
-      escalated: escalated2
+      ...req("pass", `not required: no rule of handoff.required_when applies${note}`),
+      check
     };
   }
-  const blocked2 = entries.filter((e) => e.state === "blocked");
-  if (blocked2.length > 0) {
+  if (!check.blob_sha) {
     return {
-      requirement: req(
-        "blocked",
-        `${blocked2.length === 1 ? entryName(blocked2[0]) : `handoff entries ${where(blocked2)}`} ended blocked: nobody could answer what this pull request waits on`
-      ),
-      items: blocked2.map(
-        (e) => `Find another way past what ${entryName(e)} asked (it is parked: ${codeSpan(e.why ?? "blocked", 120)}), or ask a maintainer to accept this exact commit with \`${overrideCommand(head)}\``
-      ),
-      escalated: []
+      ...req("fail", `${why}, but ${path} is not at the head commit`, [
+        `Write ${path} and commit it: \`${AGATE_CLI} run\` then \`${AGATE_CLI} handoff --task "<the task>"\` fill it from the branch (${why})`
+      ]),
+      check
     };
   }
-  const waiting = entries.filter((e) => e.state === "open" || e.state === "claimed");
-  if (waiting.length > 0) {
-    const state = (e) => e.state === "claimed" && e.owner ? `claimed by ${codeSpan(e.owner, 60)}` : "open";
+  if (check.findings.length > 0) {
     return {
-      // Nobody on this pull request can act: the answer comes on the entry, and a pass follows it.
-      requirement: req(
+      ...req(
+        "fail",
+        `${path} does not agree with the pull request (${why}): ${counted(check.findings.length, "finding")}`,
+        check.findings.map((f) => `Fix ${path}: ${f}`)
+      ),
+      check
+    };
+  }
+  if (!record) {
+    return {
+      ...req(
         "waiting",
-        `waiting for the answer to ${waiting.map((e) => `${entryName(e)} (${state(e)})`).join(", ")}`
+        `${path} agrees so far (${why}); its last command is checked against agate's command record of the head when it is in`
       ),
-      items: [],
-      escalated: []
+      check
+    };
+  }
+  if (check.status === "blocked") {
+    return {
+      ...req("blocked", `${path} says status: blocked; its next step and open items say on what`, [
+        `Resolve what ${path} says it is blocked on (its next step and open items), then set status: ready`
+      ]),
+      check
+    };
+  }
+  if (check.status !== "ready") {
+    return {
+      ...req(
+        "waiting",
+        `${path} says status: ${check.status ?? "unknown"}; set status: ready when the task is done`,
+        [`Set status: ready in ${path} once the task is done`]
+      ),
+      check
     };
   }
   return {
-    requirement: req(
-      "pass",
-      `${entries.length === 1 ? `${entryName(entries[0])} is` : `${counted(entries.length, "handoff entry", "handoff entries")} are`} resolved`
-    ),
-    items: [],
-    escalated: []
+    ...req("pass", `${path} is present, valid and true to the pull request (${why})`),
+    check
+  };
+}
+
+// checks/gate/requirements/override.ts
+function overrideRequirement(facts) {
+  const override = facts.override;
+  if (!override) return null;
+  return {
+    id: "override",
+    name: "maintainer override",
+    status: "pass",
+    reason: `${override.by} accepted ${shortSha(facts.pull_request.head_sha)} at ${override.at}: ${codeSpan(override.reason)}`
   };
 }
 
@@ -11122,232 +11730,13 @@ function stalledReason(stall) {
   return `${counted(stall.streak, "failed attempt")} in a row without progress (${heads})`;
 }
 
-// checks/gate/report-only.ts
-function reportOnly(config, decision) {
-  if (!reportOnlyOn(config) || decision.state === "not_gated") return decision;
-  return { ...decision, conclusion: "neutral", title: reportOnlyTitle(decision.title) };
-}
-function reportOnlyOn(config) {
-  return config.status === "ok" && config.config.gate.report_only;
-}
-var LEAD = /^(Accepted|Rejected|Waiting|Escalated|Stalled|Capped|Blocked)( on)?( merge group \S+?(?: \(#\d+\))?)?(?=[\s:]|$)/;
-function reportOnlyTitle(title) {
-  const lead = LEAD.exec(title);
-  if (!lead) return cutTitle(`Report only: ${title}`);
-  const [whole, state = "", on = "", group] = lead;
-  const rest = title.slice(whole.length);
-  const would = `would be ${state.toLowerCase()}`;
-  return cutTitle(
-    group ? `Report only:${group} ${would}${rest}` : `Report only: ${would}${on}${rest}`
-  );
-}
-
-// checks/gate/select.ts
-import picomatch3 from "picomatch";
-function selectGate(gate, pr, previouslyGated) {
-  if (previouslyGated)
-    return { gated: true, reason: "gated earlier; a pull request once gated stays gated" };
-  if (gate.all) return { gated: true, reason: "every pull request is gated (gate.all)" };
-  const author = pr.author.login.toLowerCase();
-  const listed2 = gate.authors.find((login) => login.toLowerCase() === author);
-  if (listed2) return { gated: true, reason: `author ${pr.author.login} is listed in gate.authors` };
-  const label = pr.labels.find((name) => gate.labels.includes(name));
-  if (label) return { gated: true, reason: `it carries the label ${label} (gate.labels)` };
-  const branch = gate.branches.find((glob) => picomatch3.isMatch(pr.head_ref, glob, { dot: true }));
-  if (branch)
-    return {
-      gated: true,
-      reason: `its branch ${codeSpan(pr.head_ref, 120)} matches ${branch} (gate.branches)`
-    };
-  return {
-    gated: false,
-    reason: `not gated: author ${pr.author.login} is not in gate.authors, it has none of the labels ${gate.labels.join(", ") || "(none configured)"}, and its branch ${codeSpan(pr.head_ref, 120)} matches none of ${gate.branches.join(", ") || "(none configured)"}`
-  };
-}
-
-// checks/gate/decide.ts
-function decideGate(facts) {
-  const decision = decideEnforced(facts);
-  const reported = reportOnly(facts.config, decision);
-  return holdPass(facts, reported === decision ? decision : { ...reported, report_only: true });
-}
-function decideEnforced(facts) {
-  const pr = facts.pull_request;
-  const head = shortSha(pr.head_sha);
-  if (facts.head_shared_with.length > 0) return sharedHead(facts);
-  if (facts.config.status === "missing") {
-    if (facts.previously_gated) return ungatedBase(facts, facts.config.path);
-    return notGated(
-      `the base commit has no ${facts.config.path}, so this repository has not adopted agate`
-    );
-  }
-  if (facts.config.status === "invalid") {
-    const path = facts.config.path;
-    const requirement = {
-      id: "config",
-      name: "config",
-      status: "blocked",
-      reason: `${path} at the base commit ${shortSha(pr.base_sha)} is invalid (its problems are listed below)`
-    };
-    return {
-      state: "blocked",
-      conclusion: "failure",
-      title: cutTitle(
-        `Blocked on ${head}: the base branch's ${path} is invalid; a maintainer must fix it there`
-      ),
-      requirements: [requirement],
-      missing: [
-        `Ask a maintainer to fix ${path} on ${codeSpan(pr.base_ref, 120)} (the problems are listed below); a change this pull request makes to it does not count, as the config is read from the base`
-      ],
-      // Kept with the stored decision for the audit; the summary shows the facts' copy.
-      reasons: [facts.config.message],
-      gated: { gated: true, reason: "the config that would decide cannot be read" },
-      carried_over_from: null,
-      handoff: null
-    };
-  }
-  const config = facts.config.config;
-  const gated = selectGate(config.gate, pr, facts.previously_gated);
-  if (!gated.gated) return notGated(gated.reason);
-  const progress = progressOf(facts);
-  const commands = progress.replay ? replayedCommands(progress.replay) : commandsRequirement(facts);
-  const handoff = handoffRequirement(facts, config, believedRecord(facts));
-  const ready = commands.requirement.status === "pass" && handoff.requirement.status === "pass";
-  const evaluator = evaluatorRequirement(facts, config, ready);
-  const parts = [
-    commands,
-    ...progress.requirement ? [{ requirement: progress.requirement, items: progressItems(facts, progress) }] : [],
-    protectedRequirement(facts, config),
-    handoff,
-    evaluator
-  ];
-  const entries = entriesRequirement(facts);
-  if (entries) parts.push(entries);
-  const override = overrideRequirement(facts);
-  if (override) parts.push({ requirement: override, items: [] });
-  const escalatedEntry = entries?.escalated[0];
-  const requirements = parts.map((p) => p.requirement);
-  const reasons = facts.evidence.filter((e) => e.refused).map((e) => `command record refused: ${e.refused}`);
-  const failed = requirements.filter((r) => r.status === "fail");
-  const stalled = requirements.find((r) => r.status === "stalled");
-  const attemptsCapped = requirements.find((r) => r.id === "progress" && r.status === "capped");
-  const capped2 = requirements.filter((r) => r.status === "capped");
-  const blocked2 = requirements.filter((r) => r.status === "blocked");
-  const protectedWaiting = requirements.find(
-    (r) => r.id === "protected_paths" && r.status === "waiting"
-  );
-  const allWaiting = requirements.filter((r) => r.status === "waiting");
-  const others = allWaiting.filter((r) => r.id !== "evaluator");
-  const waiting = others.length > 0 ? others : allWaiting;
-  const decisive = (escalatedEntry ? entries?.requirement : void 0) ?? attemptsCapped ?? stalled ?? failed[0] ?? capped2[0] ?? blocked2[0] ?? protectedWaiting ?? parts.find((p) => p.requirement.status !== "pass" && p.items.length > 0)?.requirement;
-  const open = parts.filter((p) => p.requirement.status !== "pass");
-  const missing = [
-    ...open.filter((p) => p.requirement === decisive),
-    ...open.filter((p) => p.requirement !== decisive)
-  ].flatMap((p) => p.items);
-  const base = {
-    requirements,
-    missing,
-    reasons,
-    gated,
-    carried_over_from: commands.carriedOverFrom,
-    replayed_from: progress.replay?.head_sha ?? null,
-    handoff: handoff.check
-  };
-  if (override && facts.override) {
-    return {
-      ...base,
-      missing: [],
-      state: "accepted",
-      conclusion: "success",
-      title: cutTitle(
-        `Accepted on ${head} by ${facts.override.by}'s override: ${codeSpan(facts.override.reason)}`
-      )
-    };
-  }
-  if (entries && escalatedEntry) {
-    const more = entries.escalated.length > 1 ? ` (and ${entries.escalated.length - 1} more)` : "";
-    return {
-      ...base,
-      state: "escalated",
-      conclusion: "action_required",
-      title: cutTitle(`Escalated on ${head}: ${escalationTitle(escalatedEntry)}${more}`)
-    };
-  }
-  if (attemptsCapped) {
-    return {
-      ...base,
-      state: "capped",
-      conclusion: "failure",
-      title: cutTitle(`Capped on ${head}: ${attemptsCapped.reason}`)
-    };
-  }
-  if (stalled) {
-    return {
-      ...base,
-      state: "stalled",
-      conclusion: "failure",
-      title: cutTitle(`Stalled on ${head}: ${stalled.reason}`)
-    };
-  }
-  if (failed.length > 0) {
-    return {
-      ...base,
-      state: "rejected",
-      conclusion: "failure",
-      title: cutTitle(`Rejected on ${head}: ${failed.map((r) => r.reason).join("; ")}`)
-    };
-  }
-  if (capped2.length > 0) {
-    return {
-      ...base,
-      state: "capped",
-      conclusion: "failure",
-      title: cutTitle(`Capped on ${head}: ${capped2.map((r) => r.reason).join("; ")}`)
-    };
-  }
-  if (blocked2.length > 0) {
-    return {
-      ...base,
-      state: "blocked",
-      conclusion: "failure",
-      title: cutTitle(`Blocked on ${head}: ${blocked2.map((r) => r.reason).join("; ")}`)
-    };
-  }
-  if (protectedWaiting) {
-    return {
-      ...base,
-      state: "escalated",
-      conclusion: "action_required",
-      title: cutTitle(`Escalated on ${head}: ${protectedWaiting.reason}`)
-    };
-  }
-  if (waiting.length > 0) {
-    return {
-      ...base,
-      state: "pending",
-      conclusion: null,
-      title: cutTitle(`Waiting on ${head}: ${waiting.map((r) => r.reason).join("; ")}`)
-    };
-  }
-  return {
-    ...base,
-    state: "accepted",
-    conclusion: "success",
-    title: commands.carriedOverFrom ? `Accepted on ${head}: carried over from an identical tree` : `Accepted on ${head}: every requirement passed`
-  };
-}
+// checks/gate/requirements/progress.ts
 function progressOf(facts) {
   const none = { graded: facts.attempts.length, replay: null, stall: null, requirement: null };
   if (facts.config.status !== "ok") return none;
   const { config, digest } = facts.config;
   const budget = config.budgets.graded_attempts_per_pr;
-  const req = (status, reason) => ({
-    id: "progress",
-    name: "progress",
-    status,
-    reason
-  });
+  const req = requirementOf("progress", "progress");
   if (facts.attempts.length >= budget) {
     return {
       ...none,
@@ -11385,30 +11774,145 @@ function progressItems(facts, progress) {
     `Ask a maintainer to raise budgets.graded_attempts_per_pr in ${facts.config.path} on ${codeSpan(facts.pull_request.base_ref, 120)}, or to accept this exact commit with \`${overrideCommand(head)}\``
   ];
 }
-function replayedCommands(replay) {
-  const total = replay.failures.length + replay.passed.length;
-  const names = replay.failures.map((f) => f.name).join(", ");
+function progressPart(facts, progress) {
+  if (!progress.requirement) return null;
+  return { requirement: progress.requirement, items: progressItems(facts, progress) };
+}
+
+// checks/gate/requirements/protected.ts
+function protectedRequirement(facts, config) {
+  const changed = protectedChanges(facts.changed_files, config);
+  const req = partOf("protected_paths", "protected paths");
+  const head = facts.pull_request.head_sha;
+  if (!facts.changed_files_listing.complete) {
+    return req(
+      "waiting",
+      `${facts.changed_files_listing.reason ?? "the file list is incomplete"}; only a maintainer can accept this exact commit`,
+      [`Ask a maintainer to accept this exact commit with \`${overrideCommand(head)}\``]
+    );
+  }
+  if (changed.length === 0) return req("pass", "no protected path changed");
+  const approval = facts.approvals.find((a) => a.maintainer && a.commit_id === head);
+  const list = changed.map((path) => codeSpan(path, 120)).join(", ");
+  if (approval)
+    return req("pass", `${list} changed; approved by ${approval.login} on ${shortSha(head)}`);
+  const stale = facts.approvals.find((a) => a.maintainer);
+  const note = stale ? ` (${stale.login}'s approval is for ${shortSha(stale.commit_id)}, an older commit)` : "";
+  return req(
+    "waiting",
+    `changes ${list}: needs a maintainer's approving review of this commit${note}`,
+    [`Ask a maintainer to review and approve ${shortSha(head)}, which changes ${list}`]
+  );
+}
+
+// checks/gate/select.ts
+import picomatch3 from "picomatch";
+function selectGate(gate, pr, previouslyGated) {
+  if (previouslyGated)
+    return { gated: true, reason: "gated earlier; a pull request once gated stays gated" };
+  if (gate.all) return { gated: true, reason: "every pull request is gated (gate.all)" };
+  const author = pr.author.login.toLowerCase();
+  const listed2 = gate.authors.find((login) => login.toLowerCase() === author);
+  if (listed2) return { gated: true, reason: `author ${pr.author.login} is listed in gate.authors` };
+  const label = pr.labels.find((name) => gate.labels.includes(name));
+  if (label) return { gated: true, reason: `it carries the label ${label} (gate.labels)` };
+  const branch = gate.branches.find((glob) => picomatch3.isMatch(pr.head_ref, glob, { dot: true }));
+  if (branch)
+    return {
+      gated: true,
+      reason: `its branch ${codeSpan(pr.head_ref, 120)} matches ${branch} (gate.branches)`
+    };
   return {
-    requirement: {
-      id: "commands",
-      name: "required commands",
-      status: "fail",
-      reason: `work tree unchanged since the failure at ${shortSha(replay.head_sha)}: ${replay.failures.length} of ${total} required commands failed there (${names}); not graded again`
-    },
-    items: [
-      `Change the code, not only the commit: this tree failed at ${shortSha(replay.head_sha)} (${names}); fix that failure (its output is below) and push`
-    ],
-    carriedOverFrom: null
+    gated: false,
+    reason: `not gated: author ${pr.author.login} is not in gate.authors, it has none of the labels ${gate.labels.join(", ") || "(none configured)"}, and its branch ${codeSpan(pr.head_ref, 120)} matches none of ${gate.branches.join(", ") || "(none configured)"}`
   };
 }
-function overrideRequirement(facts) {
-  const override = facts.override;
-  if (!override) return null;
+
+// checks/gate/decide.ts
+function decideGate(facts) {
+  const decision = decideEnforced(facts);
+  const reported = reportOnly(facts.config, decision);
+  return holdPass(facts, reported === decision ? decision : { ...reported, report_only: true });
+}
+function decideEnforced(facts) {
+  if (facts.head_shared_with.length > 0) return sharedHead(facts);
+  if (facts.config.status === "missing") {
+    if (facts.previously_gated) return ungatedBase(facts, facts.config.path);
+    return notGated(
+      `the base commit has no ${facts.config.path}, so this repository has not adopted agate`
+    );
+  }
+  if (facts.config.status === "invalid") return invalidConfig(facts, facts.config);
+  const config = facts.config.config;
+  const gated = selectGate(config.gate, facts.pull_request, facts.previously_gated);
+  if (!gated.gated) return notGated(gated.reason);
+  return decideGated(facts, config, gated);
+}
+function decideGated(facts, config, gated) {
+  const progress = progressOf(facts);
+  const commands = commandsRequirement(facts, progress.replay);
+  const handoff = handoffRequirement(facts, config, believedRecord(facts));
+  const ready = evaluatorReady([commands.requirement, handoff.requirement]);
+  const entries = entriesRequirement(facts);
+  const override = overrideRequirement(facts);
+  const parts = [
+    commands,
+    ...optional(progressPart(facts, progress)),
+    protectedRequirement(facts, config),
+    handoff,
+    evaluatorRequirement(facts, config, ready),
+    ...optional(entries),
+    ...optional(override && { requirement: override, items: [] })
+  ];
+  const requirements = parts.map((p) => p.requirement);
+  const outcome = outcomeOf(
+    {
+      head: shortSha(facts.pull_request.head_sha),
+      requirements,
+      override: facts.override,
+      escalated: entries?.escalated ?? [],
+      carriedOver: commands.carriedOverFrom !== null
+    },
+    parts
+  );
   return {
-    id: "override",
-    name: "maintainer override",
-    status: "pass",
-    reason: `${override.by} accepted ${shortSha(facts.pull_request.head_sha)} at ${override.at}: ${codeSpan(override.reason)}`
+    requirements,
+    missing: outcome.missing,
+    reasons: facts.evidence.filter((e) => e.refused).map((e) => `command record refused: ${e.refused}`),
+    gated,
+    carried_over_from: commands.carriedOverFrom,
+    replayed_from: progress.replay?.head_sha ?? null,
+    handoff: handoff.check,
+    state: outcome.state,
+    conclusion: outcome.conclusion,
+    title: outcome.title
+  };
+}
+var optional = (part) => part ? [part] : [];
+function invalidConfig(facts, config) {
+  const pr = facts.pull_request;
+  const path = config.path;
+  const requirement = {
+    id: "config",
+    name: "config",
+    status: "blocked",
+    reason: `${path} at the base commit ${shortSha(pr.base_sha)} is invalid (its problems are listed below)`
+  };
+  return {
+    state: "blocked",
+    conclusion: "failure",
+    title: cutTitle(
+      `Blocked on ${shortSha(pr.head_sha)}: the base branch's ${path} is invalid; a maintainer must fix it there`
+    ),
+    requirements: [requirement],
+    missing: [
+      `Ask a maintainer to fix ${path} on ${codeSpan(pr.base_ref, 120)} (the problems are listed below); a change this pull request makes to it does not count, as the config is read from the base`
+    ],
+    // Kept with the stored decision for the audit; the summary shows the facts' copy.
+    reasons: [config.message],
+    gated: { gated: true, reason: "the config that would decide cannot be read" },
+    carried_over_from: null,
+    handoff: null
   };
 }
 function sharedHead(facts) {
@@ -11466,263 +11970,6 @@ function notGated(reason) {
     gated: { gated: false, reason },
     carried_over_from: null,
     handoff: null
-  };
-}
-function believedRecord(facts) {
-  return facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record ?? null;
-}
-function awaitedEvidence(config) {
-  return `no command record from ${config.evidence.workflow} for this commit yet`;
-}
-function commandsRequirement(facts) {
-  const req = (status, reason) => ({
-    id: "commands",
-    name: "required commands",
-    status,
-    reason
-  });
-  const verified = believedRecord(facts);
-  if (verified) {
-    const failed = verified.commands.filter((c) => !commandPassed(c));
-    const total = verified.commands.length;
-    return failed.length === 0 ? {
-      requirement: req("pass", `${total} of ${total} passed`),
-      items: [],
-      carriedOverFrom: null
-    } : {
-      requirement: req(
-        "fail",
-        `${failed.length} of ${total} required commands failed (${failed.map((c) => c.name).join(", ")})`
-      ),
-      // Names come from the base config (provenance checks the record's against it).
-      items: failed.map(
-        (c) => `Make ${codeSpan(c.name, 80)} pass and push: ${c.timed_out ? `it timed out after ${durationText(c.duration_ms)}` : c.signal ? `it was killed by ${c.signal}` : `it exited ${c.exit_code}`}${displayTail(c.output.tail).trim() === "" ? ", printing nothing" : " (its last output is below)"}`
-      ),
-      carriedOverFrom: null
-    };
-  }
-  const carried = carryOver(facts);
-  if (carried) {
-    return {
-      requirement: req(
-        "pass",
-        `carried over from ${shortSha(carried.head_sha)}, accepted on the identical tree ${shortSha(carried.tree_sha ?? "")} under the same config and agate version`
-      ),
-      items: [],
-      carriedOverFrom: carried.id
-    };
-  }
-  const waiting = facts.evidence.find((e) => e.waiting);
-  if (waiting?.waiting)
-    return { requirement: req("waiting", waiting.waiting), items: [], carriedOverFrom: null };
-  const refused3 = facts.evidence.find((e) => e.refused);
-  if (refused3?.refused) {
-    return {
-      requirement: req("waiting", `no believable command record: ${refused3.refused}`),
-      items: [
-        'Fix what made agate refuse the command record (under "Not believed" below), then push or re-run the evidence workflow'
-      ],
-      carriedOverFrom: null
-    };
-  }
-  const config = facts.config.status === "ok" ? facts.config.config : null;
-  return {
-    requirement: req(
-      "waiting",
-      config ? awaitedEvidence(config) : "no command record for this commit yet"
-    ),
-    items: [],
-    carriedOverFrom: null
-  };
-}
-function carryOver(facts) {
-  if (!facts.head_tree_sha || facts.config.status !== "ok") return void 0;
-  const digest = facts.config.digest;
-  return facts.prior_records.find(
-    (r) => r.state === "accepted" && r.head_sha !== facts.pull_request.head_sha && r.base_sha === facts.pull_request.base_sha && r.tree_sha === facts.head_tree_sha && r.config_digest === digest && r.agate_version === facts.agate_version
-  );
-}
-function protectedRequirement(facts, config) {
-  const changed = protectedChanges(facts.changed_files, config);
-  const req = (status, reason, items2 = []) => ({
-    requirement: { id: "protected_paths", name: "protected paths", status, reason },
-    items: items2
-  });
-  const head = facts.pull_request.head_sha;
-  if (!facts.changed_files_listing.complete) {
-    return req(
-      "waiting",
-      `${facts.changed_files_listing.reason ?? "the file list is incomplete"}; only a maintainer can accept this exact commit`,
-      [`Ask a maintainer to accept this exact commit with \`${overrideCommand(head)}\``]
-    );
-  }
-  if (changed.length === 0) return req("pass", "no protected path changed");
-  const approval = facts.approvals.find((a) => a.maintainer && a.commit_id === head);
-  const list = changed.map((path) => codeSpan(path, 120)).join(", ");
-  if (approval)
-    return req("pass", `${list} changed; approved by ${approval.login} on ${shortSha(head)}`);
-  const stale = facts.approvals.find((a) => a.maintainer);
-  const note = stale ? ` (${stale.login}'s approval is for ${shortSha(stale.commit_id)}, an older commit)` : "";
-  return req(
-    "waiting",
-    `changes ${list}: needs a maintainer's approving review of this commit${note}`,
-    [`Ask a maintainer to review and approve ${shortSha(head)}, which changes ${list}`]
-  );
-}
-function evaluatorRequirement(facts, config, ready) {
-  const req = (status, reason, items2 = []) => ({
-    requirement: { id: "evaluator", name: "evaluator", status, reason },
-    items: items2
-  });
-  const evaluator = config.evaluator;
-  if (evaluator.kind === "none") return req("pass", "none configured (evaluator.kind: none)");
-  if (evaluator.kind === "review") return reviewRequirement(facts, req);
-  if (!ready) {
-    return req(
-      "waiting",
-      "asked only after every required command passed and the handoff file holds (no evaluator call yet)"
-    );
-  }
-  const tree = shortSha(facts.head_tree_sha ?? "");
-  const fact = facts.evaluation;
-  if (fact.status === "not_asked") return req("waiting", `asking the evaluator about tree ${tree}`);
-  if (fact.status === "over_budget")
-    return req("capped", `budgets.${fact.budget} reached: ${fact.detail}`, [
-      `Wait, or ask a maintainer to raise budgets.${fact.budget} in ${facts.config.status === "ok" ? facts.config.path : "the config"} on the base branch`
-    ]);
-  const { outcome, run } = fact.evaluation;
-  const who3 = [run.kind, run.provider, run.model].filter(Boolean).join(" ");
-  if (outcome.status === "failed") {
-    return req("blocked", `evaluator unavailable (${who3}): ${outcome.error}`, [
-      `Ask agate's operator to fix the evaluator: ${outcome.fix}. Then choose "Re-run evaluator" on this check`
-    ]);
-  }
-  const verdict2 = outcome.verdict;
-  const min = evaluator.min_score;
-  const reused = fact.evaluation.head_sha !== facts.pull_request.head_sha ? `, judged on ${shortSha(fact.evaluation.head_sha)} with the identical tree` : "";
-  if (verdict2.complete && verdict2.score >= min && verdict2.missing.length === 0) {
-    return req("pass", `complete, score ${verdict2.score} \u2265 ${min} (${who3}${reused})`);
-  }
-  const why = [
-    verdict2.complete ? null : "not complete",
-    verdict2.score < min ? `score ${verdict2.score} < ${min}` : `score ${verdict2.score}`,
-    verdict2.missing.length > 0 ? counted(verdict2.missing.length, "missing item") : null
-  ].filter(Boolean);
-  return req(
-    "fail",
-    `${why.join(", ")} (${who3}${reused})`,
-    // The evaluator read what the agent wrote; its words are shown as code, never as Markdown.
-    verdict2.missing.length > 0 ? verdict2.missing.map((item) => codeSpan(item)) : [
-      `Finish the task and push: the evaluator did not sign off (${why.join(", ")}) but named nothing missing`
-    ]
-  );
-}
-function reviewRequirement(facts, req) {
-  const head = facts.pull_request.head_sha;
-  const changes = facts.reviews.filter((r) => r.state === "CHANGES_REQUESTED" && r.maintainer);
-  if (changes.length > 0) {
-    const items2 = changes.flatMap((r) => reviewItems(r.login, r.body));
-    return req(
-      "fail",
-      `changes requested by ${changes.map((r) => `${r.login} on ${shortSha(r.commit_id)}`).join(", ")}`,
-      items2
-    );
-  }
-  const approvals = facts.reviews.filter((r) => r.state === "APPROVED");
-  const onHead = approvals.find((r) => r.maintainer && r.commit_id === head);
-  if (onHead) return req("pass", `approved by ${onHead.login} on ${shortSha(head)}`);
-  const notes = approvals.map(
-    (r) => !r.maintainer ? `${r.login}'s approval does not count (${r.login.endsWith("[bot]") ? "a bot" : "not a maintainer, or the author"})` : `${r.login}'s approval is for ${shortSha(r.commit_id)}, an older commit`
-  );
-  return req(
-    "waiting",
-    `needs a maintainer's approving review of this commit${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`,
-    [`Ask a maintainer to review and approve ${shortSha(head)}`]
-  );
-}
-function reviewItems(login, body) {
-  const items2 = body.split("\n").map((line) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[ \]\s+)?(.+)$/.exec(line)?.[1]?.trim()).filter((item) => Boolean(item));
-  if (items2.length > 0) return items2.map((item) => codeSpan(item));
-  const text = body.trim();
-  return [
-    text === "" ? `Address the changes ${login} requested` : `Address what ${login} asked for: ${codeSpan(text)}`
-  ];
-}
-function handoffRequirement(facts, config, record) {
-  const path = config.handoff.path;
-  const req = (status, reason, items2 = []) => ({
-    requirement: { id: "handoff", name: "handoff file", status, reason },
-    items: items2
-  });
-  if (!facts.handoff) return { ...req("pass", "not read"), check: null };
-  const requiredBy = handoffRequiredBy(config.handoff.required_when, {
-    labels: facts.pull_request.labels,
-    facts: facts.handoff
-  });
-  const check = verifyHandoff({
-    path,
-    requiredBy,
-    facts: facts.handoff,
-    headRef: facts.pull_request.head_ref,
-    changedFiles: facts.changed_files,
-    record
-  });
-  const why = `required by ${requiredBy.join(", ")}`;
-  if (requiredBy.length === 0) {
-    const note = check.blob_sha ? check.findings.length > 0 ? `; ${path} is there with ${counted(check.findings.length, "finding")} (informational)` : `; ${path} is there and agrees with the pull request` : "";
-    return {
-      ...req("pass", `not required: no rule of handoff.required_when applies${note}`),
-      check
-    };
-  }
-  if (!check.blob_sha) {
-    return {
-      ...req("fail", `${why}, but ${path} is not at the head commit`, [
-        `Write ${path} and commit it: \`${AGATE_CLI} run\` then \`${AGATE_CLI} handoff --task "<the task>"\` fill it from the branch (${why})`
-      ]),
-      check
-    };
-  }
-  if (check.findings.length > 0) {
-    return {
-      ...req(
-        "fail",
-        `${path} does not agree with the pull request (${why}): ${counted(check.findings.length, "finding")}`,
-        check.findings.map((f) => `Fix ${path}: ${f}`)
-      ),
-      check
-    };
-  }
-  if (!record) {
-    return {
-      ...req(
-        "waiting",
-        `${path} agrees so far (${why}); its last command is checked against agate's command record of the head when it is in`
-      ),
-      check
-    };
-  }
-  if (check.status === "blocked") {
-    return {
-      ...req("blocked", `${path} says status: blocked; its next step and open items say on what`, [
-        `Resolve what ${path} says it is blocked on (its next step and open items), then set status: ready`
-      ]),
-      check
-    };
-  }
-  if (check.status !== "ready") {
-    return {
-      ...req(
-        "waiting",
-        `${path} says status: ${check.status ?? "unknown"}; set status: ready when the task is done`,
-        [`Set status: ready in ${path} once the task is done`]
-      ),
-      check
-    };
-  }
-  return {
-    ...req("pass", `${path} is present, valid and true to the pull request (${why})`),
-    check
   };
 }
 function capitalise(text) {
@@ -11836,7 +12083,7 @@ function traceSection(trace) {
   ];
   for (const outcome of trace.traces.slice(0, TRACES_SHOWN)) {
     lines.push(
-      ...outcome.report ? renderProgressMarkdown(shortened(outcome.report), outcome.source).split("\n").map((line) => line.startsWith("### ") ? `#${line}` : line) : [
+      ...outcome.report ? renderProgressMarkdown(shortened(outcome.report), outcome.source).split("\n").map((line2) => line2.startsWith("### ") ? `#${line2}` : line2) : [
         `#### Agent trace ${codeSpan(outcome.source, 200)}: not read`,
         "",
         `${codeSpan(outcome.error ?? "", 300)}.`,
@@ -12029,7 +12276,7 @@ function entriesSection(entries) {
   if (entries.length > ENTRY_ROWS) lines.push("", `\u2026 and ${entries.length - ENTRY_ROWS} more.`);
   return lines;
 }
-function renderGateSummary(decision, facts, tailChars = 6e3) {
+function renderGateSummary(decision, facts, tailChars = 6e3, limit = GITHUB_TEXT_LIMIT) {
   const lines = [firstLine(decision, facts), ""];
   if (decision.state === "not_gated") {
     return `${[...lines, ...baseSections(decision, facts)].join("\n")}
@@ -12137,7 +12384,7 @@ function renderGateSummary(decision, facts, tailChars = 6e3) {
   }
   const text = `${lines.join("\n")}
 `;
-  return text.length <= GITHUB_TEXT_LIMIT || tailChars < 200 ? text.slice(0, GITHUB_TEXT_LIMIT) : renderGateSummary(decision, facts, Math.floor(tailChars / 4));
+  return text.length <= limit || tailChars < 200 ? text.slice(0, limit) : renderGateSummary(decision, facts, Math.floor(tailChars / 4), limit);
 }
 
 // checks/gate/merge-group.ts
@@ -12385,6 +12632,281 @@ function overrideAcceptedComment(input) {
   ].join("\n");
 }
 
+// schemas/gate-status.ts
+import { z as z24 } from "zod";
+
+// schemas/gate-status-constants.ts
+var GATE_STATUS_VERSION = 1;
+var STATUS_TAIL_CHARS = 4e3;
+
+// schemas/gate-status.ts
+var statusStateSchema = z24.enum([
+  "accepted",
+  "rejected",
+  "stale",
+  "stalled",
+  "capped",
+  "blocked",
+  "escalated",
+  "waiting",
+  "not_gated"
+]);
+var statusActionSchema = z24.enum(["done", "work", "person", "spent", "wait", "none"]);
+var actorSchema = z24.enum(["agent", "maintainer", "operator", "nobody"]);
+var statusRequirementSchema = requirementSchema.extend({
+  who: actorSchema
+});
+var failingCommandSchema = z24.strictObject({
+  name: z24.string(),
+  exit_code: z24.number().int().nullable(),
+  signal: z24.string().nullable(),
+  timed_out: z24.boolean(),
+  duration_ms: z24.number().int().nonnegative().nullable(),
+  /** The end of its output, terminal escapes removed; the whole output is in the run's log. */
+  output_tail: z24.string().max(STATUS_TAIL_CHARS)
+});
+var gateStatusSchema = z24.strictObject({
+  version: z24.literal(GATE_STATUS_VERSION),
+  /**
+   * `app`: the gate's decision (only the App's own `agate` check run carries it). `action`: the
+   * Action's view from its own commands alone; the App may still refuse the record or ask more.
+   */
+  source: z24.enum(["app", "action"]),
+  repository: repositoryFullNameSchema,
+  pull_request: positiveIntSchema.nullable(),
+  /** The commit this verdict is about (a pull request's head; the Action: its tested commit). */
+  head_sha: gitShaSchema,
+  state: statusStateSchema.exclude(["stale"]),
+  action: statusActionSchema,
+  /** gate.report_only: the state is what agate would decide; the check never blocks a merge. */
+  report_only: z24.boolean(),
+  /** The check's conclusion; null while it is in progress (and from the Action). */
+  conclusion: checkConclusionSchema.nullable(),
+  title: z24.string(),
+  /** The next work items, in order; short text that may hold `code spans`. */
+  next: z24.array(z24.string()),
+  requirements: z24.array(statusRequirementSchema),
+  failing_commands: z24.array(failingCommandSchema),
+  /** What the evaluator said is missing, when it did not sign off. */
+  evaluator_missing: z24.array(z24.string()),
+  /** What is wrong with the handoff file, when it is required and does not hold. */
+  handoff_problems: z24.array(z24.string()),
+  budgets: z24.strictObject({
+    graded_attempts: z24.number().int().nonnegative(),
+    graded_attempts_limit: positiveIntSchema,
+    unchanged_failures_before_stalled: positiveIntSchema
+  }).nullable()
+});
+var statusCheckRunSchema = z24.strictObject({
+  id: positiveIntSchema,
+  url: z24.string().nullable(),
+  app: z24.string(),
+  status: z24.string(),
+  conclusion: z24.string().nullable()
+});
+var statusReportSchema = z24.strictObject({
+  version: z24.literal(GATE_STATUS_VERSION),
+  repository: repositoryFullNameSchema,
+  pull_request: positiveIntSchema,
+  /** The pull request's head as GitHub shows it now. */
+  head_sha: gitShaSchema,
+  state: statusStateSchema,
+  action: statusActionSchema,
+  /** The agent's checked-out commit is not the head the verdict is about. */
+  stale: z24.boolean(),
+  /** The one line a person reads. */
+  line: z24.string(),
+  /** What to do next, in order: the CLI's own (push, fetch) first, then the gate's. */
+  next: z24.array(z24.string()),
+  /** The checkout `status` ran in, when it is the pull request's branch. */
+  local: z24.strictObject({
+    sha: gitShaSchema,
+    branch: z24.string(),
+    uncommitted: z24.boolean(),
+    /**
+     * HEAD against the pull request's head: `ahead` HEAD has commits the head lacks (push
+     * them), `behind` the head has commits HEAD lacks, `diverged` both, `unknown` the head is
+     * not in the checkout to compare.
+     */
+    relation: z24.enum(["same", "ahead", "behind", "diverged", "unknown"])
+  }).nullable(),
+  /** The App's `agate` check run on the head; null when it has none (yet). */
+  check: statusCheckRunSchema.nullable(),
+  /** The App's verdict as the check run carries it; null when it carries none. */
+  gate: gateStatusSchema.nullable(),
+  /** The exit code `status` ends with (by action; 2 is a usage or access error). */
+  exit_code: z24.number().int()
+});
+
+// checks/gate/record-status.ts
+var statusTail = (text) => displayTail(text).slice(-STATUS_TAIL_CHARS);
+function failingOf(record) {
+  return record.commands.filter((c) => !commandPassed(c)).map((c) => ({
+    name: c.name,
+    exit_code: c.exit_code,
+    signal: c.signal,
+    timed_out: c.timed_out,
+    duration_ms: c.duration_ms,
+    output_tail: statusTail(c.output.tail)
+  }));
+}
+
+// checks/gate/status.ts
+function statusState(state) {
+  return state === "pending" ? "waiting" : state;
+}
+function whoActs(requirement, facts, decision) {
+  if (requirement.status === "pass") return "nobody";
+  switch (requirement.id) {
+    case "config":
+      return "maintainer";
+    case "commands":
+      if (requirement.status !== "waiting") return "agent";
+      return facts.evidence.some((e) => e.refused) && !facts.evidence.some((e) => e.waiting) ? "agent" : "nobody";
+    case "progress":
+      return requirement.status === "stalled" ? "agent" : "maintainer";
+    case "protected_paths":
+      return "maintainer";
+    case "handoff":
+      if (requirement.status === "fail") return "agent";
+      if (requirement.status === "blocked") return "maintainer";
+      return believedRecord(facts) !== null && decision.handoff?.status !== "ready" ? "agent" : "nobody";
+    case "evaluator":
+      if (requirement.status === "fail") return "agent";
+      if (requirement.status === "blocked") return "operator";
+      if (requirement.status === "capped") return "maintainer";
+      return facts.config.status === "ok" && facts.config.config.evaluator.kind === "review" ? "maintainer" : "nobody";
+    case "entries":
+      if (requirement.status === "blocked") return "agent";
+      return (facts.entries ?? []).some((e) => e.state === "escalated") ? "maintainer" : "nobody";
+    case "override":
+      return "nobody";
+  }
+}
+function statusAction(state, requirements) {
+  if (state === "accepted") return "done";
+  if (state === "not_gated") return "none";
+  if (state === "capped" || state === "stalled") return "spent";
+  if (requirements.some((r) => r.who === "agent")) return "work";
+  if (requirements.some((r) => r.who === "maintainer" || r.who === "operator")) return "person";
+  return "wait";
+}
+function failingCommands(facts) {
+  const replay = progressOf(facts).replay;
+  if (replay) {
+    return replay.failures.map((f) => ({
+      name: f.name,
+      exit_code: f.exit_code,
+      signal: null,
+      timed_out: f.timed_out,
+      duration_ms: null,
+      output_tail: statusTail(f.tail)
+    }));
+  }
+  const record = believedRecord(facts);
+  return record ? failingOf(record) : [];
+}
+function evaluatorMissing(facts, decision) {
+  const failed = decision.requirements.some((r) => r.id === "evaluator" && r.status === "fail");
+  if (!failed || facts.evaluation.status !== "judged") return [];
+  const outcome = facts.evaluation.evaluation.outcome;
+  return outcome.status === "verdict" ? outcome.verdict.missing : [];
+}
+function handoffProblems(decision) {
+  const check = decision.handoff;
+  const failed = decision.requirements.some((r) => r.id === "handoff" && r.status === "fail");
+  if (!failed || !check) return [];
+  return check.blob_sha ? check.findings : [`${check.path} is not at the head commit`];
+}
+function gateStatus(decision, facts) {
+  const pr = facts.pull_request;
+  const state = statusState(decision.state);
+  const requirements = decision.requirements.map((r) => ({
+    ...r,
+    who: whoActs(r, facts, decision)
+  }));
+  const config = facts.config.status === "ok" ? facts.config.config : null;
+  return {
+    version: GATE_STATUS_VERSION,
+    source: "app",
+    repository: pr.repository,
+    pull_request: pr.number,
+    head_sha: pr.head_sha,
+    state,
+    // A pass held on a base that does not require agate (base-requirement.ts) is no pass: the
+    // agent is done, and only a person (a ruleset, or a retarget) can make it count.
+    action: decision.held ? "person" : statusAction(state, requirements),
+    report_only: decision.report_only ?? false,
+    conclusion: decision.conclusion,
+    title: decision.title,
+    next: decision.held ? [
+      ...decision.missing,
+      `Not marked passing: ${decision.held}. A maintainer can require agate on this branch, or retarget the pull request to a branch that does`
+    ] : decision.missing,
+    requirements,
+    failing_commands: failingCommands(facts),
+    evaluator_missing: evaluatorMissing(facts, decision),
+    handoff_problems: handoffProblems(decision),
+    budgets: config ? {
+      graded_attempts: progressOf(facts).graded,
+      graded_attempts_limit: config.budgets.graded_attempts_per_pr,
+      unchanged_failures_before_stalled: config.budgets.unchanged_failures_before_stalled
+    } : null
+  };
+}
+function evaluatingStatus(decision, facts, title) {
+  const status = gateStatus(decision, facts);
+  const requirements = status.requirements.map(
+    (r) => r.id === "evaluator" ? { ...r, status: "waiting", reason: "judging this tree", who: "nobody" } : r
+  );
+  return {
+    ...status,
+    state: "waiting",
+    action: statusAction("waiting", requirements),
+    conclusion: decision.report_only ? "neutral" : null,
+    title,
+    next: [],
+    requirements,
+    evaluator_missing: []
+  };
+}
+
+// checks/gate/status-block.ts
+import { z as z25 } from "zod";
+var OPEN = "<!-- agate-status v";
+var CLOSE = " -->";
+var STATUS_BLOCK_LIMIT = 24e3;
+var LIST_ITEMS = 50;
+var ITEM_CHARS = 1e3;
+var escapeForComment = (json2) => json2.replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/@/g, "\\u0040");
+function line(status) {
+  return `${OPEN}${status.version} ${escapeForComment(JSON.stringify(status))}${CLOSE}`;
+}
+var bounded = (items2) => items2.slice(0, LIST_ITEMS).map((i) => i.slice(0, ITEM_CHARS));
+function statusBlock(status, limit = STATUS_BLOCK_LIMIT) {
+  let fitted = {
+    ...status,
+    title: status.title.slice(0, ITEM_CHARS),
+    next: bounded(status.next),
+    evaluator_missing: bounded(status.evaluator_missing),
+    handoff_problems: bounded(status.handoff_problems),
+    requirements: status.requirements.map((r) => ({ ...r, reason: r.reason.slice(0, ITEM_CHARS) }))
+  };
+  for (let chars = 4e3; ; chars = Math.floor(chars / 2)) {
+    const text = `
+${line(fitted)}
+`;
+    if (text.length <= limit || chars < 50) return text;
+    fitted = {
+      ...fitted,
+      failing_commands: fitted.failing_commands.map((c) => ({
+        ...c,
+        output_tail: c.output_tail.slice(-chars)
+      }))
+    };
+  }
+}
+
 // checks/gate/plan.ts
 var STATE_LABEL_PREFIX = "agate:";
 var LEGACY_PENDING_LABEL = "agate:pending";
@@ -12407,23 +12929,29 @@ function planGatePass(input) {
   const pr = facts.pull_request;
   const config = facts.config.status === "ok" ? facts.config : null;
   const asks = config !== null && (config.config.evaluator.kind === "llm" || config.config.evaluator.kind === "command");
-  const status = (id) => decision.requirements.find((r) => r.id === id)?.status;
-  const ready = status("commands") === "pass" && status("handoff") === "pass";
+  const ready = evaluatorReady(decision.requirements);
   const askEvaluator2 = asks && ready && input.evaluatorDue && config !== null && facts.head_tree_sha !== null ? {
     tree_sha: facts.head_tree_sha,
     config_digest: config.digest,
     rerun: input.rerunEvaluator
   } : null;
-  const view = askEvaluator2 ? {
+  const judging = askEvaluator2 ? `Commands passed on ${shortSha(pr.head_sha)}; the evaluator is judging tree ${shortSha(askEvaluator2.tree_sha)}` : null;
+  const block = statusBlock(
+    judging ? evaluatingStatus(decision, facts, judging) : gateStatus(decision, facts)
+  );
+  const view = judging ? {
     // Report-only concludes neutral while the evaluator judges, unless a pass is held here.
     conclusion: decision.report_only && !decision.held ? "neutral" : null,
-    title: `Commands passed on ${shortSha(pr.head_sha)}; the evaluator is judging tree ${shortSha(askEvaluator2.tree_sha)}`,
-    summary: "**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.\n\nEvery required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.\n",
+    title: judging,
+    summary: `**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.
+
+Every required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.
+${block}`,
     rerunEvaluator: true
   } : {
     conclusion: decision.conclusion,
     title: decision.title,
-    summary: renderGateSummary(decision, facts),
+    summary: `${renderGateSummary(decision, facts, void 0, GITHUB_TEXT_LIMIT - block.length)}${block}`,
     rerunEvaluator: asks
   };
   const check = checkChanges(existing, view) ? { ...view, externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}` } : null;
@@ -12783,7 +13311,18 @@ async function runOverrideJob(job2, deps) {
 }
 
 // app/gate/apply.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
+
+// checks/gate/sighting.ts
+import { createHash as createHash3 } from "node:crypto";
+function viewDigest(view) {
+  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
+  return createHash3("sha256").update(canonicalJson(shown)).digest("hex");
+}
+function sightingOf(view, labels) {
+  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
+  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
+}
 
 // app/gate/entry-priority.ts
 var sameSet = (a, b) => a.length === new Set(b).size && a.every((n) => b.includes(n));
@@ -12847,513 +13386,6 @@ function pullRequestPassAgain(repository2, number, options) {
     payload,
     concurrency_key: pullRequestKey(repository2, number)
   };
-}
-
-// app/gate/gather.ts
-import { createHash as createHash4 } from "node:crypto";
-
-// checks/entries/mentions.ts
-var MAX_ENTRY_MENTIONS = 50;
-var MAX_ISSUE_NUMBER = 2147483647;
-function withoutCode(text) {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  const kept = [];
-  let fence = null;
-  for (const line of lines) {
-    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-    if (fence) {
-      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
-      if (close?.[1]?.[0] === fence.char && (close[1]?.length ?? 0) >= fence.length) fence = null;
-      kept.push("");
-      continue;
-    }
-    if (open?.[1]) {
-      fence = { char: open[1][0], length: open[1].length };
-      kept.push("");
-      continue;
-    }
-    kept.push(line);
-  }
-  return withoutCodeSpans(kept.join("\n").replace(/<!--[\s\S]*?(?:-->|$)/g, " "));
-}
-function withoutCodeSpans(text) {
-  const runs = [];
-  for (const m of text.matchAll(/`+/g)) runs.push({ at: m.index, length: m[0].length });
-  const next = new Array(runs.length).fill(-1);
-  const seen = /* @__PURE__ */ new Map();
-  for (let i = runs.length - 1; i >= 0; i--) {
-    const run = runs[i];
-    next[i] = seen.get(run.length) ?? -1;
-    seen.set(run.length, i);
-  }
-  let out = "";
-  let from = 0;
-  for (let i = 0; i < runs.length; i++) {
-    const close = next[i] ?? -1;
-    if (close < 0) continue;
-    const open = runs[i];
-    const end = runs[close];
-    out += `${text.slice(from, open.at)} `;
-    from = end.at + end.length;
-    i = close;
-  }
-  return out + text.slice(from);
-}
-var SAME_REPO_NAME = /[A-Za-z0-9_.-]+/.source;
-function entryMentions(body, repository2) {
-  if (!body) return [];
-  const text = withoutCode(body);
-  const self = repository2.toLowerCase();
-  const found = [];
-  const add = (at2, digits) => {
-    const number = Number(digits);
-    if (Number.isSafeInteger(number) && number > 0 && number <= MAX_ISSUE_NUMBER) {
-      found.push({ at: at2, number });
-    }
-  };
-  const url = new RegExp(
-    `https?://[^\\s/<>()]+/(${SAME_REPO_NAME}/${SAME_REPO_NAME})/issues/(\\d+)(?![\\w/])`,
-    "g"
-  );
-  for (const m of text.matchAll(url)) {
-    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
-  }
-  const rest = text.replace(/https?:\/\/[^\s<>()]+/g, (u) => " ".repeat(u.length));
-  const qualified = new RegExp(
-    `(?<![\\w/.#-])(${SAME_REPO_NAME}/${SAME_REPO_NAME})#(\\d+)(?![\\w])`,
-    "g"
-  );
-  for (const m of rest.matchAll(qualified)) {
-    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
-  }
-  for (const m of rest.matchAll(/(?<![\w/.#&-])#(\d+)(?![\w])/g)) add(m.index, m[1]);
-  const numbers = [];
-  for (const { number } of found.sort((a, b) => a.at - b.at)) {
-    if (numbers.includes(number)) continue;
-    numbers.push(number);
-    if (numbers.length === MAX_ENTRY_MENTIONS) break;
-  }
-  return numbers;
-}
-
-// app/gate/trace-report.ts
-import { unzipSync as unzipSync2 } from "fflate";
-var MAX_TRACE_ZIP_BYTES = 4 * 1024 * 1024;
-var MAX_TRACE_JSON_BYTES = 16 * 1024 * 1024;
-var CACHE_LIMIT2 = 500;
-function traceReaderOf(github) {
-  const candidate = github;
-  return typeof candidate.traceReportArtifacts === "function" && typeof candidate.artifactZip === "function" ? candidate : null;
-}
-var TraceReportCache = class {
-  reads = /* @__PURE__ */ new Map();
-  async read(reader, artifactId) {
-    const known = this.reads.get(artifactId);
-    if (known) return known;
-    const read = parseTraceZip(await reader.artifactZip(artifactId, MAX_TRACE_ZIP_BYTES));
-    remember(this.reads, artifactId, read, CACHE_LIMIT2);
-    return read;
-  }
-};
-function parseTraceZip(zip) {
-  const names = [];
-  let files;
-  try {
-    files = unzipSync2(zip, {
-      filter: (file) => {
-        names.push(file.name);
-        return file.name === TRACE_REPORT_FILE_NAME && file.originalSize <= MAX_TRACE_JSON_BYTES;
-      }
-    });
-  } catch (error) {
-    return { traces: null, error: `not a readable zip: ${codeSpan(message2(error), 200)}` };
-  }
-  const data = files[TRACE_REPORT_FILE_NAME];
-  if (names.length !== 1 || !data) {
-    return {
-      traces: null,
-      error: `it holds ${names.length === 0 ? "no files" : names.slice(0, 5).map((n) => codeSpan(n, 120)).join(", ")}, not exactly one ${TRACE_REPORT_FILE_NAME} of at most ${MAX_TRACE_JSON_BYTES} bytes`
-    };
-  }
-  let json2;
-  try {
-    json2 = JSON.parse(Buffer.from(data).toString("utf8"));
-  } catch (error) {
-    return {
-      traces: null,
-      error: `${TRACE_REPORT_FILE_NAME} is not JSON: ${codeSpan(message2(error), 200)}`
-    };
-  }
-  const parsed = traceReportFileSchema.safeParse(json2);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    return {
-      traces: null,
-      error: `${TRACE_REPORT_FILE_NAME} is not a list of trace reports: ${codeSpan(`${first?.path.join(".") || "(root)"}: ${first?.message}`, 200)}`
-    };
-  }
-  return { traces: parsed.data, error: null };
-}
-var message2 = (error) => error instanceof Error ? error.message : String(error);
-async function readTraceFact(reader, cache, run, evidence) {
-  if (!reader || !run?.job || run.job.status !== "completed") return null;
-  const believed = evidence.some(
-    (e) => e.record && !e.refused && !e.waiting && e.run_id === run.run.id
-  );
-  if (!believed) return null;
-  const attempt2 = run.job.run_attempt;
-  const name = traceReportArtifactName(attempt2);
-  const named2 = (await reader.traceReportArtifacts(run.run.id)).filter((a) => a.name === name);
-  if (named2.length === 0) return null;
-  const fact = { run_id: run.run.id, run_attempt: attempt2, artifact: name };
-  const only = named2.length === 1 ? named2[0] : void 0;
-  if (!only) {
-    return {
-      ...fact,
-      traces: null,
-      error: `the attempt has ${named2.length} artifacts named ${name}: something besides agate's step uploaded one, so none is read`
-    };
-  }
-  if (only.expired) return { ...fact, traces: null, error: `${name} has expired` };
-  if (only.size_in_bytes > MAX_TRACE_ZIP_BYTES) {
-    return {
-      ...fact,
-      traces: null,
-      error: `${name} is ${only.size_in_bytes} bytes, more than the ${MAX_TRACE_ZIP_BYTES} trace reports can be`
-    };
-  }
-  try {
-    return { ...fact, ...await cache.read(reader, only.id) };
-  } catch (error) {
-    return {
-      ...fact,
-      traces: null,
-      error: `could not be downloaded: ${codeSpan(message2(error), 200)}`
-    };
-  }
-}
-
-// app/gate/gather.ts
-function priorRecordOf(record) {
-  return {
-    id: record.id,
-    head_sha: record.head_sha,
-    base_sha: record.base_sha,
-    tree_sha: record.tested?.tree_sha ?? null,
-    state: record.decision.state,
-    config_digest: record.grader.config_digest,
-    agate_version: record.grader.agate_version,
-    decided_at: record.decided_at,
-    stale: record.stale
-  };
-}
-function attemptsOf(records, head) {
-  const attempts = /* @__PURE__ */ new Map();
-  for (const r of records) {
-    if (r.head_sha === head) continue;
-    const replayed = r.decision.replayed_from ?? null;
-    const source = replayed ? attempts.get(replayed) : void 0;
-    const believed = r.provenance?.verified === true && r.commands.length > 0;
-    if (!source && !believed) continue;
-    attempts.set(r.head_sha, {
-      head_sha: r.head_sha,
-      head_tree_sha: r.decision.head_tree_sha ?? null,
-      base_sha: r.base_sha,
-      config_digest: r.grader.config_digest,
-      agate_version: r.grader.agate_version,
-      failures: source ? source.failures : failuresOf(r.commands),
-      passed: source ? source.passed : r.commands.filter(outcomePassed).map((c) => c.name),
-      missing: source ? source.missing : r.verdict?.missing ?? null,
-      replayed_from: source ? source.head_sha : null,
-      decided_at: r.decided_at
-    });
-  }
-  return [...attempts.values()];
-}
-var HeadMovedError = class extends Error {
-  constructor(number, what) {
-    super(`${what} of #${number} moved while agate read it; starting over`);
-    this.name = "HeadMovedError";
-  }
-};
-async function changedFilesAt(github, pr, detail, comparison) {
-  const compared = comparison.files.map(({ filename, previous_filename, status }) => ({
-    filename,
-    previous_filename,
-    status
-  }));
-  if (compared.length < COMPARE_FILES_LIMIT && compared.length >= detail.changed_files) {
-    return { files: compared, listing: { complete: true, reason: null } };
-  }
-  const listed2 = await github.changedFiles(pr.number);
-  const after = await github.pullRequest(pr.number);
-  if (after.head_sha !== pr.head_sha) throw new HeadMovedError(pr.number, "the head");
-  if (after.base_sha !== pr.base_sha) throw new HeadMovedError(pr.number, "the base");
-  const count2 = (await github.pullRequestDetail(pr.number)).changed_files;
-  return {
-    files: listed2,
-    listing: judgeListing({
-      source: "GitHub's file list of a pull request",
-      count: listed2.length,
-      limit: PULL_FILES_LIMIT,
-      expected: count2
-    })
-  };
-}
-function commitOf(comparison, sha2) {
-  const commit = comparison.commits.find((c) => c.sha === sha2);
-  return commit ? { sha: commit.sha, tree_sha: commit.tree_sha, parents: commit.parents } : null;
-}
-function headTreeOf(comparison) {
-  const head = comparison.head_sha;
-  if (head === comparison.merge_base_sha) return comparison.merge_base_tree_sha;
-  return commitOf(comparison, head)?.tree_sha ?? null;
-}
-function viewDigest(view) {
-  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
-  return createHash4("sha256").update(canonicalJson(shown)).digest("hex");
-}
-function sightingOf(view, labels) {
-  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
-  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
-}
-async function viewIsCurrent(store, view) {
-  const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
-  const last = await store.latestPullRequestSighting(key);
-  if (!last) return (await store.listRecords(key)).length === 0;
-  const ours = Date.parse(view.detail.updated_at);
-  const theirs = Date.parse(last.updated_at);
-  return ours > theirs || ours === theirs && last.digest === viewDigest(view);
-}
-async function gatherPullRequest(deps, target2, options) {
-  const { github, reads } = deps;
-  let read = null;
-  let expected = target2.head_sha && target2.base_sha ? { head: target2.head_sha, base: target2.base_sha } : null;
-  let seen = target2.seen && expected && target2.seen.snapshot.head_sha === expected.head && target2.seen.snapshot.base_sha === expected.base && await viewIsCurrent(deps.store, target2.seen) ? target2.seen : null;
-  for (let attempt2 = 1; ; attempt2++) {
-    if (!expected) {
-      read = await github.pullRequestView(target2.number);
-      expected = { head: read.snapshot.head_sha, base: read.snapshot.base_sha };
-    }
-    const [config, comparison] = await Promise.all([
-      reads.config(github, expected.base),
-      reads.compare(github, expected.base, expected.head)
-    ]);
-    const view = read ?? seen ?? await github.pullRequestView(target2.number);
-    const live = view.snapshot;
-    if (live.state !== "open") return { status: "skipped", reason: `#${live.number} is closed` };
-    if (live.head_sha === expected.head && live.base_sha === expected.base) {
-      if (options.relevant && config.status === "ok" && !options.relevant(config.config)) {
-        return {
-          status: "skipped",
-          reason: `#${live.number}: not the evidence workflow or job of its base config`
-        };
-      }
-      return { status: "gathered", ...await gatherAt(deps, view, config, comparison, options) };
-    }
-    if (attempt2 >= 3) throw new HeadMovedError(target2.number, "the head");
-    read = view;
-    seen = null;
-    expected = { head: live.head_sha, base: live.base_sha };
-  }
-}
-async function gatherAt(deps, view, config, comparison, options) {
-  const { github, store } = deps;
-  const { snapshot: pr, detail } = view;
-  const key = { repository: pr.repository, pullNumber: pr.number };
-  const head = { repository: pr.repository, headSha: pr.head_sha };
-  const [stored, mergeCommits, overrides, sightings, bases, entries] = await Promise.all([
-    store.listRecords(key),
-    store.listMergeCommits({ ...key, headSha: pr.head_sha }),
-    store.listOverrides({ ...key, headSha: pr.head_sha }),
-    store.listHeadObservations(head),
-    store.listBaseSightings(head),
-    store.listEntries({ repository: pr.repository })
-  ]);
-  const observations = {
-    merge_commit: detail.merge_commit_sha ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha } : null,
-    head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
-    view,
-    entry_mentions: entryMentions(detail.body, pr.repository)
-  };
-  const merge_commits = detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha) ? [...mergeCommits, detail.merge_commit_sha] : mergeCommits;
-  const changed = await changedFilesAt(github, pr, detail, comparison);
-  const head_tree_sha = headTreeOf(comparison) ?? await github.treeOf(pr.head_sha);
-  const prior_records = stored.map(priorRecordOf);
-  const override = overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
-  const facts = {
-    pull_request: pr,
-    head_tree_sha,
-    config,
-    previously_gated: prior_records.some((r) => r.state !== "not_gated"),
-    changed_files: changed.files,
-    changed_files_listing: changed.listing,
-    merge_commits,
-    evidence_source: null,
-    evidence_run: null,
-    evidence: [],
-    approvals: [],
-    override: override ? {
-      by: override.by,
-      reason: override.reason,
-      at: override.at,
-      comment_url: override.comment_url
-    } : null,
-    head_shared_with: sharedWith(pr, [...sightings, ...bases]),
-    prior_records,
-    attempts: attemptsOf(stored, pr.head_sha),
-    agate_version: deps.agateVersion,
-    handoff: null,
-    reviews: [],
-    evaluation: { status: "not_asked" },
-    entries: linkedEntries(entries, pr.number, observations.entry_mentions),
-    trace: null,
-    setup: null
-  };
-  const headSeen = sightings.length > 0;
-  if (deps.setup && config.status !== "invalid") await readSetup(deps, deps.setup, facts);
-  if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
-  const cfg = config.config;
-  const collected = await collectEvidence(github, deps.evidence, {
-    target: {
-      kind: "pull_request",
-      number: pr.number,
-      baseRef: pr.base_ref,
-      headSha: pr.head_sha,
-      mergeCommits: merge_commits
-    },
-    repository: pr.repository,
-    config: cfg,
-    configDigest: config.digest,
-    baseSha: pr.base_sha,
-    changedFiles: changed.files,
-    listing: changed.listing,
-    // Only for a head agate has not decided on before: a late or repeated push event for a head
-    // it knows must not hide the runs it already read.
-    skipRuns: options.skipRuns && !stored.some((r) => r.head_sha === pr.head_sha),
-    knownCommit: (sha2) => commitOf(comparison, sha2),
-    completedJob: options.completedJob ?? null
-  });
-  facts.evidence_source = collected.source;
-  facts.evidence_run = collected.run;
-  facts.evidence = collected.evidence;
-  facts.trace = await readTraceFact(
-    traceReaderOf(github),
-    deps.traceReports ?? new TraceReportCache(),
-    collected.run,
-    collected.evidence
-  );
-  const needsReviews = cfg.evaluator.kind === "review" || protectedChanges(changed.files, cfg).length > 0;
-  const asks = cfg.evaluator.kind === "llm" || cfg.evaluator.kind === "command";
-  const [reviews, handoff, evaluation] = await Promise.all([
-    needsReviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
-    handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
-    asks ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored) : Promise.resolve({ status: "not_asked" })
-  ]);
-  facts.approvals = reviews.filter((r) => r.state === "APPROVED").map(({ login, commit_id, submitted_at, maintainer }) => ({
-    login,
-    commit_id,
-    submitted_at,
-    maintainer
-  }));
-  if (cfg.evaluator.kind === "review") facts.reviews = reviews;
-  facts.handoff = handoff;
-  facts.evaluation = evaluation;
-  let evaluatorDue = asks && await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator);
-  if (evaluatorDue) {
-    const spent = await dailyBudgetSpent(store, pr, cfg, deps.now());
-    if (spent) {
-      facts.evaluation = spent;
-      evaluatorDue = false;
-    }
-  }
-  return { facts, observations, evaluatorDue, headSeen };
-}
-async function readSetup(deps, setup, facts) {
-  const pr = facts.pull_request;
-  facts.setup = await setup.read(deps.github, pr.repository, pr.base_ref);
-  if (facts.setup.requires !== "none" && facts.setup.requires !== "other_app") return;
-  const name = await setup.defaultBranch(deps.github, pr.repository);
-  if (name !== pr.base_ref)
-    facts.default_setup = await setup.read(deps.github, pr.repository, name);
-}
-function sharedWith(pr, seen) {
-  const others = /* @__PURE__ */ new Map();
-  for (const { pull_number, base_ref } of seen) {
-    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
-    others.set(`${pull_number}
-${base_ref}`, { pull_number, base_ref });
-  }
-  return [...others.values()];
-}
-function linkedEntries(entries, number, mentions = []) {
-  return entries.filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number)).map((e) => ({
-    issue_number: e.issue_number,
-    state: e.state,
-    author: e.author,
-    owner: e.owner,
-    escalation_reason: e.escalation_reason,
-    why: e.why,
-    question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
-    state_changed_at: e.state_changed_at
-  }));
-}
-async function latestReviews(github, pr, maintainers) {
-  const latest = /* @__PURE__ */ new Map();
-  for (const review of await github.reviews(pr.number)) {
-    if (review.state === "COMMENTED" || review.state === "PENDING") continue;
-    latest.set(review.login.toLowerCase(), review);
-  }
-  const verdicts = [];
-  for (const [login, review] of latest) {
-    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
-    if (!review.commit_id || !review.submitted_at) continue;
-    const maintainer = login !== pr.author.login.toLowerCase() && await isMaintainer(github, { login: review.login, type: review.user_type }, maintainers);
-    verdicts.push({
-      login,
-      state: review.state,
-      commit_id: review.commit_id,
-      submitted_at: review.submitted_at,
-      body: review.body,
-      maintainer
-    });
-  }
-  return verdicts;
-}
-async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
-  const { github, reads } = deps;
-  const path = config.handoff.path;
-  const commits = config.handoff.required_when.sessions_over === null ? [] : comparison.commits.map(({ sha: sha2, message: message4, committed_at }) => ({
-    sha: sha2,
-    message: message4,
-    committed_at
-  }));
-  const facts = {
-    file: null,
-    observed_at: deps.now().toISOString(),
-    opened_at: detail.created_at,
-    commit_count: detail.commits,
-    changed_lines: detail.additions + detail.deletions,
-    commits,
-    newest_change: null
-  };
-  const touched = changed.files.find((f) => f.filename === path || f.previous_filename === path);
-  const untouched = !touched && changed.listing.complete;
-  if (untouched && handoffRequiredBy(config.handoff.required_when, { labels: pr.labels, facts }).length === 0) {
-    return facts;
-  }
-  const file = touched?.filename === path && touched.status === "removed" ? null : untouched ? await reads.file(github, path, comparison.merge_base_sha) : await reads.file(github, path, pr.head_sha);
-  if (!file) return facts;
-  let newest_change = null;
-  const candidates = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [pr.head_sha];
-  for (const sha2 of candidates.slice(0, 5)) {
-    const files = await github.commitFiles(sha2);
-    if (files.length > 0) {
-      newest_change = { sha: sha2, files };
-      break;
-    }
-  }
-  return { ...facts, file: { path, blob_sha: file.blobSha, text: file.text }, newest_change };
 }
 
 // app/gate/apply.ts
@@ -13484,7 +13516,7 @@ async function evaluatorAlreadyAsked(queue, pr, ask) {
   }
   return false;
 }
-var digestOf = (facts) => facts.config.status === "ok" ? facts.config.digest : createHash5("sha256").update(facts.config.status === "invalid" ? facts.config.message : "").digest("hex");
+var digestOf = (facts) => facts.config.status === "ok" ? facts.config.digest : createHash4("sha256").update(facts.config.status === "invalid" ? facts.config.message : "").digest("hex");
 function recordInput(facts, decision, decidedAt) {
   const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
   const shown = believed ?? facts.evidence.at(-1);
@@ -13544,6 +13576,539 @@ function verdictBy(facts) {
   return approval ? `review by ${approval.login}` : null;
 }
 
+// checks/entries/mentions.ts
+var MAX_ENTRY_MENTIONS = 50;
+var MAX_ISSUE_NUMBER = 2147483647;
+function withoutCode(text) {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const kept = [];
+  let fence = null;
+  for (const line2 of lines) {
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line2);
+    if (fence) {
+      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line2);
+      if (close?.[1]?.[0] === fence.char && (close[1]?.length ?? 0) >= fence.length) fence = null;
+      kept.push("");
+      continue;
+    }
+    if (open?.[1]) {
+      fence = { char: open[1][0], length: open[1].length };
+      kept.push("");
+      continue;
+    }
+    kept.push(line2);
+  }
+  return withoutCodeSpans(kept.join("\n").replace(/<!--[\s\S]*?(?:-->|$)/g, " "));
+}
+function withoutCodeSpans(text) {
+  const runs = [];
+  for (const m of text.matchAll(/`+/g)) runs.push({ at: m.index, length: m[0].length });
+  const next = new Array(runs.length).fill(-1);
+  const seen = /* @__PURE__ */ new Map();
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const run = runs[i];
+    next[i] = seen.get(run.length) ?? -1;
+    seen.set(run.length, i);
+  }
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < runs.length; i++) {
+    const close = next[i] ?? -1;
+    if (close < 0) continue;
+    const open = runs[i];
+    const end = runs[close];
+    out += `${text.slice(from, open.at)} `;
+    from = end.at + end.length;
+    i = close;
+  }
+  return out + text.slice(from);
+}
+var SAME_REPO_NAME = /[A-Za-z0-9_.-]+/.source;
+function entryMentions(body, repository2) {
+  if (!body) return [];
+  const text = withoutCode(body);
+  const self = repository2.toLowerCase();
+  const found = [];
+  const add = (at2, digits) => {
+    const number = Number(digits);
+    if (Number.isSafeInteger(number) && number > 0 && number <= MAX_ISSUE_NUMBER) {
+      found.push({ at: at2, number });
+    }
+  };
+  const url = new RegExp(
+    `https?://[^\\s/<>()]+/(${SAME_REPO_NAME}/${SAME_REPO_NAME})/issues/(\\d+)(?![\\w/])`,
+    "g"
+  );
+  for (const m of text.matchAll(url)) {
+    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
+  }
+  const rest = text.replace(/https?:\/\/[^\s<>()]+/g, (u) => " ".repeat(u.length));
+  const qualified = new RegExp(
+    `(?<![\\w/.#-])(${SAME_REPO_NAME}/${SAME_REPO_NAME})#(\\d+)(?![\\w])`,
+    "g"
+  );
+  for (const m of rest.matchAll(qualified)) {
+    if (m[1]?.toLowerCase() === self) add(m.index, m[2]);
+  }
+  for (const m of rest.matchAll(/(?<![\w/.#&-])#(\d+)(?![\w])/g)) add(m.index, m[1]);
+  const numbers = [];
+  for (const { number } of found.sort((a, b) => a.at - b.at)) {
+    if (numbers.includes(number)) continue;
+    numbers.push(number);
+    if (numbers.length === MAX_ENTRY_MENTIONS) break;
+  }
+  return numbers;
+}
+
+// checks/gate/attempts.ts
+function priorRecordOf(record) {
+  return {
+    id: record.id,
+    head_sha: record.head_sha,
+    base_sha: record.base_sha,
+    tree_sha: record.tested?.tree_sha ?? null,
+    state: record.decision.state,
+    config_digest: record.grader.config_digest,
+    agate_version: record.grader.agate_version,
+    decided_at: record.decided_at,
+    stale: record.stale
+  };
+}
+function attemptsOf(records, head) {
+  const attempts = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    if (r.head_sha === head) continue;
+    const replayed = r.decision.replayed_from ?? null;
+    const source = replayed ? attempts.get(replayed) : void 0;
+    const believed = r.provenance?.verified === true && r.commands.length > 0;
+    if (!source && !believed) continue;
+    attempts.set(r.head_sha, {
+      head_sha: r.head_sha,
+      head_tree_sha: r.decision.head_tree_sha ?? null,
+      base_sha: r.base_sha,
+      config_digest: r.grader.config_digest,
+      agate_version: r.grader.agate_version,
+      failures: source ? source.failures : failuresOf(r.commands),
+      passed: source ? source.passed : r.commands.filter(outcomePassed).map((c) => c.name),
+      missing: source ? source.missing : r.verdict?.missing ?? null,
+      replayed_from: source ? source.head_sha : null,
+      decided_at: r.decided_at
+    });
+  }
+  return [...attempts.values()];
+}
+
+// checks/gate/reads.ts
+function seenViewIsNewest(view, last) {
+  const ours = Date.parse(view.detail.updated_at);
+  const theirs = Date.parse(last.updated_at);
+  return ours > theirs || ours === theirs && last.digest === viewDigest(view);
+}
+function compareIsWhole(listed2, changedFiles) {
+  return listed2 < COMPARE_FILES_LIMIT && listed2 >= changedFiles;
+}
+function pullListing(listed2, changedFiles) {
+  return judgeListing({
+    source: "GitHub's file list of a pull request",
+    count: listed2,
+    limit: PULL_FILES_LIMIT,
+    expected: changedFiles
+  });
+}
+function planReads(input) {
+  const { config } = input;
+  const kind = config.evaluator.kind;
+  return {
+    reviews: kind === "review" || protectedChanges(input.changedFiles, config).length > 0,
+    evaluations: kind === "llm" || kind === "command",
+    skipRuns: input.pushEvent && !input.headDecided
+  };
+}
+function readsSetup(config) {
+  return config.status !== "invalid";
+}
+function readsDefaultSetup(base) {
+  return base.requires === "none" || base.requires === "other_app";
+}
+function handoffReadAt(input) {
+  const path = input.config.handoff.path;
+  const touched = input.changed.files.find(
+    (f) => f.filename === path || f.previous_filename === path
+  );
+  if (touched?.filename === path && touched.status === "removed") return null;
+  if (touched || !input.changed.listing.complete) return input.head;
+  const required = handoffRequiredBy(input.config.handoff.required_when, {
+    labels: input.labels,
+    facts: input.facts
+  });
+  return required.length > 0 ? input.mergeBase : null;
+}
+function newestChangeCandidates(commits, head) {
+  const newestFirst = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [head];
+  return newestFirst.slice(0, 5);
+}
+
+// app/gate/trace-report.ts
+import { unzipSync as unzipSync2 } from "fflate";
+var MAX_TRACE_ZIP_BYTES = 4 * 1024 * 1024;
+var MAX_TRACE_JSON_BYTES = 16 * 1024 * 1024;
+var CACHE_LIMIT2 = 500;
+function traceReaderOf(github) {
+  const candidate = github;
+  return typeof candidate.traceReportArtifacts === "function" && typeof candidate.artifactZip === "function" ? candidate : null;
+}
+var TraceReportCache = class {
+  reads = /* @__PURE__ */ new Map();
+  async read(reader, artifactId) {
+    const known = this.reads.get(artifactId);
+    if (known) return known;
+    const read = parseTraceZip(await reader.artifactZip(artifactId, MAX_TRACE_ZIP_BYTES));
+    remember(this.reads, artifactId, read, CACHE_LIMIT2);
+    return read;
+  }
+};
+function parseTraceZip(zip) {
+  const names = [];
+  let files;
+  try {
+    files = unzipSync2(zip, {
+      filter: (file) => {
+        names.push(file.name);
+        return file.name === TRACE_REPORT_FILE_NAME && file.originalSize <= MAX_TRACE_JSON_BYTES;
+      }
+    });
+  } catch (error) {
+    return { traces: null, error: `not a readable zip: ${codeSpan(message2(error), 200)}` };
+  }
+  const data = files[TRACE_REPORT_FILE_NAME];
+  if (names.length !== 1 || !data) {
+    return {
+      traces: null,
+      error: `it holds ${names.length === 0 ? "no files" : names.slice(0, 5).map((n) => codeSpan(n, 120)).join(", ")}, not exactly one ${TRACE_REPORT_FILE_NAME} of at most ${MAX_TRACE_JSON_BYTES} bytes`
+    };
+  }
+  let json2;
+  try {
+    json2 = JSON.parse(Buffer.from(data).toString("utf8"));
+  } catch (error) {
+    return {
+      traces: null,
+      error: `${TRACE_REPORT_FILE_NAME} is not JSON: ${codeSpan(message2(error), 200)}`
+    };
+  }
+  const parsed = traceReportFileSchema.safeParse(json2);
+  if (!parsed.success) {
+    const first2 = parsed.error.issues[0];
+    return {
+      traces: null,
+      error: `${TRACE_REPORT_FILE_NAME} is not a list of trace reports: ${codeSpan(`${first2?.path.join(".") || "(root)"}: ${first2?.message}`, 200)}`
+    };
+  }
+  return { traces: parsed.data, error: null };
+}
+var message2 = (error) => error instanceof Error ? error.message : String(error);
+async function readTraceFact(reader, cache, run, evidence) {
+  if (!reader || !run?.job || run.job.status !== "completed") return null;
+  const believed = evidence.some(
+    (e) => e.record && !e.refused && !e.waiting && e.run_id === run.run.id
+  );
+  if (!believed) return null;
+  const attempt2 = run.job.run_attempt;
+  const name = traceReportArtifactName(attempt2);
+  const named2 = (await reader.traceReportArtifacts(run.run.id)).filter((a) => a.name === name);
+  if (named2.length === 0) return null;
+  const fact = { run_id: run.run.id, run_attempt: attempt2, artifact: name };
+  const only = named2.length === 1 ? named2[0] : void 0;
+  if (!only) {
+    return {
+      ...fact,
+      traces: null,
+      error: `the attempt has ${named2.length} artifacts named ${name}: something besides agate's step uploaded one, so none is read`
+    };
+  }
+  if (only.expired) return { ...fact, traces: null, error: `${name} has expired` };
+  if (only.size_in_bytes > MAX_TRACE_ZIP_BYTES) {
+    return {
+      ...fact,
+      traces: null,
+      error: `${name} is ${only.size_in_bytes} bytes, more than the ${MAX_TRACE_ZIP_BYTES} trace reports can be`
+    };
+  }
+  try {
+    return { ...fact, ...await cache.read(reader, only.id) };
+  } catch (error) {
+    return {
+      ...fact,
+      traces: null,
+      error: `could not be downloaded: ${codeSpan(message2(error), 200)}`
+    };
+  }
+}
+
+// app/gate/gather.ts
+var HeadMovedError = class extends Error {
+  constructor(number, what) {
+    super(`${what} of #${number} moved while agate read it; starting over`);
+    this.name = "HeadMovedError";
+  }
+};
+async function changedFilesAt(github, pr, detail, comparison) {
+  const compared = comparison.files.map(({ filename, previous_filename, status }) => ({
+    filename,
+    previous_filename,
+    status
+  }));
+  if (compareIsWhole(compared.length, detail.changed_files)) {
+    return { files: compared, listing: { complete: true, reason: null } };
+  }
+  const listed2 = await github.changedFiles(pr.number);
+  const after = await github.pullRequest(pr.number);
+  if (after.head_sha !== pr.head_sha) throw new HeadMovedError(pr.number, "the head");
+  if (after.base_sha !== pr.base_sha) throw new HeadMovedError(pr.number, "the base");
+  const count2 = (await github.pullRequestDetail(pr.number)).changed_files;
+  return {
+    files: listed2,
+    listing: pullListing(listed2.length, count2)
+  };
+}
+function commitOf(comparison, sha2) {
+  const commit = comparison.commits.find((c) => c.sha === sha2);
+  return commit ? { sha: commit.sha, tree_sha: commit.tree_sha, parents: commit.parents } : null;
+}
+function headTreeOf(comparison) {
+  const head = comparison.head_sha;
+  if (head === comparison.merge_base_sha) return comparison.merge_base_tree_sha;
+  return commitOf(comparison, head)?.tree_sha ?? null;
+}
+async function viewIsCurrent(store, view) {
+  const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
+  const last = await store.latestPullRequestSighting(key);
+  if (!last) return (await store.listRecords(key)).length === 0;
+  return seenViewIsNewest(view, last);
+}
+async function gatherPullRequest(deps, target2, options) {
+  const { github, reads } = deps;
+  let read = null;
+  let expected = target2.head_sha && target2.base_sha ? { head: target2.head_sha, base: target2.base_sha } : null;
+  let seen = target2.seen && expected && target2.seen.snapshot.head_sha === expected.head && target2.seen.snapshot.base_sha === expected.base && await viewIsCurrent(deps.store, target2.seen) ? target2.seen : null;
+  for (let attempt2 = 1; ; attempt2++) {
+    if (!expected) {
+      read = await github.pullRequestView(target2.number);
+      expected = { head: read.snapshot.head_sha, base: read.snapshot.base_sha };
+    }
+    const [config, comparison] = await Promise.all([
+      reads.config(github, expected.base),
+      reads.compare(github, expected.base, expected.head)
+    ]);
+    const view = read ?? seen ?? await github.pullRequestView(target2.number);
+    const live = view.snapshot;
+    if (live.state !== "open") return { status: "skipped", reason: `#${live.number} is closed` };
+    if (live.head_sha === expected.head && live.base_sha === expected.base) {
+      if (options.relevant && config.status === "ok" && !options.relevant(config.config)) {
+        return {
+          status: "skipped",
+          reason: `#${live.number}: not the evidence workflow or job of its base config`
+        };
+      }
+      return { status: "gathered", ...await gatherAt(deps, view, config, comparison, options) };
+    }
+    if (attempt2 >= 3) throw new HeadMovedError(target2.number, "the head");
+    read = view;
+    seen = null;
+    expected = { head: live.head_sha, base: live.base_sha };
+  }
+}
+async function gatherAt(deps, view, config, comparison, options) {
+  const { github, store } = deps;
+  const { snapshot: pr, detail } = view;
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const head = { repository: pr.repository, headSha: pr.head_sha };
+  const [stored, mergeCommits, overrides, sightings, bases, entries] = await Promise.all([
+    store.listRecords(key),
+    store.listMergeCommits({ ...key, headSha: pr.head_sha }),
+    store.listOverrides({ ...key, headSha: pr.head_sha }),
+    store.listHeadObservations(head),
+    store.listBaseSightings(head),
+    store.listEntries({ repository: pr.repository })
+  ]);
+  const observations = {
+    merge_commit: detail.merge_commit_sha ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha } : null,
+    head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
+    view,
+    entry_mentions: entryMentions(detail.body, pr.repository)
+  };
+  const merge_commits = detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha) ? [...mergeCommits, detail.merge_commit_sha] : mergeCommits;
+  const changed = await changedFilesAt(github, pr, detail, comparison);
+  const head_tree_sha = headTreeOf(comparison) ?? await github.treeOf(pr.head_sha);
+  const prior_records = stored.map(priorRecordOf);
+  const override = overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
+  const facts = {
+    pull_request: pr,
+    head_tree_sha,
+    config,
+    previously_gated: prior_records.some((r) => r.state !== "not_gated"),
+    changed_files: changed.files,
+    changed_files_listing: changed.listing,
+    merge_commits,
+    evidence_source: null,
+    evidence_run: null,
+    evidence: [],
+    approvals: [],
+    override: override ? {
+      by: override.by,
+      reason: override.reason,
+      at: override.at,
+      comment_url: override.comment_url
+    } : null,
+    head_shared_with: sharedWith(pr, [...sightings, ...bases]),
+    prior_records,
+    attempts: attemptsOf(stored, pr.head_sha),
+    agate_version: deps.agateVersion,
+    handoff: null,
+    reviews: [],
+    evaluation: { status: "not_asked" },
+    entries: linkedEntries(entries, pr.number, observations.entry_mentions),
+    trace: null,
+    setup: null
+  };
+  const headSeen = sightings.length > 0;
+  if (deps.setup && readsSetup(config)) await readSetup(deps, deps.setup, facts);
+  if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
+  const cfg = config.config;
+  const plan = planReads({
+    config: cfg,
+    changedFiles: changed.files,
+    pushEvent: options.skipRuns,
+    headDecided: stored.some((r) => r.head_sha === pr.head_sha)
+  });
+  const collected = await collectEvidence(github, deps.evidence, {
+    target: {
+      kind: "pull_request",
+      number: pr.number,
+      baseRef: pr.base_ref,
+      headSha: pr.head_sha,
+      mergeCommits: merge_commits
+    },
+    repository: pr.repository,
+    config: cfg,
+    configDigest: config.digest,
+    baseSha: pr.base_sha,
+    changedFiles: changed.files,
+    listing: changed.listing,
+    skipRuns: plan.skipRuns,
+    knownCommit: (sha2) => commitOf(comparison, sha2),
+    completedJob: options.completedJob ?? null
+  });
+  facts.evidence_source = collected.source;
+  facts.evidence_run = collected.run;
+  facts.evidence = collected.evidence;
+  facts.trace = await readTraceFact(
+    traceReaderOf(github),
+    deps.traceReports ?? new TraceReportCache(),
+    collected.run,
+    collected.evidence
+  );
+  const [reviews, handoff, evaluation] = await Promise.all([
+    plan.reviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
+    handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
+    plan.evaluations ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored) : Promise.resolve({ status: "not_asked" })
+  ]);
+  facts.approvals = reviews.filter((r) => r.state === "APPROVED").map(({ login, commit_id, submitted_at, maintainer }) => ({
+    login,
+    commit_id,
+    submitted_at,
+    maintainer
+  }));
+  if (cfg.evaluator.kind === "review") facts.reviews = reviews;
+  facts.handoff = handoff;
+  facts.evaluation = evaluation;
+  let evaluatorDue2 = plan.evaluations && await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator);
+  if (evaluatorDue2) {
+    const spent = await dailyBudgetSpent(store, pr, cfg, deps.now());
+    if (spent) {
+      facts.evaluation = spent;
+      evaluatorDue2 = false;
+    }
+  }
+  return { facts, observations, evaluatorDue: evaluatorDue2, headSeen };
+}
+async function readSetup(deps, setup, facts) {
+  const pr = facts.pull_request;
+  facts.setup = await setup.read(deps.github, pr.repository, pr.base_ref);
+  if (!readsDefaultSetup(facts.setup)) return;
+  const name = await setup.defaultBranch(deps.github, pr.repository);
+  if (name !== pr.base_ref)
+    facts.default_setup = await setup.read(deps.github, pr.repository, name);
+}
+function sharedWith(pr, seen) {
+  const others = /* @__PURE__ */ new Map();
+  for (const { pull_number, base_ref } of seen) {
+    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
+    others.set(`${pull_number}
+${base_ref}`, { pull_number, base_ref });
+  }
+  return [...others.values()];
+}
+async function latestReviews(github, pr, maintainers) {
+  const latest = /* @__PURE__ */ new Map();
+  for (const review of await github.reviews(pr.number)) {
+    if (review.state === "COMMENTED" || review.state === "PENDING") continue;
+    latest.set(review.login.toLowerCase(), review);
+  }
+  const verdicts = [];
+  for (const [login, review] of latest) {
+    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
+    if (!review.commit_id || !review.submitted_at) continue;
+    const maintainer = login !== pr.author.login.toLowerCase() && await isMaintainer(github, { login: review.login, type: review.user_type }, maintainers);
+    verdicts.push({
+      login,
+      state: review.state,
+      commit_id: review.commit_id,
+      submitted_at: review.submitted_at,
+      body: review.body,
+      maintainer
+    });
+  }
+  return verdicts;
+}
+async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
+  const { github, reads } = deps;
+  const path = config.handoff.path;
+  const commits = config.handoff.required_when.sessions_over === null ? [] : comparison.commits.map(({ sha: sha2, message: message4, committed_at }) => ({
+    sha: sha2,
+    message: message4,
+    committed_at
+  }));
+  const facts = {
+    file: null,
+    observed_at: deps.now().toISOString(),
+    opened_at: detail.created_at,
+    commit_count: detail.commits,
+    changed_lines: detail.additions + detail.deletions,
+    commits,
+    newest_change: null
+  };
+  const at2 = handoffReadAt({
+    config,
+    labels: pr.labels,
+    facts,
+    changed,
+    mergeBase: comparison.merge_base_sha,
+    head: pr.head_sha
+  });
+  const file = at2 ? await reads.file(github, path, at2) : null;
+  if (!file) return facts;
+  let newest_change = null;
+  for (const sha2 of newestChangeCandidates(commits, pr.head_sha)) {
+    const files = await github.commitFiles(sha2);
+    if (files.length > 0) {
+      newest_change = { sha: sha2, files };
+      break;
+    }
+  }
+  return { ...facts, file: { path, blob_sha: file.blobSha, text: file.text }, newest_change };
+}
+
 // app/gate/pull-request.ts
 var PUSHES = /* @__PURE__ */ new Set(["opened", "synchronize"]);
 async function runPullRequestPass(deps, job2) {
@@ -13579,14 +14144,14 @@ async function runPullRequestPass(deps, job2) {
       }
     );
     if (gathered.status === "skipped") return skip(gathered.reason);
-    const { facts, observations, evaluatorDue, headSeen } = gathered;
+    const { facts, observations, evaluatorDue: evaluatorDue2, headSeen } = gathered;
     const decision = decideGate(facts);
     const existing = await checks.current(facts.pull_request.head_sha, headSeen);
     const plan = planGatePass({
       facts,
       decision,
       existing,
-      evaluatorDue,
+      evaluatorDue: evaluatorDue2,
       rerunEvaluator: job2.rerun_evaluator
     });
     const applied = await applyGatePlan({
@@ -14087,13 +14652,13 @@ function gateJobHandlers(runtime) {
   for (const kind of HANDLED_KINDS) {
     handlers[kind] = async (job2, context) => {
       if (kind === RECONCILE) await scheduleReconcile(new Date(Date.now() + intervalMs));
-      const line = await runGateJob(kind, job2.payload, {
+      const line2 = await runGateJob(kind, job2.payload, {
         ...deps,
         retried: context.attempt > 1,
         jobId: job2.id,
         log: (text) => runtime.log.info({ job: job2.id }, text)
       });
-      runtime.log.info({ job: job2.id }, line);
+      runtime.log.info({ job: job2.id }, line2);
     };
   }
   return handlers;
@@ -14106,140 +14671,140 @@ import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 
 // schemas/webhooks.ts
-import { z as z23 } from "zod";
-var repository = z23.object({
-  full_name: z23.string().regex(/^[^/\s]+\/[^/\s]+$/),
-  id: z23.number().int().positive().optional()
+import { z as z26 } from "zod";
+var repository = z26.object({
+  full_name: z26.string().regex(/^[^/\s]+\/[^/\s]+$/),
+  id: z26.number().int().positive().optional()
 });
-var installation = z23.object({ id: z23.number().int().positive() });
-var sha = z23.string().regex(/^[0-9a-f]{40}$/);
-var account = z23.object({ login: z23.string(), type: z23.string().optional() });
-var numbered = z23.object({ number: z23.number().int().positive() });
+var installation = z26.object({ id: z26.number().int().positive() });
+var sha = z26.string().regex(/^[0-9a-f]{40}$/);
+var account = z26.object({ login: z26.string(), type: z26.string().optional() });
+var numbered = z26.object({ number: z26.number().int().positive() });
 var minimalPull = numbered.extend({
-  head: z23.object({ sha }).optional(),
-  base: z23.object({ ref: z23.string(), repo: z23.object({ id: z23.number().int().positive() }).optional() }).optional()
+  head: z26.object({ sha }).optional(),
+  base: z26.object({ ref: z26.string(), repo: z26.object({ id: z26.number().int().positive() }).optional() }).optional()
 });
 var envelope = {
-  action: z23.string().optional(),
+  action: z26.string().optional(),
   repository,
   installation,
   sender: account.optional()
 };
-var pullRequestEventSchema = z23.object({
+var pullRequestEventSchema = z26.object({
   ...envelope,
-  action: z23.string(),
-  pull_request: z23.object({
-    number: z23.number().int().positive(),
-    head: z23.object({ sha, ref: z23.string().optional() }),
-    base: z23.object({ ref: z23.string(), sha }),
+  action: z26.string(),
+  pull_request: z26.object({
+    number: z26.number().int().positive(),
+    head: z26.object({ sha, ref: z26.string().optional() }),
+    base: z26.object({ ref: z26.string(), sha }),
     // The rest of the pull request as the event showed it: with all of it, a pass can use this
     // view instead of reading the pull request again (app/gate/gather.ts says when).
-    state: z23.string().optional(),
-    draft: z23.boolean().optional(),
+    state: z26.string().optional(),
+    draft: z26.boolean().optional(),
     user: account.nullable().optional(),
-    labels: z23.array(z23.object({ name: z23.string() })).optional(),
-    title: z23.string().optional(),
-    body: z23.string().nullable().optional(),
-    created_at: z23.string().optional(),
-    updated_at: z23.string().optional(),
-    commits: z23.number().int().nonnegative().optional(),
-    additions: z23.number().int().nonnegative().optional(),
-    deletions: z23.number().int().nonnegative().optional(),
-    changed_files: z23.number().int().nonnegative().optional()
+    labels: z26.array(z26.object({ name: z26.string() })).optional(),
+    title: z26.string().optional(),
+    body: z26.string().nullable().optional(),
+    created_at: z26.string().optional(),
+    updated_at: z26.string().optional(),
+    commits: z26.number().int().nonnegative().optional(),
+    additions: z26.number().int().nonnegative().optional(),
+    deletions: z26.number().int().nonnegative().optional(),
+    changed_files: z26.number().int().nonnegative().optional()
   }),
-  changes: z23.object({ base: z23.object({ ref: z23.object({ from: z23.string() }).optional() }).optional() }).optional(),
-  label: z23.object({ name: z23.string() }).optional()
+  changes: z26.object({ base: z26.object({ ref: z26.object({ from: z26.string() }).optional() }).optional() }).optional(),
+  label: z26.object({ name: z26.string() }).optional()
 });
-var pullRequestReviewEventSchema = z23.object({
+var pullRequestReviewEventSchema = z26.object({
   ...envelope,
-  pull_request: z23.object({
-    number: z23.number().int().positive(),
-    head: z23.object({ sha }),
-    base: z23.object({ ref: z23.string() }).optional()
+  pull_request: z26.object({
+    number: z26.number().int().positive(),
+    head: z26.object({ sha }),
+    base: z26.object({ ref: z26.string() }).optional()
   })
 });
-var checkRunEventSchema = z23.object({
+var checkRunEventSchema = z26.object({
   ...envelope,
-  action: z23.string(),
-  check_run: z23.object({
-    name: z23.string(),
+  action: z26.string(),
+  check_run: z26.object({
+    name: z26.string(),
     head_sha: sha,
-    app: z23.object({ slug: z23.string().optional() }).nullable().optional(),
-    pull_requests: z23.array(minimalPull),
-    check_suite: z23.object({ head_branch: z23.string().nullable().optional() }).nullable().optional()
+    app: z26.object({ slug: z26.string().optional() }).nullable().optional(),
+    pull_requests: z26.array(minimalPull),
+    check_suite: z26.object({ head_branch: z26.string().nullable().optional() }).nullable().optional()
   }),
-  requested_action: z23.object({ identifier: z23.string().optional() }).nullable().optional()
+  requested_action: z26.object({ identifier: z26.string().optional() }).nullable().optional()
 });
-var workflowRunEventSchema = z23.object({
+var workflowRunEventSchema = z26.object({
   ...envelope,
-  action: z23.string(),
-  workflow_run: z23.object({
-    id: z23.number().int().positive(),
-    run_attempt: z23.number().int().positive().optional(),
+  action: z26.string(),
+  workflow_run: z26.object({
+    id: z26.number().int().positive(),
+    run_attempt: z26.number().int().positive().optional(),
     head_sha: sha,
-    head_branch: z23.string().nullable().optional(),
-    path: z23.string().optional(),
-    pull_requests: z23.array(minimalPull)
+    head_branch: z26.string().nullable().optional(),
+    path: z26.string().optional(),
+    pull_requests: z26.array(minimalPull)
   })
 });
-var workflowJobEventSchema = z23.object({
+var workflowJobEventSchema = z26.object({
   ...envelope,
-  action: z23.string(),
-  workflow_job: z23.object({
-    id: z23.number().int().positive().optional(),
-    run_id: z23.number().int().positive(),
-    run_attempt: z23.number().int().positive().optional(),
+  action: z26.string(),
+  workflow_job: z26.object({
+    id: z26.number().int().positive().optional(),
+    run_id: z26.number().int().positive(),
+    run_attempt: z26.number().int().positive().optional(),
     head_sha: sha,
-    head_branch: z23.string().nullable().optional(),
-    name: z23.string(),
-    status: z23.string().optional(),
-    conclusion: z23.string().nullable().optional(),
-    html_url: z23.string().nullable().optional(),
-    steps: z23.array(
-      z23.object({
-        name: z23.string(),
-        number: z23.number().int(),
-        status: z23.string(),
-        conclusion: z23.string().nullable().optional()
+    head_branch: z26.string().nullable().optional(),
+    name: z26.string(),
+    status: z26.string().optional(),
+    conclusion: z26.string().nullable().optional(),
+    html_url: z26.string().nullable().optional(),
+    steps: z26.array(
+      z26.object({
+        name: z26.string(),
+        number: z26.number().int(),
+        status: z26.string(),
+        conclusion: z26.string().nullable().optional()
       })
     ).optional()
   })
 });
-var mergeGroupEventSchema = z23.object({
+var mergeGroupEventSchema = z26.object({
   ...envelope,
-  action: z23.string(),
-  merge_group: z23.object({ head_sha: sha, head_ref: z23.string(), base_sha: sha })
+  action: z26.string(),
+  merge_group: z26.object({ head_sha: sha, head_ref: z26.string(), base_sha: sha })
 });
-var issueCommentEventSchema = z23.object({
+var issueCommentEventSchema = z26.object({
   ...envelope,
-  action: z23.string(),
-  issue: z23.object({ number: z23.number().int().positive(), pull_request: z23.unknown().optional() }),
-  comment: z23.object({
-    body: z23.string().nullable().optional(),
-    html_url: z23.string().optional(),
+  action: z26.string(),
+  issue: z26.object({ number: z26.number().int().positive(), pull_request: z26.unknown().optional() }),
+  comment: z26.object({
+    body: z26.string().nullable().optional(),
+    html_url: z26.string().optional(),
     user: account.nullable()
   })
 });
-var issuesEventSchema = z23.object({
+var issuesEventSchema = z26.object({
   ...envelope,
-  action: z23.string(),
-  issue: z23.object({
-    number: z23.number().int().positive(),
-    body: z23.string().nullable().optional(),
-    pull_request: z23.unknown().optional()
+  action: z26.string(),
+  issue: z26.object({
+    number: z26.number().int().positive(),
+    body: z26.string().nullable().optional(),
+    pull_request: z26.unknown().optional()
   }),
-  label: z23.object({ name: z23.string() }).optional()
+  label: z26.object({ name: z26.string() }).optional()
 });
-var named = z23.object({ full_name: repository.shape.full_name });
-var installationEventSchema = z23.object({
-  action: z23.string(),
+var named = z26.object({ full_name: repository.shape.full_name });
+var installationEventSchema = z26.object({
+  action: z26.string(),
   installation,
-  repositories: z23.array(named).optional()
+  repositories: z26.array(named).optional()
 });
-var installationRepositoriesEventSchema = z23.object({
-  action: z23.string(),
+var installationRepositoriesEventSchema = z26.object({
+  action: z26.string(),
   installation,
-  repositories_added: z23.array(named)
+  repositories_added: z26.array(named)
 });
 var INSTALLATION_EVENTS = {
   installation: installationEventSchema,
@@ -14517,7 +15082,7 @@ function completedJob(j, attempt2) {
 }
 
 // app/runtime/intake.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 var DeliveryConflictError = class extends Error {
   status = 409;
   deliveryId;
@@ -14529,7 +15094,7 @@ var DeliveryConflictError = class extends Error {
     this.deliveryId = deliveryId;
   }
 };
-var sha2563 = (text) => createHash6("sha256").update(text, "utf8").digest("hex");
+var sha256 = (text) => createHash5("sha256").update(text, "utf8").digest("hex");
 var refusal = (status, error) => ({
   status,
   text: JSON.stringify({ error: `${error.name}: ${error.message}` })
@@ -14550,7 +15115,7 @@ async function recordWebhook(deps, delivered) {
     id: delivered.id,
     event: delivered.event,
     action: typeof action === "string" ? action : null,
-    payload_sha256: sha2563(delivered.body),
+    payload_sha256: sha256(delivered.body),
     received_at: deps.now().toISOString()
   };
   const fields = { delivery: delivery.id, event: delivery.event, action: delivery.action };
@@ -14566,7 +15131,7 @@ async function recordWebhook(deps, delivered) {
     if (result.status === "conflict") {
       const legacy = JSON.stringify(payload);
       if (legacy !== delivered.body) {
-        const again = { ...delivery, payload_sha256: sha2563(legacy) };
+        const again = { ...delivery, payload_sha256: sha256(legacy) };
         result = await deps.store.recordDelivery({
           delivery: again,
           payload: legacy,
@@ -15122,34 +15687,34 @@ function startDeliveryRetention(options) {
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve as resolve3 } from "node:path";
-import { z as z24 } from "zod";
+import { z as z27 } from "zod";
 var APP_SETTINGS = "Settings \u2192 Developer settings \u2192 GitHub Apps \u2192 your App";
 var LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 var blankToUndefined = (value) => typeof value === "string" && value.trim() === "" ? void 0 : value;
-var optionalText = z24.preprocess(blankToUndefined, z24.string().optional());
+var optionalText = z27.preprocess(blankToUndefined, z27.string().optional());
 function requiredText(missing) {
-  return z24.preprocess(blankToUndefined, z24.string({ error: missing }));
+  return z27.preprocess(blankToUndefined, z27.string({ error: missing }));
 }
 function wholeNumber(name, min, max, fix, fallback) {
   const invalid2 = (input) => `${name} is ${JSON.stringify(input)}: ${fix}`;
-  return z24.preprocess(
+  return z27.preprocess(
     blankToUndefined,
-    z24.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
+    z27.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
       error: (issue) => invalid2(issue.input)
     }).transform(Number).default(fallback)
   );
 }
 function duration2(name, fix, fallback, minMs = 0) {
   return optionalText.pipe(
-    z24.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
+    z27.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: ${fix}`
     }).transform((text) => parseDuration(text))
   );
 }
 function oneOf(name, values, fallback) {
-  return z24.preprocess(
+  return z27.preprocess(
     blankToUndefined,
-    z24.enum(values, {
+    z27.enum(values, {
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: use one of ${values.join(", ")}, or leave it unset for ${fallback}`
     }).default(fallback)
   );
@@ -15193,7 +15758,7 @@ var evaluatorEnvShape = {
     2
   ),
   AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
-    z24.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
+    z27.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
       error: (issue) => `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`
     })
   )
@@ -15202,12 +15767,12 @@ var appEnvShape = {
   APP_ID: requiredText(
     `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} \u2192 App ID)`
   ).pipe(
-    z24.string().regex(/^[1-9]\d*$/, {
+    z27.string().regex(/^[1-9]\d*$/, {
       error: (issue) => `APP_ID is ${JSON.stringify(issue.input)}, not an App id: set it to the number shown as App ID (${APP_SETTINGS})`
     }).transform(Number)
   ),
   PRIVATE_KEY: optionalText.pipe(
-    z24.string().transform((value, context) => {
+    z27.string().transform((value, context) => {
       const pem = normalizePrivateKey(value);
       if (pem === null) {
         context.issues.push({
@@ -15215,7 +15780,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead"
         });
-        return z24.NEVER;
+        return z27.NEVER;
       }
       const problem = privateKeyProblem(pem);
       if (problem !== null) {
@@ -15224,7 +15789,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: `PRIVATE_KEY looks like a PEM private key, but ${problem}: paste the App's .pem file unchanged, or generate a new key under ${APP_SETTINGS} \u2192 Private keys`
         });
-        return z24.NEVER;
+        return z27.NEVER;
       }
       return pem;
     }).optional()
@@ -15244,12 +15809,12 @@ var appEnvShape = {
   LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
   LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"], "pretty"),
   GHE_HOST: optionalText.pipe(
-    z24.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
+    z27.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
       error: (issue) => `GHE_HOST is ${JSON.stringify(issue.input)}: give the GitHub Enterprise host name only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL`
     }).optional()
   ),
   GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
-  AGATE_DATABASE_URL: optionalText.pipe(z24.string().default(DEFAULT_DATABASE_URL)),
+  AGATE_DATABASE_URL: optionalText.pipe(z27.string().default(DEFAULT_DATABASE_URL)),
   AGATE_DATABASE_POOL: wholeNumber(
     "AGATE_DATABASE_POOL",
     1,
@@ -15290,7 +15855,7 @@ var appEnvShape = {
   ),
   ...evaluatorEnvShape
 };
-var agateEnvSchema = z24.object(appEnvShape).refine(
+var agateEnvSchema = z27.object(appEnvShape).refine(
   (env) => blankToUndefined(env.PRIVATE_KEY) !== void 0 || blankToUndefined(env.PRIVATE_KEY_PATH) !== void 0,
   {
     path: ["PRIVATE_KEY"],
@@ -15304,18 +15869,18 @@ function unregistered(env) {
     (name) => blankToUndefined(env[name]) === void 0
   );
 }
-var setupEnvSchema = z24.object({
+var setupEnvSchema = z27.object({
   PORT: appEnvShape.PORT,
   HOST: appEnvShape.HOST,
   GHE_HOST: appEnvShape.GHE_HOST,
   GHE_PROTOCOL: appEnvShape.GHE_PROTOCOL,
   AGATE_PUBLIC_URL: optionalText.pipe(
-    z24.string().refine(isHttpUrl, {
+    z27.string().refine(isHttpUrl, {
       error: (issue) => `AGATE_PUBLIC_URL is ${JSON.stringify(issue.input)}: give the address GitHub reaches this App at, such as https://agate.example.com`
     }).optional()
   ),
   AGATE_GITHUB_ORG: optionalText.pipe(
-    z24.string().regex(/^[A-Za-z0-9-]+$/, {
+    z27.string().regex(/^[A-Za-z0-9-]+$/, {
       error: (issue) => `AGATE_GITHUB_ORG is ${JSON.stringify(issue.input)}: give the organisation's login, such as my-org`
     }).optional()
   )
@@ -16014,7 +16579,7 @@ var CODE_FORM = `<form action="${SETUP_PATH}" method="post">
 </form>`;
 async function startSetup(options) {
   const { settings } = options;
-  const log = options.log ?? ((line) => console.log(line));
+  const log = options.log ?? ((line2) => console.log(line2));
   const registration = options.code ?? registrationCode();
   const state = randomBytes3(16).toString("hex");
   let done = false;

@@ -49,9 +49,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// node_modules/yaml/dist/nodes/identity.js
+// ../main/node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -106,9 +106,9 @@ var require_identity = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/visit.js
+// ../main/node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
+  "../main/node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -264,9 +264,9 @@ var require_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/directives.js
+// ../main/node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit2 = require_visit();
@@ -435,9 +435,9 @@ var require_directives = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/anchors.js
+// ../main/node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit2 = require_visit();
@@ -505,9 +505,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/applyReviver.js
+// ../main/node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -555,9 +555,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
+// ../main/node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -585,9 +585,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Node.js
+// ../main/node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -626,9 +626,9 @@ var require_Node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
+// ../main/node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit2 = require_visit();
@@ -744,9 +744,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
+// ../main/node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -774,9 +774,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/createNode.js
+// ../main/node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -849,9 +849,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
+// ../main/node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -992,9 +992,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
+// ../main/node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str2) => str2.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -1009,9 +1009,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/foldFlowLines.js
+// ../main/node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -1145,9 +1145,9 @@ ${indent}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
+// ../main/node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -1428,9 +1428,9 @@ ${indent}`);
   }
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
+// ../main/node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -1552,9 +1552,9 @@ ${ctx.indent}${str2}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
+// ../main/node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -1685,9 +1685,9 @@ ${ctx.indent}`;
   }
 });
 
-// node_modules/yaml/dist/log.js
+// ../main/node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
+  "../main/node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -1707,9 +1707,9 @@ var require_log = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -1767,9 +1767,9 @@ var require_merge = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
+// ../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
     var merge3 = require_merge();
@@ -1831,9 +1831,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Pair.js
+// ../main/node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -1871,9 +1871,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
+// ../main/node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -2022,9 +2022,9 @@ ${indent}${end}`;
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
+// ../main/node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -2166,9 +2166,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/map.js
+// ../main/node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -2188,9 +2188,9 @@ var require_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
+// ../main/node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -2304,9 +2304,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
+// ../main/node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -2326,9 +2326,9 @@ var require_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/string.js
+// ../main/node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string4 = {
@@ -2345,9 +2345,9 @@ var require_string = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/null.js
+// ../main/node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -2363,9 +2363,9 @@ var require_null = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
+// ../main/node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -2387,9 +2387,9 @@ var require_bool = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
+// ../main/node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -2414,9 +2414,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/float.js
+// ../main/node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -2460,9 +2460,9 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/int.js
+// ../main/node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -2505,9 +2505,9 @@ var require_int = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
+// ../main/node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -2533,9 +2533,9 @@ var require_schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
+// ../main/node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map2 = require_map();
@@ -2600,9 +2600,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -2666,9 +2666,9 @@ var require_binary = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -2744,9 +2744,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -2822,9 +2822,9 @@ var require_omap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -2854,9 +2854,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -2903,9 +2903,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -2982,9 +2982,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -3071,9 +3071,9 @@ var require_set = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str2, asBigInt) {
@@ -3159,9 +3159,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -3203,9 +3203,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/tags.js
+// ../main/node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -3297,9 +3297,9 @@ var require_tags = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/Schema.js
+// ../main/node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity = require_identity();
     var map2 = require_map();
@@ -3329,9 +3329,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
+// ../main/node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -3409,9 +3409,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/Document.js
+// ../main/node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection2 = require_Collection();
@@ -3718,9 +3718,9 @@ var require_Document = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/errors.js
+// ../main/node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
+  "../main/node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name, pos, code, message) {
@@ -3783,9 +3783,9 @@ ${pointer}
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
+// ../main/node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -3917,9 +3917,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
+// ../main/node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -3959,9 +3959,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
+// ../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -3977,9 +3977,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
+// ../main/node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -3993,9 +3993,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -4101,9 +4101,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -4152,9 +4152,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
+// ../main/node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -4195,9 +4195,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -4389,9 +4389,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-collection.js
+// ../main/node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -4454,9 +4454,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -4637,9 +4637,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -4858,9 +4858,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
+// ../main/node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -4939,9 +4939,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// ../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -4969,9 +4969,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
+// ../main/node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -5075,9 +5075,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
+// ../main/node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -5118,9 +5118,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/composer.js
+// ../main/node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -5326,9 +5326,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
+// ../main/node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -5511,9 +5511,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
+// ../main/node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -5572,9 +5572,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
+// ../main/node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -5634,9 +5634,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst.js
+// ../main/node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -5736,9 +5736,9 @@ var require_cst = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/lexer.js
+// ../main/node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -6325,9 +6325,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
+// ../main/node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter3 = class {
       constructor() {
@@ -6356,9 +6356,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/parser.js
+// ../main/node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -7230,9 +7230,9 @@ var require_parser = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/public-api.js
+// ../main/node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
+  "../main/node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -7327,9 +7327,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/index.js
+// ../main/node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
+  "../main/node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -7379,9 +7379,9 @@ var require_dist = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/constants.js
+// ../main/node_modules/picomatch/lib/constants.js
 var require_constants = __commonJS({
-  "node_modules/picomatch/lib/constants.js"(exports, module) {
+  "../main/node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
@@ -7581,9 +7581,9 @@ var require_constants = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/utils.js
+// ../main/node_modules/picomatch/lib/utils.js
 var require_utils = __commonJS({
-  "node_modules/picomatch/lib/utils.js"(exports) {
+  "../main/node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
     var {
       REGEX_BACKSLASH,
@@ -7645,9 +7645,9 @@ var require_utils = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/scan.js
+// ../main/node_modules/picomatch/lib/scan.js
 var require_scan = __commonJS({
-  "node_modules/picomatch/lib/scan.js"(exports, module) {
+  "../main/node_modules/picomatch/lib/scan.js"(exports, module) {
     "use strict";
     var utils = require_utils();
     var {
@@ -7983,9 +7983,9 @@ var require_scan = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/parse.js
+// ../main/node_modules/picomatch/lib/parse.js
 var require_parse = __commonJS({
-  "node_modules/picomatch/lib/parse.js"(exports, module) {
+  "../main/node_modules/picomatch/lib/parse.js"(exports, module) {
     "use strict";
     var constants4 = require_constants();
     var utils = require_utils();
@@ -8998,9 +8998,9 @@ var require_parse = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/picomatch.js
+// ../main/node_modules/picomatch/lib/picomatch.js
 var require_picomatch = __commonJS({
-  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
+  "../main/node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
     var scan = require_scan();
     var parse5 = require_parse();
@@ -9138,9 +9138,9 @@ var require_picomatch = __commonJS({
   }
 });
 
-// node_modules/picomatch/index.js
+// ../main/node_modules/picomatch/index.js
 var require_picomatch2 = __commonJS({
-  "node_modules/picomatch/index.js"(exports, module) {
+  "../main/node_modules/picomatch/index.js"(exports, module) {
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils();
@@ -9173,7 +9173,7 @@ var init_version = __esm({
   }
 });
 
-// node_modules/universal-user-agent/index.js
+// ../main/node_modules/universal-user-agent/index.js
 function getUserAgent() {
   if (typeof navigator === "object" && "userAgent" in navigator) {
     return navigator.userAgent;
@@ -9184,11 +9184,11 @@ function getUserAgent() {
   return "<environment undetectable>";
 }
 var init_universal_user_agent = __esm({
-  "node_modules/universal-user-agent/index.js"() {
+  "../main/node_modules/universal-user-agent/index.js"() {
   }
 });
 
-// node_modules/before-after-hook/lib/register.js
+// ../main/node_modules/before-after-hook/lib/register.js
 function register(state, name, method, options) {
   if (typeof method !== "function") {
     throw new Error("method for before hook must be a function");
@@ -9211,11 +9211,11 @@ function register(state, name, method, options) {
   });
 }
 var init_register = __esm({
-  "node_modules/before-after-hook/lib/register.js"() {
+  "../main/node_modules/before-after-hook/lib/register.js"() {
   }
 });
 
-// node_modules/before-after-hook/lib/add.js
+// ../main/node_modules/before-after-hook/lib/add.js
 function addHook(state, kind, name, hook2) {
   const orig = hook2;
   if (!state.registry[name]) {
@@ -9250,11 +9250,11 @@ function addHook(state, kind, name, hook2) {
   });
 }
 var init_add = __esm({
-  "node_modules/before-after-hook/lib/add.js"() {
+  "../main/node_modules/before-after-hook/lib/add.js"() {
   }
 });
 
-// node_modules/before-after-hook/lib/remove.js
+// ../main/node_modules/before-after-hook/lib/remove.js
 function removeHook(state, name, method) {
   if (!state.registry[name]) {
     return;
@@ -9268,11 +9268,11 @@ function removeHook(state, name, method) {
   state.registry[name].splice(index, 1);
 }
 var init_remove = __esm({
-  "node_modules/before-after-hook/lib/remove.js"() {
+  "../main/node_modules/before-after-hook/lib/remove.js"() {
   }
 });
 
-// node_modules/before-after-hook/index.js
+// ../main/node_modules/before-after-hook/index.js
 function bindApi(hook2, state, name) {
   const removeHookRef = bindable(removeHook, null).apply(
     null,
@@ -9304,7 +9304,7 @@ function Collection() {
 }
 var bind, bindable, before_after_hook_default;
 var init_before_after_hook = __esm({
-  "node_modules/before-after-hook/index.js"() {
+  "../main/node_modules/before-after-hook/index.js"() {
     init_register();
     init_add();
     init_remove();
@@ -9314,7 +9314,7 @@ var init_before_after_hook = __esm({
   }
 });
 
-// node_modules/@octokit/endpoint/dist-bundle/index.js
+// ../main/node_modules/@octokit/endpoint/dist-bundle/index.js
 function lowercaseKeys(object2) {
   if (!object2) {
     return {};
@@ -9613,7 +9613,7 @@ function withDefaults(oldDefaults, newDefaults) {
 }
 var VERSION, userAgent, DEFAULTS, urlVariableRegex, endpoint;
 var init_dist_bundle = __esm({
-  "node_modules/@octokit/endpoint/dist-bundle/index.js"() {
+  "../main/node_modules/@octokit/endpoint/dist-bundle/index.js"() {
     init_universal_user_agent();
     VERSION = "0.0.0-development";
     userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
@@ -9633,7 +9633,7 @@ var init_dist_bundle = __esm({
   }
 });
 
-// node_modules/content-type/dist/index.js
+// ../main/node_modules/content-type/dist/index.js
 function parse4(header, options) {
   const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
   const len = header.length;
@@ -9778,7 +9778,7 @@ function unescapeQuotedPairs(str2, start, end) {
 }
 var SP, HTAB, SEMI, EQ, DQUOTE, BSLASH, COMMA, LOWER_CASE, OWS, SEMI_FLAG, COMMA_FLAG, TOKEN_FLAG, NON_ASCII, CASE_FLAGS, CHAR_MAP, NullObject;
 var init_dist = __esm({
-  "node_modules/content-type/dist/index.js"() {
+  "../main/node_modules/content-type/dist/index.js"() {
     SP = 32;
     HTAB = 9;
     SEMI = 59;
@@ -9822,10 +9822,10 @@ var init_dist = __esm({
   }
 });
 
-// node_modules/json-with-bigint/json-with-bigint.js
+// ../main/node_modules/json-with-bigint/json-with-bigint.js
 var intRegex, noiseValue, originalStringify, originalParse, customFormat, bigIntsStringify, noiseStringify, isUnstringifiable, isRawJSON, stringifyIteratively, JSONStringify, featureCache, isContextSourceSupported, convertMarkedBigIntsReviver, JSONParseV2, MAX_INT, MAX_DIGITS, stringsOrLargeNumbers, noiseValueWithQuotes, applyReviverIteratively, serializeBigInts, JSONParse;
 var init_json_with_bigint = __esm({
-  "node_modules/json-with-bigint/json-with-bigint.js"() {
+  "../main/node_modules/json-with-bigint/json-with-bigint.js"() {
     intRegex = /^-?\d+$/;
     noiseValue = /^-?\d+n+$/;
     originalStringify = JSON.stringify;
@@ -10162,10 +10162,10 @@ var init_json_with_bigint = __esm({
   }
 });
 
-// node_modules/@octokit/request-error/dist-src/index.js
+// ../main/node_modules/@octokit/request-error/dist-src/index.js
 var RequestError;
 var init_dist_src = __esm({
-  "node_modules/@octokit/request-error/dist-src/index.js"() {
+  "../main/node_modules/@octokit/request-error/dist-src/index.js"() {
     RequestError = class extends Error {
       name;
       /**
@@ -10206,7 +10206,7 @@ var init_dist_src = __esm({
   }
 });
 
-// node_modules/@octokit/request/dist-bundle/index.js
+// ../main/node_modules/@octokit/request/dist-bundle/index.js
 function isPlainObject3(value) {
   if (typeof value !== "object" || value === null) return false;
   if (Object.prototype.toString.call(value) !== "[object Object]") return false;
@@ -10381,7 +10381,7 @@ function withDefaults2(oldEndpoint, newDefaults) {
 }
 var VERSION2, defaults_default, noop, request;
 var init_dist_bundle2 = __esm({
-  "node_modules/@octokit/request/dist-bundle/index.js"() {
+  "../main/node_modules/@octokit/request/dist-bundle/index.js"() {
     init_dist_bundle();
     init_universal_user_agent();
     init_dist();
@@ -10398,7 +10398,7 @@ var init_dist_bundle2 = __esm({
   }
 });
 
-// node_modules/@octokit/graphql/dist-bundle/index.js
+// ../main/node_modules/@octokit/graphql/dist-bundle/index.js
 function _buildMessageForResponseErrors(data) {
   return `Request failed due to following response errors:
 ` + data.errors.map((e) => ` - ${e.message}`).join("\n");
@@ -10470,7 +10470,7 @@ function withCustomRequest(customRequest) {
 }
 var VERSION3, GraphqlResponseError, NON_VARIABLE_OPTIONS, FORBIDDEN_VARIABLE_OPTIONS, GHES_V3_SUFFIX_REGEX, graphql2;
 var init_dist_bundle3 = __esm({
-  "node_modules/@octokit/graphql/dist-bundle/index.js"() {
+  "../main/node_modules/@octokit/graphql/dist-bundle/index.js"() {
     init_dist_bundle2();
     init_universal_user_agent();
     VERSION3 = "0.0.0-development";
@@ -10515,7 +10515,7 @@ var init_dist_bundle3 = __esm({
   }
 });
 
-// node_modules/@octokit/auth-token/dist-bundle/index.js
+// ../main/node_modules/@octokit/auth-token/dist-bundle/index.js
 async function auth(token) {
   const isApp = isJWT(token);
   const isInstallation = token.startsWith("v1.") || token.startsWith("ghs_");
@@ -10543,7 +10543,7 @@ async function hook(token, request2, route, parameters) {
 }
 var b64url, sep, jwtRE, isJWT, createTokenAuth;
 var init_dist_bundle4 = __esm({
-  "node_modules/@octokit/auth-token/dist-bundle/index.js"() {
+  "../main/node_modules/@octokit/auth-token/dist-bundle/index.js"() {
     b64url = "(?:[a-zA-Z0-9_-]+)";
     sep = "\\.";
     jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
@@ -10565,15 +10565,15 @@ var init_dist_bundle4 = __esm({
   }
 });
 
-// node_modules/@octokit/core/dist-src/version.js
+// ../main/node_modules/@octokit/core/dist-src/version.js
 var VERSION4;
 var init_version2 = __esm({
-  "node_modules/@octokit/core/dist-src/version.js"() {
+  "../main/node_modules/@octokit/core/dist-src/version.js"() {
     VERSION4 = "7.0.8";
   }
 });
 
-// node_modules/@octokit/core/dist-src/index.js
+// ../main/node_modules/@octokit/core/dist-src/index.js
 function createLogger(logger = {}) {
   if (typeof logger.debug !== "function") {
     logger.debug = noop2;
@@ -10591,7 +10591,7 @@ function createLogger(logger = {}) {
 }
 var noop2, consoleWarn, consoleError, userAgentTrail, Octokit;
 var init_dist_src2 = __esm({
-  "node_modules/@octokit/core/dist-src/index.js"() {
+  "../main/node_modules/@octokit/core/dist-src/index.js"() {
     init_universal_user_agent();
     init_before_after_hook();
     init_dist_bundle2();
@@ -10718,15 +10718,15 @@ var init_dist_src2 = __esm({
   }
 });
 
-// node_modules/@octokit/plugin-request-log/dist-src/version.js
+// ../main/node_modules/@octokit/plugin-request-log/dist-src/version.js
 var VERSION5;
 var init_version3 = __esm({
-  "node_modules/@octokit/plugin-request-log/dist-src/version.js"() {
+  "../main/node_modules/@octokit/plugin-request-log/dist-src/version.js"() {
     VERSION5 = "6.0.0";
   }
 });
 
-// node_modules/@octokit/plugin-request-log/dist-src/index.js
+// ../main/node_modules/@octokit/plugin-request-log/dist-src/index.js
 function requestLog(octokit) {
   octokit.hook.wrap("request", (request2, options) => {
     octokit.log.debug("request", options);
@@ -10749,13 +10749,13 @@ function requestLog(octokit) {
   });
 }
 var init_dist_src3 = __esm({
-  "node_modules/@octokit/plugin-request-log/dist-src/index.js"() {
+  "../main/node_modules/@octokit/plugin-request-log/dist-src/index.js"() {
     init_version3();
     requestLog.VERSION = VERSION5;
   }
 });
 
-// node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
+// ../main/node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
 function normalizePaginatedListResponse(response) {
   if (!response.data) {
     return {
@@ -10867,7 +10867,7 @@ function paginateRest(octokit) {
 }
 var VERSION6, composePaginateRest;
 var init_dist_bundle5 = __esm({
-  "node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js"() {
+  "../main/node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js"() {
     VERSION6 = "0.0.0-development";
     composePaginateRest = Object.assign(paginate, {
       iterator
@@ -10876,18 +10876,18 @@ var init_dist_bundle5 = __esm({
   }
 });
 
-// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
+// ../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
 var VERSION7;
 var init_version4 = __esm({
-  "node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js"() {
+  "../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js"() {
     VERSION7 = "17.0.0";
   }
 });
 
-// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js
+// ../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js
 var Endpoints, endpoints_default;
 var init_endpoints = __esm({
-  "node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js"() {
+  "../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js"() {
     Endpoints = {
       actions: {
         addCustomLabelsToSelfHostedRunnerForOrg: [
@@ -13181,7 +13181,7 @@ var init_endpoints = __esm({
   }
 });
 
-// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js
+// ../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js
 function endpointsToMethods(octokit) {
   const newMethods = {};
   for (const scope of endpointMethodsMap.keys()) {
@@ -13232,7 +13232,7 @@ function decorate(octokit, scope, methodName, defaults, decorations) {
 }
 var endpointMethodsMap, handler;
 var init_endpoints_to_methods = __esm({
-  "node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js"() {
+  "../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js"() {
     init_endpoints();
     endpointMethodsMap = /* @__PURE__ */ new Map();
     for (const [scope, endpoints] of Object.entries(endpoints_default)) {
@@ -13310,7 +13310,7 @@ var init_endpoints_to_methods = __esm({
   }
 });
 
-// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js
+// ../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js
 function restEndpointMethods(octokit) {
   const api = endpointsToMethods(octokit);
   return {
@@ -13325,7 +13325,7 @@ function legacyRestEndpointMethods(octokit) {
   };
 }
 var init_dist_src4 = __esm({
-  "node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js"() {
+  "../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js"() {
     init_version4();
     init_endpoints_to_methods();
     restEndpointMethods.VERSION = VERSION7;
@@ -13333,18 +13333,18 @@ var init_dist_src4 = __esm({
   }
 });
 
-// node_modules/@octokit/rest/dist-src/version.js
+// ../main/node_modules/@octokit/rest/dist-src/version.js
 var VERSION8;
 var init_version5 = __esm({
-  "node_modules/@octokit/rest/dist-src/version.js"() {
+  "../main/node_modules/@octokit/rest/dist-src/version.js"() {
     VERSION8 = "22.0.1";
   }
 });
 
-// node_modules/@octokit/rest/dist-src/index.js
+// ../main/node_modules/@octokit/rest/dist-src/index.js
 var Octokit2;
 var init_dist_src5 = __esm({
-  "node_modules/@octokit/rest/dist-src/index.js"() {
+  "../main/node_modules/@octokit/rest/dist-src/index.js"() {
     init_dist_src2();
     init_dist_src3();
     init_dist_bundle5();
@@ -13531,9 +13531,9 @@ var init_github = __esm({
 });
 
 // action/cli.ts
-import { existsSync as existsSync4, mkdirSync as mkdirSync3, readFileSync as readFileSync6, writeFileSync as writeFileSync4 } from "node:fs";
-import { dirname as dirname5, join as join6, resolve as resolve5 } from "node:path";
-import { parseArgs as parseArgs2 } from "node:util";
+import { existsSync as existsSync4, mkdirSync as mkdirSync5, readFileSync as readFileSync8, writeFileSync as writeFileSync6 } from "node:fs";
+import { dirname as dirname5, join as join8, resolve as resolve5 } from "node:path";
+import { parseArgs as parseArgs4 } from "node:util";
 
 // checks/command-results.ts
 var outcomePassed = (outcome) => outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
@@ -13543,7 +13543,7 @@ var failedCommands = (record2) => record2.commands.filter((command2) => !command
 // checks/config/parse-config.ts
 var import_yaml2 = __toESM(require_dist(), 1);
 
-// node_modules/zod/v4/classic/external.js
+// ../main/node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
   $brand: () => $brand,
@@ -13806,7 +13806,7 @@ __export(external_exports, {
   xor: () => xor
 });
 
-// node_modules/zod/v4/core/index.js
+// ../main/node_modules/zod/v4/core/index.js
 var core_exports2 = {};
 __export(core_exports2, {
   $ZodAny: () => $ZodAny,
@@ -14123,7 +14123,7 @@ __export(core_exports2, {
   withParser: () => withParser
 });
 
-// node_modules/zod/v4/core/util.js
+// ../main/node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -14979,7 +14979,7 @@ function constantCatch(value) {
   return fn;
 }
 
-// node_modules/zod/v4/core/core.js
+// ../main/node_modules/zod/v4/core/core.js
 var _a;
 var NEVER = /* @__PURE__ */ Object.freeze({
   status: "aborted"
@@ -15101,7 +15101,7 @@ function config(newConfig) {
   return globalConfig;
 }
 
-// node_modules/zod/v4/core/errors.js
+// ../main/node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -15293,7 +15293,7 @@ function prettifyError(error2) {
   return lines2.join("\n");
 }
 
-// node_modules/zod/v4/core/parse.js
+// ../main/node_modules/zod/v4/core/parse.js
 function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
@@ -15453,7 +15453,7 @@ var _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
-// node_modules/zod/v4/core/regexes.js
+// ../main/node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
   anyString: () => anyString,
@@ -15625,7 +15625,7 @@ var sha512_hex = /^[0-9a-fA-F]{128}$/;
 var sha512_base64 = /* @__PURE__ */ fixedBase64(86, "==");
 var sha512_base64url = /* @__PURE__ */ fixedBase64url(86);
 
-// node_modules/zod/v4/core/checks.js
+// ../main/node_modules/zod/v4/core/checks.js
 var $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
   var _a3;
   inst._zod ?? (inst._zod = {});
@@ -16101,7 +16101,7 @@ var $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (ins
   };
 });
 
-// node_modules/zod/v4/core/doc.js
+// ../main/node_modules/zod/v4/core/doc.js
 var Doc = class {
   constructor(args = [], closed = {}) {
     this.content = [];
@@ -16142,14 +16142,14 @@ ${content.join("\n")}
   }
 };
 
-// node_modules/zod/v4/core/versions.js
+// ../main/node_modules/zod/v4/core/versions.js
 var version = {
   major: 4,
   minor: 6,
   patch: 7
 };
 
-// node_modules/zod/v4/core/schemas.js
+// ../main/node_modules/zod/v4/core/schemas.js
 var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
   var _a3;
   inst ?? (inst = {});
@@ -18591,7 +18591,7 @@ function handleRefineResult(result, payload, input2, inst) {
   }
 }
 
-// node_modules/zod/v4/core/memoizer.js
+// ../main/node_modules/zod/v4/core/memoizer.js
 var $ZodCyclicError = class extends Error {
   constructor() {
     super(`Cannot parse a reference cycle that closes through a transform`);
@@ -18868,13 +18868,13 @@ function isBackEdge(ctx, value) {
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
 
-// zod-en:node_modules/zod/v4/locales/index.js
+// zod-en:../main/node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   en: () => en_default
 });
 
-// node_modules/zod/v4/locales/en.js
+// ../main/node_modules/zod/v4/locales/en.js
 var error = () => {
   const Sizable = {
     string: { unit: "characters", verb: "to have" },
@@ -18999,7 +18999,7 @@ function en_default() {
   };
 }
 
-// node_modules/zod/v4/core/registries.js
+// ../main/node_modules/zod/v4/core/registries.js
 var _a2;
 var $output = /* @__PURE__ */ Symbol("ZodOutput");
 var $input = /* @__PURE__ */ Symbol("ZodInput");
@@ -19049,7 +19049,7 @@ function registry() {
 (_a2 = globalThis).__zod_globalRegistry ?? (_a2.__zod_globalRegistry = registry());
 var globalRegistry = globalThis.__zod_globalRegistry;
 
-// node_modules/zod/v4/core/compile.js
+// ../main/node_modules/zod/v4/core/compile.js
 var INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 var ZodCompileAsyncError = class extends Error {
@@ -20659,7 +20659,7 @@ function generateTransformCheck(doc, ctx, schema, accessor) {
   return accessor;
 }
 
-// node_modules/zod/v4/core/api.js
+// ../main/node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -21718,7 +21718,7 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
   return inst;
 }
 
-// node_modules/zod/v4/core/to-json-schema.js
+// ../main/node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source of sources) {
     for (const key of Reflect.ownKeys(source)) {
@@ -22248,7 +22248,7 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
   return finalize(ctx, schema);
 };
 
-// node_modules/zod/v4/core/json-schema-processors.js
+// ../main/node_modules/zod/v4/core/json-schema-processors.js
 var narrowMin = (agg, key, value) => {
   if (agg[key] === void 0 || value > agg[key])
     agg[key] = value;
@@ -22996,7 +22996,7 @@ function toJSONSchema(input2, params) {
   return finalize(ctx, input2);
 }
 
-// node_modules/zod/v4/core/json-schema-generator.js
+// ../main/node_modules/zod/v4/core/json-schema-generator.js
 var JSONSchemaGenerator = class {
   /** @deprecated Access via ctx instead */
   get metadataRegistry() {
@@ -23074,10 +23074,10 @@ var JSONSchemaGenerator = class {
   }
 };
 
-// node_modules/zod/v4/core/json-schema.js
+// ../main/node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
 
-// node_modules/zod/v4/classic/schemas.js
+// ../main/node_modules/zod/v4/classic/schemas.js
 var schemas_exports2 = {};
 __export(schemas_exports2, {
   ZodAny: () => ZodAny,
@@ -23258,7 +23258,7 @@ __export(schemas_exports2, {
   xor: () => xor
 });
 
-// node_modules/zod/v4/classic/checks.js
+// ../main/node_modules/zod/v4/classic/checks.js
 var checks_exports2 = {};
 __export(checks_exports2, {
   endsWith: () => _endsWith,
@@ -23293,7 +23293,7 @@ __export(checks_exports2, {
   uppercase: () => _uppercase
 });
 
-// node_modules/zod/v4/classic/errors.js
+// ../main/node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 function _lazyMethod(proto, key, make) {
   Object.defineProperty(proto, key, {
@@ -23339,7 +23339,7 @@ var ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0
   Parent: Error
 });
 
-// node_modules/zod/v4/classic/parse.js
+// ../main/node_modules/zod/v4/classic/parse.js
 var parse2 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
@@ -23353,7 +23353,7 @@ var safeDecode2 = /* @__PURE__ */ _safeDecode(ZodRealError);
 var safeEncodeAsync2 = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 var safeDecodeAsync2 = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-// node_modules/zod/v4/classic/schemas.js
+// ../main/node_modules/zod/v4/classic/schemas.js
 function _ensureDefaultLocale() {
   if (!globalConfig.localeError)
     config(en_default());
@@ -24818,7 +24818,7 @@ function preprocess(fn, schema) {
   });
 }
 
-// node_modules/zod/v4/classic/compat.js
+// ../main/node_modules/zod/v4/classic/compat.js
 var ZodIssueCode = {
   invalid_type: "invalid_type",
   too_big: "too_big",
@@ -24844,7 +24844,7 @@ var ZodFirstPartyTypeKind;
 /* @__PURE__ */ (function(ZodFirstPartyTypeKind2) {
 })(ZodFirstPartyTypeKind || (ZodFirstPartyTypeKind = {}));
 
-// node_modules/zod/v4/classic/iso.js
+// ../main/node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodISODate: () => ZodISODate,
@@ -24869,7 +24869,7 @@ function duration2(params) {
   return _isoDuration(ZodISODuration, params);
 }
 
-// node_modules/zod/v4/classic/from-json-schema.js
+// ../main/node_modules/zod/v4/classic/from-json-schema.js
 var z = {
   ...schemas_exports2,
   ...checks_exports2,
@@ -25602,7 +25602,7 @@ function fromJSONSchema(schema, params) {
   return convertSchema(normalized, ctx);
 }
 
-// node_modules/zod/v4/core/visit.js
+// ../main/node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
@@ -25757,7 +25757,7 @@ function visit(schema, fnOrHandlers) {
   return run2(schema);
 }
 
-// node_modules/zod/v4/classic/deep-partial.js
+// ../main/node_modules/zod/v4/classic/deep-partial.js
 function deepPartial(schema) {
   return visit(schema, {
     object: (s) => s.partial(),
@@ -25769,7 +25769,7 @@ function deepPartial(schema) {
   });
 }
 
-// node_modules/zod/v4/classic/in-out.js
+// ../main/node_modules/zod/v4/classic/in-out.js
 function withChecks(side, checks) {
   if (!checks?.length)
     return side;
@@ -25799,7 +25799,7 @@ function output(schema) {
   });
 }
 
-// node_modules/zod/v4/classic/coerce.js
+// ../main/node_modules/zod/v4/classic/coerce.js
 var coerce_exports = {};
 __export(coerce_exports, {
   bigint: () => bigint3,
@@ -26376,163 +26376,6 @@ function originOf(own3, defaults, path) {
   return "own";
 }
 
-// schemas/command-record.ts
-var RECORD_FILE_NAME = "command-record.json";
-var CHANGED_PATHS_LIMIT = 100;
-var OUTPUT_TAIL_BYTES = 64 * 1024;
-var commandOutputSchema = external_exports.strictObject({
-  bytes: nonNegativeIntSchema,
-  sha256: sha256HexSchema.meta({
-    description: "sha256 of the raw output (stdout and stderr as interleaved)."
-  }),
-  normalized_sha256: sha256HexSchema.meta({
-    description: "sha256 after volatile text (colours, timestamps, durations, temp paths) is removed."
-  }),
-  tail: external_exports.string().meta({ description: `The last ${OUTPUT_TAIL_BYTES} bytes of output, as UTF-8.` }),
-  truncated: external_exports.boolean().meta({ description: "The tail is not the whole output." })
-});
-var commandResultSchema = external_exports.strictObject({
-  name: external_exports.string().min(1),
-  run: external_exports.string().min(1),
-  exit_code: external_exports.number().int().nullable().meta({ description: "null when killed by a signal or timeout." }),
-  signal: external_exports.string().nullable(),
-  timed_out: external_exports.boolean(),
-  started_at: isoDateTimeSchema,
-  duration_ms: nonNegativeIntSchema,
-  output: commandOutputSchema,
-  changed_paths: external_exports.array(external_exports.string()).meta({
-    description: `Paths whose content or existence in the work tree differs after this command from just before it (modified, added, deleted; new files unless ignored), relative to the repository root, sorted; at most ${CHANGED_PATHS_LIMIT}.`
-  }),
-  changed_paths_count: nonNegativeIntSchema.meta({
-    description: "How many paths changed, listed or not."
-  }),
-  privileged: external_exports.boolean().optional().meta({
-    description: "true: the base config marks this command privileged (`commands[].privileged`), so it ran as agate's own user, not as the commands user, and could have changed this record. Absent: it did not."
-  })
-});
-var testedSnapshotSchema = external_exports.strictObject({
-  sha: gitShaSchema.meta({
-    description: "`git rev-parse HEAD` where the commands ran (a merge commit on pull_request)."
-  }),
-  tree_sha: gitShaSchema,
-  parents: external_exports.array(gitShaSchema).meta({
-    description: "As the checkout knows them: empty in a shallow clone. The App reads the parents from GitHub, never from here."
-  }),
-  clean_before: external_exports.boolean().meta({
-    description: "The work tree matched the tested commit when the first command started (nothing an earlier step wrote)."
-  }),
-  dirty_before: external_exports.array(external_exports.string()).meta({
-    description: `Paths that differed before the first command, at most ${CHANGED_PATHS_LIMIT}.`
-  }),
-  clean: external_exports.boolean().meta({ description: "The work tree had no changed or untracked files afterwards." }),
-  dirty_digest: sha256HexSchema.nullable().meta({
-    description: "sha256 over path and blob hash of each changed or untracked file; null when clean."
-  })
-});
-var pullRequestRefSchema = external_exports.strictObject({
-  number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  base_sha: gitShaSchema
-});
-var mergeGroupRefSchema = external_exports.strictObject({
-  head_ref: external_exports.string().min(1),
-  head_sha: gitShaSchema,
-  base_sha: gitShaSchema
-});
-var runnerSchema = external_exports.strictObject({
-  os: external_exports.string(),
-  arch: external_exports.string(),
-  image_version: external_exports.string().nullable(),
-  node_version: external_exports.string()
-});
-var workflowRunRefSchema = external_exports.strictObject({
-  run_id: positiveIntSchema,
-  run_attempt: positiveIntSchema,
-  workflow_ref: external_exports.string().min(1),
-  job: external_exports.string().min(1),
-  event_name: external_exports.string().min(1)
-});
-var isolationSchema = external_exports.strictObject({
-  mode: external_exports.enum(["user", "shared"]).meta({
-    description: "`user`: the commands ran as a user of their own, not agate's, without sudo or root; `shared`: as agate's own user, so they could have changed this record."
-  }),
-  user: external_exports.string().min(1).meta({ description: "The user the commands ran as." }),
-  uid: nonNegativeIntSchema,
-  reason: external_exports.string().nullable().meta({
-    description: "`shared`: why agate could not run them as a user of their own. null otherwise."
-  }),
-  swept: external_exports.enum(["user", "process-group"]).meta({
-    description: "What agate killed after each command: `user`, every process of the commands user (a daemon, a double fork, setsid: all); `process-group`, the command's process group (a process that left it with setsid was not seen)."
-  })
-});
-var graderVersionSchema = external_exports.strictObject({
-  agate_version: external_exports.string().min(1),
-  config_digest: sha256HexSchema
-});
-var commandRecordSchema = external_exports.strictObject({
-  kind: external_exports.literal("agate.command-record"),
-  version: external_exports.literal(2).meta({
-    description: "2: published as a workflow artifact, with the work tree's state before and after each command."
-  }),
-  repository: repositoryFullNameSchema.nullable().meta({ description: "null for a local `agate run`." }),
-  tested: testedSnapshotSchema,
-  pull_request: pullRequestRefSchema.nullable(),
-  merge_group: mergeGroupRefSchema.nullable(),
-  commands: external_exports.array(commandResultSchema),
-  runner: runnerSchema,
-  grader: graderVersionSchema,
-  workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
-  isolation: isolationSchema.optional().meta({
-    description: "How the commands ran. Absent in records made before agate ran them as a user of their own: they ran as agate's user."
-  }),
-  cut: external_exports.array(external_exports.string()).default([]).meta({
-    description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
-  }),
-  created_at: isoDateTimeSchema
-});
-
-// schemas/doctor.ts
-var findingStatusSchema = external_exports.enum(["ok", "problem", "could-not-check", "advice"]);
-var findingSchema = external_exports.strictObject({
-  check: external_exports.enum([
-    "config",
-    "workflow",
-    "workflow permissions",
-    "required check",
-    "merge queue",
-    "app",
-    "installation"
-  ]),
-  status: findingStatusSchema,
-  /** What was found, one line. */
-  summary: external_exports.string(),
-  /** What to do about it, one line; null when there is nothing to do. */
-  fix: external_exports.string().nullable(),
-  /** Supporting lines (a config's problems), shown indented. */
-  details: external_exports.array(external_exports.string()).optional()
-});
-var doctorReportSchema = external_exports.strictObject({
-  repository: external_exports.string(),
-  default_branch: external_exports.string(),
-  findings: external_exports.array(findingSchema)
-});
-
-// schemas/handoff-file.ts
-var handoffStatusSchema = external_exports.enum(["in-progress", "ready", "blocked"]);
-var handoffFrontMatterSchema = external_exports.strictObject({
-  task: external_exports.string().min(1).meta({ description: "The task served: an issue reference such as #12, or one line." }),
-  branch: external_exports.string().min(1),
-  status: handoffStatusSchema,
-  changed_files: external_exports.array(external_exports.string().min(1)).meta({ description: "Every file the branch changes against its base." }),
-  last_command: external_exports.strictObject({
-    run: external_exports.string().min(1),
-    exit_code: external_exports.number().int(),
-    output_tail: external_exports.string().default("")
-  }).nullable().default(null),
-  next_step: external_exports.string().default("").meta({ description: "The next unresolved step; empty when none." }),
-  open_items: external_exports.array(external_exports.string().min(1)).default([])
-});
-
 // schemas/json-schema.ts
 function inputJsonSchema(schema, title) {
   const json2 = external_exports.toJSONSchema(schema, {
@@ -26798,6 +26641,121 @@ function describe3(value) {
 // checks/gate/provenance.ts
 var import_picomatch = __toESM(require_picomatch2(), 1);
 
+// schemas/command-record.ts
+var RECORD_FILE_NAME = "command-record.json";
+var CHANGED_PATHS_LIMIT = 100;
+var OUTPUT_TAIL_BYTES = 64 * 1024;
+var commandOutputSchema = external_exports.strictObject({
+  bytes: nonNegativeIntSchema,
+  sha256: sha256HexSchema.meta({
+    description: "sha256 of the raw output (stdout and stderr as interleaved)."
+  }),
+  normalized_sha256: sha256HexSchema.meta({
+    description: "sha256 after volatile text (colours, timestamps, durations, temp paths) is removed."
+  }),
+  tail: external_exports.string().meta({ description: `The last ${OUTPUT_TAIL_BYTES} bytes of output, as UTF-8.` }),
+  truncated: external_exports.boolean().meta({ description: "The tail is not the whole output." })
+});
+var commandResultSchema = external_exports.strictObject({
+  name: external_exports.string().min(1),
+  run: external_exports.string().min(1),
+  exit_code: external_exports.number().int().nullable().meta({ description: "null when killed by a signal or timeout." }),
+  signal: external_exports.string().nullable(),
+  timed_out: external_exports.boolean(),
+  started_at: isoDateTimeSchema,
+  duration_ms: nonNegativeIntSchema,
+  output: commandOutputSchema,
+  changed_paths: external_exports.array(external_exports.string()).meta({
+    description: `Paths whose content or existence in the work tree differs after this command from just before it (modified, added, deleted; new files unless ignored), relative to the repository root, sorted; at most ${CHANGED_PATHS_LIMIT}.`
+  }),
+  changed_paths_count: nonNegativeIntSchema.meta({
+    description: "How many paths changed, listed or not."
+  }),
+  privileged: external_exports.boolean().optional().meta({
+    description: "true: the base config marks this command privileged (`commands[].privileged`), so it ran as agate's own user, not as the commands user, and could have changed this record. Absent: it did not."
+  })
+});
+var testedSnapshotSchema = external_exports.strictObject({
+  sha: gitShaSchema.meta({
+    description: "`git rev-parse HEAD` where the commands ran (a merge commit on pull_request)."
+  }),
+  tree_sha: gitShaSchema,
+  parents: external_exports.array(gitShaSchema).meta({
+    description: "As the checkout knows them: empty in a shallow clone. The App reads the parents from GitHub, never from here."
+  }),
+  clean_before: external_exports.boolean().meta({
+    description: "The work tree matched the tested commit when the first command started (nothing an earlier step wrote)."
+  }),
+  dirty_before: external_exports.array(external_exports.string()).meta({
+    description: `Paths that differed before the first command, at most ${CHANGED_PATHS_LIMIT}.`
+  }),
+  clean: external_exports.boolean().meta({ description: "The work tree had no changed or untracked files afterwards." }),
+  dirty_digest: sha256HexSchema.nullable().meta({
+    description: "sha256 over path and blob hash of each changed or untracked file; null when clean."
+  })
+});
+var pullRequestRefSchema = external_exports.strictObject({
+  number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema
+});
+var mergeGroupRefSchema = external_exports.strictObject({
+  head_ref: external_exports.string().min(1),
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema
+});
+var runnerSchema = external_exports.strictObject({
+  os: external_exports.string(),
+  arch: external_exports.string(),
+  image_version: external_exports.string().nullable(),
+  node_version: external_exports.string()
+});
+var workflowRunRefSchema = external_exports.strictObject({
+  run_id: positiveIntSchema,
+  run_attempt: positiveIntSchema,
+  workflow_ref: external_exports.string().min(1),
+  job: external_exports.string().min(1),
+  event_name: external_exports.string().min(1)
+});
+var isolationSchema = external_exports.strictObject({
+  mode: external_exports.enum(["user", "shared"]).meta({
+    description: "`user`: the commands ran as a user of their own, not agate's, without sudo or root; `shared`: as agate's own user, so they could have changed this record."
+  }),
+  user: external_exports.string().min(1).meta({ description: "The user the commands ran as." }),
+  uid: nonNegativeIntSchema,
+  reason: external_exports.string().nullable().meta({
+    description: "`shared`: why agate could not run them as a user of their own. null otherwise."
+  }),
+  swept: external_exports.enum(["user", "process-group"]).meta({
+    description: "What agate killed after each command: `user`, every process of the commands user (a daemon, a double fork, setsid: all); `process-group`, the command's process group (a process that left it with setsid was not seen)."
+  })
+});
+var graderVersionSchema = external_exports.strictObject({
+  agate_version: external_exports.string().min(1),
+  config_digest: sha256HexSchema
+});
+var commandRecordSchema = external_exports.strictObject({
+  kind: external_exports.literal("agate.command-record"),
+  version: external_exports.literal(2).meta({
+    description: "2: published as a workflow artifact, with the work tree's state before and after each command."
+  }),
+  repository: repositoryFullNameSchema.nullable().meta({ description: "null for a local `agate run`." }),
+  tested: testedSnapshotSchema,
+  pull_request: pullRequestRefSchema.nullable(),
+  merge_group: mergeGroupRefSchema.nullable(),
+  commands: external_exports.array(commandResultSchema),
+  runner: runnerSchema,
+  grader: graderVersionSchema,
+  workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
+  isolation: isolationSchema.optional().meta({
+    description: "How the commands ran. Absent in records made before agate ran them as a user of their own: they ran as agate's user."
+  }),
+  cut: external_exports.array(external_exports.string()).default([]).meta({
+    description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
+  }),
+  created_at: isoDateTimeSchema
+});
+
 // checks/normalise-output.ts
 var TERMINAL_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 var NORMALISATION_RULES = [
@@ -26975,6 +26933,24 @@ function paths(list) {
 
 // checks/handoff/parse-handoff.ts
 var import_yaml4 = __toESM(require_dist(), 1);
+
+// schemas/handoff-file.ts
+var handoffStatusSchema = external_exports.enum(["in-progress", "ready", "blocked"]);
+var handoffFrontMatterSchema = external_exports.strictObject({
+  task: external_exports.string().min(1).meta({ description: "The task served: an issue reference such as #12, or one line." }),
+  branch: external_exports.string().min(1),
+  status: handoffStatusSchema,
+  changed_files: external_exports.array(external_exports.string().min(1)).meta({ description: "Every file the branch changes against its base." }),
+  last_command: external_exports.strictObject({
+    run: external_exports.string().min(1),
+    exit_code: external_exports.number().int(),
+    output_tail: external_exports.string().default("")
+  }).nullable().default(null),
+  next_step: external_exports.string().default("").meta({ description: "The next unresolved step; empty when none." }),
+  open_items: external_exports.array(external_exports.string().min(1)).default([])
+});
+
+// checks/handoff/parse-handoff.ts
 var FENCE = /^---[ \t]*$/;
 var FIELDS = Object.keys(handoffFrontMatterSchema.shape);
 var EXAMPLES = {
@@ -27575,6 +27551,32 @@ var acceptanceRecordSchema = acceptanceRecordInputSchema.extend({
   id: positiveIntSchema,
   recorded_at: isoDateTimeSchema,
   stale: staleMarkSchema.nullable()
+});
+
+// schemas/doctor.ts
+var findingStatusSchema = external_exports.enum(["ok", "problem", "could-not-check", "advice"]);
+var findingSchema = external_exports.strictObject({
+  check: external_exports.enum([
+    "config",
+    "workflow",
+    "workflow permissions",
+    "required check",
+    "merge queue",
+    "app",
+    "installation"
+  ]),
+  status: findingStatusSchema,
+  /** What was found, one line. */
+  summary: external_exports.string(),
+  /** What to do about it, one line; null when there is nothing to do. */
+  fix: external_exports.string().nullable(),
+  /** Supporting lines (a config's problems), shown indented. */
+  details: external_exports.array(external_exports.string()).optional()
+});
+var doctorReportSchema = external_exports.strictObject({
+  repository: external_exports.string(),
+  default_branch: external_exports.string(),
+  findings: external_exports.array(findingSchema)
 });
 
 // schemas/evaluation.ts
@@ -28967,7 +28969,10 @@ var ENTRY_USAGE = `Handoff entries (docs/entries.md), through the GitHub API:
   entry reply NUMBER TEXT     a plain comment: the author answering a follow-up
   entry status [NUMBER] [--wait DURATION]
       One entry's state, owner and answer (--wait: until it is resolved, blocked or
-      escalated), or every open entry and who holds it.
+      escalated), or every open entry and who holds it. While it waits it says so on the entry
+      (a comment /wait 10m, renewed by editing it), which makes the entry agate:blocking while an
+      agent waits on it; an agent that dies stops counting ten minutes after its last renewal.
+      Only the entry's author's /wait counts.
 
 Options of every entry command: --repo OWNER/NAME (default GITHUB_REPOSITORY), --json,
 --no-wait (do not wait for agate's reply), --timeout DURATION (for agate's reply, default 2m).
@@ -29219,10 +29224,14 @@ async function status(ctx) {
     const said = comments.filter((c) => !ctx.client.isApp(c.login)).map((c) => ({ id: c.id, login: c.login, body: c.body }));
     return { number: number4, ...s, answer, follow_ups: followUps, comments: said };
   };
+  const first = wait > 0 ? await read() : null;
+  const declared = first && !FINAL.has(first.state) ? await WaitDeclaration.post(ctx, number4) : null;
   const found2 = await waitFor(wait, ctx.env, async () => {
+    await declared?.renew();
     const s = await read();
     return s && (wait === 0 || FINAL.has(s.state)) ? s : null;
   });
+  await declared?.end(found2?.state ?? null);
   if (!found2) {
     const last = await read();
     if (!last) throw new EntryRefusedError(`#${number4} is not an entry agate has opened`);
@@ -29235,6 +29244,48 @@ async function status(ctx) {
 answer: ${found2.answer}` : ""}`
   );
 }
+var WaitDeclaration = class _WaitDeclaration {
+  constructor(ctx, id, leaseMs) {
+    this.ctx = ctx;
+    this.id = id;
+    this.leaseMs = leaseMs;
+  }
+  ctx;
+  id;
+  leaseMs;
+  renewals = 0;
+  renewedAt = Date.now();
+  static async post(ctx, number4) {
+    const text = ctx.env.AGATE_ENTRY_WAIT_LEASE;
+    const leaseMs = text === void 0 ? 6e5 : parseDuration(text);
+    if (leaseMs === void 0) {
+      throw new EntryUsageError(
+        `AGATE_ENTRY_WAIT_LEASE=${JSON.stringify(text)} is not a duration such as 30s or 10m`
+      );
+    }
+    const id = await ctx.client.comment(number4, _WaitDeclaration.body(leaseMs, 0));
+    return new _WaitDeclaration(ctx, id, leaseMs);
+  }
+  static body(leaseMs, renewals) {
+    const lease = leaseMs % 6e4 === 0 ? `${leaseMs / 6e4}m` : `${Math.ceil(leaseMs / 1e3)}s`;
+    return `/wait ${lease}
+
+The author waits on this entry (${CLI_PACKAGE} entry status --wait${renewals > 0 ? `, renewed ${renewals} times` : ""}).`;
+  }
+  async renew() {
+    if (Date.now() - this.renewedAt < this.leaseMs / 2) return;
+    this.renewals++;
+    this.renewedAt = Date.now();
+    await this.ctx.client.editComment(this.id, _WaitDeclaration.body(this.leaseMs, this.renewals));
+  }
+  /** No longer a declaration: the App sees it gone when the lease's timer fires. */
+  async end(state) {
+    await this.ctx.client.editComment(
+      this.id,
+      `The author waited on this entry (${CLI_PACKAGE} entry status --wait)${state ? ` until it was ${state}` : ", and stopped waiting"}.`
+    );
+  }
+};
 async function statusAll(ctx) {
   const rows = [];
   for (const state of ["open", "claimed", "escalated"]) {
@@ -29316,6 +29367,14 @@ var EntryClient = class _EntryClient {
       body
     });
     return data.id;
+  }
+  async editComment(id, body) {
+    await this.octokit.rest.issues.updateComment({
+      owner: this.owner,
+      repo: this.repo,
+      comment_id: id,
+      body
+    });
   }
   async comments(number4) {
     const list = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
@@ -29824,9 +29883,9 @@ function shortTail(tail) {
   const plain = TERMINAL_ESCAPES3 ? tail.replace(TERMINAL_ESCAPES3, "") : tail;
   const lines2 = plain.replace(/\r\n/g, "\n").split("\n");
   if (lines2.at(-1) === "") lines2.pop();
-  let kept = lines2.slice(-TAIL_LINES).join("\n");
-  if (kept.length > TAIL_CHARS) kept = kept.slice(-TAIL_CHARS);
-  return kept === "" ? "" : `${kept}
+  let kept2 = lines2.slice(-TAIL_LINES).join("\n");
+  if (kept2.length > TAIL_CHARS) kept2 = kept2.slice(-TAIL_CHARS);
+  return kept2 === "" ? "" : `${kept2}
 `;
 }
 function changedFiles(shadow, baseSha, handoff3) {
@@ -29840,8 +29899,1011 @@ function changedFiles(shadow, baseSha, handoff3) {
   return [...files].sort();
 }
 
-// action/required-commands.ts
+// action/hooks.ts
+import { mkdirSync as mkdirSync3, readFileSync as readFileSync3, writeFileSync as writeFileSync4 } from "node:fs";
 import { join as join5 } from "node:path";
+
+// schemas/gate-status-constants.ts
+var GATE_STATUS_VERSION = 1;
+var STATUS_TAIL_CHARS = 4e3;
+
+// schemas/gate-status.ts
+var statusStateSchema = external_exports.enum([
+  "accepted",
+  "rejected",
+  "stale",
+  "stalled",
+  "capped",
+  "blocked",
+  "escalated",
+  "waiting",
+  "not_gated"
+]);
+var statusActionSchema = external_exports.enum(["done", "work", "person", "spent", "wait", "none"]);
+var actorSchema = external_exports.enum(["agent", "maintainer", "operator", "nobody"]);
+var statusRequirementSchema = requirementSchema.extend({
+  who: actorSchema
+});
+var failingCommandSchema = external_exports.strictObject({
+  name: external_exports.string(),
+  exit_code: external_exports.number().int().nullable(),
+  signal: external_exports.string().nullable(),
+  timed_out: external_exports.boolean(),
+  duration_ms: external_exports.number().int().nonnegative().nullable(),
+  /** The end of its output, terminal escapes removed; the whole output is in the run's log. */
+  output_tail: external_exports.string().max(STATUS_TAIL_CHARS)
+});
+var gateStatusSchema = external_exports.strictObject({
+  version: external_exports.literal(GATE_STATUS_VERSION),
+  /**
+   * `app`: the gate's decision (only the App's own `agate` check run carries it). `action`: the
+   * Action's view from its own commands alone; the App may still refuse the record or ask more.
+   */
+  source: external_exports.enum(["app", "action"]),
+  repository: repositoryFullNameSchema,
+  pull_request: positiveIntSchema.nullable(),
+  /** The commit this verdict is about (a pull request's head; the Action: its tested commit). */
+  head_sha: gitShaSchema,
+  state: statusStateSchema.exclude(["stale"]),
+  action: statusActionSchema,
+  /** gate.report_only: the state is what agate would decide; the check never blocks a merge. */
+  report_only: external_exports.boolean(),
+  /** The check's conclusion; null while it is in progress (and from the Action). */
+  conclusion: checkConclusionSchema.nullable(),
+  title: external_exports.string(),
+  /** The next work items, in order; short text that may hold `code spans`. */
+  next: external_exports.array(external_exports.string()),
+  requirements: external_exports.array(statusRequirementSchema),
+  failing_commands: external_exports.array(failingCommandSchema),
+  /** What the evaluator said is missing, when it did not sign off. */
+  evaluator_missing: external_exports.array(external_exports.string()),
+  /** What is wrong with the handoff file, when it is required and does not hold. */
+  handoff_problems: external_exports.array(external_exports.string()),
+  budgets: external_exports.strictObject({
+    graded_attempts: external_exports.number().int().nonnegative(),
+    graded_attempts_limit: positiveIntSchema,
+    unchanged_failures_before_stalled: positiveIntSchema
+  }).nullable()
+});
+var statusCheckRunSchema = external_exports.strictObject({
+  id: positiveIntSchema,
+  url: external_exports.string().nullable(),
+  app: external_exports.string(),
+  status: external_exports.string(),
+  conclusion: external_exports.string().nullable()
+});
+var statusReportSchema = external_exports.strictObject({
+  version: external_exports.literal(GATE_STATUS_VERSION),
+  repository: repositoryFullNameSchema,
+  pull_request: positiveIntSchema,
+  /** The pull request's head as GitHub shows it now. */
+  head_sha: gitShaSchema,
+  state: statusStateSchema,
+  action: statusActionSchema,
+  /** The agent's checked-out commit is not the head the verdict is about. */
+  stale: external_exports.boolean(),
+  /** The one line a person reads. */
+  line: external_exports.string(),
+  /** What to do next, in order: the CLI's own (push, fetch) first, then the gate's. */
+  next: external_exports.array(external_exports.string()),
+  /** The checkout `status` ran in, when it is the pull request's branch. */
+  local: external_exports.strictObject({
+    sha: gitShaSchema,
+    branch: external_exports.string(),
+    uncommitted: external_exports.boolean(),
+    /**
+     * HEAD against the pull request's head: `ahead` HEAD has commits the head lacks (push
+     * them), `behind` the head has commits HEAD lacks, `diverged` both, `unknown` the head is
+     * not in the checkout to compare.
+     */
+    relation: external_exports.enum(["same", "ahead", "behind", "diverged", "unknown"])
+  }).nullable(),
+  /** The App's `agate` check run on the head; null when it has none (yet). */
+  check: statusCheckRunSchema.nullable(),
+  /** The App's verdict as the check run carries it; null when it carries none. */
+  gate: gateStatusSchema.nullable(),
+  /** The exit code `status` ends with (by action; 2 is a usage or access error). */
+  exit_code: external_exports.number().int()
+});
+var STATUS_EXIT_CODES = {
+  done: 0,
+  work: 1,
+  person: 3,
+  spent: 4,
+  wait: 5,
+  none: 6
+};
+
+// checks/gate/status-block.ts
+var OPEN = "<!-- agate-status v";
+var CLOSE = " -->";
+function readStatusBlock(summary) {
+  const last = summary.trimEnd().split("\n").at(-1) ?? "";
+  if (!last.startsWith(OPEN) || !last.endsWith(CLOSE)) {
+    return { ok: false, reason: "none", detail: "the summary does not end with a status block" };
+  }
+  const body = last.slice(OPEN.length, -CLOSE.length);
+  const space = body.indexOf(" ");
+  const version2 = Number(body.slice(0, space));
+  if (version2 !== GATE_STATUS_VERSION) {
+    return {
+      ok: false,
+      reason: "version",
+      detail: `the App writes status version ${body.slice(0, space)}, this CLI reads version ${GATE_STATUS_VERSION}: use the agate-gate version that matches the App`
+    };
+  }
+  let json2;
+  try {
+    json2 = JSON.parse(body.slice(space + 1));
+  } catch (error2) {
+    return { ok: false, reason: "invalid", detail: `not JSON: ${error2.message}` };
+  }
+  const parsed = gateStatusSchema.safeParse(json2);
+  if (!parsed.success) {
+    return { ok: false, reason: "invalid", detail: external_exports.prettifyError(parsed.error) };
+  }
+  return { ok: true, status: parsed.data };
+}
+
+// checks/gate/status-report.ts
+var UnreadableStatusError = class extends Error {
+  name = "UnreadableStatusError";
+};
+function localItems(input2) {
+  const { local, pull } = input2;
+  if (!local) return [];
+  const head = shortSha(pull.head_sha);
+  const items = [];
+  switch (local.relation) {
+    case "ahead":
+      items.push(
+        `Push your commits: HEAD ${shortSha(local.sha)} is ahead of the pull request's head ${head}, and agate grades what is pushed (git push)`
+      );
+      break;
+    case "behind":
+      items.push(
+        `The pull request's head ${head} has commits your HEAD ${shortSha(local.sha)} lacks: pull them (git pull), then go on`
+      );
+      break;
+    case "diverged":
+      items.push(
+        `Your HEAD ${shortSha(local.sha)} and the pull request's head ${head} diverged: rebase or merge onto ${head}, then push`
+      );
+      break;
+    case "unknown":
+      items.push(
+        `Your HEAD ${shortSha(local.sha)} is not the pull request's head ${head}: fetch, then push what is yours`
+      );
+      break;
+    case "same":
+      break;
+  }
+  if (local.uncommitted) {
+    items.push(
+      "Commit your uncommitted changes and push them (or discard them): agate grades commits, not the work tree"
+    );
+  }
+  return items;
+}
+function verdictOf(input2) {
+  const { check: check2, pull } = input2;
+  if (!check2) return null;
+  const read = readStatusBlock(check2.summary ?? "");
+  if (!read.ok) {
+    if (read.reason === "none" && check2.status !== "completed") return null;
+    throw new UnreadableStatusError(
+      read.reason === "none" ? `the agate check on ${shortSha(pull.head_sha)} (check run ${check2.id}) carries no status this CLI reads: the App is older than \`status\` (update it)` : `the agate check on ${shortSha(pull.head_sha)} (check run ${check2.id}): ${read.detail}`
+    );
+  }
+  const status2 = read.status;
+  if (status2.source !== "app" || status2.head_sha !== pull.head_sha || status2.pull_request !== pull.number || status2.repository.toLowerCase() !== input2.repository.toLowerCase()) {
+    return null;
+  }
+  return status2;
+}
+function lineOf(report2, gate, why) {
+  const only = gate?.report_only ? " (report only: what agate would decide)" : "";
+  const word = report2.state.replace("_", " ");
+  const next = report2.next[0] ? ` Next: ${report2.next[0]}` : "";
+  return `agate: ${word} on ${shortSha(report2.head_sha)} (#${report2.pull_request})${only}: ${why}.${next}`;
+}
+function statusReport(input2) {
+  const { pull, check: check2 } = input2;
+  const gate = verdictOf(input2);
+  const mine = localItems(input2);
+  const stale = input2.local !== null && input2.local.relation !== "same";
+  let state;
+  let action;
+  let why;
+  if (stale) {
+    state = "stale";
+    action = "work";
+    why = gate ? `agate's verdict (${gate.state}) is on ${shortSha(pull.head_sha)}, not on your HEAD ${shortSha(input2.local?.sha ?? "")}` : `your HEAD ${shortSha(input2.local?.sha ?? "")} is not the pull request's head`;
+  } else if (gate) {
+    state = gate.state;
+    action = gate.action;
+    why = gate.title;
+  } else {
+    state = "waiting";
+    action = "wait";
+    why = !check2 ? `no agate check from the App ${input2.appSlug} on this commit yet${input2.others.length > 0 ? ` (check runs named agate from ${input2.others.join(", ")} are not agate's and mean nothing; if one of them is your agate App, name it with --app or AGATE_APP_SLUG)` : ""}` : "agate is evaluating this commit";
+  }
+  const next = [...mine, ...stale ? [] : gate?.next ?? []];
+  const base = { state, pull_request: pull.number, head_sha: pull.head_sha, next };
+  return {
+    version: GATE_STATUS_VERSION,
+    repository: input2.repository,
+    ...base,
+    action,
+    stale,
+    line: lineOf(base, gate, why),
+    local: input2.local,
+    check: check2 ? {
+      id: check2.id,
+      url: check2.url,
+      app: check2.app,
+      status: check2.status,
+      conclusion: check2.conclusion
+    } : null,
+    gate,
+    exit_code: STATUS_EXIT_CODES[action]
+  };
+}
+
+// action/status-command.ts
+import { parseArgs as parseArgs2 } from "node:util";
+
+// action/status-github.ts
+init_dist_src5();
+init_github_answers();
+init_version();
+init_github();
+var StatusAccessError = class extends Error {
+  name = "StatusAccessError";
+};
+var StatusRateLimited = class extends Error {
+  constructor(waitMs, message) {
+    super(message);
+    this.waitMs = waitMs;
+  }
+  waitMs;
+  name = "StatusRateLimited";
+};
+var NEEDS2 = {
+  pulls: "pull requests: read",
+  checks: "checks: read"
+};
+var TOKEN_HELP = "a token that can read the repository's checks and pull requests (a fine-grained token with Checks: read and Pull requests: read, a workflow's `permissions: { checks: read, pull-requests: read }`, or GH_TOKEN=$(gh auth token))";
+function rateLimitWaitMs(error2, now = Date.now()) {
+  const headers = error2.response?.headers ?? {};
+  const after = Number(headers["retry-after"]);
+  if (Number.isFinite(after) && after > 0) return after * 1e3;
+  const reset = Number(headers["x-ratelimit-reset"]);
+  if (String(headers["x-ratelimit-remaining"]) === "0" && Number.isFinite(reset)) {
+    return Math.max(1e3, reset * 1e3 - now + 1e3);
+  }
+  return 6e4;
+}
+var StatusGitHub = class {
+  constructor(token, owner, repo, baseUrl) {
+    this.owner = owner;
+    this.repo = repo;
+    this.fullName = `${owner}/${repo}`;
+    this.octokit = new Octokit2({
+      auth: token,
+      baseUrl,
+      userAgent: `agate-cli/${AGATE_VERSION}`,
+      log: SILENT_OCTOKIT_LOG
+    });
+  }
+  owner;
+  repo;
+  octokit;
+  fullName;
+  /** A failure in agate's words: what the token lacks, or how long to wait. */
+  explain(error2, what, needs) {
+    if (isRateLimited(error2)) {
+      const ms = rateLimitWaitMs(error2);
+      return new StatusRateLimited(
+        ms,
+        `GitHub's rate limit for this token is reached (reading ${what}); it allows more in ${Math.ceil(ms / 1e3)} s`
+      );
+    }
+    const unreached = noAnswer(error2);
+    if (unreached) {
+      return new StatusAccessError(
+        `${noAnswerText(unreached)}; check GITHUB_API_URL (default https://api.github.com) and the network`
+      );
+    }
+    const { status: status2, message } = error2;
+    switch (status2) {
+      case 401:
+        return new StatusAccessError(
+          `GitHub refused the token (401: ${message}): set AGATE_GITHUB_TOKEN, GITHUB_TOKEN or GH_TOKEN to ${TOKEN_HELP}`
+        );
+      case 403:
+        return new StatusAccessError(
+          `the token may not read ${what} on ${this.fullName} (403: ${message}): it needs ${needs} (status reads checks and pull requests: ${TOKEN_HELP})`
+        );
+      case 404:
+        return new StatusAccessError(
+          `GitHub shows no ${what} on ${this.fullName} to this token (404): check --repo and the number, and that the token can see the repository with ${needs}`
+        );
+      default:
+        return new StatusAccessError(
+          `cannot read ${what} on ${this.fullName}: GitHub answered ${status2 ?? "nothing"} (${message ?? String(error2)})`
+        );
+    }
+  }
+  async pullRequest(number4) {
+    try {
+      const { data } = await this.octokit.rest.pulls.get({
+        owner: this.owner,
+        repo: this.repo,
+        pull_number: number4
+      });
+      return {
+        number: data.number,
+        head_sha: data.head.sha,
+        head_ref: data.head.ref,
+        state: data.state,
+        merged: data.merged
+      };
+    } catch (error2) {
+      throw this.explain(error2, `pull request #${number4}`, NEEDS2.pulls);
+    }
+  }
+  /** The open pull request whose head is `owner:branch`, newest first; null when none is. */
+  async pullRequestForBranch(branch) {
+    try {
+      const { data } = await this.octokit.rest.pulls.list({
+        owner: this.owner,
+        repo: this.repo,
+        head: `${this.owner}:${branch}`,
+        state: "open",
+        per_page: 1
+      });
+      const found2 = data[0];
+      return found2 ? {
+        number: found2.number,
+        head_sha: found2.head.sha,
+        head_ref: found2.head.ref,
+        state: found2.state,
+        merged: found2.merged_at !== null
+      } : null;
+    } catch (error2) {
+      throw this.explain(error2, `the pull requests of branch ${branch}`, NEEDS2.pulls);
+    }
+  }
+  /**
+   * Every app's newest `agate` check run on the commit (GitHub's `filter=latest`: one per app).
+   * Whose is whose is the caller's to judge: anyone with a workflow can make a check run of
+   * that name, and only the agate App's is the gate.
+   */
+  async agateCheckRuns(sha) {
+    try {
+      const { data } = await this.octokit.rest.checks.listForRef({
+        owner: this.owner,
+        repo: this.repo,
+        ref: sha,
+        check_name: GATE_CHECK_NAME,
+        filter: "latest",
+        per_page: 100
+      });
+      return {
+        runs: data.check_runs.map((run2) => ({
+          id: run2.id,
+          url: run2.html_url ?? null,
+          app: run2.app?.slug ?? "",
+          head_sha: run2.head_sha,
+          status: run2.status,
+          conclusion: run2.conclusion ?? null,
+          summary: run2.output.summary ?? null
+        })),
+        complete: data.total_count <= data.check_runs.length
+      };
+    } catch (error2) {
+      throw this.explain(error2, `the check runs of ${sha.slice(0, 7)}`, NEEDS2.checks);
+    }
+  }
+};
+
+// action/status-command.ts
+var STATUS_USAGE = `${CLI_PACKAGE} status [NUMBER] [--wait DURATION] [--json] [--repo OWNER/NAME] [--app SLUG]
+    The agate check of the pull request's live head (NUMBER, or the open pull request of the
+    checked-out branch): its state, whether your HEAD is what it is about (stale), the next work
+    items with the failing commands' last output, the budgets. --wait waits (backing off, within
+    GitHub's rate limits) until it is not waiting any more. Reads with AGATE_GITHUB_TOKEN,
+    GITHUB_TOKEN or GH_TOKEN (checks: read, pull requests: read); writes nothing. --app (or
+    AGATE_APP_SLUG) names the agate App whose check counts (default agate); --json prints the
+    report (schemas/agate-status.schema.json). Exit status: 0 accepted, 1 work for the agent,
+    2 a usage or access error, 3 a person must act, 4 a budget is spent or attempts stalled,
+    5 still waiting, 6 not gated.`;
+var StatusUsageError = class extends Error {
+  name = "StatusUsageError";
+};
+var OPTIONS2 = {
+  wait: { type: "string" },
+  json: { type: "boolean" },
+  repo: { type: "string" },
+  app: { type: "string" },
+  help: { type: "boolean", short: "h" }
+};
+var PUSH_GRACE_MS = 6e4;
+var MAX_INTERVAL_MS = 6e4;
+var realSleep = (ms) => new Promise((resolve6) => setTimeout(resolve6, ms));
+function repositoryOf(option, env, cwd) {
+  const named = option ?? env.GITHUB_REPOSITORY;
+  const origin = named ? void 0 : gitMaybe(cwd, ["remote", "get-url", "origin"])?.trim().match(/[:/]([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?\/?$/);
+  const full = named ?? (origin ? `${origin[1]}/${origin[2]}` : void 0);
+  const [owner, repo, extra] = (full ?? "").split("/");
+  if (!owner || !repo || extra !== void 0) {
+    throw new StatusUsageError(
+      `${full ? `${JSON.stringify(full)} is not a repository` : "no repository"}: pass --repo OWNER/NAME, or set GITHUB_REPOSITORY, or run in a checkout whose origin is the repository`
+    );
+  }
+  return [owner, repo];
+}
+function appSlugOf(option, env) {
+  return option || env.AGATE_APP_SLUG || env.AGATE_APP_LOGIN?.replace(/\[bot\]$/, "") || "agate";
+}
+function checkoutOf(cwd) {
+  const root2 = gitMaybe(cwd, ["rev-parse", "--show-toplevel"])?.trim();
+  if (!root2) return null;
+  const branch = gitMaybe(root2, ["symbolic-ref", "--short", "-q", "HEAD"])?.trim();
+  const sha = gitMaybe(root2, ["rev-parse", "--verify", "-q", "HEAD"])?.trim();
+  if (!branch || !sha) return null;
+  const porcelain = gitMaybe(root2, ["status", "--porcelain"]) ?? "";
+  return { sha, branch, uncommitted: porcelain.trim() !== "" };
+}
+function relation(cwd, local, head) {
+  if (local === head) return "same";
+  const isAncestor = (a, b) => gitMaybe(cwd, ["merge-base", "--is-ancestor", a, b]) !== void 0;
+  if (gitMaybe(cwd, ["cat-file", "-e", `${head}^{commit}`]) === void 0) {
+    return "unknown";
+  }
+  if (isAncestor(head, local)) return "ahead";
+  if (isAncestor(local, head)) return "behind";
+  return "diverged";
+}
+var StatusReader = class _StatusReader {
+  constructor(github, appSlug, cwd, number4) {
+    this.github = github;
+    this.appSlug = appSlug;
+    this.cwd = cwd;
+    this.number = number4;
+  }
+  github;
+  appSlug;
+  cwd;
+  number;
+  static create(options, deps) {
+    const token = deps.env.AGATE_GITHUB_TOKEN || deps.env.GITHUB_TOKEN || deps.env.GH_TOKEN;
+    if (!token) {
+      throw new StatusAccessError(
+        `no token: set AGATE_GITHUB_TOKEN, GITHUB_TOKEN or GH_TOKEN to ${TOKEN_HELP}`
+      );
+    }
+    const [owner, repo] = repositoryOf(options.repo, deps.env, deps.cwd);
+    const baseUrl = (deps.env.GITHUB_API_URL || "https://api.github.com").replace(/\/+$/, "");
+    return new _StatusReader(
+      new StatusGitHub(token, owner, repo, baseUrl),
+      appSlugOf(options.app, deps.env),
+      deps.cwd,
+      options.number
+    );
+  }
+  get repository() {
+    return this.github.fullName;
+  }
+  /** One look: the pull request, then the check runs on its head. */
+  async read() {
+    const checkout = checkoutOf(this.cwd);
+    let pull;
+    if (this.number === void 0) {
+      if (!checkout) {
+        throw new StatusUsageError(
+          "no pull request named and no branch checked out here: pass its number (status 12)"
+        );
+      }
+      const found2 = await this.github.pullRequestForBranch(checkout.branch);
+      if (!found2) {
+        throw new StatusUsageError(
+          `no open pull request has ${this.repository}:${checkout.branch} as its head: push the branch and open one, or pass the number`
+        );
+      }
+      this.number = found2.number;
+      pull = found2;
+    } else {
+      pull = await this.github.pullRequest(this.number);
+    }
+    const { runs } = await this.github.agateCheckRuns(pull.head_sha);
+    const mine = runs.filter((r) => r.app === this.appSlug && r.head_sha === pull.head_sha).sort((a, b) => b.id - a.id)[0];
+    const others = [...new Set(runs.filter((r) => r.app !== this.appSlug).map((r) => r.app))];
+    const local = checkout && checkout.branch === pull.head_ref ? { ...checkout, relation: relation(this.cwd, checkout.sha, pull.head_sha) } : null;
+    return statusReport({
+      repository: this.repository,
+      pull,
+      check: mine ?? null,
+      others,
+      appSlug: this.appSlug,
+      local
+    });
+  }
+};
+async function readStatus(reader, waitMs, deps) {
+  const now = deps.now ?? Date.now;
+  const sleep2 = deps.sleep ?? realSleep;
+  const started = now();
+  const deadline = started + waitMs;
+  let interval = Number(deps.env.AGATE_STATUS_POLL_MS) || 1e4;
+  for (; ; ) {
+    let report2;
+    try {
+      report2 = await reader.read();
+      deps.onLook?.(report2);
+    } catch (error2) {
+      if (!(error2 instanceof StatusRateLimited) || now() + error2.waitMs > deadline) throw error2;
+      await sleep2(error2.waitMs);
+      continue;
+    }
+    const pushing = report2.stale && report2.local !== null && now() - started < PUSH_GRACE_MS;
+    const settled = report2.action !== "wait" && !(pushing && isAhead(report2));
+    if (settled || now() >= deadline) return report2;
+    await sleep2(Math.max(0, Math.min(interval, deadline - now())));
+    interval = Math.min(interval * 1.5, MAX_INTERVAL_MS);
+  }
+}
+var isAhead = (report2) => report2.local?.relation === "ahead";
+function statusText(report2) {
+  const lines2 = [report2.line];
+  const gate = report2.gate;
+  if (report2.next.length > 1) {
+    lines2.push("", "Next:", ...report2.next.map((item) => `  - ${item}`));
+  }
+  for (const c of report2.stale ? [] : gate?.failing_commands ?? []) {
+    const how = c.timed_out ? "timed out" : c.signal ? `killed by ${c.signal}` : `exit ${c.exit_code}`;
+    lines2.push("", `${c.name} (${how}), the end of its output:`);
+    lines2.push(
+      ...c.output_tail.split("\n").slice(-40).map((l) => `  | ${l}`)
+    );
+  }
+  if (!report2.stale && gate && gate.evaluator_missing.length > 0) {
+    lines2.push("", "The evaluator says missing:", ...gate.evaluator_missing.map((m) => `  - ${m}`));
+  }
+  if (!report2.stale && gate && gate.handoff_problems.length > 0) {
+    lines2.push("", "The handoff file:", ...gate.handoff_problems.map((m) => `  - ${m}`));
+  }
+  if (gate?.budgets) {
+    const b = gate.budgets;
+    lines2.push(
+      "",
+      `Graded attempts: ${b.graded_attempts} of ${b.graded_attempts_limit}; stalled after ${b.unchanged_failures_before_stalled} unchanged failures in a row.`
+    );
+  }
+  if (report2.check?.url) lines2.push(`The check: ${report2.check.url}`);
+  return `${lines2.join("\n")}
+`;
+}
+async function statusMain(argv, deps, out) {
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs2({ args: argv, options: OPTIONS2, allowPositionals: true });
+    } catch (error2) {
+      throw new StatusUsageError(error2.message);
+    }
+    const { values, positionals } = parsed;
+    if (values.help) {
+      out.stdout(`${STATUS_USAGE}
+`);
+      return 0;
+    }
+    if (positionals.length > 1) {
+      throw new StatusUsageError(`status takes at most one NUMBER; got ${positionals.join(" ")}`);
+    }
+    const number4 = positionals[0] === void 0 ? void 0 : Number(positionals[0].replace(/^#/, ""));
+    if (number4 !== void 0 && (!Number.isInteger(number4) || number4 < 1)) {
+      throw new StatusUsageError(`${JSON.stringify(positionals[0])} is not a pull request number`);
+    }
+    const waitMs = values.wait === void 0 ? 0 : parseDuration(values.wait);
+    if (waitMs === void 0) {
+      throw new StatusUsageError(
+        `--wait ${JSON.stringify(values.wait)} is not a duration such as 30s, 10m or 1h`
+      );
+    }
+    const reader = StatusReader.create(
+      { number: number4, repo: values.repo, app: values.app, waitMs },
+      deps
+    );
+    const report2 = await readStatus(reader, waitMs, deps);
+    out.stdout(values.json ? `${JSON.stringify(report2)}
+` : statusText(report2));
+    return report2.exit_code;
+  } catch (error2) {
+    if (error2 instanceof StatusUsageError) {
+      out.stderr(`agate status: ${error2.message}
+run ${CLI_PACKAGE} status --help for usage
+`);
+      return 2;
+    }
+    if (error2 instanceof StatusAccessError || error2 instanceof UnreadableStatusError) {
+      out.stderr(`agate status: ${error2.message}
+`);
+      return 2;
+    }
+    if (error2 instanceof StatusRateLimited) {
+      out.stderr(`agate status: ${error2.message}: ask again then
+`);
+      return 5;
+    }
+    throw error2;
+  }
+}
+
+// action/hooks.ts
+var claudeCodeStopInputSchema = external_exports.looseObject({
+  session_id: external_exports.string(),
+  transcript_path: external_exports.string(),
+  cwd: external_exports.string(),
+  permission_mode: external_exports.string().optional(),
+  hook_event_name: external_exports.literal("Stop"),
+  stop_hook_active: external_exports.boolean(),
+  last_assistant_message: external_exports.string().optional()
+});
+var codexStopInputSchema = external_exports.looseObject({
+  session_id: external_exports.string(),
+  turn_id: external_exports.string(),
+  transcript_path: external_exports.string().nullable(),
+  cwd: external_exports.string(),
+  hook_event_name: external_exports.literal("Stop"),
+  model: external_exports.string(),
+  permission_mode: external_exports.string(),
+  stop_hook_active: external_exports.boolean(),
+  last_assistant_message: external_exports.string().nullable()
+});
+var HARNESSES = {
+  "claude-code": claudeCodeStopInputSchema,
+  codex: codexStopInputSchema
+};
+var HOOK_USAGE = `${CLI_PACKAGE} hook <claude-code|codex>
+    A Stop hook for Claude Code or Codex (docs/agents.md): reads the harness's Stop input on
+    stdin, asks agate about the pull request of the checkout's branch (as status --wait does,
+    up to AGATE_HOOK_WAIT, default 8m), and blocks the stop while there is work the agent can do
+    (the reason: the next work items with the failing commands' output); lets it stop once
+    agate accepts; asks once for a handoff entry when a person is needed or a budget is spent.
+    The same verdict on the same commit blocks at most AGATE_HOOK_MAX_BLOCKS times (default 3).`;
+var memorySchema = external_exports.object({
+  /** The last block: head, state and how many times in a row. */
+  last: external_exports.object({ key: external_exports.string(), count: external_exports.number().int() }).nullable(),
+  /** Hand-overs already asked for, by head and state. */
+  handovers: external_exports.array(external_exports.string())
+});
+var REASON_CHARS = 12e3;
+function memoryPath(cwd, harness, session) {
+  if (!gitMaybe(cwd, ["rev-parse", "--git-dir"])) return null;
+  const safe = session.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 100);
+  return join5(localStateDir(cwd), "hooks", `${harness}-${safe}.json`);
+}
+function recall(path) {
+  if (!path) return { last: null, handovers: [] };
+  try {
+    return memorySchema.parse(JSON.parse(readFileSync3(path, "utf8")));
+  } catch {
+    return { last: null, handovers: [] };
+  }
+}
+function remember(path, memory) {
+  if (!path) return;
+  mkdirSync3(join5(path, ".."), { recursive: true });
+  writeFileSync4(path, `${JSON.stringify(memory)}
+`);
+}
+function workReason(report2, lead) {
+  const text = `${lead}
+
+${statusText(report2)}`;
+  return text.length <= REASON_CHARS ? text : `${text.slice(0, REASON_CHARS)}
+\u2026 (cut: \`${AGATE_CLI} status\` shows it all)`;
+}
+function handoverReason(report2) {
+  const project = report2.repository.split("/")[1] ?? report2.repository;
+  return `${report2.line}
+
+This needs a person, not more work from you. Hand over: open a handoff entry for pull request #${report2.pull_request} that says what you need, what you tried and what would unblock you, then stop:
+
+  ${AGATE_CLI} entry open --pull ${report2.pull_request} --project ${project} --question "<what a person must decide or do>" --tried "<what you did and what agate said>" --needed "<what would let you go on>"
+
+${statusText(report2)}`;
+}
+function decideStop(report2, memory, options) {
+  const key = `${report2.head_sha}:${report2.state}:${report2.action}`;
+  const allow = (message) => ({
+    answer: { systemMessage: message },
+    memory: { ...memory, last: null }
+  });
+  switch (report2.action) {
+    case "done":
+    case "none":
+      return allow(report2.line);
+    case "person":
+    case "spent": {
+      const handedOver = memory.handovers.includes(key) || (report2.gate?.requirements ?? []).some((r) => r.id === "entries" && r.status !== "pass");
+      if (handedOver) return allow(`${report2.line} Handed over to a person.`);
+      return {
+        answer: { decision: "block", reason: handoverReason(report2) },
+        memory: { last: null, handovers: [...memory.handovers, key].slice(-50) }
+      };
+    }
+    case "work":
+    case "wait": {
+      const count = options.stopHookActive && memory.last?.key === key ? memory.last.count + 1 : 1;
+      if (count > options.maxBlocks) {
+        return allow(
+          `${report2.line} agate said this ${options.maxBlocks} times on the same commit with no new push; the stop goes through for a person to look.`
+        );
+      }
+      const lead = report2.action === "wait" ? `agate has not decided yet. Wait for it with \`${AGATE_CLI} status --wait 15m\` and do what it says; stop once it says accepted.` : "agate (the merge gate) says this pull request is not done yet. Do the work below, commit, push, then stop again: agate grades the new commit.";
+      return {
+        answer: { decision: "block", reason: workReason(report2, lead) },
+        memory: { ...memory, last: { key, count } }
+      };
+    }
+  }
+}
+async function hookMain(argv, deps, io) {
+  const harness = argv[0];
+  if (harness === void 0 || argv[0] === "--help" || argv[0] === "-h" || argv.length > 1) {
+    io.stdout(`${HOOK_USAGE}
+`);
+    return harness === "--help" || harness === "-h" ? 0 : 2;
+  }
+  if (!(harness in HARNESSES)) {
+    io.stderr(`agate hook: unknown harness '${harness}'; the hooks are claude-code, codex
+`);
+    return 2;
+  }
+  const schema = HARNESSES[harness];
+  let input2;
+  try {
+    input2 = schema.parse(JSON.parse(await io.stdin()));
+  } catch (error2) {
+    io.stderr(
+      `agate hook ${harness}: stdin is not the harness's Stop input (${error2 instanceof external_exports.ZodError ? external_exports.prettifyError(error2) : error2.message}); letting the agent stop
+`
+    );
+    return 1;
+  }
+  const answer = (a) => {
+    io.stdout(`${JSON.stringify(a)}
+`);
+    return 0;
+  };
+  const waitMs = parseDuration(deps.env.AGATE_HOOK_WAIT ?? "8m") ?? 48e4;
+  const maxBlocks = Math.max(1, Number(deps.env.AGATE_HOOK_MAX_BLOCKS) || 3);
+  const path = memoryPath(input2.cwd, harness, input2.session_id);
+  let report2;
+  try {
+    const statusDeps = { ...deps, cwd: input2.cwd };
+    report2 = await readStatus(StatusReader.create({ waitMs }, statusDeps), waitMs, statusDeps);
+  } catch (error2) {
+    if (error2 instanceof StatusUsageError || error2 instanceof StatusAccessError || error2 instanceof UnreadableStatusError || error2 instanceof StatusRateLimited) {
+      return answer({ systemMessage: `agate hook: ${error2.message}; the stop goes through.` });
+    }
+    io.stderr(`agate hook ${harness}: ${error2.stack ?? String(error2)}
+`);
+    return 1;
+  }
+  const decided = decideStop(report2, recall(path), {
+    stopHookActive: input2.stop_hook_active,
+    maxBlocks
+  });
+  remember(path, decided.memory);
+  return answer(decided.answer);
+}
+async function readStdin() {
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += chunk.length;
+    if (size > 1 << 20) throw new Error("the hook's input on stdin is over 1 MiB");
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+// action/loop.ts
+import { spawn } from "node:child_process";
+import { mkdirSync as mkdirSync4, rmSync as rmSync4, writeFileSync as writeFileSync5 } from "node:fs";
+import { join as join6 } from "node:path";
+import { parseArgs as parseArgs3 } from "node:util";
+var LOOP_USAGE = `${CLI_PACKAGE} loop [--task TEXT] [--max-turns N] [--wait DURATION] -- AGENT [ARG...]
+    The generic loop for any agent: asks agate about the pull request of the checked-out
+    branch (status --wait, default 30m), runs AGENT with the next work in the file
+    $AGATE_WORK_FILE (the status as JSON in $AGATE_STATUS_FILE), then runs the required commands
+    here (a failure is the next work; nothing is pushed), pushes the branch and asks again; until
+    agate accepts (0), a person is needed (3; the agent gets one turn to hand over), a budget is
+    spent (4), agate still waits (5), it does not gate the pull request (6), or --max-turns
+    (default 10) run out (1). --task runs AGENT first with that task. AGENT must commit its work;
+    the loop pushes commits, never the work tree. Takes --repo and --app as status does.`;
+var OPTIONS3 = {
+  task: { type: "string" },
+  "max-turns": { type: "string" },
+  wait: { type: "string" },
+  repo: { type: "string" },
+  app: { type: "string" },
+  help: { type: "boolean", short: "h" }
+};
+function runChild(command2, args, options) {
+  return new Promise((resolve6, reject) => {
+    const child = spawn(command2, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: options.capture ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"]
+    });
+    let output2 = "";
+    const keep = (chunk) => {
+      output2 = (output2 + chunk.toString("utf8")).slice(-64e3);
+    };
+    child.stdout?.on("data", keep);
+    child.stderr?.on("data", keep);
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve6({ code: code ?? (signal ? 128 : 1), output: output2 }));
+  });
+}
+function usage(message) {
+  throw new StatusUsageError(message);
+}
+async function loopMain(argv, deps, out) {
+  const split = argv.indexOf("--");
+  const own3 = split === -1 ? argv : argv.slice(0, split);
+  const agent = split === -1 ? [] : argv.slice(split + 1);
+  const log = (line) => out.stdout(`agate loop: ${line}
+`);
+  try {
+    let values;
+    try {
+      ({ values } = parseArgs3({ args: own3, options: OPTIONS3 }));
+    } catch (error2) {
+      usage(error2.message);
+    }
+    if (values.help) {
+      out.stdout(`${LOOP_USAGE}
+`);
+      return 0;
+    }
+    const [command2, ...args] = agent;
+    if (!command2) usage("name the agent's command after --, such as: loop -- ./agent.sh");
+    const maxTurns = values["max-turns"] === void 0 ? 10 : Number(values["max-turns"]);
+    if (!Number.isInteger(maxTurns) || maxTurns < 1) usage("--max-turns takes a whole number");
+    const waitMs = parseDuration(values.wait ?? "30m");
+    if (waitMs === void 0) usage(`--wait ${JSON.stringify(values.wait)} is not a duration`);
+    const root2 = gitMaybe(deps.cwd, ["rev-parse", "--show-toplevel"])?.trim();
+    if (!root2) usage("run the loop in the agent's checkout (a git work tree)");
+    const dir = join6(localStateDir(root2), "loop");
+    mkdirSync4(dir, { recursive: true });
+    const files = { work: join6(dir, "work.md"), status: join6(dir, "status.json") };
+    const reader = StatusReader.create({ repo: values.repo, app: values.app, waitMs }, deps);
+    const turn = makeTurns({ command: command2, args, root: root2, deps, files, maxTurns, log });
+    let work = values.task ?? null;
+    let report2 = null;
+    for (; ; ) {
+      if (work !== null) {
+        const ran = await turn(work, report2);
+        if (ran !== null) return ran;
+        work = await afterTurn(root2, deps, log);
+        if (work !== null) continue;
+      }
+      report2 = await look(reader, waitMs, deps, log);
+      writeFileSync5(files.status, `${JSON.stringify(report2, null, 2)}
+`);
+      switch (report2.action) {
+        case "done":
+        case "none":
+        case "wait":
+          log(report2.line);
+          return report2.exit_code;
+        case "person":
+        case "spent": {
+          log(`${report2.line} Handing over to a person.`);
+          const ran = await turn(handoverReason(report2), report2);
+          return ran ?? report2.exit_code;
+        }
+        case "work":
+          work = workReason(
+            report2,
+            "agate (the merge gate) says this pull request is not done yet. Do the work below and commit it; the loop runs the required commands, pushes and asks agate again."
+          );
+      }
+    }
+  } catch (error2) {
+    if (error2 instanceof StatusUsageError || error2 instanceof StatusAccessError) {
+      out.stderr(`agate loop: ${error2.message}
+`);
+      return 2;
+    }
+    if (error2 instanceof StatusRateLimited) {
+      out.stderr(`agate loop: ${error2.message}
+`);
+      return STATUS_EXIT_CODES.wait;
+    }
+    throw error2;
+  }
+}
+function makeTurns(input2) {
+  let turns = 0;
+  return async (work, report2) => {
+    if (turns >= input2.maxTurns) {
+      input2.log(`${input2.maxTurns} turns and agate still has work for the agent; stopping.`);
+      return 1;
+    }
+    turns++;
+    writeFileSync5(input2.files.work, `${work}
+`);
+    if (!report2) rmSync4(input2.files.status, { force: true });
+    input2.log(`turn ${turns}: running the agent`);
+    const { code } = await runChild(input2.command, input2.args, {
+      cwd: input2.root,
+      env: {
+        ...input2.deps.env,
+        AGATE_WORK_FILE: input2.files.work,
+        AGATE_STATUS_FILE: input2.files.status,
+        AGATE_TURN: String(turns)
+      },
+      capture: false
+    });
+    if (code !== 0) {
+      input2.log(`the agent exited ${code}; stopping.`);
+      return 7;
+    }
+    return null;
+  };
+}
+async function afterTurn(root2, deps, log) {
+  if ((gitMaybe(root2, ["status", "--porcelain"]) ?? "").trim() !== "") {
+    return "Commit your changes: the loop pushes commits, never the work tree, and agate grades commits. Commit (or discard) everything `git status` shows.";
+  }
+  const self = [...process.execArgv, process.argv[1] ?? ""];
+  const local = await runChild(process.execPath, [...self, "run"], {
+    cwd: root2,
+    env: deps.env,
+    capture: true
+  });
+  if (local.code !== 0) {
+    log(`the required commands fail here (run exited ${local.code}); not pushing`);
+    return `The required commands fail in your checkout (\`${AGATE_CLI} run\` exited ${local.code}); fix that and commit before anything is pushed. Its output, the end:
+
+${local.output.slice(-8e3)}`;
+  }
+  const branch = gitMaybe(root2, ["symbolic-ref", "--short", "-q", "HEAD"])?.trim();
+  if (!branch) return "Check out the pull request's branch: HEAD is detached.";
+  const git2 = systemExecutable("git", { searchPath: deps.env.PATH });
+  const pushed = await runChild(git2, ["push", "--quiet", "origin", `HEAD:refs/heads/${branch}`], {
+    cwd: root2,
+    env: deps.env,
+    capture: true
+  });
+  if (pushed.code !== 0) {
+    throw new StatusAccessError(`git push failed (${pushed.code}): ${pushed.output.trim()}`);
+  }
+  const sha = gitMaybe(root2, ["rev-parse", "HEAD"])?.trim() ?? "";
+  log(`pushed ${shortSha(sha)} to ${branch}; the required commands passed here`);
+  return null;
+}
+async function look(reader, waitMs, deps, log) {
+  let said = "";
+  return readStatus(reader, waitMs, {
+    ...deps,
+    onLook: (report2) => {
+      const now = `${report2.state} ${report2.head_sha}`;
+      if (now !== said) log(`${report2.state} on ${shortSha(report2.head_sha)}`);
+      said = now;
+    }
+  });
+}
+
+// action/required-commands.ts
+import { join as join7 } from "node:path";
 init_version();
 
 // action/environment.ts
@@ -29939,7 +31001,7 @@ function workflowRun(env) {
 }
 
 // action/isolation.ts
-import { execFileSync as execFileSync2, spawn as spawn2, spawnSync } from "node:child_process";
+import { execFileSync as execFileSync2, spawn as spawn4, spawnSync } from "node:child_process";
 import { createHash as createHash3 } from "node:crypto";
 import { realpathSync as realpathSync3, statSync as statSync4 } from "node:fs";
 import { constants as constants3, userInfo } from "node:os";
@@ -29983,7 +31045,7 @@ living() {
 sweep() {
   local uid=$1 gid=$2 tries=$3 i pids
   for ((i = 0; i < tries; i++)); do
-    setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'kill -KILL -1' 2>/dev/null || true
+    setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'kill -KILL -1' >/dev/null 2>&1 || true
     pids=$(living "$uid")
     [ -z "$pids" ] && return 0
     # shellcheck disable=SC2086
@@ -30004,14 +31066,16 @@ forget_schedules() {
 
 # Everything the user owns in the tree becomes agate's. Symlinks are changed themselves and never
 # followed (find does not follow them, chown -h): a link to /etc/shadow or to agate's files moves
-# nothing. chmod first, on everything but links: u+rwX so that no directory the user closed hides
-# a file from agate's look at the tree, ug-s so that no setuid or setgid program of the user's
-# becomes one of agate's. Only the user's own files: a hard link it made to anyone else's file
-# (where protected_hardlinks allows it) keeps its owner.
+# nothing. chmod on everything but links: u+rwX so that no directory the user closed hides a file
+# from agate's look at the tree, ug-s so that no setuid or setgid program of the user's becomes one
+# of agate's. One walk for both: each file goes to chmod's batch (links excepted) and chown's;
+# whichever batch runs first, root ends with the same modes and owners, and nothing of the user's
+# runs meanwhile (swept before). Only the user's own files: a hard link it made to anyone else's
+# file (where protected_hardlinks allows it) keeps its owner.
 take_back() {
   local uid=$1 ruid=$2 rgid=$3 tree=$4
-  find "$tree" -xdev -uid "$uid" ! -type l -exec chmod u+rwX,ug-s -- {} +
-  find "$tree" -xdev -uid "$uid" -exec chown -h "$ruid:$rgid" -- {} +
+  find "$tree" -xdev -uid "$uid" \( -type l -o -exec chmod u+rwX,ug-s -- {} + \) \
+    -exec chown -h "$ruid:$rgid" -- {} +
 }
 
 reclaim() {
@@ -30110,18 +31174,48 @@ main() {
       # so that the commands can make files in it.
       chown -h "$1" -- "$3"
       find "$3" -xdev -uid "$2" ! \( -type f -links +1 \) -exec chown -h "$1" -- {} + ;;
-    signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" 2>/dev/null || true ;;
+    signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" >/dev/null 2>&1 || true ;;
     reclaim) reclaim "$@" ;;
     finish) finish "$@" ;;
     *) die "unknown step $step" ;;
   esac
 }
-main "$@" </dev/null
+
+# The steps around each command for the whole job, without a sudo and a bash per step: requests
+# on standard input (after this script), each the number of fields and then the step and its
+# arguments, NUL-terminated; each answered with the step's exit status on a line. Only agate holds
+# the request pipe's other end. A step runs in a subshell (its die ends the step, not this loop),
+# with standard input closed and without the answer channel (fd 3), so no process it starts can
+# read a request or forge an answer; those it starts as the commands user (setpriv) hold nothing
+# but /dev/null, for another process of that user may open what they hold through /proc. Only
+# the steps around a command are served; setup and finish run as steps of their own.
+serve() {
+  local n i field status
+  exec 3>&1 1>&2
+  while IFS= read -r -d '' n; do
+    set --
+    for ((i = 0; i < n; i++)); do
+      IFS= read -r -d '' field || exit 0
+      set -- "$@" "$field"
+    done
+    [ "$#" -gt 0 ] || die "serve: an empty request"
+    case "$1" in handover|signal|reclaim) ;; *) die "serve: step $1 is not served" ;; esac
+    # Not "( ... ) || status=$?": on the left of || bash ignores set -e in the subshell too, and
+    # a step that failed halfway would report success.
+    set +e
+    ( set -e; main "$@" ) </dev/null 3>&-
+    status=$?
+    set -e
+    printf '%s\n' "$status" >&3
+  done
+}
+
+if [ "$#" -gt 0 ] && [ "$1" = serve ]; then serve; else main "$@" </dev/null; fi
 `;
 
 // action/process-group.ts
-import { spawn } from "node:child_process";
-import { readdirSync as readdirSync2, readFileSync as readFileSync3 } from "node:fs";
+import { spawn as spawn2 } from "node:child_process";
+import { readdirSync as readdirSync2, readFileSync as readFileSync4 } from "node:fs";
 var STDIO = ["ignore", "pipe", "pipe"];
 function processGroupLauncher() {
   const killGroup = (child, signal) => {
@@ -30132,7 +31226,7 @@ function processGroupLauncher() {
     }
   };
   return {
-    start: (bash, args, { cwd, env }) => spawn(bash, args, { cwd, env, detached: true, stdio: STDIO }),
+    start: async (bash, args, { cwd, env }) => spawn2(bash, args, { cwd, env, detached: true, stdio: STDIO }),
     signal: killGroup,
     async sweep(child, limitMs) {
       killGroup(child, "SIGKILL");
@@ -30157,7 +31251,7 @@ function livingMembers(pgid) {
     if (!/^\d+$/.test(entry)) continue;
     let stat;
     try {
-      stat = readFileSync3(`/proc/${entry}/stat`, "utf8");
+      stat = readFileSync4(`/proc/${entry}/stat`, "utf8");
     } catch {
       continue;
     }
@@ -30176,6 +31270,87 @@ async function groupGone(pgid, limitMs) {
     } catch {
     }
     await new Promise((resolve6) => setTimeout(resolve6, 5));
+  }
+}
+
+// action/root-helper.ts
+import { spawn as spawn3 } from "node:child_process";
+import { readFileSync as readFileSync5 } from "node:fs";
+function startRootHelper(file2, argv, env) {
+  const child = spawn3(file2, [...argv, "-s", "--", "serve"], {
+    env,
+    stdio: ["pipe", "pipe", "pipe"]
+  });
+  const pending = [];
+  let said = "";
+  let ended;
+  let answers = "";
+  const fail = (why) => {
+    ended ??= why;
+    for (const waiting of pending.splice(0)) {
+      waiting.reject(new Error(`${waiting.step} of the commands user failed: ${why}`));
+    }
+  };
+  child.stdin?.on("error", () => void 0);
+  child.stderr?.setEncoding("utf8").on("data", (text) => {
+    said = (said + text).slice(-16384);
+  });
+  child.stdout?.setEncoding("utf8").on("data", (text) => {
+    answers += text;
+    for (let end = answers.indexOf("\n"); end >= 0; end = answers.indexOf("\n")) {
+      const status2 = answers.slice(0, end);
+      answers = answers.slice(end + 1);
+      const waiting = pending.shift();
+      if (!waiting) continue;
+      if (status2 === "0") {
+        said = "";
+        waiting.resolve();
+        continue;
+      }
+      setTimeout(() => {
+        const message = said.trim().replace(/^agate-isolation: /gm, "") || `exit ${status2}`;
+        said = "";
+        waiting.reject(new Error(`${waiting.step} of the commands user failed: ${message}`));
+      }, 20);
+    }
+  });
+  child.on("error", (error2) => fail(error2.message));
+  child.on("exit", (code, signal) => {
+    fail(`the root shell ended (${signal ?? `exit ${code}`}): ${said.trim() || "it said nothing"}`);
+  });
+  child.stdin?.write(ISOLATION_SCRIPT);
+  return {
+    pid: child.pid,
+    run(step, args) {
+      return new Promise((resolve6, reject) => {
+        if (ended !== void 0 || !child.stdin?.writable) {
+          reject(
+            new Error(`${step} of the commands user failed: ${ended ?? "the root shell is gone"}`)
+          );
+          return;
+        }
+        pending.push({ step, resolve: resolve6, reject });
+        const fields = [step, ...args];
+        child.stdin.write(`${fields.length}\0${fields.map((field) => `${field}\0`).join("")}`);
+      });
+    },
+    close(limitMs = 3e4) {
+      child.stdin?.destroy();
+      const pid = child.pid;
+      if (pid === void 0 || pending.length === 0) return;
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      const deadline = Date.now() + limitMs;
+      while (running(pid) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 5);
+    }
+  };
+}
+function running(pid) {
+  try {
+    const stat = readFileSync5(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
   }
 }
 
@@ -30268,11 +31443,13 @@ function isolatedUser(options) {
   const user = { name, uid, gid, home };
   const ids4 = [String(user.uid), String(user.gid), String(agateUid), String(agateGid)];
   let finished = false;
+  let helper;
   const finish = () => {
     if (finished) return;
     finished = true;
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
+    helper?.close();
     root2("finish", [name, ...ids4, tree, tries, treeOwner, ...opened]);
     mark("isolation");
   };
@@ -30288,8 +31465,10 @@ function isolatedUser(options) {
   try {
     const env = { ...options.env, HOME: home, USER: name, LOGNAME: name };
     const start = options.access.kind === "root" ? startAsRoot(user, env) : startWithSudo(options.access.sudo, user, env);
+    const [shell, ...shellArgs] = rootShell(options.access);
+    helper = startRootHelper(shell, shellArgs, ROOT_ENV);
     return {
-      launcher: userLauncher(start, (step, args) => root2(step, args), {
+      launcher: userLauncher(start, helper, {
         user,
         tree,
         treeOwner,
@@ -30307,17 +31486,17 @@ function isolatedUser(options) {
 function userLauncher(start, root2, at2) {
   const [uid = "", gid = "", agateUid = ""] = at2.ids4;
   return {
-    start(bash, args, { cwd }) {
-      root2("handover", [uid, agateUid, at2.tree]);
+    async start(bash, args, { cwd }) {
+      await root2.run("handover", [uid, agateUid, at2.tree]);
       mark("handover");
       return start(bash, args, cwd);
     },
     signal(_child, signal) {
-      root2("signal", [uid, gid, signal.replace(/^SIG/, "")]);
+      void root2.run("signal", [uid, gid, signal.replace(/^SIG/, "")]).catch(() => void 0);
     },
     async sweep() {
       mark("commands");
-      root2("reclaim", [at2.user.name, ...at2.ids4, at2.tree, at2.tries, at2.treeOwner]);
+      await root2.run("reclaim", [at2.user.name, ...at2.ids4, at2.tree, at2.tries, at2.treeOwner]);
       mark("handover");
       return true;
     }
@@ -30326,7 +31505,7 @@ function userLauncher(start, root2, at2) {
 function startAsRoot(user, env) {
   return (bash, args, cwd) => (
     // libuv drops every supplementary group (setgroups) before setgid and setuid.
-    spawn2(bash, args, { cwd, env, uid: user.uid, gid: user.gid, detached: true, stdio: STDIO2 })
+    spawn4(bash, args, { cwd, env, uid: user.uid, gid: user.gid, detached: true, stdio: STDIO2 })
   );
 }
 function startWithSudo(sudo, user, env) {
@@ -30347,17 +31526,21 @@ function startWithSudo(sudo, user, env) {
   const wanted = new Set(expected.map(([name]) => name));
   const unset = [...seen.keys()].filter((name) => !wanted.has(name)).flatMap((n) => ["-u", n]);
   const set2 = expected.filter(([name, value]) => seen.get(name) !== value).map(([n, v]) => `${n}=${v}`);
-  return (bash, args, cwd) => spawn2(sudo, [...head, ...unset, "-C", cwd, "--", ...set2, bash, ...args], {
+  return (bash, args, cwd) => spawn4(sudo, [...head, ...unset, "-C", cwd, "--", ...set2, bash, ...args], {
     cwd: "/",
     env,
     detached: true,
     stdio: STDIO2
   });
 }
-function rootRunner(access2) {
+function rootShell(access2) {
   const bash = systemExecutable("bash");
+  return access2.kind === "root" ? [bash] : [access2.sudo, "-n", "--", bash];
+}
+function rootRunner(access2) {
+  const [file2 = "", ...shellArgs] = rootShell(access2);
   return (step, args) => {
-    const [file2, argv] = access2.kind === "root" ? [bash, ["-s", "--", step, ...args]] : [access2.sudo, ["-n", "--", bash, "-s", "--", step, ...args]];
+    const argv = [...shellArgs, "-s", "--", step, ...args];
     const run2 = spawnSync(file2, argv, {
       input: ISOLATION_SCRIPT,
       env: ROOT_ENV,
@@ -30480,16 +31663,26 @@ function decodeTail(tail) {
   return tail.subarray(start).toString("utf8");
 }
 
+// action/young-generation.ts
+import { setFlagsFromString } from "node:v8";
+var kept = false;
+function keepYoungGenerationSmall() {
+  if (kept) return;
+  kept = true;
+  setFlagsFromString("--semi-space-growth-factor=1");
+}
+
 // action/run-command.ts
 async function runCommand(options) {
   const now = options.now ?? (() => /* @__PURE__ */ new Date());
   const grace = options.killGraceMs ?? 5e3;
+  keepYoungGenerationSmall();
   const digest = new OutputDigest();
   const started = now();
   const startedMs = performance.now();
   const bash = options.bash ?? systemExecutable("bash");
   const launcher = options.launcher ?? processGroupLauncher();
-  const child = launcher.start(
+  const child = await launcher.start(
     bash,
     ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run],
     {
@@ -30631,7 +31824,7 @@ async function runRequiredCommands(options) {
   const shadow = createShadowGit({
     cwd,
     sha: commit.sha,
-    gitDir: join5(options.stateDir, "shadow-git")
+    gitDir: join7(options.stateDir, "shadow-git")
   });
   const env = commandEnvironment(options.env);
   const commands = [];
@@ -30752,7 +31945,7 @@ function headline(record2) {
 }
 
 // action/trace-command.ts
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync7 } from "node:fs";
 
 // checks/progress/hash.ts
 import { createHash as createHash6 } from "node:crypto";
@@ -31166,15 +32359,15 @@ var asRecord = (value) => value !== null && typeof value === "object" && !Array.
 var num = (value) => typeof value === "number" && Number.isFinite(value) ? value : null;
 var str = (value) => typeof value === "string" ? value : null;
 function openAiUsage(raw, cost = null) {
-  const usage = asRecord(raw);
-  if (!usage) return null;
-  const details = asRecord(usage.prompt_tokens_details);
+  const usage2 = asRecord(raw);
+  if (!usage2) return null;
+  const details = asRecord(usage2.prompt_tokens_details);
   return {
-    input_tokens: num(usage.prompt_tokens) ?? num(usage.input_tokens) ?? 0,
-    cached_input_tokens: num(details?.cached_tokens) ?? num(usage.cache_read_input_tokens) ?? num(usage.prompt_cache_hit_tokens) ?? 0,
-    cache_creation_input_tokens: num(usage.cache_creation_input_tokens) ?? 0,
-    output_tokens: num(usage.completion_tokens) ?? num(usage.output_tokens) ?? 0,
-    cost_usd: num(usage.cost) ?? cost
+    input_tokens: num(usage2.prompt_tokens) ?? num(usage2.input_tokens) ?? 0,
+    cached_input_tokens: num(details?.cached_tokens) ?? num(usage2.cache_read_input_tokens) ?? num(usage2.prompt_cache_hit_tokens) ?? 0,
+    cache_creation_input_tokens: num(usage2.cache_creation_input_tokens) ?? 0,
+    output_tokens: num(usage2.completion_tokens) ?? num(usage2.output_tokens) ?? 0,
+    cost_usd: num(usage2.cost) ?? cost
   };
 }
 
@@ -31235,7 +32428,7 @@ function renderProgressText(report2, source) {
 }
 
 // action/trace/read.ts
-import { createReadStream, lstatSync as lstatSync2, readFileSync as readFileSync4 } from "node:fs";
+import { createReadStream, lstatSync as lstatSync2, readFileSync as readFileSync6 } from "node:fs";
 import { basename } from "node:path";
 
 // checks/progress/bounded-set.ts
@@ -32021,15 +33214,15 @@ var TOOL_KINDS = {
 };
 var COSMETIC_INPUT = /* @__PURE__ */ new Set(["description"]);
 function usageOf(raw) {
-  const usage = asRecord(raw);
-  if (!usage) return null;
-  const cacheRead = num(usage.cache_read_input_tokens) ?? 0;
-  const cacheWrite = num(usage.cache_creation_input_tokens) ?? 0;
+  const usage2 = asRecord(raw);
+  if (!usage2) return null;
+  const cacheRead = num(usage2.cache_read_input_tokens) ?? 0;
+  const cacheWrite = num(usage2.cache_creation_input_tokens) ?? 0;
   return {
-    input_tokens: (num(usage.input_tokens) ?? 0) + cacheRead + cacheWrite,
+    input_tokens: (num(usage2.input_tokens) ?? 0) + cacheRead + cacheWrite,
     cached_input_tokens: cacheRead,
     cache_creation_input_tokens: cacheWrite,
-    output_tokens: num(usage.output_tokens) ?? 0,
+    output_tokens: num(usage2.output_tokens) ?? 0,
     cost_usd: null
   };
 }
@@ -32173,14 +33366,14 @@ function createClaudeCodeParser() {
 
 // checks/progress/parsers/codex.ts
 function usageOf2(raw) {
-  const usage = asRecord(raw);
-  if (!usage) return null;
+  const usage2 = asRecord(raw);
+  if (!usage2) return null;
   return {
     // OpenAI's input_tokens already include the cached ones.
-    input_tokens: num(usage.input_tokens) ?? 0,
-    cached_input_tokens: num(usage.cached_input_tokens) ?? 0,
+    input_tokens: num(usage2.input_tokens) ?? 0,
+    cached_input_tokens: num(usage2.cached_input_tokens) ?? 0,
     cache_creation_input_tokens: 0,
-    output_tokens: (num(usage.output_tokens) ?? 0) + (num(usage.reasoning_output_tokens) ?? 0),
+    output_tokens: (num(usage2.output_tokens) ?? 0) + (num(usage2.reasoning_output_tokens) ?? 0),
     cost_usd: null
   };
 }
@@ -32223,11 +33416,11 @@ function createCodexParser() {
     const command2 = payload.type === "custom_tool_call" ? null : commandText(record2?.command ?? record2?.cmd ?? null);
     const patch = typeof args === "string" && name === "apply_patch" ? args : null;
     const patched = patch ? /\*\*\* (?:Update|Add|Delete) File: (.+)/.exec(patch)?.[1] : null;
-    const { workdir: _workdir, timeout_ms: _timeout, ...kept } = record2 ?? {};
+    const { workdir: _workdir, timeout_ms: _timeout, ...kept2 } = record2 ?? {};
     pending.set(callId, {
       at: at2,
       tool: name,
-      args: record2 ? kept : args,
+      args: record2 ? kept2 : args,
       command: command2,
       kind: name === "apply_patch" ? "write" : command2 === null ? "other" : void 0,
       path: patched ?? null,
@@ -32505,12 +33698,12 @@ function createOpenHandsParser() {
     if (!(name in TOOL_ACTIONS)) return call.events;
     const id = num(event.id);
     if (id === null) throw new TraceParseError(at2, `the ${name} action has no numeric id`);
-    const kept = Object.fromEntries(Object.entries(args).filter(([k]) => !COSMETIC_ARGS.has(k)));
+    const kept2 = Object.fromEntries(Object.entries(args).filter(([k]) => !COSMETIC_ARGS.has(k)));
     const command2 = name === "run" ? str(args.command) ?? "" : null;
     pending.set(id, {
       at: at2,
       tool: str(asRecord(event.tool_call_metadata)?.function_name) ?? name,
-      args: kept,
+      args: kept2,
       command: command2,
       kind: TOOL_ACTIONS[name],
       path: str(args.path),
@@ -32838,7 +34031,7 @@ function analyseDocument(path, size, options) {
       `${path} is one JSON document of ${size} bytes, over the ${limit}-byte limit for whole-document traces (.traj, .traj.json, OpenHands arrays); JSONL traces have no such limit`
     );
   }
-  const text = readFileSync4(path, "utf8");
+  const text = readFileSync6(path, "utf8");
   let document;
   try {
     document = JSON.parse(text);
@@ -32988,7 +34181,7 @@ ${TRACE_USAGE}`
   let thresholds = {};
   if (configPath !== void 0) {
     try {
-      thresholds = (await loadConfig(readFileSync5(configPath, "utf8"), configPath, {
+      thresholds = (await loadConfig(readFileSync7(configPath, "utf8"), configPath, {
         owner: process.env.GITHUB_REPOSITORY?.split("/")[0] ?? null,
         readDefaults: cliDefaultsReader(process.env)
       })).config.progress;
@@ -33059,6 +34252,9 @@ Usage:
       --config applies that config's progress thresholds.
   ${CLI_PACKAGE} entry <open|poll|claim|answer|ask|reply|status> ...
       Handoff entries on issues, through the GitHub API (${CLI_PACKAGE} entry help).
+  ${STATUS_USAGE.replace(/\n/g, "\n  ")}
+  ${HOOK_USAGE.replace(/\n/g, "\n  ")}
+  ${LOOP_USAGE.replace(/\n/g, "\n  ")}
   ${CLI_PACKAGE} --version
 
 The npm package is ${CLI_PACKAGE}; where it is not installed: ${AGATE_CLI} <command>.
@@ -33103,9 +34299,20 @@ var TOP_OPTIONS = {
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" }
 };
-var COMMANDS2 = ["run", "handoff", "validate", "doctor", "trace", "entry", "help"];
+var COMMANDS2 = [
+  "run",
+  "handoff",
+  "validate",
+  "doctor",
+  "trace",
+  "entry",
+  "status",
+  "hook",
+  "loop",
+  "help"
+];
 function parseCommand(command2, argv, options, positional) {
-  const loose = parseArgs2({
+  const loose = parseArgs4({
     args: argv,
     options,
     strict: false,
@@ -33133,7 +34340,7 @@ function parseCommand(command2, argv, options, positional) {
   }
   let parsed;
   try {
-    parsed = parseArgs2({ args: argv, options, allowPositionals: true });
+    parsed = parseArgs4({ args: argv, options, allowPositionals: true });
   } catch (error2) {
     throw new UsageError(`${command2}: ${error2.message}`);
   }
@@ -33208,12 +34415,22 @@ async function dispatch(argv, cwd) {
       });
     case "entry":
       return entryMain(rest);
+    case "status":
+      return statusMain(rest, { env: process.env, cwd }, STDIO3);
+    case "hook":
+      return hookMain(rest, { env: process.env }, { ...STDIO3, stdin: readStdin });
+    case "loop":
+      return loopMain(rest, { env: process.env, cwd }, STDIO3);
     case "help":
       return help();
     default:
       throw new UsageError(`unknown command '${command2}'; the commands are ${COMMANDS2.join(", ")}`);
   }
 }
+var STDIO3 = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text)
+};
 function help() {
   console.log(USAGE);
   return 0;
@@ -33252,9 +34469,9 @@ async function run(values, cwd) {
       return notAtBase(root2, configPath, baseSha, values.config !== void 0);
     }
     const record2 = outcome.record;
-    const recordPath = values.record ? resolve5(cwd, values.record) : join6(stateDir, RECORD_FILE_NAME);
-    mkdirSync3(dirname5(recordPath), { recursive: true });
-    writeFileSync4(recordPath, `${JSON.stringify(record2, null, 2)}
+    const recordPath = values.record ? resolve5(cwd, values.record) : join8(stateDir, RECORD_FILE_NAME);
+    mkdirSync5(dirname5(recordPath), { recursive: true });
+    writeFileSync6(recordPath, `${JSON.stringify(record2, null, 2)}
 `);
     console.log(`
 ${table(record2.commands)}
@@ -33279,7 +34496,7 @@ ${table(record2.commands)}
 }
 function notAtBase(root2, path, baseSha, named) {
   const base = shortSha(baseSha);
-  const inWorkTree = existsSync4(join6(root2, path));
+  const inWorkTree = existsSync4(join8(root2, path));
   const atHead = gitMaybe(root2, ["cat-file", "-e", `HEAD:${path}`]) !== void 0;
   const flag = named ? `--config ${path}: ` : "";
   if (atHead) {
@@ -33308,9 +34525,9 @@ function notAtBase(root2, path, baseSha, named) {
 }
 function configEditNotice(root2, path, baseSha) {
   const atBase = gitMaybe(root2, ["cat-file", "blob", `${baseSha}:${path}`]);
-  const file2 = join6(root2, path);
+  const file2 = join8(root2, path);
   if (atBase === void 0 || !existsSync4(file2)) return null;
-  if (readFileSync6(file2, "utf8") === atBase) return null;
+  if (readFileSync8(file2, "utf8") === atBase) return null;
   const committed = gitMaybe(root2, ["cat-file", "blob", `HEAD:${path}`]);
   const state = committed !== void 0 && committed !== atBase ? "this branch changes it" : "it has uncommitted edits";
   return `${path} differs from the one at the base commit ${shortSha(baseSha)} (${state}), and agate runs the base's, as the gate does: an edit applies once it is merged. To run yours now, commit it and run ${CLI_PACKAGE} run --base HEAD.`;
@@ -33323,7 +34540,7 @@ function pipeHints(commands) {
 }
 async function validate2(file2, cwd) {
   const root2 = gitMaybe(cwd, ["rev-parse", "--show-toplevel"])?.trim();
-  const configFile = file2 ? resolve5(cwd, file2) : join6(root2 ?? cwd, CONFIG_PATH);
+  const configFile = file2 ? resolve5(cwd, file2) : join8(root2 ?? cwd, CONFIG_PATH);
   const shown = file2 ?? CONFIG_PATH;
   if (!existsSync4(configFile)) {
     console.error(
@@ -33335,7 +34552,7 @@ async function validate2(file2, cwd) {
   let problems = 0;
   let handoffPath2 = handoffSchema.parse({}).path;
   try {
-    const text = readFileSync6(configFile, "utf8");
+    const text = readFileSync8(configFile, "utf8");
     const owner = checkoutOwner(root2, process.env);
     const ref = configExtends(text, shown, owner);
     const defaults = ref ? await cliDefaultsReader(process.env)(ref) : void 0;
@@ -33363,9 +34580,9 @@ async function validate2(file2, cwd) {
     console.error(error2.message);
     problems++;
   }
-  const handoffFile = root2 && handoffPath2 !== null ? join6(root2, handoffPath2) : void 0;
+  const handoffFile = root2 && handoffPath2 !== null ? join8(root2, handoffPath2) : void 0;
   if (handoffFile && handoffPath2 !== null && existsSync4(handoffFile)) {
-    const parsed = parseHandoffFile(readFileSync6(handoffFile, "utf8"), handoffPath2);
+    const parsed = parseHandoffFile(readFileSync8(handoffFile, "utf8"), handoffPath2);
     const findings = parsed.ok ? fileFindings(parsed.front) : [];
     if (parsed.ok && findings.length === 0) said.push(`${handoffPath2} is a valid handoff file`);
     else if (parsed.ok) {

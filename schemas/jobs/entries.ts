@@ -45,6 +45,8 @@ export const entryDeadlineJobSchema = z.strictObject({
   ...jobTarget,
   issue_number: positiveIntSchema,
   deadline_at: z.iso.datetime({ offset: true }),
+  /** `deadline`: the entry's own deadline; `wait`: its author's declared wait runs out. */
+  timer: z.enum(["deadline", "wait"]).default("deadline"),
 });
 
 /**

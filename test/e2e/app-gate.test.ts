@@ -139,7 +139,7 @@ describe("the App, end to end over HTTP", () => {
       kind: "gate.decision",
     });
     expect(audit.length).toBeGreaterThan(0);
-  });
+  }, 90_000); // CI through the built Action, its commands user made and removed: seconds alone, far more on a loaded runner
 
   it("a webhook dropped on the way is repaired by the reconcile pass; a hand-edited label is put back with a comment", async () => {
     const repo = "dropped";

@@ -6,7 +6,9 @@
  * the entry's label through the jobs the gate pass and the entry pass queue, nothing else.
  */
 import { describe, expect, it } from "vitest";
+import { entryMain } from "../../action/entries-cli.js";
 import { tokenClient } from "../github/index.js";
+import { agentEnv } from "../support/entries-app.js";
 import { ENTRY_FORM, useEntriesHarness } from "../support/entries-harness.js";
 
 const h = useEntriesHarness();
@@ -184,5 +186,100 @@ describe("an entry's priority follows the gate of the pull requests linked to it
     expect(priority("pr5", n)).toEqual(["agate:blocking"]);
     const last = h.agateComments("pr5", n).at(-1)?.body ?? "";
     expect(last).toContain("Priority is derived");
+  });
+});
+
+describe("an entry is blocking while its author declares it waits on it (/wait), until the declaration runs out", () => {
+  it("declared on the entry: blocking at once, renewed by an edit, background when the lease runs out; nobody else's /wait counts", async () => {
+    await h.repo("w1", CONFIG);
+    const n = await h.openEntry("w1", ENTRY_FORM({}));
+    expect(priority("w1", n)).toEqual(["agate:background"]);
+
+    // Someone else's declaration makes nothing urgent.
+    await h.comment("w1", n, "/wait 10m", "mallory");
+    expect(priority("w1", n)).toEqual(["agate:background"]);
+
+    const id = await h.comment("w1", n, "/wait 10m", "agent-a");
+    expect(priority("w1", n)).toEqual(["agate:blocking"]);
+    expect(h.agateComments("w1", n).map((c) => c.body)).not.toContainEqual(
+      expect.stringContaining("/wait"),
+    );
+
+    // Renewed by its author after 8 minutes (an edit: GitHub's time of it counts).
+    await h.advance(8 * 60_000);
+    const author = tokenClient(
+      h.sim,
+      h.sim.createToken({ actor: "agent-a", permissions: { issues: "write" } }),
+    );
+    await author.rest.issues.updateComment({
+      owner: h.sim.owner,
+      repo: "w1",
+      comment_id: id,
+      body: "/wait 10m (renewed)",
+    });
+    await h.work();
+    // The first lease's timer finds the renewal: still blocking.
+    await h.advance(3 * 60_000);
+    expect(priority("w1", n)).toEqual(["agate:blocking"]);
+    // Ten minutes after the renewal, with no other: the agent counts no more.
+    await h.advance(7 * 60_000 + 1_000);
+    expect(priority("w1", n)).toEqual(["agate:background"]);
+  });
+
+  it("waiting through the CLI: entry status --wait declares it and renews it; the entry is blocking until it resolves", async () => {
+    await h.repo("w2", CONFIG);
+    const n = await h.openEntry("w2", ENTRY_FORM({}));
+    let stdout = "";
+    const waiting = entryMain(
+      ["status", String(n), "--wait", "1m", "--json"],
+      {
+        ...agentEnv(h.sim, "agent-a", "w2"),
+        AGATE_ENTRY_POLL_MS: "50",
+        AGATE_ENTRY_WAIT_LEASE: "400ms",
+      },
+      {
+        log: (line) => {
+          stdout += line;
+        },
+        error: () => {},
+      },
+    );
+    // While the agent waits: its /wait on the entry, renewed, and the entry blocking.
+    const until = Date.now() + 20_000;
+    while (priority("w2", n)[0] !== "agate:blocking" && Date.now() < until) await h.work();
+    expect(priority("w2", n)).toEqual(["agate:blocking"]);
+    const mine = () => h.issue("w2", n).comments.filter((c) => c.user.login === "agent-a");
+    expect(mine()[0]?.body).toMatch(/^\/wait 1s\n/);
+    while (!/renewed/.test(mine()[0]?.body ?? "") && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(mine()[0]?.body).toMatch(
+      /^\/wait 1s\n\nThe author waits on this entry .*renewed \d+ times/,
+    );
+    // Answered: the wait ends, the declaration becomes plain words.
+    await h.comment("w2", n, "/claim", "agent-b");
+    await h.comment("w2", n, "/answer 5433", "agent-b");
+    expect(await waiting).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ state: "resolved", answer: "5433" });
+    expect(mine()[0]?.body).toMatch(/^The author waited on this entry .* until it was resolved\.$/);
+    expect(labels("w2", n)).toEqual(["agate:background", "agate:resolved"]);
+  });
+
+  it("the dashboard says which escalated entry an agent waits on", async () => {
+    await h.repo("w3", CONFIG);
+    const n = await h.openEntry("w3", ENTRY_FORM({}));
+    await h.comment("w3", n, "/escalate money buy the 50 EUR plan?", "agent-a");
+    const board = () =>
+      [...h.sim.repository({ repo: "w3" }).issues.values()].find(
+        (i) => i.user.login === `${h.sim.appSlug}[bot]`,
+      )?.body ?? "";
+    expect(board()).toContain(`- #${n} `);
+    expect(board()).not.toContain("an agent waits on it");
+    await h.comment("w3", n, "/wait 10m", "agent-a");
+    expect(priority("w3", n)).toEqual(["agate:blocking"]);
+    expect(board()).toMatch(new RegExp(`- #${n} .* · \\*\\*an agent waits on it\\*\\*`));
+    await h.advance(10 * 60_000 + 1_000);
+    expect(priority("w3", n)).toEqual(["agate:background"]);
+    expect(board()).not.toContain("an agent waits on it");
   });
 });

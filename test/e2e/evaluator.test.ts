@@ -69,14 +69,24 @@ function asked(n: number): string {
   return (body.messages ?? []).map((m) => `${m.role}: ${m.content}`).join("\n");
 }
 
+/** An agent's pull request that sets the answer, under `config`. */
+const answerPullRequest = (repo: string, answer = "42", config = llmConfig()) =>
+  gate.agentPullRequest(repo, { "answer.txt": `${answer}\n` }, { config });
+
+/** The agent pushes the same tree again under a new SHA: an amended message. */
+const sameTreeAgain = (repo: string, branch: string) =>
+  gate.sim.pushCommit({
+    repo,
+    branch,
+    files: {},
+    message: "Same tree, new message",
+    author: "codex[bot]",
+  });
+
 describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
   it("a failing command means no evaluator request at all", async () => {
     const repo = "eval-fail";
-    const { head, branch } = await gate.agentPullRequest(
-      repo,
-      { "answer.txt": "41\n" },
-      { config: llmConfig() },
-    );
+    const { head, branch } = await answerPullRequest(repo, "41");
     await gate.ci(repo, branch, head);
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "failure" });
     expect(gate.gateCheck(repo, head)?.output?.title).toContain("required commands failed");
@@ -203,13 +213,7 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     expect(gate.sim.labelsOf({ repo, number })).toContain("agate:accepted");
 
     // An amended message: a new SHA with the identical tree reuses the verdict, asks nobody.
-    const amended = await gate.sim.pushCommit({
-      repo,
-      branch,
-      files: {},
-      message: "Same tree, new message",
-      author: "codex[bot]",
-    });
+    const amended = await sameTreeAgain(repo, branch);
     await gate.processDeliveries();
     await gate.ci(repo, branch, amended);
     expect(llm.requests).toHaveLength(2);
@@ -224,11 +228,7 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     const repo = "eval-review";
     const config = `version: 1\ncommands:\n  - { name: answer, run: test "$(cat answer.txt)" = 42 }\nevaluator: { kind: review }\n`;
     const { sim } = gate;
-    const { head, number, branch } = await gate.agentPullRequest(
-      repo,
-      { "answer.txt": "42\n" },
-      { config },
-    );
+    const { head, number, branch } = await answerPullRequest(repo, "42", config);
     sim.addUser("maintainer");
     sim.setPermission({ repo, user: "maintainer", permission: "write" });
     sim.addUser("helper[bot]", "Bot");
@@ -295,11 +295,7 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
 
   it("an evaluator that keeps failing blocks with the fix; Re-run evaluator asks again", async () => {
     const repo = "eval-down";
-    const { head, number, branch } = await gate.agentPullRequest(
-      repo,
-      { "answer.txt": "42\n" },
-      { config: llmConfig() },
-    );
+    const { head, number, branch } = await answerPullRequest(repo);
     llm.script({ status: 500 }, { status: 500 });
     await gate.ci(repo, branch, head);
     expect(llm.requests).toHaveLength(2);
@@ -327,14 +323,32 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
   });
 
+  it("the base moved on: a new SHA of the same tree is judged again there, once (the job answers by the pass's rule)", async () => {
+    const repo = "eval-base-moved";
+    const { head, branch } = await answerPullRequest(repo);
+    const done = { complete: true, score: 0.9, missing: [], evidence: ["README says 42"] };
+    llm.script({ verdict: done });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toHaveLength(1);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+
+    // main moves on, then the agent pushes the same tree again: the verdict read the diff
+    // against the old base, so it is not this base's (issue 26). The pass asks; the job must not
+    // find the old verdict "already judged" and hand back to a pass that asks again, for ever.
+    await gate.sim.pushCommit({ repo, branch: "main", files: { "NEWS.md": "news\n" } });
+    await gate.processDeliveries();
+    const again = await sameTreeAgain(repo, branch);
+    await gate.processDeliveries();
+    llm.script({ verdict: done });
+    await gate.ci(repo, branch, again);
+    expect(llm.requests).toHaveLength(2);
+    expect(gate.gateCheck(repo, again)).toMatchObject({ conclusion: "success" });
+  });
+
   it("budgets: past the calls per day, or a bundle over the token ceiling, the state is capped and names the budget", async () => {
     const repo = "eval-budget";
     const config = `${llmConfig()}budgets: { evaluator_calls_per_pr_per_day: 1 }\n`;
-    const { head, number, branch } = await gate.agentPullRequest(
-      repo,
-      { "answer.txt": "42\n" },
-      { config },
-    );
+    const { head, number, branch } = await answerPullRequest(repo, "42", config);
     llm.script({ verdict: { complete: false, score: 0.5, missing: ["docs"], evidence: [] } });
     await gate.ci(repo, branch, head);
     expect(llm.requests).toHaveLength(1);
@@ -352,10 +366,10 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     expect(gate.sim.labelsOf({ repo, number })).toContain("agate:capped");
 
     const tiny = "eval-tokens";
-    const small = await gate.agentPullRequest(
+    const small = await answerPullRequest(
       tiny,
-      { "answer.txt": "42\n" },
-      { config: `${llmConfig()}budgets: { evaluator_bundle_tokens: 500 }\n` },
+      "42",
+      `${llmConfig()}budgets: { evaluator_bundle_tokens: 500 }\n`,
     );
     await gate.ci(tiny, small.branch, small.head);
     expect(llm.requests).toHaveLength(1);
@@ -387,11 +401,7 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
       commandPaths = script;
       const config = `version: 1\ncommands:\n  - { name: answer, run: test "$(cat answer.txt)" = 42 }\nevaluator: { kind: command, run: ${script} }\n`;
       policy = { baseUrls: [], commands: [] };
-      const { head, number, branch } = await gate.agentPullRequest(
-        repo,
-        { "answer.txt": "42\n" },
-        { config },
-      );
+      const { head, number, branch } = await answerPullRequest(repo, "42", config);
       await gate.ci(repo, branch, head);
       const refused = gate.gateCheck(repo, head);
       expect(refused?.output?.summary).toContain("is not a command this App may execute");

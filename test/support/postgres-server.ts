@@ -162,7 +162,11 @@ function watch(watchPid: number, serverPid: number, root: string): void {
  * is detached from this process (it outlives the test worker that started it, serving the rest
  * of the run) and is stopped by pid; it is killed if `watchPid` (the run's main process) dies.
  */
-export async function startPostgresServer(options: { watchPid: number }): Promise<PostgresServer> {
+export async function startPostgresServer(options: {
+  watchPid: number;
+  /** fsync and synchronous commit on, as a production server has them (benchmarks). */
+  durable?: boolean;
+}): Promise<PostgresServer> {
   const user = runAs();
   const root = mkdtempSync(join(tmpdir(), "agate-postgres-"));
   try {
@@ -210,7 +214,14 @@ export async function startPostgresServer(options: { watchPid: number }): Promis
     for (let tries = 1; ; tries++) {
       const port = await freePort();
       try {
-        const pid = await launch(join(bin, "postgres"), data, port, user, logFile);
+        const pid = await launch(
+          join(bin, "postgres"),
+          data,
+          port,
+          user,
+          logFile,
+          options.durable ?? false,
+        );
         watch(options.watchPid, pid, root);
         return {
           url: `postgres://agate:${password}@127.0.0.1:${port}/postgres`,
@@ -247,14 +258,16 @@ async function launch(
   port: number,
   user: { uid: number; gid: number } | undefined,
   logFile: string,
+  durable: boolean,
 ): Promise<number> {
-  // fsync and full-page writes off: a test cluster is thrown away, durability buys nothing.
+  // fsync and full-page writes off: a test cluster is thrown away, durability buys nothing. A
+  // benchmark asks for a durable one: a commit then waits for its WAL flush, as in production.
   const settings = {
     listen_addresses: "127.0.0.1",
     unix_socket_directories: "",
-    fsync: "off",
-    synchronous_commit: "off",
-    full_page_writes: "off",
+    fsync: durable ? "on" : "off",
+    synchronous_commit: durable ? "on" : "off",
+    full_page_writes: durable ? "on" : "off",
     max_connections: "300",
   };
   const args = ["-D", data, "-p", String(port)];

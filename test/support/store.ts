@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
 import pg from "pg";
 import { afterEach, beforeEach } from "vitest";
 import type { DeliveryLog } from "../../app/store/ports/delivery-log.js";
@@ -270,6 +271,13 @@ export interface Connection {
 export interface ContractDatabase<P> {
   /** A new connection to this test's database. The suite may close it; dispose() must. */
   connect(): Promise<P & Connection>;
+  /** The database as AGATE_DATABASE_URL names it (openStore), for a store in another process. */
+  readonly url: string;
+  /**
+   * Makes the database refuse every job of this kind (a trigger raises an error), so a test can
+   * fail one write inside a transaction after its first rows went in.
+   */
+  refuseJobKind(kind: string): Promise<void>;
   /** Closes every connection still open and removes the database. */
   dispose(): Promise<void>;
 }
@@ -282,6 +290,10 @@ export interface StoreBackend {
   open: OpenContractDatabase<Store>;
 }
 
+/** A test's own names and texts in SQL it writes (DDL takes no parameters). */
+const sqlName = (text: string) => text.replace(/[^a-z0-9_]/gi, "_");
+const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
 /** The SQLite backend on a real file in a temp dir. */
 const sqlite: OpenContractDatabase<Store> = async (now) => {
   const { dir, cleanup } = tempDir();
@@ -292,6 +304,19 @@ const sqlite: OpenContractDatabase<Store> = async (now) => {
       const store = SqliteStore.open(file, { now });
       connections.push(store);
       return store;
+    },
+    url: `file:${file}`,
+    refuseJobKind: async (kind) => {
+      const db = new Database(file);
+      try {
+        db.exec(
+          `CREATE TRIGGER refuse_${sqlName(kind)} BEFORE INSERT ON jobs
+           WHEN NEW.kind = ${sqlText(kind)}
+           BEGIN SELECT RAISE(ABORT, 'jobs of this kind are refused by the test'); END`,
+        );
+      } finally {
+        db.close();
+      }
     },
     dispose: async () => {
       for (const store of connections) await store.close();
@@ -336,6 +361,26 @@ const postgres: OpenContractDatabase<Store> = async (now) => {
       connections.push(store);
       return store;
     },
+    url: database.url,
+    refuseJobKind: async (kind) => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query(
+          `CREATE FUNCTION refuse_${sqlName(kind)}() RETURNS trigger LANGUAGE plpgsql AS $$
+           BEGIN
+             IF NEW.kind = ${sqlText(kind)} THEN
+               RAISE EXCEPTION 'jobs of this kind are refused by the test';
+             END IF;
+             RETURN NEW;
+           END $$;
+           CREATE TRIGGER refuse_${sqlName(kind)} BEFORE INSERT ON jobs
+             FOR EACH ROW EXECUTE FUNCTION refuse_${sqlName(kind)}();`,
+        );
+      } finally {
+        await client.end();
+      }
+    },
     dispose: async () => {
       for (const store of connections) await store.close();
       await database.drop();
@@ -359,6 +404,8 @@ export interface ContractContext<P> {
   readonly port: P & Connection;
   /** Another connection to the same database. */
   connect(): Promise<P & Connection>;
+  /** The test's database itself (its URL, a fault to inject). */
+  readonly database: ContractDatabase<P>;
 }
 
 /**
@@ -389,5 +436,8 @@ export function useContractDatabase<P>(open: OpenContractDatabase<P>): ContractC
       return need().port;
     },
     connect: () => need().db.connect(),
+    get database() {
+      return need().db;
+    },
   };
 }

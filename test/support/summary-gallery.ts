@@ -53,6 +53,8 @@ export interface GalleryEntry {
   /** The check run's title and conclusion; null for the job summary, which has neither. */
   check: { title: string; conclusion: string | null } | null;
   markdown: string;
+  /** The facts a gate entry is decided on (for tests of what else is made of them). */
+  facts?: GateFacts;
 }
 
 const sha = (c: string) => c.repeat(40);
@@ -194,6 +196,7 @@ function gateEntry(
     state: decision.state,
     check: { title: decision.title, conclusion: decision.conclusion },
     markdown: renderGateSummary(decision, facts),
+    facts,
   };
 }
 

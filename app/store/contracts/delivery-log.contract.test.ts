@@ -5,6 +5,7 @@
  * is a DeliveryLog and the JobQueue of the same database.
  */
 import { describe, expect, it } from "vitest";
+import type { NewJob } from "../../../schemas/store.js";
 import {
   delivery,
   HOUR,
@@ -12,6 +13,7 @@ import {
   type OpenContractDatabase,
   payloadOf,
   receive,
+  runStoreChild,
   STORE_BACKENDS,
   sixDeliveries,
   useContractDatabase,
@@ -153,6 +155,83 @@ function deliveryLogContract(
           }),
         ).rejects.toThrow(InvalidInputError);
         expect(await store.getDelivery("d-1")).toBeNull();
+      });
+    });
+
+    describe("deliveries recorded at once (they share commits)", () => {
+      const at = (id: string, payload = payloadOf(id), jobs: readonly NewJob[] = JOBS) => ({
+        delivery: delivery(id, payload),
+        payload,
+        jobs,
+      });
+
+      it("are each committed before their promise resolves: a writer killed right after its answers loses none of them", async () => {
+        // The child keeps 8 deliveries in flight and dies by SIGKILL right after its 20th
+        // answer, with others still in flight: every delivery it printed as answered must be
+        // there, whole, when the database is read again. (A delivery answered before its
+        // transaction committed would be lost with the process.)
+        const result = await runStoreChild(["deliveries", t.database.url, "8", "20"]);
+        expect(result.stderr).toBe("");
+        expect(result.signal).toBe("SIGKILL");
+        const answered = result.stdout.split("\n").filter(Boolean);
+        expect(answered.length).toBeGreaterThanOrEqual(20);
+        const reader = await t.connect();
+        for (const id of answered) {
+          expect(await reader.getDelivery(id), id).toMatchObject({ id, payload: payloadOf(id) });
+          expect(await reader.listJobs({ deliveryId: id }), id).toHaveLength(2);
+        }
+      });
+
+      it("keep the delivery id's idempotency inside one transaction: the same id twice is new, then a duplicate or a conflict", async () => {
+        const store = t.port;
+        const other = payloadOf("d-1", "octo/other");
+        const results = await Promise.all([
+          store.recordDelivery(at("d-1")),
+          store.recordDelivery(at("d-2")),
+          store.recordDelivery(at("d-1")),
+          store.recordDelivery(at("d-1", other)),
+        ]);
+        expect(results).toEqual([
+          { status: "new", jobIds: [1, 2] },
+          { status: "new", jobIds: [3, 4] },
+          { status: "duplicate", jobIds: [1, 2] },
+          { status: "conflict", jobIds: [] },
+        ]);
+        const reader = await t.connect();
+        expect(await reader.getDelivery("d-1")).toMatchObject({ payload: payloadOf("d-1") });
+        expect(await reader.listJobs()).toHaveLength(4);
+      });
+
+      it("fail alone: one the database refuses halfway leaves nothing of itself and loses none of the others", async () => {
+        await t.database.refuseJobKind("refused");
+        const store = t.port;
+        const refused = at("d-3", payloadOf("d-3"), [job("fine"), job("refused")]);
+        const results = await Promise.allSettled(
+          ["d-1", "d-2", "d-3", "d-4", "d-5"].map((id) =>
+            store.recordDelivery(id === "d-3" ? refused : at(id)),
+          ),
+        );
+        expect(results.map((result) => result.status)).toEqual([
+          "fulfilled",
+          "fulfilled",
+          "rejected",
+          "fulfilled",
+          "fulfilled",
+        ]);
+        expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/refused by the test/);
+        const reader = await t.connect();
+        // Its delivery row and first job went in before its second job was refused: both gone.
+        expect(await reader.getDeliveryRecord("d-3")).toBeNull();
+        expect(await reader.listJobs({ deliveryId: "d-3" })).toEqual([]);
+        expect(await reader.listJobs({ kind: "fine" })).toEqual([]);
+        for (const id of ["d-1", "d-2", "d-4", "d-5"]) {
+          expect(await reader.getDelivery(id), id).toMatchObject({ id });
+          expect(await reader.listJobs({ deliveryId: id }), id).toHaveLength(2);
+        }
+        // Sent again, once the database takes it, it is recorded as new.
+        expect(
+          (await store.recordDelivery(at("d-3", payloadOf("d-3"), [job("fine")]))).status,
+        ).toBe("new");
       });
     });
 

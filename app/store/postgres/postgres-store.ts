@@ -7,7 +7,6 @@
  * Time comes from the injected clock, never from the server's now() (one guard excepted: the
  * prune trigger compares with the database host's clock, as SQLite's does).
  */
-import { createHash } from "node:crypto";
 import pg from "pg";
 import { z } from "zod";
 import {
@@ -50,9 +49,7 @@ import {
   checkRunEntrySchema,
   type DeliveryRecord,
   deliveryRecordSchema,
-  deliverySchema,
   entryMentionsInputSchema,
-  eventBaseSchema,
   type HeadObservation,
   headObservationSchema,
   type Job,
@@ -71,6 +68,7 @@ import {
   storedDeliverySchema,
   storedOverrideSchema,
 } from "../../../schemas/store.js";
+import { parseDeliveryInput } from "../delivery-input.js";
 import {
   CorruptRowError,
   DeliveryPrunedError,
@@ -79,6 +77,7 @@ import {
   StoreError,
   StoreOpenError,
 } from "../errors.js";
+import { GroupCommit } from "../group-commit.js";
 import type { ListAuditQuery } from "../ports/audit-log.js";
 import {
   DEFAULT_PRUNE_LIMIT,
@@ -117,11 +116,12 @@ import {
   toJsonColumn,
 } from "../validate.js";
 import { AGATE_TYPES, connectError, isRetriable, queryError, redactUrl } from "./connection.js";
+import { type BatchWork, postgresGroupFlush, type Queryable } from "./group-commit.js";
 import { migratePostgres } from "./migrations.js";
+import { recordDeliveryRows } from "./record-delivery.js";
 import { PostgresWriteIntents } from "./write-intents.js";
 
 type Row = Record<string, unknown>;
-type Queryable = Pick<pg.ClientBase, "query">;
 
 export interface PostgresStoreOptions {
   /** postgres:// or postgresql://; libpq's sslmode, sslrootcert, sslcert, sslkey are read from it. */
@@ -225,10 +225,6 @@ function instant(value: string | Date): string {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
 }
 
-function sha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
-
 export class PostgresStore implements Store {
   readonly #pool: pg.Pool;
   readonly #now: Clock;
@@ -237,6 +233,8 @@ export class PostgresStore implements Store {
   #closed = false;
 
   readonly #intents: PostgresWriteIntents;
+  /** Deliveries recorded together share one transaction (../group-commit.ts). */
+  readonly #deliveries: GroupCommit<BatchWork<RecordDeliveryResult>, RecordDeliveryResult>;
 
   private constructor(pool: pg.Pool, now: Clock, location: string, statementTimeoutMs: number) {
     this.#pool = pool;
@@ -244,6 +242,15 @@ export class PostgresStore implements Store {
     this.#location = location;
     this.#statementTimeoutMs = statementTimeoutMs;
     this.#intents = new PostgresWriteIntents((text, values) => this.#rows(text, values), now);
+    this.#deliveries = new GroupCommit(
+      postgresGroupFlush({
+        pool,
+        alone: (work) => this.#tx(work),
+        describe: (error) => queryError(location, statementTimeoutMs, error),
+      }),
+      // Half the pool: batches in flight side by side, and connections left for the workers.
+      { maxFlushes: Math.max(1, Math.floor((pool.options.max ?? DEFAULT_POOL_SIZE) / 2)) },
+    );
   }
 
   /** Connects, checks the server, and migrates the schema; StoreOpenError saying what to check. */
@@ -365,90 +372,16 @@ export class PostgresStore implements Store {
   // ---- deliveries -------------------------------------------------------------------------------
 
   async recordDelivery(input: RecordDeliveryInput): Promise<RecordDeliveryResult> {
-    const delivery = parseInput(deliverySchema, input.delivery, "delivery");
-    const payload = parseInput(z.string(), input.payload, "delivery payload");
-    const jobs = parseInput(z.array(newJobSchema), input.jobs, `jobs of delivery ${delivery.id}`);
-    const sightings = parseInput(
-      z.array(eventBaseSchema),
-      input.sightings ?? [],
-      `bases named by delivery ${delivery.id}`,
+    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
+    return this.#deliveries.submit((client) =>
+      recordDeliveryRows((text, values) => this.#query(text, values, client), {
+        delivery,
+        payload,
+        jobs,
+        sightings,
+        now: this.#nowIso(),
+      }),
     );
-    if (sha256(payload) !== delivery.payload_sha256) {
-      throw new StoreError(
-        "payload_mismatch",
-        `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact ` +
-          "text the digest was computed from, nothing was written",
-      );
-    }
-    return this.#tx(async (client): Promise<RecordDeliveryResult> => {
-      const seen = async (): Promise<RecordDeliveryResult | null> => {
-        const [existing] = await this.#rows<{ payload_sha256: string }>(
-          "SELECT payload_sha256 FROM deliveries WHERE id = $1",
-          [delivery.id],
-          client,
-        );
-        if (!existing) return null;
-        if (existing.payload_sha256 !== delivery.payload_sha256) {
-          return { status: "conflict", jobIds: [] };
-        }
-        const ids = await this.#rows<{ id: number }>(
-          "SELECT id FROM jobs WHERE delivery_id = $1 ORDER BY id",
-          [delivery.id],
-          client,
-        );
-        return { status: "duplicate", jobIds: ids.map((row) => row.id) };
-      };
-      const before = await seen();
-      if (before) return before;
-      const now = this.#nowIso();
-      // ON CONFLICT: the same delivery at two replicas at once; the second waits for the
-      // first's commit, inserts nothing, and answers from the row the first wrote.
-      const inserted = await this.#query(
-        `INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at,
-           repository)
-         VALUES ($1, $2, $3, $4, $5, $6, agate_payload_repository($7))
-         ON CONFLICT (id) DO NOTHING`,
-        [
-          delivery.id,
-          delivery.event,
-          delivery.action,
-          delivery.payload_sha256,
-          delivery.received_at,
-          now,
-          payload,
-        ],
-        client,
-      );
-      if (inserted.rowCount === 0) {
-        const after = await seen();
-        if (after) return after;
-      }
-      await this.#query(
-        "INSERT INTO delivery_payloads (delivery_id, payload) VALUES ($1, $2)",
-        [delivery.id, payload],
-        client,
-      );
-      const jobIds: number[] = [];
-      for (const job of jobs)
-        jobIds.push((await this.#insertPlainJob(client, job, delivery.id, now)).id);
-      for (const seen of sightings) {
-        await this.#query(
-          `INSERT INTO base_sightings
-             (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
-           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-          [
-            seen.repository,
-            seen.head_sha,
-            seen.pull_number,
-            seen.base_ref,
-            delivery.id,
-            delivery.received_at,
-          ],
-          client,
-        );
-      }
-      return { status: "new", jobIds };
-    });
   }
 
   async getDelivery(id: string): Promise<StoredDelivery | null> {
@@ -1360,6 +1293,8 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // Deliveries already accepted are committed (or refused) before the pool ends.
+    await this.#deliveries.drain();
     await this.#pool.end();
   }
 }

@@ -1,0 +1,56 @@
+/**
+ * Whether an agent waits on a handoff entry, which makes it `agate:blocking` (docs/entries.md,
+ * "Priority"; checks/entries/priority.ts): it is not resolved, and either a pull request linked
+ * to it is open and held by the gate, or its author declared that it waits (`/wait DURATION`,
+ * posted and renewed by `agate-gate entry status --wait`) and the declaration has not run out.
+ * Read, never stored: the entry's pass and the dashboard derive it alike.
+ */
+import { declaredWaitUntil, holdingPulls } from "../../checks/entries/priority.js";
+import type { HandoffEntry } from "../../schemas/handoff-entry.js";
+import type { GitHubAdapter, IssueCommentFact } from "../github/adapter.js";
+import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
+import type { RecordStore } from "../store/ports/record-store.js";
+
+export interface WaitingDeps {
+  github: Pick<GitHubAdapter, "issueComments" | "isPullRequestOpen">;
+  store: EntryMentionStore & Pick<RecordStore, "listRecords">;
+  now: () => Date;
+}
+
+/** Who waits: a held pull request, or the author's declaration until `until`; null: nobody. */
+export type Waiting = { by: "pull_request"; number: number } | { by: "author"; until: Date } | null;
+
+/**
+ * The pull requests first: only those the gate holds are asked of GitHub, one at a time until
+ * one is open. Then the author's declaration, from `comments` when the pass has read them, else
+ * read now (one call).
+ */
+export async function agentWaits(
+  deps: WaitingDeps,
+  entry: HandoffEntry,
+  comments?: readonly IssueCommentFact[],
+): Promise<Waiting> {
+  if (entry.state === "resolved") return null;
+  const { repository } = entry;
+  const named = entry.fields.blocking_pull;
+  const mentioning = await deps.store.listMentioningPullRequests({
+    repository,
+    issueNumber: entry.issue_number,
+  });
+  const numbers = [...new Set([...(named === null ? [] : [named]), ...mentioning])];
+  const pulls = await Promise.all(
+    numbers.map(async (number) => ({
+      number,
+      decisions: (await deps.store.listRecords({ repository, pullNumber: number })).map((r) => ({
+        state: r.decision.state,
+        stale: r.stale,
+      })),
+    })),
+  );
+  for (const number of holdingPulls(pulls)) {
+    if (await deps.github.isPullRequestOpen(number)) return { by: "pull_request", number };
+  }
+  const read = comments ?? (await deps.github.issueComments(entry.issue_number));
+  const until = declaredWaitUntil(read, entry.author, deps.now());
+  return until ? { by: "author", until } : null;
+}

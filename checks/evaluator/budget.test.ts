@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import { EVALUATOR_PROMPT_VERSION, type Evaluation } from "../../schemas/evaluation.js";
+import type { EvaluationFact } from "../../schemas/gate.js";
+import { loadedConfig } from "../../test/support/gate-facts.js";
+import {
+  answeringEvaluation,
+  bundleOverBudget,
+  DAY_MS,
+  dailyBudget,
+  dayStart,
+  evaluatorDue,
+} from "./budget.js";
+
+const HEAD = "1".repeat(40);
+const OTHER_HEAD = "2".repeat(40);
+const MAIN = "3".repeat(40);
+const EVIL = "4".repeat(40);
+const TREE = "5".repeat(40);
+const DIGEST = "d".repeat(64);
+
+let id = 0;
+function evaluation(overrides: Partial<Evaluation> = {}): Evaluation {
+  id += 1;
+  return {
+    id,
+    repository: "octo/widgets",
+    pull_number: 7,
+    head_sha: HEAD,
+    tree_sha: TREE,
+    config_digest: DIGEST,
+    run: {
+      kind: "llm",
+      provider: "openai",
+      model: "judge-1",
+      prompt_version: EVALUATOR_PROMPT_VERSION,
+      input_tokens: 10,
+      output_tokens: 5,
+      latency_ms: 100,
+      requests: 1,
+    },
+    outcome: {
+      status: "verdict",
+      verdict: { complete: true, score: 0.9, missing: [], evidence: [] },
+    },
+    at: "2026-12-02T10:00:00.000Z",
+    ...overrides,
+  };
+}
+
+const failed = (): Evaluation =>
+  evaluation({ outcome: { status: "failed", error: "timed out", fix: "raise the timeout" } });
+
+function config(budgets: string) {
+  const text = `version: 1\ncommands:\n  - { name: unit, run: npm test }\nbudgets:\n${budgets}`;
+  return loadedConfig(text).config;
+}
+
+const pr = { head_sha: HEAD, base_sha: MAIN };
+
+describe("the evaluation that answers a tree", () => {
+  it("is the newest under this config and prompt version", () => {
+    const older = evaluation();
+    const newer = evaluation();
+    expect(answeringEvaluation([older, newer], pr, DIGEST, [])).toBe(newer);
+    expect(answeringEvaluation([older], pr, "e".repeat(64), [])).toBeNull();
+    const oldPrompt = evaluation({ run: { ...older.run, prompt_version: "agate-eval-0" } });
+    expect(answeringEvaluation([oldPrompt], pr, DIGEST, [])).toBeNull();
+  });
+
+  it("another head's verdict answers only when that head was decided on this base commit (issue 26)", () => {
+    const theirs = evaluation({ head_sha: OTHER_HEAD });
+    expect(answeringEvaluation([theirs], pr, DIGEST, [])).toBeNull();
+    const onEvil = [{ head_sha: OTHER_HEAD, base_sha: EVIL }];
+    expect(answeringEvaluation([theirs], pr, DIGEST, onEvil)).toBeNull();
+    const onMain = [{ head_sha: OTHER_HEAD, base_sha: MAIN }];
+    expect(answeringEvaluation([theirs], pr, DIGEST, onMain)).toBe(theirs);
+  });
+});
+
+describe("whether to ask now", () => {
+  const judged = (e: Evaluation): EvaluationFact => ({ status: "judged", evaluation: e });
+  const once = config("  evaluator_calls_per_tree: 1\n");
+  const twice = config("  evaluator_calls_per_tree: 2\n");
+
+  it("a tree nothing answers is asked; an answered one is not, without a person's re-run", () => {
+    expect(evaluatorDue({ status: "not_asked" }, false, [], once)).toBe(true);
+    const verdict = evaluation();
+    expect(evaluatorDue(judged(verdict), false, [verdict], twice)).toBe(false);
+    expect(evaluatorDue(judged(failed()), false, [], twice)).toBe(false);
+  });
+
+  it("a re-run asks again after a failure, and about a verdict only within the calls per tree", () => {
+    expect(evaluatorDue(judged(failed()), true, [failed(), failed()], once)).toBe(true);
+    const verdict = evaluation();
+    expect(evaluatorDue(judged(verdict), true, [verdict], once)).toBe(false);
+    expect(evaluatorDue(judged(verdict), true, [verdict], twice)).toBe(true);
+    expect(evaluatorDue(judged(verdict), true, [evaluation(), verdict], twice)).toBe(false);
+    // Failures cost no verdict, and another config's verdicts are not this one's.
+    const elsewhere = evaluation({ config_digest: "e".repeat(64) });
+    expect(evaluatorDue(judged(verdict), true, [failed(), elsewhere, verdict], twice)).toBe(true);
+  });
+
+  it("a budget reached is not asked again, re-run or not", () => {
+    const over: EvaluationFact = {
+      status: "over_budget",
+      budget: "evaluator_bundle_tokens",
+      detail: "",
+    };
+    expect(evaluatorDue(over, true, [], twice)).toBe(false);
+  });
+});
+
+describe("the calls per pull request per day", () => {
+  const now = new Date("2026-12-02T12:00:00.000Z");
+  const daily = config("  evaluator_calls_per_pr_per_day: 2\n");
+
+  it("the day is the 24 hours before now", () => {
+    expect(dayStart(now)).toBe("2026-12-01T12:00:00.000Z");
+    expect(DAY_MS).toBe(86_400_000);
+  });
+
+  it("counts only calls that sent a request; reached, it says when the oldest leaves the day", () => {
+    const refused = evaluation({ run: { ...evaluation().run, requests: 0 } });
+    const first = evaluation({ at: "2026-12-02T09:30:00.000Z" });
+    expect(dailyBudget([refused, first, refused], daily, now)).toBeNull();
+    expect(dailyBudget([first, evaluation()], daily, now)).toEqual({
+      status: "over_budget",
+      budget: "evaluator_calls_per_pr_per_day",
+      detail:
+        "2 evaluator calls for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (2); raise it in .github/agate.yml on the base branch, or wait until 2026-12-03T09:30:00.000Z",
+    });
+  });
+});
+
+describe("the tokens per bundle", () => {
+  it("a bundle that fits, at the limit too, is asked about; one over it is not", () => {
+    expect(bundleOverBudget({ token_limit: 100, estimated_tokens: 100, cuts: [] })).toBeNull();
+    expect(bundleOverBudget({ token_limit: 100, estimated_tokens: 101, cuts: [] })).toBe(
+      "even cut down, what the evaluator must see is about 101 tokens, over budgets.evaluator_bundle_tokens (100); raise it in .github/agate.yml on the base branch",
+    );
+  });
+});

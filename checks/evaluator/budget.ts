@@ -1,0 +1,104 @@
+/**
+ * Whether the evaluator is asked, written once for the pass that decides to ask
+ * (app/gate/evaluation-facts.ts) and the job that asks (app/gate/evaluator-job.ts): a tree
+ * already answered is not asked again, and three budgets hold: calls per tree (a person's
+ * re-run), calls per pull request per day, tokens per bundle. Pure: the stored evaluations and
+ * the time are facts handed in, never read here.
+ */
+import type { Config } from "../../schemas/config.js";
+import {
+  EVALUATOR_PROMPT_VERSION,
+  type Evaluation,
+  type EvaluationBundle,
+} from "../../schemas/evaluation.js";
+import type { EvaluationFact, PullRequestSnapshot } from "../../schemas/gate.js";
+import { counted } from "../markdown.js";
+
+/** The day of budgets.evaluator_calls_per_pr_per_day: the 24 hours before now, not a date. */
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type OverBudget = Extract<EvaluationFact, { status: "over_budget" }>;
+
+/**
+ * The stored evaluation that answers the head's tree, if any: the newest under this config and
+ * prompt version. A verdict binds to the tree it judged, so a new SHA with the same tree reuses
+ * it, when that SHA was decided on the same base commit (`records`: the pull request's). The
+ * evaluator read the diff against the base of its time: a verdict given while the pull request
+ * targeted another branch (the agent's own, with a copy of the config) judged another diff
+ * (issue 26).
+ */
+export function answeringEvaluation(
+  sameTree: readonly Evaluation[],
+  pr: Pick<PullRequestSnapshot, "head_sha" | "base_sha">,
+  configDigest: string,
+  records: readonly { head_sha: string; base_sha: string }[],
+): Evaluation | null {
+  const sameBase = (head: string) =>
+    head === pr.head_sha || records.some((r) => r.head_sha === head && r.base_sha === pr.base_sha);
+  return (
+    sameTree
+      .filter(
+        (e) =>
+          e.config_digest === configDigest &&
+          e.run.prompt_version === EVALUATOR_PROMPT_VERSION &&
+          sameBase(e.head_sha),
+      )
+      .at(-1) ?? null
+  );
+}
+
+/**
+ * Whether to ask about the head's tree now: nothing answers it yet, or a person asked again
+ * ("Re-run evaluator") after a failure, or about a verdict while budgets.evaluator_calls_per_tree
+ * allows another call. `sameTree`: the tree's stored evaluations, counted only for that re-run.
+ */
+export function evaluatorDue(
+  fact: EvaluationFact,
+  rerun: boolean,
+  sameTree: readonly Evaluation[],
+  config: Config,
+): boolean {
+  if (fact.status === "not_asked") return true;
+  if (!rerun || fact.status !== "judged") return false;
+  if (fact.evaluation.outcome.status === "failed") return true;
+  const verdicts = sameTree.filter(
+    (e) => e.outcome.status === "verdict" && e.config_digest === fact.evaluation.config_digest,
+  ).length;
+  return verdicts < config.budgets.evaluator_calls_per_tree;
+}
+
+/** Where the day's window starts: the pull request's evaluations since then are the day's. */
+export function dayStart(now: Date): string {
+  return new Date(now.getTime() - DAY_MS).toISOString();
+}
+
+/**
+ * budgets.evaluator_calls_per_pr_per_day: null while the day's calls are under it; over budget,
+ * saying when it opens again, once they reach it. `day`: the pull request's stored evaluations
+ * since dayStart(now), oldest first. Only a call that sent a request counts: a refusal by the
+ * operator's policy, or an App without an evaluator, cost nothing.
+ */
+export function dailyBudget(
+  day: readonly Evaluation[],
+  config: Config,
+  now: Date,
+): OverBudget | null {
+  const budget = config.budgets.evaluator_calls_per_pr_per_day;
+  const calls = day.filter((e) => e.run.requests > 0);
+  if (calls.length < budget) return null;
+  const oldest = calls[0]?.at ?? now.toISOString();
+  return {
+    status: "over_budget",
+    budget: "evaluator_calls_per_pr_per_day",
+    detail: `${counted(calls.length, "evaluator call")} for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (${budget}); raise it in .github/agate.yml on the base branch, or wait until ${new Date(Date.parse(oldest) + DAY_MS).toISOString()}`,
+  };
+}
+
+/**
+ * budgets.evaluator_bundle_tokens: null when the bundle, cut down, fits; otherwise what the
+ * capped row says. Nothing is asked then, however often the tree comes back.
+ */
+export function bundleOverBudget(budget: EvaluationBundle["budget"]): string | null {
+  if (budget.estimated_tokens <= budget.token_limit) return null;
+  return `even cut down, what the evaluator must see is about ${budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${budget.token_limit}); raise it in .github/agate.yml on the base branch`;
+}
