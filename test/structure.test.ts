@@ -45,7 +45,6 @@ const FUNCTION_ALLOWANCES: readonly string[] = [
   "app/runtime/server.ts: startAgate", // B2
   "app/runtime/setup.ts: startSetup", // B2
   "app/runtime/setup.ts: startSetup.handle", // B2
-  "app/runtime/worker.ts: startWorkers", // B2
   "checks/progress/parsers/claude-code.ts: createClaudeCodeParser", // B5
   "checks/progress/parsers/codex.ts: createCodexParser", // B5
   "checks/progress/parsers/mini-swe-agent.ts: createMiniSweAgentParser", // B5
