@@ -19,14 +19,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { convertManifestCode, type RegisteredApp } from "../github/manifest.js";
+import { HEALTH_PATH, READY_PATH } from "./health.js";
 import { type Bound, listenOn } from "./listen.js";
 import type { SetupSettings } from "./settings.js";
 
 export const SETUP_PATH = "/setup";
 export const SETUP_DONE_PATH = "/setup/done";
 const WEBHOOKS_PATH = "/api/github/webhooks";
-const HEALTH_PATH = "/healthz";
-const READY_PATH = "/readyz";
 /** A form post carries one short field; anything longer is not ours. */
 const MAX_FORM_BYTES = 1_024;
 /** Crockford's base32: no I, L, O or U, so a code read off a terminal is typed back right. */
