@@ -42,8 +42,6 @@ const FUNCTION_ALLOWANCES: readonly string[] = [
   "checks/gate/provenance.ts: verifyProvenance", // A6
   "checks/gate/render.ts: renderGateSummary", // A6
   // ---- B: jobs and rooms ----
-  "app/runtime/setup.ts: startSetup", // B2
-  "app/runtime/setup.ts: startSetup.handle", // B2
   "checks/progress/parsers/claude-code.ts: createClaudeCodeParser", // B5
   "checks/progress/parsers/codex.ts: createCodexParser", // B5
   "checks/progress/parsers/mini-swe-agent.ts: createMiniSweAgentParser", // B5
