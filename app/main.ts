@@ -6,13 +6,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as util from "node:util";
 import { agateDomains } from "./compose.js";
+import type { EnvFile, Environment } from "./kit/env.js";
 import { startAgate } from "./runtime/server.js";
-import {
-  type EnvFile,
-  type Environment,
-  loadSetupSettings,
-  unregistered,
-} from "./runtime/settings.js";
+import { loadSetupSettings, unregistered } from "./runtime/settings.js";
 import { startSetup } from "./runtime/setup.js";
 
 /** The environment, with `.env` under it, and which names came from the file (for errors). */

@@ -23,7 +23,6 @@ const FUNCTION_LIMIT = 100;
 const FILE_ALLOWANCES: readonly string[] = [
   // ---- A: the pass ----
   // ---- B: jobs and rooms ----
-  "app/runtime/settings.ts", // B2: the evaluator's settings → app/evaluator/settings.ts
   // ---- C: foundations ----
   "app/github/adapter.ts", // C2: github/ by area, the adapter a facade
   "app/store/postgres/postgres-store.ts", // C1: rows once, one file per port

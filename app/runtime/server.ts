@@ -12,6 +12,7 @@ import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { commandSandboxProblem } from "../evaluator/sandbox.js";
 import type { GitHubClient } from "../github/adapter.js";
 import { ImmutableReads } from "../github/reads.js";
+import type { EnvFile, Environment } from "../kit/env.js";
 import { openStore, parseDatabaseUrl } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import { HEALTH_PATH, probes, READY_PATH } from "./health.js";
@@ -28,7 +29,7 @@ import { appSlugOnce, type JobRegistry, type JobServices, workerHandlers } from 
 import { listenOn } from "./listen.js";
 import { type DeliveryRetention, startDeliveryRetention } from "./retention.js";
 import type { Observe, Route } from "./routing.js";
-import { type EnvFile, type Environment, loadSettings, type Settings } from "./settings.js";
+import { loadSettings, type Settings } from "./settings.js";
 import { type JobHandler, type RuntimeLog, startWorkers, type Workers } from "./worker.js";
 
 export const WEBHOOKS_PATH = "/api/github/webhooks";

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { appPrivateKey } from "../../test/support/local-app.js";
 import { refusedWith } from "../../test/support/refused.js";
 import { tempDir } from "../../test/support/store.js";
-import { type Environment, loadSettings, normalizePrivateKey, SettingsError } from "./settings.js";
+import { type Environment, SettingsError } from "../kit/env.js";
+import { loadSettings, normalizePrivateKey } from "./settings.js";
 
 const PEM = appPrivateKey().trim();
 const VALID = { APP_ID: "123", PRIVATE_KEY: PEM, WEBHOOK_SECRET: "s3cret" };
