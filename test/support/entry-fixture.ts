@@ -2,6 +2,8 @@
  * Tests only: a handoff entry with every field filled by a plain value (open, unowned, no
  * deadline, counters at zero), so a test names only the fields it is about.
  */
+import { openEntry } from "../../checks/entries/machine.js";
+import { escalationSchema } from "../../schemas/config.js";
 import type {
   HandoffEntry,
   HandoffEntryDraft,
@@ -19,25 +21,20 @@ export const ENTRY_FIELDS: HandoffEntryFields = {
   blocking_pull: null,
 };
 
-/** An entry as a step makes it, before the store gives it a version. */
+/**
+ * An entry as the machine opens it (checks/entries/machine.ts, the config's default escalation
+ * rules), without its deadline unless told, before the store gives it a version.
+ */
 export function entryDraft(overrides: Partial<HandoffEntryDraft> = {}): HandoffEntryDraft {
-  return {
+  const { entry } = openEntry({
     repository: "octo/repo",
     issue_number: 7,
     author: "agent-a",
     fields: ENTRY_FIELDS,
-    state: "open",
-    owner: null,
-    follow_ups: 0,
-    claim_expiries: 0,
-    escalation_reason: null,
-    why: null,
-    deadline: null,
-    comments_through: 0,
-    opened_at: ENTRY_AT,
-    state_changed_at: ENTRY_AT,
-    ...overrides,
-  };
+    at: new Date(ENTRY_AT),
+    rules: escalationSchema.parse(undefined),
+  });
+  return { ...entry, deadline: null, ...overrides };
 }
 
 /** An entry as the store gives it back: version 1 unless told. */
