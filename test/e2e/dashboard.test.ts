@@ -168,19 +168,12 @@ describe("the triage dashboard", () => {
     expect(h.log.filter((line) => line.includes("gives way"))).toHaveLength(1);
 
     // A gate decision stored for a live head: the gate queues the refresh after it.
-    await h.sim.pushCommit({ repo: "d3", branch: "codex/x", files: { "a.txt": "a\n" } });
-    const pull = await h.sim.openPullRequest({
-      repo: "d3",
-      head: "codex/x",
-      title: "Half of it",
-      user: "agent-a",
-    });
-    await h.work();
+    const pull = await h.openPull("d3", { title: "Half of it" });
     await h.store.appendRecord(
       recordInput({
         repository: "agate-dev/d3",
         pull_number: pull.number,
-        head_sha: pull.headSha,
+        head_sha: pull.head,
         decision: {
           state: "capped",
           reasons: [

@@ -23,7 +23,7 @@ import {
   startGitHubSimulator,
   startReceiver,
 } from "../github/index.js";
-import type { Comment, Issue } from "../github/state.js";
+import type { CheckRun, Comment, Issue } from "../github/state.js";
 import { frozenClock, type TestClock } from "./store.js";
 
 export const ENTRY_FORM = (fields: {
@@ -67,6 +67,16 @@ export interface EntriesHarness {
   issue(repo: string, number: number): Issue;
   /** agate's comments on the issue (its bot's), oldest first. */
   agateComments(repo: string, number: number): Comment[];
+  /**
+   * A commit pushed to `branch` (codex/x: an agent's, which the default `gate` selects) and a
+   * pull request opened from it by `user` (agent-a), then worked; its number and head.
+   */
+  openPull(
+    repo: string,
+    options?: { branch?: string; title?: string; user?: string; body?: string },
+  ): Promise<{ number: number; head: string }>;
+  /** The App's latest `agate` check on a head, as GitHub shows it. */
+  agateCheck(repo: string, head: string): CheckRun;
 }
 
 export function useEntriesHarness(): EntriesHarness {
@@ -210,6 +220,28 @@ export function useEntriesHarness(): EntriesHarness {
     issue(repo, number) {
       const s = need(sim, "simulator");
       return s.world.issue(s.repository({ repo }), number);
+    },
+    async openPull(repo, { branch = "codex/x", title = "Half", user = "agent-a", body } = {}) {
+      const s = need(sim, "simulator");
+      await s.pushCommit({ repo, branch, files: { "a.txt": "a\n" } });
+      const pull = await s.openPullRequest({
+        repo,
+        head: branch,
+        title,
+        user,
+        ...(body === undefined ? {} : { body }),
+      });
+      await harness.work();
+      return { number: pull.number, head: pull.headSha };
+    },
+    agateCheck(repo, head) {
+      const s = need(sim, "simulator");
+      const run = s
+        .checkRuns({ repo })
+        .filter((r) => r.name === "agate" && r.headSha === head)
+        .at(-1);
+      if (!run) throw new Error(`no agate check on ${head} in ${repo}`);
+      return run;
     },
     agateComments(repo, number) {
       const s = need(sim, "simulator");
