@@ -7,12 +7,11 @@ import { DASHBOARD_MARKER, DASHBOARD_TITLE } from "../../checks/dashboard/render
 import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
 import { jobOf } from "../../schemas/jobs/index.js";
 import type { Issue } from "../github/state.js";
-import { ENTRY_FORM, useEntriesHarness } from "../support/entries-harness.js";
+import { ENTRY_FORM, entriesConfig, useEntriesHarness } from "../support/entries-harness.js";
 import { recordInput } from "../support/store.js";
 
 const h = useEntriesHarness();
-const CONFIG =
-  'version: 1\ncommands:\n  - name: test\n    run: "true"\nescalation:\n  maintainers: [boss]\n';
+const CONFIG = entriesConfig("boss");
 
 /** The App's own dashboard issues in the repository (there must be one at most). */
 function dashboards(repo: string): Issue[] {

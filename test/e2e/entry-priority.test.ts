@@ -9,17 +9,11 @@ import { describe, expect, it } from "vitest";
 import { entryMain } from "../../action/entries-cli.js";
 import { tokenClient } from "../github/index.js";
 import { agentEnv } from "../support/entries-app.js";
-import { ENTRY_FORM, useEntriesHarness } from "../support/entries-harness.js";
+import { ENTRY_FORM, entriesConfig, useEntriesHarness } from "../support/entries-harness.js";
 
 const h = useEntriesHarness();
 
-const CONFIG = `version: 1
-commands:
-  - name: test
-    run: "true"
-escalation:
-  maintainers: [octocat]
-`;
+const CONFIG = entriesConfig();
 
 const labels = (repo: string, n: number) => [...h.issue(repo, n).labels].sort();
 const priority = (repo: string, n: number) =>

@@ -7,17 +7,11 @@
  * description mentions the entry) and derived priority: test/e2e/entry-priority.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { ENTRY_FORM, useEntriesHarness } from "../support/entries-harness.js";
+import { ENTRY_FORM, entriesConfig, useEntriesHarness } from "../support/entries-harness.js";
 
 const h = useEntriesHarness();
 
-const CONFIG = `version: 1
-commands:
-  - name: test
-    run: "true"
-escalation:
-  maintainers: [octocat]
-`;
+const CONFIG = entriesConfig();
 
 async function gatedPullRequest(repo: string) {
   await h.repo(repo, CONFIG);

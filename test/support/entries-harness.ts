@@ -9,12 +9,10 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Probot } from "probot";
+import type { Probot } from "probot";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { agateJobs, agateRoute } from "../../app/compose.js";
-import { ImmutableReads } from "../../app/github/reads.js";
 import { type JobServices, jobContext } from "../../app/runtime/jobs.js";
-import { UnthrottledOctokit } from "../../app/runtime/server.js";
 import { SqliteStore } from "../../app/store/sqlite-store.js";
 import {
   type Delivery,
@@ -24,6 +22,7 @@ import {
   startReceiver,
 } from "../github/index.js";
 import type { CheckRun, Comment, Issue } from "../github/state.js";
+import { simulatorProbot, simulatorServices } from "./simulator-app.js";
 import { frozenClock, type TestClock } from "./store.js";
 
 export const ENTRY_FORM = (fields: {
@@ -40,6 +39,10 @@ export const ENTRY_FORM = (fields: {
     `### Needed\n\n${fields.needed ?? "The port number."}`,
     `### Blocking pull request\n\n${fields.pull ?? "_No response_"}`,
   ].join("\n\n");
+
+/** A config with one command and the maintainers who decide escalations. */
+export const entriesConfig = (maintainers = "octocat") =>
+  `version: 1\ncommands:\n  - name: test\n    run: "true"\nescalation:\n  maintainers: [${maintainers}]\n`;
 
 export interface EntriesHarness {
   readonly sim: GitHubSimulator;
@@ -109,13 +112,7 @@ export function useEntriesHarness(): EntriesHarness {
     // Now, to the second, so GitHub's timestamps and the App's clock are one and the same.
     clock = frozenClock(new Date(Math.floor(Date.now() / 1000) * 1000).toISOString());
     s.setClock(clock.now);
-    probot = new Probot({
-      appId: s.appId,
-      privateKey: s.privateKey,
-      baseUrl: s.apiUrl,
-      logLevel: "fatal",
-      Octokit: UnthrottledOctokit,
-    });
+    probot = simulatorProbot(s);
     await store?.close();
     store = SqliteStore.open(join(temp, `entries-${Date.now()}-${Math.random()}.db`), {
       now: clock.now,
@@ -136,16 +133,10 @@ export function useEntriesHarness(): EntriesHarness {
     },
     log,
     deps() {
-      const s = need(sim, "simulator");
-      const p = need(probot, "Probot");
-      return {
+      return simulatorServices(need(sim, "simulator"), need(probot, "Probot"), {
         store: need(store, "store"),
         now: need(clock, "clock").now,
-        octokitFor: (id: number) => p.auth(id) as never,
-        appOctokit: () => p.auth() as never,
-        appSlug: async () => s.appSlug,
-        reads: new ImmutableReads(),
-      };
+      });
     },
     async record(d, id = d.id) {
       const s = need(store, "store");

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Probot } from "probot";
+import type { Probot } from "probot";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { agateJobs, agateObserve, agateRoute } from "../../app/compose.js";
 import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
@@ -10,7 +10,6 @@ import { EvidenceCache } from "../../app/gate/evidence.js";
 import { RequiredCheckReader } from "../../app/gate/required-check.js";
 import { ImmutableReads } from "../../app/github/reads.js";
 import { type JobRun, type JobServices, jobContext } from "../../app/runtime/jobs.js";
-import { UnthrottledOctokit } from "../../app/runtime/server.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
@@ -26,6 +25,7 @@ import type { RequiredStatusCheck } from "../github/state.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "./evidence-workflow.js";
 import { testConfig } from "./runner-users.js";
 import { type SimulatedCiOptions, type SimulatedCiRun, simulatedCi } from "./simulated-ci.js";
+import { simulatorProbot, simulatorServices } from "./simulator-app.js";
 
 /** What the harness's jobs run with, as a worker's would: a test may replace a client. */
 export type HarnessDeps = JobServices & Pick<JobRun, "retried" | "jobId">;
@@ -128,15 +128,7 @@ export function useGateHarness(
   beforeEach(async () => {
     const s = need(sim, "simulator");
     s.reset();
-    // A fresh Probot per test: no token or state cached from another test.
-    // No pacing of writes: the simulator has no secondary rate limits (startAgate's githubThrottle).
-    probot = new Probot({
-      appId: s.appId,
-      privateKey: s.privateKey,
-      baseUrl: s.apiUrl,
-      logLevel: "fatal",
-      Octokit: UnthrottledOctokit,
-    });
+    probot = simulatorProbot(s);
     await store?.close();
     store = await openStore({
       url: `file:${join(temp, `gate-${Date.now()}-${Math.random()}.db`)}`,
@@ -160,16 +152,11 @@ export function useGateHarness(
     },
     temp,
     deps() {
-      const s = need(sim, "simulator");
-      const p = need(probot, "Probot");
-      return {
+      return simulatorServices(need(sim, "simulator"), need(probot, "Probot"), {
         store: need(store, "store"),
         now: () => new Date(),
-        octokitFor: (id: number) => p.auth(id) as never,
-        appOctokit: () => p.auth() as never,
-        appSlug: async () => s.appSlug,
         reads,
-      };
+      });
     },
     evidence: () => evidence,
     run(job, deps = harness.deps()) {
