@@ -10,19 +10,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Probot } from "probot";
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeEach } from "vitest";
 import { agateJobs, agateRoute } from "../../app/compose.js";
 import { type JobServices, jobContext } from "../../app/runtime/jobs.js";
 import { SqliteStore } from "../../app/store/sqlite-store.js";
-import {
-  type Delivery,
-  type GitHubSimulator,
-  type Receiver,
-  startGitHubSimulator,
-  startReceiver,
-} from "../github/index.js";
+import type { Delivery, GitHubSimulator } from "../github/index.js";
 import type { CheckRun, Comment, Issue } from "../github/state.js";
-import { simulatorProbot, simulatorServices } from "./simulator-app.js";
+import { simulatorProbot, simulatorServices, useSimulator } from "./simulator-app.js";
 import { frozenClock, type TestClock } from "./store.js";
 
 export const ENTRY_FORM = (fields: {
@@ -83,8 +77,6 @@ export interface EntriesHarness {
 }
 
 export function useEntriesHarness(): EntriesHarness {
-  let sim: GitHubSimulator | undefined;
-  let receiver: Receiver | undefined;
   let store: SqliteStore | undefined;
   let probot: Probot | undefined;
   let clock: TestClock | undefined;
@@ -96,18 +88,13 @@ export function useEntriesHarness(): EntriesHarness {
     return value;
   };
 
-  beforeAll(async () => {
-    receiver = await startReceiver();
-    sim = await startGitHubSimulator({ webhookUrl: receiver.url });
-  });
+  const simulator = useSimulator();
   afterAll(async () => {
-    await sim?.close();
-    await receiver?.close();
     await store?.close();
     rmSync(temp, { recursive: true, force: true });
   });
   beforeEach(async () => {
-    const s = need(sim, "simulator");
+    const s = simulator();
     s.reset();
     // Now, to the second, so GitHub's timestamps and the App's clock are one and the same.
     clock = frozenClock(new Date(Math.floor(Date.now() / 1000) * 1000).toISOString());
@@ -123,7 +110,7 @@ export function useEntriesHarness(): EntriesHarness {
 
   const harness: EntriesHarness = {
     get sim() {
-      return need(sim, "simulator");
+      return simulator();
     },
     get store() {
       return need(store, "store");
@@ -133,7 +120,7 @@ export function useEntriesHarness(): EntriesHarness {
     },
     log,
     deps() {
-      return simulatorServices(need(sim, "simulator"), need(probot, "Probot"), {
+      return simulatorServices(simulator(), need(probot, "Probot"), {
         store: need(store, "store"),
         now: need(clock, "clock").now,
       });
@@ -155,7 +142,7 @@ export function useEntriesHarness(): EntriesHarness {
       return result.status;
     },
     async takePending() {
-      const s = need(sim, "simulator");
+      const s = simulator();
       await s.flushWebhooks();
       const pending = s.deliveries.slice(taken);
       taken = s.deliveries.length;
@@ -175,8 +162,8 @@ export function useEntriesHarness(): EntriesHarness {
         const pending = await harness.takePending();
         for (const d of pending) await harness.record(d);
         await harness.runJobs();
-        await need(sim, "simulator").flushWebhooks();
-        if (need(sim, "simulator").deliveries.length === taken) return;
+        await simulator().flushWebhooks();
+        if (simulator().deliveries.length === taken) return;
       }
       throw new Error("the entries harness did not settle in 50 rounds (a loop of webhooks?)");
     },
@@ -188,13 +175,13 @@ export function useEntriesHarness(): EntriesHarness {
       need(clock, "clock").advance(ms);
     },
     async repo(name, config) {
-      await need(sim, "simulator").createRepository({
+      await simulator().createRepository({
         repo: name,
         files: config === undefined ? { "README.md": "x\n" } : { ".github/agate.yml": config },
       });
     },
     async openEntry(repo, body, user = "agent-a") {
-      const number = await need(sim, "simulator").createIssue({
+      const number = await simulator().createIssue({
         repo,
         title: "Handoff: a question",
         body,
@@ -204,16 +191,16 @@ export function useEntriesHarness(): EntriesHarness {
       return number;
     },
     async comment(repo, number, body, user) {
-      const id = await need(sim, "simulator").addIssueComment({ repo, number, body, user });
+      const id = await simulator().addIssueComment({ repo, number, body, user });
       await harness.work();
       return id;
     },
     issue(repo, number) {
-      const s = need(sim, "simulator");
+      const s = simulator();
       return s.world.issue(s.repository({ repo }), number);
     },
     async openPull(repo, { branch = "codex/x", title = "Half", user = "agent-a", body } = {}) {
-      const s = need(sim, "simulator");
+      const s = simulator();
       await s.pushCommit({ repo, branch, files: { "a.txt": "a\n" } });
       const pull = await s.openPullRequest({
         repo,
@@ -226,7 +213,7 @@ export function useEntriesHarness(): EntriesHarness {
       return { number: pull.number, head: pull.headSha };
     },
     agateCheck(repo, head) {
-      const s = need(sim, "simulator");
+      const s = simulator();
       const run = s
         .checkRuns({ repo })
         .filter((r) => r.name === "agate" && r.headSha === head)
@@ -235,7 +222,7 @@ export function useEntriesHarness(): EntriesHarness {
       return run;
     },
     agateComments(repo, number) {
-      const s = need(sim, "simulator");
+      const s = simulator();
       return harness
         .issue(repo, number)
         .comments.filter((c) => c.user.login === `${s.appSlug}[bot]`);

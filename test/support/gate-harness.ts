@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Probot } from "probot";
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeEach } from "vitest";
 import { agateJobs, agateObserve, agateRoute } from "../../app/compose.js";
 import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
 import { EvidenceCache } from "../../app/gate/evidence.js";
@@ -14,18 +14,12 @@ import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import type { Job } from "../../schemas/store.js";
-import {
-  type Delivery,
-  type GitHubSimulator,
-  type Receiver,
-  startGitHubSimulator,
-  startReceiver,
-} from "../github/index.js";
+import type { Delivery, GitHubSimulator } from "../github/index.js";
 import type { RequiredStatusCheck } from "../github/state.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "./evidence-workflow.js";
 import { testConfig } from "./runner-users.js";
 import { type SimulatedCiOptions, type SimulatedCiRun, simulatedCi } from "./simulated-ci.js";
-import { simulatorProbot, simulatorServices } from "./simulator-app.js";
+import { simulatorProbot, simulatorServices, useSimulator } from "./simulator-app.js";
 
 /** What the harness's jobs run with, as a worker's would: a test may replace a client. */
 export type HarnessDeps = JobServices & Pick<JobRun, "retried" | "jobId">;
@@ -99,8 +93,6 @@ export function useGateHarness(
     alsoWork?: string[];
   } = {},
 ): GateHarness {
-  let sim: GitHubSimulator | undefined;
-  let receiver: Receiver | undefined;
   let store: Store | undefined;
   let probot: Probot | undefined;
   let handled = 0;
@@ -114,19 +106,14 @@ export function useGateHarness(
     return value;
   };
 
-  beforeAll(async () => {
-    receiver = await startReceiver();
-    // GitHub makes a check run for every job too (GitHub Actions' own); only the App's counts.
-    sim = await startGitHubSimulator({ webhookUrl: receiver.url, jobCheckRuns: true });
-  });
+  // GitHub makes a check run for every job too (GitHub Actions' own); only the App's counts.
+  const simulator = useSimulator({ jobCheckRuns: true });
   afterAll(async () => {
-    await sim?.close();
-    await receiver?.close();
     await store?.close();
     rmSync(temp, { recursive: true, force: true });
   });
   beforeEach(async () => {
-    const s = need(sim, "simulator");
+    const s = simulator();
     s.reset();
     probot = simulatorProbot(s);
     await store?.close();
@@ -145,14 +132,14 @@ export function useGateHarness(
 
   const harness: GateHarness = {
     get sim() {
-      return need(sim, "simulator");
+      return simulator();
     },
     get store() {
       return need(store, "store");
     },
     temp,
     deps() {
-      return simulatorServices(need(sim, "simulator"), need(probot, "Probot"), {
+      return simulatorServices(simulator(), need(probot, "Probot"), {
         store: need(store, "store"),
         now: () => new Date(),
         reads,
@@ -169,7 +156,7 @@ export function useGateHarness(
       return jobs.run(job, jobContext(deps, deps));
     },
     async processDeliveries() {
-      const s = need(sim, "simulator");
+      const s = simulator();
       const jobs = need(store, "store");
       await s.flushWebhooks();
       // Deliveries in order, then the evaluations they queued (a workflow event that names only
@@ -198,7 +185,7 @@ export function useGateHarness(
       }
     },
     async takePending() {
-      const s = need(sim, "simulator");
+      const s = simulator();
       await s.flushWebhooks();
       const pending = s.deliveries.slice(handled);
       handled = s.deliveries.length;
@@ -228,7 +215,7 @@ export function useGateHarness(
       }
     },
     async agentPullRequest(repo, files, opts = {}) {
-      const s = need(sim, "simulator");
+      const s = simulator();
       await s.createRepository({
         repo,
         files: {
@@ -262,7 +249,7 @@ export function useGateHarness(
       return { head, number, branch };
     },
     async agentPush(repo, branch, files) {
-      const sha = await need(sim, "simulator").pushCommit({
+      const sha = await simulator().pushCommit({
         repo,
         branch,
         files,
@@ -273,7 +260,7 @@ export function useGateHarness(
     },
     ci(repo, branch, head, options = {}) {
       return simulatedCi({
-        sim: need(sim, "simulator"),
+        sim: simulator(),
         repo,
         branch,
         head,
@@ -283,7 +270,7 @@ export function useGateHarness(
       });
     },
     gateCheck(repo, sha) {
-      const s = need(sim, "simulator");
+      const s = simulator();
       return s
         .checkRuns({ repo })
         .filter((c) => c.name === "agate" && c.headSha === sha && c.app.slug === s.appSlug)
