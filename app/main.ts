@@ -5,14 +5,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as util from "node:util";
-import { gateJobHandlers } from "./gate/job-handlers.js";
+import { agateDomains } from "./compose.js";
+import type { EnvFile, Environment } from "./kit/env.js";
 import { startAgate } from "./runtime/server.js";
-import {
-  type EnvFile,
-  type Environment,
-  loadSetupSettings,
-  unregistered,
-} from "./runtime/settings.js";
+import { loadSetupSettings, unregistered } from "./runtime/settings.js";
 import { startSetup } from "./runtime/setup.js";
 
 /** The environment, with `.env` under it, and which names came from the file (for errors). */
@@ -50,7 +46,7 @@ if (unregistered(environment().env)) {
 
 let agate: Awaited<ReturnType<typeof startAgate>>;
 try {
-  agate = await startAgate({ ...environment(), handlers: gateJobHandlers });
+  agate = await startAgate({ ...environment(), ...agateDomains });
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

@@ -46,15 +46,6 @@ export const mergeGroupDecisionSchema = z.strictObject({
   reasons: z.array(z.string()),
 });
 
-/** The `gate.merge_group_deadline` job: after record_timeout, the group must have an answer. */
-export const mergeGroupDeadlineJobSchema = z.strictObject({
-  repository: repositoryFullNameSchema,
-  installation_id: z.number().int().positive(),
-  head_sha: gitShaSchema,
-  head_ref: z.string(),
-  base_sha: gitShaSchema,
-});
-
 export type MergeGroupRefFact = z.infer<typeof mergeGroupRefFactSchema>;
 export type MergeGroupFacts = z.infer<typeof mergeGroupFactsSchema>;
 export type MergeGroupDecision = z.infer<typeof mergeGroupDecisionSchema>;

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gateJobHandlers } from "../app/gate/job-handlers.js";
+import { agateDomains } from "../app/compose.js";
 import { startAgate } from "../app/runtime/server.js";
 import { startGitHubSimulator } from "../test/github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../test/support/evidence-workflow.js";
@@ -32,7 +32,7 @@ const agate = await startAgate({
   },
   log,
   pollMs: 20,
-  handlers: gateJobHandlers,
+  ...agateDomains,
 });
 sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
 const settle = () => settleApp(sim, agate);

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sign } from "@octokit/webhooks-methods";
+import { agateObserve, agateRoute } from "../app/compose.js";
 import { startAgate } from "../app/runtime/server.js";
 import {
   bareProbot,
@@ -35,7 +36,9 @@ async function serve(kind: "agate" | "bare"): Promise<void> {
   if (kind === "agate") {
     // Not test/support/store.ts's tempDir: it loads vitest, which this process would measure.
     dir = mkdtempSync(join(tmpdir(), "agate-bench-oversized-"));
-    url = (await startAgate({ env: localAppEnv(dir, SECRET), handlers: {} })).url;
+    url = (
+      await startAgate({ env: localAppEnv(dir, SECRET), route: agateRoute, observe: agateObserve })
+    ).url;
   } else {
     url = (await bareProbot(SECRET)).url;
   }

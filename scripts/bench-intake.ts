@@ -19,7 +19,7 @@ import { closeSync, fdatasyncSync, openSync, writeSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
-import { defaultRoute } from "../app/gate/route.js";
+import { agateObserve, agateRoute } from "../app/compose.js";
 import { startAgate, WEBHOOKS_PATH } from "../app/runtime/server.js";
 import { SqliteStore } from "../app/store/sqlite-store.js";
 import { bareProbot, localAppEnv } from "../test/support/local-app.js";
@@ -141,7 +141,8 @@ try {
   const agate = await startAgate({
     env: localAppEnv(dir, secret),
     // No handlers: the workers stay out of the way, this measures the webhook path alone.
-    handlers: {},
+    route: agateRoute,
+    observe: agateObserve,
   });
   const bare = await bareProbot(secret);
   const agateUrl = `${agate.url}${WEBHOOKS_PATH}`;
@@ -204,7 +205,7 @@ async function storeShare(file: string): Promise<void> {
     return {
       delivery: delivery(id, body),
       payload: body,
-      jobs: defaultRoute("pull_request", payload, id),
+      jobs: agateRoute("pull_request", payload, id),
     };
   };
   const perDelivery = (elapsed: number) =>

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { gateJobHandlers } from "../app/gate/job-handlers.js";
+import { agateDomains } from "../app/compose.js";
 import { startAgate } from "../app/runtime/server.js";
 import { startGitHubSimulator } from "../test/github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../test/support/evidence-workflow.js";
@@ -52,7 +52,7 @@ const agate = await startAgate({
   },
   log: recordingLog(),
   pollMs: 20,
-  handlers: gateJobHandlers,
+  ...agateDomains,
 });
 sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
 const settle = () => settleApp(sim, agate);

@@ -244,7 +244,7 @@ const APP_BELOW_DOMAINS = [
  */
 const ROOMS: Record<string, readonly string[]> = {
   // The composition root: settings → job registry and route → the server.
-  "app/main.ts": [...DOMAINS, ...APP_BELOW_DOMAINS],
+  "app/main.ts": ["app/compose.ts", ...DOMAINS, ...APP_BELOW_DOMAINS],
   "app/compose.ts": [...DOMAINS, ...APP_BELOW_DOMAINS],
   // The gate: its route and jobs, the pass (gather → decide → apply), merge groups, overrides.
   "app/gate/": ["app/runtime/", "app/evaluator/", "app/github/", "app/store/", "app/kit/"],
@@ -311,23 +311,6 @@ const ALLOWED_ARROWS: readonly string[] = [
   "app/gate/gather.ts -> checks/gate/attempts.ts", // A2: stored records become facts past gather
   "app/gate/gather.ts -> checks/gate/entries.ts", // A2: linked entries become facts past gather
   // ---- B: jobs and rooms ----
-  "app/dashboard/handlers.ts -> app/gate/job-deps.ts", // B1: JobContext replaces GateDeps
-  "app/entries/entry-job.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec in schemas/jobs/
-  "app/entries/entry-job.ts -> app/gate/entry-link.ts", // B1: entry-link → app/entries/linked-pulls.ts
-  "app/entries/handlers.ts -> app/gate/job-deps.ts", // B1: JobContext replaces GateDeps
-  "app/entries/pull-request-entries.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec
-  "app/entries/rules.ts -> app/gate/org-defaults.ts", // B1: org-defaults → app/github/
-  "app/evaluator/http.ts -> app/runtime/backoff.ts", // B1: backoff → app/kit/
-  "app/evaluator/judge.ts -> app/runtime/backoff.ts", // B1: backoff → app/kit/
-  "app/evaluator/llm-judge.ts -> app/runtime/backoff.ts", // B1: backoff → app/kit/
-  "app/gate/apply.ts -> app/dashboard/queue.ts", // B1: the refresh job's spec in schemas/jobs/
-  "app/gate/job-handlers.ts -> app/dashboard/handlers.ts", // B1: one job registry
-  "app/gate/job-handlers.ts -> app/entries/handlers.ts", // B1: one job registry
-  "app/gate/job-handlers.ts -> app/entries/pull-request-entries.ts", // B1: one job registry
-  "app/gate/route.ts -> app/entries/route.ts", // B1: composeRoutes([entries, gate])
-  "app/dashboard/job.ts -> app/entries/waiting.ts", // B1: who waits, read through a port the registry hands in
-  "app/runtime/server.ts -> app/gate/event-bases.ts", // B1: the route is handed in
-  "app/runtime/server.ts -> app/gate/route.ts", // B1: the route is handed in
   // ---- C: foundations ----
   "app/github/write-once.ts -> app/store/ports/write-intent-ledger.ts", // C2: write-once beside the adapter facade, over a ledger port it is handed
 ];
@@ -488,19 +471,19 @@ describe("architecture: rooms inside app/ and action/, and the pass's shape", ()
     expect(
       probe(
         "app/entries/probe.ts",
-        "../gate/job-deps.js",
+        "../gate/jobs.js",
         "../runtime/worker.js",
         "../github/adapter.js",
         "../../checks/entries/machine.js",
       ),
-    ).toEqual(["app/entries/probe.ts -> app/gate/job-deps.ts"]);
+    ).toEqual(["app/entries/probe.ts -> app/gate/jobs.ts"]);
     // A type is an arrow too: a reader follows it all the same.
     expect(
       brokenArrows(
         "app/dashboard/probe.ts",
-        'import type { GateDeps } from "../gate/job-deps.js";\n',
+        'import type { GateDeps } from "../gate/jobs.js";\n',
       ).map(arrowKey),
-    ).toEqual(["app/dashboard/probe.ts -> app/gate/job-deps.ts"]);
+    ).toEqual(["app/dashboard/probe.ts -> app/gate/jobs.ts"]);
     expect(
       brokenArrows("app/runtime/probe.ts", 'import { r } from "../gate/route.js";\n')[0]?.why,
     ).toBe(

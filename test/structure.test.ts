@@ -23,7 +23,6 @@ const FUNCTION_LIMIT = 100;
 const FILE_ALLOWANCES: readonly string[] = [
   // ---- A: the pass ----
   // ---- B: jobs and rooms ----
-  "app/runtime/settings.ts", // B2: the evaluator's settings → app/evaluator/settings.ts
   // ---- C: foundations ----
   "app/github/adapter.ts", // C2: github/ by area, the adapter a facade
   "app/store/postgres/postgres-store.ts", // C1: rows once, one file per port
@@ -42,12 +41,6 @@ const FUNCTION_ALLOWANCES: readonly string[] = [
   "checks/gate/provenance.ts: verifyProvenance", // A6
   "checks/gate/render.ts: renderGateSummary", // A6
   // ---- B: jobs and rooms ----
-  "app/entries/entry-job.ts: runEntryJob", // B3
-  "app/runtime/server.ts: startAgate", // B2
-  "app/runtime/setup.ts: startSetup", // B2
-  "app/runtime/setup.ts: startSetup.handle", // B2
-  "app/runtime/worker.ts: startWorkers", // B2
-  "checks/entries/machine.ts: decide", // B3
   "checks/progress/parsers/claude-code.ts: createClaudeCodeParser", // B5
   "checks/progress/parsers/codex.ts: createCodexParser", // B5
   "checks/progress/parsers/mini-swe-agent.ts: createMiniSweAgentParser", // B5

@@ -12,8 +12,8 @@ import {
   LISTED_ENTRY_STATES,
   renderDashboard,
 } from "../../checks/dashboard/render.js";
-import { type DashboardJob, dashboardKey, JOB_KINDS } from "../../schemas/jobs.js";
-import { agentWaits } from "../entries/waiting.js";
+import type { HandoffEntry } from "../../schemas/handoff-entry.js";
+import { DASHBOARD_JOBS, type DashboardJob, dashboardKey } from "../../schemas/jobs/dashboard.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
@@ -36,7 +36,18 @@ export interface DashboardDeps {
   /** The App's bot login: only an issue it opened is the dashboard. */
   appLogin: string;
   now: () => Date;
+  /**
+   * Whether an agent waits on an entry: the entries' rule (app/entries/waiting.ts), handed in by
+   * app/compose.ts so the dashboard imports no other domain.
+   */
+  agentWaits: AgentWaits;
 }
+
+/** Truthy when an agent waits on the entry. */
+export type AgentWaits = (
+  read: Pick<DashboardDeps, "github" | "store" | "now">,
+  entry: HandoffEntry,
+) => Promise<unknown>;
 
 /** GitHub hands back a body edited in its web editor with CRLF line ends. */
 const sameText = (a: string, b: string) => a.replace(/\r\n/g, "\n") === b.replace(/\r\n/g, "\n");
@@ -48,7 +59,7 @@ export async function runDashboardJob(job: DashboardJob, deps: DashboardDeps): P
   // than this one could, so this one gives way (concurrent transitions coalesce into it).
   const newer = await store.countJobs({
     status: "queued",
-    kind: JOB_KINDS.dashboard,
+    kind: DASHBOARD_JOBS.refresh.kind,
     concurrencyKey: dashboardKey(job.repository),
   });
   if (newer > 0) return `${where}: a newer refresh is queued, this one gives way`;
@@ -71,7 +82,8 @@ export async function runDashboardJob(job: DashboardJob, deps: DashboardDeps): P
   // decision that holds an agent up comes first to mind. Blocked entries are parked.
   const waiting = new Set<number>();
   for (const entry of entries.filter((e) => e.state === "escalated")) {
-    if (await agentWaits({ github, store, now: deps.now }, entry)) waiting.add(entry.issue_number);
+    if (await deps.agentWaits({ github, store, now: deps.now }, entry))
+      waiting.add(entry.issue_number);
   }
   const input = { entries, pulls, waiting };
   const body = renderDashboard(input);

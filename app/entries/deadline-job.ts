@@ -3,7 +3,7 @@
  * queued (under its concurrency key, so it runs in order with its comment jobs); that pass
  * reads the comments first, so an answer made in time is never overtaken by its own timer.
  */
-import type { EntryDeadlineJob } from "../../schemas/jobs.js";
+import type { EntryDeadlineJob } from "../../schemas/jobs/entries.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import { entryJob } from "./route.js";

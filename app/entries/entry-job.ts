@@ -27,10 +27,10 @@ import {
 } from "../../checks/entries/projection.js";
 import * as say from "../../checks/entries/replies.js";
 import type { HandoffEntry } from "../../schemas/handoff-entry.js";
-import { type EntryJob, JOB_KINDS, type JobPayloadInput } from "../../schemas/jobs.js";
+import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
+import { ENTRY_JOBS, type EntryJob } from "../../schemas/jobs/entries.js";
+import { jobOf } from "../../schemas/jobs/index.js";
 import type { NewJob } from "../../schemas/store.js";
-import { dashboardJob } from "../dashboard/queue.js";
-import { linkedPullRequestJobs } from "../gate/entry-link.js";
 import type { EntryIssueFact, GitHubAdapter, IssueCommentFact } from "../github/adapter.js";
 import type { Account } from "../github/maintainers.js";
 import { jobScope, WriteOnce, type WriteOnceGitHub } from "../github/write-once.js";
@@ -39,6 +39,7 @@ import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 import type { WriteIntentLedger } from "../store/ports/write-intent-ledger.js";
+import { linkedPullRequestJobs } from "./linked-pulls.js";
 import { readEscalationRules } from "./rules.js";
 import { agentWaits } from "./waiting.js";
 
@@ -74,7 +75,7 @@ export interface EntryDeps {
   isMaintainer(account: Account, maintainers: string[]): Promise<boolean>;
   /** Organisation defaults as the gate remembers them (readEscalationRules' `readDefaults`). */
   readDefaults?: (ref: ExtendsRef) => Promise<DefaultsRead>;
-  /** The job: what the pass writes once is keyed by it (GateDeps' `jobId`). */
+  /** The job: what the pass writes once is keyed by it (JobContext's `jobId`). */
   jobId?: number;
   /** An earlier run of the job stopped part-way: what it recorded to write is finished. */
   retried?: boolean;
@@ -88,153 +89,198 @@ export function deadlineJobs(
   installation: number,
 ): NewJob[] {
   if (!entry.deadline) return [];
-  const payload: JobPayloadInput<"entries.deadline"> = {
-    repository: entry.repository,
-    installation,
-    issue_number: entry.issue_number,
-    deadline_at: entry.deadline.at,
-  };
+  const at = entry.deadline.at;
+  const { repository, issue_number } = entry;
   return [
-    {
-      kind: JOB_KINDS.entryDeadline,
-      payload: payload as NewJob["payload"],
-      run_at: entry.deadline.at,
-    },
+    jobOf(
+      ENTRY_JOBS.deadline,
+      { repository, installation, issue_number, deadline_at: at },
+      { run_at: at },
+    ),
   ];
 }
 
 export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<string> {
-  const { github, store } = deps;
-  const key = { repository: job.repository, issueNumber: job.issue_number };
   const where = `${job.repository}#${job.issue_number}`;
   // agate's own label and state changes come back as webhooks: nothing to do, no call made.
   const by = job.label_change?.by ?? job.state_change?.by;
   if (by !== undefined && by.toLowerCase() === deps.appLogin.toLowerCase()) {
     return `${where}: agate's own change`;
   }
-  let entry = await store.getEntry(key);
+  const stored = await deps.store.getEntry({
+    repository: job.repository,
+    issueNumber: job.issue_number,
+  });
   // Any event but a label change may be the first agate hears of an entry (deliveries can come
   // out of order: a /claim before its issue's `opened`).
-  const creates = job.label_change === null;
-  if (!entry && !creates) return `${where}: not a handoff entry`;
+  if (!stored && job.label_change !== null) return `${where}: not a handoff entry`;
 
-  const issue = await github.entryIssue(job.issue_number);
+  const issue = await deps.github.entryIssue(job.issue_number);
   if (!issue) return `${where}: no such issue (or a pull request)`;
 
-  let rulesRead: Awaited<ReturnType<typeof readEscalationRules>> | undefined;
-  const rules = async (): Promise<EscalationRules> => {
-    rulesRead ??= await readEscalationRules(github, deps.readDefaults);
-    return rulesRead.rules;
-  };
-  const notes: string[] = [];
-
-  const save = async (current: HandoffEntry, step: EntryStep): Promise<HandoffEntry> => {
-    const moved = step.entry.deadline?.at !== current.deadline?.at;
-    // A change into or out of a state the dashboard lists changes it, and a state change may
-    // change the gate of the pull requests linked to the entry: both are queued in the same
-    // transaction, so neither is lost; a replayed command is no step and queues nothing.
-    const listed =
-      step.entry.state !== current.state &&
-      (isListedEntryState(step.entry.state) || isListedEntryState(current.state));
-    const mentioning = await store.listMentioningPullRequests(key);
-    const next = await store.updateEntry({
-      expectedVersion: current.version,
-      entry: step.entry,
-      event: step.event,
-      jobs: [
-        ...(moved ? deadlineJobs(step.entry, job.installation) : []),
-        ...(listed ? [dashboardJob(job.repository, job.installation, job.trigger)] : []),
-        ...linkedPullRequestJobs(current, step.entry, job.installation, mentioning),
-      ],
-    });
-    await mentionedMeanwhile(store, current, step.entry, job.installation, mentioning);
-    notes.push(`${step.event.kind}${step.entry.state !== current.state ? ` → ${next.state}` : ""}`);
-    return next;
-  };
-
-  /** Applies every deadline that passed by `until`, each at its own time. */
-  const deadlines = async (current: HandoffEntry, until: Date): Promise<HandoffEntry> => {
-    let e = current;
-    while (e.deadline && Date.parse(e.deadline.at) <= until.getTime()) {
-      const step = applyDeadline(e, new Date(e.deadline.at), await rules());
-      if (!step) break;
-      e = await save(e, step);
-    }
-    return e;
-  };
-
-  let justOpened = false;
-  if (!entry) {
-    if (issue.state === "closed") return `${where}: closed, not a handoff entry`;
-    const form = parseEntryForm(issue.body);
-    if (form.kind === "not_an_entry") return `${where}: not a handoff entry`;
-    if (form.kind === "refused") {
-      await refuse(github, issue, deps.appLogin, say.refusedForm(form.missing, form.problems));
-      return `${where}: refused (missing ${form.missing.join(", ") || form.problems.join("; ")}), closed (${callsOf(github)})`;
-    }
-    const step = openEntry({
-      repository: job.repository,
-      issue_number: issue.number,
-      author: issue.author,
-      fields: form.fields,
-      at: deps.now(),
-      rules: await rules(),
-    });
-    const mentioning = await store.listMentioningPullRequests(key);
-    const created = await store.createEntry({
-      ...step,
-      jobs: [
-        ...deadlineJobs(step.entry, job.installation),
-        ...linkedPullRequestJobs(null, step.entry, job.installation, mentioning),
-      ],
-    });
-    if (created.created) {
-      await mentionedMeanwhile(store, null, step.entry, job.installation, mentioning);
-    }
-    entry = created.entry;
-    if (created.created) notes.push("opened");
-    justOpened = created.created;
-  }
+  const pass = entryPass(job, deps);
+  const opened = stored
+    ? { entry: stored, created: false }
+    : await openFromForm(pass, job, deps, issue);
+  if (typeof opened === "string") return `${where}: ${opened}`;
+  let { entry } = opened;
 
   // Comments are read whenever a command or a timer may be due: a timer must see an answer
   // made in time whose webhook is still on its way, a command handles any before it, and a new
   // entry any made before agate saw it.
   let comments: IssueCommentFact[] | undefined;
-  if (job.trigger.event === "issue_comment" || job.trigger.event === "timer" || justOpened) {
-    comments = await github.issueComments(issue.number);
-    const pending = comments
-      .filter((c) => c.id > (entry as HandoffEntry).comments_through)
-      .filter((c) => c.login.toLowerCase() !== deps.appLogin.toLowerCase())
-      // An edit is never a command (as the route says): a plain comment changed later into
-      // `/answer` or `/escalate` would act with the words of a moment nobody saw.
-      .filter((c) => !c.edited)
-      .map((c) => ({ comment: c, command: parseEntryCommand(c.body) }))
-      .sort((a, b) => a.comment.id - b.comment.id);
-    for (const { comment, command } of pending) {
-      if (command === null) continue;
-      const at = new Date(Math.min(Date.parse(comment.created_at), deps.now().getTime()));
-      entry = await deadlines(entry, at);
-      const maintainer = needsMaintainerTest(entry, command, comment.login)
-        ? await deps.isMaintainer(
-            { login: comment.login, type: comment.user_type },
-            (await rules()).maintainers,
-          )
-        : undefined;
-      const step = applyCommand(
-        entry,
-        { command, actor: comment.login, comment_id: comment.id, at, maintainer },
-        await rules(),
-      );
-      if (step) entry = await save(entry, step);
-    }
+  if (job.trigger.event === "issue_comment" || job.trigger.event === "timer" || opened.created) {
+    comments = await deps.github.issueComments(issue.number);
+    entry = await applyComments(pass, deps, entry, comments);
   }
-  entry = await deadlines(entry, deps.now());
+  entry = await pass.deadlines(entry, deps.now());
 
   // Labels first: a client that sees agate's reply sees the labels it promises.
   const projected = await project(deps, entry, issue, job, comments);
   const posted = await postReplies(deps, entry, comments);
-  if (rulesRead?.problem) notes.push(rulesRead.problem);
-  return `${where} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected} (${callsOf(github)})`;
+  const problem = pass.problem();
+  const notes = problem ? [...pass.notes, problem] : pass.notes;
+  return `${where} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected}`;
+}
+
+/** One run of an entry's pass: its rules read once, its steps stored, notes for its log line. */
+interface EntryPass {
+  rules(): Promise<EscalationRules>;
+  /** A problem with the rules' config, said in the log line (the defaults were used). */
+  problem(): string | undefined;
+  /** Stores a step with the jobs it calls for, in one transaction; the entry as stored. */
+  save(current: HandoffEntry, step: EntryStep): Promise<HandoffEntry>;
+  /** Applies every deadline that passed by `until`, each at its own time. */
+  deadlines(current: HandoffEntry, until: Date): Promise<HandoffEntry>;
+  readonly notes: string[];
+}
+
+function entryPass(job: EntryJob, deps: EntryDeps): EntryPass {
+  const { github, store } = deps;
+  const key = { repository: job.repository, issueNumber: job.issue_number };
+  const target = { repository: job.repository, installation: job.installation };
+  let rulesRead: Awaited<ReturnType<typeof readEscalationRules>> | undefined;
+  const pass: EntryPass = {
+    notes: [],
+    rules: async () => {
+      rulesRead ??= await readEscalationRules(github, deps.readDefaults);
+      return rulesRead.rules;
+    },
+    problem: () => rulesRead?.problem ?? undefined,
+    save: async (current, step) => {
+      const moved = step.entry.deadline?.at !== current.deadline?.at;
+      // A change into or out of a state the dashboard lists changes it, and a state change may
+      // change the gate of the pull requests linked to the entry: both are queued in the same
+      // transaction, so neither is lost; a replayed command is no step and queues nothing.
+      const listed =
+        step.entry.state !== current.state &&
+        (isListedEntryState(step.entry.state) || isListedEntryState(current.state));
+      const mentioning = await store.listMentioningPullRequests(key);
+      const next = await store.updateEntry({
+        expectedVersion: current.version,
+        entry: step.entry,
+        event: step.event,
+        jobs: [
+          ...(moved ? deadlineJobs(step.entry, job.installation) : []),
+          ...(listed ? [jobOf(DASHBOARD_JOBS.refresh, { ...target, trigger: job.trigger })] : []),
+          ...linkedPullRequestJobs(current, step.entry, job.installation, mentioning),
+        ],
+      });
+      await mentionedMeanwhile(store, current, step.entry, job.installation, mentioning);
+      const moves = step.entry.state !== current.state ? ` → ${next.state}` : "";
+      pass.notes.push(`${step.event.kind}${moves}`);
+      return next;
+    },
+    deadlines: async (current, until) => {
+      let e = current;
+      while (e.deadline && Date.parse(e.deadline.at) <= until.getTime()) {
+        const step = applyDeadline(e, new Date(e.deadline.at), await pass.rules());
+        if (!step) break;
+        e = await pass.save(e, step);
+      }
+      return e;
+    },
+  };
+  return pass;
+}
+
+/**
+ * The entry the issue's form makes, with its timer and the gate passes of the pull requests it
+ * links, in one transaction (`created`: by this pass, not another's at the same moment); or why
+ * there is none (a refused form is said once, then closed).
+ */
+async function openFromForm(
+  pass: EntryPass,
+  job: EntryJob,
+  deps: EntryDeps,
+  issue: EntryIssueFact,
+): Promise<{ entry: HandoffEntry; created: boolean } | string> {
+  if (issue.state === "closed") return "closed, not a handoff entry";
+  const form = parseEntryForm(issue.body);
+  if (form.kind === "not_an_entry") return "not a handoff entry";
+  if (form.kind === "refused") {
+    await refuse(deps.github, issue, deps.appLogin, say.refusedForm(form.missing, form.problems));
+    return `refused (missing ${form.missing.join(", ") || form.problems.join("; ")}), closed`;
+  }
+  const step = openEntry({
+    repository: job.repository,
+    issue_number: issue.number,
+    author: issue.author,
+    fields: form.fields,
+    at: deps.now(),
+    rules: await pass.rules(),
+  });
+  const { store } = deps;
+  const key = { repository: job.repository, issueNumber: job.issue_number };
+  const mentioning = await store.listMentioningPullRequests(key);
+  const created = await store.createEntry({
+    ...step,
+    jobs: [
+      ...deadlineJobs(step.entry, job.installation),
+      ...linkedPullRequestJobs(null, step.entry, job.installation, mentioning),
+    ],
+  });
+  if (created.created) {
+    await mentionedMeanwhile(store, null, step.entry, job.installation, mentioning);
+    pass.notes.push("opened");
+  }
+  return { entry: created.entry, created: created.created };
+}
+
+/** Each new command in the comments, oldest first, with every deadline that passed before it. */
+async function applyComments(
+  pass: EntryPass,
+  deps: EntryDeps,
+  current: HandoffEntry,
+  comments: readonly IssueCommentFact[],
+): Promise<HandoffEntry> {
+  const pending = comments
+    .filter((c) => c.id > current.comments_through)
+    .filter((c) => c.login.toLowerCase() !== deps.appLogin.toLowerCase())
+    // An edit is never a command (as the route says): a plain comment changed later into
+    // `/answer` or `/escalate` would act with the words of a moment nobody saw.
+    .filter((c) => !c.edited)
+    .map((c) => ({ comment: c, command: parseEntryCommand(c.body) }))
+    .sort((a, b) => a.comment.id - b.comment.id);
+  let entry = current;
+  for (const { comment, command } of pending) {
+    if (command === null) continue;
+    const at = new Date(Math.min(Date.parse(comment.created_at), deps.now().getTime()));
+    entry = await pass.deadlines(entry, at);
+    const maintainer = needsMaintainerTest(entry, command, comment.login)
+      ? await deps.isMaintainer(
+          { login: comment.login, type: comment.user_type },
+          (await pass.rules()).maintainers,
+        )
+      : undefined;
+    const step = applyCommand(
+      entry,
+      { command, actor: comment.login, comment_id: comment.id, at, maintainer },
+      await pass.rules(),
+    );
+    if (step) entry = await pass.save(entry, step);
+  }
+  return entry;
 }
 
 /** The refusal once (found by its marker after a crash), then the issue closed. */
@@ -317,7 +363,8 @@ async function project(
     /^agate:(blocking|background)$/i.test(l),
   );
   if (priorityChanged && isListedEntryState(entry.state)) {
-    await deps.store.enqueue(dashboardJob(job.repository, job.installation, job.trigger));
+    const { repository, installation, trigger } = job;
+    await deps.store.enqueue(jobOf(DASHBOARD_JOBS.refresh, { repository, installation, trigger }));
   }
   const change = job.label_change;
   const putBack =
@@ -385,18 +432,16 @@ async function project(
  */
 async function queueWaitExpiry(deps: EntryDeps, job: EntryJob, until: Date): Promise<void> {
   const at = until.toISOString();
-  const payload: JobPayloadInput<"entries.deadline"> = {
-    repository: job.repository,
-    installation: job.installation,
-    issue_number: job.issue_number,
-    deadline_at: at,
-    timer: "wait",
-  };
+  const { repository, installation, issue_number } = job;
   // A timer of its own (no concurrency key: a job that waits must not hold the entry's passes
   // back), queued once for every pass that sees the same declaration.
   await deps.store.enqueue(
-    { kind: JOB_KINDS.entryDeadline, payload: payload as NewJob["payload"], run_at: at },
-    { dedupeKey: `wait:${job.repository}#${job.issue_number}@${at}` },
+    jobOf(
+      ENTRY_JOBS.deadline,
+      { repository, installation, issue_number, deadline_at: at, timer: "wait" },
+      { run_at: at },
+    ),
+    { dedupeKey: `wait:${repository}#${issue_number}@${at}` },
   );
 }
 
@@ -427,9 +472,4 @@ async function mentionedMeanwhile(
   )) {
     await store.enqueue(job);
   }
-}
-
-function callsOf(github: EntryGitHub): string {
-  const calls = (github as { totalCalls?: number }).totalCalls;
-  return calls === undefined ? "calls not counted" : `${calls} GitHub calls`;
 }

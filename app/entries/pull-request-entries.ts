@@ -8,8 +8,9 @@
  */
 
 import { newestListed } from "../../checks/dashboard/pulls.js";
-import type { PullRequestEntriesJob } from "../../schemas/jobs.js";
-import { queueDashboardRefresh } from "../dashboard/queue.js";
+import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
+import type { PullRequestEntriesJob } from "../../schemas/jobs/entries.js";
+import { queueJob } from "../runtime/jobs.js";
 import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
@@ -43,7 +44,11 @@ export async function runPullRequestEntriesJob(
   });
   const listed = newestListed(records.map((r) => ({ id: r.id, state: r.decision.state })));
   if (listed) {
-    await queueDashboardRefresh(deps.store, job.repository, job.installation, job.trigger);
+    await queueJob(deps.store, DASHBOARD_JOBS.refresh, {
+      repository: job.repository,
+      installation: job.installation,
+      trigger: job.trigger,
+    });
   }
   const which = entries.map((entry) => `#${entry.issue_number}`).join(", ");
   return `${job.repository}#${job.number} ${job.trigger.event}.${job.trigger.action ?? ""}: ${entries.length} entries linked${which ? ` (${which}), passes queued` : ""}${listed ? "; dashboard refresh queued" : ""}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { JOB_KINDS, JOB_PAYLOADS } from "../../schemas/jobs.js";
-import { defaultRoute } from "../gate/route.js";
+import { ENTRY_JOBS } from "../../schemas/jobs/entries.js";
+import { agateRoute } from "../compose.js";
 
 const envelope = {
   repository: { full_name: "o/r" },
@@ -8,7 +8,7 @@ const envelope = {
   sender: { login: "octocat" },
 };
 const route = (event: string, payload: object) =>
-  defaultRoute(event, { ...envelope, ...payload }, "d-1");
+  agateRoute(event, { ...envelope, ...payload }, "d-1");
 const FORM = "### Project\n\np\n\n### Question\n\nq?\n";
 
 describe("the route of issue deliveries to handoff entry jobs", () => {
@@ -16,12 +16,12 @@ describe("the route of issue deliveries to handoff entry jobs", () => {
     const jobs = route("issues", { action: "opened", issue: { number: 3, body: FORM } });
     expect(jobs).toEqual([
       {
-        kind: JOB_KINDS.entry,
+        kind: ENTRY_JOBS.entry.kind,
         payload: expect.objectContaining({ issue_number: 3, installation: 7 }),
         concurrency_key: "o/r#3:entry",
       },
     ]);
-    expect(JOB_PAYLOADS[JOB_KINDS.entry].parse(jobs[0]?.payload)).toMatchObject({
+    expect(ENTRY_JOBS.entry.payload.parse(jobs[0]?.payload)).toMatchObject({
       trigger: { event: "issues", action: "opened", delivery_id: "d-1" },
       label_change: null,
       state_change: null,
@@ -41,7 +41,7 @@ describe("the route of issue deliveries to handoff entry jobs", () => {
 
   it("closed and reopened name who did it; a label change only for agate's entry labels", () => {
     const closed = route("issues", { action: "closed", issue: { number: 3 } });
-    expect(JOB_PAYLOADS[JOB_KINDS.entry].parse(closed[0]?.payload).state_change).toEqual({
+    expect(ENTRY_JOBS.entry.payload.parse(closed[0]?.payload).state_change).toEqual({
       action: "closed",
       by: "octocat",
     });
@@ -50,7 +50,7 @@ describe("the route of issue deliveries to handoff entry jobs", () => {
       issue: { number: 3 },
       label: { name: "agate:resolved" },
     });
-    expect(JOB_PAYLOADS[JOB_KINDS.entry].parse(labeled[0]?.payload).label_change).toEqual({
+    expect(ENTRY_JOBS.entry.payload.parse(labeled[0]?.payload).label_change).toEqual({
       label: "agate:resolved",
       action: "labeled",
       by: "octocat",
@@ -67,7 +67,7 @@ describe("the route of issue deliveries to handoff entry jobs", () => {
       comment: { body, user: { login: "agent-b", type: "User" } },
     });
     expect(route("issue_comment", comment("created", "/claim"))).toEqual([
-      expect.objectContaining({ kind: JOB_KINDS.entry, concurrency_key: "o/r#3:entry" }),
+      expect.objectContaining({ kind: ENTRY_JOBS.entry.kind, concurrency_key: "o/r#3:entry" }),
     ]);
     expect(route("issue_comment", comment("created", "thanks!"))).toEqual([]);
     expect(route("issue_comment", comment("edited", "/claim"))).toEqual([]);

@@ -1,45 +1,35 @@
 /**
  * Deliveries about issues → handoff entry jobs. Pure and quick, as the gate's route: it only
  * drops what cannot concern an entry (a pull request, a body without the form's headings, a
- * comment that is no command, a label agate does not own) and names the issue's pass.
+ * comment that is no command, a label agate does not own) and names the issue's pass. A pull
+ * request closed or reopened reaches the entries linked to it.
  */
-import type { z } from "zod";
 import { parseEntryCommand } from "../../checks/entries/commands.js";
 import { parseEntryForm } from "../../checks/entries/form.js";
 import { parseWait } from "../../checks/entries/priority.js";
 import { isEntryLabel } from "../../checks/entries/projection.js";
-import { entryKey, JOB_KINDS, type JobPayloadInput, type Trigger } from "../../schemas/jobs.js";
+import { ENTRY_JOBS } from "../../schemas/jobs/entries.js";
+import { type JobInput, jobOf } from "../../schemas/jobs/index.js";
 import type { NewJob } from "../../schemas/store.js";
-import type { issueCommentEventSchema, issuesEventSchema } from "../../schemas/webhooks.js";
-
-export interface Target {
-  repository: string;
-  installation: number;
-  trigger: Trigger;
-}
+import type { DeliveryTarget, DomainRoutes, RoutedPayload } from "../runtime/routing.js";
 
 /** One entry's pass, under its concurrency key: the one way any part of the App queues it. */
 export function entryJob(
-  target: Target,
+  target: DeliveryTarget,
   issue: number,
-  extra: Partial<JobPayloadInput<"entries.entry">> = {},
+  extra: Partial<JobInput<typeof ENTRY_JOBS.entry>> = {},
 ): NewJob {
-  const payload: JobPayloadInput<"entries.entry"> = {
+  return jobOf(ENTRY_JOBS.entry, {
     repository: target.repository,
     installation: target.installation,
     issue_number: issue,
     trigger: target.trigger,
     ...extra,
-  };
-  return {
-    kind: JOB_KINDS.entry,
-    payload: payload as NewJob["payload"],
-    concurrency_key: entryKey(target.repository, issue),
-  };
+  });
 }
 
 /** `issues`: opened or edited in the form's layout, closed, reopened, an entry label changed. */
-export function entryJobsForIssue(e: z.output<typeof issuesEventSchema>, target: Target): NewJob[] {
+export function entryJobsForIssue(e: RoutedPayload<"issues">, target: DeliveryTarget): NewJob[] {
   if (e.issue.pull_request !== undefined) return [];
   const by = e.sender?.login ?? "someone";
   switch (e.action) {
@@ -68,8 +58,8 @@ export function entryJobsForIssue(e: z.output<typeof issuesEventSchema>, target:
  * `/agate accept`; a wait renewed by an edit is read when the wait's timer fires.
  */
 export function entryJobsForComment(
-  e: z.output<typeof issueCommentEventSchema>,
-  target: Target,
+  e: RoutedPayload<"issue_comment">,
+  target: DeliveryTarget,
 ): NewJob[] {
   if (e.action !== "created" || e.issue.pull_request !== undefined) return [];
   const body = e.comment.body ?? null;
@@ -77,3 +67,33 @@ export function entryJobsForComment(
   if (parseEntryCommand(body) === null && parseWait(body) === null) return [];
   return [entryJob(target, e.issue.number)];
 }
+
+/**
+ * `pull_request` closed or reopened: an entry linked to the pull request is `agate:blocking`
+ * while it is open and the gate holds it, so the entries linked to it derive that again
+ * (app/entries/pull-request-entries.ts). Opening and editing need nothing here: the gate pass
+ * queues the entries whose priority its decision changes.
+ */
+export function entryJobsForPullRequest(
+  e: RoutedPayload<"pull_request">,
+  target: DeliveryTarget,
+): NewJob[] {
+  if (e.action !== "closed" && e.action !== "reopened") return [];
+  return [
+    jobOf(ENTRY_JOBS.pullRequestEntries, {
+      repository: target.repository,
+      installation: target.installation,
+      number: e.pull_request.number,
+      trigger: target.trigger,
+    }),
+  ];
+}
+
+/** The entries' routes. */
+export const entryRoutes: DomainRoutes = {
+  events: {
+    issues: entryJobsForIssue,
+    issue_comment: entryJobsForComment,
+    pull_request: entryJobsForPullRequest,
+  },
+};

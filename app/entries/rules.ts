@@ -8,8 +8,8 @@ import { configExtends, parseConfig } from "../../checks/config/parse-config.js"
 import type { EscalationRules } from "../../checks/entries/machine.js";
 import { ConfigurationError } from "../../checks/errors.js";
 import { CONFIG_PATH, escalationSchema } from "../../schemas/config.js";
-import { readOrgDefaults } from "../gate/org-defaults.js";
 import type { GitHubAdapter } from "../github/adapter.js";
+import { readOrgDefaults } from "../github/org-defaults.js";
 
 export interface RulesRead {
   rules: EscalationRules;

@@ -8,10 +8,11 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { exampleBundle } from "../../test/support/fake-llm-server.js";
 import { itWithSandbox } from "../../test/support/sandbox.js";
-import { loadEvaluatorSettings, SettingsError } from "../runtime/settings.js";
+import { SettingsError } from "../kit/env.js";
 import { COMMAND_STDOUT_LIMIT } from "./command.js";
 import { type CommandEvaluatorConfig, createJudge, type JudgeResult } from "./judge.js";
 import { commandSandboxProblem } from "./sandbox.js";
+import { loadEvaluatorSettings } from "./settings.js";
 
 /**
  * The `command` evaluator for real: bash under bubblewrap, real scripts, real processes. The

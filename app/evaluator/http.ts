@@ -4,7 +4,7 @@
  * whole prompt would go wherever the endpoint points.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Backoff } from "../runtime/backoff.js";
+import type { Backoff } from "../kit/backoff.js";
 
 export type HttpFailure =
   | { ok: false; kind: "status"; status: number; json: unknown; attempts: number; detail: string }

@@ -9,7 +9,7 @@ import type {
   EvaluationOutcome,
   EvaluatorRun,
 } from "../../schemas/evaluation.js";
-import type { Backoff } from "../runtime/backoff.js";
+import type { Backoff } from "../kit/backoff.js";
 import type { ApiKeyVariable } from "./api-keys.js";
 import { commandJudge } from "./command-judge.js";
 import { llmJudge } from "./llm-judge.js";

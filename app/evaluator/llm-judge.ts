@@ -5,7 +5,7 @@
  * URL, a refused key never shows in an error, and redirects are never followed (http.ts).
  */
 import type { EvaluationOutcome } from "../../schemas/evaluation.js";
-import { exponentialBackoff } from "../runtime/backoff.js";
+import { exponentialBackoff } from "../kit/backoff.js";
 import { anthropicWire } from "./anthropic.js";
 import {
   type ApiKeyVariable,

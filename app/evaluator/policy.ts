@@ -38,8 +38,8 @@ export function policyRefusal(
 
 /**
  * Parses the two lists: comma- or newline-separated URLs, newline-separated commands. Called by
- * the settings module (app/runtime/settings.ts), which reads the environment once, at start, and
- * checks each command there.
+ * the evaluator's settings (app/evaluator/settings.ts), read from the environment once, at the
+ * App's start, which check each command there.
  */
 export function parseEvaluatorPolicy(
   env: Readonly<Record<string, string | undefined>>,
@@ -79,7 +79,7 @@ export interface AppPlace {
 
 /**
  * The sandbox as the App's start set it up: the operator's settings, and what the sandbox takes
- * from the App's environment, captured then as values (app/runtime/settings.ts), so that nothing
+ * from the App's environment, captured then as values (app/evaluator/settings.ts), so that nothing
  * reads the environment later.
  */
 export interface CommandSandbox extends CommandSandboxSettings {

@@ -1,12 +1,10 @@
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decideGate } from "../../checks/gate/decide.js";
 import type { GatePlan } from "../../checks/gate/plan.js";
-import { JOB_KINDS } from "../../schemas/jobs.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { gateFacts, HEAD, TREE } from "../../test/support/gate-facts.js";
-import { tempDir } from "../../test/support/store.js";
+import { useSqliteStore } from "../../test/support/sqlite-store.js";
 import { GitHubAdapter, type GitHubClient } from "../github/adapter.js";
-import { SqliteStore } from "../store/sqlite-store.js";
 import { applyGatePlan } from "./apply.js";
 import { AgateChecks } from "./check-runs.js";
 
@@ -18,17 +16,7 @@ const noGitHub = new Proxy({} as GitHubClient, {
 });
 
 describe("applyGatePlan: asking the evaluator", () => {
-  let store: SqliteStore;
-  let cleanup: () => void;
-  beforeEach(() => {
-    const temp = tempDir();
-    cleanup = temp.cleanup;
-    store = SqliteStore.open(join(temp.dir, "agate.db"));
-  });
-  afterEach(async () => {
-    await store.close();
-    cleanup();
-  });
+  const store = useSqliteStore();
 
   const facts = gateFacts({ head_tree_sha: TREE });
   const decision = decideGate(facts);
@@ -36,8 +24,8 @@ describe("applyGatePlan: asking the evaluator", () => {
   const apply = (ask: GatePlan["askEvaluator"]) =>
     applyGatePlan({
       github,
-      checks: new AgateChecks(github, store, () => new Date()),
-      store,
+      checks: new AgateChecks(github, store(), () => new Date()),
+      store: store(),
       installation: 1,
       facts,
       decision,
@@ -71,7 +59,7 @@ describe("applyGatePlan: asking the evaluator", () => {
       now: () => new Date(),
     });
   const evaluatorJobs = async () =>
-    (await store.listJobs({ kind: JOB_KINDS.evaluator })).map((j) => ({
+    (await store().listJobs({ kind: GATE_JOBS.evaluator.kind })).map((j) => ({
       status: j.status,
       payload: j.payload,
     }));
@@ -82,8 +70,8 @@ describe("applyGatePlan: asking the evaluator", () => {
     await apply(ask);
     expect(await evaluatorJobs()).toHaveLength(1);
     // Being judged (leased by a worker): still one.
-    const claimed = await store.claimJob({ workerId: "w", leaseMs: 60_000 });
-    expect(claimed?.job.kind).toBe(JOB_KINDS.evaluator);
+    const claimed = await store().claimJob({ workerId: "w", leaseMs: 60_000 });
+    expect(claimed?.job.kind).toBe(GATE_JOBS.evaluator.kind);
     await apply(ask);
     expect((await evaluatorJobs()).map((j) => j.status)).toEqual(["running"]);
     // A person asked again: always queued (budgets still apply in the job).
@@ -98,13 +86,13 @@ describe("applyGatePlan: asking the evaluator", () => {
       "queued",
     ]);
     // Once the first job is done, the queued re-run of the same tree still answers a new ask.
-    if (claimed) await store.completeJob(claimed.lease);
+    if (claimed) await store().completeJob(claimed.lease);
     await apply(ask);
     expect(await evaluatorJobs()).toHaveLength(4);
     // With nothing left for the tree, it may be asked again (the gather decides whether it is due).
-    for (let job = await store.claimJob({ workerId: "w", leaseMs: 60_000 }); job; ) {
-      await store.completeJob(job.lease);
-      job = await store.claimJob({ workerId: "w", leaseMs: 60_000 });
+    for (let job = await store().claimJob({ workerId: "w", leaseMs: 60_000 }); job; ) {
+      await store().completeJob(job.lease);
+      job = await store().claimJob({ workerId: "w", leaseMs: 60_000 });
     }
     await apply(ask);
     expect(await evaluatorJobs()).toHaveLength(5);

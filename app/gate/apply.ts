@@ -17,15 +17,12 @@ import { STATE_LABELS } from "../../checks/gate/plan.js";
 import { sightingOf } from "../../checks/gate/sighting.js";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
-import {
-  evaluatorJobSchema,
-  evaluatorKey,
-  JOB_KINDS,
-  type JobPayloadInput,
-} from "../../schemas/jobs.js";
-import { queueDashboardRefresh } from "../dashboard/queue.js";
+import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
+import { evaluatorKey, GATE_JOBS } from "../../schemas/jobs/gate.js";
+import { jobOf } from "../../schemas/jobs/index.js";
 import type { AgateCheckRun, GitHubAdapter } from "../github/adapter.js";
 import { jobScope, WriteOnce } from "../github/write-once.js";
+import { queueJob } from "../runtime/jobs.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
@@ -107,10 +104,10 @@ export async function applyGatePlan(options: {
     ? decisionConcernsDashboard(decision.state, facts.prior_records)
     : (options.retried ?? false);
   if (refresh) {
-    await queueDashboardRefresh(store, pr.repository, options.installation, {
-      event: "gate.decision",
-      action: decision.state,
-      delivery_id: null,
+    await queueJob(store, DASHBOARD_JOBS.refresh, {
+      repository: pr.repository,
+      installation: options.installation,
+      trigger: { event: "gate.decision", action: decision.state, delivery_id: null },
     });
   }
   // Stored after GitHub's writes, with the passes they call for: a pass retried after a failed
@@ -124,18 +121,15 @@ export async function applyGatePlan(options: {
     retried: options.retried ?? false,
   });
   if (plan.askEvaluator && !(await evaluatorAlreadyAsked(store, pr, plan.askEvaluator))) {
-    const payload: JobPayloadInput<"gate.evaluator"> = {
-      repository: pr.repository,
-      installation: options.installation,
-      number: pr.number,
-      head_sha: pr.head_sha,
-      ...plan.askEvaluator,
-    };
-    await store.enqueue({
-      kind: JOB_KINDS.evaluator,
-      payload,
-      concurrency_key: evaluatorKey(pr.repository, pr.number),
-    });
+    await store.enqueue(
+      jobOf(GATE_JOBS.evaluator, {
+        repository: pr.repository,
+        installation: options.installation,
+        number: pr.number,
+        head_sha: pr.head_sha,
+        ...plan.askEvaluator,
+      }),
+    );
   }
   return { wroteCheck: plan.check !== null, storedRecord: plan.storeDecision };
 }
@@ -226,9 +220,9 @@ async function evaluatorAlreadyAsked(
   if (ask.rerun) return false;
   const concurrencyKey = evaluatorKey(pr.repository, pr.number);
   for (const status of ["queued", "running"] as const) {
-    const jobs = await queue.listJobs({ kind: JOB_KINDS.evaluator, status, concurrencyKey });
+    const jobs = await queue.listJobs({ kind: GATE_JOBS.evaluator.kind, status, concurrencyKey });
     for (const job of jobs) {
-      const parsed = evaluatorJobSchema.safeParse(job.payload);
+      const parsed = GATE_JOBS.evaluator.payload.safeParse(job.payload);
       if (
         parsed.success &&
         parsed.data.tree_sha === ask.tree_sha &&

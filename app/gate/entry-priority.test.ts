@@ -1,17 +1,14 @@
-/**
- * A gate pass queues entry passes only for what it changed (app/gate/entry-priority.ts): its hold
- * on the pull request beginning or ending, or its description's mentions changing while it holds.
- * On a real SQLite store; the gate's facts from the test builders.
- */
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DecisionState } from "../../schemas/acceptance-record.js";
 import type { LinkedEntryFact, PriorRecord } from "../../schemas/gate.js";
-import type { HandoffEntryDraft, HandoffEntryState } from "../../schemas/handoff-entry.js";
-import { JOB_KINDS, pullRequestJobSchema } from "../../schemas/jobs.js";
+import type { HandoffEntryState } from "../../schemas/handoff-entry.js";
+import { ENTRY_JOBS } from "../../schemas/jobs/entries.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
+import { ENTRY_FIELDS, entryDraft } from "../../test/support/entry-fixture.js";
 import { gateFacts } from "../../test/support/gate-facts.js";
-import { recordInput, tempDir } from "../../test/support/store.js";
-import { SqliteStore } from "../store/sqlite-store.js";
+import { useSqliteStore } from "../../test/support/sqlite-store.js";
+import { recordInput } from "../../test/support/store.js";
+import type { SqliteStore } from "../store/sqlite-store.js";
 import { type EntryPriorityStore, queueEntryPriorityPasses } from "./entry-priority.js";
 
 const REPO = "octo/widgets";
@@ -19,36 +16,18 @@ const PULL = 7;
 const AT = "2026-01-01T00:00:00.000Z";
 const HEAD_1 = "a".repeat(40);
 
-let store: SqliteStore;
-let cleanup: () => void;
-beforeEach(() => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  store = SqliteStore.open(join(temp.dir, "agate.db"));
-});
-afterEach(async () => {
-  await store.close();
-  cleanup();
-});
+const store = useSqliteStore();
 
 async function entry(issue: number, state: HandoffEntryState, blockingPull: number | null = null) {
-  const draft: HandoffEntryDraft = {
+  const draft = entryDraft({
     repository: REPO,
     issue_number: issue,
-    author: "agent-a",
-    fields: { project: "p", question: "q?", tried: "t", needed: "n", blocking_pull: blockingPull },
+    fields: { ...ENTRY_FIELDS, blocking_pull: blockingPull },
     state,
-    owner: null,
-    follow_ups: 0,
-    claim_expiries: 0,
-    escalation_reason: null,
-    why: null,
-    deadline: null,
-    comments_through: 0,
     opened_at: AT,
     state_changed_at: AT,
-  };
-  await store.createEntry({
+  });
+  await store().createEntry({
     entry: draft,
     event: {
       kind: "opened",
@@ -64,7 +43,7 @@ async function entry(issue: number, state: HandoffEntryState, blockingPull: numb
 
 /** A decision stored for the pull request, as a pass's apply stores it. */
 async function decided(state: DecisionState): Promise<PriorRecord> {
-  const stored = await store.appendRecord(
+  const stored = await store().appendRecord(
     recordInput({
       repository: REPO,
       pull_number: PULL,
@@ -127,7 +106,7 @@ async function pass(options: {
     prior_records: options.prior,
     entries: options.entries,
   });
-  return queueEntryPriorityPasses(options.via ?? store, {
+  return queueEntryPriorityPasses(options.via ?? store(), {
     facts,
     installation: 1,
     mentionedNow: options.mentions,
@@ -189,7 +168,7 @@ describe("queueEntryPriorityPasses", () => {
     // The first run stored the decision and the mentions, then stopped (a crash): the retry finds
     // the same hold before and after, and the same mentions.
     const pending = await decided("pending");
-    await store.replaceEntryMentions({ repository: REPO, pullNumber: PULL, issues: [4] });
+    await store().replaceEntryMentions({ repository: REPO, pullNumber: PULL, issues: [4] });
     const facts = {
       prior: [pending],
       entries: [linked(3, "open"), linked(4, "claimed")],
@@ -197,7 +176,7 @@ describe("queueEntryPriorityPasses", () => {
     };
     expect(await pass(facts)).toEqual({ entries: [], gatePass: false });
     expect(await pass({ ...facts, retried: true })).toEqual({ entries: [3, 4], gatePass: false });
-    const queued = await store.listJobs({ kind: JOB_KINDS.entry });
+    const queued = await store().listJobs({ kind: ENTRY_JOBS.entry.kind });
     expect(queued).toHaveLength(2);
   });
 
@@ -206,7 +185,7 @@ describe("queueEntryPriorityPasses", () => {
     await entry(5, "open");
     const pending = await decided("pending");
     await pass({ prior: [], entries: [linked(4, "open")], mentions: [4] });
-    const { store: counted, calls } = recording(store);
+    const { store: counted, calls } = recording(store());
     const result = await pass({
       prior: [pending],
       entries: [linked(5, "open")],
@@ -218,7 +197,7 @@ describe("queueEntryPriorityPasses", () => {
     expect(calls.filter((c) => c === "replaceEntryMentions" || c === "enqueue")).toEqual([
       "replaceEntryMentions",
     ]);
-    expect(await store.listEntryMentions({ repository: REPO, pullNumber: PULL })).toEqual([5]);
+    expect(await store().listEntryMentions({ repository: REPO, pullNumber: PULL })).toEqual([5]);
   });
 
   it("mentions changed while the gate does not hold: no entry's priority moves", async () => {
@@ -236,20 +215,20 @@ describe("queueEntryPriorityPasses", () => {
     // The pass read the entry open; it is escalated by now.
     const result = await pass({ prior: [pending], entries: [linked(4, "open")], mentions: [4] });
     expect(result).toEqual({ entries: [4], gatePass: true });
-    const jobs = await store.listJobs({ kind: JOB_KINDS.pullRequest });
-    expect(jobs.map((j) => pullRequestJobSchema.parse(j.payload).number)).toEqual([PULL]);
+    const jobs = await store().listJobs({ kind: GATE_JOBS.pullRequest.kind });
+    expect(jobs.map((j) => GATE_JOBS.pullRequest.payload.parse(j.payload).number)).toEqual([PULL]);
   });
 
   it("nothing links the pull request: no read beyond the mentions, nothing queued", async () => {
     await entry(4, "open");
     await decided("pending");
-    const { store: counted, calls } = recording(store);
+    const { store: counted, calls } = recording(store());
     expect(await pass({ prior: [], entries: [], mentions: [], via: counted })).toEqual({
       entries: [],
       gatePass: false,
     });
     // The stored mentions are the one read: no records, no entries, no write.
     expect(calls).toEqual(["listEntryMentions"]);
-    expect(await store.listJobs({})).toEqual([]);
+    expect(await store().listJobs({})).toEqual([]);
   });
 });

@@ -15,7 +15,8 @@
 import { gateHolds } from "../../checks/entries/priority.js";
 import type { GateFacts } from "../../schemas/gate.js";
 import type { HandoffEntry } from "../../schemas/handoff-entry.js";
-import { JOB_KINDS, type JobPayloadInput, pullRequestKey } from "../../schemas/jobs.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
+import { jobOf } from "../../schemas/jobs/index.js";
 import type { NewJob } from "../../schemas/store.js";
 import { entryJob } from "../entries/route.js";
 import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
@@ -122,15 +123,10 @@ function pullRequestPassAgain(
   number: number,
   options: { installation: number },
 ): NewJob {
-  const payload: JobPayloadInput<"gate.pull_request"> = {
+  return jobOf(GATE_JOBS.pullRequest, {
     repository,
     installation: options.installation,
     number,
     trigger: { event: "entries.mention", action: "changed while read", delivery_id: null },
-  };
-  return {
-    kind: JOB_KINDS.pullRequest,
-    payload: payload as NewJob["payload"],
-    concurrency_key: pullRequestKey(repository, number),
-  };
+  });
 }

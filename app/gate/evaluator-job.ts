@@ -17,20 +17,16 @@ import {
   type EvaluatorRun,
 } from "../../schemas/evaluation.js";
 import { type PullRequestSnapshot, type TraceFact, traceFactSchema } from "../../schemas/gate.js";
-import {
-  type EvaluatorJob,
-  JOB_KINDS,
-  type JobPayloadInput,
-  pullRequestKey,
-} from "../../schemas/jobs.js";
+import { type EvaluatorJob, GATE_JOBS } from "../../schemas/jobs/gate.js";
+import { jobOf } from "../../schemas/jobs/index.js";
 import { createJudge, type Judge, type JudgeOptions } from "../evaluator/judge.js";
 import { type EvaluatorPolicy, policyRefusal } from "../evaluator/policy.js";
 import type { GitHubAdapter } from "../github/adapter.js";
+import type { ImmutableReads } from "../github/reads.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
-import type { ImmutableReads } from "./caches.js";
 import { BUNDLE_OVER_BUDGET, bundleSubject } from "./evaluation-facts.js";
 
 /** The repository's own instructions, read from the base commit when present. */
@@ -71,16 +67,14 @@ export async function runEvaluatorJob(
 ): Promise<{ asked: boolean; outcome: string }> {
   const { github, store, now } = deps;
   const done = async (outcome: string, asked: boolean) => {
-    await store.enqueue({
-      kind: JOB_KINDS.pullRequest,
-      payload: {
+    await store.enqueue(
+      jobOf(GATE_JOBS.pullRequest, {
         repository: job.repository,
         installation: job.installation,
         number: job.number,
-        trigger: { event: JOB_KINDS.evaluator, action: null, delivery_id: null },
-      } satisfies JobPayloadInput<"gate.pull_request">,
-      concurrency_key: pullRequestKey(job.repository, job.number),
-    });
+        trigger: { event: GATE_JOBS.evaluator.kind, action: null, delivery_id: null },
+      }),
+    );
     return { asked, outcome };
   };
   const pr = await github.pullRequest(job.number);

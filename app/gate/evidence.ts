@@ -24,7 +24,7 @@ import type {
   TestedCommitFact,
 } from "../../schemas/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
-import { remember, rememberRead } from "./bounded-map.js";
+import { remember, rememberRead } from "../kit/bounded-map.js";
 
 /** A record is a few tails of 64 KiB; anything near these sizes is not one agate wrote. */
 const MAX_ZIP_BYTES = 16 * 1024 * 1024;

@@ -35,6 +35,7 @@ import type {
 } from "../../schemas/gate.js";
 import type { Comparison, GitHubAdapter, ReviewFact } from "../github/adapter.js";
 import { isMaintainer } from "../github/maintainers.js";
+import type { ImmutableReads } from "../github/reads.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { BaseSightingStore } from "../store/ports/base-sighting-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
@@ -42,10 +43,9 @@ import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
 import type { OverrideStore } from "../store/ports/override-store.js";
 import type { RecordStore } from "../store/ports/record-store.js";
-import type { ImmutableReads } from "./caches.js";
 import { dailyBudgetSpent, evaluatorIsDue, storedEvaluation } from "./evaluation-facts.js";
 import { collectEvidence, type EvidenceCache } from "./evidence.js";
-import type { SetupReader } from "./setup.js";
+import type { RequiredCheckReader } from "./required-check.js";
 import { readTraceFact, TraceReportCache, traceReaderOf } from "./trace-report.js";
 
 export type GatherStore = RecordStore &
@@ -66,7 +66,7 @@ export interface GatherDeps {
   /** Trace-report reads kept across passes; a fresh one per pass when absent. */
   traceReports?: TraceReportCache;
   /** Whether the base branch requires agate; absent: not read (no `setup` fact). */
-  setup?: SetupReader;
+  setup?: RequiredCheckReader;
 }
 
 /** What GitHub reported in this pass that later passes need and GitHub does not keep. */
@@ -367,7 +367,11 @@ async function gatherAt(
  * Whether the base requires agate, and, when it requires it from nobody, whether the default
  * branch does: where a pass computed for this base could stand next.
  */
-async function readSetup(deps: GatherDeps, setup: SetupReader, facts: GateFacts): Promise<void> {
+async function readSetup(
+  deps: GatherDeps,
+  setup: RequiredCheckReader,
+  facts: GateFacts,
+): Promise<void> {
   const pr = facts.pull_request;
   facts.setup = await setup.read(deps.github, pr.repository, pr.base_ref);
   if (!readsDefaultSetup(facts.setup)) return;

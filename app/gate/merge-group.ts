@@ -7,25 +7,27 @@ import { COMPARE_FILES_LIMIT, judgeListing } from "../../checks/gate/listing.js"
 import { decideMergeGroup, renderMergeGroupSummary } from "../../checks/gate/merge-group.js";
 import { checkChanges } from "../../checks/gate/plan.js";
 import type { BaseConfigFact } from "../../schemas/gate.js";
-import type { JobPayload } from "../../schemas/jobs.js";
-import { JOB_KINDS } from "../../schemas/jobs.js";
 import {
-  type MergeGroupDecision,
-  type MergeGroupFacts,
-  type MergeGroupRefFact,
-  mergeGroupDeadlineJobSchema,
+  GATE_JOBS,
+  type MergeGroupDeadlineJob,
+  type MergeGroupJob,
+} from "../../schemas/jobs/gate.js";
+import type {
+  MergeGroupDecision,
+  MergeGroupFacts,
+  MergeGroupRefFact,
 } from "../../schemas/merge-group.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
-import { GitHubAdapter } from "../github/adapter.js";
+import type { GitHubAdapter } from "../github/adapter.js";
+import type { ImmutableReads } from "../github/reads.js";
+import { queueJob } from "../runtime/jobs.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { CheckRunLedger } from "../store/ports/check-run-ledger.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
-import { ImmutableReads } from "./caches.js";
 import { AgateChecks } from "./check-runs.js";
 import { collectEvidence, EvidenceCache } from "./evidence.js";
-import type { GateDeps } from "./job-deps.js";
+import type { GateDeps } from "./jobs.js";
 
-export const MERGE_GROUP_DEADLINE = JOB_KINDS.mergeGroupDeadline;
 /** What `merge_queue.record_timeout` defaults to, for a base whose config cannot be read. */
 const DEFAULT_RECORD_TIMEOUT_MS = 30 * 60_000;
 
@@ -145,16 +147,12 @@ const fullRef = (ref: string) => (ref.startsWith("refs/") ? ref : `refs/heads/${
  * queued), or an event on a queue branch's head (evidence arriving, a person's re-run), which
  * counts only for a group the queue asked about: our own check on it names its base.
  */
-export async function runMergeGroupJob(
-  job: JobPayload<"gate.merge_group">,
-  deps: GateDeps,
-): Promise<string> {
-  const slug = await deps.appSlug();
+export async function runMergeGroupJob(job: MergeGroupJob, deps: GateDeps): Promise<string> {
   const short = job.head_sha.slice(0, 7);
-  if (job.only_if_app !== null && job.only_if_app !== slug)
+  if (job.only_if_app !== null && job.only_if_app !== (await deps.appSlug()))
     return `a check run of ${job.only_if_app}; nothing to do`;
-  const github = new GitHubAdapter(await deps.octokitFor(job.installation), job.repository, slug);
-  const reads = deps.reads ?? new ImmutableReads();
+  const github = await deps.github(job.repository, job.installation);
+  const { reads } = deps;
   let base = job.base_sha;
   if (base !== null) {
     // The deadline is enqueued before the check is written: whatever fails after, the group
@@ -191,36 +189,31 @@ export async function runMergeGroupJob(
     },
     deadlineReached: false,
     now: deps.now,
-    ...(deps.evidence ? { evidence: deps.evidence } : {}),
+    evidence: deps.evidence,
     ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
   });
-  return `${job.repository} merge group ${short} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${result.decision.title} (${github.totalCalls} GitHub calls)`;
+  return `${job.repository} merge group ${short} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${result.decision.title}`;
 }
 
 async function enqueueDeadline(
   queue: Pick<JobQueue, "enqueue">,
   now: () => Date,
-  installationId: number,
+  installation: number,
   group: MergeGroupRefFact,
   config: Extract<BaseConfigFact, { status: "ok" }>,
 ): Promise<void> {
   const timeout = config.config.merge_queue.record_timeout ?? DEFAULT_RECORD_TIMEOUT_MS;
-  await queue.enqueue(
+  await queueJob(
+    queue,
+    GATE_JOBS.mergeGroupDeadline,
     {
-      kind: MERGE_GROUP_DEADLINE,
-      payload: mergeGroupDeadlineJobSchema.parse({
-        repository: group.repository,
-        installation_id: installationId,
-        head_sha: group.head_sha,
-        head_ref: group.head_ref,
-        base_sha: group.base_sha,
-      }),
-      // No concurrency key: a keyed job that is not yet due would hold back every later job of
-      // the group's key (`repo@head`), which is the evidence this deadline waits for.
-      concurrency_key: null,
-      run_at: new Date(now().getTime() + timeout).toISOString(),
+      repository: group.repository,
+      installation,
+      head_sha: group.head_sha,
+      head_ref: group.head_ref,
+      base_sha: group.base_sha,
     },
-    { dedupeKey: `${MERGE_GROUP_DEADLINE}:${group.repository}@${group.head_sha}` },
+    { run_at: new Date(now().getTime() + timeout).toISOString() },
   );
 }
 
@@ -228,25 +221,20 @@ async function enqueueDeadline(
  * The `gate.merge_group_deadline` job: when the group's `agate` check is still not completed,
  * it is concluded now (failure, unless verified evidence arrived without an event).
  */
-export async function handleMergeGroupDeadline(payload: unknown, deps: GateDeps): Promise<void> {
-  const job = mergeGroupDeadlineJobSchema.parse(payload);
-  const slug = await deps.appSlug();
-  const github = new GitHubAdapter(
-    await deps.octokitFor(job.installation_id),
-    job.repository,
-    slug,
-  );
+export async function runMergeGroupDeadlineJob(
+  job: MergeGroupDeadlineJob,
+  deps: GateDeps,
+): Promise<string> {
+  const where = `${job.repository} merge group ${job.head_sha.slice(0, 7)}`;
+  const github = await deps.github(job.repository, job.installation);
   const existing = await new AgateChecks(github, deps.store, deps.now).current(job.head_sha);
   if (existing?.status === "completed") {
-    deps.log?.(
-      `${job.repository} merge group ${job.head_sha.slice(0, 7)}: deadline reached, already concluded ${existing.conclusion}`,
-    );
-    return;
+    return `${where}: deadline reached, already concluded ${existing.conclusion}`;
   }
   const result = await evaluateMergeGroup({
     github,
     store: deps.store,
-    reads: deps.reads ?? new ImmutableReads(),
+    reads: deps.reads,
     group: {
       repository: job.repository,
       head_sha: job.head_sha,
@@ -257,7 +245,5 @@ export async function handleMergeGroupDeadline(payload: unknown, deps: GateDeps)
     now: deps.now,
     ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
   });
-  deps.log?.(
-    `${job.repository} merge group ${job.head_sha.slice(0, 7)}: deadline reached: ${result.decision.title}`,
-  );
+  return `${where}: deadline reached: ${result.decision.title}`;
 }

@@ -13,18 +13,18 @@
 import { overrideAcceptedComment, overrideRefusedComment } from "../../checks/gate/comments.js";
 import { judgeOverride, parseOverrideComment } from "../../checks/gate/override.js";
 import { shortSha } from "../../checks/markdown.js";
-import type { JobPayload } from "../../schemas/jobs.js";
+import type { OverrideJob } from "../../schemas/jobs/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import { isMaintainer } from "../github/maintainers.js";
+import type { ImmutableReads } from "../github/reads.js";
 import { jobScope, WriteOnce } from "../github/write-once.js";
 import type { OverrideStore } from "../store/ports/override-store.js";
 import type { WriteIntentLedger } from "../store/ports/write-intent-ledger.js";
-import type { ImmutableReads } from "./caches.js";
 import type { PassResult } from "./pull-request.js";
 
 /** The `gate.override` job: a new comment on a pull request that may be `/agate accept`. */
 export async function runOverrideJob(
-  job: JobPayload<"gate.override">,
+  job: OverrideJob,
   deps: {
     github: GitHubAdapter;
     store: OverrideStore & WriteIntentLedger;

@@ -8,17 +8,17 @@ import { decideGate } from "../../checks/gate/decide.js";
 import { planGatePass } from "../../checks/gate/plan.js";
 import { codeSpan, fenced } from "../../checks/markdown.js";
 import type { EvidenceRunFact, GateDecision } from "../../schemas/gate.js";
-import { evidenceEventMatters, type PullRequestJob } from "../../schemas/jobs.js";
+import { evidenceEventMatters, type PullRequestJob } from "../../schemas/jobs/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
+import type { ImmutableReads } from "../github/reads.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { CheckRunLedger } from "../store/ports/check-run-ledger.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
 import { type ApplyStore, applyGatePlan } from "./apply.js";
-import type { ImmutableReads } from "./caches.js";
 import { AgateChecks } from "./check-runs.js";
 import type { EvidenceCache } from "./evidence.js";
 import { type GatherStore, gatherPullRequest } from "./gather.js";
-import type { SetupReader } from "./setup.js";
+import type { RequiredCheckReader } from "./required-check.js";
 import type { TraceReportCache } from "./trace-report.js";
 
 export interface PassDeps {
@@ -27,13 +27,13 @@ export interface PassDeps {
   reads: ImmutableReads;
   evidence: EvidenceCache;
   traceReports?: TraceReportCache;
-  setup?: SetupReader;
+  setup?: RequiredCheckReader;
   agateVersion: string;
   appSlug: string;
   now: () => Date;
-  /** An earlier run of this pass's job stopped part-way (GateDeps' `retried`). */
+  /** An earlier run of this pass's job stopped part-way (JobContext's `retried`). */
   retried?: boolean;
-  /** The job this pass runs in (GateDeps' `jobId`). */
+  /** The job this pass runs in (JobContext's `jobId`). */
   jobId?: number;
 }
 

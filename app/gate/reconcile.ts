@@ -1,14 +1,12 @@
-import { JOB_KINDS, type JobPayloadInput, pullRequestKey } from "../../schemas/jobs.js";
-import { type AppAdapter, GitHubAdapter, type GitHubClient } from "../github/adapter.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
+import { pullRequestKey } from "../../schemas/jobs/index.js";
+import type { JobContext } from "../runtime/jobs.js";
+import { queueJob } from "../runtime/jobs.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 
-export interface ReconcileDeps {
+export interface ReconcileDeps extends Pick<JobContext, "app" | "github"> {
   store: Pick<RecordStore, "listRepositories"> & Pick<JobQueue, "enqueue">;
-  app: AppAdapter;
-  octokitFor(installationId: number): Promise<GitHubClient>;
-  appSlug(): Promise<string>;
-  log?: (line: string) => void;
 }
 
 /**
@@ -20,36 +18,35 @@ export interface ReconcileDeps {
 export async function reconcileOnce(
   deps: ReconcileDeps,
 ): Promise<{ repositories: number; queued: number }> {
-  const slug = await deps.appSlug();
+  const app = await deps.app();
   let repositories = 0;
   let queued = 0;
   for (const repository of await deps.store.listRepositories()) {
-    const installation = await deps.app.installationOf(repository);
+    const installation = await app.installationOf(repository);
     if (installation === null) continue;
     repositories++;
-    const github = new GitHubAdapter(await deps.octokitFor(installation), repository, slug);
+    const github = await deps.github(repository, installation);
     for (const { number } of await github.openPullRequests()) {
-      const payload: JobPayloadInput<"gate.pull_request"> = {
-        repository,
-        installation,
-        number,
-        trigger: { event: JOB_KINDS.reconcile, action: null, delivery_id: null },
-      };
       // A pass this or another replica's reconcile queued that has not started yet is enough:
       // the key is released when a pass starts, so a later one always reads fresh state.
-      await deps.store.enqueue(
+      await queueJob(
+        deps.store,
+        GATE_JOBS.pullRequest,
         {
-          kind: JOB_KINDS.pullRequest,
-          payload,
-          concurrency_key: pullRequestKey(repository, number),
+          repository,
+          installation,
+          number,
+          trigger: { event: GATE_JOBS.reconcile.kind, action: null, delivery_id: null },
         },
-        { dedupeKey: `reconcile:${pullRequestKey(repository, number)}`, until: "started" },
+        {
+          dedupe: {
+            dedupeKey: `reconcile:${pullRequestKey(repository, number)}`,
+            until: "started",
+          },
+        },
       );
       queued++;
     }
   }
-  deps.log?.(
-    `reconcile: queued gate passes for ${queued} open pull requests in ${repositories} repositories (a pass already waiting counts)`,
-  );
   return { repositories, queued };
 }

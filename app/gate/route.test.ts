@@ -10,11 +10,11 @@ import type {
 } from "@octokit/webhooks-types";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { JOB_KINDS, JOB_PAYLOADS, type JobKind } from "../../schemas/jobs.js";
+import { ENTRY_JOBS } from "../../schemas/jobs/entries.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { ROUTED_EVENTS, type RoutedEvent } from "../../schemas/webhooks.js";
 import { allWebhookExamples, webhookExample } from "../../test/support/webhook-examples.js";
-import { HANDLED_KINDS } from "./job-handlers.js";
-import { defaultRoute } from "./route.js";
+import { agateJobs, agateRoute } from "../compose.js";
 
 /**
  * Compile-time: each published webhook type, as an App receives it (with its installation), is
@@ -39,14 +39,12 @@ const SHA = "1".repeat(40);
 const BASE = "2".repeat(40);
 const QUEUE = "gh-readonly-queue/main/pr-1-abc";
 const envelope = { repository: { full_name: "o/r" }, installation: { id: 7 } };
+const jobs = agateJobs();
 const route = (event: string, payload: object) =>
-  defaultRoute(event, { ...envelope, ...payload }, "d");
+  agateRoute(event, { ...envelope, ...payload }, "d");
 const kinds = (event: string, payload: object) => route(event, payload).map((j) => j.kind);
 const payloads = (event: string, payload: object) =>
-  route(event, payload).map((j) => JOB_PAYLOADS[j.kind as JobKind].parse(j.payload)) as Record<
-    string,
-    unknown
-  >[];
+  route(event, payload).map((j) => jobs.parse(j.kind, j.payload)) as Record<string, unknown>[];
 
 const pullRequest = (action: string, extra: object = {}) => ({
   action,
@@ -54,11 +52,11 @@ const pullRequest = (action: string, extra: object = {}) => ({
   ...extra,
 });
 
-describe("defaultRoute: a delivery becomes jobs, one per target", () => {
+describe("the route: a delivery becomes jobs, one per target", () => {
   it("a pull request event is one pass of that pull request, keyed by it, naming its head and base; closed is no pass", () => {
     expect(route("pull_request", pullRequest("synchronize"))).toEqual([
       {
-        kind: JOB_KINDS.pullRequest,
+        kind: GATE_JOBS.pullRequest.kind,
         payload: expect.objectContaining({ number: 4, head_sha: SHA, base_sha: BASE }),
         concurrency_key: "o/r#4",
       },
@@ -66,17 +64,17 @@ describe("defaultRoute: a delivery becomes jobs, one per target", () => {
     // Closed and reopened also reach the entries that name the pull request (their priority is
     // whether it is open); closing it needs no gate pass, opening reaches no entry.
     const entries = {
-      kind: JOB_KINDS.pullRequestEntries,
+      kind: ENTRY_JOBS.pullRequestEntries.kind,
       payload: expect.objectContaining({ number: 4, trigger: expect.anything() }),
       concurrency_key: "o/r#4",
     };
     expect(route("pull_request", pullRequest("closed"))).toEqual([entries]);
     expect(route("pull_request", pullRequest("opened")).map((j) => j.kind)).toEqual([
-      JOB_KINDS.pullRequest,
+      GATE_JOBS.pullRequest.kind,
     ]);
     expect(route("pull_request", pullRequest("reopened")).map((j) => j.kind)).toEqual([
-      JOB_KINDS.pullRequestEntries,
-      JOB_KINDS.pullRequest,
+      ENTRY_JOBS.pullRequestEntries.kind,
+      GATE_JOBS.pullRequest.kind,
     ]);
     const review = { action: "submitted", pull_request: { number: 5, head: { sha: SHA } } };
     expect(route("pull_request_review", review)[0]?.concurrency_key).toBe("o/r#5");
@@ -117,9 +115,9 @@ describe("defaultRoute: a delivery becomes jobs, one per target", () => {
       job: null,
     });
     expect(route("workflow_run", run([]))).toEqual([
-      expect.objectContaining({ kind: JOB_KINDS.head, concurrency_key: `o/r@${SHA}` }),
+      expect.objectContaining({ kind: GATE_JOBS.head.kind, concurrency_key: `o/r@${SHA}` }),
     ]);
-    expect(kinds("workflow_run", run([], QUEUE))).toEqual([JOB_KINDS.mergeGroup]);
+    expect(kinds("workflow_run", run([], QUEUE))).toEqual([GATE_JOBS.mergeGroup.kind]);
     expect(kinds("workflow_run", { ...run([]), action: "requested" })).toEqual([]);
     const job = (action: string, branch = "codex/x") => ({
       action,
@@ -129,7 +127,7 @@ describe("defaultRoute: a delivery becomes jobs, one per target", () => {
       head_sha: SHA,
       only_if: { workflow: null, job: "build" },
     });
-    expect(kinds("workflow_job", job("completed", QUEUE))).toEqual([JOB_KINDS.mergeGroup]);
+    expect(kinds("workflow_job", job("completed", QUEUE))).toEqual([GATE_JOBS.mergeGroup.kind]);
     expect(route("workflow_job", job("in_progress"))).toEqual([]);
   });
 
@@ -206,14 +204,14 @@ describe("defaultRoute: a delivery becomes jobs, one per target", () => {
     // No pull request: a merge-queue head (its base is on our own check), or any other head.
     const queued = check("rerequested", { pull_requests: [], check_suite: { head_branch: QUEUE } });
     expect(route("check_run", queued)).toEqual([
-      expect.objectContaining({ kind: JOB_KINDS.mergeGroup, concurrency_key: `o/r@${SHA}` }),
+      expect.objectContaining({ kind: GATE_JOBS.mergeGroup.kind, concurrency_key: `o/r@${SHA}` }),
     ]);
     expect(payloads("check_run", queued)[0]).toMatchObject({
       base_sha: null,
       only_if_app: "agate",
     });
     const orphan = check("rerequested", { pull_requests: [], check_suite: null });
-    expect(kinds("check_run", orphan)).toEqual([JOB_KINDS.head]);
+    expect(kinds("check_run", orphan)).toEqual([GATE_JOBS.head.kind]);
   });
 
   it("a merge group's checks request names its base; other merge-group actions need no answer", () => {
@@ -241,7 +239,7 @@ describe("defaultRoute: a delivery becomes jobs, one per target", () => {
     });
     const accept = `/agate accept ${SHA} reviewed by hand`;
     expect(route("issue_comment", comment("created", accept))).toEqual([
-      expect.objectContaining({ kind: JOB_KINDS.override, concurrency_key: "o/r#3" }),
+      expect.objectContaining({ kind: GATE_JOBS.override.kind, concurrency_key: "o/r#3" }),
     ]);
     expect(route("issue_comment", comment("edited", accept))).toEqual([]);
     expect(route("issue_comment", comment("created", accept, false))).toEqual([]);
@@ -249,13 +247,11 @@ describe("defaultRoute: a delivery becomes jobs, one per target", () => {
   });
 
   it("a payload that is not what GitHub sends, or an event not routed, enqueues nothing", () => {
-    expect(defaultRoute("pull_request", { action: "opened" }, "d")).toEqual([]);
+    expect(agateRoute("pull_request", { action: "opened" }, "d")).toEqual([]);
     expect(route("pull_request", pullRequest("opened", { installation: undefined }))).toEqual([]);
-    expect(defaultRoute("push", webhookExample("push"), "d")).toEqual([]);
-    expect(defaultRoute("issues", webhookExample("issues", "opened"), "d")).toEqual([]);
-    expect(defaultRoute("check_suite", webhookExample("check_suite", "completed"), "d")).toEqual(
-      [],
-    );
+    expect(agateRoute("push", webhookExample("push"), "d")).toEqual([]);
+    expect(agateRoute("issues", webhookExample("issues", "opened"), "d")).toEqual([]);
+    expect(agateRoute("check_suite", webhookExample("check_suite", "completed"), "d")).toEqual([]);
   });
 
   it("GitHub's published examples of every routed event parse with the route's schemas", () => {
@@ -271,43 +267,26 @@ describe("defaultRoute: a delivery becomes jobs, one per target", () => {
 
   it("an installation's new repositories each get their labels made, once at a time per repository", () => {
     const created = webhookExample("installation", "created");
-    const jobs = defaultRoute("installation", created, "d1");
+    const jobs = agateRoute("installation", created, "d1");
     const names = (created.repositories ?? []).map((r) => r.full_name);
     expect(names.length).toBeGreaterThan(0);
     expect(jobs.map((j) => [j.kind, j.concurrency_key])).toEqual(
-      names.map((name) => [JOB_KINDS.repositoryLabels, `${name}:labels`]),
+      names.map((name) => [GATE_JOBS.repositoryLabels.kind, `${name}:labels`]),
     );
-    expect(JOB_PAYLOADS[JOB_KINDS.repositoryLabels].parse(jobs[0]?.payload)).toEqual({
+    expect(GATE_JOBS.repositoryLabels.payload.parse(jobs[0]?.payload)).toEqual({
       repository: names[0],
       installation: created.installation.id,
       trigger: { event: "installation", action: "created", delivery_id: "d1" },
     });
     const added = webhookExample("installation_repositories", "added");
-    expect(defaultRoute("installation_repositories", added, "d2").map((j) => j.payload)).toEqual(
+    expect(agateRoute("installation_repositories", added, "d2").map((j) => j.payload)).toEqual(
       added.repositories_added.map((r) =>
         expect.objectContaining({ repository: r.full_name, installation: added.installation.id }),
       ),
     );
     // A removal or an uninstall makes nothing: the labels stay for whoever filtered on them.
     const removed = webhookExample("installation_repositories", "removed");
-    expect(defaultRoute("installation_repositories", removed, "d3")).toEqual([]);
-    expect(defaultRoute("installation", webhookExample("installation", "deleted"), "d4")).toEqual(
-      [],
-    );
-  });
-
-  it("never routes a job kind without a handler, for any example of any event", () => {
-    const handled = new Set<string>(HANDLED_KINDS);
-    let routed = 0;
-    for (const [name, payload] of allWebhookExamples()) {
-      const withInstallation = { installation: { id: 1 }, ...(payload as object) };
-      for (const job of defaultRoute(name, withInstallation, "d")) {
-        routed++;
-        expect(handled.has(job.kind), `${name} routes ${job.kind}`).toBe(true);
-        // And the payload is what the handler's schema takes.
-        expect(JOB_PAYLOADS[job.kind as JobKind].safeParse(job.payload).success).toBe(true);
-      }
-    }
-    expect(routed).toBeGreaterThan(10);
+    expect(agateRoute("installation_repositories", removed, "d3")).toEqual([]);
+    expect(agateRoute("installation", webhookExample("installation", "deleted"), "d4")).toEqual([]);
   });
 });

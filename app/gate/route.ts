@@ -1,11 +1,9 @@
 /**
- * Delivery → jobs, one per target (a pull request, a commit known only by its SHA, a merge-group
- * head). Pure and quick: it runs in the webhook request, so it only parses the payload (once,
- * with the schemas in schemas/webhooks.ts) and names the work. Handlers read everything else
- * live. An event it does not route, or a payload that does not parse, enqueues nothing; the
- * delivery itself is still recorded.
+ * The gate's jobs for a delivery, one per target (a pull request, a commit known only by its SHA,
+ * a merge-group head). Pure and quick: it runs in the webhook request, on the payload parsed once
+ * by the runtime (app/runtime/routing.ts), and only names the work; jobs read everything else
+ * live.
  */
-import type { z } from "zod";
 import { isMergeQueueRef } from "../../checks/gate/merge-group.js";
 import { parseOverrideComment } from "../../checks/gate/override.js";
 import { STATE_LABEL_PREFIX } from "../../checks/gate/plan.js";
@@ -15,87 +13,53 @@ import {
   type PullRequestView,
   pullRequestViewSchema,
 } from "../../schemas/gate.js";
-import {
-  headKey,
-  JOB_KINDS,
-  type JobKind,
-  type JobPayloadInput,
-  labelsKey,
-  pullRequestKey,
-  type Trigger,
-} from "../../schemas/jobs.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
+import { type JobInput, jobOf, type Trigger } from "../../schemas/jobs/index.js";
 import type { NewJob } from "../../schemas/store.js";
-import { INSTALLATION_EVENTS, ROUTED_EVENTS, type RoutedEvent } from "../../schemas/webhooks.js";
-import { entryJobsForComment, entryJobsForIssue } from "../entries/route.js";
+import type { RoutedEvent } from "../../schemas/webhooks.js";
 import { RERUN_EVALUATOR } from "../github/adapter.js";
-import type { Route } from "../runtime/route.js";
+import type {
+  DeliveryTarget,
+  DomainRoutes,
+  InstallationPayload,
+  RoutedPayload,
+} from "../runtime/routing.js";
 
-const job = <K extends JobKind>(
-  kind: K,
-  payload: JobPayloadInput<K>,
-  concurrency_key: string | null,
-): NewJob => ({ kind, payload: payload as NewJob["payload"], concurrency_key });
-
-/** Makes jobs for one delivery: its repository, installation and trigger go on every one. */
-function jobMaker(
-  envelope: {
-    action?: string | undefined;
-    repository: { full_name: string };
-    installation: { id: number };
-  },
-  event: RoutedEvent,
-  deliveryId: string,
-) {
-  const repository = envelope.repository.full_name;
-  const installation = envelope.installation.id;
-  const trigger: Trigger = { event, action: envelope.action ?? null, delivery_id: deliveryId };
+/** Makes the gate's jobs for one delivery: its repository, installation and trigger on each. */
+function jobMaker(target: DeliveryTarget) {
+  const { repository, installation, trigger } = target;
   return {
-    repository,
-    installation,
-    trigger,
-    pullRequest: (number: number, extra: Partial<JobPayloadInput<"gate.pull_request">> = {}) =>
-      job(
-        JOB_KINDS.pullRequest,
-        { repository, installation, number, trigger, ...extra },
-        pullRequestKey(repository, number),
-      ),
-    head: (sha: string, extra: Partial<JobPayloadInput<"gate.head">> = {}) =>
-      job(
-        JOB_KINDS.head,
-        { repository, installation, head_sha: sha, trigger, ...extra },
-        headKey(repository, sha),
-      ),
-    /** The entries linked to this pull request re-derive their priority (it closed or reopened). */
-    pullRequestEntries: (number: number) =>
-      job(
-        JOB_KINDS.pullRequestEntries,
-        { repository, installation, number, trigger },
-        pullRequestKey(repository, number),
-      ),
+    ...target,
+    pullRequest: (number: number, extra: Partial<JobInput<typeof GATE_JOBS.pullRequest>> = {}) =>
+      jobOf(GATE_JOBS.pullRequest, { repository, installation, number, trigger, ...extra }),
+    head: (sha: string, extra: Partial<JobInput<typeof GATE_JOBS.head>> = {}) =>
+      jobOf(GATE_JOBS.head, { repository, installation, head_sha: sha, trigger, ...extra }),
     mergeGroup: (
       sha: string,
       ref: string,
       baseSha: string | null,
       onlyIfApp: string | null = null,
     ) =>
-      job(
-        JOB_KINDS.mergeGroup,
-        {
-          repository,
-          installation,
-          head_sha: sha,
-          head_ref: ref,
-          base_sha: baseSha,
-          trigger,
-          only_if_app: onlyIfApp,
-        },
-        headKey(repository, sha),
-      ),
+      jobOf(GATE_JOBS.mergeGroup, {
+        repository,
+        installation,
+        head_sha: sha,
+        head_ref: ref,
+        base_sha: baseSha,
+        trigger,
+        only_if_app: onlyIfApp,
+      }),
   };
 }
 
 type Make = ReturnType<typeof jobMaker>;
-type Event<E extends RoutedEvent> = z.output<(typeof ROUTED_EVENTS)[E]>;
+type Event<E extends RoutedEvent> = RoutedPayload<E>;
+
+/** A route, handed the delivery's job maker. */
+const withMaker =
+  <E extends RoutedEvent>(route: (e: Event<E>, make: Make) => NewJob[]) =>
+  (e: Event<E>, target: DeliveryTarget) =>
+    route(e, jobMaker(target));
 
 /**
  * The pull request as a `pull_request` event showed it, when the payload has all of it. The test
@@ -152,18 +116,15 @@ function viewOf(e: Event<"pull_request">, repository: string): PullRequestView |
 const VIEW_ACTIONS = new Set(["opened", "reopened", "synchronize"]);
 
 /** Each routed event's jobs, from its parsed payload. */
-const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
-  pull_request: (e, make) => {
-    if (e.action === "closed") return [make.pullRequestEntries(e.pull_request.number)];
+const ROUTES: DomainRoutes["events"] = {
+  pull_request: withMaker<"pull_request">((e, make) => {
+    // A closed pull request needs no pass (the entries linked to it re-derive their priority:
+    // app/entries/route.ts). Whatever a pass changes (its decision, its description's mentions of
+    // entries) it queues itself, after storing it (app/gate/entry-priority.ts).
+    if (e.action === "closed") return [];
     const labelChange = e.action === "labeled" || e.action === "unlabeled";
     const from = e.changes?.base?.ref?.from;
-    // An entry linked to this pull request is `agate:blocking` while it is open and the gate holds
-    // it: closing and reopening re-derive the entries linked to it. Whatever the gate pass
-    // changes (its decision, its description's mentions of entries) it queues itself, after
-    // storing it (app/gate/entry-priority.ts), so opening and editing need nothing more here.
-    const entries = e.action === "reopened" ? [make.pullRequestEntries(e.pull_request.number)] : [];
     return [
-      ...entries,
       make.pullRequest(e.pull_request.number, {
         head_sha: e.pull_request.head.sha,
         base_sha: e.pull_request.base.sha,
@@ -181,9 +142,11 @@ const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
             : null,
       }),
     ];
-  },
-  pull_request_review: (e, make) => [make.pullRequest(e.pull_request.number)],
-  check_run: (e, make) => {
+  }),
+  pull_request_review: withMaker<"pull_request_review">((e, make) => [
+    make.pullRequest(e.pull_request.number),
+  ]),
+  check_run: withMaker<"check_run">((e, make) => {
     const run = e.check_run;
     // Only our own `agate` check is a reason, and only when a person asks (the "Re-run gate"
     // or "Re-run evaluator" button, or "Re-run"); its own changes are our doing and would loop.
@@ -201,8 +164,8 @@ const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
     if (ref !== null && isMergeQueueRef(ref))
       return [make.mergeGroup(run.head_sha, ref, null, slug)];
     return [make.head(run.head_sha, { only_if_app: slug })];
-  },
-  workflow_run: (e, make) => {
+  }),
+  workflow_run: withMaker<"workflow_run">((e, make) => {
     if (e.action !== "completed") return [];
     const run = e.workflow_run;
     const only_if = { workflow: run.path ?? null, job: null };
@@ -215,8 +178,8 @@ const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
     const ref = run.head_branch ?? null;
     if (ref !== null && isMergeQueueRef(ref)) return [make.mergeGroup(run.head_sha, ref, null)];
     return [make.head(run.head_sha, { only_if, run: read })];
-  },
-  workflow_job: (e, make) => {
+  }),
+  workflow_job: withMaker<"workflow_job">((e, make) => {
     if (e.action !== "completed") return [];
     const j = e.workflow_job;
     const ref = j.head_branch ?? null;
@@ -228,54 +191,37 @@ const ROUTES: { [E in RoutedEvent]: (e: Event<E>, make: Make) => NewJob[] } = {
         run: { id: j.run_id, attempt, job: completedJob(j, attempt) },
       }),
     ];
-  },
-  merge_group: (e, make) => {
+  }),
+  merge_group: withMaker<"merge_group">((e, make) => {
     // `destroyed` (merged, dequeued, invalidated) needs no answer; the deadline job finds the
     // check completed or concludes it, which GitHub ignores for a group that is gone.
     if (e.action !== "checks_requested") return [];
     const g = e.merge_group;
     return [make.mergeGroup(g.head_sha, g.head_ref, g.base_sha)];
-  },
-  issues: (e, make) => entryJobsForIssue(e, make),
-  issue_comment: (e, make) => {
-    if (e.issue.pull_request === undefined) return entryJobsForComment(e, make);
-    // Only a new comment on a pull request can be a command (issues carry no gate); an edit
-    // would let a later change of words accept a commit nobody looked at again.
+  }),
+  issue_comment: withMaker<"issue_comment">((e, make) => {
+    // Only a new comment on a pull request can be a command (issues carry no gate; an issue's
+    // comment may be an entry's: app/entries/route.ts); an edit would let a later change of
+    // words accept a commit nobody looked at again.
     const user = e.comment.user;
     if (e.action !== "created" || e.issue.pull_request === undefined || !user) return [];
     const body = e.comment.body ?? "";
     if (parseOverrideComment(body) === null) return [];
     return [
-      job(
-        JOB_KINDS.override,
-        {
-          repository: make.repository,
-          installation: make.installation,
-          number: e.issue.number,
-          comment: {
-            body,
-            html_url: e.comment.html_url ?? null,
-            // No type is no person: the maintainer test refuses it (never assumed a User).
-            user: { login: user.login, type: user.type ?? null },
-          },
-          trigger: make.trigger,
+      jobOf(GATE_JOBS.override, {
+        repository: make.repository,
+        installation: make.installation,
+        number: e.issue.number,
+        comment: {
+          body,
+          html_url: e.comment.html_url ?? null,
+          // No type is no person: the maintainer test refuses it (never assumed a User).
+          user: { login: user.login, type: user.type ?? null },
         },
-        pullRequestKey(make.repository, e.issue.number),
-      ),
+        trigger: make.trigger,
+      }),
     ];
-  },
-};
-
-export const defaultRoute: Route = (event, payload, deliveryId) => {
-  if (Object.hasOwn(INSTALLATION_EVENTS, event)) {
-    return repositoryLabelJobs(event as keyof typeof INSTALLATION_EVENTS, payload, deliveryId);
-  }
-  if (!Object.hasOwn(ROUTED_EVENTS, event)) return [];
-  const name = event as RoutedEvent;
-  const parsed = ROUTED_EVENTS[name].safeParse(payload);
-  if (!parsed.success) return [];
-  const route = ROUTES[name] as (e: unknown, make: Make) => NewJob[];
-  return route(parsed.data, jobMaker(parsed.data, name, deliveryId));
+  }),
 };
 
 /**
@@ -284,31 +230,24 @@ export const defaultRoute: Route = (event, payload, deliveryId) => {
  * `installation_repositories.added` the added ones. (A removal needs nothing: the labels stay
  * for the people who filtered on them.)
  */
-function repositoryLabelJobs(
-  event: keyof typeof INSTALLATION_EVENTS,
-  payload: unknown,
-  deliveryId: string,
-): NewJob[] {
-  const parsed = INSTALLATION_EVENTS[event].safeParse(payload);
-  if (!parsed.success) return [];
-  const e = parsed.data;
-  const repositories =
-    "repositories_added" in e
-      ? e.action === "added"
-        ? e.repositories_added
-        : []
-      : e.action === "created"
-        ? (e.repositories ?? [])
-        : [];
-  const trigger: Trigger = { event, action: e.action, delivery_id: deliveryId };
-  return repositories.map(({ full_name: repository }) =>
-    job(
-      JOB_KINDS.repositoryLabels,
-      { repository, installation: e.installation.id, trigger },
-      labelsKey(repository),
-    ),
+const labelsOf = (
+  repositories: readonly { full_name: string }[],
+  installation: number,
+  trigger: Trigger,
+): NewJob[] =>
+  repositories.map(({ full_name: repository }) =>
+    jobOf(GATE_JOBS.repositoryLabels, { repository, installation, trigger }),
   );
-}
+
+const INSTALLATIONS: NonNullable<DomainRoutes["installations"]> = {
+  installation: (e: InstallationPayload<"installation">, trigger) =>
+    e.action === "created" ? labelsOf(e.repositories ?? [], e.installation.id, trigger) : [],
+  installation_repositories: (e: InstallationPayload<"installation_repositories">, trigger) =>
+    e.action === "added" ? labelsOf(e.repositories_added, e.installation.id, trigger) : [],
+};
+
+/** The gate's routes: its events, and an installation's new repositories. */
+export const gateRoutes: DomainRoutes = { events: ROUTES, installations: INSTALLATIONS };
 
 /** The job as its completion event shows it, when the event carries all of it. */
 function completedJob(

@@ -21,7 +21,7 @@ import {
   traceReportArtifactName,
   traceReportFileSchema,
 } from "../../schemas/trace.js";
-import { remember } from "./bounded-map.js";
+import { remember } from "../kit/bounded-map.js";
 
 /** Twenty reports with their listed findings come nowhere near this. */
 export const MAX_TRACE_ZIP_BYTES = 4 * 1024 * 1024;

@@ -1,12 +1,5 @@
-/**
- * WriteOnce on a real SQLite store, with GitHub played by a list of comments: a comment is posted
- * once per key; after a crash between GitHub's write and the ledger's record it is found by its
- * marker, in the App's own comments only; a retry finishes what its first run recorded.
- */
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../../test/support/store.js";
-import { SqliteStore } from "../store/sqlite-store.js";
+import { describe, expect, it } from "vitest";
+import { useSqliteStore } from "../../test/support/sqlite-store.js";
 import type { IssueCommentFact } from "./adapter.js";
 import { jobScope, onceMarker, WriteOnce, type WriteOnceGitHub } from "./write-once.js";
 
@@ -53,26 +46,16 @@ function fakeGitHub() {
 }
 
 describe("WriteOnce", () => {
-  let store: SqliteStore;
-  let cleanup: () => void;
-  beforeEach(() => {
-    const temp = tempDir();
-    cleanup = temp.cleanup;
-    store = SqliteStore.open(join(temp.dir, "agate.db"));
-  });
-  afterEach(async () => {
-    await store.close();
-    cleanup();
-  });
+  const store = useSqliteStore();
 
   it("posts a comment once per key, with its marker; the same key again posts nothing", async () => {
     const { github, comments } = fakeGitHub();
-    const writes = new WriteOnce(github, store, jobScope(7, "gate"));
+    const writes = new WriteOnce(github, store(), jobScope(7, "gate"));
     expect(await writes.comment("reply:c1", 12, "Accepted.")).toBe("posted");
     expect(await writes.comment("reply:c1", 12, "Accepted, said again.")).toBe("done");
     expect(comments).toHaveLength(1);
     // Recording the key again returns the first intent, completed with GitHub's id.
-    const { intent, created } = await store.recordWriteIntent(intentOf("reply:c1"));
+    const { intent, created } = await store().recordWriteIntent(intentOf("reply:c1"));
     expect(created).toBe(false);
     expect(comments[0]?.body).toBe(`Accepted.\n\n${onceMarker(intent.marker)}`);
     expect(intent.github_id).toBe(comments[0]?.id);
@@ -82,17 +65,17 @@ describe("WriteOnce", () => {
     const { github, comments, loseNextAnswer } = fakeGitHub();
     loseNextAnswer();
     await expect(
-      new WriteOnce(github, store, jobScope(7, "gate")).comment("reply:c1", 12, "Accepted."),
+      new WriteOnce(github, store(), jobScope(7, "gate")).comment("reply:c1", 12, "Accepted."),
     ).rejects.toThrow("socket hang up");
-    const retry = new WriteOnce(github, store, jobScope(7, "gate"));
+    const retry = new WriteOnce(github, store(), jobScope(7, "gate"));
     expect(await retry.comment("reply:c1", 12, "Accepted.")).toBe("found");
     expect(comments).toHaveLength(1);
-    expect(await store.listPendingWriteIntents({ scope: "job:7:gate" })).toEqual([]);
+    expect(await store().listPendingWriteIntents({ scope: "job:7:gate" })).toEqual([]);
   });
 
   it("a marker someone else copied into their comment is not the App's write: it is posted", async () => {
     const { github, comments } = fakeGitHub();
-    const first = new WriteOnce(github, store, jobScope(7, "gate"));
+    const first = new WriteOnce(github, store(), jobScope(7, "gate"));
     // Recorded, then the run died before sending; meanwhile a stranger posts the marker.
     const intended = await first.intend("reply:c1", 12, "Accepted.");
     comments.push({
@@ -104,7 +87,7 @@ describe("WriteOnce", () => {
       edited: false,
       user_type: "User",
     });
-    const retry = new WriteOnce(github, store, jobScope(7, "gate"));
+    const retry = new WriteOnce(github, store(), jobScope(7, "gate"));
     expect(await retry.finish()).toBe(1);
     expect(comments.filter((c) => c.login === APP).map((c) => c.body.split("\n")[0])).toEqual([
       "Accepted.",
@@ -113,11 +96,11 @@ describe("WriteOnce", () => {
 
   it("a retry finishes what its first run recorded and did not post, in its own scope only", async () => {
     const { github, comments } = fakeGitHub();
-    const first = new WriteOnce(github, store, jobScope(7, "gate"));
+    const first = new WriteOnce(github, store(), jobScope(7, "gate"));
     await first.intend("job:7:gate:comment:0", 12, "The label is put back.");
-    await new WriteOnce(github, store, jobScope(8, "gate")).intend("other", 12, "Another job's.");
+    await new WriteOnce(github, store(), jobScope(8, "gate")).intend("other", 12, "Another job's.");
     // The retry decides nothing to say (the label is right by now) and finishes the first run's.
-    const retry = new WriteOnce(github, store, jobScope(7, "gate"));
+    const retry = new WriteOnce(github, store(), jobScope(7, "gate"));
     expect(await retry.finish()).toBe(1);
     expect(await retry.finish()).toBe(0);
     expect(comments.map((c) => c.body.split("\n")[0])).toEqual(["The label is put back."]);

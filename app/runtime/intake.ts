@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Store } from "../store/store.js";
-import type { Observe, Route } from "./route.js";
+import type { Observe, Route } from "./routing.js";
 import type { RuntimeLog } from "./worker.js";
 
 export interface IntakeDeps {

@@ -9,7 +9,8 @@ import { postDelivery } from "../../test/support/local-app.js";
 import { eventually, recordingLog } from "../../test/support/recording-log.js";
 import { useLocalApp } from "../../test/support/use-local-app.js";
 import { webhookExample } from "../../test/support/webhook-examples.js";
-import type { Readiness, Runtime } from "./server.js";
+import type { Readiness } from "./health.js";
+import type { Runtime } from "./server.js";
 import type { JobHandler } from "./worker.js";
 
 const SECRET = "server-test-secret";

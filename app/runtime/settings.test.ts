@@ -3,8 +3,10 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { appPrivateKey } from "../../test/support/local-app.js";
+import { refusedWith } from "../../test/support/refused.js";
 import { tempDir } from "../../test/support/store.js";
-import { type Environment, loadSettings, normalizePrivateKey, SettingsError } from "./settings.js";
+import { type Environment, SettingsError } from "../kit/env.js";
+import { loadSettings, normalizePrivateKey } from "./settings.js";
 
 const PEM = appPrivateKey().trim();
 const VALID = { APP_ID: "123", PRIVATE_KEY: PEM, WEBHOOK_SECRET: "s3cret" };
@@ -16,15 +18,8 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-function problemsOf(env: Environment): readonly string[] {
-  try {
-    loadSettings(env, { cwd: dir });
-  } catch (error) {
-    expect(error).toBeInstanceOf(SettingsError);
-    return (error as SettingsError).problems;
-  }
-  throw new Error("expected the settings to be refused");
-}
+const problemsOf = (env: Environment): readonly string[] =>
+  refusedWith(SettingsError, () => loadSettings(env, { cwd: dir }), "the settings");
 
 describe("loadSettings", () => {
   it("takes Probot's settings and agate's, with defaults", () => {

@@ -9,84 +9,36 @@
  *
  * `agateEnvSchema` checks each variable alone, without I/O (it takes its defaults and limits
  * from app/store, so it stays here rather than in schemas/); reading the key file, checking the
- * database URL and the evaluator's commands happen in `loadSettings`.
+ * database URL and the evaluator's commands happen in `loadSettings`. The evaluator's part is
+ * app/evaluator/settings.ts; the parsers of one variable are app/kit/env.ts.
  */
 import { createPrivateKey } from "node:crypto";
-
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { parseDuration } from "../../schemas/duration.js";
-import { API_KEY_VARIABLES } from "../evaluator/api-keys.js";
-import type { JudgeOptions } from "../evaluator/judge.js";
 import {
-  apiKeyUrlsFrom,
-  commandSandboxSettingsFrom,
-  type EvaluatorPolicy,
-  evaluatorSettingsProblems,
-  parseEvaluatorPolicy,
-} from "../evaluator/policy.js";
-import { SYSTEM_PATH } from "../evaluator/sandbox-bwrap.js";
-import { appPlacesOf, commandProgramProblem } from "../evaluator/sandbox-places.js";
+  type EvaluatorSettings,
+  evaluatorEnvShape,
+  evaluatorFrom,
+  evaluatorSettings,
+} from "../evaluator/settings.js";
+import {
+  blankToUndefined,
+  duration,
+  type EnvFile,
+  type Environment,
+  isHttpUrl,
+  oneOf,
+  optionalText,
+  requiredText,
+  SettingsError,
+  wholeNumber,
+} from "../kit/env.js";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "../store/open-store.js";
 import { MIN_DELIVERY_RETENTION_MS } from "../store/ports/delivery-log.js";
 
 const APP_SETTINGS = "Settings → Developer settings → GitHub Apps → your App";
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
-
-/** An empty variable (`APP_ID=` in a unit file) means unset, as in Probot. */
-const blankToUndefined = (value: unknown) =>
-  typeof value === "string" && value.trim() === "" ? undefined : value;
-
-const optionalText = z.preprocess(blankToUndefined, z.string().optional());
-
-function requiredText(missing: string) {
-  return z.preprocess(blankToUndefined, z.string({ error: missing }));
-}
-
-function wholeNumber(name: string, min: number, max: number, fix: string, fallback: number) {
-  const invalid = (input: unknown) => `${name} is ${JSON.stringify(input)}: ${fix}`;
-  return z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .regex(/^\d+$/, { error: (issue) => invalid(issue.input), abort: true })
-      .refine((text) => Number(text) >= min && Number(text) <= max, {
-        error: (issue) => invalid(issue.input),
-      })
-      .transform(Number)
-      .default(fallback),
-  );
-}
-
-/** A duration such as 90s, 10m or 36h (schemas/duration.ts), at least `minMs`, in milliseconds. */
-function duration(name: string, fix: string, fallback: string, minMs = 0) {
-  return optionalText.pipe(
-    z
-      .string()
-      .default(fallback)
-      .refine((text) => (parseDuration(text) ?? -1) >= minMs, {
-        error: (issue) => `${name} is ${JSON.stringify(issue.input)}: ${fix}`,
-      })
-      .transform((text) => parseDuration(text) as number),
-  );
-}
-
-function oneOf<const T extends readonly [string, ...string[]]>(
-  name: string,
-  values: T,
-  fallback: T[number],
-) {
-  return z.preprocess(
-    blankToUndefined,
-    z
-      .enum(values, {
-        error: (issue) =>
-          `${name} is ${JSON.stringify(issue.input)}: use one of ${values.join(", ")}, or leave it unset for ${fallback}`,
-      })
-      .default(fallback),
-  );
-}
 
 /**
  * PRIVATE_KEY as Probot takes it: the PEM text, the PEM with its newlines written as `\n` (how
@@ -131,31 +83,6 @@ function isPem(text: string): boolean {
     text,
   );
 }
-
-/** The evaluator's settings that are one variable each; the rest is checked in `evaluatorFrom`. */
-const evaluatorEnvShape = {
-  AGATE_EVALUATOR_TIMEOUT: duration(
-    "AGATE_EVALUATOR_TIMEOUT",
-    "set it to how long one evaluator request may take, such as 90s or 5m, or leave it unset for 2m",
-    "2m",
-  ),
-  AGATE_EVALUATOR_RETRIES: wholeNumber(
-    "AGATE_EVALUATOR_RETRIES",
-    0,
-    10,
-    "set it to how many times a failed evaluator request is retried (429, 5xx, network), 0-10, or leave it unset for 2",
-    2,
-  ),
-  AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
-    z
-      .string()
-      .default("")
-      .refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
-        error: (issue) =>
-          `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`,
-      }),
-  ),
-};
 
 const appEnvShape = {
   APP_ID: requiredText(
@@ -310,17 +237,6 @@ export interface Settings {
   evaluator: EvaluatorSettings;
 }
 
-/**
- * The evaluator's settings as typed values: the operator's allow-lists (AGATE_EVALUATOR_BASE_URLS,
- * AGATE_EVALUATOR_COMMANDS), and the options every judge gets (API keys by variable with
- * AGATE_EVALUATOR_API_KEY_URL, the command sandbox with what it takes from the App's environment,
- * AGATE_EVALUATOR_TIMEOUT, AGATE_EVALUATOR_RETRIES).
- */
-export interface EvaluatorSettings {
-  policy: EvaluatorPolicy;
-  judgeOptions: JudgeOptions;
-}
-
 /** None of the App's credentials is set: it is not registered yet, and the setup flow runs. */
 export function unregistered(env: Environment): boolean {
   return ["APP_ID", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "WEBHOOK_SECRET"].every(
@@ -387,45 +303,12 @@ export function loadSetupSettings(env: Environment, envFile?: EnvFile): SetupSet
   };
 }
 
-/**
- * Where the variables came from besides the environment: a `.env` file (app/main.ts reads the
- * one in the working directory) and the names it set that the environment did not.
- */
-export interface EnvFile {
-  path: string;
-  names: readonly string[];
-}
-
-/** The settings are wrong; `problems` has one line per setting, each saying what to set. */
-export class SettingsError extends Error {
-  readonly problems: readonly string[];
-
-  constructor(problems: readonly string[], envFile?: EnvFile) {
-    // Say where to edit: a value from .env is fixed in the file, not in the environment.
-    const where = (problem: string) =>
-      envFile?.names.some((name) => problem.startsWith(`${name} `))
-        ? `${problem} [set in ${envFile.path}]`
-        : problem;
-    const source = envFile
-      ? `environment variables and ${envFile.path}, where a variable set in the environment wins`
-      : "environment variables";
-    super(
-      `agate cannot start: ${problems.length === 1 ? "a setting is" : `${problems.length} settings are`} ` +
-        `missing or invalid (${source}):\n${problems.map((p) => `  - ${where(p)}`).join("\n")}`,
-    );
-    this.name = "SettingsError";
-    this.problems = problems;
-  }
-}
-
 export interface LoadSettingsOptions {
   /** Relative PRIVATE_KEY_PATH and database paths resolve against it. */
   cwd?: string;
   /** The .env file some variables came from, named in the errors. */
   envFile?: EnvFile;
 }
-
-export type Environment = Readonly<Record<string, string | undefined>>;
 
 /** Validates `env`; SettingsError listing every problem when anything is missing or invalid. */
 export function loadSettings(env: Environment, options: LoadSettingsOptions = {}): Settings {
@@ -488,96 +371,6 @@ export function loadSettings(env: Environment, options: LoadSettingsOptions = {}
   };
 }
 
-/**
- * The evaluator's settings alone, checked as `loadSettings` checks them: for tests and tools that
- * build judges the way the App does. SettingsError listing every problem.
- */
-export function loadEvaluatorSettings(
-  env: Environment,
-  options: LoadSettingsOptions = {},
-): EvaluatorSettings {
-  const parsed = z.object(evaluatorEnvShape).safeParse(env);
-  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => issue.message);
-  const evaluator = evaluatorFrom(env, options.cwd ?? process.cwd());
-  problems.push(...evaluator.problems);
-  if (!parsed.success || problems.length > 0 || evaluator.values === null) {
-    throw new SettingsError(problems);
-  }
-  return evaluatorSettings(parsed.data, evaluator.values);
-}
-
-type EvaluatorValues = Omit<EvaluatorSettings["judgeOptions"], "timeoutMs" | "maxRetries"> & {
-  policy: EvaluatorPolicy;
-};
-
-function evaluatorSettings(
-  data: { AGATE_EVALUATOR_TIMEOUT: number; AGATE_EVALUATOR_RETRIES: number },
-  { policy, ...judgeOptions }: EvaluatorValues,
-): EvaluatorSettings {
-  return {
-    policy,
-    judgeOptions: {
-      ...judgeOptions,
-      timeoutMs: data.AGATE_EVALUATOR_TIMEOUT,
-      maxRetries: data.AGATE_EVALUATOR_RETRIES,
-    },
-  };
-}
-
-/**
- * The evaluator's settings that span variables or the host: the sandbox's (app/evaluator/policy.ts
- * says what each may be), each allowed command's program (it must be there for the sandbox to
- * run it), the keys and where they may go; and what the sandbox takes from the App's environment,
- * captured now. `values` is null when there is a problem.
- */
-function evaluatorFrom(
-  env: Environment,
-  cwd: string,
-): { problems: string[]; values: EvaluatorValues | null } {
-  const problems = evaluatorSettingsProblems(env);
-  const policy = parseEvaluatorPolicy(env);
-  const sandbox = commandSandboxSettingsFrom(env);
-  // With the sandbox's paths wrong, where a program would be found is not known yet.
-  if (sandbox.ok) {
-    for (const command of policy.commands) {
-      const problem = commandProgramProblem(command, sandbox.settings);
-      if (problem !== null) problems.push(problem);
-    }
-  }
-  if (problems.length > 0 || !sandbox.ok) return { problems, values: null };
-
-  const apiKeys: Partial<Record<(typeof API_KEY_VARIABLES)[number], string>> = {};
-  for (const variable of API_KEY_VARIABLES) {
-    const value = env[variable]?.trim();
-    if (value) apiKeys[variable] = value;
-  }
-  const passEnv: Record<string, string> = {};
-  for (const name of sandbox.settings.env) {
-    const value = env[name];
-    if (value !== undefined) passEnv[name] = value;
-  }
-  const text = (value: string | undefined) => value?.trim() || undefined;
-  return {
-    problems,
-    values: {
-      policy,
-      apiKeys,
-      apiKeyUrls: apiKeyUrlsFrom(env),
-      sandbox: {
-        ...sandbox.settings,
-        searchPath: text(env.PATH) ?? SYSTEM_PATH,
-        passEnv,
-        appPlaces: appPlacesOf({
-          cwd,
-          home: text(env.HOME),
-          privateKeyPath: text(env.PRIVATE_KEY_PATH),
-          databaseUrl: text(env.AGATE_DATABASE_URL),
-        }),
-      },
-    },
-  };
-}
-
 function readPrivateKeyFile(path: string, given: string): { pem: string } | { problem: string } {
   let text: string;
   try {
@@ -602,8 +395,4 @@ function readPrivateKeyFile(path: string, given: string): { pem: string } | { pr
     };
   }
   return { pem };
-}
-
-function isHttpUrl(text: string): boolean {
-  return URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
 }

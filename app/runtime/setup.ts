@@ -19,14 +19,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { convertManifestCode, type RegisteredApp } from "../github/manifest.js";
+import { HEALTH_PATH, READY_PATH } from "./health.js";
 import { type Bound, listenOn } from "./listen.js";
 import type { SetupSettings } from "./settings.js";
 
 export const SETUP_PATH = "/setup";
 export const SETUP_DONE_PATH = "/setup/done";
 const WEBHOOKS_PATH = "/api/github/webhooks";
-const HEALTH_PATH = "/healthz";
-const READY_PATH = "/readyz";
 /** A form post carries one short field; anything longer is not ours. */
 const MAX_FORM_BYTES = 1_024;
 /** Crockford's base32: no I, L, O or U, so a code read off a terminal is typed back right. */
@@ -157,82 +156,64 @@ const CODE_FORM = `<form action="${SETUP_PATH}" method="post">
 <button type="submit">Continue</button>
 </form>`;
 
-export async function startSetup(options: {
+export interface SetupOptions {
   settings: SetupSettings;
   cwd: string;
   log?: (line: string) => void;
   /** The registration code; a random one by default (tests pass their own). */
   code?: string;
-}): Promise<SetupServer> {
+}
+
+export async function startSetup(options: SetupOptions): Promise<SetupServer> {
   const { settings } = options;
-  const log = options.log ?? ((line: string) => console.log(line));
-  const registration = options.code ?? registrationCode();
+  const flow = new RegistrationFlow(options);
+  const server: Server = createServer((req, res) => {
+    flow.handle(req, res).catch((error: Error) => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end(`agate setup failed: ${error.message}`);
+    });
+  });
+  const bound: Bound = await listenOn(server, settings.port, settings.host);
+  const open = settings.publicUrl ?? bound.url;
+  flow.log(
+    `agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET); it listens on ${bound.where}. To register it as a GitHub App from app.yml: open ${open}/ and enter the registration code ${flow.code} (only this log shows it).${settings.publicUrl ? "" : " GitHub reaches this App only at a public HTTPS address: set AGATE_PUBLIC_URL to it (README: Deploy)."}`,
+  );
+  const { url, port } = bound;
+  return {
+    url,
+    port,
+    registered: flow.registered,
+    close: () =>
+      new Promise<void>((closed) => {
+        server.close(() => closed());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** One process's registration: its code, the flow's state, and whether it is done. */
+class RegistrationFlow {
+  readonly log: (line: string) => void;
+  readonly code: string;
   // The state ties GitHub's redirect to a form this process served, and only someone who
   // entered the code was served one: nobody else can finish a registration.
-  const state = randomBytes(16).toString("hex");
-  let done = false;
-  let resolveRegistered: (app: RegisteredApp) => void = () => {};
-  const registered = new Promise<RegisteredApp>((resolve) => {
-    resolveRegistered = resolve;
+  private readonly state = randomBytes(16).toString("hex");
+  private done = false;
+  private resolveRegistered: (app: RegisteredApp) => void = () => {};
+  readonly registered = new Promise<RegisteredApp>((resolve) => {
+    this.resolveRegistered = resolve;
   });
 
-  const publicUrlOf = (req: IncomingMessage) =>
-    settings.publicUrl ?? `http://${req.headers.host ?? `127.0.0.1:${settings.port}`}`;
+  constructor(private readonly options: SetupOptions) {
+    this.log = options.log ?? ((line: string) => console.log(line));
+    this.code = options.code ?? registrationCode();
+  }
 
-  /** The manifest form for someone who gave the right code. */
-  const manifestPage = (req: IncomingMessage, res: ServerResponse) => {
-    const base = publicUrlOf(req);
-    const manifest = manifestFor(base);
-    const where = settings.org
-      ? `${settings.githubUrl}/organizations/${settings.org}/settings/apps/new`
-      : `${settings.githubUrl}/settings/apps/new`;
-    const local = /^https?:\/\/(localhost|127\.|\[::1\])/.test(base);
-    page(
-      res,
-      200,
-      "Register agate",
-      `<h1>Register agate as a GitHub App</h1>
-<p>This creates a private GitHub App from <code>app.yml</code>${settings.org ? ` under <b>${escapeHtml(settings.org)}</b>` : " under your account"}, with the permissions and events agate needs and nothing more. GitHub will send its webhooks to <code>${escapeHtml(`${base}${WEBHOOKS_PATH}`)}</code>.</p>
-${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it. Set AGATE_PUBLIC_URL to the address GitHub reaches this App at (or change the webhook URL in the App's settings later).</p>` : ""}
-<form action="${escapeHtml(`${where}?state=${state}`)}" method="post">
-<input type="hidden" name="manifest" value="${escapeHtml(JSON.stringify(manifest))}">
-<button type="submit">Create the GitHub App</button>
-</form>`,
-    );
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://setup.invalid");
-    if (req.method === "GET" && url.pathname === HEALTH_PATH) {
-      // Alive: a liveness probe must not restart the process a person is registering.
-      json(res, 200, {
-        ok: true,
-        status: done ? "registered; the App is starting" : "waiting to be registered",
-      });
-      return;
-    }
-    if (req.method === "GET" && url.pathname === READY_PATH) {
-      json(res, 503, {
-        ok: false,
-        why: done
-          ? "registered; the App is starting with its new credentials"
-          : "agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET): open its address and enter the registration code from its log, or set the three",
-      });
-      return;
-    }
+    if (req.method === "GET" && this.probe(url.pathname, res)) return;
     if (req.method === "POST" && url.pathname === SETUP_PATH) {
-      const form = await readForm(req);
-      if (form && sameCode(form.get("code") ?? "", registration)) {
-        manifestPage(req, res);
-        return;
-      }
-      log("agate setup: a wrong registration code was entered on the page");
-      page(
-        res,
-        403,
-        "Wrong code",
-        `<p>That is not the registration code in this agate's log. Copy it from the line that says <i>the registration code is</i>.</p>${CODE_FORM}`,
-      );
+      await this.codeEntered(req, res);
       return;
     }
     if (req.method !== "GET") {
@@ -251,82 +232,127 @@ ${CODE_FORM}`,
       return;
     }
     if (url.pathname === SETUP_DONE_PATH) {
-      const code = url.searchParams.get("code") ?? "";
-      if (url.searchParams.get("state") !== state) {
-        page(
-          res,
-          403,
-          "Not this setup",
-          '<p>This link did not come from the form this agate served. Start again at <a href="/">/</a>.</p>',
-        );
-        return;
-      }
-      if (done) {
-        page(
-          res,
-          409,
-          "Already registered",
-          "<p>This agate was registered already, and runs with that App.</p>",
-        );
-        return;
-      }
-      if (!/^[A-Za-z0-9_-]{1,200}$/.test(code)) {
-        page(
-          res,
-          400,
-          "No code",
-          '<p>GitHub\'s redirect carried no code. Start again at <a href="/">/</a>.</p>',
-        );
-        return;
-      }
-      let app: RegisteredApp;
-      let file: string;
-      try {
-        app = await convertManifestCode(settings.apiUrl, code);
-        file = writeCredentials(options.cwd, app);
-      } catch (error) {
-        page(res, 502, "Registration failed", `<p>${escapeHtml((error as Error).message)}</p>`);
-        log(`agate setup: ${(error as Error).message}`);
-        return;
-      }
-      done = true;
-      log(
-        `agate setup: registered the GitHub App ${app.slug} (id ${app.id}); its credentials are in ${file} (keep a copy: they are not in the database). agate starts with it now, in this same process. Install it: ${app.html_url}/installations/new`,
-      );
-      page(
-        res,
-        200,
-        "agate is registered",
-        `<h1>Registered ${escapeHtml(app.slug)}</h1>
-<p>The App's id, private key and webhook secret are in <code>${escapeHtml(file)}</code> (readable by this user only; keep a copy, they are not in the database). agate is starting with the new App now, in this same process: there is nothing to restart, and later starts read that file.</p>
-<p><a href="${escapeHtml(`${app.html_url}/installations/new`)}">Install it on your repositories</a>.</p>`,
-      );
-      resolveRegistered(app);
+      await this.finish(url, res);
       return;
     }
     res.writeHead(404, { "content-type": "text/plain" }).end(`not found: ${url.pathname}`);
-  };
+  }
 
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((error: Error) => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-      res.end(`agate setup failed: ${error.message}`);
-    });
-  });
-  const bound: Bound = await listenOn(server, settings.port, settings.host);
-  const open = settings.publicUrl ?? bound.url;
-  log(
-    `agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET); it listens on ${bound.where}. To register it as a GitHub App from app.yml: open ${open}/ and enter the registration code ${registration} (only this log shows it).${settings.publicUrl ? "" : " GitHub reaches this App only at a public HTTPS address: set AGATE_PUBLIC_URL to it (README: Deploy)."}`,
-  );
-  const { url, port } = bound;
-  return {
-    url,
-    port,
-    registered,
-    close: () =>
-      new Promise<void>((closed) => {
-        server.close(() => closed());
-        server.closeAllConnections();
-      }),
-  };
+  /**
+   * The probes: alive (a liveness probe must not restart the process a person is registering),
+   * never ready.
+   */
+  private probe(path: string, res: ServerResponse): boolean {
+    if (path === HEALTH_PATH) {
+      json(res, 200, {
+        ok: true,
+        status: this.done ? "registered; the App is starting" : "waiting to be registered",
+      });
+      return true;
+    }
+    if (path === READY_PATH) {
+      json(res, 503, {
+        ok: false,
+        why: this.done
+          ? "registered; the App is starting with its new credentials"
+          : "agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET): open its address and enter the registration code from its log, or set the three",
+      });
+      return true;
+    }
+    return false;
+  }
+
+  /** The code posted: the manifest form when it is this process's, else a refusal. */
+  private async codeEntered(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const form = await readForm(req);
+    if (form && sameCode(form.get("code") ?? "", this.code)) {
+      this.manifestPage(req, res);
+      return;
+    }
+    this.log("agate setup: a wrong registration code was entered on the page");
+    page(
+      res,
+      403,
+      "Wrong code",
+      `<p>That is not the registration code in this agate's log. Copy it from the line that says <i>the registration code is</i>.</p>${CODE_FORM}`,
+    );
+  }
+
+  /** The manifest form for someone who gave the right code. */
+  private manifestPage(req: IncomingMessage, res: ServerResponse): void {
+    const { settings } = this.options;
+    const base = settings.publicUrl ?? `http://${req.headers.host ?? `127.0.0.1:${settings.port}`}`;
+    const manifest = manifestFor(base);
+    const where = settings.org
+      ? `${settings.githubUrl}/organizations/${settings.org}/settings/apps/new`
+      : `${settings.githubUrl}/settings/apps/new`;
+    const local = /^https?:\/\/(localhost|127\.|\[::1\])/.test(base);
+    page(
+      res,
+      200,
+      "Register agate",
+      `<h1>Register agate as a GitHub App</h1>
+<p>This creates a private GitHub App from <code>app.yml</code>${settings.org ? ` under <b>${escapeHtml(settings.org)}</b>` : " under your account"}, with the permissions and events agate needs and nothing more. GitHub will send its webhooks to <code>${escapeHtml(`${base}${WEBHOOKS_PATH}`)}</code>.</p>
+${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it. Set AGATE_PUBLIC_URL to the address GitHub reaches this App at (or change the webhook URL in the App's settings later).</p>` : ""}
+<form action="${escapeHtml(`${where}?state=${this.state}`)}" method="post">
+<input type="hidden" name="manifest" value="${escapeHtml(JSON.stringify(manifest))}">
+<button type="submit">Create the GitHub App</button>
+</form>`,
+    );
+  }
+
+  /** GitHub's redirect back: its one-time code exchanged for the App's credentials, written once. */
+  private async finish(url: URL, res: ServerResponse): Promise<void> {
+    const code = url.searchParams.get("code") ?? "";
+    if (url.searchParams.get("state") !== this.state) {
+      page(
+        res,
+        403,
+        "Not this setup",
+        '<p>This link did not come from the form this agate served. Start again at <a href="/">/</a>.</p>',
+      );
+      return;
+    }
+    if (this.done) {
+      page(
+        res,
+        409,
+        "Already registered",
+        "<p>This agate was registered already, and runs with that App.</p>",
+      );
+      return;
+    }
+    if (!/^[A-Za-z0-9_-]{1,200}$/.test(code)) {
+      page(
+        res,
+        400,
+        "No code",
+        '<p>GitHub\'s redirect carried no code. Start again at <a href="/">/</a>.</p>',
+      );
+      return;
+    }
+    let app: RegisteredApp;
+    let file: string;
+    try {
+      app = await convertManifestCode(this.options.settings.apiUrl, code);
+      file = writeCredentials(this.options.cwd, app);
+    } catch (error) {
+      page(res, 502, "Registration failed", `<p>${escapeHtml((error as Error).message)}</p>`);
+      this.log(`agate setup: ${(error as Error).message}`);
+      return;
+    }
+    this.done = true;
+    this.log(
+      `agate setup: registered the GitHub App ${app.slug} (id ${app.id}); its credentials are in ${file} (keep a copy: they are not in the database). agate starts with it now, in this same process. Install it: ${app.html_url}/installations/new`,
+    );
+    page(
+      res,
+      200,
+      "agate is registered",
+      `<h1>Registered ${escapeHtml(app.slug)}</h1>
+<p>The App's id, private key and webhook secret are in <code>${escapeHtml(file)}</code> (readable by this user only; keep a copy, they are not in the database). agate is starting with the new App now, in this same process: there is nothing to restart, and later starts read that file.</p>
+<p><a href="${escapeHtml(`${app.html_url}/installations/new`)}">Install it on your repositories</a>.</p>`,
+    );
+    this.resolveRegistered(app);
+  }
 }

@@ -7,7 +7,7 @@ import { frozenClock, type TestClock, tempDir } from "../../test/support/store.j
 import { LeaseLostError } from "../store/errors.js";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
-import { type JobContext, type JobHandler, startWorkers, type Workers } from "./worker.js";
+import { type JobAttempt, type JobHandler, startWorkers, type Workers } from "./worker.js";
 
 let store: Store;
 let clock: TestClock;
@@ -66,7 +66,7 @@ describe("workers", () => {
       payload,
       jobs: [{ kind: "gate.delivery", payload: { delivery_id: "d-1" } }],
     });
-    const seen: JobContext[] = [];
+    const seen: JobAttempt[] = [];
     start({
       "gate.delivery": async (_job, context) => {
         seen.push(context);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { refusedWith } from "../../test/support/refused.js";
 import { ConfigurationError } from "../errors.js";
 import { mergeDefaults, parseExtendsReference, pinnedCommitProblem } from "./extends.js";
 import { type ConfigSources, configExtends, parseConfig } from "./parse-config.js";
@@ -32,15 +33,8 @@ const own = (rest = "") => `extends: ${REF}\n${rest}`;
 const parse = (text: string, sources: ConfigSources = { owner: "my-org", defaults: DEFAULTS }) =>
   parseConfig(text, FILE, sources);
 
-function problemsOf(text: string, sources?: ConfigSources) {
-  try {
-    parse(text, sources);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigurationError);
-    return (error as ConfigurationError).problems;
-  }
-  throw new Error("expected the config to be refused");
-}
+const problemsOf = (text: string, sources?: ConfigSources) =>
+  refusedWith(ConfigurationError, () => parse(text, sources), "the config");
 
 describe("extends: the reference", () => {
   it("reads owner, path and a full commit SHA", () => {

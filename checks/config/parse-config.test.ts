@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { refusedWith } from "../../test/support/refused.js";
 import { ConfigurationError } from "../errors.js";
 import { DEFAULT_PROGRESS_THRESHOLDS } from "../progress/detector.js";
 import { parseConfig } from "./parse-config.js";
@@ -49,15 +50,8 @@ escalation:
   claim_expiries_before_blocked: 3
 `;
 
-function problemsOf(text: string) {
-  try {
-    parseConfig(text);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigurationError);
-    return (error as ConfigurationError).problems;
-  }
-  throw new Error("expected the config to be refused");
-}
+const problemsOf = (text: string) =>
+  refusedWith(ConfigurationError, () => parseConfig(text), "the config");
 
 describe("parseConfig: valid configs", () => {
   it("accepts version 1 and one command, with every documented default applied", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import type { HandoffEntry } from "../../schemas/handoff-entry.js";
+import { ENTRY_FIELDS, storedEntry } from "../../test/support/entry-fixture.js";
 import { recordInput, SHA_A, SHA_B } from "../../test/support/store.js";
 import { dashboardPull } from "./pulls.js";
 import { agateWords, DASHBOARD_MARKER, dashboardHasItems, renderDashboard } from "./render.js";
@@ -20,32 +21,13 @@ const record = (
 
 const PULL = { number: 12, author: "agent-a", title: "Add the widget", head_sha: SHA_A };
 
-function entry(over: Partial<HandoffEntry>): HandoffEntry {
-  return {
+const entry = (over: Partial<HandoffEntry>): HandoffEntry =>
+  storedEntry({
     repository: "o/r",
     issue_number: 3,
-    author: "agent-a",
-    fields: {
-      project: "p",
-      question: "Which port?",
-      tried: "t",
-      needed: "n",
-      blocking_pull: null,
-    },
-    state: "open",
-    owner: null,
-    follow_ups: 0,
-    claim_expiries: 0,
-    escalation_reason: null,
-    why: null,
-    deadline: null,
-    comments_through: 0,
-    opened_at: "2026-01-01T00:00:00.000Z",
-    state_changed_at: "2026-01-01T00:00:00.000Z",
-    version: 1,
+    fields: { ...ENTRY_FIELDS, question: "Which port?" },
     ...over,
-  };
-}
+  });
 
 describe("dashboardPull: a pull request's line from the records of its live head", () => {
   it("escalated by a protected path is an override pending; otherwise an escalation", () => {

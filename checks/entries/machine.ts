@@ -175,14 +175,108 @@ const involved = (entry: HandoffEntry, actor: string) =>
 const mayPark = (entry: HandoffEntry, actor: string, maintainer: boolean) =>
   involved(entry, actor) || maintainer;
 
-function decide(
+/** Who gives a command, and when: what each command's rule reads besides the entry. */
+interface Asked {
+  actor: string;
+  /** The App's maintainer test for the actor (needsMaintainerTest says when it was made). */
+  maintainer: boolean;
+  at: Date;
+  rules: EscalationRules;
+}
+
+type CommandRule<K extends EntryCommand["kind"]> = (
   entry: HandoffEntry,
-  command: EntryCommand,
-  actor: string,
-  maintainer: boolean,
-  at: Date,
-  rules: EscalationRules,
-): Change {
+  command: Extract<EntryCommand, { kind: K }>,
+  asked: Asked,
+) => Change;
+
+/** A command only the entry's owner may give. */
+const byOwner = (entry: HandoffEntry, what: string, actor: string): Change | null =>
+  same(actor, entry.owner)
+    ? null
+    : refused(`${what} by ${actor}, who is not the owner`, say.notOwner(entry, what, actor));
+
+/** What each command does to an entry that is not terminal. */
+const COMMANDS: { [K in EntryCommand["kind"]]: CommandRule<K> } = {
+  invalid: (_entry, command) =>
+    refused(`invalid /${command.command}`, say.invalid(command.problem)),
+  claim: (entry, _command, { actor, at, rules }) => {
+    if (same(actor, entry.author)) {
+      return refused("claim by the author", say.authorCannotClaim(entry.author));
+    }
+    if (entry.state === "claimed") {
+      return same(actor, entry.owner)
+        ? refused("claim by the owner again", say.alreadyYours(entry))
+        : refused(`claim by ${actor} while ${entry.owner} owns it`, say.claimedBy(entry, actor));
+    }
+    return {
+      kind: "claimed",
+      reason: `claimed by ${actor}`,
+      reply: say.claimed(actor, rules),
+      next: {
+        state: "claimed",
+        owner: actor,
+        deadline: deadline("claim", at, rules.claim_timeout),
+      },
+    };
+  },
+  answer: (entry, _command, { actor }) =>
+    byOwner(entry, "answer", actor) ?? {
+      kind: "answered",
+      reason: `answered by ${actor}`,
+      reply: say.answered(entry),
+      next: { state: "resolved" },
+    },
+  ask: (entry, _command, { actor, rules }) => {
+    const notOwner = byOwner(entry, "follow-up question", actor);
+    if (notOwner) return notOwner;
+    const asked = entry.follow_ups + 1;
+    if (asked > rules.follow_up_limit) {
+      const why = `follow-up question ${asked} is over the limit of ${rules.follow_up_limit}`;
+      return {
+        kind: "blocked",
+        reason: why,
+        reply: say.tooManyFollowUps(asked, rules.follow_up_limit),
+        next: { state: "blocked", owner: null, follow_ups: asked, why },
+      };
+    }
+    return {
+      kind: "asked",
+      reason: `follow-up question ${asked} of ${rules.follow_up_limit} by ${actor}`,
+      reply: say.asked(entry, asked, rules.follow_up_limit),
+      next: { follow_ups: asked },
+    };
+  },
+  release: (entry, _command, { actor, at, rules }) =>
+    byOwner(entry, "release", actor) ?? claimEnded(entry, "released", at, rules),
+  block: (entry, command, { actor, maintainer }) => {
+    if (!mayPark(entry, actor, maintainer)) {
+      return refused(`block by ${actor}`, say.notParticipant(entry, "block", actor));
+    }
+    return {
+      kind: "blocked",
+      reason: `blocked by ${actor}: ${command.why}`,
+      reply: say.blocked(actor, command.why),
+      next: { state: "blocked", owner: null, why: command.why },
+    };
+  },
+  escalate: (entry, command, { actor, maintainer, rules }) => {
+    if (!mayPark(entry, actor, maintainer)) {
+      return refused(`escalate by ${actor}`, say.notParticipant(entry, "escalate", actor));
+    }
+    const mentions = rules.maintainers.map((m) => (m.startsWith("@") ? m : `@${m}`));
+    return {
+      kind: "escalated",
+      reason: `escalated by ${actor} (${command.reason}): ${command.why}`,
+      reply: say.escalated(actor, command.reason, command.why, mentions),
+      mentions,
+      next: { state: "escalated", escalation_reason: command.reason, why: command.why },
+    };
+  },
+};
+
+function decide(entry: HandoffEntry, command: EntryCommand, asked: Asked): Change {
+  const { actor, maintainer } = asked;
   // An escalation waits for a maintainer's decision, which is the one thing that ends it.
   if (
     entry.state === "escalated" &&
@@ -200,90 +294,8 @@ function decide(
   if (isTerminal(entry.state)) {
     return refused(`${command.kind} on a ${entry.state} entry`, say.terminal(entry));
   }
-  const owner = entry.owner;
-  const isOwner = same(actor, owner);
-  const needsOwner = (what: string) =>
-    refused(`${what} by ${actor}, who is not the owner`, say.notOwner(entry, what, actor));
-  switch (command.kind) {
-    case "invalid":
-      return refused(`invalid /${command.command}`, say.invalid(command.problem));
-    case "claim":
-      if (same(actor, entry.author)) {
-        return refused("claim by the author", say.authorCannotClaim(entry.author));
-      }
-      if (entry.state === "claimed") {
-        return isOwner
-          ? refused("claim by the owner again", say.alreadyYours(entry))
-          : refused(`claim by ${actor} while ${owner} owns it`, say.claimedBy(entry, actor));
-      }
-      return {
-        kind: "claimed",
-        reason: `claimed by ${actor}`,
-        reply: say.claimed(actor, rules),
-        next: {
-          state: "claimed",
-          owner: actor,
-          deadline: deadline("claim", at, rules.claim_timeout),
-        },
-      };
-    case "answer":
-      if (!isOwner) return needsOwner("answer");
-      return {
-        kind: "answered",
-        reason: `answered by ${actor}`,
-        reply: say.answered(entry),
-        next: { state: "resolved" },
-      };
-    case "ask": {
-      if (!isOwner) return needsOwner("follow-up question");
-      const asked = entry.follow_ups + 1;
-      if (asked > rules.follow_up_limit) {
-        const why = `follow-up question ${asked} is over the limit of ${rules.follow_up_limit}`;
-        return {
-          kind: "blocked",
-          reason: why,
-          reply: say.tooManyFollowUps(asked, rules.follow_up_limit),
-          next: { state: "blocked", owner: null, follow_ups: asked, why },
-        };
-      }
-      return {
-        kind: "asked",
-        reason: `follow-up question ${asked} of ${rules.follow_up_limit} by ${actor}`,
-        reply: say.asked(entry, asked, rules.follow_up_limit),
-        next: { follow_ups: asked },
-      };
-    }
-    case "release":
-      if (!isOwner) return needsOwner("release");
-      return claimEnded(entry, "released", at, rules);
-    case "block":
-      if (!mayPark(entry, actor, maintainer)) {
-        return refused(`block by ${actor}`, say.notParticipant(entry, "block", actor));
-      }
-      return {
-        kind: "blocked",
-        reason: `blocked by ${actor}: ${command.why}`,
-        reply: say.blocked(actor, command.why),
-        next: { state: "blocked", owner: null, why: command.why },
-      };
-    case "escalate": {
-      if (!mayPark(entry, actor, maintainer)) {
-        return refused(`escalate by ${actor}`, say.notParticipant(entry, "escalate", actor));
-      }
-      const mentions = rules.maintainers.map((m) => (m.startsWith("@") ? m : `@${m}`));
-      return {
-        kind: "escalated",
-        reason: `escalated by ${actor} (${command.reason}): ${command.why}`,
-        reply: say.escalated(actor, command.reason, command.why, mentions),
-        mentions,
-        next: {
-          state: "escalated",
-          escalation_reason: command.reason,
-          why: command.why,
-        },
-      };
-    }
-  }
+  const rule = COMMANDS[command.kind] as CommandRule<typeof command.kind>;
+  return rule(entry, command, asked);
 }
 
 /**
@@ -303,8 +315,12 @@ export function applyCommand(
   rules: EscalationRules,
 ): EntryStep | null {
   if (input.comment_id <= entry.comments_through) return null;
-  const maintainer = input.maintainer ?? false;
-  const change = decide(entry, input.command, input.actor, maintainer, input.at, rules);
+  const change = decide(entry, input.command, {
+    actor: input.actor,
+    maintainer: input.maintainer ?? false,
+    at: input.at,
+    rules,
+  });
   return step(entry, change, input.actor, input.comment_id, input.at);
 }
 

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gateJobHandlers, RECONCILE } from "../../app/gate/job-handlers.js";
+import { agateDomains } from "../../app/compose.js";
 import { type Agate, startAgate } from "../../app/runtime/server.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { type GitHubSimulator, installationClient, startGitHubSimulator } from "../github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../support/evidence-workflow.js";
 import { recordingLog } from "../support/recording-log.js";
@@ -35,7 +36,7 @@ beforeAll(async () => {
     },
     log: recordingLog(),
     pollMs: 20,
-    handlers: gateJobHandlers,
+    ...agateDomains,
   });
   sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
 });
@@ -170,7 +171,7 @@ describe("the App, end to end over HTTP", () => {
     sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
     expect(gateCheck(repo, lost)).toBeUndefined();
 
-    await agate.store.enqueue({ kind: RECONCILE, payload: null });
+    await agate.store.enqueue({ kind: GATE_JOBS.reconcile.kind, payload: null });
     agate.workers.poke();
     await settle();
     expect(gateCheck(repo, lost)).toMatchObject({ status: "in_progress" });

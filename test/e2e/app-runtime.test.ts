@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { agateObserve, agateRoute } from "../../app/compose.js";
 import { type Agate, startAgate } from "../../app/runtime/server.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
@@ -71,6 +72,8 @@ describe("the App's webhook path against the simulator", () => {
       },
       log,
       pollMs: 20,
+      route: agateRoute,
+      observe: agateObserve,
       handlers: ({ probot }) => ({
         "gate.pull_request": async (_job, { delivery }) => {
           if (!delivery) throw new Error("a gate job without its delivery");

@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ImmutableReads } from "../../app/gate/caches.js";
-import { EvidenceCache } from "../../app/gate/evidence.js";
+import { agateRoute } from "../../app/compose.js";
 import { gatherPullRequest } from "../../app/gate/gather.js";
-import { runGateJob } from "../../app/gate/job-handlers.js";
-import { defaultRoute } from "../../app/gate/route.js";
 import { GitHubAdapter } from "../../app/github/adapter.js";
 import { decideGate } from "../../checks/gate/decide.js";
 import type { EvidenceJob, EvidenceRunFact } from "../../schemas/gate.js";
-import { JOB_KINDS, JOB_PAYLOADS } from "../../schemas/jobs.js";
+import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
 import type { Delivery } from "../github/index.js";
 import { useGateHarness } from "../support/gate-harness.js";
@@ -41,9 +39,9 @@ function jobCompleted(runId: number, attempt: number): Delivery {
 
 /** The job the route takes from a delivery (what a pass is handed as `completedJob`). */
 function routedJob(delivery: Delivery): { runId: number; job: EvidenceJob } {
-  const [job] = defaultRoute(delivery.event, delivery.payload, delivery.id);
-  if (job?.kind !== JOB_KINDS.head) throw new Error(`the route made ${job?.kind ?? "no job"}`);
-  const { run } = JOB_PAYLOADS[JOB_KINDS.head].parse(job.payload);
+  const [job] = agateRoute(delivery.event, delivery.payload, delivery.id);
+  if (job?.kind !== GATE_JOBS.head.kind) throw new Error(`the route made ${job?.kind ?? "no job"}`);
+  const { run } = GATE_JOBS.head.payload.parse(job.payload);
   if (!run?.job) throw new Error("the route carried no completed job");
   return { runId: run.id, job: run.job };
 }
@@ -64,8 +62,8 @@ async function gatherWith(
     {
       github,
       store: deps.store,
-      reads: deps.reads ?? new ImmutableReads(),
-      evidence: deps.evidence ?? new EvidenceCache(),
+      reads: deps.reads,
+      evidence: gate.evidence(),
       agateVersion: AGATE_VERSION,
       now: deps.now,
     },
@@ -207,27 +205,27 @@ describe("a retried evidence pass", () => {
   it("is not skipped as already read: its first run may have stored the decision and stopped before queueing what it calls for", async () => {
     const repo = "retried-pass";
     const { head, number, run } = await oneRun(repo);
-    const [headJob] = defaultRoute(...deliveryArgs(jobCompleted(run.runId, 1)));
+    const [headJob] = agateRoute(...deliveryArgs(jobCompleted(run.runId, 1)));
     if (!headJob) throw new Error("the route made no job");
     const deps = gate.deps();
     // The late event's head job queues the pull request's pass, carrying the run.
-    await runGateJob(headJob.kind, headJob.payload, deps);
-    const job = (await gate.store.listJobs({ kind: JOB_KINDS.pullRequest, status: "queued" })).at(
-      -1,
-    );
+    await gate.run(headJob, deps);
+    const job = (
+      await gate.store.listJobs({ kind: GATE_JOBS.pullRequest.kind, status: "queued" })
+    ).at(-1);
     if (!job) throw new Error("the head job queued no pull request pass");
     // The same run read again: skipped.
-    expect(await runGateJob(job.kind, job.payload, deps)).toContain(
+    expect(await gate.run(job, deps)).toContain(
       `run ${run.runId} (attempt 1) was already read with its job complete`,
     );
     // The same job as a retry runs the pass, and queues every linked entry's pass and the
     // dashboard's refresh that a stopped first run may have left unqueued.
     const before = (await gate.store.listJobs({})).length;
-    const retried = await runGateJob(job.kind, job.payload, { ...deps, retried: true });
+    const retried = await gate.run(job, { ...deps, retried: true });
     expect(retried).not.toContain("already read");
     expect(retried).toContain(`Accepted on ${head.slice(0, 7)}`);
     const queued = (await gate.store.listJobs({})).slice(before).map((j) => j.kind);
-    expect(queued).toContain(JOB_KINDS.dashboard);
+    expect(queued).toContain(DASHBOARD_JOBS.refresh.kind);
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
     expect(gate.sim.labelsOf({ repo, number })).toContain("agate:accepted");
   });

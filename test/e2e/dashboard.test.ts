@@ -3,15 +3,15 @@
  * handlers against the simulator over HTTP; the dashboard issue as GitHub holds it.
  */
 import { describe, expect, it } from "vitest";
-import { dashboardJob } from "../../app/dashboard/queue.js";
 import { DASHBOARD_MARKER, DASHBOARD_TITLE } from "../../checks/dashboard/render.js";
+import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
+import { jobOf } from "../../schemas/jobs/index.js";
 import type { Issue } from "../github/state.js";
-import { ENTRY_FORM, useEntriesHarness } from "../support/entries-harness.js";
+import { ENTRY_FORM, entriesConfig, useEntriesHarness } from "../support/entries-harness.js";
 import { recordInput } from "../support/store.js";
 
 const h = useEntriesHarness();
-const CONFIG =
-  'version: 1\ncommands:\n  - name: test\n    run: "true"\nescalation:\n  maintainers: [boss]\n';
+const CONFIG = entriesConfig("boss");
 
 /** The App's own dashboard issues in the repository (there must be one at most). */
 function dashboards(repo: string): Issue[] {
@@ -79,10 +79,10 @@ describe("the triage dashboard", () => {
     const before = dashboard("d1").updatedAt;
     expect(await h.record(answer, "redelivered-answer")).toBe("new");
     await h.store.enqueue(
-      dashboardJob("agate-dev/d1", h.sim.installationId, {
-        event: "issue_comment",
-        action: "created",
-        delivery_id: "redelivered-answer",
+      jobOf(DASHBOARD_JOBS.refresh, {
+        repository: "agate-dev/d1",
+        installation: h.sim.installationId,
+        trigger: { event: "issue_comment", action: "created", delivery_id: "redelivered-answer" },
       }),
     );
     await h.runJobs();
@@ -167,19 +167,12 @@ describe("the triage dashboard", () => {
     expect(h.log.filter((line) => line.includes("gives way"))).toHaveLength(1);
 
     // A gate decision stored for a live head: the gate queues the refresh after it.
-    await h.sim.pushCommit({ repo: "d3", branch: "codex/x", files: { "a.txt": "a\n" } });
-    const pull = await h.sim.openPullRequest({
-      repo: "d3",
-      head: "codex/x",
-      title: "Half of it",
-      user: "agent-a",
-    });
-    await h.work();
+    const pull = await h.openPull("d3", { title: "Half of it" });
     await h.store.appendRecord(
       recordInput({
         repository: "agate-dev/d3",
         pull_number: pull.number,
-        head_sha: pull.headSha,
+        head_sha: pull.head,
         decision: {
           state: "capped",
           reasons: [
@@ -191,10 +184,10 @@ describe("the triage dashboard", () => {
       }),
     );
     await h.store.enqueue(
-      dashboardJob("agate-dev/d3", h.sim.installationId, {
-        event: "gate",
-        action: null,
-        delivery_id: null,
+      jobOf(DASHBOARD_JOBS.refresh, {
+        repository: "agate-dev/d3",
+        installation: h.sim.installationId,
+        trigger: { event: "gate", action: null, delivery_id: null },
       }),
     );
     await h.runJobs();

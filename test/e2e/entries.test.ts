@@ -347,14 +347,7 @@ describe("labels and open/closed are a projection", () => {
 
   it("priority is derived: blocking while the entry's pull request is open (following its closing and reopening), background once resolved", async () => {
     await h.repo("p3", CONFIG());
-    await h.sim.pushCommit({ repo: "p3", branch: "codex/x", files: { "a.txt": "a\n" } });
-    const pull = await h.sim.openPullRequest({
-      repo: "p3",
-      head: "codex/x",
-      title: "Half of it",
-      user: "agent-a",
-    });
-    await h.work();
+    const pull = await h.openPull("p3", { title: "Half of it" });
     const n = await h.openEntry("p3", ENTRY_FORM({ pull: `#${pull.number}` }));
     expect(labels("p3", n)).toEqual(["agate:blocking", "agate:open"]);
     // Nobody waits on a closed pull request: the entry follows it, both ways.

@@ -9,44 +9,20 @@ import { describe, expect, it } from "vitest";
 import { entryMain } from "../../action/entries-cli.js";
 import { tokenClient } from "../github/index.js";
 import { agentEnv } from "../support/entries-app.js";
-import { ENTRY_FORM, useEntriesHarness } from "../support/entries-harness.js";
+import { ENTRY_FORM, entriesConfig, useEntriesHarness } from "../support/entries-harness.js";
 
 const h = useEntriesHarness();
 
-const CONFIG = `version: 1
-commands:
-  - name: test
-    run: "true"
-escalation:
-  maintainers: [octocat]
-`;
+const CONFIG = entriesConfig();
 
 const labels = (repo: string, n: number) => [...h.issue(repo, n).labels].sort();
 const priority = (repo: string, n: number) =>
   labels(repo, n).filter((l) => l === "agate:blocking" || l === "agate:background");
 
-function agateCheck(repo: string, head: string) {
-  const run = h.sim
-    .checkRuns({ repo })
-    .filter((r) => r.name === "agate" && r.headSha === head)
-    .at(-1);
-  if (!run) throw new Error(`no agate check on ${head}`);
-  return run;
-}
-
 /** A pull request on an agent's branch (gated by the default `gate`), in a new repository unless `existing`. */
 async function gatedPullRequest(repo: string, body?: string, existing = false) {
   if (!existing) await h.repo(repo, CONFIG);
-  await h.sim.pushCommit({ repo, branch: "codex/x", files: { "a.txt": "a\n" } });
-  const pull = await h.sim.openPullRequest({
-    repo,
-    head: "codex/x",
-    title: "Half",
-    user: "agent-a",
-    ...(body === undefined ? {} : { body }),
-  });
-  await h.work();
-  return pull.number;
+  return (await h.openPull(repo, body === undefined ? {} : { body })).number;
 }
 
 const head = (repo: string) => {
@@ -66,33 +42,30 @@ describe("an entry's priority follows the gate of the pull requests linked to it
   it("named by the entry: blocking while its gate holds it, background once accepted, blocking again after a push", async () => {
     const pull = await gatedPullRequest("pr1");
     const n = await h.openEntry("pr1", ENTRY_FORM({ pull: `#${pull}` }));
-    expect(agateCheck("pr1", head("pr1")).status).toBe("in_progress");
+    expect(h.agateCheck("pr1", head("pr1")).status).toBe("in_progress");
     expect(labels("pr1", n)).toEqual(["agate:blocking", "agate:open"]);
 
     // A maintainer (listed in escalation.maintainers) accepts the exact head: nobody waits on an
     // accepted pull request.
     await h.comment("pr1", pull, `/agate accept ${head("pr1")} checked by hand`, "octocat");
-    expect(agateCheck("pr1", head("pr1")).conclusion).toBe("success");
+    expect(h.agateCheck("pr1", head("pr1")).conclusion).toBe("success");
     expect(labels("pr1", n)).toEqual(["agate:background", "agate:open"]);
 
     // A push voids the acceptance: the gate holds the new head, and the entry blocks again.
     await h.sim.pushCommit({ repo: "pr1", branch: "codex/x", files: { "b.txt": "b\n" } });
     await h.work();
-    expect(agateCheck("pr1", head("pr1")).status).toBe("in_progress");
+    expect(h.agateCheck("pr1", head("pr1")).status).toBe("in_progress");
     expect(labels("pr1", n)).toEqual(["agate:blocking", "agate:open"]);
   });
 
   it("a pull request the gate does not hold (not gated) leaves the entry in the background", async () => {
     await h.repo("pr2", `${CONFIG}gate:\n  all: false\n`);
     // Not an agent's branch, author or label: this config's gate selects none of it.
-    await h.sim.pushCommit({ repo: "pr2", branch: "people/x", files: { "a.txt": "a\n" } });
-    const pull = await h.sim.openPullRequest({
-      repo: "pr2",
-      head: "people/x",
+    const pull = await h.openPull("pr2", {
+      branch: "people/x",
       title: "A person's",
       user: "someone",
     });
-    await h.work();
     const records = await h.store.listRecords({
       repository: `${h.sim.owner}/pr2`,
       pullNumber: pull.number,
@@ -116,12 +89,12 @@ describe("an entry's priority follows the gate of the pull requests linked to it
     );
     expect(priority("pr3", n)).toEqual(["agate:background"]);
     expect(priority("pr3", other)).toEqual(["agate:background"]);
-    expect(agateCheck("pr3", head("pr3")).output.summary).not.toContain("Handoff entries");
+    expect(h.agateCheck("pr3", head("pr3")).output.summary).not.toContain("Handoff entries");
 
     await editBody("pr3", pull, `Part one. Waits on ${h.sim.owner}/pr3#${n} (see #${n}).`);
     expect(priority("pr3", n)).toEqual(["agate:blocking"]);
     expect(priority("pr3", other)).toEqual(["agate:background"]);
-    let check = agateCheck("pr3", head("pr3"));
+    let check = h.agateCheck("pr3", head("pr3"));
     expect(check.status).toBe("in_progress");
     expect(check.output.summary).toContain(`| handoff entry #${n} | open |`);
     expect(check.output.summary).toMatch(
@@ -130,7 +103,7 @@ describe("an entry's priority follows the gate of the pull requests linked to it
 
     // The entry's escalation reaches the pull request that mentions it, with no event on it.
     await h.comment("pr3", n, "/escalate money buy the 50 EUR plan?", "agent-a");
-    check = agateCheck("pr3", head("pr3"));
+    check = h.agateCheck("pr3", head("pr3"));
     expect([check.status, check.conclusion]).toEqual(["completed", "action_required"]);
     expect(check.output.title).toContain(
       `handoff entry #${n} needs a maintainer's decision on money`,
@@ -141,7 +114,7 @@ describe("an entry's priority follows the gate of the pull requests linked to it
     // The mention dropped: nothing links the entry, and the pull request is no longer held by it.
     await editBody("pr3", pull, "Part one.");
     expect(priority("pr3", n)).toEqual(["agate:background"]);
-    check = agateCheck("pr3", head("pr3"));
+    check = h.agateCheck("pr3", head("pr3"));
     expect([check.status, check.conclusion]).toEqual(["in_progress", null]);
     expect(check.output.summary).not.toContain("Handoff entries");
     expect(h.sim.labelsOf({ repo: "pr3", number: pull })).toEqual([]);
@@ -159,7 +132,7 @@ describe("an entry's priority follows the gate of the pull requests linked to it
     expect(priority("pr4", n)).toEqual(["agate:blocking"]);
     expect(priority("pr4", first)).toEqual(["agate:background"]);
     // The entry's opening queued the pass of the pull request that mentions it.
-    expect(agateCheck("pr4", head("pr4")).output.summary).toContain(
+    expect(h.agateCheck("pr4", head("pr4")).output.summary).toContain(
       `| handoff entry #${n} | open |`,
     );
 

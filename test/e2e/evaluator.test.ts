@@ -1,8 +1,8 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadEvaluatorSettings } from "../../app/evaluator/settings.js";
 import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
-import { loadEvaluatorSettings } from "../../app/runtime/settings.js";
 import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
 import { type FakeLlm, startFakeLlm } from "../support/fake-llm-server.js";
 import { useGateHarness } from "../support/gate-harness.js";

@@ -7,48 +7,24 @@
  * description mentions the entry) and derived priority: test/e2e/entry-priority.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { ENTRY_FORM, useEntriesHarness } from "../support/entries-harness.js";
+import { ENTRY_FORM, entriesConfig, useEntriesHarness } from "../support/entries-harness.js";
 
 const h = useEntriesHarness();
 
-const CONFIG = `version: 1
-commands:
-  - name: test
-    run: "true"
-escalation:
-  maintainers: [octocat]
-`;
-
-/** The App's `agate` check on the pull request's head, as GitHub shows it. */
-function agateCheck(repo: string, head: string) {
-  const runs = h.sim.checkRuns({ repo }).filter((r) => r.name === "agate" && r.headSha === head);
-  const run = runs.at(-1);
-  if (!run) throw new Error(`no agate check on ${head}`);
-  return run;
-}
+const CONFIG = entriesConfig();
 
 async function gatedPullRequest(repo: string) {
   await h.repo(repo, CONFIG);
-  await h.sim.pushCommit({ repo, branch: "codex/x", files: { "a.txt": "a\n" } });
-  const pull = await h.sim.openPullRequest({
-    repo,
-    head: "codex/x",
-    title: "Half",
-    user: "agent-a",
-  });
-  await h.work();
-  const head = h.sim.branchSha({ repo, branch: "codex/x" });
-  if (!head) throw new Error("no head");
-  return { number: pull.number, head };
+  return h.openPull(repo);
 }
 
 describe("the gate reads the entries that name a pull request", () => {
   it("open: the check shows the entry and waits; escalated: the pull request is escalated with the decision in the title; a maintainer's decision moves it on", async () => {
     const pr = await gatedPullRequest("ge1");
-    expect(agateCheck("ge1", pr.head).status).toBe("in_progress");
+    expect(h.agateCheck("ge1", pr.head).status).toBe("in_progress");
 
     const n = await h.openEntry("ge1", ENTRY_FORM({ pull: `#${pr.number}` }));
-    let check = agateCheck("ge1", pr.head);
+    let check = h.agateCheck("ge1", pr.head);
     expect(check.status).toBe("in_progress");
     expect(check.output.summary).toContain("### Handoff entries");
     expect(check.output.summary).toContain(`| handoff entry #${n} | open |`);
@@ -57,7 +33,7 @@ describe("the gate reads the entries that name a pull request", () => {
     );
 
     await h.comment("ge1", n, "/escalate money buy the 50 EUR plan?", "agent-a");
-    check = agateCheck("ge1", pr.head);
+    check = h.agateCheck("ge1", pr.head);
     expect([check.status, check.conclusion]).toEqual(["completed", "action_required"]);
     expect(check.output.title).toBe(
       `Escalated on ${pr.head.slice(0, 7)}: handoff entry #${n} needs a maintainer's decision on money`,
@@ -70,7 +46,7 @@ describe("the gate reads the entries that name a pull request", () => {
       (e) => e.repository.endsWith("/ge1") && e.issue_number === n,
     );
     expect(entry?.state).toBe("resolved");
-    check = agateCheck("ge1", pr.head);
+    check = h.agateCheck("ge1", pr.head);
     // Released: no command record yet, so it waits for evidence as before the entry.
     expect([check.status, check.conclusion]).toEqual(["in_progress", null]);
     expect(check.output.summary).toContain(`| handoff entry #${n} | resolved |`);
@@ -82,7 +58,7 @@ describe("the gate reads the entries that name a pull request", () => {
     const n = await h.openEntry("ge2", ENTRY_FORM({ pull: `#${pr.number}` }), "mallory");
     await h.comment("ge2", n, "/claim", "mallory-2");
     await h.comment("ge2", n, "/answer done, merge it", "mallory-2");
-    const check = agateCheck("ge2", pr.head);
+    const check = h.agateCheck("ge2", pr.head);
     // Resolved, and still no command record: the pull request waits for evidence as before.
     expect(check.status).toBe("in_progress");
     expect(check.conclusion).toBeNull();

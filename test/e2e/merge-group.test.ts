@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { handleMergeGroupDeadline, MERGE_GROUP_DEADLINE } from "../../app/gate/merge-group.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
 import { testConfig } from "../support/runner-users.js";
 import { simulatedCi } from "../support/simulated-ci.js";
@@ -10,6 +10,7 @@ import { simulatedCi } from "../support/simulated-ci.js";
  * it over HTTP. Deliveries and the deadline job are handed to their handlers directly.
  */
 const gate = useGateHarness();
+const MERGE_GROUP_DEADLINE = GATE_JOBS.mergeGroupDeadline.kind;
 const groupCi = (repo: string, head: string) =>
   simulatedCi({
     sim: gate.sim,
@@ -73,7 +74,9 @@ describe("the merge queue, end to end against the simulator", () => {
     expect(check?.output?.summary).toContain("not escalated in the merge queue");
 
     // The deadline then finds the group answered and leaves it be.
-    await handleMergeGroupDeadline(deadline[0]?.payload, gate.deps());
+    const [answered] = deadline;
+    if (!answered) throw new Error("no deadline job was enqueued");
+    expect(await gate.run(answered)).toContain("deadline reached, already concluded success");
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
     const audit = await gate.store.listAudit({ kind: "gate.merge_group.decision" });
     // Waiting on the request and while the run was still going, then accepted; never failed.
@@ -106,13 +109,47 @@ describe("the merge queue, end to end against the simulator", () => {
     await new Promise((resolve) =>
       setTimeout(resolve, Math.max(0, Date.parse(job.run_at) - Date.now())),
     );
-    await handleMergeGroupDeadline(job.payload, gate.deps());
+    await gate.run(job);
     await gate.processDeliveries();
     const check = gate.gateCheck(repo, head);
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(check?.output?.title).toBe(
       `Rejected merge group ${head.slice(0, 7)} (#1): no command record within 1 s (merge_queue.record_timeout): does the evidence…`,
     );
+  });
+
+  it("a deadline queued before issue 30, its installation named `installation_id`, still concludes its group", async () => {
+    const repo = "queue-legacy";
+    const { head, base } = await queuedGroup(repo, "42", "1s");
+    expect(gate.gateCheck(repo, head)).toMatchObject({ status: "in_progress" });
+    // This release's deadline is taken out of the way unrun, so only the old row can answer.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const claim = () =>
+      gate.store.claimJob({
+        workerId: "merge-group-test",
+        leaseMs: 60_000,
+        kinds: [MERGE_GROUP_DEADLINE],
+      });
+    const current = await claim();
+    if (!current) throw new Error("no deadline job was enqueued");
+    await gate.store.completeJob(current.lease);
+    // A running database holds the old payload as it was stored, so the test stores the row.
+    const { installation, ...group } = GATE_JOBS.mergeGroupDeadline.payload.parse(
+      current.job.payload,
+    );
+    expect(group).toMatchObject({ head_sha: head, base_sha: base });
+    const legacy = await gate.store.enqueue({
+      kind: MERGE_GROUP_DEADLINE,
+      payload: { ...group, installation_id: installation },
+    });
+    const claimed = await claim();
+    expect(claimed?.job.id).toBe(legacy.id);
+    if (!claimed) throw new Error("the stored deadline was not claimed");
+    expect(await gate.run(claimed.job)).toContain("deadline reached: Rejected merge group");
+    expect(gate.gateCheck(repo, head)).toMatchObject({
+      status: "completed",
+      conclusion: "failure",
+    });
   });
 
   it("evidence is per group head: a new group on top of an accepted one waits for its own", async () => {

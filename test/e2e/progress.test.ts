@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DASHBOARD_MARKER } from "../../checks/dashboard/render.js";
-import { JOB_KINDS } from "../../schemas/jobs.js";
+import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
 import { useGateHarness } from "../support/gate-harness.js";
 
 /**
@@ -10,7 +10,7 @@ import { useGateHarness } from "../support/gate-harness.js";
  * same words whatever the answer, so a wrong answer is the same failure every time.
  */
 // The dashboard's refresh is worked too: a stored stalled or capped decision queues one.
-const gate = useGateHarness({ alsoWork: [JOB_KINDS.dashboard] });
+const gate = useGateHarness({ alsoWork: [DASHBOARD_JOBS.refresh.kind] });
 
 const CONFIG = [
   "version: 1",

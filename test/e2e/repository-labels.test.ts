@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runGateJob } from "../../app/gate/job-handlers.js";
-import { defaultRoute } from "../../app/gate/route.js";
+import { agateRoute } from "../../app/compose.js";
 import { AGATE_LABELS } from "../../checks/labels.js";
 import { CONFIG_PATH } from "../../schemas/config.js";
 import { installationClient } from "../github/clients.js";
@@ -112,8 +111,8 @@ describe("agate's labels on installation", () => {
     await gate.sim.addToInstallation({ repos: ["gated", "ungated"] });
     const lines: string[] = [];
     for (const d of await gate.takePending()) {
-      for (const job of defaultRoute(d.event, d.payload, d.id)) {
-        lines.push(await runGateJob(job.kind, job.payload, gate.deps()));
+      for (const job of agateRoute(d.event, d.payload, d.id)) {
+        lines.push(await gate.run(job));
       }
     }
     const count = Object.keys(AGATE_LABELS).length;

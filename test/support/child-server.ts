@@ -5,7 +5,7 @@
  */
 import { appendFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
-import { HANDLED_KINDS } from "../../app/gate/job-handlers.js";
+import { agateJobs, agateRoute } from "../../app/compose.js";
 import { startAgate } from "../../app/runtime/server.js";
 import type { JobHandler } from "../../app/runtime/worker.js";
 
@@ -21,7 +21,8 @@ const traced: JobHandler = async (job) => {
 };
 
 const agate = await startAgate({
-  handlers: Object.fromEntries(HANDLED_KINDS.map((kind) => [kind, traced])),
+  handlers: Object.fromEntries(agateJobs().kinds.map((kind) => [kind, traced])),
+  route: agateRoute,
   env: process.env,
   pollMs: 50,
 });

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defaultRoute } from "../../app/gate/route.js";
+import { agateRoute } from "../../app/compose.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
 import {
@@ -174,7 +174,7 @@ export async function startCrashHarness(): Promise<CrashHarness> {
             received_at: clock.now().toISOString(),
           },
           payload,
-          jobs: defaultRoute(d.event, JSON.parse(payload), d.id),
+          jobs: agateRoute(d.event, JSON.parse(payload), d.id),
         });
       }
       return pending.length;

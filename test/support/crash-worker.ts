@@ -9,11 +9,9 @@
  * kills it with SIGKILL wherever it is: that is the point.
  */
 import { Probot } from "probot";
-import { ImmutableReads } from "../../app/gate/caches.js";
-import { EvidenceCache } from "../../app/gate/evidence.js";
-import { type GateDeps, runGateJob } from "../../app/gate/job-handlers.js";
-import { AppAdapter, type GitHubClient } from "../../app/github/adapter.js";
-import { UnthrottledOctokit } from "../../app/runtime/server.js";
+import { agateJobs } from "../../app/compose.js";
+import { type JobRegistry, type JobServices, jobContext } from "../../app/runtime/jobs.js";
+import { probotServices, UnthrottledOctokit } from "../../app/runtime/server.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
 
@@ -26,9 +24,9 @@ const need = (name: string): string => {
 const leaseMs = Number(need("AGATE_TEST_LEASE_MS"));
 let frozen = new Date(0);
 const now = () => new Date(frozen.getTime());
-let current: { database: string; store: Store; deps: GateDeps } | undefined;
+let current: { database: string; store: Store; deps: JobServices; jobs: JobRegistry } | undefined;
 
-async function use(database: string): Promise<{ store: Store; deps: GateDeps }> {
+async function use(database: string): Promise<NonNullable<typeof current>> {
   if (current?.database === database) return current;
   await current?.store.close();
   const store = await openStore({ url: database, now });
@@ -40,36 +38,22 @@ async function use(database: string): Promise<{ store: Store; deps: GateDeps }> 
     // The App's client (its request retries included) without the pacing of writes.
     Octokit: UnthrottledOctokit,
   });
-  let slug: Promise<string> | undefined;
-  const deps: GateDeps = {
-    store,
-    now,
-    octokitFor: async (id) => (await probot.auth(id)) as GitHubClient,
-    appOctokit: async () => (await probot.auth()) as GitHubClient,
-    appSlug: () => {
-      slug ??= (async () => new AppAdapter((await probot.auth()) as GitHubClient).slug())();
-      return slug;
-    },
-    reads: new ImmutableReads(),
-    evidence: new EvidenceCache(),
-  };
-  current = { database, store, deps };
+  current = { database, store, deps: probotServices(probot, store, now), jobs: agateJobs() };
   return current;
 }
 
 async function drain(database: string): Promise<string[]> {
-  const { store, deps } = await use(database);
+  const { store, deps, jobs } = await use(database);
   const lines: string[] = [];
   for (;;) {
     const claimed = await store.claimJob({ workerId: `crash-worker:${process.pid}`, leaseMs });
     if (!claimed) return lines;
     const { job, lease } = claimed;
     try {
-      const line = await runGateJob(job.kind, job.payload, {
-        ...deps,
-        jobId: job.id,
-        retried: lease.attempt > 1,
-      });
+      const line = await jobs.run(
+        job,
+        jobContext(deps, { jobId: job.id, retried: lease.attempt > 1 }),
+      );
       await store.completeJob(lease);
       lines.push(`${job.id}#${lease.attempt} ${line}`);
     } catch (error) {

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gateJobHandlers } from "../../app/gate/job-handlers.js";
+import { agateDomains } from "../../app/compose.js";
 import { type Agate, startAgate } from "../../app/runtime/server.js";
 import type { GitHubSimulator } from "../github/index.js";
 
@@ -25,7 +25,7 @@ export async function startEntriesApp(
       AGATE_DATABASE_URL: `file:${join(temp, "agate.db")}`,
     },
     pollMs: 20,
-    handlers: gateJobHandlers,
+    ...agateDomains,
   });
   sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
   return {

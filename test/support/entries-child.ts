@@ -1,10 +1,9 @@
 /**
- * Tests only: the App as a real child process with its real job handlers (the gate's table, which
- * holds the entries' too), against the simulator named in its environment; its requests carry
- * its pid (x-agate-test-pid). Prints `AGATE_READY <json>` when it listens; SIGTERM closes it,
- * SIGKILL is a crash.
+ * Tests only: the App as a real child process with its real jobs (app/compose.ts), against the
+ * simulator named in its environment; its requests carry its pid (x-agate-test-pid). Prints
+ * `AGATE_READY <json>` when it listens; SIGTERM closes it, SIGKILL is a crash.
  */
-import { gateJobHandlers } from "../../app/gate/job-handlers.js";
+import { agateDomains } from "../../app/compose.js";
 import { startAgate } from "../../app/runtime/server.js";
 
 // Every request to GitHub names this process, so a test that holds a write (the simulator's
@@ -17,7 +16,7 @@ globalThis.fetch = (input, init) => {
 };
 
 const agate = await startAgate({
-  handlers: gateJobHandlers,
+  ...agateDomains,
   env: process.env,
   pollMs: 50,
   // The simulator has no secondary rate limits to pace writes for.

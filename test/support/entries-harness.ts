@@ -9,20 +9,14 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Probot } from "probot";
-import { afterAll, beforeAll, beforeEach } from "vitest";
-import { type GateDeps, runGateJob } from "../../app/gate/job-handlers.js";
-import { defaultRoute } from "../../app/gate/route.js";
-import { UnthrottledOctokit } from "../../app/runtime/server.js";
+import type { Probot } from "probot";
+import { afterAll, beforeEach } from "vitest";
+import { agateJobs, agateRoute } from "../../app/compose.js";
+import { type JobServices, jobContext } from "../../app/runtime/jobs.js";
 import { SqliteStore } from "../../app/store/sqlite-store.js";
-import {
-  type Delivery,
-  type GitHubSimulator,
-  type Receiver,
-  startGitHubSimulator,
-  startReceiver,
-} from "../github/index.js";
-import type { Comment, Issue } from "../github/state.js";
+import type { Delivery, GitHubSimulator } from "../github/index.js";
+import type { CheckRun, Comment, Issue } from "../github/state.js";
+import { simulatorProbot, simulatorServices, useSimulator } from "./simulator-app.js";
 import { frozenClock, type TestClock } from "./store.js";
 
 export const ENTRY_FORM = (fields: {
@@ -40,13 +34,17 @@ export const ENTRY_FORM = (fields: {
     `### Blocking pull request\n\n${fields.pull ?? "_No response_"}`,
   ].join("\n\n");
 
+/** A config with one command and the maintainers who decide escalations. */
+export const entriesConfig = (maintainers = "octocat") =>
+  `version: 1\ncommands:\n  - name: test\n    run: "true"\nescalation:\n  maintainers: [${maintainers}]\n`;
+
 export interface EntriesHarness {
   readonly sim: GitHubSimulator;
   readonly store: SqliteStore;
   readonly clock: TestClock;
   /** Log lines of every job run, in order. */
   readonly log: string[];
-  deps(): GateDeps;
+  deps(): JobServices;
   /** Records every new delivery with its routed jobs, then runs every due job, until quiet. */
   work(): Promise<void>;
   /** Moves the clock on (GitHub's and the App's), then works. */
@@ -66,11 +64,19 @@ export interface EntriesHarness {
   issue(repo: string, number: number): Issue;
   /** agate's comments on the issue (its bot's), oldest first. */
   agateComments(repo: string, number: number): Comment[];
+  /**
+   * A commit pushed to `branch` (codex/x: an agent's, which the default `gate` selects) and a
+   * pull request opened from it by `user` (agent-a), then worked; its number and head.
+   */
+  openPull(
+    repo: string,
+    options?: { branch?: string; title?: string; user?: string; body?: string },
+  ): Promise<{ number: number; head: string }>;
+  /** The App's latest `agate` check on a head, as GitHub shows it. */
+  agateCheck(repo: string, head: string): CheckRun;
 }
 
 export function useEntriesHarness(): EntriesHarness {
-  let sim: GitHubSimulator | undefined;
-  let receiver: Receiver | undefined;
   let store: SqliteStore | undefined;
   let probot: Probot | undefined;
   let clock: TestClock | undefined;
@@ -82,29 +88,18 @@ export function useEntriesHarness(): EntriesHarness {
     return value;
   };
 
-  beforeAll(async () => {
-    receiver = await startReceiver();
-    sim = await startGitHubSimulator({ webhookUrl: receiver.url });
-  });
+  const simulator = useSimulator();
   afterAll(async () => {
-    await sim?.close();
-    await receiver?.close();
     await store?.close();
     rmSync(temp, { recursive: true, force: true });
   });
   beforeEach(async () => {
-    const s = need(sim, "simulator");
+    const s = simulator();
     s.reset();
     // Now, to the second, so GitHub's timestamps and the App's clock are one and the same.
     clock = frozenClock(new Date(Math.floor(Date.now() / 1000) * 1000).toISOString());
     s.setClock(clock.now);
-    probot = new Probot({
-      appId: s.appId,
-      privateKey: s.privateKey,
-      baseUrl: s.apiUrl,
-      logLevel: "fatal",
-      Octokit: UnthrottledOctokit,
-    });
+    probot = simulatorProbot(s);
     await store?.close();
     store = SqliteStore.open(join(temp, `entries-${Date.now()}-${Math.random()}.db`), {
       now: clock.now,
@@ -115,7 +110,7 @@ export function useEntriesHarness(): EntriesHarness {
 
   const harness: EntriesHarness = {
     get sim() {
-      return need(sim, "simulator");
+      return simulator();
     },
     get store() {
       return need(store, "store");
@@ -125,15 +120,10 @@ export function useEntriesHarness(): EntriesHarness {
     },
     log,
     deps() {
-      const s = need(sim, "simulator");
-      const p = need(probot, "Probot");
-      return {
+      return simulatorServices(simulator(), need(probot, "Probot"), {
         store: need(store, "store"),
         now: need(clock, "clock").now,
-        octokitFor: (id: number) => p.auth(id) as never,
-        appOctokit: () => p.auth() as never,
-        appSlug: async () => s.appSlug,
-      };
+      });
     },
     async record(d, id = d.id) {
       const s = need(store, "store");
@@ -147,12 +137,12 @@ export function useEntriesHarness(): EntriesHarness {
           received_at: need(clock, "clock").now().toISOString(),
         },
         payload,
-        jobs: defaultRoute(d.event, JSON.parse(payload), id),
+        jobs: agateRoute(d.event, JSON.parse(payload), id),
       });
       return result.status;
     },
     async takePending() {
-      const s = need(sim, "simulator");
+      const s = simulator();
       await s.flushWebhooks();
       const pending = s.deliveries.slice(taken);
       taken = s.deliveries.length;
@@ -163,7 +153,7 @@ export function useEntriesHarness(): EntriesHarness {
       for (;;) {
         const claimed = await s.claimJob({ workerId: "entries-harness", leaseMs: 60_000 });
         if (!claimed) return;
-        log.push(await runGateJob(claimed.job.kind, claimed.job.payload, harness.deps()));
+        log.push(await agateJobs().run(claimed.job, jobContext(harness.deps())));
         await s.completeJob(claimed.lease);
       }
     },
@@ -172,8 +162,8 @@ export function useEntriesHarness(): EntriesHarness {
         const pending = await harness.takePending();
         for (const d of pending) await harness.record(d);
         await harness.runJobs();
-        await need(sim, "simulator").flushWebhooks();
-        if (need(sim, "simulator").deliveries.length === taken) return;
+        await simulator().flushWebhooks();
+        if (simulator().deliveries.length === taken) return;
       }
       throw new Error("the entries harness did not settle in 50 rounds (a loop of webhooks?)");
     },
@@ -185,13 +175,13 @@ export function useEntriesHarness(): EntriesHarness {
       need(clock, "clock").advance(ms);
     },
     async repo(name, config) {
-      await need(sim, "simulator").createRepository({
+      await simulator().createRepository({
         repo: name,
         files: config === undefined ? { "README.md": "x\n" } : { ".github/agate.yml": config },
       });
     },
     async openEntry(repo, body, user = "agent-a") {
-      const number = await need(sim, "simulator").createIssue({
+      const number = await simulator().createIssue({
         repo,
         title: "Handoff: a question",
         body,
@@ -201,16 +191,38 @@ export function useEntriesHarness(): EntriesHarness {
       return number;
     },
     async comment(repo, number, body, user) {
-      const id = await need(sim, "simulator").addIssueComment({ repo, number, body, user });
+      const id = await simulator().addIssueComment({ repo, number, body, user });
       await harness.work();
       return id;
     },
     issue(repo, number) {
-      const s = need(sim, "simulator");
+      const s = simulator();
       return s.world.issue(s.repository({ repo }), number);
     },
+    async openPull(repo, { branch = "codex/x", title = "Half", user = "agent-a", body } = {}) {
+      const s = simulator();
+      await s.pushCommit({ repo, branch, files: { "a.txt": "a\n" } });
+      const pull = await s.openPullRequest({
+        repo,
+        head: branch,
+        title,
+        user,
+        ...(body === undefined ? {} : { body }),
+      });
+      await harness.work();
+      return { number: pull.number, head: pull.headSha };
+    },
+    agateCheck(repo, head) {
+      const s = simulator();
+      const run = s
+        .checkRuns({ repo })
+        .filter((r) => r.name === "agate" && r.headSha === head)
+        .at(-1);
+      if (!run) throw new Error(`no agate check on ${head} in ${repo}`);
+      return run;
+    },
     agateComments(repo, number) {
-      const s = need(sim, "simulator");
+      const s = simulator();
       return harness
         .issue(repo, number)
         .comments.filter((c) => c.user.login === `${s.appSlug}[bot]`);

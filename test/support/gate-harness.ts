@@ -2,30 +2,27 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Probot } from "probot";
-import { afterAll, beforeAll, beforeEach } from "vitest";
-import { ImmutableReads } from "../../app/gate/caches.js";
+import type { Probot } from "probot";
+import { afterAll, beforeEach } from "vitest";
+import { agateJobs, agateObserve, agateRoute } from "../../app/compose.js";
 import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
-import { eventBases } from "../../app/gate/event-bases.js";
 import { EvidenceCache } from "../../app/gate/evidence.js";
-import { type GateDeps, runGateJob } from "../../app/gate/job-handlers.js";
-import { defaultRoute } from "../../app/gate/route.js";
-import { SetupReader } from "../../app/gate/setup.js";
-import { UnthrottledOctokit } from "../../app/runtime/server.js";
+import { RequiredCheckReader } from "../../app/gate/required-check.js";
+import { ImmutableReads } from "../../app/github/reads.js";
+import { type JobRun, type JobServices, jobContext } from "../../app/runtime/jobs.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
-import { JOB_KINDS, type JobKind } from "../../schemas/jobs.js";
-import {
-  type Delivery,
-  type GitHubSimulator,
-  type Receiver,
-  startGitHubSimulator,
-  startReceiver,
-} from "../github/index.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
+import type { Job } from "../../schemas/store.js";
+import type { Delivery, GitHubSimulator } from "../github/index.js";
 import type { RequiredStatusCheck } from "../github/state.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "./evidence-workflow.js";
 import { testConfig } from "./runner-users.js";
 import { type SimulatedCiOptions, type SimulatedCiRun, simulatedCi } from "./simulated-ci.js";
+import { simulatorProbot, simulatorServices, useSimulator } from "./simulator-app.js";
+
+/** What the harness's jobs run with, as a worker's would: a test may replace a client. */
+export type HarnessDeps = JobServices & Pick<JobRun, "retried" | "jobId">;
 
 /**
  * The gate against the simulator, for end-to-end tests: real git, the real Action bundle
@@ -39,13 +36,17 @@ export interface GateHarness {
   readonly sim: GitHubSimulator;
   readonly store: Store;
   readonly temp: string;
-  deps(): GateDeps;
+  deps(): HarnessDeps;
+  /** The evidence cache this test's jobs share, as one App process shares it. */
+  evidence(): EvidenceCache;
+  /** Runs one job through the App's job registry, as a worker would; its log line. */
+  run(job: Pick<Job, "kind" | "payload">, deps?: HarnessDeps): Promise<string>;
   /** Hands every delivery since the last call to the gate job, in order. */
   processDeliveries(): Promise<void>;
   /** The deliveries not yet handed over, now counted as handled: a test hands them itself. */
   takePending(): Promise<Delivery[]>;
   /** Routes one delivery and runs its jobs, with `deps` (default: the harness's). */
-  handle(delivery: Delivery, deps?: GateDeps): Promise<void>;
+  handle(delivery: Delivery, deps?: HarnessDeps): Promise<void>;
   /** A repository with the config, an agent branch with `files`, and its pull request opened. */
   agentPullRequest(
     repo: string,
@@ -89,47 +90,32 @@ export function useGateHarness(
   options: {
     evaluator?: () => EvaluatorDeps | undefined;
     /** Queued job kinds worked besides the gate's passes and evaluations (the dashboard's). */
-    alsoWork?: JobKind[];
+    alsoWork?: string[];
   } = {},
 ): GateHarness {
-  let sim: GitHubSimulator | undefined;
-  let receiver: Receiver | undefined;
   let store: Store | undefined;
   let probot: Probot | undefined;
   let handled = 0;
   // Shared by every job of a test, as one App process shares them.
   let reads = new ImmutableReads();
   let evidence = new EvidenceCache();
-  let setup: SetupReader | undefined;
+  let setup: RequiredCheckReader | undefined;
   const temp = mkdtempSync(join(tmpdir(), "agate-gate-"));
   const need = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`the gate harness has no ${what} yet`);
     return value;
   };
 
-  beforeAll(async () => {
-    receiver = await startReceiver();
-    // GitHub makes a check run for every job too (GitHub Actions' own); only the App's counts.
-    sim = await startGitHubSimulator({ webhookUrl: receiver.url, jobCheckRuns: true });
-  });
+  // GitHub makes a check run for every job too (GitHub Actions' own); only the App's counts.
+  const simulator = useSimulator({ jobCheckRuns: true });
   afterAll(async () => {
-    await sim?.close();
-    await receiver?.close();
     await store?.close();
     rmSync(temp, { recursive: true, force: true });
   });
   beforeEach(async () => {
-    const s = need(sim, "simulator");
+    const s = simulator();
     s.reset();
-    // A fresh Probot per test: no token or state cached from another test.
-    // No pacing of writes: the simulator has no secondary rate limits (startAgate's githubThrottle).
-    probot = new Probot({
-      appId: s.appId,
-      privateKey: s.privateKey,
-      baseUrl: s.apiUrl,
-      logLevel: "fatal",
-      Octokit: UnthrottledOctokit,
-    });
+    probot = simulatorProbot(s);
     await store?.close();
     store = await openStore({
       url: `file:${join(temp, `gate-${Date.now()}-${Math.random()}.db`)}`,
@@ -138,7 +124,7 @@ export function useGateHarness(
     reads = new ImmutableReads();
     evidence = new EvidenceCache();
     // As the App reads it: whether the base branch requires agate from this App.
-    setup = new SetupReader({
+    setup = new RequiredCheckReader({
       app: async () => ({ id: s.appId, slug: s.appSlug }),
       now: () => new Date(),
     });
@@ -146,30 +132,31 @@ export function useGateHarness(
 
   const harness: GateHarness = {
     get sim() {
-      return need(sim, "simulator");
+      return simulator();
     },
     get store() {
       return need(store, "store");
     },
     temp,
     deps() {
-      const s = need(sim, "simulator");
-      const p = need(probot, "Probot");
-      const evaluator = options.evaluator?.();
-      return {
+      return simulatorServices(simulator(), need(probot, "Probot"), {
         store: need(store, "store"),
         now: () => new Date(),
-        octokitFor: (id: number) => p.auth(id) as never,
-        appOctokit: () => p.auth() as never,
-        appSlug: async () => s.appSlug,
         reads,
+      });
+    },
+    evidence: () => evidence,
+    run(job, deps = harness.deps()) {
+      const evaluator = options.evaluator?.();
+      const jobs = agateJobs({
         evidence,
-        ...(setup ? { setup } : {}),
+        ...(setup ? { requiredChecks: setup } : {}),
         ...(evaluator ? { evaluator } : {}),
-      };
+      });
+      return jobs.run(job, jobContext(deps, deps));
     },
     async processDeliveries() {
-      const s = need(sim, "simulator");
+      const s = simulator();
       const jobs = need(store, "store");
       await s.flushWebhooks();
       // Deliveries in order, then the evaluations they queued (a workflow event that names only
@@ -185,20 +172,20 @@ export function useGateHarness(
           workerId: "gate-harness",
           leaseMs: 60_000,
           kinds: [
-            JOB_KINDS.pullRequest,
-            JOB_KINDS.head,
-            JOB_KINDS.evaluator,
+            GATE_JOBS.pullRequest.kind,
+            GATE_JOBS.head.kind,
+            GATE_JOBS.evaluator.kind,
             ...(options.alsoWork ?? []),
           ],
         });
         if (!claimed) break;
-        await runGateJob(claimed.job.kind, claimed.job.payload, harness.deps());
+        await harness.run(claimed.job);
         await jobs.completeJob(claimed.lease);
         await s.flushWebhooks();
       }
     },
     async takePending() {
-      const s = need(sim, "simulator");
+      const s = simulator();
       await s.flushWebhooks();
       const pending = s.deliveries.slice(handled);
       handled = s.deliveries.length;
@@ -219,16 +206,16 @@ export function useGateHarness(
         },
         payload,
         jobs: [],
-        sightings: eventBases(d.event, d.payload),
+        sightings: agateObserve(d.event, d.payload),
       });
       const stored = await s.getDelivery(d.id);
       if (!stored) throw new Error(`the store lost delivery ${d.id} it had just recorded`);
-      for (const job of defaultRoute(stored.event, JSON.parse(stored.payload), stored.id)) {
-        await runGateJob(job.kind, job.payload, deps);
+      for (const job of agateRoute(stored.event, JSON.parse(stored.payload), stored.id)) {
+        await harness.run(job, deps);
       }
     },
     async agentPullRequest(repo, files, opts = {}) {
-      const s = need(sim, "simulator");
+      const s = simulator();
       await s.createRepository({
         repo,
         files: {
@@ -262,7 +249,7 @@ export function useGateHarness(
       return { head, number, branch };
     },
     async agentPush(repo, branch, files) {
-      const sha = await need(sim, "simulator").pushCommit({
+      const sha = await simulator().pushCommit({
         repo,
         branch,
         files,
@@ -273,7 +260,7 @@ export function useGateHarness(
     },
     ci(repo, branch, head, options = {}) {
       return simulatedCi({
-        sim: need(sim, "simulator"),
+        sim: simulator(),
         repo,
         branch,
         head,
@@ -283,7 +270,7 @@ export function useGateHarness(
       });
     },
     gateCheck(repo, sha) {
-      const s = need(sim, "simulator");
+      const s = simulator();
       return s
         .checkRuns({ repo })
         .filter((c) => c.name === "agate" && c.headSha === sha && c.app.slug === s.appSlug)

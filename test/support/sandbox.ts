@@ -1,6 +1,6 @@
 import { it, type TestFunction } from "vitest";
 import { commandSandboxProblem } from "../../app/evaluator/sandbox.js";
-import { loadEvaluatorSettings } from "../../app/runtime/settings.js";
+import { loadEvaluatorSettings } from "../../app/evaluator/settings.js";
 
 /**
  * Tests that start real bubblewrap sandboxes (the `command` evaluator) need bubblewrap and a host

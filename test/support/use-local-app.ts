@@ -1,5 +1,6 @@
 /** Tests only: the App in this process, with a temp dir per test, closed and removed after it. */
 import { afterEach, beforeEach } from "vitest";
+import { agateObserve, agateRoute } from "../../app/compose.js";
 import { type Agate, type StartAgateOptions, startAgate } from "../../app/runtime/server.js";
 import { localAppEnv } from "./local-app.js";
 import { tempDir } from "./store.js";
@@ -9,7 +10,7 @@ export interface LocalApp {
   readonly dir: string;
   /** localAppEnv in this test's dir. */
   env(overrides?: Record<string, string>): Record<string, string>;
-  /** startAgate with `env()` and no handlers unless given; closed after the test. */
+  /** startAgate with `env()`, the App's route and no handlers unless given; closed after the test. */
   start(options?: Partial<StartAgateOptions>): Promise<Agate>;
 }
 
@@ -38,7 +39,12 @@ export function useLocalApp(secret: string): LocalApp {
     env,
     async start(options = {}) {
       const test = need();
-      const agate = await startAgate({ env: env(), handlers: {}, ...options });
+      const agate = await startAgate({
+        env: env(),
+        route: agateRoute,
+        observe: agateObserve,
+        ...options,
+      });
       test.started.push(agate);
       return agate;
     },

@@ -9,8 +9,8 @@ import { configExtends, parseConfig } from "../../checks/config/parse-config.js"
 import { ConfigurationError } from "../../checks/errors.js";
 import { CONFIG_PATH } from "../../schemas/config.js";
 import type { BaseConfigFact } from "../../schemas/gate.js";
-import type { Comparison, GitHubAdapter } from "../github/adapter.js";
-import { remember, rememberRead } from "./bounded-map.js";
+import { remember, rememberRead } from "../kit/bounded-map.js";
+import type { Comparison, GitHubAdapter } from "./adapter.js";
 import { type DefaultsRead, readOrgDefaults } from "./org-defaults.js";
 
 /** Comparisons carry patches: fewer of them are kept than of the small facts. */

@@ -11,7 +11,7 @@ import {
   type ExtendsRef,
   oversizedDefaults,
 } from "../../checks/config/extends.js";
-import type { GitHubAdapter } from "../github/adapter.js";
+import type { GitHubAdapter } from "./adapter.js";
 
 export type { DefaultsRead };
 

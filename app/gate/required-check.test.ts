@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BranchProtectionView, BranchRule } from "../../checks/setup/required-check.js";
-import { SetupReader } from "./setup.js";
+import { RequiredCheckReader } from "./required-check.js";
 
 const APP = { id: 77, slug: "agate-app" };
 
@@ -33,10 +33,10 @@ const requiring = (integration_id?: number): BranchRule => ({
 });
 const unprotected: BranchProtectionView = { protected: false };
 
-describe("SetupReader", () => {
+describe("RequiredCheckReader", () => {
   it("judges the branch's rules and protection against this App, the branch in a code span", async () => {
     let now = new Date("2026-12-04T10:00:00Z");
-    const reader = new SetupReader({ app: async () => APP, now: () => now });
+    const reader = new RequiredCheckReader({ app: async () => APP, now: () => now });
     const pinned = github([requiring(77)], unprotected);
     const ok = await reader.read(pinned, "o/r", "main");
     expect(ok).toMatchObject({ branch: "main", status: "ok", fix: null });
@@ -53,7 +53,7 @@ describe("SetupReader", () => {
 
   it("reuses a reading for its time to live, then reads again", async () => {
     let now = new Date("2026-12-04T10:00:00Z");
-    const reader = new SetupReader({ app: async () => APP, now: () => now, ttlMs: 60_000 });
+    const reader = new RequiredCheckReader({ app: async () => APP, now: () => now, ttlMs: 60_000 });
     const gh = github([], unprotected);
     expect((await reader.read(gh, "o/r", "main")).status).toBe("problem");
     now = new Date(now.getTime() + 59_000);
@@ -68,7 +68,7 @@ describe("SetupReader", () => {
     const refused = Object.assign(new Error("Resource not accessible by integration"), {
       status: 403,
     });
-    const reader = new SetupReader({ app: async () => APP, now: () => new Date() });
+    const reader = new RequiredCheckReader({ app: async () => APP, now: () => new Date() });
     const fact = await reader.read(github([], refused), "o/r", "main");
     expect(fact.status).toBe("could-not-check");
     expect(fact.summary).toContain("cannot read branch `main`: GitHub answered 403");
@@ -83,7 +83,7 @@ describe("SetupReader", () => {
   });
 
   it("says from whom the branch requires agate and whether a merge queue is required (where a pass counts, issue 26)", async () => {
-    const reader = new SetupReader({ app: async () => APP, now: () => new Date() });
+    const reader = new RequiredCheckReader({ app: async () => APP, now: () => new Date() });
     const queue: BranchRule = { type: "merge_queue" };
     expect(
       await reader.read(github([requiring(77), queue], unprotected), "o/r", "a"),
@@ -108,7 +108,7 @@ describe("SetupReader", () => {
 
   it("reads the default branch's name once per time to live; a failed read is read again", async () => {
     let now = new Date("2026-12-04T10:00:00Z");
-    const reader = new SetupReader({ app: async () => APP, now: () => now, ttlMs: 60_000 });
+    const reader = new RequiredCheckReader({ app: async () => APP, now: () => now, ttlMs: 60_000 });
     const names: string[] = [];
     let fail = true;
     const gh = {

@@ -20,23 +20,23 @@ import {
 } from "../../checks/setup/required-check.js";
 import type { SetupFact } from "../../schemas/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
-import { remember } from "./bounded-map.js";
+import { remember } from "../kit/bounded-map.js";
 
-export const SETUP_TTL_MS = 10 * 60_000;
+export const REQUIRED_CHECK_TTL_MS = 10 * 60_000;
 const READINGS_KEPT = 2_000;
 
-export interface SetupReaderOptions {
+export interface RequiredCheckReaderOptions {
   /** This App's id and slug; null: which App a requirement names cannot be judged. */
   app: () => Promise<{ id: number; slug: string } | null>;
   now: () => Date;
   ttlMs?: number;
 }
 
-export class SetupReader {
+export class RequiredCheckReader {
   private readonly readings = new Map<string, Promise<SetupFact>>();
   private readonly defaults = new Map<string, Promise<{ name: string; at: number }>>();
 
-  constructor(private readonly options: SetupReaderOptions) {}
+  constructor(private readonly options: RequiredCheckReaderOptions) {}
 
   /**
    * The repository's default branch, read at most once per repository every `ttlMs` (it is
@@ -46,7 +46,7 @@ export class SetupReader {
     github: Pick<GitHubAdapter, "defaultBranchName">,
     repository: string,
   ): Promise<string> {
-    const ttl = this.options.ttlMs ?? SETUP_TTL_MS;
+    const ttl = this.options.ttlMs ?? REQUIRED_CHECK_TTL_MS;
     const held = this.defaults.get(repository);
     if (held) {
       const known = await held.catch(() => null);
@@ -66,7 +66,7 @@ export class SetupReader {
     branch: string,
   ): Promise<SetupFact> {
     const key = `${repository}\n${branch}`;
-    const ttl = this.options.ttlMs ?? SETUP_TTL_MS;
+    const ttl = this.options.ttlMs ?? REQUIRED_CHECK_TTL_MS;
     const held = this.readings.get(key);
     if (held) {
       const fact = await held.catch(() => null);

@@ -7,7 +7,8 @@
  * without its passes.
  */
 import type { HandoffEntryDraft } from "../../schemas/handoff-entry.js";
-import { JOB_KINDS, type JobPayloadInput, pullRequestKey } from "../../schemas/jobs.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
+import { jobOf } from "../../schemas/jobs/index.js";
 import type { NewJob } from "../../schemas/store.js";
 
 type EntryView = Pick<HandoffEntryDraft, "repository" | "issue_number" | "state" | "fields">;
@@ -29,8 +30,8 @@ export function linkedPullRequestJobs(
   if (before !== null && before.state === after.state) return [];
   const named = after.fields.blocking_pull;
   const numbers = [...new Set([...(named === null ? [] : [named]), ...mentioning])];
-  return numbers.map((number) => {
-    const payload: JobPayloadInput<"gate.pull_request"> = {
+  return numbers.map((number) =>
+    jobOf(GATE_JOBS.pullRequest, {
       repository: after.repository,
       installation,
       number,
@@ -39,11 +40,6 @@ export function linkedPullRequestJobs(
         action: `${before?.state ?? "new"}→${after.state} (#${after.issue_number})`,
         delivery_id: null,
       },
-    };
-    return {
-      kind: JOB_KINDS.pullRequest,
-      payload: payload as NewJob["payload"],
-      concurrency_key: pullRequestKey(after.repository, number),
-    };
-  });
+    }),
+  );
 }
