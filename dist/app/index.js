@@ -3,37 +3,360 @@ import { existsSync as existsSync2, readFileSync as readFileSync3 } from "node:f
 import { resolve as resolve5 } from "node:path";
 import * as util from "node:util";
 
-// schemas/config.ts
-import { z as z4 } from "zod";
+// schemas/jobs/dashboard.ts
+import { z as z3 } from "zod";
 
-// schemas/duration.ts
-import { z } from "zod";
-var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5 };
-var DURATION_PATTERN = /^([1-9][0-9]*)(ms|s|m|h|d)$/;
-var durationMessage = (input) => typeof input === "number" ? `${input} is not a duration: write the unit, such as ${input}s or ${input}m` : `${JSON.stringify(input)} is not a duration such as 90s, 10m or 1h`;
-function parseDuration(text) {
-  const match = DURATION_PATTERN.exec(text);
-  if (!match) return void 0;
-  return Number(match[1]) * UNIT_MS[match[2]];
-}
-var durationSchema = z.string({ error: (issue) => durationMessage(issue.input) }).regex(DURATION_PATTERN, { error: (issue) => durationMessage(issue.input) }).transform((text) => parseDuration(text));
+// schemas/jobs/index.ts
+import { z as z2 } from "zod";
 
 // schemas/primitives.ts
-import { z as z2 } from "zod";
-var gitShaSchema = z2.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
+import { z } from "zod";
+var gitShaSchema = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, {
   error: "expected a git object id (40 or 64 hex digits)"
 });
-var sha256HexSchema = z2.string().regex(/^[0-9a-f]{64}$/, { error: "expected a sha256 digest (64 hex digits)" });
-var isoDateTimeSchema = z2.iso.datetime({ offset: true });
-var repositoryFullNameSchema = z2.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: "expected owner/name" });
-var githubLoginSchema = z2.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/, {
+var sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, { error: "expected a sha256 digest (64 hex digits)" });
+var isoDateTimeSchema = z.iso.datetime({ offset: true });
+var repositoryFullNameSchema = z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: "expected owner/name" });
+var githubLoginSchema = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/, {
   error: (issue) => `${JSON.stringify(issue.input)} is not a GitHub login such as octocat or copilot-swe-agent[bot]`
 });
-var positiveIntSchema = z2.number().int().positive();
-var nonNegativeIntSchema = z2.number().int().nonnegative();
+var positiveIntSchema = z.number().int().positive();
+var nonNegativeIntSchema = z.number().int().nonnegative();
+
+// schemas/jobs/index.ts
+var triggerSchema = z2.strictObject({
+  event: z2.string(),
+  action: z2.string().nullable(),
+  delivery_id: z2.string().nullable()
+});
+var jobTarget = {
+  repository: repositoryFullNameSchema,
+  installation: positiveIntSchema
+};
+function jobSpec(kind, payload, concurrencyKey, dedupe) {
+  return { kind, payload, concurrencyKey, ...dedupe ? { dedupe } : {} };
+}
+var unkeyed = () => null;
+function jobOf(spec, payload, options = {}) {
+  return {
+    kind: spec.kind,
+    payload,
+    concurrency_key: spec.concurrencyKey(payload),
+    ...options.run_at === void 0 ? {} : { run_at: options.run_at }
+  };
+}
+var pullRequestKey = (repository2, number) => `${repository2}#${number}`;
+var byPullRequest = (p) => pullRequestKey(p.repository, p.number);
+
+// schemas/jobs/dashboard.ts
+var dashboardJobSchema = z3.strictObject({ ...jobTarget, trigger: triggerSchema });
+var dashboardKey = (repository2) => `${repository2}:dashboard`;
+var DASHBOARD_JOBS = {
+  /**
+   * Queued on its own, a refresh is not queued again while one is queued for the repository: it
+   * reads everything when it starts, so one queued is enough however many changes come first.
+   */
+  refresh: jobSpec(
+    "entries.dashboard",
+    dashboardJobSchema,
+    (p) => dashboardKey(p.repository),
+    (p) => ({ dedupeKey: dashboardKey(p.repository), until: "started" })
+  )
+};
+
+// checks/github-answers.ts
+function isRateLimited(error) {
+  const { status, response, message: message4 } = error ?? {};
+  if (status === 429) return true;
+  if (status !== 403) return false;
+  const headers = response?.headers ?? {};
+  return headers["retry-after"] !== void 0 || String(headers["x-ratelimit-remaining"]) === "0" || /\b(secondary rate limit|rate limit exceeded)\b/i.test(message4 ?? "");
+}
+function tooLargeForContents(file) {
+  return file.encoding === "none" || file.content === "" && file.size > 0;
+}
+function noAnswer(error) {
+  const { name, status, response, message: message4, request } = error ?? {};
+  if (status !== 500 || response !== void 0) return null;
+  if (name !== "HttpError" && name !== "AbortError") return null;
+  return { host: hostOf(request?.url), reason: message4 || "no answer" };
+}
+function hostOf(url) {
+  if (!url) return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+function noAnswerText(failure) {
+  return `cannot reach ${failure.host ?? "GitHub"}: ${failure.reason}`;
+}
+
+// schemas/command-record.ts
+import { z as z4 } from "zod";
+var RECORD_ARTIFACT_PREFIX = "agate-command-record";
+var RECORD_FILE_NAME = "command-record.json";
+var recordArtifactName = (runAttempt) => `${RECORD_ARTIFACT_PREFIX}-attempt-${runAttempt}`;
+var CHANGED_PATHS_LIMIT = 100;
+var OUTPUT_TAIL_BYTES = 64 * 1024;
+var commandOutputSchema = z4.strictObject({
+  bytes: nonNegativeIntSchema,
+  sha256: sha256HexSchema.meta({
+    description: "sha256 of the raw output (stdout and stderr as interleaved)."
+  }),
+  normalized_sha256: sha256HexSchema.meta({
+    description: "sha256 after volatile text (colours, timestamps, durations, temp paths) is removed."
+  }),
+  tail: z4.string().meta({ description: `The last ${OUTPUT_TAIL_BYTES} bytes of output, as UTF-8.` }),
+  truncated: z4.boolean().meta({ description: "The tail is not the whole output." })
+});
+var commandResultSchema = z4.strictObject({
+  name: z4.string().min(1),
+  run: z4.string().min(1),
+  exit_code: z4.number().int().nullable().meta({ description: "null when killed by a signal or timeout." }),
+  signal: z4.string().nullable(),
+  timed_out: z4.boolean(),
+  started_at: isoDateTimeSchema,
+  duration_ms: nonNegativeIntSchema,
+  output: commandOutputSchema,
+  changed_paths: z4.array(z4.string()).meta({
+    description: `Paths whose content or existence in the work tree differs after this command from just before it (modified, added, deleted; new files unless ignored), relative to the repository root, sorted; at most ${CHANGED_PATHS_LIMIT}.`
+  }),
+  changed_paths_count: nonNegativeIntSchema.meta({
+    description: "How many paths changed, listed or not."
+  }),
+  privileged: z4.boolean().optional().meta({
+    description: "true: the base config marks this command privileged (`commands[].privileged`), so it ran as agate's own user, not as the commands user, and could have changed this record. Absent: it did not."
+  })
+});
+var testedSnapshotSchema = z4.strictObject({
+  sha: gitShaSchema.meta({
+    description: "`git rev-parse HEAD` where the commands ran (a merge commit on pull_request)."
+  }),
+  tree_sha: gitShaSchema,
+  parents: z4.array(gitShaSchema).meta({
+    description: "As the checkout knows them: empty in a shallow clone. The App reads the parents from GitHub, never from here."
+  }),
+  clean_before: z4.boolean().meta({
+    description: "The work tree matched the tested commit when the first command started (nothing an earlier step wrote)."
+  }),
+  dirty_before: z4.array(z4.string()).meta({
+    description: `Paths that differed before the first command, at most ${CHANGED_PATHS_LIMIT}.`
+  }),
+  clean: z4.boolean().meta({ description: "The work tree had no changed or untracked files afterwards." }),
+  dirty_digest: sha256HexSchema.nullable().meta({
+    description: "sha256 over path and blob hash of each changed or untracked file; null when clean."
+  })
+});
+var pullRequestRefSchema = z4.strictObject({
+  number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema
+});
+var mergeGroupRefSchema = z4.strictObject({
+  head_ref: z4.string().min(1),
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema
+});
+var runnerSchema = z4.strictObject({
+  os: z4.string(),
+  arch: z4.string(),
+  image_version: z4.string().nullable(),
+  node_version: z4.string()
+});
+var workflowRunRefSchema = z4.strictObject({
+  run_id: positiveIntSchema,
+  run_attempt: positiveIntSchema,
+  workflow_ref: z4.string().min(1),
+  job: z4.string().min(1),
+  event_name: z4.string().min(1)
+});
+var isolationSchema = z4.strictObject({
+  mode: z4.enum(["user", "shared"]).meta({
+    description: "`user`: the commands ran as a user of their own, not agate's, without sudo or root; `shared`: as agate's own user, so they could have changed this record."
+  }),
+  user: z4.string().min(1).meta({ description: "The user the commands ran as." }),
+  uid: nonNegativeIntSchema,
+  reason: z4.string().nullable().meta({
+    description: "`shared`: why agate could not run them as a user of their own. null otherwise."
+  }),
+  swept: z4.enum(["user", "process-group"]).meta({
+    description: "What agate killed after each command: `user`, every process of the commands user (a daemon, a double fork, setsid: all); `process-group`, the command's process group (a process that left it with setsid was not seen)."
+  })
+});
+var graderVersionSchema = z4.strictObject({
+  agate_version: z4.string().min(1),
+  config_digest: sha256HexSchema
+});
+var commandRecordSchema = z4.strictObject({
+  kind: z4.literal("agate.command-record"),
+  version: z4.literal(2).meta({
+    description: "2: published as a workflow artifact, with the work tree's state before and after each command."
+  }),
+  repository: repositoryFullNameSchema.nullable().meta({ description: "null for a local `agate run`." }),
+  tested: testedSnapshotSchema,
+  pull_request: pullRequestRefSchema.nullable(),
+  merge_group: mergeGroupRefSchema.nullable(),
+  commands: z4.array(commandResultSchema),
+  runner: runnerSchema,
+  grader: graderVersionSchema,
+  workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
+  isolation: isolationSchema.optional().meta({
+    description: "How the commands ran. Absent in records made before agate ran them as a user of their own: they ran as agate's user."
+  }),
+  cut: z4.array(z4.string()).default([]).meta({
+    description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
+  }),
+  created_at: isoDateTimeSchema
+});
+
+// schemas/gate.ts
+import { z as z12 } from "zod";
+
+// schemas/acceptance-record.ts
+import { z as z7 } from "zod";
+
+// schemas/handoff-file.ts
+import { z as z5 } from "zod";
+var handoffStatusSchema = z5.enum(["in-progress", "ready", "blocked"]);
+var handoffFrontMatterSchema = z5.strictObject({
+  task: z5.string().min(1).meta({ description: "The task served: an issue reference such as #12, or one line." }),
+  branch: z5.string().min(1),
+  status: handoffStatusSchema,
+  changed_files: z5.array(z5.string().min(1)).meta({ description: "Every file the branch changes against its base." }),
+  last_command: z5.strictObject({
+    run: z5.string().min(1),
+    exit_code: z5.number().int(),
+    output_tail: z5.string().default("")
+  }).nullable().default(null),
+  next_step: z5.string().default("").meta({ description: "The next unresolved step; empty when none." }),
+  open_items: z5.array(z5.string().min(1)).default([])
+});
+
+// schemas/verdict.ts
+import { z as z6 } from "zod";
+var verdictSchema = z6.strictObject({
+  complete: z6.boolean().meta({ description: "The task is fully done by this change." }),
+  score: z6.number().min(0).max(1),
+  missing: z6.array(z6.string().min(1)).meta({ description: "Concrete open items; empty when complete." }),
+  evidence: z6.array(z6.string().min(1)).meta({ description: "What in the artifacts supports the verdict." })
+});
+
+// schemas/acceptance-record.ts
+var decisionStateSchema = z7.enum([
+  "pending",
+  "accepted",
+  "rejected",
+  "stalled",
+  "capped",
+  "blocked",
+  "escalated",
+  "not_gated"
+]);
+var evaluatorIdentitySchema = z7.strictObject({
+  kind: z7.enum(["none", "llm", "command", "review"]),
+  provider: z7.string().nullable(),
+  model: z7.string().nullable(),
+  prompt_version: z7.string().nullable()
+});
+var storedTestedSchema = testedSnapshotSchema.extend({
+  clean_before: z7.boolean().optional(),
+  dirty_before: z7.array(z7.string()).optional()
+});
+var storedCommandResultSchema = commandResultSchema.extend({
+  changed_paths: z7.array(z7.string()).optional(),
+  changed_paths_count: z7.number().int().nonnegative().optional()
+});
+var maintainerOverrideSchema = z7.strictObject({
+  by: z7.string().min(1),
+  reason: z7.string().min(1),
+  at: isoDateTimeSchema,
+  comment_url: z7.string().nullable()
+});
+var provenanceSchema = z7.strictObject({
+  workflow: workflowRunRefSchema.nullable(),
+  verified: z7.boolean(),
+  refused_reason: z7.string().nullable().meta({ description: "Why the command record was not believed." })
+});
+var handoffCheckSchema = z7.strictObject({
+  path: z7.string().min(1),
+  /** The rules that made the file required, in words; empty: not required. */
+  required_by: z7.array(z7.string()).default([]),
+  /** null: no file at the head commit. */
+  blob_sha: gitShaSchema.nullable(),
+  /** The file exists and its front matter matches the schema. */
+  valid: z7.boolean(),
+  status: handoffStatusSchema.nullable().default(null),
+  /** Each way the file is invalid or disagrees with the live pull request, in words. */
+  findings: z7.array(z7.string())
+});
+var acceptanceRecordInputSchema = z7.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_sha: gitShaSchema,
+  tested: storedTestedSchema.nullable(),
+  commands: z7.array(storedCommandResultSchema),
+  provenance: provenanceSchema.nullable(),
+  runner: runnerSchema.nullable(),
+  grader: graderVersionSchema.extend({ evaluator: evaluatorIdentitySchema.nullable() }),
+  verdict: verdictSchema.nullable(),
+  verdict_by: z7.string().nullable(),
+  handoff: handoffCheckSchema.nullable(),
+  override: maintainerOverrideSchema.nullable(),
+  decision: z7.strictObject({
+    state: decisionStateSchema,
+    reasons: z7.array(z7.string()),
+    /** The head's own tree when decided: an attempt with the same tree is not graded again. */
+    head_tree_sha: gitShaSchema.nullable().optional(),
+    /** The earlier head whose failure this decision replayed, its tree being unchanged. */
+    replayed_from: gitShaSchema.nullable().optional()
+  }),
+  decided_at: isoDateTimeSchema
+});
+var staleMarkSchema = z7.strictObject({
+  superseded_by: gitShaSchema,
+  at: isoDateTimeSchema
+});
+var acceptanceRecordSchema = acceptanceRecordInputSchema.extend({
+  id: positiveIntSchema,
+  recorded_at: isoDateTimeSchema,
+  stale: staleMarkSchema.nullable()
+});
+
+// schemas/doctor.ts
+import { z as z8 } from "zod";
+var findingStatusSchema = z8.enum(["ok", "problem", "could-not-check", "advice"]);
+var findingSchema = z8.strictObject({
+  check: z8.enum([
+    "config",
+    "workflow",
+    "workflow permissions",
+    "required check",
+    "merge queue",
+    "app",
+    "installation"
+  ]),
+  status: findingStatusSchema,
+  /** What was found, one line. */
+  summary: z8.string(),
+  /** What to do about it, one line; null when there is nothing to do. */
+  fix: z8.string().nullable(),
+  /** Supporting lines (a config's problems), shown indented. */
+  details: z8.array(z8.string()).optional()
+});
+var doctorReportSchema = z8.strictObject({
+  repository: z8.string(),
+  default_branch: z8.string(),
+  findings: z8.array(findingSchema)
+});
+
+// schemas/evaluation.ts
+import { z as z10 } from "zod";
 
 // schemas/trace.ts
-import { z as z3 } from "zod";
+import { z as z9 } from "zod";
 var TRACE_FORMATS = [
   "claude-code",
   "codex",
@@ -41,46 +364,46 @@ var TRACE_FORMATS = [
   "swe-agent",
   "mini-swe-agent"
 ];
-var traceFormatSchema = z3.enum(TRACE_FORMATS);
-var stepKindSchema = z3.enum(["read", "write", "command", "search", "other"]);
-var shortHashSchema = z3.string().regex(/^[0-9a-f]{16}$/);
-var countSchema = z3.number().int().nonnegative();
-var traceStepSchema = z3.strictObject({
+var traceFormatSchema = z9.enum(TRACE_FORMATS);
+var stepKindSchema = z9.enum(["read", "write", "command", "search", "other"]);
+var shortHashSchema = z9.string().regex(/^[0-9a-f]{16}$/);
+var countSchema = z9.number().int().nonnegative();
+var traceStepSchema = z9.strictObject({
   /** 1-based number of the tool call in the trace. */
-  index: z3.number().int().positive(),
+  index: z9.number().int().positive(),
   /** Where the call was read from: `line 12` for JSONL, `messages[7]` for one JSON document. */
-  at: z3.string(),
-  tool: z3.string().meta({ description: "Tool name as the agent called it (Bash, shell, bash)." }),
+  at: z9.string(),
+  tool: z9.string().meta({ description: "Tool name as the agent called it (Bash, shell, bash)." }),
   kind: stepKindSchema,
   /** The command's program (`python`, `grep`) for shell calls, else the tool name. */
-  name: z3.string(),
+  name: z9.string(),
   /** Arguments as canonical JSON (sorted keys, cosmetic fields such as descriptions dropped). */
-  args: z3.string(),
+  args: z9.string(),
   args_hash: shortHashSchema,
   /** A short, single-line preview for people (the command, or the path). */
-  preview: z3.string(),
+  preview: z9.string(),
   /** File the call read or wrote, when the format says. */
-  path: z3.string().nullable(),
-  result: z3.strictObject({
+  path: z9.string().nullable(),
+  result: z9.strictObject({
     /** Hash of the result after volatile fields are stripped and the text normalised. */
     hash: shortHashSchema.nullable(),
-    exit_code: z3.number().int().nullable(),
+    exit_code: z9.number().int().nullable(),
     /** The tool reported an error (is_error, a non-zero exit, an error observation). */
-    error: z3.boolean(),
+    error: z9.boolean(),
     bytes: countSchema
   }),
   /** Content hashes around a write, when the format carries them (before null: a new file). */
-  write: z3.strictObject({ before: shortHashSchema.nullable(), after: shortHashSchema.nullable() }).nullable(),
+  write: z9.strictObject({ before: shortHashSchema.nullable(), after: shortHashSchema.nullable() }).nullable(),
   /** Paths this call put back to the base commit (`git checkout -- f`, `git stash`; `*`: all). */
-  revert: z3.array(z3.string()).nullable(),
+  revert: z9.array(z9.string()).nullable(),
   /** Every file the call wrote, as far as it says (a shell line can write several). */
-  writes: z3.array(z3.string()),
+  writes: z9.array(z9.string()),
   /** Files put back from a copy (`cp f.orig f`, an editor's undo: `from` null). */
-  restores: z3.array(z3.strictObject({ from: z3.string().nullable(), to: z3.string() })),
+  restores: z9.array(z9.strictObject({ from: z9.string().nullable(), to: z9.string() })),
   /** Copies made (`cp f f.bak`), so that copying back is seen as a restore. */
-  copies: z3.array(z3.strictObject({ from: z3.string(), to: z3.string() })),
+  copies: z9.array(z9.strictObject({ from: z9.string(), to: z9.string() })),
   /** `git stash pop`/`apply`: stashed work comes back (a baseline check ends). */
-  unstash: z3.boolean(),
+  unstash: z9.boolean(),
   /**
    * The call with its volatile and free-text parts masked (numbers, ids, quoted text), so the
    * same action reworded hashes the same; `args_hash` keeps the exact call.
@@ -92,53 +415,53 @@ var traceStepSchema = z3.strictObject({
    */
   echo_free_hash: shortHashSchema.nullable(),
   /** What kind of failure this was (`AssertionError`, `exit 2`), for "a new failure mode". */
-  failure: z3.string().nullable(),
+  failure: z9.string().nullable(),
   /** Infrastructure failure seen in this call's result (timeouts, 5xx, rate limits). */
-  infrastructure: z3.enum(["timeout", "server-error", "rate-limit", "network"]).nullable(),
+  infrastructure: z9.enum(["timeout", "server-error", "rate-limit", "network"]).nullable(),
   /** The model call that issued this step (its id, or a running number). */
-  model_call: z3.string().nullable(),
+  model_call: z9.string().nullable(),
   /** The human turn it belongs to (1-based). */
-  turn: z3.number().int().nonnegative(),
+  turn: z9.number().int().nonnegative(),
   /** When it happened as the trace says (never evidence; shown only). */
-  time: z3.string().nullable()
+  time: z9.string().nullable()
 });
-var modelUsageSchema = z3.strictObject({
+var modelUsageSchema = z9.strictObject({
   input_tokens: countSchema,
   cached_input_tokens: countSchema,
   cache_creation_input_tokens: countSchema,
   output_tokens: countSchema,
-  cost_usd: z3.number().nonnegative().nullable()
+  cost_usd: z9.number().nonnegative().nullable()
 });
-var progressThresholdsSchema = z3.strictObject({
-  identical_streak: z3.number().int().min(2).default(3).meta({
+var progressThresholdsSchema = z9.strictObject({
+  identical_streak: z9.number().int().min(2).default(3).meta({
     description: "Flag the same call with the same (volatile-stripped) result this many times in a row."
   }),
-  cycle_repeats: z3.number().int().min(2).default(3).meta({
+  cycle_repeats: z9.number().int().min(2).default(3).meta({
     description: "Flag a cycle of 2 or 3 different calls with unchanged results repeated this many times (A-B-A-B-A-B is 3)."
   }),
-  reverts: z3.number().int().min(1).default(3).meta({
+  reverts: z9.number().int().min(1).default(3).meta({
     description: "Flag edit-run-restore cycles once the agent has restored earlier work this many times (git checkout/restore/stash, a copy back from a backup, an editor's undo; one clean-up of several files is one restore, a baseline check that puts the work back is none) without a command newly passing."
   }),
-  no_new_information: z3.number().int().min(2).default(12).meta({
+  no_new_information: z9.number().int().min(2).default(12).meta({
     description: "Flag this many tool calls in a row that brought no new information."
   }),
-  steps_without_milestone: z3.number().int().min(2).default(50).meta({
+  steps_without_milestone: z9.number().int().min(2).default(50).meta({
     description: "Flag this many tool calls after the last milestone (a command newly passing, a new failure mode of the same call, an edit that survived to the end), or from the start when there was none."
   }),
-  idle_tail_share: z3.number().min(0).max(1).default(0.72).meta({
+  idle_tail_share: z9.number().min(0).max(1).default(0.72).meta({
     description: "Flag a run whose last calls, at least this share of all its calls (and at least 10), came after its last milestone (or from the start, when it reached none) and reached no other (seed 001: a run that reaches a milestone, then idles). 0 turns it off."
   }),
-  no_milestone_stale_share: z3.number().min(0).max(1).default(0).meta({
+  no_milestone_stale_share: z9.number().min(0).max(1).default(0).meta({
     description: "Share of calls without new information a milestone-less stretch also needs to be flagged (0: the stretch's length alone, measured from the last milestone)."
   }),
-  max_model_calls: z3.number().int().positive().nullable().default(null),
-  max_tool_calls: z3.number().int().positive().nullable().default(null),
-  max_tool_calls_per_turn: z3.number().int().positive().nullable().default(null),
-  max_input_tokens: z3.number().int().positive().nullable().default(null),
-  max_context_tokens: z3.number().int().positive().nullable().default(null),
-  max_cost_usd: z3.number().positive().nullable().default(null)
+  max_model_calls: z9.number().int().positive().nullable().default(null),
+  max_tool_calls: z9.number().int().positive().nullable().default(null),
+  max_tool_calls_per_turn: z9.number().int().positive().nullable().default(null),
+  max_input_tokens: z9.number().int().positive().nullable().default(null),
+  max_context_tokens: z9.number().int().positive().nullable().default(null),
+  max_cost_usd: z9.number().positive().nullable().default(null)
 });
-var findingKindSchema = z3.enum([
+var findingKindSchema = z9.enum([
   "identical-streak",
   "short-cycle",
   "revert-cycle",
@@ -146,21 +469,21 @@ var findingKindSchema = z3.enum([
   "no-milestone",
   "budget"
 ]);
-var progressFindingSchema = z3.strictObject({
+var progressFindingSchema = z9.strictObject({
   kind: findingKindSchema,
   /** First and last step (TraceStep.index) of the flagged segment; budgets: the step that crossed. */
-  from_step: z3.number().int().nonnegative(),
-  to_step: z3.number().int().nonnegative(),
+  from_step: z9.number().int().nonnegative(),
+  to_step: z9.number().int().nonnegative(),
   /** Where in the file the segment starts, as the parser names it. */
-  at: z3.string(),
-  why: z3.string(),
+  at: z9.string(),
+  why: z9.string(),
   /**
    * A short excerpt for people: the call that repeated, the programs a milestone-less stretch
    * kept running and its first call, the restores of a cycle. The agent's text: shown as data.
    */
-  excerpt: z3.string().max(400).nullable().default(null)
+  excerpt: z9.string().max(400).nullable().default(null)
 });
-var budgetsSchema = z3.strictObject({
+var budgetsSchema = z9.strictObject({
   model_calls: countSchema,
   tool_calls: countSchema.meta({ description: "Tool calls issued." }),
   executed_tool_calls: countSchema.meta({ description: "Tool calls that returned a result." }),
@@ -175,18 +498,18 @@ var budgetsSchema = z3.strictObject({
   peak_context_tokens: countSchema.meta({
     description: "The largest input of a single model call."
   }),
-  cost_usd: z3.number().nonnegative().nullable()
+  cost_usd: z9.number().nonnegative().nullable()
 });
 var PROGRESS_REPORT_VERSION = 1;
-var progressReportSchema = z3.strictObject({
-  version: z3.literal(PROGRESS_REPORT_VERSION),
+var progressReportSchema = z9.strictObject({
+  version: z9.literal(PROGRESS_REPORT_VERSION),
   format: traceFormatSchema,
   /** Records (lines, messages, events) read, and those skipped as not tool-related. */
   records: countSchema,
   steps: countSchema,
   /** How the run ended, when the trace says (exit_status, a final error). */
-  exit_status: z3.string().nullable(),
-  counters: z3.strictObject({
+  exit_status: z9.string().nullable(),
+  counters: z9.strictObject({
     new_information: countSchema,
     no_new_information: countSchema,
     milestones: countSchema,
@@ -196,487 +519,31 @@ var progressReportSchema = z3.strictObject({
     reverts: countSchema
   }),
   budgets: budgetsSchema,
-  infrastructure_failures: z3.array(
-    z3.strictObject({ kind: z3.string(), at: z3.string(), message: z3.string() })
+  infrastructure_failures: z9.array(
+    z9.strictObject({ kind: z9.string(), at: z9.string(), message: z9.string() })
   ),
   infrastructure_failure_count: countSchema,
-  findings: z3.array(progressFindingSchema),
+  findings: z9.array(progressFindingSchema),
   /** Findings past the report's list limit, counted only. */
   findings_not_listed: countSchema,
   /** A no-progress finding (not a loop or budget finding alone): the evaluator is told. */
-  stalled: z3.boolean(),
+  stalled: z9.boolean(),
   thresholds: progressThresholdsSchema
 });
 var TRACE_FILES_LIMIT = 20;
 var TRACE_REPORT_FILE_NAME = "trace-report.json";
 var TRACE_REPORT_ARTIFACT_PREFIX = "agate-trace-report";
 var traceReportArtifactName = (runAttempt) => `${TRACE_REPORT_ARTIFACT_PREFIX}-attempt-${runAttempt}`;
-var traceOutcomeSchema = z3.strictObject({
+var traceOutcomeSchema = z9.strictObject({
   /** The trace file, relative to the working directory when it is inside it. */
-  source: z3.string(),
+  source: z9.string(),
   report: progressReportSchema.nullable(),
   /** Why the trace could not be read; null when `report` is there. */
-  error: z3.string().nullable()
+  error: z9.string().nullable()
 });
-var traceReportFileSchema = z3.array(traceOutcomeSchema).max(TRACE_FILES_LIMIT);
-
-// schemas/config.ts
-var CONFIG_PATH = ".github/agate.yml";
-var ALWAYS_PROTECTED_PATHS = [".github/**", CONFIG_PATH];
-var nonEmpty = (what) => z4.string().min(1, { error: `${what} must not be empty` });
-var globSchema = nonEmpty("a glob pattern").meta({
-  description: "A glob such as `codex/**` or `tests/acceptance/**` (picomatch syntax)."
-});
-var labelSchema = nonEmpty("a label name");
-var commandSchema = z4.strictObject({
-  name: z4.string().regex(/^[A-Za-z0-9][A-Za-z0-9 ._:/-]*$/, {
-    error: (issue) => `${JSON.stringify(issue.input)} is not a command name: use letters, digits, spaces and . _ : / -, such as "unit tests"`
-  }).meta({
-    description: "Short name shown in the check-run summary, unique in the list.",
-    examples: ["unit tests"]
-  }),
-  run: nonEmpty("a command's run").meta({
-    description: "Shell text, run by `bash -eo pipefail` at the repository root.",
-    examples: ["npm test"]
-  }),
-  timeout: durationSchema.prefault("10m").meta({
-    description: "Wall-clock limit such as 90s, 10m or 1h; the whole process tree is killed."
-  }),
-  writes: z4.array(globSchema).default([]).meta({
-    description: "Tracked or unignored paths this command may change (globs). A change anywhere else makes the record not believed: a command that edits the code it tests has not tested the commit.",
-    examples: [["coverage/**"]]
-  }),
-  privileged: z4.boolean().default(false).meta({
-    description: "Run this command as agate's own user (with the runner's sudo, if it has one), not as the unprivileged commands user: for a command that needs root or Docker. Such a command could forge the record, so a passing record with one counts only once a maintainer accepts the exact commit (`/agate accept`). Prefer installing what it needs in a step before agate."
-  })
-}).meta({ description: "A command that must exit 0 on the tested commit." });
-var gateSchema = z4.strictObject({
-  all: z4.boolean().default(true).meta({
-    description: "Gate every pull request, whoever opened it (the default). Set false to gate only what authors, labels or branches select; labels and branch names are the author's choice, so only authors narrow safely."
-  }),
-  authors: z4.array(githubLoginSchema).default([]).meta({
-    description: "Logins whose pull requests are gated (agent accounts and apps, e.g. `my-agent[bot]`)."
-  }),
-  labels: z4.array(labelSchema).default(["agent"]).meta({
-    description: "A pull request carrying any of these labels is gated. Removing it later does not ungate it."
-  }),
-  branches: z4.array(globSchema).default(["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"]).meta({ description: "Head-branch globs whose pull requests are gated." }),
-  report_only: z4.boolean().default(false).meta({
-    description: "Adopt agate gradually: the agate check always concludes neutral (it never blocks a merge or a merge queue) and its summary shows what agate would have decided; no state labels are set. Everything else (records, the evaluator, budgets) runs as when enforced."
-  })
-}).meta({
-  description: "Which pull requests agate gates. Any match gates; nothing here can ungate."
-});
-var minScoreSchema = z4.number().min(0, { error: "min_score is a score between 0 and 1" }).max(1, { error: "min_score is a score between 0 and 1" }).default(0.8).meta({ description: "The evaluator's score must be at least this (0..1)." });
-var rubricSchema = z4.string().default("").meta({ description: "Extra acceptance criteria given to the evaluator, from the base branch." });
-var evaluatorSchema = z4.discriminatedUnion(
-  "kind",
-  [
-    z4.strictObject({ kind: z4.literal("none") }),
-    z4.strictObject({
-      kind: z4.literal("llm"),
-      provider: z4.enum(["openai", "anthropic"]).default("openai").meta({
-        description: "`openai`: any OpenAI-compatible Chat Completions endpoint; `anthropic`: the Messages API."
-      }),
-      model: nonEmpty("evaluator.model").meta({ examples: ["gpt-4.1-mini"] }),
-      base_url: z4.url({ error: "base_url must be an absolute URL such as http://localhost:8000/v1" }).optional().meta({
-        description: "Endpoint base URL; absent means the provider's public endpoint."
-      }),
-      min_score: minScoreSchema,
-      rubric: rubricSchema
-    }),
-    z4.strictObject({
-      kind: z4.literal("command"),
-      run: nonEmpty("evaluator.run").meta({
-        description: "Executable that reads the evaluation bundle as JSON on stdin and prints a verdict."
-      }),
-      timeout: durationSchema.prefault("10m"),
-      min_score: minScoreSchema,
-      rubric: rubricSchema
-    }),
-    z4.strictObject({ kind: z4.literal("review") })
-  ],
-  {
-    error: (issue) => issue.code === "invalid_union" ? `${JSON.stringify(issue.input?.kind)} is not an evaluator kind: use none, llm, command or review` : void 0
-  }
-).prefault({ kind: "none" }).meta({
-  description: "Who signs off after every command passed. Default: none (commands only)."
-});
-var optionalLimit = (description) => positiveIntSchema.nullable().default(null).meta({ description: `${description} null: rule off.` });
-var handoffSchema = z4.strictObject({
-  path: nonEmpty("handoff.path").default(".agate/handoff.md"),
-  required_when: z4.strictObject({
-    commits_over: optionalLimit("Required when the pull request has more commits than this."),
-    open_longer_than: durationSchema.nullable().default(null).meta({
-      description: "Required when the pull request has been open longer than this. null: rule off."
-    }),
-    changed_lines_over: optionalLimit("Required when more lines than this changed."),
-    labels: z4.array(labelSchema).default(["long-task"]),
-    sessions_over: positiveIntSchema.nullable().default(1).meta({
-      description: "Required when more distinct `Agent-Session:` commit trailers than this appear."
-    })
-  }).prefault({})
-}).prefault({}).meta({ description: "The handoff file long tasks must carry at their head commit." });
-var budgetsSchema2 = z4.strictObject({
-  graded_attempts_per_pr: positiveIntSchema.default(10).meta({
-    description: "Head SHAs graded per pull request before it is capped."
-  }),
-  evaluator_calls_per_tree: positiveIntSchema.default(1).meta({
-    description: "Successful evaluator calls per tree SHA."
-  }),
-  evaluator_calls_per_pr_per_day: positiveIntSchema.default(10),
-  evaluator_bundle_tokens: positiveIntSchema.default(6e4).meta({
-    description: "Ceiling on the estimated tokens of what the evaluator is shown."
-  }),
-  unchanged_failures_before_stalled: positiveIntSchema.default(3).meta({
-    description: "Consecutive failures with identical normalised output before the pull request is stalled."
-  })
-}).prefault({});
-var escalationSchema = z4.strictObject({
-  maintainers: z4.array(
-    z4.string().regex(/^@?[A-Za-z0-9-]+(\/[A-Za-z0-9_.-]+)?(\[bot\])?$/, {
-      error: (issue) => `${JSON.stringify(issue.input)} is neither a login (octocat) nor a team (@my-org/maintainers)`
-    })
-  ).default([]).meta({
-    description: "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths, who may /agate accept a commit and who decide entries (empty: anyone with write access). Only a person's account counts, never a bot."
-  }),
-  unanswered_timeout: durationSchema.prefault("30m"),
-  claim_timeout: durationSchema.prefault("10m"),
-  follow_up_limit: z4.number().int().nonnegative().default(1),
-  claim_expiries_before_blocked: positiveIntSchema.default(2)
-}).prefault({});
-var workflowPathSchema = z4.string().regex(/^\.github\/workflows\/[^/]+\.ya?ml$/, {
-  error: (issue) => `${JSON.stringify(issue.input)} is not a workflow file: use a path such as .github/workflows/agate.yml`
-});
-var nameSchema = (what) => z4.string().min(1, { error: `${what} must not be empty` }).max(100, { error: `${what} must be at most 100 characters` });
-var evidenceSchema = z4.strictObject({
-  workflow: workflowPathSchema.default(".github/workflows/agate.yml").meta({
-    description: "The workflow file whose runs carry the evidence, on pull_request and merge_group."
-  }),
-  job: nameSchema("evidence.job").default("agate-commands").meta({
-    description: "The job (its key, or its `name:` when it has one) that runs the agate Action. Not `agate`: GitHub makes a check run named after each job, and `agate` is the gate's own check."
-  }),
-  step: nameSchema("evidence.step").default("agate").meta({
-    description: "The `name:` of the step that runs the agate Action; the runner's conclusion for it must agree with the record."
-  }),
-  isolation: z4.enum(["required", "shared-allowed"]).default("required").meta({
-    description: "`required`: a passing record counts only when the commands ran as a user of their own, which the Action sets up through the runner's passwordless sudo (GitHub-hosted runners have it) or as root; without one, the Action refuses to run them. `shared-allowed`: on a self-hosted runner without sudo, the commands may run as agate's own user, which lets the code under test change the record; the summary says so."
-  })
-}).prefault({}).meta({ description: "Where command records come from: one workflow, job and step." });
-var mergeQueueSchema = z4.strictObject({
-  record_timeout: durationSchema.prefault("30m").meta({
-    description: "How long a merge group waits for its command record before the agate check fails; every checks request gets an answer."
-  })
-}).prefault({}).meta({
-  description: "The merge queue: a merge group is accepted only on evidence for its own head."
-});
-var extendsSchema = z4.string().regex(/^[A-Za-z0-9-]+\/\.github:[^@\s]+@[0-9a-f]{40}$/, {
-  error: (issue) => `${JSON.stringify(issue.input)} is not <owner>/.github:<path>@<40-hex commit SHA>`
-}).optional().meta({
-  description: "Organisation-wide defaults: `<owner>/.github:<path>@<40-hex commit SHA>`, a file in this repository's owner's .github repository at a pinned commit. This file is merged on top of it (maps key by key, this file's value wins; lists and scalars replaced whole); the defaults may not extend others.",
-  examples: ["my-org/.github:agate/defaults.yml@0123456789abcdef0123456789abcdef01234567"]
-});
-var configSchema = z4.strictObject({
-  version: z4.literal(1, { error: "version must be 1, the only config version this agate reads" }).meta({ examples: [1] }),
-  gate: gateSchema.prefault({}),
-  commands: z4.array(commandSchema).min(1, { error: "needs at least one command, such as - { name: test, run: npm test }" }).superRefine((commands, ctx) => {
-    const seen = /* @__PURE__ */ new Set();
-    commands.forEach((command, index) => {
-      if (seen.has(command.name)) {
-        ctx.addIssue({
-          code: "custom",
-          path: [index, "name"],
-          input: command.name,
-          message: `${JSON.stringify(command.name)} is used by an earlier command: names must be unique`
-        });
-      }
-      seen.add(command.name);
-    });
-  }).meta({ examples: [[{ name: "test", run: "npm test" }]] }),
-  protected_paths: z4.array(globSchema).default([]).meta({
-    description: `Globs that need a maintainer's approval to change; ${ALWAYS_PROTECTED_PATHS.join(" and ")} always do.`
-  }),
-  evidence: evidenceSchema,
-  evaluator: evaluatorSchema,
-  handoff: handoffSchema,
-  budgets: budgetsSchema2,
-  escalation: escalationSchema,
-  merge_queue: mergeQueueSchema,
-  // The detector's own schema, so its defaults and the config's cannot drift apart.
-  progress: progressThresholdsSchema.prefault({}).meta({
-    description: "Thresholds of the per-trace progress detector (docs/progress.md): when a stretch of an agent's trace is flagged, and opt-in budgets."
-  }),
-  // Last, so the keys a file usually starts with are listed first in "takes ..." messages.
-  extends: extendsSchema
-}).meta({
-  title: "agate config (.github/agate.yml)",
-  description: "Read from the pull request's base branch."
-});
-
-// schemas/jobs.ts
-import { z as z14 } from "zod";
-
-// schemas/gate.ts
-import { z as z12 } from "zod";
-
-// schemas/acceptance-record.ts
-import { z as z8 } from "zod";
-
-// schemas/command-record.ts
-import { z as z5 } from "zod";
-var RECORD_ARTIFACT_PREFIX = "agate-command-record";
-var RECORD_FILE_NAME = "command-record.json";
-var recordArtifactName = (runAttempt) => `${RECORD_ARTIFACT_PREFIX}-attempt-${runAttempt}`;
-var CHANGED_PATHS_LIMIT = 100;
-var OUTPUT_TAIL_BYTES = 64 * 1024;
-var commandOutputSchema = z5.strictObject({
-  bytes: nonNegativeIntSchema,
-  sha256: sha256HexSchema.meta({
-    description: "sha256 of the raw output (stdout and stderr as interleaved)."
-  }),
-  normalized_sha256: sha256HexSchema.meta({
-    description: "sha256 after volatile text (colours, timestamps, durations, temp paths) is removed."
-  }),
-  tail: z5.string().meta({ description: `The last ${OUTPUT_TAIL_BYTES} bytes of output, as UTF-8.` }),
-  truncated: z5.boolean().meta({ description: "The tail is not the whole output." })
-});
-var commandResultSchema = z5.strictObject({
-  name: z5.string().min(1),
-  run: z5.string().min(1),
-  exit_code: z5.number().int().nullable().meta({ description: "null when killed by a signal or timeout." }),
-  signal: z5.string().nullable(),
-  timed_out: z5.boolean(),
-  started_at: isoDateTimeSchema,
-  duration_ms: nonNegativeIntSchema,
-  output: commandOutputSchema,
-  changed_paths: z5.array(z5.string()).meta({
-    description: `Paths whose content or existence in the work tree differs after this command from just before it (modified, added, deleted; new files unless ignored), relative to the repository root, sorted; at most ${CHANGED_PATHS_LIMIT}.`
-  }),
-  changed_paths_count: nonNegativeIntSchema.meta({
-    description: "How many paths changed, listed or not."
-  }),
-  privileged: z5.boolean().optional().meta({
-    description: "true: the base config marks this command privileged (`commands[].privileged`), so it ran as agate's own user, not as the commands user, and could have changed this record. Absent: it did not."
-  })
-});
-var testedSnapshotSchema = z5.strictObject({
-  sha: gitShaSchema.meta({
-    description: "`git rev-parse HEAD` where the commands ran (a merge commit on pull_request)."
-  }),
-  tree_sha: gitShaSchema,
-  parents: z5.array(gitShaSchema).meta({
-    description: "As the checkout knows them: empty in a shallow clone. The App reads the parents from GitHub, never from here."
-  }),
-  clean_before: z5.boolean().meta({
-    description: "The work tree matched the tested commit when the first command started (nothing an earlier step wrote)."
-  }),
-  dirty_before: z5.array(z5.string()).meta({
-    description: `Paths that differed before the first command, at most ${CHANGED_PATHS_LIMIT}.`
-  }),
-  clean: z5.boolean().meta({ description: "The work tree had no changed or untracked files afterwards." }),
-  dirty_digest: sha256HexSchema.nullable().meta({
-    description: "sha256 over path and blob hash of each changed or untracked file; null when clean."
-  })
-});
-var pullRequestRefSchema = z5.strictObject({
-  number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  base_sha: gitShaSchema
-});
-var mergeGroupRefSchema = z5.strictObject({
-  head_ref: z5.string().min(1),
-  head_sha: gitShaSchema,
-  base_sha: gitShaSchema
-});
-var runnerSchema = z5.strictObject({
-  os: z5.string(),
-  arch: z5.string(),
-  image_version: z5.string().nullable(),
-  node_version: z5.string()
-});
-var workflowRunRefSchema = z5.strictObject({
-  run_id: positiveIntSchema,
-  run_attempt: positiveIntSchema,
-  workflow_ref: z5.string().min(1),
-  job: z5.string().min(1),
-  event_name: z5.string().min(1)
-});
-var isolationSchema = z5.strictObject({
-  mode: z5.enum(["user", "shared"]).meta({
-    description: "`user`: the commands ran as a user of their own, not agate's, without sudo or root; `shared`: as agate's own user, so they could have changed this record."
-  }),
-  user: z5.string().min(1).meta({ description: "The user the commands ran as." }),
-  uid: nonNegativeIntSchema,
-  reason: z5.string().nullable().meta({
-    description: "`shared`: why agate could not run them as a user of their own. null otherwise."
-  }),
-  swept: z5.enum(["user", "process-group"]).meta({
-    description: "What agate killed after each command: `user`, every process of the commands user (a daemon, a double fork, setsid: all); `process-group`, the command's process group (a process that left it with setsid was not seen)."
-  })
-});
-var graderVersionSchema = z5.strictObject({
-  agate_version: z5.string().min(1),
-  config_digest: sha256HexSchema
-});
-var commandRecordSchema = z5.strictObject({
-  kind: z5.literal("agate.command-record"),
-  version: z5.literal(2).meta({
-    description: "2: published as a workflow artifact, with the work tree's state before and after each command."
-  }),
-  repository: repositoryFullNameSchema.nullable().meta({ description: "null for a local `agate run`." }),
-  tested: testedSnapshotSchema,
-  pull_request: pullRequestRefSchema.nullable(),
-  merge_group: mergeGroupRefSchema.nullable(),
-  commands: z5.array(commandResultSchema),
-  runner: runnerSchema,
-  grader: graderVersionSchema,
-  workflow: workflowRunRefSchema.nullable().meta({ description: "null outside GitHub Actions." }),
-  isolation: isolationSchema.optional().meta({
-    description: "How the commands ran. Absent in records made before agate ran them as a user of their own: they ran as agate's user."
-  }),
-  cut: z5.array(z5.string()).default([]).meta({
-    description: "What was shortened to fit a size limit, such as `commands[2].output.tail`."
-  }),
-  created_at: isoDateTimeSchema
-});
-
-// schemas/handoff-file.ts
-import { z as z6 } from "zod";
-var handoffStatusSchema = z6.enum(["in-progress", "ready", "blocked"]);
-var handoffFrontMatterSchema = z6.strictObject({
-  task: z6.string().min(1).meta({ description: "The task served: an issue reference such as #12, or one line." }),
-  branch: z6.string().min(1),
-  status: handoffStatusSchema,
-  changed_files: z6.array(z6.string().min(1)).meta({ description: "Every file the branch changes against its base." }),
-  last_command: z6.strictObject({
-    run: z6.string().min(1),
-    exit_code: z6.number().int(),
-    output_tail: z6.string().default("")
-  }).nullable().default(null),
-  next_step: z6.string().default("").meta({ description: "The next unresolved step; empty when none." }),
-  open_items: z6.array(z6.string().min(1)).default([])
-});
-
-// schemas/verdict.ts
-import { z as z7 } from "zod";
-var verdictSchema = z7.strictObject({
-  complete: z7.boolean().meta({ description: "The task is fully done by this change." }),
-  score: z7.number().min(0).max(1),
-  missing: z7.array(z7.string().min(1)).meta({ description: "Concrete open items; empty when complete." }),
-  evidence: z7.array(z7.string().min(1)).meta({ description: "What in the artifacts supports the verdict." })
-});
-
-// schemas/acceptance-record.ts
-var decisionStateSchema = z8.enum([
-  "pending",
-  "accepted",
-  "rejected",
-  "stalled",
-  "capped",
-  "blocked",
-  "escalated",
-  "not_gated"
-]);
-var evaluatorIdentitySchema = z8.strictObject({
-  kind: z8.enum(["none", "llm", "command", "review"]),
-  provider: z8.string().nullable(),
-  model: z8.string().nullable(),
-  prompt_version: z8.string().nullable()
-});
-var storedTestedSchema = testedSnapshotSchema.extend({
-  clean_before: z8.boolean().optional(),
-  dirty_before: z8.array(z8.string()).optional()
-});
-var storedCommandResultSchema = commandResultSchema.extend({
-  changed_paths: z8.array(z8.string()).optional(),
-  changed_paths_count: z8.number().int().nonnegative().optional()
-});
-var maintainerOverrideSchema = z8.strictObject({
-  by: z8.string().min(1),
-  reason: z8.string().min(1),
-  at: isoDateTimeSchema,
-  comment_url: z8.string().nullable()
-});
-var provenanceSchema = z8.strictObject({
-  workflow: workflowRunRefSchema.nullable(),
-  verified: z8.boolean(),
-  refused_reason: z8.string().nullable().meta({ description: "Why the command record was not believed." })
-});
-var handoffCheckSchema = z8.strictObject({
-  path: z8.string().min(1),
-  /** The rules that made the file required, in words; empty: not required. */
-  required_by: z8.array(z8.string()).default([]),
-  /** null: no file at the head commit. */
-  blob_sha: gitShaSchema.nullable(),
-  /** The file exists and its front matter matches the schema. */
-  valid: z8.boolean(),
-  status: handoffStatusSchema.nullable().default(null),
-  /** Each way the file is invalid or disagrees with the live pull request, in words. */
-  findings: z8.array(z8.string())
-});
-var acceptanceRecordInputSchema = z8.strictObject({
-  repository: repositoryFullNameSchema,
-  pull_number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  base_sha: gitShaSchema,
-  tested: storedTestedSchema.nullable(),
-  commands: z8.array(storedCommandResultSchema),
-  provenance: provenanceSchema.nullable(),
-  runner: runnerSchema.nullable(),
-  grader: graderVersionSchema.extend({ evaluator: evaluatorIdentitySchema.nullable() }),
-  verdict: verdictSchema.nullable(),
-  verdict_by: z8.string().nullable(),
-  handoff: handoffCheckSchema.nullable(),
-  override: maintainerOverrideSchema.nullable(),
-  decision: z8.strictObject({
-    state: decisionStateSchema,
-    reasons: z8.array(z8.string()),
-    /** The head's own tree when decided: an attempt with the same tree is not graded again. */
-    head_tree_sha: gitShaSchema.nullable().optional(),
-    /** The earlier head whose failure this decision replayed, its tree being unchanged. */
-    replayed_from: gitShaSchema.nullable().optional()
-  }),
-  decided_at: isoDateTimeSchema
-});
-var staleMarkSchema = z8.strictObject({
-  superseded_by: gitShaSchema,
-  at: isoDateTimeSchema
-});
-var acceptanceRecordSchema = acceptanceRecordInputSchema.extend({
-  id: positiveIntSchema,
-  recorded_at: isoDateTimeSchema,
-  stale: staleMarkSchema.nullable()
-});
-
-// schemas/doctor.ts
-import { z as z9 } from "zod";
-var findingStatusSchema = z9.enum(["ok", "problem", "could-not-check", "advice"]);
-var findingSchema = z9.strictObject({
-  check: z9.enum([
-    "config",
-    "workflow",
-    "workflow permissions",
-    "required check",
-    "merge queue",
-    "app",
-    "installation"
-  ]),
-  status: findingStatusSchema,
-  /** What was found, one line. */
-  summary: z9.string(),
-  /** What to do about it, one line; null when there is nothing to do. */
-  fix: z9.string().nullable(),
-  /** Supporting lines (a config's problems), shown indented. */
-  details: z9.array(z9.string()).optional()
-});
-var doctorReportSchema = z9.strictObject({
-  repository: z9.string(),
-  default_branch: z9.string(),
-  findings: z9.array(findingSchema)
-});
+var traceReportFileSchema = z9.array(traceOutcomeSchema).max(TRACE_FILES_LIMIT);
 
 // schemas/evaluation.ts
-import { z as z10 } from "zod";
 var EVALUATOR_PROMPT_VERSION = "agate-eval-5";
 var bundleTraceSchema = z10.strictObject({
   run_id: positiveIntSchema,
@@ -1224,235 +1091,6 @@ var gateDecisionSchema = z12.strictObject({
   handoff: handoffCheckSchema.nullable()
 });
 
-// schemas/merge-group.ts
-import { z as z13 } from "zod";
-var mergeGroupRefFactSchema = z13.strictObject({
-  repository: repositoryFullNameSchema,
-  head_sha: gitShaSchema,
-  head_ref: z13.string(),
-  base_sha: gitShaSchema
-});
-var mergeGroupFactsSchema = z13.strictObject({
-  merge_group: mergeGroupRefFactSchema,
-  /** The config at the group's base SHA. */
-  config: baseConfigFactSchema,
-  /** base...head: what the group changes, to tell whether it edits the workflow that tested it. */
-  changed_files: z13.array(changedFileSchema),
-  changed_files_listing: changedFilesListingSchema,
-  evidence_source: evidenceSourceFactSchema.nullable(),
-  /** The newest run of the pinned workflow on merge_group for the group head. */
-  evidence_run: evidenceRunFactSchema.nullable(),
-  /** The provenance verdict on `evidence_run`. */
-  evidence: z13.array(commandEvidenceSchema),
-  /** merge_queue.record_timeout has passed since the checks request without a verdict. */
-  deadline_passed: z13.boolean(),
-  agate_version: z13.string()
-});
-var mergeGroupDecisionSchema = z13.strictObject({
-  state: z13.enum(["accepted", "rejected", "pending", "not_gated"]),
-  /** null: the check stays in progress. */
-  conclusion: checkConclusionSchema.nullable(),
-  title: z13.string(),
-  requirements: z13.array(requirementSchema),
-  reasons: z13.array(z13.string())
-});
-var mergeGroupDeadlineJobSchema = z13.strictObject({
-  repository: repositoryFullNameSchema,
-  installation_id: z13.number().int().positive(),
-  head_sha: gitShaSchema,
-  head_ref: z13.string(),
-  base_sha: gitShaSchema
-});
-
-// schemas/jobs.ts
-var evidenceEventSchema = z14.strictObject({
-  workflow: z14.string().nullable(),
-  job: z14.string().nullable()
-});
-var runReadSchema = z14.strictObject({
-  id: positiveIntSchema,
-  attempt: positiveIntSchema,
-  /**
-   * The completed job as its `workflow_job` event showed it (signed by GitHub; a completed job
-   * of an attempt never changes): it stands in for listing the run's jobs while the run's newest
-   * attempt is the job's.
-   */
-  job: evidenceJobSchema.nullable().default(null)
-});
-var triggerSchema = z14.strictObject({
-  event: z14.string(),
-  action: z14.string().nullable(),
-  delivery_id: z14.string().nullable()
-});
-var target = {
-  repository: repositoryFullNameSchema,
-  installation: positiveIntSchema
-};
-var pullRequestJobSchema = z14.strictObject({
-  ...target,
-  number: positiveIntSchema,
-  /** The head the event was about; the pass confirms it is still the head before deciding. */
-  head_sha: gitShaSchema.nullable().default(null),
-  /** The base the event named; with the head, what is read by SHA is read before the live pull request. */
-  base_sha: gitShaSchema.nullable().default(null),
-  /**
-   * The whole pull request as the event showed it (its test merge commit left out: the event's
-   * may be an older head's). Used instead of a fresh read only when no newer view was acted on.
-   */
-  seen: pullRequestViewSchema.nullable().default(null),
-  trigger: triggerSchema,
-  /** Evaluate only when the event is evidence under the base config; null: always. */
-  only_if: evidenceEventSchema.nullable().default(null),
-  /** The base changed (pull_request.edited): the check goes back in progress first. */
-  retarget: z14.strictObject({ from: z14.string(), to: z14.string() }).nullable().default(null),
-  /** A person chose "Re-run evaluator" on the check. */
-  rerun_evaluator: z14.boolean().default(false),
-  /** The run whose completion (or its job's) caused this: a pass that already read it is skipped. */
-  run: runReadSchema.nullable().default(null),
-  /**
-   * The event counts only if it is not the App's own doing: an `agate:` label changed by this
-   * login, or a check run of this app slug. Checked by the handler, which knows the App's slug.
-   */
-  unless_sender: z14.string().nullable().default(null),
-  only_if_app: z14.string().nullable().default(null)
-});
-var headJobSchema = z14.strictObject({
-  ...target,
-  head_sha: gitShaSchema,
-  trigger: triggerSchema,
-  only_if: evidenceEventSchema.nullable().default(null),
-  only_if_app: z14.string().nullable().default(null),
-  run: runReadSchema.nullable().default(null)
-});
-var mergeGroupJobSchema = z14.strictObject({
-  ...target,
-  head_sha: gitShaSchema,
-  head_ref: z14.string(),
-  /** Named by the checks request; null for a later event, which finds it on our own check. */
-  base_sha: gitShaSchema.nullable(),
-  trigger: triggerSchema,
-  only_if_app: z14.string().nullable().default(null)
-});
-var overrideJobSchema = z14.strictObject({
-  ...target,
-  number: positiveIntSchema,
-  comment: z14.strictObject({
-    body: z14.string(),
-    html_url: z14.string().nullable(),
-    /** Its author as the event showed it: GitHub's account type decides who is a person. */
-    user: z14.strictObject({ login: z14.string(), type: z14.string().nullable() })
-  }),
-  trigger: triggerSchema
-});
-var evaluatorJobSchema = z14.strictObject({
-  ...target,
-  number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  tree_sha: gitShaSchema,
-  config_digest: z14.string(),
-  /** A person asked again: a stored verdict does not stop the call (budgets still do). */
-  rerun: z14.boolean().default(false)
-});
-var entryJobSchema = z14.strictObject({
-  ...target,
-  issue_number: positiveIntSchema,
-  trigger: triggerSchema,
-  /** A label agate owns changed by this login: put back, with a comment, unless it was agate. */
-  label_change: z14.strictObject({
-    label: z14.string(),
-    action: z14.enum(["labeled", "unlabeled"]),
-    by: z14.string()
-  }).nullable().default(null),
-  /** The issue was closed or reopened by this login: put back when the state says otherwise. */
-  state_change: z14.strictObject({ action: z14.enum(["closed", "reopened"]), by: z14.string() }).nullable().default(null)
-});
-var entryDeadlineJobSchema = z14.strictObject({
-  ...target,
-  issue_number: positiveIntSchema,
-  deadline_at: z14.iso.datetime({ offset: true }),
-  /** `deadline`: the entry's own deadline; `wait`: its author's declared wait runs out. */
-  timer: z14.enum(["deadline", "wait"]).default("deadline")
-});
-var dashboardJobSchema = z14.strictObject({ ...target, trigger: triggerSchema });
-var pullRequestEntriesJobSchema = z14.strictObject({
-  ...target,
-  number: positiveIntSchema,
-  trigger: triggerSchema
-});
-var repositoryLabelsJobSchema = z14.strictObject({ ...target, trigger: triggerSchema });
-var JOB_KINDS = {
-  pullRequest: "gate.pull_request",
-  head: "gate.head",
-  mergeGroup: "gate.merge_group",
-  mergeGroupDeadline: "gate.merge_group_deadline",
-  override: "gate.override",
-  reconcile: "gate.reconcile",
-  evaluator: "gate.evaluator",
-  entry: "entries.entry",
-  entryDeadline: "entries.deadline",
-  dashboard: "entries.dashboard",
-  pullRequestEntries: "entries.pull_request",
-  repositoryLabels: "gate.repository_labels"
-};
-var JOB_PAYLOADS = {
-  [JOB_KINDS.pullRequest]: pullRequestJobSchema,
-  [JOB_KINDS.head]: headJobSchema,
-  [JOB_KINDS.mergeGroup]: mergeGroupJobSchema,
-  [JOB_KINDS.mergeGroupDeadline]: mergeGroupDeadlineJobSchema,
-  [JOB_KINDS.override]: overrideJobSchema,
-  [JOB_KINDS.reconcile]: z14.null(),
-  [JOB_KINDS.evaluator]: evaluatorJobSchema,
-  [JOB_KINDS.entry]: entryJobSchema,
-  [JOB_KINDS.entryDeadline]: entryDeadlineJobSchema,
-  [JOB_KINDS.dashboard]: dashboardJobSchema,
-  [JOB_KINDS.pullRequestEntries]: pullRequestEntriesJobSchema,
-  [JOB_KINDS.repositoryLabels]: repositoryLabelsJobSchema
-};
-function evidenceEventMatters(event) {
-  return (config) => (event.workflow === null || event.workflow === config.evidence.workflow) && (event.job === null || event.job === config.evidence.job);
-}
-var pullRequestKey = (repository2, number) => `${repository2}#${number}`;
-var headKey = (repository2, sha2) => `${repository2}@${sha2}`;
-var evaluatorKey = (repository2, number) => `${repository2}#${number}:evaluator`;
-var entryKey = (repository2, issue) => `${repository2}#${issue}:entry`;
-var labelsKey = (repository2) => `${repository2}:labels`;
-var dashboardKey = (repository2) => `${repository2}:dashboard`;
-
-// package.json
-var package_default = { version: "0.1.0" };
-
-// schemas/version.ts
-var AGATE_VERSION = package_default.version;
-
-// checks/github-answers.ts
-function isRateLimited(error) {
-  const { status, response, message: message4 } = error ?? {};
-  if (status === 429) return true;
-  if (status !== 403) return false;
-  const headers = response?.headers ?? {};
-  return headers["retry-after"] !== void 0 || String(headers["x-ratelimit-remaining"]) === "0" || /\b(secondary rate limit|rate limit exceeded)\b/i.test(message4 ?? "");
-}
-function tooLargeForContents(file) {
-  return file.encoding === "none" || file.content === "" && file.size > 0;
-}
-function noAnswer(error) {
-  const { name, status, response, message: message4, request } = error ?? {};
-  if (status !== 500 || response !== void 0) return null;
-  if (name !== "HttpError" && name !== "AbortError") return null;
-  return { host: hostOf(request?.url), reason: message4 || "no answer" };
-}
-function hostOf(url) {
-  if (!url) return null;
-  try {
-    return new URL(url).host;
-  } catch {
-    return null;
-  }
-}
-function noAnswerText(failure) {
-  return `cannot reach ${failure.host ?? "GitHub"}: ${failure.reason}`;
-}
-
 // app/github/adapter.ts
 var labelFact = (l) => ({
   name: l.name,
@@ -1746,14 +1384,14 @@ var GitHubAdapter = class {
       filter: "latest",
       per_page: 100
     });
-    return jobs.map((job2) => ({
-      id: job2.id,
-      name: job2.name,
-      run_attempt: job2.run_attempt ?? 1,
-      status: job2.status,
-      conclusion: job2.conclusion ?? null,
-      html_url: job2.html_url ?? null,
-      steps: (job2.steps ?? []).map((step2) => ({
+    return jobs.map((job) => ({
+      id: job.id,
+      name: job.name,
+      run_attempt: job.run_attempt ?? 1,
+      status: job.status,
+      conclusion: job.conclusion ?? null,
+      html_url: job.html_url ?? null,
+      steps: (job.steps ?? []).map((step2) => ({
         name: step2.name,
         number: step2.number,
         status: step2.status,
@@ -2275,6 +1913,138 @@ function agateCheckRunOf(run) {
   };
 }
 
+// app/kit/keep-trying.ts
+function keepTrying(attempt2, onFailure, options) {
+  const run = (delayMs) => {
+    attempt2().catch((error) => {
+      onFailure(error, delayMs);
+      setTimeout(() => run(Math.min(delayMs * 2, options.maxDelayMs)), delayMs).unref();
+    });
+  };
+  run(options.firstDelayMs);
+}
+
+// app/runtime/jobs.ts
+function jobContext(services, run = {}) {
+  return {
+    store: services.store,
+    now: services.now,
+    reads: services.reads,
+    appSlug: () => services.appSlug(),
+    github: async (repository2, installation2) => {
+      const slug = await services.appSlug();
+      return new GitHubAdapter(await services.octokitFor(installation2), repository2, slug);
+    },
+    app: async () => new AppAdapter(await services.appOctokit()),
+    log: run.log ?? (() => {
+    }),
+    retried: run.retried ?? false,
+    ...run.jobId === void 0 ? {} : { jobId: run.jobId }
+  };
+}
+function appSlugOnce(appOctokit) {
+  let slug;
+  return () => {
+    if (!slug) {
+      const asking = appOctokit().then((octokit) => new AppAdapter(octokit).slug());
+      asking.catch(() => {
+        if (slug === asking) slug = void 0;
+      });
+      slug = asking;
+    }
+    return slug;
+  };
+}
+var registration = (spec, run, options = {}) => ({ spec, run, ...options });
+function jobRegistry(registrations) {
+  const byKind = /* @__PURE__ */ new Map();
+  for (const r of registrations) {
+    if (byKind.has(r.spec.kind)) {
+      throw new Error(
+        `job kind ${r.spec.kind} is registered twice: each kind belongs to one domain; rename the new one`
+      );
+    }
+    if (r.everyMs !== void 0 && !r.spec.payload.safeParse(null).success) {
+      throw new Error(`job kind ${r.spec.kind} is periodic, so its payload must be null`);
+    }
+    byKind.set(r.spec.kind, r);
+  }
+  const registered = (kind) => {
+    const found = byKind.get(kind);
+    if (!found) {
+      throw new Error(
+        `no job registered for kind ${kind}: register it in its domain's jobs.ts (app/compose.ts lists the domains)`
+      );
+    }
+    return found;
+  };
+  return {
+    kinds: [...byKind.keys()],
+    registrations: [...byKind.values()],
+    parse: (kind, payload) => registered(kind).spec.payload.parse(payload),
+    async run(job, context) {
+      const found = registered(job.kind);
+      const payload = found.spec.payload.parse(job.payload);
+      const adapters = [];
+      const line2 = await found.run(payload, {
+        ...context,
+        github: async (repository2, installation2) => {
+          const adapter = await context.github(repository2, installation2);
+          adapters.push(adapter);
+          return adapter;
+        }
+      });
+      return adapters.length === 0 ? line2 : `${line2} (${callsOf(adapters)})`;
+    }
+  };
+}
+function callsOf(adapters) {
+  const calls = /* @__PURE__ */ new Map();
+  for (const adapter of adapters) {
+    for (const [op, n] of adapter.calls) calls.set(op, (calls.get(op) ?? 0) + n);
+  }
+  const total = [...calls.values()].reduce((sum, n) => sum + n, 0);
+  const list = [...calls.entries()].map(([op, n]) => n > 1 ? `${op}\xD7${n}` : op).join(", ");
+  return `${total} GitHub calls: ${list}`;
+}
+function queueJob(queue, spec, payload, options = {}) {
+  const dedupe = options.dedupe ?? spec.dedupe?.(payload);
+  return queue.enqueue(
+    jobOf(spec, payload, options.run_at === void 0 ? {} : { run_at: options.run_at }),
+    dedupe
+  );
+}
+function workerHandlers(registry, services, log) {
+  const handlers = {};
+  for (const r of registry.registrations) {
+    const { everyMs } = r;
+    const schedule = (at2) => services.store.enqueue(
+      { ...jobOf(r.spec, null), run_at: at2.toISOString() },
+      { dedupeKey: r.spec.kind, until: "started" }
+    );
+    if (everyMs !== void 0) {
+      keepTrying(
+        async () => void await schedule(new Date(Date.now() + Math.min(everyMs, 5e3))),
+        (error, retryInMs) => log.error(
+          { err: error },
+          `${r.spec.kind}: could not queue the first run; again in ${retryInMs / 1e3} s`
+        ),
+        { firstDelayMs: 5e3, maxDelayMs: 3e5 }
+      );
+    }
+    handlers[r.spec.kind] = async (job, attempt2) => {
+      if (everyMs !== void 0) await schedule(new Date(Date.now() + everyMs));
+      const context = jobContext(services, {
+        jobId: job.id,
+        retried: attempt2.attempt > 1,
+        log: (text) => log.info({ job: job.id }, text)
+      });
+      log.info({ job: job.id }, await registry.run(job, context));
+    };
+  }
+  return handlers;
+}
+
 // checks/dashboard/pulls.ts
 var PROTECTED_WAITING = "protected paths: waiting: ";
 var ENTRIES_WAITING = "handoff entries: waiting: ";
@@ -2608,84 +2378,25 @@ function renderWith(input, cap) {
   ].join("\n");
 }
 
-// checks/entries/priority.ts
-function gateHolds(decisions) {
-  const newest = decisions.at(-1);
-  if (!newest) return false;
-  const current = decisions.findLast((d) => d.stale === null || d.stale === void 0);
-  if (!current) return newest.state !== "not_gated";
-  return current.state !== "accepted" && current.state !== "not_gated";
-}
-function holdingPulls(pulls) {
-  return [...new Set(pulls.filter((p) => gateHolds(p.decisions)).map((p) => p.number))];
-}
-var WAIT_LEASE_MAX_MS = 60 * 6e4;
-var WAIT = /^\/wait\s+([1-9][0-9]*)(s|m|h)(?=\s|$)/;
-var UNIT_MS2 = { s: 1e3, m: 6e4, h: 36e5 };
-function parseWait(body) {
-  const match = WAIT.exec((body ?? "").trimStart());
-  if (!match) return null;
-  const ms = Number(match[1]) * UNIT_MS2[match[2]];
-  return Math.min(ms, WAIT_LEASE_MAX_MS);
-}
-function declaredWaitUntil(comments, author, now) {
-  let until = 0;
-  for (const c of comments) {
-    if (c.login.toLowerCase() !== author.toLowerCase()) continue;
-    const lease = parseWait(c.body);
-    if (lease === null) continue;
-    const at2 = Math.max(Date.parse(c.created_at), Date.parse(c.updated_at ?? c.created_at));
-    until = Math.max(until, at2 + lease);
-  }
-  return until > now.getTime() ? new Date(until) : null;
-}
-
-// app/entries/waiting.ts
-async function agentWaits(deps, entry, comments) {
-  if (entry.state === "resolved") return null;
-  const { repository: repository2 } = entry;
-  const named2 = entry.fields.blocking_pull;
-  const mentioning = await deps.store.listMentioningPullRequests({
-    repository: repository2,
-    issueNumber: entry.issue_number
-  });
-  const numbers = [.../* @__PURE__ */ new Set([...named2 === null ? [] : [named2], ...mentioning])];
-  const pulls = await Promise.all(
-    numbers.map(async (number) => ({
-      number,
-      decisions: (await deps.store.listRecords({ repository: repository2, pullNumber: number })).map((r) => ({
-        state: r.decision.state,
-        stale: r.stale
-      }))
-    }))
-  );
-  for (const number of holdingPulls(pulls)) {
-    if (await deps.github.isPullRequestOpen(number)) return { by: "pull_request", number };
-  }
-  const read = comments ?? await deps.github.issueComments(entry.issue_number);
-  const until = declaredWaitUntil(read, entry.author, deps.now());
-  return until ? { by: "author", until } : null;
-}
-
 // app/dashboard/job.ts
 var sameText = (a, b) => a.replace(/\r\n/g, "\n") === b.replace(/\r\n/g, "\n");
-async function runDashboardJob(job2, deps) {
+async function runDashboardJob(job, deps) {
   const { github, store } = deps;
-  const where2 = `${job2.repository} dashboard`;
+  const where2 = `${job.repository} dashboard`;
   const newer = await store.countJobs({
     status: "queued",
-    kind: JOB_KINDS.dashboard,
-    concurrencyKey: dashboardKey(job2.repository)
+    kind: DASHBOARD_JOBS.refresh.kind,
+    concurrencyKey: dashboardKey(job.repository)
   });
   if (newer > 0) return `${where2}: a newer refresh is queued, this one gives way`;
   const entries = await store.listEntries({
-    repository: job2.repository,
+    repository: job.repository,
     states: LISTED_ENTRY_STATES
   });
   const pulls = [];
   for (const pull of await github.openPullRequests()) {
     const records = await store.listRecords({
-      repository: job2.repository,
+      repository: job.repository,
       pullNumber: pull.number,
       headSha: pull.head_sha
     });
@@ -2694,7 +2405,8 @@ async function runDashboardJob(job2, deps) {
   }
   const waiting = /* @__PURE__ */ new Set();
   for (const entry of entries.filter((e) => e.state === "escalated")) {
-    if (await agentWaits({ github, store, now: deps.now }, entry)) waiting.add(entry.issue_number);
+    if (await deps.agentWaits({ github, store, now: deps.now }, entry))
+      waiting.add(entry.issue_number);
   }
   const input = { entries, pulls, waiting };
   const body = renderDashboard(input);
@@ -2713,18 +2425,57 @@ async function runDashboardJob(job2, deps) {
   return `${where2}: #${dashboard.number} updated (${counts})`;
 }
 
-// app/dashboard/handlers.ts
-async function handleDashboardJob(job2, deps) {
-  const slug = await deps.appSlug();
-  const github = new GitHubAdapter(await deps.octokitFor(job2.installation), job2.repository, slug);
-  const line2 = await runDashboardJob(job2, {
-    github,
-    store: deps.store,
-    appLogin: `${slug}[bot]`,
-    now: deps.now
-  });
-  return `${line2} (${github.totalCalls} GitHub calls)`;
+// app/dashboard/jobs.ts
+function dashboardJobs(agentWaits2) {
+  return [
+    registration(
+      DASHBOARD_JOBS.refresh,
+      async (job, context) => runDashboardJob(job, {
+        github: await context.github(job.repository, job.installation),
+        store: context.store,
+        appLogin: `${await context.appSlug()}[bot]`,
+        now: context.now,
+        agentWaits: agentWaits2
+      })
+    )
+  ];
 }
+
+// schemas/jobs/entries.ts
+import { z as z13 } from "zod";
+var entryJobSchema = z13.strictObject({
+  ...jobTarget,
+  issue_number: positiveIntSchema,
+  trigger: triggerSchema,
+  /** A label agate owns changed by this login: put back, with a comment, unless it was agate. */
+  label_change: z13.strictObject({
+    label: z13.string(),
+    action: z13.enum(["labeled", "unlabeled"]),
+    by: z13.string()
+  }).nullable().default(null),
+  /** The issue was closed or reopened by this login: put back when the state says otherwise. */
+  state_change: z13.strictObject({ action: z13.enum(["closed", "reopened"]), by: z13.string() }).nullable().default(null)
+});
+var entryDeadlineJobSchema = z13.strictObject({
+  ...jobTarget,
+  issue_number: positiveIntSchema,
+  deadline_at: z13.iso.datetime({ offset: true }),
+  /** `deadline`: the entry's own deadline; `wait`: its author's declared wait runs out. */
+  timer: z13.enum(["deadline", "wait"]).default("deadline")
+});
+var pullRequestEntriesJobSchema = z13.strictObject({
+  ...jobTarget,
+  number: positiveIntSchema,
+  trigger: triggerSchema
+});
+var entryKey = (repository2, issue) => `${repository2}#${issue}:entry`;
+var ENTRY_JOBS = {
+  entry: jobSpec("entries.entry", entryJobSchema, (p) => entryKey(p.repository, p.issue_number)),
+  // No concurrency key: a key would hold the entry's other jobs behind it until it is due.
+  deadline: jobSpec("entries.deadline", entryDeadlineJobSchema, unkeyed),
+  /** Under the pull request's key, so it runs in order with the pull request's gate passes. */
+  pullRequestEntries: jobSpec("entries.pull_request", pullRequestEntriesJobSchema, byPullRequest)
+};
 
 // checks/accounts.ts
 function isPerson(account2) {
@@ -2865,6 +2616,38 @@ function parseEntryForm(body) {
       blocking_pull: pull
     }
   };
+}
+
+// checks/entries/priority.ts
+function gateHolds(decisions) {
+  const newest = decisions.at(-1);
+  if (!newest) return false;
+  const current = decisions.findLast((d) => d.stale === null || d.stale === void 0);
+  if (!current) return newest.state !== "not_gated";
+  return current.state !== "accepted" && current.state !== "not_gated";
+}
+function holdingPulls(pulls) {
+  return [...new Set(pulls.filter((p) => gateHolds(p.decisions)).map((p) => p.number))];
+}
+var WAIT_LEASE_MAX_MS = 60 * 6e4;
+var WAIT = /^\/wait\s+([1-9][0-9]*)(s|m|h)(?=\s|$)/;
+var UNIT_MS = { s: 1e3, m: 6e4, h: 36e5 };
+function parseWait(body) {
+  const match = WAIT.exec((body ?? "").trimStart());
+  if (!match) return null;
+  const ms = Number(match[1]) * UNIT_MS[match[2]];
+  return Math.min(ms, WAIT_LEASE_MAX_MS);
+}
+function declaredWaitUntil(comments, author, now) {
+  let until = 0;
+  for (const c of comments) {
+    if (c.login.toLowerCase() !== author.toLowerCase()) continue;
+    const lease = parseWait(c.body);
+    if (lease === null) continue;
+    const at2 = Math.max(Date.parse(c.created_at), Date.parse(c.updated_at ?? c.created_at));
+    until = Math.max(until, at2 + lease);
+  }
+  return until > now.getTime() ? new Date(until) : null;
 }
 
 // checks/labels.ts
@@ -3087,7 +2870,81 @@ function needsMaintainerTest(entry, command, actor) {
 }
 var involved = (entry, actor) => same(actor, entry.author) || same(actor, entry.owner);
 var mayPark = (entry, actor, maintainer) => involved(entry, actor) || maintainer;
-function decide(entry, command, actor, maintainer, at2, rules) {
+var byOwner = (entry, what, actor) => same(actor, entry.owner) ? null : refused(`${what} by ${actor}, who is not the owner`, notOwner(entry, what, actor));
+var COMMANDS = {
+  invalid: (_entry, command) => refused(`invalid /${command.command}`, invalid(command.problem)),
+  claim: (entry, _command, { actor, at: at2, rules }) => {
+    if (same(actor, entry.author)) {
+      return refused("claim by the author", authorCannotClaim(entry.author));
+    }
+    if (entry.state === "claimed") {
+      return same(actor, entry.owner) ? refused("claim by the owner again", alreadyYours(entry)) : refused(`claim by ${actor} while ${entry.owner} owns it`, claimedBy(entry, actor));
+    }
+    return {
+      kind: "claimed",
+      reason: `claimed by ${actor}`,
+      reply: claimed(actor, rules),
+      next: {
+        state: "claimed",
+        owner: actor,
+        deadline: deadline("claim", at2, rules.claim_timeout)
+      }
+    };
+  },
+  answer: (entry, _command, { actor }) => byOwner(entry, "answer", actor) ?? {
+    kind: "answered",
+    reason: `answered by ${actor}`,
+    reply: answered(entry),
+    next: { state: "resolved" }
+  },
+  ask: (entry, _command, { actor, rules }) => {
+    const notOwner2 = byOwner(entry, "follow-up question", actor);
+    if (notOwner2) return notOwner2;
+    const asked2 = entry.follow_ups + 1;
+    if (asked2 > rules.follow_up_limit) {
+      const why = `follow-up question ${asked2} is over the limit of ${rules.follow_up_limit}`;
+      return {
+        kind: "blocked",
+        reason: why,
+        reply: tooManyFollowUps(asked2, rules.follow_up_limit),
+        next: { state: "blocked", owner: null, follow_ups: asked2, why }
+      };
+    }
+    return {
+      kind: "asked",
+      reason: `follow-up question ${asked2} of ${rules.follow_up_limit} by ${actor}`,
+      reply: asked(entry, asked2, rules.follow_up_limit),
+      next: { follow_ups: asked2 }
+    };
+  },
+  release: (entry, _command, { actor, at: at2, rules }) => byOwner(entry, "release", actor) ?? claimEnded2(entry, "released", at2, rules),
+  block: (entry, command, { actor, maintainer }) => {
+    if (!mayPark(entry, actor, maintainer)) {
+      return refused(`block by ${actor}`, notParticipant(entry, "block", actor));
+    }
+    return {
+      kind: "blocked",
+      reason: `blocked by ${actor}: ${command.why}`,
+      reply: blocked(actor, command.why),
+      next: { state: "blocked", owner: null, why: command.why }
+    };
+  },
+  escalate: (entry, command, { actor, maintainer, rules }) => {
+    if (!mayPark(entry, actor, maintainer)) {
+      return refused(`escalate by ${actor}`, notParticipant(entry, "escalate", actor));
+    }
+    const mentions = rules.maintainers.map((m) => m.startsWith("@") ? m : `@${m}`);
+    return {
+      kind: "escalated",
+      reason: `escalated by ${actor} (${command.reason}): ${command.why}`,
+      reply: escalated(actor, command.reason, command.why, mentions),
+      mentions,
+      next: { state: "escalated", escalation_reason: command.reason, why: command.why }
+    };
+  }
+};
+function decide(entry, command, asked2) {
+  const { actor, maintainer } = asked2;
   if (entry.state === "escalated" && command.kind === "answer" && maintainer && !involved(entry, actor)) {
     return {
       kind: "answered",
@@ -3099,92 +2956,17 @@ function decide(entry, command, actor, maintainer, at2, rules) {
   if (isTerminal(entry.state)) {
     return refused(`${command.kind} on a ${entry.state} entry`, terminal(entry));
   }
-  const owner = entry.owner;
-  const isOwner = same(actor, owner);
-  const needsOwner = (what) => refused(`${what} by ${actor}, who is not the owner`, notOwner(entry, what, actor));
-  switch (command.kind) {
-    case "invalid":
-      return refused(`invalid /${command.command}`, invalid(command.problem));
-    case "claim":
-      if (same(actor, entry.author)) {
-        return refused("claim by the author", authorCannotClaim(entry.author));
-      }
-      if (entry.state === "claimed") {
-        return isOwner ? refused("claim by the owner again", alreadyYours(entry)) : refused(`claim by ${actor} while ${owner} owns it`, claimedBy(entry, actor));
-      }
-      return {
-        kind: "claimed",
-        reason: `claimed by ${actor}`,
-        reply: claimed(actor, rules),
-        next: {
-          state: "claimed",
-          owner: actor,
-          deadline: deadline("claim", at2, rules.claim_timeout)
-        }
-      };
-    case "answer":
-      if (!isOwner) return needsOwner("answer");
-      return {
-        kind: "answered",
-        reason: `answered by ${actor}`,
-        reply: answered(entry),
-        next: { state: "resolved" }
-      };
-    case "ask": {
-      if (!isOwner) return needsOwner("follow-up question");
-      const asked2 = entry.follow_ups + 1;
-      if (asked2 > rules.follow_up_limit) {
-        const why = `follow-up question ${asked2} is over the limit of ${rules.follow_up_limit}`;
-        return {
-          kind: "blocked",
-          reason: why,
-          reply: tooManyFollowUps(asked2, rules.follow_up_limit),
-          next: { state: "blocked", owner: null, follow_ups: asked2, why }
-        };
-      }
-      return {
-        kind: "asked",
-        reason: `follow-up question ${asked2} of ${rules.follow_up_limit} by ${actor}`,
-        reply: asked(entry, asked2, rules.follow_up_limit),
-        next: { follow_ups: asked2 }
-      };
-    }
-    case "release":
-      if (!isOwner) return needsOwner("release");
-      return claimEnded2(entry, "released", at2, rules);
-    case "block":
-      if (!mayPark(entry, actor, maintainer)) {
-        return refused(`block by ${actor}`, notParticipant(entry, "block", actor));
-      }
-      return {
-        kind: "blocked",
-        reason: `blocked by ${actor}: ${command.why}`,
-        reply: blocked(actor, command.why),
-        next: { state: "blocked", owner: null, why: command.why }
-      };
-    case "escalate": {
-      if (!mayPark(entry, actor, maintainer)) {
-        return refused(`escalate by ${actor}`, notParticipant(entry, "escalate", actor));
-      }
-      const mentions = rules.maintainers.map((m) => m.startsWith("@") ? m : `@${m}`);
-      return {
-        kind: "escalated",
-        reason: `escalated by ${actor} (${command.reason}): ${command.why}`,
-        reply: escalated(actor, command.reason, command.why, mentions),
-        mentions,
-        next: {
-          state: "escalated",
-          escalation_reason: command.reason,
-          why: command.why
-        }
-      };
-    }
-  }
+  const rule = COMMANDS[command.kind];
+  return rule(entry, command, asked2);
 }
 function applyCommand(entry, input, rules) {
   if (input.comment_id <= entry.comments_through) return null;
-  const maintainer = input.maintainer ?? false;
-  const change = decide(entry, input.command, input.actor, maintainer, input.at, rules);
+  const change = decide(entry, input.command, {
+    actor: input.actor,
+    maintainer: input.maintainer ?? false,
+    at: input.at,
+    rules
+  });
   return step(entry, change, input.actor, input.comment_id, input.at);
 }
 function applyDeadline(entry, at2, rules) {
@@ -3265,69 +3047,82 @@ function commandForLabel(label) {
 }
 
 // app/entries/route.ts
-function entryJob(target2, issue, extra = {}) {
-  const payload = {
-    repository: target2.repository,
-    installation: target2.installation,
+function entryJob(target, issue, extra = {}) {
+  return jobOf(ENTRY_JOBS.entry, {
+    repository: target.repository,
+    installation: target.installation,
     issue_number: issue,
-    trigger: target2.trigger,
+    trigger: target.trigger,
     ...extra
-  };
-  return {
-    kind: JOB_KINDS.entry,
-    payload,
-    concurrency_key: entryKey(target2.repository, issue)
-  };
+  });
 }
-function entryJobsForIssue(e, target2) {
+function entryJobsForIssue(e, target) {
   if (e.issue.pull_request !== void 0) return [];
   const by = e.sender?.login ?? "someone";
   switch (e.action) {
     case "opened":
     case "edited":
-      return parseEntryForm(e.issue.body ?? null).kind === "not_an_entry" ? [] : [entryJob(target2, e.issue.number)];
+      return parseEntryForm(e.issue.body ?? null).kind === "not_an_entry" ? [] : [entryJob(target, e.issue.number)];
     case "closed":
     case "reopened":
-      return [entryJob(target2, e.issue.number, { state_change: { action: e.action, by } })];
+      return [entryJob(target, e.issue.number, { state_change: { action: e.action, by } })];
     case "labeled":
     case "unlabeled": {
       const label = e.label?.name;
       if (label === void 0 || !isEntryLabel(label)) return [];
-      return [entryJob(target2, e.issue.number, { label_change: { label, action: e.action, by } })];
+      return [entryJob(target, e.issue.number, { label_change: { label, action: e.action, by } })];
     }
     default:
       return [];
   }
 }
-function entryJobsForComment(e, target2) {
+function entryJobsForComment(e, target) {
   if (e.action !== "created" || e.issue.pull_request !== void 0) return [];
   const body = e.comment.body ?? null;
   if (parseEntryCommand(body) === null && parseWait(body) === null) return [];
-  return [entryJob(target2, e.issue.number)];
+  return [entryJob(target, e.issue.number)];
 }
+function entryJobsForPullRequest(e, target) {
+  if (e.action !== "closed" && e.action !== "reopened") return [];
+  return [
+    jobOf(ENTRY_JOBS.pullRequestEntries, {
+      repository: target.repository,
+      installation: target.installation,
+      number: e.pull_request.number,
+      trigger: target.trigger
+    })
+  ];
+}
+var entryRoutes = {
+  events: {
+    issues: entryJobsForIssue,
+    issue_comment: entryJobsForComment,
+    pull_request: entryJobsForPullRequest
+  }
+};
 
 // app/entries/deadline-job.ts
-async function runEntryDeadlineJob(job2, deps) {
-  const where2 = `${job2.repository}#${job2.issue_number}`;
-  if (job2.timer === "wait") {
+async function runEntryDeadlineJob(job, deps) {
+  const where2 = `${job.repository}#${job.issue_number}`;
+  if (job.timer === "wait") {
     const trigger2 = { event: "timer", action: "wait runs out", delivery_id: null };
-    await deps.store.enqueue(entryJob({ ...job2, trigger: trigger2 }, job2.issue_number), {
-      dedupeKey: `timer:${job2.repository}#${job2.issue_number}@wait ${job2.deadline_at}`
+    await deps.store.enqueue(entryJob({ ...job, trigger: trigger2 }, job.issue_number), {
+      dedupeKey: `timer:${job.repository}#${job.issue_number}@wait ${job.deadline_at}`
     });
-    return `${where2}: a declared wait ran out at ${job2.deadline_at}, pass queued`;
+    return `${where2}: a declared wait ran out at ${job.deadline_at}, pass queued`;
   }
   const entry = await deps.store.getEntry({
-    repository: job2.repository,
-    issueNumber: job2.issue_number
+    repository: job.repository,
+    issueNumber: job.issue_number
   });
-  if (!entry?.deadline || entry.deadline.at !== job2.deadline_at) {
-    return `${where2}: timer for ${job2.deadline_at} superseded`;
+  if (!entry?.deadline || entry.deadline.at !== job.deadline_at) {
+    return `${where2}: timer for ${job.deadline_at} superseded`;
   }
   const trigger = { event: "timer", action: entry.deadline.kind, delivery_id: null };
-  await deps.store.enqueue(entryJob({ ...job2, trigger }, job2.issue_number), {
-    dedupeKey: `timer:${job2.repository}#${job2.issue_number}@${job2.deadline_at}`
+  await deps.store.enqueue(entryJob({ ...job, trigger }, job.issue_number), {
+    dedupeKey: `timer:${job.repository}#${job.issue_number}@${job.deadline_at}`
   });
-  return `${where2}: ${entry.deadline.kind} deadline ${job2.deadline_at} reached, pass queued`;
+  return `${where2}: ${entry.deadline.kind} deadline ${job.deadline_at} reached, pass queued`;
 }
 
 // checks/entries/marker.ts
@@ -3335,46 +3130,6 @@ function renderReplyMarker(marker) {
   return `<!-- agate:entry-event v=${marker.version} kind=${marker.kind} state=${marker.state} actor=${marker.actor} comment=${marker.comment ?? 0} -->`;
 }
 var markerPrefix = (version) => `<!-- agate:entry-event v=${version} `;
-
-// app/dashboard/queue.ts
-function dashboardJob(repository2, installation2, trigger) {
-  const payload = { repository: repository2, installation: installation2, trigger };
-  return {
-    kind: JOB_KINDS.dashboard,
-    payload,
-    concurrency_key: dashboardKey(repository2)
-  };
-}
-async function queueDashboardRefresh(queue, repository2, installation2, trigger) {
-  await queue.enqueue(dashboardJob(repository2, installation2, trigger), {
-    dedupeKey: dashboardKey(repository2),
-    until: "started"
-  });
-}
-
-// app/gate/entry-link.ts
-function linkedPullRequestJobs(before, after, installation2, mentioning = []) {
-  if (before !== null && before.state === after.state) return [];
-  const named2 = after.fields.blocking_pull;
-  const numbers = [.../* @__PURE__ */ new Set([...named2 === null ? [] : [named2], ...mentioning])];
-  return numbers.map((number) => {
-    const payload = {
-      repository: after.repository,
-      installation: installation2,
-      number,
-      trigger: {
-        event: "entries.entry",
-        action: `${before?.state ?? "new"}\u2192${after.state} (#${after.issue_number})`,
-        delivery_id: null
-      }
-    };
-    return {
-      kind: JOB_KINDS.pullRequest,
-      payload,
-      concurrency_key: pullRequestKey(after.repository, number)
-    };
-  });
-}
 
 // app/github/write-once.ts
 import { randomBytes } from "node:crypto";
@@ -3397,19 +3152,19 @@ var WriteOnce = class {
    * Posts `body` on issue or pull request `target`, once for `key` (unique in the database:
    * name what it answers, such as the comment a reply is to, or the job and its n-th comment).
    */
-  async comment(key, target2, body) {
-    return this.make(await this.intend(key, target2, body));
+  async comment(key, target, body) {
+    return this.make(await this.intend(key, target, body));
   }
   /**
    * Records a comment to post (`make` posts it), before the writes it explains: a crash after
    * those leaves it recorded, and the retry posts it (`finish`) even if it no longer decides to.
    */
-  intend(key, target2, body) {
+  intend(key, target, body) {
     return this.ledger.recordWriteIntent({
       key,
       scope: this.scope,
       repository: this.#repository,
-      target: target2,
+      target,
       kind: "comment",
       body,
       marker: randomBytes(8).toString("hex")
@@ -3449,6 +3204,159 @@ ${marker}`);
   }
 };
 
+// schemas/jobs/gate.ts
+import { z as z14 } from "zod";
+var evidenceEventSchema = z14.strictObject({
+  workflow: z14.string().nullable(),
+  job: z14.string().nullable()
+});
+var runReadSchema = z14.strictObject({
+  id: positiveIntSchema,
+  attempt: positiveIntSchema,
+  /**
+   * The completed job as its `workflow_job` event showed it (signed by GitHub; a completed job
+   * of an attempt never changes): it stands in for listing the run's jobs while the run's newest
+   * attempt is the job's.
+   */
+  job: evidenceJobSchema.nullable().default(null)
+});
+var pullRequestJobSchema = z14.strictObject({
+  ...jobTarget,
+  number: positiveIntSchema,
+  /** The head the event was about; the pass confirms it is still the head before deciding. */
+  head_sha: gitShaSchema.nullable().default(null),
+  /** The base the event named; with the head, what is read by SHA is read before the live pull request. */
+  base_sha: gitShaSchema.nullable().default(null),
+  /**
+   * The whole pull request as the event showed it (its test merge commit left out: the event's
+   * may be an older head's). Used instead of a fresh read only when no newer view was acted on.
+   */
+  seen: pullRequestViewSchema.nullable().default(null),
+  trigger: triggerSchema,
+  /** Evaluate only when the event is evidence under the base config; null: always. */
+  only_if: evidenceEventSchema.nullable().default(null),
+  /** The base changed (pull_request.edited): the check goes back in progress first. */
+  retarget: z14.strictObject({ from: z14.string(), to: z14.string() }).nullable().default(null),
+  /** A person chose "Re-run evaluator" on the check. */
+  rerun_evaluator: z14.boolean().default(false),
+  /** The run whose completion (or its job's) caused this: a pass that already read it is skipped. */
+  run: runReadSchema.nullable().default(null),
+  /**
+   * The event counts only if it is not the App's own doing: an `agate:` label changed by this
+   * login, or a check run of this app slug. Checked by the handler, which knows the App's slug.
+   */
+  unless_sender: z14.string().nullable().default(null),
+  only_if_app: z14.string().nullable().default(null)
+});
+var headJobSchema = z14.strictObject({
+  ...jobTarget,
+  head_sha: gitShaSchema,
+  trigger: triggerSchema,
+  only_if: evidenceEventSchema.nullable().default(null),
+  only_if_app: z14.string().nullable().default(null),
+  run: runReadSchema.nullable().default(null)
+});
+var mergeGroupJobSchema = z14.strictObject({
+  ...jobTarget,
+  head_sha: gitShaSchema,
+  head_ref: z14.string(),
+  /** Named by the checks request; null for a later event, which finds it on our own check. */
+  base_sha: gitShaSchema.nullable(),
+  trigger: triggerSchema,
+  only_if_app: z14.string().nullable().default(null)
+});
+var overrideJobSchema = z14.strictObject({
+  ...jobTarget,
+  number: positiveIntSchema,
+  comment: z14.strictObject({
+    body: z14.string(),
+    html_url: z14.string().nullable(),
+    /** Its author as the event showed it: GitHub's account type decides who is a person. */
+    user: z14.strictObject({ login: z14.string(), type: z14.string().nullable() })
+  }),
+  trigger: triggerSchema
+});
+var evaluatorJobSchema = z14.strictObject({
+  ...jobTarget,
+  number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  tree_sha: gitShaSchema,
+  config_digest: z14.string(),
+  /** A person asked again: a stored verdict does not stop the call (budgets still do). */
+  rerun: z14.boolean().default(false)
+});
+var repositoryLabelsJobSchema = z14.strictObject({ ...jobTarget, trigger: triggerSchema });
+var mergeGroupDeadlineFields = {
+  head_sha: gitShaSchema,
+  head_ref: z14.string(),
+  base_sha: gitShaSchema
+};
+var mergeGroupDeadlineJobSchema = z14.union([
+  z14.strictObject({ ...jobTarget, ...mergeGroupDeadlineFields }),
+  z14.strictObject({
+    repository: jobTarget.repository,
+    installation_id: jobTarget.installation,
+    ...mergeGroupDeadlineFields
+  }).transform(({ installation_id, ...rest }) => ({ ...rest, installation: installation_id }))
+]);
+var headKey = (repository2, sha2) => `${repository2}@${sha2}`;
+var evaluatorKey = (repository2, number) => `${repository2}#${number}:evaluator`;
+var labelsKey = (repository2) => `${repository2}:labels`;
+var byHead = (p) => headKey(p.repository, p.head_sha);
+var GATE_JOBS = {
+  pullRequest: jobSpec("gate.pull_request", pullRequestJobSchema, byPullRequest),
+  head: jobSpec("gate.head", headJobSchema, byHead),
+  mergeGroup: jobSpec("gate.merge_group", mergeGroupJobSchema, byHead),
+  // No concurrency key: a keyed job that is not yet due would hold back every later job of the
+  // group's key (`repo@head`), which is the evidence this deadline waits for.
+  mergeGroupDeadline: jobSpec(
+    "gate.merge_group_deadline",
+    mergeGroupDeadlineJobSchema,
+    unkeyed,
+    (p) => ({ dedupeKey: `gate.merge_group_deadline:${p.repository}@${p.head_sha}` })
+  ),
+  override: jobSpec("gate.override", overrideJobSchema, byPullRequest),
+  /**
+   * Webhooks get lost: every open pull request of every repository agate has heard of gets a
+   * pass (app/gate/reconcile.ts). Queued by the runtime on a timer, one queued for the whole
+   * fleet; no concurrency key (a keyed job waits behind older ones of its key, and the next pass
+   * is always queued in the future).
+   */
+  reconcile: jobSpec("gate.reconcile", z14.null(), unkeyed),
+  evaluator: jobSpec(
+    "gate.evaluator",
+    evaluatorJobSchema,
+    (p) => evaluatorKey(p.repository, p.number)
+  ),
+  repositoryLabels: jobSpec(
+    "gate.repository_labels",
+    repositoryLabelsJobSchema,
+    (p) => labelsKey(p.repository)
+  )
+};
+function evidenceEventMatters(event) {
+  return (config) => (event.workflow === null || event.workflow === config.evidence.workflow) && (event.job === null || event.job === config.evidence.job);
+}
+
+// app/entries/linked-pulls.ts
+function linkedPullRequestJobs(before, after, installation2, mentioning = []) {
+  if (before !== null && before.state === after.state) return [];
+  const named2 = after.fields.blocking_pull;
+  const numbers = [.../* @__PURE__ */ new Set([...named2 === null ? [] : [named2], ...mentioning])];
+  return numbers.map(
+    (number) => jobOf(GATE_JOBS.pullRequest, {
+      repository: after.repository,
+      installation: installation2,
+      number,
+      trigger: {
+        event: "entries.entry",
+        action: `${before?.state ?? "new"}\u2192${after.state} (#${after.issue_number})`,
+        delivery_id: null
+      }
+    })
+  );
+}
+
 // checks/config/parse-config.ts
 import {
   isMap as isMap2,
@@ -3459,6 +3367,214 @@ import {
   parseDocument,
   stringify
 } from "yaml";
+
+// schemas/config.ts
+import { z as z16 } from "zod";
+
+// schemas/duration.ts
+import { z as z15 } from "zod";
+var UNIT_MS2 = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5 };
+var DURATION_PATTERN = /^([1-9][0-9]*)(ms|s|m|h|d)$/;
+var durationMessage = (input) => typeof input === "number" ? `${input} is not a duration: write the unit, such as ${input}s or ${input}m` : `${JSON.stringify(input)} is not a duration such as 90s, 10m or 1h`;
+function parseDuration(text) {
+  const match = DURATION_PATTERN.exec(text);
+  if (!match) return void 0;
+  return Number(match[1]) * UNIT_MS2[match[2]];
+}
+var durationSchema = z15.string({ error: (issue) => durationMessage(issue.input) }).regex(DURATION_PATTERN, { error: (issue) => durationMessage(issue.input) }).transform((text) => parseDuration(text));
+
+// schemas/config.ts
+var CONFIG_PATH = ".github/agate.yml";
+var ALWAYS_PROTECTED_PATHS = [".github/**", CONFIG_PATH];
+var nonEmpty = (what) => z16.string().min(1, { error: `${what} must not be empty` });
+var globSchema = nonEmpty("a glob pattern").meta({
+  description: "A glob such as `codex/**` or `tests/acceptance/**` (picomatch syntax)."
+});
+var labelSchema = nonEmpty("a label name");
+var commandSchema = z16.strictObject({
+  name: z16.string().regex(/^[A-Za-z0-9][A-Za-z0-9 ._:/-]*$/, {
+    error: (issue) => `${JSON.stringify(issue.input)} is not a command name: use letters, digits, spaces and . _ : / -, such as "unit tests"`
+  }).meta({
+    description: "Short name shown in the check-run summary, unique in the list.",
+    examples: ["unit tests"]
+  }),
+  run: nonEmpty("a command's run").meta({
+    description: "Shell text, run by `bash -eo pipefail` at the repository root.",
+    examples: ["npm test"]
+  }),
+  timeout: durationSchema.prefault("10m").meta({
+    description: "Wall-clock limit such as 90s, 10m or 1h; the whole process tree is killed."
+  }),
+  writes: z16.array(globSchema).default([]).meta({
+    description: "Tracked or unignored paths this command may change (globs). A change anywhere else makes the record not believed: a command that edits the code it tests has not tested the commit.",
+    examples: [["coverage/**"]]
+  }),
+  privileged: z16.boolean().default(false).meta({
+    description: "Run this command as agate's own user (with the runner's sudo, if it has one), not as the unprivileged commands user: for a command that needs root or Docker. Such a command could forge the record, so a passing record with one counts only once a maintainer accepts the exact commit (`/agate accept`). Prefer installing what it needs in a step before agate."
+  })
+}).meta({ description: "A command that must exit 0 on the tested commit." });
+var gateSchema = z16.strictObject({
+  all: z16.boolean().default(true).meta({
+    description: "Gate every pull request, whoever opened it (the default). Set false to gate only what authors, labels or branches select; labels and branch names are the author's choice, so only authors narrow safely."
+  }),
+  authors: z16.array(githubLoginSchema).default([]).meta({
+    description: "Logins whose pull requests are gated (agent accounts and apps, e.g. `my-agent[bot]`)."
+  }),
+  labels: z16.array(labelSchema).default(["agent"]).meta({
+    description: "A pull request carrying any of these labels is gated. Removing it later does not ungate it."
+  }),
+  branches: z16.array(globSchema).default(["codex/**", "claude/**", "copilot/**", "devin/**", "openhands/**", "agent/**"]).meta({ description: "Head-branch globs whose pull requests are gated." }),
+  report_only: z16.boolean().default(false).meta({
+    description: "Adopt agate gradually: the agate check always concludes neutral (it never blocks a merge or a merge queue) and its summary shows what agate would have decided; no state labels are set. Everything else (records, the evaluator, budgets) runs as when enforced."
+  })
+}).meta({
+  description: "Which pull requests agate gates. Any match gates; nothing here can ungate."
+});
+var minScoreSchema = z16.number().min(0, { error: "min_score is a score between 0 and 1" }).max(1, { error: "min_score is a score between 0 and 1" }).default(0.8).meta({ description: "The evaluator's score must be at least this (0..1)." });
+var rubricSchema = z16.string().default("").meta({ description: "Extra acceptance criteria given to the evaluator, from the base branch." });
+var evaluatorSchema = z16.discriminatedUnion(
+  "kind",
+  [
+    z16.strictObject({ kind: z16.literal("none") }),
+    z16.strictObject({
+      kind: z16.literal("llm"),
+      provider: z16.enum(["openai", "anthropic"]).default("openai").meta({
+        description: "`openai`: any OpenAI-compatible Chat Completions endpoint; `anthropic`: the Messages API."
+      }),
+      model: nonEmpty("evaluator.model").meta({ examples: ["gpt-4.1-mini"] }),
+      base_url: z16.url({ error: "base_url must be an absolute URL such as http://localhost:8000/v1" }).optional().meta({
+        description: "Endpoint base URL; absent means the provider's public endpoint."
+      }),
+      min_score: minScoreSchema,
+      rubric: rubricSchema
+    }),
+    z16.strictObject({
+      kind: z16.literal("command"),
+      run: nonEmpty("evaluator.run").meta({
+        description: "Executable that reads the evaluation bundle as JSON on stdin and prints a verdict."
+      }),
+      timeout: durationSchema.prefault("10m"),
+      min_score: minScoreSchema,
+      rubric: rubricSchema
+    }),
+    z16.strictObject({ kind: z16.literal("review") })
+  ],
+  {
+    error: (issue) => issue.code === "invalid_union" ? `${JSON.stringify(issue.input?.kind)} is not an evaluator kind: use none, llm, command or review` : void 0
+  }
+).prefault({ kind: "none" }).meta({
+  description: "Who signs off after every command passed. Default: none (commands only)."
+});
+var optionalLimit = (description) => positiveIntSchema.nullable().default(null).meta({ description: `${description} null: rule off.` });
+var handoffSchema = z16.strictObject({
+  path: nonEmpty("handoff.path").default(".agate/handoff.md"),
+  required_when: z16.strictObject({
+    commits_over: optionalLimit("Required when the pull request has more commits than this."),
+    open_longer_than: durationSchema.nullable().default(null).meta({
+      description: "Required when the pull request has been open longer than this. null: rule off."
+    }),
+    changed_lines_over: optionalLimit("Required when more lines than this changed."),
+    labels: z16.array(labelSchema).default(["long-task"]),
+    sessions_over: positiveIntSchema.nullable().default(1).meta({
+      description: "Required when more distinct `Agent-Session:` commit trailers than this appear."
+    })
+  }).prefault({})
+}).prefault({}).meta({ description: "The handoff file long tasks must carry at their head commit." });
+var budgetsSchema2 = z16.strictObject({
+  graded_attempts_per_pr: positiveIntSchema.default(10).meta({
+    description: "Head SHAs graded per pull request before it is capped."
+  }),
+  evaluator_calls_per_tree: positiveIntSchema.default(1).meta({
+    description: "Successful evaluator calls per tree SHA."
+  }),
+  evaluator_calls_per_pr_per_day: positiveIntSchema.default(10),
+  evaluator_bundle_tokens: positiveIntSchema.default(6e4).meta({
+    description: "Ceiling on the estimated tokens of what the evaluator is shown."
+  }),
+  unchanged_failures_before_stalled: positiveIntSchema.default(3).meta({
+    description: "Consecutive failures with identical normalised output before the pull request is stalled."
+  })
+}).prefault({});
+var escalationSchema = z16.strictObject({
+  maintainers: z16.array(
+    z16.string().regex(/^@?[A-Za-z0-9-]+(\/[A-Za-z0-9_.-]+)?(\[bot\])?$/, {
+      error: (issue) => `${JSON.stringify(issue.input)} is neither a login (octocat) nor a team (@my-org/maintainers)`
+    })
+  ).default([]).meta({
+    description: "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths, who may /agate accept a commit and who decide entries (empty: anyone with write access). Only a person's account counts, never a bot."
+  }),
+  unanswered_timeout: durationSchema.prefault("30m"),
+  claim_timeout: durationSchema.prefault("10m"),
+  follow_up_limit: z16.number().int().nonnegative().default(1),
+  claim_expiries_before_blocked: positiveIntSchema.default(2)
+}).prefault({});
+var workflowPathSchema = z16.string().regex(/^\.github\/workflows\/[^/]+\.ya?ml$/, {
+  error: (issue) => `${JSON.stringify(issue.input)} is not a workflow file: use a path such as .github/workflows/agate.yml`
+});
+var nameSchema = (what) => z16.string().min(1, { error: `${what} must not be empty` }).max(100, { error: `${what} must be at most 100 characters` });
+var evidenceSchema = z16.strictObject({
+  workflow: workflowPathSchema.default(".github/workflows/agate.yml").meta({
+    description: "The workflow file whose runs carry the evidence, on pull_request and merge_group."
+  }),
+  job: nameSchema("evidence.job").default("agate-commands").meta({
+    description: "The job (its key, or its `name:` when it has one) that runs the agate Action. Not `agate`: GitHub makes a check run named after each job, and `agate` is the gate's own check."
+  }),
+  step: nameSchema("evidence.step").default("agate").meta({
+    description: "The `name:` of the step that runs the agate Action; the runner's conclusion for it must agree with the record."
+  }),
+  isolation: z16.enum(["required", "shared-allowed"]).default("required").meta({
+    description: "`required`: a passing record counts only when the commands ran as a user of their own, which the Action sets up through the runner's passwordless sudo (GitHub-hosted runners have it) or as root; without one, the Action refuses to run them. `shared-allowed`: on a self-hosted runner without sudo, the commands may run as agate's own user, which lets the code under test change the record; the summary says so."
+  })
+}).prefault({}).meta({ description: "Where command records come from: one workflow, job and step." });
+var mergeQueueSchema = z16.strictObject({
+  record_timeout: durationSchema.prefault("30m").meta({
+    description: "How long a merge group waits for its command record before the agate check fails; every checks request gets an answer."
+  })
+}).prefault({}).meta({
+  description: "The merge queue: a merge group is accepted only on evidence for its own head."
+});
+var extendsSchema = z16.string().regex(/^[A-Za-z0-9-]+\/\.github:[^@\s]+@[0-9a-f]{40}$/, {
+  error: (issue) => `${JSON.stringify(issue.input)} is not <owner>/.github:<path>@<40-hex commit SHA>`
+}).optional().meta({
+  description: "Organisation-wide defaults: `<owner>/.github:<path>@<40-hex commit SHA>`, a file in this repository's owner's .github repository at a pinned commit. This file is merged on top of it (maps key by key, this file's value wins; lists and scalars replaced whole); the defaults may not extend others.",
+  examples: ["my-org/.github:agate/defaults.yml@0123456789abcdef0123456789abcdef01234567"]
+});
+var configSchema = z16.strictObject({
+  version: z16.literal(1, { error: "version must be 1, the only config version this agate reads" }).meta({ examples: [1] }),
+  gate: gateSchema.prefault({}),
+  commands: z16.array(commandSchema).min(1, { error: "needs at least one command, such as - { name: test, run: npm test }" }).superRefine((commands, ctx) => {
+    const seen = /* @__PURE__ */ new Set();
+    commands.forEach((command, index) => {
+      if (seen.has(command.name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [index, "name"],
+          input: command.name,
+          message: `${JSON.stringify(command.name)} is used by an earlier command: names must be unique`
+        });
+      }
+      seen.add(command.name);
+    });
+  }).meta({ examples: [[{ name: "test", run: "npm test" }]] }),
+  protected_paths: z16.array(globSchema).default([]).meta({
+    description: `Globs that need a maintainer's approval to change; ${ALWAYS_PROTECTED_PATHS.join(" and ")} always do.`
+  }),
+  evidence: evidenceSchema,
+  evaluator: evaluatorSchema,
+  handoff: handoffSchema,
+  budgets: budgetsSchema2,
+  escalation: escalationSchema,
+  merge_queue: mergeQueueSchema,
+  // The detector's own schema, so its defaults and the config's cannot drift apart.
+  progress: progressThresholdsSchema.prefault({}).meta({
+    description: "Thresholds of the per-trace progress detector (docs/progress.md): when a stretch of an agent's trace is flagged, and opt-in budgets."
+  }),
+  // Last, so the keys a file usually starts with are listed first in "takes ..." messages.
+  extends: extendsSchema
+}).meta({
+  title: "agate config (.github/agate.yml)",
+  description: "Read from the pull request's base branch."
+});
 
 // checks/errors.ts
 var ConfigurationError = class extends Error {
@@ -3612,13 +3728,13 @@ function originOf(own, defaults, path) {
 }
 
 // schemas/json-schema.ts
-import { z as z15 } from "zod";
+import { z as z17 } from "zod";
 function inputJsonSchema(schema, title) {
-  const json2 = z15.toJSONSchema(schema, {
+  const json2 = z17.toJSONSchema(schema, {
     io: "input",
     target: "draft-2020-12",
     override: ({ zodSchema, jsonSchema }) => {
-      const examples = z15.globalRegistry.get(zodSchema)?.examples;
+      const examples = z17.globalRegistry.get(zodSchema)?.examples;
       if (Array.isArray(examples) && jsonSchema.examples === void 0) {
         jsonSchema.examples = examples;
       }
@@ -3874,7 +3990,7 @@ function describe(value) {
   return String(value);
 }
 
-// app/gate/org-defaults.ts
+// app/github/org-defaults.ts
 async function readOrgDefaults(github, ref) {
   const where2 = defaultsWhere(ref);
   const read = await github.fileOfRepository(ref.owner, ref.repo, ref.path, ref.sha);
@@ -3918,127 +4034,170 @@ async function readEscalationRules(github, readDefaults) {
   }
 }
 
+// app/entries/waiting.ts
+async function agentWaits(deps, entry, comments) {
+  if (entry.state === "resolved") return null;
+  const { repository: repository2 } = entry;
+  const named2 = entry.fields.blocking_pull;
+  const mentioning = await deps.store.listMentioningPullRequests({
+    repository: repository2,
+    issueNumber: entry.issue_number
+  });
+  const numbers = [.../* @__PURE__ */ new Set([...named2 === null ? [] : [named2], ...mentioning])];
+  const pulls = await Promise.all(
+    numbers.map(async (number) => ({
+      number,
+      decisions: (await deps.store.listRecords({ repository: repository2, pullNumber: number })).map((r) => ({
+        state: r.decision.state,
+        stale: r.stale
+      }))
+    }))
+  );
+  for (const number of holdingPulls(pulls)) {
+    if (await deps.github.isPullRequestOpen(number)) return { by: "pull_request", number };
+  }
+  const read = comments ?? await deps.github.issueComments(entry.issue_number);
+  const until = declaredWaitUntil(read, entry.author, deps.now());
+  return until ? { by: "author", until } : null;
+}
+
 // app/entries/entry-job.ts
 var REFUSAL_MARKER = "<!-- agate:entry-refused -->";
 function deadlineJobs(entry, installation2) {
   if (!entry.deadline) return [];
-  const payload = {
-    repository: entry.repository,
-    installation: installation2,
-    issue_number: entry.issue_number,
-    deadline_at: entry.deadline.at
-  };
+  const at2 = entry.deadline.at;
+  const { repository: repository2, issue_number } = entry;
   return [
-    {
-      kind: JOB_KINDS.entryDeadline,
-      payload,
-      run_at: entry.deadline.at
-    }
+    jobOf(
+      ENTRY_JOBS.deadline,
+      { repository: repository2, installation: installation2, issue_number, deadline_at: at2 },
+      { run_at: at2 }
+    )
   ];
 }
-async function runEntryJob(job2, deps) {
-  const { github, store } = deps;
-  const key = { repository: job2.repository, issueNumber: job2.issue_number };
-  const where2 = `${job2.repository}#${job2.issue_number}`;
-  const by = job2.label_change?.by ?? job2.state_change?.by;
+async function runEntryJob(job, deps) {
+  const where2 = `${job.repository}#${job.issue_number}`;
+  const by = job.label_change?.by ?? job.state_change?.by;
   if (by !== void 0 && by.toLowerCase() === deps.appLogin.toLowerCase()) {
     return `${where2}: agate's own change`;
   }
-  let entry = await store.getEntry(key);
-  const creates = job2.label_change === null;
-  if (!entry && !creates) return `${where2}: not a handoff entry`;
-  const issue = await github.entryIssue(job2.issue_number);
+  const stored = await deps.store.getEntry({
+    repository: job.repository,
+    issueNumber: job.issue_number
+  });
+  if (!stored && job.label_change !== null) return `${where2}: not a handoff entry`;
+  const issue = await deps.github.entryIssue(job.issue_number);
   if (!issue) return `${where2}: no such issue (or a pull request)`;
-  let rulesRead;
-  const rules = async () => {
-    rulesRead ??= await readEscalationRules(github, deps.readDefaults);
-    return rulesRead.rules;
-  };
-  const notes = [];
-  const save = async (current, step2) => {
-    const moved = step2.entry.deadline?.at !== current.deadline?.at;
-    const listed2 = step2.entry.state !== current.state && (isListedEntryState(step2.entry.state) || isListedEntryState(current.state));
-    const mentioning = await store.listMentioningPullRequests(key);
-    const next = await store.updateEntry({
-      expectedVersion: current.version,
-      entry: step2.entry,
-      event: step2.event,
-      jobs: [
-        ...moved ? deadlineJobs(step2.entry, job2.installation) : [],
-        ...listed2 ? [dashboardJob(job2.repository, job2.installation, job2.trigger)] : [],
-        ...linkedPullRequestJobs(current, step2.entry, job2.installation, mentioning)
-      ]
-    });
-    await mentionedMeanwhile(store, current, step2.entry, job2.installation, mentioning);
-    notes.push(`${step2.event.kind}${step2.entry.state !== current.state ? ` \u2192 ${next.state}` : ""}`);
-    return next;
-  };
-  const deadlines = async (current, until) => {
-    let e = current;
-    while (e.deadline && Date.parse(e.deadline.at) <= until.getTime()) {
-      const step2 = applyDeadline(e, new Date(e.deadline.at), await rules());
-      if (!step2) break;
-      e = await save(e, step2);
-    }
-    return e;
-  };
-  let justOpened = false;
-  if (!entry) {
-    if (issue.state === "closed") return `${where2}: closed, not a handoff entry`;
-    const form = parseEntryForm(issue.body);
-    if (form.kind === "not_an_entry") return `${where2}: not a handoff entry`;
-    if (form.kind === "refused") {
-      await refuse(github, issue, deps.appLogin, refusedForm(form.missing, form.problems));
-      return `${where2}: refused (missing ${form.missing.join(", ") || form.problems.join("; ")}), closed (${callsOf(github)})`;
-    }
-    const step2 = openEntry({
-      repository: job2.repository,
-      issue_number: issue.number,
-      author: issue.author,
-      fields: form.fields,
-      at: deps.now(),
-      rules: await rules()
-    });
-    const mentioning = await store.listMentioningPullRequests(key);
-    const created = await store.createEntry({
-      ...step2,
-      jobs: [
-        ...deadlineJobs(step2.entry, job2.installation),
-        ...linkedPullRequestJobs(null, step2.entry, job2.installation, mentioning)
-      ]
-    });
-    if (created.created) {
-      await mentionedMeanwhile(store, null, step2.entry, job2.installation, mentioning);
-    }
-    entry = created.entry;
-    if (created.created) notes.push("opened");
-    justOpened = created.created;
-  }
+  const pass = entryPass(job, deps);
+  const opened2 = stored ? { entry: stored, created: false } : await openFromForm(pass, job, deps, issue);
+  if (typeof opened2 === "string") return `${where2}: ${opened2}`;
+  let { entry } = opened2;
   let comments;
-  if (job2.trigger.event === "issue_comment" || job2.trigger.event === "timer" || justOpened) {
-    comments = await github.issueComments(issue.number);
-    const pending = comments.filter((c) => c.id > entry.comments_through).filter((c) => c.login.toLowerCase() !== deps.appLogin.toLowerCase()).filter((c) => !c.edited).map((c) => ({ comment: c, command: parseEntryCommand(c.body) })).sort((a, b) => a.comment.id - b.comment.id);
-    for (const { comment, command } of pending) {
-      if (command === null) continue;
-      const at2 = new Date(Math.min(Date.parse(comment.created_at), deps.now().getTime()));
-      entry = await deadlines(entry, at2);
-      const maintainer = needsMaintainerTest(entry, command, comment.login) ? await deps.isMaintainer(
-        { login: comment.login, type: comment.user_type },
-        (await rules()).maintainers
-      ) : void 0;
-      const step2 = applyCommand(
-        entry,
-        { command, actor: comment.login, comment_id: comment.id, at: at2, maintainer },
-        await rules()
-      );
-      if (step2) entry = await save(entry, step2);
-    }
+  if (job.trigger.event === "issue_comment" || job.trigger.event === "timer" || opened2.created) {
+    comments = await deps.github.issueComments(issue.number);
+    entry = await applyComments(pass, deps, entry, comments);
   }
-  entry = await deadlines(entry, deps.now());
-  const projected = await project(deps, entry, issue, job2, comments);
+  entry = await pass.deadlines(entry, deps.now());
+  const projected = await project(deps, entry, issue, job, comments);
   const posted = await postReplies(deps, entry, comments);
-  if (rulesRead?.problem) notes.push(rulesRead.problem);
-  return `${where2} after ${job2.trigger.event}${job2.trigger.action ? `.${job2.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected} (${callsOf(github)})`;
+  const problem = pass.problem();
+  const notes = problem ? [...pass.notes, problem] : pass.notes;
+  return `${where2} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected}`;
+}
+function entryPass(job, deps) {
+  const { github, store } = deps;
+  const key = { repository: job.repository, issueNumber: job.issue_number };
+  const target = { repository: job.repository, installation: job.installation };
+  let rulesRead;
+  const pass = {
+    notes: [],
+    rules: async () => {
+      rulesRead ??= await readEscalationRules(github, deps.readDefaults);
+      return rulesRead.rules;
+    },
+    problem: () => rulesRead?.problem ?? void 0,
+    save: async (current, step2) => {
+      const moved = step2.entry.deadline?.at !== current.deadline?.at;
+      const listed2 = step2.entry.state !== current.state && (isListedEntryState(step2.entry.state) || isListedEntryState(current.state));
+      const mentioning = await store.listMentioningPullRequests(key);
+      const next = await store.updateEntry({
+        expectedVersion: current.version,
+        entry: step2.entry,
+        event: step2.event,
+        jobs: [
+          ...moved ? deadlineJobs(step2.entry, job.installation) : [],
+          ...listed2 ? [jobOf(DASHBOARD_JOBS.refresh, { ...target, trigger: job.trigger })] : [],
+          ...linkedPullRequestJobs(current, step2.entry, job.installation, mentioning)
+        ]
+      });
+      await mentionedMeanwhile(store, current, step2.entry, job.installation, mentioning);
+      const moves = step2.entry.state !== current.state ? ` \u2192 ${next.state}` : "";
+      pass.notes.push(`${step2.event.kind}${moves}`);
+      return next;
+    },
+    deadlines: async (current, until) => {
+      let e = current;
+      while (e.deadline && Date.parse(e.deadline.at) <= until.getTime()) {
+        const step2 = applyDeadline(e, new Date(e.deadline.at), await pass.rules());
+        if (!step2) break;
+        e = await pass.save(e, step2);
+      }
+      return e;
+    }
+  };
+  return pass;
+}
+async function openFromForm(pass, job, deps, issue) {
+  if (issue.state === "closed") return "closed, not a handoff entry";
+  const form = parseEntryForm(issue.body);
+  if (form.kind === "not_an_entry") return "not a handoff entry";
+  if (form.kind === "refused") {
+    await refuse(deps.github, issue, deps.appLogin, refusedForm(form.missing, form.problems));
+    return `refused (missing ${form.missing.join(", ") || form.problems.join("; ")}), closed`;
+  }
+  const step2 = openEntry({
+    repository: job.repository,
+    issue_number: issue.number,
+    author: issue.author,
+    fields: form.fields,
+    at: deps.now(),
+    rules: await pass.rules()
+  });
+  const { store } = deps;
+  const key = { repository: job.repository, issueNumber: job.issue_number };
+  const mentioning = await store.listMentioningPullRequests(key);
+  const created = await store.createEntry({
+    ...step2,
+    jobs: [
+      ...deadlineJobs(step2.entry, job.installation),
+      ...linkedPullRequestJobs(null, step2.entry, job.installation, mentioning)
+    ]
+  });
+  if (created.created) {
+    await mentionedMeanwhile(store, null, step2.entry, job.installation, mentioning);
+    pass.notes.push("opened");
+  }
+  return { entry: created.entry, created: created.created };
+}
+async function applyComments(pass, deps, current, comments) {
+  const pending = comments.filter((c) => c.id > current.comments_through).filter((c) => c.login.toLowerCase() !== deps.appLogin.toLowerCase()).filter((c) => !c.edited).map((c) => ({ comment: c, command: parseEntryCommand(c.body) })).sort((a, b) => a.comment.id - b.comment.id);
+  let entry = current;
+  for (const { comment, command } of pending) {
+    if (command === null) continue;
+    const at2 = new Date(Math.min(Date.parse(comment.created_at), deps.now().getTime()));
+    entry = await pass.deadlines(entry, at2);
+    const maintainer = needsMaintainerTest(entry, command, comment.login) ? await deps.isMaintainer(
+      { login: comment.login, type: comment.user_type },
+      (await pass.rules()).maintainers
+    ) : void 0;
+    const step2 = applyCommand(
+      entry,
+      { command, actor: comment.login, comment_id: comment.id, at: at2, maintainer },
+      await pass.rules()
+    );
+    if (step2) entry = await pass.save(entry, step2);
+  }
+  return entry;
 }
 async function refuse(github, issue, appLogin, text) {
   const comments = await github.issueComments(issue.number);
@@ -4076,24 +4235,25 @@ ${renderReplyMarker({ ...event, state: event.to_state, comment: event.comment_id
   }
   return count2;
 }
-async function project(deps, entry, issue, job2, listed2) {
+async function project(deps, entry, issue, job, listed2) {
   const { github } = deps;
   const writes = new WriteOnce(github, deps.store, jobScope(deps.jobId, "entry"));
   const notice = (what, text) => writes.intend(
-    `put-back:${job2.trigger.delivery_id ?? writes.scope}:${what}`,
+    `put-back:${job.trigger.delivery_id ?? writes.scope}:${what}`,
     issue.number,
     text
   );
   const waiting = await agentWaits(deps, entry, listed2);
-  if (waiting?.by === "author") await queueWaitExpiry(deps, job2, waiting.until);
+  if (waiting?.by === "author") await queueWaitExpiry(deps, job, waiting.until);
   const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting !== null));
   const priorityChanged = [...plan.add, ...plan.remove].some(
     (l) => /^agate:(blocking|background)$/i.test(l)
   );
   if (priorityChanged && isListedEntryState(entry.state)) {
-    await deps.store.enqueue(dashboardJob(job2.repository, job2.installation, job2.trigger));
+    const { repository: repository2, installation: installation2, trigger } = job;
+    await deps.store.enqueue(jobOf(DASHBOARD_JOBS.refresh, { repository: repository2, installation: installation2, trigger }));
   }
-  const change = job2.label_change;
+  const change = job.label_change;
   const putBack = change && isEntryLabel(change.label) && [...plan.add, ...plan.remove].some((l) => l.toLowerCase() === change.label.toLowerCase()) ? await notice(
     "label",
     labelPutBack({
@@ -4117,7 +4277,7 @@ async function project(deps, entry, issue, job2, listed2) {
   const want = issueStateFor(entry.state);
   let moved = "";
   if (want && want.state !== issue.state) {
-    const state = job2.state_change;
+    const state = job.state_change;
     const reopened = state && state.action === "closed" === (issue.state === "closed") ? await notice(
       "state",
       closedPutBack({
@@ -4137,18 +4297,16 @@ async function project(deps, entry, issue, job2, listed2) {
   if (deps.retried) await writes.finish();
   return `labels +${plan.add.length} -${plan.remove.length}${moved}`;
 }
-async function queueWaitExpiry(deps, job2, until) {
+async function queueWaitExpiry(deps, job, until) {
   const at2 = until.toISOString();
-  const payload = {
-    repository: job2.repository,
-    installation: job2.installation,
-    issue_number: job2.issue_number,
-    deadline_at: at2,
-    timer: "wait"
-  };
+  const { repository: repository2, installation: installation2, issue_number } = job;
   await deps.store.enqueue(
-    { kind: JOB_KINDS.entryDeadline, payload, run_at: at2 },
-    { dedupeKey: `wait:${job2.repository}#${job2.issue_number}@${at2}` }
+    jobOf(
+      ENTRY_JOBS.deadline,
+      { repository: repository2, installation: installation2, issue_number, deadline_at: at2, timer: "wait" },
+      { run_at: at2 }
+    ),
+    { dedupeKey: `wait:${repository2}#${issue_number}@${at2}` }
   );
 }
 async function mentionedMeanwhile(store, before, after, installation2, mentioning) {
@@ -4159,190 +4317,272 @@ async function mentionedMeanwhile(store, before, after, installation2, mentionin
   });
   const late = now.filter((n) => !mentioning.includes(n) && n !== after.fields.blocking_pull);
   if (late.length === 0) return;
-  for (const job2 of linkedPullRequestJobs(
+  for (const job of linkedPullRequestJobs(
     before,
     { ...after, fields: { ...after.fields, blocking_pull: null } },
     installation2,
     late
   )) {
-    await store.enqueue(job2);
+    await store.enqueue(job);
   }
-}
-function callsOf(github) {
-  const calls = github.totalCalls;
-  return calls === void 0 ? "calls not counted" : `${calls} GitHub calls`;
-}
-
-// app/entries/handlers.ts
-async function handleEntryJob(job2, deps) {
-  const slug = await deps.appSlug();
-  const github = new GitHubAdapter(await deps.octokitFor(job2.installation), job2.repository, slug);
-  const { reads } = deps;
-  return runEntryJob(job2, {
-    github,
-    store: deps.store,
-    now: deps.now,
-    appLogin: `${slug}[bot]`,
-    isMaintainer: (account2, maintainers) => isMaintainer(github, account2, maintainers),
-    ...reads ? { readDefaults: (ref) => reads.orgDefaults(github, ref) } : {},
-    ...deps.jobId === void 0 ? {} : { jobId: deps.jobId },
-    ...deps.retried ? { retried: true } : {}
-  });
-}
-function handleEntryDeadlineJob(job2, deps) {
-  return runEntryDeadlineJob(job2, { store: deps.store });
 }
 
 // app/entries/pull-request-entries.ts
-async function runPullRequestEntriesJob(job2, deps) {
+async function runPullRequestEntriesJob(job, deps) {
   const mentioned = await deps.store.listEntryMentions({
-    repository: job2.repository,
-    pullNumber: job2.number
+    repository: job.repository,
+    pullNumber: job.number
   });
-  const entries = (await deps.store.listEntries({ repository: job2.repository })).filter(
-    (entry) => (entry.fields.blocking_pull === job2.number || mentioned.includes(entry.issue_number)) && entry.state !== "resolved"
+  const entries = (await deps.store.listEntries({ repository: job.repository })).filter(
+    (entry) => (entry.fields.blocking_pull === job.number || mentioned.includes(entry.issue_number)) && entry.state !== "resolved"
   );
-  for (const entry of entries) await deps.store.enqueue(entryJob(job2, entry.issue_number));
+  for (const entry of entries) await deps.store.enqueue(entryJob(job, entry.issue_number));
   const records = await deps.store.listRecords({
-    repository: job2.repository,
-    pullNumber: job2.number
+    repository: job.repository,
+    pullNumber: job.number
   });
   const listed2 = newestListed(records.map((r) => ({ id: r.id, state: r.decision.state })));
   if (listed2) {
-    await queueDashboardRefresh(deps.store, job2.repository, job2.installation, job2.trigger);
+    await queueJob(deps.store, DASHBOARD_JOBS.refresh, {
+      repository: job.repository,
+      installation: job.installation,
+      trigger: job.trigger
+    });
   }
   const which = entries.map((entry) => `#${entry.issue_number}`).join(", ");
-  return `${job2.repository}#${job2.number} ${job2.trigger.event}.${job2.trigger.action ?? ""}: ${entries.length} entries linked${which ? ` (${which}), passes queued` : ""}${listed2 ? "; dashboard refresh queued" : ""}`;
+  return `${job.repository}#${job.number} ${job.trigger.event}.${job.trigger.action ?? ""}: ${entries.length} entries linked${which ? ` (${which}), passes queued` : ""}${listed2 ? "; dashboard refresh queued" : ""}`;
 }
 
-// app/runtime/keep-trying.ts
-function keepTrying(attempt2, onFailure, options) {
-  const run = (delayMs) => {
-    attempt2().catch((error) => {
-      onFailure(error, delayMs);
-      setTimeout(() => run(Math.min(delayMs * 2, options.maxDelayMs)), delayMs).unref();
-    });
-  };
-  run(options.firstDelayMs);
+// app/entries/jobs.ts
+function entryJobs() {
+  return [
+    registration(ENTRY_JOBS.entry, async (job, context) => {
+      const github = await context.github(job.repository, job.installation);
+      return runEntryJob(job, {
+        github,
+        store: context.store,
+        now: context.now,
+        appLogin: `${await context.appSlug()}[bot]`,
+        isMaintainer: (account2, maintainers) => isMaintainer(github, account2, maintainers),
+        // The organisation defaults as the gate's config reads them, shared by the process.
+        readDefaults: (ref) => context.reads.orgDefaults(github, ref),
+        ...context.jobId === void 0 ? {} : { jobId: context.jobId },
+        ...context.retried ? { retried: true } : {}
+      });
+    }),
+    registration(
+      ENTRY_JOBS.deadline,
+      (job, context) => runEntryDeadlineJob(job, { store: context.store })
+    ),
+    registration(
+      ENTRY_JOBS.pullRequestEntries,
+      (job, context) => runPullRequestEntriesJob(job, { store: context.store })
+    )
+  ];
 }
 
-// app/gate/bounded-map.ts
-function remember(map, key, value, limit) {
-  map.set(key, value);
-  if (map.size > limit) {
-    const oldest = map.keys().next();
-    if (!oldest.done) map.delete(oldest.value);
-  }
-}
-function rememberRead(map, key, limit, read, keep = () => true) {
-  let found = map.get(key);
-  if (!found) {
-    const reading = read();
-    found = reading;
-    reading.then(
-      (value) => {
-        if (!keep(value) && map.get(key) === reading) map.delete(key);
-      },
-      () => {
-        if (map.get(key) === reading) map.delete(key);
-      }
-    );
-    remember(map, key, reading, limit);
-  }
-  return found;
-}
-
-// app/gate/caches.ts
-var COMPARISONS_KEPT = 32;
-var FACTS_KEPT = 1e3;
-var MAX_COMPARISON_CHARS = 2 * 1024 * 1024;
-var MAX_FILE_CHARS = 64 * 1024;
-var patchChars = (comparison) => comparison.files.reduce((sum, f) => sum + (f.patch?.length ?? 0), 0);
-var ImmutableReads = class {
-  configs = /* @__PURE__ */ new Map();
-  parsed = /* @__PURE__ */ new Map();
-  comparisons = /* @__PURE__ */ new Map();
-  files = /* @__PURE__ */ new Map();
-  /** Organisation defaults by (repository, SHA, path): immutable once read. */
-  defaultsFiles = /* @__PURE__ */ new Map();
-  /**
-   * Facts made without defaults that could not be read: not remembered, so a fixed installation
-   * (the App added to the `.github` repository) takes effect at the next look.
-   */
-  unreadable = /* @__PURE__ */ new WeakSet();
-  /**
-   * The config at a base commit: read once per commit, parsed once per blob (with the owner: a
-   * config that extends defaults reads its owner's `.github` repository).
-   */
-  config(github, baseSha) {
-    return rememberRead(
-      this.configs,
-      `${github.owner}/${github.repo}@${baseSha}`,
-      FACTS_KEPT,
-      async () => {
-        const file = await this.file(github, CONFIG_PATH, baseSha);
-        if (!file) return { status: "missing", path: CONFIG_PATH };
-        const parsedKey = `${github.owner}:${file.blobSha}`;
-        const known = this.parsed.get(parsedKey);
-        if (known) return known;
-        let fact;
-        let defaults;
-        try {
-          const ref = configExtends(file.text, CONFIG_PATH, github.owner);
-          defaults = ref ? await this.orgDefaults(github, ref) : void 0;
-          const { config, digest } = parseConfig(file.text, CONFIG_PATH, {
-            owner: github.owner,
-            defaults
-          });
-          fact = { status: "ok", path: CONFIG_PATH, blob_sha: file.blobSha, digest, config };
-        } catch (error) {
-          if (!(error instanceof ConfigurationError)) throw error;
-          fact = { status: "invalid", path: CONFIG_PATH, message: error.message };
-        }
-        if (defaults !== void 0 && typeof defaults !== "string") {
-          this.unreadable.add(fact);
-          return fact;
-        }
-        remember(this.parsed, parsedKey, fact, FACTS_KEPT);
-        return fact;
-      },
-      (fact) => !this.unreadable.has(fact)
-    );
-  }
-  /**
-   * The defaults a config extends, at their pinned commit, checked on the default branch: four
-   * calls the first time, none after (the gate's config and the entries' rules share them). A
-   * failed or refused read is read again.
-   */
-  orgDefaults(github, ref) {
-    return rememberRead(
-      this.defaultsFiles,
-      `${ref.owner}/${ref.repo}@${ref.sha}:${ref.path}`,
-      FACTS_KEPT,
-      () => readOrgDefaults(github, ref),
-      (read) => typeof read === "string" && read.length <= MAX_FILE_CHARS
-    );
-  }
-  compare(github, base, head) {
-    return rememberRead(
-      this.comparisons,
-      `${github.owner}/${github.repo}@${base}...${head}`,
-      COMPARISONS_KEPT,
-      () => github.compare(base, head),
-      (comparison) => patchChars(comparison) <= MAX_COMPARISON_CHARS
-    );
-  }
-  /** A file at an exact commit; null when it is not there. */
-  file(github, path, sha2) {
-    return rememberRead(
-      this.files,
-      `${github.owner}/${github.repo}@${sha2}:${path}`,
-      FACTS_KEPT,
-      () => github.fileAt(path, sha2),
-      (file) => (file?.text.length ?? 0) <= MAX_FILE_CHARS
-    );
-  }
+// schemas/webhooks.ts
+import { z as z18 } from "zod";
+var repository = z18.object({
+  full_name: z18.string().regex(/^[^/\s]+\/[^/\s]+$/),
+  id: z18.number().int().positive().optional()
+});
+var installation = z18.object({ id: z18.number().int().positive() });
+var sha = z18.string().regex(/^[0-9a-f]{40}$/);
+var account = z18.object({ login: z18.string(), type: z18.string().optional() });
+var numbered = z18.object({ number: z18.number().int().positive() });
+var minimalPull = numbered.extend({
+  head: z18.object({ sha }).optional(),
+  base: z18.object({ ref: z18.string(), repo: z18.object({ id: z18.number().int().positive() }).optional() }).optional()
+});
+var envelope = {
+  action: z18.string().optional(),
+  repository,
+  installation,
+  sender: account.optional()
 };
+var pullRequestEventSchema = z18.object({
+  ...envelope,
+  action: z18.string(),
+  pull_request: z18.object({
+    number: z18.number().int().positive(),
+    head: z18.object({ sha, ref: z18.string().optional() }),
+    base: z18.object({ ref: z18.string(), sha }),
+    // The rest of the pull request as the event showed it: with all of it, a pass can use this
+    // view instead of reading the pull request again (app/gate/gather.ts says when).
+    state: z18.string().optional(),
+    draft: z18.boolean().optional(),
+    user: account.nullable().optional(),
+    labels: z18.array(z18.object({ name: z18.string() })).optional(),
+    title: z18.string().optional(),
+    body: z18.string().nullable().optional(),
+    created_at: z18.string().optional(),
+    updated_at: z18.string().optional(),
+    commits: z18.number().int().nonnegative().optional(),
+    additions: z18.number().int().nonnegative().optional(),
+    deletions: z18.number().int().nonnegative().optional(),
+    changed_files: z18.number().int().nonnegative().optional()
+  }),
+  changes: z18.object({ base: z18.object({ ref: z18.object({ from: z18.string() }).optional() }).optional() }).optional(),
+  label: z18.object({ name: z18.string() }).optional()
+});
+var pullRequestReviewEventSchema = z18.object({
+  ...envelope,
+  pull_request: z18.object({
+    number: z18.number().int().positive(),
+    head: z18.object({ sha }),
+    base: z18.object({ ref: z18.string() }).optional()
+  })
+});
+var checkRunEventSchema = z18.object({
+  ...envelope,
+  action: z18.string(),
+  check_run: z18.object({
+    name: z18.string(),
+    head_sha: sha,
+    app: z18.object({ slug: z18.string().optional() }).nullable().optional(),
+    pull_requests: z18.array(minimalPull),
+    check_suite: z18.object({ head_branch: z18.string().nullable().optional() }).nullable().optional()
+  }),
+  requested_action: z18.object({ identifier: z18.string().optional() }).nullable().optional()
+});
+var workflowRunEventSchema = z18.object({
+  ...envelope,
+  action: z18.string(),
+  workflow_run: z18.object({
+    id: z18.number().int().positive(),
+    run_attempt: z18.number().int().positive().optional(),
+    head_sha: sha,
+    head_branch: z18.string().nullable().optional(),
+    path: z18.string().optional(),
+    pull_requests: z18.array(minimalPull)
+  })
+});
+var workflowJobEventSchema = z18.object({
+  ...envelope,
+  action: z18.string(),
+  workflow_job: z18.object({
+    id: z18.number().int().positive().optional(),
+    run_id: z18.number().int().positive(),
+    run_attempt: z18.number().int().positive().optional(),
+    head_sha: sha,
+    head_branch: z18.string().nullable().optional(),
+    name: z18.string(),
+    status: z18.string().optional(),
+    conclusion: z18.string().nullable().optional(),
+    html_url: z18.string().nullable().optional(),
+    steps: z18.array(
+      z18.object({
+        name: z18.string(),
+        number: z18.number().int(),
+        status: z18.string(),
+        conclusion: z18.string().nullable().optional()
+      })
+    ).optional()
+  })
+});
+var mergeGroupEventSchema = z18.object({
+  ...envelope,
+  action: z18.string(),
+  merge_group: z18.object({ head_sha: sha, head_ref: z18.string(), base_sha: sha })
+});
+var issueCommentEventSchema = z18.object({
+  ...envelope,
+  action: z18.string(),
+  issue: z18.object({ number: z18.number().int().positive(), pull_request: z18.unknown().optional() }),
+  comment: z18.object({
+    body: z18.string().nullable().optional(),
+    html_url: z18.string().optional(),
+    user: account.nullable()
+  })
+});
+var issuesEventSchema = z18.object({
+  ...envelope,
+  action: z18.string(),
+  issue: z18.object({
+    number: z18.number().int().positive(),
+    body: z18.string().nullable().optional(),
+    pull_request: z18.unknown().optional()
+  }),
+  label: z18.object({ name: z18.string() }).optional()
+});
+var named = z18.object({ full_name: repository.shape.full_name });
+var installationEventSchema = z18.object({
+  action: z18.string(),
+  installation,
+  repositories: z18.array(named).optional()
+});
+var installationRepositoriesEventSchema = z18.object({
+  action: z18.string(),
+  installation,
+  repositories_added: z18.array(named)
+});
+var INSTALLATION_EVENTS = {
+  installation: installationEventSchema,
+  installation_repositories: installationRepositoriesEventSchema
+};
+var ROUTED_EVENTS = {
+  pull_request: pullRequestEventSchema,
+  pull_request_review: pullRequestReviewEventSchema,
+  check_run: checkRunEventSchema,
+  workflow_run: workflowRunEventSchema,
+  workflow_job: workflowJobEventSchema,
+  merge_group: mergeGroupEventSchema,
+  issue_comment: issueCommentEventSchema,
+  issues: issuesEventSchema
+};
+
+// app/gate/event-bases.ts
+var READERS = {
+  pull_request: (e) => {
+    const p = e.pull_request;
+    const seen = [{ pull_number: p.number, head_sha: p.head.sha, base_ref: p.base.ref }];
+    const from = e.changes?.base?.ref?.from;
+    if (from) seen.push({ pull_number: p.number, head_sha: p.head.sha, base_ref: from });
+    return seen;
+  },
+  pull_request_review: (e) => {
+    const p = e.pull_request;
+    return p.base ? [{ pull_number: p.number, head_sha: p.head.sha, base_ref: p.base.ref }] : [];
+  },
+  workflow_run: (e) => listed(e.workflow_run.pull_requests, e.workflow_run.head_sha, e),
+  check_run: (e) => listed(e.check_run.pull_requests, e.check_run.head_sha, e)
+};
+function listed(pulls, headSha, e) {
+  return pulls.flatMap((p) => {
+    if (!p.base) return [];
+    const theirs = p.base.repo?.id;
+    if (theirs !== void 0 && e.repository.id !== void 0 && theirs !== e.repository.id) {
+      return [];
+    }
+    return [{ pull_number: p.number, head_sha: p.head?.sha ?? headSha, base_ref: p.base.ref }];
+  });
+}
+function eventBases(event, payload) {
+  if (!Object.hasOwn(READERS, event)) return [];
+  const name = event;
+  const parsed = ROUTED_EVENTS[name].safeParse(payload);
+  if (!parsed.success) return [];
+  const read = READERS[name];
+  const repository2 = parsed.data.repository.full_name;
+  const unique = /* @__PURE__ */ new Map();
+  for (const seen of read(parsed.data)) {
+    if (seen.base_ref === "") continue;
+    unique.set(`${seen.pull_number}
+${seen.head_sha}
+${seen.base_ref}`, {
+      repository: repository2,
+      ...seen
+    });
+  }
+  return [...unique.values()];
+}
+
+// package.json
+var package_default = { version: "0.1.0" };
+
+// schemas/version.ts
+var AGATE_VERSION = package_default.version;
 
 // app/gate/evaluator-job.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
@@ -4801,7 +5041,7 @@ ${bundle.handoff.text}`) : "(none at the head commit)"
 }
 
 // checks/evaluator/parse-verdict.ts
-import { z as z16 } from "zod";
+import { z as z19 } from "zod";
 var VERDICT_ERROR_LIMIT = 500;
 var FIELD_SHAPES = {
   complete: "a boolean",
@@ -4887,7 +5127,7 @@ function refuse2(error) {
   };
 }
 function verdictJsonSchema() {
-  const { $schema: _dialect, ...schema } = z16.toJSONSchema(verdictSchema);
+  const { $schema: _dialect, ...schema } = z19.toJSONSchema(verdictSchema);
   return stripKeyword(schema, "minLength");
 }
 function stripKeyword(node, keyword) {
@@ -5320,135 +5560,135 @@ function isRetriable(error) {
 
 // app/store/postgres/postgres-store.ts
 import pg2 from "pg";
-import { z as z20 } from "zod";
+import { z as z23 } from "zod";
 
 // schemas/store.ts
-import { z as z17 } from "zod";
-var deliverySchema = z17.strictObject({
-  id: z17.string().min(1),
-  event: z17.string().min(1),
-  action: z17.string().nullable(),
+import { z as z20 } from "zod";
+var deliverySchema = z20.strictObject({
+  id: z20.string().min(1),
+  event: z20.string().min(1),
+  action: z20.string().nullable(),
   payload_sha256: sha256HexSchema,
   received_at: isoDateTimeSchema
 });
-var jobStatusSchema = z17.enum(["queued", "running", "done", "dead"]);
-var newJobSchema = z17.strictObject({
-  kind: z17.string().min(1),
-  payload: z17.json(),
+var jobStatusSchema = z20.enum(["queued", "running", "done", "dead"]);
+var newJobSchema = z20.strictObject({
+  kind: z20.string().min(1),
+  payload: z20.json(),
   /** Jobs with the same key run one at a time, in order (for example one pull request). */
-  concurrency_key: z17.string().min(1).nullable().default(null),
+  concurrency_key: z20.string().min(1).nullable().default(null),
   run_at: isoDateTimeSchema.optional(),
   max_attempts: positiveIntSchema.default(8)
 });
-var jobSchema = z17.strictObject({
+var jobSchema = z20.strictObject({
   id: positiveIntSchema,
-  kind: z17.string(),
-  payload: z17.json(),
-  concurrency_key: z17.string().nullable(),
-  delivery_id: z17.string().nullable(),
+  kind: z20.string(),
+  payload: z20.json(),
+  concurrency_key: z20.string().nullable(),
+  delivery_id: z20.string().nullable(),
   status: jobStatusSchema,
-  attempts: z17.number().int().nonnegative(),
+  attempts: z20.number().int().nonnegative(),
   max_attempts: positiveIntSchema,
   run_at: isoDateTimeSchema,
-  lease_owner: z17.string().nullable(),
+  lease_owner: z20.string().nullable(),
   lease_expires_at: isoDateTimeSchema.nullable(),
-  last_error: z17.string().nullable(),
+  last_error: z20.string().nullable(),
   created_at: isoDateTimeSchema,
   updated_at: isoDateTimeSchema
 });
-var auditEntryInputSchema = z17.strictObject({
-  kind: z17.string().min(1).meta({ description: "What was decided, e.g. gate.decision or entry.transition." }),
-  subject: z17.string().min(1).meta({ description: "What it was about, e.g. octo/repo#12@<sha>." }),
-  decision: z17.json(),
-  facts: z17.json().meta({ description: "Everything the decision was computed from, so it can be replayed." }),
+var auditEntryInputSchema = z20.strictObject({
+  kind: z20.string().min(1).meta({ description: "What was decided, e.g. gate.decision or entry.transition." }),
+  subject: z20.string().min(1).meta({ description: "What it was about, e.g. octo/repo#12@<sha>." }),
+  decision: z20.json(),
+  facts: z20.json().meta({ description: "Everything the decision was computed from, so it can be replayed." }),
   at: isoDateTimeSchema
 });
 var auditEntrySchema = auditEntryInputSchema.extend({ id: positiveIntSchema });
-var storedDeliverySchema = deliverySchema.extend({ payload: z17.string() });
-var deliveryPruneSchema = z17.strictObject({
+var storedDeliverySchema = deliverySchema.extend({ payload: z20.string() });
+var deliveryPruneSchema = z20.strictObject({
   pruned_at: isoDateTimeSchema,
   retention_ms: positiveIntSchema
 });
 var deliveryRecordSchema = deliverySchema.extend({
-  repository: z17.string().nullable(),
+  repository: z20.string().nullable(),
   recorded_at: isoDateTimeSchema,
   pruned: deliveryPruneSchema.nullable()
 });
-var overrideInputSchema = z17.strictObject({
+var overrideInputSchema = z20.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
-  base_ref: z17.string().min(1),
-  by: z17.string().min(1),
-  reason: z17.string().min(1),
-  comment_url: z17.string().nullable(),
+  base_ref: z20.string().min(1),
+  by: z20.string().min(1),
+  reason: z20.string().min(1),
+  comment_url: z20.string().nullable(),
   at: isoDateTimeSchema
 });
 var storedOverrideSchema = overrideInputSchema.extend({ id: positiveIntSchema });
-var mergeCommitObservationSchema = z17.strictObject({
+var mergeCommitObservationSchema = z20.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
   merge_sha: gitShaSchema,
   observed_at: isoDateTimeSchema
 });
-var headObservationSchema = z17.strictObject({
+var headObservationSchema = z20.strictObject({
   repository: repositoryFullNameSchema,
   head_sha: gitShaSchema,
   pull_number: positiveIntSchema,
-  base_ref: z17.string().min(1),
+  base_ref: z20.string().min(1),
   observed_at: isoDateTimeSchema
 });
-var eventBaseSchema = z17.strictObject({
+var eventBaseSchema = z20.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
-  base_ref: z17.string().min(1)
+  base_ref: z20.string().min(1)
 });
 var baseSightingSchema = eventBaseSchema.extend({
-  delivery_id: z17.string().min(1),
+  delivery_id: z20.string().min(1),
   seen_at: isoDateTimeSchema
 });
-var pullRequestSightingSchema = z17.strictObject({
+var pullRequestSightingSchema = z20.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   updated_at: isoDateTimeSchema,
   digest: sha256HexSchema,
   observed_at: isoDateTimeSchema
 });
-var entryMentionsInputSchema = z17.strictObject({
+var entryMentionsInputSchema = z20.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
-  issues: z17.array(positiveIntSchema.max(2147483647)).max(1e3)
+  issues: z20.array(positiveIntSchema.max(2147483647)).max(1e3)
 });
-var agateCheckRunSchema = z17.strictObject({
+var agateCheckRunSchema = z20.strictObject({
   id: positiveIntSchema,
-  status: z17.string(),
-  conclusion: z17.string().nullable(),
-  title: z17.string().nullable(),
-  summary: z17.string().nullable(),
+  status: z20.string(),
+  conclusion: z20.string().nullable(),
+  title: z20.string().nullable(),
+  summary: z20.string().nullable(),
   startedAt: isoDateTimeSchema.nullable(),
-  externalId: z17.string().nullable()
+  externalId: z20.string().nullable()
 });
-var checkRunEntrySchema = z17.strictObject({
+var checkRunEntrySchema = z20.strictObject({
   repository: repositoryFullNameSchema,
   head_sha: gitShaSchema,
   check: agateCheckRunSchema,
   written_at: isoDateTimeSchema
 });
-var writeIntentInputSchema = z17.strictObject({
+var writeIntentInputSchema = z20.strictObject({
   /** What the write is for, unique: an intent recorded again under its key is the first one. */
-  key: z17.string().min(1).max(500),
+  key: z20.string().min(1).max(500),
   /** The job whose retry finishes it when an earlier run stopped part-way, e.g. `job:12`. */
-  scope: z17.string().min(1).max(200),
+  scope: z20.string().min(1).max(200),
   repository: repositoryFullNameSchema,
   /** The issue or pull request written on. */
   target: positiveIntSchema,
-  kind: z17.enum(["comment"]),
+  kind: z20.enum(["comment"]),
   /** What is sent, without its marker. */
-  body: z17.string(),
+  body: z20.string(),
   /** The hidden token the write carries, unique: how a retry recognises it on GitHub. */
-  marker: z17.string().regex(/^[0-9a-f]{16,64}$/, { error: "expected 16 to 64 hex digits" })
+  marker: z20.string().regex(/^[0-9a-f]{16,64}$/, { error: "expected 16 to 64 hex digits" })
 });
 var writeIntentSchema = writeIntentInputSchema.extend({
   id: positiveIntSchema,
@@ -5460,18 +5700,18 @@ var writeIntentSchema = writeIntentInputSchema.extend({
 
 // app/store/delivery-input.ts
 import { createHash as createHash2 } from "node:crypto";
-import { z as z19 } from "zod";
+import { z as z22 } from "zod";
 
 // app/store/validate.ts
-import { z as z18 } from "zod";
+import { z as z21 } from "zod";
 function parseInput(schema, value, what) {
   const result = schema.safeParse(value);
-  if (!result.success) throw new InvalidInputError(what, z18.prettifyError(result.error));
+  if (!result.success) throw new InvalidInputError(what, z21.prettifyError(result.error));
   return result.data;
 }
 function parseRow(schema, value, table, key) {
   const result = schema.safeParse(value);
-  if (!result.success) throw new CorruptRowError(table, key, z18.prettifyError(result.error));
+  if (!result.success) throw new CorruptRowError(table, key, z21.prettifyError(result.error));
   return result.data;
 }
 function toJsonColumn(value) {
@@ -5494,24 +5734,24 @@ function fromJsonColumn(text, table, key, column) {
     throw new CorruptRowError(table, key, `column ${column} is not valid JSON`, { cause: error });
   }
 }
-var enqueueOptionsSchema = z18.strictObject({
-  dedupeKey: z18.string().min(1).optional(),
-  until: z18.enum(["started", "finished"]).default("finished")
+var enqueueOptionsSchema = z21.strictObject({
+  dedupeKey: z21.string().min(1).optional(),
+  until: z21.enum(["started", "finished"]).default("finished")
 });
 function holdsDedupeKey(alias) {
   const c = alias ? `${alias}.` : "";
   return `(${c}status = 'queued' OR (${c}status = 'running' AND ${c}dedupe_until = 'finished'))`;
 }
-var appendOnceSchema = z18.strictObject({ dedupeKey: z18.string().min(1).optional() });
-var completeWriteIntentSchema = z18.strictObject({
-  key: z18.string().min(1),
-  githubId: z18.number().int().positive()
+var appendOnceSchema = z21.strictObject({ dedupeKey: z21.string().min(1).optional() });
+var completeWriteIntentSchema = z21.strictObject({
+  key: z21.string().min(1),
+  githubId: z21.number().int().positive()
 });
 
 // app/store/delivery-input.ts
-var payloadSchema = z19.string();
-var jobsSchema = z19.array(newJobSchema);
-var sightingsSchema = z19.array(eventBaseSchema);
+var payloadSchema = z22.string();
+var jobsSchema = z22.array(newJobSchema);
+var sightingsSchema = z22.array(eventBaseSchema);
 function parseDeliveryInput(input) {
   const delivery = parseInput(deliverySchema, input.delivery, "delivery");
   const payload = parseInput(payloadSchema, input.payload, "delivery payload");
@@ -6265,11 +6505,11 @@ async function recordDeliveryRows(query, rows) {
       delivery.received_at,
       now,
       payload,
-      jobs.map((job2) => job2.kind),
-      jobs.map((job2) => JSON.stringify(job2.payload)),
-      jobs.map((job2) => job2.concurrency_key),
-      jobs.map((job2) => job2.max_attempts),
-      jobs.map((job2) => instant(job2.run_at ?? now)),
+      jobs.map((job) => job.kind),
+      jobs.map((job) => JSON.stringify(job.payload)),
+      jobs.map((job) => job.concurrency_key),
+      jobs.map((job) => job.max_attempts),
+      jobs.map((job) => instant(job.run_at ?? now)),
       sightings.map((seen) => seen.repository),
       sightings.map((seen) => seen.head_sha),
       sightings.map((seen) => seen.pull_number),
@@ -6359,29 +6599,29 @@ var DEFAULT_POOL_SIZE = 10;
 var DEFAULT_STATEMENT_TIMEOUT_MS = 3e4;
 var DEFAULT_CONNECT_TIMEOUT_MS = 1e4;
 var MIN_SERVER_VERSION = 12e4;
-var leaseSchema = z20.strictObject({
+var leaseSchema = z23.strictObject({
   jobId: positiveIntSchema,
-  workerId: z20.string().min(1),
+  workerId: z23.string().min(1),
   attempt: positiveIntSchema
 });
-var claimOptionsSchema = z20.strictObject({
-  workerId: z20.string().min(1),
+var claimOptionsSchema = z23.strictObject({
+  workerId: z23.string().min(1),
   leaseMs: positiveIntSchema,
-  kinds: z20.array(z20.string().min(1)).optional()
+  kinds: z23.array(z23.string().min(1)).optional()
 });
-var pruneOptionsSchema = z20.strictObject({
-  retentionMs: z20.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+var pruneOptionsSchema = z23.strictObject({
+  retentionMs: z23.number().int().min(MIN_DELIVERY_RETENTION_MS, {
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
-var markStaleSchema = z20.strictObject({
+var markStaleSchema = z23.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
   at: isoDateTimeSchema
 });
-var schemaNameSchema = z20.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
+var schemaNameSchema = z23.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
 var RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
   r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.override,
   r.decision, r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by,
@@ -6607,7 +6847,7 @@ var PostgresStore = class _PostgresStore {
   }
   // ---- jobs -------------------------------------------------------------------------------------
   /** The new job; undefined only when `dedupe` names a key another job holds. */
-  async #insertJob(on, job2, deliveryId, now, dedupe = { until: "finished" }) {
+  async #insertJob(on, job, deliveryId, now, dedupe = { until: "finished" }) {
     const [row] = await this.#rows(
       `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
          max_attempts, run_at, created_at, updated_at, dedupe_key, dedupe_until)
@@ -6616,12 +6856,12 @@ var PostgresStore = class _PostgresStore {
        DO NOTHING
        RETURNING *`,
       [
-        job2.kind,
-        JSON.stringify(job2.payload),
-        job2.concurrency_key,
+        job.kind,
+        JSON.stringify(job.payload),
+        job.concurrency_key,
         deliveryId,
-        job2.max_attempts,
-        instant2(job2.run_at ?? now),
+        job.max_attempts,
+        instant2(job.run_at ?? now),
         now,
         dedupe.dedupeKey ?? null,
         dedupe.until
@@ -6631,17 +6871,17 @@ var PostgresStore = class _PostgresStore {
     return row ? this.#jobFromRow(row) : void 0;
   }
   /** A job without a dedupe key: its insert always writes a row. */
-  async #insertPlainJob(on, job2, deliveryId, now) {
-    const inserted = await this.#insertJob(on, job2, deliveryId, now);
+  async #insertPlainJob(on, job, deliveryId, now) {
+    const inserted = await this.#insertJob(on, job, deliveryId, now);
     if (!inserted) throw new Error("a job without a dedupe key was not inserted");
     return inserted;
   }
   #jobFromRow(row) {
-    const { dedupe_key: _key, dedupe_until: _until, ...job2 } = row;
-    return parseRowWithJson(jobSchema, job2, "jobs", ["payload"]);
+    const { dedupe_key: _key, dedupe_until: _until, ...job } = row;
+    return parseRowWithJson(jobSchema, job, "jobs", ["payload"]);
   }
-  async enqueue(job2, options = {}) {
-    const parsed = parseInput(newJobSchema, job2, "job");
+  async enqueue(job, options = {}) {
+    const parsed = parseInput(newJobSchema, job, "job");
     const dedupe = parseInput(enqueueOptionsSchema, options, "enqueue options");
     for (let attempt2 = 1; ; attempt2++) {
       const inserted = await this.#insertJob(this.#pool, parsed, null, this.#nowIso(), dedupe);
@@ -6692,8 +6932,8 @@ var PostgresStore = class _PostgresStore {
       [nowIso, kinds ?? null, workerId, new Date(now.getTime() + leaseMs).toISOString()]
     );
     if (!row) return null;
-    const job2 = this.#jobFromRow(row);
-    return { job: job2, lease: { jobId: job2.id, workerId, attempt: job2.attempts } };
+    const job = this.#jobFromRow(row);
+    return { job, lease: { jobId: job.id, workerId, attempt: job.attempts } };
   }
   async heartbeat(lease, leaseMs) {
     const held = parseInput(leaseSchema, lease, "job lease");
@@ -6754,8 +6994,8 @@ var PostgresStore = class _PostgresStore {
   async #leaseLost(lease, action) {
     const [row] = await this.#rows("SELECT * FROM jobs WHERE id = $1", [lease.jobId]);
     if (!row) return new NotFoundError(`cannot ${action} job ${lease.jobId}: there is no such job`);
-    const job2 = this.#jobFromRow(row);
-    const now = job2.status === "running" ? `it is now leased to ${job2.lease_owner} on attempt ${job2.attempts}, claimed after this lease expired` : job2.status === "queued" ? "it went back to the queue" : `it is ${job2.status}`;
+    const job = this.#jobFromRow(row);
+    const now = job.status === "running" ? `it is now leased to ${job.lease_owner} on attempt ${job.attempts}, claimed after this lease expired` : job.status === "queued" ? "it went back to the queue" : `it is ${job.status}`;
     return new LeaseLostError(
       lease.jobId,
       `cannot ${action} job ${lease.jobId}: worker ${lease.workerId} no longer holds its lease (attempt ${lease.attempt}); ${now}. Stop working on it and do not write its results.`
@@ -7107,7 +7347,7 @@ var PostgresStore = class _PostgresStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+    const jobs = parseInput(z23.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
     return { entry, event, jobs };
   }
   async #entryRow(on, key, lock = false) {
@@ -7167,7 +7407,7 @@ var PostgresStore = class _PostgresStore {
       }
       const stored = { ...entry, version: 1 };
       await this.#appendEntryEvent(client, stored, null, event);
-      for (const job2 of jobs) await this.#insertPlainJob(client, job2, null, now);
+      for (const job of jobs) await this.#insertPlainJob(client, job, null, now);
       return { created: true, entry: stored };
     });
   }
@@ -7214,7 +7454,7 @@ var PostgresStore = class _PostgresStore {
         client
       );
       await this.#appendEntryEvent(client, next, current.state, event);
-      for (const job2 of jobs) await this.#insertPlainJob(client, job2, null, now);
+      for (const job of jobs) await this.#insertPlainJob(client, job, null, now);
       return next;
     });
   }
@@ -7228,7 +7468,7 @@ var PostgresStore = class _PostgresStore {
     );
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
-        z20.looseObject({ event: z20.record(z20.string(), z20.unknown()) }),
+        z23.looseObject({ event: z23.record(z23.string(), z23.unknown()) }),
         row,
         "handoff_entry_events",
         ["event"]
@@ -7281,7 +7521,7 @@ var PostgresStore = class _PostgresStore {
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions"
     );
-    const jobs = parseInput(z20.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
+    const jobs = parseInput(z23.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
     return this.#tx(async (client) => {
       const before = await this.#rows(
         `DELETE FROM entry_mentions WHERE repository = $1 AND pull_number = $2
@@ -7299,7 +7539,7 @@ var PostgresStore = class _PostgresStore {
         );
       }
       const now = this.#nowIso();
-      for (const job2 of jobs) await this.#insertPlainJob(client, job2, null, now);
+      for (const job of jobs) await this.#insertPlainJob(client, job, null, now);
       return before.map((row) => Number(row.issue_number)).sort((a, b) => a - b);
     });
   }
@@ -7329,7 +7569,7 @@ var PostgresStore = class _PostgresStore {
 
 // app/store/sqlite-store.ts
 import Database from "better-sqlite3";
-import { z as z21 } from "zod";
+import { z as z24 } from "zod";
 
 // app/store/migrations.ts
 function appendOnly2(table, what) {
@@ -7894,23 +8134,23 @@ var SqliteWriteIntents = class {
 
 // app/store/sqlite-store.ts
 var DEFAULT_BUSY_TIMEOUT_MS = 5e3;
-var leaseSchema2 = z21.strictObject({
+var leaseSchema2 = z24.strictObject({
   jobId: positiveIntSchema,
-  workerId: z21.string().min(1),
+  workerId: z24.string().min(1),
   attempt: positiveIntSchema
 });
-var claimOptionsSchema2 = z21.strictObject({
-  workerId: z21.string().min(1),
+var claimOptionsSchema2 = z24.strictObject({
+  workerId: z24.string().min(1),
   leaseMs: positiveIntSchema,
-  kinds: z21.array(z21.string().min(1)).optional()
+  kinds: z24.array(z24.string().min(1)).optional()
 });
-var pruneOptionsSchema2 = z21.strictObject({
-  retentionMs: z21.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+var pruneOptionsSchema2 = z24.strictObject({
+  retentionMs: z24.number().int().min(MIN_DELIVERY_RETENTION_MS, {
     error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
   }),
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
 });
-var markStaleSchema2 = z21.strictObject({
+var markStaleSchema2 = z24.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
@@ -8077,7 +8317,7 @@ var SqliteStore = class _SqliteStore {
         delivery.id,
         payload
       );
-      const jobIds = jobs.map((job2) => this.#insertJobId(job2, delivery.id, now));
+      const jobIds = jobs.map((job) => this.#insertJobId(job, delivery.id, now));
       const sighted = this.#sql(
         `INSERT INTO base_sightings
            (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
@@ -8158,7 +8398,7 @@ var SqliteStore = class _SqliteStore {
    * Inserts a job and returns its id only: the intake's path (a delivery's jobs) neither reads
    * the row back nor parses it (half of recordDelivery's time, docs/performance.md).
    */
-  #insertJobId(job2, deliveryId, now, dedupe = { until: "finished" }) {
+  #insertJobId(job, deliveryId, now, dedupe = { until: "finished" }) {
     return this.#sql(
       `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
          max_attempts, run_at, created_at, updated_at, dedupe_key, dedupe_until)
@@ -8166,27 +8406,27 @@ var SqliteStore = class _SqliteStore {
          @max_attempts, @run_at, @now, @now, @dedupe_key, @dedupe_until)
        RETURNING id`
     ).pluck().get({
-      kind: job2.kind,
-      payload: JSON.stringify(job2.payload),
-      concurrency_key: job2.concurrency_key,
+      kind: job.kind,
+      payload: JSON.stringify(job.payload),
+      concurrency_key: job.concurrency_key,
       delivery_id: deliveryId,
-      max_attempts: job2.max_attempts,
-      run_at: instant3(job2.run_at ?? now),
+      max_attempts: job.max_attempts,
+      run_at: instant3(job.run_at ?? now),
       now,
       dedupe_key: dedupe.dedupeKey ?? null,
       dedupe_until: dedupe.until
     });
   }
-  #insertJob(job2, deliveryId, now, dedupe = { until: "finished" }) {
-    const id = this.#insertJobId(job2, deliveryId, now, dedupe);
+  #insertJob(job, deliveryId, now, dedupe = { until: "finished" }) {
+    const id = this.#insertJobId(job, deliveryId, now, dedupe);
     return this.#jobFromRow(this.#sql("SELECT * FROM jobs WHERE id = ?").get(id));
   }
   #jobFromRow(row) {
-    const { dedupe_key: _key, dedupe_until: _until, ...job2 } = row;
-    return parseRowWithJson(jobSchema, job2, "jobs", ["payload"]);
+    const { dedupe_key: _key, dedupe_until: _until, ...job } = row;
+    return parseRowWithJson(jobSchema, job, "jobs", ["payload"]);
   }
-  async enqueue(job2, options = {}) {
-    const parsed = parseInput(newJobSchema, job2, "job");
+  async enqueue(job, options = {}) {
+    const parsed = parseInput(newJobSchema, job, "job");
     const dedupe = parseInput(enqueueOptionsSchema, options, "enqueue options");
     return this.#write(() => {
       if (dedupe.dedupeKey !== void 0) {
@@ -8232,8 +8472,8 @@ var SqliteStore = class _SqliteStore {
         now: nowIso
       });
       if (!row) return null;
-      const job2 = this.#jobFromRow(row);
-      return { job: job2, lease: { jobId: job2.id, workerId, attempt: job2.attempts } };
+      const job = this.#jobFromRow(row);
+      return { job, lease: { jobId: job.id, workerId, attempt: job.attempts } };
     });
   }
   async heartbeat(lease, leaseMs) {
@@ -8298,8 +8538,8 @@ var SqliteStore = class _SqliteStore {
   #leaseLost(lease, action) {
     const row = this.#sql("SELECT * FROM jobs WHERE id = ?").get(lease.jobId);
     if (!row) return new NotFoundError(`cannot ${action} job ${lease.jobId}: there is no such job`);
-    const job2 = this.#jobFromRow(row);
-    const now = job2.status === "running" ? `it is now leased to ${job2.lease_owner} on attempt ${job2.attempts}, claimed after this lease expired` : job2.status === "queued" ? "it went back to the queue" : `it is ${job2.status}`;
+    const job = this.#jobFromRow(row);
+    const now = job.status === "running" ? `it is now leased to ${job.lease_owner} on attempt ${job.attempts}, claimed after this lease expired` : job.status === "queued" ? "it went back to the queue" : `it is ${job.status}`;
     return new LeaseLostError(
       lease.jobId,
       `cannot ${action} job ${lease.jobId}: worker ${lease.workerId} no longer holds its lease (attempt ${lease.attempt}); ${now}. Stop working on it and do not write its results.`
@@ -8654,7 +8894,7 @@ var SqliteStore = class _SqliteStore {
   #entryInput(input) {
     const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
     const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+    const jobs = parseInput(z24.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
     return { entry, event, jobs };
   }
   #entryRow(key) {
@@ -8705,7 +8945,7 @@ var SqliteStore = class _SqliteStore {
       ).run(entry.repository, entry.issue_number, JSON.stringify(entry), now);
       const stored = { ...entry, version: 1 };
       this.#appendEntryEvent(stored, null, event);
-      for (const job2 of jobs) this.#insertJobId(job2, null, now);
+      for (const job of jobs) this.#insertJobId(job, null, now);
       return { created: true, entry: stored };
     });
   }
@@ -8748,7 +8988,7 @@ var SqliteStore = class _SqliteStore {
          WHERE repository = ? AND issue_number = ? AND version = ?`
       ).run(JSON.stringify(entry), next.version, now, key.repository, key.issueNumber, expected);
       this.#appendEntryEvent(next, current.state, event);
-      for (const job2 of jobs) this.#insertJobId(job2, null, now);
+      for (const job of jobs) this.#insertJobId(job, null, now);
       return next;
     });
   }
@@ -8761,7 +9001,7 @@ var SqliteStore = class _SqliteStore {
     ).all(key.repository, key.issueNumber);
     return rows.map((row) => {
       const { event, ...rest } = parseRowWithJson(
-        z21.looseObject({ event: z21.record(z21.string(), z21.unknown()) }),
+        z24.looseObject({ event: z24.record(z24.string(), z24.unknown()) }),
         row,
         "handoff_entry_events",
         ["event"]
@@ -8811,7 +9051,7 @@ var SqliteStore = class _SqliteStore {
       { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
       "entry mentions"
     );
-    const jobs = parseInput(z21.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
+    const jobs = parseInput(z24.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
     return this.#write(() => {
       const before = this.#sql(
         `SELECT issue_number FROM entry_mentions WHERE repository = ? AND pull_number = ?
@@ -8827,7 +9067,7 @@ var SqliteStore = class _SqliteStore {
       );
       for (const issue of issues) insert.run(repository2, pull_number, issue);
       const now = this.#nowIso();
-      for (const job2 of jobs) this.#insertJobId(job2, null, now);
+      for (const job of jobs) this.#insertJobId(job, null, now);
       return before;
     });
   }
@@ -8899,18 +9139,18 @@ function fileUrlPath(url, text) {
   }
 }
 async function openStore(options) {
-  const target2 = parseDatabaseUrl(options.url, options.cwd);
-  if (target2.kind === "postgres") {
+  const target = parseDatabaseUrl(options.url, options.cwd);
+  if (target.kind === "postgres") {
     return PostgresStore.open({
-      url: target2.url,
-      location: redactUrl(target2.url),
+      url: target.url,
+      location: redactUrl(target.url),
       ...options.now ? { now: options.now } : {},
       ...options.poolSize ? { poolSize: options.poolSize } : {},
       ...options.statementTimeoutMs ? { statementTimeoutMs: options.statementTimeoutMs } : {}
     });
   }
-  if (target2.kind === "sqlite") mkdirSync(dirname(target2.filename), { recursive: true });
-  return SqliteStore.open(target2.filename, {
+  if (target.kind === "sqlite") mkdirSync(dirname(target.filename), { recursive: true });
+  return SqliteStore.open(target.filename, {
     location: options.url,
     ...options.now ? { now: options.now } : {}
   });
@@ -8991,9 +9231,9 @@ function appPlacesOf(app) {
     });
   }
   try {
-    const target2 = parseDatabaseUrl(app.databaseUrl || DEFAULT_DATABASE_URL, app.cwd);
-    if (target2.kind === "sqlite")
-      places.push({ path: dirname2(target2.filename), what: "the App's database" });
+    const target = parseDatabaseUrl(app.databaseUrl || DEFAULT_DATABASE_URL, app.cwd);
+    if (target.kind === "sqlite")
+      places.push({ path: dirname2(target.filename), what: "the App's database" });
   } catch {
   }
   return places;
@@ -9356,7 +9596,7 @@ function commandJudge(config, options) {
   };
 }
 
-// app/runtime/backoff.ts
+// app/kit/backoff.ts
 var DEFAULT_BACKOFF_BASE_MS = 2e3;
 var DEFAULT_BACKOFF_MAX_MS = 5 * 6e4;
 function exponentialBackoff(options = {}) {
@@ -9371,25 +9611,25 @@ function exponentialBackoff(options = {}) {
 }
 
 // app/evaluator/anthropic.ts
-import { z as z22 } from "zod";
+import { z as z25 } from "zod";
 var PUBLIC_BASE_URL = "https://api.anthropic.com";
 var API_VERSION = "2023-06-01";
 var MAX_TOKENS = 4096;
 var TOOL_NAME = "verdict";
-var contentBlockSchema = z22.union([
-  z22.object({ type: z22.literal("text"), text: z22.string() }),
-  z22.object({ type: z22.literal("tool_use"), id: z22.string(), name: z22.string(), input: z22.unknown() }),
-  z22.object({ type: z22.string() }).loose()
+var contentBlockSchema = z25.union([
+  z25.object({ type: z25.literal("text"), text: z25.string() }),
+  z25.object({ type: z25.literal("tool_use"), id: z25.string(), name: z25.string(), input: z25.unknown() }),
+  z25.object({ type: z25.string() }).loose()
 ]);
-var messageSchema = z22.object({
-  content: z22.array(contentBlockSchema),
-  stop_reason: z22.string().nullish(),
-  usage: z22.object({
-    input_tokens: z22.number().int().nonnegative().nullish(),
-    output_tokens: z22.number().int().nonnegative().nullish()
+var messageSchema = z25.object({
+  content: z25.array(contentBlockSchema),
+  stop_reason: z25.string().nullish(),
+  usage: z25.object({
+    input_tokens: z25.number().int().nonnegative().nullish(),
+    output_tokens: z25.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema = z22.object({ error: z22.object({ message: z22.string() }) });
+var errorSchema = z25.object({ error: z25.object({ message: z25.string() }) });
 var anthropicWire = {
   provider: "anthropic",
   publicBaseUrl: PUBLIC_BASE_URL,
@@ -9621,25 +9861,25 @@ function oneLine(text) {
 }
 
 // app/evaluator/openai.ts
-import { z as z23 } from "zod";
+import { z as z26 } from "zod";
 var PUBLIC_BASE_URL2 = "https://api.openai.com/v1";
-var completionSchema = z23.object({
-  choices: z23.array(
-    z23.object({
-      message: z23.object({
-        content: z23.string().nullish(),
-        refusal: z23.string().nullish()
+var completionSchema = z26.object({
+  choices: z26.array(
+    z26.object({
+      message: z26.object({
+        content: z26.string().nullish(),
+        refusal: z26.string().nullish()
       }),
-      finish_reason: z23.string().nullish()
+      finish_reason: z26.string().nullish()
     })
   ).min(1),
-  usage: z23.object({
-    prompt_tokens: z23.number().int().nonnegative().nullish(),
-    completion_tokens: z23.number().int().nonnegative().nullish()
+  usage: z26.object({
+    prompt_tokens: z26.number().int().nonnegative().nullish(),
+    completion_tokens: z26.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema2 = z23.object({
-  error: z23.union([z23.object({ message: z23.string() }), z23.string()])
+var errorSchema2 = z26.object({
+  error: z26.union([z26.object({ message: z26.string() }), z26.string()])
 });
 var openaiWire = {
   provider: "openai",
@@ -10095,27 +10335,25 @@ async function dailyBudgetSpent(store, pr, config, now) {
 
 // app/gate/evaluator-job.ts
 var INSTRUCTION_FILES = ["AGENTS.md", "CONTRIBUTING.md", ".github/CONTRIBUTING.md"];
-async function runEvaluatorJob(deps, job2) {
+async function runEvaluatorJob(deps, job) {
   const { github, store, now } = deps;
   const done = async (outcome, asked2) => {
-    await store.enqueue({
-      kind: JOB_KINDS.pullRequest,
-      payload: {
-        repository: job2.repository,
-        installation: job2.installation,
-        number: job2.number,
-        trigger: { event: JOB_KINDS.evaluator, action: null, delivery_id: null }
-      },
-      concurrency_key: pullRequestKey(job2.repository, job2.number)
-    });
+    await store.enqueue(
+      jobOf(GATE_JOBS.pullRequest, {
+        repository: job.repository,
+        installation: job.installation,
+        number: job.number,
+        trigger: { event: GATE_JOBS.evaluator.kind, action: null, delivery_id: null }
+      })
+    );
     return { asked: asked2, outcome };
   };
-  const pr = await github.pullRequest(job2.number);
-  if (pr.state !== "open" || pr.head_sha !== job2.head_sha) {
+  const pr = await github.pullRequest(job.number);
+  if (pr.state !== "open" || pr.head_sha !== job.head_sha) {
     return { asked: false, outcome: "the head moved on; nothing asked" };
   }
   const config = await deps.reads.config(github, pr.base_sha);
-  if (config.status !== "ok" || config.digest !== job2.config_digest) {
+  if (config.status !== "ok" || config.digest !== job.config_digest) {
     return done("the base config changed; the next pass decides", false);
   }
   const evaluator = config.config.evaluator;
@@ -10124,10 +10362,10 @@ async function runEvaluatorJob(deps, job2) {
   }
   const key = { repository: pr.repository, pullNumber: pr.number };
   const [sameTree, records] = await Promise.all([
-    store.listEvaluations({ ...key, treeSha: job2.tree_sha }),
+    store.listEvaluations({ ...key, treeSha: job.tree_sha }),
     store.listRecords(key)
   ]);
-  if (!job2.rerun && answeringEvaluation(sameTree, pr, job2.config_digest, records)) {
+  if (!job.rerun && answeringEvaluation(sameTree, pr, job.config_digest, records)) {
     return done("already judged", false);
   }
   const record = records.filter((r) => r.head_sha === pr.head_sha && r.provenance?.verified && r.commands.length > 0).at(-1);
@@ -10137,7 +10375,7 @@ async function runEvaluatorJob(deps, job2) {
     store,
     audit: store,
     pr,
-    treeSha: job2.tree_sha,
+    treeSha: job.tree_sha,
     config: config.config,
     configDigest: config.digest,
     commands: (record?.commands ?? []).map((c) => ({
@@ -10315,11 +10553,11 @@ function overrideCommand(headSha) {
 }
 
 // checks/gate/isolation.ts
-function isolationProblem(record, config, target2) {
+function isolationProblem(record, config, target) {
   if (!recordPassed(record)) return null;
   const privileged = config.commands.filter((c) => c.privileged).map((c) => codeSpan(c.name, 80));
   if (privileged.length > 0) {
-    const accept = target2.kind === "pull_request" ? `a maintainer who has read the change can accept this exact commit with \`${overrideCommand(target2.headSha)}\`` : "nobody can accept a merge group by hand, so the merge queue needs a config without privileged commands";
+    const accept = target.kind === "pull_request" ? `a maintainer who has read the change can accept this exact commit with \`${overrideCommand(target.headSha)}\`` : "nobody can accept a merge group by hand, so the merge queue needs a config without privileged commands";
     return `${privileged.join(", ")} ${privileged.length === 1 ? "is" : "are"} marked privileged (commands[].privileged) and ran as agate's own user, so the code under test could have written this record itself; ${accept}`;
   }
   if (config.evidence.isolation === "shared-allowed") return null;
@@ -10363,11 +10601,11 @@ function localUses(text, file) {
       if (++resolutions > MAX_ALIASES) {
         throw new Unfollowable(`it needs more than ${MAX_ALIASES} alias resolutions to read`);
       }
-      const target2 = current.resolve(doc);
-      if (target2 === void 0) {
+      const target = current.resolve(doc);
+      if (target === void 0) {
         throw new Unfollowable(`its alias *${current.source} names no anchor before it`);
       }
-      current = target2;
+      current = target;
     }
     return current;
   };
@@ -10404,9 +10642,9 @@ function localUses(text, file) {
   try {
     const root2 = deref(doc.contents);
     for (const jobs of valuesOf(root2, "jobs")) {
-      for (const job2 of valuesOf(jobs, null)) {
-        for (const uses of valuesOf(job2, "uses")) collect(uses);
-        stepsOf(job2);
+      for (const job of valuesOf(jobs, null)) {
+        for (const uses of valuesOf(job, "uses")) collect(uses);
+        stepsOf(job);
       }
     }
     for (const runs of valuesOf(root2, "runs")) stepsOf(runs);
@@ -10440,7 +10678,7 @@ var EVENT_FOR = {
   merge_group: "merge_group"
 };
 function verifyProvenance(input) {
-  const { run, job: job2, artifacts } = input.run;
+  const { run, job, artifacts } = input.run;
   const { evidence } = input.config;
   const runName = `run ${run.id}`;
   const record = input.run.record;
@@ -10483,13 +10721,13 @@ function verifyProvenance(input) {
       `the change modifies ${paths(touched)}, which the evidence workflow is or uses, so the workflow that ran is not the base's; a maintainer can accept this exact commit instead`
     );
   }
-  if (!job2) {
+  if (!job) {
     return run.status === "completed" ? refuse4(
       `${runName} has no job named ${evidence.job} (evidence.job); name the job that runs agate ${evidence.job}`
     ) : wait(`${runName} has not started job ${evidence.job} yet`);
   }
-  if (job2.status !== "completed") {
-    return wait(`job ${job2.name} of ${runName} is ${job2.status.replace("_", " ")}`);
+  if (job.status !== "completed") {
+    return wait(`job ${job.name} of ${runName} is ${job.status.replace("_", " ")}`);
   }
   const ahead = artifacts.filter((a) => {
     const attempt2 = Number(/-attempt-(\d+)$/.exec(a.name)?.[1] ?? Number.NaN);
@@ -10500,17 +10738,17 @@ function verifyProvenance(input) {
       `${runName} has ${ahead.map((a) => codeSpan(a.name, 80)).join(", ")}, named for an attempt it has not had: something in the job uploaded records of its own, so none is believed`
     );
   }
-  const wanted = recordArtifactName(job2.run_attempt);
+  const wanted = recordArtifactName(job.run_attempt);
   const named2 = artifacts.filter((a) => a.name === wanted);
   if (named2.length > 1) {
     return refuse4(
-      `${runName} has ${named2.length} artifacts named ${wanted}: something besides agate's step uploaded a record in attempt ${job2.run_attempt}, so neither is believed`
+      `${runName} has ${named2.length} artifacts named ${wanted}: something besides agate's step uploaded a record in attempt ${job.run_attempt}, so neither is believed`
     );
   }
   const artifact = named2[0];
   if (!artifact) {
     return refuse4(
-      `job ${job2.name} of ${runName} (attempt ${job2.run_attempt}) finished ${job2.conclusion ?? "without a conclusion"} without uploading ${wanted}; did the agate step run?`
+      `job ${job.name} of ${runName} (attempt ${job.run_attempt}) finished ${job.conclusion ?? "without a conclusion"} without uploading ${wanted}; did the agate step run?`
     );
   }
   if (artifact.expired) {
@@ -10519,14 +10757,14 @@ function verifyProvenance(input) {
   if (!record) {
     return refuse4(input.run.record_error ?? `artifact ${wanted} could not be read`);
   }
-  const step2 = job2.steps.find((s) => s.name === evidence.step);
+  const step2 = job.steps.find((s) => s.name === evidence.step);
   if (!step2) {
     return refuse4(
-      `job ${job2.name} has no step named ${evidence.step} (evidence.step); give the step that runs agate \`name: ${evidence.step}\``
+      `job ${job.name} has no step named ${evidence.step} (evidence.step); give the step that runs agate \`name: ${evidence.step}\``
     );
   }
   if (step2.status !== "completed") {
-    return wait(`step ${step2.name} of job ${job2.name} has not completed`);
+    return wait(`step ${step2.name} of job ${job.name} has not completed`);
   }
   const passed = recordPassed(record);
   if (passed && step2.conclusion !== "success") {
@@ -10539,7 +10777,7 @@ function verifyProvenance(input) {
       `the record says a command failed, but the runner says step ${step2.name} ${step2.conclusion === "success" ? "succeeded" : step2.conclusion ?? "did not finish"}: the evidence workflow must not set fail-on-command-failure: false, or the job was interfered with`
     );
   }
-  const mismatch = recordMismatch(record, input, job2.run_attempt);
+  const mismatch = recordMismatch(record, input, job.run_attempt);
   if (mismatch) return refuse4(mismatch);
   const tested = testedCommitProblem(record, input);
   if (tested) return refuse4(tested);
@@ -10550,21 +10788,21 @@ function verifyProvenance(input) {
   return { status: "verified", record };
 }
 function runBaseProblem(input) {
-  const { target: target2 } = input;
-  if (target2.kind !== "pull_request") return null;
+  const { target } = input;
+  if (target.kind !== "pull_request") return null;
   const { run } = input.run;
   const listed2 = run.pull_requests;
   if (listed2.length === 0) {
     const fork = run.head_repository !== null && run.head_repository.toLowerCase() !== input.repository.toLowerCase();
-    return fork ? null : `GitHub lists no pull request on run ${run.id}, so the base it was made for is unknown; push a new commit so that a run is made for this pull request into ${codeSpan(target2.baseRef, 120)}`;
+    return fork ? null : `GitHub lists no pull request on run ${run.id}, so the base it was made for is unknown; push a new commit so that a run is made for this pull request into ${codeSpan(target.baseRef, 120)}`;
   }
-  const mine = listed2.filter((p) => p.number === target2.number);
+  const mine = listed2.filter((p) => p.number === target.number);
   if (mine.length === 0) {
     return `run ${run.id} was made for ${listed2.map((p) => `#${p.number}`).join(", ")}, not for this pull request`;
   }
-  const other = mine.find((p) => p.base_ref !== target2.baseRef);
+  const other = mine.find((p) => p.base_ref !== target.baseRef);
   if (other) {
-    return `run ${run.id} was made while this pull request targeted ${codeSpan(other.base_ref, 120)}, so it ran that branch's workflow, not the one of ${codeSpan(target2.baseRef, 120)}: a run counts only for the base it ran for; push a new commit so that a run is made for ${codeSpan(target2.baseRef, 120)}`;
+    return `run ${run.id} was made while this pull request targeted ${codeSpan(other.base_ref, 120)}, so it ran that branch's workflow, not the one of ${codeSpan(target.baseRef, 120)}: a run counts only for the base it ran for; push a new commit so that a run is made for ${codeSpan(target.baseRef, 120)}`;
   }
   return null;
 }
@@ -10581,14 +10819,14 @@ function recordMismatch(record, input, attempt2) {
   if (record.repository !== input.repository) {
     return `it names repository ${codeSpan(record.repository ?? "(none)", 120)}, not ${input.repository}`;
   }
-  const target2 = input.target;
-  const claimed2 = target2.kind === "pull_request" ? record.pull_request?.head_sha : record.merge_group?.head_sha;
-  const other = target2.kind === "pull_request" ? record.merge_group : record.pull_request;
+  const target = input.target;
+  const claimed2 = target.kind === "pull_request" ? record.pull_request?.head_sha : record.merge_group?.head_sha;
+  const other = target.kind === "pull_request" ? record.merge_group : record.pull_request;
   if (other) {
-    return target2.kind === "pull_request" ? `it was made for a merge group, not for this pull request's head ${shortSha(target2.headSha)}` : `it was made for a pull request, not for the merge group ${shortSha(target2.headSha)}`;
+    return target.kind === "pull_request" ? `it was made for a merge group, not for this pull request's head ${shortSha(target.headSha)}` : `it was made for a pull request, not for the merge group ${shortSha(target.headSha)}`;
   }
-  if (claimed2 !== target2.headSha) {
-    return `it was made for ${claimed2 ? shortSha(claimed2) : `no ${target2.kind.replace("_", " ")}`}, not for the head ${shortSha(target2.headSha)}`;
+  if (claimed2 !== target.headSha) {
+    return `it was made for ${claimed2 ? shortSha(claimed2) : `no ${target.kind.replace("_", " ")}`}, not for the head ${shortSha(target.headSha)}`;
   }
   if (record.grader.config_digest !== input.configDigest) {
     return `it was made under config digest ${record.grader.config_digest.slice(0, 12)}, the base config's is ${input.configDigest.slice(0, 12)}`;
@@ -10658,6 +10896,32 @@ function evidenceOf(fact, verdict2) {
     refused: verdict2.status === "refused" ? verdict2.reason : null,
     waiting: verdict2.status === "waiting" ? verdict2.reason : null
   };
+}
+
+// app/kit/bounded-map.ts
+function remember(map, key, value, limit) {
+  map.set(key, value);
+  if (map.size > limit) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+}
+function rememberRead(map, key, limit, read, keep = () => true) {
+  let found = map.get(key);
+  if (!found) {
+    const reading = read();
+    found = reading;
+    reading.then(
+      (value) => {
+        if (!keep(value) && map.get(key) === reading) map.delete(key);
+      },
+      () => {
+        if (map.get(key) === reading) map.delete(key);
+      }
+    );
+    remember(map, key, reading, limit);
+  }
+  return found;
 }
 
 // app/gate/evidence.ts
@@ -10780,17 +11044,17 @@ async function collectEvidence(github, cache, input) {
     shown ? [shown] : github.latestJobs(run.id),
     github.recordArtifacts(run.id)
   ]);
-  const job2 = jobs.find((j) => j.name === jobName) ?? null;
+  const job = jobs.find((j) => j.name === jobName) ?? null;
   const fact = {
     run,
-    job: job2,
+    job,
     artifacts,
     record: null,
     record_error: null,
     tested_commit: null
   };
-  if (job2?.status === "completed") {
-    const named2 = artifacts.filter((a) => a.name === recordArtifactName(job2.run_attempt));
+  if (job?.status === "completed") {
+    const named2 = artifacts.filter((a) => a.name === recordArtifactName(job.run_attempt));
     const only = named2.length === 1 ? named2[0] : void 0;
     if (only && !only.expired && only.size_in_bytes > MAX_ZIP_BYTES) {
       fact.record_error = `artifact ${only.name} is ${only.size_in_bytes} bytes, more than the ${MAX_ZIP_BYTES} a command record can be`;
@@ -12165,11 +12429,11 @@ function evidenceWhere(evidence, runFact, names) {
   const parts = [
     `${link(`run ${evidence.run_id}`, fact?.run.html_url)}, attempt ${evidence.run_attempt}`
   ];
-  const job2 = fact?.job;
-  const jobUrl = job2?.html_url ?? (fact ? null : evidence.run_url);
+  const job = fact?.job;
+  const jobUrl = job?.html_url ?? (fact ? null : evidence.run_url);
   if (names) {
     parts.push(link(`job ${names.job}`, jobUrl));
-    const step2 = job2?.steps.find((s) => s.name === names.step);
+    const step2 = job?.steps.find((s) => s.name === names.step);
     parts.push(
       link(
         `step ${names.step}`,
@@ -12656,14 +12920,14 @@ function overrideAcceptedComment(input) {
 }
 
 // schemas/gate-status.ts
-import { z as z24 } from "zod";
+import { z as z27 } from "zod";
 
 // schemas/gate-status-constants.ts
 var GATE_STATUS_VERSION = 1;
 var STATUS_TAIL_CHARS = 4e3;
 
 // schemas/gate-status.ts
-var statusStateSchema = z24.enum([
+var statusStateSchema = z27.enum([
   "accepted",
   "rejected",
   "stale",
@@ -12674,27 +12938,27 @@ var statusStateSchema = z24.enum([
   "waiting",
   "not_gated"
 ]);
-var statusActionSchema = z24.enum(["done", "work", "person", "spent", "wait", "none"]);
-var actorSchema = z24.enum(["agent", "maintainer", "operator", "nobody"]);
+var statusActionSchema = z27.enum(["done", "work", "person", "spent", "wait", "none"]);
+var actorSchema = z27.enum(["agent", "maintainer", "operator", "nobody"]);
 var statusRequirementSchema = requirementSchema.extend({
   who: actorSchema
 });
-var failingCommandSchema = z24.strictObject({
-  name: z24.string(),
-  exit_code: z24.number().int().nullable(),
-  signal: z24.string().nullable(),
-  timed_out: z24.boolean(),
-  duration_ms: z24.number().int().nonnegative().nullable(),
+var failingCommandSchema = z27.strictObject({
+  name: z27.string(),
+  exit_code: z27.number().int().nullable(),
+  signal: z27.string().nullable(),
+  timed_out: z27.boolean(),
+  duration_ms: z27.number().int().nonnegative().nullable(),
   /** The end of its output, terminal escapes removed; the whole output is in the run's log. */
-  output_tail: z24.string().max(STATUS_TAIL_CHARS)
+  output_tail: z27.string().max(STATUS_TAIL_CHARS)
 });
-var gateStatusSchema = z24.strictObject({
-  version: z24.literal(GATE_STATUS_VERSION),
+var gateStatusSchema = z27.strictObject({
+  version: z27.literal(GATE_STATUS_VERSION),
   /**
    * `app`: the gate's decision (only the App's own `agate` check run carries it). `action`: the
    * Action's view from its own commands alone; the App may still refuse the record or ask more.
    */
-  source: z24.enum(["app", "action"]),
+  source: z27.enum(["app", "action"]),
   repository: repositoryFullNameSchema,
   pull_request: positiveIntSchema.nullable(),
   /** The commit this verdict is about (a pull request's head; the Action: its tested commit). */
@@ -12702,33 +12966,33 @@ var gateStatusSchema = z24.strictObject({
   state: statusStateSchema.exclude(["stale"]),
   action: statusActionSchema,
   /** gate.report_only: the state is what agate would decide; the check never blocks a merge. */
-  report_only: z24.boolean(),
+  report_only: z27.boolean(),
   /** The check's conclusion; null while it is in progress (and from the Action). */
   conclusion: checkConclusionSchema.nullable(),
-  title: z24.string(),
+  title: z27.string(),
   /** The next work items, in order; short text that may hold `code spans`. */
-  next: z24.array(z24.string()),
-  requirements: z24.array(statusRequirementSchema),
-  failing_commands: z24.array(failingCommandSchema),
+  next: z27.array(z27.string()),
+  requirements: z27.array(statusRequirementSchema),
+  failing_commands: z27.array(failingCommandSchema),
   /** What the evaluator said is missing, when it did not sign off. */
-  evaluator_missing: z24.array(z24.string()),
+  evaluator_missing: z27.array(z27.string()),
   /** What is wrong with the handoff file, when it is required and does not hold. */
-  handoff_problems: z24.array(z24.string()),
-  budgets: z24.strictObject({
-    graded_attempts: z24.number().int().nonnegative(),
+  handoff_problems: z27.array(z27.string()),
+  budgets: z27.strictObject({
+    graded_attempts: z27.number().int().nonnegative(),
     graded_attempts_limit: positiveIntSchema,
     unchanged_failures_before_stalled: positiveIntSchema
   }).nullable()
 });
-var statusCheckRunSchema = z24.strictObject({
+var statusCheckRunSchema = z27.strictObject({
   id: positiveIntSchema,
-  url: z24.string().nullable(),
-  app: z24.string(),
-  status: z24.string(),
-  conclusion: z24.string().nullable()
+  url: z27.string().nullable(),
+  app: z27.string(),
+  status: z27.string(),
+  conclusion: z27.string().nullable()
 });
-var statusReportSchema = z24.strictObject({
-  version: z24.literal(GATE_STATUS_VERSION),
+var statusReportSchema = z27.strictObject({
+  version: z27.literal(GATE_STATUS_VERSION),
   repository: repositoryFullNameSchema,
   pull_request: positiveIntSchema,
   /** The pull request's head as GitHub shows it now. */
@@ -12736,29 +13000,29 @@ var statusReportSchema = z24.strictObject({
   state: statusStateSchema,
   action: statusActionSchema,
   /** The agent's checked-out commit is not the head the verdict is about. */
-  stale: z24.boolean(),
+  stale: z27.boolean(),
   /** The one line a person reads. */
-  line: z24.string(),
+  line: z27.string(),
   /** What to do next, in order: the CLI's own (push, fetch) first, then the gate's. */
-  next: z24.array(z24.string()),
+  next: z27.array(z27.string()),
   /** The checkout `status` ran in, when it is the pull request's branch. */
-  local: z24.strictObject({
+  local: z27.strictObject({
     sha: gitShaSchema,
-    branch: z24.string(),
-    uncommitted: z24.boolean(),
+    branch: z27.string(),
+    uncommitted: z27.boolean(),
     /**
      * HEAD against the pull request's head: `ahead` HEAD has commits the head lacks (push
      * them), `behind` the head has commits HEAD lacks, `diverged` both, `unknown` the head is
      * not in the checkout to compare.
      */
-    relation: z24.enum(["same", "ahead", "behind", "diverged", "unknown"])
+    relation: z27.enum(["same", "ahead", "behind", "diverged", "unknown"])
   }).nullable(),
   /** The App's `agate` check run on the head; null when it has none (yet). */
   check: statusCheckRunSchema.nullable(),
   /** The App's verdict as the check run carries it; null when it carries none. */
   gate: gateStatusSchema.nullable(),
   /** The exit code `status` ends with (by action; 2 is a usage or access error). */
-  exit_code: z24.number().int()
+  exit_code: z27.number().int()
 });
 
 // checks/gate/record-status.ts
@@ -12895,7 +13159,7 @@ function evaluatingStatus(decision, facts, title) {
 }
 
 // checks/gate/status-block.ts
-import { z as z25 } from "zod";
+import { z as z28 } from "zod";
 var OPEN = "<!-- agate-status v";
 var CLOSE = " -->";
 var STATUS_BLOCK_LIMIT = 24e3;
@@ -13045,7 +13309,6 @@ var AgateChecks = class {
 };
 
 // app/gate/merge-group.ts
-var MERGE_GROUP_DEADLINE = JOB_KINDS.mergeGroupDeadline;
 var DEFAULT_RECORD_TIMEOUT_MS = 30 * 6e4;
 var externalIdOf = (group) => `agate:merge_group:${group.repository}@${group.head_sha}:base=${group.base_sha}`;
 var BASE_IN_EXTERNAL_ID = /^agate:merge_group:[^@]+@([0-9a-f]{40}):base=([0-9a-f]{40})$/;
@@ -13123,30 +13386,29 @@ async function evaluateMergeGroup(options) {
   return { decision, wroteCheck: wrote };
 }
 var fullRef = (ref) => ref.startsWith("refs/") ? ref : `refs/heads/${ref}`;
-async function runMergeGroupJob(job2, deps) {
-  const slug = await deps.appSlug();
-  const short = job2.head_sha.slice(0, 7);
-  if (job2.only_if_app !== null && job2.only_if_app !== slug)
-    return `a check run of ${job2.only_if_app}; nothing to do`;
-  const github = new GitHubAdapter(await deps.octokitFor(job2.installation), job2.repository, slug);
-  const reads = deps.reads ?? new ImmutableReads();
-  let base = job2.base_sha;
+async function runMergeGroupJob(job, deps) {
+  const short = job.head_sha.slice(0, 7);
+  if (job.only_if_app !== null && job.only_if_app !== await deps.appSlug())
+    return `a check run of ${job.only_if_app}; nothing to do`;
+  const github = await deps.github(job.repository, job.installation);
+  const { reads } = deps;
+  let base = job.base_sha;
   if (base !== null) {
     const config = await reads.config(github, base);
     if (config.status === "ok") {
       await enqueueDeadline(
         deps.store,
         deps.now,
-        job2.installation,
-        { ...job2, base_sha: base },
+        job.installation,
+        { ...job, base_sha: base },
         config
       );
     }
   } else {
-    const existing = await new AgateChecks(github, deps.store, deps.now).current(job2.head_sha);
+    const existing = await new AgateChecks(github, deps.store, deps.now).current(job.head_sha);
     const match = BASE_IN_EXTERNAL_ID.exec(existing?.externalId ?? "");
-    if (!match?.[2] || match[1] !== job2.head_sha) {
-      return `${job2.repository}@${short}: no merge_group checks request seen for it; nothing to do`;
+    if (!match?.[2] || match[1] !== job.head_sha) {
+      return `${job.repository}@${short}: no merge_group checks request seen for it; nothing to do`;
     }
     base = match[2];
   }
@@ -13155,70 +13417,55 @@ async function runMergeGroupJob(job2, deps) {
     store: deps.store,
     reads,
     group: {
-      repository: job2.repository,
-      head_sha: job2.head_sha,
-      head_ref: fullRef(job2.head_ref),
+      repository: job.repository,
+      head_sha: job.head_sha,
+      head_ref: fullRef(job.head_ref),
       base_sha: base
     },
     deadlineReached: false,
     now: deps.now,
-    ...deps.evidence ? { evidence: deps.evidence } : {},
+    evidence: deps.evidence,
     ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
   });
-  return `${job2.repository} merge group ${short} after ${job2.trigger.event}${job2.trigger.action ? `.${job2.trigger.action}` : ""}: ${result.decision.title} (${github.totalCalls} GitHub calls)`;
+  return `${job.repository} merge group ${short} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${result.decision.title}`;
 }
-async function enqueueDeadline(queue, now, installationId, group, config) {
+async function enqueueDeadline(queue, now, installation2, group, config) {
   const timeout = config.config.merge_queue.record_timeout ?? DEFAULT_RECORD_TIMEOUT_MS;
-  await queue.enqueue(
+  await queueJob(
+    queue,
+    GATE_JOBS.mergeGroupDeadline,
     {
-      kind: MERGE_GROUP_DEADLINE,
-      payload: mergeGroupDeadlineJobSchema.parse({
-        repository: group.repository,
-        installation_id: installationId,
-        head_sha: group.head_sha,
-        head_ref: group.head_ref,
-        base_sha: group.base_sha
-      }),
-      // No concurrency key: a keyed job that is not yet due would hold back every later job of
-      // the group's key (`repo@head`), which is the evidence this deadline waits for.
-      concurrency_key: null,
-      run_at: new Date(now().getTime() + timeout).toISOString()
+      repository: group.repository,
+      installation: installation2,
+      head_sha: group.head_sha,
+      head_ref: group.head_ref,
+      base_sha: group.base_sha
     },
-    { dedupeKey: `${MERGE_GROUP_DEADLINE}:${group.repository}@${group.head_sha}` }
+    { run_at: new Date(now().getTime() + timeout).toISOString() }
   );
 }
-async function handleMergeGroupDeadline(payload, deps) {
-  const job2 = mergeGroupDeadlineJobSchema.parse(payload);
-  const slug = await deps.appSlug();
-  const github = new GitHubAdapter(
-    await deps.octokitFor(job2.installation_id),
-    job2.repository,
-    slug
-  );
-  const existing = await new AgateChecks(github, deps.store, deps.now).current(job2.head_sha);
+async function runMergeGroupDeadlineJob(job, deps) {
+  const where2 = `${job.repository} merge group ${job.head_sha.slice(0, 7)}`;
+  const github = await deps.github(job.repository, job.installation);
+  const existing = await new AgateChecks(github, deps.store, deps.now).current(job.head_sha);
   if (existing?.status === "completed") {
-    deps.log?.(
-      `${job2.repository} merge group ${job2.head_sha.slice(0, 7)}: deadline reached, already concluded ${existing.conclusion}`
-    );
-    return;
+    return `${where2}: deadline reached, already concluded ${existing.conclusion}`;
   }
   const result = await evaluateMergeGroup({
     github,
     store: deps.store,
-    reads: deps.reads ?? new ImmutableReads(),
+    reads: deps.reads,
     group: {
-      repository: job2.repository,
-      head_sha: job2.head_sha,
-      head_ref: job2.head_ref,
-      base_sha: job2.base_sha
+      repository: job.repository,
+      head_sha: job.head_sha,
+      head_ref: job.head_ref,
+      base_sha: job.base_sha
     },
     deadlineReached: true,
     now: deps.now,
     ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
   });
-  deps.log?.(
-    `${job2.repository} merge group ${job2.head_sha.slice(0, 7)}: deadline reached: ${result.decision.title}`
-  );
+  return `${where2}: deadline reached: ${result.decision.title}`;
 }
 
 // checks/gate/override.ts
@@ -13275,9 +13522,9 @@ function judgeOverride(input) {
 }
 
 // app/gate/override.ts
-async function runOverrideJob(job2, deps) {
+async function runOverrideJob(job, deps) {
   const { github } = deps;
-  const { number, comment } = job2;
+  const { number, comment } = job;
   const command = parseOverrideComment(comment.body);
   if (!command) return `#${number}: not an agate command`;
   const writes = new WriteOnce(github, deps.store, jobScope(deps.jobId, "override"));
@@ -13355,7 +13602,7 @@ async function queueEntryPriorityPasses(store, options) {
   const mentionedBefore = await store.listEntryMentions(key);
   const planned = await plannedPasses(store, { ...options, mentionedBefore });
   if (sameSet(mentionedBefore, options.mentionedNow)) {
-    for (const job2 of planned.jobs) await store.enqueue(job2);
+    for (const job of planned.jobs) await store.enqueue(job);
   } else {
     await store.replaceEntryMentions({ ...key, issues: options.mentionedNow, jobs: planned.jobs });
   }
@@ -13382,7 +13629,7 @@ async function plannedPasses(store, options) {
     if (holdsBefore !== holdsAfter || retried) return named2(e) || now(e) || before(e);
     return holdsAfter && !named2(e) && now(e) !== before(e);
   });
-  const target2 = {
+  const target = {
     repository: pr.repository,
     installation: options.installation,
     trigger: {
@@ -13391,24 +13638,19 @@ async function plannedPasses(store, options) {
       delivery_id: null
     }
   };
-  const jobs = due.map((e) => entryJob(target2, e.issue_number));
+  const jobs = due.map((e) => entryJob(target, e.issue_number));
   const decidedOn = new Map((facts.entries ?? []).map((e) => [e.issue_number, e.state]));
   const changedSince = mentionsChanged && entries.some((e) => now(e) && !before(e) && decidedOn.get(e.issue_number) !== e.state);
   if (changedSince) jobs.push(pullRequestPassAgain(pr.repository, pr.number, options));
   return { jobs, entries: due.map((e) => e.issue_number), gatePass: changedSince };
 }
 function pullRequestPassAgain(repository2, number, options) {
-  const payload = {
+  return jobOf(GATE_JOBS.pullRequest, {
     repository: repository2,
     installation: options.installation,
     number,
     trigger: { event: "entries.mention", action: "changed while read", delivery_id: null }
-  };
-  return {
-    kind: JOB_KINDS.pullRequest,
-    payload,
-    concurrency_key: pullRequestKey(repository2, number)
-  };
+  });
 }
 
 // app/gate/apply.ts
@@ -13451,10 +13693,10 @@ async function applyGatePlan(options) {
   if (plan.storeDecision) await storeDecision(store, options, at2);
   const refresh = plan.storeDecision ? decisionConcernsDashboard(decision.state, facts.prior_records) : options.retried ?? false;
   if (refresh) {
-    await queueDashboardRefresh(store, pr.repository, options.installation, {
-      event: "gate.decision",
-      action: decision.state,
-      delivery_id: null
+    await queueJob(store, DASHBOARD_JOBS.refresh, {
+      repository: pr.repository,
+      installation: options.installation,
+      trigger: { event: "gate.decision", action: decision.state, delivery_id: null }
     });
   }
   await queueEntryPriorityPasses(store, {
@@ -13464,18 +13706,15 @@ async function applyGatePlan(options) {
     retried: options.retried ?? false
   });
   if (plan.askEvaluator && !await evaluatorAlreadyAsked(store, pr, plan.askEvaluator)) {
-    const payload = {
-      repository: pr.repository,
-      installation: options.installation,
-      number: pr.number,
-      head_sha: pr.head_sha,
-      ...plan.askEvaluator
-    };
-    await store.enqueue({
-      kind: JOB_KINDS.evaluator,
-      payload,
-      concurrency_key: evaluatorKey(pr.repository, pr.number)
-    });
+    await store.enqueue(
+      jobOf(GATE_JOBS.evaluator, {
+        repository: pr.repository,
+        installation: options.installation,
+        number: pr.number,
+        head_sha: pr.head_sha,
+        ...plan.askEvaluator
+      })
+    );
   }
   return { wroteCheck: plan.check !== null, storedRecord: plan.storeDecision };
 }
@@ -13529,9 +13768,9 @@ async function evaluatorAlreadyAsked(queue, pr, ask) {
   if (ask.rerun) return false;
   const concurrencyKey = evaluatorKey(pr.repository, pr.number);
   for (const status of ["queued", "running"]) {
-    const jobs = await queue.listJobs({ kind: JOB_KINDS.evaluator, status, concurrencyKey });
-    for (const job2 of jobs) {
-      const parsed = evaluatorJobSchema.safeParse(job2.payload);
+    const jobs = await queue.listJobs({ kind: GATE_JOBS.evaluator.kind, status, concurrencyKey });
+    for (const job of jobs) {
+      const parsed = GATE_JOBS.evaluator.payload.safeParse(job.payload);
       if (parsed.success && parsed.data.tree_sha === ask.tree_sha && parsed.data.config_digest === ask.config_digest) {
         return true;
       }
@@ -13909,21 +14148,21 @@ async function viewIsCurrent(store, view) {
   if (!last) return (await store.listRecords(key)).length === 0;
   return seenViewIsNewest(view, last);
 }
-async function gatherPullRequest(deps, target2, options) {
+async function gatherPullRequest(deps, target, options) {
   const { github, reads } = deps;
   let read = null;
-  let expected = target2.head_sha && target2.base_sha ? { head: target2.head_sha, base: target2.base_sha } : null;
-  let seen = target2.seen && expected && target2.seen.snapshot.head_sha === expected.head && target2.seen.snapshot.base_sha === expected.base && await viewIsCurrent(deps.store, target2.seen) ? target2.seen : null;
+  let expected = target.head_sha && target.base_sha ? { head: target.head_sha, base: target.base_sha } : null;
+  let seen = target.seen && expected && target.seen.snapshot.head_sha === expected.head && target.seen.snapshot.base_sha === expected.base && await viewIsCurrent(deps.store, target.seen) ? target.seen : null;
   for (let attempt2 = 1; ; attempt2++) {
     if (!expected) {
-      read = await github.pullRequestView(target2.number);
+      read = await github.pullRequestView(target.number);
       expected = { head: read.snapshot.head_sha, base: read.snapshot.base_sha };
     }
     const [config, comparison] = await Promise.all([
       reads.config(github, expected.base),
       reads.compare(github, expected.base, expected.head)
     ]);
-    const view = read ?? seen ?? await github.pullRequestView(target2.number);
+    const view = read ?? seen ?? await github.pullRequestView(target.number);
     const live = view.snapshot;
     if (live.state !== "open") return { status: "skipped", reason: `#${live.number} is closed` };
     if (live.head_sha === expected.head && live.base_sha === expected.base) {
@@ -13935,7 +14174,7 @@ async function gatherPullRequest(deps, target2, options) {
       }
       return { status: "gathered", ...await gatherAt(deps, view, config, comparison, options) };
     }
-    if (attempt2 >= 3) throw new HeadMovedError(target2.number, "the head");
+    if (attempt2 >= 3) throw new HeadMovedError(target.number, "the head");
     read = view;
     seen = null;
     expected = { head: live.head_sha, base: live.base_sha };
@@ -14134,36 +14373,36 @@ async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
 
 // app/gate/pull-request.ts
 var PUSHES = /* @__PURE__ */ new Set(["opened", "synchronize"]);
-async function runPullRequestPass(deps, job2) {
+async function runPullRequestPass(deps, job) {
   const skip = (skipped) => ({
     decision: null,
     skipped,
     wroteCheck: false,
     storedRecord: false
   });
-  if (job2.only_if_app !== null && job2.only_if_app !== deps.appSlug) {
-    return skip(`a check run of ${job2.only_if_app}, not this App's`);
+  if (job.only_if_app !== null && job.only_if_app !== deps.appSlug) {
+    return skip(`a check run of ${job.only_if_app}, not this App's`);
   }
-  if (job2.unless_sender !== null && job2.unless_sender === `${deps.appSlug}[bot]`) {
+  if (job.unless_sender !== null && job.unless_sender === `${deps.appSlug}[bot]`) {
     return skip("agate's own label change");
   }
-  if (!deps.retried && job2.run && job2.head_sha && await runAlreadyRead(deps.store, job2)) {
+  if (!deps.retried && job.run && job.head_sha && await runAlreadyRead(deps.store, job)) {
     return skip(
-      `run ${job2.run.id} (attempt ${job2.run.attempt}) was already read with its job complete`
+      `run ${job.run.id} (attempt ${job.run.attempt}) was already read with its job complete`
     );
   }
   const { github } = deps;
   const checks = new AgateChecks(github, deps.store, deps.now);
-  if (job2.retarget && job2.head_sha) await holdForRetarget(checks, job2);
+  if (job.retarget && job.head_sha) await holdForRetarget(checks, job);
   try {
     const gathered = await gatherPullRequest(
       deps,
-      { number: job2.number, head_sha: job2.head_sha, base_sha: job2.base_sha, seen: job2.seen },
+      { number: job.number, head_sha: job.head_sha, base_sha: job.base_sha, seen: job.seen },
       {
-        skipRuns: job2.trigger.event === "pull_request" && PUSHES.has(job2.trigger.action ?? ""),
-        rerunEvaluator: job2.rerun_evaluator,
-        relevant: job2.only_if ? evidenceEventMatters(job2.only_if) : void 0,
-        completedJob: job2.run?.job ? { runId: job2.run.id, job: job2.run.job } : null
+        skipRuns: job.trigger.event === "pull_request" && PUSHES.has(job.trigger.action ?? ""),
+        rerunEvaluator: job.rerun_evaluator,
+        relevant: job.only_if ? evidenceEventMatters(job.only_if) : void 0,
+        completedJob: job.run?.job ? { runId: job.run.id, job: job.run.job } : null
       }
     );
     if (gathered.status === "skipped") return skip(gathered.reason);
@@ -14175,13 +14414,13 @@ async function runPullRequestPass(deps, job2) {
       decision,
       existing,
       evaluatorDue: evaluatorDue2,
-      rerunEvaluator: job2.rerun_evaluator
+      rerunEvaluator: job.rerun_evaluator
     });
     const applied = await applyGatePlan({
       github,
       checks,
       store: deps.store,
-      installation: job2.installation,
+      installation: job.installation,
       facts,
       decision,
       plan,
@@ -14193,24 +14432,24 @@ async function runPullRequestPass(deps, job2) {
     });
     return { decision, skipped: null, ...applied };
   } catch (error) {
-    await holdOnError(github, checks, deps.store, job2.number, error, deps.now);
+    await holdOnError(github, checks, deps.store, job.number, error, deps.now);
     throw error;
   }
 }
-async function runAlreadyRead(store, job2) {
-  const { run, head_sha: head } = job2;
+async function runAlreadyRead(store, job) {
+  const { run, head_sha: head } = job;
   if (!run || !head) return false;
   const [last] = await store.listAudit({
     kind: "gate.decision",
-    subject: `${job2.repository}#${job2.number}@${head}`,
+    subject: `${job.repository}#${job.number}@${head}`,
     order: "desc",
     limit: 1
   });
   const read = last?.facts?.evidence_run;
   return read?.run.id === run.id && read.run.run_attempt === run.attempt && read.job?.status === "completed";
 }
-async function holdForRetarget(checks, job2) {
-  const { retarget, head_sha: head } = job2;
+async function holdForRetarget(checks, job) {
+  const { retarget, head_sha: head } = job;
   if (!retarget || !head) return;
   const existing = await checks.current(head);
   await checks.write(head, existing, {
@@ -14219,7 +14458,7 @@ async function holdForRetarget(checks, job2) {
     title: `The base changed from ${retarget.from} to ${retarget.to}: re-evaluating against the new base`,
     summary: `**Not decided.** The pull request now targets ${codeSpan(retarget.to, 120)}, not ${codeSpan(retarget.from, 120)}; no decision made against the old base stands. agate is reading the new base's config.
 `,
-    externalId: `agate:${job2.repository}#${job2.number}@${head}`
+    externalId: `agate:${job.repository}#${job.number}@${head}`
   });
 }
 async function holdOnError(github, checks, store, number, error, now) {
@@ -14250,35 +14489,34 @@ ${fenced(reason.slice(0, 2e3))}
 
 // app/gate/reconcile.ts
 async function reconcileOnce(deps) {
-  const slug = await deps.appSlug();
+  const app = await deps.app();
   let repositories = 0;
   let queued = 0;
   for (const repository2 of await deps.store.listRepositories()) {
-    const installation2 = await deps.app.installationOf(repository2);
+    const installation2 = await app.installationOf(repository2);
     if (installation2 === null) continue;
     repositories++;
-    const github = new GitHubAdapter(await deps.octokitFor(installation2), repository2, slug);
+    const github = await deps.github(repository2, installation2);
     for (const { number } of await github.openPullRequests()) {
-      const payload = {
-        repository: repository2,
-        installation: installation2,
-        number,
-        trigger: { event: JOB_KINDS.reconcile, action: null, delivery_id: null }
-      };
-      await deps.store.enqueue(
+      await queueJob(
+        deps.store,
+        GATE_JOBS.pullRequest,
         {
-          kind: JOB_KINDS.pullRequest,
-          payload,
-          concurrency_key: pullRequestKey(repository2, number)
+          repository: repository2,
+          installation: installation2,
+          number,
+          trigger: { event: GATE_JOBS.reconcile.kind, action: null, delivery_id: null }
         },
-        { dedupeKey: `reconcile:${pullRequestKey(repository2, number)}`, until: "started" }
+        {
+          dedupe: {
+            dedupeKey: `reconcile:${pullRequestKey(repository2, number)}`,
+            until: "started"
+          }
+        }
       );
       queued++;
     }
   }
-  deps.log?.(
-    `reconcile: queued gate passes for ${queued} open pull requests in ${repositories} repositories (a pass already waiting counts)`
-  );
   return { repositories, queued };
 }
 
@@ -14304,6 +14542,119 @@ async function ensureRepositoryLabels(github) {
     styled.push(name);
   }
   return { config: true, created, styled };
+}
+
+// app/gate/jobs.ts
+var cause = (trigger) => `${trigger.event}${trigger.action ? `.${trigger.action}` : ""}`;
+var describe2 = (result) => result.skipped ?? result.decision?.title ?? "";
+function gateJobs(options = {}) {
+  const caches = {
+    evidence: options.evidence ?? new EvidenceCache(),
+    traceReports: new TraceReportCache(),
+    ...options.requiredChecks ? { requiredChecks: options.requiredChecks } : {},
+    ...options.evaluator ? { evaluator: options.evaluator } : {}
+  };
+  const gate = (context) => ({ ...context, ...caches });
+  return [
+    registration(GATE_JOBS.pullRequest, (job, context) => runPullRequestJob(job, gate(context))),
+    registration(GATE_JOBS.head, runHeadJob),
+    registration(GATE_JOBS.mergeGroup, (job, context) => runMergeGroupJob(job, gate(context))),
+    registration(
+      GATE_JOBS.mergeGroupDeadline,
+      (job, context) => runMergeGroupDeadlineJob(job, gate(context))
+    ),
+    registration(GATE_JOBS.override, async (job, context) => {
+      const deps = gate(context);
+      const github = await context.github(job.repository, job.installation);
+      return runOverrideJob(job, {
+        ...deps,
+        github,
+        pass: async (number) => pullRequestPass(
+          deps,
+          GATE_JOBS.pullRequest.payload.parse({
+            repository: job.repository,
+            installation: job.installation,
+            number,
+            trigger: job.trigger
+          }),
+          github
+        )
+      });
+    }),
+    registration(
+      GATE_JOBS.reconcile,
+      (_job, context) => runReconcileJob(context),
+      options.reconcileEveryMs === void 0 ? {} : { everyMs: options.reconcileEveryMs }
+    ),
+    registration(GATE_JOBS.evaluator, async (job, context) => {
+      const deps = gate(context);
+      const github = await context.github(job.repository, job.installation);
+      const result = await runEvaluatorJob({ ...deps, github, evaluator: deps.evaluator }, job);
+      return `${job.repository}#${job.number} evaluator on tree ${job.tree_sha.slice(0, 7)}: ${result.outcome}`;
+    }),
+    registration(GATE_JOBS.repositoryLabels, runRepositoryLabelsJob)
+  ];
+}
+async function runReconcileJob(context) {
+  const { repositories, queued } = await reconcileOnce(context);
+  return `reconcile: queued gate passes for ${queued} open pull requests in ${repositories} repositories (a pass already waiting counts)`;
+}
+async function runRepositoryLabelsJob(job, context) {
+  const github = await context.github(job.repository, job.installation);
+  const result = await ensureRepositoryLabels(github);
+  if (!result.config) {
+    return `${job.repository} labels after ${cause(job.trigger)}: no ${CONFIG_PATH} on the default branch, none made; agate makes each the first time it needs it`;
+  }
+  return `${job.repository} labels after ${cause(job.trigger)}: ${result.created.length} created, ${result.styled.length} restyled`;
+}
+async function runPullRequestJob(job, deps) {
+  const github = await deps.github(job.repository, job.installation);
+  const result = await pullRequestPass(deps, job, github);
+  return `${job.repository}#${job.number} after ${cause(job.trigger)}: ${describe2(result)}`;
+}
+async function pullRequestPass(deps, job, github) {
+  return runPullRequestPass(
+    {
+      github,
+      store: deps.store,
+      reads: deps.reads,
+      evidence: deps.evidence,
+      traceReports: deps.traceReports,
+      ...deps.requiredChecks ? { setup: deps.requiredChecks } : {},
+      agateVersion: AGATE_VERSION,
+      appSlug: await deps.appSlug(),
+      now: deps.now,
+      ...deps.retried ? { retried: true } : {},
+      ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
+    },
+    job
+  );
+}
+async function runHeadJob(job, context) {
+  const github = await context.github(job.repository, job.installation);
+  if (job.only_if_app !== null && job.only_if_app !== await context.appSlug()) {
+    return "another app's check run";
+  }
+  const head = { repository: job.repository, headSha: job.head_sha };
+  const seen = [
+    ...await context.store.listHeadObservations(head),
+    ...await context.store.listBaseSightings(head)
+  ];
+  const numbers = seen.length > 0 ? [...new Set(seen.map((s) => s.pull_number))] : (await github.openPullRequests()).filter((p) => p.head_sha === job.head_sha).map((p) => p.number);
+  for (const number of numbers) {
+    await context.store.enqueue(
+      jobOf(GATE_JOBS.pullRequest, {
+        repository: job.repository,
+        installation: job.installation,
+        number,
+        head_sha: job.head_sha,
+        trigger: job.trigger,
+        only_if: job.only_if,
+        run: job.run
+      })
+    );
+  }
+  return `${job.repository}@${job.head_sha.slice(0, 7)} after ${cause(job.trigger)}: queued pull requests ${numbers.map((n) => `#${n}`).join(", ") || "(none)"}`;
 }
 
 // checks/setup/required-check.ts
@@ -14412,10 +14763,10 @@ function gateRequirementFinding(input) {
   };
 }
 
-// app/gate/setup.ts
-var SETUP_TTL_MS = 10 * 6e4;
+// app/gate/required-check.ts
+var REQUIRED_CHECK_TTL_MS = 10 * 6e4;
 var READINGS_KEPT = 2e3;
-var SetupReader = class {
+var RequiredCheckReader = class {
   constructor(options) {
     this.options = options;
   }
@@ -14427,7 +14778,7 @@ var SetupReader = class {
    * renamed rarely, and only by an admin): one call when read.
    */
   async defaultBranch(github, repository2) {
-    const ttl = this.options.ttlMs ?? SETUP_TTL_MS;
+    const ttl = this.options.ttlMs ?? REQUIRED_CHECK_TTL_MS;
     const held = this.defaults.get(repository2);
     if (held) {
       const known = await held.catch(() => null);
@@ -14442,7 +14793,7 @@ var SetupReader = class {
   async read(github, repository2, branch) {
     const key = `${repository2}
 ${branch}`;
-    const ttl = this.options.ttlMs ?? SETUP_TTL_MS;
+    const ttl = this.options.ttlMs ?? REQUIRED_CHECK_TTL_MS;
     const held = this.readings.get(key);
     if (held) {
       const fact = await held.catch(() => null);
@@ -14498,439 +14849,25 @@ async function attempt(what, read) {
   }
 }
 
-// app/gate/job-handlers.ts
-var RECONCILE = JOB_KINDS.reconcile;
-async function adapterFor(deps, repository2, installation2) {
-  const slug = await deps.appSlug();
-  return { github: new GitHubAdapter(await deps.octokitFor(installation2), repository2, slug), slug };
-}
-async function pass(deps, job2, github, slug) {
-  return runPullRequestPass(
-    {
-      github,
-      store: deps.store,
-      reads: deps.reads ?? new ImmutableReads(),
-      evidence: deps.evidence ?? new EvidenceCache(),
-      traceReports: deps.traceReports ?? new TraceReportCache(),
-      ...deps.setup ? { setup: deps.setup } : {},
-      agateVersion: AGATE_VERSION,
-      appSlug: slug,
-      now: deps.now,
-      ...deps.retried ? { retried: true } : {},
-      ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
-    },
-    job2
-  );
-}
-var describe2 = (result) => result.skipped ?? result.decision?.title ?? "";
-var cause = (trigger) => `${trigger.event}${trigger.action ? `.${trigger.action}` : ""}`;
-var GATE_HANDLERS = {
-  [JOB_KINDS.pullRequest]: async (job2, deps) => {
-    const { github, slug } = await adapterFor(deps, job2.repository, job2.installation);
-    const result = await pass(deps, job2, github, slug);
-    return `${job2.repository}#${job2.number} after ${cause(job2.trigger)}: ${describe2(result)} (${github.totalCalls} GitHub calls: ${callList(github)})`;
-  },
-  [JOB_KINDS.head]: async (job2, deps) => {
-    const { github, slug } = await adapterFor(deps, job2.repository, job2.installation);
-    if (job2.only_if_app !== null && job2.only_if_app !== slug) return "another app's check run";
-    const head = { repository: job2.repository, headSha: job2.head_sha };
-    const seen = [
-      ...await deps.store.listHeadObservations(head),
-      ...await deps.store.listBaseSightings(head)
-    ];
-    const numbers = seen.length > 0 ? [...new Set(seen.map((s) => s.pull_number))] : (await github.openPullRequests()).filter((p) => p.head_sha === job2.head_sha).map((p) => p.number);
-    for (const number of numbers) {
-      const payload = {
-        repository: job2.repository,
-        installation: job2.installation,
-        number,
-        head_sha: job2.head_sha,
-        trigger: job2.trigger,
-        only_if: job2.only_if,
-        run: job2.run
-      };
-      await deps.store.enqueue({
-        kind: JOB_KINDS.pullRequest,
-        payload,
-        concurrency_key: pullRequestKey(job2.repository, number)
-      });
-    }
-    return `${job2.repository}@${job2.head_sha.slice(0, 7)} after ${cause(job2.trigger)}: queued pull requests ${numbers.map((n) => `#${n}`).join(", ") || "(none)"} (${github.totalCalls} GitHub calls)`;
-  },
-  [JOB_KINDS.mergeGroup]: (job2, deps) => runMergeGroupJob(job2, deps),
-  [JOB_KINDS.mergeGroupDeadline]: async (job2, deps) => {
-    await handleMergeGroupDeadline(job2, deps);
-    return `${job2.repository} merge group ${job2.head_sha.slice(0, 7)}: deadline handled`;
-  },
-  [JOB_KINDS.override]: async (job2, deps) => {
-    const { github, slug } = await adapterFor(deps, job2.repository, job2.installation);
-    return runOverrideJob(job2, {
-      github,
-      store: deps.store,
-      reads: deps.reads ?? new ImmutableReads(),
-      now: deps.now,
-      ...deps.jobId === void 0 ? {} : { jobId: deps.jobId },
-      pass: (number) => pass(
-        deps,
-        JOB_PAYLOADS[JOB_KINDS.pullRequest].parse({
-          repository: job2.repository,
-          installation: job2.installation,
-          number,
-          trigger: job2.trigger
-        }),
-        github,
-        slug
-      )
-    });
-  },
-  [JOB_KINDS.reconcile]: async (_job, deps) => {
-    const app = new AppAdapter(await deps.appOctokit());
-    const { repositories, queued } = await reconcileOnce({
-      store: deps.store,
-      app,
-      octokitFor: deps.octokitFor,
-      appSlug: deps.appSlug
-    });
-    return `reconcile: queued gate passes for ${queued} open pull requests in ${repositories} repositories (a pass already waiting counts)`;
-  },
-  [JOB_KINDS.evaluator]: async (job2, deps) => {
-    const { github } = await adapterFor(deps, job2.repository, job2.installation);
-    const result = await runEvaluatorJob(
-      {
-        github,
-        store: deps.store,
-        reads: deps.reads ?? new ImmutableReads(),
-        evaluator: deps.evaluator,
-        now: deps.now,
-        ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
-      },
-      job2
-    );
-    return `${job2.repository}#${job2.number} evaluator on tree ${job2.tree_sha.slice(0, 7)}: ${result.outcome} (${github.totalCalls} GitHub calls)`;
-  },
-  [JOB_KINDS.entry]: (job2, deps) => handleEntryJob(job2, deps),
-  [JOB_KINDS.entryDeadline]: (job2, deps) => handleEntryDeadlineJob(job2, deps),
-  [JOB_KINDS.dashboard]: (job2, deps) => handleDashboardJob(job2, deps),
-  [JOB_KINDS.pullRequestEntries]: (job2, deps) => runPullRequestEntriesJob(job2, deps),
-  [JOB_KINDS.repositoryLabels]: async (job2, deps) => {
-    const { github } = await adapterFor(deps, job2.repository, job2.installation);
-    const result = await ensureRepositoryLabels(github);
-    const calls = `(${github.totalCalls} GitHub calls: ${callList(github)})`;
-    if (!result.config) {
-      return `${job2.repository} labels after ${cause(job2.trigger)}: no ${CONFIG_PATH} on the default branch, none made; agate makes each the first time it needs it ${calls}`;
-    }
-    return `${job2.repository} labels after ${cause(job2.trigger)}: ${result.created.length} created, ${result.styled.length} restyled ${calls}`;
-  }
-};
-var HANDLED_KINDS = Object.keys(GATE_HANDLERS);
-async function runGateJob(kind, payload, deps) {
-  if (!(kind in GATE_HANDLERS)) throw new Error(`no gate handler for job kind ${kind}`);
-  const k = kind;
-  const parsed = JOB_PAYLOADS[k].parse(payload);
-  return GATE_HANDLERS[k](parsed, deps);
-}
-function callList(github) {
-  return [...github.calls.entries()].map(([op, n]) => n > 1 ? `${op}\xD7${n}` : op).join(", ");
-}
-function gateJobHandlers(runtime) {
-  const intervalMs = runtime.settings.reconcileIntervalMs;
-  let slug;
-  const appSlug = () => {
-    slug ??= deps.appOctokit().then((octokit) => new AppAdapter(octokit).slug());
-    slug.catch(() => {
-      slug = void 0;
-    });
-    return slug;
-  };
-  const deps = {
-    store: runtime.store,
-    now: () => /* @__PURE__ */ new Date(),
-    octokitFor: async (id) => await runtime.probot.auth(id),
-    appOctokit: async () => await runtime.probot.auth(),
-    appSlug,
-    reads: new ImmutableReads(),
-    evidence: new EvidenceCache(),
-    traceReports: new TraceReportCache(),
-    setup: new SetupReader({
-      app: async () => ({ id: runtime.settings.appId, slug: await appSlug() }),
-      now: () => /* @__PURE__ */ new Date()
-    }),
-    evaluator: runtime.settings.evaluator
-  };
-  const scheduleReconcile = async (at2) => {
-    await runtime.store.enqueue(
-      { kind: RECONCILE, payload: null, run_at: at2.toISOString() },
-      { dedupeKey: RECONCILE, until: "started" }
-    );
-  };
-  keepTrying(
-    () => scheduleReconcile(new Date(Date.now() + Math.min(intervalMs, 5e3))),
-    (error, retryInMs) => runtime.log.error(
-      { err: error },
-      `reconcile: could not queue the first pass; again in ${retryInMs / 1e3} s`
-    ),
-    { firstDelayMs: 5e3, maxDelayMs: 3e5 }
-  );
-  const handlers = {};
-  for (const kind of HANDLED_KINDS) {
-    handlers[kind] = async (job2, context) => {
-      if (kind === RECONCILE) await scheduleReconcile(new Date(Date.now() + intervalMs));
-      const line2 = await runGateJob(kind, job2.payload, {
-        ...deps,
-        retried: context.attempt > 1,
-        jobId: job2.id,
-        log: (text) => runtime.log.info({ job: job2.id }, text)
-      });
-      runtime.log.info({ job: job2.id }, line2);
-    };
-  }
-  return handlers;
-}
-
-// app/runtime/server.ts
-import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
-import { hostname } from "node:os";
-import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
-
-// schemas/webhooks.ts
-import { z as z26 } from "zod";
-var repository = z26.object({
-  full_name: z26.string().regex(/^[^/\s]+\/[^/\s]+$/),
-  id: z26.number().int().positive().optional()
-});
-var installation = z26.object({ id: z26.number().int().positive() });
-var sha = z26.string().regex(/^[0-9a-f]{40}$/);
-var account = z26.object({ login: z26.string(), type: z26.string().optional() });
-var numbered = z26.object({ number: z26.number().int().positive() });
-var minimalPull = numbered.extend({
-  head: z26.object({ sha }).optional(),
-  base: z26.object({ ref: z26.string(), repo: z26.object({ id: z26.number().int().positive() }).optional() }).optional()
-});
-var envelope = {
-  action: z26.string().optional(),
-  repository,
-  installation,
-  sender: account.optional()
-};
-var pullRequestEventSchema = z26.object({
-  ...envelope,
-  action: z26.string(),
-  pull_request: z26.object({
-    number: z26.number().int().positive(),
-    head: z26.object({ sha, ref: z26.string().optional() }),
-    base: z26.object({ ref: z26.string(), sha }),
-    // The rest of the pull request as the event showed it: with all of it, a pass can use this
-    // view instead of reading the pull request again (app/gate/gather.ts says when).
-    state: z26.string().optional(),
-    draft: z26.boolean().optional(),
-    user: account.nullable().optional(),
-    labels: z26.array(z26.object({ name: z26.string() })).optional(),
-    title: z26.string().optional(),
-    body: z26.string().nullable().optional(),
-    created_at: z26.string().optional(),
-    updated_at: z26.string().optional(),
-    commits: z26.number().int().nonnegative().optional(),
-    additions: z26.number().int().nonnegative().optional(),
-    deletions: z26.number().int().nonnegative().optional(),
-    changed_files: z26.number().int().nonnegative().optional()
-  }),
-  changes: z26.object({ base: z26.object({ ref: z26.object({ from: z26.string() }).optional() }).optional() }).optional(),
-  label: z26.object({ name: z26.string() }).optional()
-});
-var pullRequestReviewEventSchema = z26.object({
-  ...envelope,
-  pull_request: z26.object({
-    number: z26.number().int().positive(),
-    head: z26.object({ sha }),
-    base: z26.object({ ref: z26.string() }).optional()
-  })
-});
-var checkRunEventSchema = z26.object({
-  ...envelope,
-  action: z26.string(),
-  check_run: z26.object({
-    name: z26.string(),
-    head_sha: sha,
-    app: z26.object({ slug: z26.string().optional() }).nullable().optional(),
-    pull_requests: z26.array(minimalPull),
-    check_suite: z26.object({ head_branch: z26.string().nullable().optional() }).nullable().optional()
-  }),
-  requested_action: z26.object({ identifier: z26.string().optional() }).nullable().optional()
-});
-var workflowRunEventSchema = z26.object({
-  ...envelope,
-  action: z26.string(),
-  workflow_run: z26.object({
-    id: z26.number().int().positive(),
-    run_attempt: z26.number().int().positive().optional(),
-    head_sha: sha,
-    head_branch: z26.string().nullable().optional(),
-    path: z26.string().optional(),
-    pull_requests: z26.array(minimalPull)
-  })
-});
-var workflowJobEventSchema = z26.object({
-  ...envelope,
-  action: z26.string(),
-  workflow_job: z26.object({
-    id: z26.number().int().positive().optional(),
-    run_id: z26.number().int().positive(),
-    run_attempt: z26.number().int().positive().optional(),
-    head_sha: sha,
-    head_branch: z26.string().nullable().optional(),
-    name: z26.string(),
-    status: z26.string().optional(),
-    conclusion: z26.string().nullable().optional(),
-    html_url: z26.string().nullable().optional(),
-    steps: z26.array(
-      z26.object({
-        name: z26.string(),
-        number: z26.number().int(),
-        status: z26.string(),
-        conclusion: z26.string().nullable().optional()
-      })
-    ).optional()
-  })
-});
-var mergeGroupEventSchema = z26.object({
-  ...envelope,
-  action: z26.string(),
-  merge_group: z26.object({ head_sha: sha, head_ref: z26.string(), base_sha: sha })
-});
-var issueCommentEventSchema = z26.object({
-  ...envelope,
-  action: z26.string(),
-  issue: z26.object({ number: z26.number().int().positive(), pull_request: z26.unknown().optional() }),
-  comment: z26.object({
-    body: z26.string().nullable().optional(),
-    html_url: z26.string().optional(),
-    user: account.nullable()
-  })
-});
-var issuesEventSchema = z26.object({
-  ...envelope,
-  action: z26.string(),
-  issue: z26.object({
-    number: z26.number().int().positive(),
-    body: z26.string().nullable().optional(),
-    pull_request: z26.unknown().optional()
-  }),
-  label: z26.object({ name: z26.string() }).optional()
-});
-var named = z26.object({ full_name: repository.shape.full_name });
-var installationEventSchema = z26.object({
-  action: z26.string(),
-  installation,
-  repositories: z26.array(named).optional()
-});
-var installationRepositoriesEventSchema = z26.object({
-  action: z26.string(),
-  installation,
-  repositories_added: z26.array(named)
-});
-var INSTALLATION_EVENTS = {
-  installation: installationEventSchema,
-  installation_repositories: installationRepositoriesEventSchema
-};
-var ROUTED_EVENTS = {
-  pull_request: pullRequestEventSchema,
-  pull_request_review: pullRequestReviewEventSchema,
-  check_run: checkRunEventSchema,
-  workflow_run: workflowRunEventSchema,
-  workflow_job: workflowJobEventSchema,
-  merge_group: mergeGroupEventSchema,
-  issue_comment: issueCommentEventSchema,
-  issues: issuesEventSchema
-};
-
-// app/gate/event-bases.ts
-var READERS = {
-  pull_request: (e) => {
-    const p = e.pull_request;
-    const seen = [{ pull_number: p.number, head_sha: p.head.sha, base_ref: p.base.ref }];
-    const from = e.changes?.base?.ref?.from;
-    if (from) seen.push({ pull_number: p.number, head_sha: p.head.sha, base_ref: from });
-    return seen;
-  },
-  pull_request_review: (e) => {
-    const p = e.pull_request;
-    return p.base ? [{ pull_number: p.number, head_sha: p.head.sha, base_ref: p.base.ref }] : [];
-  },
-  workflow_run: (e) => listed(e.workflow_run.pull_requests, e.workflow_run.head_sha, e),
-  check_run: (e) => listed(e.check_run.pull_requests, e.check_run.head_sha, e)
-};
-function listed(pulls, headSha, e) {
-  return pulls.flatMap((p) => {
-    if (!p.base) return [];
-    const theirs = p.base.repo?.id;
-    if (theirs !== void 0 && e.repository.id !== void 0 && theirs !== e.repository.id) {
-      return [];
-    }
-    return [{ pull_number: p.number, head_sha: p.head?.sha ?? headSha, base_ref: p.base.ref }];
-  });
-}
-function eventBases(event, payload) {
-  if (!Object.hasOwn(READERS, event)) return [];
-  const name = event;
-  const parsed = ROUTED_EVENTS[name].safeParse(payload);
-  if (!parsed.success) return [];
-  const read = READERS[name];
-  const repository2 = parsed.data.repository.full_name;
-  const unique = /* @__PURE__ */ new Map();
-  for (const seen of read(parsed.data)) {
-    if (seen.base_ref === "") continue;
-    unique.set(`${seen.pull_number}
-${seen.head_sha}
-${seen.base_ref}`, {
-      repository: repository2,
-      ...seen
-    });
-  }
-  return [...unique.values()];
-}
-
 // app/gate/route.ts
-var job = (kind, payload, concurrency_key) => ({ kind, payload, concurrency_key });
-function jobMaker(envelope2, event, deliveryId) {
-  const repository2 = envelope2.repository.full_name;
-  const installation2 = envelope2.installation.id;
-  const trigger = { event, action: envelope2.action ?? null, delivery_id: deliveryId };
+function jobMaker(target) {
+  const { repository: repository2, installation: installation2, trigger } = target;
   return {
-    repository: repository2,
-    installation: installation2,
-    trigger,
-    pullRequest: (number, extra = {}) => job(
-      JOB_KINDS.pullRequest,
-      { repository: repository2, installation: installation2, number, trigger, ...extra },
-      pullRequestKey(repository2, number)
-    ),
-    head: (sha2, extra = {}) => job(
-      JOB_KINDS.head,
-      { repository: repository2, installation: installation2, head_sha: sha2, trigger, ...extra },
-      headKey(repository2, sha2)
-    ),
-    /** The entries linked to this pull request re-derive their priority (it closed or reopened). */
-    pullRequestEntries: (number) => job(
-      JOB_KINDS.pullRequestEntries,
-      { repository: repository2, installation: installation2, number, trigger },
-      pullRequestKey(repository2, number)
-    ),
-    mergeGroup: (sha2, ref, baseSha, onlyIfApp = null) => job(
-      JOB_KINDS.mergeGroup,
-      {
-        repository: repository2,
-        installation: installation2,
-        head_sha: sha2,
-        head_ref: ref,
-        base_sha: baseSha,
-        trigger,
-        only_if_app: onlyIfApp
-      },
-      headKey(repository2, sha2)
-    )
+    ...target,
+    pullRequest: (number, extra = {}) => jobOf(GATE_JOBS.pullRequest, { repository: repository2, installation: installation2, number, trigger, ...extra }),
+    head: (sha2, extra = {}) => jobOf(GATE_JOBS.head, { repository: repository2, installation: installation2, head_sha: sha2, trigger, ...extra }),
+    mergeGroup: (sha2, ref, baseSha, onlyIfApp = null) => jobOf(GATE_JOBS.mergeGroup, {
+      repository: repository2,
+      installation: installation2,
+      head_sha: sha2,
+      head_ref: ref,
+      base_sha: baseSha,
+      trigger,
+      only_if_app: onlyIfApp
+    })
   };
 }
+var withMaker = (route) => (e, target) => route(e, jobMaker(target));
 function viewOf(e, repository2) {
   const p = e.pull_request;
   const user = p.user;
@@ -14966,13 +14903,11 @@ function viewOf(e, repository2) {
 }
 var VIEW_ACTIONS = /* @__PURE__ */ new Set(["opened", "reopened", "synchronize"]);
 var ROUTES = {
-  pull_request: (e, make) => {
-    if (e.action === "closed") return [make.pullRequestEntries(e.pull_request.number)];
+  pull_request: withMaker((e, make) => {
+    if (e.action === "closed") return [];
     const labelChange = e.action === "labeled" || e.action === "unlabeled";
     const from = e.changes?.base?.ref?.from;
-    const entries = e.action === "reopened" ? [make.pullRequestEntries(e.pull_request.number)] : [];
     return [
-      ...entries,
       make.pullRequest(e.pull_request.number, {
         head_sha: e.pull_request.head.sha,
         base_sha: e.pull_request.base.sha,
@@ -14984,9 +14919,11 @@ var ROUTES = {
         unless_sender: labelChange && e.label?.name.startsWith(STATE_LABEL_PREFIX) ? e.sender?.login ?? null : null
       })
     ];
-  },
-  pull_request_review: (e, make) => [make.pullRequest(e.pull_request.number)],
-  check_run: (e, make) => {
+  }),
+  pull_request_review: withMaker((e, make) => [
+    make.pullRequest(e.pull_request.number)
+  ]),
+  check_run: withMaker((e, make) => {
     const run = e.check_run;
     if (run.name !== GATE_CHECK_NAME) return [];
     if (e.action !== "requested_action" && e.action !== "rerequested") return [];
@@ -15001,8 +14938,8 @@ var ROUTES = {
     if (ref !== null && isMergeQueueRef(ref))
       return [make.mergeGroup(run.head_sha, ref, null, slug)];
     return [make.head(run.head_sha, { only_if_app: slug })];
-  },
-  workflow_run: (e, make) => {
+  }),
+  workflow_run: withMaker((e, make) => {
     if (e.action !== "completed") return [];
     const run = e.workflow_run;
     const only_if = { workflow: run.path ?? null, job: null };
@@ -15015,8 +14952,8 @@ var ROUTES = {
     const ref = run.head_branch ?? null;
     if (ref !== null && isMergeQueueRef(ref)) return [make.mergeGroup(run.head_sha, ref, null)];
     return [make.head(run.head_sha, { only_if, run: read })];
-  },
-  workflow_job: (e, make) => {
+  }),
+  workflow_job: withMaker((e, make) => {
     if (e.action !== "completed") return [];
     const j = e.workflow_job;
     const ref = j.head_branch ?? null;
@@ -15028,64 +14965,41 @@ var ROUTES = {
         run: { id: j.run_id, attempt: attempt2, job: completedJob(j, attempt2) }
       })
     ];
-  },
-  merge_group: (e, make) => {
+  }),
+  merge_group: withMaker((e, make) => {
     if (e.action !== "checks_requested") return [];
     const g = e.merge_group;
     return [make.mergeGroup(g.head_sha, g.head_ref, g.base_sha)];
-  },
-  issues: (e, make) => entryJobsForIssue(e, make),
-  issue_comment: (e, make) => {
-    if (e.issue.pull_request === void 0) return entryJobsForComment(e, make);
+  }),
+  issue_comment: withMaker((e, make) => {
     const user = e.comment.user;
     if (e.action !== "created" || e.issue.pull_request === void 0 || !user) return [];
     const body = e.comment.body ?? "";
     if (parseOverrideComment(body) === null) return [];
     return [
-      job(
-        JOB_KINDS.override,
-        {
-          repository: make.repository,
-          installation: make.installation,
-          number: e.issue.number,
-          comment: {
-            body,
-            html_url: e.comment.html_url ?? null,
-            // No type is no person: the maintainer test refuses it (never assumed a User).
-            user: { login: user.login, type: user.type ?? null }
-          },
-          trigger: make.trigger
+      jobOf(GATE_JOBS.override, {
+        repository: make.repository,
+        installation: make.installation,
+        number: e.issue.number,
+        comment: {
+          body,
+          html_url: e.comment.html_url ?? null,
+          // No type is no person: the maintainer test refuses it (never assumed a User).
+          user: { login: user.login, type: user.type ?? null }
         },
-        pullRequestKey(make.repository, e.issue.number)
-      )
+        trigger: make.trigger
+      })
     ];
-  }
+  })
 };
-var defaultRoute = (event, payload, deliveryId) => {
-  if (Object.hasOwn(INSTALLATION_EVENTS, event)) {
-    return repositoryLabelJobs(event, payload, deliveryId);
-  }
-  if (!Object.hasOwn(ROUTED_EVENTS, event)) return [];
-  const name = event;
-  const parsed = ROUTED_EVENTS[name].safeParse(payload);
-  if (!parsed.success) return [];
-  const route = ROUTES[name];
-  return route(parsed.data, jobMaker(parsed.data, name, deliveryId));
+var labelsOf = (repositories, installation2, trigger) => repositories.map(
+  ({ full_name: repository2 }) => jobOf(GATE_JOBS.repositoryLabels, { repository: repository2, installation: installation2, trigger })
+);
+var INSTALLATIONS = {
+  installation: (e, trigger) => e.action === "created" ? labelsOf(e.repositories ?? [], e.installation.id, trigger) : [],
+  installation_repositories: (e, trigger) => e.action === "added" ? labelsOf(e.repositories_added, e.installation.id, trigger) : []
 };
-function repositoryLabelJobs(event, payload, deliveryId) {
-  const parsed = INSTALLATION_EVENTS[event].safeParse(payload);
-  if (!parsed.success) return [];
-  const e = parsed.data;
-  const repositories = "repositories_added" in e ? e.action === "added" ? e.repositories_added : [] : e.action === "created" ? e.repositories ?? [] : [];
-  const trigger = { event, action: e.action, delivery_id: deliveryId };
-  return repositories.map(
-    ({ full_name: repository2 }) => job(
-      JOB_KINDS.repositoryLabels,
-      { repository: repository2, installation: e.installation.id, trigger },
-      labelsKey(repository2)
-    )
-  );
-}
+var gateRoutes = { events: ROUTES, installations: INSTALLATIONS };
 function completedJob(j, attempt2) {
   if (j.id === void 0 || j.status !== "completed" || j.steps === void 0) return null;
   return {
@@ -15101,6 +15015,225 @@ function completedJob(j, attempt2) {
       status: step2.status,
       conclusion: step2.conclusion ?? null
     }))
+  };
+}
+
+// app/runtime/routing.ts
+function composeRoutes(domains) {
+  return (event, payload, deliveryId) => {
+    if (Object.hasOwn(INSTALLATION_EVENTS, event)) {
+      const name2 = event;
+      const parsed2 = INSTALLATION_EVENTS[name2].safeParse(payload);
+      if (!parsed2.success) return [];
+      const trigger = { event, action: parsed2.data.action, delivery_id: deliveryId };
+      return domains.flatMap((domain) => {
+        const route = domain.installations?.[name2];
+        return route?.(parsed2.data, trigger) ?? [];
+      });
+    }
+    if (!Object.hasOwn(ROUTED_EVENTS, event)) return [];
+    const name = event;
+    const parsed = ROUTED_EVENTS[name].safeParse(payload);
+    if (!parsed.success) return [];
+    const target = {
+      repository: parsed.data.repository.full_name,
+      installation: parsed.data.installation.id,
+      trigger: { event, action: parsed.data.action ?? null, delivery_id: deliveryId }
+    };
+    return domains.flatMap((domain) => {
+      const route = domain.events?.[name];
+      return route?.(parsed.data, target) ?? [];
+    });
+  };
+}
+
+// app/compose.ts
+var agateRoute = composeRoutes([entryRoutes, gateRoutes]);
+var agateObserve = eventBases;
+function agateJobs(options = {}) {
+  return jobRegistry([...gateJobs(options), ...entryJobs(), ...dashboardJobs(agentWaits)]);
+}
+function appJobs(runtime) {
+  const { settings, services } = runtime;
+  return agateJobs({
+    evaluator: settings.evaluator,
+    reconcileEveryMs: settings.reconcileIntervalMs,
+    requiredChecks: new RequiredCheckReader({
+      app: async () => ({ id: settings.appId, slug: await services.appSlug() }),
+      now: services.now
+    })
+  });
+}
+var agateDomains = {
+  jobs: appJobs,
+  route: agateRoute,
+  observe: agateObserve
+};
+
+// app/runtime/server.ts
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import { hostname } from "node:os";
+import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
+
+// app/github/reads.ts
+var COMPARISONS_KEPT = 32;
+var FACTS_KEPT = 1e3;
+var MAX_COMPARISON_CHARS = 2 * 1024 * 1024;
+var MAX_FILE_CHARS = 64 * 1024;
+var patchChars = (comparison) => comparison.files.reduce((sum, f) => sum + (f.patch?.length ?? 0), 0);
+var ImmutableReads = class {
+  configs = /* @__PURE__ */ new Map();
+  parsed = /* @__PURE__ */ new Map();
+  comparisons = /* @__PURE__ */ new Map();
+  files = /* @__PURE__ */ new Map();
+  /** Organisation defaults by (repository, SHA, path): immutable once read. */
+  defaultsFiles = /* @__PURE__ */ new Map();
+  /**
+   * Facts made without defaults that could not be read: not remembered, so a fixed installation
+   * (the App added to the `.github` repository) takes effect at the next look.
+   */
+  unreadable = /* @__PURE__ */ new WeakSet();
+  /**
+   * The config at a base commit: read once per commit, parsed once per blob (with the owner: a
+   * config that extends defaults reads its owner's `.github` repository).
+   */
+  config(github, baseSha) {
+    return rememberRead(
+      this.configs,
+      `${github.owner}/${github.repo}@${baseSha}`,
+      FACTS_KEPT,
+      async () => {
+        const file = await this.file(github, CONFIG_PATH, baseSha);
+        if (!file) return { status: "missing", path: CONFIG_PATH };
+        const parsedKey = `${github.owner}:${file.blobSha}`;
+        const known = this.parsed.get(parsedKey);
+        if (known) return known;
+        let fact;
+        let defaults;
+        try {
+          const ref = configExtends(file.text, CONFIG_PATH, github.owner);
+          defaults = ref ? await this.orgDefaults(github, ref) : void 0;
+          const { config, digest } = parseConfig(file.text, CONFIG_PATH, {
+            owner: github.owner,
+            defaults
+          });
+          fact = { status: "ok", path: CONFIG_PATH, blob_sha: file.blobSha, digest, config };
+        } catch (error) {
+          if (!(error instanceof ConfigurationError)) throw error;
+          fact = { status: "invalid", path: CONFIG_PATH, message: error.message };
+        }
+        if (defaults !== void 0 && typeof defaults !== "string") {
+          this.unreadable.add(fact);
+          return fact;
+        }
+        remember(this.parsed, parsedKey, fact, FACTS_KEPT);
+        return fact;
+      },
+      (fact) => !this.unreadable.has(fact)
+    );
+  }
+  /**
+   * The defaults a config extends, at their pinned commit, checked on the default branch: four
+   * calls the first time, none after (the gate's config and the entries' rules share them). A
+   * failed or refused read is read again.
+   */
+  orgDefaults(github, ref) {
+    return rememberRead(
+      this.defaultsFiles,
+      `${ref.owner}/${ref.repo}@${ref.sha}:${ref.path}`,
+      FACTS_KEPT,
+      () => readOrgDefaults(github, ref),
+      (read) => typeof read === "string" && read.length <= MAX_FILE_CHARS
+    );
+  }
+  compare(github, base, head) {
+    return rememberRead(
+      this.comparisons,
+      `${github.owner}/${github.repo}@${base}...${head}`,
+      COMPARISONS_KEPT,
+      () => github.compare(base, head),
+      (comparison) => patchChars(comparison) <= MAX_COMPARISON_CHARS
+    );
+  }
+  /** A file at an exact commit; null when it is not there. */
+  file(github, path, sha2) {
+    return rememberRead(
+      this.files,
+      `${github.owner}/${github.repo}@${sha2}:${path}`,
+      FACTS_KEPT,
+      () => github.fileAt(path, sha2),
+      (file) => (file?.text.length ?? 0) <= MAX_FILE_CHARS
+    );
+  }
+};
+
+// app/runtime/health.ts
+var HEALTH_PATH = "/healthz";
+var READY_PATH = "/readyz";
+var READY_CACHE_MS = 1e4;
+var READY_GITHUB_TIMEOUT_MS = 5e3;
+function probes2(store, kind, probot, now) {
+  const readiness = readinessCheck(store, kind, probot, now);
+  return (req, res) => {
+    if (req.method === "GET" && req.url === HEALTH_PATH) {
+      void health(store, kind, res);
+      return true;
+    }
+    if (req.method === "GET" && req.url === READY_PATH) {
+      void readiness().then((ready) => {
+        res.writeHead(ready.ok ? 200 : 503, { "content-type": "application/json" });
+        res.end(JSON.stringify(ready));
+      });
+      return true;
+    }
+    return false;
+  };
+}
+async function health(store, kind, res) {
+  try {
+    const queued = await store.countJobs({ status: "queued" });
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ ok: true, store: kind, queued }));
+  } catch (error) {
+    res.writeHead(503, { "content-type": "application/json" });
+    res.end(JSON.stringify({ ok: false, store: kind, error: error.message }));
+  }
+}
+function readinessCheck(store, kind, probot, now) {
+  let last;
+  const check = async () => {
+    const [storeState, github] = await Promise.all([
+      store.countJobs({ status: "queued" }).then(
+        () => ({ ok: true, kind }),
+        (error) => ({ ok: false, kind, error: error.message })
+      ),
+      probot.auth().then(
+        (octokit) => octokit.rest.apps.getAuthenticated({
+          request: { retries: 0, signal: AbortSignal.timeout(READY_GITHUB_TIMEOUT_MS) }
+        })
+      ).then(
+        ({ data }) => ({ ok: true, app: data?.slug ?? String(data?.id ?? "") }),
+        (error) => {
+          const unreached = noAnswer(error);
+          return {
+            ok: false,
+            error: unreached ? `${noAnswerText(unreached)}; check GHE_HOST and GHE_PROTOCOL, and that this host can reach GitHub (DNS, a firewall or proxy on the way)` : error.status !== void 0 && error.status >= 500 ? `GitHub answered HTTP ${error.status}: ${error.message}; it may be down (try again later), or GHE_HOST is not a GitHub` : `GitHub refused the App's credentials${error.status ? ` (HTTP ${error.status})` : ""}: ${error.message}; check APP_ID, the private key, and GHE_HOST`
+          };
+        }
+      )
+    ]);
+    return {
+      ok: storeState.ok && github.ok,
+      store: storeState,
+      github,
+      checked_at: now().toISOString()
+    };
+  };
+  return () => {
+    const at2 = Date.now();
+    if (!last || at2 - last.at >= READY_CACHE_MS) last = { at: at2, answer: check() };
+    return last.answer;
   };
 }
 
@@ -15661,7 +15794,7 @@ function startDeliveryRetention(options) {
   let stopped = false;
   let running;
   let timer;
-  async function pass2() {
+  async function pass() {
     let total = 0;
     for (; ; ) {
       const { pruned, more } = await store.pruneDeliveryPayloads({ retentionMs });
@@ -15678,7 +15811,7 @@ function startDeliveryRetention(options) {
     return total;
   }
   function runOnce() {
-    running ??= pass2().finally(() => {
+    running ??= pass().finally(() => {
       running = void 0;
     });
     return running;
@@ -15710,222 +15843,44 @@ function startDeliveryRetention(options) {
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve as resolve3 } from "node:path";
-import { z as z27 } from "zod";
-var APP_SETTINGS = "Settings \u2192 Developer settings \u2192 GitHub Apps \u2192 your App";
-var LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+import { z as z31 } from "zod";
+
+// app/evaluator/settings.ts
+import { z as z30 } from "zod";
+
+// app/kit/env.ts
+import { z as z29 } from "zod";
 var blankToUndefined = (value) => typeof value === "string" && value.trim() === "" ? void 0 : value;
-var optionalText = z27.preprocess(blankToUndefined, z27.string().optional());
+var optionalText = z29.preprocess(blankToUndefined, z29.string().optional());
 function requiredText(missing) {
-  return z27.preprocess(blankToUndefined, z27.string({ error: missing }));
+  return z29.preprocess(blankToUndefined, z29.string({ error: missing }));
 }
 function wholeNumber(name, min, max, fix, fallback) {
   const invalid2 = (input) => `${name} is ${JSON.stringify(input)}: ${fix}`;
-  return z27.preprocess(
+  return z29.preprocess(
     blankToUndefined,
-    z27.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
+    z29.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
       error: (issue) => invalid2(issue.input)
     }).transform(Number).default(fallback)
   );
 }
 function duration2(name, fix, fallback, minMs = 0) {
   return optionalText.pipe(
-    z27.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
+    z29.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: ${fix}`
     }).transform((text) => parseDuration(text))
   );
 }
 function oneOf(name, values, fallback) {
-  return z27.preprocess(
+  return z29.preprocess(
     blankToUndefined,
-    z27.enum(values, {
+    z29.enum(values, {
       error: (issue) => `${name} is ${JSON.stringify(issue.input)}: use one of ${values.join(", ")}, or leave it unset for ${fallback}`
     }).default(fallback)
   );
 }
-function normalizePrivateKey(value) {
-  let text = value.trim();
-  if (text.length > 1 && text.startsWith('"') && text.endsWith('"')) text = text.slice(1, -1);
-  const pem = text.replaceAll("\\r\\n", "\n").replaceAll("\\n", "\n").replaceAll("\r\n", "\n").trim();
-  if (isPem(pem)) return pem;
-  if (/^[A-Za-z0-9+/=\s]+$/.test(text)) {
-    const decoded = Buffer.from(text, "base64").toString("utf8").trim();
-    if (isPem(decoded)) return decoded;
-  }
-  return null;
-}
-function privateKeyProblem(pem) {
-  try {
-    const key = createPrivateKey(pem);
-    return key.asymmetricKeyType === "rsa" ? null : `its type is ${key.asymmetricKeyType ?? "not RSA"}, and GitHub Apps sign with RSA`;
-  } catch (error) {
-    const reason = error.message.replace(/^error:[0-9A-F]+:/i, "").trim();
-    return `it does not parse as a private key (${reason})`;
-  }
-}
-function isPem(text) {
-  return /^-----BEGIN [A-Z ]*PRIVATE KEY-----\n[\s\S]+\n-----END [A-Z ]*PRIVATE KEY-----$/.test(
-    text
-  );
-}
-var evaluatorEnvShape = {
-  AGATE_EVALUATOR_TIMEOUT: duration2(
-    "AGATE_EVALUATOR_TIMEOUT",
-    "set it to how long one evaluator request may take, such as 90s or 5m, or leave it unset for 2m",
-    "2m"
-  ),
-  AGATE_EVALUATOR_RETRIES: wholeNumber(
-    "AGATE_EVALUATOR_RETRIES",
-    0,
-    10,
-    "set it to how many times a failed evaluator request is retried (429, 5xx, network), 0-10, or leave it unset for 2",
-    2
-  ),
-  AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
-    z27.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
-      error: (issue) => `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`
-    })
-  )
-};
-var appEnvShape = {
-  APP_ID: requiredText(
-    `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} \u2192 App ID)`
-  ).pipe(
-    z27.string().regex(/^[1-9]\d*$/, {
-      error: (issue) => `APP_ID is ${JSON.stringify(issue.input)}, not an App id: set it to the number shown as App ID (${APP_SETTINGS})`
-    }).transform(Number)
-  ),
-  PRIVATE_KEY: optionalText.pipe(
-    z27.string().transform((value, context) => {
-      const pem = normalizePrivateKey(value);
-      if (pem === null) {
-        context.issues.push({
-          code: "custom",
-          input: "(hidden)",
-          message: "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead"
-        });
-        return z27.NEVER;
-      }
-      const problem = privateKeyProblem(pem);
-      if (problem !== null) {
-        context.issues.push({
-          code: "custom",
-          input: "(hidden)",
-          message: `PRIVATE_KEY looks like a PEM private key, but ${problem}: paste the App's .pem file unchanged, or generate a new key under ${APP_SETTINGS} \u2192 Private keys`
-        });
-        return z27.NEVER;
-      }
-      return pem;
-    }).optional()
-  ),
-  PRIVATE_KEY_PATH: optionalText,
-  WEBHOOK_SECRET: requiredText(
-    `WEBHOOK_SECRET is missing: set it to the webhook secret entered in ${APP_SETTINGS} \u2192 Webhook secret; agate refuses webhooks it cannot verify`
-  ),
-  PORT: wholeNumber(
-    "PORT",
-    0,
-    65535,
-    "set it to a TCP port 0-65535 (0 picks a free one), or leave it unset for 3000",
-    3e3
-  ),
-  HOST: optionalText,
-  LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
-  LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"], "pretty"),
-  GHE_HOST: optionalText.pipe(
-    z27.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
-      error: (issue) => `GHE_HOST is ${JSON.stringify(issue.input)}: give the GitHub Enterprise host name only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL`
-    }).optional()
-  ),
-  GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
-  AGATE_DATABASE_URL: optionalText.pipe(z27.string().default(DEFAULT_DATABASE_URL)),
-  AGATE_DATABASE_POOL: wholeNumber(
-    "AGATE_DATABASE_POOL",
-    1,
-    500,
-    "set it to how many PostgreSQL connections one App process may hold, 1-500, or leave it unset for 10",
-    10
-  ),
-  AGATE_DATABASE_STATEMENT_TIMEOUT: duration2(
-    "AGATE_DATABASE_STATEMENT_TIMEOUT",
-    "set it to how long one PostgreSQL statement may run, such as 30s or 2m, or leave it unset for 30s",
-    "30s",
-    1e3
-  ),
-  AGATE_WORKERS: wholeNumber(
-    "AGATE_WORKERS",
-    0,
-    64,
-    "set it to how many jobs run at once, 0-64 (0: this process only records webhooks), or leave it unset for 2",
-    2
-  ),
-  AGATE_LEASE_MS: wholeNumber(
-    "AGATE_LEASE_MS",
-    1e3,
-    36e5,
-    "set it to how long a worker holds a job without a heartbeat, in milliseconds (1000-3600000), or leave it unset for 60000",
-    6e4
-  ),
-  AGATE_RECONCILE_INTERVAL: duration2(
-    "AGATE_RECONCILE_INTERVAL",
-    "set it to a duration such as 90s, 10m or 1h, or leave it unset for 10m",
-    "10m"
-  ),
-  AGATE_DELIVERY_RETENTION: duration2(
-    "AGATE_DELIVERY_RETENTION",
-    "set it to how long a processed webhook delivery keeps its payload, at least 1h, such as 36h or 30d, or leave it unset for 7d",
-    "7d",
-    MIN_DELIVERY_RETENTION_MS
-  ),
-  ...evaluatorEnvShape
-};
-var agateEnvSchema = z27.object(appEnvShape).refine(
-  (env) => blankToUndefined(env.PRIVATE_KEY) !== void 0 || blankToUndefined(env.PRIVATE_KEY_PATH) !== void 0,
-  {
-    path: ["PRIVATE_KEY"],
-    // Checked even when other settings failed, so every problem is reported in one go.
-    when: () => true,
-    error: `PRIVATE_KEY is missing: set PRIVATE_KEY to your App's private key (the .pem file's contents) or PRIVATE_KEY_PATH to the file; generate one under ${APP_SETTINGS} \u2192 Private keys`
-  }
-);
-function unregistered(env) {
-  return ["APP_ID", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "WEBHOOK_SECRET"].every(
-    (name) => blankToUndefined(env[name]) === void 0
-  );
-}
-var setupEnvSchema = z27.object({
-  PORT: appEnvShape.PORT,
-  HOST: appEnvShape.HOST,
-  GHE_HOST: appEnvShape.GHE_HOST,
-  GHE_PROTOCOL: appEnvShape.GHE_PROTOCOL,
-  AGATE_PUBLIC_URL: optionalText.pipe(
-    z27.string().refine(isHttpUrl, {
-      error: (issue) => `AGATE_PUBLIC_URL is ${JSON.stringify(issue.input)}: give the address GitHub reaches this App at, such as https://agate.example.com`
-    }).optional()
-  ),
-  AGATE_GITHUB_ORG: optionalText.pipe(
-    z27.string().regex(/^[A-Za-z0-9-]+$/, {
-      error: (issue) => `AGATE_GITHUB_ORG is ${JSON.stringify(issue.input)}: give the organisation's login, such as my-org`
-    }).optional()
-  )
-});
-function loadSetupSettings(env, envFile) {
-  const parsed = setupEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new SettingsError(
-      parsed.error.issues.map((issue) => issue.message),
-      envFile
-    );
-  }
-  const data = parsed.data;
-  const web = data.GHE_HOST ? `${data.GHE_PROTOCOL}://${data.GHE_HOST}` : "https://github.com";
-  return {
-    port: data.PORT,
-    host: data.HOST,
-    githubUrl: web,
-    apiUrl: data.GHE_HOST ? `${web}/api/v3` : "https://api.github.com",
-    publicUrl: data.AGATE_PUBLIC_URL?.replace(/\/+$/, ""),
-    org: data.AGATE_GITHUB_ORG
-  };
+function isHttpUrl(text) {
+  return URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
 }
 var SettingsError = class extends Error {
   problems;
@@ -15940,51 +15895,27 @@ ${problems.map((p) => `  - ${where2(p)}`).join("\n")}`
     this.problems = problems;
   }
 };
-function loadSettings(env, options = {}) {
-  const cwd = options.cwd ?? process.cwd();
-  const parsed = agateEnvSchema.safeParse(env);
-  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => issue.message);
-  let privateKey;
-  if (parsed.success) privateKey = parsed.data.PRIVATE_KEY;
-  const keyPath = blankToUndefined(env.PRIVATE_KEY_PATH);
-  if (privateKey === void 0 && typeof keyPath === "string" && blankToUndefined(env.PRIVATE_KEY) === void 0) {
-    const read = readPrivateKeyFile(resolve3(cwd, keyPath), keyPath);
-    if ("problem" in read) problems.push(read.problem);
-    else privateKey = read.pem;
-  }
-  const evaluator = evaluatorFrom(env, cwd);
-  problems.push(...evaluator.problems);
-  const databaseUrl = blankToUndefined(env.AGATE_DATABASE_URL);
-  if (typeof databaseUrl === "string") {
-    try {
-      parseDatabaseUrl(databaseUrl, cwd);
-    } catch (error) {
-      problems.push(error.message);
-    }
-  }
-  if (!parsed.success || problems.length > 0 || privateKey === void 0 || evaluator.values === null) {
-    throw new SettingsError(problems, options.envFile);
-  }
-  const data = parsed.data;
-  return {
-    appId: data.APP_ID,
-    privateKey,
-    webhookSecret: data.WEBHOOK_SECRET,
-    port: data.PORT,
-    host: data.HOST,
-    logLevel: data.LOG_LEVEL,
-    logFormat: data.LOG_FORMAT,
-    baseUrl: data.GHE_HOST ? `${data.GHE_PROTOCOL}://${data.GHE_HOST}/api/v3` : "https://api.github.com",
-    databaseUrl: data.AGATE_DATABASE_URL,
-    databasePoolSize: data.AGATE_DATABASE_POOL,
-    databaseStatementTimeoutMs: data.AGATE_DATABASE_STATEMENT_TIMEOUT,
-    workers: data.AGATE_WORKERS,
-    leaseMs: data.AGATE_LEASE_MS,
-    reconcileIntervalMs: data.AGATE_RECONCILE_INTERVAL,
-    deliveryRetentionMs: data.AGATE_DELIVERY_RETENTION,
-    evaluator: evaluatorSettings(data, evaluator.values)
-  };
-}
+
+// app/evaluator/settings.ts
+var evaluatorEnvShape = {
+  AGATE_EVALUATOR_TIMEOUT: duration2(
+    "AGATE_EVALUATOR_TIMEOUT",
+    "set it to how long one evaluator request may take, such as 90s or 5m, or leave it unset for 2m",
+    "2m"
+  ),
+  AGATE_EVALUATOR_RETRIES: wholeNumber(
+    "AGATE_EVALUATOR_RETRIES",
+    0,
+    10,
+    "set it to how many times a failed evaluator request is retried (429, 5xx, network), 0-10, or leave it unset for 2",
+    2
+  ),
+  AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
+    z30.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
+      error: (issue) => `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`
+    })
+  )
+};
 function evaluatorSettings(data, { policy, ...judgeOptions }) {
   return {
     policy,
@@ -16037,6 +15968,221 @@ function evaluatorFrom(env, cwd) {
     }
   };
 }
+
+// app/runtime/settings.ts
+var APP_SETTINGS = "Settings \u2192 Developer settings \u2192 GitHub Apps \u2192 your App";
+var LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+function normalizePrivateKey(value) {
+  let text = value.trim();
+  if (text.length > 1 && text.startsWith('"') && text.endsWith('"')) text = text.slice(1, -1);
+  const pem = text.replaceAll("\\r\\n", "\n").replaceAll("\\n", "\n").replaceAll("\r\n", "\n").trim();
+  if (isPem(pem)) return pem;
+  if (/^[A-Za-z0-9+/=\s]+$/.test(text)) {
+    const decoded = Buffer.from(text, "base64").toString("utf8").trim();
+    if (isPem(decoded)) return decoded;
+  }
+  return null;
+}
+function privateKeyProblem(pem) {
+  try {
+    const key = createPrivateKey(pem);
+    return key.asymmetricKeyType === "rsa" ? null : `its type is ${key.asymmetricKeyType ?? "not RSA"}, and GitHub Apps sign with RSA`;
+  } catch (error) {
+    const reason = error.message.replace(/^error:[0-9A-F]+:/i, "").trim();
+    return `it does not parse as a private key (${reason})`;
+  }
+}
+function isPem(text) {
+  return /^-----BEGIN [A-Z ]*PRIVATE KEY-----\n[\s\S]+\n-----END [A-Z ]*PRIVATE KEY-----$/.test(
+    text
+  );
+}
+var appEnvShape = {
+  APP_ID: requiredText(
+    `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} \u2192 App ID)`
+  ).pipe(
+    z31.string().regex(/^[1-9]\d*$/, {
+      error: (issue) => `APP_ID is ${JSON.stringify(issue.input)}, not an App id: set it to the number shown as App ID (${APP_SETTINGS})`
+    }).transform(Number)
+  ),
+  PRIVATE_KEY: optionalText.pipe(
+    z31.string().transform((value, context) => {
+      const pem = normalizePrivateKey(value);
+      if (pem === null) {
+        context.issues.push({
+          code: "custom",
+          input: "(hidden)",
+          message: "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead"
+        });
+        return z31.NEVER;
+      }
+      const problem = privateKeyProblem(pem);
+      if (problem !== null) {
+        context.issues.push({
+          code: "custom",
+          input: "(hidden)",
+          message: `PRIVATE_KEY looks like a PEM private key, but ${problem}: paste the App's .pem file unchanged, or generate a new key under ${APP_SETTINGS} \u2192 Private keys`
+        });
+        return z31.NEVER;
+      }
+      return pem;
+    }).optional()
+  ),
+  PRIVATE_KEY_PATH: optionalText,
+  WEBHOOK_SECRET: requiredText(
+    `WEBHOOK_SECRET is missing: set it to the webhook secret entered in ${APP_SETTINGS} \u2192 Webhook secret; agate refuses webhooks it cannot verify`
+  ),
+  PORT: wholeNumber(
+    "PORT",
+    0,
+    65535,
+    "set it to a TCP port 0-65535 (0 picks a free one), or leave it unset for 3000",
+    3e3
+  ),
+  HOST: optionalText,
+  LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
+  LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"], "pretty"),
+  GHE_HOST: optionalText.pipe(
+    z31.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
+      error: (issue) => `GHE_HOST is ${JSON.stringify(issue.input)}: give the GitHub Enterprise host name only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL`
+    }).optional()
+  ),
+  GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
+  AGATE_DATABASE_URL: optionalText.pipe(z31.string().default(DEFAULT_DATABASE_URL)),
+  AGATE_DATABASE_POOL: wholeNumber(
+    "AGATE_DATABASE_POOL",
+    1,
+    500,
+    "set it to how many PostgreSQL connections one App process may hold, 1-500, or leave it unset for 10",
+    10
+  ),
+  AGATE_DATABASE_STATEMENT_TIMEOUT: duration2(
+    "AGATE_DATABASE_STATEMENT_TIMEOUT",
+    "set it to how long one PostgreSQL statement may run, such as 30s or 2m, or leave it unset for 30s",
+    "30s",
+    1e3
+  ),
+  AGATE_WORKERS: wholeNumber(
+    "AGATE_WORKERS",
+    0,
+    64,
+    "set it to how many jobs run at once, 0-64 (0: this process only records webhooks), or leave it unset for 2",
+    2
+  ),
+  AGATE_LEASE_MS: wholeNumber(
+    "AGATE_LEASE_MS",
+    1e3,
+    36e5,
+    "set it to how long a worker holds a job without a heartbeat, in milliseconds (1000-3600000), or leave it unset for 60000",
+    6e4
+  ),
+  AGATE_RECONCILE_INTERVAL: duration2(
+    "AGATE_RECONCILE_INTERVAL",
+    "set it to a duration such as 90s, 10m or 1h, or leave it unset for 10m",
+    "10m"
+  ),
+  AGATE_DELIVERY_RETENTION: duration2(
+    "AGATE_DELIVERY_RETENTION",
+    "set it to how long a processed webhook delivery keeps its payload, at least 1h, such as 36h or 30d, or leave it unset for 7d",
+    "7d",
+    MIN_DELIVERY_RETENTION_MS
+  ),
+  ...evaluatorEnvShape
+};
+var agateEnvSchema = z31.object(appEnvShape).refine(
+  (env) => blankToUndefined(env.PRIVATE_KEY) !== void 0 || blankToUndefined(env.PRIVATE_KEY_PATH) !== void 0,
+  {
+    path: ["PRIVATE_KEY"],
+    // Checked even when other settings failed, so every problem is reported in one go.
+    when: () => true,
+    error: `PRIVATE_KEY is missing: set PRIVATE_KEY to your App's private key (the .pem file's contents) or PRIVATE_KEY_PATH to the file; generate one under ${APP_SETTINGS} \u2192 Private keys`
+  }
+);
+function unregistered(env) {
+  return ["APP_ID", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "WEBHOOK_SECRET"].every(
+    (name) => blankToUndefined(env[name]) === void 0
+  );
+}
+var setupEnvSchema = z31.object({
+  PORT: appEnvShape.PORT,
+  HOST: appEnvShape.HOST,
+  GHE_HOST: appEnvShape.GHE_HOST,
+  GHE_PROTOCOL: appEnvShape.GHE_PROTOCOL,
+  AGATE_PUBLIC_URL: optionalText.pipe(
+    z31.string().refine(isHttpUrl, {
+      error: (issue) => `AGATE_PUBLIC_URL is ${JSON.stringify(issue.input)}: give the address GitHub reaches this App at, such as https://agate.example.com`
+    }).optional()
+  ),
+  AGATE_GITHUB_ORG: optionalText.pipe(
+    z31.string().regex(/^[A-Za-z0-9-]+$/, {
+      error: (issue) => `AGATE_GITHUB_ORG is ${JSON.stringify(issue.input)}: give the organisation's login, such as my-org`
+    }).optional()
+  )
+});
+function loadSetupSettings(env, envFile) {
+  const parsed = setupEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new SettingsError(
+      parsed.error.issues.map((issue) => issue.message),
+      envFile
+    );
+  }
+  const data = parsed.data;
+  const web = data.GHE_HOST ? `${data.GHE_PROTOCOL}://${data.GHE_HOST}` : "https://github.com";
+  return {
+    port: data.PORT,
+    host: data.HOST,
+    githubUrl: web,
+    apiUrl: data.GHE_HOST ? `${web}/api/v3` : "https://api.github.com",
+    publicUrl: data.AGATE_PUBLIC_URL?.replace(/\/+$/, ""),
+    org: data.AGATE_GITHUB_ORG
+  };
+}
+function loadSettings(env, options = {}) {
+  const cwd = options.cwd ?? process.cwd();
+  const parsed = agateEnvSchema.safeParse(env);
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => issue.message);
+  let privateKey;
+  if (parsed.success) privateKey = parsed.data.PRIVATE_KEY;
+  const keyPath = blankToUndefined(env.PRIVATE_KEY_PATH);
+  if (privateKey === void 0 && typeof keyPath === "string" && blankToUndefined(env.PRIVATE_KEY) === void 0) {
+    const read = readPrivateKeyFile(resolve3(cwd, keyPath), keyPath);
+    if ("problem" in read) problems.push(read.problem);
+    else privateKey = read.pem;
+  }
+  const evaluator = evaluatorFrom(env, cwd);
+  problems.push(...evaluator.problems);
+  const databaseUrl = blankToUndefined(env.AGATE_DATABASE_URL);
+  if (typeof databaseUrl === "string") {
+    try {
+      parseDatabaseUrl(databaseUrl, cwd);
+    } catch (error) {
+      problems.push(error.message);
+    }
+  }
+  if (!parsed.success || problems.length > 0 || privateKey === void 0 || evaluator.values === null) {
+    throw new SettingsError(problems, options.envFile);
+  }
+  const data = parsed.data;
+  return {
+    appId: data.APP_ID,
+    privateKey,
+    webhookSecret: data.WEBHOOK_SECRET,
+    port: data.PORT,
+    host: data.HOST,
+    logLevel: data.LOG_LEVEL,
+    logFormat: data.LOG_FORMAT,
+    baseUrl: data.GHE_HOST ? `${data.GHE_PROTOCOL}://${data.GHE_HOST}/api/v3` : "https://api.github.com",
+    databaseUrl: data.AGATE_DATABASE_URL,
+    databasePoolSize: data.AGATE_DATABASE_POOL,
+    databaseStatementTimeoutMs: data.AGATE_DATABASE_STATEMENT_TIMEOUT,
+    workers: data.AGATE_WORKERS,
+    leaseMs: data.AGATE_LEASE_MS,
+    reconcileIntervalMs: data.AGATE_RECONCILE_INTERVAL,
+    deliveryRetentionMs: data.AGATE_DELIVERY_RETENTION,
+    evaluator: evaluatorSettings(data, evaluator.values)
+  };
+}
 function readPrivateKeyFile(path, given) {
   let text;
   try {
@@ -16060,8 +16206,127 @@ function readPrivateKeyFile(path, given) {
   }
   return { pem };
 }
-function isHttpUrl(text) {
-  return URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
+
+// app/runtime/run-job.ts
+async function runJob(runner, { job, lease }) {
+  const { handlers, store, log } = runner;
+  const fields = {
+    job: job.id,
+    kind: job.kind,
+    attempt: lease.attempt,
+    max_attempts: job.max_attempts,
+    delivery: job.delivery_id,
+    worker: lease.workerId
+  };
+  const handler = Object.hasOwn(handlers, job.kind) ? handlers[job.kind] : void 0;
+  if (!handler) {
+    await failJob(
+      runner,
+      lease,
+      fields,
+      `no handler for job kind "${job.kind}" in this agate (it handles: ${Object.keys(handlers).join(", ")}); it was enqueued by another build of agate or by mistake`,
+      { permanent: true }
+    );
+    return;
+  }
+  const beat = heartbeat(runner, lease, fields);
+  runner.executions.set(job.id, beat.execution);
+  let failure = null;
+  try {
+    const delivery = job.delivery_id ? await store.getDelivery(job.delivery_id) : null;
+    await handler(job, {
+      ...delivery ? { delivery } : {},
+      signal: beat.execution.controller.signal,
+      attempt: lease.attempt
+    });
+  } catch (error) {
+    failure = { error };
+  } finally {
+    beat.execution.stopHeartbeat();
+    runner.executions.delete(job.id);
+  }
+  if (beat.lost()) {
+    log.warn(
+      fields,
+      `job ${job.id} (${job.kind}) lost its lease while running attempt ${lease.attempt}: its result is dropped and the worker that took it over runs it. Nothing to do, unless this repeats: then the handler blocks the event loop or leaseMs is too short`
+    );
+    return;
+  }
+  if (failure) {
+    const retryAt = new Date(runner.now().getTime() + runner.backoff(lease.attempt));
+    await failJob(runner, lease, fields, describe3(failure.error), { retryAt });
+    return;
+  }
+  try {
+    await store.completeJob(lease);
+    log.debug(fields, `job ${job.id} (${job.kind}) done`);
+  } catch (error) {
+    log.warn(
+      { ...fields, err: error },
+      `job ${job.id} (${job.kind}) ran, but could not be marked done (${message3(error)}); it will run again after its lease`
+    );
+  }
+}
+function heartbeat({ store, leaseMs, log }, lease, fields) {
+  const controller = new AbortController();
+  let lost = false;
+  let beating = false;
+  const timer = setInterval(
+    async () => {
+      if (beating || lost) return;
+      beating = true;
+      try {
+        await store.heartbeat(lease, leaseMs);
+      } catch (error) {
+        if (error instanceof LeaseLostError) {
+          lost = true;
+          clearInterval(timer);
+          controller.abort(error);
+        } else {
+          log.warn(
+            { ...fields, err: error },
+            `cannot extend the lease of job ${fields.job} (${message3(error)}); trying again at the next heartbeat. If the lease expires first, another worker runs the job`
+          );
+        }
+      } finally {
+        beating = false;
+      }
+    },
+    Math.max(1, Math.floor(leaseMs / 3))
+  );
+  return { execution: { controller, stopHeartbeat: () => clearInterval(timer) }, lost: () => lost };
+}
+async function failJob({ store, log }, lease, fields, reason, failOptions) {
+  const what = `job ${fields.job} (${fields.kind}) failed on attempt ${lease.attempt}`;
+  try {
+    const after = await store.failJob(lease, reason, failOptions);
+    if (after.status === "dead") {
+      log.error(
+        { ...fields, error: reason },
+        `${what} and is dead, not retried: ${firstLine3(reason)}. Fix the cause; the job and its delivery stay in the store with the error for replay`
+      );
+    } else {
+      log.warn(
+        { ...fields, error: reason, retry_at: after.run_at },
+        `${what} of ${after.max_attempts}: ${firstLine3(reason)}; retrying at ${after.run_at}. Nothing to do unless it keeps failing`
+      );
+    }
+  } catch (error) {
+    log.warn(
+      { ...fields, error: reason, err: error },
+      `${what}: ${firstLine3(reason)}; the failure could not be recorded (${message3(error)}), so the job runs again after its lease`
+    );
+  }
+}
+function message3(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+function describe3(error) {
+  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+  return `thrown: ${String(error)}`;
+}
+function firstLine3(text) {
+  return text.split("\n", 1)[0] ?? text;
 }
 
 // app/runtime/worker.ts
@@ -16078,29 +16343,12 @@ function startWorkers(options) {
   const now = options.now ?? (() => /* @__PURE__ */ new Date());
   const stopTimeoutMs = options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS;
   const kinds = Object.keys(handlers);
-  let stopping2 = false;
-  let generation = 0;
-  const sleepers = /* @__PURE__ */ new Set();
+  const bell = new Doorbell(pollMs);
   const executions = /* @__PURE__ */ new Map();
-  function poke() {
-    generation++;
-    for (const wake of [...sleepers]) wake();
-  }
-  function sleep2(seen) {
-    if (stopping2 || seen !== generation) return Promise.resolve();
-    return new Promise((resolve6) => {
-      const wake = () => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        resolve6();
-      };
-      const timer = setTimeout(wake, pollMs);
-      sleepers.add(wake);
-    });
-  }
+  const runner = { store, handlers, leaseMs, backoff, now, log, executions };
   async function loop(owner) {
-    while (!stopping2) {
-      const seen = generation;
+    while (!bell.stopping) {
+      const seen = bell.generation;
       let claimed2;
       try {
         claimed2 = await store.claimJob({ workerId: owner, leaseMs });
@@ -16109,115 +16357,11 @@ function startWorkers(options) {
           { worker: owner, err: error },
           `cannot claim a job from the store (${message3(error)}); trying again in ${pollMs} ms. If this repeats, check that the database file is reachable and writable`
         );
-        await sleep2(seen);
+        await bell.sleep(seen);
         continue;
       }
-      if (claimed2) await execute(claimed2);
-      else await sleep2(seen);
-    }
-  }
-  async function execute({ job: job2, lease }) {
-    const fields = {
-      job: job2.id,
-      kind: job2.kind,
-      attempt: lease.attempt,
-      max_attempts: job2.max_attempts,
-      delivery: job2.delivery_id,
-      worker: lease.workerId
-    };
-    const handler = Object.hasOwn(handlers, job2.kind) ? handlers[job2.kind] : void 0;
-    if (!handler) {
-      await fail(
-        lease,
-        fields,
-        `no handler for job kind "${job2.kind}" in this agate (it handles: ${kinds.join(", ")}); it was enqueued by another build of agate or by mistake`,
-        { permanent: true }
-      );
-      return;
-    }
-    const controller = new AbortController();
-    let lost = false;
-    let beating = false;
-    const timer = setInterval(
-      async () => {
-        if (beating || lost) return;
-        beating = true;
-        try {
-          await store.heartbeat(lease, leaseMs);
-        } catch (error) {
-          if (error instanceof LeaseLostError) {
-            lost = true;
-            clearInterval(timer);
-            controller.abort(error);
-          } else {
-            log.warn(
-              { ...fields, err: error },
-              `cannot extend the lease of job ${job2.id} (${message3(error)}); trying again at the next heartbeat. If the lease expires first, another worker runs the job`
-            );
-          }
-        } finally {
-          beating = false;
-        }
-      },
-      Math.max(1, Math.floor(leaseMs / 3))
-    );
-    executions.set(job2.id, { controller, stopHeartbeat: () => clearInterval(timer) });
-    let failure = null;
-    try {
-      const delivery = job2.delivery_id ? await store.getDelivery(job2.delivery_id) : null;
-      await handler(job2, {
-        ...delivery ? { delivery } : {},
-        signal: controller.signal,
-        attempt: lease.attempt
-      });
-    } catch (error) {
-      failure = { error };
-    } finally {
-      clearInterval(timer);
-      executions.delete(job2.id);
-    }
-    if (lost) {
-      log.warn(
-        fields,
-        `job ${job2.id} (${job2.kind}) lost its lease while running attempt ${lease.attempt}: its result is dropped and the worker that took it over runs it. Nothing to do, unless this repeats: then the handler blocks the event loop or leaseMs is too short`
-      );
-      return;
-    }
-    if (failure) {
-      const retryAt = new Date(now().getTime() + backoff(lease.attempt));
-      await fail(lease, fields, describe3(failure.error), { retryAt });
-      return;
-    }
-    try {
-      await store.completeJob(lease);
-      log.debug(fields, `job ${job2.id} (${job2.kind}) done`);
-    } catch (error) {
-      log.warn(
-        { ...fields, err: error },
-        `job ${job2.id} (${job2.kind}) ran, but could not be marked done (${message3(error)}); it will run again after its lease`
-      );
-    }
-  }
-  async function fail(lease, fields, reason, failOptions) {
-    const what = `job ${fields.job} (${fields.kind}) failed on attempt ${lease.attempt}`;
-    try {
-      const after = await store.failJob(lease, reason, failOptions);
-      if (after.status === "dead") {
-        log.error(
-          { ...fields, error: reason },
-          `${what} and is dead, not retried: ${firstLine3(reason)}. Fix the cause; the job and its delivery stay in the store with the error for replay`
-        );
-      } else {
-        log.warn(
-          { ...fields, error: reason, retry_at: after.run_at },
-          `${what} of ${after.max_attempts}: ${firstLine3(reason)}; retrying at ${after.run_at}. Nothing to do unless it keeps failing`
-        );
-      }
-    } catch (error) {
-      log.warn(
-        { ...fields, error: reason, err: error },
-        `${what}: ${firstLine3(reason)}; the failure could not be recorded (${message3(error)}), so the job runs again after its lease`
-      );
+      if (claimed2) await runJob(runner, claimed2);
+      else await bell.sleep(seen);
     }
   }
   const loops = [];
@@ -16227,51 +16371,65 @@ function startWorkers(options) {
     for (let slot = 1; slot <= concurrency; slot++) loops.push(loop(`${workerId}/${slot}`));
   }
   return {
-    poke,
+    poke: () => bell.ring(),
     get running() {
       return [...executions.keys()];
     },
     async stop() {
-      stopping2 = true;
-      poke();
-      let timer;
-      const timedOut = await Promise.race([
-        Promise.all(loops).then(() => false),
-        new Promise((resolve6) => {
-          timer = setTimeout(() => resolve6(true), stopTimeoutMs);
-        })
-      ]);
-      clearTimeout(timer);
-      if (!timedOut) return;
-      const abandoned = [...executions.keys()];
-      for (const execution of executions.values()) {
-        execution.stopHeartbeat();
-        execution.controller.abort(new Error("agate is shutting down"));
-      }
-      log.warn(
-        { jobs: abandoned },
-        `stopped while jobs ${abandoned.join(", ")} were still running after ${stopTimeoutMs} ms; their leases expire and another worker runs them again`
-      );
+      bell.stopping = true;
+      bell.ring();
+      await waitOrAbandon(loops, executions, stopTimeoutMs, log);
     }
   };
 }
-function message3(error) {
-  return error instanceof Error ? error.message : String(error);
-}
-function describe3(error) {
-  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
-  return `thrown: ${String(error)}`;
-}
-function firstLine3(text) {
-  return text.split("\n", 1)[0] ?? text;
+var Doorbell = class {
+  constructor(pollMs) {
+    this.pollMs = pollMs;
+  }
+  pollMs;
+  stopping = false;
+  generation = 0;
+  sleepers = /* @__PURE__ */ new Set();
+  ring() {
+    this.generation++;
+    for (const wake of [...this.sleepers]) wake();
+  }
+  sleep(seen) {
+    if (this.stopping || seen !== this.generation) return Promise.resolve();
+    return new Promise((resolve6) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve6();
+      };
+      const timer = setTimeout(wake, this.pollMs);
+      this.sleepers.add(wake);
+    });
+  }
+};
+async function waitOrAbandon(loops, executions, stopTimeoutMs, log) {
+  let timer;
+  const timedOut = await Promise.race([
+    Promise.all(loops).then(() => false),
+    new Promise((resolve6) => {
+      timer = setTimeout(() => resolve6(true), stopTimeoutMs);
+    })
+  ]);
+  clearTimeout(timer);
+  if (!timedOut) return;
+  const abandoned = [...executions.keys()];
+  for (const execution of executions.values()) {
+    execution.stopHeartbeat();
+    execution.controller.abort(new Error("agate is shutting down"));
+  }
+  log.warn(
+    { jobs: abandoned },
+    `stopped while jobs ${abandoned.join(", ")} were still running after ${stopTimeoutMs} ms; their leases expire and another worker runs them again`
+  );
 }
 
 // app/runtime/server.ts
 var WEBHOOKS_PATH = "/api/github/webhooks";
-var HEALTH_PATH = "/healthz";
-var READY_PATH = "/readyz";
-var READY_CACHE_MS = 1e4;
-var READY_GITHUB_TIMEOUT_MS = 5e3;
 var UnthrottledOctokit = ProbotOctokit.defaults(
   (options = {}) => ({
     ...options,
@@ -16291,19 +16449,9 @@ async function startAgate(options) {
     ...options.cwd ? { cwd: options.cwd } : {}
   });
   try {
-    const probot = new Probot({
-      appId: settings.appId,
-      privateKey: settings.privateKey,
-      secret: settings.webhookSecret,
-      baseUrl: settings.baseUrl,
-      logLevel: settings.logLevel === "silent" ? "fatal" : settings.logLevel,
-      logFormat: settings.logFormat,
-      ...options.githubThrottle === false ? { Octokit: UnthrottledOctokit } : {}
-    });
-    await probot.ready();
-    if (settings.logLevel === "silent") probot.log.level = "silent";
+    const probot = await startProbot(settings, options.githubThrottle);
     const log = options.log ?? probot.log.child({ name: "agate" });
-    const handlers = typeof options.handlers === "function" ? options.handlers({ probot, store, settings, log }) : options.handlers;
+    const handlers = jobHandlers(options, { probot, store, settings, log, now });
     const workers = startWorkers({
       store,
       handlers,
@@ -16314,16 +16462,11 @@ async function startAgate(options) {
       log,
       ...options.pollMs ? { pollMs: options.pollMs } : {}
     });
-    const middleware = await createNodeMiddleware(() => {
-    }, {
-      probot,
-      webhooksPath: WEBHOOKS_PATH
-    });
     const intake = intakeHandler({
       store,
       now,
-      route: options.route ?? defaultRoute,
-      observe: options.observe ?? eventBases,
+      route: options.route,
+      ...options.observe ? { observe: options.observe } : {},
       onEnqueued: () => workers.poke(),
       log
     });
@@ -16333,35 +16476,7 @@ async function startAgate(options) {
       limits,
       log
     });
-    const probotMiddleware = (req, res) => void middleware(req, res, () => {
-      answer(
-        req,
-        res,
-        404,
-        { error: `not found: ${req.method} ${req.url}` },
-        {},
-        limits.lingerMs
-      );
-    });
-    const storeKind = parseDatabaseUrl(settings.databaseUrl).kind.replace("-memory", "");
-    const readiness = readinessCheck(store, storeKind, probot, now);
-    const server = createServer((req, res) => {
-      if (req.method === "GET" && req.url === HEALTH_PATH) {
-        void health(store, storeKind, res);
-        return;
-      }
-      if (req.method === "GET" && req.url === READY_PATH) {
-        void readiness().then((ready) => {
-          res.writeHead(ready.ok ? 200 : 503, { "content-type": "application/json" });
-          res.end(JSON.stringify(ready));
-        });
-        return;
-      }
-      if (guard.handle(req, res, intake)) return;
-      probotMiddleware(req, res);
-    });
-    server.headersTimeout = 2e4;
-    server.requestTimeout = limits.waitMs + limits.bodyTimeoutMs + 2e4;
+    const server = await agateServer({ probot, store, settings, limits, guard, intake, now });
     const retention = startDeliveryRetention({
       store,
       retentionMs: settings.deliveryRetentionMs,
@@ -16373,33 +16488,13 @@ async function startAgate(options) {
       await workers.stop();
       throw error;
     });
-    const { port, url, where: where2 } = bound;
     const kinds = Object.keys(handlers);
-    log.info(
-      {
-        address: bound.address,
-        port,
-        database: settings.databaseUrl,
-        workers: settings.workers,
-        kinds,
-        delivery_retention_ms: settings.deliveryRetentionMs,
-        max_body_bytes: limits.maxBodyBytes
-      },
-      `agate is listening on ${where2}: webhooks at ${WEBHOOKS_PATH}, liveness at ${HEALTH_PATH}, readiness at ${READY_PATH}; job handlers: ${kinds.length > 0 ? kinds.join(", ") : "none (deliveries are recorded and queued, not worked)"}`
-    );
-    if (settings.evaluator.policy.commands.length > 0) {
-      const sandbox = await commandSandboxProblem(settings.evaluator.judgeOptions.sandbox);
-      if (sandbox) {
-        log.warn(
-          { sandbox: sandbox.error },
-          `AGATE_EVALUATOR_COMMANDS is set, but command evaluators cannot run here: ${sandbox.error}. Fix: ${sandbox.fix}`
-        );
-      }
-    }
+    logListening(log, bound, settings, limits, kinds);
+    await warnWithoutSandbox(settings, log);
     let closing;
     return {
-      url,
-      port,
+      url: bound.url,
+      port: bound.port,
       probot,
       store,
       workers,
@@ -16422,50 +16517,86 @@ async function startAgate(options) {
     throw error;
   }
 }
-async function health(store, kind, res) {
-  try {
-    const queued = await store.countJobs({ status: "queued" });
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ ok: true, store: kind, queued }));
-  } catch (error) {
-    res.writeHead(503, { "content-type": "application/json" });
-    res.end(JSON.stringify({ ok: false, store: kind, error: error.message }));
+async function startProbot(settings, throttle) {
+  const probot = new Probot({
+    appId: settings.appId,
+    privateKey: settings.privateKey,
+    secret: settings.webhookSecret,
+    baseUrl: settings.baseUrl,
+    logLevel: settings.logLevel === "silent" ? "fatal" : settings.logLevel,
+    logFormat: settings.logFormat,
+    ...throttle === false ? { Octokit: UnthrottledOctokit } : {}
+  });
+  await probot.ready();
+  if (settings.logLevel === "silent") probot.log.level = "silent";
+  return probot;
+}
+async function agateServer(parts) {
+  const { probot, store, settings, limits, guard, intake } = parts;
+  const middleware = await createNodeMiddleware(() => {
+  }, {
+    probot,
+    webhooksPath: WEBHOOKS_PATH
+  });
+  const probotMiddleware = (req, res) => void middleware(req, res, () => {
+    answer(req, res, 404, { error: `not found: ${req.method} ${req.url}` }, {}, limits.lingerMs);
+  });
+  const storeKind = parseDatabaseUrl(settings.databaseUrl).kind.replace("-memory", "");
+  const probe = probes2(store, storeKind, probot, parts.now);
+  const server = createServer((req, res) => {
+    if (probe(req, res)) return;
+    if (guard.handle(req, res, intake)) return;
+    probotMiddleware(req, res);
+  });
+  server.headersTimeout = 2e4;
+  server.requestTimeout = limits.waitMs + limits.bodyTimeoutMs + 2e4;
+  return server;
+}
+function logListening(log, bound, settings, limits, kinds) {
+  log.info(
+    {
+      address: bound.address,
+      port: bound.port,
+      database: settings.databaseUrl,
+      workers: settings.workers,
+      kinds,
+      delivery_retention_ms: settings.deliveryRetentionMs,
+      max_body_bytes: limits.maxBodyBytes
+    },
+    `agate is listening on ${bound.where}: webhooks at ${WEBHOOKS_PATH}, liveness at ${HEALTH_PATH}, readiness at ${READY_PATH}; job handlers: ${kinds.length > 0 ? kinds.join(", ") : "none (deliveries are recorded and queued, not worked)"}`
+  );
+}
+async function warnWithoutSandbox(settings, log) {
+  if (settings.evaluator.policy.commands.length === 0) return;
+  const sandbox = await commandSandboxProblem(settings.evaluator.judgeOptions.sandbox);
+  if (sandbox) {
+    log.warn(
+      { sandbox: sandbox.error },
+      `AGATE_EVALUATOR_COMMANDS is set, but command evaluators cannot run here: ${sandbox.error}. Fix: ${sandbox.fix}`
+    );
   }
 }
-function readinessCheck(store, kind, probot, now) {
-  let last;
-  const check = async () => {
-    const [storeState, github] = await Promise.all([
-      store.countJobs({ status: "queued" }).then(
-        () => ({ ok: true, kind }),
-        (error) => ({ ok: false, kind, error: error.message })
-      ),
-      probot.auth().then(
-        (octokit) => octokit.rest.apps.getAuthenticated({
-          request: { retries: 0, signal: AbortSignal.timeout(READY_GITHUB_TIMEOUT_MS) }
-        })
-      ).then(
-        ({ data }) => ({ ok: true, app: data?.slug ?? String(data?.id ?? "") }),
-        (error) => {
-          const unreached = noAnswer(error);
-          return {
-            ok: false,
-            error: unreached ? `${noAnswerText(unreached)}; check GHE_HOST and GHE_PROTOCOL, and that this host can reach GitHub (DNS, a firewall or proxy on the way)` : error.status !== void 0 && error.status >= 500 ? `GitHub answered HTTP ${error.status}: ${error.message}; it may be down (try again later), or GHE_HOST is not a GitHub` : `GitHub refused the App's credentials${error.status ? ` (HTTP ${error.status})` : ""}: ${error.message}; check APP_ID, the private key, and GHE_HOST`
-          };
-        }
-      )
-    ]);
-    return {
-      ok: storeState.ok && github.ok,
-      store: storeState,
-      github,
-      checked_at: now().toISOString()
-    };
-  };
-  return () => {
-    const at2 = Date.now();
-    if (!last || at2 - last.at >= READY_CACHE_MS) last = { at: at2, answer: check() };
-    return last.answer;
+function jobHandlers(options, app) {
+  if (options.jobs && options.handlers) {
+    throw new Error("startAgate takes `jobs` (the registry) or `handlers` (raw), not both");
+  }
+  const services = probotServices(app.probot, app.store, app.now);
+  const runtime = { ...app, services };
+  if (options.jobs) {
+    const registry = typeof options.jobs === "function" ? options.jobs(runtime) : options.jobs;
+    return workerHandlers(registry, services, app.log);
+  }
+  return typeof options.handlers === "function" ? options.handlers(runtime) : options.handlers ?? {};
+}
+function probotServices(probot, store, now) {
+  const appOctokit = async () => await probot.auth();
+  return {
+    store,
+    now,
+    octokitFor: async (id) => await probot.auth(id),
+    appOctokit,
+    appSlug: appSlugOnce(appOctokit),
+    reads: new ImmutableReads()
   };
 }
 function closeServer(server) {
@@ -16505,8 +16636,6 @@ async function convertManifestCode(baseUrl, code) {
 var SETUP_PATH = "/setup";
 var SETUP_DONE_PATH = "/setup/done";
 var WEBHOOKS_PATH2 = "/api/github/webhooks";
-var HEALTH_PATH2 = "/healthz";
-var READY_PATH2 = "/readyz";
 var MAX_FORM_BYTES = 1024;
 var CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 function registrationCode() {
@@ -16602,70 +16731,59 @@ var CODE_FORM = `<form action="${SETUP_PATH}" method="post">
 </form>`;
 async function startSetup(options) {
   const { settings } = options;
-  const log = options.log ?? ((line2) => console.log(line2));
-  const registration = options.code ?? registrationCode();
-  const state = randomBytes3(16).toString("hex");
-  let done = false;
-  let resolveRegistered = () => {
-  };
-  const registered = new Promise((resolve6) => {
-    resolveRegistered = resolve6;
+  const flow = new RegistrationFlow(options);
+  const server = createServer2((req, res) => {
+    flow.handle(req, res).catch((error) => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end(`agate setup failed: ${error.message}`);
+    });
   });
-  const publicUrlOf = (req) => settings.publicUrl ?? `http://${req.headers.host ?? `127.0.0.1:${settings.port}`}`;
-  const manifestPage = (req, res) => {
-    const base = publicUrlOf(req);
-    const manifest = manifestFor(base);
-    const where2 = settings.org ? `${settings.githubUrl}/organizations/${settings.org}/settings/apps/new` : `${settings.githubUrl}/settings/apps/new`;
-    const local = /^https?:\/\/(localhost|127\.|\[::1\])/.test(base);
-    page(
-      res,
-      200,
-      "Register agate",
-      `<h1>Register agate as a GitHub App</h1>
-<p>This creates a private GitHub App from <code>app.yml</code>${settings.org ? ` under <b>${escapeHtml2(settings.org)}</b>` : " under your account"}, with the permissions and events agate needs and nothing more. GitHub will send its webhooks to <code>${escapeHtml2(`${base}${WEBHOOKS_PATH2}`)}</code>.</p>
-${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it. Set AGATE_PUBLIC_URL to the address GitHub reaches this App at (or change the webhook URL in the App's settings later).</p>` : ""}
-<form action="${escapeHtml2(`${where2}?state=${state}`)}" method="post">
-<input type="hidden" name="manifest" value="${escapeHtml2(JSON.stringify(manifest))}">
-<button type="submit">Create the GitHub App</button>
-</form>`
-    );
+  const bound = await listenOn(server, settings.port, settings.host);
+  const open = settings.publicUrl ?? bound.url;
+  flow.log(
+    `agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET); it listens on ${bound.where}. To register it as a GitHub App from app.yml: open ${open}/ and enter the registration code ${flow.code} (only this log shows it).${settings.publicUrl ? "" : " GitHub reaches this App only at a public HTTPS address: set AGATE_PUBLIC_URL to it (README: Deploy)."}`
+  );
+  const { url, port } = bound;
+  return {
+    url,
+    port,
+    registered: flow.registered,
+    close: () => new Promise((closed) => {
+      server.close(() => closed());
+      server.closeAllConnections();
+    })
   };
-  const handle = async (req, res) => {
-    const url2 = new URL(req.url ?? "/", "http://setup.invalid");
-    if (req.method === "GET" && url2.pathname === HEALTH_PATH2) {
-      json(res, 200, {
-        ok: true,
-        status: done ? "registered; the App is starting" : "waiting to be registered"
-      });
-      return;
-    }
-    if (req.method === "GET" && url2.pathname === READY_PATH2) {
-      json(res, 503, {
-        ok: false,
-        why: done ? "registered; the App is starting with its new credentials" : "agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET): open its address and enter the registration code from its log, or set the three"
-      });
-      return;
-    }
-    if (req.method === "POST" && url2.pathname === SETUP_PATH) {
-      const form = await readForm(req);
-      if (form && sameCode(form.get("code") ?? "", registration)) {
-        manifestPage(req, res);
-        return;
-      }
-      log("agate setup: a wrong registration code was entered on the page");
-      page(
-        res,
-        403,
-        "Wrong code",
-        `<p>That is not the registration code in this agate's log. Copy it from the line that says <i>the registration code is</i>.</p>${CODE_FORM}`
-      );
+}
+var RegistrationFlow = class {
+  constructor(options) {
+    this.options = options;
+    this.log = options.log ?? ((line2) => console.log(line2));
+    this.code = options.code ?? registrationCode();
+  }
+  options;
+  log;
+  code;
+  // The state ties GitHub's redirect to a form this process served, and only someone who
+  // entered the code was served one: nobody else can finish a registration.
+  state = randomBytes3(16).toString("hex");
+  done = false;
+  resolveRegistered = () => {
+  };
+  registered = new Promise((resolve6) => {
+    this.resolveRegistered = resolve6;
+  });
+  async handle(req, res) {
+    const url = new URL(req.url ?? "/", "http://setup.invalid");
+    if (req.method === "GET" && this.probe(url.pathname, res)) return;
+    if (req.method === "POST" && url.pathname === SETUP_PATH) {
+      await this.codeEntered(req, res);
       return;
     }
     if (req.method !== "GET") {
       res.writeHead(405, { allow: "GET, POST" }).end();
       return;
     }
-    if (url2.pathname === "/" || url2.pathname === SETUP_PATH) {
+    if (url.pathname === "/" || url.pathname === SETUP_PATH) {
       page(
         res,
         200,
@@ -16676,84 +16794,123 @@ ${CODE_FORM}`
       );
       return;
     }
-    if (url2.pathname === SETUP_DONE_PATH) {
-      const code = url2.searchParams.get("code") ?? "";
-      if (url2.searchParams.get("state") !== state) {
-        page(
-          res,
-          403,
-          "Not this setup",
-          '<p>This link did not come from the form this agate served. Start again at <a href="/">/</a>.</p>'
-        );
-        return;
-      }
-      if (done) {
-        page(
-          res,
-          409,
-          "Already registered",
-          "<p>This agate was registered already, and runs with that App.</p>"
-        );
-        return;
-      }
-      if (!/^[A-Za-z0-9_-]{1,200}$/.test(code)) {
-        page(
-          res,
-          400,
-          "No code",
-          `<p>GitHub's redirect carried no code. Start again at <a href="/">/</a>.</p>`
-        );
-        return;
-      }
-      let app;
-      let file;
-      try {
-        app = await convertManifestCode(settings.apiUrl, code);
-        file = writeCredentials(options.cwd, app);
-      } catch (error) {
-        page(res, 502, "Registration failed", `<p>${escapeHtml2(error.message)}</p>`);
-        log(`agate setup: ${error.message}`);
-        return;
-      }
-      done = true;
-      log(
-        `agate setup: registered the GitHub App ${app.slug} (id ${app.id}); its credentials are in ${file} (keep a copy: they are not in the database). agate starts with it now, in this same process. Install it: ${app.html_url}/installations/new`
-      );
-      page(
-        res,
-        200,
-        "agate is registered",
-        `<h1>Registered ${escapeHtml2(app.slug)}</h1>
-<p>The App's id, private key and webhook secret are in <code>${escapeHtml2(file)}</code> (readable by this user only; keep a copy, they are not in the database). agate is starting with the new App now, in this same process: there is nothing to restart, and later starts read that file.</p>
-<p><a href="${escapeHtml2(`${app.html_url}/installations/new`)}">Install it on your repositories</a>.</p>`
-      );
-      resolveRegistered(app);
+    if (url.pathname === SETUP_DONE_PATH) {
+      await this.finish(url, res);
       return;
     }
-    res.writeHead(404, { "content-type": "text/plain" }).end(`not found: ${url2.pathname}`);
-  };
-  const server = createServer2((req, res) => {
-    handle(req, res).catch((error) => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-      res.end(`agate setup failed: ${error.message}`);
-    });
-  });
-  const bound = await listenOn(server, settings.port, settings.host);
-  const open = settings.publicUrl ?? bound.url;
-  log(
-    `agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET); it listens on ${bound.where}. To register it as a GitHub App from app.yml: open ${open}/ and enter the registration code ${registration} (only this log shows it).${settings.publicUrl ? "" : " GitHub reaches this App only at a public HTTPS address: set AGATE_PUBLIC_URL to it (README: Deploy)."}`
-  );
-  const { url, port } = bound;
-  return {
-    url,
-    port,
-    registered,
-    close: () => new Promise((closed) => {
-      server.close(() => closed());
-      server.closeAllConnections();
-    })
-  };
-}
+    res.writeHead(404, { "content-type": "text/plain" }).end(`not found: ${url.pathname}`);
+  }
+  /**
+   * The probes: alive (a liveness probe must not restart the process a person is registering),
+   * never ready.
+   */
+  probe(path, res) {
+    if (path === HEALTH_PATH) {
+      json(res, 200, {
+        ok: true,
+        status: this.done ? "registered; the App is starting" : "waiting to be registered"
+      });
+      return true;
+    }
+    if (path === READY_PATH) {
+      json(res, 503, {
+        ok: false,
+        why: this.done ? "registered; the App is starting with its new credentials" : "agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET): open its address and enter the registration code from its log, or set the three"
+      });
+      return true;
+    }
+    return false;
+  }
+  /** The code posted: the manifest form when it is this process's, else a refusal. */
+  async codeEntered(req, res) {
+    const form = await readForm(req);
+    if (form && sameCode(form.get("code") ?? "", this.code)) {
+      this.manifestPage(req, res);
+      return;
+    }
+    this.log("agate setup: a wrong registration code was entered on the page");
+    page(
+      res,
+      403,
+      "Wrong code",
+      `<p>That is not the registration code in this agate's log. Copy it from the line that says <i>the registration code is</i>.</p>${CODE_FORM}`
+    );
+  }
+  /** The manifest form for someone who gave the right code. */
+  manifestPage(req, res) {
+    const { settings } = this.options;
+    const base = settings.publicUrl ?? `http://${req.headers.host ?? `127.0.0.1:${settings.port}`}`;
+    const manifest = manifestFor(base);
+    const where2 = settings.org ? `${settings.githubUrl}/organizations/${settings.org}/settings/apps/new` : `${settings.githubUrl}/settings/apps/new`;
+    const local = /^https?:\/\/(localhost|127\.|\[::1\])/.test(base);
+    page(
+      res,
+      200,
+      "Register agate",
+      `<h1>Register agate as a GitHub App</h1>
+<p>This creates a private GitHub App from <code>app.yml</code>${settings.org ? ` under <b>${escapeHtml2(settings.org)}</b>` : " under your account"}, with the permissions and events agate needs and nothing more. GitHub will send its webhooks to <code>${escapeHtml2(`${base}${WEBHOOKS_PATH2}`)}</code>.</p>
+${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it. Set AGATE_PUBLIC_URL to the address GitHub reaches this App at (or change the webhook URL in the App's settings later).</p>` : ""}
+<form action="${escapeHtml2(`${where2}?state=${this.state}`)}" method="post">
+<input type="hidden" name="manifest" value="${escapeHtml2(JSON.stringify(manifest))}">
+<button type="submit">Create the GitHub App</button>
+</form>`
+    );
+  }
+  /** GitHub's redirect back: its one-time code exchanged for the App's credentials, written once. */
+  async finish(url, res) {
+    const code = url.searchParams.get("code") ?? "";
+    if (url.searchParams.get("state") !== this.state) {
+      page(
+        res,
+        403,
+        "Not this setup",
+        '<p>This link did not come from the form this agate served. Start again at <a href="/">/</a>.</p>'
+      );
+      return;
+    }
+    if (this.done) {
+      page(
+        res,
+        409,
+        "Already registered",
+        "<p>This agate was registered already, and runs with that App.</p>"
+      );
+      return;
+    }
+    if (!/^[A-Za-z0-9_-]{1,200}$/.test(code)) {
+      page(
+        res,
+        400,
+        "No code",
+        `<p>GitHub's redirect carried no code. Start again at <a href="/">/</a>.</p>`
+      );
+      return;
+    }
+    let app;
+    let file;
+    try {
+      app = await convertManifestCode(this.options.settings.apiUrl, code);
+      file = writeCredentials(this.options.cwd, app);
+    } catch (error) {
+      page(res, 502, "Registration failed", `<p>${escapeHtml2(error.message)}</p>`);
+      this.log(`agate setup: ${error.message}`);
+      return;
+    }
+    this.done = true;
+    this.log(
+      `agate setup: registered the GitHub App ${app.slug} (id ${app.id}); its credentials are in ${file} (keep a copy: they are not in the database). agate starts with it now, in this same process. Install it: ${app.html_url}/installations/new`
+    );
+    page(
+      res,
+      200,
+      "agate is registered",
+      `<h1>Registered ${escapeHtml2(app.slug)}</h1>
+<p>The App's id, private key and webhook secret are in <code>${escapeHtml2(file)}</code> (readable by this user only; keep a copy, they are not in the database). agate is starting with the new App now, in this same process: there is nothing to restart, and later starts read that file.</p>
+<p><a href="${escapeHtml2(`${app.html_url}/installations/new`)}">Install it on your repositories</a>.</p>`
+    );
+    this.resolveRegistered(app);
+  }
+};
 
 // app/main.ts
 function environment() {
@@ -16785,7 +16942,7 @@ if (unregistered(environment().env)) {
 }
 var agate;
 try {
-  agate = await startAgate({ ...environment(), handlers: gateJobHandlers });
+  agate = await startAgate({ ...environment(), ...agateDomains });
 } catch (error) {
   console.error(error.message);
   process.exit(1);
