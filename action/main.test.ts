@@ -467,7 +467,7 @@ describe("the Action bundle, run the way the runner runs it", () => {
       expect(over.status, over.stdout + over.stderr).toBe(0);
       expect(over.outputs.passed).toBe("true");
       expect(over.summary).toContain(
-        `### Agent trace \`${join(traces, "codex.jsonl")}\`: progressing; over a budget`,
+        `### Agent trace \`${join(traces, "codex.jsonl")}\`: not stalled; over a budget`,
       );
     } finally {
       rmSync(traces, { recursive: true, force: true });
