@@ -60,7 +60,8 @@ const schemaNameSchema = z
 export class PostgresStore extends PortedStore implements Store {
   readonly #pool: pg.Pool;
   #closed = false;
-  readonly #deliveries: PostgresDeliveryLog;
+  /** Deliveries already accepted, committed (or refused): before the pool ends. */
+  readonly #drain: () => Promise<void>;
 
   private constructor(pool: pg.Pool, now: Clock, location: string, statementTimeoutMs: number) {
     const c = postgresContext(pool, now, location, statementTimeoutMs);
@@ -82,7 +83,7 @@ export class PostgresStore extends PortedStore implements Store {
       writeIntents: new PostgresWriteIntents(c),
     });
     this.#pool = pool;
-    this.#deliveries = deliveries;
+    this.#drain = () => deliveries.drain();
   }
 
   /** Connects, checks the server, and migrates the schema; StoreOpenError saying what to check. */
@@ -150,8 +151,7 @@ export class PostgresStore extends PortedStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    // Deliveries already accepted are committed (or refused) before the pool ends.
-    await this.#deliveries.drain();
+    await this.#drain();
     await this.#pool.end();
   }
 }

@@ -1,4 +1,7 @@
-/** What the store keeps of GitHub's state, read back on either backend: sightings and check runs. */
+/**
+ * What the store keeps of GitHub's state, on either backend: the inputs checked, the observations
+ * kept once, sightings and check runs read back.
+ */
 import {
   type AgateCheckRun,
   agateCheckRunSchema,

@@ -1,4 +1,7 @@
-/** The acceptance records' rows on either backend: the columns, a record's parameters, a row read back. */
+/**
+ * The acceptance records' rows on either backend: the inputs checked, the columns, a record's
+ * parameters, a row read back.
+ */
 import { z } from "zod";
 import {
   type AcceptanceRecord,

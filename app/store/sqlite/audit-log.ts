@@ -1,4 +1,4 @@
-/** The AuditLog port on SQLite (ports/audit-log.ts says what it promises). */
+/** The AuditLog port on SQLite (../ports/audit-log.ts says what it promises). */
 import type { AuditLog } from "../ports/audit-log.js";
 import * as auditRows from "../rows/audit-log.js";
 import type { Row, SqliteContext } from "./context.js";

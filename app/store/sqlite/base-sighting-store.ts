@@ -1,4 +1,7 @@
-/** The BaseSightingStore port on SQLite (ports/base-sighting-store.ts); recordDelivery writes them. */
+/**
+ * The BaseSightingStore port on SQLite (../ports/base-sighting-store.ts); recordDelivery writes
+ * them.
+ */
 import type { BaseSighting } from "../../../schemas/store.js";
 import type { BaseSightingStore } from "../ports/base-sighting-store.js";
 import type { SqliteContext } from "./context.js";

@@ -1,4 +1,4 @@
-/** The CheckRunLedger port on SQLite (ports/check-run-ledger.ts says what it promises). */
+/** The CheckRunLedger port on SQLite (../ports/check-run-ledger.ts says what it promises). */
 import type { CheckRunLedger } from "../ports/check-run-ledger.js";
 import * as observationRows from "../rows/observation-store.js";
 import type { SqliteContext } from "./context.js";

@@ -19,7 +19,7 @@ export interface SqliteContext {
   write<T>(fn: () => T): T;
   nowIso(): string;
   /**
-   * An append a dedupe key makes once (ports/keys.ts), in one immediate transaction: `insert`
+   * An append a dedupe key makes once (../ports/keys.ts), in one immediate transaction: `insert`
    * (its VALUES, no conflict clause) with `values`; where the key wrote a row already, that row
    * as `select` (its FROM, no WHERE) reads it.
    */

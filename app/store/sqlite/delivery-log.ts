@@ -1,5 +1,5 @@
 /**
- * The DeliveryLog port on SQLite (ports/delivery-log.ts says what it promises). recordDelivery's
+ * The DeliveryLog port on SQLite (../ports/delivery-log.ts says what it promises). recordDelivery's
  * writes join a batch first (../group-commit.ts, ../sqlite-group-commit.ts): one transaction per
  * batch.
  */

@@ -1,5 +1,5 @@
 /**
- * The EntryMentionStore port on SQLite (ports/entry-mention-store.ts says what it promises):
+ * The EntryMentionStore port on SQLite (../ports/entry-mention-store.ts says what it promises):
  * which issues' entries a pull request names, replaced whole in one immediate transaction.
  */
 import type { EntryMentionStore } from "../ports/entry-mention-store.js";

@@ -1,5 +1,5 @@
 /**
- * The EntryStore port on SQLite (ports/entry-store.ts says what it promises). The immediate
+ * The EntryStore port on SQLite (../ports/entry-store.ts says what it promises). The immediate
  * transaction is the lock: an entry read inside one cannot change before its compare-and-set.
  */
 import type { EntryEventInput, HandoffEntry } from "../../../schemas/handoff-entry.js";

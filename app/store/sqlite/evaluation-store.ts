@@ -1,4 +1,4 @@
-/** The EvaluationStore port on SQLite (ports/evaluation-store.ts says what it promises). */
+/** The EvaluationStore port on SQLite (../ports/evaluation-store.ts says what it promises). */
 import type { EvaluationStore } from "../ports/evaluation-store.js";
 import * as evaluationRows from "../rows/evaluation-store.js";
 import type { Row, SqliteContext } from "./context.js";

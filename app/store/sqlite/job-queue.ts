@@ -1,4 +1,4 @@
-/** The JobQueue port on SQLite (ports/job-queue.ts says what it promises). */
+/** The JobQueue port on SQLite (../ports/job-queue.ts says what it promises). */
 import type { ClaimedJob, JobLease, JobQueue } from "../ports/job-queue.js";
 import * as jobRows from "../rows/job-queue.js";
 import { holdsDedupeKey } from "../validate.js";

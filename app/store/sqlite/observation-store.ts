@@ -1,4 +1,4 @@
-/** The ObservationStore port on SQLite (ports/observation-store.ts says what it promises). */
+/** The ObservationStore port on SQLite (../ports/observation-store.ts says what it promises). */
 import type { HeadSighting, ObservationStore } from "../ports/observation-store.js";
 import * as observationRows from "../rows/observation-store.js";
 import type { SqliteContext } from "./context.js";

@@ -1,4 +1,4 @@
-/** The OverrideStore port on SQLite (ports/override-store.ts says what it promises). */
+/** The OverrideStore port on SQLite (../ports/override-store.ts says what it promises). */
 import type { OverrideStore } from "../ports/override-store.js";
 import * as overrideRows from "../rows/override-store.js";
 import type { Row, SqliteContext } from "./context.js";

@@ -1,4 +1,4 @@
-/** The RecordStore port on SQLite (ports/record-store.ts says what it promises). */
+/** The RecordStore port on SQLite (../ports/record-store.ts says what it promises). */
 import type { RecordStore } from "../ports/record-store.js";
 import * as recordRows from "../rows/record-store.js";
 import type { Row, SqliteContext } from "./context.js";

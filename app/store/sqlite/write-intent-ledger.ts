@@ -1,5 +1,5 @@
 /**
- * The WriteIntentLedger port on SQLite (ports/write-intent-ledger.ts says what it promises).
+ * The WriteIntentLedger port on SQLite (../ports/write-intent-ledger.ts says what it promises).
  * Each call is one immediate transaction.
  */
 import type { WriteIntent } from "../../../schemas/store.js";
