@@ -33,13 +33,13 @@ export interface StorePorts {
   writeIntents: WriteIntentLedger;
 }
 
-type PortMethods = Omit<Store, "close">;
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
   ? I
   : never;
-/** Fails to compile when Store gains a port that StorePorts does not name. */
-const covers = (ports: Intersection<StorePorts[keyof StorePorts]>): PortMethods => ports;
-void covers;
+/** T, where it has every method of Store but close(): a port Store gains fails to compile here. */
+type CoversStore<T extends Omit<Store, "close">> = T;
+/** Every port's methods together. */
+type PortMethods = CoversStore<Intersection<StorePorts[keyof StorePorts]>>;
 
 /**
  * Every method of every port, as a property of `target`. A port's methods are its own function
