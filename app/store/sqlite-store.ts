@@ -3,7 +3,7 @@
  * ports of sqlite/ on its one connection. better-sqlite3 is synchronous: each method does all
  * its work in one synchronous immediate transaction and only then returns its promise, so no
  * transaction is ever held across an await (sqlite/context.ts). recordDelivery's writes join a
- * batch first (group-commit.ts, sqlite/group-commit.ts): one transaction per batch.
+ * batch first (group-commit.ts, sqlite-group-commit.ts): one transaction per batch.
  */
 import Database from "better-sqlite3";
 import { PortedStore } from "./compose.js";
