@@ -28,16 +28,20 @@ const databaseFile = useTempDatabaseFile();
 const PR = { repository: "octo/repo", pullNumber: 12 };
 const PAYLOAD = JSON.stringify({ action: "opened", number: 12 });
 
+/** The store, its database made to refuse inserting a job of kind "boom" (a trigger). */
+async function openWithBoom(): Promise<SqliteStore> {
+  await SqliteStore.open(databaseFile()).close();
+  const db = new Database(databaseFile());
+  db.exec(`CREATE TRIGGER test_boom BEFORE INSERT ON jobs WHEN NEW.kind = 'boom'
+           BEGIN SELECT RAISE(ABORT, 'boom'); END`);
+  db.close();
+  return SqliteStore.open(databaseFile());
+}
+
 describe("SQLite webhook deliveries", () => {
   it("are written with their jobs or not at all", async () => {
-    const store = SqliteStore.open(databaseFile());
-    await store.close();
-    // Make the second job's insert fail inside the transaction.
-    const db = new Database(databaseFile());
-    db.exec(`CREATE TRIGGER test_boom BEFORE INSERT ON jobs WHEN NEW.kind = 'boom'
-             BEGIN SELECT RAISE(ABORT, 'boom'); END`);
-    db.close();
-    const again = SqliteStore.open(databaseFile());
+    // The second job's insert fails inside the transaction.
+    const again = await openWithBoom();
     await expect(
       again.recordDelivery({
         delivery: delivery("d-1", PAYLOAD),
@@ -54,13 +58,7 @@ describe("SQLite webhook deliveries", () => {
   });
 
   it("arriving together, one that fails takes nothing of the others with it, and what was accepted before close is committed", async () => {
-    const store = SqliteStore.open(databaseFile());
-    await store.close();
-    const db = new Database(databaseFile());
-    db.exec(`CREATE TRIGGER test_boom BEFORE INSERT ON jobs WHEN NEW.kind = 'boom'
-             BEGIN SELECT RAISE(ABORT, 'boom'); END`);
-    db.close();
-    const again = SqliteStore.open(databaseFile());
+    const again = await openWithBoom();
     const record = (id: string, kind: string) =>
       again.recordDelivery({
         delivery: delivery(id, PAYLOAD),

@@ -2,9 +2,9 @@
  * The durable store: one port per kind of data (ports/), and `Store`, all of them on one
  * database. Callers take the narrowest port they need, and its types, from ports/; a backend
  * implements every port, and proves it by passing the suites in contracts/ (one line in
- * test/support/store.ts adds it). Every method is async so that a PostgreSQL backend can follow
- * without changing callers; the SQLite one (sqlite-store.ts) does its work synchronously inside
- * each call and never holds a transaction across an await.
+ * test/support/store.ts adds it). Every method is async, as PostgreSQL's must be; the SQLite
+ * backend (sqlite-store.ts, sqlite/) does its work synchronously inside each call and never holds
+ * a transaction across an await.
  */
 import type { AuditLog } from "./ports/audit-log.js";
 import type { BaseSightingStore } from "./ports/base-sighting-store.js";

@@ -12,6 +12,14 @@ export function parseInput<S extends ZodType>(
   return result.data;
 }
 
+/** parseInput for one schema, named `what` in its errors: a port's check of one argument. */
+export function inputOf<S extends ZodType>(
+  schema: S,
+  what: string,
+): (value: unknown) => z.output<S> {
+  return (value) => parseInput(schema, value, what);
+}
+
 export function parseRow<S extends ZodType>(
   schema: S,
   value: unknown,
@@ -73,6 +81,20 @@ export function holdsDedupeKey(alias?: string): string {
 
 /** AppendOnce (ports/keys.ts), for both backends. */
 export const appendOnceSchema = z.strictObject({ dedupeKey: z.string().min(1).optional() });
+
+/** An append's conflict clause on the dedupe key's unique index: the new row's id, or no row. */
+export const ON_DEDUPE_KEY =
+  "ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id";
+
+/** An append made once by its key: the new row's id, or the row the key wrote before. */
+export type AppendedOnce =
+  | { id: number; row?: undefined }
+  | { id?: undefined; row: Record<string, unknown> };
+
+/** An AppendOnce's key, checked; null for none. */
+export function dedupeKeyOf(options: unknown): string | null {
+  return parseInput(appendOnceSchema, options, "append options").dedupeKey ?? null;
+}
 
 /** WriteIntentLedger.completeWriteIntent's query. */
 export const completeWriteIntentSchema = z.strictObject({

@@ -1,0 +1,75 @@
+/**
+ * A Store is its ports together: each backend implements every port as an object of its own
+ * (sqlite/, postgres/), and its store class gets their methods from here, bound to them, instead
+ * of a delegating method per port method written out once per backend.
+ */
+import type { AuditLog } from "./ports/audit-log.js";
+import type { BaseSightingStore } from "./ports/base-sighting-store.js";
+import type { CheckRunLedger } from "./ports/check-run-ledger.js";
+import type { DeliveryLog } from "./ports/delivery-log.js";
+import type { EntryMentionStore } from "./ports/entry-mention-store.js";
+import type { EntryStore } from "./ports/entry-store.js";
+import type { EvaluationStore } from "./ports/evaluation-store.js";
+import type { JobQueue } from "./ports/job-queue.js";
+import type { ObservationStore } from "./ports/observation-store.js";
+import type { OverrideStore } from "./ports/override-store.js";
+import type { RecordStore } from "./ports/record-store.js";
+import type { WriteIntentLedger } from "./ports/write-intent-ledger.js";
+import type { Store } from "./store.js";
+
+/** One object per port of Store. A port's public methods are its interface's, nothing more. */
+export interface StorePorts {
+  deliveries: DeliveryLog;
+  jobs: JobQueue;
+  records: RecordStore;
+  evaluations: EvaluationStore;
+  overrides: OverrideStore;
+  observations: ObservationStore;
+  baseSightings: BaseSightingStore;
+  checkRuns: CheckRunLedger;
+  audit: AuditLog;
+  entries: EntryStore;
+  mentions: EntryMentionStore;
+  writeIntents: WriteIntentLedger;
+}
+
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
+  ? I
+  : never;
+/** T, where it has every method of Store but close(): a port Store gains fails to compile here. */
+type CoversStore<T extends Omit<Store, "close">> = T;
+/** Every port's methods together. */
+type PortMethods = CoversStore<Intersection<StorePorts[keyof StorePorts]>>;
+
+/**
+ * Every method of every port, as a property of `target`. A port's methods are its own function
+ * properties (`name: Port["name"] = async (…) => …`, typed by the port's interface, so a
+ * backend's file names no type the interface already gives), bound to it by being arrows.
+ */
+function bindPorts(target: object, ports: StorePorts): void {
+  for (const port of Object.values(ports) as Record<string, unknown>[]) {
+    for (const [name, method] of Object.entries(port)) {
+      if (typeof method === "function") {
+        // As a class's method would be: replaceable (a test's spy), not listed by a spread.
+        Object.defineProperty(target, name, {
+          value: method,
+          writable: true,
+          configurable: true,
+          enumerable: false,
+        });
+      }
+    }
+  }
+}
+
+/**
+ * The base of SqliteStore and PostgresStore: constructed with the ports, it is every port's
+ * methods; the subclass adds close() and what is its own (opening, settings).
+ */
+export const PortedStore = class {
+  constructor(ports: StorePorts) {
+    bindPorts(this, ports);
+  }
+} as unknown as new (
+  ports: StorePorts,
+) => PortMethods;
