@@ -25,7 +25,6 @@ const FILE_ALLOWANCES: readonly string[] = [
   // ---- B: jobs and rooms ----
   "app/runtime/settings.ts", // B2: the evaluator's settings → app/evaluator/settings.ts
   // ---- C: foundations ----
-  "app/github/adapter.ts", // C2: github/ by area, the adapter a facade
   "app/store/postgres/postgres-store.ts", // C1: rows once, one file per port
   "app/store/sqlite-store.ts", // C1: rows once, one file per port
 ];
