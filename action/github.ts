@@ -1,19 +1,7 @@
-import { Octokit } from "@octokit/rest";
+import type { Octokit } from "@octokit/rest";
 import type { PinnedCommitComparison } from "../checks/config/extends.js";
 import { isRateLimited, noAnswer, tooLargeForContents } from "../checks/github-answers.js";
-import { AGATE_VERSION } from "../schemas/version.js";
-
-/**
- * Octokit's own log, silenced: by default it prints a line of its own to stderr for every failed
- * request ("GET /repos/o/r - 500 with id UNKNOWN in 34ms"), even one agate expects (a 404 for a
- * file that is not there) or explains in its own words. agate says what failed and what to do.
- */
-export const SILENT_OCTOKIT_LOG = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-};
+import { tokenClient } from "../github/client.js";
 
 /**
  * The Action's one GitHub API call: reading the base config at a commit when git cannot fetch it
@@ -30,12 +18,7 @@ export class ActionGitHub {
     private readonly repo: string,
     baseUrl = "https://api.github.com",
   ) {
-    this.octokit = new Octokit({
-      auth: token,
-      baseUrl,
-      userAgent: `agate-action/${AGATE_VERSION}`,
-      log: SILENT_OCTOKIT_LOG,
-    });
+    this.octokit = tokenClient(token, baseUrl, "action");
   }
 
   async readFileAtCommit(sha: string, path: string): Promise<string | null> {
@@ -73,12 +56,7 @@ export interface RepositoryReadOptions {
 }
 
 function clientFor(options: RepositoryReadOptions): Octokit {
-  return new Octokit({
-    ...(options.token ? { auth: options.token } : {}),
-    baseUrl: options.baseUrl || "https://api.github.com",
-    userAgent: `agate-action/${AGATE_VERSION}`,
-    log: SILENT_OCTOKIT_LOG,
-  });
+  return tokenClient(options.token, options.baseUrl || "https://api.github.com", "action");
 }
 
 /** GitHub's status for the caller to explain; null for no answer, "rate-limited" for a limit. */

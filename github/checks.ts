@@ -94,3 +94,19 @@ function agateCheckRunOf(run: {
     externalId: run.external_id ?? null,
   };
 }
+
+/**
+ * Every app's newest `agate` check run on a commit (GitHub's `filter=latest`: one per app), one
+ * page, as GitHub answers it: whose is whose is the caller's to judge.
+ */
+export async function latestAgateCheckRuns(r: Repo, sha: string) {
+  r.count("checks/list-for-ref");
+  const { data } = await r.client.rest.checks.listForRef({
+    ...at(r),
+    ref: sha,
+    check_name: GATE_CHECK_NAME,
+    filter: "latest",
+    per_page: 100,
+  });
+  return data;
+}

@@ -5,6 +5,7 @@
  * runs outside Actions, and the Action's bundle must not carry the App.
  */
 import { Octokit } from "@octokit/rest";
+import { AGATE_VERSION } from "../schemas/version.js";
 
 export type RestClient = Pick<Octokit, "rest" | "paginate" | "request">;
 
@@ -20,16 +21,19 @@ export const SILENT_OCTOKIT_LOG = {
   error() {},
 };
 
-/** A client with a token (none: anonymous, enough for a public repository), Octokit's log silent. */
-export function tokenClient(options: {
-  token: string | undefined;
-  baseUrl: string;
-  userAgent: string;
-}): Octokit {
+/**
+ * A client with a token (none: anonymous, enough for a public repository) for the CLI or the
+ * Action, named in its user agent, with Octokit's log silent.
+ */
+export function tokenClient(
+  token: string | undefined,
+  baseUrl: string,
+  program: "cli" | "action" = "cli",
+): Octokit {
   return new Octokit({
-    ...(options.token ? { auth: options.token } : {}),
-    baseUrl: options.baseUrl,
-    userAgent: options.userAgent,
+    ...(token ? { auth: token } : {}),
+    baseUrl,
+    userAgent: `agate-${program}/${AGATE_VERSION}`,
     log: SILENT_OCTOKIT_LOG,
   });
 }

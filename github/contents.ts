@@ -26,11 +26,21 @@ export interface Refusal {
  * as raw, one call more, so a large file never reads as empty.
  */
 export async function file(r: Repo, path: string, ref?: string): Promise<FileText | null> {
+  const read = await fileOrWhyNot(r, path, ref);
+  return typeof read === "string" ? null : read;
+}
+
+/** As `file`, saying why there is none: nothing at that path, or something that is not a file. */
+export async function fileOrWhyNot(
+  r: Repo,
+  path: string,
+  ref?: string,
+): Promise<FileText | "absent" | "not-a-file"> {
   const where = { ...at(r), path, ...(ref ? { ref } : {}) };
   r.count("repos/get-content");
   try {
     const { data } = await r.client.rest.repos.getContent(where);
-    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return null;
+    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return "not-a-file";
     if (!tooLargeForContents(data)) {
       return { text: Buffer.from(data.content, "base64").toString("utf8"), blobSha: data.sha };
     }
@@ -42,7 +52,7 @@ export async function file(r: Repo, path: string, ref?: string): Promise<FileTex
       typeof body === "string" ? body : Buffer.from(body as ArrayBuffer).toString("utf8");
     return { text, blobSha: data.sha };
   } catch (error) {
-    if (statusOf(error) === 404) return null;
+    if (statusOf(error) === 404) return "absent";
     throw error;
   }
 }

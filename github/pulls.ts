@@ -110,3 +110,15 @@ export async function reviews(r: Repo, number: number): Promise<ReviewFact[]> {
     body: review.body ?? "",
   }));
 }
+
+/** The open pull requests whose head is `owner:branch` of this repository, newest first: one page of `per_page`. */
+export async function openPullsForBranch(r: Repo, branch: string, perPage: number) {
+  r.count("pulls/list");
+  const { data } = await r.client.rest.pulls.list({
+    ...at(r),
+    head: `${r.owner}:${branch}`,
+    state: "open",
+    per_page: perPage,
+  });
+  return data;
+}
