@@ -63,3 +63,22 @@ export async function unless<T, F>(
  * reads what exists before it writes (app/github/write-once.ts, app/gate/check-runs.ts).
  */
 export const NOT_RESENT = { retries: 0 };
+
+/** P without the keys K (Omit would lose every key of a type with an index signature, as Octokit's). */
+type Without<P, K extends string> = { [Key in keyof P as Key extends K ? never : Key]: P[Key] };
+
+/**
+ * Every page of a listing whose answer is an array, as one counted call (the figures count an
+ * operation, not its pages), for this repository, at GitHub's largest page.
+ */
+export async function list<P, T>(
+  r: Repo,
+  operation: string,
+  method: (params?: P) => Promise<{ data: T[] }>,
+  params: Without<P, "owner" | "repo" | "per_page">,
+): Promise<T[]> {
+  r.count(operation);
+  const where = { ...at(r), ...params, per_page: 100 };
+  // paginate's overloads cannot be chosen for a method given as a parameter: its type is P's.
+  return r.client.paginate(method as never, where as never) as Promise<T[]>;
+}

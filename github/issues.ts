@@ -2,7 +2,7 @@
  * Issues and their comments: a handoff entry is an issue, its commands are comments, and the
  * dashboard is an issue the App opened. The App and the CLI (`agate-gate entry`) share these.
  */
-import { at, NOT_RESENT, type Repo, statusOf, unless } from "./call.js";
+import { at, list, NOT_RESENT, type Repo, statusOf, unless } from "./call.js";
 import { type LabelFact, labelFact } from "./labels.js";
 
 /** An issue as a handoff entry reads it. */
@@ -81,11 +81,8 @@ export async function entryIssue(r: Repo, number: number): Promise<EntryIssueFac
 
 /** Every comment on an issue, oldest first. */
 export async function issueComments(r: Repo, number: number): Promise<IssueCommentFact[]> {
-  r.count("issues/list-comments");
-  const comments = await r.client.paginate(r.client.rest.issues.listComments, {
-    ...at(r),
+  const comments = await list(r, "issues/list-comments", r.client.rest.issues.listComments, {
     issue_number: number,
-    per_page: 100,
   });
   return comments.map((c) => ({
     id: c.id,
@@ -103,12 +100,7 @@ export async function listIssues(
   r: Repo,
   filter: { state: "open" | "all"; creator?: string; labels?: string },
 ): Promise<ListedIssue[]> {
-  r.count("issues/list-for-repo");
-  const issues = await r.client.paginate(r.client.rest.issues.listForRepo, {
-    ...at(r),
-    ...filter,
-    per_page: 100,
-  });
+  const issues = await list(r, "issues/list-for-repo", r.client.rest.issues.listForRepo, filter);
   return issues
     .filter((i) => !i.pull_request)
     .map((i) => ({

@@ -1,5 +1,5 @@
 /** Labels: on an issue or pull request, and the repository's own with their looks. */
-import { at, type Repo, unless } from "./call.js";
+import { at, list, type Repo, unless } from "./call.js";
 
 export interface LabelFact {
   name: string;
@@ -37,11 +37,12 @@ export async function removeLabel(r: Repo, number: number, name: string): Promis
 
 /** Every label of the repository, with its look. */
 export async function repositoryLabels(r: Repo): Promise<LabelFact[]> {
-  r.count("issues/list-labels-for-repo");
-  const labels = await r.client.paginate(r.client.rest.issues.listLabelsForRepo, {
-    ...at(r),
-    per_page: 100,
-  });
+  const labels = await list(
+    r,
+    "issues/list-labels-for-repo",
+    r.client.rest.issues.listLabelsForRepo,
+    {},
+  );
   return labels.map(labelFact);
 }
 

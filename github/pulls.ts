@@ -1,6 +1,6 @@
 /** Pull requests: the pull request itself, its files, its reviews, the open ones. */
 import type { ChangedFile, PullRequestDetail, PullRequestView } from "../schemas/gate.js";
-import { at, type Repo, unless } from "./call.js";
+import { at, list, type Repo, unless } from "./call.js";
 
 export interface ReviewFact {
   login: string;
@@ -62,11 +62,8 @@ export async function isPullRequestOpen(r: Repo, number: number): Promise<boolea
 }
 
 export async function changedFiles(r: Repo, number: number): Promise<ChangedFile[]> {
-  r.count("pulls/list-files");
-  const files = await r.client.paginate(r.client.rest.pulls.listFiles, {
-    ...at(r),
+  const files = await list(r, "pulls/list-files", r.client.rest.pulls.listFiles, {
     pull_number: number,
-    per_page: 100,
   });
   return files.map((f) => ({
     filename: f.filename,
@@ -80,12 +77,7 @@ export async function changedFiles(r: Repo, number: number): Promise<ChangedFile
  * title (the dashboard lists them).
  */
 export async function openPullRequests(r: Repo): Promise<OpenPull[]> {
-  r.count("pulls/list");
-  const pulls = await r.client.paginate(r.client.rest.pulls.list, {
-    ...at(r),
-    state: "open",
-    per_page: 100,
-  });
+  const pulls = await list(r, "pulls/list", r.client.rest.pulls.list, { state: "open" });
   return pulls.map((p) => ({
     number: p.number,
     head_sha: p.head.sha,
@@ -95,11 +87,8 @@ export async function openPullRequests(r: Repo): Promise<OpenPull[]> {
 }
 
 export async function reviews(r: Repo, number: number): Promise<ReviewFact[]> {
-  r.count("pulls/list-reviews");
-  const listed = await r.client.paginate(r.client.rest.pulls.listReviews, {
-    ...at(r),
+  const listed = await list(r, "pulls/list-reviews", r.client.rest.pulls.listReviews, {
     pull_number: number,
-    per_page: 100,
   });
   return listed.map((review) => ({
     login: review.user?.login ?? "",

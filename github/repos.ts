@@ -2,7 +2,7 @@
 import type { DiffFileInput } from "../checks/evaluator/bundle.js";
 import type { BranchProtectionView, BranchRule } from "../checks/setup/required-check.js";
 import type { TestedCommitFact } from "../schemas/gate.js";
-import { at, type Repo, unless } from "./call.js";
+import { at, list, type Repo, unless } from "./call.js";
 
 /** base...head as GitHub's compare reports it, read once per SHA pair. */
 export interface Comparison {
@@ -114,12 +114,7 @@ export async function isTeamMember(
 
 /** The active rules on a branch (rulesets, the repository's and its organisation's). */
 export async function branchRules(r: Repo, branch: string): Promise<BranchRule[]> {
-  r.count("repos/get-branch-rules");
-  return r.client.paginate(r.client.rest.repos.getBranchRules, {
-    ...at(r),
-    branch,
-    per_page: 100,
-  });
+  return list(r, "repos/get-branch-rules", r.client.rest.repos.getBranchRules, { branch });
 }
 
 /** A branch with its classic protection's required status checks, as the token may see it. */
