@@ -35,8 +35,8 @@ export function repoOf(
   return { client, owner, repo, count: calls.count };
 }
 
-/** The owner and name every repository call starts with. */
-export const at = (r: Repo) => ({ owner: r.owner, repo: r.repo });
+/** The owner and name every repository call starts with (and nothing else of `r`). */
+export const at = (r: { owner: string; repo: string }) => ({ owner: r.owner, repo: r.repo });
 
 /** The HTTP status of Octokit's error; undefined when there was none. */
 export const statusOf = (error: unknown) => (error as { status?: number }).status;

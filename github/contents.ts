@@ -4,20 +4,13 @@
  * against that repository's default branch.
  */
 import type { PinnedCommitComparison } from "../checks/config/extends.js";
-import { isRateLimited, tooLargeForContents } from "../checks/github-answers.js";
+import { isRateLimited, noAnswer, tooLargeForContents } from "../checks/github-answers.js";
 import { at, type Repo, statusOf } from "./call.js";
 import { repository } from "./repos.js";
 
 export interface FileText {
   text: string;
   blobSha: string;
-}
-
-/** GitHub's answer about access (403, 404), for the caller to explain. */
-export interface Refusal {
-  ok: false;
-  status: number;
-  message: string;
 }
 
 /**
@@ -58,84 +51,97 @@ export async function fileOrWhyNot(
 }
 
 /**
- * A file of another repository of the account at an exact commit. 404 and 403 are answers (the
- * file is not there, or the client cannot see that repository), returned for the caller to
- * explain, and so is a file too large for the contents API (413); a rate limit, or anything else,
- * throws, so the job is retried.
+ * Every way a read of another repository can fail, for the caller to explain or throw: GitHub's
+ * status, "rate-limited" (a rate limit says nothing about access: read again later), null when
+ * no answer came (Octokit reports that as 500, no status of GitHub's), or what the contents API
+ * answered that is no file's text. `error` is what was thrown, for a caller that throws it on.
+ */
+export interface Failure {
+  ok: false;
+  status: number | "rate-limited" | "not-a-file" | "too-large" | null;
+  message: string;
+  error?: unknown;
+  /** The compare failed, not the read of the repository or its branch. */
+  inCompare?: true;
+}
+
+function failureOf(error: unknown): Failure {
+  const { status, message } = error as { status?: number; message?: string };
+  return {
+    ok: false,
+    status: isRateLimited(error) ? "rate-limited" : noAnswer(error) ? null : (status ?? null),
+    message: message ?? String(error),
+    error,
+  };
+}
+
+/**
+ * A file of another repository of the account at an exact commit: the organisation defaults a
+ * config extends, in the owner's `.github` repository. Every failure is returned.
  */
 export async function fileOfRepository(
   r: Repo,
   other: { owner: string; repo: string },
   path: string,
   sha: string,
-): Promise<{ ok: true; text: string } | Refusal> {
+): Promise<{ ok: true; text: string } | Failure> {
   r.count("repos/get-content");
-  return answered(async () => {
-    const { data } = await r.client.rest.repos.getContent({ ...other, path, ref: sha });
+  try {
+    const { data } = await r.client.rest.repos.getContent({ ...at(other), path, ref: sha });
     if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
-      return { ok: false, status: 404, message: `${path} is not a file` };
+      return { ok: false, status: "not-a-file", message: "not a file" };
     }
     // Over 1 MB the contents API sends no content: never an empty file.
     if (tooLargeForContents(data)) {
       return {
         ok: false,
-        status: 413,
+        status: "too-large",
         message: `${data.size} bytes, over the 1 MB GitHub's contents API serves`,
       };
     }
     return { ok: true, text: Buffer.from(data.content, "base64").toString("utf8") };
-  });
+  } catch (error) {
+    return failureOf(error);
+  }
 }
 
 /**
  * Where a commit of another repository of the account stands against that repository's default
  * branch: GitHub's compare of `<the branch's commit>...<sha>`, its status null when GitHub finds
- * no shared history (404 on the compare). 403 and 404 on the repository are answers, as in
- * fileOfRepository; a rate limit, or anything else, throws.
+ * no shared history (404 on the compare). Every failure to read the repository is returned.
  */
 export async function defaultBranchComparison(
   r: Repo,
   other: { owner: string; repo: string },
   sha: string,
-): Promise<{ ok: true; compared: PinnedCommitComparison } | Refusal> {
-  const there: Repo = { ...r, ...other };
-  const read = await answered(async () => {
-    const defaultBranch = (await repository(there)).default_branch;
+): Promise<{ ok: true; compared: PinnedCommitComparison } | Failure> {
+  let defaultBranch: string;
+  let branchSha: string;
+  try {
+    defaultBranch = (await repository({ ...r, ...at(other) })).default_branch;
     // The branch's commit, not its name: a tag of the same name (anyone who can push to the
     // repository can make one) could stand in for the branch in the compare.
-    there.count("repos/get-branch");
-    const { data } = await r.client.rest.repos.getBranch({ ...other, branch: defaultBranch });
-    return { ok: true as const, defaultBranch, branchSha: data.commit.sha };
-  });
-  if (!read.ok) return read;
-  const { defaultBranch, branchSha } = read;
+    r.count("repos/get-branch");
+    ({
+      data: {
+        commit: { sha: branchSha },
+      },
+    } = await r.client.rest.repos.getBranch({ ...at(other), branch: defaultBranch }));
+  } catch (error) {
+    return failureOf(error);
+  }
   r.count("repos/compare-commits");
   try {
     // One commit per page: only the status is read, and a fork's commit may be far ahead.
     const { data } = await r.client.rest.repos.compareCommitsWithBasehead({
-      ...other,
+      ...at(other),
       basehead: `${branchSha}...${sha}`,
       per_page: 1,
     });
     return { ok: true, compared: { defaultBranch, status: data.status } };
   } catch (error) {
-    if (statusOf(error) === 404 && !isRateLimited(error)) {
-      return { ok: true, compared: { defaultBranch, status: null } };
-    }
-    throw error;
-  }
-}
-
-/**
- * `read()`, or GitHub's 403 or 404 as an answer about access for the caller to explain; a rate
- * limit (403 with retry-after or no requests left, or 429) and anything else is thrown.
- */
-async function answered<T>(read: () => Promise<T>): Promise<T | Refusal> {
-  try {
-    return await read();
-  } catch (error) {
-    const status = statusOf(error);
-    if ((status !== 404 && status !== 403) || isRateLimited(error)) throw error;
-    return { ok: false, status, message: (error as Error).message };
+    const failure = failureOf(error);
+    if (failure.status === 404) return { ok: true, compared: { defaultBranch, status: null } };
+    return { ...failure, inCompare: true };
   }
 }

@@ -570,8 +570,6 @@ const CALLS_ALLOWED: readonly string[] = [
   // ---- B: jobs and rooms ----
   "app/runtime/server.ts", // B2: the App's slug through github/apps.ts
   // ---- C: foundations ----
-  "app/github/manifest.ts", // C4: the manifest's conversion in github/apps.ts
-  "action/github.ts", // C4: the Action's contents reads through github/contents.ts
 ];
 
 const REST_CALL = /\.(rest\.[a-z]+\.[a-zA-Z]+|paginate|request)\(/;

@@ -145,6 +145,20 @@ describe("defaultBranchComparison", () => {
       status: 404,
     });
   });
+
+  it("a 403 about access on the compare itself is thrown, as before github/ was shared: only the repository's reads answer about access", async () => {
+    answers.set(REPO, { status: 200, body: { default_branch: "main" } });
+    answers.set(BRANCH, { status: 200, body: { name: "main", commit: { sha: BRANCH_SHA } } });
+    answers.set(COMPARE, { status: 403, body: { message: "Resource not accessible" } });
+    await expect(adapter().defaultBranchComparison("acme", ".github", SHA)).rejects.toMatchObject({
+      status: 403,
+    });
+    answers.set(BRANCH, { status: 403, body: { message: "Resource not accessible" } });
+    await expect(adapter().defaultBranchComparison("acme", ".github", SHA)).resolves.toMatchObject({
+      ok: false,
+      status: 403,
+    });
+  });
 });
 
 describe("a file of the repository itself over 1 MB", () => {

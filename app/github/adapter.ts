@@ -182,25 +182,34 @@ export class GitHubAdapter {
 
   /**
    * A file of another repository of the installation's account at an exact commit (the
-   * organisation defaults a config extends): 403, 404 and 413 are answers for the caller to
-   * explain; a rate limit, or anything else, throws, so the job is retried.
+   * organisation defaults a config extends): 403 and 404 are answers for the caller to explain,
+   * and so is a path that is no file (404) or a file too large for the contents API (413); a rate
+   * limit, or anything else, throws, so the job is retried.
    */
-  fileOfRepository(
+  async fileOfRepository(
     owner: string,
     repo: string,
     path: string,
     sha: string,
-  ): Promise<{ ok: true; text: string } | contents.Refusal> {
-    return contents.fileOfRepository(this.#r, { owner, repo }, path, sha);
+  ): Promise<{ ok: true; text: string } | Refusal> {
+    const read = await contents.fileOfRepository(this.#r, { owner, repo }, path, sha);
+    return read.ok ? read : refusalOrThrow(read, path);
   }
 
-  /** Where a commit of another repository stands against its default branch (github/contents.ts). */
-  defaultBranchComparison(
+  /**
+   * Where a commit of another repository stands against its default branch (github/contents.ts):
+   * 403 and 404 on the repository are answers, as in fileOfRepository; anything else throws.
+   */
+  async defaultBranchComparison(
     owner: string,
     repo: string,
     sha: string,
-  ): Promise<{ ok: true; compared: PinnedCommitComparison } | contents.Refusal> {
-    return contents.defaultBranchComparison(this.#r, { owner, repo }, sha);
+  ): Promise<{ ok: true; compared: PinnedCommitComparison } | Refusal> {
+    const compared = await contents.defaultBranchComparison(this.#r, { owner, repo }, sha);
+    if (compared.ok) return compared;
+    // Past the repository's reads, no answer is one about access.
+    if (compared.inCompare) throw compared.error;
+    return refusalOrThrow(compared, "");
   }
 
   // ---- the agate check run ----------------------------------------------------------------------
@@ -338,6 +347,31 @@ export class GitHubAdapter {
       state,
       ...(state === "closed" && reason ? { state_reason: reason } : {}),
     });
+  }
+}
+
+/** GitHub's answer about access, for the caller to explain. */
+export interface Refusal {
+  ok: false;
+  status: number;
+  message: string;
+}
+
+/**
+ * The App's side of a failed read of another repository: 403 and 404 are answers about access,
+ * returned; a rate limit, no answer or anything else is thrown as it came, so the job is retried.
+ */
+function refusalOrThrow(failure: contents.Failure, path: string): Refusal {
+  switch (failure.status) {
+    case 403:
+    case 404:
+      return { ok: false, status: failure.status, message: failure.message };
+    case "not-a-file":
+      return { ok: false, status: 404, message: `${path} is not a file` };
+    case "too-large":
+      return { ok: false, status: 413, message: failure.message };
+    default:
+      throw failure.error;
   }
 }
 
