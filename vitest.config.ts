@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["{app,action,checks,schemas,test}/**/*.test.ts"],
+    include: ["{app,action,checks,schemas,github,test}/**/*.test.ts"],
     // One PostgreSQL server for the run, for the store's contract suites (the PostgreSQL backend).
     globalSetup: ["test/support/postgres-global-setup.ts"],
     // Simulator start-up costs ~1.4 s and real SQLite files and git repositories are slow on

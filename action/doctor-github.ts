@@ -1,4 +1,3 @@
-import { Octokit } from "@octokit/rest";
 import type { ExtendsRef } from "../checks/config/extends.js";
 import { configExtends } from "../checks/config/parse-config.js";
 import { ConfigurationError } from "../checks/errors.js";
@@ -12,15 +11,18 @@ import {
   type RequiredCheck,
 } from "../checks/setup/doctor.js";
 import { checksFromBranch, checksFromRules } from "../checks/setup/required-check.js";
+import * as apps from "../github/apps.js";
+import { type Repo, repoOf } from "../github/call.js";
+import { tokenClient } from "../github/client.js";
+import { fileOrWhyNot } from "../github/contents.js";
+import * as repos from "../github/repos.js";
 import { CONFIG_PATH } from "../schemas/config.js";
-import { AGATE_VERSION } from "../schemas/version.js";
 import {
   type DefaultsRead,
   defaultsReader,
   type ReadDefaults,
   TOKEN_ADVICE,
 } from "./config-defaults.js";
-import { SILENT_OCTOKIT_LOG } from "./github.js";
 
 /** The repository itself cannot be read: nothing else can be checked (exit 2). */
 export class DoctorAccessError extends Error {
@@ -38,7 +40,8 @@ interface HttpFailure {
  * never writes to GitHub.
  */
 export class DoctorGitHub {
-  private readonly octokit: Octokit;
+  /** The repository, over a client whose log is silent: only the doctor's own output is shown. */
+  private readonly r: Repo;
 
   constructor(
     token: string,
@@ -46,13 +49,7 @@ export class DoctorGitHub {
     private readonly repo: string,
     baseUrl = "https://api.github.com",
   ) {
-    this.octokit = new Octokit({
-      auth: token,
-      baseUrl,
-      userAgent: `agate-cli/${AGATE_VERSION}`,
-      // Only the doctor's own output reaches the terminal.
-      log: SILENT_OCTOKIT_LOG,
-    });
+    this.r = repoOf(tokenClient(token, baseUrl), owner, repo);
     this.readDefaults = defaultsReader({ token, apiUrl: baseUrl, advice: TOKEN_ADVICE.cli });
   }
 
@@ -76,7 +73,7 @@ export class DoctorGitHub {
     const repository = `${this.owner}/${this.repo}`;
     let data: { default_branch: string; owner: { type: string } };
     try {
-      ({ data } = await this.octokit.rest.repos.get({ owner: this.owner, repo: this.repo }));
+      data = await repos.repository(this.r);
     } catch (error) {
       const { status, message } = error as HttpFailure;
       const unreached = noAnswer(error);
@@ -118,18 +115,10 @@ export class DoctorGitHub {
 
   private async file(path: string, ref: string): Promise<Read<string | null>> {
     try {
-      const { data } = await this.octokit.rest.repos.getContent({
-        owner: this.owner,
-        repo: this.repo,
-        path,
-        ref,
-      });
-      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
-        return { ok: false, reason: `${path} on ${ref} is not a file` };
-      }
-      return { ok: true, value: Buffer.from(data.content, "base64").toString("utf8") };
+      const read = await fileOrWhyNot(this.r, path, ref);
+      if (read === "not-a-file") return { ok: false, reason: `${path} on ${ref} is not a file` };
+      return { ok: true, value: read === "absent" ? null : read.text };
     } catch (error) {
-      if ((error as HttpFailure).status === 404) return { ok: true, value: null };
       return failed(`${path} on ${ref}`, error, "contents: read");
     }
   }
@@ -138,12 +127,7 @@ export class DoctorGitHub {
     branch: string,
   ): Promise<Read<{ checks: RequiredCheck[]; mergeQueue: boolean }>> {
     try {
-      const rules = await this.octokit.paginate(this.octokit.rest.repos.getBranchRules, {
-        owner: this.owner,
-        repo: this.repo,
-        branch,
-        per_page: 100,
-      });
+      const rules = await repos.branchRules(this.r, branch);
       return { ok: true, value: checksFromRules(rules, `${this.owner}/${this.repo}`) };
     } catch (error) {
       return failed(`the rules on ${branch}`, error, "metadata: read");
@@ -152,12 +136,7 @@ export class DoctorGitHub {
 
   private async protection(branch: string): Promise<Read<RequiredCheck[]>> {
     try {
-      const { data } = await this.octokit.rest.repos.getBranch({
-        owner: this.owner,
-        repo: this.repo,
-        branch,
-      });
-      return checksFromBranch(data);
+      return checksFromBranch(await repos.branchProtection(this.r, branch));
     } catch (error) {
       return failed(`branch ${branch}`, error, "metadata: read");
     }
@@ -165,7 +144,7 @@ export class DoctorGitHub {
 
   private async app(slug: string): Promise<Read<AppFacts>> {
     try {
-      const { data } = await this.octokit.rest.apps.getBySlug({ app_slug: slug });
+      const data = await apps.appBySlug(this.r.client, slug);
       if (!data) return { ok: false, reason: `GitHub returned no App for ${slug}` };
       return {
         ok: true,
@@ -198,10 +177,7 @@ export class DoctorGitHub {
       };
     }
     try {
-      const installations = await this.octokit.paginate(
-        this.octokit.rest.orgs.listAppInstallations,
-        { org: this.owner, per_page: 100 },
-      );
+      const installations = await apps.organisationInstallations(this.r.client, this.owner);
       const found = installations.find((item) => item.app_id === app.id);
       if (!found) return { ok: true, value: null };
       return {

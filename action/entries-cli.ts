@@ -5,14 +5,14 @@
  * and says what it was, so an agent knows whether it owns an entry or why it was refused.
  */
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { Octokit } from "@octokit/rest";
 import { parseEntryForm, renderEntryForm } from "../checks/entries/form.js";
 import { entryStatus, parseReplyMarker, type ReplyMarker } from "../checks/entries/marker.js";
 import { noAnswer, noAnswerText } from "../checks/github-answers.js";
 import { CLI_PACKAGE } from "../checks/handoff/verify.js";
+import { type Repo, repoOf } from "../github/call.js";
+import { tokenClient } from "../github/client.js";
+import * as issues from "../github/issues.js";
 import { parseDuration } from "../schemas/duration.js";
-import { AGATE_VERSION } from "../schemas/version.js";
-import { SILENT_OCTOKIT_LOG } from "./github.js";
 
 export const ENTRY_USAGE = `Handoff entries (docs/entries.md), through the GitHub API:
 
@@ -438,9 +438,9 @@ function report(ctx: Ctx, data: object, text: string): void {
   ctx.out.log(ctx.values.json ? JSON.stringify(data) : text);
 }
 
-/** The few REST calls the CLI makes, with a token from the environment. */
+/** The few REST calls the CLI makes (github/issues.ts, shared with the App), with a token from the environment. */
 export class EntryClient {
-  private readonly octokit: Octokit;
+  private readonly r: Repo;
 
   private constructor(
     token: string,
@@ -449,12 +449,7 @@ export class EntryClient {
     readonly repo: string,
     readonly appLogin: string,
   ) {
-    this.octokit = new Octokit({
-      auth: token,
-      baseUrl,
-      userAgent: `agate-cli/${AGATE_VERSION}`,
-      log: SILENT_OCTOKIT_LOG,
-    });
+    this.r = repoOf(tokenClient(token, baseUrl), owner, repo);
   }
 
   static fromEnv(env: Env, repoOption: string | undefined): EntryClient {
@@ -484,64 +479,25 @@ export class EntryClient {
     return login.toLowerCase() === this.appLogin.toLowerCase();
   }
 
-  async createIssue(title: string, body: string): Promise<number> {
-    const { data } = await this.octokit.rest.issues.create({
-      owner: this.owner,
-      repo: this.repo,
-      title,
-      body,
-    });
-    return data.number;
+  createIssue(title: string, body: string): Promise<number> {
+    return issues.createIssue(this.r, title, body);
   }
 
-  async comment(number: number, body: string): Promise<number> {
-    const { data } = await this.octokit.rest.issues.createComment({
-      owner: this.owner,
-      repo: this.repo,
-      issue_number: number,
-      body,
-    });
-    return data.id;
+  comment(number: number, body: string): Promise<number> {
+    return issues.comment(this.r, number, body);
   }
 
-  async editComment(id: number, body: string): Promise<void> {
-    await this.octokit.rest.issues.updateComment({
-      owner: this.owner,
-      repo: this.repo,
-      comment_id: id,
-      body,
-    });
+  editComment(id: number, body: string): Promise<void> {
+    return issues.editComment(this.r, id, body);
   }
 
-  async comments(number: number): Promise<{ id: number; login: string; body: string }[]> {
-    const list = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
-      owner: this.owner,
-      repo: this.repo,
-      issue_number: number,
-      per_page: 100,
-    });
-    return list.map((c) => ({ id: c.id, login: c.user?.login ?? "", body: c.body ?? "" }));
+  comments(number: number): Promise<issues.IssueCommentFact[]> {
+    return issues.issueComments(this.r, number);
   }
 
   /** Open issues (not pull requests) with this label, oldest first. */
-  async openIssues(
-    label: string,
-  ): Promise<{ number: number; body: string; author: string; created_at: string }[]> {
-    const list = await this.octokit.paginate(this.octokit.rest.issues.listForRepo, {
-      owner: this.owner,
-      repo: this.repo,
-      state: "open",
-      labels: label,
-      per_page: 100,
-    });
-    return list
-      .filter((i) => !i.pull_request)
-      .map((i) => ({
-        number: i.number,
-        body: i.body ?? "",
-        author: i.user?.login ?? "",
-        created_at: i.created_at,
-      }))
-      .sort((a, b) => a.number - b.number);
+  async openIssues(label: string): Promise<issues.ListedIssue[]> {
+    const listed = await issues.listIssues(this.r, { state: "open", labels: label });
+    return listed.sort((a, b) => a.number - b.number);
   }
 }

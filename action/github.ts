@@ -1,19 +1,12 @@
-import { Octokit } from "@octokit/rest";
 import type { PinnedCommitComparison } from "../checks/config/extends.js";
-import { isRateLimited, noAnswer, tooLargeForContents } from "../checks/github-answers.js";
-import { AGATE_VERSION } from "../schemas/version.js";
-
-/**
- * Octokit's own log, silenced: by default it prints a line of its own to stderr for every failed
- * request ("GET /repos/o/r - 500 with id UNKNOWN in 34ms"), even one agate expects (a 404 for a
- * file that is not there) or explains in its own words. agate says what failed and what to do.
- */
-export const SILENT_OCTOKIT_LOG = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-};
+import { repoOf } from "../github/call.js";
+import { tokenClient } from "../github/client.js";
+import {
+  defaultBranchComparison,
+  type Failure,
+  fileOfRepository,
+  fileOrWhyNot,
+} from "../github/contents.js";
 
 /**
  * The Action's one GitHub API call: reading the base config at a commit when git cannot fetch it
@@ -22,48 +15,24 @@ export const SILENT_OCTOKIT_LOG = {
  * leaves the job as a workflow artifact, see upload.ts).
  */
 export class ActionGitHub {
-  private readonly octokit: Octokit;
+  private readonly r;
 
-  constructor(
-    token: string,
-    private readonly owner: string,
-    private readonly repo: string,
-    baseUrl = "https://api.github.com",
-  ) {
-    this.octokit = new Octokit({
-      auth: token,
-      baseUrl,
-      userAgent: `agate-action/${AGATE_VERSION}`,
-      log: SILENT_OCTOKIT_LOG,
-    });
+  constructor(token: string, owner: string, repo: string, baseUrl = "https://api.github.com") {
+    this.r = repoOf(tokenClient(token, baseUrl, "action"), owner, repo);
   }
 
+  /** The file's text at the commit; null when it is not there. Read raw over 1 MB. */
   async readFileAtCommit(sha: string, path: string): Promise<string | null> {
-    try {
-      const { data } = await this.octokit.rest.repos.getContent({
-        owner: this.owner,
-        repo: this.repo,
-        path,
-        ref: sha,
-      });
-      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
-        throw new Error(`${path} at ${sha} is not a file`);
-      }
-      return Buffer.from(data.content, "base64").toString("utf8");
-    } catch (error) {
-      if ((error as { status?: number }).status === 404) return null;
-      throw error;
-    }
+    const read = await fileOrWhyNot(this.r, path, sha);
+    if (read === "not-a-file") throw new Error(`${path} at ${sha} is not a file`);
+    return read === "absent" ? null : read.text;
   }
 }
 
-export type RepositoryFileRead =
-  | { ok: true; text: string }
-  | {
-      ok: false;
-      status: number | "not-a-file" | "too-large" | "rate-limited" | null;
-      message: string;
-    };
+/** GitHub's status for the caller to explain; null for no answer, "rate-limited" for a limit. */
+type Answered = Pick<Failure, "ok" | "status" | "message">;
+
+export type RepositoryFileRead = { ok: true; text: string } | Answered;
 
 export interface RepositoryReadOptions {
   token: string | undefined;
@@ -72,29 +41,13 @@ export interface RepositoryReadOptions {
   repo: string;
 }
 
-function clientFor(options: RepositoryReadOptions): Octokit {
-  return new Octokit({
-    ...(options.token ? { auth: options.token } : {}),
-    baseUrl: options.baseUrl || "https://api.github.com",
-    userAgent: `agate-action/${AGATE_VERSION}`,
-    log: SILENT_OCTOKIT_LOG,
-  });
+function repoFor(options: RepositoryReadOptions) {
+  const client = tokenClient(options.token, options.baseUrl || "https://api.github.com", "action");
+  return repoOf(client, options.owner, options.repo);
 }
 
-/** GitHub's status for the caller to explain; null for no answer, "rate-limited" for a limit. */
-function failureOf(error: unknown): {
-  ok: false;
-  status: number | "rate-limited" | null;
-  message: string;
-} {
-  const { status, message } = error as { status?: number; message?: string };
-  return {
-    ok: false,
-    // Octokit gives a request that got no answer status 500: it is no status of GitHub's.
-    status: isRateLimited(error) ? "rate-limited" : noAnswer(error) ? null : (status ?? null),
-    message: message ?? String(error),
-  };
-}
+/** A failure as the Action and the CLI explain it: what GitHub answered, nothing thrown. */
+const answered = ({ ok, status, message }: Failure): Answered => ({ ok, status, message });
 
 /**
  * A file of any repository at an exact commit: the organisation defaults a config extends, in
@@ -104,28 +57,9 @@ function failureOf(error: unknown): {
 export async function readRepositoryFile(
   options: RepositoryReadOptions & { path: string; sha: string },
 ): Promise<RepositoryFileRead> {
-  try {
-    const { data } = await clientFor(options).rest.repos.getContent({
-      owner: options.owner,
-      repo: options.repo,
-      path: options.path,
-      ref: options.sha,
-    });
-    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
-      return { ok: false, status: "not-a-file", message: "not a file" };
-    }
-    // Over 1 MB the contents API sends no content: never an empty file.
-    if (tooLargeForContents(data)) {
-      return {
-        ok: false,
-        status: "too-large",
-        message: `${data.size} bytes, over the 1 MB GitHub's contents API serves`,
-      };
-    }
-    return { ok: true, text: Buffer.from(data.content, "base64").toString("utf8") };
-  } catch (error) {
-    return failureOf(error);
-  }
+  const r = repoFor(options);
+  const read = await fileOfRepository(r, r, options.path, options.sha);
+  return read.ok ? read : answered(read);
 }
 
 /**
@@ -135,47 +69,8 @@ export async function readRepositoryFile(
  */
 export async function compareWithDefaultBranch(
   options: RepositoryReadOptions & { sha: string },
-): Promise<
-  | { ok: true; compared: PinnedCommitComparison }
-  | { ok: false; status: number | "rate-limited" | null; message: string }
-> {
-  const octokit = clientFor(options);
-  let defaultBranch: string;
-  try {
-    ({
-      data: { default_branch: defaultBranch },
-    } = await octokit.rest.repos.get({ owner: options.owner, repo: options.repo }));
-  } catch (error) {
-    return failureOf(error);
-  }
-  // The branch's commit, not its name: a tag of the same name (anyone who can push to the
-  // repository can make one) could stand in for the branch in the compare.
-  let branchSha: string;
-  try {
-    ({
-      data: {
-        commit: { sha: branchSha },
-      },
-    } = await octokit.rest.repos.getBranch({
-      owner: options.owner,
-      repo: options.repo,
-      branch: defaultBranch,
-    }));
-  } catch (error) {
-    return failureOf(error);
-  }
-  try {
-    // One commit per page: only the status is read, and a fork's commit may be far ahead.
-    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
-      owner: options.owner,
-      repo: options.repo,
-      basehead: `${branchSha}...${options.sha}`,
-      per_page: 1,
-    });
-    return { ok: true, compared: { defaultBranch, status: data.status } };
-  } catch (error) {
-    const failure = failureOf(error);
-    if (failure.status === 404) return { ok: true, compared: { defaultBranch, status: null } };
-    return failure;
-  }
+): Promise<{ ok: true; compared: PinnedCommitComparison } | Answered> {
+  const r = repoFor(options);
+  const compared = await defaultBranchComparison(r, r, options.sha);
+  return compared.ok ? compared : answered(compared);
 }

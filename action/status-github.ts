@@ -4,11 +4,11 @@
  * a permission gets an error naming it; a rate limit is returned as how long to wait, for the
  * caller's --wait to respect.
  */
-import { Octokit } from "@octokit/rest";
 import { isRateLimited, noAnswer, noAnswerText } from "../checks/github-answers.js";
-import { GATE_CHECK_NAME } from "../schemas/gate.js";
-import { AGATE_VERSION } from "../schemas/version.js";
-import { SILENT_OCTOKIT_LOG } from "./github.js";
+import { type Repo, repoOf } from "../github/call.js";
+import { latestAgateCheckRuns } from "../github/checks.js";
+import { tokenClient } from "../github/client.js";
+import { getPull, openPullsForBranch } from "../github/pulls.js";
 
 /** The token or the repository cannot be used as it is: exit 2, with what to change. */
 export class StatusAccessError extends Error {
@@ -73,7 +73,7 @@ export function rateLimitWaitMs(error: unknown, now = Date.now()): number {
 }
 
 export class StatusGitHub {
-  private readonly octokit: Octokit;
+  private readonly r: Repo;
   readonly fullName: string;
 
   constructor(
@@ -83,12 +83,7 @@ export class StatusGitHub {
     baseUrl: string,
   ) {
     this.fullName = `${owner}/${repo}`;
-    this.octokit = new Octokit({
-      auth: token,
-      baseUrl,
-      userAgent: `agate-cli/${AGATE_VERSION}`,
-      log: SILENT_OCTOKIT_LOG,
-    });
+    this.r = repoOf(tokenClient(token, baseUrl), owner, repo);
   }
 
   /** A failure in agate's words: what the token lacks, or how long to wait. */
@@ -129,11 +124,7 @@ export class StatusGitHub {
 
   async pullRequest(number: number): Promise<PullView> {
     try {
-      const { data } = await this.octokit.rest.pulls.get({
-        owner: this.owner,
-        repo: this.repo,
-        pull_number: number,
-      });
+      const data = await getPull(this.r, number);
       return {
         number: data.number,
         head_sha: data.head.sha,
@@ -149,14 +140,7 @@ export class StatusGitHub {
   /** The open pull request whose head is `owner:branch`, newest first; null when none is. */
   async pullRequestForBranch(branch: string): Promise<PullView | null> {
     try {
-      const { data } = await this.octokit.rest.pulls.list({
-        owner: this.owner,
-        repo: this.repo,
-        head: `${this.owner}:${branch}`,
-        state: "open",
-        per_page: 1,
-      });
-      const found = data[0];
+      const [found] = await openPullsForBranch(this.r, branch, 1);
       return found
         ? {
             number: found.number,
@@ -178,14 +162,7 @@ export class StatusGitHub {
    */
   async agateCheckRuns(sha: string): Promise<{ runs: CheckRunView[]; complete: boolean }> {
     try {
-      const { data } = await this.octokit.rest.checks.listForRef({
-        owner: this.owner,
-        repo: this.repo,
-        ref: sha,
-        check_name: GATE_CHECK_NAME,
-        filter: "latest",
-        per_page: 100,
-      });
+      const data = await latestAgateCheckRuns(this.r, sha);
       return {
         runs: data.check_runs.map((run) => ({
           id: run.id,

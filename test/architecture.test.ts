@@ -540,3 +540,52 @@ describe("architecture: rooms inside app/ and action/, and the pass's shape", ()
     ]);
   });
 });
+
+// ---- GitHub calls: made in github/, counted there -------------------------------------------
+
+/**
+ * Every REST call (`.rest.…`, `.paginate(`, `.request(` on a client) is made in github/, by GitHub
+ * area over one counted call helper, which the App reaches through app/github/adapter.ts and the
+ * CLI directly: one implementation of each call, and every call of a job counted. Files outside
+ * that make calls of their own today are listed with the step that moves them.
+ */
+const CALLS_ALLOWED: readonly string[] = [
+  // ---- B: jobs and rooms ----
+  "app/runtime/server.ts", // B2: the App's slug through github/apps.ts
+  // ---- C: foundations ----
+];
+
+const REST_CALL = /\.(rest\.[a-z]+\.[a-zA-Z]+|paginate|request)\(/;
+
+function makesRestCalls(text: string): boolean {
+  return text.split("\n").some((line) => !/^\s*(\/\/|\*)/.test(line) && REST_CALL.test(line));
+}
+
+describe("architecture: GitHub's REST calls are made in github/", () => {
+  const files = (["app", "action"] as const)
+    .flatMap((area) => sourceFiles(join(ROOT, area)))
+    .map((file) => relative(ROOT, file));
+  const calling = files.filter((file) => makesRestCalls(readFileSync(join(ROOT, file), "utf8")));
+
+  it("has no REST call outside github/ but the listed files, and no listed file without one", () => {
+    expect(
+      calling
+        .filter((file) => !CALLS_ALLOWED.includes(file))
+        .map(
+          (file) =>
+            `${file} calls GitHub's REST API itself: make the call in github/<area>.ts (the App reaches it through app/github/adapter.ts)`,
+        ),
+    ).toEqual([]);
+    expect(CALLS_ALLOWED.filter((file) => !calling.includes(file))).toEqual([]);
+  });
+
+  it("catches a call through rest, paginate or request, and not a comment naming one", () => {
+    expect(makesRestCalls("  const { data } = await octokit.rest.issues.get({ owner });")).toBe(
+      true,
+    );
+    expect(makesRestCalls("  return this.octokit.paginate(this.octokit.rest.x.y, {});")).toBe(true);
+    expect(makesRestCalls('  await client.request("GET /repos/{owner}/{repo}", {});')).toBe(true);
+    expect(makesRestCalls("  // octokit.rest.issues.get({ owner })\n * .paginate(x)")).toBe(false);
+    expect(makesRestCalls("  const answer = await fetch(url);")).toBe(false);
+  });
+});

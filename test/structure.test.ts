@@ -24,7 +24,6 @@ const FILE_ALLOWANCES: readonly string[] = [
   // ---- A: the pass ----
   // ---- B: jobs and rooms ----
   // ---- C: foundations ----
-  "app/github/adapter.ts", // C2: github/ by area, the adapter a facade
 ];
 
 /**

@@ -111,39 +111,53 @@ describe("fileOfRepository", () => {
 });
 
 describe("defaultBranchComparison", () => {
-  it("reads the default branch and its commit, then compares by that commit; 404 on the compare is no shared history", async () => {
+  const compared = () => adapter().defaultBranchComparison("acme", ".github", SHA);
+  /** The repository's default branch is main, at BRANCH_SHA. */
+  const onMain = () => {
     answers.set(REPO, { status: 200, body: { default_branch: "main" } });
+    answers.set(BRANCH, { status: 200, body: { name: "main", commit: { sha: BRANCH_SHA } } });
+  };
+
+  it("reads the default branch and its commit, then compares by that commit; 404 on the compare is no shared history", async () => {
     // By the branch's commit, never its name (a tag named main could stand in for it): an
     // unscripted path, such as main...SHA, is answered 500 here and fails the test.
-    answers.set(BRANCH, { status: 200, body: { name: "main", commit: { sha: BRANCH_SHA } } });
+    onMain();
     answers.set(COMPARE, { status: 200, body: { status: "behind" } });
-    await expect(adapter().defaultBranchComparison("acme", ".github", SHA)).resolves.toEqual({
+    await expect(compared()).resolves.toEqual({
       ok: true,
       compared: { defaultBranch: "main", status: "behind" },
     });
     answers.set(COMPARE, { status: 404, body: { message: "No common ancestor" } });
-    await expect(adapter().defaultBranchComparison("acme", ".github", SHA)).resolves.toEqual({
+    await expect(compared()).resolves.toEqual({
       ok: true,
       compared: { defaultBranch: "main", status: null },
     });
   });
 
   it("throws on a rate limit at either step; a 404 on the repository is an answer", async () => {
-    answers.set(REPO, { status: 200, body: { default_branch: "main" } });
-    answers.set(BRANCH, { status: 200, body: { name: "main", commit: { sha: BRANCH_SHA } } });
+    onMain();
     answers.set(COMPARE, { ...limited.primary, status: 403 });
-    await expect(adapter().defaultBranchComparison("acme", ".github", SHA)).rejects.toMatchObject({
+    await expect(compared()).rejects.toMatchObject({
       status: 403,
     });
     answers.set(REPO, limited.secondary);
-    await expect(adapter().defaultBranchComparison("acme", ".github", SHA)).rejects.toMatchObject({
+    await expect(compared()).rejects.toMatchObject({
       status: 403,
     });
     answers.set(REPO, { status: 404, body: { message: "Not Found" } });
-    await expect(adapter().defaultBranchComparison("acme", ".github", SHA)).resolves.toMatchObject({
+    await expect(compared()).resolves.toMatchObject({
       ok: false,
       status: 404,
     });
+  });
+
+  it("a 403 about access on the compare itself is thrown, as before github/ was shared: only the repository's reads answer about access", async () => {
+    const forbidden = { status: 403, body: { message: "Resource not accessible" } };
+    onMain();
+    answers.set(COMPARE, forbidden);
+    await expect(compared()).rejects.toMatchObject({ status: 403 });
+    answers.set(BRANCH, forbidden);
+    await expect(compared()).resolves.toMatchObject({ ok: false, status: 403 });
   });
 });
 
