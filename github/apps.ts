@@ -10,6 +10,20 @@ export async function appSlug(client: RestClient): Promise<string> {
   return data.slug;
 }
 
+/**
+ * The App as GitHub sees it, for a readiness probe: no retries and a deadline, since a probe must
+ * answer in seconds; every failure is thrown for the probe to explain.
+ */
+export async function appForProbe(
+  client: RestClient,
+  timeoutMs: number,
+): Promise<{ slug?: string | null; id?: number }> {
+  const { data } = await client.rest.apps.getAuthenticated({
+    request: { retries: 0, signal: AbortSignal.timeout(timeoutMs) },
+  });
+  return data ?? {};
+}
+
 /** The App's installation on a repository; null when the App is no longer installed there. */
 export async function installationOf(client: RestClient, fullName: string): Promise<number | null> {
   const [owner, repo] = fullName.split("/");

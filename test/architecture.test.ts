@@ -551,7 +551,6 @@ describe("architecture: rooms inside app/ and action/, and the pass's shape", ()
  */
 const CALLS_ALLOWED: readonly string[] = [
   // ---- B: jobs and rooms ----
-  "app/runtime/server.ts", // B2: the App's slug through github/apps.ts
   // ---- C: foundations ----
 ];
 

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Probot } from "probot";
 import { noAnswer, noAnswerText } from "../../checks/github-answers.js";
+import { appForProbe } from "../../github/apps.js";
 import type { Store } from "../store/store.js";
 
 export const HEALTH_PATH = "/healthz";
@@ -85,14 +86,9 @@ function readinessCheck(
       ),
       probot
         .auth()
-        // A probe must answer in seconds: no retries, and a deadline.
-        .then((octokit) =>
-          octokit.rest.apps.getAuthenticated({
-            request: { retries: 0, signal: AbortSignal.timeout(READY_GITHUB_TIMEOUT_MS) },
-          }),
-        )
+        .then((octokit) => appForProbe(octokit, READY_GITHUB_TIMEOUT_MS))
         .then(
-          ({ data }) => ({ ok: true, app: data?.slug ?? String(data?.id ?? "") }),
+          (data) => ({ ok: true, app: data.slug ?? String(data.id ?? "") }),
           (error: Error & { status?: number }) => {
             // No answer at all (DNS, a refused connection, a timeout) is not GitHub's HTTP 500.
             const unreached = noAnswer(error);
