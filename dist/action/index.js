@@ -22928,7 +22928,7 @@ var TOKEN_ADVICE = {
 };
 function defaultsReader(options) {
   return async (ref) => {
-    const { readRepositoryFile, compareWithDefaultBranch } = await import("./chunks/github-UNDIRWEM.js");
+    const { readRepositoryFile, compareWithDefaultBranch } = await import("./chunks/github-JZNQ32GT.js");
     const repository = {
       token: options.token,
       baseUrl: options.apiUrl,
@@ -26773,7 +26773,7 @@ async function runAction(env) {
   const repository = env.GITHUB_REPOSITORY ?? (context.kind === "other" ? context.repository : null);
   const [owner, repo] = (repository ?? "").split("/");
   const readViaApi = inputs.token && owner && repo ? async (sha, path) => {
-    const { ActionGitHub } = await import("./chunks/github-UNDIRWEM.js");
+    const { ActionGitHub } = await import("./chunks/github-JZNQ32GT.js");
     return new ActionGitHub(inputs.token, owner, repo, env.GITHUB_API_URL).readFileAtCommit(
       sha,
       path

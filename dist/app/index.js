@@ -18,7 +18,7 @@ var sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, { error: "expected a sh
 var isoDateTimeSchema = z.iso.datetime({ offset: true });
 var repositoryFullNameSchema = z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: "expected owner/name" });
 var githubLoginSchema = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/, {
-  error: (issue) => `${JSON.stringify(issue.input)} is not a GitHub login such as octocat or copilot-swe-agent[bot]`
+  error: (issue2) => `${JSON.stringify(issue2.input)} is not a GitHub login such as octocat or copilot-swe-agent[bot]`
 });
 var positiveIntSchema = z.number().int().positive();
 var nonNegativeIntSchema = z.number().int().nonnegative();
@@ -45,12 +45,12 @@ function jobOf(spec, payload, options = {}) {
     ...options.run_at === void 0 ? {} : { run_at: options.run_at }
   };
 }
-var pullRequestKey = (repository2, number) => `${repository2}#${number}`;
+var pullRequestKey = (repository3, number) => `${repository3}#${number}`;
 var byPullRequest = (p) => pullRequestKey(p.repository, p.number);
 
 // schemas/jobs/dashboard.ts
 var dashboardJobSchema = z3.strictObject({ ...jobTarget, trigger: triggerSchema });
-var dashboardKey = (repository2) => `${repository2}:dashboard`;
+var dashboardKey = (repository3) => `${repository3}:dashboard`;
 var DASHBOARD_JOBS = {
   /**
    * Queued on its own, a refresh is not queued again while one is queued for the repository: it
@@ -64,34 +64,181 @@ var DASHBOARD_JOBS = {
   )
 };
 
-// checks/github-answers.ts
-function isRateLimited(error) {
-  const { status, response, message: message4 } = error ?? {};
-  if (status === 429) return true;
-  if (status !== 403) return false;
-  const headers = response?.headers ?? {};
-  return headers["retry-after"] !== void 0 || String(headers["x-ratelimit-remaining"]) === "0" || /\b(secondary rate limit|rate limit exceeded)\b/i.test(message4 ?? "");
+// github/call.ts
+var GitHubCalls = class {
+  byOperation = /* @__PURE__ */ new Map();
+  count = (operation) => {
+    this.byOperation.set(operation, (this.byOperation.get(operation) ?? 0) + 1);
+  };
+  get total() {
+    return [...this.byOperation.values()].reduce((a, b) => a + b, 0);
+  }
+};
+function repoOf(client, owner, repo, calls = new GitHubCalls()) {
+  return { client, owner, repo, count: calls.count };
 }
-function tooLargeForContents(file) {
-  return file.encoding === "none" || file.content === "" && file.size > 0;
-}
-function noAnswer(error) {
-  const { name, status, response, message: message4, request } = error ?? {};
-  if (status !== 500 || response !== void 0) return null;
-  if (name !== "HttpError" && name !== "AbortError") return null;
-  return { host: hostOf(request?.url), reason: message4 || "no answer" };
-}
-function hostOf(url) {
-  if (!url) return null;
+var at = (r) => ({ owner: r.owner, repo: r.repo });
+var statusOf = (error) => error.status;
+async function unless(statuses, fallback, read) {
   try {
-    return new URL(url).host;
-  } catch {
-    return null;
+    return await read();
+  } catch (error) {
+    const status = statusOf(error);
+    if (status !== void 0 && statuses.includes(status)) return fallback;
+    throw error;
   }
 }
-function noAnswerText(failure) {
-  return `cannot reach ${failure.host ?? "GitHub"}: ${failure.reason}`;
+var NOT_RESENT = { retries: 0 };
+async function list(r, operation, method, params) {
+  r.count(operation);
+  const where2 = { ...at(r), ...params, per_page: 100 };
+  return r.client.paginate(method, where2);
 }
+
+// github/actions.ts
+async function workflowRunsFor(r, headSha, event) {
+  r.count("actions/list-workflow-runs-for-repo");
+  const runs = await r.client.paginate(
+    r.client.rest.actions.listWorkflowRunsForRepo,
+    { ...at(r), head_sha: headSha, event, per_page: 100 },
+    (response) => response.data
+  );
+  return runs.map((run) => ({
+    id: run.id,
+    run_attempt: run.run_attempt ?? 1,
+    head_sha: run.head_sha,
+    path: run.path,
+    event: run.event,
+    status: run.status ?? null,
+    conclusion: run.conclusion ?? null,
+    html_url: run.html_url ?? null,
+    head_repository: run.head_repository?.full_name ?? null,
+    pull_requests: (run.pull_requests ?? []).filter((p) => isRepository(r, p.base.repo.url)).map((p) => ({ number: p.number, base_ref: p.base.ref, base_sha: p.base.sha }))
+  })).sort((a, b) => b.id - a.id);
+}
+function isRepository(r, url) {
+  return url.toLowerCase().endsWith(`/repos/${r.owner}/${r.repo}`.toLowerCase());
+}
+async function latestJobs(r, runId) {
+  r.count("actions/list-jobs-for-workflow-run");
+  const jobs = await r.client.paginate(r.client.rest.actions.listJobsForWorkflowRun, {
+    ...at(r),
+    run_id: runId,
+    filter: "latest",
+    per_page: 100
+  });
+  return jobs.map((job) => ({
+    id: job.id,
+    name: job.name,
+    run_attempt: job.run_attempt ?? 1,
+    status: job.status,
+    conclusion: job.conclusion ?? null,
+    html_url: job.html_url ?? null,
+    steps: (job.steps ?? []).map((step2) => ({
+      name: step2.name,
+      number: step2.number,
+      status: step2.status,
+      conclusion: step2.conclusion ?? null
+    }))
+  }));
+}
+async function runArtifacts(r, runId) {
+  r.count("actions/list-workflow-run-artifacts");
+  const artifacts = await r.client.paginate(
+    r.client.rest.actions.listWorkflowRunArtifacts,
+    { ...at(r), run_id: runId, per_page: 100 },
+    (response) => response.data
+  );
+  return artifacts.map((a) => ({
+    id: a.id,
+    name: a.name,
+    size_in_bytes: a.size_in_bytes,
+    expired: a.expired
+  }));
+}
+async function artifactZip(r, artifactId, maxBytes) {
+  r.count("actions/download-artifact");
+  const response = await r.client.rest.actions.downloadArtifact({
+    ...at(r),
+    artifact_id: artifactId,
+    archive_format: "zip",
+    request: { redirect: "manual" }
+  });
+  const location = response.headers.location;
+  if (response.status !== 302 || !location) {
+    throw new Error(
+      `GitHub answered the download of artifact ${artifactId} with ${response.status} and no redirect`
+    );
+  }
+  const blob = await fetch(location, { redirect: "error" });
+  if (!blob.ok || !blob.body) {
+    throw new Error(`the artifact storage answered ${blob.status} for artifact ${artifactId}`);
+  }
+  const declared = Number(blob.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) {
+    await blob.body.cancel();
+    throw new Error(
+      `artifact ${artifactId} is ${declared} bytes, over the ${maxBytes} agate reads`
+    );
+  }
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of blob.body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      throw new Error(`artifact ${artifactId} is over the ${maxBytes} bytes agate reads`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+// github/apps.ts
+import { Octokit } from "@octokit/rest";
+async function appSlug(client) {
+  const { data } = await client.rest.apps.getAuthenticated();
+  if (!data?.slug) throw new Error("GitHub did not say this App's slug; is APP_ID right?");
+  return data.slug;
+}
+async function appForProbe(client, timeoutMs) {
+  const { data } = await client.rest.apps.getAuthenticated({
+    request: { retries: 0, signal: AbortSignal.timeout(timeoutMs) }
+  });
+  return data ?? {};
+}
+async function installationOf(client, fullName) {
+  const [owner, repo] = fullName.split("/");
+  if (!owner || !repo) return null;
+  try {
+    const { data } = await client.rest.apps.getRepoInstallation({ owner, repo });
+    return data.id;
+  } catch (error) {
+    if (statusOf(error) === 404) return null;
+    throw error;
+  }
+}
+async function convertManifestCode(baseUrl, code) {
+  const octokit = new Octokit({ baseUrl, request: { retries: 0 } });
+  const { data } = await octokit.rest.apps.createFromManifest({ code });
+  if (!data.pem || !data.webhook_secret) {
+    throw new Error(
+      `GitHub registered the App ${data.slug ?? data.id} but sent no private key or webhook secret: generate them on its settings page (${data.html_url})`
+    );
+  }
+  return {
+    id: data.id,
+    slug: data.slug ?? String(data.id),
+    html_url: data.html_url,
+    pem: data.pem,
+    webhook_secret: data.webhook_secret
+  };
+}
+
+// schemas/gate.ts
+import { z as z12 } from "zod";
+
+// schemas/acceptance-record.ts
+import { z as z7 } from "zod";
 
 // schemas/command-record.ts
 import { z as z4 } from "zod";
@@ -210,12 +357,6 @@ var commandRecordSchema = z4.strictObject({
   }),
   created_at: isoDateTimeSchema
 });
-
-// schemas/gate.ts
-import { z as z12 } from "zod";
-
-// schemas/acceptance-record.ts
-import { z as z7 } from "zod";
 
 // schemas/handoff-file.ts
 import { z as z5 } from "zod";
@@ -1091,40 +1232,492 @@ var gateDecisionSchema = z12.strictObject({
   handoff: handoffCheckSchema.nullable()
 });
 
-// app/github/adapter.ts
-var labelFact = (l) => ({
-  name: l.name,
-  color: l.color,
-  description: l.description ?? null
-});
+// github/checks.ts
 var RERUN_GATE = "rerun-gate";
 var RERUN_EVALUATOR = "rerun-evaluator";
-var statusOf = (error) => error.status;
-var NOT_RESENT = { retries: 0 };
+async function writeAgateCheckRun(r, sha2, existing, write) {
+  const output = { title: write.title.slice(0, 255), summary: write.summary };
+  const fields = {
+    ...at(r),
+    status: write.conclusion === null ? "in_progress" : "completed",
+    external_id: write.externalId,
+    output,
+    actions: [
+      { label: "Re-run gate", description: "Recompute agate's decision", identifier: RERUN_GATE },
+      ...write.rerunEvaluator ? [
+        {
+          label: "Re-run evaluator",
+          description: "Ask the evaluator again",
+          identifier: RERUN_EVALUATOR
+        }
+      ] : []
+    ],
+    ...write.conclusion !== null ? { conclusion: write.conclusion, completed_at: (/* @__PURE__ */ new Date()).toISOString() } : {}
+  };
+  if (existing) {
+    r.count("checks/update");
+    const updated = await r.client.rest.checks.update({ ...fields, check_run_id: existing.id });
+    return agateCheckRunOf(updated.data);
+  }
+  r.count("checks/create");
+  const created = await r.client.rest.checks.create({
+    ...fields,
+    name: GATE_CHECK_NAME,
+    head_sha: sha2,
+    request: NOT_RESENT
+  });
+  return agateCheckRunOf(created.data);
+}
+async function agateCheckRun(r, appSlug2, sha2) {
+  r.count("checks/list-for-ref");
+  const runs = await r.client.paginate(r.client.rest.checks.listForRef, {
+    ...at(r),
+    ref: sha2,
+    check_name: GATE_CHECK_NAME,
+    filter: "all",
+    per_page: 100
+  });
+  const run = runs.filter((c) => c.app?.slug === appSlug2 && c.head_sha === sha2).sort((a, b) => b.id - a.id)[0];
+  return run ? agateCheckRunOf(run) : null;
+}
+function agateCheckRunOf(run) {
+  return {
+    id: run.id,
+    status: run.status,
+    conclusion: run.conclusion ?? null,
+    title: run.output.title ?? null,
+    summary: run.output.summary ?? null,
+    startedAt: run.started_at ?? null,
+    externalId: run.external_id ?? null
+  };
+}
+
+// checks/github-answers.ts
+function isRateLimited(error) {
+  const { status, response, message: message4 } = error ?? {};
+  if (status === 429) return true;
+  if (status !== 403) return false;
+  const headers = response?.headers ?? {};
+  return headers["retry-after"] !== void 0 || String(headers["x-ratelimit-remaining"]) === "0" || /\b(secondary rate limit|rate limit exceeded)\b/i.test(message4 ?? "");
+}
+function tooLargeForContents(file2) {
+  return file2.encoding === "none" || file2.content === "" && file2.size > 0;
+}
+function noAnswer(error) {
+  const { name, status, response, message: message4, request } = error ?? {};
+  if (status !== 500 || response !== void 0) return null;
+  if (name !== "HttpError" && name !== "AbortError") return null;
+  return { host: hostOf(request?.url), reason: message4 || "no answer" };
+}
+function hostOf(url) {
+  if (!url) return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+function noAnswerText(failure) {
+  return `cannot reach ${failure.host ?? "GitHub"}: ${failure.reason}`;
+}
+
+// github/repos.ts
+async function commitFiles(r, sha2) {
+  r.count("repos/get-commit");
+  const { data } = await r.client.rest.repos.getCommit({ ...at(r), ref: sha2, per_page: 100 });
+  return (data.files ?? []).flatMap(
+    (f) => f.previous_filename ? [f.filename, f.previous_filename] : [f.filename]
+  );
+}
+async function compare(r, base, head) {
+  r.count("repos/compare-commits");
+  const { data } = await r.client.rest.repos.compareCommitsWithBasehead({
+    ...at(r),
+    basehead: `${base}...${head}`
+  });
+  return {
+    base_sha: base,
+    head_sha: head,
+    merge_base_sha: data.merge_base_commit.sha,
+    merge_base_tree_sha: data.merge_base_commit.commit.tree.sha,
+    total_commits: data.total_commits,
+    files: (data.files ?? []).map((f) => ({
+      filename: f.filename,
+      previous_filename: f.previous_filename ?? null,
+      status: f.status,
+      additions: f.additions,
+      deletions: f.deletions,
+      patch: f.patch ?? null
+    })),
+    commits: data.commits.map((c) => ({
+      sha: c.sha,
+      message: c.commit.message,
+      committed_at: c.commit.committer?.date ?? null,
+      tree_sha: c.commit.tree.sha,
+      parents: c.parents.map((p) => p.sha)
+    }))
+  };
+}
+async function gitCommit(r, sha2) {
+  r.count("git/get-commit");
+  return (await r.client.rest.git.getCommit({ ...at(r), commit_sha: sha2 })).data;
+}
+async function treeOf(r, commitSha) {
+  return (await gitCommit(r, commitSha)).tree.sha;
+}
+async function commit(r, sha2) {
+  return unless([404, 422], null, async () => {
+    const data = await gitCommit(r, sha2);
+    return { sha: data.sha, tree_sha: data.tree.sha, parents: data.parents.map((p) => p.sha) };
+  });
+}
+async function permission(r, login) {
+  r.count("repos/get-collaborator-permission-level");
+  return unless([404], "none", async () => {
+    const { data } = await r.client.rest.repos.getCollaboratorPermissionLevel({
+      ...at(r),
+      username: login
+    });
+    return data.permission;
+  });
+}
+async function isTeamMember(r, org, team, login) {
+  r.count("teams/get-membership-for-user-in-org");
+  return unless([404], false, async () => {
+    const { data } = await r.client.rest.teams.getMembershipForUserInOrg({
+      org,
+      team_slug: team,
+      username: login
+    });
+    return data.state === "active";
+  });
+}
+async function branchRules(r, branch) {
+  return list(r, "repos/get-branch-rules", r.client.rest.repos.getBranchRules, { branch });
+}
+async function branchProtection(r, branch) {
+  r.count("repos/get-branch");
+  const { data } = await r.client.rest.repos.getBranch({ ...at(r), branch });
+  return data;
+}
+async function repository(r) {
+  r.count("repos/get");
+  return (await r.client.rest.repos.get(at(r))).data;
+}
+
+// github/contents.ts
+async function file(r, path, ref) {
+  const read = await fileOrWhyNot(r, path, ref);
+  return typeof read === "string" ? null : read;
+}
+async function fileOrWhyNot(r, path, ref) {
+  const where2 = { ...at(r), path, ...ref ? { ref } : {} };
+  r.count("repos/get-content");
+  try {
+    const { data } = await r.client.rest.repos.getContent(where2);
+    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return "not-a-file";
+    if (!tooLargeForContents(data)) {
+      return { text: Buffer.from(data.content, "base64").toString("utf8"), blobSha: data.sha };
+    }
+    r.count("repos/get-content");
+    const raw = await r.client.rest.repos.getContent({ ...where2, mediaType: { format: "raw" } });
+    const body = raw.data;
+    const text = typeof body === "string" ? body : Buffer.from(body).toString("utf8");
+    return { text, blobSha: data.sha };
+  } catch (error) {
+    if (statusOf(error) === 404) return "absent";
+    throw error;
+  }
+}
+function failureOf(error) {
+  const { status, message: message4 } = error;
+  return {
+    ok: false,
+    status: isRateLimited(error) ? "rate-limited" : noAnswer(error) ? null : status ?? null,
+    message: message4 ?? String(error),
+    error
+  };
+}
+async function fileOfRepository(r, other, path, sha2) {
+  r.count("repos/get-content");
+  try {
+    const { data } = await r.client.rest.repos.getContent({ ...at(other), path, ref: sha2 });
+    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
+      return { ok: false, status: "not-a-file", message: "not a file" };
+    }
+    if (tooLargeForContents(data)) {
+      return {
+        ok: false,
+        status: "too-large",
+        message: `${data.size} bytes, over the 1 MB GitHub's contents API serves`
+      };
+    }
+    return { ok: true, text: Buffer.from(data.content, "base64").toString("utf8") };
+  } catch (error) {
+    return failureOf(error);
+  }
+}
+async function defaultBranchComparison(r, other, sha2) {
+  let defaultBranch;
+  let branchSha;
+  try {
+    defaultBranch = (await repository({ ...r, ...at(other) })).default_branch;
+    r.count("repos/get-branch");
+    ({
+      data: {
+        commit: { sha: branchSha }
+      }
+    } = await r.client.rest.repos.getBranch({ ...at(other), branch: defaultBranch }));
+  } catch (error) {
+    return failureOf(error);
+  }
+  r.count("repos/compare-commits");
+  try {
+    const { data } = await r.client.rest.repos.compareCommitsWithBasehead({
+      ...at(other),
+      basehead: `${branchSha}...${sha2}`,
+      per_page: 1
+    });
+    return { ok: true, compared: { defaultBranch, status: data.status } };
+  } catch (error) {
+    const failure = failureOf(error);
+    if (failure.status === 404) return { ok: true, compared: { defaultBranch, status: null } };
+    return { ...failure, inCompare: true };
+  }
+}
+
+// github/labels.ts
+var labelFact = (l) => ({ name: l.name, color: l.color, description: l.description ?? null });
+async function addLabels(r, number, labels) {
+  r.count("issues/add-labels");
+  const { data } = await r.client.rest.issues.addLabels({
+    ...at(r),
+    issue_number: number,
+    labels
+  });
+  return data.map(labelFact);
+}
+async function removeLabel(r, number, name) {
+  r.count("issues/remove-label");
+  await unless([404], void 0, async () => {
+    await r.client.rest.issues.removeLabel({ ...at(r), issue_number: number, name });
+  });
+}
+async function repositoryLabels(r) {
+  const labels = await list(
+    r,
+    "issues/list-labels-for-repo",
+    r.client.rest.issues.listLabelsForRepo,
+    {}
+  );
+  return labels.map(labelFact);
+}
+async function repositoryLabel(r, name) {
+  r.count("issues/get-label");
+  return unless(
+    [404],
+    null,
+    async () => labelFact((await r.client.rest.issues.getLabel({ ...at(r), name })).data)
+  );
+}
+async function createLabel(r, name, color, description) {
+  r.count("issues/create-label");
+  return unless([422], false, async () => {
+    await r.client.rest.issues.createLabel({ ...at(r), name, color, description });
+    return true;
+  });
+}
+async function styleLabel(r, name, color, description, newName) {
+  r.count("issues/update-label");
+  await r.client.rest.issues.updateLabel({
+    ...at(r),
+    name,
+    color,
+    description,
+    ...newName !== void 0 && newName !== name ? { new_name: newName } : {}
+  });
+}
+
+// github/issues.ts
+async function getIssue(r, number) {
+  r.count("issues/get");
+  const data = await unless([404, 410], null, async () => {
+    return (await r.client.rest.issues.get({ ...at(r), issue_number: number })).data;
+  });
+  return data?.pull_request ? null : data;
+}
+async function issue(r, number) {
+  const data = await getIssue(r, number);
+  return data && { number: data.number, title: data.title, body: data.body ?? "" };
+}
+async function entryIssue(r, number) {
+  const data = await getIssue(r, number);
+  if (!data) return null;
+  return {
+    number: data.number,
+    body: data.body ?? "",
+    state: data.state === "closed" ? "closed" : "open",
+    author: data.user?.login ?? "ghost",
+    labels: data.labels.map((label) => typeof label === "string" ? label : label.name ?? ""),
+    looks: data.labels.flatMap(
+      (label) => typeof label === "string" || !label.name || !label.color ? [] : [labelFact({ ...label, name: label.name, color: label.color })]
+    ),
+    created_at: data.created_at
+  };
+}
+async function issueComments(r, number) {
+  const comments = await list(r, "issues/list-comments", r.client.rest.issues.listComments, {
+    issue_number: number
+  });
+  return comments.map((c) => ({
+    id: c.id,
+    body: c.body ?? "",
+    login: c.user?.login ?? "ghost",
+    user_type: c.user?.type ?? null,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    edited: c.updated_at !== c.created_at
+  }));
+}
+async function listIssues(r, filter) {
+  const issues = await list(r, "issues/list-for-repo", r.client.rest.issues.listForRepo, filter);
+  return issues.filter((i) => !i.pull_request).map((i) => ({
+    number: i.number,
+    body: i.body ?? "",
+    state: i.state === "closed" ? "closed" : "open",
+    author: i.user?.login ?? "ghost",
+    created_at: i.created_at
+  }));
+}
+async function issuesBy(r, creator) {
+  try {
+    const issues = await listIssues(r, { creator, state: "all" });
+    return issues.map(({ number, body, state, author }) => ({ number, body, state, author }));
+  } catch (error) {
+    if (statusOf(error) === 410) return "disabled";
+    throw error;
+  }
+}
+async function createIssue(r, title, body) {
+  r.count("issues/create");
+  const { data } = await r.client.rest.issues.create({
+    ...at(r),
+    title,
+    body,
+    request: NOT_RESENT
+  });
+  return data.number;
+}
+async function updateIssue(r, number, change) {
+  r.count("issues/update");
+  await r.client.rest.issues.update({ ...at(r), issue_number: number, ...change });
+}
+async function comment(r, number, body) {
+  r.count("issues/create-comment");
+  const { data } = await r.client.rest.issues.createComment({
+    ...at(r),
+    issue_number: number,
+    body,
+    request: NOT_RESENT
+  });
+  return data.id;
+}
+
+// github/pulls.ts
+async function getPull(r, number) {
+  r.count("pulls/get");
+  return (await r.client.rest.pulls.get({ ...at(r), pull_number: number })).data;
+}
+async function pullRequestView(r, number) {
+  const data = await getPull(r, number);
+  const detail = {
+    title: data.title,
+    body: data.body ?? "",
+    created_at: data.created_at,
+    updated_at: data.updated_at,
+    commits: data.commits,
+    additions: data.additions,
+    deletions: data.deletions,
+    changed_files: data.changed_files,
+    merge_commit_sha: data.merge_commit_sha ?? null
+  };
+  return {
+    snapshot: {
+      repository: `${r.owner}/${r.repo}`,
+      number: data.number,
+      state: data.state === "open" ? "open" : "closed",
+      draft: data.draft ?? false,
+      head_sha: data.head.sha,
+      head_ref: data.head.ref,
+      base_sha: data.base.sha,
+      base_ref: data.base.ref,
+      author: { login: data.user.login, type: data.user.type },
+      labels: data.labels.map((label) => label.name)
+    },
+    detail
+  };
+}
+async function isPullRequestOpen(r, number) {
+  return unless([404], false, async () => (await getPull(r, number)).state === "open");
+}
+async function changedFiles(r, number) {
+  const files = await list(r, "pulls/list-files", r.client.rest.pulls.listFiles, {
+    pull_number: number
+  });
+  return files.map((f) => ({
+    filename: f.filename,
+    previous_filename: f.previous_filename ?? null,
+    status: f.status
+  }));
+}
+async function openPullRequests(r) {
+  const pulls = await list(r, "pulls/list", r.client.rest.pulls.list, { state: "open" });
+  return pulls.map((p) => ({
+    number: p.number,
+    head_sha: p.head.sha,
+    author: p.user?.login ?? "ghost",
+    title: p.title
+  }));
+}
+async function reviews(r, number) {
+  const listed2 = await list(r, "pulls/list-reviews", r.client.rest.pulls.listReviews, {
+    pull_number: number
+  });
+  return listed2.map((review) => ({
+    login: review.user?.login ?? "",
+    user_type: review.user?.type ?? null,
+    state: review.state,
+    commit_id: review.commit_id ?? null,
+    submitted_at: review.submitted_at ?? null,
+    body: review.body ?? ""
+  }));
+}
+
+// app/github/adapter.ts
 var GitHubAdapter = class {
-  constructor(octokit, fullName, appSlug) {
-    this.octokit = octokit;
-    this.appSlug = appSlug;
+  constructor(octokit, fullName, appSlug2) {
+    this.appSlug = appSlug2;
     const [owner, repo] = fullName.split("/");
     if (!owner || !repo) throw new Error(`not a repository full name: ${fullName}`);
     this.owner = owner;
     this.repo = repo;
+    this.#r = repoOf(octokit, owner, repo, this.#counted);
   }
-  octokit;
   appSlug;
-  calls = /* @__PURE__ */ new Map();
   owner;
   repo;
+  #counted = new GitHubCalls();
+  /** Calls per operation ("pulls/get"), for the job's log line and the benchmark. */
+  calls = this.#counted.byOperation;
+  #r;
   /** The App's bot account, the author of what it writes. */
   get appLogin() {
     return `${this.appSlug}[bot]`;
   }
-  count(operation) {
-    this.calls.set(operation, (this.calls.get(operation) ?? 0) + 1);
-  }
   get totalCalls() {
-    return [...this.calls.values()].reduce((a, b) => a + b, 0);
+    return this.#counted.total;
   }
+  // ---- pull requests ----------------------------------------------------------------------------
   /** Kept from the last `pullRequest` read, so the detail costs no second call. */
   details = /* @__PURE__ */ new Map();
   async pullRequest(number) {
@@ -1132,39 +1725,9 @@ var GitHubAdapter = class {
   }
   /** The pull request as GitHub shows it now: one read. */
   async pullRequestView(number) {
-    this.count("pulls/get");
-    const { data } = await this.octokit.rest.pulls.get({
-      owner: this.owner,
-      repo: this.repo,
-      pull_number: number
-    });
-    const detail = {
-      title: data.title,
-      body: data.body ?? "",
-      created_at: data.created_at,
-      updated_at: data.updated_at,
-      commits: data.commits,
-      additions: data.additions,
-      deletions: data.deletions,
-      changed_files: data.changed_files,
-      merge_commit_sha: data.merge_commit_sha ?? null
-    };
-    this.details.set(data.number, detail);
-    return {
-      snapshot: {
-        repository: `${this.owner}/${this.repo}`,
-        number: data.number,
-        state: data.state === "open" ? "open" : "closed",
-        draft: data.draft ?? false,
-        head_sha: data.head.sha,
-        head_ref: data.head.ref,
-        base_sha: data.base.sha,
-        base_ref: data.base.ref,
-        author: { login: data.user.login, type: data.user.type },
-        labels: data.labels.map((label) => label.name)
-      },
-      detail
-    };
+    const view = await pullRequestView(this.#r, number);
+    this.details.set(view.snapshot.number, view.detail);
+    return view;
   }
   async pullRequestDetail(number) {
     const known = this.details.get(number);
@@ -1174,249 +1737,106 @@ var GitHubAdapter = class {
     if (!detail) throw new Error(`pull request #${number} was read but has no detail`);
     return detail;
   }
+  /** Whether a pull request is open; false when it is closed or does not exist. */
+  isPullRequestOpen(number) {
+    return isPullRequestOpen(this.#r, number);
+  }
+  changedFiles(number) {
+    return changedFiles(this.#r, number);
+  }
+  reviews(number) {
+    return reviews(this.#r, number);
+  }
+  /** Every open pull request with its head, author and title (the dashboard lists them). */
+  openPullRequests() {
+    return openPullRequests(this.#r);
+  }
+  // ---- commits, branches, people ----------------------------------------------------------------
   /** The files one commit touched against its first parent. */
-  async commitFiles(sha2) {
-    this.count("repos/get-commit");
-    const { data } = await this.octokit.rest.repos.getCommit({
-      owner: this.owner,
-      repo: this.repo,
-      ref: sha2,
-      per_page: 100
-    });
-    return (data.files ?? []).flatMap(
-      (f) => f.previous_filename ? [f.filename, f.previous_filename] : [f.filename]
-    );
+  commitFiles(sha2) {
+    return commitFiles(this.#r, sha2);
   }
-  /**
-   * base...head at exact SHAs, in one call: the changed files with their patches (GitHub lists at
-   * most 300), the commits from the merge base to the head (at most 250, oldest first, each with
-   * its tree and parents) and the merge base. Nothing in it can change, so callers cache it.
-   */
-  async compare(base, head) {
-    this.count("repos/compare-commits");
-    const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({
-      owner: this.owner,
-      repo: this.repo,
-      basehead: `${base}...${head}`
-    });
-    return {
-      base_sha: base,
-      head_sha: head,
-      merge_base_sha: data.merge_base_commit.sha,
-      merge_base_tree_sha: data.merge_base_commit.commit.tree.sha,
-      total_commits: data.total_commits,
-      files: (data.files ?? []).map((f) => ({
-        filename: f.filename,
-        previous_filename: f.previous_filename ?? null,
-        status: f.status,
-        additions: f.additions,
-        deletions: f.deletions,
-        patch: f.patch ?? null
-      })),
-      commits: data.commits.map((c) => ({
-        sha: c.sha,
-        message: c.commit.message,
-        committed_at: c.commit.committer?.date ?? null,
-        tree_sha: c.commit.tree.sha,
-        parents: c.parents.map((p) => p.sha)
-      }))
-    };
+  /** base...head at exact SHAs, in one call (github/repos.ts); nothing in it can change. */
+  compare(base, head) {
+    return compare(this.#r, base, head);
   }
-  /** An issue's text; null when it does not exist or is a pull request. */
-  async issue(number) {
-    this.count("issues/get");
-    try {
-      const { data } = await this.octokit.rest.issues.get({
-        owner: this.owner,
-        repo: this.repo,
-        issue_number: number
-      });
-      if (data.pull_request) return null;
-      return { number: data.number, title: data.title, body: data.body ?? "" };
-    } catch (error) {
-      if (statusOf(error) === 404 || statusOf(error) === 410) return null;
-      throw error;
-    }
+  treeOf(commitSha) {
+    return treeOf(this.#r, commitSha);
   }
-  async changedFiles(number) {
-    this.count("pulls/list-files");
-    const files = await this.octokit.paginate(this.octokit.rest.pulls.listFiles, {
-      owner: this.owner,
-      repo: this.repo,
-      pull_number: number,
-      per_page: 100
-    });
-    return files.map((f) => ({
-      filename: f.filename,
-      previous_filename: f.previous_filename ?? null,
-      status: f.status
-    }));
+  /** A commit as GitHub has it; null when GitHub has no such commit. */
+  commit(sha2) {
+    return commit(this.#r, sha2);
   }
-  async treeOf(commitSha) {
-    this.count("git/get-commit");
-    const { data } = await this.octokit.rest.git.getCommit({
-      owner: this.owner,
-      repo: this.repo,
-      commit_sha: commitSha
-    });
-    return data.tree.sha;
+  permission(login) {
+    return permission(this.#r, login);
   }
+  isTeamMember(org, team, login) {
+    return isTeamMember(this.#r, org, team, login);
+  }
+  /** The active rules on a branch (rulesets, the repository's and its organisation's). */
+  branchRules(branch) {
+    return branchRules(this.#r, branch);
+  }
+  /** A branch with its classic protection's required status checks, as the token may see it. */
+  branchProtection(branch) {
+    return branchProtection(this.#r, branch);
+  }
+  /** The repository's default branch, by name. */
+  async defaultBranchName() {
+    return (await repository(this.#r)).default_branch;
+  }
+  // ---- files ------------------------------------------------------------------------------------
   /** A file at an exact commit; null when it does not exist there. */
-  async fileAt(path, ref) {
-    return this.#file(path, ref);
+  fileAt(path, ref) {
+    return file(this.#r, path, ref);
+  }
+  /** A file on the default branch (no SHA: an issue has no base); null when there is none. */
+  defaultBranchFile(path) {
+    return file(this.#r, path);
   }
   /**
-   * A file of this repository at `ref` (the default branch when absent); null when it is not
-   * there. Over 1 MB the contents API sends no content ("encoding": "none"): the text is then
-   * read again as raw, one call more, so a large file never reads as empty.
+   * A file of another repository of the installation's account at an exact commit (the
+   * organisation defaults a config extends): 403 and 404 are answers for the caller to explain,
+   * and so is a path that is no file (404) or a file too large for the contents API (413); a rate
+   * limit, or anything else, throws, so the job is retried.
    */
-  async #file(path, ref) {
-    const where2 = { owner: this.owner, repo: this.repo, path, ...ref ? { ref } : {} };
-    this.count("repos/get-content");
-    try {
-      const { data } = await this.octokit.rest.repos.getContent(where2);
-      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return null;
-      if (!tooLargeForContents(data)) {
-        return { text: Buffer.from(data.content, "base64").toString("utf8"), blobSha: data.sha };
-      }
-      this.count("repos/get-content");
-      const raw = await this.octokit.rest.repos.getContent({
-        ...where2,
-        mediaType: { format: "raw" }
-      });
-      const body = raw.data;
-      const text = typeof body === "string" ? body : Buffer.from(body).toString("utf8");
-      return { text, blobSha: data.sha };
-    } catch (error) {
-      if (statusOf(error) === 404) return null;
-      throw error;
-    }
-  }
-  async writeAgateCheckRun(sha2, existing, write) {
-    const output = { title: write.title.slice(0, 255), summary: write.summary };
-    const fields = {
-      owner: this.owner,
-      repo: this.repo,
-      status: write.conclusion === null ? "in_progress" : "completed",
-      external_id: write.externalId,
-      output,
-      actions: [
-        { label: "Re-run gate", description: "Recompute agate's decision", identifier: RERUN_GATE },
-        ...write.rerunEvaluator ? [
-          {
-            label: "Re-run evaluator",
-            description: "Ask the evaluator again",
-            identifier: RERUN_EVALUATOR
-          }
-        ] : []
-      ],
-      ...write.conclusion !== null ? { conclusion: write.conclusion, completed_at: (/* @__PURE__ */ new Date()).toISOString() } : {}
-    };
-    if (existing) {
-      this.count("checks/update");
-      const updated = await this.octokit.rest.checks.update({
-        ...fields,
-        check_run_id: existing.id
-      });
-      return agateCheckRunOf(updated.data);
-    }
-    this.count("checks/create");
-    const created = await this.octokit.rest.checks.create({
-      ...fields,
-      name: GATE_CHECK_NAME,
-      head_sha: sha2,
-      request: NOT_RESENT
-    });
-    return agateCheckRunOf(created.data);
+  async fileOfRepository(owner, repo, path, sha2) {
+    const read = await fileOfRepository(this.#r, { owner, repo }, path, sha2);
+    return read.ok ? read : refusalOrThrow(read, path);
   }
   /**
-   * The App's own newest `agate` check run on a commit, with when it started and its external id
-   * (a merge group's check keeps the group's base there). Same-named runs of others are ignored.
+   * Where a commit of another repository stands against its default branch (github/contents.ts):
+   * 403 and 404 on the repository are answers, as in fileOfRepository; anything else throws.
    */
-  async agateCheckRun(sha2) {
-    this.count("checks/list-for-ref");
-    const runs = await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
-      owner: this.owner,
-      repo: this.repo,
-      ref: sha2,
-      check_name: GATE_CHECK_NAME,
-      filter: "all",
-      per_page: 100
-    });
-    const run = runs.filter((r) => r.app?.slug === this.appSlug && r.head_sha === sha2).sort((a, b) => b.id - a.id)[0];
-    return run ? agateCheckRunOf(run) : null;
+  async defaultBranchComparison(owner, repo, sha2) {
+    const compared = await defaultBranchComparison(this.#r, { owner, repo }, sha2);
+    if (compared.ok) return compared;
+    if (compared.inCompare) throw compared.error;
+    return refusalOrThrow(compared, "");
   }
+  // ---- the agate check run ----------------------------------------------------------------------
+  writeAgateCheckRun(sha2, existing, write) {
+    return writeAgateCheckRun(this.#r, sha2, existing, write);
+  }
+  /** The App's own newest `agate` check run on a commit; same-named runs of others are ignored. */
+  agateCheckRun(sha2) {
+    return agateCheckRun(this.#r, this.appSlug, sha2);
+  }
+  // ---- workflow runs and their artifacts --------------------------------------------------------
   /** Runs for a head on one event, newest first (GitHub's own data on where evidence came from). */
-  async workflowRunsFor(headSha, event) {
-    this.count("actions/list-workflow-runs-for-repo");
-    const runs = await this.octokit.paginate(
-      this.octokit.rest.actions.listWorkflowRunsForRepo,
-      { owner: this.owner, repo: this.repo, head_sha: headSha, event, per_page: 100 },
-      (response) => response.data
-    );
-    return runs.map((run) => ({
-      id: run.id,
-      run_attempt: run.run_attempt ?? 1,
-      head_sha: run.head_sha,
-      path: run.path,
-      event: run.event,
-      status: run.status ?? null,
-      conclusion: run.conclusion ?? null,
-      html_url: run.html_url ?? null,
-      head_repository: run.head_repository?.full_name ?? null,
-      pull_requests: (run.pull_requests ?? []).filter((p) => this.isThisRepository(p.base.repo.url)).map((p) => ({ number: p.number, base_ref: p.base.ref, base_sha: p.base.sha }))
-    })).sort((a, b) => b.id - a.id);
-  }
-  /**
-   * Whether an API URL of a repository (`…/repos/{owner}/{repo}`) is this one's: a run lists pull
-   * requests of other repositories too (numbers of theirs, not this one's).
-   */
-  isThisRepository(url) {
-    return url.toLowerCase().endsWith(`/repos/${this.owner}/${this.repo}`.toLowerCase());
+  workflowRunsFor(headSha, event) {
+    return workflowRunsFor(this.#r, headSha, event);
   }
   /** The jobs of a run's newest attempt (a job not re-run keeps its earlier attempt). */
-  async latestJobs(runId) {
-    this.count("actions/list-jobs-for-workflow-run");
-    const jobs = await this.octokit.paginate(this.octokit.rest.actions.listJobsForWorkflowRun, {
-      owner: this.owner,
-      repo: this.repo,
-      run_id: runId,
-      filter: "latest",
-      per_page: 100
-    });
-    return jobs.map((job) => ({
-      id: job.id,
-      name: job.name,
-      run_attempt: job.run_attempt ?? 1,
-      status: job.status,
-      conclusion: job.conclusion ?? null,
-      html_url: job.html_url ?? null,
-      steps: (job.steps ?? []).map((step2) => ({
-        name: step2.name,
-        number: step2.number,
-        status: step2.status,
-        conclusion: step2.conclusion ?? null
-      }))
-    }));
+  latestJobs(runId) {
+    return latestJobs(this.#r, runId);
   }
   /** A run's artifacts, listed once per adapter (one pass): records and trace reports share it. */
   runArtifactLists = /* @__PURE__ */ new Map();
   runArtifacts(runId) {
     const known = this.runArtifactLists.get(runId);
     if (known) return known;
-    this.count("actions/list-workflow-run-artifacts");
-    const listed2 = this.octokit.paginate(
-      this.octokit.rest.actions.listWorkflowRunArtifacts,
-      { owner: this.owner, repo: this.repo, run_id: runId, per_page: 100 },
-      (response) => response.data
-    ).then(
-      (artifacts) => artifacts.map((a) => ({
-        id: a.id,
-        name: a.name,
-        size_in_bytes: a.size_in_bytes,
-        expired: a.expired
-      }))
-    );
+    const listed2 = runArtifacts(this.#r, runId);
     listed2.catch(() => this.runArtifactLists.delete(runId));
     this.runArtifactLists.set(runId, listed2);
     return listed2;
@@ -1433,485 +1853,95 @@ var GitHubAdapter = class {
       (a) => a.name.startsWith(TRACE_REPORT_ARTIFACT_PREFIX)
     );
   }
-  /**
-   * An artifact's zip, at most `maxBytes`. GitHub answers with a redirect to short-lived storage;
-   * that URL is fetched without the installation token (it must never leave for another host).
-   */
-  async artifactZip(artifactId, maxBytes) {
-    this.count("actions/download-artifact");
-    const response = await this.octokit.rest.actions.downloadArtifact({
-      owner: this.owner,
-      repo: this.repo,
-      artifact_id: artifactId,
-      archive_format: "zip",
-      request: { redirect: "manual" }
-    });
-    const location = response.headers.location;
-    if (response.status !== 302 || !location) {
-      throw new Error(
-        `GitHub answered the download of artifact ${artifactId} with ${response.status} and no redirect`
-      );
-    }
-    const blob = await fetch(location, { redirect: "error" });
-    if (!blob.ok || !blob.body) {
-      throw new Error(`the artifact storage answered ${blob.status} for artifact ${artifactId}`);
-    }
-    const declared = Number(blob.headers.get("content-length") ?? "0");
-    if (declared > maxBytes) {
-      await blob.body.cancel();
-      throw new Error(
-        `artifact ${artifactId} is ${declared} bytes, over the ${maxBytes} agate reads`
-      );
-    }
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of blob.body) {
-      size += chunk.byteLength;
-      if (size > maxBytes) {
-        throw new Error(`artifact ${artifactId} is over the ${maxBytes} bytes agate reads`);
-      }
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks);
+  /** An artifact's zip, at most `maxBytes`; the storage host never sees the installation token. */
+  artifactZip(artifactId, maxBytes) {
+    return artifactZip(this.#r, artifactId, maxBytes);
   }
-  /** A commit as GitHub has it; null when GitHub has no such commit. */
-  async commit(sha2) {
-    this.count("git/get-commit");
-    try {
-      const { data } = await this.octokit.rest.git.getCommit({
-        owner: this.owner,
-        repo: this.repo,
-        commit_sha: sha2
-      });
-      return { sha: data.sha, tree_sha: data.tree.sha, parents: data.parents.map((p) => p.sha) };
-    } catch (error) {
-      if (statusOf(error) === 404 || statusOf(error) === 422) return null;
-      throw error;
-    }
+  // ---- labels -----------------------------------------------------------------------------------
+  /** Adds labels; the labels as GitHub now has them (a created one with its default look). */
+  addLabels(number, names) {
+    return addLabels(this.#r, number, names);
   }
-  /**
-   * Every open pull request with its head (a workflow event names only the commit), author and
-   * title (the dashboard lists them).
-   */
-  async openPullRequests() {
-    this.count("pulls/list");
-    const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, {
-      owner: this.owner,
-      repo: this.repo,
-      state: "open",
-      per_page: 100
-    });
-    return pulls.map((p) => ({
-      number: p.number,
-      head_sha: p.head.sha,
-      author: p.user?.login ?? "ghost",
-      title: p.title
-    }));
-  }
-  async reviews(number) {
-    this.count("pulls/list-reviews");
-    const reviews = await this.octokit.paginate(this.octokit.rest.pulls.listReviews, {
-      owner: this.owner,
-      repo: this.repo,
-      pull_number: number,
-      per_page: 100
-    });
-    return reviews.map((r) => ({
-      login: r.user?.login ?? "",
-      user_type: r.user?.type ?? null,
-      state: r.state,
-      commit_id: r.commit_id ?? null,
-      submitted_at: r.submitted_at ?? null,
-      body: r.body ?? ""
-    }));
-  }
-  async permission(login) {
-    this.count("repos/get-collaborator-permission-level");
-    try {
-      const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
-        owner: this.owner,
-        repo: this.repo,
-        username: login
-      });
-      return data.permission;
-    } catch (error) {
-      if (statusOf(error) === 404) return "none";
-      throw error;
-    }
-  }
-  async isTeamMember(org, team, login) {
-    this.count("teams/get-membership-for-user-in-org");
-    try {
-      const { data } = await this.octokit.rest.teams.getMembershipForUserInOrg({
-        org,
-        team_slug: team,
-        username: login
-      });
-      return data.state === "active";
-    } catch (error) {
-      if (statusOf(error) === 404) return false;
-      throw error;
-    }
-  }
-  /**
-   * Adds labels; GitHub creates a missing one with its default colour. Returns the labels as
-   * GitHub now has them, so a caller can style one that had to be created, with no read first.
-   */
-  async addLabels(number, labels) {
-    this.count("issues/add-labels");
-    const { data } = await this.octokit.rest.issues.addLabels({
-      owner: this.owner,
-      repo: this.repo,
-      issue_number: number,
-      labels
-    });
-    return data.map(labelFact);
+  removeLabel(number, name) {
+    return removeLabel(this.#r, number, name);
   }
   /** Every label of the repository, with its look. */
-  async repositoryLabels() {
-    this.count("issues/list-labels-for-repo");
-    const labels = await this.octokit.paginate(this.octokit.rest.issues.listLabelsForRepo, {
-      owner: this.owner,
-      repo: this.repo,
-      per_page: 100
-    });
-    return labels.map(labelFact);
+  repositoryLabels() {
+    return repositoryLabels(this.#r);
   }
   /** One label of the repository with its look; null when there is none of that name. */
-  async repositoryLabel(name) {
-    this.count("issues/get-label");
-    try {
-      const { data } = await this.octokit.rest.issues.getLabel({
-        owner: this.owner,
-        repo: this.repo,
-        name
-      });
-      return labelFact(data);
-    } catch (error) {
-      if (statusOf(error) === 404) return null;
-      throw error;
-    }
+  repositoryLabel(name) {
+    return repositoryLabel(this.#r, name);
   }
   /** Creates a label; false when one of that name exists already (someone was first). */
-  async createLabel(name, color, description) {
-    this.count("issues/create-label");
-    try {
-      await this.octokit.rest.issues.createLabel({
-        owner: this.owner,
-        repo: this.repo,
-        name,
-        color,
-        description
-      });
-      return true;
-    } catch (error) {
-      if (statusOf(error) === 422) return false;
-      throw error;
-    }
+  createLabel(name, color, description) {
+    return createLabel(this.#r, name, color, description);
   }
-  async styleLabel(name, color, description, newName) {
-    this.count("issues/update-label");
-    await this.octokit.rest.issues.updateLabel({
-      owner: this.owner,
-      repo: this.repo,
-      name,
-      color,
-      description,
-      ...newName !== void 0 && newName !== name ? { new_name: newName } : {}
-    });
+  styleLabel(name, color, description, newName) {
+    return styleLabel(this.#r, name, color, description, newName);
   }
-  /** Posts a comment; GitHub's id for it. Never sent twice by the client (NOT_RESENT). */
-  async comment(number, body) {
-    this.count("issues/create-comment");
-    const { data } = await this.octokit.rest.issues.createComment({
-      owner: this.owner,
-      repo: this.repo,
-      issue_number: number,
-      body,
-      request: NOT_RESENT
-    });
-    return data.id;
+  // ---- issues and comments (handoff entries, the dashboard) -------------------------------------
+  /** An issue's text; null when it does not exist or is a pull request. */
+  issue(number) {
+    return issue(this.#r, number);
   }
-  async removeLabel(number, name) {
-    this.count("issues/remove-label");
-    try {
-      await this.octokit.rest.issues.removeLabel({
-        owner: this.owner,
-        repo: this.repo,
-        issue_number: number,
-        name
-      });
-    } catch (error) {
-      if (statusOf(error) !== 404) throw error;
-    }
-  }
-  // ---- handoff entries (issues) -----------------------------------------------------------------
   /** An issue as a handoff entry reads it; null when it does not exist or is a pull request. */
-  async entryIssue(number) {
-    this.count("issues/get");
-    try {
-      const { data } = await this.octokit.rest.issues.get({
-        owner: this.owner,
-        repo: this.repo,
-        issue_number: number
-      });
-      if (data.pull_request) return null;
-      return {
-        number: data.number,
-        body: data.body ?? "",
-        state: data.state === "closed" ? "closed" : "open",
-        author: data.user?.login ?? "ghost",
-        labels: data.labels.map(
-          (label) => typeof label === "string" ? label : label.name ?? ""
-        ),
-        looks: data.labels.flatMap(
-          (label) => typeof label === "string" || !label.name || !label.color ? [] : [labelFact({ ...label, name: label.name, color: label.color })]
-        ),
-        created_at: data.created_at
-      };
-    } catch (error) {
-      if (statusOf(error) === 404 || statusOf(error) === 410) return null;
-      throw error;
-    }
+  entryIssue(number) {
+    return entryIssue(this.#r, number);
   }
   /** Every comment on an issue, oldest first. */
-  async issueComments(number) {
-    this.count("issues/list-comments");
-    const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
-      owner: this.owner,
-      repo: this.repo,
-      issue_number: number,
-      per_page: 100
-    });
-    return comments.map((c) => ({
-      id: c.id,
-      body: c.body ?? "",
-      login: c.user?.login ?? "ghost",
-      user_type: c.user?.type ?? null,
-      created_at: c.created_at,
-      updated_at: c.updated_at,
-      edited: c.updated_at !== c.created_at
-    }));
+  issueComments(number) {
+    return issueComments(this.#r, number);
   }
-  /**
-   * Issues (open or closed) opened by `creator`, with their authors: GitHub's filter spares the
-   * listing, the caller still checks the author (a filter is no proof). "disabled": the
-   * repository has issues turned off (410).
-   */
-  async issuesBy(creator) {
-    this.count("issues/list-for-repo");
-    let issues;
-    try {
-      issues = await this.octokit.paginate(this.octokit.rest.issues.listForRepo, {
-        owner: this.owner,
-        repo: this.repo,
-        creator,
-        state: "all",
-        per_page: 100
-      });
-    } catch (error) {
-      if (statusOf(error) === 410) return "disabled";
-      throw error;
-    }
-    return issues.filter((i) => !i.pull_request).map((i) => ({
-      number: i.number,
-      body: i.body ?? "",
-      state: i.state === "closed" ? "closed" : "open",
-      author: i.user?.login ?? "ghost"
-    }));
+  /** Issues opened by `creator` (the caller still checks the author); "disabled": issues are off. */
+  issuesBy(creator) {
+    return issuesBy(this.#r, creator);
+  }
+  /** Posts a comment; GitHub's id for it. Never sent twice by the client (NOT_RESENT). */
+  comment(number, body) {
+    return comment(this.#r, number, body);
   }
   /** Opens an issue; its number. Never sent twice by the client (NOT_RESENT). */
-  async createIssue(title, body) {
-    this.count("issues/create");
-    const { data } = await this.octokit.rest.issues.create({
-      owner: this.owner,
-      repo: this.repo,
-      title,
-      body,
-      request: NOT_RESENT
-    });
-    return data.number;
+  createIssue(title, body) {
+    return createIssue(this.#r, title, body);
   }
-  async setIssueBody(number, body) {
-    this.count("issues/update");
-    await this.octokit.rest.issues.update({
-      owner: this.owner,
-      repo: this.repo,
-      issue_number: number,
-      body
-    });
-  }
-  /** The active rules on a branch (rulesets, the repository's and its organisation's). */
-  async branchRules(branch) {
-    this.count("repos/get-branch-rules");
-    return this.octokit.paginate(this.octokit.rest.repos.getBranchRules, {
-      owner: this.owner,
-      repo: this.repo,
-      branch,
-      per_page: 100
-    });
-  }
-  /** A branch with its classic protection's required status checks, as the token may see it. */
-  async branchProtection(branch) {
-    this.count("repos/get-branch");
-    const { data } = await this.octokit.rest.repos.getBranch({
-      owner: this.owner,
-      repo: this.repo,
-      branch
-    });
-    return data;
+  setIssueBody(number, body) {
+    return updateIssue(this.#r, number, { body });
   }
   /** Opens or closes an issue (closed as completed or not planned). */
-  async setIssueState(number, state, reason) {
-    this.count("issues/update");
-    await this.octokit.rest.issues.update({
-      owner: this.owner,
-      repo: this.repo,
-      issue_number: number,
+  setIssueState(number, state, reason) {
+    return updateIssue(this.#r, number, {
       state,
       ...state === "closed" && reason ? { state_reason: reason } : {}
     });
   }
-  /** The repository's default branch, by name. */
-  async defaultBranchName() {
-    this.count("repos/get");
-    const { data } = await this.octokit.rest.repos.get({ owner: this.owner, repo: this.repo });
-    return data.default_branch;
-  }
-  /** A file on the default branch (no SHA: an issue has no base); null when there is none. */
-  async defaultBranchFile(path) {
-    return this.#file(path);
-  }
-  /** Whether a pull request is open; false when it is closed or does not exist. */
-  async isPullRequestOpen(number) {
-    this.count("pulls/get");
-    try {
-      const { data } = await this.octokit.rest.pulls.get({
-        owner: this.owner,
-        repo: this.repo,
-        pull_number: number
-      });
-      return data.state === "open";
-    } catch (error) {
-      if (statusOf(error) === 404) return false;
-      throw error;
-    }
-  }
-  /**
-   * A file of another repository of the installation's account at an exact commit: the
-   * organisation defaults a config extends, in the owner's `.github` repository. 404 and 403 are
-   * answers (the file is not there, or the installation cannot see that repository), returned
-   * for the caller to explain, and so is a file too large for the contents API (413); a rate
-   * limit, or anything else, throws, so the job is retried.
-   */
-  async fileOfRepository(owner, repo, path, sha2) {
-    this.count("repos/get-content");
-    try {
-      const { data } = await this.octokit.rest.repos.getContent({ owner, repo, path, ref: sha2 });
-      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
-        return { ok: false, status: 404, message: `${path} is not a file` };
-      }
-      if (tooLargeForContents(data)) {
-        return {
-          ok: false,
-          status: 413,
-          message: `${data.size} bytes, over the 1 MB GitHub's contents API serves`
-        };
-      }
-      return { ok: true, text: Buffer.from(data.content, "base64").toString("utf8") };
-    } catch (error) {
-      const answer2 = refusalOf(error);
-      if (answer2) return answer2;
-      throw error;
-    }
-  }
-  /**
-   * Where a commit of another repository of the installation's account stands against that
-   * repository's default branch: GitHub's compare of `<the branch's commit>...<sha>`, its status null
-   * when GitHub finds no shared history (404 on the compare). 403 and 404 on the repository are
-   * answers, as in fileOfRepository; a rate limit, or anything else, throws.
-   */
-  async defaultBranchComparison(owner, repo, sha2) {
-    let defaultBranch;
-    this.count("repos/get");
-    try {
-      ({
-        data: { default_branch: defaultBranch }
-      } = await this.octokit.rest.repos.get({ owner, repo }));
-    } catch (error) {
-      const answer2 = refusalOf(error);
-      if (answer2) return answer2;
-      throw error;
-    }
-    let branchSha;
-    this.count("repos/get-branch");
-    try {
-      ({
-        data: {
-          commit: { sha: branchSha }
-        }
-      } = await this.octokit.rest.repos.getBranch({ owner, repo, branch: defaultBranch }));
-    } catch (error) {
-      const answer2 = refusalOf(error);
-      if (answer2) return answer2;
-      throw error;
-    }
-    this.count("repos/compare-commits");
-    try {
-      const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({
-        owner,
-        repo,
-        basehead: `${branchSha}...${sha2}`,
-        per_page: 1
-      });
-      return { ok: true, compared: { defaultBranch, status: data.status } };
-    } catch (error) {
-      if (statusOf(error) === 404 && !isRateLimited(error)) {
-        return { ok: true, compared: { defaultBranch, status: null } };
-      }
-      throw error;
-    }
-  }
 };
-function refusalOf(error) {
-  const status = statusOf(error);
-  if (status !== 404 && status !== 403 || isRateLimited(error)) return null;
-  return { ok: false, status, message: error.message };
+function refusalOrThrow(failure, path) {
+  switch (failure.status) {
+    case 403:
+    case 404:
+      return { ok: false, status: failure.status, message: failure.message };
+    case "not-a-file":
+      return { ok: false, status: 404, message: `${path} is not a file` };
+    case "too-large":
+      return { ok: false, status: 413, message: failure.message };
+    default:
+      throw failure.error;
+  }
 }
 var AppAdapter = class {
   constructor(octokit) {
     this.octokit = octokit;
   }
   octokit;
-  async slug() {
-    const { data } = await this.octokit.rest.apps.getAuthenticated();
-    if (!data?.slug) throw new Error("GitHub did not say this App's slug; is APP_ID right?");
-    return data.slug;
+  slug() {
+    return appSlug(this.octokit);
   }
   /** The installation on a repository; null when the App is no longer installed there. */
-  async installationOf(fullName) {
-    const [owner, repo] = fullName.split("/");
-    if (!owner || !repo) return null;
-    try {
-      const { data } = await this.octokit.rest.apps.getRepoInstallation({ owner, repo });
-      return data.id;
-    } catch (error) {
-      if (statusOf(error) === 404) return null;
-      throw error;
-    }
+  installationOf(fullName) {
+    return installationOf(this.octokit, fullName);
   }
 };
-function agateCheckRunOf(run) {
-  return {
-    id: run.id,
-    status: run.status,
-    conclusion: run.conclusion ?? null,
-    title: run.output.title ?? null,
-    summary: run.output.summary ?? null,
-    startedAt: run.started_at ?? null,
-    externalId: run.external_id ?? null
-  };
-}
 
 // app/kit/keep-trying.ts
 function keepTrying(attempt2, onFailure, options) {
@@ -1931,9 +1961,9 @@ function jobContext(services, run = {}) {
     now: services.now,
     reads: services.reads,
     appSlug: () => services.appSlug(),
-    github: async (repository2, installation2) => {
+    github: async (repository3, installation2) => {
       const slug = await services.appSlug();
-      return new GitHubAdapter(await services.octokitFor(installation2), repository2, slug);
+      return new GitHubAdapter(await services.octokitFor(installation2), repository3, slug);
     },
     app: async () => new AppAdapter(await services.appOctokit()),
     log: run.log ?? (() => {
@@ -1988,8 +2018,8 @@ function jobRegistry(registrations) {
       const adapters = [];
       const line2 = await found.run(payload, {
         ...context,
-        github: async (repository2, installation2) => {
-          const adapter = await context.github(repository2, installation2);
+        github: async (repository3, installation2) => {
+          const adapter = await context.github(repository3, installation2);
           adapters.push(adapter);
           return adapter;
         }
@@ -2004,8 +2034,8 @@ function callsOf(adapters) {
     for (const [op, n] of adapter.calls) calls.set(op, (calls.get(op) ?? 0) + n);
   }
   const total = [...calls.values()].reduce((sum, n) => sum + n, 0);
-  const list = [...calls.entries()].map(([op, n]) => n > 1 ? `${op}\xD7${n}` : op).join(", ");
-  return `${total} GitHub calls: ${list}`;
+  const list2 = [...calls.entries()].map(([op, n]) => n > 1 ? `${op}\xD7${n}` : op).join(", ");
+  return `${total} GitHub calls: ${list2}`;
 }
 function queueJob(queue, spec, payload, options = {}) {
   const dedupe = options.dedupe ?? spec.dedupe?.(payload);
@@ -2018,8 +2048,8 @@ function workerHandlers(registry, services, log) {
   const handlers = {};
   for (const r of registry.registrations) {
     const { everyMs } = r;
-    const schedule = (at2) => services.store.enqueue(
-      { ...jobOf(r.spec, null), run_at: at2.toISOString() },
+    const schedule = (at3) => services.store.enqueue(
+      { ...jobOf(r.spec, null), run_at: at3.toISOString() },
       { dedupeKey: r.spec.kind, until: "started" }
     );
     if (everyMs !== void 0) {
@@ -2468,7 +2498,7 @@ var pullRequestEntriesJobSchema = z13.strictObject({
   number: positiveIntSchema,
   trigger: triggerSchema
 });
-var entryKey = (repository2, issue) => `${repository2}#${issue}:entry`;
+var entryKey = (repository3, issue2) => `${repository3}#${issue2}:entry`;
 var ENTRY_JOBS = {
   entry: jobSpec("entries.entry", entryJobSchema, (p) => entryKey(p.repository, p.issue_number)),
   // No concurrency key: a key would hold the entry's other jobs behind it until it is due.
@@ -2644,8 +2674,8 @@ function declaredWaitUntil(comments, author, now) {
     if (c.login.toLowerCase() !== author.toLowerCase()) continue;
     const lease = parseWait(c.body);
     if (lease === null) continue;
-    const at2 = Math.max(Date.parse(c.created_at), Date.parse(c.updated_at ?? c.created_at));
-    until = Math.max(until, at2 + lease);
+    const at3 = Math.max(Date.parse(c.created_at), Date.parse(c.updated_at ?? c.created_at));
+    until = Math.max(until, at3 + lease);
   }
   return until > now.getTime() ? new Date(until) : null;
 }
@@ -2782,12 +2812,12 @@ function closedPutBack(input) {
 // checks/entries/machine.ts
 var isTerminal = (state) => TERMINAL_ENTRY_STATES.includes(state);
 var same = (a, b) => a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
-var deadline = (kind, at2, ms) => ({
+var deadline = (kind, at3, ms) => ({
   kind,
-  at: new Date(at2.getTime() + ms).toISOString()
+  at: new Date(at3.getTime() + ms).toISOString()
 });
 function openEntry(input) {
-  const at2 = input.at.toISOString();
+  const at3 = input.at.toISOString();
   const entry = {
     repository: input.repository,
     issue_number: input.issue_number,
@@ -2801,8 +2831,8 @@ function openEntry(input) {
     why: null,
     deadline: deadline("unanswered", input.at, input.rules.unanswered_timeout),
     comments_through: 0,
-    opened_at: at2,
-    state_changed_at: at2
+    opened_at: at3,
+    state_changed_at: at3
   };
   return {
     entry,
@@ -2813,15 +2843,15 @@ function openEntry(input) {
       reason: "opened with every required field",
       reply: opened(entry, input.rules),
       mentions: [],
-      at: at2
+      at: at3
     }
   };
 }
-function step(entry, change, actor, commentId, at2) {
+function step(entry, change, actor, commentId, at3) {
   const { version: _version, ...current } = entry;
   const next = { ...current, ...change.next };
   if (commentId !== null) next.comments_through = Math.max(entry.comments_through, commentId);
-  if (next.state !== entry.state) next.state_changed_at = at2.toISOString();
+  if (next.state !== entry.state) next.state_changed_at = at3.toISOString();
   if (isTerminal(next.state)) next.deadline = null;
   return {
     entry: next,
@@ -2832,12 +2862,12 @@ function step(entry, change, actor, commentId, at2) {
       reason: change.reason,
       reply: change.reply,
       mentions: change.mentions ?? [],
-      at: at2.toISOString()
+      at: at3.toISOString()
     }
   };
 }
 var refused = (reason, reply) => ({ kind: "refused", reason, reply });
-function claimEnded2(entry, how, at2, rules) {
+function claimEnded2(entry, how, at3, rules) {
   const ends = entry.claim_expiries + 1;
   const limit = rules.claim_expiries_before_blocked;
   const owner = entry.owner ?? "";
@@ -2859,7 +2889,7 @@ function claimEnded2(entry, how, at2, rules) {
       state: "open",
       owner: null,
       claim_expiries: ends,
-      deadline: deadline("unanswered", at2, rules.unanswered_timeout)
+      deadline: deadline("unanswered", at3, rules.unanswered_timeout)
     }
   };
 }
@@ -2873,7 +2903,7 @@ var mayPark = (entry, actor, maintainer) => involved(entry, actor) || maintainer
 var byOwner = (entry, what, actor) => same(actor, entry.owner) ? null : refused(`${what} by ${actor}, who is not the owner`, notOwner(entry, what, actor));
 var COMMANDS = {
   invalid: (_entry, command) => refused(`invalid /${command.command}`, invalid(command.problem)),
-  claim: (entry, _command, { actor, at: at2, rules }) => {
+  claim: (entry, _command, { actor, at: at3, rules }) => {
     if (same(actor, entry.author)) {
       return refused("claim by the author", authorCannotClaim(entry.author));
     }
@@ -2887,7 +2917,7 @@ var COMMANDS = {
       next: {
         state: "claimed",
         owner: actor,
-        deadline: deadline("claim", at2, rules.claim_timeout)
+        deadline: deadline("claim", at3, rules.claim_timeout)
       }
     };
   },
@@ -2917,7 +2947,7 @@ var COMMANDS = {
       next: { follow_ups: asked2 }
     };
   },
-  release: (entry, _command, { actor, at: at2, rules }) => byOwner(entry, "release", actor) ?? claimEnded2(entry, "released", at2, rules),
+  release: (entry, _command, { actor, at: at3, rules }) => byOwner(entry, "release", actor) ?? claimEnded2(entry, "released", at3, rules),
   block: (entry, command, { actor, maintainer }) => {
     if (!mayPark(entry, actor, maintainer)) {
       return refused(`block by ${actor}`, notParticipant(entry, "block", actor));
@@ -2969,11 +2999,11 @@ function applyCommand(entry, input, rules) {
   });
   return step(entry, change, input.actor, input.comment_id, input.at);
 }
-function applyDeadline(entry, at2, rules) {
+function applyDeadline(entry, at3, rules) {
   const due = entry.deadline;
-  if (!due || at2.getTime() < Date.parse(due.at)) return null;
+  if (!due || at3.getTime() < Date.parse(due.at)) return null;
   if (due.kind === "claim" && entry.state === "claimed") {
-    return step(entry, claimEnded2(entry, "expired", at2, rules), "agate", null, at2);
+    return step(entry, claimEnded2(entry, "expired", at3, rules), "agate", null, at3);
   }
   if (due.kind === "unanswered" && entry.state === "open") {
     const why = `unanswered for ${duration(rules.unanswered_timeout)}`;
@@ -2987,7 +3017,7 @@ function applyDeadline(entry, at2, rules) {
       },
       "agate",
       null,
-      at2
+      at3
     );
   }
   return null;
@@ -3047,11 +3077,11 @@ function commandForLabel(label) {
 }
 
 // app/entries/route.ts
-function entryJob(target, issue, extra = {}) {
+function entryJob(target, issue2, extra = {}) {
   return jobOf(ENTRY_JOBS.entry, {
     repository: target.repository,
     installation: target.installation,
-    issue_number: issue,
+    issue_number: issue2,
     trigger: target.trigger,
     ...extra
   });
@@ -3299,9 +3329,9 @@ var mergeGroupDeadlineJobSchema = z14.union([
     ...mergeGroupDeadlineFields
   }).transform(({ installation_id, ...rest }) => ({ ...rest, installation: installation_id }))
 ]);
-var headKey = (repository2, sha2) => `${repository2}@${sha2}`;
-var evaluatorKey = (repository2, number) => `${repository2}#${number}:evaluator`;
-var labelsKey = (repository2) => `${repository2}:labels`;
+var headKey = (repository3, sha2) => `${repository3}@${sha2}`;
+var evaluatorKey = (repository3, number) => `${repository3}#${number}:evaluator`;
+var labelsKey = (repository3) => `${repository3}:labels`;
 var byHead = (p) => headKey(p.repository, p.head_sha);
 var GATE_JOBS = {
   pullRequest: jobSpec("gate.pull_request", pullRequestJobSchema, byPullRequest),
@@ -3381,7 +3411,7 @@ function parseDuration(text) {
   if (!match) return void 0;
   return Number(match[1]) * UNIT_MS2[match[2]];
 }
-var durationSchema = z15.string({ error: (issue) => durationMessage(issue.input) }).regex(DURATION_PATTERN, { error: (issue) => durationMessage(issue.input) }).transform((text) => parseDuration(text));
+var durationSchema = z15.string({ error: (issue2) => durationMessage(issue2.input) }).regex(DURATION_PATTERN, { error: (issue2) => durationMessage(issue2.input) }).transform((text) => parseDuration(text));
 
 // schemas/config.ts
 var CONFIG_PATH = ".github/agate.yml";
@@ -3393,7 +3423,7 @@ var globSchema = nonEmpty("a glob pattern").meta({
 var labelSchema = nonEmpty("a label name");
 var commandSchema = z16.strictObject({
   name: z16.string().regex(/^[A-Za-z0-9][A-Za-z0-9 ._:/-]*$/, {
-    error: (issue) => `${JSON.stringify(issue.input)} is not a command name: use letters, digits, spaces and . _ : / -, such as "unit tests"`
+    error: (issue2) => `${JSON.stringify(issue2.input)} is not a command name: use letters, digits, spaces and . _ : / -, such as "unit tests"`
   }).meta({
     description: "Short name shown in the check-run summary, unique in the list.",
     examples: ["unit tests"]
@@ -3460,7 +3490,7 @@ var evaluatorSchema = z16.discriminatedUnion(
     z16.strictObject({ kind: z16.literal("review") })
   ],
   {
-    error: (issue) => issue.code === "invalid_union" ? `${JSON.stringify(issue.input?.kind)} is not an evaluator kind: use none, llm, command or review` : void 0
+    error: (issue2) => issue2.code === "invalid_union" ? `${JSON.stringify(issue2.input?.kind)} is not an evaluator kind: use none, llm, command or review` : void 0
   }
 ).prefault({ kind: "none" }).meta({
   description: "Who signs off after every command passed. Default: none (commands only)."
@@ -3498,7 +3528,7 @@ var budgetsSchema2 = z16.strictObject({
 var escalationSchema = z16.strictObject({
   maintainers: z16.array(
     z16.string().regex(/^@?[A-Za-z0-9-]+(\/[A-Za-z0-9_.-]+)?(\[bot\])?$/, {
-      error: (issue) => `${JSON.stringify(issue.input)} is neither a login (octocat) nor a team (@my-org/maintainers)`
+      error: (issue2) => `${JSON.stringify(issue2.input)} is neither a login (octocat) nor a team (@my-org/maintainers)`
     })
   ).default([]).meta({
     description: "Logins or @org/team slugs: mentioned once when a handoff entry is escalated (empty: nobody is mentioned, and the entry's comment says so), and the maintainers whose approval counts for protected paths, who may /agate accept a commit and who decide entries (empty: anyone with write access). Only a person's account counts, never a bot."
@@ -3509,7 +3539,7 @@ var escalationSchema = z16.strictObject({
   claim_expiries_before_blocked: positiveIntSchema.default(2)
 }).prefault({});
 var workflowPathSchema = z16.string().regex(/^\.github\/workflows\/[^/]+\.ya?ml$/, {
-  error: (issue) => `${JSON.stringify(issue.input)} is not a workflow file: use a path such as .github/workflows/agate.yml`
+  error: (issue2) => `${JSON.stringify(issue2.input)} is not a workflow file: use a path such as .github/workflows/agate.yml`
 });
 var nameSchema = (what) => z16.string().min(1, { error: `${what} must not be empty` }).max(100, { error: `${what} must be at most 100 characters` });
 var evidenceSchema = z16.strictObject({
@@ -3534,7 +3564,7 @@ var mergeQueueSchema = z16.strictObject({
   description: "The merge queue: a merge group is accepted only on evidence for its own head."
 });
 var extendsSchema = z16.string().regex(/^[A-Za-z0-9-]+\/\.github:[^@\s]+@[0-9a-f]{40}$/, {
-  error: (issue) => `${JSON.stringify(issue.input)} is not <owner>/.github:<path>@<40-hex commit SHA>`
+  error: (issue2) => `${JSON.stringify(issue2.input)} is not <owner>/.github:<path>@<40-hex commit SHA>`
 }).optional().meta({
   description: "Organisation-wide defaults: `<owner>/.github:<path>@<40-hex commit SHA>`, a file in this repository's owner's .github repository at a pinned commit. This file is merged on top of it (maps key by key, this file's value wins; lists and scalars replaced whole); the defaults may not extend others.",
   examples: ["my-org/.github:agate/defaults.yml@0123456789abcdef0123456789abcdef01234567"]
@@ -3578,14 +3608,14 @@ var configSchema = z16.strictObject({
 
 // checks/errors.ts
 var ConfigurationError = class extends Error {
-  constructor(file, problems, headline = `${file} is not a valid agate config`) {
+  constructor(file2, problems, headline = `${file2} is not a valid agate config`) {
     super(
       [
         `${headline} (${problems.length} ${problems.length === 1 ? "problem" : "problems"}):`,
         ...problems.map((p) => `  - ${formatProblem(p)}`)
       ].join("\n")
     );
-    this.file = file;
+    this.file = file2;
     this.problems = problems;
   }
   file;
@@ -3644,31 +3674,31 @@ function parseExtendsReference(value, owner) {
     return fail(`expected a reference such as ${EXTENDS_EXAMPLE}, got ${kindOf(value)}`);
   }
   const reference = value;
-  const at2 = reference.lastIndexOf("@");
+  const at3 = reference.lastIndexOf("@");
   const colon = reference.indexOf(":");
-  if (colon < 0 || at2 < colon) {
+  if (colon < 0 || at3 < colon) {
     return fail(
       `${JSON.stringify(value)} is not a reference to a defaults file: write <owner>/.github:<path>@<commit SHA>, such as ${EXTENDS_EXAMPLE}`
     );
   }
-  const repository2 = reference.slice(0, colon);
-  const path = reference.slice(colon + 1, at2);
-  const rev = reference.slice(at2 + 1);
-  const [refOwner, repo, ...more] = repository2.split("/");
+  const repository3 = reference.slice(0, colon);
+  const path = reference.slice(colon + 1, at3);
+  const rev = reference.slice(at3 + 1);
+  const [refOwner, repo, ...more] = repository3.split("/");
   if (!refOwner || !repo || more.length > 0 || !/^[A-Za-z0-9-]+$/.test(refOwner)) {
     return fail(
-      `${JSON.stringify(repository2)} is not a repository such as my-org/.github: write <owner>/.github:<path>@<commit SHA>`
+      `${JSON.stringify(repository3)} is not a repository such as my-org/.github: write <owner>/.github:<path>@<commit SHA>`
     );
   }
   const why = "the App's installation and the Action's token reach nothing else reliably, so defaults can live only there";
   if (repo !== DEFAULTS_REPO) {
     return fail(
-      `extends may name only the owner's ${DEFAULTS_REPO} repository (${refOwner}/${DEFAULTS_REPO}), not ${repository2}: ${why}`
+      `extends may name only the owner's ${DEFAULTS_REPO} repository (${refOwner}/${DEFAULTS_REPO}), not ${repository3}: ${why}`
     );
   }
   if (owner !== null && refOwner.toLowerCase() !== owner.toLowerCase()) {
     return fail(
-      `extends may name only this repository's owner's ${DEFAULTS_REPO} repository (${owner}/${DEFAULTS_REPO}), not ${repository2}: ${why}`
+      `extends may name only this repository's owner's ${DEFAULTS_REPO} repository (${owner}/${DEFAULTS_REPO}), not ${repository3}: ${why}`
     );
   }
   const segments = path.split("/");
@@ -3777,22 +3807,22 @@ function configSchemaAt(path, value) {
 }
 
 // checks/config/parse-config.ts
-function parseConfig(text, file = CONFIG_PATH, sources = {}) {
-  const own = readDocument(text, file, void 0);
-  const ref = extendsIn(own, file, sources.owner ?? null);
+function parseConfig(text, file2 = CONFIG_PATH, sources = {}) {
+  const own = readDocument(text, file2, void 0);
+  const ref = extendsIn(own, file2, sources.owner ?? null);
   let defaults = null;
   if (ref) {
     const read = sources.defaults;
     if (read === void 0 || typeof read !== "string") {
       const why = read === void 0 ? "they were not read here, and this file alone is not the config" : defaultsProblem(read);
-      throw new ConfigurationError(file, [
-        at(own, ["extends"], `cannot use the defaults ${ref.reference}: ${why}`)
+      throw new ConfigurationError(file2, [
+        at2(own, ["extends"], `cannot use the defaults ${ref.reference}: ${why}`)
       ]);
     }
-    defaults = readDocument(read, file, ref.reference);
+    defaults = readDocument(read, file2, ref.reference);
     if (defaults.doc.has("extends")) {
-      throw new ConfigurationError(file, [
-        at(
+      throw new ConfigurationError(file2, [
+        at2(
           defaults,
           ["extends"],
           "the defaults may not extend other defaults (one level only): put what they need in this file"
@@ -3803,21 +3833,21 @@ function parseConfig(text, file = CONFIG_PATH, sources = {}) {
   const data = defaults ? mergeDefaults(defaults.data, own.data) : own.data;
   const result = configSchema.safeParse(data, { error: genericMessage });
   if (!result.success) {
-    const problems = result.error.issues.flatMap((issue) => toProblems(issue, own, defaults, data));
-    throw new ConfigurationError(file, problems.sort(byFileAndPosition));
+    const problems = result.error.issues.flatMap((issue2) => toProblems(issue2, own, defaults, data));
+    throw new ConfigurationError(file2, problems.sort(byFileAndPosition));
   }
-  return { config: result.data, digest: configDigest(result.data), file, extends: ref };
+  return { config: result.data, digest: configDigest(result.data), file: file2, extends: ref };
 }
-function configExtends(text, file = CONFIG_PATH, owner = null) {
-  return extendsIn(readDocument(text, file, void 0), file, owner);
+function configExtends(text, file2 = CONFIG_PATH, owner = null) {
+  return extendsIn(readDocument(text, file2, void 0), file2, owner);
 }
-function extendsIn(own, file, owner) {
+function extendsIn(own, file2, owner) {
   if (!own.doc.has("extends")) return null;
   const parsed = parseExtendsReference(own.data.extends, owner);
-  if (!parsed.ok) throw new ConfigurationError(file, [at(own, ["extends"], parsed.problem)]);
+  if (!parsed.ok) throw new ConfigurationError(file2, [at2(own, ["extends"], parsed.problem)]);
   return parsed.ref;
 }
-function at(parsed, path, message4) {
+function at2(parsed, path, message4) {
   return {
     path: formatPath(path),
     ...parsed.at(nearestNode(parsed.doc, path).range?.[0] ?? 0),
@@ -3825,32 +3855,32 @@ function at(parsed, path, message4) {
     ...parsed.where ? { file: parsed.where } : {}
   };
 }
-function readDocument(text, file, where2) {
+function readDocument(text, file2, where2) {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const at2 = (offset) => {
+  const at3 = (offset) => {
     const pos = lines.linePos(offset);
     return { line: pos.line, column: pos.col };
   };
   const problem = (offset, message4) => ({
     path: "",
-    ...at2(offset),
+    ...at3(offset),
     message: message4,
     ...where2 ? { file: where2 } : {}
   });
   if (doc.errors.length > 0) {
     throw new ConfigurationError(
-      file,
+      file2,
       doc.errors.map((error) => problem(error.pos[0], `YAML syntax: ${error.message}`))
     );
   }
   if (doc.contents === null) {
-    throw new ConfigurationError(file, [
+    throw new ConfigurationError(file2, [
       problem(0, where2 ? "the defaults file is empty: it needs at least one key" : EMPTY_MESSAGE)
     ]);
   }
   if (!isMap2(doc.contents)) {
-    throw new ConfigurationError(file, [
+    throw new ConfigurationError(file2, [
       problem(
         doc.contents.range?.[0] ?? 0,
         "the top level must be a mapping with keys such as version and commands"
@@ -3861,22 +3891,22 @@ function readDocument(text, file, where2) {
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    throw new ConfigurationError(file, [problem(0, `YAML: ${error.message}`)]);
+    throw new ConfigurationError(file2, [problem(0, `YAML: ${error.message}`)]);
   }
-  return { doc, data, at: at2, where: where2 };
+  return { doc, data, at: at3, where: where2 };
 }
 var EMPTY_MESSAGE = "the file is empty: it needs at least `version: 1` and one command, such as\n      version: 1\n      commands:\n        - name: test\n          run: npm test";
-function toProblems(issue, own, defaults, data) {
-  const path = issue.path;
-  const source = (at2) => defaults && originOf(own.doc, defaults.doc, at2) === "defaults" ? defaults : own;
+function toProblems(issue2, own, defaults, data) {
+  const path = issue2.path;
+  const source = (at3) => defaults && originOf(own.doc, defaults.doc, at3) === "defaults" ? defaults : own;
   const located = (parsed2) => parsed2.where ? { file: parsed2.where } : {};
-  if (issue.code === "unrecognized_keys") {
+  if (issue2.code === "unrecognized_keys") {
     const allowed = Object.keys(configSchemaAt(path, data)?.properties ?? {});
-    return issue.keys.map((key) => {
-      const { doc, at: at2 } = source([...path, key]);
+    return issue2.keys.map((key) => {
+      const { doc, at: at3 } = source([...path, key]);
       return {
         path: formatPath([...path, key]),
-        ...at2(keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0),
+        ...at3(keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0),
         message: unknownKeyMessage(key, allowed, path),
         ...located(source([...path, key]))
       };
@@ -3889,7 +3919,7 @@ function toProblems(issue, own, defaults, data) {
     {
       path: formatPath(path),
       ...parsed.at(node.range?.[0] ?? 0),
-      message: missing ? missingMessage(path, data) : issue.message,
+      message: missing ? missingMessage(path, data) : issue2.message,
       ...located(parsed)
     }
   ];
@@ -3951,22 +3981,22 @@ function closeEnough(typed, known) {
   }
   return (previous[b.length] ?? Number.POSITIVE_INFINITY) <= 2;
 }
-function genericMessage(issue) {
-  switch (issue.code) {
+function genericMessage(issue2) {
+  switch (issue2.code) {
     case "invalid_type":
-      return `expected ${noun(issue.expected)}, got ${describe(issue.input)}`;
+      return `expected ${noun(issue2.expected)}, got ${describe(issue2.input)}`;
     case "too_small":
-      if (issue.origin === "array")
-        return `needs at least ${issue.minimum} item${issue.minimum === 1 ? "" : "s"}`;
-      if (issue.origin === "string") return "must not be empty";
-      return `must be ${issue.inclusive ? "at least" : "more than"} ${issue.minimum}, got ${describe(issue.input)}`;
+      if (issue2.origin === "array")
+        return `needs at least ${issue2.minimum} item${issue2.minimum === 1 ? "" : "s"}`;
+      if (issue2.origin === "string") return "must not be empty";
+      return `must be ${issue2.inclusive ? "at least" : "more than"} ${issue2.minimum}, got ${describe(issue2.input)}`;
     case "too_big":
-      if (issue.origin === "array") return `takes at most ${issue.maximum} items`;
-      return `must be ${issue.inclusive ? "at most" : "less than"} ${issue.maximum}, got ${describe(issue.input)}`;
+      if (issue2.origin === "array") return `takes at most ${issue2.maximum} items`;
+      return `must be ${issue2.inclusive ? "at most" : "less than"} ${issue2.maximum}, got ${describe(issue2.input)}`;
     case "invalid_value":
-      return `${describe(issue.input)} is not one of ${issue.values.map((v) => String(v)).join(", ")}`;
+      return `${describe(issue2.input)} is not one of ${issue2.values.map((v) => String(v)).join(", ")}`;
     case "invalid_format":
-      return `${describe(issue.input)} is not a valid ${issue.format}`;
+      return `${describe(issue2.input)} is not a valid ${issue2.format}`;
     default:
       return void 0;
   }
@@ -4011,11 +4041,11 @@ async function readOrgDefaults(github, ref) {
 
 // app/entries/rules.ts
 async function readEscalationRules(github, readDefaults) {
-  const file = await github.defaultBranchFile(CONFIG_PATH);
-  if (!file) return { rules: escalationSchema.parse(void 0), problem: null };
+  const file2 = await github.defaultBranchFile(CONFIG_PATH);
+  if (!file2) return { rules: escalationSchema.parse(void 0), problem: null };
   try {
     const owner = github.owner ?? null;
-    const ref = configExtends(file.text, CONFIG_PATH, owner);
+    const ref = configExtends(file2.text, CONFIG_PATH, owner);
     const defaults = !ref ? void 0 : readDefaults ? await readDefaults(ref) : github.fileOfRepository && github.defaultBranchComparison ? await readOrgDefaults(
       {
         fileOfRepository: github.fileOfRepository.bind(github),
@@ -4023,7 +4053,7 @@ async function readEscalationRules(github, readDefaults) {
       },
       ref
     ) : void 0;
-    const { config } = parseConfig(file.text, CONFIG_PATH, { owner, defaults });
+    const { config } = parseConfig(file2.text, CONFIG_PATH, { owner, defaults });
     return { rules: config.escalation, problem: null };
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
@@ -4037,17 +4067,17 @@ async function readEscalationRules(github, readDefaults) {
 // app/entries/waiting.ts
 async function agentWaits(deps, entry, comments) {
   if (entry.state === "resolved") return null;
-  const { repository: repository2 } = entry;
+  const { repository: repository3 } = entry;
   const named2 = entry.fields.blocking_pull;
   const mentioning = await deps.store.listMentioningPullRequests({
-    repository: repository2,
+    repository: repository3,
     issueNumber: entry.issue_number
   });
   const numbers = [.../* @__PURE__ */ new Set([...named2 === null ? [] : [named2], ...mentioning])];
   const pulls = await Promise.all(
     numbers.map(async (number) => ({
       number,
-      decisions: (await deps.store.listRecords({ repository: repository2, pullNumber: number })).map((r) => ({
+      decisions: (await deps.store.listRecords({ repository: repository3, pullNumber: number })).map((r) => ({
         state: r.decision.state,
         stale: r.stale
       }))
@@ -4065,13 +4095,13 @@ async function agentWaits(deps, entry, comments) {
 var REFUSAL_MARKER = "<!-- agate:entry-refused -->";
 function deadlineJobs(entry, installation2) {
   if (!entry.deadline) return [];
-  const at2 = entry.deadline.at;
-  const { repository: repository2, issue_number } = entry;
+  const at3 = entry.deadline.at;
+  const { repository: repository3, issue_number } = entry;
   return [
     jobOf(
       ENTRY_JOBS.deadline,
-      { repository: repository2, installation: installation2, issue_number, deadline_at: at2 },
-      { run_at: at2 }
+      { repository: repository3, installation: installation2, issue_number, deadline_at: at3 },
+      { run_at: at3 }
     )
   ];
 }
@@ -4086,19 +4116,19 @@ async function runEntryJob(job, deps) {
     issueNumber: job.issue_number
   });
   if (!stored && job.label_change !== null) return `${where2}: not a handoff entry`;
-  const issue = await deps.github.entryIssue(job.issue_number);
-  if (!issue) return `${where2}: no such issue (or a pull request)`;
+  const issue2 = await deps.github.entryIssue(job.issue_number);
+  if (!issue2) return `${where2}: no such issue (or a pull request)`;
   const pass = entryPass(job, deps);
-  const opened2 = stored ? { entry: stored, created: false } : await openFromForm(pass, job, deps, issue);
+  const opened2 = stored ? { entry: stored, created: false } : await openFromForm(pass, job, deps, issue2);
   if (typeof opened2 === "string") return `${where2}: ${opened2}`;
   let { entry } = opened2;
   let comments;
   if (job.trigger.event === "issue_comment" || job.trigger.event === "timer" || opened2.created) {
-    comments = await deps.github.issueComments(issue.number);
+    comments = await deps.github.issueComments(issue2.number);
     entry = await applyComments(pass, deps, entry, comments);
   }
   entry = await pass.deadlines(entry, deps.now());
-  const projected = await project(deps, entry, issue, job, comments);
+  const projected = await project(deps, entry, issue2, job, comments);
   const posted = await postReplies(deps, entry, comments);
   const problem = pass.problem();
   const notes = problem ? [...pass.notes, problem] : pass.notes;
@@ -4147,18 +4177,18 @@ function entryPass(job, deps) {
   };
   return pass;
 }
-async function openFromForm(pass, job, deps, issue) {
-  if (issue.state === "closed") return "closed, not a handoff entry";
-  const form = parseEntryForm(issue.body);
+async function openFromForm(pass, job, deps, issue2) {
+  if (issue2.state === "closed") return "closed, not a handoff entry";
+  const form = parseEntryForm(issue2.body);
   if (form.kind === "not_an_entry") return "not a handoff entry";
   if (form.kind === "refused") {
-    await refuse(deps.github, issue, deps.appLogin, refusedForm(form.missing, form.problems));
+    await refuse(deps.github, issue2, deps.appLogin, refusedForm(form.missing, form.problems));
     return `refused (missing ${form.missing.join(", ") || form.problems.join("; ")}), closed`;
   }
   const step2 = openEntry({
     repository: job.repository,
-    issue_number: issue.number,
-    author: issue.author,
+    issue_number: issue2.number,
+    author: issue2.author,
     fields: form.fields,
     at: deps.now(),
     rules: await pass.rules()
@@ -4182,32 +4212,32 @@ async function openFromForm(pass, job, deps, issue) {
 async function applyComments(pass, deps, current, comments) {
   const pending = comments.filter((c) => c.id > current.comments_through).filter((c) => c.login.toLowerCase() !== deps.appLogin.toLowerCase()).filter((c) => !c.edited).map((c) => ({ comment: c, command: parseEntryCommand(c.body) })).sort((a, b) => a.comment.id - b.comment.id);
   let entry = current;
-  for (const { comment, command } of pending) {
+  for (const { comment: comment2, command } of pending) {
     if (command === null) continue;
-    const at2 = new Date(Math.min(Date.parse(comment.created_at), deps.now().getTime()));
-    entry = await pass.deadlines(entry, at2);
-    const maintainer = needsMaintainerTest(entry, command, comment.login) ? await deps.isMaintainer(
-      { login: comment.login, type: comment.user_type },
+    const at3 = new Date(Math.min(Date.parse(comment2.created_at), deps.now().getTime()));
+    entry = await pass.deadlines(entry, at3);
+    const maintainer = needsMaintainerTest(entry, command, comment2.login) ? await deps.isMaintainer(
+      { login: comment2.login, type: comment2.user_type },
       (await pass.rules()).maintainers
     ) : void 0;
     const step2 = applyCommand(
       entry,
-      { command, actor: comment.login, comment_id: comment.id, at: at2, maintainer },
+      { command, actor: comment2.login, comment_id: comment2.id, at: at3, maintainer },
       await pass.rules()
     );
     if (step2) entry = await pass.save(entry, step2);
   }
   return entry;
 }
-async function refuse(github, issue, appLogin, text) {
-  const comments = await github.issueComments(issue.number);
+async function refuse(github, issue2, appLogin, text) {
+  const comments = await github.issueComments(issue2.number);
   const own = comments.filter((c) => c.login.toLowerCase() === appLogin.toLowerCase());
   if (!own.some((c) => c.body.includes(REFUSAL_MARKER))) {
-    await github.comment(issue.number, `${text}
+    await github.comment(issue2.number, `${text}
 
 ${REFUSAL_MARKER}`);
   }
-  await github.setIssueState(issue.number, "closed", "not_planned");
+  await github.setIssueState(issue2.number, "closed", "not_planned");
 }
 async function postReplies(deps, entry, listed2) {
   const key = { repository: entry.repository, issueNumber: entry.issue_number };
@@ -4235,23 +4265,23 @@ ${renderReplyMarker({ ...event, state: event.to_state, comment: event.comment_id
   }
   return count2;
 }
-async function project(deps, entry, issue, job, listed2) {
+async function project(deps, entry, issue2, job, listed2) {
   const { github } = deps;
   const writes = new WriteOnce(github, deps.store, jobScope(deps.jobId, "entry"));
   const notice = (what, text) => writes.intend(
     `put-back:${job.trigger.delivery_id ?? writes.scope}:${what}`,
-    issue.number,
+    issue2.number,
     text
   );
   const waiting = await agentWaits(deps, entry, listed2);
   if (waiting?.by === "author") await queueWaitExpiry(deps, job, waiting.until);
-  const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting !== null));
+  const plan = planEntryLabels(issue2.labels, desiredEntryLabels(entry.state, waiting !== null));
   const priorityChanged = [...plan.add, ...plan.remove].some(
     (l) => /^agate:(blocking|background)$/i.test(l)
   );
   if (priorityChanged && isListedEntryState(entry.state)) {
-    const { repository: repository2, installation: installation2, trigger } = job;
-    await deps.store.enqueue(jobOf(DASHBOARD_JOBS.refresh, { repository: repository2, installation: installation2, trigger }));
+    const { repository: repository3, installation: installation2, trigger } = job;
+    await deps.store.enqueue(jobOf(DASHBOARD_JOBS.refresh, { repository: repository3, installation: installation2, trigger }));
   }
   const change = job.label_change;
   const putBack = change && isEntryLabel(change.label) && [...plan.add, ...plan.remove].some((l) => l.toLowerCase() === change.label.toLowerCase()) ? await notice(
@@ -4264,7 +4294,7 @@ async function project(deps, entry, issue, job, listed2) {
       command: commandForLabel(change.label)
     })
   ) : null;
-  const labels = plan.add.length > 0 ? await github.addLabels(issue.number, plan.add) : issue.looks;
+  const labels = plan.add.length > 0 ? await github.addLabels(issue2.number, plan.add) : issue2.looks;
   const removed = new Set(plan.remove.map((name) => name.toLowerCase()));
   for (const label of labels) {
     const style = ENTRY_LABELS.get(label.name.toLowerCase());
@@ -4272,13 +4302,13 @@ async function project(deps, entry, issue, job, listed2) {
       await github.styleLabel(label.name, style.color, style.description);
     }
   }
-  for (const name of plan.remove) await github.removeLabel(issue.number, name);
+  for (const name of plan.remove) await github.removeLabel(issue2.number, name);
   if (putBack) await writes.make(putBack);
   const want = issueStateFor(entry.state);
   let moved = "";
-  if (want && want.state !== issue.state) {
+  if (want && want.state !== issue2.state) {
     const state = job.state_change;
-    const reopened = state && state.action === "closed" === (issue.state === "closed") ? await notice(
+    const reopened = state && state.action === "closed" === (issue2.state === "closed") ? await notice(
       "state",
       closedPutBack({
         by: state.by,
@@ -4287,7 +4317,7 @@ async function project(deps, entry, issue, job, listed2) {
       })
     ) : null;
     await github.setIssueState(
-      issue.number,
+      issue2.number,
       want.state,
       want.state === "closed" ? want.reason : void 0
     );
@@ -4298,15 +4328,15 @@ async function project(deps, entry, issue, job, listed2) {
   return `labels +${plan.add.length} -${plan.remove.length}${moved}`;
 }
 async function queueWaitExpiry(deps, job, until) {
-  const at2 = until.toISOString();
-  const { repository: repository2, installation: installation2, issue_number } = job;
+  const at3 = until.toISOString();
+  const { repository: repository3, installation: installation2, issue_number } = job;
   await deps.store.enqueue(
     jobOf(
       ENTRY_JOBS.deadline,
-      { repository: repository2, installation: installation2, issue_number, deadline_at: at2, timer: "wait" },
-      { run_at: at2 }
+      { repository: repository3, installation: installation2, issue_number, deadline_at: at3, timer: "wait" },
+      { run_at: at3 }
     ),
-    { dedupeKey: `wait:${repository2}#${issue_number}@${at2}` }
+    { dedupeKey: `wait:${repository3}#${issue_number}@${at3}` }
   );
 }
 async function mentionedMeanwhile(store, before, after, installation2, mentioning) {
@@ -4383,7 +4413,7 @@ function entryJobs() {
 
 // schemas/webhooks.ts
 import { z as z18 } from "zod";
-var repository = z18.object({
+var repository2 = z18.object({
   full_name: z18.string().regex(/^[^/\s]+\/[^/\s]+$/),
   id: z18.number().int().positive().optional()
 });
@@ -4397,7 +4427,7 @@ var minimalPull = numbered.extend({
 });
 var envelope = {
   action: z18.string().optional(),
-  repository,
+  repository: repository2,
   installation,
   sender: account.optional()
 };
@@ -4506,7 +4536,7 @@ var issuesEventSchema = z18.object({
   }),
   label: z18.object({ name: z18.string() }).optional()
 });
-var named = z18.object({ full_name: repository.shape.full_name });
+var named = z18.object({ full_name: repository2.shape.full_name });
 var installationEventSchema = z18.object({
   action: z18.string(),
   installation,
@@ -4564,14 +4594,14 @@ function eventBases(event, payload) {
   const parsed = ROUTED_EVENTS[name].safeParse(payload);
   if (!parsed.success) return [];
   const read = READERS[name];
-  const repository2 = parsed.data.repository.full_name;
+  const repository3 = parsed.data.repository.full_name;
   const unique = /* @__PURE__ */ new Map();
   for (const seen of read(parsed.data)) {
     if (seen.base_ref === "") continue;
     unique.set(`${seen.pull_number}
 ${seen.head_sha}
 ${seen.base_ref}`, {
-      repository: repository2,
+      repository: repository3,
       ...seen
     });
   }
@@ -4648,14 +4678,14 @@ function estimateTokens(text) {
 }
 var PROMPT_OVERHEAD_TOKENS = 1500;
 var FENCE_TOKENS = 45;
-function referencedIssues(text, repository2, limit = 5) {
+function referencedIssues(text, repository3, limit = 5) {
   const numbers = [];
   const closing = [];
   const pattern = /(?:^|[^\w/#])(?:([\w.-]+\/[\w.-]+))?#(\d+)\b/g;
   const keyword = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s*$/i;
   for (const match of text.matchAll(pattern)) {
     const [, repo, digits] = match;
-    if (repo && repo.toLowerCase() !== repository2.toLowerCase()) continue;
+    if (repo && repo.toLowerCase() !== repository3.toLowerCase()) continue;
     const number = Number(digits);
     if (!Number.isSafeInteger(number) || number <= 0) continue;
     const before = text.slice(Math.max(0, match.index - 20), match.index + 1);
@@ -4723,15 +4753,15 @@ ${text.slice(-max)}`;
     task: {
       title: cap(input.title, SHARE.title, "the pull request title"),
       body: cap(input.body, SHARE.body, "the pull request body"),
-      issues: input.issues.map((issue) => ({
-        number: issue.number,
-        title: cap(issue.title, SHARE.title, `issue #${issue.number}'s title`),
-        body: cap(issue.body, SHARE.issue, `issue #${issue.number}'s body`)
+      issues: input.issues.map((issue2) => ({
+        number: issue2.number,
+        title: cap(issue2.title, SHARE.title, `issue #${issue2.number}'s title`),
+        body: cap(issue2.body, SHARE.issue, `issue #${issue2.number}'s body`)
       }))
     },
-    instructions: input.instructions.map((file) => ({
-      path: file.path,
-      text: cap(file.text, SHARE.instructions, quoteName(file.path))
+    instructions: input.instructions.map((file2) => ({
+      path: file2.path,
+      text: cap(file2.text, SHARE.instructions, quoteName(file2.path))
     })),
     rubric: cap(input.rubric, SHARE.rubric, "the rubric"),
     min_score: input.minScore,
@@ -4757,7 +4787,7 @@ ${text.slice(-max)}`;
   const fences = (bundle.task.issues.length + bundle.commands.length + (bundle.agent_trace?.traces.length ?? 0)) * FENCE_TOKENS;
   const fixed = estimateTokens(JSON.stringify(bundle)) + PROMPT_OVERHEAD_TOKENS + fences;
   bundle.diff.files = fitDiff(input, limit - fixed, Math.floor(limit * SHARE.file), cuts);
-  const patches = bundle.diff.files.filter((file) => file.patch !== null).length;
+  const patches = bundle.diff.files.filter((file2) => file2.patch !== null).length;
   bundle.budget.estimated_tokens = estimateTokens(JSON.stringify(bundle)) + PROMPT_OVERHEAD_TOKENS + fences + patches * FENCE_TOKENS;
   return bundle;
 }
@@ -4780,7 +4810,7 @@ function capCommands(commands, limit, cuts) {
     };
   });
 }
-var entryCost = (file) => estimateTokens(JSON.stringify(file)) + 1;
+var entryCost = (file2) => estimateTokens(JSON.stringify(file2)) + 1;
 function fitDiff(input, room, perFile, cuts) {
   const all = [
     ...input.files.map((f, order) => ({ ...f, order, listed: true })),
@@ -4855,7 +4885,7 @@ function fitDiff(input, room, perFile, cuts) {
   if (unlisted > 0)
     cuts.push(`${unlisted} files beyond the 300 GitHub's compare lists are shown by name only`);
   if (unnamed.length > 0) cuts.push(`${unnamed.length} files not even named: ${byFolder(unnamed)}`);
-  return [...chosen.entries()].sort((a, b) => a[0] - b[0]).map(([, file]) => file);
+  return [...chosen.entries()].sort((a, b) => a[0] - b[0]).map(([, file2]) => file2);
 }
 function byFolder(paths2) {
   const counts = /* @__PURE__ */ new Map();
@@ -4921,7 +4951,7 @@ ${visibleText(text)}
   ];
   if (bundle.instructions.length > 0) {
     sections2.push("", "## The repository's instructions (trusted, from the base branch)");
-    for (const file of bundle.instructions) sections2.push(`### ${file.path}`, file.text);
+    for (const file2 of bundle.instructions) sections2.push(`### ${file2.path}`, file2.text);
   }
   sections2.push(
     "",
@@ -4929,10 +4959,10 @@ ${visibleText(text)}
     fence("pull request title", bundle.task.title),
     fence("pull request body", bundle.task.body)
   );
-  for (const issue of bundle.task.issues) {
-    sections2.push(fence(`issue #${issue.number}`, `${issue.title}
+  for (const issue2 of bundle.task.issues) {
+    sections2.push(fence(`issue #${issue2.number}`, `${issue2.title}
 
-${issue.body}`));
+${issue2.body}`));
   }
   if (bundle.task.issues.length === 0) sections2.push("(the pull request references no issue)");
   const d = bundle.diff;
@@ -4941,31 +4971,31 @@ ${issue.body}`));
     `## The diff base...head (untrusted): ${d.total_files} files, +${d.total_additions} -${d.total_deletions}`,
     "Each file is one JSON line (name, status, lines added and deleted, and why a patch is not shown), followed by its patch when it is shown."
   );
-  const header = (file) => ({
-    file: file.filename,
-    ...file.previous_filename === null ? {} : { renamed_from: file.previous_filename },
-    status: file.status,
-    additions: file.additions,
-    deletions: file.deletions
+  const header = (file2) => ({
+    file: file2.filename,
+    ...file2.previous_filename === null ? {} : { renamed_from: file2.previous_filename },
+    status: file2.status,
+    additions: file2.additions,
+    deletions: file2.deletions
   });
-  const named2 = d.files.filter((file) => file.patch === null);
+  const named2 = d.files.filter((file2) => file2.patch === null);
   if (named2.length > 0) {
     sections2.push(
       fence(
         "diff, files shown by name only",
         named2.map(
-          (file) => jsonLine({ ...header(file), patch: `not shown: ${file.omitted ?? "no patch"}` })
+          (file2) => jsonLine({ ...header(file2), patch: `not shown: ${file2.omitted ?? "no patch"}` })
         ).join("\n")
       )
     );
   }
-  d.files.forEach((file, index) => {
-    if (file.patch === null) return;
+  d.files.forEach((file2, index) => {
+    if (file2.patch === null) return;
     sections2.push(
       fence(
         `diff, file ${index + 1} of ${d.files.length}`,
-        `${jsonLine(header(file))}
-${file.patch}`
+        `${jsonLine(header(file2))}
+${file2.patch}`
       )
     );
   });
@@ -5073,27 +5103,27 @@ function parseVerdictText(text) {
   }
   const parsed = verdictSchema.safeParse(value);
   if (parsed.success) return { ok: true, verdict: parsed.data };
-  return refuse2(parsed.error.issues.map((issue) => describeIssue(issue, value)).join("; "));
+  return refuse2(parsed.error.issues.map((issue2) => describeIssue(issue2, value)).join("; "));
 }
-function describeIssue(issue, root2) {
-  const where2 = formatPath2(issue.path);
-  const field = typeof issue.path[0] === "string" ? issue.path[0] : void 0;
-  const shape = field !== void 0 && issue.path.length === 1 ? FIELD_SHAPES[field] : void 0;
-  switch (issue.code) {
+function describeIssue(issue2, root2) {
+  const where2 = formatPath2(issue2.path);
+  const field = typeof issue2.path[0] === "string" ? issue2.path[0] : void 0;
+  const shape = field !== void 0 && issue2.path.length === 1 ? FIELD_SHAPES[field] : void 0;
+  switch (issue2.code) {
     case "unrecognized_keys":
-      return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((key) => JSON.stringify(key)).join(", ")}: only ${FIELDS.join(", ")} are allowed`;
+      return `unknown field${issue2.keys.length > 1 ? "s" : ""} ${issue2.keys.map((key) => JSON.stringify(key)).join(", ")}: only ${FIELDS.join(", ")} are allowed`;
     case "invalid_type": {
-      const actual = valueAt(root2, issue.path);
-      const expected = shape ?? issue.expected;
+      const actual = valueAt(root2, issue2.path);
+      const expected = shape ?? issue2.expected;
       if (actual === void 0) return `missing field: expected ${expected} at "${where2}"`;
       return `expected ${expected} at "${where2}", got ${describeValue(actual)}`;
     }
     case "too_small":
     case "too_big":
-      if (issue.origin === "string") return `expected a non-empty string at "${where2}"`;
-      return `expected ${shape ?? "a value within bounds"} at "${where2}", got ${describeValue(valueAt(root2, issue.path))}`;
+      if (issue2.origin === "string") return `expected a non-empty string at "${where2}"`;
+      return `expected ${shape ?? "a value within bounds"} at "${where2}", got ${describeValue(valueAt(root2, issue2.path))}`;
     default:
-      return `${issue.message} at "${where2}"`;
+      return `${issue2.message} at "${where2}"`;
   }
 }
 function formatPath2(path) {
@@ -5227,11 +5257,11 @@ function sandboxArgs(mode, settings, listed2, places) {
       args.push("--ro-bind", dir, dir);
     }
   }
-  for (const file of [...ETC_FILES, ...settings.network === "allow" ? NETWORK_FILES : []]) {
-    const real = realOrNull(file);
+  for (const file2 of [...ETC_FILES, ...settings.network === "allow" ? NETWORK_FILES : []]) {
+    const real = realOrNull(file2);
     if (real === null) continue;
-    binds.push({ source: real, dest: file, listed: false });
-    args.push("--ro-bind", real, file);
+    binds.push({ source: real, dest: file2, listed: false });
+    args.push("--ro-bind", real, file2);
   }
   args.push(
     "--proc",
@@ -5489,8 +5519,8 @@ var AGATE_TYPES = {
     }
     if (oid === JSON_OID || oid === JSONB_OID) return (text) => text;
     if (oid === TIMESTAMPTZ_OID) {
-      const parse2 = pg.types.getTypeParser(TIMESTAMPTZ_OID, "text");
-      return (text) => parse2(text).toISOString();
+      const parse = pg.types.getTypeParser(TIMESTAMPTZ_OID, "text");
+      return (text) => parse(text).toISOString();
     }
     return pg.types.getTypeParser(oid, format ?? "text");
   })
@@ -5502,24 +5532,24 @@ function connectError(url, error) {
   const err = error;
   const code = err.code ?? "";
   const message4 = err.message ?? String(error);
-  const at2 = `PostgreSQL at ${host}:${port}`;
+  const at3 = `PostgreSQL at ${host}:${port}`;
   let advice;
   if (UNREACHABLE.has(code)) {
     advice = `nothing accepts connections at ${host}:${port} (${code}): check that PostgreSQL is running there, that it listens on that address (listen_addresses, port), and that no firewall or security group is in the way`;
   } else if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
     advice = `the host name ${host} does not resolve (${code}): check the host in AGATE_DATABASE_URL and this machine's DNS`;
   } else if (code === "ETIMEDOUT" || /timeout/i.test(message4)) {
-    advice = `${at2} did not answer in time (${message4}): check the host and port in AGATE_DATABASE_URL, and that no firewall drops the connection`;
+    advice = `${at3} did not answer in time (${message4}): check the host and port in AGATE_DATABASE_URL, and that no firewall drops the connection`;
   } else if (code === "28P01" || code === "28000") {
-    advice = `${at2} refused user ${user} (${message4}): check the user and password in AGATE_DATABASE_URL, and the server's pg_hba.conf`;
+    advice = `${at3} refused user ${user} (${message4}): check the user and password in AGATE_DATABASE_URL, and the server's pg_hba.conf`;
   } else if (code === "3D000") {
-    advice = `${at2} has no database ${database}: create it (createdb ${database}, or CREATE DATABASE) or correct its name in AGATE_DATABASE_URL`;
+    advice = `${at3} has no database ${database}: create it (createdb ${database}, or CREATE DATABASE) or correct its name in AGATE_DATABASE_URL`;
   } else if (code === "53300") {
-    advice = `${at2} has no connection slot left (${message4}): lower AGATE_DATABASE_POOL on each replica, or raise max_connections`;
+    advice = `${at3} has no connection slot left (${message4}): lower AGATE_DATABASE_POOL on each replica, or raise max_connections`;
   } else if (/SSL|TLS|certificate/i.test(message4)) {
-    advice = `the TLS handshake with ${at2} failed (${message4}): check sslmode and sslrootcert in AGATE_DATABASE_URL (for example ?sslmode=verify-full&sslrootcert=/path/to/ca.pem), or sslmode=disable for a server without TLS on a trusted network`;
+    advice = `the TLS handshake with ${at3} failed (${message4}): check sslmode and sslrootcert in AGATE_DATABASE_URL (for example ?sslmode=verify-full&sslrootcert=/path/to/ca.pem), or sslmode=disable for a server without TLS on a trusted network`;
   } else {
-    advice = `cannot connect to ${at2} (${message4}): check AGATE_DATABASE_URL`;
+    advice = `cannot connect to ${at3} (${message4}): check AGATE_DATABASE_URL`;
   }
   return new StoreOpenError(location, `cannot open the agate database ${location}: ${advice}`, {
     cause: error
@@ -5560,158 +5590,42 @@ function isRetriable(error) {
 
 // app/store/postgres/postgres-store.ts
 import pg2 from "pg";
-import { z as z23 } from "zod";
+import { z as z27 } from "zod";
 
-// schemas/store.ts
-import { z as z20 } from "zod";
-var deliverySchema = z20.strictObject({
-  id: z20.string().min(1),
-  event: z20.string().min(1),
-  action: z20.string().nullable(),
-  payload_sha256: sha256HexSchema,
-  received_at: isoDateTimeSchema
-});
-var jobStatusSchema = z20.enum(["queued", "running", "done", "dead"]);
-var newJobSchema = z20.strictObject({
-  kind: z20.string().min(1),
-  payload: z20.json(),
-  /** Jobs with the same key run one at a time, in order (for example one pull request). */
-  concurrency_key: z20.string().min(1).nullable().default(null),
-  run_at: isoDateTimeSchema.optional(),
-  max_attempts: positiveIntSchema.default(8)
-});
-var jobSchema = z20.strictObject({
-  id: positiveIntSchema,
-  kind: z20.string(),
-  payload: z20.json(),
-  concurrency_key: z20.string().nullable(),
-  delivery_id: z20.string().nullable(),
-  status: jobStatusSchema,
-  attempts: z20.number().int().nonnegative(),
-  max_attempts: positiveIntSchema,
-  run_at: isoDateTimeSchema,
-  lease_owner: z20.string().nullable(),
-  lease_expires_at: isoDateTimeSchema.nullable(),
-  last_error: z20.string().nullable(),
-  created_at: isoDateTimeSchema,
-  updated_at: isoDateTimeSchema
-});
-var auditEntryInputSchema = z20.strictObject({
-  kind: z20.string().min(1).meta({ description: "What was decided, e.g. gate.decision or entry.transition." }),
-  subject: z20.string().min(1).meta({ description: "What it was about, e.g. octo/repo#12@<sha>." }),
-  decision: z20.json(),
-  facts: z20.json().meta({ description: "Everything the decision was computed from, so it can be replayed." }),
-  at: isoDateTimeSchema
-});
-var auditEntrySchema = auditEntryInputSchema.extend({ id: positiveIntSchema });
-var storedDeliverySchema = deliverySchema.extend({ payload: z20.string() });
-var deliveryPruneSchema = z20.strictObject({
-  pruned_at: isoDateTimeSchema,
-  retention_ms: positiveIntSchema
-});
-var deliveryRecordSchema = deliverySchema.extend({
-  repository: z20.string().nullable(),
-  recorded_at: isoDateTimeSchema,
-  pruned: deliveryPruneSchema.nullable()
-});
-var overrideInputSchema = z20.strictObject({
-  repository: repositoryFullNameSchema,
-  pull_number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  base_ref: z20.string().min(1),
-  by: z20.string().min(1),
-  reason: z20.string().min(1),
-  comment_url: z20.string().nullable(),
-  at: isoDateTimeSchema
-});
-var storedOverrideSchema = overrideInputSchema.extend({ id: positiveIntSchema });
-var mergeCommitObservationSchema = z20.strictObject({
-  repository: repositoryFullNameSchema,
-  pull_number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  merge_sha: gitShaSchema,
-  observed_at: isoDateTimeSchema
-});
-var headObservationSchema = z20.strictObject({
-  repository: repositoryFullNameSchema,
-  head_sha: gitShaSchema,
-  pull_number: positiveIntSchema,
-  base_ref: z20.string().min(1),
-  observed_at: isoDateTimeSchema
-});
-var eventBaseSchema = z20.strictObject({
-  repository: repositoryFullNameSchema,
-  pull_number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  base_ref: z20.string().min(1)
-});
-var baseSightingSchema = eventBaseSchema.extend({
-  delivery_id: z20.string().min(1),
-  seen_at: isoDateTimeSchema
-});
-var pullRequestSightingSchema = z20.strictObject({
-  repository: repositoryFullNameSchema,
-  pull_number: positiveIntSchema,
-  updated_at: isoDateTimeSchema,
-  digest: sha256HexSchema,
-  observed_at: isoDateTimeSchema
-});
-var entryMentionsInputSchema = z20.strictObject({
-  repository: repositoryFullNameSchema,
-  pull_number: positiveIntSchema,
-  issues: z20.array(positiveIntSchema.max(2147483647)).max(1e3)
-});
-var agateCheckRunSchema = z20.strictObject({
-  id: positiveIntSchema,
-  status: z20.string(),
-  conclusion: z20.string().nullable(),
-  title: z20.string().nullable(),
-  summary: z20.string().nullable(),
-  startedAt: isoDateTimeSchema.nullable(),
-  externalId: z20.string().nullable()
-});
-var checkRunEntrySchema = z20.strictObject({
-  repository: repositoryFullNameSchema,
-  head_sha: gitShaSchema,
-  check: agateCheckRunSchema,
-  written_at: isoDateTimeSchema
-});
-var writeIntentInputSchema = z20.strictObject({
-  /** What the write is for, unique: an intent recorded again under its key is the first one. */
-  key: z20.string().min(1).max(500),
-  /** The job whose retry finishes it when an earlier run stopped part-way, e.g. `job:12`. */
-  scope: z20.string().min(1).max(200),
-  repository: repositoryFullNameSchema,
-  /** The issue or pull request written on. */
-  target: positiveIntSchema,
-  kind: z20.enum(["comment"]),
-  /** What is sent, without its marker. */
-  body: z20.string(),
-  /** The hidden token the write carries, unique: how a retry recognises it on GitHub. */
-  marker: z20.string().regex(/^[0-9a-f]{16,64}$/, { error: "expected 16 to 64 hex digits" })
-});
-var writeIntentSchema = writeIntentInputSchema.extend({
-  id: positiveIntSchema,
-  recorded_at: isoDateTimeSchema,
-  /** GitHub's id of what was written, once agate knows it was; null until then. */
-  github_id: positiveIntSchema.nullable(),
-  done_at: isoDateTimeSchema.nullable()
-});
-
-// app/store/delivery-input.ts
-import { createHash as createHash2 } from "node:crypto";
-import { z as z22 } from "zod";
+// app/store/compose.ts
+function bindPorts(target, ports) {
+  for (const port of Object.values(ports)) {
+    for (const [name, method] of Object.entries(port)) {
+      if (typeof method === "function") {
+        Object.defineProperty(target, name, {
+          value: method,
+          writable: true,
+          configurable: true,
+          enumerable: false
+        });
+      }
+    }
+  }
+}
+var PortedStore = class {
+  constructor(ports) {
+    bindPorts(this, ports);
+  }
+};
 
 // app/store/validate.ts
-import { z as z21 } from "zod";
+import { z as z20 } from "zod";
 function parseInput(schema, value, what) {
   const result = schema.safeParse(value);
-  if (!result.success) throw new InvalidInputError(what, z21.prettifyError(result.error));
+  if (!result.success) throw new InvalidInputError(what, z20.prettifyError(result.error));
   return result.data;
+}
+function inputOf(schema, what) {
+  return (value) => parseInput(schema, value, what);
 }
 function parseRow(schema, value, table, key) {
   const result = schema.safeParse(value);
-  if (!result.success) throw new CorruptRowError(table, key, z21.prettifyError(result.error));
+  if (!result.success) throw new CorruptRowError(table, key, z20.prettifyError(result.error));
   return result.data;
 }
 function toJsonColumn(value) {
@@ -5734,21 +5648,355 @@ function fromJsonColumn(text, table, key, column) {
     throw new CorruptRowError(table, key, `column ${column} is not valid JSON`, { cause: error });
   }
 }
-var enqueueOptionsSchema = z21.strictObject({
-  dedupeKey: z21.string().min(1).optional(),
-  until: z21.enum(["started", "finished"]).default("finished")
+var enqueueOptionsSchema = z20.strictObject({
+  dedupeKey: z20.string().min(1).optional(),
+  until: z20.enum(["started", "finished"]).default("finished")
 });
 function holdsDedupeKey(alias) {
   const c = alias ? `${alias}.` : "";
   return `(${c}status = 'queued' OR (${c}status = 'running' AND ${c}dedupe_until = 'finished'))`;
 }
-var appendOnceSchema = z21.strictObject({ dedupeKey: z21.string().min(1).optional() });
-var completeWriteIntentSchema = z21.strictObject({
-  key: z21.string().min(1),
-  githubId: z21.number().int().positive()
+var appendOnceSchema = z20.strictObject({ dedupeKey: z20.string().min(1).optional() });
+var ON_DEDUPE_KEY = "ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id";
+function dedupeKeyOf(options) {
+  return parseInput(appendOnceSchema, options, "append options").dedupeKey ?? null;
+}
+var completeWriteIntentSchema = z20.strictObject({
+  key: z20.string().min(1),
+  githubId: z20.number().int().positive()
 });
 
+// schemas/store.ts
+import { z as z21 } from "zod";
+var deliverySchema = z21.strictObject({
+  id: z21.string().min(1),
+  event: z21.string().min(1),
+  action: z21.string().nullable(),
+  payload_sha256: sha256HexSchema,
+  received_at: isoDateTimeSchema
+});
+var jobStatusSchema = z21.enum(["queued", "running", "done", "dead"]);
+var newJobSchema = z21.strictObject({
+  kind: z21.string().min(1),
+  payload: z21.json(),
+  /** Jobs with the same key run one at a time, in order (for example one pull request). */
+  concurrency_key: z21.string().min(1).nullable().default(null),
+  run_at: isoDateTimeSchema.optional(),
+  max_attempts: positiveIntSchema.default(8)
+});
+var jobSchema = z21.strictObject({
+  id: positiveIntSchema,
+  kind: z21.string(),
+  payload: z21.json(),
+  concurrency_key: z21.string().nullable(),
+  delivery_id: z21.string().nullable(),
+  status: jobStatusSchema,
+  attempts: z21.number().int().nonnegative(),
+  max_attempts: positiveIntSchema,
+  run_at: isoDateTimeSchema,
+  lease_owner: z21.string().nullable(),
+  lease_expires_at: isoDateTimeSchema.nullable(),
+  last_error: z21.string().nullable(),
+  created_at: isoDateTimeSchema,
+  updated_at: isoDateTimeSchema
+});
+var auditEntryInputSchema = z21.strictObject({
+  kind: z21.string().min(1).meta({ description: "What was decided, e.g. gate.decision or entry.transition." }),
+  subject: z21.string().min(1).meta({ description: "What it was about, e.g. octo/repo#12@<sha>." }),
+  decision: z21.json(),
+  facts: z21.json().meta({ description: "Everything the decision was computed from, so it can be replayed." }),
+  at: isoDateTimeSchema
+});
+var auditEntrySchema = auditEntryInputSchema.extend({ id: positiveIntSchema });
+var storedDeliverySchema = deliverySchema.extend({ payload: z21.string() });
+var deliveryPruneSchema = z21.strictObject({
+  pruned_at: isoDateTimeSchema,
+  retention_ms: positiveIntSchema
+});
+var deliveryRecordSchema = deliverySchema.extend({
+  repository: z21.string().nullable(),
+  recorded_at: isoDateTimeSchema,
+  pruned: deliveryPruneSchema.nullable()
+});
+var overrideInputSchema = z21.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_ref: z21.string().min(1),
+  by: z21.string().min(1),
+  reason: z21.string().min(1),
+  comment_url: z21.string().nullable(),
+  at: isoDateTimeSchema
+});
+var storedOverrideSchema = overrideInputSchema.extend({ id: positiveIntSchema });
+var mergeCommitObservationSchema = z21.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  merge_sha: gitShaSchema,
+  observed_at: isoDateTimeSchema
+});
+var headObservationSchema = z21.strictObject({
+  repository: repositoryFullNameSchema,
+  head_sha: gitShaSchema,
+  pull_number: positiveIntSchema,
+  base_ref: z21.string().min(1),
+  observed_at: isoDateTimeSchema
+});
+var eventBaseSchema = z21.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_ref: z21.string().min(1)
+});
+var baseSightingSchema = eventBaseSchema.extend({
+  delivery_id: z21.string().min(1),
+  seen_at: isoDateTimeSchema
+});
+var pullRequestSightingSchema = z21.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  updated_at: isoDateTimeSchema,
+  digest: sha256HexSchema,
+  observed_at: isoDateTimeSchema
+});
+var entryMentionsInputSchema = z21.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  issues: z21.array(positiveIntSchema.max(2147483647)).max(1e3)
+});
+var agateCheckRunSchema = z21.strictObject({
+  id: positiveIntSchema,
+  status: z21.string(),
+  conclusion: z21.string().nullable(),
+  title: z21.string().nullable(),
+  summary: z21.string().nullable(),
+  startedAt: isoDateTimeSchema.nullable(),
+  externalId: z21.string().nullable()
+});
+var checkRunEntrySchema = z21.strictObject({
+  repository: repositoryFullNameSchema,
+  head_sha: gitShaSchema,
+  check: agateCheckRunSchema,
+  written_at: isoDateTimeSchema
+});
+var writeIntentInputSchema = z21.strictObject({
+  /** What the write is for, unique: an intent recorded again under its key is the first one. */
+  key: z21.string().min(1).max(500),
+  /** The job whose retry finishes it when an earlier run stopped part-way, e.g. `job:12`. */
+  scope: z21.string().min(1).max(200),
+  repository: repositoryFullNameSchema,
+  /** The issue or pull request written on. */
+  target: positiveIntSchema,
+  kind: z21.enum(["comment"]),
+  /** What is sent, without its marker. */
+  body: z21.string(),
+  /** The hidden token the write carries, unique: how a retry recognises it on GitHub. */
+  marker: z21.string().regex(/^[0-9a-f]{16,64}$/, { error: "expected 16 to 64 hex digits" })
+});
+var writeIntentSchema = writeIntentInputSchema.extend({
+  id: positiveIntSchema,
+  recorded_at: isoDateTimeSchema,
+  /** GitHub's id of what was written, once agate knows it was; null until then. */
+  github_id: positiveIntSchema.nullable(),
+  done_at: isoDateTimeSchema.nullable()
+});
+
+// app/store/rows/audit-log.ts
+var AUDIT_COLUMNS = "id, kind, subject, decision, facts, at";
+function auditParams(entry, recordedAt, dedupeKey) {
+  return [
+    entry.kind,
+    entry.subject,
+    JSON.stringify(entry.decision),
+    JSON.stringify(entry.facts),
+    entry.at,
+    recordedAt,
+    dedupeKey
+  ];
+}
+function auditFromRow(row) {
+  return parseRowWithJson(auditEntrySchema, row, "audit_log", ["decision", "facts"]);
+}
+function auditInput(input, options) {
+  const entry = parseInput(auditEntryInputSchema, input, "audit entry");
+  return { entry, dedupeKey: dedupeKeyOf(options) };
+}
+function auditLimitInput(limit) {
+  return limit === void 0 ? void 0 : parseInput(positiveIntSchema, limit, "audit limit");
+}
+
+// app/store/postgres/audit-log.ts
+var PostgresAuditLog = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  appendAudit = async (input, options = {}) => {
+    const { entry, dedupeKey } = auditInput(input, options);
+    const once = await this.c.appendOnce(
+      `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at, dedupe_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      auditParams(entry, this.c.nowIso(), dedupeKey),
+      `SELECT ${AUDIT_COLUMNS} FROM audit_log`,
+      dedupeKey
+    );
+    return once.row ? auditFromRow(once.row) : { id: once.id, ...entry };
+  };
+  listAudit = async (query = {}) => {
+    const limit = auditLimitInput(query.limit) ?? null;
+    const order = query.order === "desc" ? "DESC" : "ASC";
+    const rows = await this.c.rows(
+      `SELECT ${AUDIT_COLUMNS} FROM audit_log
+       WHERE ($1::text IS NULL OR subject = $1::text) AND ($2::text IS NULL OR kind = $2::text)
+       ORDER BY id ${order} LIMIT $3`,
+      [query.subject ?? null, query.kind ?? null, limit]
+    );
+    return rows.map(auditFromRow);
+  };
+};
+
+// app/store/postgres/base-sighting-store.ts
+var PostgresBaseSightings = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  listBaseSightings = async (query) => {
+    return this.c.rows(
+      `SELECT repository, pull_number, head_sha, base_ref, delivery_id, seen_at
+       FROM base_sightings WHERE repository = $1 AND head_sha = $2
+       ORDER BY seen_at COLLATE "C", pull_number, base_ref COLLATE "C"`,
+      [query.repository, query.headSha]
+    );
+  };
+};
+
+// app/store/rows/observation-store.ts
+var SIGHTING_COLUMNS = "repository, pull_number, updated_at, digest, observed_at";
+function sightingFromRow(row, query) {
+  return row === void 0 ? null : parseRow(
+    pullRequestSightingSchema,
+    row,
+    "pull_request_sightings",
+    `${query.repository}#${query.pullNumber}`
+  );
+}
+function checkRunFromRow(row, query) {
+  if (row === void 0) return null;
+  const key = `${query.repository}@${query.headSha}`;
+  let value;
+  try {
+    value = JSON.parse(row.check_run);
+  } catch (error) {
+    throw new CorruptRowError("agate_check_runs", key, "check_run is not valid JSON", {
+      cause: error
+    });
+  }
+  return parseRow(agateCheckRunSchema, value, "agate_check_runs", key);
+}
+var KEPT_ONCE = {
+  merge_commits: ["repository", "pull_number", "head_sha", "merge_sha", "observed_at"],
+  head_observations: ["repository", "head_sha", "pull_number", "base_ref", "observed_at"]
+};
+function keepOnce(table, row, placeholder) {
+  const columns = KEPT_ONCE[table];
+  const slots = columns.map((_, i) => placeholder(i + 1));
+  return {
+    sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${slots.join(", ")})
+      ON CONFLICT DO NOTHING`,
+    values: columns.map((column) => row[column])
+  };
+}
+var mergeCommitInput = inputOf(mergeCommitObservationSchema, "merge commit");
+var headObservationInput = inputOf(headObservationSchema, "head observation");
+var sightingInput = inputOf(pullRequestSightingSchema, "pull request sighting");
+var checkRunInput = inputOf(checkRunEntrySchema, "check run entry");
+
+// app/store/postgres/check-run-ledger.ts
+var PostgresCheckRunLedger = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  beginCheckRunWrite = async (query) => {
+    await this.c.query(
+      "UPDATE agate_check_runs SET known = false WHERE repository = $1 AND head_sha = $2",
+      [query.repository, query.headSha]
+    );
+  };
+  recordCheckRun = async (entry) => {
+    const known = checkRunInput(entry);
+    await this.c.query(
+      `INSERT INTO agate_check_runs (repository, head_sha, known, check_run, written_at)
+       VALUES ($1, $2, true, $3, $4)
+       ON CONFLICT (repository, head_sha) DO UPDATE SET
+         known = true, check_run = excluded.check_run, written_at = excluded.written_at`,
+      [known.repository, known.head_sha, JSON.stringify(known.check), known.written_at]
+    );
+  };
+  knownCheckRun = async (query) => {
+    const [row] = await this.c.rows(
+      "SELECT check_run FROM agate_check_runs WHERE repository = $1 AND head_sha = $2 AND known",
+      [query.repository, query.headSha]
+    );
+    return checkRunFromRow(row, query);
+  };
+};
+
+// app/store/postgres/context.ts
+function postgresContext(pool, now, location, statementTimeoutMs) {
+  const describe4 = (error) => queryError(location, statementTimeoutMs, error);
+  const query = async (text, values = [], on = pool) => {
+    try {
+      return await on.query(text, values);
+    } catch (error) {
+      throw describe4(error);
+    }
+  };
+  return {
+    pool,
+    now,
+    nowIso: () => now().toISOString(),
+    query,
+    rows: async (text, values, on) => (await query(text, values, on)).rows,
+    describe: describe4,
+    async appendOnce(insert, values, select, dedupeKey) {
+      const [inserted] = (await query(`${insert} ${ON_DEDUPE_KEY}`, values)).rows;
+      if (inserted) return { id: inserted.id };
+      return { row: (await query(`${select} WHERE dedupe_key = $1`, [dedupeKey])).rows[0] };
+    },
+    async tx(fn) {
+      for (let attempt2 = 1; ; attempt2++) {
+        let client;
+        try {
+          client = await pool.connect();
+        } catch (error) {
+          throw describe4(error);
+        }
+        let broken = false;
+        try {
+          await client.query("BEGIN");
+          const result = await fn(client);
+          await client.query("COMMIT");
+          return result;
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => {
+            broken = true;
+          });
+          if (attempt2 < 3 && isRetriable(error)) continue;
+          throw describe4(error);
+        } finally {
+          client.release(broken);
+        }
+      }
+    }
+  };
+}
+
 // app/store/delivery-input.ts
+import { createHash as createHash2 } from "node:crypto";
+import { z as z22 } from "zod";
 var payloadSchema = z22.string();
 var jobsSchema = z22.array(newJobSchema);
 var sightingsSchema = z22.array(eventBaseSchema);
@@ -5842,19 +6090,48 @@ var GroupCommit = class {
   }
 };
 
+// app/store/rows/delivery-log.ts
+import { z as z23 } from "zod";
+
 // app/store/ports/delivery-log.ts
 var MIN_DELIVERY_RETENTION_MS = 36e5;
 var DEFAULT_PRUNE_LIMIT = 500;
 
-// app/store/ports/entry-store.ts
-var EntryVersionConflictError = class extends StoreError {
-  constructor(key, detail) {
-    super(
-      "entry_version_conflict",
-      `handoff entry ${key.repository}#${key.issueNumber}: ${detail}; nothing was written, read it again and decide again`
-    );
+// app/store/rows/delivery-log.ts
+var pruneOptionsSchema = z23.strictObject({
+  retentionMs: z23.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+    error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
+  }),
+  limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
+});
+var DELIVERY_SELECT = `SELECT d.id, d.event, d.action, d.payload_sha256, p.payload,
+    d.received_at, x.pruned_at, x.retention_ms
+  FROM deliveries d
+  LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
+  LEFT JOIN delivery_payload_prunes x ON x.delivery_id = d.id`;
+var DELIVERY_RECORD_SELECT = `SELECT d.id, d.event, d.action, d.payload_sha256,
+    d.received_at, d.repository, d.recorded_at, x.pruned_at, x.retention_ms
+  FROM deliveries d LEFT JOIN delivery_payload_prunes x ON x.delivery_id = d.id`;
+function storedDeliveryFromRow(id, row) {
+  const { pruned_at, retention_ms, ...delivery } = row;
+  if (delivery.payload === null && typeof pruned_at === "string") {
+    throw new DeliveryPrunedError(id, pruned_at, Number(retention_ms));
   }
-};
+  if (delivery.payload === null) {
+    throw new CorruptRowError("delivery_payloads", `delivery ${id}`, "the payload is missing");
+  }
+  return parseRow(storedDeliverySchema, delivery, "deliveries", `id ${id}`);
+}
+function deliveryRecordFromRow(id, row) {
+  const { pruned_at, retention_ms, ...delivery } = row;
+  return parseRow(
+    deliveryRecordSchema,
+    { ...delivery, pruned: pruned_at === null ? null : { pruned_at, retention_ms } },
+    "deliveries",
+    `id ${id}`
+  );
+}
+var pruneInput = inputOf(pruneOptionsSchema, "prune options");
 
 // app/store/postgres/group-commit.ts
 function postgresGroupFlush(options) {
@@ -5906,6 +6183,699 @@ function postgresGroupFlush(options) {
     return outcomes;
   };
 }
+
+// app/store/postgres/record-delivery.ts
+var RECORD = `
+WITH seen AS (SELECT payload_sha256 FROM deliveries WHERE id = $1),
+d AS (
+  INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at, repository)
+  SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::timestamptz,
+    agate_payload_repository($7::text)
+  WHERE NOT EXISTS (SELECT 1 FROM seen)
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id
+),
+p AS (INSERT INTO delivery_payloads (delivery_id, payload) SELECT id, $7::text FROM d),
+j AS (
+  INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts, max_attempts,
+    run_at, created_at, updated_at, dedupe_key, dedupe_until)
+  SELECT u.kind, u.payload, u.concurrency_key, d.id, 'queued', 0, u.max_attempts, u.run_at,
+    $6::timestamptz, $6::timestamptz, NULL, 'finished'
+  FROM d, unnest($8::text[], $9::json[], $10::text[], $11::integer[], $12::timestamptz[])
+    WITH ORDINALITY AS u(kind, payload, concurrency_key, max_attempts, run_at, n)
+  ORDER BY u.n
+  RETURNING id
+),
+s AS (
+  INSERT INTO base_sightings (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
+  SELECT v.repository, v.head_sha, v.pull_number, v.base_ref, d.id, $5::text
+  FROM d, unnest($13::text[], $14::text[], $15::integer[], $16::text[])
+    AS v(repository, head_sha, pull_number, base_ref)
+  ON CONFLICT DO NOTHING
+)
+SELECT (SELECT payload_sha256 FROM seen) AS seen, (SELECT count(*) FROM d)::integer AS inserted,
+  ARRAY(SELECT id FROM j ORDER BY id) AS job_ids`;
+var instant = (value) => new Date(value).toISOString();
+async function recordDeliveryRows(query, rows) {
+  const { delivery, payload, jobs, sightings, now } = rows;
+  const known = async () => {
+    const found = await query(
+      "SELECT payload_sha256 FROM deliveries WHERE id = $1",
+      [delivery.id]
+    );
+    const existing = found.rows[0];
+    if (!existing) return null;
+    return answerFor(query, delivery, existing.payload_sha256);
+  };
+  const result = await query(
+    RECORD,
+    [
+      delivery.id,
+      delivery.event,
+      delivery.action,
+      delivery.payload_sha256,
+      delivery.received_at,
+      now,
+      payload,
+      jobs.map((job) => job.kind),
+      jobs.map((job) => JSON.stringify(job.payload)),
+      jobs.map((job) => job.concurrency_key),
+      jobs.map((job) => job.max_attempts),
+      jobs.map((job) => instant(job.run_at ?? now)),
+      sightings.map((seen) => seen.repository),
+      sightings.map((seen) => seen.head_sha),
+      sightings.map((seen) => seen.pull_number),
+      sightings.map((seen) => seen.base_ref)
+    ]
+  );
+  const row = result.rows[0];
+  if (!row) throw new Error("recording a delivery returned no row");
+  if (row.seen !== null) return answerFor(query, delivery, row.seen);
+  if (row.inserted === 1) return { status: "new", jobIds: row.job_ids.map(Number) };
+  const after = await known();
+  if (!after) throw new Error(`delivery ${delivery.id} was neither inserted nor found`);
+  return after;
+}
+async function answerFor(query, delivery, storedSha256) {
+  if (storedSha256 !== delivery.payload_sha256) return { status: "conflict", jobIds: [] };
+  const ids = await query(
+    "SELECT id FROM jobs WHERE delivery_id = $1 ORDER BY id",
+    [delivery.id]
+  );
+  return { status: "duplicate", jobIds: ids.rows.map((r) => Number(r.id)) };
+}
+
+// app/store/postgres/delivery-log.ts
+var PostgresDeliveryLog = class {
+  /** `maxFlushes`: how many batches may be in flight side by side. */
+  constructor(c, maxFlushes) {
+    this.c = c;
+    this.#batch = new GroupCommit(
+      postgresGroupFlush({ pool: c.pool, alone: (work) => c.tx(work), describe: c.describe }),
+      { maxFlushes }
+    );
+  }
+  c;
+  #batch;
+  /** Deliveries already accepted, committed (or refused): before the pool ends. */
+  drain() {
+    return this.#batch.drain();
+  }
+  recordDelivery = async (input) => {
+    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
+    return this.#batch.submit(
+      (client) => recordDeliveryRows((text, values) => this.c.query(text, values, client), {
+        delivery,
+        payload,
+        jobs,
+        sightings,
+        now: this.c.nowIso()
+      })
+    );
+  };
+  getDelivery = async (id) => {
+    const [row] = await this.c.rows(`${DELIVERY_SELECT} WHERE d.id = $1`, [id]);
+    return row ? storedDeliveryFromRow(id, row) : null;
+  };
+  getDeliveryRecord = async (id) => {
+    const [row] = await this.c.rows(`${DELIVERY_RECORD_SELECT} WHERE d.id = $1`, [id]);
+    return row ? deliveryRecordFromRow(id, row) : null;
+  };
+  pruneDeliveryPayloads = async (options) => {
+    const { retentionMs, limit } = pruneInput(options);
+    const now = this.c.now();
+    const result = await this.c.query(
+      `WITH candidates AS (
+         SELECT p.delivery_id FROM delivery_payloads p
+         JOIN deliveries d ON d.id = p.delivery_id
+         WHERE d.recorded_at <= $1
+           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.delivery_id = d.id
+             AND j.status IN ('queued', 'running'))
+         LIMIT $2
+         FOR UPDATE OF p SKIP LOCKED)
+       INSERT INTO delivery_payload_prunes (delivery_id, retention_ms, pruned_at)
+       SELECT delivery_id, $3, $4 FROM candidates`,
+      [new Date(now.getTime() - retentionMs).toISOString(), limit, retentionMs, now.toISOString()]
+    );
+    const pruned = result.rowCount ?? 0;
+    return { pruned, more: pruned === limit };
+  };
+};
+
+// app/store/rows/entry-store.ts
+import { z as z24 } from "zod";
+
+// app/store/ports/entry-store.ts
+var EntryVersionConflictError = class extends StoreError {
+  constructor(key, detail) {
+    super(
+      "entry_version_conflict",
+      `handoff entry ${key.repository}#${key.issueNumber}: ${detail}; nothing was written, read it again and decide again`
+    );
+  }
+};
+
+// app/store/rows/entry-store.ts
+function entryInput(input) {
+  const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
+  const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
+  const jobs = parseInput(z24.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+  const key = { repository: entry.repository, issueNumber: entry.issue_number };
+  const expected = input.expectedVersion === void 0 ? 0 : parseInput(positiveIntSchema, input.expectedVersion, "expected version");
+  return { entry, event, jobs, key, expected };
+}
+function mentionsInput(input) {
+  const mentions = parseInput(
+    entryMentionsInputSchema,
+    { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
+    "entry mentions"
+  );
+  const jobs = parseInput(z24.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
+  return { ...mentions, jobs };
+}
+function entryFromRow(row, key) {
+  let value;
+  try {
+    value = { ...JSON.parse(row.entry), version: row.version };
+  } catch (error) {
+    throw new CorruptRowError("handoff_entries", key, "entry is not valid JSON", {
+      cause: error
+    });
+  }
+  return parseRow(handoffEntrySchema, value, "handoff_entries", key);
+}
+function listedEntryFromRow(row) {
+  return entryFromRow(row, `${String(row.repository)}#${String(row.issue_number)}`);
+}
+function entryEventFromRow(row) {
+  const { event, ...rest } = parseRowWithJson(
+    z24.looseObject({ event: z24.record(z24.string(), z24.unknown()) }),
+    row,
+    "handoff_entry_events",
+    ["event"]
+  );
+  return parseRow(
+    handoffEntryEventSchema,
+    { ...event, ...rest },
+    "handoff_entry_events",
+    `id ${String(row.id)}`
+  );
+}
+var ENTRY_EVENT_SELECT = `SELECT e.id, e.repository, e.issue_number, e.version,
+    e.from_state, e.to_state, e.event, p.posted_at
+  FROM handoff_entry_events e LEFT JOIN handoff_entry_event_posts p ON p.event_id = e.id`;
+var ENTRY_EVENT_INSERT = `INSERT INTO handoff_entry_events (repository, issue_number,
+  version, kind, actor, comment_id, from_state, to_state, event, recorded_at)`;
+function entryEventParams(entry, from, event, recordedAt) {
+  return [
+    entry.repository,
+    entry.issue_number,
+    entry.version,
+    event.kind,
+    event.actor,
+    event.comment_id,
+    from,
+    entry.state,
+    JSON.stringify(event),
+    recordedAt
+  ];
+}
+function checkUpdatable(current, key, expected) {
+  if (!current) {
+    throw new NotFoundError(
+      `no handoff entry ${key.repository}#${key.issueNumber} to update: create it first`
+    );
+  }
+  if (current.version !== expected) {
+    throw new EntryVersionConflictError(
+      key,
+      `it is at version ${current.version}, not ${expected}`
+    );
+  }
+  return current;
+}
+function commentSeen(key, commentId, version) {
+  return new EntryVersionConflictError(
+    key,
+    `comment ${commentId} was recorded at version ${version} already`
+  );
+}
+function noEventAt(key) {
+  return new NotFoundError(
+    `handoff entry ${key.repository}#${key.issueNumber} has no event at version ${key.version}`
+  );
+}
+var postedAtInput = inputOf(isoDateTimeSchema, "posted time");
+
+// app/store/rows/job-queue.ts
+import { z as z25 } from "zod";
+var leaseSchema = z25.strictObject({
+  jobId: positiveIntSchema,
+  workerId: z25.string().min(1),
+  attempt: positiveIntSchema
+});
+var claimOptionsSchema = z25.strictObject({
+  workerId: z25.string().min(1),
+  leaseMs: positiveIntSchema,
+  kinds: z25.array(z25.string().min(1)).optional()
+});
+var MAX_ERROR_CHARS = 16384;
+function instant2(value) {
+  return (typeof value === "string" ? new Date(value) : value).toISOString();
+}
+function jobParams(job, deliveryId, now, dedupe = { until: "finished" }) {
+  return {
+    kind: job.kind,
+    payload: JSON.stringify(job.payload),
+    concurrency_key: job.concurrency_key,
+    delivery_id: deliveryId,
+    max_attempts: job.max_attempts,
+    run_at: instant2(job.run_at ?? now),
+    now,
+    dedupe_key: dedupe.dedupeKey ?? null,
+    dedupe_until: dedupe.until
+  };
+}
+function claimed2(row, workerId) {
+  if (!row) return null;
+  const job = jobFromRow(row);
+  return { job, lease: { jobId: job.id, workerId, attempt: job.attempts } };
+}
+function jobFromRow(row) {
+  const { dedupe_key: _key, dedupe_until: _until, ...job } = row;
+  return parseRowWithJson(jobSchema, job, "jobs", ["payload"]);
+}
+function jobFilter(query) {
+  return {
+    status: query.status ? parseInput(jobStatusSchema, query.status, "job status") : null,
+    delivery: query.deliveryId ?? null,
+    kind: query.kind ?? null,
+    key: query.concurrencyKey ?? null
+  };
+}
+function leaseParams(lease) {
+  return { id: lease.jobId, worker: lease.workerId, attempt: lease.attempt };
+}
+function leaseLost(lease, action, row) {
+  if (!row) return new NotFoundError(`cannot ${action} job ${lease.jobId}: there is no such job`);
+  const job = jobFromRow(row);
+  const now = job.status === "running" ? `it is now leased to ${job.lease_owner} on attempt ${job.attempts}, claimed after this lease expired` : job.status === "queued" ? "it went back to the queue" : `it is ${job.status}`;
+  return new LeaseLostError(
+    lease.jobId,
+    `cannot ${action} job ${lease.jobId}: worker ${lease.workerId} no longer holds its lease (attempt ${lease.attempt}); ${now}. Stop working on it and do not write its results.`
+  );
+}
+function enqueueInput(job, options) {
+  return {
+    job: parseInput(newJobSchema, job, "job"),
+    dedupe: parseInput(enqueueOptionsSchema, options, "enqueue options")
+  };
+}
+var claimInput = inputOf(claimOptionsSchema, "claim options");
+var leaseInput = inputOf(leaseSchema, "job lease");
+var leaseMsInput = inputOf(positiveIntSchema, "lease duration (ms)");
+
+// app/store/postgres/job-queue.ts
+var RUNNABLE = `($2::text[] IS NULL OR j.kind = ANY ($2::text[]))
+  AND (j.concurrency_key IS NULL OR NOT EXISTS (
+    SELECT 1 FROM jobs o
+    WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
+      AND o.status IN ('queued', 'running')))`;
+var RETRY_GIVES_UP_DEDUPE_KEY = `dedupe_key = CASE
+  WHEN NOT ($4 OR attempts >= max_attempts) AND EXISTS (
+    SELECT 1 FROM jobs o WHERE o.dedupe_key = jobs.dedupe_key AND o.id <> jobs.id
+      AND ${holdsDedupeKey("o")})
+  THEN NULL ELSE dedupe_key END`;
+var JOB_FILTER = `($1::text IS NULL OR status = $1::text)
+  AND ($2::text IS NULL OR delivery_id = $2::text)
+  AND ($3::text IS NULL OR kind = $3::text)
+  AND ($4::text IS NULL OR concurrency_key = $4::text)`;
+async function insertJob(c, on, job, deliveryId, now, dedupe) {
+  const [row] = await c.rows(
+    `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
+       max_attempts, run_at, created_at, updated_at, dedupe_key, dedupe_until)
+     VALUES ($1, $2, $3, $4, 'queued', 0, $5, $6, $7, $7, $8, $9)
+     ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL AND ${holdsDedupeKey()}
+     DO NOTHING
+     RETURNING *`,
+    Object.values(jobParams(job, deliveryId, now, dedupe)),
+    on
+  );
+  return row ? jobFromRow(row) : void 0;
+}
+async function insertPlainJobs(c, on, jobs, now) {
+  for (const job of jobs) {
+    const inserted = await insertJob(c, on, job, null, now);
+    if (!inserted) throw new Error("a job without a dedupe key was not inserted");
+  }
+}
+var PostgresJobQueue = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  enqueue = async (job, options = {}) => {
+    const { job: parsed, dedupe } = enqueueInput(job, options);
+    for (let attempt2 = 1; ; attempt2++) {
+      const inserted = await insertJob(this.c, this.c.pool, parsed, null, this.c.nowIso(), dedupe);
+      if (inserted) return inserted;
+      const [holder] = await this.c.rows(
+        `SELECT * FROM jobs j WHERE dedupe_key = $1 AND ${holdsDedupeKey("j")}`,
+        [dedupe.dedupeKey]
+      );
+      if (holder) return jobFromRow(holder);
+      if (attempt2 >= 5) {
+        throw new StoreError(
+          "dedupe_contention",
+          `jobs of dedupe key ${dedupe.dedupeKey} kept finishing while one was enqueued: nothing was written; enqueue again`
+        );
+      }
+    }
+  };
+  claimJob = async (options) => {
+    const { workerId, leaseMs, kinds } = claimInput(options);
+    const now = this.c.now();
+    const nowIso = now.toISOString();
+    await this.c.query(
+      `UPDATE jobs
+       SET status = 'dead', lease_expires_at = NULL, updated_at = $1,
+         last_error = 'the lease of ' || lease_owner || ' expired on attempt ' || attempts ||
+           ' of ' || max_attempts || ' (the worker stopped or hung); last error: ' ||
+           coalesce(last_error, 'none')
+       WHERE status = 'running' AND lease_expires_at <= $1 AND attempts >= max_attempts`,
+      [nowIso]
+    );
+    const [row] = await this.c.rows(
+      `WITH due AS (
+         SELECT id, run_at FROM jobs j
+         WHERE status = 'queued' AND run_at <= $1 AND ${RUNNABLE}
+         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
+       ), expired AS (
+         SELECT id, run_at FROM jobs j
+         WHERE status = 'running' AND lease_expires_at <= $1 AND attempts < max_attempts
+           AND ${RUNNABLE}
+         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
+       ), pick AS (
+         SELECT id FROM (SELECT * FROM due UNION ALL SELECT * FROM expired) c
+         ORDER BY run_at, id LIMIT 1
+       )
+       UPDATE jobs SET status = 'running', lease_owner = $3, lease_expires_at = $4,
+         attempts = attempts + 1, updated_at = $1
+       FROM pick WHERE jobs.id = pick.id RETURNING jobs.*`,
+      [nowIso, kinds ?? null, workerId, new Date(now.getTime() + leaseMs).toISOString()]
+    );
+    return claimed2(row, workerId);
+  };
+  heartbeat = async (lease, leaseMs) => {
+    const held = leaseInput(lease);
+    const ms = leaseMsInput(leaseMs);
+    const now = this.c.now();
+    const [row] = await this.c.rows(
+      `UPDATE jobs SET lease_expires_at = $4, updated_at = $5
+       WHERE id = $1 AND status = 'running' AND lease_owner = $2 AND attempts = $3
+       RETURNING *`,
+      [
+        ...Object.values(leaseParams(held)),
+        new Date(now.getTime() + ms).toISOString(),
+        now.toISOString()
+      ]
+    );
+    if (!row) throw await this.#leaseLost(held, "extend the lease of");
+    return jobFromRow(row);
+  };
+  completeJob = async (lease) => {
+    const held = leaseInput(lease);
+    const [row] = await this.c.rows(
+      `UPDATE jobs SET status = 'done', lease_expires_at = NULL, updated_at = $4
+       WHERE id = $1 AND status = 'running' AND lease_owner = $2 AND attempts = $3
+       RETURNING *`,
+      [...Object.values(leaseParams(held)), this.c.nowIso()]
+    );
+    if (!row) throw await this.#leaseLost(held, "complete");
+    return jobFromRow(row);
+  };
+  failJob = async (lease, error, options = {}) => {
+    const held = leaseInput(lease);
+    const now = this.c.nowIso();
+    const message4 = String(error).slice(-MAX_ERROR_CHARS).replaceAll("\0", "\u2400");
+    const fail = () => this.c.rows(
+      `UPDATE jobs SET
+           status = CASE WHEN $4 OR attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
+           run_at = CASE WHEN $4 OR attempts >= max_attempts THEN run_at ELSE $5 END,
+           lease_owner = CASE WHEN $4 OR attempts >= max_attempts THEN lease_owner ELSE NULL END,
+           ${RETRY_GIVES_UP_DEDUPE_KEY},
+           lease_expires_at = NULL, last_error = $6, updated_at = $7
+         WHERE id = $1 AND status = 'running' AND lease_owner = $2 AND attempts = $3
+         RETURNING *`,
+      [
+        ...Object.values(leaseParams(held)),
+        options.permanent === true,
+        instant2(options.retryAt ?? now),
+        message4,
+        now
+      ]
+    );
+    const [row] = await fail().catch((cause2) => {
+      if (cause2.code === "23505") return fail();
+      throw cause2;
+    });
+    if (!row) throw await this.#leaseLost(held, "fail");
+    return jobFromRow(row);
+  };
+  async #leaseLost(lease, action) {
+    const [row] = await this.c.rows("SELECT * FROM jobs WHERE id = $1", [lease.jobId]);
+    return leaseLost(lease, action, row);
+  }
+  getJob = async (id) => {
+    const [row] = await this.c.rows("SELECT * FROM jobs WHERE id = $1", [id]);
+    return row ? jobFromRow(row) : null;
+  };
+  listJobs = async (query = {}) => {
+    const rows = await this.c.rows(
+      `SELECT * FROM jobs WHERE ${JOB_FILTER} ORDER BY id`,
+      Object.values(jobFilter(query))
+    );
+    return rows.map(jobFromRow);
+  };
+  countJobs = async (query = {}) => {
+    const [row] = await this.c.rows(
+      `SELECT count(*) AS n FROM jobs WHERE ${JOB_FILTER}`,
+      Object.values(jobFilter(query))
+    );
+    return row?.n ?? 0;
+  };
+};
+
+// app/store/postgres/entry-mention-store.ts
+var MENTIONED = `SELECT issue_number AS n FROM entry_mentions
+  WHERE repository = $1 AND pull_number = $2 ORDER BY issue_number`;
+var MENTIONING = `SELECT pull_number AS n FROM entry_mentions
+  WHERE repository = $1 AND issue_number = $2 ORDER BY pull_number`;
+var PostgresEntryMentions = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  replaceEntryMentions = async (input) => {
+    const { repository: repository3, pull_number, issues, jobs } = mentionsInput(input);
+    return this.c.tx(async (client) => {
+      const before = await this.c.rows(
+        `DELETE FROM entry_mentions WHERE repository = $1 AND pull_number = $2
+         RETURNING issue_number`,
+        [repository3, pull_number],
+        client
+      );
+      if (issues.length > 0) {
+        await this.c.query(
+          `INSERT INTO entry_mentions (repository, pull_number, issue_number)
+           SELECT $1, $2, issue FROM unnest($3::integer[]) AS issue
+           ON CONFLICT DO NOTHING`,
+          [repository3, pull_number, issues],
+          client
+        );
+      }
+      await insertPlainJobs(this.c, client, jobs, this.c.nowIso());
+      return before.map((row) => Number(row.issue_number)).sort((a, b) => a - b);
+    });
+  };
+  /** The numbers (`n`) a query selects, in its order. */
+  async #numbers(sql, values) {
+    return (await this.c.rows(sql, values)).map((row) => Number(row.n));
+  }
+  listEntryMentions = async (query) => this.#numbers(MENTIONED, [query.repository, query.pullNumber]);
+  listMentioningPullRequests = async (query) => this.#numbers(MENTIONING, [query.repository, query.issueNumber]);
+};
+
+// app/store/postgres/entry-store.ts
+var PostgresEntryStore = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  async #entryRow(on, key, lock = false) {
+    const [row] = await this.c.rows(
+      `SELECT entry, version FROM handoff_entries WHERE repository = $1 AND issue_number = $2
+       ${lock ? "FOR UPDATE" : ""}`,
+      [key.repository, key.issueNumber],
+      on
+    );
+    return row ? entryFromRow(row, `${key.repository}#${key.issueNumber}`) : null;
+  }
+  async #appendEvent(on, entry, from, event) {
+    await this.c.query(
+      `${ENTRY_EVENT_INSERT} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      entryEventParams(entry, from, event, this.c.nowIso()),
+      on
+    );
+  }
+  createEntry = async (input) => {
+    const { entry, event, jobs, key } = entryInput(input);
+    return this.c.tx(async (client) => {
+      const now = this.c.nowIso();
+      const inserted = await this.c.query(
+        `INSERT INTO handoff_entries (repository, issue_number, entry, version, updated_at)
+         VALUES ($1, $2, $3, 1, $4) ON CONFLICT DO NOTHING`,
+        [entry.repository, entry.issue_number, JSON.stringify(entry), now],
+        client
+      );
+      if (inserted.rowCount === 0) {
+        const existing = await this.#entryRow(client, key);
+        if (existing) return { created: false, entry: existing };
+      }
+      const stored = { ...entry, version: 1 };
+      await this.#appendEvent(client, stored, null, event);
+      await insertPlainJobs(this.c, client, jobs, now);
+      return { created: true, entry: stored };
+    });
+  };
+  getEntry = async (key) => {
+    return this.#entryRow(this.c.pool, key);
+  };
+  updateEntry = async (input) => {
+    const { entry, event, jobs, key, expected } = entryInput(input);
+    return this.c.tx(async (client) => {
+      const current = checkUpdatable(
+        await this.#entryRow(client, key, true),
+        key,
+        expected
+      );
+      if (event.comment_id !== null) {
+        const [seen] = await this.c.rows(
+          `SELECT version FROM handoff_entry_events
+           WHERE repository = $1 AND issue_number = $2 AND comment_id = $3`,
+          [key.repository, key.issueNumber, event.comment_id],
+          client
+        );
+        if (seen) throw commentSeen(key, event.comment_id, seen.version);
+      }
+      const now = this.c.nowIso();
+      const next = { ...entry, version: expected + 1 };
+      await this.c.query(
+        `UPDATE handoff_entries SET entry = $1, version = $2, updated_at = $3
+         WHERE repository = $4 AND issue_number = $5 AND version = $6`,
+        [JSON.stringify(entry), next.version, now, key.repository, key.issueNumber, expected],
+        client
+      );
+      await this.#appendEvent(client, next, current.state, event);
+      await insertPlainJobs(this.c, client, jobs, now);
+      return next;
+    });
+  };
+  listEntryEvents = async (key) => {
+    const rows = await this.c.rows(
+      `${ENTRY_EVENT_SELECT} WHERE e.repository = $1 AND e.issue_number = $2 ORDER BY e.version`,
+      [key.repository, key.issueNumber]
+    );
+    return rows.map(entryEventFromRow);
+  };
+  markEntryEventPosted = async (key) => {
+    const at3 = postedAtInput(key.at);
+    await this.c.tx(async (client) => {
+      const [event] = await this.c.rows(
+        `SELECT id FROM handoff_entry_events
+         WHERE repository = $1 AND issue_number = $2 AND version = $3`,
+        [key.repository, key.issueNumber, key.version],
+        client
+      );
+      if (!event) throw noEventAt(key);
+      await this.c.query(
+        `INSERT INTO handoff_entry_event_posts (event_id, posted_at) VALUES ($1, $2)
+         ON CONFLICT DO NOTHING`,
+        [event.id, at3],
+        client
+      );
+    });
+  };
+  listEntries = async (query = {}) => {
+    const rows = await this.c.rows(
+      `SELECT repository, issue_number, entry, version FROM handoff_entries
+       WHERE ($1::text IS NULL OR repository = $1::text)
+         AND ($2::text[] IS NULL OR state = ANY ($2::text[]))
+       ORDER BY repository COLLATE "C", issue_number`,
+      [query.repository ?? null, query.states ? [...query.states] : null]
+    );
+    return rows.map(listedEntryFromRow);
+  };
+};
+
+// app/store/rows/evaluation-store.ts
+var EVALUATION_COLUMNS = "id, repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, at";
+function evaluationParams(evaluation, recordedAt) {
+  return [
+    evaluation.repository,
+    evaluation.pull_number,
+    evaluation.head_sha,
+    evaluation.tree_sha,
+    evaluation.config_digest,
+    JSON.stringify(evaluation.run),
+    JSON.stringify(evaluation.outcome),
+    evaluation.outcome.status,
+    evaluation.at,
+    recordedAt
+  ];
+}
+function evaluationFilter(query) {
+  return {
+    repository: query.repository,
+    pull_number: query.pullNumber,
+    tree: query.treeSha ?? null,
+    since: query.since === void 0 ? null : parseInput(isoDateTimeSchema, query.since, "evaluations since")
+  };
+}
+function evaluationFromRow(row) {
+  return parseRowWithJson(evaluationSchema, row, "evaluations", ["run", "outcome"]);
+}
+var evaluationInput = inputOf(evaluationInputSchema, "evaluation");
+
+// app/store/postgres/evaluation-store.ts
+var PostgresEvaluationStore = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  appendEvaluation = async (input) => {
+    const evaluation = evaluationInput(input);
+    const [row] = await this.c.rows(
+      `INSERT INTO evaluations
+         (repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, status, at,
+          recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      evaluationParams(evaluation, this.c.nowIso())
+    );
+    return { id: row?.id, ...evaluation };
+  };
+  listEvaluations = async (query) => {
+    const rows = await this.c.rows(
+      `SELECT ${EVALUATION_COLUMNS} FROM evaluations
+       WHERE repository = $1 AND pull_number = $2
+         AND ($3::text IS NULL OR tree_sha = $3::text)
+         AND ($4::timestamptz IS NULL OR at::timestamptz >= $4::timestamptz)
+       ORDER BY id`,
+      Object.values(evaluationFilter(query))
+    );
+    return rows.map(evaluationFromRow);
+  };
+};
 
 // app/store/postgres/migrations.ts
 function appendOnly(table, what) {
@@ -6452,176 +7422,121 @@ async function migratePostgres(client, location, now, migrations = POSTGRES_MIGR
   }
 }
 
-// app/store/postgres/record-delivery.ts
-var RECORD = `
-WITH seen AS (SELECT payload_sha256 FROM deliveries WHERE id = $1),
-d AS (
-  INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at, repository)
-  SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::timestamptz,
-    agate_payload_repository($7::text)
-  WHERE NOT EXISTS (SELECT 1 FROM seen)
-  ON CONFLICT (id) DO NOTHING
-  RETURNING id
-),
-p AS (INSERT INTO delivery_payloads (delivery_id, payload) SELECT id, $7::text FROM d),
-j AS (
-  INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts, max_attempts,
-    run_at, created_at, updated_at, dedupe_key, dedupe_until)
-  SELECT u.kind, u.payload, u.concurrency_key, d.id, 'queued', 0, u.max_attempts, u.run_at,
-    $6::timestamptz, $6::timestamptz, NULL, 'finished'
-  FROM d, unnest($8::text[], $9::json[], $10::text[], $11::integer[], $12::timestamptz[])
-    WITH ORDINALITY AS u(kind, payload, concurrency_key, max_attempts, run_at, n)
-  ORDER BY u.n
-  RETURNING id
-),
-s AS (
-  INSERT INTO base_sightings (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
-  SELECT v.repository, v.head_sha, v.pull_number, v.base_ref, d.id, $5::text
-  FROM d, unnest($13::text[], $14::text[], $15::integer[], $16::text[])
-    AS v(repository, head_sha, pull_number, base_ref)
-  ON CONFLICT DO NOTHING
-)
-SELECT (SELECT payload_sha256 FROM seen) AS seen, (SELECT count(*) FROM d)::integer AS inserted,
-  ARRAY(SELECT id FROM j ORDER BY id) AS job_ids`;
-var instant = (value) => new Date(value).toISOString();
-async function recordDeliveryRows(query, rows) {
-  const { delivery, payload, jobs, sightings, now } = rows;
-  const known = async () => {
-    const found = await query(
-      "SELECT payload_sha256 FROM deliveries WHERE id = $1",
-      [delivery.id]
-    );
-    const existing = found.rows[0];
-    if (!existing) return null;
-    return answerFor(query, delivery, existing.payload_sha256);
+// app/store/postgres/observation-store.ts
+var PostgresObservationStore = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  async #keep(table, row) {
+    const { sql, values } = keepOnce(table, row, (n) => `$${n}`);
+    await this.c.query(sql, values);
+  }
+  recordMergeCommit = async (observation) => {
+    await this.#keep("merge_commits", mergeCommitInput(observation));
   };
-  const result = await query(
-    RECORD,
-    [
-      delivery.id,
-      delivery.event,
-      delivery.action,
-      delivery.payload_sha256,
-      delivery.received_at,
-      now,
-      payload,
-      jobs.map((job) => job.kind),
-      jobs.map((job) => JSON.stringify(job.payload)),
-      jobs.map((job) => job.concurrency_key),
-      jobs.map((job) => job.max_attempts),
-      jobs.map((job) => instant(job.run_at ?? now)),
-      sightings.map((seen) => seen.repository),
-      sightings.map((seen) => seen.head_sha),
-      sightings.map((seen) => seen.pull_number),
-      sightings.map((seen) => seen.base_ref)
-    ]
-  );
-  const row = result.rows[0];
-  if (!row) throw new Error("recording a delivery returned no row");
-  if (row.seen !== null) return answerFor(query, delivery, row.seen);
-  if (row.inserted === 1) return { status: "new", jobIds: row.job_ids.map(Number) };
-  const after = await known();
-  if (!after) throw new Error(`delivery ${delivery.id} was neither inserted nor found`);
-  return after;
-}
-async function answerFor(query, delivery, storedSha256) {
-  if (storedSha256 !== delivery.payload_sha256) return { status: "conflict", jobIds: [] };
-  const ids = await query(
-    "SELECT id FROM jobs WHERE delivery_id = $1 ORDER BY id",
-    [delivery.id]
-  );
-  return { status: "duplicate", jobIds: ids.rows.map((r) => Number(r.id)) };
-}
-
-// app/store/postgres/write-intents.ts
-var COLUMNS = `id, key, scope, repository, target, kind, body, marker, recorded_at, github_id,
-  done_at`;
-var parse = (row) => parseRow(writeIntentSchema, row, "write_intents", String(row.key));
-var PostgresWriteIntents = class {
-  constructor(rows, now) {
-    this.rows = rows;
-    this.now = now;
-  }
-  rows;
-  now;
-  async #byKey(key) {
-    const [row] = await this.rows(`SELECT ${COLUMNS} FROM write_intents WHERE key = $1`, [key]);
-    return row ? parse(row) : null;
-  }
-  async recordWriteIntent(input) {
-    const intent = parseInput(writeIntentInputSchema, input, "write intent");
-    const [inserted] = await this.rows(
-      `INSERT INTO write_intents (key, scope, repository, target, kind, body, marker, recorded_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (key) DO NOTHING RETURNING ${COLUMNS}`,
-      [
-        intent.key,
-        intent.scope,
-        intent.repository,
-        intent.target,
-        intent.kind,
-        intent.body,
-        intent.marker,
-        this.now().toISOString()
-      ]
+  listMergeCommits = async (query) => {
+    const rows = await this.c.rows(
+      `SELECT merge_sha FROM merge_commits
+       WHERE repository = $1 AND pull_number = $2 AND head_sha = $3
+       ORDER BY observed_at COLLATE "C", merge_sha COLLATE "C"`,
+      [query.repository, query.pullNumber, query.headSha]
     );
-    if (inserted) return { intent: parse(inserted), created: true };
-    return { intent: await this.#byKey(intent.key), created: false };
-  }
-  async completeWriteIntent(query) {
-    const { key, githubId } = parseInput(completeWriteIntentSchema, query, "write intent");
-    const [updated] = await this.rows(
-      `UPDATE write_intents SET github_id = $2, done_at = $3
-       WHERE key = $1 AND github_id IS NULL RETURNING ${COLUMNS}`,
-      [key, githubId, this.now().toISOString()]
+    return rows.map((row) => row.merge_sha);
+  };
+  recordHeadObservation = async (observation) => {
+    await this.#keep("head_observations", headObservationInput(observation));
+  };
+  listHeadObservations = async (query) => {
+    return this.c.rows(
+      `SELECT pull_number, base_ref FROM head_observations
+       WHERE repository = $1 AND head_sha = $2
+       ORDER BY observed_at COLLATE "C", pull_number, base_ref COLLATE "C"`,
+      [query.repository, query.headSha]
     );
-    const done = updated ? parse(updated) : await this.#byKey(key);
-    if (!done) throw new NotFoundError(`no write intent ${key}: record it before the write`);
-    if (done.github_id !== githubId) {
-      throw new InvalidInputError(
-        "write intent",
-        `${key} was completed with GitHub id ${done.github_id}, not ${githubId}: one intent is one write`
-      );
-    }
-    return done;
-  }
-  async listPendingWriteIntents(query) {
-    const rows = await this.rows(
-      `SELECT ${COLUMNS} FROM write_intents WHERE scope = $1 AND github_id IS NULL ORDER BY id`,
-      [query.scope]
+  };
+  recordPullRequestSighting = async (sighting) => {
+    const seen = sightingInput(sighting);
+    await this.c.query(
+      `INSERT INTO pull_request_sightings (${SIGHTING_COLUMNS}) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (repository, pull_number) DO UPDATE SET
+         updated_at = excluded.updated_at, digest = excluded.digest,
+         observed_at = excluded.observed_at
+       WHERE excluded.updated_at::timestamptz
+         >= pull_request_sightings.updated_at::timestamptz`,
+      [seen.repository, seen.pull_number, seen.updated_at, seen.digest, seen.observed_at]
     );
-    return rows.map(parse);
-  }
+  };
+  latestPullRequestSighting = async (query) => {
+    const [row] = await this.c.rows(
+      `SELECT ${SIGHTING_COLUMNS} FROM pull_request_sightings
+       WHERE repository = $1 AND pull_number = $2`,
+      [query.repository, query.pullNumber]
+    );
+    return sightingFromRow(row, query);
+  };
 };
 
-// app/store/postgres/postgres-store.ts
-var DEFAULT_POOL_SIZE = 10;
-var DEFAULT_STATEMENT_TIMEOUT_MS = 3e4;
-var DEFAULT_CONNECT_TIMEOUT_MS = 1e4;
-var MIN_SERVER_VERSION = 12e4;
-var leaseSchema = z23.strictObject({
-  jobId: positiveIntSchema,
-  workerId: z23.string().min(1),
-  attempt: positiveIntSchema
-});
-var claimOptionsSchema = z23.strictObject({
-  workerId: z23.string().min(1),
-  leaseMs: positiveIntSchema,
-  kinds: z23.array(z23.string().min(1)).optional()
-});
-var pruneOptionsSchema = z23.strictObject({
-  retentionMs: z23.number().int().min(MIN_DELIVERY_RETENTION_MS, {
-    error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
-  }),
-  limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
-});
-var markStaleSchema = z23.strictObject({
+// app/store/rows/override-store.ts
+var OVERRIDE_COLUMNS = "id, repository, pull_number, head_sha, base_ref, by, reason, comment_url, at";
+function overrideParams(override, recordedAt, dedupeKey) {
+  return [
+    override.repository,
+    override.pull_number,
+    override.head_sha,
+    override.base_ref,
+    override.by,
+    override.reason,
+    override.comment_url,
+    override.at,
+    recordedAt,
+    dedupeKey
+  ];
+}
+function overrideFromRow(row) {
+  return parseRowWithJson(storedOverrideSchema, row, "maintainer_overrides", []);
+}
+function overrideInput(input, options) {
+  const override = parseInput(overrideInputSchema, input, "maintainer override");
+  return { override, dedupeKey: dedupeKeyOf(options) };
+}
+
+// app/store/postgres/override-store.ts
+var PostgresOverrideStore = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  appendOverride = async (input, options = {}) => {
+    const { override, dedupeKey } = overrideInput(input, options);
+    const once = await this.c.appendOnce(
+      `INSERT INTO maintainer_overrides (repository, pull_number, head_sha, base_ref, by, reason,
+         comment_url, at, recorded_at, dedupe_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      overrideParams(override, this.c.nowIso(), dedupeKey),
+      `SELECT ${OVERRIDE_COLUMNS} FROM maintainer_overrides`,
+      dedupeKey
+    );
+    return once.row ? overrideFromRow(once.row) : { id: once.id, ...override };
+  };
+  listOverrides = async (query) => {
+    const rows = await this.c.rows(
+      `SELECT ${OVERRIDE_COLUMNS} FROM maintainer_overrides
+       WHERE repository = $1 AND pull_number = $2 AND head_sha = $3 ORDER BY id`,
+      [query.repository, query.pullNumber, query.headSha]
+    );
+    return rows.map(overrideFromRow);
+  };
+};
+
+// app/store/rows/record-store.ts
+import { z as z26 } from "zod";
+var markStaleSchema = z26.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
   supersededBy: gitShaSchema,
   at: isoDateTimeSchema
 });
-var schemaNameSchema = z23.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
 var RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
   r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.override,
   r.decision, r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by,
@@ -6638,48 +7553,212 @@ var RECORD_JSON_COLUMNS = [
   "override",
   "decision"
 ];
-var RUNNABLE = `($2::text[] IS NULL OR j.kind = ANY ($2::text[]))
-  AND (j.concurrency_key IS NULL OR NOT EXISTS (
-    SELECT 1 FROM jobs o
-    WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
-      AND o.status IN ('queued', 'running')))`;
-var RETRY_GIVES_UP_DEDUPE_KEY = `dedupe_key = CASE
-  WHEN NOT ($4 OR attempts >= max_attempts) AND EXISTS (
-    SELECT 1 FROM jobs o WHERE o.dedupe_key = jobs.dedupe_key AND o.id <> jobs.id
-      AND ${holdsDedupeKey("o")})
-  THEN NULL ELSE dedupe_key END`;
-var JOB_FILTER = `($1::text IS NULL OR status = $1::text)
-  AND ($2::text IS NULL OR delivery_id = $2::text)
-  AND ($3::text IS NULL OR kind = $3::text)
-  AND ($4::text IS NULL OR concurrency_key = $4::text)`;
-var MAX_ERROR_CHARS = 16384;
-function instant2(value) {
-  return (typeof value === "string" ? new Date(value) : value).toISOString();
+var RECORD_INSERT = `INSERT INTO acceptance_records (repository, pull_number, head_sha,
+  base_sha, tested, commands, provenance, runner, grader, verdict, verdict_by, handoff, override,
+  decision, decided_at, recorded_at, dedupe_key)`;
+function recordParams(record, recordedAt, dedupeKey) {
+  return {
+    repository: record.repository,
+    pull_number: record.pull_number,
+    head_sha: record.head_sha,
+    base_sha: record.base_sha,
+    tested: toJsonColumn(record.tested),
+    commands: JSON.stringify(record.commands),
+    provenance: toJsonColumn(record.provenance),
+    runner: toJsonColumn(record.runner),
+    grader: JSON.stringify(record.grader),
+    verdict: toJsonColumn(record.verdict),
+    verdict_by: record.verdict_by,
+    handoff: toJsonColumn(record.handoff),
+    override: toJsonColumn(record.override),
+    decision: JSON.stringify(record.decision),
+    decided_at: record.decided_at,
+    recorded_at: recordedAt,
+    dedupe_key: dedupeKey
+  };
 }
-var PostgresStore = class _PostgresStore {
-  #pool;
-  #now;
-  #location;
-  #statementTimeoutMs;
-  #closed = false;
-  #intents;
-  /** Deliveries recorded together share one transaction (../group-commit.ts). */
-  #deliveries;
-  constructor(pool, now, location, statementTimeoutMs) {
-    this.#pool = pool;
-    this.#now = now;
-    this.#location = location;
-    this.#statementTimeoutMs = statementTimeoutMs;
-    this.#intents = new PostgresWriteIntents((text, values) => this.#rows(text, values), now);
-    this.#deliveries = new GroupCommit(
-      postgresGroupFlush({
-        pool,
-        alone: (work) => this.#tx(work),
-        describe: (error) => queryError(location, statementTimeoutMs, error)
-      }),
-      // Half the pool: batches in flight side by side, and connections left for the workers.
-      { maxFlushes: Math.max(1, Math.floor((pool.options.max ?? DEFAULT_POOL_SIZE) / 2)) }
+function recordFromRow(row) {
+  const { stale_superseded_by, stale_at, ...rest } = row;
+  const stale = stale_superseded_by === null ? null : { superseded_by: stale_superseded_by, at: stale_at };
+  return parseRowWithJson(
+    acceptanceRecordSchema,
+    { ...rest, stale },
+    "acceptance_records",
+    RECORD_JSON_COLUMNS
+  );
+}
+function recordInput(input, options) {
+  const record = parseInput(acceptanceRecordInputSchema, input, "acceptance record");
+  return { record, dedupeKey: dedupeKeyOf(options) };
+}
+var markStaleInput = inputOf(markStaleSchema, "stale mark");
+
+// app/store/postgres/record-store.ts
+var PostgresRecordStore = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  appendRecord = async (input, options = {}) => {
+    const { record, dedupeKey } = recordInput(input, options);
+    return this.c.tx(async (client) => {
+      const [inserted] = await this.c.rows(
+        `${RECORD_INSERT}
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+         ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+         RETURNING id`,
+        Object.values(recordParams(record, this.c.nowIso(), dedupeKey)),
+        client
+      );
+      const [row] = await this.c.rows(
+        `SELECT ${RECORD_COLUMNS} WHERE ${inserted ? "r.id = $1" : "r.dedupe_key = $1"}`,
+        [inserted ? inserted.id : dedupeKey],
+        client
+      );
+      return recordFromRow(row);
+    });
+  };
+  markStale = async (input) => {
+    const mark = markStaleInput(input);
+    const result = await this.c.query(
+      `INSERT INTO acceptance_record_stale_marks (record_id, superseded_by, at, recorded_at)
+       SELECT r.id, $3, $4, $5 FROM acceptance_records r
+       WHERE r.repository = $1 AND r.pull_number = $2 AND r.head_sha <> $3
+         AND NOT EXISTS (
+           SELECT 1 FROM acceptance_record_stale_marks m WHERE m.record_id = r.id)
+       ON CONFLICT (record_id) DO NOTHING`,
+      [mark.repository, mark.pullNumber, mark.supersededBy, mark.at, this.c.nowIso()]
     );
+    return result.rowCount ?? 0;
+  };
+  listRecords = async (query) => {
+    const rows = await this.c.rows(
+      `SELECT ${RECORD_COLUMNS}
+       WHERE r.repository = $1 AND r.pull_number = $2
+         AND ($3::text IS NULL OR r.head_sha = $3::text)
+         AND ($4::text IS NULL OR r.tested_tree_sha = $4::text)
+       ORDER BY r.id`,
+      [query.repository, query.pullNumber, query.headSha ?? null, query.treeSha ?? null]
+    );
+    return rows.map(recordFromRow);
+  };
+  listRepositories = async () => {
+    const rows = await this.c.rows(
+      `SELECT name FROM (
+         SELECT repository AS name FROM deliveries WHERE repository IS NOT NULL
+         UNION SELECT repository FROM acceptance_records) AS known
+       ORDER BY name COLLATE "C"`
+    );
+    return rows.map((row) => row.name);
+  };
+};
+
+// app/store/rows/write-intent-ledger.ts
+var WRITE_INTENT_COLUMNS = `id, key, scope, repository, target, kind, body, marker,
+  recorded_at, github_id, done_at`;
+function writeIntentFromRow(row) {
+  return parseRow(writeIntentSchema, row, "write_intents", String(row.key));
+}
+function checkCompleted(done, key, githubId) {
+  if (!done) throw new NotFoundError(`no write intent ${key}: record it before the write`);
+  if (done.github_id !== githubId) {
+    throw new InvalidInputError(
+      "write intent",
+      `${key} was completed with GitHub id ${done.github_id}, not ${githubId}: one intent is one write`
+    );
+  }
+  return done;
+}
+var intentInput = inputOf(writeIntentInputSchema, "write intent");
+var completionInput = inputOf(completeWriteIntentSchema, "write intent");
+
+// app/store/postgres/write-intent-ledger.ts
+var PostgresWriteIntents = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  async #byKey(key) {
+    const [row] = await this.c.rows(
+      `SELECT ${WRITE_INTENT_COLUMNS} FROM write_intents WHERE key = $1`,
+      [key]
+    );
+    return row ? writeIntentFromRow(row) : null;
+  }
+  recordWriteIntent = async (input) => {
+    const intent = intentInput(input);
+    const [inserted] = await this.c.rows(
+      `INSERT INTO write_intents (key, scope, repository, target, kind, body, marker, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (key) DO NOTHING RETURNING ${WRITE_INTENT_COLUMNS}`,
+      [
+        intent.key,
+        intent.scope,
+        intent.repository,
+        intent.target,
+        intent.kind,
+        intent.body,
+        intent.marker,
+        this.c.nowIso()
+      ]
+    );
+    if (inserted) return { intent: writeIntentFromRow(inserted), created: true };
+    return { intent: await this.#byKey(intent.key), created: false };
+  };
+  completeWriteIntent = async (query) => {
+    const { key, githubId } = completionInput(query);
+    const [updated] = await this.c.rows(
+      `UPDATE write_intents SET github_id = $2, done_at = $3
+       WHERE key = $1 AND github_id IS NULL RETURNING ${WRITE_INTENT_COLUMNS}`,
+      [key, githubId, this.c.nowIso()]
+    );
+    return checkCompleted(
+      updated ? writeIntentFromRow(updated) : await this.#byKey(key),
+      key,
+      githubId
+    );
+  };
+  listPendingWriteIntents = async (query) => {
+    const rows = await this.c.rows(
+      `SELECT ${WRITE_INTENT_COLUMNS} FROM write_intents
+       WHERE scope = $1 AND github_id IS NULL ORDER BY id`,
+      [query.scope]
+    );
+    return rows.map(writeIntentFromRow);
+  };
+};
+
+// app/store/postgres/postgres-store.ts
+var DEFAULT_POOL_SIZE = 10;
+var DEFAULT_STATEMENT_TIMEOUT_MS = 3e4;
+var DEFAULT_CONNECT_TIMEOUT_MS = 1e4;
+var MIN_SERVER_VERSION = 12e4;
+var schemaNameSchema = z27.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
+var PostgresStore = class _PostgresStore extends PortedStore {
+  #pool;
+  #closed = false;
+  /** Deliveries already accepted, committed (or refused): before the pool ends. */
+  #drain;
+  constructor(pool, now, location, statementTimeoutMs) {
+    const c = postgresContext(pool, now, location, statementTimeoutMs);
+    const maxFlushes = Math.max(1, Math.floor((pool.options.max ?? DEFAULT_POOL_SIZE) / 2));
+    const deliveries = new PostgresDeliveryLog(c, maxFlushes);
+    super({
+      deliveries,
+      jobs: new PostgresJobQueue(c),
+      records: new PostgresRecordStore(c),
+      evaluations: new PostgresEvaluationStore(c),
+      overrides: new PostgresOverrideStore(c),
+      observations: new PostgresObservationStore(c),
+      baseSightings: new PostgresBaseSightings(c),
+      checkRuns: new PostgresCheckRunLedger(c),
+      audit: new PostgresAuditLog(c),
+      entries: new PostgresEntryStore(c),
+      mentions: new PostgresEntryMentions(c),
+      writeIntents: new PostgresWriteIntents(c)
+    });
+    this.#pool = pool;
+    this.#drain = () => deliveries.drain();
   }
   /** Connects, checks the server, and migrates the schema; StoreOpenError saying what to check. */
   static async open(options) {
@@ -6734,842 +7813,16 @@ var PostgresStore = class _PostgresStore {
     }
     return new _PostgresStore(pool, now, location, statementTimeoutMs);
   }
-  #nowIso() {
-    return this.#now().toISOString();
-  }
-  async #query(text, values = [], on = this.#pool) {
-    try {
-      return await on.query(text, values);
-    } catch (error) {
-      throw queryError(this.#location, this.#statementTimeoutMs, error);
-    }
-  }
-  async #rows(text, values = [], on = this.#pool) {
-    return (await this.#query(text, values, on)).rows;
-  }
-  /**
-   * One READ COMMITTED transaction; run again from the start (at most three times) when the
-   * server rolled it back for a deadlock or serialisation failure.
-   */
-  async #tx(fn) {
-    for (let attempt2 = 1; ; attempt2++) {
-      let client;
-      try {
-        client = await this.#pool.connect();
-      } catch (error) {
-        throw queryError(this.#location, this.#statementTimeoutMs, error);
-      }
-      let broken = false;
-      try {
-        await client.query("BEGIN");
-        const result = await fn(client);
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {
-          broken = true;
-        });
-        if (attempt2 < 3 && isRetriable(error)) continue;
-        throw queryError(this.#location, this.#statementTimeoutMs, error);
-      } finally {
-        client.release(broken);
-      }
-    }
-  }
-  // ---- deliveries -------------------------------------------------------------------------------
-  async recordDelivery(input) {
-    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
-    return this.#deliveries.submit(
-      (client) => recordDeliveryRows((text, values) => this.#query(text, values, client), {
-        delivery,
-        payload,
-        jobs,
-        sightings,
-        now: this.#nowIso()
-      })
-    );
-  }
-  async getDelivery(id) {
-    const [row] = await this.#rows(
-      `SELECT d.id, d.event, d.action, d.payload_sha256, p.payload, d.received_at,
-         x.pruned_at, x.retention_ms
-       FROM deliveries d
-       LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
-       LEFT JOIN delivery_payload_prunes x ON x.delivery_id = d.id
-       WHERE d.id = $1`,
-      [id]
-    );
-    if (!row) return null;
-    const { pruned_at, retention_ms, ...delivery } = row;
-    if (delivery.payload === null && typeof pruned_at === "string") {
-      throw new DeliveryPrunedError(id, pruned_at, Number(retention_ms));
-    }
-    if (delivery.payload === null) {
-      throw new CorruptRowError("delivery_payloads", `delivery ${id}`, "the payload is missing");
-    }
-    return parseRow(storedDeliverySchema, delivery, "deliveries", `id ${id}`);
-  }
-  async getDeliveryRecord(id) {
-    const [row] = await this.#rows(
-      `SELECT d.id, d.event, d.action, d.payload_sha256, d.received_at, d.repository,
-         d.recorded_at, x.pruned_at, x.retention_ms
-       FROM deliveries d LEFT JOIN delivery_payload_prunes x ON x.delivery_id = d.id
-       WHERE d.id = $1`,
-      [id]
-    );
-    if (!row) return null;
-    const { pruned_at, retention_ms, ...delivery } = row;
-    return parseRow(
-      deliveryRecordSchema,
-      { ...delivery, pruned: pruned_at === null ? null : { pruned_at, retention_ms } },
-      "deliveries",
-      `id ${id}`
-    );
-  }
-  async pruneDeliveryPayloads(options) {
-    const { retentionMs, limit } = parseInput(pruneOptionsSchema, options, "prune options");
-    const now = this.#now();
-    const result = await this.#query(
-      `WITH candidates AS (
-         SELECT p.delivery_id FROM delivery_payloads p
-         JOIN deliveries d ON d.id = p.delivery_id
-         WHERE d.recorded_at <= $1
-           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.delivery_id = d.id
-             AND j.status IN ('queued', 'running'))
-         LIMIT $2
-         FOR UPDATE OF p SKIP LOCKED)
-       INSERT INTO delivery_payload_prunes (delivery_id, retention_ms, pruned_at)
-       SELECT delivery_id, $3, $4 FROM candidates`,
-      [new Date(now.getTime() - retentionMs).toISOString(), limit, retentionMs, now.toISOString()]
-    );
-    const pruned = result.rowCount ?? 0;
-    return { pruned, more: pruned === limit };
-  }
-  // ---- jobs -------------------------------------------------------------------------------------
-  /** The new job; undefined only when `dedupe` names a key another job holds. */
-  async #insertJob(on, job, deliveryId, now, dedupe = { until: "finished" }) {
-    const [row] = await this.#rows(
-      `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
-         max_attempts, run_at, created_at, updated_at, dedupe_key, dedupe_until)
-       VALUES ($1, $2, $3, $4, 'queued', 0, $5, $6, $7, $7, $8, $9)
-       ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL AND ${holdsDedupeKey()}
-       DO NOTHING
-       RETURNING *`,
-      [
-        job.kind,
-        JSON.stringify(job.payload),
-        job.concurrency_key,
-        deliveryId,
-        job.max_attempts,
-        instant2(job.run_at ?? now),
-        now,
-        dedupe.dedupeKey ?? null,
-        dedupe.until
-      ],
-      on
-    );
-    return row ? this.#jobFromRow(row) : void 0;
-  }
-  /** A job without a dedupe key: its insert always writes a row. */
-  async #insertPlainJob(on, job, deliveryId, now) {
-    const inserted = await this.#insertJob(on, job, deliveryId, now);
-    if (!inserted) throw new Error("a job without a dedupe key was not inserted");
-    return inserted;
-  }
-  #jobFromRow(row) {
-    const { dedupe_key: _key, dedupe_until: _until, ...job } = row;
-    return parseRowWithJson(jobSchema, job, "jobs", ["payload"]);
-  }
-  async enqueue(job, options = {}) {
-    const parsed = parseInput(newJobSchema, job, "job");
-    const dedupe = parseInput(enqueueOptionsSchema, options, "enqueue options");
-    for (let attempt2 = 1; ; attempt2++) {
-      const inserted = await this.#insertJob(this.#pool, parsed, null, this.#nowIso(), dedupe);
-      if (inserted) return inserted;
-      const [holder] = await this.#rows(
-        `SELECT * FROM jobs j WHERE dedupe_key = $1 AND ${holdsDedupeKey("j")}`,
-        [dedupe.dedupeKey]
-      );
-      if (holder) return this.#jobFromRow(holder);
-      if (attempt2 >= 5) {
-        throw new StoreError(
-          "dedupe_contention",
-          `jobs of dedupe key ${dedupe.dedupeKey} kept finishing while one was enqueued: nothing was written; enqueue again`
-        );
-      }
-    }
-  }
-  async claimJob(options) {
-    const { workerId, leaseMs, kinds } = parseInput(claimOptionsSchema, options, "claim options");
-    const now = this.#now();
-    const nowIso = now.toISOString();
-    await this.#query(
-      `UPDATE jobs
-       SET status = 'dead', lease_expires_at = NULL, updated_at = $1,
-         last_error = 'the lease of ' || lease_owner || ' expired on attempt ' || attempts ||
-           ' of ' || max_attempts || ' (the worker stopped or hung); last error: ' ||
-           coalesce(last_error, 'none')
-       WHERE status = 'running' AND lease_expires_at <= $1 AND attempts >= max_attempts`,
-      [nowIso]
-    );
-    const [row] = await this.#rows(
-      `WITH due AS (
-         SELECT id, run_at FROM jobs j
-         WHERE status = 'queued' AND run_at <= $1 AND ${RUNNABLE}
-         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
-       ), expired AS (
-         SELECT id, run_at FROM jobs j
-         WHERE status = 'running' AND lease_expires_at <= $1 AND attempts < max_attempts
-           AND ${RUNNABLE}
-         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
-       ), pick AS (
-         SELECT id FROM (SELECT * FROM due UNION ALL SELECT * FROM expired) c
-         ORDER BY run_at, id LIMIT 1
-       )
-       UPDATE jobs SET status = 'running', lease_owner = $3, lease_expires_at = $4,
-         attempts = attempts + 1, updated_at = $1
-       FROM pick WHERE jobs.id = pick.id RETURNING jobs.*`,
-      [nowIso, kinds ?? null, workerId, new Date(now.getTime() + leaseMs).toISOString()]
-    );
-    if (!row) return null;
-    const job = this.#jobFromRow(row);
-    return { job, lease: { jobId: job.id, workerId, attempt: job.attempts } };
-  }
-  async heartbeat(lease, leaseMs) {
-    const held = parseInput(leaseSchema, lease, "job lease");
-    const ms = parseInput(positiveIntSchema, leaseMs, "lease duration (ms)");
-    const now = this.#now();
-    const [row] = await this.#rows(
-      `UPDATE jobs SET lease_expires_at = $4, updated_at = $5
-       WHERE id = $1 AND status = 'running' AND lease_owner = $2 AND attempts = $3
-       RETURNING *`,
-      [...this.#leaseParams(held), new Date(now.getTime() + ms).toISOString(), now.toISOString()]
-    );
-    if (!row) throw await this.#leaseLost(held, "extend the lease of");
-    return this.#jobFromRow(row);
-  }
-  async completeJob(lease) {
-    const held = parseInput(leaseSchema, lease, "job lease");
-    const [row] = await this.#rows(
-      `UPDATE jobs SET status = 'done', lease_expires_at = NULL, updated_at = $4
-       WHERE id = $1 AND status = 'running' AND lease_owner = $2 AND attempts = $3
-       RETURNING *`,
-      [...this.#leaseParams(held), this.#nowIso()]
-    );
-    if (!row) throw await this.#leaseLost(held, "complete");
-    return this.#jobFromRow(row);
-  }
-  async failJob(lease, error, options = {}) {
-    const held = parseInput(leaseSchema, lease, "job lease");
-    const now = this.#nowIso();
-    const message4 = String(error).slice(-MAX_ERROR_CHARS).replaceAll("\0", "\u2400");
-    const fail = () => this.#rows(
-      `UPDATE jobs SET
-           status = CASE WHEN $4 OR attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
-           run_at = CASE WHEN $4 OR attempts >= max_attempts THEN run_at ELSE $5 END,
-           lease_owner = CASE WHEN $4 OR attempts >= max_attempts THEN lease_owner ELSE NULL END,
-           ${RETRY_GIVES_UP_DEDUPE_KEY},
-           lease_expires_at = NULL, last_error = $6, updated_at = $7
-         WHERE id = $1 AND status = 'running' AND lease_owner = $2 AND attempts = $3
-         RETURNING *`,
-      [
-        ...this.#leaseParams(held),
-        options.permanent === true,
-        instant2(options.retryAt ?? now),
-        message4,
-        now
-      ]
-    );
-    const [row] = await fail().catch((cause2) => {
-      if (cause2.code === "23505") return fail();
-      throw cause2;
-    });
-    if (!row) throw await this.#leaseLost(held, "fail");
-    return this.#jobFromRow(row);
-  }
-  #leaseParams(lease) {
-    return [lease.jobId, lease.workerId, lease.attempt];
-  }
-  /** Says what became of the job, so the log explains why the worker's result was dropped. */
-  async #leaseLost(lease, action) {
-    const [row] = await this.#rows("SELECT * FROM jobs WHERE id = $1", [lease.jobId]);
-    if (!row) return new NotFoundError(`cannot ${action} job ${lease.jobId}: there is no such job`);
-    const job = this.#jobFromRow(row);
-    const now = job.status === "running" ? `it is now leased to ${job.lease_owner} on attempt ${job.attempts}, claimed after this lease expired` : job.status === "queued" ? "it went back to the queue" : `it is ${job.status}`;
-    return new LeaseLostError(
-      lease.jobId,
-      `cannot ${action} job ${lease.jobId}: worker ${lease.workerId} no longer holds its lease (attempt ${lease.attempt}); ${now}. Stop working on it and do not write its results.`
-    );
-  }
-  async getJob(id) {
-    const [row] = await this.#rows("SELECT * FROM jobs WHERE id = $1", [id]);
-    return row ? this.#jobFromRow(row) : null;
-  }
-  async listJobs(query = {}) {
-    const rows = await this.#rows(
-      `SELECT * FROM jobs WHERE ${JOB_FILTER} ORDER BY id`,
-      this.#jobFilter(query)
-    );
-    return rows.map((row) => this.#jobFromRow(row));
-  }
-  async countJobs(query = {}) {
-    const [row] = await this.#rows(
-      `SELECT count(*) AS n FROM jobs WHERE ${JOB_FILTER}`,
-      this.#jobFilter(query)
-    );
-    return row?.n ?? 0;
-  }
-  #jobFilter(query) {
-    return [
-      query.status ? parseInput(jobStatusSchema, query.status, "job status") : null,
-      query.deliveryId ?? null,
-      query.kind ?? null,
-      query.concurrencyKey ?? null
-    ];
-  }
-  // ---- acceptance records -----------------------------------------------------------------------
-  async appendRecord(input, options = {}) {
-    const record = parseInput(acceptanceRecordInputSchema, input, "acceptance record");
-    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
-    return this.#tx(async (client) => {
-      const [inserted] = await this.#rows(
-        `INSERT INTO acceptance_records (repository, pull_number, head_sha, base_sha, tested,
-           commands, provenance, runner, grader, verdict, verdict_by, handoff, override, decision,
-           decided_at, recorded_at, dedupe_key)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-         ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
-         RETURNING id`,
-        [
-          record.repository,
-          record.pull_number,
-          record.head_sha,
-          record.base_sha,
-          toJsonColumn(record.tested),
-          JSON.stringify(record.commands),
-          toJsonColumn(record.provenance),
-          toJsonColumn(record.runner),
-          JSON.stringify(record.grader),
-          toJsonColumn(record.verdict),
-          record.verdict_by,
-          toJsonColumn(record.handoff),
-          toJsonColumn(record.override),
-          JSON.stringify(record.decision),
-          record.decided_at,
-          this.#nowIso(),
-          dedupeKey
-        ],
-        client
-      );
-      const [row] = await this.#rows(
-        `SELECT ${RECORD_COLUMNS} WHERE ${inserted ? "r.id = $1" : "r.dedupe_key = $1"}`,
-        [inserted ? inserted.id : dedupeKey],
-        client
-      );
-      return this.#recordFromRow(row);
-    });
-  }
-  async markStale(input) {
-    const mark = parseInput(markStaleSchema, input, "stale mark");
-    const result = await this.#query(
-      `INSERT INTO acceptance_record_stale_marks (record_id, superseded_by, at, recorded_at)
-       SELECT r.id, $3, $4, $5 FROM acceptance_records r
-       WHERE r.repository = $1 AND r.pull_number = $2 AND r.head_sha <> $3
-         AND NOT EXISTS (
-           SELECT 1 FROM acceptance_record_stale_marks m WHERE m.record_id = r.id)
-       ON CONFLICT (record_id) DO NOTHING`,
-      [mark.repository, mark.pullNumber, mark.supersededBy, mark.at, this.#nowIso()]
-    );
-    return result.rowCount ?? 0;
-  }
-  #recordFromRow(row) {
-    const { stale_superseded_by, stale_at, ...rest } = row;
-    const stale = stale_superseded_by === null ? null : { superseded_by: stale_superseded_by, at: stale_at };
-    return parseRowWithJson(
-      acceptanceRecordSchema,
-      { ...rest, stale },
-      "acceptance_records",
-      RECORD_JSON_COLUMNS
-    );
-  }
-  async listRecords(query) {
-    const rows = await this.#rows(
-      `SELECT ${RECORD_COLUMNS}
-       WHERE r.repository = $1 AND r.pull_number = $2
-         AND ($3::text IS NULL OR r.head_sha = $3::text)
-         AND ($4::text IS NULL OR r.tested_tree_sha = $4::text)
-       ORDER BY r.id`,
-      [query.repository, query.pullNumber, query.headSha ?? null, query.treeSha ?? null]
-    );
-    return rows.map((row) => this.#recordFromRow(row));
-  }
-  async listRepositories() {
-    const rows = await this.#rows(
-      `SELECT name FROM (
-         SELECT repository AS name FROM deliveries WHERE repository IS NOT NULL
-         UNION SELECT repository FROM acceptance_records) AS known
-       ORDER BY name COLLATE "C"`
-    );
-    return rows.map((row) => row.name);
-  }
-  // ---- audit log --------------------------------------------------------------------------------
-  async appendAudit(input, options = {}) {
-    const entry = parseInput(auditEntryInputSchema, input, "audit entry");
-    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
-    const [row] = await this.#rows(
-      `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at, dedupe_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id`,
-      [
-        entry.kind,
-        entry.subject,
-        JSON.stringify(entry.decision),
-        JSON.stringify(entry.facts),
-        entry.at,
-        this.#nowIso(),
-        dedupeKey
-      ]
-    );
-    if (row) return { id: row.id, ...entry };
-    const [stored] = await this.#rows(
-      "SELECT id, kind, subject, decision, facts, at FROM audit_log WHERE dedupe_key = $1",
-      [dedupeKey]
-    );
-    return parseRowWithJson(auditEntrySchema, stored, "audit_log", ["decision", "facts"]);
-  }
-  async listAudit(query = {}) {
-    const limit = query.limit === void 0 ? null : parseInput(positiveIntSchema, query.limit, "audit limit");
-    const order = query.order === "desc" ? "DESC" : "ASC";
-    const rows = await this.#rows(
-      `SELECT id, kind, subject, decision, facts, at FROM audit_log
-       WHERE ($1::text IS NULL OR subject = $1::text) AND ($2::text IS NULL OR kind = $2::text)
-       ORDER BY id ${order} LIMIT $3`,
-      [query.subject ?? null, query.kind ?? null, limit]
-    );
-    return rows.map(
-      (row) => parseRowWithJson(auditEntrySchema, row, "audit_log", ["decision", "facts"])
-    );
-  }
-  // ---- evaluations ------------------------------------------------------------------------------
-  async appendEvaluation(input) {
-    const evaluation = parseInput(evaluationInputSchema, input, "evaluation");
-    const [row] = await this.#rows(
-      `INSERT INTO evaluations
-         (repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, status, at,
-          recorded_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-      [
-        evaluation.repository,
-        evaluation.pull_number,
-        evaluation.head_sha,
-        evaluation.tree_sha,
-        evaluation.config_digest,
-        JSON.stringify(evaluation.run),
-        JSON.stringify(evaluation.outcome),
-        evaluation.outcome.status,
-        evaluation.at,
-        this.#nowIso()
-      ]
-    );
-    return { id: row?.id, ...evaluation };
-  }
-  async listEvaluations(query) {
-    const rows = await this.#rows(
-      `SELECT id, repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, at
-       FROM evaluations
-       WHERE repository = $1 AND pull_number = $2
-         AND ($3::text IS NULL OR tree_sha = $3::text)
-         AND ($4::timestamptz IS NULL OR at::timestamptz >= $4::timestamptz)
-       ORDER BY id`,
-      [
-        query.repository,
-        query.pullNumber,
-        query.treeSha ?? null,
-        query.since === void 0 ? null : parseInput(isoDateTimeSchema, query.since, "evaluations since")
-      ]
-    );
-    return rows.map(
-      (row) => parseRowWithJson(evaluationSchema, row, "evaluations", ["run", "outcome"])
-    );
-  }
-  // ---- maintainer overrides ---------------------------------------------------------------------
-  async appendOverride(input, options = {}) {
-    const override = parseInput(overrideInputSchema, input, "maintainer override");
-    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
-    const [row] = await this.#rows(
-      `INSERT INTO maintainer_overrides (repository, pull_number, head_sha, base_ref, by, reason,
-         comment_url, at, recorded_at, dedupe_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-       ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id`,
-      [
-        override.repository,
-        override.pull_number,
-        override.head_sha,
-        override.base_ref,
-        override.by,
-        override.reason,
-        override.comment_url,
-        override.at,
-        this.#nowIso(),
-        dedupeKey
-      ]
-    );
-    if (row) return { id: row.id, ...override };
-    const [stored] = await this.#rows(
-      `SELECT id, repository, pull_number, head_sha, base_ref, by, reason, comment_url, at
-       FROM maintainer_overrides WHERE dedupe_key = $1`,
-      [dedupeKey]
-    );
-    return parseRowWithJson(storedOverrideSchema, stored, "maintainer_overrides", []);
-  }
-  async listOverrides(query) {
-    const rows = await this.#rows(
-      `SELECT id, repository, pull_number, head_sha, base_ref, by, reason, comment_url, at
-       FROM maintainer_overrides
-       WHERE repository = $1 AND pull_number = $2 AND head_sha = $3 ORDER BY id`,
-      [query.repository, query.pullNumber, query.headSha]
-    );
-    return rows.map(
-      (row) => parseRowWithJson(storedOverrideSchema, row, "maintainer_overrides", [])
-    );
-  }
-  // ---- observations of GitHub -------------------------------------------------------------------
-  async recordMergeCommit(observation) {
-    const seen = parseInput(mergeCommitObservationSchema, observation, "merge commit");
-    await this.#query(
-      `INSERT INTO merge_commits (repository, pull_number, head_sha, merge_sha, observed_at)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-      [seen.repository, seen.pull_number, seen.head_sha, seen.merge_sha, seen.observed_at]
-    );
-  }
-  async listMergeCommits(query) {
-    const rows = await this.#rows(
-      `SELECT merge_sha FROM merge_commits
-       WHERE repository = $1 AND pull_number = $2 AND head_sha = $3
-       ORDER BY observed_at COLLATE "C", merge_sha COLLATE "C"`,
-      [query.repository, query.pullNumber, query.headSha]
-    );
-    return rows.map((row) => row.merge_sha);
-  }
-  async recordHeadObservation(observation) {
-    const seen = parseInput(headObservationSchema, observation, "head observation");
-    await this.#query(
-      `INSERT INTO head_observations (repository, head_sha, pull_number, base_ref, observed_at)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-      [seen.repository, seen.head_sha, seen.pull_number, seen.base_ref, seen.observed_at]
-    );
-  }
-  async listHeadObservations(query) {
-    return this.#rows(
-      `SELECT pull_number, base_ref FROM head_observations
-       WHERE repository = $1 AND head_sha = $2
-       ORDER BY observed_at COLLATE "C", pull_number, base_ref COLLATE "C"`,
-      [query.repository, query.headSha]
-    );
-  }
-  async listBaseSightings(query) {
-    return this.#rows(
-      `SELECT repository, pull_number, head_sha, base_ref, delivery_id, seen_at
-       FROM base_sightings WHERE repository = $1 AND head_sha = $2
-       ORDER BY seen_at COLLATE "C", pull_number, base_ref COLLATE "C"`,
-      [query.repository, query.headSha]
-    );
-  }
-  async recordPullRequestSighting(sighting) {
-    const seen = parseInput(pullRequestSightingSchema, sighting, "pull request sighting");
-    await this.#query(
-      `INSERT INTO pull_request_sightings
-         (repository, pull_number, updated_at, digest, observed_at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (repository, pull_number) DO UPDATE SET
-         updated_at = excluded.updated_at, digest = excluded.digest,
-         observed_at = excluded.observed_at
-       WHERE excluded.updated_at::timestamptz
-         >= pull_request_sightings.updated_at::timestamptz`,
-      [seen.repository, seen.pull_number, seen.updated_at, seen.digest, seen.observed_at]
-    );
-  }
-  async latestPullRequestSighting(query) {
-    const [row] = await this.#rows(
-      `SELECT repository, pull_number, updated_at, digest, observed_at FROM pull_request_sightings
-       WHERE repository = $1 AND pull_number = $2`,
-      [query.repository, query.pullNumber]
-    );
-    return row === void 0 ? null : parseRow(
-      pullRequestSightingSchema,
-      row,
-      "pull_request_sightings",
-      `${query.repository}#${query.pullNumber}`
-    );
-  }
-  // ---- the write-intent ledger (write-intents.ts) -------------------------------------------------
-  recordWriteIntent(...args) {
-    return this.#intents.recordWriteIntent(...args);
-  }
-  completeWriteIntent(...args) {
-    return this.#intents.completeWriteIntent(...args);
-  }
-  listPendingWriteIntents(...args) {
-    return this.#intents.listPendingWriteIntents(...args);
-  }
-  async beginCheckRunWrite(query) {
-    await this.#query(
-      "UPDATE agate_check_runs SET known = false WHERE repository = $1 AND head_sha = $2",
-      [query.repository, query.headSha]
-    );
-  }
-  async recordCheckRun(entry) {
-    const known = parseInput(checkRunEntrySchema, entry, "check run entry");
-    await this.#query(
-      `INSERT INTO agate_check_runs (repository, head_sha, known, check_run, written_at)
-       VALUES ($1, $2, true, $3, $4)
-       ON CONFLICT (repository, head_sha) DO UPDATE SET
-         known = true, check_run = excluded.check_run, written_at = excluded.written_at`,
-      [known.repository, known.head_sha, JSON.stringify(known.check), known.written_at]
-    );
-  }
-  async knownCheckRun(query) {
-    const [row] = await this.#rows(
-      "SELECT check_run FROM agate_check_runs WHERE repository = $1 AND head_sha = $2 AND known",
-      [query.repository, query.headSha]
-    );
-    if (row === void 0) return null;
-    const key = `${query.repository}@${query.headSha}`;
-    let value;
-    try {
-      value = JSON.parse(row.check_run);
-    } catch (error) {
-      throw new CorruptRowError("agate_check_runs", key, "check_run is not valid JSON", {
-        cause: error
-      });
-    }
-    return parseRow(agateCheckRunSchema, value, "agate_check_runs", key);
-  }
-  // ---- handoff entries ---------------------------------------------------------------------------
-  #entryInput(input) {
-    const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
-    const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-    const jobs = parseInput(z23.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
-    return { entry, event, jobs };
-  }
-  async #entryRow(on, key, lock = false) {
-    const [row] = await this.#rows(
-      `SELECT entry, version FROM handoff_entries WHERE repository = $1 AND issue_number = $2
-       ${lock ? "FOR UPDATE" : ""}`,
-      [key.repository, key.issueNumber],
-      on
-    );
-    return row ? this.#entryFromRow(row, `${key.repository}#${key.issueNumber}`) : null;
-  }
-  #entryFromRow(row, key) {
-    let value;
-    try {
-      value = { ...JSON.parse(row.entry), version: row.version };
-    } catch (error) {
-      throw new CorruptRowError("handoff_entries", key, "entry is not valid JSON", {
-        cause: error
-      });
-    }
-    return parseRow(handoffEntrySchema, value, "handoff_entries", key);
-  }
-  async #appendEntryEvent(on, entry, from, event) {
-    await this.#query(
-      `INSERT INTO handoff_entry_events (repository, issue_number, version, kind, actor,
-         comment_id, from_state, to_state, event, recorded_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [
-        entry.repository,
-        entry.issue_number,
-        entry.version,
-        event.kind,
-        event.actor,
-        event.comment_id,
-        from,
-        entry.state,
-        JSON.stringify(event),
-        this.#nowIso()
-      ],
-      on
-    );
-  }
-  async createEntry(input) {
-    const { entry, event, jobs } = this.#entryInput(input);
-    const key = { repository: entry.repository, issueNumber: entry.issue_number };
-    return this.#tx(async (client) => {
-      const now = this.#nowIso();
-      const inserted = await this.#query(
-        `INSERT INTO handoff_entries (repository, issue_number, entry, version, updated_at)
-         VALUES ($1, $2, $3, 1, $4) ON CONFLICT DO NOTHING`,
-        [entry.repository, entry.issue_number, JSON.stringify(entry), now],
-        client
-      );
-      if (inserted.rowCount === 0) {
-        const existing = await this.#entryRow(client, key);
-        if (existing) return { created: false, entry: existing };
-      }
-      const stored = { ...entry, version: 1 };
-      await this.#appendEntryEvent(client, stored, null, event);
-      for (const job of jobs) await this.#insertPlainJob(client, job, null, now);
-      return { created: true, entry: stored };
-    });
-  }
-  async getEntry(key) {
-    return this.#entryRow(this.#pool, key);
-  }
-  async updateEntry(input) {
-    const { entry, event, jobs } = this.#entryInput(input);
-    const expected = parseInput(positiveIntSchema, input.expectedVersion, "expected version");
-    const key = { repository: entry.repository, issueNumber: entry.issue_number };
-    return this.#tx(async (client) => {
-      const current = await this.#entryRow(client, key, true);
-      if (!current) {
-        throw new NotFoundError(
-          `no handoff entry ${key.repository}#${key.issueNumber} to update: create it first`
-        );
-      }
-      if (current.version !== expected) {
-        throw new EntryVersionConflictError(
-          key,
-          `it is at version ${current.version}, not ${expected}`
-        );
-      }
-      if (event.comment_id !== null) {
-        const [seen] = await this.#rows(
-          `SELECT version FROM handoff_entry_events
-           WHERE repository = $1 AND issue_number = $2 AND comment_id = $3`,
-          [key.repository, key.issueNumber, event.comment_id],
-          client
-        );
-        if (seen) {
-          throw new EntryVersionConflictError(
-            key,
-            `comment ${event.comment_id} was recorded at version ${seen.version} already`
-          );
-        }
-      }
-      const now = this.#nowIso();
-      const next = { ...entry, version: expected + 1 };
-      await this.#query(
-        `UPDATE handoff_entries SET entry = $1, version = $2, updated_at = $3
-         WHERE repository = $4 AND issue_number = $5 AND version = $6`,
-        [JSON.stringify(entry), next.version, now, key.repository, key.issueNumber, expected],
-        client
-      );
-      await this.#appendEntryEvent(client, next, current.state, event);
-      for (const job of jobs) await this.#insertPlainJob(client, job, null, now);
-      return next;
-    });
-  }
-  async listEntryEvents(key) {
-    const rows = await this.#rows(
-      `SELECT e.id, e.repository, e.issue_number, e.version, e.from_state, e.to_state, e.event,
-         p.posted_at
-       FROM handoff_entry_events e LEFT JOIN handoff_entry_event_posts p ON p.event_id = e.id
-       WHERE e.repository = $1 AND e.issue_number = $2 ORDER BY e.version`,
-      [key.repository, key.issueNumber]
-    );
-    return rows.map((row) => {
-      const { event, ...rest } = parseRowWithJson(
-        z23.looseObject({ event: z23.record(z23.string(), z23.unknown()) }),
-        row,
-        "handoff_entry_events",
-        ["event"]
-      );
-      return parseRow(
-        handoffEntryEventSchema,
-        { ...event, ...rest },
-        "handoff_entry_events",
-        `id ${String(row.id)}`
-      );
-    });
-  }
-  async markEntryEventPosted(key) {
-    const at2 = parseInput(isoDateTimeSchema, key.at, "posted time");
-    await this.#tx(async (client) => {
-      const [event] = await this.#rows(
-        `SELECT id FROM handoff_entry_events
-         WHERE repository = $1 AND issue_number = $2 AND version = $3`,
-        [key.repository, key.issueNumber, key.version],
-        client
-      );
-      if (!event) {
-        throw new NotFoundError(
-          `handoff entry ${key.repository}#${key.issueNumber} has no event at version ${key.version}`
-        );
-      }
-      await this.#query(
-        `INSERT INTO handoff_entry_event_posts (event_id, posted_at) VALUES ($1, $2)
-         ON CONFLICT DO NOTHING`,
-        [event.id, at2],
-        client
-      );
-    });
-  }
-  async listEntries(query = {}) {
-    const rows = await this.#rows(
-      `SELECT repository, issue_number, entry, version FROM handoff_entries
-       WHERE ($1::text IS NULL OR repository = $1::text)
-         AND ($2::text[] IS NULL OR state = ANY ($2::text[]))
-       ORDER BY repository COLLATE "C", issue_number`,
-      [query.repository ?? null, query.states ? [...query.states] : null]
-    );
-    return rows.map(
-      (row) => this.#entryFromRow(row, `${String(row.repository)}#${String(row.issue_number)}`)
-    );
-  }
-  async replaceEntryMentions(input) {
-    const { repository: repository2, pull_number, issues } = parseInput(
-      entryMentionsInputSchema,
-      { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
-      "entry mentions"
-    );
-    const jobs = parseInput(z23.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
-    return this.#tx(async (client) => {
-      const before = await this.#rows(
-        `DELETE FROM entry_mentions WHERE repository = $1 AND pull_number = $2
-         RETURNING issue_number`,
-        [repository2, pull_number],
-        client
-      );
-      if (issues.length > 0) {
-        await this.#query(
-          `INSERT INTO entry_mentions (repository, pull_number, issue_number)
-           SELECT $1, $2, issue FROM unnest($3::integer[]) AS issue
-           ON CONFLICT DO NOTHING`,
-          [repository2, pull_number, issues],
-          client
-        );
-      }
-      const now = this.#nowIso();
-      for (const job of jobs) await this.#insertPlainJob(client, job, null, now);
-      return before.map((row) => Number(row.issue_number)).sort((a, b) => a - b);
-    });
-  }
-  async listEntryMentions(query) {
-    const rows = await this.#rows(
-      `SELECT issue_number FROM entry_mentions WHERE repository = $1 AND pull_number = $2
-       ORDER BY issue_number`,
-      [query.repository, query.pullNumber]
-    );
-    return rows.map((row) => Number(row.issue_number));
-  }
-  async listMentioningPullRequests(query) {
-    const rows = await this.#rows(
-      `SELECT pull_number FROM entry_mentions WHERE repository = $1 AND issue_number = $2
-       ORDER BY pull_number`,
-      [query.repository, query.issueNumber]
-    );
-    return rows.map((row) => Number(row.pull_number));
-  }
   async close() {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#deliveries.drain();
+    await this.#drain();
     await this.#pool.end();
   }
 };
 
 // app/store/sqlite-store.ts
 import Database from "better-sqlite3";
-import { z as z24 } from "zod";
 
 // app/store/migrations.ts
 function appendOnly2(table, what) {
@@ -8064,6 +8317,105 @@ function migrate(db, location, now, migrations = MIGRATIONS) {
   return run.immediate();
 }
 
+// app/store/sqlite/audit-log.ts
+var SqliteAuditLog = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  appendAudit = async (input, options = {}) => {
+    const { entry, dedupeKey } = auditInput(input, options);
+    const once = this.c.appendOnce(
+      `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at, dedupe_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      auditParams(entry, this.c.nowIso(), dedupeKey),
+      `SELECT ${AUDIT_COLUMNS} FROM audit_log`,
+      dedupeKey
+    );
+    return once.row ? auditFromRow(once.row) : { id: once.id, ...entry };
+  };
+  listAudit = async (query = {}) => {
+    const limit = auditLimitInput(query.limit) ?? -1;
+    const order = query.order === "desc" ? "DESC" : "ASC";
+    const rows = this.c.sql(
+      `SELECT ${AUDIT_COLUMNS} FROM audit_log
+       WHERE (@subject IS NULL OR subject = @subject) AND (@kind IS NULL OR kind = @kind)
+       ORDER BY id ${order} LIMIT @limit`
+    ).all({ subject: query.subject ?? null, kind: query.kind ?? null, limit });
+    return rows.map(auditFromRow);
+  };
+};
+
+// app/store/sqlite/base-sighting-store.ts
+var SqliteBaseSightings = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  listBaseSightings = async (query) => {
+    return this.c.sql(
+      `SELECT repository, pull_number, head_sha, base_ref, delivery_id, seen_at
+       FROM base_sightings WHERE repository = ? AND head_sha = ?
+       ORDER BY seen_at, pull_number, base_ref`
+    ).all(query.repository, query.headSha);
+  };
+};
+
+// app/store/sqlite/check-run-ledger.ts
+var SqliteCheckRunLedger = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  beginCheckRunWrite = async (query) => {
+    this.c.write(
+      () => this.c.sql("UPDATE agate_check_runs SET known = 0 WHERE repository = ? AND head_sha = ?").run(query.repository, query.headSha)
+    );
+  };
+  recordCheckRun = async (entry) => {
+    const known = checkRunInput(entry);
+    this.c.write(
+      () => this.c.sql(
+        `INSERT INTO agate_check_runs (repository, head_sha, known, check_run, written_at)
+         VALUES (?, ?, 1, ?, ?)
+         ON CONFLICT (repository, head_sha) DO UPDATE SET
+           known = 1, check_run = excluded.check_run, written_at = excluded.written_at`
+      ).run(known.repository, known.head_sha, JSON.stringify(known.check), known.written_at)
+    );
+  };
+  knownCheckRun = async (query) => {
+    const row = this.c.sql(
+      "SELECT check_run FROM agate_check_runs WHERE repository = ? AND head_sha = ? AND known = 1"
+    ).get(query.repository, query.headSha);
+    return checkRunFromRow(row, query);
+  };
+};
+
+// app/store/sqlite/context.ts
+function sqliteContext(db, now) {
+  const statements = /* @__PURE__ */ new Map();
+  return {
+    db,
+    now,
+    sql(source) {
+      let statement = statements.get(source);
+      if (!statement) {
+        statement = db.prepare(source);
+        statements.set(source, statement);
+      }
+      return statement;
+    },
+    write: (fn) => db.transaction(fn).immediate(),
+    nowIso: () => now().toISOString(),
+    appendOnce(insert, values, select, dedupeKey) {
+      return this.write(() => {
+        const inserted = this.sql(`${insert} ${ON_DEDUPE_KEY}`).get(...values);
+        return inserted ?? { row: this.sql(`${select} WHERE dedupe_key = ?`).get(dedupeKey) };
+      });
+    }
+  };
+}
+
 // app/store/sqlite-group-commit.ts
 function sqliteGroupFlush(db) {
   return (writes) => db.transaction(
@@ -8080,105 +8432,582 @@ function sqliteGroupFlush(db) {
   ).immediate();
 }
 
-// app/store/sqlite-write-intents.ts
-var COLUMNS2 = `id, key, scope, repository, target, kind, body, marker, recorded_at, github_id,
-  done_at`;
-var SqliteWriteIntents = class {
-  constructor(db, now) {
-    this.db = db;
-    this.now = now;
-  }
-  db;
-  now;
-  #byKey(key) {
-    const row = this.db.prepare(`SELECT ${COLUMNS2} FROM write_intents WHERE key = ?`).get(key);
-    return row === void 0 ? null : parseRow(writeIntentSchema, row, "write_intents", key);
-  }
-  async recordWriteIntent(input) {
-    const intent = parseInput(writeIntentInputSchema, input, "write intent");
-    return this.db.transaction(() => {
-      const { changes } = this.db.prepare(
-        `INSERT INTO write_intents
-               (key, scope, repository, target, kind, body, marker, recorded_at)
-             VALUES (@key, @scope, @repository, @target, @kind, @body, @marker, @recorded_at)
-             ON CONFLICT (key) DO NOTHING`
-      ).run({ ...intent, recorded_at: this.now().toISOString() });
-      return { intent: this.#byKey(intent.key), created: changes === 1 };
-    }).immediate();
-  }
-  async completeWriteIntent(query) {
-    const { key, githubId } = parseInput(completeWriteIntentSchema, query, "write intent");
-    return this.db.transaction(() => {
-      this.db.prepare(
-        `UPDATE write_intents SET github_id = ?, done_at = ?
-             WHERE key = ? AND github_id IS NULL`
-      ).run(githubId, this.now().toISOString(), key);
-      const done = this.#byKey(key);
-      if (!done) throw new NotFoundError(`no write intent ${key}: record it before the write`);
-      if (done.github_id !== githubId) {
-        throw new InvalidInputError(
-          "write intent",
-          `${key} was completed with GitHub id ${done.github_id}, not ${githubId}: one intent is one write`
-        );
-      }
-      return done;
-    }).immediate();
-  }
-  async listPendingWriteIntents(query) {
-    const rows = this.db.prepare(
-      `SELECT ${COLUMNS2} FROM write_intents WHERE scope = ? AND github_id IS NULL ORDER BY id`
-    ).all(query.scope);
-    return rows.map((row) => parseRow(writeIntentSchema, row, "write_intents", String(row.key)));
-  }
-};
-
-// app/store/sqlite-store.ts
-var DEFAULT_BUSY_TIMEOUT_MS = 5e3;
-var leaseSchema2 = z24.strictObject({
-  jobId: positiveIntSchema,
-  workerId: z24.string().min(1),
-  attempt: positiveIntSchema
-});
-var claimOptionsSchema2 = z24.strictObject({
-  workerId: z24.string().min(1),
-  leaseMs: positiveIntSchema,
-  kinds: z24.array(z24.string().min(1)).optional()
-});
-var pruneOptionsSchema2 = z24.strictObject({
-  retentionMs: z24.number().int().min(MIN_DELIVERY_RETENTION_MS, {
-    error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
-  }),
-  limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
-});
-var markStaleSchema2 = z24.strictObject({
-  repository: repositoryFullNameSchema,
-  pullNumber: positiveIntSchema,
-  supersededBy: gitShaSchema,
-  at: isoDateTimeSchema
-});
-var RECORD_COLUMNS2 = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
-  r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.override, r.decision,
-  r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by, m.at AS stale_at
-  FROM acceptance_records r LEFT JOIN acceptance_record_stale_marks m ON m.record_id = r.id`;
-var RECORD_JSON_COLUMNS2 = [
-  "tested",
-  "commands",
-  "provenance",
-  "runner",
-  "grader",
-  "verdict",
-  "handoff",
-  "override",
-  "decision"
-];
+// app/store/sqlite/job-queue.ts
 var RUNNABLE2 = `(@kinds IS NULL OR j.kind IN (SELECT value FROM json_each(@kinds)))
   AND (j.concurrency_key IS NULL OR NOT EXISTS (
     SELECT 1 FROM jobs o
     WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
       AND o.status IN ('queued', 'running')))`;
-function instant3(value) {
-  return (typeof value === "string" ? new Date(value) : value).toISOString();
+var RETRY_GIVES_UP_DEDUPE_KEY2 = `dedupe_key = CASE
+  WHEN NOT (@permanent OR attempts >= max_attempts) AND EXISTS (
+    SELECT 1 FROM jobs o WHERE o.dedupe_key = jobs.dedupe_key AND o.id <> jobs.id
+      AND ${holdsDedupeKey("o")})
+  THEN NULL ELSE dedupe_key END`;
+var JOB_FILTER2 = `(@status IS NULL OR status = @status)
+  AND (@delivery IS NULL OR delivery_id = @delivery)
+  AND (@kind IS NULL OR kind = @kind)
+  AND (@key IS NULL OR concurrency_key = @key)`;
+function older(a, b) {
+  if (!a || !b) return a ?? b;
+  return a.run_at < b.run_at || a.run_at === b.run_at && a.id < b.id ? a : b;
 }
+function insertJobId(c, job, deliveryId, now, dedupe) {
+  return c.sql(
+    `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
+         max_attempts, run_at, created_at, updated_at, dedupe_key, dedupe_until)
+       VALUES (@kind, @payload, @concurrency_key, @delivery_id, 'queued', 0,
+         @max_attempts, @run_at, @now, @now, @dedupe_key, @dedupe_until)
+       RETURNING id`
+  ).pluck().get(jobParams(job, deliveryId, now, dedupe));
+}
+function insertJobs(c, jobs, now) {
+  for (const job of jobs) insertJobId(c, job, null, now);
+}
+var SqliteJobQueue = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  enqueue = async (job, options = {}) => {
+    const { job: parsed, dedupe } = enqueueInput(job, options);
+    return this.c.write(() => {
+      if (dedupe.dedupeKey !== void 0) {
+        const holder = this.c.sql(`SELECT * FROM jobs j WHERE dedupe_key = ? AND ${holdsDedupeKey("j")}`).get(dedupe.dedupeKey);
+        if (holder) return jobFromRow(holder);
+      }
+      const id = insertJobId(this.c, parsed, null, this.c.nowIso(), dedupe);
+      return jobFromRow(this.c.sql("SELECT * FROM jobs WHERE id = ?").get(id));
+    });
+  };
+  claimJob = async (options) => {
+    const { workerId, leaseMs, kinds } = claimInput(options);
+    return this.c.write(() => {
+      const now = this.c.now();
+      const nowIso = now.toISOString();
+      this.c.sql(
+        `UPDATE jobs INDEXED BY jobs_leased
+         SET status = 'dead', lease_expires_at = NULL, updated_at = @now,
+           last_error = 'the lease of ' || lease_owner || ' expired on attempt ' || attempts ||
+             ' of ' || max_attempts || ' (the worker stopped or hung); last error: ' ||
+             coalesce(last_error, 'none')
+         WHERE status = 'running' AND lease_expires_at <= @now AND attempts >= max_attempts`
+      ).run({ now: nowIso });
+      const params = { now: nowIso, kinds: kinds ? JSON.stringify(kinds) : null };
+      const due = this.c.sql(`SELECT id, run_at FROM jobs j INDEXED BY jobs_queued
+         WHERE status = 'queued' AND run_at <= @now AND ${RUNNABLE2} ORDER BY run_at, id LIMIT 1`).get(params);
+      const expired = this.c.sql(`SELECT id, run_at FROM jobs j INDEXED BY jobs_leased
+         WHERE status = 'running' AND lease_expires_at <= @now AND ${RUNNABLE2}
+         ORDER BY run_at, id LIMIT 1`).get(params);
+      const pick = older(due, expired);
+      if (!pick) return null;
+      const row = this.c.sql(
+        `UPDATE jobs SET status = 'running', lease_owner = @worker, lease_expires_at = @expires,
+           attempts = attempts + 1, updated_at = @now
+         WHERE id = @id RETURNING *`
+      ).get({
+        id: pick.id,
+        worker: workerId,
+        expires: new Date(now.getTime() + leaseMs).toISOString(),
+        now: nowIso
+      });
+      return claimed2(row, workerId);
+    });
+  };
+  heartbeat = async (lease, leaseMs) => {
+    const held = leaseInput(lease);
+    const ms = leaseMsInput(leaseMs);
+    return this.c.write(() => {
+      const now = this.c.now();
+      const row = this.c.sql(
+        `UPDATE jobs SET lease_expires_at = @expires, updated_at = @now
+         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
+         RETURNING *`
+      ).get({
+        ...leaseParams(held),
+        expires: new Date(now.getTime() + ms).toISOString(),
+        now: now.toISOString()
+      });
+      if (!row) throw this.#leaseLost(held, "extend the lease of");
+      return jobFromRow(row);
+    });
+  };
+  completeJob = async (lease) => {
+    const held = leaseInput(lease);
+    return this.c.write(() => {
+      const row = this.c.sql(
+        `UPDATE jobs SET status = 'done', lease_expires_at = NULL, updated_at = @now
+         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
+         RETURNING *`
+      ).get({ ...leaseParams(held), now: this.c.nowIso() });
+      if (!row) throw this.#leaseLost(held, "complete");
+      return jobFromRow(row);
+    });
+  };
+  failJob = async (lease, error, options = {}) => {
+    const held = leaseInput(lease);
+    return this.c.write(() => {
+      const now = this.c.nowIso();
+      const row = this.c.sql(
+        `UPDATE jobs SET
+           status = CASE WHEN @permanent OR attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
+           run_at = CASE WHEN @permanent OR attempts >= max_attempts THEN run_at ELSE @retry_at END,
+           lease_owner = CASE WHEN @permanent OR attempts >= max_attempts
+             THEN lease_owner ELSE NULL END,
+           ${RETRY_GIVES_UP_DEDUPE_KEY2},
+           lease_expires_at = NULL, last_error = @error, updated_at = @now
+         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
+         RETURNING *`
+      ).get({
+        ...leaseParams(held),
+        permanent: options.permanent ? 1 : 0,
+        retry_at: instant2(options.retryAt ?? now),
+        error: String(error).slice(-MAX_ERROR_CHARS),
+        now
+      });
+      if (!row) throw this.#leaseLost(held, "fail");
+      return jobFromRow(row);
+    });
+  };
+  #leaseLost(lease, action) {
+    const row = this.c.sql("SELECT * FROM jobs WHERE id = ?").get(lease.jobId);
+    return leaseLost(lease, action, row);
+  }
+  getJob = async (id) => {
+    const row = this.c.sql("SELECT * FROM jobs WHERE id = ?").get(id);
+    return row ? jobFromRow(row) : null;
+  };
+  listJobs = async (query = {}) => {
+    const rows = this.c.sql(`SELECT * FROM jobs WHERE ${JOB_FILTER2} ORDER BY id`).all(jobFilter(query));
+    return rows.map(jobFromRow);
+  };
+  countJobs = async (query = {}) => {
+    const row = this.c.sql(`SELECT count(*) AS n FROM jobs WHERE ${JOB_FILTER2}`).get(jobFilter(query));
+    return row.n;
+  };
+};
+
+// app/store/sqlite/delivery-log.ts
+var SqliteDeliveryLog = class {
+  constructor(c) {
+    this.c = c;
+    this.#batch = new GroupCommit(sqliteGroupFlush(c.db));
+  }
+  c;
+  /** Deliveries recorded together share one commit. */
+  #batch;
+  /** Writes already accepted, committed (or refused): before the database closes. */
+  drain() {
+    return this.#batch.drain();
+  }
+  recordDelivery = async (input) => {
+    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
+    const c = this.c;
+    return this.#batch.submit(() => {
+      const existing = c.sql("SELECT payload_sha256 FROM deliveries WHERE id = ?").get(delivery.id);
+      if (existing) {
+        if (existing.payload_sha256 !== delivery.payload_sha256) {
+          return { status: "conflict", jobIds: [] };
+        }
+        const ids = c.sql("SELECT id FROM jobs WHERE delivery_id = ? ORDER BY id").pluck().all(delivery.id);
+        return { status: "duplicate", jobIds: ids };
+      }
+      const now = c.nowIso();
+      c.sql(
+        `INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at,
+           repository)
+         VALUES (@id, @event, @action, @payload_sha256, @received_at, @recorded_at,
+           CASE WHEN json_valid(@payload)
+             AND json_type(@payload, '$.repository.full_name') = 'text'
+           THEN @payload ->> '$.repository.full_name' END)`
+      ).run({ ...delivery, payload, recorded_at: now });
+      c.sql("INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, ?)").run(
+        delivery.id,
+        payload
+      );
+      const jobIds = jobs.map((job) => insertJobId(c, job, delivery.id, now));
+      const sighted = c.sql(
+        `INSERT INTO base_sightings
+           (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
+         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
+      );
+      for (const seen of sightings) {
+        sighted.run(
+          seen.repository,
+          seen.head_sha,
+          seen.pull_number,
+          seen.base_ref,
+          delivery.id,
+          delivery.received_at
+        );
+      }
+      return { status: "new", jobIds };
+    });
+  };
+  getDelivery = async (id) => {
+    const row = this.c.sql(`${DELIVERY_SELECT} WHERE d.id = ?`).get(id);
+    return row ? storedDeliveryFromRow(id, row) : null;
+  };
+  getDeliveryRecord = async (id) => {
+    const row = this.c.sql(`${DELIVERY_RECORD_SELECT} WHERE d.id = ?`).get(id);
+    return row ? deliveryRecordFromRow(id, row) : null;
+  };
+  pruneDeliveryPayloads = async (options) => {
+    const { retentionMs, limit } = pruneInput(options);
+    return this.c.write(() => {
+      const now = this.c.now();
+      const pruned = this.c.sql(
+        `INSERT INTO delivery_payload_prunes (delivery_id, retention_ms, pruned_at)
+         SELECT d.id, @retention, @now
+         FROM delivery_payloads p INDEXED BY sqlite_autoindex_delivery_payloads_1
+         CROSS JOIN deliveries d ON d.id = p.delivery_id
+         WHERE d.recorded_at <= @cutoff
+           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.delivery_id = d.id
+             AND j.status IN ('queued', 'running'))
+         LIMIT @limit`
+      ).run({
+        retention: retentionMs,
+        now: now.toISOString(),
+        cutoff: new Date(now.getTime() - retentionMs).toISOString(),
+        limit
+      }).changes;
+      return { pruned, more: pruned === limit };
+    });
+  };
+};
+
+// app/store/sqlite/entry-mention-store.ts
+var MENTIONED2 = `SELECT issue_number FROM entry_mentions
+  WHERE repository = ? AND pull_number = ? ORDER BY issue_number`;
+var MENTIONING2 = `SELECT pull_number FROM entry_mentions
+  WHERE repository = ? AND issue_number = ? ORDER BY pull_number`;
+var SqliteEntryMentions = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  replaceEntryMentions = async (input) => {
+    const { repository: repository3, pull_number, issues, jobs } = mentionsInput(input);
+    return this.c.write(() => {
+      const before = this.#numbers(MENTIONED2, repository3, pull_number);
+      this.c.sql("DELETE FROM entry_mentions WHERE repository = ? AND pull_number = ?").run(repository3, pull_number);
+      const insert = this.c.sql(
+        `INSERT INTO entry_mentions (repository, pull_number, issue_number) VALUES (?, ?, ?)
+         ON CONFLICT DO NOTHING`
+      );
+      for (const issue2 of issues) insert.run(repository3, pull_number, issue2);
+      insertJobs(this.c, jobs, this.c.nowIso());
+      return before;
+    });
+  };
+  /** The one column of numbers a query selects, in its order. */
+  #numbers(sql, ...values) {
+    return this.c.sql(sql).pluck().all(...values).map(Number);
+  }
+  listEntryMentions = async (query) => this.#numbers(MENTIONED2, query.repository, query.pullNumber);
+  listMentioningPullRequests = async (query) => this.#numbers(MENTIONING2, query.repository, query.issueNumber);
+};
+
+// app/store/sqlite/entry-store.ts
+var SqliteEntryStore = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  #entryRow(key) {
+    const row = this.c.sql("SELECT entry, version FROM handoff_entries WHERE repository = ? AND issue_number = ?").get(key.repository, key.issueNumber);
+    return row ? entryFromRow(row, `${key.repository}#${key.issueNumber}`) : null;
+  }
+  #appendEvent(entry, from, event) {
+    this.c.sql(`${ENTRY_EVENT_INSERT} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...entryEventParams(entry, from, event, this.c.nowIso()));
+  }
+  createEntry = async (input) => {
+    const { entry, event, jobs, key } = entryInput(input);
+    return this.c.write(() => {
+      const existing = this.#entryRow(key);
+      if (existing) return { created: false, entry: existing };
+      const now = this.c.nowIso();
+      this.c.sql(
+        `INSERT INTO handoff_entries (repository, issue_number, entry, version, updated_at)
+         VALUES (?, ?, ?, 1, ?)`
+      ).run(entry.repository, entry.issue_number, JSON.stringify(entry), now);
+      const stored = { ...entry, version: 1 };
+      this.#appendEvent(stored, null, event);
+      insertJobs(this.c, jobs, now);
+      return { created: true, entry: stored };
+    });
+  };
+  getEntry = async (key) => {
+    return this.#entryRow(key);
+  };
+  updateEntry = async (input) => {
+    const { entry, event, jobs, key, expected } = entryInput(input);
+    return this.c.write(() => {
+      const current = checkUpdatable(this.#entryRow(key), key, expected);
+      if (event.comment_id !== null) {
+        const seen = this.c.sql(
+          `SELECT version FROM handoff_entry_events
+           WHERE repository = ? AND issue_number = ? AND comment_id = ?`
+        ).get(key.repository, key.issueNumber, event.comment_id);
+        if (seen) throw commentSeen(key, event.comment_id, seen.version);
+      }
+      const now = this.c.nowIso();
+      const next = { ...entry, version: expected + 1 };
+      this.c.sql(
+        `UPDATE handoff_entries SET entry = ?, version = ?, updated_at = ?
+         WHERE repository = ? AND issue_number = ? AND version = ?`
+      ).run(JSON.stringify(entry), next.version, now, key.repository, key.issueNumber, expected);
+      this.#appendEvent(next, current.state, event);
+      insertJobs(this.c, jobs, now);
+      return next;
+    });
+  };
+  listEntryEvents = async (key) => {
+    const rows = this.c.sql(
+      `${ENTRY_EVENT_SELECT} WHERE e.repository = ? AND e.issue_number = ? ORDER BY e.version`
+    ).all(key.repository, key.issueNumber);
+    return rows.map(entryEventFromRow);
+  };
+  markEntryEventPosted = async (key) => {
+    const at3 = postedAtInput(key.at);
+    this.c.write(() => {
+      const event = this.c.sql(
+        `SELECT id FROM handoff_entry_events
+         WHERE repository = ? AND issue_number = ? AND version = ?`
+      ).get(key.repository, key.issueNumber, key.version);
+      if (!event) throw noEventAt(key);
+      this.c.sql(
+        "INSERT INTO handoff_entry_event_posts (event_id, posted_at) VALUES (?, ?) ON CONFLICT DO NOTHING"
+      ).run(event.id, at3);
+    });
+  };
+  listEntries = async (query = {}) => {
+    const rows = this.c.sql(
+      `SELECT repository, issue_number, entry, version FROM handoff_entries
+       WHERE (@repository IS NULL OR repository = @repository)
+         AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
+       ORDER BY repository, issue_number`
+    ).all({
+      repository: query.repository ?? null,
+      states: query.states ? JSON.stringify(query.states) : null
+    });
+    return rows.map(listedEntryFromRow);
+  };
+};
+
+// app/store/sqlite/evaluation-store.ts
+var SqliteEvaluationStore = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  appendEvaluation = async (input) => {
+    const evaluation = evaluationInput(input);
+    return this.c.write(() => {
+      const { id } = this.c.sql(
+        `INSERT INTO evaluations (repository, pull_number, head_sha, tree_sha, config_digest,
+           run, outcome, status, at, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+      ).get(...evaluationParams(evaluation, this.c.nowIso()));
+      return { id, ...evaluation };
+    });
+  };
+  listEvaluations = async (query) => {
+    const rows = this.c.sql(
+      `SELECT ${EVALUATION_COLUMNS} FROM evaluations
+       WHERE repository = @repository AND pull_number = @pull_number
+         AND (@tree IS NULL OR tree_sha = @tree)
+         AND (@since IS NULL OR unixepoch(at, 'subsec') >= unixepoch(@since, 'subsec'))
+       ORDER BY id`
+    ).all(evaluationFilter(query));
+    return rows.map(evaluationFromRow);
+  };
+};
+
+// app/store/sqlite/observation-store.ts
+var SqliteObservationStore = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  #keep(table, row) {
+    const { sql, values } = keepOnce(table, row, () => "?");
+    this.c.write(() => this.c.sql(sql).run(...values));
+  }
+  recordMergeCommit = async (observation) => {
+    this.#keep("merge_commits", mergeCommitInput(observation));
+  };
+  listMergeCommits = async (query) => {
+    return this.c.sql(
+      `SELECT merge_sha FROM merge_commits
+       WHERE repository = ? AND pull_number = ? AND head_sha = ? ORDER BY observed_at, merge_sha`
+    ).pluck().all(query.repository, query.pullNumber, query.headSha);
+  };
+  recordHeadObservation = async (observation) => {
+    this.#keep("head_observations", headObservationInput(observation));
+  };
+  listHeadObservations = async (query) => {
+    return this.c.sql(
+      `SELECT pull_number, base_ref FROM head_observations
+       WHERE repository = ? AND head_sha = ? ORDER BY observed_at, pull_number, base_ref`
+    ).all(query.repository, query.headSha);
+  };
+  recordPullRequestSighting = async (sighting) => {
+    const seen = sightingInput(sighting);
+    this.c.write(
+      () => this.c.sql(
+        `INSERT INTO pull_request_sightings (${SIGHTING_COLUMNS}) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (repository, pull_number) DO UPDATE SET
+           updated_at = excluded.updated_at, digest = excluded.digest,
+           observed_at = excluded.observed_at
+         WHERE unixepoch(excluded.updated_at, 'subsec') >= unixepoch(updated_at, 'subsec')`
+      ).run(seen.repository, seen.pull_number, seen.updated_at, seen.digest, seen.observed_at)
+    );
+  };
+  latestPullRequestSighting = async (query) => {
+    const row = this.c.sql(
+      `SELECT ${SIGHTING_COLUMNS} FROM pull_request_sightings
+       WHERE repository = ? AND pull_number = ?`
+    ).get(query.repository, query.pullNumber);
+    return sightingFromRow(row, query);
+  };
+};
+
+// app/store/sqlite/override-store.ts
+var SqliteOverrideStore = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  appendOverride = async (input, options = {}) => {
+    const { override, dedupeKey } = overrideInput(input, options);
+    const once = this.c.appendOnce(
+      `INSERT INTO maintainer_overrides (repository, pull_number, head_sha, base_ref, by,
+         reason, comment_url, at, recorded_at, dedupe_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      overrideParams(override, this.c.nowIso(), dedupeKey),
+      `SELECT ${OVERRIDE_COLUMNS} FROM maintainer_overrides`,
+      dedupeKey
+    );
+    return once.row ? overrideFromRow(once.row) : { id: once.id, ...override };
+  };
+  listOverrides = async (query) => {
+    const rows = this.c.sql(
+      `SELECT ${OVERRIDE_COLUMNS} FROM maintainer_overrides
+       WHERE repository = ? AND pull_number = ? AND head_sha = ? ORDER BY id`
+    ).all(query.repository, query.pullNumber, query.headSha);
+    return rows.map(overrideFromRow);
+  };
+};
+
+// app/store/sqlite/record-store.ts
+var SqliteRecordStore = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  appendRecord = async (input, options = {}) => {
+    const { record, dedupeKey } = recordInput(input, options);
+    return this.c.write(() => {
+      const inserted = this.c.sql(
+        `${RECORD_INSERT}
+         VALUES (@repository, @pull_number, @head_sha, @base_sha, @tested, @commands, @provenance,
+           @runner, @grader, @verdict, @verdict_by, @handoff, @override, @decision, @decided_at,
+           @recorded_at, @dedupe_key)
+         ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+         RETURNING id`
+      ).get(recordParams(record, this.c.nowIso(), dedupeKey));
+      const id = inserted?.id ?? this.c.sql("SELECT id FROM acceptance_records WHERE dedupe_key = ?").get(dedupeKey).id;
+      return recordFromRow(
+        this.c.sql(`SELECT ${RECORD_COLUMNS} WHERE r.id = ?`).get(id)
+      );
+    });
+  };
+  markStale = async (input) => {
+    const mark = markStaleInput(input);
+    return this.c.write(
+      () => this.c.sql(
+        `INSERT INTO acceptance_record_stale_marks (record_id, superseded_by, at, recorded_at)
+           SELECT r.id, @superseded_by, @at, @now FROM acceptance_records r
+           WHERE r.repository = @repository AND r.pull_number = @pull_number
+             AND r.head_sha <> @superseded_by
+             AND NOT EXISTS (
+               SELECT 1 FROM acceptance_record_stale_marks m WHERE m.record_id = r.id)`
+      ).run({
+        repository: mark.repository,
+        pull_number: mark.pullNumber,
+        superseded_by: mark.supersededBy,
+        at: mark.at,
+        now: this.c.nowIso()
+      }).changes
+    );
+  };
+  listRecords = async (query) => {
+    const rows = this.c.sql(
+      `SELECT ${RECORD_COLUMNS}
+       WHERE r.repository = @repository AND r.pull_number = @pull_number
+         AND (@head IS NULL OR r.head_sha = @head) AND (@tree IS NULL OR r.tested_tree_sha = @tree)
+       ORDER BY r.id`
+    ).all({
+      repository: query.repository,
+      pull_number: query.pullNumber,
+      head: query.headSha ?? null,
+      tree: query.treeSha ?? null
+    });
+    return rows.map(recordFromRow);
+  };
+  listRepositories = async () => {
+    const rows = this.c.sql(
+      `SELECT repository AS name FROM deliveries WHERE repository IS NOT NULL
+       UNION SELECT repository AS name FROM acceptance_records
+       ORDER BY name`
+    ).all();
+    return rows.map((row) => row.name);
+  };
+};
+
+// app/store/sqlite/write-intent-ledger.ts
+var SqliteWriteIntents = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  #byKey(key) {
+    const row = this.c.sql(`SELECT ${WRITE_INTENT_COLUMNS} FROM write_intents WHERE key = ?`).get(key);
+    return row === void 0 ? null : writeIntentFromRow(row);
+  }
+  recordWriteIntent = async (input) => {
+    const intent = intentInput(input);
+    return this.c.write(() => {
+      const { changes } = this.c.sql(
+        `INSERT INTO write_intents
+             (key, scope, repository, target, kind, body, marker, recorded_at)
+           VALUES (@key, @scope, @repository, @target, @kind, @body, @marker, @recorded_at)
+           ON CONFLICT (key) DO NOTHING`
+      ).run({ ...intent, recorded_at: this.c.nowIso() });
+      return { intent: this.#byKey(intent.key), created: changes === 1 };
+    });
+  };
+  completeWriteIntent = async (query) => {
+    const { key, githubId } = completionInput(query);
+    return this.c.write(() => {
+      this.c.sql(
+        `UPDATE write_intents SET github_id = ?, done_at = ?
+           WHERE key = ? AND github_id IS NULL`
+      ).run(githubId, this.c.nowIso(), key);
+      return checkCompleted(this.#byKey(key), key, githubId);
+    });
+  };
+  listPendingWriteIntents = async (query) => {
+    const rows = this.c.sql(
+      `SELECT ${WRITE_INTENT_COLUMNS} FROM write_intents
+         WHERE scope = ? AND github_id IS NULL ORDER BY id`
+    ).all(query.scope);
+    return rows.map(writeIntentFromRow);
+  };
+};
+
+// app/store/sqlite-store.ts
+var DEFAULT_BUSY_TIMEOUT_MS = 5e3;
 function whenNotBusy(timeoutMs, fn) {
   const deadline2 = Date.now() + timeoutMs;
   const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -8194,32 +9023,28 @@ function whenNotBusy(timeoutMs, fn) {
     }
   }
 }
-function older(a, b) {
-  if (!a || !b) return a ?? b;
-  return a.run_at < b.run_at || a.run_at === b.run_at && a.id < b.id ? a : b;
-}
-var MAX_ERROR_CHARS2 = 16384;
-var RETRY_GIVES_UP_DEDUPE_KEY2 = `dedupe_key = CASE
-  WHEN NOT (@permanent OR attempts >= max_attempts) AND EXISTS (
-    SELECT 1 FROM jobs o WHERE o.dedupe_key = jobs.dedupe_key AND o.id <> jobs.id
-      AND ${holdsDedupeKey("o")})
-  THEN NULL ELSE dedupe_key END`;
-var JOB_FILTER2 = `(@status IS NULL OR status = @status)
-  AND (@delivery IS NULL OR delivery_id = @delivery)
-  AND (@kind IS NULL OR kind = @kind)
-  AND (@key IS NULL OR concurrency_key = @key)`;
-var SqliteStore = class _SqliteStore {
+var SqliteStore = class _SqliteStore extends PortedStore {
   #db;
-  #now;
-  #statements = /* @__PURE__ */ new Map();
-  #intents;
-  /** Deliveries recorded together share one commit (group-commit.ts). */
   #deliveries;
   constructor(db, now) {
+    const c = sqliteContext(db, now);
+    const deliveries = new SqliteDeliveryLog(c);
+    super({
+      deliveries,
+      jobs: new SqliteJobQueue(c),
+      records: new SqliteRecordStore(c),
+      evaluations: new SqliteEvaluationStore(c),
+      overrides: new SqliteOverrideStore(c),
+      observations: new SqliteObservationStore(c),
+      baseSightings: new SqliteBaseSightings(c),
+      checkRuns: new SqliteCheckRunLedger(c),
+      audit: new SqliteAuditLog(c),
+      entries: new SqliteEntryStore(c),
+      mentions: new SqliteEntryMentions(c),
+      writeIntents: new SqliteWriteIntents(c)
+    });
     this.#db = db;
-    this.#now = now;
-    this.#intents = new SqliteWriteIntents(db, now);
-    this.#deliveries = new GroupCommit(sqliteGroupFlush(db));
+    this.#deliveries = deliveries;
   }
   /** Opens (creating if needed) and migrates the database at `filename` (or ":memory:"). */
   static open(filename, options = {}) {
@@ -8274,814 +9099,6 @@ var SqliteStore = class _SqliteStore {
       foreignKeys: this.#db.pragma("foreign_keys", { simple: true }) === 1,
       busyTimeoutMs: Number(this.#db.pragma("busy_timeout", { simple: true }))
     };
-  }
-  /** Prepared once per connection, reused after. */
-  #sql(source) {
-    let statement = this.#statements.get(source);
-    if (!statement) {
-      statement = this.#db.prepare(source);
-      this.#statements.set(source, statement);
-    }
-    return statement;
-  }
-  #write(fn) {
-    return this.#db.transaction(fn).immediate();
-  }
-  #nowIso() {
-    return this.#now().toISOString();
-  }
-  // ---- deliveries -------------------------------------------------------------------------------
-  async recordDelivery(input) {
-    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
-    return this.#deliveries.submit(() => {
-      const existing = this.#sql("SELECT payload_sha256 FROM deliveries WHERE id = ?").get(
-        delivery.id
-      );
-      if (existing) {
-        if (existing.payload_sha256 !== delivery.payload_sha256) {
-          return { status: "conflict", jobIds: [] };
-        }
-        const ids = this.#sql("SELECT id FROM jobs WHERE delivery_id = ? ORDER BY id").pluck().all(delivery.id);
-        return { status: "duplicate", jobIds: ids };
-      }
-      const now = this.#nowIso();
-      this.#sql(
-        `INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at,
-           repository)
-         VALUES (@id, @event, @action, @payload_sha256, @received_at, @recorded_at,
-           CASE WHEN json_valid(@payload)
-             AND json_type(@payload, '$.repository.full_name') = 'text'
-           THEN @payload ->> '$.repository.full_name' END)`
-      ).run({ ...delivery, payload, recorded_at: now });
-      this.#sql("INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, ?)").run(
-        delivery.id,
-        payload
-      );
-      const jobIds = jobs.map((job) => this.#insertJobId(job, delivery.id, now));
-      const sighted = this.#sql(
-        `INSERT INTO base_sightings
-           (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
-         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
-      );
-      for (const seen of sightings) {
-        sighted.run(
-          seen.repository,
-          seen.head_sha,
-          seen.pull_number,
-          seen.base_ref,
-          delivery.id,
-          delivery.received_at
-        );
-      }
-      return { status: "new", jobIds };
-    });
-  }
-  async getDelivery(id) {
-    const row = this.#sql(
-      `SELECT d.id, d.event, d.action, d.payload_sha256, p.payload, d.received_at,
-         x.pruned_at, x.retention_ms
-       FROM deliveries d
-       LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
-       LEFT JOIN delivery_payload_prunes x ON x.delivery_id = d.id
-       WHERE d.id = ?`
-    ).get(id);
-    if (!row) return null;
-    const { pruned_at, retention_ms, ...delivery } = row;
-    if (delivery.payload === null && typeof pruned_at === "string") {
-      throw new DeliveryPrunedError(id, pruned_at, Number(retention_ms));
-    }
-    if (delivery.payload === null) {
-      throw new CorruptRowError("delivery_payloads", `delivery ${id}`, "the payload is missing");
-    }
-    return parseRow(storedDeliverySchema, delivery, "deliveries", `id ${id}`);
-  }
-  async getDeliveryRecord(id) {
-    const row = this.#sql(
-      `SELECT d.id, d.event, d.action, d.payload_sha256, d.received_at, d.repository,
-         d.recorded_at, x.pruned_at, x.retention_ms
-       FROM deliveries d LEFT JOIN delivery_payload_prunes x ON x.delivery_id = d.id
-       WHERE d.id = ?`
-    ).get(id);
-    if (!row) return null;
-    const { pruned_at, retention_ms, ...delivery } = row;
-    return parseRow(
-      deliveryRecordSchema,
-      { ...delivery, pruned: pruned_at === null ? null : { pruned_at, retention_ms } },
-      "deliveries",
-      `id ${id}`
-    );
-  }
-  async pruneDeliveryPayloads(options) {
-    const { retentionMs, limit } = parseInput(pruneOptionsSchema2, options, "prune options");
-    return this.#write(() => {
-      const now = this.#now();
-      const pruned = this.#sql(
-        `INSERT INTO delivery_payload_prunes (delivery_id, retention_ms, pruned_at)
-         SELECT d.id, @retention, @now
-         FROM delivery_payloads p INDEXED BY sqlite_autoindex_delivery_payloads_1
-         CROSS JOIN deliveries d ON d.id = p.delivery_id
-         WHERE d.recorded_at <= @cutoff
-           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.delivery_id = d.id
-             AND j.status IN ('queued', 'running'))
-         LIMIT @limit`
-      ).run({
-        retention: retentionMs,
-        now: now.toISOString(),
-        cutoff: new Date(now.getTime() - retentionMs).toISOString(),
-        limit
-      }).changes;
-      return { pruned, more: pruned === limit };
-    });
-  }
-  // ---- jobs -------------------------------------------------------------------------------------
-  /**
-   * Inserts a job and returns its id only: the intake's path (a delivery's jobs) neither reads
-   * the row back nor parses it (half of recordDelivery's time, docs/performance.md).
-   */
-  #insertJobId(job, deliveryId, now, dedupe = { until: "finished" }) {
-    return this.#sql(
-      `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
-         max_attempts, run_at, created_at, updated_at, dedupe_key, dedupe_until)
-       VALUES (@kind, @payload, @concurrency_key, @delivery_id, 'queued', 0,
-         @max_attempts, @run_at, @now, @now, @dedupe_key, @dedupe_until)
-       RETURNING id`
-    ).pluck().get({
-      kind: job.kind,
-      payload: JSON.stringify(job.payload),
-      concurrency_key: job.concurrency_key,
-      delivery_id: deliveryId,
-      max_attempts: job.max_attempts,
-      run_at: instant3(job.run_at ?? now),
-      now,
-      dedupe_key: dedupe.dedupeKey ?? null,
-      dedupe_until: dedupe.until
-    });
-  }
-  #insertJob(job, deliveryId, now, dedupe = { until: "finished" }) {
-    const id = this.#insertJobId(job, deliveryId, now, dedupe);
-    return this.#jobFromRow(this.#sql("SELECT * FROM jobs WHERE id = ?").get(id));
-  }
-  #jobFromRow(row) {
-    const { dedupe_key: _key, dedupe_until: _until, ...job } = row;
-    return parseRowWithJson(jobSchema, job, "jobs", ["payload"]);
-  }
-  async enqueue(job, options = {}) {
-    const parsed = parseInput(newJobSchema, job, "job");
-    const dedupe = parseInput(enqueueOptionsSchema, options, "enqueue options");
-    return this.#write(() => {
-      if (dedupe.dedupeKey !== void 0) {
-        const holder = this.#sql(
-          `SELECT * FROM jobs j WHERE dedupe_key = ? AND ${holdsDedupeKey("j")}`
-        ).get(dedupe.dedupeKey);
-        if (holder) return this.#jobFromRow(holder);
-      }
-      return this.#insertJob(parsed, null, this.#nowIso(), dedupe);
-    });
-  }
-  async claimJob(options) {
-    const { workerId, leaseMs, kinds } = parseInput(claimOptionsSchema2, options, "claim options");
-    return this.#write(() => {
-      const now = this.#now();
-      const nowIso = now.toISOString();
-      this.#sql(
-        `UPDATE jobs INDEXED BY jobs_leased
-         SET status = 'dead', lease_expires_at = NULL, updated_at = @now,
-           last_error = 'the lease of ' || lease_owner || ' expired on attempt ' || attempts ||
-             ' of ' || max_attempts || ' (the worker stopped or hung); last error: ' ||
-             coalesce(last_error, 'none')
-         WHERE status = 'running' AND lease_expires_at <= @now AND attempts >= max_attempts`
-      ).run({ now: nowIso });
-      const params = { now: nowIso, kinds: kinds ? JSON.stringify(kinds) : null };
-      const due = this.#sql(`SELECT id, run_at FROM jobs j INDEXED BY jobs_queued
-         WHERE status = 'queued' AND run_at <= @now AND ${RUNNABLE2} ORDER BY run_at, id LIMIT 1`).get(
-        params
-      );
-      const expired = this.#sql(`SELECT id, run_at FROM jobs j INDEXED BY jobs_leased
-         WHERE status = 'running' AND lease_expires_at <= @now AND ${RUNNABLE2}
-         ORDER BY run_at, id LIMIT 1`).get(params);
-      const pick = older(due, expired);
-      if (!pick) return null;
-      const row = this.#sql(
-        `UPDATE jobs SET status = 'running', lease_owner = @worker, lease_expires_at = @expires,
-           attempts = attempts + 1, updated_at = @now
-         WHERE id = @id RETURNING *`
-      ).get({
-        id: pick.id,
-        worker: workerId,
-        expires: new Date(now.getTime() + leaseMs).toISOString(),
-        now: nowIso
-      });
-      if (!row) return null;
-      const job = this.#jobFromRow(row);
-      return { job, lease: { jobId: job.id, workerId, attempt: job.attempts } };
-    });
-  }
-  async heartbeat(lease, leaseMs) {
-    const held = parseInput(leaseSchema2, lease, "job lease");
-    const ms = parseInput(positiveIntSchema, leaseMs, "lease duration (ms)");
-    return this.#write(() => {
-      const now = this.#now();
-      const row = this.#sql(
-        `UPDATE jobs SET lease_expires_at = @expires, updated_at = @now
-         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
-         RETURNING *`
-      ).get({
-        ...this.#leaseParams(held),
-        expires: new Date(now.getTime() + ms).toISOString(),
-        now: now.toISOString()
-      });
-      if (!row) throw this.#leaseLost(held, "extend the lease of");
-      return this.#jobFromRow(row);
-    });
-  }
-  async completeJob(lease) {
-    const held = parseInput(leaseSchema2, lease, "job lease");
-    return this.#write(() => {
-      const row = this.#sql(
-        `UPDATE jobs SET status = 'done', lease_expires_at = NULL, updated_at = @now
-         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
-         RETURNING *`
-      ).get({ ...this.#leaseParams(held), now: this.#nowIso() });
-      if (!row) throw this.#leaseLost(held, "complete");
-      return this.#jobFromRow(row);
-    });
-  }
-  async failJob(lease, error, options = {}) {
-    const held = parseInput(leaseSchema2, lease, "job lease");
-    return this.#write(() => {
-      const now = this.#nowIso();
-      const row = this.#sql(
-        `UPDATE jobs SET
-           status = CASE WHEN @permanent OR attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
-           run_at = CASE WHEN @permanent OR attempts >= max_attempts THEN run_at ELSE @retry_at END,
-           lease_owner = CASE WHEN @permanent OR attempts >= max_attempts
-             THEN lease_owner ELSE NULL END,
-           ${RETRY_GIVES_UP_DEDUPE_KEY2},
-           lease_expires_at = NULL, last_error = @error, updated_at = @now
-         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
-         RETURNING *`
-      ).get({
-        ...this.#leaseParams(held),
-        permanent: options.permanent ? 1 : 0,
-        retry_at: instant3(options.retryAt ?? now),
-        error: String(error).slice(-MAX_ERROR_CHARS2),
-        now
-      });
-      if (!row) throw this.#leaseLost(held, "fail");
-      return this.#jobFromRow(row);
-    });
-  }
-  #leaseParams(lease) {
-    return { id: lease.jobId, worker: lease.workerId, attempt: lease.attempt };
-  }
-  /** Says what became of the job, so the log explains why the worker's result was dropped. */
-  #leaseLost(lease, action) {
-    const row = this.#sql("SELECT * FROM jobs WHERE id = ?").get(lease.jobId);
-    if (!row) return new NotFoundError(`cannot ${action} job ${lease.jobId}: there is no such job`);
-    const job = this.#jobFromRow(row);
-    const now = job.status === "running" ? `it is now leased to ${job.lease_owner} on attempt ${job.attempts}, claimed after this lease expired` : job.status === "queued" ? "it went back to the queue" : `it is ${job.status}`;
-    return new LeaseLostError(
-      lease.jobId,
-      `cannot ${action} job ${lease.jobId}: worker ${lease.workerId} no longer holds its lease (attempt ${lease.attempt}); ${now}. Stop working on it and do not write its results.`
-    );
-  }
-  async getJob(id) {
-    const row = this.#sql("SELECT * FROM jobs WHERE id = ?").get(id);
-    return row ? this.#jobFromRow(row) : null;
-  }
-  async listJobs(query = {}) {
-    const rows = this.#sql(`SELECT * FROM jobs WHERE ${JOB_FILTER2} ORDER BY id`).all(
-      this.#jobFilter(query)
-    );
-    return rows.map((row) => this.#jobFromRow(row));
-  }
-  async countJobs(query = {}) {
-    const row = this.#sql(`SELECT count(*) AS n FROM jobs WHERE ${JOB_FILTER2}`).get(
-      this.#jobFilter(query)
-    );
-    return row.n;
-  }
-  #jobFilter(query) {
-    return {
-      status: query.status ? parseInput(jobStatusSchema, query.status, "job status") : null,
-      delivery: query.deliveryId ?? null,
-      kind: query.kind ?? null,
-      key: query.concurrencyKey ?? null
-    };
-  }
-  // ---- acceptance records -----------------------------------------------------------------------
-  async appendRecord(input, options = {}) {
-    const record = parseInput(acceptanceRecordInputSchema, input, "acceptance record");
-    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
-    return this.#write(() => {
-      const inserted = this.#sql(
-        `INSERT INTO acceptance_records (repository, pull_number, head_sha, base_sha, tested,
-           commands, provenance, runner, grader, verdict, verdict_by, handoff, override, decision,
-           decided_at, recorded_at, dedupe_key)
-         VALUES (@repository, @pull_number, @head_sha, @base_sha, @tested, @commands, @provenance,
-           @runner, @grader, @verdict, @verdict_by, @handoff, @override, @decision, @decided_at,
-           @recorded_at, @dedupe_key)
-         ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
-         RETURNING id`
-      ).get({
-        dedupe_key: dedupeKey,
-        repository: record.repository,
-        pull_number: record.pull_number,
-        head_sha: record.head_sha,
-        base_sha: record.base_sha,
-        tested: toJsonColumn(record.tested),
-        commands: JSON.stringify(record.commands),
-        provenance: toJsonColumn(record.provenance),
-        runner: toJsonColumn(record.runner),
-        grader: JSON.stringify(record.grader),
-        verdict: toJsonColumn(record.verdict),
-        verdict_by: record.verdict_by,
-        handoff: toJsonColumn(record.handoff),
-        override: toJsonColumn(record.override),
-        decision: JSON.stringify(record.decision),
-        decided_at: record.decided_at,
-        recorded_at: this.#nowIso()
-      });
-      const id = inserted?.id ?? this.#sql("SELECT id FROM acceptance_records WHERE dedupe_key = ?").get(dedupeKey).id;
-      return this.#recordById(id);
-    });
-  }
-  async markStale(input) {
-    const mark = parseInput(markStaleSchema2, input, "stale mark");
-    return this.#write(
-      () => this.#sql(
-        `INSERT INTO acceptance_record_stale_marks (record_id, superseded_by, at, recorded_at)
-           SELECT r.id, @superseded_by, @at, @now FROM acceptance_records r
-           WHERE r.repository = @repository AND r.pull_number = @pull_number
-             AND r.head_sha <> @superseded_by
-             AND NOT EXISTS (
-               SELECT 1 FROM acceptance_record_stale_marks m WHERE m.record_id = r.id)`
-      ).run({
-        repository: mark.repository,
-        pull_number: mark.pullNumber,
-        superseded_by: mark.supersededBy,
-        at: mark.at,
-        now: this.#nowIso()
-      }).changes
-    );
-  }
-  #recordById(id) {
-    const row = this.#sql(`SELECT ${RECORD_COLUMNS2} WHERE r.id = ?`).get(id);
-    return row ? this.#recordFromRow(row) : null;
-  }
-  #recordFromRow(row) {
-    const { stale_superseded_by, stale_at, ...rest } = row;
-    const stale = stale_superseded_by === null ? null : { superseded_by: stale_superseded_by, at: stale_at };
-    return parseRowWithJson(
-      acceptanceRecordSchema,
-      { ...rest, stale },
-      "acceptance_records",
-      RECORD_JSON_COLUMNS2
-    );
-  }
-  async listRecords(query) {
-    const rows = this.#sql(
-      `SELECT ${RECORD_COLUMNS2}
-       WHERE r.repository = @repository AND r.pull_number = @pull_number
-         AND (@head IS NULL OR r.head_sha = @head) AND (@tree IS NULL OR r.tested_tree_sha = @tree)
-       ORDER BY r.id`
-    ).all({
-      repository: query.repository,
-      pull_number: query.pullNumber,
-      head: query.headSha ?? null,
-      tree: query.treeSha ?? null
-    });
-    return rows.map((row) => this.#recordFromRow(row));
-  }
-  async listRepositories() {
-    const rows = this.#sql(
-      `SELECT repository AS name FROM deliveries WHERE repository IS NOT NULL
-       UNION SELECT repository AS name FROM acceptance_records
-       ORDER BY name`
-    ).all();
-    return rows.map((row) => row.name);
-  }
-  // ---- audit log --------------------------------------------------------------------------------
-  async appendAudit(input, options = {}) {
-    const entry = parseInput(auditEntryInputSchema, input, "audit entry");
-    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
-    return this.#write(() => {
-      const inserted = this.#sql(
-        `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at, dedupe_key)
-         VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id`
-      ).get(
-        entry.kind,
-        entry.subject,
-        JSON.stringify(entry.decision),
-        JSON.stringify(entry.facts),
-        entry.at,
-        this.#nowIso(),
-        dedupeKey
-      );
-      if (inserted) return { id: inserted.id, ...entry };
-      const row = this.#sql(
-        "SELECT id, kind, subject, decision, facts, at FROM audit_log WHERE dedupe_key = ?"
-      ).get(dedupeKey);
-      return parseRowWithJson(auditEntrySchema, row, "audit_log", ["decision", "facts"]);
-    });
-  }
-  async listAudit(query = {}) {
-    const limit = query.limit === void 0 ? -1 : parseInput(positiveIntSchema, query.limit, "audit limit");
-    const order = query.order === "desc" ? "DESC" : "ASC";
-    const rows = this.#sql(
-      `SELECT id, kind, subject, decision, facts, at FROM audit_log
-       WHERE (@subject IS NULL OR subject = @subject) AND (@kind IS NULL OR kind = @kind)
-       ORDER BY id ${order} LIMIT @limit`
-    ).all({ subject: query.subject ?? null, kind: query.kind ?? null, limit });
-    return rows.map(
-      (row) => parseRowWithJson(auditEntrySchema, row, "audit_log", ["decision", "facts"])
-    );
-  }
-  // ---- evaluations ------------------------------------------------------------------------------
-  async appendEvaluation(input) {
-    const evaluation = parseInput(evaluationInputSchema, input, "evaluation");
-    return this.#write(() => {
-      const { id } = this.#sql(
-        `INSERT INTO evaluations
-           (repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, status, at, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
-      ).get(
-        evaluation.repository,
-        evaluation.pull_number,
-        evaluation.head_sha,
-        evaluation.tree_sha,
-        evaluation.config_digest,
-        JSON.stringify(evaluation.run),
-        JSON.stringify(evaluation.outcome),
-        evaluation.outcome.status,
-        evaluation.at,
-        this.#nowIso()
-      );
-      return { id, ...evaluation };
-    });
-  }
-  async listEvaluations(query) {
-    const rows = this.#sql(
-      `SELECT id, repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, at
-       FROM evaluations
-       WHERE repository = @repository AND pull_number = @pull_number
-         AND (@tree IS NULL OR tree_sha = @tree)
-         AND (@since IS NULL OR unixepoch(at, 'subsec') >= unixepoch(@since, 'subsec'))
-       ORDER BY id`
-    ).all({
-      repository: query.repository,
-      pull_number: query.pullNumber,
-      tree: query.treeSha ?? null,
-      // Instants, as PostgreSQL compares them: an evaluation's `at` keeps the offset it was
-      // written with, and text order is time order only for one offset.
-      since: query.since === void 0 ? null : parseInput(isoDateTimeSchema, query.since, "evaluations since")
-    });
-    return rows.map(
-      (row) => parseRowWithJson(evaluationSchema, row, "evaluations", ["run", "outcome"])
-    );
-  }
-  // ---- maintainer overrides ---------------------------------------------------------------------
-  async appendOverride(input, options = {}) {
-    const override = parseInput(overrideInputSchema, input, "maintainer override");
-    const { dedupeKey = null } = parseInput(appendOnceSchema, options, "append options");
-    return this.#write(() => {
-      const inserted = this.#sql(
-        `INSERT INTO maintainer_overrides (repository, pull_number, head_sha, base_ref, by,
-           reason, comment_url, at, recorded_at, dedupe_key)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id`
-      ).get(
-        override.repository,
-        override.pull_number,
-        override.head_sha,
-        override.base_ref,
-        override.by,
-        override.reason,
-        override.comment_url,
-        override.at,
-        this.#nowIso(),
-        dedupeKey
-      );
-      if (inserted) return { id: inserted.id, ...override };
-      const row = this.#sql(
-        `SELECT id, repository, pull_number, head_sha, base_ref, by, reason, comment_url, at
-         FROM maintainer_overrides WHERE dedupe_key = ?`
-      ).get(dedupeKey);
-      return parseRowWithJson(storedOverrideSchema, row, "maintainer_overrides", []);
-    });
-  }
-  async listOverrides(query) {
-    const rows = this.#sql(
-      `SELECT id, repository, pull_number, head_sha, base_ref, by, reason, comment_url, at
-       FROM maintainer_overrides
-       WHERE repository = ? AND pull_number = ? AND head_sha = ? ORDER BY id`
-    ).all(query.repository, query.pullNumber, query.headSha);
-    return rows.map(
-      (row) => parseRowWithJson(storedOverrideSchema, row, "maintainer_overrides", [])
-    );
-  }
-  // ---- observations of GitHub -------------------------------------------------------------------
-  async recordMergeCommit(observation) {
-    const seen = parseInput(mergeCommitObservationSchema, observation, "merge commit");
-    this.#write(
-      () => this.#sql(
-        `INSERT INTO merge_commits (repository, pull_number, head_sha, merge_sha, observed_at)
-         VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
-      ).run(seen.repository, seen.pull_number, seen.head_sha, seen.merge_sha, seen.observed_at)
-    );
-  }
-  async listMergeCommits(query) {
-    const rows = this.#sql(
-      `SELECT merge_sha FROM merge_commits
-       WHERE repository = ? AND pull_number = ? AND head_sha = ? ORDER BY observed_at, merge_sha`
-    ).all(query.repository, query.pullNumber, query.headSha);
-    return rows.map((row) => row.merge_sha);
-  }
-  async recordHeadObservation(observation) {
-    const seen = parseInput(headObservationSchema, observation, "head observation");
-    this.#write(
-      () => this.#sql(
-        `INSERT INTO head_observations (repository, head_sha, pull_number, base_ref, observed_at)
-         VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
-      ).run(seen.repository, seen.head_sha, seen.pull_number, seen.base_ref, seen.observed_at)
-    );
-  }
-  async listHeadObservations(query) {
-    return this.#sql(
-      `SELECT pull_number, base_ref FROM head_observations
-       WHERE repository = ? AND head_sha = ? ORDER BY observed_at, pull_number, base_ref`
-    ).all(query.repository, query.headSha);
-  }
-  async listBaseSightings(query) {
-    return this.#sql(
-      `SELECT repository, pull_number, head_sha, base_ref, delivery_id, seen_at
-       FROM base_sightings WHERE repository = ? AND head_sha = ?
-       ORDER BY seen_at, pull_number, base_ref`
-    ).all(query.repository, query.headSha);
-  }
-  async recordPullRequestSighting(sighting) {
-    const seen = parseInput(pullRequestSightingSchema, sighting, "pull request sighting");
-    this.#write(
-      () => this.#sql(
-        `INSERT INTO pull_request_sightings
-           (repository, pull_number, updated_at, digest, observed_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (repository, pull_number) DO UPDATE SET
-           updated_at = excluded.updated_at, digest = excluded.digest,
-           observed_at = excluded.observed_at
-         WHERE unixepoch(excluded.updated_at, 'subsec') >= unixepoch(updated_at, 'subsec')`
-      ).run(seen.repository, seen.pull_number, seen.updated_at, seen.digest, seen.observed_at)
-    );
-  }
-  async latestPullRequestSighting(query) {
-    const row = this.#sql(
-      `SELECT repository, pull_number, updated_at, digest, observed_at FROM pull_request_sightings
-       WHERE repository = ? AND pull_number = ?`
-    ).get(query.repository, query.pullNumber);
-    return row === void 0 ? null : parseRow(
-      pullRequestSightingSchema,
-      row,
-      "pull_request_sightings",
-      `${query.repository}#${query.pullNumber}`
-    );
-  }
-  async beginCheckRunWrite(query) {
-    this.#write(
-      () => this.#sql("UPDATE agate_check_runs SET known = 0 WHERE repository = ? AND head_sha = ?").run(
-        query.repository,
-        query.headSha
-      )
-    );
-  }
-  async recordCheckRun(entry) {
-    const known = parseInput(checkRunEntrySchema, entry, "check run entry");
-    this.#write(
-      () => this.#sql(
-        `INSERT INTO agate_check_runs (repository, head_sha, known, check_run, written_at)
-         VALUES (?, ?, 1, ?, ?)
-         ON CONFLICT (repository, head_sha) DO UPDATE SET
-           known = 1, check_run = excluded.check_run, written_at = excluded.written_at`
-      ).run(known.repository, known.head_sha, JSON.stringify(known.check), known.written_at)
-    );
-  }
-  async knownCheckRun(query) {
-    const row = this.#sql(
-      "SELECT check_run FROM agate_check_runs WHERE repository = ? AND head_sha = ? AND known = 1"
-    ).get(query.repository, query.headSha);
-    if (row === void 0) return null;
-    const key = `${query.repository}@${query.headSha}`;
-    let value;
-    try {
-      value = JSON.parse(row.check_run);
-    } catch (error) {
-      throw new CorruptRowError("agate_check_runs", key, "check_run is not valid JSON", {
-        cause: error
-      });
-    }
-    return parseRow(agateCheckRunSchema, value, "agate_check_runs", key);
-  }
-  // ---- the write-intent ledger (sqlite-write-intents.ts) ---------------------------------------
-  recordWriteIntent(...args) {
-    return this.#intents.recordWriteIntent(...args);
-  }
-  completeWriteIntent(...args) {
-    return this.#intents.completeWriteIntent(...args);
-  }
-  listPendingWriteIntents(...args) {
-    return this.#intents.listPendingWriteIntents(...args);
-  }
-  // ---- handoff entries ---------------------------------------------------------------------------
-  #entryInput(input) {
-    const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
-    const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-    const jobs = parseInput(z24.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
-    return { entry, event, jobs };
-  }
-  #entryRow(key) {
-    const row = this.#sql(
-      "SELECT entry, version FROM handoff_entries WHERE repository = ? AND issue_number = ?"
-    ).get(key.repository, key.issueNumber);
-    return row ? this.#entryFromRow(row, `${key.repository}#${key.issueNumber}`) : null;
-  }
-  #entryFromRow(row, key) {
-    let value;
-    try {
-      value = { ...JSON.parse(row.entry), version: row.version };
-    } catch (error) {
-      throw new CorruptRowError("handoff_entries", key, "entry is not valid JSON", {
-        cause: error
-      });
-    }
-    return parseRow(handoffEntrySchema, value, "handoff_entries", key);
-  }
-  #appendEntryEvent(entry, from, event) {
-    this.#sql(
-      `INSERT INTO handoff_entry_events (repository, issue_number, version, kind, actor,
-         comment_id, from_state, to_state, event, recorded_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-    ).run(
-      entry.repository,
-      entry.issue_number,
-      entry.version,
-      event.kind,
-      event.actor,
-      event.comment_id,
-      from,
-      entry.state,
-      JSON.stringify(event),
-      this.#nowIso()
-    );
-  }
-  async createEntry(input) {
-    const { entry, event, jobs } = this.#entryInput(input);
-    const key = { repository: entry.repository, issueNumber: entry.issue_number };
-    return this.#write(() => {
-      const existing = this.#entryRow(key);
-      if (existing) return { created: false, entry: existing };
-      const now = this.#nowIso();
-      this.#sql(
-        `INSERT INTO handoff_entries (repository, issue_number, entry, version, updated_at)
-         VALUES (?, ?, ?, 1, ?)`
-      ).run(entry.repository, entry.issue_number, JSON.stringify(entry), now);
-      const stored = { ...entry, version: 1 };
-      this.#appendEntryEvent(stored, null, event);
-      for (const job of jobs) this.#insertJobId(job, null, now);
-      return { created: true, entry: stored };
-    });
-  }
-  async getEntry(key) {
-    return this.#entryRow(key);
-  }
-  async updateEntry(input) {
-    const { entry, event, jobs } = this.#entryInput(input);
-    const expected = parseInput(positiveIntSchema, input.expectedVersion, "expected version");
-    const key = { repository: entry.repository, issueNumber: entry.issue_number };
-    return this.#write(() => {
-      const current = this.#entryRow(key);
-      if (!current) {
-        throw new NotFoundError(
-          `no handoff entry ${key.repository}#${key.issueNumber} to update: create it first`
-        );
-      }
-      if (current.version !== expected) {
-        throw new EntryVersionConflictError(
-          key,
-          `it is at version ${current.version}, not ${expected}`
-        );
-      }
-      if (event.comment_id !== null) {
-        const seen = this.#sql(
-          `SELECT version FROM handoff_entry_events
-           WHERE repository = ? AND issue_number = ? AND comment_id = ?`
-        ).get(key.repository, key.issueNumber, event.comment_id);
-        if (seen) {
-          throw new EntryVersionConflictError(
-            key,
-            `comment ${event.comment_id} was recorded at version ${seen.version} already`
-          );
-        }
-      }
-      const now = this.#nowIso();
-      const next = { ...entry, version: expected + 1 };
-      this.#sql(
-        `UPDATE handoff_entries SET entry = ?, version = ?, updated_at = ?
-         WHERE repository = ? AND issue_number = ? AND version = ?`
-      ).run(JSON.stringify(entry), next.version, now, key.repository, key.issueNumber, expected);
-      this.#appendEntryEvent(next, current.state, event);
-      for (const job of jobs) this.#insertJobId(job, null, now);
-      return next;
-    });
-  }
-  async listEntryEvents(key) {
-    const rows = this.#sql(
-      `SELECT e.id, e.repository, e.issue_number, e.version, e.from_state, e.to_state, e.event,
-         p.posted_at
-       FROM handoff_entry_events e LEFT JOIN handoff_entry_event_posts p ON p.event_id = e.id
-       WHERE e.repository = ? AND e.issue_number = ? ORDER BY e.version`
-    ).all(key.repository, key.issueNumber);
-    return rows.map((row) => {
-      const { event, ...rest } = parseRowWithJson(
-        z24.looseObject({ event: z24.record(z24.string(), z24.unknown()) }),
-        row,
-        "handoff_entry_events",
-        ["event"]
-      );
-      return parseRow(
-        handoffEntryEventSchema,
-        { ...event, ...rest },
-        "handoff_entry_events",
-        `id ${String(row.id)}`
-      );
-    });
-  }
-  async markEntryEventPosted(key) {
-    const at2 = parseInput(isoDateTimeSchema, key.at, "posted time");
-    this.#write(() => {
-      const event = this.#sql(
-        `SELECT id FROM handoff_entry_events
-         WHERE repository = ? AND issue_number = ? AND version = ?`
-      ).get(key.repository, key.issueNumber, key.version);
-      if (!event) {
-        throw new NotFoundError(
-          `handoff entry ${key.repository}#${key.issueNumber} has no event at version ${key.version}`
-        );
-      }
-      this.#sql(
-        "INSERT INTO handoff_entry_event_posts (event_id, posted_at) VALUES (?, ?) ON CONFLICT DO NOTHING"
-      ).run(event.id, at2);
-    });
-  }
-  async listEntries(query = {}) {
-    const rows = this.#sql(
-      `SELECT repository, issue_number, entry, version FROM handoff_entries
-       WHERE (@repository IS NULL OR repository = @repository)
-         AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
-       ORDER BY repository, issue_number`
-    ).all({
-      repository: query.repository ?? null,
-      states: query.states ? JSON.stringify(query.states) : null
-    });
-    return rows.map(
-      (row) => this.#entryFromRow(row, `${String(row.repository)}#${String(row.issue_number)}`)
-    );
-  }
-  async replaceEntryMentions(input) {
-    const { repository: repository2, pull_number, issues } = parseInput(
-      entryMentionsInputSchema,
-      { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
-      "entry mentions"
-    );
-    const jobs = parseInput(z24.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
-    return this.#write(() => {
-      const before = this.#sql(
-        `SELECT issue_number FROM entry_mentions WHERE repository = ? AND pull_number = ?
-         ORDER BY issue_number`
-      ).all(repository2, pull_number).map((row) => Number(row.issue_number));
-      this.#sql("DELETE FROM entry_mentions WHERE repository = ? AND pull_number = ?").run(
-        repository2,
-        pull_number
-      );
-      const insert = this.#sql(
-        `INSERT INTO entry_mentions (repository, pull_number, issue_number) VALUES (?, ?, ?)
-         ON CONFLICT DO NOTHING`
-      );
-      for (const issue of issues) insert.run(repository2, pull_number, issue);
-      const now = this.#nowIso();
-      for (const job of jobs) this.#insertJobId(job, null, now);
-      return before;
-    });
-  }
-  async listEntryMentions(query) {
-    return this.#sql(
-      `SELECT issue_number FROM entry_mentions WHERE repository = ? AND pull_number = ?
-       ORDER BY issue_number`
-    ).all(query.repository, query.pullNumber).map((row) => Number(row.issue_number));
-  }
-  async listMentioningPullRequests(query) {
-    return this.#sql(
-      `SELECT pull_number FROM entry_mentions WHERE repository = ? AND issue_number = ?
-       ORDER BY pull_number`
-    ).all(query.repository, query.issueNumber).map((row) => Number(row.pull_number));
   }
   async close() {
     if (this.#db.open) await this.#deliveries.drain();
@@ -9611,25 +9628,25 @@ function exponentialBackoff(options = {}) {
 }
 
 // app/evaluator/anthropic.ts
-import { z as z25 } from "zod";
+import { z as z28 } from "zod";
 var PUBLIC_BASE_URL = "https://api.anthropic.com";
 var API_VERSION = "2023-06-01";
 var MAX_TOKENS = 4096;
 var TOOL_NAME = "verdict";
-var contentBlockSchema = z25.union([
-  z25.object({ type: z25.literal("text"), text: z25.string() }),
-  z25.object({ type: z25.literal("tool_use"), id: z25.string(), name: z25.string(), input: z25.unknown() }),
-  z25.object({ type: z25.string() }).loose()
+var contentBlockSchema = z28.union([
+  z28.object({ type: z28.literal("text"), text: z28.string() }),
+  z28.object({ type: z28.literal("tool_use"), id: z28.string(), name: z28.string(), input: z28.unknown() }),
+  z28.object({ type: z28.string() }).loose()
 ]);
-var messageSchema = z25.object({
-  content: z25.array(contentBlockSchema),
-  stop_reason: z25.string().nullish(),
-  usage: z25.object({
-    input_tokens: z25.number().int().nonnegative().nullish(),
-    output_tokens: z25.number().int().nonnegative().nullish()
+var messageSchema = z28.object({
+  content: z28.array(contentBlockSchema),
+  stop_reason: z28.string().nullish(),
+  usage: z28.object({
+    input_tokens: z28.number().int().nonnegative().nullish(),
+    output_tokens: z28.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema = z25.object({ error: z25.object({ message: z25.string() }) });
+var errorSchema = z28.object({ error: z28.object({ message: z28.string() }) });
 var anthropicWire = {
   provider: "anthropic",
   publicBaseUrl: PUBLIC_BASE_URL,
@@ -9861,25 +9878,25 @@ function oneLine(text) {
 }
 
 // app/evaluator/openai.ts
-import { z as z26 } from "zod";
+import { z as z29 } from "zod";
 var PUBLIC_BASE_URL2 = "https://api.openai.com/v1";
-var completionSchema = z26.object({
-  choices: z26.array(
-    z26.object({
-      message: z26.object({
-        content: z26.string().nullish(),
-        refusal: z26.string().nullish()
+var completionSchema = z29.object({
+  choices: z29.array(
+    z29.object({
+      message: z29.object({
+        content: z29.string().nullish(),
+        refusal: z29.string().nullish()
       }),
-      finish_reason: z26.string().nullish()
+      finish_reason: z29.string().nullish()
     })
   ).min(1),
-  usage: z26.object({
-    prompt_tokens: z26.number().int().nonnegative().nullish(),
-    completion_tokens: z26.number().int().nonnegative().nullish()
+  usage: z29.object({
+    prompt_tokens: z29.number().int().nonnegative().nullish(),
+    completion_tokens: z29.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema2 = z26.object({
-  error: z26.union([z26.object({ message: z26.string() }), z26.string()])
+var errorSchema2 = z29.object({
+  error: z29.union([z29.object({ message: z29.string() }), z29.string()])
 });
 var openaiWire = {
   provider: "openai",
@@ -10202,10 +10219,10 @@ function policyRefusal(config, policy) {
   };
 }
 function parseEvaluatorPolicy(env) {
-  const list = (text, separator) => (text ?? "").split(separator).map((item) => item.trim()).filter((item) => item !== "");
+  const list2 = (text, separator) => (text ?? "").split(separator).map((item) => item.trim()).filter((item) => item !== "");
   return {
-    baseUrls: list(env.AGATE_EVALUATOR_BASE_URLS, /[,\n]/),
-    commands: list(env.AGATE_EVALUATOR_COMMANDS, /\n/)
+    baseUrls: list2(env.AGATE_EVALUATOR_BASE_URLS, /[,\n]/),
+    commands: list2(env.AGATE_EVALUATOR_COMMANDS, /\n/)
   };
 }
 var APP_SECRETS = /* @__PURE__ */ new Set([
@@ -10433,10 +10450,10 @@ async function askEvaluator(options) {
     return "no evaluator in this process";
   }
   const deps = options.deps;
-  const at2 = now();
+  const at3 = now();
   const key = { repository: pr.repository, pullNumber: pr.number };
-  const today = await store.listEvaluations({ ...key, since: dayStart(at2) });
-  if (dailyBudget(today, config, at2)) return "over the daily budget; the next pass says so";
+  const today = await store.listEvaluations({ ...key, since: dayStart(at3) });
+  if (dailyBudget(today, config, at3)) return "over the daily budget; the next pass says so";
   const detail = await github.pullRequestDetail(pr.number);
   const issueNumbers = referencedIssues(`${detail.title}
 ${detail.body}`, pr.repository).filter(
@@ -10446,8 +10463,8 @@ ${detail.body}`, pr.repository).filter(
     Promise.all(issueNumbers.map((n) => github.issue(n))),
     Promise.all(
       INSTRUCTION_FILES.map(async (path) => {
-        const file = await options.reads.file(github, path, pr.base_sha);
-        return file ? { path, text: file.text } : null;
+        const file2 = await options.reads.file(github, path, pr.base_sha);
+        return file2 ? { path, text: file2.text } : null;
       })
     ),
     options.reads.compare(github, pr.base_sha, pr.head_sha)
@@ -10589,10 +10606,10 @@ var MAX_ALIASES = 1e3;
 var MAX_MERGE_DEPTH = 8;
 var Unfollowable = class extends Error {
 };
-function localUses(text, file) {
+function localUses(text, file2) {
   const doc = parseDocument2(text, { uniqueKeys: false });
   if (doc.errors.length > 0) {
-    return { ok: false, error: `${file} is not valid YAML: ${doc.errors[0]?.message ?? ""}` };
+    return { ok: false, error: `${file2} is not valid YAML: ${doc.errors[0]?.message ?? ""}` };
   }
   let resolutions = 0;
   const deref = (node) => {
@@ -10650,7 +10667,7 @@ function localUses(text, file) {
     for (const runs of valuesOf(root2, "runs")) stepsOf(runs);
   } catch (error) {
     if (!(error instanceof Unfollowable)) throw error;
-    return { ok: false, error: `${file} cannot be read: ${error.message}` };
+    return { ok: false, error: `${file2} cannot be read: ${error.message}` };
   }
   return { ok: true, uses: [...found].sort() };
 }
@@ -10658,14 +10675,14 @@ function normalise(uses) {
   const withoutRef = uses.split("@")[0] ?? uses;
   return withoutRef.slice(2).split("/").filter((part) => part !== "" && part !== ".").join("/");
 }
-function isUnder(file, use) {
-  return use === "" || file === use || file.startsWith(`${use}/`);
+function isUnder(file2, use) {
+  return use === "" || file2 === use || file2.startsWith(`${use}/`);
 }
-function evidenceSourceChanges(changedFiles, source) {
+function evidenceSourceChanges(changedFiles2, source) {
   const watched = [source.workflow, ...source.uses];
   const touched = /* @__PURE__ */ new Set();
-  for (const file of changedFiles) {
-    for (const name of [file.filename, file.previous_filename]) {
+  for (const file2 of changedFiles2) {
+    for (const name of [file2.filename, file2.previous_filename]) {
       if (name && watched.some((use) => isUnder(name, use))) touched.add(name);
     }
   }
@@ -10820,13 +10837,13 @@ function recordMismatch(record, input, attempt2) {
     return `it names repository ${codeSpan(record.repository ?? "(none)", 120)}, not ${input.repository}`;
   }
   const target = input.target;
-  const claimed2 = target.kind === "pull_request" ? record.pull_request?.head_sha : record.merge_group?.head_sha;
+  const claimed3 = target.kind === "pull_request" ? record.pull_request?.head_sha : record.merge_group?.head_sha;
   const other = target.kind === "pull_request" ? record.merge_group : record.pull_request;
   if (other) {
     return target.kind === "pull_request" ? `it was made for a merge group, not for this pull request's head ${shortSha(target.headSha)}` : `it was made for a pull request, not for the merge group ${shortSha(target.headSha)}`;
   }
-  if (claimed2 !== target.headSha) {
-    return `it was made for ${claimed2 ? shortSha(claimed2) : `no ${target.kind.replace("_", " ")}`}, not for the head ${shortSha(target.headSha)}`;
+  if (claimed3 !== target.headSha) {
+    return `it was made for ${claimed3 ? shortSha(claimed3) : `no ${target.kind.replace("_", " ")}`}, not for the head ${shortSha(target.headSha)}`;
   }
   if (record.grader.config_digest !== input.configDigest) {
     return `it was made under config digest ${record.grader.config_digest.slice(0, 12)}, the base config's is ${input.configDigest.slice(0, 12)}`;
@@ -10883,9 +10900,9 @@ function writesProblem(record, config) {
   }
   return null;
 }
-function paths(list) {
-  const named2 = list.slice(0, 5).map((path) => codeSpan(path, 120));
-  return `${named2.join(", ")}${list.length > 5 ? ` and ${list.length - 5} more` : ""}`;
+function paths(list2) {
+  const named2 = list2.slice(0, 5).map((path) => codeSpan(path, 120));
+  return `${named2.join(", ")}${list2.length > 5 ? ` and ${list2.length - 5} more` : ""}`;
 }
 function evidenceOf(fact, verdict2) {
   return {
@@ -10949,11 +10966,11 @@ var EvidenceCache = class {
   }
 };
 async function readEvidenceSource(github, baseSha, workflow) {
-  const file = await github.fileAt(workflow, baseSha);
-  if (!file) return { workflow, exists: false, uses: [], error: null };
+  const file2 = await github.fileAt(workflow, baseSha);
+  if (!file2) return { workflow, exists: false, uses: [], error: null };
   const uses = /* @__PURE__ */ new Set();
   let pending = [
-    { path: workflow, text: file.text, depth: 0 }
+    { path: workflow, text: file2.text, depth: 0 }
   ];
   while (pending.length > 0) {
     const next = [];
@@ -10992,9 +11009,9 @@ async function readRecordArtifact(github, artifactId) {
   const names = [];
   try {
     files = unzipSync(zip, {
-      filter: (file) => {
-        names.push(file.name);
-        return file.name === RECORD_FILE_NAME && file.originalSize <= MAX_RECORD_BYTES;
+      filter: (file2) => {
+        names.push(file2.name);
+        return file2.name === RECORD_FILE_NAME && file2.originalSize <= MAX_RECORD_BYTES;
       }
     });
   } catch (error) {
@@ -11088,7 +11105,7 @@ function protectedChanges(files, config) {
     dot: true
   });
   const touched = files.flatMap(
-    (file) => file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]
+    (file2) => file2.previous_filename ? [file2.filename, file2.previous_filename] : [file2.filename]
   );
   return [...new Set(touched.filter((path) => isProtected(path)))].sort();
 }
@@ -11135,14 +11152,14 @@ function parseHandoffFile(text, path) {
     prettyErrors: false,
     uniqueKeys: true
   });
-  const at2 = (offset) => {
+  const at3 = (offset) => {
     const pos = counter.linePos(offset);
     return `${path}:${pos.line + 1}:${pos.col}`;
   };
   if (doc.errors.length > 0) {
     return {
       ok: false,
-      errors: doc.errors.map((error) => `${at2(error.pos[0])}: YAML syntax: ${error.message}`)
+      errors: doc.errors.map((error) => `${at3(error.pos[0])}: YAML syntax: ${error.message}`)
     };
   }
   if (doc.contents === null) {
@@ -11152,7 +11169,7 @@ function parseHandoffFile(text, path) {
     return {
       ok: false,
       errors: [
-        `${at2(doc.contents.range?.[0] ?? 0)}: the front matter must be a mapping of fields such as task: and branch:, not a single value or a list`
+        `${at3(doc.contents.range?.[0] ?? 0)}: the front matter must be a mapping of fields such as task: and branch:, not a single value or a list`
       ]
     };
   }
@@ -11164,18 +11181,18 @@ function parseHandoffFile(text, path) {
   }
   const result = handoffFrontMatterSchema.safeParse(data, { error: genericMessage });
   if (result.success) return { ok: true, front: result.data, body };
-  const located = result.error.issues.flatMap((issue) => locate(issue, doc, at2));
+  const located = result.error.issues.flatMap((issue2) => locate(issue2, doc, at3));
   located.sort((a, b) => a.offset - b.offset);
   return { ok: false, errors: located.map((problem) => problem.text) };
 }
-function locate(issue, doc, at2) {
-  const path = issue.path;
-  if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => {
+function locate(issue2, doc, at3) {
+  const path = issue2.path;
+  if (issue2.code === "unrecognized_keys") {
+    return issue2.keys.map((key) => {
       const offset2 = keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0;
       return {
         offset: offset2,
-        text: `${at2(offset2)}: ${formatPath([...path, key])}: ${unknownKey(key, path)}`
+        text: `${at3(offset2)}: ${formatPath([...path, key])}: ${unknownKey(key, path)}`
       };
     });
   }
@@ -11183,8 +11200,8 @@ function locate(issue, doc, at2) {
   const missing = path.length > 0 && !doc.hasIn(path);
   const name = formatPath(path) || "front matter";
   const example = EXAMPLES[String(path[0])];
-  const message4 = missing ? `is missing${path.length === 1 && example ? `; add ${example}` : ""}` : issue.message;
-  return [{ offset, text: `${at2(offset)}: ${name}: ${message4}` }];
+  const message4 = missing ? `is missing${path.length === 1 && example ? `; add ${example}` : ""}` : issue2.message;
+  return [{ offset, text: `${at3(offset)}: ${name}: ${message4}` }];
 }
 function unknownKey(key, mapPath) {
   const allowed = mapPath.length === 0 ? FIELDS2 : mapPath[0] === "last_command" ? ["run", "exit_code", "output_tail"] : [];
@@ -11247,34 +11264,34 @@ function branchFindings(front, headRef) {
   ];
 }
 function fileListFindings(front, changed, path) {
-  const actual = changed.filter((file) => file.filename !== path);
-  const listed2 = new Set(front.changed_files.map(normalisePath).filter((file) => file !== path));
+  const actual = changed.filter((file2) => file2.filename !== path);
+  const listed2 = new Set(front.changed_files.map(normalisePath).filter((file2) => file2 !== path));
   const accepted = new Set(
     actual.flatMap(
-      (file) => file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]
+      (file2) => file2.previous_filename ? [file2.filename, file2.previous_filename] : [file2.filename]
     )
   );
-  const missing = actual.filter((file) => !listed2.has(file.filename));
-  const extra = [...listed2].filter((file) => !accepted.has(file));
+  const missing = actual.filter((file2) => !listed2.has(file2.filename));
+  const extra = [...listed2].filter((file2) => !accepted.has(file2));
   return [
     ...capped(
       missing.map(
-        (file) => `changed_files lacks ${codeSpan(file.filename)}, which the pull request changes (${changeWord(file)})`
+        (file2) => `changed_files lacks ${codeSpan(file2.filename)}, which the pull request changes (${changeWord(file2)})`
       ),
       (rest) => `changed_files lacks ${rest} more files that the pull request changes`
     ),
     ...capped(
       extra.map(
-        (file) => `changed_files lists ${codeSpan(file)}, which the pull request does not change`
+        (file2) => `changed_files lists ${codeSpan(file2)}, which the pull request does not change`
       ),
       (rest) => `changed_files lists ${rest} more files that the pull request does not change`
     )
   ];
 }
-function changeWord(file) {
-  if (file.status === "renamed" && file.previous_filename)
-    return `renamed from ${codeSpan(file.previous_filename)}`;
-  return file.status;
+function changeWord(file2) {
+  if (file2.status === "renamed" && file2.previous_filename)
+    return `renamed from ${codeSpan(file2.previous_filename)}`;
+  return file2.status;
 }
 function missingLastCommand() {
   return `last_command is missing: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\`, to record the last command and its exit code`;
@@ -11319,7 +11336,7 @@ function contradictionFindings(front) {
 function staleFindings(facts, path) {
   const newest = facts.newest_change;
   if (!newest || newest.files.includes(path)) return [];
-  if (!newest.files.some((file) => file !== path)) return [];
+  if (!newest.files.some((file2) => file2 !== path)) return [];
   return [
     `${path} was updated before the newest code change (${shortSha(newest.sha)}): run \`${AGATE_CLI} handoff\` and commit it with or after the change`
   ];
@@ -11328,7 +11345,7 @@ function capped(findings, more) {
   if (findings.length <= NAMES_PER_KIND) return findings;
   return [...findings.slice(0, NAMES_PER_KIND), more(findings.length - NAMES_PER_KIND)];
 }
-var normalisePath = (file) => file.replace(/^(\.\/)+/, "");
+var normalisePath = (file2) => file2.replace(/^(\.\/)+/, "");
 
 // checks/gate/base-requirement.ts
 var COUNTS = /* @__PURE__ */ new Set(["this_app", "any_source"]);
@@ -11764,7 +11781,7 @@ function handoffRequiredBy(rules, input) {
     );
   }
   if (rules.sessions_over !== null) {
-    const sessions = agentSessions(facts.commits.map((commit) => commit.message));
+    const sessions = agentSessions(facts.commits.map((commit2) => commit2.message));
     if (sessions.length > rules.sessions_over) {
       reasons.push(
         `${count(sessions.length, "agent session")} (more than ${rules.sessions_over}: ${KEY}.sessions_over, counted from ${SESSION_TRAILER}: commit trailers)`
@@ -11827,9 +11844,9 @@ function commitTrailers(message4) {
       if (last) last.value = `${last.value} ${line2.trim()}`.trim();
       continue;
     }
-    const at2 = separatorAt(line2);
-    if (at2 > 0) {
-      trailers.push({ key: line2.slice(0, at2).trimEnd(), value: line2.slice(at2 + 1).trim() });
+    const at3 = separatorAt(line2);
+    if (at3 > 0) {
+      trailers.push({ key: line2.slice(0, at3).trimEnd(), value: line2.slice(at3 + 1).trim() });
     } else {
       trailers.push({ key: "", value: "" });
     }
@@ -12070,15 +12087,15 @@ function protectedRequirement(facts, config) {
   }
   if (changed.length === 0) return req("pass", "no protected path changed");
   const approval = facts.approvals.find((a) => a.maintainer && a.commit_id === head);
-  const list = changed.map((path) => codeSpan(path, 120)).join(", ");
+  const list2 = changed.map((path) => codeSpan(path, 120)).join(", ");
   if (approval)
-    return req("pass", `${list} changed; approved by ${approval.login} on ${shortSha(head)}`);
+    return req("pass", `${list2} changed; approved by ${approval.login} on ${shortSha(head)}`);
   const stale = facts.approvals.find((a) => a.maintainer);
   const note = stale ? ` (${stale.login}'s approval is for ${shortSha(stale.commit_id)}, an older commit)` : "";
   return req(
     "waiting",
-    `changes ${list}: needs a maintainer's approving review of this commit${note}`,
-    [`Ask a maintainer to review and approve ${shortSha(head)}, which changes ${list}`]
+    `changes ${list2}: needs a maintainer's approving review of this commit${note}`,
+    [`Ask a maintainer to review and approve ${shortSha(head)}, which changes ${list2}`]
   );
 }
 
@@ -12920,14 +12937,14 @@ function overrideAcceptedComment(input) {
 }
 
 // schemas/gate-status.ts
-import { z as z27 } from "zod";
+import { z as z30 } from "zod";
 
 // schemas/gate-status-constants.ts
 var GATE_STATUS_VERSION = 1;
 var STATUS_TAIL_CHARS = 4e3;
 
 // schemas/gate-status.ts
-var statusStateSchema = z27.enum([
+var statusStateSchema = z30.enum([
   "accepted",
   "rejected",
   "stale",
@@ -12938,27 +12955,27 @@ var statusStateSchema = z27.enum([
   "waiting",
   "not_gated"
 ]);
-var statusActionSchema = z27.enum(["done", "work", "person", "spent", "wait", "none"]);
-var actorSchema = z27.enum(["agent", "maintainer", "operator", "nobody"]);
+var statusActionSchema = z30.enum(["done", "work", "person", "spent", "wait", "none"]);
+var actorSchema = z30.enum(["agent", "maintainer", "operator", "nobody"]);
 var statusRequirementSchema = requirementSchema.extend({
   who: actorSchema
 });
-var failingCommandSchema = z27.strictObject({
-  name: z27.string(),
-  exit_code: z27.number().int().nullable(),
-  signal: z27.string().nullable(),
-  timed_out: z27.boolean(),
-  duration_ms: z27.number().int().nonnegative().nullable(),
+var failingCommandSchema = z30.strictObject({
+  name: z30.string(),
+  exit_code: z30.number().int().nullable(),
+  signal: z30.string().nullable(),
+  timed_out: z30.boolean(),
+  duration_ms: z30.number().int().nonnegative().nullable(),
   /** The end of its output, terminal escapes removed; the whole output is in the run's log. */
-  output_tail: z27.string().max(STATUS_TAIL_CHARS)
+  output_tail: z30.string().max(STATUS_TAIL_CHARS)
 });
-var gateStatusSchema = z27.strictObject({
-  version: z27.literal(GATE_STATUS_VERSION),
+var gateStatusSchema = z30.strictObject({
+  version: z30.literal(GATE_STATUS_VERSION),
   /**
    * `app`: the gate's decision (only the App's own `agate` check run carries it). `action`: the
    * Action's view from its own commands alone; the App may still refuse the record or ask more.
    */
-  source: z27.enum(["app", "action"]),
+  source: z30.enum(["app", "action"]),
   repository: repositoryFullNameSchema,
   pull_request: positiveIntSchema.nullable(),
   /** The commit this verdict is about (a pull request's head; the Action: its tested commit). */
@@ -12966,33 +12983,33 @@ var gateStatusSchema = z27.strictObject({
   state: statusStateSchema.exclude(["stale"]),
   action: statusActionSchema,
   /** gate.report_only: the state is what agate would decide; the check never blocks a merge. */
-  report_only: z27.boolean(),
+  report_only: z30.boolean(),
   /** The check's conclusion; null while it is in progress (and from the Action). */
   conclusion: checkConclusionSchema.nullable(),
-  title: z27.string(),
+  title: z30.string(),
   /** The next work items, in order; short text that may hold `code spans`. */
-  next: z27.array(z27.string()),
-  requirements: z27.array(statusRequirementSchema),
-  failing_commands: z27.array(failingCommandSchema),
+  next: z30.array(z30.string()),
+  requirements: z30.array(statusRequirementSchema),
+  failing_commands: z30.array(failingCommandSchema),
   /** What the evaluator said is missing, when it did not sign off. */
-  evaluator_missing: z27.array(z27.string()),
+  evaluator_missing: z30.array(z30.string()),
   /** What is wrong with the handoff file, when it is required and does not hold. */
-  handoff_problems: z27.array(z27.string()),
-  budgets: z27.strictObject({
-    graded_attempts: z27.number().int().nonnegative(),
+  handoff_problems: z30.array(z30.string()),
+  budgets: z30.strictObject({
+    graded_attempts: z30.number().int().nonnegative(),
     graded_attempts_limit: positiveIntSchema,
     unchanged_failures_before_stalled: positiveIntSchema
   }).nullable()
 });
-var statusCheckRunSchema = z27.strictObject({
+var statusCheckRunSchema = z30.strictObject({
   id: positiveIntSchema,
-  url: z27.string().nullable(),
-  app: z27.string(),
-  status: z27.string(),
-  conclusion: z27.string().nullable()
+  url: z30.string().nullable(),
+  app: z30.string(),
+  status: z30.string(),
+  conclusion: z30.string().nullable()
 });
-var statusReportSchema = z27.strictObject({
-  version: z27.literal(GATE_STATUS_VERSION),
+var statusReportSchema = z30.strictObject({
+  version: z30.literal(GATE_STATUS_VERSION),
   repository: repositoryFullNameSchema,
   pull_request: positiveIntSchema,
   /** The pull request's head as GitHub shows it now. */
@@ -13000,29 +13017,29 @@ var statusReportSchema = z27.strictObject({
   state: statusStateSchema,
   action: statusActionSchema,
   /** The agent's checked-out commit is not the head the verdict is about. */
-  stale: z27.boolean(),
+  stale: z30.boolean(),
   /** The one line a person reads. */
-  line: z27.string(),
+  line: z30.string(),
   /** What to do next, in order: the CLI's own (push, fetch) first, then the gate's. */
-  next: z27.array(z27.string()),
+  next: z30.array(z30.string()),
   /** The checkout `status` ran in, when it is the pull request's branch. */
-  local: z27.strictObject({
+  local: z30.strictObject({
     sha: gitShaSchema,
-    branch: z27.string(),
-    uncommitted: z27.boolean(),
+    branch: z30.string(),
+    uncommitted: z30.boolean(),
     /**
      * HEAD against the pull request's head: `ahead` HEAD has commits the head lacks (push
      * them), `behind` the head has commits HEAD lacks, `diverged` both, `unknown` the head is
      * not in the checkout to compare.
      */
-    relation: z27.enum(["same", "ahead", "behind", "diverged", "unknown"])
+    relation: z30.enum(["same", "ahead", "behind", "diverged", "unknown"])
   }).nullable(),
   /** The App's `agate` check run on the head; null when it has none (yet). */
   check: statusCheckRunSchema.nullable(),
   /** The App's verdict as the check run carries it; null when it carries none. */
   gate: gateStatusSchema.nullable(),
   /** The exit code `status` ends with (by action; 2 is a usage or access error). */
-  exit_code: z27.number().int()
+  exit_code: z30.number().int()
 });
 
 // checks/gate/record-status.ts
@@ -13159,7 +13176,7 @@ function evaluatingStatus(decision, facts, title) {
 }
 
 // checks/gate/status-block.ts
-import { z as z28 } from "zod";
+import { z as z31 } from "zod";
 var OPEN = "<!-- agate-status v";
 var CLOSE = " -->";
 var STATUS_BLOCK_LIMIT = 24e3;
@@ -13524,13 +13541,13 @@ function judgeOverride(input) {
 // app/gate/override.ts
 async function runOverrideJob(job, deps) {
   const { github } = deps;
-  const { number, comment } = job;
-  const command = parseOverrideComment(comment.body);
+  const { number, comment: comment2 } = job;
+  const command = parseOverrideComment(comment2.body);
   if (!command) return `#${number}: not an agate command`;
   const writes = new WriteOnce(github, deps.store, jobScope(deps.jobId, "override"));
-  const answered2 = comment.html_url ?? writes.scope;
+  const answered2 = comment2.html_url ?? writes.scope;
   const reply = (body) => writes.comment(`reply:${answered2}`, number, body);
-  const who3 = comment.user.login;
+  const who3 = comment2.user.login;
   if (command.kind === "invalid") {
     await reply(overrideRefusedComment(null, command.problem));
     return `#${number}: /agate command refused: ${command.problem}`;
@@ -13542,7 +13559,7 @@ async function runOverrideJob(job, deps) {
   }
   const config = await deps.reads.config(github, pr.base_sha);
   const maintainers = config.status === "ok" ? config.config.escalation.maintainers : [];
-  const commenter = { login: who3, type: comment.user.type };
+  const commenter = { login: who3, type: comment2.user.type };
   const verdict2 = judgeOverride({
     command,
     commenter,
@@ -13563,7 +13580,7 @@ async function runOverrideJob(job, deps) {
       base_ref: pr.base_ref,
       by: who3,
       reason: command.reason,
-      comment_url: comment.html_url,
+      comment_url: comment2.html_url,
       at: deps.now().toISOString()
     },
     { dedupeKey: `override:${answered2}` }
@@ -13644,9 +13661,9 @@ async function plannedPasses(store, options) {
   if (changedSince) jobs.push(pullRequestPassAgain(pr.repository, pr.number, options));
   return { jobs, entries: due.map((e) => e.issue_number), gatePass: changedSince };
 }
-function pullRequestPassAgain(repository2, number, options) {
+function pullRequestPassAgain(repository3, number, options) {
   return jobOf(GATE_JOBS.pullRequest, {
-    repository: repository2,
+    repository: repository3,
     installation: options.installation,
     number,
     trigger: { event: "entries.mention", action: "changed while read", delivery_id: null }
@@ -13657,12 +13674,12 @@ function pullRequestPassAgain(repository2, number, options) {
 async function applyGatePlan(options) {
   const { store, facts, decision, plan, now } = options;
   const pr = facts.pull_request;
-  const at2 = now().toISOString();
+  const at3 = now().toISOString();
   await store.markStale({
     repository: pr.repository,
     pullNumber: pr.number,
     supersededBy: pr.head_sha,
-    at: at2
+    at: at3
   });
   const { merge_commit, head } = options.observations;
   if (merge_commit) {
@@ -13670,14 +13687,14 @@ async function applyGatePlan(options) {
       repository: pr.repository,
       pull_number: pr.number,
       ...merge_commit,
-      observed_at: at2
+      observed_at: at3
     });
   }
   await store.recordHeadObservation({
     repository: pr.repository,
     pull_number: pr.number,
     ...head,
-    observed_at: at2
+    observed_at: at3
   });
   const labelsLeft = [
     ...pr.labels.filter((label) => !plan.labels.remove.includes(label)),
@@ -13687,10 +13704,10 @@ async function applyGatePlan(options) {
     repository: pr.repository,
     pull_number: pr.number,
     ...sightingOf(options.observations.view, labelsLeft),
-    observed_at: at2
+    observed_at: at3
   });
   await writeToGitHub(options, labelsLeft);
-  if (plan.storeDecision) await storeDecision(store, options, at2);
+  if (plan.storeDecision) await storeDecision(store, options, at3);
   const refresh = plan.storeDecision ? decisionConcernsDashboard(decision.state, facts.prior_records) : options.retried ?? false;
   if (refresh) {
     await queueJob(store, DASHBOARD_JOBS.refresh, {
@@ -13728,11 +13745,11 @@ async function writeToGitHub(options, labelsLeft) {
   }
   if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
   for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
-  await addLabels(github, pr.number, plan.labels.add, options.retried ? labelsLeft : []);
-  for (const comment of comments) await writes.make(comment);
+  await addLabels2(github, pr.number, plan.labels.add, options.retried ? labelsLeft : []);
+  for (const comment2 of comments) await writes.make(comment2);
   if (options.retried) await writes.finish();
 }
-async function storeDecision(store, options, at2) {
+async function storeDecision(store, options, at3) {
   const { facts, decision, plan, jobId } = options;
   const pr = facts.pull_request;
   const once = jobId === void 0 ? {} : { dedupeKey: `job:${jobId}:gate@${pr.head_sha}:${decision.state}` };
@@ -13743,13 +13760,13 @@ async function storeDecision(store, options, at2) {
       // The plan beside the decision: what this pass wrote, and why, can be replayed.
       decision: JSON.parse(JSON.stringify({ ...decision, plan })),
       facts: JSON.parse(JSON.stringify(facts)),
-      at: at2
+      at: at3
     },
     once
   );
-  await store.appendRecord(recordInput(facts, decision, at2), once);
+  await store.appendRecord(recordInput2(facts, decision, at3), once);
 }
-async function addLabels(github, number, add, check) {
+async function addLabels2(github, number, add, check) {
   const looks = add.length > 0 ? await github.addLabels(number, [...add]) : [];
   for (const name of check) {
     if (add.includes(name) || !STATE_LABELS[name]) continue;
@@ -13779,7 +13796,7 @@ async function evaluatorAlreadyAsked(queue, pr, ask) {
   return false;
 }
 var digestOf = (facts) => facts.config.status === "ok" ? facts.config.digest : createHash4("sha256").update(facts.config.status === "invalid" ? facts.config.message : "").digest("hex");
-function recordInput(facts, decision, decidedAt) {
+function recordInput2(facts, decision, decidedAt) {
   const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
   const shown = believed ?? facts.evidence.at(-1);
   const record = shown?.record ?? null;
@@ -13886,15 +13903,15 @@ function withoutCodeSpans(text) {
   return out + text.slice(from);
 }
 var SAME_REPO_NAME = /[A-Za-z0-9_.-]+/.source;
-function entryMentions(body, repository2) {
+function entryMentions(body, repository3) {
   if (!body) return [];
   const text = withoutCode(body);
-  const self = repository2.toLowerCase();
+  const self = repository3.toLowerCase();
   const found = [];
-  const add = (at2, digits) => {
+  const add = (at3, digits) => {
     const number = Number(digits);
     if (Number.isSafeInteger(number) && number > 0 && number <= MAX_ISSUE_NUMBER) {
-      found.push({ at: at2, number });
+      found.push({ at: at3, number });
     }
   };
   const url = new RegExp(
@@ -13966,15 +13983,15 @@ function seenViewIsNewest(view, last) {
   const theirs = Date.parse(last.updated_at);
   return ours > theirs || ours === theirs && last.digest === viewDigest(view);
 }
-function compareIsWhole(listed2, changedFiles) {
-  return listed2 < COMPARE_FILES_LIMIT && listed2 >= changedFiles;
+function compareIsWhole(listed2, changedFiles2) {
+  return listed2 < COMPARE_FILES_LIMIT && listed2 >= changedFiles2;
 }
-function pullListing(listed2, changedFiles) {
+function pullListing(listed2, changedFiles2) {
   return judgeListing({
     source: "GitHub's file list of a pull request",
     count: listed2,
     limit: PULL_FILES_LIMIT,
-    expected: changedFiles
+    expected: changedFiles2
   });
 }
 function planReads(input) {
@@ -14034,9 +14051,9 @@ function parseTraceZip(zip) {
   let files;
   try {
     files = unzipSync2(zip, {
-      filter: (file) => {
-        names.push(file.name);
-        return file.name === TRACE_REPORT_FILE_NAME && file.originalSize <= MAX_TRACE_JSON_BYTES;
+      filter: (file2) => {
+        names.push(file2.name);
+        return file2.name === TRACE_REPORT_FILE_NAME && file2.originalSize <= MAX_TRACE_JSON_BYTES;
       }
     });
   } catch (error) {
@@ -14134,8 +14151,8 @@ async function changedFilesAt(github, pr, detail, comparison) {
   };
 }
 function commitOf(comparison, sha2) {
-  const commit = comparison.commits.find((c) => c.sha === sha2);
-  return commit ? { sha: commit.sha, tree_sha: commit.tree_sha, parents: commit.parents } : null;
+  const commit2 = comparison.commits.find((c) => c.sha === sha2);
+  return commit2 ? { sha: commit2.sha, tree_sha: commit2.tree_sha, parents: commit2.parents } : null;
 }
 function headTreeOf(comparison) {
   const head = comparison.head_sha;
@@ -14270,18 +14287,18 @@ async function gatherAt(deps, view, config, comparison, options) {
     collected.run,
     collected.evidence
   );
-  const [reviews, handoff, evaluation] = await Promise.all([
+  const [reviews2, handoff, evaluation] = await Promise.all([
     plan.reviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
     handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
     plan.evaluations ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored) : Promise.resolve({ status: "not_asked" })
   ]);
-  facts.approvals = reviews.filter((r) => r.state === "APPROVED").map(({ login, commit_id, submitted_at, maintainer }) => ({
+  facts.approvals = reviews2.filter((r) => r.state === "APPROVED").map(({ login, commit_id, submitted_at, maintainer }) => ({
     login,
     commit_id,
     submitted_at,
     maintainer
   }));
-  if (cfg.evaluator.kind === "review") facts.reviews = reviews;
+  if (cfg.evaluator.kind === "review") facts.reviews = reviews2;
   facts.handoff = handoff;
   facts.evaluation = evaluation;
   let evaluatorDue2 = plan.evaluations && await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator);
@@ -14350,7 +14367,7 @@ async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
     commits,
     newest_change: null
   };
-  const at2 = handoffReadAt({
+  const at3 = handoffReadAt({
     config,
     labels: pr.labels,
     facts,
@@ -14358,8 +14375,8 @@ async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
     mergeBase: comparison.merge_base_sha,
     head: pr.head_sha
   });
-  const file = at2 ? await reads.file(github, path, at2) : null;
-  if (!file) return facts;
+  const file2 = at3 ? await reads.file(github, path, at3) : null;
+  if (!file2) return facts;
   let newest_change = null;
   for (const sha2 of newestChangeCandidates(commits, pr.head_sha)) {
     const files = await github.commitFiles(sha2);
@@ -14368,7 +14385,7 @@ async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
       break;
     }
   }
-  return { ...facts, file: { path, blob_sha: file.blobSha, text: file.text }, newest_change };
+  return { ...facts, file: { path, blob_sha: file2.blobSha, text: file2.text }, newest_change };
 }
 
 // app/gate/pull-request.ts
@@ -14492,24 +14509,24 @@ async function reconcileOnce(deps) {
   const app = await deps.app();
   let repositories = 0;
   let queued = 0;
-  for (const repository2 of await deps.store.listRepositories()) {
-    const installation2 = await app.installationOf(repository2);
+  for (const repository3 of await deps.store.listRepositories()) {
+    const installation2 = await app.installationOf(repository3);
     if (installation2 === null) continue;
     repositories++;
-    const github = await deps.github(repository2, installation2);
+    const github = await deps.github(repository3, installation2);
     for (const { number } of await github.openPullRequests()) {
       await queueJob(
         deps.store,
         GATE_JOBS.pullRequest,
         {
-          repository: repository2,
+          repository: repository3,
           installation: installation2,
           number,
           trigger: { event: GATE_JOBS.reconcile.kind, action: null, delivery_id: null }
         },
         {
           dedupe: {
-            dedupeKey: `reconcile:${pullRequestKey(repository2, number)}`,
+            dedupeKey: `reconcile:${pullRequestKey(repository3, number)}`,
             until: "started"
           }
         }
@@ -14658,11 +14675,11 @@ async function runHeadJob(job, context) {
 }
 
 // checks/setup/required-check.ts
-function checksFromRules(rules, repository2) {
+function checksFromRules(rules, repository3) {
   const checks = [];
   let mergeQueue = false;
   for (const rule of rules) {
-    const where2 = `${rule.ruleset_source_type === "Organization" ? "organisation ruleset" : "ruleset"} ${rule.ruleset_id ?? "?"} of ${rule.ruleset_source ?? repository2}`;
+    const where2 = `${rule.ruleset_source_type === "Organization" ? "organisation ruleset" : "ruleset"} ${rule.ruleset_id ?? "?"} of ${rule.ruleset_source ?? repository3}`;
     if (rule.type === "merge_queue") mergeQueue = true;
     if (rule.type !== "required_status_checks") continue;
     const parameters = rule.parameters;
@@ -14777,21 +14794,21 @@ var RequiredCheckReader = class {
    * The repository's default branch, read at most once per repository every `ttlMs` (it is
    * renamed rarely, and only by an admin): one call when read.
    */
-  async defaultBranch(github, repository2) {
+  async defaultBranch(github, repository3) {
     const ttl = this.options.ttlMs ?? REQUIRED_CHECK_TTL_MS;
-    const held = this.defaults.get(repository2);
+    const held = this.defaults.get(repository3);
     if (held) {
       const known = await held.catch(() => null);
       if (known && this.options.now().getTime() - known.at < ttl) return known.name;
     }
-    const at2 = this.options.now().getTime();
-    const reading = github.defaultBranchName().then((name) => ({ name, at: at2 }));
-    reading.catch(() => this.defaults.delete(repository2));
-    remember(this.defaults, repository2, reading, READINGS_KEPT);
+    const at3 = this.options.now().getTime();
+    const reading = github.defaultBranchName().then((name) => ({ name, at: at3 }));
+    reading.catch(() => this.defaults.delete(repository3));
+    remember(this.defaults, repository3, reading, READINGS_KEPT);
     return (await reading).name;
   }
-  async read(github, repository2, branch) {
-    const key = `${repository2}
+  async read(github, repository3, branch) {
+    const key = `${repository3}
 ${branch}`;
     const ttl = this.options.ttlMs ?? REQUIRED_CHECK_TTL_MS;
     const held = this.readings.get(key);
@@ -14799,17 +14816,17 @@ ${branch}`;
       const fact = await held.catch(() => null);
       if (fact && this.options.now().getTime() - Date.parse(fact.read_at) < ttl) return fact;
     }
-    const reading = this.readFresh(github, repository2, branch);
+    const reading = this.readFresh(github, repository3, branch);
     remember(this.readings, key, reading, READINGS_KEPT);
     return reading;
   }
-  async readFresh(github, repository2, branch) {
+  async readFresh(github, repository3, branch) {
     const read_at = this.options.now().toISOString();
     const label = codeSpan(branch, 100);
     let mergeQueue = null;
     const [rules, app] = await Promise.all([
       attempt(`the rules on ${label}`, async () => {
-        const read = checksFromRules(await github.branchRules(branch), repository2);
+        const read = checksFromRules(await github.branchRules(branch), repository3);
         mergeQueue = read.mergeQueue;
         return { ok: true, value: read.checks };
       }),
@@ -14851,13 +14868,13 @@ async function attempt(what, read) {
 
 // app/gate/route.ts
 function jobMaker(target) {
-  const { repository: repository2, installation: installation2, trigger } = target;
+  const { repository: repository3, installation: installation2, trigger } = target;
   return {
     ...target,
-    pullRequest: (number, extra = {}) => jobOf(GATE_JOBS.pullRequest, { repository: repository2, installation: installation2, number, trigger, ...extra }),
-    head: (sha2, extra = {}) => jobOf(GATE_JOBS.head, { repository: repository2, installation: installation2, head_sha: sha2, trigger, ...extra }),
+    pullRequest: (number, extra = {}) => jobOf(GATE_JOBS.pullRequest, { repository: repository3, installation: installation2, number, trigger, ...extra }),
+    head: (sha2, extra = {}) => jobOf(GATE_JOBS.head, { repository: repository3, installation: installation2, head_sha: sha2, trigger, ...extra }),
     mergeGroup: (sha2, ref, baseSha, onlyIfApp = null) => jobOf(GATE_JOBS.mergeGroup, {
-      repository: repository2,
+      repository: repository3,
       installation: installation2,
       head_sha: sha2,
       head_ref: ref,
@@ -14868,7 +14885,7 @@ function jobMaker(target) {
   };
 }
 var withMaker = (route) => (e, target) => route(e, jobMaker(target));
-function viewOf(e, repository2) {
+function viewOf(e, repository3) {
   const p = e.pull_request;
   const user = p.user;
   if (p.state !== "open" && p.state !== "closed" || p.head.ref === void 0 || !user?.type || p.labels === void 0 || p.title === void 0 || p.created_at === void 0 || p.updated_at === void 0 || p.commits === void 0 || p.additions === void 0 || p.deletions === void 0 || p.changed_files === void 0) {
@@ -14876,7 +14893,7 @@ function viewOf(e, repository2) {
   }
   const view = pullRequestViewSchema.safeParse({
     snapshot: {
-      repository: repository2,
+      repository: repository3,
       number: p.number,
       state: p.state,
       draft: p.draft ?? false,
@@ -14993,7 +15010,7 @@ var ROUTES = {
   })
 };
 var labelsOf = (repositories, installation2, trigger) => repositories.map(
-  ({ full_name: repository2 }) => jobOf(GATE_JOBS.repositoryLabels, { repository: repository2, installation: installation2, trigger })
+  ({ full_name: repository3 }) => jobOf(GATE_JOBS.repositoryLabels, { repository: repository3, installation: installation2, trigger })
 );
 var INSTALLATIONS = {
   installation: (e, trigger) => e.action === "created" ? labelsOf(e.repositories ?? [], e.installation.id, trigger) : [],
@@ -15104,21 +15121,21 @@ var ImmutableReads = class {
       `${github.owner}/${github.repo}@${baseSha}`,
       FACTS_KEPT,
       async () => {
-        const file = await this.file(github, CONFIG_PATH, baseSha);
-        if (!file) return { status: "missing", path: CONFIG_PATH };
-        const parsedKey = `${github.owner}:${file.blobSha}`;
+        const file2 = await this.file(github, CONFIG_PATH, baseSha);
+        if (!file2) return { status: "missing", path: CONFIG_PATH };
+        const parsedKey = `${github.owner}:${file2.blobSha}`;
         const known = this.parsed.get(parsedKey);
         if (known) return known;
         let fact;
         let defaults;
         try {
-          const ref = configExtends(file.text, CONFIG_PATH, github.owner);
+          const ref = configExtends(file2.text, CONFIG_PATH, github.owner);
           defaults = ref ? await this.orgDefaults(github, ref) : void 0;
-          const { config, digest } = parseConfig(file.text, CONFIG_PATH, {
+          const { config, digest } = parseConfig(file2.text, CONFIG_PATH, {
             owner: github.owner,
             defaults
           });
-          fact = { status: "ok", path: CONFIG_PATH, blob_sha: file.blobSha, digest, config };
+          fact = { status: "ok", path: CONFIG_PATH, blob_sha: file2.blobSha, digest, config };
         } catch (error) {
           if (!(error instanceof ConfigurationError)) throw error;
           fact = { status: "invalid", path: CONFIG_PATH, message: error.message };
@@ -15163,7 +15180,7 @@ var ImmutableReads = class {
       `${github.owner}/${github.repo}@${sha2}:${path}`,
       FACTS_KEPT,
       () => github.fileAt(path, sha2),
-      (file) => (file?.text.length ?? 0) <= MAX_FILE_CHARS
+      (file2) => (file2?.text.length ?? 0) <= MAX_FILE_CHARS
     );
   }
 };
@@ -15208,12 +15225,8 @@ function readinessCheck(store, kind, probot, now) {
         () => ({ ok: true, kind }),
         (error) => ({ ok: false, kind, error: error.message })
       ),
-      probot.auth().then(
-        (octokit) => octokit.rest.apps.getAuthenticated({
-          request: { retries: 0, signal: AbortSignal.timeout(READY_GITHUB_TIMEOUT_MS) }
-        })
-      ).then(
-        ({ data }) => ({ ok: true, app: data?.slug ?? String(data?.id ?? "") }),
+      probot.auth().then((octokit) => appForProbe(octokit, READY_GITHUB_TIMEOUT_MS)).then(
+        (data) => ({ ok: true, app: data.slug ?? String(data.id ?? "") }),
         (error) => {
           const unreached = noAnswer(error);
           return {
@@ -15231,8 +15244,8 @@ function readinessCheck(store, kind, probot, now) {
     };
   };
   return () => {
-    const at2 = Date.now();
-    if (!last || at2 - last.at >= READY_CACHE_MS) last = { at: at2, answer: check() };
+    const at3 = Date.now();
+    if (!last || at3 - last.at >= READY_CACHE_MS) last = { at: at3, answer: check() };
     return last.answer;
   };
 }
@@ -15843,39 +15856,39 @@ function startDeliveryRetention(options) {
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve as resolve3 } from "node:path";
-import { z as z31 } from "zod";
+import { z as z34 } from "zod";
 
 // app/evaluator/settings.ts
-import { z as z30 } from "zod";
+import { z as z33 } from "zod";
 
 // app/kit/env.ts
-import { z as z29 } from "zod";
+import { z as z32 } from "zod";
 var blankToUndefined = (value) => typeof value === "string" && value.trim() === "" ? void 0 : value;
-var optionalText = z29.preprocess(blankToUndefined, z29.string().optional());
+var optionalText = z32.preprocess(blankToUndefined, z32.string().optional());
 function requiredText(missing) {
-  return z29.preprocess(blankToUndefined, z29.string({ error: missing }));
+  return z32.preprocess(blankToUndefined, z32.string({ error: missing }));
 }
 function wholeNumber(name, min, max, fix, fallback) {
   const invalid2 = (input) => `${name} is ${JSON.stringify(input)}: ${fix}`;
-  return z29.preprocess(
+  return z32.preprocess(
     blankToUndefined,
-    z29.string().regex(/^\d+$/, { error: (issue) => invalid2(issue.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
-      error: (issue) => invalid2(issue.input)
+    z32.string().regex(/^\d+$/, { error: (issue2) => invalid2(issue2.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
+      error: (issue2) => invalid2(issue2.input)
     }).transform(Number).default(fallback)
   );
 }
 function duration2(name, fix, fallback, minMs = 0) {
   return optionalText.pipe(
-    z29.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
-      error: (issue) => `${name} is ${JSON.stringify(issue.input)}: ${fix}`
+    z32.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
+      error: (issue2) => `${name} is ${JSON.stringify(issue2.input)}: ${fix}`
     }).transform((text) => parseDuration(text))
   );
 }
 function oneOf(name, values, fallback) {
-  return z29.preprocess(
+  return z32.preprocess(
     blankToUndefined,
-    z29.enum(values, {
-      error: (issue) => `${name} is ${JSON.stringify(issue.input)}: use one of ${values.join(", ")}, or leave it unset for ${fallback}`
+    z32.enum(values, {
+      error: (issue2) => `${name} is ${JSON.stringify(issue2.input)}: use one of ${values.join(", ")}, or leave it unset for ${fallback}`
     }).default(fallback)
   );
 }
@@ -15911,8 +15924,8 @@ var evaluatorEnvShape = {
     2
   ),
   AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
-    z30.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
-      error: (issue) => `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`
+    z33.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
+      error: (issue2) => `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue2.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`
     })
   )
 };
@@ -16001,12 +16014,12 @@ var appEnvShape = {
   APP_ID: requiredText(
     `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} \u2192 App ID)`
   ).pipe(
-    z31.string().regex(/^[1-9]\d*$/, {
-      error: (issue) => `APP_ID is ${JSON.stringify(issue.input)}, not an App id: set it to the number shown as App ID (${APP_SETTINGS})`
+    z34.string().regex(/^[1-9]\d*$/, {
+      error: (issue2) => `APP_ID is ${JSON.stringify(issue2.input)}, not an App id: set it to the number shown as App ID (${APP_SETTINGS})`
     }).transform(Number)
   ),
   PRIVATE_KEY: optionalText.pipe(
-    z31.string().transform((value, context) => {
+    z34.string().transform((value, context) => {
       const pem = normalizePrivateKey(value);
       if (pem === null) {
         context.issues.push({
@@ -16014,7 +16027,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead"
         });
-        return z31.NEVER;
+        return z34.NEVER;
       }
       const problem = privateKeyProblem(pem);
       if (problem !== null) {
@@ -16023,7 +16036,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: `PRIVATE_KEY looks like a PEM private key, but ${problem}: paste the App's .pem file unchanged, or generate a new key under ${APP_SETTINGS} \u2192 Private keys`
         });
-        return z31.NEVER;
+        return z34.NEVER;
       }
       return pem;
     }).optional()
@@ -16043,12 +16056,12 @@ var appEnvShape = {
   LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
   LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"], "pretty"),
   GHE_HOST: optionalText.pipe(
-    z31.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
-      error: (issue) => `GHE_HOST is ${JSON.stringify(issue.input)}: give the GitHub Enterprise host name only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL`
+    z34.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
+      error: (issue2) => `GHE_HOST is ${JSON.stringify(issue2.input)}: give the GitHub Enterprise host name only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL`
     }).optional()
   ),
   GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
-  AGATE_DATABASE_URL: optionalText.pipe(z31.string().default(DEFAULT_DATABASE_URL)),
+  AGATE_DATABASE_URL: optionalText.pipe(z34.string().default(DEFAULT_DATABASE_URL)),
   AGATE_DATABASE_POOL: wholeNumber(
     "AGATE_DATABASE_POOL",
     1,
@@ -16089,7 +16102,7 @@ var appEnvShape = {
   ),
   ...evaluatorEnvShape
 };
-var agateEnvSchema = z31.object(appEnvShape).refine(
+var agateEnvSchema = z34.object(appEnvShape).refine(
   (env) => blankToUndefined(env.PRIVATE_KEY) !== void 0 || blankToUndefined(env.PRIVATE_KEY_PATH) !== void 0,
   {
     path: ["PRIVATE_KEY"],
@@ -16103,19 +16116,19 @@ function unregistered(env) {
     (name) => blankToUndefined(env[name]) === void 0
   );
 }
-var setupEnvSchema = z31.object({
+var setupEnvSchema = z34.object({
   PORT: appEnvShape.PORT,
   HOST: appEnvShape.HOST,
   GHE_HOST: appEnvShape.GHE_HOST,
   GHE_PROTOCOL: appEnvShape.GHE_PROTOCOL,
   AGATE_PUBLIC_URL: optionalText.pipe(
-    z31.string().refine(isHttpUrl, {
-      error: (issue) => `AGATE_PUBLIC_URL is ${JSON.stringify(issue.input)}: give the address GitHub reaches this App at, such as https://agate.example.com`
+    z34.string().refine(isHttpUrl, {
+      error: (issue2) => `AGATE_PUBLIC_URL is ${JSON.stringify(issue2.input)}: give the address GitHub reaches this App at, such as https://agate.example.com`
     }).optional()
   ),
   AGATE_GITHUB_ORG: optionalText.pipe(
-    z31.string().regex(/^[A-Za-z0-9-]+$/, {
-      error: (issue) => `AGATE_GITHUB_ORG is ${JSON.stringify(issue.input)}: give the organisation's login, such as my-org`
+    z34.string().regex(/^[A-Za-z0-9-]+$/, {
+      error: (issue2) => `AGATE_GITHUB_ORG is ${JSON.stringify(issue2.input)}: give the organisation's login, such as my-org`
     }).optional()
   )
 });
@@ -16123,7 +16136,7 @@ function loadSetupSettings(env, envFile) {
   const parsed = setupEnvSchema.safeParse(env);
   if (!parsed.success) {
     throw new SettingsError(
-      parsed.error.issues.map((issue) => issue.message),
+      parsed.error.issues.map((issue2) => issue2.message),
       envFile
     );
   }
@@ -16141,7 +16154,7 @@ function loadSetupSettings(env, envFile) {
 function loadSettings(env, options = {}) {
   const cwd = options.cwd ?? process.cwd();
   const parsed = agateEnvSchema.safeParse(env);
-  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => issue.message);
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue2) => issue2.message);
   let privateKey;
   if (parsed.success) privateKey = parsed.data.PRIVATE_KEY;
   const keyPath = blankToUndefined(env.PRIVATE_KEY_PATH);
@@ -16349,9 +16362,9 @@ function startWorkers(options) {
   async function loop(owner) {
     while (!bell.stopping) {
       const seen = bell.generation;
-      let claimed2;
+      let claimed3;
       try {
-        claimed2 = await store.claimJob({ workerId: owner, leaseMs });
+        claimed3 = await store.claimJob({ workerId: owner, leaseMs });
       } catch (error) {
         log.error(
           { worker: owner, err: error },
@@ -16360,7 +16373,7 @@ function startWorkers(options) {
         await bell.sleep(seen);
         continue;
       }
-      if (claimed2) await runJob(runner, claimed2);
+      if (claimed3) await runJob(runner, claimed3);
       else await bell.sleep(seen);
     }
   }
@@ -16612,27 +16625,6 @@ import { existsSync, readFileSync as readFileSync2, writeFileSync } from "node:f
 import { createServer as createServer2 } from "node:http";
 import { join as join4, resolve as resolve4 } from "node:path";
 import { parse as parseYaml } from "yaml";
-
-// app/github/manifest.ts
-import { Octokit } from "@octokit/rest";
-async function convertManifestCode(baseUrl, code) {
-  const octokit = new Octokit({ baseUrl, request: { retries: 0 } });
-  const { data } = await octokit.rest.apps.createFromManifest({ code });
-  if (!data.pem || !data.webhook_secret) {
-    throw new Error(
-      `GitHub registered the App ${data.slug ?? data.id} but sent no private key or webhook secret: generate them on its settings page (${data.html_url})`
-    );
-  }
-  return {
-    id: data.id,
-    slug: data.slug ?? String(data.id),
-    html_url: data.html_url,
-    pem: data.pem,
-    webhook_secret: data.webhook_secret
-  };
-}
-
-// app/runtime/setup.ts
 var SETUP_PATH = "/setup";
 var SETUP_DONE_PATH = "/setup/done";
 var WEBHOOKS_PATH2 = "/api/github/webhooks";
@@ -16652,8 +16644,8 @@ function sameCode(typed, code) {
   return a.length === b.length && timingSafeEqual2(a, b);
 }
 var MANIFEST_FILE = resolve4(import.meta.dirname, "..", "..", "app.yml");
-function manifestFor(publicUrl, file = MANIFEST_FILE) {
-  const fromFile = parseYaml(readFileSync2(file, "utf8"));
+function manifestFor(publicUrl, file2 = MANIFEST_FILE) {
+  const fromFile = parseYaml(readFileSync2(file2, "utf8"));
   return {
     ...fromFile,
     url: typeof fromFile.url === "string" ? fromFile.url : publicUrl,
@@ -16676,11 +16668,11 @@ function page(res, status, title, body) {
   );
 }
 function writeCredentials(cwd, app) {
-  const file = join4(cwd, ".env");
-  const existing = existsSync(file) ? readFileSync2(file, "utf8") : "";
+  const file2 = join4(cwd, ".env");
+  const existing = existsSync(file2) ? readFileSync2(file2, "utf8") : "";
   if (/^\s*APP_ID\s*=/m.test(existing)) {
     throw new Error(
-      `${file} already has an APP_ID; agate did not overwrite it. Move it away to register again, or delete the App just created (${app.html_url})`
+      `${file2} already has an APP_ID; agate did not overwrite it. Move it away to register again, or delete the App just created (${app.html_url})`
     );
   }
   const lines = [
@@ -16691,13 +16683,13 @@ function writeCredentials(cwd, app) {
     ""
   ];
   writeFileSync(
-    file,
+    file2,
     `${existing}${existing && !existing.endsWith("\n") ? "\n" : ""}${lines.join("\n")}`,
     {
       mode: 384
     }
   );
-  return file;
+  return file2;
 }
 function readForm(req) {
   return new Promise((resolve6) => {
@@ -16887,10 +16879,10 @@ ${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it.
       return;
     }
     let app;
-    let file;
+    let file2;
     try {
       app = await convertManifestCode(this.options.settings.apiUrl, code);
-      file = writeCredentials(this.options.cwd, app);
+      file2 = writeCredentials(this.options.cwd, app);
     } catch (error) {
       page(res, 502, "Registration failed", `<p>${escapeHtml2(error.message)}</p>`);
       this.log(`agate setup: ${error.message}`);
@@ -16898,14 +16890,14 @@ ${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it.
     }
     this.done = true;
     this.log(
-      `agate setup: registered the GitHub App ${app.slug} (id ${app.id}); its credentials are in ${file} (keep a copy: they are not in the database). agate starts with it now, in this same process. Install it: ${app.html_url}/installations/new`
+      `agate setup: registered the GitHub App ${app.slug} (id ${app.id}); its credentials are in ${file2} (keep a copy: they are not in the database). agate starts with it now, in this same process. Install it: ${app.html_url}/installations/new`
     );
     page(
       res,
       200,
       "agate is registered",
       `<h1>Registered ${escapeHtml2(app.slug)}</h1>
-<p>The App's id, private key and webhook secret are in <code>${escapeHtml2(file)}</code> (readable by this user only; keep a copy, they are not in the database). agate is starting with the new App now, in this same process: there is nothing to restart, and later starts read that file.</p>
+<p>The App's id, private key and webhook secret are in <code>${escapeHtml2(file2)}</code> (readable by this user only; keep a copy, they are not in the database). agate is starting with the new App now, in this same process: there is nothing to restart, and later starts read that file.</p>
 <p><a href="${escapeHtml2(`${app.html_url}/installations/new`)}">Install it on your repositories</a>.</p>`
     );
     this.resolveRegistered(app);
@@ -16914,17 +16906,17 @@ ${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it.
 
 // app/main.ts
 function environment() {
-  const file = resolve5(".env");
-  if (!existsSync2(file)) return { env: process.env };
+  const file2 = resolve5(".env");
+  if (!existsSync2(file2)) return { env: process.env };
   if (typeof util.parseEnv !== "function") {
     console.error(
-      `${file} is ignored: reading .env needs Node 20.12 or later (agate needs 22); set the variables in the environment`
+      `${file2} is ignored: reading .env needs Node 20.12 or later (agate needs 22); set the variables in the environment`
     );
     return { env: process.env };
   }
-  const fromFile = util.parseEnv(readFileSync3(file, "utf8"));
+  const fromFile = util.parseEnv(readFileSync3(file2, "utf8"));
   const names = Object.keys(fromFile).filter((name) => process.env[name] === void 0);
-  return { env: { ...fromFile, ...process.env }, envFile: { path: file, names } };
+  return { env: { ...fromFile, ...process.env }, envFile: { path: file2, names } };
 }
 if (unregistered(environment().env)) {
   try {

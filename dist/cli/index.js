@@ -997,12 +997,12 @@ var require_stringifyComment = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str2) => str2.replace(/^(?!$)(?: $)?/gm, "#");
-    function indentComment(comment, indent) {
-      if (/^\n+$/.test(comment))
-        return comment.substring(1);
-      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
+    function indentComment(comment2, indent) {
+      if (/^\n+$/.test(comment2))
+        return comment2.substring(1);
+      return indent ? comment2.replace(/^(?! *$)/gm, indent) : comment2;
     }
-    var lineComment = (str2, indent, comment) => str2.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str2.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str2, indent, comment2) => str2.endsWith("\n") ? indentComment(comment2, indent) : comment2.includes("\n") ? "\n" + indentComment(comment2, indent) : (str2.endsWith(" ") ? "" : " ") + comment2;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -1286,7 +1286,7 @@ ${indent}`) + "'";
     } catch {
       blockEndNewlines = /\n+(?!\n|$)/g;
     }
-    function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
+    function blockString({ comment: comment2, type, value }, ctx, onComment, onChompKeep) {
       const { blockQuote, commentString, lineWidth } = ctx.options;
       if (!blockQuote || /\n[\t ]+$/.test(value)) {
         return quotedString(value, ctx);
@@ -1338,8 +1338,8 @@ ${indent}`) + "'";
       }
       const indentSize = indent ? "2" : "1";
       let header = (startWithSpace ? indentSize : "") + chomp;
-      if (comment) {
-        header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
+      if (comment2) {
+        header += " " + commentString(comment2.replace(/ ?[\r\n]+/g, " "));
         if (onComment)
           onComment();
       }
@@ -1883,20 +1883,20 @@ var require_stringifyCollection = __commonJS({
       const stringify4 = flow ? stringifyFlowCollection : stringifyBlockCollection;
       return stringify4(collection, ctx, options);
     }
-    function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
+    function stringifyBlockCollection({ comment: comment2, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
       const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
-        let comment2 = null;
+        let comment3 = null;
         if (identity.isNode(item)) {
           if (!chompKeep && item.spaceBefore)
             lines2.push("");
           addCommentBefore(ctx, lines2, item.commentBefore, chompKeep);
           if (item.comment)
-            comment2 = item.comment;
+            comment3 = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
@@ -1906,10 +1906,10 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str3 = stringify3.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
-        if (comment2)
-          str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment2));
-        if (chompKeep && comment2)
+        let str3 = stringify3.stringify(item, itemCtx, () => comment3 = null, () => chompKeep = true);
+        if (comment3)
+          str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment3));
+        if (chompKeep && comment3)
           chompKeep = false;
         lines2.push(blockItemPrefix + str3);
       }
@@ -1924,8 +1924,8 @@ var require_stringifyCollection = __commonJS({
 ${indent}${line}` : "\n";
         }
       }
-      if (comment) {
-        str2 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+      if (comment2) {
+        str2 += "\n" + stringifyComment.indentComment(commentString(comment2), indent);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
@@ -1945,13 +1945,13 @@ ${indent}${line}` : "\n";
       const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
-        let comment = null;
+        let comment2 = null;
         if (identity.isNode(item)) {
           if (item.spaceBefore)
             lines2.push("");
           addCommentBefore(ctx, lines2, item.commentBefore, false);
           if (item.comment)
-            comment = item.comment;
+            comment2 = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
@@ -1964,16 +1964,16 @@ ${indent}${line}` : "\n";
           const iv = identity.isNode(item.value) ? item.value : null;
           if (iv) {
             if (iv.comment)
-              comment = iv.comment;
+              comment2 = iv.comment;
             if (iv.commentBefore)
               reqNewline = true;
           } else if (item.value == null && ik?.comment) {
-            comment = ik.comment;
+            comment2 = ik.comment;
           }
         }
-        if (comment)
+        if (comment2)
           reqNewline = true;
-        let str2 = stringify3.stringify(item, itemCtx, () => comment = null);
+        let str2 = stringify3.stringify(item, itemCtx, () => comment2 = null);
         reqNewline || (reqNewline = lines2.length > linesAtValue || str2.includes("\n"));
         if (i < items.length - 1) {
           str2 += ",";
@@ -1985,8 +1985,8 @@ ${indent}${line}` : "\n";
             str2 += ",";
           }
         }
-        if (comment)
-          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment));
+        if (comment2)
+          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         lines2.push(str2);
         linesAtValue = lines2.length;
       }
@@ -2010,11 +2010,11 @@ ${indent}${end}`;
         }
       }
     }
-    function addCommentBefore({ indent, options: { commentString } }, lines2, comment, chompKeep) {
-      if (comment && chompKeep)
-        comment = comment.replace(/^\n+/, "");
-      if (comment) {
-        const ic = stringifyComment.indentComment(commentString(comment), indent);
+    function addCommentBefore({ indent, options: { commentString } }, lines2, comment2, chompKeep) {
+      if (comment2 && chompKeep)
+        comment2 = comment2.replace(/^\n+/, "");
+      if (comment2) {
+        const ic = stringifyComment.indentComment(commentString(comment2), indent);
         lines2.push(ic.trimStart());
       }
     }
@@ -2634,7 +2634,7 @@ var require_binary = __commonJS({
           return src;
         }
       },
-      stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
+      stringify({ comment: comment2, type, value }, ctx, onComment, onChompKeep) {
         if (!value)
           return "";
         const buf = value;
@@ -2659,7 +2659,7 @@ var require_binary = __commonJS({
           }
           str2 = lines2.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str2 }, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString({ comment: comment2, type, value: str2 }, ctx, onComment, onChompKeep);
       }
     };
     exports.binary = binary;
@@ -3791,7 +3791,7 @@ var require_resolve_props = __commonJS({
       let spaceBefore = false;
       let atNewline = startOnNewline;
       let hasSpace = startOnNewline;
-      let comment = "";
+      let comment2 = "";
       let commentSep = "";
       let hasNewline = false;
       let reqSpace = false;
@@ -3825,18 +3825,18 @@ var require_resolve_props = __commonJS({
             if (!hasSpace)
               onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
             const cb = token.source.substring(1) || " ";
-            if (!comment)
-              comment = cb;
+            if (!comment2)
+              comment2 = cb;
             else
-              comment += commentSep + cb;
+              comment2 += commentSep + cb;
             commentSep = "";
             atNewline = false;
             break;
           }
           case "newline":
             if (atNewline) {
-              if (comment)
-                comment += token.source;
+              if (comment2)
+                comment2 += token.source;
               else if (!found2 || indicator !== "seq-item-ind")
                 spaceBefore = true;
             } else
@@ -3904,7 +3904,7 @@ var require_resolve_props = __commonJS({
         comma,
         found: found2,
         spaceBefore,
-        comment,
+        comment: comment2,
         hasNewline,
         anchor: anchor2,
         tag,
@@ -4157,7 +4157,7 @@ var require_resolve_end = __commonJS({
   "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
-      let comment = "";
+      let comment2 = "";
       if (end) {
         let hasSpace = false;
         let sep3 = "";
@@ -4171,15 +4171,15 @@ var require_resolve_end = __commonJS({
               if (reqSpace && !hasSpace)
                 onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
               const cb = source.substring(1) || " ";
-              if (!comment)
-                comment = cb;
+              if (!comment2)
+                comment2 = cb;
               else
-                comment += sep3 + cb;
+                comment2 += sep3 + cb;
               sep3 = "";
               break;
             }
             case "newline":
-              if (comment)
+              if (comment2)
                 sep3 += source;
               hasSpace = true;
               break;
@@ -4189,7 +4189,7 @@ var require_resolve_end = __commonJS({
           offset += source.length;
         }
       }
-      return { comment, offset };
+      return { comment: comment2, offset };
     }
     exports.resolveEnd = resolveEnd;
   }
@@ -4588,7 +4588,7 @@ var require_resolve_block_scalar = __commonJS({
       if (error2 !== -1)
         onError(error2, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
       let hasSpace = false;
-      let comment = "";
+      let comment2 = "";
       let length = source.length;
       for (let i = 1; i < props.length; ++i) {
         const token = props[i];
@@ -4605,7 +4605,7 @@ var require_resolve_block_scalar = __commonJS({
               onError(token, "MISSING_CHAR", message);
             }
             length += token.source.length;
-            comment = token.source.substring(1);
+            comment2 = token.source.substring(1);
             break;
           case "error":
             onError(token, "UNEXPECTED_TOKEN", token.message);
@@ -4621,7 +4621,7 @@ var require_resolve_block_scalar = __commonJS({
           }
         }
       }
-      return { mode, indent, chomp, comment, length };
+      return { mode, indent, chomp, comment: comment2, length };
     }
     function splitLines(source) {
       const split = source.split(/\n( *)/);
@@ -4867,7 +4867,7 @@ var require_compose_scalar = __commonJS({
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
-      const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const { value, type, comment: comment2, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
       let tag;
       if (ctx.options.stringKeys && ctx.atKey) {
@@ -4895,8 +4895,8 @@ var require_compose_scalar = __commonJS({
         scalar.tag = tagName;
       if (tag.format)
         scalar.format = tag.format;
-      if (comment)
-        scalar.comment = comment;
+      if (comment2)
+        scalar.comment = comment2;
       return scalar;
     }
     function findScalarTagByName(schema, value, tagName, tagToken, onError) {
@@ -4982,7 +4982,7 @@ var require_compose_node = __commonJS({
     var CN = { composeNode, composeEmptyNode };
     function composeNode(ctx, token, props, onError) {
       const atKey = ctx.atKey;
-      const { spaceBefore, comment, anchor: anchor2, tag } = props;
+      const { spaceBefore, comment: comment2, anchor: anchor2, tag } = props;
       let node2;
       let isSrcToken = true;
       switch (token.type) {
@@ -5026,17 +5026,17 @@ var require_compose_node = __commonJS({
       }
       if (spaceBefore)
         node2.spaceBefore = true;
-      if (comment) {
+      if (comment2) {
         if (token.type === "scalar" && token.source === "")
-          node2.comment = comment;
+          node2.comment = comment2;
         else
-          node2.commentBefore = comment;
+          node2.commentBefore = comment2;
       }
       if (ctx.options.keepSourceTokens && isSrcToken)
         node2.srcToken = token;
       return node2;
     }
-    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor: anchor2, tag, end }, onError) {
+    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment: comment2, anchor: anchor2, tag, end }, onError) {
       const token = {
         type: "scalar",
         offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
@@ -5051,8 +5051,8 @@ var require_compose_node = __commonJS({
       }
       if (spaceBefore)
         node2.spaceBefore = true;
-      if (comment) {
-        node2.comment = comment;
+      if (comment2) {
+        node2.comment = comment2;
         node2.range[2] = end;
       }
       return node2;
@@ -5138,14 +5138,14 @@ var require_composer = __commonJS({
       return [offset, offset + (typeof source === "string" ? source.length : 1)];
     }
     function parsePrelude(prelude) {
-      let comment = "";
+      let comment2 = "";
       let atComment = false;
       let afterEmptyLine = false;
       for (let i = 0; i < prelude.length; ++i) {
         const source = prelude[i];
         switch (source[0]) {
           case "#":
-            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
+            comment2 += (comment2 === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
             atComment = true;
             afterEmptyLine = false;
             break;
@@ -5160,7 +5160,7 @@ var require_composer = __commonJS({
             atComment = false;
         }
       }
-      return { comment, afterEmptyLine };
+      return { comment: comment2, afterEmptyLine };
     }
     var Composer = class {
       constructor(options = {}) {
@@ -5180,25 +5180,25 @@ var require_composer = __commonJS({
         this.options = options;
       }
       decorate(doc, afterDoc) {
-        const { comment, afterEmptyLine } = parsePrelude(this.prelude);
-        if (comment) {
+        const { comment: comment2, afterEmptyLine } = parsePrelude(this.prelude);
+        if (comment2) {
           const dc = doc.contents;
           if (afterDoc) {
             doc.comment = doc.comment ? `${doc.comment}
-${comment}` : comment;
+${comment2}` : comment2;
           } else if (afterEmptyLine || doc.directives.docStart || !dc) {
-            doc.commentBefore = comment;
+            doc.commentBefore = comment2;
           } else if (identity.isCollection(dc) && !dc.flow && dc.items.length > 0) {
             let it = dc.items[0];
             if (identity.isPair(it))
               it = it.key;
             const cb = it.commentBefore;
-            it.commentBefore = cb ? `${comment}
-${cb}` : comment;
+            it.commentBefore = cb ? `${comment2}
+${cb}` : comment2;
           } else {
             const cb = dc.commentBefore;
-            dc.commentBefore = cb ? `${comment}
-${cb}` : comment;
+            dc.commentBefore = cb ? `${comment2}
+${cb}` : comment2;
           }
         }
         if (afterDoc) {
@@ -6363,15 +6363,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list, type) {
-      for (let i = 0; i < list.length; ++i)
-        if (list[i].type === type)
+    function includesToken(list2, type) {
+      for (let i = 0; i < list2.length; ++i)
+        if (list2[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list) {
-      for (let i = 0; i < list.length; ++i) {
-        switch (list[i].type) {
+    function findNonEmptyIndex(list2) {
+      for (let i = 0; i < list2.length; ++i) {
+        switch (list2[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -9170,6 +9170,34 @@ var init_version = __esm({
     "use strict";
     init_package();
     AGATE_VERSION = package_default.version;
+  }
+});
+
+// github/call.ts
+function repoOf(client, owner, repo, calls = new GitHubCalls()) {
+  return { client, owner, repo, count: calls.count };
+}
+async function list(r, operation, method, params) {
+  r.count(operation);
+  const where = { ...at2(r), ...params, per_page: 100 };
+  return r.client.paginate(method, where);
+}
+var GitHubCalls, at2, statusOf, NOT_RESENT;
+var init_call = __esm({
+  "github/call.ts"() {
+    "use strict";
+    GitHubCalls = class {
+      byOperation = /* @__PURE__ */ new Map();
+      count = (operation) => {
+        this.byOperation.set(operation, (this.byOperation.get(operation) ?? 0) + 1);
+      };
+      get total() {
+        return [...this.byOperation.values()].reduce((a, b) => a + b, 0);
+      }
+    };
+    at2 = (r) => ({ owner: r.owner, repo: r.repo });
+    statusOf = (error2) => error2.status;
+    NOT_RESENT = { retries: 0 };
   }
 });
 
@@ -13358,6 +13386,34 @@ var init_dist_src5 = __esm({
   }
 });
 
+// github/client.ts
+function tokenClient(token, baseUrl, program = "cli") {
+  return new Octokit2({
+    ...token ? { auth: token } : {},
+    baseUrl,
+    userAgent: `agate-${program}/${AGATE_VERSION}`,
+    log: SILENT_OCTOKIT_LOG
+  });
+}
+var SILENT_OCTOKIT_LOG;
+var init_client = __esm({
+  "github/client.ts"() {
+    "use strict";
+    init_dist_src5();
+    init_version();
+    SILENT_OCTOKIT_LOG = {
+      debug() {
+      },
+      info() {
+      },
+      warn() {
+      },
+      error() {
+      }
+    };
+  }
+});
+
 // checks/github-answers.ts
 function isRateLimited(error2) {
   const { status: status2, response, message } = error2 ?? {};
@@ -13392,39 +13448,59 @@ var init_github_answers = __esm({
   }
 });
 
-// action/github.ts
-var github_exports = {};
-__export(github_exports, {
-  ActionGitHub: () => ActionGitHub,
-  SILENT_OCTOKIT_LOG: () => SILENT_OCTOKIT_LOG,
-  compareWithDefaultBranch: () => compareWithDefaultBranch,
-  readRepositoryFile: () => readRepositoryFile
+// github/repos.ts
+async function branchRules(r, branch) {
+  return list(r, "repos/get-branch-rules", r.client.rest.repos.getBranchRules, { branch });
+}
+async function branchProtection(r, branch) {
+  r.count("repos/get-branch");
+  const { data } = await r.client.rest.repos.getBranch({ ...at2(r), branch });
+  return data;
+}
+async function repository(r) {
+  r.count("repos/get");
+  return (await r.client.rest.repos.get(at2(r))).data;
+}
+var init_repos = __esm({
+  "github/repos.ts"() {
+    "use strict";
+    init_call();
+  }
 });
-function clientFor(options) {
-  return new Octokit2({
-    ...options.token ? { auth: options.token } : {},
-    baseUrl: options.baseUrl || "https://api.github.com",
-    userAgent: `agate-action/${AGATE_VERSION}`,
-    log: SILENT_OCTOKIT_LOG
-  });
+
+// github/contents.ts
+async function fileOrWhyNot(r, path, ref) {
+  const where = { ...at2(r), path, ...ref ? { ref } : {} };
+  r.count("repos/get-content");
+  try {
+    const { data } = await r.client.rest.repos.getContent(where);
+    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return "not-a-file";
+    if (!tooLargeForContents(data)) {
+      return { text: Buffer.from(data.content, "base64").toString("utf8"), blobSha: data.sha };
+    }
+    r.count("repos/get-content");
+    const raw = await r.client.rest.repos.getContent({ ...where, mediaType: { format: "raw" } });
+    const body = raw.data;
+    const text = typeof body === "string" ? body : Buffer.from(body).toString("utf8");
+    return { text, blobSha: data.sha };
+  } catch (error2) {
+    if (statusOf(error2) === 404) return "absent";
+    throw error2;
+  }
 }
 function failureOf(error2) {
   const { status: status2, message } = error2;
   return {
     ok: false,
-    // Octokit gives a request that got no answer status 500: it is no status of GitHub's.
     status: isRateLimited(error2) ? "rate-limited" : noAnswer(error2) ? null : status2 ?? null,
-    message: message ?? String(error2)
+    message: message ?? String(error2),
+    error: error2
   };
 }
-async function readRepositoryFile(options) {
+async function fileOfRepository(r, other, path, sha) {
+  r.count("repos/get-content");
   try {
-    const { data } = await clientFor(options).rest.repos.getContent({
-      owner: options.owner,
-      repo: options.repo,
-      path: options.path,
-      ref: options.sha
-    });
+    const { data } = await r.client.rest.repos.getContent({ ...at2(other), path, ref: sha });
     if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
       return { ok: false, status: "not-a-file", message: "not a file" };
     }
@@ -13440,93 +13516,84 @@ async function readRepositoryFile(options) {
     return failureOf(error2);
   }
 }
-async function compareWithDefaultBranch(options) {
-  const octokit = clientFor(options);
+async function defaultBranchComparison(r, other, sha) {
   let defaultBranch;
-  try {
-    ({
-      data: { default_branch: defaultBranch }
-    } = await octokit.rest.repos.get({ owner: options.owner, repo: options.repo }));
-  } catch (error2) {
-    return failureOf(error2);
-  }
   let branchSha;
   try {
+    defaultBranch = (await repository({ ...r, ...at2(other) })).default_branch;
+    r.count("repos/get-branch");
     ({
       data: {
         commit: { sha: branchSha }
       }
-    } = await octokit.rest.repos.getBranch({
-      owner: options.owner,
-      repo: options.repo,
-      branch: defaultBranch
-    }));
+    } = await r.client.rest.repos.getBranch({ ...at2(other), branch: defaultBranch }));
   } catch (error2) {
     return failureOf(error2);
   }
+  r.count("repos/compare-commits");
   try {
-    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
-      owner: options.owner,
-      repo: options.repo,
-      basehead: `${branchSha}...${options.sha}`,
+    const { data } = await r.client.rest.repos.compareCommitsWithBasehead({
+      ...at2(other),
+      basehead: `${branchSha}...${sha}`,
       per_page: 1
     });
     return { ok: true, compared: { defaultBranch, status: data.status } };
   } catch (error2) {
     const failure2 = failureOf(error2);
     if (failure2.status === 404) return { ok: true, compared: { defaultBranch, status: null } };
-    return failure2;
+    return { ...failure2, inCompare: true };
   }
 }
-var SILENT_OCTOKIT_LOG, ActionGitHub;
+var init_contents = __esm({
+  "github/contents.ts"() {
+    "use strict";
+    init_github_answers();
+    init_call();
+    init_repos();
+  }
+});
+
+// action/github.ts
+var github_exports = {};
+__export(github_exports, {
+  ActionGitHub: () => ActionGitHub,
+  compareWithDefaultBranch: () => compareWithDefaultBranch,
+  readRepositoryFile: () => readRepositoryFile
+});
+function repoFor(options) {
+  const client = tokenClient(options.token, options.baseUrl || "https://api.github.com", "action");
+  return repoOf(client, options.owner, options.repo);
+}
+async function readRepositoryFile(options) {
+  const r = repoFor(options);
+  const read = await fileOfRepository(r, r, options.path, options.sha);
+  return read.ok ? read : answered(read);
+}
+async function compareWithDefaultBranch(options) {
+  const r = repoFor(options);
+  const compared = await defaultBranchComparison(r, r, options.sha);
+  return compared.ok ? compared : answered(compared);
+}
+var ActionGitHub, answered;
 var init_github = __esm({
   "action/github.ts"() {
     "use strict";
-    init_dist_src5();
-    init_github_answers();
-    init_version();
-    SILENT_OCTOKIT_LOG = {
-      debug() {
-      },
-      info() {
-      },
-      warn() {
-      },
-      error() {
-      }
-    };
+    init_call();
+    init_client();
+    init_contents();
     ActionGitHub = class {
+      r;
       constructor(token, owner, repo, baseUrl = "https://api.github.com") {
-        this.owner = owner;
-        this.repo = repo;
-        this.octokit = new Octokit2({
-          auth: token,
-          baseUrl,
-          userAgent: `agate-action/${AGATE_VERSION}`,
-          log: SILENT_OCTOKIT_LOG
-        });
+        this.r = repoOf(tokenClient(token, baseUrl, "action"), owner, repo);
       }
-      owner;
-      repo;
-      octokit;
+      /** The file's text at the commit; null when it is not there. Read raw over 1 MB. */
       async readFileAtCommit(sha, path) {
-        try {
-          const { data } = await this.octokit.rest.repos.getContent({
-            owner: this.owner,
-            repo: this.repo,
-            path,
-            ref: sha
-          });
-          if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
-            throw new Error(`${path} at ${sha} is not a file`);
-          }
-          return Buffer.from(data.content, "base64").toString("utf8");
-        } catch (error2) {
-          if (error2.status === 404) return null;
-          throw error2;
-        }
+        const read = await fileOrWhyNot(this.r, path, sha);
+        if (read === "not-a-file") throw new Error(`${path} at ${sha} is not a file`);
+        return read === "absent" ? null : read.text;
       }
     };
+    answered = ({ ok, status: status2, message }) => ({ ok, status: status2, message });
   }
 });
 
@@ -22312,8 +22379,8 @@ var contributors = {
 function aggregateChecks(schema) {
   const agg = {};
   const def = schema._zod.def;
-  const list = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
-  for (const ch of list)
+  const list2 = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
+  for (const ch of list2)
     contributors[ch._zod.def.check]?.(agg, ch._zod.def);
   const bag = schema._zod.bag;
   if (bag.minimum !== void 0)
@@ -26293,31 +26360,31 @@ function parseExtendsReference(value, owner) {
     return fail(`expected a reference such as ${EXTENDS_EXAMPLE}, got ${kindOf(value)}`);
   }
   const reference = value;
-  const at2 = reference.lastIndexOf("@");
+  const at3 = reference.lastIndexOf("@");
   const colon = reference.indexOf(":");
-  if (colon < 0 || at2 < colon) {
+  if (colon < 0 || at3 < colon) {
     return fail(
       `${JSON.stringify(value)} is not a reference to a defaults file: write <owner>/.github:<path>@<commit SHA>, such as ${EXTENDS_EXAMPLE}`
     );
   }
-  const repository = reference.slice(0, colon);
-  const path = reference.slice(colon + 1, at2);
-  const rev = reference.slice(at2 + 1);
-  const [refOwner, repo, ...more] = repository.split("/");
+  const repository2 = reference.slice(0, colon);
+  const path = reference.slice(colon + 1, at3);
+  const rev = reference.slice(at3 + 1);
+  const [refOwner, repo, ...more] = repository2.split("/");
   if (!refOwner || !repo || more.length > 0 || !/^[A-Za-z0-9-]+$/.test(refOwner)) {
     return fail(
-      `${JSON.stringify(repository)} is not a repository such as my-org/.github: write <owner>/.github:<path>@<commit SHA>`
+      `${JSON.stringify(repository2)} is not a repository such as my-org/.github: write <owner>/.github:<path>@<commit SHA>`
     );
   }
   const why = "the App's installation and the Action's token reach nothing else reliably, so defaults can live only there";
   if (repo !== DEFAULTS_REPO) {
     return fail(
-      `extends may name only the owner's ${DEFAULTS_REPO} repository (${refOwner}/${DEFAULTS_REPO}), not ${repository}: ${why}`
+      `extends may name only the owner's ${DEFAULTS_REPO} repository (${refOwner}/${DEFAULTS_REPO}), not ${repository2}: ${why}`
     );
   }
   if (owner !== null && refOwner.toLowerCase() !== owner.toLowerCase()) {
     return fail(
-      `extends may name only this repository's owner's ${DEFAULTS_REPO} repository (${owner}/${DEFAULTS_REPO}), not ${repository}: ${why}`
+      `extends may name only this repository's owner's ${DEFAULTS_REPO} repository (${owner}/${DEFAULTS_REPO}), not ${repository2}: ${why}`
     );
   }
   const segments = path.split("/");
@@ -26476,13 +26543,13 @@ function at(parsed, path, message) {
 function readDocument(text, file2, where) {
   const lines2 = new import_yaml2.LineCounter();
   const doc = (0, import_yaml2.parseDocument)(text, { lineCounter: lines2, prettyErrors: false, uniqueKeys: true });
-  const at2 = (offset) => {
+  const at3 = (offset) => {
     const pos = lines2.linePos(offset);
     return { line: pos.line, column: pos.col };
   };
   const problem = (offset, message) => ({
     path: "",
-    ...at2(offset),
+    ...at3(offset),
     message,
     ...where ? { file: where } : {}
   });
@@ -26511,20 +26578,20 @@ function readDocument(text, file2, where) {
   } catch (error2) {
     throw new ConfigurationError(file2, [problem(0, `YAML: ${error2.message}`)]);
   }
-  return { doc, data, at: at2, where };
+  return { doc, data, at: at3, where };
 }
 var EMPTY_MESSAGE = "the file is empty: it needs at least `version: 1` and one command, such as\n      version: 1\n      commands:\n        - name: test\n          run: npm test";
 function toProblems(issue2, own3, defaults, data) {
   const path = issue2.path;
-  const source = (at2) => defaults && originOf(own3.doc, defaults.doc, at2) === "defaults" ? defaults : own3;
+  const source = (at3) => defaults && originOf(own3.doc, defaults.doc, at3) === "defaults" ? defaults : own3;
   const located = (parsed2) => parsed2.where ? { file: parsed2.where } : {};
   if (issue2.code === "unrecognized_keys") {
     const allowed = Object.keys(configSchemaAt(path, data)?.properties ?? {});
     return issue2.keys.map((key) => {
-      const { doc, at: at2 } = source([...path, key]);
+      const { doc, at: at3 } = source([...path, key]);
       return {
         path: formatPath([...path, key]),
-        ...at2(keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0),
+        ...at3(keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0),
         message: unknownKeyMessage(key, allowed, path),
         ...located(source([...path, key]))
       };
@@ -26926,9 +26993,9 @@ function writesProblem(record2, config2) {
   }
   return null;
 }
-function paths(list) {
-  const named = list.slice(0, 5).map((path) => codeSpan(path, 120));
-  return `${named.join(", ")}${list.length > 5 ? ` and ${list.length - 5} more` : ""}`;
+function paths(list2) {
+  const named = list2.slice(0, 5).map((path) => codeSpan(path, 120));
+  return `${named.join(", ")}${list2.length > 5 ? ` and ${list2.length - 5} more` : ""}`;
 }
 
 // checks/handoff/parse-handoff.ts
@@ -26991,14 +27058,14 @@ function parseHandoffFile(text, path) {
     prettyErrors: false,
     uniqueKeys: true
   });
-  const at2 = (offset) => {
+  const at3 = (offset) => {
     const pos = counter.linePos(offset);
     return `${path}:${pos.line + 1}:${pos.col}`;
   };
   if (doc.errors.length > 0) {
     return {
       ok: false,
-      errors: doc.errors.map((error2) => `${at2(error2.pos[0])}: YAML syntax: ${error2.message}`)
+      errors: doc.errors.map((error2) => `${at3(error2.pos[0])}: YAML syntax: ${error2.message}`)
     };
   }
   if (doc.contents === null) {
@@ -27008,7 +27075,7 @@ function parseHandoffFile(text, path) {
     return {
       ok: false,
       errors: [
-        `${at2(doc.contents.range?.[0] ?? 0)}: the front matter must be a mapping of fields such as task: and branch:, not a single value or a list`
+        `${at3(doc.contents.range?.[0] ?? 0)}: the front matter must be a mapping of fields such as task: and branch:, not a single value or a list`
       ]
     };
   }
@@ -27020,7 +27087,7 @@ function parseHandoffFile(text, path) {
   }
   const result = handoffFrontMatterSchema.safeParse(data, { error: genericMessage });
   if (result.success) return { ok: true, front: result.data, body };
-  const located = result.error.issues.flatMap((issue2) => locate(issue2, doc, at2));
+  const located = result.error.issues.flatMap((issue2) => locate(issue2, doc, at3));
   located.sort((a, b) => a.offset - b.offset);
   return { ok: false, errors: located.map((problem) => problem.text) };
 }
@@ -27034,14 +27101,14 @@ ${yamlText}---
 ${body === "" ? "" : `
 ${body}`}`;
 }
-function locate(issue2, doc, at2) {
+function locate(issue2, doc, at3) {
   const path = issue2.path;
   if (issue2.code === "unrecognized_keys") {
     return issue2.keys.map((key) => {
       const offset2 = keyNode(doc, path, key)?.range?.[0] ?? nearestNode(doc, path).range?.[0] ?? 0;
       return {
         offset: offset2,
-        text: `${at2(offset2)}: ${formatPath([...path, key])}: ${unknownKey(key, path)}`
+        text: `${at3(offset2)}: ${formatPath([...path, key])}: ${unknownKey(key, path)}`
       };
     });
   }
@@ -27050,7 +27117,7 @@ function locate(issue2, doc, at2) {
   const name = formatPath(path) || "front matter";
   const example = EXAMPLES[String(path[0])];
   const message = missing ? `is missing${path.length === 1 && example ? `; add ${example}` : ""}` : issue2.message;
-  return [{ offset, text: `${at2(offset)}: ${name}: ${message}` }];
+  return [{ offset, text: `${at3(offset)}: ${name}: ${message}` }];
 }
 function unknownKey(key, mapPath) {
   const allowed = mapPath.length === 0 ? FIELDS : mapPath[0] === "last_command" ? ["run", "exit_code", "output_tail"] : [];
@@ -27280,19 +27347,19 @@ function readObjects(cwd, names) {
   const out = runGit(cwd, ["cat-file", "--batch"], { input: `${names.join("\n")}
 ` });
   const objects = [];
-  let at2 = 0;
+  let at3 = 0;
   for (const _ of names) {
-    const end = out.indexOf(10, at2);
+    const end = out.indexOf(10, at3);
     if (end < 0) throw new Error("git cat-file --batch ended early");
-    const [sha = "", type = "", size = ""] = out.subarray(at2, end).toString("utf8").split(" ");
+    const [sha = "", type = "", size = ""] = out.subarray(at3, end).toString("utf8").split(" ");
     if (!/^\d+$/.test(size)) {
       objects.push(null);
-      at2 = end + 1;
+      at3 = end + 1;
       continue;
     }
     const content = out.subarray(end + 1, end + 1 + Number(size));
     objects.push({ sha, type, content });
-    at2 = end + 1 + Number(size) + 1;
+    at3 = end + 1 + Number(size) + 1;
   }
   return objects;
 }
@@ -27375,15 +27442,15 @@ var TOKEN_ADVICE = {
 function defaultsReader(options) {
   return async (ref) => {
     const { readRepositoryFile: readRepositoryFile2, compareWithDefaultBranch: compareWithDefaultBranch2 } = await Promise.resolve().then(() => (init_github(), github_exports));
-    const repository = {
+    const repository2 = {
       token: options.token,
       baseUrl: options.apiUrl,
       owner: ref.owner,
       repo: ref.repo
     };
-    const read = await readRepositoryFile2({ ...repository, path: ref.path, sha: ref.sha });
+    const read = await readRepositoryFile2({ ...repository2, path: ref.path, sha: ref.sha });
     if (!read.ok) return unreadableFile(read, ref, options);
-    const compared = await compareWithDefaultBranch2({ ...repository, sha: ref.sha });
+    const compared = await compareWithDefaultBranch2({ ...repository2, sha: ref.sha });
     if (!compared.ok) {
       const asked = `whether ${ref.sha} is on ${ref.owner}/${ref.repo}'s default branch`;
       return {
@@ -28124,11 +28191,11 @@ var gateDecisionSchema = external_exports.strictObject({
 });
 
 // checks/setup/required-check.ts
-function checksFromRules(rules, repository) {
+function checksFromRules(rules, repository2) {
   const checks = [];
   let mergeQueue = false;
   for (const rule of rules) {
-    const where = `${rule.ruleset_source_type === "Organization" ? "organisation ruleset" : "ruleset"} ${rule.ruleset_id ?? "?"} of ${rule.ruleset_source ?? repository}`;
+    const where = `${rule.ruleset_source_type === "Organization" ? "organisation ruleset" : "ruleset"} ${rule.ruleset_id ?? "?"} of ${rule.ruleset_source ?? repository2}`;
     if (rule.type === "merge_queue") mergeQueue = true;
     if (rule.type !== "required_status_checks") continue;
     const parameters = rule.parameters;
@@ -28585,8 +28652,8 @@ var MARK = {
   "could-not-check": "could not check",
   advice: "advice"
 };
-function renderFindings(repository, findings) {
-  const lines2 = [`agate doctor: ${repository}`];
+function renderFindings(repository2, findings) {
+  const lines2 = [`agate doctor: ${repository2}`];
   for (const finding of findings) {
     lines2.push(`  ${MARK[finding.status].padEnd(15)} ${finding.check}: ${finding.summary}`);
     for (const detail of finding.details ?? []) lines2.push(`${" ".repeat(20)}${detail}`);
@@ -28603,10 +28670,22 @@ function renderFindings(repository, findings) {
 }
 
 // action/doctor-github.ts
-init_dist_src5();
 init_github_answers();
-init_version();
-init_github();
+
+// github/apps.ts
+init_call();
+async function appBySlug(client, slug) {
+  return (await client.rest.apps.getBySlug({ app_slug: slug })).data;
+}
+async function organisationInstallations(client, org) {
+  return client.paginate(client.rest.orgs.listAppInstallations, { org, per_page: 100 });
+}
+
+// action/doctor-github.ts
+init_call();
+init_client();
+init_contents();
+init_repos();
 var DoctorAccessError = class extends Error {
   name = "DoctorAccessError";
 };
@@ -28614,18 +28693,13 @@ var DoctorGitHub = class {
   constructor(token, owner, repo, baseUrl = "https://api.github.com") {
     this.owner = owner;
     this.repo = repo;
-    this.octokit = new Octokit2({
-      auth: token,
-      baseUrl,
-      userAgent: `agate-cli/${AGATE_VERSION}`,
-      // Only the doctor's own output reaches the terminal.
-      log: SILENT_OCTOKIT_LOG
-    });
+    this.r = repoOf(tokenClient(token, baseUrl), owner, repo);
     this.readDefaults = defaultsReader({ token, apiUrl: baseUrl, advice: TOKEN_ADVICE.cli });
   }
   owner;
   repo;
-  octokit;
+  /** The repository, over a client whose log is silent: only the doctor's own output is shown. */
+  r;
   readDefaults;
   /** The organisation defaults the config extends; null when it extends none (or is unparsable). */
   async defaults(configText) {
@@ -28641,15 +28715,15 @@ var DoctorGitHub = class {
     return this.readDefaults(ref);
   }
   async facts(appSlug) {
-    const repository = `${this.owner}/${this.repo}`;
+    const repository2 = `${this.owner}/${this.repo}`;
     let data;
     try {
-      ({ data } = await this.octokit.rest.repos.get({ owner: this.owner, repo: this.repo }));
+      data = await repository(this.r);
     } catch (error2) {
       const { status: status2, message } = error2;
       const unreached = noAnswer(error2);
       throw new DoctorAccessError(
-        unreached ? `${noAnswerText(unreached)}; check --api-url (or GITHUB_API_URL) and the network` : status2 === 401 ? `GitHub refused the token (401: ${message}): set GITHUB_TOKEN or GH_TOKEN to a valid token` : status2 === 404 || status2 === 403 ? `${repository} is not visible to this token (${status2}): check --repo, and that the token can read the repository` : `cannot read ${repository}: ${status2 ?? ""} ${message ?? String(error2)}`.trim()
+        unreached ? `${noAnswerText(unreached)}; check --api-url (or GITHUB_API_URL) and the network` : status2 === 401 ? `GitHub refused the token (401: ${message}): set GITHUB_TOKEN or GH_TOKEN to a valid token` : status2 === 404 || status2 === 403 ? `${repository2} is not visible to this token (${status2}): check --repo, and that the token can read the repository` : `cannot read ${repository2}: ${status2 ?? ""} ${message ?? String(error2)}`.trim()
       );
     }
     const branch = data.default_branch;
@@ -28661,7 +28735,7 @@ var DoctorGitHub = class {
     });
     const app = appSlug === void 0 ? null : await this.app(appSlug);
     return {
-      repository,
+      repository: repository2,
       defaultBranch: branch,
       config: config2,
       defaults,
@@ -28674,29 +28748,16 @@ var DoctorGitHub = class {
   }
   async file(path, ref) {
     try {
-      const { data } = await this.octokit.rest.repos.getContent({
-        owner: this.owner,
-        repo: this.repo,
-        path,
-        ref
-      });
-      if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
-        return { ok: false, reason: `${path} on ${ref} is not a file` };
-      }
-      return { ok: true, value: Buffer.from(data.content, "base64").toString("utf8") };
+      const read = await fileOrWhyNot(this.r, path, ref);
+      if (read === "not-a-file") return { ok: false, reason: `${path} on ${ref} is not a file` };
+      return { ok: true, value: read === "absent" ? null : read.text };
     } catch (error2) {
-      if (error2.status === 404) return { ok: true, value: null };
       return failed(`${path} on ${ref}`, error2, "contents: read");
     }
   }
   async rules(branch) {
     try {
-      const rules = await this.octokit.paginate(this.octokit.rest.repos.getBranchRules, {
-        owner: this.owner,
-        repo: this.repo,
-        branch,
-        per_page: 100
-      });
+      const rules = await branchRules(this.r, branch);
       return { ok: true, value: checksFromRules(rules, `${this.owner}/${this.repo}`) };
     } catch (error2) {
       return failed(`the rules on ${branch}`, error2, "metadata: read");
@@ -28704,19 +28765,14 @@ var DoctorGitHub = class {
   }
   async protection(branch) {
     try {
-      const { data } = await this.octokit.rest.repos.getBranch({
-        owner: this.owner,
-        repo: this.repo,
-        branch
-      });
-      return checksFromBranch(data);
+      return checksFromBranch(await branchProtection(this.r, branch));
     } catch (error2) {
       return failed(`branch ${branch}`, error2, "metadata: read");
     }
   }
   async app(slug) {
     try {
-      const { data } = await this.octokit.rest.apps.getBySlug({ app_slug: slug });
+      const data = await appBySlug(this.r.client, slug);
       if (!data) return { ok: false, reason: `GitHub returned no App for ${slug}` };
       return {
         ok: true,
@@ -28745,10 +28801,7 @@ var DoctorGitHub = class {
       };
     }
     try {
-      const installations = await this.octokit.paginate(
-        this.octokit.rest.orgs.listAppInstallations,
-        { org: this.owner, per_page: 100 }
-      );
+      const installations = await organisationInstallations(this.r.client, this.owner);
       const found2 = installations.find((item) => item.app_id === app.id);
       if (!found2) return { ok: true, value: null };
       return {
@@ -28847,7 +28900,6 @@ async function doctor(options, env, out) {
 }
 
 // action/entries-cli.ts
-init_dist_src5();
 import { parseArgs } from "node:util";
 
 // checks/entries/form.ts
@@ -28932,13 +28984,13 @@ function parseReplyMarker(body) {
   const kind = entryEventKindSchema.safeParse(match[2]);
   const state = handoffEntryStateSchema.safeParse(match[3]);
   if (!kind.success || !state.success) return null;
-  const comment = Number(match[5]);
+  const comment2 = Number(match[5]);
   return {
     version: Number(match[1]),
     kind: kind.data,
     state: state.data,
     actor: match[4] ?? "",
-    comment: comment === 0 ? null : comment
+    comment: comment2 === 0 ? null : comment2
   };
 }
 function entryStatus(comments, appLogin) {
@@ -28954,8 +29006,66 @@ function entryStatus(comments, appLogin) {
 
 // action/entries-cli.ts
 init_github_answers();
-init_version();
-init_github();
+init_call();
+init_client();
+
+// github/issues.ts
+init_call();
+
+// github/labels.ts
+init_call();
+
+// github/issues.ts
+async function issueComments(r, number4) {
+  const comments = await list(r, "issues/list-comments", r.client.rest.issues.listComments, {
+    issue_number: number4
+  });
+  return comments.map((c) => ({
+    id: c.id,
+    body: c.body ?? "",
+    login: c.user?.login ?? "ghost",
+    user_type: c.user?.type ?? null,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    edited: c.updated_at !== c.created_at
+  }));
+}
+async function listIssues(r, filter) {
+  const issues = await list(r, "issues/list-for-repo", r.client.rest.issues.listForRepo, filter);
+  return issues.filter((i) => !i.pull_request).map((i) => ({
+    number: i.number,
+    body: i.body ?? "",
+    state: i.state === "closed" ? "closed" : "open",
+    author: i.user?.login ?? "ghost",
+    created_at: i.created_at
+  }));
+}
+async function createIssue(r, title, body) {
+  r.count("issues/create");
+  const { data } = await r.client.rest.issues.create({
+    ...at2(r),
+    title,
+    body,
+    request: NOT_RESENT
+  });
+  return data.number;
+}
+async function comment(r, number4, body) {
+  r.count("issues/create-comment");
+  const { data } = await r.client.rest.issues.createComment({
+    ...at2(r),
+    issue_number: number4,
+    body,
+    request: NOT_RESENT
+  });
+  return data.id;
+}
+async function editComment(r, id, body) {
+  r.count("issues/update-comment");
+  await r.client.rest.issues.updateComment({ ...at2(r), comment_id: id, body });
+}
+
+// action/entries-cli.ts
 var ENTRY_USAGE = `Handoff entries (docs/entries.md), through the GitHub API:
 
   entry open --project P --question Q --tried T --needed N [--pull NUMBER] [--title T]
@@ -29145,7 +29255,7 @@ async function open2(ctx) {
 }
 async function poll(ctx) {
   const wait = durationOption(ctx.values.wait, "wait", 0);
-  const list = async () => {
+  const list2 = async () => {
     const issues = await ctx.client.openIssues("agate:open");
     const entries = issues.flatMap((issue2) => {
       const form = parseEntryForm(issue2.body);
@@ -29155,7 +29265,7 @@ async function poll(ctx) {
     });
     return entries.length > 0 ? entries : null;
   };
-  const found2 = await waitFor(wait, ctx.env, list) ?? [];
+  const found2 = await waitFor(wait, ctx.env, list2) ?? [];
   if (ctx.values.json) {
     ctx.out.log(JSON.stringify(found2));
     return;
@@ -29177,19 +29287,19 @@ async function command(ctx, name, text, needs) {
   const id = await ctx.client.comment(number4, text(rest));
   if (ctx.values["no-wait"]) return report(ctx, { number: number4, comment: id }, `posted on #${number4}`);
   const timeout = durationOption(ctx.values.timeout, "timeout", 12e4);
-  const answered = await waitFor(timeout, ctx.env, async () => {
+  const answered2 = await waitFor(timeout, ctx.env, async () => {
     for (const c of await ctx.client.comments(number4)) {
       const marker2 = ctx.client.isApp(c.login) ? parseReplyMarker(c.body) : null;
       if (marker2?.comment === id) return { marker: marker2, text: stripMarker(c.body) };
     }
     return null;
   });
-  if (!answered) {
+  if (!answered2) {
     throw new EntryRefusedError(
       `posted on #${number4}, but agate did not answer within ${ctx.values.timeout ?? "2m"}; see the issue`
     );
   }
-  const { marker, text: said } = answered;
+  const { marker, text: said } = answered2;
   if (marker.kind === "refused") throw new EntryRefusedError(`#${number4}: ${said}`);
   report(
     ctx,
@@ -29216,8 +29326,8 @@ async function status(ctx) {
     const s = entryStatus(comments, ctx.client.appLogin);
     if (!s) return null;
     const markers = comments.filter((c) => ctx.client.isApp(c.login)).map((c) => parseReplyMarker(c.body)).filter((m) => m !== null);
-    const answered = markers.find((m) => m.kind === "answered");
-    const answerComment = comments.find((c) => c.id === answered?.comment);
+    const answered2 = markers.find((m) => m.kind === "answered");
+    const answerComment = comments.find((c) => c.id === answered2?.comment);
     const answer = answerComment ? answerComment.body.replace(/^\s*\/answer\s*/, "").trim() : null;
     const asked = markers.filter((m) => m.kind === "asked").map((m) => comments.find((c) => c.id === m.comment));
     const followUps = asked.flatMap((c) => c ? [c.body.replace(/^\s*\/ask\s*/, "").trim()] : []);
@@ -29316,17 +29426,12 @@ var EntryClient = class _EntryClient {
     this.owner = owner;
     this.repo = repo;
     this.appLogin = appLogin;
-    this.octokit = new Octokit2({
-      auth: token,
-      baseUrl,
-      userAgent: `agate-cli/${AGATE_VERSION}`,
-      log: SILENT_OCTOKIT_LOG
-    });
+    this.r = repoOf(tokenClient(token, baseUrl), owner, repo);
   }
   owner;
   repo;
   appLogin;
-  octokit;
+  r;
   static fromEnv(env, repoOption) {
     const token = env.AGATE_GITHUB_TOKEN || env.GITHUB_TOKEN || env.GH_TOKEN;
     if (!token) {
@@ -29350,56 +29455,22 @@ var EntryClient = class _EntryClient {
   isApp(login) {
     return login.toLowerCase() === this.appLogin.toLowerCase();
   }
-  async createIssue(title, body) {
-    const { data } = await this.octokit.rest.issues.create({
-      owner: this.owner,
-      repo: this.repo,
-      title,
-      body
-    });
-    return data.number;
+  createIssue(title, body) {
+    return createIssue(this.r, title, body);
   }
-  async comment(number4, body) {
-    const { data } = await this.octokit.rest.issues.createComment({
-      owner: this.owner,
-      repo: this.repo,
-      issue_number: number4,
-      body
-    });
-    return data.id;
+  comment(number4, body) {
+    return comment(this.r, number4, body);
   }
-  async editComment(id, body) {
-    await this.octokit.rest.issues.updateComment({
-      owner: this.owner,
-      repo: this.repo,
-      comment_id: id,
-      body
-    });
+  editComment(id, body) {
+    return editComment(this.r, id, body);
   }
-  async comments(number4) {
-    const list = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
-      owner: this.owner,
-      repo: this.repo,
-      issue_number: number4,
-      per_page: 100
-    });
-    return list.map((c) => ({ id: c.id, login: c.user?.login ?? "", body: c.body ?? "" }));
+  comments(number4) {
+    return issueComments(this.r, number4);
   }
   /** Open issues (not pull requests) with this label, oldest first. */
   async openIssues(label) {
-    const list = await this.octokit.paginate(this.octokit.rest.issues.listForRepo, {
-      owner: this.owner,
-      repo: this.repo,
-      state: "open",
-      labels: label,
-      per_page: 100
-    });
-    return list.filter((i) => !i.pull_request).map((i) => ({
-      number: i.number,
-      body: i.body ?? "",
-      author: i.user?.login ?? "",
-      created_at: i.created_at
-    })).sort((a, b) => a.number - b.number);
+    const listed2 = await listIssues(this.r, { state: "open", labels: label });
+    return listed2.sort((a, b) => a.number - b.number);
   }
 };
 
@@ -30154,10 +30225,44 @@ function statusReport(input2) {
 import { parseArgs as parseArgs2 } from "node:util";
 
 // action/status-github.ts
-init_dist_src5();
 init_github_answers();
-init_version();
-init_github();
+init_call();
+
+// github/checks.ts
+init_call();
+async function latestAgateCheckRuns(r, sha) {
+  r.count("checks/list-for-ref");
+  const { data } = await r.client.rest.checks.listForRef({
+    ...at2(r),
+    ref: sha,
+    check_name: GATE_CHECK_NAME,
+    filter: "latest",
+    per_page: 100
+  });
+  return data;
+}
+
+// action/status-github.ts
+init_client();
+
+// github/pulls.ts
+init_call();
+async function getPull(r, number4) {
+  r.count("pulls/get");
+  return (await r.client.rest.pulls.get({ ...at2(r), pull_number: number4 })).data;
+}
+async function openPullsForBranch(r, branch, perPage) {
+  r.count("pulls/list");
+  const { data } = await r.client.rest.pulls.list({
+    ...at2(r),
+    head: `${r.owner}:${branch}`,
+    state: "open",
+    per_page: perPage
+  });
+  return data;
+}
+
+// action/status-github.ts
 var StatusAccessError = class extends Error {
   name = "StatusAccessError";
 };
@@ -30189,16 +30294,11 @@ var StatusGitHub = class {
     this.owner = owner;
     this.repo = repo;
     this.fullName = `${owner}/${repo}`;
-    this.octokit = new Octokit2({
-      auth: token,
-      baseUrl,
-      userAgent: `agate-cli/${AGATE_VERSION}`,
-      log: SILENT_OCTOKIT_LOG
-    });
+    this.r = repoOf(tokenClient(token, baseUrl), owner, repo);
   }
   owner;
   repo;
-  octokit;
+  r;
   fullName;
   /** A failure in agate's words: what the token lacks, or how long to wait. */
   explain(error2, what, needs) {
@@ -30237,11 +30337,7 @@ var StatusGitHub = class {
   }
   async pullRequest(number4) {
     try {
-      const { data } = await this.octokit.rest.pulls.get({
-        owner: this.owner,
-        repo: this.repo,
-        pull_number: number4
-      });
+      const data = await getPull(this.r, number4);
       return {
         number: data.number,
         head_sha: data.head.sha,
@@ -30256,14 +30352,7 @@ var StatusGitHub = class {
   /** The open pull request whose head is `owner:branch`, newest first; null when none is. */
   async pullRequestForBranch(branch) {
     try {
-      const { data } = await this.octokit.rest.pulls.list({
-        owner: this.owner,
-        repo: this.repo,
-        head: `${this.owner}:${branch}`,
-        state: "open",
-        per_page: 1
-      });
-      const found2 = data[0];
+      const [found2] = await openPullsForBranch(this.r, branch, 1);
       return found2 ? {
         number: found2.number,
         head_sha: found2.head.sha,
@@ -30282,14 +30371,7 @@ var StatusGitHub = class {
    */
   async agateCheckRuns(sha) {
     try {
-      const { data } = await this.octokit.rest.checks.listForRef({
-        owner: this.owner,
-        repo: this.repo,
-        ref: sha,
-        check_name: GATE_CHECK_NAME,
-        filter: "latest",
-        per_page: 100
-      });
+      const data = await latestAgateCheckRuns(this.r, sha);
       return {
         runs: data.check_runs.map((run2) => ({
           id: run2.id,
@@ -31483,11 +31565,11 @@ function isolatedUser(options) {
     throw error2;
   }
 }
-function userLauncher(start, root2, at2) {
-  const [uid = "", gid = "", agateUid = ""] = at2.ids4;
+function userLauncher(start, root2, at3) {
+  const [uid = "", gid = "", agateUid = ""] = at3.ids4;
   return {
     async start(bash, args, { cwd }) {
-      await root2.run("handover", [uid, agateUid, at2.tree]);
+      await root2.run("handover", [uid, agateUid, at3.tree]);
       mark("handover");
       return start(bash, args, cwd);
     },
@@ -31496,7 +31578,7 @@ function userLauncher(start, root2, at2) {
     },
     async sweep() {
       mark("commands");
-      await root2.run("reclaim", [at2.user.name, ...at2.ids4, at2.tree, at2.tries, at2.treeOwner]);
+      await root2.run("reclaim", [at3.user.name, ...at3.ids4, at3.tree, at3.tries, at3.treeOwner]);
       mark("handover");
       return true;
     }
@@ -31517,8 +31599,8 @@ function startWithSudo(sudo, user, env) {
   });
   const seen = /* @__PURE__ */ new Map();
   for (const entry of given.toString("utf8").split("\0")) {
-    const at2 = entry.indexOf("=");
-    if (at2 > 0) seen.set(entry.slice(0, at2), entry.slice(at2 + 1));
+    const at3 = entry.indexOf("=");
+    if (at3 > 0) seen.set(entry.slice(0, at3), entry.slice(at3 + 1));
   }
   const expected = Object.entries(env).filter(
     (entry) => entry[1] !== void 0
@@ -32274,9 +32356,9 @@ var normalisedResultHash = (exitCode, normalised) => shortHash(`${exitCode ?? "-
 
 // checks/progress/events.ts
 var TraceParseError = class extends Error {
-  constructor(at2, reason) {
-    super(`${at2}: ${reason}`);
-    this.at = at2;
+  constructor(at3, reason) {
+    super(`${at3}: ${reason}`);
+    this.at = at3;
     this.reason = reason;
   }
   at;
@@ -33136,10 +33218,10 @@ var ProgressDetector = class {
     } else s.miss("no-info");
   }
   /** The first few are listed; the rest only counted, so the report stays small. */
-  noteInfrastructure(kind, at2, message) {
+  noteInfrastructure(kind, at3, message) {
     this.infrastructureCount++;
     if (this.infrastructure.length < REPORT_LIST_LIMIT)
-      this.infrastructure.push({ kind, at: at2, message: message.slice(0, 300) });
+      this.infrastructure.push({ kind, at: at3, message: message.slice(0, 300) });
   }
   checkBudgets() {
     const b = this.currentBudgets();
@@ -33280,8 +33362,8 @@ function createClaudeCodeParser() {
   let turn = 0;
   let anonymous = 0;
   const pending = /* @__PURE__ */ new Map();
-  function assistant(line, message, at2) {
-    const id = str(message.id) ?? `line-${at2}-${anonymous++}`;
+  function assistant(line, message, at3) {
+    const id = str(message.id) ?? `line-${at3}-${anonymous++}`;
     const events = [];
     const content = Array.isArray(message.content) ? message.content : [];
     if (line.isApiErrorMessage === true) {
@@ -33289,7 +33371,7 @@ function createClaudeCodeParser() {
       events.push({
         type: "infrastructure",
         kind: infrastructureOf(text) ?? "server-error",
-        at: at2,
+        at: at3,
         message: text.slice(0, 300)
       });
       return events;
@@ -33300,14 +33382,14 @@ function createClaudeCodeParser() {
       if (block?.type !== "tool_use") continue;
       const toolId = str(block.id);
       const name = str(block.name);
-      if (!toolId || !name) throw new TraceParseError(at2, "a tool_use block has no id or name");
+      if (!toolId || !name) throw new TraceParseError(at3, "a tool_use block has no id or name");
       const input2 = asRecord(block.input) ?? {};
       const args = Object.fromEntries(
         Object.entries(input2).filter(([k]) => !COSMETIC_INPUT.has(k))
       );
       pending.set(toolId, {
         name,
-        at: at2,
+        at: at3,
         tool: name,
         args,
         command: name === "Bash" ? str(input2.command) ?? "" : null,
@@ -33357,17 +33439,17 @@ function createClaudeCodeParser() {
   }
   return {
     format: "claude-code",
-    push(record2, at2) {
+    push(record2, at3) {
       const line = asRecord(record2);
       const type = str(line?.type);
-      if (!line || !type) throw new TraceParseError(at2, "not a Claude Code session line (no type)");
+      if (!line || !type) throw new TraceParseError(at3, "not a Claude Code session line (no type)");
       const message = asRecord(line.message);
       if (type === "assistant") {
-        if (!message) throw new TraceParseError(at2, "an assistant line without a message");
-        return assistant(line, message, at2);
+        if (!message) throw new TraceParseError(at3, "an assistant line without a message");
+        return assistant(line, message, at3);
       }
       if (type === "user") {
-        if (!message) throw new TraceParseError(at2, "a user line without a message");
+        if (!message) throw new TraceParseError(at3, "a user line without a message");
         return user(line, message);
       }
       return [];
@@ -33417,9 +33499,9 @@ function parseOutput(raw) {
 function createCodexParser() {
   let turn = 0;
   const pending = /* @__PURE__ */ new Map();
-  function call(payload, at2, time3) {
+  function call(payload, at3, time3) {
     const callId = str(payload.call_id) ?? str(payload.id);
-    if (!callId) throw new TraceParseError(at2, `a ${String(payload.type)} without call_id`);
+    if (!callId) throw new TraceParseError(at3, `a ${String(payload.type)} without call_id`);
     const name = str(payload.name) ?? "shell";
     let args = payload.arguments ?? payload.input ?? payload.action;
     if (typeof args === "string" && payload.type === "function_call") {
@@ -33434,7 +33516,7 @@ function createCodexParser() {
     const patched = patch ? /\*\*\* (?:Update|Add|Delete) File: (.+)/.exec(patch)?.[1] : null;
     const { workdir: _workdir, timeout_ms: _timeout, ...kept2 } = record2 ?? {};
     pending.set(callId, {
-      at: at2,
+      at: at3,
       tool: name,
       args: record2 ? kept2 : args,
       command: command2,
@@ -33462,21 +33544,21 @@ function createCodexParser() {
   }
   return {
     format: "codex",
-    push(record2, at2) {
+    push(record2, at3) {
       const line = asRecord(record2);
       const type = str(line?.type);
       const payload = asRecord(line?.payload);
-      if (!line || !type) throw new TraceParseError(at2, "not a Codex rollout line (no type)");
+      if (!line || !type) throw new TraceParseError(at3, "not a Codex rollout line (no type)");
       if (!payload) {
         if (type === "session_meta" || type === "response_item" || type === "event_msg")
-          throw new TraceParseError(at2, `a ${type} line without a payload object`);
+          throw new TraceParseError(at3, `a ${type} line without a payload object`);
         return [];
       }
       const kind = str(payload.type);
       const time3 = str(line.timestamp);
       if (type === "response_item") {
         if (kind === "function_call" || kind === "custom_tool_call" || kind === "local_shell_call") {
-          call(payload, at2, time3);
+          call(payload, at3, time3);
           return [];
         }
         if (kind === "function_call_output" || kind === "custom_tool_call_output") {
@@ -33500,7 +33582,7 @@ function createCodexParser() {
             {
               type: "infrastructure",
               kind: infrastructureOf(message) ?? "server-error",
-              at: at2,
+              at: at3,
               message: message.slice(0, 300)
             }
           ];
@@ -33523,9 +33605,9 @@ function createMiniSweAgentParser() {
   let infrastructureSeen = false;
   let pendingText = null;
   const pendingTools = /* @__PURE__ */ new Map();
-  function callFrom(command2, at2, modelCall, args) {
+  function callFrom(command2, at3, modelCall, args) {
     return {
-      at: at2,
+      at: at3,
       tool: "bash",
       args: args ?? { command: command2.trim() },
       command: command2,
@@ -33542,7 +33624,7 @@ function createMiniSweAgentParser() {
       output: output2 ? output2[1] ?? "" : text
     };
   }
-  function assistant(message, at2) {
+  function assistant(message, at3) {
     const extra = asRecord(message.extra);
     const response = asRecord(extra?.response);
     modelCalls++;
@@ -33556,7 +33638,7 @@ function createMiniSweAgentParser() {
         const fn = asRecord(call?.function);
         const callId = str(call?.id);
         if (!call || !fn || !callId) {
-          throw new TraceParseError(at2, `tool_calls[${i}] has no id or function`);
+          throw new TraceParseError(at3, `tool_calls[${i}] has no id or function`);
         }
         let args = str(fn.arguments) ?? fn.arguments;
         try {
@@ -33565,7 +33647,7 @@ function createMiniSweAgentParser() {
         }
         const command2 = str(asRecord(args)?.command) ?? null;
         pendingTools.set(callId, {
-          ...callFrom(command2 ?? "", at2, id, args),
+          ...callFrom(command2 ?? "", at3, id, args),
           tool: str(fn.name) ?? "bash",
           command: command2
         });
@@ -33574,7 +33656,7 @@ function createMiniSweAgentParser() {
     }
     const content = str(message.content) ?? "";
     const blocks = [...content.matchAll(/```bash\s*\n([\s\S]*?)\n```/g)];
-    pendingText = blocks.length === 1 ? callFrom(blocks[0]?.[1] ?? "", at2, id) : null;
+    pendingText = blocks.length === 1 ? callFrom(blocks[0]?.[1] ?? "", at3, id) : null;
     return events;
   }
   function tool(message) {
@@ -33611,7 +33693,7 @@ function createMiniSweAgentParser() {
       }
     ];
   }
-  function exit(message, at2) {
+  function exit(message, at3) {
     const extra = asRecord(message.extra);
     const status2 = str(extra?.exit_status);
     const text = str(extra?.exception_str) ?? str(message.content) ?? "";
@@ -33619,15 +33701,15 @@ function createMiniSweAgentParser() {
     const kind = status2 && status2 !== "Submitted" ? infrastructureOf(`${status2} ${text}`) : null;
     if (kind) {
       infrastructureSeen = true;
-      events.push({ type: "infrastructure", kind, at: at2, message: text.slice(0, 300) });
+      events.push({ type: "infrastructure", kind, at: at3, message: text.slice(0, 300) });
     }
     return events;
   }
   return {
     format: "mini-swe-agent",
-    push(record2, at2) {
+    push(record2, at3) {
       const message = asRecord(record2);
-      if (!message) throw new TraceParseError(at2, "expected a message object");
+      if (!message) throw new TraceParseError(at3, "expected a message object");
       if ("__info" in message) {
         const info = asRecord(message.__info);
         const stats = asRecord(info?.model_stats);
@@ -33635,7 +33717,7 @@ function createMiniSweAgentParser() {
         const events = [];
         const kind = status2 && status2 !== "Submitted" ? infrastructureOf(status2) : null;
         if (kind && !infrastructureSeen)
-          events.push({ type: "infrastructure", kind, at: at2, message: status2 ?? "" });
+          events.push({ type: "infrastructure", kind, at: at3, message: status2 ?? "" });
         events.push({
           type: "exit",
           status: status2,
@@ -33648,16 +33730,16 @@ function createMiniSweAgentParser() {
         case "system":
           return [];
         case "assistant":
-          return assistant(message, at2);
+          return assistant(message, at3);
         case "tool":
           return tool(message);
         case "user":
           return user(message);
         case "exit":
-          return exit(message, at2);
+          return exit(message, at3);
         default:
           throw new TraceParseError(
-            at2,
+            at3,
             `unknown message role ${JSON.stringify(message.role)} (expected system, user, assistant, tool or exit)`
           );
       }
@@ -33702,7 +33784,7 @@ function createOpenHandsParser() {
     if (!id) return { id: null, events: [] };
     return { id, events: [{ type: "model-call", id, usage: openAiUsage(response?.usage) }] };
   }
-  function action(event, name, at2) {
+  function action(event, name, at3) {
     const source = str(event.source);
     const args = asRecord(event.args) ?? {};
     if (source === "user" && name === "message") {
@@ -33713,11 +33795,11 @@ function createOpenHandsParser() {
     const call = modelCall(event);
     if (!(name in TOOL_ACTIONS)) return call.events;
     const id = num(event.id);
-    if (id === null) throw new TraceParseError(at2, `the ${name} action has no numeric id`);
+    if (id === null) throw new TraceParseError(at3, `the ${name} action has no numeric id`);
     const kept2 = Object.fromEntries(Object.entries(args).filter(([k]) => !COSMETIC_ARGS.has(k)));
     const command2 = name === "run" ? str(args.command) ?? "" : null;
     pending.set(id, {
-      at: at2,
+      at: at3,
       tool: str(asRecord(event.tool_call_metadata)?.function_name) ?? name,
       args: kept2,
       command: command2,
@@ -33730,12 +33812,12 @@ function createOpenHandsParser() {
     });
     return call.events;
   }
-  function observation(event, name, at2) {
+  function observation(event, name, at3) {
     const extras = asRecord(event.extras) ?? {};
     if (name === "agent_state_changed" && extras.agent_state === "error") {
       const reason = str(extras.reason) ?? "";
       const kind = infrastructureOf(reason);
-      return kind ? [{ type: "infrastructure", kind, at: at2, message: reason.slice(0, 300) }] : [];
+      return kind ? [{ type: "infrastructure", kind, at: at3, message: reason.slice(0, 300) }] : [];
     }
     const cause = num(event.cause);
     const call = cause === null ? void 0 : pending.get(cause);
@@ -33765,16 +33847,16 @@ function createOpenHandsParser() {
   }
   return {
     format: "openhands",
-    push(record2, at2) {
+    push(record2, at3) {
       const event = asRecord(record2);
-      if (!event) throw new TraceParseError(at2, "expected an event object");
+      if (!event) throw new TraceParseError(at3, "expected an event object");
       const act = str(event.action);
       const obs = str(event.observation);
-      if (act) return action(event, act, at2);
-      if (obs) return observation(event, obs, at2);
+      if (act) return action(event, act, at3);
+      if (obs) return observation(event, obs, at3);
       if (!("id" in event) && !("source" in event)) {
         throw new TraceParseError(
-          at2,
+          at3,
           "not an OpenHands event (no id, source, action or observation)"
         );
       }
@@ -33819,9 +33901,9 @@ function createSweAgentParser() {
   let calls = 0;
   return {
     format: "swe-agent",
-    push(record2, at2) {
+    push(record2, at3) {
       const step = asRecord(record2);
-      if (!step) throw new TraceParseError(at2, "expected a trajectory step object");
+      if (!step) throw new TraceParseError(at3, "expected a trajectory step object");
       if ("__info" in step) {
         const info = asRecord(step.__info);
         const stats = asRecord(info?.model_stats);
@@ -33837,7 +33919,7 @@ function createSweAgentParser() {
         ];
       }
       const action = str(step.action);
-      if (action === null) throw new TraceParseError(at2, "the step has no action text");
+      if (action === null) throw new TraceParseError(at3, "the step has no action text");
       calls++;
       const events = [
         { type: "model-call", id: `step-${calls}`, usage: null },
@@ -33854,7 +33936,7 @@ function createSweAgentParser() {
         type: "step",
         step: buildStep(
           {
-            at: at2,
+            at: at3,
             tool: own3 ? word : "bash",
             args: { command: command2 },
             command: own3 ? null : command2,
@@ -33939,8 +34021,8 @@ function detectDocumentFormat(document) {
     return "openhands";
   return null;
 }
-function* openHandsEvents(list, key) {
-  for (const [i, item] of list.entries()) {
+function* openHandsEvents(list2, key) {
+  for (const [i, item] of list2.entries()) {
     if (Array.isArray(item)) {
       for (const [j, inner] of item.entries()) yield { record: inner, at: `${key}[${i}][${j}]` };
     } else yield { record: item, at: `${key}[${i}]` };
@@ -33960,14 +34042,14 @@ function* documentRecords(document, format) {
   }
   const doc = asRecord(document);
   const key = format === "swe-agent" ? "trajectory" : format === "mini-swe-agent" ? "messages" : null;
-  const list = key ? doc?.[key] : null;
-  if (!doc || !key || !Array.isArray(list)) {
+  const list2 = key ? doc?.[key] : null;
+  if (!doc || !key || !Array.isArray(list2)) {
     throw new TraceParseError(
       "document",
       `expected an object with a ${key ?? "records"} array (${format})`
     );
   }
-  for (const [i, record2] of list.entries()) yield { record: record2, at: `${key}[${i}]` };
+  for (const [i, record2] of list2.entries()) yield { record: record2, at: `${key}[${i}]` };
   yield { record: { __info: doc.info ?? null }, at: "info" };
 }
 
@@ -33977,9 +34059,9 @@ function createTraceAnalysis(format, thresholds = {}) {
   const detector = new ProgressDetector(format, thresholds);
   return {
     format,
-    push(record2, at2) {
+    push(record2, at3) {
       detector.record();
-      for (const event of parser.push(record2, at2)) detector.push(event);
+      for (const event of parser.push(record2, at3)) detector.push(event);
     },
     finish() {
       for (const event of parser.end()) detector.push(event);
@@ -34065,7 +34147,7 @@ function analyseDocument(path, size, options) {
     );
   }
   const analysis = createTraceAnalysis(format, options.thresholds);
-  for (const { record: record2, at: at2 } of documentRecords(document, format)) analysis.push(record2, at2);
+  for (const { record: record2, at: at3 } of documentRecords(document, format)) analysis.push(record2, at3);
   return analysis.finish();
 }
 async function* lines(path, maxLineBytes) {
@@ -34103,22 +34185,22 @@ async function analyseLines(path, options) {
   const waiting = [];
   for await (const [number4, text] of lines(path, options.maxLineBytes ?? MAX_LINE_BYTES)) {
     if (text.trim() === "") continue;
-    const at2 = `line ${number4}`;
+    const at3 = `line ${number4}`;
     let record2;
     try {
       record2 = JSON.parse(text);
     } catch (error2) {
-      throw new TraceParseError(at2, `not valid JSON: ${error2.message}`);
+      throw new TraceParseError(at3, `not valid JSON: ${error2.message}`);
     }
     if (analysis) {
-      analysis.push(record2, at2);
+      analysis.push(record2, at3);
       continue;
     }
-    waiting.push({ record: record2, at: at2 });
+    waiting.push({ record: record2, at: at3 });
     const format = options.format ?? detectLineFormat(record2);
     if (!format) {
       if (waiting.length < DETECT_WITHIN_RECORDS) continue;
-      throw notATrace(waiting[0]?.at ?? at2, path);
+      throw notATrace(waiting[0]?.at ?? at3, path);
     }
     analysis = createTraceAnalysis(format, options.thresholds);
     for (const held of waiting.splice(0)) analysis.push(held.record, held.at);
@@ -34129,9 +34211,9 @@ async function analyseLines(path, options) {
   }
   return analysis.finish();
 }
-function notATrace(at2, path) {
+function notATrace(at3, path) {
   return new TraceParseError(
-    at2,
+    at3,
     `not a trace agate reads: expected one of ${FORMATS_TEXT} (Claude Code session JSONL, Codex rollout JSONL, OpenHands events)${isDocumentName(path) ? "; a .json or .traj file must be one JSON document" : ""}; pass --format to say which`
   );
 }
