@@ -1,7 +1,7 @@
 # agate's App: `npm start`'s bundle (dist/app/index.js) on Node.js 24, as the unprivileged user
 # `node`, working in /data: a volume that user owns, which holds the SQLite database and the
-# .env that the one-click registration writes (app/runtime/setup.ts writes it into the working
-# directory). Both outlive the container; /app, the code, stays read-only to the App.
+# .env that the one-click registration writes (app/runtime/registration.ts writes it into the
+# working directory). Both outlive the container; /app, the code, stays read-only to the App.
 # Build: docker build -t agate .
 # Run (docs/operations.md, "Containers"; with no APP_ID it serves the one-click registration):
 #   docker run -d --name agate --restart unless-stopped --stop-timeout 30

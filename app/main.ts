@@ -7,9 +7,9 @@ import { resolve } from "node:path";
 import * as util from "node:util";
 import { agateDomains } from "./compose.js";
 import type { EnvFile, Environment } from "./kit/env.js";
+import { startRegistration } from "./runtime/registration.js";
 import { startAgate } from "./runtime/server.js";
 import { loadSetupSettings, unregistered } from "./runtime/settings.js";
-import { startSetup } from "./runtime/setup.js";
 
 /** The environment, with `.env` under it, and which names came from the file (for errors). */
 function environment(): { env: Environment; envFile?: EnvFile } {
@@ -32,12 +32,12 @@ function environment(): { env: Environment; envFile?: EnvFile } {
 if (unregistered(environment().env)) {
   try {
     const { env, envFile } = environment();
-    const setup = await startSetup({
+    const registration = await startRegistration({
       settings: loadSetupSettings(env, envFile),
       cwd: process.cwd(),
     });
-    await setup.registered;
-    await setup.close();
+    await registration.registered;
+    await registration.close();
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);

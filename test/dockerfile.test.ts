@@ -65,8 +65,8 @@ describe("the Dockerfile", () => {
     const main = readFileSync(join(ROOT, "app", "main.ts"), "utf8");
     expect(main).toContain('resolve(".env")');
     expect(main).toContain("cwd: process.cwd()");
-    const setup = readFileSync(join(ROOT, "app", "runtime", "setup.ts"), "utf8");
-    expect(setup).toContain('join(cwd, ".env")');
+    const registration = readFileSync(join(ROOT, "app", "runtime", "registration.ts"), "utf8");
+    expect(registration).toContain('join(cwd, ".env")');
     // So the image's last working directory is the volume, made and owned by `node` before the
     // switch to that user (a named volume starts as a copy of it, owner included).
     const workdirs = final.filter((line) => line.startsWith("WORKDIR "));

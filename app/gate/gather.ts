@@ -296,7 +296,7 @@ async function gatherAt(
   };
   const headSeen = sightings.length > 0;
   // Where a pass counts (checks/gate/base-requirement.ts): a neutral is a pass too, so it is
-  // read for a base without a config as well. Kept for ten minutes per branch (setup.ts).
+  // read for a base without a config as well. Kept for ten minutes per branch (required-check.ts).
   if (deps.setup && readsSetup(config)) await readSetup(deps, deps.setup, facts);
   if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
   const cfg = config.config;

@@ -1,2 +1,2 @@
-/** The App-manifest flow's one call (github/apps.ts), under the name app/runtime/setup.ts imports. */
+/** The App-manifest flow's one call (github/apps.ts), under the name app/runtime/registration.ts imports. */
 export { convertManifestCode, type RegisteredApp } from "../../github/apps.js";

@@ -244,7 +244,7 @@ export function unregistered(env: Environment): boolean {
   );
 }
 
-/** What the registration server (app/runtime/setup.ts) needs, before the App has credentials. */
+/** What the registration server (app/runtime/registration.ts) needs, before the App has credentials. */
 export interface SetupSettings {
   port: number;
   host: string | undefined;

@@ -56,7 +56,7 @@ function sameCode(typed: string, code: string): boolean {
 /** app.yml beside the package (the source tree, or dist/app's package). */
 const MANIFEST_FILE = resolve(import.meta.dirname, "..", "..", "app.yml");
 
-export interface SetupServer {
+export interface RegistrationServer {
   url: string;
   port: number;
   /** Resolves with the App once a person registered it and `.env` was written. */
@@ -156,7 +156,7 @@ const CODE_FORM = `<form action="${SETUP_PATH}" method="post">
 <button type="submit">Continue</button>
 </form>`;
 
-export interface SetupOptions {
+export interface RegistrationOptions {
   settings: SetupSettings;
   cwd: string;
   log?: (line: string) => void;
@@ -164,7 +164,7 @@ export interface SetupOptions {
   code?: string;
 }
 
-export async function startSetup(options: SetupOptions): Promise<SetupServer> {
+export async function startRegistration(options: RegistrationOptions): Promise<RegistrationServer> {
   const { settings } = options;
   const flow = new RegistrationFlow(options);
   const server: Server = createServer((req, res) => {
@@ -204,7 +204,7 @@ class RegistrationFlow {
     this.resolveRegistered = resolve;
   });
 
-  constructor(private readonly options: SetupOptions) {
+  constructor(private readonly options: RegistrationOptions) {
     this.log = options.log ?? ((line: string) => console.log(line));
     this.code = options.code ?? registrationCode();
   }

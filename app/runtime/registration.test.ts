@@ -4,8 +4,8 @@ import { parseEnv } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { useSimulator } from "../../test/github/use-simulator.js";
 import { tempDir } from "../../test/support/store.js";
+import { type RegistrationServer, startRegistration } from "./registration.js";
 import { loadSettings, loadSetupSettings } from "./settings.js";
-import { type SetupServer, startSetup } from "./setup.js";
 
 const { sim } = useSimulator();
 
@@ -27,7 +27,7 @@ function formOf(html: string): { action: string; manifest: Record<string, unknow
 describe("registration by GitHub's App-manifest flow (no credentials yet)", () => {
   let dir: string;
   let cleanup: () => void;
-  let setup: SetupServer | undefined;
+  let setup: RegistrationServer | undefined;
   const lines: string[] = [];
   beforeEach(() => {
     ({ dir, cleanup } = tempDir());
@@ -39,7 +39,7 @@ describe("registration by GitHub's App-manifest flow (no credentials yet)", () =
     cleanup();
   });
   const start = async (extra: Record<string, string> = {}) => {
-    setup = await startSetup({
+    setup = await startRegistration({
       settings: loadSetupSettings({
         PORT: "0",
         HOST: "127.0.0.1",
@@ -56,7 +56,7 @@ describe("registration by GitHub's App-manifest flow (no credentials yet)", () =
   /** The registration code, from the line of the log that prints it. */
   const codeInLog = () =>
     /the registration code ([0-9A-Z]{4}(?:-[0-9A-Z]{4}){3})/.exec(lines.join("\n"))?.[1] ?? "";
-  const postCode = (server: SetupServer, code: string) =>
+  const postCode = (server: RegistrationServer, code: string) =>
     fetch(`${server.url}/setup`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
