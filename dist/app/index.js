@@ -15087,9 +15087,393 @@ var agateDomains = {
   observe: agateObserve
 };
 
+// app/runtime/registration.ts
+import { randomBytes as randomBytes3, timingSafeEqual } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { join as join4, resolve as resolve3 } from "node:path";
+import { parse as parseYaml } from "yaml";
+
+// app/runtime/health.ts
+var HEALTH_PATH = "/healthz";
+var READY_PATH = "/readyz";
+var READY_CACHE_MS = 1e4;
+var READY_GITHUB_TIMEOUT_MS = 5e3;
+function probes2(store, kind, probot, now) {
+  const readiness = readinessCheck(store, kind, probot, now);
+  return (req, res) => {
+    if (req.method === "GET" && req.url === HEALTH_PATH) {
+      void health(store, kind, res);
+      return true;
+    }
+    if (req.method === "GET" && req.url === READY_PATH) {
+      void readiness().then((ready) => {
+        res.writeHead(ready.ok ? 200 : 503, { "content-type": "application/json" });
+        res.end(JSON.stringify(ready));
+      });
+      return true;
+    }
+    return false;
+  };
+}
+async function health(store, kind, res) {
+  try {
+    const queued = await store.countJobs({ status: "queued" });
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ ok: true, store: kind, queued }));
+  } catch (error) {
+    res.writeHead(503, { "content-type": "application/json" });
+    res.end(JSON.stringify({ ok: false, store: kind, error: error.message }));
+  }
+}
+function readinessCheck(store, kind, probot, now) {
+  let last;
+  const check = async () => {
+    const [storeState, github] = await Promise.all([
+      store.countJobs({ status: "queued" }).then(
+        () => ({ ok: true, kind }),
+        (error) => ({ ok: false, kind, error: error.message })
+      ),
+      probot.auth().then((octokit) => appForProbe(octokit, READY_GITHUB_TIMEOUT_MS)).then(
+        (data) => ({ ok: true, app: data.slug ?? String(data.id ?? "") }),
+        (error) => {
+          const unreached = noAnswer(error);
+          return {
+            ok: false,
+            error: unreached ? `${noAnswerText(unreached)}; check GHE_HOST and GHE_PROTOCOL, and that this host can reach GitHub (DNS, a firewall or proxy on the way)` : error.status !== void 0 && error.status >= 500 ? `GitHub answered HTTP ${error.status}: ${error.message}; it may be down (try again later), or GHE_HOST is not a GitHub` : `GitHub refused the App's credentials${error.status ? ` (HTTP ${error.status})` : ""}: ${error.message}; check APP_ID, the private key, and GHE_HOST`
+          };
+        }
+      )
+    ]);
+    return {
+      ok: storeState.ok && github.ok,
+      store: storeState,
+      github,
+      checked_at: now().toISOString()
+    };
+  };
+  return () => {
+    const at3 = Date.now();
+    if (!last || at3 - last.at >= READY_CACHE_MS) last = { at: at3, answer: check() };
+    return last.answer;
+  };
+}
+
+// app/runtime/listen.ts
+function listenOn(server, port, host) {
+  return new Promise((resolve6, reject) => {
+    server.once("error", (error) => {
+      reject(
+        error.code === "EADDRINUSE" ? new Error(
+          `PORT ${port} is in use by another process: stop it, or set PORT to a free port (0 picks one)`,
+          { cause: error }
+        ) : error
+      );
+    });
+    server.listen(port, host, () => {
+      const bound = server.address();
+      const address = typeof bound === "object" && bound ? bound.address : host ?? "::";
+      const actual = typeof bound === "object" && bound ? bound.port : port;
+      resolve6(describeBound(address, actual));
+    });
+  });
+}
+function describeBound(address, port) {
+  const everywhere = address === "::" || address === "0.0.0.0";
+  const reach = everywhere ? "127.0.0.1" : address;
+  const host = reach.includes(":") ? `[${reach}]` : reach;
+  return {
+    address,
+    port,
+    url: `http://${host}:${port}`,
+    where: everywhere ? `every interface (${address}), port ${port}` : `${host}:${port}`,
+    everywhere
+  };
+}
+
+// app/runtime/registration.ts
+var SETUP_PATH = "/setup";
+var SETUP_DONE_PATH = "/setup/done";
+var WEBHOOKS_PATH = "/api/github/webhooks";
+var MAX_FORM_BYTES = 1024;
+var CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+function registrationCode() {
+  const bytes = randomBytes3(16);
+  const chars = [...bytes].map((b) => CODE_ALPHABET[b % 32]).join("");
+  return (chars.match(/.{4}/g) ?? []).join("-");
+}
+function normalizeCode(text) {
+  return text.toUpperCase().replace(/[\s-]/g, "").replaceAll("O", "0").replace(/[IL]/g, "1");
+}
+function sameCode(typed, code) {
+  const a = Buffer.from(normalizeCode(typed));
+  const b = Buffer.from(normalizeCode(code));
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+var MANIFEST_FILE = resolve3(import.meta.dirname, "..", "..", "app.yml");
+function manifestFor(publicUrl, file2 = MANIFEST_FILE) {
+  const fromFile = parseYaml(readFileSync(file2, "utf8"));
+  return {
+    ...fromFile,
+    url: typeof fromFile.url === "string" ? fromFile.url : publicUrl,
+    hook_attributes: { url: `${publicUrl}${WEBHOOKS_PATH}`, active: true },
+    redirect_url: `${publicUrl}${SETUP_DONE_PATH}`,
+    public: false
+  };
+}
+var escapeHtml2 = (text) => text.replace(
+  /[&<>"']/g,
+  (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c
+);
+function page(res, status, title, body) {
+  res.writeHead(status, {
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": "default-src 'none'; form-action https: http:; style-src 'unsafe-inline'"
+  });
+  res.end(
+    `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml2(title)}</title></head><body style="font-family:sans-serif;max-width:42rem;margin:3rem auto">${body}</body></html>`
+  );
+}
+function writeCredentials(cwd, app) {
+  const file2 = join4(cwd, ".env");
+  const existing = existsSync(file2) ? readFileSync(file2, "utf8") : "";
+  if (/^\s*APP_ID\s*=/m.test(existing)) {
+    throw new Error(
+      `${file2} already has an APP_ID; agate did not overwrite it. Move it away to register again, or delete the App just created (${app.html_url})`
+    );
+  }
+  const lines = [
+    `# The GitHub App ${app.slug}, registered from app.yml on ${(/* @__PURE__ */ new Date()).toISOString()}.`,
+    `APP_ID=${app.id}`,
+    `PRIVATE_KEY="${app.pem.trim().replaceAll("\n", "\\n")}"`,
+    `WEBHOOK_SECRET=${app.webhook_secret}`,
+    ""
+  ];
+  writeFileSync(
+    file2,
+    `${existing}${existing && !existing.endsWith("\n") ? "\n" : ""}${lines.join("\n")}`,
+    {
+      mode: 384
+    }
+  );
+  return file2;
+}
+function readForm(req) {
+  return new Promise((resolve6) => {
+    if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
+      req.resume();
+      resolve6(null);
+      return;
+    }
+    const chunks = [];
+    let size = 0;
+    req.on("data", (chunk) => {
+      size += chunk.length;
+      if (size > MAX_FORM_BYTES) {
+        resolve6(null);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve6(new URLSearchParams(Buffer.concat(chunks).toString("utf8"))));
+    req.on("error", () => resolve6(null));
+  });
+}
+function json(res, status, body) {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+var CODE_FORM = `<form action="${SETUP_PATH}" method="post">
+<p><label>Registration code: <input name="code" autocomplete="off" autofocus size="24" placeholder="XXXX-XXXX-XXXX-XXXX"></label></p>
+<button type="submit">Continue</button>
+</form>`;
+async function startRegistration(options) {
+  const { settings } = options;
+  const flow = new RegistrationFlow(options);
+  const server = createServer((req, res) => {
+    flow.handle(req, res).catch((error) => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end(`agate setup failed: ${error.message}`);
+    });
+  });
+  const bound = await listenOn(server, settings.port, settings.host);
+  const open = settings.publicUrl ?? bound.url;
+  flow.log(
+    `agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET); it listens on ${bound.where}. To register it as a GitHub App from app.yml: open ${open}/ and enter the registration code ${flow.code} (only this log shows it).${settings.publicUrl ? "" : " GitHub reaches this App only at a public HTTPS address: set AGATE_PUBLIC_URL to it (README: Deploy)."}`
+  );
+  const { url, port } = bound;
+  return {
+    url,
+    port,
+    registered: flow.registered,
+    close: () => new Promise((closed) => {
+      server.close(() => closed());
+      server.closeAllConnections();
+    })
+  };
+}
+var RegistrationFlow = class {
+  constructor(options) {
+    this.options = options;
+    this.log = options.log ?? ((line2) => console.log(line2));
+    this.code = options.code ?? registrationCode();
+  }
+  options;
+  log;
+  code;
+  // The state ties GitHub's redirect to a form this process served, and only someone who
+  // entered the code was served one: nobody else can finish a registration.
+  state = randomBytes3(16).toString("hex");
+  done = false;
+  resolveRegistered = () => {
+  };
+  registered = new Promise((resolve6) => {
+    this.resolveRegistered = resolve6;
+  });
+  async handle(req, res) {
+    const url = new URL(req.url ?? "/", "http://setup.invalid");
+    if (req.method === "GET" && this.probe(url.pathname, res)) return;
+    if (req.method === "POST" && url.pathname === SETUP_PATH) {
+      await this.codeEntered(req, res);
+      return;
+    }
+    if (req.method !== "GET") {
+      res.writeHead(405, { allow: "GET, POST" }).end();
+      return;
+    }
+    if (url.pathname === "/" || url.pathname === SETUP_PATH) {
+      page(
+        res,
+        200,
+        "Register agate",
+        `<h1>Register agate as a GitHub App</h1>
+<p>This agate has no GitHub App yet. Enter the registration code it printed in its log when it started: only someone who can read that log may register it.</p>
+${CODE_FORM}`
+      );
+      return;
+    }
+    if (url.pathname === SETUP_DONE_PATH) {
+      await this.finish(url, res);
+      return;
+    }
+    res.writeHead(404, { "content-type": "text/plain" }).end(`not found: ${url.pathname}`);
+  }
+  /**
+   * The probes: alive (a liveness probe must not restart the process a person is registering),
+   * never ready.
+   */
+  probe(path, res) {
+    if (path === HEALTH_PATH) {
+      json(res, 200, {
+        ok: true,
+        status: this.done ? "registered; the App is starting" : "waiting to be registered"
+      });
+      return true;
+    }
+    if (path === READY_PATH) {
+      json(res, 503, {
+        ok: false,
+        why: this.done ? "registered; the App is starting with its new credentials" : "agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET): open its address and enter the registration code from its log, or set the three"
+      });
+      return true;
+    }
+    return false;
+  }
+  /** The code posted: the manifest form when it is this process's, else a refusal. */
+  async codeEntered(req, res) {
+    const form = await readForm(req);
+    if (form && sameCode(form.get("code") ?? "", this.code)) {
+      this.manifestPage(req, res);
+      return;
+    }
+    this.log("agate setup: a wrong registration code was entered on the page");
+    page(
+      res,
+      403,
+      "Wrong code",
+      `<p>That is not the registration code in this agate's log. Copy it from the line that says <i>the registration code is</i>.</p>${CODE_FORM}`
+    );
+  }
+  /** The manifest form for someone who gave the right code. */
+  manifestPage(req, res) {
+    const { settings } = this.options;
+    const base = settings.publicUrl ?? `http://${req.headers.host ?? `127.0.0.1:${settings.port}`}`;
+    const manifest = manifestFor(base);
+    const where2 = settings.org ? `${settings.githubUrl}/organizations/${settings.org}/settings/apps/new` : `${settings.githubUrl}/settings/apps/new`;
+    const local = /^https?:\/\/(localhost|127\.|\[::1\])/.test(base);
+    page(
+      res,
+      200,
+      "Register agate",
+      `<h1>Register agate as a GitHub App</h1>
+<p>This creates a private GitHub App from <code>app.yml</code>${settings.org ? ` under <b>${escapeHtml2(settings.org)}</b>` : " under your account"}, with the permissions and events agate needs and nothing more. GitHub will send its webhooks to <code>${escapeHtml2(`${base}${WEBHOOKS_PATH}`)}</code>.</p>
+${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it. Set AGATE_PUBLIC_URL to the address GitHub reaches this App at (or change the webhook URL in the App's settings later).</p>` : ""}
+<form action="${escapeHtml2(`${where2}?state=${this.state}`)}" method="post">
+<input type="hidden" name="manifest" value="${escapeHtml2(JSON.stringify(manifest))}">
+<button type="submit">Create the GitHub App</button>
+</form>`
+    );
+  }
+  /** GitHub's redirect back: its one-time code exchanged for the App's credentials, written once. */
+  async finish(url, res) {
+    const code = url.searchParams.get("code") ?? "";
+    if (url.searchParams.get("state") !== this.state) {
+      page(
+        res,
+        403,
+        "Not this setup",
+        '<p>This link did not come from the form this agate served. Start again at <a href="/">/</a>.</p>'
+      );
+      return;
+    }
+    if (this.done) {
+      page(
+        res,
+        409,
+        "Already registered",
+        "<p>This agate was registered already, and runs with that App.</p>"
+      );
+      return;
+    }
+    if (!/^[A-Za-z0-9_-]{1,200}$/.test(code)) {
+      page(
+        res,
+        400,
+        "No code",
+        `<p>GitHub's redirect carried no code. Start again at <a href="/">/</a>.</p>`
+      );
+      return;
+    }
+    let app;
+    let file2;
+    try {
+      app = await convertManifestCode(this.options.settings.apiUrl, code);
+      file2 = writeCredentials(this.options.cwd, app);
+    } catch (error) {
+      page(res, 502, "Registration failed", `<p>${escapeHtml2(error.message)}</p>`);
+      this.log(`agate setup: ${error.message}`);
+      return;
+    }
+    this.done = true;
+    this.log(
+      `agate setup: registered the GitHub App ${app.slug} (id ${app.id}); its credentials are in ${file2} (keep a copy: they are not in the database). agate starts with it now, in this same process. Install it: ${app.html_url}/installations/new`
+    );
+    page(
+      res,
+      200,
+      "agate is registered",
+      `<h1>Registered ${escapeHtml2(app.slug)}</h1>
+<p>The App's id, private key and webhook secret are in <code>${escapeHtml2(file2)}</code> (readable by this user only; keep a copy, they are not in the database). agate is starting with the new App now, in this same process: there is nothing to restart, and later starts read that file.</p>
+<p><a href="${escapeHtml2(`${app.html_url}/installations/new`)}">Install it on your repositories</a>.</p>`
+    );
+    this.resolveRegistered(app);
+  }
+};
+
 // app/runtime/server.ts
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
+import { createServer as createServer2 } from "node:http";
 import { hostname } from "node:os";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 
@@ -15184,71 +15568,6 @@ var ImmutableReads = class {
     );
   }
 };
-
-// app/runtime/health.ts
-var HEALTH_PATH = "/healthz";
-var READY_PATH = "/readyz";
-var READY_CACHE_MS = 1e4;
-var READY_GITHUB_TIMEOUT_MS = 5e3;
-function probes2(store, kind, probot, now) {
-  const readiness = readinessCheck(store, kind, probot, now);
-  return (req, res) => {
-    if (req.method === "GET" && req.url === HEALTH_PATH) {
-      void health(store, kind, res);
-      return true;
-    }
-    if (req.method === "GET" && req.url === READY_PATH) {
-      void readiness().then((ready) => {
-        res.writeHead(ready.ok ? 200 : 503, { "content-type": "application/json" });
-        res.end(JSON.stringify(ready));
-      });
-      return true;
-    }
-    return false;
-  };
-}
-async function health(store, kind, res) {
-  try {
-    const queued = await store.countJobs({ status: "queued" });
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ ok: true, store: kind, queued }));
-  } catch (error) {
-    res.writeHead(503, { "content-type": "application/json" });
-    res.end(JSON.stringify({ ok: false, store: kind, error: error.message }));
-  }
-}
-function readinessCheck(store, kind, probot, now) {
-  let last;
-  const check = async () => {
-    const [storeState, github] = await Promise.all([
-      store.countJobs({ status: "queued" }).then(
-        () => ({ ok: true, kind }),
-        (error) => ({ ok: false, kind, error: error.message })
-      ),
-      probot.auth().then((octokit) => appForProbe(octokit, READY_GITHUB_TIMEOUT_MS)).then(
-        (data) => ({ ok: true, app: data.slug ?? String(data.id ?? "") }),
-        (error) => {
-          const unreached = noAnswer(error);
-          return {
-            ok: false,
-            error: unreached ? `${noAnswerText(unreached)}; check GHE_HOST and GHE_PROTOCOL, and that this host can reach GitHub (DNS, a firewall or proxy on the way)` : error.status !== void 0 && error.status >= 500 ? `GitHub answered HTTP ${error.status}: ${error.message}; it may be down (try again later), or GHE_HOST is not a GitHub` : `GitHub refused the App's credentials${error.status ? ` (HTTP ${error.status})` : ""}: ${error.message}; check APP_ID, the private key, and GHE_HOST`
-          };
-        }
-      )
-    ]);
-    return {
-      ok: storeState.ok && github.ok,
-      store: storeState,
-      github,
-      checked_at: now().toISOString()
-    };
-  };
-  return () => {
-    const at3 = Date.now();
-    if (!last || at3 - last.at >= READY_CACHE_MS) last = { at: at3, answer: check() };
-    return last.answer;
-  };
-}
 
 // app/runtime/intake.ts
 import { createHash as createHash5 } from "node:crypto";
@@ -15427,7 +15746,7 @@ function lingerOnClose(req, lingerMs) {
 }
 
 // app/runtime/intake-guard.ts
-import { timingSafeEqual } from "node:crypto";
+import { timingSafeEqual as timingSafeEqual2 } from "node:crypto";
 
 // app/runtime/admission.ts
 import { isIPv6 } from "node:net";
@@ -15699,7 +16018,7 @@ async function receive(guard, req, res, signature, next) {
     });
     return;
   }
-  if (!timingSafeEqual(body.digest, Buffer.from(signature, "hex"))) {
+  if (!timingSafeEqual2(body.digest, Buffer.from(signature, "hex"))) {
     refuse3(guard, req, res, {
       reason: "signature_mismatch",
       status: 400,
@@ -15765,38 +16084,6 @@ var RefusalLog = class {
   }
 };
 
-// app/runtime/listen.ts
-function listenOn(server, port, host) {
-  return new Promise((resolve6, reject) => {
-    server.once("error", (error) => {
-      reject(
-        error.code === "EADDRINUSE" ? new Error(
-          `PORT ${port} is in use by another process: stop it, or set PORT to a free port (0 picks one)`,
-          { cause: error }
-        ) : error
-      );
-    });
-    server.listen(port, host, () => {
-      const bound = server.address();
-      const address = typeof bound === "object" && bound ? bound.address : host ?? "::";
-      const actual = typeof bound === "object" && bound ? bound.port : port;
-      resolve6(describeBound(address, actual));
-    });
-  });
-}
-function describeBound(address, port) {
-  const everywhere = address === "::" || address === "0.0.0.0";
-  const reach = everywhere ? "127.0.0.1" : address;
-  const host = reach.includes(":") ? `[${reach}]` : reach;
-  return {
-    address,
-    port,
-    url: `http://${host}:${port}`,
-    where: everywhere ? `every interface (${address}), port ${port}` : `${host}:${port}`,
-    everywhere
-  };
-}
-
 // app/runtime/retention.ts
 import { setImmediate as yieldToEvents } from "node:timers/promises";
 var PRUNE_INTERVAL_MS = 36e5;
@@ -15854,8 +16141,8 @@ function startDeliveryRetention(options) {
 
 // app/runtime/settings.ts
 import { createPrivateKey } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { resolve as resolve3 } from "node:path";
+import { readFileSync as readFileSync2 } from "node:fs";
+import { resolve as resolve4 } from "node:path";
 import { z as z34 } from "zod";
 
 // app/evaluator/settings.ts
@@ -16159,7 +16446,7 @@ function loadSettings(env, options = {}) {
   if (parsed.success) privateKey = parsed.data.PRIVATE_KEY;
   const keyPath = blankToUndefined(env.PRIVATE_KEY_PATH);
   if (privateKey === void 0 && typeof keyPath === "string" && blankToUndefined(env.PRIVATE_KEY) === void 0) {
-    const read = readPrivateKeyFile(resolve3(cwd, keyPath), keyPath);
+    const read = readPrivateKeyFile(resolve4(cwd, keyPath), keyPath);
     if ("problem" in read) problems.push(read.problem);
     else privateKey = read.pem;
   }
@@ -16199,7 +16486,7 @@ function loadSettings(env, options = {}) {
 function readPrivateKeyFile(path, given) {
   let text;
   try {
-    text = readFileSync(path, "utf8");
+    text = readFileSync2(path, "utf8");
   } catch (error) {
     return {
       problem: `PRIVATE_KEY_PATH is ${given}, which cannot be read (${error.code ?? error.message}): point it at the .pem file downloaded from your App's settings, readable by this process`
@@ -16442,7 +16729,7 @@ async function waitOrAbandon(loops, executions, stopTimeoutMs, log) {
 }
 
 // app/runtime/server.ts
-var WEBHOOKS_PATH = "/api/github/webhooks";
+var WEBHOOKS_PATH2 = "/api/github/webhooks";
 var UnthrottledOctokit = ProbotOctokit.defaults(
   (options = {}) => ({
     ...options,
@@ -16485,7 +16772,7 @@ async function startAgate(options) {
     });
     const guard = createIntakeGuard({
       secret: settings.webhookSecret,
-      path: WEBHOOKS_PATH,
+      path: WEBHOOKS_PATH2,
       limits,
       log
     });
@@ -16549,14 +16836,14 @@ async function agateServer(parts) {
   const middleware = await createNodeMiddleware(() => {
   }, {
     probot,
-    webhooksPath: WEBHOOKS_PATH
+    webhooksPath: WEBHOOKS_PATH2
   });
   const probotMiddleware = (req, res) => void middleware(req, res, () => {
     answer(req, res, 404, { error: `not found: ${req.method} ${req.url}` }, {}, limits.lingerMs);
   });
   const storeKind = parseDatabaseUrl(settings.databaseUrl).kind.replace("-memory", "");
   const probe = probes2(store, storeKind, probot, parts.now);
-  const server = createServer((req, res) => {
+  const server = createServer2((req, res) => {
     if (probe(req, res)) return;
     if (guard.handle(req, res, intake)) return;
     probotMiddleware(req, res);
@@ -16576,7 +16863,7 @@ function logListening(log, bound, settings, limits, kinds) {
       delivery_retention_ms: settings.deliveryRetentionMs,
       max_body_bytes: limits.maxBodyBytes
     },
-    `agate is listening on ${bound.where}: webhooks at ${WEBHOOKS_PATH}, liveness at ${HEALTH_PATH}, readiness at ${READY_PATH}; job handlers: ${kinds.length > 0 ? kinds.join(", ") : "none (deliveries are recorded and queued, not worked)"}`
+    `agate is listening on ${bound.where}: webhooks at ${WEBHOOKS_PATH2}, liveness at ${HEALTH_PATH}, readiness at ${READY_PATH}; job handlers: ${kinds.length > 0 ? kinds.join(", ") : "none (deliveries are recorded and queued, not worked)"}`
   );
 }
 async function warnWithoutSandbox(settings, log) {
@@ -16619,291 +16906,6 @@ function closeServer(server) {
   });
 }
 
-// app/runtime/setup.ts
-import { randomBytes as randomBytes3, timingSafeEqual as timingSafeEqual2 } from "node:crypto";
-import { existsSync, readFileSync as readFileSync2, writeFileSync } from "node:fs";
-import { createServer as createServer2 } from "node:http";
-import { join as join4, resolve as resolve4 } from "node:path";
-import { parse as parseYaml } from "yaml";
-var SETUP_PATH = "/setup";
-var SETUP_DONE_PATH = "/setup/done";
-var WEBHOOKS_PATH2 = "/api/github/webhooks";
-var MAX_FORM_BYTES = 1024;
-var CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-function registrationCode() {
-  const bytes = randomBytes3(16);
-  const chars = [...bytes].map((b) => CODE_ALPHABET[b % 32]).join("");
-  return (chars.match(/.{4}/g) ?? []).join("-");
-}
-function normalizeCode(text) {
-  return text.toUpperCase().replace(/[\s-]/g, "").replaceAll("O", "0").replace(/[IL]/g, "1");
-}
-function sameCode(typed, code) {
-  const a = Buffer.from(normalizeCode(typed));
-  const b = Buffer.from(normalizeCode(code));
-  return a.length === b.length && timingSafeEqual2(a, b);
-}
-var MANIFEST_FILE = resolve4(import.meta.dirname, "..", "..", "app.yml");
-function manifestFor(publicUrl, file2 = MANIFEST_FILE) {
-  const fromFile = parseYaml(readFileSync2(file2, "utf8"));
-  return {
-    ...fromFile,
-    url: typeof fromFile.url === "string" ? fromFile.url : publicUrl,
-    hook_attributes: { url: `${publicUrl}${WEBHOOKS_PATH2}`, active: true },
-    redirect_url: `${publicUrl}${SETUP_DONE_PATH}`,
-    public: false
-  };
-}
-var escapeHtml2 = (text) => text.replace(
-  /[&<>"']/g,
-  (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c
-);
-function page(res, status, title, body) {
-  res.writeHead(status, {
-    "content-type": "text/html; charset=utf-8",
-    "content-security-policy": "default-src 'none'; form-action https: http:; style-src 'unsafe-inline'"
-  });
-  res.end(
-    `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml2(title)}</title></head><body style="font-family:sans-serif;max-width:42rem;margin:3rem auto">${body}</body></html>`
-  );
-}
-function writeCredentials(cwd, app) {
-  const file2 = join4(cwd, ".env");
-  const existing = existsSync(file2) ? readFileSync2(file2, "utf8") : "";
-  if (/^\s*APP_ID\s*=/m.test(existing)) {
-    throw new Error(
-      `${file2} already has an APP_ID; agate did not overwrite it. Move it away to register again, or delete the App just created (${app.html_url})`
-    );
-  }
-  const lines = [
-    `# The GitHub App ${app.slug}, registered from app.yml on ${(/* @__PURE__ */ new Date()).toISOString()}.`,
-    `APP_ID=${app.id}`,
-    `PRIVATE_KEY="${app.pem.trim().replaceAll("\n", "\\n")}"`,
-    `WEBHOOK_SECRET=${app.webhook_secret}`,
-    ""
-  ];
-  writeFileSync(
-    file2,
-    `${existing}${existing && !existing.endsWith("\n") ? "\n" : ""}${lines.join("\n")}`,
-    {
-      mode: 384
-    }
-  );
-  return file2;
-}
-function readForm(req) {
-  return new Promise((resolve6) => {
-    if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
-      req.resume();
-      resolve6(null);
-      return;
-    }
-    const chunks = [];
-    let size = 0;
-    req.on("data", (chunk) => {
-      size += chunk.length;
-      if (size > MAX_FORM_BYTES) {
-        resolve6(null);
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve6(new URLSearchParams(Buffer.concat(chunks).toString("utf8"))));
-    req.on("error", () => resolve6(null));
-  });
-}
-function json(res, status, body) {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(body));
-}
-var CODE_FORM = `<form action="${SETUP_PATH}" method="post">
-<p><label>Registration code: <input name="code" autocomplete="off" autofocus size="24" placeholder="XXXX-XXXX-XXXX-XXXX"></label></p>
-<button type="submit">Continue</button>
-</form>`;
-async function startSetup(options) {
-  const { settings } = options;
-  const flow = new RegistrationFlow(options);
-  const server = createServer2((req, res) => {
-    flow.handle(req, res).catch((error) => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-      res.end(`agate setup failed: ${error.message}`);
-    });
-  });
-  const bound = await listenOn(server, settings.port, settings.host);
-  const open = settings.publicUrl ?? bound.url;
-  flow.log(
-    `agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET); it listens on ${bound.where}. To register it as a GitHub App from app.yml: open ${open}/ and enter the registration code ${flow.code} (only this log shows it).${settings.publicUrl ? "" : " GitHub reaches this App only at a public HTTPS address: set AGATE_PUBLIC_URL to it (README: Deploy)."}`
-  );
-  const { url, port } = bound;
-  return {
-    url,
-    port,
-    registered: flow.registered,
-    close: () => new Promise((closed) => {
-      server.close(() => closed());
-      server.closeAllConnections();
-    })
-  };
-}
-var RegistrationFlow = class {
-  constructor(options) {
-    this.options = options;
-    this.log = options.log ?? ((line2) => console.log(line2));
-    this.code = options.code ?? registrationCode();
-  }
-  options;
-  log;
-  code;
-  // The state ties GitHub's redirect to a form this process served, and only someone who
-  // entered the code was served one: nobody else can finish a registration.
-  state = randomBytes3(16).toString("hex");
-  done = false;
-  resolveRegistered = () => {
-  };
-  registered = new Promise((resolve6) => {
-    this.resolveRegistered = resolve6;
-  });
-  async handle(req, res) {
-    const url = new URL(req.url ?? "/", "http://setup.invalid");
-    if (req.method === "GET" && this.probe(url.pathname, res)) return;
-    if (req.method === "POST" && url.pathname === SETUP_PATH) {
-      await this.codeEntered(req, res);
-      return;
-    }
-    if (req.method !== "GET") {
-      res.writeHead(405, { allow: "GET, POST" }).end();
-      return;
-    }
-    if (url.pathname === "/" || url.pathname === SETUP_PATH) {
-      page(
-        res,
-        200,
-        "Register agate",
-        `<h1>Register agate as a GitHub App</h1>
-<p>This agate has no GitHub App yet. Enter the registration code it printed in its log when it started: only someone who can read that log may register it.</p>
-${CODE_FORM}`
-      );
-      return;
-    }
-    if (url.pathname === SETUP_DONE_PATH) {
-      await this.finish(url, res);
-      return;
-    }
-    res.writeHead(404, { "content-type": "text/plain" }).end(`not found: ${url.pathname}`);
-  }
-  /**
-   * The probes: alive (a liveness probe must not restart the process a person is registering),
-   * never ready.
-   */
-  probe(path, res) {
-    if (path === HEALTH_PATH) {
-      json(res, 200, {
-        ok: true,
-        status: this.done ? "registered; the App is starting" : "waiting to be registered"
-      });
-      return true;
-    }
-    if (path === READY_PATH) {
-      json(res, 503, {
-        ok: false,
-        why: this.done ? "registered; the App is starting with its new credentials" : "agate is not registered yet (no APP_ID, PRIVATE_KEY or WEBHOOK_SECRET): open its address and enter the registration code from its log, or set the three"
-      });
-      return true;
-    }
-    return false;
-  }
-  /** The code posted: the manifest form when it is this process's, else a refusal. */
-  async codeEntered(req, res) {
-    const form = await readForm(req);
-    if (form && sameCode(form.get("code") ?? "", this.code)) {
-      this.manifestPage(req, res);
-      return;
-    }
-    this.log("agate setup: a wrong registration code was entered on the page");
-    page(
-      res,
-      403,
-      "Wrong code",
-      `<p>That is not the registration code in this agate's log. Copy it from the line that says <i>the registration code is</i>.</p>${CODE_FORM}`
-    );
-  }
-  /** The manifest form for someone who gave the right code. */
-  manifestPage(req, res) {
-    const { settings } = this.options;
-    const base = settings.publicUrl ?? `http://${req.headers.host ?? `127.0.0.1:${settings.port}`}`;
-    const manifest = manifestFor(base);
-    const where2 = settings.org ? `${settings.githubUrl}/organizations/${settings.org}/settings/apps/new` : `${settings.githubUrl}/settings/apps/new`;
-    const local = /^https?:\/\/(localhost|127\.|\[::1\])/.test(base);
-    page(
-      res,
-      200,
-      "Register agate",
-      `<h1>Register agate as a GitHub App</h1>
-<p>This creates a private GitHub App from <code>app.yml</code>${settings.org ? ` under <b>${escapeHtml2(settings.org)}</b>` : " under your account"}, with the permissions and events agate needs and nothing more. GitHub will send its webhooks to <code>${escapeHtml2(`${base}${WEBHOOKS_PATH2}`)}</code>.</p>
-${local ? `<p><b>That address is this machine's own:</b> GitHub cannot reach it. Set AGATE_PUBLIC_URL to the address GitHub reaches this App at (or change the webhook URL in the App's settings later).</p>` : ""}
-<form action="${escapeHtml2(`${where2}?state=${this.state}`)}" method="post">
-<input type="hidden" name="manifest" value="${escapeHtml2(JSON.stringify(manifest))}">
-<button type="submit">Create the GitHub App</button>
-</form>`
-    );
-  }
-  /** GitHub's redirect back: its one-time code exchanged for the App's credentials, written once. */
-  async finish(url, res) {
-    const code = url.searchParams.get("code") ?? "";
-    if (url.searchParams.get("state") !== this.state) {
-      page(
-        res,
-        403,
-        "Not this setup",
-        '<p>This link did not come from the form this agate served. Start again at <a href="/">/</a>.</p>'
-      );
-      return;
-    }
-    if (this.done) {
-      page(
-        res,
-        409,
-        "Already registered",
-        "<p>This agate was registered already, and runs with that App.</p>"
-      );
-      return;
-    }
-    if (!/^[A-Za-z0-9_-]{1,200}$/.test(code)) {
-      page(
-        res,
-        400,
-        "No code",
-        `<p>GitHub's redirect carried no code. Start again at <a href="/">/</a>.</p>`
-      );
-      return;
-    }
-    let app;
-    let file2;
-    try {
-      app = await convertManifestCode(this.options.settings.apiUrl, code);
-      file2 = writeCredentials(this.options.cwd, app);
-    } catch (error) {
-      page(res, 502, "Registration failed", `<p>${escapeHtml2(error.message)}</p>`);
-      this.log(`agate setup: ${error.message}`);
-      return;
-    }
-    this.done = true;
-    this.log(
-      `agate setup: registered the GitHub App ${app.slug} (id ${app.id}); its credentials are in ${file2} (keep a copy: they are not in the database). agate starts with it now, in this same process. Install it: ${app.html_url}/installations/new`
-    );
-    page(
-      res,
-      200,
-      "agate is registered",
-      `<h1>Registered ${escapeHtml2(app.slug)}</h1>
-<p>The App's id, private key and webhook secret are in <code>${escapeHtml2(file2)}</code> (readable by this user only; keep a copy, they are not in the database). agate is starting with the new App now, in this same process: there is nothing to restart, and later starts read that file.</p>
-<p><a href="${escapeHtml2(`${app.html_url}/installations/new`)}">Install it on your repositories</a>.</p>`
-    );
-    this.resolveRegistered(app);
-  }
-};
-
 // app/main.ts
 function environment() {
   const file2 = resolve5(".env");
@@ -16921,12 +16923,12 @@ function environment() {
 if (unregistered(environment().env)) {
   try {
     const { env, envFile } = environment();
-    const setup = await startSetup({
+    const registration2 = await startRegistration({
       settings: loadSetupSettings(env, envFile),
       cwd: process.cwd()
     });
-    await setup.registered;
-    await setup.close();
+    await registration2.registered;
+    await registration2.close();
   } catch (error) {
     console.error(error.message);
     process.exit(1);
