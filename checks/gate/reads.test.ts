@@ -21,7 +21,7 @@ describe("the read plan", () => {
   });
 
   it("reviews are read for the review evaluator, or when a protected path changed, and only then", () => {
-    const plain = { changedFiles: [file("src/a.ts")], pushEvent: false, headDecided: false };
+    const plain = { changedFiles: [file("src/a.ts")], pushEvent: false, head: HEAD, decided: [] };
     expect(reads.planReads({ ...plain, config: config() }).reviews).toBe(false);
     expect(
       reads.planReads({ ...plain, config: config("evaluator: { kind: review }\n") }).reviews,
@@ -33,20 +33,20 @@ describe("the read plan", () => {
   });
 
   it("stored evaluations only for an evaluator agate asks; runs skipped only for the push of a head never decided", () => {
-    const base = { changedFiles: [], config: config() };
-    expect(reads.planReads({ ...base, pushEvent: true, headDecided: false })).toEqual({
+    const base = { changedFiles: [], config: config(), head: HEAD };
+    const decided = [{ head_sha: HEAD }];
+    const other = [{ head_sha: MERGE_BASE }];
+    expect(reads.planReads({ ...base, pushEvent: true, decided: other })).toEqual({
       reviews: false,
       evaluations: false,
       skipRuns: true,
     });
-    expect(reads.planReads({ ...base, pushEvent: true, headDecided: true }).skipRuns).toBe(false);
-    expect(reads.planReads({ ...base, pushEvent: false, headDecided: false }).skipRuns).toBe(false);
+    expect(reads.planReads({ ...base, pushEvent: true, decided }).skipRuns).toBe(false);
+    expect(reads.planReads({ ...base, pushEvent: false, decided: [] }).skipRuns).toBe(false);
     const asked = config(
       "evaluator: { kind: llm, provider: openai, model: m, base_url: https://llm.example/v1 }\n",
     );
-    expect(
-      reads.planReads({ ...base, config: asked, pushEvent: false, headDecided: false }),
-    ).toEqual({
+    expect(reads.planReads({ ...base, config: asked, pushEvent: false, decided: [] })).toEqual({
       reviews: false,
       evaluations: true,
       skipRuns: false,
