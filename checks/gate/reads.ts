@@ -241,14 +241,12 @@ function sharedWith(
   return [...others.values()];
 }
 
-/** A review as GitHub lists it (github/pulls.ts). */
-export interface ListedReview {
-  login: string;
-  user_type: string | null;
+/** A review as GitHub lists it (github/pulls.ts): any state, maybe without a commit or time. */
+export interface ListedReview extends Pick<ReviewVerdictFact, "login" | "body"> {
   state: string;
+  user_type: string | null;
   commit_id: string | null;
   submitted_at: string | null;
-  body: string;
 }
 
 /** A reviewer's latest decisive review, and whether to read if its reviewer is a maintainer. */
