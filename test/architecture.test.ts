@@ -308,8 +308,6 @@ const ALLOWED_ARROWS: readonly string[] = [
   "app/gate/apply.ts -> checks/gate/plan.ts", // A3: the plan lists the labels it writes
   "app/gate/apply.ts -> checks/gate/sighting.ts", // A3: the sighting is an effect the plan lists
   "app/gate/entry-priority.ts -> app/entries/route.ts", // A3 deletes entry-priority.ts
-  "app/gate/gather.ts -> checks/gate/attempts.ts", // A2: stored records become facts past gather
-  "app/gate/gather.ts -> checks/gate/entries.ts", // A2: linked entries become facts past gather
   // ---- B: jobs and rooms ----
   // ---- C: foundations ----
   "app/github/write-once.ts -> app/store/ports/write-intent-ledger.ts", // C2: write-once beside the adapter facade, over a ledger port it is handed

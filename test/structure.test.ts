@@ -33,7 +33,6 @@ const FILE_ALLOWANCES: readonly string[] = [
 const FUNCTION_ALLOWANCES: readonly string[] = [
   // ---- A: the pass ----
   "app/gate/evaluator-job.ts: askEvaluator", // A4
-  "app/gate/gather.ts: gatherAt", // A2
   "checks/evaluator/prompt.ts: buildEvaluatorPrompt", // A6
   "checks/gate/provenance.ts: verifyProvenance", // A6
   "checks/gate/render.ts: renderGateSummary", // A6

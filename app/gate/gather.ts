@@ -6,35 +6,23 @@
  */
 
 import { entryMentions } from "../../checks/entries/mentions.js";
-import { attemptsOf, priorRecordOf } from "../../checks/gate/attempts.js";
-import { linkedEntries } from "../../checks/gate/entries.js";
 import {
-  compareIsWhole,
-  handoffReadAt,
-  newestChangeCandidates,
   planReads,
-  pullListing,
   readsDefaultSetup,
   readsSetup,
+  reviewFacts,
   seenViewIsNewest,
+  storedFacts,
 } from "../../checks/gate/reads.js";
 import type { Config } from "../../schemas/config.js";
 import type {
   BaseConfigFact,
-  ChangedFile,
-  ChangedFilesListing,
   EvaluationFact,
   EvidenceJob,
   GateFacts,
-  HandoffFacts,
-  PullRequestDetail,
-  PullRequestSnapshot,
   PullRequestView,
-  ReviewVerdictFact,
-  TestedCommitFact,
 } from "../../schemas/gate.js";
-import type { Comparison, GitHubAdapter, ReviewFact } from "../github/adapter.js";
-import { isMaintainer } from "../github/maintainers.js";
+import type { Comparison, GitHubAdapter } from "../github/adapter.js";
 import type { ImmutableReads } from "../github/reads.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { BaseSightingStore } from "../store/ports/base-sighting-store.js";
@@ -43,8 +31,13 @@ import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
 import type { OverrideStore } from "../store/ports/override-store.js";
 import type { RecordStore } from "../store/ports/record-store.js";
-import { dailyBudgetSpent, evaluatorIsDue, storedEvaluation } from "./evaluation-facts.js";
+import { storedEvaluation } from "./evaluation-facts.js";
 import { collectEvidence, type EvidenceCache } from "./evidence.js";
+import { changedFilesAt, commitOf, HeadMovedError, headTreeAt } from "./gather/changed-files.js";
+import { evaluatorDueNow } from "./gather/evaluation.js";
+import { handoffFactsFor } from "./gather/handoff.js";
+import { latestReviews } from "./gather/reviews.js";
+import { readStored } from "./gather/stored.js";
 import type { RequiredCheckReader } from "./required-check.js";
 import { readTraceFact, TraceReportCache, traceReaderOf } from "./trace-report.js";
 
@@ -89,58 +82,6 @@ export interface Gathered {
    * seen has none of agate's: its check is created without listing first.
    */
   headSeen: boolean;
-}
-
-/** The head or base moved while facts were read: a decision on them would mix two commits. */
-class HeadMovedError extends Error {
-  constructor(number: number, what: string) {
-    super(`${what} of #${number} moved while agate read it; starting over`);
-    this.name = "HeadMovedError";
-  }
-}
-
-/**
- * The files the pull request changes, at the exact base and head SHAs. The compare of base...head
- * is read by SHA and so cannot mix two heads; it lists at most 300 files, so a larger change is
- * read from the pull request's own list (at most 3,000, read by number), after which the pull
- * request is read again to make sure neither end moved meanwhile. A listing that may be cut is
- * marked incomplete: the gate does not decide on it.
- */
-async function changedFilesAt(
-  github: GitHubAdapter,
-  pr: PullRequestSnapshot,
-  detail: PullRequestDetail,
-  comparison: Comparison,
-): Promise<{ files: ChangedFile[]; listing: ChangedFilesListing }> {
-  const compared = comparison.files.map(({ filename, previous_filename, status }) => ({
-    filename,
-    previous_filename,
-    status,
-  }));
-  if (compareIsWhole(compared.length, detail.changed_files)) {
-    return { files: compared, listing: { complete: true, reason: null } };
-  }
-  const listed = await github.changedFiles(pr.number);
-  const after = await github.pullRequest(pr.number);
-  if (after.head_sha !== pr.head_sha) throw new HeadMovedError(pr.number, "the head");
-  if (after.base_sha !== pr.base_sha) throw new HeadMovedError(pr.number, "the base");
-  const count = (await github.pullRequestDetail(pr.number)).changed_files;
-  return {
-    files: listed,
-    listing: pullListing(listed.length, count),
-  };
-}
-
-/** A commit of the comparison as GitHub has it, without another call when the compare had it. */
-function commitOf(comparison: Comparison, sha: string): TestedCommitFact | null {
-  const commit = comparison.commits.find((c) => c.sha === sha);
-  return commit ? { sha: commit.sha, tree_sha: commit.tree_sha, parents: commit.parents } : null;
-}
-
-function headTreeOf(comparison: Comparison): string | null {
-  const head = comparison.head_sha;
-  if (head === comparison.merge_base_sha) return comparison.merge_base_tree_sha;
-  return commitOf(comparison, head)?.tree_sha ?? null;
 }
 
 type GatherOutcome = ({ status: "gathered" } & Gathered) | { status: "skipped"; reason: string };
@@ -223,6 +164,10 @@ export async function gatherPullRequest(
   }
 }
 
+/**
+ * The facts at the head and base being graded: the stored rows and the changed files first, then
+ * the further reads the read plan (checks/gate/reads.ts) asks for, each at the SHA it names.
+ */
 async function gatherAt(
   deps: GatherDeps,
   view: PullRequestView,
@@ -236,16 +181,7 @@ async function gatherAt(
 ): Promise<Gathered> {
   const { github, store } = deps;
   const { snapshot: pr, detail } = view;
-  const key = { repository: pr.repository, pullNumber: pr.number };
-  const head = { repository: pr.repository, headSha: pr.head_sha };
-  const [stored, mergeCommits, overrides, sightings, bases, entries] = await Promise.all([
-    store.listRecords(key),
-    store.listMergeCommits({ ...key, headSha: pr.head_sha }),
-    store.listOverrides({ ...key, headSha: pr.head_sha }),
-    store.listHeadObservations(head),
-    store.listBaseSightings(head),
-    store.listEntries({ repository: pr.repository }),
-  ]);
+  const stored = await readStored(store, pr);
   const observations: Observations = {
     merge_commit: detail.merge_commit_sha
       ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha }
@@ -254,47 +190,34 @@ async function gatherAt(
     view,
     entry_mentions: entryMentions(detail.body, pr.repository),
   };
-  const merge_commits =
-    detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha)
-      ? [...mergeCommits, detail.merge_commit_sha]
-      : mergeCommits;
   const changed = await changedFilesAt(github, pr, detail, comparison);
-  const head_tree_sha = headTreeOf(comparison) ?? (await github.treeOf(pr.head_sha));
-  const prior_records = stored.map(priorRecordOf);
-  // An override holds for the head on the base it was given on: a retarget voids it too.
-  const override = overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
+  const head_tree_sha = await headTreeAt(github, comparison, pr.head_sha);
+  const known = storedFacts(pr, detail, stored, observations.entry_mentions);
   const facts: GateFacts = {
     pull_request: pr,
     head_tree_sha,
     config,
-    previously_gated: prior_records.some((r) => r.state !== "not_gated"),
+    previously_gated: known.previously_gated,
     changed_files: changed.files,
     changed_files_listing: changed.listing,
-    merge_commits,
+    merge_commits: known.merge_commits,
     evidence_source: null,
     evidence_run: null,
     evidence: [],
     approvals: [],
-    override: override
-      ? {
-          by: override.by,
-          reason: override.reason,
-          at: override.at,
-          comment_url: override.comment_url,
-        }
-      : null,
-    head_shared_with: sharedWith(pr, [...sightings, ...bases]),
-    prior_records,
-    attempts: attemptsOf(stored, pr.head_sha),
+    override: known.override,
+    head_shared_with: known.head_shared_with,
+    prior_records: known.prior_records,
+    attempts: known.attempts,
     agate_version: deps.agateVersion,
     handoff: null,
     reviews: [],
     evaluation: { status: "not_asked" },
-    entries: linkedEntries(entries, pr.number, observations.entry_mentions),
+    entries: known.entries,
     trace: null,
     setup: null,
   };
-  const headSeen = sightings.length > 0;
+  const headSeen = stored.sightings.length > 0;
   // Where a pass counts (checks/gate/base-requirement.ts): a neutral is a pass too, so it is
   // read for a base without a config as well. Kept for ten minutes per branch (required-check.ts).
   if (deps.setup && readsSetup(config)) await readSetup(deps, deps.setup, facts);
@@ -304,63 +227,68 @@ async function gatherAt(
     config: cfg,
     changedFiles: changed.files,
     pushEvent: options.skipRuns,
-    headDecided: stored.some((r) => r.head_sha === pr.head_sha),
+    head: pr.head_sha,
+    decided: facts.prior_records,
   });
-  const collected = await collectEvidence(github, deps.evidence, {
+  await readEvidence(deps, facts, cfg, config.digest, comparison, {
+    skipRuns: plan.skipRuns,
+    completedJob: options.completedJob ?? null,
+  });
+  const [reviews, handoff, evaluation] = await Promise.all([
+    plan.reviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
+    handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
+    plan.evaluations
+      ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored.records)
+      : Promise.resolve<EvaluationFact>({ status: "not_asked" }),
+  ]);
+  Object.assign(facts, reviewFacts(cfg, reviews), { handoff, evaluation });
+  const asked = plan.evaluations
+    ? await evaluatorDueNow(store, facts, cfg, options.rerunEvaluator, deps.now)
+    : { due: false, evaluation };
+  facts.evaluation = asked.evaluation;
+  return { facts, observations, evaluatorDue: asked.due, headSeen };
+}
+
+/**
+ * The evidence run and its command record at the head (or a test merge commit of it), and the
+ * trace reports beside a believed record; the runs are not listed when the read plan skips them.
+ */
+async function readEvidence(
+  deps: GatherDeps,
+  facts: GateFacts,
+  config: Config,
+  configDigest: string,
+  comparison: Comparison,
+  options: { skipRuns: boolean; completedJob: { runId: number; job: EvidenceJob } | null },
+): Promise<void> {
+  const pr = facts.pull_request;
+  const collected = await collectEvidence(deps.github, deps.evidence, {
     target: {
       kind: "pull_request",
       number: pr.number,
       baseRef: pr.base_ref,
       headSha: pr.head_sha,
-      mergeCommits: merge_commits,
+      mergeCommits: facts.merge_commits,
     },
     repository: pr.repository,
-    config: cfg,
-    configDigest: config.digest,
+    config,
+    configDigest,
     baseSha: pr.base_sha,
-    changedFiles: changed.files,
-    listing: changed.listing,
-    skipRuns: plan.skipRuns,
+    changedFiles: facts.changed_files,
+    listing: facts.changed_files_listing,
+    skipRuns: options.skipRuns,
     knownCommit: (sha) => commitOf(comparison, sha),
-    completedJob: options.completedJob ?? null,
+    completedJob: options.completedJob,
   });
   facts.evidence_source = collected.source;
   facts.evidence_run = collected.run;
   facts.evidence = collected.evidence;
   facts.trace = await readTraceFact(
-    traceReaderOf(github),
+    traceReaderOf(deps.github),
     deps.traceReports ?? new TraceReportCache(),
     collected.run,
     collected.evidence,
   );
-  const [reviews, handoff, evaluation] = await Promise.all([
-    plan.reviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
-    handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
-    plan.evaluations
-      ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored)
-      : Promise.resolve<EvaluationFact>({ status: "not_asked" }),
-  ]);
-  facts.approvals = reviews
-    .filter((r) => r.state === "APPROVED")
-    .map(({ login, commit_id, submitted_at, maintainer }) => ({
-      login,
-      commit_id,
-      submitted_at,
-      maintainer,
-    }));
-  if (cfg.evaluator.kind === "review") facts.reviews = reviews;
-  facts.handoff = handoff;
-  facts.evaluation = evaluation;
-  let evaluatorDue =
-    plan.evaluations && (await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator));
-  if (evaluatorDue) {
-    const spent = await dailyBudgetSpent(store, pr, cfg, deps.now());
-    if (spent) {
-      facts.evaluation = spent;
-      evaluatorDue = false;
-    }
-  }
-  return { facts, observations, evaluatorDue, headSeen };
 }
 
 /**
@@ -378,109 +306,4 @@ async function readSetup(
   const name = await setup.defaultBranch(deps.github, pr.repository);
   if (name !== pr.base_ref)
     facts.default_setup = await setup.read(deps.github, pr.repository, name);
-}
-
-/**
- * Every other pull request, or other base of this one, the head was seen with: by a pass's own
- * read, or named by an event (app/gate/event-bases.ts), once each.
- */
-function sharedWith(
-  pr: PullRequestSnapshot,
-  seen: readonly { pull_number: number; base_ref: string }[],
-): { pull_number: number; base_ref: string }[] {
-  const others = new Map<string, { pull_number: number; base_ref: string }>();
-  for (const { pull_number, base_ref } of seen) {
-    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
-    others.set(`${pull_number}\n${base_ref}`, { pull_number, base_ref });
-  }
-  return [...others.values()];
-}
-
-/**
- * Each reviewer's latest decisive review (a later review replaces an earlier one; comments do
- * not count), marked as a maintainer's or not: write access or a listed maintainer or team
- * member, and never the author or a bot.
- */
-async function latestReviews(
-  github: GitHubAdapter,
-  pr: PullRequestSnapshot,
-  maintainers: string[],
-): Promise<ReviewVerdictFact[]> {
-  const latest = new Map<string, ReviewFact>();
-  for (const review of await github.reviews(pr.number)) {
-    if (review.state === "COMMENTED" || review.state === "PENDING") continue;
-    latest.set(review.login.toLowerCase(), review);
-  }
-  const verdicts: ReviewVerdictFact[] = [];
-  for (const [login, review] of latest) {
-    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
-    if (!review.commit_id || !review.submitted_at) continue;
-    // The author's, or a bot's (by GitHub's account type), review is never a maintainer's: an
-    // agent must not approve its own work.
-    const maintainer =
-      login !== pr.author.login.toLowerCase() &&
-      (await isMaintainer(github, { login: review.login, type: review.user_type }, maintainers));
-    verdicts.push({
-      login,
-      state: review.state,
-      commit_id: review.commit_id,
-      submitted_at: review.submitted_at,
-      body: review.body,
-      maintainer,
-    });
-  }
-  return verdicts;
-}
-
-/**
- * The handoff file at the head and what its rules and verification need; the commits are the
- * compare's. Where the file is read, if at all, is the read plan's (checks/gate/reads.ts).
- */
-async function handoffFactsFor(
-  deps: GatherDeps,
-  pr: PullRequestSnapshot,
-  config: Config,
-  detail: PullRequestDetail,
-  comparison: Comparison,
-  changed: { files: ChangedFile[]; listing: ChangedFilesListing },
-): Promise<HandoffFacts> {
-  const { github, reads } = deps;
-  const path = config.handoff.path;
-  const commits =
-    config.handoff.required_when.sessions_over === null
-      ? []
-      : comparison.commits.map(({ sha, message, committed_at }) => ({
-          sha,
-          message,
-          committed_at,
-        }));
-  const facts: HandoffFacts = {
-    file: null,
-    observed_at: deps.now().toISOString(),
-    opened_at: detail.created_at,
-    commit_count: detail.commits,
-    changed_lines: detail.additions + detail.deletions,
-    commits,
-    newest_change: null,
-  };
-  const at = handoffReadAt({
-    config,
-    labels: pr.labels,
-    facts,
-    changed,
-    mergeBase: comparison.merge_base_sha,
-    head: pr.head_sha,
-  });
-  const file = at ? await reads.file(github, path, at) : null;
-  if (!file) return facts;
-  // Only a file that exists can be stale; its freshness needs the newest non-empty commit.
-  let newest_change: HandoffFacts["newest_change"] = null;
-  for (const sha of newestChangeCandidates(commits, pr.head_sha)) {
-    const files = await github.commitFiles(sha);
-    if (files.length > 0) {
-      newest_change = { sha, files };
-      break;
-    }
-  }
-  return { ...facts, file: { path, blob_sha: file.blobSha, text: file.text }, newest_change };
 }

@@ -1,7 +1,8 @@
 /**
  * The pull request's stored acceptance records as the decision reads them: each as a prior
  * record (what was decided where, for carrying over and for "once gated, stays gated"), and the
- * graded attempts among them (checks/gate/progress.ts). Pure: gather hands in the records.
+ * graded attempts among them (checks/gate/progress.ts). Pure: the read plan makes them facts
+ * (checks/gate/reads.ts `storedFacts`) from the records gather read.
  */
 import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import type { AttemptFact, PriorRecord } from "../../schemas/gate.js";

@@ -21,7 +21,7 @@ describe("the read plan", () => {
   });
 
   it("reviews are read for the review evaluator, or when a protected path changed, and only then", () => {
-    const plain = { changedFiles: [file("src/a.ts")], pushEvent: false, headDecided: false };
+    const plain = { changedFiles: [file("src/a.ts")], pushEvent: false, head: HEAD, decided: [] };
     expect(reads.planReads({ ...plain, config: config() }).reviews).toBe(false);
     expect(
       reads.planReads({ ...plain, config: config("evaluator: { kind: review }\n") }).reviews,
@@ -33,20 +33,20 @@ describe("the read plan", () => {
   });
 
   it("stored evaluations only for an evaluator agate asks; runs skipped only for the push of a head never decided", () => {
-    const base = { changedFiles: [], config: config() };
-    expect(reads.planReads({ ...base, pushEvent: true, headDecided: false })).toEqual({
+    const base = { changedFiles: [], config: config(), head: HEAD };
+    const decided = [{ head_sha: HEAD }];
+    const other = [{ head_sha: MERGE_BASE }];
+    expect(reads.planReads({ ...base, pushEvent: true, decided: other })).toEqual({
       reviews: false,
       evaluations: false,
       skipRuns: true,
     });
-    expect(reads.planReads({ ...base, pushEvent: true, headDecided: true }).skipRuns).toBe(false);
-    expect(reads.planReads({ ...base, pushEvent: false, headDecided: false }).skipRuns).toBe(false);
+    expect(reads.planReads({ ...base, pushEvent: true, decided }).skipRuns).toBe(false);
+    expect(reads.planReads({ ...base, pushEvent: false, decided: [] }).skipRuns).toBe(false);
     const asked = config(
       "evaluator: { kind: llm, provider: openai, model: m, base_url: https://llm.example/v1 }\n",
     );
-    expect(
-      reads.planReads({ ...base, config: asked, pushEvent: false, headDecided: false }),
-    ).toEqual({
+    expect(reads.planReads({ ...base, config: asked, pushEvent: false, decided: [] })).toEqual({
       reviews: false,
       evaluations: true,
       skipRuns: false,
@@ -124,5 +124,103 @@ describe("the read plan", () => {
     expect(reads.seenViewIsNewest(view("2026-12-02T10:04:00Z"), last)).toBe(false);
     expect(reads.seenViewIsNewest(view("2026-12-02T10:05:00Z"), last)).toBe(true);
     expect(reads.seenViewIsNewest(view("2026-12-02T10:05:00Z", "Closes #2"), last)).toBe(false);
+  });
+
+  it("stored rows as facts: an override only on the base it was given on, each other pull request or base once, a new test merge commit added", () => {
+    const pr = gateFacts().pull_request;
+    const override = (base_ref: string, id: number) => ({
+      id,
+      repository: pr.repository,
+      pull_number: pr.number,
+      head_sha: HEAD,
+      base_ref,
+      by: "maintainer",
+      reason: "looked at it",
+      comment_url: null,
+      at: "2026-12-02T10:00:00.000Z",
+    });
+    const seen = [
+      { pull_number: pr.number, base_ref: pr.base_ref },
+      { pull_number: 9, base_ref: pr.base_ref },
+    ];
+    const stored = {
+      records: [],
+      mergeCommits: [MERGE_BASE],
+      overrides: [override(pr.base_ref, 1), override("evil", 2)],
+      sightings: seen,
+      bases: [...seen, { pull_number: pr.number, base_ref: "evil" }],
+      entries: [],
+    };
+    const facts = reads.storedFacts(pr, { merge_commit_sha: HEAD }, stored, []);
+    // The newest override was given while the pull request targeted another branch: void here.
+    expect(facts.override?.at).toBe("2026-12-02T10:00:00.000Z");
+    expect(
+      reads.storedFacts({ ...pr, base_ref: "other" }, { merge_commit_sha: null }, stored, [])
+        .override,
+    ).toBeNull();
+    expect(facts.head_shared_with).toEqual([
+      { pull_number: 9, base_ref: pr.base_ref },
+      { pull_number: pr.number, base_ref: "evil" },
+    ]);
+    expect(facts.merge_commits).toEqual([MERGE_BASE, HEAD]);
+    expect(
+      reads.storedFacts(pr, { merge_commit_sha: MERGE_BASE }, stored, []).merge_commits,
+    ).toEqual([MERGE_BASE]);
+    expect(facts).toMatchObject({
+      prior_records: [],
+      previously_gated: false,
+      attempts: [],
+      entries: [],
+    });
+  });
+
+  it("reviews: each reviewer's latest decisive one; the author is never asked about as a maintainer; verdicts kept for the review evaluator only", () => {
+    const review = (login: string, state: string, commit_id: string | null = HEAD) => ({
+      login,
+      user_type: "User",
+      state,
+      commit_id,
+      submitted_at: "2026-12-02T10:00:00Z",
+      body: "",
+    });
+    const decisive = reads.decisiveReviews(
+      [
+        review("Agent", "APPROVED"),
+        review("ann", "CHANGES_REQUESTED"),
+        review("ann", "APPROVED"),
+        review("ann", "COMMENTED"),
+        review("bob", "APPROVED", null),
+        review("cy", "DISMISSED"),
+      ],
+      "agent",
+    );
+    expect(decisive.map((d) => [d.verdict.login, d.verdict.state, d.askMaintainer])).toEqual([
+      ["agent", "APPROVED", false],
+      ["ann", "APPROVED", true],
+    ]);
+    const verdicts = decisive.map((d) => ({ ...d.verdict, maintainer: d.askMaintainer }));
+    expect(reads.reviewFacts(config(), verdicts)).toEqual({
+      approvals: verdicts.map(({ login, commit_id, submitted_at, maintainer }) => ({
+        login,
+        commit_id,
+        submitted_at,
+        maintainer,
+      })),
+      reviews: [],
+    });
+    expect(reads.reviewFacts(config("evaluator: { kind: review }\n"), verdicts).reviews).toEqual(
+      verdicts,
+    );
+  });
+
+  it("the compare's commits are kept for the handoff only under a sessions_over rule", () => {
+    const commits = [
+      { sha: HEAD, message: "m", committed_at: null, tree_sha: MERGE_BASE, parents: [] },
+    ];
+    expect(reads.handoffCommits(config(), commits)).toEqual([
+      { sha: HEAD, message: "m", committed_at: null },
+    ]);
+    const off = config("handoff:\n  required_when: { sessions_over: null }\n");
+    expect(reads.handoffCommits(off, commits)).toEqual([]);
   });
 });

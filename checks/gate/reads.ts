@@ -1,19 +1,29 @@
 /**
  * The read plan: what a pull request's pass reads beyond its first reads (the config at the base,
  * the compare of base...head, the pull request), decided from the config and what was read so
- * far. app/gate/gather.ts executes it and decides nothing of its own; each read here is one a
- * decision needs (a read nobody needs costs GitHub calls on every pass).
+ * far, and what the reads are as facts for the decision. app/gate/gather.ts executes it and
+ * decides nothing of its own; each read here is one a decision needs (a read nobody needs costs
+ * GitHub calls on every pass).
  */
+import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import type { Config } from "../../schemas/config.js";
 import type {
   BaseConfigFact,
   ChangedFile,
   ChangedFilesListing,
+  GateFacts,
   HandoffFacts,
+  PullRequestDetail,
+  PullRequestSnapshot,
   PullRequestView,
+  ReviewVerdictFact,
   SetupFact,
 } from "../../schemas/gate.js";
+import type { HandoffEntry } from "../../schemas/handoff-entry.js";
+import type { StoredOverride } from "../../schemas/store.js";
 import { handoffRequiredBy } from "../handoff/required.js";
+import { attemptsOf, priorRecordOf } from "./attempts.js";
+import { linkedEntries } from "./entries.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "./listing.js";
 import { protectedChanges } from "./protected-paths.js";
 import { viewDigest } from "./sighting.js";
@@ -66,18 +76,19 @@ export function planReads(input: {
   changedFiles: readonly ChangedFile[];
   /** The event was the push itself (opened, synchronize): no run for it can have finished. */
   pushEvent: boolean;
-  /**
-   * agate decided on this head before: a late or repeated push event for a head it knows must not
-   * hide the runs it already read.
-   */
-  headDecided: boolean;
+  /** The head being graded, and the pull request's earlier decisions (its prior records). */
+  head: string;
+  decided: readonly { head_sha: string }[];
 }): ReadPlan {
   const { config } = input;
   const kind = config.evaluator.kind;
+  // agate decided on this head before: a late or repeated push event for a head it knows must
+  // not hide the runs it already read.
+  const headDecided = input.decided.some((r) => r.head_sha === input.head);
   return {
     reviews: kind === "review" || protectedChanges(input.changedFiles, config).length > 0,
     evaluations: kind === "llm" || kind === "command",
-    skipRuns: input.pushEvent && !input.headDecided,
+    skipRuns: input.pushEvent && !headDecided,
   };
 }
 
@@ -137,4 +148,161 @@ export function newestChangeCandidates(
 ): string[] {
   const newestFirst = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [head];
   return newestFirst.slice(0, 5);
+}
+
+/**
+ * The commits of the comparison the handoff rules read: only a `sessions_over` rule counts
+ * sessions by them, so without one none are kept (they would only fill the stored facts).
+ */
+export function handoffCommits(
+  config: Config,
+  commits: readonly { sha: string; message: string; committed_at: string | null }[],
+): HandoffFacts["commits"] {
+  if (config.handoff.required_when.sessions_over === null) return [];
+  return commits.map(({ sha, message, committed_at }) => ({ sha, message, committed_at }));
+}
+
+/** What the stored rows of a pull request and its head are, read before anything else. */
+export interface StoredReads {
+  /** The pull request's acceptance records, oldest first. */
+  records: readonly AcceptanceRecord[];
+  /** Test merge commits reported for the head, oldest first. */
+  mergeCommits: readonly string[];
+  /** The head's overrides, oldest first. */
+  overrides: readonly StoredOverride[];
+  /** The pull requests and bases a pass saw the head in, and those events named it with. */
+  sightings: readonly { pull_number: number; base_ref: string }[];
+  bases: readonly { pull_number: number; base_ref: string }[];
+  /** The repository's handoff entries as agate decided them. */
+  entries: readonly HandoffEntry[];
+}
+
+/** The facts the stored rows and the pull request's own view give, before any further read. */
+export type StoredFacts = Pick<
+  GateFacts,
+  | "merge_commits"
+  | "override"
+  | "head_shared_with"
+  | "prior_records"
+  | "previously_gated"
+  | "attempts"
+  | "entries"
+>;
+
+/**
+ * The stored rows as the decision reads them (checks/gate/attempts.ts, entries.ts), with what the
+ * pull request's view adds: the test merge commit GitHub reports now, the issues its description
+ * mentions (`mentions`, checks/entries/mentions.ts).
+ */
+export function storedFacts(
+  pr: PullRequestSnapshot,
+  detail: Pick<PullRequestDetail, "merge_commit_sha">,
+  stored: StoredReads,
+  mentions: readonly number[],
+): StoredFacts {
+  const merge = detail.merge_commit_sha;
+  const prior_records = stored.records.map(priorRecordOf);
+  // An override holds for the head on the base it was given on: a retarget voids it too.
+  const override = stored.overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
+  return {
+    merge_commits:
+      merge && !stored.mergeCommits.includes(merge)
+        ? [...stored.mergeCommits, merge]
+        : [...stored.mergeCommits],
+    override: override
+      ? {
+          by: override.by,
+          reason: override.reason,
+          at: override.at,
+          comment_url: override.comment_url,
+        }
+      : null,
+    head_shared_with: sharedWith(pr, [...stored.sightings, ...stored.bases]),
+    prior_records,
+    previously_gated: prior_records.some((r) => r.state !== "not_gated"),
+    attempts: attemptsOf(stored.records, pr.head_sha),
+    entries: linkedEntries(stored.entries, pr.number, mentions),
+  };
+}
+
+/**
+ * Every other pull request, or other base of this one, the head was seen with: by a pass's own
+ * read, or named by an event (app/gate/event-bases.ts), once each.
+ */
+function sharedWith(
+  pr: PullRequestSnapshot,
+  seen: readonly { pull_number: number; base_ref: string }[],
+): { pull_number: number; base_ref: string }[] {
+  const others = new Map<string, { pull_number: number; base_ref: string }>();
+  for (const { pull_number, base_ref } of seen) {
+    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
+    others.set(`${pull_number}\n${base_ref}`, { pull_number, base_ref });
+  }
+  return [...others.values()];
+}
+
+/** A review as GitHub lists it (github/pulls.ts): any state, maybe without a commit or time. */
+export interface ListedReview extends Pick<ReviewVerdictFact, "login" | "body"> {
+  state: string;
+  user_type: string | null;
+  commit_id: string | null;
+  submitted_at: string | null;
+}
+
+/** A reviewer's latest decisive review, and whether to read if its reviewer is a maintainer. */
+export interface DecisiveReview {
+  verdict: Omit<ReviewVerdictFact, "maintainer">;
+  user: { login: string; type: string | null };
+  askMaintainer: boolean;
+}
+
+/**
+ * Each reviewer's latest decisive review (a later review replaces an earlier one; comments do
+ * not count), with whether its reviewer is to be asked about as a maintainer: the author never
+ * is, so an agent cannot approve its own work (a bot is refused by the maintainer read itself).
+ */
+export function decisiveReviews(
+  reviews: readonly ListedReview[],
+  author: string,
+): DecisiveReview[] {
+  const latest = new Map<string, ListedReview>();
+  for (const review of reviews) {
+    if (review.state === "COMMENTED" || review.state === "PENDING") continue;
+    latest.set(review.login.toLowerCase(), review);
+  }
+  const decisive: DecisiveReview[] = [];
+  for (const [login, review] of latest) {
+    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
+    if (!review.commit_id || !review.submitted_at) continue;
+    decisive.push({
+      verdict: {
+        login,
+        state: review.state,
+        commit_id: review.commit_id,
+        submitted_at: review.submitted_at,
+        body: review.body,
+      },
+      user: { login: review.login, type: review.user_type },
+      askMaintainer: login !== author.toLowerCase(),
+    });
+  }
+  return decisive;
+}
+
+/** The reviews as facts: every approval, and the verdicts themselves for the `review` evaluator. */
+export function reviewFacts(
+  config: Config,
+  verdicts: readonly ReviewVerdictFact[],
+): Pick<GateFacts, "approvals" | "reviews"> {
+  return {
+    approvals: verdicts
+      .filter((r) => r.state === "APPROVED")
+      .map(({ login, commit_id, submitted_at, maintainer }) => ({
+        login,
+        commit_id,
+        submitted_at,
+        maintainer,
+      })),
+    reviews: config.evaluator.kind === "review" ? [...verdicts] : [],
+  };
 }
