@@ -13997,10 +13997,11 @@ function pullListing(listed2, changedFiles2) {
 function planReads(input) {
   const { config } = input;
   const kind = config.evaluator.kind;
+  const headDecided = input.decided.some((r) => r.head_sha === input.head);
   return {
     reviews: kind === "review" || protectedChanges(input.changedFiles, config).length > 0,
     evaluations: kind === "llm" || kind === "command",
-    skipRuns: input.pushEvent && !input.headDecided
+    skipRuns: input.pushEvent && !headDecided
   };
 }
 function readsSetup(config) {
@@ -14025,6 +14026,180 @@ function handoffReadAt(input) {
 function newestChangeCandidates(commits, head) {
   const newestFirst = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [head];
   return newestFirst.slice(0, 5);
+}
+function handoffCommits(config, commits) {
+  if (config.handoff.required_when.sessions_over === null) return [];
+  return commits.map(({ sha: sha2, message: message4, committed_at }) => ({ sha: sha2, message: message4, committed_at }));
+}
+function storedFacts(pr, detail, stored, mentions) {
+  const merge = detail.merge_commit_sha;
+  const prior_records = stored.records.map(priorRecordOf);
+  const override = stored.overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
+  return {
+    merge_commits: merge && !stored.mergeCommits.includes(merge) ? [...stored.mergeCommits, merge] : [...stored.mergeCommits],
+    override: override ? {
+      by: override.by,
+      reason: override.reason,
+      at: override.at,
+      comment_url: override.comment_url
+    } : null,
+    head_shared_with: sharedWith(pr, [...stored.sightings, ...stored.bases]),
+    prior_records,
+    previously_gated: prior_records.some((r) => r.state !== "not_gated"),
+    attempts: attemptsOf(stored.records, pr.head_sha),
+    entries: linkedEntries(stored.entries, pr.number, mentions)
+  };
+}
+function sharedWith(pr, seen) {
+  const others = /* @__PURE__ */ new Map();
+  for (const { pull_number, base_ref } of seen) {
+    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
+    others.set(`${pull_number}
+${base_ref}`, { pull_number, base_ref });
+  }
+  return [...others.values()];
+}
+function decisiveReviews(reviews2, author) {
+  const latest = /* @__PURE__ */ new Map();
+  for (const review of reviews2) {
+    if (review.state === "COMMENTED" || review.state === "PENDING") continue;
+    latest.set(review.login.toLowerCase(), review);
+  }
+  const decisive = [];
+  for (const [login, review] of latest) {
+    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
+    if (!review.commit_id || !review.submitted_at) continue;
+    decisive.push({
+      verdict: {
+        login,
+        state: review.state,
+        commit_id: review.commit_id,
+        submitted_at: review.submitted_at,
+        body: review.body
+      },
+      user: { login: review.login, type: review.user_type },
+      askMaintainer: login !== author.toLowerCase()
+    });
+  }
+  return decisive;
+}
+function reviewFacts(config, verdicts) {
+  return {
+    approvals: verdicts.filter((r) => r.state === "APPROVED").map(({ login, commit_id, submitted_at, maintainer }) => ({
+      login,
+      commit_id,
+      submitted_at,
+      maintainer
+    })),
+    reviews: config.evaluator.kind === "review" ? [...verdicts] : []
+  };
+}
+
+// app/gate/gather/changed-files.ts
+var HeadMovedError = class extends Error {
+  constructor(number, what) {
+    super(`${what} of #${number} moved while agate read it; starting over`);
+    this.name = "HeadMovedError";
+  }
+};
+async function changedFilesAt(github, pr, detail, comparison) {
+  const compared = comparison.files.map(({ filename, previous_filename, status }) => ({
+    filename,
+    previous_filename,
+    status
+  }));
+  if (compareIsWhole(compared.length, detail.changed_files)) {
+    return { files: compared, listing: { complete: true, reason: null } };
+  }
+  const listed2 = await github.changedFiles(pr.number);
+  const after = await github.pullRequest(pr.number);
+  if (after.head_sha !== pr.head_sha) throw new HeadMovedError(pr.number, "the head");
+  if (after.base_sha !== pr.base_sha) throw new HeadMovedError(pr.number, "the base");
+  const count2 = (await github.pullRequestDetail(pr.number)).changed_files;
+  return {
+    files: listed2,
+    listing: pullListing(listed2.length, count2)
+  };
+}
+function commitOf(comparison, sha2) {
+  const commit2 = comparison.commits.find((c) => c.sha === sha2);
+  return commit2 ? { sha: commit2.sha, tree_sha: commit2.tree_sha, parents: commit2.parents } : null;
+}
+async function headTreeAt(github, comparison, head) {
+  if (comparison.head_sha === comparison.merge_base_sha) return comparison.merge_base_tree_sha;
+  return commitOf(comparison, comparison.head_sha)?.tree_sha ?? await github.treeOf(head);
+}
+
+// app/gate/gather/evaluation.ts
+async function evaluatorDueNow(store, facts, config, rerun, now) {
+  if (!await evaluatorIsDue(store, facts, config, rerun)) {
+    return { due: false, evaluation: facts.evaluation };
+  }
+  const spent = await dailyBudgetSpent(store, facts.pull_request, config, now());
+  return spent ? { due: false, evaluation: spent } : { due: true, evaluation: facts.evaluation };
+}
+
+// app/gate/gather/handoff.ts
+async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
+  const { github, reads } = deps;
+  const path = config.handoff.path;
+  const commits = handoffCommits(config, comparison.commits);
+  const facts = {
+    file: null,
+    observed_at: deps.now().toISOString(),
+    opened_at: detail.created_at,
+    commit_count: detail.commits,
+    changed_lines: detail.additions + detail.deletions,
+    commits,
+    newest_change: null
+  };
+  const at3 = handoffReadAt({
+    config,
+    labels: pr.labels,
+    facts,
+    changed,
+    mergeBase: comparison.merge_base_sha,
+    head: pr.head_sha
+  });
+  const file2 = at3 ? await reads.file(github, path, at3) : null;
+  if (!file2) return facts;
+  let newest_change = null;
+  for (const sha2 of newestChangeCandidates(commits, pr.head_sha)) {
+    const files = await github.commitFiles(sha2);
+    if (files.length > 0) {
+      newest_change = { sha: sha2, files };
+      break;
+    }
+  }
+  return { ...facts, file: { path, blob_sha: file2.blobSha, text: file2.text }, newest_change };
+}
+
+// app/gate/gather/reviews.ts
+async function latestReviews(github, pr, maintainers) {
+  const verdicts = [];
+  for (const { verdict: verdict2, user, askMaintainer } of decisiveReviews(
+    await github.reviews(pr.number),
+    pr.author.login
+  )) {
+    const maintainer = askMaintainer && await isMaintainer(github, user, maintainers);
+    verdicts.push({ ...verdict2, maintainer });
+  }
+  return verdicts;
+}
+
+// app/gate/gather/stored.ts
+async function readStored(store, pr) {
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  const head = { repository: pr.repository, headSha: pr.head_sha };
+  const [records, mergeCommits, overrides, sightings, bases, entries] = await Promise.all([
+    store.listRecords(key),
+    store.listMergeCommits({ ...key, headSha: pr.head_sha }),
+    store.listOverrides({ ...key, headSha: pr.head_sha }),
+    store.listHeadObservations(head),
+    store.listBaseSightings(head),
+    store.listEntries({ repository: pr.repository })
+  ]);
+  return { records, mergeCommits, overrides, sightings, bases, entries };
 }
 
 // app/gate/trace-report.ts
@@ -14125,40 +14300,6 @@ async function readTraceFact(reader, cache, run, evidence) {
 }
 
 // app/gate/gather.ts
-var HeadMovedError = class extends Error {
-  constructor(number, what) {
-    super(`${what} of #${number} moved while agate read it; starting over`);
-    this.name = "HeadMovedError";
-  }
-};
-async function changedFilesAt(github, pr, detail, comparison) {
-  const compared = comparison.files.map(({ filename, previous_filename, status }) => ({
-    filename,
-    previous_filename,
-    status
-  }));
-  if (compareIsWhole(compared.length, detail.changed_files)) {
-    return { files: compared, listing: { complete: true, reason: null } };
-  }
-  const listed2 = await github.changedFiles(pr.number);
-  const after = await github.pullRequest(pr.number);
-  if (after.head_sha !== pr.head_sha) throw new HeadMovedError(pr.number, "the head");
-  if (after.base_sha !== pr.base_sha) throw new HeadMovedError(pr.number, "the base");
-  const count2 = (await github.pullRequestDetail(pr.number)).changed_files;
-  return {
-    files: listed2,
-    listing: pullListing(listed2.length, count2)
-  };
-}
-function commitOf(comparison, sha2) {
-  const commit2 = comparison.commits.find((c) => c.sha === sha2);
-  return commit2 ? { sha: commit2.sha, tree_sha: commit2.tree_sha, parents: commit2.parents } : null;
-}
-function headTreeOf(comparison) {
-  const head = comparison.head_sha;
-  if (head === comparison.merge_base_sha) return comparison.merge_base_tree_sha;
-  return commitOf(comparison, head)?.tree_sha ?? null;
-}
 async function viewIsCurrent(store, view) {
   const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
   const last = await store.latestPullRequestSighting(key);
@@ -14200,57 +14341,41 @@ async function gatherPullRequest(deps, target, options) {
 async function gatherAt(deps, view, config, comparison, options) {
   const { github, store } = deps;
   const { snapshot: pr, detail } = view;
-  const key = { repository: pr.repository, pullNumber: pr.number };
-  const head = { repository: pr.repository, headSha: pr.head_sha };
-  const [stored, mergeCommits, overrides, sightings, bases, entries] = await Promise.all([
-    store.listRecords(key),
-    store.listMergeCommits({ ...key, headSha: pr.head_sha }),
-    store.listOverrides({ ...key, headSha: pr.head_sha }),
-    store.listHeadObservations(head),
-    store.listBaseSightings(head),
-    store.listEntries({ repository: pr.repository })
-  ]);
+  const stored = await readStored(store, pr);
   const observations = {
     merge_commit: detail.merge_commit_sha ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha } : null,
     head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
     view,
     entry_mentions: entryMentions(detail.body, pr.repository)
   };
-  const merge_commits = detail.merge_commit_sha && !mergeCommits.includes(detail.merge_commit_sha) ? [...mergeCommits, detail.merge_commit_sha] : mergeCommits;
   const changed = await changedFilesAt(github, pr, detail, comparison);
-  const head_tree_sha = headTreeOf(comparison) ?? await github.treeOf(pr.head_sha);
-  const prior_records = stored.map(priorRecordOf);
-  const override = overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
+  const head_tree_sha = await headTreeAt(github, comparison, pr.head_sha);
+  const known = storedFacts(pr, detail, stored, observations.entry_mentions);
   const facts = {
     pull_request: pr,
     head_tree_sha,
     config,
-    previously_gated: prior_records.some((r) => r.state !== "not_gated"),
+    previously_gated: known.previously_gated,
     changed_files: changed.files,
     changed_files_listing: changed.listing,
-    merge_commits,
+    merge_commits: known.merge_commits,
     evidence_source: null,
     evidence_run: null,
     evidence: [],
     approvals: [],
-    override: override ? {
-      by: override.by,
-      reason: override.reason,
-      at: override.at,
-      comment_url: override.comment_url
-    } : null,
-    head_shared_with: sharedWith(pr, [...sightings, ...bases]),
-    prior_records,
-    attempts: attemptsOf(stored, pr.head_sha),
+    override: known.override,
+    head_shared_with: known.head_shared_with,
+    prior_records: known.prior_records,
+    attempts: known.attempts,
     agate_version: deps.agateVersion,
     handoff: null,
     reviews: [],
     evaluation: { status: "not_asked" },
-    entries: linkedEntries(entries, pr.number, observations.entry_mentions),
+    entries: known.entries,
     trace: null,
     setup: null
   };
-  const headSeen = sightings.length > 0;
+  const headSeen = stored.sightings.length > 0;
   if (deps.setup && readsSetup(config)) await readSetup(deps, deps.setup, facts);
   if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
   const cfg = config.config;
@@ -14258,58 +14383,52 @@ async function gatherAt(deps, view, config, comparison, options) {
     config: cfg,
     changedFiles: changed.files,
     pushEvent: options.skipRuns,
-    headDecided: stored.some((r) => r.head_sha === pr.head_sha)
+    head: pr.head_sha,
+    decided: facts.prior_records
   });
-  const collected = await collectEvidence(github, deps.evidence, {
+  await readEvidence(deps, facts, cfg, config.digest, comparison, {
+    skipRuns: plan.skipRuns,
+    completedJob: options.completedJob ?? null
+  });
+  const [reviews2, handoff, evaluation] = await Promise.all([
+    plan.reviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
+    handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
+    plan.evaluations ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored.records) : Promise.resolve({ status: "not_asked" })
+  ]);
+  Object.assign(facts, reviewFacts(cfg, reviews2), { handoff, evaluation });
+  const asked2 = plan.evaluations ? await evaluatorDueNow(store, facts, cfg, options.rerunEvaluator, deps.now) : { due: false, evaluation };
+  facts.evaluation = asked2.evaluation;
+  return { facts, observations, evaluatorDue: asked2.due, headSeen };
+}
+async function readEvidence(deps, facts, config, configDigest2, comparison, options) {
+  const pr = facts.pull_request;
+  const collected = await collectEvidence(deps.github, deps.evidence, {
     target: {
       kind: "pull_request",
       number: pr.number,
       baseRef: pr.base_ref,
       headSha: pr.head_sha,
-      mergeCommits: merge_commits
+      mergeCommits: facts.merge_commits
     },
     repository: pr.repository,
-    config: cfg,
-    configDigest: config.digest,
+    config,
+    configDigest: configDigest2,
     baseSha: pr.base_sha,
-    changedFiles: changed.files,
-    listing: changed.listing,
-    skipRuns: plan.skipRuns,
+    changedFiles: facts.changed_files,
+    listing: facts.changed_files_listing,
+    skipRuns: options.skipRuns,
     knownCommit: (sha2) => commitOf(comparison, sha2),
-    completedJob: options.completedJob ?? null
+    completedJob: options.completedJob
   });
   facts.evidence_source = collected.source;
   facts.evidence_run = collected.run;
   facts.evidence = collected.evidence;
   facts.trace = await readTraceFact(
-    traceReaderOf(github),
+    traceReaderOf(deps.github),
     deps.traceReports ?? new TraceReportCache(),
     collected.run,
     collected.evidence
   );
-  const [reviews2, handoff, evaluation] = await Promise.all([
-    plan.reviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
-    handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
-    plan.evaluations ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored) : Promise.resolve({ status: "not_asked" })
-  ]);
-  facts.approvals = reviews2.filter((r) => r.state === "APPROVED").map(({ login, commit_id, submitted_at, maintainer }) => ({
-    login,
-    commit_id,
-    submitted_at,
-    maintainer
-  }));
-  if (cfg.evaluator.kind === "review") facts.reviews = reviews2;
-  facts.handoff = handoff;
-  facts.evaluation = evaluation;
-  let evaluatorDue2 = plan.evaluations && await evaluatorIsDue(store, facts, cfg, options.rerunEvaluator);
-  if (evaluatorDue2) {
-    const spent = await dailyBudgetSpent(store, pr, cfg, deps.now());
-    if (spent) {
-      facts.evaluation = spent;
-      evaluatorDue2 = false;
-    }
-  }
-  return { facts, observations, evaluatorDue: evaluatorDue2, headSeen };
 }
 async function readSetup(deps, setup, facts) {
   const pr = facts.pull_request;
@@ -14318,74 +14437,6 @@ async function readSetup(deps, setup, facts) {
   const name = await setup.defaultBranch(deps.github, pr.repository);
   if (name !== pr.base_ref)
     facts.default_setup = await setup.read(deps.github, pr.repository, name);
-}
-function sharedWith(pr, seen) {
-  const others = /* @__PURE__ */ new Map();
-  for (const { pull_number, base_ref } of seen) {
-    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
-    others.set(`${pull_number}
-${base_ref}`, { pull_number, base_ref });
-  }
-  return [...others.values()];
-}
-async function latestReviews(github, pr, maintainers) {
-  const latest = /* @__PURE__ */ new Map();
-  for (const review of await github.reviews(pr.number)) {
-    if (review.state === "COMMENTED" || review.state === "PENDING") continue;
-    latest.set(review.login.toLowerCase(), review);
-  }
-  const verdicts = [];
-  for (const [login, review] of latest) {
-    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
-    if (!review.commit_id || !review.submitted_at) continue;
-    const maintainer = login !== pr.author.login.toLowerCase() && await isMaintainer(github, { login: review.login, type: review.user_type }, maintainers);
-    verdicts.push({
-      login,
-      state: review.state,
-      commit_id: review.commit_id,
-      submitted_at: review.submitted_at,
-      body: review.body,
-      maintainer
-    });
-  }
-  return verdicts;
-}
-async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
-  const { github, reads } = deps;
-  const path = config.handoff.path;
-  const commits = config.handoff.required_when.sessions_over === null ? [] : comparison.commits.map(({ sha: sha2, message: message4, committed_at }) => ({
-    sha: sha2,
-    message: message4,
-    committed_at
-  }));
-  const facts = {
-    file: null,
-    observed_at: deps.now().toISOString(),
-    opened_at: detail.created_at,
-    commit_count: detail.commits,
-    changed_lines: detail.additions + detail.deletions,
-    commits,
-    newest_change: null
-  };
-  const at3 = handoffReadAt({
-    config,
-    labels: pr.labels,
-    facts,
-    changed,
-    mergeBase: comparison.merge_base_sha,
-    head: pr.head_sha
-  });
-  const file2 = at3 ? await reads.file(github, path, at3) : null;
-  if (!file2) return facts;
-  let newest_change = null;
-  for (const sha2 of newestChangeCandidates(commits, pr.head_sha)) {
-    const files = await github.commitFiles(sha2);
-    if (files.length > 0) {
-      newest_change = { sha: sha2, files };
-      break;
-    }
-  }
-  return { ...facts, file: { path, blob_sha: file2.blobSha, text: file2.text }, newest_change };
 }
 
 // app/gate/pull-request.ts
