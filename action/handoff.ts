@@ -103,56 +103,14 @@ export function writeHandoff(options: WriteHandoffOptions): WrittenHandoff {
   }
   if (task.trim() === "") throw new HandoffUsageError("--task must not be empty");
 
-  let status = existing?.front.status ?? "in-progress";
-  if (options.status !== undefined) {
-    const parsed = handoffStatusSchema.safeParse(options.status);
-    if (!parsed.success) {
-      throw new HandoffUsageError(
-        `--status ${JSON.stringify(options.status)} is not one of ${handoffStatusSchema.options.join(", ")}`,
-      );
-    }
-    status = parsed.data;
-  }
-
-  const record = readRecord(root, options.cwd, options.recordPath);
-  let lastCommand = existing?.front.last_command ?? null;
-  if (record.record) {
-    const head = git(root, ["rev-parse", "HEAD"]).trim();
-    // A record of another commit says nothing about this one: copied, its last_command would be
-    // a claim the gate checks against this commit's record, and may well refuse.
-    if (record.record.tested.sha !== head) {
-      throw new HandoffUsageError(
-        `the command record ${record.file} is of ${shortSha(record.record.tested.sha)}, but HEAD is ${shortSha(head)}, and last_command must describe this commit: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\` again`,
-      );
-    }
-    const chosen = lastCommandOf(record.record);
-    if (chosen) lastCommand = chosen;
-    else warnings.push(`the command record ${record.file} has no commands; last_command kept`);
-  } else {
-    warnings.push(
-      `no command record at ${record.file}: run \`${AGATE_CLI} run\` first; last_command ${lastCommand ? "kept as it was" : "left empty"}`,
-    );
-  }
-
-  // The work tree is read through a git dir of agate's own with a copy of the index: the
-  // repository's config (filters, fsmonitor, drivers) is never read, the index never written.
-  const head = gitMaybe(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])?.trim();
-  const scratch = mkdtempSync(join(tmpdir(), "agate-handoff-"));
-  let changed: string[];
-  let tree: string;
-  try {
-    const shadow = createShadowGit({
-      cwd: root,
-      sha: head ?? baseSha,
-      gitDir: join(scratch, "git"),
-      index: "as-is",
-    });
-    refreshIndex(shadow);
-    changed = changedFiles(shadow, baseSha, path);
-    tree = codeTree(shadow, path, head);
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  const status = chosenStatus(options.status, existing?.front.status ?? "in-progress");
+  const lastCommand = recordedLastCommand(
+    root,
+    options,
+    existing?.front.last_command ?? null,
+    warnings,
+  );
+  const { changed, tree } = readWorkTree(root, baseSha, path);
 
   const front = handoffFrontMatterSchema.parse({
     task: task.trim(),
@@ -178,6 +136,72 @@ export function writeHandoff(options: WriteHandoffOptions): WrittenHandoff {
     writeFileSync(file, text);
   }
   return { path, file, created: existing === null, unchanged, front, warnings };
+}
+
+function chosenStatus(
+  flag: string | undefined,
+  kept: HandoffFrontMatter["status"],
+): HandoffFrontMatter["status"] {
+  if (flag === undefined) return kept;
+  const parsed = handoffStatusSchema.safeParse(flag);
+  if (!parsed.success) {
+    throw new HandoffUsageError(
+      `--status ${JSON.stringify(flag)} is not one of ${handoffStatusSchema.options.join(", ")}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** last_command from the local record `agate run` wrote, if it is of HEAD; else the one kept. */
+function recordedLastCommand(
+  root: string,
+  options: WriteHandoffOptions,
+  kept: HandoffFrontMatter["last_command"],
+  warnings: string[],
+): HandoffFrontMatter["last_command"] {
+  const record = readRecord(root, options.cwd, options.recordPath);
+  if (!record.record) {
+    warnings.push(
+      `no command record at ${record.file}: run \`${AGATE_CLI} run\` first; last_command ${kept ? "kept as it was" : "left empty"}`,
+    );
+    return kept;
+  }
+  const head = git(root, ["rev-parse", "HEAD"]).trim();
+  // A record of another commit says nothing about this one: copied, its last_command would be
+  // a claim the gate checks against this commit's record, and may well refuse.
+  if (record.record.tested.sha !== head) {
+    throw new HandoffUsageError(
+      `the command record ${record.file} is of ${shortSha(record.record.tested.sha)}, but HEAD is ${shortSha(head)}, and last_command must describe this commit: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\` again`,
+    );
+  }
+  const chosen = lastCommandOf(record.record);
+  if (chosen) return chosen;
+  warnings.push(`the command record ${record.file} has no commands; last_command kept`);
+  return kept;
+}
+
+/** The files changed against the base and the code tree, read without the repository's .git. */
+function readWorkTree(
+  root: string,
+  baseSha: string,
+  path: string,
+): { changed: string[]; tree: string } {
+  // The work tree is read through a git dir of agate's own with a copy of the index: the
+  // repository's config (filters, fsmonitor, drivers) is never read, the index never written.
+  const head = gitMaybe(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])?.trim();
+  const scratch = mkdtempSync(join(tmpdir(), "agate-handoff-"));
+  try {
+    const shadow = createShadowGit({
+      cwd: root,
+      sha: head ?? baseSha,
+      gitDir: join(scratch, "git"),
+      index: "as-is",
+    });
+    refreshIndex(shadow);
+    return { changed: changedFiles(shadow, baseSha, path), tree: codeTree(shadow, path, head) };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 const MARKER = /^<!-- agate handoff: .*-->\s*$/;
