@@ -21,8 +21,8 @@ import {
 } from "../schemas/handoff-file.js";
 import { localBase } from "./base-config.js";
 import { loadConfig, type ReadDefaults } from "./config-defaults.js";
-import { git, gitMaybe, gitShadow, localStateDir } from "./git.js";
-import { createShadowGit, refreshIndex, type ShadowGit } from "./shadow-git.js";
+import { git, gitMaybe, gitShadow, localStateDir } from "./git/git.js";
+import { createShadowGit, refreshIndex, type ShadowGit } from "./git/shadow-git.js";
 
 /** A problem the person at the terminal fixes (a flag, a file, the config): `agate` exits 2. */
 export class HandoffUsageError extends Error {

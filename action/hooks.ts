@@ -22,7 +22,7 @@ import { UnreadableStatusError } from "../checks/gate/status-report.js";
 import { AGATE_CLI, CLI_PACKAGE } from "../checks/handoff/verify.js";
 import { parseDuration } from "../schemas/duration.js";
 import type { StatusReport } from "../schemas/gate-status.js";
-import { gitMaybe, localStateDir } from "./git.js";
+import { gitMaybe, localStateDir } from "./git/git.js";
 import {
   readStatus,
   type StatusDeps,

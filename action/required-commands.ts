@@ -9,18 +9,24 @@ import { AGATE_VERSION } from "../schemas/version.js";
 import { type ReadFileAtCommit, readConfigAtBase } from "./base-config.js";
 import { loadConfig, type ReadDefaults } from "./config-defaults.js";
 import { commandEnvironment, runnerInfo, workflowRun } from "./environment.js";
-import { type GitObject, readObjects } from "./git.js";
-import { type CommandsIsolation, isolatedUser, rootAccess, sharedIsolation } from "./isolation.js";
-import { processGroupLauncher } from "./process-group.js";
-import { runCommand } from "./run-command.js";
+import { type GitObject, readObjects } from "./git/git.js";
 import {
   createShadowGit,
   pathText,
   type ShadowGit,
   type WorkTreeState,
   workTreeState,
-} from "./shadow-git.js";
-import { changedBetween, HEAD_COMMIT, listed, testedCommit, testedSnapshot } from "./snapshot.js";
+} from "./git/shadow-git.js";
+import {
+  changedBetween,
+  HEAD_COMMIT,
+  listed,
+  testedCommit,
+  testedSnapshot,
+} from "./git/snapshot.js";
+import { type CommandsIsolation, isolatedUser, rootAccess, sharedIsolation } from "./isolation.js";
+import { processGroupLauncher } from "./process-group.js";
+import { runCommand } from "./run-command.js";
 import { mark } from "./timings.js";
 
 /** Where the commands' output and progress go: the Actions log, or a terminal. */

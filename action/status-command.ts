@@ -12,7 +12,7 @@ import {
 import { CLI_PACKAGE } from "../checks/handoff/verify.js";
 import { parseDuration } from "../schemas/duration.js";
 import type { StatusReport } from "../schemas/gate-status.js";
-import { gitMaybe } from "./git.js";
+import { gitMaybe } from "./git/git.js";
 import { StatusAccessError, StatusGitHub, StatusRateLimited, TOKEN_HELP } from "./status-github.js";
 
 export const STATUS_USAGE = `${CLI_PACKAGE} status [NUMBER] [--wait DURATION] [--json] [--repo OWNER/NAME] [--app SLUG]
