@@ -1,28 +1,28 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, posix, resolve } from "node:path";
-import { commandPassed } from "../checks/command-results.js";
-import { configExtends, parseConfig } from "../checks/config/parse-config.js";
-import { ConfigurationError } from "../checks/errors.js";
-import { parseHandoffFile, renderHandoffFile } from "../checks/handoff/parse-handoff.js";
-import { AGATE_CLI, contradictionFindings, NO_EXIT_CODE } from "../checks/handoff/verify.js";
-import { shortSha } from "../checks/markdown.js";
-import { NORMALISATION_RULES } from "../checks/normalise-output.js";
+import { commandPassed } from "../../checks/command-results.js";
+import { configExtends, parseConfig } from "../../checks/config/parse-config.js";
+import { ConfigurationError } from "../../checks/errors.js";
+import { parseHandoffFile, renderHandoffFile } from "../../checks/handoff/parse-handoff.js";
+import { AGATE_CLI, contradictionFindings, NO_EXIT_CODE } from "../../checks/handoff/verify.js";
+import { shortSha } from "../../checks/markdown.js";
+import { NORMALISATION_RULES } from "../../checks/normalise-output.js";
 import {
   type CommandRecord,
   commandRecordSchema,
   RECORD_FILE_NAME,
-} from "../schemas/command-record.js";
-import { CONFIG_PATH, handoffSchema } from "../schemas/config.js";
+} from "../../schemas/command-record.js";
+import { CONFIG_PATH, handoffSchema } from "../../schemas/config.js";
 import {
   type HandoffFrontMatter,
   handoffFrontMatterSchema,
   handoffStatusSchema,
-} from "../schemas/handoff-file.js";
-import { localBase } from "./base-config.js";
-import { loadConfig, type ReadDefaults } from "./config-defaults.js";
-import { git, gitMaybe, gitShadow, localStateDir } from "./git/git.js";
-import { createShadowGit, refreshIndex, type ShadowGit } from "./git/shadow-git.js";
+} from "../../schemas/handoff-file.js";
+import { localBase } from "../base-config.js";
+import { loadConfig, type ReadDefaults } from "../config-defaults.js";
+import { git, gitMaybe, gitShadow, localStateDir } from "../git/git.js";
+import { createShadowGit, refreshIndex, type ShadowGit } from "../git/shadow-git.js";
 
 /** A problem the person at the terminal fixes (a flag, a file, the config): `agate` exits 2. */
 export class HandoffUsageError extends Error {
