@@ -1,4 +1,4 @@
-import { type GitObject, gitMaybe } from "./git.js";
+import { type GitObject, gitMaybe } from "./git/git.js";
 
 /** Reads a file at a commit through the contents API, for when git cannot reach the commit. */
 export type ReadFileAtCommit = (sha: string, path: string) => Promise<string | null>;

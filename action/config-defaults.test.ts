@@ -4,7 +4,7 @@ import { parseConfig } from "../checks/config/parse-config.js";
 import { ConfigurationError } from "../checks/errors.js";
 import { useSimulator } from "../test/github/use-simulator.js";
 import { makeRepo, type TestRepo } from "../test/support/git-repo.js";
-import { main } from "./cli.js";
+import { main } from "./cli/main.js";
 import { defaultsReader, TOKEN_ADVICE } from "./config-defaults.js";
 import { type RunLog, runRequiredCommands } from "./required-commands.js";
 

@@ -12,7 +12,7 @@ import {
   oversizedDefaults,
 } from "../checks/config/extends.js";
 import { configExtends, type LoadedConfig, parseConfig } from "../checks/config/parse-config.js";
-import { gitMaybe } from "./git.js";
+import { gitMaybe } from "./git/git.js";
 import type { RepositoryFileRead } from "./github.js";
 
 export type { DefaultsRead };

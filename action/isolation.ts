@@ -4,7 +4,7 @@ import { realpathSync, statSync } from "node:fs";
 import { constants, userInfo } from "node:os";
 import { dirname, resolve, sep } from "node:path";
 import type { Isolation } from "../schemas/command-record.js";
-import { systemExecutable } from "./executables.js";
+import { systemExecutable } from "./git/executables.js";
 import { ISOLATION_SCRIPT } from "./isolation-script.js";
 import { type CommandLauncher, processGroupLauncher } from "./process-group.js";
 import { type RootHelper, startRootHelper } from "./root-helper.js";

@@ -15,13 +15,13 @@ import { recordStatus } from "../checks/gate/record-status.js";
 import { codeSpan } from "../checks/markdown.js";
 import { renderProgressMarkdown } from "../checks/progress/render.js";
 import { actionInputsSchema } from "../schemas/action.js";
-import { RECORD_FILE_NAME } from "../schemas/command-record.js";
+import { type CommandRecord, RECORD_FILE_NAME } from "../schemas/command-record.js";
 import { fetchShallow } from "./base-config.js";
 import { defaultsReader, TOKEN_ADVICE } from "./config-defaults.js";
 import { FILE_COMMANDS } from "./environment.js";
 import { type EventContext, readEventContext } from "./event.js";
-import { systemExecutable } from "./executables.js";
-import { git, gitMaybe, localStateDir } from "./git.js";
+import { systemExecutable } from "./git/executables.js";
+import { git, gitMaybe, localStateDir } from "./git/git.js";
 import { rootAccess } from "./isolation.js";
 import { type RunLog, runRequiredCommands } from "./required-commands.js";
 import { becomeUndumpable, refuseInspectorSignal } from "./same-uid.js";
@@ -141,7 +141,33 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
 
   // From here on every process the commands started is gone (runCommand waits for that), so
   // what follows (the record, its upload, the outputs, the summary) cannot be raced by them.
-  const record = outcome.record;
+  await reportRecord(outcome.record, {
+    inputs,
+    cwd,
+    env,
+    stateDir,
+    repository: repository ?? null,
+    traces,
+    artifactClient,
+  });
+}
+
+interface ReportContext {
+  inputs: ReturnType<typeof readInputs>;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stateDir: string;
+  repository: string | null;
+  traces: TraceOutcome[];
+  artifactClient: Awaited<ReturnType<typeof loadArtifactClient>>;
+}
+
+/**
+ * After the commands: the record written and uploaded, the file commands emptied, then agate's
+ * outputs, the job summary and the step's verdict. Loads no module (see upload.ts).
+ */
+async function reportRecord(record: CommandRecord, report: ReportContext): Promise<void> {
+  const { inputs, cwd, env, stateDir, repository, traces, artifactClient } = report;
   const json = `${JSON.stringify(record, null, 2)}\n`;
   const recordPath = inputs["record-path"]
     ? resolve(cwd, inputs["record-path"])
@@ -185,6 +211,17 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
     core.setFailed(upload.message);
     return;
   }
+  concludeStep(record, upload, recordPath, inputs["fail-on-command-failure"]);
+}
+
+/** The step's last words: where the record went, and whether a failed command fails the step. */
+function concludeStep(
+  record: CommandRecord,
+  upload: RecordUpload,
+  recordPath: string,
+  failOnCommandFailure: boolean,
+): void {
+  const failed = failedCommands(record);
   if (upload.kind === "uploaded") {
     core.info(
       `agate: uploaded the command record as the artifact ${upload.name} (id ${upload.id}).`,
@@ -197,7 +234,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
 
   if (failed.length > 0) {
     const message = `agate: ${headline(record)}: ${failed.join(", ")}`;
-    if (inputs["fail-on-command-failure"]) core.setFailed(message);
+    if (failOnCommandFailure) core.setFailed(message);
     else
       core.warning(
         `${message} (not failing the step: fail-on-command-failure is false; the App refuses a failing record whose step succeeded)`,

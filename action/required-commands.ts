@@ -9,12 +9,24 @@ import { AGATE_VERSION } from "../schemas/version.js";
 import { type ReadFileAtCommit, readConfigAtBase } from "./base-config.js";
 import { loadConfig, type ReadDefaults } from "./config-defaults.js";
 import { commandEnvironment, runnerInfo, workflowRun } from "./environment.js";
-import { readObjects } from "./git.js";
+import { type GitObject, readObjects } from "./git/git.js";
+import {
+  createShadowGit,
+  pathText,
+  type ShadowGit,
+  type WorkTreeState,
+  workTreeState,
+} from "./git/shadow-git.js";
+import {
+  changedBetween,
+  HEAD_COMMIT,
+  listed,
+  testedCommit,
+  testedSnapshot,
+} from "./git/snapshot.js";
 import { type CommandsIsolation, isolatedUser, rootAccess, sharedIsolation } from "./isolation.js";
 import { processGroupLauncher } from "./process-group.js";
 import { runCommand } from "./run-command.js";
-import { createShadowGit, pathText, workTreeState } from "./shadow-git.js";
-import { changedBetween, HEAD_COMMIT, listed, testedCommit, testedSnapshot } from "./snapshot.js";
 import { mark } from "./timings.js";
 
 /** Where the commands' output and progress go: the Actions log, or a terminal. */
@@ -96,6 +108,91 @@ export async function runRequiredCommands(
 ): Promise<RequiredCommandsOutcome> {
   const { cwd, log } = options;
   const now = options.now ?? (() => new Date());
+  const base = await readBase(options);
+  if (base.kind === "not-adopted") return base;
+  const { config, digest } = base;
+
+  await options.beforeCommands?.(config);
+  const commit = testedCommit(cwd, base.head);
+  // Built now, while nothing of the pull request's has run under agate: every later look at the
+  // work tree goes through it and never reads the repository's .git (see shadow-git.ts).
+  const shadow = createShadowGit({
+    cwd,
+    sha: commit.sha,
+    gitDir: join(options.stateDir, "shadow-git"),
+  });
+  const env = commandEnvironment(options.env);
+  let before: WorkTreeState;
+  let ran: { commands: CommandResult[]; state: WorkTreeState };
+  let isolation: CommandsIsolation | undefined;
+  try {
+    before = workTreeState(shadow);
+    mark("snapshot");
+    isolation = openIsolation(options, config, shadow.workTree, env);
+    mark("isolation");
+    // The base config allowed it (or this is `agate run`): a fact for the log, not a warning.
+    if (isolation.record.mode === "shared") {
+      log.info(
+        `agate: the commands run as agate's own user (${isolation.record.user}): ${isolation.record.reason}; the record says so.`,
+      );
+    }
+    if (before.size > 0) warnDirty(options, before, commit.sha);
+    ran = await runEach(config, { cwd, env, log, now, shadow, isolation, before });
+  } catch (error) {
+    // The first error is the one to report; one while ending the isolation would hide it.
+    shadow.remove();
+    try {
+      isolation?.finish();
+    } catch {
+      // Reported as the error it follows from.
+    }
+    throw error;
+  }
+  shadow.remove();
+  // Every process of the commands user is gone and the work tree agate's (or this throws).
+  isolation.finish();
+
+  const record = commandRecordSchema.parse({
+    kind: "agate.command-record",
+    version: 2,
+    repository: options.repository,
+    tested: testedSnapshot(commit, before, ran.state),
+    pull_request: options.pullRequest
+      ? {
+          number: options.pullRequest.number,
+          head_sha: options.pullRequest.head.sha,
+          base_sha: options.pullRequest.base.sha,
+        }
+      : null,
+    merge_group: options.mergeGroup
+      ? {
+          head_ref: options.mergeGroup.head_ref,
+          head_sha: options.mergeGroup.head_sha,
+          base_sha: options.mergeGroup.base_sha,
+        }
+      : null,
+    commands: ran.commands,
+    runner: runnerInfo(options.env),
+    grader: { agate_version: AGATE_VERSION, config_digest: digest },
+    workflow: workflowRun(options.env),
+    isolation: isolation.record,
+    cut: [],
+    created_at: now().toISOString(),
+  } satisfies CommandRecord);
+  return { kind: "ran", record, config };
+}
+
+/**
+ * The config at the base commit, parsed (organisation defaults included), and the checked-out
+ * commit read in the same git process when it can be.
+ */
+async function readBase(
+  options: RequiredCommandsOptions,
+): Promise<
+  | { kind: "not-adopted"; baseSha: string }
+  | { kind: "read"; config: Config; digest: string; head: GitObject | undefined }
+> {
+  const { cwd, log } = options;
   // The checked-out commit and the config at the base in one git process (when the path can be
   // named in cat-file's batch input; otherwise readConfigAtBase reads it alone).
   const configSpec = `${options.baseSha}:${options.configPath}`;
@@ -119,110 +216,67 @@ export async function runRequiredCommands(
   log.info(
     `agate ${AGATE_VERSION}: ${counted(config.commands.length, "required command")} from ${options.configPath} at base ${options.baseSha} (read with ${base.via})${extended}, config digest ${digest}`,
   );
+  return { kind: "read", config, digest, head: head ?? undefined };
+}
 
-  await options.beforeCommands?.(config);
-  const commit = testedCommit(cwd, head ?? undefined);
-  // Built now, while nothing of the pull request's has run under agate: every later look at the
-  // work tree goes through it and never reads the repository's .git (see shadow-git.ts).
-  const shadow = createShadowGit({
-    cwd,
-    sha: commit.sha,
-    gitDir: join(options.stateDir, "shadow-git"),
-  });
-  const env = commandEnvironment(options.env);
+/** An earlier step's (or, locally, the person's own) changes, said before the first command. */
+function warnDirty(options: RequiredCommandsOptions, before: WorkTreeState, sha: string): void {
+  const { log } = options;
+  const sample = [...before.keys()].slice(0, 5).map(pathText).join(", ");
+  (log.warning ?? log.info)(
+    options.local
+      ? `the work tree has uncommitted changes (${before.size} path(s), such as ${sample}): the commands run on them, but the record is of the commit ${sha.slice(0, 7)}, and the App refuses a record whose work tree differed from its commit before the first command (clean_before: false). Commit them, then run again, for a record that matches what CI will see.`
+      : `agate: before the first command, ${before.size} path(s) already differed from the tested commit ${sha.slice(0, 7)} (an earlier step changed them), such as ${sample}; the record says so (clean_before: false).`,
+  );
+}
+
+/**
+ * Each required command in order, as the commands user (a privileged one in a process group of
+ * agate's own), the work tree read through the shadow after each.
+ */
+async function runEach(
+  config: Config,
+  run: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    log: RunLog;
+    now: () => Date;
+    shadow: ShadowGit;
+    isolation: CommandsIsolation;
+    before: WorkTreeState;
+  },
+): Promise<{ commands: CommandResult[]; state: WorkTreeState }> {
+  const { cwd, env, log, now, shadow, isolation } = run;
   const commands: CommandResult[] = [];
-  let before: ReturnType<typeof workTreeState>;
-  let state: ReturnType<typeof workTreeState>;
-  let isolation: CommandsIsolation | undefined;
-  try {
-    before = workTreeState(shadow);
+  let state = run.before;
+  for (const command of config.commands) {
+    const launcher = command.privileged ? processGroupLauncher() : isolation.launcher;
+    const result = await log.command(command.name, () =>
+      runCommand({
+        name: command.name,
+        run: command.run,
+        timeoutMs: command.timeout,
+        cwd,
+        env,
+        launcher,
+        onOutput: (chunk) => log.output(chunk),
+        now,
+      }),
+    );
+    mark("commands");
+    // Every process of the command's group is gone: what is in the work tree now is its doing.
+    const after = workTreeState(shadow);
     mark("snapshot");
-    isolation = openIsolation(options, config, shadow.workTree, env);
-    mark("isolation");
-    // The base config allowed it (or this is `agate run`): a fact for the log, not a warning.
-    if (isolation.record.mode === "shared") {
-      log.info(
-        `agate: the commands run as agate's own user (${isolation.record.user}): ${isolation.record.reason}; the record says so.`,
-      );
-    }
-    if (before.size > 0) {
-      const sample = [...before.keys()].slice(0, 5).map(pathText).join(", ");
-      (log.warning ?? log.info)(
-        options.local
-          ? `the work tree has uncommitted changes (${before.size} path(s), such as ${sample}): the commands run on them, but the record is of the commit ${commit.sha.slice(0, 7)}, and the App refuses a record whose work tree differed from its commit before the first command (clean_before: false). Commit them, then run again, for a record that matches what CI will see.`
-          : `agate: before the first command, ${before.size} path(s) already differed from the tested commit ${commit.sha.slice(0, 7)} (an earlier step changed them), such as ${sample}; the record says so (clean_before: false).`,
-      );
-    }
-    state = before;
-    for (const command of config.commands) {
-      const launcher = command.privileged ? processGroupLauncher() : isolation.launcher;
-      const result = await log.command(command.name, () =>
-        runCommand({
-          name: command.name,
-          run: command.run,
-          timeoutMs: command.timeout,
-          cwd,
-          env,
-          launcher,
-          onOutput: (chunk) => log.output(chunk),
-          now,
-        }),
-      );
-      mark("commands");
-      // Every process of the command's group is gone: what is in the work tree now is its doing.
-      const after = workTreeState(shadow);
-      mark("snapshot");
-      const changed = changedBetween(state, after);
-      state = after;
-      commands.push({
-        ...result,
-        changed_paths: listed(changed),
-        changed_paths_count: changed.length,
-        ...(command.privileged ? { privileged: true } : {}),
-      });
-    }
-  } catch (error) {
-    // The first error is the one to report; one while ending the isolation would hide it.
-    shadow.remove();
-    try {
-      isolation?.finish();
-    } catch {
-      // Reported as the error it follows from.
-    }
-    throw error;
+    const changed = changedBetween(state, after);
+    state = after;
+    commands.push({
+      ...result,
+      changed_paths: listed(changed),
+      changed_paths_count: changed.length,
+      ...(command.privileged ? { privileged: true } : {}),
+    });
   }
-  shadow.remove();
-  // Every process of the commands user is gone and the work tree agate's (or this throws).
-  isolation.finish();
-
-  const record = commandRecordSchema.parse({
-    kind: "agate.command-record",
-    version: 2,
-    repository: options.repository,
-    tested: testedSnapshot(commit, before, state),
-    pull_request: options.pullRequest
-      ? {
-          number: options.pullRequest.number,
-          head_sha: options.pullRequest.head.sha,
-          base_sha: options.pullRequest.base.sha,
-        }
-      : null,
-    merge_group: options.mergeGroup
-      ? {
-          head_ref: options.mergeGroup.head_ref,
-          head_sha: options.mergeGroup.head_sha,
-          base_sha: options.mergeGroup.base_sha,
-        }
-      : null,
-    commands,
-    runner: runnerInfo(options.env),
-    grader: { agate_version: AGATE_VERSION, config_digest: digest },
-    workflow: workflowRun(options.env),
-    isolation: isolation.record,
-    cut: [],
-    created_at: now().toISOString(),
-  } satisfies CommandRecord);
-  return { kind: "ran", record, config };
+  return { commands, state };
 }
 
 /**

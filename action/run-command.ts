@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import type { CommandResult } from "../schemas/command-record.js";
-import { systemExecutable } from "./executables.js";
+import { systemExecutable } from "./git/executables.js";
 import { OutputDigest } from "./output-digest.js";
 import { type CommandLauncher, processGroupLauncher } from "./process-group.js";
 import { keepYoungGenerationSmall } from "./young-generation.js";

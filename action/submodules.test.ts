@@ -11,9 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GIT_ENV, makeRepo, type TestRepo } from "../test/support/git-repo.js";
+import { createShadowGit, pathText, workTreeState } from "./git/shadow-git.js";
+import { changedBetween, testedCommit } from "./git/snapshot.js";
 import { type RunLog, runRequiredCommands } from "./required-commands.js";
-import { createShadowGit, pathText, workTreeState } from "./shadow-git.js";
-import { changedBetween, testedCommit } from "./snapshot.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

@@ -89,7 +89,7 @@ await build({
 });
 await build({
   ...shared,
-  entryPoints: ["action/cli-entry.ts"],
+  entryPoints: ["action/cli/bin.ts"],
   outfile: "dist/cli/index.js",
   banner: { js: `#!/usr/bin/env node\n${shared.banner.js}` },
 });

@@ -16,7 +16,7 @@ import { agentEnv, startEntriesApp } from "../test/support/entries-app.js";
 import { settle as settleApp } from "../test/support/settle.js";
 
 const run = promisify(execFile);
-const CLI = resolve(import.meta.dirname, "..", "action", "cli-entry.ts");
+const CLI = resolve(import.meta.dirname, "..", "action", "cli", "bin.ts");
 const TSX = import.meta.resolve("tsx");
 const REPO = "widgets";
 const SECRET = "demo-entries-secret";

@@ -42,10 +42,6 @@ const FUNCTION_ALLOWANCES: readonly string[] = [
   "checks/progress/parsers/mini-swe-agent.ts: createMiniSweAgentParser", // B5
   "checks/progress/parsers/openhands.ts: createOpenHandsParser", // B5
   // ---- C: foundations ----
-  "action/handoff.ts: writeHandoff", // C3
-  "action/main.ts: runAction", // C3
-  "action/required-commands.ts: runRequiredCommands", // C3
-  "action/shadow-git.ts: createShadowGit", // C3
 ];
 
 function productionFiles(): string[] {

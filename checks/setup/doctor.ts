@@ -16,7 +16,7 @@ export type { Finding, FindingStatus, Read, RequiredCheck } from "./required-che
 
 /**
  * `agate-gate doctor`: a repository's set-up as far as GitHub's API shows it, judged from facts
- * an adapter gathered (action/doctor-github.ts). Pure: every read is done before, and a read
+ * an adapter gathered (action/cli/doctor-github.ts). Pure: every read is done before, and a read
  * that failed arrives as its reason, so "could not check" always says why.
  */
 

@@ -17,7 +17,7 @@ import { describe, expect, it } from "vitest";
 import { readStatusBlock } from "../../checks/gate/status-block.js";
 import { useGateHarness } from "../support/gate-harness.js";
 
-const CLI = fileURLToPath(new URL("../../action/cli-entry.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("../../action/cli/bin.ts", import.meta.url));
 const AGENT = fileURLToPath(new URL("../support/loop-agent.ts", import.meta.url));
 const TSX = fileURLToPath(import.meta.resolve("tsx"));
 const REPO = "widgets";

@@ -6,7 +6,7 @@
  * the entry's label through the jobs the gate pass and the entry pass queue, nothing else.
  */
 import { describe, expect, it } from "vitest";
-import { entryMain } from "../../action/entries-cli.js";
+import { entryMain } from "../../action/cli/entry.js";
 import { tokenClient } from "../github/index.js";
 import { agentEnv } from "../support/entries-app.js";
 import { ENTRY_FORM, entriesConfig, useEntriesHarness } from "../support/entries-harness.js";

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { agentPull, useSimulator } from "../github/use-simulator.js";
 import { appCheck, galleryFacts } from "../support/agate-checks.js";
 
-const CLI = fileURLToPath(new URL("../../action/cli-entry.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("../../action/cli/bin.ts", import.meta.url));
 const TSX = fileURLToPath(import.meta.resolve("tsx"));
 const { sim } = useSimulator();
 const REPO = "widgets";

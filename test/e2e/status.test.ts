@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { statusMain } from "../../action/status-command.js";
+import { statusMain } from "../../action/cli/status.js";
 import { decideGate } from "../../checks/gate/decide.js";
 import { gateStatus } from "../../checks/gate/status.js";
 import { statusBlock } from "../../checks/gate/status-block.js";

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { progressReportSchema } from "../schemas/trace.js";
-import { runTraceCommand } from "./trace-command.js";
+import { progressReportSchema } from "../../schemas/trace.js";
+import { runTraceCommand } from "./trace.js";
 
-const FIXTURES = join(import.meta.dirname, "..", "test", "fixtures", "traces");
+const FIXTURES = join(import.meta.dirname, "..", "..", "test", "fixtures", "traces");
 /**
  * Runs the sub-command in this process with its output captured: the CLI's `trace` is this
  * function and its exit code (action/cli.test.ts runs the built CLI as a process).

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import { ConfigurationError } from "../checks/errors.js";
-import { TraceParseError } from "../checks/progress/events.js";
-import { renderProgressText } from "../checks/progress/render.js";
-import { TRACE_FORMATS, type TraceFormat } from "../schemas/trace.js";
-import { cliDefaultsReader, loadConfig } from "./config-defaults.js";
-import { analyseTraceFile, TraceFileError } from "./trace.js";
+import { ConfigurationError } from "../../checks/errors.js";
+import { TraceParseError } from "../../checks/progress/events.js";
+import { renderProgressText } from "../../checks/progress/render.js";
+import { TRACE_FORMATS, type TraceFormat } from "../../schemas/trace.js";
+import { cliDefaultsReader, loadConfig } from "../config-defaults.js";
+import { analyseTraceFile, TraceFileError } from "../trace.js";
 
 export interface TraceCommandIo {
   stdout: (text: string) => void;

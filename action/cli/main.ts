@@ -1,29 +1,29 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { commandPassed, failedCommands } from "../checks/command-results.js";
-import { closeEnough, configExtends, parseConfig } from "../checks/config/parse-config.js";
-import { ConfigurationError } from "../checks/errors.js";
-import { writesProblem } from "../checks/gate/provenance.js";
-import { parseHandoffFile } from "../checks/handoff/parse-handoff.js";
-import { AGATE_CLI, CLI_PACKAGE, fileFindings } from "../checks/handoff/verify.js";
-import { shortSha } from "../checks/markdown.js";
-import { type CommandRecord, RECORD_FILE_NAME } from "../schemas/command-record.js";
-import { CONFIG_PATH, handoffSchema } from "../schemas/config.js";
-import { AGATE_VERSION } from "../schemas/version.js";
-import { localBase } from "./base-config.js";
-import { checkoutOwner, cliDefaultsReader } from "./config-defaults.js";
+import { commandPassed, failedCommands } from "../../checks/command-results.js";
+import { closeEnough, configExtends, parseConfig } from "../../checks/config/parse-config.js";
+import { ConfigurationError } from "../../checks/errors.js";
+import { writesProblem } from "../../checks/gate/provenance.js";
+import { parseHandoffFile } from "../../checks/handoff/parse-handoff.js";
+import { AGATE_CLI, CLI_PACKAGE, fileFindings } from "../../checks/handoff/verify.js";
+import { shortSha } from "../../checks/markdown.js";
+import { type CommandRecord, RECORD_FILE_NAME } from "../../schemas/command-record.js";
+import { CONFIG_PATH, handoffSchema } from "../../schemas/config.js";
+import { AGATE_VERSION } from "../../schemas/version.js";
+import { localBase } from "../base-config.js";
+import { checkoutOwner, cliDefaultsReader } from "../config-defaults.js";
+import { systemExecutable } from "../git/executables.js";
+import { git, gitMaybe, localStateDir, useUserExcludesFile } from "../git/git.js";
+import { runRequiredCommands } from "../required-commands.js";
+import { durationText, headline, resultText } from "../summary.js";
 import { doctor } from "./doctor.js";
-import { entryMain } from "./entries-cli.js";
-import { systemExecutable } from "./executables.js";
-import { git, gitMaybe, localStateDir, useUserExcludesFile } from "./git.js";
+import { entryMain } from "./entry.js";
 import { extendedHandoffPath, writeHandoff } from "./handoff.js";
 import { HOOK_USAGE, hookMain, readStdin } from "./hooks.js";
 import { LOOP_USAGE, loopMain } from "./loop.js";
-import { runRequiredCommands } from "./required-commands.js";
-import { STATUS_USAGE, statusMain } from "./status-command.js";
-import { durationText, headline, resultText } from "./summary.js";
-import { runTraceCommand } from "./trace-command.js";
+import { STATUS_USAGE, statusMain } from "./status.js";
+import { runTraceCommand } from "./trace.js";
 
 const USAGE = `agate ${AGATE_VERSION}: the acceptance gate for agent pull requests
 

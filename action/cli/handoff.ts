@@ -1,28 +1,28 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, posix, resolve } from "node:path";
-import { commandPassed } from "../checks/command-results.js";
-import { configExtends, parseConfig } from "../checks/config/parse-config.js";
-import { ConfigurationError } from "../checks/errors.js";
-import { parseHandoffFile, renderHandoffFile } from "../checks/handoff/parse-handoff.js";
-import { AGATE_CLI, contradictionFindings, NO_EXIT_CODE } from "../checks/handoff/verify.js";
-import { shortSha } from "../checks/markdown.js";
-import { NORMALISATION_RULES } from "../checks/normalise-output.js";
+import { commandPassed } from "../../checks/command-results.js";
+import { configExtends, parseConfig } from "../../checks/config/parse-config.js";
+import { ConfigurationError } from "../../checks/errors.js";
+import { parseHandoffFile, renderHandoffFile } from "../../checks/handoff/parse-handoff.js";
+import { AGATE_CLI, contradictionFindings, NO_EXIT_CODE } from "../../checks/handoff/verify.js";
+import { shortSha } from "../../checks/markdown.js";
+import { NORMALISATION_RULES } from "../../checks/normalise-output.js";
 import {
   type CommandRecord,
   commandRecordSchema,
   RECORD_FILE_NAME,
-} from "../schemas/command-record.js";
-import { CONFIG_PATH, handoffSchema } from "../schemas/config.js";
+} from "../../schemas/command-record.js";
+import { CONFIG_PATH, handoffSchema } from "../../schemas/config.js";
 import {
   type HandoffFrontMatter,
   handoffFrontMatterSchema,
   handoffStatusSchema,
-} from "../schemas/handoff-file.js";
-import { localBase } from "./base-config.js";
-import { loadConfig, type ReadDefaults } from "./config-defaults.js";
-import { git, gitMaybe, gitShadow, localStateDir } from "./git.js";
-import { createShadowGit, refreshIndex, type ShadowGit } from "./shadow-git.js";
+} from "../../schemas/handoff-file.js";
+import { localBase } from "../base-config.js";
+import { loadConfig, type ReadDefaults } from "../config-defaults.js";
+import { git, gitMaybe, gitShadow, localStateDir } from "../git/git.js";
+import { createShadowGit, refreshIndex, type ShadowGit } from "../git/shadow-git.js";
 
 /** A problem the person at the terminal fixes (a flag, a file, the config): `agate` exits 2. */
 export class HandoffUsageError extends Error {
@@ -103,56 +103,14 @@ export function writeHandoff(options: WriteHandoffOptions): WrittenHandoff {
   }
   if (task.trim() === "") throw new HandoffUsageError("--task must not be empty");
 
-  let status = existing?.front.status ?? "in-progress";
-  if (options.status !== undefined) {
-    const parsed = handoffStatusSchema.safeParse(options.status);
-    if (!parsed.success) {
-      throw new HandoffUsageError(
-        `--status ${JSON.stringify(options.status)} is not one of ${handoffStatusSchema.options.join(", ")}`,
-      );
-    }
-    status = parsed.data;
-  }
-
-  const record = readRecord(root, options.cwd, options.recordPath);
-  let lastCommand = existing?.front.last_command ?? null;
-  if (record.record) {
-    const head = git(root, ["rev-parse", "HEAD"]).trim();
-    // A record of another commit says nothing about this one: copied, its last_command would be
-    // a claim the gate checks against this commit's record, and may well refuse.
-    if (record.record.tested.sha !== head) {
-      throw new HandoffUsageError(
-        `the command record ${record.file} is of ${shortSha(record.record.tested.sha)}, but HEAD is ${shortSha(head)}, and last_command must describe this commit: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\` again`,
-      );
-    }
-    const chosen = lastCommandOf(record.record);
-    if (chosen) lastCommand = chosen;
-    else warnings.push(`the command record ${record.file} has no commands; last_command kept`);
-  } else {
-    warnings.push(
-      `no command record at ${record.file}: run \`${AGATE_CLI} run\` first; last_command ${lastCommand ? "kept as it was" : "left empty"}`,
-    );
-  }
-
-  // The work tree is read through a git dir of agate's own with a copy of the index: the
-  // repository's config (filters, fsmonitor, drivers) is never read, the index never written.
-  const head = gitMaybe(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])?.trim();
-  const scratch = mkdtempSync(join(tmpdir(), "agate-handoff-"));
-  let changed: string[];
-  let tree: string;
-  try {
-    const shadow = createShadowGit({
-      cwd: root,
-      sha: head ?? baseSha,
-      gitDir: join(scratch, "git"),
-      index: "as-is",
-    });
-    refreshIndex(shadow);
-    changed = changedFiles(shadow, baseSha, path);
-    tree = codeTree(shadow, path, head);
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  const status = chosenStatus(options.status, existing?.front.status ?? "in-progress");
+  const lastCommand = recordedLastCommand(
+    root,
+    options,
+    existing?.front.last_command ?? null,
+    warnings,
+  );
+  const { changed, tree } = readWorkTree(root, baseSha, path);
 
   const front = handoffFrontMatterSchema.parse({
     task: task.trim(),
@@ -178,6 +136,72 @@ export function writeHandoff(options: WriteHandoffOptions): WrittenHandoff {
     writeFileSync(file, text);
   }
   return { path, file, created: existing === null, unchanged, front, warnings };
+}
+
+function chosenStatus(
+  flag: string | undefined,
+  kept: HandoffFrontMatter["status"],
+): HandoffFrontMatter["status"] {
+  if (flag === undefined) return kept;
+  const parsed = handoffStatusSchema.safeParse(flag);
+  if (!parsed.success) {
+    throw new HandoffUsageError(
+      `--status ${JSON.stringify(flag)} is not one of ${handoffStatusSchema.options.join(", ")}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** last_command from the local record `agate run` wrote, if it is of HEAD; else the one kept. */
+function recordedLastCommand(
+  root: string,
+  options: WriteHandoffOptions,
+  kept: HandoffFrontMatter["last_command"],
+  warnings: string[],
+): HandoffFrontMatter["last_command"] {
+  const record = readRecord(root, options.cwd, options.recordPath);
+  if (!record.record) {
+    warnings.push(
+      `no command record at ${record.file}: run \`${AGATE_CLI} run\` first; last_command ${kept ? "kept as it was" : "left empty"}`,
+    );
+    return kept;
+  }
+  const head = git(root, ["rev-parse", "HEAD"]).trim();
+  // A record of another commit says nothing about this one: copied, its last_command would be
+  // a claim the gate checks against this commit's record, and may well refuse.
+  if (record.record.tested.sha !== head) {
+    throw new HandoffUsageError(
+      `the command record ${record.file} is of ${shortSha(record.record.tested.sha)}, but HEAD is ${shortSha(head)}, and last_command must describe this commit: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\` again`,
+    );
+  }
+  const chosen = lastCommandOf(record.record);
+  if (chosen) return chosen;
+  warnings.push(`the command record ${record.file} has no commands; last_command kept`);
+  return kept;
+}
+
+/** The files changed against the base and the code tree, read without the repository's .git. */
+function readWorkTree(
+  root: string,
+  baseSha: string,
+  path: string,
+): { changed: string[]; tree: string } {
+  // The work tree is read through a git dir of agate's own with a copy of the index: the
+  // repository's config (filters, fsmonitor, drivers) is never read, the index never written.
+  const head = gitMaybe(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])?.trim();
+  const scratch = mkdtempSync(join(tmpdir(), "agate-handoff-"));
+  try {
+    const shadow = createShadowGit({
+      cwd: root,
+      sha: head ?? baseSha,
+      gitDir: join(scratch, "git"),
+      index: "as-is",
+    });
+    refreshIndex(shadow);
+    return { changed: changedFiles(shadow, baseSha, path), tree: codeTree(shadow, path, head) };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 const MARKER = /^<!-- agate handoff: .*-->\s*$/;

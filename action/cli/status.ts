@@ -8,11 +8,11 @@ import {
   type StatusInput,
   statusReport,
   UnreadableStatusError,
-} from "../checks/gate/status-report.js";
-import { CLI_PACKAGE } from "../checks/handoff/verify.js";
-import { parseDuration } from "../schemas/duration.js";
-import type { StatusReport } from "../schemas/gate-status.js";
-import { gitMaybe } from "./git.js";
+} from "../../checks/gate/status-report.js";
+import { CLI_PACKAGE } from "../../checks/handoff/verify.js";
+import { parseDuration } from "../../schemas/duration.js";
+import type { StatusReport } from "../../schemas/gate-status.js";
+import { gitMaybe } from "../git/git.js";
 import { StatusAccessError, StatusGitHub, StatusRateLimited, TOKEN_HELP } from "./status-github.js";
 
 export const STATUS_USAGE = `${CLI_PACKAGE} status [NUMBER] [--wait DURATION] [--json] [--repo OWNER/NAME] [--app SLUG]

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GIT_ENV, makeRepo, type TestRepo } from "../test/support/git-repo.js";
+import { GIT_ENV, makeRepo, type TestRepo } from "../../test/support/git-repo.js";
 import { createShadowGit, pathText, type ShadowGit, workTreeState } from "./shadow-git.js";
 import { changedBetween, testedCommit } from "./snapshot.js";
 

@@ -3,9 +3,9 @@
  * calls made with its own token. Setup errors are checked first, with no network.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type GitHubSimulator, startGitHubSimulator } from "../test/github/index.js";
-import { agentEnv, startEntriesApp } from "../test/support/entries-app.js";
-import { entryMain } from "./entries-cli.js";
+import { type GitHubSimulator, startGitHubSimulator } from "../../test/github/index.js";
+import { agentEnv, startEntriesApp } from "../../test/support/entries-app.js";
+import { entryMain } from "./entry.js";
 
 const SECRET = "entries-cli-secret";
 const CONFIG = 'version: 1\ncommands:\n  - name: test\n    run: "true"\n';

@@ -1,5 +1,5 @@
-import { diagnose, hasProblem, renderFindings } from "../checks/setup/doctor.js";
-import { type DoctorReport, doctorReportSchema } from "../schemas/doctor.js";
+import { diagnose, hasProblem, renderFindings } from "../../checks/setup/doctor.js";
+import { type DoctorReport, doctorReportSchema } from "../../schemas/doctor.js";
 import { DoctorAccessError, DoctorGitHub } from "./doctor-github.js";
 
 export interface DoctorOptions {

@@ -1,7 +1,7 @@
-import type { ExtendsRef } from "../checks/config/extends.js";
-import { configExtends } from "../checks/config/parse-config.js";
-import { ConfigurationError } from "../checks/errors.js";
-import { noAnswer, noAnswerText } from "../checks/github-answers.js";
+import type { ExtendsRef } from "../../checks/config/extends.js";
+import { configExtends } from "../../checks/config/parse-config.js";
+import { ConfigurationError } from "../../checks/errors.js";
+import { noAnswer, noAnswerText } from "../../checks/github-answers.js";
 import {
   type AppFacts,
   type DoctorFacts,
@@ -9,20 +9,20 @@ import {
   type InstallationFacts,
   type Read,
   type RequiredCheck,
-} from "../checks/setup/doctor.js";
-import { checksFromBranch, checksFromRules } from "../checks/setup/required-check.js";
-import * as apps from "../github/apps.js";
-import { type Repo, repoOf } from "../github/call.js";
-import { tokenClient } from "../github/client.js";
-import { fileOrWhyNot } from "../github/contents.js";
-import * as repos from "../github/repos.js";
-import { CONFIG_PATH } from "../schemas/config.js";
+} from "../../checks/setup/doctor.js";
+import { checksFromBranch, checksFromRules } from "../../checks/setup/required-check.js";
+import * as apps from "../../github/apps.js";
+import { type Repo, repoOf } from "../../github/call.js";
+import { tokenClient } from "../../github/client.js";
+import { fileOrWhyNot } from "../../github/contents.js";
+import * as repos from "../../github/repos.js";
+import { CONFIG_PATH } from "../../schemas/config.js";
 import {
   type DefaultsRead,
   defaultsReader,
   type ReadDefaults,
   TOKEN_ADVICE,
-} from "./config-defaults.js";
+} from "../config-defaults.js";
 
 /** The repository itself cannot be read: nothing else can be checked (exit 2). */
 export class DoctorAccessError extends Error {

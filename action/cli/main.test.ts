@@ -10,12 +10,12 @@ import {
 } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { AGATE_CLI, CLI_PACKAGE, compatibleReleases } from "../checks/handoff/verify.js";
-import { commandRecordSchema } from "../schemas/command-record.js";
-import { progressReportSchema } from "../schemas/trace.js";
-import { GIT_ENV, makeRepo, type TestRepo } from "../test/support/git-repo.js";
+import { AGATE_CLI, CLI_PACKAGE, compatibleReleases } from "../../checks/handoff/verify.js";
+import { commandRecordSchema } from "../../schemas/command-record.js";
+import { progressReportSchema } from "../../schemas/trace.js";
+import { GIT_ENV, makeRepo, type TestRepo } from "../../test/support/git-repo.js";
 
-const ROOT = resolve(import.meta.dirname, "..");
+const ROOT = resolve(import.meta.dirname, "..", "..");
 const CLI = join(ROOT, "dist", "cli", "index.js");
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   version: string;

@@ -4,11 +4,11 @@
  * a permission gets an error naming it; a rate limit is returned as how long to wait, for the
  * caller's --wait to respect.
  */
-import { isRateLimited, noAnswer, noAnswerText } from "../checks/github-answers.js";
-import { type Repo, repoOf } from "../github/call.js";
-import { latestAgateCheckRuns } from "../github/checks.js";
-import { tokenClient } from "../github/client.js";
-import { getPull, openPullsForBranch } from "../github/pulls.js";
+import { isRateLimited, noAnswer, noAnswerText } from "../../checks/github-answers.js";
+import { type Repo, repoOf } from "../../github/call.js";
+import { latestAgateCheckRuns } from "../../github/checks.js";
+import { tokenClient } from "../../github/client.js";
+import { getPull, openPullsForBranch } from "../../github/pulls.js";
 
 /** The token or the repository cannot be used as it is: exit 2, with what to change. */
 export class StatusAccessError extends Error {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { CHANGED_PATHS_LIMIT, type TestedSnapshot } from "../schemas/command-record.js";
+import { CHANGED_PATHS_LIMIT, type TestedSnapshot } from "../../schemas/command-record.js";
 import { readObjects } from "./git.js";
 import { pathText, type WorkTreeState } from "./shadow-git.js";
 

@@ -102,35 +102,8 @@ export function createShadowGit(options: ShadowGitOptions): ShadowGit {
   const objects = realpathSync(join(common, "objects"));
   const format = objectFormat === "sha256" ? "sha256" : "sha1";
 
-  // Read as text, never run: `config --get-regexp` prints values.
-  const settings = new Map<string, string>();
-  for (const entry of (
-    gitMaybe(options.cwd, ["config", "-z", "--get-regexp", "^core\\."]) ?? ""
-  ).split("\0")) {
-    const [key = "", value = ""] = entry.split("\n");
-    const name = COPIED_CORE_SETTINGS.find((known) => `core.${known}` === key.toLowerCase());
-    if (name && /^[A-Za-z0-9_-]+$/.test(value)) settings.set(name, value);
-  }
-  const config = [
-    "[core]",
-    `\trepositoryformatversion = ${format === "sha1" ? 0 : 1}`,
-    "\tbare = false",
-    "\tfsmonitor = false",
-    "\thooksPath = /dev/null",
-    "\tuntrackedCache = false",
-    "\tsplitIndex = false",
-    ...[...settings].map(([name, value]) => `\t${name} = ${value}`),
-    ...(format === "sha1" ? [] : ["[extensions]", `\tobjectformat = ${format}`]),
-    "",
-  ].join("\n");
-
-  const readIfFile = (path: string) => (existsSync(path) ? readFileSync(path) : Buffer.alloc(0));
-  const userExcludes = userExcludesFile();
-  const exclude = Buffer.concat([
-    readIfFile(join(common, "info", "exclude")),
-    Buffer.from("\n"),
-    userExcludes ? readIfFile(userExcludes) : Buffer.alloc(0),
-  ]);
+  const config = shadowConfig(options.cwd, format);
+  const exclude = excludeRules(common);
 
   let index: Buffer | undefined;
   let indexTime = 0;
@@ -163,36 +136,7 @@ export function createShadowGit(options: ShadowGitOptions): ShadowGit {
 
   try {
     restore();
-    // The checkout's index, with its stat data, so that files nobody touched are not hashed again.
-    // A split index keeps its entries in sharedindex.* files beside it.
-    const realIndex = join(realGitDir, "index");
-    let split = false;
-    if (existsSync(realIndex)) {
-      writeFileSync(join(gitDir, "index"), readFileSync(realIndex));
-      keepTimestamp(join(gitDir, "index"), realIndex);
-      for (const name of readdirSync(realGitDir)) {
-        if (name.startsWith("sharedindex.")) {
-          writeFileSync(join(gitDir, name), readFileSync(join(realGitDir, name)));
-          split = true;
-        }
-      }
-    }
-    if (options.index !== "as-is") {
-      // Reset it to the tested tree: what an earlier step staged is a difference, not the
-      // baseline. `-m` keeps the stat data of entries that already match; an index read-tree
-      // cannot merge (unmerged entries, a broken file) is replaced by the tree itself. Either
-      // writes one whole index (splitIndex is off), which is all that is kept.
-      try {
-        gitShadow(shadow, ["read-tree", "-m", sha]);
-      } catch {
-        rmSync(join(gitDir, "index"), { force: true });
-        gitShadow(shadow, ["read-tree", sha]);
-        // No stat data now: record it once, or every snapshot would hash every file.
-        refreshIndex(shadow);
-      }
-    } else if (split) {
-      gitShadow(shadow, ["update-index", "--no-split-index"]);
-    }
+    buildIndex(shadow, realGitDir, sha, options.index ?? "tested-tree");
     const indexFile = join(gitDir, "index");
     if (existsSync(indexFile)) {
       index = readFileSync(indexFile);
@@ -207,6 +151,81 @@ export function createShadowGit(options: ShadowGitOptions): ShadowGit {
     throw error;
   }
   return shadow;
+}
+
+/** agate's own config for the shadow: the repository's harmless core.* settings, nothing else. */
+function shadowConfig(cwd: string, format: "sha1" | "sha256"): string {
+  // Read as text, never run: `config --get-regexp` prints values.
+  const listed = gitMaybe(cwd, ["config", "-z", "--get-regexp", "^core\\."]) ?? "";
+  const settings = new Map<string, string>();
+  for (const entry of listed.split("\0")) {
+    const [key = "", value = ""] = entry.split("\n");
+    const name = COPIED_CORE_SETTINGS.find((known) => `core.${known}` === key.toLowerCase());
+    if (name && /^[A-Za-z0-9_-]+$/.test(value)) settings.set(name, value);
+  }
+  return [
+    "[core]",
+    `\trepositoryformatversion = ${format === "sha1" ? 0 : 1}`,
+    "\tbare = false",
+    "\tfsmonitor = false",
+    "\thooksPath = /dev/null",
+    "\tuntrackedCache = false",
+    "\tsplitIndex = false",
+    ...[...settings].map(([name, value]) => `\t${name} = ${value}`),
+    ...(format === "sha1" ? [] : ["[extensions]", `\tobjectformat = ${format}`]),
+    "",
+  ].join("\n");
+}
+
+/** The repository's ignore rules and the user's, as they are before the first command. */
+function excludeRules(common: string): Buffer {
+  const readIfFile = (path: string) => (existsSync(path) ? readFileSync(path) : Buffer.alloc(0));
+  const userExcludes = userExcludesFile();
+  return Buffer.concat([
+    readIfFile(join(common, "info", "exclude")),
+    Buffer.from("\n"),
+    userExcludes ? readIfFile(userExcludes) : Buffer.alloc(0),
+  ]);
+}
+
+/** Writes the shadow's index from the checkout's (see ShadowGitOptions.index). */
+function buildIndex(
+  shadow: ShadowGit,
+  realGitDir: string,
+  sha: string,
+  mode: "tested-tree" | "as-is",
+): void {
+  const { gitDir } = shadow;
+  // The checkout's index, with its stat data, so that files nobody touched are not hashed again.
+  // A split index keeps its entries in sharedindex.* files beside it.
+  const realIndex = join(realGitDir, "index");
+  let split = false;
+  if (existsSync(realIndex)) {
+    writeFileSync(join(gitDir, "index"), readFileSync(realIndex));
+    keepTimestamp(join(gitDir, "index"), realIndex);
+    for (const name of readdirSync(realGitDir)) {
+      if (name.startsWith("sharedindex.")) {
+        writeFileSync(join(gitDir, name), readFileSync(join(realGitDir, name)));
+        split = true;
+      }
+    }
+  }
+  if (mode !== "as-is") {
+    // Reset it to the tested tree: what an earlier step staged is a difference, not the
+    // baseline. `-m` keeps the stat data of entries that already match; an index read-tree
+    // cannot merge (unmerged entries, a broken file) is replaced by the tree itself. Either
+    // writes one whole index (splitIndex is off), which is all that is kept.
+    try {
+      gitShadow(shadow, ["read-tree", "-m", sha]);
+    } catch {
+      rmSync(join(gitDir, "index"), { force: true });
+      gitShadow(shadow, ["read-tree", sha]);
+      // No stat data now: record it once, or every snapshot would hash every file.
+      refreshIndex(shadow);
+    }
+  } else if (split) {
+    gitShadow(shadow, ["update-index", "--no-split-index"]);
+  }
 }
 
 /**

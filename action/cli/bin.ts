@@ -1,3 +1,3 @@
-import { main } from "./cli.js";
+import { main } from "./main.js";
 
 process.exitCode = await main(process.argv.slice(2));

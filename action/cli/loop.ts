@@ -11,14 +11,14 @@ import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { AGATE_CLI, CLI_PACKAGE } from "../checks/handoff/verify.js";
-import { shortSha } from "../checks/markdown.js";
-import { parseDuration } from "../schemas/duration.js";
-import { STATUS_EXIT_CODES, type StatusReport } from "../schemas/gate-status.js";
-import { systemExecutable } from "./executables.js";
-import { gitMaybe, localStateDir } from "./git.js";
+import { AGATE_CLI, CLI_PACKAGE } from "../../checks/handoff/verify.js";
+import { shortSha } from "../../checks/markdown.js";
+import { parseDuration } from "../../schemas/duration.js";
+import { STATUS_EXIT_CODES, type StatusReport } from "../../schemas/gate-status.js";
+import { systemExecutable } from "../git/executables.js";
+import { gitMaybe, localStateDir } from "../git/git.js";
 import { handoverReason, workReason } from "./hooks.js";
-import { readStatus, type StatusDeps, StatusReader, StatusUsageError } from "./status-command.js";
+import { readStatus, type StatusDeps, StatusReader, StatusUsageError } from "./status.js";
 import { StatusAccessError, StatusRateLimited } from "./status-github.js";
 
 export const LOOP_USAGE = `${CLI_PACKAGE} loop [--task TEXT] [--max-turns N] [--wait DURATION] -- AGENT [ARG...]

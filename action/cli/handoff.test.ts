@@ -1,15 +1,15 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseHandoffFile } from "../checks/handoff/parse-handoff.js";
-import { handoffRequiredBy } from "../checks/handoff/required.js";
-import { AGATE_CLI, verifyHandoff } from "../checks/handoff/verify.js";
-import type { CommandRecord } from "../schemas/command-record.js";
-import { configSchema } from "../schemas/config.js";
-import type { ChangedFile, HandoffFacts } from "../schemas/gate.js";
-import { makeRepo, type TestRepo } from "../test/support/git-repo.js";
+import { parseHandoffFile } from "../../checks/handoff/parse-handoff.js";
+import { handoffRequiredBy } from "../../checks/handoff/required.js";
+import { AGATE_CLI, verifyHandoff } from "../../checks/handoff/verify.js";
+import type { CommandRecord } from "../../schemas/command-record.js";
+import { configSchema } from "../../schemas/config.js";
+import type { ChangedFile, HandoffFacts } from "../../schemas/gate.js";
+import { makeRepo, type TestRepo } from "../../test/support/git-repo.js";
+import { runRequiredCommands } from "../required-commands.js";
 import { HandoffUsageError, type WriteHandoffOptions, writeHandoff } from "./handoff.js";
-import { runRequiredCommands } from "./required-commands.js";
 
 const HANDOFF = ".agate/handoff.md";
 const CONFIG =

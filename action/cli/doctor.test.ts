@@ -6,11 +6,11 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { closedPort } from "../test/support/closed-port.js";
+import { closedPort } from "../../test/support/closed-port.js";
 
 const run = promisify(execFile);
 const TSX = fileURLToPath(import.meta.resolve("tsx"));
-const CLI = fileURLToPath(new URL("./cli-entry.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("./bin.ts", import.meta.url));
 
 describe("agate-gate doctor", () => {
   it("a GitHub it cannot reach: its own one line, saying so, and nothing from Octokit", async () => {

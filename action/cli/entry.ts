@@ -5,14 +5,14 @@
  * and says what it was, so an agent knows whether it owns an entry or why it was refused.
  */
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { parseEntryForm, renderEntryForm } from "../checks/entries/form.js";
-import { entryStatus, parseReplyMarker, type ReplyMarker } from "../checks/entries/marker.js";
-import { noAnswer, noAnswerText } from "../checks/github-answers.js";
-import { CLI_PACKAGE } from "../checks/handoff/verify.js";
-import { type Repo, repoOf } from "../github/call.js";
-import { tokenClient } from "../github/client.js";
-import * as issues from "../github/issues.js";
-import { parseDuration } from "../schemas/duration.js";
+import { parseEntryForm, renderEntryForm } from "../../checks/entries/form.js";
+import { entryStatus, parseReplyMarker, type ReplyMarker } from "../../checks/entries/marker.js";
+import { noAnswer, noAnswerText } from "../../checks/github-answers.js";
+import { CLI_PACKAGE } from "../../checks/handoff/verify.js";
+import { type Repo, repoOf } from "../../github/call.js";
+import { tokenClient } from "../../github/client.js";
+import * as issues from "../../github/issues.js";
+import { parseDuration } from "../../schemas/duration.js";
 
 export const ENTRY_USAGE = `Handoff entries (docs/entries.md), through the GitHub API:
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeRepo } from "../test/support/git-repo.js";
+import { makeRepo } from "../../test/support/git-repo.js";
 import { readObjects } from "./git.js";
 import { HEAD_COMMIT, testedCommit } from "./snapshot.js";
 

@@ -18,18 +18,18 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { UnreadableStatusError } from "../checks/gate/status-report.js";
-import { AGATE_CLI, CLI_PACKAGE } from "../checks/handoff/verify.js";
-import { parseDuration } from "../schemas/duration.js";
-import type { StatusReport } from "../schemas/gate-status.js";
-import { gitMaybe, localStateDir } from "./git.js";
+import { UnreadableStatusError } from "../../checks/gate/status-report.js";
+import { AGATE_CLI, CLI_PACKAGE } from "../../checks/handoff/verify.js";
+import { parseDuration } from "../../schemas/duration.js";
+import type { StatusReport } from "../../schemas/gate-status.js";
+import { gitMaybe, localStateDir } from "../git/git.js";
 import {
   readStatus,
   type StatusDeps,
   StatusReader,
   StatusUsageError,
   statusText,
-} from "./status-command.js";
+} from "./status.js";
 import { StatusAccessError, StatusRateLimited } from "./status-github.js";
 
 /**
