@@ -11,7 +11,7 @@
  * therefore only ever the summary's last line, which the App writes after everything quoted; a
  * reader takes that line or nothing. Inside the JSON, `<`, `>` and `&` are written as \u escapes,
  * so no text in it can end the comment early. Who wrote the check run at all (only the App's own
- * `agate` check is the gate) is the reader's to check: action/status-github.ts.
+ * `agate` check is the gate) is the reader's to check: action/cli/status-github.ts.
  */
 import { z } from "zod";
 import {

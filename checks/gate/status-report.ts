@@ -1,7 +1,7 @@
 /**
  * `agate-gate status`'s answer from what it read (pure): the pull request's live head, the App's
  * `agate` check run on it, and the agent's checkout. The verdict is the App's status block
- * (status-block.ts) and only the App's: the reader (action/status-github.ts) keeps the check runs
+ * (status-block.ts) and only the App's: the reader (action/cli/status-github.ts) keeps the check runs
  * of the agate App alone, and this refuses a block about another commit or pull request.
  */
 import {

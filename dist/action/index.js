@@ -21902,13 +21902,13 @@ var commandRecordSchema = external_exports.strictObject({
   created_at: isoDateTimeSchema
 });
 
-// action/git.ts
+// action/git/git.ts
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync, rmSync, statSync as statSync2, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname as dirname2, join as join2, resolve } from "node:path";
 
-// action/executables.ts
+// action/git/executables.ts
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 var SYSTEM_DIRECTORIES = [
@@ -21947,7 +21947,7 @@ function systemPath() {
   return [.../* @__PURE__ */ new Set([dirname(systemExecutable("git")), ...SYSTEM_DIRECTORIES])].join(delimiter);
 }
 
-// action/git.ts
+// action/git/git.ts
 var HARDENING = [
   ["core.fsmonitor", "false", "an fsmonitor hook program, run whenever git refreshes the index"],
   [
@@ -23685,14 +23685,314 @@ function refuseWorkTree(tree, env) {
 // action/required-commands.ts
 import { join as join4 } from "node:path";
 
-// action/output-digest.ts
+// action/git/shadow-git.ts
 import { createHash as createHash3 } from "node:crypto";
+import {
+  closeSync,
+  constants as constants3,
+  existsSync as existsSync2,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync as readdirSync2,
+  readFileSync as readFileSync4,
+  readlinkSync,
+  readSync,
+  realpathSync as realpathSync3,
+  rmSync as rmSync2,
+  statSync as statSync4,
+  utimesSync,
+  writeFileSync as writeFileSync2
+} from "node:fs";
+import { join as join3, resolve as resolve3 } from "node:path";
+var COPIED_CORE_SETTINGS = [
+  "filemode",
+  "symlinks",
+  "ignorecase",
+  "precomposeunicode",
+  "autocrlf",
+  "eol"
+];
+function createShadowGit(options) {
+  const { sha } = options;
+  const gitDir = resolve3(options.gitDir);
+  const [root2 = "", realGitDir = "", commonDir = "", objectFormat = ""] = git(options.cwd, [
+    "rev-parse",
+    "--show-toplevel",
+    "--absolute-git-dir",
+    "--git-common-dir",
+    "--show-object-format"
+  ]).trim().split("\n");
+  const common = resolve3(options.cwd, commonDir);
+  const objects = realpathSync3(join3(common, "objects"));
+  const format = objectFormat === "sha256" ? "sha256" : "sha1";
+  const config2 = shadowConfig(options.cwd, format);
+  const exclude = excludeRules(common);
+  let index;
+  let indexTime = 0;
+  const files = () => [
+    ["HEAD", `${sha}
+`],
+    ["config", config2],
+    [join3("objects", "info", "alternates"), `${objects}
+`],
+    [join3("info", "exclude"), exclude],
+    ...index ? [["index", index]] : []
+  ];
+  const restore = () => {
+    rmSync2(gitDir, { recursive: true, force: true });
+    for (const dir of ["refs", join3("objects", "info"), "info"]) {
+      mkdirSync(join3(gitDir, dir), { recursive: true, mode: 448 });
+    }
+    for (const [name, content] of files()) writeFileSync2(join3(gitDir, name), content);
+    if (index) utimesSync(join3(gitDir, "index"), indexTime, indexTime);
+  };
+  const shadow = {
+    gitDir,
+    workTree: root2,
+    objectFormat: format,
+    submodules: /* @__PURE__ */ new Map(),
+    restore,
+    remove: () => rmSync2(gitDir, { recursive: true, force: true })
+  };
+  try {
+    restore();
+    buildIndex(shadow, realGitDir, sha, options.index ?? "tested-tree");
+    const indexFile = join3(gitDir, "index");
+    if (existsSync2(indexFile)) {
+      index = readFileSync4(indexFile);
+      indexTime = Math.floor(statSync4(indexFile).mtimeMs / 1e3);
+    }
+    restore();
+    for (const key of gitlinks(shadow)) {
+      shadow.submodules.set(key, directoryToken(pathOf(shadow, key), format));
+    }
+  } catch (error3) {
+    shadow.remove();
+    throw error3;
+  }
+  return shadow;
+}
+function shadowConfig(cwd, format) {
+  const listed2 = gitMaybe(cwd, ["config", "-z", "--get-regexp", "^core\\."]) ?? "";
+  const settings = /* @__PURE__ */ new Map();
+  for (const entry of listed2.split("\0")) {
+    const [key = "", value = ""] = entry.split("\n");
+    const name = COPIED_CORE_SETTINGS.find((known) => `core.${known}` === key.toLowerCase());
+    if (name && /^[A-Za-z0-9_-]+$/.test(value)) settings.set(name, value);
+  }
+  return [
+    "[core]",
+    `	repositoryformatversion = ${format === "sha1" ? 0 : 1}`,
+    "	bare = false",
+    "	fsmonitor = false",
+    "	hooksPath = /dev/null",
+    "	untrackedCache = false",
+    "	splitIndex = false",
+    ...[...settings].map(([name, value]) => `	${name} = ${value}`),
+    ...format === "sha1" ? [] : ["[extensions]", `	objectformat = ${format}`],
+    ""
+  ].join("\n");
+}
+function excludeRules(common) {
+  const readIfFile = (path) => existsSync2(path) ? readFileSync4(path) : Buffer.alloc(0);
+  const userExcludes2 = userExcludesFile();
+  return Buffer.concat([
+    readIfFile(join3(common, "info", "exclude")),
+    Buffer.from("\n"),
+    userExcludes2 ? readIfFile(userExcludes2) : Buffer.alloc(0)
+  ]);
+}
+function buildIndex(shadow, realGitDir, sha, mode) {
+  const { gitDir } = shadow;
+  const realIndex = join3(realGitDir, "index");
+  let split = false;
+  if (existsSync2(realIndex)) {
+    writeFileSync2(join3(gitDir, "index"), readFileSync4(realIndex));
+    keepTimestamp(join3(gitDir, "index"), realIndex);
+    for (const name of readdirSync2(realGitDir)) {
+      if (name.startsWith("sharedindex.")) {
+        writeFileSync2(join3(gitDir, name), readFileSync4(join3(realGitDir, name)));
+        split = true;
+      }
+    }
+  }
+  if (mode !== "as-is") {
+    try {
+      gitShadow(shadow, ["read-tree", "-m", sha]);
+    } catch {
+      rmSync2(join3(gitDir, "index"), { force: true });
+      gitShadow(shadow, ["read-tree", sha]);
+      refreshIndex(shadow);
+    }
+  } else if (split) {
+    gitShadow(shadow, ["update-index", "--no-split-index"]);
+  }
+}
+function gitlinks(shadow) {
+  const out = gitShadowBuffer(shadow, ["ls-files", "-z", "--stage"]).toString("latin1");
+  return out.split("\0").filter((line) => line.startsWith("160000 ")).map((line) => line.slice(line.indexOf("	") + 1));
+}
+var pathOf = (shadow, key) => Buffer.concat([Buffer.from(`${shadow.workTree}/`), Buffer.from(key, "latin1")]);
+function directoryToken(path, format) {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return "deleted";
+  }
+  if (!stat.isDirectory()) return pathToken(path, format);
+  const hash2 = createHash3("sha256");
+  const walk = (dir, prefix) => {
+    const names = readdirSync2(dir, { encoding: "buffer" }).sort(Buffer.compare);
+    for (const name of names) {
+      const full = Buffer.concat([dir, Buffer.from("/"), name]);
+      const shown = `${prefix}${name.toString("latin1")}`;
+      const token = pathToken(full, format);
+      hash2.update(`${shown}\0${token}
+`);
+      if (token === "160000 directory") walk(full, `${shown}/`);
+    }
+  };
+  walk(path, "");
+  return `160000 ${hash2.digest("hex")}`;
+}
+function keepTimestamp(copy, original) {
+  const time3 = Math.floor(statSync4(original).mtimeMs / 1e3);
+  utimesSync(copy, time3, time3);
+}
+function gitMaybeShadow(shadow, args) {
+  try {
+    gitShadow(shadow, args);
+  } catch {
+  }
+}
+function refreshIndex(shadow) {
+  gitMaybeShadow(shadow, ["update-index", "-q", "--ignore-submodules", "--refresh"]);
+}
+function workTreeState(shadow) {
+  shadow.restore();
+  const out = gitShadowBuffer(shadow, [
+    "ls-files",
+    "-z",
+    "--modified",
+    "--others",
+    "--exclude-standard"
+  ]);
+  const paths = /* @__PURE__ */ new Set();
+  let start = 0;
+  for (let end = out.indexOf(0); end >= 0; end = out.indexOf(0, start)) {
+    if (end > start) paths.add(out.subarray(start, end).toString("latin1"));
+    start = end + 1;
+  }
+  const root2 = Buffer.from(`${shadow.workTree}/`);
+  const state = /* @__PURE__ */ new Map();
+  for (const [key, baseline] of shadow.submodules) {
+    const token = directoryToken(pathOf(shadow, key), shadow.objectFormat);
+    if (token !== baseline || paths.has(key)) state.set(key, token);
+    paths.delete(key);
+  }
+  for (const key of [...paths].sort()) {
+    const nested = key.endsWith("/");
+    const path = Buffer.concat([root2, Buffer.from(nested ? key.slice(0, -1) : key, "latin1")]);
+    state.set(
+      key,
+      nested ? directoryToken(path, shadow.objectFormat) : pathToken(path, shadow.objectFormat)
+    );
+  }
+  return new Map([...state].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+var pathText = (key) => Buffer.from(key, "latin1").toString("utf8");
+function pathToken(path, format) {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return "deleted";
+  }
+  if (stat.isSymbolicLink()) {
+    return `120000 ${blobId(format, [readlinkSync(path, { encoding: "buffer" })])}`;
+  }
+  if (stat.isDirectory()) return "160000 directory";
+  if (!stat.isFile()) return "other";
+  let fd;
+  try {
+    fd = openSync(path, constants3.O_RDONLY | constants3.O_NOFOLLOW | constants3.O_NONBLOCK);
+  } catch {
+    return "unreadable";
+  }
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) return "other";
+    const mode = opened.mode & 73 ? "100755" : "100644";
+    const buffer = Buffer.alloc(1024 * 1024);
+    const hash2 = createHash3(format);
+    hash2.update(`blob ${opened.size}\0`);
+    let left = opened.size;
+    while (left > 0) {
+      const read = readSync(fd, buffer, 0, Math.min(buffer.length, left), null);
+      if (read === 0) break;
+      hash2.update(buffer.subarray(0, read));
+      left -= read;
+    }
+    return `${mode} ${left === 0 ? hash2.digest("hex") : "changing"}`;
+  } finally {
+    closeSync(fd);
+  }
+}
+function blobId(format, parts) {
+  const size = parts.reduce((sum, part) => sum + part.length, 0);
+  const hash2 = createHash3(format).update(`blob ${size}\0`);
+  for (const part of parts) hash2.update(part);
+  return hash2.digest("hex");
+}
+
+// action/git/snapshot.ts
+import { createHash as createHash4 } from "node:crypto";
+var HEAD_COMMIT = "HEAD^{commit}";
+function testedCommit(cwd, head = readObjects(cwd, [HEAD_COMMIT])[0]) {
+  if (head?.type !== "commit") {
+    throw new Error(`no commit checked out in ${cwd}: run agate in a git checkout`);
+  }
+  const { sha } = head;
+  const header = head.content.toString("utf8").split("\n\n", 1)[0] ?? "";
+  const field = (name) => header.split("\n").filter((line) => line.startsWith(`${name} `)).map((line) => line.slice(name.length + 1).trim());
+  const [tree] = field("tree");
+  if (!tree) throw new Error(`the commit ${sha} has no tree: is the checkout corrupt?`);
+  return { sha, tree_sha: tree, parents: field("parent") };
+}
+function changedBetween(before, after) {
+  const keys = /* @__PURE__ */ new Set([...before.keys(), ...after.keys()]);
+  return [...keys].filter((key) => before.get(key) !== after.get(key)).sort();
+}
+function listed(keys) {
+  return keys.slice(0, CHANGED_PATHS_LIMIT).map(pathText);
+}
+function testedSnapshot(commit, before, after) {
+  return {
+    ...commit,
+    clean_before: before.size === 0,
+    dirty_before: listed([...before.keys()]),
+    clean: after.size === 0,
+    dirty_digest: after.size ? dirtyDigest(after) : null
+  };
+}
+function dirtyDigest(state) {
+  const hash2 = createHash4("sha256");
+  for (const [key, token] of state) hash2.update(`${pathText(key)}\0${token}
+`);
+  return hash2.digest("hex");
+}
+
+// action/output-digest.ts
+import { createHash as createHash5 } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
 var MAX_LINE_CHARS = 64 * 1024;
 var HASH_PIECE_CHARS = 64 * 1024;
 var OutputDigest = class {
-  raw = createHash3("sha256");
-  normalised = createHash3("sha256");
+  raw = createHash5("sha256");
+  normalised = createHash5("sha256");
   decoder = new StringDecoder("utf8");
   partialLine = "";
   pending = "";
@@ -23854,295 +24154,6 @@ async function drain(streams, limitMs) {
   for (const stream of streams) stream.destroy();
 }
 
-// action/shadow-git.ts
-import { createHash as createHash4 } from "node:crypto";
-import {
-  closeSync,
-  constants as constants3,
-  existsSync as existsSync2,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync as readdirSync2,
-  readFileSync as readFileSync4,
-  readlinkSync,
-  readSync,
-  realpathSync as realpathSync3,
-  rmSync as rmSync2,
-  statSync as statSync4,
-  utimesSync,
-  writeFileSync as writeFileSync2
-} from "node:fs";
-import { join as join3, resolve as resolve3 } from "node:path";
-var COPIED_CORE_SETTINGS = [
-  "filemode",
-  "symlinks",
-  "ignorecase",
-  "precomposeunicode",
-  "autocrlf",
-  "eol"
-];
-function createShadowGit(options) {
-  const { sha } = options;
-  const gitDir = resolve3(options.gitDir);
-  const [root2 = "", realGitDir = "", commonDir = "", objectFormat = ""] = git(options.cwd, [
-    "rev-parse",
-    "--show-toplevel",
-    "--absolute-git-dir",
-    "--git-common-dir",
-    "--show-object-format"
-  ]).trim().split("\n");
-  const common = resolve3(options.cwd, commonDir);
-  const objects = realpathSync3(join3(common, "objects"));
-  const format = objectFormat === "sha256" ? "sha256" : "sha1";
-  const settings = /* @__PURE__ */ new Map();
-  for (const entry of (gitMaybe(options.cwd, ["config", "-z", "--get-regexp", "^core\\."]) ?? "").split("\0")) {
-    const [key = "", value = ""] = entry.split("\n");
-    const name = COPIED_CORE_SETTINGS.find((known) => `core.${known}` === key.toLowerCase());
-    if (name && /^[A-Za-z0-9_-]+$/.test(value)) settings.set(name, value);
-  }
-  const config2 = [
-    "[core]",
-    `	repositoryformatversion = ${format === "sha1" ? 0 : 1}`,
-    "	bare = false",
-    "	fsmonitor = false",
-    "	hooksPath = /dev/null",
-    "	untrackedCache = false",
-    "	splitIndex = false",
-    ...[...settings].map(([name, value]) => `	${name} = ${value}`),
-    ...format === "sha1" ? [] : ["[extensions]", `	objectformat = ${format}`],
-    ""
-  ].join("\n");
-  const readIfFile = (path) => existsSync2(path) ? readFileSync4(path) : Buffer.alloc(0);
-  const userExcludes2 = userExcludesFile();
-  const exclude = Buffer.concat([
-    readIfFile(join3(common, "info", "exclude")),
-    Buffer.from("\n"),
-    userExcludes2 ? readIfFile(userExcludes2) : Buffer.alloc(0)
-  ]);
-  let index;
-  let indexTime = 0;
-  const files = () => [
-    ["HEAD", `${sha}
-`],
-    ["config", config2],
-    [join3("objects", "info", "alternates"), `${objects}
-`],
-    [join3("info", "exclude"), exclude],
-    ...index ? [["index", index]] : []
-  ];
-  const restore = () => {
-    rmSync2(gitDir, { recursive: true, force: true });
-    for (const dir of ["refs", join3("objects", "info"), "info"]) {
-      mkdirSync(join3(gitDir, dir), { recursive: true, mode: 448 });
-    }
-    for (const [name, content] of files()) writeFileSync2(join3(gitDir, name), content);
-    if (index) utimesSync(join3(gitDir, "index"), indexTime, indexTime);
-  };
-  const shadow = {
-    gitDir,
-    workTree: root2,
-    objectFormat: format,
-    submodules: /* @__PURE__ */ new Map(),
-    restore,
-    remove: () => rmSync2(gitDir, { recursive: true, force: true })
-  };
-  try {
-    restore();
-    const realIndex = join3(realGitDir, "index");
-    let split = false;
-    if (existsSync2(realIndex)) {
-      writeFileSync2(join3(gitDir, "index"), readFileSync4(realIndex));
-      keepTimestamp(join3(gitDir, "index"), realIndex);
-      for (const name of readdirSync2(realGitDir)) {
-        if (name.startsWith("sharedindex.")) {
-          writeFileSync2(join3(gitDir, name), readFileSync4(join3(realGitDir, name)));
-          split = true;
-        }
-      }
-    }
-    if (options.index !== "as-is") {
-      try {
-        gitShadow(shadow, ["read-tree", "-m", sha]);
-      } catch {
-        rmSync2(join3(gitDir, "index"), { force: true });
-        gitShadow(shadow, ["read-tree", sha]);
-        refreshIndex(shadow);
-      }
-    } else if (split) {
-      gitShadow(shadow, ["update-index", "--no-split-index"]);
-    }
-    const indexFile = join3(gitDir, "index");
-    if (existsSync2(indexFile)) {
-      index = readFileSync4(indexFile);
-      indexTime = Math.floor(statSync4(indexFile).mtimeMs / 1e3);
-    }
-    restore();
-    for (const key of gitlinks(shadow)) {
-      shadow.submodules.set(key, directoryToken(pathOf(shadow, key), format));
-    }
-  } catch (error3) {
-    shadow.remove();
-    throw error3;
-  }
-  return shadow;
-}
-function gitlinks(shadow) {
-  const out = gitShadowBuffer(shadow, ["ls-files", "-z", "--stage"]).toString("latin1");
-  return out.split("\0").filter((line) => line.startsWith("160000 ")).map((line) => line.slice(line.indexOf("	") + 1));
-}
-var pathOf = (shadow, key) => Buffer.concat([Buffer.from(`${shadow.workTree}/`), Buffer.from(key, "latin1")]);
-function directoryToken(path, format) {
-  let stat;
-  try {
-    stat = lstatSync(path);
-  } catch {
-    return "deleted";
-  }
-  if (!stat.isDirectory()) return pathToken(path, format);
-  const hash2 = createHash4("sha256");
-  const walk = (dir, prefix) => {
-    const names = readdirSync2(dir, { encoding: "buffer" }).sort(Buffer.compare);
-    for (const name of names) {
-      const full = Buffer.concat([dir, Buffer.from("/"), name]);
-      const shown = `${prefix}${name.toString("latin1")}`;
-      const token = pathToken(full, format);
-      hash2.update(`${shown}\0${token}
-`);
-      if (token === "160000 directory") walk(full, `${shown}/`);
-    }
-  };
-  walk(path, "");
-  return `160000 ${hash2.digest("hex")}`;
-}
-function keepTimestamp(copy, original) {
-  const time3 = Math.floor(statSync4(original).mtimeMs / 1e3);
-  utimesSync(copy, time3, time3);
-}
-function gitMaybeShadow(shadow, args) {
-  try {
-    gitShadow(shadow, args);
-  } catch {
-  }
-}
-function refreshIndex(shadow) {
-  gitMaybeShadow(shadow, ["update-index", "-q", "--ignore-submodules", "--refresh"]);
-}
-function workTreeState(shadow) {
-  shadow.restore();
-  const out = gitShadowBuffer(shadow, [
-    "ls-files",
-    "-z",
-    "--modified",
-    "--others",
-    "--exclude-standard"
-  ]);
-  const paths = /* @__PURE__ */ new Set();
-  let start = 0;
-  for (let end = out.indexOf(0); end >= 0; end = out.indexOf(0, start)) {
-    if (end > start) paths.add(out.subarray(start, end).toString("latin1"));
-    start = end + 1;
-  }
-  const root2 = Buffer.from(`${shadow.workTree}/`);
-  const state = /* @__PURE__ */ new Map();
-  for (const [key, baseline] of shadow.submodules) {
-    const token = directoryToken(pathOf(shadow, key), shadow.objectFormat);
-    if (token !== baseline || paths.has(key)) state.set(key, token);
-    paths.delete(key);
-  }
-  for (const key of [...paths].sort()) {
-    const nested = key.endsWith("/");
-    const path = Buffer.concat([root2, Buffer.from(nested ? key.slice(0, -1) : key, "latin1")]);
-    state.set(
-      key,
-      nested ? directoryToken(path, shadow.objectFormat) : pathToken(path, shadow.objectFormat)
-    );
-  }
-  return new Map([...state].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-var pathText = (key) => Buffer.from(key, "latin1").toString("utf8");
-function pathToken(path, format) {
-  let stat;
-  try {
-    stat = lstatSync(path);
-  } catch {
-    return "deleted";
-  }
-  if (stat.isSymbolicLink()) {
-    return `120000 ${blobId(format, [readlinkSync(path, { encoding: "buffer" })])}`;
-  }
-  if (stat.isDirectory()) return "160000 directory";
-  if (!stat.isFile()) return "other";
-  let fd;
-  try {
-    fd = openSync(path, constants3.O_RDONLY | constants3.O_NOFOLLOW | constants3.O_NONBLOCK);
-  } catch {
-    return "unreadable";
-  }
-  try {
-    const opened = fstatSync(fd);
-    if (!opened.isFile()) return "other";
-    const mode = opened.mode & 73 ? "100755" : "100644";
-    const buffer = Buffer.alloc(1024 * 1024);
-    const hash2 = createHash4(format);
-    hash2.update(`blob ${opened.size}\0`);
-    let left = opened.size;
-    while (left > 0) {
-      const read = readSync(fd, buffer, 0, Math.min(buffer.length, left), null);
-      if (read === 0) break;
-      hash2.update(buffer.subarray(0, read));
-      left -= read;
-    }
-    return `${mode} ${left === 0 ? hash2.digest("hex") : "changing"}`;
-  } finally {
-    closeSync(fd);
-  }
-}
-function blobId(format, parts) {
-  const size = parts.reduce((sum, part) => sum + part.length, 0);
-  const hash2 = createHash4(format).update(`blob ${size}\0`);
-  for (const part of parts) hash2.update(part);
-  return hash2.digest("hex");
-}
-
-// action/snapshot.ts
-import { createHash as createHash5 } from "node:crypto";
-var HEAD_COMMIT = "HEAD^{commit}";
-function testedCommit(cwd, head = readObjects(cwd, [HEAD_COMMIT])[0]) {
-  if (head?.type !== "commit") {
-    throw new Error(`no commit checked out in ${cwd}: run agate in a git checkout`);
-  }
-  const { sha } = head;
-  const header = head.content.toString("utf8").split("\n\n", 1)[0] ?? "";
-  const field = (name) => header.split("\n").filter((line) => line.startsWith(`${name} `)).map((line) => line.slice(name.length + 1).trim());
-  const [tree] = field("tree");
-  if (!tree) throw new Error(`the commit ${sha} has no tree: is the checkout corrupt?`);
-  return { sha, tree_sha: tree, parents: field("parent") };
-}
-function changedBetween(before, after) {
-  const keys = /* @__PURE__ */ new Set([...before.keys(), ...after.keys()]);
-  return [...keys].filter((key) => before.get(key) !== after.get(key)).sort();
-}
-function listed(keys) {
-  return keys.slice(0, CHANGED_PATHS_LIMIT).map(pathText);
-}
-function testedSnapshot(commit, before, after) {
-  return {
-    ...commit,
-    clean_before: before.size === 0,
-    dirty_before: listed([...before.keys()]),
-    clean: after.size === 0,
-    dirty_digest: after.size ? dirtyDigest(after) : null
-  };
-}
-function dirtyDigest(state) {
-  const hash2 = createHash5("sha256");
-  for (const [key, token] of state) hash2.update(`${pathText(key)}\0${token}
-`);
-  return hash2.digest("hex");
-}
-
 // action/required-commands.ts
 async function parseBaseConfig(text, path, sha, options) {
   try {
@@ -24162,6 +24173,69 @@ async function parseBaseConfig(text, path, sha, options) {
 async function runRequiredCommands(options) {
   const { cwd, log } = options;
   const now = options.now ?? (() => /* @__PURE__ */ new Date());
+  const base = await readBase(options);
+  if (base.kind === "not-adopted") return base;
+  const { config: config2, digest } = base;
+  await options.beforeCommands?.(config2);
+  const commit = testedCommit(cwd, base.head);
+  const shadow = createShadowGit({
+    cwd,
+    sha: commit.sha,
+    gitDir: join4(options.stateDir, "shadow-git")
+  });
+  const env = commandEnvironment(options.env);
+  let before;
+  let ran;
+  let isolation;
+  try {
+    before = workTreeState(shadow);
+    mark("snapshot");
+    isolation = openIsolation(options, config2, shadow.workTree, env);
+    mark("isolation");
+    if (isolation.record.mode === "shared") {
+      log.info(
+        `agate: the commands run as agate's own user (${isolation.record.user}): ${isolation.record.reason}; the record says so.`
+      );
+    }
+    if (before.size > 0) warnDirty(options, before, commit.sha);
+    ran = await runEach(config2, { cwd, env, log, now, shadow, isolation, before });
+  } catch (error3) {
+    shadow.remove();
+    try {
+      isolation?.finish();
+    } catch {
+    }
+    throw error3;
+  }
+  shadow.remove();
+  isolation.finish();
+  const record2 = commandRecordSchema.parse({
+    kind: "agate.command-record",
+    version: 2,
+    repository: options.repository,
+    tested: testedSnapshot(commit, before, ran.state),
+    pull_request: options.pullRequest ? {
+      number: options.pullRequest.number,
+      head_sha: options.pullRequest.head.sha,
+      base_sha: options.pullRequest.base.sha
+    } : null,
+    merge_group: options.mergeGroup ? {
+      head_ref: options.mergeGroup.head_ref,
+      head_sha: options.mergeGroup.head_sha,
+      base_sha: options.mergeGroup.base_sha
+    } : null,
+    commands: ran.commands,
+    runner: runnerInfo(options.env),
+    grader: { agate_version: AGATE_VERSION, config_digest: digest },
+    workflow: workflowRun(options.env),
+    isolation: isolation.record,
+    cut: [],
+    created_at: now().toISOString()
+  });
+  return { kind: "ran", record: record2, config: config2 };
+}
+async function readBase(options) {
+  const { cwd, log } = options;
   const configSpec = `${options.baseSha}:${options.configPath}`;
   const combined = !/[\n\r]/.test(configSpec);
   const [head, configObject] = combined ? readObjects(cwd, [HEAD_COMMIT, configSpec]) : [void 0, void 0];
@@ -24180,96 +24254,47 @@ async function runRequiredCommands(options) {
   log.info(
     `agate ${AGATE_VERSION}: ${counted(config2.commands.length, "required command")} from ${options.configPath} at base ${options.baseSha} (read with ${base.via})${extended2}, config digest ${digest}`
   );
-  await options.beforeCommands?.(config2);
-  const commit = testedCommit(cwd, head ?? void 0);
-  const shadow = createShadowGit({
-    cwd,
-    sha: commit.sha,
-    gitDir: join4(options.stateDir, "shadow-git")
-  });
-  const env = commandEnvironment(options.env);
+  return { kind: "read", config: config2, digest, head: head ?? void 0 };
+}
+function warnDirty(options, before, sha) {
+  const { log } = options;
+  const sample = [...before.keys()].slice(0, 5).map(pathText).join(", ");
+  (log.warning ?? log.info)(
+    options.local ? `the work tree has uncommitted changes (${before.size} path(s), such as ${sample}): the commands run on them, but the record is of the commit ${sha.slice(0, 7)}, and the App refuses a record whose work tree differed from its commit before the first command (clean_before: false). Commit them, then run again, for a record that matches what CI will see.` : `agate: before the first command, ${before.size} path(s) already differed from the tested commit ${sha.slice(0, 7)} (an earlier step changed them), such as ${sample}; the record says so (clean_before: false).`
+  );
+}
+async function runEach(config2, run2) {
+  const { cwd, env, log, now, shadow, isolation } = run2;
   const commands = [];
-  let before;
-  let state;
-  let isolation;
-  try {
-    before = workTreeState(shadow);
+  let state = run2.before;
+  for (const command2 of config2.commands) {
+    const launcher = command2.privileged ? processGroupLauncher() : isolation.launcher;
+    const result = await log.command(
+      command2.name,
+      () => runCommand({
+        name: command2.name,
+        run: command2.run,
+        timeoutMs: command2.timeout,
+        cwd,
+        env,
+        launcher,
+        onOutput: (chunk) => log.output(chunk),
+        now
+      })
+    );
+    mark("commands");
+    const after = workTreeState(shadow);
     mark("snapshot");
-    isolation = openIsolation(options, config2, shadow.workTree, env);
-    mark("isolation");
-    if (isolation.record.mode === "shared") {
-      log.info(
-        `agate: the commands run as agate's own user (${isolation.record.user}): ${isolation.record.reason}; the record says so.`
-      );
-    }
-    if (before.size > 0) {
-      const sample = [...before.keys()].slice(0, 5).map(pathText).join(", ");
-      (log.warning ?? log.info)(
-        options.local ? `the work tree has uncommitted changes (${before.size} path(s), such as ${sample}): the commands run on them, but the record is of the commit ${commit.sha.slice(0, 7)}, and the App refuses a record whose work tree differed from its commit before the first command (clean_before: false). Commit them, then run again, for a record that matches what CI will see.` : `agate: before the first command, ${before.size} path(s) already differed from the tested commit ${commit.sha.slice(0, 7)} (an earlier step changed them), such as ${sample}; the record says so (clean_before: false).`
-      );
-    }
-    state = before;
-    for (const command2 of config2.commands) {
-      const launcher = command2.privileged ? processGroupLauncher() : isolation.launcher;
-      const result = await log.command(
-        command2.name,
-        () => runCommand({
-          name: command2.name,
-          run: command2.run,
-          timeoutMs: command2.timeout,
-          cwd,
-          env,
-          launcher,
-          onOutput: (chunk) => log.output(chunk),
-          now
-        })
-      );
-      mark("commands");
-      const after = workTreeState(shadow);
-      mark("snapshot");
-      const changed = changedBetween(state, after);
-      state = after;
-      commands.push({
-        ...result,
-        changed_paths: listed(changed),
-        changed_paths_count: changed.length,
-        ...command2.privileged ? { privileged: true } : {}
-      });
-    }
-  } catch (error3) {
-    shadow.remove();
-    try {
-      isolation?.finish();
-    } catch {
-    }
-    throw error3;
+    const changed = changedBetween(state, after);
+    state = after;
+    commands.push({
+      ...result,
+      changed_paths: listed(changed),
+      changed_paths_count: changed.length,
+      ...command2.privileged ? { privileged: true } : {}
+    });
   }
-  shadow.remove();
-  isolation.finish();
-  const record2 = commandRecordSchema.parse({
-    kind: "agate.command-record",
-    version: 2,
-    repository: options.repository,
-    tested: testedSnapshot(commit, before, state),
-    pull_request: options.pullRequest ? {
-      number: options.pullRequest.number,
-      head_sha: options.pullRequest.head.sha,
-      base_sha: options.pullRequest.base.sha
-    } : null,
-    merge_group: options.mergeGroup ? {
-      head_ref: options.mergeGroup.head_ref,
-      head_sha: options.mergeGroup.head_sha,
-      base_sha: options.mergeGroup.base_sha
-    } : null,
-    commands,
-    runner: runnerInfo(options.env),
-    grader: { agate_version: AGATE_VERSION, config_digest: digest },
-    workflow: workflowRun(options.env),
-    isolation: isolation.record,
-    cut: [],
-    created_at: now().toISOString()
-  });
-  return { kind: "ran", record: record2, config: config2 };
+  return { commands, state };
 }
 function openIsolation(options, config2, workTree, env) {
   if (options.isolation !== "commands-user") {
@@ -26811,7 +26836,18 @@ async function runAction(env) {
     );
     return;
   }
-  const record2 = outcome.record;
+  await reportRecord(outcome.record, {
+    inputs,
+    cwd,
+    env,
+    stateDir,
+    repository: repository ?? null,
+    traces,
+    artifactClient
+  });
+}
+async function reportRecord(record2, report) {
+  const { inputs, cwd, env, stateDir, repository, traces, artifactClient } = report;
   const json2 = `${JSON.stringify(record2, null, 2)}
 `;
   const recordPath = inputs["record-path"] ? resolve5(cwd, inputs["record-path"]) : join8(stateDir, RECORD_FILE_NAME);
@@ -26855,6 +26891,10 @@ ${traceMarkdown}`;
     setFailed(upload.message);
     return;
   }
+  concludeStep(record2, upload, recordPath, inputs["fail-on-command-failure"]);
+}
+function concludeStep(record2, upload, recordPath, failOnCommandFailure) {
+  const failed = failedCommands(record2);
   if (upload.kind === "uploaded") {
     info(
       `agate: uploaded the command record as the artifact ${upload.name} (id ${upload.id}).`
@@ -26866,7 +26906,7 @@ ${traceMarkdown}`;
   }
   if (failed.length > 0) {
     const message = `agate: ${headline(record2)}: ${failed.join(", ")}`;
-    if (inputs["fail-on-command-failure"]) setFailed(message);
+    if (failOnCommandFailure) setFailed(message);
     else
       warning(
         `${message} (not failing the step: fail-on-command-failure is false; the App refuses a failing record whose step succeeded)`

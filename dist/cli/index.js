@@ -13597,7 +13597,7 @@ var init_github = __esm({
   }
 });
 
-// action/cli.ts
+// action/cli/main.ts
 import { existsSync as existsSync4, mkdirSync as mkdirSync5, readFileSync as readFileSync8, writeFileSync as writeFileSync6 } from "node:fs";
 import { dirname as dirname5, join as join8, resolve as resolve5 } from "node:path";
 import { parseArgs as parseArgs4 } from "node:util";
@@ -27161,16 +27161,16 @@ function contradictionFindings(front) {
   ];
 }
 
-// action/cli.ts
+// action/cli/main.ts
 init_version();
 
-// action/git.ts
+// action/git/git.ts
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync, rmSync, statSync as statSync2, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname as dirname2, join as join2, resolve } from "node:path";
 
-// action/executables.ts
+// action/git/executables.ts
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 var SYSTEM_DIRECTORIES = [
@@ -27209,7 +27209,7 @@ function systemPath() {
   return [.../* @__PURE__ */ new Set([dirname(systemExecutable("git")), ...SYSTEM_DIRECTORIES])].join(delimiter);
 }
 
-// action/git.ts
+// action/git/git.ts
 var HARDENING = [
   ["core.fsmonitor", "false", "an fsmonitor hook program, run whenever git refreshes the index"],
   [
@@ -27500,6 +27500,1325 @@ function checkoutOwner(root2, env) {
   if (!root2) return null;
   const url2 = gitMaybe(root2, ["remote", "get-url", "origin"])?.trim() ?? "";
   return /[:/]([A-Za-z0-9-]+)\/[^/]+?(?:\.git)?\/?$/.exec(url2)?.[1] ?? null;
+}
+
+// action/required-commands.ts
+import { join as join4 } from "node:path";
+init_version();
+
+// action/environment.ts
+import { arch, platform } from "node:os";
+var FILE_COMMANDS = [
+  { name: "GITHUB_OUTPUT", blocks: "setting this step's outputs (passed=true)" },
+  { name: "GITHUB_ENV", blocks: "setting variables for later steps" },
+  { name: "GITHUB_PATH", blocks: "putting directories first on PATH for later steps" },
+  { name: "GITHUB_STATE", blocks: "setting the Action's post-step state" },
+  { name: "GITHUB_STEP_SUMMARY", blocks: "writing the job summary agate writes" }
+];
+var REMOVED_VARIABLES = [
+  // Secrets and the runner's internal tokens.
+  { name: "GITHUB_TOKEN", blocks: "writing to the repository with the workflow's token" },
+  { name: "GH_TOKEN", blocks: "the same token under the name gh reads" },
+  { name: "INPUT_", prefix: true, blocks: "the Action's inputs, the token input among them" },
+  {
+    name: "ACTIONS_",
+    prefix: true,
+    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); agate's own /proc/<pid>/environ, which has them, is closed to the commands user (isolation.ts), and where the commands share agate's user, to them too on a Node with process.execve (same-uid.ts)"
+  },
+  ...FILE_COMMANDS,
+  // bash start-up: code that would run before, around or instead of the command.
+  {
+    name: "BASH_ENV",
+    blocks: "a file bash sources before a non-interactive command (`trap 'exit 0' EXIT`)"
+  },
+  { name: "ENV", blocks: "a file sh and bash in POSIX mode source at start-up" },
+  {
+    name: "BASH_FUNC_",
+    prefix: true,
+    blocks: "exported functions that override commands and builtins (`false() { true; }`)"
+  },
+  { name: "SHELLOPTS", blocks: "shell options imported at start-up (xtrace, which expands PS4)" },
+  { name: "BASHOPTS", blocks: "shopt options imported at start-up (extdebug, ...)" },
+  { name: "PS4", blocks: "a prompt whose command substitutions run on every traced line" },
+  { name: "PROMPT_COMMAND", blocks: "a command run before each prompt" },
+  { name: "CDPATH", blocks: "`cd dir` going somewhere else than ./dir" },
+  { name: "GLOBIGNORE", blocks: "globs silently matching fewer files (tests skipped)" },
+  { name: "IFS", blocks: "word splitting on other characters" },
+  { name: "BASH_XTRACEFD", blocks: "trace output written to a descriptor of the command's choice" },
+  // The dynamic loader: code injected into bash and every program it starts.
+  {
+    name: "LD_",
+    prefix: true,
+    blocks: "LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT: a library loaded into every process"
+  },
+  { name: "DYLD_", prefix: true, blocks: "the same on macOS" },
+  // git: configuration, programs and repository locations injected into the commands' git.
+  {
+    name: "GIT_",
+    prefix: true,
+    blocks: "GIT_CONFIG_*, GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF, GIT_EXEC_PATH...: a git that reads another repository or runs another program"
+  }
+];
+var NEUTRAL_GIT_VARIABLES = /* @__PURE__ */ new Set([
+  "GIT_AUTHOR_NAME",
+  "GIT_AUTHOR_EMAIL",
+  "GIT_AUTHOR_DATE",
+  "GIT_COMMITTER_NAME",
+  "GIT_COMMITTER_EMAIL",
+  "GIT_COMMITTER_DATE",
+  "GIT_TERMINAL_PROMPT"
+]);
+function isRemovedVariable(name) {
+  if (NEUTRAL_GIT_VARIABLES.has(name)) return false;
+  return REMOVED_VARIABLES.some(
+    (entry) => entry.prefix ? name.startsWith(entry.name) : name === entry.name
+  );
+}
+function commandEnvironment(env) {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !isRemovedVariable(name)));
+}
+function runnerInfo(env) {
+  return {
+    os: env.RUNNER_OS ?? platform(),
+    arch: env.RUNNER_ARCH ?? arch(),
+    image_version: env.ImageVersion ?? null,
+    node_version: process.version
+  };
+}
+function runAttempt(env) {
+  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
+  return Number.isInteger(attempt) && attempt > 0 ? attempt : 1;
+}
+function workflowRun(env) {
+  if (env.GITHUB_ACTIONS !== "true" || !env.GITHUB_RUN_ID) return null;
+  return {
+    run_id: Number(env.GITHUB_RUN_ID),
+    run_attempt: runAttempt(env),
+    workflow_ref: env.GITHUB_WORKFLOW_REF ?? env.GITHUB_WORKFLOW ?? "unknown",
+    job: env.GITHUB_JOB ?? "unknown",
+    event_name: env.GITHUB_EVENT_NAME ?? "unknown"
+  };
+}
+
+// action/git/shadow-git.ts
+import { createHash as createHash2 } from "node:crypto";
+import {
+  closeSync,
+  constants as constants2,
+  existsSync as existsSync2,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  realpathSync as realpathSync2,
+  rmSync as rmSync2,
+  statSync as statSync3,
+  utimesSync,
+  writeFileSync as writeFileSync2
+} from "node:fs";
+import { join as join3, resolve as resolve2 } from "node:path";
+var COPIED_CORE_SETTINGS = [
+  "filemode",
+  "symlinks",
+  "ignorecase",
+  "precomposeunicode",
+  "autocrlf",
+  "eol"
+];
+function createShadowGit(options) {
+  const { sha } = options;
+  const gitDir = resolve2(options.gitDir);
+  const [root2 = "", realGitDir = "", commonDir = "", objectFormat = ""] = git(options.cwd, [
+    "rev-parse",
+    "--show-toplevel",
+    "--absolute-git-dir",
+    "--git-common-dir",
+    "--show-object-format"
+  ]).trim().split("\n");
+  const common = resolve2(options.cwd, commonDir);
+  const objects = realpathSync2(join3(common, "objects"));
+  const format = objectFormat === "sha256" ? "sha256" : "sha1";
+  const config2 = shadowConfig(options.cwd, format);
+  const exclude = excludeRules(common);
+  let index;
+  let indexTime = 0;
+  const files = () => [
+    ["HEAD", `${sha}
+`],
+    ["config", config2],
+    [join3("objects", "info", "alternates"), `${objects}
+`],
+    [join3("info", "exclude"), exclude],
+    ...index ? [["index", index]] : []
+  ];
+  const restore = () => {
+    rmSync2(gitDir, { recursive: true, force: true });
+    for (const dir of ["refs", join3("objects", "info"), "info"]) {
+      mkdirSync(join3(gitDir, dir), { recursive: true, mode: 448 });
+    }
+    for (const [name, content] of files()) writeFileSync2(join3(gitDir, name), content);
+    if (index) utimesSync(join3(gitDir, "index"), indexTime, indexTime);
+  };
+  const shadow = {
+    gitDir,
+    workTree: root2,
+    objectFormat: format,
+    submodules: /* @__PURE__ */ new Map(),
+    restore,
+    remove: () => rmSync2(gitDir, { recursive: true, force: true })
+  };
+  try {
+    restore();
+    buildIndex(shadow, realGitDir, sha, options.index ?? "tested-tree");
+    const indexFile = join3(gitDir, "index");
+    if (existsSync2(indexFile)) {
+      index = readFileSync(indexFile);
+      indexTime = Math.floor(statSync3(indexFile).mtimeMs / 1e3);
+    }
+    restore();
+    for (const key of gitlinks(shadow)) {
+      shadow.submodules.set(key, directoryToken(pathOf(shadow, key), format));
+    }
+  } catch (error2) {
+    shadow.remove();
+    throw error2;
+  }
+  return shadow;
+}
+function shadowConfig(cwd, format) {
+  const listed2 = gitMaybe(cwd, ["config", "-z", "--get-regexp", "^core\\."]) ?? "";
+  const settings = /* @__PURE__ */ new Map();
+  for (const entry of listed2.split("\0")) {
+    const [key = "", value = ""] = entry.split("\n");
+    const name = COPIED_CORE_SETTINGS.find((known) => `core.${known}` === key.toLowerCase());
+    if (name && /^[A-Za-z0-9_-]+$/.test(value)) settings.set(name, value);
+  }
+  return [
+    "[core]",
+    `	repositoryformatversion = ${format === "sha1" ? 0 : 1}`,
+    "	bare = false",
+    "	fsmonitor = false",
+    "	hooksPath = /dev/null",
+    "	untrackedCache = false",
+    "	splitIndex = false",
+    ...[...settings].map(([name, value]) => `	${name} = ${value}`),
+    ...format === "sha1" ? [] : ["[extensions]", `	objectformat = ${format}`],
+    ""
+  ].join("\n");
+}
+function excludeRules(common) {
+  const readIfFile = (path) => existsSync2(path) ? readFileSync(path) : Buffer.alloc(0);
+  const userExcludes2 = userExcludesFile();
+  return Buffer.concat([
+    readIfFile(join3(common, "info", "exclude")),
+    Buffer.from("\n"),
+    userExcludes2 ? readIfFile(userExcludes2) : Buffer.alloc(0)
+  ]);
+}
+function buildIndex(shadow, realGitDir, sha, mode) {
+  const { gitDir } = shadow;
+  const realIndex = join3(realGitDir, "index");
+  let split = false;
+  if (existsSync2(realIndex)) {
+    writeFileSync2(join3(gitDir, "index"), readFileSync(realIndex));
+    keepTimestamp(join3(gitDir, "index"), realIndex);
+    for (const name of readdirSync(realGitDir)) {
+      if (name.startsWith("sharedindex.")) {
+        writeFileSync2(join3(gitDir, name), readFileSync(join3(realGitDir, name)));
+        split = true;
+      }
+    }
+  }
+  if (mode !== "as-is") {
+    try {
+      gitShadow(shadow, ["read-tree", "-m", sha]);
+    } catch {
+      rmSync2(join3(gitDir, "index"), { force: true });
+      gitShadow(shadow, ["read-tree", sha]);
+      refreshIndex(shadow);
+    }
+  } else if (split) {
+    gitShadow(shadow, ["update-index", "--no-split-index"]);
+  }
+}
+function gitlinks(shadow) {
+  const out = gitShadowBuffer(shadow, ["ls-files", "-z", "--stage"]).toString("latin1");
+  return out.split("\0").filter((line) => line.startsWith("160000 ")).map((line) => line.slice(line.indexOf("	") + 1));
+}
+var pathOf = (shadow, key) => Buffer.concat([Buffer.from(`${shadow.workTree}/`), Buffer.from(key, "latin1")]);
+function directoryToken(path, format) {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return "deleted";
+  }
+  if (!stat.isDirectory()) return pathToken(path, format);
+  const hash2 = createHash2("sha256");
+  const walk = (dir, prefix) => {
+    const names = readdirSync(dir, { encoding: "buffer" }).sort(Buffer.compare);
+    for (const name of names) {
+      const full = Buffer.concat([dir, Buffer.from("/"), name]);
+      const shown = `${prefix}${name.toString("latin1")}`;
+      const token = pathToken(full, format);
+      hash2.update(`${shown}\0${token}
+`);
+      if (token === "160000 directory") walk(full, `${shown}/`);
+    }
+  };
+  walk(path, "");
+  return `160000 ${hash2.digest("hex")}`;
+}
+function keepTimestamp(copy, original) {
+  const time3 = Math.floor(statSync3(original).mtimeMs / 1e3);
+  utimesSync(copy, time3, time3);
+}
+function gitMaybeShadow(shadow, args) {
+  try {
+    gitShadow(shadow, args);
+  } catch {
+  }
+}
+function refreshIndex(shadow) {
+  gitMaybeShadow(shadow, ["update-index", "-q", "--ignore-submodules", "--refresh"]);
+}
+function workTreeState(shadow) {
+  shadow.restore();
+  const out = gitShadowBuffer(shadow, [
+    "ls-files",
+    "-z",
+    "--modified",
+    "--others",
+    "--exclude-standard"
+  ]);
+  const paths2 = /* @__PURE__ */ new Set();
+  let start = 0;
+  for (let end = out.indexOf(0); end >= 0; end = out.indexOf(0, start)) {
+    if (end > start) paths2.add(out.subarray(start, end).toString("latin1"));
+    start = end + 1;
+  }
+  const root2 = Buffer.from(`${shadow.workTree}/`);
+  const state = /* @__PURE__ */ new Map();
+  for (const [key, baseline] of shadow.submodules) {
+    const token = directoryToken(pathOf(shadow, key), shadow.objectFormat);
+    if (token !== baseline || paths2.has(key)) state.set(key, token);
+    paths2.delete(key);
+  }
+  for (const key of [...paths2].sort()) {
+    const nested = key.endsWith("/");
+    const path = Buffer.concat([root2, Buffer.from(nested ? key.slice(0, -1) : key, "latin1")]);
+    state.set(
+      key,
+      nested ? directoryToken(path, shadow.objectFormat) : pathToken(path, shadow.objectFormat)
+    );
+  }
+  return new Map([...state].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+var pathText = (key) => Buffer.from(key, "latin1").toString("utf8");
+function pathToken(path, format) {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return "deleted";
+  }
+  if (stat.isSymbolicLink()) {
+    return `120000 ${blobId(format, [readlinkSync(path, { encoding: "buffer" })])}`;
+  }
+  if (stat.isDirectory()) return "160000 directory";
+  if (!stat.isFile()) return "other";
+  let fd;
+  try {
+    fd = openSync(path, constants2.O_RDONLY | constants2.O_NOFOLLOW | constants2.O_NONBLOCK);
+  } catch {
+    return "unreadable";
+  }
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) return "other";
+    const mode = opened.mode & 73 ? "100755" : "100644";
+    const buffer = Buffer.alloc(1024 * 1024);
+    const hash2 = createHash2(format);
+    hash2.update(`blob ${opened.size}\0`);
+    let left = opened.size;
+    while (left > 0) {
+      const read = readSync(fd, buffer, 0, Math.min(buffer.length, left), null);
+      if (read === 0) break;
+      hash2.update(buffer.subarray(0, read));
+      left -= read;
+    }
+    return `${mode} ${left === 0 ? hash2.digest("hex") : "changing"}`;
+  } finally {
+    closeSync(fd);
+  }
+}
+function blobId(format, parts) {
+  const size = parts.reduce((sum, part) => sum + part.length, 0);
+  const hash2 = createHash2(format).update(`blob ${size}\0`);
+  for (const part of parts) hash2.update(part);
+  return hash2.digest("hex");
+}
+
+// action/git/snapshot.ts
+import { createHash as createHash3 } from "node:crypto";
+var HEAD_COMMIT = "HEAD^{commit}";
+function testedCommit(cwd, head = readObjects(cwd, [HEAD_COMMIT])[0]) {
+  if (head?.type !== "commit") {
+    throw new Error(`no commit checked out in ${cwd}: run agate in a git checkout`);
+  }
+  const { sha } = head;
+  const header = head.content.toString("utf8").split("\n\n", 1)[0] ?? "";
+  const field = (name) => header.split("\n").filter((line) => line.startsWith(`${name} `)).map((line) => line.slice(name.length + 1).trim());
+  const [tree] = field("tree");
+  if (!tree) throw new Error(`the commit ${sha} has no tree: is the checkout corrupt?`);
+  return { sha, tree_sha: tree, parents: field("parent") };
+}
+function changedBetween(before, after) {
+  const keys = /* @__PURE__ */ new Set([...before.keys(), ...after.keys()]);
+  return [...keys].filter((key) => before.get(key) !== after.get(key)).sort();
+}
+function listed(keys) {
+  return keys.slice(0, CHANGED_PATHS_LIMIT).map(pathText);
+}
+function testedSnapshot(commit, before, after) {
+  return {
+    ...commit,
+    clean_before: before.size === 0,
+    dirty_before: listed([...before.keys()]),
+    clean: after.size === 0,
+    dirty_digest: after.size ? dirtyDigest(after) : null
+  };
+}
+function dirtyDigest(state) {
+  const hash2 = createHash3("sha256");
+  for (const [key, token] of state) hash2.update(`${pathText(key)}\0${token}
+`);
+  return hash2.digest("hex");
+}
+
+// action/isolation.ts
+import { execFileSync as execFileSync2, spawn as spawn3, spawnSync } from "node:child_process";
+import { createHash as createHash4 } from "node:crypto";
+import { realpathSync as realpathSync3, statSync as statSync4 } from "node:fs";
+import { constants as constants3, userInfo } from "node:os";
+import { dirname as dirname3, resolve as resolve3, sep as sep2 } from "node:path";
+
+// action/isolation-script.ts
+var ISOLATION_SCRIPT = String.raw`
+set -euo pipefail
+# Nothing of the job's environment decides which programs run here.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export LC_ALL=C
+MARKER="agate commands user (made by the agate Action for one job)"
+
+die() { printf 'agate-isolation: %s\n' "$*" >&2; exit 3; }
+need() { command -v "$1" >/dev/null 2>&1 || die "$1 is not installed ($2)"; }
+
+# useradd and userdel take a lock on /etc/passwd and give up at once when another job holds it.
+retry() {
+  local out i
+  for ((i = 0; i < 100; i++)); do
+    if out=$("$@" 2>&1); then return 0; fi
+    case "$out" in *lock*|*"try again"*) sleep 0.05 ;; *) printf '%s\n' "$out" >&2; return 1 ;; esac
+  done
+  printf '%s\n' "$out" >&2
+  return 1
+}
+
+# The processes of a uid that can still run (real, effective or saved uid: a setuid program the
+# user started counts too), read from /proc as root, so hidepid cannot hide any.
+living() {
+  grep -s -H -E '^(State|Uid):' /proc/[0-9]*/status | awk -v u="$1" -F'[:\t ]+' '
+    $2 == "State" { state[$1] = $3 }
+    $2 == "Uid" && state[$1] != "Z" && state[$1] != "X" && ($3 == u || $4 == u || $5 == u) {
+      split($1, part, "/"); print part[3]
+    }'
+}
+
+# As the user: kill(-1), which reaches every process the user may signal, in one system call that
+# no fork can outrun (a process with a kill pending cannot fork). Then, as root, each process still
+# listed: one that killed our killer first is not spared. Until none is left, or give up.
+sweep() {
+  local uid=$1 gid=$2 tries=$3 i pids
+  for ((i = 0; i < tries; i++)); do
+    setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'kill -KILL -1' >/dev/null 2>&1 || true
+    pids=$(living "$uid")
+    [ -z "$pids" ] && return 0
+    # shellcheck disable=SC2086
+    kill -KILL $pids 2>/dev/null || true
+    sleep 0.02
+  done
+  return 1
+}
+
+# A cron or at job of the user's would start a process after the sweep, while agate reads the
+# work tree; so they are removed before it.
+forget_schedules() {
+  if command -v crontab >/dev/null 2>&1; then crontab -r -u "$1" >/dev/null 2>&1 || true; fi
+  if command -v atq >/dev/null 2>&1; then
+    atq 2>/dev/null | awk -v u="$1" '$NF == u { print $1 }' | xargs -r atrm 2>/dev/null || true
+  fi
+}
+
+# Everything the user owns in the tree becomes agate's. Symlinks are changed themselves and never
+# followed (find does not follow them, chown -h): a link to /etc/shadow or to agate's files moves
+# nothing. chmod on everything but links: u+rwX so that no directory the user closed hides a file
+# from agate's look at the tree, ug-s so that no setuid or setgid program of the user's becomes one
+# of agate's. One walk for both: each file goes to chmod's batch (links excepted) and chown's;
+# whichever batch runs first, root ends with the same modes and owners, and nothing of the user's
+# runs meanwhile (swept before). Only the user's own files: a hard link it made to anyone else's
+# file (where protected_hardlinks allows it) keeps its owner.
+take_back() {
+  local uid=$1 ruid=$2 rgid=$3 tree=$4
+  find "$tree" -xdev -uid "$uid" \( -type l -o -exec chmod u+rwX,ug-s -- {} + \) \
+    -exec chown -h "$ruid:$rgid" -- {} +
+}
+
+reclaim() {
+  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8
+  forget_schedules "$name"
+  sweep "$uid" "$gid" "$tries" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
+  take_back "$uid" "$ruid" "$rgid" "$tree"
+  chown -h -- "$owner" "$tree"
+}
+
+# Prints what makes the user unfit for the commands, if anything (setup then removes it).
+verify() {
+  local name=$1 uid=$2 gid=$3 ruid=$4 out sock
+  if [ "$uid" = 0 ] || [ "$gid" = 0 ]; then echo "$name has uid $uid and gid $gid: root"; return; fi
+  if [ "$uid" = "$ruid" ]; then echo "$name has uid $uid, agate's own"; return; fi
+  if [ "$(awk -F: -v u="$uid" '$3 == u' /etc/passwd | wc -l)" != 1 ]; then echo "another user shares uid $uid with $name"; return; fi
+  if [ "$(id -G "$name")" != "$gid" ]; then
+    echo "$name is in the groups $(id -Gn "$name"), which may grant root (sudo, docker, adm, ...)"
+    return
+  fi
+  if command -v sudo >/dev/null 2>&1; then
+    out=$(sudo -n -l -U "$name" 2>&1 || true)
+    case "$out" in *"is not allowed to run sudo"*) ;; *) echo "$name may use sudo: $out"; return ;; esac
+  fi
+  # Access to the Docker daemon is root on the host.
+  for sock in /var/run/docker.sock /run/docker.sock; do
+    if [ -S "$sock" ] && setpriv --reuid="$uid" --regid="$gid" --clear-groups -- test -w "$sock"; then
+      echo "$sock is writable by every user: the commands could start a root container"
+      return
+    fi
+  done
+}
+
+setup() {
+  local name=$1 home=$2 ruid=$3 tree=$4 line uid gid gecos shell closed d unfit
+  need setpriv "util-linux: agate drops to the commands user and kills its processes with it"
+  need useradd "passwd: agate makes a user for the commands with it"
+  need userdel "passwd"
+  if line=$(getent passwd "$name"); then
+    IFS=: read -r _ _ uid gid gecos _ <<<"$line"
+    [ "$gecos" = "$MARKER" ] || die "a user named $name exists that agate did not make; remove it (userdel $name)"
+    forget_schedules "$name"
+    sweep "$uid" "$gid" 500 || die "processes of the leftover user $name survived every kill"
+    retry userdel -r "$name" || die "cannot remove the leftover user $name"
+  fi
+  shell=/usr/sbin/nologin
+  [ -x "$shell" ] || shell=/bin/false
+  # A HOME left by an earlier job (its userdel failed) would hand its .npmrc or .gitconfig on.
+  rm -rf -- "$home"
+  mkdir -p -- "$(dirname -- "$home")"
+  retry useradd --system --user-group --create-home --home-dir "$home" --shell "$shell" --comment "$MARKER" "$name" ||
+    die "useradd failed for $name"
+  uid=$(id -u "$name")
+  gid=$(id -g "$name")
+  unfit=$(verify "$name" "$uid" "$gid" "$ruid")
+  if [ -n "$unfit" ]; then
+    retry userdel -r "$name" || true
+    die "$unfit"
+  fi
+  chown "$uid:$gid" -- "$home"
+  chmod 0700 -- "$home"
+  # The user must reach the work tree: each directory above it must let it pass. Where one is
+  # closed to other users (a home directory of mode 750), it alone gets x, by ACL; read and write
+  # there stay closed, and finish takes the entry away. From / down, so that a directory is only
+  # judged once the user can reach it. (The directories are the positional parameters: this script
+  # is a JavaScript template, where a brace after a dollar sign would be read as JavaScript.)
+  set --
+  d=$tree
+  while [ "$d" != / ]; do d=$(dirname -- "$d"); set -- "$d" "$@"; done
+  closed=
+  while d=$(setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'for d; do [ -x "$d" ] || { printf "%s" "$d"; exit; }; done' _ "$@") && [ -n "$d" ]; do
+    need setfacl "acl: $d is closed to other users, and agate lets the commands user pass it with an ACL entry"
+    setfacl -m "u:$uid:x" -- "$d" || die "cannot let $name pass $d"
+    closed+="$d"$'\n'
+  done
+  printf '%s %s\n' "$uid" "$gid"
+  printf '%s' "$closed"
+}
+
+finish() {
+  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8 d
+  shift 8
+  reclaim "$name" "$uid" "$gid" "$ruid" "$rgid" "$tree" "$tries" "$owner"
+  for d in "$@"; do setfacl -x "u:$uid" -- "$d" 2>/dev/null || true; done
+  retry userdel -r "$name" || die "cannot remove the commands user $name"
+}
+
+main() {
+  local step=$1
+  shift
+  case "$step" in
+    setup) setup "$@" ;;
+    handover)
+      # Only what is agate's changes hands, never a file with another name elsewhere (a hard link
+      # to agate's bundle or /etc/passwd would hand that file over too); and the top directory,
+      # so that the commands can make files in it.
+      chown -h "$1" -- "$3"
+      find "$3" -xdev -uid "$2" ! \( -type f -links +1 \) -exec chown -h "$1" -- {} + ;;
+    signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" >/dev/null 2>&1 || true ;;
+    reclaim) reclaim "$@" ;;
+    finish) finish "$@" ;;
+    *) die "unknown step $step" ;;
+  esac
+}
+
+# The steps around each command for the whole job, without a sudo and a bash per step: requests
+# on standard input (after this script), each the number of fields and then the step and its
+# arguments, NUL-terminated; each answered with the step's exit status on a line. Only agate holds
+# the request pipe's other end. A step runs in a subshell (its die ends the step, not this loop),
+# with standard input closed and without the answer channel (fd 3), so no process it starts can
+# read a request or forge an answer; those it starts as the commands user (setpriv) hold nothing
+# but /dev/null, for another process of that user may open what they hold through /proc. Only
+# the steps around a command are served; setup and finish run as steps of their own.
+serve() {
+  local n i field status
+  exec 3>&1 1>&2
+  while IFS= read -r -d '' n; do
+    set --
+    for ((i = 0; i < n; i++)); do
+      IFS= read -r -d '' field || exit 0
+      set -- "$@" "$field"
+    done
+    [ "$#" -gt 0 ] || die "serve: an empty request"
+    case "$1" in handover|signal|reclaim) ;; *) die "serve: step $1 is not served" ;; esac
+    # Not "( ... ) || status=$?": on the left of || bash ignores set -e in the subshell too, and
+    # a step that failed halfway would report success.
+    set +e
+    ( set -e; main "$@" ) </dev/null 3>&-
+    status=$?
+    set -e
+    printf '%s\n' "$status" >&3
+  done
+}
+
+if [ "$#" -gt 0 ] && [ "$1" = serve ]; then serve; else main "$@" </dev/null; fi
+`;
+
+// action/process-group.ts
+import { spawn } from "node:child_process";
+import { readdirSync as readdirSync2, readFileSync as readFileSync2 } from "node:fs";
+var STDIO = ["ignore", "pipe", "pipe"];
+function processGroupLauncher() {
+  const killGroup = (child, signal) => {
+    if (child.pid === void 0) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+    }
+  };
+  return {
+    start: async (bash, args, { cwd, env }) => spawn(bash, args, { cwd, env, detached: true, stdio: STDIO }),
+    signal: killGroup,
+    async sweep(child, limitMs) {
+      killGroup(child, "SIGKILL");
+      return child.pid === void 0 || groupGone(child.pid, limitMs);
+    }
+  };
+}
+function livingMembers(pgid) {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return 0;
+  }
+  let entries;
+  try {
+    entries = readdirSync2("/proc");
+  } catch {
+    return 1;
+  }
+  let living = 0;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync2(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") living++;
+  }
+  return living;
+}
+async function groupGone(pgid, limitMs) {
+  const deadline = performance.now() + limitMs;
+  for (; ; ) {
+    if (livingMembers(pgid) === 0) return true;
+    if (performance.now() > deadline) return false;
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+    }
+    await new Promise((resolve6) => setTimeout(resolve6, 5));
+  }
+}
+
+// action/root-helper.ts
+import { spawn as spawn2 } from "node:child_process";
+import { readFileSync as readFileSync3 } from "node:fs";
+function startRootHelper(file2, argv, env) {
+  const child = spawn2(file2, [...argv, "-s", "--", "serve"], {
+    env,
+    stdio: ["pipe", "pipe", "pipe"]
+  });
+  const pending = [];
+  let said = "";
+  let ended;
+  let answers = "";
+  const fail = (why) => {
+    ended ??= why;
+    for (const waiting of pending.splice(0)) {
+      waiting.reject(new Error(`${waiting.step} of the commands user failed: ${why}`));
+    }
+  };
+  child.stdin?.on("error", () => void 0);
+  child.stderr?.setEncoding("utf8").on("data", (text) => {
+    said = (said + text).slice(-16384);
+  });
+  child.stdout?.setEncoding("utf8").on("data", (text) => {
+    answers += text;
+    for (let end = answers.indexOf("\n"); end >= 0; end = answers.indexOf("\n")) {
+      const status2 = answers.slice(0, end);
+      answers = answers.slice(end + 1);
+      const waiting = pending.shift();
+      if (!waiting) continue;
+      if (status2 === "0") {
+        said = "";
+        waiting.resolve();
+        continue;
+      }
+      setTimeout(() => {
+        const message = said.trim().replace(/^agate-isolation: /gm, "") || `exit ${status2}`;
+        said = "";
+        waiting.reject(new Error(`${waiting.step} of the commands user failed: ${message}`));
+      }, 20);
+    }
+  });
+  child.on("error", (error2) => fail(error2.message));
+  child.on("exit", (code, signal) => {
+    fail(`the root shell ended (${signal ?? `exit ${code}`}): ${said.trim() || "it said nothing"}`);
+  });
+  child.stdin?.write(ISOLATION_SCRIPT);
+  return {
+    pid: child.pid,
+    run(step, args) {
+      return new Promise((resolve6, reject) => {
+        if (ended !== void 0 || !child.stdin?.writable) {
+          reject(
+            new Error(`${step} of the commands user failed: ${ended ?? "the root shell is gone"}`)
+          );
+          return;
+        }
+        pending.push({ step, resolve: resolve6, reject });
+        const fields = [step, ...args];
+        child.stdin.write(`${fields.length}\0${fields.map((field) => `${field}\0`).join("")}`);
+      });
+    },
+    close(limitMs = 3e4) {
+      child.stdin?.destroy();
+      const pid = child.pid;
+      if (pid === void 0 || pending.length === 0) return;
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      const deadline = Date.now() + limitMs;
+      while (running(pid) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 5);
+    }
+  };
+}
+function running(pid) {
+  try {
+    const stat = readFileSync3(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+// action/timings.ts
+var marks = [];
+function mark(phase) {
+  marks.push([phase, performance.now()]);
+}
+
+// action/isolation.ts
+var STDIO2 = ["ignore", "pipe", "pipe"];
+function sharedIsolation(reason) {
+  return {
+    launcher: processGroupLauncher(),
+    record: {
+      mode: "shared",
+      user: currentUser(),
+      uid: process.getuid?.() ?? 0,
+      reason,
+      swept: "process-group"
+    },
+    finish: () => {
+    }
+  };
+}
+function currentUser() {
+  try {
+    return userInfo().username;
+  } catch {
+    return String(process.getuid?.() ?? "unknown");
+  }
+}
+function rootAccess() {
+  access ??= findRootAccess();
+  return access;
+}
+var access;
+function findRootAccess() {
+  if (process.platform !== "linux") {
+    return {
+      kind: "none",
+      reason: `agate runs the commands as a separate user on Linux runners only; this runner is ${process.platform}`
+    };
+  }
+  if (process.getuid?.() === 0) return { kind: "root" };
+  let sudo;
+  try {
+    sudo = systemExecutable("sudo");
+  } catch {
+    return {
+      kind: "none",
+      reason: `the runner's user (${currentUser()}) is not root and sudo is not installed, so agate cannot make a user for the commands`
+    };
+  }
+  const probe = spawnSync(sudo, ["-n", "true"], {
+    encoding: "utf8",
+    env: ROOT_ENV,
+    timeout: 1e4
+  });
+  if (probe.status !== 0) {
+    const said = (probe.stderr || probe.error?.message || "").trim().split("\n")[0];
+    return {
+      kind: "none",
+      reason: `the runner's user (${currentUser()}) has no passwordless sudo (${said || `sudo exited ${probe.status}`}), so agate cannot make a user for the commands`
+    };
+  }
+  return { kind: "sudo", sudo };
+}
+var ROOT_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
+function commandsUserName(env, cwd) {
+  const key = env.RUNNER_TEMP || cwd;
+  return `agate-${createHash4("sha256").update(key).digest("hex").slice(0, 10)}`;
+}
+function isolatedUser(options) {
+  const tree = realpathSync3(options.workTree);
+  refuseWorkTree(tree, options.agateEnv);
+  const top = statSync4(tree);
+  const treeOwner = `${top.uid}:${top.gid}`;
+  const name = commandsUserName(options.agateEnv, tree);
+  const home = `/home/${name}`;
+  const root2 = rootRunner(options.access);
+  const agateUid = process.getuid?.() ?? 0;
+  const agateGid = process.getgid?.() ?? 0;
+  const tries = String(Math.max(1, Math.ceil((options.sweepLimitMs ?? 1e4) / 25)));
+  const [ids = "", ...opened] = root2("setup", [name, home, String(agateUid), tree]).split("\n").filter(Boolean);
+  const [uid, gid] = ids.split(" ").map(Number);
+  if (!Number.isInteger(uid) || !Number.isInteger(gid)) {
+    throw new Error(`setting up the commands user ${name} printed ${JSON.stringify(ids)}`);
+  }
+  const user = { name, uid, gid, home };
+  const ids4 = [String(user.uid), String(user.gid), String(agateUid), String(agateGid)];
+  let finished = false;
+  let helper;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
+    helper?.close();
+    root2("finish", [name, ...ids4, tree, tries, treeOwner, ...opened]);
+    mark("isolation");
+  };
+  function onSignal(signal) {
+    try {
+      finish();
+    } finally {
+      process.exit(128 + (constants3.signals[signal] ?? 15));
+    }
+  }
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+  try {
+    const env = { ...options.env, HOME: home, USER: name, LOGNAME: name };
+    const start = options.access.kind === "root" ? startAsRoot(user, env) : startWithSudo(options.access.sudo, user, env);
+    const [shell, ...shellArgs] = rootShell(options.access);
+    helper = startRootHelper(shell, shellArgs, ROOT_ENV);
+    return {
+      launcher: userLauncher(start, helper, {
+        user,
+        tree,
+        treeOwner,
+        ids4,
+        tries
+      }),
+      record: { mode: "user", user: name, uid: user.uid, reason: null, swept: "user" },
+      finish
+    };
+  } catch (error2) {
+    finish();
+    throw error2;
+  }
+}
+function userLauncher(start, root2, at3) {
+  const [uid = "", gid = "", agateUid = ""] = at3.ids4;
+  return {
+    async start(bash, args, { cwd }) {
+      await root2.run("handover", [uid, agateUid, at3.tree]);
+      mark("handover");
+      return start(bash, args, cwd);
+    },
+    signal(_child, signal) {
+      void root2.run("signal", [uid, gid, signal.replace(/^SIG/, "")]).catch(() => void 0);
+    },
+    async sweep() {
+      mark("commands");
+      await root2.run("reclaim", [at3.user.name, ...at3.ids4, at3.tree, at3.tries, at3.treeOwner]);
+      mark("handover");
+      return true;
+    }
+  };
+}
+function startAsRoot(user, env) {
+  return (bash, args, cwd) => (
+    // libuv drops every supplementary group (setgroups) before setgid and setuid.
+    spawn3(bash, args, { cwd, env, uid: user.uid, gid: user.gid, detached: true, stdio: STDIO2 })
+  );
+}
+function startWithSudo(sudo, user, env) {
+  const envProgram = systemExecutable("env");
+  const head = ["-n", "-E", "-u", user.name, "--", envProgram];
+  const given = execFileSync2(sudo, [...head, "-C", "/", envProgram, "-0"], {
+    env,
+    maxBuffer: 64 * 1024 * 1024
+  });
+  const seen = /* @__PURE__ */ new Map();
+  for (const entry of given.toString("utf8").split("\0")) {
+    const at3 = entry.indexOf("=");
+    if (at3 > 0) seen.set(entry.slice(0, at3), entry.slice(at3 + 1));
+  }
+  const expected = Object.entries(env).filter(
+    (entry) => entry[1] !== void 0
+  );
+  const wanted = new Set(expected.map(([name]) => name));
+  const unset = [...seen.keys()].filter((name) => !wanted.has(name)).flatMap((n) => ["-u", n]);
+  const set2 = expected.filter(([name, value]) => seen.get(name) !== value).map(([n, v]) => `${n}=${v}`);
+  return (bash, args, cwd) => spawn3(sudo, [...head, ...unset, "-C", cwd, "--", ...set2, bash, ...args], {
+    cwd: "/",
+    env,
+    detached: true,
+    stdio: STDIO2
+  });
+}
+function rootShell(access2) {
+  const bash = systemExecutable("bash");
+  return access2.kind === "root" ? [bash] : [access2.sudo, "-n", "--", bash];
+}
+function rootRunner(access2) {
+  const [file2 = "", ...shellArgs] = rootShell(access2);
+  return (step, args) => {
+    const argv = [...shellArgs, "-s", "--", step, ...args];
+    const run2 = spawnSync(file2, argv, {
+      input: ISOLATION_SCRIPT,
+      env: ROOT_ENV,
+      encoding: "utf8",
+      maxBuffer: 16 * 1024 * 1024
+    });
+    if (run2.status !== 0) {
+      const said = (run2.stderr || run2.error?.message || "").trim();
+      throw new Error(
+        `${step} of the commands user failed: ${said.replace(/^agate-isolation: /gm, "") || `exit ${run2.status ?? run2.signal}`}`
+      );
+    }
+    return run2.stdout;
+  };
+}
+function refuseWorkTree(tree, env) {
+  const guarded = [
+    env.RUNNER_TEMP,
+    env.HOME,
+    env.RUNNER_TOOL_CACHE,
+    process.argv[1] ? dirname3(process.argv[1]) : void 0,
+    dirname3(process.execPath)
+  ].filter((path) => Boolean(path));
+  const inside = (path) => {
+    const full = resolve3(path);
+    return full === tree || full.startsWith(tree === sep2 ? sep2 : `${tree}${sep2}`);
+  };
+  const held = guarded.find(inside);
+  if (tree === sep2 || held) {
+    throw new Error(
+      `the work tree ${tree} holds ${held ?? "the whole file system"}, which must stay agate's; check out the repository in a directory of its own`
+    );
+  }
+}
+
+// action/output-digest.ts
+import { createHash as createHash5 } from "node:crypto";
+import { StringDecoder } from "node:string_decoder";
+var MAX_LINE_CHARS = 64 * 1024;
+var HASH_PIECE_CHARS = 64 * 1024;
+var OutputDigest = class {
+  raw = createHash5("sha256");
+  normalised = createHash5("sha256");
+  decoder = new StringDecoder("utf8");
+  partialLine = "";
+  pending = "";
+  /** The last bytes seen, as a ring: `tailEnd` is where the next byte goes. */
+  tail = Buffer.allocUnsafe(OUTPUT_TAIL_BYTES);
+  tailEnd = 0;
+  bytes = 0;
+  update(chunk) {
+    this.bytes += chunk.length;
+    this.raw.update(chunk);
+    this.keepTail(chunk);
+    this.addText(this.decoder.write(chunk));
+  }
+  finish() {
+    this.addText(this.decoder.end());
+    this.hashNormalised(normaliseLine(this.partialLine));
+    this.partialLine = "";
+    this.normalised.update(this.pending);
+    this.pending = "";
+    const tail = this.bytes < OUTPUT_TAIL_BYTES ? this.tail.subarray(0, this.bytes) : Buffer.concat([this.tail.subarray(this.tailEnd), this.tail.subarray(0, this.tailEnd)]);
+    return {
+      bytes: this.bytes,
+      sha256: this.raw.digest("hex"),
+      normalized_sha256: this.normalised.digest("hex"),
+      tail: decodeTail(tail),
+      truncated: this.bytes > tail.length
+    };
+  }
+  addText(text) {
+    const last = text.lastIndexOf("\n");
+    if (last >= 0) {
+      let from = 0;
+      if (this.partialLine !== "") {
+        const first = text.indexOf("\n");
+        this.hashNormalised(`${normaliseLine(this.partialLine + text.slice(0, first))}
+`);
+        this.partialLine = "";
+        from = first + 1;
+      }
+      if (last >= from) this.hashNormalised(normaliseOutput(text.slice(from, last + 1)));
+      this.partialLine = text.slice(last + 1);
+    } else {
+      this.partialLine += text;
+    }
+    if (this.partialLine.length > MAX_LINE_CHARS) {
+      this.hashNormalised(normaliseLine(this.partialLine));
+      this.partialLine = "";
+    }
+  }
+  /** Short pieces gather in `pending`; a piece that fills it is hashed as it is, not copied. */
+  hashNormalised(text) {
+    if (this.pending.length + text.length < HASH_PIECE_CHARS) {
+      this.pending += text;
+      return;
+    }
+    if (this.pending !== "") this.normalised.update(this.pending);
+    this.normalised.update(text);
+    this.pending = "";
+  }
+  /** Copies the chunk's last bytes into the ring: one copy per byte, no allocation. */
+  keepTail(chunk) {
+    const size = OUTPUT_TAIL_BYTES;
+    let bytes = chunk;
+    if (bytes.length >= size) {
+      bytes = bytes.subarray(bytes.length - size);
+      this.tailEnd = 0;
+    }
+    const first = Math.min(bytes.length, size - this.tailEnd);
+    bytes.copy(this.tail, this.tailEnd, 0, first);
+    bytes.copy(this.tail, 0, first);
+    this.tailEnd = (this.tailEnd + bytes.length) % size;
+  }
+};
+function decodeTail(tail) {
+  let start = 0;
+  while (start < tail.length && start < 4 && ((tail[start] ?? 0) & 192) === 128) start++;
+  return tail.subarray(start).toString("utf8");
+}
+
+// action/young-generation.ts
+import { setFlagsFromString } from "node:v8";
+var kept = false;
+function keepYoungGenerationSmall() {
+  if (kept) return;
+  kept = true;
+  setFlagsFromString("--semi-space-growth-factor=1");
+}
+
+// action/run-command.ts
+async function runCommand(options) {
+  const now = options.now ?? (() => /* @__PURE__ */ new Date());
+  const grace = options.killGraceMs ?? 5e3;
+  keepYoungGenerationSmall();
+  const digest = new OutputDigest();
+  const started = now();
+  const startedMs = performance.now();
+  const bash = options.bash ?? systemExecutable("bash");
+  const launcher = options.launcher ?? processGroupLauncher();
+  const child = await launcher.start(
+    bash,
+    ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run],
+    {
+      cwd: options.cwd,
+      env: options.env
+    }
+  );
+  if (!child.stdout || !child.stderr) throw new Error("agate: the command's output is not piped");
+  const forward = (chunk) => {
+    digest.update(chunk);
+    options.onOutput?.(chunk);
+  };
+  child.stdout.on("data", forward);
+  child.stderr.on("data", forward);
+  let timedOut = false;
+  let killTimer;
+  const timeout = setTimeout(() => {
+    timedOut = true;
+    launcher.signal(child, "SIGTERM");
+    killTimer = setTimeout(() => launcher.signal(child, "SIGKILL"), grace);
+  }, options.timeoutMs);
+  const exit = await new Promise(
+    (resolve6, reject) => {
+      child.once("error", reject);
+      child.once("exit", (code, signal) => resolve6({ code, signal }));
+    }
+  ).finally(() => clearTimeout(timeout));
+  clearTimeout(killTimer);
+  if (!await launcher.sweep(child, options.goneLimitMs ?? 1e4)) {
+    throw new Error(
+      `agate: a process of the command ${JSON.stringify(options.name)} survived SIGKILL; no record is made while it may still write`
+    );
+  }
+  await drain([child.stdout, child.stderr], 2e3);
+  return {
+    name: options.name,
+    run: options.run,
+    exit_code: timedOut ? null : exit.code,
+    signal: timedOut ? exit.signal ?? "SIGTERM" : exit.signal,
+    timed_out: timedOut,
+    started_at: started.toISOString(),
+    duration_ms: Math.round(performance.now() - startedMs),
+    output: digest.finish()
+  };
+}
+async function drain(streams, limitMs) {
+  const ended = streams.map(
+    (stream) => new Promise((resolve6) => {
+      if (stream.readableEnded || stream.destroyed) return resolve6();
+      stream.once("end", resolve6);
+      stream.once("close", resolve6);
+    })
+  );
+  let timer;
+  const limit = new Promise((resolve6) => {
+    timer = setTimeout(resolve6, limitMs);
+  });
+  await Promise.race([Promise.all(ended), limit]);
+  clearTimeout(timer);
+  for (const stream of streams) stream.destroy();
+}
+
+// action/required-commands.ts
+async function parseBaseConfig(text, path, sha, options) {
+  try {
+    return await loadConfig(text, path, {
+      owner: options.owner ?? options.repository?.split("/")[0] ?? null,
+      readDefaults: options.readDefaults
+    });
+  } catch (error2) {
+    if (!(error2 instanceof ConfigurationError)) throw error2;
+    throw new ConfigurationError(
+      error2.file,
+      error2.problems,
+      `${path} at the base commit ${sha.slice(0, 7)} is not a valid agate config; fix it on the base branch`
+    );
+  }
+}
+async function runRequiredCommands(options) {
+  const { cwd, log } = options;
+  const now = options.now ?? (() => /* @__PURE__ */ new Date());
+  const base = await readBase(options);
+  if (base.kind === "not-adopted") return base;
+  const { config: config2, digest } = base;
+  await options.beforeCommands?.(config2);
+  const commit = testedCommit(cwd, base.head);
+  const shadow = createShadowGit({
+    cwd,
+    sha: commit.sha,
+    gitDir: join4(options.stateDir, "shadow-git")
+  });
+  const env = commandEnvironment(options.env);
+  let before;
+  let ran;
+  let isolation;
+  try {
+    before = workTreeState(shadow);
+    mark("snapshot");
+    isolation = openIsolation(options, config2, shadow.workTree, env);
+    mark("isolation");
+    if (isolation.record.mode === "shared") {
+      log.info(
+        `agate: the commands run as agate's own user (${isolation.record.user}): ${isolation.record.reason}; the record says so.`
+      );
+    }
+    if (before.size > 0) warnDirty(options, before, commit.sha);
+    ran = await runEach(config2, { cwd, env, log, now, shadow, isolation, before });
+  } catch (error2) {
+    shadow.remove();
+    try {
+      isolation?.finish();
+    } catch {
+    }
+    throw error2;
+  }
+  shadow.remove();
+  isolation.finish();
+  const record2 = commandRecordSchema.parse({
+    kind: "agate.command-record",
+    version: 2,
+    repository: options.repository,
+    tested: testedSnapshot(commit, before, ran.state),
+    pull_request: options.pullRequest ? {
+      number: options.pullRequest.number,
+      head_sha: options.pullRequest.head.sha,
+      base_sha: options.pullRequest.base.sha
+    } : null,
+    merge_group: options.mergeGroup ? {
+      head_ref: options.mergeGroup.head_ref,
+      head_sha: options.mergeGroup.head_sha,
+      base_sha: options.mergeGroup.base_sha
+    } : null,
+    commands: ran.commands,
+    runner: runnerInfo(options.env),
+    grader: { agate_version: AGATE_VERSION, config_digest: digest },
+    workflow: workflowRun(options.env),
+    isolation: isolation.record,
+    cut: [],
+    created_at: now().toISOString()
+  });
+  return { kind: "ran", record: record2, config: config2 };
+}
+async function readBase(options) {
+  const { cwd, log } = options;
+  const configSpec = `${options.baseSha}:${options.configPath}`;
+  const combined = !/[\n\r]/.test(configSpec);
+  const [head, configObject] = combined ? readObjects(cwd, [HEAD_COMMIT, configSpec]) : [void 0, void 0];
+  const base = await readConfigAtBase({
+    cwd,
+    sha: options.baseSha,
+    path: options.configPath,
+    api: options.readViaApi,
+    ...combined ? { read: configObject ?? null } : {}
+  });
+  if (base.text === null) return { kind: "not-adopted", baseSha: options.baseSha };
+  const loaded = await parseBaseConfig(base.text, options.configPath, options.baseSha, options);
+  const { config: config2, digest } = loaded;
+  mark("config");
+  const extended2 = loaded.extends ? ` extending ${loaded.extends.reference}` : "";
+  log.info(
+    `agate ${AGATE_VERSION}: ${counted(config2.commands.length, "required command")} from ${options.configPath} at base ${options.baseSha} (read with ${base.via})${extended2}, config digest ${digest}`
+  );
+  return { kind: "read", config: config2, digest, head: head ?? void 0 };
+}
+function warnDirty(options, before, sha) {
+  const { log } = options;
+  const sample = [...before.keys()].slice(0, 5).map(pathText).join(", ");
+  (log.warning ?? log.info)(
+    options.local ? `the work tree has uncommitted changes (${before.size} path(s), such as ${sample}): the commands run on them, but the record is of the commit ${sha.slice(0, 7)}, and the App refuses a record whose work tree differed from its commit before the first command (clean_before: false). Commit them, then run again, for a record that matches what CI will see.` : `agate: before the first command, ${before.size} path(s) already differed from the tested commit ${sha.slice(0, 7)} (an earlier step changed them), such as ${sample}; the record says so (clean_before: false).`
+  );
+}
+async function runEach(config2, run2) {
+  const { cwd, env, log, now, shadow, isolation } = run2;
+  const commands = [];
+  let state = run2.before;
+  for (const command2 of config2.commands) {
+    const launcher = command2.privileged ? processGroupLauncher() : isolation.launcher;
+    const result = await log.command(
+      command2.name,
+      () => runCommand({
+        name: command2.name,
+        run: command2.run,
+        timeoutMs: command2.timeout,
+        cwd,
+        env,
+        launcher,
+        onOutput: (chunk) => log.output(chunk),
+        now
+      })
+    );
+    mark("commands");
+    const after = workTreeState(shadow);
+    mark("snapshot");
+    const changed = changedBetween(state, after);
+    state = after;
+    commands.push({
+      ...result,
+      changed_paths: listed(changed),
+      changed_paths_count: changed.length,
+      ...command2.privileged ? { privileged: true } : {}
+    });
+  }
+  return { commands, state };
+}
+function openIsolation(options, config2, workTree, env) {
+  if (options.isolation !== "commands-user") {
+    return sharedIsolation("a local `agate run` runs the commands as the user who runs it");
+  }
+  const access2 = rootAccess();
+  let reason;
+  if (access2.kind === "none") {
+    reason = access2.reason;
+  } else {
+    try {
+      return isolatedUser({ access: access2, workTree, env, agateEnv: options.env });
+    } catch (error2) {
+      reason = `agate could not make a user of their own for the commands: ${error2 instanceof Error ? error2.message : String(error2)}`;
+    }
+  }
+  if (config2.evidence.isolation === "required") {
+    throw new Error(
+      `agate: refusing to run the commands: ${reason}. The base config requires them to run as a user of their own (evidence.isolation: required): run the job on a GitHub-hosted runner, or give the runner's user passwordless sudo, or run the job as root in a container with useradd and setpriv installed. On a self-hosted runner where none of that is possible, set evidence.isolation: shared-allowed in the base config to accept records the code under test could change.`
+    );
+  }
+  return sharedIsolation(reason);
+}
+
+// action/summary.ts
+function resultText(command2) {
+  return outcomeText({ ...command2, duration_ms: void 0 });
+}
+function headline(record2) {
+  const failed2 = failedCommands(record2).length;
+  const total = record2.commands.length;
+  const on = `on ${shortSha(record2.tested.sha)}`;
+  return failed2 === 0 ? `${total} of ${total} required commands passed ${on}` : `${failed2} of ${total} required commands failed ${on}`;
 }
 
 // checks/setup/doctor.ts
@@ -28669,7 +29988,7 @@ function renderFindings(repository2, findings) {
 `;
 }
 
-// action/doctor-github.ts
+// action/cli/doctor-github.ts
 init_github_answers();
 
 // github/apps.ts
@@ -28681,7 +30000,7 @@ async function organisationInstallations(client, org) {
   return client.paginate(client.rest.orgs.listAppInstallations, { org, per_page: 100 });
 }
 
-// action/doctor-github.ts
+// action/cli/doctor-github.ts
 init_call();
 init_client();
 init_contents();
@@ -28848,7 +30167,7 @@ function failed(what, error2, needs) {
   };
 }
 
-// action/doctor.ts
+// action/cli/doctor.ts
 async function doctor(options, env, out) {
   const token = env.GITHUB_TOKEN || env.GH_TOKEN;
   if (!token) {
@@ -28899,7 +30218,7 @@ async function doctor(options, env, out) {
   return hasProblem(findings) ? 1 : 0;
 }
 
-// action/entries-cli.ts
+// action/cli/entry.ts
 import { parseArgs } from "node:util";
 
 // checks/entries/form.ts
@@ -29004,7 +30323,7 @@ function entryStatus(comments, appLogin) {
   return status2;
 }
 
-// action/entries-cli.ts
+// action/cli/entry.ts
 init_github_answers();
 init_call();
 init_client();
@@ -29065,7 +30384,7 @@ async function editComment(r, id, body) {
   await r.client.rest.issues.updateComment({ ...at2(r), comment_id: id, body });
 }
 
-// action/entries-cli.ts
+// action/cli/entry.ts
 var ENTRY_USAGE = `Handoff entries (docs/entries.md), through the GitHub API:
 
   entry open --project P --question Q --tried T --needed N [--pull NUMBER] [--title T]
@@ -29474,264 +30793,10 @@ var EntryClient = class _EntryClient {
   }
 };
 
-// action/handoff.ts
-import { existsSync as existsSync3, mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, readFileSync as readFileSync2, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
+// action/cli/handoff.ts
+import { existsSync as existsSync3, mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, readFileSync as readFileSync4, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import { dirname as dirname3, isAbsolute as isAbsolute2, join as join4, posix, resolve as resolve3 } from "node:path";
-
-// action/shadow-git.ts
-import { createHash as createHash2 } from "node:crypto";
-import {
-  closeSync,
-  constants as constants2,
-  existsSync as existsSync2,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  readSync,
-  realpathSync as realpathSync2,
-  rmSync as rmSync2,
-  statSync as statSync3,
-  utimesSync,
-  writeFileSync as writeFileSync2
-} from "node:fs";
-import { join as join3, resolve as resolve2 } from "node:path";
-var COPIED_CORE_SETTINGS = [
-  "filemode",
-  "symlinks",
-  "ignorecase",
-  "precomposeunicode",
-  "autocrlf",
-  "eol"
-];
-function createShadowGit(options) {
-  const { sha } = options;
-  const gitDir = resolve2(options.gitDir);
-  const [root2 = "", realGitDir = "", commonDir = "", objectFormat = ""] = git(options.cwd, [
-    "rev-parse",
-    "--show-toplevel",
-    "--absolute-git-dir",
-    "--git-common-dir",
-    "--show-object-format"
-  ]).trim().split("\n");
-  const common = resolve2(options.cwd, commonDir);
-  const objects = realpathSync2(join3(common, "objects"));
-  const format = objectFormat === "sha256" ? "sha256" : "sha1";
-  const settings = /* @__PURE__ */ new Map();
-  for (const entry of (gitMaybe(options.cwd, ["config", "-z", "--get-regexp", "^core\\."]) ?? "").split("\0")) {
-    const [key = "", value = ""] = entry.split("\n");
-    const name = COPIED_CORE_SETTINGS.find((known) => `core.${known}` === key.toLowerCase());
-    if (name && /^[A-Za-z0-9_-]+$/.test(value)) settings.set(name, value);
-  }
-  const config2 = [
-    "[core]",
-    `	repositoryformatversion = ${format === "sha1" ? 0 : 1}`,
-    "	bare = false",
-    "	fsmonitor = false",
-    "	hooksPath = /dev/null",
-    "	untrackedCache = false",
-    "	splitIndex = false",
-    ...[...settings].map(([name, value]) => `	${name} = ${value}`),
-    ...format === "sha1" ? [] : ["[extensions]", `	objectformat = ${format}`],
-    ""
-  ].join("\n");
-  const readIfFile = (path) => existsSync2(path) ? readFileSync(path) : Buffer.alloc(0);
-  const userExcludes2 = userExcludesFile();
-  const exclude = Buffer.concat([
-    readIfFile(join3(common, "info", "exclude")),
-    Buffer.from("\n"),
-    userExcludes2 ? readIfFile(userExcludes2) : Buffer.alloc(0)
-  ]);
-  let index;
-  let indexTime = 0;
-  const files = () => [
-    ["HEAD", `${sha}
-`],
-    ["config", config2],
-    [join3("objects", "info", "alternates"), `${objects}
-`],
-    [join3("info", "exclude"), exclude],
-    ...index ? [["index", index]] : []
-  ];
-  const restore = () => {
-    rmSync2(gitDir, { recursive: true, force: true });
-    for (const dir of ["refs", join3("objects", "info"), "info"]) {
-      mkdirSync(join3(gitDir, dir), { recursive: true, mode: 448 });
-    }
-    for (const [name, content] of files()) writeFileSync2(join3(gitDir, name), content);
-    if (index) utimesSync(join3(gitDir, "index"), indexTime, indexTime);
-  };
-  const shadow = {
-    gitDir,
-    workTree: root2,
-    objectFormat: format,
-    submodules: /* @__PURE__ */ new Map(),
-    restore,
-    remove: () => rmSync2(gitDir, { recursive: true, force: true })
-  };
-  try {
-    restore();
-    const realIndex = join3(realGitDir, "index");
-    let split = false;
-    if (existsSync2(realIndex)) {
-      writeFileSync2(join3(gitDir, "index"), readFileSync(realIndex));
-      keepTimestamp(join3(gitDir, "index"), realIndex);
-      for (const name of readdirSync(realGitDir)) {
-        if (name.startsWith("sharedindex.")) {
-          writeFileSync2(join3(gitDir, name), readFileSync(join3(realGitDir, name)));
-          split = true;
-        }
-      }
-    }
-    if (options.index !== "as-is") {
-      try {
-        gitShadow(shadow, ["read-tree", "-m", sha]);
-      } catch {
-        rmSync2(join3(gitDir, "index"), { force: true });
-        gitShadow(shadow, ["read-tree", sha]);
-        refreshIndex(shadow);
-      }
-    } else if (split) {
-      gitShadow(shadow, ["update-index", "--no-split-index"]);
-    }
-    const indexFile = join3(gitDir, "index");
-    if (existsSync2(indexFile)) {
-      index = readFileSync(indexFile);
-      indexTime = Math.floor(statSync3(indexFile).mtimeMs / 1e3);
-    }
-    restore();
-    for (const key of gitlinks(shadow)) {
-      shadow.submodules.set(key, directoryToken(pathOf(shadow, key), format));
-    }
-  } catch (error2) {
-    shadow.remove();
-    throw error2;
-  }
-  return shadow;
-}
-function gitlinks(shadow) {
-  const out = gitShadowBuffer(shadow, ["ls-files", "-z", "--stage"]).toString("latin1");
-  return out.split("\0").filter((line) => line.startsWith("160000 ")).map((line) => line.slice(line.indexOf("	") + 1));
-}
-var pathOf = (shadow, key) => Buffer.concat([Buffer.from(`${shadow.workTree}/`), Buffer.from(key, "latin1")]);
-function directoryToken(path, format) {
-  let stat;
-  try {
-    stat = lstatSync(path);
-  } catch {
-    return "deleted";
-  }
-  if (!stat.isDirectory()) return pathToken(path, format);
-  const hash2 = createHash2("sha256");
-  const walk = (dir, prefix) => {
-    const names = readdirSync(dir, { encoding: "buffer" }).sort(Buffer.compare);
-    for (const name of names) {
-      const full = Buffer.concat([dir, Buffer.from("/"), name]);
-      const shown = `${prefix}${name.toString("latin1")}`;
-      const token = pathToken(full, format);
-      hash2.update(`${shown}\0${token}
-`);
-      if (token === "160000 directory") walk(full, `${shown}/`);
-    }
-  };
-  walk(path, "");
-  return `160000 ${hash2.digest("hex")}`;
-}
-function keepTimestamp(copy, original) {
-  const time3 = Math.floor(statSync3(original).mtimeMs / 1e3);
-  utimesSync(copy, time3, time3);
-}
-function gitMaybeShadow(shadow, args) {
-  try {
-    gitShadow(shadow, args);
-  } catch {
-  }
-}
-function refreshIndex(shadow) {
-  gitMaybeShadow(shadow, ["update-index", "-q", "--ignore-submodules", "--refresh"]);
-}
-function workTreeState(shadow) {
-  shadow.restore();
-  const out = gitShadowBuffer(shadow, [
-    "ls-files",
-    "-z",
-    "--modified",
-    "--others",
-    "--exclude-standard"
-  ]);
-  const paths2 = /* @__PURE__ */ new Set();
-  let start = 0;
-  for (let end = out.indexOf(0); end >= 0; end = out.indexOf(0, start)) {
-    if (end > start) paths2.add(out.subarray(start, end).toString("latin1"));
-    start = end + 1;
-  }
-  const root2 = Buffer.from(`${shadow.workTree}/`);
-  const state = /* @__PURE__ */ new Map();
-  for (const [key, baseline] of shadow.submodules) {
-    const token = directoryToken(pathOf(shadow, key), shadow.objectFormat);
-    if (token !== baseline || paths2.has(key)) state.set(key, token);
-    paths2.delete(key);
-  }
-  for (const key of [...paths2].sort()) {
-    const nested = key.endsWith("/");
-    const path = Buffer.concat([root2, Buffer.from(nested ? key.slice(0, -1) : key, "latin1")]);
-    state.set(
-      key,
-      nested ? directoryToken(path, shadow.objectFormat) : pathToken(path, shadow.objectFormat)
-    );
-  }
-  return new Map([...state].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-var pathText = (key) => Buffer.from(key, "latin1").toString("utf8");
-function pathToken(path, format) {
-  let stat;
-  try {
-    stat = lstatSync(path);
-  } catch {
-    return "deleted";
-  }
-  if (stat.isSymbolicLink()) {
-    return `120000 ${blobId(format, [readlinkSync(path, { encoding: "buffer" })])}`;
-  }
-  if (stat.isDirectory()) return "160000 directory";
-  if (!stat.isFile()) return "other";
-  let fd;
-  try {
-    fd = openSync(path, constants2.O_RDONLY | constants2.O_NOFOLLOW | constants2.O_NONBLOCK);
-  } catch {
-    return "unreadable";
-  }
-  try {
-    const opened = fstatSync(fd);
-    if (!opened.isFile()) return "other";
-    const mode = opened.mode & 73 ? "100755" : "100644";
-    const buffer = Buffer.alloc(1024 * 1024);
-    const hash2 = createHash2(format);
-    hash2.update(`blob ${opened.size}\0`);
-    let left = opened.size;
-    while (left > 0) {
-      const read = readSync(fd, buffer, 0, Math.min(buffer.length, left), null);
-      if (read === 0) break;
-      hash2.update(buffer.subarray(0, read));
-      left -= read;
-    }
-    return `${mode} ${left === 0 ? hash2.digest("hex") : "changing"}`;
-  } finally {
-    closeSync(fd);
-  }
-}
-function blobId(format, parts) {
-  const size = parts.reduce((sum, part) => sum + part.length, 0);
-  const hash2 = createHash2(format).update(`blob ${size}\0`);
-  for (const part of parts) hash2.update(part);
-  return hash2.digest("hex");
-}
-
-// action/handoff.ts
+import { dirname as dirname4, isAbsolute as isAbsolute2, join as join5, posix, resolve as resolve4 } from "node:path";
 var HandoffUsageError = class extends Error {
   name = "HandoffUsageError";
 };
@@ -29753,8 +30818,8 @@ function writeHandoff(options) {
     }
   })();
   const path = handoffPath(root2, baseSha, options.path);
-  const file2 = join4(root2, path);
-  const existing = existsSync3(file2) ? readExisting(readFileSync2(file2, "utf8"), path) : null;
+  const file2 = join5(root2, path);
+  const existing = existsSync3(file2) ? readExisting(readFileSync4(file2, "utf8"), path) : null;
   const branch = gitMaybe(root2, ["symbolic-ref", "--quiet", "--short", "HEAD"])?.trim();
   if (!branch) {
     throw new HandoffUsageError(
@@ -29768,50 +30833,14 @@ function writeHandoff(options) {
     );
   }
   if (task.trim() === "") throw new HandoffUsageError("--task must not be empty");
-  let status2 = existing?.front.status ?? "in-progress";
-  if (options.status !== void 0) {
-    const parsed = handoffStatusSchema.safeParse(options.status);
-    if (!parsed.success) {
-      throw new HandoffUsageError(
-        `--status ${JSON.stringify(options.status)} is not one of ${handoffStatusSchema.options.join(", ")}`
-      );
-    }
-    status2 = parsed.data;
-  }
-  const record2 = readRecord(root2, options.cwd, options.recordPath);
-  let lastCommand = existing?.front.last_command ?? null;
-  if (record2.record) {
-    const head2 = git(root2, ["rev-parse", "HEAD"]).trim();
-    if (record2.record.tested.sha !== head2) {
-      throw new HandoffUsageError(
-        `the command record ${record2.file} is of ${shortSha(record2.record.tested.sha)}, but HEAD is ${shortSha(head2)}, and last_command must describe this commit: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\` again`
-      );
-    }
-    const chosen = lastCommandOf(record2.record);
-    if (chosen) lastCommand = chosen;
-    else warnings.push(`the command record ${record2.file} has no commands; last_command kept`);
-  } else {
-    warnings.push(
-      `no command record at ${record2.file}: run \`${AGATE_CLI} run\` first; last_command ${lastCommand ? "kept as it was" : "left empty"}`
-    );
-  }
-  const head = gitMaybe(root2, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])?.trim();
-  const scratch = mkdtempSync2(join4(tmpdir2(), "agate-handoff-"));
-  let changed;
-  let tree;
-  try {
-    const shadow = createShadowGit({
-      cwd: root2,
-      sha: head ?? baseSha,
-      gitDir: join4(scratch, "git"),
-      index: "as-is"
-    });
-    refreshIndex(shadow);
-    changed = changedFiles(shadow, baseSha, path);
-    tree = codeTree(shadow, path, head);
-  } finally {
-    rmSync3(scratch, { recursive: true, force: true });
-  }
+  const status2 = chosenStatus(options.status, existing?.front.status ?? "in-progress");
+  const lastCommand = recordedLastCommand(
+    root2,
+    options,
+    existing?.front.last_command ?? null,
+    warnings
+  );
+  const { changed, tree } = readWorkTree(root2, baseSha, path);
   const front = handoffFrontMatterSchema.parse({
     task: task.trim(),
     branch,
@@ -29828,10 +30857,55 @@ function writeHandoff(options) {
   const text = renderHandoffFile(front, body);
   const unchanged = existing?.text === text;
   if (!unchanged) {
-    mkdirSync2(dirname3(file2), { recursive: true });
+    mkdirSync2(dirname4(file2), { recursive: true });
     writeFileSync3(file2, text);
   }
   return { path, file: file2, created: existing === null, unchanged, front, warnings };
+}
+function chosenStatus(flag, kept2) {
+  if (flag === void 0) return kept2;
+  const parsed = handoffStatusSchema.safeParse(flag);
+  if (!parsed.success) {
+    throw new HandoffUsageError(
+      `--status ${JSON.stringify(flag)} is not one of ${handoffStatusSchema.options.join(", ")}`
+    );
+  }
+  return parsed.data;
+}
+function recordedLastCommand(root2, options, kept2, warnings) {
+  const record2 = readRecord(root2, options.cwd, options.recordPath);
+  if (!record2.record) {
+    warnings.push(
+      `no command record at ${record2.file}: run \`${AGATE_CLI} run\` first; last_command ${kept2 ? "kept as it was" : "left empty"}`
+    );
+    return kept2;
+  }
+  const head = git(root2, ["rev-parse", "HEAD"]).trim();
+  if (record2.record.tested.sha !== head) {
+    throw new HandoffUsageError(
+      `the command record ${record2.file} is of ${shortSha(record2.record.tested.sha)}, but HEAD is ${shortSha(head)}, and last_command must describe this commit: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\` again`
+    );
+  }
+  const chosen = lastCommandOf(record2.record);
+  if (chosen) return chosen;
+  warnings.push(`the command record ${record2.file} has no commands; last_command kept`);
+  return kept2;
+}
+function readWorkTree(root2, baseSha, path) {
+  const head = gitMaybe(root2, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])?.trim();
+  const scratch = mkdtempSync2(join5(tmpdir2(), "agate-handoff-"));
+  try {
+    const shadow = createShadowGit({
+      cwd: root2,
+      sha: head ?? baseSha,
+      gitDir: join5(scratch, "git"),
+      index: "as-is"
+    });
+    refreshIndex(shadow);
+    return { changed: changedFiles(shadow, baseSha, path), tree: codeTree(shadow, path, head) };
+  } finally {
+    rmSync3(scratch, { recursive: true, force: true });
+  }
 }
 var MARKER2 = /^<!-- agate handoff: .*-->\s*$/;
 function withTreeMarker(body, tree) {
@@ -29846,7 +30920,7 @@ ${marker}
 function codeTree(shadow, handoff3, head) {
   const run2 = (args) => gitShadow(shadow, args);
   try {
-    if (!existsSync3(join4(shadow.gitDir, "index")) && head) run2(["read-tree", head]);
+    if (!existsSync3(join5(shadow.gitDir, "index")) && head) run2(["read-tree", head]);
     run2(["add", "--all", "--", "."]);
     run2(["rm", "--cached", "--quiet", "--ignore-unmatch", "--", handoff3]);
     return run2(["write-tree"]).trim();
@@ -29915,7 +30989,7 @@ Fix these lines, or delete the file and run \`${AGATE_CLI} handoff\` again with 
   return { text, front: parsed.front, body: parsed.body };
 }
 function readRecord(root2, cwd, flag) {
-  const file2 = flag ? resolve3(cwd, flag) : join4(localStateDir(root2), RECORD_FILE_NAME);
+  const file2 = flag ? resolve4(cwd, flag) : join5(localStateDir(root2), RECORD_FILE_NAME);
   if (!existsSync3(file2)) {
     if (flag) {
       throw new HandoffUsageError(
@@ -29926,7 +31000,7 @@ function readRecord(root2, cwd, flag) {
   }
   let data;
   try {
-    data = JSON.parse(readFileSync2(file2, "utf8"));
+    data = JSON.parse(readFileSync4(file2, "utf8"));
   } catch (error2) {
     throw new HandoffUsageError(
       `${file2} is not JSON (${error2.message}): run \`${AGATE_CLI} run\` again to rewrite it`
@@ -29970,9 +31044,9 @@ function changedFiles(shadow, baseSha, handoff3) {
   return [...files].sort();
 }
 
-// action/hooks.ts
-import { mkdirSync as mkdirSync3, readFileSync as readFileSync3, writeFileSync as writeFileSync4 } from "node:fs";
-import { join as join5 } from "node:path";
+// action/cli/hooks.ts
+import { mkdirSync as mkdirSync3, readFileSync as readFileSync5, writeFileSync as writeFileSync4 } from "node:fs";
+import { join as join6 } from "node:path";
 
 // schemas/gate-status-constants.ts
 var GATE_STATUS_VERSION = 1;
@@ -30221,10 +31295,10 @@ function statusReport(input2) {
   };
 }
 
-// action/status-command.ts
+// action/cli/status.ts
 import { parseArgs as parseArgs2 } from "node:util";
 
-// action/status-github.ts
+// action/cli/status-github.ts
 init_github_answers();
 init_call();
 
@@ -30242,7 +31316,7 @@ async function latestAgateCheckRuns(r, sha) {
   return data;
 }
 
-// action/status-github.ts
+// action/cli/status-github.ts
 init_client();
 
 // github/pulls.ts
@@ -30262,7 +31336,7 @@ async function openPullsForBranch(r, branch, perPage) {
   return data;
 }
 
-// action/status-github.ts
+// action/cli/status-github.ts
 var StatusAccessError = class extends Error {
   name = "StatusAccessError";
 };
@@ -30390,7 +31464,7 @@ var StatusGitHub = class {
   }
 };
 
-// action/status-command.ts
+// action/cli/status.ts
 var STATUS_USAGE = `${CLI_PACKAGE} status [NUMBER] [--wait DURATION] [--json] [--repo OWNER/NAME] [--app SLUG]
     The agate check of the pull request's live head (NUMBER, or the open pull request of the
     checked-out branch): its state, whether your HEAD is what it is about (stale), the next work
@@ -30623,7 +31697,7 @@ run ${CLI_PACKAGE} status --help for usage
   }
 }
 
-// action/hooks.ts
+// action/cli/hooks.ts
 var claudeCodeStopInputSchema = external_exports.looseObject({
   session_id: external_exports.string(),
   transcript_path: external_exports.string(),
@@ -30665,19 +31739,19 @@ var REASON_CHARS = 12e3;
 function memoryPath(cwd, harness, session) {
   if (!gitMaybe(cwd, ["rev-parse", "--git-dir"])) return null;
   const safe = session.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 100);
-  return join5(localStateDir(cwd), "hooks", `${harness}-${safe}.json`);
+  return join6(localStateDir(cwd), "hooks", `${harness}-${safe}.json`);
 }
 function recall(path) {
   if (!path) return { last: null, handovers: [] };
   try {
-    return memorySchema.parse(JSON.parse(readFileSync3(path, "utf8")));
+    return memorySchema.parse(JSON.parse(readFileSync5(path, "utf8")));
   } catch {
     return { last: null, handovers: [] };
   }
 }
 function remember(path, memory) {
   if (!path) return;
-  mkdirSync3(join5(path, ".."), { recursive: true });
+  mkdirSync3(join6(path, ".."), { recursive: true });
   writeFileSync4(path, `${JSON.stringify(memory)}
 `);
 }
@@ -30794,10 +31868,10 @@ async function readStdin() {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-// action/loop.ts
-import { spawn } from "node:child_process";
+// action/cli/loop.ts
+import { spawn as spawn4 } from "node:child_process";
 import { mkdirSync as mkdirSync4, rmSync as rmSync4, writeFileSync as writeFileSync5 } from "node:fs";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 import { parseArgs as parseArgs3 } from "node:util";
 var LOOP_USAGE = `${CLI_PACKAGE} loop [--task TEXT] [--max-turns N] [--wait DURATION] -- AGENT [ARG...]
     The generic loop for any agent: asks agate about the pull request of the checked-out
@@ -30818,7 +31892,7 @@ var OPTIONS3 = {
 };
 function runChild(command2, args, options) {
   return new Promise((resolve6, reject) => {
-    const child = spawn(command2, args, {
+    const child = spawn4(command2, args, {
       cwd: options.cwd,
       env: options.env,
       stdio: options.capture ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"]
@@ -30862,9 +31936,9 @@ async function loopMain(argv, deps, out) {
     if (waitMs === void 0) usage(`--wait ${JSON.stringify(values.wait)} is not a duration`);
     const root2 = gitMaybe(deps.cwd, ["rev-parse", "--show-toplevel"])?.trim();
     if (!root2) usage("run the loop in the agent's checkout (a git work tree)");
-    const dir = join6(localStateDir(root2), "loop");
+    const dir = join7(localStateDir(root2), "loop");
     mkdirSync4(dir, { recursive: true });
-    const files = { work: join6(dir, "work.md"), status: join6(dir, "status.json") };
+    const files = { work: join7(dir, "work.md"), status: join7(dir, "status.json") };
     const reader = StatusReader.create({ repo: values.repo, app: values.app, waitMs }, deps);
     const turn = makeTurns({ command: command2, args, root: root2, deps, files, maxTurns, log });
     let work = values.task ?? null;
@@ -30984,1049 +32058,7 @@ async function look(reader, waitMs, deps, log) {
   });
 }
 
-// action/required-commands.ts
-import { join as join7 } from "node:path";
-init_version();
-
-// action/environment.ts
-import { arch, platform } from "node:os";
-var FILE_COMMANDS = [
-  { name: "GITHUB_OUTPUT", blocks: "setting this step's outputs (passed=true)" },
-  { name: "GITHUB_ENV", blocks: "setting variables for later steps" },
-  { name: "GITHUB_PATH", blocks: "putting directories first on PATH for later steps" },
-  { name: "GITHUB_STATE", blocks: "setting the Action's post-step state" },
-  { name: "GITHUB_STEP_SUMMARY", blocks: "writing the job summary agate writes" }
-];
-var REMOVED_VARIABLES = [
-  // Secrets and the runner's internal tokens.
-  { name: "GITHUB_TOKEN", blocks: "writing to the repository with the workflow's token" },
-  { name: "GH_TOKEN", blocks: "the same token under the name gh reads" },
-  { name: "INPUT_", prefix: true, blocks: "the Action's inputs, the token input among them" },
-  {
-    name: "ACTIONS_",
-    prefix: true,
-    blocks: "the runner's runtime, cache, results and OIDC request tokens (uploading artifacts, writing caches, minting OIDC tokens); agate's own /proc/<pid>/environ, which has them, is closed to the commands user (isolation.ts), and where the commands share agate's user, to them too on a Node with process.execve (same-uid.ts)"
-  },
-  ...FILE_COMMANDS,
-  // bash start-up: code that would run before, around or instead of the command.
-  {
-    name: "BASH_ENV",
-    blocks: "a file bash sources before a non-interactive command (`trap 'exit 0' EXIT`)"
-  },
-  { name: "ENV", blocks: "a file sh and bash in POSIX mode source at start-up" },
-  {
-    name: "BASH_FUNC_",
-    prefix: true,
-    blocks: "exported functions that override commands and builtins (`false() { true; }`)"
-  },
-  { name: "SHELLOPTS", blocks: "shell options imported at start-up (xtrace, which expands PS4)" },
-  { name: "BASHOPTS", blocks: "shopt options imported at start-up (extdebug, ...)" },
-  { name: "PS4", blocks: "a prompt whose command substitutions run on every traced line" },
-  { name: "PROMPT_COMMAND", blocks: "a command run before each prompt" },
-  { name: "CDPATH", blocks: "`cd dir` going somewhere else than ./dir" },
-  { name: "GLOBIGNORE", blocks: "globs silently matching fewer files (tests skipped)" },
-  { name: "IFS", blocks: "word splitting on other characters" },
-  { name: "BASH_XTRACEFD", blocks: "trace output written to a descriptor of the command's choice" },
-  // The dynamic loader: code injected into bash and every program it starts.
-  {
-    name: "LD_",
-    prefix: true,
-    blocks: "LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT: a library loaded into every process"
-  },
-  { name: "DYLD_", prefix: true, blocks: "the same on macOS" },
-  // git: configuration, programs and repository locations injected into the commands' git.
-  {
-    name: "GIT_",
-    prefix: true,
-    blocks: "GIT_CONFIG_*, GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF, GIT_EXEC_PATH...: a git that reads another repository or runs another program"
-  }
-];
-var NEUTRAL_GIT_VARIABLES = /* @__PURE__ */ new Set([
-  "GIT_AUTHOR_NAME",
-  "GIT_AUTHOR_EMAIL",
-  "GIT_AUTHOR_DATE",
-  "GIT_COMMITTER_NAME",
-  "GIT_COMMITTER_EMAIL",
-  "GIT_COMMITTER_DATE",
-  "GIT_TERMINAL_PROMPT"
-]);
-function isRemovedVariable(name) {
-  if (NEUTRAL_GIT_VARIABLES.has(name)) return false;
-  return REMOVED_VARIABLES.some(
-    (entry) => entry.prefix ? name.startsWith(entry.name) : name === entry.name
-  );
-}
-function commandEnvironment(env) {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !isRemovedVariable(name)));
-}
-function runnerInfo(env) {
-  return {
-    os: env.RUNNER_OS ?? platform(),
-    arch: env.RUNNER_ARCH ?? arch(),
-    image_version: env.ImageVersion ?? null,
-    node_version: process.version
-  };
-}
-function runAttempt(env) {
-  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
-  return Number.isInteger(attempt) && attempt > 0 ? attempt : 1;
-}
-function workflowRun(env) {
-  if (env.GITHUB_ACTIONS !== "true" || !env.GITHUB_RUN_ID) return null;
-  return {
-    run_id: Number(env.GITHUB_RUN_ID),
-    run_attempt: runAttempt(env),
-    workflow_ref: env.GITHUB_WORKFLOW_REF ?? env.GITHUB_WORKFLOW ?? "unknown",
-    job: env.GITHUB_JOB ?? "unknown",
-    event_name: env.GITHUB_EVENT_NAME ?? "unknown"
-  };
-}
-
-// action/isolation.ts
-import { execFileSync as execFileSync2, spawn as spawn4, spawnSync } from "node:child_process";
-import { createHash as createHash3 } from "node:crypto";
-import { realpathSync as realpathSync3, statSync as statSync4 } from "node:fs";
-import { constants as constants3, userInfo } from "node:os";
-import { dirname as dirname4, resolve as resolve4, sep as sep2 } from "node:path";
-
-// action/isolation-script.ts
-var ISOLATION_SCRIPT = String.raw`
-set -euo pipefail
-# Nothing of the job's environment decides which programs run here.
-PATH=/usr/sbin:/usr/bin:/sbin:/bin
-export LC_ALL=C
-MARKER="agate commands user (made by the agate Action for one job)"
-
-die() { printf 'agate-isolation: %s\n' "$*" >&2; exit 3; }
-need() { command -v "$1" >/dev/null 2>&1 || die "$1 is not installed ($2)"; }
-
-# useradd and userdel take a lock on /etc/passwd and give up at once when another job holds it.
-retry() {
-  local out i
-  for ((i = 0; i < 100; i++)); do
-    if out=$("$@" 2>&1); then return 0; fi
-    case "$out" in *lock*|*"try again"*) sleep 0.05 ;; *) printf '%s\n' "$out" >&2; return 1 ;; esac
-  done
-  printf '%s\n' "$out" >&2
-  return 1
-}
-
-# The processes of a uid that can still run (real, effective or saved uid: a setuid program the
-# user started counts too), read from /proc as root, so hidepid cannot hide any.
-living() {
-  grep -s -H -E '^(State|Uid):' /proc/[0-9]*/status | awk -v u="$1" -F'[:\t ]+' '
-    $2 == "State" { state[$1] = $3 }
-    $2 == "Uid" && state[$1] != "Z" && state[$1] != "X" && ($3 == u || $4 == u || $5 == u) {
-      split($1, part, "/"); print part[3]
-    }'
-}
-
-# As the user: kill(-1), which reaches every process the user may signal, in one system call that
-# no fork can outrun (a process with a kill pending cannot fork). Then, as root, each process still
-# listed: one that killed our killer first is not spared. Until none is left, or give up.
-sweep() {
-  local uid=$1 gid=$2 tries=$3 i pids
-  for ((i = 0; i < tries; i++)); do
-    setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'kill -KILL -1' >/dev/null 2>&1 || true
-    pids=$(living "$uid")
-    [ -z "$pids" ] && return 0
-    # shellcheck disable=SC2086
-    kill -KILL $pids 2>/dev/null || true
-    sleep 0.02
-  done
-  return 1
-}
-
-# A cron or at job of the user's would start a process after the sweep, while agate reads the
-# work tree; so they are removed before it.
-forget_schedules() {
-  if command -v crontab >/dev/null 2>&1; then crontab -r -u "$1" >/dev/null 2>&1 || true; fi
-  if command -v atq >/dev/null 2>&1; then
-    atq 2>/dev/null | awk -v u="$1" '$NF == u { print $1 }' | xargs -r atrm 2>/dev/null || true
-  fi
-}
-
-# Everything the user owns in the tree becomes agate's. Symlinks are changed themselves and never
-# followed (find does not follow them, chown -h): a link to /etc/shadow or to agate's files moves
-# nothing. chmod on everything but links: u+rwX so that no directory the user closed hides a file
-# from agate's look at the tree, ug-s so that no setuid or setgid program of the user's becomes one
-# of agate's. One walk for both: each file goes to chmod's batch (links excepted) and chown's;
-# whichever batch runs first, root ends with the same modes and owners, and nothing of the user's
-# runs meanwhile (swept before). Only the user's own files: a hard link it made to anyone else's
-# file (where protected_hardlinks allows it) keeps its owner.
-take_back() {
-  local uid=$1 ruid=$2 rgid=$3 tree=$4
-  find "$tree" -xdev -uid "$uid" \( -type l -o -exec chmod u+rwX,ug-s -- {} + \) \
-    -exec chown -h "$ruid:$rgid" -- {} +
-}
-
-reclaim() {
-  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8
-  forget_schedules "$name"
-  sweep "$uid" "$gid" "$tries" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
-  take_back "$uid" "$ruid" "$rgid" "$tree"
-  chown -h -- "$owner" "$tree"
-}
-
-# Prints what makes the user unfit for the commands, if anything (setup then removes it).
-verify() {
-  local name=$1 uid=$2 gid=$3 ruid=$4 out sock
-  if [ "$uid" = 0 ] || [ "$gid" = 0 ]; then echo "$name has uid $uid and gid $gid: root"; return; fi
-  if [ "$uid" = "$ruid" ]; then echo "$name has uid $uid, agate's own"; return; fi
-  if [ "$(awk -F: -v u="$uid" '$3 == u' /etc/passwd | wc -l)" != 1 ]; then echo "another user shares uid $uid with $name"; return; fi
-  if [ "$(id -G "$name")" != "$gid" ]; then
-    echo "$name is in the groups $(id -Gn "$name"), which may grant root (sudo, docker, adm, ...)"
-    return
-  fi
-  if command -v sudo >/dev/null 2>&1; then
-    out=$(sudo -n -l -U "$name" 2>&1 || true)
-    case "$out" in *"is not allowed to run sudo"*) ;; *) echo "$name may use sudo: $out"; return ;; esac
-  fi
-  # Access to the Docker daemon is root on the host.
-  for sock in /var/run/docker.sock /run/docker.sock; do
-    if [ -S "$sock" ] && setpriv --reuid="$uid" --regid="$gid" --clear-groups -- test -w "$sock"; then
-      echo "$sock is writable by every user: the commands could start a root container"
-      return
-    fi
-  done
-}
-
-setup() {
-  local name=$1 home=$2 ruid=$3 tree=$4 line uid gid gecos shell closed d unfit
-  need setpriv "util-linux: agate drops to the commands user and kills its processes with it"
-  need useradd "passwd: agate makes a user for the commands with it"
-  need userdel "passwd"
-  if line=$(getent passwd "$name"); then
-    IFS=: read -r _ _ uid gid gecos _ <<<"$line"
-    [ "$gecos" = "$MARKER" ] || die "a user named $name exists that agate did not make; remove it (userdel $name)"
-    forget_schedules "$name"
-    sweep "$uid" "$gid" 500 || die "processes of the leftover user $name survived every kill"
-    retry userdel -r "$name" || die "cannot remove the leftover user $name"
-  fi
-  shell=/usr/sbin/nologin
-  [ -x "$shell" ] || shell=/bin/false
-  # A HOME left by an earlier job (its userdel failed) would hand its .npmrc or .gitconfig on.
-  rm -rf -- "$home"
-  mkdir -p -- "$(dirname -- "$home")"
-  retry useradd --system --user-group --create-home --home-dir "$home" --shell "$shell" --comment "$MARKER" "$name" ||
-    die "useradd failed for $name"
-  uid=$(id -u "$name")
-  gid=$(id -g "$name")
-  unfit=$(verify "$name" "$uid" "$gid" "$ruid")
-  if [ -n "$unfit" ]; then
-    retry userdel -r "$name" || true
-    die "$unfit"
-  fi
-  chown "$uid:$gid" -- "$home"
-  chmod 0700 -- "$home"
-  # The user must reach the work tree: each directory above it must let it pass. Where one is
-  # closed to other users (a home directory of mode 750), it alone gets x, by ACL; read and write
-  # there stay closed, and finish takes the entry away. From / down, so that a directory is only
-  # judged once the user can reach it. (The directories are the positional parameters: this script
-  # is a JavaScript template, where a brace after a dollar sign would be read as JavaScript.)
-  set --
-  d=$tree
-  while [ "$d" != / ]; do d=$(dirname -- "$d"); set -- "$d" "$@"; done
-  closed=
-  while d=$(setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'for d; do [ -x "$d" ] || { printf "%s" "$d"; exit; }; done' _ "$@") && [ -n "$d" ]; do
-    need setfacl "acl: $d is closed to other users, and agate lets the commands user pass it with an ACL entry"
-    setfacl -m "u:$uid:x" -- "$d" || die "cannot let $name pass $d"
-    closed+="$d"$'\n'
-  done
-  printf '%s %s\n' "$uid" "$gid"
-  printf '%s' "$closed"
-}
-
-finish() {
-  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8 d
-  shift 8
-  reclaim "$name" "$uid" "$gid" "$ruid" "$rgid" "$tree" "$tries" "$owner"
-  for d in "$@"; do setfacl -x "u:$uid" -- "$d" 2>/dev/null || true; done
-  retry userdel -r "$name" || die "cannot remove the commands user $name"
-}
-
-main() {
-  local step=$1
-  shift
-  case "$step" in
-    setup) setup "$@" ;;
-    handover)
-      # Only what is agate's changes hands, never a file with another name elsewhere (a hard link
-      # to agate's bundle or /etc/passwd would hand that file over too); and the top directory,
-      # so that the commands can make files in it.
-      chown -h "$1" -- "$3"
-      find "$3" -xdev -uid "$2" ! \( -type f -links +1 \) -exec chown -h "$1" -- {} + ;;
-    signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" >/dev/null 2>&1 || true ;;
-    reclaim) reclaim "$@" ;;
-    finish) finish "$@" ;;
-    *) die "unknown step $step" ;;
-  esac
-}
-
-# The steps around each command for the whole job, without a sudo and a bash per step: requests
-# on standard input (after this script), each the number of fields and then the step and its
-# arguments, NUL-terminated; each answered with the step's exit status on a line. Only agate holds
-# the request pipe's other end. A step runs in a subshell (its die ends the step, not this loop),
-# with standard input closed and without the answer channel (fd 3), so no process it starts can
-# read a request or forge an answer; those it starts as the commands user (setpriv) hold nothing
-# but /dev/null, for another process of that user may open what they hold through /proc. Only
-# the steps around a command are served; setup and finish run as steps of their own.
-serve() {
-  local n i field status
-  exec 3>&1 1>&2
-  while IFS= read -r -d '' n; do
-    set --
-    for ((i = 0; i < n; i++)); do
-      IFS= read -r -d '' field || exit 0
-      set -- "$@" "$field"
-    done
-    [ "$#" -gt 0 ] || die "serve: an empty request"
-    case "$1" in handover|signal|reclaim) ;; *) die "serve: step $1 is not served" ;; esac
-    # Not "( ... ) || status=$?": on the left of || bash ignores set -e in the subshell too, and
-    # a step that failed halfway would report success.
-    set +e
-    ( set -e; main "$@" ) </dev/null 3>&-
-    status=$?
-    set -e
-    printf '%s\n' "$status" >&3
-  done
-}
-
-if [ "$#" -gt 0 ] && [ "$1" = serve ]; then serve; else main "$@" </dev/null; fi
-`;
-
-// action/process-group.ts
-import { spawn as spawn2 } from "node:child_process";
-import { readdirSync as readdirSync2, readFileSync as readFileSync4 } from "node:fs";
-var STDIO = ["ignore", "pipe", "pipe"];
-function processGroupLauncher() {
-  const killGroup = (child, signal) => {
-    if (child.pid === void 0) return;
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-    }
-  };
-  return {
-    start: async (bash, args, { cwd, env }) => spawn2(bash, args, { cwd, env, detached: true, stdio: STDIO }),
-    signal: killGroup,
-    async sweep(child, limitMs) {
-      killGroup(child, "SIGKILL");
-      return child.pid === void 0 || groupGone(child.pid, limitMs);
-    }
-  };
-}
-function livingMembers(pgid) {
-  try {
-    process.kill(-pgid, 0);
-  } catch {
-    return 0;
-  }
-  let entries;
-  try {
-    entries = readdirSync2("/proc");
-  } catch {
-    return 1;
-  }
-  let living = 0;
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = readFileSync4(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") living++;
-  }
-  return living;
-}
-async function groupGone(pgid, limitMs) {
-  const deadline = performance.now() + limitMs;
-  for (; ; ) {
-    if (livingMembers(pgid) === 0) return true;
-    if (performance.now() > deadline) return false;
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-    }
-    await new Promise((resolve6) => setTimeout(resolve6, 5));
-  }
-}
-
-// action/root-helper.ts
-import { spawn as spawn3 } from "node:child_process";
-import { readFileSync as readFileSync5 } from "node:fs";
-function startRootHelper(file2, argv, env) {
-  const child = spawn3(file2, [...argv, "-s", "--", "serve"], {
-    env,
-    stdio: ["pipe", "pipe", "pipe"]
-  });
-  const pending = [];
-  let said = "";
-  let ended;
-  let answers = "";
-  const fail = (why) => {
-    ended ??= why;
-    for (const waiting of pending.splice(0)) {
-      waiting.reject(new Error(`${waiting.step} of the commands user failed: ${why}`));
-    }
-  };
-  child.stdin?.on("error", () => void 0);
-  child.stderr?.setEncoding("utf8").on("data", (text) => {
-    said = (said + text).slice(-16384);
-  });
-  child.stdout?.setEncoding("utf8").on("data", (text) => {
-    answers += text;
-    for (let end = answers.indexOf("\n"); end >= 0; end = answers.indexOf("\n")) {
-      const status2 = answers.slice(0, end);
-      answers = answers.slice(end + 1);
-      const waiting = pending.shift();
-      if (!waiting) continue;
-      if (status2 === "0") {
-        said = "";
-        waiting.resolve();
-        continue;
-      }
-      setTimeout(() => {
-        const message = said.trim().replace(/^agate-isolation: /gm, "") || `exit ${status2}`;
-        said = "";
-        waiting.reject(new Error(`${waiting.step} of the commands user failed: ${message}`));
-      }, 20);
-    }
-  });
-  child.on("error", (error2) => fail(error2.message));
-  child.on("exit", (code, signal) => {
-    fail(`the root shell ended (${signal ?? `exit ${code}`}): ${said.trim() || "it said nothing"}`);
-  });
-  child.stdin?.write(ISOLATION_SCRIPT);
-  return {
-    pid: child.pid,
-    run(step, args) {
-      return new Promise((resolve6, reject) => {
-        if (ended !== void 0 || !child.stdin?.writable) {
-          reject(
-            new Error(`${step} of the commands user failed: ${ended ?? "the root shell is gone"}`)
-          );
-          return;
-        }
-        pending.push({ step, resolve: resolve6, reject });
-        const fields = [step, ...args];
-        child.stdin.write(`${fields.length}\0${fields.map((field) => `${field}\0`).join("")}`);
-      });
-    },
-    close(limitMs = 3e4) {
-      child.stdin?.destroy();
-      const pid = child.pid;
-      if (pid === void 0 || pending.length === 0) return;
-      const pause = new Int32Array(new SharedArrayBuffer(4));
-      const deadline = Date.now() + limitMs;
-      while (running(pid) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 5);
-    }
-  };
-}
-function running(pid) {
-  try {
-    const stat = readFileSync5(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
-}
-
-// action/timings.ts
-var marks = [];
-function mark(phase) {
-  marks.push([phase, performance.now()]);
-}
-
-// action/isolation.ts
-var STDIO2 = ["ignore", "pipe", "pipe"];
-function sharedIsolation(reason) {
-  return {
-    launcher: processGroupLauncher(),
-    record: {
-      mode: "shared",
-      user: currentUser(),
-      uid: process.getuid?.() ?? 0,
-      reason,
-      swept: "process-group"
-    },
-    finish: () => {
-    }
-  };
-}
-function currentUser() {
-  try {
-    return userInfo().username;
-  } catch {
-    return String(process.getuid?.() ?? "unknown");
-  }
-}
-function rootAccess() {
-  access ??= findRootAccess();
-  return access;
-}
-var access;
-function findRootAccess() {
-  if (process.platform !== "linux") {
-    return {
-      kind: "none",
-      reason: `agate runs the commands as a separate user on Linux runners only; this runner is ${process.platform}`
-    };
-  }
-  if (process.getuid?.() === 0) return { kind: "root" };
-  let sudo;
-  try {
-    sudo = systemExecutable("sudo");
-  } catch {
-    return {
-      kind: "none",
-      reason: `the runner's user (${currentUser()}) is not root and sudo is not installed, so agate cannot make a user for the commands`
-    };
-  }
-  const probe = spawnSync(sudo, ["-n", "true"], {
-    encoding: "utf8",
-    env: ROOT_ENV,
-    timeout: 1e4
-  });
-  if (probe.status !== 0) {
-    const said = (probe.stderr || probe.error?.message || "").trim().split("\n")[0];
-    return {
-      kind: "none",
-      reason: `the runner's user (${currentUser()}) has no passwordless sudo (${said || `sudo exited ${probe.status}`}), so agate cannot make a user for the commands`
-    };
-  }
-  return { kind: "sudo", sudo };
-}
-var ROOT_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
-function commandsUserName(env, cwd) {
-  const key = env.RUNNER_TEMP || cwd;
-  return `agate-${createHash3("sha256").update(key).digest("hex").slice(0, 10)}`;
-}
-function isolatedUser(options) {
-  const tree = realpathSync3(options.workTree);
-  refuseWorkTree(tree, options.agateEnv);
-  const top = statSync4(tree);
-  const treeOwner = `${top.uid}:${top.gid}`;
-  const name = commandsUserName(options.agateEnv, tree);
-  const home = `/home/${name}`;
-  const root2 = rootRunner(options.access);
-  const agateUid = process.getuid?.() ?? 0;
-  const agateGid = process.getgid?.() ?? 0;
-  const tries = String(Math.max(1, Math.ceil((options.sweepLimitMs ?? 1e4) / 25)));
-  const [ids = "", ...opened] = root2("setup", [name, home, String(agateUid), tree]).split("\n").filter(Boolean);
-  const [uid, gid] = ids.split(" ").map(Number);
-  if (!Number.isInteger(uid) || !Number.isInteger(gid)) {
-    throw new Error(`setting up the commands user ${name} printed ${JSON.stringify(ids)}`);
-  }
-  const user = { name, uid, gid, home };
-  const ids4 = [String(user.uid), String(user.gid), String(agateUid), String(agateGid)];
-  let finished = false;
-  let helper;
-  const finish = () => {
-    if (finished) return;
-    finished = true;
-    process.off("SIGTERM", onSignal);
-    process.off("SIGINT", onSignal);
-    helper?.close();
-    root2("finish", [name, ...ids4, tree, tries, treeOwner, ...opened]);
-    mark("isolation");
-  };
-  function onSignal(signal) {
-    try {
-      finish();
-    } finally {
-      process.exit(128 + (constants3.signals[signal] ?? 15));
-    }
-  }
-  process.once("SIGTERM", onSignal);
-  process.once("SIGINT", onSignal);
-  try {
-    const env = { ...options.env, HOME: home, USER: name, LOGNAME: name };
-    const start = options.access.kind === "root" ? startAsRoot(user, env) : startWithSudo(options.access.sudo, user, env);
-    const [shell, ...shellArgs] = rootShell(options.access);
-    helper = startRootHelper(shell, shellArgs, ROOT_ENV);
-    return {
-      launcher: userLauncher(start, helper, {
-        user,
-        tree,
-        treeOwner,
-        ids4,
-        tries
-      }),
-      record: { mode: "user", user: name, uid: user.uid, reason: null, swept: "user" },
-      finish
-    };
-  } catch (error2) {
-    finish();
-    throw error2;
-  }
-}
-function userLauncher(start, root2, at3) {
-  const [uid = "", gid = "", agateUid = ""] = at3.ids4;
-  return {
-    async start(bash, args, { cwd }) {
-      await root2.run("handover", [uid, agateUid, at3.tree]);
-      mark("handover");
-      return start(bash, args, cwd);
-    },
-    signal(_child, signal) {
-      void root2.run("signal", [uid, gid, signal.replace(/^SIG/, "")]).catch(() => void 0);
-    },
-    async sweep() {
-      mark("commands");
-      await root2.run("reclaim", [at3.user.name, ...at3.ids4, at3.tree, at3.tries, at3.treeOwner]);
-      mark("handover");
-      return true;
-    }
-  };
-}
-function startAsRoot(user, env) {
-  return (bash, args, cwd) => (
-    // libuv drops every supplementary group (setgroups) before setgid and setuid.
-    spawn4(bash, args, { cwd, env, uid: user.uid, gid: user.gid, detached: true, stdio: STDIO2 })
-  );
-}
-function startWithSudo(sudo, user, env) {
-  const envProgram = systemExecutable("env");
-  const head = ["-n", "-E", "-u", user.name, "--", envProgram];
-  const given = execFileSync2(sudo, [...head, "-C", "/", envProgram, "-0"], {
-    env,
-    maxBuffer: 64 * 1024 * 1024
-  });
-  const seen = /* @__PURE__ */ new Map();
-  for (const entry of given.toString("utf8").split("\0")) {
-    const at3 = entry.indexOf("=");
-    if (at3 > 0) seen.set(entry.slice(0, at3), entry.slice(at3 + 1));
-  }
-  const expected = Object.entries(env).filter(
-    (entry) => entry[1] !== void 0
-  );
-  const wanted = new Set(expected.map(([name]) => name));
-  const unset = [...seen.keys()].filter((name) => !wanted.has(name)).flatMap((n) => ["-u", n]);
-  const set2 = expected.filter(([name, value]) => seen.get(name) !== value).map(([n, v]) => `${n}=${v}`);
-  return (bash, args, cwd) => spawn4(sudo, [...head, ...unset, "-C", cwd, "--", ...set2, bash, ...args], {
-    cwd: "/",
-    env,
-    detached: true,
-    stdio: STDIO2
-  });
-}
-function rootShell(access2) {
-  const bash = systemExecutable("bash");
-  return access2.kind === "root" ? [bash] : [access2.sudo, "-n", "--", bash];
-}
-function rootRunner(access2) {
-  const [file2 = "", ...shellArgs] = rootShell(access2);
-  return (step, args) => {
-    const argv = [...shellArgs, "-s", "--", step, ...args];
-    const run2 = spawnSync(file2, argv, {
-      input: ISOLATION_SCRIPT,
-      env: ROOT_ENV,
-      encoding: "utf8",
-      maxBuffer: 16 * 1024 * 1024
-    });
-    if (run2.status !== 0) {
-      const said = (run2.stderr || run2.error?.message || "").trim();
-      throw new Error(
-        `${step} of the commands user failed: ${said.replace(/^agate-isolation: /gm, "") || `exit ${run2.status ?? run2.signal}`}`
-      );
-    }
-    return run2.stdout;
-  };
-}
-function refuseWorkTree(tree, env) {
-  const guarded = [
-    env.RUNNER_TEMP,
-    env.HOME,
-    env.RUNNER_TOOL_CACHE,
-    process.argv[1] ? dirname4(process.argv[1]) : void 0,
-    dirname4(process.execPath)
-  ].filter((path) => Boolean(path));
-  const inside = (path) => {
-    const full = resolve4(path);
-    return full === tree || full.startsWith(tree === sep2 ? sep2 : `${tree}${sep2}`);
-  };
-  const held = guarded.find(inside);
-  if (tree === sep2 || held) {
-    throw new Error(
-      `the work tree ${tree} holds ${held ?? "the whole file system"}, which must stay agate's; check out the repository in a directory of its own`
-    );
-  }
-}
-
-// action/output-digest.ts
-import { createHash as createHash4 } from "node:crypto";
-import { StringDecoder } from "node:string_decoder";
-var MAX_LINE_CHARS = 64 * 1024;
-var HASH_PIECE_CHARS = 64 * 1024;
-var OutputDigest = class {
-  raw = createHash4("sha256");
-  normalised = createHash4("sha256");
-  decoder = new StringDecoder("utf8");
-  partialLine = "";
-  pending = "";
-  /** The last bytes seen, as a ring: `tailEnd` is where the next byte goes. */
-  tail = Buffer.allocUnsafe(OUTPUT_TAIL_BYTES);
-  tailEnd = 0;
-  bytes = 0;
-  update(chunk) {
-    this.bytes += chunk.length;
-    this.raw.update(chunk);
-    this.keepTail(chunk);
-    this.addText(this.decoder.write(chunk));
-  }
-  finish() {
-    this.addText(this.decoder.end());
-    this.hashNormalised(normaliseLine(this.partialLine));
-    this.partialLine = "";
-    this.normalised.update(this.pending);
-    this.pending = "";
-    const tail = this.bytes < OUTPUT_TAIL_BYTES ? this.tail.subarray(0, this.bytes) : Buffer.concat([this.tail.subarray(this.tailEnd), this.tail.subarray(0, this.tailEnd)]);
-    return {
-      bytes: this.bytes,
-      sha256: this.raw.digest("hex"),
-      normalized_sha256: this.normalised.digest("hex"),
-      tail: decodeTail(tail),
-      truncated: this.bytes > tail.length
-    };
-  }
-  addText(text) {
-    const last = text.lastIndexOf("\n");
-    if (last >= 0) {
-      let from = 0;
-      if (this.partialLine !== "") {
-        const first = text.indexOf("\n");
-        this.hashNormalised(`${normaliseLine(this.partialLine + text.slice(0, first))}
-`);
-        this.partialLine = "";
-        from = first + 1;
-      }
-      if (last >= from) this.hashNormalised(normaliseOutput(text.slice(from, last + 1)));
-      this.partialLine = text.slice(last + 1);
-    } else {
-      this.partialLine += text;
-    }
-    if (this.partialLine.length > MAX_LINE_CHARS) {
-      this.hashNormalised(normaliseLine(this.partialLine));
-      this.partialLine = "";
-    }
-  }
-  /** Short pieces gather in `pending`; a piece that fills it is hashed as it is, not copied. */
-  hashNormalised(text) {
-    if (this.pending.length + text.length < HASH_PIECE_CHARS) {
-      this.pending += text;
-      return;
-    }
-    if (this.pending !== "") this.normalised.update(this.pending);
-    this.normalised.update(text);
-    this.pending = "";
-  }
-  /** Copies the chunk's last bytes into the ring: one copy per byte, no allocation. */
-  keepTail(chunk) {
-    const size = OUTPUT_TAIL_BYTES;
-    let bytes = chunk;
-    if (bytes.length >= size) {
-      bytes = bytes.subarray(bytes.length - size);
-      this.tailEnd = 0;
-    }
-    const first = Math.min(bytes.length, size - this.tailEnd);
-    bytes.copy(this.tail, this.tailEnd, 0, first);
-    bytes.copy(this.tail, 0, first);
-    this.tailEnd = (this.tailEnd + bytes.length) % size;
-  }
-};
-function decodeTail(tail) {
-  let start = 0;
-  while (start < tail.length && start < 4 && ((tail[start] ?? 0) & 192) === 128) start++;
-  return tail.subarray(start).toString("utf8");
-}
-
-// action/young-generation.ts
-import { setFlagsFromString } from "node:v8";
-var kept = false;
-function keepYoungGenerationSmall() {
-  if (kept) return;
-  kept = true;
-  setFlagsFromString("--semi-space-growth-factor=1");
-}
-
-// action/run-command.ts
-async function runCommand(options) {
-  const now = options.now ?? (() => /* @__PURE__ */ new Date());
-  const grace = options.killGraceMs ?? 5e3;
-  keepYoungGenerationSmall();
-  const digest = new OutputDigest();
-  const started = now();
-  const startedMs = performance.now();
-  const bash = options.bash ?? systemExecutable("bash");
-  const launcher = options.launcher ?? processGroupLauncher();
-  const child = await launcher.start(
-    bash,
-    ["--noprofile", "--norc", "-eo", "pipefail", "-c", options.run],
-    {
-      cwd: options.cwd,
-      env: options.env
-    }
-  );
-  if (!child.stdout || !child.stderr) throw new Error("agate: the command's output is not piped");
-  const forward = (chunk) => {
-    digest.update(chunk);
-    options.onOutput?.(chunk);
-  };
-  child.stdout.on("data", forward);
-  child.stderr.on("data", forward);
-  let timedOut = false;
-  let killTimer;
-  const timeout = setTimeout(() => {
-    timedOut = true;
-    launcher.signal(child, "SIGTERM");
-    killTimer = setTimeout(() => launcher.signal(child, "SIGKILL"), grace);
-  }, options.timeoutMs);
-  const exit = await new Promise(
-    (resolve6, reject) => {
-      child.once("error", reject);
-      child.once("exit", (code, signal) => resolve6({ code, signal }));
-    }
-  ).finally(() => clearTimeout(timeout));
-  clearTimeout(killTimer);
-  if (!await launcher.sweep(child, options.goneLimitMs ?? 1e4)) {
-    throw new Error(
-      `agate: a process of the command ${JSON.stringify(options.name)} survived SIGKILL; no record is made while it may still write`
-    );
-  }
-  await drain([child.stdout, child.stderr], 2e3);
-  return {
-    name: options.name,
-    run: options.run,
-    exit_code: timedOut ? null : exit.code,
-    signal: timedOut ? exit.signal ?? "SIGTERM" : exit.signal,
-    timed_out: timedOut,
-    started_at: started.toISOString(),
-    duration_ms: Math.round(performance.now() - startedMs),
-    output: digest.finish()
-  };
-}
-async function drain(streams, limitMs) {
-  const ended = streams.map(
-    (stream) => new Promise((resolve6) => {
-      if (stream.readableEnded || stream.destroyed) return resolve6();
-      stream.once("end", resolve6);
-      stream.once("close", resolve6);
-    })
-  );
-  let timer;
-  const limit = new Promise((resolve6) => {
-    timer = setTimeout(resolve6, limitMs);
-  });
-  await Promise.race([Promise.all(ended), limit]);
-  clearTimeout(timer);
-  for (const stream of streams) stream.destroy();
-}
-
-// action/snapshot.ts
-import { createHash as createHash5 } from "node:crypto";
-var HEAD_COMMIT = "HEAD^{commit}";
-function testedCommit(cwd, head = readObjects(cwd, [HEAD_COMMIT])[0]) {
-  if (head?.type !== "commit") {
-    throw new Error(`no commit checked out in ${cwd}: run agate in a git checkout`);
-  }
-  const { sha } = head;
-  const header = head.content.toString("utf8").split("\n\n", 1)[0] ?? "";
-  const field = (name) => header.split("\n").filter((line) => line.startsWith(`${name} `)).map((line) => line.slice(name.length + 1).trim());
-  const [tree] = field("tree");
-  if (!tree) throw new Error(`the commit ${sha} has no tree: is the checkout corrupt?`);
-  return { sha, tree_sha: tree, parents: field("parent") };
-}
-function changedBetween(before, after) {
-  const keys = /* @__PURE__ */ new Set([...before.keys(), ...after.keys()]);
-  return [...keys].filter((key) => before.get(key) !== after.get(key)).sort();
-}
-function listed(keys) {
-  return keys.slice(0, CHANGED_PATHS_LIMIT).map(pathText);
-}
-function testedSnapshot(commit, before, after) {
-  return {
-    ...commit,
-    clean_before: before.size === 0,
-    dirty_before: listed([...before.keys()]),
-    clean: after.size === 0,
-    dirty_digest: after.size ? dirtyDigest(after) : null
-  };
-}
-function dirtyDigest(state) {
-  const hash2 = createHash5("sha256");
-  for (const [key, token] of state) hash2.update(`${pathText(key)}\0${token}
-`);
-  return hash2.digest("hex");
-}
-
-// action/required-commands.ts
-async function parseBaseConfig(text, path, sha, options) {
-  try {
-    return await loadConfig(text, path, {
-      owner: options.owner ?? options.repository?.split("/")[0] ?? null,
-      readDefaults: options.readDefaults
-    });
-  } catch (error2) {
-    if (!(error2 instanceof ConfigurationError)) throw error2;
-    throw new ConfigurationError(
-      error2.file,
-      error2.problems,
-      `${path} at the base commit ${sha.slice(0, 7)} is not a valid agate config; fix it on the base branch`
-    );
-  }
-}
-async function runRequiredCommands(options) {
-  const { cwd, log } = options;
-  const now = options.now ?? (() => /* @__PURE__ */ new Date());
-  const configSpec = `${options.baseSha}:${options.configPath}`;
-  const combined = !/[\n\r]/.test(configSpec);
-  const [head, configObject] = combined ? readObjects(cwd, [HEAD_COMMIT, configSpec]) : [void 0, void 0];
-  const base = await readConfigAtBase({
-    cwd,
-    sha: options.baseSha,
-    path: options.configPath,
-    api: options.readViaApi,
-    ...combined ? { read: configObject ?? null } : {}
-  });
-  if (base.text === null) return { kind: "not-adopted", baseSha: options.baseSha };
-  const loaded = await parseBaseConfig(base.text, options.configPath, options.baseSha, options);
-  const { config: config2, digest } = loaded;
-  mark("config");
-  const extended2 = loaded.extends ? ` extending ${loaded.extends.reference}` : "";
-  log.info(
-    `agate ${AGATE_VERSION}: ${counted(config2.commands.length, "required command")} from ${options.configPath} at base ${options.baseSha} (read with ${base.via})${extended2}, config digest ${digest}`
-  );
-  await options.beforeCommands?.(config2);
-  const commit = testedCommit(cwd, head ?? void 0);
-  const shadow = createShadowGit({
-    cwd,
-    sha: commit.sha,
-    gitDir: join7(options.stateDir, "shadow-git")
-  });
-  const env = commandEnvironment(options.env);
-  const commands = [];
-  let before;
-  let state;
-  let isolation;
-  try {
-    before = workTreeState(shadow);
-    mark("snapshot");
-    isolation = openIsolation(options, config2, shadow.workTree, env);
-    mark("isolation");
-    if (isolation.record.mode === "shared") {
-      log.info(
-        `agate: the commands run as agate's own user (${isolation.record.user}): ${isolation.record.reason}; the record says so.`
-      );
-    }
-    if (before.size > 0) {
-      const sample = [...before.keys()].slice(0, 5).map(pathText).join(", ");
-      (log.warning ?? log.info)(
-        options.local ? `the work tree has uncommitted changes (${before.size} path(s), such as ${sample}): the commands run on them, but the record is of the commit ${commit.sha.slice(0, 7)}, and the App refuses a record whose work tree differed from its commit before the first command (clean_before: false). Commit them, then run again, for a record that matches what CI will see.` : `agate: before the first command, ${before.size} path(s) already differed from the tested commit ${commit.sha.slice(0, 7)} (an earlier step changed them), such as ${sample}; the record says so (clean_before: false).`
-      );
-    }
-    state = before;
-    for (const command2 of config2.commands) {
-      const launcher = command2.privileged ? processGroupLauncher() : isolation.launcher;
-      const result = await log.command(
-        command2.name,
-        () => runCommand({
-          name: command2.name,
-          run: command2.run,
-          timeoutMs: command2.timeout,
-          cwd,
-          env,
-          launcher,
-          onOutput: (chunk) => log.output(chunk),
-          now
-        })
-      );
-      mark("commands");
-      const after = workTreeState(shadow);
-      mark("snapshot");
-      const changed = changedBetween(state, after);
-      state = after;
-      commands.push({
-        ...result,
-        changed_paths: listed(changed),
-        changed_paths_count: changed.length,
-        ...command2.privileged ? { privileged: true } : {}
-      });
-    }
-  } catch (error2) {
-    shadow.remove();
-    try {
-      isolation?.finish();
-    } catch {
-    }
-    throw error2;
-  }
-  shadow.remove();
-  isolation.finish();
-  const record2 = commandRecordSchema.parse({
-    kind: "agate.command-record",
-    version: 2,
-    repository: options.repository,
-    tested: testedSnapshot(commit, before, state),
-    pull_request: options.pullRequest ? {
-      number: options.pullRequest.number,
-      head_sha: options.pullRequest.head.sha,
-      base_sha: options.pullRequest.base.sha
-    } : null,
-    merge_group: options.mergeGroup ? {
-      head_ref: options.mergeGroup.head_ref,
-      head_sha: options.mergeGroup.head_sha,
-      base_sha: options.mergeGroup.base_sha
-    } : null,
-    commands,
-    runner: runnerInfo(options.env),
-    grader: { agate_version: AGATE_VERSION, config_digest: digest },
-    workflow: workflowRun(options.env),
-    isolation: isolation.record,
-    cut: [],
-    created_at: now().toISOString()
-  });
-  return { kind: "ran", record: record2, config: config2 };
-}
-function openIsolation(options, config2, workTree, env) {
-  if (options.isolation !== "commands-user") {
-    return sharedIsolation("a local `agate run` runs the commands as the user who runs it");
-  }
-  const access2 = rootAccess();
-  let reason;
-  if (access2.kind === "none") {
-    reason = access2.reason;
-  } else {
-    try {
-      return isolatedUser({ access: access2, workTree, env, agateEnv: options.env });
-    } catch (error2) {
-      reason = `agate could not make a user of their own for the commands: ${error2 instanceof Error ? error2.message : String(error2)}`;
-    }
-  }
-  if (config2.evidence.isolation === "required") {
-    throw new Error(
-      `agate: refusing to run the commands: ${reason}. The base config requires them to run as a user of their own (evidence.isolation: required): run the job on a GitHub-hosted runner, or give the runner's user passwordless sudo, or run the job as root in a container with useradd and setpriv installed. On a self-hosted runner where none of that is possible, set evidence.isolation: shared-allowed in the base config to accept records the code under test could change.`
-    );
-  }
-  return sharedIsolation(reason);
-}
-
-// action/summary.ts
-function resultText(command2) {
-  return outcomeText({ ...command2, duration_ms: void 0 });
-}
-function headline(record2) {
-  const failed2 = failedCommands(record2).length;
-  const total = record2.commands.length;
-  const on = `on ${shortSha(record2.tested.sha)}`;
-  return failed2 === 0 ? `${total} of ${total} required commands passed ${on}` : `${failed2} of ${total} required commands failed ${on}`;
-}
-
-// action/trace-command.ts
+// action/cli/trace.ts
 import { readFileSync as readFileSync7 } from "node:fs";
 
 // checks/progress/hash.ts
@@ -34218,7 +34250,7 @@ function notATrace(at3, path) {
   );
 }
 
-// action/trace-command.ts
+// action/cli/trace.ts
 var TRACE_USAGE = `usage: agate-gate trace FILE [--json] [--format ${TRACE_FORMATS.join("|")}] [--config PATH]
 
 Reads an agent's trace (Claude Code session JSONL, main or subagent; Codex rollout JSONL;
@@ -34313,7 +34345,7 @@ The trace is malformed or in a format agate does not read; fix that line, or pas
   }
 }
 
-// action/cli.ts
+// action/cli/main.ts
 var USAGE = `agate ${AGATE_VERSION}: the acceptance gate for agent pull requests
 
 Usage:
@@ -34751,5 +34783,5 @@ function table(commands) {
   ).join("\n");
 }
 
-// action/cli-entry.ts
+// action/cli/bin.ts
 process.exitCode = await main(process.argv.slice(2));
