@@ -38,10 +38,6 @@ const FUNCTION_ALLOWANCES: readonly string[] = [
   "checks/gate/provenance.ts: verifyProvenance", // A6
   "checks/gate/render.ts: renderGateSummary", // A6
   // ---- B: jobs and rooms ----
-  "checks/progress/parsers/claude-code.ts: createClaudeCodeParser", // B5
-  "checks/progress/parsers/codex.ts: createCodexParser", // B5
-  "checks/progress/parsers/mini-swe-agent.ts: createMiniSweAgentParser", // B5
-  "checks/progress/parsers/openhands.ts: createOpenHandsParser", // B5
   // ---- C: foundations ----
   "action/handoff.ts: writeHandoff", // C3
   "action/main.ts: runAction", // C3

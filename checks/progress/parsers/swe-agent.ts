@@ -8,6 +8,7 @@ import {
   TraceParseError,
   type TraceParser,
 } from "../events.js";
+import { runInfo } from "./shared.js";
 
 /** SWE-agent's own commands, by what they do; anything else is a shell command. */
 const SWE_COMMANDS: Record<string, TraceStep["kind"]> = {
@@ -50,13 +51,13 @@ export function createSweAgentParser(): TraceParser {
     push(record, at) {
       const step = asRecord(record);
       if (!step) throw new TraceParseError(at, "expected a trajectory step object");
-      if ("__info" in step) {
-        const info = asRecord(step.__info);
-        const stats = asRecord(info?.model_stats);
+      const info = runInfo(step);
+      if (info) {
+        const { stats } = info;
         return [
           {
             type: "exit",
-            status: str(info?.exit_status),
+            status: info.status,
             cost_usd: num(stats?.instance_cost),
             model_calls: num(stats?.api_calls) || null,
             input_tokens: num(stats?.tokens_sent),
