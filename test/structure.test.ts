@@ -35,7 +35,6 @@ const FUNCTION_ALLOWANCES: readonly string[] = [
   "app/gate/evaluator-job.ts: askEvaluator", // A4
   "app/gate/gather.ts: gatherAt", // A2
   "checks/evaluator/prompt.ts: buildEvaluatorPrompt", // A6
-  "checks/gate/render.ts: renderGateSummary", // A6
   // ---- B: jobs and rooms ----
   // ---- C: foundations ----
   "action/handoff.ts: writeHandoff", // C3

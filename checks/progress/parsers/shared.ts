@@ -25,7 +25,7 @@ export function openCalls<Id, Call extends CallFacts = CallFacts>() {
       open.delete(id);
       return call;
     },
-    /** Every call left open, in the order it was made, as a step without a result; none stays open. */
+    /** Every call left open, in the order it was made, as a step without a result. */
     end(): TraceEvent[] {
       const left = [...open.values()];
       open.clear();
@@ -62,7 +62,7 @@ export function jsonOrText(value: unknown): unknown {
   }
 }
 
-/** The `{ __info }` record a one-document trace ends with: how the run exited and its model stats. */
+/** The `{ __info }` record a one-document trace ends with: how the run exited, its model stats. */
 export function runInfo(
   record: Record<string, unknown>,
 ): { status: string | null; stats: Record<string, unknown> | null } | null {
