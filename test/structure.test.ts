@@ -34,7 +34,6 @@ const FUNCTION_ALLOWANCES: readonly string[] = [
   // ---- A: the pass ----
   "app/gate/evaluator-job.ts: askEvaluator", // A4
   "app/gate/gather.ts: gatherAt", // A2
-  "checks/evaluator/prompt.ts: buildEvaluatorPrompt", // A6
   // ---- B: jobs and rooms ----
   // ---- C: foundations ----
   "action/handoff.ts: writeHandoff", // C3
