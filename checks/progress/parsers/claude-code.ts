@@ -1,15 +1,6 @@
 import type { ModelUsage, TraceStep } from "../../../schemas/trace.js";
-import {
-  asRecord,
-  buildStep,
-  type CallFacts,
-  contentHash,
-  num,
-  str,
-  type TraceEvent,
-  TraceParseError,
-  type TraceParser,
-} from "../events.js";
+import type { CallFacts, TraceEvent, TraceParser } from "../events.js";
+import { asRecord, buildStep, contentHash, num, str, TraceParseError } from "../events.js";
 import { infrastructureEvent, openCalls } from "./shared.js";
 
 const TOOL_KINDS: Record<string, TraceStep["kind"]> = {

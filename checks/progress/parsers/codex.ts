@@ -1,13 +1,6 @@
 import type { ModelUsage } from "../../../schemas/trace.js";
-import {
-  asRecord,
-  buildStep,
-  num,
-  str,
-  type TraceEvent,
-  TraceParseError,
-  type TraceParser,
-} from "../events.js";
+import type { TraceEvent, TraceParser } from "../events.js";
+import { asRecord, buildStep, num, str, TraceParseError } from "../events.js";
 import { infrastructureEvent, jsonOrText, openCalls } from "./shared.js";
 
 function usageOf(raw: unknown): ModelUsage | null {

@@ -1,16 +1,14 @@
+import type { CallFacts, TraceEvent, TraceParser } from "../events.js";
 import {
   asRecord,
   buildStep,
-  type CallFacts,
   infrastructureOf,
   num,
   openAiUsage,
   str,
-  type TraceEvent,
   TraceParseError,
-  type TraceParser,
 } from "../events.js";
-import { jsonOrText, openCalls, runInfo, unanswered } from "./shared.js";
+import { jsonOrText, objectAt, openCalls, runInfo, unanswered } from "./shared.js";
 
 function resultOf(text: string): { exit: number | null; output: string } {
   const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(text);
@@ -78,17 +76,12 @@ function infoEvents(
   at: string,
   infrastructureSeen: boolean,
 ): TraceEvent[] {
-  const { status, stats } = info;
+  const { status } = info.exit;
   const events: TraceEvent[] = [];
   const kind = status && status !== "Submitted" ? infrastructureOf(status) : null;
   if (kind && !infrastructureSeen)
     events.push({ type: "infrastructure", kind, at, message: status ?? "" });
-  events.push({
-    type: "exit",
-    status,
-    cost_usd: num(stats?.instance_cost),
-    model_calls: num(stats?.api_calls),
-  });
+  events.push(info.exit);
   return events;
 }
 
@@ -156,8 +149,7 @@ export function createMiniSweAgentParser(): TraceParser {
   return {
     format: "mini-swe-agent",
     push(record, at) {
-      const message = asRecord(record);
-      if (!message) throw new TraceParseError(at, "expected a message object");
+      const message = objectAt(record, at, "a message");
       const info = runInfo(message);
       if (info) return infoEvents(info, at, infrastructureSeen);
       switch (message.role) {

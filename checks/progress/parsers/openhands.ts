@@ -1,17 +1,15 @@
 import type { TraceStep } from "../../../schemas/trace.js";
+import type { CallFacts, TraceEvent, TraceParser } from "../events.js";
 import {
   asRecord,
   buildStep,
-  type CallFacts,
   contentHash,
   num,
   openAiUsage,
   str,
-  type TraceEvent,
   TraceParseError,
-  type TraceParser,
 } from "../events.js";
-import { infrastructureEvent, openCalls } from "./shared.js";
+import { infrastructureEvent, objectAt, openCalls } from "./shared.js";
 
 /** Actions that call a tool and get an observation back; messages, think and finish do not. */
 const TOOL_ACTIONS: Record<string, TraceStep["kind"] | undefined> = {
@@ -119,8 +117,7 @@ export function createOpenHandsParser(): TraceParser {
   return {
     format: "openhands",
     push(record, at) {
-      const event = asRecord(record);
-      if (!event) throw new TraceParseError(at, "expected an event object");
+      const event = objectAt(record, at, "an event");
       const act = str(event.action);
       const obs = str(event.observation);
       if (act) return action(event, act, at);

@@ -1,12 +1,5 @@
-import {
-  asRecord,
-  buildStep,
-  type CallFacts,
-  type InfrastructureKind,
-  infrastructureOf,
-  str,
-  type TraceEvent,
-} from "../events.js";
+import type { CallFacts, InfrastructureKind, TraceEvent } from "../events.js";
+import { asRecord, buildStep, infrastructureOf, num, str, TraceParseError } from "../events.js";
 
 /**
  * The calls a trace has made but not yet answered, by the id it pairs a result with. A result
@@ -52,6 +45,13 @@ export function infrastructureEvent(
   return kind ? [{ type: "infrastructure", kind, at, message: text.slice(0, 300) }] : [];
 }
 
+/** A record that must be an object: else the trace is not of this format (`what`: "a message"). */
+export function objectAt(record: unknown, at: string, what: string): Record<string, unknown> {
+  const object = asRecord(record);
+  if (!object) throw new TraceParseError(at, `expected ${what} object`);
+  return object;
+}
+
 /** Arguments the model wrote as a JSON string, parsed; text that is not JSON is kept as written. */
 export function jsonOrText(value: unknown): unknown {
   if (typeof value !== "string") return value;
@@ -62,11 +62,23 @@ export function jsonOrText(value: unknown): unknown {
   }
 }
 
-/** The `{ __info }` record a one-document trace ends with: how the run exited, its model stats. */
+type ExitEvent = Extract<TraceEvent, { type: "exit" }>;
+
+/**
+ * The `{ __info }` record a one-document trace ends with: how the run exited, with the cost and
+ * model calls its model stats declare, and the stats themselves.
+ */
 export function runInfo(
   record: Record<string, unknown>,
-): { status: string | null; stats: Record<string, unknown> | null } | null {
+): { exit: ExitEvent; stats: Record<string, unknown> | null } | null {
   if (!("__info" in record)) return null;
   const info = asRecord(record.__info);
-  return { status: str(info?.exit_status), stats: asRecord(info?.model_stats) };
+  const stats = asRecord(info?.model_stats);
+  const exit: ExitEvent = {
+    type: "exit",
+    status: str(info?.exit_status),
+    cost_usd: num(stats?.instance_cost),
+    model_calls: num(stats?.api_calls),
+  };
+  return { exit, stats };
 }
