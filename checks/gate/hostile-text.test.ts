@@ -7,14 +7,13 @@ import {
   commandEvidence,
   commandRecord,
   evidenceRun,
-  evidenceSource,
   gateFacts,
   HEAD,
   handoffFacts,
   loadedConfig,
-  MERGE,
 } from "../../test/support/gate-facts.js";
 import { outsideCode, tableCellCount } from "../../test/support/inert-markdown.js";
+import { provenanceInput } from "../../test/support/provenance-input.js";
 import {
   handEditedLabelComment,
   overrideAcceptedComment,
@@ -101,23 +100,7 @@ function refusedEvidence(change?: (record: CommandRecord) => void) {
   record.tested.dirty_before = [HOSTILE, `${HOSTILE}2`];
   change?.(record);
   const run = evidenceRun(record);
-  const { config, digest } = loadedConfig();
-  const verdict = verifyProvenance({
-    target: {
-      kind: "pull_request",
-      number: 7,
-      baseRef: "main",
-      headSha: HEAD,
-      mergeCommits: [MERGE],
-    },
-    repository: "octo/widgets",
-    config,
-    configDigest: digest,
-    source: evidenceSource(),
-    run,
-    changedFiles: [],
-    listing: { complete: true, reason: null },
-  });
+  const verdict = verifyProvenance(provenanceInput({ run, changedFiles: [] }));
   expect(verdict.status).toBe("refused");
   return evidenceOf(run, verdict);
 }

@@ -13,29 +13,11 @@ import {
   MERGE_TREE,
   TREE,
 } from "../../test/support/gate-facts.js";
+import { provenanceInput } from "../../test/support/provenance-input.js";
 import { type ProvenanceInput, verifyProvenance } from "./provenance.js";
 
-const { config, digest } = loadedConfig();
-
-function input(overrides: Partial<ProvenanceInput> = {}): ProvenanceInput {
-  return {
-    target: {
-      kind: "pull_request",
-      number: 7,
-      baseRef: "main",
-      headSha: HEAD,
-      mergeCommits: [MERGE],
-    },
-    repository: "octo/widgets",
-    config,
-    configDigest: digest,
-    source: evidenceSource(),
-    run: evidenceRun(commandRecord()),
-    changedFiles: [{ filename: "src/a.ts", previous_filename: null, status: "modified" }],
-    listing: { complete: true, reason: null },
-    ...overrides,
-  };
-}
+const { digest } = loadedConfig();
+const input = provenanceInput;
 
 /** The evidence run with one part replaced. */
 function run(record: CommandRecord | null, overrides: Partial<EvidenceRunFact> = {}) {
