@@ -8,10 +8,10 @@ import {
   gateFacts,
   HEAD,
 } from "../../test/support/gate-facts.js";
+import { firstPassPlan } from "../../test/support/gate-pass.js";
 import { cutTitle, GITHUB_TITLE_LIMIT } from "../markdown.js";
 import { decideGate } from "./decide.js";
 import { decideMergeGroup, renderMergeGroupSummary } from "./merge-group.js";
-import { planGatePass } from "./plan.js";
 import { renderGateSummary } from "./render.js";
 import { reportOnlyTitle } from "./report-only.js";
 
@@ -34,13 +34,7 @@ describe("gate.report_only: what agate would decide, never blocking", () => {
     expect(summary.split("\n")[0]).toMatch(
       /^\*\*Report only:\*\* this check never blocks a merge \(gate\.report_only in the base config\)\. Enforced, it would be rejected\. \*\*Next:\*\* .*lint/,
     );
-    const plan = planGatePass({
-      facts,
-      decision,
-      existing: null,
-      evaluatorDue: false,
-      rerunEvaluator: false,
-    });
+    const plan = firstPassPlan(facts, decision);
     expect(plan.check?.conclusion).toBe("neutral");
     // agate's labels show the state of a gate; there is none, so a stray one goes.
     expect(plan.labels).toEqual({ remove: ["agate:rejected"], add: [] });
