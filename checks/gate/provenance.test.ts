@@ -138,6 +138,13 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
   });
 
   describe("the workflow that ran is the base's", () => {
+    it("is judged after the run itself: a run of another workflow is refused for that first", () => {
+      const other = evidenceRun(commandRecord());
+      other.run.path = ".github/workflows/other.yml";
+      const both = input({ run: other, source: evidenceSource({ exists: false }) });
+      expect(refusal(both)).toContain("run 99 is of `.github/workflows/other.yml`");
+    });
+
     it("refuses when the base has no such workflow", () => {
       expect(refusal(input({ source: evidenceSource({ exists: false }) }))).toContain(
         `the base commit has no ${EVIDENCE_WORKFLOW}`,
