@@ -349,6 +349,20 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
   });
 
   describe("the tested commit is GitHub's", () => {
+    it("is judged before how the commands ran: a fake commit is refused for that, not for its isolation", () => {
+      const shared = commandRecord([0, 0], {
+        tested: { ...commandRecord().tested, sha: "8".repeat(40) },
+        isolation: {
+          mode: "shared",
+          user: "runner",
+          uid: 1001,
+          reason: "the runner's user (runner) has no passwordless sudo",
+          swept: "process-group",
+        },
+      });
+      expect(refusal(input({ run: run(shared) }))).toContain("it tested 8888888");
+    });
+
     it("refuses a commit that is neither the head nor a test merge GitHub reported (a fake merge made in the job)", () => {
       const fake = testedAs({ sha: "8".repeat(40) });
       expect(refusal(input({ run: run(fake) }))).toBe(
