@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { Evaluation, EvaluationOutcome } from "../../schemas/evaluation.js";
+import type { EvaluationOutcome } from "../../schemas/evaluation.js";
 import type { CommandEvidence, GateFacts, ReviewVerdictFact } from "../../schemas/gate.js";
 import {
   commandEvidence,
   commandRecord,
+  configFact,
   gateFacts,
   HEAD,
-  loadedConfig,
-  TREE,
+  judgedEvaluation,
 } from "../../test/support/gate-facts.js";
 import { decideGate } from "./decide.js";
 import { renderGateSummary } from "./render.js";
@@ -15,36 +15,17 @@ import { renderGateSummary } from "./render.js";
 const passed: CommandEvidence = commandEvidence([0, 0]);
 const failing: CommandEvidence = { ...passed, record: commandRecord([1, 0]) };
 
-const configOf = (evaluator: string): GateFacts["config"] => {
-  const { config, digest } = loadedConfig(
+const configOf = (evaluator: string): GateFacts["config"] =>
+  configFact(
     `version: 1\ncommands:\n  - { name: unit, run: npm test }\n  - { name: lint, run: npm run lint }\nevaluator: ${evaluator}\n`,
   );
-  return { status: "ok", path: ".github/agate.yml", blob_sha: "5".repeat(40), digest, config };
-};
 const LLM = configOf("{ kind: llm, model: judge-1, min_score: 0.8 }");
 
+/** The shared judged evaluation (openai judge-1 on TREE), with this outcome, for this head. */
 function judged(outcome: EvaluationOutcome, headSha = HEAD): GateFacts["evaluation"] {
-  const evaluation: Evaluation = {
-    id: 1,
-    repository: "octo/widgets",
-    pull_number: 7,
-    head_sha: headSha,
-    tree_sha: TREE,
-    config_digest: "d".repeat(64),
-    run: {
-      kind: "llm",
-      provider: "openai",
-      model: "judge-1",
-      prompt_version: "agate-eval-1",
-      input_tokens: 10,
-      output_tokens: 5,
-      latency_ms: 100,
-      requests: 1,
-    },
-    outcome,
-    at: "2026-12-02T10:01:00Z",
-  };
-  return { status: "judged", evaluation };
+  const stored = judgedEvaluation({ complete: false, score: 0, missing: [] });
+  if (stored.status !== "judged") throw new Error("judgedEvaluation gives a judged evaluation");
+  return { status: "judged", evaluation: { ...stored.evaluation, head_sha: headSha, outcome } };
 }
 const verdict = (complete: boolean, score: number, missing: string[] = []) =>
   judged({ status: "verdict", verdict: { complete, score, missing, evidence: ["e"] } });

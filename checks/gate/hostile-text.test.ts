@@ -2,19 +2,18 @@ import { describe, expect, it } from "vitest";
 import type { CommandRecord } from "../../schemas/command-record.js";
 import type { Evaluation } from "../../schemas/evaluation.js";
 import type { GateFacts } from "../../schemas/gate.js";
-import type { MergeGroupFacts } from "../../schemas/merge-group.js";
 import {
   commandEvidence,
   commandRecord,
   evidenceRun,
-  evidenceSource,
   gateFacts,
   HEAD,
   handoffFacts,
   loadedConfig,
-  MERGE,
 } from "../../test/support/gate-facts.js";
 import { outsideCode, tableCellCount } from "../../test/support/inert-markdown.js";
+import { mergeGroupFacts } from "../../test/support/merge-group-facts.js";
+import { provenanceInput } from "../../test/support/provenance-input.js";
 import {
   handEditedLabelComment,
   overrideAcceptedComment,
@@ -101,23 +100,7 @@ function refusedEvidence(change?: (record: CommandRecord) => void) {
   record.tested.dirty_before = [HOSTILE, `${HOSTILE}2`];
   change?.(record);
   const run = evidenceRun(record);
-  const { config, digest } = loadedConfig();
-  const verdict = verifyProvenance({
-    target: {
-      kind: "pull_request",
-      number: 7,
-      baseRef: "main",
-      headSha: HEAD,
-      mergeCommits: [MERGE],
-    },
-    repository: "octo/widgets",
-    config,
-    configDigest: digest,
-    source: evidenceSource(),
-    run,
-    changedFiles: [],
-    listing: { complete: true, reason: null },
-  });
+  const verdict = verifyProvenance(provenanceInput({ run, changedFiles: [] }));
   expect(verdict.status).toBe("refused");
   return evidenceOf(run, verdict);
 }
@@ -259,28 +242,20 @@ describe("author text in what the App writes is data, never Markdown", () => {
   });
 
   it("in a merge group's summary", () => {
-    const { config, digest } = loadedConfig();
     const record = commandRecord([0, 1], {
       pull_request: null,
       merge_group: { head_ref: HOSTILE, head_sha: HEAD, base_sha: "2".repeat(40) },
     });
     for (const command of record.commands) command.output.tail = HOSTILE;
-    const facts: MergeGroupFacts = {
-      merge_group: {
-        repository: "octo/widgets",
-        head_sha: HEAD,
-        head_ref: HOSTILE,
-        base_sha: "2".repeat(40),
+    const facts = mergeGroupFacts(
+      {
+        changed_files: [
+          { filename: `.github/${HOSTILE}`, previous_filename: null, status: "added" },
+        ],
+        evidence: [commandEvidence([], { record }), refusedEvidence()],
       },
-      config: { status: "ok", path: ".github/agate.yml", blob_sha: "5".repeat(40), digest, config },
-      changed_files: [{ filename: `.github/${HOSTILE}`, previous_filename: null, status: "added" }],
-      changed_files_listing: { complete: true, reason: null },
-      evidence_source: null,
-      evidence_run: null,
-      evidence: [commandEvidence([], { record }), refusedEvidence()],
-      deadline_passed: false,
-      agate_version: "0.1.0",
-    };
+      { head_ref: HOSTILE, base_sha: "2".repeat(40) },
+    );
     assertInert(renderMergeGroupSummary(decideMergeGroup(facts), facts), "merge group");
   });
 

@@ -4,11 +4,10 @@ import {
   CONFIG_TEXT,
   commandRecord,
   evidenceRun,
-  evidenceSource,
   HEAD,
   loadedConfig,
-  MERGE,
 } from "../../test/support/gate-facts.js";
+import { provenanceInput } from "../../test/support/provenance-input.js";
 import { isolationLine, isolationProblem } from "./isolation.js";
 import { verifyProvenance } from "./provenance.js";
 
@@ -71,22 +70,9 @@ describe("isolationProblem: how the commands ran decides whether a passing recor
 
   it("is the last rule of verifyProvenance", () => {
     const record = commandRecord([0, 0], { isolation: SHARED });
-    const verdict = verifyProvenance({
-      target: {
-        kind: "pull_request",
-        number: 7,
-        baseRef: "main",
-        headSha: HEAD,
-        mergeCommits: [MERGE],
-      },
-      repository: "octo/widgets",
-      config: required,
-      configDigest: loadedConfig().digest,
-      source: evidenceSource(),
-      run: evidenceRun(record),
-      changedFiles: [{ filename: "src/a.ts", previous_filename: null, status: "modified" }],
-      listing: { complete: true, reason: null },
-    });
+    const verdict = verifyProvenance(
+      provenanceInput({ config: required, run: evidenceRun(record) }),
+    );
     expect(verdict).toMatchObject({ status: "refused", record });
     expect(verdict.status === "refused" && verdict.reason).toContain(
       "evidence.isolation: required",

@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { CommandRecord } from "../../schemas/command-record.js";
 import type { MergeGroupFacts } from "../../schemas/merge-group.js";
-import {
-  BASE,
-  commandEvidence,
-  commandRecord,
-  HEAD,
-  loadedConfig,
-  TREE,
-} from "../../test/support/gate-facts.js";
+import { BASE, commandEvidence, commandRecord, HEAD, TREE } from "../../test/support/gate-facts.js";
+import { GROUP_REF, mergeGroupFacts } from "../../test/support/merge-group-facts.js";
 import {
   decideMergeGroup,
   groupPullNumber,
@@ -16,8 +10,6 @@ import {
   recordTimeoutReason,
   renderMergeGroupSummary,
 } from "./merge-group.js";
-
-const GROUP_REF = "refs/heads/gh-readonly-queue/main/pr-7-abc";
 
 /** A record as the Action makes it on merge_group: tested = the group head, no pull request. */
 function groupRecord(exitCodes: number[] = [0, 0], headSha = HEAD): CommandRecord {
@@ -30,26 +22,7 @@ function groupRecord(exitCodes: number[] = [0, 0], headSha = HEAD): CommandRecor
 
 const believed = (record: CommandRecord) => commandEvidence([], { record });
 
-function facts(overrides: Partial<MergeGroupFacts> = {}): MergeGroupFacts {
-  const { config, digest } = loadedConfig();
-  return {
-    merge_group: {
-      repository: "octo/widgets",
-      head_sha: HEAD,
-      head_ref: GROUP_REF,
-      base_sha: BASE,
-    },
-    config: { status: "ok", path: ".github/agate.yml", blob_sha: "5".repeat(40), digest, config },
-    changed_files: [{ filename: "src/a.ts", previous_filename: null, status: "modified" }],
-    changed_files_listing: { complete: true, reason: null },
-    evidence_source: null,
-    evidence_run: null,
-    evidence: [],
-    deadline_passed: false,
-    agate_version: "0.1.0",
-    ...overrides,
-  };
-}
+const facts = (overrides: Partial<MergeGroupFacts> = {}) => mergeGroupFacts(overrides);
 
 function withEvaluator(kind: "llm" | "command" | "review"): MergeGroupFacts {
   const base = facts({ evidence: [believed(groupRecord())] });

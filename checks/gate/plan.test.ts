@@ -3,20 +3,17 @@ import type { GateFacts, PriorRecord } from "../../schemas/gate.js";
 import {
   commandEvidence,
   commandRecord,
+  configFact,
   gateFacts,
   HEAD,
-  loadedConfig,
   TREE,
 } from "../../test/support/gate-facts.js";
 import { decideGate } from "./decide.js";
 import { type ExistingCheck, planGatePass } from "./plan.js";
 
-const LLM: GateFacts["config"] = (() => {
-  const { config, digest } = loadedConfig(
-    "version: 1\ncommands:\n  - { name: unit, run: npm test }\nevaluator: { kind: llm, model: judge-1 }\n",
-  );
-  return { status: "ok", path: ".github/agate.yml", blob_sha: "5".repeat(40), digest, config };
-})();
+const LLM = configFact(
+  "version: 1\ncommands:\n  - { name: unit, run: npm test }\nevaluator: { kind: llm, model: judge-1 }\n",
+);
 
 const prior = (state: PriorRecord["state"]): PriorRecord => ({
   id: 1,

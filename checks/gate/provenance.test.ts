@@ -13,34 +13,31 @@ import {
   MERGE_TREE,
   TREE,
 } from "../../test/support/gate-facts.js";
+import { provenanceInput } from "../../test/support/provenance-input.js";
 import { type ProvenanceInput, verifyProvenance } from "./provenance.js";
 
-const { config, digest } = loadedConfig();
+const { digest } = loadedConfig();
+const input = provenanceInput;
 
-function input(overrides: Partial<ProvenanceInput> = {}): ProvenanceInput {
-  return {
-    target: {
-      kind: "pull_request",
-      number: 7,
-      baseRef: "main",
-      headSha: HEAD,
-      mergeCommits: [MERGE],
-    },
-    repository: "octo/widgets",
-    config,
-    configDigest: digest,
-    source: evidenceSource(),
-    run: evidenceRun(commandRecord()),
-    changedFiles: [{ filename: "src/a.ts", previous_filename: null, status: "modified" }],
-    listing: { complete: true, reason: null },
-    ...overrides,
-  };
-}
+/** An honest passing record, but for what it says about the commit it tested. */
+const testedAs = (tested: Partial<CommandRecord["tested"]>) =>
+  commandRecord([0, 0], { tested: { ...commandRecord().tested, ...tested } });
 
 /** The evidence run with one part replaced. */
 function run(record: CommandRecord | null, overrides: Partial<EvidenceRunFact> = {}) {
   return evidenceRun(record, "success", overrides);
 }
+
+/** The honest run, with one record artifact named for each of these attempts. */
+const withRecordsNamed = (...attempts: number[]) =>
+  run(commandRecord(), {
+    artifacts: attempts.map((attempt, i) => ({
+      id: 700 + i,
+      name: recordArtifactName(attempt),
+      size_in_bytes: 9,
+      expired: false,
+    })),
+  });
 
 const refusal = (i: ProvenanceInput) => {
   const verdict = verifyProvenance(i);
@@ -60,9 +57,7 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
   });
 
   it("believes a record made on the head itself, against GitHub's tree of the head", () => {
-    const onHead = commandRecord([0, 0], {
-      tested: { ...commandRecord().tested, sha: HEAD, tree_sha: TREE },
-    });
+    const onHead = testedAs({ sha: HEAD, tree_sha: TREE });
     const verdict = verifyProvenance(
       input({
         run: run(onHead, { tested_commit: { sha: HEAD, tree_sha: TREE, parents: [BASE] } }),
@@ -143,6 +138,13 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
   });
 
   describe("the workflow that ran is the base's", () => {
+    it("is judged after the run itself: a run of another workflow is refused for that first", () => {
+      const other = evidenceRun(commandRecord());
+      other.run.path = ".github/workflows/other.yml";
+      const both = input({ run: other, source: evidenceSource({ exists: false }) });
+      expect(refusal(both)).toContain("run 99 is of `.github/workflows/other.yml`");
+    });
+
     it("refuses when the base has no such workflow", () => {
       expect(refusal(input({ source: evidenceSource({ exists: false }) }))).toContain(
         `the base commit has no ${EVIDENCE_WORKFLOW}`,
@@ -227,24 +229,14 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
     });
 
     it("refuses two record artifacts of one attempt, whatever they say", () => {
-      const twice = run(commandRecord(), {
-        artifacts: [
-          { id: 700, name: recordArtifactName(1), size_in_bytes: 9, expired: false },
-          { id: 701, name: recordArtifactName(1), size_in_bytes: 9, expired: false },
-        ],
-      });
+      const twice = withRecordsNamed(1, 1);
       expect(refusal(input({ run: twice }))).toBe(
         `run 99 has 2 artifacts named ${recordArtifactName(1)}: something besides agate's step uploaded a record in attempt 1, so neither is believed`,
       );
     });
 
     it("refuses a record named for an attempt the run has not had (uploaded ahead by a forger)", () => {
-      const ahead = run(commandRecord(), {
-        artifacts: [
-          { id: 700, name: recordArtifactName(1), size_in_bytes: 9, expired: false },
-          { id: 701, name: recordArtifactName(2), size_in_bytes: 9, expired: false },
-        ],
-      });
+      const ahead = withRecordsNamed(1, 2);
       expect(refusal(input({ run: ahead }))).toBe(
         `run 99 has \`${recordArtifactName(2)}\`, named for an attempt it has not had: something in the job uploaded records of its own, so none is believed`,
       );
@@ -357,10 +349,22 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
   });
 
   describe("the tested commit is GitHub's", () => {
-    it("refuses a commit that is neither the head nor a test merge GitHub reported (a fake merge made in the job)", () => {
-      const fake = commandRecord([0, 0], {
+    it("is judged before how the commands ran: a fake commit is refused for that, not for its isolation", () => {
+      const shared = commandRecord([0, 0], {
         tested: { ...commandRecord().tested, sha: "8".repeat(40) },
+        isolation: {
+          mode: "shared",
+          user: "runner",
+          uid: 1001,
+          reason: "the runner's user (runner) has no passwordless sudo",
+          swept: "process-group",
+        },
       });
+      expect(refusal(input({ run: run(shared) }))).toContain("it tested 8888888");
+    });
+
+    it("refuses a commit that is neither the head nor a test merge GitHub reported (a fake merge made in the job)", () => {
+      const fake = testedAs({ sha: "8".repeat(40) });
       expect(refusal(input({ run: run(fake) }))).toBe(
         "it tested 8888888, which is neither the head 1111111 nor a test merge commit GitHub made for it (GitHub's test merge for it: 3333333); if the base branch moved since the run, re-run the workflow",
       );
@@ -379,9 +383,7 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
     });
 
     it("refuses a tree other than GitHub's", () => {
-      const lied = commandRecord([0, 0], {
-        tested: { ...commandRecord().tested, tree_sha: "5".repeat(40) },
-      });
+      const lied = testedAs({ tree_sha: "5".repeat(40) });
       expect(refusal(input({ run: run(lied) }))).toBe(
         "it says the tree of 3333333 is 5555555, GitHub says 6666666",
       );
@@ -390,9 +392,7 @@ describe("verifyProvenance: a record is believed only when GitHub's own data agr
 
   describe("the commands ran on the commit as checked out", () => {
     it("refuses a work tree an earlier step changed", () => {
-      const dirty = commandRecord([0, 0], {
-        tested: { ...commandRecord().tested, clean_before: false, dirty_before: ["src/a.ts"] },
-      });
+      const dirty = testedAs({ clean_before: false, dirty_before: ["src/a.ts"] });
       expect(refusal(input({ run: run(dirty) }))).toBe(
         "the work tree already differed from 3333333 before the first command (`src/a.ts`): an earlier step changed what was tested",
       );

@@ -49,73 +49,111 @@ const EVENT_FOR: Record<EvidenceTarget["kind"], string> = {
   merge_group: "merge_group",
 };
 
+/** A rule that failed: it refuses the record, or waits for GitHub to say more. */
+type Finding = { status: "refused" | "waiting"; reason: string };
+
 /**
  * Whether the command record of the newest evidence run counts. Everything the record says about
  * itself is written inside a job that runs the pull request's code, so each fact that decides is
  * GitHub's: the run's workflow file, event, head and attempt; the job and the runner's conclusion
  * for the agate step; the artifacts of the run; the tested commit's parents and tree. No time a
- * client can set is read. Each refusal names the rule that failed, for the summary.
+ * client can set is read. Each refusal names the rule that failed, for the summary. The rules run
+ * in this order, and the first that fails gives the reason.
  */
 export function verifyProvenance(input: ProvenanceInput): ProvenanceVerdict {
-  const { run, job, artifacts } = input.run;
-  const { evidence } = input.config;
-  const runName = `run ${run.id}`;
+  const { job } = input.run;
   const record = input.run.record;
   const refuse = (reason: string): ProvenanceVerdict => ({ status: "refused", record, reason });
-  const wait = (reason: string): ProvenanceVerdict => ({ status: "waiting", record, reason });
 
+  const notTheRun = runProblem(input) ?? workflowSourceProblem(input);
+  if (notTheRun) return refuse(notTheRun);
+  if (!job) return { ...noJobFinding(input), record };
+  const upload = jobFinding(input, job);
+  if (upload) return { ...upload, record };
+  if (!record) {
+    return refuse(
+      input.run.record_error ?? `artifact ${recordArtifactName(job.run_attempt)} could not be read`,
+    );
+  }
+  const step = stepFinding(input, job, record);
+  if (step) return { ...step, record };
+
+  const problem =
+    recordMismatch(record, input, job.run_attempt) ??
+    testedCommitProblem(record, input) ??
+    workTreeProblem(record, input.config) ??
+    // Last: how the commands ran decides only for a record that is otherwise this head's own.
+    isolationProblem(record, input.config, input.target);
+  if (problem) return refuse(problem);
+  return { status: "verified", record };
+}
+
+/** The run itself: the evidence workflow's, on the target's event, for its head and its base. */
+function runProblem(input: ProvenanceInput): string | null {
+  const { run } = input.run;
+  const { evidence } = input.config;
+  const runName = `run ${run.id}`;
   // Another workflow (any file with a token, or a pull_request_target one that runs the pull
   // request's code with a write token) must not be able to supply evidence.
   if (run.path !== evidence.workflow) {
-    return refuse(
-      `${runName} is of ${codeSpan(run.path, 200)}, not of the evidence workflow ${evidence.workflow} (evidence.workflow)`,
-    );
+    return `${runName} is of ${codeSpan(run.path, 200)}, not of the evidence workflow ${evidence.workflow} (evidence.workflow)`;
   }
   const event = EVENT_FOR[input.target.kind];
   if (run.event !== event) {
-    return refuse(
-      `${runName} ran on ${run.event}; evidence counts only from a ${event} run of ${evidence.workflow}`,
-    );
+    return `${runName} ran on ${run.event}; evidence counts only from a ${event} run of ${evidence.workflow}`;
   }
   if (run.head_sha !== input.target.headSha) {
-    return refuse(
-      `${runName} ran for ${short(run.head_sha)}, not for the head ${short(input.target.headSha)}`,
-    );
+    return `${runName} ran for ${short(run.head_sha)}, not for the head ${short(input.target.headSha)}`;
   }
-  const base = runBaseProblem(input);
-  if (base) return refuse(base);
+  return runBaseProblem(input);
+}
 
-  // On pull_request GitHub runs the workflow file as the pull request has it: only a run of the
-  // base's own workflow (and of what it uses locally) is one the author could not rewrite.
+/**
+ * On pull_request GitHub runs the workflow file as the pull request has it: only a run of the
+ * base's own workflow (and of what it uses locally) is one the author could not rewrite.
+ */
+function workflowSourceProblem(input: ProvenanceInput): string | null {
+  const { evidence } = input.config;
   if (!input.source.exists) {
-    return refuse(
-      `the base commit has no ${evidence.workflow}, so no run of it can be the base's (add the workflow on the base branch, or set evidence.workflow)`,
-    );
+    return `the base commit has no ${evidence.workflow}, so no run of it can be the base's (add the workflow on the base branch, or set evidence.workflow)`;
   }
   if (input.source.error) {
-    return refuse(`cannot tell what ${evidence.workflow} runs: ${input.source.error}`);
+    return `cannot tell what ${evidence.workflow} runs: ${input.source.error}`;
   }
   if (!input.listing.complete) {
-    return refuse(
-      `cannot confirm that the change leaves ${evidence.workflow} and what it uses alone: ${input.listing.reason ?? "the file list is incomplete"}`,
-    );
+    return `cannot confirm that the change leaves ${evidence.workflow} and what it uses alone: ${input.listing.reason ?? "the file list is incomplete"}`;
   }
   const touched = evidenceSourceChanges(input.changedFiles, input.source);
   if (touched.length > 0) {
-    return refuse(
-      `the change modifies ${paths(touched)}, which the evidence workflow is or uses, so the workflow that ran is not the base's; a maintainer can accept this exact commit instead`,
-    );
+    return `the change modifies ${paths(touched)}, which the evidence workflow is or uses, so the workflow that ran is not the base's; a maintainer can accept this exact commit instead`;
   }
+  return null;
+}
 
-  if (!job) {
-    return run.status === "completed"
-      ? refuse(
-          `${runName} has no job named ${evidence.job} (evidence.job); name the job that runs agate ${evidence.job}`,
-        )
-      : wait(`${runName} has not started job ${evidence.job} yet`);
-  }
+/** A run without the evidence job: wrongly named once the run is over, not started before. */
+function noJobFinding(input: ProvenanceInput): Finding {
+  const { run } = input.run;
+  const { evidence } = input.config;
+  return run.status === "completed"
+    ? {
+        status: "refused",
+        reason: `run ${run.id} has no job named ${evidence.job} (evidence.job); name the job that runs agate ${evidence.job}`,
+      }
+    : { status: "waiting", reason: `run ${run.id} has not started job ${evidence.job} yet` };
+}
+
+type EvidenceJob = NonNullable<EvidenceRunFact["job"]>;
+
+/** The job must be over, and must have uploaded exactly one record, for an attempt it has had. */
+function jobFinding(input: ProvenanceInput, job: EvidenceJob): Finding | null {
+  const { run, artifacts } = input.run;
+  const runName = `run ${run.id}`;
+  const refused = (reason: string): Finding => ({ status: "refused", reason });
   if (job.status !== "completed") {
-    return wait(`job ${job.name} of ${runName} is ${job.status.replace("_", " ")}`);
+    return {
+      status: "waiting",
+      reason: `job ${job.name} of ${runName} is ${job.status.replace("_", " ")}`,
+    };
   }
   // The attempt in a name is the uploader's word: a record named for an attempt the run has not
   // had was uploaded ahead by something in an earlier attempt's job.
@@ -124,7 +162,7 @@ export function verifyProvenance(input: ProvenanceInput): ProvenanceVerdict {
     return !Number.isInteger(attempt) || attempt > run.run_attempt;
   });
   if (ahead.length > 0) {
-    return refuse(
+    return refused(
       `${runName} has ${ahead.map((a) => codeSpan(a.name, 80)).join(", ")}, named for an attempt it has not had: something in the job uploaded records of its own, so none is believed`,
     );
   }
@@ -133,56 +171,53 @@ export function verifyProvenance(input: ProvenanceInput): ProvenanceVerdict {
   // Each attempt of the job uploads one record. A second one means something else in the job
   // (the pull request's code can read the runtime token) uploaded a record of its own.
   if (named.length > 1) {
-    return refuse(
+    return refused(
       `${runName} has ${named.length} artifacts named ${wanted}: something besides agate's step uploaded a record in attempt ${job.run_attempt}, so neither is believed`,
     );
   }
   const artifact = named[0];
   if (!artifact) {
-    return refuse(
+    return refused(
       `job ${job.name} of ${runName} (attempt ${job.run_attempt}) finished ${job.conclusion ?? "without a conclusion"} without uploading ${wanted}; did the agate step run?`,
     );
   }
   if (artifact.expired) {
-    return refuse(`artifact ${wanted} of ${runName} has expired; re-run the job`);
+    return refused(`artifact ${wanted} of ${runName} has expired; re-run the job`);
   }
-  if (!record) {
-    return refuse(input.run.record_error ?? `artifact ${wanted} could not be read`);
-  }
+  return null;
+}
 
+/** The agate step must be over, and the runner's conclusion for it must agree with the record. */
+function stepFinding(
+  input: ProvenanceInput,
+  job: EvidenceJob,
+  record: CommandRecord,
+): Finding | null {
+  const { evidence } = input.config;
+  const refused = (reason: string): Finding => ({ status: "refused", reason });
   const step = job.steps.find((s) => s.name === evidence.step);
   if (!step) {
-    return refuse(
+    return refused(
       `job ${job.name} has no step named ${evidence.step} (evidence.step); give the step that runs agate \`name: ${evidence.step}\``,
     );
   }
   if (step.status !== "completed") {
-    return wait(`step ${step.name} of job ${job.name} has not completed`);
+    return { status: "waiting", reason: `step ${step.name} of job ${job.name} has not completed` };
   }
   // The runner's word on the step, against the record's: agate fails its step exactly when a
   // command failed, so any disagreement means the job was interfered with.
   const passed = recordPassed(record);
   if (passed && step.conclusion !== "success") {
-    return refuse(
+    return refused(
       `the record says every command passed, but the runner says step ${step.name} ${step.conclusion ?? "did not finish"}: something in the job interfered with agate`,
     );
   }
   if (!passed && step.conclusion !== "failure") {
-    return refuse(
+    return refused(
       `the record says a command failed, but the runner says step ${step.name} ${step.conclusion === "success" ? "succeeded" : (step.conclusion ?? "did not finish")}: the evidence workflow must not set fail-on-command-failure: false, or the job was interfered with`,
     );
   }
-
-  const mismatch = recordMismatch(record, input, job.run_attempt);
-  if (mismatch) return refuse(mismatch);
-  const tested = testedCommitProblem(record, input);
-  if (tested) return refuse(tested);
-  const tree = workTreeProblem(record, input.config);
-  if (tree) return refuse(tree);
-  // Last: how the commands ran decides only for a record that is otherwise this head's own.
-  const isolation = isolationProblem(record, input.config, input.target);
-  if (isolation) return refuse(isolation);
-  return { status: "verified", record };
+  return null;
 }
 
 /**
@@ -304,7 +339,7 @@ function workTreeProblem(record: CommandRecord, config: Config): string | null {
 
 /**
  * A command changed paths outside its `commands[].writes`, or more than the record lists: the
- * gate refuses such a record, and `run` (action/cli.ts) says so and fails the same way.
+ * gate refuses such a record, and `run` (action/cli/main.ts) says so and fails the same way.
  */
 export function writesProblem(record: CommandRecord, config: Config): string | null {
   for (const command of record.commands) {

@@ -295,6 +295,118 @@ function entriesSection(entries: readonly LinkedEntryFact[]): string[] {
 }
 
 /**
+ * The evidence as far as it goes: a run not come yet, the stored failure of a tree graded
+ * before, the believed record's commands, or else the newest run.
+ */
+function evidenceSections(
+  decision: GateDecision,
+  facts: GateFacts,
+  progress: ReturnType<typeof progressOf>,
+  tailChars: number,
+): string[] {
+  const lines: string[] = [];
+  const config = facts.config.status === "ok" ? facts.config.config : null;
+  const names = config ? { job: config.evidence.job, step: config.evidence.step } : null;
+  if (decision.state === "pending" && facts.evidence.length === 0 && config) {
+    lines.push(...noRunSection(facts, config.evidence), "");
+  }
+  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
+  if (progress.replay) {
+    lines.push(...replaySection(progress.replay, tailChars), "");
+  } else if (believed?.record) {
+    lines.push(
+      ...commandsSection({
+        record: believed.record,
+        evidence: believed,
+        runFact: facts.evidence_run,
+        names,
+        tailChars,
+      }),
+      "",
+    );
+  } else {
+    const newest = facts.evidence.at(-1);
+    if (newest) {
+      lines.push(
+        `The newest run of the evidence workflow: ${evidenceWhere(newest, facts.evidence_run, names)}.`,
+        "",
+      );
+    }
+  }
+  return lines;
+}
+
+/** A problem with the set-up, not with this pull request: agate's words from GitHub's answers. */
+function setupSection(facts: GateFacts): string[] {
+  if (facts.setup?.status !== "problem") return [];
+  return [
+    "### This check may not block merging",
+    "",
+    `${facts.setup.summary}.${facts.setup.fix ? ` To fix: ${facts.setup.fix}.` : ""} ${codeSpan(`${AGATE_CLI} doctor --repo ${facts.pull_request.repository}`, 200)} checks the whole set-up.`,
+    "",
+  ];
+}
+
+/** How a maintainer accepts a commit whose evidence agate cannot believe on its own. */
+function maintainerSection(facts: GateFacts): string[] {
+  return [
+    "### A maintainer can accept this commit",
+    "",
+    "agate cannot believe evidence for this commit on its own (the change touches the evidence workflow or what it uses, or is too large for GitHub to list). A person with write access who is not the author can accept this exact commit with a comment:",
+    "",
+    "```text",
+    overrideCommand(facts.pull_request.head_sha),
+    "```",
+    "",
+  ];
+}
+
+/** Records refused, but for the one the requirements table already gives (the newest run's). */
+function notBelievedSection(decision: GateDecision, facts: GateFacts): string[] {
+  const said = decision.requirements.map((r) => r.reason).join("\n");
+  const refused = facts.evidence.filter((e) => e.refused && !said.includes(e.refused));
+  if (refused.length === 0) return [];
+  return [
+    "### Not believed",
+    "",
+    ...refused.map((e) => `- run ${e.run_id}, attempt ${e.run_attempt}: ${e.refused}`),
+    "",
+  ];
+}
+
+/**
+ * The graded attempts against their budget; then one row per earlier head: its last decision,
+ * and when a newer head made it stale.
+ */
+function historySection(facts: GateFacts, graded: number): string[] {
+  const lastByHead = new Map<string, GateFacts["prior_records"][number]>();
+  for (const r of facts.prior_records)
+    if (r.head_sha !== facts.pull_request.head_sha) lastByHead.set(r.head_sha, r);
+  const history = [...lastByHead.values()];
+  const budget =
+    facts.config.status === "ok" ? facts.config.config.budgets.graded_attempts_per_pr : null;
+  const lines = [
+    `Graded attempts: ${graded}${budget === null ? "" : ` of ${budget} (budgets.graded_attempts_per_pr)`}. ${GLOSSARY_LINK}`,
+    "",
+  ];
+  if (history.length > 0) {
+    lines.push(
+      "### History",
+      "",
+      "| head | result | decided | superseded |",
+      "| --- | --- | --- | --- |",
+    );
+    for (const r of history.slice(-20)) {
+      lines.push(
+        `| \`${short(r.head_sha)}\` | ${r.state} | ${r.decided_at} | ${r.stale ? `stale since ${r.stale.at}, by \`${short(r.stale.superseded_by)}\`` : "—"} |`,
+      );
+    }
+    lines.push("");
+  }
+  return lines;
+}
+
+/**
  * The `agate` check run's summary, the main user interface. Read top down in ten seconds: the
  * state and the next action, the requirements, the work items, then the evidence (failing
  * output open), refused records and history.
@@ -326,96 +438,15 @@ export function renderGateSummary(
   if (more.length > 0) {
     lines.push("### More work items", "", ...more.map((m) => `- [ ] ${m}`), "");
   }
-  const config = facts.config.status === "ok" ? facts.config.config : null;
-  const names = config ? { job: config.evidence.job, step: config.evidence.step } : null;
-  if (decision.state === "pending" && facts.evidence.length === 0 && config) {
-    lines.push(...noRunSection(facts, config.evidence), "");
-  }
   const progress = progressOf(facts);
-  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
-  if (progress.replay) {
-    lines.push(...replaySection(progress.replay, tailChars), "");
-  } else if (believed?.record) {
-    lines.push(
-      ...commandsSection({
-        record: believed.record,
-        evidence: believed,
-        runFact: facts.evidence_run,
-        names,
-        tailChars,
-      }),
-      "",
-    );
-  } else {
-    const newest = facts.evidence.at(-1);
-    if (newest) {
-      lines.push(
-        `The newest run of the evidence workflow: ${evidenceWhere(newest, facts.evidence_run, names)}.`,
-        "",
-      );
-    }
-  }
+  lines.push(...evidenceSections(decision, facts, progress, tailChars));
   if (progress.stall) lines.push(...stallSection(progress.stall), "");
   if (facts.entries && facts.entries.length > 0) lines.push(...entriesSection(facts.entries), "");
   if (facts.trace) lines.push(...traceSection(facts.trace));
-  lines.push(...baseSections(decision, facts));
-  if (facts.setup?.status === "problem") {
-    // About the repository, not this pull request; agate's own words from GitHub's answers.
-    lines.push(
-      "### This check may not block merging",
-      "",
-      `${facts.setup.summary}.${facts.setup.fix ? ` To fix: ${facts.setup.fix}.` : ""} ${codeSpan(`${AGATE_CLI} doctor --repo ${facts.pull_request.repository}`, 200)} checks the whole set-up.`,
-      "",
-    );
-  }
+  lines.push(...baseSections(decision, facts), ...setupSection(facts));
   // An override is said in the first line and its row (who, when, why); nothing more to add.
-  if (!overridden && needsMaintainer(facts)) {
-    lines.push(
-      "### A maintainer can accept this commit",
-      "",
-      "agate cannot believe evidence for this commit on its own (the change touches the evidence workflow or what it uses, or is too large for GitHub to list). A person with write access who is not the author can accept this exact commit with a comment:",
-      "",
-      "```text",
-      overrideCommand(facts.pull_request.head_sha),
-      "```",
-      "",
-    );
-  }
-  // A refusal the requirements table already gives (the newest run's) is not said again.
-  const said = decision.requirements.map((r) => r.reason).join("\n");
-  const refused = facts.evidence.filter((e) => e.refused && !said.includes(e.refused));
-  if (refused.length > 0) {
-    lines.push(
-      "### Not believed",
-      "",
-      ...refused.map((e) => `- run ${e.run_id}, attempt ${e.run_attempt}: ${e.refused}`),
-      "",
-    );
-  }
-  // One row per earlier head: its last decision, and when a newer head made it stale.
-  const lastByHead = new Map<string, GateFacts["prior_records"][number]>();
-  for (const r of facts.prior_records)
-    if (r.head_sha !== facts.pull_request.head_sha) lastByHead.set(r.head_sha, r);
-  const history = [...lastByHead.values()];
-  const budget = config ? config.budgets.graded_attempts_per_pr : null;
-  lines.push(
-    `Graded attempts: ${progress.graded}${budget === null ? "" : ` of ${budget} (budgets.graded_attempts_per_pr)`}. ${GLOSSARY_LINK}`,
-    "",
-  );
-  if (history.length > 0) {
-    lines.push(
-      "### History",
-      "",
-      "| head | result | decided | superseded |",
-      "| --- | --- | --- | --- |",
-    );
-    for (const r of history.slice(-20)) {
-      lines.push(
-        `| \`${short(r.head_sha)}\` | ${r.state} | ${r.decided_at} | ${r.stale ? `stale since ${r.stale.at}, by \`${short(r.stale.superseded_by)}\`` : "—"} |`,
-      );
-    }
-    lines.push("");
-  }
+  if (!overridden && needsMaintainer(facts)) lines.push(...maintainerSection(facts));
+  lines.push(...notBelievedSection(decision, facts), ...historySection(facts, progress.graded));
   const text = `${lines.join("\n")}\n`;
   return text.length <= limit || tailChars < 200
     ? text.slice(0, limit)

@@ -1,17 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { MergeGroupFacts } from "../../schemas/merge-group.js";
 import {
-  BASE,
   CONFIG_TEXT,
   commandEvidence,
   configFact,
   gateFacts,
-  HEAD,
 } from "../../test/support/gate-facts.js";
+import { firstPassPlan } from "../../test/support/gate-pass.js";
+import { mergeGroupFacts } from "../../test/support/merge-group-facts.js";
 import { cutTitle, GITHUB_TITLE_LIMIT } from "../markdown.js";
 import { decideGate } from "./decide.js";
 import { decideMergeGroup, renderMergeGroupSummary } from "./merge-group.js";
-import { planGatePass } from "./plan.js";
 import { renderGateSummary } from "./render.js";
 import { reportOnlyTitle } from "./report-only.js";
 
@@ -34,13 +32,7 @@ describe("gate.report_only: what agate would decide, never blocking", () => {
     expect(summary.split("\n")[0]).toMatch(
       /^\*\*Report only:\*\* this check never blocks a merge \(gate\.report_only in the base config\)\. Enforced, it would be rejected\. \*\*Next:\*\* .*lint/,
     );
-    const plan = planGatePass({
-      facts,
-      decision,
-      existing: null,
-      evaluatorDue: false,
-      rerunEvaluator: false,
-    });
+    const plan = firstPassPlan(facts, decision);
     expect(plan.check?.conclusion).toBe("neutral");
     // agate's labels show the state of a gate; there is none, so a stray one goes.
     expect(plan.labels).toEqual({ remove: ["agate:rejected"], add: [] });
@@ -91,22 +83,10 @@ describe("gate.report_only: what agate would decide, never blocking", () => {
 
   it("a merge group is never failed or held by a gate being tried out", () => {
     const config = configFact(REPORT_ONLY);
-    const group: MergeGroupFacts = {
-      merge_group: {
-        repository: "octo/widgets",
-        head_sha: HEAD,
-        head_ref: "refs/heads/gh-readonly-queue/main/pr-7-aaaa",
-        base_sha: BASE,
-      },
-      config,
-      changed_files: [],
-      changed_files_listing: { complete: true, reason: null },
-      evidence_source: null,
-      evidence_run: null,
-      evidence: [],
-      deadline_passed: true,
-      agate_version: "0.1.0",
-    };
+    const group = mergeGroupFacts(
+      { config, changed_files: [], deadline_passed: true },
+      { head_ref: "refs/heads/gh-readonly-queue/main/pr-7-aaaa" },
+    );
     const decision = decideMergeGroup(group);
     expect(decision.conclusion).toBe("neutral");
     expect(decision.title).toMatch(/^Report only: merge group 1111111 \(#7\) would be rejected: /);

@@ -7,10 +7,10 @@ import {
   gateFacts,
   HEAD,
 } from "../../test/support/gate-facts.js";
+import { firstPassPlan } from "../../test/support/gate-pass.js";
 import { galleryEntries } from "../../test/support/summary-gallery.js";
 import { GITHUB_TEXT_LIMIT } from "../markdown.js";
 import { decideGate } from "./decide.js";
-import { planGatePass } from "./plan.js";
 import { recordStatus } from "./record-status.js";
 import { gateStatus } from "./status.js";
 import { readStatusBlock, statusBlock } from "./status-block.js";
@@ -18,14 +18,7 @@ import { readStatusBlock, statusBlock } from "./status-block.js";
 const gates = galleryEntries().filter((e) => e.facts !== undefined);
 
 function summaryOf(facts: ReturnType<typeof gateFacts>): string {
-  const decision = decideGate(facts);
-  const plan = planGatePass({
-    facts,
-    decision,
-    existing: null,
-    evaluatorDue: false,
-    rerunEvaluator: false,
-  });
+  const plan = firstPassPlan(facts);
   if (!plan.check) throw new Error("a first pass writes the check");
   return plan.check.summary;
 }

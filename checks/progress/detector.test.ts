@@ -1,13 +1,22 @@
 import { describe, expect, it } from "vitest";
+import { atLines, bash, claudeCall, claudePrompt } from "../../test/support/trace-records.js";
 import { analyseRecords } from "./analyse.js";
 import { DEFAULT_PROGRESS_THRESHOLDS } from "./detector.js";
-import { atLines, bash, claudeCall, claudePrompt } from "./test-records.js";
 
 const analyse = (records: unknown[], thresholds = {}) =>
   analyseRecords("claude-code", atLines([claudePrompt("fix the bug"), ...records]), thresholds);
 
 const kinds = (records: unknown[], thresholds = {}) =>
   analyse(records, thresholds).findings.map((f) => [f.kind, f.from_step, f.to_step]);
+
+/** Claude Code's Edit of `path`, whose text is `x = 1`, replacing it by `after`. */
+const editX = (path: string, after: string, result = "updated") =>
+  claudeCall({
+    name: "Edit",
+    input: { file_path: path, old_string: "x = 1", new_string: after },
+    result,
+    toolUseResult: { originalFile: "x = 1\n", oldString: "x = 1", newString: after },
+  });
 
 describe("seed 002: a loop guard blinded by volatile fields", () => {
   // Hermes' execute_code result: the same output, with a wall-clock duration and a kernel
@@ -53,12 +62,7 @@ describe("new information", () => {
         claudeCall({ name: "Read", input: { file_path: "a.py", offset: 1 }, result: "1\tx = 1" }),
         bash("grep -n foo a.py", "", 1),
         bash("grep -n bar a.py", "", 1),
-        claudeCall({
-          name: "Edit",
-          input: { file_path: "a.py", old_string: "x = 1", new_string: "x = 1" },
-          result: "The file a.py has been updated.",
-          toolUseResult: { originalFile: "x = 1\n", oldString: "x = 1", newString: "x = 1" },
-        }),
+        editX("a.py", "x = 1", "The file a.py has been updated."),
       ].flat(),
     );
     expect(report.counters).toMatchObject({ new_information: 2, no_new_information: 3 });
@@ -80,12 +84,7 @@ describe("milestones", () => {
     const report = analyse(
       [
         bash("pytest -q", "1 failed", 1),
-        claudeCall({
-          name: "Edit",
-          input: { file_path: "a.py", old_string: "x = 1", new_string: "x = 2" },
-          result: "updated",
-          toolUseResult: { originalFile: "x = 1\n", oldString: "x = 1", newString: "x = 2" },
-        }),
+        editX("a.py", "x = 2"),
         bash("pytest -q", "1 passed", 0),
         bash("git status", "clean", 0),
       ].flat(),
@@ -166,12 +165,7 @@ describe("loops and cycles", () => {
 const finish = () =>
   [
     bash("pytest -q", "1 failed", 1),
-    claudeCall({
-      name: "Edit",
-      input: { file_path: "fix.py", old_string: "x = 1", new_string: "x = 2" },
-      result: "updated",
-      toolUseResult: { originalFile: "x = 1\n", oldString: "x = 1", newString: "x = 2" },
-    }),
+    editX("fix.py", "x = 2"),
     bash("pytest -q", "1 passed", 0),
   ].flat();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { atLines, bash, claudeCall, claudePrompt } from "../../test/support/trace-records.js";
 import { analyseRecords } from "./analyse.js";
-import { atLines, bash, claudeCall, claudePrompt } from "./test-records.js";
 
 /**
  * Issue 29: every miss and false alarm measured on real runs, played back in the shapes the

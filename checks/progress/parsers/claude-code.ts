@@ -1,16 +1,7 @@
 import type { ModelUsage, TraceStep } from "../../../schemas/trace.js";
-import {
-  asRecord,
-  buildStep,
-  type CallFacts,
-  contentHash,
-  infrastructureOf,
-  num,
-  str,
-  type TraceEvent,
-  TraceParseError,
-  type TraceParser,
-} from "../events.js";
+import type { CallFacts, TraceEvent, TraceParser } from "../events.js";
+import { asRecord, buildStep, contentHash, num, str, TraceParseError } from "../events.js";
+import { infrastructureEvent, openCalls } from "./shared.js";
 
 const TOOL_KINDS: Record<string, TraceStep["kind"]> = {
   Read: "read",
@@ -100,23 +91,15 @@ function writeOf(
 export function createClaudeCodeParser(): TraceParser {
   let turn = 0;
   let anonymous = 0;
-  const pending = new Map<string, CallFacts & { name: string }>();
+  const pending = openCalls<string, CallFacts & { name: string }>();
 
   function assistant(line: Record<string, unknown>, message: Record<string, unknown>, at: string) {
     const id = str(message.id) ?? `line-${at}-${anonymous++}`;
-    const events: TraceEvent[] = [];
     const content = Array.isArray(message.content) ? message.content : [];
     if (line.isApiErrorMessage === true) {
-      const text = resultText(content);
-      events.push({
-        type: "infrastructure",
-        kind: infrastructureOf(text) ?? "server-error",
-        at,
-        message: text.slice(0, 300),
-      });
-      return events;
+      return infrastructureEvent(resultText(content), at, "server-error");
     }
-    events.push({ type: "model-call", id, usage: usageOf(message.usage) });
+    const events: TraceEvent[] = [{ type: "model-call", id, usage: usageOf(message.usage) }];
     for (const raw of content) {
       const block = asRecord(raw);
       if (block?.type !== "tool_use") continue;
@@ -127,7 +110,7 @@ export function createClaudeCodeParser(): TraceParser {
       const args = Object.fromEntries(
         Object.entries(input).filter(([k]) => !COSMETIC_INPUT.has(k)),
       );
-      pending.set(toolId, {
+      pending.add(toolId, {
         name,
         at,
         tool: name,
@@ -158,10 +141,8 @@ export function createClaudeCodeParser(): TraceParser {
     }
     const events: TraceEvent[] = [];
     for (const block of results) {
-      const toolId = str(block?.tool_use_id);
-      const call = toolId ? pending.get(toolId) : undefined;
-      if (!toolId || !call) continue;
-      pending.delete(toolId);
+      const call = pending.take(str(block?.tool_use_id));
+      if (!call) continue;
       const raw = resultText(block?.content);
       const isError = block?.is_error === true;
       const code = /^Exit code (\d+)\n?/.exec(raw);
@@ -198,10 +179,6 @@ export function createClaudeCodeParser(): TraceParser {
       }
       return [];
     },
-    end() {
-      const open = [...pending.values()];
-      pending.clear();
-      return open.map((call) => ({ type: "step", step: buildStep(call, null) }) as TraceEvent);
-    },
+    end: () => pending.end(),
   };
 }

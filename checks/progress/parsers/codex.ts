@@ -1,15 +1,7 @@
 import type { ModelUsage } from "../../../schemas/trace.js";
-import {
-  asRecord,
-  buildStep,
-  type CallFacts,
-  infrastructureOf,
-  num,
-  str,
-  type TraceEvent,
-  TraceParseError,
-  type TraceParser,
-} from "../events.js";
+import type { TraceEvent, TraceParser } from "../events.js";
+import { asRecord, buildStep, num, str, TraceParseError } from "../events.js";
+import { infrastructureEvent, jsonOrText, openCalls } from "./shared.js";
 
 function usageOf(raw: unknown): ModelUsage | null {
   const usage = asRecord(raw);
@@ -64,20 +56,15 @@ function parseOutput(raw: string): { text: string; exit: number | null } {
  */
 export function createCodexParser(): TraceParser {
   let turn = 0;
-  const pending = new Map<string, CallFacts>();
+  const pending = openCalls<string>();
 
   function call(payload: Record<string, unknown>, at: string, time: string | null): void {
     const callId = str(payload.call_id) ?? str(payload.id);
     if (!callId) throw new TraceParseError(at, `a ${String(payload.type)} without call_id`);
     const name = str(payload.name) ?? "shell";
-    let args: unknown = payload.arguments ?? payload.input ?? payload.action;
-    if (typeof args === "string" && payload.type === "function_call") {
-      try {
-        args = JSON.parse(args);
-      } catch {
-        // Compared as the text the model wrote.
-      }
-    }
+    const given = payload.arguments ?? payload.input ?? payload.action;
+    // Unparseable arguments are compared as the text the model wrote.
+    const args = payload.type === "function_call" ? jsonOrText(given) : given;
     const record = asRecord(args);
     const command =
       payload.type === "custom_tool_call"
@@ -86,7 +73,7 @@ export function createCodexParser(): TraceParser {
     const patch = typeof args === "string" && name === "apply_patch" ? args : null;
     const patched = patch ? /\*\*\* (?:Update|Add|Delete) File: (.+)/.exec(patch)?.[1] : null;
     const { workdir: _workdir, timeout_ms: _timeout, ...kept } = record ?? {};
-    pending.set(callId, {
+    pending.add(callId, {
       at,
       tool: name,
       args: record ? kept : args,
@@ -100,10 +87,8 @@ export function createCodexParser(): TraceParser {
   }
 
   function output(payload: Record<string, unknown>): TraceEvent[] {
-    const callId = str(payload.call_id);
-    const found = callId ? pending.get(callId) : undefined;
-    if (!callId || !found) return [];
-    pending.delete(callId);
+    const found = pending.take(str(payload.call_id));
+    if (!found) return [];
     const raw = str(payload.output) ?? str(asRecord(payload.output)?.content) ?? "";
     const { text, exit } = parseOutput(raw);
     const failed =
@@ -157,23 +142,11 @@ export function createCodexParser(): TraceParser {
             : [];
         }
         if (kind === "error" || kind === "stream_error") {
-          const message = str(payload.message) ?? "";
-          return [
-            {
-              type: "infrastructure",
-              kind: infrastructureOf(message) ?? "server-error",
-              at,
-              message: message.slice(0, 300),
-            },
-          ];
+          return infrastructureEvent(str(payload.message) ?? "", at, "server-error");
         }
       }
       return [];
     },
-    end() {
-      const open = [...pending.values()];
-      pending.clear();
-      return open.map((c) => ({ type: "step", step: buildStep(c, null) }) as TraceEvent);
-    },
+    end: () => pending.end(),
   };
 }

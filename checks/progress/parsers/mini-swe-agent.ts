@@ -1,15 +1,89 @@
+import type { CallFacts, TraceEvent, TraceParser } from "../events.js";
 import {
   asRecord,
   buildStep,
-  type CallFacts,
   infrastructureOf,
   num,
   openAiUsage,
   str,
-  type TraceEvent,
   TraceParseError,
-  type TraceParser,
 } from "../events.js";
+import { jsonOrText, objectAt, openCalls, runInfo, unanswered } from "./shared.js";
+
+function resultOf(text: string): { exit: number | null; output: string } {
+  const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(text);
+  const output = /<output>\n?([\s\S]*?)<\/output>/.exec(text);
+  return {
+    exit: code ? Number(code[1]) : null,
+    output: output ? (output[1] ?? "") : text,
+  };
+}
+
+/** v1.1: the calls of an assistant message, each with its id, tool and parsed arguments. */
+function toolCallsOf(
+  calls: unknown[],
+  at: string,
+): { callId: string; tool: string; args: unknown; command: string | null }[] {
+  return calls.map((raw, i) => {
+    const call = asRecord(raw);
+    const fn = asRecord(call?.function);
+    const callId = str(call?.id);
+    if (!call || !fn || !callId) {
+      throw new TraceParseError(at, `tool_calls[${i}] has no id or function`);
+    }
+    // Unparseable arguments are compared as the text the model wrote.
+    const args = jsonOrText(fn.arguments);
+    return { callId, tool: str(fn.name) ?? "bash", args, command: str(asRecord(args)?.command) };
+  });
+}
+
+/** v1.1: a `role: "tool"` message's result, from its `extra` where it has one. */
+function toolResultStep(call: CallFacts, message: Record<string, unknown>): TraceEvent {
+  const extra = asRecord(message.extra);
+  const parsed = resultOf(str(message.content) ?? "");
+  const exit = num(extra?.returncode) ?? parsed.exit;
+  const text = str(extra?.raw_output) ?? parsed.output;
+  return { type: "step", step: buildStep(call, { text, exit_code: exit, error: exit !== 0 }) };
+}
+
+/** v1: the user message after a bash block is its result. */
+function textResultStep(call: CallFacts, content: string): TraceEvent {
+  const parsed = resultOf(content);
+  const timedOut = parsed.exit === null && /timed out/i.test(content) ? "timeout" : null;
+  return {
+    type: "step",
+    step: buildStep(call, {
+      text: parsed.output,
+      exit_code: parsed.exit,
+      error: parsed.exit !== null && parsed.exit !== 0,
+      infrastructure: timedOut,
+    }),
+  };
+}
+
+/** v1.1's exit message: a failure of the provider or harness, when its status names one. */
+function exitEvents(message: Record<string, unknown>, at: string): TraceEvent[] {
+  const extra = asRecord(message.extra);
+  const status = str(extra?.exit_status);
+  const text = str(extra?.exception_str) ?? str(message.content) ?? "";
+  const kind = status && status !== "Submitted" ? infrastructureOf(`${status} ${text}`) : null;
+  return kind ? [{ type: "infrastructure", kind, at, message: text.slice(0, 300) }] : [];
+}
+
+/** The run's `info`: its exit, and the failure its status names unless the exit message did. */
+function infoEvents(
+  info: NonNullable<ReturnType<typeof runInfo>>,
+  at: string,
+  infrastructureSeen: boolean,
+): TraceEvent[] {
+  const { status } = info.exit;
+  const events: TraceEvent[] = [];
+  const kind = status && status !== "Submitted" ? infrastructureOf(status) : null;
+  if (kind && !infrastructureSeen)
+    events.push({ type: "infrastructure", kind, at, message: status ?? "" });
+  events.push(info.exit);
+  return events;
+}
 
 /**
  * mini-swe-agent trajectories (`*.traj.json`): `messages[]` then `info`. Format
@@ -25,7 +99,7 @@ export function createMiniSweAgentParser(): TraceParser {
   let infrastructureSeen = false;
   /** v1: the one pending bash block; v1.1: calls by tool_call_id. */
   let pendingText: CallFacts | null = null;
-  const pendingTools = new Map<string, CallFacts>();
+  const pendingTools = openCalls<string>();
 
   function callFrom(command: string, at: string, modelCall: string | null, args?: unknown) {
     return {
@@ -39,15 +113,6 @@ export function createMiniSweAgentParser(): TraceParser {
     } satisfies CallFacts;
   }
 
-  function resultOf(text: string): { exit: number | null; output: string } {
-    const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(text);
-    const output = /<output>\n?([\s\S]*?)<\/output>/.exec(text);
-    return {
-      exit: code ? Number(code[1]) : null,
-      output: output ? (output[1] ?? "") : text,
-    };
-  }
-
   function assistant(message: Record<string, unknown>, at: string): TraceEvent[] {
     const extra = asRecord(message.extra);
     const response = asRecord(extra?.response);
@@ -57,25 +122,8 @@ export function createMiniSweAgentParser(): TraceParser {
       { type: "model-call", id, usage: openAiUsage(response?.usage, num(extra?.cost)) },
     ];
     if (Array.isArray(message.tool_calls)) {
-      for (const [i, raw] of message.tool_calls.entries()) {
-        const call = asRecord(raw);
-        const fn = asRecord(call?.function);
-        const callId = str(call?.id);
-        if (!call || !fn || !callId) {
-          throw new TraceParseError(at, `tool_calls[${i}] has no id or function`);
-        }
-        let args: unknown = str(fn.arguments) ?? fn.arguments;
-        try {
-          if (typeof args === "string") args = JSON.parse(args);
-        } catch {
-          // Unparseable arguments are compared as the text the model wrote.
-        }
-        const command = str(asRecord(args)?.command) ?? null;
-        pendingTools.set(callId, {
-          ...callFrom(command ?? "", at, id, args),
-          tool: str(fn.name) ?? "bash",
-          command,
-        });
+      for (const { callId, tool, args, command } of toolCallsOf(message.tool_calls, at)) {
+        pendingTools.add(callId, { ...callFrom(command ?? "", at, id, args), tool, command });
       }
       return events;
     }
@@ -84,18 +132,6 @@ export function createMiniSweAgentParser(): TraceParser {
     // Several blocks or none is a format error: the harness ran nothing.
     pendingText = blocks.length === 1 ? callFrom(blocks[0]?.[1] ?? "", at, id) : null;
     return events;
-  }
-
-  function tool(message: Record<string, unknown>): TraceEvent[] {
-    const callId = str(message.tool_call_id);
-    const call = callId ? pendingTools.get(callId) : undefined;
-    if (!callId || !call) return [];
-    pendingTools.delete(callId);
-    const extra = asRecord(message.extra);
-    const parsed = resultOf(str(message.content) ?? "");
-    const exit = num(extra?.returncode) ?? parsed.exit;
-    const text = str(extra?.raw_output) ?? parsed.output;
-    return [{ type: "step", step: buildStep(call, { text, exit_code: exit, error: exit !== 0 }) }];
   }
 
   function user(message: Record<string, unknown>): TraceEvent[] {
@@ -107,66 +143,31 @@ export function createMiniSweAgentParser(): TraceParser {
     if (!pendingText) return [];
     const call = pendingText;
     pendingText = null;
-    const parsed = resultOf(content);
-    const timedOut = parsed.exit === null && /timed out/i.test(content) ? "timeout" : null;
-    return [
-      {
-        type: "step",
-        step: buildStep(call, {
-          text: parsed.output,
-          exit_code: parsed.exit,
-          error: parsed.exit !== null && parsed.exit !== 0,
-          infrastructure: timedOut,
-        }),
-      },
-    ];
-  }
-
-  function exit(message: Record<string, unknown>, at: string): TraceEvent[] {
-    const extra = asRecord(message.extra);
-    const status = str(extra?.exit_status);
-    const text = str(extra?.exception_str) ?? str(message.content) ?? "";
-    const events: TraceEvent[] = [];
-    const kind = status && status !== "Submitted" ? infrastructureOf(`${status} ${text}`) : null;
-    if (kind) {
-      infrastructureSeen = true;
-      events.push({ type: "infrastructure", kind, at, message: text.slice(0, 300) });
-    }
-    return events;
+    return [textResultStep(call, content)];
   }
 
   return {
     format: "mini-swe-agent",
     push(record, at) {
-      const message = asRecord(record);
-      if (!message) throw new TraceParseError(at, "expected a message object");
-      if ("__info" in message) {
-        const info = asRecord(message.__info);
-        const stats = asRecord(info?.model_stats);
-        const status = str(info?.exit_status);
-        const events: TraceEvent[] = [];
-        const kind = status && status !== "Submitted" ? infrastructureOf(status) : null;
-        if (kind && !infrastructureSeen)
-          events.push({ type: "infrastructure", kind, at, message: status ?? "" });
-        events.push({
-          type: "exit",
-          status,
-          cost_usd: num(stats?.instance_cost),
-          model_calls: num(stats?.api_calls),
-        });
-        return events;
-      }
+      const message = objectAt(record, at, "a message");
+      const info = runInfo(message);
+      if (info) return infoEvents(info, at, infrastructureSeen);
       switch (message.role) {
         case "system":
           return [];
         case "assistant":
           return assistant(message, at);
-        case "tool":
-          return tool(message);
+        case "tool": {
+          const call = pendingTools.take(str(message.tool_call_id));
+          return call ? [toolResultStep(call, message)] : [];
+        }
         case "user":
           return user(message);
-        case "exit":
-          return exit(message, at);
+        case "exit": {
+          const events = exitEvents(message, at);
+          if (events.length > 0) infrastructureSeen = true;
+          return events;
+        }
         default:
           throw new TraceParseError(
             at,
@@ -175,10 +176,9 @@ export function createMiniSweAgentParser(): TraceParser {
       }
     },
     end() {
-      const open = [...pendingTools.values(), ...(pendingText ? [pendingText] : [])];
-      pendingTools.clear();
+      const open = [...pendingTools.end(), ...(pendingText ? [unanswered(pendingText)] : [])];
       pendingText = null;
-      return open.map((call) => ({ type: "step", step: buildStep(call, null) }) as TraceEvent);
+      return open;
     },
   };
 }

@@ -1,17 +1,15 @@
 import type { TraceStep } from "../../../schemas/trace.js";
+import type { CallFacts, TraceEvent, TraceParser } from "../events.js";
 import {
   asRecord,
   buildStep,
-  type CallFacts,
   contentHash,
-  infrastructureOf,
   num,
   openAiUsage,
   str,
-  type TraceEvent,
   TraceParseError,
-  type TraceParser,
 } from "../events.js";
+import { infrastructureEvent, objectAt, openCalls } from "./shared.js";
 
 /** Actions that call a tool and get an observation back; messages, think and finish do not. */
 const TOOL_ACTIONS: Record<string, TraceStep["kind"] | undefined> = {
@@ -44,7 +42,7 @@ const COSMETIC_ARGS = new Set([
  */
 export function createOpenHandsParser(): TraceParser {
   let turn = 0;
-  const pending = new Map<number, CallFacts & { undo: boolean }>();
+  const pending = openCalls<number, CallFacts & { undo: boolean }>();
 
   function modelCall(event: Record<string, unknown>): { id: string | null; events: TraceEvent[] } {
     const metadata = asRecord(event.tool_call_metadata);
@@ -68,7 +66,7 @@ export function createOpenHandsParser(): TraceParser {
     if (id === null) throw new TraceParseError(at, `the ${name} action has no numeric id`);
     const kept = Object.fromEntries(Object.entries(args).filter(([k]) => !COSMETIC_ARGS.has(k)));
     const command = name === "run" ? (str(args.command) ?? "") : null;
-    pending.set(id, {
+    pending.add(id, {
       at,
       tool: str(asRecord(event.tool_call_metadata)?.function_name) ?? name,
       args: kept,
@@ -86,14 +84,10 @@ export function createOpenHandsParser(): TraceParser {
   function observation(event: Record<string, unknown>, name: string, at: string): TraceEvent[] {
     const extras = asRecord(event.extras) ?? {};
     if (name === "agent_state_changed" && extras.agent_state === "error") {
-      const reason = str(extras.reason) ?? "";
-      const kind = infrastructureOf(reason);
-      return kind ? [{ type: "infrastructure", kind, at, message: reason.slice(0, 300) }] : [];
+      return infrastructureEvent(str(extras.reason) ?? "", at);
     }
-    const cause = num(event.cause);
-    const call = cause === null ? undefined : pending.get(cause);
-    if (cause === null || !call) return [];
-    pending.delete(cause);
+    const call = pending.take(num(event.cause));
+    if (!call) return [];
     const text = str(event.content) ?? "";
     const exit = num(asRecord(extras.metadata)?.exit_code);
     const isEdit = name === "edit" || name === "write";
@@ -123,8 +117,7 @@ export function createOpenHandsParser(): TraceParser {
   return {
     format: "openhands",
     push(record, at) {
-      const event = asRecord(record);
-      if (!event) throw new TraceParseError(at, "expected an event object");
+      const event = objectAt(record, at, "an event");
       const act = str(event.action);
       const obs = str(event.observation);
       if (act) return action(event, act, at);
@@ -137,10 +130,6 @@ export function createOpenHandsParser(): TraceParser {
       }
       return [];
     },
-    end() {
-      const open = [...pending.values()];
-      pending.clear();
-      return open.map((call) => ({ type: "step", step: buildStep(call, null) }) as TraceEvent);
-    },
+    end: () => pending.end(),
   };
 }

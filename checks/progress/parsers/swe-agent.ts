@@ -1,13 +1,7 @@
 import type { TraceStep } from "../../../schemas/trace.js";
-import {
-  asRecord,
-  buildStep,
-  num,
-  str,
-  type TraceEvent,
-  TraceParseError,
-  type TraceParser,
-} from "../events.js";
+import type { TraceEvent, TraceParser } from "../events.js";
+import { asRecord, buildStep, num, str, TraceParseError } from "../events.js";
+import { objectAt, runInfo } from "./shared.js";
 
 /** SWE-agent's own commands, by what they do; anything else is a shell command. */
 const SWE_COMMANDS: Record<string, TraceStep["kind"]> = {
@@ -48,17 +42,14 @@ export function createSweAgentParser(): TraceParser {
   return {
     format: "swe-agent",
     push(record, at) {
-      const step = asRecord(record);
-      if (!step) throw new TraceParseError(at, "expected a trajectory step object");
-      if ("__info" in step) {
-        const info = asRecord(step.__info);
-        const stats = asRecord(info?.model_stats);
+      const step = objectAt(record, at, "a trajectory step");
+      const info = runInfo(step);
+      if (info) {
+        const { exit, stats } = info;
         return [
           {
-            type: "exit",
-            status: str(info?.exit_status),
-            cost_usd: num(stats?.instance_cost),
-            model_calls: num(stats?.api_calls) || null,
+            ...exit,
+            model_calls: exit.model_calls || null,
             input_tokens: num(stats?.tokens_sent),
             output_tokens: num(stats?.tokens_received),
           },

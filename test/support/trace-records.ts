@@ -1,7 +1,7 @@
 /**
- * Builders of Claude Code and Codex records for the unit tests (not shipped logic: only tests
- * import it). Each builder writes what the real harness writes, field for field, per the field
- * maps in docs/progress.md.
+ * Builders of Claude Code records for the progress tests (checks/progress/*.test.ts). Each
+ * builder writes what the real harness writes, field for field, per the field maps in
+ * docs/progress.md.
  */
 let uid = 0;
 
