@@ -25645,6 +25645,60 @@ function openAiUsage(raw, cost = null) {
   };
 }
 
+// checks/progress/parsers/shared.ts
+function openCalls() {
+  const open2 = /* @__PURE__ */ new Map();
+  return {
+    add(id, call) {
+      open2.set(id, call);
+    },
+    take(id) {
+      if (id === null) return void 0;
+      const call = open2.get(id);
+      open2.delete(id);
+      return call;
+    },
+    /** Every call left open, in the order it was made, as a step without a result. */
+    end() {
+      const left = [...open2.values()];
+      open2.clear();
+      return left.map(unanswered);
+    }
+  };
+}
+function unanswered(call) {
+  return { type: "step", step: buildStep(call, null) };
+}
+function infrastructureEvent(text, at2, fallback = null) {
+  const kind = infrastructureOf(text) ?? fallback;
+  return kind ? [{ type: "infrastructure", kind, at: at2, message: text.slice(0, 300) }] : [];
+}
+function objectAt(record2, at2, what) {
+  const object2 = asRecord(record2);
+  if (!object2) throw new TraceParseError(at2, `expected ${what} object`);
+  return object2;
+}
+function jsonOrText(value) {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+function runInfo(record2) {
+  if (!("__info" in record2)) return null;
+  const info2 = asRecord(record2.__info);
+  const stats = asRecord(info2?.model_stats);
+  const exit = {
+    type: "exit",
+    status: str(info2?.exit_status),
+    cost_usd: num(stats?.instance_cost),
+    model_calls: num(stats?.api_calls)
+  };
+  return { exit, stats };
+}
+
 // checks/progress/parsers/claude-code.ts
 var TOOL_KINDS = {
   Read: "read",
@@ -25708,22 +25762,14 @@ function writeOf(tool, raw) {
 function createClaudeCodeParser() {
   let turn = 0;
   let anonymous = 0;
-  const pending = /* @__PURE__ */ new Map();
+  const pending = openCalls();
   function assistant(line, message, at2) {
     const id = str(message.id) ?? `line-${at2}-${anonymous++}`;
-    const events = [];
     const content = Array.isArray(message.content) ? message.content : [];
     if (line.isApiErrorMessage === true) {
-      const text = resultText2(content);
-      events.push({
-        type: "infrastructure",
-        kind: infrastructureOf(text) ?? "server-error",
-        at: at2,
-        message: text.slice(0, 300)
-      });
-      return events;
+      return infrastructureEvent(resultText2(content), at2, "server-error");
     }
-    events.push({ type: "model-call", id, usage: usageOf(message.usage) });
+    const events = [{ type: "model-call", id, usage: usageOf(message.usage) }];
     for (const raw of content) {
       const block = asRecord(raw);
       if (block?.type !== "tool_use") continue;
@@ -25734,7 +25780,7 @@ function createClaudeCodeParser() {
       const args = Object.fromEntries(
         Object.entries(input2).filter(([k]) => !COSMETIC_INPUT.has(k))
       );
-      pending.set(toolId, {
+      pending.add(toolId, {
         name,
         at: at2,
         tool: name,
@@ -25763,10 +25809,8 @@ function createClaudeCodeParser() {
     }
     const events = [];
     for (const block of results) {
-      const toolId = str(block?.tool_use_id);
-      const call = toolId ? pending.get(toolId) : void 0;
-      if (!toolId || !call) continue;
-      pending.delete(toolId);
+      const call = pending.take(str(block?.tool_use_id));
+      if (!call) continue;
       const raw = resultText2(block?.content);
       const isError = block?.is_error === true;
       const code = /^Exit code (\d+)\n?/.exec(raw);
@@ -25801,11 +25845,7 @@ function createClaudeCodeParser() {
       }
       return [];
     },
-    end() {
-      const open2 = [...pending.values()];
-      pending.clear();
-      return open2.map((call) => ({ type: "step", step: buildStep(call, null) }));
-    }
+    end: () => pending.end()
   };
 }
 
@@ -25845,24 +25885,19 @@ function parseOutput(raw) {
 }
 function createCodexParser() {
   let turn = 0;
-  const pending = /* @__PURE__ */ new Map();
+  const pending = openCalls();
   function call(payload, at2, time3) {
     const callId = str(payload.call_id) ?? str(payload.id);
     if (!callId) throw new TraceParseError(at2, `a ${String(payload.type)} without call_id`);
     const name = str(payload.name) ?? "shell";
-    let args = payload.arguments ?? payload.input ?? payload.action;
-    if (typeof args === "string" && payload.type === "function_call") {
-      try {
-        args = JSON.parse(args);
-      } catch {
-      }
-    }
+    const given = payload.arguments ?? payload.input ?? payload.action;
+    const args = payload.type === "function_call" ? jsonOrText(given) : given;
     const record2 = asRecord(args);
     const command2 = payload.type === "custom_tool_call" ? null : commandText(record2?.command ?? record2?.cmd ?? null);
     const patch = typeof args === "string" && name === "apply_patch" ? args : null;
     const patched = patch ? /\*\*\* (?:Update|Add|Delete) File: (.+)/.exec(patch)?.[1] : null;
     const { workdir: _workdir, timeout_ms: _timeout, ...kept2 } = record2 ?? {};
-    pending.set(callId, {
+    pending.add(callId, {
       at: at2,
       tool: name,
       args: record2 ? kept2 : args,
@@ -25875,10 +25910,8 @@ function createCodexParser() {
     });
   }
   function output2(payload) {
-    const callId = str(payload.call_id);
-    const found2 = callId ? pending.get(callId) : void 0;
-    if (!callId || !found2) return [];
-    pending.delete(callId);
+    const found2 = pending.take(str(payload.call_id));
+    if (!found2) return [];
     const raw = str(payload.output) ?? str(asRecord(payload.output)?.content) ?? "";
     const { text, exit } = parseOutput(raw);
     const failed = exit !== null ? exit !== 0 : /^(error|apply_patch verification failed)/i.test(text);
@@ -25924,34 +25957,78 @@ function createCodexParser() {
           return total ? [{ type: "usage-total", total, last: usageOf2(info2?.last_token_usage) }] : [];
         }
         if (kind === "error" || kind === "stream_error") {
-          const message = str(payload.message) ?? "";
-          return [
-            {
-              type: "infrastructure",
-              kind: infrastructureOf(message) ?? "server-error",
-              at: at2,
-              message: message.slice(0, 300)
-            }
-          ];
+          return infrastructureEvent(str(payload.message) ?? "", at2, "server-error");
         }
       }
       return [];
     },
-    end() {
-      const open2 = [...pending.values()];
-      pending.clear();
-      return open2.map((c) => ({ type: "step", step: buildStep(c, null) }));
-    }
+    end: () => pending.end()
   };
 }
 
 // checks/progress/parsers/mini-swe-agent.ts
+function resultOf(text) {
+  const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(text);
+  const output2 = /<output>\n?([\s\S]*?)<\/output>/.exec(text);
+  return {
+    exit: code ? Number(code[1]) : null,
+    output: output2 ? output2[1] ?? "" : text
+  };
+}
+function toolCallsOf(calls, at2) {
+  return calls.map((raw, i) => {
+    const call = asRecord(raw);
+    const fn = asRecord(call?.function);
+    const callId = str(call?.id);
+    if (!call || !fn || !callId) {
+      throw new TraceParseError(at2, `tool_calls[${i}] has no id or function`);
+    }
+    const args = jsonOrText(fn.arguments);
+    return { callId, tool: str(fn.name) ?? "bash", args, command: str(asRecord(args)?.command) };
+  });
+}
+function toolResultStep(call, message) {
+  const extra = asRecord(message.extra);
+  const parsed = resultOf(str(message.content) ?? "");
+  const exit = num(extra?.returncode) ?? parsed.exit;
+  const text = str(extra?.raw_output) ?? parsed.output;
+  return { type: "step", step: buildStep(call, { text, exit_code: exit, error: exit !== 0 }) };
+}
+function textResultStep(call, content) {
+  const parsed = resultOf(content);
+  const timedOut = parsed.exit === null && /timed out/i.test(content) ? "timeout" : null;
+  return {
+    type: "step",
+    step: buildStep(call, {
+      text: parsed.output,
+      exit_code: parsed.exit,
+      error: parsed.exit !== null && parsed.exit !== 0,
+      infrastructure: timedOut
+    })
+  };
+}
+function exitEvents(message, at2) {
+  const extra = asRecord(message.extra);
+  const status = str(extra?.exit_status);
+  const text = str(extra?.exception_str) ?? str(message.content) ?? "";
+  const kind = status && status !== "Submitted" ? infrastructureOf(`${status} ${text}`) : null;
+  return kind ? [{ type: "infrastructure", kind, at: at2, message: text.slice(0, 300) }] : [];
+}
+function infoEvents(info2, at2, infrastructureSeen) {
+  const { status } = info2.exit;
+  const events = [];
+  const kind = status && status !== "Submitted" ? infrastructureOf(status) : null;
+  if (kind && !infrastructureSeen)
+    events.push({ type: "infrastructure", kind, at: at2, message: status ?? "" });
+  events.push(info2.exit);
+  return events;
+}
 function createMiniSweAgentParser() {
   let turn = 0;
   let modelCalls = 0;
   let infrastructureSeen = false;
   let pendingText = null;
-  const pendingTools = /* @__PURE__ */ new Map();
+  const pendingTools = openCalls();
   function callFrom(command2, at2, modelCall, args) {
     return {
       at: at2,
@@ -25963,14 +26040,6 @@ function createMiniSweAgentParser() {
       time: null
     };
   }
-  function resultOf(text) {
-    const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(text);
-    const output2 = /<output>\n?([\s\S]*?)<\/output>/.exec(text);
-    return {
-      exit: code ? Number(code[1]) : null,
-      output: output2 ? output2[1] ?? "" : text
-    };
-  }
   function assistant(message, at2) {
     const extra = asRecord(message.extra);
     const response = asRecord(extra?.response);
@@ -25980,24 +26049,8 @@ function createMiniSweAgentParser() {
       { type: "model-call", id, usage: openAiUsage(response?.usage, num(extra?.cost)) }
     ];
     if (Array.isArray(message.tool_calls)) {
-      for (const [i, raw] of message.tool_calls.entries()) {
-        const call = asRecord(raw);
-        const fn = asRecord(call?.function);
-        const callId = str(call?.id);
-        if (!call || !fn || !callId) {
-          throw new TraceParseError(at2, `tool_calls[${i}] has no id or function`);
-        }
-        let args = str(fn.arguments) ?? fn.arguments;
-        try {
-          if (typeof args === "string") args = JSON.parse(args);
-        } catch {
-        }
-        const command2 = str(asRecord(args)?.command) ?? null;
-        pendingTools.set(callId, {
-          ...callFrom(command2 ?? "", at2, id, args),
-          tool: str(fn.name) ?? "bash",
-          command: command2
-        });
+      for (const { callId, tool, args, command: command2 } of toolCallsOf(message.tool_calls, at2)) {
+        pendingTools.add(callId, { ...callFrom(command2 ?? "", at2, id, args), tool, command: command2 });
       }
       return events;
     }
@@ -26005,17 +26058,6 @@ function createMiniSweAgentParser() {
     const blocks = [...content.matchAll(/```bash\s*\n([\s\S]*?)\n```/g)];
     pendingText = blocks.length === 1 ? callFrom(blocks[0]?.[1] ?? "", at2, id) : null;
     return events;
-  }
-  function tool(message) {
-    const callId = str(message.tool_call_id);
-    const call = callId ? pendingTools.get(callId) : void 0;
-    if (!callId || !call) return [];
-    pendingTools.delete(callId);
-    const extra = asRecord(message.extra);
-    const parsed = resultOf(str(message.content) ?? "");
-    const exit2 = num(extra?.returncode) ?? parsed.exit;
-    const text = str(extra?.raw_output) ?? parsed.output;
-    return [{ type: "step", step: buildStep(call, { text, exit_code: exit2, error: exit2 !== 0 }) }];
   }
   function user(message) {
     const content = str(message.content) ?? "";
@@ -26026,64 +26068,30 @@ function createMiniSweAgentParser() {
     if (!pendingText) return [];
     const call = pendingText;
     pendingText = null;
-    const parsed = resultOf(content);
-    const timedOut = parsed.exit === null && /timed out/i.test(content) ? "timeout" : null;
-    return [
-      {
-        type: "step",
-        step: buildStep(call, {
-          text: parsed.output,
-          exit_code: parsed.exit,
-          error: parsed.exit !== null && parsed.exit !== 0,
-          infrastructure: timedOut
-        })
-      }
-    ];
-  }
-  function exit(message, at2) {
-    const extra = asRecord(message.extra);
-    const status = str(extra?.exit_status);
-    const text = str(extra?.exception_str) ?? str(message.content) ?? "";
-    const events = [];
-    const kind = status && status !== "Submitted" ? infrastructureOf(`${status} ${text}`) : null;
-    if (kind) {
-      infrastructureSeen = true;
-      events.push({ type: "infrastructure", kind, at: at2, message: text.slice(0, 300) });
-    }
-    return events;
+    return [textResultStep(call, content)];
   }
   return {
     format: "mini-swe-agent",
     push(record2, at2) {
-      const message = asRecord(record2);
-      if (!message) throw new TraceParseError(at2, "expected a message object");
-      if ("__info" in message) {
-        const info2 = asRecord(message.__info);
-        const stats = asRecord(info2?.model_stats);
-        const status = str(info2?.exit_status);
-        const events = [];
-        const kind = status && status !== "Submitted" ? infrastructureOf(status) : null;
-        if (kind && !infrastructureSeen)
-          events.push({ type: "infrastructure", kind, at: at2, message: status ?? "" });
-        events.push({
-          type: "exit",
-          status,
-          cost_usd: num(stats?.instance_cost),
-          model_calls: num(stats?.api_calls)
-        });
-        return events;
-      }
+      const message = objectAt(record2, at2, "a message");
+      const info2 = runInfo(message);
+      if (info2) return infoEvents(info2, at2, infrastructureSeen);
       switch (message.role) {
         case "system":
           return [];
         case "assistant":
           return assistant(message, at2);
-        case "tool":
-          return tool(message);
+        case "tool": {
+          const call = pendingTools.take(str(message.tool_call_id));
+          return call ? [toolResultStep(call, message)] : [];
+        }
         case "user":
           return user(message);
-        case "exit":
-          return exit(message, at2);
+        case "exit": {
+          const events = exitEvents(message, at2);
+          if (events.length > 0) infrastructureSeen = true;
+          return events;
+        }
         default:
           throw new TraceParseError(
             at2,
@@ -26092,10 +26100,9 @@ function createMiniSweAgentParser() {
       }
     },
     end() {
-      const open2 = [...pendingTools.values(), ...pendingText ? [pendingText] : []];
-      pendingTools.clear();
+      const open2 = [...pendingTools.end(), ...pendingText ? [unanswered(pendingText)] : []];
       pendingText = null;
-      return open2.map((call) => ({ type: "step", step: buildStep(call, null) }));
+      return open2;
     }
   };
 }
@@ -26123,7 +26130,7 @@ var COSMETIC_ARGS = /* @__PURE__ */ new Set([
 ]);
 function createOpenHandsParser() {
   let turn = 0;
-  const pending = /* @__PURE__ */ new Map();
+  const pending = openCalls();
   function modelCall(event) {
     const metadata = asRecord(event.tool_call_metadata);
     const response = asRecord(metadata?.model_response);
@@ -26145,7 +26152,7 @@ function createOpenHandsParser() {
     if (id === null) throw new TraceParseError(at2, `the ${name} action has no numeric id`);
     const kept2 = Object.fromEntries(Object.entries(args).filter(([k]) => !COSMETIC_ARGS.has(k)));
     const command2 = name === "run" ? str(args.command) ?? "" : null;
-    pending.set(id, {
+    pending.add(id, {
       at: at2,
       tool: str(asRecord(event.tool_call_metadata)?.function_name) ?? name,
       args: kept2,
@@ -26162,14 +26169,10 @@ function createOpenHandsParser() {
   function observation(event, name, at2) {
     const extras = asRecord(event.extras) ?? {};
     if (name === "agent_state_changed" && extras.agent_state === "error") {
-      const reason = str(extras.reason) ?? "";
-      const kind = infrastructureOf(reason);
-      return kind ? [{ type: "infrastructure", kind, at: at2, message: reason.slice(0, 300) }] : [];
+      return infrastructureEvent(str(extras.reason) ?? "", at2);
     }
-    const cause = num(event.cause);
-    const call = cause === null ? void 0 : pending.get(cause);
-    if (cause === null || !call) return [];
-    pending.delete(cause);
+    const call = pending.take(num(event.cause));
+    if (!call) return [];
     const text = str(event.content) ?? "";
     const exit = num(asRecord(extras.metadata)?.exit_code);
     const isEdit = name === "edit" || name === "write";
@@ -26195,8 +26198,7 @@ function createOpenHandsParser() {
   return {
     format: "openhands",
     push(record2, at2) {
-      const event = asRecord(record2);
-      if (!event) throw new TraceParseError(at2, "expected an event object");
+      const event = objectAt(record2, at2, "an event");
       const act = str(event.action);
       const obs = str(event.observation);
       if (act) return action(event, act, at2);
@@ -26209,11 +26211,7 @@ function createOpenHandsParser() {
       }
       return [];
     },
-    end() {
-      const open2 = [...pending.values()];
-      pending.clear();
-      return open2.map((call) => ({ type: "step", step: buildStep(call, null) }));
-    }
+    end: () => pending.end()
   };
 }
 
@@ -26249,17 +26247,14 @@ function createSweAgentParser() {
   return {
     format: "swe-agent",
     push(record2, at2) {
-      const step = asRecord(record2);
-      if (!step) throw new TraceParseError(at2, "expected a trajectory step object");
-      if ("__info" in step) {
-        const info2 = asRecord(step.__info);
-        const stats = asRecord(info2?.model_stats);
+      const step = objectAt(record2, at2, "a trajectory step");
+      const info2 = runInfo(step);
+      if (info2) {
+        const { exit, stats } = info2;
         return [
           {
-            type: "exit",
-            status: str(info2?.exit_status),
-            cost_usd: num(stats?.instance_cost),
-            model_calls: num(stats?.api_calls) || null,
+            ...exit,
+            model_calls: exit.model_calls || null,
             input_tokens: num(stats?.tokens_sent),
             output_tokens: num(stats?.tokens_received)
           }

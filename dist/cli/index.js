@@ -33330,6 +33330,60 @@ var ProgressDetector = class {
   }
 };
 
+// checks/progress/parsers/shared.ts
+function openCalls() {
+  const open3 = /* @__PURE__ */ new Map();
+  return {
+    add(id, call) {
+      open3.set(id, call);
+    },
+    take(id) {
+      if (id === null) return void 0;
+      const call = open3.get(id);
+      open3.delete(id);
+      return call;
+    },
+    /** Every call left open, in the order it was made, as a step without a result. */
+    end() {
+      const left = [...open3.values()];
+      open3.clear();
+      return left.map(unanswered);
+    }
+  };
+}
+function unanswered(call) {
+  return { type: "step", step: buildStep(call, null) };
+}
+function infrastructureEvent(text, at3, fallback = null) {
+  const kind = infrastructureOf(text) ?? fallback;
+  return kind ? [{ type: "infrastructure", kind, at: at3, message: text.slice(0, 300) }] : [];
+}
+function objectAt(record2, at3, what) {
+  const object2 = asRecord(record2);
+  if (!object2) throw new TraceParseError(at3, `expected ${what} object`);
+  return object2;
+}
+function jsonOrText(value) {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+function runInfo(record2) {
+  if (!("__info" in record2)) return null;
+  const info = asRecord(record2.__info);
+  const stats = asRecord(info?.model_stats);
+  const exit = {
+    type: "exit",
+    status: str(info?.exit_status),
+    cost_usd: num(stats?.instance_cost),
+    model_calls: num(stats?.api_calls)
+  };
+  return { exit, stats };
+}
+
 // checks/progress/parsers/claude-code.ts
 var TOOL_KINDS = {
   Read: "read",
@@ -33393,22 +33447,14 @@ function writeOf(tool, raw) {
 function createClaudeCodeParser() {
   let turn = 0;
   let anonymous = 0;
-  const pending = /* @__PURE__ */ new Map();
+  const pending = openCalls();
   function assistant(line, message, at3) {
     const id = str(message.id) ?? `line-${at3}-${anonymous++}`;
-    const events = [];
     const content = Array.isArray(message.content) ? message.content : [];
     if (line.isApiErrorMessage === true) {
-      const text = resultText2(content);
-      events.push({
-        type: "infrastructure",
-        kind: infrastructureOf(text) ?? "server-error",
-        at: at3,
-        message: text.slice(0, 300)
-      });
-      return events;
+      return infrastructureEvent(resultText2(content), at3, "server-error");
     }
-    events.push({ type: "model-call", id, usage: usageOf(message.usage) });
+    const events = [{ type: "model-call", id, usage: usageOf(message.usage) }];
     for (const raw of content) {
       const block = asRecord(raw);
       if (block?.type !== "tool_use") continue;
@@ -33419,7 +33465,7 @@ function createClaudeCodeParser() {
       const args = Object.fromEntries(
         Object.entries(input2).filter(([k]) => !COSMETIC_INPUT.has(k))
       );
-      pending.set(toolId, {
+      pending.add(toolId, {
         name,
         at: at3,
         tool: name,
@@ -33448,10 +33494,8 @@ function createClaudeCodeParser() {
     }
     const events = [];
     for (const block of results) {
-      const toolId = str(block?.tool_use_id);
-      const call = toolId ? pending.get(toolId) : void 0;
-      if (!toolId || !call) continue;
-      pending.delete(toolId);
+      const call = pending.take(str(block?.tool_use_id));
+      if (!call) continue;
       const raw = resultText2(block?.content);
       const isError = block?.is_error === true;
       const code = /^Exit code (\d+)\n?/.exec(raw);
@@ -33486,11 +33530,7 @@ function createClaudeCodeParser() {
       }
       return [];
     },
-    end() {
-      const open3 = [...pending.values()];
-      pending.clear();
-      return open3.map((call) => ({ type: "step", step: buildStep(call, null) }));
-    }
+    end: () => pending.end()
   };
 }
 
@@ -33530,24 +33570,19 @@ function parseOutput(raw) {
 }
 function createCodexParser() {
   let turn = 0;
-  const pending = /* @__PURE__ */ new Map();
+  const pending = openCalls();
   function call(payload, at3, time3) {
     const callId = str(payload.call_id) ?? str(payload.id);
     if (!callId) throw new TraceParseError(at3, `a ${String(payload.type)} without call_id`);
     const name = str(payload.name) ?? "shell";
-    let args = payload.arguments ?? payload.input ?? payload.action;
-    if (typeof args === "string" && payload.type === "function_call") {
-      try {
-        args = JSON.parse(args);
-      } catch {
-      }
-    }
+    const given = payload.arguments ?? payload.input ?? payload.action;
+    const args = payload.type === "function_call" ? jsonOrText(given) : given;
     const record2 = asRecord(args);
     const command2 = payload.type === "custom_tool_call" ? null : commandText(record2?.command ?? record2?.cmd ?? null);
     const patch = typeof args === "string" && name === "apply_patch" ? args : null;
     const patched = patch ? /\*\*\* (?:Update|Add|Delete) File: (.+)/.exec(patch)?.[1] : null;
     const { workdir: _workdir, timeout_ms: _timeout, ...kept2 } = record2 ?? {};
-    pending.set(callId, {
+    pending.add(callId, {
       at: at3,
       tool: name,
       args: record2 ? kept2 : args,
@@ -33560,10 +33595,8 @@ function createCodexParser() {
     });
   }
   function output2(payload) {
-    const callId = str(payload.call_id);
-    const found2 = callId ? pending.get(callId) : void 0;
-    if (!callId || !found2) return [];
-    pending.delete(callId);
+    const found2 = pending.take(str(payload.call_id));
+    if (!found2) return [];
     const raw = str(payload.output) ?? str(asRecord(payload.output)?.content) ?? "";
     const { text, exit } = parseOutput(raw);
     const failed2 = exit !== null ? exit !== 0 : /^(error|apply_patch verification failed)/i.test(text);
@@ -33609,34 +33642,78 @@ function createCodexParser() {
           return total ? [{ type: "usage-total", total, last: usageOf2(info?.last_token_usage) }] : [];
         }
         if (kind === "error" || kind === "stream_error") {
-          const message = str(payload.message) ?? "";
-          return [
-            {
-              type: "infrastructure",
-              kind: infrastructureOf(message) ?? "server-error",
-              at: at3,
-              message: message.slice(0, 300)
-            }
-          ];
+          return infrastructureEvent(str(payload.message) ?? "", at3, "server-error");
         }
       }
       return [];
     },
-    end() {
-      const open3 = [...pending.values()];
-      pending.clear();
-      return open3.map((c) => ({ type: "step", step: buildStep(c, null) }));
-    }
+    end: () => pending.end()
   };
 }
 
 // checks/progress/parsers/mini-swe-agent.ts
+function resultOf(text) {
+  const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(text);
+  const output2 = /<output>\n?([\s\S]*?)<\/output>/.exec(text);
+  return {
+    exit: code ? Number(code[1]) : null,
+    output: output2 ? output2[1] ?? "" : text
+  };
+}
+function toolCallsOf(calls, at3) {
+  return calls.map((raw, i) => {
+    const call = asRecord(raw);
+    const fn = asRecord(call?.function);
+    const callId = str(call?.id);
+    if (!call || !fn || !callId) {
+      throw new TraceParseError(at3, `tool_calls[${i}] has no id or function`);
+    }
+    const args = jsonOrText(fn.arguments);
+    return { callId, tool: str(fn.name) ?? "bash", args, command: str(asRecord(args)?.command) };
+  });
+}
+function toolResultStep(call, message) {
+  const extra = asRecord(message.extra);
+  const parsed = resultOf(str(message.content) ?? "");
+  const exit = num(extra?.returncode) ?? parsed.exit;
+  const text = str(extra?.raw_output) ?? parsed.output;
+  return { type: "step", step: buildStep(call, { text, exit_code: exit, error: exit !== 0 }) };
+}
+function textResultStep(call, content) {
+  const parsed = resultOf(content);
+  const timedOut = parsed.exit === null && /timed out/i.test(content) ? "timeout" : null;
+  return {
+    type: "step",
+    step: buildStep(call, {
+      text: parsed.output,
+      exit_code: parsed.exit,
+      error: parsed.exit !== null && parsed.exit !== 0,
+      infrastructure: timedOut
+    })
+  };
+}
+function exitEvents(message, at3) {
+  const extra = asRecord(message.extra);
+  const status2 = str(extra?.exit_status);
+  const text = str(extra?.exception_str) ?? str(message.content) ?? "";
+  const kind = status2 && status2 !== "Submitted" ? infrastructureOf(`${status2} ${text}`) : null;
+  return kind ? [{ type: "infrastructure", kind, at: at3, message: text.slice(0, 300) }] : [];
+}
+function infoEvents(info, at3, infrastructureSeen) {
+  const { status: status2 } = info.exit;
+  const events = [];
+  const kind = status2 && status2 !== "Submitted" ? infrastructureOf(status2) : null;
+  if (kind && !infrastructureSeen)
+    events.push({ type: "infrastructure", kind, at: at3, message: status2 ?? "" });
+  events.push(info.exit);
+  return events;
+}
 function createMiniSweAgentParser() {
   let turn = 0;
   let modelCalls = 0;
   let infrastructureSeen = false;
   let pendingText = null;
-  const pendingTools = /* @__PURE__ */ new Map();
+  const pendingTools = openCalls();
   function callFrom(command2, at3, modelCall, args) {
     return {
       at: at3,
@@ -33648,14 +33725,6 @@ function createMiniSweAgentParser() {
       time: null
     };
   }
-  function resultOf(text) {
-    const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(text);
-    const output2 = /<output>\n?([\s\S]*?)<\/output>/.exec(text);
-    return {
-      exit: code ? Number(code[1]) : null,
-      output: output2 ? output2[1] ?? "" : text
-    };
-  }
   function assistant(message, at3) {
     const extra = asRecord(message.extra);
     const response = asRecord(extra?.response);
@@ -33665,24 +33734,8 @@ function createMiniSweAgentParser() {
       { type: "model-call", id, usage: openAiUsage(response?.usage, num(extra?.cost)) }
     ];
     if (Array.isArray(message.tool_calls)) {
-      for (const [i, raw] of message.tool_calls.entries()) {
-        const call = asRecord(raw);
-        const fn = asRecord(call?.function);
-        const callId = str(call?.id);
-        if (!call || !fn || !callId) {
-          throw new TraceParseError(at3, `tool_calls[${i}] has no id or function`);
-        }
-        let args = str(fn.arguments) ?? fn.arguments;
-        try {
-          if (typeof args === "string") args = JSON.parse(args);
-        } catch {
-        }
-        const command2 = str(asRecord(args)?.command) ?? null;
-        pendingTools.set(callId, {
-          ...callFrom(command2 ?? "", at3, id, args),
-          tool: str(fn.name) ?? "bash",
-          command: command2
-        });
+      for (const { callId, tool, args, command: command2 } of toolCallsOf(message.tool_calls, at3)) {
+        pendingTools.add(callId, { ...callFrom(command2 ?? "", at3, id, args), tool, command: command2 });
       }
       return events;
     }
@@ -33690,17 +33743,6 @@ function createMiniSweAgentParser() {
     const blocks = [...content.matchAll(/```bash\s*\n([\s\S]*?)\n```/g)];
     pendingText = blocks.length === 1 ? callFrom(blocks[0]?.[1] ?? "", at3, id) : null;
     return events;
-  }
-  function tool(message) {
-    const callId = str(message.tool_call_id);
-    const call = callId ? pendingTools.get(callId) : void 0;
-    if (!callId || !call) return [];
-    pendingTools.delete(callId);
-    const extra = asRecord(message.extra);
-    const parsed = resultOf(str(message.content) ?? "");
-    const exit2 = num(extra?.returncode) ?? parsed.exit;
-    const text = str(extra?.raw_output) ?? parsed.output;
-    return [{ type: "step", step: buildStep(call, { text, exit_code: exit2, error: exit2 !== 0 }) }];
   }
   function user(message) {
     const content = str(message.content) ?? "";
@@ -33711,64 +33753,30 @@ function createMiniSweAgentParser() {
     if (!pendingText) return [];
     const call = pendingText;
     pendingText = null;
-    const parsed = resultOf(content);
-    const timedOut = parsed.exit === null && /timed out/i.test(content) ? "timeout" : null;
-    return [
-      {
-        type: "step",
-        step: buildStep(call, {
-          text: parsed.output,
-          exit_code: parsed.exit,
-          error: parsed.exit !== null && parsed.exit !== 0,
-          infrastructure: timedOut
-        })
-      }
-    ];
-  }
-  function exit(message, at3) {
-    const extra = asRecord(message.extra);
-    const status2 = str(extra?.exit_status);
-    const text = str(extra?.exception_str) ?? str(message.content) ?? "";
-    const events = [];
-    const kind = status2 && status2 !== "Submitted" ? infrastructureOf(`${status2} ${text}`) : null;
-    if (kind) {
-      infrastructureSeen = true;
-      events.push({ type: "infrastructure", kind, at: at3, message: text.slice(0, 300) });
-    }
-    return events;
+    return [textResultStep(call, content)];
   }
   return {
     format: "mini-swe-agent",
     push(record2, at3) {
-      const message = asRecord(record2);
-      if (!message) throw new TraceParseError(at3, "expected a message object");
-      if ("__info" in message) {
-        const info = asRecord(message.__info);
-        const stats = asRecord(info?.model_stats);
-        const status2 = str(info?.exit_status);
-        const events = [];
-        const kind = status2 && status2 !== "Submitted" ? infrastructureOf(status2) : null;
-        if (kind && !infrastructureSeen)
-          events.push({ type: "infrastructure", kind, at: at3, message: status2 ?? "" });
-        events.push({
-          type: "exit",
-          status: status2,
-          cost_usd: num(stats?.instance_cost),
-          model_calls: num(stats?.api_calls)
-        });
-        return events;
-      }
+      const message = objectAt(record2, at3, "a message");
+      const info = runInfo(message);
+      if (info) return infoEvents(info, at3, infrastructureSeen);
       switch (message.role) {
         case "system":
           return [];
         case "assistant":
           return assistant(message, at3);
-        case "tool":
-          return tool(message);
+        case "tool": {
+          const call = pendingTools.take(str(message.tool_call_id));
+          return call ? [toolResultStep(call, message)] : [];
+        }
         case "user":
           return user(message);
-        case "exit":
-          return exit(message, at3);
+        case "exit": {
+          const events = exitEvents(message, at3);
+          if (events.length > 0) infrastructureSeen = true;
+          return events;
+        }
         default:
           throw new TraceParseError(
             at3,
@@ -33777,10 +33785,9 @@ function createMiniSweAgentParser() {
       }
     },
     end() {
-      const open3 = [...pendingTools.values(), ...pendingText ? [pendingText] : []];
-      pendingTools.clear();
+      const open3 = [...pendingTools.end(), ...pendingText ? [unanswered(pendingText)] : []];
       pendingText = null;
-      return open3.map((call) => ({ type: "step", step: buildStep(call, null) }));
+      return open3;
     }
   };
 }
@@ -33808,7 +33815,7 @@ var COSMETIC_ARGS = /* @__PURE__ */ new Set([
 ]);
 function createOpenHandsParser() {
   let turn = 0;
-  const pending = /* @__PURE__ */ new Map();
+  const pending = openCalls();
   function modelCall(event) {
     const metadata = asRecord(event.tool_call_metadata);
     const response = asRecord(metadata?.model_response);
@@ -33830,7 +33837,7 @@ function createOpenHandsParser() {
     if (id === null) throw new TraceParseError(at3, `the ${name} action has no numeric id`);
     const kept2 = Object.fromEntries(Object.entries(args).filter(([k]) => !COSMETIC_ARGS.has(k)));
     const command2 = name === "run" ? str(args.command) ?? "" : null;
-    pending.set(id, {
+    pending.add(id, {
       at: at3,
       tool: str(asRecord(event.tool_call_metadata)?.function_name) ?? name,
       args: kept2,
@@ -33847,14 +33854,10 @@ function createOpenHandsParser() {
   function observation(event, name, at3) {
     const extras = asRecord(event.extras) ?? {};
     if (name === "agent_state_changed" && extras.agent_state === "error") {
-      const reason = str(extras.reason) ?? "";
-      const kind = infrastructureOf(reason);
-      return kind ? [{ type: "infrastructure", kind, at: at3, message: reason.slice(0, 300) }] : [];
+      return infrastructureEvent(str(extras.reason) ?? "", at3);
     }
-    const cause = num(event.cause);
-    const call = cause === null ? void 0 : pending.get(cause);
-    if (cause === null || !call) return [];
-    pending.delete(cause);
+    const call = pending.take(num(event.cause));
+    if (!call) return [];
     const text = str(event.content) ?? "";
     const exit = num(asRecord(extras.metadata)?.exit_code);
     const isEdit = name === "edit" || name === "write";
@@ -33880,8 +33883,7 @@ function createOpenHandsParser() {
   return {
     format: "openhands",
     push(record2, at3) {
-      const event = asRecord(record2);
-      if (!event) throw new TraceParseError(at3, "expected an event object");
+      const event = objectAt(record2, at3, "an event");
       const act = str(event.action);
       const obs = str(event.observation);
       if (act) return action(event, act, at3);
@@ -33894,11 +33896,7 @@ function createOpenHandsParser() {
       }
       return [];
     },
-    end() {
-      const open3 = [...pending.values()];
-      pending.clear();
-      return open3.map((call) => ({ type: "step", step: buildStep(call, null) }));
-    }
+    end: () => pending.end()
   };
 }
 
@@ -33934,17 +33932,14 @@ function createSweAgentParser() {
   return {
     format: "swe-agent",
     push(record2, at3) {
-      const step = asRecord(record2);
-      if (!step) throw new TraceParseError(at3, "expected a trajectory step object");
-      if ("__info" in step) {
-        const info = asRecord(step.__info);
-        const stats = asRecord(info?.model_stats);
+      const step = objectAt(record2, at3, "a trajectory step");
+      const info = runInfo(step);
+      if (info) {
+        const { exit, stats } = info;
         return [
           {
-            type: "exit",
-            status: str(info?.exit_status),
-            cost_usd: num(stats?.instance_cost),
-            model_calls: num(stats?.api_calls) || null,
+            ...exit,
+            model_calls: exit.model_calls || null,
             input_tokens: num(stats?.tokens_sent),
             output_tokens: num(stats?.tokens_received)
           }
