@@ -32,7 +32,6 @@ const FILE_ALLOWANCES: readonly string[] = [
  */
 const FUNCTION_ALLOWANCES: readonly string[] = [
   // ---- A: the pass ----
-  "app/gate/evaluator-job.ts: askEvaluator", // A4
   // ---- B: jobs and rooms ----
   // ---- C: foundations ----
 ];

@@ -161,7 +161,7 @@ async function askEvaluator(options: {
   now: () => Date;
   jobId?: number;
 }): Promise<string> {
-  const { github, store, pr, config, now } = options;
+  const { store, pr, config, now } = options;
   const evaluator = config.evaluator as AskedConfig;
   const storeEvaluation = (run: EvaluatorRun, outcome: EvaluationOutcome) =>
     store.appendEvaluation({
@@ -200,55 +200,7 @@ async function askEvaluator(options: {
   // The pass that queued this job saw the day's budget open; another call may have spent it.
   if (dailyBudget(today, config, at)) return "over the daily budget; the next pass says so";
 
-  const detail = await github.pullRequestDetail(pr.number);
-  const issueNumbers = referencedIssues(`${detail.title}\n${detail.body}`, pr.repository).filter(
-    (n) => n !== pr.number,
-  );
-  const [issues, instructions, comparison] = await Promise.all([
-    Promise.all(issueNumbers.map((n) => github.issue(n))),
-    Promise.all(
-      INSTRUCTION_FILES.map(async (path) => {
-        const file = await options.reads.file(github, path, pr.base_sha);
-        return file ? { path, text: file.text } : null;
-      }),
-    ),
-    options.reads.compare(github, pr.base_sha, pr.head_sha),
-  ]);
-  // GitHub's compare lists at most 300 files: the rest are named (without patches) from the pull
-  // request's own list, so the evaluator knows what it was not shown.
-  const listed = new Set(comparison.files.map((f) => f.filename));
-  const unlisted =
-    detail.changed_files > comparison.files.length
-      ? (await github.changedFiles(pr.number))
-          .filter((f) => !listed.has(f.filename))
-          .map((f) => ({ filename: f.filename, status: f.status }))
-      : [];
-  const handoffPath = config.handoff.path;
-  const touched = comparison.files.some((f) => f.filename === handoffPath);
-  const handoff = await options.reads.file(
-    github,
-    handoffPath,
-    touched ? pr.head_sha : comparison.merge_base_sha,
-  );
-  const bundle = buildBundle({
-    repository: pr.repository,
-    pullNumber: pr.number,
-    baseSha: pr.base_sha,
-    headSha: pr.head_sha,
-    treeSha: options.treeSha,
-    title: detail.title,
-    body: detail.body,
-    issues: issues.filter((i) => i !== null),
-    instructions: instructions.filter((i) => i !== null),
-    rubric: evaluator.rubric,
-    minScore: evaluator.min_score,
-    files: comparison.files,
-    unlisted,
-    commands: options.commands,
-    handoff: handoff ? { path: handoffPath, text: handoff.text } : null,
-    trace: options.trace,
-    tokenLimit: config.budgets.evaluator_bundle_tokens,
-  });
+  const bundle = await readBundle(options);
   const overBudget = bundleOverBudget(bundle.budget);
   if (overBudget) {
     // Not an evaluation (nothing was asked): the next pass finds it and says capped.
@@ -279,6 +231,67 @@ async function askEvaluator(options: {
   const { outcome, run } = await judge.judge({ bundle, prompt });
   await storeEvaluation(run, outcome);
   return outcome.status;
+}
+
+type AskOptions = Parameters<typeof askEvaluator>[0];
+
+/**
+ * What the evaluator is shown, read at the pass's SHAs: the pull request's words and the issues
+ * it names, the base's instruction files, the diff (named beyond GitHub's 300 listed files), the
+ * handoff file, the believed commands and the trace.
+ */
+async function readBundle(options: AskOptions): Promise<ReturnType<typeof buildBundle>> {
+  const { github, pr, config } = options;
+  const evaluator = config.evaluator as AskedConfig;
+  const detail = await github.pullRequestDetail(pr.number);
+  const issueNumbers = referencedIssues(`${detail.title}\n${detail.body}`, pr.repository).filter(
+    (n) => n !== pr.number,
+  );
+  const [issues, instructions, comparison] = await Promise.all([
+    Promise.all(issueNumbers.map((n) => github.issue(n))),
+    Promise.all(
+      INSTRUCTION_FILES.map(async (path) => {
+        const file = await options.reads.file(github, path, pr.base_sha);
+        return file ? { path, text: file.text } : null;
+      }),
+    ),
+    options.reads.compare(github, pr.base_sha, pr.head_sha),
+  ]);
+  // GitHub's compare lists at most 300 files: the rest are named (without patches) from the pull
+  // request's own list, so the evaluator knows what it was not shown.
+  const listed = new Set(comparison.files.map((f) => f.filename));
+  const unlisted =
+    detail.changed_files > comparison.files.length
+      ? (await github.changedFiles(pr.number))
+          .filter((f) => !listed.has(f.filename))
+          .map((f) => ({ filename: f.filename, status: f.status }))
+      : [];
+  const handoffPath = config.handoff.path;
+  const touched = comparison.files.some((f) => f.filename === handoffPath);
+  const handoff = await options.reads.file(
+    github,
+    handoffPath,
+    touched ? pr.head_sha : comparison.merge_base_sha,
+  );
+  return buildBundle({
+    repository: pr.repository,
+    pullNumber: pr.number,
+    baseSha: pr.base_sha,
+    headSha: pr.head_sha,
+    treeSha: options.treeSha,
+    title: detail.title,
+    body: detail.body,
+    issues: issues.filter((i) => i !== null),
+    instructions: instructions.filter((i) => i !== null),
+    rubric: evaluator.rubric,
+    minScore: evaluator.min_score,
+    files: comparison.files,
+    unlisted,
+    commands: options.commands,
+    handoff: handoff ? { path: handoffPath, text: handoff.text } : null,
+    trace: options.trace,
+    tokenLimit: config.budgets.evaluator_bundle_tokens,
+  });
 }
 
 /** A boundary no text in the bundle contains (a collision is astronomically unlikely; be sure). */
