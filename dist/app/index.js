@@ -10448,7 +10448,7 @@ async function decidedTrace(store, pr) {
   return parsed.success ? parsed.data : null;
 }
 async function askEvaluator(options) {
-  const { github, store, pr, config, now } = options;
+  const { store, pr, config, now } = options;
   const evaluator = config.evaluator;
   const storeEvaluation = (run2, outcome2) => store.appendEvaluation({
     repository: pr.repository,
@@ -10483,49 +10483,7 @@ async function askEvaluator(options) {
   const key = { repository: pr.repository, pullNumber: pr.number };
   const today = await store.listEvaluations({ ...key, since: dayStart(at3) });
   if (dailyBudget(today, config, at3)) return "over the daily budget; the next pass says so";
-  const detail = await github.pullRequestDetail(pr.number);
-  const issueNumbers = referencedIssues(`${detail.title}
-${detail.body}`, pr.repository).filter(
-    (n) => n !== pr.number
-  );
-  const [issues, instructions, comparison] = await Promise.all([
-    Promise.all(issueNumbers.map((n) => github.issue(n))),
-    Promise.all(
-      INSTRUCTION_FILES.map(async (path) => {
-        const file2 = await options.reads.file(github, path, pr.base_sha);
-        return file2 ? { path, text: file2.text } : null;
-      })
-    ),
-    options.reads.compare(github, pr.base_sha, pr.head_sha)
-  ]);
-  const listed2 = new Set(comparison.files.map((f) => f.filename));
-  const unlisted = detail.changed_files > comparison.files.length ? (await github.changedFiles(pr.number)).filter((f) => !listed2.has(f.filename)).map((f) => ({ filename: f.filename, status: f.status })) : [];
-  const handoffPath = config.handoff.path;
-  const touched = comparison.files.some((f) => f.filename === handoffPath);
-  const handoff = await options.reads.file(
-    github,
-    handoffPath,
-    touched ? pr.head_sha : comparison.merge_base_sha
-  );
-  const bundle = buildBundle({
-    repository: pr.repository,
-    pullNumber: pr.number,
-    baseSha: pr.base_sha,
-    headSha: pr.head_sha,
-    treeSha: options.treeSha,
-    title: detail.title,
-    body: detail.body,
-    issues: issues.filter((i) => i !== null),
-    instructions: instructions.filter((i) => i !== null),
-    rubric: evaluator.rubric,
-    minScore: evaluator.min_score,
-    files: comparison.files,
-    unlisted,
-    commands: options.commands,
-    handoff: handoff ? { path: handoffPath, text: handoff.text } : null,
-    trace: options.trace,
-    tokenLimit: config.budgets.evaluator_bundle_tokens
-  });
+  const bundle = await readBundle(options);
   const overBudget = bundleOverBudget(bundle.budget);
   if (overBudget) {
     await options.audit.appendAudit(
@@ -10554,6 +10512,53 @@ ${detail.body}`, pr.repository).filter(
   const { outcome, run } = await judge.judge({ bundle, prompt });
   await storeEvaluation(run, outcome);
   return outcome.status;
+}
+async function readBundle(options) {
+  const { github, pr, config } = options;
+  const evaluator = config.evaluator;
+  const detail = await github.pullRequestDetail(pr.number);
+  const issueNumbers = referencedIssues(`${detail.title}
+${detail.body}`, pr.repository).filter(
+    (n) => n !== pr.number
+  );
+  const [issues, instructions, comparison] = await Promise.all([
+    Promise.all(issueNumbers.map((n) => github.issue(n))),
+    Promise.all(
+      INSTRUCTION_FILES.map(async (path) => {
+        const file2 = await options.reads.file(github, path, pr.base_sha);
+        return file2 ? { path, text: file2.text } : null;
+      })
+    ),
+    options.reads.compare(github, pr.base_sha, pr.head_sha)
+  ]);
+  const listed2 = new Set(comparison.files.map((f) => f.filename));
+  const unlisted = detail.changed_files > comparison.files.length ? (await github.changedFiles(pr.number)).filter((f) => !listed2.has(f.filename)).map((f) => ({ filename: f.filename, status: f.status })) : [];
+  const handoffPath = config.handoff.path;
+  const touched = comparison.files.some((f) => f.filename === handoffPath);
+  const handoff = await options.reads.file(
+    github,
+    handoffPath,
+    touched ? pr.head_sha : comparison.merge_base_sha
+  );
+  return buildBundle({
+    repository: pr.repository,
+    pullNumber: pr.number,
+    baseSha: pr.base_sha,
+    headSha: pr.head_sha,
+    treeSha: options.treeSha,
+    title: detail.title,
+    body: detail.body,
+    issues: issues.filter((i) => i !== null),
+    instructions: instructions.filter((i) => i !== null),
+    rubric: evaluator.rubric,
+    minScore: evaluator.min_score,
+    files: comparison.files,
+    unlisted,
+    commands: options.commands,
+    handoff: handoff ? { path: handoffPath, text: handoff.text } : null,
+    trace: options.trace,
+    tokenLimit: config.budgets.evaluator_bundle_tokens
+  });
 }
 function freshBoundary(deps, bundle) {
   const text = JSON.stringify(bundle);
