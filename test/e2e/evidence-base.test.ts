@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { recordArtifactName } from "../../schemas/command-record.js";
 import { forgedPassingRecord } from "../support/forged-record.js";
 import { ANSWER_CONFIG, EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
+import { testConfig } from "../support/runner-users.js";
 import { simulatedCi } from "../support/simulated-ci.js";
 
 /**
@@ -170,7 +171,9 @@ describe("no pass outlives its base", () => {
   it("2. with the agent's own config there, the real Action's pass is held too: the commit never carries a pass computed for `evil`", async () => {
     const repo = "window-config";
     const own = 'version: 1\ncommands:\n  - name: answer\n    run: "true"\n';
-    const { head, number, branch } = await pullRequestIntoEvil(repo, { ".github/agate.yml": own });
+    const { head, number, branch } = await pullRequestIntoEvil(repo, {
+      ".github/agate.yml": testConfig(own),
+    });
     const run = await gate.ci(repo, branch, head);
     expect(run.status, run.stderr).toBe(0);
     const check = gate.gateCheck(repo, head);
@@ -251,7 +254,7 @@ describe("no pass outlives its base", () => {
     await gate.sim.createRepository({
       repo,
       files: {
-        ".github/agate.yml": ANSWER_CONFIG,
+        ".github/agate.yml": testConfig(ANSWER_CONFIG),
         "answer.txt": "0\n",
         ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
       },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ANSWER_CONFIG, EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
+import { testConfig } from "../support/runner-users.js";
 
 /**
  * Evidence that only review can vouch for, end to end (issue 10, split from evidence.test.ts so
@@ -144,7 +145,7 @@ describe("evidence that needs review, or comes from elsewhere", () => {
     await gate.sim.createRepository({
       repo,
       files: {
-        ".github/agate.yml": ANSWER_CONFIG,
+        ".github/agate.yml": testConfig(ANSWER_CONFIG),
         "answer.txt": "0\n",
         ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
       },

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../checks/config/parse-config.js";
 import { ANSWER_CONFIG, useGateHarness } from "../support/gate-harness.js";
+import { testConfig } from "../support/runner-users.js";
 
 /**
  * Organisation-wide defaults end to end: the organisation's `.github` repository holds the
@@ -23,7 +24,8 @@ async function orgDefaults(text: string): Promise<string> {
 describe("extends: organisation defaults through the Action and the App", () => {
   it("the commands come from the organisation's .github; Action and App agree on the digest; accepted", async () => {
     // The defaults carry the commands; the repository's file only pins them and narrows a budget.
-    const sha = await orgDefaults(`${ANSWER_CONFIG}budgets:\n  graded_attempts_per_pr: 7\n`);
+    const defaults = testConfig(`${ANSWER_CONFIG}budgets:\n  graded_attempts_per_pr: 7\n`);
+    const sha = await orgDefaults(defaults);
     const own = `extends: ${gate.sim.owner}/.github:${DEFAULTS_PATH}@${sha}\nbudgets:\n  graded_attempts_per_pr: 3\n`;
     const repo = "extended";
     const { head, number, branch } = await gate.agentPullRequest(
@@ -47,7 +49,7 @@ describe("extends: organisation defaults through the Action and the App", () => 
 
     const expected = parseConfig(own, ".github/agate.yml", {
       owner: gate.sim.owner,
-      defaults: `${ANSWER_CONFIG}budgets:\n  graded_attempts_per_pr: 7\n`,
+      defaults,
     }).digest;
     expect(record.grader.config_digest).toBe(expected);
     const stored = await gate.store.listRecords({

@@ -5,6 +5,7 @@ import { CONFIG_PATH } from "../../schemas/config.js";
 import { installationClient } from "../github/clients.js";
 import type { CallRecord } from "../github/server.js";
 import { ANSWER_CONFIG, EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
+import { testConfig } from "../support/runner-users.js";
 
 /**
  * The App installed on a repository that has agate's config makes agate's labels there, each with
@@ -91,7 +92,7 @@ describe("agate's labels on installation", () => {
   it("are made only where .github/agate.yml is on the default branch: elsewhere one read, no write; a config committed later gets each label when the gate first needs it", async () => {
     const owner = gate.sim.owner;
     const gatedFiles = {
-      [CONFIG_PATH]: ANSWER_CONFIG,
+      [CONFIG_PATH]: testConfig(ANSWER_CONFIG),
       "answer.txt": "0\n",
       ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
     };
