@@ -6,35 +6,23 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { agateDomains } from "../app/compose.js";
-import { startAgate } from "../app/runtime/server.js";
 import { startGitHubSimulator } from "../test/github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../test/support/evidence-workflow.js";
 import { recordingLog } from "../test/support/recording-log.js";
 import { testConfig } from "../test/support/runner-users.js";
 import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
+import { startSimulatorApp } from "../test/support/simulator-env.js";
 
 const temp = mkdtempSync(join(tmpdir(), "agate-bench-calls-"));
 // As on GitHub, every job gets a check run of its own too (GitHub Actions').
 const sim = await startGitHubSimulator({ webhookSecret: "bench", jobCheckRuns: true });
 const log = recordingLog();
-const agate = await startAgate({
-  // The simulator has no secondary rate limits to pace writes for.
-  githubThrottle: false,
-  env: {
-    ...sim.probotEnv(),
-    WEBHOOK_SECRET: "bench",
-    PORT: "0",
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "silent",
-    AGATE_DATABASE_URL: `file:${join(temp, "a.db")}`,
-  },
-  log,
-  pollMs: 20,
-  ...agateDomains,
-});
-sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
+const agate = await startSimulatorApp(
+  sim,
+  { WEBHOOK_SECRET: "bench", AGATE_DATABASE_URL: `file:${join(temp, "a.db")}` },
+  { log },
+);
 const settle = () => settleApp(sim, agate);
 
 /** "(N GitHub calls: ops)" from each job the gate logged, by the event that caused it. */

@@ -10,8 +10,6 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { agateDomains } from "../app/compose.js";
-import { startAgate } from "../app/runtime/server.js";
 import { startGitHubSimulator } from "../test/github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../test/support/evidence-workflow.js";
 import { GIT_ENV } from "../test/support/git-repo.js";
@@ -19,6 +17,7 @@ import { recordingLog } from "../test/support/recording-log.js";
 import { ACTION_CAN_ISOLATE, testConfig } from "../test/support/runner-users.js";
 import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
+import { startSimulatorApp } from "../test/support/simulator-env.js";
 import { DEMO_MODEL_NAME, startDemoModel } from "./demo-model.js";
 
 // Its own file, never AGATE_DATABASE_URL: the demo starts by deleting it.
@@ -36,25 +35,17 @@ const sim = await startGitHubSimulator({ webhookSecret: SECRET });
 // 127.0.0.1, which the App's operator allows (AGATE_EVALUATOR_BASE_URLS) as any local endpoint.
 // It needs no key and no sandbox; the `command` kind needs bubblewrap (docs/evaluator.md).
 const model = await startDemoModel();
-const agate = await startAgate({
-  // The simulator has no secondary rate limits to pace writes for.
-  githubThrottle: false,
-  env: {
-    ...sim.probotEnv(),
+const agate = await startSimulatorApp(
+  sim,
+  {
     WEBHOOK_SECRET: SECRET,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "silent",
     AGATE_DATABASE_URL: `file:${DATABASE}`,
     AGATE_EVALUATOR_BASE_URLS: model.url,
     // A failed request is not retried, so the step where the endpoint is down is quick.
     AGATE_EVALUATOR_RETRIES: "0",
   },
-  log: recordingLog(),
-  pollMs: 20,
-  ...agateDomains,
-});
-sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
+  { log: recordingLog() },
+);
 const settle = () => settleApp(sim, agate);
 
 function step(title: string) {

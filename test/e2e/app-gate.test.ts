@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { agateDomains } from "../../app/compose.js";
-import { type Agate, startAgate } from "../../app/runtime/server.js";
+import type { Agate } from "../../app/runtime/server.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { type GitHubSimulator, installationClient, startGitHubSimulator } from "../github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../support/evidence-workflow.js";
@@ -11,6 +10,7 @@ import { recordingLog } from "../support/recording-log.js";
 import { testConfig } from "../support/runner-users.js";
 import { settle as settleApp } from "../support/settle.js";
 import { simulatedCi } from "../support/simulated-ci.js";
+import { startSimulatorApp } from "../support/simulator-env.js";
 
 /**
  * The whole App as it runs in production, over HTTP: the simulator signs and sends webhooks to
@@ -23,21 +23,11 @@ const temp = mkdtempSync(join(tmpdir(), "agate-app-"));
 
 beforeAll(async () => {
   sim = await startGitHubSimulator({ webhookSecret: "app-gate-secret" });
-  agate = await startAgate({
-    // The simulator has no secondary rate limits to pace writes for.
-    githubThrottle: false,
-    env: {
-      ...sim.probotEnv(),
-      WEBHOOK_SECRET: "app-gate-secret",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "silent",
-      AGATE_DATABASE_URL: `file:${join(temp, "agate.db")}`,
-    },
-    log: recordingLog(),
-    pollMs: 20,
-    ...agateDomains,
-  });
+  agate = await startSimulatorApp(
+    sim,
+    { WEBHOOK_SECRET: "app-gate-secret", AGATE_DATABASE_URL: `file:${join(temp, "agate.db")}` },
+    { log: recordingLog() },
+  );
   sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
 });
 afterAll(async () => {
