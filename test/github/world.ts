@@ -71,6 +71,24 @@ export interface Author {
   time?: number;
 }
 
+/** A workflow run seeded without webhooks, in the state given (World.addWorkflowRun). */
+export interface SeededRun {
+  headSha: string;
+  path: string;
+  name?: string;
+  event?: string;
+  conclusion?: string | null;
+  status?: RunAttempt["status"];
+  checkSuiteId?: number;
+  actor?: string;
+  jobs?: {
+    name: string;
+    conclusion?: string | null;
+    steps?: Partial<WorkflowStep>[];
+    log?: string;
+  }[];
+}
+
 export class World {
   readonly ids = new IdSource();
   readonly accounts = new Map<string, Account>();
@@ -1151,25 +1169,7 @@ export class World {
    * Seeds a run without webhooks (the older helper): jobs in the given state, their steps as
    * given. `conclusion: null` leaves it in progress.
    */
-  addWorkflowRun(
-    repo: Repository,
-    input: {
-      headSha: string;
-      path: string;
-      name?: string;
-      event?: string;
-      conclusion?: string | null;
-      status?: RunAttempt["status"];
-      checkSuiteId?: number;
-      actor?: string;
-      jobs?: {
-        name: string;
-        conclusion?: string | null;
-        steps?: Partial<WorkflowStep>[];
-        log?: string;
-      }[];
-    },
-  ): WorkflowRun {
+  addWorkflowRun(repo: Repository, input: SeededRun): WorkflowRun {
     const jobs = input.jobs ?? [{ name: "build" }];
     const { run } = this.workflows.createRun(repo, {
       path: input.path,

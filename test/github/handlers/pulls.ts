@@ -6,9 +6,9 @@ import {
   bodyOf,
   type Ctx,
   json,
+  listPage,
   numberParam,
   type OperationTable,
-  paginate,
   queryString,
   repoOf,
   tokenOf,
@@ -97,12 +97,7 @@ export const pullOperations: OperationTable = {
           );
         })
         .sort((a, b) => b.number - a.number);
-      const { page, headers } = paginate(ctx, pulls);
-      return json(
-        200,
-        page.map((item) => ctx.world.pullJson(repo, item, false)),
-        headers,
-      );
+      return listPage(ctx, pulls, (item) => ctx.world.pullJson(repo, item, false));
     },
   },
 
@@ -114,12 +109,7 @@ export const pullOperations: OperationTable = {
       // "Responses include a maximum of 3000 files" (GitHub's REST docs); `changed_files` on
       // the pull request still counts them all.
       const files = repo.git.diff(mergeBase, head).slice(0, MAX_FILES);
-      const { page, headers } = paginate(ctx, files);
-      return json(
-        200,
-        page.map((file) => s.diffEntry(ctx.world.urls, repo, file, head)),
-        headers,
-      );
+      return listPage(ctx, files, (file) => s.diffEntry(ctx.world.urls, repo, file, head));
     },
   },
 
@@ -129,15 +119,10 @@ export const pullOperations: OperationTable = {
     handle: (ctx) => {
       const { repo, head, mergeBase } = range(ctx);
       const commits = repo.git.commitsBetween(mergeBase, head).slice(0, 250);
-      const { page, headers } = paginate(ctx, commits);
-      return json(
-        200,
-        page.map((sha) =>
-          s.commit(ctx.world.urls, repo, repo.git.readCommit(sha), (email) =>
-            ctx.world.accountByEmail(email),
-          ),
+      return listPage(ctx, commits, (sha) =>
+        s.commit(ctx.world.urls, repo, repo.git.readCommit(sha), (email) =>
+          ctx.world.accountByEmail(email),
         ),
-        headers,
       );
     },
   },
@@ -148,12 +133,7 @@ export const pullOperations: OperationTable = {
     handle: (ctx) => {
       const { repo, pull } = pullOf(ctx);
       const reviews = pull.pull.reviews.filter((review) => review.state !== "PENDING");
-      const { page, headers } = paginate(ctx, reviews);
-      return json(
-        200,
-        page.map((review) => s.review(ctx.world.urls, repo, pull, review)),
-        headers,
-      );
+      return listPage(ctx, reviews, (review) => s.review(ctx.world.urls, repo, pull, review));
     },
   },
 
