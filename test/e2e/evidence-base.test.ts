@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { recordArtifactName } from "../../schemas/command-record.js";
-import { forgedPassingRecord } from "../support/forged-record.js";
+import * as repos from "../support/evidence-repos.js";
+import { forgeBeforeAgate } from "../support/forged-record.js";
 import { ANSWER_CONFIG, EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
 import { simulatedCi } from "../support/simulated-ci.js";
 
@@ -54,16 +54,7 @@ async function runOnEvilBase(repo: string, branch: string, head: string, number:
     settle: () => gate.sim.flushWebhooks(),
     bundle: noopBundle(),
     stepConclusion: "success",
-    beforeAgate: async (job) => {
-      await gate.sim.uploadArtifactAs({
-        repo,
-        runId: job.runId,
-        attempt: job.attempt,
-        job: job.job,
-        name: recordArtifactName(job.attempt),
-        files: forgedPassingRecord({ sim: gate.sim, repo, job, head, number }),
-      });
-    },
+    beforeAgate: forgeBeforeAgate(gate.sim, repo, head, number),
   });
   await gate.sim.retargetPullRequest({ repo, number, base: "main", user: "codex[bot]" });
   return run;
@@ -117,14 +108,7 @@ const requireAgate = (repo: string, branches = ["~DEFAULT_BRANCH"], mergeQueue =
 
 /** A repository whose main requires agate, with the agent's own base `evil` and a pull request into it. */
 async function pullRequestIntoEvil(repo: string, evilFiles: Record<string, string | null>) {
-  await gate.sim.createRepository({
-    repo,
-    files: {
-      ".github/agate.yml": ANSWER_CONFIG,
-      "answer.txt": "0\n",
-      ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
-    },
-  });
+  await repos.createAnswerRepository(gate.sim, repo);
   requireAgate(repo);
   await gate.sim.pushCommit({
     repo,
@@ -201,16 +185,7 @@ describe("no pass outlives its base", () => {
       settle: () => gate.processDeliveries(),
       bundle: noopBundle(),
       stepConclusion: "success",
-      beforeAgate: async (job) => {
-        await gate.sim.uploadArtifactAs({
-          repo,
-          runId: job.runId,
-          attempt: job.attempt,
-          job: job.job,
-          name: recordArtifactName(job.attempt),
-          files: forgedPassingRecord({ sim: gate.sim, repo, job, head, number }),
-        });
-      },
+      beforeAgate: forgeBeforeAgate(gate.sim, repo, head, number),
     });
     expect(gate.sim.labelsOf({ repo, number })).toContain("agate:accepted");
     await gate.sim.retargetPullRequest({ repo, number, base: "main", user: "codex[bot]" });
@@ -248,31 +223,9 @@ describe("no pass outlives its base", () => {
 
   it("honest: a fork's pull request into main, which requires agate, reaches success (its run lists no pull request)", async () => {
     const repo = "fork-protected";
-    await gate.sim.createRepository({
-      repo,
-      files: {
-        ".github/agate.yml": ANSWER_CONFIG,
-        "answer.txt": "0\n",
-        ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
-      },
-    });
+    await repos.createAnswerRepository(gate.sim, repo);
     requireAgate(repo, ["~DEFAULT_BRANCH"], true);
-    const fork = await gate.sim.forkRepository({ repo, owner: "outsider" });
-    const head = await gate.sim.pushCommit({
-      owner: fork.owner,
-      repo: fork.repo,
-      branch: "fix",
-      files: { "answer.txt": "42\n" },
-      author: "outsider",
-    });
-    await gate.sim.openPullRequest({
-      repo,
-      head: "fix",
-      headOwner: "outsider",
-      title: "Fix",
-      user: "outsider",
-    });
-    await gate.processDeliveries();
+    const head = await repos.outsiderPullRequest(gate, repo, { "answer.txt": "42\n" });
     const run = await gate.ci(repo, "fix", head);
     expect(run.status, run.stderr).toBe(0);
     const check = gate.gateCheck(repo, head);
@@ -291,33 +244,17 @@ describe("what the evidence workflow runs", () => {
       "x-setup: &setup\n  uses: ./.github/actions/setup\npermissions:\n",
     ).replace("      - name: agate\n", "      - *setup\n      - name: agate\n");
     expect(workflow).toContain("      - *setup\n");
-    const { head, branch, number } = await gate.agentPullRequest(
+    const { head, branch, number } = await repos.pullRequestEditingSetupAction(
+      gate,
       repo,
-      {
-        "answer.txt": "42\n",
-        ".github/actions/setup/action.yml": "runs:\n  using: composite\n  steps: []\n",
-      },
-      {
-        baseFiles: {
-          ".github/workflows/agate.yml": workflow,
-          ".github/actions/setup/action.yml":
-            "runs:\n  using: composite\n  steps:\n    - run: echo set up\n      shell: bash\n",
-        },
-      },
+      workflow,
+      "42\n",
     );
     await gate.ci(repo, branch, head);
     expect(gate.gateCheck(repo, head)?.output?.summary).toContain(
       "the change modifies `.github/actions/setup/action.yml`, which the evidence workflow is or uses",
     );
-    gate.sim.setPermission({ repo, user: "maintainer", permission: "write" });
-    await gate.sim.submitReview({
-      repo,
-      number,
-      state: "APPROVED",
-      user: "maintainer",
-      commitId: head,
-    });
-    await gate.processDeliveries();
+    await repos.maintainerApproves(gate, repo, number, head);
     expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");
   });
 });
@@ -388,15 +325,7 @@ describe("who counts as a maintainer: one test everywhere, by account type and t
     await gate.processDeliveries();
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "action_required" });
 
-    gate.sim.setPermission({ repo, user: "maintainer", permission: "write" });
-    await gate.sim.submitReview({
-      repo,
-      number,
-      state: "APPROVED",
-      user: "maintainer",
-      commitId: head,
-    });
-    await gate.processDeliveries();
+    await repos.maintainerApproves(gate, repo, number, head);
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
   });
 });

@@ -24,6 +24,7 @@ import {
   TRACE_REPORT_FILE_NAME,
   traceReportArtifactName,
 } from "../../schemas/trace.js";
+import { uploadFromJob } from "../support/forged-record.js";
 import { useGateHarness } from "../support/gate-harness.js";
 
 const gate = useGateHarness();
@@ -201,14 +202,13 @@ describe("the agent's trace, from the Action to the App", { timeout: 120_000 }, 
     const run = await gate.ci(repo, branch, head, {
       inputs: { trace: ".agent/session.jsonl" },
       beforeAgate: async (job) => {
-        await gate.sim.uploadArtifactAs({
+        await uploadFromJob(
+          gate.sim,
           repo,
-          runId: job.runId,
-          attempt: job.attempt,
-          job: job.job,
-          name: traceReportArtifactName(job.attempt),
-          files: { [TRACE_REPORT_FILE_NAME]: "[]" },
-        });
+          job,
+          { [TRACE_REPORT_FILE_NAME]: "[]" },
+          traceReportArtifactName(job.attempt),
+        );
       },
     });
     // agate's own upload was refused (the name was taken); its job summary says so.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { maintainerApproves } from "../support/evidence-repos.js";
 import { ANSWER_CONFIG as CONFIG, useGateHarness } from "../support/gate-harness.js";
 
 /**
@@ -115,15 +116,7 @@ describe("the agate gate, end to end against the simulator", () => {
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "action_required" });
     expect(gate.sim.labelsOf({ repo, number })).toContain("agate:escalated");
 
-    gate.sim.setPermission({ repo, user: "maintainer", permission: "write" });
-    await gate.sim.submitReview({
-      repo,
-      number,
-      state: "APPROVED",
-      user: "maintainer",
-      commitId: head,
-    });
-    await gate.processDeliveries();
+    await maintainerApproves(gate, repo, number, head);
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
     expect(gate.gateCheck(repo, head)?.output?.summary).toContain(
       `approved by maintainer on ${head.slice(0, 7)}`,
