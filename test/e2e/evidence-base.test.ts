@@ -308,14 +308,7 @@ describe("who counts as a maintainer: one test everywhere, by account type and t
     await gate.ci(repo, branch, head);
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "action_required" });
     gate.sim.addUser("agent-machine", "Bot");
-    gate.sim.setPermission({ repo, user: "agent-machine", permission: "admin" });
-    await gate.sim.submitReview({
-      repo,
-      number,
-      state: "APPROVED",
-      user: "agent-machine",
-      commitId: head,
-    });
+    await repos.approvesAs(gate, { repo, number, head }, "agent-machine", "admin");
     await gate.sim.addIssueComment({
       repo,
       number,

@@ -3,6 +3,7 @@
  * the gate harness (gate-harness.ts) plays them against the simulator.
  */
 import type { GitHubSimulator } from "../github/index.js";
+import type { PermissionLevel } from "../github/state.js";
 import { ANSWER_CONFIG, EVIDENCE_WORKFLOW_TEXT, type GateHarness } from "./gate-harness.js";
 
 /** The answer config as written (no runner settings added), answer.txt at 0, the README's workflow. */
@@ -68,6 +69,18 @@ export function pullRequestEditingSetupAction(
   );
 }
 
+/** `user`, given `permission` on the repository, approves `head` (the deliveries wait). */
+export async function approvesAs(
+  gate: GateHarness,
+  pull: { repo: string; number: number; head: string },
+  user: string,
+  permission: PermissionLevel,
+): Promise<void> {
+  const { repo, number, head } = pull;
+  gate.sim.setPermission({ repo, user, permission });
+  await gate.sim.submitReview({ repo, number, state: "APPROVED", user, commitId: head });
+}
+
 /** `maintainer`, given write access, approves `head`; the deliveries that causes are handled. */
 export async function maintainerApproves(
   gate: GateHarness,
@@ -75,13 +88,6 @@ export async function maintainerApproves(
   number: number,
   head: string,
 ): Promise<void> {
-  gate.sim.setPermission({ repo, user: "maintainer", permission: "write" });
-  await gate.sim.submitReview({
-    repo,
-    number,
-    state: "APPROVED",
-    user: "maintainer",
-    commitId: head,
-  });
+  await approvesAs(gate, { repo, number, head }, "maintainer", "write");
   await gate.processDeliveries();
 }

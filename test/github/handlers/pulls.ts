@@ -2,17 +2,8 @@
 import * as s from "../serialize.js";
 import type { Review } from "../state.js";
 import { Unprocessable } from "../world.js";
-import {
-  bodyOf,
-  type Ctx,
-  json,
-  listPage,
-  numberParam,
-  type OperationTable,
-  queryString,
-  repoOf,
-  tokenOf,
-} from "./context.js";
+import * as context from "./context.js";
+import { bodyOf, type Ctx, json, numberParam, type OperationTable, repoOf } from "./context.js";
 
 function pullOf(ctx: Ctx) {
   const repo = repoOf(ctx);
@@ -58,7 +49,7 @@ export const pullOperations: OperationTable = {
     handle: (ctx) => {
       const { repo, pull } = pullOf(ctx);
       const body = bodyOf(ctx);
-      const token = tokenOf(ctx);
+      const token = context.tokenOf(ctx);
       // Title, body, state and base in one call: one `edited` (naming every change), then
       // `closed` / `reopened`; a new base gets a new test merge commit.
       void ctx.world.updateIssue(repo, pull, token.actor, {
@@ -79,9 +70,9 @@ export const pullOperations: OperationTable = {
     permission: ["pull_requests", "read"],
     handle: (ctx) => {
       const repo = repoOf(ctx);
-      const state = queryString(ctx, "state") ?? "open";
-      const head = queryString(ctx, "head");
-      const base = queryString(ctx, "base");
+      const state = context.queryString(ctx, "state") ?? "open";
+      const head = context.queryString(ctx, "head");
+      const base = context.queryString(ctx, "base");
       const pulls = [...repo.issues.values()]
         .filter((item) => item.pull)
         .filter((item) => state === "all" || item.state === state)
@@ -97,7 +88,7 @@ export const pullOperations: OperationTable = {
           );
         })
         .sort((a, b) => b.number - a.number);
-      return listPage(ctx, pulls, (item) => ctx.world.pullJson(repo, item, false));
+      return context.listPage(ctx, pulls, (item) => ctx.world.pullJson(repo, item, false));
     },
   },
 
@@ -109,7 +100,7 @@ export const pullOperations: OperationTable = {
       // "Responses include a maximum of 3000 files" (GitHub's REST docs); `changed_files` on
       // the pull request still counts them all.
       const files = repo.git.diff(mergeBase, head).slice(0, MAX_FILES);
-      return listPage(ctx, files, (file) => s.diffEntry(ctx.world.urls, repo, file, head));
+      return context.listPage(ctx, files, (file) => s.diffEntry(ctx.world.urls, repo, file, head));
     },
   },
 
@@ -119,7 +110,7 @@ export const pullOperations: OperationTable = {
     handle: (ctx) => {
       const { repo, head, mergeBase } = range(ctx);
       const commits = repo.git.commitsBetween(mergeBase, head).slice(0, 250);
-      return listPage(ctx, commits, (sha) =>
+      return context.listPage(ctx, commits, (sha) =>
         s.commit(ctx.world.urls, repo, repo.git.readCommit(sha), (email) =>
           ctx.world.accountByEmail(email),
         ),
@@ -133,7 +124,9 @@ export const pullOperations: OperationTable = {
     handle: (ctx) => {
       const { repo, pull } = pullOf(ctx);
       const reviews = pull.pull.reviews.filter((review) => review.state !== "PENDING");
-      return listPage(ctx, reviews, (review) => s.review(ctx.world.urls, repo, pull, review));
+      return context.listPage(ctx, reviews, (review) =>
+        s.review(ctx.world.urls, repo, pull, review),
+      );
     },
   },
 
@@ -143,7 +136,7 @@ export const pullOperations: OperationTable = {
     handle: (ctx) => {
       const { repo, pull } = pullOf(ctx);
       const body = bodyOf(ctx);
-      const token = tokenOf(ctx);
+      const token = context.tokenOf(ctx);
       const event = typeof body.event === "string" ? body.event : undefined;
       const state = event ? EVENTS[event] : "PENDING";
       if (!state)
