@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Agate } from "../../app/runtime/server.js";
-import type { GitHubSimulator } from "../github/index.js";
+import { type GitHubSimulator, startGitHubSimulator } from "../github/index.js";
 import { startSimulatorApp } from "./simulator-env.js";
 
 export async function startEntriesApp(
@@ -24,6 +24,27 @@ export async function startEntriesApp(
     close: async () => {
       await agate.close();
       rmSync(temp, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A simulator signing its webhooks with `secret` and the App against it; `close` stops both, the
+ * App first.
+ */
+export async function startEntriesWorld(secret: string): Promise<{
+  sim: GitHubSimulator;
+  app: Awaited<ReturnType<typeof startEntriesApp>>;
+  close(): Promise<void>;
+}> {
+  const sim = await startGitHubSimulator({ webhookSecret: secret });
+  const app = await startEntriesApp(sim, secret);
+  return {
+    sim,
+    app,
+    close: async () => {
+      await app.close();
+      await sim.close();
     },
   };
 }
