@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Agate } from "../../app/runtime/server.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { type GitHubSimulator, installationClient, startGitHubSimulator } from "../github/index.js";
+import { agentPull } from "../github/use-simulator.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../support/evidence-workflow.js";
 import { recordingLog } from "../support/recording-log.js";
 import { testConfig } from "../support/runner-users.js";
@@ -59,7 +60,7 @@ describe("the App, end to end over HTTP", () => {
       },
     });
     // The agent also edits the config to drop a command: the App reads the base's, not this.
-    const head = await sim.pushCommit({
+    const { head, number } = await agentPull(sim, {
       repo,
       branch: "codex/answer",
       files: {
@@ -68,13 +69,7 @@ describe("the App, end to end over HTTP", () => {
           'version: 1\ncommands:\n  - name: answer\n    run: "true"\n',
         ),
       },
-      author: "codex[bot]",
-    });
-    const { number } = await sim.openPullRequest({
-      repo,
-      head: "codex/answer",
       title: "Answer",
-      user: "codex[bot]",
     });
     await settle();
     // A protected path changed: escalated at once, before any evidence, so a human hears early.
@@ -137,18 +132,7 @@ describe("the App, end to end over HTTP", () => {
       repo,
       files: { ".github/agate.yml": testConfig(CONFIG), "answer.txt": "42\n" },
     });
-    await sim.pushCommit({
-      repo,
-      branch: "codex/task",
-      files: { "a.txt": "a\n" },
-      author: "codex[bot]",
-    });
-    const { number } = await sim.openPullRequest({
-      repo,
-      head: "codex/task",
-      title: "Task",
-      user: "codex[bot]",
-    });
+    const { number } = await agentPull(sim, { repo, branch: "codex/task" });
     await settle();
 
     sim.setWebhookUrl(undefined);
