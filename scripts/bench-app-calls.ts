@@ -118,34 +118,31 @@ async function story(title: string, branch: string) {
     console.log(`  ${e.event.padEnd(28)} ${String(e.calls).padStart(2)} calls  ${e.ops}`);
   }
   console.log(`  total                        ${jobs.reduce((sum, e) => sum + e.calls, 0)} calls`);
-  const next = await sim.pushCommit({
-    repo: "bench",
-    branch,
-    files: { [`${branch}.txt`]: "b\n" },
-    author: "codex[bot]",
-  });
-  await settle();
-  const synchronize = evaluations()
-    .slice(before + jobs.length)
-    .filter((e) => e.event === "pull_request.synchronize");
+  const next = await pushAndCount(branch, "b\n");
   console.log(
-    `a synchronize to ${next.slice(0, 7)} (${conclusion === "success" ? "accepted" : conclusion} → pending): ${synchronize.map((e) => `${e.calls} calls  ${e.ops}`).join("; ")}`,
+    `a synchronize to ${next.sha.slice(0, 7)} (${conclusion === "success" ? "accepted" : conclusion} → pending): ${next.calls}`,
   );
   // Another push before CI reported: the state stays pending.
-  const seen = evaluations().length;
-  const again = await sim.pushCommit({
+  const again = await pushAndCount(branch, "c\n");
+  console.log(`a synchronize to ${again.sha.slice(0, 7)} (pending → pending): ${again.calls}`);
+}
+
+/** The agent pushes `text` to `branch`; the new head and what its synchronize passes called. */
+async function pushAndCount(branch: string, text: string): Promise<{ sha: string; calls: string }> {
+  const from = evaluations().length;
+  const sha = await sim.pushCommit({
     repo: "bench",
     branch,
-    files: { [`${branch}.txt`]: "c\n" },
+    files: { [`${branch}.txt`]: text },
     author: "codex[bot]",
   });
   await settle();
-  const still = evaluations()
-    .slice(seen)
-    .filter((e) => e.event === "pull_request.synchronize");
-  console.log(
-    `a synchronize to ${again.slice(0, 7)} (pending → pending): ${still.map((e) => `${e.calls} calls  ${e.ops}`).join("; ")}`,
-  );
+  const calls = evaluations()
+    .slice(from)
+    .filter((e) => e.event === "pull_request.synchronize")
+    .map((e) => `${e.calls} calls  ${e.ops}`)
+    .join("; ");
+  return { sha, calls };
 }
 
 await story("one pull request", "codex/b");

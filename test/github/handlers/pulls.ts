@@ -10,6 +10,11 @@ function pullOf(ctx: Ctx) {
   return { repo, pull: ctx.world.pull(repo, numberParam(ctx, "pull_number")) };
 }
 
+/** A write to a pull request: the pull request, the request's body, and the token that writes. */
+function pullWrite(ctx: Ctx) {
+  return { ...pullOf(ctx), body: bodyOf(ctx), token: context.tokenOf(ctx) };
+}
+
 function range(ctx: Ctx) {
   const { repo, pull } = pullOf(ctx);
   const head = ctx.world.pullHeadSha(repo, pull);
@@ -47,9 +52,7 @@ export const pullOperations: OperationTable = {
     auth: "token",
     permission: ["pull_requests", "write"],
     handle: (ctx) => {
-      const { repo, pull } = pullOf(ctx);
-      const body = bodyOf(ctx);
-      const token = context.tokenOf(ctx);
+      const { repo, pull, body, token } = pullWrite(ctx);
       // Title, body, state and base in one call: one `edited` (naming every change), then
       // `closed` / `reopened`; a new base gets a new test merge commit.
       void ctx.world.updateIssue(repo, pull, token.actor, {
@@ -134,9 +137,7 @@ export const pullOperations: OperationTable = {
     auth: "token",
     permission: ["pull_requests", "write"],
     handle: (ctx) => {
-      const { repo, pull } = pullOf(ctx);
-      const body = bodyOf(ctx);
-      const token = context.tokenOf(ctx);
+      const { repo, pull, body, token } = pullWrite(ctx);
       const event = typeof body.event === "string" ? body.event : undefined;
       const state = event ? EVENTS[event] : "PENDING";
       if (!state)
