@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { agentPull } from "../github/use-simulator.js";
 import * as repos from "../support/evidence-repos.js";
 import { forgeBeforeAgate } from "../support/forged-record.js";
 import { ANSWER_CONFIG, EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
@@ -117,18 +118,12 @@ async function pullRequestIntoEvil(repo: string, evilFiles: Record<string, strin
     author: "codex[bot]",
     message: "A base of the agent's",
   });
-  const head = await gate.sim.pushCommit({
+  const { head, number } = await agentPull(gate.sim, {
     repo,
     branch: "codex/answer",
     files: { "answer.txt": "41\n" },
-    author: "codex[bot]",
-  });
-  const { number } = await gate.sim.openPullRequest({
-    repo,
-    head: "codex/answer",
     base: "evil",
     title: "Answer",
-    user: "codex[bot]",
   });
   await gate.processDeliveries();
   return { head, number, branch: "codex/answer" };
@@ -301,12 +296,7 @@ describe("who counts as a maintainer: one test everywhere, by account type and t
 
   it("4. an account GitHub types Bot, without `[bot]` in its login, never approves nor accepts, whatever its access", async () => {
     const repo = "bot-typed";
-    const { head, branch, number } = await gate.agentPullRequest(repo, {
-      "answer.txt": "42\n",
-      ".github/workflows/lint.yml": "on: push\n",
-    });
-    await gate.ci(repo, branch, head);
-    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "action_required" });
+    const { head, number } = await repos.workflowEditPullRequest(gate, repo);
     gate.sim.addUser("agent-machine", "Bot");
     await repos.approvesAs(gate, { repo, number, head }, "agent-machine", "admin");
     await gate.sim.addIssueComment({

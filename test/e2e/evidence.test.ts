@@ -35,6 +35,16 @@ const summaryOf = (repo: string, sha: string) => gate.gateCheck(repo, sha)?.outp
 const forgedRecord = (repo: string, job: CiJob, head: string, number: number) =>
   forgedPassingRecord({ sim: gate.sim, repo, job, head, number, tested: job.sha });
 
+/**
+ * The agent's failing pull request, and CI on its head with a step of the job's own (`lines`, one
+ * shell script) before agate's.
+ */
+async function failingWithStepBefore(repo: string, name: string, lines: string[]) {
+  const { head, branch } = await gate.agentPullRequest(repo, FAILING);
+  const run = await gate.ci(repo, branch, head, { before: [{ name, run: lines.join("\n") }] });
+  return { head, run };
+}
+
 describe("evidence the code under test cannot forge", () => {
   it("7. the README's workflow (shallow checkout of the test merge commit) gives a believed record", async () => {
     const repo = "shallow";
@@ -226,20 +236,12 @@ describe("evidence the code under test cannot forge", () => {
 
   it("6. a BASH_ENV or a fake bash written into the job's environment by an earlier step changes nothing", async () => {
     const repo = "poisoned-env";
-    const { head, branch } = await gate.agentPullRequest(repo, FAILING);
-    const run = await gate.ci(repo, branch, head, {
-      before: [
-        {
-          name: "poison",
-          run: [
-            'printf "exit 0\\n" > "$RUNNER_TEMP/always-pass.sh"',
-            'echo "BASH_ENV=$RUNNER_TEMP/always-pass.sh" >> "$GITHUB_ENV"',
-            'mkdir -p "$RUNNER_TEMP/fake" && printf "#!/bin/sh\\nexit 0\\n" > "$RUNNER_TEMP/fake/bash"',
-            'chmod +x "$RUNNER_TEMP/fake/bash" && echo "$RUNNER_TEMP/fake" >> "$GITHUB_PATH"',
-          ].join("\n"),
-        },
-      ],
-    });
+    const { head, run } = await failingWithStepBefore(repo, "poison", [
+      'printf "exit 0\\n" > "$RUNNER_TEMP/always-pass.sh"',
+      'echo "BASH_ENV=$RUNNER_TEMP/always-pass.sh" >> "$GITHUB_ENV"',
+      'mkdir -p "$RUNNER_TEMP/fake" && printf "#!/bin/sh\\nexit 0\\n" > "$RUNNER_TEMP/fake/bash"',
+      'chmod +x "$RUNNER_TEMP/fake/bash" && echo "$RUNNER_TEMP/fake" >> "$GITHUB_PATH"',
+    ]);
     expect(run.before.poison?.status).toBe(0);
     expect(run.status).not.toBe(0);
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "failure" });
@@ -250,23 +252,15 @@ describe("evidence the code under test cannot forge", () => {
 
   it("8. a fake merge commit made in the job (the test rewritten, parents [base, head]) is not GitHub's", async () => {
     const repo = "fake-merge";
-    const { head, branch } = await gate.agentPullRequest(repo, FAILING);
-    const run = await gate.ci(repo, branch, head, {
-      before: [
-        {
-          name: "forge a merge",
-          run: [
-            "set -e",
-            // The parents must be present to commit on them: deepen the shallow clone.
-            'git fetch --quiet --depth=2 origin "+$GITHUB_REF:refs/remotes/forged"',
-            "echo 42 > answer.txt && git add answer.txt",
-            "parents=$(git cat-file -p HEAD | awk '/^parent/ {printf \"-p %s \", $2}')",
-            "fake=$(git -c user.name=x -c user.email=x@x commit-tree $(git write-tree) $parents -m merge)",
-            "git update-ref HEAD $fake",
-          ].join("\n"),
-        },
-      ],
-    });
+    const { head, run } = await failingWithStepBefore(repo, "forge a merge", [
+      "set -e",
+      // The parents must be present to commit on them: deepen the shallow clone.
+      'git fetch --quiet --depth=2 origin "+$GITHUB_REF:refs/remotes/forged"',
+      "echo 42 > answer.txt && git add answer.txt",
+      "parents=$(git cat-file -p HEAD | awk '/^parent/ {printf \"-p %s \", $2}')",
+      "fake=$(git -c user.name=x -c user.email=x@x commit-tree $(git write-tree) $parents -m merge)",
+      "git update-ref HEAD $fake",
+    ]);
     expect(run.before["forge a merge"]?.status, run.before["forge a merge"]?.stderr).toBe(0);
     expect(run.status, run.stderr).toBe(0);
     expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");

@@ -2,6 +2,7 @@
  * Tests only: repositories the evidence e2e tests start from, and a pull request from a fork, as
  * the gate harness (gate-harness.ts) plays them against the simulator.
  */
+import { expect } from "vitest";
 import type { GitHubSimulator } from "../github/index.js";
 import type { PermissionLevel } from "../github/state.js";
 import { ANSWER_CONFIG, EVIDENCE_WORKFLOW_TEXT, type GateHarness } from "./gate-harness.js";
@@ -90,4 +91,21 @@ export async function maintainerApproves(
 ): Promise<void> {
   await approvesAs(gate, { repo, number, head }, "maintainer", "write");
   await gate.processDeliveries();
+}
+
+/**
+ * The agent's pull request also adds a workflow (a protected path): after CI it waits for a
+ * maintainer (`action_required`), which this asserts.
+ */
+export async function workflowEditPullRequest(
+  gate: GateHarness,
+  repo: string,
+): Promise<{ head: string; number: number; branch: string }> {
+  const opened = await gate.agentPullRequest(repo, {
+    "answer.txt": "42\n",
+    ".github/workflows/lint.yml": "on: push\n",
+  });
+  await gate.ci(repo, opened.branch, opened.head);
+  expect(gate.gateCheck(repo, opened.head)).toMatchObject({ conclusion: "action_required" });
+  return opened;
 }
