@@ -68,11 +68,12 @@ export function frozenClock(start = "2025-01-01T00:00:00.000Z"): TestClock {
   };
 }
 
+/** The pull request and head the row fixtures below are about. */
+const THE_PULL = { repository: "octo/repo", pull_number: 12, head_sha: SHA_A } as const;
+
 export function recordInput(overrides: Partial<AcceptanceRecordInput> = {}): AcceptanceRecordInput {
   return {
-    repository: "octo/repo",
-    pull_number: 12,
-    head_sha: SHA_A,
+    ...THE_PULL,
     base_sha: SHA_C,
     tested: {
       sha: SHA_A,
@@ -128,9 +129,7 @@ export function recordInput(overrides: Partial<AcceptanceRecordInput> = {}): Acc
 
 export function evaluation(overrides: Partial<EvaluationInput> = {}): EvaluationInput {
   return {
-    repository: "octo/repo",
-    pull_number: 12,
-    head_sha: SHA_A,
+    ...THE_PULL,
     tree_sha: TREE_1,
     config_digest: DIGEST,
     run: {
@@ -154,9 +153,7 @@ export function evaluation(overrides: Partial<EvaluationInput> = {}): Evaluation
 
 export function override(overrides: Partial<OverrideInput> = {}): OverrideInput {
   return {
-    repository: "octo/repo",
-    pull_number: 12,
-    head_sha: SHA_A,
+    ...THE_PULL,
     base_ref: "main",
     by: "octocat",
     reason: "the workflow change is reviewed",
