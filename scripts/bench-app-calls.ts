@@ -6,35 +6,23 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { agateDomains } from "../app/compose.js";
-import { startAgate } from "../app/runtime/server.js";
 import { startGitHubSimulator } from "../test/github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../test/support/evidence-workflow.js";
 import { recordingLog } from "../test/support/recording-log.js";
 import { testConfig } from "../test/support/runner-users.js";
 import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
+import { startSimulatorApp } from "../test/support/simulator-env.js";
 
 const temp = mkdtempSync(join(tmpdir(), "agate-bench-calls-"));
 // As on GitHub, every job gets a check run of its own too (GitHub Actions').
 const sim = await startGitHubSimulator({ webhookSecret: "bench", jobCheckRuns: true });
 const log = recordingLog();
-const agate = await startAgate({
-  // The simulator has no secondary rate limits to pace writes for.
-  githubThrottle: false,
-  env: {
-    ...sim.probotEnv(),
-    WEBHOOK_SECRET: "bench",
-    PORT: "0",
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "silent",
-    AGATE_DATABASE_URL: `file:${join(temp, "a.db")}`,
-  },
-  log,
-  pollMs: 20,
-  ...agateDomains,
-});
-sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
+const agate = await startSimulatorApp(
+  sim,
+  { WEBHOOK_SECRET: "bench", AGATE_DATABASE_URL: `file:${join(temp, "a.db")}` },
+  { log },
+);
 const settle = () => settleApp(sim, agate);
 
 /** "(N GitHub calls: ops)" from each job the gate logged, by the event that caused it. */
@@ -130,34 +118,31 @@ async function story(title: string, branch: string) {
     console.log(`  ${e.event.padEnd(28)} ${String(e.calls).padStart(2)} calls  ${e.ops}`);
   }
   console.log(`  total                        ${jobs.reduce((sum, e) => sum + e.calls, 0)} calls`);
-  const next = await sim.pushCommit({
-    repo: "bench",
-    branch,
-    files: { [`${branch}.txt`]: "b\n" },
-    author: "codex[bot]",
-  });
-  await settle();
-  const synchronize = evaluations()
-    .slice(before + jobs.length)
-    .filter((e) => e.event === "pull_request.synchronize");
+  const next = await pushAndCount(branch, "b\n");
   console.log(
-    `a synchronize to ${next.slice(0, 7)} (${conclusion === "success" ? "accepted" : conclusion} → pending): ${synchronize.map((e) => `${e.calls} calls  ${e.ops}`).join("; ")}`,
+    `a synchronize to ${next.sha.slice(0, 7)} (${conclusion === "success" ? "accepted" : conclusion} → pending): ${next.calls}`,
   );
   // Another push before CI reported: the state stays pending.
-  const seen = evaluations().length;
-  const again = await sim.pushCommit({
+  const again = await pushAndCount(branch, "c\n");
+  console.log(`a synchronize to ${again.sha.slice(0, 7)} (pending → pending): ${again.calls}`);
+}
+
+/** The agent pushes `text` to `branch`; the new head and what its synchronize passes called. */
+async function pushAndCount(branch: string, text: string): Promise<{ sha: string; calls: string }> {
+  const from = evaluations().length;
+  const sha = await sim.pushCommit({
     repo: "bench",
     branch,
-    files: { [`${branch}.txt`]: "c\n" },
+    files: { [`${branch}.txt`]: text },
     author: "codex[bot]",
   });
   await settle();
-  const still = evaluations()
-    .slice(seen)
-    .filter((e) => e.event === "pull_request.synchronize");
-  console.log(
-    `a synchronize to ${again.slice(0, 7)} (pending → pending): ${still.map((e) => `${e.calls} calls  ${e.ops}`).join("; ")}`,
-  );
+  const calls = evaluations()
+    .slice(from)
+    .filter((e) => e.event === "pull_request.synchronize")
+    .map((e) => `${e.calls} calls  ${e.ops}`)
+    .join("; ");
+  return { sha, calls };
 }
 
 await story("one pull request", "codex/b");

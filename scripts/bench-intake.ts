@@ -22,7 +22,13 @@ import { sign } from "@octokit/webhooks-methods";
 import { agateObserve, agateRoute } from "../app/compose.js";
 import { startAgate, WEBHOOKS_PATH } from "../app/runtime/server.js";
 import { SqliteStore } from "../app/store/sqlite-store.js";
-import { bareProbot, localAppEnv } from "../test/support/local-app.js";
+import {
+  bareProbot,
+  localAppEnv,
+  type PostedBatch,
+  postInParallel,
+  type SignedDelivery,
+} from "../test/support/local-app.js";
 import { delivery, tempDir } from "../test/support/store.js";
 import { webhookExample } from "../test/support/webhook-examples.js";
 
@@ -35,11 +41,7 @@ const TARGET_P99_MS = 10;
 const met = (ok: boolean) => (ok ? "met" : "NOT met");
 const secret = "bench-secret";
 
-interface Request {
-  id: string;
-  body: string;
-  signature: string;
-}
+type Request = SignedDelivery;
 
 const payload = webhookExample("pull_request", "synchronize");
 const size = Buffer.byteLength(JSON.stringify(payload));
@@ -53,11 +55,7 @@ async function requests(count: number): Promise<Request[]> {
   );
 }
 
-interface Run {
-  perSecond: number;
-  p50: number;
-  p99: number;
-}
+type Run = PostedBatch;
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
@@ -68,39 +66,9 @@ const median = (values: number[]) =>
   );
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
-async function run(url: string, list: Request[], parallel: number): Promise<Run> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < list.length) {
-        const request = list[next++] as Request;
-        const t0 = performance.now();
-        const response = await fetch(url, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            "x-github-event": "pull_request",
-            "x-github-delivery": request.id,
-            "x-hub-signature-256": request.signature,
-          },
-          body: request.body,
-        });
-        await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    perSecond: list.length / seconds,
-    p50: quantile(latencies, 0.5),
-    p99: quantile(latencies, 0.99),
-  };
-}
+/** Posts every request to `url`, `parallel` at a time. */
+const run = (url: string, list: Request[], parallel: number): Promise<Run> =>
+  postInParallel(list, parallel, () => url);
 
 /** What one durable commit of a delivery costs this disk at least: write its bytes, fdatasync. */
 function fsyncFloor(file: string, count = 300): { p50: number; p99: number } {

@@ -20,7 +20,7 @@ import { sign } from "@octokit/webhooks-methods";
 import pg from "pg";
 import { WEBHOOKS_PATH } from "../app/runtime/server.js";
 import { openStore } from "../app/store/open-store.js";
-import { localAppEnv } from "../test/support/local-app.js";
+import { localAppEnv, postInParallel, type SignedDelivery } from "../test/support/local-app.js";
 import { databaseUrl } from "../test/support/postgres-run.js";
 import {
   type PostgresServer,
@@ -39,11 +39,7 @@ const example = webhookExample("pull_request", "synchronize") as unknown as {
   pull_request: Record<string, unknown>;
 };
 
-interface Delivery {
-  id: string;
-  body: string;
-  signature: string;
-}
+type Delivery = SignedDelivery;
 
 async function deliveries(count: number, offset: number): Promise<Delivery[]> {
   return Promise.all(
@@ -60,38 +56,8 @@ async function deliveries(count: number, offset: number): Promise<Delivery[]> {
 }
 
 /** Posts every delivery, `inFlight` at a time, round-robin over the replicas. */
-async function post(urls: string[], list: Delivery[]) {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < list.length) {
-        const n = next++;
-        const delivery = list[n] as Delivery;
-        const t0 = performance.now();
-        const response = await fetch(`${urls[n % urls.length]}${WEBHOOKS_PATH}`, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            "x-github-event": "pull_request",
-            "x-github-delivery": delivery.id,
-            "x-hub-signature-256": delivery.signature,
-          },
-          body: delivery.body,
-        });
-        await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { started, perSecond: list.length / seconds, p50: at(0.5), p99: at(0.99) };
-}
+const post = (urls: string[], list: Delivery[]) =>
+  postInParallel(list, inFlight, (n) => `${urls[n % urls.length]}${WEBHOOKS_PATH}`);
 
 async function measure(
   name: string,

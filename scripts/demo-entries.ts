@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import { DASHBOARD_MARKER } from "../checks/dashboard/render.js";
 import { startGitHubSimulator } from "../test/github/index.js";
 import { agentEnv, startEntriesApp } from "../test/support/entries-app.js";
+import { BILLING_COMMIT_QUESTION } from "../test/support/entry-questions.js";
 import { settle as settleApp } from "../test/support/settle.js";
 
 const run = promisify(execFile);
@@ -150,18 +151,7 @@ try {
   console.log(`  agent-a writes DATABASE_URL=postgres://staging-db.internal:5433/widgets`);
 
   step("Entry 2: a question nobody can answer ends blocked after one follow-up, no ping-pong");
-  const ask2 = await agent(
-    "agent-a",
-    "open",
-    "--project",
-    "billing",
-    "--question",
-    "Which commit introduced the flaky test in the legacy billing repository?",
-    "--tried",
-    "This workspace has no copy of that repository and no history of it.",
-    "--needed",
-    "A commit SHA.",
-  );
+  const ask2 = await agent("agent-a", "open", "--project", "billing", ...BILLING_COMMIT_QUESTION);
   const two = numberIn(ask2.out);
   await agent("agent-b", "claim", String(two));
   await agent("agent-b", "ask", String(two), "Where is the legacy billing repository?");

@@ -10,8 +10,6 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { agateDomains } from "../app/compose.js";
-import { startAgate } from "../app/runtime/server.js";
 import { startGitHubSimulator } from "../test/github/index.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../test/support/evidence-workflow.js";
 import { GIT_ENV } from "../test/support/git-repo.js";
@@ -19,6 +17,7 @@ import { recordingLog } from "../test/support/recording-log.js";
 import { ACTION_CAN_ISOLATE, testConfig } from "../test/support/runner-users.js";
 import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
+import { startSimulatorApp } from "../test/support/simulator-env.js";
 import { DEMO_MODEL_NAME, startDemoModel } from "./demo-model.js";
 
 // Its own file, never AGATE_DATABASE_URL: the demo starts by deleting it.
@@ -36,26 +35,22 @@ const sim = await startGitHubSimulator({ webhookSecret: SECRET });
 // 127.0.0.1, which the App's operator allows (AGATE_EVALUATOR_BASE_URLS) as any local endpoint.
 // It needs no key and no sandbox; the `command` kind needs bubblewrap (docs/evaluator.md).
 const model = await startDemoModel();
-const agate = await startAgate({
-  // The simulator has no secondary rate limits to pace writes for.
-  githubThrottle: false,
-  env: {
-    ...sim.probotEnv(),
+const agate = await startSimulatorApp(
+  sim,
+  {
     WEBHOOK_SECRET: SECRET,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "silent",
     AGATE_DATABASE_URL: `file:${DATABASE}`,
     AGATE_EVALUATOR_BASE_URLS: model.url,
     // A failed request is not retried, so the step where the endpoint is down is quick.
     AGATE_EVALUATOR_RETRIES: "0",
   },
-  log: recordingLog(),
-  pollMs: 20,
-  ...agateDomains,
-});
-sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
+  { log: recordingLog() },
+);
 const settle = () => settleApp(sim, agate);
+
+/** codex[bot] commits `files` to `branch` of the demo's repository and pushes: the new head. */
+const agentCommit = (branch: string, files: Record<string, string>, message: string) =>
+  sim.pushCommit({ repo: REPO, branch, files, author: "codex[bot]", message });
 
 function step(title: string) {
   console.log(`\n▶ ${title}`);
@@ -148,13 +143,7 @@ try {
   sim.addRuleset({ repo: REPO, requiredChecks: [{ context: "agate", integration_id: sim.appId }] });
 
   step("An agent opens a pull request from codex/answer");
-  let head = await sim.pushCommit({
-    repo: REPO,
-    branch: BRANCH,
-    files: { "src/answer.txt": "41\n" },
-    author: "codex[bot]",
-    message: "Compute the answer",
-  });
+  let head = await agentCommit(BRANCH, { "src/answer.txt": "41\n" }, "Compute the answer");
   const { number } = await sim.openPullRequest({
     repo: REPO,
     head: BRANCH,
@@ -187,25 +176,18 @@ try {
   // `--smoke`, the test suite's run: the quickstart's plumbing end to end (the App, the durable
   // webhook path, the built Action in simulated CI, the database file). Every later step is an
   // end-to-end test's too; `.ci/run` plays the whole story with `npm run demo`.
+  /** The agent's pull request, as the store names it. */
+  const thePull = { repository: `${sim.owner}/${REPO}`, pullNumber: number };
   if (!SMOKE) {
     step("The agent pushes a fix");
     const first = head;
-    head = await sim.pushCommit({
-      repo: REPO,
-      branch: BRANCH,
-      files: { "src/answer.txt": "42\n" },
-      author: "codex[bot]",
-      message: "Fix the answer",
-    });
+    head = await agentCommit(BRANCH, { "src/answer.txt": "42\n" }, "Fix the answer");
     await settle();
     expectThat(
       showCheck(head)?.status === "in_progress",
       "the new head waits for its own evidence",
     );
-    const records = await agate.store.listRecords({
-      repository: `${sim.owner}/${REPO}`,
-      pullNumber: number,
-    });
+    const records = await agate.store.listRecords(thePull);
     expectThat(
       records.filter((r) => r.head_sha === first).every((r) => r.stale?.superseded_by === head),
       `every record of ${first.slice(0, 7)} is now stale, superseded by ${head.slice(0, 7)}`,
@@ -226,41 +208,34 @@ try {
     );
 
     step("The agent does the missing work");
-    head = await sim.pushCommit({
-      repo: REPO,
-      branch: BRANCH,
-      files: { "README.md": "# widgets\n\nThe answer is 42.\n" },
-      author: "codex[bot]",
-      message: "Document the answer",
-    });
+    head = await agentCommit(
+      BRANCH,
+      { "README.md": "# widgets\n\nThe answer is 42.\n" },
+      "Document the answer",
+    );
     await settle();
     await ci(head);
     expectThat(
       showCheck(head)?.conclusion === "success",
       "every command passed on this exact commit and the evaluator signed off → accepted",
     );
-    const judged = await agate.store.listEvaluations({
-      repository: `${sim.owner}/${REPO}`,
-      pullNumber: number,
-    });
+    const judged = await agate.store.listEvaluations(thePull);
     expectThat(
       judged.length === 2 && judged.every((e) => e.run.model === DEMO_MODEL_NAME),
       `two evaluations stored, one per tree, each naming who judged (the model ${DEMO_MODEL_NAME})`,
     );
 
     step("The agent also edits the evidence workflow");
-    head = await sim.pushCommit({
-      repo: REPO,
-      branch: BRANCH,
-      files: {
+    head = await agentCommit(
+      BRANCH,
+      {
         ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT.replace(
           "pull_request:",
           "pull_request: {}",
         ),
       },
-      author: "codex[bot]",
-      message: "Tidy the workflow",
-    });
+      "Tidy the workflow",
+    );
     await settle();
     await ci(head);
     const escalated = showCheck(head);
@@ -331,13 +306,11 @@ try {
 
     step("A long task: another agent pull request, labelled long-task");
     const LONG = "codex/long-task";
-    let long = await sim.pushCommit({
-      repo: REPO,
-      branch: LONG,
-      files: { "src/answer.txt": "42\n", "README.md": "# widgets\n\nThe answer is 42.\n" },
-      author: "codex[bot]",
-      message: "Answer and document it",
-    });
+    let long = await agentCommit(
+      LONG,
+      { "src/answer.txt": "42\n", "README.md": "# widgets\n\nThe answer is 42.\n" },
+      "Answer and document it",
+    );
     const second = await sim.openPullRequest({
       repo: REPO,
       head: LONG,
@@ -356,10 +329,9 @@ try {
     );
 
     step("The agent writes a handoff file by hand, with a false file list");
-    long = await sim.pushCommit({
-      repo: REPO,
-      branch: LONG,
-      files: {
+    long = await agentCommit(
+      LONG,
+      {
         ".agate/handoff.md": [
           "---",
           "task: answer the question",
@@ -371,9 +343,8 @@ try {
           "",
         ].join("\n"),
       },
-      author: "codex[bot]",
-      message: "Handoff",
-    });
+      "Handoff",
+    );
     await settle();
     await ci(long, LONG);
     const falseList = handoffOf(long);
@@ -392,13 +363,11 @@ try {
     const run = promisify(execFile);
     await run(process.execPath, [CLI, "run"], { cwd: clone });
     await run(process.execPath, [CLI, "handoff", "--status", "ready"], { cwd: clone });
-    long = await sim.pushCommit({
-      repo: REPO,
-      branch: LONG,
-      files: { ".agate/handoff.md": readFileSync(join(clone, ".agate/handoff.md"), "utf8") },
-      author: "codex[bot]",
-      message: "Handoff from agate handoff",
-    });
+    long = await agentCommit(
+      LONG,
+      { ".agate/handoff.md": readFileSync(join(clone, ".agate/handoff.md"), "utf8") },
+      "Handoff from agate handoff",
+    );
     await settle();
     await ci(long, LONG);
     const trueFile = handoffOf(long);
@@ -416,13 +385,8 @@ try {
   if (!SMOKE) {
     step("The evaluator's endpoint goes down while an agent's pull request is graded");
     const DOWN = "codex/docs";
-    const down = await sim.pushCommit({
-      repo: REPO,
-      branch: DOWN,
-      files: { "src/answer.txt": "42\n", "README.md": "# widgets\n\nThe answer: 42.\n" },
-      author: "codex[bot]",
-      message: "Answer, documented",
-    });
+    const documented = { "src/answer.txt": "42\n", "README.md": "# widgets\n\nThe answer: 42.\n" };
+    const down = await agentCommit(DOWN, documented, "Answer, documented");
     await sim.openPullRequest({ repo: REPO, head: DOWN, title: "Answer", user: "codex[bot]" });
     await settle();
     model.down(true);

@@ -2,15 +2,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { agateDomains } from "../../app/compose.js";
-import { type Agate, startAgate } from "../../app/runtime/server.js";
+import type { Agate } from "../../app/runtime/server.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { type GitHubSimulator, installationClient, startGitHubSimulator } from "../github/index.js";
+import { agentPull } from "../github/use-simulator.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "../support/evidence-workflow.js";
 import { recordingLog } from "../support/recording-log.js";
 import { testConfig } from "../support/runner-users.js";
 import { settle as settleApp } from "../support/settle.js";
 import { simulatedCi } from "../support/simulated-ci.js";
+import { startSimulatorApp } from "../support/simulator-env.js";
 
 /**
  * The whole App as it runs in production, over HTTP: the simulator signs and sends webhooks to
@@ -23,21 +24,11 @@ const temp = mkdtempSync(join(tmpdir(), "agate-app-"));
 
 beforeAll(async () => {
   sim = await startGitHubSimulator({ webhookSecret: "app-gate-secret" });
-  agate = await startAgate({
-    // The simulator has no secondary rate limits to pace writes for.
-    githubThrottle: false,
-    env: {
-      ...sim.probotEnv(),
-      WEBHOOK_SECRET: "app-gate-secret",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "silent",
-      AGATE_DATABASE_URL: `file:${join(temp, "agate.db")}`,
-    },
-    log: recordingLog(),
-    pollMs: 20,
-    ...agateDomains,
-  });
+  agate = await startSimulatorApp(
+    sim,
+    { WEBHOOK_SECRET: "app-gate-secret", AGATE_DATABASE_URL: `file:${join(temp, "agate.db")}` },
+    { log: recordingLog() },
+  );
   sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
 });
 afterAll(async () => {
@@ -69,7 +60,7 @@ describe("the App, end to end over HTTP", () => {
       },
     });
     // The agent also edits the config to drop a command: the App reads the base's, not this.
-    const head = await sim.pushCommit({
+    const { head, number } = await agentPull(sim, {
       repo,
       branch: "codex/answer",
       files: {
@@ -78,13 +69,7 @@ describe("the App, end to end over HTTP", () => {
           'version: 1\ncommands:\n  - name: answer\n    run: "true"\n',
         ),
       },
-      author: "codex[bot]",
-    });
-    const { number } = await sim.openPullRequest({
-      repo,
-      head: "codex/answer",
       title: "Answer",
-      user: "codex[bot]",
     });
     await settle();
     // A protected path changed: escalated at once, before any evidence, so a human hears early.
@@ -147,18 +132,7 @@ describe("the App, end to end over HTTP", () => {
       repo,
       files: { ".github/agate.yml": testConfig(CONFIG), "answer.txt": "42\n" },
     });
-    await sim.pushCommit({
-      repo,
-      branch: "codex/task",
-      files: { "a.txt": "a\n" },
-      author: "codex[bot]",
-    });
-    const { number } = await sim.openPullRequest({
-      repo,
-      head: "codex/task",
-      title: "Task",
-      user: "codex[bot]",
-    });
+    const { number } = await agentPull(sim, { repo, branch: "codex/task" });
     await settle();
 
     sim.setWebhookUrl(undefined);

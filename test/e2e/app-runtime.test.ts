@@ -11,6 +11,7 @@ import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
 import { type GitHubSimulator, startGitHubSimulator } from "../github/index.js";
 import { eventually, recordingLog } from "../support/recording-log.js";
+import { simulatorAppEnv } from "../support/simulator-env.js";
 import { type AgateProcess, spawnAgate } from "../support/spawn-agate.js";
 import { tempDir } from "../support/store.js";
 
@@ -63,13 +64,7 @@ describe("the App's webhook path against the simulator", () => {
     agate = await startAgate({
       // The simulator has no secondary rate limits to pace writes for.
       githubThrottle: false,
-      env: {
-        ...sim.probotEnv(),
-        PORT: "0",
-        HOST: "127.0.0.1",
-        LOG_LEVEL: "silent",
-        AGATE_DATABASE_URL: `file:${join(dir, "webhooks.db")}`,
-      },
+      env: simulatorAppEnv(sim, { AGATE_DATABASE_URL: `file:${join(dir, "webhooks.db")}` }),
       log,
       pollMs: 20,
       route: agateRoute,
@@ -237,18 +232,16 @@ describe("the App process killed while it holds a job", () => {
     sim.reset();
     const database = join(dir, "killed.db");
     const trace = join(dir, "trace.log");
-    const env = (handlerMs: number) => ({
-      ...sim.probotEnv(),
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
-      LOG_FORMAT: "json",
-      AGATE_DATABASE_URL: `file:${database}`,
-      AGATE_WORKERS: "1",
-      AGATE_LEASE_MS: "1000",
-      AGATE_TEST_TRACE: trace,
-      AGATE_TEST_HANDLER_MS: String(handlerMs),
-    });
+    const env = (handlerMs: number) =>
+      simulatorAppEnv(sim, {
+        LOG_LEVEL: "warn",
+        LOG_FORMAT: "json",
+        AGATE_DATABASE_URL: `file:${database}`,
+        AGATE_WORKERS: "1",
+        AGATE_LEASE_MS: "1000",
+        AGATE_TEST_TRACE: trace,
+        AGATE_TEST_HANDLER_MS: String(handlerMs),
+      });
     const lines = () => {
       try {
         return readFileSync(trace, "utf8").trim().split("\n").filter(Boolean);

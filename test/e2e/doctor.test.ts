@@ -111,6 +111,21 @@ function notOk(list: Finding[]): Finding[] {
   return list.filter((finding) => finding.status !== "ok" && finding.status !== "advice");
 }
 
+/** A finding of a problem, as the report lists it. */
+const problem = (check: Finding["check"], summary: string, fix: string): Finding => ({
+  check,
+  status: "problem",
+  summary,
+  fix,
+});
+
+/** A doctor run that found a problem: it exits 1; the findings that are not ok. */
+async function problems(): Promise<Finding[]> {
+  const { code, findings: all } = await findings();
+  expect(code).toBe(1);
+  return notOk(all);
+}
+
 describe("agate-gate doctor against the simulator", { timeout: 60_000 }, () => {
   it("a well set-up repository: every finding ok (a merge queue only advised), exit 0, every read answered from state", async () => {
     const ruleset = await setUp();
@@ -149,24 +164,19 @@ describe("agate-gate doctor against the simulator", { timeout: 60_000 }, () => {
 
   it("no ruleset and no branch protection: the required check is a problem", async () => {
     await setUp({}, null);
-    const { code, findings: all } = await findings();
-    expect(code).toBe(1);
-    expect(notOk(all)).toEqual([
-      {
-        check: "required check",
-        status: "problem",
-        summary:
-          "no ruleset or branch protection requires agate on main: pull requests can merge whatever agate decides",
-        fix: `in a ruleset on main (Settings → Rules → Rulesets), require the status check agate with ${sim.appSlug} as its source`,
-      },
+    expect(await problems()).toEqual([
+      problem(
+        "required check",
+        "no ruleset or branch protection requires agate on main: pull requests can merge whatever agate decides",
+        `in a ruleset on main (Settings → Rules → Rulesets), require the status check agate with ${sim.appSlug} as its source`,
+      ),
     ]);
   });
 
   it("a ruleset that requires agate from any source is a problem; branch protection pinned to the App is ok", async () => {
     const ruleset = await setUp({}, [{ context: "agate" }]);
-    const { code, findings: all } = await findings();
-    expect(code).toBe(1);
-    const required = only(notOk(all), "required check");
+    const found = await problems();
+    const required = only(found, "required check");
     expect(required.status).toBe("problem");
     expect(required.summary).toContain(
       `ruleset ${ruleset} of ${sim.owner}/${REPO} requires agate on main from any source`,
@@ -199,24 +209,19 @@ describe("agate-gate doctor against the simulator", { timeout: 60_000 }, () => {
         "permissions: write-all\n",
       ),
     });
-    const { code, findings: all } = await findings();
-    expect(code).toBe(1);
-    expect(notOk(all)).toEqual([
-      {
-        check: "workflow permissions",
-        status: "problem",
-        summary:
-          ".github/workflows/agate.yml sets permissions: write-all: the pull request's code could push, label and approve with the job's token",
-        fix: "set `permissions: contents: read` on the workflow or the job, and nothing else",
-      },
+    expect(await problems()).toEqual([
+      problem(
+        "workflow permissions",
+        ".github/workflows/agate.yml sets permissions: write-all: the pull request's code could push, label and approve with the job's token",
+        "set `permissions: contents: read` on the workflow or the job, and nothing else",
+      ),
     ]);
   });
 
   it("an invalid config on the default branch is a problem that lists its errors", async () => {
     await setUp({ ".github/agate.yml": `${CONFIG}budgets:\n  graded_atempts_per_pr: 3\n` });
-    const { code, findings: all } = await findings();
-    expect(code).toBe(1);
-    const config = only(notOk(all), "config");
+    const found = await problems();
+    const config = only(found, "config");
     expect(config).toMatchObject({
       status: "problem",
       summary:
@@ -254,9 +259,8 @@ describe("agate-gate doctor against the simulator", { timeout: 60_000 }, () => {
     const installation = [...sim.world.installations.values()][0];
     if (!installation) throw new Error("the simulator has no installation");
     delete installation.permissions.checks;
-    const { code, findings: all } = await findings();
-    expect(code).toBe(1);
-    expect(only(notOk(all), "installation")).toMatchObject({
+    const found = await problems();
+    expect(only(found, "installation")).toMatchObject({
       status: "problem",
       summary: `the installation on ${sim.owner} has not granted permissions checks: write`,
     });

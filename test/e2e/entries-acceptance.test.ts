@@ -13,8 +13,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteStore } from "../../app/store/sqlite-store.js";
-import { type GitHubSimulator, startGitHubSimulator } from "../github/index.js";
-import { agentEnv, startEntriesApp } from "../support/entries-app.js";
+import type { GitHubSimulator } from "../github/index.js";
+import { agentEnv, startEntriesWorld } from "../support/entries-app.js";
 
 const run = promisify(execFile);
 const AGENT = fileURLToPath(new URL("../support/entries-agent.ts", import.meta.url));
@@ -25,17 +25,16 @@ const CONFIG =
   'version: 1\ncommands:\n  - name: test\n    run: "true"\nescalation:\n  maintainers: [octocat]\n';
 const FACT = "5433";
 
+let world: Awaited<ReturnType<typeof startEntriesWorld>>;
 let sim: GitHubSimulator;
-let app: Awaited<ReturnType<typeof startEntriesApp>>;
 const temp = mkdtempSync(join(tmpdir(), "agate-acceptance-"));
 
 beforeAll(async () => {
-  sim = await startGitHubSimulator({ webhookSecret: SECRET });
-  app = await startEntriesApp(sim, SECRET);
+  world = await startEntriesWorld(SECRET);
+  sim = world.sim;
 });
 afterAll(async () => {
-  await app?.close();
-  await sim?.close();
+  await world?.close();
   rmSync(temp, { recursive: true, force: true });
 });
 
@@ -97,7 +96,7 @@ describe("the handoff acceptance test", () => {
     expect(issue2.comments.filter((c) => c.body.startsWith("/ask"))).toHaveLength(2);
 
     // The history, from the App's own database.
-    const store = SqliteStore.open(join(app.dir, "agate.db"));
+    const store = SqliteStore.open(join(world.app.dir, "agate.db"));
     const kinds = async (n: number) =>
       (await store.listEntryEvents({ repository: `${sim.owner}/widgets`, issueNumber: n })).map(
         (e) => `${e.kind}:${e.to_state}`,

@@ -11,6 +11,7 @@ import { SqliteStore } from "../../app/store/sqlite-store.js";
 import { type GitHubSimulator, startGitHubSimulator } from "../github/index.js";
 import { ENTRY_FORM } from "../support/entries-harness.js";
 import { type AppProcess, startAppProcess } from "../support/entries-process.js";
+import { simulatorAppEnv } from "../support/simulator-env.js";
 
 const SECRET = "entries-restart-secret";
 const CONFIG =
@@ -36,17 +37,14 @@ beforeEach(() => {
 async function start(): Promise<AppProcess> {
   const app = await startAppProcess({
     cwd: temp,
-    env: {
-      ...sim.probotEnv(),
+    env: simulatorAppEnv(sim, {
       WEBHOOK_SECRET: SECRET,
-      PORT: "0",
-      HOST: "127.0.0.1",
       LOG_LEVEL: process.env.ENTRIES_DEBUG ? "info" : "silent",
       AGATE_DATABASE_URL: `file:${join(temp, "agate.db")}`,
       // A crash can land inside any pass (agate's own label events queue some after the reply);
       // a short lease hands such a job to the next process within seconds, not a minute.
       AGATE_LEASE_MS: "2000",
-    },
+    }),
   });
   running.push(app);
   sim.setWebhookUrl(`${app.url}/api/github/webhooks`);

@@ -1,8 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { recordArtifactName } from "../../schemas/command-record.js";
-import { forgedPassingRecord } from "../support/forged-record.js";
+import { agentPull } from "../github/use-simulator.js";
+import * as repos from "../support/evidence-repos.js";
+import { forgeBeforeAgate } from "../support/forged-record.js";
 import { ANSWER_CONFIG, EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
 import { testConfig } from "../support/runner-users.js";
 import { simulatedCi } from "../support/simulated-ci.js";
@@ -55,16 +56,7 @@ async function runOnEvilBase(repo: string, branch: string, head: string, number:
     settle: () => gate.sim.flushWebhooks(),
     bundle: noopBundle(),
     stepConclusion: "success",
-    beforeAgate: async (job) => {
-      await gate.sim.uploadArtifactAs({
-        repo,
-        runId: job.runId,
-        attempt: job.attempt,
-        job: job.job,
-        name: recordArtifactName(job.attempt),
-        files: forgedPassingRecord({ sim: gate.sim, repo, job, head, number }),
-      });
-    },
+    beforeAgate: forgeBeforeAgate(gate.sim, repo, head, number),
   });
   await gate.sim.retargetPullRequest({ repo, number, base: "main", user: "codex[bot]" });
   return run;
@@ -118,14 +110,7 @@ const requireAgate = (repo: string, branches = ["~DEFAULT_BRANCH"], mergeQueue =
 
 /** A repository whose main requires agate, with the agent's own base `evil` and a pull request into it. */
 async function pullRequestIntoEvil(repo: string, evilFiles: Record<string, string | null>) {
-  await gate.sim.createRepository({
-    repo,
-    files: {
-      ".github/agate.yml": ANSWER_CONFIG,
-      "answer.txt": "0\n",
-      ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
-    },
-  });
+  await repos.createAnswerRepository(gate.sim, repo);
   requireAgate(repo);
   await gate.sim.pushCommit({
     repo,
@@ -134,18 +119,12 @@ async function pullRequestIntoEvil(repo: string, evilFiles: Record<string, strin
     author: "codex[bot]",
     message: "A base of the agent's",
   });
-  const head = await gate.sim.pushCommit({
+  const { head, number } = await agentPull(gate.sim, {
     repo,
     branch: "codex/answer",
     files: { "answer.txt": "41\n" },
-    author: "codex[bot]",
-  });
-  const { number } = await gate.sim.openPullRequest({
-    repo,
-    head: "codex/answer",
     base: "evil",
     title: "Answer",
-    user: "codex[bot]",
   });
   await gate.processDeliveries();
   return { head, number, branch: "codex/answer" };
@@ -204,16 +183,7 @@ describe("no pass outlives its base", () => {
       settle: () => gate.processDeliveries(),
       bundle: noopBundle(),
       stepConclusion: "success",
-      beforeAgate: async (job) => {
-        await gate.sim.uploadArtifactAs({
-          repo,
-          runId: job.runId,
-          attempt: job.attempt,
-          job: job.job,
-          name: recordArtifactName(job.attempt),
-          files: forgedPassingRecord({ sim: gate.sim, repo, job, head, number }),
-        });
-      },
+      beforeAgate: forgeBeforeAgate(gate.sim, repo, head, number),
     });
     expect(gate.sim.labelsOf({ repo, number })).toContain("agate:accepted");
     await gate.sim.retargetPullRequest({ repo, number, base: "main", user: "codex[bot]" });
@@ -251,31 +221,9 @@ describe("no pass outlives its base", () => {
 
   it("honest: a fork's pull request into main, which requires agate, reaches success (its run lists no pull request)", async () => {
     const repo = "fork-protected";
-    await gate.sim.createRepository({
-      repo,
-      files: {
-        ".github/agate.yml": testConfig(ANSWER_CONFIG),
-        "answer.txt": "0\n",
-        ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
-      },
-    });
+    await repos.createAnswerRepository(gate.sim, repo, testConfig(ANSWER_CONFIG));
     requireAgate(repo, ["~DEFAULT_BRANCH"], true);
-    const fork = await gate.sim.forkRepository({ repo, owner: "outsider" });
-    const head = await gate.sim.pushCommit({
-      owner: fork.owner,
-      repo: fork.repo,
-      branch: "fix",
-      files: { "answer.txt": "42\n" },
-      author: "outsider",
-    });
-    await gate.sim.openPullRequest({
-      repo,
-      head: "fix",
-      headOwner: "outsider",
-      title: "Fix",
-      user: "outsider",
-    });
-    await gate.processDeliveries();
+    const head = await repos.outsiderPullRequest(gate, repo, { "answer.txt": "42\n" });
     const run = await gate.ci(repo, "fix", head);
     expect(run.status, run.stderr).toBe(0);
     const check = gate.gateCheck(repo, head);
@@ -294,33 +242,17 @@ describe("what the evidence workflow runs", () => {
       "x-setup: &setup\n  uses: ./.github/actions/setup\npermissions:\n",
     ).replace("      - name: agate\n", "      - *setup\n      - name: agate\n");
     expect(workflow).toContain("      - *setup\n");
-    const { head, branch, number } = await gate.agentPullRequest(
+    const { head, branch, number } = await repos.pullRequestEditingSetupAction(
+      gate,
       repo,
-      {
-        "answer.txt": "42\n",
-        ".github/actions/setup/action.yml": "runs:\n  using: composite\n  steps: []\n",
-      },
-      {
-        baseFiles: {
-          ".github/workflows/agate.yml": workflow,
-          ".github/actions/setup/action.yml":
-            "runs:\n  using: composite\n  steps:\n    - run: echo set up\n      shell: bash\n",
-        },
-      },
+      workflow,
+      "42\n",
     );
     await gate.ci(repo, branch, head);
     expect(gate.gateCheck(repo, head)?.output?.summary).toContain(
       "the change modifies `.github/actions/setup/action.yml`, which the evidence workflow is or uses",
     );
-    gate.sim.setPermission({ repo, user: "maintainer", permission: "write" });
-    await gate.sim.submitReview({
-      repo,
-      number,
-      state: "APPROVED",
-      user: "maintainer",
-      commitId: head,
-    });
-    await gate.processDeliveries();
+    await repos.maintainerApproves(gate, repo, number, head);
     expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");
   });
 });
@@ -367,21 +299,9 @@ describe("who counts as a maintainer: one test everywhere, by account type and t
 
   it("4. an account GitHub types Bot, without `[bot]` in its login, never approves nor accepts, whatever its access", async () => {
     const repo = "bot-typed";
-    const { head, branch, number } = await gate.agentPullRequest(repo, {
-      "answer.txt": "42\n",
-      ".github/workflows/lint.yml": "on: push\n",
-    });
-    await gate.ci(repo, branch, head);
-    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "action_required" });
+    const { head, number } = await repos.workflowEditPullRequest(gate, repo);
     gate.sim.addUser("agent-machine", "Bot");
-    gate.sim.setPermission({ repo, user: "agent-machine", permission: "admin" });
-    await gate.sim.submitReview({
-      repo,
-      number,
-      state: "APPROVED",
-      user: "agent-machine",
-      commitId: head,
-    });
+    await repos.approvesAs(gate, { repo, number, head }, "agent-machine", "admin");
     await gate.sim.addIssueComment({
       repo,
       number,
@@ -391,15 +311,7 @@ describe("who counts as a maintainer: one test everywhere, by account type and t
     await gate.processDeliveries();
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "action_required" });
 
-    gate.sim.setPermission({ repo, user: "maintainer", permission: "write" });
-    await gate.sim.submitReview({
-      repo,
-      number,
-      state: "APPROVED",
-      user: "maintainer",
-      commitId: head,
-    });
-    await gate.processDeliveries();
+    await repos.maintainerApproves(gate, repo, number, head);
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import * as repos from "../support/evidence-repos.js";
 import { ANSWER_CONFIG, EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
 import { testConfig } from "../support/runner-users.js";
 
@@ -19,19 +20,11 @@ describe("evidence that needs review, or comes from elsewhere", () => {
       "      - name: agate\n",
       "      - uses: ./.github/actions/setup\n      - name: agate\n",
     );
-    const { head, branch, number } = await gate.agentPullRequest(
+    const { head, branch, number } = await repos.pullRequestEditingSetupAction(
+      gate,
       repo,
-      {
-        ...PASSING,
-        ".github/actions/setup/action.yml": "runs:\n  using: composite\n  steps: []\n",
-      },
-      {
-        baseFiles: {
-          ".github/workflows/agate.yml": workflow,
-          ".github/actions/setup/action.yml":
-            "runs:\n  using: composite\n  steps:\n    - run: echo set up\n      shell: bash\n",
-        },
-      },
+      workflow,
+      PASSING["answer.txt"],
     );
     await gate.ci(repo, branch, head);
     const summary = summaryOf(repo, head);
@@ -142,30 +135,8 @@ describe("evidence that needs review, or comes from elsewhere", () => {
 
   it("a pull request from a fork gets evidence too (the job needs no write token)", async () => {
     const repo = "forked";
-    await gate.sim.createRepository({
-      repo,
-      files: {
-        ".github/agate.yml": testConfig(ANSWER_CONFIG),
-        "answer.txt": "0\n",
-        ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
-      },
-    });
-    const fork = await gate.sim.forkRepository({ repo, owner: "outsider" });
-    const head = await gate.sim.pushCommit({
-      owner: fork.owner,
-      repo: fork.repo,
-      branch: "fix",
-      files: PASSING,
-      author: "outsider",
-    });
-    await gate.sim.openPullRequest({
-      repo,
-      head: "fix",
-      headOwner: "outsider",
-      title: "Fix",
-      user: "outsider",
-    });
-    await gate.processDeliveries();
+    await repos.createAnswerRepository(gate.sim, repo, testConfig(ANSWER_CONFIG));
+    const head = await repos.outsiderPullRequest(gate, repo, PASSING);
     const run = await gate.ci(repo, "fix", head);
     expect(run.status, run.stderr).toBe(0);
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });

@@ -4,15 +4,14 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../checks/config/parse-config.js";
 import {
   type CommandRecord,
   RECORD_FILE_NAME,
   recordArtifactName,
 } from "../../schemas/command-record.js";
-import { AGATE_VERSION } from "../../schemas/version.js";
 import { tokenClient } from "../github/index.js";
-import { ANSWER_CONFIG, EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
+import { forgedPassingRecord, uploadFromJob } from "../support/forged-record.js";
+import { EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
 import { giveTo, runnerUser } from "../support/runner-users.js";
 import type { CiJob } from "../support/simulated-ci.js";
 
@@ -33,60 +32,17 @@ const summaryOf = (repo: string, sha: string) => gate.gateCheck(repo, sha)?.outp
  * A command record as agate would write one that passed, for the job that is running: what code
  * in the job can forge with the runtime token (it has the run id, attempt, SHAs and the config).
  */
-function forgedPassingRecord(repo: string, job: CiJob, headSha: string, number: number) {
-  const { config, digest } = parseConfig(ANSWER_CONFIG);
-  const tree = execFileSync("git", ["rev-parse", `${job.sha}^{tree}`], {
-    cwd: gate.sim.gitDir({ repo }),
-    encoding: "utf8",
-  }).trim();
-  const record: CommandRecord = {
-    kind: "agate.command-record",
-    version: 2,
-    repository: `${gate.sim.owner}/${repo}`,
-    tested: {
-      sha: job.sha,
-      tree_sha: tree,
-      parents: [],
-      clean_before: true,
-      dirty_before: [],
-      clean: true,
-      dirty_digest: null,
-    },
-    pull_request: { number, head_sha: headSha, base_sha: headSha },
-    merge_group: null,
-    commands: config.commands.map((c) => ({
-      name: c.name,
-      run: c.run,
-      exit_code: 0,
-      signal: null,
-      timed_out: false,
-      started_at: new Date().toISOString(),
-      duration_ms: 3,
-      output: {
-        bytes: 0,
-        sha256: "0".repeat(64),
-        normalized_sha256: "0".repeat(64),
-        tail: "",
-        truncated: false,
-      },
-      changed_paths: [],
-      changed_paths_count: 0,
-    })),
-    runner: { os: "Linux", arch: "X64", image_version: null, node_version: "v24.0.0" },
-    grader: { agate_version: AGATE_VERSION, config_digest: digest },
-    workflow: {
-      run_id: job.runId,
-      run_attempt: job.attempt,
-      workflow_ref: `${gate.sim.owner}/${repo}/.github/workflows/agate.yml@${job.ref}`,
-      job: job.job,
-      event_name: "pull_request",
-    },
-    cut: [],
-    created_at: new Date().toISOString(),
-    // What the forger claims: isolated, as an honest record says (the field is the job's word).
-    isolation: { mode: "user", user: "agate-cmd", uid: 1999, reason: null, swept: "user" },
-  };
-  return { [RECORD_FILE_NAME]: JSON.stringify(record) };
+const forgedRecord = (repo: string, job: CiJob, head: string, number: number) =>
+  forgedPassingRecord({ sim: gate.sim, repo, job, head, number, tested: job.sha });
+
+/**
+ * The agent's failing pull request, and CI on its head with a step of the job's own (`lines`, one
+ * shell script) before agate's.
+ */
+async function failingWithStepBefore(repo: string, name: string, lines: string[]) {
+  const { head, branch } = await gate.agentPullRequest(repo, FAILING);
+  const run = await gate.ci(repo, branch, head, { before: [{ name, run: lines.join("\n") }] });
+  return { head, run };
 }
 
 describe("evidence the code under test cannot forge", () => {
@@ -110,14 +66,7 @@ describe("evidence the code under test cannot forge", () => {
     const { head, branch, number } = await gate.agentPullRequest(repo, FAILING);
     const run = await gate.ci(repo, branch, head, {
       beforeAgate: async (job) => {
-        await gate.sim.uploadArtifactAs({
-          repo,
-          runId: job.runId,
-          attempt: job.attempt,
-          job: job.job,
-          name: recordArtifactName(job.attempt),
-          files: forgedPassingRecord(repo, job, head, number),
-        });
+        await uploadFromJob(gate.sim, repo, job, forgedRecord(repo, job, head, number));
       },
     });
     expect(run.status).not.toBe(0);
@@ -133,14 +82,7 @@ describe("evidence the code under test cannot forge", () => {
     const repo = "garbage-artifact";
     const { head, branch } = await gate.agentPullRequest(repo, FAILING);
     const upload = (files: Record<string, string>) => async (job: CiJob) => {
-      await gate.sim.uploadArtifactAs({
-        repo,
-        runId: job.runId,
-        attempt: job.attempt,
-        job: job.job,
-        name: recordArtifactName(job.attempt),
-        files,
-      });
+      await uploadFromJob(gate.sim, repo, job, files);
     };
     await gate.ci(repo, branch, head, {
       beforeAgate: upload({ [RECORD_FILE_NAME]: "all commands passed @octo-org/team" }),
@@ -229,14 +171,13 @@ describe("evidence the code under test cannot forge", () => {
     const poisoned = await gate.agentPush(repo, branch, { "b.txt": "b\n" });
     const run = await gate.ci(repo, branch, poisoned, {
       whileRunning: async (job) => {
-        await gate.sim.uploadArtifactAs({
+        await uploadFromJob(
+          gate.sim,
           repo,
-          runId: job.runId,
-          attempt: job.attempt,
-          job: job.job,
-          name: recordArtifactName(job.attempt + 1),
-          files: forgedPassingRecord(repo, job, poisoned, number),
-        });
+          job,
+          forgedRecord(repo, job, poisoned, number),
+          recordArtifactName(job.attempt + 1),
+        );
       },
     });
     expect(run.status).toBe(0);
@@ -295,20 +236,12 @@ describe("evidence the code under test cannot forge", () => {
 
   it("6. a BASH_ENV or a fake bash written into the job's environment by an earlier step changes nothing", async () => {
     const repo = "poisoned-env";
-    const { head, branch } = await gate.agentPullRequest(repo, FAILING);
-    const run = await gate.ci(repo, branch, head, {
-      before: [
-        {
-          name: "poison",
-          run: [
-            'printf "exit 0\\n" > "$RUNNER_TEMP/always-pass.sh"',
-            'echo "BASH_ENV=$RUNNER_TEMP/always-pass.sh" >> "$GITHUB_ENV"',
-            'mkdir -p "$RUNNER_TEMP/fake" && printf "#!/bin/sh\\nexit 0\\n" > "$RUNNER_TEMP/fake/bash"',
-            'chmod +x "$RUNNER_TEMP/fake/bash" && echo "$RUNNER_TEMP/fake" >> "$GITHUB_PATH"',
-          ].join("\n"),
-        },
-      ],
-    });
+    const { head, run } = await failingWithStepBefore(repo, "poison", [
+      'printf "exit 0\\n" > "$RUNNER_TEMP/always-pass.sh"',
+      'echo "BASH_ENV=$RUNNER_TEMP/always-pass.sh" >> "$GITHUB_ENV"',
+      'mkdir -p "$RUNNER_TEMP/fake" && printf "#!/bin/sh\\nexit 0\\n" > "$RUNNER_TEMP/fake/bash"',
+      'chmod +x "$RUNNER_TEMP/fake/bash" && echo "$RUNNER_TEMP/fake" >> "$GITHUB_PATH"',
+    ]);
     expect(run.before.poison?.status).toBe(0);
     expect(run.status).not.toBe(0);
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "failure" });
@@ -319,23 +252,15 @@ describe("evidence the code under test cannot forge", () => {
 
   it("8. a fake merge commit made in the job (the test rewritten, parents [base, head]) is not GitHub's", async () => {
     const repo = "fake-merge";
-    const { head, branch } = await gate.agentPullRequest(repo, FAILING);
-    const run = await gate.ci(repo, branch, head, {
-      before: [
-        {
-          name: "forge a merge",
-          run: [
-            "set -e",
-            // The parents must be present to commit on them: deepen the shallow clone.
-            'git fetch --quiet --depth=2 origin "+$GITHUB_REF:refs/remotes/forged"',
-            "echo 42 > answer.txt && git add answer.txt",
-            "parents=$(git cat-file -p HEAD | awk '/^parent/ {printf \"-p %s \", $2}')",
-            "fake=$(git -c user.name=x -c user.email=x@x commit-tree $(git write-tree) $parents -m merge)",
-            "git update-ref HEAD $fake",
-          ].join("\n"),
-        },
-      ],
-    });
+    const { head, run } = await failingWithStepBefore(repo, "forge a merge", [
+      "set -e",
+      // The parents must be present to commit on them: deepen the shallow clone.
+      'git fetch --quiet --depth=2 origin "+$GITHUB_REF:refs/remotes/forged"',
+      "echo 42 > answer.txt && git add answer.txt",
+      "parents=$(git cat-file -p HEAD | awk '/^parent/ {printf \"-p %s \", $2}')",
+      "fake=$(git -c user.name=x -c user.email=x@x commit-tree $(git write-tree) $parents -m merge)",
+      "git update-ref HEAD $fake",
+    ]);
     expect(run.before["forge a merge"]?.status, run.before["forge a merge"]?.stderr).toBe(0);
     expect(run.status, run.stderr).toBe(0);
     expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");

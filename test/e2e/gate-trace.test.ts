@@ -24,6 +24,7 @@ import {
   TRACE_REPORT_FILE_NAME,
   traceReportArtifactName,
 } from "../../schemas/trace.js";
+import { uploadFromJob } from "../support/forged-record.js";
 import { useGateHarness } from "../support/gate-harness.js";
 
 const gate = useGateHarness();
@@ -114,25 +115,28 @@ async function decidedFacts(repo: string, number: number, head: string): Promise
   return gateFactsSchema.parse(last?.facts);
 }
 
+/** An agent pull request whose session (`.agent/session.jsonl`) repeats one call: stalled. */
+const stuckPullRequest = (repo: string) =>
+  gate.agentPullRequest(
+    repo,
+    { "a.txt": "a\n", ".agent/session.jsonl": stuckSession() },
+    { config: CONFIG },
+  );
+
+/** The trace fact the App reads for the run the decision believed, as the evaluator gets it. */
+const traceOf = async (repo: string, facts: GateFacts) =>
+  readTraceFact(await appReader(repo), new TraceReportCache(), facts.evidence_run, facts.evidence);
+
 describe("the agent's trace, from the Action to the App", { timeout: 120_000 }, () => {
   it("the report the Action uploads is read beside the believed record, shown in the summary and given to the evaluator; it decides nothing", async () => {
     const repo = "traced";
-    const { head, number, branch } = await gate.agentPullRequest(
-      repo,
-      { "a.txt": "a\n", ".agent/session.jsonl": stuckSession() },
-      { config: CONFIG },
-    );
+    const { head, number, branch } = await stuckPullRequest(repo);
     const run = await gate.ci(repo, branch, head, { inputs: { trace: ".agent/session.jsonl" } });
     expect(run.summary).toContain("Agent trace `.agent/session.jsonl`: busy without progress");
     expect(gate.gateCheck(repo, head)?.conclusion).toBe("success");
 
     const facts = await decidedFacts(repo, number, head);
-    const trace = await readTraceFact(
-      await appReader(repo),
-      new TraceReportCache(),
-      facts.evidence_run,
-      facts.evidence,
-    );
+    const trace = await traceOf(repo, facts);
     expect(trace).toMatchObject({
       run_id: run.runId,
       run_attempt: run.attempt,
@@ -193,33 +197,23 @@ describe("the agent's trace, from the Action to the App", { timeout: 120_000 }, 
 
   it("attack: a report the job's code uploads first under the attempt's name is what is read, and still decides nothing", async () => {
     const repo = "forged-trace";
-    const { head, number, branch } = await gate.agentPullRequest(
-      repo,
-      { "a.txt": "a\n", ".agent/session.jsonl": stuckSession() },
-      { config: CONFIG },
-    );
+    const { head, number, branch } = await stuckPullRequest(repo);
     const run = await gate.ci(repo, branch, head, {
       inputs: { trace: ".agent/session.jsonl" },
       beforeAgate: async (job) => {
-        await gate.sim.uploadArtifactAs({
+        await uploadFromJob(
+          gate.sim,
           repo,
-          runId: job.runId,
-          attempt: job.attempt,
-          job: job.job,
-          name: traceReportArtifactName(job.attempt),
-          files: { [TRACE_REPORT_FILE_NAME]: "[]" },
-        });
+          job,
+          { [TRACE_REPORT_FILE_NAME]: "[]" },
+          traceReportArtifactName(job.attempt),
+        );
       },
     });
     // agate's own upload was refused (the name was taken); its job summary says so.
     expect(run.summary).toMatch(/The trace reports are not uploaded: /);
     const facts = await decidedFacts(repo, number, head);
-    const trace = await readTraceFact(
-      await appReader(repo),
-      new TraceReportCache(),
-      facts.evidence_run,
-      facts.evidence,
-    );
+    const trace = await traceOf(repo, facts);
     // The forged report hides the stall: agent-influenced, as documented; the gate is unchanged.
     expect(trace?.traces).toEqual([]);
     expect(decideGate({ ...facts, trace })).toEqual(decideGate(facts));

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { agentPull } from "../github/use-simulator.js";
+import { maintainerApproves, workflowEditPullRequest } from "../support/evidence-repos.js";
 import { ANSWER_CONFIG as CONFIG, useGateHarness } from "../support/gate-harness.js";
 
 /**
@@ -17,17 +19,10 @@ async function openedWithoutHandling(repo: string, config = CONFIG) {
     repo,
     files: { ".github/agate.yml": config, "answer.txt": "42\n" },
   });
-  const first = await gate.sim.pushCommit({
+  const { head: first, number } = await agentPull(gate.sim, {
     repo,
     branch: "codex/x",
-    files: { "a.txt": "a\n" },
-    author: "codex[bot]",
-  });
-  const { number } = await gate.sim.openPullRequest({
-    repo,
-    head: "codex/x",
     title: "X",
-    user: "codex[bot]",
   });
   return { first, number };
 }
@@ -107,23 +102,10 @@ describe("the agate gate, end to end against the simulator", () => {
 
   it("a workflow edit escalates until a maintainer approves this exact head", async () => {
     const repo = "protected";
-    const { head, number, branch } = await gate.agentPullRequest(repo, {
-      "answer.txt": "42\n",
-      ".github/workflows/lint.yml": "on: push\n",
-    });
-    await gate.ci(repo, branch, head);
-    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "action_required" });
+    const { head, number } = await workflowEditPullRequest(gate, repo);
     expect(gate.sim.labelsOf({ repo, number })).toContain("agate:escalated");
 
-    gate.sim.setPermission({ repo, user: "maintainer", permission: "write" });
-    await gate.sim.submitReview({
-      repo,
-      number,
-      state: "APPROVED",
-      user: "maintainer",
-      commitId: head,
-    });
-    await gate.processDeliveries();
+    await maintainerApproves(gate, repo, number, head);
     expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
     expect(gate.gateCheck(repo, head)?.output?.summary).toContain(
       `approved by maintainer on ${head.slice(0, 7)}`,

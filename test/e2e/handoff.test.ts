@@ -106,21 +106,14 @@ describe("the handoff file in the gate, end to end", { timeout: 120_000 }, () =>
     expect(items).toMatch(/ready.*next_step|next_step.*ready/);
 
     // A last command that is not agate's, or whose exit code differs from agate's record.
-    sha = await push({
-      [PATH]: handoff({
-        files: ["answer.txt", "notes.md"],
-        command: { run: "npm test", exit_code: 0 },
-      }),
-    });
-    await gate.ci(repo, branch, sha);
+    const withLastCommand = async (command: { run: string; exit_code: number }) => {
+      const at = await push({ [PATH]: handoff({ files: ["answer.txt", "notes.md"], command }) });
+      await gate.ci(repo, branch, at);
+      return at;
+    };
+    sha = await withLastCommand({ run: "npm test", exit_code: 0 });
     expect(handoffState(repo, sha).items).toContain("npm test");
-    sha = await push({
-      [PATH]: handoff({
-        files: ["answer.txt", "notes.md"],
-        command: { run: 'test "$(cat answer.txt)" = 42', exit_code: 1 },
-      }),
-    });
-    await gate.ci(repo, branch, sha);
+    sha = await withLastCommand({ run: 'test "$(cat answer.txt)" = 42', exit_code: 1 });
     expect(handoffState(repo, sha).row).toContain("does not agree with the pull request");
     expect(handoffState(repo, sha).items).toMatch(/exit code/);
 

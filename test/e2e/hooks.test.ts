@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { agentPull, useSimulator } from "../github/use-simulator.js";
 import { appCheck, galleryFacts } from "../support/agate-checks.js";
+import { childClosed } from "../support/child-output.js";
 
 const CLI = fileURLToPath(new URL("../../action/cli/bin.ts", import.meta.url));
 const TSX = fileURLToPath(import.meta.resolve("tsx"));
@@ -76,16 +77,9 @@ async function hook(
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    stderr += c.toString();
-  });
+  const closed = childClosed(child);
   child.stdin.end(stdin);
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const { code, stdout, stderr } = await closed;
   return { code, stdout, stderr };
 }
 

@@ -22,6 +22,7 @@ import { type GitHubSimulator, startGitHubSimulator, type WriteRecord } from "..
 import { ENTRY_FORM } from "../support/entries-harness.js";
 import { type AppProcess, startAppProcess } from "../support/entries-process.js";
 import { type GitHubState, githubState, ISO_TIME } from "../support/github-state.js";
+import { simulatorAppEnv } from "../support/simulator-env.js";
 import { freshPostgresDatabase } from "../support/store.js";
 
 const SECRET = "replicas-secret";
@@ -135,17 +136,14 @@ function testPool(on: Database): pg.Pool {
 const startApp = (on: Database) =>
   startAppProcess({
     cwd: temp,
-    env: {
-      ...sim.probotEnv(),
+    env: simulatorAppEnv(sim, {
       WEBHOOK_SECRET: SECRET,
-      PORT: "0",
-      HOST: "127.0.0.1",
       LOG_LEVEL: process.env.REPLICAS_DEBUG ? "info" : "silent",
       AGATE_DATABASE_URL: on.url,
       AGATE_DATABASE_POOL: "4",
       // A killed replica's job is taken over within seconds, not a minute.
       AGATE_LEASE_MS: String(LEASE_MS),
-    },
+    }),
   });
 
 /**

@@ -2,16 +2,9 @@
  * The simulator's App asks for what app.yml asks for, no more and no less: a permission the code
  * needs but app.yml lacks would pass every test here and fail on GitHub (403).
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { APP_MANIFEST as manifest } from "../support/app-manifest.js";
 import { APP_EVENTS, DEFAULT_INSTALLATION_PERMISSIONS } from "./world.js";
-
-const manifest = parse(readFileSync(join(import.meta.dirname, "..", "..", "app.yml"), "utf8")) as {
-  default_events: string[];
-  default_permissions: Record<string, string>;
-};
 
 describe("app.yml and the simulator's App", () => {
   it("have the same permissions", () => {

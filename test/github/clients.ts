@@ -30,3 +30,23 @@ export function installationClient(
 export function tokenClient(sim: GitHubSimulator, token: string | undefined): Octokit {
   return new Octokit({ baseUrl: sim.apiUrl, log: quiet, ...(token ? { auth: token } : {}) });
 }
+
+/**
+ * `client` creates a check run named `agate` on `head` in the simulator's `repo` (`extra` adds
+ * fields, such as a status); GitHub's answer.
+ */
+export function createAgateCheck(
+  client: Octokit,
+  sim: GitHubSimulator,
+  repo: string,
+  head: string,
+  extra: Partial<Parameters<Octokit["rest"]["checks"]["create"]>[0]> = {},
+) {
+  return client.rest.checks.create({
+    owner: sim.owner,
+    repo,
+    name: "agate",
+    head_sha: head,
+    ...extra,
+  });
+}

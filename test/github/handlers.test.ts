@@ -1,7 +1,7 @@
 // The remaining stateful handlers agate reads: check listings, workflow runs and jobs for a check
 // suite, collaborator permissions, team membership, issues, labels and comments.
 import { describe, expect, it } from "vitest";
-import { installationClient, tokenClient } from "./clients.js";
+import { createAgateCheck, installationClient, tokenClient } from "./clients.js";
 import { agentPull, useSimulator } from "./use-simulator.js";
 import { DEFAULT_INSTALLATION_PERMISSIONS } from "./world.js";
 
@@ -22,18 +22,8 @@ const { sim } = useSimulator({
 describe("check runs and suites", () => {
   it("lists the latest run per app and name; a same-named run of another app stays apart", async () => {
     const octokit = installationClient(sim);
-    const first = await octokit.rest.checks.create({
-      owner: sim.owner,
-      repo,
-      name: "agate",
-      head_sha: head,
-    });
-    const second = await octokit.rest.checks.create({
-      owner: sim.owner,
-      repo,
-      name: "agate",
-      head_sha: head,
-    });
+    const first = await createAgateCheck(octokit, sim, repo, head);
+    const second = await createAgateCheck(octokit, sim, repo, head);
     const impostor = await sim.createCheckRun({
       repo,
       name: "agate",
@@ -314,12 +304,7 @@ describe("issues, labels and comments", () => {
 
   it("lets a workflow token write check runs as GitHub Actions, not as the App", async () => {
     const workflow = tokenClient(sim, sim.createToken());
-    const run = await workflow.rest.checks.create({
-      owner: sim.owner,
-      repo,
-      name: "agate",
-      head_sha: head,
-    });
+    const run = await createAgateCheck(workflow, sim, repo, head);
     expect(run.data.app?.slug).toBe("github-actions");
     const readOnly = tokenClient(sim, sim.createToken({ permissions: { metadata: "read" } }));
     const denied = await readOnly.rest.checks

@@ -31,7 +31,7 @@ import type {
 } from "./state.js";
 import { newestAttempt, setSimulatorClock } from "./state.js";
 import { type Delivery, WebhookSender } from "./webhooks.js";
-import { type Author, World } from "./world.js";
+import { type Author, type SeededRun, World } from "./world.js";
 
 export interface SimulatorOptions {
   /** Secret the webhooks are signed with. Default "agate-simulator-secret". */
@@ -239,23 +239,11 @@ export interface GitHubSimulator {
       output?: { title?: string; summary?: string; text?: string };
     },
   ): Promise<number>;
-  addWorkflowRun(
-    input: RepoRef & {
-      headSha: string;
-      path: string;
-      name?: string;
-      event?: string;
-      conclusion?: string | null;
-      checkSuiteId?: number;
-      actor?: string;
-      jobs?: {
-        name: string;
-        conclusion?: string | null;
-        steps?: Partial<WorkflowStep>[];
-        log?: string;
-      }[];
-    },
-  ): { id: number; checkSuiteId: number; jobIds: number[] };
+  addWorkflowRun(input: RepoRef & Omit<SeededRun, "status">): {
+    id: number;
+    checkSuiteId: number;
+    jobIds: number[];
+  };
 
   /** Completes a run, its jobs and steps; sends workflow_run.completed. Resolves when answered. */
   completeWorkflowRun(
@@ -533,6 +521,17 @@ export async function startGitHubSimulator(
     const found = account(who ?? "octocat");
     return { author: { name: found.login, email: found.email }, pusher: found };
   };
+  /** Who acts: the input's `user`, or `octocat` when it names no one. */
+  const actor = (input: { user?: Who }) => account(input.user ?? "octocat");
+  /** A person's edit of a pull request (its base, its state); resolves when the webhooks are answered. */
+  const editPull = async (
+    input: RepoRef & { number: number; user?: Who },
+    changes: Parameters<World["updateIssue"]>[3],
+  ) => {
+    const repo = repoOf(input);
+    await w.updateIssue(repo, w.pull(repo, input.number), actor(input), changes);
+    await sender.flush();
+  };
 
   const sim: GitHubSimulator = {
     url,
@@ -675,47 +674,25 @@ export async function startGitHubSimulator(
       return { owner: fork.owner.login, repo: fork.name, gitDir: fork.git.dir, id: fork.id };
     },
 
-    retargetPullRequest: async (input) => {
-      const repo = repoOf(input);
-      await w.updateIssue(repo, w.pull(repo, input.number), account(input.user ?? "octocat"), {
-        base: input.base,
-      });
-      await sender.flush();
-    },
+    retargetPullRequest: (input) => editPull(input, { base: input.base }),
 
-    setPullRequestState: async (input) => {
-      const repo = repoOf(input);
-      await w.updateIssue(repo, w.pull(repo, input.number), account(input.user ?? "octocat"), {
-        state: input.state,
-      });
-      await sender.flush();
-    },
+    setPullRequestState: (input) => editPull(input, { state: input.state }),
 
     addToInstallation: async (input) => {
       await w.emitRepositoriesAdded(
         input.repos.map((repo) => repoOf({ repo })),
-        account(input.user ?? "octocat"),
+        actor(input),
       );
     },
 
     addLabels: async (input) => {
       const repo = repoOf(input);
-      await w.addLabels(
-        repo,
-        w.issue(repo, input.number),
-        input.labels,
-        account(input.user ?? "octocat"),
-      );
+      await w.addLabels(repo, w.issue(repo, input.number), input.labels, actor(input));
     },
 
     removeLabel: async (input) => {
       const repo = repoOf(input);
-      await w.removeLabel(
-        repo,
-        w.issue(repo, input.number),
-        input.label,
-        account(input.user ?? "octocat"),
-      );
+      await w.removeLabel(repo, w.issue(repo, input.number), input.label, actor(input));
     },
 
     createIssue: async (input) => {
@@ -922,7 +899,7 @@ export async function startGitHubSimulator(
         repoOf(input),
         input.checkRunId,
         input.identifier,
-        account(input.user ?? "octocat"),
+        actor(input),
       );
       await sender.flush();
     },
@@ -936,7 +913,7 @@ export async function startGitHubSimulator(
           headSha: input.headSha,
           headRef: input.headRef,
         },
-        account(input.user ?? "octocat"),
+        actor(input),
       );
       await delivery;
       return { baseSha };

@@ -68,6 +68,8 @@ export async function agentPull(
     branch?: string;
     title?: string;
     labels?: string[];
+    /** The branch it goes into; the default branch when absent. */
+    base?: string;
   },
 ): Promise<{ head: string } & Awaited<ReturnType<GitHubSimulator["openPullRequest"]>>> {
   const branch = input.branch ?? "agent/1";
@@ -80,6 +82,7 @@ export async function agentPull(
   const opened = await sim.openPullRequest({
     repo: input.repo,
     head: branch,
+    ...(input.base ? { base: input.base } : {}),
     title: input.title ?? "Task",
     user: "codex[bot]",
     ...(input.labels ? { labels: input.labels } : {}),

@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 import { verify } from "@octokit/webhooks-methods";
 import { describe, expect, it } from "vitest";
-import { installationClient, tokenClient } from "./clients.js";
+import { createAgateCheck, installationClient, tokenClient } from "./clients.js";
 import { agentPull, useSimulator } from "./use-simulator.js";
 
 const repo = "hooks";
@@ -79,13 +79,7 @@ describe("state changes fire webhooks", () => {
     const { head } = await openPull();
     receiver.received.length = 0;
     const octokit = installationClient(sim);
-    const created = await octokit.rest.checks.create({
-      owner: sim.owner,
-      repo,
-      name: "agate",
-      head_sha: head,
-      status: "in_progress",
-    });
+    const created = await createAgateCheck(octokit, sim, repo, head, { status: "in_progress" });
     await octokit.rest.checks.update({
       owner: sim.owner,
       repo,
@@ -245,12 +239,7 @@ describe("payload shapes match @octokit/webhooks-examples", () => {
     await sim.submitReview({ repo, number: 1, state: "COMMENTED", body: "ok", user: "maintainer" });
     await sim.createIssue({ repo, title: "Entry", user: "codex[bot]", labels: ["agate:open"] });
     const octokit = installationClient(sim);
-    const run = await octokit.rest.checks.create({
-      owner: sim.owner,
-      repo,
-      name: "agate",
-      head_sha: head,
-    });
+    const run = await createAgateCheck(octokit, sim, repo, head);
     await octokit.rest.checks.update({
       owner: sim.owner,
       repo,

@@ -48,6 +48,13 @@ const COMPLETE_STEP = "Complete job";
  */
 const FAILED = new Set(["failure", "cancelled", "timed_out"]);
 
+/** How a job ends: its conclusion, and the steps it reports (added to, or replacing, its own). */
+export interface JobEnd {
+  conclusion?: string;
+  steps?: StepResult[];
+  replaceSteps?: boolean;
+}
+
 export class Workflows {
   /**
    * A job is also a check run of GitHub Actions on the run's head (same id, named after the job),
@@ -348,7 +355,7 @@ export class Workflows {
     repo: Repository,
     run: WorkflowRun,
     name: string,
-    input: { conclusion?: string; steps?: StepResult[]; replaceSteps?: boolean } = {},
+    input: JobEnd = {},
   ): Promise<Delivery[]> {
     const sends = [this.completeJobOnly(repo, run, name, input)];
     if (this.latestJobs(run).every((entry) => entry.status === "completed")) {
@@ -362,7 +369,7 @@ export class Workflows {
     repo: Repository,
     run: WorkflowRun,
     name: string,
-    input: { conclusion?: string; steps?: StepResult[]; replaceSteps?: boolean } = {},
+    input: JobEnd = {},
   ): Promise<Delivery[]> {
     const job = this.job(run, name, newestAttempt(run).number);
     if (job.status === "completed") {

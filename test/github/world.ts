@@ -2,6 +2,7 @@
 // REST handlers and the seeding helpers change state only through here, so a change made by the
 // App through the API fires the same webhook as the same change made by a test.
 
+import { AGATE_APP_EVENTS, AGATE_APP_PERMISSIONS } from "../../checks/setup/app-requirements.js";
 import { ArtifactService } from "./artifacts.js";
 import { newTokenValue } from "./auth.js";
 import { NotFound, Unprocessable } from "./errors.js";
@@ -36,28 +37,16 @@ import { Workflows } from "./workflows.js";
 
 type Json = Record<string, unknown>;
 
-/** What the default installation may do: what agate asks for, no more. */
+/**
+ * What the default installation may do: what agate asks for (the doctor's list of app.yml's
+ * permissions), no more; app-manifest.test.ts holds it to app.yml itself.
+ */
 export const DEFAULT_INSTALLATION_PERMISSIONS: Record<string, TokenPermission> = {
-  actions: "read",
-  checks: "write",
-  contents: "read",
-  issues: "write",
-  members: "read",
-  metadata: "read",
-  pull_requests: "write",
+  ...AGATE_APP_PERMISSIONS,
 };
 
 /** The events agate's app.yml subscribes to (app-manifest.test.ts holds the two together). */
-export const APP_EVENTS = [
-  "check_run",
-  "issue_comment",
-  "issues",
-  "merge_group",
-  "pull_request",
-  "pull_request_review",
-  "workflow_job",
-  "workflow_run",
-];
+export const APP_EVENTS = [...AGATE_APP_EVENTS];
 
 /** GitHub Actions' own app, which owns check runs written with a workflow's GITHUB_TOKEN. */
 const ACTIONS_APP_ID = 15368;
@@ -69,6 +58,24 @@ export interface Author {
   email: string;
   /** Commit time in seconds; defaults to now. */
   time?: number;
+}
+
+/** A workflow run seeded without webhooks, in the state given (World.addWorkflowRun). */
+export interface SeededRun {
+  headSha: string;
+  path: string;
+  name?: string;
+  event?: string;
+  conclusion?: string | null;
+  status?: RunAttempt["status"];
+  checkSuiteId?: number;
+  actor?: string;
+  jobs?: {
+    name: string;
+    conclusion?: string | null;
+    steps?: Partial<WorkflowStep>[];
+    log?: string;
+  }[];
 }
 
 export class World {
@@ -1151,25 +1158,7 @@ export class World {
    * Seeds a run without webhooks (the older helper): jobs in the given state, their steps as
    * given. `conclusion: null` leaves it in progress.
    */
-  addWorkflowRun(
-    repo: Repository,
-    input: {
-      headSha: string;
-      path: string;
-      name?: string;
-      event?: string;
-      conclusion?: string | null;
-      status?: RunAttempt["status"];
-      checkSuiteId?: number;
-      actor?: string;
-      jobs?: {
-        name: string;
-        conclusion?: string | null;
-        steps?: Partial<WorkflowStep>[];
-        log?: string;
-      }[];
-    },
-  ): WorkflowRun {
+  addWorkflowRun(repo: Repository, input: SeededRun): WorkflowRun {
     const jobs = input.jobs ?? [{ name: "build" }];
     const { run } = this.workflows.createRun(repo, {
       path: input.path,

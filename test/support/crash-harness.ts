@@ -12,7 +12,6 @@
  * A run that will kill its worker starts the next one as it begins, so the kill costs no wait.
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +25,7 @@ import {
   type GitHubSimulator,
   startGitHubSimulator,
 } from "../github/index.js";
+import { deliveryInput } from "./delivery-input.js";
 import { type GitHubState, githubState } from "./github-state.js";
 import { freshPostgresDatabase, frozenClock, type TestClock } from "./store.js";
 
@@ -164,17 +164,10 @@ export async function startCrashHarness(): Promise<CrashHarness> {
       const pending = sim.deliveries.slice(taken);
       taken = sim.deliveries.length;
       for (const d of pending) {
-        const payload = JSON.stringify(d.payload);
+        const input = deliveryInput(d, clock.now().toISOString());
         await store.recordDelivery({
-          delivery: {
-            id: d.id,
-            event: d.event,
-            action: d.action ?? null,
-            payload_sha256: createHash("sha256").update(payload, "utf8").digest("hex"),
-            received_at: clock.now().toISOString(),
-          },
-          payload,
-          jobs: agateRoute(d.event, JSON.parse(payload), d.id),
+          ...input,
+          jobs: agateRoute(d.event, JSON.parse(input.payload), d.id),
         });
       }
       return pending.length;

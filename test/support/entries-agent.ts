@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { BILLING_COMMIT_QUESTION, STAGING_PORT_QUESTION } from "./entry-questions.js";
 
 const run = promisify(execFile);
 // The bundle the package ships (what `npx agate-gate entry` runs); .ci/run builds it first.
@@ -65,38 +66,12 @@ async function agentA(): Promise<object> {
   log.push(`own search for the staging port: ${own ?? "not found"}`);
   if (own)
     throw new Error(`agent A found the port itself (${own}): the question would not be real`);
-  const first = json<{ number: number }>(
-    (
-      await entry(
-        "open",
-        "--json",
-        "--project",
-        "widgets",
-        "--question",
-        "Which port does the staging database listen on?",
-        "--tried",
-        "Searched this workspace and my environment for it: nothing names the staging port.",
-        "--needed",
-        "The port number, to write the staging DATABASE_URL.",
-      )
-    ).out,
-  );
-  const second = json<{ number: number }>(
-    (
-      await entry(
-        "open",
-        "--json",
-        "--project",
-        "widgets",
-        "--question",
-        "Which commit introduced the flaky test in the legacy billing repository?",
-        "--tried",
-        "This workspace has no copy of that repository and no history of it.",
-        "--needed",
-        "A commit SHA.",
-      )
-    ).out,
-  );
+  const open = async (question: string[]) =>
+    json<{ number: number }>(
+      (await entry("open", "--json", "--project", "widgets", ...question)).out,
+    );
+  const first = await open(STAGING_PORT_QUESTION);
+  const second = await open(BILLING_COMMIT_QUESTION);
   // Entry 1: wait for the answer, then do half 2 with it.
   const one = json<Status>(
     (await entry("status", String(first.number), "--wait", "2m", "--json")).out,

@@ -5,35 +5,46 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { agateDomains } from "../../app/compose.js";
-import { type Agate, startAgate } from "../../app/runtime/server.js";
-import type { GitHubSimulator } from "../github/index.js";
+import type { Agate } from "../../app/runtime/server.js";
+import { type GitHubSimulator, startGitHubSimulator } from "../github/index.js";
+import { startSimulatorApp } from "./simulator-env.js";
 
 export async function startEntriesApp(
   sim: GitHubSimulator,
   secret: string,
 ): Promise<{ agate: Agate; dir: string; close(): Promise<void> }> {
   const temp = mkdtempSync(join(tmpdir(), "agate-entries-app-"));
-  const agate = await startAgate({
-    githubThrottle: false,
-    env: {
-      ...sim.probotEnv(),
-      WEBHOOK_SECRET: secret,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "silent",
-      AGATE_DATABASE_URL: `file:${join(temp, "agate.db")}`,
-    },
-    pollMs: 20,
-    ...agateDomains,
+  const agate = await startSimulatorApp(sim, {
+    WEBHOOK_SECRET: secret,
+    AGATE_DATABASE_URL: `file:${join(temp, "agate.db")}`,
   });
-  sim.setWebhookUrl(`${agate.url}/api/github/webhooks`);
   return {
     agate,
     dir: temp,
     close: async () => {
       await agate.close();
       rmSync(temp, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A simulator signing its webhooks with `secret` and the App against it; `close` stops both, the
+ * App first.
+ */
+export async function startEntriesWorld(secret: string): Promise<{
+  sim: GitHubSimulator;
+  app: Awaited<ReturnType<typeof startEntriesApp>>;
+  close(): Promise<void>;
+}> {
+  const sim = await startGitHubSimulator({ webhookSecret: secret });
+  const app = await startEntriesApp(sim, secret);
+  return {
+    sim,
+    app,
+    close: async () => {
+      await app.close();
+      await sim.close();
     },
   };
 }

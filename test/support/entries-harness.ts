@@ -1,22 +1,18 @@
-/**
- * Handoff entries against the simulator with a controllable clock, for end-to-end tests: the App,
- * the store and GitHub's timestamps all read one frozen clock the test advances. Deliveries go
- * through the App's route into the store's job queue as the intake records them; jobs are
- * claimed by the store's clock (a timer runs only once it is due) and run by the App's handlers,
- * as a worker would. Call once per test file, at the top level.
- */
-import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Probot } from "probot";
-import { afterAll, beforeEach } from "vitest";
+import { beforeEach } from "vitest";
 import { agateJobs, agateRoute } from "../../app/compose.js";
 import { type JobServices, jobContext } from "../../app/runtime/jobs.js";
 import { SqliteStore } from "../../app/store/sqlite-store.js";
 import type { Delivery, GitHubSimulator } from "../github/index.js";
 import type { CheckRun, Comment, Issue } from "../github/state.js";
-import { simulatorProbot, simulatorServices, useSimulator } from "./simulator-app.js";
+import { deliveryInput } from "./delivery-input.js";
+import {
+  simulatorProbot,
+  simulatorServices,
+  useHarnessTemp,
+  useSimulator,
+} from "./simulator-app.js";
 import { frozenClock, type TestClock } from "./store.js";
 
 export const ENTRY_FORM = (fields: {
@@ -82,17 +78,8 @@ export function useEntriesHarness(): EntriesHarness {
   let clock: TestClock | undefined;
   let taken = 0;
   const log: string[] = [];
-  const temp = mkdtempSync(join(tmpdir(), "agate-entries-"));
-  const need = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`the entries harness has no ${what} yet`);
-    return value;
-  };
-
   const simulator = useSimulator();
-  afterAll(async () => {
-    await store?.close();
-    rmSync(temp, { recursive: true, force: true });
-  });
+  const { temp, need } = useHarnessTemp("entries", () => store);
   beforeEach(async () => {
     const s = simulator();
     s.reset();
@@ -127,17 +114,10 @@ export function useEntriesHarness(): EntriesHarness {
     },
     async record(d, id = d.id) {
       const s = need(store, "store");
-      const payload = JSON.stringify(d.payload);
+      const input = deliveryInput(d, need(clock, "clock").now().toISOString(), id);
       const result = await s.recordDelivery({
-        delivery: {
-          id,
-          event: d.event,
-          action: d.action ?? null,
-          payload_sha256: createHash("sha256").update(payload, "utf8").digest("hex"),
-          received_at: need(clock, "clock").now().toISOString(),
-        },
-        payload,
-        jobs: agateRoute(d.event, JSON.parse(payload), id),
+        ...input,
+        jobs: agateRoute(d.event, JSON.parse(input.payload), id),
       });
       return result.status;
     },

@@ -1,9 +1,6 @@
-import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Probot } from "probot";
-import { afterAll, beforeEach } from "vitest";
+import { beforeEach } from "vitest";
 import { agateJobs, agateObserve, agateRoute } from "../../app/compose.js";
 import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
 import { EvidenceCache } from "../../app/gate/evidence.js";
@@ -16,10 +13,16 @@ import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import type { Job } from "../../schemas/store.js";
 import type { Delivery, GitHubSimulator } from "../github/index.js";
 import type { RequiredStatusCheck } from "../github/state.js";
+import { deliveryInput } from "./delivery-input.js";
 import { EVIDENCE_WORKFLOW_TEXT } from "./evidence-workflow.js";
 import { testConfig } from "./runner-users.js";
 import { type SimulatedCiOptions, type SimulatedCiRun, simulatedCi } from "./simulated-ci.js";
-import { simulatorProbot, simulatorServices, useSimulator } from "./simulator-app.js";
+import {
+  simulatorProbot,
+  simulatorServices,
+  useHarnessTemp,
+  useSimulator,
+} from "./simulator-app.js";
 
 /** What the harness's jobs run with, as a worker's would: a test may replace a client. */
 export type HarnessDeps = JobServices & Pick<JobRun, "retried" | "jobId">;
@@ -100,18 +103,9 @@ export function useGateHarness(
   let reads = new ImmutableReads();
   let evidence = new EvidenceCache();
   let setup: RequiredCheckReader | undefined;
-  const temp = mkdtempSync(join(tmpdir(), "agate-gate-"));
-  const need = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`the gate harness has no ${what} yet`);
-    return value;
-  };
-
   // GitHub makes a check run for every job too (GitHub Actions' own); only the App's counts.
   const simulator = useSimulator({ jobCheckRuns: true });
-  afterAll(async () => {
-    await store?.close();
-    rmSync(temp, { recursive: true, force: true });
-  });
+  const { temp, need } = useHarnessTemp("gate", () => store);
   beforeEach(async () => {
     const s = simulator();
     s.reset();
@@ -194,17 +188,9 @@ export function useGateHarness(
     async handle(d, deps = harness.deps()) {
       // Through the store as the intake and a worker would: the payload's digest is checked on
       // the way in, and the gate job gets what the store gives back, not the test's object.
-      const payload = JSON.stringify(d.payload);
       const s = need(store, "store");
       await s.recordDelivery({
-        delivery: {
-          id: d.id,
-          event: d.event,
-          action: d.action ?? null,
-          payload_sha256: createHash("sha256").update(payload, "utf8").digest("hex"),
-          received_at: new Date().toISOString(),
-        },
-        payload,
+        ...deliveryInput(d, new Date().toISOString()),
         jobs: [],
         sightings: agateObserve(d.event, d.payload),
       });

@@ -176,3 +176,59 @@ export async function bareProbot(secret: string): Promise<{ url: string; close()
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A pull_request delivery, signed, ready to post (the benchmarks post many). */
+export interface SignedDelivery {
+  id: string;
+  body: string;
+  signature: string;
+}
+
+/** What posting a batch measured: its start (performance.now()), deliveries a second, latency in ms. */
+export interface PostedBatch {
+  started: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * Posts every delivery as a `pull_request` event, `parallel` at a time, the nth to `urlOf(n)`;
+ * throws unless each is answered 200.
+ */
+export async function postInParallel(
+  list: SignedDelivery[],
+  parallel: number,
+  urlOf: (n: number) => string,
+): Promise<PostedBatch> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < list.length) {
+        const n = next++;
+        const delivery = list[n] as SignedDelivery;
+        const t0 = performance.now();
+        const response = await fetch(urlOf(n), {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-github-event": "pull_request",
+            "x-github-delivery": delivery.id,
+            "x-hub-signature-256": delivery.signature,
+          },
+          body: delivery.body,
+        });
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+  return { started, perSecond: list.length / seconds, p50: at(0.5), p99: at(0.99) };
+}

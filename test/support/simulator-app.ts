@@ -2,6 +2,9 @@
  * Tests only: the GitHub simulator for a test file, and the App against it as the harnesses run
  * its jobs in-process (test/support/gate-harness.ts, entries-harness.ts).
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Probot } from "probot";
 import { afterAll, beforeAll } from "vitest";
 import { ImmutableReads } from "../../app/github/reads.js";
@@ -67,4 +70,25 @@ export function useSimulator(
     if (!sim) throw new Error("useSimulator's simulator is only there in a test or a hook");
     return sim;
   };
+}
+
+/**
+ * What a harness keeps for its file's tests: a temp dir, removed after them with the store the
+ * harness holds then closed; and `need`, which says what a test asked for before the harness had
+ * it ("the gate harness has no store yet").
+ */
+export function useHarnessTemp(
+  name: string,
+  store: () => { close(): Promise<void> } | undefined,
+): { temp: string; need: <T>(value: T | undefined, what: string) => T } {
+  const temp = mkdtempSync(join(tmpdir(), `agate-${name}-`));
+  afterAll(async () => {
+    await store()?.close();
+    rmSync(temp, { recursive: true, force: true });
+  });
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the ${name} harness has no ${what} yet`);
+    return value;
+  };
+  return { temp, need };
 }

@@ -1,4 +1,7 @@
-/** Tests only: runs child-server.ts as a real Node process and waits until it listens. */
+/**
+ * Tests only: runs child-server.ts (or another script that prints `AGATE_READY <json>` when it
+ * listens, such as entries-child.ts) as a real Node process and waits until it listens.
+ */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -23,8 +26,10 @@ export function spawnAgate(options: {
   env: Record<string, string>;
   cwd: string;
   timeoutMs?: number;
+  /** The script to run (a file path); child-server.ts by default. */
+  script?: string;
 }): Promise<AgateProcess> {
-  const child = spawn(process.execPath, ["--import", TSX, CHILD], {
+  const child = spawn(process.execPath, ["--import", TSX, options.script ?? CHILD], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],

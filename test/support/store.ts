@@ -21,6 +21,7 @@ import type { Clock, Store } from "../../app/store/store.js";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
 import type { EvaluationInput } from "../../schemas/evaluation.js";
 import type { Delivery, NewJob, OverrideInput } from "../../schemas/store.js";
+import { type ChildResult, childClosed } from "./child-output.js";
 import { databaseUrl, sharedPostgres } from "./postgres-run.js";
 
 export const SHA_A = "a".repeat(40);
@@ -67,11 +68,12 @@ export function frozenClock(start = "2025-01-01T00:00:00.000Z"): TestClock {
   };
 }
 
+/** The pull request and head the row fixtures below are about. */
+const THE_PULL = { repository: "octo/repo", pull_number: 12, head_sha: SHA_A } as const;
+
 export function recordInput(overrides: Partial<AcceptanceRecordInput> = {}): AcceptanceRecordInput {
   return {
-    repository: "octo/repo",
-    pull_number: 12,
-    head_sha: SHA_A,
+    ...THE_PULL,
     base_sha: SHA_C,
     tested: {
       sha: SHA_A,
@@ -127,9 +129,7 @@ export function recordInput(overrides: Partial<AcceptanceRecordInput> = {}): Acc
 
 export function evaluation(overrides: Partial<EvaluationInput> = {}): EvaluationInput {
   return {
-    repository: "octo/repo",
-    pull_number: 12,
-    head_sha: SHA_A,
+    ...THE_PULL,
     tree_sha: TREE_1,
     config_digest: DIGEST,
     run: {
@@ -153,9 +153,7 @@ export function evaluation(overrides: Partial<EvaluationInput> = {}): Evaluation
 
 export function override(overrides: Partial<OverrideInput> = {}): OverrideInput {
   return {
-    repository: "octo/repo",
-    pull_number: 12,
-    head_sha: SHA_A,
+    ...THE_PULL,
     base_ref: "main",
     by: "octocat",
     reason: "the workflow change is reviewed",
@@ -235,31 +233,15 @@ export async function sixDeliveries(store: DeliveriesAndJobs, clock: TestClock) 
 const STORE_CHILD = fileURLToPath(new URL("./store-child.ts", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-export interface ChildResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
+export type { ChildResult };
 
 /** Runs store-child.ts (its first lines say what `args` may be) in a real separate Node process. */
 export function runStoreChild(args: readonly string[]): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", STORE_CHILD, ...args], {
-      cwd: REPO_ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  const child = spawn(process.execPath, ["--import", "tsx", STORE_CHILD, ...args], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  return childClosed(child);
 }
 
 // ---- contract suites -----------------------------------------------------------------------

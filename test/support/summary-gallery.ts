@@ -10,6 +10,7 @@ import { GLOSSARY } from "../../checks/gate/glossary.js";
 import { decideMergeGroup, renderMergeGroupSummary } from "../../checks/gate/merge-group.js";
 import { renderGateSummary } from "../../checks/gate/render.js";
 import { codeSpan } from "../../checks/markdown.js";
+import { DEFAULT_PROGRESS_THRESHOLDS } from "../../checks/progress/detector.js";
 import type { CommandRecord } from "../../schemas/command-record.js";
 import type { GateDecision, GateFacts, SetupFact, TraceFact } from "../../schemas/gate.js";
 import type { MergeGroupFacts } from "../../schemas/merge-group.js";
@@ -130,21 +131,7 @@ function stalledTrace(): TraceFact {
           ],
           findings_not_listed: 0,
           stalled: true,
-          thresholds: {
-            identical_streak: 3,
-            cycle_repeats: 3,
-            reverts: 3,
-            no_new_information: 12,
-            steps_without_milestone: 50,
-            idle_tail_share: 0.72,
-            no_milestone_stale_share: 0,
-            max_model_calls: null,
-            max_tool_calls: null,
-            max_tool_calls_per_turn: null,
-            max_input_tokens: null,
-            max_context_tokens: null,
-            max_cost_usd: null,
-          },
+          thresholds: { ...DEFAULT_PROGRESS_THRESHOLDS },
         },
         error: null,
       },
@@ -215,6 +202,15 @@ function withRun(exitCodes: number[], record = commandRecord(exitCodes)) {
       record,
       exitCodes.every((code) => code === 0) ? "success" : "failure",
     ),
+  };
+}
+
+/** A head whose commands passed, under an `llm` evaluator that came to `evaluation`. */
+function afterLlmEvaluator(evaluation: GateFacts["evaluation"]) {
+  return {
+    config: configFact(`${CONFIG_TEXT}evaluator: { kind: llm, model: judge-1, min_score: 0.8 }\n`),
+    ...withRun([0, 0]),
+    evaluation,
   };
 }
 
@@ -289,17 +285,15 @@ export function galleryEntries(): GalleryEntry[] {
     gateEntry(
       "Rejected: the evaluator found work missing",
       "The commands passed; the evaluator (a fresh model session) did not sign off, and its missing items are the next work.",
-      gateFacts({
-        config: configFact(
-          `${CONFIG_TEXT}evaluator: { kind: llm, model: judge-1, min_score: 0.8 }\n`,
+      gateFacts(
+        afterLlmEvaluator(
+          judgedEvaluation({
+            complete: false,
+            score: 0.4,
+            missing: ["Document the retry count in README.md"],
+          }),
         ),
-        ...withRun([0, 0]),
-        evaluation: judgedEvaluation({
-          complete: false,
-          score: 0.4,
-          missing: ["Document the retry count in README.md"],
-        }),
-      }),
+      ),
       "rejected",
     ),
     gateEntry(
@@ -381,15 +375,13 @@ export function galleryEntries(): GalleryEntry[] {
       "Rejected, with a stall in the agent's trace",
       "The evidence run uploaded the agent's trace; agate's detector found it busy without progress, the evaluator was told, and named what is missing (the stall itself decides nothing).",
       gateFacts({
-        config: configFact(
-          `${CONFIG_TEXT}evaluator: { kind: llm, model: judge-1, min_score: 0.8 }\n`,
+        ...afterLlmEvaluator(
+          judgedEvaluation({
+            complete: false,
+            score: 0.4,
+            missing: ["The retry limit is hard-coded; read it from the config as the task asks"],
+          }),
         ),
-        ...withRun([0, 0]),
-        evaluation: judgedEvaluation({
-          complete: false,
-          score: 0.4,
-          missing: ["The retry limit is hard-coded; read it from the config as the task asks"],
-        }),
         trace: stalledTrace(),
       }),
       "rejected",
@@ -397,13 +389,7 @@ export function galleryEntries(): GalleryEntry[] {
     gateEntry(
       "Blocked: the evaluator is unavailable",
       "The commands passed, but the evaluator could not be asked (here its endpoint refused the App's key): the fix is the App operator's, and the check offers Re-run evaluator.",
-      gateFacts({
-        config: configFact(
-          `${CONFIG_TEXT}evaluator: { kind: llm, model: judge-1, min_score: 0.8 }\n`,
-        ),
-        ...withRun([0, 0]),
-        evaluation: failedEvaluation(),
-      }),
+      gateFacts(afterLlmEvaluator(failedEvaluation())),
       "blocked",
     ),
     gateEntry(

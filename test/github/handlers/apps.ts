@@ -1,15 +1,23 @@
 // App endpoints, authenticated with the App's JWT, including the installation token flow that
 // @octokit/auth-app performs (POST /app/installations/{id}/access_tokens).
 import * as s from "../serialize.js";
-import type { TokenPermission } from "../state.js";
+import type { Installation, TokenPermission } from "../state.js";
 import {
   bodyOf,
+  type Ctx,
   HttpError,
   isJsonObject,
   json,
   numberParam,
   type OperationTable,
+  type Reply,
 } from "./context.js";
+
+/** An installation as GitHub shows it to its App, or 404 when there is none. */
+function installationReply(ctx: Ctx, found: Installation | undefined): Reply {
+  if (!found) throw new HttpError(404, "Not Found");
+  return json(200, s.installation(ctx.world.urls, found, ctx.world.app));
+}
 
 export const appOperations: OperationTable = {
   "apps/get-by-slug": {
@@ -50,9 +58,10 @@ export const appOperations: OperationTable = {
   "apps/get-installation": {
     auth: "app",
     handle: (ctx) => {
-      const found = ctx.world.installations.get(numberParam(ctx, "installation_id"));
-      if (!found) throw new HttpError(404, "Not Found");
-      return json(200, s.installation(ctx.world.urls, found, ctx.world.app));
+      return installationReply(
+        ctx,
+        ctx.world.installations.get(numberParam(ctx, "installation_id")),
+      );
     },
   },
 
@@ -66,8 +75,7 @@ export const appOperations: OperationTable = {
       } catch {
         found = undefined;
       }
-      if (!found) throw new HttpError(404, "Not Found");
-      return json(200, s.installation(world.urls, found, world.app));
+      return installationReply(ctx, found);
     },
   },
 
@@ -78,8 +86,7 @@ export const appOperations: OperationTable = {
       const found = [...ctx.world.installations.values()].find(
         (item) => item.account.login.toLowerCase() === login,
       );
-      if (!found) throw new HttpError(404, "Not Found");
-      return json(200, s.installation(ctx.world.urls, found, ctx.world.app));
+      return installationReply(ctx, found);
     },
   },
 

@@ -54,6 +54,35 @@ function filterRuns(ctx: Ctx, runs: CheckRun[]): CheckRun[] {
   return selected;
 }
 
+/**
+ * What a create or an update may set besides the name (and a create's start): status,
+ * conclusion, completion, external id, details URL, output; each only when the body has it.
+ */
+function runFields(body: Record<string, unknown>) {
+  return {
+    ...(body.status !== undefined ? { status: body.status as CheckStatus } : {}),
+    ...(body.conclusion !== undefined ? { conclusion: body.conclusion as CheckConclusion } : {}),
+    ...(typeof body.completed_at === "string" ? { completedAt: body.completed_at } : {}),
+    ...(typeof body.external_id === "string" ? { externalId: body.external_id } : {}),
+    ...(typeof body.details_url === "string" ? { detailsUrl: body.details_url } : {}),
+    ...(body.output ? { output: body.output as Output } : {}),
+  };
+}
+
+/** The check run the path names, or 404. */
+function runOf(ctx: Ctx, repo: Repository): CheckRun {
+  const run = repo.checkRuns.get(numberParam(ctx, "check_run_id"));
+  if (!run) throw new NotFound("Not Found");
+  return run;
+}
+
+/** The check suite the path names, or 404. */
+function suiteOf(ctx: Ctx, repo: Repository) {
+  const suite = repo.checkSuites.get(numberParam(ctx, "check_suite_id"));
+  if (!suite) throw new NotFound("Not Found");
+  return suite;
+}
+
 export const checkOperations: OperationTable = {
   "checks/create": {
     auth: "token",
@@ -65,15 +94,8 @@ export const checkOperations: OperationTable = {
       const { run } = ctx.world.createCheckRun(repo, token.app, token.actor, {
         name: String(body.name),
         headSha: String(body.head_sha),
-        ...(body.status !== undefined ? { status: body.status as CheckStatus } : {}),
-        ...(body.conclusion !== undefined
-          ? { conclusion: body.conclusion as CheckConclusion }
-          : {}),
         ...(typeof body.started_at === "string" ? { startedAt: body.started_at } : {}),
-        ...(typeof body.completed_at === "string" ? { completedAt: body.completed_at } : {}),
-        ...(typeof body.external_id === "string" ? { externalId: body.external_id } : {}),
-        ...(typeof body.details_url === "string" ? { detailsUrl: body.details_url } : {}),
-        ...(body.output ? { output: body.output as Output } : {}),
+        ...runFields(body),
       });
       return json(201, runJson(ctx, repo, run));
     },
@@ -85,8 +107,7 @@ export const checkOperations: OperationTable = {
     handle: (ctx) => {
       const repo = repoOf(ctx);
       const token = tokenOf(ctx);
-      const run = repo.checkRuns.get(numberParam(ctx, "check_run_id"));
-      if (!run) throw new NotFound("Not Found");
+      const run = runOf(ctx, repo);
       if (run.app.id !== token.app.id) {
         // Only the app that created a check run may change it.
         throw new HttpError(
@@ -97,14 +118,7 @@ export const checkOperations: OperationTable = {
       const body = bodyOf(ctx);
       void ctx.world.updateCheckRun(repo, run, token.actor, {
         ...(typeof body.name === "string" ? { name: body.name } : {}),
-        ...(body.status !== undefined ? { status: body.status as CheckStatus } : {}),
-        ...(body.conclusion !== undefined
-          ? { conclusion: body.conclusion as CheckConclusion }
-          : {}),
-        ...(typeof body.completed_at === "string" ? { completedAt: body.completed_at } : {}),
-        ...(typeof body.external_id === "string" ? { externalId: body.external_id } : {}),
-        ...(typeof body.details_url === "string" ? { detailsUrl: body.details_url } : {}),
-        ...(body.output ? { output: body.output as Output } : {}),
+        ...runFields(body),
       });
       return json(200, runJson(ctx, repo, run));
     },
@@ -115,8 +129,7 @@ export const checkOperations: OperationTable = {
     permission: ["checks", "read"],
     handle: (ctx) => {
       const repo = repoOf(ctx);
-      const run = repo.checkRuns.get(numberParam(ctx, "check_run_id"));
-      if (!run) throw new NotFound("Not Found");
+      const run = runOf(ctx, repo);
       return json(200, runJson(ctx, repo, run));
     },
   },
@@ -140,8 +153,7 @@ export const checkOperations: OperationTable = {
     permission: ["checks", "read"],
     handle: (ctx) => {
       const repo = repoOf(ctx);
-      const suite = repo.checkSuites.get(numberParam(ctx, "check_suite_id"));
-      if (!suite) throw new NotFound("Not Found");
+      const suite = suiteOf(ctx, repo);
       const runs = filterRuns(ctx, ctx.world.runsOfSuite(repo, suite));
       return countedPage(ctx, "check_runs", runs, (run) => runJson(ctx, repo, run));
     },
@@ -152,8 +164,7 @@ export const checkOperations: OperationTable = {
     permission: ["checks", "read"],
     handle: (ctx) => {
       const repo = repoOf(ctx);
-      const suite = repo.checkSuites.get(numberParam(ctx, "check_suite_id"));
-      if (!suite) throw new NotFound("Not Found");
+      const suite = suiteOf(ctx, repo);
       return json(200, suiteJson(ctx, repo, suite.id));
     },
   },

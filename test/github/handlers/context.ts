@@ -148,6 +148,12 @@ export function paginate<T>(
   return { page, headers };
 }
 
+/** One page of a plain JSON array listing, each item as `toJson` renders it, with the Link header. */
+export function listPage<T>(ctx: Ctx, items: T[], toJson: (item: T) => unknown): Reply {
+  const { page, headers } = paginate(ctx, items);
+  return json(200, page.map(toJson), headers);
+}
+
 /**
  * One page of a listing GitHub wraps in an object, `{total_count, <key>: [...]}`, with the Link
  * header; `total_count` counts every item, not the page's.

@@ -7,6 +7,7 @@ import {
   bodyOf,
   type Ctx,
   json,
+  listPage,
   numberParam,
   type OperationTable,
   type Permission,
@@ -130,12 +131,7 @@ export const issueOperations: OperationTable = {
           ),
         )
         .sort((a, b) => b.number - a.number);
-      const { page, headers } = paginate(ctx, issues);
-      return json(
-        200,
-        page.map((item) => ctx.world.issueJson(repo, item)),
-        headers,
-      );
+      return listPage(ctx, issues, (item) => ctx.world.issueJson(repo, item));
     },
   },
 
@@ -164,11 +160,8 @@ export const issueOperations: OperationTable = {
     permission: onIssueOrPull("read"),
     handle: (ctx) => {
       const { repo, issue } = issueOf(ctx);
-      const { page, headers } = paginate(ctx, issue.comments);
-      return json(
-        200,
-        page.map((entry) => s.comment(ctx.world.urls, repo, issue, entry)),
-        headers,
+      return listPage(ctx, issue.comments, (entry) =>
+        s.comment(ctx.world.urls, repo, issue, entry),
       );
     },
   },

@@ -2,21 +2,17 @@
 import * as s from "../serialize.js";
 import type { Review } from "../state.js";
 import { Unprocessable } from "../world.js";
-import {
-  bodyOf,
-  type Ctx,
-  json,
-  numberParam,
-  type OperationTable,
-  paginate,
-  queryString,
-  repoOf,
-  tokenOf,
-} from "./context.js";
+import * as context from "./context.js";
+import { bodyOf, type Ctx, json, numberParam, type OperationTable, repoOf } from "./context.js";
 
 function pullOf(ctx: Ctx) {
   const repo = repoOf(ctx);
   return { repo, pull: ctx.world.pull(repo, numberParam(ctx, "pull_number")) };
+}
+
+/** A write to a pull request: the pull request, the request's body, and the token that writes. */
+function pullWrite(ctx: Ctx) {
+  return { ...pullOf(ctx), body: bodyOf(ctx), token: context.tokenOf(ctx) };
 }
 
 function range(ctx: Ctx) {
@@ -56,9 +52,7 @@ export const pullOperations: OperationTable = {
     auth: "token",
     permission: ["pull_requests", "write"],
     handle: (ctx) => {
-      const { repo, pull } = pullOf(ctx);
-      const body = bodyOf(ctx);
-      const token = tokenOf(ctx);
+      const { repo, pull, body, token } = pullWrite(ctx);
       // Title, body, state and base in one call: one `edited` (naming every change), then
       // `closed` / `reopened`; a new base gets a new test merge commit.
       void ctx.world.updateIssue(repo, pull, token.actor, {
@@ -79,9 +73,9 @@ export const pullOperations: OperationTable = {
     permission: ["pull_requests", "read"],
     handle: (ctx) => {
       const repo = repoOf(ctx);
-      const state = queryString(ctx, "state") ?? "open";
-      const head = queryString(ctx, "head");
-      const base = queryString(ctx, "base");
+      const state = context.queryString(ctx, "state") ?? "open";
+      const head = context.queryString(ctx, "head");
+      const base = context.queryString(ctx, "base");
       const pulls = [...repo.issues.values()]
         .filter((item) => item.pull)
         .filter((item) => state === "all" || item.state === state)
@@ -97,12 +91,7 @@ export const pullOperations: OperationTable = {
           );
         })
         .sort((a, b) => b.number - a.number);
-      const { page, headers } = paginate(ctx, pulls);
-      return json(
-        200,
-        page.map((item) => ctx.world.pullJson(repo, item, false)),
-        headers,
-      );
+      return context.listPage(ctx, pulls, (item) => ctx.world.pullJson(repo, item, false));
     },
   },
 
@@ -114,12 +103,7 @@ export const pullOperations: OperationTable = {
       // "Responses include a maximum of 3000 files" (GitHub's REST docs); `changed_files` on
       // the pull request still counts them all.
       const files = repo.git.diff(mergeBase, head).slice(0, MAX_FILES);
-      const { page, headers } = paginate(ctx, files);
-      return json(
-        200,
-        page.map((file) => s.diffEntry(ctx.world.urls, repo, file, head)),
-        headers,
-      );
+      return context.listPage(ctx, files, (file) => s.diffEntry(ctx.world.urls, repo, file, head));
     },
   },
 
@@ -129,15 +113,10 @@ export const pullOperations: OperationTable = {
     handle: (ctx) => {
       const { repo, head, mergeBase } = range(ctx);
       const commits = repo.git.commitsBetween(mergeBase, head).slice(0, 250);
-      const { page, headers } = paginate(ctx, commits);
-      return json(
-        200,
-        page.map((sha) =>
-          s.commit(ctx.world.urls, repo, repo.git.readCommit(sha), (email) =>
-            ctx.world.accountByEmail(email),
-          ),
+      return context.listPage(ctx, commits, (sha) =>
+        s.commit(ctx.world.urls, repo, repo.git.readCommit(sha), (email) =>
+          ctx.world.accountByEmail(email),
         ),
-        headers,
       );
     },
   },
@@ -148,11 +127,8 @@ export const pullOperations: OperationTable = {
     handle: (ctx) => {
       const { repo, pull } = pullOf(ctx);
       const reviews = pull.pull.reviews.filter((review) => review.state !== "PENDING");
-      const { page, headers } = paginate(ctx, reviews);
-      return json(
-        200,
-        page.map((review) => s.review(ctx.world.urls, repo, pull, review)),
-        headers,
+      return context.listPage(ctx, reviews, (review) =>
+        s.review(ctx.world.urls, repo, pull, review),
       );
     },
   },
@@ -161,9 +137,7 @@ export const pullOperations: OperationTable = {
     auth: "token",
     permission: ["pull_requests", "write"],
     handle: (ctx) => {
-      const { repo, pull } = pullOf(ctx);
-      const body = bodyOf(ctx);
-      const token = tokenOf(ctx);
+      const { repo, pull, body, token } = pullWrite(ctx);
       const event = typeof body.event === "string" ? body.event : undefined;
       const state = event ? EVENTS[event] : "PENDING";
       if (!state)

@@ -8,6 +8,7 @@ import {
   type Ctx,
   HttpError,
   json,
+  listPage,
   type OperationTable,
   paginate,
   queryString,
@@ -204,13 +205,8 @@ export const repoOperations: OperationTable = {
       const repo = repoOf(ctx);
       const head = resolveRef(ctx, queryString(ctx, "sha"));
       const shas = repo.git.revList(head, queryString(ctx, "path"));
-      const { page, headers } = paginate(ctx, shas);
-      return json(
-        200,
-        page.map((sha) =>
-          s.commit(ctx.world.urls, repo, repo.git.readCommit(sha), accountFor(ctx)),
-        ),
-        headers,
+      return listPage(ctx, shas, (sha) =>
+        s.commit(ctx.world.urls, repo, repo.git.readCommit(sha), accountFor(ctx)),
       );
     },
   },
