@@ -19,6 +19,7 @@ import {
   traceReportArtifactName,
   traceReportFileSchema,
 } from "../schemas/trace.js";
+import { claudeCall } from "../test/support/trace-records.js";
 import { analyseTraceFile, readTraces, TraceFileError } from "./trace.js";
 import * as upload from "./upload.js";
 
@@ -292,34 +293,15 @@ describe("readTraces: never through a symbolic link", () => {
 describe("streaming", () => {
   it("reads a long JSONL trace one line at a time (20 000 calls)", async () => {
     const one = (i: number) =>
-      [
-        JSON.stringify({
-          type: "assistant",
-          uuid: `a${i}`,
-          sessionId: "s",
-          message: {
-            id: `m${i}`,
-            content: [
-              {
-                type: "tool_use",
-                id: `t${i}`,
-                name: "Bash",
-                input: { command: `cat f${i % 500}.py` },
-              },
-            ],
-            usage: { input_tokens: 10, output_tokens: 1 },
-          },
-        }),
-        JSON.stringify({
-          type: "user",
-          uuid: `u${i}`,
-          sessionId: "s",
-          message: {
-            role: "user",
-            content: [{ type: "tool_result", tool_use_id: `t${i}`, content: `body ${i % 500}` }],
-          },
-        }),
-      ].join("\n");
+      claudeCall({
+        name: "Bash",
+        input: { command: `cat f${i % 500}.py` },
+        result: `body ${i % 500}`,
+        usage: { input_tokens: 10, output_tokens: 1 },
+        messageId: `m${i}`,
+      })
+        .map((record) => JSON.stringify(record))
+        .join("\n");
     const path = temp(
       "long.jsonl",
       `${Array.from({ length: 20_000 }, (_, i) => one(i)).join("\n")}\n`,

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { progressReportSchema } from "../../schemas/trace.js";
+import { claudeCall, claudePrompt } from "../../test/support/trace-records.js";
 import { runTraceCommand } from "./trace.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "test", "fixtures", "traces");
@@ -34,54 +35,22 @@ afterEach(() => {
 function loopTrace(calls = 5): string {
   dir = mkdtempSync(join(tmpdir(), "agate-trace-cli-"));
   const file = join(dir, "loop.jsonl");
-  const lines = [
-    JSON.stringify({
-      type: "user",
-      uuid: "p",
-      sessionId: "s",
-      message: { role: "user", content: "wait for the jobs" },
-    }),
-  ];
+  const records: unknown[] = [claudePrompt("wait for the jobs")];
   for (let i = 0; i < calls; i++) {
-    lines.push(
-      JSON.stringify({
-        type: "assistant",
-        uuid: `a${i}`,
-        sessionId: "s",
-        message: {
-          id: `m${i}`,
-          content: [
-            {
-              type: "tool_use",
-              id: `t${i}`,
-              name: "execute_code",
-              input: { code: "print('waiting')" },
-            },
-          ],
-        },
-      }),
-      JSON.stringify({
-        type: "user",
-        uuid: `u${i}`,
-        sessionId: "s",
-        message: {
-          role: "user",
-          content: [
-            {
-              type: "tool_result",
-              tool_use_id: `t${i}`,
-              content: JSON.stringify({
-                output: "waiting",
-                duration_seconds: i + 0.5,
-                kernel: { execution_count: i },
-              }),
-            },
-          ],
-        },
+    records.push(
+      ...claudeCall({
+        name: "execute_code",
+        input: { code: "print('waiting')" },
+        result: JSON.stringify({
+          output: "waiting",
+          duration_seconds: i + 0.5,
+          kernel: { execution_count: i },
+        }),
+        messageId: `m${i}`,
       }),
     );
   }
-  writeFileSync(file, `${lines.join("\n")}\n`);
+  writeFileSync(file, `${records.map((r) => JSON.stringify(r)).join("\n")}\n`);
   return file;
 }
 

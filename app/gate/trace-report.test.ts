@@ -2,6 +2,7 @@ import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { decideGate } from "../../checks/gate/decide.js";
 import { renderGateSummary } from "../../checks/gate/render.js";
+import { DEFAULT_PROGRESS_THRESHOLDS } from "../../checks/progress/detector.js";
 import type { RecordArtifact, TraceFact } from "../../schemas/gate.js";
 import { type ProgressReport, traceReportArtifactName } from "../../schemas/trace.js";
 import {
@@ -64,21 +65,7 @@ function stalledReport(): ProgressReport {
     ],
     findings_not_listed: 0,
     stalled: true,
-    thresholds: {
-      identical_streak: 3,
-      cycle_repeats: 3,
-      reverts: 3,
-      no_new_information: 12,
-      steps_without_milestone: 50,
-      idle_tail_share: 0.72,
-      no_milestone_stale_share: 0,
-      max_model_calls: null,
-      max_tool_calls: null,
-      max_tool_calls_per_turn: null,
-      max_input_tokens: null,
-      max_context_tokens: null,
-      max_cost_usd: null,
-    },
+    thresholds: DEFAULT_PROGRESS_THRESHOLDS,
   };
 }
 

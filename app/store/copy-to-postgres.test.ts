@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
+import { entryDraft } from "../../test/support/entry-fixture.js";
 import {
   delivery,
   evaluation,
@@ -90,22 +91,7 @@ async function filledSqlite(): Promise<string> {
   });
   await store.beginCheckRunWrite({ repository: REPO, headSha: SHA_B });
   const { entry } = await store.createEntry({
-    entry: {
-      repository: REPO,
-      issue_number: 7,
-      author: "agent-a",
-      fields: { project: "p", question: "q?", tried: "t", needed: "n", blocking_pull: null },
-      state: "open",
-      owner: null,
-      follow_ups: 0,
-      claim_expiries: 0,
-      escalation_reason: null,
-      why: null,
-      deadline: null,
-      comments_through: 0,
-      opened_at: AT,
-      state_changed_at: AT,
-    },
+    entry: entryDraft({ repository: REPO, opened_at: AT, state_changed_at: AT }),
     event: {
       kind: "opened",
       actor: "agent-a",

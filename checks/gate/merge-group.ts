@@ -5,14 +5,13 @@ import {
   codeSpan,
   cutTitle,
   durationText,
-  fenced,
   GITHUB_TEXT_LIMIT,
   shortSha as short,
 } from "../markdown.js";
 import { protectedChanges } from "./protected-paths.js";
 import { commandsSection, REPORT_ONLY_LEAD, STATE_WORD } from "./render.js";
 import { reportOnly, reportOnlyOn } from "./report-only.js";
-import { requirementsTable } from "./requirements-table.js";
+import { configProblems, requirementsTable } from "./requirements-table.js";
 
 /** GitHub's merge queue builds every group on a branch under this prefix. */
 export const MERGE_QUEUE_REF_PREFIX = "gh-readonly-queue/";
@@ -253,14 +252,7 @@ export function renderMergeGroupSummary(
   ];
   if (decision.state === "not_gated") return `${lines.join("\n")}\n`;
   lines.push(...requirementsTable(decision.requirements));
-  if (facts.config.status === "invalid") {
-    lines.push(
-      `### Problems in ${facts.config.path} at the base commit`,
-      "",
-      fenced(facts.config.message),
-      "",
-    );
-  }
+  lines.push(...configProblems(facts.config));
   const config = facts.config.status === "ok" ? facts.config.config : null;
   const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
   if (believed?.record) {

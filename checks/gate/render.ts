@@ -14,7 +14,6 @@ import {
   codeSpan,
   counted,
   durationText,
-  fenced,
   GITHUB_TEXT_LIMIT,
   outcomeText,
   outputDetails,
@@ -27,7 +26,7 @@ import { GLOSSARY_LINK } from "./glossary.js";
 import { isolationLine } from "./isolation.js";
 import { overrideCommand } from "./listing.js";
 import type { Stall } from "./progress.js";
-import { requirementsTable } from "./requirements-table.js";
+import { configProblems, requirementsTable } from "./requirements-table.js";
 import { traceSection } from "./trace.js";
 import { evidenceSourceChanges } from "./workflow-uses.js";
 
@@ -424,15 +423,7 @@ export function renderGateSummary(
   }
   const overridden = decision.state === "accepted" && facts.override !== null;
   lines.push(...requirementsTable(decision.requirements, { setAside: overridden }));
-  if (facts.config.status === "invalid") {
-    // The parser's message, once: the table and the title only point here.
-    lines.push(
-      `### Problems in ${facts.config.path} at the base commit`,
-      "",
-      fenced(facts.config.message),
-      "",
-    );
-  }
+  lines.push(...configProblems(facts.config));
   // The first work item is the first line's Next: the list holds the others, each said once.
   const [, ...more] = decision.missing;
   if (more.length > 0) {

@@ -1,5 +1,5 @@
-import type { Requirement } from "../../schemas/gate.js";
-import { tableCell as cell } from "../markdown.js";
+import type { BaseConfigFact, Requirement } from "../../schemas/gate.js";
+import { tableCell as cell, fenced } from "../markdown.js";
 
 const STATUS_ICON: Record<Requirement["status"], string> = {
   pass: "✅",
@@ -30,4 +30,13 @@ export function requirementsTable(
     ...requirements.map((r) => `| ${r.name} | ${status(r)} | ${cell(r.reason)} |`),
     "",
   ];
+}
+
+/**
+ * The base config's problems, for the pull request and merge group summaries: the parser's
+ * message, once (the table and the title only point here); nothing for a valid config.
+ */
+export function configProblems(config: BaseConfigFact): string[] {
+  if (config.status !== "invalid") return [];
+  return [`### Problems in ${config.path} at the base commit`, "", fenced(config.message), ""];
 }

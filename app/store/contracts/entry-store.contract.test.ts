@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { EntryEventInput, HandoffEntryDraft } from "../../../schemas/handoff-entry.js";
+import { entryDraft } from "../../../test/support/entry-fixture.js";
 import {
   type OpenContractDatabase,
   STORE_BACKENDS,
@@ -17,23 +18,10 @@ const KEY = { repository: "octo/repo", issueNumber: 7 };
 const AT = "2025-01-01T00:00:00.000Z";
 
 function draft(overrides: Partial<HandoffEntryDraft> = {}): HandoffEntryDraft {
-  return {
-    repository: "octo/repo",
-    issue_number: 7,
-    author: "agent-a",
-    fields: { project: "p", question: "q?", tried: "t", needed: "n", blocking_pull: null },
-    state: "open",
-    owner: null,
-    follow_ups: 0,
-    claim_expiries: 0,
-    escalation_reason: null,
-    why: null,
+  return entryDraft({
     deadline: { kind: "unanswered", at: "2025-01-01T00:30:00.000Z" },
-    comments_through: 0,
-    opened_at: AT,
-    state_changed_at: AT,
     ...overrides,
-  };
+  });
 }
 
 function event(overrides: Partial<EntryEventInput> = {}): EntryEventInput {
