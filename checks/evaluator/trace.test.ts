@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { analyseTraceFile } from "../../action/trace.js";
 import { evaluationBundleSchema } from "../../schemas/evaluation.js";
 import type { TraceFact } from "../../schemas/gate.js";
+import { bundleInput } from "../../test/support/bundle-input.js";
 import { BUNDLE_FINDINGS, buildBundle, bundleTrace } from "./bundle.js";
 import { buildEvaluatorPrompt } from "./prompt.js";
 
@@ -64,24 +65,7 @@ async function traceFact(file: string, source = "agent/session.jsonl"): Promise<
   };
 }
 
-const base = {
-  repository: "octo/repo",
-  pullNumber: 7,
-  baseSha: "a".repeat(40),
-  headSha: "b".repeat(40),
-  treeSha: "c".repeat(40),
-  title: "Fix the parser",
-  body: "Fixes #12.",
-  issues: [],
-  instructions: [],
-  rubric: "",
-  minScore: 0.8,
-  files: [],
-  unlisted: [],
-  commands: [],
-  handoff: null,
-  tokenLimit: 60_000,
-};
+const base = bundleInput({ title: "Fix the parser", body: "Fixes #12." });
 
 describe("a stall in the agent's trace reaches the evaluator", () => {
   it("the bundle carries the flagged segments with step ranges and why, and the budgets", async () => {

@@ -24,6 +24,7 @@ import {
   TRACE_REPORT_FILE_NAME,
   traceReportArtifactName,
 } from "../../schemas/trace.js";
+import { bundleInput } from "../support/bundle-input.js";
 import { uploadFromJob } from "../support/forged-record.js";
 import { useGateHarness } from "../support/gate-harness.js";
 
@@ -173,25 +174,16 @@ describe("the agent's trace, from the Action to the App", { timeout: 120_000 }, 
       /\| 1–\d+ \(`line \d+`\) \| the same call again and again \| evidence \| /,
     );
 
-    const bundle = buildBundle({
-      repository: `${gate.sim.owner}/${repo}`,
-      pullNumber: number,
-      baseSha: facts.pull_request.base_sha,
-      headSha: head,
-      treeSha: facts.head_tree_sha ?? head,
-      title: "t",
-      body: "",
-      issues: [],
-      instructions: [],
-      rubric: "",
-      minScore: 0.8,
-      files: [],
-      unlisted: [],
-      commands: [],
-      handoff: null,
-      trace,
-      tokenLimit: 60_000,
-    });
+    const bundle = buildBundle(
+      bundleInput({
+        repository: `${gate.sim.owner}/${repo}`,
+        pullNumber: number,
+        baseSha: facts.pull_request.base_sha,
+        headSha: head,
+        treeSha: facts.head_tree_sha ?? head,
+        trace,
+      }),
+    );
     expect(bundle.agent_trace?.traces[0]?.stalled).toBe(true);
   });
 
