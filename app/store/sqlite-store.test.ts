@@ -17,6 +17,7 @@ import {
   SHA_B,
   SHA_C,
   sixDeliveries,
+  twoWriteIntents,
   useTempDatabaseFile,
   WEEK,
 } from "../../test/support/store.js";
@@ -279,18 +280,7 @@ describe("SQLite append-only tables", () => {
 
   it("keep a write intent (migration 9): never deleted, completed once, nothing else of it changed", async () => {
     const store = SqliteStore.open(databaseFile());
-    for (const key of ["a", "b"]) {
-      await store.recordWriteIntent({
-        key,
-        scope: "job:1",
-        repository: "octo/repo",
-        target: 12,
-        kind: "comment",
-        body: "reply",
-        marker: key.repeat(16),
-      });
-    }
-    await store.completeWriteIntent({ key: "a", githubId: 7 });
+    await twoWriteIntents(store);
     await store.close();
     const db = new Database(databaseFile());
     expect(() => db.prepare("DELETE FROM write_intents").run()).toThrow(/never deleted/);

@@ -15,6 +15,7 @@ import pg from "pg";
 import { afterEach, beforeEach } from "vitest";
 import type { DeliveryLog } from "../../app/store/ports/delivery-log.js";
 import type { JobQueue } from "../../app/store/ports/job-queue.js";
+import type { WriteIntentLedger } from "../../app/store/ports/write-intent-ledger.js";
 import { PostgresStore } from "../../app/store/postgres/postgres-store.js";
 import { SqliteStore } from "../../app/store/sqlite-store.js";
 import type { Clock, Store } from "../../app/store/store.js";
@@ -422,4 +423,20 @@ export function useContractDatabase<P>(open: OpenContractDatabase<P>): ContractC
       return need().db;
     },
   };
+}
+
+/** Two comment intents, `a` and `b`, with `a` completed (GitHub's id 7): the ledger's rules' fixture. */
+export async function twoWriteIntents(store: WriteIntentLedger): Promise<void> {
+  for (const key of ["a", "b"]) {
+    await store.recordWriteIntent({
+      key,
+      scope: "job:1",
+      repository: "octo/repo",
+      target: 12,
+      kind: "comment",
+      body: "reply",
+      marker: key.repeat(16),
+    });
+  }
+  await store.completeWriteIntent({ key: "a", githubId: 7 });
 }

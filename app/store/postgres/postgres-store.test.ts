@@ -14,6 +14,7 @@ import {
   payloadOf,
   recordInput,
   SHA_B,
+  twoWriteIntents,
 } from "../../../test/support/store.js";
 import { DatabaseTooNewError, MigrationMismatchError, StoreError } from "../errors.js";
 import { MIGRATIONS } from "../migrations.js";
@@ -117,18 +118,7 @@ describe("the database itself", () => {
 
   it("keeps a write intent: never deleted, completed once, nothing else of it changed", async () => {
     const store = await open();
-    for (const key of ["a", "b"]) {
-      await store.recordWriteIntent({
-        key,
-        scope: "job:1",
-        repository: "octo/repo",
-        target: 12,
-        kind: "comment",
-        body: "reply",
-        marker: key.repeat(16),
-      });
-    }
-    await store.completeWriteIntent({ key: "a", githubId: 7 });
+    await twoWriteIntents(store);
     await expect(raw.query("DELETE FROM write_intents")).rejects.toThrow(/never deleted/);
     await expect(raw.query("TRUNCATE write_intents")).rejects.toThrow(/never deleted/);
     await expect(
