@@ -12341,6 +12341,10 @@ function requirementsTable(requirements, options = {}) {
     ""
   ];
 }
+function configProblems(config) {
+  if (config.status !== "invalid") return [];
+  return [`### Problems in ${config.path} at the base commit`, "", fenced(config.message), ""];
+}
 
 // checks/progress/render.ts
 var BUDGET_LABELS = [
@@ -12726,14 +12730,7 @@ function renderGateSummary(decision, facts, tailChars = 6e3, limit = GITHUB_TEXT
   }
   const overridden = decision.state === "accepted" && facts.override !== null;
   lines.push(...requirementsTable(decision.requirements, { setAside: overridden }));
-  if (facts.config.status === "invalid") {
-    lines.push(
-      `### Problems in ${facts.config.path} at the base commit`,
-      "",
-      fenced(facts.config.message),
-      ""
-    );
-  }
+  lines.push(...configProblems(facts.config));
   const [, ...more] = decision.missing;
   if (more.length > 0) {
     lines.push("### More work items", "", ...more.map((m) => `- [ ] ${m}`), "");
@@ -12932,14 +12929,7 @@ function renderMergeGroupSummary(decision, facts, tailChars = 4e3) {
   if (decision.state === "not_gated") return `${lines.join("\n")}
 `;
   lines.push(...requirementsTable(decision.requirements));
-  if (facts.config.status === "invalid") {
-    lines.push(
-      `### Problems in ${facts.config.path} at the base commit`,
-      "",
-      fenced(facts.config.message),
-      ""
-    );
-  }
+  lines.push(...configProblems(facts.config));
   const config = facts.config.status === "ok" ? facts.config.config : null;
   const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
   if (believed?.record) {
