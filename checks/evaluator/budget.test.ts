@@ -130,6 +130,12 @@ describe("the calls per pull request per day", () => {
         "2 evaluator calls for this pull request in the last 24 h reached budgets.evaluator_calls_per_pr_per_day (2); raise it in .github/agate.yml on the base branch, or wait until 2026-12-03T09:30:00.000Z",
     });
   });
+
+  it("with more calls than the budget (it was lowered), it opens when enough have left the day", () => {
+    const at = (hour: string) => evaluation({ at: `2026-12-02T${hour}:00:00.000Z` });
+    const three = [at("08"), at("09"), at("10")];
+    expect(dailyBudget(three, daily, now)?.detail).toMatch(/wait until 2026-12-03T09:00:00.000Z$/);
+  });
 });
 
 describe("the tokens per bundle", () => {

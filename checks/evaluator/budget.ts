@@ -86,7 +86,9 @@ export function dailyBudget(
   const budget = config.budgets.evaluator_calls_per_pr_per_day;
   const calls = day.filter((e) => e.run.requests > 0);
   if (calls.length < budget) return null;
-  const oldest = calls[0]?.at ?? now.toISOString();
+  // The window opens again when enough of its calls have left it to go under the budget: with
+  // more calls than the budget (a budget lowered), that is not the oldest one.
+  const oldest = calls[calls.length - budget]?.at ?? now.toISOString();
   return {
     status: "over_budget",
     budget: "evaluator_calls_per_pr_per_day",

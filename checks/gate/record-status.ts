@@ -7,7 +7,7 @@ import type { CommandRecord } from "../../schemas/command-record.js";
 import type { FailingCommand, GateStatus, StatusRequirement } from "../../schemas/gate-status.js";
 import { GATE_STATUS_VERSION, STATUS_TAIL_CHARS } from "../../schemas/gate-status-constants.js";
 import { commandPassed } from "../command-results.js";
-import { codeSpan, displayTail, durationText } from "../markdown.js";
+import { codeSpan, displayTail, durationText, shortSha } from "../markdown.js";
 
 /** The end of a command's output as the status keeps it: terminal escapes removed. */
 export const statusTail = (text: string) => displayTail(text).slice(-STATUS_TAIL_CHARS);
@@ -57,8 +57,8 @@ export function recordStatus(record: CommandRecord, repository: string): GateSta
     conclusion: null,
     title:
       failing.length > 0
-        ? `The commands failed on ${record.tested.sha.slice(0, 7)}: ${requirement.reason}`
-        : `Every required command passed on ${record.tested.sha.slice(0, 7)}; the agate App decides`,
+        ? `The commands failed on ${shortSha(record.tested.sha)}: ${requirement.reason}`
+        : `Every required command passed on ${shortSha(record.tested.sha)}; the agate App decides`,
     next: failing.map(
       (c) =>
         `Make ${codeSpan(c.name, 80)} pass and push: ${c.timed_out ? `it timed out after ${durationText(c.duration_ms ?? 0)}` : c.signal ? `it was killed by ${c.signal}` : `it exited ${c.exit_code}`}`,

@@ -13,12 +13,14 @@
  * so no text in it can end the comment early. Who wrote the check run at all (only the App's own
  * `agate` check is the gate) is the reader's to check: action/cli/status-github.ts.
  */
+
 import { z } from "zod";
 import {
   GATE_STATUS_VERSION,
   type GateStatus,
   gateStatusSchema,
 } from "../../schemas/gate-status.js";
+import { STATUS_TAIL_CHARS } from "../../schemas/gate-status-constants.js";
 
 const OPEN = "<!-- agate-status v";
 const CLOSE = " -->";
@@ -56,7 +58,7 @@ export function statusBlock(status: GateStatus, limit = STATUS_BLOCK_LIMIT): str
     handoff_problems: bounded(status.handoff_problems),
     requirements: status.requirements.map((r) => ({ ...r, reason: r.reason.slice(0, ITEM_CHARS) })),
   };
-  for (let chars = 4_000; ; chars = Math.floor(chars / 2)) {
+  for (let chars = STATUS_TAIL_CHARS; ; chars = Math.floor(chars / 2)) {
     const text = `\n${line(fitted)}\n`;
     if (text.length <= limit || chars < 50) return text;
     fitted = {
