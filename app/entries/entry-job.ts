@@ -22,6 +22,7 @@ import {
   desiredEntryLabels,
   ENTRY_LABELS,
   isEntryLabel,
+  isEntryPriorityLabel,
   issueStateFor,
   planEntryLabels,
 } from "../../checks/entries/projection.js";
@@ -34,6 +35,7 @@ import type { NewJob } from "../../schemas/store.js";
 import type { EntryIssueFact, GitHubAdapter, IssueCommentFact } from "../github/adapter.js";
 import type { Account } from "../github/maintainers.js";
 import { jobScope, WriteOnce, type WriteOnceGitHub } from "../github/write-once.js";
+import { queueJob } from "../runtime/jobs.js";
 import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
@@ -359,12 +361,11 @@ async function project(
   if (waiting?.by === "author") await queueWaitExpiry(deps, job, waiting.until);
   const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting !== null));
   // An escalated or blocked entry's line on the dashboard says whether an agent waits on it.
-  const priorityChanged = [...plan.add, ...plan.remove].some((l) =>
-    /^agate:(blocking|background)$/i.test(l),
-  );
+  const priorityChanged = [...plan.add, ...plan.remove].some(isEntryPriorityLabel);
   if (priorityChanged && isListedEntryState(entry.state)) {
     const { repository, installation, trigger } = job;
-    await deps.store.enqueue(jobOf(DASHBOARD_JOBS.refresh, { repository, installation, trigger }));
+    // Through its spec's dedupe: one refresh waiting per repository, however often this changes.
+    await queueJob(deps.store, DASHBOARD_JOBS.refresh, { repository, installation, trigger });
   }
   const change = job.label_change;
   const putBack =

@@ -24,6 +24,11 @@ export const ENTRY_LABELS: ReadonlyMap<string, LabelStyle> = new Map<string, Lab
 
 export const isEntryLabel = (name: string) => ENTRY_LABELS.has(name.toLowerCase());
 
+const PRIORITY_LABELS = new Set<string>(entryPrioritySchema.options.map(entryPriorityLabel));
+
+/** Whether a label is an entry's priority (blocking, background): what the dashboard lists by. */
+export const isEntryPriorityLabel = (name: string) => PRIORITY_LABELS.has(name.toLowerCase());
+
 /** The labels the entry should carry. */
 export function desiredEntryLabels(state: HandoffEntryState, agentWaiting: boolean): string[] {
   return [entryStateLabel(state), entryPriorityLabel(entryPriority(state, agentWaiting))];

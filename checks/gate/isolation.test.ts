@@ -68,7 +68,7 @@ describe("isolationProblem: how the commands ran decides whether a passing recor
     ).toContain("nobody can accept a merge group by hand");
   });
 
-  it("is the last rule of verifyProvenance", () => {
+  it("refuses a shared record under evidence.isolation: required, through verifyProvenance (its place last: provenance.test.ts)", () => {
     const record = commandRecord([0, 0], { isolation: SHARED });
     const verdict = verifyProvenance(
       provenanceInput({ config: required, run: evidenceRun(record) }),
