@@ -110,7 +110,7 @@ try {
   );
   if (!ACTION_CAN_ISOLATE) {
     console.log(
-      "This machine gives the demo neither root nor passwordless sudo, so its CI cannot run the commands as a user of their own: the demo's config allows records made as agate's own user (evidence.isolation: shared-allowed). On a GitHub-hosted runner nothing needs to be set.",
+      "The demo runs neither as root nor with AGATE_REQUIRE_ISOLATION_TESTS=1, so its config allows records made as agate's own user (evidence.isolation: shared-allowed) where its CI cannot make the commands a user of their own. On a GitHub-hosted runner nothing needs to be set.",
     );
   }
   const config = testConfig(

@@ -26,10 +26,16 @@ export const ISOLATION_TESTS_REQUIRED = process.env.AGATE_REQUIRE_ISOLATION_TEST
 
 const isRoot = () => process.getuid?.() === 0;
 
-/** Whether this process can act as root: it is root, or has passwordless sudo. */
+/**
+ * Whether the tests may act as root: they run as root, or were told to use passwordless sudo
+ * (AGATE_REQUIRE_ISOLATION_TESTS=1). The runner users they make stay on the machine, one of them
+ * with NOPASSWD sudo, so sudo that answers only because a person typed a password a minute ago
+ * must not make them unasked.
+ */
 export function canActAsRoot(): boolean {
   if (process.platform !== "linux") return false;
   if (isRoot()) return true;
+  if (!ISOLATION_TESTS_REQUIRED) return false;
   return spawnSync("sudo", ["-n", "true"], { stdio: "ignore" }).status === 0;
 }
 
@@ -53,7 +59,7 @@ export function runnerUser(kind: RunnerUser["kind"]): RunnerUser | string {
   if (!canActAsRoot()) {
     result =
       process.platform === "linux"
-        ? "this machine gives the tests neither root nor passwordless sudo, so no runner user can be made (CI runs them as root)"
+        ? "the tests run neither as root nor with AGATE_REQUIRE_ISOLATION_TESTS=1 (which lets them use passwordless sudo to make two runner users, left on the machine), so no runner user is made (CI runs them as root)"
         : `runner users are made on Linux only (this is ${process.platform})`;
   } else {
     result = ensureUser(kind);
@@ -82,7 +88,7 @@ function ensureUser(kind: RunnerUser["kind"]): RunnerUser | string {
   const sudo = spawnSync("sudo", ["-n", "-u", name, "--", "sudo", "-n", "true"], {
     stdio: "ignore",
   }).status;
-  if (isRoot() && (kind === "hosted") !== (sudo === 0)) {
+  if ((kind === "hosted") !== (sudo === 0)) {
     return `${name} should ${kind === "hosted" ? "" : "not "}have passwordless sudo, and it does${kind === "hosted" ? " not" : ""}`;
   }
   return { kind, name, uid: uid as number, gid: gid as number, home };
