@@ -66,7 +66,7 @@ describe("check runs and suites", () => {
     ]);
   });
 
-  it("rejects a completed run without a conclusion (400, by the spec) and an unknown commit (422)", async () => {
+  it("rejects a completed run without a conclusion and a summary over 65,535 characters (400, by the spec) and an unknown commit (422)", async () => {
     const octokit = installationClient(sim);
     const noConclusion = await octokit.rest.checks
       .create({ owner: sim.owner, repo, name: "agate", head_sha: head, status: "completed" })
@@ -76,6 +76,16 @@ describe("check runs and suites", () => {
       .create({ owner: sim.owner, repo, name: "agate", head_sha: "0".repeat(40) })
       .catch((error: { status: number }) => error.status);
     expect(unknownSha).toBe(422);
+    const tooLong = await octokit.rest.checks
+      .create({
+        owner: sim.owner,
+        repo,
+        name: "agate",
+        head_sha: head,
+        output: { title: "t", summary: "x".repeat(65_536) },
+      })
+      .catch((error: { status: number }) => error.status);
+    expect(tooLong).toBe(400);
     expect(sim.checkRuns({ repo })).toEqual([]);
   });
 });
