@@ -81,19 +81,23 @@ forget_schedules() {
 # Everything the user owns in the tree becomes agate's. Symlinks are changed themselves and never
 # followed (find does not follow them, chown -h): a link to /etc/shadow or to agate's files moves
 # nothing. chmod on everything but links: u+rwX so that no directory the user closed hides a file
-# from agate's look at the tree, ug-s so that no setuid or setgid program of the user's becomes one
-# of agate's. One walk for both: each file goes to chmod's batch (links excepted) and chown's;
+# from agate's look at the tree, go-w so that nothing it made open to all stays writable by others
+# once it is agate's, ug-s so that no setuid or setgid program of the user's becomes one of
+# agate's. One walk for both: each file goes to chmod's batch (links excepted) and chown's;
 # whichever batch runs first, root ends with the same modes and owners, and nothing of the user's
 # runs meanwhile (swept before). Only the user's own files: a hard link it made to anyone else's
 # file (where protected_hardlinks allows it) keeps its owner.
 take_back() {
   local uid=$1 ruid=$2 rgid=$3 tree=$4
-  find "$tree" -xdev -uid "$uid" \( -type l -o -exec chmod u+rwX,ug-s -- {} + \) \
+  find "$tree" -xdev -uid "$uid" \( -type l -o -exec chmod u+rwX,go-w,ug-s -- {} + \) \
     -exec chown -h "$ruid:$rgid" -- {} +
 }
 
 reclaim() {
   local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8
+  # Killed before its schedules are forgotten (a living process could schedule again meanwhile),
+  # and again after (cron may have started one in between).
+  sweep "$uid" "$gid" "$tries" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
   forget_schedules "$name"
   sweep "$uid" "$gid" "$tries" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
   take_back "$uid" "$ruid" "$rgid" "$tree"
@@ -185,9 +189,12 @@ main() {
     handover)
       # Only what is agate's changes hands, never a file with another name elsewhere (a hard link
       # to agate's bundle or /etc/passwd would hand that file over too); and the top directory,
-      # so that the commands can make files in it.
+      # so that the commands can make files in it. Never .git: a core.fsmonitor or hook planted
+      # there runs as the runner's user (who has sudo) in the next git command of the job, such
+      # as actions/checkout's post step; agate checks after each command that .git is the same.
       chown -h "$1" -- "$3"
-      find "$3" -xdev -uid "$2" ! \( -type f -links +1 \) -exec chown -h "$1" -- {} + ;;
+      find "$3" -xdev -path "$3/.git" -prune -o -uid "$2" ! \( -type f -links +1 \) \
+        -exec chown -h "$1" -- {} + ;;
     signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" >/dev/null 2>&1 || true ;;
     reclaim) reclaim "$@" ;;
     finish) finish "$@" ;;

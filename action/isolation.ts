@@ -1,8 +1,8 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { constants, userInfo } from "node:os";
-import { dirname, resolve, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import type { Isolation } from "../schemas/command-record.js";
 import { systemExecutable } from "./git/executables.js";
 import { ISOLATION_SCRIPT } from "./isolation-script.js";
@@ -181,6 +181,7 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
         treeOwner,
         ids4,
         tries,
+        gitDir: identityOf(join(tree, ".git")),
       }),
       record: { mode: "user", user: name, uid: user.uid, reason: null, swept: "user" },
       finish,
@@ -199,7 +200,14 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
 function userLauncher(
   start: (bash: string, args: string[], cwd: string) => ReturnType<typeof spawn>,
   root: RootHelper,
-  at: { user: CommandsUser; tree: string; treeOwner: string; ids4: string[]; tries: string },
+  at: {
+    user: CommandsUser;
+    tree: string;
+    treeOwner: string;
+    ids4: string[];
+    tries: string;
+    gitDir: string;
+  },
 ): CommandLauncher {
   const [uid = "", gid = "", agateUid = ""] = at.ids4;
   return {
@@ -216,6 +224,13 @@ function userLauncher(
       mark("commands");
       await root.run("reclaim", [at.user.name, ...at.ids4, at.tree, at.tries, at.treeOwner]);
       mark("handover");
+      // The commands own the top directory, so they can rename .git and put their own there
+      // (hooks, core.fsmonitor) for the runner's user to run in the job's next git command.
+      if (identityOf(join(at.tree, ".git")) !== at.gitDir) {
+        throw new Error(
+          "agate: the commands replaced the work tree's .git, which the runner's next git command would obey; no record is made. Commands may not write .git: build in a directory of their own",
+        );
+      }
       return true;
     },
   };
@@ -325,4 +340,10 @@ function refuseWorkTree(tree: string, env: NodeJS.ProcessEnv): void {
       `the work tree ${tree} holds ${held ?? "the whole file system"}, which must stay agate's; check out the repository in a directory of its own`,
     );
   }
+}
+
+/** Which file a path is (device and inode, not followed), or that there is none. */
+function identityOf(path: string): string {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  return stat ? `${stat.dev}:${stat.ino}:${stat.isDirectory() ? "d" : "f"}` : "absent";
 }

@@ -9121,13 +9121,13 @@ import { randomBytes } from "node:crypto";
 import {
   closeSync as closeSync2,
   constants as constants4,
-  lstatSync as lstatSync3,
+  lstatSync as lstatSync4,
   mkdirSync as mkdirSync3,
   openSync as openSync2,
   unlinkSync,
   writeFileSync as writeFileSync5
 } from "node:fs";
-import { dirname as dirname5, join as join8, resolve as resolve5 } from "node:path";
+import { dirname as dirname5, join as join9, resolve as resolve5 } from "node:path";
 
 // checks/command-results.ts
 var outcomePassed = (outcome) => outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
@@ -9371,7 +9371,7 @@ function recordStatus(record2, repository) {
     action: failing.length > 0 ? "work" : "wait",
     report_only: false,
     conclusion: null,
-    title: failing.length > 0 ? `The commands failed on ${record2.tested.sha.slice(0, 7)}: ${requirement.reason}` : `Every required command passed on ${record2.tested.sha.slice(0, 7)}; the agate App decides`,
+    title: failing.length > 0 ? `The commands failed on ${shortSha(record2.tested.sha)}: ${requirement.reason}` : `Every required command passed on ${shortSha(record2.tested.sha)}; the agate App decides`,
     next: failing.map(
       (c) => `Make ${codeSpan(c.name, 80)} pass and push: ${c.timed_out ? `it timed out after ${durationText(c.duration_ms ?? 0)}` : c.signal ? `it was killed by ${c.signal}` : `it exited ${c.exit_code}`}`
     ),
@@ -23104,9 +23104,9 @@ function parse3(schema, payload, name) {
 // action/isolation.ts
 import { execFileSync as execFileSync2, spawn as spawn3, spawnSync } from "node:child_process";
 import { createHash as createHash2 } from "node:crypto";
-import { realpathSync as realpathSync2, statSync as statSync3 } from "node:fs";
+import { lstatSync, realpathSync as realpathSync2, statSync as statSync3 } from "node:fs";
 import { constants as constants2, userInfo } from "node:os";
-import { dirname as dirname3, resolve as resolve2, sep } from "node:path";
+import { dirname as dirname3, join as join3, resolve as resolve2, sep } from "node:path";
 
 // action/isolation-script.ts
 var ISOLATION_SCRIPT = String.raw`
@@ -23168,19 +23168,23 @@ forget_schedules() {
 # Everything the user owns in the tree becomes agate's. Symlinks are changed themselves and never
 # followed (find does not follow them, chown -h): a link to /etc/shadow or to agate's files moves
 # nothing. chmod on everything but links: u+rwX so that no directory the user closed hides a file
-# from agate's look at the tree, ug-s so that no setuid or setgid program of the user's becomes one
-# of agate's. One walk for both: each file goes to chmod's batch (links excepted) and chown's;
+# from agate's look at the tree, go-w so that nothing it made open to all stays writable by others
+# once it is agate's, ug-s so that no setuid or setgid program of the user's becomes one of
+# agate's. One walk for both: each file goes to chmod's batch (links excepted) and chown's;
 # whichever batch runs first, root ends with the same modes and owners, and nothing of the user's
 # runs meanwhile (swept before). Only the user's own files: a hard link it made to anyone else's
 # file (where protected_hardlinks allows it) keeps its owner.
 take_back() {
   local uid=$1 ruid=$2 rgid=$3 tree=$4
-  find "$tree" -xdev -uid "$uid" \( -type l -o -exec chmod u+rwX,ug-s -- {} + \) \
+  find "$tree" -xdev -uid "$uid" \( -type l -o -exec chmod u+rwX,go-w,ug-s -- {} + \) \
     -exec chown -h "$ruid:$rgid" -- {} +
 }
 
 reclaim() {
   local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8
+  # Killed before its schedules are forgotten (a living process could schedule again meanwhile),
+  # and again after (cron may have started one in between).
+  sweep "$uid" "$gid" "$tries" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
   forget_schedules "$name"
   sweep "$uid" "$gid" "$tries" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
   take_back "$uid" "$ruid" "$rgid" "$tree"
@@ -23272,9 +23276,12 @@ main() {
     handover)
       # Only what is agate's changes hands, never a file with another name elsewhere (a hard link
       # to agate's bundle or /etc/passwd would hand that file over too); and the top directory,
-      # so that the commands can make files in it.
+      # so that the commands can make files in it. Never .git: a core.fsmonitor or hook planted
+      # there runs as the runner's user (who has sudo) in the next git command of the job, such
+      # as actions/checkout's post step; agate checks after each command that .git is the same.
       chown -h "$1" -- "$3"
-      find "$3" -xdev -uid "$2" ! \( -type f -links +1 \) -exec chown -h "$1" -- {} + ;;
+      find "$3" -xdev -path "$3/.git" -prune -o -uid "$2" ! \( -type f -links +1 \) \
+        -exec chown -h "$1" -- {} + ;;
     signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" >/dev/null 2>&1 || true ;;
     reclaim) reclaim "$@" ;;
     finish) finish "$@" ;;
@@ -23579,7 +23586,8 @@ function isolatedUser(options) {
         tree,
         treeOwner,
         ids4,
-        tries
+        tries,
+        gitDir: identityOf(join3(tree, ".git"))
       }),
       record: { mode: "user", user: name, uid: user.uid, reason: null, swept: "user" },
       finish
@@ -23604,6 +23612,11 @@ function userLauncher(start, root2, at2) {
       mark("commands");
       await root2.run("reclaim", [at2.user.name, ...at2.ids4, at2.tree, at2.tries, at2.treeOwner]);
       mark("handover");
+      if (identityOf(join3(at2.tree, ".git")) !== at2.gitDir) {
+        throw new Error(
+          "agate: the commands replaced the work tree's .git, which the runner's next git command would obey; no record is made. Commands may not write .git: build in a directory of their own"
+        );
+      }
       return true;
     }
   };
@@ -23681,9 +23694,13 @@ function refuseWorkTree(tree, env) {
     );
   }
 }
+function identityOf(path) {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  return stat ? `${stat.dev}:${stat.ino}:${stat.isDirectory() ? "d" : "f"}` : "absent";
+}
 
 // action/required-commands.ts
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 
 // action/git/shadow-git.ts
 import { createHash as createHash3 } from "node:crypto";
@@ -23692,7 +23709,7 @@ import {
   constants as constants3,
   existsSync as existsSync2,
   fstatSync,
-  lstatSync,
+  lstatSync as lstatSync2,
   mkdirSync,
   openSync,
   readdirSync as readdirSync2,
@@ -23705,7 +23722,7 @@ import {
   utimesSync,
   writeFileSync as writeFileSync2
 } from "node:fs";
-import { join as join3, resolve as resolve3 } from "node:path";
+import { join as join4, resolve as resolve3 } from "node:path";
 var COPIED_CORE_SETTINGS = [
   "filemode",
   "symlinks",
@@ -23725,7 +23742,7 @@ function createShadowGit(options) {
     "--show-object-format"
   ]).trim().split("\n");
   const common = resolve3(options.cwd, commonDir);
-  const objects = realpathSync3(join3(common, "objects"));
+  const objects = realpathSync3(join4(common, "objects"));
   const format = objectFormat === "sha256" ? "sha256" : "sha1";
   const config2 = shadowConfig(options.cwd, format);
   const exclude = excludeRules(common);
@@ -23735,18 +23752,18 @@ function createShadowGit(options) {
     ["HEAD", `${sha}
 `],
     ["config", config2],
-    [join3("objects", "info", "alternates"), `${objects}
+    [join4("objects", "info", "alternates"), `${objects}
 `],
-    [join3("info", "exclude"), exclude],
+    [join4("info", "exclude"), exclude],
     ...index ? [["index", index]] : []
   ];
   const restore = () => {
     rmSync2(gitDir, { recursive: true, force: true });
-    for (const dir of ["refs", join3("objects", "info"), "info"]) {
-      mkdirSync(join3(gitDir, dir), { recursive: true, mode: 448 });
+    for (const dir of ["refs", join4("objects", "info"), "info"]) {
+      mkdirSync(join4(gitDir, dir), { recursive: true, mode: 448 });
     }
-    for (const [name, content] of files()) writeFileSync2(join3(gitDir, name), content);
-    if (index) utimesSync(join3(gitDir, "index"), indexTime, indexTime);
+    for (const [name, content] of files()) writeFileSync2(join4(gitDir, name), content);
+    if (index) utimesSync(join4(gitDir, "index"), indexTime, indexTime);
   };
   const shadow = {
     gitDir,
@@ -23759,7 +23776,7 @@ function createShadowGit(options) {
   try {
     restore();
     buildIndex(shadow, realGitDir, sha, options.index ?? "tested-tree");
-    const indexFile = join3(gitDir, "index");
+    const indexFile = join4(gitDir, "index");
     if (existsSync2(indexFile)) {
       index = readFileSync4(indexFile);
       indexTime = Math.floor(statSync4(indexFile).mtimeMs / 1e3);
@@ -23799,21 +23816,21 @@ function excludeRules(common) {
   const readIfFile = (path) => existsSync2(path) ? readFileSync4(path) : Buffer.alloc(0);
   const userExcludes2 = userExcludesFile();
   return Buffer.concat([
-    readIfFile(join3(common, "info", "exclude")),
+    readIfFile(join4(common, "info", "exclude")),
     Buffer.from("\n"),
     userExcludes2 ? readIfFile(userExcludes2) : Buffer.alloc(0)
   ]);
 }
 function buildIndex(shadow, realGitDir, sha, mode) {
   const { gitDir } = shadow;
-  const realIndex = join3(realGitDir, "index");
+  const realIndex = join4(realGitDir, "index");
   let split = false;
   if (existsSync2(realIndex)) {
-    writeFileSync2(join3(gitDir, "index"), readFileSync4(realIndex));
-    keepTimestamp(join3(gitDir, "index"), realIndex);
+    writeFileSync2(join4(gitDir, "index"), readFileSync4(realIndex));
+    keepTimestamp(join4(gitDir, "index"), realIndex);
     for (const name of readdirSync2(realGitDir)) {
       if (name.startsWith("sharedindex.")) {
-        writeFileSync2(join3(gitDir, name), readFileSync4(join3(realGitDir, name)));
+        writeFileSync2(join4(gitDir, name), readFileSync4(join4(realGitDir, name)));
         split = true;
       }
     }
@@ -23822,7 +23839,7 @@ function buildIndex(shadow, realGitDir, sha, mode) {
     try {
       gitShadow(shadow, ["read-tree", "-m", sha]);
     } catch {
-      rmSync2(join3(gitDir, "index"), { force: true });
+      rmSync2(join4(gitDir, "index"), { force: true });
       gitShadow(shadow, ["read-tree", sha]);
       refreshIndex(shadow);
     }
@@ -23838,7 +23855,7 @@ var pathOf = (shadow, key) => Buffer.concat([Buffer.from(`${shadow.workTree}/`),
 function directoryToken(path, format) {
   let stat;
   try {
-    stat = lstatSync(path);
+    stat = lstatSync2(path);
   } catch {
     return "deleted";
   }
@@ -23907,7 +23924,7 @@ var pathText = (key) => Buffer.from(key, "latin1").toString("utf8");
 function pathToken(path, format) {
   let stat;
   try {
-    stat = lstatSync(path);
+    stat = lstatSync2(path);
   } catch {
     return "deleted";
   }
@@ -24181,7 +24198,7 @@ async function runRequiredCommands(options) {
   const shadow = createShadowGit({
     cwd,
     sha: commit.sha,
-    gitDir: join4(options.stateDir, "shadow-git")
+    gitDir: join5(options.stateDir, "shadow-git")
   });
   const env = commandEnvironment(options.env);
   let before;
@@ -24323,7 +24340,7 @@ function openIsolation(options, config2, workTree, env) {
 import { spawnSync as spawnSync2 } from "node:child_process";
 import { chmodSync, copyFileSync, mkdtempSync as mkdtempSync2, rmSync as rmSync3 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename, dirname as dirname4, join as join5 } from "node:path";
+import { basename, dirname as dirname4, join as join6 } from "node:path";
 function refuseInspectorSignal() {
   process.on("SIGUSR1", () => {
     process.stderr.write(
@@ -24343,8 +24360,8 @@ function becomeUndumpable(env) {
   if (typeof execve !== "function" || process.platform !== "linux") return;
   let dir;
   try {
-    dir = mkdtempSync2(join5(env.RUNNER_TEMP || tmpdir2(), COPY_PREFIX));
-    const node2 = join5(dir, "node");
+    dir = mkdtempSync2(join6(env.RUNNER_TEMP || tmpdir2(), COPY_PREFIX));
+    const node2 = join6(dir, "node");
     copyFileSync(process.execPath, node2);
     chmodSync(node2, 64);
     const tried = spawnSync2(node2, ["-e", "0"], { stdio: "ignore", timeout: 3e4 });
@@ -24452,10 +24469,10 @@ function renderRecordMarkdown(record2, tailChars = 8e3) {
 // action/trace.ts
 var import_picomatch = __toESM(require_picomatch2(), 1);
 import { readdirSync as readdirSync3, realpathSync as realpathSync4 } from "node:fs";
-import { isAbsolute as isAbsolute2, join as join6, relative, resolve as resolve4 } from "node:path";
+import { isAbsolute as isAbsolute2, join as join7, relative, resolve as resolve4 } from "node:path";
 
 // action/trace/read.ts
-import { createReadStream, lstatSync as lstatSync2, readFileSync as readFileSync5 } from "node:fs";
+import { createReadStream, lstatSync as lstatSync3, readFileSync as readFileSync5 } from "node:fs";
 import { basename as basename2 } from "node:path";
 
 // checks/progress/bounded-set.ts
@@ -26428,7 +26445,7 @@ async function analyseTraceFile(path, options = {}) {
 }
 function regularFileSize(path) {
   try {
-    const stat = lstatSync2(path);
+    const stat = lstatSync3(path);
     if (!stat.isFile()) {
       throw new TraceFileError(
         `${path} is not a regular file (a ${stat.isSymbolicLink() ? "symbolic link" : "directory or special file"}); pass the trace file itself`
@@ -26576,7 +26593,7 @@ function resolveTraceFiles(cwd, pattern) {
   }
   for (const entry of entries) {
     if (!entry.isFile()) continue;
-    const path = join6(entry.parentPath, entry.name);
+    const path = join7(entry.parentPath, entry.name);
     if (match(relative(base, path))) found2.push(path);
   }
   return found2.sort().slice(0, MAX_TRACE_FILES);
@@ -26621,7 +26638,7 @@ async function readTraces(cwd, pattern, thresholds = {}) {
 
 // action/upload.ts
 import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync3, rmSync as rmSync4, writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 var RecordUploadError = class extends Error {
   constructor(message, tampering) {
     super(message);
@@ -26638,8 +26655,8 @@ async function uploadTraceReport(json2, options) {
   const name = traceReportArtifactName(runAttempt(options.env));
   if (!options.client) return `not uploaded (not on a GitHub Actions runner)`;
   mkdirSync2(options.tempDir, { recursive: true });
-  const dir = mkdtempSync3(join7(options.tempDir, "trace-"));
-  const file2 = join7(dir, TRACE_REPORT_FILE_NAME);
+  const dir = mkdtempSync3(join8(options.tempDir, "trace-"));
+  const file2 = join8(dir, TRACE_REPORT_FILE_NAME);
   writeFileSync3(file2, json2);
   try {
     const { id } = await new options.client.DefaultArtifactClient().uploadArtifact(
@@ -26658,8 +26675,8 @@ async function uploadRecord(json2, options) {
   const name = recordArtifactName(runAttempt(options.env));
   if (!options.client) return { kind: "not-on-runner", name };
   mkdirSync2(options.tempDir, { recursive: true });
-  const dir = mkdtempSync3(join7(options.tempDir, "upload-"));
-  const file2 = join7(dir, RECORD_FILE_NAME);
+  const dir = mkdtempSync3(join8(options.tempDir, "upload-"));
+  const file2 = join8(dir, RECORD_FILE_NAME);
   writeFileSync3(file2, json2);
   try {
     const { id, size } = await new options.client.DefaultArtifactClient().uploadArtifact(
@@ -26804,7 +26821,7 @@ async function runAction(env) {
     apiUrl: env.GITHUB_API_URL,
     advice: TOKEN_ADVICE.action
   });
-  const stateDir = env.RUNNER_TEMP ? join8(env.RUNNER_TEMP, "agate") : localStateDir(cwd);
+  const stateDir = env.RUNNER_TEMP ? join9(env.RUNNER_TEMP, "agate") : localStateDir(cwd);
   const artifactClient = await loadArtifactClient(env);
   const traceInput = getInput("trace").trim();
   let traces = [];
@@ -26845,7 +26862,7 @@ async function reportRecord(record2, report) {
   const { inputs, cwd, env, stateDir, repository, traces, artifactClient } = report;
   const json2 = `${JSON.stringify(record2, null, 2)}
 `;
-  const recordPath = inputs["record-path"] ? resolve5(cwd, inputs["record-path"]) : join8(stateDir, RECORD_FILE_NAME);
+  const recordPath = inputs["record-path"] ? resolve5(cwd, inputs["record-path"]) : join9(stateDir, RECORD_FILE_NAME);
   mkdirSync3(dirname5(recordPath), { recursive: true });
   writeRegularFile(recordPath, json2);
   mark("record");
@@ -26918,7 +26935,7 @@ function resetFileCommands(env) {
 }
 function writeRegularFile(path, content) {
   try {
-    if (!lstatSync3(path).isFile()) unlinkSync(path);
+    if (!lstatSync4(path).isFile()) unlinkSync(path);
   } catch {
   }
   const fd = openSync2(

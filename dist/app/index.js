@@ -3036,6 +3036,8 @@ var ENTRY_LABELS = new Map(
   ].map((name) => [name, AGATE_LABELS[name]])
 );
 var isEntryLabel = (name) => ENTRY_LABELS.has(name.toLowerCase());
+var PRIORITY_LABELS = new Set(entryPrioritySchema.options.map(entryPriorityLabel));
+var isEntryPriorityLabel = (name) => PRIORITY_LABELS.has(name.toLowerCase());
 function desiredEntryLabels(state, agentWaiting) {
   return [entryStateLabel(state), entryPriorityLabel(entryPriority(state, agentWaiting))];
 }
@@ -4276,12 +4278,10 @@ async function project(deps, entry, issue2, job, listed2) {
   const waiting = await agentWaits(deps, entry, listed2);
   if (waiting?.by === "author") await queueWaitExpiry(deps, job, waiting.until);
   const plan = planEntryLabels(issue2.labels, desiredEntryLabels(entry.state, waiting !== null));
-  const priorityChanged = [...plan.add, ...plan.remove].some(
-    (l) => /^agate:(blocking|background)$/i.test(l)
-  );
+  const priorityChanged = [...plan.add, ...plan.remove].some(isEntryPriorityLabel);
   if (priorityChanged && isListedEntryState(entry.state)) {
     const { repository: repository3, installation: installation2, trigger } = job;
-    await deps.store.enqueue(jobOf(DASHBOARD_JOBS.refresh, { repository: repository3, installation: installation2, trigger }));
+    await queueJob(deps.store, DASHBOARD_JOBS.refresh, { repository: repository3, installation: installation2, trigger });
   }
   const change = job.label_change;
   const putBack = change && isEntryLabel(change.label) && [...plan.add, ...plan.remove].some((l) => l.toLowerCase() === change.label.toLowerCase()) ? await notice(
@@ -4641,7 +4641,7 @@ function dailyBudget(day, config, now) {
   const budget = config.budgets.evaluator_calls_per_pr_per_day;
   const calls = day.filter((e) => e.run.requests > 0);
   if (calls.length < budget) return null;
-  const oldest = calls[0]?.at ?? now.toISOString();
+  const oldest = calls[calls.length - budget]?.at ?? now.toISOString();
   return {
     status: "over_budget",
     budget: "evaluator_calls_per_pr_per_day",
@@ -13246,7 +13246,7 @@ function statusBlock(status, limit = STATUS_BLOCK_LIMIT) {
     handoff_problems: bounded(status.handoff_problems),
     requirements: status.requirements.map((r) => ({ ...r, reason: r.reason.slice(0, ITEM_CHARS) }))
   };
-  for (let chars = 4e3; ; chars = Math.floor(chars / 2)) {
+  for (let chars = STATUS_TAIL_CHARS; ; chars = Math.floor(chars / 2)) {
     const text = `
 ${line(fitted)}
 `;

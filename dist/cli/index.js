@@ -13599,7 +13599,7 @@ var init_github = __esm({
 
 // action/cli/main.ts
 import { existsSync as existsSync4, mkdirSync as mkdirSync5, readFileSync as readFileSync8, writeFileSync as writeFileSync6 } from "node:fs";
-import { dirname as dirname5, join as join8, resolve as resolve5 } from "node:path";
+import { dirname as dirname5, join as join9, resolve as resolve5 } from "node:path";
 import { parseArgs as parseArgs4 } from "node:util";
 
 // checks/command-results.ts
@@ -27503,7 +27503,7 @@ function checkoutOwner(root2, env) {
 }
 
 // action/required-commands.ts
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 init_version();
 
 // action/environment.ts
@@ -27903,9 +27903,9 @@ function dirtyDigest(state) {
 // action/isolation.ts
 import { execFileSync as execFileSync2, spawn as spawn3, spawnSync } from "node:child_process";
 import { createHash as createHash4 } from "node:crypto";
-import { realpathSync as realpathSync3, statSync as statSync4 } from "node:fs";
+import { lstatSync as lstatSync2, realpathSync as realpathSync3, statSync as statSync4 } from "node:fs";
 import { constants as constants3, userInfo } from "node:os";
-import { dirname as dirname3, resolve as resolve3, sep as sep2 } from "node:path";
+import { dirname as dirname3, join as join4, resolve as resolve3, sep as sep2 } from "node:path";
 
 // action/isolation-script.ts
 var ISOLATION_SCRIPT = String.raw`
@@ -27967,19 +27967,23 @@ forget_schedules() {
 # Everything the user owns in the tree becomes agate's. Symlinks are changed themselves and never
 # followed (find does not follow them, chown -h): a link to /etc/shadow or to agate's files moves
 # nothing. chmod on everything but links: u+rwX so that no directory the user closed hides a file
-# from agate's look at the tree, ug-s so that no setuid or setgid program of the user's becomes one
-# of agate's. One walk for both: each file goes to chmod's batch (links excepted) and chown's;
+# from agate's look at the tree, go-w so that nothing it made open to all stays writable by others
+# once it is agate's, ug-s so that no setuid or setgid program of the user's becomes one of
+# agate's. One walk for both: each file goes to chmod's batch (links excepted) and chown's;
 # whichever batch runs first, root ends with the same modes and owners, and nothing of the user's
 # runs meanwhile (swept before). Only the user's own files: a hard link it made to anyone else's
 # file (where protected_hardlinks allows it) keeps its owner.
 take_back() {
   local uid=$1 ruid=$2 rgid=$3 tree=$4
-  find "$tree" -xdev -uid "$uid" \( -type l -o -exec chmod u+rwX,ug-s -- {} + \) \
+  find "$tree" -xdev -uid "$uid" \( -type l -o -exec chmod u+rwX,go-w,ug-s -- {} + \) \
     -exec chown -h "$ruid:$rgid" -- {} +
 }
 
 reclaim() {
   local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8
+  # Killed before its schedules are forgotten (a living process could schedule again meanwhile),
+  # and again after (cron may have started one in between).
+  sweep "$uid" "$gid" "$tries" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
   forget_schedules "$name"
   sweep "$uid" "$gid" "$tries" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
   take_back "$uid" "$ruid" "$rgid" "$tree"
@@ -28071,9 +28075,12 @@ main() {
     handover)
       # Only what is agate's changes hands, never a file with another name elsewhere (a hard link
       # to agate's bundle or /etc/passwd would hand that file over too); and the top directory,
-      # so that the commands can make files in it.
+      # so that the commands can make files in it. Never .git: a core.fsmonitor or hook planted
+      # there runs as the runner's user (who has sudo) in the next git command of the job, such
+      # as actions/checkout's post step; agate checks after each command that .git is the same.
       chown -h "$1" -- "$3"
-      find "$3" -xdev -uid "$2" ! \( -type f -links +1 \) -exec chown -h "$1" -- {} + ;;
+      find "$3" -xdev -path "$3/.git" -prune -o -uid "$2" ! \( -type f -links +1 \) \
+        -exec chown -h "$1" -- {} + ;;
     signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" >/dev/null 2>&1 || true ;;
     reclaim) reclaim "$@" ;;
     finish) finish "$@" ;;
@@ -28373,7 +28380,8 @@ function isolatedUser(options) {
         tree,
         treeOwner,
         ids4,
-        tries
+        tries,
+        gitDir: identityOf(join4(tree, ".git"))
       }),
       record: { mode: "user", user: name, uid: user.uid, reason: null, swept: "user" },
       finish
@@ -28398,6 +28406,11 @@ function userLauncher(start, root2, at3) {
       mark("commands");
       await root2.run("reclaim", [at3.user.name, ...at3.ids4, at3.tree, at3.tries, at3.treeOwner]);
       mark("handover");
+      if (identityOf(join4(at3.tree, ".git")) !== at3.gitDir) {
+        throw new Error(
+          "agate: the commands replaced the work tree's .git, which the runner's next git command would obey; no record is made. Commands may not write .git: build in a directory of their own"
+        );
+      }
       return true;
     }
   };
@@ -28474,6 +28487,10 @@ function refuseWorkTree(tree, env) {
       `the work tree ${tree} holds ${held ?? "the whole file system"}, which must stay agate's; check out the repository in a directory of its own`
     );
   }
+}
+function identityOf(path) {
+  const stat = lstatSync2(path, { throwIfNoEntry: false });
+  return stat ? `${stat.dev}:${stat.ino}:${stat.isDirectory() ? "d" : "f"}` : "absent";
 }
 
 // action/output-digest.ts
@@ -28672,7 +28689,7 @@ async function runRequiredCommands(options) {
   const shadow = createShadowGit({
     cwd,
     sha: commit.sha,
-    gitDir: join4(options.stateDir, "shadow-git")
+    gitDir: join5(options.stateDir, "shadow-git")
   });
   const env = commandEnvironment(options.env);
   let before;
@@ -30796,7 +30813,7 @@ var EntryClient = class _EntryClient {
 // action/cli/handoff.ts
 import { existsSync as existsSync3, mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, readFileSync as readFileSync4, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import { dirname as dirname4, isAbsolute as isAbsolute2, join as join5, posix, resolve as resolve4 } from "node:path";
+import { dirname as dirname4, isAbsolute as isAbsolute2, join as join6, posix, resolve as resolve4 } from "node:path";
 var HandoffUsageError = class extends Error {
   name = "HandoffUsageError";
 };
@@ -30818,7 +30835,7 @@ function writeHandoff(options) {
     }
   })();
   const path = handoffPath(root2, baseSha, options.path);
-  const file2 = join5(root2, path);
+  const file2 = join6(root2, path);
   const existing = existsSync3(file2) ? readExisting(readFileSync4(file2, "utf8"), path) : null;
   const branch = gitMaybe(root2, ["symbolic-ref", "--quiet", "--short", "HEAD"])?.trim();
   if (!branch) {
@@ -30893,12 +30910,12 @@ function recordedLastCommand(root2, options, kept2, warnings) {
 }
 function readWorkTree(root2, baseSha, path) {
   const head = gitMaybe(root2, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])?.trim();
-  const scratch = mkdtempSync2(join5(tmpdir2(), "agate-handoff-"));
+  const scratch = mkdtempSync2(join6(tmpdir2(), "agate-handoff-"));
   try {
     const shadow = createShadowGit({
       cwd: root2,
       sha: head ?? baseSha,
-      gitDir: join5(scratch, "git"),
+      gitDir: join6(scratch, "git"),
       index: "as-is"
     });
     refreshIndex(shadow);
@@ -30920,7 +30937,7 @@ ${marker}
 function codeTree(shadow, handoff3, head) {
   const run2 = (args) => gitShadow(shadow, args);
   try {
-    if (!existsSync3(join5(shadow.gitDir, "index")) && head) run2(["read-tree", head]);
+    if (!existsSync3(join6(shadow.gitDir, "index")) && head) run2(["read-tree", head]);
     run2(["add", "--all", "--", "."]);
     run2(["rm", "--cached", "--quiet", "--ignore-unmatch", "--", handoff3]);
     return run2(["write-tree"]).trim();
@@ -30989,7 +31006,7 @@ Fix these lines, or delete the file and run \`${AGATE_CLI} handoff\` again with 
   return { text, front: parsed.front, body: parsed.body };
 }
 function readRecord(root2, cwd, flag) {
-  const file2 = flag ? resolve4(cwd, flag) : join5(localStateDir(root2), RECORD_FILE_NAME);
+  const file2 = flag ? resolve4(cwd, flag) : join6(localStateDir(root2), RECORD_FILE_NAME);
   if (!existsSync3(file2)) {
     if (flag) {
       throw new HandoffUsageError(
@@ -31046,7 +31063,7 @@ function changedFiles(shadow, baseSha, handoff3) {
 
 // action/cli/hooks.ts
 import { mkdirSync as mkdirSync3, readFileSync as readFileSync5, writeFileSync as writeFileSync4 } from "node:fs";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 
 // schemas/gate-status-constants.ts
 var GATE_STATUS_VERSION = 1;
@@ -31739,7 +31756,7 @@ var REASON_CHARS = 12e3;
 function memoryPath(cwd, harness, session) {
   if (!gitMaybe(cwd, ["rev-parse", "--git-dir"])) return null;
   const safe = session.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 100);
-  return join6(localStateDir(cwd), "hooks", `${harness}-${safe}.json`);
+  return join7(localStateDir(cwd), "hooks", `${harness}-${safe}.json`);
 }
 function recall(path) {
   if (!path) return { last: null, handovers: [] };
@@ -31751,7 +31768,7 @@ function recall(path) {
 }
 function remember(path, memory) {
   if (!path) return;
-  mkdirSync3(join6(path, ".."), { recursive: true });
+  mkdirSync3(join7(path, ".."), { recursive: true });
   writeFileSync4(path, `${JSON.stringify(memory)}
 `);
 }
@@ -31871,7 +31888,7 @@ async function readStdin() {
 // action/cli/loop.ts
 import { spawn as spawn4 } from "node:child_process";
 import { mkdirSync as mkdirSync4, rmSync as rmSync4, writeFileSync as writeFileSync5 } from "node:fs";
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 import { parseArgs as parseArgs3 } from "node:util";
 var LOOP_USAGE = `${CLI_PACKAGE} loop [--task TEXT] [--max-turns N] [--wait DURATION] -- AGENT [ARG...]
     The generic loop for any agent: asks agate about the pull request of the checked-out
@@ -31936,9 +31953,9 @@ async function loopMain(argv, deps, out) {
     if (waitMs === void 0) usage(`--wait ${JSON.stringify(values.wait)} is not a duration`);
     const root2 = gitMaybe(deps.cwd, ["rev-parse", "--show-toplevel"])?.trim();
     if (!root2) usage("run the loop in the agent's checkout (a git work tree)");
-    const dir = join7(localStateDir(root2), "loop");
+    const dir = join8(localStateDir(root2), "loop");
     mkdirSync4(dir, { recursive: true });
-    const files = { work: join7(dir, "work.md"), status: join7(dir, "status.json") };
+    const files = { work: join8(dir, "work.md"), status: join8(dir, "status.json") };
     const reader = StatusReader.create({ repo: values.repo, app: values.app, waitMs }, deps);
     const turn = makeTurns({ command: command2, args, root: root2, deps, files, maxTurns, log });
     let work = values.task ?? null;
@@ -32564,7 +32581,7 @@ function renderProgressText(report2, source) {
 }
 
 // action/trace/read.ts
-import { createReadStream, lstatSync as lstatSync2, readFileSync as readFileSync6 } from "node:fs";
+import { createReadStream, lstatSync as lstatSync3, readFileSync as readFileSync6 } from "node:fs";
 import { basename } from "node:path";
 
 // checks/progress/bounded-set.ts
@@ -34113,7 +34130,7 @@ async function analyseTraceFile(path, options = {}) {
 }
 function regularFileSize(path) {
   try {
-    const stat = lstatSync2(path);
+    const stat = lstatSync3(path);
     if (!stat.isFile()) {
       throw new TraceFileError(
         `${path} is not a regular file (a ${stat.isSymbolicLink() ? "symbolic link" : "directory or special file"}); pass the trace file itself`
@@ -34594,7 +34611,7 @@ async function run(values, cwd) {
       return notAtBase(root2, configPath, baseSha, values.config !== void 0);
     }
     const record2 = outcome.record;
-    const recordPath = values.record ? resolve5(cwd, values.record) : join8(stateDir, RECORD_FILE_NAME);
+    const recordPath = values.record ? resolve5(cwd, values.record) : join9(stateDir, RECORD_FILE_NAME);
     mkdirSync5(dirname5(recordPath), { recursive: true });
     writeFileSync6(recordPath, `${JSON.stringify(record2, null, 2)}
 `);
@@ -34621,7 +34638,7 @@ ${table(record2.commands)}
 }
 function notAtBase(root2, path, baseSha, named) {
   const base = shortSha(baseSha);
-  const inWorkTree = existsSync4(join8(root2, path));
+  const inWorkTree = existsSync4(join9(root2, path));
   const atHead = gitMaybe(root2, ["cat-file", "-e", `HEAD:${path}`]) !== void 0;
   const flag = named ? `--config ${path}: ` : "";
   if (atHead) {
@@ -34650,7 +34667,7 @@ function notAtBase(root2, path, baseSha, named) {
 }
 function configEditNotice(root2, path, baseSha) {
   const atBase = gitMaybe(root2, ["cat-file", "blob", `${baseSha}:${path}`]);
-  const file2 = join8(root2, path);
+  const file2 = join9(root2, path);
   if (atBase === void 0 || !existsSync4(file2)) return null;
   if (readFileSync8(file2, "utf8") === atBase) return null;
   const committed = gitMaybe(root2, ["cat-file", "blob", `HEAD:${path}`]);
@@ -34665,7 +34682,7 @@ function pipeHints(commands) {
 }
 async function validate2(file2, cwd) {
   const root2 = gitMaybe(cwd, ["rev-parse", "--show-toplevel"])?.trim();
-  const configFile = file2 ? resolve5(cwd, file2) : join8(root2 ?? cwd, CONFIG_PATH);
+  const configFile = file2 ? resolve5(cwd, file2) : join9(root2 ?? cwd, CONFIG_PATH);
   const shown = file2 ?? CONFIG_PATH;
   if (!existsSync4(configFile)) {
     console.error(
@@ -34705,7 +34722,7 @@ async function validate2(file2, cwd) {
     console.error(error2.message);
     problems++;
   }
-  const handoffFile = root2 && handoffPath2 !== null ? join8(root2, handoffPath2) : void 0;
+  const handoffFile = root2 && handoffPath2 !== null ? join9(root2, handoffPath2) : void 0;
   if (handoffFile && handoffPath2 !== null && existsSync4(handoffFile)) {
     const parsed = parseHandoffFile(readFileSync8(handoffFile, "utf8"), handoffPath2);
     const findings = parsed.ok ? fileFindings(parsed.front) : [];

@@ -115,6 +115,7 @@ describeAsRunner("hosted", "on a hosted runner (a user with passwordless sudo)",
   describe("each lever of the same user, tried", () => levers(runner));
   describe("nothing of the commands outlives them", () => escapes(runner));
   describe("the work tree, handed over and taken back", () => workTree(runner));
+  describe("the work tree's .git, which the runner's next git command obeys", () => gitDir(runner));
   describe("what the commands get", () => {
     it("the job's environment as agate computes it (sudo's changes undone), their own HOME, the job's PATH and tools", async () => {
       // The runner's home, closed to other users (mode 700), with a tool an earlier step set up in
@@ -495,5 +496,37 @@ function workTree(runner: RunnerUser) {
     expect(run.record?.commands.find((c) => c.name === "hidden")?.changed_paths).toEqual([
       "hidden/edit.txt",
     ]);
+  });
+}
+
+function gitDir(runner: RunnerUser) {
+  it("is never the commands': a hook or core.fsmonitor written there is refused, and nothing it made is open to all", async () => {
+    const repo = checkoutWith({
+      plant: "git config core.fsmonitor 'touch /tmp/agate-planted'",
+      hook: "printf '#!/bin/sh\\ntouch /tmp/agate-planted\\n' > .git/hooks/post-checkout",
+      open: "echo x > open.txt && chmod 666 open.txt",
+    });
+    const config = readFileSync(join(repo.dir, ".git", "config"), "utf8");
+    const run = await runAs(runner, repo);
+    // The two writes to .git fail, so the step fails as any failing command makes it.
+    expect(run.status, run.stdout + run.stderr).toBe(1);
+    expect(run.record?.commands.map((c) => [c.name, c.exit_code === 0])).toEqual([
+      ["plant", false],
+      ["hook", false],
+      ["open", true],
+    ]);
+    expect(readFileSync(join(repo.dir, ".git", "config"), "utf8")).toBe(config);
+    expect(existsSync(join(repo.dir, ".git", "hooks", "post-checkout"))).toBe(false);
+    expect(statSync(join(repo.dir, "open.txt")).mode & 0o022).toBe(0);
+  });
+
+  it("replaced by the commands (they own the top directory), it fails the step with no record", async () => {
+    const repo = checkoutWith({
+      swap: "mv .git .git-theirs && cp -r .git-theirs .git && git config core.fsmonitor 'touch /tmp/agate-planted'",
+    });
+    const run = await runAs(runner, repo);
+    expect(run.status).not.toBe(0);
+    expect(run.stdout + run.stderr).toContain("the commands replaced the work tree's .git");
+    expect(run.record).toBeNull();
   });
 }
