@@ -42,33 +42,19 @@ type CoversStore<T extends Omit<Store, "close">> = T;
 type PortMethods = CoversStore<Intersection<StorePorts[keyof StorePorts]>>;
 
 /**
- * Every method of every port, as a property of `target`. A port's methods are its own function
- * properties (`name: Port["name"] = async (…) => …`, typed by the port's interface, so a
- * backend's file names no type the interface already gives), bound to it by being arrows.
- */
-function bindPorts(target: object, ports: StorePorts): void {
-  for (const port of Object.values(ports) as Record<string, unknown>[]) {
-    for (const [name, method] of Object.entries(port)) {
-      if (typeof method === "function") {
-        // As a class's method would be: replaceable (a test's spy), not listed by a spread.
-        Object.defineProperty(target, name, {
-          value: method,
-          writable: true,
-          configurable: true,
-          enumerable: false,
-        });
-      }
-    }
-  }
-}
-
-/**
  * The base of SqliteStore and PostgresStore: constructed with the ports, it is every port's
  * methods; the subclass adds close() and what is its own (opening, settings).
  */
 export const PortedStore = class {
   constructor(ports: StorePorts) {
-    bindPorts(this, ports);
+    // A port's methods are its own arrow properties (`name: Port["name"] = async (…) => …`,
+    // typed by the port's interface), so copied they stay bound to it; its state (the
+    // connection, a batch) stays its own.
+    for (const port of Object.values(ports) as Record<string, unknown>[]) {
+      for (const [name, value] of Object.entries(port)) {
+        if (typeof value === "function") Object.assign(this, { [name]: value });
+      }
+    }
   }
 } as unknown as new (
   ports: StorePorts,
