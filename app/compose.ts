@@ -31,7 +31,7 @@ export function agateJobs(options: GateJobsOptions = {}): JobRegistry {
 }
 
 /** The App's jobs from its settings: the evaluator, the reconcile interval, its id. */
-export function appJobs(runtime: Runtime): JobRegistry {
+function appJobs(runtime: Runtime): JobRegistry {
   const { settings, services } = runtime;
   return agateJobs({
     evaluator: settings.evaluator,

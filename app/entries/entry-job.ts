@@ -86,10 +86,7 @@ export interface EntryDeps {
 const REFUSAL_MARKER = "<!-- agate:entry-refused -->";
 
 /** The timer job for an entry's deadline, if it has one. */
-export function deadlineJobs(
-  entry: HandoffEntry | EntryStep["entry"],
-  installation: number,
-): NewJob[] {
+function deadlineJobs(entry: HandoffEntry | EntryStep["entry"], installation: number): NewJob[] {
   if (!entry.deadline) return [];
   const at = entry.deadline.at;
   const { repository, issue_number } = entry;

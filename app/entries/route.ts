@@ -29,7 +29,7 @@ export function entryJob(
 }
 
 /** `issues`: opened or edited in the form's layout, closed, reopened, an entry label changed. */
-export function entryJobsForIssue(e: RoutedPayload<"issues">, target: DeliveryTarget): NewJob[] {
+function entryJobsForIssue(e: RoutedPayload<"issues">, target: DeliveryTarget): NewJob[] {
   if (e.issue.pull_request !== undefined) return [];
   const by = e.sender?.login ?? "someone";
   switch (e.action) {
@@ -57,10 +57,7 @@ export function entryJobsForIssue(e: RoutedPayload<"issues">, target: DeliveryTa
  * (`/wait 10m`). An edit is not one: a command is what was said when it was said, as for
  * `/agate accept`; a wait renewed by an edit is read when the wait's timer fires.
  */
-export function entryJobsForComment(
-  e: RoutedPayload<"issue_comment">,
-  target: DeliveryTarget,
-): NewJob[] {
+function entryJobsForComment(e: RoutedPayload<"issue_comment">, target: DeliveryTarget): NewJob[] {
   if (e.action !== "created" || e.issue.pull_request !== undefined) return [];
   const body = e.comment.body ?? null;
   // A declared wait is no command, but it can make the entry blocking: its pass derives that.
@@ -74,7 +71,7 @@ export function entryJobsForComment(
  * (app/entries/pull-request-entries.ts). Opening and editing need nothing here: the gate pass
  * queues the entries whose priority its decision changes.
  */
-export function entryJobsForPullRequest(
+function entryJobsForPullRequest(
   e: RoutedPayload<"pull_request">,
   target: DeliveryTarget,
 ): NewJob[] {

@@ -45,7 +45,7 @@ export interface MergeGroupEvaluation {
 }
 
 /** Evaluates one merge group's head from live facts and writes its `agate` check run. */
-export async function evaluateMergeGroup(options: {
+async function evaluateMergeGroup(options: {
   github: GitHubAdapter;
   store: AuditLog & CheckRunLedger;
   reads: ImmutableReads;

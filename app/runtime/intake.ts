@@ -69,10 +69,7 @@ const refusal = (status: number, error: Error): IntakeAnswer => ({
 });
 
 /** Records one verified delivery and says what to answer; never throws. */
-export async function recordWebhook(
-  deps: IntakeDeps,
-  delivered: VerifiedDelivery,
-): Promise<IntakeAnswer> {
+async function recordWebhook(deps: IntakeDeps, delivered: VerifiedDelivery): Promise<IntakeAnswer> {
   const { log } = deps;
   let payload: unknown;
   try {

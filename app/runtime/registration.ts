@@ -36,7 +36,7 @@ const CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
  * asked on the page. Guessing it over HTTP is hopeless, so wrong tries need no lock-out (which
  * would let anyone lock the operator out).
  */
-export function registrationCode(): string {
+function registrationCode(): string {
   const bytes = randomBytes(16);
   const chars = [...bytes].map((b) => CODE_ALPHABET[b % 32]).join("");
   return (chars.match(/.{4}/g) ?? []).join("-");
@@ -65,7 +65,7 @@ export interface RegistrationServer {
 }
 
 /** The manifest GitHub registers: app.yml, pointed at this App. */
-export function manifestFor(publicUrl: string, file = MANIFEST_FILE): Record<string, unknown> {
+function manifestFor(publicUrl: string, file = MANIFEST_FILE): Record<string, unknown> {
   const fromFile = parseYaml(readFileSync(file, "utf8")) as Record<string, unknown>;
   return {
     ...fromFile,
@@ -97,7 +97,7 @@ function page(res: ServerResponse, status: number, title: string, body: string):
  * Writes the App's credentials to `.env` in `cwd`: a new file, readable by this user only, or
  * nothing when one already holds an APP_ID (a second registration must not replace the first).
  */
-export function writeCredentials(cwd: string, app: RegisteredApp): string {
+function writeCredentials(cwd: string, app: RegisteredApp): string {
   const file = join(cwd, ".env");
   const existing = existsSync(file) ? readFileSync(file, "utf8") : "";
   if (/^\s*APP_ID\s*=/m.test(existing)) {

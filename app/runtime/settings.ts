@@ -66,7 +66,7 @@ export function normalizePrivateKey(value: string): string | null {
  * Why a PEM block is not a key GitHub would take for signing the App's JWT (RS256), or null. The
  * armor alone proves nothing: a cut or edited key passes it and fails at the first GitHub call.
  */
-export function privateKeyProblem(pem: string): string | null {
+function privateKeyProblem(pem: string): string | null {
   try {
     const key = createPrivateKey(pem);
     return key.asymmetricKeyType === "rsa"

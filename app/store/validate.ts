@@ -80,7 +80,7 @@ export function holdsDedupeKey(alias?: string): string {
 }
 
 /** AppendOnce (ports/keys.ts), for both backends. */
-export const appendOnceSchema = z.strictObject({ dedupeKey: z.string().min(1).optional() });
+const appendOnceSchema = z.strictObject({ dedupeKey: z.string().min(1).optional() });
 
 /** An append's conflict clause on the dedupe key's unique index: the new row's id, or no row. */
 export const ON_DEDUPE_KEY =

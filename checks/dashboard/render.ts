@@ -38,7 +38,7 @@ export function dashboardHasItems(input: DashboardInput): boolean {
 }
 
 /** A time as people read it, to the minute: `2026-12-04 03:30 UTC`. */
-export function dayAndMinute(iso: string): string {
+function dayAndMinute(iso: string): string {
   return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 

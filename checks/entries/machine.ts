@@ -31,7 +31,7 @@ export interface EntryStep {
   event: EntryEventInput;
 }
 
-export const isTerminal = (state: HandoffEntryState) =>
+const isTerminal = (state: HandoffEntryState) =>
   (TERMINAL_ENTRY_STATES as readonly string[]).includes(state);
 
 const same = (a: string | null, b: string | null) =>

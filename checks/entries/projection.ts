@@ -11,8 +11,8 @@ import {
 import { AGATE_LABELS, type LabelStyle } from "../labels.js";
 import { entryPriority } from "./machine.js";
 
-export const entryStateLabel = (state: HandoffEntryState) => `agate:${state}` as const;
-export const entryPriorityLabel = (priority: EntryPriority) => `agate:${priority}` as const;
+const entryStateLabel = (state: HandoffEntryState) => `agate:${state}` as const;
+const entryPriorityLabel = (priority: EntryPriority) => `agate:${priority}` as const;
 
 /** Every label agate owns on an entry, with its colour and description (checks/labels.ts). */
 export const ENTRY_LABELS: ReadonlyMap<string, LabelStyle> = new Map<string, LabelStyle>(

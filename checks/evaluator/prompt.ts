@@ -8,7 +8,7 @@ export interface EvaluatorPromptText {
 }
 
 /** The fence's boundary must be unguessable by the author; the caller passes fresh randomness. */
-export const BOUNDARY_PATTERN = /^[0-9a-f]{32,}$/;
+const BOUNDARY_PATTERN = /^[0-9a-f]{32,}$/;
 
 /** Wraps text an author could have written; `label` is always agate's own words. */
 type Fence = (label: string, text: string) => string;

@@ -14,7 +14,7 @@ import { reportOnly, reportOnlyOn } from "./report-only.js";
 import { configProblems, requirementsTable } from "./requirements-table.js";
 
 /** GitHub's merge queue builds every group on a branch under this prefix. */
-export const MERGE_QUEUE_REF_PREFIX = "gh-readonly-queue/";
+const MERGE_QUEUE_REF_PREFIX = "gh-readonly-queue/";
 
 /** Whether a branch (with or without `refs/heads/`) is one the merge queue made. */
 export function isMergeQueueRef(ref: string | null | undefined): boolean {

@@ -18,7 +18,7 @@ import { believedRecord, progressOf } from "./decide.js";
 import { failingOf, statusTail as tail } from "./record-status.js";
 
 /** A decision's state in the words agents read (the README's state table): pending is waiting. */
-export function statusState(state: GateDecision["state"]): GateStatus["state"] {
+function statusState(state: GateDecision["state"]): GateStatus["state"] {
   return state === "pending" ? "waiting" : state;
 }
 
@@ -28,7 +28,7 @@ export function statusState(state: GateDecision["state"]): GateStatus["state"] {
  * protected path, a review, a spent budget, an escalated entry, the base's config. The App's
  * operator: an evaluator that cannot be reached. Nobody: a run or an answer still coming.
  */
-export function whoActs(requirement: Requirement, facts: GateFacts, decision: GateDecision): Actor {
+function whoActs(requirement: Requirement, facts: GateFacts, decision: GateDecision): Actor {
   if (requirement.status === "pass") return "nobody";
   switch (requirement.id) {
     case "config":
@@ -70,7 +70,7 @@ export function whoActs(requirement: Requirement, facts: GateFacts, decision: Ga
  * spent or attempts stalled, work while anything is the agent's to do, hand over when only a
  * person can act, and otherwise wait.
  */
-export function statusAction(
+function statusAction(
   state: GateStatus["state"],
   requirements: readonly Pick<StatusRequirement, "who">[],
 ): StatusAction {

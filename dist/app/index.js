@@ -5622,23 +5622,13 @@ import pg2 from "pg";
 import { z as z27 } from "zod";
 
 // app/store/compose.ts
-function bindPorts(target, ports) {
-  for (const port of Object.values(ports)) {
-    for (const [name, method] of Object.entries(port)) {
-      if (typeof method === "function") {
-        Object.defineProperty(target, name, {
-          value: method,
-          writable: true,
-          configurable: true,
-          enumerable: false
-        });
-      }
-    }
-  }
-}
 var PortedStore = class {
   constructor(ports) {
-    bindPorts(this, ports);
+    for (const port of Object.values(ports)) {
+      for (const [name, value] of Object.entries(port)) {
+        if (typeof value === "function") Object.assign(this, { [name]: value });
+      }
+    }
   }
 };
 

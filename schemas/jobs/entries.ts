@@ -61,7 +61,7 @@ export const pullRequestEntriesJobSchema = z.strictObject({
 });
 
 /** One handoff entry's jobs run one at a time, in order (issue and pull numbers never share one). */
-export const entryKey = (repository: string, issue: number) => `${repository}#${issue}:entry`;
+const entryKey = (repository: string, issue: number) => `${repository}#${issue}:entry`;
 
 export const ENTRY_JOBS = {
   entry: jobSpec("entries.entry", entryJobSchema, (p) => entryKey(p.repository, p.issue_number)),

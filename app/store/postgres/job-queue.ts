@@ -38,7 +38,7 @@ const JOB_FILTER = `($1::text IS NULL OR status = $1::text)
   AND ($4::text IS NULL OR concurrency_key = $4::text)`;
 
 /** The new job; undefined only when `dedupe` names a key another job holds. */
-export async function insertJob(
+async function insertJob(
   c: PostgresContext,
   on: Queryable,
   job: jobRows.NewJobRow,
