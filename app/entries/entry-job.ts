@@ -127,24 +127,31 @@ export async function runEntryJob(job: EntryJob, deps: EntryDeps): Promise<strin
   // Comments are read whenever a command or a timer may be due: a timer must see an answer
   // made in time whose webhook is still on its way, a command handles any before it, and a new
   // entry any made before agate saw it.
-  let comments: IssueCommentFact[] | undefined;
   if (job.trigger.event === "issue_comment" || job.trigger.event === "timer" || opened.created) {
-    comments = await deps.github.issueComments(issue.number);
-    entry = await applyComments(pass, deps, entry, comments);
+    entry = await applyComments(pass, deps, entry, await pass.comments());
   }
   entry = await pass.deadlines(entry, deps.now());
 
   // Labels first: a client that sees agate's reply sees the labels it promises.
-  const projected = await project(deps, entry, issue, job, comments);
-  const posted = await postReplies(deps, entry, comments);
+  const projected = await project(deps, entry, issue, job, pass.comments);
+  const posted = await postReplies(deps, entry, pass.comments);
   const problem = pass.problem();
   const notes = problem ? [...pass.notes, problem] : pass.notes;
   return `${where} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected}`;
 }
 
-/** One run of an entry's pass: its rules read once, its steps stored, notes for its log line. */
+/**
+ * One run of an entry's pass: its rules and the issue's comments read once (each only when
+ * needed), its steps stored, notes for its log line.
+ */
 interface EntryPass {
   rules(): Promise<EscalationRules>;
+  /**
+   * The issue's comments as listed at the pass's first need. The pass's own comments posted
+   * after are not in it, and need not be: a reply's and a notice's markers are looked for only
+   * to find what an earlier run posted.
+   */
+  comments(): Promise<IssueCommentFact[]>;
   /** A problem with the rules' config, said in the log line (the defaults were used). */
   problem(): string | undefined;
   /** Stores a step with the jobs it calls for, in one transaction; the entry as stored. */
@@ -159,11 +166,16 @@ function entryPass(job: EntryJob, deps: EntryDeps): EntryPass {
   const key = { repository: job.repository, issueNumber: job.issue_number };
   const target = { repository: job.repository, installation: job.installation };
   let rulesRead: Awaited<ReturnType<typeof readEscalationRules>> | undefined;
+  let commentsRead: Promise<IssueCommentFact[]> | undefined;
   const pass: EntryPass = {
     notes: [],
     rules: async () => {
       rulesRead ??= await readEscalationRules(github, deps.readDefaults);
       return rulesRead.rules;
+    },
+    comments: () => {
+      commentsRead ??= github.issueComments(job.issue_number);
+      return commentsRead;
     },
     problem: () => rulesRead?.problem ?? undefined,
     save: async (current, step) => {
@@ -305,15 +317,13 @@ async function refuse(
 async function postReplies(
   deps: EntryDeps,
   entry: HandoffEntry,
-  listed: IssueCommentFact[] | undefined,
+  listed: EntryPass["comments"],
 ): Promise<number> {
   const key = { repository: entry.repository, issueNumber: entry.issue_number };
   const unposted = (await deps.store.listEntryEvents(key)).filter((e) => e.posted_at === null);
   if (unposted.length === 0) return 0;
   const needsPost = unposted.some((e) => e.reply !== null);
-  const comments = needsPost
-    ? (listed ?? (await deps.github.issueComments(entry.issue_number)))
-    : [];
+  const comments = needsPost ? await listed() : [];
   const own = comments.filter((c) => c.login.toLowerCase() === deps.appLogin.toLowerCase());
   let count = 0;
   for (const event of unposted) {
@@ -344,17 +354,19 @@ async function project(
   entry: HandoffEntry,
   issue: EntryIssueFact,
   job: EntryJob,
-  listed: IssueCommentFact[] | undefined,
+  listed: EntryPass["comments"],
 ): Promise<string> {
   const { github } = deps;
-  const writes = new WriteOnce(github, deps.store, jobScope(deps.jobId, "entry"));
+  const writes = new WriteOnce(github, deps.store, jobScope(deps.jobId, "entry"), (target) =>
+    target === issue.number ? listed() : github.issueComments(target),
+  );
   const notice = (what: string, text: string) =>
     writes.intend(
       `put-back:${job.trigger.delivery_id ?? writes.scope}:${what}`,
       issue.number,
       text,
     );
-  const waiting = await agentWaits(deps, entry, listed);
+  const waiting = await agentWaits(deps, entry, { comments: listed });
   if (waiting?.by === "author") await queueWaitExpiry(deps, job, waiting.until);
   const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting !== null));
   // An escalated or blocked entry's line on the dashboard says whether an agent waits on it.

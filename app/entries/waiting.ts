@@ -21,14 +21,24 @@ export interface WaitingDeps {
 export type Waiting = { by: "pull_request"; number: number } | { by: "author"; until: Date } | null;
 
 /**
- * The pull requests first: only those the gate holds are asked of GitHub, one at a time until
- * one is open. Then the author's declaration, from `comments` when the pass has read them, else
- * read now (one call).
+ * What a caller has read already or reads once for its whole pass; each absent one is asked of
+ * GitHub here.
+ */
+export interface WaitingReads {
+  /** The entry's issue comments: an entry's pass lists them once and hands its reader down. */
+  comments?: () => Promise<readonly IssueCommentFact[]>;
+  /** Whether a pull request is open now: the dashboard answers from its one list of them. */
+  isOpen?: (number: number) => Promise<boolean>;
+}
+
+/**
+ * The pull requests first: only those the gate holds are asked about, one at a time until one
+ * is open. Then the author's declaration, from the issue's comments.
  */
 export async function agentWaits(
   deps: WaitingDeps,
   entry: HandoffEntry,
-  comments?: readonly IssueCommentFact[],
+  reads: WaitingReads = {},
 ): Promise<Waiting> {
   if (entry.state === "resolved") return null;
   const { repository } = entry;
@@ -48,9 +58,10 @@ export async function agentWaits(
     })),
   );
   for (const number of holdingPulls(pulls)) {
-    if (await deps.github.isPullRequestOpen(number)) return { by: "pull_request", number };
+    const open = reads.isOpen ?? ((n: number) => deps.github.isPullRequestOpen(n));
+    if (await open(number)) return { by: "pull_request", number };
   }
-  const read = comments ?? (await deps.github.issueComments(entry.issue_number));
+  const read = await (reads.comments?.() ?? deps.github.issueComments(entry.issue_number));
   const until = declaredWaitUntil(read, entry.author, deps.now());
   return until ? { by: "author", until } : null;
 }

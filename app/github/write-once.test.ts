@@ -106,6 +106,27 @@ describe("WriteOnce", () => {
     expect(comments.map((c) => c.body.split("\n")[0])).toEqual(["The label is put back."]);
     expect(github.posts).toBe(1);
   });
+
+  it("a retry lists a target's comments once for all it finishes, and where given, through the caller's reader", async () => {
+    const { github, comments, loseNextAnswer } = fakeGitHub();
+    const first = new WriteOnce(github, store(), jobScope(7, "gate"));
+    loseNextAnswer();
+    await expect(first.comment("job:7:gate:comment:0", 12, "First.")).rejects.toThrow();
+    await first.intend("job:7:gate:comment:1", 12, "Second.");
+    await first.intend("job:7:gate:comment:2", 12, "Third.");
+    let lists = 0;
+    const counted = { ...github, issueComments: async () => (lists++, [...comments]) };
+    expect(await new WriteOnce(counted, store(), jobScope(7, "gate")).finish()).toBe(3);
+    expect(lists).toBe(1);
+    expect(comments.map((c) => c.body.split("\n")[0])).toEqual(["First.", "Second.", "Third."]);
+
+    await new WriteOnce(github, store(), jobScope(9, "gate")).intend("job:9:a", 12, "Fourth.");
+    let own = 0;
+    const reader = async () => (own++, [...comments]);
+    const retry = new WriteOnce(counted, store(), jobScope(9, "gate"), reader);
+    expect(await retry.finish()).toBe(1);
+    expect([lists, own]).toEqual([1, 1]);
+  });
 });
 
 function intentOf(key: string) {

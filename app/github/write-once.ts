@@ -14,7 +14,7 @@
 import { randomBytes } from "node:crypto";
 import type { WriteIntent } from "../../schemas/store.js";
 import type { WriteIntentLedger } from "../store/ports/write-intent-ledger.js";
-import type { GitHubAdapter } from "./adapter.js";
+import type { GitHubAdapter, IssueCommentFact } from "./adapter.js";
 
 /** The hidden part of a comment written once: how a retry recognises it on GitHub. */
 export const onceMarker = (token: string) => `<!-- agate:once ${token} -->`;
@@ -41,16 +41,34 @@ export interface Intended {
   created: boolean;
 }
 
+/** A target's comments, as one run lists them. */
+export type CommentsOf = (target: number) => Promise<readonly IssueCommentFact[]>;
+
 export class WriteOnce {
   readonly #repository: string;
+  readonly #listed = new Map<number, Promise<readonly IssueCommentFact[]>>();
 
   constructor(
     private readonly github: WriteOnceGitHub,
     private readonly ledger: WriteIntentLedger,
     /** The job run's scope (jobScope). */
     readonly scope: string,
+    /**
+     * The caller's own reader when its pass lists the comments anyway. Listed once per target
+     * either way: what an earlier run posted was there before this run's first look.
+     */
+    private readonly commentsOf?: CommentsOf,
   ) {
     this.#repository = `${github.owner}/${github.repo}`;
+  }
+
+  #comments(target: number): Promise<readonly IssueCommentFact[]> {
+    let listed = this.#listed.get(target);
+    if (!listed) {
+      listed = this.commentsOf?.(target) ?? this.github.issueComments(target);
+      this.#listed.set(target, listed);
+    }
+    return listed;
   }
 
   /**
@@ -97,7 +115,7 @@ export class WriteOnce {
     const marker = onceMarker(intent.marker);
     if (mayExist) {
       const login = this.github.appLogin.toLowerCase();
-      const found = (await this.github.issueComments(intent.target)).find(
+      const found = (await this.#comments(intent.target)).find(
         (c) => c.login.toLowerCase() === login && c.body.includes(marker),
       );
       if (found) {

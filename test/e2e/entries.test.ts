@@ -194,6 +194,26 @@ describe("timers, with the clock advanced", () => {
     expect(mentions("t2", n)).toEqual([]);
   });
 
+  it("a pass for another event applies a deadline that passed and lists the issue's comments once for it all", async () => {
+    await h.repo("t5", CONFIG());
+    const n = await h.openEntry("t5", ENTRY_FORM({}));
+    h.tick(30 * MIN);
+    // The timer's job is taken by another worker that stops (its lease holds it): the next event's
+    // pass is the first to see the deadline, so it says so and projects it, with one listing.
+    const timer = await h.store.claimJob({ workerId: "elsewhere", leaseMs: 60 * MIN });
+    expect(timer?.job.kind).toBe("entries.deadline");
+    await h.sim.addLabels({ repo: "t5", number: n, labels: ["agate:resolved"], user: "octocat" });
+    h.log.length = 0;
+    await h.work();
+    expect(labels("t5", n)).toEqual(["agate:background", "agate:blocked"]);
+    expect(replies("t5", n).slice(1)).toEqual([
+      expect.stringContaining("is put back"),
+      expect.stringContaining("nobody claimed this entry within 30 min"),
+    ]);
+    const pass = h.log.find((line) => line.includes("after issues.labeled"));
+    expect(pass).toMatch(/issues\/list-comments[,)]/);
+  });
+
   it("the config's timeouts apply: claim_timeout 2m, unanswered_timeout 5m", async () => {
     await h.repo("t3", CONFIG("  claim_timeout: 2m\n  unanswered_timeout: 5m\n"));
     const n = await h.openEntry("t3", ENTRY_FORM({}));
