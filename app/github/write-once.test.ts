@@ -115,14 +115,23 @@ describe("WriteOnce", () => {
     await first.intend("job:7:gate:comment:1", 12, "Second.");
     await first.intend("job:7:gate:comment:2", 12, "Third.");
     let lists = 0;
-    const counted = { ...github, issueComments: async () => (lists++, [...comments]) };
+    const counted = {
+      ...github,
+      issueComments: async () => {
+        lists++;
+        return [...comments];
+      },
+    };
     expect(await new WriteOnce(counted, store(), jobScope(7, "gate")).finish()).toBe(3);
     expect(lists).toBe(1);
     expect(comments.map((c) => c.body.split("\n")[0])).toEqual(["First.", "Second.", "Third."]);
 
     await new WriteOnce(github, store(), jobScope(9, "gate")).intend("job:9:a", 12, "Fourth.");
     let own = 0;
-    const reader = async () => (own++, [...comments]);
+    const reader = async () => {
+      own++;
+      return [...comments];
+    };
     const retry = new WriteOnce(counted, store(), jobScope(9, "gate"), reader);
     expect(await retry.finish()).toBe(1);
     expect([lists, own]).toEqual([1, 1]);
