@@ -22,12 +22,7 @@ import type { RecordStore } from "../store/ports/record-store.js";
 
 export type DashboardGitHub = Pick<
   GitHubAdapter,
-  | "issuesBy"
-  | "createIssue"
-  | "setIssueBody"
-  | "openPullRequests"
-  | "issueComments"
-  | "isPullRequestOpen"
+  "issuesBy" | "createIssue" | "setIssueBody" | "openPullRequests" | "issueComments"
 >;
 
 export interface DashboardDeps {
@@ -43,10 +38,11 @@ export interface DashboardDeps {
   agentWaits: AgentWaits;
 }
 
-/** Truthy when an agent waits on the entry. */
+/** Truthy when an agent waits on the entry; `isOpen` answers for the pull requests it asks about. */
 export type AgentWaits = (
   read: Pick<DashboardDeps, "github" | "store" | "now">,
   entry: HandoffEntry,
+  reads: { isOpen: (number: number) => Promise<boolean> },
 ) => Promise<unknown>;
 
 /** GitHub hands back a body edited in its web editor with CRLF line ends. */
@@ -69,7 +65,8 @@ export async function runDashboardJob(job: DashboardJob, deps: DashboardDeps): P
     states: LISTED_ENTRY_STATES,
   });
   const pulls: DashboardPull[] = [];
-  for (const pull of await github.openPullRequests()) {
+  const open = await github.openPullRequests();
+  for (const pull of open) {
     const records = await store.listRecords({
       repository: job.repository,
       pullNumber: pull.number,
@@ -79,10 +76,14 @@ export async function runDashboardJob(job: DashboardJob, deps: DashboardDeps): P
     if (line) pulls.push(line);
   }
   // Whether an agent waits on an escalated entry (app/entries/waiting.ts): a maintainer's
-  // decision that holds an agent up comes first to mind. Blocked entries are parked.
+  // decision that holds an agent up comes first to mind. Blocked entries are parked. Whether a
+  // pull request is open comes from the list just read: GitHub's own answer, as a read of the
+  // pull request would be, and no call per pull request.
+  const openNumbers = new Set(open.map((p) => p.number));
+  const reads = { isOpen: async (number: number) => openNumbers.has(number) };
   const waiting = new Set<number>();
   for (const entry of entries.filter((e) => e.state === "escalated")) {
-    if (await deps.agentWaits({ github, store, now: deps.now }, entry))
+    if (await deps.agentWaits({ github, store, now: deps.now }, entry, reads))
       waiting.add(entry.issue_number);
   }
   const input = { entries, pulls, waiting };

@@ -366,7 +366,10 @@ async function project(
       issue.number,
       text,
     );
-  const waiting = await agentWaits(deps, entry, { comments: listed });
+  const waiting = await agentWaits(deps, entry, {
+    comments: listed,
+    isOpen: (number) => github.isPullRequestOpen(number),
+  });
   if (waiting?.by === "author") await queueWaitExpiry(deps, job, waiting.until);
   const plan = planEntryLabels(issue.labels, desiredEntryLabels(entry.state, waiting !== null));
   // An escalated or blocked entry's line on the dashboard says whether an agent waits on it.

@@ -12,7 +12,7 @@ import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 
 export interface WaitingDeps {
-  github: Pick<GitHubAdapter, "issueComments" | "isPullRequestOpen">;
+  github: Pick<GitHubAdapter, "issueComments">;
   store: EntryMentionStore & Pick<RecordStore, "listRecords">;
   now: () => Date;
 }
@@ -20,15 +20,15 @@ export interface WaitingDeps {
 /** Who waits: a held pull request, or the author's declaration until `until`; null: nobody. */
 export type Waiting = { by: "pull_request"; number: number } | { by: "author"; until: Date } | null;
 
-/**
- * What a caller has read already or reads once for its whole pass; each absent one is asked of
- * GitHub here.
- */
+/** How the caller reads what it may have read already for its whole pass. */
 export interface WaitingReads {
-  /** The entry's issue comments: an entry's pass lists them once and hands its reader down. */
+  /** The entry's issue comments (an entry's pass lists them once); absent: listed here. */
   comments?: () => Promise<readonly IssueCommentFact[]>;
-  /** Whether a pull request is open now: the dashboard answers from its one list of them. */
-  isOpen?: (number: number) => Promise<boolean>;
+  /**
+   * Whether a pull request is open now: an entry's pass asks GitHub for each (`pulls/get`), the
+   * dashboard answers from its one list of the open ones.
+   */
+  isOpen: (number: number) => Promise<boolean>;
 }
 
 /**
@@ -38,7 +38,7 @@ export interface WaitingReads {
 export async function agentWaits(
   deps: WaitingDeps,
   entry: HandoffEntry,
-  reads: WaitingReads = {},
+  reads: WaitingReads,
 ): Promise<Waiting> {
   if (entry.state === "resolved") return null;
   const { repository } = entry;
@@ -58,8 +58,7 @@ export async function agentWaits(
     })),
   );
   for (const number of holdingPulls(pulls)) {
-    const open = reads.isOpen ?? ((n: number) => deps.github.isPullRequestOpen(n));
-    if (await open(number)) return { by: "pull_request", number };
+    if (await reads.isOpen(number)) return { by: "pull_request", number };
   }
   const read = await (reads.comments?.() ?? deps.github.issueComments(entry.issue_number));
   const until = declaredWaitUntil(read, entry.author, deps.now());
