@@ -199,7 +199,8 @@ async function waitFor<T>(ms: number, env: Env, read: () => Promise<T | null>): 
   }
 }
 
-const stripMarker = (body: string) => body.replace(/\n*<!-- agate:[^>]*-->\s*$/, "").trim();
+/** agate's hidden markers ending a comment (a kind's, then a write-once's), taken off. */
+const stripMarker = (body: string) => body.replace(/(\s*<!-- agate:[^>]*-->)+\s*$/, "").trim();
 
 async function open(ctx: Ctx): Promise<void> {
   const { values } = ctx;

@@ -83,7 +83,11 @@ export interface EntryDeps {
   retried?: boolean;
 }
 
-const REFUSAL_MARKER = "<!-- agate:entry-refused -->";
+/**
+ * What the refusal is, for a client waiting on its entry (`agate-gate entry open` looks for it
+ * in the App's own comments); WriteOnce's marker, not this, makes it said once.
+ */
+const REFUSAL_TAG = "<!-- agate:entry-refused -->";
 
 /** The timer job for an entry's deadline, if it has one. */
 function deadlineJobs(entry: HandoffEntry | EntryStep["entry"], installation: number): NewJob[] {
@@ -230,7 +234,7 @@ async function openFromForm(
   const form = parseEntryForm(issue.body);
   if (form.kind === "not_an_entry") return "not a handoff entry";
   if (form.kind === "refused") {
-    await refuse(deps.github, issue, deps.appLogin, say.refusedForm(form.missing, form.problems));
+    await refuse(deps, job.repository, issue, say.refusedForm(form.missing, form.problems));
     return `refused (missing ${form.missing.join(", ") || form.problems.join("; ")}), closed`;
   }
   const step = openEntry({
@@ -294,20 +298,22 @@ async function applyComments(
   return entry;
 }
 
-/** The refusal once (found by its marker after a crash), then the issue closed. */
+/**
+ * The refusal, then the issue closed. Said once per issue (app/github/write-once.ts): a retry
+ * after a crash finds it by its marker, and a form reopened still incomplete is closed again
+ * without a second comment. Its scope is its own, not the pass's: a retry that finds the form
+ * fixed opens the entry, and must not say the refusal its first run recorded.
+ */
 async function refuse(
-  github: EntryGitHub,
+  deps: EntryDeps,
+  repository: string,
   issue: EntryIssueFact,
-  appLogin: string,
   text: string,
 ): Promise<void> {
-  const comments = await github.issueComments(issue.number);
-  // Only agate's own comment counts: anyone can type the marker to silence the refusal.
-  const own = comments.filter((c) => c.login.toLowerCase() === appLogin.toLowerCase());
-  if (!own.some((c) => c.body.includes(REFUSAL_MARKER))) {
-    await github.comment(issue.number, `${text}\n\n${REFUSAL_MARKER}`);
-  }
-  await github.setIssueState(issue.number, "closed", "not_planned");
+  const writes = new WriteOnce(deps.github, deps.store, jobScope(deps.jobId, "entry-refusal"));
+  const key = `entry-refused:${repository}#${issue.number}`;
+  await writes.comment(key, issue.number, `${text}\n\n${REFUSAL_TAG}`);
+  await deps.github.setIssueState(issue.number, "closed", "not_planned");
 }
 
 /**

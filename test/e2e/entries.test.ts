@@ -63,6 +63,18 @@ describe("opening an entry", () => {
     expect(labels("w2", n)).toEqual(["agate:background", "agate:open"]);
   });
 
+  it("a form reopened still incomplete is closed again without a second refusal", async () => {
+    await h.repo("w5");
+    const n = await h.openEntry("w5", ENTRY_FORM({ tried: "" }));
+    const repo = h.sim.repository({ repo: "w5" });
+    await h.sim.world.updateIssue(repo, h.issue("w5", n), h.sim.world.account("agent-a"), {
+      state: "open",
+    });
+    await h.work();
+    expect(h.issue("w5", n)).toMatchObject({ state: "closed", stateReason: "not_planned" });
+    expect(replies("w5", n)).toHaveLength(1);
+  });
+
   it("a refusal marker typed by someone else does not silence agate's refusal", async () => {
     await h.repo("w4");
     const n = await h.sim.createIssue({
