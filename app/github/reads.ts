@@ -1,6 +1,6 @@
 /**
  * What never changes once read, kept per process: a config at a base commit, base...head
- * comparisons by SHA pair, files at a commit. Keys are exact SHAs (never refs), so a cached
+ * comparisons by SHA pair, files at a commit, the files a commit touched. Keys are exact SHAs (never refs), so a cached
  * answer is GitHub's answer; a failed read is not remembered. Safe with several replicas: each
  * may read once, none can read something stale.
  */
@@ -28,6 +28,7 @@ export class ImmutableReads {
   private readonly parsed = new Map<string, BaseConfigFact>();
   private readonly comparisons = new Map<string, Promise<Comparison>>();
   private readonly files = new Map<string, Promise<{ text: string; blobSha: string } | null>>();
+  private readonly commitFileLists = new Map<string, Promise<string[]>>();
   /** Organisation defaults by (repository, SHA, path): immutable once read. */
   private readonly defaultsFiles = new Map<string, Promise<DefaultsRead>>();
   /**
@@ -109,6 +110,19 @@ export class ImmutableReads {
       FACTS_KEPT,
       () => github.fileAt(path, sha),
       (file) => (file?.text.length ?? 0) <= MAX_FILE_CHARS,
+    );
+  }
+
+  /**
+   * The files a commit touched against its first parent, by its exact SHA (a handoff file's
+   * freshness asks it of the same commits at every pass of a head).
+   */
+  commitFiles(github: GitHubAdapter, sha: string): Promise<string[]> {
+    return rememberRead(
+      this.commitFileLists,
+      `${github.owner}/${github.repo}@${sha}`,
+      FACTS_KEPT,
+      () => github.commitFiles(sha),
     );
   }
 }

@@ -51,7 +51,7 @@ export async function handoffFactsFor(
   // Only a file that exists can be stale; its freshness needs the newest non-empty commit.
   let newest_change: HandoffFacts["newest_change"] = null;
   for (const sha of newestChangeCandidates(commits, pr.head_sha)) {
-    const files = await github.commitFiles(sha);
+    const files = await reads.commitFiles(github, sha);
     if (files.length > 0) {
       newest_change = { sha, files };
       break;

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { simulatorProbot, useSimulator } from "../../test/support/simulator-app.js";
+import { GitHubAdapter } from "./adapter.js";
+import { ImmutableReads } from "./reads.js";
+
+/** The per-process reads against the simulator: what is read by SHA is asked of GitHub once. */
+const simulator = useSimulator();
+
+describe("ImmutableReads", () => {
+  it("a commit's files, by its SHA, are read once per repository and commit", async () => {
+    const sim = simulator();
+    await sim.createRepository({ repo: "r1", files: { "a.txt": "a\n" } });
+    const sha = await sim.pushCommit({ repo: "r1", branch: "main", files: { "b.txt": "b\n" } });
+    const other = await sim.pushCommit({ repo: "r1", branch: "main", files: { "c.txt": "c\n" } });
+    const octokit = await simulatorProbot(sim).auth(sim.installationId);
+    const github = new GitHubAdapter(octokit as never, `${sim.owner}/r1`, sim.appSlug);
+    const reads = new ImmutableReads();
+    sim.clearCalls();
+    expect(await reads.commitFiles(github, sha)).toEqual(["b.txt"]);
+    expect(await reads.commitFiles(github, sha)).toEqual(["b.txt"]);
+    expect(sim.calls["repos/get-commit"]).toBe(1);
+    expect(await reads.commitFiles(github, other)).toEqual(["c.txt"]);
+    expect(sim.calls["repos/get-commit"]).toBe(2);
+  });
+});
