@@ -216,3 +216,81 @@ export type MergeCommitObservation = z.infer<typeof mergeCommitObservationSchema
 export type PullRequestSighting = z.infer<typeof pullRequestSightingSchema>;
 export type AgateCheckRun = z.infer<typeof agateCheckRunSchema>;
 export type CheckRunEntry = z.infer<typeof checkRunEntrySchema>;
+
+// ---- the options and queries the store's ports take (app/store/ports/), checked by both
+// backends: the types the ports name are inferred from these.
+
+/**
+ * A claim's proof. `attempt` tells two claims of the same job by the same worker id apart, so a
+ * stale execution can never complete the newer one.
+ */
+export const jobLeaseSchema = z.strictObject({
+  jobId: positiveIntSchema,
+  workerId: z.string().min(1),
+  attempt: positiveIntSchema,
+});
+
+export const claimJobOptionsSchema = z.strictObject({
+  workerId: z.string().min(1),
+  leaseMs: positiveIntSchema,
+  /** Only these kinds; all kinds when absent. */
+  kinds: z.array(z.string().min(1)).readonly().optional(),
+});
+
+/**
+ * A dedupe key makes an enqueue a no-op while another job of the key holds it: what several
+ * replicas schedule at once (the reconcile pass, a timer) is queued once. One key, one `until`.
+ */
+export const enqueueOptionsSchema = z.strictObject({
+  dedupeKey: z.string().min(1).optional(),
+  /**
+   * How long a job holds its key. "finished" (the default): while queued or running, so at most
+   * one job of the key is pending or in flight. "started": while queued only, so a running job
+   * may enqueue its own successor under its key (a periodic pass); a job retried while another
+   * of its key is queued gives its key up (both run).
+   */
+  until: z.enum(["started", "finished"]).default("finished"),
+});
+
+/**
+ * A key that makes an append once: a run of a job retried after a crash appends with the key its
+ * first run used, and gets that run's row back instead of a second one (enforced by a unique
+ * index). Derived from the job (or what it answers), never from the time.
+ */
+export const appendOnceSchema = z.strictObject({ dedupeKey: z.string().min(1).optional() });
+
+/**
+ * The shortest delivery retention there is (the database refuses a prune under it): a delivery
+ * is kept whole at least this long after it was recorded, whatever the setting says.
+ */
+export const MIN_DELIVERY_RETENTION_MS = 3_600_000;
+
+/** Payloads pruned per call by default: each call holds the write lock briefly, webhooks go between. */
+export const DEFAULT_PRUNE_LIMIT = 500;
+
+export const pruneDeliveriesOptionsSchema = z.strictObject({
+  /** Payloads of deliveries recorded at least this long ago, and processed, are pruned. */
+  retentionMs: z
+    .number()
+    .int()
+    .min(MIN_DELIVERY_RETENTION_MS, {
+      error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`,
+    }),
+  /** At most this many in one transaction (the write lock is held meanwhile). */
+  limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT),
+});
+
+/** The records of a pull request not of `supersededBy` marked stale by the push to it. */
+export const markStaleInputSchema = z.strictObject({
+  repository: repositoryFullNameSchema,
+  pullNumber: positiveIntSchema,
+  /** The new head SHA; every not-yet-stale record of another head is marked with it. */
+  supersededBy: gitShaSchema,
+  at: isoDateTimeSchema,
+});
+
+/** WriteIntentLedger.completeWriteIntent's query: the write was made, GitHub's id for it. */
+export const completeWriteIntentSchema = z.strictObject({
+  key: z.string().min(1),
+  githubId: positiveIntSchema,
+});

@@ -1,5 +1,6 @@
 /** Zod at the store's two edges: what callers hand in, and what rows read back as. */
 import { type ZodType, z } from "zod";
+import { appendOnceSchema } from "../../schemas/store.js";
 import { CorruptRowError, InvalidInputError } from "./errors.js";
 
 export function parseInput<S extends ZodType>(
@@ -64,12 +65,6 @@ function fromJsonColumn(text: unknown, table: string, key: string, column: strin
   }
 }
 
-/** JobQueue.enqueue's options (ports/job-queue.ts says what they mean), for both backends. */
-export const enqueueOptionsSchema = z.strictObject({
-  dedupeKey: z.string().min(1).optional(),
-  until: z.enum(["started", "finished"]).default("finished"),
-});
-
 /**
  * Whether a job holds its dedupe key (the predicate of the jobs_dedupe unique index, migration
  * 7), for a jobs row aliased `alias`, or unqualified (as an index predicate is written) without.
@@ -78,9 +73,6 @@ export function holdsDedupeKey(alias?: string): string {
   const c = alias ? `${alias}.` : "";
   return `(${c}status = 'queued' OR (${c}status = 'running' AND ${c}dedupe_until = 'finished'))`;
 }
-
-/** AppendOnce (ports/keys.ts), for both backends. */
-const appendOnceSchema = z.strictObject({ dedupeKey: z.string().min(1).optional() });
 
 /** An append's conflict clause on the dedupe key's unique index: the new row's id, or no row. */
 export const ON_DEDUPE_KEY =
@@ -95,9 +87,3 @@ export type AppendedOnce =
 export function dedupeKeyOf(options: unknown): string | null {
   return parseInput(appendOnceSchema, options, "append options").dedupeKey ?? null;
 }
-
-/** WriteIntentLedger.completeWriteIntent's query. */
-export const completeWriteIntentSchema = z.strictObject({
-  key: z.string().min(1),
-  githubId: z.number().int().positive(),
-});

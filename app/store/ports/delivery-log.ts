@@ -2,19 +2,17 @@
  * Webhook deliveries, each recorded with the jobs it enqueues in one transaction (so a backend
  * implementing this port implements JobQueue on the same database), and their retention.
  */
+import type { z } from "zod";
 import type {
   Delivery,
   DeliveryRecord,
   EventBase,
   NewJob,
+  pruneDeliveriesOptionsSchema,
   StoredDelivery,
 } from "../../../schemas/store.js";
 
-/**
- * The shortest delivery retention there is (the database refuses a prune under it): a delivery
- * is kept whole at least this long after it was recorded, whatever the setting says.
- */
-export const MIN_DELIVERY_RETENTION_MS = 3_600_000;
+export { DEFAULT_PRUNE_LIMIT, MIN_DELIVERY_RETENTION_MS } from "../../../schemas/store.js";
 
 export interface RecordDeliveryInput {
   delivery: Delivery;
@@ -40,15 +38,8 @@ export interface RecordDeliveryResult {
   jobIds: number[];
 }
 
-/** Payloads pruned per call by default: each call holds the write lock briefly, webhooks go between. */
-export const DEFAULT_PRUNE_LIMIT = 500;
-
-export interface PruneDeliveriesOptions {
-  /** Payloads of deliveries recorded at least this long ago, and processed, are pruned. */
-  retentionMs: number;
-  /** At most this many in one transaction (the write lock is held meanwhile); DEFAULT_PRUNE_LIMIT when absent. */
-  limit?: number;
-}
+/** The retention and how many at most (DEFAULT_PRUNE_LIMIT when absent): schemas/store.ts. */
+export type PruneDeliveriesOptions = z.input<typeof pruneDeliveriesOptionsSchema>;
 
 export interface PruneDeliveriesResult {
   /** Payloads pruned by this call. */

@@ -1,27 +1,23 @@
 /** The durable job queue: claiming is one atomic step that takes a lease. */
-import type { Job, JobStatus, NewJob } from "../../../schemas/store.js";
+import type { z } from "zod";
+import type {
+  claimJobOptionsSchema,
+  enqueueOptionsSchema,
+  Job,
+  JobStatus,
+  jobLeaseSchema,
+  NewJob,
+} from "../../../schemas/store.js";
 
-/**
- * Proof of a claim. `attempt` tells two claims of the same job by the same worker id apart, so
- * a stale execution can never complete the newer one.
- */
-export interface JobLease {
-  jobId: number;
-  workerId: string;
-  attempt: number;
-}
+/** Proof of a claim (schemas/store.ts says why it has an attempt). */
+export type JobLease = z.infer<typeof jobLeaseSchema>;
 
 export interface ClaimedJob {
   job: Job;
   lease: JobLease;
 }
 
-export interface ClaimJobOptions {
-  workerId: string;
-  leaseMs: number;
-  /** Only these kinds; all kinds when absent. */
-  kinds?: readonly string[];
-}
+export type ClaimJobOptions = z.input<typeof claimJobOptionsSchema>;
 
 export interface FailJobOptions {
   /** When the job may run again; now when absent. Ignored when the job goes dead. */
@@ -38,20 +34,8 @@ export interface ListJobsQuery {
   concurrencyKey?: string;
 }
 
-/**
- * A dedupe key makes an enqueue a no-op while another job of the key holds it: what several
- * replicas schedule at once (the reconcile pass, a timer) is queued once. One key, one `until`.
- */
-export interface EnqueueOptions {
-  dedupeKey?: string;
-  /**
-   * How long a job holds its key. "finished" (the default): while queued or running, so at most
-   * one job of the key is pending or in flight. "started": while queued only, so a running job
-   * may enqueue its own successor under its key (a periodic pass); a job retried while another
-   * of its key is queued gives its key up (both run).
-   */
-  until?: "started" | "finished";
-}
+/** A dedupe key and how long a job holds it (schemas/store.ts). */
+export type EnqueueOptions = z.input<typeof enqueueOptionsSchema>;
 
 export interface JobQueue {
   /**

@@ -1,4 +1,6 @@
 /** The keys most of the store's queries take. */
+import type { z } from "zod";
+import type { appendOnceSchema } from "../../../schemas/store.js";
 
 /** One pull request of one repository. */
 export interface PullRequestKey {
@@ -11,11 +13,5 @@ export interface HeadKey extends PullRequestKey {
   headSha: string;
 }
 
-/**
- * A key that makes an append once: a run of a job retried after a crash appends with the key its
- * first run used, and gets that run's row back instead of a second one (enforced by a unique
- * index). Derived from the job (or what it answers), never from the time.
- */
-export interface AppendOnce {
-  dedupeKey?: string;
-}
+/** A key that makes an append once (schemas/store.ts). */
+export type AppendOnce = z.infer<typeof appendOnceSchema>;

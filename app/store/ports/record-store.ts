@@ -1,15 +1,15 @@
 /** Acceptance records: append-only; a later push marks them stale, never rewrites them. */
+
+import type { z } from "zod";
 import type {
   AcceptanceRecord,
   AcceptanceRecordInput,
 } from "../../../schemas/acceptance-record.js";
+import type { markStaleInputSchema } from "../../../schemas/store.js";
 import type { AppendOnce, PullRequestKey } from "./keys.js";
 
-export interface MarkStaleInput extends PullRequestKey {
-  /** The new head SHA; every not-yet-stale record of another head is marked with it. */
-  supersededBy: string;
-  at: string;
-}
+/** The pull request and the new head whose push marks the others' records stale. */
+export type MarkStaleInput = z.infer<typeof markStaleInputSchema>;
 
 export interface ListRecordsQuery extends PullRequestKey {
   headSha?: string;

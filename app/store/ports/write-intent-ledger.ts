@@ -5,7 +5,12 @@
  * pending one is looked for on GitHub by its marker before it is sent (app/github/write-once.ts).
  * Rows are never deleted; one changes only once, pending to completed.
  */
-import type { WriteIntent, WriteIntentInput } from "../../../schemas/store.js";
+import type { z } from "zod";
+import type {
+  completeWriteIntentSchema,
+  WriteIntent,
+  WriteIntentInput,
+} from "../../../schemas/store.js";
 
 export interface WriteIntentLedger {
   /**
@@ -19,7 +24,7 @@ export interface WriteIntentLedger {
    * changes nothing; NotFoundError when there is no such intent, InvalidInputError when it was
    * completed with another id.
    */
-  completeWriteIntent(query: { key: string; githubId: number }): Promise<WriteIntent>;
+  completeWriteIntent(query: z.infer<typeof completeWriteIntentSchema>): Promise<WriteIntent>;
   /** The intents of a scope not completed yet, oldest first. */
   listPendingWriteIntents(query: { scope: string }): Promise<WriteIntent[]>;
 }

@@ -1,25 +1,13 @@
 /** The delivery log's rows on either backend: the prune options and a delivery read back. */
-import { z } from "zod";
-import { positiveIntSchema } from "../../../schemas/primitives.js";
 import {
   type DeliveryRecord,
   deliveryRecordSchema,
+  pruneDeliveriesOptionsSchema,
   type StoredDelivery,
   storedDeliverySchema,
 } from "../../../schemas/store.js";
 import { CorruptRowError, DeliveryPrunedError } from "../errors.js";
-import { DEFAULT_PRUNE_LIMIT, MIN_DELIVERY_RETENTION_MS } from "../ports/delivery-log.js";
 import { inputOf, parseRow } from "../validate.js";
-
-const pruneOptionsSchema = z.strictObject({
-  retentionMs: z
-    .number()
-    .int()
-    .min(MIN_DELIVERY_RETENTION_MS, {
-      error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`,
-    }),
-  limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT),
-});
 
 /** getDelivery's columns and tables; the backend adds `WHERE d.id = <its parameter>`. */
 export const DELIVERY_SELECT = `SELECT d.id, d.event, d.action, d.payload_sha256, p.payload,
@@ -56,4 +44,4 @@ export function deliveryRecordFromRow(id: string, row: Record<string, unknown>):
   );
 }
 
-export const pruneInput = inputOf(pruneOptionsSchema, "prune options");
+export const pruneInput = inputOf(pruneDeliveriesOptionsSchema, "prune options");

@@ -2,10 +2,13 @@
  * The job queue's rows on either backend: the inputs it checks, the parameters of a new job, and
  * a row read back as a Job (or as the reason a lease is lost).
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { positiveIntSchema } from "../../../schemas/primitives.js";
 import {
+  claimJobOptionsSchema,
+  enqueueOptionsSchema,
   type Job,
+  jobLeaseSchema,
   jobSchema,
   jobStatusSchema,
   type NewJob,
@@ -13,22 +16,10 @@ import {
 } from "../../../schemas/store.js";
 import { LeaseLostError, NotFoundError, type StoreError } from "../errors.js";
 import type { ClaimedJob, EnqueueOptions, JobLease, ListJobsQuery } from "../ports/job-queue.js";
-import { enqueueOptionsSchema, inputOf, parseInput, parseRowWithJson } from "../validate.js";
+import { inputOf, parseInput, parseRowWithJson } from "../validate.js";
 
 export type NewJobRow = z.output<typeof newJobSchema>;
 export type Dedupe = z.output<typeof enqueueOptionsSchema>;
-
-const leaseSchema = z.strictObject({
-  jobId: positiveIntSchema,
-  workerId: z.string().min(1),
-  attempt: positiveIntSchema,
-});
-
-const claimOptionsSchema = z.strictObject({
-  workerId: z.string().min(1),
-  leaseMs: positiveIntSchema,
-  kinds: z.array(z.string().min(1)).optional(),
-});
 
 /** A failure is kept for people to read; a whole log in it would bloat every claim. */
 export const MAX_ERROR_CHARS = 16_384;
@@ -124,8 +115,8 @@ export function enqueueInput(job: NewJob, options: EnqueueOptions) {
   };
 }
 
-export const claimInput = inputOf(claimOptionsSchema, "claim options");
+export const claimInput = inputOf(claimJobOptionsSchema, "claim options");
 
-export const leaseInput = inputOf(leaseSchema, "job lease");
+export const leaseInput = inputOf(jobLeaseSchema, "job lease");
 
 export const leaseMsInput = inputOf(positiveIntSchema, "lease duration (ms)");

@@ -2,28 +2,15 @@
  * The acceptance records' rows on either backend: the inputs checked, the columns, a record's
  * parameters, a row read back.
  */
-import { z } from "zod";
 import {
   type AcceptanceRecord,
   type AcceptanceRecordInput,
   acceptanceRecordInputSchema,
   acceptanceRecordSchema,
 } from "../../../schemas/acceptance-record.js";
-import {
-  gitShaSchema,
-  isoDateTimeSchema,
-  positiveIntSchema,
-  repositoryFullNameSchema,
-} from "../../../schemas/primitives.js";
+import { markStaleInputSchema } from "../../../schemas/store.js";
 import type { AppendOnce } from "../ports/keys.js";
 import { dedupeKeyOf, inputOf, parseInput, parseRowWithJson, toJsonColumn } from "../validate.js";
-
-const markStaleSchema = z.strictObject({
-  repository: repositoryFullNameSchema,
-  pullNumber: positiveIntSchema,
-  supersededBy: gitShaSchema,
-  at: isoDateTimeSchema,
-});
 
 /** A record with its stale mark, if any: `SELECT ${RECORD_COLUMNS} WHERE …` (r, m). */
 export const RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
@@ -95,4 +82,4 @@ export function recordInput(input: AcceptanceRecordInput, options: AppendOnce) {
   return { record, dedupeKey: dedupeKeyOf(options) };
 }
 
-export const markStaleInput = inputOf(markStaleSchema, "stale mark");
+export const markStaleInput = inputOf(markStaleInputSchema, "stale mark");

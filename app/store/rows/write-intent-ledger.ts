@@ -1,11 +1,12 @@
 /** The write intents' rows on either backend. */
 import {
+  completeWriteIntentSchema,
   type WriteIntent,
   writeIntentInputSchema,
   writeIntentSchema,
 } from "../../../schemas/store.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
-import { completeWriteIntentSchema, inputOf, parseRow } from "../validate.js";
+import { inputOf, parseRow } from "../validate.js";
 
 export const WRITE_INTENT_COLUMNS = `id, key, scope, repository, target, kind, body, marker,
   recorded_at, github_id, done_at`;
