@@ -14,11 +14,12 @@
  * - `handover UID AGATE_UID TREE`: the work tree becomes the user's, file by file, its top
  *   directory whoever owns it (in a container job the runner made it outside, as its own user).
  * - `signal UID GID SIGNAL`: the signal to every process of the user (a timeout's SIGTERM).
- * - `reclaim NAME UID GID AGATE_UID AGATE_GID TREE TRIES TREE_OWNER`: every process of the user
- *   killed, its cron and at jobs removed, then the work tree agate's again (its top directory
- *   TREE_OWNER's, `uid:gid`, as before).
- * - `finish NAME UID GID AGATE_UID AGATE_GID TREE TRIES TREE_OWNER DIR...`: reclaim, the ACL entries on the
- *   directories setup opened removed, and the user deleted with its HOME.
+ * - `reclaim NAME UID GID AGATE_UID AGATE_GID TREE LIMIT_MS TREE_OWNER`: every process of the
+ *   user killed (giving up, and failing, when some still run after LIMIT_MS milliseconds), its
+ *   cron and at jobs removed, then the work tree agate's again (its top directory TREE_OWNER's,
+ *   `uid:gid`, as before).
+ * - `finish NAME UID GID AGATE_UID AGATE_GID TREE LIMIT_MS TREE_OWNER DIR...`: reclaim, the ACL
+ *   entries on the directories setup opened removed, and the user deleted with its HOME.
  * - `serve`: handover, signal and reclaim for the whole job, one request after another from
  *   standard input (root-helper.ts), so that a command costs no sudo and no bash of their own.
  */
@@ -53,20 +54,36 @@ living() {
     }'
 }
 
+# Milliseconds on a clock that only moves on, into NOW_MS (no fork): bash 5's EPOCHREALTIME, to
+# the second on an older bash.
+now_ms() {
+  local sec usec
+  if [[ -v EPOCHREALTIME ]]; then
+    IFS=. read -r sec usec <<<"$EPOCHREALTIME"
+    NOW_MS=$(( sec * 1000 + 10#$usec / 1000 ))
+  else
+    NOW_MS=$(( SECONDS * 1000 ))
+  fi
+}
+
 # As the user: kill(-1), which reaches every process the user may signal, in one system call that
 # no fork can outrun (a process with a kill pending cannot fork). Then, as root, each process still
-# listed: one that killed our killer first is not spared. Until none is left, or give up.
+# listed: one that killed our killer first is not spared. Until none is left, or give up once
+# limit_ms has passed (one round at least).
 sweep() {
-  local uid=$1 gid=$2 tries=$3 i pids
-  for ((i = 0; i < tries; i++)); do
+  local uid=$1 gid=$2 limit_ms=$3 deadline pids
+  now_ms
+  deadline=$(( NOW_MS + limit_ms ))
+  while :; do
     setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$BASH" -c 'kill -KILL -1' >/dev/null 2>&1 || true
     pids=$(living "$uid")
     [ -z "$pids" ] && return 0
     # shellcheck disable=SC2086
     kill -KILL $pids 2>/dev/null || true
+    now_ms
+    [ "$NOW_MS" -lt "$deadline" ] || return 1
     sleep 0.02
   done
-  return 1
 }
 
 # A cron or at job of the user's would start a process after the sweep, while agate reads the
@@ -94,12 +111,12 @@ take_back() {
 }
 
 reclaim() {
-  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8
+  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 limit_ms=$7 owner=$8
   # Killed before its schedules are forgotten (a living process could schedule again meanwhile),
   # and again after (cron may have started one in between).
-  sweep "$uid" "$gid" "$tries" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
+  sweep "$uid" "$gid" "$limit_ms" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
   forget_schedules "$name"
-  sweep "$uid" "$gid" "$tries" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
+  sweep "$uid" "$gid" "$limit_ms" || die "a process of $name survived every kill: $(living "$uid" | head -5 | tr '\n' ' ')"
   take_back "$uid" "$ruid" "$rgid" "$tree"
   chown -h -- "$owner" "$tree"
 }
@@ -136,7 +153,7 @@ setup() {
     IFS=: read -r _ _ uid gid gecos _ <<<"$line"
     [ "$gecos" = "$MARKER" ] || die "a user named $name exists that agate did not make; remove it (userdel $name)"
     forget_schedules "$name"
-    sweep "$uid" "$gid" 500 || die "processes of the leftover user $name survived every kill"
+    sweep "$uid" "$gid" 10000 || die "processes of the leftover user $name survived every kill"
     retry userdel -r "$name" || die "cannot remove the leftover user $name"
   fi
   shell=/usr/sbin/nologin
@@ -174,9 +191,9 @@ setup() {
 }
 
 finish() {
-  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 tries=$7 owner=$8 d
+  local name=$1 uid=$2 gid=$3 ruid=$4 rgid=$5 tree=$6 limit_ms=$7 owner=$8 d
   shift 8
-  reclaim "$name" "$uid" "$gid" "$ruid" "$rgid" "$tree" "$tries" "$owner"
+  reclaim "$name" "$uid" "$gid" "$ruid" "$rgid" "$tree" "$limit_ms" "$owner"
   for d in "$@"; do setfacl -x "u:$uid" -- "$d" 2>/dev/null || true; done
   retry userdel -r "$name" || die "cannot remove the commands user $name"
 }

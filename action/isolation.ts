@@ -6,7 +6,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import type { Isolation } from "../schemas/command-record.js";
 import { systemExecutable } from "./git/executables.js";
 import { ISOLATION_SCRIPT } from "./isolation-script.js";
-import { type CommandLauncher, processGroupLauncher } from "./process-group.js";
+import { COMMAND_STDIO, type CommandLauncher, processGroupLauncher } from "./process-group.js";
 import { type RootHelper, startRootHelper } from "./root-helper.js";
 import { mark } from "./timings.js";
 
@@ -17,8 +17,6 @@ export interface CommandsIsolation {
   /** Ends it: every process of the commands user killed, the work tree agate's, the user gone. */
   finish(): void;
 }
-
-const STDIO: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
 
 /** The commands run as agate's own user, and the record says why. */
 export function sharedIsolation(reason: string): CommandsIsolation {
@@ -107,13 +105,21 @@ export interface IsolatedUserOptions {
   access: RootAccess;
   /** The repository's work tree: handed to the commands user before each command, taken back after. */
   workTree: string;
-  /** The environment the commands get (environment.ts), HOME and the user's names aside. */
+  /**
+   * The environment the commands will get (environment.ts), HOME and the user's names aside:
+   * through sudo, what sudo changes of it is asked at setup, so a sudo that cannot start the
+   * user fails the setup, not the first command. Each command gets the one its start names.
+   */
   env: NodeJS.ProcessEnv;
   /** agate's own environment (RUNNER_TEMP, HOME): what the work tree must never contain. */
   agateEnv: NodeJS.ProcessEnv;
-  /** How long killing every process of the user may take. */
-  sweepLimitMs?: number;
 }
+
+/**
+ * How long killing every process of the user may take at the job's end (and of a leftover user
+ * at setup, isolation-script.ts); after each command, the limit is the sweep's caller's.
+ */
+const FINISH_SWEEP_MS = 10_000;
 
 /**
  * Makes the user of this job's commands (isolation-script.ts `setup`) and returns its launcher:
@@ -132,7 +138,6 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
   const root = rootRunner(options.access);
   const agateUid = process.getuid?.() ?? 0;
   const agateGid = process.getgid?.() ?? 0;
-  const tries = String(Math.max(1, Math.ceil((options.sweepLimitMs ?? 10_000) / 25)));
 
   const [ids = "", ...opened] = root("setup", [name, home, String(agateUid), tree])
     .split("\n")
@@ -152,7 +157,7 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
     process.off("SIGINT", onSignal);
     // The step it may be running ends first: finish must not overlap a handover.
     helper?.close();
-    root("finish", [name, ...ids4, tree, tries, treeOwner, ...opened]);
+    root("finish", [name, ...ids4, tree, String(FINISH_SWEEP_MS), treeOwner, ...opened]);
     mark("isolation");
   };
   // A cancelled job stops agate with SIGINT, then SIGTERM: the commands user's processes, which
@@ -167,11 +172,10 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
   try {
-    const env = { ...options.env, HOME: home, USER: name, LOGNAME: name };
     const start =
       options.access.kind === "root"
-        ? startAsRoot(user, env)
-        : startWithSudo(options.access.sudo, user, env);
+        ? startAsRoot(user)
+        : startWithSudo(options.access.sudo, user, userEnv(options.env, user));
     const [shell, ...shellArgs] = rootShell(options.access);
     helper = startRootHelper(shell as string, shellArgs, ROOT_ENV);
     return {
@@ -180,7 +184,6 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
         tree,
         treeOwner,
         ids4,
-        tries,
         gitDir: identityOf(join(tree, ".git")),
       }),
       record: { mode: "user", user: name, uid: user.uid, reason: null, swept: "user" },
@@ -198,31 +201,32 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
  * command), and the work tree is agate's again before agate looks at it.
  */
 function userLauncher(
-  start: (bash: string, args: string[], cwd: string) => ReturnType<typeof spawn>,
+  start: StartAs,
   root: RootHelper,
   at: {
     user: CommandsUser;
     tree: string;
     treeOwner: string;
     ids4: string[];
-    tries: string;
     gitDir: string;
   },
 ): CommandLauncher {
   const [uid = "", gid = "", agateUid = ""] = at.ids4;
   return {
-    async start(bash, args, { cwd }) {
+    async start(bash, args, { cwd, env }) {
       await root.run("handover", [uid, agateUid, at.tree]);
       mark("handover");
-      return start(bash, args, cwd);
+      return start(bash, args, cwd, userEnv(env, at.user));
     },
     signal(_child, signal) {
       // The step ends in "|| true": nothing to hear back; the sweep after the command follows it.
       void root.run("signal", [uid, gid, signal.replace(/^SIG/, "")]).catch(() => undefined);
     },
-    async sweep() {
+    async sweep(_child, limitMs) {
       mark("commands");
-      await root.run("reclaim", [at.user.name, ...at.ids4, at.tree, at.tries, at.treeOwner]);
+      // A process that outlives limitMs fails the step (reclaim says which): no record is made.
+      const limit = String(Math.max(1, Math.ceil(limitMs)));
+      await root.run("reclaim", [at.user.name, ...at.ids4, at.tree, limit, at.treeOwner]);
       mark("handover");
       // The commands own the top directory, so they can rename .git and put their own there
       // (hooks, core.fsmonitor) for the runner's user to run in the job's next git command.
@@ -243,11 +247,31 @@ interface CommandsUser {
   home: string;
 }
 
+/** Starts one command as the commands user, with the environment it is given whole. */
+type StartAs = (
+  bash: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+) => ReturnType<typeof spawn>;
+
+/** A command's environment as the commands user: its own HOME and names. */
+function userEnv(env: NodeJS.ProcessEnv, user: CommandsUser): NodeJS.ProcessEnv {
+  return { ...env, HOME: user.home, USER: user.name, LOGNAME: user.name };
+}
+
 /** agate is root (a container job): the commands get the user's uid and gid, no group beside. */
-function startAsRoot(user: CommandsUser, env: NodeJS.ProcessEnv) {
-  return (bash: string, args: string[], cwd: string) =>
+function startAsRoot(user: CommandsUser): StartAs {
+  return (bash, args, cwd, env) =>
     // libuv drops every supplementary group (setgroups) before setgid and setuid.
-    spawn(bash, args, { cwd, env, uid: user.uid, gid: user.gid, detached: true, stdio: STDIO });
+    spawn(bash, args, {
+      cwd,
+      env,
+      uid: user.uid,
+      gid: user.gid,
+      detached: true,
+      stdio: COMMAND_STDIO,
+    });
 }
 
 /**
@@ -257,9 +281,45 @@ function startAsRoot(user: CommandsUser, env: NodeJS.ProcessEnv) {
  * by asking sudo for the environment it would give, and put right on `env`'s command line. The
  * other values never appear on a command line (/proc/<pid>/cmdline is readable by every user).
  */
-function startWithSudo(sudo: string, user: CommandsUser, env: NodeJS.ProcessEnv) {
+function startWithSudo(sudo: string, user: CommandsUser, first: NodeJS.ProcessEnv): StartAs {
   const envProgram = systemExecutable("env");
   const head = ["-n", "-E", "-u", user.name, "--", envProgram];
+  // What sudo changes depends on the environment: asked once for each one the commands get.
+  const fixes = new Map<string, { unset: string[]; set: string[] }>();
+  const fixesFor = (env: NodeJS.ProcessEnv) => {
+    const expected = Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    );
+    const key = createHash("sha256").update(JSON.stringify(expected.sort())).digest("hex");
+    let known = fixes.get(key);
+    if (!known) {
+      known = sudoFixes(sudo, head, envProgram, env, expected);
+      fixes.set(key, known);
+    }
+    return known;
+  };
+  fixesFor(first);
+  // The work tree is the user's while the command runs, and may be closed to agate (a directory
+  // of mode 700): sudo starts from /, and env changes into it as the user.
+  return (bash, args, cwd, env) => {
+    const { unset, set } = fixesFor(env);
+    return spawn(sudo, [...head, ...unset, "-C", cwd, "--", ...set, bash, ...args], {
+      cwd: "/",
+      env,
+      detached: true,
+      stdio: COMMAND_STDIO,
+    });
+  };
+}
+
+/** What sudo would change of `env`, undone: its own names unset, its other values set again. */
+function sudoFixes(
+  sudo: string,
+  head: string[],
+  envProgram: string,
+  env: NodeJS.ProcessEnv,
+  expected: [string, string][],
+): { unset: string[]; set: string[] } {
   // `-C /`: env must change directories (coreutils 8.28 on), as it will for every command.
   const given = execFileSync(sudo, [...head, "-C", "/", envProgram, "-0"], {
     env,
@@ -270,23 +330,12 @@ function startWithSudo(sudo: string, user: CommandsUser, env: NodeJS.ProcessEnv)
     const at = entry.indexOf("=");
     if (at > 0) seen.set(entry.slice(0, at), entry.slice(at + 1));
   }
-  const expected = Object.entries(env).filter(
-    (entry): entry is [string, string] => entry[1] !== undefined,
-  );
   const wanted = new Set(expected.map(([name]) => name));
   const unset = [...seen.keys()].filter((name) => !wanted.has(name)).flatMap((n) => ["-u", n]);
   const set = expected
     .filter(([name, value]) => seen.get(name) !== value)
     .map(([n, v]) => `${n}=${v}`);
-  // The work tree is the user's while the command runs, and may be closed to agate (a directory
-  // of mode 700): sudo starts from /, and env changes into it as the user.
-  return (bash: string, args: string[], cwd: string) =>
-    spawn(sudo, [...head, ...unset, "-C", cwd, "--", ...set, bash, ...args], {
-      cwd: "/",
-      env,
-      detached: true,
-      stdio: STDIO,
-    });
+  return { unset, set };
 }
 
 /** How agate starts bash as root: itself when it is root, else through the runner's sudo. */

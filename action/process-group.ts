@@ -21,7 +21,27 @@ export interface CommandLauncher {
   sweep(child: ChildProcess, limitMs: number): Promise<boolean>;
 }
 
-const STDIO: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
+/** A command's standard streams: no input, its output piped to agate (every launcher's). */
+export const COMMAND_STDIO: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
+
+/**
+ * A process's state letter and process group, from /proc/<pid>/stat; null when it is not there
+ * (gone, or no /proc). A zombie (Z) or a dead one (X) can no longer run.
+ */
+export function procState(pid: number | string): { state: string; pgrp: number } | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return null;
+  }
+  // pid (comm) state ppid pgrp ...; comm may contain spaces and parentheses.
+  const [state = "", , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { state, pgrp: Number(pgrp) };
+}
+
+/** Whether a process state can still run (not a zombie waiting to be reaped, not dead). */
+export const canRun = (state: string) => state !== "Z" && state !== "X";
 
 /**
  * Today's way, and the only one where no other user is possible: bash leads its own process
@@ -38,7 +58,7 @@ export function processGroupLauncher(): CommandLauncher {
   };
   return {
     start: async (bash, args, { cwd, env }) =>
-      spawn(bash, args, { cwd, env, detached: true, stdio: STDIO }),
+      spawn(bash, args, { cwd, env, detached: true, stdio: COMMAND_STDIO }),
     signal: killGroup,
     async sweep(child, limitMs) {
       killGroup(child, "SIGKILL");
@@ -63,15 +83,8 @@ function livingMembers(pgid: number): number {
   let living = 0;
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    // pid (comm) state ppid pgrp ...; comm may contain spaces and parentheses.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") living++;
+    const proc = procState(entry);
+    if (proc && proc.pgrp === pgid && canRun(proc.state)) living++;
   }
   return living;
 }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { ISOLATION_SCRIPT } from "./isolation-script.js";
+import { canRun, procState } from "./process-group.js";
 
 /**
  * The root steps around each command (handover, signal, reclaim: isolation-script.ts) for a whole
@@ -106,11 +106,6 @@ export function startRootHelper(file: string, argv: string[], env: NodeJS.Proces
 
 /** Whether a child of agate's is still running (not exited; an unreaped zombie has ended). */
 function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
+  const proc = procState(pid);
+  return proc !== null && canRun(proc.state);
 }

@@ -89,11 +89,20 @@ describe("isolationLine: the summary says how the commands ran", () => {
 
   it("shared, with the reason and what it means", () => {
     expect(isolationLine(commandRecord([0, 0], { isolation: SHARED }))).toBe(
-      "**Not isolated:** the commands ran as agate's own user `runner` (`the runner's user (runner) has no passwordless sudo`), so the code under test could have changed this record; evidence.isolation: shared-allowed accepts that.",
+      "**Not isolated:** the commands ran as agate's own user `runner` (`the runner's user (runner) has no passwordless sudo`), so the code under test could have changed this record; evidence.isolation: shared-allowed accepts that. Each command's process group was killed after it (a process that left it with setsid was not seen).",
     );
     expect(isolationLine(commandRecord([0, 0], { isolation: undefined }))).toContain(
       "**Not isolated:** agate `0.1.0` ran the commands as its own user",
     );
+  });
+
+  it("says what was killed after each command as the record says it, not as its mode implies", () => {
+    const record = commandRecord();
+    if (record.isolation) record.isolation.swept = "process-group";
+    expect(isolationLine(record)).toContain(
+      "a user of their own without sudo, and each command's process group was killed after it",
+    );
+    expect(isolationLine(record)).not.toContain("none of its processes outlived");
   });
 
   it("names a privileged command", () => {

@@ -49,7 +49,14 @@ export function isolationLine(record: CommandRecord): string {
     return `**Not isolated:** agate ${codeSpan(record.grader.agate_version, 40)} ran the commands as its own user, so the code under test could have changed this record.${privilegedNote}`;
   }
   if (isolation.mode === "shared") {
-    return `**Not isolated:** the commands ran as agate's own user ${codeSpan(isolation.user, 60)} (${codeSpan(isolation.reason ?? "no reason given", 300)}), so the code under test could have changed this record; evidence.isolation: shared-allowed accepts that.${privilegedNote}`;
+    return `**Not isolated:** the commands ran as agate's own user ${codeSpan(isolation.user, 60)} (${codeSpan(isolation.reason ?? "no reason given", 300)}), so the code under test could have changed this record; evidence.isolation: shared-allowed accepts that. ${SWEPT[isolation.swept]}${privilegedNote}`;
   }
-  return `Isolated: the commands ran as ${codeSpan(isolation.user, 60)}, a user of their own without sudo, and none of its processes outlived a command.${privilegedNote}`;
+  return `Isolated: the commands ran as ${codeSpan(isolation.user, 60)}, a user of their own without sudo, and ${isolation.swept === "user" ? "none of its processes outlived a command." : SWEPT[isolation.swept].toLowerCase()}${privilegedNote}`;
 }
+
+/** What the record says was killed after each command, in the summary's words. */
+const SWEPT: Record<NonNullable<CommandRecord["isolation"]>["swept"], string> = {
+  user: "Every process of theirs was killed after each command.",
+  "process-group":
+    "Each command's process group was killed after it (a process that left it with setsid was not seen).",
+};
