@@ -280,10 +280,14 @@ export const pruneDeliveriesOptionsSchema = z.strictObject({
   limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT),
 });
 
-/** The records of a pull request not of `supersededBy` marked stale by the push to it. */
-export const markStaleInputSchema = z.strictObject({
+/** One pull request of one repository: the key most of the store's queries take. */
+export const pullRequestKeySchema = z.strictObject({
   repository: repositoryFullNameSchema,
   pullNumber: positiveIntSchema,
+});
+
+/** The records of a pull request not of `supersededBy` marked stale by the push to it. */
+export const markStaleInputSchema = pullRequestKeySchema.extend({
   /** The new head SHA; every not-yet-stale record of another head is marked with it. */
   supersededBy: gitShaSchema,
   at: isoDateTimeSchema,

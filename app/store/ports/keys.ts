@@ -1,12 +1,9 @@
 /** The keys most of the store's queries take. */
 import type { z } from "zod";
-import type { appendOnceSchema } from "../../../schemas/store.js";
+import type { appendOnceSchema, pullRequestKeySchema } from "../../../schemas/store.js";
 
 /** One pull request of one repository. */
-export interface PullRequestKey {
-  repository: string;
-  pullNumber: number;
-}
+export type PullRequestKey = z.infer<typeof pullRequestKeySchema>;
 
 /** One exact head of a pull request: what a record, an override or an observation binds to. */
 export interface HeadKey extends PullRequestKey {
