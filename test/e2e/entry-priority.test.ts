@@ -160,6 +160,27 @@ describe("an entry's priority follows the gate of the pull requests linked to it
     const last = h.agateComments("pr5", n).at(-1)?.body ?? "";
     expect(last).toContain("Priority is derived");
   });
+
+  it("the dashboard knows a held pull request is open from its one list of open pull requests, no read per pull request", async () => {
+    const pull = await gatedPullRequest("w4");
+    const n = await h.openEntry("w4", ENTRY_FORM({ pull: `#${pull}` }));
+    h.log.length = 0;
+    await h.comment("w4", n, "/escalate money buy the 50 EUR plan?", "agent-a");
+    const board = () =>
+      [...h.sim.repository({ repo: "w4" }).issues.values()].find(
+        (i) => i.user.login === `${h.sim.appSlug}[bot]`,
+      )?.body ?? "";
+    expect(board()).toMatch(new RegExp(`- #${n} .* · \\*\\*an agent waits on it\\*\\*`));
+    const refreshes = h.log.filter((line) => line.includes("dashboard"));
+    expect(refreshes.length).toBeGreaterThan(0);
+    for (const line of refreshes) expect(line).not.toContain("pulls/get");
+
+    await h.sim.setPullRequestState({ repo: "w4", number: pull, state: "closed" });
+    await h.work();
+    expect(priority("w4", n)).toEqual(["agate:background"]);
+    expect(board()).toContain(`- #${n} `);
+    expect(board()).not.toContain("an agent waits on it");
+  });
 });
 
 describe("an entry is blocking while its author declares it waits on it (/wait), until the declaration runs out", () => {
@@ -253,27 +274,6 @@ describe("an entry is blocking while its author declares it waits on it (/wait),
     expect(board()).toMatch(new RegExp(`- #${n} .* · \\*\\*an agent waits on it\\*\\*`));
     await h.advance(10 * 60_000 + 1_000);
     expect(priority("w3", n)).toEqual(["agate:background"]);
-    expect(board()).not.toContain("an agent waits on it");
-  });
-
-  it("the dashboard knows a held pull request is open from its one list of open pull requests, no read per pull request", async () => {
-    const pull = await gatedPullRequest("w4");
-    const n = await h.openEntry("w4", ENTRY_FORM({ pull: `#${pull}` }));
-    h.log.length = 0;
-    await h.comment("w4", n, "/escalate money buy the 50 EUR plan?", "agent-a");
-    const board = () =>
-      [...h.sim.repository({ repo: "w4" }).issues.values()].find(
-        (i) => i.user.login === `${h.sim.appSlug}[bot]`,
-      )?.body ?? "";
-    expect(board()).toMatch(new RegExp(`- #${n} .* · \\*\\*an agent waits on it\\*\\*`));
-    const refreshes = h.log.filter((line) => line.includes("dashboard"));
-    expect(refreshes.length).toBeGreaterThan(0);
-    for (const line of refreshes) expect(line).not.toContain("pulls/get");
-
-    await h.sim.setPullRequestState({ repo: "w4", number: pull, state: "closed" });
-    await h.work();
-    expect(priority("w4", n)).toEqual(["agate:background"]);
-    expect(board()).toContain(`- #${n} `);
     expect(board()).not.toContain("an agent waits on it");
   });
 });
