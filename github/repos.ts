@@ -23,12 +23,29 @@ export interface Comparison {
 
 /** The files one commit touched against its first parent. */
 export async function commitFiles(r: Repo, sha: string): Promise<string[]> {
-  r.count("repos/get-commit");
-  const { data } = await r.client.rest.repos.getCommit({ ...at(r), ref: sha, per_page: 100 });
-  return (data.files ?? []).flatMap((f) =>
-    f.previous_filename ? [f.filename, f.previous_filename] : [f.filename],
-  );
+  // GitHub pages a commit's files 100 at a time (3,000 at most). The handoff rule reads this list
+  // for the handoff file's own path: one page of a larger commit would call a fresh file stale.
+  const files: string[] = [];
+  for (let page = 1; page <= COMMIT_FILE_PAGES; page++) {
+    r.count("repos/get-commit");
+    const { data } = await r.client.rest.repos.getCommit({
+      ...at(r),
+      ref: sha,
+      per_page: 100,
+      page,
+    });
+    const listed = data.files ?? [];
+    for (const f of listed) {
+      files.push(f.filename);
+      if (f.previous_filename) files.push(f.previous_filename);
+    }
+    if (listed.length < 100) break;
+  }
+  return files;
 }
+
+/** GitHub lists at most 3,000 files of one commit. */
+const COMMIT_FILE_PAGES = 30;
 
 /**
  * base...head at exact SHAs, in one call: the changed files with their patches (GitHub lists at

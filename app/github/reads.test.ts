@@ -23,3 +23,20 @@ describe("ImmutableReads", () => {
     expect(sim.calls["repos/get-commit"]).toBe(2);
   });
 });
+
+describe("commit files", () => {
+  it("a commit of 250 files is read whole, page by page (one page would leave its last files out)", async () => {
+    const sim = simulator();
+    await sim.createRepository({ repo: "r2", files: { "a.txt": "a\n" } });
+    const files = Object.fromEntries(
+      Array.from({ length: 250 }, (_, i) => [`f/${String(i).padStart(3, "0")}.txt`, `${i}\n`]),
+    );
+    const sha = await sim.pushCommit({ repo: "r2", branch: "main", files });
+    const octokit = await simulatorProbot(sim).auth(sim.installationId);
+    const github = new GitHubAdapter(octokit as never, `${sim.owner}/r2`, sim.appSlug);
+    sim.clearCalls();
+    const listed = await new ImmutableReads().commitFiles(github, sha);
+    expect(listed.sort()).toEqual(Object.keys(files).sort());
+    expect(sim.calls["repos/get-commit"]).toBe(3);
+  });
+});

@@ -193,8 +193,16 @@ export const repoOperations: OperationTable = {
       const repo = repoOf(ctx);
       const sha = resolveRef(ctx, ctx.params.ref);
       const commit = repo.git.readCommit(sha);
-      const files = repo.git.diff(commit.parents[0] ?? EMPTY_TREE, sha);
-      return json(200, s.commit(ctx.world.urls, repo, commit, accountFor(ctx), files));
+      // GitHub: at most 3,000 files, paged (300 a page unless per_page, at most 100, says less).
+      const files = repo.git.diff(commit.parents[0] ?? EMPTY_TREE, sha).slice(0, 3_000);
+      if (queryString(ctx, "per_page") === undefined && queryString(ctx, "page") === undefined) {
+        return json(
+          200,
+          s.commit(ctx.world.urls, repo, commit, accountFor(ctx), files.slice(0, 300)),
+        );
+      }
+      const { page, headers } = paginate(ctx, files);
+      return json(200, s.commit(ctx.world.urls, repo, commit, accountFor(ctx), page), headers);
     },
   },
 
