@@ -127,7 +127,12 @@ export const evaluatorRunSchema = z.strictObject({
   requests: nonNegativeIntSchema,
 });
 
-/** What one evaluation came to: a parsed verdict, or a failure that never accepts. */
+/**
+ * What one evaluation came to: a parsed verdict, a failure that never accepts, or the tree's
+ * bundle over budgets.evaluator_bundle_tokens (nothing was sent: `run.requests` is 0). The last
+ * answers the tree under its config like a verdict does, so it is not asked again until the
+ * config (its digest) changes; the gate shows it as capped.
+ */
 export const evaluationOutcomeSchema = z.discriminatedUnion("status", [
   z.strictObject({ status: z.literal("verdict"), verdict: verdictSchema }),
   z.strictObject({
@@ -136,6 +141,14 @@ export const evaluationOutcomeSchema = z.discriminatedUnion("status", [
     error: z.string(),
     /** The exact config or environment change that fixes it, when one is known. */
     fix: z.string(),
+  }),
+  z.strictObject({
+    status: z.literal("over_budget"),
+    budget: z.literal("evaluator_bundle_tokens"),
+    /** What the capped row says: how large the bundle is, and what to change. */
+    detail: z.string(),
+    estimated_tokens: nonNegativeIntSchema,
+    token_limit: positiveIntSchema,
   }),
 ]);
 

@@ -27,7 +27,6 @@ import type { AuditLog } from "../store/ports/audit-log.js";
 import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { RecordStore } from "../store/ports/record-store.js";
-import { BUNDLE_OVER_BUDGET, bundleSubject } from "./evaluation-facts.js";
 
 /** The repository's own instructions, read from the base commit when present. */
 const INSTRUCTION_FILES = ["AGENTS.md", "CONTRIBUTING.md", ".github/CONTRIBUTING.md"];
@@ -202,21 +201,9 @@ async function askEvaluator(options: {
 
   const bundle = await readBundle(options);
   const overBudget = bundleOverBudget(bundle.budget);
+  // Nothing is sent; the outcome answers the tree under this config, and the next pass says capped.
   if (overBudget) {
-    // Not an evaluation (nothing was asked): the next pass finds it and says capped.
-    await options.audit.appendAudit(
-      {
-        kind: BUNDLE_OVER_BUDGET,
-        subject: bundleSubject(pr, options.treeSha),
-        decision: {
-          config_digest: options.configDigest,
-          detail: overBudget,
-        },
-        facts: { budget: bundle.budget },
-        at: now().toISOString(),
-      },
-      options.jobId === undefined ? {} : { dedupeKey: `job:${options.jobId}:over-budget` },
-    );
+    await storeEvaluation(idle(0), overBudget);
     return "over the bundle budget";
   }
 

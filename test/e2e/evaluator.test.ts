@@ -381,6 +381,48 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     );
   });
 
+  it("upgrade: an over-budget audit entry from before is not read; the tree is asked once more, sends nothing, and stores the outcome", async () => {
+    const repo = "eval-tokens-upgrade";
+    const config = `${llmConfig()}budgets: { evaluator_bundle_tokens: 500 }\n`;
+    const { head, number, branch } = await answerPullRequest(repo, "42", config);
+    const repository = `${gate.sim.owner}/${repo}`;
+    const key = { repository, pullNumber: number };
+    const [opened] = await gate.store.listRecords(key);
+    const tree = opened?.decision.head_tree_sha;
+    expect(tree).toMatch(/^[0-9a-f]{40}$/);
+    // What agate before the upgrade appended for a bundle over budget (no evaluation then).
+    await gate.store.appendAudit({
+      kind: "gate.evaluator.over_budget",
+      subject: `${repository}#${number}@tree:${tree}`,
+      decision: {
+        config_digest: opened?.grader.config_digest ?? "",
+        detail: "from before the upgrade",
+      },
+      facts: {},
+      at: new Date().toISOString(),
+    });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toEqual([]);
+    const evaluations = await gate.store.listEvaluations(key);
+    expect(evaluations.map((e) => [e.tree_sha, e.run.requests, e.outcome])).toEqual([
+      [
+        tree,
+        0,
+        expect.objectContaining({ status: "over_budget", budget: "evaluator_bundle_tokens" }),
+      ],
+    ]);
+    const check = gate.gateCheck(repo, head);
+    expect(check).toMatchObject({ conclusion: "failure" });
+    expect(check?.output?.summary).toContain(
+      "over budgets.evaluator_bundle_tokens (500); raise it",
+    );
+    expect(check?.output?.summary).not.toContain("from before the upgrade");
+    // Another look at the tree finds its outcome: nothing asked, nothing stored again.
+    await gate.processDeliveries();
+    expect(await gate.store.listEvaluations(key)).toHaveLength(1);
+    expect(llm.requests).toEqual([]);
+  });
+
   itWithSandbox(
     "a command evaluator runs a real script only when the App's operator allows it",
     async () => {

@@ -517,6 +517,15 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION write_intents_done_once();
     `,
   },
+  {
+    version: 11,
+    name: "over-budget evaluations",
+    up: `
+      ALTER TABLE evaluations DROP CONSTRAINT evaluations_status_check;
+      ALTER TABLE evaluations ADD CONSTRAINT evaluations_status_check
+        CHECK (status IN ('verdict', 'failed', 'over_budget'));
+    `,
+  },
 ];
 
 /** Any constant pair: serialises migrations of one schema across processes and replicas. */

@@ -7,6 +7,7 @@ import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   delivery,
+  evaluation,
   freshPostgresDatabase,
   frozenClock,
   HOUR,
@@ -18,7 +19,7 @@ import {
 } from "../../../test/support/store.js";
 import { DatabaseTooNewError, MigrationMismatchError, StoreError } from "../errors.js";
 import { MIGRATIONS } from "../migrations.js";
-import { POSTGRES_MIGRATIONS } from "./migrations.js";
+import { migratePostgres, POSTGRES_MIGRATIONS } from "./migrations.js";
 import { PostgresStore } from "./postgres-store.js";
 
 let database: Awaited<ReturnType<typeof freshPostgresDatabase>>;
@@ -70,6 +71,51 @@ describe("PostgreSQL migrations", () => {
     await raw.query("DELETE FROM schema_migrations WHERE version = 99");
     await raw.query("UPDATE schema_migrations SET name = 'edited' WHERE version = 3");
     await expect(open()).rejects.toThrow(MigrationMismatchError);
+  });
+});
+
+describe("PostgreSQL migration 11", () => {
+  it("lets an evaluation be over budget, keeping the rows stored before", async () => {
+    await migratePostgres(raw, "test", () => new Date(), POSTGRES_MIGRATIONS.slice(0, 10));
+    const old = evaluation();
+    const insert = `INSERT INTO evaluations (repository, pull_number, head_sha, tree_sha,
+      config_digest, run, outcome, status, at, recorded_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())`;
+    const params = (e: typeof old) => [
+      e.repository,
+      e.pull_number,
+      e.head_sha,
+      e.tree_sha,
+      e.config_digest,
+      JSON.stringify(e.run),
+      JSON.stringify(e.outcome),
+      e.outcome.status,
+      e.at,
+    ];
+    await raw.query(insert, params(old));
+    const over = evaluation({
+      run: { ...old.run, requests: 0 },
+      outcome: {
+        status: "over_budget",
+        budget: "evaluator_bundle_tokens",
+        detail: "too large",
+        estimated_tokens: 900,
+        token_limit: 500,
+      },
+    });
+    await expect(raw.query(insert, params(over))).rejects.toThrow(/evaluations_status_check/);
+
+    const store = await open();
+    const key = { repository: old.repository, pullNumber: old.pull_number };
+    expect(await store.listEvaluations(key)).toEqual([{ id: 1, ...old }]);
+    // The refused INSERT above took id 2 (a sequence is not rolled back).
+    expect((await store.appendEvaluation(over)).id).toBe(3);
+    await expect(raw.query("UPDATE evaluations SET status = 'verdict'")).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(
+      raw.query(insert, [...params(over).slice(0, 7), "other", over.at]),
+    ).rejects.toThrow(/evaluations_status_check/);
   });
 });
 
