@@ -57,6 +57,14 @@ export const bundleFileSchema = z.strictObject({
   omitted: z.string().nullable(),
 });
 
+/** A required command as the evaluator sees it: its output's tail only, cut to the bundle's share. */
+export const bundleCommandSchema = z.strictObject({
+  name: z.string(),
+  run: z.string(),
+  exit_code: z.number().int().nullable(),
+  tail: z.string(),
+});
+
 /**
  * Everything the fresh-context evaluator is shown, built from GitHub at exact SHAs. Never the
  * agent's transcript. Text written by the agent is untrusted data; the prompt fences it.
@@ -88,14 +96,7 @@ export const evaluationBundleSchema = z.strictObject({
     total_additions: nonNegativeIntSchema,
     total_deletions: nonNegativeIntSchema,
   }),
-  commands: z.array(
-    z.strictObject({
-      name: z.string(),
-      run: z.string(),
-      exit_code: z.number().int().nullable(),
-      tail: z.string(),
-    }),
-  ),
+  commands: z.array(bundleCommandSchema),
   handoff: z.strictObject({ path: z.string(), text: z.string() }).nullable(),
   /** The agent's trace reports of the evidence run; null when it uploaded none. */
   agent_trace: bundleTraceSchema.nullable().default(null),
@@ -168,6 +169,7 @@ export const evaluationSchema = z.strictObject({
 export const evaluationInputSchema = evaluationSchema.omit({ id: true });
 
 export type BundleFile = z.infer<typeof bundleFileSchema>;
+export type BundleCommand = z.infer<typeof bundleCommandSchema>;
 export type BundleTrace = z.infer<typeof bundleTraceSchema>;
 export type EvaluationBundle = z.output<typeof evaluationBundleSchema>;
 export type EvaluatorRun = z.infer<typeof evaluatorRunSchema>;

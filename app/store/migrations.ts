@@ -473,7 +473,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 11,
-    name: "over-budget evaluations",
+    name: "over-budget evaluations, head observations by pull request",
     up: `
       -- A CHECK cannot be altered in SQLite: the table is rebuilt in this transaction, every row
       -- kept with its id, the AUTOINCREMENT counter carried over (no id is ever used twice), the
@@ -505,6 +505,8 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE evaluations_v11 RENAME TO evaluations;
       CREATE INDEX evaluations_by_pull ON evaluations (repository, pull_number, id);
       ${appendOnly("evaluations", "evaluations")}
+      -- The evaluator job asks which heads a pull request had since its pass read it.
+      CREATE INDEX head_observations_by_pull ON head_observations (repository, pull_number);
     `,
   },
 ];

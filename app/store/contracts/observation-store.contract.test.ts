@@ -46,6 +46,32 @@ function observationStoreContract(
       );
     });
 
+    it("lists the heads of a pull request first seen at or after a time, once each, as instants", async () => {
+      const store = t.port;
+      const seen = (head_sha: string, pull_number: number, observed_at: string) =>
+        store.recordHeadObservation({
+          repository: "octo/repo",
+          head_sha,
+          pull_number,
+          base_ref: "main",
+          observed_at,
+        });
+      await seen(SHA_A, 12, "2025-01-01T10:00:00.000Z");
+      await seen(SHA_B, 12, "2025-01-01T11:00:00.000Z");
+      // Back to A: its first sighting is what counts, so A is not new after 10:30.
+      await seen(SHA_A, 12, "2025-01-01T12:00:00.000Z");
+      // 12:30Z, written at +02:00.
+      await seen(SHA_C, 12, "2025-01-01T14:30:00.000+02:00");
+      await seen(SHA_C, 13, "2025-01-01T09:00:00.000Z");
+      const since = (at: string) => store.listHeadsSeenSince({ ...PR, since: at });
+      expect(await since("2025-01-01T10:30:00.000Z")).toEqual([SHA_B, SHA_C]);
+      expect(await since("2025-01-01T11:00:00.000Z")).toEqual([SHA_B, SHA_C]);
+      expect(await since("2025-01-01T13:00:00+01:00")).toEqual([SHA_C]);
+      expect(await since("2025-01-01T13:00:00.000Z")).toEqual([]);
+      expect(await since("2025-01-01T00:00:00.000Z")).toEqual([SHA_A, SHA_B, SHA_C]);
+      await expect(since("soon")).rejects.toThrow(/heads seen since/);
+    });
+
     it("records a test merge commit once per head, listed oldest first", async () => {
       const store = t.port;
       const seen = (merge_sha: string, observed_at: string) =>

@@ -25,6 +25,11 @@ export interface ObservationStore {
   /** Every pull request and base the head was seen in, oldest first. */
   listHeadObservations(query: { repository: string; headSha: string }): Promise<HeadSighting[]>;
   /**
+   * The heads of the pull request first seen at or after `since` (an ISO time, compared as an
+   * instant), once each, oldest first: whether its head moved on after a pass read it.
+   */
+  listHeadsSeenSince(query: PullRequestKey & { since: string }): Promise<string[]>;
+  /**
    * Keeps the sighting when it is at least as new (GitHub's `updated_at`) as the one kept; an
    * older one changes nothing.
    */

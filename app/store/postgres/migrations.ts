@@ -519,11 +519,13 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 11,
-    name: "over-budget evaluations",
+    name: "over-budget evaluations, head observations by pull request",
     up: `
       ALTER TABLE evaluations DROP CONSTRAINT evaluations_status_check;
       ALTER TABLE evaluations ADD CONSTRAINT evaluations_status_check
         CHECK (status IN ('verdict', 'failed', 'over_budget'));
+      -- The evaluator job asks which heads a pull request had since its pass read it.
+      CREATE INDEX head_observations_by_pull ON head_observations (repository, pull_number);
     `,
   },
 ];

@@ -41,6 +41,18 @@ export class PostgresObservationStore implements ObservationStore {
     );
   };
 
+  listHeadsSeenSince: ObservationStore["listHeadsSeenSince"] = async (query) => {
+    const rows = await this.c.rows<{ head_sha: string }>(
+      `SELECT head_sha FROM head_observations
+       WHERE repository = $1 AND pull_number = $2
+       GROUP BY head_sha
+       HAVING min(observed_at::timestamptz) >= $3::timestamptz
+       ORDER BY min(observed_at::timestamptz), head_sha COLLATE "C"`,
+      observationRows.headsSinceParams(query),
+    );
+    return rows.map((row) => row.head_sha);
+  };
+
   recordPullRequestSighting: ObservationStore["recordPullRequestSighting"] = async (sighting) => {
     const seen = observationRows.sightingInput(sighting);
     await this.c.query(

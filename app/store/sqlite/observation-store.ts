@@ -38,6 +38,19 @@ export class SqliteObservationStore implements ObservationStore {
       .all(query.repository, query.headSha) as HeadSighting[];
   };
 
+  listHeadsSeenSince: ObservationStore["listHeadsSeenSince"] = async (query) => {
+    return this.c
+      .sql(
+        `SELECT head_sha FROM head_observations
+       WHERE repository = ? AND pull_number = ?
+       GROUP BY head_sha
+       HAVING min(unixepoch(observed_at, 'subsec')) >= unixepoch(?, 'subsec')
+       ORDER BY min(unixepoch(observed_at, 'subsec')), head_sha`,
+      )
+      .pluck()
+      .all(...observationRows.headsSinceParams(query)) as string[];
+  };
+
   recordPullRequestSighting: ObservationStore["recordPullRequestSighting"] = async (sighting) => {
     const seen = observationRows.sightingInput(sighting);
     this.c.write(() =>
