@@ -339,6 +339,12 @@ describe("migration 4", () => {
       /append-only/,
     );
     expect(() => raw.prepare("DELETE FROM evaluations").run()).toThrow(/append-only/);
+    // The evaluator job's question (which heads since its pass read) has an index of its own.
+    expect(
+      raw
+        .prepare("SELECT tbl_name FROM sqlite_schema WHERE name = 'head_observations_by_pull'")
+        .get(),
+    ).toEqual({ tbl_name: "head_observations" });
     raw.close();
   });
 
