@@ -2,9 +2,16 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { evaluation, payloadOf, runStoreChild, tempDir } from "../../test/support/store.js";
+import {
+  evaluation,
+  overBudgetEvaluation,
+  payloadOf,
+  runStoreChild,
+  tempDir,
+} from "../../test/support/store.js";
 import { DatabaseTooNewError, MigrationMismatchError } from "./errors.js";
 import { checkMigrationOrder, LATEST_SCHEMA_VERSION, MIGRATIONS, migrate } from "./migrations.js";
+import { evaluationParams } from "./rows/evaluation-store.js";
 import { SqliteStore } from "./sqlite-store.js";
 
 const TABLES = [
@@ -277,30 +284,8 @@ describe("migration 4", () => {
       evaluation(),
       evaluation({ outcome: { status: "failed", error: "HTTP 500", fix: "retry later" } }),
     ];
-    for (const e of before) {
-      insert.run(
-        e.repository,
-        e.pull_number,
-        e.head_sha,
-        e.tree_sha,
-        e.config_digest,
-        JSON.stringify(e.run),
-        JSON.stringify(e.outcome),
-        e.outcome.status,
-        e.at,
-        e.at,
-      );
-    }
-    const over = evaluation({
-      run: { ...evaluation().run, requests: 0 },
-      outcome: {
-        status: "over_budget",
-        budget: "evaluator_bundle_tokens",
-        detail: "too large",
-        estimated_tokens: 900,
-        token_limit: 500,
-      },
-    });
+    for (const e of before) insert.run(...evaluationParams(e, e.at));
+    const over = overBudgetEvaluation();
     expect(() =>
       insert.run(
         "o/r",

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TraceFact } from "../../schemas/gate.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
-import {
-  commandEvidence,
-  commandRecord,
-  gateFacts,
-  HEAD,
-  loadedConfig,
-  TREE,
-} from "../../test/support/gate-facts.js";
+import { commandEvidence, gateFacts, loadedConfig } from "../../test/support/gate-facts.js";
 import { BUNDLE_TRACES, buildBundle, bundleTrace } from "./bundle.js";
 import { evaluatorInputs } from "./inputs.js";
 
@@ -50,7 +43,9 @@ describe("the evaluator job's inputs: what the pass that asks read and believed"
   });
 
   it("stays bounded for a 3,000-file pull request with a 64 KiB body and long outputs, and the evaluator sees what it saw before", () => {
-    const record = commandRecord([0, 0, 0]);
+    const evidence = commandEvidence([0, 0, 0]);
+    const record = evidence.record;
+    if (!record) throw new Error("a record expected");
     const tail = "y".repeat(64 * 1024);
     for (const c of record.commands) c.output.tail = tail;
     const files = Array.from({ length: 3_000 }, (_, i) => ({
@@ -59,7 +54,7 @@ describe("the evaluator job's inputs: what the pass that asks read and believed"
       status: "modified",
     }));
     const facts = gateFacts({
-      evidence: [{ ...commandEvidence([0, 0, 0]), record }],
+      evidence: [evidence],
       changed_files: files,
       trace,
     });
@@ -71,8 +66,8 @@ describe("the evaluator job's inputs: what the pass that asks read and believed"
       repository: "octo/widgets",
       installation: 1,
       number: 7,
-      head_sha: HEAD,
-      tree_sha: TREE,
+      head_sha: facts.pull_request.head_sha,
+      tree_sha: "4".repeat(40),
       config_digest: "d".repeat(64),
       inputs,
     });
@@ -87,8 +82,8 @@ describe("the evaluator job's inputs: what the pass that asks read and believed"
       repository: "octo/widgets",
       pullNumber: 7,
       baseSha: inputs.base_sha,
-      headSha: HEAD,
-      treeSha: TREE,
+      headSha: facts.pull_request.head_sha,
+      treeSha: "4".repeat(40),
       title: inputs.title,
       body: inputs.body,
       issues: [],

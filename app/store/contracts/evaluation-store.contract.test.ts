@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   evaluation,
   type OpenContractDatabase,
+  overBudgetEvaluation,
   SHA_B,
   STORE_BACKENDS,
   TREE_1,
@@ -73,16 +74,7 @@ function evaluationStoreContract(
 
     it("keep a bundle found over budget as the tree's outcome: nothing sent, the sizes kept", async () => {
       const store = t.port;
-      const over = evaluation({
-        run: { ...evaluation().run, input_tokens: null, output_tokens: null, requests: 0 },
-        outcome: {
-          status: "over_budget",
-          budget: "evaluator_bundle_tokens",
-          detail: "about 900 tokens, over budgets.evaluator_bundle_tokens (500)",
-          estimated_tokens: 900,
-          token_limit: 500,
-        },
-      });
+      const over = overBudgetEvaluation();
       const stored = await store.appendEvaluation(over);
       expect(stored).toEqual({ id: stored.id, ...over });
       const reader = await t.connect();

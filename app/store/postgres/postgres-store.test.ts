@@ -12,6 +12,7 @@ import {
   frozenClock,
   HOUR,
   job,
+  overBudgetEvaluation,
   payloadOf,
   recordInput,
   SHA_B,
@@ -19,6 +20,7 @@ import {
 } from "../../../test/support/store.js";
 import { DatabaseTooNewError, MigrationMismatchError, StoreError } from "../errors.js";
 import { MIGRATIONS } from "../migrations.js";
+import { evaluationParams } from "../rows/evaluation-store.js";
 import { migratePostgres, POSTGRES_MIGRATIONS } from "./migrations.js";
 import { PostgresStore } from "./postgres-store.js";
 
@@ -80,29 +82,10 @@ describe("PostgreSQL migration 11", () => {
     const old = evaluation();
     const insert = `INSERT INTO evaluations (repository, pull_number, head_sha, tree_sha,
       config_digest, run, outcome, status, at, recorded_at)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())`;
-    const params = (e: typeof old) => [
-      e.repository,
-      e.pull_number,
-      e.head_sha,
-      e.tree_sha,
-      e.config_digest,
-      JSON.stringify(e.run),
-      JSON.stringify(e.outcome),
-      e.outcome.status,
-      e.at,
-    ];
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
+    const params = (e: typeof old) => evaluationParams(e, e.at);
     await raw.query(insert, params(old));
-    const over = evaluation({
-      run: { ...old.run, requests: 0 },
-      outcome: {
-        status: "over_budget",
-        budget: "evaluator_bundle_tokens",
-        detail: "too large",
-        estimated_tokens: 900,
-        token_limit: 500,
-      },
-    });
+    const over = overBudgetEvaluation();
     await expect(raw.query(insert, params(over))).rejects.toThrow(/evaluations_status_check/);
 
     const store = await open();
@@ -114,7 +97,7 @@ describe("PostgreSQL migration 11", () => {
       /append-only/,
     );
     await expect(
-      raw.query(insert, [...params(over).slice(0, 7), "other", over.at]),
+      raw.query(insert, [...params(over).slice(0, 7), "other", over.at, over.at]),
     ).rejects.toThrow(/evaluations_status_check/);
   });
 });
