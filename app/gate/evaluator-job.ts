@@ -84,12 +84,13 @@ export async function runEvaluatorJob(
   // Queued by an agate before issue 30: its pass queues one that carries them.
   if (!inputs) return done("queued without its inputs; the next pass asks again", false);
   const key = { repository: job.repository, pullNumber: job.number };
-  // A head seen after the pass read its facts: that head's pass asks about its own tree, and the
-  // one this pass queues finds which head the pull request has (it may be this one again).
-  const moved = (await store.listHeadsSeenSince({ ...key, since: inputs.read_at })).filter(
-    (head) => head !== job.head_sha,
-  );
-  if (moved.length > 0) return done("the head moved on; nothing asked", false);
+  // A head or base seen after the pass read its facts (a push, a retarget): the pass that saw it
+  // asks about its own tree, against its own base, and the one queued here finds what the pull
+  // request has now (it may be this head and base again).
+  const seen = await store.listHeadsSeenSince({ ...key, since: inputs.read_at });
+  if (seen.some((s) => s.head_sha !== job.head_sha || s.base_ref !== inputs.base_ref)) {
+    return done("the head moved on; nothing asked", false);
+  }
   const config = await deps.reads.config(github, inputs.base_sha);
   if (config.status !== "ok" || config.digest !== job.config_digest) {
     return done("the base config changed; the next pass decides", false);

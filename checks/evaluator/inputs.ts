@@ -25,6 +25,7 @@ export function evaluatorInputs(
     facts.changed_files.some((f) => f.filename === path || f.previous_filename === path);
   return {
     base_sha: facts.pull_request.base_sha,
+    base_ref: facts.pull_request.base_ref,
     title: task.title,
     body: task.body,
     commands: bundleCommands(

@@ -151,6 +151,7 @@ describe("planGatePass: what one gate pass writes", () => {
       rerun: false,
       inputs: {
         base_sha: passing.pull_request.base_sha,
+        base_ref: passing.pull_request.base_ref,
         title: "Add a",
         body: "Fixes #3",
         commands: [{ name: "unit", run: "npm test", exit_code: 0, tail: "ok\n" }],

@@ -112,6 +112,7 @@ export const overrideJobSchema = z.strictObject({
  */
 export const evaluatorInputsSchema = z.strictObject({
   base_sha: gitShaSchema,
+  base_ref: z.string(),
   title: z.string(),
   body: z.string(),
   /** The believed record's commands on the head (none when it carried a pass over). */
@@ -121,7 +122,7 @@ export const evaluatorInputsSchema = z.strictObject({
   handoff_at: z.enum(["head", "merge_base"]),
   /** The pull request's changed files; those past the compare's 300 are named to the evaluator. */
   changed_files: z.array(z.strictObject({ filename: z.string(), status: z.string() })),
-  /** When the pass read its facts: a head first seen after it means the head moved on. */
+  /** When the pass read its facts: a head or base first seen after it means the pull request moved on. */
   read_at: isoDateTimeSchema,
 });
 

@@ -424,6 +424,24 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     ).toHaveLength(evaluations);
   });
 
+  it("a retarget after the pass read its facts: the job judges no diff against the old base", async () => {
+    const repo = "eval-retarget";
+    const { head, number, branch } = await answerPullRequest(repo);
+    await gate.sim.pushCommit({ repo, branch: "release", files: { "r.txt": "r\n" } });
+    llm.script({ verdict: { complete: true, score: 0.9, missing: [], evidence: ["ok"] } });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toHaveLength(1);
+    const [queued] = await gate.store.listJobs({ kind: GATE_JOBS.evaluator.kind });
+    const again = {
+      kind: GATE_JOBS.evaluator.kind,
+      payload: { ...(queued?.payload as EvaluatorJob), rerun: true },
+    };
+    await gate.sim.retargetPullRequest({ repo, number, base: "release", user: "maintainer" });
+    await gate.processDeliveries();
+    expect(await gate.run(again)).toMatch(/: the head moved on; nothing asked \(0 GitHub calls/);
+    expect(llm.requests).toHaveLength(1);
+  });
+
   it("upgrade: an evaluator job queued by an earlier agate (no inputs) asks nothing; the pass it queues asks with them", async () => {
     const repo = "eval-old-payload";
     const { head, number, branch } = await answerPullRequest(repo);

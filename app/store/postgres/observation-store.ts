@@ -2,7 +2,7 @@
  * The ObservationStore port on PostgreSQL (../ports/observation-store.ts says what it promises).
  * Text is ordered COLLATE "C": byte order, as SQLite sorts, whatever the database's locale.
  */
-import type { HeadSighting, ObservationStore } from "../ports/observation-store.js";
+import type { HeadAndBase, HeadSighting, ObservationStore } from "../ports/observation-store.js";
 import * as observationRows from "../rows/observation-store.js";
 import type { PostgresContext } from "./context.js";
 
@@ -42,15 +42,14 @@ export class PostgresObservationStore implements ObservationStore {
   };
 
   listHeadsSeenSince: ObservationStore["listHeadsSeenSince"] = async (query) => {
-    const rows = await this.c.rows<{ head_sha: string }>(
-      `SELECT head_sha FROM head_observations
+    return this.c.rows<HeadAndBase>(
+      `SELECT head_sha, base_ref FROM head_observations
        WHERE repository = $1 AND pull_number = $2
-       GROUP BY head_sha
+       GROUP BY head_sha, base_ref
        HAVING min(observed_at::timestamptz) >= $3::timestamptz
-       ORDER BY min(observed_at::timestamptz), head_sha COLLATE "C"`,
+       ORDER BY min(observed_at::timestamptz), head_sha COLLATE "C", base_ref COLLATE "C"`,
       observationRows.headsSinceParams(query),
     );
-    return rows.map((row) => row.head_sha);
   };
 
   recordPullRequestSighting: ObservationStore["recordPullRequestSighting"] = async (sighting) => {
