@@ -57,6 +57,14 @@ export const bundleFileSchema = z.strictObject({
   omitted: z.string().nullable(),
 });
 
+/** A required command as the evaluator sees it: its output's tail only, cut to the bundle's share. */
+export const bundleCommandSchema = z.strictObject({
+  name: z.string(),
+  run: z.string(),
+  exit_code: z.number().int().nullable(),
+  tail: z.string(),
+});
+
 /**
  * Everything the fresh-context evaluator is shown, built from GitHub at exact SHAs. Never the
  * agent's transcript. Text written by the agent is untrusted data; the prompt fences it.
@@ -88,14 +96,7 @@ export const evaluationBundleSchema = z.strictObject({
     total_additions: nonNegativeIntSchema,
     total_deletions: nonNegativeIntSchema,
   }),
-  commands: z.array(
-    z.strictObject({
-      name: z.string(),
-      run: z.string(),
-      exit_code: z.number().int().nullable(),
-      tail: z.string(),
-    }),
-  ),
+  commands: z.array(bundleCommandSchema),
   handoff: z.strictObject({ path: z.string(), text: z.string() }).nullable(),
   /** The agent's trace reports of the evidence run; null when it uploaded none. */
   agent_trace: bundleTraceSchema.nullable().default(null),
@@ -127,7 +128,12 @@ export const evaluatorRunSchema = z.strictObject({
   requests: nonNegativeIntSchema,
 });
 
-/** What one evaluation came to: a parsed verdict, or a failure that never accepts. */
+/**
+ * What one evaluation came to: a parsed verdict, a failure that never accepts, or the tree's
+ * bundle over budgets.evaluator_bundle_tokens (nothing was sent: `run.requests` is 0). The last
+ * answers the tree under its config like a verdict does, so it is not asked again until the
+ * config (its digest) changes; the gate shows it as capped.
+ */
 export const evaluationOutcomeSchema = z.discriminatedUnion("status", [
   z.strictObject({ status: z.literal("verdict"), verdict: verdictSchema }),
   z.strictObject({
@@ -136,6 +142,14 @@ export const evaluationOutcomeSchema = z.discriminatedUnion("status", [
     error: z.string(),
     /** The exact config or environment change that fixes it, when one is known. */
     fix: z.string(),
+  }),
+  z.strictObject({
+    status: z.literal("over_budget"),
+    budget: z.literal("evaluator_bundle_tokens"),
+    /** What the capped row says: how large the bundle is, and what to change. */
+    detail: z.string(),
+    estimated_tokens: nonNegativeIntSchema,
+    token_limit: positiveIntSchema,
   }),
 ]);
 
@@ -155,6 +169,7 @@ export const evaluationSchema = z.strictObject({
 export const evaluationInputSchema = evaluationSchema.omit({ id: true });
 
 export type BundleFile = z.infer<typeof bundleFileSchema>;
+export type BundleCommand = z.infer<typeof bundleCommandSchema>;
 export type BundleTrace = z.infer<typeof bundleTraceSchema>;
 export type EvaluationBundle = z.output<typeof evaluationBundleSchema>;
 export type EvaluatorRun = z.infer<typeof evaluatorRunSchema>;

@@ -65,7 +65,7 @@ describe("applyGatePlan: asking the evaluator", () => {
     }));
 
   it("a pass made while the same tree is queued or being judged asks nothing more; a person's re-run and another tree do", async () => {
-    const ask = { tree_sha: TREE, config_digest: "d".repeat(64), rerun: false };
+    const ask = { tree_sha: TREE, config_digest: "d".repeat(64), rerun: false, inputs: null };
     await apply(ask);
     await apply(ask);
     expect(await evaluatorJobs()).toHaveLength(1);

@@ -6,24 +6,19 @@ import {
   answeringEvaluation,
   dailyBudget,
   dayStart,
+  evaluationFact,
   evaluatorDue,
 } from "../../checks/evaluator/budget.js";
 import type { Config } from "../../schemas/config.js";
 import type { EvaluationFact, GateFacts, PullRequestSnapshot } from "../../schemas/gate.js";
-import type { AuditLog } from "../store/ports/audit-log.js";
 import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 
-/** The evaluator found a tree's bundle over budget: no call, and no evaluation, was made. */
-export const BUNDLE_OVER_BUDGET = "gate.evaluator.over_budget";
-export const bundleSubject = (pr: { repository: string; number: number }, treeSha: string) =>
-  `${pr.repository}#${pr.number}@tree:${treeSha}`;
-
 /**
- * The stored evaluation that answers the head's tree (checks/evaluator/budget.ts), or the bundle
- * found over budget for it; `records`: the pull request's.
+ * The stored evaluation that answers the head's tree (checks/evaluator/budget.ts), a bundle found
+ * over budget included; `records`: the pull request's.
  */
 export async function storedEvaluation(
-  store: EvaluationStore & AuditLog,
+  store: EvaluationStore,
   pr: PullRequestSnapshot,
   treeSha: string | null,
   configDigest: string,
@@ -35,20 +30,7 @@ export async function storedEvaluation(
     pullNumber: pr.number,
     treeSha,
   });
-  const latest = answeringEvaluation(stored, pr, configDigest, records);
-  if (latest) return { status: "judged", evaluation: latest };
-  // A tree whose bundle was over the token budget stays so until the config (its digest) changes.
-  const [over] = await store.listAudit({
-    kind: BUNDLE_OVER_BUDGET,
-    subject: bundleSubject(pr, treeSha),
-    order: "desc",
-    limit: 1,
-  });
-  const found = over?.decision as { config_digest?: string; detail?: string } | undefined;
-  if (found?.config_digest === configDigest && found.detail) {
-    return { status: "over_budget", budget: "evaluator_bundle_tokens", detail: found.detail };
-  }
-  return { status: "not_asked" };
+  return evaluationFact(answeringEvaluation(stored, pr, configDigest, records));
 }
 
 /** Whether to ask now (checks/evaluator/budget.ts): the tree's evaluations count on a re-run. */

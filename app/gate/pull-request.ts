@@ -92,6 +92,7 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
       existing,
       evaluatorDue,
       rerunEvaluator: job.rerun_evaluator,
+      task: observations.view.detail,
     });
     const applied = await applyGatePlan({
       github,

@@ -2,9 +2,16 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { payloadOf, runStoreChild, tempDir } from "../../test/support/store.js";
+import {
+  evaluation,
+  overBudgetEvaluation,
+  payloadOf,
+  runStoreChild,
+  tempDir,
+} from "../../test/support/store.js";
 import { DatabaseTooNewError, MigrationMismatchError } from "./errors.js";
 import { checkMigrationOrder, LATEST_SCHEMA_VERSION, MIGRATIONS, migrate } from "./migrations.js";
+import { evaluationParams } from "./rows/evaluation-store.js";
 import { SqliteStore } from "./sqlite-store.js";
 
 const TABLES = [
@@ -265,6 +272,67 @@ describe("migration 4", () => {
     ).toThrow(/CHECK constraint/);
     raw.close();
   });
+  it("11 lets an evaluation be over budget: the table rebuilt keeps every row, its id, the counter, the index and the triggers", async () => {
+    const file = join(dir, "agate.db");
+    const db = new Database(file);
+    migrate(db, file, () => new Date(), MIGRATIONS.slice(0, 10));
+    const insert = db.prepare(
+      `INSERT INTO evaluations (repository, pull_number, head_sha, tree_sha, config_digest, run,
+         outcome, status, at, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const before = [
+      evaluation(),
+      evaluation({ outcome: { status: "failed", error: "HTTP 500", fix: "retry later" } }),
+    ];
+    for (const e of before) insert.run(...evaluationParams(e, e.at));
+    const over = overBudgetEvaluation();
+    expect(() =>
+      insert.run(
+        "o/r",
+        1,
+        "a".repeat(40),
+        "b".repeat(40),
+        "d",
+        "{}",
+        "{}",
+        "over_budget",
+        "x",
+        "x",
+      ),
+    ).toThrow(/CHECK constraint/);
+    db.close();
+
+    const store = SqliteStore.open(file);
+    const key = { repository: over.repository, pullNumber: over.pull_number };
+    expect(await store.listEvaluations(key)).toEqual(before.map((e, i) => ({ id: i + 1, ...e })));
+    expect((await store.appendEvaluation(over)).id).toBe(3);
+    await store.close();
+    const raw = new Database(file);
+    const schema = raw
+      .prepare("SELECT type, name FROM sqlite_schema WHERE tbl_name = 'evaluations' ORDER BY name")
+      .all();
+    expect(schema).toEqual([
+      { type: "table", name: "evaluations" },
+      { type: "index", name: "evaluations_by_pull" },
+      { type: "trigger", name: "evaluations_no_delete" },
+      { type: "trigger", name: "evaluations_no_update" },
+    ]);
+    expect(
+      raw.prepare("SELECT name, seq FROM sqlite_sequence WHERE name LIKE 'evaluations%'").all(),
+    ).toEqual([{ name: "evaluations", seq: 3 }]);
+    expect(() => raw.prepare("UPDATE evaluations SET status = 'verdict'").run()).toThrow(
+      /append-only/,
+    );
+    expect(() => raw.prepare("DELETE FROM evaluations").run()).toThrow(/append-only/);
+    // The evaluator job's question (which heads since its pass read) has an index of its own.
+    expect(
+      raw
+        .prepare("SELECT tbl_name FROM sqlite_schema WHERE name = 'head_observations_by_pull'")
+        .get(),
+    ).toEqual({ tbl_name: "head_observations" });
+    raw.close();
+  });
+
   it("7 adds dedupe keys to a database that has jobs: those hold no key, the index holds new ones", async () => {
     const file = join(dir, "agate.db");
     const db = new Database(file);

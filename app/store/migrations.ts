@@ -471,6 +471,44 @@ export const MIGRATIONS: readonly Migration[] = [
       BEGIN SELECT RAISE(ABORT, 'a write intent only gets GitHub''s id, once'); END;
     `,
   },
+  {
+    version: 11,
+    name: "over-budget evaluations, head observations by pull request",
+    up: `
+      -- A CHECK cannot be altered in SQLite: the table is rebuilt in this transaction, every row
+      -- kept with its id, the AUTOINCREMENT counter carried over (no id is ever used twice), the
+      -- index and the append-only triggers made again. Nothing references evaluations.
+      CREATE TABLE evaluations_v11 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        repository TEXT NOT NULL,
+        pull_number INTEGER NOT NULL CHECK (pull_number > 0),
+        head_sha TEXT NOT NULL,
+        tree_sha TEXT NOT NULL,
+        config_digest TEXT NOT NULL,
+        run TEXT NOT NULL CHECK (json_valid(run)),
+        outcome TEXT NOT NULL CHECK (json_valid(outcome)),
+        status TEXT NOT NULL CHECK (status IN ('verdict', 'failed', 'over_budget')),
+        at TEXT NOT NULL,
+        recorded_at TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO evaluations_v11 (id, repository, pull_number, head_sha, tree_sha, config_digest,
+        run, outcome, status, at, recorded_at)
+      SELECT id, repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, status,
+        at, recorded_at FROM evaluations ORDER BY id;
+      INSERT INTO sqlite_sequence (name, seq)
+      SELECT 'evaluations_v11', 0 WHERE NOT EXISTS
+        (SELECT 1 FROM sqlite_sequence WHERE name = 'evaluations_v11');
+      UPDATE sqlite_sequence SET seq = max(seq,
+        coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'evaluations'), 0))
+      WHERE name = 'evaluations_v11';
+      DROP TABLE evaluations;
+      ALTER TABLE evaluations_v11 RENAME TO evaluations;
+      CREATE INDEX evaluations_by_pull ON evaluations (repository, pull_number, id);
+      ${appendOnly("evaluations", "evaluations")}
+      -- The evaluator job asks which heads a pull request had since its pass read it.
+      CREATE INDEX head_observations_by_pull ON head_observations (repository, pull_number);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;

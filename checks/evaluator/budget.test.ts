@@ -8,6 +8,7 @@ import {
   DAY_MS,
   dailyBudget,
   dayStart,
+  evaluationFact,
   evaluatorDue,
 } from "./budget.js";
 
@@ -141,8 +142,27 @@ describe("the calls per pull request per day", () => {
 describe("the tokens per bundle", () => {
   it("a bundle that fits, at the limit too, is asked about; one over it is not", () => {
     expect(bundleOverBudget({ token_limit: 100, estimated_tokens: 100, cuts: [] })).toBeNull();
-    expect(bundleOverBudget({ token_limit: 100, estimated_tokens: 101, cuts: [] })).toBe(
-      "even cut down, what the evaluator must see is about 101 tokens, over budgets.evaluator_bundle_tokens (100); raise it in .github/agate.yml on the base branch",
+    expect(bundleOverBudget({ token_limit: 100, estimated_tokens: 101, cuts: [] })).toEqual({
+      status: "over_budget",
+      budget: "evaluator_bundle_tokens",
+      detail:
+        "even cut down, what the evaluator must see is about 101 tokens, over budgets.evaluator_bundle_tokens (100); raise it in .github/agate.yml on the base branch",
+      estimated_tokens: 101,
+      token_limit: 100,
+    });
+  });
+
+  it("a tree whose stored outcome is over budget reads as over budget, and is not asked again, not even on a re-run", () => {
+    const over = bundleOverBudget({ token_limit: 100, estimated_tokens: 101, cuts: [] });
+    if (!over) throw new Error("over budget expected");
+    const stored = evaluation({ run: { ...evaluation().run, requests: 0 }, outcome: over });
+    const fact = evaluationFact(stored);
+    expect(fact).toEqual({ status: "over_budget", budget: over.budget, detail: over.detail });
+    expect(evaluatorDue(fact, true, [stored], config("  evaluator_calls_per_tree: 3\n"))).toBe(
+      false,
     );
+    expect(evaluationFact(null)).toEqual({ status: "not_asked" });
+    const judged = evaluation();
+    expect(evaluationFact(judged)).toEqual({ status: "judged", evaluation: judged });
   });
 });

@@ -10,6 +10,7 @@ import {
   EVALUATOR_PROMPT_VERSION,
   type Evaluation,
   type EvaluationBundle,
+  type EvaluationOutcome,
 } from "../../schemas/evaluation.js";
 import type { EvaluationFact, PullRequestSnapshot } from "../../schemas/gate.js";
 import { counted } from "../markdown.js";
@@ -45,6 +46,20 @@ export function answeringEvaluation(
       )
       .at(-1) ?? null
   );
+}
+
+/**
+ * What the evaluator requirement reads of the evaluation that answers the tree: a bundle found
+ * over budgets.evaluator_bundle_tokens is over budget (capped, and not asked again under this
+ * config), anything else is judged.
+ */
+export function evaluationFact(answering: Evaluation | null): EvaluationFact {
+  if (!answering) return { status: "not_asked" };
+  const outcome = answering.outcome;
+  if (outcome.status === "over_budget") {
+    return { status: "over_budget", budget: outcome.budget, detail: outcome.detail };
+  }
+  return { status: "judged", evaluation: answering };
 }
 
 /**
@@ -97,10 +112,19 @@ export function dailyBudget(
 }
 
 /**
- * budgets.evaluator_bundle_tokens: null when the bundle, cut down, fits; otherwise what the
- * capped row says. Nothing is asked then, however often the tree comes back.
+ * budgets.evaluator_bundle_tokens: null when the bundle, cut down, fits; otherwise the outcome
+ * stored for the tree (nothing is sent), which the capped row shows. Nothing is asked then,
+ * however often the tree comes back under this config.
  */
-export function bundleOverBudget(budget: EvaluationBundle["budget"]): string | null {
+export function bundleOverBudget(
+  budget: EvaluationBundle["budget"],
+): Extract<EvaluationOutcome, { status: "over_budget" }> | null {
   if (budget.estimated_tokens <= budget.token_limit) return null;
-  return `even cut down, what the evaluator must see is about ${budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${budget.token_limit}); raise it in .github/agate.yml on the base branch`;
+  return {
+    status: "over_budget",
+    budget: "evaluator_bundle_tokens",
+    detail: `even cut down, what the evaluator must see is about ${budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${budget.token_limit}); raise it in .github/agate.yml on the base branch`,
+    estimated_tokens: budget.estimated_tokens,
+    token_limit: budget.token_limit,
+  };
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { CommandResult } from "../../schemas/command-record.js";
 import { evaluationBundleSchema } from "../../schemas/evaluation.js";
-import { type BundleInput, buildBundle, estimateTokens, referencedIssues } from "./bundle.js";
+import {
+  type BundleInput,
+  buildBundle,
+  bundleCommands,
+  estimateTokens,
+  referencedIssues,
+} from "./bundle.js";
 
 const SHA = "a".repeat(40);
 
@@ -50,7 +56,7 @@ function input(overrides: Partial<BundleInput> = {}): BundleInput {
       },
     ],
     unlisted: [],
-    commands: [command("test", "ok\n")],
+    commands: bundleCommands([command("test", "ok\n")], 60_000),
     handoff: null,
     tokenLimit: 60_000,
     ...overrides,
@@ -144,8 +150,12 @@ describe("buildBundle", () => {
 
   it("cuts long texts at their share and keeps the end of output tails", () => {
     const tail = `${"noise\n".repeat(5_000)}FINAL LINE`;
-    const bundle = buildBundle(
-      input({ body: "B".repeat(50_000), commands: [command("test", tail)], tokenLimit: 10_000 }),
+    const commands = bundleCommands([command("test", tail)], 10_000);
+    // The job carries one character more than the bundle shows: the bundle still says it cut.
+    expect(commands[0]?.tail.length).toBe(601);
+    const bundle = buildBundle(input({ body: "B".repeat(50_000), commands, tokenLimit: 10_000 }));
+    expect(bundle.budget.cuts).toContain(
+      'the output tail of "test" cut to its last 600 characters',
     );
     expect(bundle.task.body.length).toBeLessThan(50_000);
     expect(bundle.task.body).toMatch(/cut by agate/);

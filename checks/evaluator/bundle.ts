@@ -1,5 +1,6 @@
 import type { CommandResult } from "../../schemas/command-record.js";
 import {
+  type BundleCommand,
   type BundleFile,
   type BundleTrace,
   EVALUATOR_PROMPT_VERSION,
@@ -69,10 +70,11 @@ export interface BundleInput {
   files: DiffFileInput[];
   /** Changed files GitHub's compare did not list (it stops at 300), names only. */
   unlisted: { filename: string; status: string }[];
-  commands: CommandResult[];
+  /** The believed record's commands, as `bundleCommands` keeps them. */
+  commands: BundleCommand[];
   handoff: { path: string; text: string } | null;
-  /** The agent-trace reports read beside the believed record; absent or null: none. */
-  trace?: TraceFact | null;
+  /** The agent-trace reports read beside the believed record, as `bundleTrace` cuts them. */
+  trace?: BundleTrace | null;
   tokenLimit: number;
 }
 
@@ -186,7 +188,7 @@ export function buildBundle(input: BundleInput): EvaluationBundle {
           ),
         }
       : null,
-    agent_trace: bundleTrace(input.trace),
+    agent_trace: input.trace ?? null,
     budget: { token_limit: limit, estimated_tokens: 0, cuts },
     previous_attempt: null,
   };
@@ -207,23 +209,36 @@ export function buildBundle(input: BundleInput): EvaluationBundle {
   return bundle;
 }
 
-function capCommands(commands: CommandResult[], limit: number, cuts: string[]) {
-  const total = Math.floor(limit * SHARE.commands * 3);
-  const each = Math.min(
+/** The most characters of one command's output tail the bundle shows (SHARE.commands, SHARE.tail). */
+function tailRoom(limit: number, count: number): number {
+  return Math.min(
     Math.floor(limit * SHARE.tail * 3),
-    Math.floor(total / Math.max(1, commands.length)),
+    Math.floor(Math.floor(limit * SHARE.commands * 3) / Math.max(1, count)),
   );
+}
+
+/**
+ * A record's commands as the evaluator job carries them (schemas/jobs/gate.ts): each output tail
+ * cut to one character more than the bundle shows under `limit`, so the job's payload stays small
+ * and the bundle still says it cut the tail; what the evaluator sees does not change.
+ */
+export function bundleCommands(commands: readonly CommandResult[], limit: number): BundleCommand[] {
+  const keep = tailRoom(limit, commands.length) + 1;
+  return commands.map((c) => ({
+    name: c.name,
+    run: c.run,
+    exit_code: c.exit_code,
+    tail: c.output.tail.length > keep ? c.output.tail.slice(-keep) : c.output.tail,
+  }));
+}
+
+function capCommands(commands: BundleCommand[], limit: number, cuts: string[]) {
+  const each = tailRoom(limit, commands.length);
   return commands.map((c) => {
-    const tail = c.output.tail;
-    if (tail.length > each) {
+    if (c.tail.length > each) {
       cuts.push(`the output tail of ${quoteName(c.name)} cut to its last ${each} characters`);
     }
-    return {
-      name: c.name,
-      run: c.run,
-      exit_code: c.exit_code,
-      tail: tail.length > each ? tail.slice(-each) : tail,
-    };
+    return { ...c, tail: c.tail.length > each ? c.tail.slice(-each) : c.tail };
   });
 }
 

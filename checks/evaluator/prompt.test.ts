@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CommandResult } from "../../schemas/command-record.js";
-import { buildBundle } from "./bundle.js";
+import { buildBundle, bundleCommands } from "./bundle.js";
 import { buildEvaluatorPrompt } from "./prompt.js";
 
 const BOUNDARY = "0123456789abcdef0123456789abcdef";
@@ -219,13 +219,16 @@ describe("buildEvaluatorPrompt", () => {
       minScore: 0.8,
       files,
       unlisted,
-      commands: [
-        commandResult(
-          hostile(6, "unit"),
-          hostile(7, "npm test"),
-          `${"ok\n".repeat(2_000)}${FORGED}`,
-        ),
-      ],
+      commands: bundleCommands(
+        [
+          commandResult(
+            hostile(6, "unit"),
+            hostile(7, "npm test"),
+            `${"ok\n".repeat(2_000)}${FORGED}`,
+          ),
+        ],
+        8_000,
+      ),
       handoff: { path: hostile(8, "handoff.md"), text: FORGED },
       tokenLimit: 8_000,
     });

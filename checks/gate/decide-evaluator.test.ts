@@ -135,6 +135,24 @@ describe("the evaluator requirement", () => {
     );
     expect([capped.state, capped.conclusion]).toEqual(["capped", "failure"]);
     expect(capped.title).toContain("budgets.evaluator_calls_per_pr_per_day");
+    // A bundle over budget is an outcome stored for the tree: capped, never accepted.
+    const tooLarge = decideGate(
+      gateFacts({
+        config: LLM,
+        evidence: [passed],
+        evaluation: judged({
+          status: "over_budget",
+          budget: "evaluator_bundle_tokens",
+          detail: "about 900 tokens, over budgets.evaluator_bundle_tokens (500)",
+          estimated_tokens: 900,
+          token_limit: 500,
+        }),
+      }),
+    );
+    expect([tooLarge.state, tooLarge.conclusion]).toEqual(["capped", "failure"]);
+    expect(tooLarge.title).toBe(
+      "Capped on 1111111: budgets.evaluator_bundle_tokens reached: about 900 tokens, over budgets.evaluator_bundle_tokens (500)",
+    );
   });
 });
 

@@ -27,11 +27,20 @@ const prior = (state: PriorRecord["state"]): PriorRecord => ({
   stale: null,
 });
 
+const TASK = { title: "Add a", body: "Fixes #3" };
+
 function plan(facts: GateFacts, existing: ExistingCheck | null = null, evaluatorDue = false) {
   const decision = decideGate(facts);
   return {
     decision,
-    plan: planGatePass({ facts, decision, existing, evaluatorDue, rerunEvaluator: false }),
+    plan: planGatePass({
+      facts,
+      decision,
+      existing,
+      evaluatorDue,
+      rerunEvaluator: false,
+      task: TASK,
+    }),
   };
 }
 
@@ -135,11 +144,38 @@ describe("planGatePass: what one gate pass writes", () => {
   it("the evaluator is asked only when the commands pass and it is due; the check says it is judging", () => {
     const passing = gateFacts({ config: LLM, evidence: [commandEvidence([0])] });
     const { plan: asked } = plan(passing, null, true);
+    // The job is handed what this pass read and believed: it reads the pull request no more.
     expect(asked.askEvaluator).toEqual({
       tree_sha: TREE,
       config_digest: LLM.status === "ok" ? LLM.digest : "",
       rerun: false,
+      inputs: {
+        base_sha: passing.pull_request.base_sha,
+        base_ref: passing.pull_request.base_ref,
+        title: "Add a",
+        body: "Fixes #3",
+        commands: [{ name: "unit", run: "npm test", exit_code: 0, tail: "ok\n" }],
+        trace: null,
+        handoff_at: "merge_base",
+        changed_files: [{ filename: "src/a.ts", status: "modified" }],
+        read_at: passing.handoff?.observed_at,
+      },
     });
+    // Touched by the pull request (or a listing that may be cut): the handoff file at the head.
+    const touched = gateFacts({
+      config: LLM,
+      evidence: [commandEvidence([0])],
+      changed_files: [
+        { filename: "new.md", previous_filename: ".agate/handoff.md", status: "renamed" },
+      ],
+    });
+    expect(plan(touched, null, true).plan.askEvaluator?.inputs?.handoff_at).toBe("head");
+    // A refused record is not believed: its commands are not the evaluator's.
+    const refused = gateFacts({
+      config: LLM,
+      evidence: [commandEvidence([0]), { ...commandEvidence([0, 0]), refused: "forged" }],
+    });
+    expect(plan(refused, null, true).plan.askEvaluator?.inputs?.commands).toHaveLength(1);
     expect(asked.check).toMatchObject({
       conclusion: null,
       title: `Commands passed on ${HEAD.slice(0, 7)}; the evaluator is judging tree ${TREE.slice(0, 7)}`,

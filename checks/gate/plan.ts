@@ -4,7 +4,9 @@
  * state labels, comments, whether the decision is stored, and follow-up work (asking the
  * evaluator). app/gate/apply.ts carries it out in a fixed order; nothing decides twice.
  */
-import type { GateDecision, GateFacts } from "../../schemas/gate.js";
+import type { GateDecision, GateFacts, PullRequestDetail } from "../../schemas/gate.js";
+import type { EvaluatorJob } from "../../schemas/jobs/gate.js";
+import { evaluatorInputs } from "../evaluator/inputs.js";
 import { AGATE_LABELS, type LabelStyle } from "../labels.js";
 import { GITHUB_TEXT_LIMIT, GITHUB_TITLE_LIMIT, shortSha as short } from "../markdown.js";
 import { handEditedLabelComment, strayLabelComment } from "./comments.js";
@@ -65,8 +67,25 @@ export interface GatePlan {
   comments: string[];
   /** Store a new acceptance record and the decision's audit entry. */
   storeDecision: boolean;
-  /** Ask the evaluator about the head's tree in a job of its own. */
-  askEvaluator: { tree_sha: string; config_digest: string; rerun: boolean } | null;
+  /** Ask the evaluator about the head's tree in a job of its own, with what it is shown. */
+  askEvaluator: EvaluatorAsk | null;
+}
+
+/** What the evaluator job is asked: the head's tree, and what it is shown (checks/evaluator/inputs.ts). */
+type EvaluatorAsk = Pick<EvaluatorJob, "tree_sha" | "config_digest" | "rerun" | "inputs">;
+
+function evaluatorAsk(input: Parameters<typeof planGatePass>[0]): EvaluatorAsk | null {
+  const { facts } = input;
+  if (facts.config.status !== "ok" || facts.head_tree_sha === null) return null;
+  const inputs = evaluatorInputs(facts, input.task, facts.config.config);
+  return inputs
+    ? {
+        tree_sha: facts.head_tree_sha,
+        config_digest: facts.config.digest,
+        rerun: input.rerunEvaluator,
+        inputs,
+      }
+    : null;
 }
 
 /** Whether writing `wanted` would change what the check shows (an unchanged one costs nothing). */
@@ -89,6 +108,8 @@ export function planGatePass(input: {
   evaluatorDue: boolean;
   /** A person chose "Re-run evaluator". */
   rerunEvaluator: boolean;
+  /** The pull request's words as the pass read them, for the evaluator. */
+  task: Pick<PullRequestDetail, "title" | "body">;
 }): GatePlan {
   const { facts, decision, existing } = input;
   const pr = facts.pull_request;
@@ -98,14 +119,7 @@ export function planGatePass(input: {
     (config.config.evaluator.kind === "llm" || config.config.evaluator.kind === "command");
   // The cheap deterministic checks come first, as the decision read them.
   const ready = evaluatorReady(decision.requirements);
-  const askEvaluator =
-    asks && ready && input.evaluatorDue && config !== null && facts.head_tree_sha !== null
-      ? {
-          tree_sha: facts.head_tree_sha,
-          config_digest: config.digest,
-          rerun: input.rerunEvaluator,
-        }
-      : null;
+  const askEvaluator = asks && ready && input.evaluatorDue ? evaluatorAsk(input) : null;
   // While the evaluator judges (minutes, perhaps), the check says so: nobody reads an old result.
   // The verdict as data ends every summary (status-block.ts): agents read it, never the Markdown.
   const judging = askEvaluator

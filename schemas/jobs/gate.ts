@@ -5,8 +5,9 @@
  */
 import { z } from "zod";
 import type { Config } from "../config.js";
+import { bundleCommandSchema, bundleTraceSchema } from "../evaluation.js";
 import { evidenceJobSchema, pullRequestViewSchema } from "../gate.js";
-import { gitShaSchema, positiveIntSchema } from "../primitives.js";
+import { gitShaSchema, isoDateTimeSchema, positiveIntSchema } from "../primitives.js";
 import {
   byPullRequest,
   type JobPayload,
@@ -101,6 +102,30 @@ export const overrideJobSchema = z.strictObject({
   trigger: triggerSchema,
 });
 
+/**
+ * What the evaluator is shown beyond what the job reads by SHA (the compare, the base's
+ * instruction files, the handoff file) and the issues the text names, as the pass that asked read
+ * and verified it (checks/evaluator/inputs.ts): the job reads the pull request no more, and
+ * believes nothing that pass did not. Bounded: GitHub keeps a title to 256 characters and a body
+ * to 65,536, and lists at most 3,000 changed files; output tails and trace reports are cut as the
+ * bundle would cut them.
+ */
+export const evaluatorInputsSchema = z.strictObject({
+  base_sha: gitShaSchema,
+  base_ref: z.string(),
+  title: z.string(),
+  body: z.string(),
+  /** The believed record's commands on the head (none when it carried a pass over). */
+  commands: z.array(bundleCommandSchema),
+  trace: bundleTraceSchema.nullable(),
+  /** Where the handoff file is read: the head when the pull request touched it. */
+  handoff_at: z.enum(["head", "merge_base"]),
+  /** The pull request's changed files; those past the compare's 300 are named to the evaluator. */
+  changed_files: z.array(z.strictObject({ filename: z.string(), status: z.string() })),
+  /** When the pass read its facts: a head or base first seen after it means the pull request moved on. */
+  read_at: isoDateTimeSchema,
+});
+
 /** Ask the evaluator about one tree; the verdict is stored and a gate pass queued. */
 export const evaluatorJobSchema = z.strictObject({
   ...target,
@@ -110,6 +135,8 @@ export const evaluatorJobSchema = z.strictObject({
   config_digest: z.string(),
   /** A person asked again: a stored verdict does not stop the call (budgets still do). */
   rerun: z.boolean().default(false),
+  /** null: queued by an agate before issue 30, which read the pull request again; a pass is queued. */
+  inputs: evaluatorInputsSchema.nullable().default(null),
 });
 
 /**
@@ -186,6 +213,7 @@ export type MergeGroupJob = JobPayload<typeof GATE_JOBS.mergeGroup>;
 export type MergeGroupDeadlineJob = JobPayload<typeof GATE_JOBS.mergeGroupDeadline>;
 export type OverrideJob = JobPayload<typeof GATE_JOBS.override>;
 export type EvaluatorJob = JobPayload<typeof GATE_JOBS.evaluator>;
+export type EvaluatorInputs = z.infer<typeof evaluatorInputsSchema>;
 export type RepositoryLabelsJob = JobPayload<typeof GATE_JOBS.repositoryLabels>;
 
 /** Whether a workflow event can carry evidence under this base config. */

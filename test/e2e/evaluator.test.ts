@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadEvaluatorSettings } from "../../app/evaluator/settings.js";
 import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
 import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
+import { type EvaluatorJob, GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { type FakeLlm, startFakeLlm } from "../support/fake-llm-server.js";
 import { useGateHarness } from "../support/gate-harness.js";
 import { itWithSandbox } from "../support/sandbox.js";
@@ -379,6 +380,141 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     expect(gate.gateCheck(tiny, small.head)?.output?.summary).toContain(
       "over budgets.evaluator_bundle_tokens (500); raise it",
     );
+  });
+
+  it("the job is handed what its pass read: no pull request read again; a head seen since then is not asked about", async () => {
+    const repo = "eval-payload";
+    const { head, number, branch } = await answerPullRequest(repo);
+    const done = { complete: true, score: 0.9, missing: [], evidence: ["README says 42"] };
+    llm.script({ verdict: done });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toHaveLength(1);
+    const [queued] = await gate.store.listJobs({ kind: GATE_JOBS.evaluator.kind });
+    const job = queued?.payload as EvaluatorJob;
+    expect(job.inputs).toMatchObject({
+      title: "Answer",
+      commands: [{ name: "answer", exit_code: 0 }],
+      handoff_at: "merge_base",
+    });
+    const again = { kind: GATE_JOBS.evaluator.kind, payload: { ...job, rerun: true } };
+
+    // Asked again (a person's re-run): the pull request, its files and its records are not read.
+    gate.sim.clearCalls();
+    llm.script({ verdict: done });
+    expect(await gate.run(again)).toMatch(/: verdict \(0 GitHub calls/);
+    expect(llm.requests).toHaveLength(2);
+    expect(Object.keys(gate.sim.calls).filter((op) => op.startsWith("pulls/"))).toEqual([]);
+
+    // The agent pushes: the old head's job asks nothing (a verdict is for the tree it judged), and
+    // hands back to a pass, which looks at the head the pull request has now.
+    await gate.agentPush(repo, branch, { "notes.md": "more\n" });
+    const evaluations = (
+      await gate.store.listEvaluations({
+        repository: `${gate.sim.owner}/${repo}`,
+        pullNumber: number,
+      })
+    ).length;
+    expect(await gate.run(again)).toMatch(/: the head moved on; nothing asked \(0 GitHub calls/);
+    expect(llm.requests).toHaveLength(2);
+    expect(
+      await gate.store.listEvaluations({
+        repository: `${gate.sim.owner}/${repo}`,
+        pullNumber: number,
+      }),
+    ).toHaveLength(evaluations);
+  });
+
+  it("a retarget after the pass read its facts: the job judges no diff against the old base", async () => {
+    const repo = "eval-retarget";
+    const { head, number, branch } = await answerPullRequest(repo);
+    await gate.sim.pushCommit({ repo, branch: "release", files: { "r.txt": "r\n" } });
+    llm.script({ verdict: { complete: true, score: 0.9, missing: [], evidence: ["ok"] } });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toHaveLength(1);
+    const [queued] = await gate.store.listJobs({ kind: GATE_JOBS.evaluator.kind });
+    const again = {
+      kind: GATE_JOBS.evaluator.kind,
+      payload: { ...(queued?.payload as EvaluatorJob), rerun: true },
+    };
+    await gate.sim.retargetPullRequest({ repo, number, base: "release", user: "maintainer" });
+    await gate.processDeliveries();
+    expect(await gate.run(again)).toMatch(/: the head moved on; nothing asked \(0 GitHub calls/);
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it("upgrade: an evaluator job queued by an earlier agate (no inputs) asks nothing; the pass it queues asks with them", async () => {
+    const repo = "eval-old-payload";
+    const { head, number, branch } = await answerPullRequest(repo);
+    const [opened] = await gate.store.listRecords({
+      repository: `${gate.sim.owner}/${repo}`,
+      pullNumber: number,
+    });
+    const old = {
+      repository: `${gate.sim.owner}/${repo}`,
+      installation: gate.sim.installationId,
+      number,
+      head_sha: head,
+      tree_sha: opened?.decision.head_tree_sha ?? "",
+      config_digest: opened?.grader.config_digest ?? "",
+      rerun: false,
+    };
+    expect(await gate.run({ kind: GATE_JOBS.evaluator.kind, payload: old })).toMatch(
+      /: queued without its inputs; the next pass asks again \(0 GitHub calls/,
+    );
+    expect(llm.requests).toEqual([]);
+    const passes = await gate.store.listJobs({
+      kind: GATE_JOBS.pullRequest.kind,
+      status: "queued",
+    });
+    expect(
+      passes.map((j) => (j.payload as { trigger: { event: string } }).trigger.event),
+    ).toContain(GATE_JOBS.evaluator.kind);
+    llm.script({ verdict: { complete: true, score: 0.9, missing: [], evidence: ["ok"] } });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toHaveLength(1);
+    expect(gate.gateCheck(repo, head)).toMatchObject({ conclusion: "success" });
+  });
+
+  it("upgrade: an over-budget audit entry from before is not read; the tree is asked once more, sends nothing, and stores the outcome", async () => {
+    const repo = "eval-tokens-upgrade";
+    const config = `${llmConfig()}budgets: { evaluator_bundle_tokens: 500 }\n`;
+    const { head, number, branch } = await answerPullRequest(repo, "42", config);
+    const repository = `${gate.sim.owner}/${repo}`;
+    const key = { repository, pullNumber: number };
+    const [opened] = await gate.store.listRecords(key);
+    const tree = opened?.decision.head_tree_sha;
+    expect(tree).toMatch(/^[0-9a-f]{40}$/);
+    // What agate before the upgrade appended for a bundle over budget (no evaluation then).
+    await gate.store.appendAudit({
+      kind: "gate.evaluator.over_budget",
+      subject: `${repository}#${number}@tree:${tree}`,
+      decision: {
+        config_digest: opened?.grader.config_digest ?? "",
+        detail: "from before the upgrade",
+      },
+      facts: {},
+      at: new Date().toISOString(),
+    });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toEqual([]);
+    const evaluations = await gate.store.listEvaluations(key);
+    expect(evaluations.map((e) => [e.tree_sha, e.run.requests, e.outcome])).toEqual([
+      [
+        tree,
+        0,
+        expect.objectContaining({ status: "over_budget", budget: "evaluator_bundle_tokens" }),
+      ],
+    ]);
+    const check = gate.gateCheck(repo, head);
+    expect(check).toMatchObject({ conclusion: "failure" });
+    expect(check?.output?.summary).toContain(
+      "over budgets.evaluator_bundle_tokens (500); raise it",
+    );
+    expect(check?.output?.summary).not.toContain("from before the upgrade");
+    // Another look at the tree finds its outcome: nothing asked, nothing stored again.
+    await gate.processDeliveries();
+    expect(await gate.store.listEvaluations(key)).toHaveLength(1);
+    expect(llm.requests).toEqual([]);
   });
 
   itWithSandbox(

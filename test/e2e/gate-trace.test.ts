@@ -15,7 +15,7 @@ import {
   traceReaderOf,
 } from "../../app/gate/trace-report.js";
 import { GitHubAdapter } from "../../app/github/adapter.js";
-import { buildBundle } from "../../checks/evaluator/bundle.js";
+import { buildBundle, bundleTrace } from "../../checks/evaluator/bundle.js";
 import { decideGate } from "../../checks/gate/decide.js";
 import { renderGateSummary } from "../../checks/gate/render.js";
 import { type GateFacts, gateFactsSchema } from "../../schemas/gate.js";
@@ -181,7 +181,7 @@ describe("the agent's trace, from the Action to the App", { timeout: 120_000 }, 
         baseSha: facts.pull_request.base_sha,
         headSha: head,
         treeSha: facts.head_tree_sha ?? head,
-        trace,
+        trace: bundleTrace(trace),
       }),
     );
     expect(bundle.agent_trace?.traces[0]?.stalled).toBe(true);

@@ -10,5 +10,6 @@ export function firstPassPlan(facts: GateFacts, decision: GateDecision = decideG
     existing: null,
     evaluatorDue: false,
     rerunEvaluator: false,
+    task: { title: "", body: "" },
   });
 }

@@ -152,6 +152,21 @@ export function evaluation(overrides: Partial<EvaluationInput> = {}): Evaluation
   };
 }
 
+/** A bundle found over budgets.evaluator_bundle_tokens: nothing sent, the sizes kept. */
+export function overBudgetEvaluation(overrides: Partial<EvaluationInput> = {}): EvaluationInput {
+  return evaluation({
+    run: { ...evaluation().run, input_tokens: null, output_tokens: null, requests: 0 },
+    outcome: {
+      status: "over_budget",
+      budget: "evaluator_bundle_tokens",
+      detail: "about 900 tokens, over budgets.evaluator_bundle_tokens (500)",
+      estimated_tokens: 900,
+      token_limit: 500,
+    },
+    ...overrides,
+  });
+}
+
 export function override(overrides: Partial<OverrideInput> = {}): OverrideInput {
   return {
     ...THE_PULL,

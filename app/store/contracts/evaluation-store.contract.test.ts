@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   evaluation,
   type OpenContractDatabase,
+  overBudgetEvaluation,
   SHA_B,
   STORE_BACKENDS,
   TREE_1,
@@ -69,6 +70,15 @@ function evaluationStoreContract(
       await expect(store.listEvaluations({ ...PR, since: "yesterday" })).rejects.toThrow(
         /evaluations since/,
       );
+    });
+
+    it("keep a bundle found over budget as the tree's outcome: nothing sent, the sizes kept", async () => {
+      const store = t.port;
+      const over = overBudgetEvaluation();
+      const stored = await store.appendEvaluation(over);
+      expect(stored).toEqual({ id: stored.id, ...over });
+      const reader = await t.connect();
+      expect(await reader.listEvaluations({ ...PR, treeSha: TREE_1 })).toEqual([stored]);
     });
 
     it("refuse a verdict outside the schema, writing nothing", async () => {

@@ -46,6 +46,46 @@ function observationStoreContract(
       );
     });
 
+    it("lists the heads of a pull request first seen at or after a time, once each, as instants", async () => {
+      const store = t.port;
+      const seen = (
+        head_sha: string,
+        pull_number: number,
+        observed_at: string,
+        base_ref = "main",
+      ) =>
+        store.recordHeadObservation({
+          repository: "octo/repo",
+          head_sha,
+          pull_number,
+          base_ref,
+          observed_at,
+        });
+      await seen(SHA_A, 12, "2025-01-01T10:00:00.000Z");
+      await seen(SHA_B, 12, "2025-01-01T11:00:00.000Z");
+      // Back to A: its first sighting is what counts, so A is not new after 10:30.
+      await seen(SHA_A, 12, "2025-01-01T12:00:00.000Z");
+      // 12:30Z, written at +02:00.
+      await seen(SHA_C, 12, "2025-01-01T14:30:00.000+02:00");
+      await seen(SHA_C, 13, "2025-01-01T09:00:00.000Z");
+      // Retargeted: the same head under another base is new.
+      await seen(SHA_C, 12, "2025-01-01T12:45:00.000Z", "release");
+      const since = (at: string) => store.listHeadsSeenSince({ ...PR, since: at });
+      const main = (head_sha: string) => ({ head_sha, base_ref: "main" });
+      const release = { head_sha: SHA_C, base_ref: "release" };
+      expect(await since("2025-01-01T10:30:00.000Z")).toEqual([main(SHA_B), main(SHA_C), release]);
+      expect(await since("2025-01-01T11:00:00.000Z")).toEqual([main(SHA_B), main(SHA_C), release]);
+      expect(await since("2025-01-01T13:40:00+01:00")).toEqual([release]);
+      expect(await since("2025-01-01T13:00:00.000Z")).toEqual([]);
+      expect(await since("2025-01-01T00:00:00.000Z")).toEqual([
+        main(SHA_A),
+        main(SHA_B),
+        main(SHA_C),
+        release,
+      ]);
+      await expect(since("soon")).rejects.toThrow(/heads seen since/);
+    });
+
     it("records a test merge commit once per head, listed oldest first", async () => {
       const store = t.port;
       const seen = (merge_sha: string, observed_at: string) =>

@@ -14,6 +14,8 @@ import type { HeadKey, PullRequestKey } from "./keys.js";
 
 /** One pull request and base a head was seen in. */
 export type HeadSighting = Pick<HeadObservation, "pull_number" | "base_ref">;
+/** One head and base a pull request was seen with. */
+export type HeadAndBase = Pick<HeadObservation, "head_sha" | "base_ref">;
 
 export interface ObservationStore {
   /** Idempotent: observing the same commit for the same head again changes nothing. */
@@ -24,6 +26,12 @@ export interface ObservationStore {
   recordHeadObservation(observation: HeadObservation): Promise<void>;
   /** Every pull request and base the head was seen in, oldest first. */
   listHeadObservations(query: { repository: string; headSha: string }): Promise<HeadSighting[]>;
+  /**
+   * The heads and bases of the pull request first seen at or after `since` (an ISO time,
+   * compared as an instant), once each, oldest first: whether its head moved on, or it was
+   * retargeted, after a pass read it.
+   */
+  listHeadsSeenSince(query: PullRequestKey & { since: string }): Promise<HeadAndBase[]>;
   /**
    * Keeps the sighting when it is at least as new (GitHub's `updated_at`) as the one kept; an
    * older one changes nothing.

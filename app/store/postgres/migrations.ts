@@ -517,6 +517,17 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION write_intents_done_once();
     `,
   },
+  {
+    version: 11,
+    name: "over-budget evaluations, head observations by pull request",
+    up: `
+      ALTER TABLE evaluations DROP CONSTRAINT evaluations_status_check;
+      ALTER TABLE evaluations ADD CONSTRAINT evaluations_status_check
+        CHECK (status IN ('verdict', 'failed', 'over_budget'));
+      -- The evaluator job asks which heads a pull request had since its pass read it.
+      CREATE INDEX head_observations_by_pull ON head_observations (repository, pull_number);
+    `,
+  },
 ];
 
 /** Any constant pair: serialises migrations of one schema across processes and replicas. */

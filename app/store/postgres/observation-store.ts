@@ -2,7 +2,7 @@
  * The ObservationStore port on PostgreSQL (../ports/observation-store.ts says what it promises).
  * Text is ordered COLLATE "C": byte order, as SQLite sorts, whatever the database's locale.
  */
-import type { HeadSighting, ObservationStore } from "../ports/observation-store.js";
+import type { HeadAndBase, HeadSighting, ObservationStore } from "../ports/observation-store.js";
 import * as observationRows from "../rows/observation-store.js";
 import type { PostgresContext } from "./context.js";
 
@@ -38,6 +38,17 @@ export class PostgresObservationStore implements ObservationStore {
        WHERE repository = $1 AND head_sha = $2
        ORDER BY observed_at COLLATE "C", pull_number, base_ref COLLATE "C"`,
       [query.repository, query.headSha],
+    );
+  };
+
+  listHeadsSeenSince: ObservationStore["listHeadsSeenSince"] = async (query) => {
+    return this.c.rows<HeadAndBase>(
+      `SELECT head_sha, base_ref FROM head_observations
+       WHERE repository = $1 AND pull_number = $2
+       GROUP BY head_sha, base_ref
+       HAVING min(observed_at::timestamptz) >= $3::timestamptz
+       ORDER BY min(observed_at::timestamptz), head_sha COLLATE "C", base_ref COLLATE "C"`,
+      observationRows.headsSinceParams(query),
     );
   };
 

@@ -7,10 +7,12 @@ import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   delivery,
+  evaluation,
   freshPostgresDatabase,
   frozenClock,
   HOUR,
   job,
+  overBudgetEvaluation,
   payloadOf,
   recordInput,
   SHA_B,
@@ -18,7 +20,8 @@ import {
 } from "../../../test/support/store.js";
 import { DatabaseTooNewError, MigrationMismatchError, StoreError } from "../errors.js";
 import { MIGRATIONS } from "../migrations.js";
-import { POSTGRES_MIGRATIONS } from "./migrations.js";
+import { evaluationParams } from "../rows/evaluation-store.js";
+import { migratePostgres, POSTGRES_MIGRATIONS } from "./migrations.js";
 import { PostgresStore } from "./postgres-store.js";
 
 let database: Awaited<ReturnType<typeof freshPostgresDatabase>>;
@@ -70,6 +73,32 @@ describe("PostgreSQL migrations", () => {
     await raw.query("DELETE FROM schema_migrations WHERE version = 99");
     await raw.query("UPDATE schema_migrations SET name = 'edited' WHERE version = 3");
     await expect(open()).rejects.toThrow(MigrationMismatchError);
+  });
+});
+
+describe("PostgreSQL migration 11", () => {
+  it("lets an evaluation be over budget, keeping the rows stored before", async () => {
+    await migratePostgres(raw, "test", () => new Date(), POSTGRES_MIGRATIONS.slice(0, 10));
+    const old = evaluation();
+    const insert = `INSERT INTO evaluations (repository, pull_number, head_sha, tree_sha,
+      config_digest, run, outcome, status, at, recorded_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
+    const params = (e: typeof old) => evaluationParams(e, e.at);
+    await raw.query(insert, params(old));
+    const over = overBudgetEvaluation();
+    await expect(raw.query(insert, params(over))).rejects.toThrow(/evaluations_status_check/);
+
+    const store = await open();
+    const key = { repository: old.repository, pullNumber: old.pull_number };
+    expect(await store.listEvaluations(key)).toEqual([{ id: 1, ...old }]);
+    // The refused INSERT above took id 2 (a sequence is not rolled back).
+    expect((await store.appendEvaluation(over)).id).toBe(3);
+    await expect(raw.query("UPDATE evaluations SET status = 'verdict'")).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(
+      raw.query(insert, [...params(over).slice(0, 7), "other", over.at, over.at]),
+    ).rejects.toThrow(/evaluations_status_check/);
   });
 });
 

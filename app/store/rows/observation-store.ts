@@ -2,6 +2,7 @@
  * What the store keeps of GitHub's state, on either backend: the inputs checked, the observations
  * kept once, sightings and check runs read back.
  */
+import { isoDateTimeSchema } from "../../../schemas/primitives.js";
 import {
   type AgateCheckRun,
   agateCheckRunSchema,
@@ -13,7 +14,16 @@ import {
 } from "../../../schemas/store.js";
 import { CorruptRowError } from "../errors.js";
 import type { PullRequestKey } from "../ports/keys.js";
-import { inputOf, parseRow } from "../validate.js";
+import { inputOf, parseInput, parseRow } from "../validate.js";
+
+/** listHeadsSeenSince's parameters, in order: its time checked, so a typo is an error. */
+export function headsSinceParams(query: PullRequestKey & { since: string }) {
+  return [
+    query.repository,
+    query.pullNumber,
+    parseInput(isoDateTimeSchema, query.since, "heads seen since"),
+  ];
+}
 
 export const SIGHTING_COLUMNS = "repository, pull_number, updated_at, digest, observed_at";
 

@@ -1,5 +1,5 @@
 /** The ObservationStore port on SQLite (../ports/observation-store.ts says what it promises). */
-import type { HeadSighting, ObservationStore } from "../ports/observation-store.js";
+import type { HeadAndBase, HeadSighting, ObservationStore } from "../ports/observation-store.js";
 import * as observationRows from "../rows/observation-store.js";
 import type { SqliteContext } from "./context.js";
 
@@ -36,6 +36,18 @@ export class SqliteObservationStore implements ObservationStore {
        WHERE repository = ? AND head_sha = ? ORDER BY observed_at, pull_number, base_ref`,
       )
       .all(query.repository, query.headSha) as HeadSighting[];
+  };
+
+  listHeadsSeenSince: ObservationStore["listHeadsSeenSince"] = async (query) => {
+    return this.c
+      .sql(
+        `SELECT head_sha, base_ref FROM head_observations
+       WHERE repository = ? AND pull_number = ?
+       GROUP BY head_sha, base_ref
+       HAVING min(unixepoch(observed_at, 'subsec')) >= unixepoch(?, 'subsec')
+       ORDER BY min(unixepoch(observed_at, 'subsec')), head_sha, base_ref`,
+      )
+      .all(...observationRows.headsSinceParams(query)) as HeadAndBase[];
   };
 
   recordPullRequestSighting: ObservationStore["recordPullRequestSighting"] = async (sighting) => {

@@ -31,12 +31,15 @@ export function evaluatorRequirement(facts: GateFacts, config: Config, ready: bo
   const tree = short(facts.head_tree_sha ?? "");
   const fact = facts.evaluation;
   if (fact.status === "not_asked") return req("waiting", `asking the evaluator about tree ${tree}`);
-  // The budget's name first, for the title; the detail (how much, until when) in the row.
-  if (fact.status === "over_budget")
-    return req("capped", `budgets.${fact.budget} reached: ${fact.detail}`, [
-      `Wait, or ask a maintainer to raise budgets.${fact.budget} in ${facts.config.status === "ok" ? facts.config.path : "the config"} on the base branch`,
+  // The budget's name first, for the title; the detail (how much, until when) in the row. The day's
+  // calls are a fact of the pass; a bundle over budget is an outcome stored for the tree.
+  const capped = (over: { budget: string; detail: string }) =>
+    req("capped", `budgets.${over.budget} reached: ${over.detail}`, [
+      `Wait, or ask a maintainer to raise budgets.${over.budget} in ${facts.config.status === "ok" ? facts.config.path : "the config"} on the base branch`,
     ]);
+  if (fact.status === "over_budget") return capped(fact);
   const { outcome, run } = fact.evaluation;
+  if (outcome.status === "over_budget") return capped(outcome);
   const who = [run.kind, run.provider, run.model].filter(Boolean).join(" ");
   if (outcome.status === "failed") {
     // What failed in the row and the title; the fix once, as the work item.
