@@ -3,7 +3,9 @@
  * the order listed, and reads nothing to decide: observations first (so a crash after them loses
  * nothing a retry needs), then the comments it will post, as intents (app/github/write-once.ts),
  * then GitHub's writes (check, labels, comments), then the decision's audit entry and record,
- * then jobs. A list out of that order is refused: the order is what makes a crash safe.
+ * then jobs. The order is the plan's (checks/ lists it, and its tests hold it): it is what makes
+ * a crash safe. A merge group's decision is stored before its check is written, and its
+ * deadline queued before either.
  *
  * Run again after a crash (`retried`), every write is made once: the check is found by the
  * ledger or on GitHub (check-runs.ts), labels are a set the plan computed from what GitHub shows,
@@ -47,87 +49,84 @@ export interface Applied {
   storedRecord: boolean;
 }
 
-/** Each kind's place in the order: observations, GitHub, the decision stored, jobs. */
-const STAGE: Record<Effect["kind"], number> = {
-  observe: 0,
-  check: 1,
-  labels: 1,
-  comment: 1,
-  audit: 2,
-  record: 2,
-  enqueue: 3,
-  mentions: 3,
-};
-const GITHUB = 1;
+/** The effects that write on GitHub. */
+const ON_GITHUB = new Set<Effect["kind"]>(["check", "labels", "comment"]);
 
+/**
+ * Applies the effects in the order listed. The comments' intents are recorded before the first
+ * write on GitHub; a retried job's recorded comments are made after the last one (or, with none,
+ * after the observations that lead the list).
+ */
 export async function applyEffects(
   ctx: ApplyContext,
   effects: readonly Effect[],
 ): Promise<Applied> {
-  const { github, store } = ctx;
-  const writes = new WriteOnce(github, store, jobScope(ctx.jobId, "gate"));
+  const writes = new WriteOnce(ctx.github, ctx.store, jobScope(ctx.jobId, "gate"));
   const intents = new Map<Effect, Intended>();
   const applied: Applied = { wroteCheck: false, storedRecord: false };
-  const stages = effects.map((e) => STAGE[e.kind]);
-  const out = stages.findIndex((s, i) => i > 0 && s < (stages[i - 1] ?? 0));
-  if (out >= 0) {
-    throw new Error(
-      `effect ${out} (${effects[out]?.kind}) is listed after a later stage's: nothing was applied; list observations, GitHub's writes, the decision stored, then jobs`,
-    );
-  }
-  let stage = 0;
-  for (const effect of effects) {
-    const next = STAGE[effect.kind];
+  const first = effects.findIndex((e) => ON_GITHUB.has(e.kind));
+  const leading = effects.findIndex((e) => e.kind !== "observe");
+  const last =
+    first >= 0
+      ? effects.findLastIndex((e) => ON_GITHUB.has(e.kind))
+      : (leading < 0 ? effects.length : leading) - 1;
+  if (last < 0 && ctx.retried) await writes.finish();
+  for (const [i, effect] of effects.entries()) {
     // Recorded before anything is written: a retry after the labels were put right no longer
     // sees why to say so, and says what this run decided to.
-    if (stage < GITHUB && next >= GITHUB) {
+    if (i === first) {
       for (const e of effects) {
-        if (e.kind === "comment") {
-          intents.set(e, await writes.intend(`${writes.scope}:${e.key}`, e.number, e.body));
-        }
+        if (e.kind !== "comment") continue;
+        intents.set(e, await writes.intend(`${writes.scope}:${e.key}`, e.number, e.body));
       }
     }
-    if (stage <= GITHUB && next > GITHUB && ctx.retried) await writes.finish();
-    stage = next;
-    switch (effect.kind) {
-      case "observe":
-        await observe(store, effect);
-        break;
-      case "check":
-        await ctx.checks.write(effect.head_sha, effect.existing, effect.write);
-        applied.wroteCheck = true;
-        break;
-      case "labels":
-        for (const label of effect.remove) await github.removeLabel(effect.number, label);
-        await addLabels(github, effect);
-        break;
-      case "comment": {
-        const intended = intents.get(effect);
-        if (intended) await writes.make(intended);
-        break;
-      }
-      case "audit":
-        await store.appendAudit(effect.entry, dedupe(effect.dedupe_key));
-        break;
-      case "record":
-        await store.appendRecord(effect.record, dedupe(effect.dedupe_key));
-        applied.storedRecord = true;
-        break;
-      case "enqueue":
-        await store.enqueue(effect.job, effect.dedupe ?? undefined);
-        break;
-      case "mentions":
-        await store.replaceEntryMentions({
-          repository: effect.repository,
-          pullNumber: effect.pull_number,
-          issues: effect.issues,
-          jobs: effect.jobs,
-        });
-        break;
-    }
+    await applyOne(ctx, effect, writes, intents.get(effect), applied);
+    if (i === last && ctx.retried) await writes.finish();
   }
-  if (stage <= GITHUB && ctx.retried) await writes.finish();
   return applied;
+}
+
+/** One effect: a switch over the kinds, each through the mechanism that makes it once. */
+async function applyOne(
+  ctx: ApplyContext,
+  effect: Effect,
+  writes: WriteOnce,
+  intended: Intended | undefined,
+  applied: Applied,
+): Promise<void> {
+  const { github, store } = ctx;
+  switch (effect.kind) {
+    case "observe":
+      return observe(store, effect);
+    case "check":
+      await ctx.checks.write(effect.head_sha, effect.existing, effect.write);
+      applied.wroteCheck = true;
+      return;
+    case "labels":
+      for (const label of effect.remove) await github.removeLabel(effect.number, label);
+      return addLabels(github, effect);
+    case "comment":
+      if (intended) await writes.make(intended);
+      return;
+    case "audit":
+      await store.appendAudit(effect.entry, dedupe(effect.dedupe_key));
+      return;
+    case "record":
+      await store.appendRecord(effect.record, dedupe(effect.dedupe_key));
+      applied.storedRecord = true;
+      return;
+    case "enqueue":
+      await store.enqueue(effect.job, effect.dedupe ?? undefined);
+      return;
+    case "mentions":
+      await store.replaceEntryMentions({
+        repository: effect.repository,
+        pullNumber: effect.pull_number,
+        issues: effect.issues,
+        jobs: effect.jobs,
+      });
+      return;
+  }
 }
 
 const dedupe = (key: string | null) => (key === null ? {} : { dedupeKey: key });
