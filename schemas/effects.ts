@@ -36,6 +36,9 @@ export const checkViewSchema = z.strictObject({
 /** A write of the `agate` check run: what it shows, and the id that names its subject. */
 export const checkRunWriteSchema = checkViewSchema.extend({ externalId: z.string() });
 
+export type CheckView = z.infer<typeof checkViewSchema>;
+export type CheckRunWrite = z.infer<typeof checkRunWriteSchema>;
+
 const labelStyleSchema = z.strictObject({ color: z.string(), description: z.string() });
 
 /** Held by one job at a time (JobQueue's dedupe key): a second enqueue under it is a no-op. */
@@ -116,6 +119,11 @@ export const effectSchema = z.discriminatedUnion("kind", [
   }),
 ]);
 
+export type Effect = z.infer<typeof effectSchema>;
+
+/** What a pull request's pass saw besides the decision's facts (passSeenSchema, below). */
+export type PassSeen = z.infer<typeof passSeenSchema>;
+
 /**
  * What a pull request's pass saw besides the decision's facts, as decidePass takes it: the check
  * GitHub shows, what GitHub reported that later passes need, the stored mentions and entries, and
@@ -146,9 +154,3 @@ export const passSeenSchema = z.strictObject({
   /** An earlier run of this job stopped part-way (JobContext's `retried`). */
   retried: z.boolean(),
 });
-
-export type CheckView = z.infer<typeof checkViewSchema>;
-export type CheckRunWrite = z.infer<typeof checkRunWriteSchema>;
-export type Effect = z.infer<typeof effectSchema>;
-export type EffectKind = Effect["kind"];
-export type PassSeen = z.infer<typeof passSeenSchema>;

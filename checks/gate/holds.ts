@@ -15,26 +15,17 @@ export interface HeldHead {
   existing: AgateCheckRun | null;
 }
 
-const externalId = (held: HeldHead) => `agate:${held.repository}#${held.number}@${held.head_sha}`;
-
 /**
  * A retarget must not leave the old base's decision standing while the new base is read: the
  * check on the head goes back in progress first, saying why.
  */
 export function retargetHold(held: HeldHead, retarget: { from: string; to: string }): Effect[] {
   return [
-    {
-      kind: "check",
-      head_sha: held.head_sha,
-      existing: held.existing,
-      write: {
-        conclusion: null,
-        rerunEvaluator: false,
-        title: `The base changed from ${retarget.from} to ${retarget.to}: re-evaluating against the new base`,
-        summary: `**Not decided.** The pull request now targets ${codeSpan(retarget.to, 120)}, not ${codeSpan(retarget.from, 120)}; no decision made against the old base stands. agate is reading the new base's config.\n`,
-        externalId: externalId(held),
-      },
-    },
+    inProgress(
+      held,
+      `The base changed from ${retarget.from} to ${retarget.to}: re-evaluating against the new base`,
+      `**Not decided.** The pull request now targets ${codeSpan(retarget.to, 120)}, not ${codeSpan(retarget.from, 120)}; no decision made against the old base stands. agate is reading the new base's config.\n`,
+    ),
   ];
 }
 
@@ -62,17 +53,26 @@ export function errorHold(
       },
       sighting: null,
     },
-    {
-      kind: "check",
-      head_sha: held.head_sha,
-      existing: held.existing,
-      write: {
-        conclusion: null,
-        rerunEvaluator: false,
-        title: "agate could not finish evaluating this commit; it will retry",
-        summary: `**Not decided.** The last evaluation failed, so no earlier decision stands until it succeeds:\n\n${fenced(reason.slice(0, 2_000))}\n`,
-        externalId: externalId(held),
-      },
-    },
+    inProgress(
+      held,
+      "agate could not finish evaluating this commit; it will retry",
+      `**Not decided.** The last evaluation failed, so no earlier decision stands until it succeeds:\n\n${fenced(reason.slice(0, 2_000))}\n`,
+    ),
   ];
+}
+
+/** The head's check back in progress, saying why. */
+function inProgress(held: HeldHead, title: string, summary: string): Effect {
+  return {
+    kind: "check",
+    head_sha: held.head_sha,
+    existing: held.existing,
+    write: {
+      conclusion: null,
+      rerunEvaluator: false,
+      title,
+      summary,
+      externalId: `agate:${held.repository}#${held.number}@${held.head_sha}`,
+    },
+  };
 }

@@ -32,6 +32,14 @@ const prior = (state: PriorRecord["state"]): PriorRecord => ({
   stale: null,
 });
 
+/** Passing commands on a head agate accepted before, its label on. */
+const acceptedBefore = () =>
+  gateFacts({
+    evidence: [commandEvidence([0, 0])],
+    prior_records: [prior("accepted")],
+    pull_request: { ...gateFacts().pull_request, labels: ["agent", "agate:accepted"] },
+  });
+
 function plan(facts: GateFacts, existing: ExistingCheck | null = null, evaluatorDue = false) {
   const decision = decideGate(facts);
   return {
@@ -55,11 +63,7 @@ describe("planGatePass: what one gate pass writes", () => {
   });
 
   it("a check that already shows the decision is not written again, and the same state is not stored twice", () => {
-    const facts = gateFacts({
-      evidence: [commandEvidence([0, 0])],
-      prior_records: [prior("accepted")],
-      pull_request: { ...gateFacts().pull_request, labels: ["agent", "agate:accepted"] },
-    });
+    const facts = acceptedBefore();
     const decision = decideGate(facts);
     const shown: ExistingCheck = {
       status: "completed",
@@ -235,11 +239,7 @@ describe("decidePass: the decision and its effects, in the order apply makes the
   });
 
   it("a retried pass with nothing to store queues the dashboard's refresh and restyles the state label on", () => {
-    const facts = gateFacts({
-      evidence: [commandEvidence([0, 0])],
-      prior_records: [prior("accepted")],
-      pull_request: { ...gateFacts().pull_request, labels: ["agent", "agate:accepted"] },
-    });
+    const facts = acceptedBefore();
     const decision = decideGate(facts);
     const shown = firstPassPlan(facts, decision).check;
     const existing = {
