@@ -65,6 +65,18 @@ export const provenanceSchema = z.strictObject({
     .string()
     .nullable()
     .meta({ description: "Why the command record was not believed." }),
+  /**
+   * The evidence run's attempt the decision read, and whether its job was complete then: a later
+   * pass caused by the same attempt adds nothing. Null in records stored before it was kept.
+   */
+  run: z
+    .strictObject({
+      id: positiveIntSchema,
+      attempt: positiveIntSchema,
+      job_complete: z.boolean(),
+    })
+    .nullable()
+    .default(null),
 });
 
 /** The handoff file as the gate verified it against the live pull request. */

@@ -304,10 +304,6 @@ const PASS_FILES: readonly {
  */
 const ALLOWED_ARROWS: readonly string[] = [
   // ---- A: the pass ----
-  "app/gate/apply.ts -> checks/dashboard/pulls.ts", // A3: the plan lists the jobs it queues
-  "app/gate/apply.ts -> checks/gate/plan.ts", // A3: the plan lists the labels it writes
-  "app/gate/apply.ts -> checks/gate/sighting.ts", // A3: the sighting is an effect the plan lists
-  "app/gate/entry-priority.ts -> app/entries/route.ts", // A3 deletes entry-priority.ts
   // ---- B: jobs and rooms ----
   // ---- C: foundations ----
   "app/github/write-once.ts -> app/store/ports/write-intent-ledger.ts", // C2: write-once beside the adapter facade, over a ledger port it is handed

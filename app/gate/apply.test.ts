@@ -1,100 +1,111 @@
 import { describe, expect, it } from "vitest";
-import { decideGate } from "../../checks/gate/decide.js";
-import type { GatePlan } from "../../checks/gate/plan.js";
+import { decidePass } from "../../checks/gate/plan.js";
+import type { Effect } from "../../schemas/effects.js";
+import { ENTRY_JOBS } from "../../schemas/jobs/entries.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
+import { jobOf } from "../../schemas/jobs/index.js";
+import { storedEntry } from "../../test/support/entry-fixture.js";
 import { gateFacts, HEAD, TREE } from "../../test/support/gate-facts.js";
+import { passSeen } from "../../test/support/gate-pass.js";
 import { useSqliteStore } from "../../test/support/sqlite-store.js";
 import { GitHubAdapter, type GitHubClient } from "../github/adapter.js";
-import { applyGatePlan } from "./apply.js";
+import type { SqliteStore } from "../store/sqlite-store.js";
+import { type ApplyStore, applyEffects } from "./apply.js";
 import { AgateChecks } from "./check-runs.js";
 
-/** A client that fails the test if anything reaches GitHub: these plans write nothing there. */
+/** A client that fails the test if anything reaches GitHub: these effects write nothing there. */
 const noGitHub = new Proxy({} as GitHubClient, {
   get: (_target, name) => {
-    throw new Error(`a plan without GitHub writes reached GitHub (${String(name)})`);
+    throw new Error(`effects without GitHub writes reached GitHub (${String(name)})`);
   },
 });
+const github = new GitHubAdapter(noGitHub, "octo/widgets", "agate");
 
-describe("applyGatePlan: asking the evaluator", () => {
+/** The store, failing the test on any read: apply carries out what it is told and reads nothing. */
+function writeOnly(target: SqliteStore): ApplyStore {
+  return new Proxy(target, {
+    get(object, property) {
+      const value = Reflect.get(object, property, object);
+      if (typeof value !== "function") return value;
+      if (/^(list|get|latest|known|count)/.test(String(property))) {
+        return () => {
+          throw new Error(`apply read the store (${String(property)})`);
+        };
+      }
+      return value.bind(object);
+    },
+  });
+}
+
+describe("applyEffects", () => {
   const store = useSqliteStore();
+  const apply = (effects: readonly Effect[], via: ApplyStore = writeOnly(store())) =>
+    applyEffects(
+      {
+        github,
+        checks: new AgateChecks(github, via as SqliteStore, () => new Date()),
+        store: via,
+        retried: false,
+      },
+      effects,
+    );
 
-  const facts = gateFacts({ head_tree_sha: TREE });
-  const decision = decideGate(facts);
-  const github = new GitHubAdapter(noGitHub, "octo/widgets", "agate");
-  const apply = (ask: GatePlan["askEvaluator"]) =>
-    applyGatePlan({
-      github,
-      checks: new AgateChecks(github, store(), () => new Date()),
-      store: store(),
-      installation: 1,
+  it("carries out a pass's effects without reading: observations, the decision stored, the jobs with the mentions", async () => {
+    const facts = gateFacts();
+    const entry = storedEntry({ repository: "octo/widgets", issue_number: 12 });
+    const { effects } = decidePass(
       facts,
-      decision,
-      plan: {
-        check: null,
-        labels: { remove: [], add: [] },
-        comments: [],
-        storeDecision: false,
-        askEvaluator: ask,
-      },
-      observations: {
-        merge_commit: null,
-        head: { head_sha: HEAD, base_ref: "main" },
-        view: {
-          snapshot: facts.pull_request,
-          detail: {
-            title: "A change",
-            body: "",
-            created_at: "2026-12-02T09:00:00Z",
-            updated_at: "2026-12-02T10:00:00Z",
-            commits: 1,
-            additions: 1,
-            deletions: 0,
-            changed_files: 1,
-            merge_commit_sha: null,
-          },
-        },
-        entry_mentions: [],
-      },
-      existing: null,
-      now: () => new Date(),
-    });
-  const evaluatorJobs = async () =>
-    (await store().listJobs({ kind: GATE_JOBS.evaluator.kind })).map((j) => ({
-      status: j.status,
-      payload: j.payload,
-    }));
+      passSeen(facts, { entry_mentions: [12], repository_entries: [entry] }),
+    );
+    const applied = await apply(effects.filter((e) => e.kind !== "check"));
+    expect(applied).toEqual({ wroteCheck: false, storedRecord: true });
+    const key = { repository: "octo/widgets", pullNumber: 7 };
+    expect((await store().listRecords(key)).map((r) => r.head_sha)).toEqual([HEAD]);
+    expect(await store().listAudit({ kind: "gate.decision" })).toHaveLength(1);
+    expect(
+      await store().listHeadObservations({ repository: "octo/widgets", headSha: HEAD }),
+    ).toHaveLength(1);
+    expect(await store().listEntryMentions(key)).toEqual([12]);
+    expect((await store().listJobs({})).map((j) => j.kind)).toEqual([
+      ENTRY_JOBS.entry.kind,
+      GATE_JOBS.pullRequest.kind,
+    ]);
+  });
 
-  it("a pass made while the same tree is queued or being judged asks nothing more; a person's re-run and another tree do", async () => {
-    const ask = { tree_sha: TREE, config_digest: "d".repeat(64), rerun: false, inputs: null };
-    await apply(ask);
-    await apply(ask);
-    expect(await evaluatorJobs()).toHaveLength(1);
+  it("the evaluator's key: a pass made while the same tree is queued or being judged asks nothing more; a person's re-run, another tree and a later pass do", async () => {
+    const ask = (tree: string, rerun = false): Effect => {
+      const job = jobOf(GATE_JOBS.evaluator, {
+        repository: "octo/widgets",
+        installation: 1,
+        number: 7,
+        head_sha: HEAD,
+        tree_sha: tree,
+        config_digest: "d".repeat(64),
+        rerun,
+      });
+      const dedupeKey = `gate.evaluator:octo/widgets#7@tree:${tree}:${"d".repeat(64)}`;
+      return {
+        kind: "enqueue",
+        job: { ...job, concurrency_key: job.concurrency_key ?? null, max_attempts: 8 },
+        dedupe: rerun ? null : { dedupeKey, until: "finished" },
+      };
+    };
+    const statuses = async () =>
+      (await store().listJobs({ kind: GATE_JOBS.evaluator.kind })).map((j) => j.status);
+    await apply([ask(TREE)]);
+    await apply([ask(TREE)]);
+    expect(await statuses()).toEqual(["queued"]);
     // Being judged (leased by a worker): still one.
     const claimed = await store().claimJob({ workerId: "w", leaseMs: 60_000 });
-    expect(claimed?.job.kind).toBe(GATE_JOBS.evaluator.kind);
-    await apply(ask);
-    expect((await evaluatorJobs()).map((j) => j.status)).toEqual(["running"]);
-    // A person asked again: always queued (budgets still apply in the job).
-    await apply({ ...ask, rerun: true });
-    // Another tree, or another config: a job of its own.
-    await apply({ ...ask, tree_sha: "7".repeat(40) });
-    await apply({ ...ask, config_digest: "e".repeat(64) });
-    expect((await evaluatorJobs()).map((j) => j.status)).toEqual([
-      "running",
-      "queued",
-      "queued",
-      "queued",
-    ]);
-    // Once the first job is done, the queued re-run of the same tree still answers a new ask.
+    await apply([ask(TREE)]);
+    expect(await statuses()).toEqual(["running"]);
+    // A person asked again: always queued. Another tree: a job of its own.
+    await apply([ask(TREE, true)]);
+    await apply([ask("7".repeat(40))]);
+    expect(await statuses()).toEqual(["running", "queued", "queued"]);
+    // Once the job is done, the key is free: a later pass that finds the tree due asks again.
     if (claimed) await store().completeJob(claimed.lease);
-    await apply(ask);
-    expect(await evaluatorJobs()).toHaveLength(4);
-    // With nothing left for the tree, it may be asked again (the gather decides whether it is due).
-    for (let job = await store().claimJob({ workerId: "w", leaseMs: 60_000 }); job; ) {
-      await store().completeJob(job.lease);
-      job = await store().claimJob({ workerId: "w", leaseMs: 60_000 });
-    }
-    await apply(ask);
-    expect(await evaluatorJobs()).toHaveLength(5);
+    await apply([ask(TREE)]);
+    expect(await statuses()).toEqual(["done", "queued", "queued", "queued"]);
   });
 });

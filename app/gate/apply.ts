@@ -1,202 +1,159 @@
 /**
- * apply: carries out a gate pass's plan in a fixed order and records it. Stale marks and
- * observations first (so a crash after them loses nothing a retry needs), then the comments it
- * will post, as intents (app/github/write-once.ts), then GitHub's writes (check, labels,
- * comments), then the decision's audit entry and acceptance record with the facts, decision and
- * plan they came from, then follow-up jobs. Nothing here decides.
+ * apply: carries out the effects a pass (or a hold) listed (checks/gate/plan.ts, holds.ts), in
+ * the order listed, and reads nothing to decide: observations first (so a crash after them loses
+ * nothing a retry needs), then the comments it will post, as intents (app/github/write-once.ts),
+ * then GitHub's writes (check, labels, comments), then the decision's audit entry and record,
+ * then jobs. The order is the plan's (checks/ lists it, and its tests hold it): it is what makes
+ * a crash safe. A merge group's decision is stored before its check is written, and its
+ * deadline queued before either.
  *
  * Run again after a crash (`retried`), every write is made once: the check is found by the
- * ledger or on GitHub (check-runs.ts), labels are a set the plan computes from what GitHub shows,
- * a label GitHub made grey is styled when the retry finds it so, the first run's comments are
- * found by their marker or posted, and the audit entry and record carry keys of the job.
+ * ledger or on GitHub (check-runs.ts), labels are a set the plan computed from what GitHub shows,
+ * a state label GitHub made grey is styled when the retry finds it so, the first run's comments
+ * are found by their marker or posted (also those the new decision no longer calls for), and the
+ * audit entry and record carry keys of the job.
  */
-import { createHash } from "node:crypto";
-import { decisionConcernsDashboard } from "../../checks/dashboard/pulls.js";
-import type { GatePlan } from "../../checks/gate/plan.js";
-import { STATE_LABELS } from "../../checks/gate/plan.js";
-import { sightingOf } from "../../checks/gate/sighting.js";
-import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
-import type { GateDecision, GateFacts } from "../../schemas/gate.js";
-import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
-import { evaluatorKey, GATE_JOBS } from "../../schemas/jobs/gate.js";
-import { jobOf } from "../../schemas/jobs/index.js";
-import type { AgateCheckRun, GitHubAdapter } from "../github/adapter.js";
-import { jobScope, WriteOnce } from "../github/write-once.js";
-import { queueJob } from "../runtime/jobs.js";
+import type { Effect } from "../../schemas/effects.js";
+import type { GitHubAdapter } from "../github/adapter.js";
+import { type Intended, jobScope, WriteOnce } from "../github/write-once.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
+import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
 import type { RecordStore } from "../store/ports/record-store.js";
 import type { WriteIntentLedger } from "../store/ports/write-intent-ledger.js";
 import type { AgateChecks } from "./check-runs.js";
-import { type EntryPriorityStore, queueEntryPriorityPasses } from "./entry-priority.js";
-import type { Observations } from "./gather.js";
 
-export type ApplyStore = RecordStore &
-  ObservationStore &
-  AuditLog &
+export type ApplyStore = Pick<RecordStore, "appendRecord" | "markStale"> &
+  Pick<
+    ObservationStore,
+    "recordMergeCommit" | "recordHeadObservation" | "recordPullRequestSighting"
+  > &
+  Pick<AuditLog, "appendAudit"> &
   WriteIntentLedger &
-  EntryPriorityStore &
-  Pick<JobQueue, "enqueue" | "listJobs">;
+  Pick<EntryMentionStore, "replaceEntryMentions"> &
+  Pick<JobQueue, "enqueue">;
+
+export interface ApplyContext {
+  github: GitHubAdapter;
+  checks: AgateChecks;
+  store: ApplyStore;
+  /** The job the effects are applied in: what it writes once is keyed by it. */
+  jobId?: number | undefined;
+  /** An earlier run of this job stopped part-way: its recorded comments are finished. */
+  retried: boolean;
+}
 
 export interface Applied {
   wroteCheck: boolean;
   storedRecord: boolean;
 }
 
-export async function applyGatePlan(options: {
-  github: GitHubAdapter;
-  checks: AgateChecks;
-  store: ApplyStore;
-  installation: number;
-  facts: GateFacts;
-  decision: GateDecision;
-  plan: GatePlan;
-  observations: Observations;
-  existing: AgateCheckRun | null;
-  now: () => Date;
-  /** An earlier run of this job stopped part-way: see queueEntryPriorityPasses. */
-  retried?: boolean;
-  /** The job this pass runs in: what it writes once is keyed by it. */
-  jobId?: number;
-}): Promise<Applied> {
-  const { store, facts, decision, plan, now } = options;
-  const pr = facts.pull_request;
-  const at = now().toISOString();
-  // A new head supersedes every record of other heads; they stay, marked stale.
-  await store.markStale({
-    repository: pr.repository,
-    pullNumber: pr.number,
-    supersededBy: pr.head_sha,
-    at,
-  });
-  const { merge_commit, head } = options.observations;
-  if (merge_commit) {
-    await store.recordMergeCommit({
-      repository: pr.repository,
-      pull_number: pr.number,
-      ...merge_commit,
-      observed_at: at,
-    });
-  }
-  await store.recordHeadObservation({
-    repository: pr.repository,
-    pull_number: pr.number,
-    ...head,
-    observed_at: at,
-  });
-  const labelsLeft = [
-    ...pr.labels.filter((label) => !plan.labels.remove.includes(label)),
-    ...plan.labels.add,
-  ];
-  await store.recordPullRequestSighting({
-    repository: pr.repository,
-    pull_number: pr.number,
-    ...sightingOf(options.observations.view, labelsLeft),
-    observed_at: at,
-  });
-
-  await writeToGitHub(options, labelsLeft);
-  if (plan.storeDecision) await storeDecision(store, options, at);
-  // A retry cannot tell whether its first run stored a decision and stopped before this: the
-  // refresh (one queued per repository at a time) is queued again then.
-  const refresh = plan.storeDecision
-    ? decisionConcernsDashboard(decision.state, facts.prior_records)
-    : (options.retried ?? false);
-  if (refresh) {
-    await queueJob(store, DASHBOARD_JOBS.refresh, {
-      repository: pr.repository,
-      installation: options.installation,
-      trigger: { event: "gate.decision", action: decision.state, delivery_id: null },
-    });
-  }
-  // Stored after GitHub's writes, with the passes they call for: a pass retried after a failed
-  // write still sees the mentions as changed. An entry that changes meanwhile is caught by
-  // queueEntryPriorityPasses (this pass queued again) or by the entry's own pass. A run that
-  // stopped between storing its record and queueing is made good by its retry (`retried`).
-  await queueEntryPriorityPasses(store, {
-    facts,
-    installation: options.installation,
-    mentionedNow: options.observations.entry_mentions,
-    retried: options.retried ?? false,
-  });
-  if (plan.askEvaluator && !(await evaluatorAlreadyAsked(store, pr, plan.askEvaluator))) {
-    await store.enqueue(
-      jobOf(GATE_JOBS.evaluator, {
-        repository: pr.repository,
-        installation: options.installation,
-        number: pr.number,
-        head_sha: pr.head_sha,
-        ...plan.askEvaluator,
-      }),
-    );
-  }
-  return { wroteCheck: plan.check !== null, storedRecord: plan.storeDecision };
-}
-
-type ApplyOptions = Parameters<typeof applyGatePlan>[0];
-
-/** The check, the labels and the comments, each once however often the job runs. */
-async function writeToGitHub(options: ApplyOptions, labelsLeft: readonly string[]): Promise<void> {
-  const { github, plan } = options;
-  const pr = options.facts.pull_request;
-  // Recorded before anything is written: a retry after the labels were put right no longer
-  // sees why to say so, and says what this run decided to (finish, below).
-  const writes = new WriteOnce(github, options.store, jobScope(options.jobId, "gate"));
-  const comments = [];
-  for (const [i, body] of plan.comments.entries()) {
-    comments.push(await writes.intend(`${writes.scope}:comment:${i}`, pr.number, body));
-  }
-  if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
-  for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
-  await addLabels(github, pr.number, plan.labels.add, options.retried ? labelsLeft : []);
-  for (const comment of comments) await writes.make(comment);
-  if (options.retried) await writes.finish();
-}
+/** The effects that write on GitHub. */
+const ON_GITHUB = new Set<Effect["kind"]>(["check", "labels", "comment"]);
 
 /**
- * The decision's audit entry, then its acceptance record, each under the job's key. The audit
- * entry first: a retry that finds no record stores both, each once; one that finds the record
- * (so decides to store nothing) finds the audit entry too.
+ * Applies the effects in the order listed. The comments' intents are recorded before the first
+ * write on GitHub; a retried job's recorded comments are made after the last one (or, with none,
+ * after the observations that lead the list).
  */
-async function storeDecision(store: ApplyStore, options: ApplyOptions, at: string): Promise<void> {
-  const { facts, decision, plan, jobId } = options;
-  const pr = facts.pull_request;
-  const once =
-    jobId === undefined ? {} : { dedupeKey: `job:${jobId}:gate@${pr.head_sha}:${decision.state}` };
-  await store.appendAudit(
-    {
-      kind: "gate.decision",
-      subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
-      // The plan beside the decision: what this pass wrote, and why, can be replayed.
-      decision: JSON.parse(JSON.stringify({ ...decision, plan })),
-      facts: JSON.parse(JSON.stringify(facts)),
-      at,
-    },
-    once,
-  );
-  await store.appendRecord(recordInput(facts, decision, at), once);
+export async function applyEffects(
+  ctx: ApplyContext,
+  effects: readonly Effect[],
+): Promise<Applied> {
+  const writes = new WriteOnce(ctx.github, ctx.store, jobScope(ctx.jobId, "gate"));
+  const intents = new Map<Effect, Intended>();
+  const applied: Applied = { wroteCheck: false, storedRecord: false };
+  const first = effects.findIndex((e) => ON_GITHUB.has(e.kind));
+  const leading = effects.findIndex((e) => e.kind !== "observe");
+  const last =
+    first >= 0
+      ? effects.findLastIndex((e) => ON_GITHUB.has(e.kind))
+      : (leading < 0 ? effects.length : leading) - 1;
+  if (last < 0 && ctx.retried) await writes.finish();
+  for (const [i, effect] of effects.entries()) {
+    // Recorded before anything is written: a retry after the labels were put right no longer
+    // sees why to say so, and says what this run decided to.
+    if (i === first) {
+      for (const e of effects) {
+        if (e.kind !== "comment") continue;
+        intents.set(e, await writes.intend(`${writes.scope}:${e.key}`, e.number, e.body));
+      }
+    }
+    await applyOne(ctx, effect, writes, intents.get(effect), applied);
+    if (i === last && ctx.retried) await writes.finish();
+  }
+  return applied;
+}
+
+/** One effect: a switch over the kinds, each through the mechanism that makes it once. */
+async function applyOne(
+  ctx: ApplyContext,
+  effect: Effect,
+  writes: WriteOnce,
+  intended: Intended | undefined,
+  applied: Applied,
+): Promise<void> {
+  const { github, store } = ctx;
+  switch (effect.kind) {
+    case "observe":
+      return observe(store, effect);
+    case "check":
+      await ctx.checks.write(effect.head_sha, effect.existing, effect.write);
+      applied.wroteCheck = true;
+      return;
+    case "labels":
+      for (const label of effect.remove) await github.removeLabel(effect.number, label);
+      return addLabels(github, effect);
+    case "comment":
+      if (intended) await writes.make(intended);
+      return;
+    case "audit":
+      await store.appendAudit(effect.entry, dedupe(effect.dedupe_key));
+      return;
+    case "record":
+      await store.appendRecord(effect.record, dedupe(effect.dedupe_key));
+      applied.storedRecord = true;
+      return;
+    case "enqueue":
+      await store.enqueue(effect.job, effect.dedupe ?? undefined);
+      return;
+    case "mentions":
+      await store.replaceEntryMentions({
+        repository: effect.repository,
+        pullNumber: effect.pull_number,
+        issues: effect.issues,
+        jobs: effect.jobs,
+      });
+      return;
+  }
+}
+
+const dedupe = (key: string | null) => (key === null ? {} : { dedupeKey: key });
+
+async function observe(store: ApplyStore, effect: Extract<Effect, { kind: "observe" }>) {
+  if (effect.stale) await store.markStale(effect.stale);
+  if (effect.merge_commit) await store.recordMergeCommit(effect.merge_commit);
+  if (effect.head) await store.recordHeadObservation(effect.head);
+  if (effect.sighting) await store.recordPullRequestSighting(effect.sighting);
 }
 
 /**
- * Adds the plan's state labels and gives one GitHub had to make (grey) agate's look. A retry
- * checks the look of the state labels already on (`check`): its first run may have added one
- * and stopped before styling it, and adds nothing now.
+ * Adds the state labels and gives one GitHub had to make (grey) agate's look. The labels to
+ * restyle (a retry's) are looked at first: the one read here, of the write's own result.
  */
 async function addLabels(
   github: GitHubAdapter,
-  number: number,
-  add: readonly string[],
-  check: readonly string[],
+  effect: Extract<Effect, { kind: "labels" }>,
 ): Promise<void> {
-  const looks = add.length > 0 ? await github.addLabels(number, [...add]) : [];
-  for (const name of check) {
-    if (add.includes(name) || !STATE_LABELS[name]) continue;
+  const { add, restyle, styles } = effect;
+  const looks = add.length > 0 ? await github.addLabels(effect.number, [...add]) : [];
+  for (const name of restyle) {
     const look = await github.repositoryLabel(name);
     if (look) looks.push(look);
   }
-  for (const name of new Set([...add, ...check])) {
-    const style = STATE_LABELS[name];
+  for (const name of new Set([...add, ...restyle])) {
+    const style = styles[name];
     const label = looks.find((l) => l.name === name);
     if (
       style &&
@@ -206,107 +163,4 @@ async function addLabels(
       await github.styleLabel(name, style.color, style.description);
     }
   }
-}
-
-/**
- * A pass made while the evaluator judges the same tree (its job queued or running) asks nothing
- * more: that job's verdict queues the next pass. A person's re-run is always asked.
- */
-async function evaluatorAlreadyAsked(
-  queue: Pick<JobQueue, "listJobs">,
-  pr: GateFacts["pull_request"],
-  ask: NonNullable<GatePlan["askEvaluator"]>,
-): Promise<boolean> {
-  if (ask.rerun) return false;
-  const concurrencyKey = evaluatorKey(pr.repository, pr.number);
-  for (const status of ["queued", "running"] as const) {
-    const jobs = await queue.listJobs({ kind: GATE_JOBS.evaluator.kind, status, concurrencyKey });
-    for (const job of jobs) {
-      const parsed = GATE_JOBS.evaluator.payload.safeParse(job.payload);
-      if (
-        parsed.success &&
-        parsed.data.tree_sha === ask.tree_sha &&
-        parsed.data.config_digest === ask.config_digest
-      ) {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
-const digestOf = (facts: GateFacts) =>
-  facts.config.status === "ok"
-    ? facts.config.digest
-    : createHash("sha256")
-        .update(facts.config.status === "invalid" ? facts.config.message : "")
-        .digest("hex");
-
-function recordInput(
-  facts: GateFacts,
-  decision: GateDecision,
-  decidedAt: string,
-): AcceptanceRecordInput {
-  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
-  const shown = believed ?? facts.evidence.at(-1);
-  const record = shown?.record ?? null;
-  const evaluator = facts.config.status === "ok" ? facts.config.config.evaluator : null;
-  const judged = facts.evaluation.status === "judged" ? facts.evaluation.evaluation : null;
-  const verdict = judged?.outcome.status === "verdict" ? judged.outcome : null;
-  return {
-    repository: facts.pull_request.repository,
-    pull_number: facts.pull_request.number,
-    head_sha: facts.pull_request.head_sha,
-    base_sha: facts.pull_request.base_sha,
-    tested: record?.tested ?? null,
-    commands: record?.commands ?? [],
-    provenance: shown
-      ? {
-          workflow: record?.workflow ?? null,
-          verified: shown === believed,
-          refused_reason: shown.refused ?? shown.waiting,
-        }
-      : null,
-    runner: record?.runner ?? null,
-    grader: {
-      agate_version: facts.agate_version,
-      config_digest: digestOf(facts),
-      evaluator: evaluator
-        ? {
-            kind: evaluator.kind,
-            provider: evaluator.kind === "llm" ? evaluator.provider : null,
-            model: evaluator.kind === "llm" ? evaluator.model : null,
-            prompt_version: judged?.run.prompt_version ?? null,
-          }
-        : null,
-    },
-    verdict: verdict?.verdict ?? null,
-    verdict_by: verdictBy(facts),
-    handoff: decision.handoff,
-    override: decision.state === "accepted" ? facts.override : null,
-    decision: {
-      state: decision.state,
-      head_tree_sha: facts.head_tree_sha,
-      replayed_from: decision.replayed_from ?? null,
-      reasons: [
-        decision.title,
-        ...decision.requirements.map((r) => `${r.name}: ${r.status}: ${r.reason}`),
-        ...decision.reasons,
-      ],
-    },
-    decided_at: decidedAt,
-  };
-}
-
-/** Who gave the verdict the decision rests on, in words for the record. */
-function verdictBy(facts: GateFacts): string | null {
-  if (facts.evaluation.status === "judged") {
-    const run = facts.evaluation.evaluation.run;
-    return [run.kind, run.provider, run.model, run.prompt_version].filter(Boolean).join(" ");
-  }
-  const head = facts.pull_request.head_sha;
-  const approval = facts.reviews.find(
-    (r) => r.state === "APPROVED" && r.maintainer && r.commit_id === head,
-  );
-  return approval ? `review by ${approval.login}` : null;
 }

@@ -4,7 +4,7 @@
  * listed from GitHub only when the ledger does not know it. Every write goes through here, so
  * the ledger stays true: marked in flight before the write, recorded from GitHub's answer after.
  */
-import type { CheckRunWrite } from "../../checks/gate/plan.js";
+import type { CheckRunWrite } from "../../schemas/effects.js";
 import type { AgateCheckRun } from "../../schemas/store.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import type { CheckRunLedger } from "../store/ports/check-run-ledger.js";

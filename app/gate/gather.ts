@@ -1,8 +1,9 @@
 /**
  * gather: everything the gate decision needs about one pull request, read once, through the
  * adapter, at the exact SHAs being graded (the config at the base, never the head), plus what the
- * store remembers. It writes nothing: what GitHub reported that later passes need (the test merge
- * commit, the pull request and base the head was seen in) is returned as observations for apply.
+ * store remembers and the `agate` check GitHub shows on the head. It writes nothing: what GitHub
+ * reported that later passes need (the test merge commit, the pull request and base the head was
+ * seen in) is returned with what the pass saw, for the decision to list as effects.
  */
 
 import { entryMentions } from "../../checks/entries/mentions.js";
@@ -15,6 +16,7 @@ import {
   storedFacts,
 } from "../../checks/gate/reads.js";
 import type { Config } from "../../schemas/config.js";
+import type { PassSeen } from "../../schemas/effects.js";
 import type {
   BaseConfigFact,
   EvaluationFact,
@@ -26,11 +28,14 @@ import type { Comparison, GitHubAdapter } from "../github/adapter.js";
 import type { ImmutableReads } from "../github/reads.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { BaseSightingStore } from "../store/ports/base-sighting-store.js";
+import type { CheckRunLedger } from "../store/ports/check-run-ledger.js";
+import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 import type { ObservationStore } from "../store/ports/observation-store.js";
 import type { OverrideStore } from "../store/ports/override-store.js";
 import type { RecordStore } from "../store/ports/record-store.js";
+import { AgateChecks } from "./check-runs.js";
 import { storedEvaluation } from "./evaluation-facts.js";
 import { collectEvidence, type EvidenceCache } from "./evidence.js";
 import { changedFilesAt, commitOf, HeadMovedError, headTreeAt } from "./gather/changed-files.js";
@@ -47,7 +52,9 @@ export type GatherStore = RecordStore &
   ObservationStore &
   BaseSightingStore &
   AuditLog &
-  Pick<EntryStore, "listEntries">;
+  CheckRunLedger &
+  Pick<EntryStore, "listEntries"> &
+  Pick<EntryMentionStore, "listEntryMentions">;
 
 export interface GatherDeps {
   github: GitHubAdapter;
@@ -62,26 +69,22 @@ export interface GatherDeps {
   setup?: RequiredCheckReader;
 }
 
-/** What GitHub reported in this pass that later passes need and GitHub does not keep. */
-export interface Observations {
-  merge_commit: { head_sha: string; merge_sha: string } | null;
-  head: { head_sha: string; base_ref: string };
-  /** The view of the pull request this pass acted on: an older one is never believed after it. */
-  view: PullRequestView;
-  /** The issues its description mentions (checks/entries/mentions.ts): entries it links. */
-  entry_mentions: number[];
-}
+/** What gather saw besides the facts (the rest of PassSeen is the job's). */
+export type GatheredSeen = Pick<
+  PassSeen,
+  | "existing"
+  | "merge_commit"
+  | "head"
+  | "view"
+  | "entry_mentions"
+  | "mentioned_before"
+  | "repository_entries"
+  | "evaluator_due"
+>;
 
 export interface Gathered {
   facts: GateFacts;
-  observations: Observations;
-  /** Nothing stored for the head's tree answers the evaluator, or a person asked again. */
-  evaluatorDue: boolean;
-  /**
-   * agate saw this head before (in any pull request), so it may have a check on it. A head never
-   * seen has none of agate's: its check is created without listing first.
-   */
-  headSeen: boolean;
+  seen: GatheredSeen;
 }
 
 type GatherOutcome = ({ status: "gathered" } & Gathered) | { status: "skipped"; reason: string };
@@ -182,17 +185,21 @@ async function gatherAt(
   const { github, store } = deps;
   const { snapshot: pr, detail } = view;
   const stored = await readStored(store, pr);
-  const observations: Observations = {
+  const seen: GatheredSeen = {
+    existing: null,
     merge_commit: detail.merge_commit_sha
       ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha }
       : null,
     head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
     view,
     entry_mentions: entryMentions(detail.body, pr.repository),
+    mentioned_before: stored.mentions,
+    repository_entries: [...stored.entries],
+    evaluator_due: false,
   };
   const changed = await changedFilesAt(github, pr, detail, comparison);
   const head_tree_sha = await headTreeAt(github, comparison, pr.head_sha);
-  const known = storedFacts(pr, detail, stored, observations.entry_mentions);
+  const known = storedFacts(pr, detail, stored, seen.entry_mentions);
   const facts: GateFacts = {
     pull_request: pr,
     head_tree_sha,
@@ -217,11 +224,18 @@ async function gatherAt(
     trace: null,
     setup: null,
   };
-  const headSeen = stored.sightings.length > 0;
   // Where a pass counts (checks/gate/base-requirement.ts): a neutral is a pass too, so it is
   // read for a base without a config as well. Kept for ten minutes per branch (required-check.ts).
   if (deps.setup && readsSetup(config)) await readSetup(deps, deps.setup, facts);
-  if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
+  // The check as GitHub shows it, read last: what the decision's check is compared with. agate
+  // saw this head before (in any pull request), so it may have a check on it; a head never seen
+  // has none of agate's: nothing is listed, and its check is created.
+  const checked = async (due: boolean): Promise<Gathered> => {
+    const checks = new AgateChecks(github, store, deps.now);
+    const existing = await checks.current(pr.head_sha, stored.sightings.length > 0);
+    return { facts, seen: { ...seen, existing, evaluator_due: due } };
+  };
+  if (config.status !== "ok") return checked(false);
   const cfg = config.config;
   const plan = planReads({
     config: cfg,
@@ -246,7 +260,7 @@ async function gatherAt(
     ? await evaluatorDueNow(store, facts, cfg, options.rerunEvaluator, deps.now)
     : { due: false, evaluation };
   facts.evaluation = asked.evaluation;
-  return { facts, observations, evaluatorDue: asked.due, headSeen };
+  return checked(asked.due);
 }
 
 /**

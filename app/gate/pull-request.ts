@@ -1,20 +1,19 @@
 /**
- * One pull request's gate pass, the `gate.pull_request` job: gather (app/gate/gather.ts) →
- * decide and plan (pure, checks/gate/decide.ts and plan.ts) → apply (app/gate/apply.ts).
+ * One pull request's gate pass, the `gate.pull_request` job: gather (app/gate/gather.ts, which
+ * executes checks/gate/reads.ts's read plan) → decide (checks/gate/plan.ts's `decidePass`: the
+ * decision and the effects it calls for) → apply (app/gate/apply.ts, which reads nothing).
  * Whatever event caused it, the decision is about the live head: a late or out-of-order event
  * only causes a fresh look, never changes the check of a commit that is no longer the head.
  */
-import { decideGate } from "../../checks/gate/decide.js";
-import { planGatePass } from "../../checks/gate/plan.js";
-import { codeSpan, fenced } from "../../checks/markdown.js";
-import type { EvidenceRunFact, GateDecision } from "../../schemas/gate.js";
+import { errorHold, retargetHold } from "../../checks/gate/holds.js";
+import { decidePass } from "../../checks/gate/plan.js";
+import type { Effect } from "../../schemas/effects.js";
+import type { GateDecision } from "../../schemas/gate.js";
 import { evidenceEventMatters, type PullRequestJob } from "../../schemas/jobs/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import type { ImmutableReads } from "../github/reads.js";
-import type { AuditLog } from "../store/ports/audit-log.js";
-import type { CheckRunLedger } from "../store/ports/check-run-ledger.js";
-import type { ObservationStore } from "../store/ports/observation-store.js";
-import { type ApplyStore, applyGatePlan } from "./apply.js";
+import type { RecordStore } from "../store/ports/record-store.js";
+import { type ApplyStore, applyEffects } from "./apply.js";
 import { AgateChecks } from "./check-runs.js";
 import type { EvidenceCache } from "./evidence.js";
 import { type GatherStore, gatherPullRequest } from "./gather.js";
@@ -23,7 +22,7 @@ import type { TraceReportCache } from "./trace-report.js";
 
 export interface PassDeps {
   github: GitHubAdapter;
-  store: GatherStore & ApplyStore & CheckRunLedger;
+  store: GatherStore & ApplyStore;
   reads: ImmutableReads;
   evidence: EvidenceCache;
   traceReports?: TraceReportCache;
@@ -70,7 +69,13 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
   }
   const { github } = deps;
   const checks = new AgateChecks(github, deps.store, deps.now);
-  if (job.retarget && job.head_sha) await holdForRetarget(checks, job);
+  const apply = (effects: readonly Effect[], retried = false) =>
+    applyEffects({ github, checks, store: deps.store, jobId: deps.jobId, retried }, effects);
+  const held = { repository: job.repository, number: job.number };
+  if (job.retarget && job.head_sha) {
+    const existing = await checks.current(job.head_sha);
+    await apply(retargetHold({ ...held, head_sha: job.head_sha, existing }, job.retarget));
+  }
   try {
     const gathered = await gatherPullRequest(
       deps,
@@ -83,109 +88,65 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
       },
     );
     if (gathered.status === "skipped") return skip(gathered.reason);
-    const { facts, observations, evaluatorDue, headSeen } = gathered;
-    const decision = decideGate(facts);
-    const existing = await checks.current(facts.pull_request.head_sha, headSeen);
-    const plan = planGatePass({
-      facts,
-      decision,
-      existing,
-      evaluatorDue,
-      rerunEvaluator: job.rerun_evaluator,
-      task: observations.view.detail,
-    });
-    const applied = await applyGatePlan({
-      github,
-      checks,
-      store: deps.store,
+    const retried = deps.retried ?? false;
+    const { decision, effects } = decidePass(gathered.facts, {
+      ...gathered.seen,
+      rerun_evaluator: job.rerun_evaluator,
       installation: job.installation,
-      facts,
-      decision,
-      plan,
-      observations,
-      existing,
-      now: deps.now,
-      retried: deps.retried ?? false,
-      ...(deps.jobId === undefined ? {} : { jobId: deps.jobId }),
+      at: deps.now().toISOString(),
+      job_id: deps.jobId ?? null,
+      retried,
     });
-    return { decision, skipped: null, ...applied };
+    return { decision, skipped: null, ...(await apply(effects, retried)) };
   } catch (error) {
-    await holdOnError(github, checks, deps.store, job.number, error, deps.now);
+    await holdOnError(github, checks, apply, job.number, error, deps.now);
     throw error;
   }
 }
 
 /**
  * A run's completion and its evidence job's completion each cause a pass; whichever comes second
- * adds nothing when the last stored decision for the head already read that run's attempt with
- * the job complete. Artifact names are unique in a run, so nothing can join the record after.
+ * adds nothing when the head's newest acceptance record already read that run's attempt with the
+ * job complete (its provenance's `run`). Artifact names are unique in a run, so nothing can join
+ * the record after. A record is stored exactly when the decision's audit entry is.
  */
-async function runAlreadyRead(store: AuditLog, job: PullRequestJob): Promise<boolean> {
+async function runAlreadyRead(
+  store: Pick<RecordStore, "listRecords">,
+  job: PullRequestJob,
+): Promise<boolean> {
   const { run, head_sha: head } = job;
   if (!run || !head) return false;
-  const [last] = await store.listAudit({
-    kind: "gate.decision",
-    subject: `${job.repository}#${job.number}@${head}`,
-    order: "desc",
-    limit: 1,
+  const records = await store.listRecords({
+    repository: job.repository,
+    pullNumber: job.number,
+    headSha: head,
   });
-  const read = (last?.facts as { evidence_run?: EvidenceRunFact | null } | undefined)?.evidence_run;
-  return (
-    read?.run.id === run.id &&
-    read.run.run_attempt === run.attempt &&
-    read.job?.status === "completed"
-  );
-}
-
-/**
- * A retarget must not leave the old base's decision standing while the new base is read: the
- * check on the head goes back in progress first, saying why.
- */
-async function holdForRetarget(checks: AgateChecks, job: PullRequestJob): Promise<void> {
-  const { retarget, head_sha: head } = job;
-  if (!retarget || !head) return;
-  const existing = await checks.current(head);
-  await checks.write(head, existing, {
-    conclusion: null,
-    rerunEvaluator: false,
-    title: `The base changed from ${retarget.from} to ${retarget.to}: re-evaluating against the new base`,
-    summary: `**Not decided.** The pull request now targets ${codeSpan(retarget.to, 120)}, not ${codeSpan(retarget.from, 120)}; no decision made against the old base stands. agate is reading the new base's config.\n`,
-    externalId: `agate:${job.repository}#${job.number}@${head}`,
-  });
+  const read = records.at(-1)?.provenance?.run;
+  return read?.id === run.id && read.attempt === run.attempt && read.job_complete;
 }
 
 /**
  * A pass that failed must not leave an earlier green standing: the check on the live head goes
- * back to in progress with the reason, and the job is retried. Best effort: when GitHub itself
- * is what fails, this fails too, and the retry is what remains.
+ * back to in progress with the reason (checks/gate/holds.ts), and the job is retried. Best
+ * effort: when GitHub itself is what fails, this fails too, and the retry is what remains. The
+ * one read here (the live head) is of a pass that failed, so nothing it gathered stands.
  */
 async function holdOnError(
   github: GitHubAdapter,
   checks: AgateChecks,
-  store: ObservationStore,
+  apply: (effects: readonly Effect[]) => Promise<unknown>,
   number: number,
   error: unknown,
   now: () => Date,
 ): Promise<void> {
   try {
     const pr = await github.pullRequest(number);
-    // Seen now: the pass that retries lists the check this writes instead of making another.
-    await store.recordHeadObservation({
-      repository: pr.repository,
-      head_sha: pr.head_sha,
-      pull_number: pr.number,
-      base_ref: pr.base_ref,
-      observed_at: now().toISOString(),
-    });
     const existing = await checks.current(pr.head_sha);
     const reason = error instanceof Error ? error.message : String(error);
-    await checks.write(pr.head_sha, existing, {
-      conclusion: null,
-      rerunEvaluator: false,
-      title: "agate could not finish evaluating this commit; it will retry",
-      summary: `**Not decided.** The last evaluation failed, so no earlier decision stands until it succeeds:\n\n${fenced(reason.slice(0, 2_000))}\n`,
-      externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}`,
-    });
+    const held = { repository: pr.repository, number: pr.number, head_sha: pr.head_sha };
+    await apply(
+      errorHold({ ...held, base_ref: pr.base_ref, existing }, reason, now().toISOString()),
+    );
   } catch {
     // GitHub is what fails; the job's retry will try again.
   }

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { DecisionState } from "../../schemas/acceptance-record.js";
 import {
   type DecisionView,
+  decisionsAfterPass,
   declaredWaitUntil,
+  type EntryView,
+  entryPassesDue,
   gateHolds,
   holdingPulls,
   parseWait,
@@ -94,5 +97,73 @@ describe("a declared wait (/wait DURATION)", () => {
     expect(declaredWaitUntil(comments, "Mallory", at("2026-12-04T10:01:00Z"))).toEqual(
       at("2026-12-04T11:00:00Z"),
     );
+  });
+});
+
+describe("entryPassesDue: the entry passes a gate pass's change calls for", () => {
+  const PULL = 7;
+  const entry = (issue: number, state: string, blockingPull: number | null = null): EntryView => ({
+    issue_number: issue,
+    state,
+    fields: { blocking_pull: blockingPull },
+  });
+  const entries = [
+    entry(3, "open", PULL),
+    entry(4, "claimed"),
+    entry(5, "resolved", PULL),
+    entry(6, "open"),
+  ];
+  const due = (over: Partial<Parameters<typeof entryPassesDue>[0]>) =>
+    entryPassesDue({
+      pullNumber: PULL,
+      entries,
+      mentionedBefore: [4],
+      mentionedNow: [4],
+      holdsBefore: true,
+      holdsAfter: true,
+      retried: false,
+      ...over,
+    });
+
+  it("the hold beginning or ending reaches every unresolved entry linked, named or mentioned; the same hold again reaches none", () => {
+    expect(due({ holdsBefore: false, mentionedBefore: [] })).toEqual([3, 4]);
+    expect(due({})).toEqual([]);
+    expect(due({ holdsAfter: false })).toEqual([3, 4]);
+  });
+
+  it("mentions changed while the gate holds: only the entries mentioned before or now, not those named anyway", () => {
+    const more = [...entries, entry(8, "open")];
+    // 3 is named by its form: linked either way. 99 is no entry.
+    expect(due({ entries: more, mentionedBefore: [3, 4], mentionedNow: [3, 6, 99] })).toEqual([
+      4, 6,
+    ]);
+  });
+
+  it("a retried pass reaches every linked entry: its first run may have stored the hold's change and stopped before queueing", () => {
+    expect(due({ retried: true })).toEqual([3, 4]);
+  });
+
+  it("mentions changed while the gate does not hold: no entry's priority moves", () => {
+    expect(due({ holdsBefore: false, holdsAfter: false, mentionedNow: [] })).toEqual([]);
+  });
+});
+
+describe("decisionsAfterPass", () => {
+  const HEAD = "a".repeat(40);
+  const OLD = "c".repeat(40);
+  it("marks the other heads' records stale and adds the decision stored, so the hold after the pass is known without a read", () => {
+    const prior: (DecisionView & { head_sha: string })[] = [
+      { head_sha: OLD, state: "accepted", stale: null },
+    ];
+    expect(gateHolds(prior)).toBe(false);
+    const after = decisionsAfterPass(prior, HEAD, null);
+    // A push the gate has not decided: every record stale, so it holds it.
+    expect(gateHolds(after)).toBe(true);
+    expect(gateHolds(decisionsAfterPass(prior, HEAD, "accepted"))).toBe(false);
+    expect(
+      gateHolds(
+        decisionsAfterPass([{ state: "accepted", stale: null, head_sha: HEAD }], HEAD, null),
+      ),
+    ).toBe(false);
   });
 });

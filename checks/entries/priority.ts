@@ -33,6 +33,65 @@ export function gateHolds(decisions: readonly DecisionView[]): boolean {
   return current.state !== "accepted" && current.state !== "not_gated";
 }
 
+/**
+ * The pull request's stored decisions as they stand after a pass: every record of another head
+ * marked stale (a new head supersedes them), and this pass's decision when it stores one.
+ */
+export function decisionsAfterPass<T extends DecisionView & { head_sha: string }>(
+  prior: readonly T[],
+  head: string,
+  stored: DecisionState | null,
+): DecisionView[] {
+  const after: DecisionView[] = prior.map((r) =>
+    r.head_sha !== head && (r.stale === null || r.stale === undefined)
+      ? { state: r.state, stale: { superseded_by: head } }
+      : r,
+  );
+  return stored === null ? after : [...after, { state: stored, stale: null }];
+}
+
+/** A stored entry as a gate pass's priority rule reads it. */
+export interface EntryView {
+  issue_number: number;
+  state: string;
+  fields: { blocking_pull: number | null };
+}
+
+/** The same issues, whatever the order and repeats. */
+export const sameMentions = (a: readonly number[], b: readonly number[]): boolean =>
+  new Set(a).size === new Set(b).size && a.every((n) => b.includes(n));
+
+/**
+ * The entries whose pass a gate pass's change calls for (docs/entries.md, "Priority"). The gate's
+ * hold on the pull request began or ended, or the pass is retried (its first run may have stored
+ * the change and stopped before queueing): every unresolved entry linked to it now or before
+ * (named by its form, mentioned before or now). Its description's mentions changed while the gate
+ * holds it: the entries mentioned only before or only now (one its form names is linked either
+ * way). Otherwise none.
+ */
+export function entryPassesDue(input: {
+  pullNumber: number;
+  entries: readonly EntryView[];
+  mentionedBefore: readonly number[];
+  mentionedNow: readonly number[];
+  holdsBefore: boolean;
+  holdsAfter: boolean;
+  retried: boolean;
+}): number[] {
+  const { mentionedBefore, mentionedNow, holdsAfter } = input;
+  const holdChanged = input.holdsBefore !== holdsAfter || input.retried;
+  if (!holdChanged && sameMentions(mentionedBefore, mentionedNow)) return [];
+  const due = input.entries.filter((e) => {
+    if (e.state === "resolved") return false;
+    const named = e.fields.blocking_pull === input.pullNumber;
+    const now = mentionedNow.includes(e.issue_number);
+    const before = mentionedBefore.includes(e.issue_number);
+    if (holdChanged) return named || now || before;
+    return holdsAfter && !named && now !== before;
+  });
+  return due.map((e) => e.issue_number);
+}
+
 /** One pull request linked to an entry, as the entry's pass sees it. */
 export interface LinkedPullView {
   number: number;

@@ -5,10 +5,13 @@ import { BASE, commandEvidence, commandRecord, HEAD, TREE } from "../../test/sup
 import { GROUP_REF, mergeGroupFacts } from "../../test/support/merge-group-facts.js";
 import {
   decideMergeGroup,
+  decideMergeGroupPass,
   groupPullNumber,
   isMergeQueueRef,
+  mergeGroupDeadline,
   recordTimeoutReason,
   renderMergeGroupSummary,
+  requestedBase,
 } from "./merge-group.js";
 
 /** A record as the Action makes it on merge_group: tested = the group head, no pull request. */
@@ -185,5 +188,90 @@ describe("isMergeQueueRef", () => {
     expect(isMergeQueueRef("gh-readonly-queue/main/pr-1-x")).toBe(true);
     expect(isMergeQueueRef("feature/gh-readonly-queue")).toBe(false);
     expect(isMergeQueueRef(null)).toBe(false);
+  });
+});
+
+describe("decideMergeGroupPass: a merge group's decision and its effects", () => {
+  const AT = "2026-12-02T10:00:00.000Z";
+  const seen = { existing: null, at: AT, deadline_reached: false, job_id: 9 };
+  const EXTERNAL = `agate:merge_group:octo/widgets@${HEAD}:base=${BASE}`;
+
+  it("a new decision: its audit entry under the job's key, then the check naming the group's base", () => {
+    const { decision, effects } = decideMergeGroupPass(facts(), seen);
+    expect(effects.map((e) => e.kind)).toEqual(["audit", "check"]);
+    expect(effects[0]).toMatchObject({
+      dedupe_key: `job:9:merge-group@${HEAD}:${decision.state}`,
+      entry: { kind: "gate.merge_group.decision", subject: `octo/widgets@${HEAD}` },
+    });
+    expect(effects[1]).toMatchObject({
+      head_sha: HEAD,
+      write: { conclusion: decision.conclusion, title: decision.title, externalId: EXTERNAL },
+    });
+  });
+
+  it("a check that already shows the decision is not written, and nothing is stored", () => {
+    const first = decideMergeGroupPass(facts(), seen).effects[1];
+    if (first?.kind !== "check") throw new Error("a first pass writes the check");
+    const existing = {
+      id: 3,
+      status: "in_progress",
+      conclusion: null,
+      title: first.write.title,
+      summary: first.write.summary,
+      startedAt: AT,
+      externalId: EXTERNAL,
+    };
+    expect(decideMergeGroupPass(facts(), { ...seen, existing }).effects).toEqual([]);
+  });
+
+  it("the deadline passes by the check's own start, or when the deadline job runs; never without a config", () => {
+    const startedAt = "2026-12-02T09:00:00.000Z";
+    const existing = {
+      id: 3,
+      status: "in_progress",
+      conclusion: null,
+      title: null,
+      summary: null,
+      startedAt,
+      externalId: EXTERNAL,
+    };
+    expect(decideMergeGroupPass(facts(), { ...seen, existing }).facts.deadline_passed).toBe(true);
+    expect(
+      decideMergeGroupPass(facts(), { ...seen, deadline_reached: true }).facts.deadline_passed,
+    ).toBe(true);
+    expect(decideMergeGroupPass(facts(), seen).facts.deadline_passed).toBe(false);
+    const missing = facts({ config: { status: "missing", path: ".github/agate.yml" } });
+    expect(
+      decideMergeGroupPass(missing, { ...seen, deadline_reached: true }).facts.deadline_passed,
+    ).toBe(false);
+  });
+
+  it("the deadline job is queued at the config's record_timeout, under its key; none without a config", () => {
+    const group = facts().merge_group;
+    const [deadline] = mergeGroupDeadline(group, facts().config, 1, AT);
+    expect(deadline).toMatchObject({
+      kind: "enqueue",
+      job: { kind: "gate.merge_group_deadline", run_at: "2026-12-02T10:30:00.000Z" },
+      dedupe: { dedupeKey: `gate.merge_group_deadline:octo/widgets@${HEAD}` },
+    });
+    expect(
+      mergeGroupDeadline(group, { status: "missing", path: ".github/agate.yml" }, 1, AT),
+    ).toEqual([]);
+  });
+
+  it("only our own check naming this head tells a group the queue asked about", () => {
+    const check = (externalId: string | null) => ({
+      id: 3,
+      status: "in_progress",
+      conclusion: null,
+      title: null,
+      summary: null,
+      startedAt: null,
+      externalId,
+    });
+    expect(requestedBase(check(EXTERNAL), HEAD)).toBe(BASE);
+    expect(requestedBase(check(EXTERNAL), TREE)).toBeNull();
+    expect(requestedBase(check(`agate:octo/widgets#7@${HEAD}`), HEAD)).toBeNull();
+    expect(requestedBase(null, HEAD)).toBeNull();
   });
 });

@@ -1,5 +1,13 @@
-import type { Requirement } from "../../schemas/gate.js";
-import type { MergeGroupDecision, MergeGroupFacts } from "../../schemas/merge-group.js";
+import type { Effect } from "../../schemas/effects.js";
+import type { BaseConfigFact, Requirement } from "../../schemas/gate.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
+import { jobOf } from "../../schemas/jobs/index.js";
+import type {
+  MergeGroupDecision,
+  MergeGroupFacts,
+  MergeGroupRefFact,
+} from "../../schemas/merge-group.js";
+import { type AgateCheckRun, newJobSchema } from "../../schemas/store.js";
 import { failedCommands } from "../command-results.js";
 import {
   codeSpan,
@@ -8,6 +16,7 @@ import {
   GITHUB_TEXT_LIMIT,
   shortSha as short,
 } from "../markdown.js";
+import { checkChanges } from "./plan.js";
 import { protectedChanges } from "./protected-paths.js";
 import { commandsSection, REPORT_ONLY_LEAD, STATE_WORD } from "./render.js";
 import { reportOnly, reportOnlyOn } from "./report-only.js";
@@ -280,4 +289,116 @@ export function renderMergeGroupSummary(
   return text.length <= GITHUB_TEXT_LIMIT || tailChars < 200
     ? text.slice(0, GITHUB_TEXT_LIMIT)
     : renderMergeGroupSummary(decision, facts, Math.floor(tailChars / 4));
+}
+
+/**
+ * The check's external id names the group's base: a later check_run / workflow_run event on the
+ * group head carries no base, and our own check run is GitHub data only this App can write.
+ */
+const externalIdOf = (group: MergeGroupRefFact) =>
+  `agate:merge_group:${group.repository}@${group.head_sha}:base=${group.base_sha}`;
+const BASE_IN_EXTERNAL_ID = /^agate:merge_group:[^@]+@([0-9a-f]{40}):base=([0-9a-f]{40})$/;
+
+/**
+ * The base of the group the merge queue asked checks for, from our own check on its head; null
+ * when there is none (a branch merely named like a queue branch gets no check from us).
+ */
+export function requestedBase(existing: AgateCheckRun | null, head: string): string | null {
+  const match = BASE_IN_EXTERNAL_ID.exec(existing?.externalId ?? "");
+  return match?.[2] && match[1] === head ? match[2] : null;
+}
+
+/** What `merge_queue.record_timeout` defaults to, for a base whose config cannot be read. */
+const DEFAULT_RECORD_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * The deadline of a checks request, queued before anything else is done for it: whatever fails
+ * after, the group still gets its answer within `merge_queue.record_timeout`.
+ */
+export function mergeGroupDeadline(
+  group: MergeGroupRefFact,
+  config: BaseConfigFact,
+  installation: number,
+  at: string,
+): Effect[] {
+  if (config.status !== "ok") return [];
+  const timeout = config.config.merge_queue.record_timeout ?? DEFAULT_RECORD_TIMEOUT_MS;
+  const payload = {
+    repository: group.repository,
+    installation,
+    head_sha: group.head_sha,
+    head_ref: group.head_ref,
+    base_sha: group.base_sha,
+  };
+  const spec = GATE_JOBS.mergeGroupDeadline;
+  const runAt = new Date(Date.parse(at) + timeout).toISOString();
+  const job = newJobSchema.parse(jobOf(spec, payload, { run_at: runAt }));
+  return [{ kind: "enqueue", job, dedupe: spec.dedupe?.(payload) ?? null }];
+}
+
+/** What a merge group's pass saw besides its facts. */
+export interface MergeGroupSeen {
+  /** The App's check on the group head now; its start is when the checks request was answered. */
+  existing: AgateCheckRun | null;
+  /** The pass's time. */
+  at: string;
+  /** The deadline job is running: no verified record by now means failure. */
+  deadline_reached: boolean;
+  /** The job: the decision's audit entry is appended once, whichever run of it gets there. */
+  job_id: number | null;
+}
+
+/**
+ * A merge group's pass, as a pull request's: the decision on its facts and the effects it calls
+ * for. The check is written only when it changes, its audit entry first: a run retried after the
+ * check was written finds it unchanged and writes nothing, so the entry would be lost; with the
+ * job's key it is appended once.
+ */
+export function decideMergeGroupPass(
+  gathered: MergeGroupFacts,
+  seen: MergeGroupSeen,
+): { decision: MergeGroupDecision; facts: MergeGroupFacts; effects: Effect[] } {
+  const config = gathered.config.status === "ok" ? gathered.config.config : null;
+  // A re-evaluation after the deadline (a late event) must not put the check back in progress:
+  // the check run's own start is when the checks request was answered.
+  const started = seen.existing?.startedAt ? Date.parse(seen.existing.startedAt) : Number.NaN;
+  const facts: MergeGroupFacts = {
+    ...gathered,
+    deadline_passed:
+      config !== null &&
+      (seen.deadline_reached || Date.parse(seen.at) - started >= config.merge_queue.record_timeout),
+  };
+  const decision = decideMergeGroup(facts);
+  const view = {
+    conclusion: decision.conclusion,
+    title: decision.title,
+    summary: renderMergeGroupSummary(decision, facts),
+    rerunEvaluator: false,
+  };
+  if (!checkChanges(seen.existing, view)) return { decision, facts, effects: [] };
+  const group = facts.merge_group;
+  const dedupeKey =
+    seen.job_id === null
+      ? null
+      : `job:${seen.job_id}:merge-group@${group.head_sha}:${decision.state}`;
+  const effects: Effect[] = [
+    {
+      kind: "audit",
+      entry: {
+        kind: "gate.merge_group.decision",
+        subject: `${group.repository}@${group.head_sha}`,
+        decision: JSON.parse(JSON.stringify(decision)),
+        facts: JSON.parse(JSON.stringify(facts)),
+        at: seen.at,
+      },
+      dedupe_key: dedupeKey,
+    },
+    {
+      kind: "check",
+      head_sha: group.head_sha,
+      existing: seen.existing,
+      write: { ...view, externalId: externalIdOf(group) },
+    },
+  ];
+  return { decision, facts, effects };
 }

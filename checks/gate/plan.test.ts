@@ -1,15 +1,20 @@
 import { describe, expect, it } from "vitest";
 import type { GateFacts, PriorRecord } from "../../schemas/gate.js";
+import { ENTRY_JOBS } from "../../schemas/jobs/entries.js";
+import { GATE_JOBS } from "../../schemas/jobs/gate.js";
+import { storedEntry } from "../../test/support/entry-fixture.js";
 import {
   commandEvidence,
   commandRecord,
   configFact,
+  evidenceRun,
   gateFacts,
   HEAD,
   TREE,
 } from "../../test/support/gate-facts.js";
+import { firstPassPlan, passSeen } from "../../test/support/gate-pass.js";
 import { decideGate } from "./decide.js";
-import { type ExistingCheck, planGatePass } from "./plan.js";
+import { decidePass, type ExistingCheck, planGatePass } from "./plan.js";
 
 const LLM = configFact(
   "version: 1\ncommands:\n  - { name: unit, run: npm test }\nevaluator: { kind: llm, model: judge-1 }\n",
@@ -28,6 +33,13 @@ const prior = (state: PriorRecord["state"]): PriorRecord => ({
 });
 
 const TASK = { title: "Add a", body: "Fixes #3" };
+/** Passing commands on a head agate accepted before, its label on. */
+const acceptedBefore = () =>
+  gateFacts({
+    evidence: [commandEvidence([0, 0])],
+    prior_records: [prior("accepted")],
+    pull_request: { ...gateFacts().pull_request, labels: ["agent", "agate:accepted"] },
+  });
 
 function plan(facts: GateFacts, existing: ExistingCheck | null = null, evaluatorDue = false) {
   const decision = decideGate(facts);
@@ -59,11 +71,7 @@ describe("planGatePass: what one gate pass writes", () => {
   });
 
   it("a check that already shows the decision is not written again, and the same state is not stored twice", () => {
-    const facts = gateFacts({
-      evidence: [commandEvidence([0, 0])],
-      prior_records: [prior("accepted")],
-      pull_request: { ...gateFacts().pull_request, labels: ["agent", "agate:accepted"] },
-    });
+    const facts = acceptedBefore();
     const decision = decideGate(facts);
     const shown: ExistingCheck = {
       status: "completed",
@@ -195,5 +203,94 @@ describe("planGatePass: what one gate pass writes", () => {
     expect(
       plan(gateFacts({ evidence: [commandEvidence([0, 0])] }), null, true).plan.askEvaluator,
     ).toBeNull();
+  });
+});
+
+describe("decidePass: the decision and its effects, in the order apply makes them", () => {
+  const kinds = (effects: { kind: string }[]) => effects.map((e) => e.kind);
+
+  it("a first decision: observations, the check, then the audit entry and record under the job's key", () => {
+    const facts = gateFacts();
+    const { decision, effects } = decidePass(facts, passSeen(facts));
+    expect(kinds(effects)).toEqual(["observe", "check", "audit", "record"]);
+    const [observe, , audit, record] = effects;
+    expect(observe).toMatchObject({
+      stale: { repository: "octo/widgets", pullNumber: 7, supersededBy: HEAD },
+      head: { head_sha: HEAD, base_ref: "main", pull_number: 7 },
+      sighting: { pull_number: 7, updated_at: "2026-12-02T10:00:00Z" },
+    });
+    const key = `job:41:gate@${HEAD}:${decision.state}`;
+    expect(audit).toMatchObject({ dedupe_key: key, entry: { kind: "gate.decision" } });
+    expect(record).toMatchObject({ dedupe_key: key, record: { head_sha: HEAD } });
+  });
+
+  it("the record says which run attempt it read and whether its job was complete", () => {
+    const facts = gateFacts({
+      evidence: [commandEvidence([0])],
+      evidence_run: evidenceRun(commandRecord([0])),
+    });
+    const record = decidePass(facts, passSeen(facts)).effects.find((e) => e.kind === "record");
+    expect(record?.kind === "record" && record.record.provenance?.run).toEqual({
+      id: 99,
+      attempt: 1,
+      job_complete: true,
+    });
+  });
+
+  it("asks the evaluator under a key of the tree and config, and a person's re-run under none", () => {
+    const facts = gateFacts({ config: LLM, evidence: [commandEvidence([0])] });
+    const digest = LLM.status === "ok" ? LLM.digest : "";
+    const ask = (rerun: boolean) =>
+      decidePass(facts, passSeen(facts, { evaluator_due: true, rerun_evaluator: rerun }))
+        .effects.filter((e) => e.kind === "enqueue")
+        .at(-1);
+    expect(ask(false)).toMatchObject({
+      job: { kind: GATE_JOBS.evaluator.kind, payload: { tree_sha: TREE, config_digest: digest } },
+      dedupe: {
+        dedupeKey: `gate.evaluator:octo/widgets#7@tree:${TREE}:${digest}`,
+        until: "finished",
+      },
+    });
+    expect(ask(true)).toMatchObject({ job: { payload: { rerun: true } }, dedupe: null });
+  });
+
+  it("changed mentions are stored with the entry passes they call for and this pass once more", () => {
+    const facts = gateFacts();
+    const entry = storedEntry({ repository: "octo/widgets", issue_number: 12 });
+    const seen = passSeen(facts, { entry_mentions: [12], repository_entries: [entry] });
+    const mentions = decidePass(facts, seen).effects.at(-1);
+    expect(mentions).toMatchObject({ kind: "mentions", pull_number: 7, issues: [12] });
+    const jobs = mentions?.kind === "mentions" ? mentions.jobs : [];
+    expect(jobs.map((j) => [j.kind, j.payload])).toEqual([
+      [ENTRY_JOBS.entry.kind, expect.objectContaining({ issue_number: 12 })],
+      [GATE_JOBS.pullRequest.kind, expect.objectContaining({ number: 7 })],
+    ]);
+    // The next pass finds them stored: nothing more, the pass not again.
+    const again = decidePass(facts, { ...seen, mentioned_before: [12] }).effects;
+    expect(again.some((e) => e.kind === "mentions")).toBe(false);
+    expect(again.filter((e) => e.kind === "enqueue")).toEqual([
+      expect.objectContaining({ job: expect.objectContaining({ kind: ENTRY_JOBS.entry.kind }) }),
+    ]);
+  });
+
+  it("a retried pass with nothing to store queues the dashboard's refresh and restyles the state label on", () => {
+    const facts = acceptedBefore();
+    const decision = decideGate(facts);
+    const shown = firstPassPlan(facts, decision).check;
+    const existing = {
+      id: 5,
+      status: "completed",
+      conclusion: decision.conclusion,
+      title: shown?.title ?? null,
+      summary: shown?.summary ?? null,
+      startedAt: null,
+      externalId: null,
+    };
+    const { effects } = decidePass(facts, passSeen(facts, { existing, retried: true }));
+    expect(kinds(effects)).toEqual(["observe", "labels", "enqueue"]);
+    expect(effects[1]).toMatchObject({ remove: [], add: [], restyle: ["agate:accepted"] });
+    expect(decidePass(facts, passSeen(facts, { existing })).effects.map((e) => e.kind)).toEqual([
+      "observe",
+    ]);
   });
 });

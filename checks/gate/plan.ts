@@ -1,19 +1,38 @@
 /**
  * What one gate pass writes, as a pure function of the facts, the one decision made on them and
- * what GitHub shows now: the `agate` check run (none when it already shows exactly this), the
- * state labels, comments, whether the decision is stored, and follow-up work (asking the
- * evaluator). app/gate/apply.ts carries it out in a fixed order; nothing decides twice.
+ * what the pass saw besides (the check GitHub shows now, the stored mentions, the job it runs
+ * in): `decidePass` decides, plans and lists the effects (schemas/effects.ts) that
+ * app/gate/apply.ts carries out in the order listed, reading nothing. Nothing decides twice.
  */
+
+import type { z } from "zod";
+import type { CheckRunWrite, CheckView, Effect, PassSeen } from "../../schemas/effects.js";
 import type { GateDecision, GateFacts, PullRequestDetail } from "../../schemas/gate.js";
-import type { EvaluatorJob } from "../../schemas/jobs/gate.js";
+import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
+import { ENTRY_JOBS } from "../../schemas/jobs/entries.js";
+import { type EvaluatorJob, GATE_JOBS } from "../../schemas/jobs/gate.js";
+import { type JobSpec, jobOf as newJob } from "../../schemas/jobs/index.js";
+import { newJobSchema } from "../../schemas/store.js";
+import { decisionConcernsDashboard } from "../dashboard/pulls.js";
+import {
+  decisionsAfterPass,
+  entryPassesDue,
+  gateHolds,
+  sameMentions,
+} from "../entries/priority.js";
 import { evaluatorInputs } from "../evaluator/inputs.js";
 import { AGATE_LABELS, type LabelStyle } from "../labels.js";
 import { GITHUB_TEXT_LIMIT, GITHUB_TITLE_LIMIT, shortSha as short } from "../markdown.js";
 import { handEditedLabelComment, strayLabelComment } from "./comments.js";
+import { decideGate } from "./decide.js";
+import { recordInput } from "./record.js";
 import { renderGateSummary } from "./render.js";
 import { evaluatorReady } from "./requirements/evaluator.js";
+import { sightingOf } from "./sighting.js";
 import { evaluatingStatus, gateStatus } from "./status.js";
 import { statusBlock } from "./status-block.js";
+
+export type { CheckRunWrite, CheckView };
 
 /** The prefix of agate's labels: every label with it shows agate's state, and only that. */
 export const STATE_LABEL_PREFIX = "agate:";
@@ -39,18 +58,6 @@ export const STATE_LABELS: Record<string, LabelStyle> = Object.fromEntries(
     ] as const
   ).map((name) => [name, AGATE_LABELS[name]]),
 );
-
-/** What the `agate` check run shows; `conclusion: null` keeps it in progress. */
-export interface CheckView {
-  conclusion: "success" | "failure" | "action_required" | "neutral" | null;
-  title: string;
-  summary: string;
-  /** Offer "Re-run evaluator" (only where an evaluator is configured). */
-  rerunEvaluator: boolean;
-}
-
-/** A write of the `agate` check run: what it shows, and the id that names its subject. */
-export type CheckRunWrite = CheckView & { externalId: string };
 
 /** The check as GitHub shows it now, when the App has one on the commit. */
 export interface ExistingCheck {
@@ -182,4 +189,224 @@ export function planGatePass(input: {
     storeDecision: !latest || latest.state !== decision.state || check !== null,
     askEvaluator,
   };
+}
+
+/** What decidePass makes of one pass: the decision, its plan (stored beside it) and the effects. */
+export interface DecidedPass {
+  decision: GateDecision;
+  plan: GatePlan;
+  effects: Effect[];
+}
+
+/**
+ * The one call into checks/ after gather: the decision, what it writes, and the effects in the
+ * order apply carries them out. Observations first (a crash after them loses nothing a retry
+ * needs), then GitHub's writes (check, labels, comments), then the decision's audit entry and
+ * record, then the jobs it calls for.
+ */
+export function decidePass(facts: GateFacts, seen: PassSeen): DecidedPass {
+  const decision = decideGate(facts);
+  const plan = planGatePass({
+    facts,
+    decision,
+    existing: seen.existing,
+    evaluatorDue: seen.evaluator_due,
+    rerunEvaluator: seen.rerun_evaluator,
+    task: seen.view.detail,
+  });
+  const pr = facts.pull_request;
+  const labelsLeft = [
+    ...pr.labels.filter((label) => !plan.labels.remove.includes(label)),
+    ...plan.labels.add,
+  ];
+  const effects: Effect[] = [
+    observeEffect(facts, seen, labelsLeft),
+    ...githubEffects(facts, plan, seen, labelsLeft),
+  ];
+  if (plan.storeDecision) effects.push(...decisionEffects(facts, decision, plan, seen));
+  // A retry cannot tell whether its first run stored a decision and stopped before queueing the
+  // refresh (one queued per repository at a time): it is queued again then.
+  const refresh = plan.storeDecision
+    ? decisionConcernsDashboard(decision.state, facts.prior_records)
+    : seen.retried;
+  if (refresh) {
+    effects.push(
+      enqueue(DASHBOARD_JOBS.refresh, {
+        repository: pr.repository,
+        installation: seen.installation,
+        trigger: { event: "gate.decision", action: decision.state, delivery_id: null },
+      }),
+    );
+  }
+  effects.push(...entryEffects(facts, decision.state, plan.storeDecision, seen));
+  if (plan.askEvaluator) effects.push(askEvaluatorEffect(facts, plan.askEvaluator, seen));
+  return { decision, plan, effects };
+}
+
+/** The job to queue, as the store will hold it (defaults filled in). */
+function jobOf<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>) {
+  return newJobSchema.parse(newJob(spec, payload));
+}
+
+/** A job of `spec`, under the dedupe key its spec gives it (if any). */
+function enqueue<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>): Effect {
+  return { kind: "enqueue", job: jobOf(spec, payload), dedupe: spec.dedupe?.(payload) ?? null };
+}
+
+/** The stale marks, the test merge commit, the head as seen, and the view acted on. */
+function observeEffect(facts: GateFacts, seen: PassSeen, labelsLeft: readonly string[]): Effect {
+  const pr = facts.pull_request;
+  const at = seen.at;
+  const where = { repository: pr.repository, pull_number: pr.number };
+  return {
+    kind: "observe",
+    // A new head supersedes every record of other heads; they stay, marked stale.
+    stale: { repository: pr.repository, pullNumber: pr.number, supersededBy: pr.head_sha, at },
+    merge_commit: seen.merge_commit ? { ...where, ...seen.merge_commit, observed_at: at } : null,
+    head: { ...where, ...seen.head, observed_at: at },
+    sighting: { ...where, ...sightingOf(seen.view, labelsLeft), observed_at: at },
+  };
+}
+
+/** The check, the labels and the comments (each written once however often the job runs). */
+function githubEffects(
+  facts: GateFacts,
+  plan: GatePlan,
+  seen: PassSeen,
+  labelsLeft: readonly string[],
+): Effect[] {
+  const pr = facts.pull_request;
+  const effects: Effect[] = [];
+  if (plan.check) {
+    effects.push({
+      kind: "check",
+      head_sha: pr.head_sha,
+      existing: seen.existing,
+      write: plan.check,
+    });
+  }
+  const { remove, add } = plan.labels;
+  // A retry checks the look of the state labels already on: its first run may have added one
+  // and stopped before styling it.
+  const restyle = seen.retried
+    ? labelsLeft.filter((name) => STATE_LABELS[name] && !add.includes(name))
+    : [];
+  if (remove.length > 0 || add.length > 0 || restyle.length > 0) {
+    effects.push({ kind: "labels", number: pr.number, remove, add, restyle, styles: STATE_LABELS });
+  }
+  for (const [i, body] of plan.comments.entries()) {
+    effects.push({ kind: "comment", number: pr.number, key: `comment:${i}`, body });
+  }
+  return effects;
+}
+
+/**
+ * The decision's audit entry, then its acceptance record, each under the job's key. The audit
+ * entry first: a retry that finds no record stores both, each once; one that finds the record
+ * (so decides to store nothing) finds the audit entry too.
+ */
+function decisionEffects(
+  facts: GateFacts,
+  decision: GateDecision,
+  plan: GatePlan,
+  seen: PassSeen,
+): Effect[] {
+  const pr = facts.pull_request;
+  const once =
+    seen.job_id === null ? null : `job:${seen.job_id}:gate@${pr.head_sha}:${decision.state}`;
+  return [
+    {
+      kind: "audit",
+      entry: {
+        kind: "gate.decision",
+        subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
+        // The plan beside the decision: what this pass wrote, and why, can be replayed.
+        decision: JSON.parse(JSON.stringify({ ...decision, plan })),
+        facts: JSON.parse(JSON.stringify(facts)),
+        at: seen.at,
+      },
+      dedupe_key: once,
+    },
+    { kind: "record", record: recordInput(facts, decision, seen.at), dedupe_key: once },
+  ];
+}
+
+/**
+ * The handoff entries whose priority this pass can change (docs/entries.md, "Priority"): their
+ * passes, queued. When the description's mentions changed, they are stored with those passes in
+ * one write (a crash stores both or neither, and a retry finds the mentions still changed), and
+ * with this pull request's pass once more: an entry's own pass may have looked for the pull
+ * requests mentioning it before these were stored, and so not queued this one. The next pass
+ * finds the mentions unchanged and queues nothing more.
+ */
+function entryEffects(
+  facts: GateFacts,
+  state: GateDecision["state"],
+  stored: boolean,
+  seen: PassSeen,
+): Effect[] {
+  const pr = facts.pull_request;
+  const before = seen.mentioned_before;
+  const now = seen.entry_mentions;
+  const holdsBefore = gateHolds(facts.prior_records);
+  const holdsAfter = gateHolds(
+    decisionsAfterPass(facts.prior_records, pr.head_sha, stored ? state : null),
+  );
+  const due = entryPassesDue({
+    pullNumber: pr.number,
+    entries: seen.repository_entries,
+    mentionedBefore: before,
+    mentionedNow: now,
+    holdsBefore,
+    holdsAfter,
+    retried: seen.retried,
+  });
+  const target = { repository: pr.repository, installation: seen.installation };
+  const trigger = {
+    event: "gate.decision",
+    action: `#${pr.number} ${holdsAfter ? "holds" : "does not hold"}`,
+    delivery_id: null,
+  };
+  const jobs = due.map((issue) =>
+    jobOf(ENTRY_JOBS.entry, { ...target, issue_number: issue, trigger }),
+  );
+  if (sameMentions(before, now)) {
+    return jobs.map((job) => ({ kind: "enqueue", job, dedupe: null }));
+  }
+  const again = jobOf(GATE_JOBS.pullRequest, {
+    ...target,
+    number: pr.number,
+    trigger: { event: "entries.mention", action: "mentions stored", delivery_id: null },
+  });
+  return [
+    {
+      kind: "mentions",
+      repository: pr.repository,
+      pull_number: pr.number,
+      issues: now,
+      jobs: [...jobs, again],
+    },
+  ];
+}
+
+/**
+ * The evaluator's job for the head's tree. Held under a key of the tree and config until it
+ * finishes: a pass made while the same tree is queued or judged asks nothing more (that job's
+ * verdict queues the next pass). A person's re-run has no key: it is always asked.
+ */
+function askEvaluatorEffect(
+  facts: GateFacts,
+  ask: NonNullable<GatePlan["askEvaluator"]>,
+  seen: PassSeen,
+): Effect {
+  const pr = facts.pull_request;
+  const job = jobOf(GATE_JOBS.evaluator, {
+    repository: pr.repository,
+    installation: seen.installation,
+    number: pr.number,
+    head_sha: pr.head_sha,
+    ...ask,
+  });
+  const dedupeKey = `gate.evaluator:${pr.repository}#${pr.number}@tree:${ask.tree_sha}:${ask.config_digest}`;
+  return { kind: "enqueue", job, dedupe: ask.rerun ? null : { dedupeKey, until: "finished" } };
 }

@@ -1,5 +1,6 @@
 import { decideGate } from "../../checks/gate/decide.js";
 import { planGatePass } from "../../checks/gate/plan.js";
+import type { PassSeen } from "../../schemas/effects.js";
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
 
 /** What agate's first pass on these facts writes: no check run yet, no evaluator call due. */
@@ -12,4 +13,38 @@ export function firstPassPlan(facts: GateFacts, decision: GateDecision = decideG
     rerunEvaluator: false,
     task: { title: "", body: "" },
   });
+}
+
+/** What a first pass of job 41 saw besides the facts: no check, no mentions, nothing stored. */
+export function passSeen(facts: GateFacts, overrides: Partial<PassSeen> = {}): PassSeen {
+  const pr = facts.pull_request;
+  return {
+    existing: null,
+    merge_commit: null,
+    head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
+    view: {
+      snapshot: pr,
+      detail: {
+        title: "A change",
+        body: "",
+        created_at: "2026-12-02T09:00:00Z",
+        updated_at: "2026-12-02T10:00:00Z",
+        commits: 1,
+        additions: 1,
+        deletions: 0,
+        changed_files: 1,
+        merge_commit_sha: null,
+      },
+    },
+    entry_mentions: [],
+    mentioned_before: [],
+    repository_entries: [],
+    evaluator_due: false,
+    rerun_evaluator: false,
+    installation: 1,
+    at: "2026-12-02T10:05:00.000Z",
+    job_id: 41,
+    retried: false,
+    ...overrides,
+  };
 }

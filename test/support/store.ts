@@ -111,6 +111,7 @@ export function recordInput(overrides: Partial<AcceptanceRecordInput> = {}): Acc
       },
       verified: true,
       refused_reason: null,
+      run: null,
     },
     runner: { os: "Linux", arch: "X64", image_version: null, node_version: "v20.0.0" },
     grader: {

@@ -1,11 +1,13 @@
 /**
  * What the store remembers about a pull request and its head, read first in every pass: its
- * records, the test merge commits, overrides, sightings and bases of the head, and the entries.
- * checks/gate/reads.ts (`storedFacts`) makes them facts; this only reads them.
+ * records, the test merge commits, overrides, sightings and bases of the head, the entries, and the
+ * entries its description mentioned when a pass last stored them. checks/gate/reads.ts
+ * (`storedFacts`) makes them facts; this only reads them.
  */
 import type { StoredReads } from "../../../checks/gate/reads.js";
 import type { PullRequestSnapshot } from "../../../schemas/gate.js";
 import type { BaseSightingStore } from "../../store/ports/base-sighting-store.js";
+import type { EntryMentionStore } from "../../store/ports/entry-mention-store.js";
 import type { EntryStore } from "../../store/ports/entry-store.js";
 import type { ObservationStore } from "../../store/ports/observation-store.js";
 import type { OverrideStore } from "../../store/ports/override-store.js";
@@ -16,18 +18,22 @@ export async function readStored(
     OverrideStore &
     ObservationStore &
     BaseSightingStore &
-    Pick<EntryStore, "listEntries">,
+    Pick<EntryStore, "listEntries"> &
+    Pick<EntryMentionStore, "listEntryMentions">,
   pr: PullRequestSnapshot,
-): Promise<StoredReads> {
+): Promise<StoredReads & { mentions: number[] }> {
   const key = { repository: pr.repository, pullNumber: pr.number };
   const head = { repository: pr.repository, headSha: pr.head_sha };
-  const [records, mergeCommits, overrides, sightings, bases, entries] = await Promise.all([
-    store.listRecords(key),
-    store.listMergeCommits({ ...key, headSha: pr.head_sha }),
-    store.listOverrides({ ...key, headSha: pr.head_sha }),
-    store.listHeadObservations(head),
-    store.listBaseSightings(head),
-    store.listEntries({ repository: pr.repository }),
-  ]);
-  return { records, mergeCommits, overrides, sightings, bases, entries };
+  const [records, mergeCommits, overrides, sightings, bases, entries, mentions] = await Promise.all(
+    [
+      store.listRecords(key),
+      store.listMergeCommits({ ...key, headSha: pr.head_sha }),
+      store.listOverrides({ ...key, headSha: pr.head_sha }),
+      store.listHeadObservations(head),
+      store.listBaseSightings(head),
+      store.listEntries({ repository: pr.repository }),
+      store.listEntryMentions(key),
+    ],
+  );
+  return { records, mergeCommits, overrides, sightings, bases, entries, mentions };
 }

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { HEAD } from "../../test/support/gate-facts.js";
+import { errorHold, retargetHold } from "./holds.js";
+
+const held = { repository: "octo/widgets", number: 7, head_sha: HEAD, existing: null };
+
+describe("holds: the head's check back in progress, as effects", () => {
+  it("a retarget: the check alone, in progress, naming both bases", () => {
+    const effects = retargetHold(held, { from: "main", to: "release" });
+    expect(effects).toEqual([
+      expect.objectContaining({
+        kind: "check",
+        head_sha: HEAD,
+        write: expect.objectContaining({
+          conclusion: null,
+          title: "The base changed from main to release: re-evaluating against the new base",
+          externalId: `agate:octo/widgets#7@${HEAD}`,
+        }),
+      }),
+    ]);
+  });
+
+  it("a failed pass: the head recorded as seen first, then the check in progress with the reason fenced", () => {
+    const reason = "boom ```\n@everyone <b>x</b>";
+    const effects = errorHold({ ...held, base_ref: "main" }, reason, "2026-12-02T10:00:00.000Z");
+    expect(effects.map((e) => e.kind)).toEqual(["observe", "check"]);
+    expect(effects[0]).toMatchObject({
+      stale: null,
+      head: { head_sha: HEAD, base_ref: "main", pull_number: 7 },
+    });
+    const check = effects[1];
+    if (check?.kind !== "check") throw new Error("the hold writes the check");
+    expect(check.write.conclusion).toBeNull();
+    // What failed may carry text someone else wrote: it stays inside a longer fence.
+    expect(check.write.summary).toContain("````");
+  });
+});
