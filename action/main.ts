@@ -12,7 +12,6 @@ import { dirname, join, resolve } from "node:path";
 import { failedCommands } from "../checks/command-results.js";
 import { ConfigurationError } from "../checks/errors.js";
 import { recordStatus } from "../checks/gate/record-status.js";
-import { codeSpan } from "../checks/markdown.js";
 import { actionInputsSchema } from "../schemas/action.js";
 import { type CommandRecord, RECORD_FILE_NAME } from "../schemas/command-record.js";
 import { fetchShallow } from "./base-config.js";
