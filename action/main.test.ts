@@ -1,4 +1,12 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -235,15 +243,15 @@ describe("the Action bundle, run the way the runner runs it", () => {
     );
   });
 
-  it("a run that uploads nothing never loads the artifact client (its chunk can be missing)", async () => {
+  it("a run that uploads nothing and reads no trace never loads the artifact client or the trace reader (their chunks can be missing)", async () => {
     checkout = pullRequestCheckout({ [CONFIG]: config({ ok: "true" }) }, { "a.txt": "a\n" });
     const copy = mkdtempSync(join(tmpdir(), "agate-bundle-"));
     try {
       cpSync(dirname(ACTION_BUNDLE), copy, { recursive: true });
       const chunks = readdirSync(join(copy, "chunks"));
-      const artifact = chunks.filter((name) => name.startsWith("artifact-"));
-      expect(artifact).toHaveLength(1);
-      for (const name of artifact) rmSync(join(copy, "chunks", name));
+      const lazy = chunks.filter((name) => /^(artifact|trace-summary)-/.test(name));
+      expect(lazy).toHaveLength(2);
+      for (const name of lazy) rmSync(join(copy, "chunks", name));
       const result = await runBundle(checkout, {}, join(copy, "index.js"));
       expect(result.status, result.stdout + result.stderr).toBe(0);
       expect(result.outputs.passed).toBe("true");
@@ -409,6 +417,37 @@ describe("the Action bundle, run the way the runner runs it", () => {
       JSON.parse(readFileSync(result.outputs["record-path"] ?? "", "utf8")),
     );
     expect(record.commands.map((c) => [c.name, c.exit_code])).toEqual([["plant", 0]]);
+  });
+
+  it("a command that deletes the trace reader's chunk changes nothing: with a trace input it was loaded before the commands", async () => {
+    const copy = mkdtempSync(join(tmpdir(), "agate-bundle-"));
+    const traces = mkdtempSync(join(tmpdir(), "agate-traces-"));
+    try {
+      cpSync(dirname(ACTION_BUNDLE), copy, { recursive: true });
+      // Writable by anyone, so the commands' user (or agate's own, sharing it) can delete it.
+      chmodSync(copy, 0o777);
+      chmodSync(join(copy, "chunks"), 0o777);
+      const chunk = readdirSync(join(copy, "chunks")).find((n) => n.startsWith("trace-summary-"));
+      expect(chunk).toBeDefined();
+      checkout = pullRequestCheckout(
+        { [CONFIG]: config({ remove: `rm ${join(copy, "chunks", chunk ?? "")}` }) },
+        { "a.txt": "a\n" },
+      );
+      cpSync(join(FIXTURE_TRACES, "codex.jsonl"), join(traces, "codex.jsonl"));
+      const result = await runBundle(
+        checkout,
+        { token: "", trace: join(traces, "codex.jsonl") },
+        join(copy, "index.js"),
+      );
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+      expect(readdirSync(join(copy, "chunks"))).not.toContain(chunk);
+      expect(result.summary).toContain(
+        `### Agent trace \`${join(traces, "codex.jsonl")}\`: no stall found`,
+      );
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+      rmSync(traces, { recursive: true, force: true });
+    }
   });
 
   it("a trace input adds each trace's progress report to the summary; a bad trace never changes the verdict", async () => {

@@ -12,8 +12,6 @@ import { dirname, join, resolve } from "node:path";
 import { failedCommands } from "../checks/command-results.js";
 import { ConfigurationError } from "../checks/errors.js";
 import { recordStatus } from "../checks/gate/record-status.js";
-import { codeSpan } from "../checks/markdown.js";
-import { renderProgressMarkdown } from "../checks/progress/render.js";
 import { actionInputsSchema } from "../schemas/action.js";
 import { type CommandRecord, RECORD_FILE_NAME } from "../schemas/command-record.js";
 import { fetchShallow } from "./base-config.js";
@@ -27,13 +25,12 @@ import { type RunLog, runRequiredCommands } from "./required-commands.js";
 import { becomeUndumpable, refuseInspectorSignal } from "./same-uid.js";
 import { headline, renderRecordMarkdown } from "./summary.js";
 import { mark, printTimings } from "./timings.js";
-import { readTraces, type TraceOutcome } from "./trace.js";
+import type { TraceOutcome } from "./trace.js";
 import {
   loadArtifactClient,
   type RecordUpload,
   RecordUploadError,
   uploadRecord,
-  uploadTraceReport,
 } from "./upload.js";
 import * as core from "./workflow-commands.js";
 
@@ -114,6 +111,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
   // before the commands run, so they cannot rewrite it or swap it for a FIFO; a bad trace is
   // reported and never changes the verdict.
   const traceInput = core.getInput("trace").trim();
+  const tracing = traceInput ? await import("./trace-summary.js") : undefined;
   let traces: TraceOutcome[] = [];
   const outcome = await runRequiredCommands({
     cwd,
@@ -128,7 +126,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
     pullRequest: context.kind === "pull_request" ? context.event.pull_request : undefined,
     mergeGroup: context.kind === "merge_group" ? context.event.merge_group : undefined,
     beforeCommands: async (config) => {
-      if (traceInput) traces = await readTraces(cwd, traceInput, config.progress);
+      if (tracing) traces = await tracing.readTraces(cwd, traceInput, config.progress);
     },
     isolation: "commands-user",
   });
@@ -148,6 +146,7 @@ async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
     stateDir,
     repository: repository ?? null,
     traces,
+    tracing,
     artifactClient,
   });
 }
@@ -159,6 +158,8 @@ interface ReportContext {
   stateDir: string;
   repository: string | null;
   traces: TraceOutcome[];
+  /** trace-summary.ts, loaded before the commands when the `trace` input is set. */
+  tracing: typeof import("./trace-summary.js") | undefined;
   artifactClient: Awaited<ReturnType<typeof loadArtifactClient>>;
 }
 
@@ -167,7 +168,7 @@ interface ReportContext {
  * outputs, the job summary and the step's verdict. Loads no module (see upload.ts).
  */
 async function reportRecord(record: CommandRecord, report: ReportContext): Promise<void> {
-  const { inputs, cwd, env, stateDir, repository, traces, artifactClient } = report;
+  const { inputs, cwd, env, stateDir, repository, traces, tracing, artifactClient } = report;
   const json = `${JSON.stringify(record, null, 2)}\n`;
   const recordPath = inputs["record-path"]
     ? resolve(cwd, inputs["record-path"])
@@ -195,13 +196,12 @@ async function reportRecord(record: CommandRecord, report: ReportContext): Promi
   if (repository) core.setOutput("status", JSON.stringify(recordStatus(record, repository)));
 
   let traceMarkdown = "";
-  if (traces.length > 0) {
-    const where = await uploadTraceReport(`${JSON.stringify(traceJson(traces), null, 2)}\n`, {
+  if (tracing && traces.length > 0) {
+    traceMarkdown = await tracing.traceSection(traces, {
       env,
       tempDir: stateDir,
       client: artifactClient,
     });
-    traceMarkdown = `\n${renderTraces(traces)}\nThe trace reports are ${where}.\n`;
   }
   const markdown = `${renderRecordMarkdown(record)}\n${whereTheRecordWent(upload)}\n${traceMarkdown}`;
   core.writeSummary(markdown, env);
@@ -290,21 +290,6 @@ function whereTheRecordWent(upload: RecordUpload | RecordUploadError): string {
   return upload.kind === "uploaded"
     ? `The record is the artifact \`${upload.name}\` (id ${upload.id}) of this run.`
     : "The record was not uploaded (not on a GitHub Actions runner); the App cannot see it.";
-}
-
-function traceJson(traces: TraceOutcome[]) {
-  return traces.map(({ source, report, error }) => ({ source, report, error }));
-}
-
-/** The agent-trace section of the job summary: one part per trace, errors as what to fix. */
-function renderTraces(traces: TraceOutcome[]): string {
-  return traces
-    .map(({ source, report, error }) =>
-      report
-        ? renderProgressMarkdown(report, source)
-        : `### Agent trace ${codeSpan(source, 200)}: not read\n\n${codeSpan(error ?? "", 500)}. The commands' verdict does not depend on it; fix the trace input or the file to get a progress report.\n`,
-    )
-    .join("\n");
 }
 
 /** The config is read at the base: the pull request's or merge group's, else the default branch. */

@@ -11,7 +11,7 @@ import { loadConfig, type ReadDefaults } from "./config-defaults.js";
 import { commandEnvironment, runnerInfo, workflowRun } from "./environment.js";
 import { type GitObject, readObjects } from "./git/git.js";
 import {
-  createShadowGit,
+  createShadowGitWithState,
   pathText,
   type ShadowGit,
   type WorkTreeState,
@@ -116,18 +116,17 @@ export async function runRequiredCommands(
   const commit = testedCommit(cwd, base.head);
   // Built now, while nothing of the pull request's has run under agate: every later look at the
   // work tree goes through it and never reads the repository's .git (see shadow-git.ts).
-  const shadow = createShadowGit({
+  // The state before the first command comes from the same git process (nothing ran since).
+  const { shadow, state: before } = createShadowGitWithState({
     cwd,
     sha: commit.sha,
     gitDir: join(options.stateDir, "shadow-git"),
   });
+  mark("snapshot");
   const env = commandEnvironment(options.env);
-  let before: WorkTreeState;
   let ran: { commands: CommandResult[]; state: WorkTreeState };
   let isolation: CommandsIsolation | undefined;
   try {
-    before = workTreeState(shadow);
-    mark("snapshot");
     isolation = openIsolation(options, config, shadow.workTree, env);
     mark("isolation");
     // The base config allowed it (or this is `agate run`): a fact for the log, not a warning.

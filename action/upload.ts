@@ -20,7 +20,7 @@ export class RecordUploadError extends Error {
   }
 }
 
-type ArtifactModule = typeof import("@actions/artifact");
+export type ArtifactModule = typeof import("@actions/artifact");
 
 /**
  * The artifact client, loaded now: call it before the first command starts. Its code sits in files

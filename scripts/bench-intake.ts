@@ -10,7 +10,9 @@
  * them, as a commit does. At 1 in flight every delivery waits for a commit of its own, so agate
  * cannot answer faster than that; with more in flight, deliveries share commits (group commit,
  * app/store/group-commit.ts). Last, the store's own share per delivery, one at a time and with
- * 8 and 32 recorded at once. Prints figures, asserts nothing.
+ * 8 and 32 recorded at once. Each configuration also prints the CPU this process spent per
+ * delivery with agate and with bare Probot (same client): agate's own CPU per delivery is the
+ * figure a busy machine distorts least. Prints figures, asserts nothing.
  *
  *   npx tsx scripts/bench-intake.ts [deliveries=500] [rounds=3]
  */
@@ -55,7 +57,8 @@ async function requests(count: number): Promise<Request[]> {
   );
 }
 
-type Run = PostedBatch;
+/** A batch's figures and the CPU this process spent on it per delivery (client and server). */
+type Run = PostedBatch & { cpuUs: number };
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
@@ -66,9 +69,17 @@ const median = (values: number[]) =>
   );
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
-/** Posts every request to `url`, `parallel` at a time. */
-const run = (url: string, list: Request[], parallel: number): Promise<Run> =>
-  postInParallel(list, parallel, () => url);
+/**
+ * Posts every request to `url`, `parallel` at a time. The client and both servers share this
+ * process, so its CPU per delivery counts the same client for agate and bare Probot: the
+ * difference is agate's own, and a busy machine distorts it less than throughput.
+ */
+async function run(url: string, list: Request[], parallel: number): Promise<Run> {
+  const before = process.cpuUsage();
+  const batch = await postInParallel(list, parallel, () => url);
+  const used = process.cpuUsage(before);
+  return { ...batch, cpuUs: (used.user + used.system) / list.length };
+}
 
 /** What one durable commit of a delivery costs this disk at least: write its bytes, fdatasync. */
 function fsyncFloor(file: string, count = 300): { p50: number; p99: number } {
@@ -133,10 +144,15 @@ try {
         median(runs.map((r) => r.p99)),
       )} (rounds: ${runs.map((r) => r.p99.toFixed(1)).join(", ")})`;
     const ratio = median(ratios);
+    const cpu = (runs: Run[]) => median(runs.map((r) => r.cpuUs));
     const target = TARGET_RATIO[parallel] ?? 0.8;
     console.log(`${parallel} in flight (median of ${rounds} rounds):`);
     console.log(line("agate (recorded)", agateRuns));
     console.log(line("bare Probot (no-op)", bareRuns));
+    console.log(
+      `  CPU per delivery in this process (client included): agate ${cpu(agateRuns).toFixed(0)} µs, ` +
+        `bare Probot ${cpu(bareRuns).toFixed(0)} µs: agate's own ${(cpu(agateRuns) - cpu(bareRuns)).toFixed(0)} µs`,
+    );
     console.log(
       `  agate / bare throughput: ${ratio.toFixed(2)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(", ")}; target >= ${target}: ${met(ratio >= target)})`,
     );

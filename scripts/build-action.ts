@@ -8,8 +8,9 @@
  * native binding) stay packages, loaded from node_modules.
  *
  * The Action is split: what it loads with import() only sometimes (the artifact upload with its
- * ~230 packages, the API client for reading the base config when git cannot) is in
- * dist/action/chunks/, so a run that needs neither does not parse them.
+ * ~230 packages, the API client for reading the base config when git cannot, the trace reader
+ * with the progress detector when the `trace` input is set) is in dist/action/chunks/, so a run
+ * that needs none of them does not parse them.
  */
 import { chmodSync, readFileSync, rmSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";

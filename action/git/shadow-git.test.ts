@@ -4,7 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GIT_ENV, makeRepo, type TestRepo } from "../../test/support/git-repo.js";
-import { createShadowGit, pathText, type ShadowGit, workTreeState } from "./shadow-git.js";
+import {
+  createShadowGit,
+  createShadowGitWithState,
+  pathText,
+  type ShadowGit,
+  workTreeState,
+} from "./shadow-git.js";
 import { changedBetween, testedCommit } from "./snapshot.js";
 
 let repo: TestRepo | undefined;
@@ -145,5 +151,52 @@ describe("the shadow git dir", () => {
     expect(names(workTreeState(shadow))).toEqual(["hidden.txt"]);
     shadow.remove();
     expect(existsSync(shadow.gitDir)).toBe(false);
+  });
+
+  it("reads the same state and submodules with the shadow, in one git process, as workTreeState after", () => {
+    repo = makeRepo();
+    const sha = repo.commit({
+      "a.txt": "a\n",
+      "gone.txt": "x\n",
+      "kept.txt": "k\n",
+      ".gitignore": "*.log\n",
+    });
+    const gitIn = (...args: string[]) =>
+      execFileSync("git", args, { cwd: repo?.dir, env: { ...process.env, ...GIT_ENV } });
+    // A gitlink (a submodule never initialised: its directory holds what a step wrote there).
+    gitIn("update-index", "--add", "--cacheinfo", `160000,${sha},sub`);
+    gitIn("commit", "--quiet", "-m", "a submodule");
+    const tested = testedCommit(repo.dir).sha;
+    repo.write({
+      "a.txt": "changed\n",
+      "gone.txt": null,
+      "sub/file": "in the submodule\n",
+      "new dir/with space.txt": "n\n",
+      "x.log": "ignored\n",
+    });
+    writeFileSync(join(repo.dir, "tab\there.txt"), "t\n");
+    writeFileSync(
+      Buffer.concat([Buffer.from(`${repo.dir}/`), Buffer.from([0x6c, 0xe9, 0x2e, 0x74])]),
+      "latin1 name\n",
+    );
+    const read = workTreeState(shadowOf(repo.dir, tested));
+    const other = mkdtempSync(join(tmpdir(), "agate-shadow-"));
+    try {
+      const both = createShadowGitWithState({
+        cwd: repo.dir,
+        sha: tested,
+        gitDir: join(other, "shadow"),
+      });
+      // Modified, deleted and new files (odd names too), not the ignored one.
+      expect(names(both.state)).toHaveLength(5);
+      expect(names(both.state)).toEqual(
+        expect.arrayContaining(["a.txt", "gone.txt", "tab\there.txt"]),
+      );
+      expect(both.state).toEqual(read);
+      expect([...both.shadow.submodules.keys()]).toEqual(["sub"]);
+      expect(both.shadow.submodules).toEqual(shadowOf(repo.dir, tested).submodules);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });

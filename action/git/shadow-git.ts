@@ -87,6 +87,31 @@ export interface ShadowGitOptions {
 
 /** Builds the shadow. Call it before the first command: it reads the repository's `.git`. */
 export function createShadowGit(options: ShadowGitOptions): ShadowGit {
+  return buildShadow(options, false).shadow;
+}
+
+/**
+ * The shadow and the work tree's state as workTreeState would read it at once, both from one
+ * `ls-files` (the cached entries name the submodules, the modified and other ones the state):
+ * a git process fewer before the first command.
+ */
+export function createShadowGitWithState(options: ShadowGitOptions): {
+  shadow: ShadowGit;
+  state: WorkTreeState;
+} {
+  const { shadow, paths } = buildShadow(options, true);
+  try {
+    return { shadow, state: stateOf(shadow, paths ?? new Set()) };
+  } catch (error) {
+    shadow.remove();
+    throw error;
+  }
+}
+
+function buildShadow(
+  options: ShadowGitOptions,
+  withState: boolean,
+): { shadow: ShadowGit; paths: Set<string> | undefined } {
   const { sha } = options;
   const gitDir = resolve(options.gitDir);
   const [root = "", realGitDir = "", commonDir = "", objectFormat = ""] = git(options.cwd, [
@@ -143,14 +168,15 @@ export function createShadowGit(options: ShadowGitOptions): ShadowGit {
       indexTime = Math.floor(statSync(indexFile).mtimeMs / 1000);
     }
     restore();
-    for (const key of gitlinks(shadow)) {
+    const listing = withState ? cachedAndChanged(shadow) : { gitlinks: gitlinks(shadow) };
+    for (const key of listing.gitlinks) {
       shadow.submodules.set(key, directoryToken(pathOf(shadow, key), format));
     }
+    return { shadow, paths: "paths" in listing ? listing.paths : undefined };
   } catch (error) {
     shadow.remove();
     throw error;
   }
-  return shadow;
 }
 
 /** agate's own config for the shadow: the repository's harmless core.* settings, nothing else. */
@@ -248,6 +274,37 @@ function gitlinks(shadow: ShadowGit): string[] {
     .map((line) => line.slice(line.indexOf("\t") + 1));
 }
 
+/**
+ * gitlinks() and workTreeState's listing in one process: `-t` tags each entry (`?` other, `C`
+ * modified or deleted, any other tag a cached entry), `--stage` gives a cached entry's mode.
+ */
+function cachedAndChanged(shadow: ShadowGit): { gitlinks: string[]; paths: Set<string> } {
+  const out = gitShadowBuffer(shadow, [
+    "ls-files",
+    "-z",
+    "-t",
+    "--stage",
+    "--cached",
+    "--modified",
+    "--others",
+    "--exclude-standard",
+  ]).toString("latin1");
+  const links = new Set<string>();
+  const paths = new Set<string>();
+  for (const entry of out.split("\0")) {
+    if (entry.startsWith("? ")) {
+      paths.add(entry.slice(2));
+      continue;
+    }
+    const tab = entry.indexOf("\t");
+    if (tab < 0) continue;
+    const path = entry.slice(tab + 1);
+    if (entry.startsWith("C ")) paths.add(path);
+    else if (entry.slice(2).startsWith("160000 ")) links.add(path);
+  }
+  return { gitlinks: [...links], paths };
+}
+
 const pathOf = (shadow: ShadowGit, key: string) =>
   Buffer.concat([Buffer.from(`${shadow.workTree}/`), Buffer.from(key, "latin1")]);
 
@@ -324,6 +381,11 @@ export function workTreeState(shadow: ShadowGit): WorkTreeState {
     if (end > start) paths.add(out.subarray(start, end).toString("latin1"));
     start = end + 1;
   }
+  return stateOf(shadow, paths);
+}
+
+/** The state of the paths git listed as modified or other, and of every submodule. */
+function stateOf(shadow: ShadowGit, paths: Set<string>): WorkTreeState {
   const root = Buffer.from(`${shadow.workTree}/`);
   const state: WorkTreeState = new Map();
   // A submodule differs when git says its commit moved, or when its content is not what it was

@@ -6,14 +6,15 @@
  * straight back, leaves the pull request on `main` by the time a pass looks; the `edited` events
  * say otherwise, and a head seen under two bases is never believed (checks/gate/decide.ts).
  *
- * Pure and quick, as the route: it reads the signed payload only. GitHub names a pull request's
+ * Pure and quick, as the route: it reads the signed payload only, through the route's parse. GitHub names a pull request's
  * base in its own events (head and base; a retarget's `changes.base` too), in reviews, and in
  * the pull requests a workflow run or check run lists (pull-request-minimal, each with the base
  * it had when GitHub associated it; those of another repository are left out).
  */
 import type { z } from "zod";
 import type { EventBase } from "../../schemas/store.js";
-import { ROUTED_EVENTS, type RoutedEvent } from "../../schemas/webhooks.js";
+import type { ROUTED_EVENTS, RoutedEvent } from "../../schemas/webhooks.js";
+import { parseRouted } from "../runtime/routing.js";
 
 type Event<E extends RoutedEvent> = z.output<(typeof ROUTED_EVENTS)[E]>;
 type Listed = Event<"workflow_run">["workflow_run"]["pull_requests"][number];
@@ -54,12 +55,13 @@ function listed(
 export function eventBases(event: string, payload: unknown): EventBase[] {
   if (!Object.hasOwn(READERS, event)) return [];
   const name = event as RoutedEvent;
-  const parsed = ROUTED_EVENTS[name].safeParse(payload);
-  if (!parsed.success) return [];
+  // The route's parse of the same payload, not a second one (routing.ts).
+  const parsed = parseRouted(name, payload);
+  if (!parsed) return [];
   const read = READERS[name] as (e: unknown) => Omit<EventBase, "repository">[];
-  const repository = parsed.data.repository.full_name;
+  const repository = parsed.repository.full_name;
   const unique = new Map<string, EventBase>();
-  for (const seen of read(parsed.data)) {
+  for (const seen of read(parsed)) {
     if (seen.base_ref === "") continue;
     unique.set(`${seen.pull_number}\n${seen.head_sha}\n${seen.base_ref}`, {
       repository,

@@ -36,10 +36,10 @@ async function start(options: { retention?: string; pruneIntervalMs?: number } =
     pollMs: 10,
     ...(options.pruneIntervalMs ? { pruneIntervalMs: options.pruneIntervalMs } : {}),
     handlers: {
-      "gate.pull_request": async (_job, { delivery }) => {
+      "gate.pull_request": async (job) => {
         // The delivery "held" stays running until the test lets it go.
-        if (delivery?.id === "held") await held;
-        ran.push(delivery?.id ?? "?");
+        if (job.delivery_id === "held") await held;
+        ran.push(job.delivery_id ?? "?");
       },
     },
   });

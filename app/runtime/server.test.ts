@@ -211,8 +211,8 @@ describe("startAgate", () => {
       log,
       handlers: (runtime) => {
         probotSeen = typeof runtime.probot.auth === "function";
-        const handler: JobHandler = async (job, { delivery }) => {
-          ran.push(`${job.kind} ${delivery?.id}`);
+        const handler: JobHandler = async (job) => {
+          ran.push(`${job.kind} ${job.delivery_id}`);
         };
         return { "gate.pull_request": handler };
       },

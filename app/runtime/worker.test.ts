@@ -53,7 +53,7 @@ async function jobWhen(id: number, status: Job["status"]): Promise<Job> {
 }
 
 describe("workers", () => {
-  it("run a delivery's job with the stored delivery, and complete it", async () => {
+  it("run a delivery's job and complete it", async () => {
     const payload = JSON.stringify({ action: "opened", number: 3 });
     const { jobIds } = await store.recordDelivery({
       delivery: {
@@ -75,7 +75,6 @@ describe("workers", () => {
     const done = await jobWhen(jobIds[0] ?? 0, "done");
     expect(done.attempts).toBe(1);
     expect(seen).toHaveLength(1);
-    expect(seen[0]?.delivery).toMatchObject({ id: "d-1", event: "pull_request", payload });
     expect(seen[0]?.signal.aborted).toBe(false);
   });
 

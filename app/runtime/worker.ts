@@ -14,15 +14,13 @@
  *   again, so handlers must be idempotent (a job can run more than once, never concurrently).
  */
 
-import type { Job, StoredDelivery } from "../../schemas/store.js";
+import type { Job } from "../../schemas/store.js";
 import { type Backoff, exponentialBackoff } from "../kit/backoff.js";
 import type { ClaimedJob } from "../store/ports/job-queue.js";
 import type { Store } from "../store/store.js";
 import { type Execution, type JobRunner, message, runJob } from "./run-job.js";
 
 export interface JobAttempt {
-  /** The delivery that enqueued the job, re-read from the store (absent for other jobs). */
-  delivery?: StoredDelivery;
   /** Aborted when the lease is lost or the process stops before the handler finished. */
   signal: AbortSignal;
   /**

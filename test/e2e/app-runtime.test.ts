@@ -70,19 +70,17 @@ describe("the App's webhook path against the simulator", () => {
       route: agateRoute,
       observe: agateObserve,
       handlers: ({ probot }) => ({
-        "gate.pull_request": async (_job, { delivery }) => {
-          if (!delivery) throw new Error("a gate job without its delivery");
-          runs.set(delivery.id, (runs.get(delivery.id) ?? 0) + 1);
-          const payload = JSON.parse(delivery.payload) as {
-            installation: { id: number };
-            repository: { name: string; owner: { login: string } };
+        "gate.pull_request": async (job) => {
+          if (!job.delivery_id) throw new Error("a gate job without its delivery");
+          runs.set(job.delivery_id, (runs.get(job.delivery_id) ?? 0) + 1);
+          const { installation, repository } = job.payload as {
+            installation: number;
+            repository: string;
           };
+          const [owner = "", repo = ""] = repository.split("/");
           // Handlers reach GitHub as the installation through the Probot instance.
-          const octokit = await probot.auth(payload.installation.id);
-          const { data } = await octokit.rest.repos.get({
-            owner: payload.repository.owner.login,
-            repo: payload.repository.name,
-          });
+          const octokit = await probot.auth(installation);
+          const { data } = await octokit.rest.repos.get({ owner, repo });
           repositories.push(data.full_name);
         },
       }),
