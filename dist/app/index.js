@@ -33,8 +33,8 @@ var jobTarget = {
   repository: repositoryFullNameSchema,
   installation: positiveIntSchema
 };
-function jobSpec(kind, payload, concurrencyKey, dedupe) {
-  return { kind, payload, concurrencyKey, ...dedupe ? { dedupe } : {} };
+function jobSpec(kind, payload, concurrencyKey, dedupe2) {
+  return { kind, payload, concurrencyKey, ...dedupe2 ? { dedupe: dedupe2 } : {} };
 }
 var unkeyed = () => null;
 function jobOf(spec, payload, options = {}) {
@@ -418,7 +418,16 @@ var maintainerOverrideSchema = z7.strictObject({
 var provenanceSchema = z7.strictObject({
   workflow: workflowRunRefSchema.nullable(),
   verified: z7.boolean(),
-  refused_reason: z7.string().nullable().meta({ description: "Why the command record was not believed." })
+  refused_reason: z7.string().nullable().meta({ description: "Why the command record was not believed." }),
+  /**
+   * The evidence run's attempt the decision read, and whether its job was complete then: a later
+   * pass caused by the same attempt adds nothing. Null in records stored before it was kept.
+   */
+  run: z7.strictObject({
+    id: positiveIntSchema,
+    attempt: positiveIntSchema,
+    job_complete: z7.boolean()
+  }).nullable().default(null)
 });
 var handoffCheckSchema = z7.strictObject({
   path: z7.string().min(1),
@@ -722,6 +731,12 @@ var bundleFileSchema = z10.strictObject({
   /** null: shown whole. Otherwise why the patch is not shown (budget, binary, too large). */
   omitted: z10.string().nullable()
 });
+var bundleCommandSchema = z10.strictObject({
+  name: z10.string(),
+  run: z10.string(),
+  exit_code: z10.number().int().nullable(),
+  tail: z10.string()
+});
 var evaluationBundleSchema = z10.strictObject({
   prompt_version: z10.string(),
   repository: repositoryFullNameSchema,
@@ -748,14 +763,7 @@ var evaluationBundleSchema = z10.strictObject({
     total_additions: nonNegativeIntSchema,
     total_deletions: nonNegativeIntSchema
   }),
-  commands: z10.array(
-    z10.strictObject({
-      name: z10.string(),
-      run: z10.string(),
-      exit_code: z10.number().int().nullable(),
-      tail: z10.string()
-    })
-  ),
+  commands: z10.array(bundleCommandSchema),
   handoff: z10.strictObject({ path: z10.string(), text: z10.string() }).nullable(),
   /** The agent's trace reports of the evidence run; null when it uploaded none. */
   agent_trace: bundleTraceSchema.nullable().default(null),
@@ -788,6 +796,14 @@ var evaluationOutcomeSchema = z10.discriminatedUnion("status", [
     error: z10.string(),
     /** The exact config or environment change that fixes it, when one is known. */
     fix: z10.string()
+  }),
+  z10.strictObject({
+    status: z10.literal("over_budget"),
+    budget: z10.literal("evaluator_bundle_tokens"),
+    /** What the capped row says: how large the bundle is, and what to change. */
+    detail: z10.string(),
+    estimated_tokens: nonNegativeIntSchema,
+    token_limit: positiveIntSchema
   })
 ]);
 var evaluationSchema = z10.strictObject({
@@ -1323,12 +1339,25 @@ function noAnswerText(failure) {
 
 // github/repos.ts
 async function commitFiles(r, sha2) {
-  r.count("repos/get-commit");
-  const { data } = await r.client.rest.repos.getCommit({ ...at(r), ref: sha2, per_page: 100 });
-  return (data.files ?? []).flatMap(
-    (f) => f.previous_filename ? [f.filename, f.previous_filename] : [f.filename]
-  );
+  const files = [];
+  for (let page2 = 1; page2 <= COMMIT_FILE_PAGES; page2++) {
+    r.count("repos/get-commit");
+    const { data } = await r.client.rest.repos.getCommit({
+      ...at(r),
+      ref: sha2,
+      per_page: 100,
+      page: page2
+    });
+    const listed2 = data.files ?? [];
+    for (const f of listed2) {
+      files.push(f.filename);
+      if (f.previous_filename) files.push(f.previous_filename);
+    }
+    if (listed2.length < 100) break;
+  }
+  return files;
 }
+var COMMIT_FILE_PAGES = 30;
 async function compare(r, base, head) {
   r.count("repos/compare-commits");
   const { data } = await r.client.rest.repos.compareCommitsWithBasehead({
@@ -2038,10 +2067,10 @@ function callsOf(adapters) {
   return `${total} GitHub calls: ${list2}`;
 }
 function queueJob(queue, spec, payload, options = {}) {
-  const dedupe = options.dedupe ?? spec.dedupe?.(payload);
+  const dedupe2 = options.dedupe ?? spec.dedupe?.(payload);
   return queue.enqueue(
     jobOf(spec, payload, options.run_at === void 0 ? {} : { run_at: options.run_at }),
-    dedupe
+    dedupe2
   );
 }
 function workerHandlers(registry, services, log) {
@@ -2424,7 +2453,8 @@ async function runDashboardJob(job, deps) {
     states: LISTED_ENTRY_STATES
   });
   const pulls = [];
-  for (const pull of await github.openPullRequests()) {
+  const open = await github.openPullRequests();
+  for (const pull of open) {
     const records = await store.listRecords({
       repository: job.repository,
       pullNumber: pull.number,
@@ -2433,9 +2463,11 @@ async function runDashboardJob(job, deps) {
     const line2 = dashboardPull(pull, records);
     if (line2) pulls.push(line2);
   }
+  const openNumbers = new Set(open.map((p) => p.number));
+  const reads = { isOpen: async (number) => openNumbers.has(number) };
   const waiting = /* @__PURE__ */ new Set();
   for (const entry of entries.filter((e) => e.state === "escalated")) {
-    if (await deps.agentWaits({ github, store, now: deps.now }, entry))
+    if (await deps.agentWaits({ github, store, now: deps.now }, entry, reads))
       waiting.add(entry.issue_number);
   }
   const input = { entries, pulls, waiting };
@@ -2655,6 +2687,27 @@ function gateHolds(decisions) {
   const current = decisions.findLast((d) => d.stale === null || d.stale === void 0);
   if (!current) return newest.state !== "not_gated";
   return current.state !== "accepted" && current.state !== "not_gated";
+}
+function decisionsAfterPass(prior, head, stored) {
+  const after = prior.map(
+    (r) => r.head_sha !== head && (r.stale === null || r.stale === void 0) ? { state: r.state, stale: { superseded_by: head } } : r
+  );
+  return stored === null ? after : [...after, { state: stored, stale: null }];
+}
+var sameMentions = (a, b) => new Set(a).size === new Set(b).size && a.every((n) => b.includes(n));
+function entryPassesDue(input) {
+  const { mentionedBefore, mentionedNow, holdsAfter } = input;
+  const holdChanged = input.holdsBefore !== holdsAfter || input.retried;
+  if (!holdChanged && sameMentions(mentionedBefore, mentionedNow)) return [];
+  const due = input.entries.filter((e) => {
+    if (e.state === "resolved") return false;
+    const named2 = e.fields.blocking_pull === input.pullNumber;
+    const now = mentionedNow.includes(e.issue_number);
+    const before = mentionedBefore.includes(e.issue_number);
+    if (holdChanged) return named2 || now || before;
+    return holdsAfter && !named2 && now !== before;
+  });
+  return due.map((e) => e.issue_number);
 }
 function holdingPulls(pulls) {
   return [...new Set(pulls.filter((p) => gateHolds(p.decisions)).map((p) => p.number))];
@@ -3170,16 +3223,27 @@ function jobScope(jobId, part) {
   return `${jobId === void 0 ? `run:${randomBytes(8).toString("hex")}` : `job:${jobId}`}:${part}`;
 }
 var WriteOnce = class {
-  constructor(github, ledger, scope) {
+  constructor(github, ledger, scope, commentsOf) {
     this.github = github;
     this.ledger = ledger;
     this.scope = scope;
+    this.commentsOf = commentsOf;
     this.#repository = `${github.owner}/${github.repo}`;
   }
   github;
   ledger;
   scope;
+  commentsOf;
   #repository;
+  #listed = /* @__PURE__ */ new Map();
+  #comments(target) {
+    let listed2 = this.#listed.get(target);
+    if (!listed2) {
+      listed2 = this.commentsOf?.(target) ?? this.github.issueComments(target);
+      this.#listed.set(target, listed2);
+    }
+    return listed2;
+  }
   /**
    * Posts `body` on issue or pull request `target`, once for `key` (unique in the database:
    * name what it answers, such as the comment a reply is to, or the job and its n-th comment).
@@ -3220,7 +3284,7 @@ var WriteOnce = class {
     const marker = onceMarker(intent.marker);
     if (mayExist) {
       const login = this.github.appLogin.toLowerCase();
-      const found = (await this.github.issueComments(intent.target)).find(
+      const found = (await this.#comments(intent.target)).find(
         (c) => c.login.toLowerCase() === login && c.body.includes(marker)
       );
       if (found) {
@@ -3308,6 +3372,21 @@ var overrideJobSchema = z14.strictObject({
   }),
   trigger: triggerSchema
 });
+var evaluatorInputsSchema = z14.strictObject({
+  base_sha: gitShaSchema,
+  base_ref: z14.string(),
+  title: z14.string(),
+  body: z14.string(),
+  /** The believed record's commands on the head (none when it carried a pass over). */
+  commands: z14.array(bundleCommandSchema),
+  trace: bundleTraceSchema.nullable(),
+  /** Where the handoff file is read: the head when the pull request touched it. */
+  handoff_at: z14.enum(["head", "merge_base"]),
+  /** The pull request's changed files; those past the compare's 300 are named to the evaluator. */
+  changed_files: z14.array(z14.strictObject({ filename: z14.string(), status: z14.string() })),
+  /** When the pass read its facts: a head or base first seen after it means the pull request moved on. */
+  read_at: isoDateTimeSchema
+});
 var evaluatorJobSchema = z14.strictObject({
   ...jobTarget,
   number: positiveIntSchema,
@@ -3315,7 +3394,9 @@ var evaluatorJobSchema = z14.strictObject({
   tree_sha: gitShaSchema,
   config_digest: z14.string(),
   /** A person asked again: a stored verdict does not stop the call (budgets still do). */
-  rerun: z14.boolean().default(false)
+  rerun: z14.boolean().default(false),
+  /** null: queued by an agate before issue 30, which read the pull request again; a pass is queued. */
+  inputs: evaluatorInputsSchema.nullable().default(null)
 });
 var repositoryLabelsJobSchema = z14.strictObject({ ...jobTarget, trigger: triggerSchema });
 var mergeGroupDeadlineFields = {
@@ -4067,7 +4148,7 @@ async function readEscalationRules(github, readDefaults) {
 }
 
 // app/entries/waiting.ts
-async function agentWaits(deps, entry, comments) {
+async function agentWaits(deps, entry, reads) {
   if (entry.state === "resolved") return null;
   const { repository: repository3 } = entry;
   const named2 = entry.fields.blocking_pull;
@@ -4086,15 +4167,15 @@ async function agentWaits(deps, entry, comments) {
     }))
   );
   for (const number of holdingPulls(pulls)) {
-    if (await deps.github.isPullRequestOpen(number)) return { by: "pull_request", number };
+    if (await reads.isOpen(number)) return { by: "pull_request", number };
   }
-  const read = comments ?? await deps.github.issueComments(entry.issue_number);
+  const read = await (reads.comments?.() ?? deps.github.issueComments(entry.issue_number));
   const until = declaredWaitUntil(read, entry.author, deps.now());
   return until ? { by: "author", until } : null;
 }
 
 // app/entries/entry-job.ts
-var REFUSAL_MARKER = "<!-- agate:entry-refused -->";
+var REFUSAL_TAG = "<!-- agate:entry-refused -->";
 function deadlineJobs(entry, installation2) {
   if (!entry.deadline) return [];
   const at3 = entry.deadline.at;
@@ -4124,14 +4205,12 @@ async function runEntryJob(job, deps) {
   const opened2 = stored ? { entry: stored, created: false } : await openFromForm(pass, job, deps, issue2);
   if (typeof opened2 === "string") return `${where2}: ${opened2}`;
   let { entry } = opened2;
-  let comments;
   if (job.trigger.event === "issue_comment" || job.trigger.event === "timer" || opened2.created) {
-    comments = await deps.github.issueComments(issue2.number);
-    entry = await applyComments(pass, deps, entry, comments);
+    entry = await applyComments(pass, deps, entry, await pass.comments());
   }
   entry = await pass.deadlines(entry, deps.now());
-  const projected = await project(deps, entry, issue2, job, comments);
-  const posted = await postReplies(deps, entry, comments);
+  const projected = await project(deps, entry, issue2, job, pass.comments);
+  const posted = await postReplies(deps, entry, pass.comments);
   const problem = pass.problem();
   const notes = problem ? [...pass.notes, problem] : pass.notes;
   return `${where2} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${entry.state} v${entry.version}${notes.length ? ` (${notes.join(", ")})` : ""}; ${posted} replies, ${projected}`;
@@ -4141,11 +4220,16 @@ function entryPass(job, deps) {
   const key = { repository: job.repository, issueNumber: job.issue_number };
   const target = { repository: job.repository, installation: job.installation };
   let rulesRead;
+  let commentsRead;
   const pass = {
     notes: [],
     rules: async () => {
       rulesRead ??= await readEscalationRules(github, deps.readDefaults);
       return rulesRead.rules;
+    },
+    comments: () => {
+      commentsRead ??= github.issueComments(job.issue_number);
+      return commentsRead;
     },
     problem: () => rulesRead?.problem ?? void 0,
     save: async (current, step2) => {
@@ -4184,7 +4268,7 @@ async function openFromForm(pass, job, deps, issue2) {
   const form = parseEntryForm(issue2.body);
   if (form.kind === "not_an_entry") return "not a handoff entry";
   if (form.kind === "refused") {
-    await refuse(deps.github, issue2, deps.appLogin, refusedForm(form.missing, form.problems));
+    await refuse(deps, job.repository, issue2, refusedForm(form.missing, form.problems));
     return `refused (missing ${form.missing.join(", ") || form.problems.join("; ")}), closed`;
   }
   const step2 = openEntry({
@@ -4231,22 +4315,20 @@ async function applyComments(pass, deps, current, comments) {
   }
   return entry;
 }
-async function refuse(github, issue2, appLogin, text) {
-  const comments = await github.issueComments(issue2.number);
-  const own = comments.filter((c) => c.login.toLowerCase() === appLogin.toLowerCase());
-  if (!own.some((c) => c.body.includes(REFUSAL_MARKER))) {
-    await github.comment(issue2.number, `${text}
+async function refuse(deps, repository3, issue2, text) {
+  const writes = new WriteOnce(deps.github, deps.store, jobScope(deps.jobId, "entry-refusal"));
+  const key = `entry-refused:${repository3}#${issue2.number}`;
+  await writes.comment(key, issue2.number, `${text}
 
-${REFUSAL_MARKER}`);
-  }
-  await github.setIssueState(issue2.number, "closed", "not_planned");
+${REFUSAL_TAG}`);
+  await deps.github.setIssueState(issue2.number, "closed", "not_planned");
 }
 async function postReplies(deps, entry, listed2) {
   const key = { repository: entry.repository, issueNumber: entry.issue_number };
   const unposted = (await deps.store.listEntryEvents(key)).filter((e) => e.posted_at === null);
   if (unposted.length === 0) return 0;
   const needsPost = unposted.some((e) => e.reply !== null);
-  const comments = needsPost ? listed2 ?? await deps.github.issueComments(entry.issue_number) : [];
+  const comments = needsPost ? await listed2() : [];
   const own = comments.filter((c) => c.login.toLowerCase() === deps.appLogin.toLowerCase());
   let count2 = 0;
   for (const event of unposted) {
@@ -4269,13 +4351,21 @@ ${renderReplyMarker({ ...event, state: event.to_state, comment: event.comment_id
 }
 async function project(deps, entry, issue2, job, listed2) {
   const { github } = deps;
-  const writes = new WriteOnce(github, deps.store, jobScope(deps.jobId, "entry"));
+  const writes = new WriteOnce(
+    github,
+    deps.store,
+    jobScope(deps.jobId, "entry"),
+    (target) => target === issue2.number ? listed2() : github.issueComments(target)
+  );
   const notice = (what, text) => writes.intend(
     `put-back:${job.trigger.delivery_id ?? writes.scope}:${what}`,
     issue2.number,
     text
   );
-  const waiting = await agentWaits(deps, entry, listed2);
+  const waiting = await agentWaits(deps, entry, {
+    comments: listed2,
+    isOpen: (number) => github.isPullRequestOpen(number)
+  });
   if (waiting?.by === "author") await queueWaitExpiry(deps, job, waiting.until);
   const plan = planEntryLabels(issue2.labels, desiredEntryLabels(entry.state, waiting !== null));
   const priorityChanged = [...plan.add, ...plan.remove].some(isEntryPriorityLabel);
@@ -4562,6 +4652,50 @@ var ROUTED_EVENTS = {
   issues: issuesEventSchema
 };
 
+// app/runtime/routing.ts
+var parses = /* @__PURE__ */ new WeakMap();
+function parseRouted(event, payload) {
+  const parse = () => {
+    const parsed = ROUTED_EVENTS[event].safeParse(payload);
+    return parsed.success ? parsed.data : null;
+  };
+  if (typeof payload !== "object" || payload === null) return parse();
+  let byEvent = parses.get(payload);
+  if (!byEvent) {
+    byEvent = /* @__PURE__ */ new Map();
+    parses.set(payload, byEvent);
+  }
+  if (!byEvent.has(event)) byEvent.set(event, parse());
+  return byEvent.get(event);
+}
+function composeRoutes(domains) {
+  return (event, payload, deliveryId) => {
+    if (Object.hasOwn(INSTALLATION_EVENTS, event)) {
+      const name2 = event;
+      const parsed2 = INSTALLATION_EVENTS[name2].safeParse(payload);
+      if (!parsed2.success) return [];
+      const trigger = { event, action: parsed2.data.action, delivery_id: deliveryId };
+      return domains.flatMap((domain) => {
+        const route = domain.installations?.[name2];
+        return route?.(parsed2.data, trigger) ?? [];
+      });
+    }
+    if (!Object.hasOwn(ROUTED_EVENTS, event)) return [];
+    const name = event;
+    const parsed = parseRouted(name, payload);
+    if (!parsed) return [];
+    const target = {
+      repository: parsed.repository.full_name,
+      installation: parsed.installation.id,
+      trigger: { event, action: parsed.action ?? null, delivery_id: deliveryId }
+    };
+    return domains.flatMap((domain) => {
+      const route = domain.events?.[name];
+      return route?.(parsed, target) ?? [];
+    });
+  };
+}
+
 // app/gate/event-bases.ts
 var READERS = {
   pull_request: (e) => {
@@ -4591,12 +4725,12 @@ function listed(pulls, headSha, e) {
 function eventBases(event, payload) {
   if (!Object.hasOwn(READERS, event)) return [];
   const name = event;
-  const parsed = ROUTED_EVENTS[name].safeParse(payload);
-  if (!parsed.success) return [];
+  const parsed = parseRouted(name, payload);
+  if (!parsed) return [];
   const read = READERS[name];
-  const repository3 = parsed.data.repository.full_name;
+  const repository3 = parsed.repository.full_name;
   const unique = /* @__PURE__ */ new Map();
-  for (const seen of read(parsed.data)) {
+  for (const seen of read(parsed)) {
     if (seen.base_ref === "") continue;
     unique.set(`${seen.pull_number}
 ${seen.head_sha}
@@ -4625,6 +4759,14 @@ function answeringEvaluation(sameTree, pr, configDigest2, records) {
     (e) => e.config_digest === configDigest2 && e.run.prompt_version === EVALUATOR_PROMPT_VERSION && sameBase(e.head_sha)
   ).at(-1) ?? null;
 }
+function evaluationFact(answering) {
+  if (!answering) return { status: "not_asked" };
+  const outcome = answering.outcome;
+  if (outcome.status === "over_budget") {
+    return { status: "over_budget", budget: outcome.budget, detail: outcome.detail };
+  }
+  return { status: "judged", evaluation: answering };
+}
 function evaluatorDue(fact, rerun, sameTree, config) {
   if (fact.status === "not_asked") return true;
   if (!rerun || fact.status !== "judged") return false;
@@ -4650,7 +4792,13 @@ function dailyBudget(day, config, now) {
 }
 function bundleOverBudget(budget) {
   if (budget.estimated_tokens <= budget.token_limit) return null;
-  return `even cut down, what the evaluator must see is about ${budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${budget.token_limit}); raise it in .github/agate.yml on the base branch`;
+  return {
+    status: "over_budget",
+    budget: "evaluator_bundle_tokens",
+    detail: `even cut down, what the evaluator must see is about ${budget.estimated_tokens} tokens, over budgets.evaluator_bundle_tokens (${budget.token_limit}); raise it in .github/agate.yml on the base branch`,
+    estimated_tokens: budget.estimated_tokens,
+    token_limit: budget.token_limit
+  };
 }
 
 // checks/evaluator/untrusted.ts
@@ -4780,7 +4928,7 @@ ${text.slice(-max)}`;
         `the handoff file ${quoteName(input.handoff.path)}`
       )
     } : null,
-    agent_trace: bundleTrace(input.trace),
+    agent_trace: input.trace ?? null,
     budget: { token_limit: limit, estimated_tokens: 0, cuts },
     previous_attempt: null
   };
@@ -4791,23 +4939,28 @@ ${text.slice(-max)}`;
   bundle.budget.estimated_tokens = estimateTokens(JSON.stringify(bundle)) + PROMPT_OVERHEAD_TOKENS + fences + patches * FENCE_TOKENS;
   return bundle;
 }
-function capCommands(commands, limit, cuts) {
-  const total = Math.floor(limit * SHARE.commands * 3);
-  const each = Math.min(
+function tailRoom(limit, count2) {
+  return Math.min(
     Math.floor(limit * SHARE.tail * 3),
-    Math.floor(total / Math.max(1, commands.length))
+    Math.floor(Math.floor(limit * SHARE.commands * 3) / Math.max(1, count2))
   );
+}
+function bundleCommands(commands, limit) {
+  const keep = tailRoom(limit, commands.length) + 1;
+  return commands.map((c) => ({
+    name: c.name,
+    run: c.run,
+    exit_code: c.exit_code,
+    tail: c.output.tail.length > keep ? c.output.tail.slice(-keep) : c.output.tail
+  }));
+}
+function capCommands(commands, limit, cuts) {
+  const each = tailRoom(limit, commands.length);
   return commands.map((c) => {
-    const tail = c.output.tail;
-    if (tail.length > each) {
+    if (c.tail.length > each) {
       cuts.push(`the output tail of ${quoteName(c.name)} cut to its last ${each} characters`);
     }
-    return {
-      name: c.name,
-      run: c.run,
-      exit_code: c.exit_code,
-      tail: tail.length > each ? tail.slice(-each) : tail
-    };
+    return { ...c, tail: c.tail.length > each ? c.tail.slice(-each) : c.tail };
   });
 }
 var entryCost = (file2) => estimateTokens(JSON.stringify(file2)) + 1;
@@ -5619,7 +5772,7 @@ function isRetriable(error) {
 
 // app/store/postgres/postgres-store.ts
 import pg2 from "pg";
-import { z as z27 } from "zod";
+import { z as z24 } from "zod";
 
 // app/store/compose.ts
 var PortedStore = class {
@@ -5633,10 +5786,193 @@ var PortedStore = class {
 };
 
 // app/store/validate.ts
+import { z as z21 } from "zod";
+
+// schemas/store.ts
 import { z as z20 } from "zod";
+var deliverySchema = z20.strictObject({
+  id: z20.string().min(1),
+  event: z20.string().min(1),
+  action: z20.string().nullable(),
+  payload_sha256: sha256HexSchema,
+  received_at: isoDateTimeSchema
+});
+var jobStatusSchema = z20.enum(["queued", "running", "done", "dead"]);
+var newJobSchema = z20.strictObject({
+  kind: z20.string().min(1),
+  payload: z20.json(),
+  /** Jobs with the same key run one at a time, in order (for example one pull request). */
+  concurrency_key: z20.string().min(1).nullable().default(null),
+  run_at: isoDateTimeSchema.optional(),
+  max_attempts: positiveIntSchema.default(8)
+});
+var jobSchema = z20.strictObject({
+  id: positiveIntSchema,
+  kind: z20.string(),
+  payload: z20.json(),
+  concurrency_key: z20.string().nullable(),
+  delivery_id: z20.string().nullable(),
+  status: jobStatusSchema,
+  attempts: z20.number().int().nonnegative(),
+  max_attempts: positiveIntSchema,
+  run_at: isoDateTimeSchema,
+  lease_owner: z20.string().nullable(),
+  lease_expires_at: isoDateTimeSchema.nullable(),
+  last_error: z20.string().nullable(),
+  created_at: isoDateTimeSchema,
+  updated_at: isoDateTimeSchema
+});
+var auditEntryInputSchema = z20.strictObject({
+  kind: z20.string().min(1).meta({ description: "What was decided, e.g. gate.decision or entry.transition." }),
+  subject: z20.string().min(1).meta({ description: "What it was about, e.g. octo/repo#12@<sha>." }),
+  decision: z20.json(),
+  facts: z20.json().meta({ description: "Everything the decision was computed from, so it can be replayed." }),
+  at: isoDateTimeSchema
+});
+var auditEntrySchema = auditEntryInputSchema.extend({ id: positiveIntSchema });
+var storedDeliverySchema = deliverySchema.extend({ payload: z20.string() });
+var deliveryPruneSchema = z20.strictObject({
+  pruned_at: isoDateTimeSchema,
+  retention_ms: positiveIntSchema
+});
+var deliveryRecordSchema = deliverySchema.extend({
+  repository: z20.string().nullable(),
+  recorded_at: isoDateTimeSchema,
+  pruned: deliveryPruneSchema.nullable()
+});
+var overrideInputSchema = z20.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_ref: z20.string().min(1),
+  by: z20.string().min(1),
+  reason: z20.string().min(1),
+  comment_url: z20.string().nullable(),
+  at: isoDateTimeSchema
+});
+var storedOverrideSchema = overrideInputSchema.extend({ id: positiveIntSchema });
+var mergeCommitObservationSchema = z20.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  merge_sha: gitShaSchema,
+  observed_at: isoDateTimeSchema
+});
+var headObservationSchema = z20.strictObject({
+  repository: repositoryFullNameSchema,
+  head_sha: gitShaSchema,
+  pull_number: positiveIntSchema,
+  base_ref: z20.string().min(1),
+  observed_at: isoDateTimeSchema
+});
+var eventBaseSchema = z20.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  head_sha: gitShaSchema,
+  base_ref: z20.string().min(1)
+});
+var baseSightingSchema = eventBaseSchema.extend({
+  delivery_id: z20.string().min(1),
+  seen_at: isoDateTimeSchema
+});
+var pullRequestSightingSchema = z20.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  updated_at: isoDateTimeSchema,
+  digest: sha256HexSchema,
+  observed_at: isoDateTimeSchema
+});
+var entryMentionsInputSchema = z20.strictObject({
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  issues: z20.array(positiveIntSchema.max(2147483647)).max(1e3)
+});
+var agateCheckRunSchema = z20.strictObject({
+  id: positiveIntSchema,
+  status: z20.string(),
+  conclusion: z20.string().nullable(),
+  title: z20.string().nullable(),
+  summary: z20.string().nullable(),
+  startedAt: isoDateTimeSchema.nullable(),
+  externalId: z20.string().nullable()
+});
+var checkRunEntrySchema = z20.strictObject({
+  repository: repositoryFullNameSchema,
+  head_sha: gitShaSchema,
+  check: agateCheckRunSchema,
+  written_at: isoDateTimeSchema
+});
+var writeIntentInputSchema = z20.strictObject({
+  /** What the write is for, unique: an intent recorded again under its key is the first one. */
+  key: z20.string().min(1).max(500),
+  /** The job whose retry finishes it when an earlier run stopped part-way, e.g. `job:12`. */
+  scope: z20.string().min(1).max(200),
+  repository: repositoryFullNameSchema,
+  /** The issue or pull request written on. */
+  target: positiveIntSchema,
+  kind: z20.enum(["comment"]),
+  /** What is sent, without its marker. */
+  body: z20.string(),
+  /** The hidden token the write carries, unique: how a retry recognises it on GitHub. */
+  marker: z20.string().regex(/^[0-9a-f]{16,64}$/, { error: "expected 16 to 64 hex digits" })
+});
+var writeIntentSchema = writeIntentInputSchema.extend({
+  id: positiveIntSchema,
+  recorded_at: isoDateTimeSchema,
+  /** GitHub's id of what was written, once agate knows it was; null until then. */
+  github_id: positiveIntSchema.nullable(),
+  done_at: isoDateTimeSchema.nullable()
+});
+var jobLeaseSchema = z20.strictObject({
+  jobId: positiveIntSchema,
+  workerId: z20.string().min(1),
+  attempt: positiveIntSchema
+});
+var claimJobOptionsSchema = z20.strictObject({
+  workerId: z20.string().min(1),
+  leaseMs: positiveIntSchema,
+  /** Only these kinds; all kinds when absent. */
+  kinds: z20.array(z20.string().min(1)).readonly().optional()
+});
+var enqueueOptionsSchema = z20.strictObject({
+  dedupeKey: z20.string().min(1).optional(),
+  /**
+   * How long a job holds its key. "finished" (the default): while queued or running, so at most
+   * one job of the key is pending or in flight. "started": while queued only, so a running job
+   * may enqueue its own successor under its key (a periodic pass); a job retried while another
+   * of its key is queued gives its key up (both run).
+   */
+  until: z20.enum(["started", "finished"]).default("finished")
+});
+var appendOnceSchema = z20.strictObject({ dedupeKey: z20.string().min(1).optional() });
+var MIN_DELIVERY_RETENTION_MS = 36e5;
+var DEFAULT_PRUNE_LIMIT = 500;
+var pruneDeliveriesOptionsSchema = z20.strictObject({
+  /** Payloads of deliveries recorded at least this long ago, and processed, are pruned. */
+  retentionMs: z20.number().int().min(MIN_DELIVERY_RETENTION_MS, {
+    error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
+  }),
+  /** At most this many in one transaction (the write lock is held meanwhile). */
+  limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
+});
+var pullRequestKeySchema = z20.strictObject({
+  repository: repositoryFullNameSchema,
+  pullNumber: positiveIntSchema
+});
+var markStaleInputSchema = pullRequestKeySchema.extend({
+  /** The new head SHA; every not-yet-stale record of another head is marked with it. */
+  supersededBy: gitShaSchema,
+  at: isoDateTimeSchema
+});
+var completeWriteIntentSchema = z20.strictObject({
+  key: z20.string().min(1),
+  githubId: positiveIntSchema
+});
+
+// app/store/validate.ts
 function parseInput(schema, value, what) {
   const result = schema.safeParse(value);
-  if (!result.success) throw new InvalidInputError(what, z20.prettifyError(result.error));
+  if (!result.success) throw new InvalidInputError(what, z21.prettifyError(result.error));
   return result.data;
 }
 function inputOf(schema, what) {
@@ -5644,7 +5980,7 @@ function inputOf(schema, what) {
 }
 function parseRow(schema, value, table, key) {
   const result = schema.safeParse(value);
-  if (!result.success) throw new CorruptRowError(table, key, z20.prettifyError(result.error));
+  if (!result.success) throw new CorruptRowError(table, key, z21.prettifyError(result.error));
   return result.data;
 }
 function toJsonColumn(value) {
@@ -5667,159 +6003,14 @@ function fromJsonColumn(text, table, key, column) {
     throw new CorruptRowError(table, key, `column ${column} is not valid JSON`, { cause: error });
   }
 }
-var enqueueOptionsSchema = z20.strictObject({
-  dedupeKey: z20.string().min(1).optional(),
-  until: z20.enum(["started", "finished"]).default("finished")
-});
 function holdsDedupeKey(alias) {
   const c = alias ? `${alias}.` : "";
   return `(${c}status = 'queued' OR (${c}status = 'running' AND ${c}dedupe_until = 'finished'))`;
 }
-var appendOnceSchema = z20.strictObject({ dedupeKey: z20.string().min(1).optional() });
 var ON_DEDUPE_KEY = "ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id";
 function dedupeKeyOf(options) {
   return parseInput(appendOnceSchema, options, "append options").dedupeKey ?? null;
 }
-var completeWriteIntentSchema = z20.strictObject({
-  key: z20.string().min(1),
-  githubId: z20.number().int().positive()
-});
-
-// schemas/store.ts
-import { z as z21 } from "zod";
-var deliverySchema = z21.strictObject({
-  id: z21.string().min(1),
-  event: z21.string().min(1),
-  action: z21.string().nullable(),
-  payload_sha256: sha256HexSchema,
-  received_at: isoDateTimeSchema
-});
-var jobStatusSchema = z21.enum(["queued", "running", "done", "dead"]);
-var newJobSchema = z21.strictObject({
-  kind: z21.string().min(1),
-  payload: z21.json(),
-  /** Jobs with the same key run one at a time, in order (for example one pull request). */
-  concurrency_key: z21.string().min(1).nullable().default(null),
-  run_at: isoDateTimeSchema.optional(),
-  max_attempts: positiveIntSchema.default(8)
-});
-var jobSchema = z21.strictObject({
-  id: positiveIntSchema,
-  kind: z21.string(),
-  payload: z21.json(),
-  concurrency_key: z21.string().nullable(),
-  delivery_id: z21.string().nullable(),
-  status: jobStatusSchema,
-  attempts: z21.number().int().nonnegative(),
-  max_attempts: positiveIntSchema,
-  run_at: isoDateTimeSchema,
-  lease_owner: z21.string().nullable(),
-  lease_expires_at: isoDateTimeSchema.nullable(),
-  last_error: z21.string().nullable(),
-  created_at: isoDateTimeSchema,
-  updated_at: isoDateTimeSchema
-});
-var auditEntryInputSchema = z21.strictObject({
-  kind: z21.string().min(1).meta({ description: "What was decided, e.g. gate.decision or entry.transition." }),
-  subject: z21.string().min(1).meta({ description: "What it was about, e.g. octo/repo#12@<sha>." }),
-  decision: z21.json(),
-  facts: z21.json().meta({ description: "Everything the decision was computed from, so it can be replayed." }),
-  at: isoDateTimeSchema
-});
-var auditEntrySchema = auditEntryInputSchema.extend({ id: positiveIntSchema });
-var storedDeliverySchema = deliverySchema.extend({ payload: z21.string() });
-var deliveryPruneSchema = z21.strictObject({
-  pruned_at: isoDateTimeSchema,
-  retention_ms: positiveIntSchema
-});
-var deliveryRecordSchema = deliverySchema.extend({
-  repository: z21.string().nullable(),
-  recorded_at: isoDateTimeSchema,
-  pruned: deliveryPruneSchema.nullable()
-});
-var overrideInputSchema = z21.strictObject({
-  repository: repositoryFullNameSchema,
-  pull_number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  base_ref: z21.string().min(1),
-  by: z21.string().min(1),
-  reason: z21.string().min(1),
-  comment_url: z21.string().nullable(),
-  at: isoDateTimeSchema
-});
-var storedOverrideSchema = overrideInputSchema.extend({ id: positiveIntSchema });
-var mergeCommitObservationSchema = z21.strictObject({
-  repository: repositoryFullNameSchema,
-  pull_number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  merge_sha: gitShaSchema,
-  observed_at: isoDateTimeSchema
-});
-var headObservationSchema = z21.strictObject({
-  repository: repositoryFullNameSchema,
-  head_sha: gitShaSchema,
-  pull_number: positiveIntSchema,
-  base_ref: z21.string().min(1),
-  observed_at: isoDateTimeSchema
-});
-var eventBaseSchema = z21.strictObject({
-  repository: repositoryFullNameSchema,
-  pull_number: positiveIntSchema,
-  head_sha: gitShaSchema,
-  base_ref: z21.string().min(1)
-});
-var baseSightingSchema = eventBaseSchema.extend({
-  delivery_id: z21.string().min(1),
-  seen_at: isoDateTimeSchema
-});
-var pullRequestSightingSchema = z21.strictObject({
-  repository: repositoryFullNameSchema,
-  pull_number: positiveIntSchema,
-  updated_at: isoDateTimeSchema,
-  digest: sha256HexSchema,
-  observed_at: isoDateTimeSchema
-});
-var entryMentionsInputSchema = z21.strictObject({
-  repository: repositoryFullNameSchema,
-  pull_number: positiveIntSchema,
-  issues: z21.array(positiveIntSchema.max(2147483647)).max(1e3)
-});
-var agateCheckRunSchema = z21.strictObject({
-  id: positiveIntSchema,
-  status: z21.string(),
-  conclusion: z21.string().nullable(),
-  title: z21.string().nullable(),
-  summary: z21.string().nullable(),
-  startedAt: isoDateTimeSchema.nullable(),
-  externalId: z21.string().nullable()
-});
-var checkRunEntrySchema = z21.strictObject({
-  repository: repositoryFullNameSchema,
-  head_sha: gitShaSchema,
-  check: agateCheckRunSchema,
-  written_at: isoDateTimeSchema
-});
-var writeIntentInputSchema = z21.strictObject({
-  /** What the write is for, unique: an intent recorded again under its key is the first one. */
-  key: z21.string().min(1).max(500),
-  /** The job whose retry finishes it when an earlier run stopped part-way, e.g. `job:12`. */
-  scope: z21.string().min(1).max(200),
-  repository: repositoryFullNameSchema,
-  /** The issue or pull request written on. */
-  target: positiveIntSchema,
-  kind: z21.enum(["comment"]),
-  /** What is sent, without its marker. */
-  body: z21.string(),
-  /** The hidden token the write carries, unique: how a retry recognises it on GitHub. */
-  marker: z21.string().regex(/^[0-9a-f]{16,64}$/, { error: "expected 16 to 64 hex digits" })
-});
-var writeIntentSchema = writeIntentInputSchema.extend({
-  id: positiveIntSchema,
-  recorded_at: isoDateTimeSchema,
-  /** GitHub's id of what was written, once agate knows it was; null until then. */
-  github_id: positiveIntSchema.nullable(),
-  done_at: isoDateTimeSchema.nullable()
-});
 
 // app/store/rows/audit-log.ts
 var AUDIT_COLUMNS = "id, kind, subject, decision, facts, at";
@@ -5892,6 +6083,13 @@ var PostgresBaseSightings = class {
 };
 
 // app/store/rows/observation-store.ts
+function headsSinceParams(query) {
+  return [
+    query.repository,
+    query.pullNumber,
+    parseInput(isoDateTimeSchema, query.since, "heads seen since")
+  ];
+}
 var SIGHTING_COLUMNS = "repository, pull_number, updated_at, digest, observed_at";
 function sightingFromRow(row, query) {
   return row === void 0 ? null : parseRow(
@@ -6110,19 +6308,6 @@ var GroupCommit = class {
 };
 
 // app/store/rows/delivery-log.ts
-import { z as z23 } from "zod";
-
-// app/store/ports/delivery-log.ts
-var MIN_DELIVERY_RETENTION_MS = 36e5;
-var DEFAULT_PRUNE_LIMIT = 500;
-
-// app/store/rows/delivery-log.ts
-var pruneOptionsSchema = z23.strictObject({
-  retentionMs: z23.number().int().min(MIN_DELIVERY_RETENTION_MS, {
-    error: `the delivery retention must be at least ${MIN_DELIVERY_RETENTION_MS} ms (1h)`
-  }),
-  limit: positiveIntSchema.default(DEFAULT_PRUNE_LIMIT)
-});
 var DELIVERY_SELECT = `SELECT d.id, d.event, d.action, d.payload_sha256, p.payload,
     d.received_at, x.pruned_at, x.retention_ms
   FROM deliveries d
@@ -6150,7 +6335,7 @@ function deliveryRecordFromRow(id, row) {
     `id ${id}`
   );
 }
-var pruneInput = inputOf(pruneOptionsSchema, "prune options");
+var pruneInput = inputOf(pruneDeliveriesOptionsSchema, "prune options");
 
 // app/store/postgres/group-commit.ts
 function postgresGroupFlush(options) {
@@ -6342,7 +6527,7 @@ var PostgresDeliveryLog = class {
 };
 
 // app/store/rows/entry-store.ts
-import { z as z24 } from "zod";
+import { z as z23 } from "zod";
 
 // app/store/ports/entry-store.ts
 var EntryVersionConflictError = class extends StoreError {
@@ -6358,7 +6543,7 @@ var EntryVersionConflictError = class extends StoreError {
 function entryInput(input) {
   const entry = parseInput(handoffEntryDraftSchema, input.entry, "handoff entry");
   const event = parseInput(entryEventInputSchema, input.event, "handoff entry event");
-  const jobs = parseInput(z24.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
+  const jobs = parseInput(z23.array(newJobSchema), input.jobs ?? [], "jobs of a handoff entry");
   const key = { repository: entry.repository, issueNumber: entry.issue_number };
   const expected = input.expectedVersion === void 0 ? 0 : parseInput(positiveIntSchema, input.expectedVersion, "expected version");
   return { entry, event, jobs, key, expected };
@@ -6369,7 +6554,7 @@ function mentionsInput(input) {
     { repository: input.repository, pull_number: input.pullNumber, issues: [...input.issues] },
     "entry mentions"
   );
-  const jobs = parseInput(z24.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
+  const jobs = parseInput(z23.array(newJobSchema), input.jobs ?? [], "jobs of entry mentions");
   return { ...mentions, jobs };
 }
 function entryFromRow(row, key) {
@@ -6388,7 +6573,7 @@ function listedEntryFromRow(row) {
 }
 function entryEventFromRow(row) {
   const { event, ...rest } = parseRowWithJson(
-    z24.looseObject({ event: z24.record(z24.string(), z24.unknown()) }),
+    z23.looseObject({ event: z23.record(z23.string(), z23.unknown()) }),
     row,
     "handoff_entry_events",
     ["event"]
@@ -6447,22 +6632,11 @@ function noEventAt(key) {
 var postedAtInput = inputOf(isoDateTimeSchema, "posted time");
 
 // app/store/rows/job-queue.ts
-import { z as z25 } from "zod";
-var leaseSchema = z25.strictObject({
-  jobId: positiveIntSchema,
-  workerId: z25.string().min(1),
-  attempt: positiveIntSchema
-});
-var claimOptionsSchema = z25.strictObject({
-  workerId: z25.string().min(1),
-  leaseMs: positiveIntSchema,
-  kinds: z25.array(z25.string().min(1)).optional()
-});
 var MAX_ERROR_CHARS = 16384;
 function instant2(value) {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
 }
-function jobParams(job, deliveryId, now, dedupe = { until: "finished" }) {
+function jobParams(job, deliveryId, now, dedupe2 = { until: "finished" }) {
   return {
     kind: job.kind,
     payload: JSON.stringify(job.payload),
@@ -6471,8 +6645,8 @@ function jobParams(job, deliveryId, now, dedupe = { until: "finished" }) {
     max_attempts: job.max_attempts,
     run_at: instant2(job.run_at ?? now),
     now,
-    dedupe_key: dedupe.dedupeKey ?? null,
-    dedupe_until: dedupe.until
+    dedupe_key: dedupe2.dedupeKey ?? null,
+    dedupe_until: dedupe2.until
   };
 }
 function claimed2(row, workerId) {
@@ -6510,8 +6684,8 @@ function enqueueInput(job, options) {
     dedupe: parseInput(enqueueOptionsSchema, options, "enqueue options")
   };
 }
-var claimInput = inputOf(claimOptionsSchema, "claim options");
-var leaseInput = inputOf(leaseSchema, "job lease");
+var claimInput = inputOf(claimJobOptionsSchema, "claim options");
+var leaseInput = inputOf(jobLeaseSchema, "job lease");
 var leaseMsInput = inputOf(positiveIntSchema, "lease duration (ms)");
 
 // app/store/postgres/job-queue.ts
@@ -6529,7 +6703,7 @@ var JOB_FILTER = `($1::text IS NULL OR status = $1::text)
   AND ($2::text IS NULL OR delivery_id = $2::text)
   AND ($3::text IS NULL OR kind = $3::text)
   AND ($4::text IS NULL OR concurrency_key = $4::text)`;
-async function insertJob(c, on, job, deliveryId, now, dedupe) {
+async function insertJob(c, on, job, deliveryId, now, dedupe2) {
   const [row] = await c.rows(
     `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
        max_attempts, run_at, created_at, updated_at, dedupe_key, dedupe_until)
@@ -6537,7 +6711,7 @@ async function insertJob(c, on, job, deliveryId, now, dedupe) {
      ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL AND ${holdsDedupeKey()}
      DO NOTHING
      RETURNING *`,
-    Object.values(jobParams(job, deliveryId, now, dedupe)),
+    Object.values(jobParams(job, deliveryId, now, dedupe2)),
     on
   );
   return row ? jobFromRow(row) : void 0;
@@ -6554,19 +6728,19 @@ var PostgresJobQueue = class {
   }
   c;
   enqueue = async (job, options = {}) => {
-    const { job: parsed, dedupe } = enqueueInput(job, options);
+    const { job: parsed, dedupe: dedupe2 } = enqueueInput(job, options);
     for (let attempt2 = 1; ; attempt2++) {
-      const inserted = await insertJob(this.c, this.c.pool, parsed, null, this.c.nowIso(), dedupe);
+      const inserted = await insertJob(this.c, this.c.pool, parsed, null, this.c.nowIso(), dedupe2);
       if (inserted) return inserted;
       const [holder] = await this.c.rows(
         `SELECT * FROM jobs j WHERE dedupe_key = $1 AND ${holdsDedupeKey("j")}`,
-        [dedupe.dedupeKey]
+        [dedupe2.dedupeKey]
       );
       if (holder) return jobFromRow(holder);
       if (attempt2 >= 5) {
         throw new StoreError(
           "dedupe_contention",
-          `jobs of dedupe key ${dedupe.dedupeKey} kept finishing while one was enqueued: nothing was written; enqueue again`
+          `jobs of dedupe key ${dedupe2.dedupeKey} kept finishing while one was enqueued: nothing was written; enqueue again`
         );
       }
     }
@@ -7397,6 +7571,17 @@ var POSTGRES_MIGRATIONS = [
       CREATE TRIGGER write_intents_done_once BEFORE UPDATE ON write_intents
         FOR EACH ROW EXECUTE FUNCTION write_intents_done_once();
     `
+  },
+  {
+    version: 11,
+    name: "over-budget evaluations, head observations by pull request",
+    up: `
+      ALTER TABLE evaluations DROP CONSTRAINT evaluations_status_check;
+      ALTER TABLE evaluations ADD CONSTRAINT evaluations_status_check
+        CHECK (status IN ('verdict', 'failed', 'over_budget'));
+      -- The evaluator job asks which heads a pull request had since its pass read it.
+      CREATE INDEX head_observations_by_pull ON head_observations (repository, pull_number);
+    `
   }
 ];
 var MIGRATION_LOCK = 1634165108;
@@ -7474,6 +7659,16 @@ var PostgresObservationStore = class {
       [query.repository, query.headSha]
     );
   };
+  listHeadsSeenSince = async (query) => {
+    return this.c.rows(
+      `SELECT head_sha, base_ref FROM head_observations
+       WHERE repository = $1 AND pull_number = $2
+       GROUP BY head_sha, base_ref
+       HAVING min(observed_at::timestamptz) >= $3::timestamptz
+       ORDER BY min(observed_at::timestamptz), head_sha COLLATE "C", base_ref COLLATE "C"`,
+      headsSinceParams(query)
+    );
+  };
   recordPullRequestSighting = async (sighting) => {
     const seen = sightingInput(sighting);
     await this.c.query(
@@ -7549,13 +7744,6 @@ var PostgresOverrideStore = class {
 };
 
 // app/store/rows/record-store.ts
-import { z as z26 } from "zod";
-var markStaleSchema = z26.strictObject({
-  repository: repositoryFullNameSchema,
-  pullNumber: positiveIntSchema,
-  supersededBy: gitShaSchema,
-  at: isoDateTimeSchema
-});
 var RECORD_COLUMNS = `r.id, r.repository, r.pull_number, r.head_sha, r.base_sha, r.tested,
   r.commands, r.provenance, r.runner, r.grader, r.verdict, r.verdict_by, r.handoff, r.override,
   r.decision, r.decided_at, r.recorded_at, m.superseded_by AS stale_superseded_by,
@@ -7610,7 +7798,7 @@ function recordInput(input, options) {
   const record = parseInput(acceptanceRecordInputSchema, input, "acceptance record");
   return { record, dedupeKey: dedupeKeyOf(options) };
 }
-var markStaleInput = inputOf(markStaleSchema, "stale mark");
+var markStaleInput = inputOf(markStaleInputSchema, "stale mark");
 
 // app/store/postgres/record-store.ts
 var PostgresRecordStore = class {
@@ -7752,7 +7940,7 @@ var DEFAULT_POOL_SIZE = 10;
 var DEFAULT_STATEMENT_TIMEOUT_MS = 3e4;
 var DEFAULT_CONNECT_TIMEOUT_MS = 1e4;
 var MIN_SERVER_VERSION = 12e4;
-var schemaNameSchema = z27.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
+var schemaNameSchema = z24.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "use lower-case letters, digits and _" });
 var PostgresStore = class _PostgresStore extends PortedStore {
   #pool;
   #closed = false;
@@ -8301,6 +8489,44 @@ var MIGRATIONS = [
         OR NEW.marker IS NOT OLD.marker OR NEW.recorded_at IS NOT OLD.recorded_at
       BEGIN SELECT RAISE(ABORT, 'a write intent only gets GitHub''s id, once'); END;
     `
+  },
+  {
+    version: 11,
+    name: "over-budget evaluations, head observations by pull request",
+    up: `
+      -- A CHECK cannot be altered in SQLite: the table is rebuilt in this transaction, every row
+      -- kept with its id, the AUTOINCREMENT counter carried over (no id is ever used twice), the
+      -- index and the append-only triggers made again. Nothing references evaluations.
+      CREATE TABLE evaluations_v11 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        repository TEXT NOT NULL,
+        pull_number INTEGER NOT NULL CHECK (pull_number > 0),
+        head_sha TEXT NOT NULL,
+        tree_sha TEXT NOT NULL,
+        config_digest TEXT NOT NULL,
+        run TEXT NOT NULL CHECK (json_valid(run)),
+        outcome TEXT NOT NULL CHECK (json_valid(outcome)),
+        status TEXT NOT NULL CHECK (status IN ('verdict', 'failed', 'over_budget')),
+        at TEXT NOT NULL,
+        recorded_at TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO evaluations_v11 (id, repository, pull_number, head_sha, tree_sha, config_digest,
+        run, outcome, status, at, recorded_at)
+      SELECT id, repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, status,
+        at, recorded_at FROM evaluations ORDER BY id;
+      INSERT INTO sqlite_sequence (name, seq)
+      SELECT 'evaluations_v11', 0 WHERE NOT EXISTS
+        (SELECT 1 FROM sqlite_sequence WHERE name = 'evaluations_v11');
+      UPDATE sqlite_sequence SET seq = max(seq,
+        coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'evaluations'), 0))
+      WHERE name = 'evaluations_v11';
+      DROP TABLE evaluations;
+      ALTER TABLE evaluations_v11 RENAME TO evaluations;
+      CREATE INDEX evaluations_by_pull ON evaluations (repository, pull_number, id);
+      ${appendOnly2("evaluations", "evaluations")}
+      -- The evaluator job asks which heads a pull request had since its pass read it.
+      CREATE INDEX head_observations_by_pull ON head_observations (repository, pull_number);
+    `
   }
 ];
 var LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
@@ -8470,14 +8696,14 @@ function older(a, b) {
   if (!a || !b) return a ?? b;
   return a.run_at < b.run_at || a.run_at === b.run_at && a.id < b.id ? a : b;
 }
-function insertJobId(c, job, deliveryId, now, dedupe) {
+function insertJobId(c, job, deliveryId, now, dedupe2) {
   return c.sql(
     `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
          max_attempts, run_at, created_at, updated_at, dedupe_key, dedupe_until)
        VALUES (@kind, @payload, @concurrency_key, @delivery_id, 'queued', 0,
          @max_attempts, @run_at, @now, @now, @dedupe_key, @dedupe_until)
        RETURNING id`
-  ).pluck().get(jobParams(job, deliveryId, now, dedupe));
+  ).pluck().get(jobParams(job, deliveryId, now, dedupe2));
 }
 function insertJobs(c, jobs, now) {
   for (const job of jobs) insertJobId(c, job, null, now);
@@ -8488,13 +8714,13 @@ var SqliteJobQueue = class {
   }
   c;
   enqueue = async (job, options = {}) => {
-    const { job: parsed, dedupe } = enqueueInput(job, options);
+    const { job: parsed, dedupe: dedupe2 } = enqueueInput(job, options);
     return this.c.write(() => {
-      if (dedupe.dedupeKey !== void 0) {
-        const holder = this.c.sql(`SELECT * FROM jobs j WHERE dedupe_key = ? AND ${holdsDedupeKey("j")}`).get(dedupe.dedupeKey);
+      if (dedupe2.dedupeKey !== void 0) {
+        const holder = this.c.sql(`SELECT * FROM jobs j WHERE dedupe_key = ? AND ${holdsDedupeKey("j")}`).get(dedupe2.dedupeKey);
         if (holder) return jobFromRow(holder);
       }
-      const id = insertJobId(this.c, parsed, null, this.c.nowIso(), dedupe);
+      const id = insertJobId(this.c, parsed, null, this.c.nowIso(), dedupe2);
       return jobFromRow(this.c.sql("SELECT * FROM jobs WHERE id = ?").get(id));
     });
   };
@@ -8869,6 +9095,15 @@ var SqliteObservationStore = class {
       `SELECT pull_number, base_ref FROM head_observations
        WHERE repository = ? AND head_sha = ? ORDER BY observed_at, pull_number, base_ref`
     ).all(query.repository, query.headSha);
+  };
+  listHeadsSeenSince = async (query) => {
+    return this.c.sql(
+      `SELECT head_sha, base_ref FROM head_observations
+       WHERE repository = ? AND pull_number = ?
+       GROUP BY head_sha, base_ref
+       HAVING min(unixepoch(observed_at, 'subsec')) >= unixepoch(?, 'subsec')
+       ORDER BY min(unixepoch(observed_at, 'subsec')), head_sha, base_ref`
+    ).all(...headsSinceParams(query));
   };
   recordPullRequestSighting = async (sighting) => {
     const seen = sightingInput(sighting);
@@ -9647,25 +9882,25 @@ function exponentialBackoff(options = {}) {
 }
 
 // app/evaluator/anthropic.ts
-import { z as z28 } from "zod";
+import { z as z25 } from "zod";
 var PUBLIC_BASE_URL = "https://api.anthropic.com";
 var API_VERSION = "2023-06-01";
 var MAX_TOKENS = 4096;
 var TOOL_NAME = "verdict";
-var contentBlockSchema = z28.union([
-  z28.object({ type: z28.literal("text"), text: z28.string() }),
-  z28.object({ type: z28.literal("tool_use"), id: z28.string(), name: z28.string(), input: z28.unknown() }),
-  z28.object({ type: z28.string() }).loose()
+var contentBlockSchema = z25.union([
+  z25.object({ type: z25.literal("text"), text: z25.string() }),
+  z25.object({ type: z25.literal("tool_use"), id: z25.string(), name: z25.string(), input: z25.unknown() }),
+  z25.object({ type: z25.string() }).loose()
 ]);
-var messageSchema = z28.object({
-  content: z28.array(contentBlockSchema),
-  stop_reason: z28.string().nullish(),
-  usage: z28.object({
-    input_tokens: z28.number().int().nonnegative().nullish(),
-    output_tokens: z28.number().int().nonnegative().nullish()
+var messageSchema = z25.object({
+  content: z25.array(contentBlockSchema),
+  stop_reason: z25.string().nullish(),
+  usage: z25.object({
+    input_tokens: z25.number().int().nonnegative().nullish(),
+    output_tokens: z25.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema = z28.object({ error: z28.object({ message: z28.string() }) });
+var errorSchema = z25.object({ error: z25.object({ message: z25.string() }) });
 var anthropicWire = {
   provider: "anthropic",
   publicBaseUrl: PUBLIC_BASE_URL,
@@ -9897,25 +10132,25 @@ function oneLine(text) {
 }
 
 // app/evaluator/openai.ts
-import { z as z29 } from "zod";
+import { z as z26 } from "zod";
 var PUBLIC_BASE_URL2 = "https://api.openai.com/v1";
-var completionSchema = z29.object({
-  choices: z29.array(
-    z29.object({
-      message: z29.object({
-        content: z29.string().nullish(),
-        refusal: z29.string().nullish()
+var completionSchema = z26.object({
+  choices: z26.array(
+    z26.object({
+      message: z26.object({
+        content: z26.string().nullish(),
+        refusal: z26.string().nullish()
       }),
-      finish_reason: z29.string().nullish()
+      finish_reason: z26.string().nullish()
     })
   ).min(1),
-  usage: z29.object({
-    prompt_tokens: z29.number().int().nonnegative().nullish(),
-    completion_tokens: z29.number().int().nonnegative().nullish()
+  usage: z26.object({
+    prompt_tokens: z26.number().int().nonnegative().nullish(),
+    completion_tokens: z26.number().int().nonnegative().nullish()
   }).nullish()
 });
-var errorSchema2 = z29.object({
-  error: z29.union([z29.object({ message: z29.string() }), z29.string()])
+var errorSchema2 = z26.object({
+  error: z26.union([z26.object({ message: z26.string() }), z26.string()])
 });
 var openaiWire = {
   provider: "openai",
@@ -10331,49 +10566,11 @@ function evaluatorSettingsProblems(env) {
   return problems;
 }
 
-// app/gate/evaluation-facts.ts
-var BUNDLE_OVER_BUDGET = "gate.evaluator.over_budget";
-var bundleSubject = (pr, treeSha) => `${pr.repository}#${pr.number}@tree:${treeSha}`;
-async function storedEvaluation(store, pr, treeSha, configDigest2, records = []) {
-  if (!treeSha) return { status: "not_asked" };
-  const stored = await store.listEvaluations({
-    repository: pr.repository,
-    pullNumber: pr.number,
-    treeSha
-  });
-  const latest = answeringEvaluation(stored, pr, configDigest2, records);
-  if (latest) return { status: "judged", evaluation: latest };
-  const [over] = await store.listAudit({
-    kind: BUNDLE_OVER_BUDGET,
-    subject: bundleSubject(pr, treeSha),
-    order: "desc",
-    limit: 1
-  });
-  const found = over?.decision;
-  if (found?.config_digest === configDigest2 && found.detail) {
-    return { status: "over_budget", budget: "evaluator_bundle_tokens", detail: found.detail };
-  }
-  return { status: "not_asked" };
-}
-async function evaluatorIsDue(store, facts, config, rerun) {
-  const fact = facts.evaluation;
-  const sameTree = rerun && fact.status === "judged" ? await store.listEvaluations({
-    repository: facts.pull_request.repository,
-    pullNumber: facts.pull_request.number,
-    treeSha: fact.evaluation.tree_sha
-  }) : [];
-  return evaluatorDue(fact, rerun, sameTree, config);
-}
-async function dailyBudgetSpent(store, pr, config, now) {
-  const key = { repository: pr.repository, pullNumber: pr.number };
-  return dailyBudget(await store.listEvaluations({ ...key, since: dayStart(now) }), config, now);
-}
-
 // app/gate/evaluator-job.ts
 var INSTRUCTION_FILES = ["AGENTS.md", "CONTRIBUTING.md", ".github/CONTRIBUTING.md"];
 async function runEvaluatorJob(deps, job) {
-  const { github, store, now } = deps;
-  const done = async (outcome, asked2) => {
+  const { github, store } = deps;
+  const done = async (outcome2, asked2) => {
     await store.enqueue(
       jobOf(GATE_JOBS.pullRequest, {
         repository: job.repository,
@@ -10382,13 +10579,16 @@ async function runEvaluatorJob(deps, job) {
         trigger: { event: GATE_JOBS.evaluator.kind, action: null, delivery_id: null }
       })
     );
-    return { asked: asked2, outcome };
+    return { asked: asked2, outcome: outcome2 };
   };
-  const pr = await github.pullRequest(job.number);
-  if (pr.state !== "open" || pr.head_sha !== job.head_sha) {
-    return { asked: false, outcome: "the head moved on; nothing asked" };
+  const { inputs } = job;
+  if (!inputs) return done("queued without its inputs; the next pass asks again", false);
+  const key = { repository: job.repository, pullNumber: job.number };
+  const seen = await store.listHeadsSeenSince({ ...key, since: inputs.read_at });
+  if (seen.some((s) => s.head_sha !== job.head_sha || s.base_ref !== inputs.base_ref)) {
+    return done("the head moved on; nothing asked", false);
   }
-  const config = await deps.reads.config(github, pr.base_sha);
+  const config = await deps.reads.config(github, inputs.base_sha);
   if (config.status !== "ok" || config.digest !== job.config_digest) {
     return done("the base config changed; the next pass decides", false);
   }
@@ -10396,61 +10596,63 @@ async function runEvaluatorJob(deps, job) {
   if (evaluator.kind !== "llm" && evaluator.kind !== "command") {
     return done("no evaluator is configured now", false);
   }
-  const key = { repository: pr.repository, pullNumber: pr.number };
-  const [sameTree, records] = await Promise.all([
-    store.listEvaluations({ ...key, treeSha: job.tree_sha }),
-    store.listRecords(key)
-  ]);
-  if (!job.rerun && answeringEvaluation(sameTree, pr, job.config_digest, records)) {
+  const sameTree = await store.listEvaluations({ ...key, treeSha: job.tree_sha });
+  const pr = { head_sha: job.head_sha, base_sha: inputs.base_sha };
+  if (!job.rerun && answeringEvaluation(sameTree, pr, job.config_digest, [])) {
     return done("already judged", false);
   }
-  const record = records.filter((r) => r.head_sha === pr.head_sha && r.provenance?.verified && r.commands.length > 0).at(-1);
-  const appended = await askEvaluator({
-    github,
-    reads: deps.reads,
-    store,
-    audit: store,
-    pr,
-    treeSha: job.tree_sha,
-    config: config.config,
-    configDigest: config.digest,
-    commands: (record?.commands ?? []).map((c) => ({
-      ...c,
-      changed_paths: c.changed_paths ?? [],
-      changed_paths_count: c.changed_paths_count ?? 0
-    })),
-    trace: await decidedTrace(store, pr),
-    deps: deps.evaluator,
-    now,
-    ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
-  });
-  return done(appended, true);
+  const outcome = await askEvaluator(deps, { job, inputs, config: config.config, evaluator });
+  return done(outcome, true);
 }
-async function decidedTrace(store, pr) {
-  const [last] = await store.listAudit({
-    kind: "gate.decision",
-    subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
-    order: "desc",
-    limit: 1
-  });
-  const stored = last?.facts?.trace;
-  const parsed = traceFactSchema.nullable().safeParse(stored ?? null);
-  return parsed.success ? parsed.data : null;
+async function askEvaluator(deps, ask) {
+  const store = (run, outcome) => storeEvaluation(deps, ask, run, outcome);
+  if (!deps.evaluator) {
+    await store(idleRun(ask.evaluator, 0), {
+      status: "failed",
+      error: "this agate process was started without an evaluator",
+      fix: "start the App with `npm start` (which wires the evaluator from AGATE_EVALUATOR_* settings)"
+    });
+    return "no evaluator in this process";
+  }
+  const at3 = deps.now();
+  const key = { repository: ask.job.repository, pullNumber: ask.job.number };
+  const today = await deps.store.listEvaluations({ ...key, since: dayStart(at3) });
+  if (dailyBudget(today, ask.config, at3)) return "over the daily budget; the next pass says so";
+  const bundle = buildBundle(await bundleInputs(deps, ask));
+  const overBudget = bundleOverBudget(bundle.budget);
+  if (overBudget) {
+    await store(idleRun(ask.evaluator, 0), overBudget);
+    return "over the bundle budget";
+  }
+  return judgeBundle(deps.evaluator, ask.evaluator, bundle, store);
 }
-async function askEvaluator(options) {
-  const { store, pr, config, now } = options;
-  const evaluator = config.evaluator;
-  const storeEvaluation = (run2, outcome2) => store.appendEvaluation({
-    repository: pr.repository,
-    pull_number: pr.number,
-    head_sha: pr.head_sha,
-    tree_sha: options.treeSha,
-    config_digest: options.configDigest,
-    run: run2,
-    outcome: outcome2,
-    at: now().toISOString()
+async function judgeBundle(deps, evaluator, bundle, store) {
+  const started = Date.now();
+  const refusal2 = policyRefusal(evaluator, deps.policy);
+  if (refusal2) {
+    await store(idleRun(evaluator, Date.now() - started), { status: "failed", ...refusal2 });
+    return "refused by the operator's policy";
+  }
+  const judge = (deps.createJudge ?? createJudge)(evaluator, deps.judgeOptions);
+  const prompt = buildEvaluatorPrompt(bundle, freshBoundary(deps, bundle));
+  const { outcome, run } = await judge.judge({ bundle, prompt });
+  await store(run, outcome);
+  return outcome.status;
+}
+function storeEvaluation(deps, { job }, run, outcome) {
+  return deps.store.appendEvaluation({
+    repository: job.repository,
+    pull_number: job.number,
+    head_sha: job.head_sha,
+    tree_sha: job.tree_sha,
+    config_digest: job.config_digest,
+    run,
+    outcome,
+    at: deps.now().toISOString()
   });
-  const idle = (latency) => ({
+}
+function idleRun(evaluator, latency) {
+  return {
     kind: evaluator.kind,
     provider: evaluator.kind === "llm" ? evaluator.provider : null,
     model: evaluator.kind === "llm" ? evaluator.model : null,
@@ -10459,96 +10661,51 @@ async function askEvaluator(options) {
     output_tokens: null,
     latency_ms: latency,
     requests: 0
-  });
-  if (!options.deps) {
-    await storeEvaluation(idle(0), {
-      status: "failed",
-      error: "this agate process was started without an evaluator",
-      fix: "start the App with `npm start` (which wires the evaluator from AGATE_EVALUATOR_* settings)"
-    });
-    return "no evaluator in this process";
-  }
-  const deps = options.deps;
-  const at3 = now();
-  const key = { repository: pr.repository, pullNumber: pr.number };
-  const today = await store.listEvaluations({ ...key, since: dayStart(at3) });
-  if (dailyBudget(today, config, at3)) return "over the daily budget; the next pass says so";
-  const bundle = await readBundle(options);
-  const overBudget = bundleOverBudget(bundle.budget);
-  if (overBudget) {
-    await options.audit.appendAudit(
-      {
-        kind: BUNDLE_OVER_BUDGET,
-        subject: bundleSubject(pr, options.treeSha),
-        decision: {
-          config_digest: options.configDigest,
-          detail: overBudget
-        },
-        facts: { budget: bundle.budget },
-        at: now().toISOString()
-      },
-      options.jobId === void 0 ? {} : { dedupeKey: `job:${options.jobId}:over-budget` }
-    );
-    return "over the bundle budget";
-  }
-  const started = Date.now();
-  const refusal2 = policyRefusal(evaluator, deps.policy);
-  if (refusal2) {
-    await storeEvaluation(idle(Date.now() - started), { status: "failed", ...refusal2 });
-    return "refused by the operator's policy";
-  }
-  const judge = (deps.createJudge ?? createJudge)(evaluator, deps.judgeOptions);
-  const prompt = buildEvaluatorPrompt(bundle, freshBoundary(deps, bundle));
-  const { outcome, run } = await judge.judge({ bundle, prompt });
-  await storeEvaluation(run, outcome);
-  return outcome.status;
+  };
 }
-async function readBundle(options) {
-  const { github, pr, config } = options;
-  const evaluator = config.evaluator;
-  const detail = await github.pullRequestDetail(pr.number);
-  const issueNumbers = referencedIssues(`${detail.title}
-${detail.body}`, pr.repository).filter(
-    (n) => n !== pr.number
+async function bundleInputs(deps, ask) {
+  const { github, reads } = deps;
+  const { job, inputs, config } = ask;
+  const issueNumbers = referencedIssues(`${inputs.title}
+${inputs.body}`, job.repository).filter(
+    (n) => n !== job.number
   );
   const [issues, instructions, comparison] = await Promise.all([
     Promise.all(issueNumbers.map((n) => github.issue(n))),
     Promise.all(
       INSTRUCTION_FILES.map(async (path) => {
-        const file2 = await options.reads.file(github, path, pr.base_sha);
+        const file2 = await reads.file(github, path, inputs.base_sha);
         return file2 ? { path, text: file2.text } : null;
       })
     ),
-    options.reads.compare(github, pr.base_sha, pr.head_sha)
+    reads.compare(github, inputs.base_sha, job.head_sha)
   ]);
   const listed2 = new Set(comparison.files.map((f) => f.filename));
-  const unlisted = detail.changed_files > comparison.files.length ? (await github.changedFiles(pr.number)).filter((f) => !listed2.has(f.filename)).map((f) => ({ filename: f.filename, status: f.status })) : [];
   const handoffPath = config.handoff.path;
-  const touched = comparison.files.some((f) => f.filename === handoffPath);
-  const handoff = await options.reads.file(
+  const handoff = await reads.file(
     github,
     handoffPath,
-    touched ? pr.head_sha : comparison.merge_base_sha
+    inputs.handoff_at === "head" ? job.head_sha : comparison.merge_base_sha
   );
-  return buildBundle({
-    repository: pr.repository,
-    pullNumber: pr.number,
-    baseSha: pr.base_sha,
-    headSha: pr.head_sha,
-    treeSha: options.treeSha,
-    title: detail.title,
-    body: detail.body,
+  return {
+    repository: job.repository,
+    pullNumber: job.number,
+    baseSha: inputs.base_sha,
+    headSha: job.head_sha,
+    treeSha: job.tree_sha,
+    title: inputs.title,
+    body: inputs.body,
     issues: issues.filter((i) => i !== null),
     instructions: instructions.filter((i) => i !== null),
-    rubric: evaluator.rubric,
-    minScore: evaluator.min_score,
+    rubric: ask.evaluator.rubric,
+    minScore: ask.evaluator.min_score,
     files: comparison.files,
-    unlisted,
-    commands: options.commands,
+    unlisted: inputs.changed_files.filter((f) => !listed2.has(f.filename)),
+    commands: inputs.commands,
     handoff: handoff ? { path: handoffPath, text: handoff.text } : null,
-    trace: options.trace,
+    trace: inputs.trace,
     tokenLimit: config.budgets.evaluator_bundle_tokens
-  });
+  };
 }
 function freshBoundary(deps, bundle) {
   const text = JSON.stringify(bundle);
@@ -10619,10 +10776,14 @@ function isolationLine(record) {
     return `**Not isolated:** agate ${codeSpan(record.grader.agate_version, 40)} ran the commands as its own user, so the code under test could have changed this record.${privilegedNote}`;
   }
   if (isolation.mode === "shared") {
-    return `**Not isolated:** the commands ran as agate's own user ${codeSpan(isolation.user, 60)} (${codeSpan(isolation.reason ?? "no reason given", 300)}), so the code under test could have changed this record; evidence.isolation: shared-allowed accepts that.${privilegedNote}`;
+    return `**Not isolated:** the commands ran as agate's own user ${codeSpan(isolation.user, 60)} (${codeSpan(isolation.reason ?? "no reason given", 300)}), so the code under test could have changed this record; evidence.isolation: shared-allowed accepts that. ${SWEPT[isolation.swept]}${privilegedNote}`;
   }
-  return `Isolated: the commands ran as ${codeSpan(isolation.user, 60)}, a user of their own without sudo, and none of its processes outlived a command.${privilegedNote}`;
+  return `Isolated: the commands ran as ${codeSpan(isolation.user, 60)}, a user of their own without sudo, and ${isolation.swept === "user" ? "none of its processes outlived a command." : SWEPT[isolation.swept].toLowerCase()}${privilegedNote}`;
 }
+var SWEPT = {
+  user: "Every process of theirs was killed after each command.",
+  "process-group": "Each command's process group was killed after it (a process that left it with setsid was not seen)."
+};
 
 // checks/gate/workflow-uses.ts
 import { isAlias, isMap as isMap3, isScalar as isScalar3, isSeq, parseDocument as parseDocument2 } from "yaml";
@@ -11136,16 +11297,572 @@ async function collectEvidence(github, cache, input) {
   return { source, run: fact, evidence: [evidenceOf(fact, verdict2)] };
 }
 
-// checks/gate/protected-paths.ts
-import picomatch2 from "picomatch";
-function protectedChanges(files, config) {
-  const isProtected = picomatch2([...ALWAYS_PROTECTED_PATHS, ...config.protected_paths], {
-    dot: true
+// checks/gate/requirements/part.ts
+function requirementOf(id, name) {
+  return (status, reason) => ({
+    id,
+    name,
+    status,
+    reason
   });
-  const touched = files.flatMap(
-    (file2) => file2.previous_filename ? [file2.filename, file2.previous_filename] : [file2.filename]
+}
+function partOf(id, name) {
+  const requirement = requirementOf(id, name);
+  return (status, reason, items2 = []) => ({
+    requirement: requirement(status, reason),
+    items: items2
+  });
+}
+
+// checks/gate/requirements/commands.ts
+function replayedCommands(replay) {
+  const total = replay.failures.length + replay.passed.length;
+  const names = replay.failures.map((f) => f.name).join(", ");
+  return {
+    requirement: {
+      id: "commands",
+      name: "required commands",
+      status: "fail",
+      reason: `work tree unchanged since the failure at ${shortSha(replay.head_sha)}: ${replay.failures.length} of ${total} required commands failed there (${names}); not graded again`
+    },
+    items: [
+      `Change the code, not only the commit: this tree failed at ${shortSha(replay.head_sha)} (${names}); fix that failure (its output is below) and push`
+    ],
+    carriedOverFrom: null
+  };
+}
+function believedRecord(facts) {
+  return facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record ?? null;
+}
+function awaitedEvidence(config) {
+  return `no command record from ${config.evidence.workflow} for this commit yet`;
+}
+function commandsRequirement(facts, replay) {
+  if (replay) return replayedCommands(replay);
+  const req = requirementOf("commands", "required commands");
+  const verified = believedRecord(facts);
+  if (verified) {
+    const failed = verified.commands.filter((c) => !commandPassed(c));
+    const total = verified.commands.length;
+    return failed.length === 0 ? {
+      requirement: req("pass", `${total} of ${total} passed`),
+      items: [],
+      carriedOverFrom: null
+    } : {
+      requirement: req(
+        "fail",
+        `${failed.length} of ${total} required commands failed (${failed.map((c) => c.name).join(", ")})`
+      ),
+      // Names come from the base config (provenance checks the record's against it).
+      items: failed.map(
+        (c) => `Make ${codeSpan(c.name, 80)} pass and push: ${c.timed_out ? `it timed out after ${durationText(c.duration_ms)}` : c.signal ? `it was killed by ${c.signal}` : `it exited ${c.exit_code}`}${displayTail(c.output.tail).trim() === "" ? ", printing nothing" : " (its last output is below)"}`
+      ),
+      carriedOverFrom: null
+    };
+  }
+  const carried = carryOver(facts);
+  if (carried) {
+    return {
+      requirement: req(
+        "pass",
+        `carried over from ${shortSha(carried.head_sha)}, accepted on the identical tree ${shortSha(carried.tree_sha ?? "")} under the same config and agate version`
+      ),
+      items: [],
+      carriedOverFrom: carried.id
+    };
+  }
+  const waiting = facts.evidence.find((e) => e.waiting);
+  if (waiting?.waiting)
+    return { requirement: req("waiting", waiting.waiting), items: [], carriedOverFrom: null };
+  const refused3 = facts.evidence.find((e) => e.refused);
+  if (refused3?.refused) {
+    return {
+      requirement: req("waiting", `no believable command record: ${refused3.refused}`),
+      items: [
+        'Fix what made agate refuse the command record (under "Not believed" below), then push or re-run the evidence workflow'
+      ],
+      carriedOverFrom: null
+    };
+  }
+  const config = facts.config.status === "ok" ? facts.config.config : null;
+  return {
+    requirement: req(
+      "waiting",
+      config ? awaitedEvidence(config) : "no command record for this commit yet"
+    ),
+    items: [],
+    carriedOverFrom: null
+  };
+}
+function carryOver(facts) {
+  if (!facts.head_tree_sha || facts.config.status !== "ok") return void 0;
+  const digest = facts.config.digest;
+  return facts.prior_records.find(
+    (r) => r.state === "accepted" && r.head_sha !== facts.pull_request.head_sha && r.base_sha === facts.pull_request.base_sha && r.tree_sha === facts.head_tree_sha && r.config_digest === digest && r.agate_version === facts.agate_version
   );
-  return [...new Set(touched.filter((path) => isProtected(path)))].sort();
+}
+
+// checks/evaluator/inputs.ts
+function evaluatorInputs(facts, task, config) {
+  if (!facts.handoff) return null;
+  const path = config.handoff.path;
+  const touched = !facts.changed_files_listing.complete || facts.changed_files.some((f) => f.filename === path || f.previous_filename === path);
+  return {
+    base_sha: facts.pull_request.base_sha,
+    base_ref: facts.pull_request.base_ref,
+    title: task.title,
+    body: task.body,
+    commands: bundleCommands(
+      believedRecord(facts)?.commands ?? [],
+      config.budgets.evaluator_bundle_tokens
+    ),
+    trace: bundleTrace(facts.trace),
+    handoff_at: touched ? "head" : "merge_base",
+    changed_files: facts.changed_files.map(({ filename, status }) => ({ filename, status })),
+    read_at: facts.handoff.observed_at
+  };
+}
+
+// checks/gate/comments.ts
+function handEditedLabelComment(label, removed, title) {
+  const what = label ? `\`${label}\` is back` : `${removed.map((l) => codeSpan(l)).join(", ")} ${removed.length === 1 ? "is" : "are"} gone (a pull request waiting for evidence carries no state label)`;
+  return [
+    `agate's labels show the state of its gate, so ${what}: ${codeSpan(title)}.`,
+    "",
+    "A label cannot change the state. To change it: push a commit that fixes what the `agate` check lists, let CI publish a new command record, or, for protected paths, have a maintainer approve the head commit. The `Re-run gate` button on the check recomputes the decision."
+  ].join("\n");
+}
+function strayLabelComment(labels, title) {
+  return [
+    `agate removed ${labels.map((l) => `\`${l}\``).join(", ")}: agate's labels show the state of its gate, and it does not gate this pull request (${codeSpan(title)}).`,
+    "",
+    "A label cannot change what agate decides; the `agate` check is the gate."
+  ].join("\n");
+}
+function overrideRefusedComment(sha2, problem) {
+  return sha2 === null ? `agate did not accept anything: ${problem}.` : `agate did not accept ${codeSpan(sha2, 64)}: ${problem}.`;
+}
+function overrideAcceptedComment(input) {
+  return [
+    `agate accepted \`${shortSha(input.headSha)}\` on the word of ${codeSpan(input.by, 60)}: ${codeSpan(input.reason)}.`,
+    "",
+    "This is stored with the acceptance record as a maintainer override. It holds for this exact commit only: any push voids it.",
+    ...input.title ? ["", `The \`agate\` check now says: ${codeSpan(input.title)}.`] : []
+  ].join("\n");
+}
+
+// checks/gate/base-requirement.ts
+var COUNTS = /* @__PURE__ */ new Set(["this_app", "any_source"]);
+function passHeldBecause(facts) {
+  const base = facts.setup;
+  if (!base) return null;
+  if (COUNTS.has(base.requires)) return null;
+  const branch = codeSpan(facts.pull_request.base_ref, 120);
+  if (base.requires === "unknown") {
+    return `whether ${branch} requires agate could not be read (${base.summary}), so a pass here could stand for this commit on a branch that does`;
+  }
+  const other = facts.default_setup;
+  if (!other || other.branch === facts.pull_request.base_ref) return null;
+  if (other.requires === "none" || other.requires === "other_app") return null;
+  const where2 = codeSpan(other.branch, 120);
+  return `${branch} requires agate from nobody, and ${where2} ${other.requires === "unknown" ? "may (its rules could not be read)" : "does"}: a pass computed for ${branch} would stand for this commit if it were proposed to ${where2}`;
+}
+function holdPass(facts, decision) {
+  if (decision.conclusion !== "success" && decision.conclusion !== "neutral") return decision;
+  const held = passHeldBecause(facts);
+  if (!held) return decision;
+  const lead = decision.title.split(":")[0] ?? decision.title;
+  const branch = codeSpan(facts.pull_request.base_ref, 60);
+  return {
+    ...decision,
+    conclusion: null,
+    title: cutTitle(`${lead}; not marked passing on ${branch}, see why below`),
+    held
+  };
+}
+function mergeQueueAdvice(facts, decision) {
+  const base = facts.setup;
+  if (decision.conclusion !== "success" || !base || base.merge_queue !== false) return null;
+  if (!COUNTS.has(base.requires)) return null;
+  const branch = codeSpan(facts.pull_request.base_ref, 120);
+  return `GitHub keeps this check on the commit, not on this pull request: if the same commit is proposed to another branch that requires agate (a retarget, a second pull request), this pass stands there too until agate has looked again. A merge queue on ${branch} closes that: agate grades every merge group itself. Require one in the ruleset on ${branch}.`;
+}
+
+// checks/gate/entries.ts
+var entryName = (entry) => `handoff entry #${entry.issue_number}`;
+function escalationTitle(entry) {
+  return `${entryName(entry)} needs a maintainer's decision on ${entry.escalation_reason ?? "a human decision"}`;
+}
+function linkedEntries(entries, number, mentions = []) {
+  return entries.filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number)).map((e) => ({
+    issue_number: e.issue_number,
+    state: e.state,
+    author: e.author,
+    owner: e.owner,
+    escalation_reason: e.escalation_reason,
+    why: e.why,
+    question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
+    state_changed_at: e.state_changed_at
+  }));
+}
+var where = (entries) => entries.map((e) => `#${e.issue_number}`).join(", ");
+function entriesRequirement(facts) {
+  const entries = facts.entries ?? [];
+  if (entries.length === 0) return null;
+  const head = facts.pull_request.head_sha;
+  const req = requirementOf("entries", "handoff entries");
+  const escalated2 = entries.filter((e) => e.state === "escalated");
+  if (escalated2.length > 0) {
+    return {
+      requirement: req("waiting", escalated2.map(escalationTitle).join("; ")),
+      items: escalated2.map(
+        (e) => `A maintainer decides what ${entryName(e)} asks (${e.escalation_reason ?? "escalated"}) and answers it there with \`/answer <the decision>\`, or accepts this exact commit with \`${overrideCommand(head)}\``
+      ),
+      escalated: escalated2
+    };
+  }
+  const blocked2 = entries.filter((e) => e.state === "blocked");
+  if (blocked2.length > 0) {
+    return {
+      requirement: req(
+        "blocked",
+        `${blocked2.length === 1 ? entryName(blocked2[0]) : `handoff entries ${where(blocked2)}`} ended blocked: nobody could answer what this pull request waits on`
+      ),
+      items: blocked2.map(
+        (e) => `Find another way past what ${entryName(e)} asked (it is parked: ${codeSpan(e.why ?? "blocked", 120)}), or ask a maintainer to accept this exact commit with \`${overrideCommand(head)}\``
+      ),
+      escalated: []
+    };
+  }
+  const waiting = entries.filter((e) => e.state === "open" || e.state === "claimed");
+  if (waiting.length > 0) {
+    const state = (e) => e.state === "claimed" && e.owner ? `claimed by ${codeSpan(e.owner, 60)}` : "open";
+    return {
+      // Nobody on this pull request can act: the answer comes on the entry, and a pass follows it.
+      requirement: req(
+        "waiting",
+        `waiting for the answer to ${waiting.map((e) => `${entryName(e)} (${state(e)})`).join(", ")}`
+      ),
+      items: [],
+      escalated: []
+    };
+  }
+  return {
+    requirement: req(
+      "pass",
+      `${entries.length === 1 ? `${entryName(entries[0])} is` : `${counted(entries.length, "handoff entry", "handoff entries")} are`} resolved`
+    ),
+    items: [],
+    escalated: []
+  };
+}
+
+// checks/gate/outcome.ts
+var first = (word, match) => ({ head, requirements }) => {
+  const decisive = requirements.find(match);
+  return decisive ? { decisive, title: `${word} on ${head}: ${decisive.reason}` } : null;
+};
+var every = (word, status) => ({ head, requirements }) => {
+  const held = requirements.filter((r) => r.status === status);
+  const [decisive] = held;
+  if (!decisive) return null;
+  return { decisive, title: `${word} on ${head}: ${held.map((r) => r.reason).join("; ")}` };
+};
+var OUTCOMES = [
+  {
+    // A maintainer accepted this exact head: their decision stands over every other
+    // requirement, which the summary still shows as it is.
+    state: "accepted",
+    conclusion: "success",
+    settled: true,
+    holds: ({ head, override }) => override && {
+      title: `Accepted on ${head} by ${override.by}'s override: ${codeSpan(override.reason)}`
+    }
+  },
+  {
+    // An escalated entry waits on a human decision the agent cannot make, whatever else holds;
+    // the title says what the maintainer must decide.
+    state: "escalated",
+    conclusion: "action_required",
+    holds: ({ head, requirements, escalated: escalated2 }) => {
+      const decisive = requirements.find((r) => r.id === "entries");
+      const [entry] = escalated2;
+      if (!decisive || !entry) return null;
+      const more = escalated2.length > 1 ? ` (and ${escalated2.length - 1} more)` : "";
+      return { decisive, title: `Escalated on ${head}: ${escalationTitle(entry)}${more}` };
+    }
+  },
+  {
+    // Past the attempts budget this head is not graded at all: what it would have been is moot.
+    state: "capped",
+    conclusion: "failure",
+    holds: first("Capped", (r) => r.id === "progress" && r.status === "capped")
+  },
+  {
+    state: "stalled",
+    conclusion: "failure",
+    holds: first("Stalled", (r) => r.status === "stalled")
+  },
+  { state: "rejected", conclusion: "failure", holds: every("Rejected", "fail") },
+  { state: "capped", conclusion: "failure", holds: every("Capped", "capped") },
+  { state: "blocked", conclusion: "failure", holds: every("Blocked", "blocked") },
+  {
+    // A protected path changed: a maintainer's approval of this commit is a person's decision.
+    state: "escalated",
+    conclusion: "action_required",
+    holds: first("Escalated", (r) => r.id === "protected_paths" && r.status === "waiting")
+  },
+  {
+    // Waiting decides nothing: everyone's work is listed in order. The evaluator's own wait is
+    // only worth the title when nothing else is waited for.
+    state: "pending",
+    conclusion: null,
+    holds: ({ head, requirements }) => {
+      const all = requirements.filter((r) => r.status === "waiting");
+      const others = all.filter((r) => r.id !== "evaluator");
+      const waiting = others.length > 0 ? others : all;
+      if (waiting.length === 0) return null;
+      return { title: `Waiting on ${head}: ${waiting.map((r) => r.reason).join("; ")}` };
+    }
+  },
+  {
+    state: "accepted",
+    conclusion: "success",
+    holds: ({ head, carriedOver }) => ({
+      title: carriedOver ? `Accepted on ${head}: carried over from an identical tree` : `Accepted on ${head}: every requirement passed`
+    })
+  }
+];
+function outcomeOf(input, parts) {
+  for (const row of OUTCOMES) {
+    const held = row.holds(input);
+    if (!held) continue;
+    const open = parts.filter((p) => p.requirement.status !== "pass");
+    const missing = row.settled ? [] : [
+      ...open.filter((p) => p.requirement === held.decisive),
+      ...open.filter((p) => p.requirement !== held.decisive)
+    ].flatMap((p) => p.items);
+    return { state: row.state, conclusion: row.conclusion, title: cutTitle(held.title), missing };
+  }
+  throw new Error("no outcome holds: OUTCOMES must end with a row that always holds");
+}
+
+// checks/gate/report-only.ts
+function reportOnly(config, decision) {
+  if (!reportOnlyOn(config) || decision.state === "not_gated") return decision;
+  return { ...decision, conclusion: "neutral", title: reportOnlyTitle(decision.title) };
+}
+function reportOnlyOn(config) {
+  return config.status === "ok" && config.config.gate.report_only;
+}
+var LEAD = /^(Accepted|Rejected|Waiting|Escalated|Stalled|Capped|Blocked)( on)?( merge group \S+?(?: \(#\d+\))?)?(?=[\s:]|$)/;
+function reportOnlyTitle(title) {
+  const lead = LEAD.exec(title);
+  if (!lead) return cutTitle(`Report only: ${title}`);
+  const [whole, state = "", on = "", group] = lead;
+  const rest = title.slice(whole.length);
+  const would = `would be ${state.toLowerCase()}`;
+  return cutTitle(
+    group ? `Report only:${group} ${would}${rest}` : `Report only: ${would}${on}${rest}`
+  );
+}
+
+// checks/gate/requirements/evaluator.ts
+function evaluatorReady(requirements) {
+  const status = (id) => requirements.find((r) => r.id === id)?.status;
+  return status("commands") === "pass" && status("handoff") === "pass";
+}
+function evaluatorRequirement(facts, config, ready) {
+  const req = partOf("evaluator", "evaluator");
+  const evaluator = config.evaluator;
+  if (evaluator.kind === "none") return req("pass", "none configured (evaluator.kind: none)");
+  if (evaluator.kind === "review") return reviewRequirement(facts, req);
+  if (!ready) {
+    return req(
+      "waiting",
+      "asked only after every required command passed and the handoff file holds (no evaluator call yet)"
+    );
+  }
+  const tree = shortSha(facts.head_tree_sha ?? "");
+  const fact = facts.evaluation;
+  if (fact.status === "not_asked") return req("waiting", `asking the evaluator about tree ${tree}`);
+  const capped2 = (over) => req("capped", `budgets.${over.budget} reached: ${over.detail}`, [
+    `Wait, or ask a maintainer to raise budgets.${over.budget} in ${facts.config.status === "ok" ? facts.config.path : "the config"} on the base branch`
+  ]);
+  if (fact.status === "over_budget") return capped2(fact);
+  const { outcome, run } = fact.evaluation;
+  if (outcome.status === "over_budget") return capped2(outcome);
+  const who3 = [run.kind, run.provider, run.model].filter(Boolean).join(" ");
+  if (outcome.status === "failed") {
+    return req("blocked", `evaluator unavailable (${who3}): ${outcome.error}`, [
+      `Ask agate's operator to fix the evaluator: ${outcome.fix}. Then choose "Re-run evaluator" on this check`
+    ]);
+  }
+  const verdict2 = outcome.verdict;
+  const min = evaluator.min_score;
+  const reused = fact.evaluation.head_sha !== facts.pull_request.head_sha ? `, judged on ${shortSha(fact.evaluation.head_sha)} with the identical tree` : "";
+  if (verdict2.complete && verdict2.score >= min && verdict2.missing.length === 0) {
+    return req("pass", `complete, score ${verdict2.score} \u2265 ${min} (${who3}${reused})`);
+  }
+  const why = [
+    verdict2.complete ? null : "not complete",
+    verdict2.score < min ? `score ${verdict2.score} < ${min}` : `score ${verdict2.score}`,
+    verdict2.missing.length > 0 ? counted(verdict2.missing.length, "missing item") : null
+  ].filter(Boolean);
+  return req(
+    "fail",
+    `${why.join(", ")} (${who3}${reused})`,
+    // The evaluator read what the agent wrote; its words are shown as code, never as Markdown.
+    verdict2.missing.length > 0 ? verdict2.missing.map((item) => codeSpan(item)) : [
+      `Finish the task and push: the evaluator did not sign off (${why.join(", ")}) but named nothing missing`
+    ]
+  );
+}
+function reviewRequirement(facts, req) {
+  const head = facts.pull_request.head_sha;
+  const changes = facts.reviews.filter((r) => r.state === "CHANGES_REQUESTED" && r.maintainer);
+  if (changes.length > 0) {
+    const items2 = changes.flatMap((r) => reviewItems(r.login, r.body));
+    return req(
+      "fail",
+      `changes requested by ${changes.map((r) => `${r.login} on ${shortSha(r.commit_id)}`).join(", ")}`,
+      items2
+    );
+  }
+  const approvals = facts.reviews.filter((r) => r.state === "APPROVED");
+  const onHead = approvals.find((r) => r.maintainer && r.commit_id === head);
+  if (onHead) return req("pass", `approved by ${onHead.login} on ${shortSha(head)}`);
+  const notes = approvals.map(
+    (r) => !r.maintainer ? `${r.login}'s approval does not count (${r.login.endsWith("[bot]") ? "a bot" : "not a maintainer, or the author"})` : `${r.login}'s approval is for ${shortSha(r.commit_id)}, an older commit`
+  );
+  return req(
+    "waiting",
+    `needs a maintainer's approving review of this commit${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`,
+    [`Ask a maintainer to review and approve ${shortSha(head)}`]
+  );
+}
+function reviewItems(login, body) {
+  const items2 = body.split("\n").map((line2) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[ \]\s+)?(.+)$/.exec(line2)?.[1]?.trim()).filter((item) => Boolean(item));
+  if (items2.length > 0) return items2.map((item) => codeSpan(item));
+  const text = body.trim();
+  return [
+    text === "" ? `Address the changes ${login} requested` : `Address what ${login} asked for: ${codeSpan(text)}`
+  ];
+}
+
+// checks/handoff/required.ts
+var SESSION_TRAILER = "Agent-Session";
+var KEY = "handoff.required_when";
+var HOUR_MS = 36e5;
+var MINUTE_MS = 6e4;
+function handoffRequiredBy(rules, input) {
+  const { facts } = input;
+  const reasons = [];
+  const present = new Set(input.labels.map((label) => label.toLowerCase()));
+  for (const label of rules.labels) {
+    if (present.has(label.toLowerCase())) reasons.push(`the label ${label} (${KEY}.labels)`);
+  }
+  if (rules.commits_over !== null && facts.commit_count > rules.commits_over) {
+    reasons.push(
+      `${count(facts.commit_count, "commit")} (more than ${rules.commits_over}: ${KEY}.commits_over)`
+    );
+  }
+  if (rules.open_longer_than !== null) {
+    const open = Date.parse(facts.observed_at) - Date.parse(facts.opened_at);
+    if (open > rules.open_longer_than) {
+      reasons.push(
+        `open ${hours(open)} (longer than ${hours(rules.open_longer_than)}: ${KEY}.open_longer_than)`
+      );
+    }
+  }
+  if (rules.changed_lines_over !== null && facts.changed_lines > rules.changed_lines_over) {
+    reasons.push(
+      `${count(facts.changed_lines, "changed line")} (more than ${rules.changed_lines_over}: ${KEY}.changed_lines_over)`
+    );
+  }
+  if (rules.sessions_over !== null) {
+    const sessions = agentSessions(facts.commits.map((commit2) => commit2.message));
+    if (sessions.length > rules.sessions_over) {
+      reasons.push(
+        `${count(sessions.length, "agent session")} (more than ${rules.sessions_over}: ${KEY}.sessions_over, counted from ${SESSION_TRAILER}: commit trailers)`
+      );
+    }
+  }
+  return reasons;
+}
+function agentSessions(messages) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const message4 of messages) {
+    for (const trailer of commitTrailers(message4)) {
+      if (trailer.key.toLowerCase() === SESSION_TRAILER.toLowerCase() && trailer.value !== "") {
+        seen.add(trailer.value);
+      }
+    }
+  }
+  return [...seen];
+}
+var GIT_GENERATED = ["Signed-off-by: ", "(cherry picked from commit "];
+function commitTrailers(message4) {
+  const lines = message4.replace(/\r\n/g, "\n").split("\n");
+  const blank = (line2) => line2.trim() === "";
+  let titleEnd = lines.findIndex(blank);
+  if (titleEnd === -1) return [];
+  titleEnd += 1;
+  let end = lines.length;
+  while (end > titleEnd && blank(lines[end - 1] ?? "")) end--;
+  let start = end;
+  while (start > titleEnd && !blank(lines[start - 1] ?? "")) start--;
+  if (start === end) return [];
+  const block = lines.slice(start, end);
+  let trailerLines = 0;
+  let nonTrailerLines = 0;
+  let recognised = false;
+  let continuation = 0;
+  for (let i = block.length - 1; i >= 0; i--) {
+    const line2 = block[i] ?? "";
+    if (/^[ \t]/.test(line2)) {
+      continuation++;
+      continue;
+    }
+    if (GIT_GENERATED.some((prefix) => line2.startsWith(prefix))) {
+      trailerLines += 1 + continuation;
+      recognised = true;
+    } else if (separatorAt(line2) > 0) {
+      trailerLines += 1 + continuation;
+    } else {
+      nonTrailerLines += 1 + continuation;
+    }
+    continuation = 0;
+  }
+  nonTrailerLines += continuation;
+  const isBlock = trailerLines > 0 && nonTrailerLines === 0 || recognised && trailerLines * 3 >= nonTrailerLines;
+  if (!isBlock) return [];
+  const trailers = [];
+  for (const line2 of block) {
+    const last = trailers.at(-1);
+    if (/^[ \t]/.test(line2)) {
+      if (last) last.value = `${last.value} ${line2.trim()}`.trim();
+      continue;
+    }
+    const at3 = separatorAt(line2);
+    if (at3 > 0) {
+      trailers.push({ key: line2.slice(0, at3).trimEnd(), value: line2.slice(at3 + 1).trim() });
+    } else {
+      trailers.push({ key: "", value: "" });
+    }
+  }
+  return trailers.filter((trailer) => trailer.key !== "");
+}
+function separatorAt(line2) {
+  const match = /^([A-Za-z0-9-]+)[ \t]*:/.exec(line2);
+  return match ? match[0].length - 1 : -1;
+}
+var count = (n, noun2) => `${n} ${noun2}${n === 1 ? "" : "s"}`;
+function hours(ms) {
+  const h = Math.floor(ms / HOUR_MS);
+  const min = Math.floor((ms - h * HOUR_MS) / MINUTE_MS);
+  if (h === 0) return `${min} min`;
+  return min === 0 ? `${h} h` : `${h} h ${min} min`;
 }
 
 // checks/handoff/parse-handoff.ts
@@ -11385,524 +12102,6 @@ function capped(findings, more) {
 }
 var normalisePath = (file2) => file2.replace(/^(\.\/)+/, "");
 
-// checks/gate/base-requirement.ts
-var COUNTS = /* @__PURE__ */ new Set(["this_app", "any_source"]);
-function passHeldBecause(facts) {
-  const base = facts.setup;
-  if (!base) return null;
-  if (COUNTS.has(base.requires)) return null;
-  const branch = codeSpan(facts.pull_request.base_ref, 120);
-  if (base.requires === "unknown") {
-    return `whether ${branch} requires agate could not be read (${base.summary}), so a pass here could stand for this commit on a branch that does`;
-  }
-  const other = facts.default_setup;
-  if (!other || other.branch === facts.pull_request.base_ref) return null;
-  if (other.requires === "none" || other.requires === "other_app") return null;
-  const where2 = codeSpan(other.branch, 120);
-  return `${branch} requires agate from nobody, and ${where2} ${other.requires === "unknown" ? "may (its rules could not be read)" : "does"}: a pass computed for ${branch} would stand for this commit if it were proposed to ${where2}`;
-}
-function holdPass(facts, decision) {
-  if (decision.conclusion !== "success" && decision.conclusion !== "neutral") return decision;
-  const held = passHeldBecause(facts);
-  if (!held) return decision;
-  const lead = decision.title.split(":")[0] ?? decision.title;
-  const branch = codeSpan(facts.pull_request.base_ref, 60);
-  return {
-    ...decision,
-    conclusion: null,
-    title: cutTitle(`${lead}; not marked passing on ${branch}, see why below`),
-    held
-  };
-}
-function mergeQueueAdvice(facts, decision) {
-  const base = facts.setup;
-  if (decision.conclusion !== "success" || !base || base.merge_queue !== false) return null;
-  if (!COUNTS.has(base.requires)) return null;
-  const branch = codeSpan(facts.pull_request.base_ref, 120);
-  return `GitHub keeps this check on the commit, not on this pull request: if the same commit is proposed to another branch that requires agate (a retarget, a second pull request), this pass stands there too until agate has looked again. A merge queue on ${branch} closes that: agate grades every merge group itself. Require one in the ruleset on ${branch}.`;
-}
-
-// checks/gate/requirements/part.ts
-function requirementOf(id, name) {
-  return (status, reason) => ({
-    id,
-    name,
-    status,
-    reason
-  });
-}
-function partOf(id, name) {
-  const requirement = requirementOf(id, name);
-  return (status, reason, items2 = []) => ({
-    requirement: requirement(status, reason),
-    items: items2
-  });
-}
-
-// checks/gate/entries.ts
-var entryName = (entry) => `handoff entry #${entry.issue_number}`;
-function escalationTitle(entry) {
-  return `${entryName(entry)} needs a maintainer's decision on ${entry.escalation_reason ?? "a human decision"}`;
-}
-function linkedEntries(entries, number, mentions = []) {
-  return entries.filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number)).map((e) => ({
-    issue_number: e.issue_number,
-    state: e.state,
-    author: e.author,
-    owner: e.owner,
-    escalation_reason: e.escalation_reason,
-    why: e.why,
-    question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
-    state_changed_at: e.state_changed_at
-  }));
-}
-var where = (entries) => entries.map((e) => `#${e.issue_number}`).join(", ");
-function entriesRequirement(facts) {
-  const entries = facts.entries ?? [];
-  if (entries.length === 0) return null;
-  const head = facts.pull_request.head_sha;
-  const req = requirementOf("entries", "handoff entries");
-  const escalated2 = entries.filter((e) => e.state === "escalated");
-  if (escalated2.length > 0) {
-    return {
-      requirement: req("waiting", escalated2.map(escalationTitle).join("; ")),
-      items: escalated2.map(
-        (e) => `A maintainer decides what ${entryName(e)} asks (${e.escalation_reason ?? "escalated"}) and answers it there with \`/answer <the decision>\`, or accepts this exact commit with \`${overrideCommand(head)}\``
-      ),
-      escalated: escalated2
-    };
-  }
-  const blocked2 = entries.filter((e) => e.state === "blocked");
-  if (blocked2.length > 0) {
-    return {
-      requirement: req(
-        "blocked",
-        `${blocked2.length === 1 ? entryName(blocked2[0]) : `handoff entries ${where(blocked2)}`} ended blocked: nobody could answer what this pull request waits on`
-      ),
-      items: blocked2.map(
-        (e) => `Find another way past what ${entryName(e)} asked (it is parked: ${codeSpan(e.why ?? "blocked", 120)}), or ask a maintainer to accept this exact commit with \`${overrideCommand(head)}\``
-      ),
-      escalated: []
-    };
-  }
-  const waiting = entries.filter((e) => e.state === "open" || e.state === "claimed");
-  if (waiting.length > 0) {
-    const state = (e) => e.state === "claimed" && e.owner ? `claimed by ${codeSpan(e.owner, 60)}` : "open";
-    return {
-      // Nobody on this pull request can act: the answer comes on the entry, and a pass follows it.
-      requirement: req(
-        "waiting",
-        `waiting for the answer to ${waiting.map((e) => `${entryName(e)} (${state(e)})`).join(", ")}`
-      ),
-      items: [],
-      escalated: []
-    };
-  }
-  return {
-    requirement: req(
-      "pass",
-      `${entries.length === 1 ? `${entryName(entries[0])} is` : `${counted(entries.length, "handoff entry", "handoff entries")} are`} resolved`
-    ),
-    items: [],
-    escalated: []
-  };
-}
-
-// checks/gate/outcome.ts
-var first = (word, match) => ({ head, requirements }) => {
-  const decisive = requirements.find(match);
-  return decisive ? { decisive, title: `${word} on ${head}: ${decisive.reason}` } : null;
-};
-var every = (word, status) => ({ head, requirements }) => {
-  const held = requirements.filter((r) => r.status === status);
-  const [decisive] = held;
-  if (!decisive) return null;
-  return { decisive, title: `${word} on ${head}: ${held.map((r) => r.reason).join("; ")}` };
-};
-var OUTCOMES = [
-  {
-    // A maintainer accepted this exact head: their decision stands over every other
-    // requirement, which the summary still shows as it is.
-    state: "accepted",
-    conclusion: "success",
-    settled: true,
-    holds: ({ head, override }) => override && {
-      title: `Accepted on ${head} by ${override.by}'s override: ${codeSpan(override.reason)}`
-    }
-  },
-  {
-    // An escalated entry waits on a human decision the agent cannot make, whatever else holds;
-    // the title says what the maintainer must decide.
-    state: "escalated",
-    conclusion: "action_required",
-    holds: ({ head, requirements, escalated: escalated2 }) => {
-      const decisive = requirements.find((r) => r.id === "entries");
-      const [entry] = escalated2;
-      if (!decisive || !entry) return null;
-      const more = escalated2.length > 1 ? ` (and ${escalated2.length - 1} more)` : "";
-      return { decisive, title: `Escalated on ${head}: ${escalationTitle(entry)}${more}` };
-    }
-  },
-  {
-    // Past the attempts budget this head is not graded at all: what it would have been is moot.
-    state: "capped",
-    conclusion: "failure",
-    holds: first("Capped", (r) => r.id === "progress" && r.status === "capped")
-  },
-  {
-    state: "stalled",
-    conclusion: "failure",
-    holds: first("Stalled", (r) => r.status === "stalled")
-  },
-  { state: "rejected", conclusion: "failure", holds: every("Rejected", "fail") },
-  { state: "capped", conclusion: "failure", holds: every("Capped", "capped") },
-  { state: "blocked", conclusion: "failure", holds: every("Blocked", "blocked") },
-  {
-    // A protected path changed: a maintainer's approval of this commit is a person's decision.
-    state: "escalated",
-    conclusion: "action_required",
-    holds: first("Escalated", (r) => r.id === "protected_paths" && r.status === "waiting")
-  },
-  {
-    // Waiting decides nothing: everyone's work is listed in order. The evaluator's own wait is
-    // only worth the title when nothing else is waited for.
-    state: "pending",
-    conclusion: null,
-    holds: ({ head, requirements }) => {
-      const all = requirements.filter((r) => r.status === "waiting");
-      const others = all.filter((r) => r.id !== "evaluator");
-      const waiting = others.length > 0 ? others : all;
-      if (waiting.length === 0) return null;
-      return { title: `Waiting on ${head}: ${waiting.map((r) => r.reason).join("; ")}` };
-    }
-  },
-  {
-    state: "accepted",
-    conclusion: "success",
-    holds: ({ head, carriedOver }) => ({
-      title: carriedOver ? `Accepted on ${head}: carried over from an identical tree` : `Accepted on ${head}: every requirement passed`
-    })
-  }
-];
-function outcomeOf(input, parts) {
-  for (const row of OUTCOMES) {
-    const held = row.holds(input);
-    if (!held) continue;
-    const open = parts.filter((p) => p.requirement.status !== "pass");
-    const missing = row.settled ? [] : [
-      ...open.filter((p) => p.requirement === held.decisive),
-      ...open.filter((p) => p.requirement !== held.decisive)
-    ].flatMap((p) => p.items);
-    return { state: row.state, conclusion: row.conclusion, title: cutTitle(held.title), missing };
-  }
-  throw new Error("no outcome holds: OUTCOMES must end with a row that always holds");
-}
-
-// checks/gate/report-only.ts
-function reportOnly(config, decision) {
-  if (!reportOnlyOn(config) || decision.state === "not_gated") return decision;
-  return { ...decision, conclusion: "neutral", title: reportOnlyTitle(decision.title) };
-}
-function reportOnlyOn(config) {
-  return config.status === "ok" && config.config.gate.report_only;
-}
-var LEAD = /^(Accepted|Rejected|Waiting|Escalated|Stalled|Capped|Blocked)( on)?( merge group \S+?(?: \(#\d+\))?)?(?=[\s:]|$)/;
-function reportOnlyTitle(title) {
-  const lead = LEAD.exec(title);
-  if (!lead) return cutTitle(`Report only: ${title}`);
-  const [whole, state = "", on = "", group] = lead;
-  const rest = title.slice(whole.length);
-  const would = `would be ${state.toLowerCase()}`;
-  return cutTitle(
-    group ? `Report only:${group} ${would}${rest}` : `Report only: ${would}${on}${rest}`
-  );
-}
-
-// checks/gate/requirements/commands.ts
-function replayedCommands(replay) {
-  const total = replay.failures.length + replay.passed.length;
-  const names = replay.failures.map((f) => f.name).join(", ");
-  return {
-    requirement: {
-      id: "commands",
-      name: "required commands",
-      status: "fail",
-      reason: `work tree unchanged since the failure at ${shortSha(replay.head_sha)}: ${replay.failures.length} of ${total} required commands failed there (${names}); not graded again`
-    },
-    items: [
-      `Change the code, not only the commit: this tree failed at ${shortSha(replay.head_sha)} (${names}); fix that failure (its output is below) and push`
-    ],
-    carriedOverFrom: null
-  };
-}
-function believedRecord(facts) {
-  return facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record ?? null;
-}
-function awaitedEvidence(config) {
-  return `no command record from ${config.evidence.workflow} for this commit yet`;
-}
-function commandsRequirement(facts, replay) {
-  if (replay) return replayedCommands(replay);
-  const req = requirementOf("commands", "required commands");
-  const verified = believedRecord(facts);
-  if (verified) {
-    const failed = verified.commands.filter((c) => !commandPassed(c));
-    const total = verified.commands.length;
-    return failed.length === 0 ? {
-      requirement: req("pass", `${total} of ${total} passed`),
-      items: [],
-      carriedOverFrom: null
-    } : {
-      requirement: req(
-        "fail",
-        `${failed.length} of ${total} required commands failed (${failed.map((c) => c.name).join(", ")})`
-      ),
-      // Names come from the base config (provenance checks the record's against it).
-      items: failed.map(
-        (c) => `Make ${codeSpan(c.name, 80)} pass and push: ${c.timed_out ? `it timed out after ${durationText(c.duration_ms)}` : c.signal ? `it was killed by ${c.signal}` : `it exited ${c.exit_code}`}${displayTail(c.output.tail).trim() === "" ? ", printing nothing" : " (its last output is below)"}`
-      ),
-      carriedOverFrom: null
-    };
-  }
-  const carried = carryOver(facts);
-  if (carried) {
-    return {
-      requirement: req(
-        "pass",
-        `carried over from ${shortSha(carried.head_sha)}, accepted on the identical tree ${shortSha(carried.tree_sha ?? "")} under the same config and agate version`
-      ),
-      items: [],
-      carriedOverFrom: carried.id
-    };
-  }
-  const waiting = facts.evidence.find((e) => e.waiting);
-  if (waiting?.waiting)
-    return { requirement: req("waiting", waiting.waiting), items: [], carriedOverFrom: null };
-  const refused3 = facts.evidence.find((e) => e.refused);
-  if (refused3?.refused) {
-    return {
-      requirement: req("waiting", `no believable command record: ${refused3.refused}`),
-      items: [
-        'Fix what made agate refuse the command record (under "Not believed" below), then push or re-run the evidence workflow'
-      ],
-      carriedOverFrom: null
-    };
-  }
-  const config = facts.config.status === "ok" ? facts.config.config : null;
-  return {
-    requirement: req(
-      "waiting",
-      config ? awaitedEvidence(config) : "no command record for this commit yet"
-    ),
-    items: [],
-    carriedOverFrom: null
-  };
-}
-function carryOver(facts) {
-  if (!facts.head_tree_sha || facts.config.status !== "ok") return void 0;
-  const digest = facts.config.digest;
-  return facts.prior_records.find(
-    (r) => r.state === "accepted" && r.head_sha !== facts.pull_request.head_sha && r.base_sha === facts.pull_request.base_sha && r.tree_sha === facts.head_tree_sha && r.config_digest === digest && r.agate_version === facts.agate_version
-  );
-}
-
-// checks/gate/requirements/evaluator.ts
-function evaluatorReady(requirements) {
-  const status = (id) => requirements.find((r) => r.id === id)?.status;
-  return status("commands") === "pass" && status("handoff") === "pass";
-}
-function evaluatorRequirement(facts, config, ready) {
-  const req = partOf("evaluator", "evaluator");
-  const evaluator = config.evaluator;
-  if (evaluator.kind === "none") return req("pass", "none configured (evaluator.kind: none)");
-  if (evaluator.kind === "review") return reviewRequirement(facts, req);
-  if (!ready) {
-    return req(
-      "waiting",
-      "asked only after every required command passed and the handoff file holds (no evaluator call yet)"
-    );
-  }
-  const tree = shortSha(facts.head_tree_sha ?? "");
-  const fact = facts.evaluation;
-  if (fact.status === "not_asked") return req("waiting", `asking the evaluator about tree ${tree}`);
-  if (fact.status === "over_budget")
-    return req("capped", `budgets.${fact.budget} reached: ${fact.detail}`, [
-      `Wait, or ask a maintainer to raise budgets.${fact.budget} in ${facts.config.status === "ok" ? facts.config.path : "the config"} on the base branch`
-    ]);
-  const { outcome, run } = fact.evaluation;
-  const who3 = [run.kind, run.provider, run.model].filter(Boolean).join(" ");
-  if (outcome.status === "failed") {
-    return req("blocked", `evaluator unavailable (${who3}): ${outcome.error}`, [
-      `Ask agate's operator to fix the evaluator: ${outcome.fix}. Then choose "Re-run evaluator" on this check`
-    ]);
-  }
-  const verdict2 = outcome.verdict;
-  const min = evaluator.min_score;
-  const reused = fact.evaluation.head_sha !== facts.pull_request.head_sha ? `, judged on ${shortSha(fact.evaluation.head_sha)} with the identical tree` : "";
-  if (verdict2.complete && verdict2.score >= min && verdict2.missing.length === 0) {
-    return req("pass", `complete, score ${verdict2.score} \u2265 ${min} (${who3}${reused})`);
-  }
-  const why = [
-    verdict2.complete ? null : "not complete",
-    verdict2.score < min ? `score ${verdict2.score} < ${min}` : `score ${verdict2.score}`,
-    verdict2.missing.length > 0 ? counted(verdict2.missing.length, "missing item") : null
-  ].filter(Boolean);
-  return req(
-    "fail",
-    `${why.join(", ")} (${who3}${reused})`,
-    // The evaluator read what the agent wrote; its words are shown as code, never as Markdown.
-    verdict2.missing.length > 0 ? verdict2.missing.map((item) => codeSpan(item)) : [
-      `Finish the task and push: the evaluator did not sign off (${why.join(", ")}) but named nothing missing`
-    ]
-  );
-}
-function reviewRequirement(facts, req) {
-  const head = facts.pull_request.head_sha;
-  const changes = facts.reviews.filter((r) => r.state === "CHANGES_REQUESTED" && r.maintainer);
-  if (changes.length > 0) {
-    const items2 = changes.flatMap((r) => reviewItems(r.login, r.body));
-    return req(
-      "fail",
-      `changes requested by ${changes.map((r) => `${r.login} on ${shortSha(r.commit_id)}`).join(", ")}`,
-      items2
-    );
-  }
-  const approvals = facts.reviews.filter((r) => r.state === "APPROVED");
-  const onHead = approvals.find((r) => r.maintainer && r.commit_id === head);
-  if (onHead) return req("pass", `approved by ${onHead.login} on ${shortSha(head)}`);
-  const notes = approvals.map(
-    (r) => !r.maintainer ? `${r.login}'s approval does not count (${r.login.endsWith("[bot]") ? "a bot" : "not a maintainer, or the author"})` : `${r.login}'s approval is for ${shortSha(r.commit_id)}, an older commit`
-  );
-  return req(
-    "waiting",
-    `needs a maintainer's approving review of this commit${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`,
-    [`Ask a maintainer to review and approve ${shortSha(head)}`]
-  );
-}
-function reviewItems(login, body) {
-  const items2 = body.split("\n").map((line2) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[ \]\s+)?(.+)$/.exec(line2)?.[1]?.trim()).filter((item) => Boolean(item));
-  if (items2.length > 0) return items2.map((item) => codeSpan(item));
-  const text = body.trim();
-  return [
-    text === "" ? `Address the changes ${login} requested` : `Address what ${login} asked for: ${codeSpan(text)}`
-  ];
-}
-
-// checks/handoff/required.ts
-var SESSION_TRAILER = "Agent-Session";
-var KEY = "handoff.required_when";
-var HOUR_MS = 36e5;
-var MINUTE_MS = 6e4;
-function handoffRequiredBy(rules, input) {
-  const { facts } = input;
-  const reasons = [];
-  const present = new Set(input.labels.map((label) => label.toLowerCase()));
-  for (const label of rules.labels) {
-    if (present.has(label.toLowerCase())) reasons.push(`the label ${label} (${KEY}.labels)`);
-  }
-  if (rules.commits_over !== null && facts.commit_count > rules.commits_over) {
-    reasons.push(
-      `${count(facts.commit_count, "commit")} (more than ${rules.commits_over}: ${KEY}.commits_over)`
-    );
-  }
-  if (rules.open_longer_than !== null) {
-    const open = Date.parse(facts.observed_at) - Date.parse(facts.opened_at);
-    if (open > rules.open_longer_than) {
-      reasons.push(
-        `open ${hours(open)} (longer than ${hours(rules.open_longer_than)}: ${KEY}.open_longer_than)`
-      );
-    }
-  }
-  if (rules.changed_lines_over !== null && facts.changed_lines > rules.changed_lines_over) {
-    reasons.push(
-      `${count(facts.changed_lines, "changed line")} (more than ${rules.changed_lines_over}: ${KEY}.changed_lines_over)`
-    );
-  }
-  if (rules.sessions_over !== null) {
-    const sessions = agentSessions(facts.commits.map((commit2) => commit2.message));
-    if (sessions.length > rules.sessions_over) {
-      reasons.push(
-        `${count(sessions.length, "agent session")} (more than ${rules.sessions_over}: ${KEY}.sessions_over, counted from ${SESSION_TRAILER}: commit trailers)`
-      );
-    }
-  }
-  return reasons;
-}
-function agentSessions(messages) {
-  const seen = /* @__PURE__ */ new Set();
-  for (const message4 of messages) {
-    for (const trailer of commitTrailers(message4)) {
-      if (trailer.key.toLowerCase() === SESSION_TRAILER.toLowerCase() && trailer.value !== "") {
-        seen.add(trailer.value);
-      }
-    }
-  }
-  return [...seen];
-}
-var GIT_GENERATED = ["Signed-off-by: ", "(cherry picked from commit "];
-function commitTrailers(message4) {
-  const lines = message4.replace(/\r\n/g, "\n").split("\n");
-  const blank = (line2) => line2.trim() === "";
-  let titleEnd = lines.findIndex(blank);
-  if (titleEnd === -1) return [];
-  titleEnd += 1;
-  let end = lines.length;
-  while (end > titleEnd && blank(lines[end - 1] ?? "")) end--;
-  let start = end;
-  while (start > titleEnd && !blank(lines[start - 1] ?? "")) start--;
-  if (start === end) return [];
-  const block = lines.slice(start, end);
-  let trailerLines = 0;
-  let nonTrailerLines = 0;
-  let recognised = false;
-  let continuation = 0;
-  for (let i = block.length - 1; i >= 0; i--) {
-    const line2 = block[i] ?? "";
-    if (/^[ \t]/.test(line2)) {
-      continuation++;
-      continue;
-    }
-    if (GIT_GENERATED.some((prefix) => line2.startsWith(prefix))) {
-      trailerLines += 1 + continuation;
-      recognised = true;
-    } else if (separatorAt(line2) > 0) {
-      trailerLines += 1 + continuation;
-    } else {
-      nonTrailerLines += 1 + continuation;
-    }
-    continuation = 0;
-  }
-  nonTrailerLines += continuation;
-  const isBlock = trailerLines > 0 && nonTrailerLines === 0 || recognised && trailerLines * 3 >= nonTrailerLines;
-  if (!isBlock) return [];
-  const trailers = [];
-  for (const line2 of block) {
-    const last = trailers.at(-1);
-    if (/^[ \t]/.test(line2)) {
-      if (last) last.value = `${last.value} ${line2.trim()}`.trim();
-      continue;
-    }
-    const at3 = separatorAt(line2);
-    if (at3 > 0) {
-      trailers.push({ key: line2.slice(0, at3).trimEnd(), value: line2.slice(at3 + 1).trim() });
-    } else {
-      trailers.push({ key: "", value: "" });
-    }
-  }
-  return trailers.filter((trailer) => trailer.key !== "");
-}
-function separatorAt(line2) {
-  const match = /^([A-Za-z0-9-]+)[ \t]*:/.exec(line2);
-  return match ? match[0].length - 1 : -1;
-}
-var count = (n, noun2) => `${n} ${noun2}${n === 1 ? "" : "s"}`;
-function hours(ms) {
-  const h = Math.floor(ms / HOUR_MS);
-  const min = Math.floor((ms - h * HOUR_MS) / MINUTE_MS);
-  if (h === 0) return `${min} min`;
-  return min === 0 ? `${h} h` : `${h} h ${min} min`;
-}
-
 // checks/gate/requirements/handoff.ts
 function handoffRequirement(facts, config, record) {
   const path = config.handoff.path;
@@ -12111,6 +12310,18 @@ function progressPart(facts, progress) {
   return { requirement: progress.requirement, items: progressItems(facts, progress) };
 }
 
+// checks/gate/protected-paths.ts
+import picomatch2 from "picomatch";
+function protectedChanges(files, config) {
+  const isProtected = picomatch2([...ALWAYS_PROTECTED_PATHS, ...config.protected_paths], {
+    dot: true
+  });
+  const touched = files.flatMap(
+    (file2) => file2.previous_filename ? [file2.filename, file2.previous_filename] : [file2.filename]
+  );
+  return [...new Set(touched.filter((path) => isProtected(path)))].sort();
+}
+
 // checks/gate/requirements/protected.ts
 function protectedRequirement(facts, config) {
   const changed = protectedChanges(facts.changed_files, config);
@@ -12306,6 +12517,74 @@ function notGated(reason) {
 }
 function capitalise(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// checks/gate/record.ts
+import { createHash as createHash3 } from "node:crypto";
+var digestOf = (facts) => facts.config.status === "ok" ? facts.config.digest : createHash3("sha256").update(facts.config.status === "invalid" ? facts.config.message : "").digest("hex");
+function recordInput2(facts, decision, decidedAt) {
+  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
+  const shown = believed ?? facts.evidence.at(-1);
+  const record = shown?.record ?? null;
+  const evaluator = facts.config.status === "ok" ? facts.config.config.evaluator : null;
+  const judged = facts.evaluation.status === "judged" ? facts.evaluation.evaluation : null;
+  const verdict2 = judged?.outcome.status === "verdict" ? judged.outcome : null;
+  const read = facts.evidence_run;
+  return {
+    repository: facts.pull_request.repository,
+    pull_number: facts.pull_request.number,
+    head_sha: facts.pull_request.head_sha,
+    base_sha: facts.pull_request.base_sha,
+    tested: record?.tested ?? null,
+    commands: record?.commands ?? [],
+    provenance: shown ? {
+      workflow: record?.workflow ?? null,
+      verified: shown === believed,
+      refused_reason: shown.refused ?? shown.waiting,
+      run: read ? {
+        id: read.run.id,
+        attempt: read.run.run_attempt,
+        job_complete: read.job?.status === "completed"
+      } : null
+    } : null,
+    runner: record?.runner ?? null,
+    grader: {
+      agate_version: facts.agate_version,
+      config_digest: digestOf(facts),
+      evaluator: evaluator ? {
+        kind: evaluator.kind,
+        provider: evaluator.kind === "llm" ? evaluator.provider : null,
+        model: evaluator.kind === "llm" ? evaluator.model : null,
+        prompt_version: judged?.run.prompt_version ?? null
+      } : null
+    },
+    verdict: verdict2?.verdict ?? null,
+    verdict_by: verdictBy(facts),
+    handoff: decision.handoff,
+    override: decision.state === "accepted" ? facts.override : null,
+    decision: {
+      state: decision.state,
+      head_tree_sha: facts.head_tree_sha,
+      replayed_from: decision.replayed_from ?? null,
+      reasons: [
+        decision.title,
+        ...decision.requirements.map((r) => `${r.name}: ${r.status}: ${r.reason}`),
+        ...decision.reasons
+      ]
+    },
+    decided_at: decidedAt
+  };
+}
+function verdictBy(facts) {
+  if (facts.evaluation.status === "judged") {
+    const run = facts.evaluation.evaluation.run;
+    return [run.kind, run.provider, run.model, run.prompt_version].filter(Boolean).join(" ");
+  }
+  const head = facts.pull_request.head_sha;
+  const approval = facts.reviews.find(
+    (r) => r.state === "APPROVED" && r.maintainer && r.commit_id === head
+  );
+  return approval ? `review by ${approval.login}` : null;
 }
 
 // checks/gate/glossary.ts
@@ -12738,6 +13017,526 @@ function renderGateSummary(decision, facts, tailChars = 6e3, limit = GITHUB_TEXT
   return text.length <= limit || tailChars < 200 ? text.slice(0, limit) : renderGateSummary(decision, facts, Math.floor(tailChars / 4), limit);
 }
 
+// checks/gate/sighting.ts
+import { createHash as createHash4 } from "node:crypto";
+function viewDigest(view) {
+  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
+  return createHash4("sha256").update(canonicalJson(shown)).digest("hex");
+}
+function sightingOf(view, labels) {
+  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
+  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
+}
+
+// schemas/gate-status.ts
+import { z as z27 } from "zod";
+
+// schemas/gate-status-constants.ts
+var GATE_STATUS_VERSION = 1;
+var STATUS_TAIL_CHARS = 4e3;
+
+// schemas/gate-status.ts
+var statusStateSchema = z27.enum([
+  "accepted",
+  "rejected",
+  "stale",
+  "stalled",
+  "capped",
+  "blocked",
+  "escalated",
+  "waiting",
+  "not_gated"
+]);
+var statusActionSchema = z27.enum(["done", "work", "person", "spent", "wait", "none"]);
+var actorSchema = z27.enum(["agent", "maintainer", "operator", "nobody"]);
+var statusRequirementSchema = requirementSchema.extend({
+  who: actorSchema
+});
+var failingCommandSchema = z27.strictObject({
+  name: z27.string(),
+  exit_code: z27.number().int().nullable(),
+  signal: z27.string().nullable(),
+  timed_out: z27.boolean(),
+  duration_ms: z27.number().int().nonnegative().nullable(),
+  /** The end of its output, terminal escapes removed; the whole output is in the run's log. */
+  output_tail: z27.string().max(STATUS_TAIL_CHARS)
+});
+var gateStatusSchema = z27.strictObject({
+  version: z27.literal(GATE_STATUS_VERSION),
+  /**
+   * `app`: the gate's decision (only the App's own `agate` check run carries it). `action`: the
+   * Action's view from its own commands alone; the App may still refuse the record or ask more.
+   */
+  source: z27.enum(["app", "action"]),
+  repository: repositoryFullNameSchema,
+  pull_request: positiveIntSchema.nullable(),
+  /** The commit this verdict is about (a pull request's head; the Action: its tested commit). */
+  head_sha: gitShaSchema,
+  state: statusStateSchema.exclude(["stale"]),
+  action: statusActionSchema,
+  /** gate.report_only: the state is what agate would decide; the check never blocks a merge. */
+  report_only: z27.boolean(),
+  /** The check's conclusion; null while it is in progress (and from the Action). */
+  conclusion: checkConclusionSchema.nullable(),
+  title: z27.string(),
+  /** The next work items, in order; short text that may hold `code spans`. */
+  next: z27.array(z27.string()),
+  requirements: z27.array(statusRequirementSchema),
+  failing_commands: z27.array(failingCommandSchema),
+  /** What the evaluator said is missing, when it did not sign off. */
+  evaluator_missing: z27.array(z27.string()),
+  /** What is wrong with the handoff file, when it is required and does not hold. */
+  handoff_problems: z27.array(z27.string()),
+  budgets: z27.strictObject({
+    graded_attempts: z27.number().int().nonnegative(),
+    graded_attempts_limit: positiveIntSchema,
+    unchanged_failures_before_stalled: positiveIntSchema
+  }).nullable()
+});
+var statusCheckRunSchema = z27.strictObject({
+  id: positiveIntSchema,
+  url: z27.string().nullable(),
+  app: z27.string(),
+  status: z27.string(),
+  conclusion: z27.string().nullable()
+});
+var statusReportSchema = z27.strictObject({
+  version: z27.literal(GATE_STATUS_VERSION),
+  repository: repositoryFullNameSchema,
+  pull_request: positiveIntSchema,
+  /** The pull request's head as GitHub shows it now. */
+  head_sha: gitShaSchema,
+  state: statusStateSchema,
+  action: statusActionSchema,
+  /** The agent's checked-out commit is not the head the verdict is about. */
+  stale: z27.boolean(),
+  /** The one line a person reads. */
+  line: z27.string(),
+  /** What to do next, in order: the CLI's own (push, fetch) first, then the gate's. */
+  next: z27.array(z27.string()),
+  /** The checkout `status` ran in, when it is the pull request's branch. */
+  local: z27.strictObject({
+    sha: gitShaSchema,
+    branch: z27.string(),
+    uncommitted: z27.boolean(),
+    /**
+     * HEAD against the pull request's head: `ahead` HEAD has commits the head lacks (push
+     * them), `behind` the head has commits HEAD lacks, `diverged` both, `unknown` the head is
+     * not in the checkout to compare.
+     */
+    relation: z27.enum(["same", "ahead", "behind", "diverged", "unknown"])
+  }).nullable(),
+  /** The App's `agate` check run on the head; null when it has none (yet). */
+  check: statusCheckRunSchema.nullable(),
+  /** The App's verdict as the check run carries it; null when it carries none. */
+  gate: gateStatusSchema.nullable(),
+  /** The exit code `status` ends with (by action; 2 is a usage or access error). */
+  exit_code: z27.number().int()
+});
+
+// checks/gate/record-status.ts
+var statusTail = (text) => displayTail(text).slice(-STATUS_TAIL_CHARS);
+function failingOf(record) {
+  return record.commands.filter((c) => !commandPassed(c)).map((c) => ({
+    name: c.name,
+    exit_code: c.exit_code,
+    signal: c.signal,
+    timed_out: c.timed_out,
+    duration_ms: c.duration_ms,
+    output_tail: statusTail(c.output.tail)
+  }));
+}
+
+// checks/gate/status.ts
+function statusState(state) {
+  return state === "pending" ? "waiting" : state;
+}
+function whoActs(requirement, facts, decision) {
+  if (requirement.status === "pass") return "nobody";
+  switch (requirement.id) {
+    case "config":
+      return "maintainer";
+    case "commands":
+      if (requirement.status !== "waiting") return "agent";
+      return facts.evidence.some((e) => e.refused) && !facts.evidence.some((e) => e.waiting) ? "agent" : "nobody";
+    case "progress":
+      return requirement.status === "stalled" ? "agent" : "maintainer";
+    case "protected_paths":
+      return "maintainer";
+    case "handoff":
+      if (requirement.status === "fail") return "agent";
+      if (requirement.status === "blocked") return "maintainer";
+      return believedRecord(facts) !== null && decision.handoff?.status !== "ready" ? "agent" : "nobody";
+    case "evaluator":
+      if (requirement.status === "fail") return "agent";
+      if (requirement.status === "blocked") return "operator";
+      if (requirement.status === "capped") return "maintainer";
+      return facts.config.status === "ok" && facts.config.config.evaluator.kind === "review" ? "maintainer" : "nobody";
+    case "entries":
+      if (requirement.status === "blocked") return "agent";
+      return (facts.entries ?? []).some((e) => e.state === "escalated") ? "maintainer" : "nobody";
+    case "override":
+      return "nobody";
+  }
+}
+function statusAction(state, requirements) {
+  if (state === "accepted") return "done";
+  if (state === "not_gated") return "none";
+  if (state === "capped" || state === "stalled") return "spent";
+  if (requirements.some((r) => r.who === "agent")) return "work";
+  if (requirements.some((r) => r.who === "maintainer" || r.who === "operator")) return "person";
+  return "wait";
+}
+function failingCommands(facts) {
+  const replay = progressOf(facts).replay;
+  if (replay) {
+    return replay.failures.map((f) => ({
+      name: f.name,
+      exit_code: f.exit_code,
+      signal: null,
+      timed_out: f.timed_out,
+      duration_ms: null,
+      output_tail: statusTail(f.tail)
+    }));
+  }
+  const record = believedRecord(facts);
+  return record ? failingOf(record) : [];
+}
+function evaluatorMissing(facts, decision) {
+  const failed = decision.requirements.some((r) => r.id === "evaluator" && r.status === "fail");
+  if (!failed || facts.evaluation.status !== "judged") return [];
+  const outcome = facts.evaluation.evaluation.outcome;
+  return outcome.status === "verdict" ? outcome.verdict.missing : [];
+}
+function handoffProblems(decision) {
+  const check = decision.handoff;
+  const failed = decision.requirements.some((r) => r.id === "handoff" && r.status === "fail");
+  if (!failed || !check) return [];
+  return check.blob_sha ? check.findings : [`${check.path} is not at the head commit`];
+}
+function gateStatus(decision, facts) {
+  const pr = facts.pull_request;
+  const state = statusState(decision.state);
+  const requirements = decision.requirements.map((r) => ({
+    ...r,
+    who: whoActs(r, facts, decision)
+  }));
+  const config = facts.config.status === "ok" ? facts.config.config : null;
+  return {
+    version: GATE_STATUS_VERSION,
+    source: "app",
+    repository: pr.repository,
+    pull_request: pr.number,
+    head_sha: pr.head_sha,
+    state,
+    // A pass held on a base that does not require agate (base-requirement.ts) is no pass: the
+    // agent is done, and only a person (a ruleset, or a retarget) can make it count.
+    action: decision.held ? "person" : statusAction(state, requirements),
+    report_only: decision.report_only ?? false,
+    conclusion: decision.conclusion,
+    title: decision.title,
+    next: decision.held ? [
+      ...decision.missing,
+      `Not marked passing: ${decision.held}. A maintainer can require agate on this branch, or retarget the pull request to a branch that does`
+    ] : decision.missing,
+    requirements,
+    failing_commands: failingCommands(facts),
+    evaluator_missing: evaluatorMissing(facts, decision),
+    handoff_problems: handoffProblems(decision),
+    budgets: config ? {
+      graded_attempts: progressOf(facts).graded,
+      graded_attempts_limit: config.budgets.graded_attempts_per_pr,
+      unchanged_failures_before_stalled: config.budgets.unchanged_failures_before_stalled
+    } : null
+  };
+}
+function evaluatingStatus(decision, facts, title) {
+  const status = gateStatus(decision, facts);
+  const requirements = status.requirements.map(
+    (r) => r.id === "evaluator" ? { ...r, status: "waiting", reason: "judging this tree", who: "nobody" } : r
+  );
+  return {
+    ...status,
+    state: "waiting",
+    action: statusAction("waiting", requirements),
+    conclusion: decision.report_only ? "neutral" : null,
+    title,
+    next: [],
+    requirements,
+    evaluator_missing: []
+  };
+}
+
+// checks/gate/status-block.ts
+import { z as z28 } from "zod";
+var OPEN = "<!-- agate-status v";
+var CLOSE = " -->";
+var STATUS_BLOCK_LIMIT = 24e3;
+var LIST_ITEMS = 50;
+var ITEM_CHARS = 1e3;
+var escapeForComment = (json2) => json2.replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/@/g, "\\u0040");
+function line(status) {
+  return `${OPEN}${status.version} ${escapeForComment(JSON.stringify(status))}${CLOSE}`;
+}
+var bounded = (items2) => items2.slice(0, LIST_ITEMS).map((i) => i.slice(0, ITEM_CHARS));
+function statusBlock(status, limit = STATUS_BLOCK_LIMIT) {
+  let fitted = {
+    ...status,
+    title: status.title.slice(0, ITEM_CHARS),
+    next: bounded(status.next),
+    evaluator_missing: bounded(status.evaluator_missing),
+    handoff_problems: bounded(status.handoff_problems),
+    requirements: status.requirements.map((r) => ({ ...r, reason: r.reason.slice(0, ITEM_CHARS) }))
+  };
+  for (let chars = STATUS_TAIL_CHARS; ; chars = Math.floor(chars / 2)) {
+    const text = `
+${line(fitted)}
+`;
+    if (text.length <= limit || chars < 50) return text;
+    fitted = {
+      ...fitted,
+      failing_commands: fitted.failing_commands.map((c) => ({
+        ...c,
+        output_tail: c.output_tail.slice(-chars)
+      }))
+    };
+  }
+}
+
+// checks/gate/plan.ts
+var STATE_LABEL_PREFIX = "agate:";
+var LEGACY_PENDING_LABEL = "agate:pending";
+var STATE_LABELS = Object.fromEntries(
+  [
+    "agate:accepted",
+    "agate:rejected",
+    "agate:blocked",
+    "agate:stalled",
+    "agate:capped",
+    "agate:escalated"
+  ].map((name) => [name, AGATE_LABELS[name]])
+);
+function evaluatorAsk(input) {
+  const { facts } = input;
+  if (facts.config.status !== "ok" || facts.head_tree_sha === null) return null;
+  const inputs = evaluatorInputs(facts, input.task, facts.config.config);
+  return inputs ? {
+    tree_sha: facts.head_tree_sha,
+    config_digest: facts.config.digest,
+    rerun: input.rerunEvaluator,
+    inputs
+  } : null;
+}
+function checkChanges(existing, wanted) {
+  const status = wanted.conclusion === null ? "in_progress" : "completed";
+  return !(existing !== null && existing.status === status && (existing.conclusion ?? null) === wanted.conclusion && existing.title === wanted.title.slice(0, GITHUB_TITLE_LIMIT) && existing.summary === wanted.summary);
+}
+function planGatePass(input) {
+  const { facts, decision, existing } = input;
+  const pr = facts.pull_request;
+  const config = facts.config.status === "ok" ? facts.config : null;
+  const asks = config !== null && (config.config.evaluator.kind === "llm" || config.config.evaluator.kind === "command");
+  const ready = evaluatorReady(decision.requirements);
+  const askEvaluator2 = asks && ready && input.evaluatorDue ? evaluatorAsk(input) : null;
+  const judging = askEvaluator2 ? `Commands passed on ${shortSha(pr.head_sha)}; the evaluator is judging tree ${shortSha(askEvaluator2.tree_sha)}` : null;
+  const block = statusBlock(
+    judging ? evaluatingStatus(decision, facts, judging) : gateStatus(decision, facts)
+  );
+  const view = judging ? {
+    // Report-only concludes neutral while the evaluator judges, unless a pass is held here.
+    conclusion: decision.report_only && !decision.held ? "neutral" : null,
+    title: judging,
+    summary: `**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.
+
+Every required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.
+${block}`,
+    rerunEvaluator: true
+  } : {
+    conclusion: decision.conclusion,
+    title: decision.title,
+    summary: `${renderGateSummary(decision, facts, void 0, GITHUB_TEXT_LIMIT - block.length)}${block}`,
+    rerunEvaluator: asks
+  };
+  const check = checkChanges(existing, view) ? { ...view, externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}` } : null;
+  const latest = facts.prior_records.filter((r) => r.head_sha === pr.head_sha).at(-1);
+  const comments = [];
+  const agateLabels = pr.labels.filter(
+    (label) => label.toLowerCase().startsWith(STATE_LABEL_PREFIX)
+  );
+  let labels;
+  if (decision.state !== "not_gated" && !decision.report_only) {
+    const named2 = `${STATE_LABEL_PREFIX}${decision.state}`;
+    const wanted = STATE_LABELS[named2] ? named2 : null;
+    labels = {
+      remove: agateLabels.filter((label) => label.toLowerCase() !== wanted),
+      add: wanted && !agateLabels.some((label) => label.toLowerCase() === wanted) ? [wanted] : []
+    };
+    const changed = labels.remove.some((label) => label !== LEGACY_PENDING_LABEL) || labels.add.length > 0;
+    if (changed && latest?.state === decision.state) {
+      comments.push(handEditedLabelComment(wanted, labels.remove, decision.title));
+    }
+  } else {
+    labels = { remove: agateLabels, add: [] };
+    if (agateLabels.length > 0) comments.push(strayLabelComment(agateLabels, decision.title));
+  }
+  return {
+    check,
+    labels,
+    comments,
+    storeDecision: !latest || latest.state !== decision.state || check !== null,
+    askEvaluator: askEvaluator2
+  };
+}
+function decidePass(facts, seen) {
+  const decision = decideGate(facts);
+  const plan = planGatePass({
+    facts,
+    decision,
+    existing: seen.existing,
+    evaluatorDue: seen.evaluator_due,
+    rerunEvaluator: seen.rerun_evaluator,
+    task: seen.view.detail
+  });
+  const pr = facts.pull_request;
+  const labelsLeft = [
+    ...pr.labels.filter((label) => !plan.labels.remove.includes(label)),
+    ...plan.labels.add
+  ];
+  const effects = [
+    observeEffect(facts, seen, labelsLeft),
+    ...githubEffects(facts, plan, seen, labelsLeft)
+  ];
+  if (plan.storeDecision) effects.push(...decisionEffects(facts, decision, plan, seen));
+  const refresh = plan.storeDecision ? decisionConcernsDashboard(decision.state, facts.prior_records) : seen.retried;
+  if (refresh) {
+    effects.push(
+      enqueue(DASHBOARD_JOBS.refresh, {
+        repository: pr.repository,
+        installation: seen.installation,
+        trigger: { event: "gate.decision", action: decision.state, delivery_id: null }
+      })
+    );
+  }
+  effects.push(...entryEffects(facts, decision.state, plan.storeDecision, seen));
+  if (plan.askEvaluator) effects.push(askEvaluatorEffect(facts, plan.askEvaluator, seen));
+  return { decision, plan, effects };
+}
+function jobOf2(spec, payload) {
+  return newJobSchema.parse(jobOf(spec, payload));
+}
+function enqueue(spec, payload) {
+  return { kind: "enqueue", job: jobOf2(spec, payload), dedupe: spec.dedupe?.(payload) ?? null };
+}
+function observeEffect(facts, seen, labelsLeft) {
+  const pr = facts.pull_request;
+  const at3 = seen.at;
+  const where2 = { repository: pr.repository, pull_number: pr.number };
+  return {
+    kind: "observe",
+    // A new head supersedes every record of other heads; they stay, marked stale.
+    stale: { repository: pr.repository, pullNumber: pr.number, supersededBy: pr.head_sha, at: at3 },
+    merge_commit: seen.merge_commit ? { ...where2, ...seen.merge_commit, observed_at: at3 } : null,
+    head: { ...where2, ...seen.head, observed_at: at3 },
+    sighting: { ...where2, ...sightingOf(seen.view, labelsLeft), observed_at: at3 }
+  };
+}
+function githubEffects(facts, plan, seen, labelsLeft) {
+  const pr = facts.pull_request;
+  const effects = [];
+  if (plan.check) {
+    effects.push({
+      kind: "check",
+      head_sha: pr.head_sha,
+      existing: seen.existing,
+      write: plan.check
+    });
+  }
+  const { remove, add } = plan.labels;
+  const restyle = seen.retried ? labelsLeft.filter((name) => STATE_LABELS[name] && !add.includes(name)) : [];
+  if (remove.length > 0 || add.length > 0 || restyle.length > 0) {
+    effects.push({ kind: "labels", number: pr.number, remove, add, restyle, styles: STATE_LABELS });
+  }
+  for (const [i, body] of plan.comments.entries()) {
+    effects.push({ kind: "comment", number: pr.number, key: `comment:${i}`, body });
+  }
+  return effects;
+}
+function decisionEffects(facts, decision, plan, seen) {
+  const pr = facts.pull_request;
+  const once = seen.job_id === null ? null : `job:${seen.job_id}:gate@${pr.head_sha}:${decision.state}`;
+  return [
+    {
+      kind: "audit",
+      entry: {
+        kind: "gate.decision",
+        subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
+        // The plan beside the decision: what this pass wrote, and why, can be replayed.
+        decision: JSON.parse(JSON.stringify({ ...decision, plan })),
+        facts: JSON.parse(JSON.stringify(facts)),
+        at: seen.at
+      },
+      dedupe_key: once
+    },
+    { kind: "record", record: recordInput2(facts, decision, seen.at), dedupe_key: once }
+  ];
+}
+function entryEffects(facts, state, stored, seen) {
+  const pr = facts.pull_request;
+  const before = seen.mentioned_before;
+  const now = seen.entry_mentions;
+  const holdsBefore = gateHolds(facts.prior_records);
+  const holdsAfter = gateHolds(
+    decisionsAfterPass(facts.prior_records, pr.head_sha, stored ? state : null)
+  );
+  const due = entryPassesDue({
+    pullNumber: pr.number,
+    entries: seen.repository_entries,
+    mentionedBefore: before,
+    mentionedNow: now,
+    holdsBefore,
+    holdsAfter,
+    retried: seen.retried
+  });
+  const target = { repository: pr.repository, installation: seen.installation };
+  const trigger = {
+    event: "gate.decision",
+    action: `#${pr.number} ${holdsAfter ? "holds" : "does not hold"}`,
+    delivery_id: null
+  };
+  const jobs = due.map(
+    (issue2) => jobOf2(ENTRY_JOBS.entry, { ...target, issue_number: issue2, trigger })
+  );
+  if (sameMentions(before, now)) {
+    return jobs.map((job) => ({ kind: "enqueue", job, dedupe: null }));
+  }
+  const again = jobOf2(GATE_JOBS.pullRequest, {
+    ...target,
+    number: pr.number,
+    trigger: { event: "entries.mention", action: "mentions stored", delivery_id: null }
+  });
+  return [
+    {
+      kind: "mentions",
+      repository: pr.repository,
+      pull_number: pr.number,
+      issues: now,
+      jobs: [...jobs, again]
+    }
+  ];
+}
+function askEvaluatorEffect(facts, ask, seen) {
+  const pr = facts.pull_request;
+  const job = jobOf2(GATE_JOBS.evaluator, {
+    repository: pr.repository,
+    installation: seen.installation,
+    number: pr.number,
+    head_sha: pr.head_sha,
+    ...ask
+  });
+  const dedupeKey = `gate.evaluator:${pr.repository}#${pr.number}@tree:${ask.tree_sha}:${ask.config_digest}`;
+  return { kind: "enqueue", job, dedupe: ask.rerun ? null : { dedupeKey, until: "finished" } };
+}
+
 // checks/gate/merge-group.ts
 var MERGE_QUEUE_REF_PREFIX = "gh-readonly-queue/";
 function isMergeQueueRef(ref) {
@@ -12947,386 +13746,145 @@ function renderMergeGroupSummary(decision, facts, tailChars = 4e3) {
 `;
   return text.length <= GITHUB_TEXT_LIMIT || tailChars < 200 ? text.slice(0, GITHUB_TEXT_LIMIT) : renderMergeGroupSummary(decision, facts, Math.floor(tailChars / 4));
 }
-
-// checks/gate/comments.ts
-function handEditedLabelComment(label, removed, title) {
-  const what = label ? `\`${label}\` is back` : `${removed.map((l) => codeSpan(l)).join(", ")} ${removed.length === 1 ? "is" : "are"} gone (a pull request waiting for evidence carries no state label)`;
-  return [
-    `agate's labels show the state of its gate, so ${what}: ${codeSpan(title)}.`,
-    "",
-    "A label cannot change the state. To change it: push a commit that fixes what the `agate` check lists, let CI publish a new command record, or, for protected paths, have a maintainer approve the head commit. The `Re-run gate` button on the check recomputes the decision."
-  ].join("\n");
+var externalIdOf = (group) => `agate:merge_group:${group.repository}@${group.head_sha}:base=${group.base_sha}`;
+var BASE_IN_EXTERNAL_ID = /^agate:merge_group:[^@]+@([0-9a-f]{40}):base=([0-9a-f]{40})$/;
+function requestedBase(existing, head) {
+  const match = BASE_IN_EXTERNAL_ID.exec(existing?.externalId ?? "");
+  return match?.[2] && match[1] === head ? match[2] : null;
 }
-function strayLabelComment(labels, title) {
-  return [
-    `agate removed ${labels.map((l) => `\`${l}\``).join(", ")}: agate's labels show the state of its gate, and it does not gate this pull request (${codeSpan(title)}).`,
-    "",
-    "A label cannot change what agate decides; the `agate` check is the gate."
-  ].join("\n");
+var DEFAULT_RECORD_TIMEOUT_MS = 30 * 6e4;
+function mergeGroupDeadline(group, config, installation2, at3) {
+  if (config.status !== "ok") return [];
+  const timeout = config.config.merge_queue.record_timeout ?? DEFAULT_RECORD_TIMEOUT_MS;
+  const payload = {
+    repository: group.repository,
+    installation: installation2,
+    head_sha: group.head_sha,
+    head_ref: group.head_ref,
+    base_sha: group.base_sha
+  };
+  const spec = GATE_JOBS.mergeGroupDeadline;
+  const runAt = new Date(Date.parse(at3) + timeout).toISOString();
+  const job = newJobSchema.parse(jobOf(spec, payload, { run_at: runAt }));
+  return [{ kind: "enqueue", job, dedupe: spec.dedupe?.(payload) ?? null }];
 }
-function overrideRefusedComment(sha2, problem) {
-  return sha2 === null ? `agate did not accept anything: ${problem}.` : `agate did not accept ${codeSpan(sha2, 64)}: ${problem}.`;
-}
-function overrideAcceptedComment(input) {
-  return [
-    `agate accepted \`${shortSha(input.headSha)}\` on the word of ${codeSpan(input.by, 60)}: ${codeSpan(input.reason)}.`,
-    "",
-    "This is stored with the acceptance record as a maintainer override. It holds for this exact commit only: any push voids it.",
-    ...input.title ? ["", `The \`agate\` check now says: ${codeSpan(input.title)}.`] : []
-  ].join("\n");
-}
-
-// schemas/gate-status.ts
-import { z as z30 } from "zod";
-
-// schemas/gate-status-constants.ts
-var GATE_STATUS_VERSION = 1;
-var STATUS_TAIL_CHARS = 4e3;
-
-// schemas/gate-status.ts
-var statusStateSchema = z30.enum([
-  "accepted",
-  "rejected",
-  "stale",
-  "stalled",
-  "capped",
-  "blocked",
-  "escalated",
-  "waiting",
-  "not_gated"
-]);
-var statusActionSchema = z30.enum(["done", "work", "person", "spent", "wait", "none"]);
-var actorSchema = z30.enum(["agent", "maintainer", "operator", "nobody"]);
-var statusRequirementSchema = requirementSchema.extend({
-  who: actorSchema
-});
-var failingCommandSchema = z30.strictObject({
-  name: z30.string(),
-  exit_code: z30.number().int().nullable(),
-  signal: z30.string().nullable(),
-  timed_out: z30.boolean(),
-  duration_ms: z30.number().int().nonnegative().nullable(),
-  /** The end of its output, terminal escapes removed; the whole output is in the run's log. */
-  output_tail: z30.string().max(STATUS_TAIL_CHARS)
-});
-var gateStatusSchema = z30.strictObject({
-  version: z30.literal(GATE_STATUS_VERSION),
-  /**
-   * `app`: the gate's decision (only the App's own `agate` check run carries it). `action`: the
-   * Action's view from its own commands alone; the App may still refuse the record or ask more.
-   */
-  source: z30.enum(["app", "action"]),
-  repository: repositoryFullNameSchema,
-  pull_request: positiveIntSchema.nullable(),
-  /** The commit this verdict is about (a pull request's head; the Action: its tested commit). */
-  head_sha: gitShaSchema,
-  state: statusStateSchema.exclude(["stale"]),
-  action: statusActionSchema,
-  /** gate.report_only: the state is what agate would decide; the check never blocks a merge. */
-  report_only: z30.boolean(),
-  /** The check's conclusion; null while it is in progress (and from the Action). */
-  conclusion: checkConclusionSchema.nullable(),
-  title: z30.string(),
-  /** The next work items, in order; short text that may hold `code spans`. */
-  next: z30.array(z30.string()),
-  requirements: z30.array(statusRequirementSchema),
-  failing_commands: z30.array(failingCommandSchema),
-  /** What the evaluator said is missing, when it did not sign off. */
-  evaluator_missing: z30.array(z30.string()),
-  /** What is wrong with the handoff file, when it is required and does not hold. */
-  handoff_problems: z30.array(z30.string()),
-  budgets: z30.strictObject({
-    graded_attempts: z30.number().int().nonnegative(),
-    graded_attempts_limit: positiveIntSchema,
-    unchanged_failures_before_stalled: positiveIntSchema
-  }).nullable()
-});
-var statusCheckRunSchema = z30.strictObject({
-  id: positiveIntSchema,
-  url: z30.string().nullable(),
-  app: z30.string(),
-  status: z30.string(),
-  conclusion: z30.string().nullable()
-});
-var statusReportSchema = z30.strictObject({
-  version: z30.literal(GATE_STATUS_VERSION),
-  repository: repositoryFullNameSchema,
-  pull_request: positiveIntSchema,
-  /** The pull request's head as GitHub shows it now. */
-  head_sha: gitShaSchema,
-  state: statusStateSchema,
-  action: statusActionSchema,
-  /** The agent's checked-out commit is not the head the verdict is about. */
-  stale: z30.boolean(),
-  /** The one line a person reads. */
-  line: z30.string(),
-  /** What to do next, in order: the CLI's own (push, fetch) first, then the gate's. */
-  next: z30.array(z30.string()),
-  /** The checkout `status` ran in, when it is the pull request's branch. */
-  local: z30.strictObject({
-    sha: gitShaSchema,
-    branch: z30.string(),
-    uncommitted: z30.boolean(),
-    /**
-     * HEAD against the pull request's head: `ahead` HEAD has commits the head lacks (push
-     * them), `behind` the head has commits HEAD lacks, `diverged` both, `unknown` the head is
-     * not in the checkout to compare.
-     */
-    relation: z30.enum(["same", "ahead", "behind", "diverged", "unknown"])
-  }).nullable(),
-  /** The App's `agate` check run on the head; null when it has none (yet). */
-  check: statusCheckRunSchema.nullable(),
-  /** The App's verdict as the check run carries it; null when it carries none. */
-  gate: gateStatusSchema.nullable(),
-  /** The exit code `status` ends with (by action; 2 is a usage or access error). */
-  exit_code: z30.number().int()
-});
-
-// checks/gate/record-status.ts
-var statusTail = (text) => displayTail(text).slice(-STATUS_TAIL_CHARS);
-function failingOf(record) {
-  return record.commands.filter((c) => !commandPassed(c)).map((c) => ({
-    name: c.name,
-    exit_code: c.exit_code,
-    signal: c.signal,
-    timed_out: c.timed_out,
-    duration_ms: c.duration_ms,
-    output_tail: statusTail(c.output.tail)
-  }));
-}
-
-// checks/gate/status.ts
-function statusState(state) {
-  return state === "pending" ? "waiting" : state;
-}
-function whoActs(requirement, facts, decision) {
-  if (requirement.status === "pass") return "nobody";
-  switch (requirement.id) {
-    case "config":
-      return "maintainer";
-    case "commands":
-      if (requirement.status !== "waiting") return "agent";
-      return facts.evidence.some((e) => e.refused) && !facts.evidence.some((e) => e.waiting) ? "agent" : "nobody";
-    case "progress":
-      return requirement.status === "stalled" ? "agent" : "maintainer";
-    case "protected_paths":
-      return "maintainer";
-    case "handoff":
-      if (requirement.status === "fail") return "agent";
-      if (requirement.status === "blocked") return "maintainer";
-      return believedRecord(facts) !== null && decision.handoff?.status !== "ready" ? "agent" : "nobody";
-    case "evaluator":
-      if (requirement.status === "fail") return "agent";
-      if (requirement.status === "blocked") return "operator";
-      if (requirement.status === "capped") return "maintainer";
-      return facts.config.status === "ok" && facts.config.config.evaluator.kind === "review" ? "maintainer" : "nobody";
-    case "entries":
-      if (requirement.status === "blocked") return "agent";
-      return (facts.entries ?? []).some((e) => e.state === "escalated") ? "maintainer" : "nobody";
-    case "override":
-      return "nobody";
-  }
-}
-function statusAction(state, requirements) {
-  if (state === "accepted") return "done";
-  if (state === "not_gated") return "none";
-  if (state === "capped" || state === "stalled") return "spent";
-  if (requirements.some((r) => r.who === "agent")) return "work";
-  if (requirements.some((r) => r.who === "maintainer" || r.who === "operator")) return "person";
-  return "wait";
-}
-function failingCommands(facts) {
-  const replay = progressOf(facts).replay;
-  if (replay) {
-    return replay.failures.map((f) => ({
-      name: f.name,
-      exit_code: f.exit_code,
-      signal: null,
-      timed_out: f.timed_out,
-      duration_ms: null,
-      output_tail: statusTail(f.tail)
-    }));
-  }
-  const record = believedRecord(facts);
-  return record ? failingOf(record) : [];
-}
-function evaluatorMissing(facts, decision) {
-  const failed = decision.requirements.some((r) => r.id === "evaluator" && r.status === "fail");
-  if (!failed || facts.evaluation.status !== "judged") return [];
-  const outcome = facts.evaluation.evaluation.outcome;
-  return outcome.status === "verdict" ? outcome.verdict.missing : [];
-}
-function handoffProblems(decision) {
-  const check = decision.handoff;
-  const failed = decision.requirements.some((r) => r.id === "handoff" && r.status === "fail");
-  if (!failed || !check) return [];
-  return check.blob_sha ? check.findings : [`${check.path} is not at the head commit`];
-}
-function gateStatus(decision, facts) {
-  const pr = facts.pull_request;
-  const state = statusState(decision.state);
-  const requirements = decision.requirements.map((r) => ({
-    ...r,
-    who: whoActs(r, facts, decision)
-  }));
-  const config = facts.config.status === "ok" ? facts.config.config : null;
-  return {
-    version: GATE_STATUS_VERSION,
-    source: "app",
-    repository: pr.repository,
-    pull_request: pr.number,
-    head_sha: pr.head_sha,
-    state,
-    // A pass held on a base that does not require agate (base-requirement.ts) is no pass: the
-    // agent is done, and only a person (a ruleset, or a retarget) can make it count.
-    action: decision.held ? "person" : statusAction(state, requirements),
-    report_only: decision.report_only ?? false,
+function decideMergeGroupPass(gathered, seen) {
+  const config = gathered.config.status === "ok" ? gathered.config.config : null;
+  const started = seen.existing?.startedAt ? Date.parse(seen.existing.startedAt) : Number.NaN;
+  const facts = {
+    ...gathered,
+    deadline_passed: config !== null && (seen.deadline_reached || Date.parse(seen.at) - started >= config.merge_queue.record_timeout)
+  };
+  const decision = decideMergeGroup(facts);
+  const view = {
     conclusion: decision.conclusion,
     title: decision.title,
-    next: decision.held ? [
-      ...decision.missing,
-      `Not marked passing: ${decision.held}. A maintainer can require agate on this branch, or retarget the pull request to a branch that does`
-    ] : decision.missing,
-    requirements,
-    failing_commands: failingCommands(facts),
-    evaluator_missing: evaluatorMissing(facts, decision),
-    handoff_problems: handoffProblems(decision),
-    budgets: config ? {
-      graded_attempts: progressOf(facts).graded,
-      graded_attempts_limit: config.budgets.graded_attempts_per_pr,
-      unchanged_failures_before_stalled: config.budgets.unchanged_failures_before_stalled
-    } : null
+    summary: renderMergeGroupSummary(decision, facts),
+    rerunEvaluator: false
   };
-}
-function evaluatingStatus(decision, facts, title) {
-  const status = gateStatus(decision, facts);
-  const requirements = status.requirements.map(
-    (r) => r.id === "evaluator" ? { ...r, status: "waiting", reason: "judging this tree", who: "nobody" } : r
-  );
-  return {
-    ...status,
-    state: "waiting",
-    action: statusAction("waiting", requirements),
-    conclusion: decision.report_only ? "neutral" : null,
-    title,
-    next: [],
-    requirements,
-    evaluator_missing: []
-  };
-}
-
-// checks/gate/status-block.ts
-import { z as z31 } from "zod";
-var OPEN = "<!-- agate-status v";
-var CLOSE = " -->";
-var STATUS_BLOCK_LIMIT = 24e3;
-var LIST_ITEMS = 50;
-var ITEM_CHARS = 1e3;
-var escapeForComment = (json2) => json2.replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/@/g, "\\u0040");
-function line(status) {
-  return `${OPEN}${status.version} ${escapeForComment(JSON.stringify(status))}${CLOSE}`;
-}
-var bounded = (items2) => items2.slice(0, LIST_ITEMS).map((i) => i.slice(0, ITEM_CHARS));
-function statusBlock(status, limit = STATUS_BLOCK_LIMIT) {
-  let fitted = {
-    ...status,
-    title: status.title.slice(0, ITEM_CHARS),
-    next: bounded(status.next),
-    evaluator_missing: bounded(status.evaluator_missing),
-    handoff_problems: bounded(status.handoff_problems),
-    requirements: status.requirements.map((r) => ({ ...r, reason: r.reason.slice(0, ITEM_CHARS) }))
-  };
-  for (let chars = STATUS_TAIL_CHARS; ; chars = Math.floor(chars / 2)) {
-    const text = `
-${line(fitted)}
-`;
-    if (text.length <= limit || chars < 50) return text;
-    fitted = {
-      ...fitted,
-      failing_commands: fitted.failing_commands.map((c) => ({
-        ...c,
-        output_tail: c.output_tail.slice(-chars)
-      }))
-    };
-  }
-}
-
-// checks/gate/plan.ts
-var STATE_LABEL_PREFIX = "agate:";
-var LEGACY_PENDING_LABEL = "agate:pending";
-var STATE_LABELS = Object.fromEntries(
-  [
-    "agate:accepted",
-    "agate:rejected",
-    "agate:blocked",
-    "agate:stalled",
-    "agate:capped",
-    "agate:escalated"
-  ].map((name) => [name, AGATE_LABELS[name]])
-);
-function checkChanges(existing, wanted) {
-  const status = wanted.conclusion === null ? "in_progress" : "completed";
-  return !(existing !== null && existing.status === status && (existing.conclusion ?? null) === wanted.conclusion && existing.title === wanted.title.slice(0, GITHUB_TITLE_LIMIT) && existing.summary === wanted.summary);
-}
-function planGatePass(input) {
-  const { facts, decision, existing } = input;
-  const pr = facts.pull_request;
-  const config = facts.config.status === "ok" ? facts.config : null;
-  const asks = config !== null && (config.config.evaluator.kind === "llm" || config.config.evaluator.kind === "command");
-  const ready = evaluatorReady(decision.requirements);
-  const askEvaluator2 = asks && ready && input.evaluatorDue && config !== null && facts.head_tree_sha !== null ? {
-    tree_sha: facts.head_tree_sha,
-    config_digest: config.digest,
-    rerun: input.rerunEvaluator
-  } : null;
-  const judging = askEvaluator2 ? `Commands passed on ${shortSha(pr.head_sha)}; the evaluator is judging tree ${shortSha(askEvaluator2.tree_sha)}` : null;
-  const block = statusBlock(
-    judging ? evaluatingStatus(decision, facts, judging) : gateStatus(decision, facts)
-  );
-  const view = judging ? {
-    // Report-only concludes neutral while the evaluator judges, unless a pass is held here.
-    conclusion: decision.report_only && !decision.held ? "neutral" : null,
-    title: judging,
-    summary: `**Waiting:** the evaluator is judging this commit. **Next:** Nothing to do yet: this check updates itself when its verdict is in.
-
-Every required command passed; a fresh-context evaluator now reads the task, the diff, the command results and the handoff file.
-${block}`,
-    rerunEvaluator: true
-  } : {
-    conclusion: decision.conclusion,
-    title: decision.title,
-    summary: `${renderGateSummary(decision, facts, void 0, GITHUB_TEXT_LIMIT - block.length)}${block}`,
-    rerunEvaluator: asks
-  };
-  const check = checkChanges(existing, view) ? { ...view, externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}` } : null;
-  const latest = facts.prior_records.filter((r) => r.head_sha === pr.head_sha).at(-1);
-  const comments = [];
-  const agateLabels = pr.labels.filter(
-    (label) => label.toLowerCase().startsWith(STATE_LABEL_PREFIX)
-  );
-  let labels;
-  if (decision.state !== "not_gated" && !decision.report_only) {
-    const named2 = `${STATE_LABEL_PREFIX}${decision.state}`;
-    const wanted = STATE_LABELS[named2] ? named2 : null;
-    labels = {
-      remove: agateLabels.filter((label) => label.toLowerCase() !== wanted),
-      add: wanted && !agateLabels.some((label) => label.toLowerCase() === wanted) ? [wanted] : []
-    };
-    const changed = labels.remove.some((label) => label !== LEGACY_PENDING_LABEL) || labels.add.length > 0;
-    if (changed && latest?.state === decision.state) {
-      comments.push(handEditedLabelComment(wanted, labels.remove, decision.title));
+  if (!checkChanges(seen.existing, view)) return { decision, facts, effects: [] };
+  const group = facts.merge_group;
+  const dedupeKey = seen.job_id === null ? null : `job:${seen.job_id}:merge-group@${group.head_sha}:${decision.state}`;
+  const effects = [
+    {
+      kind: "audit",
+      entry: {
+        kind: "gate.merge_group.decision",
+        subject: `${group.repository}@${group.head_sha}`,
+        decision: JSON.parse(JSON.stringify(decision)),
+        facts: JSON.parse(JSON.stringify(facts)),
+        at: seen.at
+      },
+      dedupe_key: dedupeKey
+    },
+    {
+      kind: "check",
+      head_sha: group.head_sha,
+      existing: seen.existing,
+      write: { ...view, externalId: externalIdOf(group) }
     }
-  } else {
-    labels = { remove: agateLabels, add: [] };
-    if (agateLabels.length > 0) comments.push(strayLabelComment(agateLabels, decision.title));
+  ];
+  return { decision, facts, effects };
+}
+
+// app/gate/apply.ts
+var ON_GITHUB = /* @__PURE__ */ new Set(["check", "labels", "comment"]);
+async function applyEffects(ctx, effects) {
+  const writes = new WriteOnce(ctx.github, ctx.store, jobScope(ctx.jobId, "gate"));
+  const intents = /* @__PURE__ */ new Map();
+  const applied = { wroteCheck: false, storedRecord: false };
+  const first2 = effects.findIndex((e) => ON_GITHUB.has(e.kind));
+  const leading = effects.findIndex((e) => e.kind !== "observe");
+  const last = first2 >= 0 ? effects.findLastIndex((e) => ON_GITHUB.has(e.kind)) : (leading < 0 ? effects.length : leading) - 1;
+  if (last < 0 && ctx.retried) await writes.finish();
+  for (const [i, effect] of effects.entries()) {
+    if (i === first2) {
+      for (const e of effects) {
+        if (e.kind !== "comment") continue;
+        intents.set(e, await writes.intend(`${writes.scope}:${e.key}`, e.number, e.body));
+      }
+    }
+    await applyOne(ctx, effect, writes, intents.get(effect), applied);
+    if (i === last && ctx.retried) await writes.finish();
   }
-  return {
-    check,
-    labels,
-    comments,
-    storeDecision: !latest || latest.state !== decision.state || check !== null,
-    askEvaluator: askEvaluator2
-  };
+  return applied;
+}
+async function applyOne(ctx, effect, writes, intended, applied) {
+  const { github, store } = ctx;
+  switch (effect.kind) {
+    case "observe":
+      return observe(store, effect);
+    case "check":
+      await ctx.checks.write(effect.head_sha, effect.existing, effect.write);
+      applied.wroteCheck = true;
+      return;
+    case "labels":
+      for (const label of effect.remove) await github.removeLabel(effect.number, label);
+      return addLabels2(github, effect);
+    case "comment":
+      if (intended) await writes.make(intended);
+      return;
+    case "audit":
+      await store.appendAudit(effect.entry, dedupe(effect.dedupe_key));
+      return;
+    case "record":
+      await store.appendRecord(effect.record, dedupe(effect.dedupe_key));
+      applied.storedRecord = true;
+      return;
+    case "enqueue":
+      await store.enqueue(effect.job, effect.dedupe ?? void 0);
+      return;
+    case "mentions":
+      await store.replaceEntryMentions({
+        repository: effect.repository,
+        pullNumber: effect.pull_number,
+        issues: effect.issues,
+        jobs: effect.jobs
+      });
+      return;
+  }
+}
+var dedupe = (key) => key === null ? {} : { dedupeKey: key };
+async function observe(store, effect) {
+  if (effect.stale) await store.markStale(effect.stale);
+  if (effect.merge_commit) await store.recordMergeCommit(effect.merge_commit);
+  if (effect.head) await store.recordHeadObservation(effect.head);
+  if (effect.sighting) await store.recordPullRequestSighting(effect.sighting);
+}
+async function addLabels2(github, effect) {
+  const { add, restyle, styles } = effect;
+  const looks = add.length > 0 ? await github.addLabels(effect.number, [...add]) : [];
+  for (const name of restyle) {
+    const look = await github.repositoryLabel(name);
+    if (look) looks.push(look);
+  }
+  for (const name of /* @__PURE__ */ new Set([...add, ...restyle])) {
+    const style = styles[name];
+    const label = looks.find((l) => l.name === name);
+    if (style && label && (label.color !== style.color || label.description !== style.description)) {
+      await github.styleLabel(name, style.color, style.description);
+    }
+  }
 }
 
 // app/gate/check-runs.ts
@@ -13366,16 +13924,8 @@ var AgateChecks = class {
 };
 
 // app/gate/merge-group.ts
-var DEFAULT_RECORD_TIMEOUT_MS = 30 * 6e4;
-var externalIdOf = (group) => `agate:merge_group:${group.repository}@${group.head_sha}:base=${group.base_sha}`;
-var BASE_IN_EXTERNAL_ID = /^agate:merge_group:[^@]+@([0-9a-f]{40}):base=([0-9a-f]{40})$/;
-async function evaluateMergeGroup(options) {
-  const { github, group, now } = options;
-  const checks = new AgateChecks(github, options.store, now);
-  const [existing, config] = await Promise.all([
-    checks.current(group.head_sha),
-    options.reads.config(github, group.base_sha)
-  ]);
+async function gatherMergeGroup(github, deps, group) {
+  const config = await deps.reads.config(github, group.base_sha);
   const facts = {
     merge_group: group,
     config,
@@ -13385,62 +13935,51 @@ async function evaluateMergeGroup(options) {
     evidence_run: null,
     evidence: [],
     deadline_passed: false,
-    agate_version: options.agateVersion ?? AGATE_VERSION
+    agate_version: AGATE_VERSION
   };
-  if (config.status === "ok") {
-    const comparison = await options.reads.compare(github, group.base_sha, group.head_sha);
-    facts.changed_files = comparison.files.map(({ filename, previous_filename, status }) => ({
-      filename,
-      previous_filename,
-      status
-    }));
-    facts.changed_files_listing = judgeListing({
-      source: "GitHub's compare of the merge group",
-      count: facts.changed_files.length,
-      limit: COMPARE_FILES_LIMIT,
-      expected: null
-    });
-    const collected = await collectEvidence(github, options.evidence ?? new EvidenceCache(), {
-      target: { kind: "merge_group", headSha: group.head_sha },
-      repository: group.repository,
-      config: config.config,
-      configDigest: config.digest,
-      baseSha: group.base_sha,
-      changedFiles: facts.changed_files,
-      listing: facts.changed_files_listing
-    });
-    facts.evidence_source = collected.source;
-    facts.evidence_run = collected.run;
-    facts.evidence = collected.evidence;
-    const started = existing?.startedAt ? Date.parse(existing.startedAt) : Number.NaN;
-    facts.deadline_passed = options.deadlineReached || now().getTime() - started >= config.config.merge_queue.record_timeout;
-  }
-  const decision = decideMergeGroup(facts);
-  const summary = renderMergeGroupSummary(decision, facts);
-  const view = {
-    conclusion: decision.conclusion,
-    title: decision.title,
-    summary,
-    rerunEvaluator: false
-  };
-  const wrote = checkChanges(existing, view);
-  if (wrote) {
-    await options.store.appendAudit(
-      {
-        kind: "gate.merge_group.decision",
-        subject: `${group.repository}@${group.head_sha}`,
-        decision: JSON.parse(JSON.stringify(decision)),
-        facts: JSON.parse(JSON.stringify(facts)),
-        at: now().toISOString()
-      },
-      options.jobId === void 0 ? {} : { dedupeKey: `job:${options.jobId}:merge-group@${group.head_sha}:${decision.state}` }
-    );
-    await checks.write(group.head_sha, existing, {
-      ...view,
-      externalId: externalIdOf(group)
-    });
-  }
-  return { decision, wroteCheck: wrote };
+  if (config.status !== "ok") return facts;
+  const comparison = await deps.reads.compare(github, group.base_sha, group.head_sha);
+  facts.changed_files = comparison.files.map(({ filename, previous_filename, status }) => ({
+    filename,
+    previous_filename,
+    status
+  }));
+  facts.changed_files_listing = judgeListing({
+    source: "GitHub's compare of the merge group",
+    count: facts.changed_files.length,
+    limit: COMPARE_FILES_LIMIT,
+    expected: null
+  });
+  const collected = await collectEvidence(github, deps.evidence ?? new EvidenceCache(), {
+    target: { kind: "merge_group", headSha: group.head_sha },
+    repository: group.repository,
+    config: config.config,
+    configDigest: config.digest,
+    baseSha: group.base_sha,
+    changedFiles: facts.changed_files,
+    listing: facts.changed_files_listing
+  });
+  facts.evidence_source = collected.source;
+  facts.evidence_run = collected.run;
+  facts.evidence = collected.evidence;
+  return facts;
+}
+async function mergeGroupPass(github, deps, checks, group, options) {
+  const facts = await gatherMergeGroup(github, deps, group);
+  const { decision, effects } = decideMergeGroupPass(facts, {
+    existing: options.existing,
+    at: deps.now().toISOString(),
+    deadline_reached: options.deadlineReached,
+    job_id: deps.jobId ?? null
+  });
+  await apply(github, deps, checks, effects);
+  return decision.title;
+}
+function apply(github, deps, checks, effects) {
+  return applyEffects(
+    { github, checks, store: deps.store, jobId: deps.jobId, retried: false },
+    effects
+  );
 }
 var fullRef = (ref) => ref.startsWith("refs/") ? ref : `refs/heads/${ref}`;
 async function runMergeGroupJob(job, deps) {
@@ -13448,81 +13987,59 @@ async function runMergeGroupJob(job, deps) {
   if (job.only_if_app !== null && job.only_if_app !== await deps.appSlug())
     return `a check run of ${job.only_if_app}; nothing to do`;
   const github = await deps.github(job.repository, job.installation);
-  const { reads } = deps;
+  const checks = new AgateChecks(github, deps.store, deps.now);
+  const group = {
+    repository: job.repository,
+    head_sha: job.head_sha,
+    head_ref: fullRef(job.head_ref)
+  };
   let base = job.base_sha;
   if (base !== null) {
-    const config = await reads.config(github, base);
-    if (config.status === "ok") {
-      await enqueueDeadline(
-        deps.store,
-        deps.now,
-        job.installation,
-        { ...job, base_sha: base },
-        config
-      );
-    }
-  } else {
-    const existing = await new AgateChecks(github, deps.store, deps.now).current(job.head_sha);
-    const match = BASE_IN_EXTERNAL_ID.exec(existing?.externalId ?? "");
-    if (!match?.[2] || match[1] !== job.head_sha) {
-      return `${job.repository}@${short}: no merge_group checks request seen for it; nothing to do`;
-    }
-    base = match[2];
+    const config = await deps.reads.config(github, base);
+    const at3 = deps.now().toISOString();
+    await apply(
+      github,
+      deps,
+      checks,
+      mergeGroupDeadline({ ...group, base_sha: base }, config, job.installation, at3)
+    );
   }
-  const result = await evaluateMergeGroup({
+  const existing = await checks.current(job.head_sha);
+  base ??= requestedBase(existing, job.head_sha);
+  if (base === null) {
+    return `${job.repository}@${short}: no merge_group checks request seen for it; nothing to do`;
+  }
+  const title = await mergeGroupPass(
     github,
-    store: deps.store,
-    reads,
-    group: {
-      repository: job.repository,
-      head_sha: job.head_sha,
-      head_ref: fullRef(job.head_ref),
-      base_sha: base
-    },
-    deadlineReached: false,
-    now: deps.now,
-    evidence: deps.evidence,
-    ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
-  });
-  return `${job.repository} merge group ${short} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${result.decision.title}`;
-}
-async function enqueueDeadline(queue, now, installation2, group, config) {
-  const timeout = config.config.merge_queue.record_timeout ?? DEFAULT_RECORD_TIMEOUT_MS;
-  await queueJob(
-    queue,
-    GATE_JOBS.mergeGroupDeadline,
+    deps,
+    checks,
+    { ...group, base_sha: base },
     {
-      repository: group.repository,
-      installation: installation2,
-      head_sha: group.head_sha,
-      head_ref: group.head_ref,
-      base_sha: group.base_sha
-    },
-    { run_at: new Date(now().getTime() + timeout).toISOString() }
+      existing,
+      deadlineReached: false
+    }
   );
+  return `${job.repository} merge group ${short} after ${job.trigger.event}${job.trigger.action ? `.${job.trigger.action}` : ""}: ${title}`;
 }
 async function runMergeGroupDeadlineJob(job, deps) {
   const where2 = `${job.repository} merge group ${job.head_sha.slice(0, 7)}`;
   const github = await deps.github(job.repository, job.installation);
-  const existing = await new AgateChecks(github, deps.store, deps.now).current(job.head_sha);
+  const checks = new AgateChecks(github, deps.store, deps.now);
+  const existing = await checks.current(job.head_sha);
   if (existing?.status === "completed") {
     return `${where2}: deadline reached, already concluded ${existing.conclusion}`;
   }
-  const result = await evaluateMergeGroup({
-    github,
-    store: deps.store,
-    reads: deps.reads,
-    group: {
-      repository: job.repository,
-      head_sha: job.head_sha,
-      head_ref: job.head_ref,
-      base_sha: job.base_sha
-    },
-    deadlineReached: true,
-    now: deps.now,
-    ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
+  const group = {
+    repository: job.repository,
+    head_sha: job.head_sha,
+    head_ref: job.head_ref,
+    base_sha: job.base_sha
+  };
+  const title = await mergeGroupPass(github, deps, checks, group, {
+    existing,
+    deadlineReached: true
   });
-  return `${where2}: deadline reached: ${result.decision.title}`;
+  return `${where2}: deadline reached: ${title}`;
 }
 
 // checks/gate/override.ts
@@ -13637,262 +14154,55 @@ async function runOverrideJob(job, deps) {
   return `${pr.repository}#${number}: ${who3} accepted ${shortSha(pr.head_sha)} by override`;
 }
 
-// app/gate/apply.ts
-import { createHash as createHash4 } from "node:crypto";
-
-// checks/gate/sighting.ts
-import { createHash as createHash3 } from "node:crypto";
-function viewDigest(view) {
-  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
-  return createHash3("sha256").update(canonicalJson(shown)).digest("hex");
-}
-function sightingOf(view, labels) {
-  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
-  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
-}
-
-// app/gate/entry-priority.ts
-var sameSet = (a, b) => a.length === new Set(b).size && a.every((n) => b.includes(n));
-async function queueEntryPriorityPasses(store, options) {
-  const pr = options.facts.pull_request;
-  const key = { repository: pr.repository, pullNumber: pr.number };
-  const mentionedBefore = await store.listEntryMentions(key);
-  const planned = await plannedPasses(store, { ...options, mentionedBefore });
-  if (sameSet(mentionedBefore, options.mentionedNow)) {
-    for (const job of planned.jobs) await store.enqueue(job);
-  } else {
-    await store.replaceEntryMentions({ ...key, issues: options.mentionedNow, jobs: planned.jobs });
-  }
-  return { entries: planned.entries, gatePass: planned.gatePass };
-}
-async function plannedPasses(store, options) {
-  const { facts, mentionedBefore, mentionedNow } = options;
-  const retried = options.retried ?? false;
-  const pr = facts.pull_request;
-  const linked = (facts.entries ?? []).map((e) => e.issue_number);
-  const mentionsChanged = !sameSet(mentionedBefore, mentionedNow);
-  const none = { jobs: [], entries: [], gatePass: false };
-  if (linked.length === 0 && mentionedBefore.length === 0 && mentionedNow.length === 0) return none;
-  const holdsBefore = gateHolds(facts.prior_records);
-  const records = await store.listRecords({ repository: pr.repository, pullNumber: pr.number });
-  const holdsAfter = gateHolds(records.map((r) => ({ state: r.decision.state, stale: r.stale })));
-  if (!mentionsChanged && holdsBefore === holdsAfter && !retried) return none;
-  const entries = await store.listEntries({ repository: pr.repository });
-  const named2 = (e) => e.fields.blocking_pull === pr.number;
-  const now = (e) => mentionedNow.includes(e.issue_number);
-  const before = (e) => mentionedBefore.includes(e.issue_number);
-  const due = entries.filter((e) => {
-    if (e.state === "resolved") return false;
-    if (holdsBefore !== holdsAfter || retried) return named2(e) || now(e) || before(e);
-    return holdsAfter && !named2(e) && now(e) !== before(e);
-  });
-  const target = {
-    repository: pr.repository,
-    installation: options.installation,
-    trigger: {
-      event: "gate.decision",
-      action: `#${pr.number} ${holdsAfter ? "holds" : "does not hold"}`,
-      delivery_id: null
-    }
-  };
-  const jobs = due.map((e) => entryJob(target, e.issue_number));
-  const decidedOn = new Map((facts.entries ?? []).map((e) => [e.issue_number, e.state]));
-  const changedSince = mentionsChanged && entries.some((e) => now(e) && !before(e) && decidedOn.get(e.issue_number) !== e.state);
-  if (changedSince) jobs.push(pullRequestPassAgain(pr.repository, pr.number, options));
-  return { jobs, entries: due.map((e) => e.issue_number), gatePass: changedSince };
-}
-function pullRequestPassAgain(repository3, number, options) {
-  return jobOf(GATE_JOBS.pullRequest, {
-    repository: repository3,
-    installation: options.installation,
-    number,
-    trigger: { event: "entries.mention", action: "changed while read", delivery_id: null }
-  });
-}
-
-// app/gate/apply.ts
-async function applyGatePlan(options) {
-  const { store, facts, decision, plan, now } = options;
-  const pr = facts.pull_request;
-  const at3 = now().toISOString();
-  await store.markStale({
-    repository: pr.repository,
-    pullNumber: pr.number,
-    supersededBy: pr.head_sha,
-    at: at3
-  });
-  const { merge_commit, head } = options.observations;
-  if (merge_commit) {
-    await store.recordMergeCommit({
-      repository: pr.repository,
-      pull_number: pr.number,
-      ...merge_commit,
-      observed_at: at3
-    });
-  }
-  await store.recordHeadObservation({
-    repository: pr.repository,
-    pull_number: pr.number,
-    ...head,
-    observed_at: at3
-  });
-  const labelsLeft = [
-    ...pr.labels.filter((label) => !plan.labels.remove.includes(label)),
-    ...plan.labels.add
+// checks/gate/holds.ts
+function retargetHold(held, retarget) {
+  return [
+    inProgress(
+      held,
+      `The base changed from ${retarget.from} to ${retarget.to}: re-evaluating against the new base`,
+      `**Not decided.** The pull request now targets ${codeSpan(retarget.to, 120)}, not ${codeSpan(retarget.from, 120)}; no decision made against the old base stands. agate is reading the new base's config.
+`
+    )
   ];
-  await store.recordPullRequestSighting({
-    repository: pr.repository,
-    pull_number: pr.number,
-    ...sightingOf(options.observations.view, labelsLeft),
-    observed_at: at3
-  });
-  await writeToGitHub(options, labelsLeft);
-  if (plan.storeDecision) await storeDecision(store, options, at3);
-  const refresh = plan.storeDecision ? decisionConcernsDashboard(decision.state, facts.prior_records) : options.retried ?? false;
-  if (refresh) {
-    await queueJob(store, DASHBOARD_JOBS.refresh, {
-      repository: pr.repository,
-      installation: options.installation,
-      trigger: { event: "gate.decision", action: decision.state, delivery_id: null }
-    });
-  }
-  await queueEntryPriorityPasses(store, {
-    facts,
-    installation: options.installation,
-    mentionedNow: options.observations.entry_mentions,
-    retried: options.retried ?? false
-  });
-  if (plan.askEvaluator && !await evaluatorAlreadyAsked(store, pr, plan.askEvaluator)) {
-    await store.enqueue(
-      jobOf(GATE_JOBS.evaluator, {
-        repository: pr.repository,
-        installation: options.installation,
-        number: pr.number,
-        head_sha: pr.head_sha,
-        ...plan.askEvaluator
-      })
-    );
-  }
-  return { wroteCheck: plan.check !== null, storedRecord: plan.storeDecision };
 }
-async function writeToGitHub(options, labelsLeft) {
-  const { github, plan } = options;
-  const pr = options.facts.pull_request;
-  const writes = new WriteOnce(github, options.store, jobScope(options.jobId, "gate"));
-  const comments = [];
-  for (const [i, body] of plan.comments.entries()) {
-    comments.push(await writes.intend(`${writes.scope}:comment:${i}`, pr.number, body));
-  }
-  if (plan.check) await options.checks.write(pr.head_sha, options.existing, plan.check);
-  for (const label of plan.labels.remove) await github.removeLabel(pr.number, label);
-  await addLabels2(github, pr.number, plan.labels.add, options.retried ? labelsLeft : []);
-  for (const comment2 of comments) await writes.make(comment2);
-  if (options.retried) await writes.finish();
-}
-async function storeDecision(store, options, at3) {
-  const { facts, decision, plan, jobId } = options;
-  const pr = facts.pull_request;
-  const once = jobId === void 0 ? {} : { dedupeKey: `job:${jobId}:gate@${pr.head_sha}:${decision.state}` };
-  await store.appendAudit(
+function errorHold(held, reason, at3) {
+  return [
     {
-      kind: "gate.decision",
-      subject: `${pr.repository}#${pr.number}@${pr.head_sha}`,
-      // The plan beside the decision: what this pass wrote, and why, can be replayed.
-      decision: JSON.parse(JSON.stringify({ ...decision, plan })),
-      facts: JSON.parse(JSON.stringify(facts)),
-      at: at3
+      kind: "observe",
+      stale: null,
+      merge_commit: null,
+      head: {
+        repository: held.repository,
+        head_sha: held.head_sha,
+        pull_number: held.number,
+        base_ref: held.base_ref,
+        observed_at: at3
+      },
+      sighting: null
     },
-    once
-  );
-  await store.appendRecord(recordInput2(facts, decision, at3), once);
+    inProgress(
+      held,
+      "agate could not finish evaluating this commit; it will retry",
+      `**Not decided.** The last evaluation failed, so no earlier decision stands until it succeeds:
+
+${fenced(reason.slice(0, 2e3))}
+`
+    )
+  ];
 }
-async function addLabels2(github, number, add, check) {
-  const looks = add.length > 0 ? await github.addLabels(number, [...add]) : [];
-  for (const name of check) {
-    if (add.includes(name) || !STATE_LABELS[name]) continue;
-    const look = await github.repositoryLabel(name);
-    if (look) looks.push(look);
-  }
-  for (const name of /* @__PURE__ */ new Set([...add, ...check])) {
-    const style = STATE_LABELS[name];
-    const label = looks.find((l) => l.name === name);
-    if (style && label && (label.color !== style.color || label.description !== style.description)) {
-      await github.styleLabel(name, style.color, style.description);
-    }
-  }
-}
-async function evaluatorAlreadyAsked(queue, pr, ask) {
-  if (ask.rerun) return false;
-  const concurrencyKey = evaluatorKey(pr.repository, pr.number);
-  for (const status of ["queued", "running"]) {
-    const jobs = await queue.listJobs({ kind: GATE_JOBS.evaluator.kind, status, concurrencyKey });
-    for (const job of jobs) {
-      const parsed = GATE_JOBS.evaluator.payload.safeParse(job.payload);
-      if (parsed.success && parsed.data.tree_sha === ask.tree_sha && parsed.data.config_digest === ask.config_digest) {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-var digestOf = (facts) => facts.config.status === "ok" ? facts.config.digest : createHash4("sha256").update(facts.config.status === "invalid" ? facts.config.message : "").digest("hex");
-function recordInput2(facts, decision, decidedAt) {
-  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
-  const shown = believed ?? facts.evidence.at(-1);
-  const record = shown?.record ?? null;
-  const evaluator = facts.config.status === "ok" ? facts.config.config.evaluator : null;
-  const judged = facts.evaluation.status === "judged" ? facts.evaluation.evaluation : null;
-  const verdict2 = judged?.outcome.status === "verdict" ? judged.outcome : null;
+function inProgress(held, title, summary) {
   return {
-    repository: facts.pull_request.repository,
-    pull_number: facts.pull_request.number,
-    head_sha: facts.pull_request.head_sha,
-    base_sha: facts.pull_request.base_sha,
-    tested: record?.tested ?? null,
-    commands: record?.commands ?? [],
-    provenance: shown ? {
-      workflow: record?.workflow ?? null,
-      verified: shown === believed,
-      refused_reason: shown.refused ?? shown.waiting
-    } : null,
-    runner: record?.runner ?? null,
-    grader: {
-      agate_version: facts.agate_version,
-      config_digest: digestOf(facts),
-      evaluator: evaluator ? {
-        kind: evaluator.kind,
-        provider: evaluator.kind === "llm" ? evaluator.provider : null,
-        model: evaluator.kind === "llm" ? evaluator.model : null,
-        prompt_version: judged?.run.prompt_version ?? null
-      } : null
-    },
-    verdict: verdict2?.verdict ?? null,
-    verdict_by: verdictBy(facts),
-    handoff: decision.handoff,
-    override: decision.state === "accepted" ? facts.override : null,
-    decision: {
-      state: decision.state,
-      head_tree_sha: facts.head_tree_sha,
-      replayed_from: decision.replayed_from ?? null,
-      reasons: [
-        decision.title,
-        ...decision.requirements.map((r) => `${r.name}: ${r.status}: ${r.reason}`),
-        ...decision.reasons
-      ]
-    },
-    decided_at: decidedAt
+    kind: "check",
+    head_sha: held.head_sha,
+    existing: held.existing,
+    write: {
+      conclusion: null,
+      rerunEvaluator: false,
+      title,
+      summary,
+      externalId: `agate:${held.repository}#${held.number}@${held.head_sha}`
+    }
   };
-}
-function verdictBy(facts) {
-  if (facts.evaluation.status === "judged") {
-    const run = facts.evaluation.evaluation.run;
-    return [run.kind, run.provider, run.model, run.prompt_version].filter(Boolean).join(" ");
-  }
-  const head = facts.pull_request.head_sha;
-  const approval = facts.reviews.find(
-    (r) => r.state === "APPROVED" && r.maintainer && r.commit_id === head
-  );
-  return approval ? `review by ${approval.login}` : null;
 }
 
 // checks/entries/mentions.ts
@@ -14135,6 +14445,30 @@ function reviewFacts(config, verdicts) {
   };
 }
 
+// app/gate/evaluation-facts.ts
+async function storedEvaluation(store, pr, treeSha, configDigest2, records = []) {
+  if (!treeSha) return { status: "not_asked" };
+  const stored = await store.listEvaluations({
+    repository: pr.repository,
+    pullNumber: pr.number,
+    treeSha
+  });
+  return evaluationFact(answeringEvaluation(stored, pr, configDigest2, records));
+}
+async function evaluatorIsDue(store, facts, config, rerun) {
+  const fact = facts.evaluation;
+  const sameTree = rerun && fact.status === "judged" ? await store.listEvaluations({
+    repository: facts.pull_request.repository,
+    pullNumber: facts.pull_request.number,
+    treeSha: fact.evaluation.tree_sha
+  }) : [];
+  return evaluatorDue(fact, rerun, sameTree, config);
+}
+async function dailyBudgetSpent(store, pr, config, now) {
+  const key = { repository: pr.repository, pullNumber: pr.number };
+  return dailyBudget(await store.listEvaluations({ ...key, since: dayStart(now) }), config, now);
+}
+
 // app/gate/gather/changed-files.ts
 var HeadMovedError = class extends Error {
   constructor(number, what) {
@@ -14205,7 +14539,7 @@ async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
   if (!file2) return facts;
   let newest_change = null;
   for (const sha2 of newestChangeCandidates(commits, pr.head_sha)) {
-    const files = await github.commitFiles(sha2);
+    const files = await reads.commitFiles(github, sha2);
     if (files.length > 0) {
       newest_change = { sha: sha2, files };
       break;
@@ -14231,15 +14565,18 @@ async function latestReviews(github, pr, maintainers) {
 async function readStored(store, pr) {
   const key = { repository: pr.repository, pullNumber: pr.number };
   const head = { repository: pr.repository, headSha: pr.head_sha };
-  const [records, mergeCommits, overrides, sightings, bases, entries] = await Promise.all([
-    store.listRecords(key),
-    store.listMergeCommits({ ...key, headSha: pr.head_sha }),
-    store.listOverrides({ ...key, headSha: pr.head_sha }),
-    store.listHeadObservations(head),
-    store.listBaseSightings(head),
-    store.listEntries({ repository: pr.repository })
-  ]);
-  return { records, mergeCommits, overrides, sightings, bases, entries };
+  const [records, mergeCommits, overrides, sightings, bases, entries, mentions] = await Promise.all(
+    [
+      store.listRecords(key),
+      store.listMergeCommits({ ...key, headSha: pr.head_sha }),
+      store.listOverrides({ ...key, headSha: pr.head_sha }),
+      store.listHeadObservations(head),
+      store.listBaseSightings(head),
+      store.listEntries({ repository: pr.repository }),
+      store.listEntryMentions(key)
+    ]
+  );
+  return { records, mergeCommits, overrides, sightings, bases, entries, mentions };
 }
 
 // app/gate/trace-report.ts
@@ -14382,15 +14719,19 @@ async function gatherAt(deps, view, config, comparison, options) {
   const { github, store } = deps;
   const { snapshot: pr, detail } = view;
   const stored = await readStored(store, pr);
-  const observations = {
+  const seen = {
+    existing: null,
     merge_commit: detail.merge_commit_sha ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha } : null,
     head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
     view,
-    entry_mentions: entryMentions(detail.body, pr.repository)
+    entry_mentions: entryMentions(detail.body, pr.repository),
+    mentioned_before: stored.mentions,
+    repository_entries: [...stored.entries],
+    evaluator_due: false
   };
   const changed = await changedFilesAt(github, pr, detail, comparison);
   const head_tree_sha = await headTreeAt(github, comparison, pr.head_sha);
-  const known = storedFacts(pr, detail, stored, observations.entry_mentions);
+  const known = storedFacts(pr, detail, stored, seen.entry_mentions);
   const facts = {
     pull_request: pr,
     head_tree_sha,
@@ -14415,9 +14756,13 @@ async function gatherAt(deps, view, config, comparison, options) {
     trace: null,
     setup: null
   };
-  const headSeen = stored.sightings.length > 0;
   if (deps.setup && readsSetup(config)) await readSetup(deps, deps.setup, facts);
-  if (config.status !== "ok") return { facts, observations, evaluatorDue: false, headSeen };
+  const checked = async (due) => {
+    const checks = new AgateChecks(github, store, deps.now);
+    const existing = await checks.current(pr.head_sha, stored.sightings.length > 0);
+    return { facts, seen: { ...seen, existing, evaluator_due: due } };
+  };
+  if (config.status !== "ok") return checked(false);
   const cfg = config.config;
   const plan = planReads({
     config: cfg,
@@ -14438,7 +14783,7 @@ async function gatherAt(deps, view, config, comparison, options) {
   Object.assign(facts, reviewFacts(cfg, reviews2), { handoff, evaluation });
   const asked2 = plan.evaluations ? await evaluatorDueNow(store, facts, cfg, options.rerunEvaluator, deps.now) : { due: false, evaluation };
   facts.evaluation = asked2.evaluation;
-  return { facts, observations, evaluatorDue: asked2.due, headSeen };
+  return checked(asked2.due);
 }
 async function readEvidence(deps, facts, config, configDigest2, comparison, options) {
   const pr = facts.pull_request;
@@ -14501,7 +14846,12 @@ async function runPullRequestPass(deps, job) {
   }
   const { github } = deps;
   const checks = new AgateChecks(github, deps.store, deps.now);
-  if (job.retarget && job.head_sha) await holdForRetarget(checks, job);
+  const apply2 = (effects, retried = false) => applyEffects({ github, checks, store: deps.store, jobId: deps.jobId, retried }, effects);
+  const held = { repository: job.repository, number: job.number };
+  if (job.retarget && job.head_sha) {
+    const existing = await checks.current(job.head_sha);
+    await apply2(retargetHold({ ...held, head_sha: job.head_sha, existing }, job.retarget));
+  }
   try {
     const gathered = await gatherPullRequest(
       deps,
@@ -14514,83 +14864,41 @@ async function runPullRequestPass(deps, job) {
       }
     );
     if (gathered.status === "skipped") return skip(gathered.reason);
-    const { facts, observations, evaluatorDue: evaluatorDue2, headSeen } = gathered;
-    const decision = decideGate(facts);
-    const existing = await checks.current(facts.pull_request.head_sha, headSeen);
-    const plan = planGatePass({
-      facts,
-      decision,
-      existing,
-      evaluatorDue: evaluatorDue2,
-      rerunEvaluator: job.rerun_evaluator
-    });
-    const applied = await applyGatePlan({
-      github,
-      checks,
-      store: deps.store,
+    const retried = deps.retried ?? false;
+    const { decision, effects } = decidePass(gathered.facts, {
+      ...gathered.seen,
+      rerun_evaluator: job.rerun_evaluator,
       installation: job.installation,
-      facts,
-      decision,
-      plan,
-      observations,
-      existing,
-      now: deps.now,
-      retried: deps.retried ?? false,
-      ...deps.jobId === void 0 ? {} : { jobId: deps.jobId }
+      at: deps.now().toISOString(),
+      job_id: deps.jobId ?? null,
+      retried
     });
-    return { decision, skipped: null, ...applied };
+    return { decision, skipped: null, ...await apply2(effects, retried) };
   } catch (error) {
-    await holdOnError(github, checks, deps.store, job.number, error, deps.now);
+    await holdOnError(github, checks, apply2, job.number, error, deps.now);
     throw error;
   }
 }
 async function runAlreadyRead(store, job) {
   const { run, head_sha: head } = job;
   if (!run || !head) return false;
-  const [last] = await store.listAudit({
-    kind: "gate.decision",
-    subject: `${job.repository}#${job.number}@${head}`,
-    order: "desc",
-    limit: 1
+  const records = await store.listRecords({
+    repository: job.repository,
+    pullNumber: job.number,
+    headSha: head
   });
-  const read = last?.facts?.evidence_run;
-  return read?.run.id === run.id && read.run.run_attempt === run.attempt && read.job?.status === "completed";
+  const read = records.at(-1)?.provenance?.run;
+  return read?.id === run.id && read.attempt === run.attempt && read.job_complete;
 }
-async function holdForRetarget(checks, job) {
-  const { retarget, head_sha: head } = job;
-  if (!retarget || !head) return;
-  const existing = await checks.current(head);
-  await checks.write(head, existing, {
-    conclusion: null,
-    rerunEvaluator: false,
-    title: `The base changed from ${retarget.from} to ${retarget.to}: re-evaluating against the new base`,
-    summary: `**Not decided.** The pull request now targets ${codeSpan(retarget.to, 120)}, not ${codeSpan(retarget.from, 120)}; no decision made against the old base stands. agate is reading the new base's config.
-`,
-    externalId: `agate:${job.repository}#${job.number}@${head}`
-  });
-}
-async function holdOnError(github, checks, store, number, error, now) {
+async function holdOnError(github, checks, apply2, number, error, now) {
   try {
     const pr = await github.pullRequest(number);
-    await store.recordHeadObservation({
-      repository: pr.repository,
-      head_sha: pr.head_sha,
-      pull_number: pr.number,
-      base_ref: pr.base_ref,
-      observed_at: now().toISOString()
-    });
     const existing = await checks.current(pr.head_sha);
     const reason = error instanceof Error ? error.message : String(error);
-    await checks.write(pr.head_sha, existing, {
-      conclusion: null,
-      rerunEvaluator: false,
-      title: "agate could not finish evaluating this commit; it will retry",
-      summary: `**Not decided.** The last evaluation failed, so no earlier decision stands until it succeeds:
-
-${fenced(reason.slice(0, 2e3))}
-`,
-      externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}`
-    });
+    const held = { repository: pr.repository, number: pr.number, head_sha: pr.head_sha };
+    await apply2(
+      errorHold({ ...held, base_ref: pr.base_ref, existing }, reason, now().toISOString())
+    );
   } catch {
   }
 }
@@ -15126,35 +15434,6 @@ function completedJob(j, attempt2) {
   };
 }
 
-// app/runtime/routing.ts
-function composeRoutes(domains) {
-  return (event, payload, deliveryId) => {
-    if (Object.hasOwn(INSTALLATION_EVENTS, event)) {
-      const name2 = event;
-      const parsed2 = INSTALLATION_EVENTS[name2].safeParse(payload);
-      if (!parsed2.success) return [];
-      const trigger = { event, action: parsed2.data.action, delivery_id: deliveryId };
-      return domains.flatMap((domain) => {
-        const route = domain.installations?.[name2];
-        return route?.(parsed2.data, trigger) ?? [];
-      });
-    }
-    if (!Object.hasOwn(ROUTED_EVENTS, event)) return [];
-    const name = event;
-    const parsed = ROUTED_EVENTS[name].safeParse(payload);
-    if (!parsed.success) return [];
-    const target = {
-      repository: parsed.data.repository.full_name,
-      installation: parsed.data.installation.id,
-      trigger: { event, action: parsed.data.action ?? null, delivery_id: deliveryId }
-    };
-    return domains.flatMap((domain) => {
-      const route = domain.events?.[name];
-      return route?.(parsed.data, target) ?? [];
-    });
-  };
-}
-
 // app/compose.ts
 var agateRoute = composeRoutes([entryRoutes, gateRoutes]);
 var agateObserve = eventBases;
@@ -15579,6 +15858,7 @@ var ImmutableReads = class {
   parsed = /* @__PURE__ */ new Map();
   comparisons = /* @__PURE__ */ new Map();
   files = /* @__PURE__ */ new Map();
+  commitFileLists = /* @__PURE__ */ new Map();
   /** Organisation defaults by (repository, SHA, path): immutable once read. */
   defaultsFiles = /* @__PURE__ */ new Map();
   /**
@@ -15656,6 +15936,18 @@ var ImmutableReads = class {
       FACTS_KEPT,
       () => github.fileAt(path, sha2),
       (file2) => (file2?.text.length ?? 0) <= MAX_FILE_CHARS
+    );
+  }
+  /**
+   * The files a commit touched against its first parent, by its exact SHA (a handoff file's
+   * freshness asks it of the same commits at every pass of a head).
+   */
+  commitFiles(github, sha2) {
+    return rememberRead(
+      this.commitFileLists,
+      `${github.owner}/${github.repo}@${sha2}`,
+      FACTS_KEPT,
+      () => github.commitFiles(sha2)
     );
   }
 };
@@ -16234,38 +16526,38 @@ function startDeliveryRetention(options) {
 import { createPrivateKey } from "node:crypto";
 import { readFileSync as readFileSync2 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
-import { z as z34 } from "zod";
+import { z as z31 } from "zod";
 
 // app/evaluator/settings.ts
-import { z as z33 } from "zod";
+import { z as z30 } from "zod";
 
 // app/kit/env.ts
-import { z as z32 } from "zod";
+import { z as z29 } from "zod";
 var blankToUndefined = (value) => typeof value === "string" && value.trim() === "" ? void 0 : value;
-var optionalText = z32.preprocess(blankToUndefined, z32.string().optional());
+var optionalText = z29.preprocess(blankToUndefined, z29.string().optional());
 function requiredText(missing) {
-  return z32.preprocess(blankToUndefined, z32.string({ error: missing }));
+  return z29.preprocess(blankToUndefined, z29.string({ error: missing }));
 }
 function wholeNumber(name, min, max, fix, fallback) {
   const invalid2 = (input) => `${name} is ${JSON.stringify(input)}: ${fix}`;
-  return z32.preprocess(
+  return z29.preprocess(
     blankToUndefined,
-    z32.string().regex(/^\d+$/, { error: (issue2) => invalid2(issue2.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
+    z29.string().regex(/^\d+$/, { error: (issue2) => invalid2(issue2.input), abort: true }).refine((text) => Number(text) >= min && Number(text) <= max, {
       error: (issue2) => invalid2(issue2.input)
     }).transform(Number).default(fallback)
   );
 }
 function duration2(name, fix, fallback, minMs = 0) {
   return optionalText.pipe(
-    z32.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
+    z29.string().default(fallback).refine((text) => (parseDuration(text) ?? -1) >= minMs, {
       error: (issue2) => `${name} is ${JSON.stringify(issue2.input)}: ${fix}`
     }).transform((text) => parseDuration(text))
   );
 }
 function oneOf(name, values, fallback) {
-  return z32.preprocess(
+  return z29.preprocess(
     blankToUndefined,
-    z32.enum(values, {
+    z29.enum(values, {
       error: (issue2) => `${name} is ${JSON.stringify(issue2.input)}: use one of ${values.join(", ")}, or leave it unset for ${fallback}`
     }).default(fallback)
   );
@@ -16302,7 +16594,7 @@ var evaluatorEnvShape = {
     2
   ),
   AGATE_EVALUATOR_BASE_URLS: optionalText.pipe(
-    z33.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
+    z30.string().default("").refine((text) => text.split(/[,\n]/).every((u) => u.trim() === "" || isHttpUrl(u.trim())), {
       error: (issue2) => `AGATE_EVALUATOR_BASE_URLS is ${JSON.stringify(issue2.input)}: list absolute URLs such as http://localhost:11434/v1, separated by commas`
     })
   )
@@ -16392,12 +16684,12 @@ var appEnvShape = {
   APP_ID: requiredText(
     `APP_ID is missing: set it to your GitHub App's id (${APP_SETTINGS} \u2192 App ID)`
   ).pipe(
-    z34.string().regex(/^[1-9]\d*$/, {
+    z31.string().regex(/^[1-9]\d*$/, {
       error: (issue2) => `APP_ID is ${JSON.stringify(issue2.input)}, not an App id: set it to the number shown as App ID (${APP_SETTINGS})`
     }).transform(Number)
   ),
   PRIVATE_KEY: optionalText.pipe(
-    z34.string().transform((value, context) => {
+    z31.string().transform((value, context) => {
       const pem = normalizePrivateKey(value);
       if (pem === null) {
         context.issues.push({
@@ -16405,7 +16697,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: "PRIVATE_KEY is not a PEM private key: paste the whole .pem file (with its BEGIN and END lines), or set PRIVATE_KEY_PATH to the file instead"
         });
-        return z34.NEVER;
+        return z31.NEVER;
       }
       const problem = privateKeyProblem(pem);
       if (problem !== null) {
@@ -16414,7 +16706,7 @@ var appEnvShape = {
           input: "(hidden)",
           message: `PRIVATE_KEY looks like a PEM private key, but ${problem}: paste the App's .pem file unchanged, or generate a new key under ${APP_SETTINGS} \u2192 Private keys`
         });
-        return z34.NEVER;
+        return z31.NEVER;
       }
       return pem;
     }).optional()
@@ -16434,12 +16726,12 @@ var appEnvShape = {
   LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
   LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"], "pretty"),
   GHE_HOST: optionalText.pipe(
-    z34.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
+    z31.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, {
       error: (issue2) => `GHE_HOST is ${JSON.stringify(issue2.input)}: give the GitHub Enterprise host name only (github.example.com or host:port); the protocol goes in GHE_PROTOCOL`
     }).optional()
   ),
   GHE_PROTOCOL: oneOf("GHE_PROTOCOL", ["https", "http"], "https"),
-  AGATE_DATABASE_URL: optionalText.pipe(z34.string().default(DEFAULT_DATABASE_URL)),
+  AGATE_DATABASE_URL: optionalText.pipe(z31.string().default(DEFAULT_DATABASE_URL)),
   AGATE_DATABASE_POOL: wholeNumber(
     "AGATE_DATABASE_POOL",
     1,
@@ -16480,7 +16772,7 @@ var appEnvShape = {
   ),
   ...evaluatorEnvShape
 };
-var agateEnvSchema = z34.object(appEnvShape).refine(
+var agateEnvSchema = z31.object(appEnvShape).refine(
   (env) => blankToUndefined(env.PRIVATE_KEY) !== void 0 || blankToUndefined(env.PRIVATE_KEY_PATH) !== void 0,
   {
     path: ["PRIVATE_KEY"],
@@ -16494,18 +16786,18 @@ function unregistered(env) {
     (name) => blankToUndefined(env[name]) === void 0
   );
 }
-var setupEnvSchema = z34.object({
+var setupEnvSchema = z31.object({
   PORT: appEnvShape.PORT,
   HOST: appEnvShape.HOST,
   GHE_HOST: appEnvShape.GHE_HOST,
   GHE_PROTOCOL: appEnvShape.GHE_PROTOCOL,
   AGATE_PUBLIC_URL: optionalText.pipe(
-    z34.string().refine(isHttpUrl, {
+    z31.string().refine(isHttpUrl, {
       error: (issue2) => `AGATE_PUBLIC_URL is ${JSON.stringify(issue2.input)}: give the address GitHub reaches this App at, such as https://agate.example.com`
     }).optional()
   ),
   AGATE_GITHUB_ORG: optionalText.pipe(
-    z34.string().regex(/^[A-Za-z0-9-]+$/, {
+    z31.string().regex(/^[A-Za-z0-9-]+$/, {
       error: (issue2) => `AGATE_GITHUB_ORG is ${JSON.stringify(issue2.input)}: give the organisation's login, such as my-org`
     }).optional()
   )
@@ -16624,9 +16916,7 @@ async function runJob(runner, { job, lease }) {
   runner.executions.set(job.id, beat.execution);
   let failure = null;
   try {
-    const delivery = job.delivery_id ? await store.getDelivery(job.delivery_id) : null;
     await handler(job, {
-      ...delivery ? { delivery } : {},
       signal: beat.execution.controller.signal,
       attempt: lease.attempt
     });
