@@ -60,7 +60,7 @@ export async function unless<T, F>(
  * Request options for a write that makes something new (a comment, an issue, a check run): the
  * client never sends it again by itself. When its answer is lost (a reset connection, a 502 after
  * GitHub made it), a second send would make a second one; the job fails instead, and its retry
- * reads what exists before it writes (app/github/write-once.ts, app/gate/check-runs.ts).
+ * reads what exists before it writes (app/runtime/write-once.ts, app/gate/check-runs.ts).
  */
 export const NOT_RESENT = { retries: 0 };
 

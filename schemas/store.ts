@@ -180,7 +180,7 @@ export const checkRunEntrySchema = z.strictObject({
 
 /**
  * A GitHub write agate makes once (a comment), recorded before it is sent: a run of the same job
- * retried after a crash finds it here and, by its marker, on GitHub (app/github/write-once.ts).
+ * retried after a crash finds it here and, by its marker, on GitHub (app/runtime/write-once.ts).
  */
 export const writeIntentInputSchema = z.strictObject({
   /** What the write is for, unique: an intent recorded again under its key is the first one. */

@@ -306,7 +306,6 @@ const ALLOWED_ARROWS: readonly string[] = [
   // ---- A: the pass ----
   // ---- B: jobs and rooms ----
   // ---- C: foundations ----
-  "app/github/write-once.ts -> app/store/ports/write-intent-ledger.ts", // C2: write-once beside the adapter facade, over a ledger port it is handed
 ];
 
 interface Arrow {

@@ -34,8 +34,8 @@ import { jobOf } from "../../schemas/jobs/index.js";
 import type { NewJob } from "../../schemas/store.js";
 import type { EntryIssueFact, GitHubAdapter, IssueCommentFact } from "../github/adapter.js";
 import type { Account } from "../github/maintainers.js";
-import { jobScope, WriteOnce, type WriteOnceGitHub } from "../github/write-once.js";
 import { queueJob } from "../runtime/jobs.js";
+import { jobScope, WriteOnce, type WriteOnceGitHub } from "../runtime/write-once.js";
 import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { EntryStore } from "../store/ports/entry-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
@@ -299,7 +299,7 @@ async function applyComments(
 }
 
 /**
- * The refusal, then the issue closed. Said once per issue (app/github/write-once.ts): a retry
+ * The refusal, then the issue closed. Said once per issue (app/runtime/write-once.ts): a retry
  * after a crash finds it by its marker, and a form reopened still incomplete is closed again
  * without a second comment. Its scope is its own, not the pass's: a retry that finds the form
  * fixed opens the entry, and must not say the refusal its first run recorded.
@@ -351,7 +351,7 @@ async function postReplies(
 
 /**
  * Labels and open/closed from the stored entry; a hand change put back says which command. The
- * notice is recorded before the change it explains (app/github/write-once.ts), keyed by the
+ * notice is recorded before the change it explains (app/runtime/write-once.ts), keyed by the
  * delivery it answers: a run retried after the label was put back no longer sees a change to
  * make, and still says it once.
  */

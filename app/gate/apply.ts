@@ -1,7 +1,7 @@
 /**
  * apply: carries out the effects a pass (or a hold) listed (checks/gate/plan.ts, holds.ts), in
  * the order listed, and reads nothing to decide: observations first (so a crash after them loses
- * nothing a retry needs), then the comments it will post, as intents (app/github/write-once.ts),
+ * nothing a retry needs), then the comments it will post, as intents (app/runtime/write-once.ts),
  * then GitHub's writes (check, labels, comments), then the decision's audit entry and record,
  * then jobs. The order is the plan's (checks/ lists it, and its tests hold it): it is what makes
  * a crash safe. A merge group's decision is stored before its check is written, and its
@@ -15,7 +15,7 @@
  */
 import type { Effect } from "../../schemas/effects.js";
 import type { GitHubAdapter } from "../github/adapter.js";
-import { type Intended, jobScope, WriteOnce } from "../github/write-once.js";
+import { type Intended, jobScope, WriteOnce } from "../runtime/write-once.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
 import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";

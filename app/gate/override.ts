@@ -7,7 +7,7 @@
  *
  * The command comment is answered once and its override stored once, whichever run of the job
  * gets there: both are keyed by the comment (its URL), so a run retried after a crash finds the
- * override it stored and the reply it posted (app/github/write-once.ts).
+ * override it stored and the reply it posted (app/runtime/write-once.ts).
  */
 
 import { overrideAcceptedComment, overrideRefusedComment } from "../../checks/gate/comments.js";
@@ -17,7 +17,7 @@ import type { OverrideJob } from "../../schemas/jobs/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import { isMaintainer } from "../github/maintainers.js";
 import type { ImmutableReads } from "../github/reads.js";
-import { jobScope, WriteOnce } from "../github/write-once.js";
+import { jobScope, WriteOnce } from "../runtime/write-once.js";
 import type { OverrideStore } from "../store/ports/override-store.js";
 import type { WriteIntentLedger } from "../store/ports/write-intent-ledger.js";
 import type { PassResult } from "./pull-request.js";

@@ -33,7 +33,7 @@ export interface JobServices {
 /** Which run of which job this is. */
 export interface JobRun {
   /**
-   * The job being run: what it writes once (app/github/write-once.ts) is keyed by it, so its
+   * The job being run: what it writes once (app/runtime/write-once.ts) is keyed by it, so its
    * retry finds what an earlier run of it recorded. Absent when a test runs a job itself.
    */
   jobId?: number;

@@ -2,7 +2,7 @@
  * The write-intent ledger: a GitHub write that is not idempotent by nature (a comment) is
  * recorded here before it is sent, with the hidden marker it carries, and completed with GitHub's
  * id after. A job retried after a crash finds its intents: a completed one is not sent again, a
- * pending one is looked for on GitHub by its marker before it is sent (app/github/write-once.ts).
+ * pending one is looked for on GitHub by its marker before it is sent (app/runtime/write-once.ts).
  * Rows are never deleted; one changes only once, pending to completed.
  */
 import type { z } from "zod";

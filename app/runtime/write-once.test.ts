@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useSqliteStore } from "../../test/support/sqlite-store.js";
-import type { IssueCommentFact } from "./adapter.js";
+import type { IssueCommentFact } from "../github/adapter.js";
 import { jobScope, onceMarker, WriteOnce, type WriteOnceGitHub } from "./write-once.js";
 
 const APP = "agate[bot]";

@@ -13,8 +13,8 @@
  */
 import { randomBytes } from "node:crypto";
 import type { WriteIntent } from "../../schemas/store.js";
+import type { GitHubAdapter, IssueCommentFact } from "../github/adapter.js";
 import type { WriteIntentLedger } from "../store/ports/write-intent-ledger.js";
-import type { GitHubAdapter, IssueCommentFact } from "./adapter.js";
 
 /** The hidden part of a comment written once: how a retry recognises it on GitHub. */
 export const onceMarker = (token: string) => `<!-- agate:once ${token} -->`;
