@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CommandResult } from "../../schemas/command-record.js";
 import { evaluationBundleSchema } from "../../schemas/evaluation.js";
+import { commandResult } from "../../test/support/gate-facts.js";
 import {
   type BundleInput,
   buildBundle,
@@ -11,26 +11,7 @@ import {
 
 const SHA = "a".repeat(40);
 
-function command(name: string, tail: string): CommandResult {
-  return {
-    name,
-    run: `npm run ${name}`,
-    exit_code: 0,
-    signal: null,
-    timed_out: false,
-    started_at: "2026-01-01T00:00:00.000Z",
-    duration_ms: 10,
-    output: {
-      bytes: tail.length,
-      sha256: "0".repeat(64),
-      normalized_sha256: "0".repeat(64),
-      tail,
-      truncated: false,
-    },
-    changed_paths: [],
-    changed_paths_count: 0,
-  };
-}
+const command = (name: string, tail: string) => commandResult(name, `npm run ${name}`, tail);
 
 function input(overrides: Partial<BundleInput> = {}): BundleInput {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CommandResult } from "../../schemas/command-record.js";
+import { commandResult } from "../../test/support/gate-facts.js";
 import { buildBundle, bundleCommands } from "./bundle.js";
 import { buildEvaluatorPrompt } from "./prompt.js";
 
@@ -108,27 +108,6 @@ function parse(user: string, trusted: readonly string[]): Parsed {
   }
   expect(current).toBeNull();
   return parsed;
-}
-
-function commandResult(name: string, run: string, tail: string): CommandResult {
-  return {
-    name,
-    run,
-    exit_code: 0,
-    signal: null,
-    timed_out: false,
-    started_at: "2026-01-01T00:00:00.000Z",
-    duration_ms: 10,
-    output: {
-      bytes: tail.length,
-      sha256: "0".repeat(64),
-      normalized_sha256: "0".repeat(64),
-      tail,
-      truncated: false,
-    },
-    changed_paths: [],
-    changed_paths_count: 0,
-  };
 }
 
 describe("buildEvaluatorPrompt", () => {

@@ -1,6 +1,7 @@
 import { parseConfig } from "../../checks/config/parse-config.js";
 import {
   type CommandRecord,
+  type CommandResult,
   commandRecordSchema,
   recordArtifactName,
 } from "../../schemas/command-record.js";
@@ -270,4 +271,26 @@ export function judgedEvaluation(verdict: {
     at: "2026-12-02T10:01:00Z",
   };
   return { status: "judged", evaluation };
+}
+
+/** A command that exited 0 with `tail` as its output, for the evaluator's bundle and prompt. */
+export function commandResult(name: string, run: string, tail: string): CommandResult {
+  return {
+    name,
+    run,
+    exit_code: 0,
+    signal: null,
+    timed_out: false,
+    started_at: "2026-01-01T00:00:00.000Z",
+    duration_ms: 10,
+    output: {
+      bytes: tail.length,
+      sha256: "0".repeat(64),
+      normalized_sha256: "0".repeat(64),
+      tail,
+      truncated: false,
+    },
+    changed_paths: [],
+    changed_paths_count: 0,
+  };
 }
