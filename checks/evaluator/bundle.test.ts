@@ -1,48 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { evaluationBundleSchema } from "../../schemas/evaluation.js";
+import { bundleInput } from "../../test/support/bundle-input.js";
 import { commandResult } from "../../test/support/gate-facts.js";
-import {
-  type BundleInput,
-  buildBundle,
-  bundleCommands,
-  estimateTokens,
-  referencedIssues,
-} from "./bundle.js";
-
-const SHA = "a".repeat(40);
+import { buildBundle, bundleCommands, estimateTokens, referencedIssues } from "./bundle.js";
 
 const command = (name: string, tail: string) => commandResult(name, `npm run ${name}`, tail);
-
-function input(overrides: Partial<BundleInput> = {}): BundleInput {
-  return {
-    repository: "octo/repo",
-    pullNumber: 7,
-    baseSha: SHA,
-    headSha: "b".repeat(40),
-    treeSha: "c".repeat(40),
-    title: "Add retries",
-    body: "Fixes #12",
-    issues: [{ number: 12, title: "Retries", body: "Retry 3 times and document it." }],
-    instructions: [{ path: "AGENTS.md", text: "Run npm test." }],
-    rubric: "Docs updated.",
-    minScore: 0.8,
-    files: [
-      {
-        filename: "src/a.ts",
-        previous_filename: null,
-        status: "modified",
-        additions: 3,
-        deletions: 1,
-        patch: "@@ -1 +1,3 @@\n+retry",
-      },
-    ],
-    unlisted: [],
-    commands: bundleCommands([command("test", "ok\n")], 60_000),
-    handoff: null,
-    tokenLimit: 60_000,
-    ...overrides,
-  };
-}
 
 describe("referencedIssues", () => {
   it("puts closed issues first, keeps this repository's references only, and dedupes", () => {
@@ -56,7 +18,7 @@ describe("referencedIssues", () => {
 
 describe("buildBundle", () => {
   it("shows a small pull request whole, within the schema, with nothing cut", () => {
-    const bundle = buildBundle(input());
+    const bundle = buildBundle(bundleInput());
     expect(evaluationBundleSchema.parse(bundle)).toEqual(bundle);
     expect(bundle.diff.files[0]).toMatchObject({
       filename: "src/a.ts",
@@ -87,7 +49,7 @@ describe("buildBundle", () => {
       file("src/small.ts", 5),
       file("img.png", null),
     ];
-    const bundle = buildBundle(input({ files, tokenLimit: 3_000 }));
+    const bundle = buildBundle(bundleInput({ files, tokenLimit: 3_000 }));
     const byName = new Map(bundle.diff.files.map((f) => [f.filename, f]));
     expect([...byName.keys()]).toEqual(files.map((f) => f.filename));
     expect(byName.get("src/small.ts")?.patch).toBe(patch(5));
@@ -121,7 +83,7 @@ describe("buildBundle", () => {
       filename: `${i % 2 ? "test" : "lib"}/file-${i}.ts`,
       status: "added",
     }));
-    const bundle = buildBundle(input({ files, unlisted }));
+    const bundle = buildBundle(bundleInput({ files, unlisted }));
     expect(bundle.diff.total_files).toBe(5_000);
     expect(bundle.budget.estimated_tokens).toBeLessThanOrEqual(60_000);
     expect(estimateTokens(JSON.stringify(bundle))).toBeLessThanOrEqual(60_000);
@@ -134,7 +96,9 @@ describe("buildBundle", () => {
     const commands = bundleCommands([command("test", tail)], 10_000);
     // The job carries one character more than the bundle shows: the bundle still says it cut.
     expect(commands[0]?.tail.length).toBe(601);
-    const bundle = buildBundle(input({ body: "B".repeat(50_000), commands, tokenLimit: 10_000 }));
+    const bundle = buildBundle(
+      bundleInput({ body: "B".repeat(50_000), commands, tokenLimit: 10_000 }),
+    );
     expect(bundle.budget.cuts).toContain(
       'the output tail of "test" cut to its last 600 characters',
     );
