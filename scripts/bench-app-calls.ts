@@ -15,10 +15,13 @@ import { settle as settleApp } from "../test/support/settle.js";
 import { simulatedCi } from "../test/support/simulated-ci.js";
 import { startSimulatorApp } from "../test/support/simulator-env.js";
 
-/** Issue 32's targets: GitHub calls kept where they were, the check in progress within a second. */
+/**
+ * Issue 32's targets: GitHub calls kept where they were, and the check in progress as fast as
+ * when the issue measured it (p95 103 ms on a quiet machine), within a tenth for noise.
+ */
 const TARGET_OPENED_TO_ACCEPTED = 12;
 const TARGET_PER_SYNCHRONIZE = 3;
-const TARGET_P95_MS = 1000;
+const TARGET_P95_MS = 115;
 
 const temp = mkdtempSync(join(tmpdir(), "agate-bench-calls-"));
 // As on GitHub, every job gets a check run of its own too (GitHub Actions').
@@ -170,7 +173,7 @@ const latency = await latencyToCheck("bench", "codex/c", 20);
 console.log(
   `delivery → agate check in progress, 20 pushes: p50 ${percentile(latency, 50).toFixed(0)} ms, p95 ${percentile(latency, 95).toFixed(0)} ms`,
 );
-// Issue 32's targets (docs/performance.md): the calls are kept, the latency stays under a second.
+// Issue 32's targets (docs/performance.md): the calls and the latency are kept.
 const met = (ok: boolean) => (ok ? "met" : "NOT met");
 const perSync = Math.max(...first.synchronize, ...second.synchronize);
 console.log("targets:");
