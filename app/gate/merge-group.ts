@@ -14,7 +14,7 @@ import {
 } from "../../checks/gate/merge-group.js";
 import type { Effect } from "../../schemas/effects.js";
 import type { MergeGroupDeadlineJob, MergeGroupJob } from "../../schemas/jobs/gate.js";
-import type { MergeGroupFacts, MergeGroupRefFact } from "../../schemas/merge-group.js";
+import type { GatheredMergeGroupFacts, MergeGroupRefFact } from "../../schemas/merge-group.js";
 import type { AgateCheckRun } from "../../schemas/store.js";
 import { AGATE_VERSION } from "../../schemas/version.js";
 import type { GitHubAdapter } from "../github/adapter.js";
@@ -23,21 +23,23 @@ import { AgateChecks } from "./check-runs.js";
 import { collectEvidence, EvidenceCache } from "./evidence.js";
 import type { GateDeps } from "./jobs.js";
 
-/** What a merge group's decision is computed from, read at its base and head by SHA. */
+/**
+ * What a merge group's decision is computed from, read at its base and head by SHA; the
+ * evidence run as GitHub reports it, judged by the decision (checks/gate/evidence.ts).
+ */
 async function gatherMergeGroup(
   github: GitHubAdapter,
   deps: Pick<GateDeps, "reads" | "evidence">,
   group: MergeGroupRefFact,
-): Promise<MergeGroupFacts> {
+): Promise<GatheredMergeGroupFacts> {
   const config = await deps.reads.config(github, group.base_sha);
-  const facts: MergeGroupFacts = {
+  const facts: GatheredMergeGroupFacts = {
     merge_group: group,
     config,
     changed_files: [],
     changed_files_listing: { complete: true, reason: null },
     evidence_source: null,
     evidence_run: null,
-    evidence: [],
     deadline_passed: false,
     agate_version: AGATE_VERSION,
   };
@@ -57,16 +59,11 @@ async function gatherMergeGroup(
   });
   const collected = await collectEvidence(github, deps.evidence ?? new EvidenceCache(), {
     target: { kind: "merge_group", headSha: group.head_sha },
-    repository: group.repository,
     config: config.config,
-    configDigest: config.digest,
     baseSha: group.base_sha,
-    changedFiles: facts.changed_files,
-    listing: facts.changed_files_listing,
   });
   facts.evidence_source = collected.source;
   facts.evidence_run = collected.run;
-  facts.evidence = collected.evidence;
   return facts;
 }
 

@@ -126,7 +126,7 @@ const stuckPullRequest = (repo: string) =>
 
 /** The trace fact the App reads for the run the decision believed, as the evaluator gets it. */
 const traceOf = async (repo: string, facts: GateFacts) =>
-  readTraceFact(await appReader(repo), new TraceReportCache(), facts.evidence_run, facts.evidence);
+  readTraceFact(await appReader(repo), new TraceReportCache(), facts.evidence_run);
 
 describe("the agent's trace, from the Action to the App", { timeout: 120_000 }, () => {
   it("the report the Action uploads is read beside the believed record, shown in the summary and given to the evaluator; it decides nothing", async () => {
