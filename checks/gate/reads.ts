@@ -65,6 +65,16 @@ export function pullListing(listed: number, changedFiles: number): ChangedFilesL
   });
 }
 
+/** A merge group's compare (at most 300 files, and no count of GitHub's to hold it against). */
+export function groupListing(listed: number): ChangedFilesListing {
+  return judgeListing({
+    source: "GitHub's compare of the merge group",
+    count: listed,
+    limit: COMPARE_FILES_LIMIT,
+    expected: null,
+  });
+}
+
 /** What the pass reads once it has the changed files, under a valid base config. */
 export interface ReadPlan {
   /** The reviews: the `review` evaluator is one, and a protected path changed needs one. */
