@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CommandRecord } from "../../schemas/command-record.js";
+import { gateFactsSchema } from "../../schemas/gate.js";
 import {
   BASE,
   commandEvidence,
@@ -14,6 +15,7 @@ import {
 } from "../../test/support/gate-facts.js";
 import { passSeen } from "../../test/support/gate-pass.js";
 import { GROUP_REF, mergeGroupFacts } from "../../test/support/merge-group-facts.js";
+import { decideGate } from "./decide.js";
 import { judgedFacts, judgedMergeGroupFacts } from "./evidence.js";
 import { decideMergeGroupPass } from "./merge-group.js";
 import { decidePass } from "./plan.js";
@@ -61,6 +63,18 @@ describe("judgedFacts: the evidence judged from what gather read", () => {
     expect(refusal({ ...honest(), pull_request: { ...pr, repository: "octo/other" } })).toMatch(
       /names repository/,
     );
+  });
+
+  it("the facts stored beside a decision replay it: judged again, they judge to themselves", () => {
+    for (const gathered of [
+      honest(),
+      gateFacts({ evidence_run: evidenceRun(commandRecord([0])) }),
+    ]) {
+      const { facts, decision } = decidePass(gathered, passSeen(gathered));
+      const stored = gateFactsSchema.parse(JSON.parse(JSON.stringify(facts)));
+      expect(judgedFacts(stored)).toEqual(stored);
+      expect(decideGate(stored)).toEqual(decision);
+    }
   });
 
   it("keeps the trace reports only beside a believed record", () => {
