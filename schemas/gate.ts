@@ -398,6 +398,12 @@ export const gateFactsSchema = z.strictObject({
   default_setup: setupFactSchema.nullable().optional(),
 });
 
+/**
+ * The facts as gather hands them over: what GitHub and the store said, with no verdict. The
+ * decision judges the evidence run first (checks/gate/evidence.ts), so `evidence` is never read.
+ */
+export const gatheredFactsSchema = gateFactsSchema.omit({ evidence: true });
+
 export const requirementSchema = z.strictObject({
   id: z.enum([
     "config",
@@ -453,6 +459,7 @@ export type ChangedFile = z.infer<typeof changedFileSchema>;
 export type CommandEvidence = z.infer<typeof commandEvidenceSchema>;
 export type PriorRecord = z.infer<typeof priorRecordSchema>;
 export type GateFacts = z.infer<typeof gateFactsSchema>;
+export type GatheredFacts = z.infer<typeof gatheredFactsSchema>;
 export type AttemptFact = z.infer<typeof attemptFactSchema>;
 export type HandoffFacts = z.infer<typeof handoffFactsSchema>;
 export type ReviewVerdictFact = z.infer<typeof reviewVerdictFactSchema>;

@@ -37,6 +37,9 @@ export const mergeGroupFactsSchema = z.strictObject({
   agate_version: z.string(),
 });
 
+/** A merge group's facts as gather hands them over: no verdict (checks/gate/evidence.ts judges). */
+export const gatheredMergeGroupFactsSchema = mergeGroupFactsSchema.omit({ evidence: true });
+
 export const mergeGroupDecisionSchema = z.strictObject({
   state: z.enum(["accepted", "rejected", "pending", "not_gated"]),
   /** null: the check stays in progress. */
@@ -48,4 +51,5 @@ export const mergeGroupDecisionSchema = z.strictObject({
 
 export type MergeGroupRefFact = z.infer<typeof mergeGroupRefFactSchema>;
 export type MergeGroupFacts = z.infer<typeof mergeGroupFactsSchema>;
+export type GatheredMergeGroupFacts = z.infer<typeof gatheredMergeGroupFactsSchema>;
 export type MergeGroupDecision = z.infer<typeof mergeGroupDecisionSchema>;

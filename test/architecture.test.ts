@@ -275,7 +275,9 @@ const ROOMS: Record<string, readonly string[]> = {
 /**
  * The pass's shape: checks/ is crossed to plan the reads and to decide, never from inside the
  * reads or the writes, so a delivery's walk to its check never returns to a room it left. gather
- * executes a read plan, so from checks/gate/ it takes only that plan (reads.ts) and types; apply
+ * (and the evidence reader, app/gate/evidence.ts, and the trace reader beside it) executes a
+ * read plan, so from checks/gate/ it takes only that plan (reads.ts) and types: provenance is
+ * judged in the decision (checks/gate/evidence.ts), never while reading; apply
  * carries out the effects the decision listed, so it takes no value from checks/ at all. A type
  * counts only as `import type`: `import { type X }` still loads the module.
  */
@@ -285,7 +287,12 @@ const PASS_FILES: readonly {
   rule: string;
 }[] = [
   {
-    files: ["app/gate/gather.ts", "app/gate/gather/"],
+    files: [
+      "app/gate/gather.ts",
+      "app/gate/gather/",
+      "app/gate/evidence.ts",
+      "app/gate/trace-report.ts",
+    ],
     may: (to) => !to.startsWith("checks/gate/") || to === "checks/gate/reads.ts",
     rule: "gather executes the read plan: from checks/gate/ it may take only reads.ts, and types (import type)",
   },
@@ -505,6 +512,14 @@ describe("architecture: rooms inside app/ and action/, and the pass's shape", ()
         "../../../checks/markdown.js",
       ),
     ).toEqual(["app/gate/gather/probe.ts -> checks/gate/decide.ts"]);
+    // The evidence reader reads; the decision judges what it read.
+    expect(
+      probe(
+        "app/gate/evidence.ts",
+        "../../checks/gate/provenance.js",
+        "../../checks/gate/reads.js",
+      ),
+    ).toEqual(["app/gate/evidence.ts -> checks/gate/provenance.ts"]);
     // Only `import type` is a type: `import { type X }` still loads the module.
     const types =
       'import type { GatePlan } from "../../../checks/gate/plan.js";\n' +

@@ -10,7 +10,7 @@ import {
   evaluatorDue,
 } from "../../checks/evaluator/budget.js";
 import type { Config } from "../../schemas/config.js";
-import type { EvaluationFact, GateFacts, PullRequestSnapshot } from "../../schemas/gate.js";
+import type { EvaluationFact, GatheredFacts, PullRequestSnapshot } from "../../schemas/gate.js";
 import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 
 /**
@@ -36,7 +36,7 @@ export async function storedEvaluation(
 /** Whether to ask now (checks/evaluator/budget.ts): the tree's evaluations count on a re-run. */
 export async function evaluatorIsDue(
   store: EvaluationStore,
-  facts: GateFacts,
+  facts: Pick<GatheredFacts, "pull_request" | "evaluation">,
   config: Config,
   rerun: boolean,
 ): Promise<boolean> {

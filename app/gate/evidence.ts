@@ -1,11 +1,12 @@
 /**
  * The evidence channel, App side: the newest run of the pinned evidence workflow for a head, its
  * job and step as GitHub reports them, the command record artifact it uploaded, and GitHub's word
- * on the commit it tested. The pure rules in checks/gate/provenance.ts decide what to believe.
+ * on the commit it tested: read, never judged. The decision judges them (checks/gate/evidence.ts,
+ * by the rules of checks/gate/provenance.ts), so what is believed is decided once, from facts
+ * stored beside the decision.
  */
 import { unzipSync } from "fflate";
-import { type EvidenceTarget, evidenceOf, verifyProvenance } from "../../checks/gate/provenance.js";
-import { localUses } from "../../checks/gate/workflow-uses.js";
+import { localUses } from "../../checks/gate/reads.js";
 import { codeSpan } from "../../checks/markdown.js";
 import {
   type CommandRecord,
@@ -15,9 +16,6 @@ import {
 } from "../../schemas/command-record.js";
 import type { Config } from "../../schemas/config.js";
 import type {
-  ChangedFile,
-  ChangedFilesListing,
-  CommandEvidence,
   EvidenceJob,
   EvidenceRunFact,
   EvidenceSourceFact,
@@ -179,25 +177,21 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export interface CollectedEvidence {
   source: EvidenceSourceFact;
   run: EvidenceRunFact | null;
-  evidence: CommandEvidence[];
 }
 
 /**
- * Reads what GitHub says about the newest run of the evidence workflow for the head, downloads
- * the record it uploaded (only when the job is done and exactly one record of its attempt
- * exists), and judges it. Older runs for the same head are history: the newest one decides.
+ * Reads what GitHub says about the newest run of the evidence workflow for the head, and
+ * downloads the record it uploaded (only when the job is done and exactly one record of its
+ * attempt exists). Older runs for the same head are history: the newest one decides.
  */
 export async function collectEvidence(
   github: GitHubAdapter,
   cache: EvidenceCache,
   input: {
-    target: EvidenceTarget;
-    repository: string;
+    /** The head the runs are listed for, on the event its kind runs on. */
+    target: { kind: "pull_request" | "merge_group"; headSha: string };
     config: Config;
-    configDigest: string;
     baseSha: string;
-    changedFiles: ChangedFile[];
-    listing: ChangedFilesListing;
     /** No run can have finished for this head yet (the event was its push): none is listed. */
     skipRuns?: boolean;
     /** A commit already read (the compare's), so the tested commit costs no call. */
@@ -218,7 +212,7 @@ export async function collectEvidence(
   const ofWorkflow = runs.filter((run) => run.path === workflow);
   const source: EvidenceSourceFact = { ...sourceRead, runs_for_head: ofWorkflow.length };
   const run = ofWorkflow[0];
-  if (!run) return { source, run: null, evidence: [] };
+  if (!run) return { source, run: null };
 
   const known = input.completedJob;
   const shown =
@@ -258,15 +252,5 @@ export async function collectEvidence(
       }
     }
   }
-  const verdict = verifyProvenance({
-    target: input.target,
-    repository: input.repository,
-    config: input.config,
-    configDigest: input.configDigest,
-    source,
-    run: fact,
-    changedFiles: input.changedFiles,
-    listing: input.listing,
-  });
-  return { source, run: fact, evidence: [evidenceOf(fact, verdict)] };
+  return { source, run: fact };
 }

@@ -11,6 +11,7 @@ import {
   planReads,
   readsDefaultSetup,
   readsSetup,
+  readsTrace,
   reviewFacts,
   seenViewIsNewest,
   storedFacts,
@@ -21,7 +22,7 @@ import type {
   BaseConfigFact,
   EvaluationFact,
   EvidenceJob,
-  GateFacts,
+  GatheredFacts,
   PullRequestView,
 } from "../../schemas/gate.js";
 import type { Comparison, GitHubAdapter } from "../github/adapter.js";
@@ -83,7 +84,8 @@ export type GatheredSeen = Pick<
 >;
 
 export interface Gathered {
-  facts: GateFacts;
+  /** What was read, with no verdict: the decision judges the evidence (checks/gate/evidence.ts). */
+  facts: GatheredFacts;
   seen: GatheredSeen;
 }
 
@@ -200,7 +202,7 @@ async function gatherAt(
   const changed = await changedFilesAt(github, pr, detail, comparison);
   const head_tree_sha = await headTreeAt(github, comparison, pr.head_sha);
   const known = storedFacts(pr, detail, stored, seen.entry_mentions);
-  const facts: GateFacts = {
+  const facts: GatheredFacts = {
     pull_request: pr,
     head_tree_sha,
     config,
@@ -210,7 +212,6 @@ async function gatherAt(
     merge_commits: known.merge_commits,
     evidence_source: null,
     evidence_run: null,
-    evidence: [],
     approvals: [],
     override: known.override,
     head_shared_with: known.head_shared_with,
@@ -244,7 +245,7 @@ async function gatherAt(
     head: pr.head_sha,
     decided: facts.prior_records,
   });
-  await readEvidence(deps, facts, cfg, config.digest, comparison, {
+  await readEvidence(deps, facts, cfg, comparison, {
     skipRuns: plan.skipRuns,
     completedJob: options.completedJob ?? null,
   });
@@ -265,44 +266,35 @@ async function gatherAt(
 
 /**
  * The evidence run and its command record at the head (or a test merge commit of it), and the
- * trace reports beside a believed record; the runs are not listed when the read plan skips them.
+ * trace reports when the read plan says the record beside them will be believed; the runs are
+ * not listed when the read plan skips them. Nothing here is judged: the decision does that.
  */
 async function readEvidence(
   deps: GatherDeps,
-  facts: GateFacts,
+  facts: GatheredFacts,
   config: Config,
-  configDigest: string,
   comparison: Comparison,
   options: { skipRuns: boolean; completedJob: { runId: number; job: EvidenceJob } | null },
 ): Promise<void> {
   const pr = facts.pull_request;
   const collected = await collectEvidence(deps.github, deps.evidence, {
-    target: {
-      kind: "pull_request",
-      number: pr.number,
-      baseRef: pr.base_ref,
-      headSha: pr.head_sha,
-      mergeCommits: facts.merge_commits,
-    },
-    repository: pr.repository,
+    target: { kind: "pull_request", headSha: pr.head_sha },
     config,
-    configDigest,
     baseSha: pr.base_sha,
-    changedFiles: facts.changed_files,
-    listing: facts.changed_files_listing,
     skipRuns: options.skipRuns,
     knownCommit: (sha) => commitOf(comparison, sha),
     completedJob: options.completedJob,
   });
   facts.evidence_source = collected.source;
   facts.evidence_run = collected.run;
-  facts.evidence = collected.evidence;
-  facts.trace = await readTraceFact(
-    traceReaderOf(deps.github),
-    deps.traceReports ?? new TraceReportCache(),
-    collected.run,
-    collected.evidence,
-  );
+  facts.trace =
+    collected.run && readsTrace(facts)
+      ? await readTraceFact(
+          traceReaderOf(deps.github),
+          deps.traceReports ?? new TraceReportCache(),
+          collected.run,
+        )
+      : null;
 }
 
 /**
@@ -312,7 +304,7 @@ async function readEvidence(
 async function readSetup(
   deps: GatherDeps,
   setup: RequiredCheckReader,
-  facts: GateFacts,
+  facts: GatheredFacts,
 ): Promise<void> {
   const pr = facts.pull_request;
   facts.setup = await setup.read(deps.github, pr.repository, pr.base_ref);

@@ -2,11 +2,10 @@
  * The merge queue: on `merge_group` `checks_requested`, a deadline job is enqueued and the
  * `agate` check on the group head decided, so every checks request gets an explicit conclusion
  * within `merge_queue.record_timeout` (a queue left waiting blocks the repository). A group goes
- * through the same pipeline as a pull request: gather (here) → decide
+ * through the same pipeline as a pull request: gather (gather/merge-group.ts) → decide
  * (checks/gate/merge-group.ts's `decideMergeGroupPass`: the decision and its effects) → apply
  * (apply.ts's `applyEffects`, which reads nothing).
  */
-import { COMPARE_FILES_LIMIT, judgeListing } from "../../checks/gate/listing.js";
 import {
   decideMergeGroupPass,
   mergeGroupDeadline,
@@ -14,61 +13,13 @@ import {
 } from "../../checks/gate/merge-group.js";
 import type { Effect } from "../../schemas/effects.js";
 import type { MergeGroupDeadlineJob, MergeGroupJob } from "../../schemas/jobs/gate.js";
-import type { MergeGroupFacts, MergeGroupRefFact } from "../../schemas/merge-group.js";
+import type { MergeGroupRefFact } from "../../schemas/merge-group.js";
 import type { AgateCheckRun } from "../../schemas/store.js";
-import { AGATE_VERSION } from "../../schemas/version.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import { applyEffects } from "./apply.js";
 import { AgateChecks } from "./check-runs.js";
-import { collectEvidence, EvidenceCache } from "./evidence.js";
+import { gatherMergeGroup } from "./gather/merge-group.js";
 import type { GateDeps } from "./jobs.js";
-
-/** What a merge group's decision is computed from, read at its base and head by SHA. */
-async function gatherMergeGroup(
-  github: GitHubAdapter,
-  deps: Pick<GateDeps, "reads" | "evidence">,
-  group: MergeGroupRefFact,
-): Promise<MergeGroupFacts> {
-  const config = await deps.reads.config(github, group.base_sha);
-  const facts: MergeGroupFacts = {
-    merge_group: group,
-    config,
-    changed_files: [],
-    changed_files_listing: { complete: true, reason: null },
-    evidence_source: null,
-    evidence_run: null,
-    evidence: [],
-    deadline_passed: false,
-    agate_version: AGATE_VERSION,
-  };
-  if (config.status !== "ok") return facts;
-  // Read by SHA, so nothing can move under it; but compare stops at 300 files.
-  const comparison = await deps.reads.compare(github, group.base_sha, group.head_sha);
-  facts.changed_files = comparison.files.map(({ filename, previous_filename, status }) => ({
-    filename,
-    previous_filename,
-    status,
-  }));
-  facts.changed_files_listing = judgeListing({
-    source: "GitHub's compare of the merge group",
-    count: facts.changed_files.length,
-    limit: COMPARE_FILES_LIMIT,
-    expected: null,
-  });
-  const collected = await collectEvidence(github, deps.evidence ?? new EvidenceCache(), {
-    target: { kind: "merge_group", headSha: group.head_sha },
-    repository: group.repository,
-    config: config.config,
-    configDigest: config.digest,
-    baseSha: group.base_sha,
-    changedFiles: facts.changed_files,
-    listing: facts.changed_files_listing,
-  });
-  facts.evidence_source = collected.source;
-  facts.evidence_run = collected.run;
-  facts.evidence = collected.evidence;
-  return facts;
-}
 
 /** One pass over a merge group: gather, decide, apply; the decision's title, for the log. */
 async function mergeGroupPass(

@@ -1,6 +1,8 @@
 import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { decideGate } from "../../checks/gate/decide.js";
+import { judgedFacts } from "../../checks/gate/evidence.js";
+import { readsTrace } from "../../checks/gate/reads.js";
 import { renderGateSummary } from "../../checks/gate/render.js";
 import { DEFAULT_PROGRESS_THRESHOLDS } from "../../checks/progress/detector.js";
 import type { RecordArtifact, TraceFact } from "../../schemas/gate.js";
@@ -105,8 +107,8 @@ describe("trace reports beside the believed record", () => {
   it("reads the report of the evidence job's own attempt", async () => {
     const traces = [{ source: "trace.jsonl", report: stalledReport(), error: null }];
     const r = reader([artifact(801)], { 801: reportsZip(traces) });
-    const { run, evidence } = believed();
-    const fact = await readTraceFact(r, new TraceReportCache(), run, evidence);
+    const { run } = believed();
+    const fact = await readTraceFact(r, new TraceReportCache(), run);
     expect(fact).toEqual({
       run_id: 99,
       run_attempt: 1,
@@ -116,27 +118,35 @@ describe("trace reports beside the believed record", () => {
     });
   });
 
-  it("attack: a refused record's run has no trace read at all (nothing binds it to the head)", async () => {
-    const r = reader([artifact(801)], { 801: reportsZip([]) });
+  it("attack: a refused record's run has no trace read at all (nothing binds it to the head), and the decision keeps none", () => {
     const { run } = believed();
-    const refused = [commandEvidence([0, 0], { refused: "run 99 is of another workflow" })];
-    expect(await readTraceFact(r, new TraceReportCache(), run, refused)).toBeNull();
-    const waiting = [commandEvidence([0, 0], { waiting: "job agate is in progress" })];
-    expect(await readTraceFact(r, new TraceReportCache(), run, waiting)).toBeNull();
-    expect(r.downloads).toEqual([]);
+    expect(readsTrace(gateFacts({ evidence_run: run }))).toBe(true);
+    const other = { ...run, run: { ...run.run, path: ".github/workflows/other.yml" } };
+    expect(readsTrace(gateFacts({ evidence_run: other }))).toBe(false);
+    const job = run.job && { ...run.job, status: "in_progress", conclusion: null };
+    expect(readsTrace(gateFacts({ evidence_run: { ...run, job } }))).toBe(false);
+    const shown: TraceFact = {
+      run_id: 99,
+      run_attempt: 1,
+      artifact: traceReportArtifactName(1),
+      traces: [],
+      error: null,
+    };
+    expect(judgedFacts(gateFacts({ evidence_run: other, trace: shown })).trace).toBeNull();
+    expect(judgedFacts(gateFacts({ evidence_run: run, trace: shown })).trace).toEqual(shown);
   });
 
   it("attack: a report named for another attempt than the job's is not read", async () => {
     const r = reader([artifact(802, 2)], { 802: reportsZip([]) });
-    const { run, evidence } = believed();
-    expect(await readTraceFact(r, new TraceReportCache(), run, evidence)).toBeNull();
+    const { run } = believed();
+    expect(await readTraceFact(r, new TraceReportCache(), run)).toBeNull();
     expect(r.downloads).toEqual([]);
   });
 
   it("attack: two reports of the attempt's name (one uploaded by the job's code) and neither is read", async () => {
     const r = reader([artifact(801), artifact(803)], {});
-    const { run, evidence } = believed();
-    const fact = await readTraceFact(r, new TraceReportCache(), run, evidence);
+    const { run } = believed();
+    const fact = await readTraceFact(r, new TraceReportCache(), run);
     expect(fact?.traces).toBeNull();
     expect(fact?.error).toMatch(/2 artifacts named agate-trace-report-attempt-1/);
     expect(r.downloads).toEqual([]);
@@ -156,20 +166,20 @@ describe("trace reports beside the believed record", () => {
   it("an artifact is downloaded once: the cache keeps what its bytes said", async () => {
     const r = reader([artifact(801)], { 801: reportsZip([]) });
     const cache = new TraceReportCache();
-    const { run, evidence } = believed();
-    await readTraceFact(r, cache, run, evidence);
-    await readTraceFact(r, cache, run, evidence);
+    const { run } = believed();
+    await readTraceFact(r, cache, run);
+    await readTraceFact(r, cache, run);
     expect(r.downloads).toEqual([801]);
   });
 
   it("a failed download never holds the gate: the pass goes on without the reports and tries again next time", async () => {
     const r = reader([artifact(801)], {});
     const cache = new TraceReportCache();
-    const { run, evidence } = believed();
-    const fact = await readTraceFact(r, cache, run, evidence);
+    const { run } = believed();
+    const fact = await readTraceFact(r, cache, run);
     expect(fact?.traces).toBeNull();
     expect(fact?.error).toBe("could not be downloaded: `no artifact 801`");
-    await readTraceFact(r, cache, run, evidence);
+    await readTraceFact(r, cache, run);
     expect(r.downloads).toEqual([801, 801]);
   });
 

@@ -9,12 +9,7 @@
  */
 import { unzipSync } from "fflate";
 import { codeSpan } from "../../checks/markdown.js";
-import type {
-  CommandEvidence,
-  EvidenceRunFact,
-  RecordArtifact,
-  TraceFact,
-} from "../../schemas/gate.js";
+import type { EvidenceRunFact, RecordArtifact, TraceFact } from "../../schemas/gate.js";
 import {
   TRACE_REPORT_FILE_NAME,
   type TraceReportFile,
@@ -113,21 +108,18 @@ export function parseTraceZip(zip: Uint8Array): Read {
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * The trace reports that go with the believed record: null when the record is not believed, the
- * job's attempt uploaded no trace report (no `trace` input), or nothing can list them. Two
- * artifacts of the attempt's name mean something besides agate's step uploaded one: neither is read.
+ * The trace reports of the evidence job's attempt, read only when the read plan says the record
+ * beside them is believed (checks/gate/reads.ts `readsTrace`; the decision keeps them only then):
+ * null when the job's attempt uploaded no trace report (no `trace` input), or nothing can list
+ * them. Two artifacts of the attempt's name mean something besides agate's step uploaded one:
+ * neither is read.
  */
 export async function readTraceFact(
   reader: TraceArtifactReader | null,
   cache: TraceReportCache,
   run: EvidenceRunFact | null,
-  evidence: readonly CommandEvidence[],
 ): Promise<TraceFact | null> {
   if (!reader || !run?.job || run.job.status !== "completed") return null;
-  const believed = evidence.some(
-    (e) => e.record && !e.refused && !e.waiting && e.run_id === run.run.id,
-  );
-  if (!believed) return null;
   const attempt = run.job.run_attempt;
   const name = traceReportArtifactName(attempt);
   const named = (await reader.traceReportArtifacts(run.run.id)).filter((a) => a.name === name);

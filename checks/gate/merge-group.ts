@@ -3,6 +3,7 @@ import type { BaseConfigFact, Requirement } from "../../schemas/gate.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { jobOf } from "../../schemas/jobs/index.js";
 import type {
+  GatheredMergeGroupFacts,
   MergeGroupDecision,
   MergeGroupFacts,
   MergeGroupRefFact,
@@ -16,6 +17,7 @@ import {
   GITHUB_TEXT_LIMIT,
   shortSha as short,
 } from "../markdown.js";
+import { judgedMergeGroupFacts } from "./evidence.js";
 import { checkChanges } from "./plan.js";
 import { protectedChanges } from "./protected-paths.js";
 import { commandsSection, REPORT_ONLY_LEAD, STATE_WORD } from "./render.js";
@@ -355,15 +357,16 @@ export interface MergeGroupSeen {
  * job's key it is appended once.
  */
 export function decideMergeGroupPass(
-  gathered: MergeGroupFacts,
+  gathered: GatheredMergeGroupFacts,
   seen: MergeGroupSeen,
 ): { decision: MergeGroupDecision; facts: MergeGroupFacts; effects: Effect[] } {
   const config = gathered.config.status === "ok" ? gathered.config.config : null;
   // A re-evaluation after the deadline (a late event) must not put the check back in progress:
   // the check run's own start is when the checks request was answered.
   const started = seen.existing?.startedAt ? Date.parse(seen.existing.startedAt) : Number.NaN;
+  // The evidence is judged first, from what gather read (evidence.ts): no verdict is handed in.
   const facts: MergeGroupFacts = {
-    ...gathered,
+    ...judgedMergeGroupFacts(gathered),
     deadline_passed:
       config !== null &&
       (seen.deadline_reached || Date.parse(seen.at) - started >= config.merge_queue.record_timeout),

@@ -33,9 +33,13 @@ const prior = (state: PriorRecord["state"]): PriorRecord => ({
 });
 
 const TASK = { title: "Add a", body: "Fixes #3" };
-/** Passing commands on a head agate accepted before, its label on. */
+/**
+ * Passing commands on a head agate accepted before, its label on: the run as gather reads it
+ * (what decidePass judges) and the evidence believed (what decideGate and planGatePass take).
+ */
 const acceptedBefore = () =>
   gateFacts({
+    evidence_run: evidenceRun(commandRecord([0, 0])),
     evidence: [commandEvidence([0, 0])],
     prior_records: [prior("accepted")],
     pull_request: { ...gateFacts().pull_request, labels: ["agent", "agate:accepted"] },
@@ -225,10 +229,7 @@ describe("decidePass: the decision and its effects, in the order apply makes the
   });
 
   it("the record says which run attempt it read and whether its job was complete", () => {
-    const facts = gateFacts({
-      evidence: [commandEvidence([0])],
-      evidence_run: evidenceRun(commandRecord([0])),
-    });
+    const facts = gateFacts({ evidence_run: evidenceRun(commandRecord([0, 0])) });
     const record = decidePass(facts, passSeen(facts)).effects.find((e) => e.kind === "record");
     expect(record?.kind === "record" && record.record.provenance?.run).toEqual({
       id: 99,
@@ -238,8 +239,11 @@ describe("decidePass: the decision and its effects, in the order apply makes the
   });
 
   it("asks the evaluator under a key of the tree and config, and a person's re-run under none", () => {
-    const facts = gateFacts({ config: LLM, evidence: [commandEvidence([0])] });
     const digest = LLM.status === "ok" ? LLM.digest : "";
+    // decidePass judges the run gather read: a record made under the LLM config, believed.
+    const record = commandRecord([0]);
+    const made = commandRecord([0], { grader: { ...record.grader, config_digest: digest } });
+    const facts = gateFacts({ config: LLM, evidence_run: evidenceRun(made) });
     const ask = (rerun: boolean) =>
       decidePass(facts, passSeen(facts, { evaluator_due: true, rerun_evaluator: rerun }))
         .effects.filter((e) => e.kind === "enqueue")

@@ -7,7 +7,12 @@
 
 import type { z } from "zod";
 import type { CheckRunWrite, CheckView, Effect, PassSeen } from "../../schemas/effects.js";
-import type { GateDecision, GateFacts, PullRequestDetail } from "../../schemas/gate.js";
+import type {
+  GateDecision,
+  GateFacts,
+  GatheredFacts,
+  PullRequestDetail,
+} from "../../schemas/gate.js";
 import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
 import { ENTRY_JOBS } from "../../schemas/jobs/entries.js";
 import { type EvaluatorJob, GATE_JOBS } from "../../schemas/jobs/gate.js";
@@ -25,6 +30,7 @@ import { AGATE_LABELS, type LabelStyle } from "../labels.js";
 import { GITHUB_TEXT_LIMIT, GITHUB_TITLE_LIMIT, shortSha as short } from "../markdown.js";
 import { handEditedLabelComment, strayLabelComment } from "./comments.js";
 import { decideGate } from "./decide.js";
+import { judgedFacts } from "./evidence.js";
 import { recordInput } from "./record.js";
 import { renderGateSummary } from "./render.js";
 import { evaluatorReady } from "./requirements/evaluator.js";
@@ -191,20 +197,26 @@ export function planGatePass(input: {
   };
 }
 
-/** What decidePass makes of one pass: the decision, its plan (stored beside it) and the effects. */
+/**
+ * What decidePass makes of one pass: the facts with the evidence judged (stored beside the
+ * decision), the decision, its plan (stored too) and the effects.
+ */
 export interface DecidedPass {
+  facts: GateFacts;
   decision: GateDecision;
   plan: GatePlan;
   effects: Effect[];
 }
 
 /**
- * The one call into checks/ after gather: the decision, what it writes, and the effects in the
- * order apply carries them out. Observations first (a crash after them loses nothing a retry
- * needs), then GitHub's writes (check, labels, comments), then the decision's audit entry and
- * record, then the jobs it calls for.
+ * The one call into checks/ after gather: the evidence judged from what gather read
+ * (evidence.ts), the decision, what it writes, and the effects in the order apply carries them
+ * out. Observations first (a crash after them loses nothing a retry needs), then GitHub's writes
+ * (check, labels, comments), then the decision's audit entry and record, then the jobs it calls
+ * for.
  */
-export function decidePass(facts: GateFacts, seen: PassSeen): DecidedPass {
+export function decidePass(gathered: GatheredFacts, seen: PassSeen): DecidedPass {
+  const facts = judgedFacts(gathered);
   const decision = decideGate(facts);
   const plan = planGatePass({
     facts,
@@ -240,7 +252,7 @@ export function decidePass(facts: GateFacts, seen: PassSeen): DecidedPass {
   }
   effects.push(...entryEffects(facts, decision.state, plan.storeDecision, seen));
   if (plan.askEvaluator) effects.push(askEvaluatorEffect(facts, plan.askEvaluator, seen));
-  return { decision, plan, effects };
+  return { facts, decision, plan, effects };
 }
 
 /** The job to queue, as the store will hold it (defaults filled in). */

@@ -24,9 +24,13 @@ import type { StoredOverride } from "../../schemas/store.js";
 import { handoffRequiredBy } from "../handoff/required.js";
 import { attemptsOf, priorRecordOf } from "./attempts.js";
 import { linkedEntries } from "./entries.js";
+import { believedRecord, pullRequestEvidence } from "./evidence.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "./listing.js";
 import { protectedChanges } from "./protected-paths.js";
 import { viewDigest } from "./sighting.js";
+
+/** Which local workflows and actions the pinned workflow uses: the files gather reads next. */
+export { localUses } from "./workflow-uses.js";
 
 /**
  * Whether an event's view of the pull request can stand for a fresh read of it, against the last
@@ -61,6 +65,16 @@ export function pullListing(listed: number, changedFiles: number): ChangedFilesL
   });
 }
 
+/** A merge group's compare (at most 300 files, and no count of GitHub's to hold it against). */
+export function groupListing(listed: number): ChangedFilesListing {
+  return judgeListing({
+    source: "GitHub's compare of the merge group",
+    count: listed,
+    limit: COMPARE_FILES_LIMIT,
+    expected: null,
+  });
+}
+
 /** What the pass reads once it has the changed files, under a valid base config. */
 export interface ReadPlan {
   /** The reviews: the `review` evaluator is one, and a protected path changed needs one. */
@@ -90,6 +104,18 @@ export function planReads(input: {
     evaluations: kind === "llm" || kind === "command",
     skipRuns: input.pushEvent && !headDecided,
   };
+}
+
+/**
+ * Whether the evidence run's trace reports are read: only beside a record the decision will
+ * believe (the same run and attempt), since nothing else binds them to the head, and an
+ * artifact of a refused run is not worth a download. The verdict itself is the decision's
+ * (evidence.ts, from the same facts): this only says whether there is anything to read.
+ */
+export function readsTrace(facts: Parameters<typeof pullRequestEvidence>[0]): boolean {
+  const run = facts.evidence_run;
+  if (run?.job?.status !== "completed") return false;
+  return believedRecord(pullRequestEvidence(facts), run.run.id);
 }
 
 /**

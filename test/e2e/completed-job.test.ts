@@ -4,6 +4,7 @@ import { agateRoute } from "../../app/compose.js";
 import { gatherPullRequest } from "../../app/gate/gather.js";
 import { GitHubAdapter } from "../../app/github/adapter.js";
 import { decideGate } from "../../checks/gate/decide.js";
+import { judgedFacts } from "../../checks/gate/evidence.js";
 import type { EvidenceJob, EvidenceRunFact } from "../../schemas/gate.js";
 import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
@@ -74,7 +75,7 @@ async function gatherWith(
   return {
     listed: github.calls.get(LIST_JOBS) ?? 0,
     job: gathered.facts.evidence_run?.job ?? null,
-    decision: decideGate(gathered.facts),
+    decision: decideGate(judgedFacts(gathered.facts)),
   };
 }
 

@@ -8,6 +8,7 @@
  * the App's own installation client, and the download is the adapter's own.
  */
 import { describe, expect, it } from "vitest";
+import { gatherPullRequest } from "../../app/gate/gather.js";
 import {
   readTraceFact,
   type TraceArtifactReader,
@@ -17,6 +18,7 @@ import {
 import { GitHubAdapter } from "../../app/github/adapter.js";
 import { buildBundle, bundleTrace } from "../../checks/evaluator/bundle.js";
 import { decideGate } from "../../checks/gate/decide.js";
+import { judgedFacts } from "../../checks/gate/evidence.js";
 import { renderGateSummary } from "../../checks/gate/render.js";
 import { type GateFacts, gateFactsSchema } from "../../schemas/gate.js";
 import {
@@ -24,6 +26,7 @@ import {
   TRACE_REPORT_FILE_NAME,
   traceReportArtifactName,
 } from "../../schemas/trace.js";
+import { AGATE_VERSION } from "../../schemas/version.js";
 import { bundleInput } from "../support/bundle-input.js";
 import { uploadFromJob } from "../support/forged-record.js";
 import { useGateHarness } from "../support/gate-harness.js";
@@ -126,7 +129,7 @@ const stuckPullRequest = (repo: string) =>
 
 /** The trace fact the App reads for the run the decision believed, as the evaluator gets it. */
 const traceOf = async (repo: string, facts: GateFacts) =>
-  readTraceFact(await appReader(repo), new TraceReportCache(), facts.evidence_run, facts.evidence);
+  readTraceFact(await appReader(repo), new TraceReportCache(), facts.evidence_run);
 
 describe("the agent's trace, from the Action to the App", { timeout: 120_000 }, () => {
   it("the report the Action uploads is read beside the believed record, shown in the summary and given to the evaluator; it decides nothing", async () => {
@@ -185,6 +188,42 @@ describe("the agent's trace, from the Action to the App", { timeout: 120_000 }, 
       }),
     );
     expect(bundle.agent_trace?.traces[0]?.stalled).toBe(true);
+  });
+
+  it("attack: beside a record the decision refuses, no trace report is downloaded or shown", async () => {
+    const repo = "refused-trace";
+    const { head, number, branch } = await stuckPullRequest(repo);
+    // The runner says the agate step failed, the record says every command passed: refused.
+    await gate.ci(repo, branch, head, {
+      inputs: { trace: ".agent/session.jsonl" },
+      stepConclusion: "failure",
+    });
+    expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");
+    const deps = gate.deps();
+    const github = new GitHubAdapter(
+      await deps.octokitFor(gate.sim.installationId),
+      `${gate.sim.owner}/${repo}`,
+      gate.sim.appSlug,
+    );
+    const gathered = await gatherPullRequest(
+      {
+        github,
+        store: deps.store,
+        reads: deps.reads,
+        evidence: gate.evidence(),
+        agateVersion: AGATE_VERSION,
+        now: deps.now,
+      },
+      { number, head_sha: null, base_sha: null },
+      { skipRuns: false, rerunEvaluator: false },
+    );
+    if (gathered.status !== "gathered") throw new Error(gathered.reason);
+    const facts = judgedFacts(gathered.facts);
+    expect(facts.evidence[0]?.refused).toMatch(/the runner says step agate failure/);
+    expect(facts.trace ?? null).toBeNull();
+    // The record's zip is read again by no one (the cache has it); the trace's is never read.
+    expect(github.calls.get("actions/download-artifact") ?? 0).toBe(0);
+    expect((await decidedFacts(repo, number, head)).trace ?? null).toBeNull();
   });
 
   it("attack: a report the job's code uploads first under the attempt's name is what is read, and still decides nothing", async () => {

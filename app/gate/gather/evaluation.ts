@@ -5,7 +5,7 @@
  * checks/evaluator/budget.ts'.
  */
 import type { Config } from "../../../schemas/config.js";
-import type { EvaluationFact, GateFacts } from "../../../schemas/gate.js";
+import type { EvaluationFact, GatheredFacts } from "../../../schemas/gate.js";
 import type { EvaluationStore } from "../../store/ports/evaluation-store.js";
 import { dailyBudgetSpent, evaluatorIsDue } from "../evaluation-facts.js";
 
@@ -15,7 +15,7 @@ import { dailyBudgetSpent, evaluatorIsDue } from "../evaluation-facts.js";
  */
 export async function evaluatorDueNow(
   store: EvaluationStore,
-  facts: GateFacts,
+  facts: GatheredFacts,
   config: Config,
   rerun: boolean,
   now: () => Date,
