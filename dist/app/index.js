@@ -1203,6 +1203,7 @@ var gateFactsSchema = z12.strictObject({
    */
   default_setup: setupFactSchema.nullable().optional()
 });
+var gatheredFactsSchema = gateFactsSchema.omit({ evidence: true });
 var requirementSchema = z12.strictObject({
   id: z12.enum([
     "config",
@@ -3216,7 +3217,7 @@ function renderReplyMarker(marker) {
 }
 var markerPrefix = (version) => `<!-- agate:entry-event v=${version} `;
 
-// app/github/write-once.ts
+// app/runtime/write-once.ts
 import { randomBytes } from "node:crypto";
 var onceMarker = (token) => `<!-- agate:once ${token} -->`;
 function jobScope(jobId, part) {
@@ -10718,14 +10719,235 @@ function freshBoundary(deps, bundle) {
 // app/gate/evidence.ts
 import { unzipSync } from "fflate";
 
-// checks/gate/provenance.ts
-import picomatch from "picomatch";
+// checks/handoff/required.ts
+var SESSION_TRAILER = "Agent-Session";
+var KEY = "handoff.required_when";
+var HOUR_MS = 36e5;
+var MINUTE_MS = 6e4;
+function handoffRequiredBy(rules, input) {
+  const { facts } = input;
+  const reasons = [];
+  const present = new Set(input.labels.map((label) => label.toLowerCase()));
+  for (const label of rules.labels) {
+    if (present.has(label.toLowerCase())) reasons.push(`the label ${label} (${KEY}.labels)`);
+  }
+  if (rules.commits_over !== null && facts.commit_count > rules.commits_over) {
+    reasons.push(
+      `${count(facts.commit_count, "commit")} (more than ${rules.commits_over}: ${KEY}.commits_over)`
+    );
+  }
+  if (rules.open_longer_than !== null) {
+    const open = Date.parse(facts.observed_at) - Date.parse(facts.opened_at);
+    if (open > rules.open_longer_than) {
+      reasons.push(
+        `open ${hours(open)} (longer than ${hours(rules.open_longer_than)}: ${KEY}.open_longer_than)`
+      );
+    }
+  }
+  if (rules.changed_lines_over !== null && facts.changed_lines > rules.changed_lines_over) {
+    reasons.push(
+      `${count(facts.changed_lines, "changed line")} (more than ${rules.changed_lines_over}: ${KEY}.changed_lines_over)`
+    );
+  }
+  if (rules.sessions_over !== null) {
+    const sessions = agentSessions(facts.commits.map((commit2) => commit2.message));
+    if (sessions.length > rules.sessions_over) {
+      reasons.push(
+        `${count(sessions.length, "agent session")} (more than ${rules.sessions_over}: ${KEY}.sessions_over, counted from ${SESSION_TRAILER}: commit trailers)`
+      );
+    }
+  }
+  return reasons;
+}
+function agentSessions(messages) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const message4 of messages) {
+    for (const trailer of commitTrailers(message4)) {
+      if (trailer.key.toLowerCase() === SESSION_TRAILER.toLowerCase() && trailer.value !== "") {
+        seen.add(trailer.value);
+      }
+    }
+  }
+  return [...seen];
+}
+var GIT_GENERATED = ["Signed-off-by: ", "(cherry picked from commit "];
+function commitTrailers(message4) {
+  const lines = message4.replace(/\r\n/g, "\n").split("\n");
+  const blank = (line2) => line2.trim() === "";
+  let titleEnd = lines.findIndex(blank);
+  if (titleEnd === -1) return [];
+  titleEnd += 1;
+  let end = lines.length;
+  while (end > titleEnd && blank(lines[end - 1] ?? "")) end--;
+  let start = end;
+  while (start > titleEnd && !blank(lines[start - 1] ?? "")) start--;
+  if (start === end) return [];
+  const block = lines.slice(start, end);
+  let trailerLines = 0;
+  let nonTrailerLines = 0;
+  let recognised = false;
+  let continuation = 0;
+  for (let i = block.length - 1; i >= 0; i--) {
+    const line2 = block[i] ?? "";
+    if (/^[ \t]/.test(line2)) {
+      continuation++;
+      continue;
+    }
+    if (GIT_GENERATED.some((prefix) => line2.startsWith(prefix))) {
+      trailerLines += 1 + continuation;
+      recognised = true;
+    } else if (separatorAt(line2) > 0) {
+      trailerLines += 1 + continuation;
+    } else {
+      nonTrailerLines += 1 + continuation;
+    }
+    continuation = 0;
+  }
+  nonTrailerLines += continuation;
+  const isBlock = trailerLines > 0 && nonTrailerLines === 0 || recognised && trailerLines * 3 >= nonTrailerLines;
+  if (!isBlock) return [];
+  const trailers = [];
+  for (const line2 of block) {
+    const last = trailers.at(-1);
+    if (/^[ \t]/.test(line2)) {
+      if (last) last.value = `${last.value} ${line2.trim()}`.trim();
+      continue;
+    }
+    const at3 = separatorAt(line2);
+    if (at3 > 0) {
+      trailers.push({ key: line2.slice(0, at3).trimEnd(), value: line2.slice(at3 + 1).trim() });
+    } else {
+      trailers.push({ key: "", value: "" });
+    }
+  }
+  return trailers.filter((trailer) => trailer.key !== "");
+}
+function separatorAt(line2) {
+  const match = /^([A-Za-z0-9-]+)[ \t]*:/.exec(line2);
+  return match ? match[0].length - 1 : -1;
+}
+var count = (n, noun2) => `${n} ${noun2}${n === 1 ? "" : "s"}`;
+function hours(ms) {
+  const h = Math.floor(ms / HOUR_MS);
+  const min = Math.floor((ms - h * HOUR_MS) / MINUTE_MS);
+  if (h === 0) return `${min} min`;
+  return min === 0 ? `${h} h` : `${h} h ${min} min`;
+}
 
 // checks/command-results.ts
 var outcomePassed = (outcome) => outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
 var commandPassed = (command) => outcomePassed(command);
 var failedCommands = (record) => record.commands.filter((command) => !commandPassed(command)).map((command) => command.name);
 var recordPassed = (record) => record.commands.every(commandPassed);
+
+// checks/gate/progress.ts
+function attemptOfRecord(facts, record, missing) {
+  return {
+    head_sha: facts.pull_request.head_sha,
+    head_tree_sha: facts.head_tree_sha,
+    failures: failuresOf(record.commands),
+    passed: record.commands.filter(outcomePassed).map((c) => c.name),
+    missing
+  };
+}
+function failuresOf(commands) {
+  return commands.filter((c) => !outcomePassed(c)).map((c) => ({
+    name: c.name,
+    exit_code: c.exit_code,
+    timed_out: c.timed_out,
+    output_digest: c.output.normalized_sha256,
+    tail: c.output.tail.slice(-ATTEMPT_TAIL_CHARS)
+  }));
+}
+function replayedFailure(facts, configDigest2) {
+  const tree = facts.head_tree_sha;
+  if (!tree) return null;
+  return facts.attempts.findLast(
+    (a) => a.failures.length > 0 && a.head_tree_sha === tree && a.base_sha === facts.pull_request.base_sha && a.config_digest === configDigest2 && a.agate_version === facts.agate_version
+  ) ?? null;
+}
+var signatureOf = (attempt2) => attempt2.failures.map((f) => `${f.name}\0${f.output_digest}`).sort().join("");
+function noProgressStreak(earlier, current) {
+  const all = [...earlier, current];
+  let start = all.length - 1;
+  while (start > 0 && (all[start - 1]?.failures.length ?? 0) > 0) start--;
+  const run = all.slice(start);
+  let streakStart = 0;
+  const signatures = /* @__PURE__ */ new Set();
+  const trees = /* @__PURE__ */ new Set();
+  run.forEach((attempt2, index) => {
+    const signature = signatureOf(attempt2);
+    const tree = attempt2.head_tree_sha;
+    const repeated = signatures.has(signature) || tree !== null && trees.has(tree);
+    if (!repeated && index > 0) streakStart = index;
+    signatures.add(signature);
+    if (tree) trees.add(tree);
+  });
+  const streak = run.slice(streakStart);
+  return {
+    streak: current.failures.length > 0 ? streak.length : 0,
+    attempts: streak,
+    achieved: achievedBefore(all, current)
+  };
+}
+function achievedBefore(all, current) {
+  const everFailed = new Set(all.slice(0, -1).flatMap((a) => a.failures.map((f) => f.name)));
+  const nowPassing = current.passed.filter((name) => everFailed.has(name));
+  const judged2 = all.filter((a) => a.missing !== null);
+  const latest = judged2.at(-1)?.missing ?? [];
+  const earlier = new Set(judged2.slice(0, -1).flatMap((a) => a.missing ?? []));
+  const done = [...earlier].filter((item) => !latest.includes(item));
+  return [
+    ...nowPassing.map((name) => `${name} passes now (it failed in an earlier attempt)`),
+    ...done.map((item) => `no longer missing: ${item}`)
+  ];
+}
+function cappedReason(config, graded) {
+  const budget = config.budgets.graded_attempts_per_pr;
+  return `${counted(graded, "graded attempt")} used, all of budgets.graded_attempts_per_pr (${budget}); this head is not graded`;
+}
+function stalledReason(stall) {
+  const heads = stall.attempts.map((a) => shortSha(a.head_sha)).join(", ");
+  return `${counted(stall.streak, "failed attempt")} in a row without progress (${heads})`;
+}
+
+// checks/gate/attempts.ts
+function priorRecordOf(record) {
+  return {
+    id: record.id,
+    head_sha: record.head_sha,
+    base_sha: record.base_sha,
+    tree_sha: record.tested?.tree_sha ?? null,
+    state: record.decision.state,
+    config_digest: record.grader.config_digest,
+    agate_version: record.grader.agate_version,
+    decided_at: record.decided_at,
+    stale: record.stale
+  };
+}
+function attemptsOf(records, head) {
+  const attempts = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    if (r.head_sha === head) continue;
+    const replayed = r.decision.replayed_from ?? null;
+    const source = replayed ? attempts.get(replayed) : void 0;
+    const believed = r.provenance?.verified === true && r.commands.length > 0;
+    if (!source && !believed) continue;
+    attempts.set(r.head_sha, {
+      head_sha: r.head_sha,
+      head_tree_sha: r.decision.head_tree_sha ?? null,
+      base_sha: r.base_sha,
+      config_digest: r.grader.config_digest,
+      agate_version: r.grader.agate_version,
+      failures: source ? source.failures : failuresOf(r.commands),
+      passed: source ? source.passed : r.commands.filter(outcomePassed).map((c) => c.name),
+      missing: source ? source.missing : r.verdict?.missing ?? null,
+      replayed_from: source ? source.head_sha : null,
+      decided_at: r.decided_at
+    });
+  }
+  return [...attempts.values()];
+}
 
 // checks/gate/listing.ts
 var COMPARE_FILES_LIMIT = 300;
@@ -10749,6 +10971,95 @@ function judgeListing(options) {
 function overrideCommand(headSha) {
   return `/agate accept ${headSha} <why this commit may merge>`;
 }
+
+// checks/gate/requirements/part.ts
+function requirementOf(id, name) {
+  return (status, reason) => ({
+    id,
+    name,
+    status,
+    reason
+  });
+}
+function partOf(id, name) {
+  const requirement = requirementOf(id, name);
+  return (status, reason, items2 = []) => ({
+    requirement: requirement(status, reason),
+    items: items2
+  });
+}
+
+// checks/gate/entries.ts
+var entryName = (entry) => `handoff entry #${entry.issue_number}`;
+function escalationTitle(entry) {
+  return `${entryName(entry)} needs a maintainer's decision on ${entry.escalation_reason ?? "a human decision"}`;
+}
+function linkedEntries(entries, number, mentions = []) {
+  return entries.filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number)).map((e) => ({
+    issue_number: e.issue_number,
+    state: e.state,
+    author: e.author,
+    owner: e.owner,
+    escalation_reason: e.escalation_reason,
+    why: e.why,
+    question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
+    state_changed_at: e.state_changed_at
+  }));
+}
+var where = (entries) => entries.map((e) => `#${e.issue_number}`).join(", ");
+function entriesRequirement(facts) {
+  const entries = facts.entries ?? [];
+  if (entries.length === 0) return null;
+  const head = facts.pull_request.head_sha;
+  const req = requirementOf("entries", "handoff entries");
+  const escalated2 = entries.filter((e) => e.state === "escalated");
+  if (escalated2.length > 0) {
+    return {
+      requirement: req("waiting", escalated2.map(escalationTitle).join("; ")),
+      items: escalated2.map(
+        (e) => `A maintainer decides what ${entryName(e)} asks (${e.escalation_reason ?? "escalated"}) and answers it there with \`/answer <the decision>\`, or accepts this exact commit with \`${overrideCommand(head)}\``
+      ),
+      escalated: escalated2
+    };
+  }
+  const blocked2 = entries.filter((e) => e.state === "blocked");
+  if (blocked2.length > 0) {
+    return {
+      requirement: req(
+        "blocked",
+        `${blocked2.length === 1 ? entryName(blocked2[0]) : `handoff entries ${where(blocked2)}`} ended blocked: nobody could answer what this pull request waits on`
+      ),
+      items: blocked2.map(
+        (e) => `Find another way past what ${entryName(e)} asked (it is parked: ${codeSpan(e.why ?? "blocked", 120)}), or ask a maintainer to accept this exact commit with \`${overrideCommand(head)}\``
+      ),
+      escalated: []
+    };
+  }
+  const waiting = entries.filter((e) => e.state === "open" || e.state === "claimed");
+  if (waiting.length > 0) {
+    const state = (e) => e.state === "claimed" && e.owner ? `claimed by ${codeSpan(e.owner, 60)}` : "open";
+    return {
+      // Nobody on this pull request can act: the answer comes on the entry, and a pass follows it.
+      requirement: req(
+        "waiting",
+        `waiting for the answer to ${waiting.map((e) => `${entryName(e)} (${state(e)})`).join(", ")}`
+      ),
+      items: [],
+      escalated: []
+    };
+  }
+  return {
+    requirement: req(
+      "pass",
+      `${entries.length === 1 ? `${entryName(entries[0])} is` : `${counted(entries.length, "handoff entry", "handoff entries")} are`} resolved`
+    ),
+    items: [],
+    escalated: []
+  };
+}
+
+// checks/gate/provenance.ts
+import picomatch from "picomatch";
 
 // checks/gate/isolation.ts
 function isolationProblem(record, config, target) {
@@ -11114,6 +11425,205 @@ function evidenceOf(fact, verdict2) {
   };
 }
 
+// checks/gate/evidence.ts
+function judged(facts, target, repository3) {
+  const { config, evidence_source: source, evidence_run: run } = facts;
+  if (config.status !== "ok" || source === null || run === null) return [];
+  const verdict2 = verifyProvenance({
+    target,
+    repository: repository3,
+    config: config.config,
+    configDigest: config.digest,
+    source,
+    run,
+    changedFiles: facts.changed_files,
+    listing: facts.changed_files_listing
+  });
+  return [evidenceOf(run, verdict2)];
+}
+function pullRequestEvidence(facts) {
+  const pr = facts.pull_request;
+  return judged(
+    facts,
+    {
+      kind: "pull_request",
+      number: pr.number,
+      baseRef: pr.base_ref,
+      headSha: pr.head_sha,
+      mergeCommits: facts.merge_commits
+    },
+    pr.repository
+  );
+}
+function believedRecord(evidence, runId) {
+  return evidence.some((e) => e.record && !e.refused && !e.waiting && e.run_id === runId);
+}
+function judgedFacts(gathered) {
+  const evidence = pullRequestEvidence(gathered);
+  const facts = { ...gathered, evidence };
+  if (facts.trace && !believedRecord(evidence, gathered.evidence_run?.run.id)) facts.trace = null;
+  return facts;
+}
+function judgedMergeGroupFacts(gathered) {
+  const group = gathered.merge_group;
+  const target = { kind: "merge_group", headSha: group.head_sha };
+  return { ...gathered, evidence: judged(gathered, target, group.repository) };
+}
+
+// checks/gate/protected-paths.ts
+import picomatch2 from "picomatch";
+function protectedChanges(files, config) {
+  const isProtected = picomatch2([...ALWAYS_PROTECTED_PATHS, ...config.protected_paths], {
+    dot: true
+  });
+  const touched = files.flatMap(
+    (file2) => file2.previous_filename ? [file2.filename, file2.previous_filename] : [file2.filename]
+  );
+  return [...new Set(touched.filter((path) => isProtected(path)))].sort();
+}
+
+// checks/gate/sighting.ts
+import { createHash as createHash3 } from "node:crypto";
+function viewDigest(view) {
+  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
+  return createHash3("sha256").update(canonicalJson(shown)).digest("hex");
+}
+function sightingOf(view, labels) {
+  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
+  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
+}
+
+// checks/gate/reads.ts
+function seenViewIsNewest(view, last) {
+  const ours = Date.parse(view.detail.updated_at);
+  const theirs = Date.parse(last.updated_at);
+  return ours > theirs || ours === theirs && last.digest === viewDigest(view);
+}
+function compareIsWhole(listed2, changedFiles2) {
+  return listed2 < COMPARE_FILES_LIMIT && listed2 >= changedFiles2;
+}
+function pullListing(listed2, changedFiles2) {
+  return judgeListing({
+    source: "GitHub's file list of a pull request",
+    count: listed2,
+    limit: PULL_FILES_LIMIT,
+    expected: changedFiles2
+  });
+}
+function groupListing(listed2) {
+  return judgeListing({
+    source: "GitHub's compare of the merge group",
+    count: listed2,
+    limit: COMPARE_FILES_LIMIT,
+    expected: null
+  });
+}
+function planReads(input) {
+  const { config } = input;
+  const kind = config.evaluator.kind;
+  const headDecided = input.decided.some((r) => r.head_sha === input.head);
+  return {
+    reviews: kind === "review" || protectedChanges(input.changedFiles, config).length > 0,
+    evaluations: kind === "llm" || kind === "command",
+    skipRuns: input.pushEvent && !headDecided
+  };
+}
+function readsTrace(facts) {
+  const run = facts.evidence_run;
+  if (run?.job?.status !== "completed") return false;
+  return believedRecord(pullRequestEvidence(facts), run.run.id);
+}
+function readsSetup(config) {
+  return config.status !== "invalid";
+}
+function readsDefaultSetup(base) {
+  return base.requires === "none" || base.requires === "other_app";
+}
+function handoffReadAt(input) {
+  const path = input.config.handoff.path;
+  const touched = input.changed.files.find(
+    (f) => f.filename === path || f.previous_filename === path
+  );
+  if (touched?.filename === path && touched.status === "removed") return null;
+  if (touched || !input.changed.listing.complete) return input.head;
+  const required = handoffRequiredBy(input.config.handoff.required_when, {
+    labels: input.labels,
+    facts: input.facts
+  });
+  return required.length > 0 ? input.mergeBase : null;
+}
+function newestChangeCandidates(commits, head) {
+  const newestFirst = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [head];
+  return newestFirst.slice(0, 5);
+}
+function handoffCommits(config, commits) {
+  if (config.handoff.required_when.sessions_over === null) return [];
+  return commits.map(({ sha: sha2, message: message4, committed_at }) => ({ sha: sha2, message: message4, committed_at }));
+}
+function storedFacts(pr, detail, stored, mentions) {
+  const merge = detail.merge_commit_sha;
+  const prior_records = stored.records.map(priorRecordOf);
+  const override = stored.overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
+  return {
+    merge_commits: merge && !stored.mergeCommits.includes(merge) ? [...stored.mergeCommits, merge] : [...stored.mergeCommits],
+    override: override ? {
+      by: override.by,
+      reason: override.reason,
+      at: override.at,
+      comment_url: override.comment_url
+    } : null,
+    head_shared_with: sharedWith(pr, [...stored.sightings, ...stored.bases]),
+    prior_records,
+    previously_gated: prior_records.some((r) => r.state !== "not_gated"),
+    attempts: attemptsOf(stored.records, pr.head_sha),
+    entries: linkedEntries(stored.entries, pr.number, mentions)
+  };
+}
+function sharedWith(pr, seen) {
+  const others = /* @__PURE__ */ new Map();
+  for (const { pull_number, base_ref } of seen) {
+    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
+    others.set(`${pull_number}
+${base_ref}`, { pull_number, base_ref });
+  }
+  return [...others.values()];
+}
+function decisiveReviews(reviews2, author) {
+  const latest = /* @__PURE__ */ new Map();
+  for (const review of reviews2) {
+    if (review.state === "COMMENTED" || review.state === "PENDING") continue;
+    latest.set(review.login.toLowerCase(), review);
+  }
+  const decisive = [];
+  for (const [login, review] of latest) {
+    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
+    if (!review.commit_id || !review.submitted_at) continue;
+    decisive.push({
+      verdict: {
+        login,
+        state: review.state,
+        commit_id: review.commit_id,
+        submitted_at: review.submitted_at,
+        body: review.body
+      },
+      user: { login: review.login, type: review.user_type },
+      askMaintainer: login !== author.toLowerCase()
+    });
+  }
+  return decisive;
+}
+function reviewFacts(config, verdicts) {
+  return {
+    approvals: verdicts.filter((r) => r.state === "APPROVED").map(({ login, commit_id, submitted_at, maintainer }) => ({
+      login,
+      commit_id,
+      submitted_at,
+      maintainer
+    })),
+    reviews: config.evaluator.kind === "review" ? [...verdicts] : []
+  };
+}
+
 // app/kit/bounded-map.ts
 function remember(map, key, value, limit) {
   map.set(key, value);
@@ -11253,7 +11763,7 @@ async function collectEvidence(github, cache, input) {
   const ofWorkflow = runs.filter((run2) => run2.path === workflow);
   const source = { ...sourceRead, runs_for_head: ofWorkflow.length };
   const run = ofWorkflow[0];
-  if (!run) return { source, run: null, evidence: [] };
+  if (!run) return { source, run: null };
   const known = input.completedJob;
   const shown = known && known.runId === run.id && known.job.run_attempt === run.run_attempt && known.job.name === jobName && known.job.status === "completed" ? known.job : null;
   const [jobs, artifacts] = await Promise.all([
@@ -11284,34 +11794,7 @@ async function collectEvidence(github, cache, input) {
       }
     }
   }
-  const verdict2 = verifyProvenance({
-    target: input.target,
-    repository: input.repository,
-    config: input.config,
-    configDigest: input.configDigest,
-    source,
-    run: fact,
-    changedFiles: input.changedFiles,
-    listing: input.listing
-  });
-  return { source, run: fact, evidence: [evidenceOf(fact, verdict2)] };
-}
-
-// checks/gate/requirements/part.ts
-function requirementOf(id, name) {
-  return (status, reason) => ({
-    id,
-    name,
-    status,
-    reason
-  });
-}
-function partOf(id, name) {
-  const requirement = requirementOf(id, name);
-  return (status, reason, items2 = []) => ({
-    requirement: requirement(status, reason),
-    items: items2
-  });
+  return { source, run: fact };
 }
 
 // checks/gate/requirements/commands.ts
@@ -11331,7 +11814,7 @@ function replayedCommands(replay) {
     carriedOverFrom: null
   };
 }
-function believedRecord(facts) {
+function believedRecord2(facts) {
   return facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record ?? null;
 }
 function awaitedEvidence(config) {
@@ -11340,7 +11823,7 @@ function awaitedEvidence(config) {
 function commandsRequirement(facts, replay) {
   if (replay) return replayedCommands(replay);
   const req = requirementOf("commands", "required commands");
-  const verified = believedRecord(facts);
+  const verified = believedRecord2(facts);
   if (verified) {
     const failed = verified.commands.filter((c) => !commandPassed(c));
     const total = verified.commands.length;
@@ -11413,7 +11896,7 @@ function evaluatorInputs(facts, task, config) {
     title: task.title,
     body: task.body,
     commands: bundleCommands(
-      believedRecord(facts)?.commands ?? [],
+      believedRecord2(facts)?.commands ?? [],
       config.budgets.evaluator_bundle_tokens
     ),
     trace: bundleTrace(facts.trace),
@@ -11486,75 +11969,6 @@ function mergeQueueAdvice(facts, decision) {
   if (!COUNTS.has(base.requires)) return null;
   const branch = codeSpan(facts.pull_request.base_ref, 120);
   return `GitHub keeps this check on the commit, not on this pull request: if the same commit is proposed to another branch that requires agate (a retarget, a second pull request), this pass stands there too until agate has looked again. A merge queue on ${branch} closes that: agate grades every merge group itself. Require one in the ruleset on ${branch}.`;
-}
-
-// checks/gate/entries.ts
-var entryName = (entry) => `handoff entry #${entry.issue_number}`;
-function escalationTitle(entry) {
-  return `${entryName(entry)} needs a maintainer's decision on ${entry.escalation_reason ?? "a human decision"}`;
-}
-function linkedEntries(entries, number, mentions = []) {
-  return entries.filter((e) => e.fields.blocking_pull === number || mentions.includes(e.issue_number)).map((e) => ({
-    issue_number: e.issue_number,
-    state: e.state,
-    author: e.author,
-    owner: e.owner,
-    escalation_reason: e.escalation_reason,
-    why: e.why,
-    question: e.fields.question.slice(0, LINKED_ENTRY_QUESTION_CHARS),
-    state_changed_at: e.state_changed_at
-  }));
-}
-var where = (entries) => entries.map((e) => `#${e.issue_number}`).join(", ");
-function entriesRequirement(facts) {
-  const entries = facts.entries ?? [];
-  if (entries.length === 0) return null;
-  const head = facts.pull_request.head_sha;
-  const req = requirementOf("entries", "handoff entries");
-  const escalated2 = entries.filter((e) => e.state === "escalated");
-  if (escalated2.length > 0) {
-    return {
-      requirement: req("waiting", escalated2.map(escalationTitle).join("; ")),
-      items: escalated2.map(
-        (e) => `A maintainer decides what ${entryName(e)} asks (${e.escalation_reason ?? "escalated"}) and answers it there with \`/answer <the decision>\`, or accepts this exact commit with \`${overrideCommand(head)}\``
-      ),
-      escalated: escalated2
-    };
-  }
-  const blocked2 = entries.filter((e) => e.state === "blocked");
-  if (blocked2.length > 0) {
-    return {
-      requirement: req(
-        "blocked",
-        `${blocked2.length === 1 ? entryName(blocked2[0]) : `handoff entries ${where(blocked2)}`} ended blocked: nobody could answer what this pull request waits on`
-      ),
-      items: blocked2.map(
-        (e) => `Find another way past what ${entryName(e)} asked (it is parked: ${codeSpan(e.why ?? "blocked", 120)}), or ask a maintainer to accept this exact commit with \`${overrideCommand(head)}\``
-      ),
-      escalated: []
-    };
-  }
-  const waiting = entries.filter((e) => e.state === "open" || e.state === "claimed");
-  if (waiting.length > 0) {
-    const state = (e) => e.state === "claimed" && e.owner ? `claimed by ${codeSpan(e.owner, 60)}` : "open";
-    return {
-      // Nobody on this pull request can act: the answer comes on the entry, and a pass follows it.
-      requirement: req(
-        "waiting",
-        `waiting for the answer to ${waiting.map((e) => `${entryName(e)} (${state(e)})`).join(", ")}`
-      ),
-      items: [],
-      escalated: []
-    };
-  }
-  return {
-    requirement: req(
-      "pass",
-      `${entries.length === 1 ? `${entryName(entries[0])} is` : `${counted(entries.length, "handoff entry", "handoff entries")} are`} resolved`
-    ),
-    items: [],
-    escalated: []
-  };
 }
 
 // checks/gate/outcome.ts
@@ -11748,121 +12162,6 @@ function reviewItems(login, body) {
   return [
     text === "" ? `Address the changes ${login} requested` : `Address what ${login} asked for: ${codeSpan(text)}`
   ];
-}
-
-// checks/handoff/required.ts
-var SESSION_TRAILER = "Agent-Session";
-var KEY = "handoff.required_when";
-var HOUR_MS = 36e5;
-var MINUTE_MS = 6e4;
-function handoffRequiredBy(rules, input) {
-  const { facts } = input;
-  const reasons = [];
-  const present = new Set(input.labels.map((label) => label.toLowerCase()));
-  for (const label of rules.labels) {
-    if (present.has(label.toLowerCase())) reasons.push(`the label ${label} (${KEY}.labels)`);
-  }
-  if (rules.commits_over !== null && facts.commit_count > rules.commits_over) {
-    reasons.push(
-      `${count(facts.commit_count, "commit")} (more than ${rules.commits_over}: ${KEY}.commits_over)`
-    );
-  }
-  if (rules.open_longer_than !== null) {
-    const open = Date.parse(facts.observed_at) - Date.parse(facts.opened_at);
-    if (open > rules.open_longer_than) {
-      reasons.push(
-        `open ${hours(open)} (longer than ${hours(rules.open_longer_than)}: ${KEY}.open_longer_than)`
-      );
-    }
-  }
-  if (rules.changed_lines_over !== null && facts.changed_lines > rules.changed_lines_over) {
-    reasons.push(
-      `${count(facts.changed_lines, "changed line")} (more than ${rules.changed_lines_over}: ${KEY}.changed_lines_over)`
-    );
-  }
-  if (rules.sessions_over !== null) {
-    const sessions = agentSessions(facts.commits.map((commit2) => commit2.message));
-    if (sessions.length > rules.sessions_over) {
-      reasons.push(
-        `${count(sessions.length, "agent session")} (more than ${rules.sessions_over}: ${KEY}.sessions_over, counted from ${SESSION_TRAILER}: commit trailers)`
-      );
-    }
-  }
-  return reasons;
-}
-function agentSessions(messages) {
-  const seen = /* @__PURE__ */ new Set();
-  for (const message4 of messages) {
-    for (const trailer of commitTrailers(message4)) {
-      if (trailer.key.toLowerCase() === SESSION_TRAILER.toLowerCase() && trailer.value !== "") {
-        seen.add(trailer.value);
-      }
-    }
-  }
-  return [...seen];
-}
-var GIT_GENERATED = ["Signed-off-by: ", "(cherry picked from commit "];
-function commitTrailers(message4) {
-  const lines = message4.replace(/\r\n/g, "\n").split("\n");
-  const blank = (line2) => line2.trim() === "";
-  let titleEnd = lines.findIndex(blank);
-  if (titleEnd === -1) return [];
-  titleEnd += 1;
-  let end = lines.length;
-  while (end > titleEnd && blank(lines[end - 1] ?? "")) end--;
-  let start = end;
-  while (start > titleEnd && !blank(lines[start - 1] ?? "")) start--;
-  if (start === end) return [];
-  const block = lines.slice(start, end);
-  let trailerLines = 0;
-  let nonTrailerLines = 0;
-  let recognised = false;
-  let continuation = 0;
-  for (let i = block.length - 1; i >= 0; i--) {
-    const line2 = block[i] ?? "";
-    if (/^[ \t]/.test(line2)) {
-      continuation++;
-      continue;
-    }
-    if (GIT_GENERATED.some((prefix) => line2.startsWith(prefix))) {
-      trailerLines += 1 + continuation;
-      recognised = true;
-    } else if (separatorAt(line2) > 0) {
-      trailerLines += 1 + continuation;
-    } else {
-      nonTrailerLines += 1 + continuation;
-    }
-    continuation = 0;
-  }
-  nonTrailerLines += continuation;
-  const isBlock = trailerLines > 0 && nonTrailerLines === 0 || recognised && trailerLines * 3 >= nonTrailerLines;
-  if (!isBlock) return [];
-  const trailers = [];
-  for (const line2 of block) {
-    const last = trailers.at(-1);
-    if (/^[ \t]/.test(line2)) {
-      if (last) last.value = `${last.value} ${line2.trim()}`.trim();
-      continue;
-    }
-    const at3 = separatorAt(line2);
-    if (at3 > 0) {
-      trailers.push({ key: line2.slice(0, at3).trimEnd(), value: line2.slice(at3 + 1).trim() });
-    } else {
-      trailers.push({ key: "", value: "" });
-    }
-  }
-  return trailers.filter((trailer) => trailer.key !== "");
-}
-function separatorAt(line2) {
-  const match = /^([A-Za-z0-9-]+)[ \t]*:/.exec(line2);
-  return match ? match[0].length - 1 : -1;
-}
-var count = (n, noun2) => `${n} ${noun2}${n === 1 ? "" : "s"}`;
-function hours(ms) {
-  const h = Math.floor(ms / HOUR_MS);
-  const min = Math.floor((ms - h * HOUR_MS) / MINUTE_MS);
-  if (h === 0) return `${min} min`;
-  return min === 0 ? `${h} h` : `${h} h ${min} min`;
 }
 
 // checks/handoff/parse-handoff.ts
@@ -12190,77 +12489,6 @@ function overrideRequirement(facts) {
   };
 }
 
-// checks/gate/progress.ts
-function attemptOfRecord(facts, record, missing) {
-  return {
-    head_sha: facts.pull_request.head_sha,
-    head_tree_sha: facts.head_tree_sha,
-    failures: failuresOf(record.commands),
-    passed: record.commands.filter(outcomePassed).map((c) => c.name),
-    missing
-  };
-}
-function failuresOf(commands) {
-  return commands.filter((c) => !outcomePassed(c)).map((c) => ({
-    name: c.name,
-    exit_code: c.exit_code,
-    timed_out: c.timed_out,
-    output_digest: c.output.normalized_sha256,
-    tail: c.output.tail.slice(-ATTEMPT_TAIL_CHARS)
-  }));
-}
-function replayedFailure(facts, configDigest2) {
-  const tree = facts.head_tree_sha;
-  if (!tree) return null;
-  return facts.attempts.findLast(
-    (a) => a.failures.length > 0 && a.head_tree_sha === tree && a.base_sha === facts.pull_request.base_sha && a.config_digest === configDigest2 && a.agate_version === facts.agate_version
-  ) ?? null;
-}
-var signatureOf = (attempt2) => attempt2.failures.map((f) => `${f.name}\0${f.output_digest}`).sort().join("");
-function noProgressStreak(earlier, current) {
-  const all = [...earlier, current];
-  let start = all.length - 1;
-  while (start > 0 && (all[start - 1]?.failures.length ?? 0) > 0) start--;
-  const run = all.slice(start);
-  let streakStart = 0;
-  const signatures = /* @__PURE__ */ new Set();
-  const trees = /* @__PURE__ */ new Set();
-  run.forEach((attempt2, index) => {
-    const signature = signatureOf(attempt2);
-    const tree = attempt2.head_tree_sha;
-    const repeated = signatures.has(signature) || tree !== null && trees.has(tree);
-    if (!repeated && index > 0) streakStart = index;
-    signatures.add(signature);
-    if (tree) trees.add(tree);
-  });
-  const streak = run.slice(streakStart);
-  return {
-    streak: current.failures.length > 0 ? streak.length : 0,
-    attempts: streak,
-    achieved: achievedBefore(all, current)
-  };
-}
-function achievedBefore(all, current) {
-  const everFailed = new Set(all.slice(0, -1).flatMap((a) => a.failures.map((f) => f.name)));
-  const nowPassing = current.passed.filter((name) => everFailed.has(name));
-  const judged = all.filter((a) => a.missing !== null);
-  const latest = judged.at(-1)?.missing ?? [];
-  const earlier = new Set(judged.slice(0, -1).flatMap((a) => a.missing ?? []));
-  const done = [...earlier].filter((item) => !latest.includes(item));
-  return [
-    ...nowPassing.map((name) => `${name} passes now (it failed in an earlier attempt)`),
-    ...done.map((item) => `no longer missing: ${item}`)
-  ];
-}
-function cappedReason(config, graded) {
-  const budget = config.budgets.graded_attempts_per_pr;
-  return `${counted(graded, "graded attempt")} used, all of budgets.graded_attempts_per_pr (${budget}); this head is not graded`;
-}
-function stalledReason(stall) {
-  const heads = stall.attempts.map((a) => shortSha(a.head_sha)).join(", ");
-  return `${counted(stall.streak, "failed attempt")} in a row without progress (${heads})`;
-}
-
 // checks/gate/requirements/progress.ts
 function progressOf(facts) {
   const none = { graded: facts.attempts.length, replay: null, stall: null, requirement: null };
@@ -12275,12 +12503,12 @@ function progressOf(facts) {
     };
   }
   const replay = replayedFailure(facts, digest);
-  const record = believedRecord(facts);
-  const judged = facts.evaluation.status === "judged" ? facts.evaluation.evaluation : null;
+  const record = believedRecord2(facts);
+  const judged2 = facts.evaluation.status === "judged" ? facts.evaluation.evaluation : null;
   const current = replay ? { ...replay, head_sha: facts.pull_request.head_sha } : record ? attemptOfRecord(
     facts,
     record,
-    judged?.outcome.status === "verdict" ? judged.outcome.verdict.missing : null
+    judged2?.outcome.status === "verdict" ? judged2.outcome.verdict.missing : null
   ) : null;
   const graded = facts.attempts.length + (current ? 1 : 0);
   if (!current || current.failures.length === 0) return { ...none, graded, replay };
@@ -12308,18 +12536,6 @@ function progressItems(facts, progress) {
 function progressPart(facts, progress) {
   if (!progress.requirement) return null;
   return { requirement: progress.requirement, items: progressItems(facts, progress) };
-}
-
-// checks/gate/protected-paths.ts
-import picomatch2 from "picomatch";
-function protectedChanges(files, config) {
-  const isProtected = picomatch2([...ALWAYS_PROTECTED_PATHS, ...config.protected_paths], {
-    dot: true
-  });
-  const touched = files.flatMap(
-    (file2) => file2.previous_filename ? [file2.filename, file2.previous_filename] : [file2.filename]
-  );
-  return [...new Set(touched.filter((path) => isProtected(path)))].sort();
 }
 
 // checks/gate/requirements/protected.ts
@@ -12394,7 +12610,7 @@ function decideEnforced(facts) {
 function decideGated(facts, config, gated) {
   const progress = progressOf(facts);
   const commands = commandsRequirement(facts, progress.replay);
-  const handoff = handoffRequirement(facts, config, believedRecord(facts));
+  const handoff = handoffRequirement(facts, config, believedRecord2(facts));
   const ready = evaluatorReady([commands.requirement, handoff.requirement]);
   const entries = entriesRequirement(facts);
   const override = overrideRequirement(facts);
@@ -12520,15 +12736,15 @@ function capitalise(text) {
 }
 
 // checks/gate/record.ts
-import { createHash as createHash3 } from "node:crypto";
-var digestOf = (facts) => facts.config.status === "ok" ? facts.config.digest : createHash3("sha256").update(facts.config.status === "invalid" ? facts.config.message : "").digest("hex");
+import { createHash as createHash4 } from "node:crypto";
+var digestOf = (facts) => facts.config.status === "ok" ? facts.config.digest : createHash4("sha256").update(facts.config.status === "invalid" ? facts.config.message : "").digest("hex");
 function recordInput2(facts, decision, decidedAt) {
   const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
   const shown = believed ?? facts.evidence.at(-1);
   const record = shown?.record ?? null;
   const evaluator = facts.config.status === "ok" ? facts.config.config.evaluator : null;
-  const judged = facts.evaluation.status === "judged" ? facts.evaluation.evaluation : null;
-  const verdict2 = judged?.outcome.status === "verdict" ? judged.outcome : null;
+  const judged2 = facts.evaluation.status === "judged" ? facts.evaluation.evaluation : null;
+  const verdict2 = judged2?.outcome.status === "verdict" ? judged2.outcome : null;
   const read = facts.evidence_run;
   return {
     repository: facts.pull_request.repository,
@@ -12555,7 +12771,7 @@ function recordInput2(facts, decision, decidedAt) {
         kind: evaluator.kind,
         provider: evaluator.kind === "llm" ? evaluator.provider : null,
         model: evaluator.kind === "llm" ? evaluator.model : null,
-        prompt_version: judged?.run.prompt_version ?? null
+        prompt_version: judged2?.run.prompt_version ?? null
       } : null
     },
     verdict: verdict2?.verdict ?? null,
@@ -13017,17 +13233,6 @@ function renderGateSummary(decision, facts, tailChars = 6e3, limit = GITHUB_TEXT
   return text.length <= limit || tailChars < 200 ? text.slice(0, limit) : renderGateSummary(decision, facts, Math.floor(tailChars / 4), limit);
 }
 
-// checks/gate/sighting.ts
-import { createHash as createHash4 } from "node:crypto";
-function viewDigest(view) {
-  const shown = { ...view, detail: { ...view.detail, merge_commit_sha: null } };
-  return createHash4("sha256").update(canonicalJson(shown)).digest("hex");
-}
-function sightingOf(view, labels) {
-  const left = { ...view, snapshot: { ...view.snapshot, labels: [...labels] } };
-  return { updated_at: view.detail.updated_at, digest: viewDigest(left) };
-}
-
 // schemas/gate-status.ts
 import { z as z27 } from "zod";
 
@@ -13166,7 +13371,7 @@ function whoActs(requirement, facts, decision) {
     case "handoff":
       if (requirement.status === "fail") return "agent";
       if (requirement.status === "blocked") return "maintainer";
-      return believedRecord(facts) !== null && decision.handoff?.status !== "ready" ? "agent" : "nobody";
+      return believedRecord2(facts) !== null && decision.handoff?.status !== "ready" ? "agent" : "nobody";
     case "evaluator":
       if (requirement.status === "fail") return "agent";
       if (requirement.status === "blocked") return "operator";
@@ -13199,7 +13404,7 @@ function failingCommands(facts) {
       output_tail: statusTail(f.tail)
     }));
   }
-  const record = believedRecord(facts);
+  const record = believedRecord2(facts);
   return record ? failingOf(record) : [];
 }
 function evaluatorMissing(facts, decision) {
@@ -13387,7 +13592,8 @@ ${block}`,
     askEvaluator: askEvaluator2
   };
 }
-function decidePass(facts, seen) {
+function decidePass(gathered, seen) {
+  const facts = judgedFacts(gathered);
   const decision = decideGate(facts);
   const plan = planGatePass({
     facts,
@@ -13419,7 +13625,7 @@ function decidePass(facts, seen) {
   }
   effects.push(...entryEffects(facts, decision.state, plan.storeDecision, seen));
   if (plan.askEvaluator) effects.push(askEvaluatorEffect(facts, plan.askEvaluator, seen));
-  return { decision, plan, effects };
+  return { facts, decision, plan, effects };
 }
 function jobOf2(spec, payload) {
   return newJobSchema.parse(jobOf(spec, payload));
@@ -13772,7 +13978,7 @@ function decideMergeGroupPass(gathered, seen) {
   const config = gathered.config.status === "ok" ? gathered.config.config : null;
   const started = seen.existing?.startedAt ? Date.parse(seen.existing.startedAt) : Number.NaN;
   const facts = {
-    ...gathered,
+    ...judgedMergeGroupFacts(gathered),
     deadline_passed: config !== null && (seen.deadline_reached || Date.parse(seen.at) - started >= config.merge_queue.record_timeout)
   };
   const decision = decideMergeGroup(facts);
@@ -13923,7 +14129,7 @@ var AgateChecks = class {
   }
 };
 
-// app/gate/merge-group.ts
+// app/gate/gather/merge-group.ts
 async function gatherMergeGroup(github, deps, group) {
   const config = await deps.reads.config(github, group.base_sha);
   const facts = {
@@ -13933,7 +14139,6 @@ async function gatherMergeGroup(github, deps, group) {
     changed_files_listing: { complete: true, reason: null },
     evidence_source: null,
     evidence_run: null,
-    evidence: [],
     deadline_passed: false,
     agate_version: AGATE_VERSION
   };
@@ -13944,26 +14149,18 @@ async function gatherMergeGroup(github, deps, group) {
     previous_filename,
     status
   }));
-  facts.changed_files_listing = judgeListing({
-    source: "GitHub's compare of the merge group",
-    count: facts.changed_files.length,
-    limit: COMPARE_FILES_LIMIT,
-    expected: null
-  });
-  const collected = await collectEvidence(github, deps.evidence ?? new EvidenceCache(), {
+  facts.changed_files_listing = groupListing(facts.changed_files.length);
+  const collected = await collectEvidence(github, deps.evidence, {
     target: { kind: "merge_group", headSha: group.head_sha },
-    repository: group.repository,
     config: config.config,
-    configDigest: config.digest,
-    baseSha: group.base_sha,
-    changedFiles: facts.changed_files,
-    listing: facts.changed_files_listing
+    baseSha: group.base_sha
   });
   facts.evidence_source = collected.source;
   facts.evidence_run = collected.run;
-  facts.evidence = collected.evidence;
   return facts;
 }
+
+// app/gate/merge-group.ts
 async function mergeGroupPass(github, deps, checks, group, options) {
   const facts = await gatherMergeGroup(github, deps, group);
   const { decision, effects } = decideMergeGroupPass(facts, {
@@ -14289,162 +14486,6 @@ function entryMentions(body, repository3) {
   return numbers;
 }
 
-// checks/gate/attempts.ts
-function priorRecordOf(record) {
-  return {
-    id: record.id,
-    head_sha: record.head_sha,
-    base_sha: record.base_sha,
-    tree_sha: record.tested?.tree_sha ?? null,
-    state: record.decision.state,
-    config_digest: record.grader.config_digest,
-    agate_version: record.grader.agate_version,
-    decided_at: record.decided_at,
-    stale: record.stale
-  };
-}
-function attemptsOf(records, head) {
-  const attempts = /* @__PURE__ */ new Map();
-  for (const r of records) {
-    if (r.head_sha === head) continue;
-    const replayed = r.decision.replayed_from ?? null;
-    const source = replayed ? attempts.get(replayed) : void 0;
-    const believed = r.provenance?.verified === true && r.commands.length > 0;
-    if (!source && !believed) continue;
-    attempts.set(r.head_sha, {
-      head_sha: r.head_sha,
-      head_tree_sha: r.decision.head_tree_sha ?? null,
-      base_sha: r.base_sha,
-      config_digest: r.grader.config_digest,
-      agate_version: r.grader.agate_version,
-      failures: source ? source.failures : failuresOf(r.commands),
-      passed: source ? source.passed : r.commands.filter(outcomePassed).map((c) => c.name),
-      missing: source ? source.missing : r.verdict?.missing ?? null,
-      replayed_from: source ? source.head_sha : null,
-      decided_at: r.decided_at
-    });
-  }
-  return [...attempts.values()];
-}
-
-// checks/gate/reads.ts
-function seenViewIsNewest(view, last) {
-  const ours = Date.parse(view.detail.updated_at);
-  const theirs = Date.parse(last.updated_at);
-  return ours > theirs || ours === theirs && last.digest === viewDigest(view);
-}
-function compareIsWhole(listed2, changedFiles2) {
-  return listed2 < COMPARE_FILES_LIMIT && listed2 >= changedFiles2;
-}
-function pullListing(listed2, changedFiles2) {
-  return judgeListing({
-    source: "GitHub's file list of a pull request",
-    count: listed2,
-    limit: PULL_FILES_LIMIT,
-    expected: changedFiles2
-  });
-}
-function planReads(input) {
-  const { config } = input;
-  const kind = config.evaluator.kind;
-  const headDecided = input.decided.some((r) => r.head_sha === input.head);
-  return {
-    reviews: kind === "review" || protectedChanges(input.changedFiles, config).length > 0,
-    evaluations: kind === "llm" || kind === "command",
-    skipRuns: input.pushEvent && !headDecided
-  };
-}
-function readsSetup(config) {
-  return config.status !== "invalid";
-}
-function readsDefaultSetup(base) {
-  return base.requires === "none" || base.requires === "other_app";
-}
-function handoffReadAt(input) {
-  const path = input.config.handoff.path;
-  const touched = input.changed.files.find(
-    (f) => f.filename === path || f.previous_filename === path
-  );
-  if (touched?.filename === path && touched.status === "removed") return null;
-  if (touched || !input.changed.listing.complete) return input.head;
-  const required = handoffRequiredBy(input.config.handoff.required_when, {
-    labels: input.labels,
-    facts: input.facts
-  });
-  return required.length > 0 ? input.mergeBase : null;
-}
-function newestChangeCandidates(commits, head) {
-  const newestFirst = commits.length > 0 ? commits.map((c) => c.sha).reverse() : [head];
-  return newestFirst.slice(0, 5);
-}
-function handoffCommits(config, commits) {
-  if (config.handoff.required_when.sessions_over === null) return [];
-  return commits.map(({ sha: sha2, message: message4, committed_at }) => ({ sha: sha2, message: message4, committed_at }));
-}
-function storedFacts(pr, detail, stored, mentions) {
-  const merge = detail.merge_commit_sha;
-  const prior_records = stored.records.map(priorRecordOf);
-  const override = stored.overrides.filter((o) => o.base_ref === pr.base_ref).at(-1);
-  return {
-    merge_commits: merge && !stored.mergeCommits.includes(merge) ? [...stored.mergeCommits, merge] : [...stored.mergeCommits],
-    override: override ? {
-      by: override.by,
-      reason: override.reason,
-      at: override.at,
-      comment_url: override.comment_url
-    } : null,
-    head_shared_with: sharedWith(pr, [...stored.sightings, ...stored.bases]),
-    prior_records,
-    previously_gated: prior_records.some((r) => r.state !== "not_gated"),
-    attempts: attemptsOf(stored.records, pr.head_sha),
-    entries: linkedEntries(stored.entries, pr.number, mentions)
-  };
-}
-function sharedWith(pr, seen) {
-  const others = /* @__PURE__ */ new Map();
-  for (const { pull_number, base_ref } of seen) {
-    if (pull_number === pr.number && base_ref === pr.base_ref) continue;
-    others.set(`${pull_number}
-${base_ref}`, { pull_number, base_ref });
-  }
-  return [...others.values()];
-}
-function decisiveReviews(reviews2, author) {
-  const latest = /* @__PURE__ */ new Map();
-  for (const review of reviews2) {
-    if (review.state === "COMMENTED" || review.state === "PENDING") continue;
-    latest.set(review.login.toLowerCase(), review);
-  }
-  const decisive = [];
-  for (const [login, review] of latest) {
-    if (review.state !== "APPROVED" && review.state !== "CHANGES_REQUESTED") continue;
-    if (!review.commit_id || !review.submitted_at) continue;
-    decisive.push({
-      verdict: {
-        login,
-        state: review.state,
-        commit_id: review.commit_id,
-        submitted_at: review.submitted_at,
-        body: review.body
-      },
-      user: { login: review.login, type: review.user_type },
-      askMaintainer: login !== author.toLowerCase()
-    });
-  }
-  return decisive;
-}
-function reviewFacts(config, verdicts) {
-  return {
-    approvals: verdicts.filter((r) => r.state === "APPROVED").map(({ login, commit_id, submitted_at, maintainer }) => ({
-      login,
-      commit_id,
-      submitted_at,
-      maintainer
-    })),
-    reviews: config.evaluator.kind === "review" ? [...verdicts] : []
-  };
-}
-
 // app/gate/evaluation-facts.ts
 async function storedEvaluation(store, pr, treeSha, configDigest2, records = []) {
   if (!treeSha) return { status: "not_asked" };
@@ -14638,12 +14679,8 @@ function parseTraceZip(zip) {
   return { traces: parsed.data, error: null };
 }
 var message2 = (error) => error instanceof Error ? error.message : String(error);
-async function readTraceFact(reader, cache, run, evidence) {
+async function readTraceFact(reader, cache, run) {
   if (!reader || !run?.job || run.job.status !== "completed") return null;
-  const believed = evidence.some(
-    (e) => e.record && !e.refused && !e.waiting && e.run_id === run.run.id
-  );
-  if (!believed) return null;
   const attempt2 = run.job.run_attempt;
   const name = traceReportArtifactName(attempt2);
   const named2 = (await reader.traceReportArtifacts(run.run.id)).filter((a) => a.name === name);
@@ -14742,7 +14779,6 @@ async function gatherAt(deps, view, config, comparison, options) {
     merge_commits: known.merge_commits,
     evidence_source: null,
     evidence_run: null,
-    evidence: [],
     approvals: [],
     override: known.override,
     head_shared_with: known.head_shared_with,
@@ -14771,7 +14807,7 @@ async function gatherAt(deps, view, config, comparison, options) {
     head: pr.head_sha,
     decided: facts.prior_records
   });
-  await readEvidence(deps, facts, cfg, config.digest, comparison, {
+  await readEvidence(deps, facts, cfg, comparison, {
     skipRuns: plan.skipRuns,
     completedJob: options.completedJob ?? null
   });
@@ -14785,35 +14821,23 @@ async function gatherAt(deps, view, config, comparison, options) {
   facts.evaluation = asked2.evaluation;
   return checked(asked2.due);
 }
-async function readEvidence(deps, facts, config, configDigest2, comparison, options) {
+async function readEvidence(deps, facts, config, comparison, options) {
   const pr = facts.pull_request;
   const collected = await collectEvidence(deps.github, deps.evidence, {
-    target: {
-      kind: "pull_request",
-      number: pr.number,
-      baseRef: pr.base_ref,
-      headSha: pr.head_sha,
-      mergeCommits: facts.merge_commits
-    },
-    repository: pr.repository,
+    target: { kind: "pull_request", headSha: pr.head_sha },
     config,
-    configDigest: configDigest2,
     baseSha: pr.base_sha,
-    changedFiles: facts.changed_files,
-    listing: facts.changed_files_listing,
     skipRuns: options.skipRuns,
     knownCommit: (sha2) => commitOf(comparison, sha2),
     completedJob: options.completedJob
   });
   facts.evidence_source = collected.source;
   facts.evidence_run = collected.run;
-  facts.evidence = collected.evidence;
-  facts.trace = await readTraceFact(
+  facts.trace = collected.run && readsTrace(facts) ? await readTraceFact(
     traceReaderOf(deps.github),
     deps.traceReports ?? new TraceReportCache(),
-    collected.run,
-    collected.evidence
-  );
+    collected.run
+  ) : null;
 }
 async function readSetup(deps, setup, facts) {
   const pr = facts.pull_request;

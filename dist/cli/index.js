@@ -29861,7 +29861,7 @@ var init_handoff_entry = __esm({
 });
 
 // schemas/gate.ts
-var GATE_CHECK_NAME, pullRequestSnapshotSchema, pullRequestDetailSchema, pullRequestViewSchema, baseConfigFactSchema, changedFileSchema, evidenceRunSchema, evidenceJobSchema, recordArtifactSchema, testedCommitFactSchema, evidenceRunFactSchema, evidenceSourceFactSchema, changedFilesListingSchema, commandEvidenceSchema, approvalSchema, priorRecordSchema, ATTEMPT_TAIL_CHARS, attemptFactSchema, pullCommitSchema, handoffFactsSchema, reviewVerdictFactSchema, evaluationFactSchema, linkedEntryFactSchema, setupFactSchema, traceFactSchema, gateFactsSchema, requirementSchema, checkConclusionSchema, gateDecisionSchema;
+var GATE_CHECK_NAME, pullRequestSnapshotSchema, pullRequestDetailSchema, pullRequestViewSchema, baseConfigFactSchema, changedFileSchema, evidenceRunSchema, evidenceJobSchema, recordArtifactSchema, testedCommitFactSchema, evidenceRunFactSchema, evidenceSourceFactSchema, changedFilesListingSchema, commandEvidenceSchema, approvalSchema, priorRecordSchema, ATTEMPT_TAIL_CHARS, attemptFactSchema, pullCommitSchema, handoffFactsSchema, reviewVerdictFactSchema, evaluationFactSchema, linkedEntryFactSchema, setupFactSchema, traceFactSchema, gateFactsSchema, gatheredFactsSchema, requirementSchema, checkConclusionSchema, gateDecisionSchema;
 var init_gate = __esm({
   "schemas/gate.ts"() {
     "use strict";
@@ -30164,6 +30164,7 @@ var init_gate = __esm({
        */
       default_setup: setupFactSchema.nullable().optional()
     });
+    gatheredFactsSchema = gateFactsSchema.omit({ evidence: true });
     requirementSchema = external_exports.strictObject({
       id: external_exports.enum([
         "config",
