@@ -1,14 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { agateRoute } from "../../app/compose.js";
-import { gatherPullRequest } from "../../app/gate/gather.js";
-import { GitHubAdapter } from "../../app/github/adapter.js";
 import { decideGate } from "../../checks/gate/decide.js";
 import { judgedFacts } from "../../checks/gate/evidence.js";
 import type { EvidenceJob, EvidenceRunFact } from "../../schemas/gate.js";
 import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
-import { AGATE_VERSION } from "../../schemas/version.js";
 import type { Delivery } from "../github/index.js";
 import { useGateHarness } from "../support/gate-harness.js";
 
@@ -53,29 +50,11 @@ async function gatherWith(
   number: number,
   completedJob: { runId: number; job: EvidenceJob },
 ) {
-  const deps = gate.deps();
-  const github = new GitHubAdapter(
-    await deps.octokitFor(gate.sim.installationId),
-    `${gate.sim.owner}/${repo}`,
-    gate.sim.appSlug,
-  );
-  const gathered = await gatherPullRequest(
-    {
-      github,
-      store: deps.store,
-      reads: deps.reads,
-      evidence: gate.evidence(),
-      agateVersion: AGATE_VERSION,
-      now: deps.now,
-    },
-    { number, head_sha: null, base_sha: null },
-    { skipRuns: false, rerunEvaluator: false, completedJob },
-  );
-  if (gathered.status !== "gathered") throw new Error(`not gathered: ${gathered.reason}`);
+  const { github, facts } = await gate.gather(repo, number, { completedJob });
   return {
     listed: github.calls.get(LIST_JOBS) ?? 0,
-    job: gathered.facts.evidence_run?.job ?? null,
-    decision: decideGate(judgedFacts(gathered.facts)),
+    job: facts.evidence_run?.job ?? null,
+    decision: decideGate(judgedFacts(facts)),
   };
 }
 

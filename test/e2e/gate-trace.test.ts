@@ -8,7 +8,6 @@
  * the App's own installation client, and the download is the adapter's own.
  */
 import { describe, expect, it } from "vitest";
-import { gatherPullRequest } from "../../app/gate/gather.js";
 import {
   readTraceFact,
   type TraceArtifactReader,
@@ -26,7 +25,6 @@ import {
   TRACE_REPORT_FILE_NAME,
   traceReportArtifactName,
 } from "../../schemas/trace.js";
-import { AGATE_VERSION } from "../../schemas/version.js";
 import { bundleInput } from "../support/bundle-input.js";
 import { uploadFromJob } from "../support/forged-record.js";
 import { useGateHarness } from "../support/gate-harness.js";
@@ -199,26 +197,8 @@ describe("the agent's trace, from the Action to the App", { timeout: 120_000 }, 
       stepConclusion: "failure",
     });
     expect(gate.gateCheck(repo, head)?.conclusion).not.toBe("success");
-    const deps = gate.deps();
-    const github = new GitHubAdapter(
-      await deps.octokitFor(gate.sim.installationId),
-      `${gate.sim.owner}/${repo}`,
-      gate.sim.appSlug,
-    );
-    const gathered = await gatherPullRequest(
-      {
-        github,
-        store: deps.store,
-        reads: deps.reads,
-        evidence: gate.evidence(),
-        agateVersion: AGATE_VERSION,
-        now: deps.now,
-      },
-      { number, head_sha: null, base_sha: null },
-      { skipRuns: false, rerunEvaluator: false },
-    );
-    if (gathered.status !== "gathered") throw new Error(gathered.reason);
-    const facts = judgedFacts(gathered.facts);
+    const { github, facts: gathered } = await gate.gather(repo, number);
+    const facts = judgedFacts(gathered);
     expect(facts.evidence[0]?.refused).toMatch(/the runner says step agate failure/);
     expect(facts.trace ?? null).toBeNull();
     // The record's zip is read again by no one (the cache has it); the trace's is never read.

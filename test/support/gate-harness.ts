@@ -4,13 +4,17 @@ import { beforeEach } from "vitest";
 import { agateJobs, agateObserve, agateRoute } from "../../app/compose.js";
 import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
 import { EvidenceCache } from "../../app/gate/evidence.js";
+import { gatherPullRequest } from "../../app/gate/gather.js";
 import { RequiredCheckReader } from "../../app/gate/required-check.js";
+import { GitHubAdapter } from "../../app/github/adapter.js";
 import { ImmutableReads } from "../../app/github/reads.js";
 import { type JobRun, type JobServices, jobContext } from "../../app/runtime/jobs.js";
 import { openStore } from "../../app/store/open-store.js";
 import type { Store } from "../../app/store/store.js";
+import type { GatheredFacts } from "../../schemas/gate.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import type { Job } from "../../schemas/store.js";
+import { AGATE_VERSION } from "../../schemas/version.js";
 import type { Delivery, GitHubSimulator } from "../github/index.js";
 import type { RequiredStatusCheck } from "../github/state.js";
 import { deliveryInput } from "./delivery-input.js";
@@ -42,6 +46,15 @@ export interface GateHarness {
   deps(): HarnessDeps;
   /** The evidence cache this test's jobs share, as one App process shares it. */
   evidence(): EvidenceCache;
+  /**
+   * One gather of a pull request's live head on an adapter of its own (its `calls` count only
+   * this gather), as a pass would make it.
+   */
+  gather(
+    repo: string,
+    number: number,
+    options?: Partial<Parameters<typeof gatherPullRequest>[2]>,
+  ): Promise<{ github: GitHubAdapter; facts: GatheredFacts }>;
   /** Runs one job through the App's job registry, as a worker would; its log line. */
   run(job: Pick<Job, "kind" | "payload">, deps?: HarnessDeps): Promise<string>;
   /** Hands every delivery since the last call to the gate job, in order. */
@@ -140,6 +153,28 @@ export function useGateHarness(
       });
     },
     evidence: () => evidence,
+    async gather(repo, number, options = {}) {
+      const deps = harness.deps();
+      const github = new GitHubAdapter(
+        await deps.octokitFor(simulator().installationId),
+        `${simulator().owner}/${repo}`,
+        simulator().appSlug,
+      );
+      const gathered = await gatherPullRequest(
+        {
+          github,
+          store: deps.store,
+          reads: deps.reads,
+          evidence,
+          agateVersion: AGATE_VERSION,
+          now: deps.now,
+        },
+        { number, head_sha: null, base_sha: null },
+        { skipRuns: false, rerunEvaluator: false, ...options },
+      );
+      if (gathered.status !== "gathered") throw new Error(`not gathered: ${gathered.reason}`);
+      return { github, facts: gathered.facts };
+    },
     run(job, deps = harness.deps()) {
       const evaluator = options.evaluator?.();
       const jobs = agateJobs({
