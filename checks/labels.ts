@@ -49,3 +49,22 @@ export const AGATE_LABELS = {
     description: "Nobody is waiting on this entry (derived)",
   },
 } as const satisfies Record<string, LabelStyle>;
+
+/**
+ * The labels people filter on: each state a pull request stays in until someone acts. `pending`
+ * (waiting for evidence, minutes after every push) has none: the check shows it in progress, and
+ * a label for it would cost two label writes and two webhooks per push. agate removes a
+ * `agate:pending` left by earlier versions as it removes any other stray state label.
+ */
+export const STATE_LABELS: Record<string, LabelStyle> = Object.fromEntries(
+  (
+    [
+      "agate:accepted",
+      "agate:rejected",
+      "agate:blocked",
+      "agate:stalled",
+      "agate:capped",
+      "agate:escalated",
+    ] as const
+  ).map((name) => [name, AGATE_LABELS[name]]),
+);

@@ -72,9 +72,9 @@ export const effectSchema = z.discriminatedUnion("kind", [
     write: checkRunWriteSchema,
   }),
   /**
-   * agate's state labels. `restyle` are state labels already on that a retried run checks the
-   * look of (its first run may have added one and stopped before styling it); `styles` is the
-   * look of each state label.
+   * agate's state labels. `restyle` are state labels already on whose look a retried run found
+   * not agate's (its first run may have added one and stopped before styling it); `styles` is
+   * the look of each state label.
    */
   z.strictObject({
     kind: z.literal("labels"),
@@ -146,6 +146,13 @@ export const passSeenSchema = z.strictObject({
   evaluator_due: z.boolean(),
   /** A person chose "Re-run evaluator". */
   rerun_evaluator: z.boolean(),
+  /**
+   * A retried pass only: the look of each agate state label on the pull request, read before
+   * deciding (its first run may have added one and stopped before styling it). Empty otherwise.
+   */
+  label_looks: z.array(
+    z.strictObject({ name: z.string(), color: z.string(), description: z.string().nullable() }),
+  ),
   installation: positiveIntSchema,
   /** The pass's time (the job's clock, read once in app/). */
   at: isoDateTimeSchema,

@@ -1,6 +1,7 @@
 /**
  * apply: carries out the effects a pass (or a hold) listed (checks/gate/plan.ts, holds.ts), in
- * the order listed, and reads nothing to decide: observations first (so a crash after them loses
+ * the order listed, and reads nothing to decide (only, on a retry, the exactly-once machinery
+ * looks for its own earlier writes): observations first (so a crash after them loses
  * nothing a retry needs), then the comments it will post, as intents (app/runtime/write-once.ts),
  * then GitHub's writes (check, labels, comments), then the decision's audit entry and record,
  * then jobs. The order is the plan's (checks/ lists it, and its tests hold it): it is what makes
@@ -9,7 +10,7 @@
  *
  * Run again after a crash (`retried`), every write is made once: the check is found by the
  * ledger or on GitHub (check-runs.ts), labels are a set the plan computed from what GitHub shows,
- * a state label GitHub made grey is styled when the retry finds it so, the first run's comments
+ * a state label GitHub made grey is styled when the retry's gather found it so, the first run's comments
  * are found by their marker or posted (also those the new decision no longer calls for), and the
  * audit entry and record carry keys of the job.
  */
@@ -139,8 +140,8 @@ async function observe(store: ApplyStore, effect: Extract<Effect, { kind: "obser
 }
 
 /**
- * Adds the state labels and gives one GitHub had to make (grey) agate's look. The labels to
- * restyle (a retry's) are looked at first: the one read here, of the write's own result.
+ * Adds the state labels and gives one GitHub had to make (grey) agate's look, as the write's own
+ * answer shows it; then restyles those the decision found not agate's (a retry's).
  */
 async function addLabels(
   github: GitHubAdapter,
@@ -148,11 +149,7 @@ async function addLabels(
 ): Promise<void> {
   const { add, restyle, styles } = effect;
   const looks = add.length > 0 ? await github.addLabels(effect.number, [...add]) : [];
-  for (const name of restyle) {
-    const look = await github.repositoryLabel(name);
-    if (look) looks.push(look);
-  }
-  for (const name of new Set([...add, ...restyle])) {
+  for (const name of add) {
     const style = styles[name];
     const label = looks.find((l) => l.name === name);
     if (
@@ -162,5 +159,9 @@ async function addLabels(
     ) {
       await github.styleLabel(name, style.color, style.description);
     }
+  }
+  for (const name of restyle) {
+    const style = styles[name];
+    if (style) await github.styleLabel(name, style.color, style.description);
   }
 }

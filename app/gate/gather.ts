@@ -8,6 +8,7 @@
 
 import { entryMentions } from "../../checks/entries/mentions.js";
 import {
+  labelLooksToRead,
   planReads,
   readsDefaultSetup,
   readsSetup,
@@ -81,6 +82,7 @@ export type GatheredSeen = Pick<
   | "mentioned_before"
   | "repository_entries"
   | "evaluator_due"
+  | "label_looks"
 >;
 
 export interface Gathered {
@@ -126,6 +128,8 @@ export async function gatherPullRequest(
     relevant?: ((config: Config) => boolean) | undefined;
     /** A completed job as its own event showed it (see collectEvidence's `completedJob`). */
     completedJob?: { runId: number; job: EvidenceJob } | null;
+    /** An earlier run of this pass's job stopped part-way: the state labels' looks are read. */
+    retried?: boolean;
   },
 ): Promise<GatherOutcome> {
   const { github, reads } = deps;
@@ -182,6 +186,7 @@ async function gatherAt(
     skipRuns: boolean;
     rerunEvaluator: boolean;
     completedJob?: { runId: number; job: EvidenceJob } | null;
+    retried?: boolean;
   },
 ): Promise<Gathered> {
   const { github, store } = deps;
@@ -198,6 +203,7 @@ async function gatherAt(
     mentioned_before: stored.mentions,
     repository_entries: [...stored.entries],
     evaluator_due: false,
+    label_looks: [],
   };
   const changed = await changedFilesAt(github, pr, detail, comparison);
   const head_tree_sha = await headTreeAt(github, comparison, pr.head_sha);
@@ -234,7 +240,12 @@ async function gatherAt(
   const checked = async (due: boolean): Promise<Gathered> => {
     const checks = new AgateChecks(github, store, deps.now);
     const existing = await checks.current(pr.head_sha, stored.sightings.length > 0);
-    return { facts, seen: { ...seen, existing, evaluator_due: due } };
+    const label_looks: GatheredSeen["label_looks"] = [];
+    for (const name of labelLooksToRead(options.retried ?? false, pr.labels)) {
+      const look = await github.repositoryLabel(name);
+      if (look) label_looks.push(look);
+    }
+    return { facts, seen: { ...seen, existing, evaluator_due: due, label_looks } };
   };
   if (config.status !== "ok") return checked(false);
   const cfg = config.config;

@@ -14,7 +14,7 @@ import {
 } from "../../test/support/gate-facts.js";
 import { firstPassPlan, passSeen } from "../../test/support/gate-pass.js";
 import { decideGate } from "./decide.js";
-import { decidePass, type ExistingCheck, planGatePass } from "./plan.js";
+import { decidePass, type ExistingCheck, planGatePass, STATE_LABELS } from "./plan.js";
 
 const LLM = configFact(
   "version: 1\ncommands:\n  - { name: unit, run: npm test }\nevaluator: { kind: llm, model: judge-1 }\n",
@@ -277,7 +277,7 @@ describe("decidePass: the decision and its effects, in the order apply makes the
     ]);
   });
 
-  it("a retried pass with nothing to store queues the dashboard's refresh and restyles the state label on", () => {
+  it("a retried pass with nothing to store queues the dashboard's refresh and restyles the state label on when its look is GitHub's grey", () => {
     const facts = acceptedBefore();
     const decision = decideGate(facts);
     const shown = firstPassPlan(facts, decision).check;
@@ -290,9 +290,15 @@ describe("decidePass: the decision and its effects, in the order apply makes the
       startedAt: null,
       externalId: null,
     };
-    const { effects } = decidePass(facts, passSeen(facts, { existing, retried: true }));
+    const grey = { name: "agate:accepted", color: "ededed", description: null };
+    const retried = passSeen(facts, { existing, retried: true, label_looks: [grey] });
+    const { effects } = decidePass(facts, retried);
     expect(kinds(effects)).toEqual(["observe", "labels", "enqueue"]);
     expect(effects[1]).toMatchObject({ remove: [], add: [], restyle: ["agate:accepted"] });
+    // The first run styled it before it stopped: nothing to write on the label.
+    const styled = { ...grey, ...STATE_LABELS["agate:accepted"] };
+    const again = decidePass(facts, { ...retried, label_looks: [styled] }).effects;
+    expect(kinds(again)).toEqual(["observe", "enqueue"]);
     expect(decidePass(facts, passSeen(facts, { existing })).effects.map((e) => e.kind)).toEqual([
       "observe",
     ]);

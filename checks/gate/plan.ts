@@ -26,7 +26,7 @@ import {
   sameMentions,
 } from "../entries/priority.js";
 import { evaluatorInputs } from "../evaluator/inputs.js";
-import { AGATE_LABELS, type LabelStyle } from "../labels.js";
+import { STATE_LABELS } from "../labels.js";
 import { GITHUB_TEXT_LIMIT, GITHUB_TITLE_LIMIT, shortSha as short } from "../markdown.js";
 import { handEditedLabelComment, strayLabelComment } from "./comments.js";
 import { decideGate } from "./decide.js";
@@ -46,24 +46,7 @@ export const STATE_LABEL_PREFIX = "agate:";
 /** What earlier versions put on a pull request waiting for evidence. */
 const LEGACY_PENDING_LABEL = "agate:pending";
 
-/**
- * The labels people filter on: each state a pull request stays in until someone acts. `pending`
- * (waiting for evidence, minutes after every push) has none: the check shows it in progress, and
- * a label for it would cost two label writes and two webhooks per push. agate removes a
- * `agate:pending` left by earlier versions as it removes any other stray state label.
- */
-export const STATE_LABELS: Record<string, LabelStyle> = Object.fromEntries(
-  (
-    [
-      "agate:accepted",
-      "agate:rejected",
-      "agate:blocked",
-      "agate:stalled",
-      "agate:capped",
-      "agate:escalated",
-    ] as const
-  ).map((name) => [name, AGATE_LABELS[name]]),
-);
+export { STATE_LABELS };
 
 /** The check as GitHub shows it now, when the App has one on the commit. */
 export interface ExistingCheck {
@@ -298,11 +281,18 @@ function githubEffects(
     });
   }
   const { remove, add } = plan.labels;
-  // A retry checks the look of the state labels already on: its first run may have added one
-  // and stopped before styling it.
-  const restyle = seen.retried
-    ? labelsLeft.filter((name) => STATE_LABELS[name] && !add.includes(name))
-    : [];
+  // A retry restyles a state label already on whose look (read by gather) is not agate's: its
+  // first run may have added one and stopped before styling it.
+  const restyle = labelsLeft.filter((name) => {
+    const style = STATE_LABELS[name];
+    const look = seen.label_looks.find((l) => l.name === name);
+    return (
+      style !== undefined &&
+      look !== undefined &&
+      !add.includes(name) &&
+      (look.color !== style.color || look.description !== style.description)
+    );
+  });
   if (remove.length > 0 || add.length > 0 || restyle.length > 0) {
     effects.push({ kind: "labels", number: pr.number, remove, add, restyle, styles: STATE_LABELS });
   }
