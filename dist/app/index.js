@@ -2775,6 +2775,16 @@ var AGATE_LABELS = {
     description: "Nobody is waiting on this entry (derived)"
   }
 };
+var STATE_LABELS = Object.fromEntries(
+  [
+    "agate:accepted",
+    "agate:rejected",
+    "agate:blocked",
+    "agate:stalled",
+    "agate:capped",
+    "agate:escalated"
+  ].map((name) => [name, AGATE_LABELS[name]])
+);
 
 // checks/entries/replies.ts
 var duration = (ms) => durationText(ms);
@@ -11623,6 +11633,9 @@ function reviewFacts(config, verdicts) {
     reviews: config.evaluator.kind === "review" ? [...verdicts] : []
   };
 }
+function labelLooksToRead(retried, labels) {
+  return retried ? labels.filter((name) => STATE_LABELS[name] !== void 0) : [];
+}
 
 // app/kit/bounded-map.ts
 function remember(map, key, value, limit) {
@@ -13511,16 +13524,6 @@ ${line(fitted)}
 // checks/gate/plan.ts
 var STATE_LABEL_PREFIX = "agate:";
 var LEGACY_PENDING_LABEL = "agate:pending";
-var STATE_LABELS = Object.fromEntries(
-  [
-    "agate:accepted",
-    "agate:rejected",
-    "agate:blocked",
-    "agate:stalled",
-    "agate:capped",
-    "agate:escalated"
-  ].map((name) => [name, AGATE_LABELS[name]])
-);
 function evaluatorAsk(input) {
   const { facts } = input;
   if (facts.config.status !== "ok" || facts.head_tree_sha === null) return null;
@@ -13658,7 +13661,11 @@ function githubEffects(facts, plan, seen, labelsLeft) {
     });
   }
   const { remove, add } = plan.labels;
-  const restyle = seen.retried ? labelsLeft.filter((name) => STATE_LABELS[name] && !add.includes(name)) : [];
+  const restyle = labelsLeft.filter((name) => {
+    const style = STATE_LABELS[name];
+    const look = seen.label_looks.find((l) => l.name === name);
+    return style !== void 0 && look !== void 0 && !add.includes(name) && (look.color !== style.color || look.description !== style.description);
+  });
   if (remove.length > 0 || add.length > 0 || restyle.length > 0) {
     effects.push({ kind: "labels", number: pr.number, remove, add, restyle, styles: STATE_LABELS });
   }
@@ -14080,16 +14087,16 @@ async function observe(store, effect) {
 async function addLabels2(github, effect) {
   const { add, restyle, styles } = effect;
   const looks = add.length > 0 ? await github.addLabels(effect.number, [...add]) : [];
-  for (const name of restyle) {
-    const look = await github.repositoryLabel(name);
-    if (look) looks.push(look);
-  }
-  for (const name of /* @__PURE__ */ new Set([...add, ...restyle])) {
+  for (const name of add) {
     const style = styles[name];
     const label = looks.find((l) => l.name === name);
     if (style && label && (label.color !== style.color || label.description !== style.description)) {
       await github.styleLabel(name, style.color, style.description);
     }
+  }
+  for (const name of restyle) {
+    const style = styles[name];
+    if (style) await github.styleLabel(name, style.color, style.description);
   }
 }
 
@@ -14764,7 +14771,8 @@ async function gatherAt(deps, view, config, comparison, options) {
     entry_mentions: entryMentions(detail.body, pr.repository),
     mentioned_before: stored.mentions,
     repository_entries: [...stored.entries],
-    evaluator_due: false
+    evaluator_due: false,
+    label_looks: []
   };
   const changed = await changedFilesAt(github, pr, detail, comparison);
   const head_tree_sha = await headTreeAt(github, comparison, pr.head_sha);
@@ -14796,7 +14804,12 @@ async function gatherAt(deps, view, config, comparison, options) {
   const checked = async (due) => {
     const checks = new AgateChecks(github, store, deps.now);
     const existing = await checks.current(pr.head_sha, stored.sightings.length > 0);
-    return { facts, seen: { ...seen, existing, evaluator_due: due } };
+    const label_looks = [];
+    for (const name of labelLooksToRead(options.retried ?? false, pr.labels)) {
+      const look = await github.repositoryLabel(name);
+      if (look) label_looks.push(look);
+    }
+    return { facts, seen: { ...seen, existing, evaluator_due: due, label_looks } };
   };
   if (config.status !== "ok") return checked(false);
   const cfg = config.config;
@@ -14884,7 +14897,8 @@ async function runPullRequestPass(deps, job) {
         skipRuns: job.trigger.event === "pull_request" && PUSHES.has(job.trigger.action ?? ""),
         rerunEvaluator: job.rerun_evaluator,
         relevant: job.only_if ? evidenceEventMatters(job.only_if) : void 0,
-        completedJob: job.run?.job ? { runId: job.run.id, job: job.run.job } : null
+        completedJob: job.run?.job ? { runId: job.run.id, job: job.run.job } : null,
+        retried: deps.retried ?? false
       }
     );
     if (gathered.status === "skipped") return skip(gathered.reason);
