@@ -72,7 +72,7 @@ describe("applyEffects", () => {
     ]);
   });
 
-  it("the evaluator's key: a pass made while the same tree is queued or being judged asks nothing more; a person's re-run, another tree and a later pass do", async () => {
+  it("the evaluator's key: a pass made while the same tree is queued asks nothing more; once it is being judged, a person's re-run, another tree and a later pass do", async () => {
     const ask = (tree: string, rerun = false): Effect => {
       const job = jobOf(GATE_JOBS.evaluator, {
         repository: "octo/widgets",
@@ -87,7 +87,7 @@ describe("applyEffects", () => {
       return {
         kind: "enqueue",
         job: { ...job, concurrency_key: job.concurrency_key ?? null, max_attempts: 8 },
-        dedupe: rerun ? null : { dedupeKey, until: "finished" },
+        dedupe: rerun ? null : { dedupeKey, until: "started" },
       };
     };
     const statuses = async () =>
@@ -95,15 +95,18 @@ describe("applyEffects", () => {
     await apply([ask(TREE)]);
     await apply([ask(TREE)]);
     expect(await statuses()).toEqual(["queued"]);
-    // Being judged (leased by a worker): still one.
+    // Being judged (leased by a worker): the pass the job queues before it ends may ask again,
+    // once; that job runs after this one and finds the verdict stored.
     const claimed = await store().claimJob({ workerId: "w", leaseMs: 60_000 });
+    expect(claimed).not.toBeNull();
     await apply([ask(TREE)]);
-    expect(await statuses()).toEqual(["running"]);
+    await apply([ask(TREE)]);
+    expect(await statuses()).toEqual(["running", "queued"]);
     // A person asked again: always queued. Another tree: a job of its own.
     await apply([ask(TREE, true)]);
     await apply([ask("7".repeat(40))]);
-    expect(await statuses()).toEqual(["running", "queued", "queued"]);
-    // Once the job is done, the key is free: a later pass that finds the tree due asks again.
+    expect(await statuses()).toEqual(["running", "queued", "queued", "queued"]);
+    // Once the job is done, the key it held is long free: the queued one still holds it.
     if (claimed) await store().completeJob(claimed.lease);
     await apply([ask(TREE)]);
     expect(await statuses()).toEqual(["done", "queued", "queued", "queued"]);

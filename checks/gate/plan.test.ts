@@ -252,7 +252,7 @@ describe("decidePass: the decision and its effects, in the order apply makes the
       job: { kind: GATE_JOBS.evaluator.kind, payload: { tree_sha: TREE, config_digest: digest } },
       dedupe: {
         dedupeKey: `gate.evaluator:octo/widgets#7@tree:${TREE}:${digest}`,
-        until: "finished",
+        until: "started",
       },
     });
     expect(ask(true)).toMatchObject({ job: { payload: { rerun: true } }, dedupe: null });

@@ -393,8 +393,10 @@ function entryEffects(
 
 /**
  * The evaluator's job for the head's tree. Held under a key of the tree and config until it
- * finishes: a pass made while the same tree is queued or judged asks nothing more (that job's
- * verdict queues the next pass). A person's re-run has no key: it is always asked.
+ * starts: a pass made while the same tree is queued asks nothing more. Not until it finishes:
+ * the running job queues the next pass before it ends, and that pass (or a head moved back to
+ * this tree) must be able to ask again; a second job runs after the first (one key per pull
+ * request) and finds its verdict stored, so it calls no model. A person's re-run has no key.
  */
 function askEvaluatorEffect(
   facts: GateFacts,
@@ -410,5 +412,5 @@ function askEvaluatorEffect(
     ...ask,
   });
   const dedupeKey = `gate.evaluator:${pr.repository}#${pr.number}@tree:${ask.tree_sha}:${ask.config_digest}`;
-  return { kind: "enqueue", job, dedupe: ask.rerun ? null : { dedupeKey, until: "finished" } };
+  return { kind: "enqueue", job, dedupe: ask.rerun ? null : { dedupeKey, until: "started" } };
 }
