@@ -208,9 +208,10 @@ main() {
       # to agate's bundle or /etc/passwd would hand that file over too); and the top directory,
       # so that the commands can make files in it. Never .git: a core.fsmonitor or hook planted
       # there runs as the runner's user (who has sudo) in the next git command of the job, such
-      # as actions/checkout's post step; agate checks after each command that .git is the same.
+      # as actions/checkout's post step. Every .git, a submodule's too (git enters each); agate
+      # checks after each command that each is the same file.
       chown -h "$1" -- "$3"
-      find "$3" -xdev -path "$3/.git" -prune -o -uid "$2" ! \( -type f -links +1 \) \
+      find "$3" -xdev -name .git -prune -o -uid "$2" ! \( -type f -links +1 \) \
         -exec chown -h "$1" -- {} + ;;
     signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" >/dev/null 2>&1 || true ;;
     reclaim) reclaim "$@" ;;

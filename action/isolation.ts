@@ -113,6 +113,11 @@ export interface IsolatedUserOptions {
   env: NodeJS.ProcessEnv;
   /** agate's own environment (RUNNER_TEMP, HOME): what the work tree must never contain. */
   agateEnv: NodeJS.ProcessEnv;
+  /**
+   * The tested tree's submodules (paths relative to the work tree): git enters each one's .git
+   * in the job's next git command (`git status` recurses), so each is guarded as the top one is.
+   */
+  submodules?: readonly string[];
 }
 
 /**
@@ -184,7 +189,7 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
         tree,
         treeOwner,
         ids4,
-        gitDir: identityOf(join(tree, ".git")),
+        gitDirs: gitDirsOf(tree, options.submodules ?? []),
       }),
       record: { mode: "user", user: name, uid: user.uid, reason: null, swept: "user" },
       finish,
@@ -208,7 +213,8 @@ function userLauncher(
     tree: string;
     treeOwner: string;
     ids4: string[];
-    gitDir: string;
+    /** Each .git git would enter (the top one's path ""), and which file it was. */
+    gitDirs: ReadonlyMap<string, string>;
   },
 ): CommandLauncher {
   const [uid = "", gid = "", agateUid = ""] = at.ids4;
@@ -228,11 +234,15 @@ function userLauncher(
       const limit = String(Math.max(1, Math.ceil(limitMs)));
       await root.run("reclaim", [at.user.name, ...at.ids4, at.tree, limit, at.treeOwner]);
       mark("handover");
-      // The commands own the top directory, so they can rename .git and put their own there
-      // (hooks, core.fsmonitor) for the runner's user to run in the job's next git command.
-      if (identityOf(join(at.tree, ".git")) !== at.gitDir) {
+      // The commands own the directories around each .git, so they can rename one and put their
+      // own there (hooks, core.fsmonitor; a submodule's .git file pointing at a git dir of
+      // theirs) for the runner's user to run in the job's next git command, which enters every
+      // submodule. Each must be the file it was (or stay absent: an empty submodule made live).
+      for (const [path, was] of at.gitDirs) {
+        if (identityOf(gitPathOf(at.tree, path)) === was) continue;
+        const which = path === "" ? "the work tree's .git" : `the .git of submodule ${path}`;
         throw new Error(
-          "agate: the commands replaced the work tree's .git, which the runner's next git command would obey; no record is made. Commands may not write .git: build in a directory of their own",
+          `agate: the commands replaced ${which}, which the runner's next git command would obey; no record is made. Commands may not write .git: build in a directory of their own`,
         );
       }
       return true;
@@ -391,8 +401,19 @@ function refuseWorkTree(tree: string, env: NodeJS.ProcessEnv): void {
   }
 }
 
+/** The identity of the top .git and of each submodule's, by path ("" for the top). */
+function gitDirsOf(tree: string, submodules: readonly string[]): Map<string, string> {
+  return new Map(["", ...submodules].map((path) => [path, identityOf(gitPathOf(tree, path))]));
+}
+
+/** A submodule's .git: its path is git's bytes (the shadow keeps them as latin1 text). */
+const gitPathOf = (tree: string, path: string) =>
+  path === ""
+    ? join(tree, ".git")
+    : Buffer.concat([Buffer.from(`${tree}/`), Buffer.from(path, "latin1"), Buffer.from("/.git")]);
+
 /** Which file a path is (device and inode, not followed), or that there is none. */
-function identityOf(path: string): string {
+function identityOf(path: string | Buffer): string {
   const stat = lstatSync(path, { throwIfNoEntry: false });
   return stat ? `${stat.dev}:${stat.ino}:${stat.isDirectory() ? "d" : "f"}` : "absent";
 }

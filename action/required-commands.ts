@@ -127,7 +127,7 @@ export async function runRequiredCommands(
   let ran: { commands: CommandResult[]; state: WorkTreeState };
   let isolation: CommandsIsolation | undefined;
   try {
-    isolation = openIsolation(options, config, shadow.workTree, env);
+    isolation = openIsolation(options, config, shadow.workTree, env, [...shadow.submodules.keys()]);
     mark("isolation");
     // The base config allowed it (or this is `agate run`): a fact for the log, not a warning.
     if (isolation.record.mode === "shared") {
@@ -289,6 +289,7 @@ function openIsolation(
   config: Config,
   workTree: string,
   env: NodeJS.ProcessEnv,
+  submodules: readonly string[],
 ): CommandsIsolation {
   if (options.isolation !== "commands-user") {
     return sharedIsolation("a local `agate run` runs the commands as the user who runs it");
@@ -299,7 +300,7 @@ function openIsolation(
     reason = access.reason;
   } else {
     try {
-      return isolatedUser({ access, workTree, env, agateEnv: options.env });
+      return isolatedUser({ access, workTree, env, agateEnv: options.env, submodules });
     } catch (error) {
       reason = `agate could not make a user of their own for the commands: ${error instanceof Error ? error.message : String(error)}`;
     }

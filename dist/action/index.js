@@ -7,5 +7,5 @@ import "./chunks/chunk-FBXJFVTN.js";
 
 // action/index.ts
 external_exports.config({ jitless: true });
-var { run } = await import("./chunks/main-IT23OLGV.js");
+var { run } = await import("./chunks/main-FIE34SGH.js");
 await run();

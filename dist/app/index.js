@@ -13747,7 +13747,7 @@ function askEvaluatorEffect(facts, ask, seen) {
     ...ask
   });
   const dedupeKey = `gate.evaluator:${pr.repository}#${pr.number}@tree:${ask.tree_sha}:${ask.config_digest}`;
-  return { kind: "enqueue", job, dedupe: ask.rerun ? null : { dedupeKey, until: "finished" } };
+  return { kind: "enqueue", job, dedupe: ask.rerun ? null : { dedupeKey, until: "started" } };
 }
 
 // checks/gate/merge-group.ts

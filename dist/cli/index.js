@@ -28577,9 +28577,10 @@ main() {
       # to agate's bundle or /etc/passwd would hand that file over too); and the top directory,
       # so that the commands can make files in it. Never .git: a core.fsmonitor or hook planted
       # there runs as the runner's user (who has sudo) in the next git command of the job, such
-      # as actions/checkout's post step; agate checks after each command that .git is the same.
+      # as actions/checkout's post step. Every .git, a submodule's too (git enters each); agate
+      # checks after each command that each is the same file.
       chown -h "$1" -- "$3"
-      find "$3" -xdev -path "$3/.git" -prune -o -uid "$2" ! \( -type f -links +1 \) \
+      find "$3" -xdev -name .git -prune -o -uid "$2" ! \( -type f -links +1 \) \
         -exec chown -h "$1" -- {} + ;;
     signal) setpriv --reuid="$1" --regid="$2" --clear-groups -- "$BASH" -c 'kill -"$1" -1' _ "$3" >/dev/null 2>&1 || true ;;
     reclaim) reclaim "$@" ;;
@@ -28900,7 +28901,7 @@ function isolatedUser(options) {
         tree,
         treeOwner,
         ids4,
-        gitDir: identityOf(join4(tree, ".git"))
+        gitDirs: gitDirsOf(tree, options.submodules ?? [])
       }),
       record: { mode: "user", user: name, uid: user.uid, reason: null, swept: "user" },
       finish
@@ -28926,9 +28927,11 @@ function userLauncher(start, root2, at3) {
       const limit = String(Math.max(1, Math.ceil(limitMs)));
       await root2.run("reclaim", [at3.user.name, ...at3.ids4, at3.tree, limit, at3.treeOwner]);
       mark("handover");
-      if (identityOf(join4(at3.tree, ".git")) !== at3.gitDir) {
+      for (const [path, was] of at3.gitDirs) {
+        if (identityOf(gitPathOf(at3.tree, path)) === was) continue;
+        const which = path === "" ? "the work tree's .git" : `the .git of submodule ${path}`;
         throw new Error(
-          "agate: the commands replaced the work tree's .git, which the runner's next git command would obey; no record is made. Commands may not write .git: build in a directory of their own"
+          `agate: the commands replaced ${which}, which the runner's next git command would obey; no record is made. Commands may not write .git: build in a directory of their own`
         );
       }
       return true;
@@ -29035,11 +29038,14 @@ function refuseWorkTree(tree, env) {
     );
   }
 }
+function gitDirsOf(tree, submodules) {
+  return new Map(["", ...submodules].map((path) => [path, identityOf(gitPathOf(tree, path))]));
+}
 function identityOf(path) {
   const stat = lstatSync2(path, { throwIfNoEntry: false });
   return stat ? `${stat.dev}:${stat.ino}:${stat.isDirectory() ? "d" : "f"}` : "absent";
 }
-var access, ROOT_ENV, FINISH_SWEEP_MS;
+var access, ROOT_ENV, FINISH_SWEEP_MS, gitPathOf;
 var init_isolation2 = __esm({
   "action/isolation.ts"() {
     "use strict";
@@ -29050,6 +29056,7 @@ var init_isolation2 = __esm({
     init_timings();
     ROOT_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
     FINISH_SWEEP_MS = 1e4;
+    gitPathOf = (tree, path) => path === "" ? join4(tree, ".git") : Buffer.concat([Buffer.from(`${tree}/`), Buffer.from(path, "latin1"), Buffer.from("/.git")]);
   }
 });
 
@@ -29280,7 +29287,7 @@ async function runRequiredCommands(options) {
   let ran;
   let isolation;
   try {
-    isolation = openIsolation(options, config2, shadow.workTree, env);
+    isolation = openIsolation(options, config2, shadow.workTree, env, [...shadow.submodules.keys()]);
     mark("isolation");
     if (isolation.record.mode === "shared") {
       log.info(
@@ -29386,7 +29393,7 @@ async function runEach(config2, run2) {
   }
   return { commands, state };
 }
-function openIsolation(options, config2, workTree, env) {
+function openIsolation(options, config2, workTree, env, submodules) {
   if (options.isolation !== "commands-user") {
     return sharedIsolation("a local `agate run` runs the commands as the user who runs it");
   }
@@ -29396,7 +29403,7 @@ function openIsolation(options, config2, workTree, env) {
     reason = access2.reason;
   } else {
     try {
-      return isolatedUser({ access: access2, workTree, env, agateEnv: options.env });
+      return isolatedUser({ access: access2, workTree, env, agateEnv: options.env, submodules });
     } catch (error2) {
       reason = `agate could not make a user of their own for the commands: ${error2 instanceof Error ? error2.message : String(error2)}`;
     }

@@ -529,4 +529,21 @@ function gitDir(runner: RunnerUser) {
     expect(run.stdout + run.stderr).toContain("the commands replaced the work tree's .git");
     expect(run.record).toBeNull();
   });
+
+  it("a submodule's .git, which git enters in the job's next command, is guarded as the top one: replaced, it fails the step with no record", async () => {
+    const sub = makeRepo("agate-isolation-sub-");
+    repos.push(sub);
+    sub.commit({ "lib.txt": "lib\n" });
+    // The commands move the submodule's .git file aside and put one pointing at a git dir of
+    // theirs (with core.fsmonitor set) where git will look.
+    const repo = checkoutWith({
+      swap: "git init -q --bare /tmp/agate-theirs-$$ && git --git-dir=/tmp/agate-theirs-$$ config core.fsmonitor 'touch /tmp/agate-planted' && mv sub/.git sub/.git-theirs && printf 'gitdir: /tmp/agate-theirs-%s\\n' $$ > sub/.git",
+    });
+    repo.git("-c", "protocol.file.allow=always", "submodule", "--quiet", "add", sub.dir, "sub");
+    repo.git("commit", "--quiet", "-m", "submodule");
+    const run = await runAs(runner, repo);
+    expect(run.status).not.toBe(0);
+    expect(run.stdout + run.stderr).toContain("the commands replaced the .git of submodule sub");
+    expect(run.record).toBeNull();
+  });
 }
