@@ -3,7 +3,7 @@ import { z } from "zod";
 /*
  * zod compiles a parser per object schema (new Function) the first time it parses with it, worth
  * it for a server parsing the same shapes all day, not for a process that parses its config and
- * its record once: interpreted, the config and record phases took 15-20 ms less CPU on Node 24
+ * its record once: interpreted, parsing the config and a record took 5-8 ms less CPU on Node 24
  * (docs/performance.md). The setting is read when a schema is built, so it is set before main.js
  * and the schemas it imports are evaluated. It changes how zod parses, not what it accepts.
  */
