@@ -11,7 +11,9 @@ import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { entryRoutes } from "../app/entries/route.js";
 import { gateRoutes } from "../app/gate/route.js";
+import { NORMALISATION_RULES } from "../checks/normalise-output.js";
 import { actionInputsSchema } from "../schemas/action.js";
+import { EVALUATOR_PROMPT_VERSION } from "../schemas/evaluation.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
@@ -157,5 +159,21 @@ describe("the events app.yml subscribes to", () => {
 
   it("are exactly the events a domain routes (installation events come unasked)", () => {
     expect([...manifest.default_events].sort()).toEqual([...routed].sort());
+  });
+});
+
+describe("what docs name by the code's own names", () => {
+  it("docs/output-normalisation.md lists exactly the rules checks/normalise-output.ts applies", () => {
+    const doc = read("docs/output-normalisation.md");
+    const listed = [...doc.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]);
+    expect(listed).toEqual(NORMALISATION_RULES.map((rule) => rule.name));
+  });
+
+  it("every evaluator prompt version a doc names is the one the evaluator sends", () => {
+    const named = DOCS.flatMap(([path, text]) =>
+      [...text.matchAll(/agate-eval-\d+/g)].map((m) => `${path}: ${m[0]}`),
+    );
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((entry) => !entry.endsWith(`: ${EVALUATOR_PROMPT_VERSION}`))).toEqual([]);
   });
 });
