@@ -14,6 +14,8 @@ import { gateRoutes } from "../app/gate/route.js";
 import { NORMALISATION_RULES } from "../checks/normalise-output.js";
 import { actionInputsSchema } from "../schemas/action.js";
 import { EVALUATOR_PROMPT_VERSION } from "../schemas/evaluation.js";
+import type { Permission } from "./github/handlers/context.js";
+import { statefulOperations } from "./github/handlers/index.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
@@ -148,6 +150,68 @@ describe("the AGATE_* settings", () => {
 
   it("the internal ones are still read, so the list above stays short", () => {
     for (const name of Object.keys(UNDOCUMENTED)) expect(readByProduct, name).toContain(name);
+  });
+});
+
+const LEVELS = ["none", "read", "write"] as const;
+const covers = (granted: string | undefined, needed: string) =>
+  LEVELS.indexOf((granted ?? "none") as (typeof LEVELS)[number]) >=
+  LEVELS.indexOf(needed as (typeof LEVELS)[number]);
+
+describe("the permissions app.yml asks for", () => {
+  const manifest = parseYaml(read("app.yml")) as { default_permissions: Record<string, string> };
+  /** Every GitHub operation agate's code calls, by the id `github/` counts it under. */
+  const operations = [
+    ...new Set(
+      sources("github").flatMap(([, text]) =>
+        [...text.matchAll(/"((?:actions|checks|git|issues|pulls|repos|teams)\/[a-z-]+)"/g)].map(
+          (m) => m[1] ?? "",
+        ),
+      ),
+    ),
+  ].sort();
+  /**
+   * What an operation takes, as the simulator enforces GitHub's rule. Labels and comments on a
+   * number take `issues`, or `pull_requests` on a pull request's: agate writes them on plain issues
+   * too (entries, the dashboard), so `issues` is what they need of it.
+   */
+  const alternatives = (operation: string): [string, string][] => {
+    const permission = statefulOperations[operation]?.permission;
+    expect(permission, `the simulator's rule for ${operation}`).toBeDefined();
+    if (typeof permission === "function") {
+      const level =
+        operation.startsWith("issues/list") || operation.startsWith("issues/get")
+          ? "read"
+          : "write";
+      return [["issues", level]];
+    }
+    const p = permission as Permission;
+    return (typeof p[0] === "string" ? [p] : p) as [string, string][];
+  };
+  const allowed = (granted: Record<string, string>, operation: string) =>
+    alternatives(operation).some(
+      ([name, level]) => (name === "metadata" && level === "read") || covers(granted[name], level),
+    );
+
+  it("finds the calls", () => {
+    expect(operations).toContain("checks/create");
+    expect(operations).toContain("teams/get-membership-for-user-in-org");
+  });
+
+  it("grant every call agate's code makes (one missing is a bug)", () => {
+    expect(operations.filter((op) => !allowed(manifest.default_permissions, op))).toEqual([]);
+  });
+
+  it("are each needed at their level: one step lower, some call is refused", () => {
+    const more = Object.entries(manifest.default_permissions)
+      .filter(([name]) => name !== "metadata")
+      .filter(([name, level]) => {
+        const lower = LEVELS[LEVELS.indexOf(level as (typeof LEVELS)[number]) - 1] ?? "none";
+        const granted = { ...manifest.default_permissions, [name]: lower };
+        return operations.every((op) => allowed(granted, op));
+      })
+      .map(([name, level]) => `${name}: ${level} is more than any call needs`);
+    expect(more).toEqual([]);
   });
 });
 
