@@ -241,3 +241,19 @@ describe("what docs name by the code's own names", () => {
     expect(named.filter((entry) => !entry.endsWith(`: ${EVALUATOR_PROMPT_VERSION}`))).toEqual([]);
   });
 });
+
+describe("the npm scripts the docs name", () => {
+  it("are each in package.json", () => {
+    const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> })
+      .scripts;
+    const named = DOCS.flatMap(([path, text]) =>
+      [...text.matchAll(/npm run ([a-z][\w:-]*)/g)].map((m) => [path, m[1] ?? ""] as const),
+    );
+    expect(named.length).toBeGreaterThan(10);
+    expect(
+      named
+        .filter(([, name]) => scripts[name] === undefined)
+        .map(([path, name]) => `${path}: npm run ${name}`),
+    ).toEqual([]);
+  });
+});
