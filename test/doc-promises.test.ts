@@ -257,3 +257,28 @@ describe("the npm scripts the docs name", () => {
     ).toEqual([]);
   });
 });
+
+describe("the CLI's --help", () => {
+  /** Every option its usage texts offer (the `…USAGE` template literals of action/cli/). */
+  const options = [
+    ...new Set(
+      sources("action/cli").flatMap(([, text]) =>
+        [...text.matchAll(/USAGE = `([\s\S]*?)`;/g)].flatMap((m) =>
+          [...(m[1] ?? "").matchAll(/--[a-z][a-z-]+/g)].map((o) => o[0]),
+        ),
+      ),
+    ),
+  ];
+
+  it("finds the usage texts' options", () => {
+    expect(options).toEqual(expect.arrayContaining(["--max-turns", "--wait", "--open-item"]));
+  });
+
+  it("offers no option the docs do not name (--help and --version aside)", () => {
+    const docs = DOCS.map(([, text]) => text).join("\n");
+    const unnamed = options.filter(
+      (option) => !["--help", "--version"].includes(option) && !docs.includes(option),
+    );
+    expect(unnamed.map((option) => `${option} is in --help but in no doc`)).toEqual([]);
+  });
+});
