@@ -24,8 +24,58 @@ function leafPaths(node: JsonSchemaNode, prefix = ""): string[] {
   });
 }
 
+/** Each key's schema nodes (one per `kind` branch it appears in), by path. */
+function leafNodes(node: JsonSchemaNode, prefix = "", out = new Map<string, JsonSchemaNode[]>()) {
+  for (const branch of node.oneOf ?? node.anyOf ?? [node]) {
+    if (branch.properties) {
+      for (const [key, child] of Object.entries(branch.properties)) {
+        leafNodes(child, prefix ? `${prefix}.${key}` : key, out);
+      }
+    } else if (branch.items?.properties) {
+      leafNodes(branch.items, `${prefix}[]`, out);
+    } else {
+      out.set(prefix, [...(out.get(prefix) ?? []), branch]);
+    }
+  }
+  return out;
+}
+
+/** The reference's key tables: each row's key and its default cell. */
+function documentedDefaults(markdown: string): Map<string, string> {
+  const rows = new Map<string, string>();
+  for (const line of markdown.split("\n")) {
+    const cells = line.split(" | ");
+    const key = /^\| `([^`]+)`$/.exec(cells[0] ?? "")?.[1];
+    if (key !== undefined && cells.length >= 4) rows.set(key, cells[2] ?? "");
+  }
+  return rows;
+}
+
+/** What a default cell says, as a value: `10m`, `null`, `[]`, or a list of code spans. */
+function cellValue(cell: string, expected: unknown): unknown {
+  const spans = [...cell.matchAll(/`([^`]+)`/g)].map((m) => parseYaml(m[1] ?? "") as unknown);
+  if (Array.isArray(expected) && !(spans.length === 1 && Array.isArray(spans[0]))) return spans;
+  return spans[0];
+}
+
 describe("docs/config.md", () => {
   const paths = [...new Set(leafPaths(configJsonSchema() as JsonSchemaNode))];
+
+  it("gives each key the default the schema applies", () => {
+    const cells = documentedDefaults(reference);
+    const wrong = [...leafNodes(configJsonSchema() as JsonSchemaNode)].flatMap(([path, nodes]) => {
+      const withDefault = nodes.find((node) => node.default !== undefined);
+      if (withDefault === undefined) return [];
+      const cell = cells.get(path);
+      const said = cell === undefined ? undefined : cellValue(cell, withDefault.default);
+      return JSON.stringify(said) === JSON.stringify(withDefault.default)
+        ? []
+        : [
+            `${path}: docs/config.md says ${cell ?? "nothing"}, the schema applies ${JSON.stringify(withDefault.default)}`,
+          ];
+    });
+    expect(wrong).toEqual([]);
+  });
 
   it("finds the config's keys", () => {
     expect(paths).toContain("commands[].timeout");

@@ -28,7 +28,8 @@ export const LOOP_USAGE = `${CLI_PACKAGE} loop [--task TEXT] [--max-turns N] [--
     here (a failure is the next work; nothing is pushed), pushes the branch and asks again; until
     agate accepts (0), a person is needed (3; the agent gets one turn to hand over), a budget is
     spent (4), agate still waits (5), it does not gate the pull request (6), or --max-turns
-    (default 10) run out (1). --task runs AGENT first with that task. AGENT must commit its work;
+    (default 10) run out (1); 2 a usage or access error (a failed push too), 7 AGENT exited
+    non-zero. --task runs AGENT first with that task. AGENT must commit its work;
     the loop pushes commits, never the work tree. Takes --repo and --app as status does.`;
 
 type Env = Record<string, string | undefined>;
