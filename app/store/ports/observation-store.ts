@@ -22,16 +22,20 @@ export interface ObservationStore {
   recordMergeCommit(observation: MergeCommitObservation): Promise<void>;
   /** Merge SHAs observed for the head, oldest first. */
   listMergeCommits(query: HeadKey): Promise<string[]>;
-  /** Idempotent per head, pull request and base. */
+  /**
+   * Kept once per head, pull request and base (the first sighting); it is also the pull
+   * request's newest head when its time is at least as new (compared as an instant) as the one
+   * kept: an older one changes that nothing.
+   */
   recordHeadObservation(observation: HeadObservation): Promise<void>;
   /** Every pull request and base the head was seen in, oldest first. */
   listHeadObservations(query: { repository: string; headSha: string }): Promise<HeadSighting[]>;
   /**
-   * The heads and bases of the pull request first seen at or after `since` (an ISO time,
-   * compared as an instant), once each, oldest first: whether its head moved on, or it was
-   * retargeted, after a pass read it.
+   * The head and base the pull request was seen with last (a head it moved back to included),
+   * or null when none was seen: whether its head moved on, or it was retargeted, after a pass
+   * read it.
    */
-  listHeadsSeenSince(query: PullRequestKey & { since: string }): Promise<HeadAndBase[]>;
+  newestHead(query: PullRequestKey): Promise<HeadAndBase | null>;
   /**
    * Keeps the sighting when it is at least as new (GitHub's `updated_at`) as the one kept; an
    * older one changes nothing.
