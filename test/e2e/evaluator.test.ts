@@ -5,6 +5,7 @@ import { loadEvaluatorSettings } from "../../app/evaluator/settings.js";
 import type { EvaluatorDeps } from "../../app/gate/evaluator-job.js";
 import { EVALUATOR_PROMPT_VERSION } from "../../schemas/evaluation.js";
 import { type EvaluatorJob, GATE_JOBS } from "../../schemas/jobs/gate.js";
+import { tokenClient } from "../github/index.js";
 import { type FakeLlm, startFakeLlm } from "../support/fake-llm-server.js";
 import { EVIDENCE_WORKFLOW_TEXT, useGateHarness } from "../support/gate-harness.js";
 import { testConfig } from "../support/runner-users.js";
@@ -496,6 +497,38 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
         pullNumber: number,
       }),
     ).toHaveLength(evaluations);
+  });
+
+  it("a head that moved back to one a pass saw before: the job about the head it left asks nothing", async () => {
+    const repo = "eval-moved-back";
+    const { head, number, branch } = await answerPullRequest(repo, "41");
+    const next = await gate.agentPush(repo, branch, { "answer.txt": "42\n" });
+    llm.script({ verdict: { complete: true, score: 0.9, missing: [], evidence: ["42"] } });
+    await gate.ci(repo, branch, next);
+    expect(llm.requests).toHaveLength(1);
+    const [queued] = await gate.store.listJobs({ kind: GATE_JOBS.evaluator.kind });
+    const job = queued?.payload as EvaluatorJob;
+    expect(job.head_sha).toBe(next);
+
+    // The agent force-pushes its branch back to the first head, which a pass saw before the one
+    // that asked about the second: the pull request's head is the first again.
+    const writer = tokenClient(
+      gate.sim,
+      gate.sim.createToken({ permissions: { contents: "write" }, actor: "codex[bot]" }),
+    );
+    await writer.rest.git.updateRef({
+      owner: gate.sim.owner,
+      repo,
+      ref: `heads/${branch}`,
+      sha: head,
+      force: true,
+    });
+    await gate.processDeliveries();
+    const key = { repository: `${gate.sim.owner}/${repo}`, pullNumber: number };
+    expect(await gate.store.newestHead(key)).toEqual({ head_sha: head, base_ref: "main" });
+    const again = { kind: GATE_JOBS.evaluator.kind, payload: { ...job, rerun: true } };
+    expect(await gate.run(again)).toMatch(/: the head moved on; nothing asked \(0 GitHub calls/);
+    expect(llm.requests).toHaveLength(1);
   });
 
   it("a retarget after the pass read its facts: the job judges no diff against the old base", async () => {
