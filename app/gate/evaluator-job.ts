@@ -219,11 +219,9 @@ async function bundleInputs(deps: EvaluatorJobDeps, ask: Ask): Promise<BundleInp
   ]);
   const listed = new Set(comparison.files.map((f) => f.filename));
   const handoffPath = config.handoff.path;
-  const handoff = await reads.file(
-    github,
-    handoffPath,
-    inputs.handoff_at === "head" ? job.head_sha : comparison.merge_base_sha,
-  );
+  const handoff = inputs.handoff_sha
+    ? await reads.file(github, handoffPath, inputs.handoff_sha)
+    : null;
   return {
     repository: job.repository,
     pullNumber: job.number,
