@@ -31,6 +31,5 @@ export function evaluatorInputs(
     // judged, or none when it read none (checks/gate/reads.ts `handoffReadAt`).
     handoff_sha: facts.handoff.read_at_sha ?? null,
     changed_files: facts.changed_files.map(({ filename, status }) => ({ filename, status })),
-    read_at: facts.handoff.observed_at,
   };
 }

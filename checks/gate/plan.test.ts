@@ -171,7 +171,6 @@ describe("planGatePass: what one gate pass writes", () => {
         trace: null,
         handoff_sha: null,
         changed_files: [{ filename: "src/a.ts", status: "modified" }],
-        read_at: passing.handoff?.observed_at,
       },
     });
     // The handoff file where the pass read it (gather's handoff facts), for the job to read there.

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Config } from "../config.js";
 import { bundleCommandSchema, bundleTraceSchema } from "../evaluation.js";
 import { evidenceJobSchema, pullRequestViewSchema } from "../gate.js";
-import { gitShaSchema, isoDateTimeSchema, positiveIntSchema } from "../primitives.js";
+import { gitShaSchema, positiveIntSchema } from "../primitives.js";
 import {
   byPullRequest,
   type JobPayload,
@@ -125,8 +125,6 @@ export const evaluatorInputsSchema = z.strictObject({
   handoff_sha: gitShaSchema.nullable(),
   /** The pull request's changed files; those past the compare's 300 are named to the evaluator. */
   changed_files: z.array(z.strictObject({ filename: z.string(), status: z.string() })),
-  /** When the pass read its facts: a head or base first seen after it means the pull request moved on. */
-  read_at: isoDateTimeSchema,
 });
 
 /** The inputs of an earlier agate (`handoff_at`, a rule of its own): read as none. */
