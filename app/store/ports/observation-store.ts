@@ -1,7 +1,8 @@
 /**
  * Facts GitHub showed agate, kept because GitHub forgets or does not say them later: the test
  * merge commits reported for a head (what a record may have tested besides the head), the
- * pull requests and bases a head was seen in (a head in two of them cannot be told apart), and
+ * pull requests and bases a head was seen in (a head in two of them cannot be told apart), the
+ * head and base each pull request was seen with last (what the evaluator job compares with), and
  * the newest view of each pull request a pass acted on (so an older webhook is never believed
  * over it).
  */
@@ -23,9 +24,8 @@ export interface ObservationStore {
   /** Merge SHAs observed for the head, oldest first. */
   listMergeCommits(query: HeadKey): Promise<string[]>;
   /**
-   * Kept once per head, pull request and base (the first sighting); it is also the pull
-   * request's newest head when its time is at least as new (compared as an instant) as the one
-   * kept: an older one changes that nothing.
+   * Kept once per head, pull request and base (its first sighting). It becomes the pull
+   * request's newest head too, unless the one kept there is newer (times compared as instants).
    */
   recordHeadObservation(observation: HeadObservation): Promise<void>;
   /** Every pull request and base the head was seen in, oldest first. */
