@@ -65,8 +65,9 @@ export function evaluationFact(answering: Evaluation | null): EvaluationFact {
  * Whether to ask about the head's tree now: nothing answers it yet on this base, or a person
  * asked again ("Re-run evaluator") after a failure, or about a verdict while
  * budgets.evaluator_calls_per_tree allows another call. `sameTree`: the tree's stored
- * evaluations, counted only for that re-run, on every base: the budget limits what a tree costs,
- * and retargeting must not refill it.
+ * evaluations, counted only for that re-run, on every base: it is a spend limit, and a retarget
+ * must not refill it. A base nothing answers on is asked once all the same (a verdict judged
+ * against another base is not this one's); calls per day bound those.
  */
 export function evaluatorDue(
   fact: EvaluationFact,
