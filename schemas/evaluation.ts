@@ -153,12 +153,18 @@ export const evaluationOutcomeSchema = z.discriminatedUnion("status", [
   }),
 ]);
 
-/** One stored evaluation of one tree: the verdict binds to the tree, so a new SHA with it reuses it. */
+/**
+ * One stored evaluation of one tree on one base commit: the verdict binds to the tree and to the
+ * base it was judged against (the diff, the instructions and the rubric the evaluator read are
+ * the base's), so a new SHA with the same tree reuses it on that base only.
+ */
 export const evaluationSchema = z.strictObject({
   id: positiveIntSchema,
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
+  /** The base commit the evaluator was shown; null: stored before agate kept it, answers nothing. */
+  base_sha: gitShaSchema.nullable().default(null),
   tree_sha: gitShaSchema,
   config_digest: z.string(),
   run: evaluatorRunSchema,
@@ -166,7 +172,10 @@ export const evaluationSchema = z.strictObject({
   at: isoDateTimeSchema,
 });
 
-export const evaluationInputSchema = evaluationSchema.omit({ id: true });
+/** A new evaluation always names its base. */
+export const evaluationInputSchema = evaluationSchema
+  .omit({ id: true })
+  .extend({ base_sha: gitShaSchema });
 
 export type BundleFile = z.infer<typeof bundleFileSchema>;
 export type BundleCommand = z.infer<typeof bundleCommandSchema>;

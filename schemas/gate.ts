@@ -267,6 +267,11 @@ export const handoffFactsSchema = z.strictObject({
   /** Up to 250 commits, oldest first (GitHub's limit for `pulls/list-commits`). */
   commits: z.array(pullCommitSchema),
   newest_change: z.strictObject({ sha: gitShaSchema, files: z.array(z.string()) }).nullable(),
+  /**
+   * The commit the file was read at (checks/gate/reads.ts `handoffReadAt`); null: not read at
+   * all. Absent in facts stored before agate kept it.
+   */
+  read_at_sha: gitShaSchema.nullable().optional(),
 });
 
 /** A reviewer's latest decisive review, for the `review` evaluator. */

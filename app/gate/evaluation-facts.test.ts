@@ -22,29 +22,27 @@ const pr = (head: string): PullRequestSnapshot => ({
   labels: [],
 });
 
-describe("storedEvaluation: a verdict binds to the tree it judged, on the base it judged it on", () => {
-  it("reuses a verdict for a new SHA of the same tree decided on the same base commit, not one given on another base (issue 26)", async () => {
-    const judged = (head: string) =>
+describe("storedEvaluation: a verdict binds to the tree it judged, on the base commit it judged it on", () => {
+  it("reuses a verdict for any SHA of the same tree on the base commit it was judged against, never on another base, the same head included (issue 26)", async () => {
+    const judged = (head: string, base: string) =>
       store().appendEvaluation({
-        ...evaluation({ head_sha: head, tree_sha: TREE_1, config_digest: DIGEST }),
+        ...evaluation({ head_sha: head, base_sha: base, tree_sha: TREE_1, config_digest: DIGEST }),
         run: { ...evaluation().run, prompt_version: EVALUATOR_PROMPT_VERSION },
       });
-    await judged(SHA_A);
-    // SHA_A was decided while the pull request targeted the agent's branch (base EVIL).
-    const onEvil = [{ head_sha: SHA_A, base_sha: EVIL }];
-    expect(await storedEvaluation(store(), pr(SHA_B), TREE_1, DIGEST, onEvil)).toEqual({
+    // SHA_A was judged while the pull request targeted the agent's branch (base EVIL).
+    await judged(SHA_A, EVIL);
+    expect(await storedEvaluation(store(), pr(SHA_A), TREE_1, DIGEST)).toEqual({
       status: "not_asked",
     });
-    // The same verdict for a head decided on main's commit is reused, and the head's own always.
-    const onMain = [{ head_sha: SHA_A, base_sha: MAIN }];
-    expect((await storedEvaluation(store(), pr(SHA_B), TREE_1, DIGEST, onMain)).status).toBe(
-      "judged",
-    );
-    expect((await storedEvaluation(store(), pr(SHA_A), TREE_1, DIGEST, onEvil)).status).toBe(
-      "judged",
-    );
-    expect((await storedEvaluation(store(), pr(SHA_C), TREE_1, DIGEST, [])).status).toBe(
-      "not_asked",
-    );
+    expect(await storedEvaluation(store(), pr(SHA_B), TREE_1, DIGEST)).toEqual({
+      status: "not_asked",
+    });
+    // Judged on main's commit: it answers that head and a new SHA of the same tree there.
+    await judged(SHA_A, MAIN);
+    expect((await storedEvaluation(store(), pr(SHA_A), TREE_1, DIGEST)).status).toBe("judged");
+    expect((await storedEvaluation(store(), pr(SHA_C), TREE_1, DIGEST)).status).toBe("judged");
+    expect(await storedEvaluation(store(), pr(SHA_C), "2".repeat(40), DIGEST)).toEqual({
+      status: "not_asked",
+    });
   });
 });

@@ -14,15 +14,14 @@ import type { EvaluationFact, GatheredFacts, PullRequestSnapshot } from "../../s
 import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 
 /**
- * The stored evaluation that answers the head's tree (checks/evaluator/budget.ts), a bundle found
- * over budget included; `records`: the pull request's.
+ * The stored evaluation that answers the head's tree on the pull request's base commit
+ * (checks/evaluator/budget.ts), a bundle found over budget included.
  */
 export async function storedEvaluation(
   store: EvaluationStore,
   pr: PullRequestSnapshot,
   treeSha: string | null,
   configDigest: string,
-  records: readonly { head_sha: string; base_sha: string }[] = [],
 ): Promise<EvaluationFact> {
   if (!treeSha) return { status: "not_asked" };
   const stored = await store.listEvaluations({
@@ -30,7 +29,7 @@ export async function storedEvaluation(
     pullNumber: pr.number,
     treeSha,
   });
-  return evaluationFact(answeringEvaluation(stored, pr, configDigest, records));
+  return evaluationFact(answeringEvaluation(stored, pr.base_sha, configDigest));
 }
 
 /** Whether to ask now (checks/evaluator/budget.ts): the tree's evaluations count on a re-run. */

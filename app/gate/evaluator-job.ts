@@ -41,7 +41,7 @@ export interface EvaluatorDeps {
 
 export interface EvaluatorJobDeps {
   github: GitHubAdapter;
-  store: EvaluationStore & Pick<ObservationStore, "listHeadsSeenSince"> & Pick<JobQueue, "enqueue">;
+  store: EvaluationStore & Pick<ObservationStore, "newestHead"> & Pick<JobQueue, "enqueue">;
   reads: ImmutableReads;
   /** How to reach the evaluator; absent: a configured llm or command evaluator is unavailable. */
   evaluator: EvaluatorDeps | undefined;
@@ -84,11 +84,11 @@ export async function runEvaluatorJob(
   // Queued by an agate before issue 30: its pass queues one that carries them.
   if (!inputs) return done("queued without its inputs; the next pass asks again", false);
   const key = { repository: job.repository, pullNumber: job.number };
-  // A head or base seen after the pass read its facts (a push, a retarget): the pass that saw it
-  // asks about its own tree, against its own base, and the one queued here finds what the pull
-  // request has now (it may be this head and base again).
-  const seen = await store.listHeadsSeenSince({ ...key, since: inputs.read_at });
-  if (seen.some((s) => s.head_sha !== job.head_sha || s.base_ref !== inputs.base_ref)) {
+  // The pull request seen last with another head or base (a push, a retarget, a head that moved
+  // back to one seen before): the pass that saw it asks about its own tree, against its own base,
+  // and the one queued here finds what the pull request has now.
+  const newest = await store.newestHead(key);
+  if (newest && (newest.head_sha !== job.head_sha || newest.base_ref !== inputs.base_ref)) {
     return done("the head moved on; nothing asked", false);
   }
   const config = await deps.reads.config(github, inputs.base_sha);
@@ -99,12 +99,11 @@ export async function runEvaluatorJob(
   if (evaluator.kind !== "llm" && evaluator.kind !== "command") {
     return done("no evaluator is configured now", false);
   }
-  // Queued twice (a redelivery, two passes), the tree is judged once. Only this head's answers
-  // count here, a narrower rule than the pass's (which reuses another head's on the same base), so
-  // the job never calls "judged" what the pass does not take, which would send it back for ever.
+  // Queued twice (a redelivery, two passes), the tree is judged once on this base: by the pass's
+  // own rule, so the job never calls "judged" what the pass does not take (which would send it
+  // back for ever), nor asks again what the pass would take.
   const sameTree = await store.listEvaluations({ ...key, treeSha: job.tree_sha });
-  const pr = { head_sha: job.head_sha, base_sha: inputs.base_sha };
-  if (!job.rerun && answeringEvaluation(sameTree, pr, job.config_digest, [])) {
+  if (!job.rerun && answeringEvaluation(sameTree, inputs.base_sha, job.config_digest)) {
     return done("already judged", false);
   }
   const outcome = await askEvaluator(deps, { job, inputs, config: config.config, evaluator });
@@ -163,14 +162,17 @@ async function judgeBundle(
 
 function storeEvaluation(
   deps: EvaluatorJobDeps,
-  { job }: Ask,
+  ask: Ask,
   run: EvaluatorRun,
   outcome: EvaluationOutcome,
 ) {
+  const { job } = ask;
   return deps.store.appendEvaluation({
     repository: job.repository,
     pull_number: job.number,
     head_sha: job.head_sha,
+    // The base it was shown: the verdict answers for this base only (checks/evaluator/budget.ts).
+    base_sha: ask.inputs.base_sha,
     tree_sha: job.tree_sha,
     config_digest: job.config_digest,
     run,
@@ -217,11 +219,9 @@ async function bundleInputs(deps: EvaluatorJobDeps, ask: Ask): Promise<BundleInp
   ]);
   const listed = new Set(comparison.files.map((f) => f.filename));
   const handoffPath = config.handoff.path;
-  const handoff = await reads.file(
-    github,
-    handoffPath,
-    inputs.handoff_at === "head" ? job.head_sha : comparison.merge_base_sha,
-  );
+  const handoff = inputs.handoff_sha
+    ? await reads.file(github, handoffPath, inputs.handoff_sha)
+    : null;
   return {
     repository: job.repository,
     pullNumber: job.number,

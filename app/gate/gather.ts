@@ -264,7 +264,7 @@ async function gatherAt(
     plan.reviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
     handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
     plan.evaluations
-      ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored.records)
+      ? storedEvaluation(store, pr, head_tree_sha, config.digest)
       : Promise.resolve<EvaluationFact>({ status: "not_asked" }),
   ]);
   Object.assign(facts, reviewFacts(cfg, reviews), { handoff, evaluation });

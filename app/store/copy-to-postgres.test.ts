@@ -144,6 +144,7 @@ async function everything(store: Store) {
     overrides: await store.listOverrides({ ...PR, headSha: SHA_A }),
     merges: await store.listMergeCommits({ ...PR, headSha: SHA_A }),
     heads: await store.listHeadObservations({ repository: REPO, headSha: SHA_A }),
+    newestHead: await store.newestHead(PR),
     sighting: await store.latestPullRequestSighting(PR),
     check: await store.knownCheckRun({ repository: REPO, headSha: SHA_A }),
     inFlight: await store.knownCheckRun({ repository: REPO, headSha: SHA_B }),

@@ -30,6 +30,7 @@ export const COPY_ORDER = [
   "maintainer_overrides",
   "merge_commits",
   "head_observations",
+  "pull_request_heads",
   "base_sightings",
   "pull_request_sightings",
   "agate_check_runs",

@@ -5,13 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   evaluation,
   overBudgetEvaluation,
+  paramsBefore12,
   payloadOf,
   runStoreChild,
   tempDir,
 } from "../../test/support/store.js";
 import { DatabaseTooNewError, MigrationMismatchError } from "./errors.js";
 import { checkMigrationOrder, LATEST_SCHEMA_VERSION, MIGRATIONS, migrate } from "./migrations.js";
-import { evaluationParams } from "./rows/evaluation-store.js";
 import { SqliteStore } from "./sqlite-store.js";
 
 const TABLES = [
@@ -32,6 +32,7 @@ const TABLES = [
   "jobs",
   "maintainer_overrides",
   "merge_commits",
+  "pull_request_heads",
   "pull_request_sightings",
   "schema_migrations",
   "write_intents",
@@ -284,7 +285,7 @@ describe("migration 4", () => {
       evaluation(),
       evaluation({ outcome: { status: "failed", error: "HTTP 500", fix: "retry later" } }),
     ];
-    for (const e of before) insert.run(...evaluationParams(e, e.at));
+    for (const e of before) insert.run(...paramsBefore12(e, e.at));
     const over = overBudgetEvaluation();
     expect(() =>
       insert.run(
@@ -304,7 +305,9 @@ describe("migration 4", () => {
 
     const store = SqliteStore.open(file);
     const key = { repository: over.repository, pullNumber: over.pull_number };
-    expect(await store.listEvaluations(key)).toEqual(before.map((e, i) => ({ id: i + 1, ...e })));
+    expect(await store.listEvaluations(key)).toEqual(
+      before.map((e, i) => ({ id: i + 1, ...e, base_sha: null })),
+    );
     expect((await store.appendEvaluation(over)).id).toBe(3);
     await store.close();
     const raw = new Database(file);
@@ -330,6 +333,44 @@ describe("migration 4", () => {
         .prepare("SELECT tbl_name FROM sqlite_schema WHERE name = 'head_observations_by_pull'")
         .get(),
     ).toEqual({ tbl_name: "head_observations" });
+    raw.close();
+  });
+
+  it("12 binds evaluations to their base (those before have none) and starts each pull request's newest head from its observations", async () => {
+    const file = join(dir, "agate.db");
+    const db = new Database(file);
+    migrate(db, file, () => new Date(), MIGRATIONS.slice(0, 11));
+    const old = evaluation();
+    db.prepare(
+      `INSERT INTO evaluations (repository, pull_number, head_sha, tree_sha, config_digest, run,
+         outcome, status, at, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(...paramsBefore12(old, old.at));
+    const seen = db.prepare(
+      `INSERT INTO head_observations (repository, head_sha, pull_number, base_ref, observed_at)
+       VALUES ('octo/repo', ?, ?, ?, ?)`,
+    );
+    // Pull request 12: A, then B; the newest is B, though A's text sorts after (+02:00).
+    seen.run("a".repeat(40), 12, "main", "2025-01-01T11:30:00.000+02:00");
+    seen.run("b".repeat(40), 12, "main", "2025-01-01T10:00:00.000Z");
+    seen.run("c".repeat(40), 13, "release", "2025-01-01T09:00:00.000Z");
+    db.close();
+
+    const store = SqliteStore.open(file);
+    const key = { repository: old.repository, pullNumber: old.pull_number };
+    expect(await store.listEvaluations(key)).toEqual([{ id: 1, ...old, base_sha: null }]);
+    const bound = await store.appendEvaluation(evaluation({ base_sha: "e".repeat(40) }));
+    expect((await store.listEvaluations(key)).at(-1)).toEqual(bound);
+    expect(await store.newestHead({ repository: "octo/repo", pullNumber: 12 })).toEqual({
+      head_sha: "b".repeat(40),
+      base_ref: "main",
+    });
+    expect(await store.newestHead({ repository: "octo/repo", pullNumber: 13 })).toEqual({
+      head_sha: "c".repeat(40),
+      base_ref: "release",
+    });
+    await store.close();
+    const raw = new Database(file);
+    expect(() => raw.prepare("UPDATE evaluations SET base_sha = 'x'").run()).toThrow(/append-only/);
     raw.close();
   });
 

@@ -27,6 +27,7 @@ function evaluation(overrides: Partial<Evaluation> = {}): Evaluation {
     repository: "octo/widgets",
     pull_number: 7,
     head_sha: HEAD,
+    base_sha: MAIN,
     tree_sha: TREE,
     config_digest: DIGEST,
     run: {
@@ -56,25 +57,37 @@ function config(budgets: string) {
   return loadedConfig(text).config;
 }
 
-const pr = { head_sha: HEAD, base_sha: MAIN };
-
 describe("the evaluation that answers a tree", () => {
-  it("is the newest under this config and prompt version", () => {
+  it("is the newest under this config and prompt version, on this base commit", () => {
     const older = evaluation();
     const newer = evaluation();
-    expect(answeringEvaluation([older, newer], pr, DIGEST, [])).toBe(newer);
-    expect(answeringEvaluation([older], pr, "e".repeat(64), [])).toBeNull();
+    expect(answeringEvaluation([older, newer], MAIN, DIGEST)).toBe(newer);
+    expect(answeringEvaluation([older], MAIN, "e".repeat(64))).toBeNull();
     const oldPrompt = evaluation({ run: { ...older.run, prompt_version: "agate-eval-0" } });
-    expect(answeringEvaluation([oldPrompt], pr, DIGEST, [])).toBeNull();
+    expect(answeringEvaluation([oldPrompt], MAIN, DIGEST)).toBeNull();
   });
 
-  it("another head's verdict answers only when that head was decided on this base commit (issue 26)", () => {
+  it("the same head judged against another base commit answers nothing here (issue 26)", () => {
+    // The agent's pull request into its own branch (a copy of the config, the same digest) was
+    // judged there, then retargeted to main with the same head: that verdict read another diff.
+    const onEvil = evaluation({ base_sha: EVIL });
+    expect(answeringEvaluation([onEvil], MAIN, DIGEST)).toBeNull();
+    expect(answeringEvaluation([onEvil], EVIL, DIGEST)).toBe(onEvil);
+    // The newest on this base answers, whatever was judged on another base since.
+    const onMain = evaluation();
+    expect(answeringEvaluation([onMain, onEvil], MAIN, DIGEST)).toBe(onMain);
+  });
+
+  it("another head of the same tree answers on the base commit it was judged against, only", () => {
     const theirs = evaluation({ head_sha: OTHER_HEAD });
-    expect(answeringEvaluation([theirs], pr, DIGEST, [])).toBeNull();
-    const onEvil = [{ head_sha: OTHER_HEAD, base_sha: EVIL }];
-    expect(answeringEvaluation([theirs], pr, DIGEST, onEvil)).toBeNull();
-    const onMain = [{ head_sha: OTHER_HEAD, base_sha: MAIN }];
-    expect(answeringEvaluation([theirs], pr, DIGEST, onMain)).toBe(theirs);
+    expect(answeringEvaluation([theirs], MAIN, DIGEST)).toBe(theirs);
+    expect(
+      answeringEvaluation([evaluation({ head_sha: OTHER_HEAD, base_sha: EVIL })], MAIN, DIGEST),
+    ).toBeNull();
+  });
+
+  it("one stored before agate kept the base answers nothing: the tree is asked once more", () => {
+    expect(answeringEvaluation([evaluation({ base_sha: null })], MAIN, DIGEST)).toBeNull();
   });
 });
 
@@ -99,6 +112,12 @@ describe("whether to ask now", () => {
     // Failures cost no verdict, and another config's verdicts are not this one's.
     const elsewhere = evaluation({ config_digest: "e".repeat(64) });
     expect(evaluatorDue(judged(verdict), true, [failed(), elsewhere, verdict], twice)).toBe(true);
+  });
+
+  it("the calls per tree count on every base: retargeting does not refill them", () => {
+    const onEvil = evaluation({ base_sha: EVIL });
+    const verdict = evaluation();
+    expect(evaluatorDue(judged(verdict), true, [onEvil, verdict], twice)).toBe(false);
   });
 
   it("a budget reached is not asked again, re-run or not", () => {

@@ -12,7 +12,7 @@ import {
   type EvaluationBundle,
   type EvaluationOutcome,
 } from "../../schemas/evaluation.js";
-import type { EvaluationFact, PullRequestSnapshot } from "../../schemas/gate.js";
+import type { EvaluationFact } from "../../schemas/gate.js";
 import { counted } from "../markdown.js";
 
 /** The day of budgets.evaluator_calls_per_pr_per_day: the 24 hours before now, not a date. */
@@ -21,28 +21,27 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 export type OverBudget = Extract<EvaluationFact, { status: "over_budget" }>;
 
 /**
- * The stored evaluation that answers the head's tree, if any: the newest under this config and
- * prompt version. A verdict binds to the tree it judged, so a new SHA with the same tree reuses
- * it, when that SHA was decided on the same base commit (`records`: the pull request's). The
- * evaluator read the diff against the base of its time: a verdict given while the pull request
- * targeted another branch (the agent's own, with a copy of the config) judged another diff
- * (issue 26).
+ * The stored evaluation that answers the head's tree on the pull request's base commit, if any:
+ * the newest under this config and prompt version. A verdict binds to the tree it judged, so a
+ * new SHA with the same tree reuses it, and to the base commit it was judged against: the
+ * evaluator read the diff against that base, and its instructions and rubric from it. A verdict
+ * given while the pull request targeted another branch (the agent's own, with a copy of the
+ * config: the same digest) judged another diff, and answers nothing on this base, for the same
+ * head too (issue 26). One stored before agate kept its base (null) answers nothing: the tree is
+ * asked once more.
  */
 export function answeringEvaluation(
   sameTree: readonly Evaluation[],
-  pr: Pick<PullRequestSnapshot, "head_sha" | "base_sha">,
+  baseSha: string,
   configDigest: string,
-  records: readonly { head_sha: string; base_sha: string }[],
 ): Evaluation | null {
-  const sameBase = (head: string) =>
-    head === pr.head_sha || records.some((r) => r.head_sha === head && r.base_sha === pr.base_sha);
   return (
     sameTree
       .filter(
         (e) =>
+          e.base_sha === baseSha &&
           e.config_digest === configDigest &&
-          e.run.prompt_version === EVALUATOR_PROMPT_VERSION &&
-          sameBase(e.head_sha),
+          e.run.prompt_version === EVALUATOR_PROMPT_VERSION,
       )
       .at(-1) ?? null
   );
@@ -63,9 +62,12 @@ export function evaluationFact(answering: Evaluation | null): EvaluationFact {
 }
 
 /**
- * Whether to ask about the head's tree now: nothing answers it yet, or a person asked again
- * ("Re-run evaluator") after a failure, or about a verdict while budgets.evaluator_calls_per_tree
- * allows another call. `sameTree`: the tree's stored evaluations, counted only for that re-run.
+ * Whether to ask about the head's tree now: nothing answers it yet on this base, or a person
+ * asked again ("Re-run evaluator") after a failure, or about a verdict while
+ * budgets.evaluator_calls_per_tree allows another call. `sameTree`: the tree's stored
+ * evaluations, counted only for that re-run, on every base: it is a spend limit, and a retarget
+ * must not refill it. A base nothing answers on is asked once all the same (a verdict judged
+ * against another base is not this one's); calls per day bound those.
  */
 export function evaluatorDue(
   fact: EvaluationFact,

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { TraceFact } from "../../schemas/gate.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
-import { commandEvidence, gateFacts, loadedConfig } from "../../test/support/gate-facts.js";
+import {
+  BASE,
+  commandEvidence,
+  gateFacts,
+  HEAD,
+  handoffFacts,
+  loadedConfig,
+} from "../../test/support/gate-facts.js";
 import { BUNDLE_TRACES, buildBundle, bundleTrace } from "./bundle.js";
 import { evaluatorInputs } from "./inputs.js";
 
@@ -104,23 +111,45 @@ describe("the evaluator job's inputs: what the pass that asks read and believed"
     );
   });
 
-  it("the handoff file at the head when the pull request touched it or its listing may be cut; else at the merge base", () => {
+  it("the handoff file where the pass read it, whatever the job's own rule would say; none where it read none", () => {
     const at = (overrides: Parameters<typeof gateFacts>[0]) =>
-      evaluatorInputs(gateFacts(overrides), task, config)?.handoff_at;
-    expect(at({})).toBe("merge_base");
+      evaluatorInputs(gateFacts(overrides), task, config)?.handoff_sha;
+    // Untouched, and no rule requires it: the pass read no file, though the merge base has one.
+    expect(at({ handoff: handoffFacts({ read_at_sha: null }) })).toBeNull();
+    expect(at({ handoff: handoffFacts({ read_at_sha: BASE }) })).toBe(BASE);
+    // Touched: the pass read it at the head.
     expect(
       at({
         changed_files: [
           { filename: ".agate/handoff.md", previous_filename: null, status: "added" },
         ],
+        handoff: handoffFacts({ read_at_sha: HEAD }),
       }),
-    ).toBe("head");
-    expect(at({ changed_files_listing: { complete: false, reason: "cut" } })).toBe("head");
+    ).toBe(HEAD);
+    // Facts stored before agate kept where it read: none.
+    expect(at({ handoff: handoffFacts() })).toBeNull();
   });
 
-  it("when the facts were read, from the pass's own clock; nothing without them", () => {
-    const facts = gateFacts();
-    expect(evaluatorInputs(facts, task, config)?.read_at).toBe(facts.handoff?.observed_at);
+  it("a payload whose inputs say where to read the handoff file by rule (an earlier agate's) is read without inputs", () => {
+    const inputs = evaluatorInputs(gateFacts(), task, config);
+    if (!inputs) throw new Error("inputs expected");
+    const { handoff_sha: _, ...rest } = inputs;
+    const payload = (extra: Record<string, unknown>) =>
+      GATE_JOBS.evaluator.payload.parse({
+        repository: "octo/widgets",
+        installation: 1,
+        number: 7,
+        head_sha: HEAD,
+        tree_sha: "4".repeat(40),
+        config_digest: "d".repeat(64),
+        ...extra,
+      });
+    expect(payload({ inputs: { ...rest, handoff_at: "merge_base" } }).inputs).toBeNull();
+    expect(payload({ inputs }).inputs).toEqual(inputs);
+    expect(() => payload({ inputs: { ...rest, handoff_at: "elsewhere" } })).toThrow();
+  });
+
+  it("nothing without facts read to the end (no handoff facts)", () => {
     expect(evaluatorInputs(gateFacts({ handoff: null }), task, config)).toBeNull();
   });
 });

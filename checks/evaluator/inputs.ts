@@ -17,12 +17,6 @@ export function evaluatorInputs(
   config: Config,
 ): EvaluatorInputs | null {
   if (!facts.handoff) return null;
-  const path = config.handoff.path;
-  // As the pass reads it: at the head when the pull request touched it, or may have (a listing
-  // that may be cut); otherwise the head holds the merge base's file.
-  const touched =
-    !facts.changed_files_listing.complete ||
-    facts.changed_files.some((f) => f.filename === path || f.previous_filename === path);
   return {
     base_sha: facts.pull_request.base_sha,
     base_ref: facts.pull_request.base_ref,
@@ -33,8 +27,9 @@ export function evaluatorInputs(
       config.budgets.evaluator_bundle_tokens,
     ),
     trace: bundleTrace(facts.trace),
-    handoff_at: touched ? "head" : "merge_base",
+    // Where the pass read it, not a rule of the job's own: the evaluator sees the file the pass
+    // judged, or none when it read none (checks/gate/reads.ts `handoffReadAt`).
+    handoff_sha: facts.handoff.read_at_sha ?? null,
     changed_files: facts.changed_files.map(({ filename, status }) => ({ filename, status })),
-    read_at: facts.handoff.observed_at,
   };
 }

@@ -3,6 +3,7 @@ import type { CommandRecord } from "../../schemas/command-record.js";
 import type { Evaluation } from "../../schemas/evaluation.js";
 import type { GateFacts } from "../../schemas/gate.js";
 import {
+  BASE,
   commandEvidence,
   commandRecord,
   evidenceRun,
@@ -72,6 +73,7 @@ function judged(missing: string[]): GateFacts["evaluation"] {
     repository: "octo/widgets",
     pull_number: 7,
     head_sha: HEAD,
+    base_sha: BASE,
     tree_sha: "4".repeat(40),
     config_digest: "d".repeat(64),
     run: {

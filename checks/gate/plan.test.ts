@@ -10,6 +10,7 @@ import {
   evidenceRun,
   gateFacts,
   HEAD,
+  handoffFacts,
   TREE,
 } from "../../test/support/gate-facts.js";
 import { firstPassPlan, passSeen } from "../../test/support/gate-pass.js";
@@ -168,20 +169,17 @@ describe("planGatePass: what one gate pass writes", () => {
         body: "Fixes #3",
         commands: [{ name: "unit", run: "npm test", exit_code: 0, tail: "ok\n" }],
         trace: null,
-        handoff_at: "merge_base",
+        handoff_sha: null,
         changed_files: [{ filename: "src/a.ts", status: "modified" }],
-        read_at: passing.handoff?.observed_at,
       },
     });
-    // Touched by the pull request (or a listing that may be cut): the handoff file at the head.
-    const touched = gateFacts({
+    // The handoff file where the pass read it (gather's handoff facts), for the job to read there.
+    const read = gateFacts({
       config: LLM,
       evidence: [commandEvidence([0])],
-      changed_files: [
-        { filename: "new.md", previous_filename: ".agate/handoff.md", status: "renamed" },
-      ],
+      handoff: handoffFacts({ read_at_sha: HEAD }),
     });
-    expect(plan(touched, null, true).plan.askEvaluator?.inputs?.handoff_at).toBe("head");
+    expect(plan(read, null, true).plan.askEvaluator?.inputs?.handoff_sha).toBe(HEAD);
     // A refused record is not believed: its commands are not the evaluator's.
     const refused = gateFacts({
       config: LLM,

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Config } from "../config.js";
 import { bundleCommandSchema, bundleTraceSchema } from "../evaluation.js";
 import { evidenceJobSchema, pullRequestViewSchema } from "../gate.js";
-import { gitShaSchema, isoDateTimeSchema, positiveIntSchema } from "../primitives.js";
+import { gitShaSchema, positiveIntSchema } from "../primitives.js";
 import {
   byPullRequest,
   type JobPayload,
@@ -118,13 +118,19 @@ export const evaluatorInputsSchema = z.strictObject({
   /** The believed record's commands on the head (none when it carried a pass over). */
   commands: z.array(bundleCommandSchema),
   trace: bundleTraceSchema.nullable(),
-  /** Where the handoff file is read: the head when the pull request touched it. */
-  handoff_at: z.enum(["head", "merge_base"]),
+  /**
+   * The commit the pass read the handoff file at (its facts' `read_at_sha`): the job reads it
+   * there; null: the pass read none, and the evaluator is shown none.
+   */
+  handoff_sha: gitShaSchema.nullable(),
   /** The pull request's changed files; those past the compare's 300 are named to the evaluator. */
   changed_files: z.array(z.strictObject({ filename: z.string(), status: z.string() })),
-  /** When the pass read its facts: a head or base first seen after it means the pull request moved on. */
-  read_at: isoDateTimeSchema,
 });
+
+/** The inputs of an earlier agate (`handoff_at`, a rule of its own): read as none. */
+const legacyEvaluatorInputsSchema = z
+  .looseObject({ handoff_at: z.enum(["head", "merge_base"]) })
+  .transform(() => null);
 
 /** Ask the evaluator about one tree; the verdict is stored and a gate pass queued. */
 export const evaluatorJobSchema = z.strictObject({
@@ -135,8 +141,12 @@ export const evaluatorJobSchema = z.strictObject({
   config_digest: z.string(),
   /** A person asked again: a stored verdict does not stop the call (budgets still do). */
   rerun: z.boolean().default(false),
-  /** null: queued by an agate before issue 30, which read the pull request again; a pass is queued. */
-  inputs: evaluatorInputsSchema.nullable().default(null),
+  /**
+   * null: queued by an agate before issue 30, which read the pull request again, or by one whose
+   * inputs said where to read the handoff file by rule (`handoff_at`), not where the pass read it;
+   * a pass is queued, which queues a job that carries them.
+   */
+  inputs: z.union([evaluatorInputsSchema, legacyEvaluatorInputsSchema]).nullable().default(null),
 });
 
 /**

@@ -255,6 +255,7 @@ export function judgedEvaluation(verdict: {
     repository: "octo/widgets",
     pull_number: 7,
     head_sha: HEAD,
+    base_sha: BASE,
     tree_sha: TREE,
     config_digest: "d".repeat(64),
     run: {

@@ -17,6 +17,7 @@ import type { DeliveryLog } from "../../app/store/ports/delivery-log.js";
 import type { JobQueue } from "../../app/store/ports/job-queue.js";
 import type { WriteIntentLedger } from "../../app/store/ports/write-intent-ledger.js";
 import { PostgresStore } from "../../app/store/postgres/postgres-store.js";
+import { evaluationParams } from "../../app/store/rows/evaluation-store.js";
 import { SqliteStore } from "../../app/store/sqlite-store.js";
 import type { Clock, Store } from "../../app/store/store.js";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
@@ -132,6 +133,7 @@ export function recordInput(overrides: Partial<AcceptanceRecordInput> = {}): Acc
 export function evaluation(overrides: Partial<EvaluationInput> = {}): EvaluationInput {
   return {
     ...THE_PULL,
+    base_sha: SHA_C,
     tree_sha: TREE_1,
     config_digest: DIGEST,
     run: {
@@ -151,6 +153,12 @@ export function evaluation(overrides: Partial<EvaluationInput> = {}): Evaluation
     at: "2025-01-01T10:00:00.000Z",
     ...overrides,
   };
+}
+
+/** An evaluation's INSERT parameters as the table had them before migration 12 (no base_sha). */
+export function paramsBefore12(e: EvaluationInput, recordedAt: string): unknown[] {
+  const [repository, pull, head, , ...rest] = evaluationParams(e, recordedAt);
+  return [repository, pull, head, ...rest];
 }
 
 /** A bundle found over budgets.evaluator_bundle_tokens: nothing sent, the sizes kept. */

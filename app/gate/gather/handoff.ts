@@ -47,6 +47,8 @@ export async function handoffFactsFor(
     head: pr.head_sha,
   });
   const file = at ? await reads.file(github, path, at) : null;
+  // Where it was read: the evaluator job reads there, or shows none (checks/evaluator/inputs.ts).
+  facts.read_at_sha = at;
   if (!file) return facts;
   // Only a file that exists can be stale; its freshness needs the newest non-empty commit.
   let newest_change: HandoffFacts["newest_change"] = null;

@@ -3,6 +3,7 @@
  * backend in STORE_BACKENDS (test/support/store.ts).
  */
 import { describe, expect, it } from "vitest";
+import type { EvaluationInput } from "../../../schemas/evaluation.js";
 import {
   evaluation,
   type OpenContractDatabase,
@@ -79,6 +80,21 @@ function evaluationStoreContract(
       expect(stored).toEqual({ id: stored.id, ...over });
       const reader = await t.connect();
       expect(await reader.listEvaluations({ ...PR, treeSha: TREE_1 })).toEqual([stored]);
+    });
+
+    it("keep the base commit each evaluation was judged against; refuse one without it", async () => {
+      const store = t.port;
+      const onMain = await store.appendEvaluation(evaluation());
+      const onEvil = await store.appendEvaluation(evaluation({ base_sha: SHA_B }));
+      const reader = await t.connect();
+      expect((await reader.listEvaluations(PR)).map((e) => e.base_sha)).toEqual([
+        onMain.base_sha,
+        SHA_B,
+      ]);
+      expect(onEvil.base_sha).toBe(SHA_B);
+      const unbound = { ...evaluation(), base_sha: null } as unknown as EvaluationInput;
+      await expect(store.appendEvaluation(unbound)).rejects.toThrow(InvalidInputError);
+      expect(await store.listEvaluations(PR)).toHaveLength(2);
     });
 
     it("refuse a verdict outside the schema, writing nothing", async () => {

@@ -46,7 +46,7 @@ function observationStoreContract(
       );
     });
 
-    it("lists the heads of a pull request first seen at or after a time, once each, as instants", async () => {
+    it("knows the head and base each pull request was seen with last, a head it moved back to included, as instants", async () => {
       const store = t.port;
       const seen = (
         head_sha: string,
@@ -61,29 +61,39 @@ function observationStoreContract(
           base_ref,
           observed_at,
         });
+      const main = (head_sha: string) => ({ head_sha, base_ref: "main" });
+      expect(await store.newestHead(PR)).toBeNull();
       await seen(SHA_A, 12, "2025-01-01T10:00:00.000Z");
       await seen(SHA_B, 12, "2025-01-01T11:00:00.000Z");
-      // Back to A: its first sighting is what counts, so A is not new after 10:30.
+      expect(await store.newestHead(PR)).toEqual(main(SHA_B));
+      // Back to A, seen before: the newest again (its first sighting is not what counts here).
       await seen(SHA_A, 12, "2025-01-01T12:00:00.000Z");
-      // 12:30Z, written at +02:00.
-      await seen(SHA_C, 12, "2025-01-01T14:30:00.000+02:00");
-      await seen(SHA_C, 13, "2025-01-01T09:00:00.000Z");
-      // Retargeted: the same head under another base is new.
-      await seen(SHA_C, 12, "2025-01-01T12:45:00.000Z", "release");
-      const since = (at: string) => store.listHeadsSeenSince({ ...PR, since: at });
-      const main = (head_sha: string) => ({ head_sha, base_ref: "main" });
-      const release = { head_sha: SHA_C, base_ref: "release" };
-      expect(await since("2025-01-01T10:30:00.000Z")).toEqual([main(SHA_B), main(SHA_C), release]);
-      expect(await since("2025-01-01T11:00:00.000Z")).toEqual([main(SHA_B), main(SHA_C), release]);
-      expect(await since("2025-01-01T13:40:00+01:00")).toEqual([release]);
-      expect(await since("2025-01-01T13:00:00.000Z")).toEqual([]);
-      expect(await since("2025-01-01T00:00:00.000Z")).toEqual([
-        main(SHA_A),
-        main(SHA_B),
-        main(SHA_C),
-        release,
-      ]);
-      await expect(since("soon")).rejects.toThrow(/heads seen since/);
+      expect(await store.newestHead(PR)).toEqual(main(SHA_A));
+      // Retargeted: the same head under another base.
+      await seen(SHA_A, 12, "2025-01-01T12:30:00.000Z", "release");
+      expect(await store.newestHead(PR)).toEqual({ head_sha: SHA_A, base_ref: "release" });
+      // Older, though its text sorts after (12:15Z written at +02:00): it changes nothing.
+      await seen(SHA_C, 12, "2025-01-01T14:15:00.000+02:00");
+      expect(await store.newestHead(PR)).toEqual({ head_sha: SHA_A, base_ref: "release" });
+      // Newer, though its text sorts before (12:45Z written at -01:00).
+      await seen(SHA_C, 12, "2025-01-01T11:45:00.000-01:00");
+      expect(await store.newestHead(PR)).toEqual(main(SHA_C));
+      // Another pull request's heads are its own; the first sightings are all still listed.
+      await seen(SHA_B, 13, "2025-01-01T13:00:00.000Z");
+      expect(await store.newestHead(PR)).toEqual(main(SHA_C));
+      expect(await store.newestHead({ ...PR, pullNumber: 13 })).toEqual(main(SHA_B));
+      expect(await store.listHeadObservations({ repository: "octo/repo", headSha: SHA_A })).toEqual(
+        [
+          { pull_number: 12, base_ref: "main" },
+          { pull_number: 12, base_ref: "release" },
+        ],
+      );
+      await expect(store.newestHead({ ...PR, pullNumber: 0 })).rejects.toThrow(
+        /newest head's pull request/,
+      );
+      await expect(store.newestHead({ repository: "", pullNumber: 12 })).rejects.toThrow(
+        /newest head's pull request/,
+      );
     });
 
     it("records a test merge commit once per head, listed oldest first", async () => {

@@ -1,4 +1,7 @@
-/** Evaluations: append-only, one per evaluator call; a verdict binds to the tree it judged. */
+/**
+ * Evaluations: append-only, one per evaluator call; a verdict binds to the tree it judged, on the
+ * base commit it judged it against.
+ */
 import type { Evaluation, EvaluationInput } from "../../../schemas/evaluation.js";
 import type { PullRequestKey } from "./keys.js";
 

@@ -1,7 +1,8 @@
 /**
  * Facts GitHub showed agate, kept because GitHub forgets or does not say them later: the test
  * merge commits reported for a head (what a record may have tested besides the head), the
- * pull requests and bases a head was seen in (a head in two of them cannot be told apart), and
+ * pull requests and bases a head was seen in (a head in two of them cannot be told apart), the
+ * head and base each pull request was seen with last (what the evaluator job compares with), and
  * the newest view of each pull request a pass acted on (so an older webhook is never believed
  * over it).
  */
@@ -22,16 +23,19 @@ export interface ObservationStore {
   recordMergeCommit(observation: MergeCommitObservation): Promise<void>;
   /** Merge SHAs observed for the head, oldest first. */
   listMergeCommits(query: HeadKey): Promise<string[]>;
-  /** Idempotent per head, pull request and base. */
+  /**
+   * Kept once per head, pull request and base (its first sighting). It becomes the pull
+   * request's newest head too, unless the one kept there is newer (times compared as instants).
+   */
   recordHeadObservation(observation: HeadObservation): Promise<void>;
   /** Every pull request and base the head was seen in, oldest first. */
   listHeadObservations(query: { repository: string; headSha: string }): Promise<HeadSighting[]>;
   /**
-   * The heads and bases of the pull request first seen at or after `since` (an ISO time,
-   * compared as an instant), once each, oldest first: whether its head moved on, or it was
-   * retargeted, after a pass read it.
+   * The head and base the pull request was seen with last (a head it moved back to included),
+   * or null when none was seen: whether its head moved on, or it was retargeted, after a pass
+   * read it.
    */
-  listHeadsSeenSince(query: PullRequestKey & { since: string }): Promise<HeadAndBase[]>;
+  newestHead(query: PullRequestKey): Promise<HeadAndBase | null>;
   /**
    * Keeps the sighting when it is at least as new (GitHub's `updated_at`) as the one kept; an
    * older one changes nothing.

@@ -10,9 +10,7 @@
  * round-trip byte for byte, as SQLite's text does); ids are bigint identities (never reused);
  * append-only tables refuse UPDATE, DELETE and TRUNCATE in triggers.
  */
-import type pg from "pg";
-import { DatabaseTooNewError, MigrationMismatchError } from "../errors.js";
-import type { Migration, MigrationOutcome } from "../migrations.js";
+import type { Migration } from "../migrations.js";
 
 /** Triggers that make a table append-only in the database itself (TRUNCATE too: it skips row triggers). */
 function appendOnly(table: string, what: string): string {
@@ -528,61 +526,24 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX head_observations_by_pull ON head_observations (repository, pull_number);
     `,
   },
-];
-
-/** Any constant pair: serialises migrations of one schema across processes and replicas. */
-const MIGRATION_LOCK = 0x61676174; // "agat"
-
-/**
- * Brings the schema up to the newest migration in one transaction (PostgreSQL's DDL is
- * transactional: a failing migration leaves nothing behind). An advisory lock on the schema is
- * taken before the version is read, so replicas starting together migrate once: the others
- * wait, then find the work done.
- */
-export async function migratePostgres(
-  client: pg.ClientBase,
-  location: string,
-  now: () => Date,
-  migrations: readonly Migration[] = POSTGRES_MIGRATIONS,
-): Promise<MigrationOutcome> {
-  await client.query("BEGIN");
-  try {
-    await client.query("SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))", [
-      MIGRATION_LOCK,
-    ]);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version integer PRIMARY KEY,
-      name text NOT NULL,
-      applied_at timestamptz NOT NULL
-    )`);
-    const applied = (
-      await client.query<{ version: number; name: string }>(
-        "SELECT version, name FROM schema_migrations ORDER BY version",
-      )
-    ).rows;
-    const newest = migrations.at(-1)?.version ?? 0;
-    const from = applied.at(-1)?.version ?? 0;
-    if (from > newest) throw new DatabaseTooNewError(location, from, newest);
-    for (const row of applied) {
-      const known = migrations.find((m) => m.version === row.version);
-      if (known?.name !== row.name) {
-        throw new MigrationMismatchError(location, row.version, row.name, known?.name ?? "(none)");
-      }
-    }
-    const done: number[] = [];
-    for (const migration of migrations) {
-      if (migration.version <= from) continue;
-      await client.query(migration.up);
-      await client.query(
-        "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
-        [migration.version, migration.name, now().toISOString()],
+  {
+    version: 12,
+    name: "evaluations bound to their base, each pull request's newest head",
+    up: `
+      ALTER TABLE evaluations ADD COLUMN base_sha text CHECK (base_sha <> '');
+      CREATE TABLE pull_request_heads (
+        repository text NOT NULL,
+        pull_number integer NOT NULL CHECK (pull_number > 0),
+        head_sha text NOT NULL,
+        base_ref text NOT NULL CHECK (base_ref <> ''),
+        observed_at text NOT NULL,
+        PRIMARY KEY (repository, pull_number)
       );
-      done.push(migration.version);
-    }
-    await client.query("COMMIT");
-    return { from, to: done.at(-1) ?? from, applied: done };
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  }
-}
+      INSERT INTO pull_request_heads (repository, pull_number, head_sha, base_ref, observed_at)
+      SELECT DISTINCT ON (repository, pull_number)
+        repository, pull_number, head_sha, base_ref, observed_at FROM head_observations
+      ORDER BY repository, pull_number, observed_at::timestamptz DESC,
+        head_sha COLLATE "C" DESC, base_ref COLLATE "C" DESC;
+    `,
+  },
+];

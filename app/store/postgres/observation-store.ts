@@ -2,7 +2,7 @@
  * The ObservationStore port on PostgreSQL (../ports/observation-store.ts says what it promises).
  * Text is ordered COLLATE "C": byte order, as SQLite sorts, whatever the database's locale.
  */
-import type { HeadAndBase, HeadSighting, ObservationStore } from "../ports/observation-store.js";
+import type { HeadSighting, ObservationStore } from "../ports/observation-store.js";
 import * as observationRows from "../rows/observation-store.js";
 import type { PostgresContext } from "./context.js";
 
@@ -29,7 +29,21 @@ export class PostgresObservationStore implements ObservationStore {
   };
 
   recordHeadObservation: ObservationStore["recordHeadObservation"] = async (observation) => {
-    await this.#keep("head_observations", observationRows.headObservationInput(observation));
+    const seen = observationRows.headObservationInput(observation);
+    const { sql, values } = observationRows.keepOnce("head_observations", seen, (n) => `$${n}`);
+    await this.c.tx(async (client) => {
+      await this.c.query(sql, values, client);
+      await this.c.query(
+        `INSERT INTO pull_request_heads (${observationRows.NEWEST_HEAD_COLUMNS})
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (repository, pull_number) DO UPDATE SET
+           head_sha = excluded.head_sha, base_ref = excluded.base_ref,
+           observed_at = excluded.observed_at
+         WHERE excluded.observed_at::timestamptz >= pull_request_heads.observed_at::timestamptz`,
+        observationRows.newestHeadValues(seen),
+        client,
+      );
+    });
   };
 
   listHeadObservations: ObservationStore["listHeadObservations"] = async (query) => {
@@ -41,15 +55,12 @@ export class PostgresObservationStore implements ObservationStore {
     );
   };
 
-  listHeadsSeenSince: ObservationStore["listHeadsSeenSince"] = async (query) => {
-    return this.c.rows<HeadAndBase>(
-      `SELECT head_sha, base_ref FROM head_observations
-       WHERE repository = $1 AND pull_number = $2
-       GROUP BY head_sha, base_ref
-       HAVING min(observed_at::timestamptz) >= $3::timestamptz
-       ORDER BY min(observed_at::timestamptz), head_sha COLLATE "C", base_ref COLLATE "C"`,
-      observationRows.headsSinceParams(query),
+  newestHead: ObservationStore["newestHead"] = async (query) => {
+    const [row] = await this.c.rows(
+      "SELECT head_sha, base_ref FROM pull_request_heads WHERE repository = $1 AND pull_number = $2",
+      observationRows.newestHeadParams(query),
     );
+    return observationRows.newestHeadFromRow(row, query);
   };
 
   recordPullRequestSighting: ObservationStore["recordPullRequestSighting"] = async (sighting) => {

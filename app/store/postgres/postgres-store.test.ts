@@ -13,6 +13,7 @@ import {
   HOUR,
   job,
   overBudgetEvaluation,
+  paramsBefore12,
   payloadOf,
   recordInput,
   SHA_B,
@@ -20,8 +21,8 @@ import {
 } from "../../../test/support/store.js";
 import { DatabaseTooNewError, MigrationMismatchError, StoreError } from "../errors.js";
 import { MIGRATIONS } from "../migrations.js";
-import { evaluationParams } from "../rows/evaluation-store.js";
-import { migratePostgres, POSTGRES_MIGRATIONS } from "./migrations.js";
+import { migratePostgres } from "./migrate.js";
+import { POSTGRES_MIGRATIONS } from "./migrations.js";
 import { PostgresStore } from "./postgres-store.js";
 
 let database: Awaited<ReturnType<typeof freshPostgresDatabase>>;
@@ -83,14 +84,14 @@ describe("PostgreSQL migration 11", () => {
     const insert = `INSERT INTO evaluations (repository, pull_number, head_sha, tree_sha,
       config_digest, run, outcome, status, at, recorded_at)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
-    const params = (e: typeof old) => evaluationParams(e, e.at);
+    const params = (e: typeof old) => paramsBefore12(e, e.at);
     await raw.query(insert, params(old));
     const over = overBudgetEvaluation();
     await expect(raw.query(insert, params(over))).rejects.toThrow(/evaluations_status_check/);
 
     const store = await open();
     const key = { repository: old.repository, pullNumber: old.pull_number };
-    expect(await store.listEvaluations(key)).toEqual([{ id: 1, ...old }]);
+    expect(await store.listEvaluations(key)).toEqual([{ id: 1, ...old, base_sha: null }]);
     // The refused INSERT above took id 2 (a sequence is not rolled back).
     expect((await store.appendEvaluation(over)).id).toBe(3);
     await expect(raw.query("UPDATE evaluations SET status = 'verdict'")).rejects.toThrow(
@@ -99,6 +100,43 @@ describe("PostgreSQL migration 11", () => {
     await expect(
       raw.query(insert, [...params(over).slice(0, 7), "other", over.at, over.at]),
     ).rejects.toThrow(/evaluations_status_check/);
+  });
+});
+
+describe("PostgreSQL migration 12", () => {
+  it("binds evaluations to their base (those before have none) and starts each pull request's newest head from its observations", async () => {
+    await migratePostgres(raw, "test", () => new Date(), POSTGRES_MIGRATIONS.slice(0, 11));
+    const old = evaluation();
+    await raw.query(
+      `INSERT INTO evaluations (repository, pull_number, head_sha, tree_sha, config_digest, run,
+         outcome, status, at, recorded_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      paramsBefore12(old, old.at),
+    );
+    const seen = (head: string, pull: number, base: string, at: string) =>
+      raw.query(
+        `INSERT INTO head_observations (repository, head_sha, pull_number, base_ref, observed_at)
+         VALUES ('octo/repo', $1, $2, $3, $4)`,
+        [head, pull, base, at],
+      );
+    // Pull request 12: A, then B; the newest is B, though A's text sorts after (+02:00).
+    await seen("a".repeat(40), 12, "main", "2025-01-01T11:30:00.000+02:00");
+    await seen("b".repeat(40), 12, "main", "2025-01-01T10:00:00.000Z");
+    await seen("c".repeat(40), 13, "release", "2025-01-01T09:00:00.000Z");
+
+    const store = await open();
+    const key = { repository: old.repository, pullNumber: old.pull_number };
+    expect(await store.listEvaluations(key)).toEqual([{ id: 1, ...old, base_sha: null }]);
+    const bound = await store.appendEvaluation(evaluation({ base_sha: "e".repeat(40) }));
+    expect((await store.listEvaluations(key)).at(-1)).toEqual(bound);
+    expect(await store.newestHead({ repository: "octo/repo", pullNumber: 12 })).toEqual({
+      head_sha: "b".repeat(40),
+      base_ref: "main",
+    });
+    expect(await store.newestHead({ repository: "octo/repo", pullNumber: 13 })).toEqual({
+      head_sha: "c".repeat(40),
+      base_ref: "release",
+    });
+    await expect(raw.query("UPDATE evaluations SET base_sha = 'x'")).rejects.toThrow(/append-only/);
   });
 });
 

@@ -25,7 +25,7 @@ import { PostgresEntryMentions } from "./entry-mention-store.js";
 import { PostgresEntryStore } from "./entry-store.js";
 import { PostgresEvaluationStore } from "./evaluation-store.js";
 import { PostgresJobQueue } from "./job-queue.js";
-import { migratePostgres } from "./migrations.js";
+import { migratePostgres } from "./migrate.js";
 import { PostgresObservationStore } from "./observation-store.js";
 import { PostgresOverrideStore } from "./override-store.js";
 import { PostgresRecordStore } from "./record-store.js";

@@ -2,27 +2,47 @@
  * What the store keeps of GitHub's state, on either backend: the inputs checked, the observations
  * kept once, sightings and check runs read back.
  */
-import { isoDateTimeSchema } from "../../../schemas/primitives.js";
 import {
   type AgateCheckRun,
   agateCheckRunSchema,
   checkRunEntrySchema,
+  type HeadObservation,
   headObservationSchema,
   mergeCommitObservationSchema,
   type PullRequestSighting,
+  pullRequestKeySchema,
   pullRequestSightingSchema,
 } from "../../../schemas/store.js";
 import { CorruptRowError } from "../errors.js";
 import type { PullRequestKey } from "../ports/keys.js";
+import type { HeadAndBase } from "../ports/observation-store.js";
 import { inputOf, parseInput, parseRow } from "../validate.js";
 
-/** listHeadsSeenSince's parameters, in order: its time checked, so a typo is an error. */
-export function headsSinceParams(query: PullRequestKey & { since: string }) {
-  return [
-    query.repository,
-    query.pullNumber,
-    parseInput(isoDateTimeSchema, query.since, "heads seen since"),
-  ];
+/** newestHead's parameters, in order: the key checked, so a typo is an error, not "none seen". */
+export function newestHeadParams(query: PullRequestKey) {
+  const key = parseInput(pullRequestKeySchema, query, "newest head's pull request");
+  return [key.repository, key.pullNumber];
+}
+
+/** The row newestHead read, as its domain shape; null when there is none. */
+export function newestHeadFromRow(row: unknown, query: PullRequestKey): HeadAndBase | null {
+  return row === undefined
+    ? null
+    : parseRow(
+        newestHeadSchema,
+        row,
+        "pull_request_heads",
+        `${query.repository}#${query.pullNumber}`,
+      );
+}
+
+const newestHeadSchema = headObservationSchema.pick({ head_sha: true, base_ref: true });
+
+/** A head observation's values for pull_request_heads, in the order of its columns. */
+export const NEWEST_HEAD_COLUMNS = "repository, pull_number, head_sha, base_ref, observed_at";
+export function newestHeadValues(observation: HeadObservation) {
+  const o = observation;
+  return [o.repository, o.pull_number, o.head_sha, o.base_ref, o.observed_at];
 }
 
 export const SIGHTING_COLUMNS = "repository, pull_number, updated_at, digest, observed_at";

@@ -1,5 +1,5 @@
 /** The ObservationStore port on SQLite (../ports/observation-store.ts says what it promises). */
-import type { HeadAndBase, HeadSighting, ObservationStore } from "../ports/observation-store.js";
+import type { HeadSighting, ObservationStore } from "../ports/observation-store.js";
 import * as observationRows from "../rows/observation-store.js";
 import type { SqliteContext } from "./context.js";
 
@@ -26,7 +26,21 @@ export class SqliteObservationStore implements ObservationStore {
   };
 
   recordHeadObservation: ObservationStore["recordHeadObservation"] = async (observation) => {
-    this.#keep("head_observations", observationRows.headObservationInput(observation));
+    const seen = observationRows.headObservationInput(observation);
+    const { sql, values } = observationRows.keepOnce("head_observations", seen, () => "?");
+    this.c.write(() => {
+      this.c.sql(sql).run(...values);
+      this.c
+        .sql(
+          `INSERT INTO pull_request_heads (${observationRows.NEWEST_HEAD_COLUMNS})
+           VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (repository, pull_number) DO UPDATE SET
+             head_sha = excluded.head_sha, base_ref = excluded.base_ref,
+             observed_at = excluded.observed_at
+           WHERE unixepoch(excluded.observed_at, 'subsec') >= unixepoch(observed_at, 'subsec')`,
+        )
+        .run(...observationRows.newestHeadValues(seen));
+    });
   };
 
   listHeadObservations: ObservationStore["listHeadObservations"] = async (query) => {
@@ -38,16 +52,13 @@ export class SqliteObservationStore implements ObservationStore {
       .all(query.repository, query.headSha) as HeadSighting[];
   };
 
-  listHeadsSeenSince: ObservationStore["listHeadsSeenSince"] = async (query) => {
-    return this.c
+  newestHead: ObservationStore["newestHead"] = async (query) => {
+    const row = this.c
       .sql(
-        `SELECT head_sha, base_ref FROM head_observations
-       WHERE repository = ? AND pull_number = ?
-       GROUP BY head_sha, base_ref
-       HAVING min(unixepoch(observed_at, 'subsec')) >= unixepoch(?, 'subsec')
-       ORDER BY min(unixepoch(observed_at, 'subsec')), head_sha, base_ref`,
+        "SELECT head_sha, base_ref FROM pull_request_heads WHERE repository = ? AND pull_number = ?",
       )
-      .all(...observationRows.headsSinceParams(query)) as HeadAndBase[];
+      .get(...observationRows.newestHeadParams(query));
+    return observationRows.newestHeadFromRow(row, query);
   };
 
   recordPullRequestSighting: ObservationStore["recordPullRequestSighting"] = async (sighting) => {
