@@ -52,6 +52,20 @@ describe("selectGate", () => {
     });
   });
 
+  it("matches labels as GitHub names them, whatever their case: a config's `agent` gates `Agent`", () => {
+    expect(selectGate(gate, pr({ head_ref: "feature/x", labels: ["Agent"] }), false)).toEqual({
+      gated: true,
+      reason: "it carries the label Agent (gate.labels)",
+    });
+    expect(
+      selectGate(
+        { ...gate, labels: ["AI-Written"] },
+        pr({ head_ref: "feature/x", labels: ["ai-written"] }),
+        false,
+      ).gated,
+    ).toBe(true);
+  });
+
   it("once gated stays gated: removing the label or renaming nothing frees it", () => {
     expect(selectGate(gate, pr({ labels: [] }), true)).toEqual({
       gated: true,

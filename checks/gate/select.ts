@@ -24,7 +24,10 @@ export function selectGate(
   const author = pr.author.login.toLowerCase();
   const listed = gate.authors.find((login) => login.toLowerCase() === author);
   if (listed) return { gated: true, reason: `author ${pr.author.login} is listed in gate.authors` };
-  const label = pr.labels.find((name) => gate.labels.includes(name));
+  // GitHub treats label names case-insensitively (one repository cannot hold both spellings), so
+  // a config naming `agent` must gate a pull request labelled `Agent`: comparing exactly failed open.
+  const wanted = new Set(gate.labels.map((name) => name.toLowerCase()));
+  const label = pr.labels.find((name) => wanted.has(name.toLowerCase()));
   if (label) return { gated: true, reason: `it carries the label ${label} (gate.labels)` };
   const branch = gate.branches.find((glob) => picomatch.isMatch(pr.head_ref, glob, { dot: true }));
   if (branch)
