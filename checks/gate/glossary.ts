@@ -32,7 +32,7 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
   {
     term: "Override",
     definition:
-      "A maintainer (write access, not the author, not a bot) accepted this exact head with `/agate accept <sha> <why>`. It stands over every other requirement, which the summary still shows as set aside; any push or retarget voids it.",
+      "A maintainer (a person listed in `escalation.maintainers` or in a team listed there; with none listed, anyone with write access; never a bot, never the author) accepted this exact head with `/agate accept <sha> <why>`. It stands over every other requirement, which the summary still shows as set aside; any push or retarget voids it.",
   },
   {
     term: "Handoff entry",
