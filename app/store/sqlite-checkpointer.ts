@@ -7,14 +7,18 @@
  * whose commit crossed it waited for some 400 pages copied and a second fsync, and every
  * delivery paid about 60-80 µs of CPU for it (docs/performance.md).
  *
- * Here a worker thread with a connection of its own runs `wal_checkpoint(PASSIVE)` a moment after
- * commits: it never waits for the writer nor makes it wait, and its connection is synchronous =
- * FULL too, so the WAL is fsynced before it is copied and the file after, as SQLite's own
- * checkpoint does. Durability does not depend on it at all (the WAL holding a commit is on disk
- * before the commit returns). Should the thread die, or lag behind a writer that never pauses,
- * the writer's own autocheckpoint is the backstop: raised while the thread runs, restored if it
- * fails. The thread starts after a few commits only, so a store that writes little (tests, the
- * CLI) never starts one; it is unref'ed, so it never keeps a process alive.
+ * Here a worker thread with a connection of its own runs `wal_checkpoint(PASSIVE)` after commits:
+ * it never waits for the writer nor makes it wait, and its connection is synchronous = FULL too,
+ * so the WAL is fsynced before it is copied and the file after, as SQLite's own checkpoint does.
+ * Durability does not depend on it at all (the WAL holding a commit is on disk before the commit
+ * returns). The WAL starts over only when the writer begins a transaction with all of it copied;
+ * while deliveries keep coming the thread's checkpoint is never quite done by then, so the
+ * writer's autocheckpoint, raised to BACKSTOP_AUTOCHECKPOINT while the thread runs, is what
+ * restarts it: it then copies only what came since the thread's last checkpoint. So the WAL
+ * grows to about 32 MiB (8,000 pages) instead of 4. Should the thread fail, the writer's
+ * autocheckpoint goes back to SQLite's default. The thread starts after a few commits only, so a
+ * store that writes little (tests, the CLI) never starts one; it is unref'ed, so it never keeps a
+ * process alive.
  */
 import { once } from "node:events";
 import { createRequire } from "node:module";
