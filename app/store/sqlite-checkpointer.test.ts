@@ -7,6 +7,7 @@ import {
   runStoreChild,
   useTempDatabaseFile,
 } from "../../test/support/store.js";
+import { SqliteCheckpointer } from "./sqlite-checkpointer.js";
 import { SqliteStore } from "./sqlite-store.js";
 
 const record = (store: SqliteStore, id: string) => {
@@ -85,5 +86,26 @@ describe("SQLite checkpoints on their own thread", () => {
     await record(store, "d-1");
     expect(store.checkpoints()).toBeNull();
     await store.close();
+  });
+
+  it("hand checkpoints back to the writer when the thread fails, so the WAL stays bounded", async () => {
+    const file = databaseFile();
+    await SqliteStore.open(file).close();
+    const db = new Database(file);
+    db.pragma("journal_mode = WAL");
+    const checkpointer = new SqliteCheckpointer(db, file, {
+      busyTimeoutMs: 1000,
+      startAfterCommits: 1,
+      driver: "/nonexistent/better-sqlite3",
+    });
+    checkpointer.committed();
+    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(8000);
+    await until(() => checkpointer.state.failure !== null);
+    expect(checkpointer.state.failure?.message).toMatch(/checkpoint thread stopped/);
+    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
+    checkpointer.committed(); // ignored from now on: no second thread
+    expect(checkpointer.state.running).toBe(false);
+    await checkpointer.close();
+    db.close();
   });
 });

@@ -76,6 +76,8 @@ export interface CheckpointerOptions {
   busyTimeoutMs: number;
   /** Commits before the thread starts (tests start it at once). */
   startAfterCommits?: number;
+  /** The better-sqlite3 module the thread loads (tests hand it one that fails). */
+  driver?: string;
 }
 
 export class SqliteCheckpointer {
@@ -134,7 +136,7 @@ export class SqliteCheckpointer {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
-        driver: createRequire(import.meta.url).resolve("better-sqlite3"),
+        driver: this.#options.driver ?? createRequire(import.meta.url).resolve("better-sqlite3"),
         filename: this.#filename,
         busyTimeoutMs: this.#options.busyTimeoutMs,
         every: EVERY_COMMITS,
