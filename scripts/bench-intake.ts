@@ -17,7 +17,7 @@
  *   npx tsx scripts/bench-intake.ts [deliveries=500] [rounds=3]
  */
 import { randomUUID } from "node:crypto";
-import { closeSync, fdatasyncSync, openSync, writeSync } from "node:fs";
+import { closeSync, fdatasyncSync, openSync, readFileSync, writeSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { sign } from "@octokit/webhooks-methods";
@@ -57,8 +57,23 @@ async function requests(count: number): Promise<Request[]> {
   );
 }
 
-/** A batch's figures and the CPU this process spent on it per delivery (client and server). */
-type Run = PostedBatch & { cpuUs: number };
+/**
+ * A batch's figures and the CPU this process spent on it per delivery (client and server): all
+ * its threads, and the event loop's thread alone (agate's SQLite checkpoints run on a thread of
+ * their own, app/store/sqlite-checkpointer.ts).
+ */
+type Run = PostedBatch & { cpuUs: number; loopCpuUs: number };
+
+/** The CPU of this process's main thread, in µs (Linux: /proc, in clock ticks; NaN elsewhere). */
+function loopCpu(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
@@ -76,9 +91,14 @@ const ms = (value: number) => `${value.toFixed(2)} ms`;
  */
 async function run(url: string, list: Request[], parallel: number): Promise<Run> {
   const before = process.cpuUsage();
+  const loopBefore = loopCpu();
   const batch = await postInParallel(list, parallel, () => url);
   const used = process.cpuUsage(before);
-  return { ...batch, cpuUs: (used.user + used.system) / list.length };
+  return {
+    ...batch,
+    cpuUs: (used.user + used.system) / list.length,
+    loopCpuUs: (loopCpu() - loopBefore) / list.length,
+  };
 }
 
 /** What one durable commit of a delivery costs this disk at least: write its bytes, fdatasync. */
@@ -145,6 +165,7 @@ try {
       )} (rounds: ${runs.map((r) => r.p99.toFixed(1)).join(", ")})`;
     const ratio = median(ratios);
     const cpu = (runs: Run[]) => median(runs.map((r) => r.cpuUs));
+    const loop = (runs: Run[]) => median(runs.map((r) => r.loopCpuUs));
     const target = TARGET_RATIO[parallel] ?? 0.8;
     console.log(`${parallel} in flight (median of ${rounds} rounds):`);
     console.log(line("agate (recorded)", agateRuns));
@@ -152,6 +173,10 @@ try {
     console.log(
       `  CPU per delivery in this process (client included): agate ${cpu(agateRuns).toFixed(0)} µs, ` +
         `bare Probot ${cpu(bareRuns).toFixed(0)} µs: agate's own ${(cpu(agateRuns) - cpu(bareRuns)).toFixed(0)} µs`,
+    );
+    console.log(
+      `  of it on the event loop's thread: agate ${loop(agateRuns).toFixed(0)} µs, bare Probot ` +
+        `${loop(bareRuns).toFixed(0)} µs: agate's own ${(loop(agateRuns) - loop(bareRuns)).toFixed(0)} µs`,
     );
     console.log(
       `  agate / bare throughput: ${ratio.toFixed(2)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(", ")}; target >= ${target}: ${met(ratio >= target)})`,

@@ -12,8 +12,8 @@
  * time and build an authenticated client per delivery that the intake never uses (the profile
  * in docs/performance.md); the workers use Probot for GitHub.
  */
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { payloadDigest } from "../store/delivery-input.js";
 import type { Store } from "../store/store.js";
 import type { Observe, Route } from "./routing.js";
 import type { RuntimeLog } from "./worker.js";
@@ -61,7 +61,8 @@ export class DeliveryConflictError extends Error {
   }
 }
 
-const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+/** The store checks the digest against the payload again; payloadDigest lets it find this one. */
+const sha256 = payloadDigest;
 
 const refusal = (status: number, error: Error): IntakeAnswer => ({
   status,

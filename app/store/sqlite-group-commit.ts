@@ -8,9 +8,12 @@
 import type Database from "better-sqlite3";
 import type { Flush, Outcome } from "./group-commit.js";
 
-export function sqliteGroupFlush<T>(db: Database.Database): Flush<() => T, T> {
-  return (writes) =>
-    db
+export function sqliteGroupFlush<T>(
+  db: Database.Database,
+  committed: () => void = () => {},
+): Flush<() => T, T> {
+  return (writes) => {
+    const outcomes = db
       .transaction(() =>
         writes.map((write): Outcome<T> => {
           // An I/O error can make SQLite roll back the whole transaction: a later write would
@@ -28,4 +31,7 @@ export function sqliteGroupFlush<T>(db: Database.Database): Flush<() => T, T> {
         }),
       )
       .immediate();
+    committed();
+    return outcomes;
+  };
 }

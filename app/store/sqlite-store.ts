@@ -22,6 +22,7 @@ import { SqliteObservationStore } from "./sqlite/observation-store.js";
 import { SqliteOverrideStore } from "./sqlite/override-store.js";
 import { SqliteRecordStore } from "./sqlite/record-store.js";
 import { SqliteWriteIntents } from "./sqlite/write-intent-ledger.js";
+import { SqliteCheckpointer } from "./sqlite-checkpointer.js";
 import type { Clock, Store } from "./store.js";
 
 export interface SqliteStoreOptions {
@@ -30,6 +31,8 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** How the database is named in error messages (the URL or path the user gave). */
   location?: string;
+  /** Commits before checkpoints move to their thread (sqlite-checkpointer.ts); tests lower it. */
+  checkpointThreadAfter?: number;
 }
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -60,9 +63,17 @@ function whenNotBusy<T>(timeoutMs: number, fn: () => T): T {
 export class SqliteStore extends PortedStore implements Store {
   readonly #db: Database.Database;
   readonly #deliveries: SqliteDeliveryLog;
+  readonly #checkpointer: SqliteCheckpointer | null;
 
-  private constructor(db: Database.Database, now: Clock) {
-    const c = sqliteContext(db, now);
+  private constructor(db: Database.Database, now: Clock, options: SqliteStoreOptions) {
+    // A file's checkpoints run on a thread of their own; an in-memory database has no WAL.
+    const checkpointer = db.memory
+      ? null
+      : new SqliteCheckpointer(db, db.name, {
+          busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+          startAfterCommits: options.checkpointThreadAfter,
+        });
+    const c = sqliteContext(db, now, () => checkpointer?.committed());
     const deliveries = new SqliteDeliveryLog(c);
     super({
       deliveries,
@@ -80,6 +91,7 @@ export class SqliteStore extends PortedStore implements Store {
     });
     this.#db = db;
     this.#deliveries = deliveries;
+    this.#checkpointer = checkpointer;
   }
 
   /** Opens (creating if needed) and migrates the database at `filename` (or ":memory:"). */
@@ -129,7 +141,7 @@ export class SqliteStore extends PortedStore implements Store {
         { cause: error },
       );
     }
-    return new SqliteStore(db, now);
+    return new SqliteStore(db, now, options);
   }
 
   /** The connection's durability settings as SQLite reports them, for start-up logs and tests. */
@@ -149,9 +161,15 @@ export class SqliteStore extends PortedStore implements Store {
     };
   }
 
+  /** The checkpoint thread's state (sqlite-checkpointer.ts), null for an in-memory database. */
+  checkpoints(): SqliteCheckpointer["state"] | null {
+    return this.#checkpointer?.state ?? null;
+  }
+
   async close(): Promise<void> {
     // Writes already accepted are committed (or refused) before the database closes.
     if (this.#db.open) await this.#deliveries.drain();
+    await this.#checkpointer?.close();
     if (this.#db.open) this.#db.close();
   }
 }

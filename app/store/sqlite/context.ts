@@ -17,6 +17,8 @@ export interface SqliteContext {
   sql(source: string): Database.Statement;
   /** `fn` in one immediate transaction. */
   write<T>(fn: () => T): T;
+  /** Called after each commit (the checkpoint thread's cue, ../sqlite-checkpointer.ts). */
+  committed(): void;
   nowIso(): string;
   /**
    * An append a dedupe key makes once (../ports/keys.ts), in one immediate transaction: `insert`
@@ -31,7 +33,11 @@ export interface SqliteContext {
   ): AppendedOnce;
 }
 
-export function sqliteContext(db: Database.Database, now: Clock): SqliteContext {
+export function sqliteContext(
+  db: Database.Database,
+  now: Clock,
+  committed: () => void = () => {},
+): SqliteContext {
   const statements = new Map<string, Database.Statement>();
   return {
     db,
@@ -44,7 +50,12 @@ export function sqliteContext(db: Database.Database, now: Clock): SqliteContext 
       }
       return statement;
     },
-    write: (fn) => db.transaction(fn).immediate(),
+    write: (fn) => {
+      const result = db.transaction(fn).immediate();
+      committed();
+      return result;
+    },
+    committed,
     nowIso: () => now().toISOString(),
     appendOnce(insert, values, select, dedupeKey) {
       return this.write(() => {

@@ -20,7 +20,7 @@ export class SqliteDeliveryLog implements DeliveryLog {
   readonly #batch: GroupCommit<() => RecordDeliveryResult, RecordDeliveryResult>;
 
   constructor(private readonly c: SqliteContext) {
-    this.#batch = new GroupCommit(sqliteGroupFlush(c.db));
+    this.#batch = new GroupCommit(sqliteGroupFlush(c.db, c.committed));
   }
 
   /** Writes already accepted, committed (or refused): before the database closes. */
