@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -176,35 +176,85 @@ export interface ShadowLocation {
   workTree: string;
 }
 
-interface GitOptions {
+export interface GitOptions {
   input?: string | Buffer | undefined;
   shadow?: ShadowLocation;
 }
 
-function runGit(cwd: string, args: string[], options: GitOptions): Buffer {
+/** The git process agate starts for `args`: the same for a synchronous and an asynchronous call. */
+function invocation(cwd: string, args: string[], options: GitOptions) {
   const root = workTreeRoot(options.shadow?.workTree ?? cwd);
   if (root) safeDirectories.add(root);
   const location = options.shadow
     ? [`--git-dir=${options.shadow.gitDir}`, `--work-tree=${options.shadow.workTree}`]
     : [];
-  const fullArgs = ["--no-pager", ...location, ...HARDENING_ARGS, ...args];
-  const executable = systemExecutable("git");
+  return {
+    root,
+    executable: systemExecutable("git"),
+    fullArgs: ["--no-pager", ...location, ...HARDENING_ARGS, ...args],
+  };
+}
+
+const failure = (cwd: string, args: string[], error: unknown) => {
+  const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
+  return new Error(`git ${args.join(" ")} failed in ${cwd}: ${stderr || (error as Error).message}`);
+};
+
+const MAX_BUFFER = 256 * 1024 * 1024;
+
+function runGit(cwd: string, args: string[], options: GitOptions): Buffer {
+  const { root, executable, fullArgs } = invocation(cwd, args, options);
   try {
     return withGitHome(root, (home) =>
       execFileSync(executable, fullArgs, {
         cwd,
         input: options.input,
         env: gitEnvironment(home),
-        maxBuffer: 256 * 1024 * 1024,
+        maxBuffer: MAX_BUFFER,
         stdio: ["pipe", "pipe", "pipe"],
       }),
     );
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
-    throw new Error(
-      `git ${args.join(" ")} failed in ${cwd}: ${stderr || (error as Error).message}`,
-    );
+    throw failure(cwd, args, error);
   }
+}
+
+/**
+ * runGit() without blocking the event loop, for the git agate starts while its bundle loads
+ * (action/early-git.ts): the same executable, arguments, environment and HOME, so the same
+ * hardening; only the waiting differs.
+ */
+export async function gitAsync(
+  where: string,
+  args: string[],
+  options: GitOptions = {},
+): Promise<Buffer> {
+  const cwd = options.shadow?.workTree ?? where;
+  const { root, executable, fullArgs } = invocation(cwd, args, options);
+  const home =
+    root === undefined || !ownedByAnother(root)
+      ? NO_HOME
+      : mkdtempSync(join(tmpdir(), "agate-git-"));
+  try {
+    if (home !== NO_HOME) writeFileSync(join(home, "config"), globalConfig());
+    return await new Promise<Buffer>((done, fail) => {
+      const child = execFile(
+        executable,
+        fullArgs,
+        { cwd, env: gitEnvironment(home), maxBuffer: MAX_BUFFER, encoding: "buffer" },
+        (error, stdout, stderr) =>
+          error ? fail(failure(cwd, args, Object.assign(error, { stderr }))) : done(stdout),
+      );
+      child.stdin?.end(options.input);
+    });
+  } finally {
+    if (home !== NO_HOME) rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** git() as bytes, against a shadow when `options.shadow` names one. */
+export function gitBuffer(cwd: string, args: string[], options: GitOptions = {}): Buffer {
+  return runGit(options.shadow?.workTree ?? cwd, args, options);
 }
 
 /** Runs git in `cwd` and returns its stdout; the error names the git command that failed. */
@@ -224,10 +274,26 @@ export interface GitObject {
  * reading them (a few ms each, more on a busy runner).
  */
 export function readObjects(cwd: string, names: string[]): (GitObject | null)[] {
+  return parseBatch(names, runGit(cwd, ["cat-file", "--batch"], { input: batchInput(names) }));
+}
+
+/** readObjects() without blocking the event loop (see gitAsync). */
+export async function readObjectsAsync(
+  cwd: string,
+  names: string[],
+): Promise<(GitObject | null)[]> {
+  const input = batchInput(names);
+  return parseBatch(names, await gitAsync(cwd, ["cat-file", "--batch"], { input }));
+}
+
+function batchInput(names: string[]): string {
   if (names.some((name) => /[\n\r]/.test(name))) {
     throw new Error(`an object name cannot contain a line break: ${JSON.stringify(names)}`);
   }
-  const out = runGit(cwd, ["cat-file", "--batch"], { input: `${names.join("\n")}\n` });
+  return `${names.join("\n")}\n`;
+}
+
+function parseBatch(names: string[], out: Buffer): (GitObject | null)[] {
   const objects: (GitObject | null)[] = [];
   let at = 0;
   for (const _ of names) {
