@@ -262,6 +262,9 @@ export function git(cwd: string, args: string[], input?: string): string {
   return runGit(cwd, args, { input }).toString("utf8");
 }
 
+/** The name readObjects reads the checked-out commit by. */
+export const HEAD_COMMIT = "HEAD^{commit}";
+
 export interface GitObject {
   sha: string;
   type: string;
@@ -286,14 +289,14 @@ export async function readObjectsAsync(
   return parseBatch(names, await gitAsync(cwd, ["cat-file", "--batch"], { input }));
 }
 
-function batchInput(names: string[]): string {
+export function batchInput(names: string[]): string {
   if (names.some((name) => /[\n\r]/.test(name))) {
     throw new Error(`an object name cannot contain a line break: ${JSON.stringify(names)}`);
   }
   return `${names.join("\n")}\n`;
 }
 
-function parseBatch(names: string[], out: Buffer): (GitObject | null)[] {
+export function parseBatch(names: string[], out: Buffer): (GitObject | null)[] {
   const objects: (GitObject | null)[] = [];
   let at = 0;
   for (const _ of names) {
