@@ -70,9 +70,7 @@ async function once(bundle: string): Promise<Run> {
       .find((line) => line.startsWith("agate-timings "))
       ?.slice("agate-timings ".length) ?? "[]",
   ) as [string, number][];
-  const [user = 0, system = 0] = (/agate-cpu (\S+) (\S+)/.exec(stderr) ?? [])
-    .slice(1)
-    .map(Number);
+  const [user = 0, system = 0] = (/agate-cpu (\S+) (\S+)/.exec(stderr) ?? []).slice(1).map(Number);
   return {
     wall,
     firstCommand: marks.find(([phase]) => phase === "snapshot")?.[1] ?? Number.NaN,
