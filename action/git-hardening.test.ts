@@ -13,7 +13,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GIT_ENV, makeRepo, type TestRepo } from "../test/support/git-repo.js";
-import { type EarlyGit, startEarlyGit } from "./early-git.js";
 import { type RunLog, runRequiredCommands } from "./required-commands.js";
 
 /**
@@ -65,50 +64,15 @@ function hooksDir(name: string): string {
   return dir;
 }
 
-/**
- * `early`: agate's git started as index.ts starts it, before the bundle loads (early-git.ts), with
- * `env` in this process's environment meanwhile; the run must take what it read.
- */
-async function run(
-  dir: string,
-  baseSha: string,
-  env: NodeJS.ProcessEnv = {},
-  options: { early?: boolean } = {},
-) {
-  const stateDir = join(dir, ".git", "agate");
-  let early: EarlyGit | undefined;
-  if (options.early) {
-    const saved = { ...process.env };
-    Object.assign(process.env, env);
-    try {
-      const started = startEarlyGit({
-        cwd: dir,
-        configPath: CONFIG,
-        baseSha,
-        gitDir: join(stateDir, "shadow-git"),
-      });
-      early = {
-        async take(target) {
-          const read = await started.take(target);
-          expect(read?.built).toBeDefined();
-          return read;
-        },
-        discard: () => started.discard(),
-      };
-    } finally {
-      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
-      Object.assign(process.env, saved);
-    }
-  }
+async function run(dir: string, baseSha: string, env: NodeJS.ProcessEnv = {}) {
   const outcome = await runRequiredCommands({
     cwd: dir,
     configPath: CONFIG,
     baseSha,
     env: { PATH: process.env.PATH, ...GIT_ENV, ...env },
-    stateDir,
+    stateDir: join(dir, ".git", "agate"),
     log: quietLog,
     repository: "octo/repo",
-    ...(early ? { early } : {}),
   });
   if (outcome.kind !== "ran") throw new Error("expected the commands to run");
   return outcome.record;
@@ -192,64 +156,48 @@ describe("agate's git after a command rewrote .git", () => {
     expect(existsSync(join(repo.dir, ".git", "agate", "shadow-git"))).toBe(false);
   });
 
-  it.each([
-    ["while agate reads the base and binds the commit", false],
-    ["while agate's early git reads them as the bundle loads", true],
-  ])(
-    "a .git/config an earlier step armed, and GIT_* it exported, run nothing %s",
-    async (_, early) => {
-      markers = mkdtempSync(join(tmpdir(), "agate-markers-"));
-      const origin = makeRepo("agate-origin-");
-      const base = origin.commit({ [CONFIG]: config("echo ok"), "a.txt": "a\n" });
-      // A shallow clone without the base: agate fetches it, the one network call of its git.
-      const head = origin.commit({ "a.txt": "b\n" });
-      repo = makeRepo("agate-clone-");
-      repo.git("remote", "add", "origin", `file://${origin.dir}`);
-      repo.git("fetch", "--quiet", "--depth=1", "origin", head);
-      repo.git("checkout", "--quiet", "--detach", head);
-      const hooks = hooksDir("hooks");
-      for (const [key, value] of [
-        ["core.fsmonitor", trap("fsmonitor")],
-        ["core.hooksPath", hooks],
-        ["filter.evil.clean", trap("filter-clean")],
-        ["diff.evil.textconv", trap("textconv")],
-        ["remote.origin.uploadpack", trap("uploadpack")],
-        ["credential.helper", `!${trap("credential")}`],
-        ["core.alternateRefsCommand", trap("alternate-refs")],
-      ] as const) {
-        repo.git("config", key, value);
-      }
-      writeFileSync(join(repo.dir, ".gitattributes"), "* filter=evil diff=evil\n");
-      try {
-        // A fake git first on PATH: agate's git is the system's, never a PATH lookup.
-        const fakeGit = join(markers, "bin", "git");
-        writeFileSync(fakeGit, `#!/bin/sh\ntouch '${join(markers, "path-git")}'\nexit 1\n`);
-        chmodSync(fakeGit, 0o755);
-        const record = await run(
-          repo.dir,
-          base,
-          {
-            GIT_CONFIG_PARAMETERS: `'core.fsmonitor'='${trap("env-fsmonitor")}'`,
-            GIT_EXTERNAL_DIFF: trap("env-external-diff"),
-            GIT_SSH_COMMAND: trap("env-ssh"),
-            GIT_DIR: join(markers, "elsewhere"),
-            PATH: `${join(markers, "bin")}:${process.env.PATH}`,
-          },
-          { early },
-        );
-        expect(sprung()).toEqual([]);
-        expect(record.commands[0]?.output.tail).toBe("ok\n");
-        expect(record.tested).toMatchObject({
-          sha: head,
-          parents: [base],
-          clean_before: false,
-          dirty_before: [".gitattributes"],
-        });
-      } finally {
-        origin.remove();
-      }
-    },
-  );
+  it("a .git/config an earlier step armed, and GIT_* it exported, run nothing while agate reads the base and binds the commit", async () => {
+    markers = mkdtempSync(join(tmpdir(), "agate-markers-"));
+    const origin = makeRepo("agate-origin-");
+    const base = origin.commit({ [CONFIG]: config("echo ok"), "a.txt": "a\n" });
+    // A shallow clone without the base: agate fetches it, the one network call of its git.
+    const head = origin.commit({ "a.txt": "b\n" });
+    repo = makeRepo("agate-clone-");
+    repo.git("remote", "add", "origin", `file://${origin.dir}`);
+    repo.git("fetch", "--quiet", "--depth=1", "origin", head);
+    repo.git("checkout", "--quiet", "--detach", head);
+    const hooks = hooksDir("hooks");
+    for (const [key, value] of [
+      ["core.fsmonitor", trap("fsmonitor")],
+      ["core.hooksPath", hooks],
+      ["filter.evil.clean", trap("filter-clean")],
+      ["diff.evil.textconv", trap("textconv")],
+      ["remote.origin.uploadpack", trap("uploadpack")],
+      ["credential.helper", `!${trap("credential")}`],
+      ["core.alternateRefsCommand", trap("alternate-refs")],
+    ] as const) {
+      repo.git("config", key, value);
+    }
+    writeFileSync(join(repo.dir, ".gitattributes"), "* filter=evil diff=evil\n");
+    try {
+      const record = await run(repo.dir, base, {
+        GIT_CONFIG_PARAMETERS: `'core.fsmonitor'='${trap("env-fsmonitor")}'`,
+        GIT_EXTERNAL_DIFF: trap("env-external-diff"),
+        GIT_SSH_COMMAND: trap("env-ssh"),
+        GIT_DIR: join(markers, "elsewhere"),
+      });
+      expect(sprung()).toEqual([]);
+      expect(record.commands[0]?.output.tail).toBe("ok\n");
+      expect(record.tested).toMatchObject({
+        sha: head,
+        parents: [base],
+        clean_before: false,
+        dirty_before: [".gitattributes"],
+      });
+    } finally {
+      origin.remove();
+    }
+  });
 });
 
 describe("agate's git in a container job", () => {

@@ -16,7 +16,6 @@ import { actionInputsSchema } from "../schemas/action.js";
 import { type CommandRecord, RECORD_FILE_NAME } from "../schemas/command-record.js";
 import { fetchShallow } from "./base-config.js";
 import { defaultsReader, TOKEN_ADVICE } from "./config-defaults.js";
-import type { EarlyGit } from "./early-git.js";
 import { FILE_COMMANDS } from "./environment.js";
 import { type EventContext, readEventContext } from "./event.js";
 import { systemExecutable } from "./git/executables.js";
@@ -40,15 +39,14 @@ import * as core from "./workflow-commands.js";
  * process's own environment, the one workflow-commands.ts reads inputs and file-command paths
  * from: the files agate empties after the commands must be the very files core then writes.
  */
-export async function run(early?: EarlyGit): Promise<void> {
+export async function run(): Promise<void> {
   refuseInspectorSignal();
-  // Where the commands will share agate's user, agate first closes what it can of its process;
-  // the early git's processes are waited for first (the process is replaced).
-  if (rootAccess().kind === "none") await becomeUndumpable(process.env, () => early?.discard());
+  // Where the commands will share agate's user, agate first closes what it can of its process.
+  if (rootAccess().kind === "none") becomeUndumpable(process.env);
   mark("load");
   const env = process.env;
   try {
-    await runAction(env, early);
+    await runAction(env);
     printTimings(env);
   } catch (error) {
     // Whatever the commands (if any ran) wrote to the file commands does not stand either.
@@ -59,8 +57,6 @@ export async function run(early?: EarlyGit): Promise<void> {
     }
     if (error instanceof ConfigurationError) annotate(error);
     core.setFailed(error instanceof Error ? error.message : String(error));
-  } finally {
-    await early?.discard();
   }
 }
 
@@ -80,7 +76,7 @@ function readInputs() {
   return parsed.data;
 }
 
-async function runAction(env: NodeJS.ProcessEnv, early: EarlyGit | undefined): Promise<void> {
+async function runAction(env: NodeJS.ProcessEnv): Promise<void> {
   // Resolved before anything else runs, from system directories only (never PATH).
   systemExecutable("git");
   systemExecutable("bash");
@@ -133,7 +129,6 @@ async function runAction(env: NodeJS.ProcessEnv, early: EarlyGit | undefined): P
       if (tracing) traces = await tracing.readTraces(cwd, traceInput, config.progress);
     },
     isolation: "commands-user",
-    early,
   });
   if (outcome.kind === "not-adopted") {
     core.info(

@@ -8,7 +8,6 @@ import type { Config } from "../schemas/config.js";
 import { AGATE_VERSION } from "../schemas/version.js";
 import { type ReadFileAtCommit, readConfigAtBase } from "./base-config.js";
 import { loadConfig, type ReadDefaults } from "./config-defaults.js";
-import type { EarlyGit } from "./early-git.js";
 import { commandEnvironment, runnerInfo, workflowRun } from "./environment.js";
 import { type GitObject, readObjects } from "./git/git.js";
 import {
@@ -22,7 +21,6 @@ import {
   changedBetween,
   HEAD_COMMIT,
   listed,
-  type TestedCommit,
   testedCommit,
   testedSnapshot,
 } from "./git/snapshot.js";
@@ -73,8 +71,6 @@ export interface RequiredCommandsOptions {
    * whether they run at all. Default (`agate run` on a person's machine): as the person running it.
    */
   isolation?: "commands-user";
-  /** The git started before the bundle loaded (early-git.ts), taken when it read for this run. */
-  early?: EarlyGit;
 }
 
 export type RequiredCommandsOutcome =
@@ -112,36 +108,20 @@ export async function runRequiredCommands(
 ): Promise<RequiredCommandsOutcome> {
   const { cwd, log } = options;
   const now = options.now ?? (() => new Date());
-  const gitDir = join(options.stateDir, "shadow-git");
-  const early = await options.early?.take({
-    cwd,
-    configPath: options.configPath,
-    baseSha: options.baseSha,
-    gitDir,
-  });
-  let base: Awaited<ReturnType<typeof readBase>>;
-  let commit: TestedCommit;
-  try {
-    base = await readBase(options, early?.objects);
-    if (base.kind === "not-adopted") {
-      early?.built?.shadow.remove();
-      return base;
-    }
-    await options.beforeCommands?.(base.config);
-    commit = testedCommit(cwd, base.head);
-  } catch (error) {
-    early?.built?.shadow.remove();
-    throw error;
-  }
+  const base = await readBase(options);
+  if (base.kind === "not-adopted") return base;
   const { config, digest } = base;
-  // Built before anything of the pull request's has run under agate (early, while the bundle
-  // loaded, or now): every later look at the work tree goes through it and never reads the
-  // repository's .git (see shadow-git.ts). The state before the first command comes from the
-  // same git process (nothing ran since).
-  const { shadow, state: before } =
-    early?.built?.sha === commit.sha
-      ? early.built
-      : createShadowGitWithState({ cwd, sha: commit.sha, gitDir });
+
+  await options.beforeCommands?.(config);
+  const commit = testedCommit(cwd, base.head);
+  // Built now, while nothing of the pull request's has run under agate: every later look at the
+  // work tree goes through it and never reads the repository's .git (see shadow-git.ts).
+  // The state before the first command comes from the same git process (nothing ran since).
+  const { shadow, state: before } = createShadowGitWithState({
+    cwd,
+    sha: commit.sha,
+    gitDir: join(options.stateDir, "shadow-git"),
+  });
   mark("snapshot");
   const env = commandEnvironment(options.env);
   let ran: { commands: CommandResult[]; state: WorkTreeState };
@@ -207,8 +187,6 @@ export async function runRequiredCommands(
  */
 async function readBase(
   options: RequiredCommandsOptions,
-  /** readObjects(cwd, [HEAD_COMMIT, configSpec]) as the early git read it. */
-  read?: (GitObject | null)[],
 ): Promise<
   | { kind: "not-adopted"; baseSha: string }
   | { kind: "read"; config: Config; digest: string; head: GitObject | undefined }
@@ -219,7 +197,7 @@ async function readBase(
   const configSpec = `${options.baseSha}:${options.configPath}`;
   const combined = !/[\n\r]/.test(configSpec);
   const [head, configObject] = combined
-    ? (read ?? readObjects(cwd, [HEAD_COMMIT, configSpec]))
+    ? readObjects(cwd, [HEAD_COMMIT, configSpec])
     : [undefined, undefined];
   const base = await readConfigAtBase({
     cwd,

@@ -41,12 +41,8 @@ const COPY_PREFIX = "agate-node-";
  * --disable-sigusr1 where Node knows it. Returns only when it did not: in the process already
  * executed that way (whose copy it deletes now, the kernel keeps what runs), or where it cannot
  * (no process.execve, a copy that cannot be made or executed), or when nothing asks for it.
- * `beforeExecute`: what must end before the process is replaced (child processes it waits for).
  */
-export async function becomeUndumpable(
-  env: NodeJS.ProcessEnv,
-  beforeExecute?: () => Promise<void> | undefined,
-): Promise<void> {
+export function becomeUndumpable(env: NodeJS.ProcessEnv): void {
   const copy = env.AGATE_UNDUMPABLE_NODE;
   if (copy && process.execPath === copy && basename(dirname(copy)).startsWith(COPY_PREFIX)) {
     rmSync(dirname(copy), { recursive: true, force: true });
@@ -56,7 +52,6 @@ export async function becomeUndumpable(
   const execve = (process as { execve?: (file: string, args: string[], env: object) => never })
     .execve;
   if (typeof execve !== "function" || process.platform !== "linux") return;
-  await beforeExecute?.();
   let dir: string | undefined;
   try {
     dir = mkdtempSync(join(env.RUNNER_TEMP || tmpdir(), COPY_PREFIX));

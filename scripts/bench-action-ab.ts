@@ -4,7 +4,8 @@
  * both alike, as root (the commands user made and removed in each run). Prints per bundle the
  * median wall time, the time until the first command could start (node start, load, config and
  * shadow: the first `snapshot` mark), and the CPU time of the whole process tree (user + system,
- * children included, from /usr/bin/time), with the load average. BENCH_NODE: the node to run them.
+ * children included, from /usr/bin/time), and the median of each round's difference B - A,
+ * with the load average. BENCH_NODE: the node to run them.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -98,4 +99,10 @@ for (const [bundle, done] of runs) {
     `${bundle}: wall ${median(done.map((r) => r.wall)).toFixed(1)} ms, first command could start at ${median(done.map((r) => r.firstCommand)).toFixed(1)} ms, CPU ${median(done.map((r) => r.cpu)).toFixed(0)} ms (medians)`,
   );
 }
+// Round by round, B minus A: the two runs of a round saw about the same machine.
+const pairs = (pick: (run: Run) => number) =>
+  median((runs.get(b) ?? []).map((run, i) => pick(run) - pick(runs.get(a)?.[i] ?? run)));
+console.log(
+  `B - A, median of the rounds' differences: wall ${pairs((r) => r.wall).toFixed(1)} ms, first command ${pairs((r) => r.firstCommand).toFixed(1)} ms, CPU ${pairs((r) => r.cpu).toFixed(0)} ms`,
+);
 console.log(`load average ${load()} at the end`);

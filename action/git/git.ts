@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -176,94 +176,41 @@ export interface ShadowLocation {
   workTree: string;
 }
 
-export interface GitOptions {
+interface GitOptions {
   input?: string | Buffer | undefined;
   shadow?: ShadowLocation;
 }
 
-/** The git process agate starts for `args`: the same for a synchronous and an asynchronous call. */
-function invocation(cwd: string, args: string[], options: GitOptions) {
+function runGit(cwd: string, args: string[], options: GitOptions): Buffer {
   const root = workTreeRoot(options.shadow?.workTree ?? cwd);
   if (root) safeDirectories.add(root);
   const location = options.shadow
     ? [`--git-dir=${options.shadow.gitDir}`, `--work-tree=${options.shadow.workTree}`]
     : [];
-  return {
-    root,
-    executable: systemExecutable("git"),
-    fullArgs: ["--no-pager", ...location, ...HARDENING_ARGS, ...args],
-  };
-}
-
-const failure = (cwd: string, args: string[], error: unknown) => {
-  const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
-  return new Error(`git ${args.join(" ")} failed in ${cwd}: ${stderr || (error as Error).message}`);
-};
-
-const MAX_BUFFER = 256 * 1024 * 1024;
-
-function runGit(cwd: string, args: string[], options: GitOptions): Buffer {
-  const { root, executable, fullArgs } = invocation(cwd, args, options);
+  const fullArgs = ["--no-pager", ...location, ...HARDENING_ARGS, ...args];
+  const executable = systemExecutable("git");
   try {
     return withGitHome(root, (home) =>
       execFileSync(executable, fullArgs, {
         cwd,
         input: options.input,
         env: gitEnvironment(home),
-        maxBuffer: MAX_BUFFER,
+        maxBuffer: 256 * 1024 * 1024,
         stdio: ["pipe", "pipe", "pipe"],
       }),
     );
   } catch (error) {
-    throw failure(cwd, args, error);
+    const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
+    throw new Error(
+      `git ${args.join(" ")} failed in ${cwd}: ${stderr || (error as Error).message}`,
+    );
   }
-}
-
-/**
- * runGit() without blocking the event loop, for the git agate starts while its bundle loads
- * (action/early-git.ts): the same executable, arguments, environment and HOME, so the same
- * hardening; only the waiting differs.
- */
-export async function gitAsync(
-  where: string,
-  args: string[],
-  options: GitOptions = {},
-): Promise<Buffer> {
-  const cwd = options.shadow?.workTree ?? where;
-  const { root, executable, fullArgs } = invocation(cwd, args, options);
-  const home =
-    root === undefined || !ownedByAnother(root)
-      ? NO_HOME
-      : mkdtempSync(join(tmpdir(), "agate-git-"));
-  try {
-    if (home !== NO_HOME) writeFileSync(join(home, "config"), globalConfig());
-    return await new Promise<Buffer>((done, fail) => {
-      const child = execFile(
-        executable,
-        fullArgs,
-        { cwd, env: gitEnvironment(home), maxBuffer: MAX_BUFFER, encoding: "buffer" },
-        (error, stdout, stderr) =>
-          error ? fail(failure(cwd, args, Object.assign(error, { stderr }))) : done(stdout),
-      );
-      child.stdin?.end(options.input);
-    });
-  } finally {
-    if (home !== NO_HOME) rmSync(home, { recursive: true, force: true });
-  }
-}
-
-/** git() as bytes, against a shadow when `options.shadow` names one. */
-export function gitBuffer(cwd: string, args: string[], options: GitOptions = {}): Buffer {
-  return runGit(options.shadow?.workTree ?? cwd, args, options);
 }
 
 /** Runs git in `cwd` and returns its stdout; the error names the git command that failed. */
 export function git(cwd: string, args: string[], input?: string): string {
   return runGit(cwd, args, { input }).toString("utf8");
 }
-
-/** The name readObjects reads the checked-out commit by. */
-export const HEAD_COMMIT = "HEAD^{commit}";
 
 export interface GitObject {
   sha: string;
@@ -277,26 +224,10 @@ export interface GitObject {
  * reading them (a few ms each, more on a busy runner).
  */
 export function readObjects(cwd: string, names: string[]): (GitObject | null)[] {
-  return parseBatch(names, runGit(cwd, ["cat-file", "--batch"], { input: batchInput(names) }));
-}
-
-/** readObjects() without blocking the event loop (see gitAsync). */
-export async function readObjectsAsync(
-  cwd: string,
-  names: string[],
-): Promise<(GitObject | null)[]> {
-  const input = batchInput(names);
-  return parseBatch(names, await gitAsync(cwd, ["cat-file", "--batch"], { input }));
-}
-
-export function batchInput(names: string[]): string {
   if (names.some((name) => /[\n\r]/.test(name))) {
     throw new Error(`an object name cannot contain a line break: ${JSON.stringify(names)}`);
   }
-  return `${names.join("\n")}\n`;
-}
-
-export function parseBatch(names: string[], out: Buffer): (GitObject | null)[] {
+  const out = runGit(cwd, ["cat-file", "--batch"], { input: `${names.join("\n")}\n` });
   const objects: (GitObject | null)[] = [];
   let at = 0;
   for (const _ of names) {

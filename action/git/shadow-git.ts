@@ -18,8 +18,14 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join, resolve } from "node:path";
-import { gitShadow, gitShadowBuffer, type ShadowLocation, userExcludesFile } from "./git.js";
-import { type GitRequest, type GitSteps, runNow } from "./git-steps.js";
+import {
+  git,
+  gitMaybe,
+  gitShadow,
+  gitShadowBuffer,
+  type ShadowLocation,
+  userExcludesFile,
+} from "./git.js";
 
 /**
  * A git dir of agate's own for the work tree under test, built before the first command runs and
@@ -81,7 +87,7 @@ export interface ShadowGitOptions {
 
 /** Builds the shadow. Call it before the first command: it reads the repository's `.git`. */
 export function createShadowGit(options: ShadowGitOptions): ShadowGit {
-  return runNow(options.cwd, shadowSteps(options, false)).shadow;
+  return buildShadow(options, false).shadow;
 }
 
 /**
@@ -89,39 +95,11 @@ export function createShadowGit(options: ShadowGitOptions): ShadowGit {
  * `ls-files` (the cached entries name the submodules, the modified and other ones the state):
  * a git process fewer before the first command.
  */
-export function createShadowGitWithState(options: ShadowGitOptions): ShadowWithState {
-  return runNow(options.cwd, shadowWithStateSteps(options));
-}
-
-export interface ShadowWithState {
+export function createShadowGitWithState(options: ShadowGitOptions): {
   shadow: ShadowGit;
   state: WorkTreeState;
-}
-
-/** The git processes that locate the repository and list its core.* settings, run together. */
-export const LOCATE_REQUESTS: GitRequest[] = [
-  {
-    args: [
-      "rev-parse",
-      "--show-toplevel",
-      "--absolute-git-dir",
-      "--git-common-dir",
-      "--show-object-format",
-    ],
-  },
-  // Read as text, never run: `config --get-regexp` prints values.
-  { args: ["config", "-z", "--get-regexp", "^core\\."], maybe: true },
-];
-
-/**
- * createShadowGitWithState() as steps (git-steps.ts), for agate's early git (action/early-git.ts),
- * which answers LOCATE_REQUESTS itself, together with its own read: `located`.
- */
-export function* shadowWithStateSteps(
-  options: ShadowGitOptions,
-  located?: (Buffer | undefined)[],
-): GitSteps<ShadowWithState> {
-  const { shadow, paths } = yield* shadowSteps(options, true, located);
+} {
+  const { shadow, paths } = buildShadow(options, true);
   try {
     return { shadow, state: stateOf(shadow, paths ?? new Set()) };
   } catch (error) {
@@ -130,23 +108,26 @@ export function* shadowWithStateSteps(
   }
 }
 
-function* shadowSteps(
+function buildShadow(
   options: ShadowGitOptions,
   withState: boolean,
-  located?: (Buffer | undefined)[],
-): GitSteps<{ shadow: ShadowGit; paths: Set<string> | undefined }> {
+): { shadow: ShadowGit; paths: Set<string> | undefined } {
   const { sha } = options;
   const gitDir = resolve(options.gitDir);
-  const [where, listed] = located ?? (yield LOCATE_REQUESTS);
-  const [root = "", realGitDir = "", commonDir = "", objectFormat = ""] = (where ?? "")
-    .toString("utf8")
+  const [root = "", realGitDir = "", commonDir = "", objectFormat = ""] = git(options.cwd, [
+    "rev-parse",
+    "--show-toplevel",
+    "--absolute-git-dir",
+    "--git-common-dir",
+    "--show-object-format",
+  ])
     .trim()
     .split("\n");
   const common = resolve(options.cwd, commonDir);
   const objects = realpathSync(join(common, "objects"));
   const format = objectFormat === "sha256" ? "sha256" : "sha1";
 
-  const config = shadowConfig(listed?.toString("utf8") ?? "", format);
+  const config = shadowConfig(options.cwd, format);
   const exclude = excludeRules(common);
 
   let index: Buffer | undefined;
@@ -180,15 +161,14 @@ function* shadowSteps(
 
   try {
     restore();
-    yield* buildIndex(shadow, realGitDir, sha, options.index ?? "tested-tree");
+    buildIndex(shadow, realGitDir, sha, options.index ?? "tested-tree");
     const indexFile = join(gitDir, "index");
     if (existsSync(indexFile)) {
       index = readFileSync(indexFile);
       indexTime = Math.floor(statSync(indexFile).mtimeMs / 1000);
     }
     restore();
-    const [out] = yield [{ args: withState ? CACHED_AND_CHANGED : STAGED, shadow }];
-    const listing = withState ? cachedAndChanged(out) : { gitlinks: gitlinks(out) };
+    const listing = withState ? cachedAndChanged(shadow) : { gitlinks: gitlinks(shadow) };
     for (const key of listing.gitlinks) {
       shadow.submodules.set(key, directoryToken(pathOf(shadow, key), format));
     }
@@ -200,7 +180,9 @@ function* shadowSteps(
 }
 
 /** agate's own config for the shadow: the repository's harmless core.* settings, nothing else. */
-function shadowConfig(listed: string, format: "sha1" | "sha256"): string {
+function shadowConfig(cwd: string, format: "sha1" | "sha256"): string {
+  // Read as text, never run: `config --get-regexp` prints values.
+  const listed = gitMaybe(cwd, ["config", "-z", "--get-regexp", "^core\\."]) ?? "";
   const settings = new Map<string, string>();
   for (const entry of listed.split("\0")) {
     const [key = "", value = ""] = entry.split("\n");
@@ -233,12 +215,12 @@ function excludeRules(common: string): Buffer {
 }
 
 /** Writes the shadow's index from the checkout's (see ShadowGitOptions.index). */
-function* buildIndex(
+function buildIndex(
   shadow: ShadowGit,
   realGitDir: string,
   sha: string,
   mode: "tested-tree" | "as-is",
-): GitSteps<void> {
+): void {
   const { gitDir } = shadow;
   // The checkout's index, with its stat data, so that files nobody touched are not hashed again.
   // A split index keeps its entries in sharedindex.* files beside it.
@@ -260,15 +242,15 @@ function* buildIndex(
     // cannot merge (unmerged entries, a broken file) is replaced by the tree itself. Either
     // writes one whole index (splitIndex is off), which is all that is kept.
     try {
-      yield [{ args: ["read-tree", "-m", sha], shadow }];
+      gitShadow(shadow, ["read-tree", "-m", sha]);
     } catch {
       rmSync(join(gitDir, "index"), { force: true });
-      yield [{ args: ["read-tree", sha], shadow }];
+      gitShadow(shadow, ["read-tree", sha]);
       // No stat data now: record it once, or every snapshot would hash every file.
-      yield [{ args: REFRESH, shadow, maybe: true }];
+      refreshIndex(shadow);
     }
   } else if (split) {
-    yield [{ args: ["update-index", "--no-split-index"], shadow }];
+    gitShadow(shadow, ["update-index", "--no-split-index"]);
   }
 }
 
@@ -284,11 +266,9 @@ function* buildIndex(
  * What an earlier step did inside a submodule cannot be told from the tested commit (its
  * content is another repository's): only changes from the first command on are seen.
  */
-const STAGED = ["ls-files", "-z", "--stage"];
-
-function gitlinks(listed: Buffer | undefined): string[] {
-  return (listed ?? Buffer.alloc(0))
-    .toString("latin1")
+function gitlinks(shadow: ShadowGit): string[] {
+  const out = gitShadowBuffer(shadow, ["ls-files", "-z", "--stage"]).toString("latin1");
+  return out
     .split("\0")
     .filter((line) => line.startsWith("160000 "))
     .map((line) => line.slice(line.indexOf("\t") + 1));
@@ -298,19 +278,17 @@ function gitlinks(listed: Buffer | undefined): string[] {
  * gitlinks() and workTreeState's listing in one process: `-t` tags each entry (`?` other, `C`
  * modified or deleted, any other tag a cached entry), `--stage` gives a cached entry's mode.
  */
-const CACHED_AND_CHANGED = [
-  "ls-files",
-  "-z",
-  "-t",
-  "--stage",
-  "--cached",
-  "--modified",
-  "--others",
-  "--exclude-standard",
-];
-
-function cachedAndChanged(listed: Buffer | undefined): { gitlinks: string[]; paths: Set<string> } {
-  const out = (listed ?? Buffer.alloc(0)).toString("latin1");
+function cachedAndChanged(shadow: ShadowGit): { gitlinks: string[]; paths: Set<string> } {
+  const out = gitShadowBuffer(shadow, [
+    "ls-files",
+    "-z",
+    "-t",
+    "--stage",
+    "--cached",
+    "--modified",
+    "--others",
+    "--exclude-standard",
+  ]).toString("latin1");
   const links = new Set<string>();
   const paths = new Set<string>();
   for (const entry of out.split("\0")) {
@@ -363,19 +341,20 @@ function keepTimestamp(copy: string, original: string): void {
   utimesSync(copy, time, time);
 }
 
-// --refresh exits 1 when a file needs updating: that is an answer, not a failure (`maybe`).
-const REFRESH = ["update-index", "-q", "--ignore-submodules", "--refresh"];
+function gitMaybeShadow(shadow: ShadowGit, args: string[]): void {
+  try {
+    gitShadow(shadow, args);
+  } catch {
+    // --refresh exits 1 when a file needs updating: that is an answer, not a failure.
+  }
+}
 
 /**
  * Brings the shadow index's stat data up to date (content unchanged, stat changed: not a
  * difference), so plumbing such as diff-index compares content, not timestamps.
  */
 export function refreshIndex(shadow: ShadowGit): void {
-  try {
-    gitShadow(shadow, REFRESH);
-  } catch {
-    // See REFRESH.
-  }
+  gitMaybeShadow(shadow, ["update-index", "-q", "--ignore-submodules", "--refresh"]);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { CHANGED_PATHS_LIMIT, type TestedSnapshot } from "../../schemas/command-record.js";
-import { HEAD_COMMIT, readObjects } from "./git.js";
+import { readObjects } from "./git.js";
 import { pathText, type WorkTreeState } from "./shadow-git.js";
 
 export interface TestedCommit {
@@ -9,7 +9,8 @@ export interface TestedCommit {
   parents: string[];
 }
 
-export { HEAD_COMMIT } from "./git.js";
+/** The name readObjects reads the checked-out commit by. */
+export const HEAD_COMMIT = "HEAD^{commit}";
 
 /**
  * The commit the commands are about to run on: bound before they run, so they cannot move it.
