@@ -1,23 +1,29 @@
 /**
  * npx tsx scripts/bench-action-ab.ts <bundle A> <bundle B> [rounds]: two builds of the Action
  * over three trivial commands, alternated run by run (A, B, A, B...) so the machine's load hits
- * both alike, as root (the commands user made and removed in each run). Prints per bundle the
+ * both alike (the commands user made and removed in each run). Prints per bundle the
  * median wall time, the time until the first command could start (node start, load, config and
  * shadow: the first `snapshot` mark), and the CPU time of the whole process tree (user + system,
  * children included, from /usr/bin/time), and the median of each round's difference B - A,
- * with the load average. BENCH_NODE: the node to run them.
+ * with the load average. BENCH_NODE: the node to run them; BENCH_AS=hosted: as a hosted runner's
+ * user (the commands user made through its sudo), not as root.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { makeRepo } from "../test/support/git-repo.js";
+import { giveTo, type RunnerUser, runnerUser, spawnAs } from "../test/support/runner-users.js";
 
 const [a, b, roundsArg] = process.argv.slice(2);
 if (!a || !b) throw new Error("usage: bench-action-ab.ts <bundle A> <bundle B> [rounds]");
 const ROUNDS = Number(roundsArg ?? 20);
 const NODE = process.env.BENCH_NODE ? resolve(process.env.BENCH_NODE) : process.execPath;
 const COMMANDS = ["true", "echo hello", "ls > /dev/null"];
+/** BENCH_AS=hosted: as a hosted runner's user, through its sudo (default: this process's user). */
+const hosted = process.env.BENCH_AS === "hosted" ? runnerUser("hosted") : undefined;
+if (typeof hosted === "string") throw new Error(`no hosted runner's user here: ${hosted}`);
+const runAs: RunnerUser | undefined = hosted;
 
 interface Run {
   wall: number;
@@ -51,13 +57,14 @@ async function once(bundle: string): Promise<Run> {
     AGATE_TIMINGS: "1",
   };
   const start = performance.now();
-  const child = spawn("/usr/bin/time", ["-f", "agate-cpu %U %S", NODE, resolve(bundle)], {
-    cwd: repo.dir,
-    env,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  if (runAs) giveTo(runAs, repo.dir, temp);
+  const args = ["-f", "agate-cpu %U %S", NODE, resolve(bundle)];
+  const stdio: ["ignore", "ignore", "pipe"] = ["ignore", "ignore", "pipe"];
+  const child = runAs
+    ? spawnAs(runAs, "/usr/bin/time", args, { cwd: repo.dir, env, stdio })
+    : spawn("/usr/bin/time", args, { cwd: repo.dir, env, stdio });
   let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
+  child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
   });
   const code = await new Promise<number | null>((done) => child.once("close", done));
