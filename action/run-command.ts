@@ -3,7 +3,7 @@ import type { CommandResult } from "../schemas/command-record.js";
 import { systemExecutable } from "./git/executables.js";
 import { OutputDigest } from "./output-digest.js";
 import { type CommandLauncher, processGroupLauncher } from "./process-group.js";
-import { keepYoungGenerationSmall } from "./young-generation.js";
+import { keepStreamingMemorySmall } from "./stream-memory.js";
 
 /** What running a command observes; the work tree's changes are added by the caller. */
 export type CommandRun = Omit<CommandResult, "changed_paths" | "changed_paths_count">;
@@ -45,7 +45,7 @@ export interface RunCommandOptions {
 export async function runCommand(options: RunCommandOptions): Promise<CommandRun> {
   const now = options.now ?? (() => new Date());
   const grace = options.killGraceMs ?? 5_000;
-  keepYoungGenerationSmall();
+  keepStreamingMemorySmall();
   const digest = new OutputDigest();
   const started = now();
   const startedMs = performance.now();
