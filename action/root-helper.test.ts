@@ -21,7 +21,11 @@ import { type RootHelper, startRootHelper } from "./root-helper.js";
  * no user and no process has, so the steps touch nothing else on the machine.
  */
 const isRoot = process.platform === "linux" && process.getuid?.() === 0;
-const describeAsRoot = isRoot || ISOLATION_TESTS_REQUIRED ? describe : describe.skip;
+const runsHere = isRoot || ISOLATION_TESTS_REQUIRED;
+const describeAsRoot = runsHere ? describe : describe.skip;
+/** The skipped block's name says why, as describeAsRunner's do. */
+const titled = (title: string) =>
+  runsHere ? title : `${title} (skipped: not root, and AGATE_REQUIRE_ISOLATION_TESTS is not 1)`;
 const BASH = "/bin/bash";
 const ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
 
@@ -50,7 +54,7 @@ function processesOf(uid: number): number[] {
     .map(Number);
 }
 
-describeAsRoot("the root shell serving the steps around each command", () => {
+describeAsRoot(titled("the root shell serving the steps around each command"), () => {
   let dir: string;
   let helper: RootHelper;
   let uid: number;
