@@ -17,7 +17,7 @@ import {
   GITHUB_TEXT_LIMIT,
   shortSha as short,
 } from "../markdown.js";
-import { judgedMergeGroupFacts } from "./evidence.js";
+import { believedEvidence, judgedMergeGroupFacts } from "./evidence.js";
 import { checkChanges } from "./plan.js";
 import { protectedChanges } from "./protected-paths.js";
 import { commandsSection, REPORT_ONLY_LEAD, STATE_WORD } from "./render.js";
@@ -165,11 +165,9 @@ function commandsRequirement(facts: MergeGroupFacts, timeoutMs: number): Require
       `${facts.changed_files_listing.reason ?? "the file list is incomplete"}; merge these pull requests in smaller groups`,
     );
   }
-  const verified = facts.evidence
-    .filter(
-      (e) => e.record && !e.refused && !e.waiting && e.record.merge_group?.head_sha === headSha,
-    )
-    .at(-1);
+  const verified = believedEvidence(
+    facts.evidence.filter((e) => e.record?.merge_group?.head_sha === headSha),
+  );
   if (verified?.record) {
     const failed = failedCommands(verified.record);
     const total = verified.record.commands.length;
@@ -265,7 +263,7 @@ export function renderMergeGroupSummary(
   lines.push(...requirementsTable(decision.requirements));
   lines.push(...configProblems(facts.config));
   const config = facts.config.status === "ok" ? facts.config.config : null;
-  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
+  const believed = believedEvidence(facts.evidence);
   if (believed?.record) {
     lines.push(
       ...commandsSection({

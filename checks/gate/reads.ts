@@ -25,7 +25,7 @@ import { handoffRequiredBy } from "../handoff/required.js";
 import { STATE_LABELS } from "../labels.js";
 import { attemptsOf, priorRecordOf } from "./attempts.js";
 import { linkedEntries } from "./entries.js";
-import { believedRecord, pullRequestEvidence } from "./evidence.js";
+import { believesRun, pullRequestEvidence } from "./evidence.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "./listing.js";
 import { protectedChanges } from "./protected-paths.js";
 import { viewDigest } from "./sighting.js";
@@ -116,7 +116,7 @@ export function planReads(input: {
 export function readsTrace(facts: Parameters<typeof pullRequestEvidence>[0]): boolean {
   const run = facts.evidence_run;
   if (run?.job?.status !== "completed") return false;
-  return believedRecord(pullRequestEvidence(facts), run.run.id);
+  return believesRun(pullRequestEvidence(facts), run.run.id);
 }
 
 /**
