@@ -5,6 +5,7 @@
 import type { Effect } from "../../schemas/effects.js";
 import type { AgateCheckRun } from "../../schemas/store.js";
 import { codeSpan, fenced } from "../markdown.js";
+import { pullRequestExternalId } from "./external-id.js";
 
 /** The pull request and head a hold is about. */
 export interface HeldHead {
@@ -72,7 +73,7 @@ function inProgress(held: HeldHead, title: string, summary: string): Effect {
       rerunEvaluator: false,
       title,
       summary,
-      externalId: `agate:${held.repository}#${held.number}@${held.head_sha}`,
+      externalId: pullRequestExternalId(held),
     },
   };
 }

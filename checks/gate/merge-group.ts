@@ -18,6 +18,7 @@ import {
   shortSha as short,
 } from "../markdown.js";
 import { believedEvidence, judgedMergeGroupFacts } from "./evidence.js";
+import { mergeGroupBaseIn, mergeGroupExternalId } from "./external-id.js";
 import { checkChanges } from "./plan.js";
 import { protectedChanges } from "./protected-paths.js";
 import { commandsSection, REPORT_ONLY_LEAD, STATE_WORD } from "./render.js";
@@ -292,20 +293,11 @@ export function renderMergeGroupSummary(
 }
 
 /**
- * The check's external id names the group's base: a later check_run / workflow_run event on the
- * group head carries no base, and our own check run is GitHub data only this App can write.
- */
-const externalIdOf = (group: MergeGroupRefFact) =>
-  `agate:merge_group:${group.repository}@${group.head_sha}:base=${group.base_sha}`;
-const BASE_IN_EXTERNAL_ID = /^agate:merge_group:[^@]+@([0-9a-f]{40}):base=([0-9a-f]{40})$/;
-
-/**
  * The base of the group the merge queue asked checks for, from our own check on its head; null
  * when there is none (a branch merely named like a queue branch gets no check from us).
  */
 export function requestedBase(existing: AgateCheckRun | null, head: string): string | null {
-  const match = BASE_IN_EXTERNAL_ID.exec(existing?.externalId ?? "");
-  return match?.[2] && match[1] === head ? match[2] : null;
+  return mergeGroupBaseIn(existing?.externalId ?? null, head);
 }
 
 /** What `merge_queue.record_timeout` defaults to, for a base whose config cannot be read. */
@@ -398,7 +390,7 @@ export function decideMergeGroupPass(
       kind: "check",
       head_sha: group.head_sha,
       existing: seen.existing,
-      write: { ...view, externalId: externalIdOf(group) },
+      write: { ...view, externalId: mergeGroupExternalId(group) },
     },
   ];
   return { decision, facts, effects };

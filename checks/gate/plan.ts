@@ -31,6 +31,7 @@ import { GITHUB_TEXT_LIMIT, GITHUB_TITLE_LIMIT, shortSha as short } from "../mar
 import { handEditedLabelComment, strayLabelComment } from "./comments.js";
 import { decideGate } from "./decide.js";
 import { judgedFacts } from "./evidence.js";
+import { pullRequestExternalId } from "./external-id.js";
 import { recordInput } from "./record.js";
 import { renderGateSummary } from "./render.js";
 import { evaluatorReady } from "./requirements/evaluator.js";
@@ -139,7 +140,7 @@ export function planGatePass(input: {
         rerunEvaluator: asks,
       };
   const check = checkChanges(existing, view)
-    ? { ...view, externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}` }
+    ? { ...view, externalId: pullRequestExternalId(pr) }
     : null;
 
   const latest = facts.prior_records.filter((r) => r.head_sha === pr.head_sha).at(-1);
