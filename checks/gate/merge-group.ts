@@ -1,4 +1,4 @@
-import type { Effect } from "../../schemas/effects.js";
+import type { PhasedEffects } from "../../schemas/effects.js";
 import type { BaseConfigFact, Requirement } from "../../schemas/gate.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { jobOf } from "../../schemas/jobs/index.js";
@@ -312,8 +312,9 @@ export function mergeGroupDeadline(
   config: BaseConfigFact,
   installation: number,
   at: string,
-): Effect[] {
-  if (config.status !== "ok") return [];
+): PhasedEffects {
+  const none: PhasedEffects = { first: [], github: [], after: [] };
+  if (config.status !== "ok") return none;
   const timeout = config.config.merge_queue.record_timeout ?? DEFAULT_RECORD_TIMEOUT_MS;
   const payload = {
     repository: group.repository,
@@ -325,7 +326,7 @@ export function mergeGroupDeadline(
   const spec = GATE_JOBS.mergeGroupDeadline;
   const runAt = new Date(Date.parse(at) + timeout).toISOString();
   const job = newJobSchema.parse(jobOf(spec, payload, { run_at: runAt }));
-  return [{ kind: "enqueue", job, dedupe: spec.dedupe?.(payload) ?? null }];
+  return { ...none, first: [{ kind: "enqueue", job, dedupe: spec.dedupe?.(payload) ?? null }] };
 }
 
 /** What a merge group's pass saw besides its facts. */
@@ -349,7 +350,7 @@ export interface MergeGroupSeen {
 export function decideMergeGroupPass(
   gathered: GatheredMergeGroupFacts,
   seen: MergeGroupSeen,
-): { decision: MergeGroupDecision; facts: MergeGroupFacts; effects: Effect[] } {
+): { decision: MergeGroupDecision; facts: MergeGroupFacts; effects: PhasedEffects } {
   const config = gathered.config.status === "ok" ? gathered.config.config : null;
   // A re-evaluation after the deadline (a late event) must not put the check back in progress:
   // the check run's own start is when the checks request was answered.
@@ -368,30 +369,39 @@ export function decideMergeGroupPass(
     summary: renderMergeGroupSummary(decision, facts),
     rerunEvaluator: false,
   };
-  if (!checkChanges(seen.existing, view)) return { decision, facts, effects: [] };
+  if (!checkChanges(seen.existing, view)) {
+    return { decision, facts, effects: { first: [], github: [], after: [] } };
+  }
   const group = facts.merge_group;
   const dedupeKey =
     seen.job_id === null
       ? null
       : `job:${seen.job_id}:merge-group@${group.head_sha}:${decision.state}`;
-  const effects: Effect[] = [
-    {
-      kind: "audit",
-      entry: {
-        kind: "gate.merge_group.decision",
-        subject: `${group.repository}@${group.head_sha}`,
-        decision: JSON.parse(JSON.stringify(decision)),
-        facts: JSON.parse(JSON.stringify(facts)),
-        at: seen.at,
+  // The audit entry is stored first: a run retried after the check was written finds it
+  // unchanged and writes nothing.
+  const effects: PhasedEffects = {
+    first: [
+      {
+        kind: "audit",
+        entry: {
+          kind: "gate.merge_group.decision",
+          subject: `${group.repository}@${group.head_sha}`,
+          decision: JSON.parse(JSON.stringify(decision)),
+          facts: JSON.parse(JSON.stringify(facts)),
+          at: seen.at,
+        },
+        dedupe_key: dedupeKey,
       },
-      dedupe_key: dedupeKey,
-    },
-    {
-      kind: "check",
-      head_sha: group.head_sha,
-      existing: seen.existing,
-      write: { ...view, externalId: mergeGroupExternalId(group) },
-    },
-  ];
+    ],
+    github: [
+      {
+        kind: "check",
+        head_sha: group.head_sha,
+        existing: seen.existing,
+        write: { ...view, externalId: mergeGroupExternalId(group) },
+      },
+    ],
+    after: [],
+  };
   return { decision, facts, effects };
 }

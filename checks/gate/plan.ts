@@ -6,7 +6,14 @@
  */
 
 import type { z } from "zod";
-import type { CheckRunWrite, CheckView, Effect, PassSeen } from "../../schemas/effects.js";
+import type {
+  CheckRunWrite,
+  CheckView,
+  GitHubEffect,
+  PassSeen,
+  PhasedEffects,
+  StoreEffect,
+} from "../../schemas/effects.js";
 import type {
   GateDecision,
   GateFacts,
@@ -189,15 +196,14 @@ export interface DecidedPass {
   facts: GateFacts;
   decision: GateDecision;
   plan: GatePlan;
-  effects: Effect[];
+  effects: PhasedEffects;
 }
 
 /**
  * The one call into checks/ after gather: the evidence judged from what gather read
- * (evidence.ts), the decision, what it writes, and the effects in the order apply carries them
- * out. Observations first (a crash after them loses nothing a retry needs), then GitHub's writes
- * (check, labels, comments), then the decision's audit entry and record, then the jobs it calls
- * for.
+ * (evidence.ts), the decision, what it writes, and the effects in the phases apply carries them
+ * out in (schemas/effects.ts): the observations first, then GitHub's writes (check, labels,
+ * comments), then the decision's audit entry and record, then the jobs it calls for.
  */
 export function decidePass(gathered: GatheredFacts, seen: PassSeen): DecidedPass {
   const facts = judgedFacts(gathered);
@@ -215,18 +221,15 @@ export function decidePass(gathered: GatheredFacts, seen: PassSeen): DecidedPass
     ...pr.labels.filter((label) => !plan.labels.remove.includes(label)),
     ...plan.labels.add,
   ];
-  const effects: Effect[] = [
-    observeEffect(facts, seen, labelsLeft),
-    ...githubEffects(facts, plan, seen, labelsLeft),
-  ];
-  if (plan.storeDecision) effects.push(...decisionEffects(facts, decision, plan, seen));
+  const after: StoreEffect[] = [];
+  if (plan.storeDecision) after.push(...decisionEffects(facts, decision, plan, seen));
   // A retry cannot tell whether its first run stored a decision and stopped before queueing the
   // refresh (one queued per repository at a time): it is queued again then.
   const refresh = plan.storeDecision
     ? decisionConcernsDashboard(decision.state, facts.prior_records)
     : seen.retried;
   if (refresh) {
-    effects.push(
+    after.push(
       enqueue(DASHBOARD_JOBS.refresh, {
         repository: pr.repository,
         installation: seen.installation,
@@ -234,8 +237,13 @@ export function decidePass(gathered: GatheredFacts, seen: PassSeen): DecidedPass
       }),
     );
   }
-  effects.push(...entryEffects(facts, decision.state, plan.storeDecision, seen));
-  if (plan.askEvaluator) effects.push(askEvaluatorEffect(facts, plan.askEvaluator, seen));
+  after.push(...entryEffects(facts, decision.state, plan.storeDecision, seen));
+  if (plan.askEvaluator) after.push(askEvaluatorEffect(facts, plan.askEvaluator, seen));
+  const effects: PhasedEffects = {
+    first: [observeEffect(facts, seen, labelsLeft)],
+    github: githubEffects(facts, plan, seen, labelsLeft),
+    after,
+  };
   return { facts, decision, plan, effects };
 }
 
@@ -245,12 +253,16 @@ function jobOf<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>) {
 }
 
 /** A job of `spec`, under the dedupe key its spec gives it (if any). */
-function enqueue<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>): Effect {
+function enqueue<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>): StoreEffect {
   return { kind: "enqueue", job: jobOf(spec, payload), dedupe: spec.dedupe?.(payload) ?? null };
 }
 
 /** The stale marks, the test merge commit, the head as seen, and the view acted on. */
-function observeEffect(facts: GateFacts, seen: PassSeen, labelsLeft: readonly string[]): Effect {
+function observeEffect(
+  facts: GateFacts,
+  seen: PassSeen,
+  labelsLeft: readonly string[],
+): StoreEffect {
   const pr = facts.pull_request;
   const at = seen.at;
   const where = { repository: pr.repository, pull_number: pr.number };
@@ -270,9 +282,9 @@ function githubEffects(
   plan: GatePlan,
   seen: PassSeen,
   labelsLeft: readonly string[],
-): Effect[] {
+): GitHubEffect[] {
   const pr = facts.pull_request;
-  const effects: Effect[] = [];
+  const effects: GitHubEffect[] = [];
   if (plan.check) {
     effects.push({
       kind: "check",
@@ -313,7 +325,7 @@ function decisionEffects(
   decision: GateDecision,
   plan: GatePlan,
   seen: PassSeen,
-): Effect[] {
+): StoreEffect[] {
   const pr = facts.pull_request;
   const once =
     seen.job_id === null ? null : `job:${seen.job_id}:gate@${pr.head_sha}:${decision.state}`;
@@ -347,7 +359,7 @@ function entryEffects(
   state: GateDecision["state"],
   stored: boolean,
   seen: PassSeen,
-): Effect[] {
+): StoreEffect[] {
   const pr = facts.pull_request;
   const before = seen.mentioned_before;
   const now = seen.entry_mentions;
@@ -403,7 +415,7 @@ function askEvaluatorEffect(
   facts: GateFacts,
   ask: NonNullable<GatePlan["askEvaluator"]>,
   seen: PassSeen,
-): Effect {
+): StoreEffect {
   const pr = facts.pull_request;
   const job = jobOf(GATE_JOBS.evaluator, {
     repository: pr.repository,
