@@ -184,13 +184,6 @@ export const passSeenSchema = z.strictObject({
   evaluator_due: z.boolean(),
   /** A person chose "Re-run evaluator". */
   rerun_evaluator: z.boolean(),
-  /**
-   * A retried pass only: the look of each agate state label on the pull request, read before
-   * deciding (its first run may have added one and stopped before styling it). Empty otherwise.
-   */
-  label_looks: z.array(
-    z.strictObject({ name: z.string(), color: z.string(), description: z.string().nullable() }),
-  ),
   installation: positiveIntSchema,
   /** The pass's time (the job's clock, read once in app/). */
   at: isoDateTimeSchema,

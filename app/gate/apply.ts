@@ -6,9 +6,10 @@
  *
  * Run again after a crash (`retried`), every write is made once: the check is found by the
  * ledger or on GitHub (check-runs.ts), labels are a set the plan computed from what GitHub shows,
- * a state label GitHub made grey is styled when the retry's gather found it so, the first run's comments
- * are found by their marker or posted (also those the new decision no longer calls for), and the
- * audit entry and record carry keys of the job.
+ * a retry restyles the state labels it leaves on (its first run may have stopped before styling
+ * one GitHub made grey), the first run's comments are found by their marker or posted (also
+ * those the new decision no longer calls for), and the audit entry and record carry keys of the
+ * job.
  */
 import type { GitHubEffect, PhasedEffects, StoreEffect } from "../../schemas/effects.js";
 import type { GitHubAdapter } from "../github/adapter.js";

@@ -85,7 +85,6 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
         rerunEvaluator: job.rerun_evaluator,
         relevant: job.only_if ? evidenceEventMatters(job.only_if) : undefined,
         completedJob: job.run?.job ? { runId: job.run.id, job: job.run.job } : null,
-        retried: deps.retried ?? false,
       },
     );
     if (gathered.status === "skipped") return skip(gathered.reason);

@@ -287,11 +287,6 @@ export class GitHubAdapter {
     return labels.repositoryLabels(this.#r);
   }
 
-  /** One label of the repository with its look; null when there is none of that name. */
-  repositoryLabel(name: string): Promise<labels.LabelFact | null> {
-    return labels.repositoryLabel(this.#r, name);
-  }
-
   /** Creates a label; false when one of that name exists already (someone was first). */
   createLabel(name: string, color: string, description: string): Promise<boolean> {
     return labels.createLabel(this.#r, name, color, description);

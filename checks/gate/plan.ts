@@ -294,18 +294,12 @@ function githubEffects(
     });
   }
   const { remove, add } = plan.labels;
-  // A retry restyles a state label already on whose look (read by gather) is not agate's: its
-  // first run may have added one and stopped before styling it.
-  const restyle = labelsLeft.filter((name) => {
-    const style = STATE_LABELS[name];
-    const look = seen.label_looks.find((l) => l.name === name);
-    return (
-      style !== undefined &&
-      look !== undefined &&
-      !add.includes(name) &&
-      (look.color !== style.color || look.description !== style.description)
-    );
-  });
+  // A retry restyles every state label it leaves on: its first run may have added one (GitHub
+  // makes it grey) and stopped before styling it. The restyle is idempotent, and one write per
+  // label costs no more than reading its look first would; a pass that is not a retry writes none.
+  const restyle = seen.retried
+    ? labelsLeft.filter((name) => STATE_LABELS[name] !== undefined && !add.includes(name))
+    : [];
   if (remove.length > 0 || add.length > 0 || restyle.length > 0) {
     effects.push({ kind: "labels", number: pr.number, remove, add, restyle, styles: STATE_LABELS });
   }

@@ -22,7 +22,6 @@ import type {
 import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import type { StoredOverride } from "../../schemas/store.js";
 import { handoffRequiredBy } from "../handoff/required.js";
-import { STATE_LABELS } from "../labels.js";
 import { attemptsOf, priorRecordOf } from "./attempts.js";
 import { linkedEntries } from "./entries.js";
 import { believesRun, pullRequestEvidence } from "./evidence.js";
@@ -332,12 +331,4 @@ export function reviewFacts(
       })),
     reviews: config.evaluator.kind === "review" ? [...verdicts] : [],
   };
-}
-
-/**
- * The labels whose look a retried pass reads before deciding: agate's state labels on the pull
- * request. Its first run may have added one (GitHub makes it grey) and stopped before styling it.
- */
-export function labelLooksToRead(retried: boolean, labels: readonly string[]): string[] {
-  return retried ? labels.filter((name) => STATE_LABELS[name] !== undefined) : [];
 }

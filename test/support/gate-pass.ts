@@ -47,7 +47,6 @@ export function passSeen(facts: GateFacts, overrides: Partial<PassSeen> = {}): P
     repository_entries: [],
     evaluator_due: false,
     rerun_evaluator: false,
-    label_looks: [],
     installation: 1,
     at: "2026-12-02T10:05:00.000Z",
     job_id: 41,
