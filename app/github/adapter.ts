@@ -39,7 +39,7 @@ export type {
 } from "../../github/issues.js";
 export type { LabelFact } from "../../github/labels.js";
 export type { OpenPull, ReviewFact } from "../../github/pulls.js";
-export type { Comparison } from "../../github/repos.js";
+export type { CommitFiles, Comparison } from "../../github/repos.js";
 export type { PullRequestDetail } from "../../schemas/gate.js";
 export type { AgateCheckRun } from "../../schemas/store.js";
 
@@ -127,7 +127,7 @@ export class GitHubAdapter {
   // ---- commits, branches, people ----------------------------------------------------------------
 
   /** The files one commit touched against its first parent. */
-  commitFiles(sha: string): Promise<string[]> {
+  commitFiles(sha: string): Promise<repos.CommitFiles> {
     return repos.commitFiles(this.#r, sha);
   }
 

@@ -16,10 +16,10 @@ describe("ImmutableReads", () => {
     const github = new GitHubAdapter(octokit as never, `${sim.owner}/r1`, sim.appSlug);
     const reads = new ImmutableReads();
     sim.clearCalls();
-    expect(await reads.commitFiles(github, sha)).toEqual(["b.txt"]);
-    expect(await reads.commitFiles(github, sha)).toEqual(["b.txt"]);
+    expect(await reads.commitFiles(github, sha)).toEqual({ files: ["b.txt"], cut: false });
+    expect(await reads.commitFiles(github, sha)).toEqual({ files: ["b.txt"], cut: false });
     expect(sim.calls["repos/get-commit"]).toBe(1);
-    expect(await reads.commitFiles(github, other)).toEqual(["c.txt"]);
+    expect(await reads.commitFiles(github, other)).toEqual({ files: ["c.txt"], cut: false });
     expect(sim.calls["repos/get-commit"]).toBe(2);
   });
 });
@@ -36,7 +36,24 @@ describe("commit files", () => {
     const github = new GitHubAdapter(octokit as never, `${sim.owner}/r2`, sim.appSlug);
     sim.clearCalls();
     const listed = await new ImmutableReads().commitFiles(github, sha);
-    expect(listed.sort()).toEqual(Object.keys(files).sort());
+    expect(listed.files.sort()).toEqual(Object.keys(files).sort());
+    expect(listed.cut).toBe(false);
     expect(sim.calls["repos/get-commit"]).toBe(3);
   });
+
+  it("a commit of more than 3,000 files is listed as GitHub cuts it, and says so", async () => {
+    const sim = simulator();
+    await sim.createRepository({ repo: "r3", files: { "a.txt": "a\n" } });
+    const files = Object.fromEntries(
+      Array.from({ length: 3_001 }, (_, i) => [`f/${String(i).padStart(4, "0")}.txt`, `${i}\n`]),
+    );
+    const sha = await sim.pushCommit({ repo: "r3", branch: "main", files });
+    const octokit = await simulatorProbot(sim).auth(sim.installationId);
+    const github = new GitHubAdapter(octokit as never, `${sim.owner}/r3`, sim.appSlug);
+    sim.clearCalls();
+    const listed = await new ImmutableReads().commitFiles(github, sha);
+    expect(listed.files).toHaveLength(3_000);
+    expect(listed.cut).toBe(true);
+    expect(sim.calls["repos/get-commit"]).toBe(30);
+  }, 60_000);
 });
