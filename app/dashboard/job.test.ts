@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DASHBOARD_JOBS } from "../../schemas/jobs/dashboard.js";
-import { entryDraft } from "../../test/support/entry-fixture.js";
+import { entryDraft, openedEvent } from "../../test/support/entry-fixture.js";
 import { useSqliteStore } from "../../test/support/sqlite-store.js";
 import { recordInput } from "../../test/support/store.js";
 import { agentWaits } from "../entries/waiting.js";
@@ -35,18 +35,7 @@ describe("runDashboardJob", () => {
       opened_at: AT,
       state_changed_at: AT,
     });
-    await store().createEntry({
-      entry,
-      event: {
-        kind: "opened",
-        actor: "agent-a",
-        comment_id: null,
-        reason: "opened",
-        reply: "Handoff entry open.",
-        mentions: [],
-        at: AT,
-      },
-    });
+    await store().createEntry({ entry, event: openedEvent(AT) });
     await store().replaceEntryMentions({ repository: REPO, pullNumber: 12, issues: [7] });
     await store().appendRecord(
       recordInput({
