@@ -46,14 +46,6 @@ export async function repositoryLabels(r: Repo): Promise<LabelFact[]> {
   return labels.map(labelFact);
 }
 
-/** One label of the repository with its look; null when there is none of that name. */
-export async function repositoryLabel(r: Repo, name: string): Promise<LabelFact | null> {
-  r.count("issues/get-label");
-  return unless([404], null, async () =>
-    labelFact((await r.client.rest.issues.getLabel({ ...at(r), name })).data),
-  );
-}
-
 /** Creates a label; false when one of that name exists already (someone was first). */
 export async function createLabel(
   r: Repo,

@@ -21,8 +21,17 @@ export interface Comparison {
   }[];
 }
 
+/**
+ * The files one commit touched against its first parent, as GitHub lists them: 3,000 at most.
+ * `cut`: GitHub listed that many, so the commit may have touched files not in `files`.
+ */
+export interface CommitFiles {
+  files: string[];
+  cut: boolean;
+}
+
 /** The files one commit touched against its first parent. */
-export async function commitFiles(r: Repo, sha: string): Promise<string[]> {
+export async function commitFiles(r: Repo, sha: string): Promise<CommitFiles> {
   // GitHub pages a commit's files 100 at a time (3,000 at most). The handoff rule reads this list
   // for the handoff file's own path: one page of a larger commit would call a fresh file stale.
   const files: string[] = [];
@@ -39,9 +48,10 @@ export async function commitFiles(r: Repo, sha: string): Promise<string[]> {
       files.push(f.filename);
       if (f.previous_filename) files.push(f.previous_filename);
     }
-    if (listed.length < 100) break;
+    if (listed.length < 100) return { files, cut: false };
   }
-  return files;
+  // Every page full: GitHub lists no more, whether or not the commit touched more.
+  return { files, cut: true };
 }
 
 /** GitHub lists at most 3,000 files of one commit. */

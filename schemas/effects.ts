@@ -47,79 +47,117 @@ const jobDedupeSchema = z.strictObject({
   until: z.enum(["started", "finished"]).optional(),
 });
 
-export const effectSchema = z.discriminatedUnion("kind", [
-  /** What the pass saw that later passes need: written first, so a crash after loses nothing. */
-  z.strictObject({
-    kind: z.literal("observe"),
-    /** A new head supersedes every record of the pull request's other heads. */
-    stale: z
-      .strictObject({
-        repository: repositoryFullNameSchema,
-        pullNumber: positiveIntSchema,
-        supersededBy: gitShaSchema,
-        at: isoDateTimeSchema,
-      })
-      .nullable(),
-    merge_commit: mergeCommitObservationSchema.nullable(),
-    head: headObservationSchema.nullable(),
-    sighting: pullRequestSightingSchema.nullable(),
-  }),
-  /** The `agate` check run on a head: created (`existing` null) or updated. */
-  z.strictObject({
-    kind: z.literal("check"),
-    head_sha: gitShaSchema,
-    existing: agateCheckRunSchema.nullable(),
-    write: checkRunWriteSchema,
-  }),
-  /**
-   * agate's state labels. `restyle` are state labels already on whose look a retried run found
-   * not agate's (its first run may have added one and stopped before styling it); `styles` is
-   * the look of each state label.
-   */
-  z.strictObject({
-    kind: z.literal("labels"),
-    number: positiveIntSchema,
-    remove: z.array(z.string()),
-    add: z.array(z.string()),
-    restyle: z.array(z.string()),
-    styles: z.record(z.string(), labelStyleSchema),
-  }),
-  /** A comment posted once across crashes; `key` names it within the job (write-once.ts). */
-  z.strictObject({
-    kind: z.literal("comment"),
-    number: positiveIntSchema,
-    key: z.string().min(1),
-    body: z.string(),
-  }),
-  /** The decision's audit entry, once under `dedupe_key` (the job's). */
-  z.strictObject({
-    kind: z.literal("audit"),
-    entry: auditEntryInputSchema,
-    dedupe_key: z.string().min(1).nullable(),
-  }),
-  /** The acceptance record, once under `dedupe_key` (the job's). */
-  z.strictObject({
-    kind: z.literal("record"),
-    record: acceptanceRecordInputSchema,
-    dedupe_key: z.string().min(1).nullable(),
-  }),
-  /** A job to queue, whole (kind, payload, key), under its dedupe key when it has one. */
-  z.strictObject({
-    kind: z.literal("enqueue"),
-    job: newJobSchema,
-    dedupe: jobDedupeSchema.nullable(),
-  }),
-  /** The pull request's mentioned entries replaced, with the jobs that calls for, in one write. */
-  z.strictObject({
-    kind: z.literal("mentions"),
-    repository: repositoryFullNameSchema,
-    pull_number: positiveIntSchema,
-    issues: z.array(positiveIntSchema),
-    jobs: z.array(newJobSchema),
-  }),
+/** What the pass saw that later passes need: written first, so a crash after loses nothing. */
+const observeEffectSchema = z.strictObject({
+  kind: z.literal("observe"),
+  /** A new head supersedes every record of the pull request's other heads. */
+  stale: z
+    .strictObject({
+      repository: repositoryFullNameSchema,
+      pullNumber: positiveIntSchema,
+      supersededBy: gitShaSchema,
+      at: isoDateTimeSchema,
+    })
+    .nullable(),
+  merge_commit: mergeCommitObservationSchema.nullable(),
+  head: headObservationSchema.nullable(),
+  sighting: pullRequestSightingSchema.nullable(),
+});
+
+/** The `agate` check run on a head: created (`existing` null) or updated. */
+const checkEffectSchema = z.strictObject({
+  kind: z.literal("check"),
+  head_sha: gitShaSchema,
+  existing: agateCheckRunSchema.nullable(),
+  write: checkRunWriteSchema,
+});
+
+/**
+ * agate's state labels. `restyle` are state labels already on whose look a retried run found
+ * not agate's (its first run may have added one and stopped before styling it); `styles` is
+ * the look of each state label.
+ */
+const labelsEffectSchema = z.strictObject({
+  kind: z.literal("labels"),
+  number: positiveIntSchema,
+  remove: z.array(z.string()),
+  add: z.array(z.string()),
+  restyle: z.array(z.string()),
+  styles: z.record(z.string(), labelStyleSchema),
+});
+
+/** A comment posted once across crashes; `key` names it within the job (write-once.ts). */
+const commentEffectSchema = z.strictObject({
+  kind: z.literal("comment"),
+  number: positiveIntSchema,
+  key: z.string().min(1),
+  body: z.string(),
+});
+
+/** The decision's audit entry, once under `dedupe_key` (the job's). */
+const auditEffectSchema = z.strictObject({
+  kind: z.literal("audit"),
+  entry: auditEntryInputSchema,
+  dedupe_key: z.string().min(1).nullable(),
+});
+
+/** The acceptance record, once under `dedupe_key` (the job's). */
+const recordEffectSchema = z.strictObject({
+  kind: z.literal("record"),
+  record: acceptanceRecordInputSchema,
+  dedupe_key: z.string().min(1).nullable(),
+});
+
+/** A job to queue, whole (kind, payload, key), under its dedupe key when it has one. */
+const enqueueEffectSchema = z.strictObject({
+  kind: z.literal("enqueue"),
+  job: newJobSchema,
+  dedupe: jobDedupeSchema.nullable(),
+});
+
+/** The pull request's mentioned entries replaced, with the jobs that calls for, in one write. */
+const mentionsEffectSchema = z.strictObject({
+  kind: z.literal("mentions"),
+  repository: repositoryFullNameSchema,
+  pull_number: positiveIntSchema,
+  issues: z.array(positiveIntSchema),
+  jobs: z.array(newJobSchema),
+});
+
+/** A write on GitHub: made once across crashes by its own mechanism (apply.ts). */
+export const gitHubEffectSchema = z.discriminatedUnion("kind", [
+  checkEffectSchema,
+  labelsEffectSchema,
+  commentEffectSchema,
 ]);
 
-export type Effect = z.infer<typeof effectSchema>;
+/** A write to agate's store: each once under its key, or idempotent. */
+export const storeEffectSchema = z.discriminatedUnion("kind", [
+  observeEffectSchema,
+  auditEffectSchema,
+  recordEffectSchema,
+  enqueueEffectSchema,
+  mentionsEffectSchema,
+]);
+
+/**
+ * A pass's effects in the order apply carries them out, each phase whole before the next: the
+ * order that makes a crash safe, stated here once. `first`: what must be stored before GitHub
+ * is written (the observations a retry needs; a merge group's audit entry, which a retry that
+ * finds its check unchanged would never write). Then the comments' intents are recorded
+ * (app/runtime/write-once.ts), then `github`'s writes, then a retried job's recorded comments are
+ * made. `after`: the decision's audit entry and record, then the jobs it calls for.
+ */
+export const phasedEffectsSchema = z.strictObject({
+  first: z.array(storeEffectSchema),
+  github: z.array(gitHubEffectSchema),
+  after: z.array(storeEffectSchema),
+});
+
+export type GitHubEffect = z.infer<typeof gitHubEffectSchema>;
+export type StoreEffect = z.infer<typeof storeEffectSchema>;
+export type Effect = GitHubEffect | StoreEffect;
+export type PhasedEffects = z.infer<typeof phasedEffectsSchema>;
 
 /** What a pull request's pass saw besides the decision's facts (passSeenSchema, below). */
 export type PassSeen = z.infer<typeof passSeenSchema>;
@@ -146,13 +184,6 @@ export const passSeenSchema = z.strictObject({
   evaluator_due: z.boolean(),
   /** A person chose "Re-run evaluator". */
   rerun_evaluator: z.boolean(),
-  /**
-   * A retried pass only: the look of each agate state label on the pull request, read before
-   * deciding (its first run may have added one and stopped before styling it). Empty otherwise.
-   */
-  label_looks: z.array(
-    z.strictObject({ name: z.string(), color: z.string(), description: z.string().nullable() }),
-  ),
   installation: positiveIntSchema,
   /** The pass's time (the job's clock, read once in app/). */
   at: isoDateTimeSchema,

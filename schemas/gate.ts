@@ -266,7 +266,14 @@ export const handoffFactsSchema = z.strictObject({
   changed_lines: z.number().int().nonnegative(),
   /** Up to 250 commits, oldest first (GitHub's limit for `pulls/list-commits`). */
   commits: z.array(pullCommitSchema),
-  newest_change: z.strictObject({ sha: gitShaSchema, files: z.array(z.string()) }).nullable(),
+  newest_change: z
+    .strictObject({
+      sha: gitShaSchema,
+      files: z.array(z.string()),
+      /** GitHub lists 3,000 files of a commit at most, and listed that many: `files` may miss some. */
+      cut: z.boolean().optional(),
+    })
+    .nullable(),
   /**
    * The commit the file was read at (checks/gate/reads.ts `handoffReadAt`); null: not read at
    * all. Absent in facts stored before agate kept it.

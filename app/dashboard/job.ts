@@ -12,6 +12,7 @@ import {
   LISTED_ENTRY_STATES,
   renderDashboard,
 } from "../../checks/dashboard/render.js";
+import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import { DASHBOARD_JOBS, type DashboardJob, dashboardKey } from "../../schemas/jobs/dashboard.js";
 import type { GitHubAdapter } from "../github/adapter.js";
@@ -38,11 +39,17 @@ export interface DashboardDeps {
   agentWaits: AgentWaits;
 }
 
-/** Truthy when an agent waits on the entry; `isOpen` answers for the pull requests it asks about. */
+/**
+ * Truthy when an agent waits on the entry; `isOpen` answers for the pull requests it asks about,
+ * `records` gives each one's records (every head's).
+ */
 export type AgentWaits = (
   read: Pick<DashboardDeps, "github" | "store" | "now">,
   entry: HandoffEntry,
-  reads: { isOpen: (number: number) => Promise<boolean> },
+  reads: {
+    isOpen: (number: number) => Promise<boolean>;
+    records: (pullNumber: number) => Promise<readonly AcceptanceRecord[]>;
+  },
 ) => Promise<unknown>;
 
 /** GitHub hands back a body edited in its web editor with CRLF line ends. */
@@ -64,27 +71,41 @@ export async function runDashboardJob(job: DashboardJob, deps: DashboardDeps): P
     repository: job.repository,
     states: LISTED_ENTRY_STATES,
   });
-  const pulls: DashboardPull[] = [];
   const open = await github.openPullRequests();
-  for (const pull of open) {
-    const records = await store.listRecords({
-      repository: job.repository,
-      pullNumber: pull.number,
-      headSha: pull.head_sha,
-    });
-    const line = dashboardPull(pull, records);
-    if (line) pulls.push(line);
-  }
   // Whether an agent waits on an escalated entry (app/entries/waiting.ts): a maintainer's
   // decision that holds an agent up comes first to mind. Blocked entries are parked. Whether a
   // pull request is open comes from the list just read: GitHub's own answer, as a read of the
-  // pull request would be, and no call per pull request.
+  // pull request would be, and no call per pull request. Each pull request's records are read
+  // once per refresh, whichever entry (or the open pull request's line below) asks.
   const openNumbers = new Set(open.map((p) => p.number));
-  const reads = { isOpen: async (number: number) => openNumbers.has(number) };
+  const read = new Map<number, Promise<AcceptanceRecord[]>>();
+  const records = (pullNumber: number) => {
+    let all = read.get(pullNumber);
+    if (!all) {
+      all = store.listRecords({ repository: job.repository, pullNumber });
+      read.set(pullNumber, all);
+    }
+    return all;
+  };
+  const reads = { isOpen: async (number: number) => openNumbers.has(number), records };
   const waiting = new Set<number>();
   for (const entry of entries.filter((e) => e.state === "escalated")) {
     if (await deps.agentWaits({ github, store, now: deps.now }, entry, reads))
       waiting.add(entry.issue_number);
+  }
+  const pulls: DashboardPull[] = [];
+  for (const pull of open) {
+    // Every head's when an entry's look read them (dashboardPull keeps the head's), else the head's.
+    const all = read.get(pull.number);
+    const head = all
+      ? await all
+      : await store.listRecords({
+          repository: job.repository,
+          pullNumber: pull.number,
+          headSha: pull.head_sha,
+        });
+    const line = dashboardPull(pull, head);
+    if (line) pulls.push(line);
   }
   const input = { entries, pulls, waiting };
   const body = renderDashboard(input);

@@ -6,6 +6,7 @@
  * Read, never stored: the entry's pass and the dashboard derive it alike.
  */
 import { declaredWaitUntil, holdingPulls } from "../../checks/entries/priority.js";
+import type { AcceptanceRecord } from "../../schemas/acceptance-record.js";
 import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import type { GitHubAdapter, IssueCommentFact } from "../github/adapter.js";
 import type { EntryMentionStore } from "../store/ports/entry-mention-store.js";
@@ -29,6 +30,8 @@ export interface WaitingReads {
    * dashboard answers from its one list of the open ones.
    */
   isOpen: (number: number) => Promise<boolean>;
+  /** A pull request's records, every head's (the dashboard reads each once); absent: read here. */
+  records?: (pullNumber: number) => Promise<readonly AcceptanceRecord[]>;
 }
 
 /**
@@ -51,10 +54,10 @@ export async function agentWaits(
   const pulls = await Promise.all(
     numbers.map(async (number) => ({
       number,
-      decisions: (await deps.store.listRecords({ repository, pullNumber: number })).map((r) => ({
-        state: r.decision.state,
-        stale: r.stale,
-      })),
+      decisions: (
+        await (reads.records?.(number) ??
+          deps.store.listRecords({ repository, pullNumber: number }))
+      ).map((r) => ({ state: r.decision.state, stale: r.stale })),
     })),
   );
   for (const number of holdingPulls(pulls)) {

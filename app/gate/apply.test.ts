@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decidePass } from "../../checks/gate/plan.js";
-import type { Effect } from "../../schemas/effects.js";
+import type { PhasedEffects, StoreEffect } from "../../schemas/effects.js";
 import { ENTRY_JOBS } from "../../schemas/jobs/entries.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { jobOf } from "../../schemas/jobs/index.js";
@@ -39,16 +39,21 @@ function writeOnly(target: SqliteStore): ApplyStore {
 
 describe("applyEffects", () => {
   const store = useSqliteStore();
-  const apply = (effects: readonly Effect[], via: ApplyStore = writeOnly(store())) =>
+  const apply = (effects: PhasedEffects, via: ApplyStore = writeOnly(store()), retried = false) =>
     applyEffects(
       {
         github,
         checks: new AgateChecks(github, via as SqliteStore, () => new Date()),
         store: via,
-        retried: false,
+        retried,
       },
       effects,
     );
+  const stored = (effect: StoreEffect): PhasedEffects => ({
+    first: [],
+    github: [],
+    after: [effect],
+  });
 
   it("carries out a pass's effects without reading: observations, the decision stored, the jobs with the mentions", async () => {
     const facts = gateFacts();
@@ -57,7 +62,7 @@ describe("applyEffects", () => {
       facts,
       passSeen(facts, { entry_mentions: [12], repository_entries: [entry] }),
     );
-    const applied = await apply(effects.filter((e) => e.kind !== "check"));
+    const applied = await apply({ ...effects, github: [] });
     expect(applied).toEqual({ wroteCheck: false, storedRecord: true });
     const key = { repository: "octo/widgets", pullNumber: 7 };
     expect((await store().listRecords(key)).map((r) => r.head_sha)).toEqual([HEAD]);
@@ -72,8 +77,41 @@ describe("applyEffects", () => {
     ]);
   });
 
+  it("a retried job: what is stored first, then its recorded comments finished, then the decision and its jobs", async () => {
+    const facts = gateFacts();
+    const { effects } = decidePass(facts, passSeen(facts, { retried: true }));
+    const calls: string[] = [];
+    const target = writeOnly(store());
+    // The ledger's pending intents are the one read a retry makes (write-once.ts's finish).
+    const logged = new Proxy(target, {
+      get(object, property) {
+        if (property === "listPendingWriteIntents") {
+          return (query: { scope: string }) => {
+            calls.push(String(property));
+            return store().listPendingWriteIntents(query);
+          };
+        }
+        const value = Reflect.get(object, property, object);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          calls.push(String(property));
+          return value.apply(object, args);
+        };
+      },
+    });
+    await apply({ ...effects, github: [] }, logged, true);
+    expect(calls).toEqual([
+      "markStale",
+      "recordHeadObservation",
+      "recordPullRequestSighting",
+      "listPendingWriteIntents",
+      "appendAudit",
+      "appendRecord",
+    ]);
+  });
+
   it("the evaluator's key: a pass made while the same tree is queued asks nothing more; once it is being judged, a person's re-run, another tree and a later pass do", async () => {
-    const ask = (tree: string, rerun = false): Effect => {
+    const ask = (tree: string, rerun = false): PhasedEffects => {
       const job = jobOf(GATE_JOBS.evaluator, {
         repository: "octo/widgets",
         installation: 1,
@@ -84,31 +122,31 @@ describe("applyEffects", () => {
         rerun,
       });
       const dedupeKey = `gate.evaluator:octo/widgets#7@tree:${tree}:${"d".repeat(64)}`;
-      return {
+      return stored({
         kind: "enqueue",
         job: { ...job, concurrency_key: job.concurrency_key ?? null, max_attempts: 8 },
         dedupe: rerun ? null : { dedupeKey, until: "started" },
-      };
+      });
     };
     const statuses = async () =>
       (await store().listJobs({ kind: GATE_JOBS.evaluator.kind })).map((j) => j.status);
-    await apply([ask(TREE)]);
-    await apply([ask(TREE)]);
+    await apply(ask(TREE));
+    await apply(ask(TREE));
     expect(await statuses()).toEqual(["queued"]);
     // Being judged (leased by a worker): the pass the job queues before it ends may ask again,
     // once; that job runs after this one and finds the verdict stored.
     const claimed = await store().claimJob({ workerId: "w", leaseMs: 60_000 });
     expect(claimed).not.toBeNull();
-    await apply([ask(TREE)]);
-    await apply([ask(TREE)]);
+    await apply(ask(TREE));
+    await apply(ask(TREE));
     expect(await statuses()).toEqual(["running", "queued"]);
     // A person asked again: always queued. Another tree: a job of its own.
-    await apply([ask(TREE, true)]);
-    await apply([ask("7".repeat(40))]);
+    await apply(ask(TREE, true));
+    await apply(ask("7".repeat(40)));
     expect(await statuses()).toEqual(["running", "queued", "queued", "queued"]);
     // Once the job is done, the key it held is long free: the queued one still holds it.
     if (claimed) await store().completeJob(claimed.lease);
-    await apply([ask(TREE)]);
+    await apply(ask(TREE));
     expect(await statuses()).toEqual(["done", "queued", "queued", "queued"]);
   });
 });

@@ -1,20 +1,17 @@
 /**
- * apply: carries out the effects a pass (or a hold) listed (checks/gate/plan.ts, holds.ts), in
- * the order listed, and reads nothing to decide (only, on a retry, the exactly-once machinery
- * looks for its own earlier writes): observations first (so a crash after them loses
- * nothing a retry needs), then the comments it will post, as intents (app/runtime/write-once.ts),
- * then GitHub's writes (check, labels, comments), then the decision's audit entry and record,
- * then jobs. The order is the plan's (checks/ lists it, and its tests hold it): it is what makes
- * a crash safe. A merge group's decision is stored before its check is written, and its
- * deadline queued before either.
+ * apply: carries out the effects a pass (or a hold) listed (checks/gate/plan.ts, holds.ts), phase
+ * by phase as schemas/effects.ts states the order (`PhasedEffects`), and reads nothing to decide
+ * (only, on a retry, the exactly-once machinery looks for its own earlier writes). The order is
+ * what makes a crash safe; checks/ lists the effects of each phase, and its tests hold them.
  *
  * Run again after a crash (`retried`), every write is made once: the check is found by the
  * ledger or on GitHub (check-runs.ts), labels are a set the plan computed from what GitHub shows,
- * a state label GitHub made grey is styled when the retry's gather found it so, the first run's comments
- * are found by their marker or posted (also those the new decision no longer calls for), and the
- * audit entry and record carry keys of the job.
+ * a retry restyles the state labels it leaves on (its first run may have stopped before styling
+ * one GitHub made grey), the first run's comments are found by their marker or posted (also
+ * those the new decision no longer calls for), and the audit entry and record carry keys of the
+ * job.
  */
-import type { Effect } from "../../schemas/effects.js";
+import type { GitHubEffect, PhasedEffects, StoreEffect } from "../../schemas/effects.js";
 import type { GitHubAdapter } from "../github/adapter.js";
 import { type Intended, jobScope, WriteOnce } from "../runtime/write-once.js";
 import type { AuditLog } from "../store/ports/audit-log.js";
@@ -50,65 +47,57 @@ export interface Applied {
   storedRecord: boolean;
 }
 
-/** The effects that write on GitHub. */
-const ON_GITHUB = new Set<Effect["kind"]>(["check", "labels", "comment"]);
-
 /**
- * Applies the effects in the order listed. The comments' intents are recorded before the first
- * write on GitHub; a retried job's recorded comments are made after the last one (or, with none,
- * after the observations that lead the list).
+ * Applies the phases in order: what is stored first; the comments' intents, recorded before the
+ * first write on GitHub (a retry after the labels were put right no longer sees why to say so,
+ * and says what this run decided to); GitHub's writes; a retried job's recorded comments, made
+ * after them; then what is stored after.
  */
-export async function applyEffects(
-  ctx: ApplyContext,
-  effects: readonly Effect[],
-): Promise<Applied> {
+export async function applyEffects(ctx: ApplyContext, effects: PhasedEffects): Promise<Applied> {
   const writes = new WriteOnce(ctx.github, ctx.store, jobScope(ctx.jobId, "gate"));
-  const intents = new Map<Effect, Intended>();
   const applied: Applied = { wroteCheck: false, storedRecord: false };
-  const first = effects.findIndex((e) => ON_GITHUB.has(e.kind));
-  const leading = effects.findIndex((e) => e.kind !== "observe");
-  const last =
-    first >= 0
-      ? effects.findLastIndex((e) => ON_GITHUB.has(e.kind))
-      : (leading < 0 ? effects.length : leading) - 1;
-  if (last < 0 && ctx.retried) await writes.finish();
-  for (const [i, effect] of effects.entries()) {
-    // Recorded before anything is written: a retry after the labels were put right no longer
-    // sees why to say so, and says what this run decided to.
-    if (i === first) {
-      for (const e of effects) {
-        if (e.kind !== "comment") continue;
-        intents.set(e, await writes.intend(`${writes.scope}:${e.key}`, e.number, e.body));
-      }
+  for (const effect of effects.first) await storeOne(ctx.store, effect, applied);
+  const intents = new Map<GitHubEffect, Intended>();
+  for (const e of effects.github) {
+    if (e.kind === "comment") {
+      intents.set(e, await writes.intend(`${writes.scope}:${e.key}`, e.number, e.body));
     }
-    await applyOne(ctx, effect, writes, intents.get(effect), applied);
-    if (i === last && ctx.retried) await writes.finish();
   }
+  for (const effect of effects.github) {
+    await onGitHub(ctx, effect, writes, intents.get(effect), applied);
+  }
+  if (ctx.retried) await writes.finish();
+  for (const effect of effects.after) await storeOne(ctx.store, effect, applied);
   return applied;
 }
 
-/** One effect: a switch over the kinds, each through the mechanism that makes it once. */
-async function applyOne(
+/** One write on GitHub, through the mechanism that makes it once. */
+async function onGitHub(
   ctx: ApplyContext,
-  effect: Effect,
+  effect: GitHubEffect,
   writes: WriteOnce,
   intended: Intended | undefined,
   applied: Applied,
 ): Promise<void> {
-  const { github, store } = ctx;
   switch (effect.kind) {
-    case "observe":
-      return observe(store, effect);
     case "check":
       await ctx.checks.write(effect.head_sha, effect.existing, effect.write);
       applied.wroteCheck = true;
       return;
     case "labels":
-      for (const label of effect.remove) await github.removeLabel(effect.number, label);
-      return addLabels(github, effect);
+      for (const label of effect.remove) await ctx.github.removeLabel(effect.number, label);
+      return addLabels(ctx.github, effect);
     case "comment":
       if (intended) await writes.make(intended);
       return;
+  }
+}
+
+/** One write to the store: each once under its key, or idempotent. */
+async function storeOne(store: ApplyStore, effect: StoreEffect, applied: Applied): Promise<void> {
+  switch (effect.kind) {
+    case "observe":
+      return observe(store, effect);
     case "audit":
       await store.appendAudit(effect.entry, dedupe(effect.dedupe_key));
       return;
@@ -132,7 +121,7 @@ async function applyOne(
 
 const dedupe = (key: string | null) => (key === null ? {} : { dedupeKey: key });
 
-async function observe(store: ApplyStore, effect: Extract<Effect, { kind: "observe" }>) {
+async function observe(store: ApplyStore, effect: Extract<StoreEffect, { kind: "observe" }>) {
   if (effect.stale) await store.markStale(effect.stale);
   if (effect.merge_commit) await store.recordMergeCommit(effect.merge_commit);
   if (effect.head) await store.recordHeadObservation(effect.head);
@@ -145,7 +134,7 @@ async function observe(store: ApplyStore, effect: Extract<Effect, { kind: "obser
  */
 async function addLabels(
   github: GitHubAdapter,
-  effect: Extract<Effect, { kind: "labels" }>,
+  effect: Extract<GitHubEffect, { kind: "labels" }>,
 ): Promise<void> {
   const { add, restyle, styles } = effect;
   const looks = add.length > 0 ? await github.addLabels(effect.number, [...add]) : [];

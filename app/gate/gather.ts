@@ -8,7 +8,6 @@
 
 import { entryMentions } from "../../checks/entries/mentions.js";
 import {
-  labelLooksToRead,
   planReads,
   readsDefaultSetup,
   readsSetup,
@@ -82,7 +81,6 @@ export type GatheredSeen = Pick<
   | "mentioned_before"
   | "repository_entries"
   | "evaluator_due"
-  | "label_looks"
 >;
 
 export interface Gathered {
@@ -128,8 +126,6 @@ export async function gatherPullRequest(
     relevant?: ((config: Config) => boolean) | undefined;
     /** A completed job as its own event showed it (see collectEvidence's `completedJob`). */
     completedJob?: { runId: number; job: EvidenceJob } | null;
-    /** An earlier run of this pass's job stopped part-way: the state labels' looks are read. */
-    retried?: boolean;
   },
 ): Promise<GatherOutcome> {
   const { github, reads } = deps;
@@ -186,7 +182,6 @@ async function gatherAt(
     skipRuns: boolean;
     rerunEvaluator: boolean;
     completedJob?: { runId: number; job: EvidenceJob } | null;
-    retried?: boolean;
   },
 ): Promise<Gathered> {
   const { github, store } = deps;
@@ -203,7 +198,6 @@ async function gatherAt(
     mentioned_before: stored.mentions,
     repository_entries: [...stored.entries],
     evaluator_due: false,
-    label_looks: [],
   };
   const changed = await changedFilesAt(github, pr, detail, comparison);
   const head_tree_sha = await headTreeAt(github, comparison, pr.head_sha);
@@ -240,12 +234,7 @@ async function gatherAt(
   const checked = async (due: boolean): Promise<Gathered> => {
     const checks = new AgateChecks(github, store, deps.now);
     const existing = await checks.current(pr.head_sha, stored.sightings.length > 0);
-    const label_looks: GatheredSeen["label_looks"] = [];
-    for (const name of labelLooksToRead(options.retried ?? false, pr.labels)) {
-      const look = await github.repositoryLabel(name);
-      if (look) label_looks.push(look);
-    }
-    return { facts, seen: { ...seen, existing, evaluator_due: due, label_looks } };
+    return { facts, seen: { ...seen, existing, evaluator_due: due } };
   };
   if (config.status !== "ok") return checked(false);
   const cfg = config.config;

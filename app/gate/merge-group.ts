@@ -11,7 +11,7 @@ import {
   mergeGroupDeadline,
   requestedBase,
 } from "../../checks/gate/merge-group.js";
-import type { Effect } from "../../schemas/effects.js";
+import type { PhasedEffects } from "../../schemas/effects.js";
 import type { MergeGroupDeadlineJob, MergeGroupJob } from "../../schemas/jobs/gate.js";
 import type { MergeGroupRefFact } from "../../schemas/merge-group.js";
 import type { AgateCheckRun } from "../../schemas/store.js";
@@ -40,7 +40,7 @@ async function mergeGroupPass(
   return decision.title;
 }
 
-function apply(github: GitHubAdapter, deps: GateDeps, checks: AgateChecks, effects: Effect[]) {
+function apply(github: GitHubAdapter, deps: GateDeps, checks: AgateChecks, effects: PhasedEffects) {
   return applyEffects(
     { github, checks, store: deps.store, jobId: deps.jobId, retried: false },
     effects,

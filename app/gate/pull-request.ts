@@ -7,7 +7,7 @@
  */
 import { errorHold, retargetHold } from "../../checks/gate/holds.js";
 import { decidePass } from "../../checks/gate/plan.js";
-import type { Effect } from "../../schemas/effects.js";
+import type { PhasedEffects } from "../../schemas/effects.js";
 import type { GateDecision } from "../../schemas/gate.js";
 import { evidenceEventMatters, type PullRequestJob } from "../../schemas/jobs/gate.js";
 import type { GitHubAdapter } from "../github/adapter.js";
@@ -69,7 +69,7 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
   }
   const { github } = deps;
   const checks = new AgateChecks(github, deps.store, deps.now);
-  const apply = (effects: readonly Effect[], retried = false) =>
+  const apply = (effects: PhasedEffects, retried = false) =>
     applyEffects({ github, checks, store: deps.store, jobId: deps.jobId, retried }, effects);
   const held = { repository: job.repository, number: job.number };
   if (job.retarget && job.head_sha) {
@@ -85,7 +85,6 @@ export async function runPullRequestPass(deps: PassDeps, job: PullRequestJob): P
         rerunEvaluator: job.rerun_evaluator,
         relevant: job.only_if ? evidenceEventMatters(job.only_if) : undefined,
         completedJob: job.run?.job ? { runId: job.run.id, job: job.run.job } : null,
-        retried: deps.retried ?? false,
       },
     );
     if (gathered.status === "skipped") return skip(gathered.reason);
@@ -135,7 +134,7 @@ async function runAlreadyRead(
 async function holdOnError(
   github: GitHubAdapter,
   checks: AgateChecks,
-  apply: (effects: readonly Effect[]) => Promise<unknown>,
+  apply: (effects: PhasedEffects) => Promise<unknown>,
   number: number,
   error: unknown,
   now: () => Date,

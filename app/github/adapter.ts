@@ -39,7 +39,7 @@ export type {
 } from "../../github/issues.js";
 export type { LabelFact } from "../../github/labels.js";
 export type { OpenPull, ReviewFact } from "../../github/pulls.js";
-export type { Comparison } from "../../github/repos.js";
+export type { CommitFiles, Comparison } from "../../github/repos.js";
 export type { PullRequestDetail } from "../../schemas/gate.js";
 export type { AgateCheckRun } from "../../schemas/store.js";
 
@@ -127,7 +127,7 @@ export class GitHubAdapter {
   // ---- commits, branches, people ----------------------------------------------------------------
 
   /** The files one commit touched against its first parent. */
-  commitFiles(sha: string): Promise<string[]> {
+  commitFiles(sha: string): Promise<repos.CommitFiles> {
     return repos.commitFiles(this.#r, sha);
   }
 
@@ -285,11 +285,6 @@ export class GitHubAdapter {
   /** Every label of the repository, with its look. */
   repositoryLabels(): Promise<labels.LabelFact[]> {
     return labels.repositoryLabels(this.#r);
-  }
-
-  /** One label of the repository with its look; null when there is none of that name. */
-  repositoryLabel(name: string): Promise<labels.LabelFact | null> {
-    return labels.repositoryLabel(this.#r, name);
   }
 
   /** Creates a label; false when one of that name exists already (someone was first). */

@@ -16,27 +16,42 @@ describe("ImmutableReads", () => {
     const github = new GitHubAdapter(octokit as never, `${sim.owner}/r1`, sim.appSlug);
     const reads = new ImmutableReads();
     sim.clearCalls();
-    expect(await reads.commitFiles(github, sha)).toEqual(["b.txt"]);
-    expect(await reads.commitFiles(github, sha)).toEqual(["b.txt"]);
+    expect(await reads.commitFiles(github, sha)).toEqual({ files: ["b.txt"], cut: false });
+    expect(await reads.commitFiles(github, sha)).toEqual({ files: ["b.txt"], cut: false });
     expect(sim.calls["repos/get-commit"]).toBe(1);
-    expect(await reads.commitFiles(github, other)).toEqual(["c.txt"]);
+    expect(await reads.commitFiles(github, other)).toEqual({ files: ["c.txt"], cut: false });
     expect(sim.calls["repos/get-commit"]).toBe(2);
   });
 });
 
 describe("commit files", () => {
-  it("a commit of 250 files is read whole, page by page (one page would leave its last files out)", async () => {
+  /** A commit of `count` new files in a repository of its own, and an adapter to read it. */
+  async function commitOf(repo: string, count: number) {
     const sim = simulator();
-    await sim.createRepository({ repo: "r2", files: { "a.txt": "a\n" } });
+    await sim.createRepository({ repo, files: { "a.txt": "a\n" } });
     const files = Object.fromEntries(
-      Array.from({ length: 250 }, (_, i) => [`f/${String(i).padStart(3, "0")}.txt`, `${i}\n`]),
+      Array.from({ length: count }, (_, i) => [`f/${String(i).padStart(4, "0")}.txt`, `${i}\n`]),
     );
-    const sha = await sim.pushCommit({ repo: "r2", branch: "main", files });
+    const sha = await sim.pushCommit({ repo, branch: "main", files });
     const octokit = await simulatorProbot(sim).auth(sim.installationId);
-    const github = new GitHubAdapter(octokit as never, `${sim.owner}/r2`, sim.appSlug);
+    const github = new GitHubAdapter(octokit as never, `${sim.owner}/${repo}`, sim.appSlug);
     sim.clearCalls();
+    return { sim, sha, github, names: Object.keys(files) };
+  }
+
+  it("a commit of 250 files is read whole, page by page (one page would leave its last files out)", async () => {
+    const { sim, sha, github, names } = await commitOf("r2", 250);
     const listed = await new ImmutableReads().commitFiles(github, sha);
-    expect(listed.sort()).toEqual(Object.keys(files).sort());
+    expect(listed.files.sort()).toEqual(names.sort());
+    expect(listed.cut).toBe(false);
     expect(sim.calls["repos/get-commit"]).toBe(3);
   });
+
+  it("a commit of more than 3,000 files is listed as GitHub cuts it, and says so", async () => {
+    const { sim, sha, github } = await commitOf("r3", 3_001);
+    const listed = await new ImmutableReads().commitFiles(github, sha);
+    expect(listed.files).toHaveLength(3_000);
+    expect(listed.cut).toBe(true);
+    expect(sim.calls["repos/get-commit"]).toBe(30);
+  }, 60_000);
 });

@@ -10,7 +10,7 @@ import { ConfigurationError } from "../../checks/errors.js";
 import { CONFIG_PATH } from "../../schemas/config.js";
 import type { BaseConfigFact } from "../../schemas/gate.js";
 import { remember, rememberRead } from "../kit/bounded-map.js";
-import type { Comparison, GitHubAdapter } from "./adapter.js";
+import type { CommitFiles, Comparison, GitHubAdapter } from "./adapter.js";
 import { type DefaultsRead, readOrgDefaults } from "./org-defaults.js";
 
 /** Comparisons carry patches: fewer of them are kept than of the small facts. */
@@ -28,7 +28,7 @@ export class ImmutableReads {
   private readonly parsed = new Map<string, BaseConfigFact>();
   private readonly comparisons = new Map<string, Promise<Comparison>>();
   private readonly files = new Map<string, Promise<{ text: string; blobSha: string } | null>>();
-  private readonly commitFileLists = new Map<string, Promise<string[]>>();
+  private readonly commitFileLists = new Map<string, Promise<CommitFiles>>();
   /** Organisation defaults by (repository, SHA, path): immutable once read. */
   private readonly defaultsFiles = new Map<string, Promise<DefaultsRead>>();
   /**
@@ -117,7 +117,7 @@ export class ImmutableReads {
    * The files a commit touched against its first parent, by its exact SHA (a handoff file's
    * freshness asks it of the same commits at every pass of a head).
    */
-  commitFiles(github: GitHubAdapter, sha: string): Promise<string[]> {
+  commitFiles(github: GitHubAdapter, sha: string): Promise<CommitFiles> {
     return rememberRead(
       this.commitFileLists,
       `${github.owner}/${github.repo}@${sha}`,

@@ -16,7 +16,7 @@ import {
 import { passSeen } from "../../test/support/gate-pass.js";
 import { GROUP_REF, mergeGroupFacts } from "../../test/support/merge-group-facts.js";
 import { decideGate } from "./decide.js";
-import { judgedFacts, judgedMergeGroupFacts } from "./evidence.js";
+import { believedEvidence, believesRun, judgedFacts, judgedMergeGroupFacts } from "./evidence.js";
 import { decideMergeGroupPass } from "./merge-group.js";
 import { decidePass } from "./plan.js";
 
@@ -129,5 +129,35 @@ describe("judgedMergeGroupFacts: a merge group's evidence judged the same way", 
       "it was made for a pull request, not for the merge group 1111111",
     );
     expect(decideMergeGroupPass(forged, seen).decision.state).not.toBe("accepted");
+  });
+});
+
+/**
+ * The one "is this record believed" rule (believedEvidence): the requirements, the summary, the
+ * acceptance record, the merge group and the read plan all ask it, so each way a verdict can be
+ * not believed is played here once.
+ */
+describe("believedEvidence: the one rule for a believed record", () => {
+  const believed = commandEvidence([0, 0], { run_id: 1 });
+  const refused = commandEvidence([0, 0], { run_id: 2, refused: "the step did not succeed" });
+  const waiting = commandEvidence([0, 0], { run_id: 3, waiting: "the job is still running" });
+  const empty = commandEvidence([0, 0], { run_id: 4, record: null });
+
+  it("never believes a refused, waited-on or record-less verdict, even when it is newer", () => {
+    expect(believedEvidence([believed, refused, waiting, empty])?.run_id).toBe(1);
+    expect(believedEvidence([refused, waiting, empty])).toBeNull();
+    expect(believedEvidence([])).toBeNull();
+  });
+
+  it("takes the newest believed verdict", () => {
+    const newer = commandEvidence([1, 0], { run_id: 5 });
+    expect(believedEvidence([believed, newer, refused])?.run_id).toBe(5);
+  });
+
+  it("believesRun: only the believed verdict's own run, and nothing where nothing is believed", () => {
+    expect(believesRun([believed], 1)).toBe(true);
+    expect(believesRun([believed], 2)).toBe(false);
+    expect(believesRun([refused], 2)).toBe(false);
+    expect(believesRun([], undefined)).toBe(false);
   });
 });

@@ -5,7 +5,8 @@
  * at the base, the run, its job, artifacts, record and tested commit); no verdict crosses from
  * the reads, so what a pass believes is decided once, from facts stored beside the decision.
  */
-import type { GateFacts, GatheredFacts } from "../../schemas/gate.js";
+import type { CommandRecord } from "../../schemas/command-record.js";
+import type { CommandEvidence, GateFacts, GatheredFacts } from "../../schemas/gate.js";
 import type { GatheredMergeGroupFacts, MergeGroupFacts } from "../../schemas/merge-group.js";
 import { type EvidenceTarget, evidenceOf, verifyProvenance } from "./provenance.js";
 
@@ -52,9 +53,26 @@ export function pullRequestEvidence(
   );
 }
 
+/**
+ * The one rule for what the decision believes: a verdict with a record that provenance neither
+ * refused nor waits on. The newest such verdict decides (older ones on the same head are history).
+ * Every reader of "the believed record" (the requirements, the summary, the acceptance record,
+ * the merge group, the read plan) asks here.
+ */
+export function believedEvidence(evidence: readonly CommandEvidence[]): BelievedEvidence | null {
+  return evidence.findLast(isBelieved) ?? null;
+}
+
+type BelievedEvidence = CommandEvidence & { record: CommandRecord };
+
+function isBelieved(e: CommandEvidence): e is BelievedEvidence {
+  return e.record !== null && !e.refused && !e.waiting;
+}
+
 /** Whether the run's record is believed: what the trace reports beside it are bound by. */
-export function believedRecord(evidence: Judged, runId: number | undefined): boolean {
-  return evidence.some((e) => e.record && !e.refused && !e.waiting && e.run_id === runId);
+export function believesRun(evidence: Judged, runId: number | undefined): boolean {
+  const believed = believedEvidence(evidence);
+  return believed !== null && believed.run_id === runId;
 }
 
 /**
@@ -65,7 +83,7 @@ export function believedRecord(evidence: Judged, runId: number | undefined): boo
 export function judgedFacts(gathered: GatheredFacts): GateFacts {
   const evidence = pullRequestEvidence(gathered);
   const facts: GateFacts = { ...gathered, evidence };
-  if (facts.trace && !believedRecord(evidence, gathered.evidence_run?.run.id)) facts.trace = null;
+  if (facts.trace && !believesRun(evidence, gathered.evidence_run?.run.id)) facts.trace = null;
   return facts;
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CommandRecord } from "../../schemas/command-record.js";
 import type { MergeGroupFacts } from "../../schemas/merge-group.js";
 import { BASE, commandEvidence, commandRecord, HEAD, TREE } from "../../test/support/gate-facts.js";
+import { phaseKinds } from "../../test/support/gate-pass.js";
 import { GROUP_REF, mergeGroupFacts } from "../../test/support/merge-group-facts.js";
 import {
   decideMergeGroup,
@@ -198,19 +199,20 @@ describe("decideMergeGroupPass: a merge group's decision and its effects", () =>
 
   it("a new decision: its audit entry under the job's key, then the check naming the group's base", () => {
     const { decision, effects } = decideMergeGroupPass(facts(), seen);
-    expect(effects.map((e) => e.kind)).toEqual(["audit", "check"]);
-    expect(effects[0]).toMatchObject({
+    // The audit entry before the check: a retry that finds the check written stores nothing.
+    expect(phaseKinds(effects)).toEqual({ first: ["audit"], github: ["check"], after: [] });
+    expect(effects.first[0]).toMatchObject({
       dedupe_key: `job:9:merge-group@${HEAD}:${decision.state}`,
       entry: { kind: "gate.merge_group.decision", subject: `octo/widgets@${HEAD}` },
     });
-    expect(effects[1]).toMatchObject({
+    expect(effects.github[0]).toMatchObject({
       head_sha: HEAD,
       write: { conclusion: decision.conclusion, title: decision.title, externalId: EXTERNAL },
     });
   });
 
   it("a check that already shows the decision is not written, and nothing is stored", () => {
-    const first = decideMergeGroupPass(facts(), seen).effects[1];
+    const first = decideMergeGroupPass(facts(), seen).effects.github[0];
     if (first?.kind !== "check") throw new Error("a first pass writes the check");
     const existing = {
       id: 3,
@@ -221,7 +223,11 @@ describe("decideMergeGroupPass: a merge group's decision and its effects", () =>
       startedAt: AT,
       externalId: EXTERNAL,
     };
-    expect(decideMergeGroupPass(facts(), { ...seen, existing }).effects).toEqual([]);
+    expect(decideMergeGroupPass(facts(), { ...seen, existing }).effects).toEqual({
+      first: [],
+      github: [],
+      after: [],
+    });
   });
 
   it("the deadline passes by the check's own start, or when the deadline job runs; never without a config", () => {
@@ -248,7 +254,7 @@ describe("decideMergeGroupPass: a merge group's decision and its effects", () =>
 
   it("the deadline job is queued at the config's record_timeout, under its key; none without a config", () => {
     const group = facts().merge_group;
-    const [deadline] = mergeGroupDeadline(group, facts().config, 1, AT);
+    const [deadline] = mergeGroupDeadline(group, facts().config, 1, AT).first;
     expect(deadline).toMatchObject({
       kind: "enqueue",
       job: { kind: "gate.merge_group_deadline", run_at: "2026-12-02T10:30:00.000Z" },
@@ -256,7 +262,7 @@ describe("decideMergeGroupPass: a merge group's decision and its effects", () =>
     });
     expect(
       mergeGroupDeadline(group, { status: "missing", path: ".github/agate.yml" }, 1, AT),
-    ).toEqual([]);
+    ).toEqual({ first: [], github: [], after: [] });
   });
 
   it("only our own check naming this head tells a group the queue asked about", () => {

@@ -1,4 +1,4 @@
-import type { Effect } from "../../schemas/effects.js";
+import type { PhasedEffects } from "../../schemas/effects.js";
 import type { BaseConfigFact, Requirement } from "../../schemas/gate.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
 import { jobOf } from "../../schemas/jobs/index.js";
@@ -17,7 +17,8 @@ import {
   GITHUB_TEXT_LIMIT,
   shortSha as short,
 } from "../markdown.js";
-import { judgedMergeGroupFacts } from "./evidence.js";
+import { believedEvidence, judgedMergeGroupFacts } from "./evidence.js";
+import { mergeGroupBaseIn, mergeGroupExternalId } from "./external-id.js";
 import { checkChanges } from "./plan.js";
 import { protectedChanges } from "./protected-paths.js";
 import { commandsSection, REPORT_ONLY_LEAD, STATE_WORD } from "./render.js";
@@ -165,11 +166,9 @@ function commandsRequirement(facts: MergeGroupFacts, timeoutMs: number): Require
       `${facts.changed_files_listing.reason ?? "the file list is incomplete"}; merge these pull requests in smaller groups`,
     );
   }
-  const verified = facts.evidence
-    .filter(
-      (e) => e.record && !e.refused && !e.waiting && e.record.merge_group?.head_sha === headSha,
-    )
-    .at(-1);
+  const verified = believedEvidence(
+    facts.evidence.filter((e) => e.record?.merge_group?.head_sha === headSha),
+  );
   if (verified?.record) {
     const failed = failedCommands(verified.record);
     const total = verified.record.commands.length;
@@ -265,7 +264,7 @@ export function renderMergeGroupSummary(
   lines.push(...requirementsTable(decision.requirements));
   lines.push(...configProblems(facts.config));
   const config = facts.config.status === "ok" ? facts.config.config : null;
-  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
+  const believed = believedEvidence(facts.evidence);
   if (believed?.record) {
     lines.push(
       ...commandsSection({
@@ -294,20 +293,11 @@ export function renderMergeGroupSummary(
 }
 
 /**
- * The check's external id names the group's base: a later check_run / workflow_run event on the
- * group head carries no base, and our own check run is GitHub data only this App can write.
- */
-const externalIdOf = (group: MergeGroupRefFact) =>
-  `agate:merge_group:${group.repository}@${group.head_sha}:base=${group.base_sha}`;
-const BASE_IN_EXTERNAL_ID = /^agate:merge_group:[^@]+@([0-9a-f]{40}):base=([0-9a-f]{40})$/;
-
-/**
  * The base of the group the merge queue asked checks for, from our own check on its head; null
  * when there is none (a branch merely named like a queue branch gets no check from us).
  */
 export function requestedBase(existing: AgateCheckRun | null, head: string): string | null {
-  const match = BASE_IN_EXTERNAL_ID.exec(existing?.externalId ?? "");
-  return match?.[2] && match[1] === head ? match[2] : null;
+  return mergeGroupBaseIn(existing?.externalId ?? null, head);
 }
 
 /** What `merge_queue.record_timeout` defaults to, for a base whose config cannot be read. */
@@ -322,8 +312,9 @@ export function mergeGroupDeadline(
   config: BaseConfigFact,
   installation: number,
   at: string,
-): Effect[] {
-  if (config.status !== "ok") return [];
+): PhasedEffects {
+  const none: PhasedEffects = { first: [], github: [], after: [] };
+  if (config.status !== "ok") return none;
   const timeout = config.config.merge_queue.record_timeout ?? DEFAULT_RECORD_TIMEOUT_MS;
   const payload = {
     repository: group.repository,
@@ -335,7 +326,7 @@ export function mergeGroupDeadline(
   const spec = GATE_JOBS.mergeGroupDeadline;
   const runAt = new Date(Date.parse(at) + timeout).toISOString();
   const job = newJobSchema.parse(jobOf(spec, payload, { run_at: runAt }));
-  return [{ kind: "enqueue", job, dedupe: spec.dedupe?.(payload) ?? null }];
+  return { ...none, first: [{ kind: "enqueue", job, dedupe: spec.dedupe?.(payload) ?? null }] };
 }
 
 /** What a merge group's pass saw besides its facts. */
@@ -359,7 +350,7 @@ export interface MergeGroupSeen {
 export function decideMergeGroupPass(
   gathered: GatheredMergeGroupFacts,
   seen: MergeGroupSeen,
-): { decision: MergeGroupDecision; facts: MergeGroupFacts; effects: Effect[] } {
+): { decision: MergeGroupDecision; facts: MergeGroupFacts; effects: PhasedEffects } {
   const config = gathered.config.status === "ok" ? gathered.config.config : null;
   // A re-evaluation after the deadline (a late event) must not put the check back in progress:
   // the check run's own start is when the checks request was answered.
@@ -378,30 +369,39 @@ export function decideMergeGroupPass(
     summary: renderMergeGroupSummary(decision, facts),
     rerunEvaluator: false,
   };
-  if (!checkChanges(seen.existing, view)) return { decision, facts, effects: [] };
+  if (!checkChanges(seen.existing, view)) {
+    return { decision, facts, effects: { first: [], github: [], after: [] } };
+  }
   const group = facts.merge_group;
   const dedupeKey =
     seen.job_id === null
       ? null
       : `job:${seen.job_id}:merge-group@${group.head_sha}:${decision.state}`;
-  const effects: Effect[] = [
-    {
-      kind: "audit",
-      entry: {
-        kind: "gate.merge_group.decision",
-        subject: `${group.repository}@${group.head_sha}`,
-        decision: JSON.parse(JSON.stringify(decision)),
-        facts: JSON.parse(JSON.stringify(facts)),
-        at: seen.at,
+  // The audit entry is stored first: a run retried after the check was written finds it
+  // unchanged and writes nothing.
+  const effects: PhasedEffects = {
+    first: [
+      {
+        kind: "audit",
+        entry: {
+          kind: "gate.merge_group.decision",
+          subject: `${group.repository}@${group.head_sha}`,
+          decision: JSON.parse(JSON.stringify(decision)),
+          facts: JSON.parse(JSON.stringify(facts)),
+          at: seen.at,
+        },
+        dedupe_key: dedupeKey,
       },
-      dedupe_key: dedupeKey,
-    },
-    {
-      kind: "check",
-      head_sha: group.head_sha,
-      existing: seen.existing,
-      write: { ...view, externalId: externalIdOf(group) },
-    },
-  ];
+    ],
+    github: [
+      {
+        kind: "check",
+        head_sha: group.head_sha,
+        existing: seen.existing,
+        write: { ...view, externalId: mergeGroupExternalId(group) },
+      },
+    ],
+    after: [],
+  };
   return { decision, facts, effects };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { phasedEffectsSchema } from "../../schemas/effects.js";
 import type { GateFacts, PriorRecord } from "../../schemas/gate.js";
 import { ENTRY_JOBS } from "../../schemas/jobs/entries.js";
 import { GATE_JOBS } from "../../schemas/jobs/gate.js";
@@ -13,9 +14,25 @@ import {
   handoffFacts,
   TREE,
 } from "../../test/support/gate-facts.js";
-import { firstPassPlan, passSeen } from "../../test/support/gate-pass.js";
+import { firstPassPlan, inOrder, passSeen, phaseKinds } from "../../test/support/gate-pass.js";
 import { decideGate } from "./decide.js";
-import { decidePass, type ExistingCheck, planGatePass, STATE_LABELS } from "./plan.js";
+import {
+  decidePass as decidePassUnparsed,
+  type ExistingCheck,
+  planGatePass,
+  STATE_LABELS,
+} from "./plan.js";
+
+/**
+ * decidePass with its effects parsed by their schema (schemas/effects.ts): the types apply is
+ * written against are inferred from it, so every scenario below also shows an output that
+ * satisfies what TypeScript cannot check (a SHA's form, a positive number, a key never empty).
+ */
+function decidePass(...args: Parameters<typeof decidePassUnparsed>) {
+  const decided = decidePassUnparsed(...args);
+  phasedEffectsSchema.parse(decided.effects);
+  return decided;
+}
 
 const LLM = configFact(
   "version: 1\ncommands:\n  - { name: unit, run: npm test }\nevaluator: { kind: llm, model: judge-1 }\n",
@@ -209,13 +226,15 @@ describe("planGatePass: what one gate pass writes", () => {
 });
 
 describe("decidePass: the decision and its effects, in the order apply makes them", () => {
-  const kinds = (effects: { kind: string }[]) => effects.map((e) => e.kind);
-
   it("a first decision: observations, the check, then the audit entry and record under the job's key", () => {
     const facts = gateFacts();
     const { decision, effects } = decidePass(facts, passSeen(facts));
-    expect(kinds(effects)).toEqual(["observe", "check", "audit", "record"]);
-    const [observe, , audit, record] = effects;
+    expect(phaseKinds(effects)).toEqual({
+      first: ["observe"],
+      github: ["check"],
+      after: ["audit", "record"],
+    });
+    const [observe, , audit, record] = inOrder(effects);
     expect(observe).toMatchObject({
       stale: { repository: "octo/widgets", pullNumber: 7, supersededBy: HEAD },
       head: { head_sha: HEAD, base_ref: "main", pull_number: 7 },
@@ -228,7 +247,9 @@ describe("decidePass: the decision and its effects, in the order apply makes the
 
   it("the record says which run attempt it read and whether its job was complete", () => {
     const facts = gateFacts({ evidence_run: evidenceRun(commandRecord([0, 0])) });
-    const record = decidePass(facts, passSeen(facts)).effects.find((e) => e.kind === "record");
+    const record = inOrder(decidePass(facts, passSeen(facts)).effects).find(
+      (e) => e.kind === "record",
+    );
     expect(record?.kind === "record" && record.record.provenance?.run).toEqual({
       id: 99,
       attempt: 1,
@@ -244,7 +265,7 @@ describe("decidePass: the decision and its effects, in the order apply makes the
     const facts = gateFacts({ config: LLM, evidence_run: evidenceRun(made) });
     const ask = (rerun: boolean) =>
       decidePass(facts, passSeen(facts, { evaluator_due: true, rerun_evaluator: rerun }))
-        .effects.filter((e) => e.kind === "enqueue")
+        .effects.after.filter((e) => e.kind === "enqueue")
         .at(-1);
     expect(ask(false)).toMatchObject({
       job: { kind: GATE_JOBS.evaluator.kind, payload: { tree_sha: TREE, config_digest: digest } },
@@ -260,7 +281,7 @@ describe("decidePass: the decision and its effects, in the order apply makes the
     const facts = gateFacts();
     const entry = storedEntry({ repository: "octo/widgets", issue_number: 12 });
     const seen = passSeen(facts, { entry_mentions: [12], repository_entries: [entry] });
-    const mentions = decidePass(facts, seen).effects.at(-1);
+    const mentions = decidePass(facts, seen).effects.after.at(-1);
     expect(mentions).toMatchObject({ kind: "mentions", pull_number: 7, issues: [12] });
     const jobs = mentions?.kind === "mentions" ? mentions.jobs : [];
     expect(jobs.map((j) => [j.kind, j.payload])).toEqual([
@@ -268,14 +289,14 @@ describe("decidePass: the decision and its effects, in the order apply makes the
       [GATE_JOBS.pullRequest.kind, expect.objectContaining({ number: 7 })],
     ]);
     // The next pass finds them stored: nothing more, the pass not again.
-    const again = decidePass(facts, { ...seen, mentioned_before: [12] }).effects;
+    const again = inOrder(decidePass(facts, { ...seen, mentioned_before: [12] }).effects);
     expect(again.some((e) => e.kind === "mentions")).toBe(false);
     expect(again.filter((e) => e.kind === "enqueue")).toEqual([
       expect.objectContaining({ job: expect.objectContaining({ kind: ENTRY_JOBS.entry.kind }) }),
     ]);
   });
 
-  it("a retried pass with nothing to store queues the dashboard's refresh and restyles the state label on when its look is GitHub's grey", () => {
+  it("a retried pass with nothing to store queues the dashboard's refresh and restyles the state label it leaves on (its first run may have stopped before styling it)", () => {
     const facts = acceptedBefore();
     const decision = decideGate(facts);
     const shown = firstPassPlan(facts, decision).check;
@@ -288,17 +309,24 @@ describe("decidePass: the decision and its effects, in the order apply makes the
       startedAt: null,
       externalId: null,
     };
-    const grey = { name: "agate:accepted", color: "ededed", description: null };
-    const retried = passSeen(facts, { existing, retried: true, label_looks: [grey] });
+    const retried = passSeen(facts, { existing, retried: true });
     const { effects } = decidePass(facts, retried);
-    expect(kinds(effects)).toEqual(["observe", "labels", "enqueue"]);
-    expect(effects[1]).toMatchObject({ remove: [], add: [], restyle: ["agate:accepted"] });
-    // The first run styled it before it stopped: nothing to write on the label.
-    const styled = { ...grey, ...STATE_LABELS["agate:accepted"] };
-    const again = decidePass(facts, { ...retried, label_looks: [styled] }).effects;
-    expect(kinds(again)).toEqual(["observe", "enqueue"]);
-    expect(decidePass(facts, passSeen(facts, { existing })).effects.map((e) => e.kind)).toEqual([
-      "observe",
-    ]);
+    expect(phaseKinds(effects)).toEqual({
+      first: ["observe"],
+      github: ["labels"],
+      after: ["enqueue"],
+    });
+    expect(effects.github[0]).toMatchObject({
+      remove: [],
+      add: [],
+      restyle: ["agate:accepted"],
+      styles: { "agate:accepted": STATE_LABELS["agate:accepted"] },
+    });
+    // A pass that is not a retry styles only what it adds (from the add's own answer).
+    expect(phaseKinds(decidePass(facts, passSeen(facts, { existing })).effects)).toEqual({
+      first: ["observe"],
+      github: [],
+      after: [],
+    });
   });
 });

@@ -6,7 +6,14 @@
  */
 
 import type { z } from "zod";
-import type { CheckRunWrite, CheckView, Effect, PassSeen } from "../../schemas/effects.js";
+import type {
+  CheckRunWrite,
+  CheckView,
+  GitHubEffect,
+  PassSeen,
+  PhasedEffects,
+  StoreEffect,
+} from "../../schemas/effects.js";
 import type {
   GateDecision,
   GateFacts,
@@ -31,6 +38,7 @@ import { GITHUB_TEXT_LIMIT, GITHUB_TITLE_LIMIT, shortSha as short } from "../mar
 import { handEditedLabelComment, strayLabelComment } from "./comments.js";
 import { decideGate } from "./decide.js";
 import { judgedFacts } from "./evidence.js";
+import { pullRequestExternalId } from "./external-id.js";
 import { recordInput } from "./record.js";
 import { renderGateSummary } from "./render.js";
 import { evaluatorReady } from "./requirements/evaluator.js";
@@ -139,7 +147,7 @@ export function planGatePass(input: {
         rerunEvaluator: asks,
       };
   const check = checkChanges(existing, view)
-    ? { ...view, externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}` }
+    ? { ...view, externalId: pullRequestExternalId(pr) }
     : null;
 
   const latest = facts.prior_records.filter((r) => r.head_sha === pr.head_sha).at(-1);
@@ -188,15 +196,14 @@ export interface DecidedPass {
   facts: GateFacts;
   decision: GateDecision;
   plan: GatePlan;
-  effects: Effect[];
+  effects: PhasedEffects;
 }
 
 /**
  * The one call into checks/ after gather: the evidence judged from what gather read
- * (evidence.ts), the decision, what it writes, and the effects in the order apply carries them
- * out. Observations first (a crash after them loses nothing a retry needs), then GitHub's writes
- * (check, labels, comments), then the decision's audit entry and record, then the jobs it calls
- * for.
+ * (evidence.ts), the decision, what it writes, and the effects in the phases apply carries them
+ * out in (schemas/effects.ts): the observations first, then GitHub's writes (check, labels,
+ * comments), then the decision's audit entry and record, then the jobs it calls for.
  */
 export function decidePass(gathered: GatheredFacts, seen: PassSeen): DecidedPass {
   const facts = judgedFacts(gathered);
@@ -214,18 +221,15 @@ export function decidePass(gathered: GatheredFacts, seen: PassSeen): DecidedPass
     ...pr.labels.filter((label) => !plan.labels.remove.includes(label)),
     ...plan.labels.add,
   ];
-  const effects: Effect[] = [
-    observeEffect(facts, seen, labelsLeft),
-    ...githubEffects(facts, plan, seen, labelsLeft),
-  ];
-  if (plan.storeDecision) effects.push(...decisionEffects(facts, decision, plan, seen));
+  const after: StoreEffect[] = [];
+  if (plan.storeDecision) after.push(...decisionEffects(facts, decision, plan, seen));
   // A retry cannot tell whether its first run stored a decision and stopped before queueing the
   // refresh (one queued per repository at a time): it is queued again then.
   const refresh = plan.storeDecision
     ? decisionConcernsDashboard(decision.state, facts.prior_records)
     : seen.retried;
   if (refresh) {
-    effects.push(
+    after.push(
       enqueue(DASHBOARD_JOBS.refresh, {
         repository: pr.repository,
         installation: seen.installation,
@@ -233,8 +237,13 @@ export function decidePass(gathered: GatheredFacts, seen: PassSeen): DecidedPass
       }),
     );
   }
-  effects.push(...entryEffects(facts, decision.state, plan.storeDecision, seen));
-  if (plan.askEvaluator) effects.push(askEvaluatorEffect(facts, plan.askEvaluator, seen));
+  after.push(...entryEffects(facts, decision.state, plan.storeDecision, seen));
+  if (plan.askEvaluator) after.push(askEvaluatorEffect(facts, plan.askEvaluator, seen));
+  const effects: PhasedEffects = {
+    first: [observeEffect(facts, seen, labelsLeft)],
+    github: githubEffects(facts, plan, seen, labelsLeft),
+    after,
+  };
   return { facts, decision, plan, effects };
 }
 
@@ -244,12 +253,16 @@ function jobOf<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>) {
 }
 
 /** A job of `spec`, under the dedupe key its spec gives it (if any). */
-function enqueue<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>): Effect {
+function enqueue<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>): StoreEffect {
   return { kind: "enqueue", job: jobOf(spec, payload), dedupe: spec.dedupe?.(payload) ?? null };
 }
 
 /** The stale marks, the test merge commit, the head as seen, and the view acted on. */
-function observeEffect(facts: GateFacts, seen: PassSeen, labelsLeft: readonly string[]): Effect {
+function observeEffect(
+  facts: GateFacts,
+  seen: PassSeen,
+  labelsLeft: readonly string[],
+): StoreEffect {
   const pr = facts.pull_request;
   const at = seen.at;
   const where = { repository: pr.repository, pull_number: pr.number };
@@ -269,9 +282,9 @@ function githubEffects(
   plan: GatePlan,
   seen: PassSeen,
   labelsLeft: readonly string[],
-): Effect[] {
+): GitHubEffect[] {
   const pr = facts.pull_request;
-  const effects: Effect[] = [];
+  const effects: GitHubEffect[] = [];
   if (plan.check) {
     effects.push({
       kind: "check",
@@ -281,18 +294,12 @@ function githubEffects(
     });
   }
   const { remove, add } = plan.labels;
-  // A retry restyles a state label already on whose look (read by gather) is not agate's: its
-  // first run may have added one and stopped before styling it.
-  const restyle = labelsLeft.filter((name) => {
-    const style = STATE_LABELS[name];
-    const look = seen.label_looks.find((l) => l.name === name);
-    return (
-      style !== undefined &&
-      look !== undefined &&
-      !add.includes(name) &&
-      (look.color !== style.color || look.description !== style.description)
-    );
-  });
+  // A retry restyles every state label it leaves on: its first run may have added one (GitHub
+  // makes it grey) and stopped before styling it. The restyle is idempotent, and one write per
+  // label costs no more than reading its look first would; a pass that is not a retry writes none.
+  const restyle = seen.retried
+    ? labelsLeft.filter((name) => STATE_LABELS[name] !== undefined && !add.includes(name))
+    : [];
   if (remove.length > 0 || add.length > 0 || restyle.length > 0) {
     effects.push({ kind: "labels", number: pr.number, remove, add, restyle, styles: STATE_LABELS });
   }
@@ -312,7 +319,7 @@ function decisionEffects(
   decision: GateDecision,
   plan: GatePlan,
   seen: PassSeen,
-): Effect[] {
+): StoreEffect[] {
   const pr = facts.pull_request;
   const once =
     seen.job_id === null ? null : `job:${seen.job_id}:gate@${pr.head_sha}:${decision.state}`;
@@ -346,7 +353,7 @@ function entryEffects(
   state: GateDecision["state"],
   stored: boolean,
   seen: PassSeen,
-): Effect[] {
+): StoreEffect[] {
   const pr = facts.pull_request;
   const before = seen.mentioned_before;
   const now = seen.entry_mentions;
@@ -402,7 +409,7 @@ function askEvaluatorEffect(
   facts: GateFacts,
   ask: NonNullable<GatePlan["askEvaluator"]>,
   seen: PassSeen,
-): Effect {
+): StoreEffect {
   const pr = facts.pull_request;
   const job = jobOf(GATE_JOBS.evaluator, {
     repository: pr.repository,

@@ -22,10 +22,9 @@ import type {
 import type { HandoffEntry } from "../../schemas/handoff-entry.js";
 import type { StoredOverride } from "../../schemas/store.js";
 import { handoffRequiredBy } from "../handoff/required.js";
-import { STATE_LABELS } from "../labels.js";
 import { attemptsOf, priorRecordOf } from "./attempts.js";
 import { linkedEntries } from "./entries.js";
-import { believedRecord, pullRequestEvidence } from "./evidence.js";
+import { believesRun, pullRequestEvidence } from "./evidence.js";
 import { COMPARE_FILES_LIMIT, judgeListing, PULL_FILES_LIMIT } from "./listing.js";
 import { protectedChanges } from "./protected-paths.js";
 import { viewDigest } from "./sighting.js";
@@ -116,7 +115,7 @@ export function planReads(input: {
 export function readsTrace(facts: Parameters<typeof pullRequestEvidence>[0]): boolean {
   const run = facts.evidence_run;
   if (run?.job?.status !== "completed") return false;
-  return believedRecord(pullRequestEvidence(facts), run.run.id);
+  return believesRun(pullRequestEvidence(facts), run.run.id);
 }
 
 /**
@@ -332,12 +331,4 @@ export function reviewFacts(
       })),
     reviews: config.evaluator.kind === "review" ? [...verdicts] : [],
   };
-}
-
-/**
- * The labels whose look a retried pass reads before deciding: agate's state labels on the pull
- * request. Its first run may have added one (GitHub makes it grey) and stopped before styling it.
- */
-export function labelLooksToRead(retried: boolean, labels: readonly string[]): string[] {
-  return retried ? labels.filter((name) => STATE_LABELS[name] !== undefined) : [];
 }

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import type { AcceptanceRecordInput } from "../../schemas/acceptance-record.js";
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
+import { believedEvidence } from "./evidence.js";
 
 /** The config's digest; for a missing or invalid config, a digest of why. */
 const digestOf = (facts: GateFacts) =>
@@ -21,7 +22,7 @@ export function recordInput(
   decision: GateDecision,
   decidedAt: string,
 ): AcceptanceRecordInput {
-  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
+  const believed = believedEvidence(facts.evidence);
   const shown = believed ?? facts.evidence.at(-1);
   const record = shown?.record ?? null;
   const evaluator = facts.config.status === "ok" ? facts.config.config.evaluator : null;

@@ -22,6 +22,7 @@ import {
 import { mergeQueueAdvice } from "./base-requirement.js";
 import { progressOf } from "./decide.js";
 import { entryName } from "./entries.js";
+import { believedEvidence } from "./evidence.js";
 import { GLOSSARY_LINK } from "./glossary.js";
 import { isolationLine } from "./isolation.js";
 import { overrideCommand } from "./listing.js";
@@ -309,7 +310,7 @@ function evidenceSections(
   if (decision.state === "pending" && facts.evidence.length === 0 && config) {
     lines.push(...noRunSection(facts, config.evidence), "");
   }
-  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
+  const believed = believedEvidence(facts.evidence);
   if (progress.replay) {
     lines.push(...replaySection(progress.replay, tailChars), "");
   } else if (believed?.record) {

@@ -251,6 +251,18 @@ describe("verifyHandoff", () => {
     expect(verify({}, { facts: { ...stale, newest_change: null } }).findings).toEqual([]);
   });
 
+  it("is stale, saying why, when GitHub's list of the newest change was cut before the file", () => {
+    const cut = facts(renderHandoffFile(FRONT, ""), {
+      newest_change: { sha: CODE_SHA, files: ["src/a.ts"], cut: true },
+    });
+    expect(verify({}, { facts: cut }).findings).toEqual([
+      `${PATH} is not among the 3,000 files GitHub lists of the newest code change (c0ffee0), which touched more: agate cannot tell whether it was updated there. Run \`${AGATE_CLI} handoff\` and commit it on its own after that change`,
+    ]);
+    // Listed, it is fresh, cut or not.
+    const listed = { sha: CODE_SHA, files: ["src/a.ts", PATH], cut: true };
+    expect(verify({}, { facts: { ...cut, newest_change: listed } }).findings).toEqual([]);
+  });
+
   it("lists every finding in a fixed order: branch, files, command, contradiction, staleness", () => {
     const check = verify(
       { branch: "x", changed_files: ["src/a.ts"], last_command: null, open_items: ["o"] },

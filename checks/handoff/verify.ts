@@ -200,6 +200,12 @@ function staleFindings(facts: HandoffFacts, path: string): string[] {
   const newest = facts.newest_change;
   if (!newest || newest.files.includes(path)) return [];
   if (!newest.files.some((file) => file !== path)) return [];
+  // Fails closed: GitHub's list of the commit stops at 3,000 files, so the file may be in it.
+  if (newest.cut) {
+    return [
+      `${path} is not among the 3,000 files GitHub lists of the newest code change (${shortSha(newest.sha)}), which touched more: agate cannot tell whether it was updated there. Run \`${AGATE_CLI} handoff\` and commit it on its own after that change`,
+    ];
+  }
   return [
     `${path} was updated before the newest code change (${shortSha(newest.sha)}): run \`${AGATE_CLI} handoff\` and commit it with or after the change`,
   ];

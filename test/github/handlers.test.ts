@@ -323,3 +323,39 @@ describe("issues, labels and comments", () => {
     expect(denied).toBe(403);
   });
 });
+
+describe("a commit's files", () => {
+  it("pages them as GitHub does: 300 on the default page with a Link to the rest, per_page pages at most 100", async () => {
+    const files = Object.fromEntries(
+      Array.from({ length: 650 }, (_, i) => [`many/${String(i).padStart(3, "0")}.txt`, `${i}\n`]),
+    );
+    const sha = await sim.pushCommit({ repo, branch: "main", files });
+    const octokit = installationClient(sim);
+    const first = await octokit.rest.repos.getCommit({ owner: sim.owner, repo, ref: sha });
+    expect(first.data.files).toHaveLength(300);
+    const link = first.headers.link ?? "";
+    expect(link).toMatch(/[?&]page=2>; rel="next"/);
+    expect(link).toMatch(/[?&]page=3>; rel="last"/);
+    expect(link).not.toContain("per_page");
+    const next = /<([^>]+)>; rel="next"/.exec(link)?.[1] ?? "";
+    const second = await octokit.request(`GET ${next}`);
+    expect(second.data.files).toHaveLength(300);
+    const third = await octokit.rest.repos.getCommit({
+      owner: sim.owner,
+      repo,
+      ref: sha,
+      page: 3,
+    });
+    expect(third.data.files).toHaveLength(50);
+    expect(third.headers.link ?? "").not.toContain('rel="next"');
+    const small = await octokit.rest.repos.getCommit({
+      owner: sim.owner,
+      repo,
+      ref: sha,
+      per_page: 100,
+      page: 7,
+    });
+    expect(small.data.files).toHaveLength(50);
+    expect(small.headers.link).toMatch(/per_page=100&page=6>; rel="prev"/);
+  });
+});

@@ -5,6 +5,7 @@
 import { openEntry } from "../../checks/entries/machine.js";
 import { escalationSchema } from "../../schemas/config.js";
 import type {
+  EntryEventInput,
   HandoffEntry,
   HandoffEntryDraft,
   HandoffEntryFields,
@@ -40,4 +41,17 @@ export function entryDraft(overrides: Partial<HandoffEntryDraft> = {}): HandoffE
 /** An entry as the store gives it back: version 1 unless told. */
 export function storedEntry(overrides: Partial<HandoffEntry> = {}): HandoffEntry {
   return { ...entryDraft(), version: 1, ...overrides };
+}
+
+/** The event an entry is stored with when it opens, at `at`. */
+export function openedEvent(at = ENTRY_AT): EntryEventInput {
+  return {
+    kind: "opened",
+    actor: "agent-a",
+    comment_id: null,
+    reason: "opened",
+    reply: "Handoff entry open.",
+    mentions: [],
+    at,
+  };
 }

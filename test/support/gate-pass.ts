@@ -1,6 +1,11 @@
 import { decideGate } from "../../checks/gate/decide.js";
 import { planGatePass } from "../../checks/gate/plan.js";
-import type { PassSeen } from "../../schemas/effects.js";
+import {
+  type Effect,
+  type PassSeen,
+  type PhasedEffects,
+  passSeenSchema,
+} from "../../schemas/effects.js";
 import type { GateDecision, GateFacts } from "../../schemas/gate.js";
 
 /** What agate's first pass on these facts writes: no check run yet, no evaluator call due. */
@@ -18,7 +23,8 @@ export function firstPassPlan(facts: GateFacts, decision: GateDecision = decideG
 /** What a first pass of job 41 saw besides the facts: no check, no mentions, nothing stored. */
 export function passSeen(facts: GateFacts, overrides: Partial<PassSeen> = {}): PassSeen {
   const pr = facts.pull_request;
-  return {
+  // Parsed: what a test hands decidePass has the shape gather's is typed by.
+  return passSeenSchema.parse({
     existing: null,
     merge_commit: null,
     head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
@@ -41,11 +47,25 @@ export function passSeen(facts: GateFacts, overrides: Partial<PassSeen> = {}): P
     repository_entries: [],
     evaluator_due: false,
     rerun_evaluator: false,
-    label_looks: [],
     installation: 1,
     at: "2026-12-02T10:05:00.000Z",
     job_id: 41,
     retried: false,
     ...overrides,
+  });
+}
+
+/** A pass's effects in the order apply makes them, phase after phase. */
+export function inOrder(effects: PhasedEffects): Effect[] {
+  return [...effects.first, ...effects.github, ...effects.after];
+}
+
+/** The kinds of each phase's effects. */
+export function phaseKinds(effects: PhasedEffects) {
+  const kinds = (list: readonly Effect[]) => list.map((e) => e.kind);
+  return {
+    first: kinds(effects.first),
+    github: kinds(effects.github),
+    after: kinds(effects.after),
   };
 }

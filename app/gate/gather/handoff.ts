@@ -53,9 +53,9 @@ export async function handoffFactsFor(
   // Only a file that exists can be stale; its freshness needs the newest non-empty commit.
   let newest_change: HandoffFacts["newest_change"] = null;
   for (const sha of newestChangeCandidates(commits, pr.head_sha)) {
-    const files = await reads.commitFiles(github, sha);
+    const { files, cut } = await reads.commitFiles(github, sha);
     if (files.length > 0) {
-      newest_change = { sha, files };
+      newest_change = { sha, files, cut };
       break;
     }
   }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { EntryEventInput, HandoffEntryDraft } from "../../../schemas/handoff-entry.js";
-import { entryDraft } from "../../../test/support/entry-fixture.js";
+import { entryDraft, openedEvent } from "../../../test/support/entry-fixture.js";
 import {
   type OpenContractDatabase,
   STORE_BACKENDS,
@@ -25,16 +25,7 @@ function draft(overrides: Partial<HandoffEntryDraft> = {}): HandoffEntryDraft {
 }
 
 function event(overrides: Partial<EntryEventInput> = {}): EntryEventInput {
-  return {
-    kind: "opened",
-    actor: "agent-a",
-    comment_id: null,
-    reason: "opened",
-    reply: "Handoff entry open.",
-    mentions: [],
-    at: AT,
-    ...overrides,
-  };
+  return { ...openedEvent(AT), ...overrides };
 }
 
 const claimed = () => draft({ state: "claimed", owner: "agent-b", comments_through: 11 });

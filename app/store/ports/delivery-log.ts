@@ -58,10 +58,14 @@ export interface DeliveryLog {
   recordDelivery(input: RecordDeliveryInput): Promise<RecordDeliveryResult>;
   /**
    * The delivery with its payload; null when unknown; DeliveryPrunedError when retention has
-   * removed its payload (only a processed one: every job of it done or dead).
+   * removed its payload (only a processed one: every job of it done or dead). For tests and the
+   * contract suites: production never reads a delivery back (its jobs carry what they need).
    */
   getDelivery(id: string): Promise<StoredDelivery | null>;
-  /** What is kept of a delivery for good (no payload), pruned or not; null when unknown. */
+  /**
+   * What is kept of a delivery for good (no payload), pruned or not; null when unknown. For
+   * tests and the contract suites, as getDelivery.
+   */
   getDeliveryRecord(id: string): Promise<DeliveryRecord | null>;
   /**
    * Retention: removes the payloads of deliveries that are processed (no job of theirs queued

@@ -7,6 +7,7 @@ import type { Config } from "../../../schemas/config.js";
 import type { AttemptFact, GateFacts, PriorRecord } from "../../../schemas/gate.js";
 import { commandPassed } from "../../command-results.js";
 import { codeSpan, displayTail, durationText, shortSha as short } from "../../markdown.js";
+import { believedEvidence } from "../evidence.js";
 import { type Part, requirementOf } from "./part.js";
 
 /** The commands requirement of a head whose tree is an earlier failed attempt's: not graded again. */
@@ -29,7 +30,7 @@ function replayedCommands(replay: AttemptFact): Part & { carriedOverFrom: number
 
 /** The newest record agate believes on the head: the one that decides. */
 export function believedRecord(facts: Pick<GateFacts, "evidence">): CommandRecord | null {
-  return facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record ?? null;
+  return believedEvidence(facts.evidence)?.record ?? null;
 }
 
 /**

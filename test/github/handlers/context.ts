@@ -120,13 +120,19 @@ export function queryString(ctx: Ctx, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** One page of `items` with GitHub's Link header, so Octokit's paginate() walks it. */
+/**
+ * One page of `items` with GitHub's Link header, so Octokit's paginate() walks it. `defaultPerPage`
+ * is the page's size when the request names none (30 for listings; a commit's files, 300); the
+ * links carry `per_page` only when the request did, as GitHub's do.
+ */
 export function paginate<T>(
   ctx: Ctx,
   items: T[],
-  maxPerPage = 100,
+  defaultPerPage = 30,
 ): { page: T[]; headers: Record<string, string> } {
-  const perPage = Math.min(Number(queryString(ctx, "per_page") ?? 30) || 30, maxPerPage);
+  const asked = queryString(ctx, "per_page");
+  const perPage =
+    asked === undefined ? defaultPerPage : Math.min(Number(asked) || defaultPerPage, 100);
   const pageNumber = Math.max(Number(queryString(ctx, "page") ?? 1) || 1, 1);
   const last = Math.max(Math.ceil(items.length / perPage), 1);
   const page = items.slice((pageNumber - 1) * perPage, pageNumber * perPage);
@@ -136,7 +142,7 @@ export function paginate<T>(
   if (last > 1) {
     const link = (n: number, rel: string) => {
       const url = new URL(path, `http://${host}`);
-      url.searchParams.set("per_page", String(perPage));
+      if (asked !== undefined) url.searchParams.set("per_page", String(perPage));
       url.searchParams.set("page", String(n));
       return `<${url.toString()}>; rel="${rel}"`;
     };

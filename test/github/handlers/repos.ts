@@ -193,15 +193,10 @@ export const repoOperations: OperationTable = {
       const repo = repoOf(ctx);
       const sha = resolveRef(ctx, ctx.params.ref);
       const commit = repo.git.readCommit(sha);
-      // GitHub: at most 3,000 files, paged (300 a page unless per_page, at most 100, says less).
+      // GitHub: at most 3,000 files, paged 300 a page unless per_page (at most 100) says less,
+      // with Link headers to the rest when there are more (the default page's too).
       const files = repo.git.diff(commit.parents[0] ?? EMPTY_TREE, sha).slice(0, 3_000);
-      if (queryString(ctx, "per_page") === undefined && queryString(ctx, "page") === undefined) {
-        return json(
-          200,
-          s.commit(ctx.world.urls, repo, commit, accountFor(ctx), files.slice(0, 300)),
-        );
-      }
-      const { page, headers } = paginate(ctx, files);
+      const { page, headers } = paginate(ctx, files, 300);
       return json(200, s.commit(ctx.world.urls, repo, commit, accountFor(ctx), page), headers);
     },
   },
