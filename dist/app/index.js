@@ -811,13 +811,15 @@ var evaluationSchema = z10.strictObject({
   repository: repositoryFullNameSchema,
   pull_number: positiveIntSchema,
   head_sha: gitShaSchema,
+  /** The base commit the evaluator was shown; null: stored before agate kept it, answers nothing. */
+  base_sha: gitShaSchema.nullable().default(null),
   tree_sha: gitShaSchema,
   config_digest: z10.string(),
   run: evaluatorRunSchema,
   outcome: evaluationOutcomeSchema,
   at: isoDateTimeSchema
 });
-var evaluationInputSchema = evaluationSchema.omit({ id: true });
+var evaluationInputSchema = evaluationSchema.omit({ id: true }).extend({ base_sha: gitShaSchema });
 
 // schemas/handoff-entry.ts
 import { z as z11 } from "zod";
@@ -1104,7 +1106,17 @@ var handoffFactsSchema = z12.strictObject({
   changed_lines: z12.number().int().nonnegative(),
   /** Up to 250 commits, oldest first (GitHub's limit for `pulls/list-commits`). */
   commits: z12.array(pullCommitSchema),
-  newest_change: z12.strictObject({ sha: gitShaSchema, files: z12.array(z12.string()) }).nullable()
+  newest_change: z12.strictObject({
+    sha: gitShaSchema,
+    files: z12.array(z12.string()),
+    /** GitHub lists 3,000 files of a commit at most, and listed that many: `files` may miss some. */
+    cut: z12.boolean().optional()
+  }).nullable(),
+  /**
+   * The commit the file was read at (checks/gate/reads.ts `handoffReadAt`); null: not read at
+   * all. Absent in facts stored before agate kept it.
+   */
+  read_at_sha: gitShaSchema.nullable().optional()
 });
 var reviewVerdictFactSchema = z12.strictObject({
   login: z12.string(),
@@ -1354,9 +1366,9 @@ async function commitFiles(r, sha2) {
       files.push(f.filename);
       if (f.previous_filename) files.push(f.previous_filename);
     }
-    if (listed2.length < 100) break;
+    if (listed2.length < 100) return { files, cut: false };
   }
-  return files;
+  return { files, cut: true };
 }
 var COMMIT_FILE_PAGES = 30;
 async function compare(r, base, head) {
@@ -1541,14 +1553,6 @@ async function repositoryLabels(r) {
     {}
   );
   return labels.map(labelFact);
-}
-async function repositoryLabel(r, name) {
-  r.count("issues/get-label");
-  return unless(
-    [404],
-    null,
-    async () => labelFact((await r.client.rest.issues.getLabel({ ...at(r), name })).data)
-  );
 }
 async function createLabel(r, name, color, description) {
   r.count("issues/create-label");
@@ -1898,10 +1902,6 @@ var GitHubAdapter = class {
   /** Every label of the repository, with its look. */
   repositoryLabels() {
     return repositoryLabels(this.#r);
-  }
-  /** One label of the repository with its look; null when there is none of that name. */
-  repositoryLabel(name) {
-    return repositoryLabel(this.#r, name);
   }
   /** Creates a label; false when one of that name exists already (someone was first). */
   createLabel(name, color, description) {
@@ -2453,23 +2453,33 @@ async function runDashboardJob(job, deps) {
     repository: job.repository,
     states: LISTED_ENTRY_STATES
   });
-  const pulls = [];
   const open = await github.openPullRequests();
-  for (const pull of open) {
-    const records = await store.listRecords({
-      repository: job.repository,
-      pullNumber: pull.number,
-      headSha: pull.head_sha
-    });
-    const line2 = dashboardPull(pull, records);
-    if (line2) pulls.push(line2);
-  }
   const openNumbers = new Set(open.map((p) => p.number));
-  const reads = { isOpen: async (number) => openNumbers.has(number) };
+  const read = /* @__PURE__ */ new Map();
+  const records = (pullNumber2) => {
+    let all = read.get(pullNumber2);
+    if (!all) {
+      all = store.listRecords({ repository: job.repository, pullNumber: pullNumber2 });
+      read.set(pullNumber2, all);
+    }
+    return all;
+  };
+  const reads = { isOpen: async (number) => openNumbers.has(number), records };
   const waiting = /* @__PURE__ */ new Set();
   for (const entry of entries.filter((e) => e.state === "escalated")) {
     if (await deps.agentWaits({ github, store, now: deps.now }, entry, reads))
       waiting.add(entry.issue_number);
+  }
+  const pulls = [];
+  for (const pull of open) {
+    const all = read.get(pull.number);
+    const head = all ? await all : await store.listRecords({
+      repository: job.repository,
+      pullNumber: pull.number,
+      headSha: pull.head_sha
+    });
+    const line2 = dashboardPull(pull, head);
+    if (line2) pulls.push(line2);
   }
   const input = { entries, pulls, waiting };
   const body = renderDashboard(input);
@@ -3391,13 +3401,15 @@ var evaluatorInputsSchema = z14.strictObject({
   /** The believed record's commands on the head (none when it carried a pass over). */
   commands: z14.array(bundleCommandSchema),
   trace: bundleTraceSchema.nullable(),
-  /** Where the handoff file is read: the head when the pull request touched it. */
-  handoff_at: z14.enum(["head", "merge_base"]),
+  /**
+   * The commit the pass read the handoff file at (its facts' `read_at_sha`): the job reads it
+   * there; null: the pass read none, and the evaluator is shown none.
+   */
+  handoff_sha: gitShaSchema.nullable(),
   /** The pull request's changed files; those past the compare's 300 are named to the evaluator. */
-  changed_files: z14.array(z14.strictObject({ filename: z14.string(), status: z14.string() })),
-  /** When the pass read its facts: a head or base first seen after it means the pull request moved on. */
-  read_at: isoDateTimeSchema
+  changed_files: z14.array(z14.strictObject({ filename: z14.string(), status: z14.string() }))
 });
+var legacyEvaluatorInputsSchema = z14.looseObject({ handoff_at: z14.enum(["head", "merge_base"]) }).transform(() => null);
 var evaluatorJobSchema = z14.strictObject({
   ...jobTarget,
   number: positiveIntSchema,
@@ -3406,8 +3418,12 @@ var evaluatorJobSchema = z14.strictObject({
   config_digest: z14.string(),
   /** A person asked again: a stored verdict does not stop the call (budgets still do). */
   rerun: z14.boolean().default(false),
-  /** null: queued by an agate before issue 30, which read the pull request again; a pass is queued. */
-  inputs: evaluatorInputsSchema.nullable().default(null)
+  /**
+   * null: queued by an agate before issue 30, which read the pull request again, or by one whose
+   * inputs said where to read the handoff file by rule (`handoff_at`), not where the pass read it;
+   * a pass is queued, which queues a job that carries them.
+   */
+  inputs: z14.union([evaluatorInputsSchema, legacyEvaluatorInputsSchema]).nullable().default(null)
 });
 var repositoryLabelsJobSchema = z14.strictObject({ ...jobTarget, trigger: triggerSchema });
 var mergeGroupDeadlineFields = {
@@ -4171,10 +4187,7 @@ async function agentWaits(deps, entry, reads) {
   const pulls = await Promise.all(
     numbers.map(async (number) => ({
       number,
-      decisions: (await deps.store.listRecords({ repository: repository3, pullNumber: number })).map((r) => ({
-        state: r.decision.state,
-        stale: r.stale
-      }))
+      decisions: (await (reads.records?.(number) ?? deps.store.listRecords({ repository: repository3, pullNumber: number }))).map((r) => ({ state: r.decision.state, stale: r.stale }))
     }))
   );
   for (const number of holdingPulls(pulls)) {
@@ -4764,10 +4777,9 @@ import { randomBytes as randomBytes2 } from "node:crypto";
 
 // checks/evaluator/budget.ts
 var DAY_MS = 24 * 60 * 60 * 1e3;
-function answeringEvaluation(sameTree, pr, configDigest2, records) {
-  const sameBase = (head) => head === pr.head_sha || records.some((r) => r.head_sha === head && r.base_sha === pr.base_sha);
+function answeringEvaluation(sameTree, baseSha, configDigest2) {
   return sameTree.filter(
-    (e) => e.config_digest === configDigest2 && e.run.prompt_version === EVALUATOR_PROMPT_VERSION && sameBase(e.head_sha)
+    (e) => e.base_sha === baseSha && e.config_digest === configDigest2 && e.run.prompt_version === EVALUATOR_PROMPT_VERSION
   ).at(-1) ?? null;
 }
 function evaluationFact(answering) {
@@ -6055,14 +6067,14 @@ var PostgresAuditLog = class {
   c;
   appendAudit = async (input, options = {}) => {
     const { entry, dedupeKey } = auditInput(input, options);
-    const once = await this.c.appendOnce(
+    const once2 = await this.c.appendOnce(
       `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at, dedupe_key)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       auditParams(entry, this.c.nowIso(), dedupeKey),
       `SELECT ${AUDIT_COLUMNS} FROM audit_log`,
       dedupeKey
     );
-    return once.row ? auditFromRow(once.row) : { id: once.id, ...entry };
+    return once2.row ? auditFromRow(once2.row) : { id: once2.id, ...entry };
   };
   listAudit = async (query = {}) => {
     const limit = auditLimitInput(query.limit) ?? null;
@@ -6094,12 +6106,23 @@ var PostgresBaseSightings = class {
 };
 
 // app/store/rows/observation-store.ts
-function headsSinceParams(query) {
-  return [
-    query.repository,
-    query.pullNumber,
-    parseInput(isoDateTimeSchema, query.since, "heads seen since")
-  ];
+function newestHeadParams(query) {
+  const key = parseInput(pullRequestKeySchema, query, "newest head's pull request");
+  return [key.repository, key.pullNumber];
+}
+function newestHeadFromRow(row, query) {
+  return row === void 0 ? null : parseRow(
+    newestHeadSchema,
+    row,
+    "pull_request_heads",
+    `${query.repository}#${query.pullNumber}`
+  );
+}
+var newestHeadSchema = headObservationSchema.pick({ head_sha: true, base_ref: true });
+var NEWEST_HEAD_COLUMNS = "repository, pull_number, head_sha, base_ref, observed_at";
+function newestHeadValues(observation) {
+  const o = observation;
+  return [o.repository, o.pull_number, o.head_sha, o.base_ref, o.observed_at];
 }
 var SIGHTING_COLUMNS = "repository, pull_number, updated_at, digest, observed_at";
 function sightingFromRow(row, query) {
@@ -6228,6 +6251,13 @@ import { z as z22 } from "zod";
 var payloadSchema = z22.string();
 var jobsSchema = z22.array(newJobSchema);
 var sightingsSchema = z22.array(eventBaseSchema);
+var last = null;
+function payloadDigest(text) {
+  if (last?.text === text) return last.digest;
+  const digest = createHash2("sha256").update(text, "utf8").digest("hex");
+  last = { text, digest };
+  return digest;
+}
 function parseDeliveryInput(input) {
   const delivery = parseInput(deliverySchema, input.delivery, "delivery");
   const payload = parseInput(payloadSchema, input.payload, "delivery payload");
@@ -6237,7 +6267,9 @@ function parseDeliveryInput(input) {
     input.sightings ?? [],
     `bases named by delivery ${delivery.id}`
   );
-  if (createHash2("sha256").update(payload, "utf8").digest("hex") !== delivery.payload_sha256) {
+  const digest = payloadDigest(payload);
+  last = null;
+  if (digest !== delivery.payload_sha256) {
     throw new StoreError(
       "payload_mismatch",
       `delivery ${delivery.id}: the payload does not hash to payload_sha256; pass the exact text the digest was computed from, nothing was written`
@@ -7023,12 +7055,13 @@ var PostgresEntryStore = class {
 };
 
 // app/store/rows/evaluation-store.ts
-var EVALUATION_COLUMNS = "id, repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, at";
+var EVALUATION_COLUMNS = "id, repository, pull_number, head_sha, base_sha, tree_sha, config_digest, run, outcome, at";
 function evaluationParams(evaluation, recordedAt) {
   return [
     evaluation.repository,
     evaluation.pull_number,
     evaluation.head_sha,
+    evaluation.base_sha,
     evaluation.tree_sha,
     evaluation.config_digest,
     JSON.stringify(evaluation.run),
@@ -7061,9 +7094,9 @@ var PostgresEvaluationStore = class {
     const evaluation = evaluationInput(input);
     const [row] = await this.c.rows(
       `INSERT INTO evaluations
-         (repository, pull_number, head_sha, tree_sha, config_digest, run, outcome, status, at,
-          recorded_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+         (repository, pull_number, head_sha, base_sha, tree_sha, config_digest, run, outcome,
+          status, at, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
       evaluationParams(evaluation, this.c.nowIso())
     );
     return { id: row?.id, ...evaluation };
@@ -7593,8 +7626,30 @@ var POSTGRES_MIGRATIONS = [
       -- The evaluator job asks which heads a pull request had since its pass read it.
       CREATE INDEX head_observations_by_pull ON head_observations (repository, pull_number);
     `
+  },
+  {
+    version: 12,
+    name: "evaluations bound to their base, each pull request's newest head",
+    up: `
+      ALTER TABLE evaluations ADD COLUMN base_sha text CHECK (base_sha <> '');
+      CREATE TABLE pull_request_heads (
+        repository text NOT NULL,
+        pull_number integer NOT NULL CHECK (pull_number > 0),
+        head_sha text NOT NULL,
+        base_ref text NOT NULL CHECK (base_ref <> ''),
+        observed_at text NOT NULL,
+        PRIMARY KEY (repository, pull_number)
+      );
+      INSERT INTO pull_request_heads (repository, pull_number, head_sha, base_ref, observed_at)
+      SELECT DISTINCT ON (repository, pull_number)
+        repository, pull_number, head_sha, base_ref, observed_at FROM head_observations
+      ORDER BY repository, pull_number, observed_at::timestamptz DESC,
+        head_sha COLLATE "C" DESC, base_ref COLLATE "C" DESC;
+    `
   }
 ];
+
+// app/store/postgres/migrate.ts
 var MIGRATION_LOCK = 1634165108;
 async function migratePostgres(client, location, now, migrations = POSTGRES_MIGRATIONS) {
   await client.query("BEGIN");
@@ -7660,7 +7715,21 @@ var PostgresObservationStore = class {
     return rows.map((row) => row.merge_sha);
   };
   recordHeadObservation = async (observation) => {
-    await this.#keep("head_observations", headObservationInput(observation));
+    const seen = headObservationInput(observation);
+    const { sql, values } = keepOnce("head_observations", seen, (n) => `$${n}`);
+    await this.c.tx(async (client) => {
+      await this.c.query(sql, values, client);
+      await this.c.query(
+        `INSERT INTO pull_request_heads (${NEWEST_HEAD_COLUMNS})
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (repository, pull_number) DO UPDATE SET
+           head_sha = excluded.head_sha, base_ref = excluded.base_ref,
+           observed_at = excluded.observed_at
+         WHERE excluded.observed_at::timestamptz >= pull_request_heads.observed_at::timestamptz`,
+        newestHeadValues(seen),
+        client
+      );
+    });
   };
   listHeadObservations = async (query) => {
     return this.c.rows(
@@ -7670,15 +7739,12 @@ var PostgresObservationStore = class {
       [query.repository, query.headSha]
     );
   };
-  listHeadsSeenSince = async (query) => {
-    return this.c.rows(
-      `SELECT head_sha, base_ref FROM head_observations
-       WHERE repository = $1 AND pull_number = $2
-       GROUP BY head_sha, base_ref
-       HAVING min(observed_at::timestamptz) >= $3::timestamptz
-       ORDER BY min(observed_at::timestamptz), head_sha COLLATE "C", base_ref COLLATE "C"`,
-      headsSinceParams(query)
+  newestHead = async (query) => {
+    const [row] = await this.c.rows(
+      "SELECT head_sha, base_ref FROM pull_request_heads WHERE repository = $1 AND pull_number = $2",
+      newestHeadParams(query)
     );
+    return newestHeadFromRow(row, query);
   };
   recordPullRequestSighting = async (sighting) => {
     const seen = sightingInput(sighting);
@@ -7734,7 +7800,7 @@ var PostgresOverrideStore = class {
   c;
   appendOverride = async (input, options = {}) => {
     const { override, dedupeKey } = overrideInput(input, options);
-    const once = await this.c.appendOnce(
+    const once2 = await this.c.appendOnce(
       `INSERT INTO maintainer_overrides (repository, pull_number, head_sha, base_ref, by, reason,
          comment_url, at, recorded_at, dedupe_key)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
@@ -7742,7 +7808,7 @@ var PostgresOverrideStore = class {
       `SELECT ${OVERRIDE_COLUMNS} FROM maintainer_overrides`,
       dedupeKey
     );
-    return once.row ? overrideFromRow(once.row) : { id: once.id, ...override };
+    return once2.row ? overrideFromRow(once2.row) : { id: once2.id, ...override };
   };
   listOverrides = async (query) => {
     const rows = await this.c.rows(
@@ -8538,6 +8604,29 @@ var MIGRATIONS = [
       -- The evaluator job asks which heads a pull request had since its pass read it.
       CREATE INDEX head_observations_by_pull ON head_observations (repository, pull_number);
     `
+  },
+  {
+    version: 12,
+    name: "evaluations bound to their base, each pull request's newest head",
+    up: `
+      -- The base commit the evaluator was shown. Rows before have none: they answer nothing.
+      ALTER TABLE evaluations ADD COLUMN base_sha TEXT CHECK (base_sha <> '');
+      -- The head and base a pass saw each pull request with last (head_observations keeps only
+      -- the first sighting of each). Started from the newest of those.
+      CREATE TABLE pull_request_heads (
+        repository TEXT NOT NULL,
+        pull_number INTEGER NOT NULL CHECK (pull_number > 0),
+        head_sha TEXT NOT NULL,
+        base_ref TEXT NOT NULL CHECK (base_ref <> ''),
+        observed_at TEXT NOT NULL CHECK (unixepoch(observed_at) IS NOT NULL),
+        PRIMARY KEY (repository, pull_number)
+      ) STRICT;
+      INSERT INTO pull_request_heads (repository, pull_number, head_sha, base_ref, observed_at)
+      SELECT repository, pull_number, head_sha, base_ref, observed_at FROM (
+        SELECT *, row_number() OVER (PARTITION BY repository, pull_number
+          ORDER BY unixepoch(observed_at, 'subsec') DESC, head_sha DESC, base_ref DESC) AS n
+        FROM head_observations) WHERE n = 1;
+    `
   }
 ];
 var LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
@@ -8581,14 +8670,14 @@ var SqliteAuditLog = class {
   c;
   appendAudit = async (input, options = {}) => {
     const { entry, dedupeKey } = auditInput(input, options);
-    const once = this.c.appendOnce(
+    const once2 = this.c.appendOnce(
       `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at, dedupe_key)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
       auditParams(entry, this.c.nowIso(), dedupeKey),
       `SELECT ${AUDIT_COLUMNS} FROM audit_log`,
       dedupeKey
     );
-    return once.row ? auditFromRow(once.row) : { id: once.id, ...entry };
+    return once2.row ? auditFromRow(once2.row) : { id: once2.id, ...entry };
   };
   listAudit = async (query = {}) => {
     const limit = auditLimitInput(query.limit) ?? -1;
@@ -8648,7 +8737,8 @@ var SqliteCheckRunLedger = class {
 };
 
 // app/store/sqlite/context.ts
-function sqliteContext(db, now) {
+function sqliteContext(db, now, committed = () => {
+}) {
   const statements = /* @__PURE__ */ new Map();
   return {
     db,
@@ -8661,7 +8751,12 @@ function sqliteContext(db, now) {
       }
       return statement;
     },
-    write: (fn) => db.transaction(fn).immediate(),
+    write: (fn) => {
+      const result = db.transaction(fn).immediate();
+      committed();
+      return result;
+    },
+    committed,
     nowIso: () => now().toISOString(),
     appendOnce(insert, values, select, dedupeKey) {
       return this.write(() => {
@@ -8673,19 +8768,24 @@ function sqliteContext(db, now) {
 }
 
 // app/store/sqlite-group-commit.ts
-function sqliteGroupFlush(db) {
-  return (writes) => db.transaction(
-    () => writes.map((write) => {
-      if (!db.inTransaction) {
-        throw new Error("SQLite rolled back the batch's transaction; nothing was written");
-      }
-      try {
-        return { ok: true, value: db.transaction(write)() };
-      } catch (error) {
-        return { ok: false, error };
-      }
-    })
-  ).immediate();
+function sqliteGroupFlush(db, committed = () => {
+}) {
+  return (writes) => {
+    const outcomes = db.transaction(
+      () => writes.map((write) => {
+        if (!db.inTransaction) {
+          throw new Error("SQLite rolled back the batch's transaction; nothing was written");
+        }
+        try {
+          return { ok: true, value: db.transaction(write)() };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      })
+    ).immediate();
+    committed();
+    return outcomes;
+  };
 }
 
 // app/store/sqlite/job-queue.ts
@@ -8846,7 +8946,7 @@ var SqliteJobQueue = class {
 var SqliteDeliveryLog = class {
   constructor(c) {
     this.c = c;
-    this.#batch = new GroupCommit(sqliteGroupFlush(c.db));
+    this.#batch = new GroupCommit(sqliteGroupFlush(c.db, c.committed));
   }
   c;
   /** Deliveries recorded together share one commit. */
@@ -9060,9 +9160,9 @@ var SqliteEvaluationStore = class {
     const evaluation = evaluationInput(input);
     return this.c.write(() => {
       const { id } = this.c.sql(
-        `INSERT INTO evaluations (repository, pull_number, head_sha, tree_sha, config_digest,
-           run, outcome, status, at, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+        `INSERT INTO evaluations (repository, pull_number, head_sha, base_sha, tree_sha,
+           config_digest, run, outcome, status, at, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
       ).get(...evaluationParams(evaluation, this.c.nowIso()));
       return { id, ...evaluation };
     });
@@ -9099,7 +9199,19 @@ var SqliteObservationStore = class {
     ).pluck().all(query.repository, query.pullNumber, query.headSha);
   };
   recordHeadObservation = async (observation) => {
-    this.#keep("head_observations", headObservationInput(observation));
+    const seen = headObservationInput(observation);
+    const { sql, values } = keepOnce("head_observations", seen, () => "?");
+    this.c.write(() => {
+      this.c.sql(sql).run(...values);
+      this.c.sql(
+        `INSERT INTO pull_request_heads (${NEWEST_HEAD_COLUMNS})
+           VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (repository, pull_number) DO UPDATE SET
+             head_sha = excluded.head_sha, base_ref = excluded.base_ref,
+             observed_at = excluded.observed_at
+           WHERE unixepoch(excluded.observed_at, 'subsec') >= unixepoch(observed_at, 'subsec')`
+      ).run(...newestHeadValues(seen));
+    });
   };
   listHeadObservations = async (query) => {
     return this.c.sql(
@@ -9107,14 +9219,11 @@ var SqliteObservationStore = class {
        WHERE repository = ? AND head_sha = ? ORDER BY observed_at, pull_number, base_ref`
     ).all(query.repository, query.headSha);
   };
-  listHeadsSeenSince = async (query) => {
-    return this.c.sql(
-      `SELECT head_sha, base_ref FROM head_observations
-       WHERE repository = ? AND pull_number = ?
-       GROUP BY head_sha, base_ref
-       HAVING min(unixepoch(observed_at, 'subsec')) >= unixepoch(?, 'subsec')
-       ORDER BY min(unixepoch(observed_at, 'subsec')), head_sha, base_ref`
-    ).all(...headsSinceParams(query));
+  newestHead = async (query) => {
+    const row = this.c.sql(
+      "SELECT head_sha, base_ref FROM pull_request_heads WHERE repository = ? AND pull_number = ?"
+    ).get(...newestHeadParams(query));
+    return newestHeadFromRow(row, query);
   };
   recordPullRequestSighting = async (sighting) => {
     const seen = sightingInput(sighting);
@@ -9145,7 +9254,7 @@ var SqliteOverrideStore = class {
   c;
   appendOverride = async (input, options = {}) => {
     const { override, dedupeKey } = overrideInput(input, options);
-    const once = this.c.appendOnce(
+    const once2 = this.c.appendOnce(
       `INSERT INTO maintainer_overrides (repository, pull_number, head_sha, base_ref, by,
          reason, comment_url, at, recorded_at, dedupe_key)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -9153,7 +9262,7 @@ var SqliteOverrideStore = class {
       `SELECT ${OVERRIDE_COLUMNS} FROM maintainer_overrides`,
       dedupeKey
     );
-    return once.row ? overrideFromRow(once.row) : { id: once.id, ...override };
+    return once2.row ? overrideFromRow(once2.row) : { id: once2.id, ...override };
   };
   listOverrides = async (query) => {
     const rows = this.c.sql(
@@ -9271,6 +9380,121 @@ var SqliteWriteIntents = class {
   };
 };
 
+// app/store/sqlite-checkpointer.ts
+import { once } from "node:events";
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+var WRITER_AUTOCHECKPOINT = 1e3;
+var BACKSTOP_AUTOCHECKPOINT = 8e3;
+var START_AFTER_COMMITS = 32;
+var EVERY_COMMITS = 40;
+var IDLE_MS = 250;
+var PENDING = 0;
+var STOP = 1;
+var RUNS = 2;
+var WORKER_SOURCE = `
+const { workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const signal = new Int32Array(workerData.signal);
+const db = new Database(workerData.filename, { timeout: workerData.busyTimeoutMs });
+try {
+  // FULL: the checkpoint fsyncs the WAL before copying it and the database file after.
+  db.pragma("synchronous = FULL");
+  if (db.pragma("synchronous", { simple: true }) !== 2) throw new Error("synchronous = FULL did not hold");
+  for (;;) {
+    Atomics.wait(signal, ${PENDING}, 0);
+    const until = Date.now() + workerData.idleMs;
+    while (Atomics.load(signal, ${STOP}) === 0 && Atomics.load(signal, ${PENDING}) < workerData.every) {
+      const left = until - Date.now();
+      if (left <= 0) break;
+      Atomics.wait(signal, ${STOP}, 0, Math.min(left, 20));
+    }
+    if (Atomics.load(signal, ${STOP}) === 1) break;
+    Atomics.store(signal, ${PENDING}, 0);
+    db.pragma("wal_checkpoint(PASSIVE)");
+    Atomics.add(signal, ${RUNS}, 1);
+  }
+} finally {
+  db.close();
+}
+`;
+var SqliteCheckpointer = class {
+  #db;
+  #filename;
+  #options;
+  #signal = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
+  #commits = 0;
+  #worker = null;
+  #failure = null;
+  #closed = false;
+  constructor(db, filename, options) {
+    this.#db = db;
+    this.#filename = filename;
+    this.#options = options;
+  }
+  /** Called after each commit of the writer; cheap (a shared counter, a wake when it was 0). */
+  committed() {
+    if (this.#closed || this.#failure) return;
+    if (!this.#worker) {
+      this.#commits += 1;
+      if (this.#commits < (this.#options.startAfterCommits ?? START_AFTER_COMMITS)) return;
+      this.#start();
+    }
+    if (Atomics.add(this.#signal, PENDING, 1) === 0) Atomics.notify(this.#signal, PENDING);
+  }
+  /** Checkpoints the thread has run, and why it stopped if it failed (tests, diagnostics). */
+  get state() {
+    return {
+      running: this.#worker !== null,
+      checkpoints: Atomics.load(this.#signal, RUNS),
+      failure: this.#failure
+    };
+  }
+  /** Stops the thread (after a checkpoint it is running); before the writer's connection closes. */
+  async close() {
+    this.#closed = true;
+    const worker = this.#worker;
+    if (!worker) return;
+    this.#worker = null;
+    worker.ref();
+    const exited = once(worker, "exit");
+    Atomics.store(this.#signal, STOP, 1);
+    Atomics.store(this.#signal, PENDING, 1);
+    Atomics.notify(this.#signal, PENDING);
+    Atomics.notify(this.#signal, STOP);
+    await exited;
+  }
+  #start() {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        driver: this.#options.driver ?? createRequire(import.meta.url).resolve("better-sqlite3"),
+        filename: this.#filename,
+        busyTimeoutMs: this.#options.busyTimeoutMs,
+        every: EVERY_COMMITS,
+        idleMs: IDLE_MS,
+        signal: this.#signal.buffer
+      }
+    });
+    worker.unref();
+    worker.on("error", (error) => this.#fail(error));
+    worker.on("exit", (code) => {
+      if (!this.#closed && code !== 0) this.#fail(new Error(`exited with code ${code}`));
+    });
+    this.#worker = worker;
+    this.#db.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT}`);
+  }
+  /** The writer checkpoints again itself, as SQLite does by default. */
+  #fail(error) {
+    if (this.#failure) return;
+    this.#failure = new Error(`the SQLite checkpoint thread stopped: ${error.message}`, {
+      cause: error
+    });
+    this.#worker = null;
+    if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT}`);
+  }
+};
+
 // app/store/sqlite-store.ts
 var DEFAULT_BUSY_TIMEOUT_MS = 5e3;
 function whenNotBusy(timeoutMs, fn) {
@@ -9291,8 +9515,13 @@ function whenNotBusy(timeoutMs, fn) {
 var SqliteStore = class _SqliteStore extends PortedStore {
   #db;
   #deliveries;
-  constructor(db, now) {
-    const c = sqliteContext(db, now);
+  #checkpointer;
+  constructor(db, now, options) {
+    const checkpointer = db.memory ? null : new SqliteCheckpointer(db, db.name, {
+      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+      startAfterCommits: options.checkpointThreadAfter
+    });
+    const c = sqliteContext(db, now, () => checkpointer?.committed());
     const deliveries = new SqliteDeliveryLog(c);
     super({
       deliveries,
@@ -9310,6 +9539,7 @@ var SqliteStore = class _SqliteStore extends PortedStore {
     });
     this.#db = db;
     this.#deliveries = deliveries;
+    this.#checkpointer = checkpointer;
   }
   /** Opens (creating if needed) and migrates the database at `filename` (or ":memory:"). */
   static open(filename, options = {}) {
@@ -9353,7 +9583,7 @@ var SqliteStore = class _SqliteStore extends PortedStore {
         { cause: error }
       );
     }
-    return new _SqliteStore(db, now);
+    return new _SqliteStore(db, now, options);
   }
   /** The connection's durability settings as SQLite reports them, for start-up logs and tests. */
   settings() {
@@ -9365,8 +9595,13 @@ var SqliteStore = class _SqliteStore extends PortedStore {
       busyTimeoutMs: Number(this.#db.pragma("busy_timeout", { simple: true }))
     };
   }
+  /** The checkpoint thread's state (sqlite-checkpointer.ts), null for an in-memory database. */
+  checkpoints() {
+    return this.#checkpointer?.state ?? null;
+  }
   async close() {
     if (this.#db.open) await this.#deliveries.drain();
+    await this.#checkpointer?.close();
     if (this.#db.open) this.#db.close();
   }
 };
@@ -10595,8 +10830,8 @@ async function runEvaluatorJob(deps, job) {
   const { inputs } = job;
   if (!inputs) return done("queued without its inputs; the next pass asks again", false);
   const key = { repository: job.repository, pullNumber: job.number };
-  const seen = await store.listHeadsSeenSince({ ...key, since: inputs.read_at });
-  if (seen.some((s) => s.head_sha !== job.head_sha || s.base_ref !== inputs.base_ref)) {
+  const newest = await store.newestHead(key);
+  if (newest && (newest.head_sha !== job.head_sha || newest.base_ref !== inputs.base_ref)) {
     return done("the head moved on; nothing asked", false);
   }
   const config = await deps.reads.config(github, inputs.base_sha);
@@ -10608,8 +10843,7 @@ async function runEvaluatorJob(deps, job) {
     return done("no evaluator is configured now", false);
   }
   const sameTree = await store.listEvaluations({ ...key, treeSha: job.tree_sha });
-  const pr = { head_sha: job.head_sha, base_sha: inputs.base_sha };
-  if (!job.rerun && answeringEvaluation(sameTree, pr, job.config_digest, [])) {
+  if (!job.rerun && answeringEvaluation(sameTree, inputs.base_sha, job.config_digest)) {
     return done("already judged", false);
   }
   const outcome = await askEvaluator(deps, { job, inputs, config: config.config, evaluator });
@@ -10650,11 +10884,14 @@ async function judgeBundle(deps, evaluator, bundle, store) {
   await store(run, outcome);
   return outcome.status;
 }
-function storeEvaluation(deps, { job }, run, outcome) {
+function storeEvaluation(deps, ask, run, outcome) {
+  const { job } = ask;
   return deps.store.appendEvaluation({
     repository: job.repository,
     pull_number: job.number,
     head_sha: job.head_sha,
+    // The base it was shown: the verdict answers for this base only (checks/evaluator/budget.ts).
+    base_sha: ask.inputs.base_sha,
     tree_sha: job.tree_sha,
     config_digest: job.config_digest,
     run,
@@ -10693,11 +10930,7 @@ ${inputs.body}`, job.repository).filter(
   ]);
   const listed2 = new Set(comparison.files.map((f) => f.filename));
   const handoffPath = config.handoff.path;
-  const handoff = await reads.file(
-    github,
-    handoffPath,
-    inputs.handoff_at === "head" ? job.head_sha : comparison.merge_base_sha
-  );
+  const handoff = inputs.handoff_sha ? await reads.file(github, handoffPath, inputs.handoff_sha) : null;
   return {
     repository: job.repository,
     pullNumber: job.number,
@@ -10818,9 +11051,9 @@ function commitTrailers(message4) {
   if (!isBlock) return [];
   const trailers = [];
   for (const line2 of block) {
-    const last = trailers.at(-1);
+    const last2 = trailers.at(-1);
     if (/^[ \t]/.test(line2)) {
-      if (last) last.value = `${last.value} ${line2.trim()}`.trim();
+      if (last2) last2.value = `${last2.value} ${line2.trim()}`.trim();
       continue;
     }
     const at3 = separatorAt(line2);
@@ -11465,13 +11698,20 @@ function pullRequestEvidence(facts) {
     pr.repository
   );
 }
-function believedRecord(evidence, runId) {
-  return evidence.some((e) => e.record && !e.refused && !e.waiting && e.run_id === runId);
+function believedEvidence(evidence) {
+  return evidence.findLast(isBelieved) ?? null;
+}
+function isBelieved(e) {
+  return e.record !== null && !e.refused && !e.waiting;
+}
+function believesRun(evidence, runId) {
+  const believed = believedEvidence(evidence);
+  return believed !== null && believed.run_id === runId;
 }
 function judgedFacts(gathered) {
   const evidence = pullRequestEvidence(gathered);
   const facts = { ...gathered, evidence };
-  if (facts.trace && !believedRecord(evidence, gathered.evidence_run?.run.id)) facts.trace = null;
+  if (facts.trace && !believesRun(evidence, gathered.evidence_run?.run.id)) facts.trace = null;
   return facts;
 }
 function judgedMergeGroupFacts(gathered) {
@@ -11504,10 +11744,10 @@ function sightingOf(view, labels) {
 }
 
 // checks/gate/reads.ts
-function seenViewIsNewest(view, last) {
+function seenViewIsNewest(view, last2) {
   const ours = Date.parse(view.detail.updated_at);
-  const theirs = Date.parse(last.updated_at);
-  return ours > theirs || ours === theirs && last.digest === viewDigest(view);
+  const theirs = Date.parse(last2.updated_at);
+  return ours > theirs || ours === theirs && last2.digest === viewDigest(view);
 }
 function compareIsWhole(listed2, changedFiles2) {
   return listed2 < COMPARE_FILES_LIMIT && listed2 >= changedFiles2;
@@ -11541,7 +11781,7 @@ function planReads(input) {
 function readsTrace(facts) {
   const run = facts.evidence_run;
   if (run?.job?.status !== "completed") return false;
-  return believedRecord(pullRequestEvidence(facts), run.run.id);
+  return believesRun(pullRequestEvidence(facts), run.run.id);
 }
 function readsSetup(config) {
   return config.status !== "invalid";
@@ -11632,9 +11872,6 @@ function reviewFacts(config, verdicts) {
     })),
     reviews: config.evaluator.kind === "review" ? [...verdicts] : []
   };
-}
-function labelLooksToRead(retried, labels) {
-  return retried ? labels.filter((name) => STATE_LABELS[name] !== void 0) : [];
 }
 
 // app/kit/bounded-map.ts
@@ -11810,6 +12047,19 @@ async function collectEvidence(github, cache, input) {
   return { source, run: fact };
 }
 
+// checks/gate/external-id.ts
+function pullRequestExternalId(pr) {
+  return `agate:${pr.repository}#${pr.number}@${pr.head_sha}`;
+}
+function mergeGroupExternalId(group) {
+  return `agate:merge_group:${group.repository}@${group.head_sha}:base=${group.base_sha}`;
+}
+var MERGE_GROUP_EXTERNAL_ID = /^agate:merge_group:[^@]+@([0-9a-f]{40}):base=([0-9a-f]{40})$/;
+function mergeGroupBaseIn(externalId, head) {
+  const match = MERGE_GROUP_EXTERNAL_ID.exec(externalId ?? "");
+  return match?.[2] && match[1] === head ? match[2] : null;
+}
+
 // checks/gate/requirements/commands.ts
 function replayedCommands(replay) {
   const total = replay.failures.length + replay.passed.length;
@@ -11827,8 +12077,8 @@ function replayedCommands(replay) {
     carriedOverFrom: null
   };
 }
-function believedRecord2(facts) {
-  return facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1)?.record ?? null;
+function believedRecord(facts) {
+  return believedEvidence(facts.evidence)?.record ?? null;
 }
 function awaitedEvidence(config) {
   return `no command record from ${config.evidence.workflow} for this commit yet`;
@@ -11836,7 +12086,7 @@ function awaitedEvidence(config) {
 function commandsRequirement(facts, replay) {
   if (replay) return replayedCommands(replay);
   const req = requirementOf("commands", "required commands");
-  const verified = believedRecord2(facts);
+  const verified = believedRecord(facts);
   if (verified) {
     const failed = verified.commands.filter((c) => !commandPassed(c));
     const total = verified.commands.length;
@@ -11901,21 +12151,20 @@ function carryOver(facts) {
 // checks/evaluator/inputs.ts
 function evaluatorInputs(facts, task, config) {
   if (!facts.handoff) return null;
-  const path = config.handoff.path;
-  const touched = !facts.changed_files_listing.complete || facts.changed_files.some((f) => f.filename === path || f.previous_filename === path);
   return {
     base_sha: facts.pull_request.base_sha,
     base_ref: facts.pull_request.base_ref,
     title: task.title,
     body: task.body,
     commands: bundleCommands(
-      believedRecord2(facts)?.commands ?? [],
+      believedRecord(facts)?.commands ?? [],
       config.budgets.evaluator_bundle_tokens
     ),
     trace: bundleTrace(facts.trace),
-    handoff_at: touched ? "head" : "merge_base",
-    changed_files: facts.changed_files.map(({ filename, status }) => ({ filename, status })),
-    read_at: facts.handoff.observed_at
+    // Where the pass read it, not a rule of the job's own: the evaluator sees the file the pass
+    // judged, or none when it read none (checks/gate/reads.ts `handoffReadAt`).
+    handoff_sha: facts.handoff.read_at_sha ?? null,
+    changed_files: facts.changed_files.map(({ filename, status }) => ({ filename, status }))
   };
 }
 
@@ -12364,9 +12613,9 @@ function missingLastCommand() {
   return `last_command is missing: run \`${AGATE_CLI} run\`, then \`${AGATE_CLI} handoff\`, to record the last command and its exit code`;
 }
 function lastCommandFindings(front, record) {
-  const last = front.last_command;
-  if (!last) return [missingLastCommand()];
-  const run = last.run.trim();
+  const last2 = front.last_command;
+  if (!last2) return [missingLastCommand()];
+  const run = last2.run.trim();
   if (!record) return [];
   const command = record.commands.find((c) => c.run.trim() === run) ?? record.commands.find((c) => c.name === run);
   if (!command) {
@@ -12375,10 +12624,10 @@ function lastCommandFindings(front, record) {
       `last_command ${codeSpan(run)} is not one of the commands agate recorded for this commit (${known || "none"})`
     ];
   }
-  if (command.exit_code === last.exit_code) return [];
-  if (command.exit_code === null && last.exit_code === NO_EXIT_CODE) return [];
+  if (command.exit_code === last2.exit_code) return [];
+  if (command.exit_code === null && last2.exit_code === NO_EXIT_CODE) return [];
   return [
-    `last_command ${codeSpan(run)} says exit code ${last.exit_code}, but agate recorded ${recordedEnd(command)}`
+    `last_command ${codeSpan(run)} says exit code ${last2.exit_code}, but agate recorded ${recordedEnd(command)}`
   ];
 }
 function recordedEnd(command) {
@@ -12404,6 +12653,11 @@ function staleFindings(facts, path) {
   const newest = facts.newest_change;
   if (!newest || newest.files.includes(path)) return [];
   if (!newest.files.some((file2) => file2 !== path)) return [];
+  if (newest.cut) {
+    return [
+      `${path} is not among the 3,000 files GitHub lists of the newest code change (${shortSha(newest.sha)}), which touched more: agate cannot tell whether it was updated there. Run \`${AGATE_CLI} handoff\` and commit it on its own after that change`
+    ];
+  }
   return [
     `${path} was updated before the newest code change (${shortSha(newest.sha)}): run \`${AGATE_CLI} handoff\` and commit it with or after the change`
   ];
@@ -12516,7 +12770,7 @@ function progressOf(facts) {
     };
   }
   const replay = replayedFailure(facts, digest);
-  const record = believedRecord2(facts);
+  const record = believedRecord(facts);
   const judged2 = facts.evaluation.status === "judged" ? facts.evaluation.evaluation : null;
   const current = replay ? { ...replay, head_sha: facts.pull_request.head_sha } : record ? attemptOfRecord(
     facts,
@@ -12586,7 +12840,8 @@ function selectGate(gate, pr, previouslyGated) {
   const author = pr.author.login.toLowerCase();
   const listed2 = gate.authors.find((login) => login.toLowerCase() === author);
   if (listed2) return { gated: true, reason: `author ${pr.author.login} is listed in gate.authors` };
-  const label = pr.labels.find((name) => gate.labels.includes(name));
+  const wanted = new Set(gate.labels.map((name) => name.toLowerCase()));
+  const label = pr.labels.find((name) => wanted.has(name.toLowerCase()));
   if (label) return { gated: true, reason: `it carries the label ${label} (gate.labels)` };
   const branch = gate.branches.find((glob) => picomatch3.isMatch(pr.head_ref, glob, { dot: true }));
   if (branch)
@@ -12623,7 +12878,7 @@ function decideEnforced(facts) {
 function decideGated(facts, config, gated) {
   const progress = progressOf(facts);
   const commands = commandsRequirement(facts, progress.replay);
-  const handoff = handoffRequirement(facts, config, believedRecord2(facts));
+  const handoff = handoffRequirement(facts, config, believedRecord(facts));
   const ready = evaluatorReady([commands.requirement, handoff.requirement]);
   const entries = entriesRequirement(facts);
   const override = overrideRequirement(facts);
@@ -12752,7 +13007,7 @@ function capitalise(text) {
 import { createHash as createHash4 } from "node:crypto";
 var digestOf = (facts) => facts.config.status === "ok" ? facts.config.digest : createHash4("sha256").update(facts.config.status === "invalid" ? facts.config.message : "").digest("hex");
 function recordInput2(facts, decision, decidedAt) {
-  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
+  const believed = believedEvidence(facts.evidence);
   const shown = believed ?? facts.evidence.at(-1);
   const record = shown?.record ?? null;
   const evaluator = facts.config.status === "ok" ? facts.config.config.evaluator : null;
@@ -13060,7 +13315,7 @@ function replaySection(replay, tailChars) {
   return lines;
 }
 function stallSection(stall) {
-  const last = stall.attempts.at(-1);
+  const last2 = stall.attempts.at(-1);
   const lines = [
     "### No progress",
     "",
@@ -13073,8 +13328,8 @@ function stallSection(stall) {
     stall.achieved.length > 0 ? "What the pull request achieved before it stalled:" : "Nothing the attempts record improved: no command that failed passes now, and no evaluator item was closed.",
     ...stall.achieved.map((item) => `- ${item}`)
   ];
-  if (last && last.failures.length > 0) {
-    lines.push("", `The repeated failure: ${last.failures.map((f) => tableCell(f.name)).join(", ")}.`);
+  if (last2 && last2.failures.length > 0) {
+    lines.push("", `The repeated failure: ${last2.failures.map((f) => tableCell(f.name)).join(", ")}.`);
   }
   return lines;
 }
@@ -13137,7 +13392,7 @@ function evidenceSections(decision, facts, progress, tailChars) {
   if (decision.state === "pending" && facts.evidence.length === 0 && config) {
     lines.push(...noRunSection(facts, config.evidence), "");
   }
-  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
+  const believed = believedEvidence(facts.evidence);
   if (progress.replay) {
     lines.push(...replaySection(progress.replay, tailChars), "");
   } else if (believed?.record) {
@@ -13384,7 +13639,7 @@ function whoActs(requirement, facts, decision) {
     case "handoff":
       if (requirement.status === "fail") return "agent";
       if (requirement.status === "blocked") return "maintainer";
-      return believedRecord2(facts) !== null && decision.handoff?.status !== "ready" ? "agent" : "nobody";
+      return believedRecord(facts) !== null && decision.handoff?.status !== "ready" ? "agent" : "nobody";
     case "evaluator":
       if (requirement.status === "fail") return "agent";
       if (requirement.status === "blocked") return "operator";
@@ -13417,7 +13672,7 @@ function failingCommands(facts) {
       output_tail: statusTail(f.tail)
     }));
   }
-  const record = believedRecord2(facts);
+  const record = believedRecord(facts);
   return record ? failingOf(record) : [];
 }
 function evaluatorMissing(facts, decision) {
@@ -13565,7 +13820,7 @@ ${block}`,
     summary: `${renderGateSummary(decision, facts, void 0, GITHUB_TEXT_LIMIT - block.length)}${block}`,
     rerunEvaluator: asks
   };
-  const check = checkChanges(existing, view) ? { ...view, externalId: `agate:${pr.repository}#${pr.number}@${pr.head_sha}` } : null;
+  const check = checkChanges(existing, view) ? { ...view, externalId: pullRequestExternalId(pr) } : null;
   const latest = facts.prior_records.filter((r) => r.head_sha === pr.head_sha).at(-1);
   const comments = [];
   const agateLabels = pr.labels.filter(
@@ -13611,14 +13866,11 @@ function decidePass(gathered, seen) {
     ...pr.labels.filter((label) => !plan.labels.remove.includes(label)),
     ...plan.labels.add
   ];
-  const effects = [
-    observeEffect(facts, seen, labelsLeft),
-    ...githubEffects(facts, plan, seen, labelsLeft)
-  ];
-  if (plan.storeDecision) effects.push(...decisionEffects(facts, decision, plan, seen));
+  const after = [];
+  if (plan.storeDecision) after.push(...decisionEffects(facts, decision, plan, seen));
   const refresh = plan.storeDecision ? decisionConcernsDashboard(decision.state, facts.prior_records) : seen.retried;
   if (refresh) {
-    effects.push(
+    after.push(
       enqueue(DASHBOARD_JOBS.refresh, {
         repository: pr.repository,
         installation: seen.installation,
@@ -13626,8 +13878,13 @@ function decidePass(gathered, seen) {
       })
     );
   }
-  effects.push(...entryEffects(facts, decision.state, plan.storeDecision, seen));
-  if (plan.askEvaluator) effects.push(askEvaluatorEffect(facts, plan.askEvaluator, seen));
+  after.push(...entryEffects(facts, decision.state, plan.storeDecision, seen));
+  if (plan.askEvaluator) after.push(askEvaluatorEffect(facts, plan.askEvaluator, seen));
+  const effects = {
+    first: [observeEffect(facts, seen, labelsLeft)],
+    github: githubEffects(facts, plan, seen, labelsLeft),
+    after
+  };
   return { facts, decision, plan, effects };
 }
 function jobOf2(spec, payload) {
@@ -13661,11 +13918,7 @@ function githubEffects(facts, plan, seen, labelsLeft) {
     });
   }
   const { remove, add } = plan.labels;
-  const restyle = labelsLeft.filter((name) => {
-    const style = STATE_LABELS[name];
-    const look = seen.label_looks.find((l) => l.name === name);
-    return style !== void 0 && look !== void 0 && !add.includes(name) && (look.color !== style.color || look.description !== style.description);
-  });
+  const restyle = seen.retried ? labelsLeft.filter((name) => STATE_LABELS[name] !== void 0 && !add.includes(name)) : [];
   if (remove.length > 0 || add.length > 0 || restyle.length > 0) {
     effects.push({ kind: "labels", number: pr.number, remove, add, restyle, styles: STATE_LABELS });
   }
@@ -13676,7 +13929,7 @@ function githubEffects(facts, plan, seen, labelsLeft) {
 }
 function decisionEffects(facts, decision, plan, seen) {
   const pr = facts.pull_request;
-  const once = seen.job_id === null ? null : `job:${seen.job_id}:gate@${pr.head_sha}:${decision.state}`;
+  const once2 = seen.job_id === null ? null : `job:${seen.job_id}:gate@${pr.head_sha}:${decision.state}`;
   return [
     {
       kind: "audit",
@@ -13688,9 +13941,9 @@ function decisionEffects(facts, decision, plan, seen) {
         facts: JSON.parse(JSON.stringify(facts)),
         at: seen.at
       },
-      dedupe_key: once
+      dedupe_key: once2
     },
-    { kind: "record", record: recordInput2(facts, decision, seen.at), dedupe_key: once }
+    { kind: "record", record: recordInput2(facts, decision, seen.at), dedupe_key: once2 }
   ];
 }
 function entryEffects(facts, state, stored, seen) {
@@ -13862,9 +14115,9 @@ function commandsRequirement2(facts, timeoutMs) {
       `${facts.changed_files_listing.reason ?? "the file list is incomplete"}; merge these pull requests in smaller groups`
     );
   }
-  const verified = facts.evidence.filter(
-    (e) => e.record && !e.refused && !e.waiting && e.record.merge_group?.head_sha === headSha
-  ).at(-1);
+  const verified = believedEvidence(
+    facts.evidence.filter((e) => e.record?.merge_group?.head_sha === headSha)
+  );
   if (verified?.record) {
     const failed = failedCommands(verified.record);
     const total = verified.record.commands.length;
@@ -13933,7 +14186,7 @@ function renderMergeGroupSummary(decision, facts, tailChars = 4e3) {
   lines.push(...requirementsTable(decision.requirements));
   lines.push(...configProblems(facts.config));
   const config = facts.config.status === "ok" ? facts.config.config : null;
-  const believed = facts.evidence.filter((e) => e.record && !e.refused && !e.waiting).at(-1);
+  const believed = believedEvidence(facts.evidence);
   if (believed?.record) {
     lines.push(
       ...commandsSection({
@@ -13959,15 +14212,13 @@ function renderMergeGroupSummary(decision, facts, tailChars = 4e3) {
 `;
   return text.length <= GITHUB_TEXT_LIMIT || tailChars < 200 ? text.slice(0, GITHUB_TEXT_LIMIT) : renderMergeGroupSummary(decision, facts, Math.floor(tailChars / 4));
 }
-var externalIdOf = (group) => `agate:merge_group:${group.repository}@${group.head_sha}:base=${group.base_sha}`;
-var BASE_IN_EXTERNAL_ID = /^agate:merge_group:[^@]+@([0-9a-f]{40}):base=([0-9a-f]{40})$/;
 function requestedBase(existing, head) {
-  const match = BASE_IN_EXTERNAL_ID.exec(existing?.externalId ?? "");
-  return match?.[2] && match[1] === head ? match[2] : null;
+  return mergeGroupBaseIn(existing?.externalId ?? null, head);
 }
 var DEFAULT_RECORD_TIMEOUT_MS = 30 * 6e4;
 function mergeGroupDeadline(group, config, installation2, at3) {
-  if (config.status !== "ok") return [];
+  const none = { first: [], github: [], after: [] };
+  if (config.status !== "ok") return none;
   const timeout = config.config.merge_queue.record_timeout ?? DEFAULT_RECORD_TIMEOUT_MS;
   const payload = {
     repository: group.repository,
@@ -13979,7 +14230,7 @@ function mergeGroupDeadline(group, config, installation2, at3) {
   const spec = GATE_JOBS.mergeGroupDeadline;
   const runAt = new Date(Date.parse(at3) + timeout).toISOString();
   const job = newJobSchema.parse(jobOf(spec, payload, { run_at: runAt }));
-  return [{ kind: "enqueue", job, dedupe: spec.dedupe?.(payload) ?? null }];
+  return { ...none, first: [{ kind: "enqueue", job, dedupe: spec.dedupe?.(payload) ?? null }] };
 }
 function decideMergeGroupPass(gathered, seen) {
   const config = gathered.config.status === "ok" ? gathered.config.config : null;
@@ -13995,68 +14246,74 @@ function decideMergeGroupPass(gathered, seen) {
     summary: renderMergeGroupSummary(decision, facts),
     rerunEvaluator: false
   };
-  if (!checkChanges(seen.existing, view)) return { decision, facts, effects: [] };
+  if (!checkChanges(seen.existing, view)) {
+    return { decision, facts, effects: { first: [], github: [], after: [] } };
+  }
   const group = facts.merge_group;
   const dedupeKey = seen.job_id === null ? null : `job:${seen.job_id}:merge-group@${group.head_sha}:${decision.state}`;
-  const effects = [
-    {
-      kind: "audit",
-      entry: {
-        kind: "gate.merge_group.decision",
-        subject: `${group.repository}@${group.head_sha}`,
-        decision: JSON.parse(JSON.stringify(decision)),
-        facts: JSON.parse(JSON.stringify(facts)),
-        at: seen.at
-      },
-      dedupe_key: dedupeKey
-    },
-    {
-      kind: "check",
-      head_sha: group.head_sha,
-      existing: seen.existing,
-      write: { ...view, externalId: externalIdOf(group) }
-    }
-  ];
+  const effects = {
+    first: [
+      {
+        kind: "audit",
+        entry: {
+          kind: "gate.merge_group.decision",
+          subject: `${group.repository}@${group.head_sha}`,
+          decision: JSON.parse(JSON.stringify(decision)),
+          facts: JSON.parse(JSON.stringify(facts)),
+          at: seen.at
+        },
+        dedupe_key: dedupeKey
+      }
+    ],
+    github: [
+      {
+        kind: "check",
+        head_sha: group.head_sha,
+        existing: seen.existing,
+        write: { ...view, externalId: mergeGroupExternalId(group) }
+      }
+    ],
+    after: []
+  };
   return { decision, facts, effects };
 }
 
 // app/gate/apply.ts
-var ON_GITHUB = /* @__PURE__ */ new Set(["check", "labels", "comment"]);
 async function applyEffects(ctx, effects) {
   const writes = new WriteOnce(ctx.github, ctx.store, jobScope(ctx.jobId, "gate"));
-  const intents = /* @__PURE__ */ new Map();
   const applied = { wroteCheck: false, storedRecord: false };
-  const first2 = effects.findIndex((e) => ON_GITHUB.has(e.kind));
-  const leading = effects.findIndex((e) => e.kind !== "observe");
-  const last = first2 >= 0 ? effects.findLastIndex((e) => ON_GITHUB.has(e.kind)) : (leading < 0 ? effects.length : leading) - 1;
-  if (last < 0 && ctx.retried) await writes.finish();
-  for (const [i, effect] of effects.entries()) {
-    if (i === first2) {
-      for (const e of effects) {
-        if (e.kind !== "comment") continue;
-        intents.set(e, await writes.intend(`${writes.scope}:${e.key}`, e.number, e.body));
-      }
+  for (const effect of effects.first) await storeOne(ctx.store, effect, applied);
+  const intents = /* @__PURE__ */ new Map();
+  for (const e of effects.github) {
+    if (e.kind === "comment") {
+      intents.set(e, await writes.intend(`${writes.scope}:${e.key}`, e.number, e.body));
     }
-    await applyOne(ctx, effect, writes, intents.get(effect), applied);
-    if (i === last && ctx.retried) await writes.finish();
   }
+  for (const effect of effects.github) {
+    await onGitHub(ctx, effect, writes, intents.get(effect), applied);
+  }
+  if (ctx.retried) await writes.finish();
+  for (const effect of effects.after) await storeOne(ctx.store, effect, applied);
   return applied;
 }
-async function applyOne(ctx, effect, writes, intended, applied) {
-  const { github, store } = ctx;
+async function onGitHub(ctx, effect, writes, intended, applied) {
   switch (effect.kind) {
-    case "observe":
-      return observe(store, effect);
     case "check":
       await ctx.checks.write(effect.head_sha, effect.existing, effect.write);
       applied.wroteCheck = true;
       return;
     case "labels":
-      for (const label of effect.remove) await github.removeLabel(effect.number, label);
-      return addLabels2(github, effect);
+      for (const label of effect.remove) await ctx.github.removeLabel(effect.number, label);
+      return addLabels2(ctx.github, effect);
     case "comment":
       if (intended) await writes.make(intended);
       return;
+  }
+}
+async function storeOne(store, effect, applied) {
+  switch (effect.kind) {
+    case "observe":
+      return observe(store, effect);
     case "audit":
       await store.appendAudit(effect.entry, dedupe(effect.dedupe_key));
       return;
@@ -14360,39 +14617,35 @@ async function runOverrideJob(job, deps) {
 
 // checks/gate/holds.ts
 function retargetHold(held, retarget) {
-  return [
-    inProgress(
-      held,
-      `The base changed from ${retarget.from} to ${retarget.to}: re-evaluating against the new base`,
-      `**Not decided.** The pull request now targets ${codeSpan(retarget.to, 120)}, not ${codeSpan(retarget.from, 120)}; no decision made against the old base stands. agate is reading the new base's config.
+  const check = inProgress(
+    held,
+    `The base changed from ${retarget.from} to ${retarget.to}: re-evaluating against the new base`,
+    `**Not decided.** The pull request now targets ${codeSpan(retarget.to, 120)}, not ${codeSpan(retarget.from, 120)}; no decision made against the old base stands. agate is reading the new base's config.
 `
-    )
-  ];
+  );
+  return { first: [], github: [check], after: [] };
 }
 function errorHold(held, reason, at3) {
-  return [
-    {
-      kind: "observe",
-      stale: null,
-      merge_commit: null,
-      head: {
-        repository: held.repository,
-        head_sha: held.head_sha,
-        pull_number: held.number,
-        base_ref: held.base_ref,
-        observed_at: at3
-      },
-      sighting: null
-    },
-    inProgress(
-      held,
-      "agate could not finish evaluating this commit; it will retry",
-      `**Not decided.** The last evaluation failed, so no earlier decision stands until it succeeds:
+  const head = {
+    repository: held.repository,
+    head_sha: held.head_sha,
+    pull_number: held.number,
+    base_ref: held.base_ref,
+    observed_at: at3
+  };
+  const check = inProgress(
+    held,
+    "agate could not finish evaluating this commit; it will retry",
+    `**Not decided.** The last evaluation failed, so no earlier decision stands until it succeeds:
 
 ${fenced(reason.slice(0, 2e3))}
 `
-    )
-  ];
+  );
+  return {
+    first: [{ kind: "observe", stale: null, merge_commit: null, head, sighting: null }],
+    github: [check],
+    after: []
+  };
 }
 function inProgress(held, title, summary) {
   return {
@@ -14404,7 +14657,7 @@ function inProgress(held, title, summary) {
       rerunEvaluator: false,
       title,
       summary,
-      externalId: `agate:${held.repository}#${held.number}@${held.head_sha}`
+      externalId: pullRequestExternalId(held)
     }
   };
 }
@@ -14494,14 +14747,14 @@ function entryMentions(body, repository3) {
 }
 
 // app/gate/evaluation-facts.ts
-async function storedEvaluation(store, pr, treeSha, configDigest2, records = []) {
+async function storedEvaluation(store, pr, treeSha, configDigest2) {
   if (!treeSha) return { status: "not_asked" };
   const stored = await store.listEvaluations({
     repository: pr.repository,
     pullNumber: pr.number,
     treeSha
   });
-  return evaluationFact(answeringEvaluation(stored, pr, configDigest2, records));
+  return evaluationFact(answeringEvaluation(stored, pr.base_sha, configDigest2));
 }
 async function evaluatorIsDue(store, facts, config, rerun) {
   const fact = facts.evaluation;
@@ -14584,12 +14837,13 @@ async function handoffFactsFor(deps, pr, config, detail, comparison, changed) {
     head: pr.head_sha
   });
   const file2 = at3 ? await reads.file(github, path, at3) : null;
+  facts.read_at_sha = at3;
   if (!file2) return facts;
   let newest_change = null;
   for (const sha2 of newestChangeCandidates(commits, pr.head_sha)) {
-    const files = await reads.commitFiles(github, sha2);
+    const { files, cut } = await reads.commitFiles(github, sha2);
     if (files.length > 0) {
-      newest_change = { sha: sha2, files };
+      newest_change = { sha: sha2, files, cut };
       break;
     }
   }
@@ -14723,9 +14977,9 @@ async function readTraceFact(reader, cache, run) {
 // app/gate/gather.ts
 async function viewIsCurrent(store, view) {
   const key = { repository: view.snapshot.repository, pullNumber: view.snapshot.number };
-  const last = await store.latestPullRequestSighting(key);
-  if (!last) return (await store.listRecords(key)).length === 0;
-  return seenViewIsNewest(view, last);
+  const last2 = await store.latestPullRequestSighting(key);
+  if (!last2) return (await store.listRecords(key)).length === 0;
+  return seenViewIsNewest(view, last2);
 }
 async function gatherPullRequest(deps, target, options) {
   const { github, reads } = deps;
@@ -14771,8 +15025,7 @@ async function gatherAt(deps, view, config, comparison, options) {
     entry_mentions: entryMentions(detail.body, pr.repository),
     mentioned_before: stored.mentions,
     repository_entries: [...stored.entries],
-    evaluator_due: false,
-    label_looks: []
+    evaluator_due: false
   };
   const changed = await changedFilesAt(github, pr, detail, comparison);
   const head_tree_sha = await headTreeAt(github, comparison, pr.head_sha);
@@ -14804,12 +15057,7 @@ async function gatherAt(deps, view, config, comparison, options) {
   const checked = async (due) => {
     const checks = new AgateChecks(github, store, deps.now);
     const existing = await checks.current(pr.head_sha, stored.sightings.length > 0);
-    const label_looks = [];
-    for (const name of labelLooksToRead(options.retried ?? false, pr.labels)) {
-      const look = await github.repositoryLabel(name);
-      if (look) label_looks.push(look);
-    }
-    return { facts, seen: { ...seen, existing, evaluator_due: due, label_looks } };
+    return { facts, seen: { ...seen, existing, evaluator_due: due } };
   };
   if (config.status !== "ok") return checked(false);
   const cfg = config.config;
@@ -14827,7 +15075,7 @@ async function gatherAt(deps, view, config, comparison, options) {
   const [reviews2, handoff, evaluation] = await Promise.all([
     plan.reviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
     handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
-    plan.evaluations ? storedEvaluation(store, pr, head_tree_sha, config.digest, stored.records) : Promise.resolve({ status: "not_asked" })
+    plan.evaluations ? storedEvaluation(store, pr, head_tree_sha, config.digest) : Promise.resolve({ status: "not_asked" })
   ]);
   Object.assign(facts, reviewFacts(cfg, reviews2), { handoff, evaluation });
   const asked2 = plan.evaluations ? await evaluatorDueNow(store, facts, cfg, options.rerunEvaluator, deps.now) : { due: false, evaluation };
@@ -14897,8 +15145,7 @@ async function runPullRequestPass(deps, job) {
         skipRuns: job.trigger.event === "pull_request" && PUSHES.has(job.trigger.action ?? ""),
         rerunEvaluator: job.rerun_evaluator,
         relevant: job.only_if ? evidenceEventMatters(job.only_if) : void 0,
-        completedJob: job.run?.job ? { runId: job.run.id, job: job.run.job } : null,
-        retried: deps.retried ?? false
+        completedJob: job.run?.job ? { runId: job.run.id, job: job.run.job } : null
       }
     );
     if (gathered.status === "skipped") return skip(gathered.reason);
@@ -15535,7 +15782,7 @@ async function health(store, kind, res) {
   }
 }
 function readinessCheck(store, kind, probot, now) {
-  let last;
+  let last2;
   const check = async () => {
     const [storeState, github] = await Promise.all([
       store.countJobs({ status: "queued" }).then(
@@ -15562,8 +15809,8 @@ function readinessCheck(store, kind, probot, now) {
   };
   return () => {
     const at3 = Date.now();
-    if (!last || at3 - last.at >= READY_CACHE_MS) last = { at: at3, answer: check() };
-    return last.answer;
+    if (!last2 || at3 - last2.at >= READY_CACHE_MS) last2 = { at: at3, answer: check() };
+    return last2.answer;
   };
 }
 
@@ -15991,7 +16238,6 @@ var ImmutableReads = class {
 };
 
 // app/runtime/intake.ts
-import { createHash as createHash5 } from "node:crypto";
 var DeliveryConflictError = class extends Error {
   status = 409;
   deliveryId;
@@ -16003,7 +16249,7 @@ var DeliveryConflictError = class extends Error {
     this.deliveryId = deliveryId;
   }
 };
-var sha256 = (text) => createHash5("sha256").update(text, "utf8").digest("hex");
+var sha256 = payloadDigest;
 var refusal = (status, error) => ({
   status,
   text: JSON.stringify({ error: `${error.name}: ${error.message}` })

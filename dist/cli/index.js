@@ -29159,16 +29159,17 @@ var init_output_digest = __esm({
   }
 });
 
-// action/young-generation.ts
+// action/stream-memory.ts
 import { setFlagsFromString } from "node:v8";
-function keepYoungGenerationSmall() {
+function keepStreamingMemorySmall() {
   if (kept) return;
   kept = true;
   setFlagsFromString("--semi-space-growth-factor=1");
+  setFlagsFromString("--no-opt");
 }
 var kept;
-var init_young_generation = __esm({
-  "action/young-generation.ts"() {
+var init_stream_memory = __esm({
+  "action/stream-memory.ts"() {
     "use strict";
     kept = false;
   }
@@ -29178,7 +29179,7 @@ var init_young_generation = __esm({
 async function runCommand(options) {
   const now = options.now ?? (() => /* @__PURE__ */ new Date());
   const grace = options.killGraceMs ?? 5e3;
-  keepYoungGenerationSmall();
+  keepStreamingMemorySmall();
   const digest = new OutputDigest();
   const started = now();
   const startedMs = performance.now();
@@ -29252,7 +29253,7 @@ var init_run_command = __esm({
     init_executables();
     init_output_digest();
     init_process_group();
-    init_young_generation();
+    init_stream_memory();
   }
 });
 
@@ -29473,7 +29474,7 @@ var init_app_requirements = __esm({
       issues: "write",
       members: "read",
       metadata: "read",
-      pull_requests: "write"
+      pull_requests: "read"
     };
     AGATE_APP_EVENTS = [
       "check_run",
@@ -29764,13 +29765,15 @@ var init_evaluation = __esm({
       repository: repositoryFullNameSchema,
       pull_number: positiveIntSchema,
       head_sha: gitShaSchema,
+      /** The base commit the evaluator was shown; null: stored before agate kept it, answers nothing. */
+      base_sha: gitShaSchema.nullable().default(null),
       tree_sha: gitShaSchema,
       config_digest: external_exports.string(),
       run: evaluatorRunSchema,
       outcome: evaluationOutcomeSchema,
       at: isoDateTimeSchema
     });
-    evaluationInputSchema = evaluationSchema.omit({ id: true });
+    evaluationInputSchema = evaluationSchema.omit({ id: true }).extend({ base_sha: gitShaSchema });
   }
 });
 
@@ -30077,7 +30080,17 @@ var init_gate = __esm({
       changed_lines: external_exports.number().int().nonnegative(),
       /** Up to 250 commits, oldest first (GitHub's limit for `pulls/list-commits`). */
       commits: external_exports.array(pullCommitSchema),
-      newest_change: external_exports.strictObject({ sha: gitShaSchema, files: external_exports.array(external_exports.string()) }).nullable()
+      newest_change: external_exports.strictObject({
+        sha: gitShaSchema,
+        files: external_exports.array(external_exports.string()),
+        /** GitHub lists 3,000 files of a commit at most, and listed that many: `files` may miss some. */
+        cut: external_exports.boolean().optional()
+      }).nullable(),
+      /**
+       * The commit the file was read at (checks/gate/reads.ts `handoffReadAt`); null: not read at
+       * all. Absent in facts stored before agate kept it.
+       */
+      read_at_sha: gitShaSchema.nullable().optional()
     });
     reviewVerdictFactSchema = external_exports.strictObject({
       login: external_exports.string(),
@@ -32936,7 +32949,8 @@ var init_loop = __esm({
     here (a failure is the next work; nothing is pushed), pushes the branch and asks again; until
     agate accepts (0), a person is needed (3; the agent gets one turn to hand over), a budget is
     spent (4), agate still waits (5), it does not gate the pull request (6), or --max-turns
-    (default 10) run out (1). --task runs AGENT first with that task. AGENT must commit its work;
+    (default 10) run out (1); 2 a usage or access error (a failed push too), 7 AGENT exited
+    non-zero. --task runs AGENT first with that task. AGENT must commit its work;
     the loop pushes commits, never the work tree. Takes --repo and --app as status does.`;
     OPTIONS3 = {
       task: { type: "string" },
