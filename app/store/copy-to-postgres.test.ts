@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { entryDraft } from "../../test/support/entry-fixture.js";
+import { entryDraft, openedEvent } from "../../test/support/entry-fixture.js";
 import {
   delivery,
   evaluation,
@@ -92,15 +92,7 @@ async function filledSqlite(): Promise<string> {
   await store.beginCheckRunWrite({ repository: REPO, headSha: SHA_B });
   const { entry } = await store.createEntry({
     entry: entryDraft({ repository: REPO, opened_at: AT, state_changed_at: AT }),
-    event: {
-      kind: "opened",
-      actor: "agent-a",
-      comment_id: null,
-      reason: "opened",
-      reply: "Handoff entry open.",
-      mentions: [],
-      at: AT,
-    },
+    event: openedEvent(AT),
   });
   await store.markEntryEventPosted({ ...ENTRY, version: entry.version, at: AT });
   await store.replaceEntryMentions({ ...PR, issues: [ENTRY.issueNumber, 9] });

@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   evaluation,
+  expectMigrated12,
   overBudgetEvaluation,
   paramsBefore12,
   payloadOf,
@@ -356,18 +357,7 @@ describe("migration 4", () => {
     db.close();
 
     const store = SqliteStore.open(file);
-    const key = { repository: old.repository, pullNumber: old.pull_number };
-    expect(await store.listEvaluations(key)).toEqual([{ id: 1, ...old, base_sha: null }]);
-    const bound = await store.appendEvaluation(evaluation({ base_sha: "e".repeat(40) }));
-    expect((await store.listEvaluations(key)).at(-1)).toEqual(bound);
-    expect(await store.newestHead({ repository: "octo/repo", pullNumber: 12 })).toEqual({
-      head_sha: "b".repeat(40),
-      base_ref: "main",
-    });
-    expect(await store.newestHead({ repository: "octo/repo", pullNumber: 13 })).toEqual({
-      head_sha: "c".repeat(40),
-      base_ref: "release",
-    });
+    await expectMigrated12(store, old);
     await store.close();
     const raw = new Database(file);
     expect(() => raw.prepare("UPDATE evaluations SET base_sha = 'x'").run()).toThrow(/append-only/);

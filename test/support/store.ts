@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { afterEach, beforeEach } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import type { DeliveryLog } from "../../app/store/ports/delivery-log.js";
 import type { JobQueue } from "../../app/store/ports/job-queue.js";
 import type { WriteIntentLedger } from "../../app/store/ports/write-intent-ledger.js";
@@ -159,6 +159,26 @@ export function evaluation(overrides: Partial<EvaluationInput> = {}): Evaluation
 export function paramsBefore12(e: EvaluationInput, recordedAt: string): unknown[] {
   const [repository, pull, head, , ...rest] = evaluationParams(e, recordedAt);
   return [repository, pull, head, ...rest];
+}
+
+/**
+ * What migration 12 must leave, on either backend, after `evaluation()` was stored before it and
+ * the head observations both tests insert (12: A at 11:30+02:00, then B at 10:00Z; 13: C): the old row with no base, a new one bound,
+ * each pull request's newest head by instant (not by text).
+ */
+export async function expectMigrated12(store: Store, old: EvaluationInput): Promise<void> {
+  const key = { repository: old.repository, pullNumber: old.pull_number };
+  expect(await store.listEvaluations(key)).toEqual([{ id: 1, ...old, base_sha: null }]);
+  const bound = await store.appendEvaluation(evaluation({ base_sha: "e".repeat(40) }));
+  expect((await store.listEvaluations(key)).at(-1)).toEqual(bound);
+  expect(await store.newestHead({ repository: "octo/repo", pullNumber: 12 })).toEqual({
+    head_sha: "b".repeat(40),
+    base_ref: "main",
+  });
+  expect(await store.newestHead({ repository: "octo/repo", pullNumber: 13 })).toEqual({
+    head_sha: "c".repeat(40),
+    base_ref: "release",
+  });
 }
 
 /** A bundle found over budgets.evaluator_bundle_tokens: nothing sent, the sizes kept. */

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   delivery,
   evaluation,
+  expectMigrated12,
   freshPostgresDatabase,
   frozenClock,
   HOUR,
@@ -124,18 +125,7 @@ describe("PostgreSQL migration 12", () => {
     await seen("c".repeat(40), 13, "release", "2025-01-01T09:00:00.000Z");
 
     const store = await open();
-    const key = { repository: old.repository, pullNumber: old.pull_number };
-    expect(await store.listEvaluations(key)).toEqual([{ id: 1, ...old, base_sha: null }]);
-    const bound = await store.appendEvaluation(evaluation({ base_sha: "e".repeat(40) }));
-    expect((await store.listEvaluations(key)).at(-1)).toEqual(bound);
-    expect(await store.newestHead({ repository: "octo/repo", pullNumber: 12 })).toEqual({
-      head_sha: "b".repeat(40),
-      base_ref: "main",
-    });
-    expect(await store.newestHead({ repository: "octo/repo", pullNumber: 13 })).toEqual({
-      head_sha: "c".repeat(40),
-      base_ref: "release",
-    });
+    await expectMigrated12(store, old);
     await expect(raw.query("UPDATE evaluations SET base_sha = 'x'")).rejects.toThrow(/append-only/);
   });
 });
