@@ -10,7 +10,7 @@ export const AGATE_APP_PERMISSIONS: Readonly<Record<string, PermissionLevel>> = 
   issues: "write",
   members: "read",
   metadata: "read",
-  pull_requests: "read",
+  pull_requests: "write",
 };
 
 export const AGATE_APP_EVENTS: readonly string[] = [

@@ -29474,7 +29474,7 @@ var init_app_requirements = __esm({
       issues: "write",
       members: "read",
       metadata: "read",
-      pull_requests: "read"
+      pull_requests: "write"
     };
     AGATE_APP_EVENTS = [
       "check_run",

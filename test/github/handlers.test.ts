@@ -262,7 +262,7 @@ describe("issues, labels and comments", () => {
     ]);
   });
 
-  it("takes pull_requests for labels and comments on a pull request's number only, issues on any", async () => {
+  it("takes issues for labels and comments on an issue; on a pull request's, either to read and pull_requests to write", async () => {
     const issue = await sim.createIssue({ repo, title: "A plain issue", user: "octocat" });
     const comment = await sim.addIssueComment({ repo, number: issue, body: "hi", user: "octocat" });
     const status = (call: Promise<{ status: number }>) =>
@@ -293,7 +293,9 @@ describe("issues, labels and comments", () => {
       ),
     ).toBe(403);
     expect(await statuses(issues, issue)).toEqual([200, 200, 200, 200, 201, 200]);
-    expect(await statuses(issues, 1)).toEqual([200, 200, 200, 200, 201, 200]);
+    // GitHub documents either for a pull request's number, yet answers a write 403 without
+    // pull_requests: write (handlers/issues.ts names the reports); reads take either.
+    expect(await statuses(issues, 1)).toEqual([403, 403, 403, 200, 403, 200]);
     expect(
       await status(
         issues.rest.issues.updateComment({

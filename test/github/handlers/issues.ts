@@ -74,18 +74,23 @@ const REPO_LABELS_WRITE: Permission = [
   ["pull_requests", "write"],
 ];
 /**
- * Labels and comments on a number: `issues`, or `pull_requests` when the number is a pull
- * request's. GitHub counts `pull_requests` for pull requests only: on a plain issue it is 403.
+ * Labels and comments on a number: `issues` on a plain issue (`pull_requests` is 403 there). On a
+ * pull request's number GitHub documents `issues` or `pull_requests`, and reads take either; but
+ * writes answer 403 without `pull_requests: write`, though the header names both
+ * (`x-accepted-github-permissions: issues=write; pull_requests=write`), as tokens with only
+ * `issues: write` found labelling pull requests of their own repository (mavlink/qgroundcontrol#14252,
+ * resend/react-email#3512, Arize-ai/phoenix#13279). The simulator holds the stricter rule, so an
+ * App asking less than it needs fails here, not on GitHub.
  */
 function onIssueOrPull(level: TokenPermission): (ctx: Ctx) => Permission {
   return (ctx) => {
     const { issue } = ctx.params.comment_id !== undefined ? commentOf(ctx) : issueOf(ctx);
-    return issue.pull
-      ? [
-          ["issues", level],
-          ["pull_requests", level],
-        ]
-      : ["issues", level];
+    if (!issue.pull) return ["issues", level];
+    if (level === "write") return ["pull_requests", "write"];
+    return [
+      ["issues", level],
+      ["pull_requests", level],
+    ];
   };
 }
 
