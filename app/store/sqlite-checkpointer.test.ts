@@ -98,10 +98,19 @@ describe("SQLite checkpoints on their own thread", () => {
       startAfterCommits: 1,
       driver: "/nonexistent/better-sqlite3",
     });
+    const warnings: Error[] = [];
+    const warned = (warning: Error) => warnings.push(warning);
+    process.on("warning", warned);
     checkpointer.committed();
     expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(8000);
     await until(() => checkpointer.state.failure !== null);
     expect(checkpointer.state.failure?.message).toMatch(/checkpoint thread stopped/);
+    // The operator is told once, in the process's log.
+    await until(() => warnings.length > 0);
+    process.off("warning", warned);
+    expect(warnings.map((w) => (w as Error & { code?: string }).code)).toEqual([
+      "AGATE_SQLITE_CHECKPOINT_THREAD",
+    ]);
     expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
     checkpointer.committed(); // ignored from now on: no second thread
     expect(checkpointer.state.running).toBe(false);

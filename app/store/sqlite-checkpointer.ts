@@ -38,6 +38,8 @@ const START_AFTER_COMMITS = 32;
  * header too, so checkpointing after every commit would cost the writer more than it saves.
  */
 const EVERY_COMMITS = 40;
+/** How long close() waits for a checkpoint in progress before it stops the thread. */
+const CLOSE_LIMIT_MS = 5000;
 const IDLE_MS = 250;
 
 /** Slots of the shared signal: commits since the last checkpoint, stop, checkpoints run. */
@@ -55,7 +57,10 @@ try {
   db.pragma("synchronous = FULL");
   if (db.pragma("synchronous", { simple: true }) !== 2) throw new Error("synchronous = FULL did not hold");
   for (;;) {
-    Atomics.wait(signal, ${PENDING}, 0);
+    // STOP is looked at before each sleep: close() may have set it, and woken nobody, while the
+    // last checkpoint ran; the sleep has a limit all the same, so a lost wake costs a second.
+    if (Atomics.load(signal, ${STOP}) === 1) break;
+    Atomics.wait(signal, ${PENDING}, 0, 1000);
     const until = Date.now() + workerData.idleMs;
     while (Atomics.load(signal, ${STOP}) === 0 && Atomics.load(signal, ${PENDING}) < workerData.every) {
       const left = until - Date.now();
@@ -102,7 +107,14 @@ export class SqliteCheckpointer {
     if (!this.#worker) {
       this.#commits += 1;
       if (this.#commits < (this.#options.startAfterCommits ?? START_AFTER_COMMITS)) return;
-      this.#start();
+      // Called after a COMMIT: a thread that cannot start must not turn a stored write into an
+      // error for its caller (the intake would answer 500 for a delivery it has).
+      try {
+        this.#start();
+      } catch (error) {
+        this.#fail(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
     }
     if (Atomics.add(this.#signal, PENDING, 1) === 0) Atomics.notify(this.#signal, PENDING);
   }
@@ -129,7 +141,11 @@ export class SqliteCheckpointer {
     Atomics.store(this.#signal, PENDING, 1);
     Atomics.notify(this.#signal, PENDING);
     Atomics.notify(this.#signal, STOP);
+    // A checkpoint in progress finishes first; one stuck (a disk that hangs) must not hold the
+    // App's shutdown: the WAL already holds every commit, so stopping the thread loses nothing.
+    const limit = setTimeout(() => void worker.terminate(), CLOSE_LIMIT_MS);
     await exited;
+    clearTimeout(limit);
   }
 
   #start(): void {
@@ -161,5 +177,10 @@ export class SqliteCheckpointer {
     });
     this.#worker = null;
     if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT}`);
+    // The store has no logger: a process warning reaches the operator's log (stderr) once.
+    process.emitWarning(
+      `${this.#failure.message}; the writer checkpoints the WAL itself again (every ${WRITER_AUTOCHECKPOINT} pages)`,
+      { code: "AGATE_SQLITE_CHECKPOINT_THREAD" },
+    );
   }
 }
