@@ -253,7 +253,7 @@ async function gatherAt(
     plan.reviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
     handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
     plan.evaluations
-      ? storedEvaluation(store, pr, head_tree_sha, config.digest)
+      ? storedEvaluation(store, pr, head_tree_sha, comparison.merge_base_sha, config.digest)
       : Promise.resolve<EvaluationFact>({ status: "not_asked" }),
   ]);
   Object.assign(facts, reviewFacts(cfg, reviews), { handoff, evaluation });
