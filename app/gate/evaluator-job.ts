@@ -86,10 +86,16 @@ export async function runEvaluatorJob(
   if (!inputs) return done("queued without its inputs; the next pass asks again", false);
   const key = { repository: job.repository, pullNumber: job.number };
   // The pull request seen last with another head or base (a push, a retarget, a head that moved
-  // back to one seen before): the pass that saw it asks about its own tree, against its own base,
-  // and the one queued here finds what the pull request has now.
+  // back to one seen before, the base branch moved on): the pass that saw it asks about its own
+  // tree, against its own base commit, and the one queued here finds what the pull request has
+  // now. A base commit not known where it was seen last (null) leaves the branch to compare.
   const newest = await store.newestHead(key);
-  if (newest && (newest.head_sha !== job.head_sha || newest.base_ref !== inputs.base_ref)) {
+  if (
+    newest &&
+    (newest.head_sha !== job.head_sha ||
+      newest.base_ref !== inputs.base_ref ||
+      (newest.base_sha !== null && newest.base_sha !== inputs.base_sha))
+  ) {
     return done("the head moved on; nothing asked", false);
   }
   const config = await deps.reads.config(github, inputs.base_sha);

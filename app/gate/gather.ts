@@ -192,7 +192,7 @@ async function gatherAt(
     merge_commit: detail.merge_commit_sha
       ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha }
       : null,
-    head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
+    head: { head_sha: pr.head_sha, base_ref: pr.base_ref, base_sha: pr.base_sha },
     view,
     entry_mentions: entryMentions(detail.body, pr.repository),
     mentioned_before: stored.mentions,

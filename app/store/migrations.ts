@@ -516,17 +516,17 @@ export const MIGRATIONS: readonly Migration[] = [
       -- The base commit the evaluator was shown, its diff's merge base; rows before answer nothing.
       ALTER TABLE evaluations ADD COLUMN base_sha TEXT CHECK (base_sha <> '');
       ALTER TABLE evaluations ADD COLUMN merge_base_sha TEXT CHECK (merge_base_sha <> '');
-      -- The head and base a pass saw last (head_observations keeps first sightings), from those.
+      -- The head and base a pass saw last, from head_observations (its commit: null till then).
       CREATE TABLE pull_request_heads (
         repository TEXT NOT NULL,
         pull_number INTEGER NOT NULL CHECK (pull_number > 0),
         head_sha TEXT NOT NULL,
-        base_ref TEXT NOT NULL CHECK (base_ref <> ''),
+        base_ref TEXT NOT NULL CHECK (base_ref <> ''), base_sha TEXT CHECK (base_sha <> ''),
         observed_at TEXT NOT NULL CHECK (unixepoch(observed_at) IS NOT NULL),
         PRIMARY KEY (repository, pull_number)
       ) STRICT;
       INSERT INTO pull_request_heads
-      SELECT repository, pull_number, head_sha, base_ref, observed_at FROM (
+      SELECT repository, pull_number, head_sha, base_ref, NULL, observed_at FROM (
         SELECT *, row_number() OVER (PARTITION BY repository, pull_number
           ORDER BY unixepoch(observed_at, 'subsec') DESC, head_sha DESC, base_ref DESC) AS n
         FROM head_observations) WHERE n = 1;

@@ -633,7 +633,49 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     });
     await gate.processDeliveries();
     const key = { repository: `${gate.sim.owner}/${repo}`, pullNumber: number };
-    expect(await gate.store.newestHead(key)).toEqual({ head_sha: head, base_ref: "main" });
+    expect(await gate.store.newestHead(key)).toEqual({
+      head_sha: head,
+      base_ref: "main",
+      base_sha: gate.sim.branchSha({ repo, branch: "main" }),
+    });
+    const again = { kind: GATE_JOBS.evaluator.kind, payload: { ...job, rerun: true } };
+    expect(await gate.run(again)).toMatch(/: the head moved on; nothing asked \(0 GitHub calls/);
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it("the base branch moved on under the same head: the job queued for the older base commit asks nothing", async () => {
+    const repo = "eval-base-commit-moved";
+    const { head, number, branch } = await answerPullRequest(repo);
+    llm.script({ verdict: { complete: true, score: 0.9, missing: [], evidence: ["42"] } });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toHaveLength(1);
+    const [queued] = await gate.store.listJobs({ kind: GATE_JOBS.evaluator.kind });
+    const job = queued?.payload as EvaluatorJob;
+    const before = gate.sim.branchSha({ repo, branch: "main" });
+    expect(job.inputs?.base_sha).toBe(before);
+
+    // main moves on; a pass sees the pull request, same head and branch, on main's new commit.
+    await gate.sim.pushCommit({ repo, branch: "main", files: { "NEWS.md": "news\n" } });
+    await gate.processDeliveries();
+    const pass = {
+      kind: GATE_JOBS.pullRequest.kind,
+      payload: {
+        repository: job.repository,
+        installation: job.installation,
+        number,
+        trigger: { event: "pull_request", action: "edited", delivery_id: null },
+      },
+    };
+    await gate.run(pass);
+    const key = { repository: `${gate.sim.owner}/${repo}`, pullNumber: number };
+    const now = gate.sim.branchSha({ repo, branch: "main" });
+    expect(now).not.toBe(before);
+    expect(await gate.store.newestHead(key)).toEqual({
+      head_sha: head,
+      base_ref: "main",
+      base_sha: now,
+    });
+    // Re-run asked of the job queued for the older commit: it would judge the diff against it.
     const again = { kind: GATE_JOBS.evaluator.kind, payload: { ...job, rerun: true } };
     expect(await gate.run(again)).toMatch(/: the head moved on; nothing asked \(0 GitHub calls/);
     expect(llm.requests).toHaveLength(1);

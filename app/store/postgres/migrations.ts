@@ -537,6 +537,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         pull_number integer NOT NULL CHECK (pull_number > 0),
         head_sha text NOT NULL,
         base_ref text NOT NULL CHECK (base_ref <> ''),
+        base_sha text CHECK (base_sha <> ''),
         observed_at text NOT NULL,
         PRIMARY KEY (repository, pull_number)
       );
