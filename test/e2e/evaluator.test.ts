@@ -643,6 +643,26 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     expect(llm.requests).toHaveLength(1);
   });
 
+  it("a job about a new SHA of a tree judged from the same merge base finds it judged, as the pass does", async () => {
+    const repo = "eval-job-same-merge-base";
+    const { head, number, branch } = await answerPullRequest(repo);
+    llm.script({ verdict: { complete: true, score: 0.9, missing: [], evidence: ["42"] } });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toHaveLength(1);
+    const [queued] = await gate.store.listJobs({ kind: GATE_JOBS.evaluator.kind });
+    const job = queued?.payload as EvaluatorJob;
+    // The same tree under a new SHA on the same branch: the merge base is main's commit still.
+    const again = await sameTreeAgain(repo, branch);
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, again)?.conclusion).not.toBe("failure");
+    const key = { repository: `${gate.sim.owner}/${repo}`, pullNumber: number };
+    expect((await gate.store.newestHead(key))?.head_sha).toBe(again);
+    // Queued for the new SHA (a redelivery, two passes): the first head's verdict answers.
+    const payload = { ...job, head_sha: again, rerun: false };
+    expect(await gate.run({ kind: GATE_JOBS.evaluator.kind, payload })).toMatch(/already judged/);
+    expect(llm.requests).toHaveLength(1);
+  });
+
   it("the base branch moved on under the same head: the job queued for the older base commit asks nothing", async () => {
     const repo = "eval-base-commit-moved";
     const { head, number, branch } = await answerPullRequest(repo);
