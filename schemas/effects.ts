@@ -171,7 +171,11 @@ export const passSeenSchema = z.strictObject({
   /** The App's `agate` check run on the head now; null when it has none. */
   existing: agateCheckRunSchema.nullable(),
   merge_commit: z.strictObject({ head_sha: gitShaSchema, merge_sha: gitShaSchema }).nullable(),
-  head: z.strictObject({ head_sha: gitShaSchema, base_ref: z.string().min(1) }),
+  head: z.strictObject({
+    head_sha: gitShaSchema,
+    base_ref: z.string().min(1),
+    base_sha: gitShaSchema,
+  }),
   /** The view of the pull request this pass acted on: an older one is never believed after it. */
   view: pullRequestViewSchema,
   /** The issues its description mentions now (checks/entries/mentions.ts). */

@@ -109,12 +109,17 @@ export const mergeCommitObservationSchema = z.strictObject({
   observed_at: isoDateTimeSchema,
 });
 
-/** A head seen in a pull request against a base. */
+/** A head seen in a pull request against a base (its branch, and the commit it was at). */
 export const headObservationSchema = z.strictObject({
   repository: repositoryFullNameSchema,
   head_sha: gitShaSchema,
   pull_number: positiveIntSchema,
   base_ref: z.string().min(1),
+  /**
+   * The commit the base was at, kept for the pull request's newest head only (head_observations
+   * keeps the branch); null: not known where it was seen (a hold after a failed pass).
+   */
+  base_sha: gitShaSchema.nullable(),
   observed_at: isoDateTimeSchema,
 });
 

@@ -26,22 +26,30 @@ describe("storedEvaluation: a verdict binds to the tree it judged, on the base c
   it("reuses a verdict for any SHA of the same tree on the base commit it was judged against, never on another base, the same head included (issue 26)", async () => {
     const judged = (head: string, base: string) =>
       store().appendEvaluation({
-        ...evaluation({ head_sha: head, base_sha: base, tree_sha: TREE_1, config_digest: DIGEST }),
+        ...evaluation({ head_sha: head, base_sha: base, merge_base_sha: base, tree_sha: TREE_1 }),
         run: { ...evaluation().run, prompt_version: EVALUATOR_PROMPT_VERSION },
       });
     // SHA_A was judged while the pull request targeted the agent's branch (base EVIL).
     await judged(SHA_A, EVIL);
-    expect(await storedEvaluation(store(), pr(SHA_A), TREE_1, DIGEST)).toEqual({
+    expect(await storedEvaluation(store(), pr(SHA_A), TREE_1, MAIN, DIGEST)).toEqual({
       status: "not_asked",
     });
-    expect(await storedEvaluation(store(), pr(SHA_B), TREE_1, DIGEST)).toEqual({
+    expect(await storedEvaluation(store(), pr(SHA_B), TREE_1, MAIN, DIGEST)).toEqual({
       status: "not_asked",
     });
     // Judged on main's commit: it answers that head and a new SHA of the same tree there.
     await judged(SHA_A, MAIN);
-    expect((await storedEvaluation(store(), pr(SHA_A), TREE_1, DIGEST)).status).toBe("judged");
-    expect((await storedEvaluation(store(), pr(SHA_C), TREE_1, DIGEST)).status).toBe("judged");
-    expect(await storedEvaluation(store(), pr(SHA_C), "2".repeat(40), DIGEST)).toEqual({
+    expect((await storedEvaluation(store(), pr(SHA_A), TREE_1, MAIN, DIGEST)).status).toBe(
+      "judged",
+    );
+    expect((await storedEvaluation(store(), pr(SHA_C), TREE_1, MAIN, DIGEST)).status).toBe(
+      "judged",
+    );
+    expect(await storedEvaluation(store(), pr(SHA_C), "2".repeat(40), MAIN, DIGEST)).toEqual({
+      status: "not_asked",
+    });
+    // A new SHA whose diff starts at another merge base was never shown: nothing answers it.
+    expect(await storedEvaluation(store(), pr(SHA_C), TREE_1, EVIL, DIGEST)).toEqual({
       status: "not_asked",
     });
   });

@@ -15,12 +15,14 @@ import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 
 /**
  * The stored evaluation that answers the head's tree on the pull request's base commit
- * (checks/evaluator/budget.ts), a bundle found over budget included.
+ * (checks/evaluator/budget.ts), a bundle found over budget included. `mergeBaseSha`: the pass's
+ * comparison's, where the diff the evaluator would be shown starts.
  */
 export async function storedEvaluation(
   store: EvaluationStore,
   pr: PullRequestSnapshot,
   treeSha: string | null,
+  mergeBaseSha: string,
   configDigest: string,
 ): Promise<EvaluationFact> {
   if (!treeSha) return { status: "not_asked" };
@@ -29,7 +31,8 @@ export async function storedEvaluation(
     pullNumber: pr.number,
     treeSha,
   });
-  return evaluationFact(answeringEvaluation(stored, pr.base_sha, configDigest));
+  const at = { headSha: pr.head_sha, baseSha: pr.base_sha, mergeBaseSha };
+  return evaluationFact(answeringEvaluation(stored, at, configDigest));
 }
 
 /** Whether to ask now (checks/evaluator/budget.ts): the tree's evaluations count on a re-run. */

@@ -10,6 +10,7 @@ import { buildEvaluatorPrompt } from "../../checks/evaluator/prompt.js";
 import type { Config } from "../../schemas/config.js";
 import {
   EVALUATOR_PROMPT_VERSION,
+  type Evaluation,
   type EvaluationBundle,
   type EvaluationOutcome,
   type EvaluatorRun,
@@ -18,7 +19,7 @@ import { type EvaluatorInputs, type EvaluatorJob, GATE_JOBS } from "../../schema
 import { jobOf } from "../../schemas/jobs/index.js";
 import { createJudge, type Judge, type JudgeOptions } from "../evaluator/judge.js";
 import { type EvaluatorPolicy, policyRefusal } from "../evaluator/policy.js";
-import type { GitHubAdapter } from "../github/adapter.js";
+import type { Comparison, GitHubAdapter } from "../github/adapter.js";
 import type { ImmutableReads } from "../github/reads.js";
 import type { EvaluationStore } from "../store/ports/evaluation-store.js";
 import type { JobQueue } from "../store/ports/job-queue.js";
@@ -85,10 +86,16 @@ export async function runEvaluatorJob(
   if (!inputs) return done("queued without its inputs; the next pass asks again", false);
   const key = { repository: job.repository, pullNumber: job.number };
   // The pull request seen last with another head or base (a push, a retarget, a head that moved
-  // back to one seen before): the pass that saw it asks about its own tree, against its own base,
-  // and the one queued here finds what the pull request has now.
+  // back to one seen before, the base branch moved on): the pass that saw it asks about its own
+  // tree, against its own base commit, and the one queued here finds what the pull request has
+  // now. A base commit not known where it was seen last (null) leaves the branch to compare.
   const newest = await store.newestHead(key);
-  if (newest && (newest.head_sha !== job.head_sha || newest.base_ref !== inputs.base_ref)) {
+  if (
+    newest &&
+    (newest.head_sha !== job.head_sha ||
+      newest.base_ref !== inputs.base_ref ||
+      (newest.base_sha !== null && newest.base_sha !== inputs.base_sha))
+  ) {
     return done("the head moved on; nothing asked", false);
   }
   const config = await deps.reads.config(github, inputs.base_sha);
@@ -103,11 +110,32 @@ export async function runEvaluatorJob(
   // own rule, so the job never calls "judged" what the pass does not take (which would send it
   // back for ever), nor asks again what the pass would take.
   const sameTree = await store.listEvaluations({ ...key, treeSha: job.tree_sha });
-  if (!job.rerun && answeringEvaluation(sameTree, inputs.base_sha, job.config_digest)) {
+  if (!job.rerun && (await judgedHere(deps, job, inputs, sameTree))) {
     return done("already judged", false);
   }
   const outcome = await askEvaluator(deps, { job, inputs, config: config.config, evaluator });
   return done(outcome, true);
+}
+
+/**
+ * Whether a stored evaluation answers the job's tree as the pass would take it. Another head's
+ * answers only from the same merge base, so the comparison (read again for the bundle, from the
+ * reads' memory) is read only when one of another head could.
+ */
+async function judgedHere(
+  deps: EvaluatorJobDeps,
+  job: EvaluatorJob,
+  inputs: EvaluatorInputs,
+  sameTree: readonly Evaluation[],
+): Promise<boolean> {
+  const at = { headSha: job.head_sha, baseSha: inputs.base_sha, mergeBaseSha: null };
+  if (answeringEvaluation(sameTree, at, job.config_digest)) return true;
+  if (!sameTree.some((e) => e.head_sha !== job.head_sha && e.merge_base_sha !== null)) {
+    return false;
+  }
+  const comparison = await deps.reads.compare(deps.github, inputs.base_sha, job.head_sha);
+  const mergeBaseSha = comparison.merge_base_sha;
+  return answeringEvaluation(sameTree, { ...at, mergeBaseSha }, job.config_digest) !== null;
 }
 
 /**
@@ -116,10 +144,8 @@ export async function runEvaluatorJob(
  * the pass looked), and the call; whatever came of it is stored for the tree.
  */
 async function askEvaluator(deps: EvaluatorJobDeps, ask: Ask): Promise<string> {
-  const store = (run: EvaluatorRun, outcome: EvaluationOutcome) =>
-    storeEvaluation(deps, ask, run, outcome);
   if (!deps.evaluator) {
-    await store(idleRun(ask.evaluator, 0), {
+    await storeEvaluation(deps, ask, null, idleRun(ask.evaluator, 0), {
       status: "failed",
       error: "this agate process was started without an evaluator",
       fix: "start the App with `npm start` (which wires the evaluator from AGATE_EVALUATOR_* settings)",
@@ -130,7 +156,11 @@ async function askEvaluator(deps: EvaluatorJobDeps, ask: Ask): Promise<string> {
   const key = { repository: ask.job.repository, pullNumber: ask.job.number };
   const today = await deps.store.listEvaluations({ ...key, since: dayStart(at) });
   if (dailyBudget(today, ask.config, at)) return "over the daily budget; the next pass says so";
-  const bundle = buildBundle(await bundleInputs(deps, ask));
+  const comparison = await deps.reads.compare(deps.github, ask.inputs.base_sha, ask.job.head_sha);
+  // The diff shown starts at this merge base: another head's tree answers from it only.
+  const store = (run: EvaluatorRun, outcome: EvaluationOutcome) =>
+    storeEvaluation(deps, ask, comparison.merge_base_sha, run, outcome);
+  const bundle = buildBundle(await bundleInputs(deps, ask, comparison));
   const overBudget = bundleOverBudget(bundle.budget);
   // Nothing is sent; the outcome answers the tree under this config: the next pass says capped.
   if (overBudget) {
@@ -163,6 +193,7 @@ async function judgeBundle(
 function storeEvaluation(
   deps: EvaluatorJobDeps,
   ask: Ask,
+  mergeBaseSha: string | null,
   run: EvaluatorRun,
   outcome: EvaluationOutcome,
 ) {
@@ -173,6 +204,7 @@ function storeEvaluation(
     head_sha: job.head_sha,
     // The base it was shown: the verdict answers for this base only (checks/evaluator/budget.ts).
     base_sha: ask.inputs.base_sha,
+    merge_base_sha: mergeBaseSha,
     tree_sha: job.tree_sha,
     config_digest: job.config_digest,
     run,
@@ -201,13 +233,17 @@ function idleRun(evaluator: AskedConfig, latency: number): EvaluatorRun {
  * the compare's 300 named from the pass's list), the base's instruction files and the handoff
  * file; the issues the words name are read as they are now.
  */
-async function bundleInputs(deps: EvaluatorJobDeps, ask: Ask): Promise<BundleInput> {
+async function bundleInputs(
+  deps: EvaluatorJobDeps,
+  ask: Ask,
+  comparison: Comparison,
+): Promise<BundleInput> {
   const { github, reads } = deps;
   const { job, inputs, config } = ask;
   const issueNumbers = referencedIssues(`${inputs.title}\n${inputs.body}`, job.repository).filter(
     (n) => n !== job.number,
   );
-  const [issues, instructions, comparison] = await Promise.all([
+  const [issues, instructions] = await Promise.all([
     Promise.all(issueNumbers.map((n) => github.issue(n))),
     Promise.all(
       INSTRUCTION_FILES.map(async (path) => {
@@ -215,7 +251,6 @@ async function bundleInputs(deps: EvaluatorJobDeps, ask: Ask): Promise<BundleInp
         return file ? { path, text: file.text } : null;
       }),
     ),
-    reads.compare(github, inputs.base_sha, job.head_sha),
   ]);
   const listed = new Set(comparison.files.map((f) => f.filename));
   const handoffPath = config.handoff.path;

@@ -192,7 +192,7 @@ async function gatherAt(
     merge_commit: detail.merge_commit_sha
       ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha }
       : null,
-    head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
+    head: { head_sha: pr.head_sha, base_ref: pr.base_ref, base_sha: pr.base_sha },
     view,
     entry_mentions: entryMentions(detail.body, pr.repository),
     mentioned_before: stored.mentions,
@@ -253,7 +253,7 @@ async function gatherAt(
     plan.reviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
     handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
     plan.evaluations
-      ? storedEvaluation(store, pr, head_tree_sha, config.digest)
+      ? storedEvaluation(store, pr, head_tree_sha, comparison.merge_base_sha, config.digest)
       : Promise.resolve<EvaluationFact>({ status: "not_asked" }),
   ]);
   Object.assign(facts, reviewFacts(cfg, reviews), { handoff, evaluation });

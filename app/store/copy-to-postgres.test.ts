@@ -59,6 +59,7 @@ async function filledSqlite(): Promise<string> {
     head_sha: SHA_A,
     pull_number: 12,
     base_ref: "main",
+    base_sha: SHA_B,
     observed_at: AT,
   });
   const sighted = JSON.stringify({ repository: { full_name: REPO } });

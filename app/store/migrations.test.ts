@@ -307,7 +307,7 @@ describe("migration 4", () => {
     const store = SqliteStore.open(file);
     const key = { repository: over.repository, pullNumber: over.pull_number };
     expect(await store.listEvaluations(key)).toEqual(
-      before.map((e, i) => ({ id: i + 1, ...e, base_sha: null })),
+      before.map((e, i) => ({ id: i + 1, ...e, base_sha: null, merge_base_sha: null })),
     );
     expect((await store.appendEvaluation(over)).id).toBe(3);
     await store.close();

@@ -513,20 +513,20 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 12,
     name: "evaluations bound to their base, each pull request's newest head",
     up: `
-      -- The base commit the evaluator was shown. Rows before have none: they answer nothing.
+      -- The base commit the evaluator was shown, its diff's merge base; rows before answer nothing.
       ALTER TABLE evaluations ADD COLUMN base_sha TEXT CHECK (base_sha <> '');
-      -- The head and base a pass saw each pull request with last (head_observations keeps only
-      -- the first sighting of each). Started from the newest of those.
+      ALTER TABLE evaluations ADD COLUMN merge_base_sha TEXT CHECK (merge_base_sha <> '');
+      -- The head and base a pass saw last, from head_observations (its commit: null till then).
       CREATE TABLE pull_request_heads (
         repository TEXT NOT NULL,
         pull_number INTEGER NOT NULL CHECK (pull_number > 0),
         head_sha TEXT NOT NULL,
-        base_ref TEXT NOT NULL CHECK (base_ref <> ''),
+        base_ref TEXT NOT NULL CHECK (base_ref <> ''), base_sha TEXT CHECK (base_sha <> ''),
         observed_at TEXT NOT NULL CHECK (unixepoch(observed_at) IS NOT NULL),
         PRIMARY KEY (repository, pull_number)
       ) STRICT;
-      INSERT INTO pull_request_heads (repository, pull_number, head_sha, base_ref, observed_at)
-      SELECT repository, pull_number, head_sha, base_ref, observed_at FROM (
+      INSERT INTO pull_request_heads
+      SELECT repository, pull_number, head_sha, base_ref, NULL, observed_at FROM (
         SELECT *, row_number() OVER (PARTITION BY repository, pull_number
           ORDER BY unixepoch(observed_at, 'subsec') DESC, head_sha DESC, base_ref DESC) AS n
         FROM head_observations) WHERE n = 1;

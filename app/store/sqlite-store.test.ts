@@ -221,6 +221,7 @@ describe("SQLite append-only tables", () => {
       head_sha: SHA_A,
       pull_number: 12,
       base_ref: "main",
+      base_sha: SHA_B,
       observed_at: "2025-01-01T10:00:00.000Z",
     });
     await store.recordMergeCommit({

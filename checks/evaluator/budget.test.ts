@@ -28,6 +28,7 @@ function evaluation(overrides: Partial<Evaluation> = {}): Evaluation {
     pull_number: 7,
     head_sha: HEAD,
     base_sha: MAIN,
+    merge_base_sha: MAIN,
     tree_sha: TREE,
     config_digest: DIGEST,
     run: {
@@ -57,37 +58,62 @@ function config(budgets: string) {
   return loadedConfig(text).config;
 }
 
+/** The pull request at HEAD on MAIN's commit, the diff from merge base `mergeBase`. */
+const at = (baseSha = MAIN, mergeBaseSha: string | null = MAIN, headSha = HEAD) => ({
+  headSha,
+  baseSha,
+  mergeBaseSha,
+});
+
 describe("the evaluation that answers a tree", () => {
   it("is the newest under this config and prompt version, on this base commit", () => {
     const older = evaluation();
     const newer = evaluation();
-    expect(answeringEvaluation([older, newer], MAIN, DIGEST)).toBe(newer);
-    expect(answeringEvaluation([older], MAIN, "e".repeat(64))).toBeNull();
+    expect(answeringEvaluation([older, newer], at(), DIGEST)).toBe(newer);
+    expect(answeringEvaluation([older], at(), "e".repeat(64))).toBeNull();
     const oldPrompt = evaluation({ run: { ...older.run, prompt_version: "agate-eval-0" } });
-    expect(answeringEvaluation([oldPrompt], MAIN, DIGEST)).toBeNull();
+    expect(answeringEvaluation([oldPrompt], at(), DIGEST)).toBeNull();
   });
 
   it("the same head judged against another base commit answers nothing here (issue 26)", () => {
     // The agent's pull request into its own branch (a copy of the config, the same digest) was
     // judged there, then retargeted to main with the same head: that verdict read another diff.
-    const onEvil = evaluation({ base_sha: EVIL });
-    expect(answeringEvaluation([onEvil], MAIN, DIGEST)).toBeNull();
-    expect(answeringEvaluation([onEvil], EVIL, DIGEST)).toBe(onEvil);
+    const onEvil = evaluation({ base_sha: EVIL, merge_base_sha: EVIL });
+    expect(answeringEvaluation([onEvil], at(), DIGEST)).toBeNull();
+    expect(answeringEvaluation([onEvil], at(EVIL, EVIL), DIGEST)).toBe(onEvil);
     // The newest on this base answers, whatever was judged on another base since.
     const onMain = evaluation();
-    expect(answeringEvaluation([onMain, onEvil], MAIN, DIGEST)).toBe(onMain);
+    expect(answeringEvaluation([onMain, onEvil], at(), DIGEST)).toBe(onMain);
   });
 
   it("another head of the same tree answers on the base commit it was judged against, only", () => {
     const theirs = evaluation({ head_sha: OTHER_HEAD });
-    expect(answeringEvaluation([theirs], MAIN, DIGEST)).toBe(theirs);
+    expect(answeringEvaluation([theirs], at(), DIGEST)).toBe(theirs);
     expect(
-      answeringEvaluation([evaluation({ head_sha: OTHER_HEAD, base_sha: EVIL })], MAIN, DIGEST),
+      answeringEvaluation([evaluation({ head_sha: OTHER_HEAD, base_sha: EVIL })], at(), DIGEST),
     ).toBeNull();
   });
 
+  it("another head of the same tree answers only from the merge base its diff started at", () => {
+    // main once held code X; its newest commit MAIN removed it. The agent's first head sat on
+    // OLD, the commit before MAIN, with main's tree and X put back: its diff started at OLD,
+    // where X already was, so X was no change. The same tree as a single commit on MAIN re-adds
+    // X, and that diff was never shown: the first head's verdict must not answer it.
+    const OLD = "6".repeat(40);
+    const fromOld = evaluation({ head_sha: OTHER_HEAD, merge_base_sha: OLD });
+    expect(answeringEvaluation([fromOld], at(MAIN, MAIN), DIGEST)).toBeNull();
+    expect(answeringEvaluation([fromOld], at(MAIN, OLD), DIGEST)).toBe(fromOld);
+    // Unknown here (null), only the same head answers; a row without one answers its head only.
+    expect(answeringEvaluation([fromOld], at(MAIN, null), DIGEST)).toBeNull();
+    const unknown = evaluation({ head_sha: OTHER_HEAD, merge_base_sha: null });
+    expect(answeringEvaluation([unknown], at(MAIN, null), DIGEST)).toBeNull();
+    expect(answeringEvaluation([unknown], at(MAIN, null, OTHER_HEAD), DIGEST)).toBe(unknown);
+    // The same head on the same base commit has the same merge base: it answers as before.
+    expect(answeringEvaluation([fromOld], at(MAIN, null, OTHER_HEAD), DIGEST)).toBe(fromOld);
+  });
+
   it("one stored before agate kept the base answers nothing: the tree is asked once more", () => {
-    expect(answeringEvaluation([evaluation({ base_sha: null })], MAIN, DIGEST)).toBeNull();
+    expect(answeringEvaluation([evaluation({ base_sha: null })], at(), DIGEST)).toBeNull();
   });
 });
 

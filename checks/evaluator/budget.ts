@@ -20,6 +20,14 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type OverBudget = Extract<EvaluationFact, { status: "over_budget" }>;
 
+/** Where the pull request is now: its head, its base commit, and GitHub's merge base of the two. */
+export interface EvaluatedAt {
+  headSha: string;
+  baseSha: string;
+  /** null: not known here; then only a verdict on this same head answers. */
+  mergeBaseSha: string | null;
+}
+
 /**
  * The stored evaluation that answers the head's tree on the pull request's base commit, if any:
  * the newest under this config and prompt version. A verdict binds to the tree it judged, so a
@@ -29,17 +37,25 @@ export type OverBudget = Extract<EvaluationFact, { status: "over_budget" }>;
  * config: the same digest) judged another diff, and answers nothing on this base, for the same
  * head too (issue 26). One stored before agate kept its base (null) answers nothing: the tree is
  * asked once more.
+ *
+ * The diff it was shown ran from GitHub's merge base to the head, and the merge base follows
+ * the head's history, which the agent writes: a head built on an older commit of the base that
+ * still held code a later commit removed shows that code as unchanged, while a head of the same
+ * tree on the newest commit shows it put back. So a verdict on another head answers only from
+ * the same merge base; the same head on the same base commit has the same merge base.
  */
 export function answeringEvaluation(
   sameTree: readonly Evaluation[],
-  baseSha: string,
+  at: EvaluatedAt,
   configDigest: string,
 ): Evaluation | null {
   return (
     sameTree
       .filter(
         (e) =>
-          e.base_sha === baseSha &&
+          e.base_sha === at.baseSha &&
+          (e.head_sha === at.headSha ||
+            (e.merge_base_sha !== null && e.merge_base_sha === at.mergeBaseSha)) &&
           e.config_digest === configDigest &&
           e.run.prompt_version === EVALUATOR_PROMPT_VERSION,
       )

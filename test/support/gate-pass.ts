@@ -27,7 +27,7 @@ export function passSeen(facts: GateFacts, overrides: Partial<PassSeen> = {}): P
   return passSeenSchema.parse({
     existing: null,
     merge_commit: null,
-    head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
+    head: { head_sha: pr.head_sha, base_ref: pr.base_ref, base_sha: pr.base_sha },
     view: {
       snapshot: pr,
       detail: {

@@ -134,6 +134,7 @@ export function evaluation(overrides: Partial<EvaluationInput> = {}): Evaluation
   return {
     ...THE_PULL,
     base_sha: SHA_C,
+    merge_base_sha: SHA_C,
     tree_sha: TREE_1,
     config_digest: DIGEST,
     run: {
@@ -157,27 +158,39 @@ export function evaluation(overrides: Partial<EvaluationInput> = {}): Evaluation
 
 /** An evaluation's INSERT parameters as the table had them before migration 12 (no base_sha). */
 export function paramsBefore12(e: EvaluationInput, recordedAt: string): unknown[] {
-  const [repository, pull, head, , ...rest] = evaluationParams(e, recordedAt);
+  const [repository, pull, head, , , ...rest] = evaluationParams(e, recordedAt);
   return [repository, pull, head, ...rest];
 }
 
 /**
  * What migration 12 must leave, on either backend, after `evaluation()` was stored before it and
- * the head observations both tests insert (12: A at 11:30+02:00, then B at 10:00Z; 13: C): the old row with no base, a new one bound,
+ * the head observations both tests insert (12: A at 11:30+02:00, then B at 10:00Z; 13: C): the old row with no base nor merge base, a new one bound to both,
  * each pull request's newest head by instant (not by text).
  */
 export async function expectMigrated12(store: Store, old: EvaluationInput): Promise<void> {
   const key = { repository: old.repository, pullNumber: old.pull_number };
-  expect(await store.listEvaluations(key)).toEqual([{ id: 1, ...old, base_sha: null }]);
-  const bound = await store.appendEvaluation(evaluation({ base_sha: "e".repeat(40) }));
+  // A row from before has neither its base nor the merge base its diff started from.
+  expect(await store.listEvaluations(key)).toEqual([
+    { id: 1, ...old, base_sha: null, merge_base_sha: null },
+  ]);
+  const bound = await store.appendEvaluation(
+    evaluation({ base_sha: "e".repeat(40), merge_base_sha: "f".repeat(40) }),
+  );
+  expect(bound.merge_base_sha).toBe("f".repeat(40));
   expect((await store.listEvaluations(key)).at(-1)).toEqual(bound);
+  // Nothing shown (no evaluator in the process): no merge base.
+  const unshown = await store.appendEvaluation(evaluation({ merge_base_sha: null }));
+  expect((await store.listEvaluations(key)).at(-1)).toEqual(unshown);
   expect(await store.newestHead({ repository: "octo/repo", pullNumber: 12 })).toEqual({
     head_sha: "b".repeat(40),
     base_ref: "main",
+    // head_observations kept no base commit: not known until a pass sees the pull request again.
+    base_sha: null,
   });
   expect(await store.newestHead({ repository: "octo/repo", pullNumber: 13 })).toEqual({
     head_sha: "c".repeat(40),
     base_ref: "release",
+    base_sha: null,
   });
 }
 

@@ -30,6 +30,7 @@ function observationStoreContract(
           head_sha: SHA_A,
           pull_number,
           base_ref,
+          base_sha: SHA_C,
           observed_at,
         });
       await seen(12, "main", "2025-01-01T10:00:00.000Z");
@@ -53,15 +54,17 @@ function observationStoreContract(
         pull_number: number,
         observed_at: string,
         base_ref = "main",
+        base_sha: string | null = SHA_C,
       ) =>
         store.recordHeadObservation({
           repository: "octo/repo",
           head_sha,
           pull_number,
           base_ref,
+          base_sha,
           observed_at,
         });
-      const main = (head_sha: string) => ({ head_sha, base_ref: "main" });
+      const main = (head_sha: string) => ({ head_sha, base_ref: "main", base_sha: SHA_C });
       expect(await store.newestHead(PR)).toBeNull();
       await seen(SHA_A, 12, "2025-01-01T10:00:00.000Z");
       await seen(SHA_B, 12, "2025-01-01T11:00:00.000Z");
@@ -71,10 +74,18 @@ function observationStoreContract(
       expect(await store.newestHead(PR)).toEqual(main(SHA_A));
       // Retargeted: the same head under another base.
       await seen(SHA_A, 12, "2025-01-01T12:30:00.000Z", "release");
-      expect(await store.newestHead(PR)).toEqual({ head_sha: SHA_A, base_ref: "release" });
+      expect(await store.newestHead(PR)).toEqual({
+        head_sha: SHA_A,
+        base_ref: "release",
+        base_sha: SHA_C,
+      });
       // Older, though its text sorts after (12:15Z written at +02:00): it changes nothing.
       await seen(SHA_C, 12, "2025-01-01T14:15:00.000+02:00");
-      expect(await store.newestHead(PR)).toEqual({ head_sha: SHA_A, base_ref: "release" });
+      expect(await store.newestHead(PR)).toEqual({
+        head_sha: SHA_A,
+        base_ref: "release",
+        base_sha: SHA_C,
+      });
       // Newer, though its text sorts before (12:45Z written at -01:00).
       await seen(SHA_C, 12, "2025-01-01T11:45:00.000-01:00");
       expect(await store.newestHead(PR)).toEqual(main(SHA_C));
@@ -82,6 +93,12 @@ function observationStoreContract(
       await seen(SHA_B, 13, "2025-01-01T13:00:00.000Z");
       expect(await store.newestHead(PR)).toEqual(main(SHA_C));
       expect(await store.newestHead({ ...PR, pullNumber: 13 })).toEqual(main(SHA_B));
+      // The base branch moved on under the same head: the newest keeps the base commit seen last,
+      // and an unknown one (a hold after a failed pass) as null.
+      await seen(SHA_C, 12, "2025-01-01T14:00:00.000Z", "main", SHA_A);
+      expect(await store.newestHead(PR)).toEqual({ ...main(SHA_C), base_sha: SHA_A });
+      await seen(SHA_C, 12, "2025-01-01T15:00:00.000Z", "main", null);
+      expect(await store.newestHead(PR)).toEqual({ ...main(SHA_C), base_sha: null });
       expect(await store.listHeadObservations({ repository: "octo/repo", headSha: SHA_A })).toEqual(
         [
           { pull_number: 12, base_ref: "main" },

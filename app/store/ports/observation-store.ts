@@ -15,8 +15,11 @@ import type { HeadKey, PullRequestKey } from "./keys.js";
 
 /** One pull request and base a head was seen in. */
 export type HeadSighting = Pick<HeadObservation, "pull_number" | "base_ref">;
-/** One head and base a pull request was seen with. */
-export type HeadAndBase = Pick<HeadObservation, "head_sha" | "base_ref">;
+/**
+ * One head and base a pull request was seen with: the base's branch, and the commit it was at
+ * (null: not known where it was seen, or seen before store migration 12).
+ */
+export type HeadAndBase = Pick<HeadObservation, "head_sha" | "base_ref" | "base_sha">;
 
 export interface ObservationStore {
   /** Idempotent: observing the same commit for the same head again changes nothing. */

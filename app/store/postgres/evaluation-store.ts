@@ -10,9 +10,9 @@ export class PostgresEvaluationStore implements EvaluationStore {
     const evaluation = evaluationRows.evaluationInput(input);
     const [row] = await this.c.rows<{ id: number }>(
       `INSERT INTO evaluations
-         (repository, pull_number, head_sha, base_sha, tree_sha, config_digest, run, outcome,
-          status, at, recorded_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+         (repository, pull_number, head_sha, base_sha, merge_base_sha, tree_sha, config_digest,
+          run, outcome, status, at, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
       evaluationRows.evaluationParams(evaluation, this.c.nowIso()),
     );
     return { id: row?.id as number, ...evaluation };

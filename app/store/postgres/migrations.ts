@@ -531,11 +531,13 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     name: "evaluations bound to their base, each pull request's newest head",
     up: `
       ALTER TABLE evaluations ADD COLUMN base_sha text CHECK (base_sha <> '');
+      ALTER TABLE evaluations ADD COLUMN merge_base_sha text CHECK (merge_base_sha <> '');
       CREATE TABLE pull_request_heads (
         repository text NOT NULL,
         pull_number integer NOT NULL CHECK (pull_number > 0),
         head_sha text NOT NULL,
         base_ref text NOT NULL CHECK (base_ref <> ''),
+        base_sha text CHECK (base_sha <> ''),
         observed_at text NOT NULL,
         PRIMARY KEY (repository, pull_number)
       );

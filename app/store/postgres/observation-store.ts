@@ -35,9 +35,9 @@ export class PostgresObservationStore implements ObservationStore {
       await this.c.query(sql, values, client);
       await this.c.query(
         `INSERT INTO pull_request_heads (${observationRows.NEWEST_HEAD_COLUMNS})
-         VALUES ($1, $2, $3, $4, $5)
+         VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (repository, pull_number) DO UPDATE SET
-           head_sha = excluded.head_sha, base_ref = excluded.base_ref,
+           head_sha = excluded.head_sha, base_ref = excluded.base_ref, base_sha = excluded.base_sha,
            observed_at = excluded.observed_at
          WHERE excluded.observed_at::timestamptz >= pull_request_heads.observed_at::timestamptz`,
         observationRows.newestHeadValues(seen),
@@ -57,7 +57,7 @@ export class PostgresObservationStore implements ObservationStore {
 
   newestHead: ObservationStore["newestHead"] = async (query) => {
     const [row] = await this.c.rows(
-      "SELECT head_sha, base_ref FROM pull_request_heads WHERE repository = $1 AND pull_number = $2",
+      "SELECT head_sha, base_ref, base_sha FROM pull_request_heads WHERE repository = $1 AND pull_number = $2",
       observationRows.newestHeadParams(query),
     );
     return observationRows.newestHeadFromRow(row, query);

@@ -92,7 +92,9 @@ describe("PostgreSQL migration 11", () => {
 
     const store = await open();
     const key = { repository: old.repository, pullNumber: old.pull_number };
-    expect(await store.listEvaluations(key)).toEqual([{ id: 1, ...old, base_sha: null }]);
+    expect(await store.listEvaluations(key)).toEqual([
+      { id: 1, ...old, base_sha: null, merge_base_sha: null },
+    ]);
     // The refused INSERT above took id 2 (a sequence is not rolled back).
     expect((await store.appendEvaluation(over)).id).toBe(3);
     await expect(raw.query("UPDATE evaluations SET status = 'verdict'")).rejects.toThrow(

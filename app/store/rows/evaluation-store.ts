@@ -10,7 +10,7 @@ import type { ListEvaluationsQuery } from "../ports/evaluation-store.js";
 import { inputOf, parseInput, parseRowWithJson } from "../validate.js";
 
 export const EVALUATION_COLUMNS =
-  "id, repository, pull_number, head_sha, base_sha, tree_sha, config_digest, run, outcome, at";
+  "id, repository, pull_number, head_sha, base_sha, merge_base_sha, tree_sha, config_digest, run, outcome, at";
 
 /** An evaluation's columns, in the order of the INSERT's parameters. */
 export function evaluationParams(evaluation: EvaluationInput, recordedAt: string) {
@@ -19,6 +19,7 @@ export function evaluationParams(evaluation: EvaluationInput, recordedAt: string
     evaluation.pull_number,
     evaluation.head_sha,
     evaluation.base_sha,
+    evaluation.merge_base_sha,
     evaluation.tree_sha,
     evaluation.config_digest,
     JSON.stringify(evaluation.run),

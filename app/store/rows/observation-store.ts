@@ -36,13 +36,18 @@ export function newestHeadFromRow(row: unknown, query: PullRequestKey): HeadAndB
       );
 }
 
-const newestHeadSchema = headObservationSchema.pick({ head_sha: true, base_ref: true });
+const newestHeadSchema = headObservationSchema.pick({
+  head_sha: true,
+  base_ref: true,
+  base_sha: true,
+});
 
 /** A head observation's values for pull_request_heads, in the order of its columns. */
-export const NEWEST_HEAD_COLUMNS = "repository, pull_number, head_sha, base_ref, observed_at";
+export const NEWEST_HEAD_COLUMNS =
+  "repository, pull_number, head_sha, base_ref, base_sha, observed_at";
 export function newestHeadValues(observation: HeadObservation) {
   const o = observation;
-  return [o.repository, o.pull_number, o.head_sha, o.base_ref, o.observed_at];
+  return [o.repository, o.pull_number, o.head_sha, o.base_ref, o.base_sha, o.observed_at];
 }
 
 export const SIGHTING_COLUMNS = "repository, pull_number, updated_at, digest, observed_at";

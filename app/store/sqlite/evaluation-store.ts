@@ -11,9 +11,9 @@ export class SqliteEvaluationStore implements EvaluationStore {
     return this.c.write(() => {
       const { id } = this.c
         .sql(
-          `INSERT INTO evaluations (repository, pull_number, head_sha, base_sha, tree_sha,
-           config_digest, run, outcome, status, at, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+          `INSERT INTO evaluations (repository, pull_number, head_sha, base_sha, merge_base_sha,
+           tree_sha, config_digest, run, outcome, status, at, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
         )
         .get(...evaluationRows.evaluationParams(evaluation, this.c.nowIso())) as { id: number };
       return { id, ...evaluation };

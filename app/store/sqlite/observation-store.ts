@@ -33,9 +33,9 @@ export class SqliteObservationStore implements ObservationStore {
       this.c
         .sql(
           `INSERT INTO pull_request_heads (${observationRows.NEWEST_HEAD_COLUMNS})
-           VALUES (?, ?, ?, ?, ?)
+           VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (repository, pull_number) DO UPDATE SET
-             head_sha = excluded.head_sha, base_ref = excluded.base_ref,
+             head_sha = excluded.head_sha, base_ref = excluded.base_ref, base_sha = excluded.base_sha,
              observed_at = excluded.observed_at
            WHERE unixepoch(excluded.observed_at, 'subsec') >= unixepoch(observed_at, 'subsec')`,
         )
@@ -55,7 +55,7 @@ export class SqliteObservationStore implements ObservationStore {
   newestHead: ObservationStore["newestHead"] = async (query) => {
     const row = this.c
       .sql(
-        "SELECT head_sha, base_ref FROM pull_request_heads WHERE repository = ? AND pull_number = ?",
+        "SELECT head_sha, base_ref, base_sha FROM pull_request_heads WHERE repository = ? AND pull_number = ?",
       )
       .get(...observationRows.newestHeadParams(query));
     return observationRows.newestHeadFromRow(row, query);
