@@ -813,6 +813,12 @@ var evaluationSchema = z10.strictObject({
   head_sha: gitShaSchema,
   /** The base commit the evaluator was shown; null: stored before agate kept it, answers nothing. */
   base_sha: gitShaSchema.nullable().default(null),
+  /**
+   * Where the diff the evaluator was shown started: GitHub's merge base of base_sha and the head,
+   * which the head's history chooses. Null: nothing was shown, or stored before agate kept it;
+   * then only the same head answers.
+   */
+  merge_base_sha: gitShaSchema.nullable().default(null),
   tree_sha: gitShaSchema,
   config_digest: z10.string(),
   run: evaluatorRunSchema,
@@ -4777,9 +4783,9 @@ import { randomBytes as randomBytes2 } from "node:crypto";
 
 // checks/evaluator/budget.ts
 var DAY_MS = 24 * 60 * 60 * 1e3;
-function answeringEvaluation(sameTree, baseSha, configDigest2) {
+function answeringEvaluation(sameTree, at3, configDigest2) {
   return sameTree.filter(
-    (e) => e.base_sha === baseSha && e.config_digest === configDigest2 && e.run.prompt_version === EVALUATOR_PROMPT_VERSION
+    (e) => e.base_sha === at3.baseSha && (e.head_sha === at3.headSha || e.merge_base_sha !== null && e.merge_base_sha === at3.mergeBaseSha) && e.config_digest === configDigest2 && e.run.prompt_version === EVALUATOR_PROMPT_VERSION
   ).at(-1) ?? null;
 }
 function evaluationFact(answering) {
@@ -5886,6 +5892,11 @@ var headObservationSchema = z20.strictObject({
   head_sha: gitShaSchema,
   pull_number: positiveIntSchema,
   base_ref: z20.string().min(1),
+  /**
+   * The commit the base was at, kept for the pull request's newest head only (head_observations
+   * keeps the branch); null: not known where it was seen (a hold after a failed pass).
+   */
+  base_sha: gitShaSchema.nullable(),
   observed_at: isoDateTimeSchema
 });
 var eventBaseSchema = z20.strictObject({
@@ -6118,11 +6129,15 @@ function newestHeadFromRow(row, query) {
     `${query.repository}#${query.pullNumber}`
   );
 }
-var newestHeadSchema = headObservationSchema.pick({ head_sha: true, base_ref: true });
-var NEWEST_HEAD_COLUMNS = "repository, pull_number, head_sha, base_ref, observed_at";
+var newestHeadSchema = headObservationSchema.pick({
+  head_sha: true,
+  base_ref: true,
+  base_sha: true
+});
+var NEWEST_HEAD_COLUMNS = "repository, pull_number, head_sha, base_ref, base_sha, observed_at";
 function newestHeadValues(observation) {
   const o = observation;
-  return [o.repository, o.pull_number, o.head_sha, o.base_ref, o.observed_at];
+  return [o.repository, o.pull_number, o.head_sha, o.base_ref, o.base_sha, o.observed_at];
 }
 var SIGHTING_COLUMNS = "repository, pull_number, updated_at, digest, observed_at";
 function sightingFromRow(row, query) {
@@ -7055,13 +7070,14 @@ var PostgresEntryStore = class {
 };
 
 // app/store/rows/evaluation-store.ts
-var EVALUATION_COLUMNS = "id, repository, pull_number, head_sha, base_sha, tree_sha, config_digest, run, outcome, at";
+var EVALUATION_COLUMNS = "id, repository, pull_number, head_sha, base_sha, merge_base_sha, tree_sha, config_digest, run, outcome, at";
 function evaluationParams(evaluation, recordedAt) {
   return [
     evaluation.repository,
     evaluation.pull_number,
     evaluation.head_sha,
     evaluation.base_sha,
+    evaluation.merge_base_sha,
     evaluation.tree_sha,
     evaluation.config_digest,
     JSON.stringify(evaluation.run),
@@ -7094,9 +7110,9 @@ var PostgresEvaluationStore = class {
     const evaluation = evaluationInput(input);
     const [row] = await this.c.rows(
       `INSERT INTO evaluations
-         (repository, pull_number, head_sha, base_sha, tree_sha, config_digest, run, outcome,
-          status, at, recorded_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+         (repository, pull_number, head_sha, base_sha, merge_base_sha, tree_sha, config_digest,
+          run, outcome, status, at, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
       evaluationParams(evaluation, this.c.nowIso())
     );
     return { id: row?.id, ...evaluation };
@@ -7632,11 +7648,13 @@ var POSTGRES_MIGRATIONS = [
     name: "evaluations bound to their base, each pull request's newest head",
     up: `
       ALTER TABLE evaluations ADD COLUMN base_sha text CHECK (base_sha <> '');
+      ALTER TABLE evaluations ADD COLUMN merge_base_sha text CHECK (merge_base_sha <> '');
       CREATE TABLE pull_request_heads (
         repository text NOT NULL,
         pull_number integer NOT NULL CHECK (pull_number > 0),
         head_sha text NOT NULL,
         base_ref text NOT NULL CHECK (base_ref <> ''),
+        base_sha text CHECK (base_sha <> ''),
         observed_at text NOT NULL,
         PRIMARY KEY (repository, pull_number)
       );
@@ -7721,9 +7739,9 @@ var PostgresObservationStore = class {
       await this.c.query(sql, values, client);
       await this.c.query(
         `INSERT INTO pull_request_heads (${NEWEST_HEAD_COLUMNS})
-         VALUES ($1, $2, $3, $4, $5)
+         VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (repository, pull_number) DO UPDATE SET
-           head_sha = excluded.head_sha, base_ref = excluded.base_ref,
+           head_sha = excluded.head_sha, base_ref = excluded.base_ref, base_sha = excluded.base_sha,
            observed_at = excluded.observed_at
          WHERE excluded.observed_at::timestamptz >= pull_request_heads.observed_at::timestamptz`,
         newestHeadValues(seen),
@@ -7741,7 +7759,7 @@ var PostgresObservationStore = class {
   };
   newestHead = async (query) => {
     const [row] = await this.c.rows(
-      "SELECT head_sha, base_ref FROM pull_request_heads WHERE repository = $1 AND pull_number = $2",
+      "SELECT head_sha, base_ref, base_sha FROM pull_request_heads WHERE repository = $1 AND pull_number = $2",
       newestHeadParams(query)
     );
     return newestHeadFromRow(row, query);
@@ -8609,20 +8627,20 @@ var MIGRATIONS = [
     version: 12,
     name: "evaluations bound to their base, each pull request's newest head",
     up: `
-      -- The base commit the evaluator was shown. Rows before have none: they answer nothing.
+      -- The base commit the evaluator was shown, its diff's merge base; rows before answer nothing.
       ALTER TABLE evaluations ADD COLUMN base_sha TEXT CHECK (base_sha <> '');
-      -- The head and base a pass saw each pull request with last (head_observations keeps only
-      -- the first sighting of each). Started from the newest of those.
+      ALTER TABLE evaluations ADD COLUMN merge_base_sha TEXT CHECK (merge_base_sha <> '');
+      -- The head and base a pass saw last, from head_observations (its commit: null till then).
       CREATE TABLE pull_request_heads (
         repository TEXT NOT NULL,
         pull_number INTEGER NOT NULL CHECK (pull_number > 0),
         head_sha TEXT NOT NULL,
-        base_ref TEXT NOT NULL CHECK (base_ref <> ''),
+        base_ref TEXT NOT NULL CHECK (base_ref <> ''), base_sha TEXT CHECK (base_sha <> ''),
         observed_at TEXT NOT NULL CHECK (unixepoch(observed_at) IS NOT NULL),
         PRIMARY KEY (repository, pull_number)
       ) STRICT;
-      INSERT INTO pull_request_heads (repository, pull_number, head_sha, base_ref, observed_at)
-      SELECT repository, pull_number, head_sha, base_ref, observed_at FROM (
+      INSERT INTO pull_request_heads
+      SELECT repository, pull_number, head_sha, base_ref, NULL, observed_at FROM (
         SELECT *, row_number() OVER (PARTITION BY repository, pull_number
           ORDER BY unixepoch(observed_at, 'subsec') DESC, head_sha DESC, base_ref DESC) AS n
         FROM head_observations) WHERE n = 1;
@@ -9160,9 +9178,9 @@ var SqliteEvaluationStore = class {
     const evaluation = evaluationInput(input);
     return this.c.write(() => {
       const { id } = this.c.sql(
-        `INSERT INTO evaluations (repository, pull_number, head_sha, base_sha, tree_sha,
-           config_digest, run, outcome, status, at, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+        `INSERT INTO evaluations (repository, pull_number, head_sha, base_sha, merge_base_sha,
+           tree_sha, config_digest, run, outcome, status, at, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
       ).get(...evaluationParams(evaluation, this.c.nowIso()));
       return { id, ...evaluation };
     });
@@ -9205,9 +9223,9 @@ var SqliteObservationStore = class {
       this.c.sql(sql).run(...values);
       this.c.sql(
         `INSERT INTO pull_request_heads (${NEWEST_HEAD_COLUMNS})
-           VALUES (?, ?, ?, ?, ?)
+           VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (repository, pull_number) DO UPDATE SET
-             head_sha = excluded.head_sha, base_ref = excluded.base_ref,
+             head_sha = excluded.head_sha, base_ref = excluded.base_ref, base_sha = excluded.base_sha,
              observed_at = excluded.observed_at
            WHERE unixepoch(excluded.observed_at, 'subsec') >= unixepoch(observed_at, 'subsec')`
       ).run(...newestHeadValues(seen));
@@ -9221,7 +9239,7 @@ var SqliteObservationStore = class {
   };
   newestHead = async (query) => {
     const row = this.c.sql(
-      "SELECT head_sha, base_ref FROM pull_request_heads WHERE repository = ? AND pull_number = ?"
+      "SELECT head_sha, base_ref, base_sha FROM pull_request_heads WHERE repository = ? AND pull_number = ?"
     ).get(...newestHeadParams(query));
     return newestHeadFromRow(row, query);
   };
@@ -9388,6 +9406,7 @@ var WRITER_AUTOCHECKPOINT = 1e3;
 var BACKSTOP_AUTOCHECKPOINT = 8e3;
 var START_AFTER_COMMITS = 32;
 var EVERY_COMMITS = 40;
+var CLOSE_LIMIT_MS = 5e3;
 var IDLE_MS = 250;
 var PENDING = 0;
 var STOP = 1;
@@ -9402,7 +9421,10 @@ try {
   db.pragma("synchronous = FULL");
   if (db.pragma("synchronous", { simple: true }) !== 2) throw new Error("synchronous = FULL did not hold");
   for (;;) {
-    Atomics.wait(signal, ${PENDING}, 0);
+    // STOP is looked at before each sleep: close() may have set it, and woken nobody, while the
+    // last checkpoint ran; the sleep has a limit all the same, so a lost wake costs a second.
+    if (Atomics.load(signal, ${STOP}) === 1) break;
+    Atomics.wait(signal, ${PENDING}, 0, 1000);
     const until = Date.now() + workerData.idleMs;
     while (Atomics.load(signal, ${STOP}) === 0 && Atomics.load(signal, ${PENDING}) < workerData.every) {
       const left = until - Date.now();
@@ -9438,7 +9460,12 @@ var SqliteCheckpointer = class {
     if (!this.#worker) {
       this.#commits += 1;
       if (this.#commits < (this.#options.startAfterCommits ?? START_AFTER_COMMITS)) return;
-      this.#start();
+      try {
+        this.#start();
+      } catch (error) {
+        this.#fail(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
     }
     if (Atomics.add(this.#signal, PENDING, 1) === 0) Atomics.notify(this.#signal, PENDING);
   }
@@ -9462,7 +9489,9 @@ var SqliteCheckpointer = class {
     Atomics.store(this.#signal, PENDING, 1);
     Atomics.notify(this.#signal, PENDING);
     Atomics.notify(this.#signal, STOP);
+    const limit = setTimeout(() => void worker.terminate(), CLOSE_LIMIT_MS);
     await exited;
+    clearTimeout(limit);
   }
   #start() {
     const worker = new Worker(WORKER_SOURCE, {
@@ -9492,6 +9521,10 @@ var SqliteCheckpointer = class {
     });
     this.#worker = null;
     if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT}`);
+    process.emitWarning(
+      `${this.#failure.message}; the writer checkpoints the WAL itself again (every ${WRITER_AUTOCHECKPOINT} pages)`,
+      { code: "AGATE_SQLITE_CHECKPOINT_THREAD" }
+    );
   }
 };
 
@@ -10831,7 +10864,7 @@ async function runEvaluatorJob(deps, job) {
   if (!inputs) return done("queued without its inputs; the next pass asks again", false);
   const key = { repository: job.repository, pullNumber: job.number };
   const newest = await store.newestHead(key);
-  if (newest && (newest.head_sha !== job.head_sha || newest.base_ref !== inputs.base_ref)) {
+  if (newest && (newest.head_sha !== job.head_sha || newest.base_ref !== inputs.base_ref || newest.base_sha !== null && newest.base_sha !== inputs.base_sha)) {
     return done("the head moved on; nothing asked", false);
   }
   const config = await deps.reads.config(github, inputs.base_sha);
@@ -10843,16 +10876,25 @@ async function runEvaluatorJob(deps, job) {
     return done("no evaluator is configured now", false);
   }
   const sameTree = await store.listEvaluations({ ...key, treeSha: job.tree_sha });
-  if (!job.rerun && answeringEvaluation(sameTree, inputs.base_sha, job.config_digest)) {
+  if (!job.rerun && await judgedHere(deps, job, inputs, sameTree)) {
     return done("already judged", false);
   }
   const outcome = await askEvaluator(deps, { job, inputs, config: config.config, evaluator });
   return done(outcome, true);
 }
+async function judgedHere(deps, job, inputs, sameTree) {
+  const at3 = { headSha: job.head_sha, baseSha: inputs.base_sha, mergeBaseSha: null };
+  if (answeringEvaluation(sameTree, at3, job.config_digest)) return true;
+  if (!sameTree.some((e) => e.head_sha !== job.head_sha && e.merge_base_sha !== null)) {
+    return false;
+  }
+  const comparison = await deps.reads.compare(deps.github, inputs.base_sha, job.head_sha);
+  const mergeBaseSha = comparison.merge_base_sha;
+  return answeringEvaluation(sameTree, { ...at3, mergeBaseSha }, job.config_digest) !== null;
+}
 async function askEvaluator(deps, ask) {
-  const store = (run, outcome) => storeEvaluation(deps, ask, run, outcome);
   if (!deps.evaluator) {
-    await store(idleRun(ask.evaluator, 0), {
+    await storeEvaluation(deps, ask, null, idleRun(ask.evaluator, 0), {
       status: "failed",
       error: "this agate process was started without an evaluator",
       fix: "start the App with `npm start` (which wires the evaluator from AGATE_EVALUATOR_* settings)"
@@ -10863,7 +10905,9 @@ async function askEvaluator(deps, ask) {
   const key = { repository: ask.job.repository, pullNumber: ask.job.number };
   const today = await deps.store.listEvaluations({ ...key, since: dayStart(at3) });
   if (dailyBudget(today, ask.config, at3)) return "over the daily budget; the next pass says so";
-  const bundle = buildBundle(await bundleInputs(deps, ask));
+  const comparison = await deps.reads.compare(deps.github, ask.inputs.base_sha, ask.job.head_sha);
+  const store = (run, outcome) => storeEvaluation(deps, ask, comparison.merge_base_sha, run, outcome);
+  const bundle = buildBundle(await bundleInputs(deps, ask, comparison));
   const overBudget = bundleOverBudget(bundle.budget);
   if (overBudget) {
     await store(idleRun(ask.evaluator, 0), overBudget);
@@ -10884,7 +10928,7 @@ async function judgeBundle(deps, evaluator, bundle, store) {
   await store(run, outcome);
   return outcome.status;
 }
-function storeEvaluation(deps, ask, run, outcome) {
+function storeEvaluation(deps, ask, mergeBaseSha, run, outcome) {
   const { job } = ask;
   return deps.store.appendEvaluation({
     repository: job.repository,
@@ -10892,6 +10936,7 @@ function storeEvaluation(deps, ask, run, outcome) {
     head_sha: job.head_sha,
     // The base it was shown: the verdict answers for this base only (checks/evaluator/budget.ts).
     base_sha: ask.inputs.base_sha,
+    merge_base_sha: mergeBaseSha,
     tree_sha: job.tree_sha,
     config_digest: job.config_digest,
     run,
@@ -10911,22 +10956,21 @@ function idleRun(evaluator, latency) {
     requests: 0
   };
 }
-async function bundleInputs(deps, ask) {
+async function bundleInputs(deps, ask, comparison) {
   const { github, reads } = deps;
   const { job, inputs, config } = ask;
   const issueNumbers = referencedIssues(`${inputs.title}
 ${inputs.body}`, job.repository).filter(
     (n) => n !== job.number
   );
-  const [issues, instructions, comparison] = await Promise.all([
+  const [issues, instructions] = await Promise.all([
     Promise.all(issueNumbers.map((n) => github.issue(n))),
     Promise.all(
       INSTRUCTION_FILES.map(async (path) => {
         const file2 = await reads.file(github, path, inputs.base_sha);
         return file2 ? { path, text: file2.text } : null;
       })
-    ),
-    reads.compare(github, inputs.base_sha, job.head_sha)
+    )
   ]);
   const listed2 = new Set(comparison.files.map((f) => f.filename));
   const handoffPath = config.handoff.path;
@@ -14631,6 +14675,8 @@ function errorHold(held, reason, at3) {
     head_sha: held.head_sha,
     pull_number: held.number,
     base_ref: held.base_ref,
+    // The failed pass read no base commit: the evaluator job compares the branch alone then.
+    base_sha: null,
     observed_at: at3
   };
   const check = inProgress(
@@ -14747,14 +14793,15 @@ function entryMentions(body, repository3) {
 }
 
 // app/gate/evaluation-facts.ts
-async function storedEvaluation(store, pr, treeSha, configDigest2) {
+async function storedEvaluation(store, pr, treeSha, mergeBaseSha, configDigest2) {
   if (!treeSha) return { status: "not_asked" };
   const stored = await store.listEvaluations({
     repository: pr.repository,
     pullNumber: pr.number,
     treeSha
   });
-  return evaluationFact(answeringEvaluation(stored, pr.base_sha, configDigest2));
+  const at3 = { headSha: pr.head_sha, baseSha: pr.base_sha, mergeBaseSha };
+  return evaluationFact(answeringEvaluation(stored, at3, configDigest2));
 }
 async function evaluatorIsDue(store, facts, config, rerun) {
   const fact = facts.evaluation;
@@ -15020,7 +15067,7 @@ async function gatherAt(deps, view, config, comparison, options) {
   const seen = {
     existing: null,
     merge_commit: detail.merge_commit_sha ? { head_sha: pr.head_sha, merge_sha: detail.merge_commit_sha } : null,
-    head: { head_sha: pr.head_sha, base_ref: pr.base_ref },
+    head: { head_sha: pr.head_sha, base_ref: pr.base_ref, base_sha: pr.base_sha },
     view,
     entry_mentions: entryMentions(detail.body, pr.repository),
     mentioned_before: stored.mentions,
@@ -15075,7 +15122,7 @@ async function gatherAt(deps, view, config, comparison, options) {
   const [reviews2, handoff, evaluation] = await Promise.all([
     plan.reviews ? latestReviews(github, pr, cfg.escalation.maintainers) : Promise.resolve([]),
     handoffFactsFor(deps, pr, cfg, detail, comparison, changed),
-    plan.evaluations ? storedEvaluation(store, pr, head_tree_sha, config.digest) : Promise.resolve({ status: "not_asked" })
+    plan.evaluations ? storedEvaluation(store, pr, head_tree_sha, comparison.merge_base_sha, config.digest) : Promise.resolve({ status: "not_asked" })
   ]);
   Object.assign(facts, reviewFacts(cfg, reviews2), { handoff, evaluation });
   const asked2 = plan.evaluations ? await evaluatorDueNow(store, facts, cfg, options.rerunEvaluator, deps.now) : { due: false, evaluation };

@@ -29767,6 +29767,12 @@ var init_evaluation = __esm({
       head_sha: gitShaSchema,
       /** The base commit the evaluator was shown; null: stored before agate kept it, answers nothing. */
       base_sha: gitShaSchema.nullable().default(null),
+      /**
+       * Where the diff the evaluator was shown started: GitHub's merge base of base_sha and the head,
+       * which the head's history chooses. Null: nothing was shown, or stored before agate kept it;
+       * then only the same head answers.
+       */
+      merge_base_sha: gitShaSchema.nullable().default(null),
       tree_sha: gitShaSchema,
       config_digest: external_exports.string(),
       run: evaluatorRunSchema,
