@@ -12,7 +12,8 @@ import {
   tempDir,
 } from "../../test/support/store.js";
 import { DatabaseTooNewError, MigrationMismatchError } from "./errors.js";
-import { checkMigrationOrder, LATEST_SCHEMA_VERSION, MIGRATIONS, migrate } from "./migrations.js";
+import { checkMigrationOrder, LATEST_SCHEMA_VERSION, MIGRATIONS } from "./migrations.js";
+import { migrate } from "./sqlite/migrate.js";
 import { SqliteStore } from "./sqlite-store.js";
 
 const TABLES = [

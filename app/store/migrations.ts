@@ -1,10 +1,7 @@
 /**
  * Versioned SQLite migrations. Append new ones at the end; never edit an applied one (its name
- * is checked on every open, so an edited or reordered list is caught).
+ * is checked on every open, so an edited or reordered list is caught). sqlite/migrate.ts runs them.
  */
-import type BetterSqlite3 from "better-sqlite3";
-import { DatabaseTooNewError, MigrationMismatchError } from "./errors.js";
-
 export interface Migration {
   version: number;
   name: string;
@@ -536,55 +533,11 @@ export const MIGRATIONS: readonly Migration[] = [
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;
 
-/** What migrate() did, for logs. */
+/** What a migration run did, for logs (sqlite/migrate.ts, postgres/migrate.ts). */
 export interface MigrationOutcome {
   from: number;
   to: number;
   applied: number[];
-}
-
-/**
- * Brings the database up to LATEST_SCHEMA_VERSION in one immediate transaction. The write lock
- * is taken before the version is read, so two processes opening a new file at once cannot both
- * migrate: the second waits (busy timeout), then sees the work done.
- */
-export function migrate(
-  db: BetterSqlite3.Database,
-  location: string,
-  now: () => Date,
-  migrations: readonly Migration[] = MIGRATIONS,
-): MigrationOutcome {
-  const run = db.transaction((): MigrationOutcome => {
-    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version INTEGER PRIMARY KEY,
-      name TEXT NOT NULL,
-      applied_at TEXT NOT NULL
-    ) STRICT`);
-    const applied = db
-      .prepare("SELECT version, name FROM schema_migrations ORDER BY version")
-      .all() as { version: number; name: string }[];
-    const newest = migrations.at(-1)?.version ?? 0;
-    const from = applied.at(-1)?.version ?? 0;
-    if (from > newest) throw new DatabaseTooNewError(location, from, newest);
-    for (const row of applied) {
-      const known = migrations.find((m) => m.version === row.version);
-      if (known?.name !== row.name) {
-        throw new MigrationMismatchError(location, row.version, row.name, known?.name ?? "(none)");
-      }
-    }
-    const insert = db.prepare(
-      "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-    );
-    const done: number[] = [];
-    for (const migration of migrations) {
-      if (migration.version <= from) continue;
-      db.exec(migration.up);
-      insert.run(migration.version, migration.name, now().toISOString());
-      done.push(migration.version);
-    }
-    return { from, to: done.at(-1) ?? from, applied: done };
-  });
-  return run.immediate();
 }
 
 /** The list must be 1, 2, 3, …: a gap or a duplicate is a merge mistake, caught by a test. */

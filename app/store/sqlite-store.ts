@@ -8,7 +8,6 @@
 import Database from "better-sqlite3";
 import { PortedStore } from "./compose.js";
 import { StoreError, StoreOpenError } from "./errors.js";
-import { migrate } from "./migrations.js";
 import { SqliteAuditLog } from "./sqlite/audit-log.js";
 import { SqliteBaseSightings } from "./sqlite/base-sighting-store.js";
 import { SqliteCheckRunLedger } from "./sqlite/check-run-ledger.js";
@@ -18,6 +17,7 @@ import { SqliteEntryMentions } from "./sqlite/entry-mention-store.js";
 import { SqliteEntryStore } from "./sqlite/entry-store.js";
 import { SqliteEvaluationStore } from "./sqlite/evaluation-store.js";
 import { SqliteJobQueue } from "./sqlite/job-queue.js";
+import { migrate } from "./sqlite/migrate.js";
 import { SqliteObservationStore } from "./sqlite/observation-store.js";
 import { SqliteOverrideStore } from "./sqlite/override-store.js";
 import { SqliteRecordStore } from "./sqlite/record-store.js";

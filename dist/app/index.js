@@ -8126,6 +8126,523 @@ var PostgresStore = class _PostgresStore extends PortedStore {
 // app/store/sqlite-store.ts
 import Database from "better-sqlite3";
 
+// app/store/sqlite/audit-log.ts
+var SqliteAuditLog = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  appendAudit = async (input, options = {}) => {
+    const { entry, dedupeKey } = auditInput(input, options);
+    const once2 = this.c.appendOnce(
+      `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at, dedupe_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      auditParams(entry, this.c.nowIso(), dedupeKey),
+      `SELECT ${AUDIT_COLUMNS} FROM audit_log`,
+      dedupeKey
+    );
+    return once2.row ? auditFromRow(once2.row) : { id: once2.id, ...entry };
+  };
+  listAudit = async (query = {}) => {
+    const limit = auditLimitInput(query.limit) ?? -1;
+    const order = query.order === "desc" ? "DESC" : "ASC";
+    const rows = this.c.sql(
+      `SELECT ${AUDIT_COLUMNS} FROM audit_log
+       WHERE (@subject IS NULL OR subject = @subject) AND (@kind IS NULL OR kind = @kind)
+       ORDER BY id ${order} LIMIT @limit`
+    ).all({ subject: query.subject ?? null, kind: query.kind ?? null, limit });
+    return rows.map(auditFromRow);
+  };
+};
+
+// app/store/sqlite/base-sighting-store.ts
+var SqliteBaseSightings = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  listBaseSightings = async (query) => {
+    return this.c.sql(
+      `SELECT repository, pull_number, head_sha, base_ref, delivery_id, seen_at
+       FROM base_sightings WHERE repository = ? AND head_sha = ?
+       ORDER BY seen_at, pull_number, base_ref`
+    ).all(query.repository, query.headSha);
+  };
+};
+
+// app/store/sqlite/check-run-ledger.ts
+var SqliteCheckRunLedger = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  beginCheckRunWrite = async (query) => {
+    this.c.write(
+      () => this.c.sql("UPDATE agate_check_runs SET known = 0 WHERE repository = ? AND head_sha = ?").run(query.repository, query.headSha)
+    );
+  };
+  recordCheckRun = async (entry) => {
+    const known = checkRunInput(entry);
+    this.c.write(
+      () => this.c.sql(
+        `INSERT INTO agate_check_runs (repository, head_sha, known, check_run, written_at)
+         VALUES (?, ?, 1, ?, ?)
+         ON CONFLICT (repository, head_sha) DO UPDATE SET
+           known = 1, check_run = excluded.check_run, written_at = excluded.written_at`
+      ).run(known.repository, known.head_sha, JSON.stringify(known.check), known.written_at)
+    );
+  };
+  knownCheckRun = async (query) => {
+    const row = this.c.sql(
+      "SELECT check_run FROM agate_check_runs WHERE repository = ? AND head_sha = ? AND known = 1"
+    ).get(query.repository, query.headSha);
+    return checkRunFromRow(row, query);
+  };
+};
+
+// app/store/sqlite/context.ts
+function sqliteContext(db, now, committed = () => {
+}) {
+  const statements = /* @__PURE__ */ new Map();
+  return {
+    db,
+    now,
+    sql(source) {
+      let statement = statements.get(source);
+      if (!statement) {
+        statement = db.prepare(source);
+        statements.set(source, statement);
+      }
+      return statement;
+    },
+    write: (fn) => {
+      const result = db.transaction(fn).immediate();
+      committed();
+      return result;
+    },
+    committed,
+    nowIso: () => now().toISOString(),
+    appendOnce(insert, values, select, dedupeKey) {
+      return this.write(() => {
+        const inserted = this.sql(`${insert} ${ON_DEDUPE_KEY}`).get(...values);
+        return inserted ?? { row: this.sql(`${select} WHERE dedupe_key = ?`).get(dedupeKey) };
+      });
+    }
+  };
+}
+
+// app/store/sqlite-group-commit.ts
+function sqliteGroupFlush(db, committed = () => {
+}) {
+  return (writes) => {
+    const outcomes = db.transaction(
+      () => writes.map((write) => {
+        if (!db.inTransaction) {
+          throw new Error("SQLite rolled back the batch's transaction; nothing was written");
+        }
+        try {
+          return { ok: true, value: db.transaction(write)() };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      })
+    ).immediate();
+    committed();
+    return outcomes;
+  };
+}
+
+// app/store/sqlite/job-queue.ts
+var RUNNABLE2 = `(@kinds IS NULL OR j.kind IN (SELECT value FROM json_each(@kinds)))
+  AND (j.concurrency_key IS NULL OR NOT EXISTS (
+    SELECT 1 FROM jobs o
+    WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
+      AND o.status IN ('queued', 'running')))`;
+var RETRY_GIVES_UP_DEDUPE_KEY2 = `dedupe_key = CASE
+  WHEN NOT (@permanent OR attempts >= max_attempts) AND EXISTS (
+    SELECT 1 FROM jobs o WHERE o.dedupe_key = jobs.dedupe_key AND o.id <> jobs.id
+      AND ${holdsDedupeKey("o")})
+  THEN NULL ELSE dedupe_key END`;
+var JOB_FILTER2 = `(@status IS NULL OR status = @status)
+  AND (@delivery IS NULL OR delivery_id = @delivery)
+  AND (@kind IS NULL OR kind = @kind)
+  AND (@key IS NULL OR concurrency_key = @key)`;
+function older(a, b) {
+  if (!a || !b) return a ?? b;
+  return a.run_at < b.run_at || a.run_at === b.run_at && a.id < b.id ? a : b;
+}
+function insertJobId(c, job, deliveryId, now, dedupe2) {
+  return c.sql(
+    `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
+         max_attempts, run_at, created_at, updated_at, dedupe_key, dedupe_until)
+       VALUES (@kind, @payload, @concurrency_key, @delivery_id, 'queued', 0,
+         @max_attempts, @run_at, @now, @now, @dedupe_key, @dedupe_until)
+       RETURNING id`
+  ).pluck().get(jobParams(job, deliveryId, now, dedupe2));
+}
+function insertJobs(c, jobs, now) {
+  for (const job of jobs) insertJobId(c, job, null, now);
+}
+var SqliteJobQueue = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  enqueue = async (job, options = {}) => {
+    const { job: parsed, dedupe: dedupe2 } = enqueueInput(job, options);
+    return this.c.write(() => {
+      if (dedupe2.dedupeKey !== void 0) {
+        const holder = this.c.sql(`SELECT * FROM jobs j WHERE dedupe_key = ? AND ${holdsDedupeKey("j")}`).get(dedupe2.dedupeKey);
+        if (holder) return jobFromRow(holder);
+      }
+      const id = insertJobId(this.c, parsed, null, this.c.nowIso(), dedupe2);
+      return jobFromRow(this.c.sql("SELECT * FROM jobs WHERE id = ?").get(id));
+    });
+  };
+  claimJob = async (options) => {
+    const { workerId, leaseMs, kinds } = claimInput(options);
+    return this.c.write(() => {
+      const now = this.c.now();
+      const nowIso = now.toISOString();
+      this.c.sql(
+        `UPDATE jobs INDEXED BY jobs_leased
+         SET status = 'dead', lease_expires_at = NULL, updated_at = @now,
+           last_error = 'the lease of ' || lease_owner || ' expired on attempt ' || attempts ||
+             ' of ' || max_attempts || ' (the worker stopped or hung); last error: ' ||
+             coalesce(last_error, 'none')
+         WHERE status = 'running' AND lease_expires_at <= @now AND attempts >= max_attempts`
+      ).run({ now: nowIso });
+      const params = { now: nowIso, kinds: kinds ? JSON.stringify(kinds) : null };
+      const due = this.c.sql(`SELECT id, run_at FROM jobs j INDEXED BY jobs_queued
+         WHERE status = 'queued' AND run_at <= @now AND ${RUNNABLE2} ORDER BY run_at, id LIMIT 1`).get(params);
+      const expired = this.c.sql(`SELECT id, run_at FROM jobs j INDEXED BY jobs_leased
+         WHERE status = 'running' AND lease_expires_at <= @now AND ${RUNNABLE2}
+         ORDER BY run_at, id LIMIT 1`).get(params);
+      const pick = older(due, expired);
+      if (!pick) return null;
+      const row = this.c.sql(
+        `UPDATE jobs SET status = 'running', lease_owner = @worker, lease_expires_at = @expires,
+           attempts = attempts + 1, updated_at = @now
+         WHERE id = @id RETURNING *`
+      ).get({
+        id: pick.id,
+        worker: workerId,
+        expires: new Date(now.getTime() + leaseMs).toISOString(),
+        now: nowIso
+      });
+      return claimed2(row, workerId);
+    });
+  };
+  heartbeat = async (lease, leaseMs) => {
+    const held = leaseInput(lease);
+    const ms = leaseMsInput(leaseMs);
+    return this.c.write(() => {
+      const now = this.c.now();
+      const row = this.c.sql(
+        `UPDATE jobs SET lease_expires_at = @expires, updated_at = @now
+         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
+         RETURNING *`
+      ).get({
+        ...leaseParams(held),
+        expires: new Date(now.getTime() + ms).toISOString(),
+        now: now.toISOString()
+      });
+      if (!row) throw this.#leaseLost(held, "extend the lease of");
+      return jobFromRow(row);
+    });
+  };
+  completeJob = async (lease) => {
+    const held = leaseInput(lease);
+    return this.c.write(() => {
+      const row = this.c.sql(
+        `UPDATE jobs SET status = 'done', lease_expires_at = NULL, updated_at = @now
+         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
+         RETURNING *`
+      ).get({ ...leaseParams(held), now: this.c.nowIso() });
+      if (!row) throw this.#leaseLost(held, "complete");
+      return jobFromRow(row);
+    });
+  };
+  failJob = async (lease, error, options = {}) => {
+    const held = leaseInput(lease);
+    return this.c.write(() => {
+      const now = this.c.nowIso();
+      const row = this.c.sql(
+        `UPDATE jobs SET
+           status = CASE WHEN @permanent OR attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
+           run_at = CASE WHEN @permanent OR attempts >= max_attempts THEN run_at ELSE @retry_at END,
+           lease_owner = CASE WHEN @permanent OR attempts >= max_attempts
+             THEN lease_owner ELSE NULL END,
+           ${RETRY_GIVES_UP_DEDUPE_KEY2},
+           lease_expires_at = NULL, last_error = @error, updated_at = @now
+         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
+         RETURNING *`
+      ).get({
+        ...leaseParams(held),
+        permanent: options.permanent ? 1 : 0,
+        retry_at: instant2(options.retryAt ?? now),
+        error: String(error).slice(-MAX_ERROR_CHARS),
+        now
+      });
+      if (!row) throw this.#leaseLost(held, "fail");
+      return jobFromRow(row);
+    });
+  };
+  #leaseLost(lease, action) {
+    const row = this.c.sql("SELECT * FROM jobs WHERE id = ?").get(lease.jobId);
+    return leaseLost(lease, action, row);
+  }
+  getJob = async (id) => {
+    const row = this.c.sql("SELECT * FROM jobs WHERE id = ?").get(id);
+    return row ? jobFromRow(row) : null;
+  };
+  listJobs = async (query = {}) => {
+    const rows = this.c.sql(`SELECT * FROM jobs WHERE ${JOB_FILTER2} ORDER BY id`).all(jobFilter(query));
+    return rows.map(jobFromRow);
+  };
+  countJobs = async (query = {}) => {
+    const row = this.c.sql(`SELECT count(*) AS n FROM jobs WHERE ${JOB_FILTER2}`).get(jobFilter(query));
+    return row.n;
+  };
+};
+
+// app/store/sqlite/delivery-log.ts
+var SqliteDeliveryLog = class {
+  constructor(c) {
+    this.c = c;
+    this.#batch = new GroupCommit(sqliteGroupFlush(c.db, c.committed));
+  }
+  c;
+  /** Deliveries recorded together share one commit. */
+  #batch;
+  /** Writes already accepted, committed (or refused): before the database closes. */
+  drain() {
+    return this.#batch.drain();
+  }
+  recordDelivery = async (input) => {
+    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
+    const c = this.c;
+    return this.#batch.submit(() => {
+      const existing = c.sql("SELECT payload_sha256 FROM deliveries WHERE id = ?").get(delivery.id);
+      if (existing) {
+        if (existing.payload_sha256 !== delivery.payload_sha256) {
+          return { status: "conflict", jobIds: [] };
+        }
+        const ids = c.sql("SELECT id FROM jobs WHERE delivery_id = ? ORDER BY id").pluck().all(delivery.id);
+        return { status: "duplicate", jobIds: ids };
+      }
+      const now = c.nowIso();
+      c.sql(
+        `INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at,
+           repository)
+         VALUES (@id, @event, @action, @payload_sha256, @received_at, @recorded_at,
+           CASE WHEN json_valid(@payload)
+             AND json_type(@payload, '$.repository.full_name') = 'text'
+           THEN @payload ->> '$.repository.full_name' END)`
+      ).run({ ...delivery, payload, recorded_at: now });
+      c.sql("INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, ?)").run(
+        delivery.id,
+        payload
+      );
+      const jobIds = jobs.map((job) => insertJobId(c, job, delivery.id, now));
+      const sighted = c.sql(
+        `INSERT INTO base_sightings
+           (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
+         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
+      );
+      for (const seen of sightings) {
+        sighted.run(
+          seen.repository,
+          seen.head_sha,
+          seen.pull_number,
+          seen.base_ref,
+          delivery.id,
+          delivery.received_at
+        );
+      }
+      return { status: "new", jobIds };
+    });
+  };
+  getDelivery = async (id) => {
+    const row = this.c.sql(`${DELIVERY_SELECT} WHERE d.id = ?`).get(id);
+    return row ? storedDeliveryFromRow(id, row) : null;
+  };
+  getDeliveryRecord = async (id) => {
+    const row = this.c.sql(`${DELIVERY_RECORD_SELECT} WHERE d.id = ?`).get(id);
+    return row ? deliveryRecordFromRow(id, row) : null;
+  };
+  pruneDeliveryPayloads = async (options) => {
+    const { retentionMs, limit } = pruneInput(options);
+    return this.c.write(() => {
+      const now = this.c.now();
+      const pruned = this.c.sql(
+        `INSERT INTO delivery_payload_prunes (delivery_id, retention_ms, pruned_at)
+         SELECT d.id, @retention, @now
+         FROM delivery_payloads p INDEXED BY sqlite_autoindex_delivery_payloads_1
+         CROSS JOIN deliveries d ON d.id = p.delivery_id
+         WHERE d.recorded_at <= @cutoff
+           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.delivery_id = d.id
+             AND j.status IN ('queued', 'running'))
+         LIMIT @limit`
+      ).run({
+        retention: retentionMs,
+        now: now.toISOString(),
+        cutoff: new Date(now.getTime() - retentionMs).toISOString(),
+        limit
+      }).changes;
+      return { pruned, more: pruned === limit };
+    });
+  };
+};
+
+// app/store/sqlite/entry-mention-store.ts
+var MENTIONED2 = `SELECT issue_number FROM entry_mentions
+  WHERE repository = ? AND pull_number = ? ORDER BY issue_number`;
+var MENTIONING2 = `SELECT pull_number FROM entry_mentions
+  WHERE repository = ? AND issue_number = ? ORDER BY pull_number`;
+var SqliteEntryMentions = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  replaceEntryMentions = async (input) => {
+    const { repository: repository3, pull_number, issues, jobs } = mentionsInput(input);
+    return this.c.write(() => {
+      const before = this.#numbers(MENTIONED2, repository3, pull_number);
+      this.c.sql("DELETE FROM entry_mentions WHERE repository = ? AND pull_number = ?").run(repository3, pull_number);
+      const insert = this.c.sql(
+        `INSERT INTO entry_mentions (repository, pull_number, issue_number) VALUES (?, ?, ?)
+         ON CONFLICT DO NOTHING`
+      );
+      for (const issue2 of issues) insert.run(repository3, pull_number, issue2);
+      insertJobs(this.c, jobs, this.c.nowIso());
+      return before;
+    });
+  };
+  /** The one column of numbers a query selects, in its order. */
+  #numbers(sql, ...values) {
+    return this.c.sql(sql).pluck().all(...values).map(Number);
+  }
+  listEntryMentions = async (query) => this.#numbers(MENTIONED2, query.repository, query.pullNumber);
+  listMentioningPullRequests = async (query) => this.#numbers(MENTIONING2, query.repository, query.issueNumber);
+};
+
+// app/store/sqlite/entry-store.ts
+var SqliteEntryStore = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  #entryRow(key) {
+    const row = this.c.sql("SELECT entry, version FROM handoff_entries WHERE repository = ? AND issue_number = ?").get(key.repository, key.issueNumber);
+    return row ? entryFromRow(row, `${key.repository}#${key.issueNumber}`) : null;
+  }
+  #appendEvent(entry, from, event) {
+    this.c.sql(`${ENTRY_EVENT_INSERT} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...entryEventParams(entry, from, event, this.c.nowIso()));
+  }
+  createEntry = async (input) => {
+    const { entry, event, jobs, key } = entryInput(input);
+    return this.c.write(() => {
+      const existing = this.#entryRow(key);
+      if (existing) return { created: false, entry: existing };
+      const now = this.c.nowIso();
+      this.c.sql(
+        `INSERT INTO handoff_entries (repository, issue_number, entry, version, updated_at)
+         VALUES (?, ?, ?, 1, ?)`
+      ).run(entry.repository, entry.issue_number, JSON.stringify(entry), now);
+      const stored = { ...entry, version: 1 };
+      this.#appendEvent(stored, null, event);
+      insertJobs(this.c, jobs, now);
+      return { created: true, entry: stored };
+    });
+  };
+  getEntry = async (key) => {
+    return this.#entryRow(key);
+  };
+  updateEntry = async (input) => {
+    const { entry, event, jobs, key, expected } = entryInput(input);
+    return this.c.write(() => {
+      const current = checkUpdatable(this.#entryRow(key), key, expected);
+      if (event.comment_id !== null) {
+        const seen = this.c.sql(
+          `SELECT version FROM handoff_entry_events
+           WHERE repository = ? AND issue_number = ? AND comment_id = ?`
+        ).get(key.repository, key.issueNumber, event.comment_id);
+        if (seen) throw commentSeen(key, event.comment_id, seen.version);
+      }
+      const now = this.c.nowIso();
+      const next = { ...entry, version: expected + 1 };
+      this.c.sql(
+        `UPDATE handoff_entries SET entry = ?, version = ?, updated_at = ?
+         WHERE repository = ? AND issue_number = ? AND version = ?`
+      ).run(JSON.stringify(entry), next.version, now, key.repository, key.issueNumber, expected);
+      this.#appendEvent(next, current.state, event);
+      insertJobs(this.c, jobs, now);
+      return next;
+    });
+  };
+  listEntryEvents = async (key) => {
+    const rows = this.c.sql(
+      `${ENTRY_EVENT_SELECT} WHERE e.repository = ? AND e.issue_number = ? ORDER BY e.version`
+    ).all(key.repository, key.issueNumber);
+    return rows.map(entryEventFromRow);
+  };
+  markEntryEventPosted = async (key) => {
+    const at3 = postedAtInput(key.at);
+    this.c.write(() => {
+      const event = this.c.sql(
+        `SELECT id FROM handoff_entry_events
+         WHERE repository = ? AND issue_number = ? AND version = ?`
+      ).get(key.repository, key.issueNumber, key.version);
+      if (!event) throw noEventAt(key);
+      this.c.sql(
+        "INSERT INTO handoff_entry_event_posts (event_id, posted_at) VALUES (?, ?) ON CONFLICT DO NOTHING"
+      ).run(event.id, at3);
+    });
+  };
+  listEntries = async (query = {}) => {
+    const rows = this.c.sql(
+      `SELECT repository, issue_number, entry, version FROM handoff_entries
+       WHERE (@repository IS NULL OR repository = @repository)
+         AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
+       ORDER BY repository, issue_number`
+    ).all({
+      repository: query.repository ?? null,
+      states: query.states ? JSON.stringify(query.states) : null
+    });
+    return rows.map(listedEntryFromRow);
+  };
+};
+
+// app/store/sqlite/evaluation-store.ts
+var SqliteEvaluationStore = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  appendEvaluation = async (input) => {
+    const evaluation = evaluationInput(input);
+    return this.c.write(() => {
+      const { id } = this.c.sql(
+        `INSERT INTO evaluations (repository, pull_number, head_sha, base_sha, merge_base_sha,
+           tree_sha, config_digest, run, outcome, status, at, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+      ).get(...evaluationParams(evaluation, this.c.nowIso()));
+      return { id, ...evaluation };
+    });
+  };
+  listEvaluations = async (query) => {
+    const rows = this.c.sql(
+      `SELECT ${EVALUATION_COLUMNS} FROM evaluations
+       WHERE repository = @repository AND pull_number = @pull_number
+         AND (@tree IS NULL OR tree_sha = @tree)
+         AND (@since IS NULL OR unixepoch(at, 'subsec') >= unixepoch(@since, 'subsec'))
+       ORDER BY id`
+    ).all(evaluationFilter(query));
+    return rows.map(evaluationFromRow);
+  };
+};
+
 // app/store/migrations.ts
 function appendOnly2(table, what) {
   return `
@@ -8648,6 +9165,8 @@ var MIGRATIONS = [
   }
 ];
 var LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+
+// app/store/sqlite/migrate.ts
 function migrate(db, location, now, migrations = MIGRATIONS) {
   const run = db.transaction(() => {
     db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -8679,523 +9198,6 @@ function migrate(db, location, now, migrations = MIGRATIONS) {
   });
   return run.immediate();
 }
-
-// app/store/sqlite/audit-log.ts
-var SqliteAuditLog = class {
-  constructor(c) {
-    this.c = c;
-  }
-  c;
-  appendAudit = async (input, options = {}) => {
-    const { entry, dedupeKey } = auditInput(input, options);
-    const once2 = this.c.appendOnce(
-      `INSERT INTO audit_log (kind, subject, decision, facts, at, recorded_at, dedupe_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      auditParams(entry, this.c.nowIso(), dedupeKey),
-      `SELECT ${AUDIT_COLUMNS} FROM audit_log`,
-      dedupeKey
-    );
-    return once2.row ? auditFromRow(once2.row) : { id: once2.id, ...entry };
-  };
-  listAudit = async (query = {}) => {
-    const limit = auditLimitInput(query.limit) ?? -1;
-    const order = query.order === "desc" ? "DESC" : "ASC";
-    const rows = this.c.sql(
-      `SELECT ${AUDIT_COLUMNS} FROM audit_log
-       WHERE (@subject IS NULL OR subject = @subject) AND (@kind IS NULL OR kind = @kind)
-       ORDER BY id ${order} LIMIT @limit`
-    ).all({ subject: query.subject ?? null, kind: query.kind ?? null, limit });
-    return rows.map(auditFromRow);
-  };
-};
-
-// app/store/sqlite/base-sighting-store.ts
-var SqliteBaseSightings = class {
-  constructor(c) {
-    this.c = c;
-  }
-  c;
-  listBaseSightings = async (query) => {
-    return this.c.sql(
-      `SELECT repository, pull_number, head_sha, base_ref, delivery_id, seen_at
-       FROM base_sightings WHERE repository = ? AND head_sha = ?
-       ORDER BY seen_at, pull_number, base_ref`
-    ).all(query.repository, query.headSha);
-  };
-};
-
-// app/store/sqlite/check-run-ledger.ts
-var SqliteCheckRunLedger = class {
-  constructor(c) {
-    this.c = c;
-  }
-  c;
-  beginCheckRunWrite = async (query) => {
-    this.c.write(
-      () => this.c.sql("UPDATE agate_check_runs SET known = 0 WHERE repository = ? AND head_sha = ?").run(query.repository, query.headSha)
-    );
-  };
-  recordCheckRun = async (entry) => {
-    const known = checkRunInput(entry);
-    this.c.write(
-      () => this.c.sql(
-        `INSERT INTO agate_check_runs (repository, head_sha, known, check_run, written_at)
-         VALUES (?, ?, 1, ?, ?)
-         ON CONFLICT (repository, head_sha) DO UPDATE SET
-           known = 1, check_run = excluded.check_run, written_at = excluded.written_at`
-      ).run(known.repository, known.head_sha, JSON.stringify(known.check), known.written_at)
-    );
-  };
-  knownCheckRun = async (query) => {
-    const row = this.c.sql(
-      "SELECT check_run FROM agate_check_runs WHERE repository = ? AND head_sha = ? AND known = 1"
-    ).get(query.repository, query.headSha);
-    return checkRunFromRow(row, query);
-  };
-};
-
-// app/store/sqlite/context.ts
-function sqliteContext(db, now, committed = () => {
-}) {
-  const statements = /* @__PURE__ */ new Map();
-  return {
-    db,
-    now,
-    sql(source) {
-      let statement = statements.get(source);
-      if (!statement) {
-        statement = db.prepare(source);
-        statements.set(source, statement);
-      }
-      return statement;
-    },
-    write: (fn) => {
-      const result = db.transaction(fn).immediate();
-      committed();
-      return result;
-    },
-    committed,
-    nowIso: () => now().toISOString(),
-    appendOnce(insert, values, select, dedupeKey) {
-      return this.write(() => {
-        const inserted = this.sql(`${insert} ${ON_DEDUPE_KEY}`).get(...values);
-        return inserted ?? { row: this.sql(`${select} WHERE dedupe_key = ?`).get(dedupeKey) };
-      });
-    }
-  };
-}
-
-// app/store/sqlite-group-commit.ts
-function sqliteGroupFlush(db, committed = () => {
-}) {
-  return (writes) => {
-    const outcomes = db.transaction(
-      () => writes.map((write) => {
-        if (!db.inTransaction) {
-          throw new Error("SQLite rolled back the batch's transaction; nothing was written");
-        }
-        try {
-          return { ok: true, value: db.transaction(write)() };
-        } catch (error) {
-          return { ok: false, error };
-        }
-      })
-    ).immediate();
-    committed();
-    return outcomes;
-  };
-}
-
-// app/store/sqlite/job-queue.ts
-var RUNNABLE2 = `(@kinds IS NULL OR j.kind IN (SELECT value FROM json_each(@kinds)))
-  AND (j.concurrency_key IS NULL OR NOT EXISTS (
-    SELECT 1 FROM jobs o
-    WHERE o.concurrency_key = j.concurrency_key AND o.id < j.id
-      AND o.status IN ('queued', 'running')))`;
-var RETRY_GIVES_UP_DEDUPE_KEY2 = `dedupe_key = CASE
-  WHEN NOT (@permanent OR attempts >= max_attempts) AND EXISTS (
-    SELECT 1 FROM jobs o WHERE o.dedupe_key = jobs.dedupe_key AND o.id <> jobs.id
-      AND ${holdsDedupeKey("o")})
-  THEN NULL ELSE dedupe_key END`;
-var JOB_FILTER2 = `(@status IS NULL OR status = @status)
-  AND (@delivery IS NULL OR delivery_id = @delivery)
-  AND (@kind IS NULL OR kind = @kind)
-  AND (@key IS NULL OR concurrency_key = @key)`;
-function older(a, b) {
-  if (!a || !b) return a ?? b;
-  return a.run_at < b.run_at || a.run_at === b.run_at && a.id < b.id ? a : b;
-}
-function insertJobId(c, job, deliveryId, now, dedupe2) {
-  return c.sql(
-    `INSERT INTO jobs (kind, payload, concurrency_key, delivery_id, status, attempts,
-         max_attempts, run_at, created_at, updated_at, dedupe_key, dedupe_until)
-       VALUES (@kind, @payload, @concurrency_key, @delivery_id, 'queued', 0,
-         @max_attempts, @run_at, @now, @now, @dedupe_key, @dedupe_until)
-       RETURNING id`
-  ).pluck().get(jobParams(job, deliveryId, now, dedupe2));
-}
-function insertJobs(c, jobs, now) {
-  for (const job of jobs) insertJobId(c, job, null, now);
-}
-var SqliteJobQueue = class {
-  constructor(c) {
-    this.c = c;
-  }
-  c;
-  enqueue = async (job, options = {}) => {
-    const { job: parsed, dedupe: dedupe2 } = enqueueInput(job, options);
-    return this.c.write(() => {
-      if (dedupe2.dedupeKey !== void 0) {
-        const holder = this.c.sql(`SELECT * FROM jobs j WHERE dedupe_key = ? AND ${holdsDedupeKey("j")}`).get(dedupe2.dedupeKey);
-        if (holder) return jobFromRow(holder);
-      }
-      const id = insertJobId(this.c, parsed, null, this.c.nowIso(), dedupe2);
-      return jobFromRow(this.c.sql("SELECT * FROM jobs WHERE id = ?").get(id));
-    });
-  };
-  claimJob = async (options) => {
-    const { workerId, leaseMs, kinds } = claimInput(options);
-    return this.c.write(() => {
-      const now = this.c.now();
-      const nowIso = now.toISOString();
-      this.c.sql(
-        `UPDATE jobs INDEXED BY jobs_leased
-         SET status = 'dead', lease_expires_at = NULL, updated_at = @now,
-           last_error = 'the lease of ' || lease_owner || ' expired on attempt ' || attempts ||
-             ' of ' || max_attempts || ' (the worker stopped or hung); last error: ' ||
-             coalesce(last_error, 'none')
-         WHERE status = 'running' AND lease_expires_at <= @now AND attempts >= max_attempts`
-      ).run({ now: nowIso });
-      const params = { now: nowIso, kinds: kinds ? JSON.stringify(kinds) : null };
-      const due = this.c.sql(`SELECT id, run_at FROM jobs j INDEXED BY jobs_queued
-         WHERE status = 'queued' AND run_at <= @now AND ${RUNNABLE2} ORDER BY run_at, id LIMIT 1`).get(params);
-      const expired = this.c.sql(`SELECT id, run_at FROM jobs j INDEXED BY jobs_leased
-         WHERE status = 'running' AND lease_expires_at <= @now AND ${RUNNABLE2}
-         ORDER BY run_at, id LIMIT 1`).get(params);
-      const pick = older(due, expired);
-      if (!pick) return null;
-      const row = this.c.sql(
-        `UPDATE jobs SET status = 'running', lease_owner = @worker, lease_expires_at = @expires,
-           attempts = attempts + 1, updated_at = @now
-         WHERE id = @id RETURNING *`
-      ).get({
-        id: pick.id,
-        worker: workerId,
-        expires: new Date(now.getTime() + leaseMs).toISOString(),
-        now: nowIso
-      });
-      return claimed2(row, workerId);
-    });
-  };
-  heartbeat = async (lease, leaseMs) => {
-    const held = leaseInput(lease);
-    const ms = leaseMsInput(leaseMs);
-    return this.c.write(() => {
-      const now = this.c.now();
-      const row = this.c.sql(
-        `UPDATE jobs SET lease_expires_at = @expires, updated_at = @now
-         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
-         RETURNING *`
-      ).get({
-        ...leaseParams(held),
-        expires: new Date(now.getTime() + ms).toISOString(),
-        now: now.toISOString()
-      });
-      if (!row) throw this.#leaseLost(held, "extend the lease of");
-      return jobFromRow(row);
-    });
-  };
-  completeJob = async (lease) => {
-    const held = leaseInput(lease);
-    return this.c.write(() => {
-      const row = this.c.sql(
-        `UPDATE jobs SET status = 'done', lease_expires_at = NULL, updated_at = @now
-         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
-         RETURNING *`
-      ).get({ ...leaseParams(held), now: this.c.nowIso() });
-      if (!row) throw this.#leaseLost(held, "complete");
-      return jobFromRow(row);
-    });
-  };
-  failJob = async (lease, error, options = {}) => {
-    const held = leaseInput(lease);
-    return this.c.write(() => {
-      const now = this.c.nowIso();
-      const row = this.c.sql(
-        `UPDATE jobs SET
-           status = CASE WHEN @permanent OR attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
-           run_at = CASE WHEN @permanent OR attempts >= max_attempts THEN run_at ELSE @retry_at END,
-           lease_owner = CASE WHEN @permanent OR attempts >= max_attempts
-             THEN lease_owner ELSE NULL END,
-           ${RETRY_GIVES_UP_DEDUPE_KEY2},
-           lease_expires_at = NULL, last_error = @error, updated_at = @now
-         WHERE id = @id AND status = 'running' AND lease_owner = @worker AND attempts = @attempt
-         RETURNING *`
-      ).get({
-        ...leaseParams(held),
-        permanent: options.permanent ? 1 : 0,
-        retry_at: instant2(options.retryAt ?? now),
-        error: String(error).slice(-MAX_ERROR_CHARS),
-        now
-      });
-      if (!row) throw this.#leaseLost(held, "fail");
-      return jobFromRow(row);
-    });
-  };
-  #leaseLost(lease, action) {
-    const row = this.c.sql("SELECT * FROM jobs WHERE id = ?").get(lease.jobId);
-    return leaseLost(lease, action, row);
-  }
-  getJob = async (id) => {
-    const row = this.c.sql("SELECT * FROM jobs WHERE id = ?").get(id);
-    return row ? jobFromRow(row) : null;
-  };
-  listJobs = async (query = {}) => {
-    const rows = this.c.sql(`SELECT * FROM jobs WHERE ${JOB_FILTER2} ORDER BY id`).all(jobFilter(query));
-    return rows.map(jobFromRow);
-  };
-  countJobs = async (query = {}) => {
-    const row = this.c.sql(`SELECT count(*) AS n FROM jobs WHERE ${JOB_FILTER2}`).get(jobFilter(query));
-    return row.n;
-  };
-};
-
-// app/store/sqlite/delivery-log.ts
-var SqliteDeliveryLog = class {
-  constructor(c) {
-    this.c = c;
-    this.#batch = new GroupCommit(sqliteGroupFlush(c.db, c.committed));
-  }
-  c;
-  /** Deliveries recorded together share one commit. */
-  #batch;
-  /** Writes already accepted, committed (or refused): before the database closes. */
-  drain() {
-    return this.#batch.drain();
-  }
-  recordDelivery = async (input) => {
-    const { delivery, payload, jobs, sightings } = parseDeliveryInput(input);
-    const c = this.c;
-    return this.#batch.submit(() => {
-      const existing = c.sql("SELECT payload_sha256 FROM deliveries WHERE id = ?").get(delivery.id);
-      if (existing) {
-        if (existing.payload_sha256 !== delivery.payload_sha256) {
-          return { status: "conflict", jobIds: [] };
-        }
-        const ids = c.sql("SELECT id FROM jobs WHERE delivery_id = ? ORDER BY id").pluck().all(delivery.id);
-        return { status: "duplicate", jobIds: ids };
-      }
-      const now = c.nowIso();
-      c.sql(
-        `INSERT INTO deliveries (id, event, action, payload_sha256, received_at, recorded_at,
-           repository)
-         VALUES (@id, @event, @action, @payload_sha256, @received_at, @recorded_at,
-           CASE WHEN json_valid(@payload)
-             AND json_type(@payload, '$.repository.full_name') = 'text'
-           THEN @payload ->> '$.repository.full_name' END)`
-      ).run({ ...delivery, payload, recorded_at: now });
-      c.sql("INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, ?)").run(
-        delivery.id,
-        payload
-      );
-      const jobIds = jobs.map((job) => insertJobId(c, job, delivery.id, now));
-      const sighted = c.sql(
-        `INSERT INTO base_sightings
-           (repository, head_sha, pull_number, base_ref, delivery_id, seen_at)
-         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
-      );
-      for (const seen of sightings) {
-        sighted.run(
-          seen.repository,
-          seen.head_sha,
-          seen.pull_number,
-          seen.base_ref,
-          delivery.id,
-          delivery.received_at
-        );
-      }
-      return { status: "new", jobIds };
-    });
-  };
-  getDelivery = async (id) => {
-    const row = this.c.sql(`${DELIVERY_SELECT} WHERE d.id = ?`).get(id);
-    return row ? storedDeliveryFromRow(id, row) : null;
-  };
-  getDeliveryRecord = async (id) => {
-    const row = this.c.sql(`${DELIVERY_RECORD_SELECT} WHERE d.id = ?`).get(id);
-    return row ? deliveryRecordFromRow(id, row) : null;
-  };
-  pruneDeliveryPayloads = async (options) => {
-    const { retentionMs, limit } = pruneInput(options);
-    return this.c.write(() => {
-      const now = this.c.now();
-      const pruned = this.c.sql(
-        `INSERT INTO delivery_payload_prunes (delivery_id, retention_ms, pruned_at)
-         SELECT d.id, @retention, @now
-         FROM delivery_payloads p INDEXED BY sqlite_autoindex_delivery_payloads_1
-         CROSS JOIN deliveries d ON d.id = p.delivery_id
-         WHERE d.recorded_at <= @cutoff
-           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.delivery_id = d.id
-             AND j.status IN ('queued', 'running'))
-         LIMIT @limit`
-      ).run({
-        retention: retentionMs,
-        now: now.toISOString(),
-        cutoff: new Date(now.getTime() - retentionMs).toISOString(),
-        limit
-      }).changes;
-      return { pruned, more: pruned === limit };
-    });
-  };
-};
-
-// app/store/sqlite/entry-mention-store.ts
-var MENTIONED2 = `SELECT issue_number FROM entry_mentions
-  WHERE repository = ? AND pull_number = ? ORDER BY issue_number`;
-var MENTIONING2 = `SELECT pull_number FROM entry_mentions
-  WHERE repository = ? AND issue_number = ? ORDER BY pull_number`;
-var SqliteEntryMentions = class {
-  constructor(c) {
-    this.c = c;
-  }
-  c;
-  replaceEntryMentions = async (input) => {
-    const { repository: repository3, pull_number, issues, jobs } = mentionsInput(input);
-    return this.c.write(() => {
-      const before = this.#numbers(MENTIONED2, repository3, pull_number);
-      this.c.sql("DELETE FROM entry_mentions WHERE repository = ? AND pull_number = ?").run(repository3, pull_number);
-      const insert = this.c.sql(
-        `INSERT INTO entry_mentions (repository, pull_number, issue_number) VALUES (?, ?, ?)
-         ON CONFLICT DO NOTHING`
-      );
-      for (const issue2 of issues) insert.run(repository3, pull_number, issue2);
-      insertJobs(this.c, jobs, this.c.nowIso());
-      return before;
-    });
-  };
-  /** The one column of numbers a query selects, in its order. */
-  #numbers(sql, ...values) {
-    return this.c.sql(sql).pluck().all(...values).map(Number);
-  }
-  listEntryMentions = async (query) => this.#numbers(MENTIONED2, query.repository, query.pullNumber);
-  listMentioningPullRequests = async (query) => this.#numbers(MENTIONING2, query.repository, query.issueNumber);
-};
-
-// app/store/sqlite/entry-store.ts
-var SqliteEntryStore = class {
-  constructor(c) {
-    this.c = c;
-  }
-  c;
-  #entryRow(key) {
-    const row = this.c.sql("SELECT entry, version FROM handoff_entries WHERE repository = ? AND issue_number = ?").get(key.repository, key.issueNumber);
-    return row ? entryFromRow(row, `${key.repository}#${key.issueNumber}`) : null;
-  }
-  #appendEvent(entry, from, event) {
-    this.c.sql(`${ENTRY_EVENT_INSERT} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...entryEventParams(entry, from, event, this.c.nowIso()));
-  }
-  createEntry = async (input) => {
-    const { entry, event, jobs, key } = entryInput(input);
-    return this.c.write(() => {
-      const existing = this.#entryRow(key);
-      if (existing) return { created: false, entry: existing };
-      const now = this.c.nowIso();
-      this.c.sql(
-        `INSERT INTO handoff_entries (repository, issue_number, entry, version, updated_at)
-         VALUES (?, ?, ?, 1, ?)`
-      ).run(entry.repository, entry.issue_number, JSON.stringify(entry), now);
-      const stored = { ...entry, version: 1 };
-      this.#appendEvent(stored, null, event);
-      insertJobs(this.c, jobs, now);
-      return { created: true, entry: stored };
-    });
-  };
-  getEntry = async (key) => {
-    return this.#entryRow(key);
-  };
-  updateEntry = async (input) => {
-    const { entry, event, jobs, key, expected } = entryInput(input);
-    return this.c.write(() => {
-      const current = checkUpdatable(this.#entryRow(key), key, expected);
-      if (event.comment_id !== null) {
-        const seen = this.c.sql(
-          `SELECT version FROM handoff_entry_events
-           WHERE repository = ? AND issue_number = ? AND comment_id = ?`
-        ).get(key.repository, key.issueNumber, event.comment_id);
-        if (seen) throw commentSeen(key, event.comment_id, seen.version);
-      }
-      const now = this.c.nowIso();
-      const next = { ...entry, version: expected + 1 };
-      this.c.sql(
-        `UPDATE handoff_entries SET entry = ?, version = ?, updated_at = ?
-         WHERE repository = ? AND issue_number = ? AND version = ?`
-      ).run(JSON.stringify(entry), next.version, now, key.repository, key.issueNumber, expected);
-      this.#appendEvent(next, current.state, event);
-      insertJobs(this.c, jobs, now);
-      return next;
-    });
-  };
-  listEntryEvents = async (key) => {
-    const rows = this.c.sql(
-      `${ENTRY_EVENT_SELECT} WHERE e.repository = ? AND e.issue_number = ? ORDER BY e.version`
-    ).all(key.repository, key.issueNumber);
-    return rows.map(entryEventFromRow);
-  };
-  markEntryEventPosted = async (key) => {
-    const at3 = postedAtInput(key.at);
-    this.c.write(() => {
-      const event = this.c.sql(
-        `SELECT id FROM handoff_entry_events
-         WHERE repository = ? AND issue_number = ? AND version = ?`
-      ).get(key.repository, key.issueNumber, key.version);
-      if (!event) throw noEventAt(key);
-      this.c.sql(
-        "INSERT INTO handoff_entry_event_posts (event_id, posted_at) VALUES (?, ?) ON CONFLICT DO NOTHING"
-      ).run(event.id, at3);
-    });
-  };
-  listEntries = async (query = {}) => {
-    const rows = this.c.sql(
-      `SELECT repository, issue_number, entry, version FROM handoff_entries
-       WHERE (@repository IS NULL OR repository = @repository)
-         AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
-       ORDER BY repository, issue_number`
-    ).all({
-      repository: query.repository ?? null,
-      states: query.states ? JSON.stringify(query.states) : null
-    });
-    return rows.map(listedEntryFromRow);
-  };
-};
-
-// app/store/sqlite/evaluation-store.ts
-var SqliteEvaluationStore = class {
-  constructor(c) {
-    this.c = c;
-  }
-  c;
-  appendEvaluation = async (input) => {
-    const evaluation = evaluationInput(input);
-    return this.c.write(() => {
-      const { id } = this.c.sql(
-        `INSERT INTO evaluations (repository, pull_number, head_sha, base_sha, merge_base_sha,
-           tree_sha, config_digest, run, outcome, status, at, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
-      ).get(...evaluationParams(evaluation, this.c.nowIso()));
-      return { id, ...evaluation };
-    });
-  };
-  listEvaluations = async (query) => {
-    const rows = this.c.sql(
-      `SELECT ${EVALUATION_COLUMNS} FROM evaluations
-       WHERE repository = @repository AND pull_number = @pull_number
-         AND (@tree IS NULL OR tree_sha = @tree)
-         AND (@since IS NULL OR unixepoch(at, 'subsec') >= unixepoch(@since, 'subsec'))
-       ORDER BY id`
-    ).all(evaluationFilter(query));
-    return rows.map(evaluationFromRow);
-  };
-};
 
 // app/store/sqlite/observation-store.ts
 var SqliteObservationStore = class {
