@@ -117,7 +117,7 @@ export const headObservationSchema = z.strictObject({
   base_ref: z.string().min(1),
   /**
    * The commit the base was at, kept for the pull request's newest head only (head_observations
-   * keeps the branch); null: not known where it was seen (a hold after a failed pass).
+   * keeps the branch); null: not known where it was seen (a row the migration carried over).
    */
   base_sha: gitShaSchema.nullable(),
   observed_at: isoDateTimeSchema,

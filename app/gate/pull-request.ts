@@ -145,7 +145,11 @@ async function holdOnError(
     const reason = error instanceof Error ? error.message : String(error);
     const held = { repository: pr.repository, number: pr.number, head_sha: pr.head_sha };
     await apply(
-      errorHold({ ...held, base_ref: pr.base_ref, existing }, reason, now().toISOString()),
+      errorHold(
+        { ...held, base_ref: pr.base_ref, base_sha: pr.base_sha, existing },
+        reason,
+        now().toISOString(),
+      ),
     );
   } catch {
     // GitHub is what fails; the job's retry will try again.

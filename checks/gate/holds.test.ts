@@ -24,11 +24,17 @@ describe("holds: the head's check back in progress, as effects", () => {
 
   it("a failed pass: the head recorded as seen first, then the check in progress with the reason fenced", () => {
     const reason = "boom ```\n@everyone <b>x</b>";
-    const effects = errorHold({ ...held, base_ref: "main" }, reason, "2026-12-02T10:00:00.000Z");
+    const base = "b".repeat(40);
+    const effects = errorHold(
+      { ...held, base_ref: "main", base_sha: base },
+      reason,
+      "2026-12-02T10:00:00.000Z",
+    );
     expect(phaseKinds(effects)).toEqual({ first: ["observe"], github: ["check"], after: [] });
     expect(effects.first[0]).toMatchObject({
       stale: null,
-      head: { head_sha: HEAD, base_ref: "main", pull_number: 7 },
+      // The base commit the hold's live read saw: the evaluator job's stale check needs it.
+      head: { head_sha: HEAD, base_ref: "main", base_sha: base, pull_number: 7 },
     });
     const check = effects.github[0];
     if (check?.kind !== "check") throw new Error("the hold writes the check");

@@ -38,7 +38,7 @@ export function retargetHold(
  * retries lists the check this writes instead of making another.
  */
 export function errorHold(
-  held: HeldHead & { base_ref: string },
+  held: HeldHead & { base_ref: string; base_sha: string },
   reason: string,
   at: string,
 ): PhasedEffects {
@@ -47,8 +47,9 @@ export function errorHold(
     head_sha: held.head_sha,
     pull_number: held.number,
     base_ref: held.base_ref,
-    // The failed pass read no base commit: the evaluator job compares the branch alone then.
-    base_sha: null,
+    // From the live read that put the hold in place: a null here would overwrite the base commit
+    // seen last, and an evaluator job queued for an older one would ask the model after all.
+    base_sha: held.base_sha,
     observed_at: at,
   };
   const check = inProgress(

@@ -94,7 +94,7 @@ function observationStoreContract(
       expect(await store.newestHead(PR)).toEqual(main(SHA_C));
       expect(await store.newestHead({ ...PR, pullNumber: 13 })).toEqual(main(SHA_B));
       // The base branch moved on under the same head: the newest keeps the base commit seen last,
-      // and an unknown one (a hold after a failed pass) as null.
+      // and an unknown one (as rows the migration carried over have) as null.
       await seen(SHA_C, 12, "2025-01-01T14:00:00.000Z", "main", SHA_A);
       expect(await store.newestHead(PR)).toEqual({ ...main(SHA_C), base_sha: SHA_A });
       await seen(SHA_C, 12, "2025-01-01T15:00:00.000Z", "main", null);
