@@ -5894,7 +5894,7 @@ var headObservationSchema = z20.strictObject({
   base_ref: z20.string().min(1),
   /**
    * The commit the base was at, kept for the pull request's newest head only (head_observations
-   * keeps the branch); null: not known where it was seen (a hold after a failed pass).
+   * keeps the branch); null: not known where it was seen (a row the migration carried over).
    */
   base_sha: gitShaSchema.nullable(),
   observed_at: isoDateTimeSchema
@@ -14677,8 +14677,9 @@ function errorHold(held, reason, at3) {
     head_sha: held.head_sha,
     pull_number: held.number,
     base_ref: held.base_ref,
-    // The failed pass read no base commit: the evaluator job compares the branch alone then.
-    base_sha: null,
+    // From the live read that put the hold in place: a null here would overwrite the base commit
+    // seen last, and an evaluator job queued for an older one would ask the model after all.
+    base_sha: held.base_sha,
     observed_at: at3
   };
   const check = inProgress(
@@ -15231,7 +15232,11 @@ async function holdOnError(github, checks, apply2, number, error, now) {
     const reason = error instanceof Error ? error.message : String(error);
     const held = { repository: pr.repository, number: pr.number, head_sha: pr.head_sha };
     await apply2(
-      errorHold({ ...held, base_ref: pr.base_ref, existing }, reason, now().toISOString())
+      errorHold(
+        { ...held, base_ref: pr.base_ref, base_sha: pr.base_sha, existing },
+        reason,
+        now().toISOString()
+      )
     );
   } catch {
   }
