@@ -2,6 +2,8 @@
  * Versioned SQLite migrations. Append new ones at the end; never edit an applied one (its name
  * is checked on every open, so an edited or reordered list is caught). sqlite/migrate.ts runs them.
  */
+import { DatabaseTooNewError, MigrationMismatchError } from "./errors.js";
+
 export interface Migration {
   version: number;
   name: string;
@@ -538,6 +540,28 @@ export interface MigrationOutcome {
   from: number;
   to: number;
   applied: number[];
+}
+
+/**
+ * The version a database is at, from its schema_migrations rows (oldest first), checked against
+ * the list both backends run: a database newer than this agate, or one whose applied names differ
+ * (an edited or reordered list), is refused before anything runs.
+ */
+export function appliedVersion(
+  location: string,
+  applied: readonly { version: number; name: string }[],
+  migrations: readonly Migration[],
+): number {
+  const newest = migrations.at(-1)?.version ?? 0;
+  const from = applied.at(-1)?.version ?? 0;
+  if (from > newest) throw new DatabaseTooNewError(location, from, newest);
+  for (const row of applied) {
+    const known = migrations.find((m) => m.version === row.version);
+    if (known?.name !== row.name) {
+      throw new MigrationMismatchError(location, row.version, row.name, known?.name ?? "(none)");
+    }
+  }
+  return from;
 }
 
 /** The list must be 1, 2, 3, …: a gap or a duplicate is a merge mistake, caught by a test. */

@@ -86,6 +86,21 @@ const sameTreeAgain = (repo: string, branch: string) =>
     author: "codex[bot]",
   });
 
+/** The agent moves its branch to `sha` through the refs API, as a force-push does. */
+async function forcePush(repo: string, branch: string, sha: string) {
+  const writer = tokenClient(
+    gate.sim,
+    gate.sim.createToken({ permissions: { contents: "write" }, actor: "codex[bot]" }),
+  );
+  await writer.rest.git.updateRef({
+    owner: gate.sim.owner,
+    repo,
+    ref: `heads/${branch}`,
+    sha,
+    force: true,
+  });
+}
+
 describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
   it("a failing command means no evaluator request at all", async () => {
     const repo = "eval-fail";
@@ -390,17 +405,7 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
       files: { ...answer, ...backdoor },
       author: "codex[bot]",
     });
-    const writer = tokenClient(
-      gate.sim,
-      gate.sim.createToken({ permissions: { contents: "write" }, actor: "codex[bot]" }),
-    );
-    await writer.rest.git.updateRef({
-      owner: gate.sim.owner,
-      repo,
-      ref: `heads/${branch}`,
-      sha: second,
-      force: true,
-    });
+    await forcePush(repo, branch, second);
     await gate.processDeliveries();
     llm.script({
       verdict: {
@@ -620,17 +625,7 @@ describe("the evaluator in the gate, end to end", { timeout: 120_000 }, () => {
 
     // The agent force-pushes its branch back to the first head, which a pass saw before the one
     // that asked about the second: the pull request's head is the first again.
-    const writer = tokenClient(
-      gate.sim,
-      gate.sim.createToken({ permissions: { contents: "write" }, actor: "codex[bot]" }),
-    );
-    await writer.rest.git.updateRef({
-      owner: gate.sim.owner,
-      repo,
-      ref: `heads/${branch}`,
-      sha: head,
-      force: true,
-    });
+    await forcePush(repo, branch, head);
     await gate.processDeliveries();
     const key = { repository: `${gate.sim.owner}/${repo}`, pullNumber: number };
     expect(await gate.store.newestHead(key)).toEqual({

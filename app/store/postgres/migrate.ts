@@ -1,7 +1,6 @@
 /** Brings a PostgreSQL schema up to the newest of POSTGRES_MIGRATIONS (./migrations.ts). */
 import type pg from "pg";
-import { DatabaseTooNewError, MigrationMismatchError } from "../errors.js";
-import type { Migration, MigrationOutcome } from "../migrations.js";
+import { appliedVersion, type Migration, type MigrationOutcome } from "../migrations.js";
 import { POSTGRES_MIGRATIONS } from "./migrations.js";
 
 /** Any constant pair: serialises migrations of one schema across processes and replicas. */
@@ -34,15 +33,7 @@ export async function migratePostgres(
         "SELECT version, name FROM schema_migrations ORDER BY version",
       )
     ).rows;
-    const newest = migrations.at(-1)?.version ?? 0;
-    const from = applied.at(-1)?.version ?? 0;
-    if (from > newest) throw new DatabaseTooNewError(location, from, newest);
-    for (const row of applied) {
-      const known = migrations.find((m) => m.version === row.version);
-      if (known?.name !== row.name) {
-        throw new MigrationMismatchError(location, row.version, row.name, known?.name ?? "(none)");
-      }
-    }
+    const from = appliedVersion(location, applied, migrations);
     const done: number[] = [];
     for (const migration of migrations) {
       if (migration.version <= from) continue;

@@ -1,7 +1,11 @@
 /** Brings a SQLite file up to the newest of MIGRATIONS (../migrations.ts). */
 import type BetterSqlite3 from "better-sqlite3";
-import { DatabaseTooNewError, MigrationMismatchError } from "../errors.js";
-import { MIGRATIONS, type Migration, type MigrationOutcome } from "../migrations.js";
+import {
+  appliedVersion,
+  MIGRATIONS,
+  type Migration,
+  type MigrationOutcome,
+} from "../migrations.js";
 
 /**
  * Brings the database up to LATEST_SCHEMA_VERSION in one immediate transaction. The write lock
@@ -23,15 +27,7 @@ export function migrate(
     const applied = db
       .prepare("SELECT version, name FROM schema_migrations ORDER BY version")
       .all() as { version: number; name: string }[];
-    const newest = migrations.at(-1)?.version ?? 0;
-    const from = applied.at(-1)?.version ?? 0;
-    if (from > newest) throw new DatabaseTooNewError(location, from, newest);
-    for (const row of applied) {
-      const known = migrations.find((m) => m.version === row.version);
-      if (known?.name !== row.name) {
-        throw new MigrationMismatchError(location, row.version, row.name, known?.name ?? "(none)");
-      }
-    }
+    const from = appliedVersion(location, applied, migrations);
     const insert = db.prepare(
       "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
     );
