@@ -9,11 +9,10 @@
  * user (the commands user made through its sudo), not as root.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { makeRepo } from "../test/support/git-repo.js";
+import { loadavg } from "node:os";
+import { resolve } from "node:path";
 import { giveTo, type RunnerUser, runnerUser, spawnAs } from "../test/support/runner-users.js";
+import { actionEnv, median, repoWith } from "./bench-action-fixture.js";
 
 const [a, b, roundsArg] = process.argv.slice(2);
 if (!a || !b) throw new Error("usage: bench-action-ab.ts <bundle A> <bundle B> [rounds]");
@@ -32,30 +31,9 @@ interface Run {
 }
 
 async function once(bundle: string): Promise<Run> {
-  const repo = makeRepo("agate-ab-");
-  const sha = repo.commit({
-    ".github/agate.yml": `version: 1\ncommands:\n${COMMANDS.map((run, i) => `  - name: c${i}\n    run: ${JSON.stringify(run)}\n`).join("")}`,
-  });
-  const temp = mkdtempSync(join(tmpdir(), "agate-ab-temp-"));
-  const event = join(temp, "event.json");
-  writeFileSync(
-    event,
-    JSON.stringify({
-      pull_request: { number: 1, head: { sha, ref: "agent" }, base: { sha, ref: "main" } },
-      repository: { full_name: "bench/repo", default_branch: "main" },
-    }),
-  );
-  writeFileSync(join(temp, "output"), "");
-  const env = {
-    PATH: process.env.PATH ?? "",
-    GITHUB_EVENT_NAME: "pull_request",
-    GITHUB_EVENT_PATH: event,
-    GITHUB_REPOSITORY: "bench/repo",
-    GITHUB_OUTPUT: join(temp, "output"),
-    "INPUT_WORKING-DIRECTORY": repo.dir,
-    RUNNER_TEMP: temp,
-    AGATE_TIMINGS: "1",
-  };
+  const repo = repoWith(COMMANDS);
+  const { temp } = repo;
+  const env = actionEnv(repo.dir, temp, repo.sha);
   const start = performance.now();
   if (runAs) giveTo(runAs, repo.dir, temp);
   const args = ["-f", "agate-cpu %U %S", NODE, resolve(bundle)];
@@ -70,7 +48,6 @@ async function once(bundle: string): Promise<Run> {
   const code = await new Promise<number | null>((done) => child.once("close", done));
   const wall = performance.now() - start;
   repo.remove();
-  rmSync(temp, { recursive: true, force: true });
   if (code !== 0) throw new Error(`${bundle} exited ${code}: ${stderr}`);
   const marks = JSON.parse(
     stderr
@@ -86,8 +63,6 @@ async function once(bundle: string): Promise<Run> {
   };
 }
 
-const median = (values: number[]) =>
-  [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? Number.NaN;
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(1))

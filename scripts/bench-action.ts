@@ -18,11 +18,11 @@
  * (default 10). BENCH_STREAM_MIB: size of part 2 (default 1024).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { makeRepo } from "../test/support/git-repo.js";
+import { readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { resolve } from "node:path";
 import { giveTo, type RunnerUser, runnerUser, spawnAs } from "../test/support/runner-users.js";
+import { actionEnv, median, repoWith } from "./bench-action-fixture.js";
 
 const BUNDLE = process.env.AGATE_BENCH_BUNDLE
   ? resolve(process.env.AGATE_BENCH_BUNDLE)
@@ -36,53 +36,6 @@ const TARGET_RSS_MIB = 64;
 /** The node that runs the bundle: this one, or BENCH_NODE (the Action runs on Node 24). */
 const NODE = process.env.BENCH_NODE ? resolve(process.env.BENCH_NODE) : process.execPath;
 const SHARED_ALLOWED = "evidence:\n  isolation: shared-allowed\n";
-
-function repoWith(commands: string[], extra = "") {
-  const repo = makeRepo("agate-bench-");
-  const sha = repo.commit({
-    ".github/agate.yml": `version: 1\ncommands:\n${commands.map((run, i) => `  - name: c${i}\n    run: ${JSON.stringify(run)}\n`).join("")}${extra}`,
-  });
-  // The runner's own directory, outside the work tree (the commands user never gets it).
-  const temp = mkdtempSync(join(tmpdir(), "agate-bench-temp-"));
-  return {
-    ...repo,
-    sha,
-    temp,
-    remove() {
-      repo.remove();
-      rmSync(temp, { recursive: true, force: true });
-    },
-  };
-}
-
-/** The Action's usual case: a pull_request event whose base commit holds the config. */
-function actionEnv(dir: string, temp: string, sha: string): Record<string, string> {
-  const output = join(temp, "bench-output");
-  writeFileSync(output, "");
-  const event = join(temp, "bench-event.json");
-  writeFileSync(
-    event,
-    JSON.stringify({
-      pull_request: { number: 1, head: { sha, ref: "agent" }, base: { sha, ref: "main" } },
-      repository: { full_name: "bench/repo", default_branch: "main" },
-    }),
-  );
-  return {
-    PATH: process.env.PATH ?? "",
-    GITHUB_EVENT_NAME: "pull_request",
-    GITHUB_EVENT_PATH: event,
-    GITHUB_REPOSITORY: "bench/repo",
-    GITHUB_OUTPUT: output,
-    "INPUT_WORKING-DIRECTORY": dir,
-    RUNNER_TEMP: temp,
-    AGATE_TIMINGS: "1",
-  };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 function time<T>(run: () => T): [number, T] {
   const start = performance.now();
