@@ -24,13 +24,25 @@ describe("the commands user", () => {
     mkdirSync(temp);
     for (const agateEnv of [{ RUNNER_TEMP: temp }, { HOME: work }]) {
       expect(() =>
-        isolatedUser({ access: { kind: "root" }, workTree: work, env: {}, agateEnv }),
+        isolatedUser({
+          access: { kind: "root" },
+          workTree: work,
+          env: {},
+          agateEnv,
+          submodules: [],
+        }),
       ).toThrow(
         /holds .*, which must stay agate's; check out the repository in a directory of its own/,
       );
     }
     expect(() =>
-      isolatedUser({ access: { kind: "root" }, workTree: "/", env: {}, agateEnv: {} }),
+      isolatedUser({
+        access: { kind: "root" },
+        workTree: "/",
+        env: {},
+        agateEnv: {},
+        submodules: [],
+      }),
     ).toThrow(/the work tree \/ holds/);
   });
 });

@@ -1,10 +1,11 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { lstatSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { constants, userInfo } from "node:os";
-import { dirname, join, resolve, sep } from "node:path";
+import { dirname, resolve, sep } from "node:path";
 import type { Isolation } from "../schemas/command-record.js";
 import { systemExecutable } from "./git/executables.js";
+import { type GitGuard, gitGuardBreach, gitGuardOf } from "./git-guard.js";
 import { ISOLATION_SCRIPT } from "./isolation-script.js";
 import { COMMAND_STDIO, type CommandLauncher, processGroupLauncher } from "./process-group.js";
 import { type RootHelper, startRootHelper } from "./root-helper.js";
@@ -117,7 +118,7 @@ export interface IsolatedUserOptions {
    * The tested tree's submodules (paths relative to the work tree): git enters each one's .git
    * in the job's next git command (`git status` recurses), so each is guarded as the top one is.
    */
-  submodules?: readonly string[];
+  submodules: readonly string[];
 }
 
 /**
@@ -189,7 +190,7 @@ export function isolatedUser(options: IsolatedUserOptions): CommandsIsolation {
         tree,
         treeOwner,
         ids4,
-        gitDirs: gitDirsOf(tree, options.submodules ?? []),
+        gitGuard: gitGuardOf(tree, options.submodules),
       }),
       record: { mode: "user", user: name, uid: user.uid, reason: null, swept: "user" },
       finish,
@@ -214,7 +215,7 @@ function userLauncher(
     treeOwner: string;
     ids4: string[];
     /** Each .git git would enter (the top one's path ""), and which file it was. */
-    gitDirs: ReadonlyMap<string, string>;
+    gitGuard: GitGuard;
   },
 ): CommandLauncher {
   const [uid = "", gid = "", agateUid = ""] = at.ids4;
@@ -234,15 +235,11 @@ function userLauncher(
       const limit = String(Math.max(1, Math.ceil(limitMs)));
       await root.run("reclaim", [at.user.name, ...at.ids4, at.tree, limit, at.treeOwner]);
       mark("handover");
-      // The commands own the directories around each .git, so they can rename one and put their
-      // own there (hooks, core.fsmonitor; a submodule's .git file pointing at a git dir of
-      // theirs) for the runner's user to run in the job's next git command, which enters every
-      // submodule. Each must be the file it was (or stay absent: an empty submodule made live).
-      for (const [path, was] of at.gitDirs) {
-        if (identityOf(gitPathOf(at.tree, path)) === was) continue;
-        const which = path === "" ? "the work tree's .git" : `the .git of submodule ${path}`;
+      // A .git the commands replaced or made is obeyed by the runner's next git (git-guard.ts).
+      const breach = gitGuardBreach(at.tree, at.gitGuard);
+      if (breach) {
         throw new Error(
-          `agate: the commands replaced ${which}, which the runner's next git command would obey; no record is made. Commands may not write .git: build in a directory of their own`,
+          `agate: the commands ${breach}, which the runner's next git command would obey; no record is made. Commands may not write .git: build in a directory of their own`,
         );
       }
       return true;
@@ -399,21 +396,4 @@ function refuseWorkTree(tree: string, env: NodeJS.ProcessEnv): void {
       `the work tree ${tree} holds ${held ?? "the whole file system"}, which must stay agate's; check out the repository in a directory of its own`,
     );
   }
-}
-
-/** The identity of the top .git and of each submodule's, by path ("" for the top). */
-function gitDirsOf(tree: string, submodules: readonly string[]): Map<string, string> {
-  return new Map(["", ...submodules].map((path) => [path, identityOf(gitPathOf(tree, path))]));
-}
-
-/** A submodule's .git: its path is git's bytes (the shadow keeps them as latin1 text). */
-const gitPathOf = (tree: string, path: string) =>
-  path === ""
-    ? join(tree, ".git")
-    : Buffer.concat([Buffer.from(`${tree}/`), Buffer.from(path, "latin1"), Buffer.from("/.git")]);
-
-/** Which file a path is (device and inode, not followed), or that there is none. */
-function identityOf(path: string | Buffer): string {
-  const stat = lstatSync(path, { throwIfNoEntry: false });
-  return stat ? `${stat.dev}:${stat.ino}:${stat.isDirectory() ? "d" : "f"}` : "absent";
 }

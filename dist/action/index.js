@@ -7,5 +7,5 @@ import "./chunks/chunk-FBXJFVTN.js";
 
 // action/index.ts
 external_exports.config({ jitless: true });
-var { run } = await import("./chunks/main-D7BFDFU3.js");
+var { run } = await import("./chunks/main-ZC5RTWSJ.js");
 await run();

@@ -28387,6 +28387,70 @@ var init_snapshot = __esm({
   }
 });
 
+// action/git-guard.ts
+import { lstatSync as lstatSync2, readdirSync as readdirSync2 } from "node:fs";
+function gitGuardOf(tree, submodules) {
+  const paths2 = /* @__PURE__ */ new Set(["", ...submodules]);
+  for (const submodule of submodules) {
+    for (const nested of nestedGitDirs(tree, submodule)) paths2.add(nested);
+  }
+  return {
+    identities: new Map([...paths2].map((path) => [path, identityOf(gitPathOf(tree, path))])),
+    submodules
+  };
+}
+function gitGuardBreach(tree, guard) {
+  for (const [path, was] of guard.identities) {
+    if (identityOf(gitPathOf(tree, path)) === was) continue;
+    return path === "" ? "replaced the work tree's .git" : `replaced the .git of submodule ${path}`;
+  }
+  for (const submodule of guard.submodules) {
+    let nested;
+    try {
+      nested = nestedGitDirs(tree, submodule);
+    } catch (error2) {
+      return `left submodule ${submodule} unreadable (${error2.message})`;
+    }
+    const made = nested.find((path) => !guard.identities.has(path));
+    if (made !== void 0) return `made a .git at ${made} inside submodule ${submodule}`;
+  }
+  return null;
+}
+function nestedGitDirs(tree, submodule) {
+  const found2 = [];
+  const walk = (dir) => {
+    let entries;
+    try {
+      entries = readdirSync2(absolute(tree, dir), { withFileTypes: true, encoding: "buffer" });
+    } catch (error2) {
+      if (error2.code === "ENOENT") return;
+      throw new Error(`cannot read ${dir} to look for a .git: ${error2.message}`);
+    }
+    for (const entry of entries) {
+      const name = entry.name.toString("latin1");
+      if (name === ".git") {
+        if (dir !== submodule) found2.push(dir);
+      } else if (entry.isDirectory()) {
+        walk(`${dir}/${name}`);
+      }
+    }
+  };
+  walk(submodule);
+  return found2;
+}
+function identityOf(path) {
+  const stat = lstatSync2(path, { throwIfNoEntry: false });
+  return stat ? `${stat.dev}:${stat.ino}:${stat.isDirectory() ? "d" : "f"}` : "absent";
+}
+var absolute, gitPathOf;
+var init_git_guard = __esm({
+  "action/git-guard.ts"() {
+    "use strict";
+    absolute = (tree, path) => path === "" ? Buffer.from(tree) : Buffer.concat([Buffer.from(`${tree}/`), Buffer.from(path, "latin1")]);
+    gitPathOf = (tree, path) => Buffer.concat([absolute(tree, path), Buffer.from("/.git")]);
+  }
+});
+
 // action/isolation-script.ts
 var ISOLATION_SCRIPT;
 var init_isolation_script = __esm({
@@ -28629,7 +28693,7 @@ if [ "$#" -gt 0 ] && [ "$1" = serve ]; then serve; else main "$@" </dev/null; fi
 
 // action/process-group.ts
 import { spawn } from "node:child_process";
-import { readdirSync as readdirSync2, readFileSync as readFileSync2 } from "node:fs";
+import { readdirSync as readdirSync3, readFileSync as readFileSync2 } from "node:fs";
 function procState(pid) {
   let stat;
   try {
@@ -28665,7 +28729,7 @@ function livingMembers(pgid) {
   }
   let entries;
   try {
-    entries = readdirSync2("/proc");
+    entries = readdirSync3("/proc");
   } catch {
     return 1;
   }
@@ -28795,9 +28859,9 @@ var init_timings = __esm({
 // action/isolation.ts
 import { execFileSync as execFileSync2, spawn as spawn3, spawnSync } from "node:child_process";
 import { createHash as createHash4 } from "node:crypto";
-import { lstatSync as lstatSync2, realpathSync as realpathSync3, statSync as statSync4 } from "node:fs";
+import { realpathSync as realpathSync3, statSync as statSync4 } from "node:fs";
 import { constants as constants3, userInfo } from "node:os";
-import { dirname as dirname3, join as join4, resolve as resolve3, sep as sep2 } from "node:path";
+import { dirname as dirname3, resolve as resolve3, sep as sep2 } from "node:path";
 function sharedIsolation(reason) {
   return {
     launcher: processGroupLauncher(),
@@ -28905,7 +28969,7 @@ function isolatedUser(options) {
         tree,
         treeOwner,
         ids4,
-        gitDirs: gitDirsOf(tree, options.submodules ?? [])
+        gitGuard: gitGuardOf(tree, options.submodules)
       }),
       record: { mode: "user", user: name, uid: user.uid, reason: null, swept: "user" },
       finish
@@ -28931,11 +28995,10 @@ function userLauncher(start, root2, at3) {
       const limit = String(Math.max(1, Math.ceil(limitMs)));
       await root2.run("reclaim", [at3.user.name, ...at3.ids4, at3.tree, limit, at3.treeOwner]);
       mark("handover");
-      for (const [path, was] of at3.gitDirs) {
-        if (identityOf(gitPathOf(at3.tree, path)) === was) continue;
-        const which = path === "" ? "the work tree's .git" : `the .git of submodule ${path}`;
+      const breach = gitGuardBreach(at3.tree, at3.gitGuard);
+      if (breach) {
         throw new Error(
-          `agate: the commands replaced ${which}, which the runner's next git command would obey; no record is made. Commands may not write .git: build in a directory of their own`
+          `agate: the commands ${breach}, which the runner's next git command would obey; no record is made. Commands may not write .git: build in a directory of their own`
         );
       }
       return true;
@@ -29042,25 +29105,18 @@ function refuseWorkTree(tree, env) {
     );
   }
 }
-function gitDirsOf(tree, submodules) {
-  return new Map(["", ...submodules].map((path) => [path, identityOf(gitPathOf(tree, path))]));
-}
-function identityOf(path) {
-  const stat = lstatSync2(path, { throwIfNoEntry: false });
-  return stat ? `${stat.dev}:${stat.ino}:${stat.isDirectory() ? "d" : "f"}` : "absent";
-}
-var access, ROOT_ENV, FINISH_SWEEP_MS, gitPathOf;
+var access, ROOT_ENV, FINISH_SWEEP_MS;
 var init_isolation2 = __esm({
   "action/isolation.ts"() {
     "use strict";
     init_executables();
+    init_git_guard();
     init_isolation_script();
     init_process_group();
     init_root_helper();
     init_timings();
     ROOT_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
     FINISH_SWEEP_MS = 1e4;
-    gitPathOf = (tree, path) => path === "" ? join4(tree, ".git") : Buffer.concat([Buffer.from(`${tree}/`), Buffer.from(path, "latin1"), Buffer.from("/.git")]);
   }
 });
 
@@ -29258,7 +29314,7 @@ var init_run_command = __esm({
 });
 
 // action/required-commands.ts
-import { join as join5 } from "node:path";
+import { join as join4 } from "node:path";
 async function parseBaseConfig(text, path, sha, options) {
   try {
     return await loadConfig(text, path, {
@@ -29285,7 +29341,7 @@ async function runRequiredCommands(options) {
   const { shadow, state: before } = createShadowGitWithState({
     cwd,
     sha: commit.sha,
-    gitDir: join5(options.stateDir, "shadow-git")
+    gitDir: join4(options.stateDir, "shadow-git")
   });
   mark("snapshot");
   const env = commandEnvironment(options.env);
@@ -31601,7 +31657,7 @@ The author waits on this entry (${CLI_PACKAGE} entry status --wait${renewals > 0
 // action/cli/handoff.ts
 import { existsSync as existsSync3, mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, readFileSync as readFileSync3, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import { dirname as dirname4, isAbsolute as isAbsolute2, join as join6, posix, resolve as resolve4 } from "node:path";
+import { dirname as dirname4, isAbsolute as isAbsolute2, join as join5, posix, resolve as resolve4 } from "node:path";
 function writeHandoff(options) {
   const root2 = git(options.cwd, ["rev-parse", "--show-toplevel"]).trim();
   const warnings = [];
@@ -31613,7 +31669,7 @@ function writeHandoff(options) {
     }
   })();
   const path = handoffPath(root2, baseSha, options.path);
-  const file2 = join6(root2, path);
+  const file2 = join5(root2, path);
   const existing = existsSync3(file2) ? readExisting(readFileSync3(file2, "utf8"), path) : null;
   const branch = gitMaybe(root2, ["symbolic-ref", "--quiet", "--short", "HEAD"])?.trim();
   if (!branch) {
@@ -31688,12 +31744,12 @@ function recordedLastCommand(root2, options, kept2, warnings) {
 }
 function readWorkTree(root2, baseSha, path) {
   const head = gitMaybe(root2, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])?.trim();
-  const scratch = mkdtempSync2(join6(tmpdir2(), "agate-handoff-"));
+  const scratch = mkdtempSync2(join5(tmpdir2(), "agate-handoff-"));
   try {
     const shadow = createShadowGit({
       cwd: root2,
       sha: head ?? baseSha,
-      gitDir: join6(scratch, "git"),
+      gitDir: join5(scratch, "git"),
       index: "as-is"
     });
     refreshIndex(shadow);
@@ -31714,7 +31770,7 @@ ${marker}
 function codeTree(shadow, handoff3, head) {
   const run2 = (args) => gitShadow(shadow, args);
   try {
-    if (!existsSync3(join6(shadow.gitDir, "index")) && head) run2(["read-tree", head]);
+    if (!existsSync3(join5(shadow.gitDir, "index")) && head) run2(["read-tree", head]);
     run2(["add", "--all", "--", "."]);
     run2(["rm", "--cached", "--quiet", "--ignore-unmatch", "--", handoff3]);
     return run2(["write-tree"]).trim();
@@ -31783,7 +31839,7 @@ Fix these lines, or delete the file and run \`${AGATE_CLI} handoff\` again with 
   return { text, front: parsed.front, body: parsed.body };
 }
 function readRecord(root2, cwd, flag) {
-  const file2 = flag ? resolve4(cwd, flag) : join6(localStateDir(root2), RECORD_FILE_NAME);
+  const file2 = flag ? resolve4(cwd, flag) : join5(localStateDir(root2), RECORD_FILE_NAME);
   if (!existsSync3(file2)) {
     if (flag) {
       throw new HandoffUsageError(
@@ -32579,11 +32635,11 @@ var init_status = __esm({
 
 // action/cli/hooks.ts
 import { mkdirSync as mkdirSync3, readFileSync as readFileSync4, writeFileSync as writeFileSync4 } from "node:fs";
-import { join as join7 } from "node:path";
+import { join as join6 } from "node:path";
 function memoryPath(cwd, harness, session) {
   if (!gitMaybe(cwd, ["rev-parse", "--git-dir"])) return null;
   const safe = session.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 100);
-  return join7(localStateDir(cwd), "hooks", `${harness}-${safe}.json`);
+  return join6(localStateDir(cwd), "hooks", `${harness}-${safe}.json`);
 }
 function recall(path) {
   if (!path) return { last: null, handovers: [] };
@@ -32595,7 +32651,7 @@ function recall(path) {
 }
 function remember(path, memory) {
   if (!path) return;
-  mkdirSync3(join7(path, ".."), { recursive: true });
+  mkdirSync3(join6(path, ".."), { recursive: true });
   writeFileSync4(path, `${JSON.stringify(memory)}
 `);
 }
@@ -32766,7 +32822,7 @@ var init_hooks = __esm({
 // action/cli/loop.ts
 import { spawn as spawn4 } from "node:child_process";
 import { mkdirSync as mkdirSync4, rmSync as rmSync4, writeFileSync as writeFileSync5 } from "node:fs";
-import { join as join8 } from "node:path";
+import { join as join7 } from "node:path";
 import { parseArgs as parseArgs3 } from "node:util";
 function runChild(command2, args, options) {
   return new Promise((resolve6, reject) => {
@@ -32814,9 +32870,9 @@ async function loopMain(argv, deps, out) {
     if (waitMs === void 0) usage(`--wait ${JSON.stringify(values.wait)} is not a duration`);
     const root2 = gitMaybe(deps.cwd, ["rev-parse", "--show-toplevel"])?.trim();
     if (!root2) usage("run the loop in the agent's checkout (a git work tree)");
-    const dir = join8(localStateDir(root2), "loop");
+    const dir = join7(localStateDir(root2), "loop");
     mkdirSync4(dir, { recursive: true });
-    const files = { work: join8(dir, "work.md"), status: join8(dir, "status.json") };
+    const files = { work: join7(dir, "work.md"), status: join7(dir, "status.json") };
     const reader = StatusReader.create({ repo: values.repo, app: values.app, waitMs }, deps);
     const turn = makeTurns({ command: command2, args, root: root2, deps, files, maxTurns, log });
     let work = values.task ?? null;
@@ -35421,7 +35477,7 @@ __export(main_exports, {
   main: () => main
 });
 import { existsSync as existsSync4, mkdirSync as mkdirSync5, readFileSync as readFileSync7, writeFileSync as writeFileSync6 } from "node:fs";
-import { dirname as dirname5, join as join9, resolve as resolve5 } from "node:path";
+import { dirname as dirname5, join as join8, resolve as resolve5 } from "node:path";
 import { parseArgs as parseArgs4 } from "node:util";
 function parseCommand(command2, argv, options, positional) {
   const loose = parseArgs4({
@@ -35577,7 +35633,7 @@ async function run(values, cwd) {
       return notAtBase(root2, configPath, baseSha, values.config !== void 0);
     }
     const record2 = outcome.record;
-    const recordPath = values.record ? resolve5(cwd, values.record) : join9(stateDir, RECORD_FILE_NAME);
+    const recordPath = values.record ? resolve5(cwd, values.record) : join8(stateDir, RECORD_FILE_NAME);
     mkdirSync5(dirname5(recordPath), { recursive: true });
     writeFileSync6(recordPath, `${JSON.stringify(record2, null, 2)}
 `);
@@ -35604,7 +35660,7 @@ ${table(record2.commands)}
 }
 function notAtBase(root2, path, baseSha, named) {
   const base = shortSha(baseSha);
-  const inWorkTree = existsSync4(join9(root2, path));
+  const inWorkTree = existsSync4(join8(root2, path));
   const atHead = gitMaybe(root2, ["cat-file", "-e", `HEAD:${path}`]) !== void 0;
   const flag = named ? `--config ${path}: ` : "";
   if (atHead) {
@@ -35633,7 +35689,7 @@ function notAtBase(root2, path, baseSha, named) {
 }
 function configEditNotice(root2, path, baseSha) {
   const atBase = gitMaybe(root2, ["cat-file", "blob", `${baseSha}:${path}`]);
-  const file2 = join9(root2, path);
+  const file2 = join8(root2, path);
   if (atBase === void 0 || !existsSync4(file2)) return null;
   if (readFileSync7(file2, "utf8") === atBase) return null;
   const committed = gitMaybe(root2, ["cat-file", "blob", `HEAD:${path}`]);
@@ -35648,7 +35704,7 @@ function pipeHints(commands) {
 }
 async function validate2(file2, cwd) {
   const root2 = gitMaybe(cwd, ["rev-parse", "--show-toplevel"])?.trim();
-  const configFile = file2 ? resolve5(cwd, file2) : join9(root2 ?? cwd, CONFIG_PATH);
+  const configFile = file2 ? resolve5(cwd, file2) : join8(root2 ?? cwd, CONFIG_PATH);
   const shown = file2 ?? CONFIG_PATH;
   if (!existsSync4(configFile)) {
     console.error(
@@ -35688,7 +35744,7 @@ async function validate2(file2, cwd) {
     console.error(error2.message);
     problems++;
   }
-  const handoffFile = root2 && handoffPath2 !== null ? join9(root2, handoffPath2) : void 0;
+  const handoffFile = root2 && handoffPath2 !== null ? join8(root2, handoffPath2) : void 0;
   if (handoffFile && handoffPath2 !== null && existsSync4(handoffFile)) {
     const parsed = parseHandoffFile(readFileSync7(handoffFile, "utf8"), handoffPath2);
     const findings = parsed.ok ? fileFindings(parsed.front) : [];

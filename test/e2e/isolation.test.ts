@@ -546,4 +546,53 @@ function gitDir(runner: RunnerUser) {
     expect(run.stdout + run.stderr).toContain("the commands replaced the .git of submodule sub");
     expect(run.record).toBeNull();
   });
+
+  /** A checkout whose submodule `sub` has a submodule `inner` of its own, both checked out. */
+  const withNestedSubmodule = (commands: Record<string, string>) => {
+    const inner = makeRepo("agate-isolation-inner-");
+    const sub = makeRepo("agate-isolation-sub-");
+    repos.push(inner, sub);
+    inner.commit({ "inner.txt": "inner\n" });
+    sub.commit({ "lib.txt": "lib\n" });
+    sub.git("-c", "protocol.file.allow=always", "submodule", "--quiet", "add", inner.dir, "inner");
+    sub.git("commit", "--quiet", "-m", "nested submodule");
+    const repo = checkoutWith(commands);
+    repo.git("-c", "protocol.file.allow=always", "submodule", "--quiet", "add", sub.dir, "sub");
+    repo.git(
+      "-c",
+      "protocol.file.allow=always",
+      "submodule",
+      "--quiet",
+      "update",
+      "--init",
+      "--recursive",
+    );
+    repo.git("commit", "--quiet", "-m", "submodule");
+    return repo;
+  };
+
+  it("a nested submodule's .git, which git enters as well, is guarded too: replaced, it fails the step with no record", async () => {
+    const repo = withNestedSubmodule({
+      swap: "git init -q --bare /tmp/agate-theirs-$$ && git --git-dir=/tmp/agate-theirs-$$ config core.fsmonitor 'touch /tmp/agate-planted' && mv sub/inner/.git sub/inner/.git-theirs && printf 'gitdir: /tmp/agate-theirs-%s\\n' $$ > sub/inner/.git",
+    });
+    expect(existsSync(join(repo.dir, "sub", "inner", ".git"))).toBe(true);
+    const run = await runAs(runner, repo);
+    expect(run.status).not.toBe(0);
+    expect(run.stdout + run.stderr).toContain(
+      "the commands replaced the .git of submodule sub/inner",
+    );
+    expect(run.record).toBeNull();
+  });
+
+  it("a .git the commands make inside a submodule (where a nested submodule left empty would be) fails the step with no record", async () => {
+    const repo = withNestedSubmodule({
+      make: "mkdir -p sub/later && git init -q --bare /tmp/agate-theirs-$$ && printf 'gitdir: /tmp/agate-theirs-%s\\n' $$ > sub/later/.git",
+    });
+    const run = await runAs(runner, repo);
+    expect(run.status).not.toBe(0);
+    expect(run.stdout + run.stderr).toContain(
+      "the commands made a .git at sub/later inside submodule sub",
+    );
+    expect(run.record).toBeNull();
+  });
 }
