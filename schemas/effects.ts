@@ -125,14 +125,14 @@ const mentionsEffectSchema = z.strictObject({
 });
 
 /** A write on GitHub: made once across crashes by its own mechanism (apply.ts). */
-export const gitHubEffectSchema = z.discriminatedUnion("kind", [
+const gitHubEffectSchema = z.discriminatedUnion("kind", [
   checkEffectSchema,
   labelsEffectSchema,
   commentEffectSchema,
 ]);
 
 /** A write to agate's store: each once under its key, or idempotent. */
-export const storeEffectSchema = z.discriminatedUnion("kind", [
+const storeEffectSchema = z.discriminatedUnion("kind", [
   observeEffectSchema,
   auditEffectSchema,
   recordEffectSchema,

@@ -61,9 +61,6 @@ export class DeliveryConflictError extends Error {
   }
 }
 
-/** The store checks the digest against the payload again; payloadDigest lets it find this one. */
-const sha256 = payloadDigest;
-
 const refusal = (status: number, error: Error): IntakeAnswer => ({
   status,
   text: JSON.stringify({ error: `${error.name}: ${error.message}` }),
@@ -86,7 +83,8 @@ async function recordWebhook(deps: IntakeDeps, delivered: VerifiedDelivery): Pro
     id: delivered.id,
     event: delivered.event,
     action: typeof action === "string" ? action : null,
-    payload_sha256: sha256(delivered.body),
+    // The store checks the digest again; payloadDigest lets it find this one, not hash twice.
+    payload_sha256: payloadDigest(delivered.body),
     received_at: deps.now().toISOString(),
   };
   const fields = { delivery: delivery.id, event: delivery.event, action: delivery.action };
@@ -103,7 +101,7 @@ async function recordWebhook(deps: IntakeDeps, delivered: VerifiedDelivery): Pro
       // Recorded before issue 17, as the re-serialised parse: the same delivery sent again.
       const legacy = JSON.stringify(payload);
       if (legacy !== delivered.body) {
-        const again = { ...delivery, payload_sha256: sha256(legacy) };
+        const again = { ...delivery, payload_sha256: payloadDigest(legacy) };
         result = await deps.store.recordDelivery({
           delivery: again,
           payload: legacy,

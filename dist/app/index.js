@@ -16299,7 +16299,6 @@ var DeliveryConflictError = class extends Error {
     this.deliveryId = deliveryId;
   }
 };
-var sha256 = payloadDigest;
 var refusal = (status, error) => ({
   status,
   text: JSON.stringify({ error: `${error.name}: ${error.message}` })
@@ -16320,7 +16319,8 @@ async function recordWebhook(deps, delivered) {
     id: delivered.id,
     event: delivered.event,
     action: typeof action === "string" ? action : null,
-    payload_sha256: sha256(delivered.body),
+    // The store checks the digest again; payloadDigest lets it find this one, not hash twice.
+    payload_sha256: payloadDigest(delivered.body),
     received_at: deps.now().toISOString()
   };
   const fields = { delivery: delivery.id, event: delivery.event, action: delivery.action };
@@ -16336,7 +16336,7 @@ async function recordWebhook(deps, delivered) {
     if (result.status === "conflict") {
       const legacy = JSON.stringify(payload);
       if (legacy !== delivered.body) {
-        const again = { ...delivery, payload_sha256: sha256(legacy) };
+        const again = { ...delivery, payload_sha256: payloadDigest(legacy) };
         result = await deps.store.recordDelivery({
           delivery: again,
           payload: legacy,
